@@ -1,0 +1,19 @@
+"""ergmfit: exponential random graph models and Markov random fields in Python.
+
+>>> import ergmfit as ef
+>>> m = ef.ERGM(ef.datasets.load("lazega"), "edges + kstar(2) + triangle")
+>>> m.statistics()
+{'edges': 115.0, 'kstar2': 926.0, 'triangle': 120.0}
+"""
+from . import datasets
+from .exceptions import (ConvergenceWarning, DataFormatError, DegenerateModelError,
+                         ErgmfitError, FormulaError, NetworkError, TermError)
+from .formula import parse_formula
+from .model import ERGM
+from .network import Network, NetworkState, as_network
+
+__version__ = "0.1.0"
+
+__all__ = ["ERGM", "Network", "NetworkState", "as_network", "datasets", "parse_formula",
+           "ErgmfitError", "FormulaError", "TermError", "NetworkError", "DataFormatError",
+           "DegenerateModelError", "ConvergenceWarning", "__version__"]

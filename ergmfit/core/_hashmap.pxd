@@ -1,0 +1,227 @@
+# cython: language_level=3
+"""Open-addressing hash maps used by the compiled network state.
+
+Two flavours, both linear probing with backward-shift deletion (no
+tombstones, so a long MCMC run never degrades the table):
+
+* ``I64Map``: int64 key -> int64 value (the tie index of a dyad).
+* ``CountMap``: int64 key -> small positive count, packed into one 64-bit
+  slot so that the two-path caches of a 10^5-node network stay compact
+  (about 8 bytes per slot instead of 16).
+"""
+from libc.stdint cimport int64_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc
+
+cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
+    # splitmix64 finaliser: keys are i*n+j, far from uniform.
+    x ^= x >> 30
+    x *= <uint64_t>0xbf58476d1ce4e5b9
+    x ^= x >> 27
+    x *= <uint64_t>0x94d049bb133111eb
+    x ^= x >> 31
+    return x
+
+
+# --------------------------------------------------------------------------
+# I64Map
+# --------------------------------------------------------------------------
+cdef struct I64Map:
+    int64_t* keys        # -1 marks an empty slot
+    int64_t* vals
+    uint64_t mask
+    int64_t size
+
+cdef inline int i64map_init(I64Map* m, int64_t expected) noexcept nogil:
+    cdef uint64_t cap = 16
+    cdef uint64_t k
+    while cap < <uint64_t>(2 * expected + 2):
+        cap <<= 1
+    m.keys = <int64_t*>malloc(cap * sizeof(int64_t))
+    m.vals = <int64_t*>malloc(cap * sizeof(int64_t))
+    if m.keys == NULL or m.vals == NULL:
+        free(m.keys); free(m.vals)
+        m.keys = NULL; m.vals = NULL
+        return -1
+    for k in range(cap):
+        m.keys[k] = -1
+    m.mask = cap - 1
+    m.size = 0
+    return 0
+
+cdef inline void i64map_free(I64Map* m) noexcept nogil:
+    free(m.keys); free(m.vals)
+    m.keys = NULL; m.vals = NULL; m.size = 0; m.mask = 0
+
+cdef inline int64_t i64map_get(const I64Map* m, int64_t key, int64_t dflt) noexcept nogil:
+    cdef uint64_t i = mix64(<uint64_t>key) & m.mask
+    cdef int64_t k
+    while True:
+        k = m.keys[i]
+        if k == key:
+            return m.vals[i]
+        if k == -1:
+            return dflt
+        i = (i + 1) & m.mask
+
+cdef inline int _i64map_grow(I64Map* m) noexcept nogil:
+    cdef I64Map bigger
+    cdef uint64_t i
+    if i64map_init(&bigger, <int64_t>(m.mask + 1)) != 0:
+        return -1
+    for i in range(m.mask + 1):
+        if m.keys[i] != -1:
+            i64map_set(&bigger, m.keys[i], m.vals[i])
+    i64map_free(m)
+    m[0] = bigger
+    return 0
+
+cdef inline int i64map_set(I64Map* m, int64_t key, int64_t val) noexcept nogil:
+    cdef uint64_t i
+    cdef int64_t k
+    if <uint64_t>(2 * (m.size + 1)) > m.mask + 1:
+        if _i64map_grow(m) != 0:
+            return -1
+    i = mix64(<uint64_t>key) & m.mask
+    while True:
+        k = m.keys[i]
+        if k == key:
+            m.vals[i] = val
+            return 0
+        if k == -1:
+            m.keys[i] = key
+            m.vals[i] = val
+            m.size += 1
+            return 0
+        i = (i + 1) & m.mask
+
+cdef inline void i64map_del(I64Map* m, int64_t key) noexcept nogil:
+    cdef uint64_t i = mix64(<uint64_t>key) & m.mask
+    cdef uint64_t j, home
+    cdef int64_t k
+    while True:
+        k = m.keys[i]
+        if k == -1:
+            return
+        if k == key:
+            break
+        i = (i + 1) & m.mask
+    # backward-shift deletion
+    j = i
+    while True:
+        j = (j + 1) & m.mask
+        k = m.keys[j]
+        if k == -1:
+            break
+        home = mix64(<uint64_t>k) & m.mask
+        # keep entry j where it is if its home lies cyclically in (i, j]
+        if (i <= j and i < home and home <= j) or (i > j and (home > i or home <= j)):
+            continue
+        m.keys[i] = k
+        m.vals[i] = m.vals[j]
+        i = j
+    m.keys[i] = -1
+    m.size -= 1
+
+
+# --------------------------------------------------------------------------
+# CountMap: slot = ((key + 1) << COUNT_BITS) | count ; 0 = empty
+# --------------------------------------------------------------------------
+cdef enum:
+    COUNT_BITS = 20
+    COUNT_MASK = 1048575   # (1 << COUNT_BITS) - 1: counts are at most n - 2
+
+cdef struct CountMap:
+    uint64_t* slots
+    uint64_t mask
+    int64_t size
+
+cdef inline int countmap_init(CountMap* m, int64_t expected) noexcept nogil:
+    cdef uint64_t cap = 16
+    while cap * 3 < <uint64_t>(4 * expected + 4):
+        cap <<= 1
+    m.slots = <uint64_t*>calloc(cap, sizeof(uint64_t))
+    if m.slots == NULL:
+        return -1
+    m.mask = cap - 1
+    m.size = 0
+    return 0
+
+cdef inline void countmap_free(CountMap* m) noexcept nogil:
+    free(m.slots)
+    m.slots = NULL; m.size = 0; m.mask = 0
+
+cdef inline int64_t countmap_get(const CountMap* m, int64_t key) noexcept nogil:
+    cdef uint64_t tag = <uint64_t>(key + 1)
+    cdef uint64_t i = mix64(tag) & m.mask
+    cdef uint64_t s
+    while True:
+        s = m.slots[i]
+        if s == 0:
+            return 0
+        if (s >> COUNT_BITS) == tag:
+            return <int64_t>(s & COUNT_MASK)
+        i = (i + 1) & m.mask
+
+cdef inline int _countmap_grow(CountMap* m) noexcept nogil:
+    cdef uint64_t* old = m.slots
+    cdef uint64_t oldcap = m.mask + 1
+    cdef uint64_t cap = oldcap * 2
+    cdef uint64_t i, j, s
+    m.slots = <uint64_t*>calloc(cap, sizeof(uint64_t))
+    if m.slots == NULL:
+        m.slots = old
+        return -1
+    m.mask = cap - 1
+    for i in range(oldcap):
+        s = old[i]
+        if s != 0:
+            j = mix64(s >> COUNT_BITS) & m.mask
+            while m.slots[j] != 0:
+                j = (j + 1) & m.mask
+            m.slots[j] = s
+    free(old)
+    return 0
+
+cdef inline void _countmap_remove_at(CountMap* m, uint64_t i) noexcept nogil:
+    cdef uint64_t j = i
+    cdef uint64_t home, s
+    while True:
+        j = (j + 1) & m.mask
+        s = m.slots[j]
+        if s == 0:
+            break
+        home = mix64(s >> COUNT_BITS) & m.mask
+        if (i <= j and i < home and home <= j) or (i > j and (home > i or home <= j)):
+            continue
+        m.slots[i] = s
+        i = j
+    m.slots[i] = 0
+    m.size -= 1
+
+cdef inline int countmap_add(CountMap* m, int64_t key, int delta) noexcept nogil:
+    """Add ``delta`` to the count of ``key``; a count reaching 0 is removed.
+
+    Returns -1 when memory runs out.
+    """
+    cdef uint64_t tag = <uint64_t>(key + 1)
+    cdef uint64_t i, s
+    cdef int64_t c
+    if 4 * (<uint64_t>m.size + 1) > 3 * (m.mask + 1):
+        if _countmap_grow(m) != 0:
+            return -1
+    i = mix64(tag) & m.mask
+    while True:
+        s = m.slots[i]
+        if s == 0:
+            if delta > 0:
+                m.slots[i] = (tag << COUNT_BITS) | <uint64_t>delta
+                m.size += 1
+            return 0
+        if (s >> COUNT_BITS) == tag:
+            c = <int64_t>(s & COUNT_MASK) + delta
+            if c <= 0:
+                _countmap_remove_at(m, i)
+            else:
+                m.slots[i] = (tag << COUNT_BITS) | <uint64_t>c
+            return 0
+        i = (i + 1) & m.mask

@@ -1,0 +1,25 @@
+# cython: language_level=3
+from libc.stdint cimport int64_t
+
+cdef class BinaryModel:
+    """The one interface samplers and estimators know.
+
+    A model over binary variables x_0 .. x_{n_vars-1} with sufficient
+    statistics g(x) in R^n_stats.  ERGMs (variables = dyads) and the MRF
+    models (variables = nodes/units) both implement it.
+
+    change(v, out)  writes g(x with x_v = 1) - g(x with x_v = 0) into
+                    out[0:n_stats] (overwriting), whatever the current x_v.
+    get(v)          current value of x_v.
+    flip(v)         x_v <- 1 - x_v; returns -1 if memory ran out.
+    n_on()/on_var(k) the variables currently equal to 1 (k in 0..n_on()-1),
+                    for tie/no-tie style proposals.
+    """
+    cdef readonly int n_stats
+    cdef readonly int64_t n_vars
+
+    cdef void change(self, int64_t v, double* out) noexcept nogil
+    cdef bint get(self, int64_t v) noexcept nogil
+    cdef int flip(self, int64_t v) noexcept nogil
+    cdef int64_t n_on(self) noexcept nogil
+    cdef int64_t on_var(self, int64_t k) noexcept nogil

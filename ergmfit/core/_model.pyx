@@ -1,0 +1,65 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""Base class of every compiled binary model; see ``_model.pxd``."""
+import numpy as np
+cimport numpy as cnp
+
+cnp.import_array()
+
+
+cdef class BinaryModel:
+
+    cdef void change(self, int64_t v, double* out) noexcept nogil:
+        pass
+
+    cdef bint get(self, int64_t v) noexcept nogil:
+        return 0
+
+    cdef int flip(self, int64_t v) noexcept nogil:
+        return 0
+
+    cdef int64_t n_on(self) noexcept nogil:
+        return 0
+
+    cdef int64_t on_var(self, int64_t k) noexcept nogil:
+        return -1
+
+    # Python-level access, for tests and pure-Python estimators -----------
+    def change_stats(self, int64_t v):
+        """g(x with x_v=1) - g(x with x_v=0) as a float array."""
+        self._check_var(v)
+        cdef cnp.ndarray[double, ndim=1] out = np.zeros(self.n_stats)
+        self.change(v, &out[0] if self.n_stats else NULL)
+        return out
+
+    def value(self, int64_t v):
+        self._check_var(v)
+        return bool(self.get(v))
+
+    def flip_var(self, int64_t v):
+        self._check_var(v)
+        if self.flip(v) != 0:
+            raise MemoryError("out of memory while flipping a variable")
+
+    def on_vars(self):
+        """Indices of the variables equal to 1."""
+        cdef int64_t k, m = self.n_on()
+        out = np.empty(m, dtype=np.int64)
+        for k in range(m):
+            out[k] = self.on_var(k)
+        return out
+
+    def change_matrix(self, cnp.int64_t[:] variables):
+        """Change statistics of many variables as an (len, n_stats) array."""
+        cdef Py_ssize_t r, m = variables.shape[0]
+        cdef cnp.ndarray[double, ndim=2] out = np.zeros((m, self.n_stats))
+        for r in range(m):
+            self._check_var(variables[r])
+        if self.n_stats:
+            with nogil:
+                for r in range(m):
+                    self.change(variables[r], &out[r, 0])
+        return out
+
+    def _check_var(self, int64_t v):
+        if v < 0 or v >= self.n_vars:
+            raise IndexError(f"variable {v} outside 0..{self.n_vars - 1}")

@@ -1,0 +1,216 @@
+"""Bundled network datasets.
+
+>>> import ergmfit as ef
+>>> g = ef.datasets.load("flomarriage")
+>>> g.number_of_nodes(), g.number_of_edges()
+(16, 20)
+>>> sorted(ef.datasets.names())[:3]
+['ecoli1', 'ecoli2', 'epinions']
+"""
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import os
+from dataclasses import dataclass
+from importlib import resources
+
+import numpy as np
+
+from .exceptions import ErgmfitError
+
+
+@dataclass(frozen=True)
+class DatasetInfo:
+    name: str
+    n_nodes: int
+    n_edges: int
+    directed: bool
+    description: str
+    source: str
+    licence: str
+
+
+_ERGM = "R package ergm 4.4.0 (statnet), data/{}.RData"
+_FAUX = "CC BY-NC-ND 2.5 (as stated by the ergm help page); redistributed unchanged, attribution: statnet / Add Health"
+_GPL_DATA = "factual research data, redistributed by GPL-3 R packages; cite the original authors"
+
+_INFO = {
+    "lazega": DatasetInfo("lazega", 36, 115, False,
+                          "Lazega law firm: co-work ties among 36 partners (mutual nominations)",
+                          "Lazega (2001); as sand::elist.lazega / amen::lazegalaw", _GPL_DATA),
+    "flomarriage": DatasetInfo("flomarriage", 16, 20, False, "Florentine families, marriage ties",
+                               "Padgett (1994); " + _ERGM.format("florentine"), _GPL_DATA),
+    "flobusiness": DatasetInfo("flobusiness", 16, 15, False, "Florentine families, business ties",
+                               "Padgett (1994); " + _ERGM.format("florentine"), _GPL_DATA),
+    "faux.mesa.high": DatasetInfo("faux.mesa.high", 205, 203, False,
+                                  "simulated school friendship network (Add Health based)",
+                                  _ERGM.format("faux.mesa.high"), _FAUX),
+    "faux.magnolia.high": DatasetInfo("faux.magnolia.high", 1461, 974, False,
+                                      "simulated school friendship network (Add Health based)",
+                                      _ERGM.format("faux.magnolia.high"), _FAUX),
+    "faux.desert.high": DatasetInfo("faux.desert.high", 107, 439, True,
+                                    "simulated directed school friendship network",
+                                    _ERGM.format("faux.desert.high"), _FAUX),
+    "faux.dixon.high": DatasetInfo("faux.dixon.high", 248, 1197, True,
+                                   "simulated directed school friendship network",
+                                   _ERGM.format("faux.dixon.high"), _FAUX),
+    "samplike": DatasetInfo("samplike", 18, 88, True,
+                            "Sampson's monks, cumulative liking over three waves",
+                            "Sampson (1968); " + _ERGM.format("sampson"), _GPL_DATA),
+    "samplk1": DatasetInfo("samplk1", 18, 55, True, "Sampson's monks, liking, wave 1",
+                           "Sampson (1968); " + _ERGM.format("samplk"), _GPL_DATA),
+    "samplk2": DatasetInfo("samplk2", 18, 57, True, "Sampson's monks, liking, wave 2",
+                           "Sampson (1968); " + _ERGM.format("samplk"), _GPL_DATA),
+    "samplk3": DatasetInfo("samplk3", 18, 56, True, "Sampson's monks, liking, wave 3",
+                           "Sampson (1968); " + _ERGM.format("samplk"), _GPL_DATA),
+    "kapferer": DatasetInfo("kapferer", 39, 158, False, "Kapferer's tailor shop, time 1",
+                            "Kapferer (1972); " + _ERGM.format("kapferer"), _GPL_DATA),
+    "kapferer2": DatasetInfo("kapferer2", 43, 190, False, "Kapferer's tailor shop, 43 workers",
+                             "Kapferer (1972); " + _ERGM.format("kapferer"), _GPL_DATA),
+    "molecule": DatasetInfo("molecule", 20, 28, False, "synthetic molecule-like network",
+                            _ERGM.format("molecule"), "GPL-3 (ergm package example data)"),
+    "ecoli1": DatasetInfo("ecoli1", 423, 519, True, "E. coli transcriptional regulation network",
+                          "Salgado et al. (2001), Shen-Orr et al. (2002); " + _ERGM.format("ecoli"),
+                          _GPL_DATA),
+    "ecoli2": DatasetInfo("ecoli2", 418, 519, False,
+                          "E. coli network, undirected, without isolates",
+                          "Salgado et al. (2001), Shen-Orr et al. (2002); " + _ERGM.format("ecoli"),
+                          _GPL_DATA),
+    "g4": DatasetInfo("g4", 4, 5, True, "Goodreau's 4-node toy network", _ERGM.format("g4"),
+                      "GPL-3 (ergm package example data)"),
+    "epinions": DatasetInfo("epinions", 75879, 508837, True,
+                            "Epinions who-trusts-whom network (SNAP soc-Epinions1)",
+                            "Richardson, Agrawal & Domingos (2003); Stanford SNAP soc-Epinions1",
+                            "SNAP dataset, free for research use with citation"),
+}
+
+
+def names() -> list:
+    """Names of the bundled datasets."""
+    return sorted(_INFO)
+
+
+def info(name: str) -> DatasetInfo:
+    """Size, source and licence of a bundled dataset."""
+    return _INFO[_check(name)]
+
+
+def _check(name):
+    if name not in _INFO:
+        import difflib
+        close = difflib.get_close_matches(str(name), list(_INFO), n=3)
+        hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
+        raise ErgmfitError(f"no bundled dataset {name!r}.{hint} Available: {', '.join(names())}")
+    return name
+
+
+def _open(filename):
+    try:
+        return resources.files("ergmfit.data").joinpath(filename)
+    except ModuleNotFoundError:
+        # running from a source checkout: data/ sits beside ergmfit/
+        import pathlib
+        return pathlib.Path(__file__).resolve().parent.parent / "data" / filename
+
+
+def _parse_value(text):
+    if text == "NA" or text == "":
+        return None
+    if text in ("TRUE", "FALSE"):
+        return text == "TRUE"
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        return float(text)
+    except ValueError:
+        return text
+
+
+def _read_csv(path_obj):
+    with path_obj.open("r", encoding="utf-8", newline="") as fh:
+        text = fh.read()
+    return _parse_csv_text(text)
+
+
+def _parse_csv_text(text):
+    lines = csv.reader(io.StringIO(text), quotechar='"')
+    raw = [line for line in lines if line]
+    # detect quoted fields to keep them as strings
+    quoted = [[f.startswith('"') for f in _split_keep_quotes(l)] for l in text.splitlines() if l]
+    header = raw[0]
+    rows = []
+    for r, row in enumerate(raw[1:], start=1):
+        q = quoted[r] if r < len(quoted) else [False] * len(row)
+        rows.append([v if (k < len(q) and q[k]) else _parse_value(v) for k, v in enumerate(row)])
+    return header, rows
+
+
+def _split_keep_quotes(line):
+    out, cur, inq = [], "", False
+    for ch in line:
+        if ch == '"':
+            inq = not inq
+            cur += ch
+        elif ch == "," and not inq:
+            out.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    out.append(cur)
+    return out
+
+
+def load_network(name: str):
+    """A bundled dataset as a :class:`~ergmfit.network.Network` (fast, no networkx graph)."""
+    from .network import Network
+    name = _check(name)
+    meta = _INFO[name]
+    if name == "epinions":
+        return _load_epinions()
+    eh, erows = _read_csv(_open(f"{name}.edges.csv"))
+    nh, nrows = _read_csv(_open(f"{name}.nodes.csv"))
+    n = len(nrows)
+    ids = [row[0] for row in nrows]
+    if ids != list(range(1, n + 1)):
+        raise ErgmfitError(f"dataset {name}: node ids are not 1..n")
+    ties = np.array([(row[0] - 1, row[1] - 1) for row in erows], dtype=np.int64).reshape(-1, 2)
+    node_attrs = {a: [row[k] for row in nrows] for k, a in enumerate(nh) if k > 0}
+    edge_attrs = {a: [row[k] for row in erows] for k, a in enumerate(eh) if k > 1}
+    net = Network(n, ties, meta.directed, labels=ids, node_attrs=node_attrs, edge_attrs=edge_attrs)
+    return net
+
+
+def _load_epinions():
+    from .network import Network
+    with _open("epinions.txt.gz").open("rb") as fh:
+        data = gzip.decompress(fh.read())
+    arcs = np.loadtxt(io.BytesIO(data), dtype=np.int64, comments="#")
+    ids, inv = np.unique(arcs, return_inverse=True)
+    ties = inv.reshape(arcs.shape)
+    return Network(len(ids), ties, True, labels=ids.tolist())
+
+
+def load(name: str, as_network: bool = False):
+    """Load a bundled dataset.
+
+    Parameters
+    ----------
+    name : str
+        One of :func:`names` (``"lazega"``, ``"faux.mesa.high"``, ``"epinions"``, ...).
+    as_network : bool
+        Return ergmfit's light :class:`~ergmfit.network.Network` instead of a
+        networkx graph (much faster and smaller for epinions).
+
+    Returns
+    -------
+    networkx.Graph or networkx.DiGraph
+        Nodes are the 1-based ids of the data (SNAP ids for epinions), in
+        file order, with the node attributes (``name`` holds vertex names
+        where the data has them).
+    """
+    net = load_network(name)
+    return net if as_network else net.to_networkx()

@@ -1,0 +1,256 @@
+"""Model formulas, parsed (never ``eval``-ed).
+
+Grammar (statnet's right-hand side, with Python spellings accepted too)::
+
+    formula := ['~'] term ('+' term)*
+    term    := NAME ['(' [arg (',' arg)*] ')']
+    arg     := [NAME '='] expr
+    expr    := sum [':' sum]                     # 0:4 -> [0, 1, 2, 3, 4]
+    sum     := product (('+' | '-') product)*
+    product := unary (('*' | '/') unary)*
+    unary   := '-' unary | atom
+    atom    := NUMBER | STRING | TRUE | FALSE | NULL | NAME
+             | '[' [expr (',' expr)*] ']' | 'c(' ... ')' | 'I(' expr ')'
+             | ('log' | 'exp' | 'sqrt') '(' expr ')' | '(' expr ')'
+
+A bare NAME inside an argument is a string (``type=OTP``).
+
+Examples
+--------
+>>> [c.name for c in parse_formula("edges + kstar(2) + gwesp(0.25, fixed=TRUE)")]
+['edges', 'kstar', 'gwesp']
+>>> parse_formula("degree(0:2)")[0].args
+([0, 1, 2],)
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+from .exceptions import FormulaError
+
+_TOKEN = re.compile(r"""
+    (?P<ws>\s+)
+  | (?P<num>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)
+  | (?P<str>'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")
+  | (?P<name>[A-Za-z_][A-Za-z0-9_.]*)
+  | (?P<op>[~+\-*/(),=\[\]:])
+""", re.VERBOSE)
+
+_CONSTANTS = {"true": True, "t": True, "false": False, "f": False, "null": None, "none": None}
+_FUNCS = {"log": math.log, "exp": math.exp, "sqrt": math.sqrt}
+
+
+@dataclass
+class TermCall:
+    """One term of a formula as written: name, positional and keyword arguments."""
+
+    name: str
+    args: tuple = ()
+    kwargs: dict = field(default_factory=dict)
+    text: str = ""
+
+
+def _tokenize(text):
+    pos = 0
+    out = []
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if m is None:
+            raise FormulaError(_where(text, pos, f"unexpected character {text[pos]!r}"))
+        kind = m.lastgroup
+        if kind != "ws":
+            out.append((kind, m.group(), pos))
+        pos = m.end()
+    out.append(("end", "", len(text)))
+    return out
+
+
+def _where(text, pos, msg):
+    return f"{msg} in formula at position {pos}:\n  {text}\n  {' ' * pos}^"
+
+
+class _Parser:
+    def __init__(self, text):
+        self.text = text
+        self.toks = _tokenize(text)
+        self.i = 0
+
+    def peek(self):
+        return self.toks[self.i]
+
+    def take(self, value=None, kind=None):
+        tok = self.toks[self.i]
+        if (value is not None and tok[1] != value) or (kind is not None and tok[0] != kind):
+            want = repr(value) if value is not None else kind
+            got = "the end" if tok[0] == "end" else repr(tok[1])
+            raise FormulaError(_where(self.text, tok[2], f"expected {want}, found {got}"))
+        self.i += 1
+        return tok
+
+    def error(self, msg):
+        raise FormulaError(_where(self.text, self.peek()[2], msg))
+
+    def formula(self):
+        if not self.text.strip():
+            raise FormulaError("the formula is empty; write terms such as 'edges + triangle'")
+        # optional "lhs ~"
+        if self.peek()[1] == "~":
+            self.take("~")
+        elif (self.toks[self.i][0] == "name" and len(self.toks) > 2
+              and self.toks[self.i + 1][1] == "~"):
+            self.i += 2
+        terms = [self.term()]
+        while self.peek()[1] == "+":
+            self.take("+")
+            terms.append(self.term())
+        if self.peek()[0] != "end":
+            self.error(f"expected '+' between terms, found {self.peek()[1]!r}")
+        return terms
+
+    def term(self):
+        tok = self.peek()
+        if tok[0] != "name":
+            self.error("expected a term name" if tok[0] != "end" else
+                       "expected a term name after '+'")
+        start = tok[2]
+        name = self.take(kind="name")[1]
+        args, kwargs = [], {}
+        if self.peek()[1] == "(":
+            self.take("(")
+            if self.peek()[1] != ")":
+                while True:
+                    if self.peek()[0] == "name" and self.toks[self.i + 1][1] == "=":
+                        key = self.take(kind="name")[1]
+                        self.take("=")
+                        if key in kwargs:
+                            self.error(f"argument {key!r} of {name} given twice")
+                        kwargs[key] = self.expr()
+                    else:
+                        if kwargs:
+                            self.error(f"in {name}(...), a positional argument follows a named one")
+                        args.append(self.expr())
+                    if self.peek()[1] == ",":
+                        self.take(",")
+                        continue
+                    break
+            self.take(")")
+        return TermCall(name, tuple(args), kwargs, self.text[start:self.peek()[2]].strip())
+
+    def expr(self):
+        lo = self.sum()
+        if self.peek()[1] == ":":
+            self.take(":")
+            hi = self.sum()
+            if not all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                       and float(v).is_integer() for v in (lo, hi)):
+                self.error("a range a:b needs whole numbers")
+            lo, hi = int(lo), int(hi)
+            step = 1 if hi >= lo else -1
+            return list(range(lo, hi + step, step))
+        return lo
+
+    def _num(self, v, op):
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            self.error(f"'{op}' needs numbers")
+        return v
+
+    def sum(self):
+        v = self.product()
+        while self.peek()[1] in "+-" and self.peek()[0] == "op":
+            op = self.take()[1]
+            w = self.product()
+            v = self._num(v, op) + self._num(w, op) if op == "+" else self._num(v, op) - self._num(w, op)
+        return v
+
+    def product(self):
+        v = self.unary()
+        while self.peek()[1] in ("*", "/"):
+            op = self.take()[1]
+            w = self.unary()
+            if op == "*":
+                v = self._num(v, op) * self._num(w, op)
+            else:
+                if self._num(w, op) == 0:
+                    self.error("division by zero")
+                v = self._num(v, op) / w
+        return v
+
+    def unary(self):
+        if self.peek()[1] == "-":
+            self.take("-")
+            return -self._num(self.unary(), "-")
+        return self.atom()
+
+    def atom(self):
+        kind, val, pos = self.peek()
+        if kind == "num":
+            self.take()
+            f = float(val)
+            return int(f) if re.fullmatch(r"\d+", val) else f
+        if kind == "str":
+            self.take()
+            return bytes(val[1:-1], "utf-8").decode("unicode_escape") if "\\" in val else val[1:-1]
+        if val == "[":
+            self.take("[")
+            return self._list("]")
+        if val == "(":
+            self.take("(")
+            v = self.expr()
+            self.take(")")
+            return v
+        if kind == "name":
+            self.take()
+            low = val.lower()
+            if self.peek()[1] == "(":
+                self.take("(")
+                if low == "c":
+                    return self._list(")")
+                if low == "i":
+                    v = self.expr()
+                    self.take(")")
+                    return v
+                if low in _FUNCS:
+                    v = self._num(self.expr(), low)
+                    self.take(")")
+                    try:
+                        return _FUNCS[low](v)
+                    except ValueError:
+                        raise FormulaError(_where(self.text, pos, f"{low}({v}) is undefined")) from None
+                raise FormulaError(_where(self.text, pos, f"unknown function {val!r} in an argument "
+                                          "(log, exp, sqrt, c and I are understood)"))
+            if low in _CONSTANTS and val in ("TRUE", "FALSE", "T", "F", "True", "False",
+                                             "NULL", "None", "true", "false"):
+                return _CONSTANTS[low]
+            return val
+        if kind == "end":
+            self.error("the formula ends in the middle of an argument")
+        self.error(f"unexpected {val!r}")
+
+    def _list(self, close):
+        items = []
+        if self.peek()[1] != close:
+            while True:
+                v = self.expr()
+                if isinstance(v, list):
+                    items.extend(v)
+                else:
+                    items.append(v)
+                if self.peek()[1] == ",":
+                    self.take(",")
+                    continue
+                break
+        self.take(close)
+        return items
+
+
+def parse_formula(text: str) -> list:
+    """Parse a formula into a list of :class:`TermCall`.
+
+    Raises :class:`~ergmfit.exceptions.FormulaError` with the position of
+    the problem.
+    """
+    if not isinstance(text, str):
+        raise FormulaError(f"a formula must be a string, got {type(text).__name__}")
+    return _Parser(text).formula()

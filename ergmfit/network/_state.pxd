@@ -1,0 +1,76 @@
+# cython: language_level=3
+from libc.stdint cimport int64_t
+from ergmfit.core._hashmap cimport I64Map, CountMap, i64map_get, countmap_get
+
+# Two-path caches a term may ask for (bit flags).
+cdef enum:
+    CACHE_SP = 1    # undirected: common neighbours of {a, b}
+    CACHE_OTP = 2   # directed: #{w: a->w->b}, ordered pair (a, b)
+    CACHE_OSP = 4   # directed: #{w: w->a, w->b}, unordered
+    CACHE_ISP = 8   # directed: #{w: a->w, b->w}, unordered
+
+
+cdef class NetworkState:
+    """A binary (di)graph in compiled memory.
+
+    Ties are kept three ways: a hash map dyad -> tie index (O(1) lookup),
+    per-node out/in neighbour arrays (iteration in O(degree)) and a flat
+    tie list (uniform draws of a present tie).  For undirected graphs the
+    in-arrays are the out-arrays.  Optional two-path caches are updated on
+    every toggle in O(degree).
+    """
+    cdef readonly int n
+    cdef readonly bint directed
+    cdef int64_t n_ties
+    cdef int64_t tie_cap
+    # neighbour arrays
+    cdef int** out_nb
+    cdef int* out_deg
+    cdef int* out_cap
+    cdef int** in_nb
+    cdef int* in_deg
+    cdef int* in_cap
+    # flat tie list; pos_out[e] = position of head in out_nb[tail],
+    # pos_in[e] = position of tail in in_nb[head]
+    cdef int* tail
+    cdef int* head
+    cdef int* pos_out
+    cdef int* pos_in
+    cdef I64Map tie_index
+    # caches
+    cdef readonly int caches
+    cdef CountMap sp
+    cdef CountMap otp
+    cdef CountMap osp
+    cdef CountMap isp
+
+    cdef inline int64_t dyad_key(self, int i, int j) noexcept nogil:
+        if not self.directed and i > j:
+            return <int64_t>j * self.n + i
+        return <int64_t>i * self.n + j
+
+    cdef inline int64_t sym_key(self, int i, int j) noexcept nogil:
+        if i > j:
+            return <int64_t>j * self.n + i
+        return <int64_t>i * self.n + j
+
+    cdef inline bint has_tie(self, int i, int j) noexcept nogil:
+        return i64map_get(&self.tie_index, self.dyad_key(i, j), -1) >= 0
+
+    # cached counts (the cache must be enabled)
+    cdef inline int n_sp(self, int i, int j) noexcept nogil:
+        return <int>countmap_get(&self.sp, self.sym_key(i, j))
+    cdef inline int n_otp(self, int i, int j) noexcept nogil:
+        return <int>countmap_get(&self.otp, <int64_t>i * self.n + j)
+    cdef inline int n_osp(self, int i, int j) noexcept nogil:
+        return <int>countmap_get(&self.osp, self.sym_key(i, j))
+    cdef inline int n_isp(self, int i, int j) noexcept nogil:
+        return <int>countmap_get(&self.isp, self.sym_key(i, j))
+
+    cdef int add_tie(self, int i, int j) noexcept nogil
+    cdef int remove_tie(self, int i, int j) noexcept nogil
+    cdef int toggle(self, int i, int j) noexcept nogil
+    cdef int _update_caches(self, int i, int j, int delta) noexcept nogil
+    cdef int _push(self, int** nb, int* deg, int* cap, int v, int w) noexcept nogil
+    cdef void _fix_out(self, int a, int p) noexcept nogil
+    cdef void _fix_in(self, int b, int p) noexcept nogil

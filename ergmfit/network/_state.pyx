@@ -1,0 +1,364 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Compiled network state: see ``_state.pxd``."""
+import numpy as np
+cimport numpy as cnp
+from libc.stdint cimport int64_t
+from libc.stdlib cimport malloc, calloc, realloc, free
+from ergmfit.core._hashmap cimport (
+    I64Map, CountMap, i64map_init, i64map_free, i64map_get, i64map_set,
+    i64map_del, countmap_init, countmap_free, countmap_add,
+)
+
+cnp.import_array()
+
+CACHE_FLAGS = {"sp": CACHE_SP, "otp": CACHE_OTP, "osp": CACHE_OSP, "isp": CACHE_ISP}
+MAX_CACHE_NODES = 1 << 20   # counts are packed in 20 bits
+
+
+cdef class NetworkState:
+
+    def __cinit__(self, int n, bint directed, ties=None, int caches=0):
+        cdef int64_t i
+        if n < 0:
+            raise ValueError("number of nodes must be non-negative")
+        self.n = n
+        self.directed = directed
+        self.n_ties = 0
+        self.tie_cap = 16
+        self.caches = 0
+        nn = max(n, 1)
+        self.out_nb = <int**>calloc(nn, sizeof(int*))
+        self.out_deg = <int*>calloc(nn, sizeof(int))
+        self.out_cap = <int*>calloc(nn, sizeof(int))
+        if directed:
+            self.in_nb = <int**>calloc(nn, sizeof(int*))
+            self.in_deg = <int*>calloc(nn, sizeof(int))
+            self.in_cap = <int*>calloc(nn, sizeof(int))
+        else:
+            self.in_nb = self.out_nb
+            self.in_deg = self.out_deg
+            self.in_cap = self.out_cap
+        self.tail = <int*>malloc(self.tie_cap * sizeof(int))
+        self.head = <int*>malloc(self.tie_cap * sizeof(int))
+        self.pos_out = <int*>malloc(self.tie_cap * sizeof(int))
+        self.pos_in = <int*>malloc(self.tie_cap * sizeof(int))
+        if (self.out_nb == NULL or self.out_deg == NULL or self.out_cap == NULL
+                or self.in_nb == NULL or self.in_deg == NULL or self.in_cap == NULL
+                or self.tail == NULL or self.head == NULL or self.pos_out == NULL
+                or self.pos_in == NULL):
+            raise MemoryError("cannot allocate the network state")
+        if i64map_init(&self.tie_index, 16) != 0:
+            raise MemoryError("cannot allocate the network state")
+        if ties is not None:
+            arr = np.asarray(ties, dtype=np.int64).reshape(-1, 2)
+            self._add_many(arr)
+        if caches:
+            self.enable_caches(caches)
+
+    def __dealloc__(self):
+        cdef int i
+        if self.out_nb != NULL:
+            for i in range(self.n):
+                free(self.out_nb[i])
+        if self.directed and self.in_nb != NULL:
+            for i in range(self.n):
+                free(self.in_nb[i])
+            free(self.in_nb); free(self.in_deg); free(self.in_cap)
+        free(self.out_nb); free(self.out_deg); free(self.out_cap)
+        free(self.tail); free(self.head); free(self.pos_out); free(self.pos_in)
+        i64map_free(&self.tie_index)
+        countmap_free(&self.sp); countmap_free(&self.otp)
+        countmap_free(&self.osp); countmap_free(&self.isp)
+
+    def _add_many(self, cnp.int64_t[:, :] arr):
+        cdef Py_ssize_t k
+        cdef int i, j
+        for k in range(arr.shape[0]):
+            i = <int>arr[k, 0]; j = <int>arr[k, 1]
+            if i < 0 or j < 0 or i >= self.n or j >= self.n:
+                raise ValueError(f"tie ({i}, {j}) refers to a node outside 0..{self.n - 1}")
+            if i == j:
+                raise ValueError(f"self-loop at node {i}: ERGMs here have no loops")
+            if self.has_tie(i, j):
+                raise ValueError(f"duplicate tie ({i}, {j})")
+            if self.add_tie(i, j) != 0:
+                raise MemoryError("out of memory while adding ties")
+
+    # ------------------------------------------------------------------
+    # compiled operations
+    # ------------------------------------------------------------------
+    cdef int _push(self, int** nb, int* deg, int* cap, int v, int w) noexcept nogil:
+        cdef int newcap
+        cdef int* p
+        if deg[v] == cap[v]:
+            newcap = 4 if cap[v] == 0 else 2 * cap[v]
+            p = <int*>realloc(nb[v], newcap * sizeof(int))
+            if p == NULL:
+                return -1
+            nb[v] = p
+            cap[v] = newcap
+        nb[v][deg[v]] = w
+        deg[v] += 1
+        return deg[v] - 1
+
+    cdef int add_tie(self, int i, int j) noexcept nogil:
+        """Add tie i->j (i--j), which must be absent; -1 if out of memory."""
+        cdef int e, t
+        cdef int* p
+        if not self.directed and i > j:
+            t = i; i = j; j = t
+        if self.caches:
+            if self._update_caches(i, j, 1) != 0:
+                return -1
+        if self.n_ties == self.tie_cap:
+            self.tie_cap *= 2
+            p = <int*>realloc(self.tail, self.tie_cap * sizeof(int))
+            if p == NULL: return -1
+            self.tail = p
+            p = <int*>realloc(self.head, self.tie_cap * sizeof(int))
+            if p == NULL: return -1
+            self.head = p
+            p = <int*>realloc(self.pos_out, self.tie_cap * sizeof(int))
+            if p == NULL: return -1
+            self.pos_out = p
+            p = <int*>realloc(self.pos_in, self.tie_cap * sizeof(int))
+            if p == NULL: return -1
+            self.pos_in = p
+        e = <int>self.n_ties
+        self.tail[e] = i
+        self.head[e] = j
+        self.pos_out[e] = self._push(self.out_nb, self.out_deg, self.out_cap, i, j)
+        self.pos_in[e] = self._push(self.in_nb, self.in_deg, self.in_cap, j, i)
+        if self.pos_out[e] < 0 or self.pos_in[e] < 0:
+            return -1
+        if i64map_set(&self.tie_index, self.dyad_key(i, j), e) != 0:
+            return -1
+        self.n_ties += 1
+        return 0
+
+    cdef void _fix_out(self, int a, int p) noexcept nogil:
+        # the element now at out_nb[a][p] moved there: record its new position
+        cdef int c = self.out_nb[a][p]
+        cdef int e
+        if self.directed:
+            e = <int>i64map_get(&self.tie_index, <int64_t>a * self.n + c, -1)
+            self.pos_out[e] = p
+        else:
+            e = <int>i64map_get(&self.tie_index, self.sym_key(a, c), -1)
+            if a < c:
+                self.pos_out[e] = p
+            else:
+                self.pos_in[e] = p
+
+    cdef void _fix_in(self, int b, int p) noexcept nogil:
+        cdef int c = self.in_nb[b][p]
+        cdef int e
+        if self.directed:
+            e = <int>i64map_get(&self.tie_index, <int64_t>c * self.n + b, -1)
+            self.pos_in[e] = p
+        else:
+            self._fix_out(b, p)
+
+    cdef int remove_tie(self, int i, int j) noexcept nogil:
+        """Remove tie i->j (i--j), which must be present."""
+        cdef int e, t, p, last
+        cdef int64_t key
+        if not self.directed and i > j:
+            t = i; i = j; j = t
+        key = self.dyad_key(i, j)
+        e = <int>i64map_get(&self.tie_index, key, -1)
+        if e < 0:
+            return 0
+        if self.caches:
+            if self._update_caches(i, j, -1) != 0:
+                return -1
+        # out_nb[i]: swap the last element into j's place
+        p = self.pos_out[e]
+        last = self.out_deg[i] - 1
+        self.out_nb[i][p] = self.out_nb[i][last]
+        self.out_deg[i] = last
+        if p != last:
+            self._fix_out(i, p)
+        p = self.pos_in[e]
+        last = self.in_deg[j] - 1
+        self.in_nb[j][p] = self.in_nb[j][last]
+        self.in_deg[j] = last
+        if p != last:
+            self._fix_in(j, p)
+        # flat tie list: move the last tie into slot e
+        i64map_del(&self.tie_index, key)
+        last = <int>self.n_ties - 1
+        if e != last:
+            self.tail[e] = self.tail[last]
+            self.head[e] = self.head[last]
+            self.pos_out[e] = self.pos_out[last]
+            self.pos_in[e] = self.pos_in[last]
+            i64map_set(&self.tie_index, self.dyad_key(self.tail[e], self.head[e]), e)
+        self.n_ties -= 1
+        return 0
+
+    cdef int toggle(self, int i, int j) noexcept nogil:
+        if self.has_tie(i, j):
+            return self.remove_tie(i, j)
+        return self.add_tie(i, j)
+
+    cdef int _update_caches(self, int i, int j, int delta) noexcept nogil:
+        # Called before the neighbour arrays change; the toggled pair itself
+        # is excluded, so the same code serves additions and removals.
+        cdef int k, w
+        cdef int64_t n = self.n
+        if not self.directed:
+            if self.caches & CACHE_SP:
+                for k in range(self.out_deg[j]):
+                    w = self.out_nb[j][k]
+                    if w != i and countmap_add(&self.sp, self.sym_key(i, w), delta) != 0:
+                        return -1
+                for k in range(self.out_deg[i]):
+                    w = self.out_nb[i][k]
+                    if w != j and countmap_add(&self.sp, self.sym_key(j, w), delta) != 0:
+                        return -1
+            return 0
+        if self.caches & CACHE_OTP:
+            for k in range(self.out_deg[j]):      # i->j->w
+                w = self.out_nb[j][k]
+                if w != i and countmap_add(&self.otp, i * n + w, delta) != 0:
+                    return -1
+            for k in range(self.in_deg[i]):       # w->i->j
+                w = self.in_nb[i][k]
+                if w != j and countmap_add(&self.otp, w * n + j, delta) != 0:
+                    return -1
+        if self.caches & CACHE_OSP:               # i becomes a common in-neighbour of j and w
+            for k in range(self.out_deg[i]):
+                w = self.out_nb[i][k]
+                if w != j and countmap_add(&self.osp, self.sym_key(j, w), delta) != 0:
+                    return -1
+        if self.caches & CACHE_ISP:               # j becomes a common out-neighbour of i and w
+            for k in range(self.in_deg[j]):
+                w = self.in_nb[j][k]
+                if w != i and countmap_add(&self.isp, self.sym_key(i, w), delta) != 0:
+                    return -1
+        return 0
+
+    # ------------------------------------------------------------------
+    # Python API
+    # ------------------------------------------------------------------
+    def enable_caches(self, int flags):
+        """Build the two-path caches named by ``flags`` from the current ties."""
+        cdef int new = flags & ~self.caches
+        cdef int64_t e
+        cdef int saved
+        if not new:
+            return
+        if not self.directed and (new & (CACHE_OTP | CACHE_OSP | CACHE_ISP)):
+            raise ValueError("directed two-path caches on an undirected network")
+        if self.directed and (new & CACHE_SP):
+            raise ValueError("the undirected shared-partner cache on a directed network")
+        if self.n > MAX_CACHE_NODES:
+            raise ValueError(f"two-path caches support at most {MAX_CACHE_NODES} nodes")
+        if new & CACHE_SP and countmap_init(&self.sp, self.n_ties * 4 + 16) != 0:
+            raise MemoryError("cannot allocate the shared-partner cache")
+        if new & CACHE_OTP and countmap_init(&self.otp, self.n_ties * 4 + 16) != 0:
+            raise MemoryError("cannot allocate the two-path cache")
+        if new & CACHE_OSP and countmap_init(&self.osp, self.n_ties * 4 + 16) != 0:
+            raise MemoryError("cannot allocate the two-path cache")
+        if new & CACHE_ISP and countmap_init(&self.isp, self.n_ties * 4 + 16) != 0:
+            raise MemoryError("cannot allocate the two-path cache")
+        # Rebuild: remove every tie and add it back with only the new caches on.
+        ties = self.ties()
+        saved = self.caches
+        self.caches = 0
+        for e in range(ties.shape[0]):
+            self.remove_tie(ties[e, 0], ties[e, 1])
+        self.caches = new
+        for e in range(ties.shape[0]):
+            if self.add_tie(ties[e, 0], ties[e, 1]) != 0:
+                raise MemoryError("out of memory while building the two-path caches")
+        self.caches = saved | new
+
+    def cache_count(self, str kind, int i, int j):
+        """Cached two-path count of a pair (for tests and diagnostics)."""
+        flag = CACHE_FLAGS[kind]
+        if not (self.caches & flag):
+            raise ValueError(f"cache {kind!r} is not enabled")
+        if flag == CACHE_SP:
+            return self.n_sp(i, j)
+        if flag == CACHE_OTP:
+            return self.n_otp(i, j)
+        if flag == CACHE_OSP:
+            return self.n_osp(i, j)
+        return self.n_isp(i, j)
+
+    def cache_sizes(self):
+        """Number of stored pairs in each enabled cache."""
+        out = {}
+        if self.caches & CACHE_SP: out["sp"] = self.sp.size
+        if self.caches & CACHE_OTP: out["otp"] = self.otp.size
+        if self.caches & CACHE_OSP: out["osp"] = self.osp.size
+        if self.caches & CACHE_ISP: out["isp"] = self.isp.size
+        return out
+
+    @property
+    def num_ties(self):
+        return self.n_ties
+
+    def has(self, int i, int j):
+        """True if the tie i->j (i--j) is present."""
+        self._check(i, j)
+        return self.has_tie(i, j)
+
+    def toggle_tie(self, int i, int j):
+        """Toggle the dyad (i, j)."""
+        self._check(i, j)
+        if self.toggle(i, j) != 0:
+            raise MemoryError("out of memory while toggling a tie")
+
+    def _check(self, int i, int j):
+        if i < 0 or j < 0 or i >= self.n or j >= self.n:
+            raise IndexError(f"dyad ({i}, {j}) outside 0..{self.n - 1}")
+        if i == j:
+            raise ValueError("self-loops are not allowed")
+
+    def ties(self):
+        """Present ties as an (m, 2) int64 array (tail, head; tail < head if undirected)."""
+        cdef cnp.ndarray[cnp.int64_t, ndim=2] out = np.empty((self.n_ties, 2), dtype=np.int64)
+        cdef int64_t e
+        for e in range(self.n_ties):
+            out[e, 0] = self.tail[e]
+            out[e, 1] = self.head[e]
+        return out
+
+    def out_neighbors(self, int i):
+        return np.array([self.out_nb[i][k] for k in range(self.out_deg[i])], dtype=np.int64)
+
+    def in_neighbors(self, int i):
+        return np.array([self.in_nb[i][k] for k in range(self.in_deg[i])], dtype=np.int64)
+
+    def out_degrees(self):
+        return np.array([self.out_deg[i] for i in range(self.n)], dtype=np.int64)
+
+    def in_degrees(self):
+        return np.array([self.in_deg[i] for i in range(self.n)], dtype=np.int64)
+
+    def copy(self):
+        """An independent copy with the same ties and caches."""
+        return NetworkState(self.n, self.directed, self.ties(), self.caches)
+
+    def memory_bytes(self):
+        """Bytes of compiled memory held (neighbour arrays, tie list, hash maps, caches)."""
+        cdef int64_t total = 0
+        cdef int i
+        for i in range(self.n):
+            total += self.out_cap[i] * sizeof(int)
+            if self.directed:
+                total += self.in_cap[i] * sizeof(int)
+        total += self.n * (sizeof(int*) + 2 * sizeof(int)) * (2 if self.directed else 1)
+        total += self.tie_cap * 4 * sizeof(int)
+        total += (self.tie_index.mask + 1) * 2 * sizeof(int64_t)
+        for cm in (self.sp.mask, self.otp.mask, self.osp.mask, self.isp.mask):
+            if cm:
+                total += (cm + 1) * 8
+        return total
+
+    def __repr__(self):
+        kind = "directed" if self.directed else "undirected"
+        return f"<NetworkState: {kind}, {self.n} nodes, {self.n_ties} ties>"

@@ -1,0 +1,231 @@
+"""The Python view of a network: nodes, ties and attributes.
+
+A :class:`Network` is what term builders validate against and what the
+compiled :class:`~ergmfit.network._state.NetworkState` is made from.  It
+never holds a reference to the caller's graph, so nothing the user passed
+in is ever modified.
+"""
+from __future__ import annotations
+
+import math
+import numbers
+import warnings
+
+import networkx as nx
+import numpy as np
+
+from ..exceptions import NetworkError, TermError
+from ._state import NetworkState
+
+
+class Network:
+    """Nodes 0..n-1 (with their original labels), ties and attributes.
+
+    Parameters
+    ----------
+    n : int
+        Number of nodes.
+    ties : array_like of shape (m, 2)
+        Ties as 0-based node indices; for undirected networks each tie once.
+    directed : bool
+    labels : list, optional
+        Original node labels, in index order (default 0..n-1).
+    node_attrs : dict of str -> sequence, optional
+        Node attributes, one value per node (``None``/NaN for missing).
+    edge_attrs : dict of str -> sequence, optional
+        Tie attributes, aligned with ``ties``.
+
+    Examples
+    --------
+    >>> net = Network(3, [(0, 1), (1, 2)], directed=False)
+    >>> net.n_ties
+    2
+    """
+
+    def __init__(self, n, ties, directed, labels=None, node_attrs=None, edge_attrs=None):
+        n = int(n)
+        if n < 1:
+            raise NetworkError("the network has no nodes")
+        ties = np.asarray(ties, dtype=np.int64).reshape(-1, 2)
+        if len(ties):
+            if ties.min() < 0 or ties.max() >= n:
+                raise NetworkError(f"a tie refers to a node outside 0..{n - 1}")
+            loops = ties[:, 0] == ties[:, 1]
+            if loops.any():
+                k = int(np.flatnonzero(loops)[0])
+                raise NetworkError(f"self-loop at node {labels[ties[k, 0]] if labels else ties[k, 0]!r}: "
+                                   "ERGMs here have no loops; remove self-loops first")
+            if not directed:
+                ties = np.sort(ties, axis=1)
+            keys = ties[:, 0] * n + ties[:, 1]
+            if len(np.unique(keys)) != len(keys):
+                raise NetworkError("the network has repeated ties (a multigraph); "
+                                   "ergmfit models binary ties: remove the duplicates")
+        self.n = n
+        self.directed = bool(directed)
+        self.ties = ties
+        self.labels = list(range(n)) if labels is None else list(labels)
+        if len(self.labels) != n:
+            raise NetworkError("labels must have one entry per node")
+        self.node_attrs = {}
+        for name, vals in (node_attrs or {}).items():
+            vals = list(vals)
+            if len(vals) != n:
+                raise NetworkError(f"node attribute {name!r} has {len(vals)} values for {n} nodes")
+            self.node_attrs[str(name)] = vals
+        self.edge_attrs = {}
+        for name, vals in (edge_attrs or {}).items():
+            vals = list(vals)
+            if len(vals) != len(ties):
+                raise NetworkError(f"edge attribute {name!r} has {len(vals)} values for "
+                                   f"{len(ties)} ties")
+            self.edge_attrs[str(name)] = vals
+
+    # -- basic facts -------------------------------------------------------
+    @property
+    def n_ties(self) -> int:
+        return len(self.ties)
+
+    @property
+    def n_dyads(self) -> int:
+        return self.n * (self.n - 1) if self.directed else self.n * (self.n - 1) // 2
+
+    def __repr__(self):
+        kind = "directed" if self.directed else "undirected"
+        return f"<Network: {kind}, {self.n} nodes, {self.n_ties} ties>"
+
+    def state(self, empty=False) -> NetworkState:
+        """A new compiled state holding these ties (or none)."""
+        return NetworkState(self.n, self.directed, None if empty else self.ties)
+
+    # -- attributes --------------------------------------------------------
+    def _missing_attr(self, name, what="node"):
+        have = sorted(self.node_attrs if what == "node" else self.edge_attrs)
+        listing = ", ".join(repr(a) for a in have) if have else "none"
+        return TermError(f"the network has no {what} attribute {name!r}; "
+                         f"its {what} attributes are: {listing}")
+
+    def node_attribute(self, name, numeric=False) -> np.ndarray:
+        """Values of node attribute ``name``: a float array if ``numeric``.
+
+        Raises a TermError naming the attribute if it is absent, has
+        missing values, or is not numeric when it must be.
+        """
+        if name not in self.node_attrs:
+            raise self._missing_attr(name)
+        vals = self.node_attrs[name]
+        missing = [i for i, v in enumerate(vals) if _is_missing(v)]
+        if missing:
+            who = ", ".join(repr(self.labels[i]) for i in missing[:5])
+            raise TermError(f"node attribute {name!r} is missing (None/NaN) for "
+                            f"{len(missing)} node(s), e.g. {who}; fill or drop them first")
+        if numeric:
+            try:
+                arr = np.array([float(v) for v in vals], dtype=float)
+            except (TypeError, ValueError):
+                raise TermError(f"node attribute {name!r} must be numeric here, but it has "
+                                f"values like {vals[0]!r}") from None
+            if not np.all(np.isfinite(arr)):
+                raise TermError(f"node attribute {name!r} has infinite values")
+            return arr
+        return np.array(vals, dtype=object)
+
+    def edge_attribute(self, name) -> np.ndarray:
+        if name not in self.edge_attrs:
+            raise self._missing_attr(name, "edge")
+        return np.array(self.edge_attrs[name], dtype=object)
+
+    # -- conversions -------------------------------------------------------
+    @classmethod
+    def from_networkx(cls, g, weights="error"):
+        """Build from a networkx Graph or DiGraph without touching it.
+
+        ``weights``: an edge attribute ``weight`` whose values are not all 1
+        is an error (``"error"``, the default) or dropped with a warning
+        (``"ignore"``).
+        """
+        if not isinstance(g, nx.Graph):
+            raise NetworkError(f"expected a networkx Graph or DiGraph, got {type(g).__name__}")
+        if g.is_multigraph():
+            raise NetworkError("multigraphs are not supported: ERGMs model binary ties; "
+                               "convert with nx.Graph(g) or nx.DiGraph(g) to drop repeated ties")
+        nodes = list(g.nodes())
+        if not nodes:
+            raise NetworkError("the network has no nodes")
+        index = {v: k for k, v in enumerate(nodes)}
+        loops = list(nx.selfloop_edges(g))
+        if loops:
+            raise NetworkError(f"the network has {len(loops)} self-loop(s), e.g. at node "
+                               f"{loops[0][0]!r}; ERGMs here have no loops: remove them with "
+                               "g.remove_edges_from(nx.selfloop_edges(g)) on a copy")
+        edges = list(g.edges(data=True))
+        ties = np.array([(index[u], index[v]) for u, v, _ in edges], dtype=np.int64).reshape(-1, 2)
+        edge_attr_names = sorted({k for _, _, d in edges for k in d})
+        edge_attrs = {}
+        for a in edge_attr_names:
+            vals = [d.get(a) for _, _, d in edges]
+            if a == "weight":
+                if all(_is_one(v) for v in vals):
+                    continue
+                if weights == "ignore":
+                    warnings.warn("edge weights are ignored: ergmfit models binary ties", stacklevel=3)
+                    continue
+                raise NetworkError("the network has edge weights other than 1; ergmfit models "
+                                   "binary ties. Threshold or drop the weights first, or pass "
+                                   "weights='ignore' to treat every edge as a tie")
+            edge_attrs[a] = vals
+        attr_names = sorted({k for _, d in g.nodes(data=True) for k in d})
+        node_attrs = {a: [g.nodes[v].get(a) for v in nodes] for a in attr_names}
+        return cls(len(nodes), ties, g.is_directed(), labels=nodes,
+                   node_attrs=node_attrs, edge_attrs=edge_attrs)
+
+    def to_networkx(self):
+        """A new networkx graph with the original labels and attributes."""
+        g = nx.DiGraph() if self.directed else nx.Graph()
+        for i, lab in enumerate(self.labels):
+            g.add_node(lab, **{a: vals[i] for a, vals in self.node_attrs.items()
+                               if not _is_missing(vals[i])})
+        for k, (i, j) in enumerate(self.ties):
+            g.add_edge(self.labels[i], self.labels[j],
+                       **{a: vals[k] for a, vals in self.edge_attrs.items()})
+        return g
+
+    def with_ties(self, ties):
+        """The same nodes and attributes with other ties (edge attributes dropped)."""
+        return Network(self.n, ties, self.directed, labels=self.labels, node_attrs=self.node_attrs)
+
+
+def _is_missing(v) -> bool:
+    if v is None:
+        return True
+    if isinstance(v, numbers.Real) and not isinstance(v, bool):
+        return math.isnan(float(v))
+    if isinstance(v, str) and v.strip() in ("", "NA", "NaN", "nan"):
+        return True
+    return False
+
+
+def _is_one(v) -> bool:
+    try:
+        return float(v) == 1.0
+    except (TypeError, ValueError):
+        return False
+
+
+def as_network(data, directed=None, weights="error") -> Network:
+    """Anything a user may hold, as a :class:`Network`.
+
+    Accepts a Network, a networkx graph, or a path to a file (see
+    :func:`ergmfit.network.io.read_network`) or a bundled dataset name.
+    """
+    if isinstance(data, Network):
+        return data
+    if isinstance(data, nx.Graph):
+        net = Network.from_networkx(data, weights=weights)
+        if directed is not None and bool(directed) != net.directed:
+            kind = "directed" if net.directed else "undirected"
+            raise NetworkError(f"the graph is {kind}, but directed={directed} was given; "
+                               "directedness is never converted silently")
+        return net
+    from . import io
+    return io.load_any(data, directed=directed)

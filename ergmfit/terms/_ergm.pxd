@@ -1,0 +1,22 @@
+# cython: language_level=3
+from cpython.ref cimport PyObject
+from libc.stdint cimport int64_t
+from ergmfit.core._model cimport BinaryModel
+from ergmfit.network._state cimport NetworkState
+from ergmfit.terms._kernel cimport TermKernel
+
+cdef class ERGMModel(BinaryModel):
+    """A network state and the kernels of a formula, as a BinaryModel.
+
+    Variables are dyads: for a directed network v = i*(n-1) + j - [j > i],
+    for an undirected one the row-major index of (i, j), i < j.
+    """
+    cdef readonly NetworkState state
+    cdef list _kernel_list
+    cdef PyObject** _kernels
+    cdef int* _offsets
+    cdef int _n_terms
+
+    cdef void dyad(self, int64_t v, int* i, int* j) noexcept nogil
+    cdef int64_t var(self, int i, int j) noexcept nogil
+    cdef void dyad_change(self, int i, int j, double* out) noexcept nogil

@@ -1,0 +1,153 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""ERGMModel: the network state plus term kernels behind BinaryModel."""
+import numpy as np
+cimport numpy as cnp
+from libc.math cimport sqrt
+from libc.stdlib cimport malloc, free
+
+cnp.import_array()
+
+
+cdef class ERGMModel(BinaryModel):
+
+    def __cinit__(self, NetworkState state, list kernels):
+        cdef int t, off = 0
+        self.state = state
+        self._kernel_list = list(kernels)
+        self._n_terms = len(kernels)
+        self._kernels = <PyObject**>malloc(max(1, self._n_terms) * sizeof(PyObject*))
+        self._offsets = <int*>malloc(max(1, self._n_terms) * sizeof(int))
+        if self._kernels == NULL or self._offsets == NULL:
+            raise MemoryError()
+        caches = 0
+        for t in range(self._n_terms):
+            k = self._kernel_list[t]
+            if not isinstance(k, TermKernel):
+                raise TypeError("kernels must be TermKernel instances")
+            self._kernels[t] = <PyObject*>k
+            self._offsets[t] = off
+            off += (<TermKernel>k).n_stats
+            caches |= (<TermKernel>k).caches
+        self.n_stats = off
+        n = state.n
+        self.n_vars = n * (n - 1) if state.directed else n * (n - 1) // 2
+        if caches:
+            state.enable_caches(caches)
+
+    def __dealloc__(self):
+        free(self._kernels)
+        free(self._offsets)
+
+    @property
+    def kernels(self):
+        return list(self._kernel_list)
+
+    cdef void dyad(self, int64_t v, int* i, int* j) noexcept nogil:
+        cdef int64_t n = self.state.n
+        cdef int64_t a, b
+        cdef double m
+        if self.state.directed:
+            a = v // (n - 1)
+            b = v - a * (n - 1)
+            if b >= a:
+                b += 1
+        else:
+            # row a starts at a*n - a*(a+1)/2
+            m = 2.0 * n - 1.0
+            a = <int64_t>((m - sqrt(m * m - 8.0 * v)) / 2.0)
+            if a < 0:
+                a = 0
+            while a > 0 and a * n - a * (a + 1) // 2 > v:
+                a -= 1
+            while (a + 1) * n - (a + 1) * (a + 2) // 2 <= v:
+                a += 1
+            b = v - (a * n - a * (a + 1) // 2) + a + 1
+        i[0] = <int>a
+        j[0] = <int>b
+
+    cdef int64_t var(self, int i, int j) noexcept nogil:
+        cdef int64_t n = self.state.n
+        cdef int t
+        if self.state.directed:
+            return <int64_t>i * (n - 1) + j - (1 if j > i else 0)
+        if i > j:
+            t = i; i = j; j = t
+        return <int64_t>i * n - <int64_t>i * (i + 1) // 2 + (j - i - 1)
+
+    cdef void dyad_change(self, int i, int j, double* out) noexcept nogil:
+        cdef int t
+        for t in range(self._n_terms):
+            (<TermKernel>self._kernels[t]).change(self.state, i, j, out + self._offsets[t])
+
+    cdef void change(self, int64_t v, double* out) noexcept nogil:
+        cdef int i, j
+        self.dyad(v, &i, &j)
+        self.dyad_change(i, j, out)
+
+    cdef bint get(self, int64_t v) noexcept nogil:
+        cdef int i, j
+        self.dyad(v, &i, &j)
+        return self.state.has_tie(i, j)
+
+    cdef int flip(self, int64_t v) noexcept nogil:
+        cdef int i, j
+        self.dyad(v, &i, &j)
+        return self.state.toggle(i, j)
+
+    cdef int64_t n_on(self) noexcept nogil:
+        return self.state.n_ties
+
+    cdef int64_t on_var(self, int64_t k) noexcept nogil:
+        return self.var(self.state.tail[k], self.state.head[k])
+
+    # Python access ---------------------------------------------------------
+    def dyad_of(self, int64_t v):
+        """(i, j) of variable v."""
+        self._check_var(v)
+        cdef int i, j
+        self.dyad(v, &i, &j)
+        return i, j
+
+    def var_of(self, int i, int j):
+        """Variable index of dyad (i, j)."""
+        self.state._check(i, j)
+        return self.var(i, j)
+
+    def dyad_change_stats(self, int i, int j):
+        """Change statistics of the dyad (i, j)."""
+        self.state._check(i, j)
+        cdef cnp.ndarray[double, ndim=1] out = np.zeros(self.n_stats)
+        if self.n_stats:
+            if not self.state.directed and i > j:
+                i, j = j, i
+            self.dyad_change(i, j, &out[0])
+        return out
+
+    def add_ties_accumulate(self, cnp.int64_t[:, :] ties):
+        """Add the given (absent) ties one by one; return the summed change statistics.
+
+        Started from the empty graph this gives the observed statistics
+        minus their empty-graph values, exactly as the kernels define them.
+        """
+        cdef Py_ssize_t r, k, m = ties.shape[0]
+        cdef int i, j, t
+        cdef cnp.ndarray[double, ndim=1] total = np.zeros(self.n_stats)
+        cdef cnp.ndarray[double, ndim=1] buf = np.zeros(max(1, self.n_stats))
+        for r in range(m):
+            i = <int>ties[r, 0]; j = <int>ties[r, 1]
+            self.state._check(i, j)
+            if self.state.has_tie(i, j):
+                raise ValueError(f"duplicate tie ({i}, {j})")
+        with nogil:
+            for r in range(m):
+                i = <int>ties[r, 0]; j = <int>ties[r, 1]
+                if not self.state.directed and i > j:
+                    t = i; i = j; j = t
+                if self.n_stats:
+                    self.dyad_change(i, j, &buf[0])
+                    for k in range(self.n_stats):
+                        total[k] += buf[k]
+                if self.state.add_tie(i, j) != 0:
+                    with gil:
+                        raise MemoryError("out of memory while adding ties")
+        return total

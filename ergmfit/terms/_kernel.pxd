@@ -1,0 +1,15 @@
+# cython: language_level=3
+from ergmfit.network._state cimport NetworkState
+
+cdef class TermKernel:
+    """Compiled side of a model term: its change statistic.
+
+    change(s, i, j, out) writes into out[0:n_stats] (overwriting) the change
+    g(x + ij) - g(x - ij) of the term's statistics when the dyad (i, j) goes
+    from absent to present, computed from the state ``s`` whether or not
+    (i, j) is present in it now.  For undirected networks i < j.  ``caches``
+    names the two-path caches (CACHE_* flags of the state) it reads.
+    """
+    cdef readonly int n_stats
+    cdef readonly int caches
+    cdef void change(self, NetworkState s, int i, int j, double* out) noexcept nogil

@@ -1,0 +1,1 @@
+"""alternating terms (see registry)."""

@@ -1,0 +1,1 @@
+"""degree terms (see registry)."""

@@ -1,0 +1,1 @@
+"""dtriad terms (see registry)."""

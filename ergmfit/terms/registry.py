@@ -1,0 +1,224 @@
+"""The one table of model terms.
+
+Every term is registered once, with its statnet name, aliases, the network
+kinds it accepts, its arguments and defaults, and a builder that validates
+the arguments against the network and returns a :class:`Term` (labels,
+compiled kernel, empty-graph value).  The formula parser, the "did you
+mean" error, ``ergmfit terms`` and the docs all read this table.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from ..exceptions import TermError
+
+REQUIRED = object()
+
+UNDIRECTED = "undirected"
+DIRECTED = "directed"
+BOTH = "both"
+
+
+@dataclass(frozen=True)
+class Param:
+    """One argument of a term: its statnet name and default."""
+
+    name: str
+    default: Any = REQUIRED
+    doc: str = ""
+
+    @property
+    def required(self) -> bool:
+        return self.default is REQUIRED
+
+
+@dataclass
+class Term:
+    """A term bound to a network: what the engine needs from it."""
+
+    name: str
+    labels: list
+    kernel: Any
+    empty: np.ndarray = None
+    dyad_independent: bool = False
+    args: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        if self.empty is None:
+            self.empty = np.zeros(len(self.labels))
+        self.empty = np.asarray(self.empty, dtype=float)
+        if len(self.labels) != self.kernel.n_stats or len(self.empty) != len(self.labels):
+            raise AssertionError(f"term {self.name}: labels, kernel and empty value disagree")
+
+
+@dataclass
+class TermSpec:
+    """An entry of the term table."""
+
+    name: str
+    builder: Callable
+    kinds: str = BOTH
+    params: Sequence[Param] = ()
+    aliases: Sequence[str] = ()
+    family: str = ""
+    doc: str = ""
+
+    def signature(self) -> str:
+        parts = []
+        for p in self.params:
+            parts.append(p.name if p.required else f"{p.name}={p.default!r}")
+        return f"{self.name}({', '.join(parts)})" if parts else self.name
+
+
+_TERMS: list = []
+_LOOKUP: dict = {}     # lower-case name or alias -> [TermSpec, ...] (one per network kind)
+
+
+def register(name, *, kinds=BOTH, params=(), aliases=(), family=""):
+    """Decorator registering ``builder(net, **args) -> Term`` as a term.
+
+    A name may be registered twice, once for undirected and once for
+    directed networks (e.g. ``triangle``); the network picks the entry.
+    """
+
+    def deco(builder):
+        spec = TermSpec(name=name, builder=builder, kinds=kinds, params=tuple(params),
+                        aliases=tuple(aliases), family=family,
+                        doc=(builder.__doc__ or "").strip())
+        for key in (name, *aliases):
+            for other in _LOOKUP.get(key.lower(), []):
+                if BOTH in (other.kinds, kinds) or other.kinds == kinds:
+                    raise AssertionError(f"term name {key!r} registered twice for {kinds}")
+            _LOOKUP.setdefault(key.lower(), []).append(spec)
+        _TERMS.append(spec)
+        return builder
+
+    return deco
+
+
+def all_terms() -> list:
+    """Every registered term, sorted by name (a name may appear once per network kind)."""
+    _ensure_loaded()
+    return sorted(_TERMS, key=lambda s: (s.name.lower(), s.kinds))
+
+
+def get_term(name: str, directed=None) -> TermSpec:
+    """The spec of term ``name`` (case-insensitive, aliases accepted).
+
+    With ``directed`` given, the entry for that kind of network; a term
+    that exists only for the other kind raises a TermError saying so.
+    """
+    _ensure_loaded()
+    specs = _LOOKUP.get(name.lower())
+    if specs and directed is not None:
+        want = DIRECTED if directed else UNDIRECTED
+        fitting = [s for s in specs if s.kinds in (want, BOTH)]
+        if not fitting:
+            other = "directed" if want == UNDIRECTED else "undirected"
+            raise TermError(f"term {specs[0].name} is for {other} networks, but this network "
+                            f"is {'directed' if directed else 'undirected'}")
+        return fitting[0]
+    spec = specs[0] if specs else None
+    if spec is None:
+        names = sorted({k for s in _TERMS for k in (s.name, *s.aliases)})
+        close = difflib.get_close_matches(name, names, n=5, cutoff=0.6)
+        close += [k for k in difflib.get_close_matches(name.lower(), [k.lower() for k in names], n=5)
+                  if k not in [c.lower() for c in close]]
+        hint = f" Did you mean {', '.join(repr(c) for c in close[:5])}?" if close else ""
+        raise TermError(f"unknown term {name!r}.{hint} (`ergmfit terms` lists them all)")
+    return spec
+
+
+def bind_arguments(spec: TermSpec, args: Sequence, kwargs: dict) -> dict:
+    """Match positional and keyword arguments to the term's parameters."""
+    names = [p.name for p in spec.params]
+    if len(args) > len(names):
+        raise TermError(f"term {spec.name}: takes at most {len(names)} argument(s) "
+                        f"({spec.signature()}), got {len(args)}")
+    bound = dict(zip(names, args))
+    lower = {n.lower(): n for n in names}
+    for key, val in kwargs.items():
+        real = lower.get(key.lower())
+        if real is None:
+            raise TermError(f"term {spec.name}: unknown argument {key!r}; "
+                            f"it takes {spec.signature()}")
+        if real in bound:
+            raise TermError(f"term {spec.name}: argument {real!r} given twice")
+        bound[real] = val
+    for p in spec.params:
+        if p.name not in bound:
+            if p.required:
+                raise TermError(f"term {spec.name}: missing argument {p.name!r}; "
+                                f"it takes {spec.signature()}")
+            bound[p.name] = p.default
+    return bound
+
+
+def build_term(net, name: str, args=(), kwargs=None) -> Term:
+    """Validate a term call against the network and build it."""
+    spec = get_term(name, directed=net.directed)
+    bound = bind_arguments(spec, args, kwargs or {})
+    try:
+        term = spec.builder(net, **bound)
+    except TermError:
+        raise
+    except (TypeError, ValueError) as exc:
+        raise TermError(f"term {spec.name}: {exc}") from None
+    term.args = bound
+    return term
+
+
+_loaded = False
+
+
+def _ensure_loaded():
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        from . import dyadic, degree, triad, dtriad, alternating  # noqa: F401  (registration)
+
+
+# -- helpers for builders ---------------------------------------------------
+
+def format_number(x) -> str:
+    """Numbers in labels as R prints them (15 significant digits)."""
+    x = float(x)
+    if x == int(x) and abs(x) < 1e15:
+        return str(int(x))
+    s = f"{x:.15g}"
+    return s
+
+
+def as_int_list(value, what="k", minimum=0) -> list:
+    """A term argument that may be an integer or a list of integers."""
+    vals = value if isinstance(value, (list, tuple, np.ndarray)) else [value]
+    out = []
+    for v in vals:
+        if isinstance(v, bool) or not float(v).is_integer():
+            raise TermError(f"{what} must be an integer (or a list of integers), got {v!r}")
+        v = int(v)
+        if v < minimum:
+            raise TermError(f"{what} must be at least {minimum}, got {v}")
+        out.append(v)
+    if not out:
+        raise TermError(f"{what} must not be empty")
+    return out
+
+
+def as_bool(value, what) -> bool:
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise TermError(f"{what} must be True or False, got {value!r}")
+
+
+def as_float(value, what) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TermError(f"{what} must be a number, got {value!r}")
+    v = float(value)
+    if not np.isfinite(v):
+        raise TermError(f"{what} must be finite, got {value!r}")
+    return v

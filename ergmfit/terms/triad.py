@@ -1,0 +1,1 @@
+"""triad terms (see registry)."""
