@@ -42,7 +42,8 @@ class Network:
     2
     """
 
-    def __init__(self, n, ties, directed, labels=None, node_attrs=None, edge_attrs=None):
+    def __init__(self, n, ties, directed, labels=None, node_attrs=None, edge_attrs=None,
+                 graph_attrs=None):
         n = int(n)
         if n < 1:
             raise NetworkError("the network has no nodes")
@@ -80,6 +81,8 @@ class Network:
                 raise NetworkError(f"edge attribute {name!r} has {len(vals)} values for "
                                    f"{len(ties)} ties")
             self.edge_attrs[str(name)] = vals
+        # network-level attributes (e.g. an n x n dyadic covariate matrix for edgecov)
+        self.graph_attrs = dict(graph_attrs or {})
 
     # -- basic facts -------------------------------------------------------
     @property
@@ -177,11 +180,12 @@ class Network:
         attr_names = sorted({k for _, d in g.nodes(data=True) for k in d})
         node_attrs = {a: [g.nodes[v].get(a) for v in nodes] for a in attr_names}
         return cls(len(nodes), ties, g.is_directed(), labels=nodes,
-                   node_attrs=node_attrs, edge_attrs=edge_attrs)
+                   node_attrs=node_attrs, edge_attrs=edge_attrs, graph_attrs=dict(g.graph))
 
     def to_networkx(self):
         """A new networkx graph with the original labels and attributes."""
         g = nx.DiGraph() if self.directed else nx.Graph()
+        g.graph.update(self.graph_attrs)
         for i, lab in enumerate(self.labels):
             g.add_node(lab, **{a: vals[i] for a, vals in self.node_attrs.items()
                                if not _is_missing(vals[i])})
@@ -192,7 +196,8 @@ class Network:
 
     def with_ties(self, ties):
         """The same nodes and attributes with other ties (edge attributes dropped)."""
-        return Network(self.n, ties, self.directed, labels=self.labels, node_attrs=self.node_attrs)
+        return Network(self.n, ties, self.directed, labels=self.labels,
+                       node_attrs=self.node_attrs, graph_attrs=self.graph_attrs)
 
 
 def _is_missing(v) -> bool:
