@@ -10,10 +10,10 @@ from .exceptions import (ConvergenceWarning, DataFormatError, DegenerateModelErr
                          ErgmfitError, FormulaError, NetworkError, TermError)
 from .formula import parse_formula
 from .model import ERGM
-from .network import Network, NetworkState, as_network
+from .network import Network, NetworkState, as_network, read_network
 
 __version__ = "0.1.0"
 
-__all__ = ["ERGM", "Network", "NetworkState", "as_network", "datasets", "parse_formula",
+__all__ = ["ERGM", "Network", "NetworkState", "as_network", "read_network", "datasets", "parse_formula",
            "ErgmfitError", "FormulaError", "TermError", "NetworkError", "DataFormatError",
            "DegenerateModelError", "ConvergenceWarning", "__version__"]

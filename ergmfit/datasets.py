@@ -120,6 +120,8 @@ def _parse_value(text):
         return None
     if text in ("TRUE", "FALSE"):
         return text == "TRUE"
+    if "_" in text:                  # int("1_000") is 1000 in Python, not in a CSV file
+        return text
     try:
         return int(text)
     except ValueError:

@@ -180,7 +180,10 @@ class _Parser:
     def unary(self):
         if self.peek()[1] == "-":
             self.take("-")
-            return -self._num(self.unary(), "-")
+            v = self.unary()
+            if isinstance(v, list):          # -(2:3), -c(1, 2): statnet's "drop these levels"
+                return [-self._num(x, "-") for x in v]
+            return -self._num(v, "-")
         return self.atom()
 
     def atom(self):

@@ -8,6 +8,9 @@ from .formula import parse_formula
 from .network import NetworkState, as_network
 from .terms.registry import build_term
 from .terms._ergm import ERGMModel
+from .utils.validation import check_params, check_random_state, seed_words
+
+_PROPOSALS = ("tnt", "random")
 
 
 class ERGM:
@@ -58,6 +61,16 @@ class ERGM:
     def dyad_independent(self) -> bool:
         return all(t.dyad_independent for t in self.terms)
 
+    def submodel(self, term_indices) -> "ERGM":
+        """The model with only the given terms (same network)."""
+        sub = ERGM.__new__(ERGM)
+        sub.network = self.network
+        sub.terms = [self.terms[k] for k in term_indices]
+        sub.formula = " + ".join(_term_text(t) for t in sub.terms)
+        sub.labels = [lab for t in sub.terms for lab in t.labels]
+        sub._empty = (np.concatenate([t.empty for t in sub.terms]) if sub.terms else np.zeros(0))
+        return sub
+
     def compiled(self, ties=None) -> ERGMModel:
         """The compiled model on a fresh copy of the observed ties (or ``ties``)."""
         state = NetworkState(self.network.n, self.network.directed,
@@ -74,5 +87,96 @@ class ERGM:
         """Observed statistics as ``{label: value}``, with statnet's labels."""
         return dict(zip(self.labels, self.statistics_vector().tolist()))
 
+    def sampler(self, params, proposal="tnt", random_state=None, start=None):
+        """A Metropolis-Hastings sampler (``MHSampler``) started at the observed
+        network (or at ``start``: an (m, 2) tie array), and its compiled model."""
+        from .sampling import MHSampler, RandomToggle, TieNoTie
+        if proposal not in _PROPOSALS:
+            raise ValueError(f"proposal must be one of {_PROPOSALS}, got {proposal!r}")
+        check_params(params, self.labels)
+        cm = self.compiled(start)
+        prop = TieNoTie() if proposal == "tnt" else RandomToggle()
+        return MHSampler(cm, prop, seed_words(random_state)), cm
+
+    def simulate(self, params, n=1, burnin=16384, interval=1024, output="graphs",
+                 proposal="tnt", random_state=None, start=None):
+        """Draw networks from the model at ``params`` by Metropolis-Hastings.
+
+        Parameters
+        ----------
+        params : sequence or dict
+            One value per statistic, in :attr:`labels` order (or ``{label: value}``).
+        n : int
+            Number of networks (or statistic vectors) to return.
+        burnin, interval : int
+            Proposals before the first draw and between draws (statnet's
+            ``MCMC.burnin`` and ``MCMC.interval``).
+        output : {"graphs", "networks", "stats"}
+            networkx graphs with the observed nodes and attributes,
+            :class:`~ergmfit.network.Network` objects, or an ``(n, p)``
+            array of statistics (columns as :attr:`labels`).
+        proposal : {"tnt", "random"}
+            Tie/no-tie (default, good for sparse networks) or random toggles.
+        random_state : int, Generator or None
+        start : array of ties, optional
+            Start here instead of the observed network.
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> m = ERGM(nx.empty_graph(10), "edges")
+        >>> S = m.simulate([0.0], n=5, output="stats", random_state=1)
+        >>> S.shape
+        (5, 1)
+        """
+        if output not in ("graphs", "networks", "stats"):
+            raise ValueError(f"output must be 'graphs', 'networks' or 'stats', got {output!r}")
+        n, burnin, interval = int(n), int(burnin), int(interval)
+        if n < 0 or burnin < 0 or interval < 1:
+            raise ValueError("need n >= 0, burnin >= 0 and interval >= 1")
+        theta = check_params(params, self.labels)
+        sampler, cm = self.sampler(theta, proposal, random_state, start)
+        g0 = self.statistics_vector(start)
+        if output == "stats":
+            return g0 + sampler.sample(theta, n, burnin, interval)
+        sampler.run(theta, burnin)
+        nets = []
+        for _ in range(n):
+            sampler.run(theta, interval)
+            nets.append(self.network.with_ties(cm.state.ties()))
+        if output == "networks":
+            return nets
+        return [net.to_networkx() for net in nets]
+
+    def fit(self, method="mcmle", random_state=None, verbose=False, **kwargs):
+        """Fit the model; returns an :class:`~ergmfit.results.ERGMResults`.
+
+        Parameters
+        ----------
+        method : {"mple", "mcmle", "cd", "ee", "bcd", "mcle"}
+            The estimator (see :mod:`ergmfit.estimation`).
+        random_state : int, Generator or None
+            Seed of every random choice the estimator makes.
+        verbose : bool
+            Show progress.
+        **kwargs
+            Settings of the estimator.
+        """
+        from .estimation import fit as _fit
+        return _fit(self, method, random_state=random_state, verbose=verbose, **kwargs)
+
+    def __reduce__(self):
+        # kernels are compiled objects: rebuild from the network and the formula
+        return (_rebuild, (self.network, self.formula))
+
     def __repr__(self):
         return f"ERGM({self.network!r}, {self.formula!r})"
+
+
+def _term_text(term):
+    args = ", ".join(f"{k}={v!r}" for k, v in term.args.items())
+    return f"{term.name}({args})" if args else term.name
+
+
+def _rebuild(network, formula):
+    return ERGM(network, formula)

@@ -52,13 +52,45 @@ cdef class BinaryModel:
         """Change statistics of many variables as an (len, n_stats) array."""
         cdef Py_ssize_t r, m = variables.shape[0]
         cdef cnp.ndarray[double, ndim=2] out = np.zeros((m, self.n_stats))
-        for r in range(m):
-            self._check_var(variables[r])
+        self._check_vars(variables)
         if self.n_stats:
             with nogil:
                 for r in range(m):
                     self.change(variables[r], &out[r, 0])
         return out
+
+    def change_and_flip(self, cnp.int64_t[:] variables, bint flip_back=True):
+        """For each variable: its change statistics, then a flip (and, with
+        ``flip_back``, a second flip restoring the state).
+
+        Returns the summed change statistics of the visits.  Used by the
+        benchmarks and the tests to drive the compiled loop without Python
+        in between.
+        """
+        cdef Py_ssize_t r, k, m = variables.shape[0]
+        cdef cnp.ndarray[double, ndim=1] total = np.zeros(self.n_stats)
+        cdef cnp.ndarray[double, ndim=1] buf = np.zeros(max(1, self.n_stats))
+        cdef int bad = 0
+        self._check_vars(variables)
+        with nogil:
+            for r in range(m):
+                self.change(variables[r], &buf[0])
+                for k in range(self.n_stats):
+                    total[k] += buf[k]
+                if self.flip(variables[r]) != 0:
+                    bad = 1
+                    break
+                if flip_back and self.flip(variables[r]) != 0:
+                    bad = 1
+                    break
+        if bad:
+            raise MemoryError("out of memory while flipping variables")
+        return total
+
+    def _check_vars(self, variables):
+        arr = np.asarray(variables)
+        if arr.size and (arr.min() < 0 or arr.max() >= self.n_vars):
+            raise IndexError(f"variables must lie in 0..{self.n_vars - 1}")
 
     def _check_var(self, int64_t v):
         if v < 0 or v >= self.n_vars:

@@ -71,6 +71,7 @@ cdef class NetworkState:
     cdef int remove_tie(self, int i, int j) noexcept nogil
     cdef int toggle(self, int i, int j) noexcept nogil
     cdef int _update_caches(self, int i, int j, int delta) noexcept nogil
+    cdef int _build_caches(self, int new) noexcept nogil
     cdef int _push(self, int** nb, int* deg, int* cap, int v, int w) noexcept nogil
     cdef void _fix_out(self, int a, int p) noexcept nogil
     cdef void _fix_in(self, int b, int p) noexcept nogil

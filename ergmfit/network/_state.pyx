@@ -245,8 +245,7 @@ cdef class NetworkState:
     def enable_caches(self, int flags):
         """Build the two-path caches named by ``flags`` from the current ties."""
         cdef int new = flags & ~self.caches
-        cdef int64_t e
-        cdef int saved
+        cdef int rc
         if not new:
             return
         if not self.directed and (new & (CACHE_OTP | CACHE_OSP | CACHE_ISP)):
@@ -263,17 +262,43 @@ cdef class NetworkState:
             raise MemoryError("cannot allocate the two-path cache")
         if new & CACHE_ISP and countmap_init(&self.isp, self.n_ties * 4 + 16) != 0:
             raise MemoryError("cannot allocate the two-path cache")
-        # Rebuild: remove every tie and add it back with only the new caches on.
-        ties = self.ties()
-        saved = self.caches
-        self.caches = 0
-        for e in range(ties.shape[0]):
-            self.remove_tie(ties[e, 0], ties[e, 1])
-        self.caches = new
-        for e in range(ties.shape[0]):
-            if self.add_tie(ties[e, 0], ties[e, 1]) != 0:
-                raise MemoryError("out of memory while building the two-path caches")
-        self.caches = saved | new
+        with nogil:
+            rc = self._build_caches(new)
+        if rc != 0:
+            raise MemoryError("out of memory while building the two-path caches")
+        self.caches |= new
+
+    cdef int _build_caches(self, int new) noexcept nogil:
+        # Count every two-path once, centred at its middle node w.
+        cdef int w, x, y, a, b
+        cdef int64_t n = self.n
+        for w in range(self.n):
+            if new & CACHE_SP:
+                for x in range(self.out_deg[w]):
+                    a = self.out_nb[w][x]
+                    for y in range(x + 1, self.out_deg[w]):
+                        if countmap_add(&self.sp, self.sym_key(a, self.out_nb[w][y]), 1) != 0:
+                            return -1
+            if new & CACHE_OTP:
+                for x in range(self.in_deg[w]):
+                    a = self.in_nb[w][x]
+                    for y in range(self.out_deg[w]):
+                        b = self.out_nb[w][y]
+                        if a != b and countmap_add(&self.otp, a * n + b, 1) != 0:
+                            return -1
+            if new & CACHE_OSP:       # w -> a and w -> b
+                for x in range(self.out_deg[w]):
+                    a = self.out_nb[w][x]
+                    for y in range(x + 1, self.out_deg[w]):
+                        if countmap_add(&self.osp, self.sym_key(a, self.out_nb[w][y]), 1) != 0:
+                            return -1
+            if new & CACHE_ISP:       # a -> w and b -> w
+                for x in range(self.in_deg[w]):
+                    a = self.in_nb[w][x]
+                    for y in range(x + 1, self.in_deg[w]):
+                        if countmap_add(&self.isp, self.sym_key(a, self.in_nb[w][y]), 1) != 0:
+                            return -1
+        return 0
 
     def cache_count(self, str kind, int i, int j):
         """Cached two-path count of a pair (for tests and diagnostics)."""

@@ -233,4 +233,4 @@ def as_network(data, directed=None, weights="error") -> Network:
                                "directedness is never converted silently")
         return net
     from . import io
-    return io.load_any(data, directed=directed)
+    return io.load_any(data, directed=directed, weights=weights)

@@ -1,0 +1,5 @@
+"""Samplers: one Metropolis-Hastings engine with pluggable proposals."""
+from ._mh import MHSampler
+from ._proposals import Proposal, RandomToggle, TieNoTie
+
+__all__ = ["MHSampler", "Proposal", "RandomToggle", "TieNoTie"]

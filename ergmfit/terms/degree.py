@@ -1,1 +1,226 @@
-"""degree terms (see registry)."""
+"""Degree and star terms: k-stars, degree counts, isolates, geometrically weighted
+degree and alternating k-stars (statnet ``ergm`` 4.4 definitions and labels), plus
+EstimNetDirected's ``AltInStars`` / ``AltOutStars``.
+
+Notation: d_i is the degree of node i (undirected), din_i / dout_i its in- / out-degree
+(directed); D_k is the number of nodes with degree k; C(d, k) is a binomial coefficient.
+Every change statistic here reads only the endpoints' degrees (O(1) per dyad).
+
+How the geometrically weighted and alternating forms relate (λ > 0, q = 1 − 1/λ): with
+decay α = log λ we have e^α = λ and 1 − e^−α = q, so
+
+    gwdegree(log λ)  = λ Σ_i (1 − q^d_i)
+    altkstar(λ)      = λ² Σ_i [q^d_i − 1 + d_i/λ] = −λ · gwdegree(log λ) + 2λ · edges
+    AltInStars(λ)    = −λ · gwidegree(log λ) + λ · edges
+    AltOutStars(λ)   = −λ · gwodegree(log λ) + λ · edges
+
+(the decay is α = log λ, not log(λ/(λ−1)); the latter, −log q, is the rate at which the
+weights' geometric factor q^k = e^{−k log(λ/(λ−1))} shrinks).
+"""
+from ._degree import (MODE_IN, MODE_OUT, MODE_UND, AltStarKernel, DegreeKernel,
+                      GWDegreeKernel, IsolatesKernel, StarKernel)
+from .registry import (BOTH, DIRECTED, UNDIRECTED, Param, Term, TermError, as_bool, as_float,
+                       as_int_list, format_number, register)
+
+FAMILY = "degree and star"
+
+_STAR_PARAMS = [Param("k", doc="star size(s): an integer or a list of integers >= 1")]
+_DEGREE_PARAMS = [Param("d", doc="degree(s): an integer or a list of integers >= 0")]
+_GW_PARAMS = [Param("decay", doc="decay parameter alpha"),
+              Param("fixed", False, doc="must be TRUE (the curved version is not supported yet)"),
+              Param("cutoff", 30, doc="only used by the curved version; ignored with fixed=TRUE")]
+_ALT_PARAMS = [Param("lambda", doc="lambda > 0"),
+               Param("fixed", False, doc="must be TRUE (the curved version is not supported yet)")]
+_ESTIMNET_PARAMS = [Param("lambda", 2.0, doc="lambda > 1 (EstimNet's default 2)")]
+
+
+def _require_fixed(name, fixed, what, value):
+    if not as_bool(fixed, f"term {name}: fixed"):
+        raise TermError(f"term {name}: the curved version (fixed=FALSE, {what} estimated) is not "
+                        f"supported yet; write fixed=TRUE to fix {what} at its value, e.g. "
+                        f"{name}({format_number(value) if value is not None else '0.5'}, fixed=TRUE)")
+
+
+# -- k-stars -----------------------------------------------------------------
+
+def _stars(net, name, k, mode):
+    ks = as_int_list(k, f"term {name}: k", minimum=1)
+    return Term(name, [f"{name}{v}" for v in ks], StarKernel(ks, mode))
+
+
+@register("kstar", kinds=UNDIRECTED, params=_STAR_PARAMS, family=FAMILY)
+def kstar(net, k):
+    """k-stars: Σ_i C(d_i, k), one statistic per k (statnet ``kstar``; ``kstar(2)`` is
+    EstimNet's ``TwoStars``). Labels ``kstar2``, ``kstar3``, ...
+
+    Change for adding i–j: C(d_i, k−1) + C(d_j, k−1). Example: ``kstar(2:3)``.
+    """
+    return _stars(net, "kstar", k, MODE_UND)
+
+
+@register("istar", kinds=DIRECTED, params=_STAR_PARAMS, family=FAMILY)
+def istar(net, k):
+    """In-k-stars: Σ_i C(din_i, k), one statistic per k (statnet ``istar``; ``istar(2)`` is
+    EstimNet's ``InTwoStars``). Labels ``istar2``, ...
+
+    Change for adding i→j: C(din_j, k−1). Example: ``istar(2)``.
+    """
+    return _stars(net, "istar", k, MODE_IN)
+
+
+@register("ostar", kinds=DIRECTED, params=_STAR_PARAMS, family=FAMILY)
+def ostar(net, k):
+    """Out-k-stars: Σ_i C(dout_i, k), one statistic per k (statnet ``ostar``; ``ostar(2)`` is
+    EstimNet's ``OutTwoStars``). Labels ``ostar2``, ...
+
+    Change for adding i→j: C(dout_i, k−1). Example: ``ostar(2:3)``.
+    """
+    return _stars(net, "ostar", k, MODE_OUT)
+
+
+# -- degree counts -----------------------------------------------------------
+
+def _degrees(net, name, d, mode):
+    ds = as_int_list(d, f"term {name}: d", minimum=0)
+    empty = [float(net.n) if v == 0 else 0.0 for v in ds]
+    return Term(name, [f"{name}{v}" for v in ds], DegreeKernel(ds, mode), empty=empty)
+
+
+@register("degree", kinds=UNDIRECTED, params=_DEGREE_PARAMS, family=FAMILY)
+def degree(net, d):
+    """Degree counts: D_d = #{i : d_i = d}, one statistic per d (statnet ``degree``).
+    Labels ``degree0``, ``degree1``, ...; on the empty graph degree0 = n.
+
+    Example: ``degree(0:4)``.
+    """
+    return _degrees(net, "degree", d, MODE_UND)
+
+
+@register("idegree", kinds=DIRECTED, params=_DEGREE_PARAMS, family=FAMILY)
+def idegree(net, d):
+    """In-degree counts: #{i : din_i = d}, one statistic per d (statnet ``idegree``).
+    Labels ``idegree0``, ...; on the empty graph idegree0 = n.
+
+    Example: ``idegree(0:3)``.
+    """
+    return _degrees(net, "idegree", d, MODE_IN)
+
+
+@register("odegree", kinds=DIRECTED, params=_DEGREE_PARAMS, family=FAMILY)
+def odegree(net, d):
+    """Out-degree counts: #{i : dout_i = d}, one statistic per d (statnet ``odegree``).
+    Labels ``odegree0``, ...; on the empty graph odegree0 = n.
+
+    Example: ``odegree(1)``.
+    """
+    return _degrees(net, "odegree", d, MODE_OUT)
+
+
+@register("isolates", kinds=BOTH, family=FAMILY)
+def isolates(net):
+    """Isolates: number of nodes with no tie (directed: din_i + dout_i = 0); statnet
+    ``isolates``, EstimNet ``Isolates``. Equals ``degree(0)`` on undirected networks; n on the
+    empty graph.
+
+    Example: ``edges + isolates``.
+    """
+    return Term("isolates", ["isolates"], IsolatesKernel(), empty=[float(net.n)])
+
+
+# -- geometrically weighted degree -----------------------------------------------
+
+def _gw(net, name, short, decay, fixed, cutoff, mode):
+    decay = as_float(decay, f"term {name}: decay")
+    _require_fixed(name, fixed, "the decay", decay)
+    if len(as_int_list(cutoff, f"term {name}: cutoff", minimum=1)) != 1:
+        raise TermError(f"term {name}: cutoff must be one integer, got {cutoff!r}")
+    return Term(name, [f"{short}.fixed.{format_number(decay)}"], GWDegreeKernel(decay, mode))
+
+
+@register("gwdegree", kinds=UNDIRECTED, params=_GW_PARAMS, family=FAMILY)
+def gwdegree(net, decay, fixed=False, cutoff=30):
+    """Geometrically weighted degree with fixed decay α (statnet ``gwdegree(α, fixed=TRUE)``):
+
+        e^α Σ_k {1 − (1 − e^−α)^k} D_k  =  e^α Σ_i {1 − (1 − e^−α)^d_i}.
+
+    Label ``gwdeg.fixed.<α>``. Change for adding i–j: (1 − e^−α)^d_i + (1 − e^−α)^d_j.
+    Only fixed=TRUE is supported (``cutoff`` matters only for the curved version).
+    ``altkstar(λ) = −λ·gwdegree(log λ) + 2λ·edges``. Example: ``gwdegree(0.5, fixed=TRUE)``.
+    """
+    return _gw(net, "gwdegree", "gwdeg", decay, fixed, cutoff, MODE_UND)
+
+
+@register("gwidegree", kinds=DIRECTED, params=_GW_PARAMS, family=FAMILY)
+def gwidegree(net, decay, fixed=False, cutoff=30):
+    """Geometrically weighted in-degree with fixed decay α (statnet ``gwidegree(α, fixed=TRUE)``):
+    e^α Σ_i {1 − (1 − e^−α)^din_i}. Label ``gwideg.fixed.<α>``.
+
+    Change for adding i→j: (1 − e^−α)^din_j. ``AltInStars(λ) = −λ·gwidegree(log λ) + λ·edges``.
+    Example: ``gwidegree(log(2), fixed=TRUE)``.
+    """
+    return _gw(net, "gwidegree", "gwideg", decay, fixed, cutoff, MODE_IN)
+
+
+@register("gwodegree", kinds=DIRECTED, params=_GW_PARAMS, family=FAMILY)
+def gwodegree(net, decay, fixed=False, cutoff=30):
+    """Geometrically weighted out-degree with fixed decay α (statnet ``gwodegree(α, fixed=TRUE)``):
+    e^α Σ_i {1 − (1 − e^−α)^dout_i}. Label ``gwodeg.fixed.<α>``.
+
+    Change for adding i→j: (1 − e^−α)^dout_i. ``AltOutStars(λ) = −λ·gwodegree(log λ) + λ·edges``.
+    Example: ``gwodegree(0.5, fixed=TRUE)``.
+    """
+    return _gw(net, "gwodegree", "gwodeg", decay, fixed, cutoff, MODE_OUT)
+
+
+# -- alternating k-stars ---------------------------------------------------------
+
+def _lambda(name, value, minimum):
+    lam = as_float(value, f"term {name}: lambda")
+    if not lam > minimum:
+        raise TermError(f"term {name}: lambda must be greater than {format_number(minimum)}, "
+                        f"got {format_number(lam)}")
+    return lam
+
+
+@register("altkstar", kinds=UNDIRECTED, params=_ALT_PARAMS, family=FAMILY)
+def altkstar(net, **kw):
+    """Alternating k-stars, Snijders et al. (2006) (statnet ``altkstar(λ, fixed=TRUE)``;
+    EstimNet's undirected ``AltStars(λ)``):
+
+        Σ_{k=2}^{n−1} (−1)^k S_k / λ^{k−2}  =  λ² Σ_i [q^d_i − 1 + d_i/λ],  q = 1 − 1/λ,
+
+    with S_k = Σ_i C(d_i, k). Label ``altkstar.<λ>``. Change for adding i–j:
+    λ(1 − q^d_i) + λ(1 − q^d_j). Equals −λ·gwdegree(log λ) + 2λ·edges. λ > 0; only
+    fixed=TRUE is supported. Example: ``altkstar(2, fixed=TRUE)``.
+    """
+    lam = _lambda("altkstar", kw["lambda"], 0.0)
+    _require_fixed("altkstar", kw["fixed"], "lambda", lam)
+    return Term("altkstar", [f"altkstar.{format_number(lam)}"], AltStarKernel(lam, MODE_UND))
+
+
+@register("AltInStars", kinds=DIRECTED, params=_ESTIMNET_PARAMS, family=FAMILY)
+def alt_in_stars(net, **kw):
+    """EstimNetDirected's alternating in-stars ``AltInStars(λ)`` (λ > 1, default 2):
+
+        λ² Σ_j [q^din_j − 1 + din_j/λ],  q = 1 − 1/λ.
+
+    Label ``AltInStars(<λ>)``. Change for adding i→j: λ(1 − q^din_j).
+    Exactly ``AltInStars(λ) = −λ·gwidegree(log λ, fixed=TRUE) + λ·edges`` (decay α = log λ).
+    Example: ``edges + AltInStars + AltOutStars(3)``.
+    """
+    lam = _lambda("AltInStars", kw["lambda"], 1.0)
+    return Term("AltInStars", [f"AltInStars({format_number(lam)})"], AltStarKernel(lam, MODE_IN))
+
+
+@register("AltOutStars", kinds=DIRECTED, params=_ESTIMNET_PARAMS, family=FAMILY)
+def alt_out_stars(net, **kw):
+    """EstimNetDirected's alternating out-stars ``AltOutStars(λ)`` (λ > 1, default 2):
+
+        λ² Σ_i [q^dout_i − 1 + dout_i/λ],  q = 1 − 1/λ.
+
+    Label ``AltOutStars(<λ>)``. Change for adding i→j: λ(1 − q^dout_i).
+    Exactly ``AltOutStars(λ) = −λ·gwodegree(log λ, fixed=TRUE) + λ·edges`` (decay α = log λ).
+    Example: ``edges + AltInStars(2) + AltOutStars(2)``.
+    """
+    lam = _lambda("AltOutStars", kw["lambda"], 1.0)
+    return Term("AltOutStars", [f"AltOutStars({format_number(lam)})"], AltStarKernel(lam, MODE_OUT))

@@ -178,8 +178,8 @@ _loaded = False
 def _ensure_loaded():
     global _loaded
     if not _loaded:
-        _loaded = True
         from . import dyadic, degree, triad, dtriad, alternating  # noqa: F401  (registration)
+        _loaded = True
 
 
 # -- helpers for builders ---------------------------------------------------

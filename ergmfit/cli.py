@@ -1,0 +1,302 @@
+"""The ``ergmfit`` command line.
+
+::
+
+    ergmfit datasets [--json]
+    ergmfit terms [--directed | --undirected] [--json]
+    ergmfit stats DATA FORMULA [--json] [--directed | --undirected] [--nodes FILE]
+                  [--format FMT] [--weights {error,ignore}] [--duplicates {error,merge}]
+
+``DATA`` is a bundled dataset name (``ergmfit datasets``) or a file: an
+edge-list CSV (with ``--nodes nodes.csv``), GraphML, GML or Pajek (with
+``--nodes`` EstimNet attribute files, repeatable).  ``--json`` prints
+exactly one JSON value on standard output and nothing else.
+
+Errors in the user's input (any :class:`~ergmfit.ErgmfitError`) print one
+line ``ergmfit: error: <message>`` on standard error and exit with status
+2; warnings print as ``ergmfit: warning: <message>``.
+
+Adding a subcommand: write ``_configure_NAME(parser)`` (use
+:func:`add_network_arguments` for a DATA argument with the usual options)
+and ``_run_NAME(args) -> int`` (use :func:`load_network` and
+:func:`emit_json` / :func:`print_table`), then list it in ``COMMANDS``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import re
+import sys
+import warnings
+from dataclasses import dataclass
+from typing import Callable
+
+from .exceptions import ErgmfitError
+
+EXIT_OK = 0
+EXIT_ERROR = 2
+
+
+# ---------------------------------------------------------------------------
+# shared helpers for subcommands
+# ---------------------------------------------------------------------------
+
+def add_directedness_arguments(parser, help_directed=None, help_undirected=None):
+    """``--directed`` / ``--undirected`` (mutually exclusive), stored in ``args.directed``."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--directed", dest="directed", action="store_const", const=True,
+                       default=None,
+                       help=help_directed or "the network is directed (required for edge-list "
+                                             "CSV files; must agree with other data)")
+    group.add_argument("--undirected", dest="directed", action="store_const", const=False,
+                       help=help_undirected or "the network is undirected")
+    return group
+
+
+def add_network_arguments(parser):
+    """The DATA argument and the options that say how to read it."""
+    from .network.io import FORMATS
+    parser.add_argument("data", metavar="DATA",
+                        help="a bundled dataset name (see `ergmfit datasets`) or a file: "
+                             "edge-list CSV/TSV, GraphML, GML or Pajek")
+    add_directedness_arguments(parser)
+    parser.add_argument("--nodes", action="append", metavar="FILE",
+                        help="node attributes: a node CSV (first column the id) for an edge-list "
+                             "CSV, or EstimNet attribute files for a Pajek file (repeatable)")
+    parser.add_argument("--format", dest="fmt", choices=sorted(FORMATS), metavar="FMT",
+                        help=f"file format ({', '.join(FORMATS)}); default: from the extension")
+    parser.add_argument("--weights", choices=("error", "ignore"), default="error",
+                        help="edge weights other than 1: an error (default), or ignored so "
+                             "that every listed edge is a tie")
+    parser.add_argument("--duplicates", choices=("error", "merge"), default="error",
+                        help="a tie listed twice: an error (default) or kept once")
+
+
+def load_network(args):
+    """The network named by ``args.data`` with the options of :func:`add_network_arguments`."""
+    from .network.io import load_any
+    nodes = args.nodes
+    if nodes is not None and len(nodes) == 1:
+        nodes = nodes[0]
+    return load_any(args.data, directed=args.directed, nodes=nodes, fmt=args.fmt,
+                    weights=args.weights, duplicates=args.duplicates)
+
+
+def format_value(v) -> str:
+    """A number for a table: whole numbers without decimals, others to 10 significant digits."""
+    if isinstance(v, bool):
+        return str(v)
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        if math.isfinite(v) and v.is_integer() and abs(v) < 1e16:
+            return str(int(v))
+        return f"{v:.10g}"
+    return str(v)
+
+
+def json_value(v):
+    """A number for JSON: whole floats as ints, non-finite as null."""
+    if isinstance(v, float):
+        if not math.isfinite(v):
+            return None
+        if v.is_integer() and abs(v) < 2 ** 53:
+            return int(v)
+    return v
+
+
+def summary_line(doc, width=100) -> str:
+    """The first sentence of a docstring's first paragraph, at most ``width`` characters."""
+    para = []
+    for line in (doc or "").strip().splitlines():
+        if not line.strip():
+            break
+        para.append(line.strip())
+    text = " ".join(para)
+    m = re.search(r"\.(\s|$)", text)
+    if m:
+        text = text[:m.start() + 1]
+    if len(text) > width:
+        text = text[:width - 1].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+    return text
+
+
+def emit_json(obj, file=None):
+    """Print one JSON value on a line of its own (standard output by default)."""
+    print(json.dumps(obj, allow_nan=False), file=file or sys.stdout)
+
+
+def print_table(headers, rows, file=None, right=()):
+    """An aligned plain-text table; columns whose index is in ``right`` align right.
+
+    The last column is not padded, so long descriptions do not add trailing
+    space.
+    """
+    file = file or sys.stdout
+    rows = [[str(c) for c in r] for r in rows]
+    widths = [max([len(h)] + [len(r[k]) for r in rows]) for k, h in enumerate(headers)]
+
+    def line(cells):
+        out = []
+        for k, c in enumerate(cells):
+            if k == len(cells) - 1 and k not in right:
+                out.append(c)
+            elif k in right:
+                out.append(c.rjust(widths[k]))
+            else:
+                out.append(c.ljust(widths[k]))
+        return "  ".join(out).rstrip()
+
+    if headers:
+        print(line(list(headers)), file=file)
+    for r in rows:
+        print(line(r), file=file)
+
+
+# ---------------------------------------------------------------------------
+# subcommands
+# ---------------------------------------------------------------------------
+
+def _configure_datasets(p):
+    p.add_argument("--json", action="store_true",
+                   help="print a JSON list of objects instead of a table")
+
+
+def _run_datasets(args):
+    from . import datasets
+    infos = [datasets.info(name) for name in datasets.names()]
+    if args.json:
+        emit_json([{"name": d.name, "nodes": d.n_nodes, "ties": d.n_edges,
+                    "directed": d.directed, "description": d.description,
+                    "source": d.source, "licence": d.licence} for d in infos])
+        return EXIT_OK
+    print_table(["name", "nodes", "ties", "directed", "description", "licence"],
+                [[d.name, d.n_nodes, d.n_edges, "yes" if d.directed else "no", d.description,
+                  d.licence] for d in infos], right=(1, 2))
+    return EXIT_OK
+
+
+def _configure_terms(p):
+    add_directedness_arguments(p, help_directed="only terms for directed networks",
+                               help_undirected="only terms for undirected networks")
+    p.add_argument("--json", action="store_true",
+                   help="print a JSON list of objects instead of a table")
+
+
+def _run_terms(args):
+    from .terms.registry import BOTH, DIRECTED, UNDIRECTED, all_terms
+    specs = all_terms()
+    if args.directed is not None:
+        want = DIRECTED if args.directed else UNDIRECTED
+        specs = [s for s in specs if s.kinds in (want, BOTH)]
+    rows = []
+    for s in specs:
+        rows.append({"name": s.name, "kinds": s.kinds, "signature": s.signature(),
+                     "aliases": list(s.aliases), "family": s.family,
+                     "description": summary_line(s.doc), "doc": s.doc})
+    if args.json:
+        emit_json(rows)
+        return EXIT_OK
+    print_table(["name", "kinds", "signature", "aliases", "description"],
+                [[r["name"], r["kinds"], r["signature"], ", ".join(r["aliases"]) or "-",
+                  r["description"]] for r in rows])
+    return EXIT_OK
+
+
+def _configure_stats(p):
+    add_network_arguments(p)
+    p.add_argument("formula", metavar="FORMULA",
+                   help="model terms, statnet style, e.g. \"edges + kstar(2) + triangle\"")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object {label: value} and nothing else")
+
+
+def _run_stats(args):
+    from .model import ERGM
+    net = load_network(args)
+    stats = ERGM(net, args.formula).statistics()
+    if args.json:
+        emit_json({label: json_value(v) for label, v in stats.items()})
+        return EXIT_OK
+    print_table(["statistic", "value"], [[label, format_value(v)] for label, v in stats.items()],
+                right=(1,))
+    return EXIT_OK
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    help: str
+    configure: Callable
+    run: Callable
+
+
+#: the subcommands, in the order ``ergmfit --help`` lists them
+COMMANDS = [
+    Command("datasets", "list the bundled datasets", _configure_datasets, _run_datasets),
+    Command("terms", "list the model terms", _configure_terms, _run_terms),
+    Command("stats", "observed statistics of a network for a formula", _configure_stats,
+            _run_stats),
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
+    parser = argparse.ArgumentParser(
+        prog="ergmfit",
+        description="Exponential random graph models: statistics, fitting, simulation.",
+        epilog="`ergmfit COMMAND --help` describes a command.")
+    parser.add_argument("--version", action="version", version=f"ergmfit {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for cmd in COMMANDS:
+        p = sub.add_parser(cmd.name, help=cmd.help, description=cmd.help[:1].upper() + cmd.help[1:])
+        cmd.configure(p)
+        p.set_defaults(_run=cmd.run)
+    return parser
+
+
+# ---------------------------------------------------------------------------
+# entry point
+# ---------------------------------------------------------------------------
+
+def _one_line(message) -> str:
+    """A message on one line: caret markers dropped, other lines joined."""
+    lines = [ln.strip() for ln in str(message).splitlines()]
+    lines = [ln for ln in lines if ln and set(ln) != {"^"}]
+    return " ".join(lines) if lines else type(message).__name__
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    print(f"ergmfit: warning: {_one_line(message)}", file=sys.stderr)
+
+
+def main(argv=None) -> int:
+    """Run the command line; returns the exit status (0 ok, 2 error in the input)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version, usage errors (argparse printed them)
+        return exc.code if isinstance(exc.code, int) else EXIT_ERROR
+    with warnings.catch_warnings():
+        warnings.simplefilter("default")
+        warnings.showwarning = _show_warning
+        try:
+            return args._run(args)
+        except ErgmfitError as exc:
+            print(f"ergmfit: error: {_one_line(exc)}", file=sys.stderr)
+            return EXIT_ERROR
+        except BrokenPipeError:  # e.g. `ergmfit terms | head`
+            try:
+                sys.stdout = open("/dev/null", "w")  # noqa: SIM115 - silence the flush at exit
+            except OSError:
+                pass
+            return EXIT_OK
+        except KeyboardInterrupt:
+            print("ergmfit: interrupted", file=sys.stderr)
+            return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

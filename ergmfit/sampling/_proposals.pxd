@@ -1,0 +1,19 @@
+# cython: language_level=3
+from libc.stdint cimport int64_t
+from ergmfit.core._model cimport BinaryModel
+from ergmfit.core._random cimport RNG
+
+cdef class Proposal:
+    """A Metropolis-Hastings proposal over the variables of a BinaryModel.
+
+    propose() returns the variable to flip (or -1 for "no move") and
+    writes log q(x' -> x) - log q(x -> x') into log_q_ratio.  accepted()
+    is called after an accepted flip (for proposals with memory, e.g. IFD);
+    aux_theta() is added to the log acceptance ratio as +a for 0->1 flips
+    and -a for 1->0 flips (IFD's auxiliary parameter; 0 otherwise).
+    """
+    cdef void start(self, BinaryModel m) noexcept nogil
+    cdef int64_t propose(self, BinaryModel m, RNG* rng, double* log_q_ratio) noexcept nogil
+    cdef void accepted(self, BinaryModel m, int64_t v, bint now_on) noexcept nogil
+    cdef double aux_theta(self) noexcept nogil
+    cdef void end_batch(self) noexcept nogil

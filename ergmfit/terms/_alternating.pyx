@@ -1,0 +1,286 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Kernels of EstimNetDirected's directed alternating statistics.
+
+Notation (counts of the current state, w ranging over nodes other than a, b):
+
+* M(a, b) = #{w: a->w->b}          (state cache CACHE_OTP, ``s.n_otp(a, b)``)
+* O(a, b) = #{w: w->a, w->b}       (CACHE_OSP, ``s.n_osp``, symmetric)
+* I(a, b) = #{w: a->w, b->w}       (CACHE_ISP, ``s.n_isp``, symmetric)
+
+q = 1 - 1/lambda.  Every kernel computes the change for adding i->j to the
+graph *without* i->j: when i->j is present now, the cached counts that
+contain a two-path through the arc i->j itself are lowered by p = x_ij
+(see each kernel).  The arc j->i is never part of such a correction: it is
+unaffected by the toggle, and pairs (a, a) are never counted.
+
+Each call is O(degree): one pass over a (smaller, where there is a choice)
+neighbour list with O(1) tie look-ups and O(1) cache look-ups.  The full
+definitions and their statnet equivalents are in :mod:`.alternating`.
+"""
+from libc.math cimport pow
+from libc.stdlib cimport malloc, free
+from ergmfit.network._state cimport NetworkState, CACHE_OTP, CACHE_OSP, CACHE_ISP
+from ergmfit.terms._kernel cimport TermKernel
+
+cdef enum:
+    QTAB = 2048     # q^k tabulated for k < QTAB, pow() beyond
+
+
+cdef inline double qpow(const double* tab, double q, int k) noexcept nogil:
+    if k < QTAB:
+        return tab[k]
+    return pow(q, k)
+
+
+cdef class AltKernel(TermKernel):
+    """Common part: lambda, q = 1 - 1/lambda and a table of q^k."""
+
+    cdef readonly double lam
+    cdef readonly double q
+    cdef double* tab
+
+    def __cinit__(self, double lam):
+        cdef int k
+        if not (lam > 1.0):
+            raise ValueError(f"lambda must be greater than 1, got {lam!r}")
+        self.n_stats = 1
+        self.lam = lam
+        self.q = 1.0 - 1.0 / lam
+        self.tab = <double*>malloc(QTAB * sizeof(double))
+        if self.tab == NULL:
+            raise MemoryError()
+        for k in range(QTAB):
+            self.tab[k] = pow(self.q, k)
+
+    def __dealloc__(self):
+        free(self.tab)
+
+    def __reduce__(self):
+        return (type(self), (self.lam,))
+
+
+# ---------------------------------------------------------------------------
+# alternating k-triangles
+# ---------------------------------------------------------------------------
+
+cdef class AltKTrianglesTKernel(AltKernel):
+    """AKT-T: lambda * sum_{arcs a->b} (1 - q^M(a,b)).
+
+    delta(i->j) = lambda (1 - q^M(i,j))
+                + sum_{v: i->v, j->v} q^{M(i,v) - p}     (new path i->j->v)
+                + sum_{v: v->i, v->j} q^{M(v,j) - p}     (new path v->i->j)
+    M(i, j) does not involve the arc i->j.
+    """
+
+    def __cinit__(self, double lam):
+        self.caches = CACHE_OTP
+
+    cdef void change(self, NetworkState s, int i, int j, double* out) noexcept nogil:
+        cdef int k, v
+        cdef int p = 1 if s.has_tie(i, j) else 0
+        cdef double d = self.lam * (1.0 - qpow(self.tab, self.q, s.n_otp(i, j)))
+        # v in out(i) & out(j)
+        if s.out_deg[i] <= s.out_deg[j]:
+            for k in range(s.out_deg[i]):
+                v = s.out_nb[i][k]
+                if v != j and s.has_tie(j, v):
+                    d += qpow(self.tab, self.q, s.n_otp(i, v) - p)
+        else:
+            for k in range(s.out_deg[j]):
+                v = s.out_nb[j][k]
+                if v != i and s.has_tie(i, v):
+                    d += qpow(self.tab, self.q, s.n_otp(i, v) - p)
+        # v in in(i) & in(j)
+        if s.in_deg[i] <= s.in_deg[j]:
+            for k in range(s.in_deg[i]):
+                v = s.in_nb[i][k]
+                if v != j and s.has_tie(v, j):
+                    d += qpow(self.tab, self.q, s.n_otp(v, j) - p)
+        else:
+            for k in range(s.in_deg[j]):
+                v = s.in_nb[j][k]
+                if v != i and s.has_tie(v, i):
+                    d += qpow(self.tab, self.q, s.n_otp(v, j) - p)
+        out[0] = d
+
+
+cdef class AltKTrianglesCKernel(AltKernel):
+    """AKT-C: lambda * sum_{arcs a->b} (1 - q^M(b,a)).
+
+    delta(i->j) = lambda (1 - q^M(j,i))
+                + sum_{v: v->i, j->v} [q^{M(i,v) - p} + q^{M(v,j) - p}]
+    (the new arc closes the cycle i->j->v->i; it is a leg of the two-paths
+    i->j->v, base arc v->i, and v->i->j, base arc j->v).
+    """
+
+    def __cinit__(self, double lam):
+        self.caches = CACHE_OTP
+
+    cdef void change(self, NetworkState s, int i, int j, double* out) noexcept nogil:
+        cdef int k, v
+        cdef int p = 1 if s.has_tie(i, j) else 0
+        cdef double d = self.lam * (1.0 - qpow(self.tab, self.q, s.n_otp(j, i)))
+        if s.in_deg[i] <= s.out_deg[j]:
+            for k in range(s.in_deg[i]):
+                v = s.in_nb[i][k]
+                if v != j and s.has_tie(j, v):
+                    d += (qpow(self.tab, self.q, s.n_otp(i, v) - p)
+                          + qpow(self.tab, self.q, s.n_otp(v, j) - p))
+        else:
+            for k in range(s.out_deg[j]):
+                v = s.out_nb[j][k]
+                if v != i and s.has_tie(v, i):
+                    d += (qpow(self.tab, self.q, s.n_otp(i, v) - p)
+                          + qpow(self.tab, self.q, s.n_otp(v, j) - p))
+        out[0] = d
+
+
+cdef class AltKTrianglesDKernel(AltKernel):
+    """AKT-D: lambda * sum_{arcs a->b} (1 - q^O(a,b)).
+
+    delta(i->j) = lambda (1 - q^O(i,j))
+                + sum_{v: i->v} (x_jv + x_vj) q^{O(j,v) - p}
+    (i becomes a common in-neighbour of j and every other out-neighbour v).
+    """
+
+    def __cinit__(self, double lam):
+        self.caches = CACHE_OSP
+
+    cdef void change(self, NetworkState s, int i, int j, double* out) noexcept nogil:
+        cdef int k, v, t
+        cdef int p = 1 if s.has_tie(i, j) else 0
+        cdef double d = self.lam * (1.0 - qpow(self.tab, self.q, s.n_osp(i, j)))
+        if s.out_deg[i] <= s.out_deg[j] + s.in_deg[j]:
+            for k in range(s.out_deg[i]):
+                v = s.out_nb[i][k]
+                if v == j:
+                    continue
+                t = (1 if s.has_tie(j, v) else 0) + (1 if s.has_tie(v, j) else 0)
+                if t:
+                    d += t * qpow(self.tab, self.q, s.n_osp(j, v) - p)
+        else:
+            for k in range(s.out_deg[j]):
+                v = s.out_nb[j][k]
+                if v != i and s.has_tie(i, v):
+                    d += qpow(self.tab, self.q, s.n_osp(j, v) - p)
+            for k in range(s.in_deg[j]):
+                v = s.in_nb[j][k]
+                if v != i and s.has_tie(i, v):
+                    d += qpow(self.tab, self.q, s.n_osp(j, v) - p)
+        out[0] = d
+
+
+cdef class AltKTrianglesUKernel(AltKernel):
+    """AKT-U: lambda * sum_{arcs a->b} (1 - q^I(a,b)).
+
+    delta(i->j) = lambda (1 - q^I(i,j))
+                + sum_{v: v->j} (x_iv + x_vi) q^{I(i,v) - p}
+    (j becomes a common out-neighbour of i and every other in-neighbour v).
+    """
+
+    def __cinit__(self, double lam):
+        self.caches = CACHE_ISP
+
+    cdef void change(self, NetworkState s, int i, int j, double* out) noexcept nogil:
+        cdef int k, v, t
+        cdef int p = 1 if s.has_tie(i, j) else 0
+        cdef double d = self.lam * (1.0 - qpow(self.tab, self.q, s.n_isp(i, j)))
+        if s.in_deg[j] <= s.out_deg[i] + s.in_deg[i]:
+            for k in range(s.in_deg[j]):
+                v = s.in_nb[j][k]
+                if v == i:
+                    continue
+                t = (1 if s.has_tie(i, v) else 0) + (1 if s.has_tie(v, i) else 0)
+                if t:
+                    d += t * qpow(self.tab, self.q, s.n_isp(i, v) - p)
+        else:
+            for k in range(s.out_deg[i]):
+                v = s.out_nb[i][k]
+                if v != j and s.has_tie(v, j):
+                    d += qpow(self.tab, self.q, s.n_isp(i, v) - p)
+            for k in range(s.in_deg[i]):
+                v = s.in_nb[i][k]
+                if v != j and s.has_tie(v, j):
+                    d += qpow(self.tab, self.q, s.n_isp(i, v) - p)
+        out[0] = d
+
+
+# ---------------------------------------------------------------------------
+# alternating two-paths
+# ---------------------------------------------------------------------------
+
+cdef inline double a2p_t(AltKernel K, NetworkState s, int i, int j, int p) noexcept nogil:
+    # sum_{v: j->v, v != i} q^{M(i,v) - p} + sum_{v: v->i, v != j} q^{M(v,j) - p}
+    cdef int k, v
+    cdef double d = 0.0
+    for k in range(s.out_deg[j]):
+        v = s.out_nb[j][k]
+        if v != i:
+            d += qpow(K.tab, K.q, s.n_otp(i, v) - p)
+    for k in range(s.in_deg[i]):
+        v = s.in_nb[i][k]
+        if v != j:
+            d += qpow(K.tab, K.q, s.n_otp(v, j) - p)
+    return d
+
+
+cdef inline double a2p_d(AltKernel K, NetworkState s, int i, int j, int p) noexcept nogil:
+    # sum_{v: i->v, v != j} q^{O(j,v) - p}
+    cdef int k, v
+    cdef double d = 0.0
+    for k in range(s.out_deg[i]):
+        v = s.out_nb[i][k]
+        if v != j:
+            d += qpow(K.tab, K.q, s.n_osp(j, v) - p)
+    return d
+
+
+cdef class AltTwoPathsTKernel(AltKernel):
+    """A2P-T: lambda * sum_{ordered pairs a != b} (1 - q^M(a,b))."""
+
+    def __cinit__(self, double lam):
+        self.caches = CACHE_OTP
+
+    cdef void change(self, NetworkState s, int i, int j, double* out) noexcept nogil:
+        out[0] = a2p_t(self, s, i, j, 1 if s.has_tie(i, j) else 0)
+
+
+cdef class AltTwoPathsDKernel(AltKernel):
+    """A2P-D: lambda * sum_{unordered pairs {a, b}} (1 - q^O(a,b))."""
+
+    def __cinit__(self, double lam):
+        self.caches = CACHE_OSP
+
+    cdef void change(self, NetworkState s, int i, int j, double* out) noexcept nogil:
+        out[0] = a2p_d(self, s, i, j, 1 if s.has_tie(i, j) else 0)
+
+
+cdef class AltTwoPathsUKernel(AltKernel):
+    """A2P-U: lambda * sum_{unordered pairs {a, b}} (1 - q^I(a,b)).
+
+    delta(i->j) = sum_{v: v->j, v != i} q^{I(i,v) - p}.
+    """
+
+    def __cinit__(self, double lam):
+        self.caches = CACHE_ISP
+
+    cdef void change(self, NetworkState s, int i, int j, double* out) noexcept nogil:
+        cdef int k, v
+        cdef int p = 1 if s.has_tie(i, j) else 0
+        cdef double d = 0.0
+        for k in range(s.in_deg[j]):
+            v = s.in_nb[j][k]
+            if v != i:
+                d += qpow(self.tab, self.q, s.n_isp(i, v) - p)
+        out[0] = d
+
+
+cdef class AltTwoPathsTDKernel(AltKernel):
+    """A2P-TD: (A2P-T + A2P-D) / 2."""
+
+    def __cinit__(self, double lam):
+        self.caches = CACHE_OTP | CACHE_OSP
+
+    cdef void change(self, NetworkState s, int i, int j, double* out) noexcept nogil:
+        cdef int p = 1 if s.has_tie(i, j) else 0
+        out[0] = 0.5 * (a2p_t(self, s, i, j, p) + a2p_d(self, s, i, j, p))

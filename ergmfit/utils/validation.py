@@ -1,0 +1,54 @@
+"""Input validation helpers shared by the estimators (scikit-learn style)."""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+
+def check_random_state(random_state) -> np.random.Generator:
+    """A numpy Generator from None, an int, a SeedSequence or a Generator.
+
+    The same seed always gives the same Generator stream.
+    """
+    if random_state is None or isinstance(random_state, (numbers.Integral, np.random.SeedSequence)):
+        return np.random.default_rng(random_state)
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if isinstance(random_state, np.random.RandomState):
+        return np.random.default_rng(random_state.randint(0, 2**31 - 1))
+    raise ValueError(f"random_state must be None, an int or a numpy Generator, "
+                     f"got {type(random_state).__name__}")
+
+
+def seed_words(random_state) -> np.ndarray:
+    """Four 64-bit words to seed a compiled PRNG, drawn from ``random_state``."""
+    rng = check_random_state(random_state)
+    return rng.integers(0, 2**64, size=4, dtype=np.uint64, endpoint=False)
+
+
+def check_params(params, labels, what="params") -> np.ndarray:
+    """Parameters as a float vector in ``labels`` order.
+
+    Accepts a sequence in order or a mapping ``{label: value}``; a wrong
+    length, an unknown label or a non-finite value is a ValueError naming it.
+    """
+    if isinstance(params, dict):
+        unknown = [k for k in params if k not in labels]
+        if unknown:
+            raise ValueError(f"{what}: unknown label(s) {unknown}; the model's labels are {labels}")
+        missing = [k for k in labels if k not in params]
+        if missing:
+            raise ValueError(f"{what}: missing value(s) for {missing}")
+        arr = np.array([params[k] for k in labels], dtype=float)
+    else:
+        if hasattr(params, "index") and hasattr(params, "values") and not isinstance(params, np.ndarray):
+            params = params.values  # pandas Series
+        arr = np.asarray(params, dtype=float).ravel()
+        if arr.shape != (len(labels),):
+            raise ValueError(f"{what} must have {len(labels)} value(s), one per statistic "
+                             f"{labels}, got {arr.size}")
+    bad = [labels[k] for k in np.flatnonzero(~np.isfinite(arr))]
+    if bad:
+        raise ValueError(f"{what}: non-finite value for {bad}")
+    return arr

@@ -1,0 +1,90 @@
+"""The Metropolis-Hastings engine against exact expectations on graphs small enough to enumerate."""
+import itertools
+
+import networkx as nx
+import numpy as np
+import pytest
+
+import ergmfit as ef
+
+
+def exact_mean(model, theta):
+    """E_theta[g(X)] by enumerating every graph on the model's nodes."""
+    net = model.network
+    n = net.n
+    dyads = (list(itertools.permutations(range(n), 2)) if net.directed
+             else list(itertools.combinations(range(n), 2)))
+    stats = []
+    for bits in itertools.product((0, 1), repeat=len(dyads)):
+        ties = np.array([d for d, b in zip(dyads, bits) if b], dtype=np.int64).reshape(-1, 2)
+        stats.append(model.statistics_vector(ties))
+    G = np.array(stats)
+    w = G @ theta
+    w = np.exp(w - w.max())
+    w /= w.sum()
+    mean = w @ G
+    sd = np.sqrt(w @ (G - mean) ** 2)
+    return mean, sd
+
+
+CASES = [
+    (nx.empty_graph(5), "edges + kstar(2) + triangle", [-0.5, 0.1, 0.3]),
+    (nx.empty_graph(5), "edges + gwesp(0.5, fixed=TRUE) + isolates", [-0.3, 0.4, 0.5]),
+    (nx.empty_graph(4, create_using=nx.DiGraph), "edges + mutual + ttriple", [-0.4, 1.0, 0.2]),
+]
+
+
+@pytest.mark.parametrize("proposal", ["tnt", "random"])
+@pytest.mark.parametrize("g, formula, theta", CASES)
+def test_simulated_means_match_enumeration(g, formula, theta, proposal):
+    m = ef.ERGM(g, formula)
+    theta = np.array(theta)
+    mean, sd = exact_mean(m, theta)
+    n = 4000
+    S = m.simulate(theta, n=n, burnin=2000, interval=30, output="stats", proposal=proposal,
+                   random_state=11)
+    # draws 30 proposals apart on <= 12 dyads are nearly independent; allow 5 standard errors
+    # with a generous effective-sample-size discount
+    se = sd / np.sqrt(n / 4)
+    assert np.all(np.abs(S.mean(axis=0) - mean) < 5 * se + 1e-9), (S.mean(axis=0), mean, se)
+
+
+def test_same_seed_same_draws():
+    m = ef.ERGM(nx.empty_graph(8), "edges + triangle")
+    a = m.simulate([-1, 0.2], n=20, burnin=100, interval=10, output="stats", random_state=5)
+    b = m.simulate([-1, 0.2], n=20, burnin=100, interval=10, output="stats", random_state=5)
+    c = m.simulate([-1, 0.2], n=20, burnin=100, interval=10, output="stats", random_state=6)
+    assert np.array_equal(a, b) and not np.array_equal(a, c)
+
+
+def test_tracked_statistics_equal_recomputed():
+    g = ef.datasets.load("lazega")
+    m = ef.ERGM(g, "edges + kstar(2) + triangle + nodematch('practice')")
+    sims = m.simulate([-3, 0.05, 0.5, 0.3], n=5, burnin=500, interval=500, output="networks",
+                      random_state=2)
+    S = m.simulate([-3, 0.05, 0.5, 0.3], n=5, burnin=500, interval=500, output="stats",
+                   random_state=2)
+    for net, row in zip(sims, S):
+        assert np.allclose(m.statistics_vector(net.ties), row)
+
+
+def test_simulated_graphs_keep_nodes_and_attributes():
+    g = ef.datasets.load("flomarriage")
+    before = nx.to_dict_of_dicts(g)
+    sims = ef.ERGM(g, "edges").simulate([-1.5], n=3, random_state=1)
+    assert nx.to_dict_of_dicts(g) == before          # the caller's graph is untouched
+    for s in sims:
+        assert list(s.nodes) == list(g.nodes)
+        assert s.nodes[1] == g.nodes[1]
+
+
+def test_bad_simulate_arguments():
+    m = ef.ERGM(nx.empty_graph(4), "edges")
+    with pytest.raises(ValueError, match="1 value"):
+        m.simulate([1, 2])
+    with pytest.raises(ValueError, match="output"):
+        m.simulate([0], output="bogus")
+    with pytest.raises(ValueError, match="proposal"):
+        m.simulate([0], proposal="bogus")
+    with pytest.raises(ValueError, match="non-finite"):
+        m.simulate([np.nan])

@@ -1,0 +1,114 @@
+"""The compiled network state: ties, neighbour arrays, two-path caches, dyad indexing."""
+import networkx as nx
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import ergmfit as ef
+from ergmfit.network import NetworkState
+
+FLAGS = {"sp": 1, "otp": 2, "osp": 4, "isp": 8}
+
+
+def _check_state(s, A, directed):
+    n = A.shape[0]
+    assert s.num_ties == (A.sum() if directed else A.sum() // 2)
+    for i in range(n):
+        assert sorted(s.out_neighbors(i)) == list(np.flatnonzero(A[i]))
+        assert sorted(s.in_neighbors(i)) == list(np.flatnonzero(A[:, i]))
+    ties = s.ties()
+    assert len({tuple(t) for t in ties}) == len(ties)
+    for i, j in ties:
+        assert A[i, j] and (directed or i < j)
+    off = ~np.eye(n, dtype=bool)
+    if directed:
+        want = {"otp": A @ A, "osp": A.T @ A, "isp": A @ A.T}
+    else:
+        want = {"sp": A @ A}
+    for kind, M in want.items():
+        if s.caches & FLAGS[kind]:
+            got = np.array([[s.cache_count(kind, i, j) if i != j else 0 for j in range(n)]
+                            for i in range(n)])
+            assert (got[off] == M[off]).all(), kind
+
+
+@settings(max_examples=40, deadline=None)
+@given(directed=st.booleans(), n=st.integers(2, 9),
+       toggles=st.lists(st.tuples(st.integers(0, 8), st.integers(0, 8)), max_size=150),
+       cache_first=st.booleans())
+def test_random_toggles_keep_everything_consistent(directed, n, toggles, cache_first):
+    flags = 14 if directed else 1
+    s = NetworkState(n, directed, caches=flags if cache_first else 0)
+    A = np.zeros((n, n), dtype=np.int64)
+    for i, j in toggles:
+        i, j = i % n, j % n
+        if i == j:
+            continue
+        s.toggle_tie(i, j)
+        A[i, j] ^= 1
+        if not directed:
+            A[j, i] = A[i, j]
+    if not cache_first:
+        s.enable_caches(flags)   # built from existing ties
+    _check_state(s, A, directed)
+    c = s.copy()
+    _check_state(c, A, directed)
+
+
+def test_toggle_twice_restores():
+    rng = np.random.default_rng(1)
+    s = NetworkState(30, True, caches=14)
+    for _ in range(300):
+        i, j = rng.choice(30, 2, replace=False)
+        s.toggle_tie(i, j)
+    before = sorted(map(tuple, s.ties()))
+    sizes = s.cache_sizes()
+    for _ in range(200):
+        i, j = rng.choice(30, 2, replace=False)
+        s.toggle_tie(i, j)
+        s.toggle_tie(i, j)
+    assert sorted(map(tuple, s.ties())) == before
+    assert s.cache_sizes() == sizes
+
+
+def test_bad_dyads_raise():
+    s = NetworkState(4, False)
+    with pytest.raises(ValueError, match="self-loop"):
+        s.toggle_tie(1, 1)
+    with pytest.raises(IndexError):
+        s.has(0, 7)
+    with pytest.raises(ValueError, match="duplicate"):
+        NetworkState(4, False, [(0, 1), (1, 0)])
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_dyad_variable_indexing_is_a_bijection(directed):
+    n = 9
+    g = nx.gnp_random_graph(n, 0.3, seed=2, directed=directed)
+    m = ef.ERGM(g, "edges").compiled()
+    D = n * (n - 1) if directed else n * (n - 1) // 2
+    assert m.n_vars == D
+    seen = set()
+    for v in range(D):
+        i, j = m.dyad_of(v)
+        assert i != j and (directed or i < j)
+        assert m.var_of(i, j) == v
+        seen.add((i, j))
+    assert len(seen) == D
+    on = set(m.on_vars().tolist())
+    assert on == {m.var_of(i, j) for i, j in g.edges()}
+
+
+def test_large_undirected_indexing_round_trips():
+    n = 75879
+    m = ef.ERGM(ef.Network(n, [(0, 1)], directed=False), "edges").compiled()
+    D = n * (n - 1) // 2
+    for v in [0, 1, n - 2, n - 1, D // 3, D - 2, D - 1]:
+        i, j = m.dyad_of(v)
+        assert m.var_of(i, j) == v
+
+
+def test_state_memory_is_sparse():
+    # 1,000 nodes and a few ties must not cost n^2
+    s = NetworkState(1000, True, [(0, 1), (1, 2)])
+    assert s.memory_bytes() < 200_000
