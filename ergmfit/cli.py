@@ -6,6 +6,10 @@
     ergmfit terms [--directed | --undirected] [--json]
     ergmfit stats DATA FORMULA [--json] [--directed | --undirected] [--nodes FILE]
                   [--format FMT] [--weights {error,ignore}] [--duplicates {error,merge}]
+    ergmfit simulate DATA FORMULA --coef V [V ...] [--n N] [--burnin B] [--interval I]
+                  [--seed S] [--output {stats,edgelist}] [--json]
+    ergmfit gof DATA FORMULA --coef V [V ...] [--n-sim N] [--burnin B] [--interval I]
+                  [--statistics GOF] [--seed S] [--plot FILE] [--json]
 
 ``DATA`` is a bundled dataset name (``ergmfit datasets``) or a file: an
 edge-list CSV (with ``--nodes nodes.csv``), GraphML, GML or Pajek (with
@@ -24,8 +28,11 @@ and ``_run_NAME(args) -> int`` (use :func:`load_network` and
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import math
+import numbers
+import os
 import re
 import sys
 import warnings
@@ -224,6 +231,177 @@ def _run_stats(args):
     return EXIT_OK
 
 
+def _positive_int(text):
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {v}")
+    return v
+
+
+def _nonnegative_int(text):
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {v}")
+    return v
+
+
+def _add_model_arguments(p):
+    """DATA, FORMULA and --coef (the parameters to simulate from)."""
+    add_network_arguments(p)
+    p.add_argument("formula", metavar="FORMULA",
+                   help="model terms, statnet style, e.g. \"edges + triangle\"")
+    p.add_argument("--coef", nargs="+", type=float, required=True, metavar="V",
+                   help="one parameter value per statistic, in formula order "
+                        "(see `ergmfit stats DATA FORMULA` for the statistics)")
+    p.add_argument("--seed", type=int, default=None, metavar="S",
+                   help="random seed (the same seed gives the same output)")
+
+
+def _coef_params(args, model):
+    """``--coef`` checked against the model's statistics."""
+    labels = model.labels
+    if len(args.coef) != len(labels):
+        raise ErgmfitError(f"--coef needs {len(labels)} value(s), one per statistic "
+                           f"({', '.join(labels)}), got {len(args.coef)}")
+    bad = [lab for lab, v in zip(labels, args.coef) if not math.isfinite(v)]
+    if bad:
+        raise ErgmfitError(f"--coef: non-finite value for {', '.join(bad)}")
+    return list(args.coef)
+
+
+def _json_label(v):
+    """A node label for JSON (numbers stay numbers, anything else becomes text)."""
+    if isinstance(v, (bool, str)) or v is None:
+        return v
+    if isinstance(v, numbers.Integral):
+        return int(v)
+    if isinstance(v, numbers.Real):
+        return json_value(float(v))
+    return str(v)
+
+
+def _configure_simulate(p):
+    _add_model_arguments(p)
+    p.add_argument("--n", type=_positive_int, default=1, metavar="N",
+                   help="number of networks to draw (default 1)")
+    p.add_argument("--burnin", type=_nonnegative_int, default=16384, metavar="B",
+                   help="MCMC proposals before the first draw (default 16384)")
+    p.add_argument("--interval", type=_positive_int, default=1024, metavar="I",
+                   help="MCMC proposals between draws (default 1024)")
+    p.add_argument("--output", choices=("stats", "edgelist"), default="stats",
+                   help="the statistics of each draw (default) or its ties")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object and nothing else")
+
+
+def _run_simulate(args):
+    from .model import ERGM
+    net = load_network(args)
+    model = ERGM(net, args.formula)
+    params = _coef_params(args, model)
+    head = {"model": args.formula, "n_nodes": net.n, "directed": net.directed,
+            "coef": dict(zip(model.labels, params)), "n": args.n, "burnin": args.burnin,
+            "interval": args.interval, "seed": args.seed}
+    if args.output == "stats":
+        S = model.simulate(params, n=args.n, burnin=args.burnin, interval=args.interval,
+                           output="stats", random_state=args.seed)
+        if args.json:
+            emit_json({**head, "labels": list(model.labels),
+                       "stats": [[json_value(float(v)) for v in row] for row in S]})
+            return EXIT_OK
+        print_table(["sim"] + list(model.labels),
+                    [[k + 1] + [format_value(float(v)) for v in row] for k, row in enumerate(S)],
+                    right=tuple(range(len(model.labels) + 1)))
+        return EXIT_OK
+    nets = model.simulate(params, n=args.n, burnin=args.burnin, interval=args.interval,
+                          output="networks", random_state=args.seed)
+    if args.json:
+        emit_json({**head, "networks": [
+            {"n_edges": int(x.n_ties),
+             "edges": [[_json_label(x.labels[i]), _json_label(x.labels[j])] for i, j in x.ties]}
+            for x in nets]})
+        return EXIT_OK
+    w = csv.writer(sys.stdout, lineterminator="\n")
+    w.writerow(["sim", "tail", "head"])
+    for k, x in enumerate(nets):
+        for i, j in x.ties:
+            w.writerow([k + 1, x.labels[i], x.labels[j]])
+    return EXIT_OK
+
+
+def _configure_gof(p):
+    _add_model_arguments(p)
+    p.add_argument("--n-sim", dest="n_sim", type=_positive_int, default=100, metavar="N",
+                   help="number of simulated networks (default 100)")
+    p.add_argument("--burnin", type=_nonnegative_int, default=None, metavar="B",
+                   help="MCMC proposals before the first network (default 16 x interval)")
+    p.add_argument("--interval", type=_positive_int, default=None, metavar="I",
+                   help="MCMC proposals between networks (default 1024)")
+    p.add_argument("--statistics", default=None, metavar="GOF",
+                   help="which summaries, e.g. \"degree + espartners + dspartners + distance + "
+                        "model\" (default: degree or idegree + odegree, espartners, distance, "
+                        "model)")
+    p.add_argument("--plot", metavar="FILE",
+                   help="also draw statnet's gof figure to FILE (.png, .pdf, .svg; "
+                        "needs matplotlib)")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object (tables and simulations) and nothing else")
+
+
+def _gof_parameters(args, model):
+    """The parameters to check and the fit's MCMC settings (or None).
+
+    For now the parameters are given with ``--coef``; a ``--method`` that
+    fits the model first can return ``fit.params`` and the fit's MCMC
+    settings here.
+    """
+    return _coef_params(args, model), None
+
+
+def _run_gof(args):
+    from .gof import gof
+    from .model import ERGM
+    net = load_network(args)
+    model = ERGM(net, args.formula)
+    if args.plot:
+        from .plotting import require_matplotlib
+        try:
+            require_matplotlib()
+        except ImportError as exc:
+            raise ErgmfitError(str(exc)) from None
+        from matplotlib.backend_bases import FigureCanvasBase
+        kinds = FigureCanvasBase.get_supported_filetypes()
+        ext = os.path.splitext(args.plot)[1].lower().lstrip(".")
+        if ext not in kinds:
+            raise ErgmfitError(f"--plot {args.plot!r}: unknown figure type {ext or '(none)'!r}; "
+                               f"use one of {', '.join(sorted(kinds))}")
+    params, mcmc = _gof_parameters(args, model)
+    res = gof(model, params, n_sim=args.n_sim, burnin=args.burnin, interval=args.interval,
+              statistics=args.statistics, random_state=args.seed, mcmc=mcmc)
+    if args.plot:
+        try:
+            res.plot(args.plot)
+        except (OSError, ValueError) as exc:
+            raise ErgmfitError(f"cannot write the plot to {args.plot!r}: {exc}") from None
+    if args.json:
+        d = res.to_dict()
+        d["seed"] = args.seed
+        if args.plot:
+            d["plot"] = args.plot
+        emit_json(d)
+        return EXIT_OK
+    print(res.summary())
+    if args.plot:
+        print(f"\nPlot written to {args.plot}")
+    return EXIT_OK
+
+
 @dataclass(frozen=True)
 class Command:
     name: str
@@ -238,6 +416,10 @@ COMMANDS = [
     Command("terms", "list the model terms", _configure_terms, _run_terms),
     Command("stats", "observed statistics of a network for a formula", _configure_stats,
             _run_stats),
+    Command("simulate", "draw networks from a model by MCMC", _configure_simulate,
+            _run_simulate),
+    Command("gof", "goodness of fit: observed versus simulated degree, shared partner, "
+                   "geodesic and model statistics", _configure_gof, _run_gof),
 ]
 
 

@@ -165,6 +165,11 @@ class ERGM:
         from .estimation import fit as _fit
         return _fit(self, method, random_state=random_state, verbose=verbose, **kwargs)
 
+    def gof(self, params, n_sim=100, random_state=None, **kwargs):
+        """Goodness of fit of ``params`` for this model (see :func:`ergmfit.gof.gof`)."""
+        from .gof import gof as _gof
+        return _gof(self, params, n_sim=n_sim, random_state=random_state, **kwargs)
+
     def __reduce__(self):
         # kernels are compiled objects: rebuild from the network and the formula
         return (_rebuild, (self.network, self.formula))

@@ -15,7 +15,7 @@ from hypothesis import given, settings, strategies as st
 
 import ergmfit as ef
 from conftest import load_reference
-from ergmfit.exceptions import FormulaError, TermError
+from ergmfit.exceptions import TermError
 from ergmfit.terms.dyadic import r_double
 
 # --------------------------------------------------------------------------
@@ -241,7 +241,8 @@ def test_statistics_equal_reference(n, directed, p, seed):
     want = reference(pieces, A, directed)
     assert m.labels == [lab_ for lab_, _ in want]
     np.testing.assert_allclose(m.statistics_vector(), [v for _, v in want], rtol=1e-12, atol=1e-9)
-    assert all(t.dyad_independent for t in m.terms)
+    # every covariate term is dyad-independent; mutual is not (x_ij's change depends on x_ji)
+    assert all(t.dyad_independent == (t.name != "mutual") for t in m.terms)
 
 
 @settings(max_examples=40, deadline=None)
@@ -514,10 +515,13 @@ def test_mutual_variants_refused():
         ef.ERGM(_net("samplike"), "mutual(same='group')")
 
 
-def test_undirected_formula_minus_vector_is_a_parser_matter():
-    # statnet writes levels=-(2:3); the parser needs c(-2, -3) (see report)
-    with pytest.raises(FormulaError):
-        ef.ERGM(_graph([1, 2, 3, 4, 5, 6], STAR), "nodefactor('x', levels=-(2:3))")
+def test_minus_vector_drops_levels_as_in_statnet():
+    # statnet writes levels=-(2:3) to drop the 2nd and 3rd levels
+    g = _graph([1, 2, 3, 4, 5, 6], STAR)
+    a = ef.ERGM(g, "nodefactor('x', levels=-(2:3))")
+    b = ef.ERGM(g, "nodefactor('x', levels=c(-2, -3))")
+    assert a.labels == b.labels and len(a.labels) == 4
+    assert np.array_equal(a.statistics_vector(), b.statistics_vector())
 
 
 # --------------------------------------------------------------------------

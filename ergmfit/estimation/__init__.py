@@ -1,0 +1,45 @@
+"""Estimators.  ``fit(model, method, **kwargs)`` dispatches by name.
+
+Each estimator is a function ``f(model, **kwargs) -> ERGMResults`` named in
+``_ESTIMATORS`` as ``"module:function"`` (imported on first use).  To add
+one (e.g. "mcmle", "cd", "ee", "bcd", "mcle"), add its entry here.
+"""
+from __future__ import annotations
+
+import importlib
+
+_ESTIMATORS = {
+    "mple": "ergmfit.estimation.mple:fit_mple",
+    "mcmle": "ergmfit.estimation.mcmle:fit_mcmle",
+}
+
+
+def methods() -> list:
+    """Names of the available estimators."""
+    return sorted(_ESTIMATORS)
+
+
+def register(name: str, target) -> None:
+    """Make ``fit(model, name)`` call ``target`` (a callable or ``"module:function"``)."""
+    _ESTIMATORS[str(name).lower()] = target
+
+
+def get_estimator(method: str):
+    key = str(method).lower()
+    if key not in _ESTIMATORS:
+        raise ValueError(f"unknown method {method!r}; the methods are: "
+                         + ", ".join(repr(m) for m in methods()))
+    target = _ESTIMATORS[key]
+    if isinstance(target, str):
+        mod, func = target.split(":")
+        target = getattr(importlib.import_module(mod), func)
+    return target
+
+
+def fit(model, method: str = "mple", **kwargs):
+    """Fit ``model`` with the estimator called ``method``; keyword
+    arguments go to the estimator (see e.g. :class:`ergmfit.estimation.mple.MPLE`)."""
+    return get_estimator(method)(model, **kwargs)
+
+
+__all__ = ["fit", "methods", "register", "get_estimator"]

@@ -123,4 +123,4 @@ cdef class MHSampler:
 
     @property
     def acceptance_rate(self):
-        return self.n_accepted / self.n_proposed if self.n_proposed else float("nan")
+        return (<double>self.n_accepted) / self.n_proposed if self.n_proposed else float("nan")

@@ -284,7 +284,8 @@ def mutual(net, same=None, by=None, diff=False, keep=None, levels=None):
             or levels is not None:
         raise TermError("term mutual: the arguments same, by, diff, keep and levels are not "
                         "supported; use plain 'mutual' (and nodematch(...) for homophily)")
-    return Term("mutual", ["mutual"], MutualKernel(), dyad_independent=True)
+    # x_ij's change statistic depends on x_ji: dyad-dependent (as statnet says)
+    return Term("mutual", ["mutual"], MutualKernel(), dyad_independent=False)
 
 
 # ---------------------------------------------------------------------------

@@ -1,1 +1,196 @@
-"""triad terms (see registry)."""
+"""Undirected triad and shared-partner terms.
+
+``triangle``, ``twopath``, ``esp``/``dsp``/``nsp``, ``gwesp``/``gwdsp``/``gwnsp``
+(fixed decay) and ``cycle``, as statnet ``ergm`` 4.4 defines them for
+undirected networks (the directed versions live in :mod:`.dtriad`).
+
+Notation: ``sp(i, j)`` is the number of shared partners (common neighbours)
+of nodes i and j; ``EP_k`` the number of edges with exactly k shared
+partners, ``DP_k`` the number of dyads (unordered pairs, tie or not) with k,
+``NP_k = DP_k - EP_k`` the number of non-tied pairs with k.
+"""
+from ._triad import (CycleKernel, DspKernel, EspKernel, GwdspKernel, GwespKernel,
+                     GwnspKernel, NspKernel, TriangleKernel, TwopathKernel)
+from ..exceptions import TermError
+from .registry import (UNDIRECTED, Param, Term, as_bool, as_float, as_int_list,
+                       format_number, register)
+
+_FAMILY = "triad and shared-partner"
+
+
+@register("triangle", kinds=UNDIRECTED, aliases=("triangles",), family=_FAMILY,
+          params=[Param("attr", None, "not supported yet"), Param("diff", False, "not supported yet"),
+                  Param("levels", None, "not supported yet")])
+def triangle(net, attr=None, diff=False, levels=None):
+    """Number of triangles: sets {i, j, k} with all three ties present.
+
+    Σ_{i<j<k} x_ij x_jk x_ik (statnet ``triangle`` on an undirected network;
+    label ``triangle``).  Change statistic: sp(i, j).
+    statnet's attr/diff/levels arguments are not supported yet.
+
+    Example: ``edges + triangle``.
+    """
+    if attr is not None or levels is not None or (diff is not False and diff is not None):
+        raise TermError("term triangle: the attr/diff/levels arguments are not supported yet; "
+                        "use triangle without arguments")
+    return Term("triangle", ["triangle"], TriangleKernel())
+
+
+@register("twopath", kinds=UNDIRECTED, family=_FAMILY)
+def twopath(net):
+    """Number of two-paths i–k–j (unordered ends): Σ_k C(d_k, 2), equal to ``kstar(2)``.
+
+    statnet ``twopath`` on an undirected network (label ``twopath``).
+
+    Example: ``edges + twopath``.
+    """
+    return Term("twopath", ["twopath"], TwopathKernel())
+
+
+def _sp_values(name, d):
+    ds = as_int_list(d, what=f"term {name}: d", minimum=0)
+    if len(set(ds)) != len(ds):
+        raise TermError(f"term {name}: the values of d must be distinct, got {ds}")
+    return ds
+
+
+@register("esp", kinds=UNDIRECTED, params=[Param("d")], family=_FAMILY)
+def esp(net, d):
+    """Edgewise shared partners: one statistic per value in ``d``, EP_d.
+
+    EP_d = #{ties {i, j}: sp(i, j) = d} (statnet ``esp(d)``; labels ``esp0``,
+    ``esp1``, ...).
+
+    Example: ``edges + esp(0:3)``.
+    """
+    ds = _sp_values("esp", d)
+    return Term("esp", [f"esp{v}" for v in ds], EspKernel(ds, net.n))
+
+
+def _all_pairs_empty(net, ds):
+    pairs = net.n * (net.n - 1) / 2.0
+    return [pairs if v == 0 else 0.0 for v in ds]
+
+
+@register("dsp", kinds=UNDIRECTED, params=[Param("d")], family=_FAMILY)
+def dsp(net, d):
+    """Dyadwise shared partners: one statistic per value in ``d``, DP_d.
+
+    DP_d = #{pairs i < j, tied or not: sp(i, j) = d} (statnet ``dsp(d)``;
+    labels ``dsp0``, ...).  On the empty graph DP_0 = n(n-1)/2.
+
+    Example: ``edges + dsp(1:2)``.
+    """
+    ds = _sp_values("dsp", d)
+    return Term("dsp", [f"dsp{v}" for v in ds], DspKernel(ds, net.n),
+                empty=_all_pairs_empty(net, ds))
+
+
+@register("nsp", kinds=UNDIRECTED, params=[Param("d")], family=_FAMILY)
+def nsp(net, d):
+    """Non-edgewise shared partners: one statistic per value in ``d``, NP_d = DP_d - EP_d.
+
+    NP_d = #{untied pairs i < j: sp(i, j) = d} (statnet ``nsp(d)``; labels
+    ``nsp0``, ...).  On the empty graph NP_0 = n(n-1)/2.
+
+    Example: ``edges + nsp(1)``.
+    """
+    ds = _sp_values("nsp", d)
+    return Term("nsp", [f"nsp{v}" for v in ds], NspKernel(ds, net.n),
+                empty=_all_pairs_empty(net, ds))
+
+
+_GW_PARAMS = [Param("decay", None), Param("fixed", False), Param("cutoff", 30)]
+
+
+def _gw_decay(name, decay, fixed, cutoff):
+    fixed = as_bool(fixed, f"term {name}: fixed")
+    if not fixed:
+        example = format_number(as_float(decay, "decay")) if decay is not None else "0.5"
+        raise TermError(
+            f"term {name}: the curved form (fixed=FALSE, statnet's default) is not supported "
+            f"yet; fix the decay at a value, e.g. {name}({example}, fixed=TRUE)")
+    if decay is None:
+        raise TermError(f"term {name}: decay is required with fixed=TRUE, "
+                        f"e.g. {name}(0.5, fixed=TRUE)")
+    decay = as_float(decay, f"term {name}: decay")
+    if decay < 0:
+        raise TermError(f"term {name}: decay must be non-negative, got {format_number(decay)}")
+    cut = as_int_list(cutoff, what=f"term {name}: cutoff", minimum=1)
+    if len(cut) != 1:
+        raise TermError(f"term {name}: cutoff must be a single integer")
+    return decay
+
+
+@register("gwesp", kinds=UNDIRECTED, params=_GW_PARAMS, family=_FAMILY)
+def gwesp(net, decay=None, fixed=False, cutoff=30):
+    """Geometrically weighted edgewise shared partners (fixed decay α).
+
+    e^α Σ_{k≥1} {1 − (1 − e^{−α})^k} EP_k, summed over all k (statnet
+    ``gwesp(decay, fixed=TRUE)``, label ``gwesp.fixed.<decay>``; EstimNet's
+    alternating k-triangles ``AltKTriangles`` with λ = e^α).  Change statistic
+    of the tie (i, j): w(sp(i, j)) + Σ_{k ∈ N(i)∩N(j)} [r^{sp⁻(i,k)} + r^{sp⁻(j,k)}],
+    r = 1 − e^{−α}, sp⁻ = counts without the tie (i, j).
+
+    ``cutoff`` is accepted and ignored: as in statnet it only limits the
+    number of ESP terms of the curved (``fixed=FALSE``) form, which is not
+    supported yet.
+
+    Example: ``edges + gwesp(0.25, fixed=TRUE)``.
+    """
+    a = _gw_decay("gwesp", decay, fixed, cutoff)
+    return Term("gwesp", [f"gwesp.fixed.{format_number(a)}"], GwespKernel(a, net.n))
+
+
+@register("gwdsp", kinds=UNDIRECTED, params=_GW_PARAMS, family=_FAMILY)
+def gwdsp(net, decay=None, fixed=False, cutoff=30):
+    """Geometrically weighted dyadwise shared partners (fixed decay α).
+
+    e^α Σ_{k≥1} {1 − (1 − e^{−α})^k} DP_k over all pairs, tied or not (statnet
+    ``gwdsp(decay, fixed=TRUE)``, label ``gwdsp.fixed.<decay>``; EstimNet's
+    alternating two-paths ``AltTwoPaths`` with λ = e^α).  ``cutoff`` is
+    ignored, as in statnet with ``fixed=TRUE``.
+
+    Example: ``edges + gwdsp(0.5, fixed=TRUE)``.
+    """
+    a = _gw_decay("gwdsp", decay, fixed, cutoff)
+    return Term("gwdsp", [f"gwdsp.fixed.{format_number(a)}"], GwdspKernel(a, net.n))
+
+
+@register("gwnsp", kinds=UNDIRECTED, params=_GW_PARAMS, family=_FAMILY)
+def gwnsp(net, decay=None, fixed=False, cutoff=30):
+    """Geometrically weighted non-edgewise shared partners (fixed decay α).
+
+    e^α Σ_{k≥1} {1 − (1 − e^{−α})^k} NP_k over untied pairs, i.e. gwdsp − gwesp
+    (statnet ``gwnsp(decay, fixed=TRUE)``, label ``gwnsp.fixed.<decay>``).
+    ``cutoff`` is ignored, as in statnet with ``fixed=TRUE``.
+
+    Example: ``edges + gwesp(0.5, fixed=TRUE) + gwnsp(0.5, fixed=TRUE)``.
+    """
+    a = _gw_decay("gwnsp", decay, fixed, cutoff)
+    return Term("gwnsp", [f"gwnsp.fixed.{format_number(a)}"], GwnspKernel(a, net.n))
+
+
+@register("cycle", kinds=UNDIRECTED, params=[Param("k"), Param("semi", False)],
+          family=_FAMILY)
+def cycle(net, k, semi=False):
+    """Number of k-cycles, one statistic per value in ``k`` (3 ≤ k ≤ n).
+
+    A k-cycle is a set of k distinct nodes v_1..v_k with ties v_1v_2, ...,
+    v_{k−1}v_k, v_kv_1, counted once as a subgraph (not necessarily induced);
+    cycle(3) = triangle.  statnet ``cycle(k)`` (labels ``cycle4``, ...; ``semi``
+    is accepted and, as in statnet, ignored for undirected networks); cycle(4)
+    is EstimNet's ``FourCycles``.  The change statistic of (i, j) counts the
+    simple (k−1)-paths from i to j; its cost grows like degree^(k−3), so k up
+    to about 6 is practical on large networks.
+
+    Example: ``edges + cycle(4)``.
+    """
+    as_bool(semi, "term cycle: semi")
+    ks = as_int_list(k, what="term cycle: k", minimum=3)
+    if len(set(ks)) != len(ks):
+        raise TermError(f"term cycle: the values of k must be distinct, got {ks}")
+    if max(ks) > net.n:
+        raise TermError(f"term cycle: k must be at most the number of nodes ({net.n}), "
+                        f"got {max(ks)}")
+    return Term("cycle", [f"cycle{v}" for v in ks], CycleKernel(ks))

@@ -1,0 +1,462 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Compiled helpers of the (maximum) pseudo-likelihood estimator.
+
+The pseudo-likelihood of a binary model is a logistic regression of every
+variable x_v on its change statistics Delta_v = g(x, x_v=1) - g(x, x_v=0)
+(Besag 1974; Strauss & Ikeda 1990 for ERGMs).  Its design has one row per
+variable -- 10^6 for a 1,461-node network -- but only a few distinct rows,
+so, as statnet does, we never store it: each row goes straight into a hash
+table of distinct rows that keeps, per row, the total weight and the weight
+of the rows whose variable is 1 (a binomial "cases / trials" pair).  Memory
+is O(distinct rows x p), whatever the number of variables.
+
+Everything here works on the ``BinaryModel`` interface (``change``, ``get``,
+``n_on``/``on_var``), so the MRF models reuse it.  An ``ERGMModel`` takes a
+faster path that walks the dyads (i, j) in order instead of decoding each
+variable index, and reads the response from a marked neighbour row.
+
+Functions
+---------
+build_design(model, sample_size=-1, seed=None) -> dict
+    The compressed design over all variables, or a case-control sample:
+    every variable equal to 1 (weight 1) plus ``sample_size`` distinct
+    variables equal to 0 drawn uniformly (weight (#zeros)/sample_size).
+pseudo_score(model, theta) -> (score, loglik)
+    sum_v (x_v - p_v(theta)) Delta_v over all variables, without a table
+    (used for the Godambe variability matrix on simulated states).
+"""
+import numpy as np
+cimport numpy as cnp
+from libc.math cimport exp, log1p, fabs
+from libc.stdint cimport int64_t, uint64_t
+from libc.stdlib cimport malloc, calloc, realloc, free
+from libc.string cimport memcmp, memcpy, memset
+
+from ergmfit.core._model cimport BinaryModel
+from ergmfit.core._hashmap cimport I64Map, i64map_init, i64map_free, i64map_get, i64map_set, mix64
+from ergmfit.core._random cimport RNG, rng_seed, rng_below
+from ergmfit.network._state cimport NetworkState
+from cpython.ref cimport PyObject
+from ergmfit.terms._ergm cimport ERGMModel
+from ergmfit.terms._kernel cimport TermKernel
+
+cnp.import_array()
+
+
+# ---------------------------------------------------------------------------
+# Table of distinct rows
+# ---------------------------------------------------------------------------
+cdef struct RowTable:
+    int p
+    int64_t n_rows
+    int64_t cap_rows
+    double* rows        # n_rows x p, row-major
+    double* w_all       # total weight of each distinct row
+    double* w_on        # weight of its variables equal to 1
+    uint64_t* hashes    # hash of each row (speeds up probing and growth)
+    int64_t* slots      # open addressing: row index or -1
+    uint64_t mask
+    int64_t last        # row matched by the previous insertion (runs of equal rows)
+    int64_t last2       # the row matched before it (rows often alternate)
+
+
+cdef int table_init(RowTable* t, int p) noexcept nogil:
+    cdef uint64_t cap = 1024, k
+    t.p = p
+    t.n_rows = 0
+    t.cap_rows = 256
+    t.last = -1
+    t.last2 = -1
+    t.rows = <double*>malloc(t.cap_rows * max(1, p) * sizeof(double))
+    t.w_all = <double*>malloc(t.cap_rows * sizeof(double))
+    t.w_on = <double*>malloc(t.cap_rows * sizeof(double))
+    t.hashes = <uint64_t*>malloc(t.cap_rows * sizeof(uint64_t))
+    t.slots = <int64_t*>malloc(cap * sizeof(int64_t))
+    if t.rows == NULL or t.w_all == NULL or t.w_on == NULL or t.hashes == NULL or t.slots == NULL:
+        return -1
+    for k in range(cap):
+        t.slots[k] = -1
+    t.mask = cap - 1
+    return 0
+
+
+cdef void table_free(RowTable* t) noexcept nogil:
+    free(t.rows); free(t.w_all); free(t.w_on); free(t.hashes); free(t.slots)
+    t.rows = NULL; t.w_all = NULL; t.w_on = NULL; t.hashes = NULL; t.slots = NULL
+
+
+cdef inline uint64_t row_hash(const double* x, int p) noexcept nogil:
+    cdef uint64_t h = <uint64_t>0x9E3779B97F4A7C15
+    cdef uint64_t bits
+    cdef double v
+    cdef int k
+    for k in range(p):
+        v = x[k] + 0.0             # -0.0 -> +0.0: equal values get equal bits
+        memcpy(&bits, &v, sizeof(uint64_t))
+        h = (h ^ bits) * <uint64_t>0x100000001B3
+        h ^= h >> 29
+    return mix64(h)
+
+
+cdef inline bint row_eq(const double* a, const double* b, int p) noexcept nogil:
+    cdef int k
+    for k in range(p):
+        if a[k] != b[k]:
+            return 0
+    return 1
+
+
+cdef int _table_grow_slots(RowTable* t) noexcept nogil:
+    cdef uint64_t cap = (t.mask + 1) * 2, k, i
+    cdef int64_t r
+    cdef int64_t* slots = <int64_t*>malloc(cap * sizeof(int64_t))
+    if slots == NULL:
+        return -1
+    for k in range(cap):
+        slots[k] = -1
+    for r in range(t.n_rows):
+        i = t.hashes[r] & (cap - 1)
+        while slots[i] != -1:
+            i = (i + 1) & (cap - 1)
+        slots[i] = r
+    free(t.slots)
+    t.slots = slots
+    t.mask = cap - 1
+    return 0
+
+
+cdef int _table_grow_rows(RowTable* t) noexcept nogil:
+    cdef int64_t cap = t.cap_rows * 2
+    cdef void* a = realloc(t.rows, cap * max(1, t.p) * sizeof(double))
+    if a == NULL:
+        return -1
+    t.rows = <double*>a
+    a = realloc(t.w_all, cap * sizeof(double))
+    if a == NULL:
+        return -1
+    t.w_all = <double*>a
+    a = realloc(t.w_on, cap * sizeof(double))
+    if a == NULL:
+        return -1
+    t.w_on = <double*>a
+    a = realloc(t.hashes, cap * sizeof(uint64_t))
+    if a == NULL:
+        return -1
+    t.hashes = <uint64_t*>a
+    t.cap_rows = cap
+    return 0
+
+
+cdef inline int table_add(RowTable* t, const double* x, bint y, double w) noexcept nogil:
+    """Add the row x (response y, weight w); returns -1 when memory runs out."""
+    cdef int p = t.p
+    cdef uint64_t h, i
+    cdef int64_t r = t.last
+    if r >= 0 and row_eq(t.rows + r * p, x, p):
+        t.w_all[r] += w
+        if y:
+            t.w_on[r] += w
+        return 0
+    r = t.last2
+    if r >= 0 and row_eq(t.rows + r * p, x, p):
+        t.w_all[r] += w
+        if y:
+            t.w_on[r] += w
+        t.last2 = t.last
+        t.last = r
+        return 0
+    return _table_add_slow(t, x, y, w)
+
+
+cdef int _table_add_slow(RowTable* t, const double* x, bint y, double w) noexcept nogil:
+    cdef int p = t.p
+    cdef uint64_t h, i
+    cdef int64_t r
+    h = row_hash(x, p)
+    i = h & t.mask
+    while True:
+        r = t.slots[i]
+        if r == -1:
+            break
+        if t.hashes[r] == h and row_eq(t.rows + r * p, x, p):
+            t.w_all[r] += w
+            if y:
+                t.w_on[r] += w
+            t.last2 = t.last
+            t.last = r
+            return 0
+        i = (i + 1) & t.mask
+    # a new distinct row
+    if t.n_rows == t.cap_rows:
+        if _table_grow_rows(t) != 0:
+            return -1
+    r = t.n_rows
+    memcpy(t.rows + r * p, x, p * sizeof(double))
+    t.w_all[r] = w
+    t.w_on[r] = w if y else 0.0
+    t.hashes[r] = h
+    t.slots[i] = r
+    t.n_rows += 1
+    t.last2 = t.last
+    t.last = r
+    if <uint64_t>(2 * t.n_rows) > t.mask + 1:
+        if _table_grow_slots(t) != 0:
+            return -1
+    return 0
+
+
+cdef object table_to_numpy(RowTable* t):
+    cdef int64_t u = t.n_rows
+    cdef int p = t.p
+    X = np.empty((u, p), dtype=np.float64)
+    n = np.empty(u, dtype=np.float64)
+    s = np.empty(u, dtype=np.float64)
+    cdef double[:, ::1] Xv = X
+    cdef double[::1] nv = n, sv = s
+    cdef int64_t r
+    cdef int k
+    for r in range(u):
+        for k in range(p):
+            Xv[r, k] = t.rows[r * p + k]
+        nv[r] = t.w_all[r]
+        sv[r] = t.w_on[r]
+    return X, n, s
+
+
+# ---------------------------------------------------------------------------
+# Walking all variables
+# ---------------------------------------------------------------------------
+cdef inline void _dyad_change(NetworkState s, PyObject** kern, int* off, int nt,
+                              int i, int j, double* out) noexcept nogil:
+    # ERGMModel.dyad_change without the method call (the kernels in a row)
+    cdef int t
+    for t in range(nt):
+        (<TermKernel>kern[t]).change(s, i, j, out + off[t])
+
+
+cdef int _all_ergm(ERGMModel m, NetworkState s, RowTable* t, double* buf,
+                   int* mark) noexcept nogil:
+    """Every dyad (i, j) of an ERGMModel (state ``s``), in order, without index decoding."""
+    cdef int n = s.n, i, j, k, deg
+    cdef int* nb
+    cdef PyObject** kern = m._kernels
+    cdef int* off = m._offsets
+    cdef int nt = m._n_terms
+    for i in range(n):
+        nb = s.out_nb[i]
+        deg = s.out_deg[i]
+        for k in range(deg):
+            mark[nb[k]] = 1
+        if s.directed:
+            for j in range(n):
+                if j == i:
+                    continue
+                _dyad_change(s, kern, off, nt, i, j, buf)
+                if table_add(t, buf, mark[j], 1.0) != 0:
+                    return -1
+        else:
+            for j in range(i + 1, n):
+                _dyad_change(s, kern, off, nt, i, j, buf)
+                if table_add(t, buf, mark[j], 1.0) != 0:
+                    return -1
+        for k in range(deg):
+            mark[nb[k]] = 0
+    return 0
+
+
+cdef int _all_generic(BinaryModel m, RowTable* t, double* buf) noexcept nogil:
+    cdef int64_t v
+    for v in range(m.n_vars):
+        m.change(v, buf)
+        if table_add(t, buf, m.get(v), 1.0) != 0:
+            return -1
+    return 0
+
+
+cdef int _case_control(BinaryModel m, RowTable* t, double* buf, int64_t size,
+                       RNG* rng) noexcept nogil:
+    """All variables equal to 1 (weight 1) and ``size`` distinct variables
+    equal to 0 drawn uniformly without replacement (weight n_zero / size)."""
+    cdef int64_t k, v, drawn = 0
+    cdef int64_t n_one = m.n_on()
+    cdef int64_t n_zero = m.n_vars - n_one
+    cdef double w0
+    cdef I64Map seen
+    for k in range(n_one):
+        v = m.on_var(k)
+        m.change(v, buf)
+        if table_add(t, buf, 1, 1.0) != 0:
+            return -1
+    if size <= 0 or n_zero <= 0:
+        return 0
+    w0 = <double>n_zero / <double>size
+    if i64map_init(&seen, size) != 0:
+        return -1
+    while drawn < size:
+        v = rng_below(rng, m.n_vars)
+        if m.get(v) or i64map_get(&seen, v, -1) >= 0:
+            continue
+        if i64map_set(&seen, v, 1) != 0:
+            i64map_free(&seen)
+            return -1
+        m.change(v, buf)
+        if table_add(t, buf, 0, w0) != 0:
+            i64map_free(&seen)
+            return -1
+        drawn += 1
+    i64map_free(&seen)
+    return 0
+
+
+def build_design(BinaryModel model, int64_t sample_size=-1, seed=None, bint fast=True):
+    """The compressed pseudo-likelihood design of ``model`` at its current state.
+
+    Parameters
+    ----------
+    model : BinaryModel
+    sample_size : int
+        -1: every variable.  Otherwise a case-control sample: every variable
+        equal to 1 plus ``sample_size`` distinct variables equal to 0
+        (clipped to the number of zeros), weighted to stand for all zeros.
+    seed : array of 4 uint64, required when sampling
+    fast : bool
+        Use the dyad walk of an ERGMModel (False: the generic BinaryModel
+        loop, for testing that both agree).
+
+    Returns
+    -------
+    dict with ``X`` (distinct rows, (u, p)), ``n`` (weight of each row),
+    ``s`` (weight of its variables equal to 1), ``n_vars``, ``n_on``,
+    ``sampled`` (bool) and ``n_sampled`` (zeros drawn).
+    """
+    cdef RowTable t
+    cdef int p = model.n_stats
+    cdef int rc = 0
+    cdef double* buf = <double*>calloc(max(1, p), sizeof(double))
+    cdef int* mark = NULL
+    cdef RNG rng
+    cdef ERGMModel em
+    cdef NetworkState st
+    cdef int64_t n_zero = model.n_vars - model.n_on()
+    cdef bint sampled = sample_size >= 0
+    memset(&t, 0, sizeof(RowTable))
+    if buf == NULL or table_init(&t, p) != 0:
+        free(buf)
+        table_free(&t)
+        raise MemoryError("out of memory building the pseudo-likelihood design")
+    if sampled:
+        if sample_size > n_zero:
+            sample_size = n_zero
+        if seed is None:
+            raise ValueError("a seed is needed to sample variables")
+        sw = np.asarray(seed, dtype=np.uint64)
+        rng_seed(&rng, sw[0], sw[1], sw[2], sw[3])
+    try:
+        if sampled:
+            with nogil:
+                rc = _case_control(model, &t, buf, sample_size, &rng)
+        elif fast and isinstance(model, ERGMModel):
+            em = <ERGMModel>model
+            st = em.state
+            mark = <int*>calloc(max(1, st.n), sizeof(int))
+            if mark == NULL:
+                raise MemoryError("out of memory building the pseudo-likelihood design")
+            with nogil:
+                rc = _all_ergm(em, st, &t, buf, mark)
+        else:
+            with nogil:
+                rc = _all_generic(model, &t, buf)
+        if rc != 0:
+            raise MemoryError("out of memory building the pseudo-likelihood design")
+        X, n, s = table_to_numpy(&t)
+    finally:
+        free(buf)
+        free(mark)
+        table_free(&t)
+    return {"X": X, "n": n, "s": s, "n_vars": int(model.n_vars), "n_on": int(model.n_on()),
+            "sampled": bool(sampled), "n_sampled": int(sample_size) if sampled else 0}
+
+
+# ---------------------------------------------------------------------------
+# Pseudo-score over all variables, no table
+# ---------------------------------------------------------------------------
+cdef inline void _acc_score(const double* theta, const double* d, int p, bint y,
+                            double* score, double* ll) noexcept nogil:
+    cdef double eta = 0.0, mu, e
+    cdef int k
+    for k in range(p):
+        eta += theta[k] * d[k]
+    if eta >= 0:
+        e = exp(-eta)
+        mu = 1.0 / (1.0 + e)
+        ll[0] += (eta if y else 0.0) - eta - log1p(e)
+    else:
+        e = exp(eta)
+        mu = e / (1.0 + e)
+        ll[0] += (eta if y else 0.0) - log1p(e)
+    mu = (1.0 if y else 0.0) - mu
+    for k in range(p):
+        score[k] += mu * d[k]
+
+
+def pseudo_score(BinaryModel model, theta):
+    """(score, loglik): the gradient sum_v (x_v - p_v) Delta_v and the value
+    of the log-pseudo-likelihood at ``theta``, over every variable."""
+    cdef int p = model.n_stats
+    cdef cnp.ndarray[double, ndim=1] th = np.ascontiguousarray(theta, dtype=np.float64)
+    if th.shape[0] != p:
+        raise ValueError(f"theta must have {p} values, got {th.shape[0]}")
+    cdef cnp.ndarray[double, ndim=1] score = np.zeros(max(1, p))
+    cdef double ll = 0.0
+    cdef double* buf = <double*>calloc(max(1, p), sizeof(double))
+    cdef double dummy = 0.0
+    cdef const double* tp = &th[0] if p else &dummy
+    cdef int* mark = NULL
+    cdef int64_t v
+    cdef int i, j, k, deg, n
+    cdef int* nb
+    cdef NetworkState s
+    cdef ERGMModel em
+    cdef PyObject** kern
+    cdef int* off
+    cdef int nt
+    if buf == NULL:
+        raise MemoryError()
+    try:
+        if isinstance(model, ERGMModel):
+            em = <ERGMModel>model
+            s = em.state
+            n = s.n
+            kern = em._kernels
+            off = em._offsets
+            nt = em._n_terms
+            mark = <int*>calloc(max(1, n), sizeof(int))
+            if mark == NULL:
+                raise MemoryError()
+            with nogil:
+                for i in range(n):
+                    nb = s.out_nb[i]
+                    deg = s.out_deg[i]
+                    for k in range(deg):
+                        mark[nb[k]] = 1
+                    for j in range(0 if s.directed else i + 1, n):
+                        if j == i:
+                            continue
+                        _dyad_change(s, kern, off, nt, i, j, buf)
+                        _acc_score(tp, buf, p, mark[j], &score[0], &ll)
+                    for k in range(deg):
+                        mark[nb[k]] = 0
+        else:
+            with nogil:
+                for v in range(model.n_vars):
+                    model.change(v, buf)
+                    _acc_score(tp, buf, p, model.get(v), &score[0], &ll)
+    finally:
+        free(buf)
+        free(mark)
+    return score[:p].copy(), ll
+
+
+def count_on(BinaryModel model):
+    """Number of variables equal to 1 (ties of an ERGM)."""
+    return int(model.n_on())

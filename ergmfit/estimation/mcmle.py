@@ -1,0 +1,358 @@
+"""Monte Carlo maximum likelihood (MCMC-MLE), as statnet fits ERGMs.
+
+The algorithm (Geyer & Thompson 1992; Hummel, Hunter & Handcock 2012):
+
+1. Start from the MPLE (or a given ``init``).
+2. At the current θ_t, draw a sample of statistics g(X_i) by Metropolis-Hastings
+   (persistent chains: each iteration continues from where the last stopped).
+   With z_i = g(X_i) − g(x_obs), the log-likelihood ratio is estimated by
+   importance sampling: ℓ(θ) − ℓ(θ_t) ≈ −log mean_i exp((θ − θ_t)·z_i).
+3. Step length (Hummel et al.): the largest γ ∈ (0, 1] such that the point
+   (1 − γ)·z̄, pushed out by the margin, lies in the convex hull of the z_i.
+   Then maximise the importance-sampling approximation with the observed
+   statistics replaced by that pseudo-observation: E_θ[z] = (1 − γ) z̄.
+4. Stop (``termination="hummel"``, the default, as statnet 3's rule of the same
+   name) when γ = 1 in two consecutive iterations; then one last iteration
+   with a sample ``last_boost`` (4) times larger gives the estimate and its
+   covariance.  With ``termination="hotelling"`` stop instead when γ = 1 and
+   Hotelling's T² test (batch-means covariance, so autocorrelation counts)
+   no longer rejects E_θ[g] = g(x_obs) at ``conv_pval``.  Either way the final
+   Hotelling p-value is kept in ``info["history"]``.
+5. Standard errors: the inverse of the Fisher information Cov_θ̂[g] estimated
+   from the last sample (importance-weighted to θ̂), plus the Monte Carlo
+   variance I⁻¹ V I⁻¹ with V the batch-means variance of the weighted mean
+   ("MCMC %" = share of the total s.e. due to it, as statnet prints it).
+6. Log-likelihood by bridge sampling from the dyad-independent submodel,
+   whose log-likelihood is exact: log Z(θ̂) − log Z(θ₀) = ∫ (θ̂ − θ₀)·E_{θ(u)}[g] du
+   over θ(u) = θ₀ + u(θ̂ − θ₀), by the midpoint rule over ``bridges`` points.
+"""
+from __future__ import annotations
+
+import time
+import warnings
+
+import numpy as np
+from scipy import optimize, stats as sps
+
+from ..exceptions import ConvergenceWarning, DegenerateModelError
+from ..sampling.chains import batch_means_cov, effective_sizes, run_chains
+from ..utils.validation import check_params, check_random_state
+
+
+def in_convex_hull(points, x):
+    """True if ``x`` lies in the convex hull of the rows of ``points`` (an LP)."""
+    n = len(points)
+    A_eq = np.vstack([points.T, np.ones((1, n))])
+    b_eq = np.concatenate([x, [1.0]])
+    res = optimize.linprog(np.zeros(n), A_eq=A_eq, b_eq=b_eq, bounds=(0, None), method="highs")
+    return res.status == 0
+
+
+def hummel_step(Z, margin=0.05, tol=1e-3):
+    """Largest γ in [0, 1] with (1 − γ) z̄, inflated by ``margin``, inside hull(Z).
+
+    Z holds the sampled statistics minus the observed ones, so the observed
+    statistics are the origin.
+    """
+    zbar = Z.mean(axis=0)
+
+    def inside(gamma):
+        point = zbar - (1.0 + margin) * gamma * zbar
+        return in_convex_hull(Z, point)
+
+    if inside(1.0):
+        return 1.0
+    lo, hi = 0.0, 1.0
+    while hi - lo > tol:
+        mid = 0.5 * (lo + hi)
+        if inside(mid):
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def _is_weights(Z, eta):
+    a = Z @ eta
+    a -= a.max()
+    w = np.exp(a)
+    return w / w.sum()
+
+
+def maximize_is_loglik(Z, target, maxit=100, tol=1e-10):
+    """Maximise η·target − log mean exp(η·z_i) by Newton's method (concave).
+
+    Returns η = θ − θ_t.  ``target`` is the pseudo-observation (centred).
+    """
+    p = Z.shape[1]
+    eta = np.zeros(p)
+    for _ in range(maxit):
+        w = _is_weights(Z, eta)
+        mu = w @ Z
+        grad = target - mu
+        C = (Z - mu).T @ ((Z - mu) * w[:, None])
+        try:
+            step = np.linalg.solve(C, grad)
+        except np.linalg.LinAlgError:
+            step = np.linalg.lstsq(C, grad, rcond=None)[0]
+        # backtracking on the concave objective
+        f0 = eta @ target - np.log(np.mean(np.exp(Z @ eta - (Z @ eta).max()))) - (Z @ eta).max()
+        t = 1.0
+        while t > 1e-8:
+            cand = eta + t * step
+            a = Z @ cand
+            f1 = cand @ target - (np.log(np.mean(np.exp(a - a.max()))) + a.max())
+            if f1 >= f0 - 1e-12:
+                break
+            t *= 0.5
+        eta = eta + t * step
+        if np.max(np.abs(t * step)) < tol:
+            break
+    return eta
+
+
+def hotelling_pvalue(chains_z):
+    """p-value of H0: E[z] = 0 from autocorrelated chains (batch-means Hotelling T²)."""
+    Z = np.concatenate(chains_z)
+    n, p = Z.shape
+    zbar = Z.mean(axis=0)
+    V = batch_means_cov(chains_z)            # Var(zbar)
+    try:
+        T2 = float(zbar @ np.linalg.solve(V, zbar))
+    except np.linalg.LinAlgError:
+        T2 = float(zbar @ np.linalg.lstsq(V, zbar, rcond=None)[0])
+    ess = max(float(np.min(effective_sizes(chains_z))), p + 2.0)
+    F = (ess - p) / (p * (ess - 1)) * T2
+    return float(sps.f.sf(F, p, ess - p))
+
+
+def check_degeneracy(model, chains, D):
+    """Raise DegenerateModelError for a sample stuck at the empty/complete graph
+    or a statistic that does not vary."""
+    S = np.concatenate(chains)
+    labels = model.labels
+    sd = S.std(axis=0)
+    flat = [labels[k] for k in np.flatnonzero(sd == 0)]
+    if "edges" in labels:
+        e = S[:, labels.index("edges")]
+        if np.all(e == 0) or np.all(e == D):
+            where = "empty" if np.all(e == 0) else "complete"
+            raise DegenerateModelError(
+                f"the MCMC sample is stuck at the {where} graph: the model is degenerate at these "
+                "parameters. Try geometrically weighted terms (gwesp, gwdsp, gwdegree) instead "
+                "of triangle or k-star terms, or a different starting value (init=...)")
+    if flat:
+        raise DegenerateModelError(
+            f"the simulated statistic(s) {flat} did not vary in the MCMC sample: the model is "
+            "degenerate or the chain does not mix. Try geometrically weighted terms instead of "
+            "triangle/k-star terms, a longer interval, or removing the term(s)")
+
+
+class _Progress:
+    def __init__(self, verbose, total):
+        self.bar = None
+        if verbose:
+            from tqdm.auto import tqdm
+            self.bar = tqdm(total=total, desc="MCMLE", unit="it", leave=False)
+
+    def update(self, **info):
+        if self.bar is not None:
+            self.bar.set_postfix(**info)
+            self.bar.update(1)
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
+
+
+def dyad_independent_loglik(model, theta):
+    """Exact log-likelihood of the dyad-independent terms at ``theta`` (others at 0).
+
+    Returns (loglik, theta0) where theta0 is the MLE of the dyad-independent
+    submodel embedded in the full parameter vector (zeros elsewhere).
+    """
+    from .mple import fit_mple
+    idx, off = [], 0
+    for t in model.terms:
+        if t.dyad_independent:
+            idx.extend(range(off, off + len(t.labels)))
+        off += len(t.labels)
+    p = model.n_params
+    theta0 = np.zeros(p)
+    D = model.network.n_dyads
+    if not idx:
+        return -D * np.log(2.0), theta0
+    sub = model.submodel([k for k, t in enumerate(model.terms) if t.dyad_independent])
+    res = fit_mple(sub, verbose=False)
+    theta0[idx] = res.params
+    return float(res.loglik), theta0
+
+
+def bridge_loglik(model, theta, g_obs, starts, rng, bridges=16, samplesize=256, interval=1024,
+                  burnin=None, n_jobs=1, proposal="tnt"):
+    """Log-likelihood at ``theta`` by bridge sampling from the dyad-independent submodel."""
+    ll0, theta0 = dyad_independent_loglik(model, theta)
+    diff = theta - theta0
+    burnin = 4 * interval if burnin is None else burnin
+    total = 0.0
+    sq = 0.0
+    for k in range(bridges):
+        u = (k + 0.5) / bridges
+        th = theta0 + u * diff
+        chains, starts, _ = run_chains(model, th, samplesize, burnin, interval, starts,
+                                       n_chains=len(starts), n_jobs=n_jobs, random_state=rng,
+                                       proposal=proposal)
+        Z = [c - g_obs for c in chains]
+        a = np.concatenate(Z) @ diff
+        total += a.mean() / bridges
+        V = batch_means_cov(Z)
+        sq += float(diff @ V @ diff) / bridges**2
+    # ℓ(θ) − ℓ(θ0) = −∫ diff·E[z] du  (z centred at the observed statistics)
+    return ll0 - total, float(np.sqrt(sq))
+
+
+def fit_mcmle(model, random_state=None, verbose=True, **kwargs):
+    """Fit ``model`` by MCMC-MLE (see the module docstring and :func:`mcmle_core`).
+
+    Returns an :class:`~ergmfit.results.ERGMResults` with method ``"mcmle"``;
+    ``info`` holds the iteration history, the final MCMC interval and the
+    initial estimate.
+
+    Examples
+    --------
+    >>> import ergmfit as ef
+    >>> m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
+    >>> fit = m.fit(method="mcmle", random_state=1, verbose=False)
+    >>> round(float(fit.params["edges"]), 1)
+    -1.7
+    """
+    from ..results import ERGMResults
+    out = mcmle_core(model, random_state=random_state, verbose=verbose, **kwargs)
+    p = model.n_params
+    warn = [] if out["converged"] else [f"MCMC-MLE did not converge in {out['n_iter']} iterations"]
+    interval = out["final_interval"]
+    info = {"history": out["history"], "final_interval": interval,
+            "mcmc": {"interval": interval, "burnin": 16 * interval},
+            "init_method": out["init_method"], "loglik_mcse": out["loglik_se"],
+            "cov_model": out["cov_model"].tolist()}
+    return ERGMResults(out["params"], out["cov"], model.labels, method="mcmle",
+                       loglik=out["loglik"], loglik_kind="bridge" if out["loglik"] is not None else None,
+                       nobs=model.network.n_dyads, converged=out["converged"], n_iter=out["n_iter"],
+                       seconds=out["seconds"], cov_mc=out["cov_mc"], se_kind="MCMC",
+                       loglik_mcse=out["loglik_se"], warnings=warn, info=info,
+                       formula=model.formula, network=model.network, model=model,
+                       dyad_independent=model.dyad_independent)
+
+
+def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samplesize=1024,
+              interval=1024, burnin=None, n_chains=None, n_jobs=1, proposal="tnt",
+              steplength_margin=0.05, termination="hummel", last_boost=4, conv_pval=0.5,
+              target_ess=64, max_interval=2**20, eval_loglik=True, bridges=16, backend=None):
+    """Fit by MCMC-MLE; returns the pieces an ERGMResults needs (a dict).
+
+    Parameters
+    ----------
+    init : array or dict, optional
+        Starting parameters (default: the MPLE).
+    maxit : int
+        At most this many iterations (statnet's ``MCMLE.maxit``, 60).
+    samplesize, interval, burnin : int
+        MCMC sample per iteration, proposals between draws and before the first
+        (default burnin 16 × interval, as statnet).
+    n_chains, n_jobs : int
+        Chains per iteration (default: ``n_jobs``) and parallel processes.
+    termination : {"hummel", "hotelling"}
+        The stopping rule (see the module docstring).
+    last_boost : int
+        Sample-size multiplier of the last iteration ("hummel").
+    target_ess : float
+        When the smallest effective sample size falls below this, the interval
+        is doubled for the next iteration (statnet's ``MCMLE.effectiveSize``, 64).
+    """
+    if termination not in ("hummel", "hotelling"):
+        raise ValueError(f"termination must be 'hummel' or 'hotelling', got {termination!r}")
+    t0 = time.perf_counter()
+    rng = check_random_state(random_state)
+    net = model.network
+    D = net.n_dyads
+    p = model.n_params
+    n_chains = max(1, n_jobs if n_chains is None else int(n_chains))
+    burnin = 16 * interval if burnin is None else int(burnin)
+    target_ess = float(target_ess)
+    g_obs = model.statistics_vector()
+    init_method = "user"
+    if init is None:
+        from .mple import fit_mple
+        theta = np.asarray(fit_mple(model, verbose=False).params, dtype=float)
+        init_method = "MPLE"
+    else:
+        theta = check_params(init, model.labels, "init")
+    starts = [None] * n_chains
+    progress = _Progress(verbose, maxit)
+    history = []
+    converged = False
+    it = 0
+    chains_z = None
+    try:
+        streak = 0          # consecutive iterations with gamma == 1
+        final = False       # this iteration is the boosted last one
+        for it in range(1, maxit + 1):
+            size = samplesize * (last_boost if final else 1)
+            chains, starts, acc = run_chains(model, theta, size, burnin, interval, starts,
+                                             n_chains=n_chains, n_jobs=n_jobs, random_state=rng,
+                                             proposal=proposal, backend=backend)
+            burnin = interval          # later iterations continue the chains
+            check_degeneracy(model, chains, D)
+            chains_z = [c - g_obs for c in chains]
+            Z = np.concatenate(chains_z)
+            gamma = hummel_step(Z, steplength_margin)
+            pval = hotelling_pvalue(chains_z) if gamma >= 1.0 else 0.0
+            eta = maximize_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0))
+            ess = effective_sizes(chains_z)
+            history.append({"iteration": it, "theta": theta.tolist(), "gamma": gamma,
+                            "pvalue": pval, "min_ess": float(ess.min()), "interval": interval,
+                            "samplesize": size, "acceptance": float(np.mean(acc))})
+            progress.update(step=f"{gamma:.2f}", p=f"{pval:.2f}", interval=interval)
+            theta_prev, theta = theta, theta + eta
+            streak = streak + 1 if gamma >= 1.0 else 0
+            if termination == "hotelling":
+                if gamma >= 1.0 and pval > conv_pval:
+                    converged = True
+                    break
+            elif final and gamma >= 1.0:
+                converged = True
+                break
+            else:
+                final = streak >= 2
+            if ess.min() < target_ess and interval < max_interval and not final:
+                interval *= 2
+    finally:
+        progress.close()
+    if not converged:
+        warnings.warn(f"MCMC-MLE did not converge in {maxit} iterations; the estimates are "
+                      "not reliable. Increase maxit, the interval or the sample size",
+                      ConvergenceWarning, stacklevel=3)
+    # covariance from the last sample, importance-weighted to the final estimate
+    Z = np.concatenate(chains_z)
+    w = _is_weights(Z, theta - theta_prev)
+    mu = w @ Z
+    info = (Z - mu).T @ ((Z - mu) * w[:, None])
+    try:
+        cov_model = np.linalg.inv(info)
+    except np.linalg.LinAlgError:
+        raise DegenerateModelError("the Fisher information is singular: some statistics are "
+                                   "linear combinations of others; remove a redundant term") from None
+    V = batch_means_cov(chains_z)
+    cov_mc = cov_model @ V @ cov_model
+    cov = cov_model + cov_mc
+    loglik = loglik_se = None
+    if eval_loglik:
+        loglik, loglik_se = bridge_loglik(model, theta, g_obs, starts, rng, bridges=bridges,
+                                          samplesize=max(64, samplesize // 4), interval=interval,
+                                          n_jobs=n_jobs, proposal=proposal)
+    return {
+        "params": theta, "cov": cov, "cov_model": cov_model, "cov_mc": cov_mc,
+        "loglik": loglik, "loglik_se": loglik_se, "converged": converged, "n_iter": it,
+        "seconds": time.perf_counter() - t0, "init_method": init_method,
+        "history": history, "final_interval": interval, "sample": Z + g_obs,
+    }

@@ -1,0 +1,627 @@
+"""Maximum pseudo-likelihood estimation (MPLE).
+
+The pseudo-likelihood (Besag 1974; Strauss & Ikeda 1990 for ERGMs) is the
+product over the binary variables x_v (dyads of an ERGM) of
+P(x_v | the rest) = logit^{-1}(theta . Delta_v)^{x_v} (1 - ...)^{1 - x_v},
+with Delta_v the change statistics g(x, x_v = 1) - g(x, x_v = 0) at the
+observed state.  Maximising it is a logistic regression of x_v on Delta_v
+without intercept.  For a dyad-independent ERGM it is the likelihood, and
+the MPLE is the MLE.
+
+How it is computed
+------------------
+* The design is never stored: each row goes into a hash table of distinct
+  rows with its weight and its number of ties (``_mple.build_design``), as
+  statnet compresses it.  1,066,530 dyads of faux.magnolia.high make 75
+  distinct rows for ``edges + nodematch('Grade') + gwesp(0.25, fixed=TRUE)``.
+* Networks with more than ``max_dyads`` dyads (default 2**26), or whenever
+  ``sample_size`` is given, use a case-control sample: every tie (weight 1)
+  plus ``sample_size`` distinct non-ties drawn uniformly (each with weight
+  #non-ties / sample_size), so the weighted pseudo-likelihood, its score and
+  Hessian are unbiased for the full ones.  The default sample size is
+  max(100,000, 8 x #ties) non-ties (statnet's ``init.MPLE.samplesize`` is
+  max(sqrt(D), #ties, 40) x 8 dyads).  Asking for more than half of the
+  non-ties computes all dyads instead.
+* The logistic regression is Newton-Raphson with step halving on the
+  weighted distinct rows (columns scaled to max |x| = 1), started as R's
+  ``glm`` starts (mu = (y + 0.5) / (n + 1)), and stopped when the Newton
+  decrement g' H^-1 g falls below ``tol`` (1 + |loglik|).
+
+Degenerate designs (decided here, documented for users)
+-------------------------------------------------------
+* A statistic whose change statistic is 0 for every dyad (e.g. a
+  ``nodefactor`` level no node has) carries no information: a
+  :class:`~ergmfit.exceptions.DegenerateModelError` names it.  Linearly
+  dependent statistics (collinear columns) are an error naming them too.
+* Perfect or quasi-complete separation -- the MPLE does not exist, e.g.
+  ``triangle`` on a network without triangles -- is detected exactly by a
+  linear program (does a direction d != 0 exist with d . Delta_v >= 0 for
+  every tie and <= 0 for every non-tie?), run when Newton fails to converge
+  or drives a fitted probability to within e^-30 of 0 or 1.  By default
+  (``separation="error"``) a DegenerateModelError names the statistic(s) and
+  the direction (+Inf / -Inf).  With ``separation="warn"`` and a single
+  statistic involved, the fit does what statnet does for statistics at their
+  extremes: that coefficient is fixed at +/-Inf (its standard error is NaN),
+  the dyads it determines are dropped, the other coefficients are estimated
+  from the rest, and a ConvergenceWarning names the term.
+
+Standard errors (``cov=``)
+--------------------------
+* ``"naive"`` (default): the inverse of the pseudo-Hessian
+  H = sum_v w_v p_v (1 - p_v) Delta_v Delta_v' -- the logistic-regression
+  standard errors statnet prints, with its warning that they are suspect for
+  dyad-dependent models (for dyad-independent models they are exact).
+* ``"godambe"``: the sandwich H^-1 J H^-1 (Schmid & Hunter 2023, JDS 21:295;
+  statnet's ``MPLE.covariance.method = "Godambe"``), where J = (1/R) sum_r
+  u(theta_hat; y_r) u(theta_hat; y_r)' is the variability matrix of the
+  pseudo-score u(theta; y) = sum_v (y_v - p_v(theta; y)) Delta_v(y) over R
+  networks y_r simulated from the MPLE (E u = 0 under the model, so the
+  outer products are not centred), and H is the pseudo-Hessian at the
+  observed network.
+* ``"bootstrap"`` (or ``bootstrap=B``): the parametric bootstrap of Schmid &
+  Desmarais (2017): B networks simulated from the MPLE, the MPLE refitted on
+  each, cov = sample covariance of the refits (refits that do not exist are
+  skipped and counted in ``info["bootstrap"]["n_failed"]``).
+Both simulate with the model's Metropolis-Hastings sampler (tie/no-tie
+proposals) started at the observed network: ``burnin`` = 16,384 proposals,
+then one network every ``interval`` = 1,024 proposals (statnet's default
+MCMC.burnin = 16 x MCMC.interval), ``n_sim`` = 500 networks (statnet's
+``MPLE.covariance.samplesize``).  Raise ``interval`` for large networks.
+``random_state`` makes the result reproducible.
+"""
+from __future__ import annotations
+
+import math
+import time
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import linalg, optimize, special
+
+from ..exceptions import ConvergenceWarning, DegenerateModelError
+from ..results import NAIVE_SE_WARNING, ERGMResults
+from ..utils.validation import check_random_state, seed_words
+from ._mple import build_design, count_on, pseudo_score  # noqa: F401 (re-exported)
+
+__all__ = ["MPLE", "fit_mple", "fit_pseudolikelihood", "pseudo_design", "Design", "LogitFit",
+           "DEFAULT_MAX_DYADS"]
+
+DEFAULT_MAX_DYADS = 2 ** 26
+DEFAULT_N_SIM = 500
+DEFAULT_BURNIN = 16384
+DEFAULT_INTERVAL = 1024
+ETA_EXTREME = 30.0
+_COV_KINDS = ("naive", "invhess", "godambe", "bootstrap")
+
+
+# ---------------------------------------------------------------------------
+# Design
+# ---------------------------------------------------------------------------
+@dataclass
+class Design:
+    """The compressed (possibly sampled) design of a pseudo-likelihood.
+
+    ``X[r]`` is a distinct row of change statistics, ``n[r]`` its weight
+    (number of variables it stands for) and ``s[r]`` the weight of those
+    equal to 1.
+    """
+    X: np.ndarray
+    n: np.ndarray
+    s: np.ndarray
+    n_vars: int
+    n_on: int
+    sampled: bool = False
+    n_sampled: int = 0
+    sample_size: int = None   # the setting that produced it (None: every variable)
+
+    @property
+    def n_rows(self) -> int:
+        return len(self.n)
+
+    def loglik(self, theta) -> float:
+        eta = self.X @ np.asarray(theta, dtype=float)
+        return float(self.s @ eta - self.n @ np.logaddexp(0.0, eta))
+
+    def score(self, theta) -> np.ndarray:
+        eta = self.X @ np.asarray(theta, dtype=float)
+        return self.X.T @ (self.s - self.n * special.expit(eta))
+
+    def hessian(self, theta) -> np.ndarray:
+        """Minus the second derivative of the log-pseudo-likelihood."""
+        mu = special.expit(self.X @ np.asarray(theta, dtype=float))
+        w = self.n * mu * (1.0 - mu)
+        return self.X.T @ (w[:, None] * self.X)
+
+
+def _sample_setting(n_vars, n_on, sample_size, max_vars):
+    """-1 for every variable, else the number of zeros to sample."""
+    n_zero = n_vars - n_on
+    if sample_size is None:
+        if n_vars <= max_vars:
+            return -1
+        sample_size = max(100_000, 8 * n_on)
+    sample_size = int(sample_size)
+    if sample_size < 1:
+        raise ValueError(f"sample_size must be a positive number of non-tie dyads, got {sample_size}")
+    if 2 * sample_size >= n_zero:
+        return -1            # more than half of the zeros: take them all
+    return sample_size
+
+
+def pseudo_design(bm, sample_size=None, max_vars=DEFAULT_MAX_DYADS, random_state=None) -> Design:
+    """The pseudo-likelihood design of a compiled model at its current state.
+
+    Parameters
+    ----------
+    bm : BinaryModel
+        e.g. ``ERGM(...).compiled()``.
+    sample_size : int, optional
+        Number of variables equal to 0 (non-ties) in a case-control sample;
+        all variables equal to 1 are always used.  Default: every variable
+        if there are at most ``max_vars``, otherwise max(100,000, 8 x #ones).
+    random_state : int, Generator or None
+        Used only when sampling.
+    """
+    n_vars, n_on = int(bm.n_vars), count_on(bm)
+    size = _sample_setting(n_vars, n_on, sample_size, max_vars)
+    if size < 0:
+        d = build_design(bm, -1)
+    else:
+        d = build_design(bm, size, seed_words(random_state))
+    return Design(d["X"], d["n"], d["s"], d["n_vars"], d["n_on"], d["sampled"], d["n_sampled"],
+                  sample_size)
+
+
+# ---------------------------------------------------------------------------
+# Weighted logistic regression
+# ---------------------------------------------------------------------------
+@dataclass
+class LogitFit:
+    """A pseudo-likelihood fit on a design (all on the original scale)."""
+    params: np.ndarray
+    cov: np.ndarray            # inverse pseudo-Hessian (NaN rows for fixed +-Inf)
+    hessian: np.ndarray
+    loglik: float
+    n_iter: int
+    converged: bool
+    fixed: np.ndarray = field(default=None)   # True where the coefficient is +-Inf
+    messages: list = field(default_factory=list)
+
+
+def _names(labels, term_of):
+    def name(k):
+        lab = labels[k]
+        t = term_of.get(lab) if term_of else None
+        return f"'{lab}'" + (f" (term {t})" if t and t != lab else "")
+    return name
+
+
+def _solve_psd(A, b):
+    try:
+        c = linalg.cho_factor(A, check_finite=False)
+        return linalg.cho_solve(c, b, check_finite=False)
+    except (linalg.LinAlgError, ValueError):
+        return np.linalg.lstsq(A, b, rcond=None)[0]
+
+
+def _inv_psd(A):
+    try:
+        c = linalg.cho_factor(A, check_finite=False)
+        return linalg.cho_solve(c, np.eye(len(A)), check_finite=False)
+    except (linalg.LinAlgError, ValueError):
+        return np.linalg.pinv(A, hermitian=True)
+
+
+def _check_variation(Z, n, labels, term_of, where):
+    name = _names(labels, term_of)
+    p = Z.shape[1]
+    zero = [k for k in range(p) if not np.any(Z[:, k] != 0)]
+    if zero:
+        names = ", ".join(name(k) for k in zero)
+        raise DegenerateModelError(
+            f"the change statistic of {names} is 0 for every {where}: the statistic has no "
+            "variation, carries no information and its coefficient cannot be estimated "
+            "(statnet: 'MPLE covariate(s) have no variation'). Remove it from the formula"
+            + (" or enlarge sample_size." if "sampled" in where else "."))
+    if p == 0:
+        return
+    G = Z.T @ (n[:, None] * Z)
+    d = np.sqrt(np.diag(G))
+    C = G / np.outer(d, d)
+    ev, V = np.linalg.eigh(C)
+    if ev[0] < 1e-10 * max(ev[-1], 1e-300):
+        v = V[:, 0]
+        involved = [k for k in range(p) if abs(v[k]) > 1e-3 * np.abs(v).max()]
+        names = ", ".join(name(k) for k in involved)
+        raise DegenerateModelError(
+            f"the change statistics of {names} are linearly dependent over every {where} "
+            "(collinear: one is a combination of the others), so their coefficients are not "
+            "identifiable; remove one of them from the formula.")
+
+
+def _separation_direction(Z, n, s):
+    """A direction d (scaled columns) along which the pseudo-likelihood rises
+    without bound, or None when the MPLE exists (a linear program)."""
+    pos = s > 1e-12 * np.maximum(n, 1.0)
+    neg = (n - s) > 1e-12 * np.maximum(n, 1.0)
+    p = Z.shape[1]
+    A = np.vstack([-Z[pos], Z[neg]])
+    c = -(Z[pos].sum(axis=0) - Z[neg].sum(axis=0))
+    res = optimize.linprog(c, A_ub=A, b_ub=np.zeros(len(A)), bounds=[(-1.0, 1.0)] * p,
+                           method="highs")
+    if res.status != 0 or -res.fun <= 1e-7:
+        return None
+    d = np.asarray(res.x)
+    d[np.abs(d) < 1e-7] = 0.0
+    if not np.any(d):
+        return None
+    return d
+
+
+def _newton(Z, n, s, maxiter, tol):
+    """Newton-Raphson with step halving on scaled columns; returns
+    (beta, H, loglik, eta, n_iter, converged)."""
+    p = Z.shape[1]
+
+    def ll_of(eta):
+        return float(s @ eta - n @ np.logaddexp(0.0, eta))
+
+    # start as glm does: one weighted least-squares step from mu = (y + 0.5) / (n + 1)
+    mu = (s + 0.5) / (n + 1.0)
+    eta0 = np.log(mu) - np.log1p(-mu)
+    w = n * mu * (1.0 - mu)
+    zres = eta0 + (s - n * mu) / w
+    beta = _solve_psd(Z.T @ (w[:, None] * Z), Z.T @ (w * zres))
+    if not np.all(np.isfinite(beta)):
+        beta = np.zeros(p)
+    eta = Z @ beta
+    ll = ll_of(eta)
+    if not math.isfinite(ll):
+        beta = np.zeros(p)
+        eta = Z @ beta
+        ll = ll_of(eta)
+    converged = False
+    it = 0
+    for it in range(1, maxiter + 1):
+        mu = special.expit(eta)
+        g = Z.T @ (s - n * mu)
+        H = Z.T @ ((n * mu * (1.0 - mu))[:, None] * Z)
+        step = _solve_psd(H, g)
+        dec = float(g @ step)
+        t = 1.0
+        while True:
+            nb = beta + t * step
+            ne = Z @ nb
+            nl = ll_of(ne)
+            if math.isfinite(nl) and nl >= ll - 1e-13 * (1.0 + abs(ll)):
+                break
+            t *= 0.5
+            if t < 1e-12:
+                nb, ne, nl = beta, eta, ll
+                break
+        beta, eta, ll = nb, ne, nl
+        if not (dec > tol * (1.0 + abs(ll))):
+            converged = True
+            break
+    mu = special.expit(eta)
+    H = Z.T @ ((n * mu * (1.0 - mu))[:, None] * Z)
+    return beta, H, ll, eta, it, converged
+
+
+def fit_design(design: Design, labels, term_of=None, separation="error", maxiter=100,
+               tol=1e-14, unit="dyad") -> LogitFit:
+    """Maximise the (weighted) pseudo-likelihood of a design.
+
+    Raises DegenerateModelError for a statistic without variation, collinear
+    statistics, and (with ``separation="error"``) a pseudo-likelihood
+    without a maximum, naming the statistics involved.
+    """
+    if separation not in ("error", "warn"):
+        raise ValueError(f"separation must be 'error' or 'warn', got {separation!r}")
+    labels = list(labels)
+    p = len(labels)
+    keep_rows = design.n > 0
+    X, n, s = design.X[keep_rows], design.n[keep_rows], design.s[keep_rows]
+    where = f"sampled {unit}" if design.sampled else unit
+    name = _names(labels, term_of)
+    params = np.zeros(p)
+    fixed = np.zeros(p, dtype=bool)
+    active = np.arange(p)
+    messages = []
+    total_iter = 0
+    while True:
+        Xa = X[:, active]
+        scale = np.abs(Xa).max(axis=0) if len(Xa) else np.ones(len(active))
+        scale[scale == 0] = 1.0
+        Z = Xa / scale
+        _check_variation(Z, n, [labels[k] for k in active],
+                         {labels[k]: (term_of or {}).get(labels[k]) for k in active}, where)
+        beta, H, ll, eta, n_iter, converged = _newton(Z, n, s, maxiter, tol)
+        total_iter += n_iter
+        extreme = bool(np.any(np.abs(eta) > ETA_EXTREME))
+        d = _separation_direction(Z, n, s) if (extreme or not converged) else None
+        if d is None:
+            break
+        sup = np.flatnonzero(d)
+        glob = active[sup]
+        if len(sup) == 1:
+            sign = "+Inf" if d[sup[0]] > 0 else "-Inf"
+            what = f"{name(glob[0])} -> {sign}"
+        else:
+            parts = " + ".join(f"{d[k]:.3g}*{labels[active[k]]}" for k in sup)
+            what = f"the combination {parts} -> +Inf (statistics {', '.join(name(k) for k in glob)})"
+        msg = (f"the maximum pseudo-likelihood estimate does not exist: the pseudo-likelihood "
+               f"keeps increasing as {what}, i.e. the change statistics separate the "
+               f"observed ties from the non-ties (perfect or quasi-complete separation; "
+               f"e.g. an observed statistic at its smallest or largest attainable value).")
+        if separation == "error" or len(sup) != 1:
+            raise DegenerateModelError(
+                msg + " Remove the term(s) from the formula"
+                + (", or pass separation='warn' to fix the coefficient at +/-Inf as statnet "
+                   "does." if len(sup) == 1 else "."))
+        k = glob[0]
+        params[k] = math.inf if d[sup[0]] > 0 else -math.inf
+        fixed[k] = True
+        messages.append(f"Coefficient of {name(k)} fixed at {'+' if params[k] > 0 else '-'}Inf: "
+                        f"{msg}")
+        warnings.warn(messages[-1], ConvergenceWarning, stacklevel=3)
+        rest = np.abs(Z @ d) <= 1e-9
+        X, n, s = X[rest], n[rest], s[rest]
+        active = np.delete(active, sup)
+        if len(active) == 0 or len(n) == 0:
+            raise DegenerateModelError(msg + " No dyads are left to estimate the other "
+                                       "coefficients from.")
+    b = beta / scale
+    params[active] = b
+    cov = np.full((p, p), np.nan)
+    Hinv_z = _inv_psd(H)
+    cov[np.ix_(active, active)] = Hinv_z / np.outer(scale, scale)
+    Hfull = np.full((p, p), np.nan)
+    Hfull[np.ix_(active, active)] = H * np.outer(scale, scale)
+    if not converged:
+        messages.append(f"the pseudo-likelihood maximisation did not converge in {maxiter} "
+                        "Newton iterations")
+        warnings.warn(messages[-1], ConvergenceWarning, stacklevel=3)
+    return LogitFit(params, cov, Hfull, ll, total_iter, converged, fixed, messages)
+
+
+# ---------------------------------------------------------------------------
+# The estimator
+# ---------------------------------------------------------------------------
+def _dyad_independent(model) -> bool:
+    return bool(getattr(model, "dyad_independent", False))
+
+
+def _term_map(model) -> dict:
+    out = {}
+    for t in getattr(model, "terms", ()) or ():
+        for lab in getattr(t, "labels", ()):
+            out[lab] = getattr(t, "name", None)
+    return out
+
+
+class MPLE:
+    """Maximum pseudo-likelihood estimator (see the module docstring).
+
+    Parameters
+    ----------
+    cov : {"naive", "godambe", "bootstrap"}
+        How the covariance of the estimates is computed.
+    bootstrap : int, optional
+        Number of parametric-bootstrap networks; implies ``cov="bootstrap"``.
+    n_sim : int
+        Networks simulated for ``cov="godambe"`` (and the bootstrap when
+        ``bootstrap`` is not given).  Default 500.
+    burnin, interval : int
+        Metropolis-Hastings proposals before the first simulated network
+        and between networks (defaults 16,384 and 1,024).
+    sample_size : int, optional
+        Non-tie dyads in a case-control sample (all ties are always used);
+        default: all dyads up to ``max_dyads``, else max(100,000, 8 x ties).
+    max_dyads : int
+        Largest number of dyads fitted without sampling (2**26).
+    separation : {"error", "warn"}
+        What a non-existent MPLE does (see the module docstring).
+    maxiter, tol : Newton iterations and decrement tolerance.
+    proposal : {"tnt", "random"}
+        Proposal of the simulations.
+    random_state : int, Generator or None
+        Seeds the dyad sample and the simulations.
+    verbose : bool
+        Print the design size and the progress of the simulations.
+    """
+
+    def __init__(self, cov="naive", bootstrap=None, n_sim=None, burnin=DEFAULT_BURNIN,
+                 interval=DEFAULT_INTERVAL, sample_size=None, max_dyads=DEFAULT_MAX_DYADS,
+                 separation="error", maxiter=100, tol=1e-14, proposal="tnt", random_state=None,
+                 verbose=False):
+        cov = str(cov).lower()
+        if cov not in _COV_KINDS:
+            raise ValueError(f"cov must be one of {_COV_KINDS}, got {cov!r}")
+        if bootstrap is not None:
+            bootstrap = int(bootstrap)
+            if bootstrap < 2:
+                raise ValueError("bootstrap needs at least 2 networks")
+            cov = "bootstrap"
+        if cov == "invhess":
+            cov = "naive"
+        self.cov = cov
+        self.bootstrap = bootstrap
+        self.n_sim = DEFAULT_N_SIM if n_sim is None else int(n_sim)
+        self.burnin = int(burnin)
+        self.interval = int(interval)
+        if self.n_sim < 2 or self.burnin < 0 or self.interval < 1:
+            raise ValueError("need n_sim >= 2, burnin >= 0 and interval >= 1")
+        self.sample_size = sample_size
+        self.max_dyads = int(max_dyads)
+        if separation not in ("error", "warn"):
+            raise ValueError(f"separation must be 'error' or 'warn', got {separation!r}")
+        self.separation = separation
+        self.maxiter = int(maxiter)
+        self.tol = float(tol)
+        self.proposal = proposal
+        self.random_state = random_state
+        self.verbose = verbose
+
+    # -- helpers -----------------------------------------------------------
+    def _design(self, bm, rng):
+        return pseudo_design(bm, self.sample_size, self.max_dyads, rng)
+
+    def fit(self, model) -> ERGMResults:
+        """Fit ``model`` (an :class:`~ergmfit.ERGM`, or anything with
+        ``labels`` and ``compiled()``; simulation-based covariances also need
+        ``sampler(params, proposal=, random_state=)``)."""
+        t0 = time.perf_counter()
+        rng = check_random_state(self.random_state)
+        labels = list(model.labels)
+        term_of = _term_map(model)
+        bm = model.compiled()
+        design = self._design(bm, rng)
+        if self.verbose:
+            print(f"MPLE: {design.n_vars:,} dyads -> {design.n_rows:,} distinct rows"
+                  + (f" (case-control sample of {design.n_sampled:,} non-ties)"
+                     if design.sampled else ""))
+        lf = fit_design(design, labels, term_of, self.separation, self.maxiter, self.tol)
+        dyad_indep = _dyad_independent(model)
+        warn = list(lf.messages)
+        info = {"design": _design_info(design)}
+        cov = lf.cov
+        se_kind = "naive"
+        if self.cov in ("godambe", "bootstrap"):
+            if lf.fixed.any():
+                raise DegenerateModelError(
+                    "simulation-based standard errors need finite estimates, but "
+                    + ", ".join(repr(labels[k]) for k in np.flatnonzero(lf.fixed))
+                    + " were fixed at +/-Inf; remove those terms")
+            if self.cov == "godambe":
+                cov, info["godambe"] = _godambe(model, lf, design, self, rng)
+            else:
+                cov, info["bootstrap"] = _bootstrap(model, lf, design, self, rng, labels,
+                                                    term_of)
+            se_kind = self.cov
+        if not dyad_indep and se_kind == "naive":
+            warn.append(NAIVE_SE_WARNING)
+        if design.sampled:
+            w0 = (design.n_vars - design.n_on) / max(design.n_sampled, 1)
+            warn.append(f"Note: the pseudo-likelihood was computed from a case-control sample of "
+                        f"dyads: all {design.n_on} ties and {design.n_sampled} of the "
+                        f"{design.n_vars - design.n_on} non-ties (weight {w0:.6g} each); "
+                        "the deviances are estimates.")
+        net = getattr(model, "network", None)
+        return ERGMResults(
+            lf.params, cov, labels, method="mple", loglik=lf.loglik,
+            loglik_kind="exact" if dyad_indep else "pseudo", nobs=design.n_vars,
+            converged=lf.converged, n_iter=lf.n_iter, seconds=time.perf_counter() - t0,
+            se_kind=se_kind, warnings=warn, info=info,
+            formula=getattr(model, "formula", None),
+            network=net,
+            model=model, dyad_independent=dyad_indep)
+
+
+def _design_info(design: Design) -> dict:
+    return {"n_vars": design.n_vars, "n_on": design.n_on, "unique_rows": design.n_rows,
+            "sampled": design.sampled, "n_sampled": design.n_sampled}
+
+
+def _sim_design(bm, design: Design, est: MPLE, rng) -> Design:
+    """The design of a simulated state, built as the observed one was."""
+    if design.sampled:
+        d = build_design(bm, design.n_sampled, seed_words(rng))
+        return Design(d["X"], d["n"], d["s"], d["n_vars"], d["n_on"], True, d["n_sampled"])
+    d = build_design(bm, -1)
+    return Design(d["X"], d["n"], d["s"], d["n_vars"], d["n_on"])
+
+
+def _simulated_states(model, theta, est: MPLE, rng, count):
+    """Yield the compiled model at ``count`` states simulated from ``theta``."""
+    if not hasattr(model, "sampler"):
+        raise TypeError("simulation-based standard errors need a model with a sampler() "
+                        "method (e.g. an ERGM)")
+    sampler, bm = model.sampler(theta, proposal=est.proposal, random_state=rng)
+    sampler.run(theta, est.burnin)
+    step = max(1, count // 10)
+    for k in range(count):
+        sampler.run(theta, est.interval)
+        if est.verbose and (k + 1) % step == 0:
+            print(f"  simulated {k + 1} of {count} networks")
+        yield bm
+    yield sampler      # last item: the sampler, for diagnostics
+
+
+def _acceptance(sampler) -> float:
+    # computed here: MHSampler.acceptance_rate divides two int64 in C (integer division)
+    n = int(sampler.n_proposed)
+    return float(sampler.n_accepted) / n if n else float("nan")
+
+
+def _godambe(model, lf: LogitFit, design: Design, est: MPLE, rng):
+    theta = lf.params
+    p = len(theta)
+    U = np.empty((est.n_sim, p))
+    it = _simulated_states(model, theta, est, rng, est.n_sim)
+    for r in range(est.n_sim):
+        # the compressed design is quicker than a per-dyad score (one exp per distinct row)
+        U[r] = _sim_design(next(it), design, est, rng).score(theta)
+    sampler = next(it)
+    J = U.T @ U / est.n_sim
+    Hinv = lf.cov
+    cov = Hinv @ J @ Hinv
+    cov = 0.5 * (cov + cov.T)
+    info = {"n_sim": est.n_sim, "burnin": est.burnin, "interval": est.interval,
+            "proposal": est.proposal, "acceptance_rate": _acceptance(sampler),
+            "mean_score": U.mean(axis=0).tolist()}
+    return cov, info
+
+
+def _bootstrap(model, lf: LogitFit, design: Design, est: MPLE, rng, labels, term_of):
+    theta = lf.params
+    B = est.bootstrap if est.bootstrap is not None else est.n_sim
+    draws = []
+    failed = 0
+    it = _simulated_states(model, theta, est, rng, B)
+    for _ in range(B):
+        bm = next(it)
+        d = _sim_design(bm, design, est, rng)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", ConvergenceWarning)
+                f = fit_design(d, labels, term_of, "error", est.maxiter, est.tol)
+            if not f.converged:
+                raise DegenerateModelError("not converged")
+            draws.append(f.params)
+        except DegenerateModelError:
+            failed += 1
+    sampler = next(it)
+    if len(draws) < 2:
+        raise DegenerateModelError(
+            f"the MPLE does not exist for {failed} of {B} networks simulated from the MPLE; "
+            "the parametric bootstrap cannot estimate the covariance (the model may be "
+            "degenerate near the estimate)")
+    draws = np.array(draws)
+    if failed:
+        warnings.warn(f"the MPLE did not exist for {failed} of {B} bootstrap networks; they "
+                      "were left out of the bootstrap covariance", ConvergenceWarning,
+                      stacklevel=4)
+    cov = np.atleast_2d(np.cov(draws, rowvar=False, ddof=1))
+    info = {"B": B, "n_failed": failed, "burnin": est.burnin, "interval": est.interval,
+            "proposal": est.proposal, "acceptance_rate": _acceptance(sampler),
+            "estimates": draws.tolist()}
+    return cov, info
+
+
+def fit_mple(model, **kwargs) -> ERGMResults:
+    """``MPLE(**kwargs).fit(model)``; see :class:`MPLE`."""
+    return MPLE(**kwargs).fit(model)
+
+
+def fit_pseudolikelihood(bm, labels=None, sample_size=None, max_vars=DEFAULT_MAX_DYADS,
+                         random_state=None, separation="error", maxiter=100,
+                         tol=1e-14) -> LogitFit:
+    """Maximum pseudo-likelihood on any compiled BinaryModel (e.g. an MRF).
+
+    Returns a :class:`LogitFit` (params, inverse pseudo-Hessian, loglik, ...).
+    """
+    labels = list(labels) if labels is not None else [f"theta{k}" for k in range(bm.n_stats)]
+    design = pseudo_design(bm, sample_size, max_vars, random_state)
+    return fit_design(design, labels, None, separation, maxiter, tol, unit="variable")

@@ -1,0 +1,313 @@
+"""Figures: goodness of fit, trace plots and small network drawings.
+
+matplotlib is an optional dependency (``pip install 'ergmfit[plot]'``); it is
+imported only when a figure is drawn, and its absence is an ImportError
+saying so.
+
+Every function returns the matplotlib ``Figure``.  With ``path`` the figure
+is written there (format from the extension: .png, .pdf, .svg, ...) and is
+not registered with pyplot, so scripts and the command line can draw any
+number of figures without a display or leaking memory; without ``path`` it is
+a pyplot figure, shown inline in a notebook or by ``plt.show()``.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+MISSING_MATPLOTLIB = "plotting needs matplotlib: pip install 'ergmfit[plot]'"
+
+__all__ = ["plot_gof", "trace_plot", "draw_network", "require_matplotlib", "MISSING_MATPLOTLIB"]
+
+#: axis labels of the gof panels (statnet's)
+_GOF_AXES = {
+    "degree": ("degree", "proportion of nodes"),
+    "idegree": ("in degree", "proportion of nodes"),
+    "odegree": ("out degree", "proportion of nodes"),
+    "espartners": ("edge-wise shared partners", "proportion of edges"),
+    "dspartners": ("dyad-wise shared partners", "proportion of dyads"),
+    "distance": ("minimum geodesic distance", "proportion of dyads"),
+    "model": ("model statistics", "simulated quantiles"),
+}
+
+
+def require_matplotlib():
+    """The ``matplotlib`` module, or an ImportError with the install hint."""
+    try:
+        import matplotlib
+        import matplotlib.figure  # noqa: F401
+    except ImportError as exc:
+        raise ImportError(MISSING_MATPLOTLIB) from exc
+    return matplotlib
+
+
+def _figure(path, figsize):
+    require_matplotlib()
+    if path is not None:
+        from matplotlib.figure import Figure
+        return Figure(figsize=figsize)
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError as exc:
+        raise ImportError(MISSING_MATPLOTLIB) from exc
+    return plt.figure(figsize=figsize)
+
+
+def _finish(fig, path, dpi):
+    if path is not None:
+        fig.savefig(path, dpi=dpi, bbox_inches="tight")
+    return fig
+
+
+def _grid(k, ncols=None):
+    ncols = ncols or max(1, math.ceil(math.sqrt(k)))
+    return math.ceil(k / ncols), ncols
+
+
+# ---------------------------------------------------------------------------
+# goodness of fit
+# ---------------------------------------------------------------------------
+def gof_proportions(block):
+    """What a gof panel shows: (simulated, observed, 2.5% and 97.5% bounds).
+
+    Distribution blocks: each network's counts divided by its total (nodes,
+    ties or dyads).  The model block: statnet's quantiles -- each simulated
+    value's rank among the simulations divided by their number, and for the
+    observed value the fraction of simulations at or above it.
+    """
+    sim = np.asarray(block.sim, dtype=float)
+    obs = np.asarray(block.obs, dtype=float)
+    if block.name == "model":
+        from scipy.stats import rankdata
+        n = sim.shape[0]
+        psim = rankdata(sim, axis=0) / n if n else sim
+        pobs = np.mean(sim >= obs, axis=0) if n else obs * np.nan
+    else:
+        tot = sim.sum(axis=1, keepdims=True)
+        psim = np.divide(sim, tot, out=np.zeros_like(sim), where=tot > 0)
+        s = obs.sum()
+        pobs = obs / s if s > 0 else np.zeros_like(obs)
+    if psim.shape[0]:
+        lo, hi = np.quantile(psim, [0.025, 0.975], axis=0)
+    else:
+        lo = hi = np.full(obs.shape, np.nan)
+    return psim, pobs, lo, hi
+
+
+def _gof_panel(ax, block):
+    psim, pobs, lo, hi = gof_proportions(block)
+    k = len(block.labels)
+    x = np.arange(1, k + 1)
+    if psim.shape[0]:
+        ax.boxplot(psim, positions=x, widths=0.6, manage_ticks=False,
+                   boxprops={"color": "black", "linewidth": 0.8},
+                   medianprops={"color": "black", "linewidth": 1.4},
+                   whiskerprops={"color": "black", "linewidth": 0.8, "linestyle": "--"},
+                   capprops={"color": "black", "linewidth": 0.8},
+                   flierprops={"marker": "o", "markersize": 3, "markerfacecolor": "none",
+                               "markeredgecolor": "black", "markeredgewidth": 0.6})
+        ax.plot(x, lo, color="0.55", linewidth=1.0, label="95% range")
+        ax.plot(x, hi, color="0.55", linewidth=1.0)
+    ax.plot(x, pobs, color="black", linewidth=2.6, marker="o", markersize=3.5,
+            label="observed", zorder=5)
+    xlabel, ylabel = _GOF_AXES.get(block.name, (block.title, "proportion"))
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if block.name == "model":
+        ticks = block.labels
+        ax.set_ylim(-0.02, 1.02)
+    elif block.name == "distance":
+        ticks = block.labels[:-1] + ["NR"]
+    else:
+        ticks = [lab[len(_prefix(block)):] for lab in block.labels]
+    ax.set_xticks(x)
+    step = max(1, math.ceil(k / 25))           # at most ~25 tick labels
+    ax.set_xticklabels([t if i % step == 0 else "" for i, t in enumerate(ticks)],
+                       rotation=45 if block.name == "model" else 0,
+                       ha="right" if block.name == "model" else "center", fontsize=8)
+    ax.set_xlim(0.4, k + 0.6)
+    ax.tick_params(axis="y", labelsize=8)
+
+
+def _prefix(block):
+    lab = block.labels[0] if block.labels else ""
+    return lab.rstrip("0123456789")
+
+
+def plot_gof(result, path=None, blocks=None, ncols=None, figsize=None, dpi=100,
+             main="Goodness-of-fit diagnostics"):
+    """statnet's goodness-of-fit figure: one panel per block.
+
+    Each panel shows boxplots of the simulated proportions (of nodes by
+    degree, of ties by edgewise shared partners, of dyads by geodesic
+    distance, with ``NR`` for unreachable pairs), the observed network as a
+    bold black line, and the pointwise 2.5% and 97.5% quantiles of the
+    simulations as grey lines.  The model-statistics panel shows each
+    statistic as a quantile of its simulations (the observed network should
+    sit near 0.5).
+
+    Parameters
+    ----------
+    result : GofResult
+    path : str or path-like, optional
+        Write the figure here.
+    blocks : list of str, optional
+        Which blocks (default: all, in order).
+    ncols : int, optional
+        Panels per row.
+    figsize : (width, height) in inches, optional
+    dpi : int
+    main : str
+        The overall title.
+    """
+    names = list(result.blocks) if blocks is None else [result[b].name for b in blocks]
+    nrows, ncols = _grid(len(names), ncols)
+    fig = _figure(path, figsize or (4.6 * ncols, 3.7 * nrows))
+    axes = fig.subplots(nrows, ncols, squeeze=False)
+    for k, name in enumerate(names):
+        _gof_panel(axes.flat[k], result.blocks[name])
+    for ax in list(axes.flat)[len(names):]:
+        ax.set_visible(False)
+    if names:
+        axes.flat[0].legend(loc="upper right", fontsize=7, frameon=False)
+    if main:
+        fig.suptitle(main)
+    fig.tight_layout()
+    return _finish(fig, path, dpi)
+
+
+# ---------------------------------------------------------------------------
+# trace plots
+# ---------------------------------------------------------------------------
+def trace_plot(trajectory, labels=None, targets=None, path=None, xlabel="iteration",
+               title=None, figsize=None, dpi=100):
+    """Lines of parameters or statistics over iterations, one panel per column.
+
+    Parameters
+    ----------
+    trajectory : array (T, p) or (T,)
+        Row t is the value at iteration t (e.g. theta of an estimator, or the
+        statistics of an MCMC sample).
+    labels : list of str, optional
+        Panel titles (default ``x0, x1, ...``).
+    targets : float or sequence of p values (None to skip a panel), optional
+        Horizontal reference lines: observed statistics, or a final estimate.
+    path : optional
+        Write the figure here.
+    """
+    y = np.asarray(trajectory, dtype=float)
+    if y.ndim == 1:
+        y = y[:, None]
+    if y.ndim != 2:
+        raise ValueError(f"trajectory must be (T,) or (T, p), got shape {y.shape}")
+    p = y.shape[1]
+    labels = [f"x{k}" for k in range(p)] if labels is None else [str(s) for s in labels]
+    if len(labels) != p:
+        raise ValueError(f"{len(labels)} labels for {p} columns")
+    if targets is None:
+        targets = [None] * p
+    elif np.ndim(targets) == 0:
+        targets = [targets] * p
+    targets = list(targets)
+    if len(targets) != p:
+        raise ValueError(f"{len(targets)} targets for {p} columns")
+    fig = _figure(path, figsize or (7.0, max(1.7 * p, 2.6)))
+    axes = fig.subplots(p, 1, squeeze=False, sharex=True)[:, 0]
+    t = np.arange(y.shape[0])
+    for k, ax in enumerate(axes):
+        ax.plot(t, y[:, k], color="C0", linewidth=0.9)
+        if targets[k] is not None and np.isfinite(targets[k]):
+            ax.axhline(float(targets[k]), color="C3", linestyle="--", linewidth=1.2,
+                       label="target")
+        ax.set_ylabel(labels[k], fontsize=9)
+        ax.tick_params(labelsize=8)
+    axes[-1].set_xlabel(xlabel)
+    if any(tg is not None for tg in targets):
+        axes[0].legend(loc="upper right", fontsize=7, frameon=False)
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    return _finish(fig, path, dpi)
+
+
+# ---------------------------------------------------------------------------
+# network drawings
+# ---------------------------------------------------------------------------
+def draw_network(graph_or_network, path=None, color_by=None, labels=True, seed=1,
+                 figsize=(6.0, 6.0), dpi=100, title=None, node_size=None):
+    """Draw a small network with a spring layout.
+
+    Parameters
+    ----------
+    graph_or_network : networkx graph, Network, or dataset name / file
+    path : optional
+        Write the figure here.
+    color_by : str, optional
+        A node attribute: numbers are coloured on a scale (with a colour bar),
+        other values by category (with a legend).
+    labels : bool
+        Show node labels.
+    seed : int
+        Seed of the layout (the same seed gives the same picture).
+    """
+    require_matplotlib()
+    import networkx as nx
+    if isinstance(graph_or_network, nx.Graph):
+        g = graph_or_network
+    else:
+        from .network import as_network
+        g = as_network(graph_or_network).to_networkx()
+    fig = _figure(path, figsize)
+    ax = fig.add_subplot(1, 1, 1)
+    pos = nx.spring_layout(g, seed=seed)
+    nodes = list(g.nodes)
+    size = node_size or (300 if len(nodes) <= 50 else max(20, 15000 // max(len(nodes), 1)))
+    colors = "C0"
+    cmap = None
+    if color_by is not None:
+        values = [g.nodes[v].get(color_by) for v in nodes]
+        if all(v is None for v in values):
+            from .exceptions import TermError
+            have = sorted({a for v in nodes for a in g.nodes[v]})
+            raise TermError(f"the network has no node attribute {color_by!r}; its node "
+                            f"attributes are: {', '.join(map(repr, have)) or 'none'}")
+        numeric = all(isinstance(v, (int, float, np.integer, np.floating))
+                      and not isinstance(v, bool) for v in values if v is not None)
+        if numeric and len({v for v in values if v is not None}) > 10:
+            import matplotlib as mpl
+            cmap = mpl.colormaps["viridis"]
+            colors = [np.nan if v is None else float(v) for v in values]
+        else:
+            import matplotlib.lines as mlines
+            cats = sorted({str(v) for v in values}, key=_natural)
+            idx = {c: k for k, c in enumerate(cats)}
+            colors = [f"C{idx[str(v)] % 10}" for v in values]
+            handles = [mlines.Line2D([], [], marker="o", linestyle="", color=f"C{k % 10}",
+                                     label=c) for k, c in enumerate(cats)]
+            ax.legend(handles=handles, title=color_by, fontsize=8, title_fontsize=8,
+                      loc="best", frameon=False)
+    if g.is_directed():
+        nx.draw_networkx_edges(g, pos, ax=ax, alpha=0.5, width=0.8, arrows=True, arrowsize=8,
+                               node_size=size)
+    else:
+        nx.draw_networkx_edges(g, pos, ax=ax, alpha=0.5, width=0.8)
+    coll = nx.draw_networkx_nodes(g, pos, ax=ax, nodelist=nodes, node_color=colors,
+                                  cmap=cmap, node_size=size, edgecolors="black",
+                                  linewidths=0.5)
+    if cmap is not None:
+        fig.colorbar(coll, ax=ax, label=color_by, shrink=0.7)
+    if labels:
+        nx.draw_networkx_labels(g, pos, ax=ax, font_size=7)
+    ax.set_axis_off()
+    if title:
+        ax.set_title(title)
+    fig.tight_layout()
+    return _finish(fig, path, dpi)
+
+
+def _natural(s):
+    try:
+        return (0, float(s), s)
+    except ValueError:
+        return (1, 0.0, s)

@@ -1,0 +1,742 @@
+"""Fitted models: :class:`ERGMResults` and its statnet-style :class:`Summary`.
+
+One results class serves every estimator (MPLE, MCMC-MLE, CD, EE, ...):
+the estimator fills in what it knows and leaves the rest ``None``.
+
+What an estimator provides
+--------------------------
+``params``, ``cov`` (total covariance of the estimates), ``labels``,
+``method`` (``"mple"``, ``"mcmle"``, ...), optionally ``cov_mc`` (the
+Monte Carlo / estimation part of ``cov``; statnet's ``MCMC %`` column is
+``round(100 * (SE_total - SE_model) / SE_total)`` with
+``SE_model = sqrt(diag(cov - cov_mc))``), ``loglik`` with ``loglik_kind``
+(``"pseudo"``: a log-pseudo-likelihood; ``"exact"``: the exact
+log-likelihood, e.g. a dyad-independent model; ``"bridge"``: estimated by
+bridge sampling, with ``loglik_mcse``; ``None``: not computed), ``nobs``
+(number of binary variables: dyads for an ERGM), ``converged``,
+``n_iter``, ``seconds``, ``se_kind`` (``"naive"``, ``"godambe"``,
+``"bootstrap"``, ``"fisher"``, ...), ``warnings`` (strings printed under the
+table) and ``info``, a JSON-serialisable dict of estimator-specific
+diagnostics (e.g. EE t-ratios, the MPLE sampling design).
+
+Saving
+------
+:meth:`ERGMResults.save` writes JSON (``.json``) or a NumPy archive
+(``.npz``, arrays plus one JSON metadata string; read back with
+``allow_pickle=False``).  Pickle is never used.  What is stored: every
+field above, the formula, the coefficient labels, and -- so that a later
+``gof`` can rebuild the model with :meth:`ERGMResults.rebuild_model` -- the
+network: number of nodes, directedness, ties, node labels and the node,
+edge and graph attributes whose values are JSON-serialisable (others are
+listed under ``network["dropped_attributes"]``).  Non-finite numbers are
+written as ``null`` (NaN) and ``"inf"``/``"-inf"``.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+
+import numpy as np
+from scipy import stats
+
+FORMAT_VERSION = 1
+
+_HEADERS = {
+    "mple": "Maximum Pseudolikelihood Results:",
+    "mple_exact": "Maximum Likelihood Results:",
+    "mle": "Maximum Likelihood Results:",
+    "mcmle": "Monte Carlo Maximum Likelihood Results:",
+    "cd": "Contrastive Divergence Results:",
+    "sa": "Stochastic Approximation Maximum Likelihood Results:",
+    "ee": "Equilibrium Expectation Results:",
+    "bcd": "Blocked Contrastive Divergence Results:",
+    "mcle": "Maximum Composite Likelihood Results:",
+}
+
+NAIVE_SE_WARNING = ("Warning: The standard errors are based on naive pseudolikelihood and are "
+                    "suspect. Use fit(method=\"mple\", cov=\"godambe\") or bootstrap=B for a "
+                    "simulation-based approximation of the standard errors.")
+
+
+# ---------------------------------------------------------------------------
+# A labelled vector
+# ---------------------------------------------------------------------------
+class LabeledArray(np.ndarray):
+    """A float array whose first axis is labelled by the statistics.
+
+    Behaves as a NumPy array; in addition ``a["edges"]`` selects by label,
+    ``a.labels`` lists them and ``a.to_dict()`` gives ``{label: value}``.
+    """
+
+    def __new__(cls, values, labels):
+        obj = np.asarray(values, dtype=float).view(cls)
+        labels = [str(lab) for lab in labels]
+        if obj.ndim == 0 or obj.shape[0] != len(labels):
+            raise ValueError(f"{len(labels)} labels for an array of shape {obj.shape}")
+        obj.labels = labels
+        return obj
+
+    def __array_finalize__(self, obj):
+        labels = getattr(obj, "labels", None)
+        if labels is not None and self.ndim >= 1 and self.shape[0] == len(labels):
+            self.labels = labels
+        else:
+            self.labels = None
+
+    def __array_wrap__(self, arr, *args, **kwargs):
+        out = super().__array_wrap__(arr, *args, **kwargs)
+        if isinstance(out, np.ndarray) and out.ndim == 0:
+            return out[()]
+        return out
+
+    def _index(self, key):
+        if self.labels is None:
+            raise KeyError(key)
+        try:
+            return self.labels.index(key)
+        except ValueError:
+            raise KeyError(f"{key!r} is not a label; labels are {self.labels}") from None
+
+    def __getitem__(self, key):
+        if isinstance(key, str):
+            return np.asarray(self)[self._index(key)]
+        if isinstance(key, list) and key and all(isinstance(k, str) for k in key):
+            return np.asarray(self)[[self._index(k) for k in key]]
+        return super().__getitem__(key)
+
+    def __setitem__(self, key, value):
+        if isinstance(key, str):
+            key = self._index(key)
+        super().__setitem__(key, value)
+
+    def to_dict(self) -> dict:
+        if self.labels is None:
+            raise ValueError("this array has no labels")
+        arr = np.asarray(self)
+        if arr.ndim == 1:
+            return {lab: float(v) for lab, v in zip(self.labels, arr)}
+        return {lab: arr[k].tolist() for k, lab in enumerate(self.labels)}
+
+    def __repr__(self):
+        if self.labels is None or self.ndim != 1:
+            return np.asarray(self).__repr__()
+        w = max((len(lab) for lab in self.labels), default=0)
+        return "\n".join(f"{lab:<{w}}  {v: .6g}" for lab, v in zip(self.labels, np.asarray(self)))
+
+
+# ---------------------------------------------------------------------------
+# R-like number formatting (format(x, digits=), format.pval, printCoefmat)
+# ---------------------------------------------------------------------------
+def _sig_and_exp(v: float, digits: int):
+    """Significant digits R shows for v at ``digits`` (trailing zeros dropped), and its exponent."""
+    s = f"{abs(v):.{digits - 1}e}"
+    mant, exp = s.split("e")
+    e = int(exp)
+    mant = mant.replace(".", "").rstrip("0")
+    return max(1, len(mant)), e
+
+
+def _sci(v: float, mdig: int) -> str:
+    s = f"{v:.{mdig}e}"
+    mant, exp = s.split("e")
+    e = int(exp)
+    return f"{mant}e{'-' if e < 0 else '+'}{abs(e):02d}"
+
+
+def r_format(values, digits: int = 7) -> list:
+    """Format numbers together as R's ``format(x, digits=digits)`` does:
+    enough significant digits (at most ``digits``) for every element, a
+    common number of decimals, fixed notation unless scientific is narrower,
+    right-justified to a common width.  NaN prints as ``NA``."""
+    vals = [float(v) for v in values]
+    fin = [v for v in vals if math.isfinite(v)]
+    out = []
+    if fin:
+        nsmall, maxsig, lo_e, hi_e = 0, 1, None, None
+        for v in fin:
+            if v == 0:
+                continue
+            sig, e = _sig_and_exp(v, digits)
+            nsmall = max(nsmall, sig - 1 - e)
+            maxsig = max(maxsig, sig)
+            lo_e = e if lo_e is None else min(lo_e, e)
+            hi_e = e if hi_e is None else max(hi_e, e)
+        nsmall = min(max(nsmall, 0), 15)
+        fixed = [f"{v:.{nsmall}f}" for v in fin]
+        sci = [_sci(v, maxsig - 1) for v in fin]
+        use_sci = max(map(len, fixed)) > max(map(len, sci))
+        fmt = {}
+        for v, f, s in zip(fin, fixed, sci):
+            fmt[v] = s if use_sci else f
+    for v in vals:
+        if math.isnan(v):
+            out.append("NA")
+        elif math.isinf(v):
+            out.append("Inf" if v > 0 else "-Inf")
+        else:
+            out.append(fmt[v])
+    w = max((len(s) for s in out), default=0)
+    return [s.rjust(w) for s in out]
+
+
+def r_round(v: float, ndigits: int) -> float:
+    return float(np.round(v, ndigits)) if math.isfinite(v) else v
+
+
+def format_pvalues(pv, digits: int = 3, eps: float = 1e-4) -> list:
+    """R's ``format.pval(pv, digits, eps)``: values below eps print as ``<1e-04``."""
+    pv = [float(p) for p in pv]
+    out = [""] * len(pv)
+    ok = [k for k, p in enumerate(pv) if not math.isnan(p)]
+    small = [k for k in ok if pv[k] < eps]
+    big = [k for k in ok if pv[k] >= eps]
+    rr = {}
+    if big:
+        # R formats p >= 1e-3 and smaller ones separately (the latter may go scientific)
+        fix = [k for k in big if math.floor(math.log10(pv[k])) >= -3]
+        nfix = [k for k in big if k not in fix]
+        for group in (fix, nfix):
+            if group:
+                for k, s in zip(group, r_format([pv[k] for k in group], digits)):
+                    rr[k] = s.strip()
+    for k in big:
+        out[k] = rr[k]
+    if small:
+        d = max(1, digits - 2)
+        if big:
+            nc = max(len(rr[k]) for k in big)
+            if d > 1 and d + 6 > nc:
+                d = max(1, nc - 7)
+            sep = "" if (d == 1 and nc <= 6) else " "
+        else:
+            sep = "" if d == 1 else " "
+        eps_s = r_format([eps], d)[0].strip()
+        for k in small:
+            out[k] = "<" + sep + eps_s
+    for k, p in enumerate(pv):
+        if math.isnan(p):
+            out[k] = "NA"
+    return out
+
+
+def signif_stars(p: float) -> str:
+    if not math.isfinite(p):
+        return ""
+    if p <= 0.001:
+        return "***"
+    if p <= 0.01:
+        return "**"
+    if p <= 0.05:
+        return "*"
+    if p <= 0.1:
+        return "."
+    return " "
+
+
+# ---------------------------------------------------------------------------
+# JSON helpers
+# ---------------------------------------------------------------------------
+def _enc(x):
+    """A JSON-safe copy of x: arrays to lists, NaN to None, +-inf to strings."""
+    if isinstance(x, dict):
+        return {str(k): _enc(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_enc(v) for v in x]
+    if isinstance(x, np.ndarray):
+        return _enc(x.tolist())
+    if isinstance(x, (np.bool_, bool)):
+        return bool(x)
+    if isinstance(x, (np.integer,)):
+        return int(x)
+    if isinstance(x, (float, np.floating)):
+        x = float(x)
+        if math.isnan(x):
+            return None
+        if math.isinf(x):
+            return "inf" if x > 0 else "-inf"
+        return x
+    return x
+
+
+def _dec_float(x):
+    if x is None:
+        return float("nan")
+    if isinstance(x, str):
+        return {"inf": math.inf, "-inf": -math.inf, "nan": math.nan}[x]
+    return float(x)
+
+
+def _dec_array(x):
+    if x is None:
+        return None
+    if isinstance(x, list):
+        return np.array([_dec_array(v) if isinstance(v, list) else _dec_float(v) for v in x],
+                        dtype=float)
+    return _dec_float(x)
+
+
+def _jsonable(v) -> bool:
+    try:
+        json.dumps(_enc(v), allow_nan=False)
+        return True
+    except (TypeError, ValueError):
+        return False
+
+
+def network_to_dict(net) -> dict:
+    """The parts of a :class:`~ergmfit.network.Network` that JSON can hold."""
+    d = {"n": int(net.n), "directed": bool(net.directed),
+         "ties": np.asarray(net.ties, dtype=np.int64).tolist()}
+    dropped = []
+    labels = [v.item() if isinstance(v, np.generic) else v for v in net.labels]
+    if _jsonable(labels) and labels != list(range(net.n)):
+        d["labels"] = labels
+    for key, attrs in (("node_attrs", getattr(net, "node_attrs", {})),
+                       ("edge_attrs", getattr(net, "edge_attrs", {})),
+                       ("graph_attrs", getattr(net, "graph_attrs", {}))):
+        keep = {}
+        for name, vals in attrs.items():
+            if isinstance(vals, np.ndarray):
+                vals = vals.tolist()
+            elif isinstance(vals, (list, tuple)):
+                vals = [v.item() if isinstance(v, np.generic) else v for v in vals]
+            if _jsonable(vals):
+                keep[name] = vals
+            else:
+                dropped.append(f"{key[:-6]}:{name}")
+        if keep:
+            d[key] = keep
+    if dropped:
+        d["dropped_attributes"] = dropped
+    return d
+
+
+def network_from_dict(d):
+    from .network import Network
+
+    def dec_vals(vals):
+        return [None if v is None else v for v in vals]
+
+    return Network(d["n"], np.asarray(d["ties"], dtype=np.int64).reshape(-1, 2), d["directed"],
+                   labels=d.get("labels"),
+                   node_attrs={k: dec_vals(v) for k, v in d.get("node_attrs", {}).items()},
+                   edge_attrs={k: dec_vals(v) for k, v in d.get("edge_attrs", {}).items()},
+                   graph_attrs=d.get("graph_attrs", {}))
+
+
+# ---------------------------------------------------------------------------
+# Results
+# ---------------------------------------------------------------------------
+class ERGMResults:
+    """The outcome of fitting a model, whatever the estimator.
+
+    Attributes
+    ----------
+    params, bse, tvalues, pvalues : LabeledArray
+        Estimates, standard errors sqrt(diag(cov)), z = params / bse and
+        two-sided p = 2 Phi(-|z|), labelled as the model's statistics.
+    cov : ndarray (p, p)
+        Covariance of the estimates (``se_kind`` says which estimate).
+    mcmc_pct : ndarray of int
+        statnet's ``MCMC %`` column (0 without Monte Carlo error).
+    loglik, loglik_kind : float or None, str or None
+        The (pseudo-)log-likelihood at the estimate and what it is
+        (``"pseudo"``, ``"exact"``, ``"bridge"`` or ``None``).
+    null_loglik : float or None
+        At theta = 0 (for binary variables: -nobs * log 2).
+    aic, bic : float or None
+        -2 loglik + 2p and -2 loglik + p log(nobs).
+    deviance, null_deviance : float or None
+        -2 loglik and -2 null_loglik.
+    nobs : int or None
+        Number of binary variables (dyads of an ERGM).
+    converged, method, n_iter, seconds, se_kind, warnings, info
+    formula, network : str, dict
+        What the fit was about (see the module docstring for what is saved).
+    model : the fitted model object, when the fit was made in this session
+        (or rebuilt by :meth:`rebuild_model`).
+    """
+
+    def __init__(self, params, cov, labels, *, method, loglik=None, loglik_kind=None,
+                 nobs=None, null_loglik="auto", converged=True, n_iter=0, seconds=0.0,
+                 cov_mc=None, se_kind=None, loglik_mcse=None, warnings=(), info=None,
+                 formula=None, network=None, model=None, dyad_independent=None):
+        labels = [str(lab) for lab in labels]
+        p = len(labels)
+        self.labels = labels
+        self.params = LabeledArray(np.asarray(params, dtype=float).reshape(p), labels)
+        cov = np.asarray(cov, dtype=float).reshape(p, p) if cov is not None \
+            else np.full((p, p), np.nan)
+        self.cov = cov
+        self.cov_mc = None if cov_mc is None else np.asarray(cov_mc, dtype=float).reshape(p, p)
+        self.method = str(method)
+        self.loglik = None if loglik is None else float(loglik)
+        self.loglik_kind = loglik_kind
+        self.loglik_mcse = None if loglik_mcse is None else float(loglik_mcse)
+        self.nobs = None if nobs is None else int(nobs)
+        if null_loglik == "auto":
+            null_loglik = -self.nobs * math.log(2.0) if self.nobs is not None else None
+        self.null_loglik = None if null_loglik is None else float(null_loglik)
+        self.converged = bool(converged)
+        self.n_iter = int(n_iter)
+        self.seconds = float(seconds)
+        self.se_kind = se_kind
+        self.warnings = [str(w) for w in warnings]
+        self.info = dict(info or {})
+        self.formula = formula
+        self._network = network         # a Network (converted on first use) or a dict
+        self.model = model
+        self.dyad_independent = dyad_independent
+
+    @property
+    def network(self):
+        """The fitted network as a JSON-ready dict (see :func:`network_to_dict`), or None."""
+        if self._network is not None and not isinstance(self._network, dict):
+            self._network = network_to_dict(self._network)
+        return self._network
+
+    # -- derived quantities ----------------------------------------------
+    @property
+    def n_params(self) -> int:
+        return len(self.labels)
+
+    @property
+    def bse(self) -> LabeledArray:
+        d = np.diag(self.cov).copy()
+        with np.errstate(invalid="ignore"):
+            se = np.where(d >= 0, np.sqrt(np.abs(d)), np.nan)
+        return LabeledArray(se, self.labels)
+
+    @property
+    def tvalues(self) -> LabeledArray:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            z = np.asarray(self.params) / np.asarray(self.bse)
+        z[~np.isfinite(np.asarray(self.bse))] = np.nan
+        return LabeledArray(z, self.labels)
+
+    zvalues = tvalues
+
+    @property
+    def pvalues(self) -> LabeledArray:
+        z = np.asarray(self.tvalues)
+        return LabeledArray(2.0 * stats.norm.sf(np.abs(z)), self.labels)
+
+    @property
+    def mcmc_pct(self) -> np.ndarray:
+        """statnet's MCMC %: round(100 (SE_total - SE_model) / SE_total)."""
+        if self.cov_mc is None:
+            return np.zeros(self.n_params, dtype=int)
+        tot = np.sqrt(np.clip(np.diag(self.cov), 0, None))
+        model = np.sqrt(np.clip(np.diag(self.cov - self.cov_mc), 0, None))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            pct = np.where(tot > 0, 100.0 * (tot - model) / tot, 0.0)
+        return np.rint(np.nan_to_num(pct)).astype(int)
+
+    def conf_int(self, alpha: float = 0.05) -> LabeledArray:
+        """Wald intervals params -/+ z_{1-alpha/2} bse as a (p, 2) array."""
+        q = stats.norm.ppf(1.0 - alpha / 2.0)
+        b, se = np.asarray(self.params), np.asarray(self.bse)
+        return LabeledArray(np.column_stack([b - q * se, b + q * se]), self.labels)
+
+    @property
+    def deviance(self):
+        return None if self.loglik is None else -2.0 * self.loglik
+
+    @property
+    def null_deviance(self):
+        return None if self.null_loglik is None else -2.0 * self.null_loglik
+
+    @property
+    def df_null(self):
+        return self.nobs
+
+    @property
+    def df_resid(self):
+        return None if self.nobs is None else self.nobs - self.n_params
+
+    @property
+    def aic(self):
+        return None if self.loglik is None else -2.0 * self.loglik + 2.0 * self.n_params
+
+    @property
+    def bic(self):
+        if self.loglik is None or not self.nobs:
+            return None
+        return -2.0 * self.loglik + self.n_params * math.log(self.nobs)
+
+    @property
+    def coef(self) -> dict:
+        return self.params.to_dict()
+
+    # -- presentation ------------------------------------------------------
+    def summary(self) -> "Summary":
+        """statnet's summary table as an object that prints (see :class:`Summary`)."""
+        return Summary(self)
+
+    def __repr__(self):
+        return (f"<ERGMResults method={self.method!r} converged={self.converged} "
+                f"params={dict(zip(self.labels, np.round(np.asarray(self.params), 4).tolist()))}>")
+
+    def __str__(self):
+        return str(self.summary())
+
+    # -- model -------------------------------------------------------------
+    def gof(self, n_sim=100, random_state=None, **kwargs):
+        """Goodness of fit of this fit (see :func:`ergmfit.gof.gof`)."""
+        from .gof import gof as _gof
+        return _gof(self, n_sim=n_sim, random_state=random_state, **kwargs)
+
+    def simulate(self, n=1, random_state=None, **kwargs):
+        """Networks drawn from the fitted model (see :meth:`ergmfit.ERGM.simulate`)."""
+        model = self.model if self.model is not None else self.rebuild_model()
+        mcmc = self.info.get("mcmc") or {}
+        kwargs.setdefault("interval", mcmc.get("interval", 1024))
+        kwargs.setdefault("burnin", mcmc.get("burnin", 16 * kwargs["interval"]))
+        return model.simulate(self.params, n=n, random_state=random_state, **kwargs)
+
+    def rebuild_model(self):
+        """The model (``ERGM(network, formula)``) from the stored network and formula."""
+        if self.model is not None:
+            return self.model
+        if self.network is None or self.formula is None:
+            raise ValueError("these results hold no network and formula to rebuild the model from")
+        from .model import ERGM
+        self.model = ERGM(network_from_dict(self.network), self.formula)
+        return self.model
+
+    # -- serialisation -----------------------------------------------------
+    def to_dict(self, include_network: bool = False) -> dict:
+        """A JSON-serialisable dict.  Its first keys are the ``fit --json``
+        fields: model, method, n_nodes, n_edges, directed, coef, stderr,
+        loglik, aic, bic, converged, seconds."""
+        src = self._network
+        if src is None:
+            n_nodes = n_edges = directed = None
+        elif isinstance(src, dict):
+            n_nodes, n_edges, directed = src.get("n"), len(src.get("ties", ())), src.get("directed")
+        else:
+            n_nodes, n_edges, directed = int(src.n), int(len(src.ties)), bool(src.directed)
+        d = {
+            "model": self.formula,
+            "method": self.method,
+            "n_nodes": n_nodes,
+            "n_edges": n_edges,
+            "directed": directed,
+            "coef": self.params.to_dict(),
+            "stderr": self.bse.to_dict(),
+            "loglik": self.loglik,
+            "aic": self.aic,
+            "bic": self.bic,
+            "converged": self.converged,
+            "seconds": self.seconds,
+            # everything else needed to rebuild the object and print its summary
+            "format_version": FORMAT_VERSION,
+            "labels": list(self.labels),
+            "params": np.asarray(self.params),
+            "cov": self.cov,
+            "cov_mc": self.cov_mc,
+            "loglik_kind": self.loglik_kind,
+            "loglik_mcse": self.loglik_mcse,
+            "null_loglik": self.null_loglik,
+            "nobs": self.nobs,
+            "n_iter": self.n_iter,
+            "se_kind": self.se_kind,
+            "warnings": list(self.warnings),
+            "info": self.info,
+            "formula": self.formula,
+            "dyad_independent": self.dyad_independent,
+        }
+        if include_network:
+            d["network"] = self.network
+        return _enc(d)
+
+    def to_json(self, include_network: bool = False, **kw) -> str:
+        return json.dumps(self.to_dict(include_network=include_network), allow_nan=False, **kw)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "ERGMResults":
+        labels = d["labels"]
+        cov = _dec_array(d.get("cov"))
+        return cls(_dec_array(d["params"]), cov, labels, method=d["method"],
+                   loglik=None if d.get("loglik") is None else _dec_float(d["loglik"]),
+                   loglik_kind=d.get("loglik_kind"),
+                   nobs=d.get("nobs"), null_loglik=None if d.get("null_loglik") is None
+                   else _dec_float(d["null_loglik"]),
+                   converged=d.get("converged", True), n_iter=d.get("n_iter", 0),
+                   seconds=d.get("seconds", 0.0), cov_mc=_dec_array(d.get("cov_mc")),
+                   se_kind=d.get("se_kind"),
+                   loglik_mcse=None if d.get("loglik_mcse") is None
+                   else _dec_float(d["loglik_mcse"]),
+                   warnings=d.get("warnings", ()), info=d.get("info"),
+                   formula=d.get("formula"), network=d.get("network"),
+                   dyad_independent=d.get("dyad_independent"))
+
+    def save(self, path, include_network: bool = True) -> None:
+        """Write to ``path``: JSON if it ends in ``.json``, a NumPy ``.npz``
+        archive if it ends in ``.npz`` (never pickle)."""
+        path = os.fspath(path)
+        ext = os.path.splitext(path)[1].lower()
+        d = self.to_dict(include_network=include_network)
+        if ext == ".json":
+            with open(path, "w", encoding="utf-8") as fh:
+                json.dump(d, fh, allow_nan=False)
+        elif ext == ".npz":
+            arrays = {"params": np.asarray(self.params, dtype=float), "cov": self.cov}
+            if self.cov_mc is not None:
+                arrays["cov_mc"] = self.cov_mc
+            meta = {k: v for k, v in d.items() if k not in ("params", "cov", "cov_mc", "network")}
+            if include_network and self.network is not None:
+                net = dict(self.network)
+                arrays["ties"] = np.asarray(net.pop("ties"), dtype=np.int64).reshape(-1, 2)
+                meta["network"] = _enc(net)
+            arrays["meta"] = np.array(json.dumps(meta, allow_nan=False))
+            with open(path, "wb") as fh:
+                np.savez_compressed(fh, **arrays)
+        else:
+            raise ValueError(f"unknown results file type {ext!r}: use a .json or .npz path")
+
+    @classmethod
+    def load(cls, path) -> "ERGMResults":
+        """Read results written by :meth:`save` (``.json`` or ``.npz``)."""
+        path = os.fspath(path)
+        ext = os.path.splitext(path)[1].lower()
+        if ext == ".json":
+            with open(path, encoding="utf-8") as fh:
+                d = json.load(fh)
+        elif ext == ".npz":
+            with np.load(path, allow_pickle=False) as z:
+                d = json.loads(str(z["meta"][()]))
+                d["params"] = z["params"].tolist()
+                d["cov"] = _enc(z["cov"])
+                if "cov_mc" in z.files:
+                    d["cov_mc"] = _enc(z["cov_mc"])
+                if "network" in d:
+                    d["network"]["ties"] = z["ties"].tolist()
+        else:
+            raise ValueError(f"unknown results file type {ext!r}: use a .json or .npz path")
+        if d.get("format_version", 1) > FORMAT_VERSION:
+            raise ValueError(f"{path} was written by a newer ergmfit (format "
+                             f"{d['format_version']}); upgrade to read it")
+        return cls.from_dict(d)
+
+
+# ---------------------------------------------------------------------------
+# Summary
+# ---------------------------------------------------------------------------
+class Summary:
+    """statnet's ``summary(fit)`` table; ``print(summary)`` shows it.
+
+    ``rows()`` gives the table as a list of dicts (label, estimate,
+    std_error, mcmc_pct, z, p, stars); ``to_frame()`` a pandas DataFrame
+    (pandas is optional).
+    """
+
+    COLUMNS = ("Estimate", "Std. Error", "MCMC %", "z value", "Pr(>|z|)")
+    LEGEND = "Signif. codes:  0 \u2018***\u2019 0.001 \u2018**\u2019 0.01 \u2018*\u2019 0.05 \u2018.\u2019 0.1 \u2018 \u2019 1"
+
+    def __init__(self, results: ERGMResults):
+        self.results = results
+
+    @property
+    def header(self) -> str:
+        r = self.results
+        if r.method == "mple" and r.loglik_kind == "exact":
+            return _HEADERS["mple_exact"]
+        return _HEADERS.get(r.method, f"{r.method.upper()} Results:")
+
+    def rows(self) -> list:
+        r = self.results
+        out = []
+        for k, lab in enumerate(r.labels):
+            p = float(r.pvalues[k])
+            out.append({"label": lab, "estimate": float(r.params[k]), "std_error": float(r.bse[k]),
+                        "mcmc_pct": int(r.mcmc_pct[k]), "z": float(r.tvalues[k]), "p": p,
+                        "stars": signif_stars(p).strip()})
+        return out
+
+    def to_frame(self):
+        try:
+            import pandas as pd
+        except ImportError:  # pragma: no cover - depends on the environment
+            raise ImportError("Summary.to_frame() needs pandas (pip install pandas); "
+                              "Summary.rows() gives the same table as a list") from None
+        rows = self.rows()
+        df = pd.DataFrame({c: [row[k] for row in rows] for c, k in
+                           zip(self.COLUMNS + ("",), ("estimate", "std_error", "mcmc_pct", "z",
+                                                       "p", "stars"))},
+                          index=[row["label"] for row in rows])
+        return df
+
+    # -- text ----------------------------------------------------------------
+    def coef_table_lines(self) -> list:
+        r = self.results
+        est, se = np.asarray(r.params), np.asarray(r.bse)
+        # Estimate and Std. Error: rounded together as R's printCoefmat does
+        both = np.concatenate([est, se])
+        acs = np.abs(both[np.isfinite(both) & (both != 0)])
+        digmin = 1 + int(math.floor(math.log10(acs.max()))) if acs.size else 0
+        nd = max(1, 5 - digmin)
+        col_e = r_format([r_round(v, nd) for v in est] + [r_round(v, nd) for v in se], 5)
+        col_est = [s.strip() for s in col_e[:len(est)]]
+        col_se = [s.strip() for s in col_e[len(est):]]
+        col_mc = [str(int(v)) for v in r.mcmc_pct]
+        z = np.asarray(r.tvalues)
+        col_z = [s.strip() for s in r_format([r_round(v, 3) for v in z], 4)]
+        pv = np.asarray(r.pvalues)
+        col_p = format_pvalues(pv, digits=3, eps=1e-4)
+        col_s = [signif_stars(p) if math.isfinite(p) else "" for p in pv]
+        cols = [col_est, col_se, col_mc, col_z, col_p, col_s]
+        heads = list(self.COLUMNS) + [""]
+        widths = [max([len(h)] + [len(c) for c in col]) for h, col in zip(heads, cols)]
+        wl = max([len(lab) for lab in r.labels] + [0])
+        lines = [" " * wl + "".join(" " + h.rjust(w) for h, w in zip(heads, widths))]
+        for k, lab in enumerate(r.labels):
+            cells = []
+            for col, w, j in zip(cols, widths, range(len(cols))):
+                cells.append(" " + (col[k].ljust(w) if j == 5 else col[k].rjust(w)))
+            lines.append(lab.ljust(wl) + "".join(cells))
+        return lines
+
+    def deviance_lines(self) -> list:
+        r = self.results
+        if r.loglik is None:
+            return ["Log-likelihood was not estimated for this fit. To get deviances, AIC, "
+                    "and/or BIC, use a method that computes it."]
+        kind = "Pseudo-deviance" if r.loglik_kind == "pseudo" else "Deviance"
+        lines = []
+        devs, dfs, names = [], [], []
+        if r.null_deviance is not None:
+            devs.append(r.null_deviance); dfs.append(r.df_null); names.append("Null")
+        devs.append(r.deviance); dfs.append(r.df_resid); names.append("Residual")
+        dv = r_format(devs, 4)
+        df = r_format([float("nan") if d is None else d for d in dfs], 7)
+        for nm, a, b in zip(names, dv, df):
+            lines.append(f"{nm:>9} {kind}: {a}  on {b}  degrees of freedom")
+        lines.append(" ")
+        mcse = r.loglik_mcse if r.loglik_mcse is not None else 0.0
+        aic = r_format([r.aic], 4)[0]
+        bic = r_format([r.bic], 4)[0] if r.bic is not None else "NA"
+        lines.append(f"AIC: {aic}  BIC: {bic}  (Smaller is better. MC Std. Err. = "
+                     f"{r_format([mcse], 4)[0]})")
+        return lines
+
+    def __str__(self) -> str:
+        r = self.results
+        lines = []
+        if r.formula is not None:
+            lines += ["Call:", f"ergmfit.ERGM(network, {r.formula!r}).fit(method={r.method!r})", ""]
+        lines += [self.header, ""]
+        lines += self.coef_table_lines()
+        lines += ["---", self.LEGEND, ""]
+        lines += self.deviance_lines()
+        if r.warnings:
+            lines.append("")
+            lines += r.warnings
+        return "\n".join(lines) + "\n"
+
+    def __repr__(self):
+        return self.__str__()
+
+    def as_text(self) -> str:
+        return str(self)
