@@ -251,14 +251,16 @@ def _nonnegative_int(text):
     return v
 
 
-def _add_model_arguments(p):
+def _add_model_arguments(p, coef_required=True):
     """DATA, FORMULA and --coef (the parameters to simulate from)."""
     add_network_arguments(p)
     p.add_argument("formula", metavar="FORMULA",
                    help="model terms, statnet style, e.g. \"edges + triangle\"")
-    p.add_argument("--coef", nargs="+", type=float, required=True, metavar="V",
+    p.add_argument("--coef", nargs="+", type=float, required=coef_required, metavar="V",
                    help="one parameter value per statistic, in formula order "
-                        "(see `ergmfit stats DATA FORMULA` for the statistics)")
+                        "(see `ergmfit stats DATA FORMULA` for the statistics)"
+                        + ("" if coef_required else "; without it the model is fitted first "
+                                                     "(--method)"))
     p.add_argument("--seed", type=int, default=None, metavar="S",
                    help="random seed (the same seed gives the same output)")
 
@@ -336,7 +338,8 @@ def _run_simulate(args):
 
 
 def _configure_gof(p):
-    _add_model_arguments(p)
+    _add_model_arguments(p, coef_required=False)
+    _add_fit_arguments(p)
     p.add_argument("--n-sim", dest="n_sim", type=_positive_int, default=100, metavar="N",
                    help="number of simulated networks (default 100)")
     p.add_argument("--burnin", type=_nonnegative_int, default=None, metavar="B",
@@ -357,11 +360,13 @@ def _configure_gof(p):
 def _gof_parameters(args, model):
     """The parameters to check and the fit's MCMC settings (or None).
 
-    For now the parameters are given with ``--coef``; a ``--method`` that
-    fits the model first can return ``fit.params`` and the fit's MCMC
-    settings here.
+    With ``--coef`` the parameters are given; otherwise the model is
+    fitted with ``--method`` and its estimate and MCMC settings are used.
     """
-    return _coef_params(args, model), None
+    if args.coef is not None:
+        return _coef_params(args, model), None
+    fit = _fit(args, model)
+    return list(fit.params), fit.info.get("mcmc")
 
 
 def _run_gof(args):
@@ -410,12 +415,88 @@ class Command:
     run: Callable
 
 
+def _option_value(text):
+    low = text.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    if low in ("none", "null"):
+        return None
+    for conv in (int, float):
+        try:
+            return conv(text)
+        except ValueError:
+            pass
+    return text
+
+
+def _add_fit_arguments(p):
+    from .estimation import methods
+    p.add_argument("--method", default="mcmle", choices=methods(),
+                   help="estimator (default mcmle: MCMC-MLE as statnet; mple: maximum "
+                        "pseudo-likelihood)")
+    p.add_argument("--n-jobs", dest="n_jobs", type=_positive_int, default=None, metavar="N",
+                   help="parallel processes for the MCMC chains (estimators that use them)")
+    p.add_argument("--set", dest="options", action="append", default=[], metavar="KEY=VALUE",
+                   help="an estimator setting, e.g. --set samplesize=2048 (repeatable)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _fit(args, model):
+    kwargs = {}
+    for item in args.options:
+        if "=" not in item:
+            raise ErgmfitError(f"--set {item!r}: write KEY=VALUE")
+        key, value = item.split("=", 1)
+        kwargs[key.strip()] = _option_value(value.strip())
+    if args.n_jobs is not None:
+        kwargs["n_jobs"] = args.n_jobs
+    try:
+        return model.fit(method=args.method, random_state=args.seed,
+                         verbose=not args.quiet, **kwargs)
+    except TypeError as exc:
+        raise ErgmfitError(f"--set: {exc}") from None
+
+
+def _configure_fit(p):
+    add_network_arguments(p)
+    p.add_argument("formula", metavar="FORMULA",
+                   help="model terms, statnet style, e.g. \"edges + gwesp(0.5, fixed=TRUE)\"")
+    _add_fit_arguments(p)
+    p.add_argument("--seed", type=int, default=None, metavar="S",
+                   help="random seed (the same seed gives the same fit)")
+    p.add_argument("--save", metavar="FILE", help="also save the fit (.json or .npz)")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object (model, method, coef, stderr, loglik, aic, "
+                        "bic, converged, seconds, ...) and nothing else")
+
+
+_FIT_JSON_KEYS = ("model", "method", "n_nodes", "n_edges", "directed", "coef", "stderr",
+                  "loglik", "aic", "bic", "converged", "seconds")
+
+
+def _run_fit(args):
+    from .model import ERGM
+    net = load_network(args)
+    model = ERGM(net, args.formula)
+    fit = _fit(args, model)
+    if args.save:
+        fit.save(args.save)
+    if args.json:
+        d = fit.to_dict()
+        emit_json({k: d.get(k) for k in _FIT_JSON_KEYS})
+    else:
+        print(fit.summary())
+    return EXIT_OK
+
+
 #: the subcommands, in the order ``ergmfit --help`` lists them
 COMMANDS = [
     Command("datasets", "list the bundled datasets", _configure_datasets, _run_datasets),
     Command("terms", "list the model terms", _configure_terms, _run_terms),
     Command("stats", "observed statistics of a network for a formula", _configure_stats,
             _run_stats),
+    Command("fit", "fit a model (MCMC-MLE, MPLE, EE, ...) and print statnet's table",
+            _configure_fit, _run_fit),
     Command("simulate", "draw networks from a model by MCMC", _configure_simulate,
             _run_simulate),
     Command("gof", "goodness of fit: observed versus simulated degree, shared partner, "
@@ -466,7 +547,8 @@ def main(argv=None) -> int:
         warnings.showwarning = _show_warning
         try:
             return args._run(args)
-        except ErgmfitError as exc:
+        except (ErgmfitError, ValueError) as exc:
+            # ValueError: settings an estimator refuses (e.g. a negative sample size)
             print(f"ergmfit: error: {_one_line(exc)}", file=sys.stderr)
             return EXIT_ERROR
         except BrokenPipeError:  # e.g. `ergmfit terms | head`

@@ -529,7 +529,7 @@ class GofResult:
     """
 
     def __init__(self, blocks, *, n_sim, burnin, interval, params, formula, directed,
-                 n_nodes, acceptance_rate=float("nan"), seconds=0.0, proposal="tnt"):
+                 n_nodes, acceptance_rate=float("nan"), seconds=0.0, proposal="auto"):
         self.blocks = {b.name: b for b in blocks}
         self.n_sim = int(n_sim)
         self.burnin = int(burnin)
@@ -659,7 +659,7 @@ def _mcmc_settings(burnin, interval, mcmc):
 
 
 def gof(model, params=None, n_sim=100, burnin=None, interval=None, statistics=None,
-        random_state=None, verbose=False, mcmc=None, proposal="tnt") -> GofResult:
+        random_state=None, verbose=False, mcmc=None, proposal="auto") -> GofResult:
     """Goodness of fit of ``model`` at ``params``, as statnet's ``gof``.
 
     Parameters

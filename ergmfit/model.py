@@ -10,7 +10,8 @@ from .terms.registry import build_term
 from .terms._ergm import ERGMModel
 from .utils.validation import check_params, check_random_state, seed_words
 
-_PROPOSALS = ("tnt", "random")
+_PROPOSALS = ("tnt", "triadic", "random")
+_TRIADIC_TERMS = {"triangle", "ttriple", "ctriple", "transitive", "cycle"}
 
 
 class ERGM:
@@ -87,19 +88,30 @@ class ERGM:
         """Observed statistics as ``{label: value}``, with statnet's labels."""
         return dict(zip(self.labels, self.statistics_vector().tolist()))
 
-    def sampler(self, params, proposal="tnt", random_state=None, start=None):
+    @property
+    def default_proposal(self) -> str:
+        """"triadic" when a term counts closed two-paths (triangles, shared
+        partners, alternating triangles), else "tnt" (as statnet's
+        ``sparse + .triadic``)."""
+        triadic = any(getattr(t.kernel, "caches", 0) or t.name in _TRIADIC_TERMS
+                      for t in self.terms)
+        return "triadic" if triadic else "tnt"
+
+    def sampler(self, params, proposal="auto", random_state=None, start=None):
         """A Metropolis-Hastings sampler (``MHSampler``) started at the observed
         network (or at ``start``: an (m, 2) tie array), and its compiled model."""
-        from .sampling import MHSampler, RandomToggle, TieNoTie
+        from .sampling import MHSampler, RandomToggle, TieNoTie, TriadicTNT
+        if proposal == "auto":
+            proposal = self.default_proposal
         if proposal not in _PROPOSALS:
-            raise ValueError(f"proposal must be one of {_PROPOSALS}, got {proposal!r}")
+            raise ValueError(f"proposal must be one of {_PROPOSALS} or 'auto', got {proposal!r}")
         check_params(params, self.labels)
         cm = self.compiled(start)
-        prop = TieNoTie() if proposal == "tnt" else RandomToggle()
+        prop = {"tnt": TieNoTie, "triadic": TriadicTNT, "random": RandomToggle}[proposal]()
         return MHSampler(cm, prop, seed_words(random_state)), cm
 
     def simulate(self, params, n=1, burnin=16384, interval=1024, output="graphs",
-                 proposal="tnt", random_state=None, start=None):
+                 proposal="auto", random_state=None, start=None):
         """Draw networks from the model at ``params`` by Metropolis-Hastings.
 
         Parameters
@@ -115,8 +127,11 @@ class ERGM:
             networkx graphs with the observed nodes and attributes,
             :class:`~ergmfit.network.Network` objects, or an ``(n, p)``
             array of statistics (columns as :attr:`labels`).
-        proposal : {"tnt", "random"}
-            Tie/no-tie (default, good for sparse networks) or random toggles.
+        proposal : {"auto", "tnt", "triadic", "random"}
+            Tie/no-tie (good for sparse networks), tie/no-tie with triadic
+            closure moves (mixes much faster for triangle-type terms), or
+            random toggles; "auto" picks "triadic" for models with
+            triangle-type terms and "tnt" otherwise.
         random_state : int, Generator or None
         start : array of ties, optional
             Start here instead of the observed network.

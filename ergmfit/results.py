@@ -645,14 +645,30 @@ class Summary:
             return _HEADERS["mple_exact"]
         return _HEADERS.get(r.method, f"{r.method.upper()} Results:")
 
+    @property
+    def t_ratios(self):
+        """Convergence t-ratios (EE: mean/sd of g(x_t) − g(x_obs)) when the
+        estimator stored them in ``info["t_ratios"]`` ({label: t}), else None."""
+        t = self.results.info.get("t_ratios")
+        if not t:
+            return None
+        if isinstance(t, dict):
+            return [float(t.get(lab, float("nan"))) if t.get(lab) is not None else float("nan")
+                    for lab in self.results.labels]
+        return [float("nan") if v is None else float(v) for v in t]
+
     def rows(self) -> list:
         r = self.results
+        tr = self.t_ratios
         out = []
         for k, lab in enumerate(r.labels):
             p = float(r.pvalues[k])
-            out.append({"label": lab, "estimate": float(r.params[k]), "std_error": float(r.bse[k]),
-                        "mcmc_pct": int(r.mcmc_pct[k]), "z": float(r.tvalues[k]), "p": p,
-                        "stars": signif_stars(p).strip()})
+            row = {"label": lab, "estimate": float(r.params[k]), "std_error": float(r.bse[k]),
+                   "mcmc_pct": int(r.mcmc_pct[k]), "z": float(r.tvalues[k]), "p": p,
+                   "stars": signif_stars(p).strip()}
+            if tr is not None:
+                row["t_ratio"] = tr[k]
+            out.append(row)
         return out
 
     def to_frame(self):
@@ -666,6 +682,8 @@ class Summary:
                            zip(self.COLUMNS + ("",), ("estimate", "std_error", "mcmc_pct", "z",
                                                        "p", "stars"))},
                           index=[row["label"] for row in rows])
+        if self.t_ratios is not None:
+            df["t ratio"] = [row["t_ratio"] for row in rows]
         return df
 
     # -- text ----------------------------------------------------------------
@@ -688,6 +706,11 @@ class Summary:
         col_s = [signif_stars(p) if math.isfinite(p) else "" for p in pv]
         cols = [col_est, col_se, col_mc, col_z, col_p, col_s]
         heads = list(self.COLUMNS) + [""]
+        tr = self.t_ratios
+        if tr is not None:
+            # EE's convergence t-ratio, after the significance stars
+            cols.append([s.strip() for s in r_format([r_round(v, 3) for v in tr], 3)])
+            heads.append("t ratio")
         widths = [max([len(h)] + [len(c) for c in col]) for h, col in zip(heads, cols)]
         wl = max([len(lab) for lab in r.labels] + [0])
         lines = [" " * wl + "".join(" " + h.rjust(w) for h, w in zip(heads, widths))]

@@ -252,3 +252,39 @@ def test_python_dash_m(tmp_path):
                          capture_output=True, text=True, timeout=120)
     assert res.returncode == 2 and res.stdout == ""
     assert res.stderr.startswith("ergmfit: error: unknown term 'edgs'")
+
+
+# -- fit ----------------------------------------------------------------------
+
+def test_fit_json_has_exactly_the_documented_fields(capsys):
+    from ergmfit.cli import main
+    assert main(["fit", "samplike", "edges + mutual", "--method", "mple", "--json"]) == 0
+    out = capsys.readouterr().out
+    d = json.loads(out)
+    assert list(d) == ["model", "method", "n_nodes", "n_edges", "directed", "coef", "stderr",
+                       "loglik", "aic", "bic", "converged", "seconds"]
+    assert d["coef"]["mutual"] == pytest.approx(2.3196, abs=1e-4)
+    assert d["n_nodes"] == 18 and d["directed"] is True
+
+
+def test_fit_mcmle_prints_statnet_table(capsys):
+    from ergmfit.cli import main
+    assert main(["fit", "flomarriage", "edges + triangle", "--seed", "1", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "Monte Carlo Maximum Likelihood Results:" in out
+    assert "Residual Deviance:" in out and "AIC:" in out
+
+
+def test_fit_bad_setting_is_one_line(capsys):
+    from ergmfit.cli import main
+    assert main(["fit", "flomarriage", "edges", "--method", "mple", "--set", "nonsense=1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("ergmfit: error:") and "Traceback" not in err
+
+
+def test_gof_fits_when_no_coef(capsys):
+    from ergmfit.cli import main
+    assert main(["gof", "flomarriage", "edges", "--method", "mple", "--n-sim", "10", "--seed", "2",
+                 "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d

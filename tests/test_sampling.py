@@ -34,7 +34,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("proposal", ["tnt", "random"])
+@pytest.mark.parametrize("proposal", ["tnt", "triadic", "random"])
 @pytest.mark.parametrize("g, formula, theta", CASES)
 def test_simulated_means_match_enumeration(g, formula, theta, proposal):
     m = ef.ERGM(g, formula)

@@ -1,5 +1,6 @@
 # cython: language_level=3
 from libc.stdint cimport int64_t
+from ergmfit.core._random cimport RNG
 
 cdef class BinaryModel:
     """The one interface samplers and estimators know.
@@ -14,6 +15,8 @@ cdef class BinaryModel:
     flip(v)         x_v <- 1 - x_v; returns -1 if memory ran out.
     n_on()/on_var(k) the variables currently equal to 1 (k in 0..n_on()-1),
                     for tie/no-tie style proposals.
+    random_var(rng) a uniformly drawn variable (a model may do this faster
+                    than decoding an index, e.g. an ERGM draws a dyad).
     """
     cdef readonly int n_stats
     cdef readonly int64_t n_vars
@@ -23,3 +26,4 @@ cdef class BinaryModel:
     cdef int flip(self, int64_t v) noexcept nogil
     cdef int64_t n_on(self) noexcept nogil
     cdef int64_t on_var(self, int64_t k) noexcept nogil
+    cdef int64_t random_var(self, RNG* rng) noexcept nogil

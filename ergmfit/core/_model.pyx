@@ -2,6 +2,7 @@
 """Base class of every compiled binary model; see ``_model.pxd``."""
 import numpy as np
 cimport numpy as cnp
+from ergmfit.core._random cimport rng_below
 
 cnp.import_array()
 
@@ -22,6 +23,9 @@ cdef class BinaryModel:
 
     cdef int64_t on_var(self, int64_t k) noexcept nogil:
         return -1
+
+    cdef int64_t random_var(self, RNG* rng) noexcept nogil:
+        return rng_below(rng, self.n_vars)
 
     # Python-level access, for tests and pure-Python estimators -----------
     def change_stats(self, int64_t v):

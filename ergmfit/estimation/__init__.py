@@ -11,6 +11,10 @@ import importlib
 _ESTIMATORS = {
     "mple": "ergmfit.estimation.mple:fit_mple",
     "mcmle": "ergmfit.estimation.mcmle:fit_mcmle",
+    "bcd": "ergmfit.estimation.bcd:fit_bcd",
+    "mcle": "ergmfit.estimation.mcle:fit_mcle",
+    "cd": "ergmfit.estimation.cd:fit_cd",
+    "ee": "ergmfit.estimation.ee:fit_ee",
 }
 
 

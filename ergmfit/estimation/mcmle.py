@@ -189,7 +189,7 @@ def dyad_independent_loglik(model, theta):
 
 
 def bridge_loglik(model, theta, g_obs, starts, rng, bridges=16, samplesize=256, interval=1024,
-                  burnin=None, n_jobs=1, proposal="tnt"):
+                  burnin=None, n_jobs=1, proposal="auto"):
     """Log-likelihood at ``theta`` by bridge sampling from the dyad-independent submodel."""
     ll0, theta0 = dyad_independent_loglik(model, theta)
     diff = theta - theta0
@@ -209,6 +209,19 @@ def bridge_loglik(model, theta, g_obs, starts, rng, bridges=16, samplesize=256, 
         sq += float(diff @ V @ diff) / bridges**2
     # ℓ(θ) − ℓ(θ0) = −∫ diff·E[z] du  (z centred at the observed statistics)
     return ll0 - total, float(np.sqrt(sq))
+
+
+def _initial_estimate(model, random_state=None):
+    """Starting values: the MPLE, or -- when the MPLE does not exist
+    (DegenerateModelError, e.g. separation) -- contrastive divergence
+    (statnet's ``init.method = "CD"``).  Returns (theta, method name)."""
+    from .mple import fit_mple
+    try:
+        return np.asarray(fit_mple(model, verbose=False).params, dtype=float), "MPLE"
+    except DegenerateModelError:
+        from .cd import cd_core
+        out = cd_core(model, random_state=random_state, verbose=False)
+        return np.asarray(out["params"], dtype=float), "CD"
 
 
 def fit_mcmle(model, random_state=None, verbose=True, **kwargs):
@@ -245,9 +258,10 @@ def fit_mcmle(model, random_state=None, verbose=True, **kwargs):
 
 
 def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samplesize=1024,
-              interval=1024, burnin=None, n_chains=None, n_jobs=1, proposal="tnt",
+              interval=1024, burnin=None, n_chains=None, n_jobs=1, proposal="auto",
               steplength_margin=0.05, termination="hummel", last_boost=4, conv_pval=0.5,
-              target_ess=64, max_interval=2**20, eval_loglik=True, bridges=16, backend=None):
+              target_ess=64, min_interval=32, max_interval=2**20, eval_loglik=True, bridges=16,
+              backend=None):
     """Fit by MCMC-MLE; returns the pieces an ERGMResults needs (a dict).
 
     Parameters
@@ -266,8 +280,11 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
     last_boost : int
         Sample-size multiplier of the last iteration ("hummel").
     target_ess : float
-        When the smallest effective sample size falls below this, the interval
-        is doubled for the next iteration (statnet's ``MCMLE.effectiveSize``, 64).
+        Effective sample size each iteration aims at (statnet's
+        ``MCMLE.effectiveSize``, 64): the interval of the next iteration is
+        scaled by target / (smallest ESS), between ``min_interval`` and
+        ``max_interval``; the last iteration's sample is ``last_boost`` times
+        larger at the same interval.
     """
     if termination not in ("hummel", "hotelling"):
         raise ValueError(f"termination must be 'hummel' or 'hotelling', got {termination!r}")
@@ -282,9 +299,7 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
     g_obs = model.statistics_vector()
     init_method = "user"
     if init is None:
-        from .mple import fit_mple
-        theta = np.asarray(fit_mple(model, verbose=False).params, dtype=float)
-        init_method = "MPLE"
+        theta, init_method = _initial_estimate(model, random_state=rng)
     else:
         theta = check_params(init, model.labels, "init")
     starts = [None] * n_chains
@@ -301,7 +316,6 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
             chains, starts, acc = run_chains(model, theta, size, burnin, interval, starts,
                                              n_chains=n_chains, n_jobs=n_jobs, random_state=rng,
                                              proposal=proposal, backend=backend)
-            burnin = interval          # later iterations continue the chains
             check_degeneracy(model, chains, D)
             chains_z = [c - g_obs for c in chains]
             Z = np.concatenate(chains_z)
@@ -324,8 +338,15 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
                 break
             else:
                 final = streak >= 2
-            if ess.min() < target_ess and interval < max_interval and not final:
-                interval *= 2
+            if not final:
+                # Aim the next sample at target_ess effective draws (statnet's
+                # MCMLE.effectiveSize): scale the interval by target / ESS, within
+                # a factor 1/4..8 per iteration, and burn in ~2 autocorrelation times.
+                ratio = target_ess / max(float(ess.min()), 1.0)
+                new = interval * min(8.0, max(0.25, ratio))
+                interval = int(min(max_interval, max(min_interval, 2 ** round(np.log2(new)))))
+                tau = interval * size / max(float(ess.min()), 1.0)
+                burnin = int(min(16 * interval, max(interval, 2 * tau)))
     finally:
         progress.close()
     if not converged:

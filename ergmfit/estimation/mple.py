@@ -76,6 +76,8 @@ import time
 import warnings
 from dataclasses import dataclass, field
 
+import sys
+
 import numpy as np
 from scipy import linalg, optimize, special
 
@@ -434,7 +436,7 @@ class MPLE:
 
     def __init__(self, cov="naive", bootstrap=None, n_sim=None, burnin=DEFAULT_BURNIN,
                  interval=DEFAULT_INTERVAL, sample_size=None, max_dyads=DEFAULT_MAX_DYADS,
-                 separation="error", maxiter=100, tol=1e-14, proposal="tnt", random_state=None,
+                 separation="error", maxiter=100, tol=1e-14, proposal="auto", random_state=None,
                  verbose=False):
         cov = str(cov).lower()
         if cov not in _COV_KINDS:
@@ -481,7 +483,7 @@ class MPLE:
         if self.verbose:
             print(f"MPLE: {design.n_vars:,} dyads -> {design.n_rows:,} distinct rows"
                   + (f" (case-control sample of {design.n_sampled:,} non-ties)"
-                     if design.sampled else ""))
+                     if design.sampled else ""), file=sys.stderr)
         lf = fit_design(design, labels, term_of, self.separation, self.maxiter, self.tol)
         dyad_indep = _dyad_independent(model)
         warn = list(lf.messages)
@@ -544,7 +546,7 @@ def _simulated_states(model, theta, est: MPLE, rng, count):
     for k in range(count):
         sampler.run(theta, est.interval)
         if est.verbose and (k + 1) % step == 0:
-            print(f"  simulated {k + 1} of {count} networks")
+            print(f"  simulated {k + 1} of {count} networks", file=sys.stderr)
         yield bm
     yield sampler      # last item: the sampler, for diagnostics
 

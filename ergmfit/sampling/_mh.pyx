@@ -1,5 +1,21 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""The Metropolis-Hastings engine: one loop for every model and proposal."""
+"""The Metropolis-Hastings engine: one loop for every model and proposal.
+
+Besides plain sampling (``run``, ``sample``) the loop serves the estimators:
+
+* ``run_batch(theta, m, apply=...)`` makes m proposals and returns the sums of
+  the change statistics of the accepted 0->1 flips ("adds") and of the
+  accepted 1->0 flips ("deletes"), both as Δ⁺ = g(x_v=1) − g(x_v=0), then
+  calls the proposal's ``end_batch`` hook (IFD adapts its auxiliary
+  parameter there).  With ``apply=False`` every proposal is scored against
+  the current state and never applied (EstimNetDirected's
+  ``performMove = FALSE``, used by Algorithm S).
+* ``cd_sample(theta, n, nsteps)``: n runs of nsteps proposals, each started
+  from the current state and undone afterwards (contrastive divergence).
+
+The attributes are declared in ``_mh.pxd`` so that compiled estimators
+(``ergmfit.estimation._ee``) can drive ``_batch`` without Python in between.
+"""
 import numpy as np
 cimport numpy as cnp
 from libc.math cimport log
@@ -25,13 +41,6 @@ cdef class MHSampler:
     proposal : Proposal
     seed : array of 4 uint64 (see ``ergmfit.utils.validation.seed_words``)
     """
-    cdef readonly BinaryModel model
-    cdef readonly Proposal proposal
-    cdef RNG rng
-    cdef readonly int64_t n_proposed
-    cdef readonly int64_t n_accepted
-    cdef double* buf
-    cdef public cnp.ndarray delta    # g(x_t) - g(x_0)
 
     def __cinit__(self, BinaryModel model, Proposal proposal, cnp.uint64_t[:] seed):
         self.model = model
@@ -47,6 +56,16 @@ cdef class MHSampler:
         free(self.buf)
 
     cdef int _steps(self, const double* theta, int64_t steps, double* delta) noexcept nogil:
+        return self._batch(theta, steps, delta, NULL, NULL, 1, NULL, NULL)
+
+    cdef int _batch(self, const double* theta, int64_t steps, double* delta,
+                    double* add_acc, double* del_acc, bint apply,
+                    int64_t* journal, int64_t* n_journal) noexcept nogil:
+        # ``steps`` proposals at ``theta``.  Accepted flips are applied when
+        # ``apply`` (then ``delta`` tracks the change of g and ``journal``, if
+        # given, records the flipped variables, n_journal[0] counting them);
+        # the change statistics of accepted adds / deletes are summed into
+        # add_acc / del_acc when given.  Returns -1 if memory ran out, else 0.
         cdef int64_t t, v
         cdef int k, p = self.model.n_stats
         cdef double lq, dot, lr
@@ -64,16 +83,35 @@ cdef class MHSampler:
                 dot += theta[k] * buf[k]
             lr = (-dot if on else dot) + lq
             if lr >= 0.0 or log(rng_uniform_pos(&self.rng)) < lr:
-                if self.model.flip(v) != 0:
-                    return -1
                 self.n_accepted += 1
                 if on:
+                    if del_acc != NULL:
+                        for k in range(p):
+                            del_acc[k] += buf[k]
+                elif add_acc != NULL:
                     for k in range(p):
-                        delta[k] -= buf[k]
-                else:
-                    for k in range(p):
-                        delta[k] += buf[k]
+                        add_acc[k] += buf[k]
+                if apply:
+                    if self.model.flip(v) != 0:
+                        return -1
+                    if journal != NULL:
+                        journal[n_journal[0]] = v
+                        n_journal[0] += 1
+                    if on:
+                        for k in range(p):
+                            delta[k] -= buf[k]
+                    else:
+                        for k in range(p):
+                            delta[k] += buf[k]
                 self.proposal.accepted(self.model, v, not on)
+        return 0
+
+    cdef int _revert(self, const int64_t* journal, int64_t n_journal) noexcept nogil:
+        # undo the flips of a journal, last first
+        cdef int64_t r
+        for r in range(n_journal - 1, -1, -1):
+            if self.model.flip(journal[r]) != 0:
+                return -1
         return 0
 
     def _theta(self, theta):
@@ -117,6 +155,72 @@ cdef class MHSampler:
                 for k in range(self.model.n_stats):
                     out[s, k] = d[k]
                 s += 1
+        if rc != 0:
+            raise MemoryError("out of memory during sampling")
+        return out
+
+    def run_batch(self, theta, int64_t steps, bint apply=True, bint end_batch=True):
+        """``steps`` proposals; returns (add, delete): the summed change
+        statistics Δ⁺ of the accepted 0->1 and of the accepted 1->0 flips.
+
+        With ``apply=False`` nothing is flipped: every proposal is scored
+        against the current state.  With ``end_batch`` the proposal's
+        ``end_batch`` hook runs afterwards (IFD updates its auxiliary
+        parameter there).
+        """
+        cdef cnp.ndarray[double, ndim=1] th = self._theta(theta)
+        cdef cnp.ndarray[double, ndim=1] d = self.delta
+        cdef int p = self.model.n_stats
+        cdef cnp.ndarray[double, ndim=1] add = np.zeros(max(1, p))
+        cdef cnp.ndarray[double, ndim=1] dele = np.zeros(max(1, p))
+        cdef cnp.ndarray[double, ndim=1] dummy = np.zeros(1)
+        cdef int rc
+        if steps < 0:
+            raise ValueError("steps must be >= 0")
+        with nogil:
+            rc = self._batch(&th[0] if p else &dummy[0], steps, &d[0] if p else &dummy[0],
+                             &add[0], &dele[0], apply, NULL, NULL)
+            if end_batch:
+                self.proposal.end_batch()
+        if rc != 0:
+            raise MemoryError("out of memory during sampling")
+        return add[:p].copy(), dele[:p].copy()
+
+    def end_batch(self):
+        """Run the proposal's ``end_batch`` hook."""
+        self.proposal.end_batch()
+
+    def cd_sample(self, theta, int64_t n, int64_t nsteps):
+        """Contrastive-divergence draws: ``n`` runs of ``nsteps`` proposals,
+        each started from the current state and undone afterwards.
+
+        Returns an (n, n_stats) array of g(x_nsteps) - g(x_start).  The
+        state and ``delta`` are the same at the end as at the start.
+        """
+        cdef cnp.ndarray[double, ndim=1] th = self._theta(theta)
+        cdef int p = self.model.n_stats
+        cdef cnp.ndarray[double, ndim=2] out = np.zeros((n, p))
+        cdef cnp.ndarray[double, ndim=1] d = np.zeros(max(1, p))
+        cdef cnp.ndarray[cnp.int64_t, ndim=1] journal = np.zeros(max(1, nsteps), dtype=np.int64)
+        cdef int64_t s, nj = 0
+        cdef int k, rc = 0
+        if n < 0 or nsteps < 0:
+            raise ValueError("need n >= 0 and nsteps >= 0")
+        if p == 0:
+            return out
+        with nogil:
+            for s in range(n):
+                for k in range(p):
+                    d[k] = 0.0
+                nj = 0
+                rc = self._batch(&th[0], nsteps, &d[0], NULL, NULL, 1,
+                                 <int64_t*>&journal[0], &nj)
+                if rc == 0:
+                    rc = self._revert(<int64_t*>&journal[0], nj)
+                if rc != 0:
+                    break
+                for k in range(p):
+                    out[s, k] = d[k]
         if rc != 0:
             raise MemoryError("out of memory during sampling")
         return out

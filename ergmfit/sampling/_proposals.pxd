@@ -17,3 +17,24 @@ cdef class Proposal:
     cdef void accepted(self, BinaryModel m, int64_t v, bint now_on) noexcept nogil
     cdef double aux_theta(self) noexcept nogil
     cdef void end_batch(self) noexcept nogil
+
+
+cdef class RandomToggle(Proposal):
+    pass
+
+
+cdef class TieNoTie(Proposal):
+    pass
+
+
+cdef class IFD(Proposal):
+    """Improved Fixed Density proposal (Byshkin et al. 2016); see _proposals.pyx."""
+    cdef public double V            # auxiliary parameter
+    cdef public double K            # step multiplier of V (EstimNet's ifd_K)
+    cdef public bint is_delete      # the next proposal is a delete
+    cdef public bint adapt          # update V in end_batch
+    cdef public long long n_add     # add / delete proposals in the current batch
+    cdef public long long n_del
+    cdef public long long last_add  # the same for the last finished batch
+    cdef public long long last_del
+    cdef public long long n_unbalanced   # batches with |Ndel - Nadd| > 0.8 (Ndel + Nadd)

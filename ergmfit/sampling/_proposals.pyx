@@ -1,6 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """Proposals for the Metropolis-Hastings engine."""
 from libc.math cimport log
+from libc.stdint cimport int64_t
 from ergmfit.core._random cimport rng_below, rng_uniform
 
 
@@ -62,3 +63,103 @@ cdef class TieNoTie(Proposal):
             q_rev = 0.5 / (L + 1) + 0.5 / D
         log_q_ratio[0] = log(q_rev / q_fwd)
         return v
+
+
+cdef class IFD(Proposal):
+    """Improved Fixed Density proposal (Byshkin et al. 2016), as EstimNetDirected's
+    ``ifdSampler``.
+
+    Add and delete moves alternate: a delete (a uniformly chosen "on"
+    variable, i.e. a present tie) is proposed until one is accepted, then an
+    add (a uniformly chosen "off" variable, drawn by rejection) until one is
+    accepted, and so on -- the flag flips only on acceptance, so the number
+    of "on" variables never moves more than one away from where it started.
+    The log acceptance ratio is θ·Δ + V for an add and −θ·Δ − V for a delete,
+    with no Hastings term: the auxiliary parameter V takes the place of the
+    density parameter, which the caller leaves at 0 in θ.
+
+    After each batch of proposals (``end_batch``) V moves towards balancing
+    the numbers of add and delete *proposals* of the batch:
+    step = K ((Ndel − Nadd) / (Ndel + Nadd))², V −= step if Ndel > Nadd,
+    V += step if Ndel < Nadd.  The density parameter is then recovered as
+    θ_density = V − log((D − L) / (L + 1)) with D = ``n_vars`` and L the
+    observed number of "on" variables (:func:`ifd_correction`).
+
+    Needs only ``n_on``/``on_var``/``n_vars``/``get`` of the model, so it
+    works for any BinaryModel whose "on" count is a model statistic.
+
+    Parameters
+    ----------
+    V : float
+        Starting auxiliary parameter.
+    K : float
+        Step multiplier (EstimNet's ``ifd_K``, 0.1).
+    adapt : bool
+        Update V after each batch (False keeps V fixed).
+    start_delete : bool
+        Whether the first proposal is a delete (EstimNet starts with an add).
+    """
+
+    def __init__(self, double V=0.0, double K=0.1, bint adapt=True, bint start_delete=False):
+        self.V = V
+        self.K = K
+        self.adapt = adapt
+        self.is_delete = start_delete
+        self.n_add = self.n_del = self.last_add = self.last_del = 0
+        self.n_unbalanced = 0
+
+    cdef int64_t propose(self, BinaryModel m, RNG* rng, double* log_q_ratio) noexcept nogil:
+        cdef int64_t L = m.n_on()
+        cdef int64_t v, tries
+        log_q_ratio[0] = 0.0
+        if m.n_vars <= 0:
+            return -1
+        if self.is_delete and L == 0:
+            self.is_delete = 0
+        elif not self.is_delete and L >= m.n_vars:
+            self.is_delete = 1
+        if self.is_delete:
+            self.n_del += 1
+            return m.on_var(rng_below(rng, L))
+        self.n_add += 1
+        tries = 0
+        while True:
+            v = rng_below(rng, m.n_vars)
+            if not m.get(v):
+                return v
+            tries += 1
+            if tries > 1000000:
+                return -1
+
+    cdef void accepted(self, BinaryModel m, int64_t v, bint now_on) noexcept nogil:
+        self.is_delete = not self.is_delete
+
+    cdef double aux_theta(self) noexcept nogil:
+        return self.V
+
+    cdef void end_batch(self) noexcept nogil:
+        cdef double tot = <double>(self.n_del + self.n_add)
+        cdef double r, step
+        if tot > 0:
+            r = (self.n_del - self.n_add) / tot
+            if r > 0.8 or r < -0.8:
+                self.n_unbalanced += 1
+            if self.adapt:
+                step = self.K * r * r
+                if self.n_del > self.n_add:
+                    self.V -= step
+                elif self.n_del < self.n_add:
+                    self.V += step
+        self.last_add = self.n_add
+        self.last_del = self.n_del
+        self.n_add = 0
+        self.n_del = 0
+
+
+def ifd_correction(n_vars, n_on):
+    """log((D − L) / (L + 1)): θ_density = V − this (D variables, L of them on)."""
+    from math import log as _log
+    D, L = float(n_vars), float(n_on)
+    if L >= D:
+        raise ValueError("the IFD proposal needs at least one variable off (a non-tie)")
+    return _log((D - L) / (L + 1.0))

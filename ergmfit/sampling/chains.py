@@ -26,7 +26,7 @@ def chain_seeds(random_state, n_chains):
 
 
 def run_chains(model, theta, n, burnin, interval, starts=None, n_chains=1, n_jobs=1,
-               random_state=None, proposal="tnt", backend=None):
+               random_state=None, proposal="auto", backend=None):
     """Draw ``n`` statistic vectors from ``n_chains`` chains at ``theta``.
 
     Parameters
@@ -91,11 +91,33 @@ def batch_means_cov(chains):
     return sigma / total
 
 
+def _iact(x):
+    """Integrated autocorrelation time of one series (Geyer's initial
+    monotone positive sequence), in draws; 1 for independent draws."""
+    n = len(x)
+    x = x - x.mean()
+    v = x @ x / n
+    if n < 4 or v <= 0:
+        return 1.0
+    f = np.fft.rfft(x, 2 * n)
+    acf = np.fft.irfft(f * np.conj(f))[:n] / (n * v)
+    m = (n - 1) // 2
+    pairs = acf[: 2 * m].reshape(m, 2).sum(axis=1)       # Gamma_k = rho_2k + rho_2k+1
+    pos = np.flatnonzero(pairs <= 0)
+    pairs = pairs[: pos[0]] if len(pos) else pairs
+    if len(pairs) == 0:
+        return 1.0
+    pairs = np.minimum.accumulate(pairs)                    # monotone
+    return max(1.0, 2.0 * pairs.sum() - 1.0)
+
+
 def effective_sizes(chains):
-    """Effective sample size of each statistic (batch means), summed over chains."""
-    allz = np.concatenate(chains)
-    var = allz.var(axis=0, ddof=1)
-    vm = np.diag(batch_means_cov(chains))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ess = np.where(vm > 0, var / vm, len(allz))
-    return np.minimum(ess, len(allz))
+    """Effective sample size of each statistic, summed over chains
+    (autocorrelation time by Geyer's initial monotone sequence)."""
+    p = chains[0].shape[1]
+    ess = np.zeros(p)
+    for c in chains:
+        for k in range(p):
+            col = c[:, k]
+            ess[k] += len(col) / _iact(col) if col.std() > 0 else len(col)
+    return ess

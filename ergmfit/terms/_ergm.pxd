@@ -16,6 +16,9 @@ cdef class ERGMModel(BinaryModel):
     cdef PyObject** _kernels
     cdef int* _offsets
     cdef int _n_terms
+    # the last decoded variable: a proposal asks get/change/flip of the same v
+    cdef int64_t _last_v
+    cdef int _last_i, _last_j
 
     cdef void dyad(self, int64_t v, int* i, int* j) noexcept nogil
     cdef int64_t var(self, int i, int j) noexcept nogil

@@ -4,6 +4,7 @@ import numpy as np
 cimport numpy as cnp
 from libc.math cimport sqrt
 from libc.stdlib cimport malloc, free
+from ergmfit.core._random cimport RNG, rng_below
 
 cnp.import_array()
 
@@ -33,6 +34,7 @@ cdef class ERGMModel(BinaryModel):
         self.n_vars = n * (n - 1) if state.directed else n * (n - 1) // 2
         if caches:
             state.enable_caches(caches)
+        self._last_v = -1
 
     def __dealloc__(self):
         free(self._kernels)
@@ -46,6 +48,10 @@ cdef class ERGMModel(BinaryModel):
         cdef int64_t n = self.state.n
         cdef int64_t a, b
         cdef double m
+        if v == self._last_v:
+            i[0] = self._last_i
+            j[0] = self._last_j
+            return
         if self.state.directed:
             a = v // (n - 1)
             b = v - a * (n - 1)
@@ -64,6 +70,9 @@ cdef class ERGMModel(BinaryModel):
             b = v - (a * n - a * (a + 1) // 2) + a + 1
         i[0] = <int>a
         j[0] = <int>b
+        self._last_v = v
+        self._last_i = <int>a
+        self._last_j = <int>b
 
     cdef int64_t var(self, int i, int j) noexcept nogil:
         cdef int64_t n = self.state.n
@@ -98,7 +107,26 @@ cdef class ERGMModel(BinaryModel):
         return self.state.n_ties
 
     cdef int64_t on_var(self, int64_t k) noexcept nogil:
-        return self.var(self.state.tail[k], self.state.head[k])
+        cdef int i = self.state.tail[k], j = self.state.head[k]
+        self._last_v = self.var(i, j)
+        self._last_i = i
+        self._last_j = j
+        return self._last_v
+
+    cdef int64_t random_var(self, RNG* rng) noexcept nogil:
+        # draw the dyad directly: no index decoding
+        cdef int n = self.state.n
+        cdef int i = <int>rng_below(rng, n)
+        cdef int j = <int>rng_below(rng, n - 1)
+        cdef int t
+        if j >= i:
+            j += 1
+        if not self.state.directed and i > j:
+            t = i; i = j; j = t
+        self._last_v = self.var(i, j)
+        self._last_i = i
+        self._last_j = j
+        return self._last_v
 
     # Python access ---------------------------------------------------------
     def dyad_of(self, int64_t v):

@@ -1,0 +1,233 @@
+"""Contrastive divergence (CD-n), as statnet fits with ``estimate="CD"``.
+
+The algorithm (Hinton 2002; Krivitsky 2017, "Using contrastive divergence to
+seed Monte Carlo MLE for exponential-family random graph models"):
+
+1. Start from ``init`` (default: every parameter 0 except the density one --
+   ``edges`` -- at the logit of the observed density).
+2. At the current θ_t draw ``samplesize`` short runs of ``nsteps``
+   Metropolis-Hastings proposals, *each started from the observed state*, and
+   keep z_i = g(x_i) − g(x_obs) of their end points (statnet's
+   ``CD.nsteps = 8``; ``CD.samplesize.per_theta = 128`` draws per parameter).
+3. Update θ exactly as one MCMC-MLE iteration does with that sample
+   (:mod:`ergmfit.estimation.mcmle`): the Hummel et al. step length
+   (``steplength_margin``, statnet's ``CD.steplength.margin``) and the
+   maximiser of the importance-sampling approximation
+   θ ↦ −log mean_i exp((θ − θ_t)·z_i) with the pseudo-observation (1 − γ) z̄.
+4. Stop when the step length is 1 and Hotelling's T² test (the draws are
+   independent) no longer rejects E[z] = 0 at ``conv_pval`` (statnet's
+   ``CD.conv.min.pval = 0.5``), or after ``maxit`` iterations (``CD.maxit = 60``).
+
+CD-n solves E_θ[g(X_n) | X_0 = x_obs] = g(x_obs): as n grows it approaches
+the MLE, for small n it is a cheap, approximate estimate -- a starting point
+for MCMC-MLE (when the MPLE does not exist) and for Equilibrium Expectation.
+As in statnet 4.4 no standard errors are given (the summary prints NA).
+
+Differences from statnet: ``CD.multiplicity`` (several tentative toggles per
+step) is not implemented (statnet's default is 1); the proposal is the same
+tie/no-tie mixture as every other estimator here.
+
+The core (:func:`cd_core`) needs only a model spec with ``labels`` and
+``compiled()`` (a :class:`~ergmfit.core._model.BinaryModel` at the observed
+state), so the MRF models reuse it.
+"""
+from __future__ import annotations
+
+import time
+import warnings
+
+import numpy as np
+from scipy import stats as sps
+
+from ..exceptions import ConvergenceWarning, DegenerateModelError
+from ..utils.validation import check_params, seed_words
+
+CD_SE_WARNING = ("Standard errors are not computed for contrastive divergence (statnet prints "
+                 "NA as well); use method=\"mcmle\" or method=\"ee\" for standard errors.")
+
+
+# ---------------------------------------------------------------------------
+# helpers shared with ee.py
+# ---------------------------------------------------------------------------
+def density_index(model):
+    """Index of the density statistic (``edges``/``Arc``: change statistic 1 for
+    every variable), or None.
+
+    A model spec may say so itself with a ``density_index`` attribute (the MRF
+    models do); for an ERGM it is the ``edges`` term.
+    """
+    idx = getattr(model, "density_index", None)
+    if idx is not None:
+        return int(idx)
+    terms = getattr(model, "terms", None)
+    if terms is None:
+        return None
+    off = 0
+    for t in terms:
+        if getattr(t, "name", None) == "edges" and len(t.labels) == 1:
+            return off
+        off += len(t.labels)
+    return None
+
+
+def density_start(model, bm=None):
+    """Parameters 0 except the density one at logit(L / D) of the observed state."""
+    p = len(model.labels)
+    theta = np.zeros(p)
+    k = density_index(model)
+    if k is not None:
+        bm = model.compiled() if bm is None else bm
+        D = float(bm.n_vars)
+        L = float(len(bm.on_vars()))
+        L = min(max(L, 0.5), D - 0.5)           # keep the logit finite
+        theta[k] = np.log(L / (D - L))
+    return theta
+
+
+def make_proposal(name, bm=None):
+    """A proposal object by name: "tnt" (tie/no-tie), "random" (random toggle)."""
+    from ..sampling._proposals import RandomToggle, TieNoTie
+    if name == "tnt":
+        return TieNoTie()
+    if name == "random":
+        return RandomToggle()
+    raise ValueError(f"proposal must be 'tnt' or 'random', got {name!r}")
+
+
+def hotelling_iid(Z):
+    """p-value of H0: E[z] = 0 from independent rows of Z (Hotelling's T²).
+
+    Statistics that never varied are left out of the test (they count as
+    converged if they are 0 in every draw).  Returns (pvalue, T2).
+    """
+    n, p = Z.shape
+    zbar = Z.mean(axis=0)
+    var = Z.var(axis=0, ddof=1) if n > 1 else np.zeros(p)
+    live = var > 0
+    if not np.all(zbar[~live] == 0):
+        return 0.0, float("inf")
+    q = int(live.sum())
+    if q == 0:
+        return 1.0, 0.0
+    if n <= q:
+        return float("nan"), float("nan")
+    S = np.cov(Z[:, live], rowvar=False).reshape(q, q)
+    T2 = float(n * zbar[live] @ np.linalg.pinv(S) @ zbar[live])
+    F = (n - q) / (q * (n - 1.0)) * T2
+    return float(sps.f.sf(F, q, n - q)), T2
+
+
+# ---------------------------------------------------------------------------
+# the estimator
+# ---------------------------------------------------------------------------
+def cd_core(model, init=None, nsteps=8, samplesize=None, samplesize_per_theta=128, maxit=60,
+            conv_pval=0.5, steplength_margin=0.5, proposal="tnt", random_state=None,
+            verbose=False, bm=None):
+    """Contrastive divergence CD-``nsteps``; returns a dict (params, converged,
+    n_iter, history, seconds, samplesize).
+
+    Parameters
+    ----------
+    model : ERGM or a model spec with ``labels`` and ``compiled()``
+    init : array or dict, optional
+        Starting parameters (default: :func:`density_start`).
+    nsteps : int
+        Metropolis-Hastings proposals per draw, from the observed state (statnet
+        ``CD.nsteps``, 8).  ``nsteps=1`` is CD-1.
+    samplesize : int, optional
+        Draws per iteration (default ``samplesize_per_theta`` × number of
+        parameters, statnet's ``CD.samplesize.per_theta = 128``).
+    maxit, conv_pval, steplength_margin
+        statnet's ``CD.maxit`` (60), ``CD.conv.min.pval`` (0.5) and
+        ``CD.steplength.margin`` (0.5).
+    proposal : {"tnt", "random"}
+    bm : BinaryModel, optional
+        A compiled model at the observed state to use (default ``model.compiled()``).
+    """
+    from ..sampling._mh import MHSampler
+    from .mcmle import hummel_step, maximize_is_loglik
+    t0 = time.perf_counter()
+    labels = list(model.labels)
+    p = len(labels)
+    nsteps = int(nsteps)
+    if nsteps < 1:
+        raise ValueError(f"nsteps must be at least 1, got {nsteps}")
+    if maxit < 1:
+        raise ValueError(f"maxit must be at least 1, got {maxit}")
+    samplesize = int(samplesize) if samplesize is not None else int(samplesize_per_theta) * max(p, 1)
+    if samplesize < 2:
+        raise ValueError(f"samplesize must be at least 2, got {samplesize}")
+    bm = model.compiled() if bm is None else bm
+    theta = density_start(model, bm) if init is None else check_params(init, labels, "init")
+    sampler = MHSampler(bm, make_proposal(proposal), seed_words(random_state))
+    bar = None
+    if verbose:
+        from tqdm.auto import tqdm
+        bar = tqdm(total=maxit, desc=f"CD-{nsteps}", unit="it", leave=False)
+    history = []
+    converged = False
+    it = 0
+    try:
+        for it in range(1, maxit + 1):
+            Z = sampler.cd_sample(theta, samplesize, nsteps)
+            if not np.all(np.isfinite(Z)):
+                raise DegenerateModelError("non-finite statistics in the contrastive-divergence "
+                                           "sample; check the model terms")
+            gamma = hummel_step(Z, steplength_margin)
+            pval, _ = hotelling_iid(Z)
+            eta = maximize_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0))
+            history.append({"iteration": it, "theta": theta.tolist(), "gamma": float(gamma),
+                            "pvalue": float(pval), "zbar": Z.mean(axis=0).tolist()})
+            theta = theta + eta
+            if bar is not None:
+                bar.set_postfix(step=f"{gamma:.2f}", p=f"{pval:.2f}")
+                bar.update(1)
+            if gamma >= 1.0 and np.isfinite(pval) and pval > conv_pval:
+                converged = True
+                break
+    finally:
+        if bar is not None:
+            bar.close()
+    if not np.all(np.isfinite(theta)):
+        raise DegenerateModelError("contrastive divergence diverged (non-finite parameters): the "
+                                   "model may be degenerate; try geometrically weighted terms or "
+                                   "a different init")
+    return {"params": theta, "converged": converged, "n_iter": it, "history": history,
+            "seconds": time.perf_counter() - t0, "samplesize": samplesize, "nsteps": nsteps,
+            "acceptance": sampler.acceptance_rate}
+
+
+def fit_cd(model, random_state=None, verbose=False, **kwargs):
+    """Fit ``model`` by contrastive divergence (see the module docstring and
+    :func:`cd_core` for the settings).
+
+    Returns an :class:`~ergmfit.results.ERGMResults` with method ``"cd"``,
+    NA standard errors (as statnet), and ``info`` holding the iteration
+    history, ``nsteps`` and the sample size.
+
+    Examples
+    --------
+    >>> import ergmfit as ef
+    >>> m = ef.ERGM(ef.datasets.load("samplike"), "edges + mutual")
+    >>> fit = m.fit(method="cd", random_state=1)
+    >>> fit.method
+    'cd'
+    """
+    from ..results import ERGMResults
+    out = cd_core(model, random_state=random_state, verbose=verbose, **kwargs)
+    warn = [CD_SE_WARNING]
+    if not out["converged"]:
+        msg = (f"contrastive divergence did not converge in {out['n_iter']} iterations; "
+               "increase maxit or nsteps")
+        warnings.warn(msg, ConvergenceWarning, stacklevel=2)
+        warn.insert(0, msg)
+    p = len(model.labels)
+    net = getattr(model, "network", None)
+    info = {"history": out["history"], "nsteps": out["nsteps"], "samplesize": out["samplesize"],
+            "acceptance": out["acceptance"]}
+    return ERGMResults(out["params"], np.full((p, p), np.nan), model.labels, method="cd",
+                       nobs=getattr(net, "n_dyads", None), converged=out["converged"],
+                       n_iter=out["n_iter"], seconds=out["seconds"], se_kind=None,
+                       warnings=warn, info=info, formula=getattr(model, "formula", None),
+                       network=net, model=model,
+                       dyad_independent=getattr(model, "dyad_independent", None))

@@ -1,0 +1,947 @@
+"""Equilibrium Expectation (EE): maximum likelihood for large networks.
+
+EE (Byshkin et al. 2018; Borisenko, Byshkin & Lomi 2019) runs *one*
+Metropolis-Hastings chain from the observed state and moves θ after every
+``sampler_steps`` (m) proposals so that the chain's statistics stay at the
+observed ones: with dzA = g(x_t) − g(x_obs) accumulated along the chain, a
+statistic that drifts up pushes its parameter down and vice versa.  When
+θ_t settles, x_t is (nearly) a sample of π(·|θ̄) with E[g] = g(x_obs): the
+average θ̄ is the MLE.
+
+The run, as EstimNetDirected does it (``../shared/reference/estimnet.md``):
+
+1. **Algorithm S** (``s_steps`` iterations, moves scored against the observed
+   state and never applied): a CD-1 estimate θ_S and the scale
+   D_k = m / Σ_S dzA_k² of each parameter.  dzA = del − add and
+   θ_k += sign(dzA_k) · aca_s / sumC_k² · dzA_k² (sumC = add + del).
+2. **Algorithm EE** (``ee_steps`` outer × ``ee_inner_steps`` inner iterations),
+   either
+   * ``update="borisenko"`` (the default; Borisenko et al. 2019, eq. 14):
+     θ_k ← θ_k − a · max(|θ_k|, c) · sign(dzA_k), ``a = learning_rate``,
+     ``c = min_theta``; or
+   * ``update="adaptive"`` (Byshkin et al. 2018, EstimNetDirected's default):
+     θ_k ← θ_k − sign(dzA_k) · aca_ee · D_k · dzA_k², and after every outer
+     iteration D_k ← D_k · sqrt(comp_c / (sd(θ_k) / |mean θ_k|)) over its inner
+     iterations (|mean| floored at 0.1), so that sd(θ)/|θ| ≈ comp_c.
+3. **Proposals**: ``proposal="ifd"`` (default when the model has an ``edges``
+   term) is the Improved Fixed Density sampler
+   (:class:`~ergmfit.sampling._proposals.IFD`): adds and deletes alternate so
+   the tie count stays at L or L ± 1, the auxiliary V balances them, and the
+   edges parameter is recovered as θ_edges = V − log((D − L)/(L + 1)).
+   ``"tnt"`` and ``"random"`` estimate every parameter by the EE update.
+
+**Estimate and standard errors.**  Per chain the first ``burnin`` of the EE
+iterations are dropped (a fraction, default 0.2 -- EstimNet's R script drops
+t ≤ 10,000 of its default 50,000); the estimate is the mean of θ over the
+rest.  Its Monte-Carlo covariance is the batch-means covariance of that mean
+(``cov_mc``, the "MCMC %" column).  The model part, the inverse Fisher
+information, is estimated by ``se="simulate"`` (default): a tie/no-tie chain
+at the estimate, continued from the last EE state, whose statistic covariance
+is the Fisher information (the same quantity statnet inverts) and whose
+mean checks that the estimate reproduces the observed statistics
+(``info["t_ratios_sim"]``).  ``se="estimnet"`` uses EstimNetDirected's R
+formula instead (below); both are always reported in ``info``.
+
+**Convergence t-ratio** of statistic k: mean/sd of dzA_k over the kept
+iterations (for the IFD edges column: of Ndel − Nadd per iteration, as
+EstimNet); the summary shows them and warns if any |t| > 0.1 (the papers'
+criterion).  ``converged`` also requires the estimate not to drift: the mean
+of θ over the first and the second half of the kept iterations may differ
+by at most ``drift_se_tol`` (0.2) of its standard errors.
+
+**Several chains** (``n_chains``, run by joblib with ``n_jobs`` processes
+and any joblib ``backend``, e.g. ``"dask"``) are pooled as EstimNet's R
+script does: the inverse-variance weighted mean of the chain estimates.
+The Monte-Carlo covariance pools as 1/Σ(1/V_c); the model covariance (the
+sampling variance of the MLE, which more chains do not reduce) is the
+inverse of the chains' mean Fisher information.  (EstimNet's script pools
+the *total* variance as 1/Σ(1/se_c²), shrinking the MLE's sampling variance
+with the number of chains; that figure is in ``info["estimnet"]``.)
+
+**EstimNetDirected's R formula** (``info["estimnet"]``): rows thinned to every
+``ee_inner_steps``-th iteration after the burn-in; s.e. = sqrt(diag(
+Σ_bm(θ)/N + (Σ_bm(dzA)/N)⁻¹)) with Σ_bm the batch-means (b = ⌊√N⌋)
+covariance.
+
+**Where this differs from EstimNetDirected**, and why:
+
+* sign(0) = 0 in the Borisenko update (EstimNet takes +1, which lowers θ
+  whenever dzA is exactly 0 -- often, for small networks with integer
+  statistics -- a bias).
+* The V learned by Algorithm S is kept as EE's starting V (EstimNet restarts
+  V at 0, which costs a visible EE burn-in of the density parameter).
+* The IFD add/delete flag lives in the proposal object, not in a C
+  ``static``: chains and estimations in one process do not share it.
+* Seeds come from ``random_state`` (EstimNet: the wall-clock second).
+
+Stopping: ``KeyboardInterrupt`` (Ctrl-C) -- or an exception of that type
+raised by ``callback`` -- ends the run after the current outer iteration;
+the results then hold the trajectory so far, ``converged=False`` and a
+warning saying the run was interrupted.
+"""
+from __future__ import annotations
+
+import math
+import os
+import resource
+import shutil
+import tempfile
+import threading
+import time
+import warnings
+
+import numpy as np
+
+from ..exceptions import ConvergenceWarning, DegenerateModelError
+from ..utils.validation import check_params, seed_words
+from .cd import density_index, make_proposal
+
+_MAX_ROWS = 200_000          # stored trajectory rows per chain (thinned beyond)
+
+EE_DEFAULTS = {
+    "update": "borisenko",
+    "proposal": None,            # "ifd" if the model has an edges term, else "tnt"
+    "sampler_steps": 1000,       # m (EstimNet samplerSteps)
+    "s_steps": 100,              # Ssteps
+    "ee_steps": 500,             # EEsteps (outer)
+    "ee_inner_steps": 100,       # EEinnerSteps
+    "aca_s": 0.1,                # ACA_S
+    "aca_ee": 1e-9,              # ACA_EE
+    "comp_c": 0.01,              # compC
+    "ifd_k": 0.1,                # ifd_K
+    "learning_rate": 0.001,      # learningRate (a)
+    "min_theta": 0.01,           # minTheta (c)
+    "tnt_steps": None,           # outer iterations of the unconditional phase of "ifd-tnt"
+    "init": "S",
+    "burnin": 0.2,
+    "se": "simulate",
+    "se_samplesize": 1000,
+    "se_interval": None,
+    "se_burnin": None,
+    "t_tol": 0.1,
+    "drift_tol": 1.0,            # early stop: drift < 1 sd(θ)
+    "drift_se_tol": 0.2,         # convergence: drift < 0.2 standard errors
+    "stop_when_converged": False,
+    "min_ee_steps": 10,
+    "thin": None,                # info trajectory: every ee_inner_steps-th iteration
+}
+
+
+# ---------------------------------------------------------------------------
+# small statistics helpers
+# ---------------------------------------------------------------------------
+def batch_means_sigma(X):
+    """mcmcse's ``mcse.multi(X, method="bm", r=1, size="sqroot")$cov``: the
+    asymptotic covariance Σ (Var of the mean ≈ Σ / N) by batch means with
+    b = ⌊√N⌋ rows per batch over the first a·b rows, a = ⌊N / b⌋, centred at
+    the mean of all rows.  Returns a (p, p) array (NaN if N < 4)."""
+    X = np.asarray(X, dtype=float)
+    N, p = X.shape
+    if N < 4:
+        return np.full((p, p), np.nan)
+    b = int(math.floor(math.sqrt(N)))
+    a = N // b
+    mean = X.mean(axis=0)
+    bm = X[: a * b].reshape(a, b, p).mean(axis=1) - mean
+    return b * (bm.T @ bm) / (a - 1)
+
+
+def _make_pd(S, floor=1e-12):
+    """S symmetrised, with eigenvalues floored at a small positive value."""
+    S = 0.5 * (S + S.T)
+    w, V = np.linalg.eigh(S)
+    top = max(float(w.max()), floor) if w.size else floor
+    w = np.maximum(w, top * 1e-10)
+    return (V * w) @ V.T
+
+
+def t_ratios(dz):
+    """mean / sd of each column (sd with ddof=1); 0 where a column is constant 0."""
+    dz = np.asarray(dz, dtype=float)
+    if len(dz) < 2:
+        return np.full(dz.shape[1], np.nan)
+    m = dz.mean(axis=0)
+    sd = dz.std(axis=0, ddof=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(sd > 0, m / sd, np.where(m == 0, 0.0, np.sign(m) * np.inf))
+    return t
+
+
+def _burnin_iters(burnin, n_done):
+    if isinstance(burnin, float) and 0.0 <= burnin < 1.0:
+        b = int(math.floor(burnin * n_done))
+    else:
+        b = int(burnin)
+    if b >= n_done - 1:          # too short a run: keep the last half
+        b = n_done // 2
+    return max(b, 0)
+
+
+def _peak_rss_mb():
+    r = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return r / 1024.0            # Linux: kilobytes
+
+
+# ---------------------------------------------------------------------------
+# Algorithm S
+# ---------------------------------------------------------------------------
+def algorithm_s(sampler, p, free, steps, m, aca_s, ifd=None, arc_corr=0.0, dens=None):
+    """EstimNetDirected's Algorithm S on ``sampler`` (moves scored, never applied).
+
+    Returns (theta, Dmean, rows): the CD-1 estimate (θ_dens = V − arc_corr
+    with IFD), D = m / Σ dzA², and the θ row of every iteration.
+    """
+    theta = np.zeros(p)
+    D0 = np.zeros(p)
+    rows = np.zeros((steps, p))
+    for t in range(steps):
+        th = theta.copy()
+        if dens is not None:
+            th[dens] = 0.0
+        add, dele = sampler.run_batch(th, m, apply=False)
+        dzA = dele - add
+        sumC = add + dele
+        D0 += dzA * dzA
+        with np.errstate(divide="ignore", invalid="ignore"):
+            da = np.where(sumC != 0, aca_s / (sumC * sumC), 0.0)
+        step = np.where(dzA < 0, -1.0, 1.0) * da * dzA * dzA
+        theta[free] += step[free]
+        if ifd is not None:
+            theta[dens] = ifd.V - arc_corr
+        rows[t] = theta
+    with np.errstate(divide="ignore"):
+        Dmean = np.where(D0 > 0, m / D0, np.inf)
+    return theta, Dmean, rows
+
+
+# ---------------------------------------------------------------------------
+# one chain (runs in a worker process)
+# ---------------------------------------------------------------------------
+def _write_progress(control_dir, chain, done, total):
+    if control_dir is None:
+        return
+    try:
+        path = os.path.join(control_dir, f"progress_{chain}.txt")
+        with open(path + ".tmp", "w") as fh:
+            fh.write(f"{done} {total}\n")
+        os.replace(path + ".tmp", path)
+    except OSError:
+        pass
+
+
+def _stop_requested(control_dir):
+    return control_dir is not None and os.path.exists(os.path.join(control_dir, "stop"))
+
+
+def _ee_phase(sampler, theta, dzA, outer, inner, m, upd, cfg, Dvec, dens, arc_corr, free, chain,
+              control_dir, callback, progress, state, n_planned):
+    """``outer`` outer iterations of Algorithm EE on ``sampler`` (θ, dzA in place).
+
+    Returns the stored rows (every ``store_every``-th iteration), the number
+    of iterations done, and the final θ, dzA and D.  Sets
+    ``state["interrupted"]`` on KeyboardInterrupt or a stop request.
+    """
+    from ._ee import ee_iterations
+    p = len(theta)
+    adaptive = upd == 1
+    total = outer * inner
+    store_every = max(1, -(-total // _MAX_ROWS))
+    n_store = -(-total // store_every)
+    th_rows = np.zeros((n_store, p))
+    dz_rows = np.zeros((n_store, p))
+    acc_rows = np.zeros(n_store)
+    v_rows = np.zeros(n_store)
+    th_c = np.zeros((inner, p))
+    dz_c = np.zeros((inner, p))
+    acc_c = np.zeros(inner)
+    v_c = np.zeros(inner)
+    theta = np.ascontiguousarray(theta, dtype=float).copy()
+    dzA = np.ascontiguousarray(dzA, dtype=float).copy()
+    Dvec = np.ascontiguousarray(Dvec, dtype=float).copy()
+    n_rows = 0
+    done = 0
+    stopped_early = False
+    try:
+        for o in range(outer):
+            ee_iterations(sampler, theta, dzA, inner, m, upd, float(cfg["learning_rate"]),
+                          float(cfg["min_theta"]), float(cfg["aca_ee"]), Dvec,
+                          -1 if dens is None else int(dens), float(arc_corr),
+                          th_c, dz_c, acc_c, v_c)
+            if adaptive:
+                mu = th_c.mean(axis=0)
+                sd = th_c.std(axis=0)
+                amu = np.where(np.abs(mu) < 0.1, 0.1, np.abs(mu))
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    fac = np.where(sd > 1e-10, np.sqrt(cfg["comp_c"] / (sd / amu)), 1.0)
+                Dvec = np.where(free, Dvec * fac, Dvec)
+            idx = np.arange(done, done + inner)
+            sel = np.flatnonzero(idx % store_every == 0)
+            k = len(sel)
+            th_rows[n_rows:n_rows + k] = th_c[sel]
+            dz_rows[n_rows:n_rows + k] = dz_c[sel]
+            acc_rows[n_rows:n_rows + k] = acc_c[sel]
+            v_rows[n_rows:n_rows + k] = v_c[sel]
+            n_rows += k
+            done += inner
+            state["outer_done"] += 1
+            if not np.all(np.isfinite(theta)):
+                raise DegenerateModelError(
+                    "Equilibrium Expectation diverged (non-finite parameters): the model may be "
+                    "degenerate; try geometrically weighted terms, a smaller learning_rate / "
+                    "aca_ee, or a different init")
+            if progress is not None:
+                progress(state["outer_done"], n_planned)
+            _write_progress(control_dir, chain, state["outer_done"], n_planned)
+            if callback is not None:
+                callback({"chain": chain, "outer": state["outer_done"], "n_outer": n_planned,
+                          "iterations": done, "theta": theta.copy(), "dzA": dzA.copy(),
+                          "acceptance": float(acc_c.mean())})
+            if _stop_requested(control_dir):
+                state["interrupted"] = True
+                break
+            if cfg["stop_when_converged"] and o + 1 >= cfg["min_ee_steps"]:
+                it_idx = np.arange(n_rows) * store_every
+                keep = it_idx >= _burnin_iters(cfg["burnin"], done)
+                if keep.sum() >= 8:
+                    tr = t_ratios(dz_rows[:n_rows][keep])
+                    dr = _drift(th_rows[:n_rows][keep])
+                    if np.all(np.abs(tr) < cfg["t_tol"]) and np.all(dr < cfg["drift_tol"]):
+                        stopped_early = True
+                        break
+    except KeyboardInterrupt:
+        state["interrupted"] = True
+    return {"theta_rows": th_rows[:n_rows].copy(), "dz_rows": dz_rows[:n_rows].copy(),
+            "acc_rows": acc_rows[:n_rows].copy(), "v_rows": v_rows[:n_rows].copy(),
+            "iters": np.arange(n_rows) * store_every, "n_done": done,
+            "store_every": store_every, "final_theta": theta, "final_dzA": dzA.copy(),
+            "D_final": Dvec,
+            "stopped_early": stopped_early}
+
+
+def ee_chain(model, cfg, seed, chain=0, control_dir=None, callback=None, progress=None):
+    """One EE chain: Algorithm S, Algorithm EE, then (``se="simulate"``) a
+    tie/no-tie sample at the chain's estimate.  Returns a dict of arrays.
+
+    ``model`` needs ``labels`` and ``compiled()``; ``cfg`` is a dict of the
+    settings in :data:`EE_DEFAULTS` (plus ``init_theta``).
+    """
+    from ..sampling._mh import MHSampler
+    from ..sampling._proposals import IFD, TieNoTie, ifd_correction
+    from ._ee import ee_iterations
+    t0 = time.perf_counter()
+    rng = np.random.default_rng(seed)
+    labels = list(model.labels)
+    p = len(labels)
+    bm = model.compiled()
+    n_vars = int(bm.n_vars)
+    L0 = int(len(bm.on_vars()))
+    use_ifd = cfg["proposal"] in ("ifd", "ifd-tnt")
+    two_phase = cfg["proposal"] == "ifd-tnt"
+    dens = cfg["dens"] if use_ifd else None
+    free = np.ones(p, dtype=bool)
+    if dens is not None:
+        free[dens] = False
+    arc_corr = ifd_correction(n_vars, L0) if use_ifd else 0.0
+    prop = IFD(K=cfg["ifd_k"]) if use_ifd else make_proposal(cfg["proposal"])
+    sampler = MHSampler(bm, prop, seed_words(rng))
+    m = int(cfg["sampler_steps"])
+    inner = int(cfg["ee_inner_steps"])
+    outer = int(cfg["ee_steps"])
+    adaptive = cfg["update"] == "adaptive"
+
+    # --- Algorithm S --------------------------------------------------------
+    s_theta = Dmean = s_rows = None
+    need_s = cfg["init"] == "S" or adaptive
+    if need_s and cfg["s_steps"] > 0:
+        s_theta, Dmean, s_rows = algorithm_s(sampler, p, free, int(cfg["s_steps"]), m,
+                                             cfg["aca_s"], prop if use_ifd else None,
+                                             arc_corr, dens)
+        bad = [labels[k] for k in np.flatnonzero(~np.isfinite(Dmean) & free)]
+        if bad and adaptive:
+            raise DegenerateModelError(
+                f"the statistic(s) {bad} never changed in Algorithm S ({cfg['s_steps']} x {m} "
+                "proposals on the observed network): the model may be degenerate. Increase "
+                "s_steps or sampler_steps, or remove the term(s)")
+    if cfg["init"] == "S":
+        if s_theta is None:
+            raise ValueError("init='S' needs s_steps > 0")
+        theta = s_theta.copy()
+    else:
+        theta = np.asarray(cfg["init_theta"], dtype=float).copy()
+        if use_ifd:
+            prop.V = theta[dens] + arc_corr
+    if not adaptive or Dmean is None:
+        Dmean = np.ones(p)
+    Dvec = np.where(np.isfinite(Dmean), Dmean, 0.0).astype(float)
+    if use_ifd:
+        theta[dens] = prop.V - arc_corr
+
+    # --- Algorithm EE -------------------------------------------------------
+    upd = 1 if adaptive else 0
+    t_ee = time.perf_counter()
+    phases = [("ifd" if use_ifd else cfg["proposal"], outer)]
+    if two_phase:
+        phases.append(("tnt", int(cfg["tnt_steps"]) if cfg["tnt_steps"] is not None else outer))
+    n_planned = sum(n for _, n in phases)
+    state = {"outer_done": 0, "interrupted": False}
+    runs = []
+    dzA = np.zeros(p)
+    for ph, (kind, n_outer) in enumerate(phases):
+        if ph == 1:
+            # unconditional phase: start at the IFD phase's estimate, same state
+            prev = runs[-1]
+            keep = prev["iters"] >= _burnin_iters(cfg["burnin"], prev["n_done"])
+            if keep.any():
+                theta = prev["theta_rows"][keep].mean(axis=0)
+            sampler = MHSampler(bm, TieNoTie(), seed_words(rng))
+            dzA = runs[-1]["final_dzA"].copy()     # g(x_t) - g(x_obs), edges included
+            dens_ph = None
+            Dvec = np.where(np.isfinite(Dmean), Dmean, 0.0).astype(float) if adaptive \
+                else np.ones(p)
+            if adaptive and dens is not None and not Dvec[dens] > 0:
+                Dvec[dens] = np.median(Dvec[free]) if free.any() else 1.0
+            free_ph = np.ones(p, dtype=bool)
+        else:
+            dens_ph = dens
+            free_ph = free
+        run = _ee_phase(sampler, theta, dzA, n_outer, inner, m, upd, cfg, Dvec, dens_ph,
+                        arc_corr, free_ph, chain, control_dir, callback, progress, state,
+                        n_planned)
+        run["proposal"] = kind
+        runs.append(run)
+        theta = run["final_theta"]
+        Dvec = run["D_final"]
+        if state["interrupted"]:
+            break
+    seconds_ee = time.perf_counter() - t_ee
+    main = runs[-1]
+    interrupted = state["interrupted"]
+    out = {"chain": chain, "labels": labels, "n_done": main["n_done"],
+           "store_every": main["store_every"],
+           "theta_rows": main["theta_rows"], "dz_rows": main["dz_rows"],
+           "acc_rows": main["acc_rows"], "v_rows": main["v_rows"],
+           "phases": [{"proposal": r["proposal"], "n_done": r["n_done"],
+                       "store_every": r["store_every"], "theta_rows": r["theta_rows"],
+                       "dz_rows": r["dz_rows"], "acc_rows": r["acc_rows"], "v_rows": r["v_rows"]}
+                      for r in runs],
+           "interrupted": interrupted, "s_theta": None if s_theta is None else s_theta,
+           "s_rows": s_rows, "Dmean": Dmean, "D_final": main["D_final"],
+           "arc_correction": arc_corr, "dens": dens, "L_obs": L0, "n_vars": n_vars,
+           "final_theta": main["final_theta"], "final_dzA": main["final_dzA"],
+           "seconds_ee": seconds_ee,
+           "proposals_ee": sum(r["n_done"] for r in runs) * m,
+           "proposals_s": (int(cfg["s_steps"]) * m if need_s else 0),
+           "ifd_unbalanced": int(prop.n_unbalanced) if use_ifd else 0, "sims": None,
+           "seconds_sim": 0.0, "proposals_sim": 0}
+    n_rows = len(main["theta_rows"])
+    done = main["n_done"]
+    store_every = main["store_every"]
+
+    # --- Fisher information by simulation at the chain's estimate ------------
+    if cfg["se"] == "simulate" and not interrupted and n_rows >= 4:
+        it_idx = np.arange(n_rows) * store_every
+        keep = it_idx >= _burnin_iters(cfg["burnin"], done)
+        est = out["theta_rows"][keep].mean(axis=0)
+        t_sim = time.perf_counter()
+        try:
+            interval = cfg["se_interval"] or int(max(1024, min(L0, 10000)))
+            burn = cfg["se_burnin"] if cfg["se_burnin"] is not None else 16 * interval
+            s2 = MHSampler(bm, TieNoTie(), seed_words(rng))
+            draws = s2.sample(est, int(cfg["se_samplesize"]), int(burn), int(interval))
+            out["sims"] = out["final_dzA"] + draws
+            out["proposals_sim"] = int(burn) + int(cfg["se_samplesize"]) * int(interval)
+        except KeyboardInterrupt:
+            out["interrupted"] = True
+        out["seconds_sim"] = time.perf_counter() - t_sim
+    out["seconds"] = time.perf_counter() - t0
+    out["maxrss_mb"] = _peak_rss_mb()
+    return out
+
+
+def _drift(theta_rows):
+    """|mean(first half) − mean(second half)| / sd, per parameter (sd over both)."""
+    n = len(theta_rows)
+    if n < 4:
+        return np.full(theta_rows.shape[1], np.inf)
+    h = n // 2
+    d = np.abs(theta_rows[:h].mean(axis=0) - theta_rows[h:].mean(axis=0))
+    sd = theta_rows.std(axis=0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(sd > 0, d / sd, np.where(d == 0, 0.0, np.inf))
+
+
+# ---------------------------------------------------------------------------
+# summaries of chains
+# ---------------------------------------------------------------------------
+def _chain_summary(ch, burnin, inner):
+    """Estimate, covariances and t-ratios of one chain."""
+    p = len(ch["labels"])
+    th, dz = ch["theta_rows"], ch["dz_rows"]
+    it_idx = np.arange(len(th)) * ch["store_every"]
+    b = _burnin_iters(burnin, ch["n_done"])
+    keep = it_idx >= b
+    thk, dzk = th[keep], dz[keep]
+    N = len(thk)
+    res = {"burnin_iterations": b, "kept_rows": N}
+    if N == 0:
+        res.update(estimate=np.full(p, np.nan), cov_mc=np.full((p, p), np.nan),
+                   t=np.full(p, np.nan), dz=dzk, sd_theta=np.full(p, np.nan),
+                   drift=np.full(p, np.inf), drift_abs=np.full(p, np.inf))
+        return res
+    est = thk.mean(axis=0)
+    sig = batch_means_sigma(thk)
+    res["estimate"] = est
+    res["cov_mc"] = sig / N if np.all(np.isfinite(sig)) else np.diag(thk.var(axis=0) / N)
+    res["t"] = t_ratios(dzk)
+    res["dz"] = dzk
+    res["sd_theta"] = thk.std(axis=0, ddof=1) if N > 1 else np.zeros(p)
+    res["drift"] = _drift(thk)
+    h = N // 2
+    res["drift_abs"] = (np.abs(thk[:h].mean(axis=0) - thk[h:].mean(axis=0)) if N >= 4
+                        else np.full(p, np.inf))
+    # model covariance from the simulation at the estimate
+    if ch["sims"] is not None and len(ch["sims"]) > p:
+        S = np.cov(ch["sims"], rowvar=False).reshape(p, p)
+        res["fisher"] = S
+        res["sim_t"] = t_ratios(ch["sims"])
+        res["sim_mean"] = ch["sims"].mean(axis=0)
+    # EstimNetDirected's R formula on rows thinned to every `inner` iterations
+    step = max(1, inner // ch["store_every"])
+    thr, dzr = thk[::step], dzk[::step]
+    en = {"rows": len(thr)}
+    if len(thr) >= 4:
+        st = batch_means_sigma(thr) / len(thr)
+        sd_ = batch_means_sigma(dzr) / len(dzr)
+        try:
+            tot = _make_pd(st) + np.linalg.inv(_make_pd(sd_))
+            se = np.sqrt(np.clip(np.diag(tot), 0, None))
+        except np.linalg.LinAlgError:
+            se = np.full(p, np.nan)
+        en.update(estimate=thr.mean(axis=0).tolist(), sd_theta=thr.std(axis=0, ddof=1).tolist(),
+                  se=se.tolist(), t_ratio=t_ratios(dzr).tolist())
+    res["estimnet"] = en
+    return res
+
+
+def _inv(S):
+    try:
+        return np.linalg.inv(_make_pd(S))
+    except np.linalg.LinAlgError:
+        return np.linalg.pinv(S)
+
+
+def pool_chains(summaries):
+    """Pool chain summaries: inverse-variance weighted estimate (EstimNet's R
+    script), pooled MC covariance 1/Σ(1/V_c), model covariance from the mean
+    Fisher information.  Returns (estimate, cov, cov_mc, cov_model, details)."""
+    ok = [s for s in summaries if s["kept_rows"] > 0 and np.all(np.isfinite(s["estimate"]))]
+    if not ok:
+        raise DegenerateModelError("no EE chain produced an estimate (the runs were too short)")
+    p = len(ok[0]["estimate"])
+    fisher = [s["fisher"] for s in ok if "fisher" in s]
+    cov_model = _inv(np.mean(fisher, axis=0)) if fisher else None
+    # per-chain total variance (R script: MC + model) for the weights
+    var_c = []
+    for s in ok:
+        v = np.diag(s["cov_mc"]).copy()
+        if cov_model is not None:
+            v = v + np.diag(cov_model)
+        var_c.append(np.where(v > 0, v, np.nan))
+    var_c = np.array(var_c)
+    est_c = np.array([s["estimate"] for s in ok])
+    if len(ok) == 1:
+        est = est_c[0]
+    else:
+        w = 1.0 / var_c
+        w = np.where(np.isfinite(w), w, 0.0)
+        wsum = w.sum(axis=0)
+        est = np.where(wsum > 0, (w * est_c).sum(axis=0) / np.where(wsum > 0, wsum, 1),
+                       est_c.mean(axis=0))
+    # pooled MC covariance
+    if len(ok) == 1:
+        cov_mc = _make_pd(ok[0]["cov_mc"])
+    else:
+        prec = sum(_inv(s["cov_mc"]) for s in ok)
+        cov_mc = _inv(prec)
+    cov = cov_mc + cov_model if cov_model is not None else None
+    # R-script pooled s.e. (total variances pooled)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        se_r = np.sqrt(1.0 / np.nansum(1.0 / var_c, axis=0))
+    return est, cov, cov_mc, cov_model, {"estimnet_pooled_se": se_r.tolist(),
+                                          "chain_estimates": est_c.tolist()}
+
+
+# ---------------------------------------------------------------------------
+# running the chains
+# ---------------------------------------------------------------------------
+def _planned_outer(cfg):
+    n = cfg["ee_steps"]
+    if cfg["proposal"] == "ifd-tnt":
+        n += cfg["tnt_steps"] if cfg["tnt_steps"] is not None else cfg["ee_steps"]
+    return n
+
+
+def _run_sequential(model, cfg, seeds, callback, verbose):
+    bar = None
+    if verbose:
+        from tqdm.auto import tqdm
+        bar = tqdm(total=len(seeds) * _planned_outer(cfg), desc="EE", unit="outer", leave=False)
+    out = []
+    interrupted = False
+    try:
+        for c, seed in enumerate(seeds):
+            last = [0]
+
+            def progress(done, total, last=last):
+                if bar is not None:
+                    bar.update(done - last[0])
+                    last[0] = done
+            res = ee_chain(model, cfg, seed, c, None, callback, progress)
+            out.append(res)
+            if res["interrupted"]:
+                interrupted = True
+                break
+    except KeyboardInterrupt:      # during Algorithm S or setup of a chain
+        interrupted = True
+    finally:
+        if bar is not None:
+            bar.close()
+    return out, interrupted
+
+
+def _run_parallel(model, cfg, seeds, n_jobs, backend, callback, verbose):
+    import joblib
+    from joblib import Parallel, delayed
+    from joblib.parallel import get_active_backend
+    control_dir = tempfile.mkdtemp(prefix="ergmfit_ee_")
+    active = None
+    if backend is None:
+        active, _ = get_active_backend()   # a joblib context of the caller's thread
+    result = {}
+
+    def target():
+        try:
+            jobs = (delayed(ee_chain)(model, cfg, s, c, control_dir, callback)
+                    for c, s in enumerate(seeds))
+            if active is not None:
+                with joblib.parallel_config(backend=active):
+                    result["out"] = Parallel(n_jobs=n_jobs)(jobs)
+            else:
+                result["out"] = Parallel(n_jobs=n_jobs, backend=backend)(jobs)
+        except BaseException as exc:   # noqa: BLE001 - re-raised in the caller's thread
+            result["err"] = exc
+
+    bar = None
+    if verbose:
+        from tqdm.auto import tqdm
+        bar = tqdm(total=len(seeds) * _planned_outer(cfg), desc=f"EE x{len(seeds)}", unit="outer",
+                   leave=False)
+    th = threading.Thread(target=target, daemon=True)
+    th.start()
+    interrupted = False
+    shown = 0
+    try:
+        while th.is_alive():
+            th.join(0.5)
+            if bar is not None:
+                total = 0
+                for c in range(len(seeds)):
+                    try:
+                        with open(os.path.join(control_dir, f"progress_{c}.txt")) as fh:
+                            total += int(fh.read().split()[0])
+                    except (OSError, ValueError, IndexError):
+                        pass
+                if total > shown:
+                    bar.update(total - shown)
+                    shown = total
+    except KeyboardInterrupt:
+        interrupted = True
+        try:
+            open(os.path.join(control_dir, "stop"), "w").close()
+        except OSError:
+            pass
+        th.join()        # the chains stop after their current outer iteration
+    finally:
+        if bar is not None:
+            bar.close()
+        shutil.rmtree(control_dir, ignore_errors=True)
+    if "err" in result:
+        err = result["err"]
+        if isinstance(err, KeyboardInterrupt):
+            raise RuntimeError("the parallel EE chains were aborted; no results") from err
+        raise err
+    out = result.get("out", [])
+    interrupted = interrupted or any(o["interrupted"] for o in out)
+    return out, interrupted
+
+
+# ---------------------------------------------------------------------------
+# the driver
+# ---------------------------------------------------------------------------
+def _resolve_cfg(model, kwargs):
+    cfg = dict(EE_DEFAULTS)
+    unknown = [k for k in kwargs if k not in cfg]
+    if unknown:
+        raise TypeError(f"unknown EE setting(s) {unknown}; the settings are {sorted(cfg)}")
+    cfg.update(kwargs)
+    labels = list(model.labels)
+    if cfg["update"] not in ("borisenko", "adaptive"):
+        raise ValueError(f"update must be 'borisenko' or 'adaptive', got {cfg['update']!r}")
+    dens = density_index(model)
+    if cfg["proposal"] is None:
+        cfg["proposal"] = "ifd" if dens is not None else "tnt"
+    if cfg["proposal"] not in ("ifd", "ifd-tnt", "tnt", "random"):
+        raise ValueError("proposal must be 'ifd', 'ifd-tnt', 'tnt' or 'random', got "
+                         f"{cfg['proposal']!r}")
+    if cfg["proposal"] in ("ifd", "ifd-tnt") and dens is None:
+        raise ValueError("proposal='ifd' needs a density term (edges / Arc) in the model, whose "
+                         "parameter it recovers from the auxiliary parameter; add 'edges' or use "
+                         "proposal='tnt'")
+    cfg["dens"] = dens
+    for key in ("sampler_steps", "ee_steps", "ee_inner_steps"):
+        if int(cfg[key]) < 1:
+            raise ValueError(f"{key} must be at least 1, got {cfg[key]}")
+        cfg[key] = int(cfg[key])
+    if int(cfg["s_steps"]) < 0:
+        raise ValueError(f"s_steps must be >= 0, got {cfg['s_steps']}")
+    cfg["s_steps"] = int(cfg["s_steps"])
+    if cfg["se"] not in ("simulate", "estimnet", "none"):
+        raise ValueError(f"se must be 'simulate', 'estimnet' or 'none', got {cfg['se']!r}")
+    b = cfg["burnin"]
+    if isinstance(b, float) and not (0.0 <= b < 1.0):
+        raise ValueError(f"burnin must be a fraction in [0, 1) or a number of iterations, got {b}")
+    init = cfg["init"]
+    if isinstance(init, str):
+        if init not in ("S", "cd", "mple"):
+            raise ValueError(f"init must be 'S', 'cd', 'mple' or parameter values, got {init!r}")
+        cfg["init_theta"] = None
+    else:
+        cfg["init_theta"] = check_params(init, labels, "init")
+        cfg["init"] = "user"
+    return cfg
+
+
+def ee_core(model, random_state=None, verbose=False, n_chains=1, n_jobs=1, backend=None,
+            callback=None, **kwargs):
+    """Run EE; returns a dict with everything :func:`fit_ee` puts in the results.
+
+    See the module docstring for the algorithm and :data:`EE_DEFAULTS` for
+    the settings (EstimNetDirected's names in lower case: ``sampler_steps``,
+    ``s_steps``, ``ee_steps``, ``ee_inner_steps``, ``aca_s``, ``aca_ee``,
+    ``comp_c``, ``ifd_k``, ``learning_rate``, ``min_theta``).
+    """
+    from ..sampling.chains import chain_seeds
+    t0 = time.perf_counter()
+    cfg = _resolve_cfg(model, kwargs)
+    n_chains = int(n_chains)
+    if n_chains < 1:
+        raise ValueError(f"n_chains must be at least 1, got {n_chains}")
+    rng = np.random.default_rng(random_state) if not isinstance(random_state, np.random.Generator) \
+        else random_state
+    seeds = chain_seeds(rng, n_chains)
+    if cfg["init"] in ("cd", "mple"):
+        if cfg["init"] == "cd":
+            from .cd import cd_core
+            cfg["init_theta"] = np.asarray(cd_core(model, random_state=rng)["params"])
+        else:
+            from .mple import fit_mple
+            cfg["init_theta"] = np.asarray(fit_mple(model, verbose=False).params, dtype=float)
+        cfg["init"] = "user"
+    g_obs = np.asarray(model.statistics_vector(), dtype=float)
+    if n_jobs == 1 or n_chains == 1:
+        chains, interrupted = _run_sequential(model, cfg, seeds, callback, verbose)
+    else:
+        chains, interrupted = _run_parallel(model, cfg, seeds, n_jobs, backend, callback, verbose)
+    if not chains:
+        raise KeyboardInterrupt
+    return {"cfg": cfg, "chains": chains, "interrupted": interrupted, "g_obs": g_obs,
+            "seconds": time.perf_counter() - t0, "seeds": seeds}
+
+
+def fit_ee(model, random_state=None, verbose=False, n_chains=1, n_jobs=1, backend=None,
+           callback=None, **kwargs):
+    """Fit ``model`` by Equilibrium Expectation (see the module docstring).
+
+    Parameters
+    ----------
+    model : ERGM (or a spec with ``labels``, ``statistics_vector()``, ``compiled()``)
+    random_state : int, Generator or None
+        Same seed, same result (whatever ``n_jobs``).
+    verbose : bool
+        A tqdm progress bar (outer iterations of all chains).
+    n_chains, n_jobs, backend
+        Independent chains, pooled; run by joblib with ``n_jobs`` workers and
+        the joblib ``backend`` (``"loky"`` processes by default, ``"dask"`` for
+        a dask.distributed cluster; a ``joblib.parallel_config`` context is
+        honoured too).
+    callback : callable, optional
+        Called after every outer iteration with a dict (chain, outer,
+        n_outer, iterations, theta, dzA, acceptance).  Raising
+        KeyboardInterrupt there stops the run like Ctrl-C.
+    update : {"borisenko", "adaptive"}
+    proposal : {"ifd", "tnt", "random"}
+    sampler_steps, s_steps, ee_steps, ee_inner_steps : int
+        m proposals per iteration, Algorithm S iterations, EE outer × inner
+        iterations (EstimNet defaults 1000, 100, 500 × 100).
+    learning_rate, min_theta : float
+        a and c of the Borisenko update (0.001, 0.01).
+    aca_s, aca_ee, comp_c, ifd_k : float
+        EstimNet's ACA_S (0.1), ACA_EE (1e-9), compC (0.01), ifd_K (0.1).
+    init : "S", "cd", "mple" or parameter values
+        EE's start: Algorithm S's CD-1 estimate (default), statnet-style CD,
+        the MPLE, or given values.
+    burnin : float or int
+        Fraction (default 0.2) or number of EE iterations dropped.
+    se : {"simulate", "estimnet", "none"}
+        How the model part of the covariance is estimated (module docstring).
+    se_samplesize, se_interval, se_burnin : int
+        The simulation at the estimate for ``se="simulate"`` (1000 draws,
+        interval max(1024, min(L, 10000)) proposals, burn-in 16 intervals).
+    t_tol, drift_se_tol, drift_tol : float
+        Convergence criteria: all |t-ratio| < t_tol (0.1) and the means of
+        the two halves of the kept trajectory within drift_se_tol (0.2)
+        standard errors; ``stop_when_converged`` uses drift_tol (1) sd of θ.
+    stop_when_converged : bool
+        Stop as soon as the criteria hold (checked every outer iteration
+        after ``min_ee_steps``) instead of running all ``ee_steps``.
+
+    Returns
+    -------
+    ERGMResults
+        method ``"ee"``; ``info`` holds ``t_ratios``, ``t_ratios_sim``,
+        ``trajectory`` (θ every ``thin`` iterations of each chain),
+        ``ifd`` (auxiliary parameter history and the arc correction),
+        ``chain_estimates``, ``algorithm_s``, ``estimnet`` (the R script's
+        figures), ``proposals_per_second`` and the settings.
+    """
+    from ..results import ERGMResults
+    out = ee_core(model, random_state=random_state, verbose=verbose, n_chains=n_chains,
+                  n_jobs=n_jobs, backend=backend, callback=callback, **kwargs)
+    return build_results(model, out)
+
+
+def build_results(model, out):
+    """Turn :func:`ee_core`'s output into an ERGMResults."""
+    from ..results import ERGMResults
+    cfg, chains = out["cfg"], out["chains"]
+    labels = list(model.labels)
+    p = len(labels)
+    inner = cfg["ee_inner_steps"]
+    sums = [_chain_summary(ch, cfg["burnin"], inner) for ch in chains]
+    est, cov, cov_mc, cov_model, pool = pool_chains(sums)
+    warn = []
+    se_kind = "EE"
+    if cov is None:
+        # no simulation (interrupted, or se="estimnet"/"none"): EstimNet's formula
+        ens = [s["estimnet"] for s in sums if "se" in s["estimnet"]]
+        if cfg["se"] == "none" or not ens:
+            cov = np.full((p, p), np.nan)
+            cov_mc = None
+        else:
+            se = np.sqrt(1.0 / np.nansum([1.0 / np.square(e["se"]) for e in ens], axis=0))
+            cov = np.diag(se ** 2)
+            cov_mc = None
+            se_kind = "estimnet"
+    dz_all = [s["dz"] for s in sums if len(s["dz"])]
+    tr = t_ratios(np.concatenate(dz_all)) if dz_all else np.full(p, np.nan)
+    sim_t = [s["sim_t"] for s in sums if "sim_t" in s]
+    sim_t = np.mean(sim_t, axis=0) if sim_t else None
+    # drift of the estimate within the kept trajectory, in standard errors of
+    # the estimate (in sd of θ when there are no standard errors)
+    se_now = np.sqrt(np.clip(np.diag(cov), 0, None))
+    drift = []
+    for s in sums:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            drift.append(np.where(np.isfinite(se_now) & (se_now > 0), s["drift_abs"] / se_now,
+                                  s["drift"] * cfg["drift_se_tol"] / cfg["drift_tol"]))
+    drift = np.max(drift, axis=0)
+    bad_t = [labels[k] for k in range(p) if not (abs(tr[k]) < cfg["t_tol"])]
+    bad_d = [labels[k] for k in range(p) if not (drift[k] < cfg["drift_se_tol"])]
+    converged = not out["interrupted"] and not bad_t and not bad_d
+    if out["interrupted"]:
+        n_done = sum(ph["n_done"] for ch in chains for ph in ch["phases"])
+        planned = _planned_outer(cfg) * cfg["ee_inner_steps"] * len(out["seeds"])
+        warn.append(f"Interrupted: the EE run was stopped after {n_done} iterations "
+                    f"(of {planned} planned); "
+                    "the estimates are those of the trajectory so far and are not converged.")
+    if bad_t:
+        warn.append("Warning: |t-ratio| >= " + f"{cfg['t_tol']:g} for " + ", ".join(
+            f"{labels[k]} ({tr[k]:.3f})" for k in range(p) if labels[k] in bad_t)
+            + ": EE has not converged; increase ee_steps (or run more chains).")
+    if bad_d:
+        warn.append("Warning: the estimate still drifts for " + ", ".join(bad_d)
+                    + " (the means of the two halves of the kept trajectory differ by more than "
+                    f"{cfg['drift_se_tol']:g} standard errors); increase ee_steps or burnin.")
+    if sim_t is not None:
+        off = [labels[k] for k in range(p) if abs(sim_t[k]) > 0.3]
+        if off:
+            warn.append("Warning: simulating at the estimate does not reproduce the observed "
+                        "statistic(s) " + ", ".join(off) + " (|t| > 0.3); the model may be "
+                        "near-degenerate or EE has not converged.")
+    unb = sum(ch["ifd_unbalanced"] for ch in chains)
+    if unb:
+        warn.append(f"Warning: in {unb} IFD batches the add and delete proposals were very "
+                    "unbalanced (|Ndel - Nadd| > 0.8 (Ndel + Nadd)); increase ifd_k.")
+    if not converged and not out["interrupted"]:
+        warnings.warn("Equilibrium Expectation did not meet its convergence criteria; "
+                      "see the warnings of the summary", ConvergenceWarning, stacklevel=3)
+    thin = cfg["thin"] or inner
+    traj = []
+    for ch in chains:
+        phases = []
+        for ph in ch["phases"]:
+            step = max(1, thin // ph["store_every"])
+            phases.append({"proposal": ph["proposal"],
+                           "iteration": (np.arange(len(ph["theta_rows"]))[::step]
+                                         * ph["store_every"]).tolist(),
+                           "theta": ph["theta_rows"][::step].tolist(),
+                           "dzA": ph["dz_rows"][::step].tolist(),
+                           "acceptance": ph["acc_rows"][::step].tolist()})
+        traj.append(phases[-1] if len(phases) == 1 else {**phases[-1], "phases": phases})
+    ifd = None
+    if cfg["proposal"] in ("ifd", "ifd-tnt"):
+        ifd = {"arc_correction": chains[0]["arc_correction"], "L": chains[0]["L_obs"],
+               "D": chains[0]["n_vars"],
+               "V": [ch["phases"][0]["v_rows"][::max(1, thin // ch["phases"][0]["store_every"])]
+                     .tolist() for ch in chains]}
+    prop_total = sum(ch["proposals_ee"] + ch["proposals_s"] for ch in chains)
+    sec_total = sum(ch["seconds_ee"] for ch in chains)
+    n_iter = sum(ph["n_done"] for ch in chains for ph in ch["phases"])
+    info = {
+        "t_ratios": dict(zip(labels, [float(v) for v in tr])),
+        "t_ratios_sim": None if sim_t is None else dict(zip(labels, sim_t.tolist())),
+        "drift": dict(zip(labels, [float(v) for v in drift])),
+        "observed": dict(zip(labels, out["g_obs"].tolist())),
+        "chain_estimates": pool["chain_estimates"],
+        "chain_t_ratios": [s["t"].tolist() for s in sums],
+        "trajectory": traj,
+        "ifd": ifd,
+        "algorithm_s": [None if ch["s_theta"] is None else list(map(float, ch["s_theta"]))
+                        for ch in chains],
+        "Dmean": [None if ch["Dmean"] is None else [float(v) for v in ch["Dmean"]]
+                  for ch in chains],
+        "estimnet": {"chains": [s["estimnet"] for s in sums],
+                     "pooled_se": pool["estimnet_pooled_se"]},
+        "burnin_iterations": [s["burnin_iterations"] for s in sums],
+        "iterations": [ch["n_done"] for ch in chains],
+        "interrupted": bool(out["interrupted"]),
+        "proposals": int(prop_total),
+        "proposals_per_second": prop_total / max(sec_total + 1e-12, 1e-12),
+        "acceptance": float(np.mean(np.concatenate([ch["acc_rows"] for ch in chains])))
+        if n_iter else None,
+        "seconds_chains": [ch["seconds"] for ch in chains],
+        "seconds_ee": [ch["seconds_ee"] for ch in chains],
+        "maxrss_mb_chains": [ch["maxrss_mb"] for ch in chains],
+        "settings": {k: (v if not isinstance(v, np.ndarray) else v.tolist())
+                     for k, v in cfg.items()},
+        "seeds": out["seeds"],
+        "mcmc": {"interval": cfg["se_interval"] or int(max(1024, min(chains[0]["L_obs"], 10000))),
+                 "burnin": 16 * (cfg["se_interval"] or int(max(1024, min(chains[0]["L_obs"],
+                                                                            10000))))},
+    }
+    net = getattr(model, "network", None)
+    return ERGMResults(est, cov, labels, method="ee", nobs=getattr(net, "n_dyads", None),
+                       converged=converged, n_iter=n_iter, seconds=out["seconds"], cov_mc=cov_mc,
+                       se_kind=se_kind, warnings=warn, info=info,
+                       formula=getattr(model, "formula", None), network=net, model=model,
+                       dyad_independent=getattr(model, "dyad_independent", None))

@@ -1,0 +1,618 @@
+"""Maximum composite likelihood estimation (MCLE), ``method="mcle"``.
+
+The (conditional) composite log-likelihood of order k over a family of
+blocks A_1 .. A_C of k variables each (Lindsay 1988; Asuncion et al. 2010,
+eq. 7; Dillon & Lebanon 2009) is
+
+    CL(theta) = sum_c log p(x_{A_c} | x_{-A_c}, theta)
+              = - sum_c log sum_{s} exp(theta . D_{c,s}),
+
+with D_{c,s} = g(x with the variables of A_c in the bit mask s flipped) -
+g(x), the statistic differences of the 2^k configurations of the block
+(s = 0 is the observed configuration, D_{c,0} = 0).  The D do not depend on
+theta: they are computed once, by Gray-code walks with change statistics
+(:func:`ergmfit.sampling._blocks.block_differences`), and blocks whose
+matrices coincide are merged with a weight, as the MPLE design is.
+Order 1 over every variable is the pseudo-likelihood; a single block of
+all the variables is the exact log-likelihood.  The score is
+sum_c (g(x) - E[g | x_{-A_c}]) and minus the Hessian
+H = sum_c Cov[g | x_{-A_c}]; CL is concave.
+
+Which blocks (``blocks=``)
+--------------------------
+* ``"all"`` (default): every k-subset of the variables (C(M, k) blocks; an
+  error beyond ``max_blocks``).  With ``n_blocks`` given, that many drawn
+  uniformly instead (a stochastic composite likelihood, Dillon & Lebanon).
+* ``"uniform"``, ``"triple"``, ``"star"``: ``n_blocks`` blocks from the
+  block choosers of blocked CD (uniform k-subsets; for ERGMs dyads of a
+  random node triple, or of a random node's star).
+* a list of blocks: each a sequence of variable indices, or for an ERGM of
+  dyads ``(i, j)``.  Blocks may have different sizes.
+
+Optimisation: L-BFGS (scipy) from the MPLE, then Newton steps with the
+exact Hessian until the Newton decrement is below ``tol``.
+
+Standard errors (``cov=``)
+--------------------------
+* ``"godambe"`` (default): the sandwich H^-1 J H^-1 (Godambe 1960; Varin,
+  Reid & Firth 2011), J = Var(score) estimated as (1/R) sum_r u_r u_r' from
+  the composite score u_r at the same blocks on R = ``n_sim`` states
+  simulated from the estimate (E u = 0 under the model).  Simulation uses
+  the model's own sampler when it has one (an ERGM: Metropolis-Hastings
+  with tie/no-tie proposals) and random-scan Gibbs sampling otherwise;
+  ``burnin`` updates, then one state every ``interval``.
+* ``"exact"``: J = E_theta[u u'] by enumerating every state (at most
+  ``MAX_EXACT_VARS`` variables), for tests and tiny models.
+* ``"naive"``: H^-1 alone (right only when the blocks are the whole model).
+For k = number of variables the sandwich reduces to the inverse Fisher
+information, the MLE's covariance.
+
+Written against the BinaryModel interface and a model spec (``labels``,
+``compiled()``; optionally ``sampler()``, ``formula``, ``network``), so the
+MRF submodule reuses it unchanged.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+import time
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import optimize, special
+
+from ..exceptions import ConvergenceWarning, DegenerateModelError
+from ..results import ERGMResults
+from ..utils.validation import check_params, check_random_state, seed_words
+
+__all__ = ["MCLE", "fit_mcle", "CompositeDesign", "composite_design", "make_blocks",
+           "make_chooser", "MAX_EXACT_VARS"]
+
+MAX_EXACT_VARS = 20
+DEFAULT_MAX_BLOCKS = 2_000_000
+_CHUNK = 20_000
+
+
+# ---------------------------------------------------------------------------
+# Blocks
+# ---------------------------------------------------------------------------
+def make_chooser(bm, kind, block_size):
+    """A compiled block chooser: ``"uniform"``, ``"triple"``, ``"star"`` or a list of blocks."""
+    from ..sampling._blocks import ListBlocks, NodeTripleBlocks, StarBlocks, UniformBlocks
+    from ..terms._ergm import ERGMModel
+    if isinstance(kind, str):
+        kind = kind.lower()
+        if kind in ("uniform", "random", "all"):
+            return UniformBlocks(bm.n_vars, int(block_size))
+        if kind in ("triple", "triples", "node_triple"):
+            if not isinstance(bm, ERGMModel):
+                raise ValueError("blocks='triple' needs an ERGM (blocks of dyads of a node triple)")
+            return NodeTripleBlocks(bm, int(block_size))
+        if kind in ("star", "node"):
+            if not isinstance(bm, ERGMModel):
+                raise ValueError("blocks='star' needs an ERGM (blocks of dyads sharing a node)")
+            return StarBlocks(bm, int(block_size))
+        raise ValueError(f"blocks must be 'uniform', 'triple', 'star' or a list of blocks, "
+                         f"got {kind!r}")
+    return ListBlocks(blocks_to_vars(bm, kind), bm.n_vars)
+
+
+def blocks_to_vars(bm, blocks):
+    """A list of blocks as int64 arrays of variables; dyads (i, j) of an ERGM are converted."""
+    out = []
+    for b in blocks:
+        items = list(b) if not np.isscalar(b) else [b]
+        if items and all(isinstance(x, (tuple, list, np.ndarray)) and len(x) == 2 for x in items):
+            if not hasattr(bm, "var_of"):
+                raise ValueError("blocks of (i, j) pairs need an ERGM; give variable indices")
+            items = [bm.var_of(int(i), int(j)) for i, j in items]
+        arr = np.asarray(items, dtype=np.int64).ravel()
+        if arr.size == 0:
+            raise ValueError("a block is empty")
+        if arr.min() < 0 or arr.max() >= bm.n_vars:
+            raise IndexError(f"block variables must lie in 0..{bm.n_vars - 1}, got {arr.tolist()}")
+        if len(np.unique(arr)) != arr.size:
+            raise ValueError(f"the variables of a block must be distinct, got {arr.tolist()}")
+        out.append(arr)
+    if not out:
+        raise ValueError("the list of blocks is empty")
+    return out
+
+
+def _all_subsets(M, k):
+    """Every k-subset of range(M), in chunks of rows."""
+    it = itertools.combinations(range(M), k)
+    while True:
+        chunk = list(itertools.islice(it, _CHUNK))
+        if not chunk:
+            return
+        yield np.asarray(chunk, dtype=np.int64).reshape(-1, k)
+
+
+def _sample_subsets(M, k, n, rng):
+    """n uniform k-subsets of range(M) (with replacement between blocks)."""
+    out = np.empty((n, k), dtype=np.int64)
+    for r in range(n):
+        out[r] = np.sort(rng.choice(M, size=k, replace=False))
+    return out
+
+
+def make_blocks(bm, blocks="all", block_size=1, n_blocks=None, max_blocks=DEFAULT_MAX_BLOCKS,
+                random_state=None):
+    """The blocks of a composite likelihood as a list of (C_k, k) int64 arrays,
+    one per block size, plus a description.  Large families are returned lazily
+    (a generator of chunks) for ``"all"``."""
+    M = int(bm.n_vars)
+    if isinstance(blocks, str):
+        kind = blocks.lower()
+        k = int(block_size)
+        if k < 1 or k > M:
+            raise ValueError(f"block_size must lie in 1..{M} (the number of variables), got {k}")
+        if kind == "all" and n_blocks is None:
+            C = math.comb(M, k)
+            if C > max_blocks:
+                raise ValueError(
+                    f"the composite likelihood of order {k} over all {M} variables has "
+                    f"C({M}, {k}) = {C:,} blocks, more than max_blocks={max_blocks:,}; give "
+                    "n_blocks= to use a random sample of blocks, or fit by blocked contrastive "
+                    "divergence (method='bcd'), its stochastic version")
+            return {k: _all_subsets(M, k)}, {"blocks": "all", "block_size": k, "n_blocks": C}
+        n = int(n_blocks)
+        if n < 1:
+            raise ValueError(f"n_blocks must be positive, got {n_blocks}")
+        rng = check_random_state(random_state)
+        if kind == "all" or kind in ("uniform", "random"):
+            arr = _sample_subsets(M, k, n, rng)
+            return {k: iter([arr])}, {"blocks": "uniform", "block_size": k, "n_blocks": n}
+        chooser = make_chooser(bm, kind, k)
+        arr = np.asarray(chooser.draw(n, rng), dtype=np.int64).reshape(n, -1)
+        return {k: iter([arr])}, {"blocks": kind, "block_size": k, "n_blocks": n}
+    lst = blocks_to_vars(bm, blocks)
+    by = {}
+    for b in lst:
+        by.setdefault(len(b), []).append(b)
+    out = {k: iter([np.asarray(v, dtype=np.int64).reshape(-1, k)]) for k, v in by.items()}
+    sizes = sorted(by)
+    return out, {"blocks": "list", "block_size": sizes[0] if len(sizes) == 1 else sizes,
+                 "n_blocks": len(lst)}
+
+
+# ---------------------------------------------------------------------------
+# The composite likelihood as a function of theta
+# ---------------------------------------------------------------------------
+@dataclass
+class CompositeDesign:
+    """Statistic differences of every block, merged into distinct blocks.
+
+    ``groups`` is a list of (D, w): D of shape (U, 2^k, p) holds the
+    distinct difference matrices of the blocks of one size, w (U,) how many
+    blocks each stands for.
+    """
+    groups: list
+    p: int
+    n_blocks: int
+    n_vars: int
+    info: dict = field(default_factory=dict)
+
+    @property
+    def n_unique(self) -> int:
+        return int(sum(len(w) for _, w in self.groups))
+
+    def _probs(self, D, theta):
+        W = D @ theta                                   # (U, S)
+        lse = special.logsumexp(W, axis=1)
+        P = np.exp(W - lse[:, None])
+        return lse, P
+
+    def loglik(self, theta) -> float:
+        theta = np.asarray(theta, dtype=float)
+        return float(-sum(w @ special.logsumexp(D @ theta, axis=1) for D, w in self.groups))
+
+    def score(self, theta) -> np.ndarray:
+        """sum_c (g(x) - E[g | x_-A_c])."""
+        theta = np.asarray(theta, dtype=float)
+        out = np.zeros(self.p)
+        for D, w in self.groups:
+            _, P = self._probs(D, theta)
+            out -= np.einsum("u,us,usq->q", w, P, D)
+        return out
+
+    def loglik_score_hessian(self, theta):
+        """CL, its gradient and H = -Hessian = sum_c Cov[g | x_-A_c]."""
+        theta = np.asarray(theta, dtype=float)
+        ll, sc, H = 0.0, np.zeros(self.p), np.zeros((self.p, self.p))
+        for D, w in self.groups:
+            lse, P = self._probs(D, theta)
+            ll -= float(w @ lse)
+            E = np.einsum("us,usq->uq", P, D)
+            sc -= w @ E
+            S2 = np.einsum("u,us,usq,usr->qr", w, P, D, D)
+            H += S2 - E.T @ (w[:, None] * E)
+        return ll, sc, H
+
+    def hessian(self, theta) -> np.ndarray:
+        return self.loglik_score_hessian(theta)[2]
+
+
+def _merge(D, w):
+    """Merge blocks with equal difference matrices (rounded to 1e-10)."""
+    U, S, p = D.shape
+    if U <= 1:
+        return D, w
+    flat = np.round(D.reshape(U, S * p), 10) + 0.0
+    uniq, inv = np.unique(flat, axis=0, return_inverse=True)
+    inv = np.asarray(inv).ravel()
+    wsum = np.bincount(inv, weights=w, minlength=len(uniq))
+    return uniq.reshape(-1, S, p), wsum
+
+
+def composite_design(bm, blocks="all", block_size=1, n_blocks=None,
+                     max_blocks=DEFAULT_MAX_BLOCKS, random_state=None, merge=True):
+    """The :class:`CompositeDesign` of a compiled model at its current state."""
+    from ..sampling._blocks import Enumeration, block_differences, MAX_ENUMERATION
+    fam, desc = make_blocks(bm, blocks, block_size, n_blocks, max_blocks, random_state)
+    groups = []
+    total = 0
+    raw = {}
+    for k, chunks in fam.items():
+        if k > MAX_ENUMERATION:
+            raise ValueError(f"blocks of {k} variables are too large to enumerate "
+                             f"(at most {MAX_ENUMERATION}); use smaller blocks")
+        kern = Enumeration(max(1, k))
+        Ds, ws = [], []
+        rows = []
+        for arr in chunks:
+            total += len(arr)
+            rows.append(arr)
+            D = block_differences(bm, arr, kern)
+            w = np.ones(len(D))
+            if merge:
+                D, w = _merge(D, w)
+            Ds.append(D)
+            ws.append(w)
+        D = np.concatenate(Ds)
+        w = np.concatenate(ws)
+        if merge and len(Ds) > 1:
+            D, w = _merge(D, w)
+        groups.append((D, w))
+        raw[k] = rows
+    des = CompositeDesign(groups, int(bm.n_stats), total, int(bm.n_vars), dict(desc))
+    des.info["n_unique"] = des.n_unique
+    des._blocks = raw            # the block variables, to re-evaluate the score elsewhere
+    return des
+
+
+def composite_score_at_state(bm, blocks_by_size, theta):
+    """The composite score at the model's current state, for the given blocks."""
+    from ..sampling._blocks import Enumeration, block_differences
+    theta = np.asarray(theta, dtype=float)
+    out = np.zeros(bm.n_stats)
+    for k, rows in blocks_by_size.items():
+        kern = Enumeration(max(1, k))
+        for arr in rows:
+            D = block_differences(bm, arr, kern)
+            W = D @ theta
+            P = np.exp(W - special.logsumexp(W, axis=1)[:, None])
+            out -= np.einsum("us,usq->q", P, D)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Estimator
+# ---------------------------------------------------------------------------
+def _check_design(des: CompositeDesign, labels):
+    var = np.zeros(des.p, dtype=bool)
+    for D, _ in des.groups:
+        var |= np.any(D != 0, axis=(0, 1))
+    flat = [labels[q] for q in np.flatnonzero(~var)]
+    if flat:
+        raise DegenerateModelError(
+            f"the statistic(s) {flat} do not change in any configuration of any block: they "
+            "carry no information in this composite likelihood (e.g. a nodefactor level no "
+            "node has); remove them from the formula or use other blocks")
+
+
+def maximize_composite(des: CompositeDesign, theta0, maxiter=500, tol=1e-12):
+    """L-BFGS then Newton on -CL.  Returns (theta, loglik, H, n_iter, converged)."""
+    scale = max(1.0, float(des.n_blocks))
+    p = des.p
+
+    def f(th):
+        ll, sc = _ll_sc(des, th)
+        return -ll / scale, -sc / scale
+
+    theta = np.asarray(theta0, dtype=float).copy()
+    res = optimize.minimize(f, theta, jac=True, method="L-BFGS-B",
+                            options={"maxiter": maxiter, "gtol": 1e-10, "ftol": 1e-15})
+    if np.all(np.isfinite(res.x)):
+        theta = res.x
+    n_iter = int(res.nit)
+    converged = False
+    ll, sc, H = des.loglik_score_hessian(theta)
+    for _ in range(50):
+        try:
+            step = np.linalg.solve(H, sc)
+        except np.linalg.LinAlgError:
+            step = np.linalg.lstsq(H, sc, rcond=None)[0]
+        dec = float(sc @ step)
+        if not dec > tol * (1.0 + abs(ll)):
+            converged = True
+            break
+        t = 1.0
+        while t > 1e-10:
+            cand = theta + t * step
+            lc = des.loglik(cand)
+            if np.isfinite(lc) and lc >= ll - 1e-12 * (1 + abs(ll)):
+                break
+            t *= 0.5
+        theta = theta + t * step
+        n_iter += 1
+        ll, sc, H = des.loglik_score_hessian(theta)
+    return theta, ll, H, n_iter, converged
+
+
+def _ll_sc(des, th):
+    th = np.asarray(th, dtype=float)
+    ll, sc = 0.0, np.zeros(des.p)
+    for D, w in des.groups:
+        W = D @ th
+        lse = special.logsumexp(W, axis=1)
+        ll -= float(w @ lse)
+        P = np.exp(W - lse[:, None])
+        sc -= np.einsum("u,us,usq->q", w, P, D)
+    return ll, sc
+
+
+def separation_direction(des: CompositeDesign):
+    """A direction d along which CL(theta + t d) increases for ever (so no
+    maximum exists), or None.  CL rises without bound along d exactly when
+    d . D_{c,s} <= 0 for every configuration of every block, with some < 0
+    (a linear program, as for the MPLE)."""
+    rows = np.concatenate([D[:, 1:, :].reshape(-1, des.p) for D, _ in des.groups])
+    wts = np.concatenate([np.repeat(w, D.shape[1] - 1) for D, w in des.groups])
+    if len(rows) == 0:
+        return None
+    rows, inv = np.unique(np.round(rows, 10) + 0.0, axis=0, return_inverse=True)
+    wts = np.bincount(np.asarray(inv).ravel(), weights=wts, minlength=len(rows))
+    scale = np.abs(rows).max(axis=0)
+    scale[scale == 0] = 1.0
+    Z = rows / scale
+    res = optimize.linprog(wts @ Z, A_ub=Z, b_ub=np.zeros(len(Z)), bounds=[(-1.0, 1.0)] * des.p,
+                           method="highs")
+    if res.status != 0 or res.fun >= -1e-7:
+        return None
+    d = np.asarray(res.x) / scale
+    d[np.abs(res.x) < 1e-7] = 0.0
+    return d if np.any(d) else None
+
+
+def _inv(H):
+    try:
+        return np.linalg.inv(H)
+    except np.linalg.LinAlgError:
+        return np.linalg.pinv(H, hermitian=True)
+
+
+def _simulated_scores(model, bm_obs, des, theta, n_sim, burnin, interval, proposal, rng,
+                      verbose=False):
+    """Composite scores at n_sim states simulated from theta."""
+    if hasattr(model, "sampler"):
+        sampler, bm = model.sampler(theta, proposal=proposal, random_state=rng)
+        run = sampler.run
+        kind = f"Metropolis-Hastings ({proposal})"
+    else:
+        from ..sampling._blocks import BlockGibbsSampler, UniformBlocks
+        bm = model.compiled()
+        sampler = BlockGibbsSampler(bm, UniformBlocks(bm.n_vars, 1), None, seed_words(rng))
+        run = sampler.run
+        kind = "random-scan Gibbs"
+    run(theta, burnin)
+    U = np.empty((n_sim, des.p))
+    bar = _progress(verbose, n_sim, "Godambe J")
+    for r in range(n_sim):
+        run(theta, interval)
+        U[r] = composite_score_at_state(bm, des._blocks, theta)
+        if bar is not None:
+            bar.update(1)
+    if bar is not None:
+        bar.close()
+    return U, kind
+
+
+def exact_variability(bm, des, theta):
+    """J = E_theta[u u'] (and E u) over every state of a small model, walking
+    all 2^M states by Gray-code flips of the compiled model (restored after)."""
+    M = int(bm.n_vars)
+    if M > MAX_EXACT_VARS:
+        raise ValueError(f"cov='exact' enumerates 2^{M} states; at most {MAX_EXACT_VARS} "
+                         "variables")
+    theta = np.asarray(theta, dtype=float)
+    n = 1 << M
+    logw = np.empty(n)
+    U = np.empty((n, des.p))
+    g = np.zeros(des.p)             # g(x) - g(x_obs) along the walk
+    cur = 0
+    for t in range(n):
+        if t > 0:
+            b = (t & -t).bit_length() - 1
+            d = bm.change_stats(b)
+            g = g - d if bm.value(b) else g + d
+            bm.flip_var(b)
+            cur ^= 1 << b
+        logw[t] = theta @ g
+        U[t] = composite_score_at_state(bm, des._blocks, theta)
+    # restore the observed state
+    b = 0
+    while cur:
+        if cur & 1:
+            bm.flip_var(b)
+        cur >>= 1
+        b += 1
+    pr = np.exp(logw - special.logsumexp(logw))
+    mean = pr @ U
+    return (U * pr[:, None]).T @ U, mean
+
+
+def _progress(verbose, total, desc):
+    if not verbose:
+        return None
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:  # pragma: no cover
+        return None
+    return tqdm(total=total, desc=desc, leave=False)
+
+
+class MCLE:
+    """Maximum composite likelihood estimator (see the module docstring).
+
+    Parameters
+    ----------
+    block_size : int
+        The order k of the composite likelihood (``order`` is an alias).
+    blocks : {"all", "uniform", "triple", "star"} or list of blocks
+    n_blocks : int, optional
+        Use this many random blocks (required for "uniform"/"triple"/"star").
+    max_blocks : int
+        Largest family "all" may enumerate (default 2,000,000).
+    cov : {"godambe", "exact", "naive"}
+    n_sim, burnin, interval, proposal : simulation settings of cov="godambe"
+        (defaults 200, 16,384, 1,024, "tnt").
+    init : array or dict, optional
+        Starting value of the optimiser (default: the MPLE, else zeros).
+    maxiter, tol : L-BFGS iterations, Newton-decrement tolerance.
+    random_state : int, Generator or None
+    verbose : bool
+    """
+
+    def __init__(self, block_size=2, blocks="all", n_blocks=None, max_blocks=DEFAULT_MAX_BLOCKS,
+                 cov="godambe", n_sim=200, burnin=16384, interval=1024, proposal="tnt",
+                 init=None, maxiter=500, tol=1e-12, random_state=None, verbose=False,
+                 order=None):
+        if order is not None:
+            block_size = order
+        self.block_size = int(block_size)
+        self.blocks = blocks
+        self.n_blocks = None if n_blocks is None else int(n_blocks)
+        if isinstance(blocks, str) and blocks.lower() in ("uniform", "random", "triple",
+                                                          "triples", "star", "node") \
+                and self.n_blocks is None:
+            raise ValueError(f"blocks={blocks!r} draws random blocks: give n_blocks=")
+        self.max_blocks = int(max_blocks)
+        cov = str(cov).lower()
+        if cov not in ("godambe", "exact", "naive", "none"):
+            raise ValueError(f"cov must be 'godambe', 'exact', 'naive' or 'none', got {cov!r}")
+        self.cov = cov
+        self.n_sim = int(n_sim)
+        self.burnin = int(burnin)
+        self.interval = int(interval)
+        if self.n_sim < 2 or self.burnin < 0 or self.interval < 1:
+            raise ValueError("need n_sim >= 2, burnin >= 0 and interval >= 1")
+        self.proposal = proposal
+        self.init = init
+        self.maxiter = int(maxiter)
+        self.tol = float(tol)
+        self.random_state = random_state
+        self.verbose = verbose
+
+    def fit(self, model) -> ERGMResults:
+        t0 = time.perf_counter()
+        rng = check_random_state(self.random_state)
+        labels = list(model.labels)
+        bm = model.compiled()
+        des = composite_design(bm, self.blocks, self.block_size, self.n_blocks, self.max_blocks,
+                               rng)
+        _check_design(des, labels)
+        if self.verbose:
+            print(f"MCLE: {des.n_blocks:,} blocks -> {des.n_unique:,} distinct")
+        if self.init is not None:
+            theta0 = check_params(self.init, labels, "init")
+        else:
+            theta0 = _mple_start(bm, labels)
+        theta, ll, H, n_iter, converged = maximize_composite(des, theta0, self.maxiter, self.tol)
+        warn = []
+        if not converged or np.max(np.abs(theta)) > 20:
+            d = separation_direction(des)
+            if d is not None:
+                sup = np.flatnonzero(d)
+                parts = " + ".join(f"{d[q] / np.abs(d[sup]).max():.3g}*{labels[q]}" for q in sup)
+                raise DegenerateModelError(
+                    "the maximum composite likelihood estimate does not exist: the composite "
+                    f"likelihood keeps increasing along {parts} (statistics "
+                    f"{', '.join(repr(labels[q]) for q in sup)}), i.e. no configuration of any "
+                    "block is more likely than the observed one in that direction (as for a "
+                    "statistic at its extreme). Remove the term(s) or use larger blocks.")
+        if not converged or np.max(np.abs(theta)) > 1e3:
+            msg = ("the composite likelihood did not converge to a finite maximum (largest "
+                   f"|coefficient| {np.max(np.abs(theta)):.3g}): the maximum composite likelihood "
+                   "estimate may not exist for these blocks (e.g. a statistic at its extreme); "
+                   "try larger or other blocks")
+            warnings.warn(msg, ConvergenceWarning, stacklevel=3)
+            warn.append(msg)
+            converged = False
+        Hinv = _inv(H)
+        info = {"block_size": des.info.get("block_size"), "blocks": des.info.get("blocks"),
+                "n_blocks": des.n_blocks, "unique_blocks": des.n_unique,
+                "composite_loglik": ll, "score_at_estimate": des.score(theta).tolist()}
+        se_kind = self.cov
+        if self.cov == "naive":
+            cov = Hinv
+            if not _whole(des):
+                warn.append("Warning: the standard errors are the naive inverse of the composite "
+                            "Hessian and are too small for a composite likelihood; use "
+                            "cov=\"godambe\".")
+        elif self.cov == "none":
+            cov = np.full((des.p, des.p), np.nan)
+            se_kind = None
+        else:
+            if self.cov == "exact":
+                J, mean = exact_variability(bm, des, theta)
+                info["godambe"] = {"J": "exact", "mean_score": mean.tolist()}
+            else:
+                U, kind = _simulated_scores(model, bm, des, theta, self.n_sim, self.burnin,
+                                            self.interval, self.proposal, rng, self.verbose)
+                J = U.T @ U / len(U)
+                info["godambe"] = {"n_sim": self.n_sim, "burnin": self.burnin,
+                                   "interval": self.interval, "sampler": kind,
+                                   "mean_score": U.mean(axis=0).tolist()}
+            cov = Hinv @ J @ Hinv
+            cov = 0.5 * (cov + cov.T)
+            se_kind = "godambe"
+        whole = _whole(des)
+        k = des.info.get("block_size")
+        if whole:
+            loglik, kind = ll, "exact"
+        elif k == 1 and des.info.get("blocks") == "all":
+            loglik, kind = ll, "pseudo"
+        else:
+            loglik, kind = None, None
+        return ERGMResults(
+            theta, cov, labels, method="mcle", loglik=loglik, loglik_kind=kind,
+            nobs=int(bm.n_vars), converged=converged, n_iter=n_iter,
+            seconds=time.perf_counter() - t0, se_kind=se_kind, warnings=warn, info=info,
+            formula=getattr(model, "formula", None), network=getattr(model, "network", None),
+            model=model, dyad_independent=getattr(model, "dyad_independent", None))
+
+
+def _whole(des) -> bool:
+    return des.n_blocks == 1 and des.info.get("block_size") == des.n_vars
+
+
+def _mple_start(bm, labels):
+    from .mple import fit_pseudolikelihood
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            lf = fit_pseudolikelihood(bm, labels)
+        th = np.asarray(lf.params, dtype=float)
+        if np.all(np.isfinite(th)):
+            return th
+    except Exception:  # noqa: BLE001 - any failure: start at zero instead
+        pass
+    return np.zeros(len(labels))
+
+
+def fit_mcle(model, **kwargs) -> ERGMResults:
+    """``MCLE(**kwargs).fit(model)``; see :class:`MCLE`."""
+    return MCLE(**kwargs).fit(model)

@@ -1,0 +1,22 @@
+# cython: language_level=3
+from libc.stdint cimport int64_t
+cimport numpy as cnp
+from ergmfit.core._model cimport BinaryModel
+from ergmfit.core._random cimport RNG
+from ergmfit.sampling._proposals cimport Proposal
+
+
+cdef class MHSampler:
+    cdef readonly BinaryModel model
+    cdef readonly Proposal proposal
+    cdef RNG rng
+    cdef readonly int64_t n_proposed
+    cdef readonly int64_t n_accepted
+    cdef double* buf
+    cdef public cnp.ndarray delta    # g(x_t) - g(x_0)
+
+    cdef int _steps(self, const double* theta, int64_t steps, double* delta) noexcept nogil
+    cdef int _batch(self, const double* theta, int64_t steps, double* delta,
+                    double* add_acc, double* del_acc, bint apply,
+                    int64_t* journal, int64_t* n_journal) noexcept nogil
+    cdef int _revert(self, const int64_t* journal, int64_t n_journal) noexcept nogil
