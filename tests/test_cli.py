@@ -1,5 +1,6 @@
 """The ``ergmfit`` command line, run in-process through ``main([...])``."""
 import json
+import os
 import subprocess
 import sys
 
@@ -244,12 +245,17 @@ def test_number_formatting():
 # ---------------------------------------------------------------------------
 
 def test_python_dash_m(tmp_path):
+    # run outside the checkout, so that the installed package is the one imported
+    # (in a source tree without built extensions, ./ergmfit would shadow it)
+    import ergmfit
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(ergmfit.__file__)))
     res = subprocess.run([sys.executable, "-m", "ergmfit", "stats", "flomarriage", "edges",
-                          "--json"], capture_output=True, text=True, timeout=120)
+                          "--json"], capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                         env=env)
     assert res.returncode == 0, res.stderr
     assert json.loads(res.stdout) == {"edges": 20}
     res = subprocess.run([sys.executable, "-m", "ergmfit", "stats", "flomarriage", "edgs"],
-                         capture_output=True, text=True, timeout=120)
+                         capture_output=True, text=True, timeout=120, cwd=tmp_path, env=env)
     assert res.returncode == 2 and res.stdout == ""
     assert res.stderr.startswith("ergmfit: error: unknown term 'edgs'")
 
