@@ -94,3 +94,38 @@ def test_degenerate_specification_says_so():
     m = ef.ERGM(g, "edges + triangle")
     with pytest.raises(ef.DegenerateModelError, match="degenerate|complete|empty|vary|exist"):
         m.fit(method="mcmle", init=[-2.0, 3.0], random_state=1, verbose=False, maxit=5)
+
+
+def test_checkpoint_and_resume(tmp_path):
+    m = ef.ERGM(ef.datasets.load_network("flomarriage"), "edges + triangle")
+    ck = tmp_path / "fit.json"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        first = m.fit(method="mcmle", random_state=1, verbose=False, maxit=1, checkpoint=str(ck),
+                      eval_loglik=False)
+    assert ck.exists() and not first.converged
+    fit = m.fit(method="mcmle", random_state=2, verbose=False, resume=str(ck))
+    assert fit.converged and fit.info["init_method"].startswith("checkpoint")
+    other = ef.ERGM(ef.datasets.load_network("flomarriage"), "edges")
+    with pytest.raises(ValueError, match="statistics"):
+        other.fit(method="mcmle", resume=str(ck), verbose=False)
+
+
+def test_ctrl_c_returns_what_was_done(monkeypatch):
+    import ergmfit.estimation.mcmle as mc
+    real = mc.hummel_step
+    calls = {"n": 0}
+
+    def interrupting(Z, margin=0.05, tol=1e-3):
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise KeyboardInterrupt
+        return real(Z, margin, tol)
+
+    monkeypatch.setattr(mc, "hummel_step", interrupting)
+    m = ef.ERGM(ef.datasets.load_network("flomarriage"), "edges + triangle")
+    with pytest.warns(ef.ConvergenceWarning, match="interrupted"):
+        fit = m.fit(method="mcmle", random_state=1, verbose=False)
+    assert not fit.converged and fit.info["interrupted"]
+    assert any("interrupted" in w for w in fit.warnings)
+    assert np.all(np.isfinite(np.asarray(fit.params)))

@@ -242,11 +242,17 @@ def fit_mcmle(model, random_state=None, verbose=True, **kwargs):
     from ..results import ERGMResults
     out = mcmle_core(model, random_state=random_state, verbose=verbose, **kwargs)
     p = model.n_params
-    warn = [] if out["converged"] else [f"MCMC-MLE did not converge in {out['n_iter']} iterations"]
+    if out["interrupted"]:
+        warn = [f"interrupted by the user after {out['n_iter']} iteration(s): not converged"]
+    elif not out["converged"]:
+        warn = [f"MCMC-MLE did not converge in {out['n_iter']} iterations"]
+    else:
+        warn = []
     interval = out["final_interval"]
     info = {"history": out["history"], "final_interval": interval,
             "mcmc": {"interval": interval, "burnin": 16 * interval},
             "init_method": out["init_method"], "loglik_mcse": out["loglik_se"],
+            "interrupted": out["interrupted"],
             "cov_model": out["cov_model"].tolist()}
     return ERGMResults(out["params"], out["cov"], model.labels, method="mcmle",
                        loglik=out["loglik"], loglik_kind="bridge" if out["loglik"] is not None else None,
@@ -261,7 +267,7 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
               interval=1024, burnin=None, n_chains=None, n_jobs=1, proposal="auto",
               steplength_margin=0.05, termination="hummel", last_boost=4, conv_pval=0.5,
               target_ess=64, min_interval=32, max_interval=2**20, eval_loglik=True, bridges=16,
-              backend=None):
+              backend=None, checkpoint=None, resume=None):
     """Fit by MCMC-MLE; returns the pieces an ERGMResults needs (a dict).
 
     Parameters
@@ -275,6 +281,11 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
         (default burnin 16 × interval, as statnet).
     n_chains, n_jobs : int
         Chains per iteration (default: ``n_jobs``) and parallel processes.
+    checkpoint : path, optional
+        After every iteration, write the current estimate, interval and history
+        to this JSON file (atomically), so a long fit can be resumed.
+    resume : path, optional
+        Continue from a checkpoint written by an earlier fit of the same model.
     termination : {"hummel", "hotelling"}
         The stopping rule (see the module docstring).
     last_boost : int
@@ -298,14 +309,20 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
     target_ess = float(target_ess)
     g_obs = model.statistics_vector()
     init_method = "user"
+    history = []
+    if resume is not None:
+        state = _read_checkpoint(resume, model)
+        init, interval, history = state["theta"], int(state["interval"]), state["history"]
+        burnin = 16 * interval
+        init_method = f"checkpoint {resume}"
     if init is None:
         theta, init_method = _initial_estimate(model, random_state=rng)
     else:
         theta = check_params(init, model.labels, "init")
     starts = [None] * n_chains
     progress = _Progress(verbose, maxit)
-    history = []
     converged = False
+    interrupted = False
     it = 0
     chains_z = None
     try:
@@ -318,6 +335,7 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
                                              proposal=proposal, backend=backend)
             check_degeneracy(model, chains, D)
             chains_z = [c - g_obs for c in chains]
+            sample_theta = theta.copy()        # where this sample was drawn
             Z = np.concatenate(chains_z)
             gamma = hummel_step(Z, steplength_margin)
             pval = hotelling_pvalue(chains_z) if gamma >= 1.0 else 0.0
@@ -327,7 +345,9 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
                             "pvalue": pval, "min_ess": float(ess.min()), "interval": interval,
                             "samplesize": size, "acceptance": float(np.mean(acc))})
             progress.update(step=f"{gamma:.2f}", p=f"{pval:.2f}", interval=interval)
-            theta_prev, theta = theta, theta + eta
+            theta = theta + eta
+            if checkpoint is not None:
+                _write_checkpoint(checkpoint, model, theta, interval, history)
             streak = streak + 1 if gamma >= 1.0 else 0
             if termination == "hotelling":
                 if gamma >= 1.0 and pval > conv_pval:
@@ -347,15 +367,24 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
                 interval = int(min(max_interval, max(min_interval, 2 ** round(np.log2(new)))))
                 tau = interval * size / max(float(ess.min()), 1.0)
                 burnin = int(min(16 * interval, max(interval, 2 * tau)))
+    except KeyboardInterrupt:
+        # Ctrl-C: keep what was done, clearly marked as unfinished
+        interrupted = True
+        if chains_z is None:
+            raise
     finally:
         progress.close()
-    if not converged:
+    if interrupted:
+        warnings.warn(f"MCMC-MLE was interrupted after {len(history)} iteration(s): the estimates "
+                      "are those of the last finished iteration and are NOT converged",
+                      ConvergenceWarning, stacklevel=3)
+    elif not converged:
         warnings.warn(f"MCMC-MLE did not converge in {maxit} iterations; the estimates are "
                       "not reliable. Increase maxit, the interval or the sample size",
                       ConvergenceWarning, stacklevel=3)
     # covariance from the last sample, importance-weighted to the final estimate
     Z = np.concatenate(chains_z)
-    w = _is_weights(Z, theta - theta_prev)
+    w = _is_weights(Z, theta - sample_theta)
     mu = w @ Z
     info = (Z - mu).T @ ((Z - mu) * w[:, None])
     try:
@@ -367,7 +396,7 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
     cov_mc = cov_model @ V @ cov_model
     cov = cov_model + cov_mc
     loglik = loglik_se = None
-    if eval_loglik:
+    if eval_loglik and not interrupted:
         loglik, loglik_se = bridge_loglik(model, theta, g_obs, starts, rng, bridges=bridges,
                                           samplesize=max(64, samplesize // 4), interval=interval,
                                           n_jobs=n_jobs, proposal=proposal)
@@ -376,4 +405,29 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
         "loglik": loglik, "loglik_se": loglik_se, "converged": converged, "n_iter": it,
         "seconds": time.perf_counter() - t0, "init_method": init_method,
         "history": history, "final_interval": interval, "sample": Z + g_obs,
+        "interrupted": interrupted,
     }
+
+
+def _write_checkpoint(path, model, theta, interval, history):
+    import json
+    import os
+    data = {"kind": "ergmfit-mcmle-checkpoint", "formula": model.formula,
+            "labels": model.labels, "theta": [float(t) for t in theta],
+            "interval": int(interval), "history": history}
+    tmp = f"{path}.tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(data, fh)
+    os.replace(tmp, path)
+
+
+def _read_checkpoint(path, model):
+    import json
+    with open(path, encoding="utf-8") as fh:
+        data = json.load(fh)
+    if data.get("kind") != "ergmfit-mcmle-checkpoint":
+        raise ValueError(f"{path} is not an MCMC-MLE checkpoint of ergmfit")
+    if data["labels"] != model.labels:
+        raise ValueError(f"the checkpoint {path} is for the statistics {data['labels']}, "
+                         f"not {model.labels}")
+    return data
