@@ -45,8 +45,8 @@ Newton step of the per-block objective), and a_t = 1 / (t0 + t) with t0 =
 M / (n * batch_size), one pass over the variables.  This is the
 Robbins-Monro recursion with its optimal gain: after T iterations the
 estimate is close to an average of T per-block Newton steps, its Monte Carlo
-error shrinks as 1/T and no tuning is needed; make n_iter a good multiple of
-M / n (the default is 50 such passes, at least 20,000 iterations).
+variance shrinks as 1/T and no tuning is needed; make n_iter a good multiple of
+M / n (the default is 200 such passes, at least 20,000 iterations).
 ``learning_rate`` then multiplies the gain (default 1).
 
 ``average`` (fraction in [0, 1)) reports the mean of the iterates over the
@@ -114,7 +114,7 @@ class BCD:
         Use E[g | x_-A] for the last update instead of a draw.
     n_iter : int, optional
         Iterations (default: 20,000 without preconditioning, the paper's;
-        with it max(20,000, 50 M / (n * batch_size))).
+        with it max(20,000, 200 M / (n * batch_size))).
     learning_rate : float, callable or sequence, optional
         Default 0.001 (the paper) without preconditioning, 1 with it.
     decay : float, optional
@@ -235,7 +235,7 @@ class BCD:
         P = self._preconditioner(bm, labels, theta0, lf)
         per_iter = self.block_size * self.batch_size
         if self.n_iter is None:
-            n_iter = 20000 if P is None else max(20000, int(math.ceil(50.0 * M / per_iter)))
+            n_iter = 20000 if P is None else max(20000, int(math.ceil(200.0 * M / per_iter)))
         else:
             n_iter = self.n_iter
         if P is None:

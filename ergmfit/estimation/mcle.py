@@ -32,6 +32,12 @@ Which blocks (``blocks=``)
 Optimisation: L-BFGS (scipy) from the MPLE, then Newton steps with the
 exact Hessian until the Newton decrement is below ``tol``.
 
+Any other block sampler (``kernel=``, a
+:class:`~ergmfit.sampling._blocks.BlockKernel` such as forward-backward over
+tree-shaped blocks of a pairwise MRF) is used through the same interface:
+each block's log p(x_A | x_-A) and E[g | x_-A] are computed by the kernel at
+every theta (:class:`KernelComposite`).
+
 Standard errors (``cov=``)
 --------------------------
 * ``"godambe"`` (default): the sandwich H^-1 J H^-1 (Godambe 1960; Varin,
@@ -66,7 +72,8 @@ from ..exceptions import ConvergenceWarning, DegenerateModelError
 from ..results import ERGMResults
 from ..utils.validation import check_params, check_random_state, seed_words
 
-__all__ = ["MCLE", "fit_mcle", "CompositeDesign", "composite_design", "make_blocks",
+__all__ = ["MCLE", "fit_mcle", "CompositeDesign", "KernelComposite", "composite_design",
+           "make_blocks",
            "make_chooser", "MAX_EXACT_VARS"]
 
 MAX_EXACT_VARS = 20
@@ -234,6 +241,66 @@ class CompositeDesign:
     def hessian(self, theta) -> np.ndarray:
         return self.loglik_score_hessian(theta)[2]
 
+    def loglik_score(self, theta):
+        return _ll_sc(self, theta)
+
+    def score_at(self, bm, theta) -> np.ndarray:
+        """The composite score of the same blocks at ``bm``'s current state."""
+        return composite_score_at_state(bm, self._blocks, theta)
+
+
+class KernelComposite:
+    """The composite likelihood through any :class:`~ergmfit.sampling.BlockKernel`
+    (e.g. forward-backward over tree-shaped blocks of a pairwise MRF): evaluated
+    block by block in compiled code at every theta; minus the Hessian by central
+    differences of the score.  Same interface as :class:`CompositeDesign`."""
+
+    groups = None
+
+    def __init__(self, bm, kernel, blocks_by_size, info):
+        rows = [r for arrs in blocks_by_size.values() for arr in arrs for r in arr]
+        self.bm = bm
+        self.kernel = kernel
+        self.flat = np.ascontiguousarray(np.concatenate(rows), dtype=np.int64)
+        self.offsets = np.cumsum([0] + [len(r) for r in rows]).astype(np.int64)
+        self.p = int(bm.n_stats)
+        self.n_blocks = len(rows)
+        self.n_unique = len(rows)
+        self.n_vars = int(bm.n_vars)
+        self.info = dict(info)
+        self._blocks = blocks_by_size
+        if max(len(r) for r in rows) > kernel.max_size:
+            raise ValueError(f"blocks of up to {max(len(r) for r in rows)} variables exceed the "
+                             f"kernel's max_size={kernel.max_size}")
+
+    def loglik_score(self, theta, bm=None):
+        from ..sampling._blocks import kernel_composite
+        return kernel_composite(self.bm if bm is None else bm, self.kernel, self.flat,
+                                self.offsets, np.asarray(theta, dtype=float))
+
+    def loglik(self, theta) -> float:
+        return float(self.loglik_score(theta)[0])
+
+    def score(self, theta) -> np.ndarray:
+        return self.loglik_score(theta)[1]
+
+    def score_at(self, bm, theta) -> np.ndarray:
+        return self.loglik_score(theta, bm)[1]
+
+    def loglik_score_hessian(self, theta):
+        theta = np.asarray(theta, dtype=float)
+        ll, sc = self.loglik_score(theta)
+        H = np.empty((self.p, self.p))
+        for q in range(self.p):
+            h = 1e-5 * (1.0 + abs(theta[q]))
+            e = np.zeros(self.p)
+            e[q] = h
+            H[:, q] = -(self.score(theta + e) - self.score(theta - e)) / (2 * h)
+        return ll, sc, 0.5 * (H + H.T)
+
+    def hessian(self, theta) -> np.ndarray:
+        return self.loglik_score_hessian(theta)[2]
+
 
 def _merge(D, w):
     """Merge blocks with equal difference matrices (rounded to 1e-10)."""
@@ -302,6 +369,8 @@ def composite_score_at_state(bm, blocks_by_size, theta):
 # Estimator
 # ---------------------------------------------------------------------------
 def _check_design(des: CompositeDesign, labels):
+    if des.groups is None:
+        return
     var = np.zeros(des.p, dtype=bool)
     for D, _ in des.groups:
         var |= np.any(D != 0, axis=(0, 1))
@@ -319,7 +388,7 @@ def maximize_composite(des: CompositeDesign, theta0, maxiter=500, tol=1e-12):
     p = des.p
 
     def f(th):
-        ll, sc = _ll_sc(des, th)
+        ll, sc = des.loglik_score(th)
         return -ll / scale, -sc / scale
 
     theta = np.asarray(theta0, dtype=float).copy()
@@ -369,6 +438,8 @@ def separation_direction(des: CompositeDesign):
     maximum exists), or None.  CL rises without bound along d exactly when
     d . D_{c,s} <= 0 for every configuration of every block, with some < 0
     (a linear program, as for the MPLE)."""
+    if des.groups is None:              # a generic kernel: no difference matrices
+        return None
     rows = np.concatenate([D[:, 1:, :].reshape(-1, des.p) for D, _ in des.groups])
     wts = np.concatenate([np.repeat(w, D.shape[1] - 1) for D, w in des.groups])
     if len(rows) == 0:
@@ -412,7 +483,7 @@ def _simulated_scores(model, bm_obs, des, theta, n_sim, burnin, interval, propos
     bar = _progress(verbose, n_sim, "Godambe J")
     for r in range(n_sim):
         run(theta, interval)
-        U[r] = composite_score_at_state(bm, des._blocks, theta)
+        U[r] = des.score_at(bm, theta)
         if bar is not None:
             bar.update(1)
     if bar is not None:
@@ -441,7 +512,7 @@ def exact_variability(bm, des, theta):
             bm.flip_var(b)
             cur ^= 1 << b
         logw[t] = theta @ g
-        U[t] = composite_score_at_state(bm, des._blocks, theta)
+        U[t] = des.score_at(bm, theta)
     # restore the observed state
     b = 0
     while cur:
@@ -482,14 +553,19 @@ class MCLE:
     init : array or dict, optional
         Starting value of the optimiser (default: the MPLE, else zeros).
     maxiter, tol : L-BFGS iterations, Newton-decrement tolerance.
+    kernel : BlockKernel, optional
+        Evaluate each block's conditional with this kernel at every theta
+        (e.g. forward-backward over tree-shaped blocks of an MRF) instead of
+        the precomputed Gray-code differences; minus the Hessian then comes
+        from central differences of the score.
     random_state : int, Generator or None
     verbose : bool
     """
 
     def __init__(self, block_size=2, blocks="all", n_blocks=None, max_blocks=DEFAULT_MAX_BLOCKS,
                  cov="godambe", n_sim=200, burnin=16384, interval=1024, proposal="tnt",
-                 init=None, maxiter=500, tol=1e-12, random_state=None, verbose=False,
-                 order=None):
+                 init=None, maxiter=500, tol=1e-12, kernel=None, random_state=None,
+                 verbose=False, order=None):
         if order is not None:
             block_size = order
         self.block_size = int(block_size)
@@ -511,6 +587,7 @@ class MCLE:
             raise ValueError("need n_sim >= 2, burnin >= 0 and interval >= 1")
         self.proposal = proposal
         self.init = init
+        self.kernel = kernel
         self.maxiter = int(maxiter)
         self.tol = float(tol)
         self.random_state = random_state
@@ -521,8 +598,13 @@ class MCLE:
         rng = check_random_state(self.random_state)
         labels = list(model.labels)
         bm = model.compiled()
-        des = composite_design(bm, self.blocks, self.block_size, self.n_blocks, self.max_blocks,
-                               rng)
+        if self.kernel is None:
+            des = composite_design(bm, self.blocks, self.block_size, self.n_blocks,
+                                   self.max_blocks, rng)
+        else:
+            fam, desc = make_blocks(bm, self.blocks, self.block_size, self.n_blocks,
+                                    self.max_blocks, rng)
+            des = KernelComposite(bm, self.kernel, {k: list(v) for k, v in fam.items()}, desc)
         _check_design(des, labels)
         if self.verbose:
             print(f"MCLE: {des.n_blocks:,} blocks -> {des.n_unique:,} distinct")
