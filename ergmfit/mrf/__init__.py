@@ -1,0 +1,20 @@
+"""Markov random fields on the same engine as the ERGMs.
+
+Ising fields, (visible) Boltzmann machines with higher-order potentials,
+restricted Boltzmann machines and grid CRFs.  The linear-in-parameters
+models compile to a :class:`~ergmfit.core._model.BinaryModel`
+(``MonomialModel``), so the Metropolis-Hastings and blocked Gibbs samplers
+and the pseudo-/composite-likelihood machinery of the ERGMs run on them
+unchanged.
+
+>>> import networkx as nx
+>>> from ergmfit.mrf import IsingModel
+>>> m = IsingModel(nx.cycle_graph(4))
+>>> X = m.sample(200, theta=[0.1, 0.4], random_state=0)
+>>> m.fit(X, method="pl").coef_.shape
+(2,)
+"""
+from . import data, exact
+from .models import RBM, BoltzmannMachine, GridCRF, IsingModel, LinearMRF
+
+__all__ = ["IsingModel", "BoltzmannMachine", "GridCRF", "RBM", "LinearMRF", "data", "exact"]

@@ -1,0 +1,271 @@
+"""Estimators for i.i.d. observations of a binary MRF, on the shared engine.
+
+The ERGM estimators see ONE observed state (a network).  With N observations
+x_1 .. x_N of an MRF (or N input/label pairs of a CRF, each its own compiled
+conditional model) the pseudo- and composite likelihoods are sums over the
+observations; these thin wrappers set the compiled model's state to each
+distinct observation, let the shared code build that observation's design,
+and add the designs up:
+
+* pseudo-likelihood: :func:`ergmfit.estimation.mple.pseudo_design` per
+  observation (the compiled ``_mple.build_design``), rows merged, then the
+  same weighted logistic regression :func:`~ergmfit.estimation.mple.fit_design`
+  as the MPLE;
+* composite likelihood of order k (all k-subsets, Yasuda et al.'s F_k, or
+  any list of blocks): :func:`ergmfit.estimation.mcle.composite_design` per
+  observation (the compiled Gray-code block enumerator), merged into one
+  :class:`~ergmfit.estimation.mcle.CompositeDesign`, maximised by
+  :func:`~ergmfit.estimation.mcle.maximize_composite`;
+* CD-n, Bn-CDm and persistent CD: the negative phase is drawn by the shared
+  samplers -- :class:`~ergmfit.sampling._blocks.BlockGibbsSampler` (random-scan
+  blocked Gibbs with exact block conditionals; block size 1 = Gibbs) or
+  :class:`~ergmfit.sampling._mh.MHSampler` with
+  :class:`~ergmfit.sampling._proposals.RandomToggle` -- started at the
+  observation (CD) or at persistent particles (PCD).
+
+An "instance" below is a pair (bm, X, w): a compiled model, the 0/1 rows
+observed under it and their weights.  An unconditional MRF has one instance;
+a CRF one per input image.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import special
+
+from ..utils.validation import check_random_state, seed_words
+
+__all__ = ["distinct_rows", "pseudo_design_multi", "fit_pl", "composite_design_multi",
+           "composite_loglik", "fit_cl", "fit_cd"]
+
+
+def distinct_rows(X, weights=None):
+    """The distinct rows of a 0/1 matrix and their total weights."""
+    X = np.atleast_2d(np.asarray(X))
+    X01 = (X > 0).astype(np.uint8) if X.min() < 0 else X.astype(np.uint8)
+    w = np.ones(len(X01)) if weights is None else np.asarray(weights, dtype=float)
+    U, inv = np.unique(X01, axis=0, return_inverse=True)
+    return U, np.bincount(np.asarray(inv).ravel(), weights=w, minlength=len(U))
+
+
+def _instances(instances):
+    out = []
+    for inst in instances:
+        bm, X = inst[0], inst[1]
+        w = inst[2] if len(inst) > 2 else None
+        U, cw = distinct_rows(X, w)
+        out.append((bm, U, cw))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Pseudo-likelihood
+# ---------------------------------------------------------------------------
+def pseudo_design_multi(instances):
+    """The merged pseudo-likelihood design (:class:`~ergmfit.estimation.mple.Design`)
+    of all observations: every variable of every observation is one row."""
+    from ..estimation.mple import Design, pseudo_design
+    Xs, ns, ss = [], [], []
+    n_vars = n_on = 0
+    for bm, U, cw in _instances(instances):
+        saved = bm.state()
+        try:
+            for x, c in zip(U, cw):
+                bm.set_state(x)
+                d = pseudo_design(bm)
+                Xs.append(d.X)
+                ns.append(d.n * c)
+                ss.append(d.s * c)
+                n_vars += int(d.n_vars * c)
+                n_on += int(d.n_on * c)
+        finally:
+            bm.set_state(saved)
+    X = np.concatenate(Xs)
+    n = np.concatenate(ns)
+    s = np.concatenate(ss)
+    key, inv = np.unique(np.round(X, 12) + 0.0, axis=0, return_inverse=True)
+    inv = np.asarray(inv).ravel()
+    return Design(key, np.bincount(inv, weights=n, minlength=len(key)),
+                  np.bincount(inv, weights=s, minlength=len(key)), n_vars, n_on)
+
+
+def fit_pl(instances, labels, maxiter=100, tol=1e-14):
+    """Maximum pseudo-likelihood over all observations.  Returns the
+    :class:`~ergmfit.estimation.mple.LogitFit` of the shared MPLE code."""
+    from ..estimation.mple import fit_design
+    return fit_design(pseudo_design_multi(instances), labels, None, "error", maxiter, tol,
+                      unit="variable")
+
+
+# ---------------------------------------------------------------------------
+# Composite likelihood
+# ---------------------------------------------------------------------------
+def composite_design_multi(instances, block_size=2, blocks="all", n_blocks=None,
+                           random_state=None):
+    """The merged :class:`~ergmfit.estimation.mcle.CompositeDesign` of all
+    observations (the same blocks for each observation).  ``loglik`` is the
+    UNNORMALISED sum over observations and blocks of log p(x_A | x_-A)."""
+    from ..estimation.mcle import CompositeDesign, _merge, composite_design
+    rng = check_random_state(random_state)
+    by_size = {}
+    total = 0
+    p = None
+    n_vars = 0
+    fixed_blocks = blocks
+    for bm, U, cw in _instances(instances):
+        p = int(bm.n_stats)
+        n_vars = int(bm.n_vars)
+        if isinstance(blocks, str) and n_blocks is not None:
+            # a random family, drawn once and used for every observation
+            from ..estimation.mcle import make_blocks
+            fam, _ = make_blocks(bm, blocks, block_size, n_blocks, random_state=rng)
+            fixed_blocks = [r for arrs in fam.values() for arr in arrs for r in arr]
+        saved = bm.state()
+        try:
+            for x, c in zip(U, cw):
+                bm.set_state(x)
+                des = composite_design(bm, fixed_blocks, block_size)
+                total += des.n_blocks * c
+                for D, w in des.groups:
+                    by_size.setdefault(D.shape[1], []).append((D, w * c))
+        finally:
+            bm.set_state(saved)
+    groups = []
+    for S in sorted(by_size):
+        D = np.concatenate([d for d, _ in by_size[S]])
+        w = np.concatenate([w for _, w in by_size[S]])
+        groups.append(_merge(D, w))
+    des = CompositeDesign(groups, p, int(round(total)), n_vars,
+                          {"blocks": blocks if isinstance(blocks, str) else "list",
+                           "block_size": block_size})
+    return des
+
+
+def composite_loglik(instances, theta, block_size):
+    """Yasuda et al.'s L_{F_k}(theta) (eq. 5): the mean over observations and
+    over all k-subsets c of log p(x_c | x_-c, theta).  L_{F_1} is the
+    (normalised) pseudo-likelihood and L_{F_n} the mean log-likelihood."""
+    insts = _instances(instances)
+    des = composite_design_multi(insts, block_size=block_size)
+    N = sum(float(cw.sum()) for _, _, cw in insts)
+    n = int(insts[0][0].n_vars)
+    return des.loglik(theta) / (N * math.comb(n, block_size))
+
+
+def fit_cl(instances, labels, block_size=2, blocks="all", n_blocks=None, theta0=None,
+           random_state=None, maxiter=500, tol=1e-12):
+    """Maximum composite likelihood over all observations.
+
+    Returns a dict: ``theta``, ``loglik`` (unnormalised CL at the maximum),
+    ``hessian`` (minus its Hessian), ``n_iter``, ``converged``, ``design``."""
+    from ..estimation.mcle import maximize_composite, _check_design
+    des = composite_design_multi(instances, block_size, blocks, n_blocks, random_state)
+    _check_design(des, list(labels))
+    if theta0 is None:
+        theta0 = np.zeros(des.p)
+    theta, ll, H, n_iter, converged = maximize_composite(des, theta0, maxiter, tol)
+    return {"theta": theta, "loglik": ll, "hessian": H, "n_iter": n_iter,
+            "converged": converged, "design": des}
+
+
+# ---------------------------------------------------------------------------
+# Contrastive divergence and persistent CD
+# ---------------------------------------------------------------------------
+def _make_sampler(bm, sampler, block_size, seed):
+    if sampler in ("gibbs", "block", "blocked"):
+        from ..sampling._blocks import BlockGibbsSampler, Enumeration, UniformBlocks
+        k = int(block_size)
+        return BlockGibbsSampler(bm, UniformBlocks(bm.n_vars, k), Enumeration(max(1, k)), seed)
+    if sampler in ("mh", "metropolis"):
+        from ..sampling._mh import MHSampler
+        from ..sampling._proposals import RandomToggle
+        return MHSampler(bm, RandomToggle(), seed)
+    raise ValueError(f"sampler must be 'gibbs' or 'mh', got {sampler!r}")
+
+
+def fit_cd(instances, p, n_steps=1, sampler="gibbs", block_size=1, persistent=False,
+           n_iter=2000, learning_rate=0.05, decay=0.0, batch_size=None, n_particles=None,
+           theta0=None, average_from=0.5, random_state=None, callback=None, trace_every=0):
+    """CD-n (``persistent=False``) or PCD by stochastic gradient ascent.
+
+    Each iteration takes a mini-batch of ``batch_size`` observations (all if
+    None).  CD: for each, the chain starts at the observation and makes
+    ``n_steps`` updates (``sampler="gibbs"``: random-scan blocked Gibbs on
+    uniform blocks of ``block_size`` variables, i.e. Bn-CDm of Asuncion et
+    al.; ``"mh"``: single-variable Metropolis-Hastings with random toggles);
+    the gradient is minus the mean of g(x_n) - g(x_0).  PCD: ``n_particles``
+    chains (default: the batch size) persist between iterations; gradient =
+    mean g(data batch) - mean g(particles).  Step: learning_rate / (1 + decay t).
+    The estimate is the average of the iterates from fraction
+    ``average_from`` of the run on (Polyak-Ruppert), 1.0 = last iterate.
+
+    Returns a dict: ``theta``, ``last``, ``trace`` (every ``trace_every``
+    iterations), ``n_iter``.
+    """
+    rng = check_random_state(random_state)
+    insts = [(bm, (np.asarray(X) > 0).astype(np.uint8) if np.asarray(X).min() < 0
+              else np.asarray(X, dtype=np.uint8), None) for bm, X, *_ in instances]
+    samplers = [_make_sampler(bm, sampler, block_size, seed_words(rng)) for bm, _, _ in insts]
+    is_mh = sampler in ("mh", "metropolis")
+    rows = [(i, r) for i, (_, X, _) in enumerate(insts) for r in range(len(X))]
+    N = len(rows)
+    B = N if batch_size is None else min(int(batch_size), N)
+    theta = np.zeros(p) if theta0 is None else np.asarray(theta0, dtype=float).copy()
+    start_avg = int(average_from * n_iter) if average_from < 1 else n_iter - 1
+    avg = np.zeros(p)
+    n_avg = 0
+    trace = []
+    particles = None
+    saved = [bm.state() for bm, _, _ in insts]
+    if persistent:
+        P = B if n_particles is None else int(n_particles)
+        pick = rng.integers(0, N, size=P)
+        particles = [(rows[j][0], insts[rows[j][0]][1][rows[j][1]].copy()) for j in pick]
+    try:
+        for t in range(n_iter):
+            batch = rng.choice(N, size=B, replace=False) if B < N else np.arange(N)
+            grad = np.zeros(p)
+            if not persistent:
+                for j in batch:
+                    i, r = rows[j]
+                    bm, X, _ = insts[i]
+                    s = samplers[i]
+                    bm.set_state(X[r])
+                    if is_mh:
+                        grad -= s.cd_sample(theta, 1, n_steps)[0]
+                    else:
+                        s.delta[:] = 0.0
+                        s.run(theta, n_steps)
+                        grad -= s.delta
+                grad /= B
+            else:
+                for j in batch:
+                    i, r = rows[j]
+                    bm, X, _ = insts[i]
+                    bm.set_state(X[r])
+                    grad += bm.statistics()
+                grad /= B
+                neg = np.zeros(p)
+                for q, (i, x) in enumerate(particles):
+                    bm = insts[i][0]
+                    bm.set_state(x)
+                    samplers[i].run(theta, n_steps)
+                    particles[q] = (i, bm.state())
+                    neg += bm.statistics()
+                grad -= neg / len(particles)
+            theta = theta + learning_rate / (1.0 + decay * t) * grad
+            if not np.all(np.isfinite(theta)):
+                raise FloatingPointError("contrastive divergence diverged; lower learning_rate")
+            if t >= start_avg:
+                n_avg += 1
+                avg += (theta - avg) / n_avg
+            if trace_every and (t + 1) % trace_every == 0:
+                trace.append(theta.copy())
+            if callback is not None:
+                callback(t, theta)
+    finally:
+        for (bm, _, _), s0 in zip(insts, saved):
+            bm.set_state(s0)
+    return {"theta": avg if n_avg else theta, "last": theta, "n_iter": n_iter,
+            "trace": np.asarray(trace).reshape(-1, p)}

@@ -1,0 +1,149 @@
+"""Exact computations for small binary MRFs (evaluation only).
+
+Everything here works on any compiled :class:`~ergmfit.core._model.BinaryModel`
+with a ``set_state``/``statistics`` pair (the models of ``ergmfit.mrf``):
+the statistics of all 2^n states are obtained by ONE Gray-code walk of the
+shared block enumerator (:meth:`ergmfit.sampling._blocks.Enumeration.differences`
+with the block = every variable), so exact results use the same change
+statistics as the samplers and estimators.
+
+State s (an integer in 0..2^n-1) has x_v = bit v of s.  Limits: n <= 20 and
+2^n * n_stats <= 2^27 doubles (1 GiB).
+
+Not implemented yet: junction tree / transfer matrix for thin grids.
+"""
+from __future__ import annotations
+
+import numpy as np
+from scipy import special
+
+__all__ = ["MAX_EXACT_VARS", "state_matrix", "all_statistics", "log_partition", "probabilities",
+           "mean_statistics", "marginals", "loglik", "loglik_score_fisher", "fit_exact",
+           "state_index"]
+
+MAX_EXACT_VARS = 20
+_MAX_CELLS = 2 ** 27
+
+
+def _check(bm):
+    n, p = int(bm.n_vars), int(bm.n_stats)
+    if n > MAX_EXACT_VARS:
+        raise ValueError(f"exact enumeration needs at most {MAX_EXACT_VARS} variables, got {n}")
+    if (2 ** n) * max(p, 1) > _MAX_CELLS:
+        raise ValueError(f"2^{n} states x {p} statistics is too large to enumerate")
+    return n, p
+
+
+def state_matrix(n):
+    """All 2^n states as a (2^n, n) uint8 array; row s has x_v = bit v of s."""
+    s = np.arange(2 ** n, dtype=np.int64)
+    return ((s[:, None] >> np.arange(n)) & 1).astype(np.uint8)
+
+
+def state_index(X):
+    """The index s of each row of the 0/1 matrix X (x_v = bit v of s)."""
+    X = np.atleast_2d(np.asarray(X))
+    X = (X > 0).astype(np.int64)
+    return X @ (1 << np.arange(X.shape[1], dtype=np.int64))
+
+
+def all_statistics(bm):
+    """g(x) for every state x: a (2^n, p) array, row s = state s.
+
+    One Gray-code walk from the all-zero state (the model's state is restored)."""
+    from ..sampling._blocks import Enumeration
+    n, p = _check(bm)
+    saved = bm.state()
+    bm.set_state(np.zeros(n, dtype=np.uint8))
+    try:
+        g0 = np.asarray(bm.statistics(), dtype=float)
+        D = Enumeration(max(1, n)).differences(bm, np.arange(n, dtype=np.int64))
+    finally:
+        bm.set_state(saved)
+    return g0[None, :] + D
+
+
+def _G(bm_or_G):
+    return bm_or_G if isinstance(bm_or_G, np.ndarray) else all_statistics(bm_or_G)
+
+
+def log_partition(bm_or_G, theta):
+    """log Z(theta) = log sum_x exp(theta . g(x))."""
+    G = _G(bm_or_G)
+    return float(special.logsumexp(G @ np.asarray(theta, dtype=float)))
+
+
+def probabilities(bm_or_G, theta):
+    """p(x | theta) of every state (length 2^n, state order of :func:`state_matrix`)."""
+    G = _G(bm_or_G)
+    w = G @ np.asarray(theta, dtype=float)
+    return np.exp(w - special.logsumexp(w))
+
+
+def mean_statistics(bm_or_G, theta):
+    """E_theta[g(X)]."""
+    G = _G(bm_or_G)
+    return probabilities(G, theta) @ G
+
+
+def marginals(bm_or_G, theta, n_vars=None):
+    """P(x_v = 1) for every variable."""
+    G = _G(bm_or_G)
+    n = int(round(np.log2(G.shape[0]))) if n_vars is None else n_vars
+    return probabilities(G, theta) @ state_matrix(n).astype(float)
+
+
+def loglik(bm_or_G, theta, X, weights=None):
+    """sum_i log p(x_i | theta) over the rows of X (0/1 or +-1)."""
+    G = _G(bm_or_G)
+    theta = np.asarray(theta, dtype=float)
+    idx = state_index(X)
+    w = np.ones(len(idx)) if weights is None else np.asarray(weights, dtype=float)
+    return float(w @ (G[idx] @ theta) - w.sum() * special.logsumexp(G @ theta))
+
+
+def loglik_score_fisher(G, theta, counts):
+    """Log-likelihood, score and N Cov(g) given state counts (length 2^n)."""
+    theta = np.asarray(theta, dtype=float)
+    N = float(counts.sum())
+    w = G @ theta
+    lz = special.logsumexp(w)
+    P = np.exp(w - lz)
+    Eg = P @ G
+    ll = float(counts @ w - N * lz)
+    sc = counts @ G - N * Eg
+    C = (G * P[:, None]).T @ G - np.outer(Eg, Eg)
+    return ll, sc, N * C
+
+
+def fit_exact(bm, X, theta0=None, weights=None, maxiter=200, tol=1e-12):
+    """The maximum-likelihood estimate by Newton's method on the exact
+    log-likelihood (concave).  Returns (theta, loglik, fisher, converged)."""
+    G = all_statistics(bm)
+    n = int(bm.n_vars)
+    idx = state_index(X)
+    w = np.ones(len(idx)) if weights is None else np.asarray(weights, dtype=float)
+    counts = np.bincount(idx, weights=w, minlength=2 ** n).astype(float)
+    p = G.shape[1]
+    theta = np.zeros(p) if theta0 is None else np.asarray(theta0, dtype=float).copy()
+    ll, sc, H = loglik_score_fisher(G, theta, counts)
+    converged = False
+    for _ in range(maxiter):
+        try:
+            step = np.linalg.solve(H + 1e-12 * np.eye(p), sc)
+        except np.linalg.LinAlgError:
+            step = np.linalg.lstsq(H, sc, rcond=None)[0]
+        dec = float(sc @ step)
+        if not dec > tol * (1.0 + abs(ll)):
+            converged = True
+            break
+        t = 1.0
+        while t > 1e-12:
+            cand = theta + t * step
+            lc = loglik_score_fisher(G, cand, counts)
+            if np.isfinite(lc[0]) and lc[0] >= ll - 1e-12 * (1 + abs(ll)):
+                break
+            t *= 0.5
+        theta = cand
+        ll, sc, H = lc
+    return theta, ll, H, converged

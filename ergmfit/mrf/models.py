@@ -1,0 +1,544 @@
+"""Binary Markov random fields in scikit-learn style, on the shared engine.
+
+:class:`IsingModel`, :class:`BoltzmannMachine` (visible, with higher-order
+potentials) and :class:`GridCRF` are linear exponential families
+p(x | theta) ∝ exp(theta . g(x)) whose statistics are weighted monomials of
+the variables; each compiles to one
+:class:`ergmfit.mrf._models.MonomialModel` (a BinaryModel), so every
+sampler and estimator of the package runs on it:
+
+==========  ===========================================================
+method      what runs
+==========  ===========================================================
+"exact"     Newton on the exact log-likelihood (enumeration, n <= 20)
+"pl"        pseudo-likelihood: the MPLE design builder + logistic fit
+"cl"        composite likelihood of order ``block_size`` (all k-subsets
+            by default: Yasuda et al.'s F_k), the MCLE block enumerator
+"cd"        CD-n: ``n_steps`` random-scan Gibbs updates on blocks of
+            ``block_size`` variables (Bn-CDm), or ``sampler="mh"``
+"pcd"       persistent CD with the same samplers
+==========  ===========================================================
+
+:class:`RBM` (visible likelihood, hidden units summed out) is NOT linear in
+its parameters -- log p*(v) = alpha.v + sum_j log 2cosh(beta_j + W_j.v) --
+so it has no change-statistic form theta . Delta; its exact likelihood,
+PL / CL of order k (Yasuda et al.) and CD-k are written directly in numpy.
+
+Potts models (q > 2 states) are not provided: as one-hot binary variables
+they need a sum-to-one constraint that single-variable flips cannot respect
+exactly (see the package notes).
+"""
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+from scipy import optimize, special
+
+from ..utils.validation import check_random_state
+from . import estimation as _est
+from . import exact as _exact
+from ._models import MonomialModel
+
+__all__ = ["LinearMRF", "IsingModel", "BoltzmannMachine", "GridCRF", "RBM", "graph_edges"]
+
+_METHODS = ("exact", "pl", "cl", "cd", "pcd")
+
+
+def _to01(X, n=None):
+    X = np.atleast_2d(np.asarray(X))
+    if n is not None and X.shape[1] != n:
+        raise ValueError(f"X must have {n} columns (one per variable), got {X.shape[1]}")
+    if X.size and X.min() < 0:
+        if not np.all(np.isin(X, (-1, 1))):
+            raise ValueError("X must hold 0/1 values or -1/+1 spins")
+        return (X > 0).astype(np.uint8)
+    if not np.all(np.isin(X, (0, 1))):
+        raise ValueError("X must hold 0/1 values or -1/+1 spins")
+    return X.astype(np.uint8)
+
+
+def graph_edges(graph):
+    """(n, edges) from a networkx graph (nodes in sorted order), an
+    adjacency matrix, or a pair (n, list of (i, j))."""
+    if isinstance(graph, tuple) and len(graph) == 2 and np.isscalar(graph[0]):
+        n = int(graph[0])
+        edges = sorted({(min(int(i), int(j)), max(int(i), int(j))) for i, j in graph[1]})
+    elif hasattr(graph, "nodes") and hasattr(graph, "edges"):
+        nodes = sorted(graph.nodes())
+        pos = {v: k for k, v in enumerate(nodes)}
+        n = len(nodes)
+        edges = sorted({(min(pos[a], pos[b]), max(pos[a], pos[b])) for a, b in graph.edges()})
+    else:
+        A = np.asarray(graph)
+        if A.ndim != 2 or A.shape[0] != A.shape[1]:
+            raise ValueError("graph must be a networkx graph, a square adjacency matrix or "
+                             "(n, edges)")
+        n = A.shape[0]
+        edges = [(i, j) for i in range(n) for j in range(i + 1, n) if A[i, j] or A[j, i]]
+    if any(i == j for i, j in edges):
+        raise ValueError("self-loops are not allowed")
+    if any(i < 0 or j >= n for i, j in edges):
+        raise ValueError(f"edge endpoints must lie in 0..{n - 1}")
+    return n, edges
+
+
+class LinearMRF:
+    """Base class: p(x | theta) ∝ exp(theta . g(x)), g_k(x) = sum of c_t prod_{v in S_t} s(x_v).
+
+    Subclasses set ``n_vars``, ``labels``, ``monomials``, ``stat``, ``coef``, ``coding``.
+    Fitted attributes: ``coef_`` (theta, in ``labels`` order), ``method_``,
+    ``n_iter_``, ``converged_``, ``cov_`` where the estimator gives one.
+    """
+
+    coding = "pm1"
+
+    def _init_spec(self, n_vars, labels, monomials, stat, coef, coding):
+        if coding not in ("pm1", "01"):
+            raise ValueError(f"coding must be 'pm1' (+-1 spins) or '01', got {coding!r}")
+        self.n_vars = int(n_vars)
+        self.labels = list(labels)
+        self.monomials = [np.asarray(m, dtype=np.int64) for m in monomials]
+        self.stat = np.asarray(stat, dtype=np.int64)
+        self.coef = np.asarray(coef, dtype=float)
+        self.coding = coding
+        self._bm = None
+
+    @property
+    def n_stats(self):
+        return len(self.labels)
+
+    # the engine --------------------------------------------------------------
+    def compiled(self):
+        """A fresh compiled :class:`MonomialModel` (BinaryModel), state all 0."""
+        return MonomialModel(self.n_vars, self.n_stats, self.monomials, self.stat, self.coef,
+                             self.coding == "pm1")
+
+    def _shared(self):
+        if self._bm is None:
+            self._bm = self.compiled()
+        return self._bm
+
+    def statistics(self, X):
+        """g(x) for each row of X (0/1 or +-1), computed in numpy from the monomials."""
+        X = _to01(X, self.n_vars).astype(float)
+        S = 2.0 * X - 1.0 if self.coding == "pm1" else X
+        out = np.zeros((len(X), self.n_stats))
+        for m, k, c in zip(self.monomials, self.stat, self.coef):
+            out[:, k] += c * np.prod(S[:, m], axis=1)
+        return out
+
+    def _instances(self, X, weights=None):
+        return [(self._shared(), _to01(X, self.n_vars), weights)]
+
+    # exact (small models) ----------------------------------------------------
+    def _params(self, theta=None):
+        if theta is None:
+            if not hasattr(self, "coef_"):
+                raise ValueError("the model is not fitted: call fit or pass theta")
+            theta = self.coef_
+        theta = np.asarray(theta, dtype=float).ravel()
+        if theta.shape[0] != self.n_stats:
+            raise ValueError(f"theta needs {self.n_stats} values ({self.labels}), got "
+                             f"{theta.shape[0]}")
+        return theta
+
+    def _G(self):
+        if getattr(self, "_G_cache", None) is None:
+            self._G_cache = _exact.all_statistics(self._shared())
+        return self._G_cache
+
+    def log_partition(self, theta=None):
+        """Exact log Z(theta) (at most 20 variables)."""
+        return _exact.log_partition(self._G(), self._params(theta))
+
+    def marginals(self, theta=None):
+        """Exact P(x_v = 1) for every variable."""
+        return _exact.marginals(self._G(), self._params(theta), self.n_vars)
+
+    def score_samples(self, X, theta=None):
+        """Exact log p(x | theta) of each row (at most 20 variables)."""
+        theta = self._params(theta)
+        return self.statistics(X) @ theta - self.log_partition(theta)
+
+    def score(self, X, y=None, theta=None):
+        """Mean exact log-likelihood per observation."""
+        return float(np.mean(self.score_samples(X, theta)))
+
+    def sample(self, n_samples, theta=None, random_state=None, burnin=None, thin=None):
+        """Draws from p(x | theta) as a 0/1 (n_samples, n_vars) array: exact by
+        enumeration up to 20 variables, else random-scan Gibbs (``burnin`` and
+        ``thin`` sweeps)."""
+        from . import data
+        theta = self._params(theta)
+        if self.n_vars <= _exact.MAX_EXACT_VARS:
+            return data.exact_sample(self._G(), theta, n_samples, self.n_vars, random_state)
+        return data.gibbs_sample(self._shared(), theta, n_samples, random_state,
+                                 burnin=burnin or 100, thin=thin or 1)
+
+    # estimation --------------------------------------------------------------
+    def fit(self, X, y=None, method="pl", sample_weight=None, **kwargs):
+        """Estimate theta from the rows of X (i.i.d. observations).
+
+        method: "exact", "pl", "cl" (``block_size=k``, ``blocks=``, ``n_blocks=``),
+        "cd" / "pcd" (``n_steps``, ``sampler``, ``block_size``, ``n_iter``,
+        ``learning_rate``, ``batch_size``, ...; see
+        :func:`ergmfit.mrf.estimation.fit_cd`).
+        """
+        return self._fit(self._instances(X, sample_weight), method, **kwargs)
+
+    def _fit(self, insts, method, **kwargs):
+        method = str(method).lower()
+        rs = kwargs.pop("random_state", getattr(self, "random_state", None))
+        self.method_ = method
+        self.cov_ = None
+        if method == "exact":
+            if len(insts) != 1:
+                raise ValueError("method='exact' needs a single model instance")
+            bm, X, w = insts[0]
+            theta, ll, H, conv = _exact.fit_exact(bm, X, kwargs.get("theta0"), w)
+            self.coef_, self.loglik_, self.converged_, self.n_iter_ = theta, ll, conv, None
+            self.cov_ = np.linalg.pinv(H)
+        elif method == "pl":
+            lf = _est.fit_pl(insts, self.labels, **kwargs)
+            self.coef_, self.loglik_, self.converged_ = lf.params, lf.loglik, lf.converged
+            self.n_iter_, self.cov_ = lf.n_iter, lf.cov
+        elif method == "cl":
+            r = _est.fit_cl(insts, self.labels, random_state=rs, **kwargs)
+            self.coef_, self.loglik_, self.converged_ = r["theta"], r["loglik"], r["converged"]
+            self.n_iter_ = r["n_iter"]
+        elif method in ("cd", "pcd"):
+            theta0 = kwargs.pop("theta0", getattr(self, "coef_", None)
+                                if kwargs.pop("warm_start", False) else None)
+            r = _est.fit_cd(insts, self.n_stats, persistent=(method == "pcd"), theta0=theta0,
+                            random_state=rs, **kwargs)
+            self.coef_, self.n_iter_, self.converged_ = r["theta"], r["n_iter"], None
+            self.trace_ = r["trace"]
+        else:
+            raise ValueError(f"unknown method {method!r}; the methods are {list(_METHODS)}")
+        return self
+
+    def partial_fit(self, X, y=None, n_iter=1, **kwargs):
+        """A few CD iterations from the current estimate (``method_`` "cd" or
+        "pcd"; default "cd")."""
+        method = getattr(self, "method_", "cd")
+        if method not in ("cd", "pcd"):
+            method = "cd"
+        kwargs.setdefault("average_from", 1.0)
+        return self._fit(self._instances(X), method, n_iter=n_iter, warm_start=True, **kwargs)
+
+    def coef_dict(self):
+        return dict(zip(self.labels, self._params()))
+
+
+class IsingModel(LinearMRF):
+    """Pairwise binary MRF (Ising model) on any graph.
+
+    g = [sum_i s_i, sum_{ij in E} s_i s_j] (tied) or one field per node and one
+    coupling per edge (free), s = 2x - 1 (``coding="pm1"``) or s = x ("01").
+
+    Parameters
+    ----------
+    graph : networkx graph, adjacency matrix, or (n, edges)
+    coding : "pm1" or "01"
+    tied : bool, or (tied_fields, tied_couplings)
+    fields : bool -- include the field statistics
+    """
+
+    def __init__(self, graph, coding="pm1", tied=True, fields=True, random_state=None,
+                 verbose=False):
+        n, edges = graph_edges(graph)
+        tf, tc = (tied, tied) if isinstance(tied, bool) else tuple(tied)
+        labels, mons, stat = [], [], []
+        if fields:
+            if tf:
+                labels.append("field")
+                mons += [[i] for i in range(n)]
+                stat += [0] * n
+            else:
+                labels += [f"field{i}" for i in range(n)]
+                mons += [[i] for i in range(n)]
+                stat += list(range(n))
+        base = len(labels)
+        if edges:
+            if tc:
+                labels.append("coupling")
+                mons += [list(e) for e in edges]
+                stat += [base] * len(edges)
+            else:
+                labels += [f"coupling{i}.{j}" for i, j in edges]
+                mons += [list(e) for e in edges]
+                stat += list(range(base, base + len(edges)))
+        if not labels:
+            raise ValueError("the model has no statistics (no fields and no edges)")
+        self.edges = edges
+        self.tied = (tf, tc)
+        self.random_state = random_state
+        self.verbose = verbose
+        self._init_spec(n, labels, mons, stat, np.ones(len(mons)), coding)
+
+
+class BoltzmannMachine(LinearMRF):
+    """Visible Boltzmann machine: a bias per unit, a weight per pair (all pairs,
+    or the given ``edges``), and one parameter per higher-order potential
+    prod_{v in S} s(x_v) for each subset S in ``higher_order`` (Asuncion et al.
+    2010, sec. 4.1).  ``coding="01"`` (default) or ``"pm1"``."""
+
+    def __init__(self, n_visible, higher_order=(), edges=None, coding="01", random_state=None,
+                 verbose=False):
+        n = int(n_visible)
+        pairs = list(itertools.combinations(range(n), 2)) if edges is None else \
+            graph_edges((n, edges))[1]
+        labels = [f"bias{i}" for i in range(n)] + [f"w{i}.{j}" for i, j in pairs]
+        mons = [[i] for i in range(n)] + [list(e) for e in pairs]
+        for S in higher_order:
+            S = sorted(int(v) for v in S)
+            if len(S) < 1 or len(set(S)) != len(S) or S[0] < 0 or S[-1] >= n:
+                raise ValueError(f"a higher-order potential needs distinct units in 0..{n - 1}, "
+                                 f"got {S}")
+            labels.append("h" + ".".join(map(str, S)))
+            mons.append(S)
+        self.pairs = pairs
+        self.higher_order = [tuple(sorted(S)) for S in higher_order]
+        self.random_state = random_state
+        self.verbose = verbose
+        self._init_spec(n, labels, mons, np.arange(len(mons)), np.ones(len(mons)), coding)
+
+
+def _grid_edges(shape):
+    h, w = shape
+    idx = np.arange(h * w).reshape(h, w)
+    e = [(int(idx[r, c]), int(idx[r, c + 1])) for r in range(h) for c in range(w - 1)]
+    e += [(int(idx[r, c]), int(idx[r + 1, c])) for r in range(h - 1) for c in range(w)]
+    return sorted(e)
+
+
+def default_edge_features(y, shape, threshold=None):
+    """c_ij = 1 if no edge between pixels i and j in the noisy image y, else 0.
+
+    Asuncion et al. run a Canny detector on y; here (documented simplification)
+    an "edge" is |y_i - y_j| > ``threshold`` (default: the median absolute
+    difference over all adjacent pairs times 2)."""
+    y = np.asarray(y, dtype=float).ravel()
+    E = np.asarray(_grid_edges(shape))
+    d = np.abs(y[E[:, 0]] - y[E[:, 1]])
+    thr = 2.0 * np.median(d) if threshold is None else threshold
+    return (d <= thr).astype(float)
+
+
+class GridCRF(LinearMRF):
+    """CRF on an image grid (Asuncion et al. 2010, eq. 11), +-1 labels:
+
+    p(x | y, theta) ∝ exp( sum_j w.h_j(y) x_j + sum_{i~j} v.h_ij(y) x_i x_j ),
+    h_j(y) = [1, y_j], h_ij(y) = [1, c_ij];  theta = (w_1, w_2, v_1, v_2).
+
+    A CRF instance for one input y is a compiled model of its own
+    (:meth:`conditional`); ``fit(Y, X)`` adds the objectives of the pairs
+    (y_m, x_m).  ``edge_features(y)`` gives c (default
+    :func:`default_edge_features`).
+    """
+
+    labels = ["node", "node_y", "edge", "edge_c"]
+
+    def __init__(self, shape, edge_features=None, random_state=None, verbose=False):
+        self.shape = (int(shape[0]), int(shape[1]))
+        self.n_vars = self.shape[0] * self.shape[1]
+        self.edges = _grid_edges(self.shape)
+        self.edge_features = edge_features or (lambda y: default_edge_features(y, self.shape))
+        self.coding = "pm1"
+        self.random_state = random_state
+        self.verbose = verbose
+        self._bm = None
+
+    def spec(self, y):
+        y = np.asarray(y, dtype=float).ravel()
+        if y.shape[0] != self.n_vars:
+            raise ValueError(f"an input needs {self.n_vars} values, got {y.shape[0]}")
+        c = np.asarray(self.edge_features(y), dtype=float).ravel()
+        n = self.n_vars
+        mons = [[j] for j in range(n)] * 2 + [list(e) for e in self.edges] * 2
+        stat = [0] * n + [1] * n + [2] * len(self.edges) + [3] * len(self.edges)
+        coef = np.concatenate([np.ones(n), y, np.ones(len(self.edges)), c])
+        return mons, stat, coef
+
+    def conditional(self, y):
+        """The compiled conditional model p(x | y) (a MonomialModel)."""
+        mons, stat, coef = self.spec(y)
+        return MonomialModel(self.n_vars, 4, mons, stat, coef, True)
+
+    def statistics(self, X, Y):
+        """g(x_m; y_m) for the pairs (rows of X, rows of Y)."""
+        X = _to01(X, self.n_vars)
+        return np.array([_stats_of(self.conditional(y), x) for x, y in zip(X, np.atleast_2d(Y))])
+
+    def fit(self, Y, X, method="pl", **kwargs):
+        """Fit from inputs Y (M, n_pixels) and labels X (M, n_pixels), 0/1 or +-1."""
+        Y = np.atleast_2d(np.asarray(Y, dtype=float))
+        X = _to01(X, self.n_vars)
+        insts = [(self.conditional(y), x[None, :], None) for y, x in zip(Y, X)]
+        return self._fit(insts, method, **kwargs)
+
+    def predict(self, Y, theta=None, n_sweeps=10):
+        """Labels (0/1) by iterated conditional modes from the node potentials."""
+        theta = self._params(theta)
+        out = []
+        for y in np.atleast_2d(np.asarray(Y, dtype=float)):
+            bm = self.conditional(y)
+            x = (theta[0] + theta[1] * y > 0).astype(np.uint8)
+            bm.set_state(x)
+            for _ in range(n_sweeps):
+                moved = False
+                for v in range(self.n_vars):
+                    want = bool(bm.change_stats(v) @ theta > 0)
+                    if bm.value(v) != want:
+                        bm.flip_var(v)
+                        moved = True
+                if not moved:
+                    break
+            out.append(bm.state())
+        return np.array(out)
+
+
+def _stats_of(bm, x):
+    bm.set_state(x)
+    return bm.statistics()
+
+
+# ---------------------------------------------------------------------------
+# Restricted Boltzmann machine (numpy; not a change-statistic model)
+# ---------------------------------------------------------------------------
+class RBM:
+    """Restricted Boltzmann machine with +-1 units (Yasuda et al.):
+
+    E(v, h) = -(sum_i alpha_i v_i + sum_j beta_j h_j + sum_ij w_ij v_i h_j),
+    visible likelihood p(v) ∝ exp(alpha.v) prod_j 2 cosh(beta_j + sum_i w_ij v_i).
+
+    Parameters are flattened as theta = [alpha (n_v), beta (n_h), W (n_v*n_h, row-major)].
+    Methods: "exact" (enumeration of the 2^n_v visible states), "cl" (order
+    ``block_size``, all k-subsets; order 1 is PL), "cd" (CD-k with
+    alternating Gibbs).  Implemented in numpy (see module docstring).
+    """
+
+    def __init__(self, n_visible, n_hidden, random_state=None, verbose=False):
+        self.n_visible = int(n_visible)
+        self.n_hidden = int(n_hidden)
+        self.random_state = random_state
+        self.verbose = verbose
+
+    @property
+    def n_params(self):
+        return self.n_visible + self.n_hidden + self.n_visible * self.n_hidden
+
+    def unpack(self, theta):
+        nv, nh = self.n_visible, self.n_hidden
+        theta = np.asarray(theta, dtype=float)
+        return theta[:nv], theta[nv:nv + nh], theta[nv + nh:].reshape(nv, nh)
+
+    def pack(self, alpha, beta, W):
+        return np.concatenate([np.ravel(alpha), np.ravel(beta), np.ravel(W)])
+
+    @staticmethod
+    def _pm(V):
+        V = np.asarray(V, dtype=float)
+        return V if V.size == 0 or V.min() < 0 else 2.0 * V - 1.0
+
+    def log_unnorm(self, V, theta):
+        """log p*(v) = alpha.v + sum_j log 2cosh(beta_j + W_j.v) (last axis of V = units)."""
+        a, b, W = self.unpack(theta)
+        A = V @ W + b
+        return V @ a + np.sum(np.logaddexp(A, -A), axis=-1)
+
+    def grad_log_unnorm(self, V, theta):
+        a, b, W = self.unpack(theta)
+        T = np.tanh(V @ W + b)
+        return np.concatenate([V, T, (V[..., :, None] * T[..., None, :]).reshape(
+            V.shape[:-1] + (-1,))], axis=-1)
+
+    def _all_v(self):
+        return 2.0 * _exact.state_matrix(self.n_visible).astype(float) - 1.0
+
+    def log_partition(self, theta):
+        return float(special.logsumexp(self.log_unnorm(self._all_v(), theta)))
+
+    def loglik(self, V, theta=None):
+        """Mean exact log-likelihood of the rows of V (0/1 or +-1)."""
+        theta = self.coef_ if theta is None else theta
+        V = self._pm(V)
+        return float(np.mean(self.log_unnorm(V, theta)) - self.log_partition(theta))
+
+    def score_samples(self, V, theta=None):
+        theta = self.coef_ if theta is None else theta
+        V = self._pm(V)
+        return self.log_unnorm(V, theta) - self.log_partition(theta)
+
+    def composite_loglik(self, V, theta, k, grad=False):
+        """Yasuda et al.'s L_{F_k}: mean over rows and over all k-subsets c of
+        log p(v_c | v_-c); with ``grad`` also its gradient."""
+        V = self._pm(V)
+        N, n = V.shape
+        C = 2.0 * _exact.state_matrix(k).astype(float) - 1.0         # (2^k, k)
+        total, g = 0.0, np.zeros(self.n_params)
+        subsets = list(itertools.combinations(range(n), k))
+        for c in subsets:
+            Vr = np.repeat(V[:, None, :], len(C), axis=1)              # (N, 2^k, n)
+            Vr[:, :, list(c)] = C[None, :, :]
+            L = self.log_unnorm(Vr, theta)                             # (N, 2^k)
+            lse = special.logsumexp(L, axis=1)
+            total += float(np.sum(self.log_unnorm(V, theta) - lse))
+            if grad:
+                P = np.exp(L - lse[:, None])
+                G = self.grad_log_unnorm(Vr, theta)
+                g += self.grad_log_unnorm(V, theta).sum(0) - np.einsum("ns,nsq->q", P, G)
+        norm = N * len(subsets)
+        return (total / norm, g / norm) if grad else total / norm
+
+    def fit(self, V, y=None, method="cl", block_size=1, theta0=None, n_steps=1, n_iter=2000,
+            learning_rate=0.05, maxiter=1000):
+        V = self._pm(V)
+        rng = check_random_state(self.random_state)
+        theta = (0.01 * rng.standard_normal(self.n_params) if theta0 is None
+                 else np.asarray(theta0, dtype=float).copy())
+        method = method.lower()
+        if method in ("exact", "cl", "pl"):
+            k = self.n_visible if method == "exact" else (1 if method == "pl" else int(block_size))
+
+            def f(th):
+                if method == "exact":
+                    Vall = self._all_v()
+                    L = self.log_unnorm(Vall, th)
+                    P = np.exp(L - special.logsumexp(L))
+                    ll = self.loglik(V, th)
+                    g = self.grad_log_unnorm(V, th).mean(0) - P @ self.grad_log_unnorm(Vall, th)
+                    return -ll, -g
+                ll, g = self.composite_loglik(V, th, k, grad=True)
+                return -ll, -g
+
+            res = optimize.minimize(f, theta, jac=True, method="L-BFGS-B",
+                                    options={"maxiter": maxiter, "gtol": 1e-9, "ftol": 1e-15})
+            self.coef_, self.n_iter_, self.converged_ = res.x, int(res.nit), bool(res.success)
+        elif method == "cd":
+            for t in range(n_iter):
+                a, b, W = self.unpack(theta)
+                Vm = V.copy()
+                for _ in range(n_steps):
+                    ph = 0.5 * (1 + np.tanh(Vm @ W + b))
+                    H = np.where(rng.random(ph.shape) < ph, 1.0, -1.0)
+                    pv = 0.5 * (1 + np.tanh(H @ W.T + a))
+                    Vm = np.where(rng.random(pv.shape) < pv, 1.0, -1.0)
+                g = self.grad_log_unnorm(V, theta).mean(0) - self.grad_log_unnorm(Vm, theta).mean(0)
+                theta = theta + learning_rate * g
+            self.coef_, self.n_iter_, self.converged_ = theta, n_iter, None
+        else:
+            raise ValueError(f"unknown method {method!r}: 'exact', 'pl', 'cl' or 'cd'")
+        self.method_ = method
+        return self
+
+    def sample(self, n_samples, theta=None, random_state=None):
+        """Exact draws of the visible units (+-1) by enumeration."""
+        theta = self.coef_ if theta is None else theta
+        rng = check_random_state(random_state)
+        Vall = self._all_v()
+        L = self.log_unnorm(Vall, theta)
+        P = np.exp(L - special.logsumexp(L))
+        return Vall[rng.choice(len(P), size=n_samples, p=P / P.sum())]
