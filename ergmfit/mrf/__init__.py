@@ -14,7 +14,9 @@ unchanged.
 >>> m.fit(X, method="pl").coef_.shape
 (2,)
 """
-from . import data, exact
+from . import contrastive, data, exact
+from ._trees import ForwardBackward, GridShapeBlocks
 from .models import RBM, BoltzmannMachine, GridCRF, IsingModel, LinearMRF
 
-__all__ = ["IsingModel", "BoltzmannMachine", "GridCRF", "RBM", "LinearMRF", "data", "exact"]
+__all__ = ["IsingModel", "BoltzmannMachine", "GridCRF", "RBM", "LinearMRF", "data", "exact",
+           "ForwardBackward", "GridShapeBlocks", "contrastive"]

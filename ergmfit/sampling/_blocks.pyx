@@ -275,6 +275,9 @@ def _check_rc(int rc, k, max_size):
         raise MemoryError("out of memory while flipping variables")
     if rc == -2:
         raise ValueError(f"a block of {k} variables is larger than the kernel's max_size={max_size}")
+    if rc == -4:
+        raise ValueError("the block is not a forest of the model's interaction graph: "
+                         "forward-backward needs chain- or tree-shaped blocks")
     if rc != 0:
         raise RuntimeError(f"block kernel failed (code {rc})")
 

@@ -1,0 +1,217 @@
+"""Non-local contrastive objectives (Vickrey, Lin & Koller, ICML 2010).
+
+A contrastive objective is a weighted sum of sub-objectives, each the log
+conditional probability of an observed instantiation x^m within a set S of
+instantiations that contains it:
+
+    C(theta) = sum_j w_j [ theta . g(x^{m_j}) - log sum_{x' in S_j} exp(theta . g(x')) ].
+
+Only the differences g(x') - g(x^m) matter, so a sub-objective is stored as
+the matrix of those differences (its first row, x^m itself, is 0).  The
+pseudo-likelihood is the special case S_{m,i} = {x^m, x^m with x_i flipped}
+(one sub-objective per example and variable, w = 1); composite likelihood
+takes S = all values of a block.  C is concave in theta; it is maximised
+with L-BFGS (scipy).
+
+Contrastive Constraint Generation (:func:`ccg`, Sec. 5.2 of the paper):
+start from the PL sub-objectives (or none); repeat -- maximise C, then for
+each example find an "interesting" instantiation by MAP inference under the
+current theta (:func:`icm`, randomly initialised iterated conditional modes,
+or :func:`max_product` on chain/tree-shaped pairwise models), and add it to
+that example's own sub-objective S_m = {x^m, y_1, y_2, ...} (a set, w = 1)
+-- until no example gets a new instantiation.
+
+Models: any :class:`~ergmfit.mrf.models.LinearMRF` (statistics of
+instantiations by ``model.statistics``; change statistics from its compiled
+BinaryModel for PL and ICM).
+"""
+import numpy as np
+from scipy.optimize import minimize
+
+from .models import _to01
+
+
+def _segment_lse(z, starts):
+    """log-sum-exp of z over the segments starting at ``starts`` (sorted)."""
+    m = np.maximum.reduceat(z, starts)
+    lens = np.diff(np.append(starts, len(z)))
+    mm = np.repeat(m, lens)
+    e = np.exp(z - mm)
+    return m + np.log(np.add.reduceat(e, starts)), e / np.repeat(np.add.reduceat(e, starts), lens)
+
+
+class ContrastiveObjective:
+    """A weighted sum of contrastive sub-objectives over ``p`` statistics."""
+
+    def __init__(self, p):
+        self.p = int(p)
+        self._groups = {}            # key -> (D, weight)
+        self._cache = None
+
+    def __len__(self):
+        return len(self._groups)
+
+    def set_group(self, key, D, weight=1.0):
+        """Set (add or replace) the sub-objective ``key``: D holds g(x') - g(x)
+        for the instantiations x' of S other than x (x's own zero row is added)."""
+        D = np.asarray(D, dtype=float).reshape(-1, self.p)
+        self._groups[key] = (np.vstack([np.zeros((1, self.p)), D]), float(weight))
+        self._cache = None
+
+    def add(self, D, weight=1.0):
+        self.set_group(("anon", len(self._groups)), D, weight)
+
+    def add_instantiations(self, model, x, S, weight=1.0, key=None):
+        """Sub-objective log P(x | {x} ∪ S) for a LinearMRF ``model``."""
+        x = _to01(x, model.n_vars)
+        S = _to01(np.atleast_2d(S), model.n_vars) if len(S) else np.zeros((0, model.n_vars))
+        S = np.unique(S, axis=0) if len(S) else S
+        S = S[~np.all(S == x, axis=1)] if len(S) else S
+        g = model.statistics(x)[0]
+        D = model.statistics(S) - g if len(S) else np.zeros((0, self.p))
+        self.set_group(("inst", len(self._groups)) if key is None else key, D, weight)
+
+    def _stack(self):
+        if self._cache is None:
+            Ds = [d for d, _ in self._groups.values()]
+            w = np.array([w for _, w in self._groups.values()])
+            lens = np.array([len(d) for d in Ds])
+            D = np.vstack(Ds) if Ds else np.zeros((0, self.p))
+            starts = np.concatenate([[0], np.cumsum(lens)[:-1]]).astype(np.int64)
+            self._cache = (D, w, lens, starts)
+        return self._cache
+
+    def value_and_grad(self, theta):
+        """C(theta) and its gradient."""
+        theta = np.asarray(theta, dtype=float)
+        D, w, lens, starts = self._stack()
+        if len(w) == 0:
+            return 0.0, np.zeros(self.p)
+        lse, P = _segment_lse(D @ theta, starts)
+        val = -float(w @ lse)
+        grad = -(np.repeat(w, lens) * P) @ D
+        return val, grad
+
+    def maximize(self, theta0=None, maxiter=500, gtol=1e-9):
+        """L-BFGS; returns (theta, value, scipy result)."""
+        th0 = np.zeros(self.p) if theta0 is None else np.asarray(theta0, dtype=float)
+
+        def f(th):
+            v, g = self.value_and_grad(th)
+            return -v, -g
+        r = minimize(f, th0, jac=True, method="L-BFGS-B",
+                     options={"maxiter": maxiter, "gtol": gtol, "ftol": 1e-15})
+        return r.x, -r.fun, r
+
+
+def pseudo_likelihood_objective(model, X, obj=None):
+    """PL as a contrastive objective: S_{m,i} = {x^m, x^m with x_i flipped}."""
+    X = _to01(X, model.n_vars)
+    obj = ContrastiveObjective(model.n_stats) if obj is None else obj
+    bm = model.compiled()
+    for m, x in enumerate(X):
+        bm.set_state(x)
+        for i in range(model.n_vars):
+            d = bm.change_stats(i)
+            obj.set_group(("pl", m, i), (d if not x[i] else -d)[None, :])
+    return obj
+
+
+def icm(model, theta, x0=None, random_state=None, max_sweeps=100):
+    """Iterated conditional modes: greedy single-variable ascent in random
+    order from x0 (random if None) to a local maximum of theta . g(x)."""
+    rng = np.random.default_rng(random_state)
+    theta = np.asarray(theta, dtype=float)
+    bm = model.compiled()
+    x = rng.integers(0, 2, model.n_vars) if x0 is None else _to01(x0, model.n_vars)
+    bm.set_state(x)
+    for _ in range(max_sweeps):
+        moved = False
+        for v in rng.permutation(model.n_vars):
+            z = bm.change_stats(int(v)) @ theta
+            want = z > 0
+            if bool(bm.value(int(v))) != want and z != 0:
+                bm.flip_var(int(v))
+                moved = True
+        if not moved:
+            break
+    return bm.state()
+
+
+def max_product(model, theta):
+    """Exact MAP of a model that is pairwise on a forest (chains, trees):
+    max-product (Viterbi) with the unary and pairwise log-potentials read off
+    the change statistics at x = 0 (as in ``ForwardBackward``)."""
+    from ._trees import interaction_edges
+    import networkx as nx
+    theta = np.asarray(theta, dtype=float)
+    n = model.n_vars
+    if any(len(m) > 2 for m in model.monomials):
+        raise ValueError("max_product needs a pairwise model (monomials of at most 2 variables)")
+    G = nx.Graph()
+    G.add_nodes_from(range(n))
+    G.add_edges_from(map(tuple, interaction_edges(model)))
+    if not nx.is_forest(G):
+        raise ValueError("max_product needs a forest-shaped interaction graph; use icm")
+    bm = model.compiled()
+    a = np.array([bm.change_stats(v) @ theta for v in range(n)])
+    x = np.zeros(n, dtype=np.uint8)
+    for comp in nx.connected_components(G):
+        root = min(comp)
+        order = list(nx.bfs_tree(G, root))
+        parent = {root: None}
+        for u, v in nx.bfs_edges(G, root):
+            parent[v] = u
+        J = {}
+        for v in order[1:]:
+            bm.flip_var(parent[v])
+            J[v] = bm.change_stats(v) @ theta - a[v]
+            bm.flip_var(parent[v])
+        up = {v: np.array([0.0, a[v]]) for v in order}
+        arg = {}
+        for v in reversed(order[1:]):
+            # message to the parent: max over x_v of up[v](x_v) + J x_v x_parent
+            cand = up[v][:, None] + J[v] * np.outer([0, 1], [0, 1])   # [x_v, x_par]
+            arg[v] = np.argmax(cand, axis=0)
+            up[parent[v]] = up[parent[v]] + cand.max(axis=0)
+        x[root] = int(np.argmax(up[root]))
+        for v in order[1:]:
+            x[v] = arg[v][x[parent[v]]]
+    return x
+
+
+def ccg(model, X, map_method="icm", init="pl", theta0=None, max_rounds=50, random_state=None,
+        verbose=False):
+    """Contrastive Constraint Generation; returns a dict with ``theta``,
+    ``objective``, ``n_rounds``, ``converged`` and the per-example
+    instantiation sets ``sets`` (lists of 0/1 arrays)."""
+    rng = np.random.default_rng(random_state)
+    X = _to01(X, model.n_vars)
+    obj = pseudo_likelihood_objective(model, X) if init == "pl" else \
+        ContrastiveObjective(model.n_stats)
+    sets = [dict() for _ in range(len(X))]
+    theta = np.zeros(model.n_stats) if theta0 is None else np.asarray(theta0, dtype=float)
+    converged = False
+    if len(obj):
+        theta, val, _ = obj.maximize(theta)
+    rounds = 0
+    for rounds in range(1, max_rounds + 1):
+        new = 0
+        mp = max_product(model, theta) if map_method == "max_product" else None
+        for m, x in enumerate(X):
+            y = mp if mp is not None else icm(model, theta, None, rng)
+            key = y.tobytes()
+            if np.array_equal(y, x) or key in sets[m]:
+                continue
+            sets[m][key] = y.copy()
+            new += 1
+            obj.add_instantiations(model, x, np.array(list(sets[m].values())), key=("ccg", m))
+        if verbose:
+            print(f"CCG round {rounds}: {new} new instantiations")
+        if new == 0:
+            converged = True
+            break
+        theta, val, _ = obj.maximize(theta)
+    val, _ = obj.value_and_grad(theta)
+    return {"theta": theta, "objective": val, "n_rounds": rounds, "converged": converged,
+            "sets": [list(s.values()) for s in sets], "objective_obj": obj}
