@@ -14,6 +14,14 @@ from .network import Network, NetworkState, as_network, read_network
 
 __version__ = "0.1.0"
 
+
+def __getattr__(name):
+    # ef.gof, ef.plotting, ef.mrf, ... without importing matplotlib and friends up front
+    if name in ("gof", "plotting", "mrf", "estimation", "sampling", "results", "terms"):
+        import importlib
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module 'ergmfit' has no attribute {name!r}")
+
 __all__ = ["ERGM", "Network", "NetworkState", "as_network", "read_network", "datasets", "parse_formula",
            "ErgmfitError", "FormulaError", "TermError", "NetworkError", "DataFormatError",
            "DegenerateModelError", "ConvergenceWarning", "__version__"]

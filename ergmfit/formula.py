@@ -40,6 +40,7 @@ _TOKEN = re.compile(r"""
 
 _CONSTANTS = {"true": True, "t": True, "false": False, "f": False, "null": None, "none": None}
 _FUNCS = {"log": math.log, "exp": math.exp, "sqrt": math.sqrt}
+_MAX_RANGE = 1_000_000      # a range a:b longer than this is a typo, not a model
 
 
 @dataclass
@@ -147,6 +148,8 @@ class _Parser:
                        and float(v).is_integer() for v in (lo, hi)):
                 self.error("a range a:b needs whole numbers")
             lo, hi = int(lo), int(hi)
+            if abs(hi - lo) > _MAX_RANGE:
+                self.error(f"the range {lo}:{hi} is too long (at most {_MAX_RANGE:,} values)")
             step = 1 if hi >= lo else -1
             return list(range(lo, hi + step, step))
         return lo
@@ -191,7 +194,9 @@ class _Parser:
         if kind == "num":
             self.take()
             f = float(val)
-            return int(f) if re.fullmatch(r"\d+", val) else f
+            if not math.isfinite(f):
+                raise FormulaError(_where(self.text, pos, f"the number {val[:20]}... is too large"))
+            return int(val) if re.fullmatch(r"\d+", val) else f
         if kind == "str":
             self.take()
             return bytes(val[1:-1], "utf-8").decode("unicode_escape") if "\\" in val else val[1:-1]
@@ -218,9 +223,12 @@ class _Parser:
                     v = self._num(self.expr(), low)
                     self.take(")")
                     try:
-                        return _FUNCS[low](v)
+                        out = _FUNCS[low](v)
                     except ValueError:
                         raise FormulaError(_where(self.text, pos, f"{low}({v}) is undefined")) from None
+                    except OverflowError:
+                        raise FormulaError(_where(self.text, pos, f"{low}({v}) is too large")) from None
+                    return out
                 raise FormulaError(_where(self.text, pos, f"unknown function {val!r} in an argument "
                                           "(log, exp, sqrt, c and I are understood)"))
             if low in _CONSTANTS and val in ("TRUE", "FALSE", "T", "F", "True", "False",

@@ -82,7 +82,13 @@ class ERGM:
         """Statistics of the observed network (or of ``ties``) in label order."""
         ties = self.network.ties if ties is None else np.asarray(ties, dtype=np.int64).reshape(-1, 2)
         empty = ERGMModel(NetworkState(self.network.n, self.network.directed), self.kernels)
-        return self._empty + empty.add_ties_accumulate(np.ascontiguousarray(ties, dtype=np.int64))
+        out = self._empty + empty.add_ties_accumulate(np.ascontiguousarray(ties, dtype=np.int64))
+        bad = [lab for lab, v in zip(self.labels, out) if not np.isfinite(v)]
+        if bad:
+            from .exceptions import TermError
+            raise TermError(f"the statistic(s) {bad} are not finite: an attribute's values are too "
+                            "large for floating point; rescale it")
+        return out
 
     def statistics(self) -> dict:
         """Observed statistics as ``{label: value}``, with statnet's labels."""

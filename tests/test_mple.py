@@ -365,6 +365,6 @@ def test_bad_arguments():
         fit(m, "mple", cov="sandwich")
     with pytest.raises(ValueError, match="separation"):
         fit(m, "mple", separation="ignore")
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError, match="no setting 'no_such_setting'.*sample_size"):
         fit(m, "mple", no_such_setting=1)
     assert isinstance(MPLE(bootstrap=10).cov, str) and MPLE(bootstrap=10).cov == "bootstrap"

@@ -43,7 +43,40 @@ def get_estimator(method: str):
 def fit(model, method: str = "mple", **kwargs):
     """Fit ``model`` with the estimator called ``method``; keyword
     arguments go to the estimator (see e.g. :class:`ergmfit.estimation.mple.MPLE`)."""
-    return get_estimator(method)(model, **kwargs)
+    estimator = get_estimator(method)
+    try:
+        return estimator(model, **kwargs)
+    except TypeError as exc:
+        if "unexpected keyword argument" not in str(exc):
+            raise
+        bad = str(exc).split("argument")[-1].strip()
+        raise ValueError(f"method {method!r} has no setting {bad}; its settings are: "
+                         + ", ".join(_settings(estimator))) from None
+
+
+def _settings(estimator):
+    import inspect
+    import sys
+    names = []
+    # fit_X(model, **kwargs) hands its settings to X's class or core function
+    module = sys.modules.get(getattr(estimator, "__module__", ""), None)
+    core = [obj for key, obj in vars(module).items()
+            if callable(obj) and (key.endswith("_core") or key in ("MPLE", "BCD", "MCLE"))] \
+        if module is not None else []
+    targets = [estimator] + core
+    for target in targets:
+        try:
+            sig = inspect.signature(target)
+        except (TypeError, ValueError):
+            continue
+        for p in sig.parameters.values():
+            if p.kind is p.VAR_KEYWORD:
+                continue
+            if p.kind is p.VAR_POSITIONAL:
+                continue
+            if p.name not in ("model", "self") and p.name not in names:
+                names.append(p.name)
+    return names or ["(see the estimator's documentation)"]
 
 
 __all__ = ["fit", "methods", "register", "get_estimator"]

@@ -11,14 +11,19 @@ average θ̄ is the MLE.
 The run, as EstimNetDirected does it (``../shared/reference/estimnet.md``):
 
 1. **Algorithm S** (``s_steps`` iterations, moves scored against the observed
-   state and never applied): a CD-1 estimate θ_S and the scale
-   D_k = m / Σ_S dzA_k² of each parameter.  dzA = del − add and
+   state and never applied): a CD-1 estimate θ_S (EE's start, ``init="S"``)
+   and the scale D_k = m / Σ_S dzA_k² of each parameter.  dzA = del − add and
    θ_k += sign(dzA_k) · aca_s / sumC_k² · dzA_k² (sumC = add + del).
 2. **Algorithm EE** (``ee_steps`` outer × ``ee_inner_steps`` inner iterations),
    either
    * ``update="borisenko"`` (the default; Borisenko et al. 2019, eq. 14):
      θ_k ← θ_k − a · max(|θ_k|, c) · sign(dzA_k), ``a = learning_rate``,
-     ``c = min_theta``; or
+     ``c = min_theta``.  ``learning_rate`` may be a sequence: the outer
+     iterations are split into equal stages with those rates (the paper's
+     CRF example: 0.01 then 0.001).  Default ``"auto"``: (0.01, 0.001) for
+     models of at most 10^6 variables, EstimNet's constant 0.001 beyond
+     (on Epinions a = 0.01 lets AltKTrianglesT run away multiplicatively
+     before its slowly responding statistic catches up); or
    * ``update="adaptive"`` (Byshkin et al. 2018, EstimNetDirected's default):
      θ_k ← θ_k − sign(dzA_k) · aca_ee · D_k · dzA_k², and after every outer
      iteration D_k ← D_k · sqrt(comp_c / (sd(θ_k) / |mean θ_k|)) over its inner
@@ -26,28 +31,58 @@ The run, as EstimNetDirected does it (``../shared/reference/estimnet.md``):
 3. **Proposals**: ``proposal="ifd"`` (default when the model has an ``edges``
    term) is the Improved Fixed Density sampler
    (:class:`~ergmfit.sampling._proposals.IFD`): adds and deletes alternate so
-   the tie count stays at L or L ± 1, the auxiliary V balances them, and the
+   the tie count stays at L or L + 1, the auxiliary V balances them, and the
    edges parameter is recovered as θ_edges = V − log((D − L)/(L + 1)).
-   ``"tnt"`` and ``"random"`` estimate every parameter by the EE update.
+   ``"tnt"`` and ``"random"`` estimate every parameter by the EE update;
+   ``"ifd-tnt"`` runs ``tnt_steps`` more outer iterations with tie/no-tie
+   proposals after the IFD phase, started at its estimate, and estimates
+   from that unconditional phase.
 
-**Estimate and standard errors.**  Per chain the first ``burnin`` of the EE
-iterations are dropped (a fraction, default 0.2 -- EstimNet's R script drops
-t ≤ 10,000 of its default 50,000); the estimate is the mean of θ over the
-rest.  Its Monte-Carlo covariance is the batch-means covariance of that mean
-(``cov_mc``, the "MCMC %" column).  The model part, the inverse Fisher
-information, is estimated by ``se="simulate"`` (default): a tie/no-tie chain
-at the estimate, continued from the last EE state, whose statistic covariance
-is the Fisher information (the same quantity statnet inverts) and whose
-mean checks that the estimate reproduces the observed statistics
-(``info["t_ratios_sim"]``).  ``se="estimnet"`` uses EstimNetDirected's R
-formula instead (below); both are always reported in ``info``.
+**IFD estimates are conditional on the tie count.**  The IFD chain samples
+the model restricted to L and L + 1 ties, so EE with IFD solves
+E_θ[g | L] = g(x_obs): the conditional MLE given the density, not the MLE.
+For large networks the two coincide; for small ones they differ by a
+noticeable part of a standard error (Lazega, 115 ties: 0.3–0.46 s.e. for
+edges and nodecov.practice -- checked by simulation at statnet's MLE).
+Hence the final step below.
+
+**Estimate.**  Per chain the first ``burnin`` of the last learning-rate
+stage is dropped (a fraction, default 0.2 -- EstimNet's R script drops t ≤
+10,000 of its default 50,000 -- or a number of iterations); the EE estimate
+is the mean of θ over the rest.  With ``polish`` (default ``"auto"``: on for
+models of at most 10^6 variables, when ``se="simulate"``) one MCMC-MLE
+iteration follows, with the same sample that gives the standard errors:
+the Hummel step length and the importance-sampling maximiser of
+:mod:`ergmfit.estimation.mcmle`.  It removes the conditioning bias above and
+most of the Monte-Carlo error of the trajectory average along ridges of
+correlated parameters (Lazega: from up to 0.4 to about 0.1 statnet s.e.).
+The step is taken only when its Hummel step length is 1 (the observed
+statistics lie inside the simulated ones); otherwise -- EE far from the MLE,
+or a near-degenerate model whose simulation collapses -- it is skipped with
+a warning.  The pure EE averages stay in ``info["ee_estimates"]``.
+
+**Standard errors.**  The model part, the inverse Fisher information, is
+estimated by ``se="simulate"`` (default): a tie/no-tie chain at the EE
+estimate, continued from the last EE state (``se_samplesize`` draws every
+``se_interval`` proposals after 16 intervals), whose statistic covariance
+is the Fisher information (the quantity statnet inverts) and whose mean
+checks that the estimate reproduces the observed statistics
+(``info["t_ratios_sim"]``).  The Monte-Carlo part (``cov_mc``, the
+"MCMC %" column) is the batch-means covariance of the trajectory average,
+or -- after the final step -- I⁻¹ Var(z̄) I⁻¹ as in MCMC-MLE.  For networks
+as large as Epinions a simulation of affordable length does not mix enough
+for a reliable Fisher information: read those s.e. as rough.
+``se="estimnet"`` uses EstimNetDirected's R formula instead (below); it is
+always reported in ``info["estimnet"]``.
 
 **Convergence t-ratio** of statistic k: mean/sd of dzA_k over the kept
 iterations (for the IFD edges column: of Ndel − Nadd per iteration, as
 EstimNet); the summary shows them and warns if any |t| > 0.1 (the papers'
-criterion).  ``converged`` also requires the estimate not to drift: the mean
-of θ over the first and the second half of the kept iterations may differ
-by at most ``drift_se_tol`` (0.2) of its standard errors.
+criterion).  ``converged`` also requires the estimate not to drift: a
+Geweke-type z-score, the difference of the means of θ over the first and
+the second half of the kept iterations divided by its batch-means standard
+error, must stay below ``drift_z_tol`` (3), or the difference itself below
+``drift_se_tol`` (0.2) standard errors of the estimate, for every parameter.
 
 **Several chains** (``n_chains``, run by joblib with ``n_jobs`` processes
 and any joblib ``backend``, e.g. ``"dask"``) are pooled as EstimNet's R
@@ -73,11 +108,20 @@ covariance.
 * The IFD add/delete flag lives in the proposal object, not in a C
   ``static``: chains and estimations in one process do not share it.
 * Seeds come from ``random_state`` (EstimNet: the wall-clock second).
+* Learning-rate stages, the final MCMC-MLE step, the simulated Fisher
+  information and the pooled covariance are additions (see above); with
+  ``learning_rate=0.001, polish=False, se="estimnet"`` the estimate is
+  EstimNet's trajectory average.
 
 Stopping: ``KeyboardInterrupt`` (Ctrl-C) -- or an exception of that type
 raised by ``callback`` -- ends the run after the current outer iteration;
 the results then hold the trajectory so far, ``converged=False`` and a
 warning saying the run was interrupted.
+
+The chain (:func:`ee_chain`) needs only a model spec with ``labels`` and
+``compiled()`` (a BinaryModel at the observed state), ``statistics_vector()``
+for the driver, and -- for IFD -- a density statistic (:func:`.cd.density_index`),
+so the MRF models reuse it.
 """
 from __future__ import annotations
 
@@ -103,24 +147,28 @@ EE_DEFAULTS = {
     "proposal": None,            # "ifd" if the model has an edges term, else "tnt"
     "sampler_steps": 1000,       # m (EstimNet samplerSteps)
     "s_steps": 100,              # Ssteps
-    "ee_steps": 500,             # EEsteps (outer)
+    "ee_steps": 200,             # EEsteps (outer); EstimNet: 500
     "ee_inner_steps": 100,       # EEinnerSteps
     "aca_s": 0.1,                # ACA_S
     "aca_ee": 1e-9,              # ACA_EE
     "comp_c": 0.01,              # compC
     "ifd_k": 0.1,                # ifd_K
-    "learning_rate": 0.001,      # learningRate (a)
+    "learning_rate": "auto",     # a: (0.01, 0.001) in two stages for at most 10^6 variables,
+                                 # else 0.001 (EstimNet's) throughout
     "min_theta": 0.01,           # minTheta (c)
     "tnt_steps": None,           # outer iterations of the unconditional phase of "ifd-tnt"
     "init": "S",
     "burnin": 0.2,
     "se": "simulate",
+    "polish": "auto",            # a final MCMC-MLE step from the EE estimate (se="simulate");
+                                 # "auto": for models of at most 10^6 variables
     "se_samplesize": 1000,
     "se_interval": None,
     "se_burnin": None,
     "t_tol": 0.1,
     "drift_tol": 1.0,            # early stop: drift < 1 sd(θ)
-    "drift_se_tol": 0.2,         # convergence: drift < 0.2 standard errors
+    "drift_z_tol": 3.0,          # convergence: |Geweke-type z| of the two halves < 3
+    "drift_se_tol": 0.2,         #   or their difference < 0.2 standard errors
     "stop_when_converged": False,
     "min_ee_steps": 10,
     "thin": None,                # info trajectory: every ee_inner_steps-th iteration
@@ -167,14 +215,33 @@ def t_ratios(dz):
     return t
 
 
-def _burnin_iters(burnin, n_done):
+def _burnin_iters(burnin, n_done, stage_start=0):
+    """First kept iteration: ``burnin`` (a fraction of the iterations of the last
+    learning-rate stage, which starts at ``stage_start``, or a number of
+    iterations); the last half when the run is too short for it."""
+    if stage_start >= n_done:
+        stage_start = 0
     if isinstance(burnin, float) and 0.0 <= burnin < 1.0:
-        b = int(math.floor(burnin * n_done))
+        b = stage_start + int(math.floor(burnin * (n_done - stage_start)))
     else:
-        b = int(burnin)
+        b = max(int(burnin), stage_start)
     if b >= n_done - 1:          # too short a run: keep the last half
         b = n_done // 2
     return max(b, 0)
+
+
+def _stages(rate, outer):
+    """Learning rate of each outer iteration: a float, or a sequence of rates
+    for equal consecutive stages.  Returns (array of rates, first outer
+    iteration of the last stage)."""
+    rates = np.atleast_1d(np.asarray(rate, dtype=float))
+    if rates.ndim != 1 or rates.size == 0 or not np.all(rates > 0):
+        raise ValueError(f"learning_rate must be a positive number or a sequence of them, got "
+                         f"{rate!r}")
+    k = len(rates)
+    stage = np.minimum((np.arange(outer) * k) // max(outer, 1), k - 1)
+    first_last = int(np.searchsorted(stage, k - 1)) if outer else 0
+    return rates[stage], first_last
 
 
 def _peak_rss_mb():
@@ -261,9 +328,14 @@ def _ee_phase(sampler, theta, dzA, outer, inner, m, upd, cfg, Dvec, dens, arc_co
     n_rows = 0
     done = 0
     stopped_early = False
+    rates, last_stage = _stages(cfg["learning_rate"], outer)
+    stage_start = last_stage * inner if not adaptive else 0
+    times, cpu_times = [], []
+    t_start = state.setdefault("t_start", time.perf_counter())
+    c_start = state.setdefault("c_start", time.process_time())
     try:
         for o in range(outer):
-            ee_iterations(sampler, theta, dzA, inner, m, upd, float(cfg["learning_rate"]),
+            ee_iterations(sampler, theta, dzA, inner, m, upd, float(rates[o]),
                           float(cfg["min_theta"]), float(cfg["aca_ee"]), Dvec,
                           -1 if dens is None else int(dens), float(arc_corr),
                           th_c, dz_c, acc_c, v_c)
@@ -284,6 +356,8 @@ def _ee_phase(sampler, theta, dzA, outer, inner, m, upd, cfg, Dvec, dens, arc_co
             n_rows += k
             done += inner
             state["outer_done"] += 1
+            times.append(time.perf_counter() - t_start)
+            cpu_times.append(time.process_time() - c_start)
             if not np.all(np.isfinite(theta)):
                 raise DegenerateModelError(
                     "Equilibrium Expectation diverged (non-finite parameters): the model may be "
@@ -301,8 +375,8 @@ def _ee_phase(sampler, theta, dzA, outer, inner, m, upd, cfg, Dvec, dens, arc_co
                 break
             if cfg["stop_when_converged"] and o + 1 >= cfg["min_ee_steps"]:
                 it_idx = np.arange(n_rows) * store_every
-                keep = it_idx >= _burnin_iters(cfg["burnin"], done)
-                if keep.sum() >= 8:
+                keep = it_idx >= _burnin_iters(cfg["burnin"], done, stage_start)
+                if o >= last_stage and keep.sum() >= 8:
                     tr = t_ratios(dz_rows[:n_rows][keep])
                     dr = _drift(th_rows[:n_rows][keep])
                     if np.all(np.abs(tr) < cfg["t_tol"]) and np.all(dr < cfg["drift_tol"]):
@@ -314,7 +388,8 @@ def _ee_phase(sampler, theta, dzA, outer, inner, m, upd, cfg, Dvec, dens, arc_co
             "acc_rows": acc_rows[:n_rows].copy(), "v_rows": v_rows[:n_rows].copy(),
             "iters": np.arange(n_rows) * store_every, "n_done": done,
             "store_every": store_every, "final_theta": theta, "final_dzA": dzA.copy(),
-            "D_final": Dvec,
+            "D_final": Dvec, "stage_start": stage_start, "times": times,
+            "cpu_times": cpu_times,
             "stopped_early": stopped_early}
 
 
@@ -327,7 +402,6 @@ def ee_chain(model, cfg, seed, chain=0, control_dir=None, callback=None, progres
     """
     from ..sampling._mh import MHSampler
     from ..sampling._proposals import IFD, TieNoTie, ifd_correction
-    from ._ee import ee_iterations
     t0 = time.perf_counter()
     rng = np.random.default_rng(seed)
     labels = list(model.labels)
@@ -370,15 +444,16 @@ def ee_chain(model, cfg, seed, chain=0, control_dir=None, callback=None, progres
         theta = np.asarray(cfg["init_theta"], dtype=float).copy()
         if use_ifd:
             prop.V = theta[dens] + arc_corr
-    if not adaptive or Dmean is None:
+    if Dmean is None:
         Dmean = np.ones(p)
-    Dvec = np.where(np.isfinite(Dmean), Dmean, 0.0).astype(float)
+    Dvec = np.where(np.isfinite(Dmean), Dmean, 0.0).astype(float) if adaptive else np.ones(p)
     if use_ifd:
         theta[dens] = prop.V - arc_corr
 
     # --- Algorithm EE -------------------------------------------------------
     upd = 1 if adaptive else 0
     t_ee = time.perf_counter()
+    c_ee = time.process_time()
     phases = [("ifd" if use_ifd else cfg["proposal"], outer)]
     if two_phase:
         phases.append(("tnt", int(cfg["tnt_steps"]) if cfg["tnt_steps"] is not None else outer))
@@ -390,7 +465,8 @@ def ee_chain(model, cfg, seed, chain=0, control_dir=None, callback=None, progres
         if ph == 1:
             # unconditional phase: start at the IFD phase's estimate, same state
             prev = runs[-1]
-            keep = prev["iters"] >= _burnin_iters(cfg["burnin"], prev["n_done"])
+            keep = prev["iters"] >= _burnin_iters(cfg["burnin"], prev["n_done"],
+                                                  prev["stage_start"])
             if keep.any():
                 theta = prev["theta_rows"][keep].mean(axis=0)
             sampler = MHSampler(bm, TieNoTie(), seed_words(rng))
@@ -414,21 +490,23 @@ def ee_chain(model, cfg, seed, chain=0, control_dir=None, callback=None, progres
         if state["interrupted"]:
             break
     seconds_ee = time.perf_counter() - t_ee
+    cpu_ee = time.process_time() - c_ee
     main = runs[-1]
     interrupted = state["interrupted"]
     out = {"chain": chain, "labels": labels, "n_done": main["n_done"],
-           "store_every": main["store_every"],
+           "store_every": main["store_every"], "stage_start": main["stage_start"],
            "theta_rows": main["theta_rows"], "dz_rows": main["dz_rows"],
            "acc_rows": main["acc_rows"], "v_rows": main["v_rows"],
            "phases": [{"proposal": r["proposal"], "n_done": r["n_done"],
                        "store_every": r["store_every"], "theta_rows": r["theta_rows"],
+                       "times": r["times"], "cpu_times": r["cpu_times"],
                        "dz_rows": r["dz_rows"], "acc_rows": r["acc_rows"], "v_rows": r["v_rows"]}
                       for r in runs],
            "interrupted": interrupted, "s_theta": None if s_theta is None else s_theta,
            "s_rows": s_rows, "Dmean": Dmean, "D_final": main["D_final"],
            "arc_correction": arc_corr, "dens": dens, "L_obs": L0, "n_vars": n_vars,
            "final_theta": main["final_theta"], "final_dzA": main["final_dzA"],
-           "seconds_ee": seconds_ee,
+           "seconds_ee": seconds_ee, "cpu_ee": cpu_ee,
            "proposals_ee": sum(r["n_done"] for r in runs) * m,
            "proposals_s": (int(cfg["s_steps"]) * m if need_s else 0),
            "ifd_unbalanced": int(prop.n_unbalanced) if use_ifd else 0, "sims": None,
@@ -440,7 +518,7 @@ def ee_chain(model, cfg, seed, chain=0, control_dir=None, callback=None, progres
     # --- Fisher information by simulation at the chain's estimate ------------
     if cfg["se"] == "simulate" and not interrupted and n_rows >= 4:
         it_idx = np.arange(n_rows) * store_every
-        keep = it_idx >= _burnin_iters(cfg["burnin"], done)
+        keep = it_idx >= _burnin_iters(cfg["burnin"], done, out["stage_start"])
         est = out["theta_rows"][keep].mean(axis=0)
         t_sim = time.perf_counter()
         try:
@@ -473,12 +551,12 @@ def _drift(theta_rows):
 # ---------------------------------------------------------------------------
 # summaries of chains
 # ---------------------------------------------------------------------------
-def _chain_summary(ch, burnin, inner):
+def _chain_summary(ch, burnin, inner, polish=False):
     """Estimate, covariances and t-ratios of one chain."""
     p = len(ch["labels"])
     th, dz = ch["theta_rows"], ch["dz_rows"]
     it_idx = np.arange(len(th)) * ch["store_every"]
-    b = _burnin_iters(burnin, ch["n_done"])
+    b = _burnin_iters(burnin, ch["n_done"], ch["stage_start"])
     keep = it_idx >= b
     thk, dzk = th[keep], dz[keep]
     N = len(thk)
@@ -486,7 +564,8 @@ def _chain_summary(ch, burnin, inner):
     if N == 0:
         res.update(estimate=np.full(p, np.nan), cov_mc=np.full((p, p), np.nan),
                    t=np.full(p, np.nan), dz=dzk, sd_theta=np.full(p, np.nan),
-                   drift=np.full(p, np.inf), drift_abs=np.full(p, np.inf))
+                   drift=np.full(p, np.inf), drift_z=np.full(p, np.inf),
+                   drift_abs=np.full(p, np.inf))
         return res
     est = thk.mean(axis=0)
     sig = batch_means_sigma(thk)
@@ -497,14 +576,43 @@ def _chain_summary(ch, burnin, inner):
     res["sd_theta"] = thk.std(axis=0, ddof=1) if N > 1 else np.zeros(p)
     res["drift"] = _drift(thk)
     h = N // 2
-    res["drift_abs"] = (np.abs(thk[:h].mean(axis=0) - thk[h:].mean(axis=0)) if N >= 4
-                        else np.full(p, np.inf))
+    if N >= 8:
+        a, b2 = thk[:h], thk[h:]
+        va = np.diag(batch_means_sigma(a)) / len(a)
+        vb = np.diag(batch_means_sigma(b2)) / len(b2)
+        d = np.abs(a.mean(axis=0) - b2.mean(axis=0))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            res["drift_z"] = np.where(va + vb > 0, d / np.sqrt(va + vb), np.where(d == 0, 0.0, np.inf))
+        res["drift_abs"] = d
+    else:
+        res["drift_z"] = np.full(p, np.inf)
+        res["drift_abs"] = np.full(p, np.inf)
     # model covariance from the simulation at the estimate
     if ch["sims"] is not None and len(ch["sims"]) > p:
         S = np.cov(ch["sims"], rowvar=False).reshape(p, p)
         res["fisher"] = S
         res["sim_t"] = t_ratios(ch["sims"])
         res["sim_mean"] = ch["sims"].mean(axis=0)
+        res["ee_estimate"] = est.copy()
+        if polish:
+            # one MCMC-MLE iteration from the EE estimate with the same sample:
+            # Hummel step length and the importance-sampling maximiser
+            from .mcmle import hummel_step, maximize_is_loglik
+            Z = ch["sims"]
+            gamma = hummel_step(Z, 0.05)
+            eta = maximize_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0))
+            res["polish"] = {"step": None, "gamma": float(gamma), "skipped": True}
+            # only a full step is trusted: the observed statistics must lie well
+            # inside the sample's convex hull (else the sample is far from the
+            # observed network -- EE not converged or a near-degenerate model)
+            if gamma >= 1.0 and np.all(np.isfinite(eta)):
+                res["estimate"] = est + eta
+                res["polish"] = {"step": eta.tolist(), "gamma": float(gamma), "skipped": False}
+                # its Monte-Carlo covariance, as MCMC-MLE: I^-1 Var(z bar) I^-1
+                Iinv = _inv(S)
+                V = batch_means_sigma(Z) / len(Z)
+                if np.all(np.isfinite(V)):
+                    res["cov_mc"] = Iinv @ _make_pd(V) @ Iinv
     # EstimNetDirected's R formula on rows thinned to every `inner` iterations
     step = max(1, inner // ch["store_every"])
     thr, dzr = thk[::step], dzk[::step]
@@ -537,7 +645,6 @@ def pool_chains(summaries):
     ok = [s for s in summaries if s["kept_rows"] > 0 and np.all(np.isfinite(s["estimate"]))]
     if not ok:
         raise DegenerateModelError("no EE chain produced an estimate (the runs were too short)")
-    p = len(ok[0]["estimate"])
     fisher = [s["fisher"] for s in ok if "fisher" in s]
     cov_model = _inv(np.mean(fisher, axis=0)) if fisher else None
     # per-chain total variance (R script: MC + model) for the weights
@@ -618,18 +725,21 @@ def _run_parallel(model, cfg, seeds, n_jobs, backend, callback, verbose):
     if backend is None:
         active, _ = get_active_backend()   # a joblib context of the caller's thread
     result = {}
+    done = threading.Event()
 
     def target():
         try:
             jobs = (delayed(ee_chain)(model, cfg, s, c, control_dir, callback)
                     for c, s in enumerate(seeds))
-            if active is not None:
-                with joblib.parallel_config(backend=active):
-                    result["out"] = Parallel(n_jobs=n_jobs)(jobs)
-            else:
-                result["out"] = Parallel(n_jobs=n_jobs, backend=backend)(jobs)
+            # max_nbytes=None: no read-only memory maps of the network's arrays
+            # (NetworkState needs a writable tie buffer)
+            # (parallel_config also registers the lazily loaded "dask" backend)
+            with joblib.parallel_config(backend=active if active is not None else backend):
+                result["out"] = Parallel(n_jobs=n_jobs, max_nbytes=None)(jobs)
         except BaseException as exc:   # noqa: BLE001 - re-raised in the caller's thread
             result["err"] = exc
+        finally:
+            done.set()
 
     bar = None
     if verbose:
@@ -640,9 +750,10 @@ def _run_parallel(model, cfg, seeds, n_jobs, backend, callback, verbose):
     th.start()
     interrupted = False
     shown = 0
+    # wait on an Event, not Thread.join: a join interrupted by Ctrl-C can
+    # return early afterwards (CPython), before the chains have stopped
     try:
-        while th.is_alive():
-            th.join(0.5)
+        while not done.wait(0.5):
             if bar is not None:
                 total = 0
                 for c in range(len(seeds)):
@@ -660,7 +771,8 @@ def _run_parallel(model, cfg, seeds, n_jobs, backend, callback, verbose):
             open(os.path.join(control_dir, "stop"), "w").close()
         except OSError:
             pass
-        th.join()        # the chains stop after their current outer iteration
+        while not done.wait(0.5):    # the chains stop after their current outer iteration
+            pass
     finally:
         if bar is not None:
             bar.close()
@@ -698,6 +810,17 @@ def _resolve_cfg(model, kwargs):
                          "parameter it recovers from the auxiliary parameter; add 'edges' or use "
                          "proposal='tnt'")
     cfg["dens"] = dens
+    if cfg["polish"] == "auto":
+        n_vars = getattr(getattr(model, "network", None), "n_dyads", None)
+        cfg["polish"] = bool(cfg["se"] == "simulate" and (n_vars is None or n_vars <= 10**6))
+    cfg["polish"] = bool(cfg["polish"])
+    if isinstance(cfg["learning_rate"], str):
+        if cfg["learning_rate"] != "auto":
+            raise ValueError(f"learning_rate must be a number, a sequence or 'auto', got "
+                             f"{cfg['learning_rate']!r}")
+        n_vars = getattr(getattr(model, "network", None), "n_dyads", None)
+        small = n_vars is None or n_vars <= 10**6
+        cfg["learning_rate"] = (0.01, 0.001) if small else 0.001
     for key in ("sampler_steps", "ee_steps", "ee_inner_steps"):
         if int(cfg[key]) < 1:
             raise ValueError(f"{key} must be at least 1, got {cfg[key]}")
@@ -707,6 +830,7 @@ def _resolve_cfg(model, kwargs):
     cfg["s_steps"] = int(cfg["s_steps"])
     if cfg["se"] not in ("simulate", "estimnet", "none"):
         raise ValueError(f"se must be 'simulate', 'estimnet' or 'none', got {cfg['se']!r}")
+    _stages(cfg["learning_rate"], 1)
     b = cfg["burnin"]
     if isinstance(b, float) and not (0.0 <= b < 1.0):
         raise ValueError(f"burnin must be a fraction in [0, 1) or a number of iterations, got {b}")
@@ -779,31 +903,44 @@ def fit_ee(model, random_state=None, verbose=False, n_chains=1, n_jobs=1, backen
         n_outer, iterations, theta, dzA, acceptance).  Raising
         KeyboardInterrupt there stops the run like Ctrl-C.
     update : {"borisenko", "adaptive"}
-    proposal : {"ifd", "tnt", "random"}
+    proposal : {"ifd", "ifd-tnt", "tnt", "random"}
+        Default "ifd" with an edges term, else "tnt".
     sampler_steps, s_steps, ee_steps, ee_inner_steps : int
         m proposals per iteration, Algorithm S iterations, EE outer × inner
-        iterations (EstimNet defaults 1000, 100, 500 × 100).
-    learning_rate, min_theta : float
-        a and c of the Borisenko update (0.001, 0.01).
+        iterations (1000, 100, 200 × 100; EstimNet: 1000, 100, 500 × 100).
+    tnt_steps : int
+        Outer iterations of the unconditional phase of "ifd-tnt" (default ee_steps).
+    learning_rate : float, sequence of floats or "auto"
+        a of the Borisenko update, constant or in equal stages (module docstring).
+    min_theta : float
+        c of the Borisenko update (0.01).
     aca_s, aca_ee, comp_c, ifd_k : float
         EstimNet's ACA_S (0.1), ACA_EE (1e-9), compC (0.01), ifd_K (0.1).
     init : "S", "cd", "mple" or parameter values
         EE's start: Algorithm S's CD-1 estimate (default), statnet-style CD,
         the MPLE, or given values.
     burnin : float or int
-        Fraction (default 0.2) or number of EE iterations dropped.
+        Fraction of the last learning-rate stage (default 0.2) or number of
+        EE iterations dropped.
     se : {"simulate", "estimnet", "none"}
         How the model part of the covariance is estimated (module docstring).
+    polish : bool or "auto"
+        The final MCMC-MLE step from the EE estimate (needs se="simulate").
     se_samplesize, se_interval, se_burnin : int
         The simulation at the estimate for ``se="simulate"`` (1000 draws,
         interval max(1024, min(L, 10000)) proposals, burn-in 16 intervals).
-    t_tol, drift_se_tol, drift_tol : float
-        Convergence criteria: all |t-ratio| < t_tol (0.1) and the means of
-        the two halves of the kept trajectory within drift_se_tol (0.2)
-        standard errors; ``stop_when_converged`` uses drift_tol (1) sd of θ.
+    t_tol, drift_z_tol, drift_se_tol, drift_tol : float
+        Convergence criteria: all |t-ratio| < t_tol (0.1), and the means of
+        the two halves of the kept trajectory differ by less than drift_z_tol
+        (3) Monte-Carlo standard errors or drift_se_tol (0.2) standard errors
+        of the estimate; ``stop_when_converged`` uses drift_tol (1) sd of θ.
     stop_when_converged : bool
-        Stop as soon as the criteria hold (checked every outer iteration
-        after ``min_ee_steps``) instead of running all ``ee_steps``.
+        Stop as soon as the criteria hold (checked every outer iteration of
+        the last learning-rate stage after ``min_ee_steps``) instead of
+        running all ``ee_steps``.
+    thin : int
+        Keep every ``thin``-th iteration in ``info["trajectory"]`` (default
+        ``ee_inner_steps``, as EstimNet's output files).
 
     Returns
     -------
@@ -812,9 +949,9 @@ def fit_ee(model, random_state=None, verbose=False, n_chains=1, n_jobs=1, backen
         ``trajectory`` (θ every ``thin`` iterations of each chain),
         ``ifd`` (auxiliary parameter history and the arc correction),
         ``chain_estimates``, ``algorithm_s``, ``estimnet`` (the R script's
-        figures), ``proposals_per_second`` and the settings.
+        figures), ``proposals_per_second`` (wall) and ``proposals_per_cpu_second``
+        of the EE loop, and the settings.
     """
-    from ..results import ERGMResults
     out = ee_core(model, random_state=random_state, verbose=verbose, n_chains=n_chains,
                   n_jobs=n_jobs, backend=backend, callback=callback, **kwargs)
     return build_results(model, out)
@@ -827,7 +964,7 @@ def build_results(model, out):
     labels = list(model.labels)
     p = len(labels)
     inner = cfg["ee_inner_steps"]
-    sums = [_chain_summary(ch, cfg["burnin"], inner) for ch in chains]
+    sums = [_chain_summary(ch, cfg["burnin"], inner, cfg["polish"]) for ch in chains]
     est, cov, cov_mc, cov_model, pool = pool_chains(sums)
     warn = []
     se_kind = "EE"
@@ -846,17 +983,18 @@ def build_results(model, out):
     tr = t_ratios(np.concatenate(dz_all)) if dz_all else np.full(p, np.nan)
     sim_t = [s["sim_t"] for s in sums if "sim_t" in s]
     sim_t = np.mean(sim_t, axis=0) if sim_t else None
-    # drift of the estimate within the kept trajectory, in standard errors of
-    # the estimate (in sd of θ when there are no standard errors)
+    # drift of the estimate within the kept trajectory: a Geweke-type z-score
+    # that is significant (> drift_z_tol) *and* a difference that matters
+    # (> drift_se_tol standard errors of the estimate)
+    drift = np.max([s["drift_z"] for s in sums], axis=0)
     se_now = np.sqrt(np.clip(np.diag(cov), 0, None))
-    drift = []
-    for s in sums:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            drift.append(np.where(np.isfinite(se_now) & (se_now > 0), s["drift_abs"] / se_now,
-                                  s["drift"] * cfg["drift_se_tol"] / cfg["drift_tol"]))
-    drift = np.max(drift, axis=0)
+    drift_se = np.max([s["drift_abs"] for s in sums], axis=0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        drift_se = np.where(se_now > 0, drift_se / se_now, np.inf)
+    drift_se = np.where(np.isfinite(se_now), drift_se, np.inf)
     bad_t = [labels[k] for k in range(p) if not (abs(tr[k]) < cfg["t_tol"])]
-    bad_d = [labels[k] for k in range(p) if not (drift[k] < cfg["drift_se_tol"])]
+    bad_d = [labels[k] for k in range(p)
+             if not (drift[k] < cfg["drift_z_tol"] or drift_se[k] < cfg["drift_se_tol"])]
     converged = not out["interrupted"] and not bad_t and not bad_d
     if out["interrupted"]:
         n_done = sum(ph["n_done"] for ch in chains for ph in ch["phases"])
@@ -871,13 +1009,20 @@ def build_results(model, out):
     if bad_d:
         warn.append("Warning: the estimate still drifts for " + ", ".join(bad_d)
                     + " (the means of the two halves of the kept trajectory differ by more than "
-                    f"{cfg['drift_se_tol']:g} standard errors); increase ee_steps or burnin.")
-    if sim_t is not None:
+                    f"{cfg['drift_z_tol']:g} of their Monte-Carlo standard errors and by more "
+                    f"than {cfg['drift_se_tol']:g} standard errors of the estimate); increase "
+                    "ee_steps or burnin.")
+    if sim_t is not None and cfg["polish"]:
         off = [labels[k] for k in range(p) if abs(sim_t[k]) > 0.3]
         if off:
             warn.append("Warning: simulating at the estimate does not reproduce the observed "
                         "statistic(s) " + ", ".join(off) + " (|t| > 0.3); the model may be "
                         "near-degenerate or EE has not converged.")
+    skipped = [s["polish"]["gamma"] for s in sums if s.get("polish") and s["polish"]["skipped"]]
+    if skipped:
+        warn.append("Warning: the final MCMC-MLE step was skipped (step length "
+                    f"{min(skipped):.2f} < 1: the simulation at the EE estimate is far from the "
+                    "observed statistics); the estimate is the plain EE average.")
     unb = sum(ch["ifd_unbalanced"] for ch in chains)
     if unb:
         warn.append(f"Warning: in {unb} IFD batches the add and delete proposals were very "
@@ -896,7 +1041,9 @@ def build_results(model, out):
                                          * ph["store_every"]).tolist(),
                            "theta": ph["theta_rows"][::step].tolist(),
                            "dzA": ph["dz_rows"][::step].tolist(),
-                           "acceptance": ph["acc_rows"][::step].tolist()})
+                           "acceptance": ph["acc_rows"][::step].tolist(),
+                           "seconds_per_outer": [round(t, 3) for t in ph["times"]],
+                           "cpu_seconds_per_outer": [round(t, 3) for t in ph["cpu_times"]]})
         traj.append(phases[-1] if len(phases) == 1 else {**phases[-1], "phases": phases})
     ifd = None
     if cfg["proposal"] in ("ifd", "ifd-tnt"):
@@ -904,15 +1051,20 @@ def build_results(model, out):
                "D": chains[0]["n_vars"],
                "V": [ch["phases"][0]["v_rows"][::max(1, thin // ch["phases"][0]["store_every"])]
                      .tolist() for ch in chains]}
+    prop_ee = sum(ch["proposals_ee"] for ch in chains)
     prop_total = sum(ch["proposals_ee"] + ch["proposals_s"] for ch in chains)
     sec_total = sum(ch["seconds_ee"] for ch in chains)
+    cpu_total = sum(ch["cpu_ee"] for ch in chains)
     n_iter = sum(ph["n_done"] for ch in chains for ph in ch["phases"])
     info = {
         "t_ratios": dict(zip(labels, [float(v) for v in tr])),
         "t_ratios_sim": None if sim_t is None else dict(zip(labels, sim_t.tolist())),
         "drift": dict(zip(labels, [float(v) for v in drift])),
+        "drift_se": dict(zip(labels, [float(v) for v in drift_se])),
         "observed": dict(zip(labels, out["g_obs"].tolist())),
         "chain_estimates": pool["chain_estimates"],
+        "ee_estimates": [np.asarray(s.get("ee_estimate", s["estimate"])).tolist() for s in sums],
+        "polish": [s.get("polish") for s in sums],
         "chain_t_ratios": [s["t"].tolist() for s in sums],
         "trajectory": traj,
         "ifd": ifd,
@@ -926,7 +1078,9 @@ def build_results(model, out):
         "iterations": [ch["n_done"] for ch in chains],
         "interrupted": bool(out["interrupted"]),
         "proposals": int(prop_total),
-        "proposals_per_second": prop_total / max(sec_total + 1e-12, 1e-12),
+        "proposals_per_second": prop_ee / max(sec_total, 1e-12),
+        "proposals_per_cpu_second": prop_ee / max(cpu_total, 1e-12),
+        "cpu_seconds_ee": [ch["cpu_ee"] for ch in chains],
         "acceptance": float(np.mean(np.concatenate([ch["acc_rows"] for ch in chains])))
         if n_iter else None,
         "seconds_chains": [ch["seconds"] for ch in chains],

@@ -72,11 +72,36 @@ def hummel_step(Z, margin=0.05, tol=1e-3):
     return lo
 
 
+def ellipsoid_step(Z, level=0.99):
+    """Largest γ in [0, 1] with the pseudo-observation (1 − γ) z̄ within the
+    ``level`` Mahalanobis ellipsoid of the sample around its mean.
+
+    In many dimensions a sample of a thousand draws has a convex hull that
+    misses most of its own distribution, so the hull rule alone can refuse
+    steps (or stall) even at the MLE; the ellipsoid keeps the target inside
+    the bulk of the sample, where importance sampling is reliable.
+    """
+    zbar = Z.mean(axis=0)
+    C = np.cov(Z, rowvar=False).reshape(Z.shape[1], Z.shape[1])
+    try:
+        d2 = float(zbar @ np.linalg.solve(C, zbar))
+    except np.linalg.LinAlgError:
+        d2 = float(zbar @ np.linalg.lstsq(C, zbar, rcond=None)[0])
+    q = float(sps.chi2.ppf(level, Z.shape[1]))
+    return 1.0 if d2 <= q else float(np.sqrt(q / d2))
+
+
 def _is_weights(Z, eta):
     a = Z @ eta
     a -= a.max()
     w = np.exp(a)
     return w / w.sum()
+
+
+def is_ess_fraction(Z, eta):
+    """Effective size of the importance weights of a move by ``eta``, as a share of the sample."""
+    w = _is_weights(Z, eta)
+    return float(1.0 / (w @ w) / len(w))
 
 
 def maximize_is_loglik(Z, target, maxit=100, tol=1e-10):
@@ -146,6 +171,32 @@ def check_degeneracy(model, chains, D):
             f"the simulated statistic(s) {flat} did not vary in the MCMC sample: the model is "
             "degenerate or the chain does not mix. Try geometrically weighted terms instead of "
             "triangle/k-star terms, a longer interval, or removing the term(s)")
+
+
+def _check_oscillation(model, history, Z, g_obs):
+    """Near-degeneracy: the sampled networks swing from far below to far above
+    the observed statistics (e.g. almost empty, then almost complete) from one
+    iteration to the next.  Record the standardised sample means and raise a
+    DegenerateModelError when a statistic has done that twice."""
+    sd = Z.std(axis=0)
+    t = np.where(sd > 0, Z.mean(axis=0) / np.where(sd > 0, sd, 1.0), 0.0)
+    if history:
+        history[-1]["t_mean"] = t.tolist()
+    ts = np.array([h["t_mean"] for h in history if "t_mean" in h])
+    if len(ts) < 4:
+        return
+    recent = ts[-6:]
+    for k, lab in enumerate(model.labels):
+        above, below = np.sum(recent[:, k] > 3), np.sum(recent[:, k] < -3)
+        if above >= 2 and below >= 2:
+            lo = np.min(recent[:, k]); hi = np.max(recent[:, k])
+            raise DegenerateModelError(
+                f"the model is near-degenerate: from one MCMC-MLE iteration to the next the "
+                f"simulated networks swing between far fewer and far more {lab!r} than observed "
+                f"(sample means {lo:+.0f} to {hi:+.0f} standard deviations from it), so no "
+                "estimate reproduces the observed network. Try geometrically weighted terms "
+                "(gwesp, gwdsp, gwdegree) with a smaller decay, add dyad-independent covariate "
+                "terms, or fit by method='ee'")
 
 
 class _Progress:
@@ -266,8 +317,8 @@ def fit_mcmle(model, random_state=None, verbose=True, **kwargs):
 def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samplesize=1024,
               interval=1024, burnin=None, n_chains=None, n_jobs=1, proposal="auto",
               steplength_margin=0.05, termination="hummel", last_boost=4, conv_pval=0.5,
-              target_ess=64, min_interval=32, max_interval=2**20, eval_loglik=True, bridges=16,
-              backend=None, checkpoint=None, resume=None):
+              target_ess=64, min_interval=None, max_interval=2**20, eval_loglik=True, bridges=16,
+              backend=None, checkpoint=None, resume=None, min_is_ess=0.05):
     """Fit by MCMC-MLE; returns the pieces an ERGMResults needs (a dict).
 
     Parameters
@@ -281,6 +332,9 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
         (default burnin 16 × interval, as statnet).
     n_chains, n_jobs : int
         Chains per iteration (default: ``n_jobs``) and parallel processes.
+    min_is_ess : float
+        A step whose importance weights have an effective size below this share
+        of the sample is halved until it has (a trust region).
     checkpoint : path, optional
         After every iteration, write the current estimate, interval and history
         to this JSON file (atomically), so a long fit can be resumed.
@@ -307,6 +361,9 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
     n_chains = max(1, n_jobs if n_chains is None else int(n_chains))
     burnin = 16 * interval if burnin is None else int(burnin)
     target_ess = float(target_ess)
+    # the interval adapts upwards from the start value, never below it: a chain
+    # stuck in one mode of a near-degenerate model looks well mixed locally
+    min_interval = interval if min_interval is None else int(min_interval)
     g_obs = model.statistics_vector()
     init_method = "user"
     history = []
@@ -337,13 +394,18 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
             chains_z = [c - g_obs for c in chains]
             sample_theta = theta.copy()        # where this sample was drawn
             Z = np.concatenate(chains_z)
-            gamma = hummel_step(Z, steplength_margin)
+            gamma = max(hummel_step(Z, steplength_margin), ellipsoid_step(Z))
             pval = hotelling_pvalue(chains_z) if gamma >= 1.0 else 0.0
             eta = maximize_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0))
+            # trust region: keep the importance weights of the move informative
+            while is_ess_fraction(Z, eta) < min_is_ess and np.max(np.abs(eta)) > 1e-8:
+                eta = eta / 2.0
+                gamma = min(gamma, 0.5)
             ess = effective_sizes(chains_z)
             history.append({"iteration": it, "theta": theta.tolist(), "gamma": gamma,
                             "pvalue": pval, "min_ess": float(ess.min()), "interval": interval,
                             "samplesize": size, "acceptance": float(np.mean(acc))})
+            _check_oscillation(model, history, Z, g_obs)
             progress.update(step=f"{gamma:.2f}", p=f"{pval:.2f}", interval=interval)
             theta = theta + eta
             if checkpoint is not None:

@@ -125,6 +125,9 @@ class Network:
         if numeric:
             try:
                 arr = np.array([float(v) for v in vals], dtype=float)
+            except OverflowError:
+                raise TermError(f"node attribute {name!r} has values beyond the range of "
+                                "floating-point numbers") from None
             except (TypeError, ValueError):
                 raise TermError(f"node attribute {name!r} must be numeric here, but it has "
                                 f"values like {vals[0]!r}") from None
@@ -204,7 +207,10 @@ def _is_missing(v) -> bool:
     if v is None:
         return True
     if isinstance(v, numbers.Real) and not isinstance(v, bool):
-        return math.isnan(float(v))
+        try:
+            return math.isnan(float(v))
+        except OverflowError:           # an int beyond float range is a value, not NaN
+            return False
     if isinstance(v, str) and v.strip() in ("", "NA", "NaN", "nan"):
         return True
     return False

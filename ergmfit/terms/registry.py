@@ -193,16 +193,22 @@ def format_number(x) -> str:
     return s
 
 
+MAX_INT_ARG = 2**31 - 2     # counts such as k in kstar(k) or d in degree(d) are C ints
+
+
 def as_int_list(value, what="k", minimum=0) -> list:
     """A term argument that may be an integer or a list of integers."""
     vals = value if isinstance(value, (list, tuple, np.ndarray)) else [value]
     out = []
     for v in vals:
-        if isinstance(v, bool) or not float(v).is_integer():
+        if (isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer, np.floating))
+                or not np.isfinite(v) or not float(v).is_integer()):
             raise TermError(f"{what} must be an integer (or a list of integers), got {v!r}")
         v = int(v)
         if v < minimum:
             raise TermError(f"{what} must be at least {minimum}, got {v}")
+        if v > MAX_INT_ARG:
+            raise TermError(f"{what} = {v} is too large (at most {MAX_INT_ARG:,})")
         out.append(v)
     if not out:
         raise TermError(f"{what} must not be empty")

@@ -1,0 +1,254 @@
+"""Equilibrium Expectation benchmarks (run by hand; the Epinions run is long).
+
+    python benchmarks/bench_ee.py epinions [--chains 2 --jobs 2 --ee-steps 200 ...]
+    python benchmarks/bench_ee.py mesa       # faux.mesa.high tutorial model vs statnet
+    python benchmarks/bench_ee.py kstar      # Lazega edges + kstar(2) + triangle
+    python benchmarks/bench_ee.py speed      # raw IFD proposals/s on Epinions
+
+``epinions`` fits EstimNetDirected's specification of Borisenko et al. (2019),
+``Arc + AltInStars + AltOutStars + AltKTrianglesT`` (lambda 2), on the SNAP
+who-trusts-whom network (75,879 nodes, 508,837 arcs) with IFD proposals and
+prints: proposals per CPU-second of the EE loop, the wall time at which the
+convergence t-ratios (computed as EstimNet's R script does, on the rows of
+every outer iteration, over the last half of the run so far) first fall below
+0.1 for every statistic and stay there, the peak memory (resource.getrusage)
+of the main process and of each chain, and the estimates beside
+EstimNetDirected's (../shared/reference/estimnet.md, section 8).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import sys
+import time
+import warnings
+
+import numpy as np
+
+import ergmfit as ef
+from ergmfit.estimation.ee import fit_ee, t_ratios
+
+ESTIMNET = {  # Epinions, 1 chain, t = 10,100..21,700 (estimnet.md 8.2)
+    "edges": (-13.837, 0.163, 0.039),
+    "AltInStars(2)": (1.316, 0.066, -0.015),
+    "AltOutStars(2)": (0.991, 0.243, -0.039),
+    "AltKTrianglesT(2)": (3.188, 0.078, 0.041),
+}
+ESTIMNET_RATE = 17_600          # proposals per CPU second, same machine kind
+
+
+def peak_mb():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def time_to_t(traj, tol=0.1, key="seconds_per_outer"):
+    """First time (s since EE start; wall or CPU by ``key``) from which the
+    R-script t-ratios over the last half of the rows so far stay below ``tol``
+    for every statistic."""
+    dz = np.asarray(traj["dzA"])
+    secs = np.asarray(traj.get(key) or [])
+    n = min(len(dz), len(secs))
+    ok = np.zeros(n, dtype=bool)
+    for k in range(8, n):
+        w = dz[k // 2:k + 1]
+        ok[k] = np.all(np.abs(t_ratios(w)) < tol)
+    for k in range(n):
+        if ok[k:].all() and ok[k]:
+            return float(secs[k]), k
+    return None, None
+
+
+def load_reference(name):
+    import ast
+    path = os.path.join(os.path.dirname(__file__), "..", "tests", "reference", "statnet_fits.json")
+    for f in json.load(open(path))["fits"]:
+        if f["name"] == name:
+            c, s = f["coef"], f["stderr"]
+            c = ast.literal_eval(c) if isinstance(c, str) else c
+            s = ast.literal_eval(s) if isinstance(s, str) else s
+            return c, s
+    raise KeyError(name)
+
+
+def report_vs_statnet(fit, ref):
+    c, s = ref
+    print(f"{'term':<32}{'EE':>10}{'s.e.':>9}{'t-ratio':>9}{'statnet':>10}{'s.e.':>9}{'diff/se':>9}")
+    for k, lab in enumerate(fit.labels):
+        key = lab if lab in c else None
+        cv = c.get(key, float("nan")) if key else float("nan")
+        sv = s.get(key, float("nan")) if key else float("nan")
+        print(f"{lab:<32}{fit.params[k]:>10.4f}{fit.bse[k]:>9.4f}"
+              f"{fit.info['t_ratios'][lab]:>9.3f}{cv:>10.4f}{sv:>9.4f}"
+              f"{(fit.params[k] - cv) / sv:>9.2f}")
+
+
+def run_epinions(args):
+    t0 = time.perf_counter()
+    net = ef.datasets.load_network("epinions")
+    model = ef.ERGM(net, "Arc + AltInStars + AltOutStars + AltKTrianglesT")
+    print(f"loaded {net} in {time.perf_counter() - t0:.1f} s", flush=True)
+    kw = dict(ee_steps=args.ee_steps, ee_inner_steps=args.inner, sampler_steps=args.m,
+              s_steps=args.s_steps, update=args.update, proposal="ifd",
+              se=args.se, se_samplesize=args.se_samplesize, se_interval=args.se_interval)
+    if args.burnin is not None:
+        kw["burnin"] = args.burnin if args.burnin < 1 else int(args.burnin)
+    if args.learning_rate:
+        lr = [float(x) for x in args.learning_rate.split(",")]
+        kw["learning_rate"] = lr[0] if len(lr) == 1 else tuple(lr)
+    print("settings:", kw, f"chains={args.chains} jobs={args.jobs}", flush=True)
+    t1 = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit = fit_ee(model, random_state=args.seed, verbose=args.verbose, n_chains=args.chains,
+                     n_jobs=args.jobs, **kw)
+    wall = time.perf_counter() - t1
+    info = fit.info
+    print()
+    print(fit.summary())
+    print(f"wall time of the fit: {wall:.1f} s (chains: "
+          + ", ".join(f"{s:.0f} s" for s in info["seconds_chains"]) + ")")
+    rate = info["proposals_per_cpu_second"]
+    print(f"EE loop: {info['proposals']:,} proposals; {rate:,.0f} proposals per CPU-second "
+          f"({rate / ESTIMNET_RATE:.1f} x EstimNetDirected's {ESTIMNET_RATE:,}), "
+          f"{info['proposals_per_second']:,.0f} per wall-second per chain; CPU "
+          + ", ".join(f"{c:.0f} s" for c in info["cpu_seconds_ee"]))
+    print(f"mean acceptance {info['acceptance']:.3f}")
+    for c, traj in enumerate(info["trajectory"]):
+        ts, k = time_to_t(traj)
+        tc, _ = time_to_t(traj, key="cpu_seconds_per_outer")
+        print(f"chain {c}: |t| < 0.1 for all statistics (R-script rows, last half) from "
+              + (f"outer iteration {k + 1}: {ts:.0f} s wall, {tc:.0f} s CPU of EE"
+                 if ts is not None else "never"))
+    print(f"peak memory: main {peak_mb():.0f} MB; chains "
+          + ", ".join(f"{v:.0f} MB" for v in info["maxrss_mb_chains"]))
+    print("\nestimate vs EstimNetDirected (Epinions, 21,750 iterations):")
+    print(f"{'term':<20}{'ergmfit':>10}{'s.e.':>9}{'t':>8}{'EstimNet':>10}{'s.e.':>8}"
+          f"{'t':>8}{'diff/EN se':>12}")
+    for k, lab in enumerate(fit.labels):
+        e, se, t = ESTIMNET[lab]
+        print(f"{lab:<20}{fit.params[k]:>10.3f}{fit.bse[k]:>9.3f}"
+              f"{info['t_ratios'][lab]:>8.3f}{e:>10.3f}{se:>8.3f}{t:>8.3f}"
+              f"{(fit.params[k] - e) / se:>12.2f}")
+    en = info["estimnet"]
+    print("EstimNet R-script s.e. of this run (pooled):",
+          np.round(en["pooled_se"], 3).tolist())
+    if args.save:
+        fit.save(args.save)
+        print("saved", args.save)
+
+
+def run_mesa(args):
+    g = ef.datasets.load_network("faux.mesa.high")
+    f = "edges + nodefactor('Grade') + nodematch('Grade', diff=TRUE) + gwesp(0.25, fixed=TRUE)"
+    model = ef.ERGM(g, f)
+    ref = load_reference("d_faux.mesa.high_grade_gwesp0.25.MLE_precise.seed303")
+    kw = {"ee_steps": args.ee_steps, "update": args.update}
+    if args.init:
+        kw["init"] = args.init
+    if args.learning_rate:
+        lr = [float(x) for x in args.learning_rate.split(",")]
+        kw["learning_rate"] = lr[0] if len(lr) == 1 else tuple(lr)
+    print("settings:", kw)
+    for seed in args.seeds:
+        t = time.perf_counter()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fit = fit_ee(model, random_state=seed, n_chains=args.chains, n_jobs=args.jobs, **kw)
+        ee = np.array(fit.info["ee_estimates"][0])
+        c, s = ref
+        print("EE average before the final step, max |diff|/se:",
+              round(float(np.max(np.abs((ee - np.array([c[k] for k in fit.labels]))
+                                        / np.array([s[k] for k in fit.labels])))), 2),
+              "| final step:", fit.info["polish"][0])
+        print(f"\nfaux.mesa.high, seed {seed}: {time.perf_counter() - t:.1f} s, "
+              f"converged={fit.converged}, {fit.info['proposals_per_second']:,.0f} proposals/s")
+        report_vs_statnet(fit, ref)
+
+
+def run_kstar(args):
+    g = ef.datasets.load_network("lazega")
+    model = ef.ERGM(g, "edges + kstar(2) + triangle")
+    for seed in args.seeds:
+        t = time.perf_counter()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fit = fit_ee(model, random_state=seed)
+        print(f"\nLazega edges + kstar(2) + triangle, seed {seed}: {time.perf_counter() - t:.1f} s")
+        print(fit.summary())
+        print("EE estimate before the final MCMC-MLE step:", np.round(fit.info["ee_estimates"][0], 4))
+        print("t-ratios of a simulation at the EE estimate:", fit.info["t_ratios_sim"])
+        # does the estimate reproduce the observed statistics?
+        S = model.simulate(fit.params, n=2000, burnin=200_000, interval=2000, output="stats",
+                           random_state=seed)
+        g_obs = model.statistics_vector()
+        z = S - g_obs
+        print("simulated at the estimate (2000 draws, interval 2000): mean - observed =",
+              np.round(z.mean(axis=0), 2), " t =", np.round(z.mean(axis=0) / z.std(axis=0), 3))
+        print("  simulated edges: min/median/max", np.min(S[:, 0]), np.median(S[:, 0]),
+              np.max(S[:, 0]), " observed", g_obs[0])
+
+
+def run_speed(args):
+    from ergmfit.sampling._mh import MHSampler
+    from ergmfit.sampling._proposals import IFD, ifd_correction
+    from ergmfit.utils.validation import seed_words
+    from ergmfit.estimation._ee import ee_iterations
+    net = ef.datasets.load_network("epinions")
+    model = ef.ERGM(net, "Arc + AltInStars + AltOutStars + AltKTrianglesT")
+    t = time.perf_counter()
+    bm = model.compiled()
+    print(f"compiled in {time.perf_counter() - t:.1f} s, peak {peak_mb():.0f} MB")
+    L = len(bm.on_vars())
+    corr = ifd_correction(bm.n_vars, L)
+    theta = np.array([ESTIMNET[k][0] for k in model.labels])
+    prop = IFD(V=theta[0] + corr)
+    s = MHSampler(bm, prop, seed_words(1))
+    th0 = theta.copy()
+    th0[0] = 0.0
+    c0 = time.process_time()
+    for _ in range(20):
+        s.run_batch(th0, 1000, apply=False)
+    print(f"Algorithm S mode (scored on the observed graph): "
+          f"{20000 / (time.process_time() - c0):,.0f} proposals/CPU-s")
+    dz = np.zeros(4)
+    n = 100
+    bufs = [np.zeros((n, 4)), np.zeros((n, 4)), np.zeros(n), np.zeros(n)]
+    for rep in range(5):
+        c0 = time.process_time()
+        ee_iterations(s, theta, dz, n, 1000, 0, 0.001, 0.01, 1e-9, np.ones(4), 0, corr, *bufs)
+        dt = time.process_time() - c0
+        print(f"EE at EstimNet's estimate: {n * 1000 / dt:,.0f} proposals/CPU-s "
+              f"(acceptance {bufs[2].mean():.3f})")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("what", choices=("epinions", "mesa", "kstar", "speed"), nargs="?",
+                    default="epinions")
+    ap.add_argument("--chains", type=int, default=2)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--ee-steps", type=int, default=200)
+    ap.add_argument("--inner", type=int, default=100)
+    ap.add_argument("--m", type=int, default=1000)
+    ap.add_argument("--s-steps", type=int, default=100)
+    ap.add_argument("--update", default="borisenko")
+    ap.add_argument("--learning-rate", default=None, help="e.g. 0.01,0.001")
+    ap.add_argument("--se", default="simulate")
+    ap.add_argument("--burnin", type=float, default=None)
+    ap.add_argument("--se-samplesize", type=int, default=500)
+    ap.add_argument("--se-interval", type=int, default=10000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--init", default=None, help="mesa: EE start, e.g. mple")
+    ap.add_argument("--seeds", type=int, nargs="+", default=[1])
+    ap.add_argument("--save", default=None)
+    ap.add_argument("--verbose", action="store_true")
+    args = ap.parse_args(argv)
+    {"epinions": run_epinions, "mesa": run_mesa, "kstar": run_kstar, "speed": run_speed}[
+        args.what](args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,348 @@
+"""The Lazega law firm: an ERGM session as a statnet user knows it.
+
+Run from the repository root (after ``pip install ".[plot]"``)::
+
+    python vignettes/lazega_tutorial.py
+
+What it does, with the statnet call each step replaces:
+
+1. the network and its attributes               (``lazega``, ``plot(lazega)``)
+2. observed statistics, beside statnet's         (``summary(lazega ~ ...)``)
+3. a degenerate model: edges + kstar(2) + triangle, as statnet meets it
+4. the classic covariate specification fitted by MPLE, MCMC-MLE and -- when
+   this build has it -- Equilibrium Expectation, side by side with statnet's
+   fits of the same model (``ergm(lazega ~ ...)``)
+5. MCMC diagnostics as trace plots                (``mcmc.diagnostics(fit)``)
+6. goodness of fit, printed and drawn             (``gof(fit)``, ``plot(gof(fit))``)
+7. saving the fit and reading it back             (``save(fit)``)
+
+Figures are written (PNG) to ``vignettes/figures/`` or to the directory in the
+environment variable ``ERGMFIT_FIGURES``.  ``ERGMFIT_QUICK=1`` shrinks every
+sample (a smoke test of a few seconds; its numbers are not estimates to
+trust).  The full run takes about a minute or two.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import pathlib
+import re
+import sys
+import tempfile
+import time
+import warnings
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parent
+os.environ.setdefault("MPLBACKEND", "Agg")
+try:
+    import ergmfit as ef
+except ImportError:            # a source checkout that is not installed: use it in place
+    sys.path.insert(0, str(ROOT))
+    import ergmfit as ef
+
+import numpy as np
+
+from ergmfit import plotting
+from ergmfit.estimation import get_estimator, methods
+from ergmfit.results import ERGMResults
+
+QUICK = os.environ.get("ERGMFIT_QUICK", "").strip() not in ("", "0")
+FIGURES = pathlib.Path(os.environ.get("ERGMFIT_FIGURES") or HERE / "figures")
+FIGURES.mkdir(parents=True, exist_ok=True)
+REFERENCE = ROOT / "tests" / "reference"
+SEED = 1
+
+COVARIATE_MODEL = ("edges + gwesp(log(3), fixed=TRUE) + nodecov('seniority') + nodecov('practice')"
+                   " + nodematch('practice') + nodematch('gender') + nodematch('office')")
+
+# MCMC sizes: statnet's defaults, or small ones for the smoke test
+MCMLE = dict(samplesize=256, maxit=6, eval_loglik=False) if QUICK else {}
+EE = dict(s_steps=20, ee_steps=20, ee_inner_steps=20, se_samplesize=100) if QUICK else {}
+N_SIM = 20 if QUICK else 100
+N_TRACE = 100 if QUICK else 1000
+
+
+# ---------------------------------------------------------------------------
+# small helpers for printing
+# ---------------------------------------------------------------------------
+def short(labels):
+    """Labels for figure axes: long decimals shortened (gwesp.fixed.1.0986...)."""
+    return [re.sub(r"(\d+\.\d{3})\d{3,}", r"\1", lab) for lab in labels]
+
+
+def section(title):
+    print()
+    print(title)
+    print("=" * len(title))
+
+
+def figure(name):
+    path = FIGURES / name
+    print(f"  figure: {path}")
+    return path
+
+
+def load_json(name):
+    path = REFERENCE / name
+    if not path.exists():
+        return None
+    with open(path, encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def statnet_fit(name):
+    """statnet's fit ``name`` from tests/reference/statnet_fits.json (or None)."""
+    ref = load_json("statnet_fits.json")
+    if ref is None:
+        return None
+    for f in ref["fits"]:
+        if f["name"] == name:
+            return f
+    return None
+
+
+def est_se(value, se):
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "NA"
+    if se is None or not math.isfinite(se):
+        return f"{value: .4f} (  NA  )"
+    return f"{value: .4f} ({se:.4f})"
+
+
+def side_by_side(labels, columns):
+    """Print estimates (standard errors) of several fits as one table.
+
+    ``columns``: {title: (coef dict, se dict)} -- either may be None.
+    """
+    wl = max(len(lab) for lab in labels)
+    cells = {t: [est_se(c.get(lab) if c else None, s.get(lab) if s else None) for lab in labels]
+             for t, (c, s) in columns.items()}
+    widths = {t: max(len(t), *(len(x) for x in col)) for t, col in cells.items()}
+    print(" " * wl + "".join(f"  {t:>{widths[t]}}" for t in cells))
+    for k, lab in enumerate(labels):
+        print(f"{lab:<{wl}}" + "".join(f"  {cells[t][k]:>{widths[t]}}" for t in cells))
+
+
+def ours(fit):
+    return fit.params.to_dict(), fit.bse.to_dict()
+
+
+def theirs(ref):
+    if ref is None or ref.get("error"):
+        return None, None
+    return ref["coef"], ref["stderr"]
+
+
+def ee_available():
+    """True when this build has a working Equilibrium Expectation estimator."""
+    if "ee" not in methods():
+        return False
+    try:
+        get_estimator("ee")
+    except Exception:  # noqa: BLE001 - an estimator being written may not import yet
+        return False
+    return True
+
+
+def ee_trajectory(fit):
+    """(iterations, theta, statistics minus observed) of the first EE chain, or None."""
+    traj = fit.info.get("trajectory")
+    try:
+        chain = traj[0] if isinstance(traj, list) else traj
+        theta = np.asarray(chain["theta"], dtype=float)
+        dz = chain.get("dzA")
+        dz = None if dz is None else np.asarray(dz, dtype=float)
+        if theta.ndim != 2 or theta.shape[1] != len(fit.labels):
+            return None
+        if dz is not None and dz.shape != theta.shape:
+            dz = None
+        return np.asarray(chain.get("iteration", np.arange(len(theta)))), theta, dz
+    except (KeyError, IndexError, TypeError, ValueError):
+        return None
+
+
+def fit_quietly(model, method, **kwargs):
+    """Fit, showing the warnings a user would see as one line each."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        t0 = time.perf_counter()
+        fit = model.fit(method=method, random_state=SEED, verbose=False, **kwargs)
+        seconds = time.perf_counter() - t0
+    for w in caught:
+        if issubclass(w.category, UserWarning):      # ConvergenceWarning is one
+            print(f"  warning: {w.message}")
+    print(f"  {method}: {seconds:.1f} s")
+    return fit
+
+
+# ---------------------------------------------------------------------------
+def main():
+    t_start = time.perf_counter()
+    print(f"ergmfit {ef.__version__}: the Lazega law firm tutorial"
+          + (" (ERGMFIT_QUICK: small samples, a smoke test)" if QUICK else ""))
+
+    # 1. the data -----------------------------------------------------------
+    section("1. The network")
+    g = ef.datasets.load("lazega")
+    info = ef.datasets.info("lazega")
+    n, m_ties = g.number_of_nodes(), g.number_of_edges()
+    print(f"{info.description}")
+    print(f"source: {info.source}")
+    print(f"{n} nodes, {m_ties} ties, density {2 * m_ties / (n * (n - 1)):.4f}, "
+          f"{'directed' if g.is_directed() else 'undirected'}")
+    attrs = sorted({a for _, d in g.nodes(data=True) for a in d})
+    print(f"node attributes: {', '.join(attrs)}")
+    for a in ("office", "practice", "gender"):
+        values = [d[a] for _, d in g.nodes(data=True)]
+        counts = {v: values.count(v) for v in sorted(set(values))}
+        print(f"  {a:<9} " + ", ".join(f"{v}: {c}" for v, c in counts.items()))
+    sen = np.array([d["seniority"] for _, d in g.nodes(data=True)], dtype=float)
+    print(f"  seniority  min {sen.min():.0f}, mean {sen.mean():.1f}, max {sen.max():.0f}")
+    plotting.draw_network(g, figure("lazega_network.png"), color_by="office",
+                          title="Lazega law firm: co-work ties, coloured by office")
+
+    # 2. observed statistics ---------------------------------------------------
+    section("2. Observed statistics: summary(lazega ~ ...)")
+    stats = load_json("statnet_stats.json")
+    rows = [e for e in (stats or {}).get("evaluations", []) if e["dataset"] == "lazega"]
+    if rows:
+        print(f"{'term':<34} {'label':<32} {'ergmfit':>14} {'statnet':>14}")
+        worst = 0.0
+        for e in rows:
+            ours_ = ef.ERGM(g, e["term"]).statistics()
+            for lab, ref in e["stats"].items():
+                val = ours_.get(lab, float("nan"))
+                worst = max(worst, abs(val - ref) / max(1.0, abs(ref)))
+                print(f"{e['term']:<34} {lab:<32} {val:>14.6g} {ref:>14.6g}")
+        print(f"largest relative difference from statnet: {worst:.2g}")
+    else:
+        print("(tests/reference/statnet_stats.json not found: statnet's values are not shown)")
+    model = ef.ERGM(g, COVARIATE_MODEL)
+    print("\nThe covariate model's statistics:")
+    for lab, val in model.statistics().items():
+        print(f"  {lab:<30} {val:12.4f}")
+
+    # 3. a degenerate model -------------------------------------------------------
+    section("3. A degenerate model: edges + kstar(2) + triangle")
+    print("statnet's MCMC-MLE of this model fails ('Unconstrained MCMC sampling did not mix at\n"
+          "all'): the model puts almost all its probability on nearly empty and nearly complete\n"
+          "graphs.  Its MPLE exists, and is printed beside statnet's:")
+    degenerate = ef.ERGM(g, "edges + kstar(2) + triangle")
+    mple_deg = fit_quietly(degenerate, "mple")
+    side_by_side(degenerate.labels, {
+        "ergmfit MPLE": ours(mple_deg),
+        "statnet MPLE": theirs(statnet_fit("a_lazega_edges_kstar2_triangle.MPLE")),
+    })
+    ref = statnet_fit("a_lazega_edges_kstar2_triangle.MLE.seed101")
+    if ref is not None:
+        print(f"statnet MCMC-MLE: {ref['error']}")
+    print("ergmfit's MCMC-MLE of the same model:")
+    try:
+        fit = degenerate.fit(method="mcmle", random_state=SEED, verbose=False,
+                             **(dict(MCMLE, maxit=3) if QUICK else {"maxit": 20}))
+        print(f"  ended without a degeneracy error (converged={fit.converged}); estimates:")
+        side_by_side(degenerate.labels, {"ergmfit MCMC-MLE": ours(fit)})
+    except ef.DegenerateModelError as exc:
+        print(f"  DegenerateModelError: {exc}")
+    print("The cure statnet users know: geometrically weighted terms (gwesp) instead of\n"
+          "triangle and k-star terms -- the model of the next section.")
+
+    # 4. the covariate model: MPLE, MCMC-MLE, EE --------------------------------------
+    section("4. The classic covariate model, three estimators and statnet")
+    print(f"formula: {COVARIATE_MODEL}\n")
+    mple = fit_quietly(model, "mple")
+    mcmle = fit_quietly(model, "mcmle", **MCMLE)
+    columns = {"MPLE": ours(mple), "MCMC-MLE": ours(mcmle)}
+    ee = None
+    if ee_available():
+        try:
+            ee = fit_quietly(model, "ee", **EE)
+            columns["EE"] = ours(ee)
+        except Exception as exc:  # noqa: BLE001 - the EE estimator is new: report, go on
+            print(f"  EE failed: {type(exc).__name__}: {exc}")
+    else:
+        print("  note: Equilibrium Expectation (method='ee') is not available in this build; "
+              "its column is left out.")
+    columns["statnet MPLE"] = theirs(statnet_fit("b1_lazega_sprh_gwesp_log3.MPLE"))
+    columns["statnet MLE"] = theirs(statnet_fit("b1_lazega_sprh_gwesp_log3.MLE.seed101"))
+    columns["statnet MLE (precise)"] = theirs(
+        statnet_fit("b1_lazega_sprh_gwesp_log3.MLE_veryprecise.seed404"))
+    print("\nEstimates (standard errors):")
+    side_by_side(model.labels, columns)
+    print("\nstatnet's summary(fit) of the MCMC-MLE, as ergmfit prints it:\n")
+    print(mcmle.summary())
+    if ee is not None:
+        print("and of the EE fit (its last column is EE's convergence t-ratio):\n")
+        print(ee.summary())
+
+    # 5. MCMC diagnostics --------------------------------------------------------------
+    section("5. MCMC diagnostics: mcmc.diagnostics(fit)")
+    history = mcmle.info.get("history", [])
+    if history:
+        theta = np.array([h["theta"] for h in history])
+        print(f"MCMC-MLE took {len(history)} iterations; step lengths (Hummel gamma): "
+              + ", ".join(f"{h['gamma']:.2f}" for h in history))
+        plotting.trace_plot(theta, labels=short(model.labels), targets=np.asarray(mcmle.params),
+                            path=figure("lazega_mcmle_theta.png"),
+                            title="MCMC-MLE: estimates by iteration (dashed: final)")
+    interval = mcmle.info.get("final_interval", 1024)
+    S = model.simulate(mcmle.params, n=N_TRACE, interval=interval, burnin=16 * interval,
+                       output="stats", random_state=SEED + 1)
+    obs = model.statistics_vector()
+    print(f"\nA chain of {N_TRACE} networks at the estimate (interval {interval}): "
+          "mean minus observed, and t = (mean - observed) / sd")
+    for lab, o, mu, sd in zip(model.labels, obs, S.mean(axis=0), S.std(axis=0)):
+        t = (mu - o) / sd if sd > 0 else float("nan")
+        print(f"  {lab:<30} {mu - o:10.3f}   t = {t:6.2f}")
+    plotting.trace_plot(S, labels=short(model.labels), targets=obs, xlabel="draw",
+                        path=figure("lazega_mcmc_statistics.png"),
+                        title="Statistics along the chain at the MCMC-MLE (dashed: observed)")
+    if ee is not None:
+        traj = ee_trajectory(ee)
+        if traj is None:
+            print("(this EE build keeps no trajectory in fit.info: no EE trace plot)")
+        else:
+            it, theta, dz = traj
+            step = int(it[1] - it[0]) if len(it) > 1 else 1
+            xlab = "EE iteration" if step == 1 else f"EE iteration / {step}"
+            plotting.trace_plot(theta, labels=short(model.labels), targets=np.asarray(ee.params),
+                                path=figure("lazega_ee_theta.png"), xlabel=xlab,
+                                title="EE: the parameters along the run (dashed: estimate)")
+            if dz is not None:
+                plotting.trace_plot(dz, labels=short(model.labels), targets=0.0,
+                                    path=figure("lazega_ee_statistics.png"),
+                                    xlabel=xlab,
+                                    title="EE: statistics minus observed along the run "
+                                          "(target 0)")
+
+    # 6. goodness of fit ---------------------------------------------------------------
+    section("6. Goodness of fit: gof(fit)")
+    t0 = time.perf_counter()
+    gof = mcmle.gof(n_sim=N_SIM, random_state=SEED + 2)
+    print(f"({N_SIM} simulated networks, {time.perf_counter() - t0:.1f} s)\n")
+    print(gof)
+    gof.plot(figure("lazega_gof.png"))
+    bad = {blk: [r for r, p in pv.items() if p < 0.05] for blk, pv in gof.pvalues.items()}
+    bad = {k: v for k, v in bad.items() if v}
+    print("rows with MC p-value < 0.05: " + ("; ".join(f"{k}: {', '.join(v)}" for k, v in
+                                                       bad.items()) or "none"))
+
+    # 7. saving -------------------------------------------------------------------------
+    section("7. Saving the fit and reading it back")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = pathlib.Path(tmp) / "lazega_fit.json"
+        mcmle.save(path)
+        again = ERGMResults.load(path)
+        same = str(again.summary()) == str(mcmle.summary())
+        print(f"fit.save('{path.name}'): {path.stat().st_size} bytes; "
+              f"ERGMResults.load() prints the same summary: {same}")
+        g2 = again.gof(n_sim=5 if QUICK else 20, random_state=SEED + 3)
+        print(f"and runs gof again from the file alone: blocks {list(g2.blocks)}")
+
+    print(f"\nDone in {time.perf_counter() - t_start:.0f} s; figures in {FIGURES}")
+
+
+if __name__ == "__main__":
+    main()
