@@ -19,6 +19,11 @@ import ergmfit as ef
 
 
 def rss_mb():
+    """Current resident memory (VmRSS) of this process, in MB."""
+    with open("/proc/self/status") as fh:
+        for line in fh:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024.0
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
@@ -78,7 +83,8 @@ def main():
     state = cm.state
     print(f"  loaded in {load:.2f} s; cache pairs {state.cache_sizes()}")
     print(f"  compiled state incl. caches     : {state.memory_bytes() / 2**20:8.1f} MB")
-    print(f"  process peak RSS                : {rss_mb():8.1f} MB (before loading: {before:.1f} MB)")
+    print(f"  process RSS now                 : {rss_mb():8.1f} MB (before loading epinions: "
+          f"{before:.1f} MB; peak {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.1f} MB)")
 
 
 if __name__ == "__main__":
