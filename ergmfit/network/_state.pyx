@@ -70,7 +70,7 @@ cdef class NetworkState:
         countmap_free(&self.sp); countmap_free(&self.otp)
         countmap_free(&self.osp); countmap_free(&self.isp)
 
-    def _add_many(self, cnp.int64_t[:, :] arr):
+    def _add_many(self, const cnp.int64_t[:, :] arr):
         cdef Py_ssize_t k
         cdef int i, j
         for k in range(arr.shape[0]):
