@@ -26,34 +26,14 @@ shrinks the samples to a smoke test.  The full run takes a minute or two.
 """
 from __future__ import annotations
 
-import json
 import math
-import os
-import pathlib
-import re
-import sys
 import time
-import warnings
-
-HERE = pathlib.Path(__file__).resolve().parent
-ROOT = HERE.parent
-os.environ.setdefault("MPLBACKEND", "Agg")
-try:
-    import ergmfit as ef
-except ImportError:            # a source checkout that is not installed: use it in place
-    sys.path.insert(0, str(ROOT))
-    import ergmfit as ef
 
 import numpy as np
 
+from _tutorial import (FIGURES, QUICK, SEED, ee_available, ef, figure, fit_and_report,
+                       load_json, ours, section, short, side_by_side, statnet_fit, theirs)
 from ergmfit import plotting
-from ergmfit.estimation import get_estimator, methods
-
-QUICK = os.environ.get("ERGMFIT_QUICK", "").strip() not in ("", "0")
-FIGURES = pathlib.Path(os.environ.get("ERGMFIT_FIGURES") or HERE / "figures")
-FIGURES.mkdir(parents=True, exist_ok=True)
-REFERENCE = ROOT / "tests" / "reference"
-SEED = 1
 
 SAMPLIKE_MODEL = ("edges + mutual + nodematch('group') + gwidegree(1, fixed=TRUE)"
                   " + gwodegree(1, fixed=TRUE) + dgwesp(0.5, fixed=TRUE, type='OTP')")
@@ -63,83 +43,6 @@ DIXON_MODEL = ("edges + mutual + nodematch('grade') + nodematch('race') + nodema
 MCMLE = dict(samplesize=256, maxit=4, eval_loglik=False) if QUICK else {}
 EE = dict(s_steps=20, ee_steps=10, ee_inner_steps=20, se_samplesize=100) if QUICK else {}
 N_SIM = 20 if QUICK else 100
-
-
-def short(labels):
-    """Labels for figure axes: long decimals shortened (gwesp.fixed.1.0986...)."""
-    return [re.sub(r"(\d+\.\d{3})\d{3,}", r"\1", lab) for lab in labels]
-
-
-def section(title):
-    print()
-    print(title)
-    print("=" * len(title))
-
-
-def figure(name):
-    path = FIGURES / name
-    print(f"  figure: {path}")
-    return path
-
-
-def reference(name):
-    path = REFERENCE / name
-    if not path.exists():
-        return None
-    with open(path, encoding="utf-8") as fh:
-        return json.load(fh)
-
-
-def statnet_fit(name):
-    ref = reference("statnet_fits.json")
-    for f in (ref or {}).get("fits", []):
-        if f["name"] == name and not f.get("error"):
-            return f["coef"], f["stderr"]
-    return None, None
-
-
-def est_se(value, se):
-    if value is None:
-        return "NA"
-    se_text = f"{se:.4f}" if se is not None and math.isfinite(se) else "  NA  "
-    return f"{value: .4f} ({se_text})"
-
-
-def side_by_side(labels, columns):
-    wl = max(len(lab) for lab in labels)
-    cells = {t: [est_se(c.get(lab) if c else None, s.get(lab) if s else None) for lab in labels]
-             for t, (c, s) in columns.items()}
-    widths = {t: max(len(t), *(len(x) for x in col)) for t, col in cells.items()}
-    print(" " * wl + "".join(f"  {t:>{widths[t]}}" for t in cells))
-    for k, lab in enumerate(labels):
-        print(f"{lab:<{wl}}" + "".join(f"  {cells[t][k]:>{widths[t]}}" for t in cells))
-
-
-def ours(fit):
-    return fit.params.to_dict(), fit.bse.to_dict()
-
-
-def fit_and_report(model, method, **kwargs):
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        t0 = time.perf_counter()
-        fit = model.fit(method=method, random_state=SEED, verbose=False, **kwargs)
-        seconds = time.perf_counter() - t0
-    for w in caught:
-        if issubclass(w.category, UserWarning):
-            print(f"  warning: {w.message}")
-    print(f"  ({method}: {seconds:.1f} s)")
-    return fit
-
-
-def ee_available():
-    if "ee" not in methods():
-        return False
-    try:
-        get_estimator("ee")
-    except Exception:  # noqa: BLE001 - an estimator being written may not import yet
-        return False
-    return True
 
 
 def degree_summary(g):
@@ -171,7 +74,7 @@ def samplike_part():
     plotting.draw_network(g, figure("samplike_network.png"), color_by="group",
                           title="samplike: liking nominations, coloured by group")
 
-    stats = reference("statnet_stats.json")
+    stats = load_json("statnet_stats.json")
     rows = [e for e in (stats or {}).get("evaluations", []) if e["dataset"] == "samplike"]
     if rows:
         print("\nsummary(samplike ~ ...) beside statnet's values:")
@@ -189,9 +92,10 @@ def samplike_part():
     mcmle = fit_and_report(m, "mcmle", **MCMLE)
     side_by_side(m.labels, {
         "ergmfit MPLE": ours(mple), "ergmfit MCMC-MLE": ours(mcmle),
-        "statnet MPLE": statnet_fit("e1_samplike_edges_mutual.MPLE"),
-        "statnet MLE": statnet_fit("e1_samplike_edges_mutual.MLE.seed101"),
-        "statnet MLE (precise)": statnet_fit("e1_samplike_edges_mutual.MLE_veryprecise.seed404"),
+        "statnet MPLE": theirs(statnet_fit("e1_samplike_edges_mutual.MPLE")),
+        "statnet MLE": theirs(statnet_fit("e1_samplike_edges_mutual.MLE.seed101")),
+        "statnet MLE (precise)": theirs(
+            statnet_fit("e1_samplike_edges_mutual.MLE_veryprecise.seed404")),
     })
     odds = math.exp(float(mcmle.params["mutual"]))
     print(f"\nexp(mutual) = {odds:.1f}: a nomination is about {odds:.0f} times as likely "

@@ -24,91 +24,21 @@ shrinks the samples to a smoke test.  The full run takes a minute or two.
 """
 from __future__ import annotations
 
-import json
 import math
-import os
-import pathlib
-import sys
 import time
-import warnings
-
-HERE = pathlib.Path(__file__).resolve().parent
-ROOT = HERE.parent
-os.environ.setdefault("MPLBACKEND", "Agg")
-try:
-    import ergmfit as ef
-except ImportError:            # a source checkout that is not installed: use it in place
-    sys.path.insert(0, str(ROOT))
-    import ergmfit as ef
 
 import networkx as nx
 import numpy as np
 
+from _tutorial import (FIGURES, QUICK, SEED, ef, figure, fit_and_report, ours, section,
+                       side_by_side, statnet_fit)
 from ergmfit import plotting
-
-QUICK = os.environ.get("ERGMFIT_QUICK", "").strip() not in ("", "0")
-FIGURES = pathlib.Path(os.environ.get("ERGMFIT_FIGURES") or HERE / "figures")
-FIGURES.mkdir(parents=True, exist_ok=True)
-REFERENCE = ROOT / "tests" / "reference" / "statnet_fits.json"
-SEED = 1
 
 TUTORIAL_MODEL = ("edges + nodefactor('Grade') + nodematch('Grade', diff=TRUE)"
                   " + gwesp(0.25, fixed=TRUE)")
 MCMLE = dict(samplesize=128, maxit=3, eval_loglik=False) if QUICK else {}
 N_SIM = 20 if QUICK else 100
 N_NETWORKS = 3 if QUICK else 10
-
-
-def section(title):
-    print()
-    print(title)
-    print("=" * len(title))
-
-
-def figure(name):
-    path = FIGURES / name
-    print(f"  figure: {path}")
-    return path
-
-
-def statnet_fit(name):
-    if not REFERENCE.exists():
-        return None
-    with open(REFERENCE, encoding="utf-8") as fh:
-        for f in json.load(fh)["fits"]:
-            if f["name"] == name:
-                return f
-    return None
-
-
-def est_se(value, se):
-    if value is None:
-        return "NA"
-    se_text = f"{se:.4f}" if se is not None and math.isfinite(se) else "  NA  "
-    return f"{value: .4f} ({se_text})"
-
-
-def side_by_side(labels, columns):
-    wl = max(len(lab) for lab in labels)
-    cells = {t: [est_se(c.get(lab) if c else None, s.get(lab) if s else None) for lab in labels]
-             for t, (c, s) in columns.items()}
-    widths = {t: max(len(t), *(len(x) for x in col)) for t, col in cells.items()}
-    print(" " * wl + "".join(f"  {t:>{widths[t]}}" for t in cells))
-    for k, lab in enumerate(labels):
-        print(f"{lab:<{wl}}" + "".join(f"  {cells[t][k]:>{widths[t]}}" for t in cells))
-
-
-def fit_and_report(model, method, **kwargs):
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        t0 = time.perf_counter()
-        fit = model.fit(method=method, random_state=SEED, verbose=False, **kwargs)
-        seconds = time.perf_counter() - t0
-    for w in caught:
-        if issubclass(w.category, UserWarning):
-            print(f"  warning: {w.message}")
-    print(f"  ({method}: {seconds:.1f} s)")
-    return fit
 
 
 def mixing_matrix(g, attr):
@@ -169,8 +99,7 @@ def main():
     mple = fit_and_report(model, "mple")
     fit = fit_and_report(model, "mcmle", **MCMLE)
     print(fit.summary())
-    cols = {"ergmfit MPLE": (mple.params.to_dict(), mple.bse.to_dict()),
-            "ergmfit MCMC-MLE": (fit.params.to_dict(), fit.bse.to_dict())}
+    cols = {"ergmfit MPLE": ours(mple), "ergmfit MCMC-MLE": ours(fit)}
     for title, name in (("statnet MPLE", "d_faux.mesa.high_grade_gwesp0.25.MPLE"),
                         ("statnet MLE", "d_faux.mesa.high_grade_gwesp0.25.MLE.seed101")):
         ref = statnet_fit(name)

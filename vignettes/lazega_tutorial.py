@@ -23,36 +23,16 @@ trust).  The full run takes about a minute or two.
 """
 from __future__ import annotations
 
-import json
-import math
-import os
 import pathlib
-import re
-import sys
 import tempfile
 import time
-import warnings
-
-HERE = pathlib.Path(__file__).resolve().parent
-ROOT = HERE.parent
-os.environ.setdefault("MPLBACKEND", "Agg")
-try:
-    import ergmfit as ef
-except ImportError:            # a source checkout that is not installed: use it in place
-    sys.path.insert(0, str(ROOT))
-    import ergmfit as ef
 
 import numpy as np
 
+from _tutorial import (FIGURES, QUICK, SEED, ee_available, ef, figure, fit_and_report,
+                       load_json, ours, section, short, side_by_side, statnet_fit, theirs)
 from ergmfit import plotting
-from ergmfit.estimation import get_estimator, methods
 from ergmfit.results import ERGMResults
-
-QUICK = os.environ.get("ERGMFIT_QUICK", "").strip() not in ("", "0")
-FIGURES = pathlib.Path(os.environ.get("ERGMFIT_FIGURES") or HERE / "figures")
-FIGURES.mkdir(parents=True, exist_ok=True)
-REFERENCE = ROOT / "tests" / "reference"
-SEED = 1
 
 COVARIATE_MODEL = ("edges + gwesp(log(3), fixed=TRUE) + nodecov('seniority') + nodecov('practice')"
                    " + nodematch('practice') + nodematch('gender') + nodematch('office')")
@@ -62,88 +42,6 @@ MCMLE = dict(samplesize=256, maxit=6, eval_loglik=False) if QUICK else {}
 EE = dict(s_steps=20, ee_steps=20, ee_inner_steps=20, se_samplesize=100) if QUICK else {}
 N_SIM = 20 if QUICK else 100
 N_TRACE = 100 if QUICK else 1000
-
-
-# ---------------------------------------------------------------------------
-# small helpers for printing
-# ---------------------------------------------------------------------------
-def short(labels):
-    """Labels for figure axes: long decimals shortened (gwesp.fixed.1.0986...)."""
-    return [re.sub(r"(\d+\.\d{3})\d{3,}", r"\1", lab) for lab in labels]
-
-
-def section(title):
-    print()
-    print(title)
-    print("=" * len(title))
-
-
-def figure(name):
-    path = FIGURES / name
-    print(f"  figure: {path}")
-    return path
-
-
-def load_json(name):
-    path = REFERENCE / name
-    if not path.exists():
-        return None
-    with open(path, encoding="utf-8") as fh:
-        return json.load(fh)
-
-
-def statnet_fit(name):
-    """statnet's fit ``name`` from tests/reference/statnet_fits.json (or None)."""
-    ref = load_json("statnet_fits.json")
-    if ref is None:
-        return None
-    for f in ref["fits"]:
-        if f["name"] == name:
-            return f
-    return None
-
-
-def est_se(value, se):
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "NA"
-    if se is None or not math.isfinite(se):
-        return f"{value: .4f} (  NA  )"
-    return f"{value: .4f} ({se:.4f})"
-
-
-def side_by_side(labels, columns):
-    """Print estimates (standard errors) of several fits as one table.
-
-    ``columns``: {title: (coef dict, se dict)} -- either may be None.
-    """
-    wl = max(len(lab) for lab in labels)
-    cells = {t: [est_se(c.get(lab) if c else None, s.get(lab) if s else None) for lab in labels]
-             for t, (c, s) in columns.items()}
-    widths = {t: max(len(t), *(len(x) for x in col)) for t, col in cells.items()}
-    print(" " * wl + "".join(f"  {t:>{widths[t]}}" for t in cells))
-    for k, lab in enumerate(labels):
-        print(f"{lab:<{wl}}" + "".join(f"  {cells[t][k]:>{widths[t]}}" for t in cells))
-
-
-def ours(fit):
-    return fit.params.to_dict(), fit.bse.to_dict()
-
-
-def theirs(ref):
-    if ref is None or ref.get("error"):
-        return None, None
-    return ref["coef"], ref["stderr"]
-
-
-def ee_available():
-    """True when this build has a working Equilibrium Expectation estimator."""
-    if "ee" not in methods():
-        return False
-    try:
-        get_estimator("ee")
-    except Exception:  # noqa: BLE001 - an estimator being written may not import yet
-        return False
-    return True
 
 
 def ee_trajectory(fit):
@@ -161,20 +59,6 @@ def ee_trajectory(fit):
         return np.asarray(chain.get("iteration", np.arange(len(theta)))), theta, dz
     except (KeyError, IndexError, TypeError, ValueError):
         return None
-
-
-def fit_quietly(model, method, **kwargs):
-    """Fit, showing the warnings a user would see as one line each."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        t0 = time.perf_counter()
-        fit = model.fit(method=method, random_state=SEED, verbose=False, **kwargs)
-        seconds = time.perf_counter() - t0
-    for w in caught:
-        if issubclass(w.category, UserWarning):      # ConvergenceWarning is one
-            print(f"  warning: {w.message}")
-    print(f"  {method}: {seconds:.1f} s")
-    return fit
 
 
 # ---------------------------------------------------------------------------
@@ -230,7 +114,7 @@ def main():
           "all'): the model puts almost all its probability on nearly empty and nearly complete\n"
           "graphs.  Its MPLE exists, and is printed beside statnet's:")
     degenerate = ef.ERGM(g, "edges + kstar(2) + triangle")
-    mple_deg = fit_quietly(degenerate, "mple")
+    mple_deg = fit_and_report(degenerate, "mple", parenthesised=False)
     side_by_side(degenerate.labels, {
         "ergmfit MPLE": ours(mple_deg),
         "statnet MPLE": theirs(statnet_fit("a_lazega_edges_kstar2_triangle.MPLE")),
@@ -252,13 +136,13 @@ def main():
     # 4. the covariate model: MPLE, MCMC-MLE, EE --------------------------------------
     section("4. The classic covariate model, three estimators and statnet")
     print(f"formula: {COVARIATE_MODEL}\n")
-    mple = fit_quietly(model, "mple")
-    mcmle = fit_quietly(model, "mcmle", **MCMLE)
+    mple = fit_and_report(model, "mple", parenthesised=False)
+    mcmle = fit_and_report(model, "mcmle", parenthesised=False, **MCMLE)
     columns = {"MPLE": ours(mple), "MCMC-MLE": ours(mcmle)}
     ee = None
     if ee_available():
         try:
-            ee = fit_quietly(model, "ee", **EE)
+            ee = fit_and_report(model, "ee", parenthesised=False, **EE)
             columns["EE"] = ours(ee)
         except Exception as exc:  # noqa: BLE001 - the EE estimator is new: report, go on
             print(f"  EE failed: {type(exc).__name__}: {exc}")
