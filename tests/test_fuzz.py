@@ -27,6 +27,7 @@ import builtins
 import math
 import os
 import subprocess
+import tempfile
 import sys
 import traceback
 import warnings
@@ -346,8 +347,9 @@ def test_bug_parser_huge_range():
     env = dict(os.environ)
     root = os.path.dirname(os.path.dirname(os.path.abspath(ef.__file__)))
     env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
+    # cwd outside the checkout: `python -c` puts the cwd first on sys.path
     r = subprocess.run([sys.executable, "-c", code], env=env, timeout=120,
-                       capture_output=True)
+                       capture_output=True, cwd=tempfile.gettempdir())
     assert r.returncode == 0, f"exit {r.returncode}: {r.stderr.decode()[-300:]}"
 
 
