@@ -70,6 +70,7 @@ from scipy import optimize, special
 
 from ..exceptions import ConvergenceWarning, DegenerateModelError
 from ..results import ERGMResults
+from ..utils.optimize import newton_ascent
 from ..utils.validation import check_params, check_random_state, seed_words
 
 __all__ = ["MCLE", "fit_mcle", "CompositeDesign", "KernelComposite", "composite_design",
@@ -396,28 +397,9 @@ def maximize_composite(des: CompositeDesign, theta0, maxiter=500, tol=1e-12):
                             options={"maxiter": maxiter, "gtol": 1e-10, "ftol": 1e-15})
     if np.all(np.isfinite(res.x)):
         theta = res.x
-    n_iter = int(res.nit)
-    converged = False
-    ll, sc, H = des.loglik_score_hessian(theta)
-    for _ in range(50):
-        try:
-            step = np.linalg.solve(H, sc)
-        except np.linalg.LinAlgError:
-            step = np.linalg.lstsq(H, sc, rcond=None)[0]
-        dec = float(sc @ step)
-        if not dec > tol * (1.0 + abs(ll)):
-            converged = True
-            break
-        t = 1.0
-        while t > 1e-10:
-            cand = theta + t * step
-            lc = des.loglik(cand)
-            if np.isfinite(lc) and lc >= ll - 1e-12 * (1 + abs(ll)):
-                break
-            t *= 0.5
-        theta = theta + t * step
-        n_iter += 1
-        ll, sc, H = des.loglik_score_hessian(theta)
+    theta, ll, _, H, newton_iter, converged = newton_ascent(
+        des.loglik_score_hessian, theta, value=des.loglik, maxiter=50, tol=tol)
+    n_iter = int(res.nit) + newton_iter
     return theta, ll, H, n_iter, converged
 
 

@@ -36,6 +36,7 @@ from scipy import optimize, stats as sps
 
 from ..exceptions import ConvergenceWarning, DegenerateModelError
 from ..sampling.chains import batch_means_cov, effective_sizes, run_chains
+from ..utils.optimize import newton_ascent
 from ..utils.validation import check_params, check_random_state
 
 
@@ -104,36 +105,23 @@ def is_ess_fraction(Z, eta):
     return float(1.0 / (w @ w) / len(w))
 
 
-def maximize_is_loglik(Z, target, maxit=100, tol=1e-10):
+def maximize_is_loglik(Z, target, maxit=100, tol=1e-12):
     """Maximise η·target − log mean exp(η·z_i) by Newton's method (concave).
 
     Returns η = θ − θ_t.  ``target`` is the pseudo-observation (centred).
     """
-    p = Z.shape[1]
-    eta = np.zeros(p)
-    for _ in range(maxit):
-        w = _is_weights(Z, eta)
+    def objective(eta):
+        a = Z @ eta
+        top = a.max()
+        w = np.exp(a - top)
+        w /= w.sum()
         mu = w @ Z
-        grad = target - mu
         C = (Z - mu).T @ ((Z - mu) * w[:, None])
-        try:
-            step = np.linalg.solve(C, grad)
-        except np.linalg.LinAlgError:
-            step = np.linalg.lstsq(C, grad, rcond=None)[0]
-        # backtracking on the concave objective
-        f0 = eta @ target - np.log(np.mean(np.exp(Z @ eta - (Z @ eta).max()))) - (Z @ eta).max()
-        t = 1.0
-        while t > 1e-8:
-            cand = eta + t * step
-            a = Z @ cand
-            f1 = cand @ target - (np.log(np.mean(np.exp(a - a.max()))) + a.max())
-            if f1 >= f0 - 1e-12:
-                break
-            t *= 0.5
-        eta = eta + t * step
-        if np.max(np.abs(t * step)) < tol:
-            break
-    return eta
+        f = eta @ target - (np.log(np.mean(np.exp(a - top))) + top)
+        return f, target - mu, C
+
+    return newton_ascent(objective, np.zeros(Z.shape[1]), maxiter=maxit, tol=tol,
+                         min_step=1e-8)[0]
 
 
 def hotelling_pvalue(chains_z):

@@ -17,6 +17,8 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
+from ..utils.optimize import newton_ascent
+
 __all__ = ["MAX_EXACT_VARS", "state_matrix", "all_statistics", "log_partition", "probabilities",
            "mean_statistics", "marginals", "loglik", "loglik_score_fisher", "fit_exact",
            "state_index"]
@@ -126,24 +128,7 @@ def fit_exact(bm, X, theta0=None, weights=None, maxiter=200, tol=1e-12):
     counts = np.bincount(idx, weights=w, minlength=2 ** n).astype(float)
     p = G.shape[1]
     theta = np.zeros(p) if theta0 is None else np.asarray(theta0, dtype=float).copy()
-    ll, sc, H = loglik_score_fisher(G, theta, counts)
-    converged = False
-    for _ in range(maxiter):
-        try:
-            step = np.linalg.solve(H + 1e-12 * np.eye(p), sc)
-        except np.linalg.LinAlgError:
-            step = np.linalg.lstsq(H, sc, rcond=None)[0]
-        dec = float(sc @ step)
-        if not dec > tol * (1.0 + abs(ll)):
-            converged = True
-            break
-        t = 1.0
-        while t > 1e-12:
-            cand = theta + t * step
-            lc = loglik_score_fisher(G, cand, counts)
-            if np.isfinite(lc[0]) and lc[0] >= ll - 1e-12 * (1 + abs(ll)):
-                break
-            t *= 0.5
-        theta = cand
-        ll, sc, H = lc
+    theta, ll, _, H, _, converged = newton_ascent(
+        lambda th: loglik_score_fisher(G, th, counts), theta, maxiter=maxiter, tol=tol,
+        ridge=1e-12, min_step=1e-12)
     return theta, ll, H, converged
