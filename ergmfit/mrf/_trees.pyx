@@ -46,7 +46,7 @@ from libc.stdlib cimport malloc, realloc, free
 
 from ergmfit.core._model cimport BinaryModel
 from ergmfit.core._random cimport RNG, rng_uniform, rng_below, rng_seed
-from ergmfit.sampling._blocks cimport BlockKernel, BlockChooser
+from ergmfit.sampling._blocks cimport BlockKernel, BlockChooser, ListBlocks
 
 cnp.import_array()
 
@@ -512,42 +512,18 @@ def grid_placements(height, width, shapes):
     return blocks
 
 
-cdef class GridShapeBlocks(BlockChooser):
+cdef class GridShapeBlocks(ListBlocks):
     """Tree-shaped blocks of an image grid: a uniformly random placement
     (shape, orientation, position) of one of ``shapes`` ("L", "-", "T", "+",
     "H", or lists of (row, col) offsets).  Asuncion et al.: B3 = {"L", "-"},
     B4 = {"T"}, B5 = {"+"}, B7 = {"H"}."""
-    cdef readonly cnp.ndarray flat
-    cdef readonly cnp.ndarray offsets
-    cdef int64_t* _flat
-    cdef int64_t* _off
-    cdef readonly int64_t n_blocks
     cdef readonly tuple shape
 
-    def __cinit__(self, int height, int width, shapes=("L", "-")):
+    def __init__(self, int height, int width, shapes=("L", "-")):
         if isinstance(shapes, str):
             shapes = (shapes,)
         blocks = grid_placements(height, width, shapes)
         if not blocks:
             raise ValueError(f"none of the shapes {list(shapes)} fits in a {height}x{width} grid")
-        self.flat = np.ascontiguousarray(np.concatenate(blocks), dtype=np.int64)
-        self.offsets = np.ascontiguousarray(np.cumsum([0] + [b.size for b in blocks]),
-                                            dtype=np.int64)
-        self._flat = <int64_t*>cnp.PyArray_DATA(self.flat)
-        self._off = <int64_t*>cnp.PyArray_DATA(self.offsets)
-        self.n_blocks = len(blocks)
-        self.max_size = max(b.size for b in blocks)
-        self.n_vars = <int64_t>height * width
+        self._set_blocks(blocks, <int64_t>height * width)
         self.shape = (height, width)
-
-    cdef int choose(self, RNG* rng, int64_t* out) noexcept nogil:
-        cdef int64_t c = rng_below(rng, self.n_blocks), r
-        cdef int k = <int>(self._off[c + 1] - self._off[c])
-        for r in range(k):
-            out[r] = self._flat[self._off[c] + r]
-        return k
-
-    def blocks(self):
-        """All the placements, a list of int64 arrays."""
-        return [self.flat[self.offsets[c]:self.offsets[c + 1]].copy()
-                for c in range(self.n_blocks)]

@@ -1,4 +1,5 @@
 # cython: language_level=3
+cimport numpy as cnp
 from libc.stdint cimport int64_t
 from ergmfit.core._model cimport BinaryModel
 from ergmfit.core._random cimport RNG
@@ -48,3 +49,11 @@ cdef class BlockChooser:
     cdef readonly int max_size
     cdef readonly int64_t n_vars
     cdef int choose(self, RNG* rng, int64_t* out) noexcept nogil
+
+
+cdef class ListBlocks(BlockChooser):
+    cdef readonly cnp.ndarray flat
+    cdef readonly cnp.ndarray offsets
+    cdef int64_t* _flat
+    cdef int64_t* _off
+    cdef readonly int64_t n_blocks

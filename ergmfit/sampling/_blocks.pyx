@@ -424,14 +424,18 @@ cdef class UniformBlocks(BlockChooser):
 
 
 cdef class ListBlocks(BlockChooser):
-    """One of the given blocks, uniformly at random."""
-    cdef readonly cnp.ndarray flat
-    cdef readonly cnp.ndarray offsets
-    cdef int64_t* _flat
-    cdef int64_t* _off
-    cdef int64_t n_blocks
+    """One of the given blocks, uniformly at random (subclasses that make their
+    blocks themselves call ``_set_blocks`` from their ``__init__``)."""
 
-    def __cinit__(self, blocks, int64_t n_vars):
+    def __init__(self, blocks, int64_t n_vars):
+        self._set_blocks(blocks, n_vars)
+
+    def blocks(self):
+        """All the blocks, a list of int64 arrays."""
+        return [self.flat[self.offsets[c]:self.offsets[c + 1]].copy()
+                for c in range(self.n_blocks)]
+
+    def _set_blocks(self, blocks, int64_t n_vars):
         blocks = [np.asarray(b, dtype=np.int64).ravel() for b in blocks]
         if not blocks:
             raise ValueError("the list of blocks is empty")
