@@ -297,3 +297,59 @@ def test_bad_settings(samplike):
     assert set(EE_DEFAULTS) >= {"sampler_steps", "s_steps", "ee_steps", "ee_inner_steps",
                                 "aca_s", "aca_ee", "comp_c", "ifd_k", "learning_rate",
                                 "min_theta"}
+
+
+# ---------------------------------------------------------------------------
+# checkpoint and resume
+# ---------------------------------------------------------------------------
+def _stop_after(n):
+    def callback(state):
+        if state["outer"] == n:
+            raise KeyboardInterrupt
+    return callback
+
+
+@pytest.mark.parametrize("proposal", ["ifd", "ifd-tnt"])
+def test_interrupted_run_resumes_from_its_checkpoint(samplike, tmp_path, proposal):
+    ck = str(tmp_path / "ck")
+    settings = dict(ee_steps=30, ee_inner_steps=20, sampler_steps=200, proposal=proposal)
+    stop = 12 if proposal == "ifd" else 40          # ifd-tnt: inside the second phase
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        part = fit_ee(samplike, random_state=3, checkpoint=ck, callback=_stop_after(stop),
+                      n_chains=2, **settings)
+    assert part.info["interrupted"] and not part.converged
+    assert sorted(os.listdir(ck)) == ["chain_0.npz", "meta.json"]   # chain 1 never started
+    whole = quiet_fit(samplike, resume=ck)
+    assert not whole.info["interrupted"]
+    planned = 30 * 20 * (2 if proposal == "ifd-tnt" else 1)
+    assert whole.n_iter == 2 * planned                 # both chains ran every iteration
+    # the resumed chain 0 kept the trajectory it had before the interruption
+    before = np.asarray(part.info["trajectory"][0]["theta"])
+    after = np.asarray(whole.info["trajectory"][0]["theta"])
+    k = min(len(before), len(after))
+    if proposal == "ifd":
+        np.testing.assert_array_equal(after[:k], before[:k])
+    # and the estimate is as good as an uninterrupted run's (statnet: -1.8, 1.6)
+    c, s = statnet("e1_samplike_edges_mutual.MLE_veryprecise.seed404")
+    for lab in whole.labels:
+        assert abs(whole.params[lab] - c[lab]) < 0.5 * s[lab], (lab, whole.params[lab])
+    assert sorted(os.listdir(ck)) == ["chain_0.npz", "chain_1.npz", "meta.json"]
+
+
+def test_resume_refuses_another_model_or_new_settings(samplike, tmp_path):
+    ck = str(tmp_path / "ck")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit_ee(samplike, random_state=3, checkpoint=ck, callback=_stop_after(2),
+               ee_steps=10, ee_inner_steps=10, sampler_steps=100)
+    other = ef.ERGM(ef.datasets.load_network("samplike"), "edges + mutual + istar(2)")
+    with pytest.raises(ValueError, match="is for the statistics"):
+        fit_ee(other, resume=ck)
+    with pytest.raises(ValueError, match="checkpoint's settings"):
+        fit_ee(samplike, resume=ck, ee_steps=20)
+    with pytest.raises(ValueError, match="not an EE checkpoint"):
+        fit_ee(samplike, resume=str(tmp_path))
+    other_net = ef.ERGM(ef.datasets.load("faux.dixon.high"), "edges + mutual")
+    with pytest.raises(ValueError, match="other observed statistics"):
+        fit_ee(other_net, resume=ck)

@@ -116,7 +116,10 @@ covariance.
 Stopping: ``KeyboardInterrupt`` (Ctrl-C) -- or an exception of that type
 raised by ``callback`` -- ends the run after the current outer iteration;
 the results then hold the trajectory so far, ``converged=False`` and a
-warning saying the run was interrupted.
+warning saying the run was interrupted.  With ``checkpoint=DIR`` every
+chain's state is saved there every ``checkpoint_every`` seconds and on
+Ctrl-C; ``resume=DIR`` continues the run (also after a crash or a killed
+job, from the last save).
 
 The chain (:func:`ee_chain`) needs only a model spec with ``labels`` and
 ``compiled()`` (a BinaryModel at the observed state), ``statistics_vector()``
@@ -125,6 +128,7 @@ so the MRF models reuse it.
 """
 from __future__ import annotations
 
+import json
 import math
 import os
 import resource
@@ -172,6 +176,8 @@ EE_DEFAULTS = {
     "stop_when_converged": False,
     "min_ee_steps": 10,
     "thin": None,                # info trajectory: every ee_inner_steps-th iteration
+    "checkpoint": None,          # directory: each chain's state is saved there ...
+    "checkpoint_every": 60.0,    # ... every this many seconds, at phase ends and on Ctrl-C
 }
 
 
@@ -300,13 +306,144 @@ def _stop_requested(control_dir):
     return control_dir is not None and os.path.exists(os.path.join(control_dir, "stop"))
 
 
+# ---------------------------------------------------------------------------
+# checkpoints: a directory with meta.json (model and settings) and one
+# chain_<c>.npz per chain (no pickle: arrays plus a JSON string)
+# ---------------------------------------------------------------------------
+_CKPT_KIND = "ergmfit-ee-checkpoint"
+_RUN_ARRAYS = ("theta_rows", "dz_rows", "acc_rows", "v_rows", "iters", "final_theta",
+               "final_dzA", "D_final", "times", "cpu_times")
+_RUN_SCALARS = ("proposal", "n_done", "store_every", "stage_start", "stopped_early")
+
+
+def _save_npz(path, arrays, meta):
+    tmp = path + ".tmp.npz"
+    np.savez(tmp, __meta__=np.array(json.dumps(meta)), **arrays)
+    os.replace(tmp, path)      # atomic: a crash leaves the previous checkpoint
+
+
+def _load_npz(path):
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            meta = json.loads(str(z["__meta__"]))
+            arrays = {k: z[k] for k in z.files if k != "__meta__"}
+    except (OSError, ValueError, KeyError) as exc:
+        raise ValueError(f"{path} is not a readable EE checkpoint of ergmfit ({exc})") from None
+    return meta, arrays
+
+
+class _ChainCheckpoint:
+    """Saves one chain's state (network, θ, dzA, D, IFD's V, trajectory so
+    far) every ``every`` seconds and when forced (phase end, Ctrl-C)."""
+
+    def __init__(self, directory, chain, every, bm, ifd, fixed, runs, state):
+        self.path = os.path.join(directory, f"chain_{chain}.npz")
+        self.chain, self.every, self.bm, self.ifd = chain, every, bm, ifd
+        self.fixed, self.runs, self.state = fixed, runs, state
+        self.phase = 0
+        self.last = time.perf_counter()
+
+    def __call__(self, partial, force=False):
+        now = time.perf_counter()
+        if not force and now - self.last < self.every:
+            return
+        arrays = dict(self.fixed)
+        for i, run in enumerate(self.runs):
+            arrays.update({f"run{i}.{k}": np.asarray(run[k]) for k in _RUN_ARRAYS})
+        arrays.update({f"cur.{k}": np.asarray(v) for k, v in partial.items() if k != "final"})
+        arrays["x_on"] = self.bm.on_vars()
+        meta = {"kind": _CKPT_KIND, "chain": self.chain, "phase": self.phase,
+                "final": bool(partial["final"]), "outer_done": int(self.state["outer_done"]),
+                "V": None if self.ifd is None else float(self.ifd.V),
+                "is_delete": None if self.ifd is None else bool(self.ifd.is_delete),
+                "runs": [{k: (run[k].item() if hasattr(run[k], "item") else run[k])
+                          for k in _RUN_SCALARS} for run in self.runs]}
+        _save_npz(self.path, arrays, meta)
+        self.last = time.perf_counter()
+
+
+def _read_chain_checkpoint(path, chain):
+    meta, arrays = _load_npz(path)
+    if meta.get("kind") != _CKPT_KIND or meta.get("chain") != chain:
+        raise ValueError(f"{path} is not the EE checkpoint of chain {chain}")
+    runs = []
+    for i, sc in enumerate(meta["runs"]):
+        run = {k: arrays[f"run{i}.{k}"] for k in _RUN_ARRAYS}
+        run.update(sc)
+        runs.append(run)
+    current = {k[4:]: v for k, v in arrays.items() if k.startswith("cur.")}
+    return {"meta": meta, "arrays": arrays, "runs": runs, "current": current}
+
+
+def _restore_state(bm, x_on):
+    """Flip ``bm`` (at the observed state) to the saved state x_on."""
+    have = bm.on_vars()
+    for v in np.setxor1d(have, np.asarray(x_on, dtype=np.int64)):
+        bm.flip_var(int(v))
+
+
+def _finished_run(cur, phase, inner, cfg, adaptive):
+    """The run dict of a phase that a checkpoint saved as finished."""
+    kind, outer = phase
+    total = outer * inner
+    store_every = max(1, -(-total // _MAX_ROWS))
+    _, last_stage = _stages(cfg["learning_rate"], outer)
+    n_rows = len(cur["theta_rows"])
+    return {"theta_rows": cur["theta_rows"], "dz_rows": cur["dz_rows"],
+            "acc_rows": cur["acc_rows"], "v_rows": cur["v_rows"],
+            "iters": np.arange(n_rows) * store_every, "n_done": int(cur["n_done"]),
+            "store_every": store_every, "final_theta": cur["theta"],
+            "final_dzA": cur["dzA"], "D_final": cur["Dvec"],
+            "stage_start": last_stage * inner if not adaptive else 0,
+            "times": list(cur["times"]), "cpu_times": list(cur["cpu_times"]),
+            "stopped_early": int(cur["n_done"]) < total, "proposal": kind}
+
+
+_CFG_SAVED = tuple(k for k in EE_DEFAULTS if k not in ("checkpoint", "checkpoint_every"))
+
+
+def _write_meta(directory, model, cfg, seeds, g_obs):
+    os.makedirs(directory, exist_ok=True)
+    conf = {}
+    for k in _CFG_SAVED + ("dens", "init_theta"):
+        v = cfg.get(k)
+        conf[k] = v.tolist() if isinstance(v, np.ndarray) else (list(v) if isinstance(v, tuple)
+                                                               else v)
+    meta = {"kind": _CKPT_KIND, "formula": getattr(model, "formula", None),
+            "labels": list(model.labels), "g_obs": [float(x) for x in g_obs],
+            "seeds": [int(x) for x in seeds], "cfg": conf}
+    path = os.path.join(directory, "meta.json")
+    with open(path + ".tmp", "w") as fh:
+        json.dump(meta, fh, indent=1)
+    os.replace(path + ".tmp", path)
+
+
+def _read_meta(directory, model):
+    path = os.path.join(directory, "meta.json")
+    try:
+        with open(path) as fh:
+            meta = json.load(fh)
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"cannot resume: {path} is not an EE checkpoint of ergmfit "
+                         f"({exc})") from None
+    if meta.get("kind") != _CKPT_KIND:
+        raise ValueError(f"cannot resume: {path} is not an EE checkpoint of ergmfit")
+    if list(meta["labels"]) != list(model.labels):
+        raise ValueError(f"cannot resume: the checkpoint {directory} is for the statistics "
+                         f"{meta['labels']}, this model has {list(model.labels)}")
+    return meta
+
+
 def _ee_phase(sampler, theta, dzA, outer, inner, m, upd, cfg, Dvec, dens, arc_corr, free, chain,
-              control_dir, callback, progress, state, n_planned):
+              control_dir, callback, progress, state, n_planned, start=None):
     """``outer`` outer iterations of Algorithm EE on ``sampler`` (θ, dzA in place).
 
     Returns the stored rows (every ``store_every``-th iteration), the number
     of iterations done, and the final θ, dzA and D.  Sets
     ``state["interrupted"]`` on KeyboardInterrupt or a stop request.
+    ``start`` (a partial phase read from a checkpoint) continues that phase;
+    ``state["checkpoint"]``, if set, is called with the partial phase after
+    outer iterations (it decides itself whether a save is due).
     """
     from ._ee import ee_iterations
     p = len(theta)
@@ -327,14 +464,35 @@ def _ee_phase(sampler, theta, dzA, outer, inner, m, upd, cfg, Dvec, dens, arc_co
     Dvec = np.ascontiguousarray(Dvec, dtype=float).copy()
     n_rows = 0
     done = 0
+    o_start = 0
     stopped_early = False
     rates, last_stage = _stages(cfg["learning_rate"], outer)
     stage_start = last_stage * inner if not adaptive else 0
     times, cpu_times = [], []
+    if start is not None:
+        n_rows = len(start["theta_rows"])
+        for name, arr in (("theta_rows", th_rows), ("dz_rows", dz_rows),
+                          ("acc_rows", acc_rows), ("v_rows", v_rows)):
+            arr[:n_rows] = start[name]
+        done = int(start["n_done"])
+        o_start = done // inner
+        times, cpu_times = list(start["times"]), list(start["cpu_times"])
+        if times:   # the clocks go on from the saved elapsed times
+            state.setdefault("t_start", time.perf_counter() - times[-1])
+            state.setdefault("c_start", time.process_time() - cpu_times[-1])
     t_start = state.setdefault("t_start", time.perf_counter())
     c_start = state.setdefault("c_start", time.process_time())
+
+    def partial(final=False):
+        return {"theta_rows": th_rows[:n_rows], "dz_rows": dz_rows[:n_rows],
+                "acc_rows": acc_rows[:n_rows], "v_rows": v_rows[:n_rows], "n_done": done,
+                "times": np.asarray(times, dtype=float),
+                "cpu_times": np.asarray(cpu_times, dtype=float), "theta": theta, "dzA": dzA,
+                "Dvec": Dvec, "final": final}
+
+    checkpoint = state.get("checkpoint")
     try:
-        for o in range(outer):
+        for o in range(o_start, outer):
             ee_iterations(sampler, theta, dzA, inner, m, upd, float(rates[o]),
                           float(cfg["min_theta"]), float(cfg["aca_ee"]), Dvec,
                           -1 if dens is None else int(dens), float(arc_corr),
@@ -370,6 +528,8 @@ def _ee_phase(sampler, theta, dzA, outer, inner, m, upd, cfg, Dvec, dens, arc_co
                 callback({"chain": chain, "outer": state["outer_done"], "n_outer": n_planned,
                           "iterations": done, "theta": theta.copy(), "dzA": dzA.copy(),
                           "acceptance": float(acc_c.mean())})
+            if checkpoint is not None:
+                checkpoint(partial(), force=False)
             if _stop_requested(control_dir):
                 state["interrupted"] = True
                 break
@@ -384,6 +544,10 @@ def _ee_phase(sampler, theta, dzA, outer, inner, m, upd, cfg, Dvec, dens, arc_co
                         break
     except KeyboardInterrupt:
         state["interrupted"] = True
+    if checkpoint is not None:
+        # after Ctrl-C inside an outer iteration its rows are lost but θ, dzA
+        # and x_t still agree with each other: a resumed run goes on from them
+        checkpoint(partial(final=not state["interrupted"]), force=True)
     return {"theta_rows": th_rows[:n_rows].copy(), "dz_rows": dz_rows[:n_rows].copy(),
             "acc_rows": acc_rows[:n_rows].copy(), "v_rows": v_rows[:n_rows].copy(),
             "iters": np.arange(n_rows) * store_every, "n_done": done,
@@ -423,10 +587,28 @@ def ee_chain(model, cfg, seed, chain=0, control_dir=None, callback=None, progres
     outer = int(cfg["ee_steps"])
     adaptive = cfg["update"] == "adaptive"
 
+    saved = None
+    if cfg.get("resume") is not None:
+        path = os.path.join(cfg["resume"], f"chain_{chain}.npz")
+        if os.path.exists(path):     # else this chain had not started: run it afresh
+            saved = _read_chain_checkpoint(path, chain)
+    if saved is not None:
+        # a resumed chain continues with a stream of its own (the MH
+        # sampler's generator state is not saved): reproducible, not the
+        # same draws as an uninterrupted run
+        rng = np.random.default_rng([seed, saved["meta"]["outer_done"], 1])
+        _restore_state(bm, saved["arrays"]["x_on"])
+        if use_ifd:
+            prop.V = saved["meta"]["V"]
+            prop.is_delete = saved["meta"]["is_delete"]
+        sampler = MHSampler(bm, prop, seed_words(rng))
+
     # --- Algorithm S --------------------------------------------------------
     s_theta = Dmean = s_rows = None
     need_s = cfg["init"] == "S" or adaptive
-    if need_s and cfg["s_steps"] > 0:
+    if saved is not None:
+        s_theta, Dmean, s_rows = (saved["arrays"].get(k) for k in ("s_theta", "Dmean", "s_rows"))
+    elif need_s and cfg["s_steps"] > 0:
         s_theta, Dmean, s_rows = algorithm_s(sampler, p, free, int(cfg["s_steps"]), m,
                                              cfg["aca_s"], prop if use_ifd else None,
                                              arc_corr, dens)
@@ -442,7 +624,7 @@ def ee_chain(model, cfg, seed, chain=0, control_dir=None, callback=None, progres
         theta = s_theta.copy()
     else:
         theta = np.asarray(cfg["init_theta"], dtype=float).copy()
-        if use_ifd:
+        if use_ifd and saved is None:
             prop.V = theta[dens] + arc_corr
     if Dmean is None:
         Dmean = np.ones(p)
@@ -461,34 +643,61 @@ def ee_chain(model, cfg, seed, chain=0, control_dir=None, callback=None, progres
     state = {"outer_done": 0, "interrupted": False}
     runs = []
     dzA = np.zeros(p)
-    for ph, (kind, n_outer) in enumerate(phases):
+    ph0, start = 0, None
+    if saved is not None:
+        runs = saved["runs"]
+        state["outer_done"] = saved["meta"]["outer_done"]
+        cur = saved["current"]
+        ph0 = saved["meta"]["phase"]
+        if saved["meta"]["final"]:
+            runs.append(_finished_run(cur, phases[ph0], inner, cfg, adaptive))
+            theta, dzA, Dvec = cur["theta"], cur["dzA"], cur["Dvec"]
+            ph0 += 1
+        else:
+            start = cur
+            theta, dzA, Dvec = cur["theta"], cur["dzA"], cur["Dvec"]
+    ckpt = None
+    if cfg.get("checkpoint") is not None:
+        fixed = {k: v for k, v in (("s_theta", s_theta), ("Dmean", Dmean), ("s_rows", s_rows))
+                 if v is not None}
+        ckpt = _ChainCheckpoint(cfg["checkpoint"], chain, float(cfg["checkpoint_every"]), bm,
+                                prop if use_ifd else None, fixed, runs, state)
+        state["checkpoint"] = ckpt
+    for ph in range(ph0, len(phases)):
+        kind, n_outer = phases[ph]
+        if ckpt is not None:
+            ckpt.phase = ph
         if ph == 1:
-            # unconditional phase: start at the IFD phase's estimate, same state
-            prev = runs[-1]
-            keep = prev["iters"] >= _burnin_iters(cfg["burnin"], prev["n_done"],
-                                                  prev["stage_start"])
-            if keep.any():
-                theta = prev["theta_rows"][keep].mean(axis=0)
+            if start is None:
+                # unconditional phase: start at the IFD phase's estimate, same state
+                prev = runs[-1]
+                keep = prev["iters"] >= _burnin_iters(cfg["burnin"], prev["n_done"],
+                                                      prev["stage_start"])
+                if keep.any():
+                    theta = prev["theta_rows"][keep].mean(axis=0)
+                dzA = runs[-1]["final_dzA"].copy()     # g(x_t) - g(x_obs), edges included
+                Dvec = np.where(np.isfinite(Dmean), Dmean, 0.0).astype(float) if adaptive \
+                    else np.ones(p)
+                if adaptive and dens is not None and not Dvec[dens] > 0:
+                    Dvec[dens] = np.median(Dvec[free]) if free.any() else 1.0
             sampler = MHSampler(bm, TieNoTie(), seed_words(rng))
-            dzA = runs[-1]["final_dzA"].copy()     # g(x_t) - g(x_obs), edges included
             dens_ph = None
-            Dvec = np.where(np.isfinite(Dmean), Dmean, 0.0).astype(float) if adaptive \
-                else np.ones(p)
-            if adaptive and dens is not None and not Dvec[dens] > 0:
-                Dvec[dens] = np.median(Dvec[free]) if free.any() else 1.0
             free_ph = np.ones(p, dtype=bool)
         else:
             dens_ph = dens
             free_ph = free
         run = _ee_phase(sampler, theta, dzA, n_outer, inner, m, upd, cfg, Dvec, dens_ph,
                         arc_corr, free_ph, chain, control_dir, callback, progress, state,
-                        n_planned)
+                        n_planned, start=start)
+        start = None
         run["proposal"] = kind
         runs.append(run)
         theta = run["final_theta"]
         Dvec = run["D_final"]
         if state["interrupted"]:
             break
+    if not runs:
+        raise ValueError(f"the checkpoint of chain {chain} has no EE iterations")
     seconds_ee = time.perf_counter() - t_ee
     cpu_ee = time.process_time() - c_ee
     main = runs[-1]
@@ -845,8 +1054,32 @@ def _resolve_cfg(model, kwargs):
     return cfg
 
 
+def _resume_cfg(model, directory, g_obs, kwargs):
+    """The settings and chain seeds saved in the checkpoint ``directory``."""
+    meta = _read_meta(directory, model)
+    if not np.allclose(meta.get("g_obs", []), g_obs, rtol=1e-12, atol=0):
+        raise ValueError(f"cannot resume: the checkpoint {directory} was written for a network "
+                         "with other observed statistics")
+    given = sorted(k for k in kwargs if k not in ("checkpoint", "checkpoint_every"))
+    if given:
+        raise ValueError(f"resume continues with the checkpoint's settings; do not pass {given}")
+    cfg = dict(EE_DEFAULTS)
+    cfg.update(meta["cfg"])
+    if isinstance(cfg["learning_rate"], list):
+        cfg["learning_rate"] = tuple(cfg["learning_rate"])
+    if cfg.get("init_theta") is not None:
+        cfg["init_theta"] = np.asarray(cfg["init_theta"], dtype=float)
+    cfg["checkpoint"] = kwargs.get("checkpoint", directory)
+    cfg["checkpoint_every"] = kwargs.get("checkpoint_every", EE_DEFAULTS["checkpoint_every"])
+    if cfg["checkpoint"] is not None and os.path.abspath(cfg["checkpoint"]) != \
+            os.path.abspath(directory):
+        shutil.copytree(directory, cfg["checkpoint"], dirs_exist_ok=True)
+    cfg["resume"] = directory
+    return cfg, list(meta["seeds"])
+
+
 def ee_core(model, random_state=None, verbose=False, n_chains=1, n_jobs=1, backend=None,
-            callback=None, **kwargs):
+            callback=None, resume=None, **kwargs):
     """Run EE; returns a dict with everything :func:`fit_ee` puts in the results.
 
     See the module docstring for the algorithm and :data:`EE_DEFAULTS` for
@@ -856,22 +1089,29 @@ def ee_core(model, random_state=None, verbose=False, n_chains=1, n_jobs=1, backe
     """
     from ..sampling.chains import chain_seeds
     t0 = time.perf_counter()
-    cfg = _resolve_cfg(model, kwargs)
-    n_chains = int(n_chains)
-    if n_chains < 1:
-        raise ValueError(f"n_chains must be at least 1, got {n_chains}")
-    rng = np.random.default_rng(random_state) if not isinstance(random_state, np.random.Generator) \
-        else random_state
-    seeds = chain_seeds(rng, n_chains)
-    if cfg["init"] in ("cd", "mple"):
-        if cfg["init"] == "cd":
-            from .cd import cd_core
-            cfg["init_theta"] = np.asarray(cd_core(model, random_state=rng)["params"])
-        else:
-            from .mple import fit_mple
-            cfg["init_theta"] = np.asarray(fit_mple(model, verbose=False).params, dtype=float)
-        cfg["init"] = "user"
     g_obs = np.asarray(model.statistics_vector(), dtype=float)
+    if resume is not None:
+        cfg, seeds = _resume_cfg(model, resume, g_obs, kwargs)
+        n_chains = len(seeds)
+    else:
+        cfg = _resolve_cfg(model, kwargs)
+        n_chains = int(n_chains)
+        if n_chains < 1:
+            raise ValueError(f"n_chains must be at least 1, got {n_chains}")
+        rng = np.random.default_rng(random_state) \
+            if not isinstance(random_state, np.random.Generator) else random_state
+        seeds = chain_seeds(rng, n_chains)
+        if cfg["init"] in ("cd", "mple"):
+            if cfg["init"] == "cd":
+                from .cd import cd_core
+                cfg["init_theta"] = np.asarray(cd_core(model, random_state=rng)["params"])
+            else:
+                from .mple import fit_mple
+                cfg["init_theta"] = np.asarray(fit_mple(model, verbose=False).params,
+                                               dtype=float)
+            cfg["init"] = "user"
+        if cfg["checkpoint"] is not None:
+            _write_meta(cfg["checkpoint"], model, cfg, seeds, g_obs)
     if n_jobs == 1 or n_chains == 1:
         chains, interrupted = _run_sequential(model, cfg, seeds, callback, verbose)
     else:
@@ -883,7 +1123,7 @@ def ee_core(model, random_state=None, verbose=False, n_chains=1, n_jobs=1, backe
 
 
 def fit_ee(model, random_state=None, verbose=False, n_chains=1, n_jobs=1, backend=None,
-           callback=None, **kwargs):
+           callback=None, resume=None, **kwargs):
     """Fit ``model`` by Equilibrium Expectation (see the module docstring).
 
     Parameters
@@ -941,6 +1181,18 @@ def fit_ee(model, random_state=None, verbose=False, n_chains=1, n_jobs=1, backen
     thin : int
         Keep every ``thin``-th iteration in ``info["trajectory"]`` (default
         ``ee_inner_steps``, as EstimNet's output files).
+    checkpoint : path, optional
+        A directory where the run is saved: ``meta.json`` (model, settings,
+        seeds) and each chain's state (network, θ, dzA, D, IFD's V and the
+        trajectory so far) every ``checkpoint_every`` seconds (60), at the
+        end of each phase and on Ctrl-C.
+    resume : path, optional
+        Continue the run saved in this checkpoint directory with its
+        settings and chains (other settings may not be passed; ``n_chains``
+        and ``random_state`` are ignored).  It goes on saving there unless
+        ``checkpoint`` names another directory.  A resumed chain continues
+        with its own random stream, so its draws differ from those of an
+        uninterrupted run (reproducibly); its estimate is of the same quality.
 
     Returns
     -------
@@ -953,7 +1205,7 @@ def fit_ee(model, random_state=None, verbose=False, n_chains=1, n_jobs=1, backen
         of the EE loop, and the settings.
     """
     out = ee_core(model, random_state=random_state, verbose=verbose, n_chains=n_chains,
-                  n_jobs=n_jobs, backend=backend, callback=callback, **kwargs)
+                  n_jobs=n_jobs, backend=backend, callback=callback, resume=resume, **kwargs)
     return build_results(model, out)
 
 
@@ -1001,7 +1253,10 @@ def build_results(model, out):
         planned = _planned_outer(cfg) * cfg["ee_inner_steps"] * len(out["seeds"])
         warn.append(f"Interrupted: the EE run was stopped after {n_done} iterations "
                     f"(of {planned} planned); "
-                    "the estimates are those of the trajectory so far and are not converged.")
+                    "the estimates are those of the trajectory so far and are not converged."
+                    + (f" It was saved: continue with resume={cfg['checkpoint']!r} "
+                       f"(ergmfit fit ... --set resume={cfg['checkpoint']})."
+                       if cfg.get("checkpoint") else ""))
     if bad_t:
         warn.append("Warning: |t-ratio| >= " + f"{cfg['t_tol']:g} for " + ", ".join(
             f"{labels[k]} ({tr[k]:.3f})" for k in range(p) if labels[k] in bad_t)
