@@ -1,6 +1,6 @@
 """Markov random fields on the same engine as the ERGMs.
 
-Ising fields, (visible) Boltzmann machines with higher-order potentials,
+Ising and Potts fields, (visible) Boltzmann machines with higher-order potentials,
 restricted Boltzmann machines and grid CRFs.  The linear-in-parameters
 models compile to a :class:`~ergmfit.core._model.BinaryModel`
 (``MonomialModel``), so the Metropolis-Hastings and blocked Gibbs samplers
@@ -15,8 +15,11 @@ unchanged.
 (2,)
 """
 from . import contrastive, data, exact
+from ._potts import OneHotEnumeration, UniformGroupBlocks
 from ._trees import ForwardBackward, GridShapeBlocks
 from .models import RBM, BoltzmannMachine, GridCRF, IsingModel, LinearMRF
+from .potts import PottsModel
 
-__all__ = ["IsingModel", "BoltzmannMachine", "GridCRF", "RBM", "LinearMRF", "data", "exact",
+__all__ = ["IsingModel", "BoltzmannMachine", "GridCRF", "RBM", "LinearMRF", "PottsModel",
+           "OneHotEnumeration", "UniformGroupBlocks", "data", "exact",
            "ForwardBackward", "GridShapeBlocks", "contrastive"]

@@ -173,6 +173,8 @@ def fit_cl(instances, labels, block_size=2, blocks="all", n_blocks=None, theta0=
 # Contrastive divergence and persistent CD
 # ---------------------------------------------------------------------------
 def _make_sampler(bm, sampler, block_size, seed):
+    if callable(sampler):      # a factory (bm, seed_words) -> sampler, e.g. Potts node blocks
+        return sampler(bm, seed)
     if sampler in ("gibbs", "block", "blocked"):
         from ..sampling._blocks import BlockGibbsSampler, Enumeration, UniformBlocks
         k = int(block_size)
@@ -193,7 +195,10 @@ def fit_cd(instances, p, n_steps=1, sampler="gibbs", block_size=1, persistent=Fa
     None).  CD: for each, the chain starts at the observation and makes
     ``n_steps`` updates (``sampler="gibbs"``: random-scan blocked Gibbs on
     uniform blocks of ``block_size`` variables, i.e. Bn-CDm of Asuncion et
-    al.; ``"mh"``: single-variable Metropolis-Hastings with random toggles);
+    al.; ``"mh"``: single-variable Metropolis-Hastings with random toggles;
+    or a callable ``(bm, seed_words) -> sampler`` with ``run(theta, steps)``
+    and a ``delta`` array, e.g. a BlockGibbsSampler over a Potts model's node
+    blocks);
     the gradient is minus the mean of g(x_n) - g(x_0).  PCD: ``n_particles``
     chains (default: the batch size) persist between iterations; gradient =
     mean g(data batch) - mean g(particles).  Step: learning_rate / (1 + decay t).

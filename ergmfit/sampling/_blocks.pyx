@@ -278,6 +278,12 @@ def _check_rc(int rc, k, max_size):
     if rc == -4:
         raise ValueError("the block is not a forest of the model's interaction graph: "
                          "forward-backward needs chain- or tree-shaped blocks")
+    if rc == -5:
+        raise ValueError("the block is not a union of whole one-hot groups (a Potts node's "
+                         "indicators move together)")
+    if rc == -6:
+        raise ValueError("the state violates the one-hot constraint (each Potts node must have "
+                         "exactly one indicator on)")
     if rc != 0:
         raise RuntimeError(f"block kernel failed (code {rc})")
 
