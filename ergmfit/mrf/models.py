@@ -14,9 +14,12 @@ method      what runs
 "pl"        pseudo-likelihood: the MPLE design builder + logistic fit
 "cl"        composite likelihood of order ``block_size`` (all k-subsets
             by default: Yasuda et al.'s F_k), the MCLE block enumerator
+"scl"       stochastic composite likelihood (Dillon & Lebanon): the same
+            block designs, objects selected with probabilities lambda
 "cd"        CD-n: ``n_steps`` random-scan Gibbs updates on blocks of
             ``block_size`` variables (Bn-CDm), or ``sampler="mh"``
 "pcd"       persistent CD with the same samplers
+"ee"        Equilibrium Expectation on the product model of the rows
 ==========  ===========================================================
 
 :class:`RBM` (visible likelihood, hidden units summed out) is NOT linear in
@@ -24,9 +27,12 @@ its parameters -- log p*(v) = alpha.v + sum_j log 2cosh(beta_j + W_j.v) --
 so it has no change-statistic form theta . Delta; its exact likelihood,
 PL / CL of order k (Yasuda et al.) and CD-k are written directly in numpy.
 
-Potts models (q > 2 states) are not provided: as one-hot binary variables
-they need a sum-to-one constraint that single-variable flips cannot respect
-exactly (see the package notes).
+Potts models (q states) are in :mod:`ergmfit.mrf.potts`
+(:class:`~ergmfit.mrf.potts.PottsModel`): one-hot indicators in a
+MonomialModel, moved a whole node at a time by the block kernel
+:class:`~ergmfit.mrf._potts.OneHotEnumeration`, so the sum-to-one constraint
+always holds (exact sampling and Gibbs, PL/CL over node blocks, CD/PCD,
+exact ML).
 """
 from __future__ import annotations
 
@@ -43,7 +49,7 @@ from ._models import MonomialModel
 
 __all__ = ["LinearMRF", "IsingModel", "BoltzmannMachine", "GridCRF", "RBM", "graph_edges"]
 
-_METHODS = ("exact", "pl", "cl", "cd", "pcd")
+_METHODS = ("exact", "pl", "cl", "scl", "cd", "pcd", "ee")
 
 
 def _to01(X, n=None):
@@ -182,9 +188,11 @@ class LinearMRF:
         """Estimate theta from the rows of X (i.i.d. observations).
 
         method: "exact", "pl", "cl" (``block_size=k``, ``blocks=``, ``n_blocks=``),
-        "cd" / "pcd" (``n_steps``, ``sampler``, ``block_size``, ``n_iter``,
-        ``learning_rate``, ``batch_size``, ...; see
-        :func:`ergmfit.mrf.estimation.fit_cd`).
+        "scl" (stochastic composite likelihood, ``components=``, ``selection=``;
+        see :func:`ergmfit.mrf.scl.fit_scl`), "cd" / "pcd" (``n_steps``,
+        ``sampler``, ``block_size``, ``n_iter``, ``learning_rate``,
+        ``batch_size``, ...; see :func:`ergmfit.mrf.estimation.fit_cd`), "ee"
+        (Equilibrium Expectation, see :func:`ergmfit.mrf.ee.fit_ee`).
         """
         return self._fit(self._instances(X, sample_weight), method, **kwargs)
 
@@ -215,9 +223,25 @@ class LinearMRF:
                             random_state=rs, **kwargs)
             self.coef_, self.n_iter_, self.converged_ = r["theta"], r["n_iter"], None
             self.trace_ = r["trace"]
+        elif method == "scl":
+            from .scl import fit_scl
+            self._set_fitted(fit_scl(insts, self.labels, random_state=rs, **kwargs))
+        elif method == "ee":
+            from .ee import fit_ee
+            self._set_fitted(fit_ee(insts, self.labels, random_state=rs, **kwargs))
         else:
             raise ValueError(f"unknown method {method!r}; the methods are {list(_METHODS)}")
         return self
+
+    def _set_fitted(self, r):
+        """Fitted attributes from an estimator's result dict: ``theta`` ->
+        ``coef_``; ``loglik``, ``converged``, ``n_iter``, ``cov``, ``trace`` ->
+        the same name with ``_``; anything in ``r["extra"]`` likewise."""
+        self.coef_ = np.asarray(r["theta"], dtype=float)
+        for key in ("loglik", "converged", "n_iter", "cov", "trace"):
+            setattr(self, key + "_", r.get(key))
+        for key, val in r.get("extra", {}).items():
+            setattr(self, key + "_", val)
 
     def partial_fit(self, X, y=None, n_iter=1, **kwargs):
         """A few CD iterations from the current estimate (``method_`` "cd" or
@@ -472,51 +496,86 @@ class RBM:
         V = self._pm(V)
         return self.log_unnorm(V, theta) - self.log_partition(theta)
 
-    def composite_loglik(self, V, theta, k, grad=False):
-        """Yasuda et al.'s L_{F_k}: mean over rows and over all k-subsets c of
-        log p(v_c | v_-c); with ``grad`` also its gradient."""
+    def composite_loglik(self, V, theta, k, grad=False, weights=None):
+        """Yasuda et al.'s L_{F_k}: the (``weights``-weighted) mean over rows and
+        the mean over all k-subsets c of log p(v_c | v_-c); with ``grad`` also
+        its gradient."""
         V = self._pm(V)
         N, n = V.shape
+        w = np.full(N, 1.0 / N) if weights is None else \
+            np.asarray(weights, dtype=float) / np.sum(weights)
         C = 2.0 * _exact.state_matrix(k).astype(float) - 1.0         # (2^k, k)
         total, g = 0.0, np.zeros(self.n_params)
         subsets = list(itertools.combinations(range(n), k))
+        L0 = self.log_unnorm(V, theta)
+        G0 = self.grad_log_unnorm(V, theta) if grad else None
         for c in subsets:
             Vr = np.repeat(V[:, None, :], len(C), axis=1)              # (N, 2^k, n)
             Vr[:, :, list(c)] = C[None, :, :]
             L = self.log_unnorm(Vr, theta)                             # (N, 2^k)
             lse = special.logsumexp(L, axis=1)
-            total += float(np.sum(self.log_unnorm(V, theta) - lse))
+            total += float(w @ (L0 - lse))
             if grad:
                 P = np.exp(L - lse[:, None])
-                G = self.grad_log_unnorm(Vr, theta)
-                g += self.grad_log_unnorm(V, theta).sum(0) - np.einsum("ns,nsq->q", P, G)
-        norm = N * len(subsets)
-        return (total / norm, g / norm) if grad else total / norm
+                g += w @ G0 - np.einsum("n,ns,nsq->q", w, P, self.grad_log_unnorm(Vr, theta))
+        m = len(subsets)
+        return (total / m, g / m) if grad else total / m
 
     def fit(self, V, y=None, method="cl", block_size=1, theta0=None, n_steps=1, n_iter=2000,
-            learning_rate=0.05, maxiter=1000):
+            learning_rate=0.05, maxiter=1000, optimizer="lbfgs", alpha_rule="exact"):
+        """Fit by "exact" ML, "pl", "cl" (order ``block_size``) or "cd" (CD-``n_steps``).
+
+        ``optimizer="lbfgs"`` maximises to convergence; ``"gd"`` runs
+        ``n_iter`` plain gradient-ascent steps of ``learning_rate`` (Yasuda et
+        al.'s procedure: with few distinct rows the ML and CL optima can lie at
+        infinity, and the estimates are those of a fixed schedule).
+        ``alpha_rule="eq10"`` scales the visible biases' steps by n/k as their
+        eq. 10 is written.
+        """
         V = self._pm(V)
         rng = check_random_state(self.random_state)
         theta = (0.01 * rng.standard_normal(self.n_params) if theta0 is None
                  else np.asarray(theta0, dtype=float).copy())
         method = method.lower()
+        if optimizer not in ("lbfgs", "gd"):
+            raise ValueError(f"optimizer must be 'lbfgs' or 'gd', got {optimizer!r}")
+        if alpha_rule not in ("exact", "eq10"):
+            raise ValueError(f"alpha_rule must be 'exact' or 'eq10', got {alpha_rule!r}")
         if method in ("exact", "cl", "pl"):
-            k = self.n_visible if method == "exact" else (1 if method == "pl" else int(block_size))
+            nv = self.n_visible
+            k = nv if method == "exact" else (1 if method == "pl" else int(block_size))
+            if not 1 <= k <= nv:
+                raise ValueError(f"block_size must be in 1..{nv}, got {k}")
+            U, cnt = np.unique(V, axis=0, return_counts=True)     # distinct rows, weights
+            w = cnt / cnt.sum()
 
-            def f(th):
-                if method == "exact":
+            def value_grad(th):
+                if k == nv:
                     Vall = self._all_v()
                     L = self.log_unnorm(Vall, th)
-                    P = np.exp(L - special.logsumexp(L))
-                    ll = self.loglik(V, th)
-                    g = self.grad_log_unnorm(V, th).mean(0) - P @ self.grad_log_unnorm(Vall, th)
-                    return -ll, -g
-                ll, g = self.composite_loglik(V, th, k, grad=True)
-                return -ll, -g
+                    lz = special.logsumexp(L)
+                    P = np.exp(L - lz)
+                    ll = float(w @ self.log_unnorm(U, th)) - lz
+                    g = w @ self.grad_log_unnorm(U, th) - P @ self.grad_log_unnorm(Vall, th)
+                    return ll, g
+                return self.composite_loglik(U, th, k, grad=True, weights=w)
 
-            res = optimize.minimize(f, theta, jac=True, method="L-BFGS-B",
-                                    options={"maxiter": maxiter, "gtol": 1e-9, "ftol": 1e-15})
-            self.coef_, self.n_iter_, self.converged_ = res.x, int(res.nit), bool(res.success)
+            if optimizer == "gd":
+                scale = np.ones(self.n_params)
+                if alpha_rule == "eq10":
+                    scale[:nv] = nv / k
+                for _ in range(int(n_iter)):
+                    theta = theta + learning_rate * scale * value_grad(theta)[1]
+                self.coef_, self.n_iter_, self.converged_ = theta, int(n_iter), None
+            else:
+                def f(th):
+                    ll, g = value_grad(th)
+                    return -ll, -g
+
+                res = optimize.minimize(f, theta, jac=True, method="L-BFGS-B",
+                                        options={"maxiter": maxiter, "gtol": 1e-9,
+                                                 "ftol": 1e-15})
+                self.coef_, self.n_iter_, self.converged_ = res.x, int(res.nit), bool(res.success)
         elif method == "cd":
             for t in range(n_iter):
                 a, b, W = self.unpack(theta)
