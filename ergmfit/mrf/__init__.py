@@ -14,7 +14,7 @@ unchanged.
 >>> m.fit(X, method="pl").coef_.shape
 (2,)
 """
-from . import contrastive, data, exact, scl
+from . import contrastive, data, exact, junction, scl
 from ._potts import OneHotEnumeration, UniformGroupBlocks
 from ._trees import ForwardBackward, GridShapeBlocks
 from .models import RBM, BoltzmannMachine, GridCRF, IsingModel, LinearMRF
@@ -22,6 +22,6 @@ from .potts import PottsModel
 from .scl import SCLComponent, fit_scl, pl_mixture, scl_asymptotic_variance
 
 __all__ = ["IsingModel", "BoltzmannMachine", "GridCRF", "RBM", "LinearMRF", "PottsModel",
-           "OneHotEnumeration", "UniformGroupBlocks", "data", "exact", "scl", "fit_scl",
+           "OneHotEnumeration", "UniformGroupBlocks", "data", "exact", "junction", "scl", "fit_scl",
            "scl_asymptotic_variance", "pl_mixture", "SCLComponent",
            "ForwardBackward", "GridShapeBlocks", "contrastive"]

@@ -104,17 +104,28 @@ class ContrastiveObjective:
         return r.x, -r.fun, r
 
 
-def pseudo_likelihood_objective(model, X, obj=None):
-    """PL as a contrastive objective: S_{m,i} = {x^m, x^m with x_i flipped}."""
+def pseudo_likelihood_objective(model, X, obj=None, weights=None):
+    """PL as a contrastive objective: S_{m,i} = {x^m, x^m with x_i flipped}
+    (example m weighted by ``weights[m]``, e.g. the counts of distinct rows)."""
     X = _to01(X, model.n_vars)
+    w = _weights(weights, len(X))
     obj = ContrastiveObjective(model.n_stats) if obj is None else obj
     bm = model.compiled()
     for m, x in enumerate(X):
         bm.set_state(x)
         for i in range(model.n_vars):
             d = bm.change_stats(i)
-            obj.set_group(("pl", m, i), (d if not x[i] else -d)[None, :])
+            obj.set_group(("pl", m, i), (d if not x[i] else -d)[None, :], weight=w[m])
     return obj
+
+
+def _weights(weights, n):
+    if weights is None:
+        return np.ones(n)
+    w = np.asarray(weights, dtype=float).ravel()
+    if w.shape != (n,) or not np.all(np.isfinite(w)) or np.any(w < 0):
+        raise ValueError(f"weights must be {n} finite non-negative numbers (one per example)")
+    return w
 
 
 def icm(model, theta, x0=None, random_state=None, max_sweeps=100):
@@ -181,13 +192,15 @@ def max_product(model, theta):
 
 
 def ccg(model, X, map_method="icm", init="pl", theta0=None, max_rounds=50, random_state=None,
-        verbose=False):
+        verbose=False, weights=None):
     """Contrastive Constraint Generation; returns a dict with ``theta``,
     ``objective``, ``n_rounds``, ``converged`` and the per-example
-    instantiation sets ``sets`` (lists of 0/1 arrays)."""
+    instantiation sets ``sets`` (lists of 0/1 arrays).  ``weights`` weight
+    the examples (pass distinct rows and their counts to save work)."""
     rng = np.random.default_rng(random_state)
     X = _to01(X, model.n_vars)
-    obj = pseudo_likelihood_objective(model, X) if init == "pl" else \
+    w = _weights(weights, len(X))
+    obj = pseudo_likelihood_objective(model, X, weights=w) if init == "pl" else \
         ContrastiveObjective(model.n_stats)
     sets = [dict() for _ in range(len(X))]
     theta = np.zeros(model.n_stats) if theta0 is None else np.asarray(theta0, dtype=float)
@@ -205,7 +218,8 @@ def ccg(model, X, map_method="icm", init="pl", theta0=None, max_rounds=50, rando
                 continue
             sets[m][key] = y.copy()
             new += 1
-            obj.add_instantiations(model, x, np.array(list(sets[m].values())), key=("ccg", m))
+            obj.add_instantiations(model, x, np.array(list(sets[m].values())), weight=w[m],
+                                   key=("ccg", m))
         if verbose:
             print(f"CCG round {rounds}: {new} new instantiations")
         if new == 0:

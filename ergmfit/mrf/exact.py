@@ -10,7 +10,7 @@ statistics as the samplers and estimators.
 State s (an integer in 0..2^n-1) has x_v = bit v of s.  Limits: n <= 20 and
 2^n * n_stats <= 2^27 doubles (1 GiB).
 
-Not implemented yet: junction tree / transfer matrix for thin grids.
+Thin models beyond 20 variables (chains, trees, narrow grids): :mod:`ergmfit.mrf.junction`.
 """
 from __future__ import annotations
 

@@ -10,7 +10,8 @@ sampler and estimator of the package runs on it:
 ==========  ===========================================================
 method      what runs
 ==========  ===========================================================
-"exact"     Newton on the exact log-likelihood (enumeration, n <= 20)
+"exact"     Newton on the exact log-likelihood (enumeration, n <= 20;
+            junction tree for larger thin models)
 "pl"        pseudo-likelihood: the MPLE design builder + logistic fit
 "cl"        composite likelihood of order ``block_size`` (all k-subsets
             by default: Yasuda et al.'s F_k), the MCLE block enumerator
@@ -110,6 +111,7 @@ class LinearMRF:
         self.coef = np.asarray(coef, dtype=float)
         self.coding = coding
         self._bm = None
+        self._jt = None
 
     @property
     def n_stats(self):
@@ -155,12 +157,23 @@ class LinearMRF:
             self._G_cache = _exact.all_statistics(self._shared())
         return self._G_cache
 
+    def _junction(self):
+        if getattr(self, "_jt", None) is None:
+            from .junction import JunctionTree
+            self._jt = JunctionTree(self)
+        return self._jt
+
     def log_partition(self, theta=None):
-        """Exact log Z(theta) (at most 20 variables)."""
+        """Exact log Z(theta): enumeration (at most 20 variables), else the
+        junction tree (thin models: chains, trees, narrow grids)."""
+        if self.n_vars > _exact.MAX_EXACT_VARS:
+            return self._junction().log_partition(self._params(theta))
         return _exact.log_partition(self._G(), self._params(theta))
 
     def marginals(self, theta=None):
-        """Exact P(x_v = 1) for every variable."""
+        """Exact P(x_v = 1) for every variable (enumeration or junction tree)."""
+        if self.n_vars > _exact.MAX_EXACT_VARS:
+            return self._junction().marginals(self._params(theta))
         return _exact.marginals(self._G(), self._params(theta), self.n_vars)
 
     def score_samples(self, X, theta=None):
@@ -205,6 +218,12 @@ class LinearMRF:
             if len(insts) != 1:
                 raise ValueError("method='exact' needs a single model instance")
             bm, X, w = insts[0]
+            if self.n_vars > _exact.MAX_EXACT_VARS:
+                from .junction import fit_ml
+                r = fit_ml(self._junction(), X, kwargs.get("theta0"), w)
+                self.coef_, self.loglik_, self.converged_ = r["theta"], r["loglik"], r["converged"]
+                self.n_iter_, self.cov_ = r["n_iter"], r["cov"]
+                return self
             theta, ll, H, conv = _exact.fit_exact(bm, X, kwargs.get("theta0"), w)
             self.coef_, self.loglik_, self.converged_, self.n_iter_ = theta, ll, conv, None
             self.cov_ = np.linalg.pinv(H)
