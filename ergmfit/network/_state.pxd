@@ -22,6 +22,7 @@ cdef class NetworkState:
     cdef readonly int n
     cdef readonly bint directed
     cdef int64_t n_ties
+    cdef int64_t version     # +1 on every tie added or removed (validates callers' caches)
     cdef int64_t tie_cap
     # neighbour arrays
     cdef int** out_nb

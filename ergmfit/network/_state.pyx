@@ -107,6 +107,7 @@ cdef class NetworkState:
         cdef int* p
         if not self.directed and i > j:
             t = i; i = j; j = t
+        self.version += 1
         if self.caches:
             if self._update_caches(i, j, 1) != 0:
                 return -1
@@ -169,6 +170,7 @@ cdef class NetworkState:
         e = <int>i64map_get(&self.tie_index, key, -1)
         if e < 0:
             return 0
+        self.version += 1
         if self.caches:
             if self._update_caches(i, j, -1) != 0:
                 return -1

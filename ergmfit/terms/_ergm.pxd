@@ -19,6 +19,9 @@ cdef class ERGMModel(BinaryModel):
     # the last decoded variable: a proposal asks get/change/flip of the same v
     cdef int64_t _last_v
     cdef int _last_i, _last_j
+    # ... and whether it is on, valid while the state's version is _on_version
+    cdef int64_t _on_v, _on_version
+    cdef bint _on_val
 
     cdef void dyad(self, int64_t v, int* i, int* j) noexcept nogil
     cdef int64_t var(self, int i, int j) noexcept nogil

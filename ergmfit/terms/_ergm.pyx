@@ -35,6 +35,7 @@ cdef class ERGMModel(BinaryModel):
         if caches:
             state.enable_caches(caches)
         self._last_v = -1
+        self._on_v = -1
 
     def __dealloc__(self):
         free(self._kernels)
@@ -94,14 +95,25 @@ cdef class ERGMModel(BinaryModel):
         self.dyad_change(i, j, out)
 
     cdef bint get(self, int64_t v) noexcept nogil:
+        # a proposal and the sampler both ask for v, then maybe flip it: one lookup
         cdef int i, j
+        if v == self._on_v and self._on_version == self.state.version:
+            return self._on_val
         self.dyad(v, &i, &j)
-        return self.state.has_tie(i, j)
+        self._on_val = self.state.has_tie(i, j)
+        self._on_v = v
+        self._on_version = self.state.version
+        return self._on_val
 
     cdef int flip(self, int64_t v) noexcept nogil:
-        cdef int i, j
+        cdef int i, j, rc
+        cdef bint on = self.get(v)
         self.dyad(v, &i, &j)
-        return self.state.toggle(i, j)
+        rc = self.state.remove_tie(i, j) if on else self.state.add_tie(i, j)
+        self._on_v = v
+        self._on_val = not on
+        self._on_version = self.state.version
+        return rc
 
     cdef int64_t n_on(self) noexcept nogil:
         return self.state.n_ties
@@ -111,6 +123,9 @@ cdef class ERGMModel(BinaryModel):
         self._last_v = self.var(i, j)
         self._last_i = i
         self._last_j = j
+        self._on_v = self._last_v
+        self._on_val = True
+        self._on_version = self.state.version
         return self._last_v
 
     cdef int64_t random_var(self, RNG* rng) noexcept nogil:
