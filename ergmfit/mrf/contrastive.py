@@ -203,6 +203,8 @@ def ccg(model, X, map_method="icm", init="pl", theta0=None, max_rounds=50, rando
     obj = pseudo_likelihood_objective(model, X, weights=w) if init == "pl" else \
         ContrastiveObjective(model.n_stats)
     sets = [dict() for _ in range(len(X))]
+    GX = model.statistics(X)
+    stats_of = {}                  # instantiation (bytes) -> g(y), computed once
     theta = np.zeros(model.n_stats) if theta0 is None else np.asarray(theta0, dtype=float)
     converged = False
     if len(obj):
@@ -218,8 +220,10 @@ def ccg(model, X, map_method="icm", init="pl", theta0=None, max_rounds=50, rando
                 continue
             sets[m][key] = y.copy()
             new += 1
-            obj.add_instantiations(model, x, np.array(list(sets[m].values())), weight=w[m],
-                                   key=("ccg", m))
+            if key not in stats_of:
+                stats_of[key] = model.statistics(y[None, :])[0]
+            D = np.array([stats_of[k] for k in sets[m]]) - GX[m]
+            obj.set_group(("ccg", m), D, weight=w[m])
         if verbose:
             print(f"CCG round {rounds}: {new} new instantiations")
         if new == 0:
