@@ -14,7 +14,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 VIGNETTES = os.path.join(os.path.dirname(HERE), "vignettes")
 
 
-@pytest.mark.parametrize("name", ["asuncion_vbm", "asuncion_crf", "dillon_lebanon_scl", "yasuda_rbm", "vickrey_chain"])
+@pytest.mark.parametrize("name", ["asuncion_vbm", "asuncion_crf", "dillon_lebanon_scl", "yasuda_rbm", "vickrey_chain",
+                                  "borisenko_mrf"])
 def test_vignette_quick(name, tmp_path):
     script = os.path.join(VIGNETTES, name + ".py")
     if not os.path.exists(script):

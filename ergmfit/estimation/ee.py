@@ -275,8 +275,11 @@ def algorithm_s(sampler, p, free, steps, m, aca_s, ifd=None, arc_corr=0.0, dens=
         dzA = dele - add
         sumC = add + dele
         D0 += dzA * dzA
+        # sumC^2, unless change statistics of both signs (±1 MRF spins, negative
+        # covariates) cancel in sumC: then the step would explode; cap it at aca_s
+        denom = np.maximum(sumC * sumC, dzA * dzA)
         with np.errstate(divide="ignore", invalid="ignore"):
-            da = np.where(sumC != 0, aca_s / (sumC * sumC), 0.0)
+            da = np.where(denom > 0, aca_s / denom, 0.0)
         step = np.where(dzA < 0, -1.0, 1.0) * da * dzA * dzA
         theta[free] += step[free]
         if ifd is not None:
