@@ -45,6 +45,16 @@ MODULES = [
     ("ergmfit.estimation.ee", ["fit_ee", "EE_DEFAULTS"], "Equilibrium Expectation", True),
     ("ergmfit.estimation.bcd", ["fit_bcd", "BCD"], "Blocked contrastive divergence", True),
     ("ergmfit.estimation.mcle", ["fit_mcle", "MCLE"], "Composite likelihood", True),
+    ("ergmfit.mrf", ["IsingModel", "BoltzmannMachine", "GridCRF", "RBM", "PottsModel",
+                     "LinearMRF"], "Markov random fields", True),
+    ("ergmfit.mrf.scl", ["fit_scl", "scl_asymptotic_variance", "pl_mixture"],
+     "Stochastic composite likelihood", True),
+    ("ergmfit.mrf.ee", ["fit_ee"], "Equilibrium Expectation for MRFs", True),
+    ("ergmfit.mrf.contrastive", ["ContrastiveObjective", "pseudo_likelihood_objective", "icm",
+                                 "max_product", "ccg"], "Non-local contrastive objectives", True),
+    ("ergmfit.mrf.junction", ["JunctionTree", "log_partition", "marginals", "mean_statistics",
+                              "fit_ml"], "Junction tree", True),
+    ("ergmfit.mrf.potts", ["PottsModel"], "Potts models", True),
 ]
 
 #: modules whose every public name the tests require on the page

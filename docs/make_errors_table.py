@@ -56,6 +56,7 @@ S_FILES = "Files and tables"
 S_FIT = "Fitting, simulation, goodness of fit"
 S_OTHER = "Plots, results files, datasets"
 S_CLI = "Command line"
+S_MRF = "Markov random fields"
 
 CASES = [
     # -- formulas -------------------------------------------------------------
@@ -281,6 +282,27 @@ CASES = [
          'fit = ef.ERGM("samplike", "edges").fit(method="mple")\n'
          'fit.gof(statistics="degree + model")',
          "FormulaError", "use 'idegree' and/or 'odegree'"),
+    Case("resume-not-checkpoint", S_FIT, "Resuming EE from a directory without a checkpoint",
+         'ef.ERGM("flomarriage", "edges").fit(method="ee", resume=tmp)', "ValueError",
+         "is not an EE checkpoint of ergmfit"),
+    # -- Markov random fields ---------------------------------------------------------
+    Case("mrf-unknown-method", S_MRF, "An MRF estimator that does not exist",
+         'from ergmfit.mrf import IsingModel\n'
+         'IsingModel(nx.path_graph(3)).fit(np.zeros((4, 3)), method="mle")', "ValueError",
+         "unknown method 'mle'"),
+    Case("potts-state-range", S_MRF, "A Potts state outside 0..q-1",
+         'from ergmfit.mrf import PottsModel\n'
+         'PottsModel(nx.path_graph(3), q=3).fit(np.array([[0, 1, 3]]))', "ValueError",
+         "the states must lie in 0..2"),
+    Case("scl-lambda", S_MRF, "A selection probability outside (0, 1] in stochastic composite "
+         "likelihood",
+         'from ergmfit.mrf import BoltzmannMachine\n'
+         'BoltzmannMachine(4).fit(np.zeros((5, 4)), method="scl", components=[("pl", 1, 1.5)])',
+         "ValueError", "must lie in (0, 1]"),
+    Case("junction-treewidth", S_MRF, "Exact inference on a model too wide for the junction tree",
+         'from ergmfit.mrf import IsingModel\n'
+         'IsingModel(nx.grid_2d_graph(25, 25)).log_partition([0.1, 0.2])', "ValueError",
+         "treewidth is too large"),
     # -- other --------------------------------------------------------------------
     Case("missing-matplotlib", S_OTHER, "Drawing without matplotlib installed",
          'import sys\n'
