@@ -1,6 +1,7 @@
 """Exact log Z, marginals and log-likelihood against independent brute force."""
 import itertools
 
+import networkx as nx
 import numpy as np
 import pytest
 from scipy import special
@@ -64,9 +65,17 @@ def test_exact_sample_reproducible_and_distributed():
 
 
 def test_too_large_for_enumeration():
-    m = IsingModel((21, [(i, i + 1) for i in range(20)]))
-    with pytest.raises(ValueError):
-        m.log_partition([0.1, 0.1])
+    from ergmfit.mrf import exact, junction
+    chain = IsingModel((21, [(i, i + 1) for i in range(20)]))
+    with pytest.raises(ValueError, match="at most 20 variables"):
+        exact.all_statistics(chain.compiled())
+    # the model falls back to the junction tree (a chain is thin) ...
+    assert np.isclose(chain.log_partition([0.1, 0.1]),
+                      junction.log_partition(chain, [0.1, 0.1]))
+    # ... which refuses a dense model
+    dense = IsingModel(nx.complete_graph(25))
+    with pytest.raises(ValueError, match="treewidth"):
+        dense.log_partition([0.1, 0.1])
 
 
 def test_rbm_log_partition_against_joint_enumeration():
