@@ -207,6 +207,8 @@ def _as01(x, int64_t n):
         raise ValueError(f"a state needs {n} values, got {a.shape[0]}")
     if a.dtype == bool:
         return a.astype(np.uint8)
+    if a.dtype == np.uint8 and a.flags.writeable and (n == 0 or a.max() <= 1):
+        return a                 # the samplers' and estimators' own states: no sorting
     vals = np.unique(a)
     if np.all(np.isin(vals, (0, 1))):
         return a.astype(np.uint8)
