@@ -10,7 +10,10 @@ chain started at the observed state with dzA = 0), calls the proposal's
 * ``update == 0`` (Borisenko, Byshkin & Lomi 2019, eq. 14):
   θ_k ← θ_k − a · max(|θ_k|, c) · sign(dzA_k), with sign(0) = 0;
 * ``update == 1`` (Byshkin et al. 2018, EstimNetDirected's default):
-  θ_k ← θ_k − sign(dzA_k) · aca · D_k · dzA_k².
+  θ_k ← θ_k − sign(dzA_k) · aca · D_k · dzA_k²;
+* ``update == 2`` (stochastic approximation with a preconditioner, as the
+  Robbins-Monro phase of Snijders 2002): θ ← θ − a · P · dzA, P ≈ Cov(g)⁻¹
+  given in ``P`` (rows and columns of fixed parameters zero).
 
 With an IFD proposal the density column ``dens`` is not a free parameter:
 the sampler sees θ_dens = 0 (the auxiliary V replaces it) and the recorded
@@ -35,13 +38,13 @@ def ee_iterations(MHSampler s, double[::1] theta, double[::1] dzA, int64_t n_ite
                   int update, double a, double c, double aca, double[::1] D,
                   int dens, double arc_corr,
                   double[:, ::1] theta_out, double[:, ::1] dz_out, double[::1] acc_out,
-                  double[::1] v_out):
+                  double[::1] v_out, double[:, ::1] P=None):
     """Run ``n_iter`` EE iterations; θ and dzA are updated in place.
 
     Returns the number of iterations done (``n_iter``), or raises MemoryError.
     """
     cdef int p = s.model.n_stats
-    cdef int k, rc = 0
+    cdef int k, j, rc = 0
     cdef int64_t it, acc0
     cdef double sg, step
     cdef IFD ifd = s.proposal if isinstance(s.proposal, IFD) else None
@@ -52,6 +55,8 @@ def ee_iterations(MHSampler s, double[::1] theta, double[::1] dzA, int64_t n_ite
     cdef double* delta = <double*>cnp.PyArray_DATA(s.delta) if p else NULL
     if theta.shape[0] != p or dzA.shape[0] != p or D.shape[0] != p:
         raise ValueError("theta, dzA and D need one value per statistic")
+    if update == 2 and (P is None or P.shape[0] != p or P.shape[1] != p):
+        raise ValueError("update 2 needs a (p, p) preconditioner P")
     if theta_out.shape[0] < n_iter or dz_out.shape[0] < n_iter or acc_out.shape[0] < n_iter \
             or v_out.shape[0] < n_iter:
         raise ValueError("output arrays too short")
@@ -77,7 +82,14 @@ def ee_iterations(MHSampler s, double[::1] theta, double[::1] dzA, int64_t n_ite
             s.proposal.end_batch()
             for k in range(p):
                 dzA[k] += add[k] - dele[k]
-                if use_ifd and k == dens:
+            if update == 2:
+                for k in range(p):
+                    step = 0.0
+                    for j in range(p):
+                        step = step + P[k, j] * dzA[j]
+                    theta[k] -= a * step
+            for k in range(p):
+                if update == 2 or (use_ifd and k == dens):
                     continue
                 sg = 1.0 if dzA[k] > 0 else (-1.0 if dzA[k] < 0 else 0.0)
                 if update == 0:

@@ -318,7 +318,7 @@ def fit_ee(insts, labels, random_state=None, update="borisenko", n_chains=1, n_j
     labels : list of str
     random_state : int, Generator or None
         Same seed, same result.
-    update : {"borisenko", "adaptive"}
+    update : {"borisenko", "adaptive", "newton"}
         Borisenko et al.'s eq. 14 (default) or Byshkin et al.'s adaptive update.
     n_chains, n_jobs : int
         Independent EE chains (pooled as in the ERGM EE) and joblib workers.
@@ -372,8 +372,8 @@ def fit_ee(insts, labels, random_state=None, update="borisenko", n_chains=1, n_j
     if unknown:
         raise TypeError(f"unknown EE setting(s) {unknown}; the settings are "
                         f"{sorted(_ee.EE_DEFAULTS)}")
-    if update not in ("borisenko", "adaptive"):
-        raise ValueError(f"update must be 'borisenko' or 'adaptive', got {update!r}")
+    if update not in ("borisenko", "adaptive", "newton"):
+        raise ValueError(f"update must be 'borisenko', 'adaptive' or 'newton', got {update!r}")
     cfg = {k: v for k, v in MRF_EE_DEFAULTS.items() if k != "update"}
     cfg.update(kwargs)
     if cfg["proposal"] not in ("random", "tnt"):
