@@ -233,7 +233,7 @@ def main(argv=None):
     ap.add_argument("--inner", type=int, default=100)
     ap.add_argument("--m", type=int, default=1000)
     ap.add_argument("--s-steps", type=int, default=100)
-    ap.add_argument("--update", default="borisenko")
+    ap.add_argument("--update", default="auto", help="auto (newton up to 10^6 variables, else borisenko), newton, borisenko, adaptive")
     ap.add_argument("--learning-rate", default=None, help="e.g. 0.01,0.001")
     ap.add_argument("--se", default="simulate")
     ap.add_argument("--burnin", type=float, default=None)
