@@ -303,8 +303,11 @@ class KernelComposite:
         return self.loglik_score_hessian(theta)[2]
 
 
-def _merge(D, w):
-    """Merge blocks with equal difference matrices (rounded to 1e-10)."""
+def merge_blocks(D, w):
+    """Merge blocks with equal difference matrices (rounded to 1e-10), adding
+    their weights: ``D`` (blocks, configurations, p), ``w`` (blocks,) ->
+    (distinct D, summed w).  The PL, CL, SCL and Potts designs all shrink
+    this way before the Newton iterations."""
     U, S, p = D.shape
     if U <= 1:
         return D, w
@@ -336,13 +339,13 @@ def composite_design(bm, blocks="all", block_size=1, n_blocks=None,
             D = block_differences(bm, arr, kern)
             w = np.ones(len(D))
             if merge:
-                D, w = _merge(D, w)
+                D, w = merge_blocks(D, w)
             Ds.append(D)
             ws.append(w)
         D = np.concatenate(Ds)
         w = np.concatenate(ws)
         if merge and len(Ds) > 1:
-            D, w = _merge(D, w)
+            D, w = merge_blocks(D, w)
         groups.append((D, w))
         raw[k] = rows
     des = CompositeDesign(groups, int(bm.n_stats), total, int(bm.n_vars), dict(desc))

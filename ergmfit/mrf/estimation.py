@@ -106,7 +106,7 @@ def composite_design_multi(instances, block_size=2, blocks="all", n_blocks=None,
     """The merged :class:`~ergmfit.estimation.mcle.CompositeDesign` of all
     observations (the same blocks for each observation).  ``loglik`` is the
     UNNORMALISED sum over observations and blocks of log p(x_A | x_-A)."""
-    from ..estimation.mcle import CompositeDesign, _merge, composite_design
+    from ..estimation.mcle import CompositeDesign, merge_blocks, composite_design
     rng = check_random_state(random_state)
     by_size = {}
     total = 0
@@ -135,7 +135,7 @@ def composite_design_multi(instances, block_size=2, blocks="all", n_blocks=None,
     for S in sorted(by_size):
         D = np.concatenate([d for d, _ in by_size[S]])
         w = np.concatenate([w for _, w in by_size[S]])
-        groups.append(_merge(D, w))
+        groups.append(merge_blocks(D, w))
     des = CompositeDesign(groups, p, int(round(total)), n_vars,
                           {"blocks": blocks if isinstance(blocks, str) else "list",
                            "block_size": block_size})

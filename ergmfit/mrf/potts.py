@@ -436,7 +436,7 @@ class PottsModel(LinearMRF):
     def _design(self, insts, node_blocks):
         """The merged :class:`~ergmfit.estimation.mcle.CompositeDesign` of the
         node blocks over every (distinct, weighted) observation."""
-        from ..estimation.mcle import CompositeDesign, _merge
+        from ..estimation.mcle import CompositeDesign, merge_blocks
         from .estimation import _instances
         q = self.q
         by_size = {}
@@ -452,7 +452,7 @@ class PottsModel(LinearMRF):
                     bm.set_state(z)
                     for k, vb in by_size.items():
                         D = kern.block_differences(bm, np.asarray(vb, dtype=np.int64))
-                        parts[k].append(_merge(D, np.full(len(D), float(c))))
+                        parts[k].append(merge_blocks(D, np.full(len(D), float(c))))
                         total += c * len(vb)
             finally:
                 bm.set_state(saved)
@@ -460,7 +460,7 @@ class PottsModel(LinearMRF):
         for k in sorted(parts):
             D = np.concatenate([d for d, _ in parts[k]])
             w = np.concatenate([w for _, w in parts[k]])
-            groups.append(_merge(D, w))
+            groups.append(merge_blocks(D, w))
         sizes = sorted(by_size)
         return CompositeDesign(groups, self.n_stats, int(round(total)), self.n_vars,
                                {"blocks": "nodes", "block_size": sizes[0] if len(sizes) == 1

@@ -393,7 +393,7 @@ def scl_design(insts, objects, Z):
     -------
     CompositeDesign whose ``loglik`` is sum_i w_i sum_j beta_j Z_ij log p(x_i,A_j | x_i,-A_j).
     """
-    from ..estimation.mcle import CompositeDesign, _merge
+    from ..estimation.mcle import CompositeDesign, merge_blocks
     insts = _normalise_insts(insts)
     blocks, beta = objects["blocks"], objects["beta"]
     n_obs = sum(len(X) for _, X, _ in insts)
@@ -430,7 +430,7 @@ def scl_design(insts, objects, Z):
     for S in sorted(by_size):
         D = np.concatenate([d for d, _ in by_size[S]])
         wt = np.concatenate([x for _, x in by_size[S]])
-        groups.append(_merge(D, wt))
+        groups.append(merge_blocks(D, wt))
     des = CompositeDesign(groups, p, total, int(insts[0][0].n_vars),
                           {"blocks": "scl", "block_size": None})
     des.info["n_unique"] = des.n_unique
