@@ -47,14 +47,13 @@ union of whole groups; -6 the current state of a block group is not valid
 """
 import numpy as np
 cimport numpy as cnp
-from libc.math cimport exp, log, INFINITY
 from libc.stdint cimport int64_t
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy
 
 from ergmfit.core._model cimport BinaryModel
-from ergmfit.core._random cimport RNG, rng_seed, rng_uniform, rng_below
-from ergmfit.sampling._blocks cimport BlockKernel, BlockChooser
+from ergmfit.core._random cimport RNG, rng_seed, rng_below
+from ergmfit.sampling._blocks cimport BlockKernel, BlockChooser, conditional_draw
 
 cnp.import_array()
 
@@ -402,11 +401,8 @@ cdef class OneHotEnumeration(BlockKernel):
 
     cdef int update(self, BinaryModel m, const int64_t* block, int k, const double* theta,
                     RNG* rng, double* delta, double* expect, double* logp) noexcept nogil:
-        cdef int p = m.n_stats, q, rc
-        cdef int64_t n, s, target = 0
-        cdef double wmax = -INFINITY, total = 0.0, dot, u, acc
-        cdef double* D
-        cdef double* w
+        cdef int p = m.n_stats, rc
+        cdef int64_t n, target
         rc = self._parse(m, block, k)
         if rc != 0:
             return rc
@@ -418,45 +414,7 @@ cdef class OneHotEnumeration(BlockKernel):
         if self._walk(m, p) != 0:
             self._move_to(m, 0)
             return -1
-        D = self.D
-        w = self.w
-        for s in range(n):
-            dot = 0.0
-            for q in range(p):
-                dot += theta[q] * D[s * p + q]
-            w[s] = dot
-            if dot > wmax:
-                wmax = dot
-        for s in range(n):
-            w[s] = exp(w[s] - wmax)
-            total += w[s]
-        if logp != NULL:
-            logp[0] = -(wmax + log(total))            # configuration 0: theta . D_0 = 0
-        if expect != NULL:
-            for q in range(p):
-                expect[q] = 0.0
-            for s in range(n):
-                acc = w[s] / total
-                if acc != 0.0:
-                    for q in range(p):
-                        expect[q] += acc * D[s * p + q]
-        if rng != NULL:
-            u = rng_uniform(rng) * total
-            acc = 0.0
-            target = n - 1
-            for s in range(n):
-                acc += w[s]
-                if u < acc:
-                    target = s
-                    break
-            while target > 0 and w[target] == 0.0:    # never pick an impossible configuration
-                target -= 1
-            if delta != NULL:
-                for q in range(p):
-                    delta[q] = D[target * p + q]
-        elif delta != NULL:
-            for q in range(p):
-                delta[q] = 0.0
+        target = conditional_draw(self.D, self.w, n, p, theta, rng, delta, expect, logp)
         if self._move_to(m, target) != 0:
             return -1
         return 0

@@ -6,6 +6,11 @@ from ergmfit.core._random cimport RNG
 from ergmfit.terms._ergm cimport ERGMModel
 
 
+cdef int64_t conditional_draw(const double* D, double* w, int64_t n, int p,
+                              const double* theta, RNG* rng, double* delta, double* expect,
+                              double* logp) noexcept nogil
+
+
 cdef class BlockKernel:
     """Exact draws and expectations of a block x_A given the rest, x_-A.
 

@@ -58,6 +58,59 @@ MAX_ENUMERATION = 20      # hard limit of Enumeration (2^20 configurations)
 # ---------------------------------------------------------------------------
 # Kernels
 # ---------------------------------------------------------------------------
+cdef int64_t conditional_draw(const double* D, double* w, int64_t n, int p,
+                              const double* theta, RNG* rng, double* delta, double* expect,
+                              double* logp) noexcept nogil:
+    """The exact conditional over n configurations of a block, given D (n x p:
+    g(configuration s) - g(x), row 0 the current one).  Writes log p of row 0
+    to ``logp``, E[g | rest] - g(x) to ``expect`` and, with ``rng``, draws a
+    configuration and writes its row of D to ``delta`` (zeros without rng);
+    each pointer may be NULL.  Returns the drawn configuration (0 without
+    rng).  ``w`` is scratch space for n weights.  Every block kernel's
+    ``update`` ends here, whatever way it enumerated D."""
+    cdef int64_t s, target = 0
+    cdef int q
+    cdef double wmax = -INFINITY, total = 0.0, dot, u, acc
+    for s in range(n):
+        dot = 0.0
+        for q in range(p):
+            dot += theta[q] * D[s * p + q]
+        w[s] = dot
+        if dot > wmax:
+            wmax = dot
+    for s in range(n):
+        w[s] = exp(w[s] - wmax)
+        total += w[s]
+    if logp != NULL:
+        logp[0] = -(wmax + log(total))           # w_0 = theta . D_0 = 0
+    if expect != NULL:
+        for q in range(p):
+            expect[q] = 0.0
+        for s in range(n):
+            acc = w[s] / total
+            if acc != 0.0:
+                for q in range(p):
+                    expect[q] += acc * D[s * p + q]
+    if rng != NULL:
+        u = rng_uniform(rng) * total
+        acc = 0.0
+        target = n - 1
+        for s in range(n):
+            acc += w[s]
+            if u < acc:
+                target = s
+                break
+        while target > 0 and w[target] == 0.0:   # never pick an impossible configuration
+            target -= 1
+        if delta != NULL:
+            for q in range(p):
+                delta[q] = D[target * p + q]
+    elif delta != NULL:
+        for q in range(p):
+            delta[q] = 0.0
+    return target
+
+
 cdef class BlockKernel:
     """Base class: exact draws and expectations of a block (see ``_blocks.pxd``)."""
 
@@ -164,11 +217,8 @@ cdef class Enumeration(BlockKernel):
 
     cdef int update(self, BinaryModel m, const int64_t* block, int k, const double* theta,
                     RNG* rng, double* delta, double* expect, double* logp) noexcept nogil:
-        cdef int p = m.n_stats, q
-        cdef int64_t n, s, cur, target = 0
-        cdef double wmax = -INFINITY, total = 0.0, dot, u, acc
-        cdef double* D
-        cdef double* w
+        cdef int p = m.n_stats
+        cdef int64_t n, cur, target
         if k < 0 or k > self.max_size:
             return -2
         if self._ensure(p, k) != 0:
@@ -177,45 +227,7 @@ cdef class Enumeration(BlockKernel):
         if cur < 0:
             return -1
         n = (<int64_t>1) << k
-        D = self.D
-        w = self.w
-        for s in range(n):
-            dot = 0.0
-            for q in range(p):
-                dot += theta[q] * D[s * p + q]
-            w[s] = dot
-            if dot > wmax:
-                wmax = dot
-        for s in range(n):
-            w[s] = exp(w[s] - wmax)
-            total += w[s]
-        if logp != NULL:
-            logp[0] = -(wmax + log(total))           # w_0 = theta . D_0 = 0
-        if expect != NULL:
-            for q in range(p):
-                expect[q] = 0.0
-            for s in range(n):
-                acc = w[s] / total
-                if acc != 0.0:
-                    for q in range(p):
-                        expect[q] += acc * D[s * p + q]
-        if rng != NULL:
-            u = rng_uniform(rng) * total
-            acc = 0.0
-            target = n - 1
-            for s in range(n):
-                acc += w[s]
-                if u < acc:
-                    target = s
-                    break
-            while target > 0 and w[target] == 0.0:   # never pick an impossible configuration
-                target -= 1
-            if delta != NULL:
-                for q in range(p):
-                    delta[q] = D[target * p + q]
-        elif delta != NULL:
-            for q in range(p):
-                delta[q] = 0.0
+        target = conditional_draw(self.D, self.w, n, p, theta, rng, delta, expect, logp)
         if _move(m, block, cur, target) != 0:
             return -1
         return 0
