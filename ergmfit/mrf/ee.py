@@ -429,15 +429,6 @@ def fit_ee(insts, labels, random_state=None, update="borisenko", n_chains=1, n_j
 _N_BATCHES = 20
 
 
-def _batch_means_cov(X, n_batches):
-    """Covariance of the mean of the rows of X by ``n_batches`` batch means."""
-    X = np.asarray(X, dtype=float)
-    b = len(X) // n_batches
-    M = X[len(X) - n_batches * b:].reshape(n_batches, b, -1).mean(axis=1)
-    D = M - M.mean(axis=0)
-    return D.T @ D / (n_batches * (n_batches - 1))
-
-
 def _covariances(out, res, p):
     """(cov, cov_model, cov_mc) of the EE estimate.
 
@@ -456,6 +447,7 @@ def _covariances(out, res, p):
     product models.)
     """
     from ..estimation.ee import _burnin_iters, _inv
+    from ..sampling.chains import batch_means_cov
     cfg = out["cfg"]
     fishers, Ss = [], []
     for ch in out["chains"]:
@@ -465,7 +457,7 @@ def _covariances(out, res, p):
         keep = it >= _burnin_iters(cfg["burnin"], ch["n_done"], ch["stage_start"])
         dz = ch["dz_rows"][keep]
         if len(dz) >= 2 * _N_BATCHES:
-            Ss.append(_batch_means_cov(dz, _N_BATCHES))
+            Ss.append(batch_means_cov([dz], n_batches=_N_BATCHES))
     if not fishers:
         return None, None, None
     Iinv = _inv(np.mean(fishers, axis=0))

@@ -64,11 +64,13 @@ def run_chains(model, theta, n, burnin, interval, starts=None, n_chains=1, n_job
     return [o[0] for o in out], [o[1] for o in out], [o[2] for o in out]
 
 
-def batch_means_cov(chains):
+def batch_means_cov(chains, n_batches=None):
     """Covariance of the overall mean of the draws, by batch means within each chain.
 
     ``chains`` is a list of (n_c, p) arrays.  Batches of floor(sqrt(n_c))
-    draws; the result estimates Var(mean of all draws).
+    draws, or ``n_batches`` batches per chain (longer batches, for chains
+    whose autocorrelation outlasts sqrt(n_c) draws); the result estimates
+    Var(mean of all draws).
     """
     p = chains[0].shape[1]
     total = sum(len(c) for c in chains)
@@ -77,7 +79,7 @@ def batch_means_cov(chains):
     nb_total = 0
     for c in chains:
         m = len(c)
-        b = max(1, int(np.floor(np.sqrt(m))))
+        b = max(1, int(np.floor(np.sqrt(m))) if n_batches is None else m // int(n_batches))
         a = m // b
         if a < 2:
             continue
