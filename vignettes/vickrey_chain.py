@@ -58,6 +58,7 @@ import time
 import numpy as np
 
 from ergmfit.mrf import data, exact
+from ergmfit.mrf.estimation import distinct_rows
 from ergmfit.mrf.contrastive import ccg, pseudo_likelihood_objective
 from ergmfit.mrf.models import LinearMRF
 
@@ -90,8 +91,7 @@ class VickreyChain(LinearMRF):
 
 def distinct(X):
     """The distinct rows of X and their counts."""
-    U, counts = np.unique(X, axis=0, return_counts=True)
-    return U, counts.astype(float)
+    return distinct_rows(X)
 
 
 def pl_objective(model, U, counts):

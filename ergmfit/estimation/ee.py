@@ -350,7 +350,7 @@ def _load_npz(path):
 
 class _ChainCheckpoint:
     """Saves one chain's state (network, θ, dzA, D, IFD's V, trajectory so
-    far) every ``every`` seconds and when forced (phase end, Ctrl-C)."""
+    far) when it is due (every ``every`` seconds) and at phase ends and Ctrl-C."""
 
     def __init__(self, directory, chain, every, bm, ifd, fixed, runs, state):
         self.path = os.path.join(directory, f"chain_{chain}.npz")
@@ -359,10 +359,10 @@ class _ChainCheckpoint:
         self.phase = 0
         self.last = time.perf_counter()
 
-    def __call__(self, partial, force=False):
-        now = time.perf_counter()
-        if not force and now - self.last < self.every:
-            return
+    def due(self):
+        return time.perf_counter() - self.last >= self.every
+
+    def __call__(self, partial):
         arrays = dict(self.fixed)
         for i, run in enumerate(self.runs):
             arrays.update({f"run{i}.{k}": np.asarray(run[k]) for k in _RUN_ARRAYS})
@@ -483,8 +483,8 @@ def _ee_phase(sampler, theta, dzA, outer, inner, m, upd, cfg, Dvec, dens, arc_co
     of iterations done, and the final θ, dzA and D.  Sets
     ``state["interrupted"]`` on KeyboardInterrupt or a stop request.
     ``start`` (a partial phase read from a checkpoint) continues that phase;
-    ``state["checkpoint"]``, if set, is called with the partial phase after
-    outer iterations (it decides itself whether a save is due).
+    ``state["checkpoint"]``, if set, saves the partial phase after outer
+    iterations when it is due, and at the end.
     """
     from ._ee import ee_iterations
     p = len(theta)
@@ -580,8 +580,8 @@ def _ee_phase(sampler, theta, dzA, outer, inner, m, upd, cfg, Dvec, dens, arc_co
                 callback({"chain": chain, "outer": state["outer_done"], "n_outer": n_planned,
                           "iterations": done, "theta": theta.copy(), "dzA": dzA.copy(),
                           "acceptance": float(acc_c.mean())})
-            if checkpoint is not None:
-                checkpoint(partial(), force=False)
+            if checkpoint is not None and checkpoint.due():
+                checkpoint(partial())
             if _stop_requested(control_dir):
                 state["interrupted"] = True
                 break
@@ -599,7 +599,7 @@ def _ee_phase(sampler, theta, dzA, outer, inner, m, upd, cfg, Dvec, dens, arc_co
     if checkpoint is not None:
         # after Ctrl-C inside an outer iteration its rows are lost but θ, dzA
         # and x_t still agree with each other: a resumed run goes on from them
-        checkpoint(partial(final=not state["interrupted"]), force=True)
+        checkpoint(partial(final=not state["interrupted"]))
     return {"theta_rows": th_rows[:n_rows].copy(), "dz_rows": dz_rows[:n_rows].copy(),
             "acc_rows": acc_rows[:n_rows].copy(), "v_rows": v_rows[:n_rows].copy(),
             "iters": np.arange(n_rows) * store_every, "n_done": done,
