@@ -38,7 +38,7 @@ import math
 import os
 
 import numpy as np
-from scipy import stats
+from scipy import special
 
 FORMAT_VERSION = 1
 
@@ -420,7 +420,7 @@ class ERGMResults:
     @property
     def pvalues(self) -> LabeledArray:
         z = np.asarray(self.tvalues)
-        return LabeledArray(2.0 * stats.norm.sf(np.abs(z)), self.labels)
+        return LabeledArray(2.0 * special.ndtr(-np.abs(z)), self.labels)
 
     @property
     def mcmc_pct(self) -> np.ndarray:
@@ -435,7 +435,7 @@ class ERGMResults:
 
     def conf_int(self, alpha: float = 0.05) -> LabeledArray:
         """Wald intervals params -/+ z_{1-alpha/2} bse as a (p, 2) array."""
-        q = stats.norm.ppf(1.0 - alpha / 2.0)
+        q = special.ndtri(1.0 - alpha / 2.0)
         b, se = np.asarray(self.params), np.asarray(self.bse)
         return LabeledArray(np.column_stack([b - q * se, b + q * se]), self.labels)
 

@@ -35,10 +35,12 @@ def _check_state(s, A, directed):
 @settings(max_examples=40, deadline=None)
 @given(directed=st.booleans(), n=st.integers(2, 9),
        toggles=st.lists(st.tuples(st.integers(0, 8), st.integers(0, 8)), max_size=150),
-       cache_first=st.booleans())
-def test_random_toggles_keep_everything_consistent(directed, n, toggles, cache_first):
+       cache_first=st.booleans(), dense=st.booleans())
+def test_random_toggles_keep_everything_consistent(directed, n, toggles, cache_first, dense):
+    # both storages: dense (bitmap + n x n counts, small networks) and hash maps
     flags = 14 if directed else 1
-    s = NetworkState(n, directed, caches=flags if cache_first else 0)
+    s = NetworkState(n, directed, caches=flags if cache_first else 0, dense=dense)
+    assert s.dense == dense
     A = np.zeros((n, n), dtype=np.int64)
     for i, j in toggles:
         i, j = i % n, j % n
@@ -52,12 +54,17 @@ def test_random_toggles_keep_everything_consistent(directed, n, toggles, cache_f
         s.enable_caches(flags)   # built from existing ties
     _check_state(s, A, directed)
     c = s.copy()
+    assert c.dense == dense
     _check_state(c, A, directed)
+    if s.caches:
+        assert s.cache_sizes() == NetworkState(n, directed, s.ties(), s.caches,
+                                               dense=not dense).cache_sizes()
 
 
-def test_toggle_twice_restores():
+@pytest.mark.parametrize("dense", [True, False])
+def test_toggle_twice_restores(dense):
     rng = np.random.default_rng(1)
-    s = NetworkState(30, True, caches=14)
+    s = NetworkState(30, True, caches=14, dense=dense)
     for _ in range(300):
         i, j = rng.choice(30, 2, replace=False)
         s.toggle_tie(i, j)
@@ -109,6 +116,34 @@ def test_large_undirected_indexing_round_trips():
 
 
 def test_state_memory_is_sparse():
-    # 1,000 nodes and a few ties must not cost n^2
-    s = NetworkState(1000, True, [(0, 1), (1, 2)])
-    assert s.memory_bytes() < 200_000
+    # above the dense limit, 10,000 nodes and a few ties must not cost n^2
+    from ergmfit.network._state import DENSE_MAX_NODES
+    s = NetworkState(10_000, True, [(0, 1), (1, 2)], caches=14)
+    assert not s.dense and DENSE_MAX_NODES < 10_000
+    assert s.memory_bytes() < 2_000_000
+    # below it, the dense bitmap and counts are used and counted
+    d = NetworkState(1000, True, [(0, 1), (1, 2)], caches=14)
+    assert d.dense
+    assert d.memory_bytes() > 3 * 1000 * 1000 * 2
+    with pytest.raises(ValueError, match="65535"):
+        NetworkState(70_000, True, dense=True)
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_dense_and_hash_states_give_the_same_chain(directed):
+    # same seed, same model, either storage: the same draws, bit for bit
+    from ergmfit.sampling import MHSampler, TriadicTNT
+    from ergmfit.terms._ergm import ERGMModel
+    from ergmfit.utils.validation import seed_words
+    g = ef.datasets.load_network("samplike" if directed else "faux.mesa.high")
+    f = ("edges + mutual + gwesp(0.5, fixed=True)" if directed
+         else "edges + nodematch('Grade') + gwesp(0.25, fixed=True)")
+    m = ef.ERGM(g, f)
+    theta = np.asarray(m.fit(method="mple", verbose=False).params)
+    draws = []
+    for dense in (True, False):
+        cm = ERGMModel(NetworkState(g.n, g.directed, g.ties, dense=dense), m.kernels)
+        s = MHSampler(cm, TriadicTNT(), seed_words(3))
+        draws.append(s.sample(theta, 200, 1000, 100))
+    assert np.array_equal(draws[0], draws[1])
+    assert draws[0].std(axis=0).min() > 0

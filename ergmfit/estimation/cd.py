@@ -37,7 +37,7 @@ import time
 import warnings
 
 import numpy as np
-from scipy import stats as sps
+from scipy import special
 
 from ..exceptions import ConvergenceWarning, DegenerateModelError
 from ..utils.validation import check_params, seed_words
@@ -114,7 +114,7 @@ def hotelling_iid(Z):
     S = np.cov(Z[:, live], rowvar=False).reshape(q, q)
     T2 = float(n * zbar[live] @ np.linalg.pinv(S) @ zbar[live])
     F = (n - q) / (q * (n - 1.0)) * T2
-    return float(sps.f.sf(F, q, n - q)), T2
+    return float(special.fdtrc(q, n - q, F)), T2
 
 
 # ---------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 # cython: language_level=3
-from libc.stdint cimport int64_t
+from libc.stdint cimport int64_t, uint64_t, uint16_t
 from ergmfit.core._hashmap cimport I64Map, CountMap, i64map_get, countmap_get
 
 # Two-path caches a term may ask for (bit flags).
@@ -44,6 +44,15 @@ cdef class NetworkState:
     cdef CountMap otp
     cdef CountMap osp
     cdef CountMap isp
+    # Dense forms for small networks (NULL when not used): a bitmap of the
+    # n x n adjacency (both orientations set when undirected) and n x n
+    # uint16 two-path counts (symmetric ones stored both ways), so that the
+    # hot lookups are one load instead of a hash probe.
+    cdef uint64_t* adj
+    cdef uint16_t* d_sp
+    cdef uint16_t* d_otp
+    cdef uint16_t* d_osp
+    cdef uint16_t* d_isp
 
     cdef inline int64_t dyad_key(self, int i, int j) noexcept nogil:
         if not self.directed and i > j:
@@ -56,22 +65,35 @@ cdef class NetworkState:
         return <int64_t>i * self.n + j
 
     cdef inline bint has_tie(self, int i, int j) noexcept nogil:
+        cdef uint64_t k
+        if self.adj != NULL:
+            k = <uint64_t>i * <uint64_t>self.n + <uint64_t>j
+            return (self.adj[k >> 6] >> (k & 63)) & 1
         return i64map_get(&self.tie_index, self.dyad_key(i, j), -1) >= 0
 
     # cached counts (the cache must be enabled)
     cdef inline int n_sp(self, int i, int j) noexcept nogil:
+        if self.d_sp != NULL:
+            return self.d_sp[<int64_t>i * self.n + j]
         return <int>countmap_get(&self.sp, self.sym_key(i, j))
     cdef inline int n_otp(self, int i, int j) noexcept nogil:
+        if self.d_otp != NULL:
+            return self.d_otp[<int64_t>i * self.n + j]
         return <int>countmap_get(&self.otp, <int64_t>i * self.n + j)
     cdef inline int n_osp(self, int i, int j) noexcept nogil:
+        if self.d_osp != NULL:
+            return self.d_osp[<int64_t>i * self.n + j]
         return <int>countmap_get(&self.osp, self.sym_key(i, j))
     cdef inline int n_isp(self, int i, int j) noexcept nogil:
+        if self.d_isp != NULL:
+            return self.d_isp[<int64_t>i * self.n + j]
         return <int>countmap_get(&self.isp, self.sym_key(i, j))
 
     cdef int add_tie(self, int i, int j) noexcept nogil
     cdef int remove_tie(self, int i, int j) noexcept nogil
     cdef int toggle(self, int i, int j) noexcept nogil
     cdef int _update_caches(self, int i, int j, int delta) noexcept nogil
+    cdef void _set_adj(self, int i, int j, bint on) noexcept nogil
     cdef int _build_caches(self, int new) noexcept nogil
     cdef int _push(self, int** nb, int* deg, int* cap, int v, int w) noexcept nogil
     cdef void _fix_out(self, int a, int p) noexcept nogil
