@@ -294,7 +294,7 @@ def fit_mcmle(model, random_state=None, verbose=True, **kwargs):
             "mcmc": {"interval": interval, "burnin": 16 * interval},
             "init_method": out["init_method"], "loglik_mcse": out["loglik_se"],
             "interrupted": out["interrupted"],
-            "cov_model": out["cov_model"].tolist()}
+            "cov_model": out["cov_model"].tolist(), "cpu_seconds": out["cpu_seconds"]}
     return ERGMResults(out["params"], out["cov"], model.labels, method="mcmle",
                        loglik=out["loglik"], loglik_kind="bridge" if out["loglik"] is not None else None,
                        nobs=model.network.n_dyads, converged=out["converged"], n_iter=out["n_iter"],
@@ -344,6 +344,8 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
     if termination not in ("hummel", "hotelling"):
         raise ValueError(f"termination must be 'hummel' or 'hotelling', got {termination!r}")
     t0 = time.perf_counter()
+    c0 = time.process_time()
+    timings = {}        # CPU seconds of this process by phase (parallel chains not included)
     rng = check_random_state(random_state)
     net = model.network
     D = net.n_dyads
@@ -366,6 +368,7 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
         theta, init_method = _initial_estimate(model, random_state=rng)
     else:
         theta = check_params(init, model.labels, "init")
+    timings["start"] = time.process_time() - c0
     starts = [None] * n_chains
     progress = _Progress(verbose, maxit)
     converged = False
@@ -447,17 +450,19 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
     V = batch_means_cov(chains_z)
     cov_mc = cov_model @ V @ cov_model
     cov = cov_model + cov_mc
+    timings["iterations"] = time.process_time() - c0 - timings["start"]
     loglik = loglik_se = None
     if eval_loglik and not interrupted:
         loglik, loglik_se = bridge_loglik(model, theta, g_obs, starts, rng, bridges=bridges,
                                           samplesize=max(64, samplesize // 4), interval=interval,
                                           n_jobs=n_jobs, proposal=proposal)
+    timings["loglik"] = time.process_time() - c0 - timings["start"] - timings["iterations"]
     return {
         "params": theta, "cov": cov, "cov_model": cov_model, "cov_mc": cov_mc,
         "loglik": loglik, "loglik_se": loglik_se, "converged": converged, "n_iter": it,
         "seconds": time.perf_counter() - t0, "init_method": init_method,
         "history": history, "final_interval": interval, "sample": Z + g_obs,
-        "interrupted": interrupted,
+        "interrupted": interrupted, "cpu_seconds": timings,
     }
 
 

@@ -24,7 +24,11 @@ cdef class RandomToggle(Proposal):
 
 
 cdef class TieNoTie(Proposal):
-    pass
+    # Hastings log-ratios depend only on the tie count L: a small direct-mapped
+    # table keyed by L spares the two logs per proposal (L moves by +-1)
+    cdef int64_t lq_key[64]
+    cdef double lq_del[64]
+    cdef double lq_add[64]
 
 
 cdef class IFD(Proposal):

@@ -42,11 +42,16 @@ cdef class TieNoTie(Proposal):
     proposal is a uniform flip.
     """
 
+    def __cinit__(self):
+        cdef int k
+        for k in range(64):
+            self.lq_key[k] = -1
+
     cdef int64_t propose(self, BinaryModel m, RNG* rng, double* log_q_ratio) noexcept nogil:
         cdef int64_t L = m.n_on()
         cdef double D = <double>m.n_vars
         cdef int64_t v
-        cdef double q_fwd, q_rev
+        cdef int slot = <int>(L & 63)
         if m.n_vars <= 0:
             log_q_ratio[0] = 0.0
             return -1
@@ -54,14 +59,14 @@ cdef class TieNoTie(Proposal):
             v = m.on_var(rng_below(rng, L))
         else:
             v = rng_below(rng, m.n_vars)
-        if m.get(v):
-            # removing v: the state goes from L to L - 1 ties
-            q_fwd = 0.5 / L + 0.5 / D
-            q_rev = (0.5 / D) if L > 1 else (1.0 / D)
-        else:
-            q_fwd = (0.5 / D) if L > 0 else (1.0 / D)
-            q_rev = 0.5 / (L + 1) + 0.5 / D
-        log_q_ratio[0] = log(q_rev / q_fwd)
+        if self.lq_key[slot] != L:
+            # removing a tie: L -> L - 1; adding one: L -> L + 1
+            self.lq_del[slot] = (log(((0.5 / D) if L > 1 else (1.0 / D)) / (0.5 / L + 0.5 / D))
+                                 if L > 0 else 0.0)
+            self.lq_add[slot] = log((0.5 / (L + 1) + 0.5 / D)
+                                    / ((0.5 / D) if L > 0 else (1.0 / D)))
+            self.lq_key[slot] = L
+        log_q_ratio[0] = self.lq_del[slot] if m.get(v) else self.lq_add[slot]
         return v
 
 
