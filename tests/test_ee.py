@@ -293,6 +293,19 @@ def test_summary_warns_on_large_t_ratios_and_results_serialise(samplike, tmp_pat
     assert str(back.summary()) == text
 
 
+def test_warns_when_the_standard_error_simulation_has_not_settled(samplike):
+    # without the final MCMC-MLE step the model s.e. come from the simulation
+    # at the estimate; 40 draws one proposal apart barely move from the last
+    # EE state, so the simulated statistics sit off the observed ones
+    with pytest.warns(ConvergenceWarning):
+        fit = fit_ee(samplike, random_state=4, ee_steps=3, polish=False, se_samplesize=40,
+                     se_interval=1, se_burnin=0)
+    off = [lab for lab, t in fit.info["t_ratios_sim"].items() if abs(t) > 0.3]
+    assert off
+    text = str(fit.summary())
+    assert "standard errors are unreliable" in text and off[0] in text
+
+
 def test_summary_t_ratio_column_layout():
     r = ERGMResults([1.0, -2.0], np.diag([0.04, 0.09]), ["a", "b"], method="ee",
                     info={"t_ratios": {"a": 0.0123, "b": -0.25}})

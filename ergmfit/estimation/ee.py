@@ -1337,6 +1337,17 @@ def build_results(model, out):
             warn.append("Warning: simulating at the estimate does not reproduce the observed "
                         "statistic(s) " + ", ".join(off) + " (|t| > 0.3); the model may be "
                         "near-degenerate or EE has not converged.")
+    elif sim_t is not None:
+        off = [labels[k] for k in range(p) if abs(sim_t[k]) > 0.3]
+        if off:
+            # without the final step the standard errors come straight from this
+            # simulation: a sample still drifting away from the observed network
+            # gives a covariance of the drift, not of the model
+            warn.append("Warning: the simulation at the estimate for the standard errors "
+                        f"({cfg['se_samplesize']} draws) drifted away from the observed "
+                        "statistic(s) " + ", ".join(off) + " (|t| > 0.3): the chain had not "
+                        "reached equilibrium or the estimate is off, so the standard errors "
+                        "are unreliable; increase se_interval / se_samplesize or ee_steps.")
     skipped = [s["polish"]["gamma"] for s in sums if s.get("polish") and s["polish"]["skipped"]]
     if skipped:
         warn.append("Warning: the final MCMC-MLE step was skipped (step length "

@@ -46,8 +46,8 @@ cdef class NetworkState:
     cdef CountMap isp
     # Dense forms for small networks (NULL when not used): a bitmap of the
     # n x n adjacency (both orientations set when undirected) and n x n
-    # uint16 two-path counts (symmetric ones stored both ways), so that the
-    # hot lookups are one load instead of a hash probe.
+    # uint16 two-path counts (symmetric ones in the upper triangle only: one
+    # write per update), so that the hot lookups are one load, not a hash probe.
     cdef uint64_t* adj
     cdef uint16_t* d_sp
     cdef uint16_t* d_otp
@@ -74,7 +74,7 @@ cdef class NetworkState:
     # cached counts (the cache must be enabled)
     cdef inline int n_sp(self, int i, int j) noexcept nogil:
         if self.d_sp != NULL:
-            return self.d_sp[<int64_t>i * self.n + j]
+            return self.d_sp[self.sym_key(i, j)]
         return <int>countmap_get(&self.sp, self.sym_key(i, j))
     cdef inline int n_otp(self, int i, int j) noexcept nogil:
         if self.d_otp != NULL:
@@ -82,11 +82,11 @@ cdef class NetworkState:
         return <int>countmap_get(&self.otp, <int64_t>i * self.n + j)
     cdef inline int n_osp(self, int i, int j) noexcept nogil:
         if self.d_osp != NULL:
-            return self.d_osp[<int64_t>i * self.n + j]
+            return self.d_osp[self.sym_key(i, j)]
         return <int>countmap_get(&self.osp, self.sym_key(i, j))
     cdef inline int n_isp(self, int i, int j) noexcept nogil:
         if self.d_isp != NULL:
-            return self.d_isp[<int64_t>i * self.n + j]
+            return self.d_isp[self.sym_key(i, j)]
         return <int>countmap_get(&self.isp, self.sym_key(i, j))
 
     cdef int add_tie(self, int i, int j) noexcept nogil

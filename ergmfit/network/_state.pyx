@@ -24,12 +24,11 @@ cdef inline int _cache_add(NetworkState s, uint16_t* dense, CountMap* sparse, bi
                            int a, int b, int delta) noexcept nogil:
     # add ``delta`` to the two-path count of (a, b) in one cache
     cdef int64_t n = s.n
+    cdef int64_t key = s.sym_key(a, b) if symmetric else a * n + b
     if dense != NULL:
-        dense[a * n + b] = <uint16_t>(dense[a * n + b] + delta)
-        if symmetric:
-            dense[b * n + a] = <uint16_t>(dense[b * n + a] + delta)
+        dense[key] = <uint16_t>(dense[key] + delta)
         return 0
-    return countmap_add(sparse, s.sym_key(a, b) if symmetric else a * n + b, delta)
+    return countmap_add(sparse, key, delta)
 
 
 cdef class NetworkState:
