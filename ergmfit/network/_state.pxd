@@ -18,6 +18,12 @@ cdef class NetworkState:
     tie list (uniform draws of a present tie).  For undirected graphs the
     in-arrays are the out-arrays.  Optional two-path caches are updated on
     every toggle in O(degree).
+
+    ``NetworkState(n, directed, ties=None, caches=0, dense=None)``: with
+    ``dense`` (default: n <= 4,096) the adjacency is also kept as an n x n
+    bitmap and the caches as n x n uint16 arrays, which makes lookups one
+    memory load; larger networks keep hash maps only, so memory stays
+    O(ties + two-paths).
     """
     cdef readonly int n
     cdef readonly bint directed
