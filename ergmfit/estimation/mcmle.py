@@ -419,7 +419,7 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
                 # a factor 1/4..8 per iteration, and burn in ~2 autocorrelation times.
                 ratio = target_ess / max(float(ess.min()), 1.0)
                 new = interval * min(8.0, max(0.25, ratio))
-                interval = int(min(max_interval, max(min_interval, 2 ** round(np.log2(new)))))
+                interval = int(min(max_interval, max(min_interval, 2 ** (round(4 * np.log2(new)) / 4))))
                 tau = interval * size / max(float(ess.min()), 1.0)
                 burnin = int(min(16 * interval, max(interval, 2 * tau)))
     except KeyboardInterrupt:
