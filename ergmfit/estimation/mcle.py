@@ -71,7 +71,7 @@ from scipy import optimize, special
 from ..exceptions import ConvergenceWarning, DegenerateModelError
 from ..results import ERGMResults
 from ..utils.optimize import newton_ascent
-from ..utils.validation import check_params, check_random_state, seed_words
+from ..utils.validation import check_index_set, check_params, check_random_state, seed_words
 
 __all__ = ["MCLE", "fit_mcle", "CompositeDesign", "KernelComposite", "composite_design",
            "make_blocks",
@@ -115,14 +115,7 @@ def blocks_to_vars(bm, blocks):
             if not hasattr(bm, "var_of"):
                 raise ValueError("blocks of (i, j) pairs need an ERGM; give variable indices")
             items = [bm.var_of(int(i), int(j)) for i, j in items]
-        arr = np.asarray(items, dtype=np.int64).ravel()
-        if arr.size == 0:
-            raise ValueError("a block is empty")
-        if arr.min() < 0 or arr.max() >= bm.n_vars:
-            raise IndexError(f"block variables must lie in 0..{bm.n_vars - 1}, got {arr.tolist()}")
-        if len(np.unique(arr)) != arr.size:
-            raise ValueError(f"the variables of a block must be distinct, got {arr.tolist()}")
-        out.append(arr)
+        out.append(check_index_set(items, bm.n_vars, "block"))
     if not out:
         raise ValueError("the list of blocks is empty")
     return out
@@ -318,6 +311,14 @@ def merge_blocks(D, w):
     return uniq.reshape(-1, S, p), wsum
 
 
+def merge_groups(by_size):
+    """``{configurations: [(D, w), ...]}`` -> one merged (D, w) group per
+    number of configurations, in increasing order (see :func:`merge_blocks`)."""
+    return [merge_blocks(np.concatenate([d for d, _ in parts]),
+                         np.concatenate([w for _, w in parts]))
+            for _, parts in sorted(by_size.items())]
+
+
 def composite_design(bm, blocks="all", block_size=1, n_blocks=None,
                      max_blocks=DEFAULT_MAX_BLOCKS, random_state=None, merge=True):
     """The :class:`CompositeDesign` of a compiled model at its current state."""
@@ -389,7 +390,6 @@ def _check_design(des: CompositeDesign, labels):
 def maximize_composite(des: CompositeDesign, theta0, maxiter=500, tol=1e-12):
     """L-BFGS then Newton on -CL.  Returns (theta, loglik, H, n_iter, converged)."""
     scale = max(1.0, float(des.n_blocks))
-    p = des.p
 
     def f(th):
         ll, sc = des.loglik_score(th)

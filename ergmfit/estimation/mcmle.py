@@ -282,7 +282,6 @@ def fit_mcmle(model, random_state=None, verbose=True, **kwargs):
     """
     from ..results import ERGMResults
     out = mcmle_core(model, random_state=random_state, verbose=verbose, **kwargs)
-    p = model.n_params
     if out["interrupted"]:
         warn = [f"interrupted by the user after {out['n_iter']} iteration(s): not converged"]
     elif not out["converged"]:
@@ -349,7 +348,6 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
     rng = check_random_state(random_state)
     net = model.network
     D = net.n_dyads
-    p = model.n_params
     n_chains = max(1, n_jobs if n_chains is None else int(n_chains))
     burnin = 16 * interval if burnin is None else int(burnin)
     target_ess = float(target_ess)

@@ -24,6 +24,7 @@ import numpy as np
 cimport numpy as cnp
 from libc.stdlib cimport malloc, calloc, free
 from libc.stdint cimport int64_t
+from ergmfit.utils.validation import check_index_set
 
 cnp.import_array()
 
@@ -56,14 +57,8 @@ cdef class MonomialModel(BinaryModel):
             raise ValueError("stat and coef need one entry per monomial")
         if T and (stat.min() < 0 or stat.max() >= n_stats):
             raise ValueError(f"monomial statistics must lie in 0..{n_stats - 1}")
-        mons = [np.asarray(m, dtype=np.int64).ravel() for m in monomials]
+        mons = [check_index_set(m, n_vars, "monomial") for m in monomials]
         for m in mons:
-            if m.size == 0:
-                raise ValueError("a monomial is empty")
-            if m.min() < 0 or m.max() >= n_vars:
-                raise IndexError(f"monomial variables must lie in 0..{n_vars - 1}, got {m.tolist()}")
-            if len(np.unique(m)) != m.size:
-                raise ValueError(f"the variables of a monomial must be distinct, got {m.tolist()}")
             total += m.size
         self.n_vars = n_vars
         self.n_stats = n_stats

@@ -52,6 +52,8 @@ from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy
 
 from ergmfit.core._model cimport BinaryModel
+from ergmfit.sampling._blocks import _as_block, _as_theta
+from ergmfit.utils.validation import check_index_set
 from ergmfit.core._random cimport RNG, rng_seed, rng_below
 from ergmfit.sampling._blocks cimport BlockKernel, BlockChooser, conditional_draw
 
@@ -82,12 +84,7 @@ def _groups_csr(int64_t n_vars, groups, allow_none):
             raise ValueError(f"allow_none needs one value per group ({G}), got {none.shape[0]}")
     group_of = np.full(n_vars, -1, dtype=np.int64)
     for c, g in enumerate(groups):
-        if g.size == 0:
-            raise ValueError("a group is empty")
-        if g.min() < 0 or g.max() >= n_vars:
-            raise IndexError(f"group variables must lie in 0..{n_vars - 1}, got {g.tolist()}")
-        if len(np.unique(g)) != g.size:
-            raise ValueError(f"the variables of a group must be distinct, got {g.tolist()}")
+        check_index_set(g, n_vars, "group")
         if np.any(group_of[g] >= 0):
             raise ValueError(f"the groups overlap (variable(s) "
                              f"{g[group_of[g] >= 0].tolist()} in two groups)")
@@ -421,24 +418,13 @@ cdef class OneHotEnumeration(BlockKernel):
 
     # -- Python level ----------------------------------------------------------
     def _block(self, BinaryModel model, block):
-        b = np.ascontiguousarray(block, dtype=np.int64).ravel()
         if model.n_vars != self.n_vars:
             raise ValueError(f"the kernel was built for {self.n_vars} variables, the model has "
                              f"{model.n_vars}")
-        if b.shape[0] > self.max_size:
-            raise ValueError(f"a block of {b.shape[0]} variables is larger than the kernel's "
-                             f"max_size={self.max_size}")
-        if b.shape[0] and (b.min() < 0 or b.max() >= self.n_vars):
-            raise IndexError(f"block variables must lie in 0..{self.n_vars - 1}")
-        if len(np.unique(b)) != b.shape[0]:
-            raise ValueError(f"the variables of a block must be distinct, got {b.tolist()}")
-        return b
+        return _as_block(model, block, self.max_size)
 
     def _theta(self, BinaryModel model, theta):
-        th = np.ascontiguousarray(theta, dtype=float).ravel()
-        if th.shape[0] != model.n_stats:
-            raise ValueError(f"theta must have {model.n_stats} values, got {th.shape[0]}")
-        return th if th.shape[0] else np.zeros(1)
+        return _as_theta(model, theta)
 
     def conditional(self, BinaryModel model, block, theta):
         """log p(current levels of the block | rest) and E[g | rest] - g(x); the

@@ -32,7 +32,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import special
 
 from ..utils.validation import check_random_state, seed_words
 
@@ -106,7 +105,7 @@ def composite_design_multi(instances, block_size=2, blocks="all", n_blocks=None,
     """The merged :class:`~ergmfit.estimation.mcle.CompositeDesign` of all
     observations (the same blocks for each observation).  ``loglik`` is the
     UNNORMALISED sum over observations and blocks of log p(x_A | x_-A)."""
-    from ..estimation.mcle import CompositeDesign, merge_blocks, composite_design
+    from ..estimation.mcle import CompositeDesign, composite_design, merge_groups
     rng = check_random_state(random_state)
     by_size = {}
     total = 0
@@ -131,12 +130,7 @@ def composite_design_multi(instances, block_size=2, blocks="all", n_blocks=None,
                     by_size.setdefault(D.shape[1], []).append((D, w * c))
         finally:
             bm.set_state(saved)
-    groups = []
-    for S in sorted(by_size):
-        D = np.concatenate([d for d, _ in by_size[S]])
-        w = np.concatenate([w for _, w in by_size[S]])
-        groups.append(merge_blocks(D, w))
-    des = CompositeDesign(groups, p, int(round(total)), n_vars,
+    des = CompositeDesign(merge_groups(by_size), p, int(round(total)), n_vars,
                           {"blocks": blocks if isinstance(blocks, str) else "list",
                            "block_size": block_size})
     return des

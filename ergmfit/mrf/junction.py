@@ -180,21 +180,26 @@ def elimination_order(n_vars, scopes, method="min_fill", max_clique_log2=None):
                 f"too large for exact junction-tree inference (thin grids, chains and trees "
                 f"are fine)")
 
+    def eliminate(v, order, nbs):
+        # connect v's neighbours into a clique, record it, remove v
+        nb = adj[v]
+        too_big(len(nb) + 1, v)
+        for a in nb:
+            adj[a].discard(v)
+            adj[a].update(nb)
+            adj[a].discard(a)
+        order.append(v)
+        nbs.append(set(nb))
+        adj[v] = set()
+        return nb
+
     if not isinstance(method, str):
         order = np.asarray(method, dtype=np.int64).ravel()
         if order.shape[0] != n or not np.array_equal(np.sort(order), np.arange(n)):
             raise ValueError(f"an elimination order must be a permutation of 0..{n - 1}")
         nbs = []
         for v in order:
-            v = int(v)
-            nb = adj[v]
-            too_big(len(nb) + 1, v)
-            for a in nb:
-                adj[a].discard(v)
-                adj[a].update(nb)
-                adj[a].discard(a)
-            nbs.append(set(nb))
-            adj[v] = set()
+            eliminate(int(v), [], nbs)
         return order, nbs
     if method not in ("min_fill", "min_degree"):
         raise ValueError(f"method must be 'min_fill', 'min_degree' or an order, got {method!r}")
@@ -222,16 +227,8 @@ def elimination_order(n_vars, scopes, method="min_fill", max_clique_log2=None):
         s, v = heapq.heappop(heap)
         if done[v] or s != cur[v]:
             continue
-        nb = adj[v]
-        too_big(len(nb) + 1, v)
-        for a in nb:
-            adj[a].discard(v)
-            adj[a].update(nb)
-            adj[a].discard(a)
+        nb = eliminate(v, order, nbs)
         done[v] = True
-        order.append(v)
-        nbs.append(set(nb))
-        adj[v] = set()
         touched = set(nb)
         if fill_in:
             for a in nb:

@@ -38,7 +38,6 @@ exact ML).
 from __future__ import annotations
 
 import itertools
-import math
 
 import numpy as np
 from scipy import optimize, special

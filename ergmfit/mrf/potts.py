@@ -81,7 +81,7 @@ import warnings
 import numpy as np
 
 from ..exceptions import ConvergenceWarning
-from ..utils.validation import check_random_state, seed_words
+from ..utils.validation import check_index_set, check_random_state, seed_words
 from . import exact as _exact
 from ._potts import OneHotEnumeration, UniformGroupBlocks
 from .models import LinearMRF, graph_edges
@@ -421,14 +421,8 @@ class PottsModel(LinearMRF):
             return [np.sort(rng.choice(n, size=k, replace=False)) for _ in range(int(n_blocks))]
         out = []
         for b in blocks:
-            arr = np.asarray(list(b) if not np.isscalar(b) else [b], dtype=np.int64).ravel()
-            if arr.size == 0:
-                raise ValueError("a block is empty")
-            if arr.min() < 0 or arr.max() >= n:
-                raise IndexError(f"block nodes must lie in 0..{n - 1}, got {arr.tolist()}")
-            if len(np.unique(arr)) != arr.size:
-                raise ValueError(f"the nodes of a block must be distinct, got {arr.tolist()}")
-            out.append(arr)
+            out.append(check_index_set(list(b) if not np.isscalar(b) else [b], n, "block",
+                                       "nodes"))
         if not out:
             raise ValueError("the list of blocks is empty")
         return out
@@ -436,7 +430,7 @@ class PottsModel(LinearMRF):
     def _design(self, insts, node_blocks):
         """The merged :class:`~ergmfit.estimation.mcle.CompositeDesign` of the
         node blocks over every (distinct, weighted) observation."""
-        from ..estimation.mcle import CompositeDesign, merge_blocks
+        from ..estimation.mcle import CompositeDesign, merge_blocks, merge_groups
         from .estimation import _instances
         q = self.q
         by_size = {}
@@ -456,13 +450,8 @@ class PottsModel(LinearMRF):
                         total += c * len(vb)
             finally:
                 bm.set_state(saved)
-        groups = []
-        for k in sorted(parts):
-            D = np.concatenate([d for d, _ in parts[k]])
-            w = np.concatenate([w for _, w in parts[k]])
-            groups.append(merge_blocks(D, w))
         sizes = sorted(by_size)
-        return CompositeDesign(groups, self.n_stats, int(round(total)), self.n_vars,
+        return CompositeDesign(merge_groups(parts), self.n_stats, int(round(total)), self.n_vars,
                                {"blocks": "nodes", "block_size": sizes[0] if len(sizes) == 1
                                 else sizes})
 

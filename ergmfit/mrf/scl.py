@@ -393,7 +393,7 @@ def scl_design(insts, objects, Z):
     -------
     CompositeDesign whose ``loglik`` is sum_i w_i sum_j beta_j Z_ij log p(x_i,A_j | x_i,-A_j).
     """
-    from ..estimation.mcle import CompositeDesign, merge_blocks
+    from ..estimation.mcle import CompositeDesign, merge_groups
     insts = _normalise_insts(insts)
     blocks, beta = objects["blocks"], objects["beta"]
     n_obs = sum(len(X) for _, X, _ in insts)
@@ -426,12 +426,7 @@ def scl_design(insts, objects, Z):
     if not by_size:
         raise ValueError("no likelihood object was selected for any observation (all Z_ij = 0 "
                          "or all weights 0): raise lambda or give more data")
-    groups = []
-    for S in sorted(by_size):
-        D = np.concatenate([d for d, _ in by_size[S]])
-        wt = np.concatenate([x for _, x in by_size[S]])
-        groups.append(merge_blocks(D, wt))
-    des = CompositeDesign(groups, p, total, int(insts[0][0].n_vars),
+    des = CompositeDesign(merge_groups(by_size), p, total, int(insts[0][0].n_vars),
                           {"blocks": "scl", "block_size": None})
     des.info["n_unique"] = des.n_unique
     return des

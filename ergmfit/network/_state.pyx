@@ -20,6 +20,13 @@ MAX_CACHE_NODES = 1 << 20   # counts are packed in 20 bits
 DENSE_MAX_NODES = 4096
 
 
+cdef uint16_t* _dense_counts(int64_t nn) except NULL:
+    cdef uint16_t* d = <uint16_t*>calloc(max(1, nn), sizeof(uint16_t))
+    if d == NULL:
+        raise MemoryError("cannot allocate a two-path cache")
+    return d
+
+
 cdef inline int _cache_add(NetworkState s, uint16_t* dense, CountMap* sparse, bint symmetric,
                            int a, int b, int delta) noexcept nogil:
     # add ``delta`` to the two-path count of (a, b) in one cache
@@ -307,22 +314,10 @@ cdef class NetworkState:
             raise ValueError(f"two-path caches support at most {MAX_CACHE_NODES} nodes")
         if self.adj != NULL:
             # dense: n x n counts (at most n - 2, so uint16 suffices below 65537 nodes)
-            if new & CACHE_SP:
-                self.d_sp = <uint16_t*>calloc(max(1, nn), sizeof(uint16_t))
-                if self.d_sp == NULL:
-                    raise MemoryError("cannot allocate the shared-partner cache")
-            if new & CACHE_OTP:
-                self.d_otp = <uint16_t*>calloc(max(1, nn), sizeof(uint16_t))
-                if self.d_otp == NULL:
-                    raise MemoryError("cannot allocate the two-path cache")
-            if new & CACHE_OSP:
-                self.d_osp = <uint16_t*>calloc(max(1, nn), sizeof(uint16_t))
-                if self.d_osp == NULL:
-                    raise MemoryError("cannot allocate the two-path cache")
-            if new & CACHE_ISP:
-                self.d_isp = <uint16_t*>calloc(max(1, nn), sizeof(uint16_t))
-                if self.d_isp == NULL:
-                    raise MemoryError("cannot allocate the two-path cache")
+            if new & CACHE_SP: self.d_sp = _dense_counts(nn)
+            if new & CACHE_OTP: self.d_otp = _dense_counts(nn)
+            if new & CACHE_OSP: self.d_osp = _dense_counts(nn)
+            if new & CACHE_ISP: self.d_isp = _dense_counts(nn)
         else:
             if new & CACHE_SP and countmap_init(&self.sp, self.n_ties * 4 + 16) != 0:
                 raise MemoryError("cannot allocate the shared-partner cache")

@@ -454,16 +454,10 @@ cdef class ListBlocks(BlockChooser):
                 for c in range(self.n_blocks)]
 
     def _set_blocks(self, blocks, int64_t n_vars):
-        blocks = [np.asarray(b, dtype=np.int64).ravel() for b in blocks]
+        from ergmfit.utils.validation import check_index_set
+        blocks = [check_index_set(b, n_vars, "block") for b in blocks]
         if not blocks:
             raise ValueError("the list of blocks is empty")
-        for b in blocks:
-            if b.size == 0:
-                raise ValueError("a block is empty")
-            if b.min() < 0 or b.max() >= n_vars:
-                raise IndexError(f"block variables must lie in 0..{n_vars - 1}, got {b.tolist()}")
-            if len(np.unique(b)) != b.size:
-                raise ValueError(f"the variables of a block must be distinct, got {b.tolist()}")
         self.flat = np.ascontiguousarray(np.concatenate(blocks), dtype=np.int64)
         self.offsets = np.ascontiguousarray(np.cumsum([0] + [b.size for b in blocks]),
                                             dtype=np.int64)

@@ -52,3 +52,22 @@ def check_params(params, labels, what="params") -> np.ndarray:
     if bad:
         raise ValueError(f"{what}: non-finite value for {bad}")
     return arr
+
+
+def check_index_set(values, n, what, units="variables") -> np.ndarray:
+    """``values`` as an int64 array of distinct indices in 0..n-1, naming the
+    problem otherwise (blocks, groups, monomials: ``what``; their ``units``).
+
+    Examples
+    --------
+    >>> check_index_set([2, 0], 3, "block").tolist()
+    [2, 0]
+    """
+    arr = np.asarray(values, dtype=np.int64).ravel()
+    if arr.size == 0:
+        raise ValueError(f"a {what} is empty")
+    if arr.min() < 0 or arr.max() >= n:
+        raise IndexError(f"{what} {units} must lie in 0..{n - 1}, got {arr.tolist()}")
+    if len(np.unique(arr)) != arr.size:
+        raise ValueError(f"the {units} of a {what} must be distinct, got {arr.tolist()}")
+    return arr
