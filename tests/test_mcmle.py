@@ -96,6 +96,32 @@ def test_degenerate_specification_says_so():
         m.fit(method="mcmle", init=[-2.0, 3.0], random_state=1, verbose=False, maxit=5)
 
 
+def test_bistable_sample_after_a_swing_is_called_near_degenerate():
+    # iterations far above, above, then far below the observed edges; the third
+    # sample jumps between near-empty and 8x denser networks (a bistable chain)
+    from ergmfit.estimation.mcmle import _check_oscillation
+    m = ef.ERGM(ef.datasets.load_network("flomarriage"), "edges + triangle")
+    g_obs = m.statistics_vector()
+    rng = np.random.default_rng(0)
+
+    def sample(edge_values):
+        e = rng.choice(edge_values, 200)
+        return np.column_stack([e, e / 2.0]) - g_obs
+
+    far_above = sample(np.arange(100, 110))
+    bistable = sample(np.r_[np.arange(2, 8), np.arange(150, 170)])
+    far_below = sample(np.arange(2, 6))
+    history = []
+    for Z in (far_above, far_above):
+        history.append({})
+        _check_oscillation(m, history, Z, g_obs)
+    history.append({})
+    _check_oscillation(m, history, far_below, g_obs)      # one swing: not yet
+    history.append({})
+    with pytest.raises(ef.DegenerateModelError, match="near-degenerate"):
+        _check_oscillation(m, history, bistable, g_obs)
+
+
 def test_checkpoint_and_resume(tmp_path):
     m = ef.ERGM(ef.datasets.load_network("flomarriage"), "edges + triangle")
     ck = tmp_path / "fit.json"

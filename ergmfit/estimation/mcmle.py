@@ -168,15 +168,23 @@ def _check_oscillation(model, history, Z, g_obs):
     DegenerateModelError when a statistic has done that twice."""
     sd = Z.std(axis=0)
     t = np.where(sd > 0, Z.mean(axis=0) / np.where(sd > 0, sd, 1.0), 0.0)
+    # a bistable sample: the chain itself jumps between networks with at most
+    # half and at least twice the observed count (5% of the draws each way)
+    g = Z + g_obs
+    q05, q95 = np.quantile(g, 0.05, axis=0), np.quantile(g, 0.95, axis=0)
+    bistable = (g_obs >= 20) & (q05 <= g_obs / 2) & (q95 >= 2 * g_obs)
     if history:
         history[-1]["t_mean"] = t.tolist()
+        history[-1]["bistable"] = bistable.tolist()
     ts = np.array([h["t_mean"] for h in history if "t_mean" in h])
-    if len(ts) < 4:
+    bis = np.array([h["bistable"] for h in history if "bistable" in h])
+    if len(ts) < 3:
         return
     recent = ts[-6:]
     for k, lab in enumerate(model.labels):
         above, below = np.sum(recent[:, k] > 3), np.sum(recent[:, k] < -3)
-        if above >= 2 and below >= 2:
+        # two swings each way; or one each way with a bistable sample between
+        if (above >= 2 and below >= 2) or (above >= 1 and below >= 1 and bis[-6:, k].any()):
             lo = np.min(recent[:, k]); hi = np.max(recent[:, k])
             raise DegenerateModelError(
                 f"the model is near-degenerate: from one MCMC-MLE iteration to the next the "
