@@ -344,9 +344,9 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
     target_ess : float
         Effective sample size each iteration aims at (statnet's
         ``MCMLE.effectiveSize``, 64): the interval of the next iteration is
-        scaled by target / (smallest ESS), between ``min_interval`` and
-        ``max_interval``; the last iteration's sample is ``last_boost`` times
-        larger at the same interval.
+        scaled by target / (smallest ESS), between ``min_interval`` (default
+        a quarter of ``interval``) and ``max_interval``; the last iteration's
+        sample is ``last_boost`` times larger at the same interval.
     """
     if termination not in ("hummel", "hotelling"):
         raise ValueError(f"termination must be 'hummel' or 'hotelling', got {termination!r}")
@@ -359,9 +359,10 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
     n_chains = max(1, n_jobs if n_chains is None else int(n_chains))
     burnin = 16 * interval if burnin is None else int(burnin)
     target_ess = float(target_ess)
-    # the interval adapts upwards from the start value, never below it: a chain
+    # the interval may drop to a quarter of the start value when the draws are
+    # nearly independent (small, fast-mixing models), no lower: a short chain
     # stuck in one mode of a near-degenerate model looks well mixed locally
-    min_interval = interval if min_interval is None else int(min_interval)
+    min_interval = max(1, interval // 4) if min_interval is None else int(min_interval)
     g_obs = model.statistics_vector()
     init_method = "user"
     history = []
