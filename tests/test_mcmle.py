@@ -155,3 +155,15 @@ def test_ctrl_c_returns_what_was_done(monkeypatch):
     assert not fit.converged and fit.info["interrupted"]
     assert any("interrupted" in w for w in fit.warnings)
     assert np.all(np.isfinite(np.asarray(fit.params)))
+
+
+def test_boosted_last_sample_shortens_an_overshooting_interval():
+    # flomarriage mixes fast: the sample before the last has far more than 64
+    # effective draws, so the boosted last one runs at half its interval
+    m = ef.ERGM(ef.datasets.load_network("flomarriage"), "edges + triangle")
+    fit = m.fit(method="mcmle", random_state=1, verbose=False, interval=4096, min_interval=64,
+                eval_loglik=False)
+    hist = fit.info["history"]
+    assert fit.converged and hist[-1]["samplesize"] == 4 * hist[-2]["samplesize"]
+    assert hist[-2]["min_ess"] > 128
+    assert hist[-1]["interval"] == hist[-2]["interval"] // 2

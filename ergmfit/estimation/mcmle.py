@@ -346,7 +346,9 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
         ``MCMLE.effectiveSize``, 64): the interval of the next iteration is
         scaled by target / (smallest ESS), between ``min_interval`` (default
         a quarter of ``interval``) and ``max_interval``; the last iteration's
-        sample is ``last_boost`` times larger at the same interval.
+        sample is ``last_boost`` times larger, at the same interval or, when
+        the sample before it had more than ``target_ess`` effective draws, a
+        shorter one (by target / ESS, at most halved).
     """
     if termination not in ("hummel", "hotelling"):
         raise ValueError(f"termination must be 'hummel' or 'hotelling', got {termination!r}")
@@ -420,15 +422,20 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
                 break
             else:
                 final = streak >= 2
+            ratio = target_ess / max(float(ess.min()), 1.0)
             if not final:
                 # Aim the next sample at target_ess effective draws (statnet's
                 # MCMLE.effectiveSize): scale the interval by target / ESS, within
                 # a factor 1/4..8 per iteration, and burn in ~2 autocorrelation times.
-                ratio = target_ess / max(float(ess.min()), 1.0)
-                new = interval * min(8.0, max(0.25, ratio))
-                interval = int(min(max_interval, max(min_interval, 2 ** (round(4 * np.log2(new)) / 4))))
+                interval = _quarter_octave(interval * min(8.0, max(0.25, ratio)),
+                                           min_interval, max_interval)
                 tau = interval * size / max(float(ess.min()), 1.0)
                 burnin = int(min(16 * interval, max(interval, 2 * tau)))
+            elif ratio < 1.0:
+                # the boosted last sample aims at last_boost * target_ess too: when
+                # this sample over-shot the target, shorten the interval (at most
+                # by half, as the ESS of one sample is noisy); never lengthen it
+                interval = _quarter_octave(interval * max(0.5, ratio), min_interval, max_interval)
     except KeyboardInterrupt:
         # Ctrl-C: keep what was done, clearly marked as unfinished
         interrupted = True
@@ -471,6 +478,11 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
         "history": history, "final_interval": interval, "sample": Z + g_obs,
         "interrupted": interrupted, "cpu_seconds": timings,
     }
+
+
+def _quarter_octave(interval, lo, hi):
+    """``interval`` rounded to a power of 2**(1/4), within [lo, hi]."""
+    return int(min(hi, max(lo, 2 ** (round(4 * np.log2(interval)) / 4))))
 
 
 def _write_checkpoint(path, model, theta, interval, history):
