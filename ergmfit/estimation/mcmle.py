@@ -176,15 +176,16 @@ def _check_oscillation(model, history, Z, g_obs):
     if history:
         history[-1]["t_mean"] = t.tolist()
         history[-1]["bistable"] = bistable.tolist()
-    ts = np.array([h["t_mean"] for h in history if "t_mean" in h])
-    bis = np.array([h["bistable"] for h in history if "bistable" in h])
-    if len(ts) < 3:
+    # the last six recorded iterations (a resumed checkpoint may predate "bistable")
+    last = [h for h in history if "t_mean" in h][-6:]
+    if len(last) < 3:
         return
-    recent = ts[-6:]
+    recent = np.array([h["t_mean"] for h in last])
+    bis = np.array([h.get("bistable", [False] * len(t)) for h in last])
     for k, lab in enumerate(model.labels):
         above, below = np.sum(recent[:, k] > 3), np.sum(recent[:, k] < -3)
         # two swings each way; or one each way with a bistable sample between
-        if (above >= 2 and below >= 2) or (above >= 1 and below >= 1 and bis[-6:, k].any()):
+        if (above >= 2 and below >= 2) or (above >= 1 and below >= 1 and bis[:, k].any()):
             lo = np.min(recent[:, k]); hi = np.max(recent[:, k])
             raise DegenerateModelError(
                 f"the model is near-degenerate: from one MCMC-MLE iteration to the next the "
