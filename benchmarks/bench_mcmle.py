@@ -4,8 +4,9 @@ Run by hand:  python benchmarks/bench_mcmle.py [--seeds 1 2 3]
 
 For the faux.mesa.high tutorial model and faux.magnolia.high
 ``edges + nodematch('Grade') + gwesp(0.25, fixed=True)`` it prints
-  * MH proposals per CPU second at the MLE, for each proposal (tnt, triadic),
-    and the effective sample size per million proposals of the slowest statistic;
+  * MH proposals per CPU second at the MLE, for each proposal (tnt, triadic and
+    their lifted forms; the fits use lifted-triadic), and the effective sample
+    size per million proposals of the slowest statistic;
   * the wall and CPU time of the whole MCMC-MLE fit, split into the MPLE start,
     the MCMC-MLE iterations and the bridge-sampled log-likelihood (statnet
     computes it by default too), and its estimates.  Library imports are done
@@ -53,14 +54,14 @@ def main():
                   f"final interval {fit.info['final_interval']}, converged {fit.converged}, "
                   f"log-likelihood {fit.loglik:.2f} (MC s.e. {fit.info['loglik_mcse']:.2f})")
         theta = np.asarray(fits[0].params)
-        for prop in ("tnt", "triadic"):
+        for prop in ("tnt", "triadic", "lifted-tnt", "lifted-triadic"):
             s, cm = m.sampler(theta, proposal=prop, random_state=1)
             s.run(theta, 2_000_000)
             c = cpu()
             S = s.sample(theta, 2000, 0, 5000)
             dt = cpu() - c
             ess = effective_sizes([S]).min()
-            print(f"  {prop:8s}: {10e6 / dt / 1e6:6.2f} M proposals per CPU s, acceptance "
+            print(f"  {prop:14s}: {10e6 / dt / 1e6:6.2f} M proposals per CPU s, acceptance "
                   f"{s.acceptance_rate:.3f}, ESS of the slowest statistic {ess / 10:.1f} per M "
                   f"proposals = {ess / dt:.0f} per CPU s")
         print("  estimates (first seed):")

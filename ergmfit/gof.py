@@ -686,7 +686,8 @@ def gof(model, params=None, n_sim=100, burnin=None, interval=None, statistics=No
     mcmc : dict, optional
         MCMC settings of a fit, ``{"burnin": B, "interval": I}`` (statnet's
         ``MCMC.burnin``/``MCMC.interval`` are accepted too).
-    proposal : {"tnt", "random"}
+    proposal : str
+        MCMC proposal, as in :meth:`ERGM.simulate` ("auto" by default).
 
     Returns
     -------

@@ -10,7 +10,6 @@ from .terms.registry import build_term
 from .terms._ergm import ERGMModel
 from .utils.validation import check_params, check_random_state, seed_words
 
-_PROPOSALS = ("tnt", "triadic", "random")
 _TRIADIC_TERMS = {"triangle", "ttriple", "ctriple", "transitive", "cycle"}
 
 
@@ -96,25 +95,28 @@ class ERGM:
 
     @property
     def default_proposal(self) -> str:
-        """"triadic" when a term counts closed two-paths (triangles, shared
-        partners, alternating triangles), else "tnt" (as statnet's
-        ``sparse + .triadic``)."""
+        """"lifted-triadic" when a term counts closed two-paths (triangles,
+        shared partners, alternating triangles), else "tnt".  The triadic
+        moves play the part of statnet's ``sparse + .triadic``; the lifting
+        (see :class:`~ergmfit.sampling.LiftedTriadicTNT`) gave 1.2-1.8 times
+        the effective draws per CPU second of the reversible "triadic" on
+        faux.magnolia.high, faux.mesa.high, Lazega and flomarriage models
+        (``benchmarks/bench_mcmle.py --mixing``)."""
         triadic = any(getattr(t.kernel, "caches", 0) or t.name in _TRIADIC_TERMS
                       for t in self.terms)
-        return "triadic" if triadic else "tnt"
+        return "lifted-triadic" if triadic else "tnt"
 
     def sampler(self, params, proposal="auto", random_state=None, start=None):
         """A Metropolis-Hastings sampler (``MHSampler``) started at the observed
         network (or at ``start``: an (m, 2) tie array), and its compiled model."""
-        from .sampling import MHSampler, RandomToggle, TieNoTie, TriadicTNT
+        from .sampling import PROPOSALS, MHSampler, make_proposal
         if proposal == "auto":
             proposal = self.default_proposal
-        if proposal not in _PROPOSALS:
-            raise ValueError(f"proposal must be one of {_PROPOSALS} or 'auto', got {proposal!r}")
+        if proposal not in PROPOSALS:
+            raise ValueError(f"proposal must be one of {PROPOSALS} or 'auto', got {proposal!r}")
         check_params(params, self.labels)
         cm = self.compiled(start)
-        prop = {"tnt": TieNoTie, "triadic": TriadicTNT, "random": RandomToggle}[proposal]()
-        return MHSampler(cm, prop, seed_words(random_state)), cm
+        return MHSampler(cm, make_proposal(proposal), seed_words(random_state)), cm
 
     def simulate(self, params, n=1, burnin=16384, interval=1024, output="graphs",
                  proposal="auto", random_state=None, start=None):
@@ -133,11 +135,13 @@ class ERGM:
             networkx graphs with the observed nodes and attributes,
             :class:`~ergmfit.network.Network` objects, or an ``(n, p)``
             array of statistics (columns as :attr:`labels`).
-        proposal : {"auto", "tnt", "triadic", "random"}
+        proposal : {"auto", "tnt", "triadic", "random", "lifted-tnt", "lifted-triadic"}
             Tie/no-tie (good for sparse networks), tie/no-tie with triadic
-            closure moves (mixes much faster for triangle-type terms), or
-            random toggles; "auto" picks "triadic" for models with
-            triangle-type terms and "tnt" otherwise.
+            closure moves (mixes much faster for triangle-type terms),
+            random toggles, or the lifted (non-reversible) forms of the
+            first two, which keep adding (or removing) ties until a
+            proposal is rejected; "auto" picks "lifted-triadic" for models
+            with triangle-type terms and "tnt" otherwise.
         random_state : int, Generator or None
         start : array of ties, optional
             Start here instead of the observed network.

@@ -84,16 +84,6 @@ def density_start(model, bm=None):
     return theta
 
 
-def make_proposal(name, bm=None):
-    """A proposal object by name: "tnt" (tie/no-tie), "random" (random toggle)."""
-    from ..sampling._proposals import RandomToggle, TieNoTie
-    if name == "tnt":
-        return TieNoTie()
-    if name == "random":
-        return RandomToggle()
-    raise ValueError(f"proposal must be 'tnt' or 'random', got {name!r}")
-
-
 def hotelling_iid(Z):
     """p-value of H0: E[z] = 0 from independent rows of Z (Hotelling's T²).
 
@@ -144,7 +134,7 @@ def cd_core(model, init=None, nsteps=8, samplesize=None, samplesize_per_theta=12
     bm : BinaryModel, optional
         A compiled model at the observed state to use (default ``model.compiled()``).
     """
-    from ..sampling._mh import MHSampler
+    from ..sampling import MHSampler, make_proposal
     from .mcmle import hummel_step, maximize_is_loglik
     t0 = time.perf_counter()
     labels = list(model.labels)
@@ -159,7 +149,7 @@ def cd_core(model, init=None, nsteps=8, samplesize=None, samplesize_per_theta=12
         raise ValueError(f"samplesize must be at least 2, got {samplesize}")
     bm = model.compiled() if bm is None else bm
     theta = density_start(model, bm) if init is None else check_params(init, labels, "init")
-    sampler = MHSampler(bm, make_proposal(proposal), seed_words(random_state))
+    sampler = MHSampler(bm, make_proposal(proposal, bm), seed_words(random_state))
     bar = None
     if verbose:
         from tqdm.auto import tqdm

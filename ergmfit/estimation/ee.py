@@ -155,7 +155,8 @@ import numpy as np
 
 from ..exceptions import ConvergenceWarning, DegenerateModelError
 from ..utils.validation import check_params, seed_words
-from .cd import density_index, make_proposal
+from .cd import density_index
+from ..sampling import make_proposal
 
 _MAX_ROWS = 200_000          # stored trajectory rows per chain (thinned beyond)
 
@@ -632,7 +633,7 @@ def ee_chain(model, cfg, seed, chain=0, control_dir=None, callback=None, progres
     if dens is not None:
         free[dens] = False
     arc_corr = ifd_correction(n_vars, L0) if use_ifd else 0.0
-    prop = IFD(K=cfg["ifd_k"]) if use_ifd else make_proposal(cfg["proposal"])
+    prop = IFD(K=cfg["ifd_k"]) if use_ifd else make_proposal(cfg["proposal"], bm)
     sampler = MHSampler(bm, prop, seed_words(rng))
     m = int(cfg["sampler_steps"])
     inner = int(cfg["ee_inner_steps"])
@@ -787,11 +788,11 @@ def ee_chain(model, cfg, seed, chain=0, control_dir=None, callback=None, progres
             burn = cfg["se_burnin"] if cfg["se_burnin"] is not None else 16 * interval
             # the model's own MCMC proposal (triadic moves for triangle terms mix
             # far better on clustered networks), as MCMC-MLE samples
-            if getattr(model, "default_proposal", "tnt") == "triadic":
-                from ..sampling._triadic import TriadicTNT
-                s2 = MHSampler(bm, TriadicTNT(), seed_words(rng))
-            else:
+            name = getattr(model, "default_proposal", "tnt")
+            if name == "tnt":
                 s2 = MHSampler(bm, TieNoTie(), seed_words(rng))
+            else:
+                s2 = MHSampler(bm, make_proposal(name, bm), seed_words(rng))
             draws = s2.sample(est, int(cfg["se_samplesize"]), int(burn), int(interval))
             out["sims"] = out["final_dzA"] + draws
             out["proposals_sim"] = int(burn) + int(cfg["se_samplesize"]) * int(interval)
