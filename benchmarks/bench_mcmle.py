@@ -1,6 +1,7 @@
 """Metropolis-Hastings throughput and whole MCMC-MLE fits (issue 4's benchmark).
 
 Run by hand:  python benchmarks/bench_mcmle.py [--seeds 1 2 3]
+              python benchmarks/bench_mcmle.py --mixing   (proposals compared, ~5 min)
 
 For the faux.mesa.high tutorial model and faux.magnolia.high
 ``edges + nodematch('Grade') + gwesp(0.25, fixed=True)`` it prints
@@ -11,6 +12,10 @@ For the faux.mesa.high tutorial model and faux.magnolia.high
     the MCMC-MLE iterations and the bridge-sampled log-likelihood (statnet
     computes it by default too), and its estimates.  Library imports are done
     before the clock starts.
+With ``--mixing`` it compares the proposals instead: for five models at their MLE
+(statnet's, from ../shared/reference/statnet_fits.json when available), the effective
+sample size of the slowest statistic per million proposals and per CPU second,
+averaged over chains with seeds 1-4.
 Reference (statnet_fits.json, same machine type): statnet 4.4 ~4.3 M proposals per CPU s on
 magnolia; its MCMC-MLE took 54-70 CPU s (mesa) and 69 (magnolia); ergmx 6.5 M/s, 12 s and 5.5 s.
 """
@@ -28,14 +33,60 @@ MODELS = {
 }
 
 
+# (data, formula, MLE, interval) for --mixing; the MLEs are statnet's runs with seed 101
+# (faux.magnolia.high: ours, statnet's file has no fit of it)
+MIXING = {
+    "faux.magnolia.high": ("faux.magnolia.high", MODELS["faux.magnolia.high"],
+                           [-8.7299, 2.7508, 1.9033], 2500),
+    "faux.mesa.high": ("faux.mesa.high", MODELS["faux.mesa.high"],
+                       [-10.2564, 1.4373, 2.1512, 2.5033, 2.2928, 2.8976, 5.8936, 3.2163, 1.6044,
+                        1.0654, 1.7921, 0.9252, 1.4735], 1000),
+    "lazega gwesp": ("lazega", "edges + gwesp(log(3), fixed=TRUE) + nodecov('seniority') + "
+                     "nodecov('practice') + nodematch('practice') + nodematch('gender') + "
+                     "nodematch('office')",
+                     [-7.018643, 0.587128, 0.024817, 0.399783, 0.773848, 0.74216, 1.158312], 250),
+    "flomarriage": ("flomarriage", "edges + triangle", [-1.6911, 0.1826], 50),
+    "samplike": ("samplike", "edges + mutual", [-1.7299, 2.2595], 50),
+}
+
+
 def cpu():
     return time.process_time()
+
+
+def run_mixing(n=8000, seeds=(1, 2, 3, 4)):
+    from ergmfit.sampling import MHSampler, make_proposal
+    from ergmfit.utils.validation import seed_words
+    print("effective sample size of the slowest statistic at the MLE "
+          f"({n} draws per chain, mean over seeds {list(seeds)})")
+    print(f"{'model':20s}{'proposal':>16s}{'ESS per M':>11s}{'ESS per CPU s':>15s}{'M/s':>7s}")
+    for name, (data, formula, theta, interval) in MIXING.items():
+        m = ef.ERGM(ef.datasets.load_network(data), formula)
+        theta = np.asarray(theta, dtype=float)
+        for prop in ("tnt", "triadic", "lifted-tnt", "lifted-triadic"):
+            per_m, per_s, rate = [], [], []
+            for seed in seeds:
+                s = MHSampler(m.compiled(), make_proposal(prop), seed_words(seed))
+                s.run(theta, 50 * interval)
+                c = cpu()
+                S = s.sample(theta, n, 0, interval)
+                dt = cpu() - c
+                e = effective_sizes([S]).min()
+                per_m.append(e / (n * interval / 1e6))
+                per_s.append(e / dt)
+                rate.append(n * interval / dt / 1e6)
+            print(f"{name:20s}{prop:>16s}{np.mean(per_m):11.1f}{np.mean(per_s):15.0f}"
+                  f"{np.mean(rate):7.2f}", flush=True)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, nargs="+", default=[1])
+    ap.add_argument("--mixing", action="store_true", help="compare the proposals' mixing instead")
     args = ap.parse_args()
+    if args.mixing:
+        run_mixing()
+        return
     import ergmfit.estimation.mcmle  # noqa: F401  (import scipy etc. before timing)
     for data, formula in MODELS.items():
         m = ef.ERGM(ef.datasets.load_network(data), formula)

@@ -96,15 +96,15 @@ class ERGM:
     @property
     def default_proposal(self) -> str:
         """"lifted-triadic" when a term counts closed two-paths (triangles,
-        shared partners, alternating triangles), else "tnt".  The triadic
-        moves play the part of statnet's ``sparse + .triadic``; the lifting
-        (see :class:`~ergmfit.sampling.LiftedTriadicTNT`) gave 1.2-1.8 times
-        the effective draws per CPU second of the reversible "triadic" on
-        faux.magnolia.high, faux.mesa.high, Lazega and flomarriage models
-        (``benchmarks/bench_mcmle.py --mixing``)."""
+        shared partners, alternating triangles), else "lifted-tnt".  The
+        triadic moves play the part of statnet's ``sparse + .triadic``; the
+        lifting (see :class:`~ergmfit.sampling.LiftedTriadicTNT`) gives more
+        effective draws per CPU second than the reversible proposals: 1.7x
+        on faux.magnolia.high, 1.1x on faux.mesa.high, 1.3x on samplike
+        (``python benchmarks/bench_mcmle.py --mixing``)."""
         triadic = any(getattr(t.kernel, "caches", 0) or t.name in _TRIADIC_TERMS
                       for t in self.terms)
-        return "lifted-triadic" if triadic else "tnt"
+        return "lifted-triadic" if triadic else "lifted-tnt"
 
     def sampler(self, params, proposal="auto", random_state=None, start=None):
         """A Metropolis-Hastings sampler (``MHSampler``) started at the observed
@@ -141,7 +141,7 @@ class ERGM:
             random toggles, or the lifted (non-reversible) forms of the
             first two, which keep adding (or removing) ties until a
             proposal is rejected; "auto" picks "lifted-triadic" for models
-            with triangle-type terms and "tnt" otherwise.
+            with triangle-type terms and "lifted-tnt" otherwise.
         random_state : int, Generator or None
         start : array of ties, optional
             Start here instead of the observed network.
