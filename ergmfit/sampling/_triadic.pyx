@@ -22,7 +22,7 @@ from libc.math cimport log
 from libc.stdint cimport int64_t
 from ergmfit.core._model cimport BinaryModel
 from ergmfit.core._random cimport RNG, rng_below, rng_uniform
-from ergmfit.network._state cimport NetworkState
+from ergmfit.network._state cimport NetworkState, CACHE_SP, CACHE_OTP
 from ergmfit.sampling._proposals cimport Proposal
 from ergmfit.terms._ergm cimport ERGMModel
 
@@ -31,6 +31,13 @@ cdef double _triadic_sum(NetworkState s, int a, int b) noexcept nogil:
     """S(a, b): sum over middles w of 1 / (number of choices of k at w)."""
     cdef int x, w, d
     cdef double tot = 0.0
+    # no two-path under (a, b): one cached count instead of a neighbour scan
+    # (gwesp / triangle terms keep these counts; most dyads of a sparse graph)
+    if s.directed:
+        if (s.caches & CACHE_OTP) and s.n_otp(a, b) == 0:
+            return 0.0
+    elif (s.caches & CACHE_SP) and s.n_sp(a, b) == 0:
+        return 0.0
     if s.directed:
         # a -> w -> b ; at w, k is drawn from out(w) minus a (if w -> a)
         if s.out_deg[a] <= s.in_deg[b]:
@@ -151,6 +158,11 @@ cdef class LiftedTriadicTNT(Proposal):
     cdef public double alpha
     cdef public int direction       # +1 add, -1 remove
     cdef bint last_accepted
+    # log q-ratios of dyads with no two-path under them (S = 0) depend on L
+    # only: a direct-mapped table keyed by L spares most logs (L moves by +-1)
+    cdef int64_t lq_key[64]
+    cdef double lq_add0[64]
+    cdef double lq_del0[64]
 
     def __init__(self, double alpha=0.3):
         if not 0.0 <= alpha < 1.0:
@@ -158,6 +170,9 @@ cdef class LiftedTriadicTNT(Proposal):
         self.alpha = alpha
         self.direction = 1
         self.last_accepted = 1
+        cdef int k
+        for k in range(64):
+            self.lq_key[k] = -1
 
     cdef inline double _q_up(self, int64_t L, double D, double S) noexcept nogil:
         # probability that an "add" proposal in a state with L ties picks this dyad
@@ -167,6 +182,14 @@ cdef class LiftedTriadicTNT(Proposal):
 
     cdef void accepted(self, BinaryModel m, int64_t v, bint now_on) noexcept nogil:
         self.last_accepted = 1
+
+    cdef inline int _slot(self, int64_t L, double D) noexcept nogil:
+        cdef int slot = <int>(L & 63)
+        if self.lq_key[slot] != L:
+            self.lq_add0[slot] = -log(self._q_up(L, D, 0.0) * (L + 1))
+            self.lq_del0[slot] = log(self._q_up(L - 1, D, 0.0) * L) if L > 0 else 0.0
+            self.lq_key[slot] = L
+        return slot
 
     cdef int64_t propose(self, BinaryModel m, RNG* rng, double* log_q_ratio) noexcept nogil:
         return self._propose(<ERGMModel>m, (<ERGMModel>m).state, rng, log_q_ratio)
@@ -192,7 +215,10 @@ cdef class LiftedTriadicTNT(Proposal):
             if not s.directed and i > j:
                 t = i; i = j; j = t
             S = _triadic_sum(s, i, j) if self.alpha > 0 else 0.0
-            log_q_ratio[0] = log(self._q_up(L - 1, D, S) * L)
+            if S == 0.0:
+                log_q_ratio[0] = self.lq_del0[self._slot(L, D)]
+            else:
+                log_q_ratio[0] = log(self._q_up(L - 1, D, S) * L)
             return m.var(i, j)
         if L > 0 and rng_uniform(rng) < self.alpha:
             e = rng_below(rng, L)
@@ -215,5 +241,8 @@ cdef class LiftedTriadicTNT(Proposal):
         if s.has_tie(i, j):
             return -1
         S = _triadic_sum(s, i, j) if self.alpha > 0 else 0.0
-        log_q_ratio[0] = -log(self._q_up(L, D, S) * (L + 1))
+        if S == 0.0:
+            log_q_ratio[0] = self.lq_add0[self._slot(L, D)]
+        else:
+            log_q_ratio[0] = -log(self._q_up(L, D, S) * (L + 1))
         return m.var(i, j)
