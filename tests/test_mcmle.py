@@ -167,3 +167,15 @@ def test_boosted_last_sample_shortens_an_overshooting_interval():
     assert fit.converged and hist[-1]["samplesize"] == 4 * hist[-2]["samplesize"]
     assert hist[-2]["min_ess"] > 128
     assert hist[-1]["interval"] == hist[-2]["interval"] // 2
+
+
+def test_bridge_samplesize_is_checked_and_used():
+    m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
+    with pytest.raises(ValueError, match="bridge_samplesize"):
+        m.fit(method="mcmle", random_state=1, verbose=False, bridge_samplesize=2)
+    a = m.fit(method="mcmle", random_state=1, verbose=False, bridge_samplesize=64)
+    b = m.fit(method="mcmle", random_state=1, verbose=False, bridge_samplesize=512)
+    # same fit, a different log-likelihood sample: the bigger one is more precise
+    assert np.allclose(a.params, b.params)
+    assert a.loglik != b.loglik
+    assert b.info["loglik_mcse"] < a.info["loglik_mcse"]
