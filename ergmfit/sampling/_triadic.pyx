@@ -67,6 +67,25 @@ cdef double _triadic_sum(NetworkState s, int a, int b) noexcept nogil:
     return tot
 
 
+cdef bint _triadic_pick(NetworkState s, RNG* rng, int* pi, int* pj) noexcept nogil:
+    """A dyad (i, k) closing a random two-path i -> j -> k: a uniform tie i -> j
+    (a random orientation when undirected), then a uniform out-neighbour k != i
+    of j.  False when j has no such neighbour (no move).  Needs a tie."""
+    cdef int64_t e = rng_below(rng, s.n_ties)
+    cdef int i = s.tail[e], j = s.head[e], k, t
+    if not s.directed and rng_uniform(rng) < 0.5:
+        t = i; i = j; j = t
+    if s.out_deg[j] - (1 if s.has_tie(j, i) else 0) <= 0:
+        return False
+    while True:
+        k = s.out_nb[j][rng_below(rng, s.out_deg[j])]
+        if k != i:
+            break
+    pi[0] = i
+    pj[0] = k
+    return True
+
+
 cdef class TriadicTNT(Proposal):
     """TNT plus triadic closure (see the module docstring).
 
@@ -108,19 +127,8 @@ cdef class TriadicTNT(Proposal):
             e = rng_below(rng, L)
             i = s.tail[e]; j = s.head[e]
         elif L > 0 and u < 0.5 + 0.5 * self.alpha:
-            e = rng_below(rng, L)
-            i = s.tail[e]; j = s.head[e]
-            if not s.directed and rng_uniform(rng) < 0.5:
-                t = i; i = j; j = t
-            # k: a uniform out-neighbour of j other than i
-            d = s.out_deg[j] - (1 if s.has_tie(j, i) else 0)
-            if d <= 0:
+            if not _triadic_pick(s, rng, &i, &j):
                 return -1           # no two-path to close: no move (a valid MH step)
-            while True:
-                k = s.out_nb[j][rng_below(rng, s.out_deg[j])]
-                if k != i:
-                    break
-            j = k
         else:
             v = m.random_var(rng)
             m.dyad(v, &i, &j)
@@ -221,18 +229,8 @@ cdef class LiftedTriadicTNT(Proposal):
                 log_q_ratio[0] = log(self._q_up(L - 1, D, S) * L)
             return m.var(i, j)
         if L > 0 and rng_uniform(rng) < self.alpha:
-            e = rng_below(rng, L)
-            i = s.tail[e]; j = s.head[e]
-            if not s.directed and rng_uniform(rng) < 0.5:
-                t = i; i = j; j = t
-            d = s.out_deg[j] - (1 if s.has_tie(j, i) else 0)
-            if d <= 0:
+            if not _triadic_pick(s, rng, &i, &j):
                 return -1
-            while True:
-                k = s.out_nb[j][rng_below(rng, s.out_deg[j])]
-                if k != i:
-                    break
-            j = k
         else:
             v = m.random_var(rng)
             m.dyad(v, &i, &j)
