@@ -142,7 +142,7 @@ cdef class TriadicTNT(Proposal):
         return m.var(i, j)
 
 
-cdef class LiftedTriadicTNT(Proposal):
+cdef class LiftedTriadicTNT(TriadicTNT):
     """A *lifted* (non-reversible) version of :class:`TriadicTNT`.
 
     The proposal carries a direction.  Going "up" it proposes to add a tie
@@ -163,7 +163,6 @@ cdef class LiftedTriadicTNT(Proposal):
         0 gives a lifted tie/no-tie proposal).  Below 1: with only triadic
         adds, a tie without a two-path under it could never come back.
     """
-    cdef public double alpha
     cdef public int direction       # +1 add, -1 remove
     cdef bint last_accepted
     # log q-ratios of dyads with no two-path under them (S = 0) depend on L
@@ -199,16 +198,14 @@ cdef class LiftedTriadicTNT(Proposal):
             self.lq_key[slot] = L
         return slot
 
-    cdef int64_t propose(self, BinaryModel m, RNG* rng, double* log_q_ratio) noexcept nogil:
-        return self._propose(<ERGMModel>m, (<ERGMModel>m).state, rng, log_q_ratio)
-
     cdef int64_t _propose(self, ERGMModel m, NetworkState s, RNG* rng,
                           double* log_q_ratio) noexcept nogil:
+        # (TriadicTNT.propose dispatches here)
         cdef int64_t L = s.n_ties
         cdef double D = <double>m.n_vars
         cdef double S
         cdef int64_t e, v
-        cdef int i, j, k, t, d
+        cdef int i, j, t
         log_q_ratio[0] = 0.0
         if not self.last_accepted:
             self.direction = -self.direction
