@@ -388,3 +388,18 @@ def test_resume_refuses_another_model_or_new_settings(samplike, tmp_path):
     other_net = ef.ERGM(ef.datasets.load("faux.dixon.high"), "edges + mutual")
     with pytest.raises(ValueError, match="other observed statistics"):
         fit_ee(other_net, resume=ck)
+
+
+def test_no_standard_errors_when_the_simulation_is_stuck():
+    # Lazega edges + kstar(2) + triangle: at the EE estimate the simulated
+    # networks are complete graphs; the s.e. must be NA with a warning that
+    # says why, never 1/0 printed as a number
+    from ergmfit.estimation.ee import singular_information
+    m = ef.ERGM(ef.datasets.load_network("lazega"), "edges + kstar(2) + triangle")
+    fit = quiet_fit(m, random_state=1)
+    assert np.all(np.isnan(np.asarray(fit.bse)))
+    assert any("no standard errors (NA)" in w and "did not vary" in w for w in fit.warnings)
+    assert "NA" in str(fit.summary())
+    assert singular_information(np.zeros((2, 2)))
+    assert singular_information(np.array([[1.0, 1.0], [1.0, 1.0]]))
+    assert not singular_information(np.array([[2.0, 0.5], [0.5, 1.0]]))

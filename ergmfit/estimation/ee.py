@@ -899,6 +899,16 @@ def _chain_summary(ch, burnin, inner, polish=False):
     return res
 
 
+def singular_information(F, rtol=1e-12):
+    """True if the covariance F of simulated statistics is singular: a
+    statistic did not vary, or one is a linear combination of others."""
+    F = np.asarray(F, dtype=float)
+    if F.size == 0 or not np.all(np.isfinite(F)):
+        return True
+    w = np.linalg.eigvalsh(0.5 * (F + F.T))
+    return not (w.max() > 0 and w.min() > rtol * w.max())
+
+
 def _inv(S):
     try:
         return np.linalg.inv(_make_pd(S))
@@ -914,7 +924,12 @@ def pool_chains(summaries):
     if not ok:
         raise DegenerateModelError("no EE chain produced an estimate (the runs were too short)")
     fisher = [s["fisher"] for s in ok if "fisher" in s]
-    cov_model = _inv(np.mean(fisher, axis=0)) if fisher else None
+    cov_model = None
+    if fisher:
+        F = np.mean(fisher, axis=0)
+        # a statistic that never varied in the simulation at the estimate (stuck
+        # at the empty or complete graph) leaves no information: NA, not 1/0
+        cov_model = (np.full(F.shape, np.nan) if singular_information(F) else _inv(F))
     # per-chain total variance (R script: MC + model) for the weights
     var_c = []
     for s in ok:
@@ -1349,6 +1364,14 @@ def build_results(model, out):
                         "statistic(s) " + ", ".join(off) + " (|t| > 0.3): the chain had not "
                         "reached equilibrium or the estimate is off, so the standard errors "
                         "are unreliable; increase se_interval / se_samplesize or ee_steps.")
+    if cov_model is not None and not np.all(np.isfinite(cov_model)):
+        const = sorted({labels[k] for sm in sums if "fisher" in sm
+                        for k in range(p) if not sm["fisher"][k, k] > 0})
+        warn.append("Warning: no standard errors (NA): the networks simulated at the estimate "
+                    + (f"did not vary in {', '.join(const)}" if const else
+                       "gave a singular covariance of the statistics")
+                    + " (stuck at the empty or complete graph, or a near-degenerate model), so "
+                    "the Fisher information cannot be inverted.")
     skipped = [s["polish"]["gamma"] for s in sums if s.get("polish") and s["polish"]["skipped"]]
     if skipped:
         warn.append("Warning: the final MCMC-MLE step was skipped (step length "
