@@ -788,11 +788,8 @@ def ee_chain(model, cfg, seed, chain=0, control_dir=None, callback=None, progres
             burn = cfg["se_burnin"] if cfg["se_burnin"] is not None else 16 * interval
             # the model's own MCMC proposal (triadic moves for triangle terms mix
             # far better on clustered networks), as MCMC-MLE samples
-            name = getattr(model, "default_proposal", "tnt")
-            if name == "tnt":
-                s2 = MHSampler(bm, TieNoTie(), seed_words(rng))
-            else:
-                s2 = MHSampler(bm, make_proposal(name, bm), seed_words(rng))
+            s2 = MHSampler(bm, make_proposal(getattr(model, "default_proposal", "tnt"), bm),
+                           seed_words(rng))
             draws = s2.sample(est, int(cfg["se_samplesize"]), int(burn), int(interval))
             out["sims"] = out["final_dzA"] + draws
             out["proposals_sim"] = int(burn) + int(cfg["se_samplesize"]) * int(interval)

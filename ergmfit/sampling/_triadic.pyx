@@ -117,7 +117,7 @@ cdef class TriadicTNT(Proposal):
         cdef double D = <double>m.n_vars
         cdef double u, S, q_fwd, q_rev
         cdef int64_t e, v
-        cdef int i, j, k, t, d
+        cdef int i, j, t
         cdef bint present
         log_q_ratio[0] = 0.0
         if m.n_vars <= 0:
@@ -139,7 +139,7 @@ cdef class TriadicTNT(Proposal):
         q_fwd = self._q(s, present, L, D, S)
         q_rev = self._q(s, not present, L - 1 if present else L + 1, D, S)
         log_q_ratio[0] = log(q_rev / q_fwd)
-        return m.var(i, j)
+        return m.proposed_var(i, j)
 
 
 cdef class LiftedTriadicTNT(TriadicTNT):
@@ -224,7 +224,7 @@ cdef class LiftedTriadicTNT(TriadicTNT):
                 log_q_ratio[0] = self.lq_del0[self._slot(L, D)]
             else:
                 log_q_ratio[0] = log(self._q_up(L - 1, D, S) * L)
-            return m.var(i, j)
+            return m.on_var(e)
         if L > 0 and rng_uniform(rng) < self.alpha:
             if not _triadic_pick(s, rng, &i, &j):
                 return -1
@@ -240,4 +240,4 @@ cdef class LiftedTriadicTNT(TriadicTNT):
             log_q_ratio[0] = self.lq_add0[self._slot(L, D)]
         else:
             log_q_ratio[0] = -log(self._q_up(L, D, S) * (L + 1))
-        return m.var(i, j)
+        return m.proposed_var(i, j)

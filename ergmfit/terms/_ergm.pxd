@@ -25,4 +25,5 @@ cdef class ERGMModel(BinaryModel):
 
     cdef void dyad(self, int64_t v, int* i, int* j) noexcept nogil
     cdef int64_t var(self, int i, int j) noexcept nogil
+    cdef int64_t proposed_var(self, int i, int j) noexcept nogil
     cdef void dyad_change(self, int i, int j, double* out) noexcept nogil

@@ -138,6 +138,12 @@ cdef class ERGMModel(BinaryModel):
             j += 1
         if not self.state.directed and i > j:
             t = i; i = j; j = t
+        return self.proposed_var(i, j)
+
+    cdef int64_t proposed_var(self, int i, int j) noexcept nogil:
+        # the variable of (i, j), kept as the last decoded one: a proposal that
+        # picked the dyad returns it, and the sampler's get/change/flip of it
+        # then need no index decoding
         self._last_v = self.var(i, j)
         self._last_i = i
         self._last_j = j
