@@ -58,7 +58,7 @@ cdef class TieNoTie(Proposal):
         if L > 0 and rng_uniform(rng) < 0.5:
             v = m.on_var(rng_below(rng, L))
         else:
-            v = rng_below(rng, m.n_vars)
+            v = m.random_var(rng)
         if self.lq_key[slot] != L:
             # removing a tie: L -> L - 1; adding one: L -> L + 1
             self.lq_del[slot] = (log(((0.5 / D) if L > 1 else (1.0 / D)) / (0.5 / L + 0.5 / D))

@@ -1,10 +1,12 @@
 # cython: language_level=3
+cimport cython
 from cpython.ref cimport PyObject
 from libc.stdint cimport int64_t
 from ergmfit.core._model cimport BinaryModel
 from ergmfit.network._state cimport NetworkState
 from ergmfit.terms._kernel cimport TermKernel
 
+@cython.final
 cdef class ERGMModel(BinaryModel):
     """A network state and the kernels of a formula, as a BinaryModel.
 

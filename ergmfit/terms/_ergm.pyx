@@ -4,7 +4,8 @@ import numpy as np
 cimport numpy as cnp
 from libc.math cimport sqrt
 from libc.stdlib cimport malloc, free
-from ergmfit.core._random cimport RNG, rng_below
+from libc.stdint cimport uint64_t, uint32_t
+from ergmfit.core._random cimport RNG, rng_below, rng_next
 
 cnp.import_array()
 
@@ -131,8 +132,9 @@ cdef class ERGMModel(BinaryModel):
     cdef int64_t random_var(self, RNG* rng) noexcept nogil:
         # draw the dyad directly: no index decoding
         cdef int n = self.state.n
-        cdef int i = <int>rng_below(rng, n)
-        cdef int j = <int>rng_below(rng, n - 1)
+        cdef uint64_t r = rng_next(rng)
+        cdef int i = <int>(((r >> 32) * <uint64_t>n) >> 32)
+        cdef int j = <int>(((<uint64_t><uint32_t>r) * <uint64_t>(n - 1)) >> 32)
         cdef int t
         if j >= i:
             j += 1
