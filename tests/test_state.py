@@ -32,14 +32,18 @@ def _check_state(s, A, directed):
             assert (got[off] == M[off]).all(), kind
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(directed=st.booleans(), n=st.integers(2, 9),
        toggles=st.lists(st.tuples(st.integers(0, 8), st.integers(0, 8)), max_size=150),
-       cache_first=st.booleans(), dense=st.booleans())
-def test_random_toggles_keep_everything_consistent(directed, n, toggles, cache_first, dense):
-    # both storages: dense (bitmap + n x n counts, small networks) and hash maps
+       cache_first=st.booleans(), dense=st.booleans(), cache_degree=st.sampled_from([0, 1, 3, 32]))
+def test_random_toggles_keep_everything_consistent(directed, n, toggles, cache_first, dense,
+                                                   cache_degree):
+    # both storages: dense (bitmap + n x n counts, small networks) and hash maps;
+    # dense storage holds the counts only above cache_degree (so low values
+    # make the chain take them up and drop them as the density moves)
     flags = 14 if directed else 1
-    s = NetworkState(n, directed, caches=flags if cache_first else 0, dense=dense)
+    s = NetworkState(n, directed, caches=flags if cache_first else 0, dense=dense,
+                     cache_degree=cache_degree)
     assert s.dense == dense
     A = np.zeros((n, n), dtype=np.int64)
     for i, j in toggles:
@@ -59,6 +63,41 @@ def test_random_toggles_keep_everything_consistent(directed, n, toggles, cache_f
     if s.caches:
         assert s.cache_sizes() == NetworkState(n, directed, s.ties(), s.caches,
                                                dense=not dense).cache_sizes()
+    mean_degree = 2 * s.num_ties / n
+    if not dense:
+        assert s.cached == s.caches
+    elif mean_degree >= cache_degree:
+        assert s.cached == s.caches
+    elif mean_degree < cache_degree / 2:
+        assert s.cached == 0
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_dense_counts_are_taken_up_and_dropped_with_the_density(directed):
+    n, flags = 12, 14 if directed else 1
+    rng = np.random.default_rng(3)
+    s = NetworkState(n, directed, caches=flags, dense=True, cache_degree=4)
+    A = np.zeros((n, n), dtype=np.int64)
+    held = []
+    pairs = [(i, j) for i in range(n) for j in range(n) if i != j and (directed or i < j)]
+    for k in list(rng.permutation(len(pairs))) * 2:   # fill up, then empty again
+        i, j = pairs[k]
+        s.toggle_tie(i, j)
+        A[i, j] ^= 1
+        if not directed:
+            A[j, i] = A[i, j]
+        held.append(s.cached)
+        if len(held) % 7 == 0:
+            _check_state(s, A, directed)
+    assert held[0] == 0 and held[len(pairs) - 1] == flags and held[-1] == 0
+    # taken up once on the way up and dropped once on the way down
+    assert sum(a != b for a, b in zip(held, held[1:])) == 2
+    held_now = NetworkState(n, directed, [(0, 1)], flags, dense=True, cache_degree=0)
+    not_held = NetworkState(n, directed, [(0, 1)], flags, dense=True)
+    assert held_now.cached == flags and not_held.cached == 0
+    assert held_now.memory_bytes() >= not_held.memory_bytes() + 2 * n * n
+    with pytest.raises(ValueError, match="cache_degree"):
+        NetworkState(n, directed, cache_degree=-1)
 
 
 @pytest.mark.parametrize("dense", [True, False])
@@ -121,9 +160,12 @@ def test_state_memory_is_sparse():
     s = NetworkState(10_000, True, [(0, 1), (1, 2)], caches=14)
     assert not s.dense and DENSE_MAX_NODES < 10_000
     assert s.memory_bytes() < 2_000_000
-    # below it, the dense bitmap and counts are used and counted
+    # below it, the dense bitmap is used; the n x n counts only once held
     d = NetworkState(1000, True, [(0, 1), (1, 2)], caches=14)
-    assert d.dense
+    assert d.dense and d.cached == 0
+    assert 1000 * 1000 / 8 < d.memory_bytes() < 2_000_000
+    d = NetworkState(1000, True, [(0, 1), (1, 2)], caches=14, cache_degree=0)
+    assert d.cached == 14
     assert d.memory_bytes() > 3 * 1000 * 1000 * 2
     with pytest.raises(ValueError, match="65535"):
         NetworkState(70_000, True, dense=True)

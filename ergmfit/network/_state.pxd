@@ -1,4 +1,5 @@
 # cython: language_level=3
+cimport cython
 from libc.stdint cimport int64_t, uint64_t, uint16_t
 from ergmfit.core._hashmap cimport I64Map, CountMap, i64map_get, countmap_get
 
@@ -10,19 +11,27 @@ cdef enum:
     CACHE_ISP = 8   # directed: #{w: a->w, b->w}, unordered
 
 
+@cython.final
 cdef class NetworkState:
     """A binary (di)graph in compiled memory.
 
     Ties are kept three ways: a hash map dyad -> tie index (O(1) lookup),
     per-node out/in neighbour arrays (iteration in O(degree)) and a flat
     tie list (uniform draws of a present tie).  For undirected graphs the
-    in-arrays are the out-arrays.  Optional two-path caches are updated on
-    every toggle in O(degree).
+    in-arrays are the out-arrays.  Two-path counts (``caches``: the kinds
+    the model's terms read, see ``n_sp`` ...) are either held in memory and
+    updated on every toggle in O(degree), or counted on demand by
+    intersecting two neighbour lists.
 
-    ``NetworkState(n, directed, ties=None, caches=0, dense=None)``: with
+    ``NetworkState(n, directed, ties=None, caches=0, dense=None,
+    cache_degree=32)``: with
     ``dense`` (default: n <= 4,096) the adjacency is also kept as an n x n
-    bitmap and the caches as n x n uint16 arrays, which makes lookups one
-    memory load; larger networks keep hash maps only, so memory stays
+    bitmap (one memory load per lookup).  The two-path counts are then held
+    as n x n uint16 arrays only while the mean degree is at least
+    ``cache_degree`` (32 by default; dropped again below half of it): on a
+    sparse network counting on demand from the bitmap is faster than
+    keeping megabytes of counts that miss the CPU cache (faux.magnolia.high).
+    Larger networks keep the counts in hash maps, always, so memory stays
     O(ties + two-paths).
     """
     cdef readonly int n
@@ -44,8 +53,10 @@ cdef class NetworkState:
     cdef int* pos_out
     cdef int* pos_in
     cdef I64Map tie_index
-    # caches
+    # two-path counts: the kinds asked for, and those held in memory now
     cdef readonly int caches
+    cdef readonly int cached
+    cdef readonly double cache_degree
     cdef CountMap sp
     cdef CountMap otp
     cdef CountMap osp
@@ -77,23 +88,35 @@ cdef class NetworkState:
             return (self.adj[k >> 6] >> (k & 63)) & 1
         return i64map_get(&self.tie_index, self.dyad_key(i, j), -1) >= 0
 
-    # cached counts (the cache must be enabled)
+    # two-path counts: held in memory or counted on demand (any pair a != b)
     cdef inline int n_sp(self, int i, int j) noexcept nogil:
         if self.d_sp != NULL:
             return self.d_sp[self.sym_key(i, j)]
-        return <int>countmap_get(&self.sp, self.sym_key(i, j))
+        if self.cached & CACHE_SP:
+            return <int>countmap_get(&self.sp, self.sym_key(i, j))
+        return self.count_sp(i, j)
     cdef inline int n_otp(self, int i, int j) noexcept nogil:
         if self.d_otp != NULL:
             return self.d_otp[<int64_t>i * self.n + j]
-        return <int>countmap_get(&self.otp, <int64_t>i * self.n + j)
+        if self.cached & CACHE_OTP:
+            return <int>countmap_get(&self.otp, <int64_t>i * self.n + j)
+        return self.count_otp(i, j)
     cdef inline int n_osp(self, int i, int j) noexcept nogil:
         if self.d_osp != NULL:
             return self.d_osp[self.sym_key(i, j)]
-        return <int>countmap_get(&self.osp, self.sym_key(i, j))
+        if self.cached & CACHE_OSP:
+            return <int>countmap_get(&self.osp, self.sym_key(i, j))
+        return self.count_osp(i, j)
     cdef inline int n_isp(self, int i, int j) noexcept nogil:
         if self.d_isp != NULL:
             return self.d_isp[self.sym_key(i, j)]
-        return <int>countmap_get(&self.isp, self.sym_key(i, j))
+        if self.cached & CACHE_ISP:
+            return <int>countmap_get(&self.isp, self.sym_key(i, j))
+        return self.count_isp(i, j)
+    cdef int count_sp(self, int a, int b) noexcept nogil
+    cdef int count_otp(self, int a, int b) noexcept nogil
+    cdef int count_osp(self, int a, int b) noexcept nogil
+    cdef int count_isp(self, int a, int b) noexcept nogil
 
     cdef int add_tie(self, int i, int j) noexcept nogil
     cdef int remove_tie(self, int i, int j) noexcept nogil
@@ -101,6 +124,8 @@ cdef class NetworkState:
     cdef int _update_caches(self, int i, int j, int delta) noexcept nogil
     cdef void _set_adj(self, int i, int j, bint on) noexcept nogil
     cdef int _build_caches(self, int new) noexcept nogil
+    cdef int _hold_dense_counts(self, int flags) noexcept nogil
+    cdef void _drop_dense_counts(self) noexcept nogil
     cdef int _push(self, int** nb, int* deg, int* cap, int v, int w) noexcept nogil
     cdef void _fix_out(self, int a, int p) noexcept nogil
     cdef void _fix_in(self, int b, int p) noexcept nogil

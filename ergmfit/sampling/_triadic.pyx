@@ -31,12 +31,13 @@ cdef double _triadic_sum(NetworkState s, int a, int b) noexcept nogil:
     """S(a, b): sum over middles w of 1 / (number of choices of k at w)."""
     cdef int x, w, d
     cdef double tot = 0.0
-    # no two-path under (a, b): one cached count instead of a neighbour scan
-    # (gwesp / triangle terms keep these counts; most dyads of a sparse graph)
+    # no two-path under (a, b): one held count instead of a neighbour scan
+    # (most dyads of a sparse graph; held for gwesp-type terms on dense storage
+    # above the state's cache_degree, and always on hash storage)
     if s.directed:
-        if (s.caches & CACHE_OTP) and s.n_otp(a, b) == 0:
+        if (s.cached & CACHE_OTP) and s.n_otp(a, b) == 0:
             return 0.0
-    elif (s.caches & CACHE_SP) and s.n_sp(a, b) == 0:
+    elif (s.cached & CACHE_SP) and s.n_sp(a, b) == 0:
         return 0.0
     if s.directed:
         # a -> w -> b ; at w, k is drawn from out(w) minus a (if w -> a)

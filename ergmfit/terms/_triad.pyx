@@ -49,7 +49,7 @@ cdef inline int common_partners(NetworkState s, int i, int j) noexcept nogil:
     """|N(i) & N(j)| (independent of the tie (i, j) itself)."""
     cdef int a = i, b = j, t, k, c = 0
     cdef int* nb
-    if s.caches & CACHE_SP:
+    if s.cached & CACHE_SP:
         return s.n_sp(i, j)
     if s.out_deg[a] > s.out_deg[b]:
         a = j; b = i
