@@ -179,3 +179,28 @@ def test_bridge_samplesize_is_checked_and_used():
     assert np.allclose(a.params, b.params)
     assert a.loglik != b.loglik
     assert b.info["loglik_mcse"] < a.info["loglik_mcse"]
+
+
+def test_intervals_follow_the_effective_size_rule():
+    # non-final samples aim at 64 multivariate effective draws (statnet's measure);
+    # the boosted last one at 4 x 64 draws of the slowest statistic, from the
+    # autocorrelation time pooled over the two samples before it
+    from ergmfit.estimation.mcmle import _quarter_octave
+    m = ef.ERGM(ef.datasets.load("lazega"), "edges + gwesp(log(3), fixed=TRUE) + "
+                "nodematch('practice') + nodematch('office')")
+    fit = m.fit(method="mcmle", random_state=3, verbose=False, eval_loglik=False)
+    hist = fit.info["history"]
+    assert fit.converged and len(hist) >= 3
+    lo, hi = 1024 // 4, 2 ** 20
+    for prev, cur in zip(hist[:-2], hist[1:-1]):
+        assert cur["samplesize"] == 1024
+        want = _quarter_octave(prev["interval"] * min(8.0, max(0.25, 64 / prev["ess"])), lo, hi)
+        assert cur["interval"] == want
+    last, pool = hist[-1], hist[-3:-1]
+    assert last["samplesize"] == 4096
+    tau = sum(h["interval"] * h["samplesize"] for h in pool) / sum(h["min_ess"] for h in pool)
+    before = hist[-2]["interval"]
+    assert last["interval"] == _quarter_octave(min(4 * before, max(before / 2, 64 * tau / 1024)),
+                                               lo, hi)
+    # the multivariate size counts every direction, so it is at least the smallest one here
+    assert all(h["ess"] >= h["min_ess"] for h in hist)

@@ -117,3 +117,30 @@ def test_lifted_proposal_rejects_alpha_one():
     from ergmfit.sampling import LiftedTriadicTNT
     with pytest.raises(ValueError, match="alpha"):
         LiftedTriadicTNT(1.0)
+
+
+def test_multivariate_ess():
+    from ergmfit.sampling.chains import effective_sizes, multivariate_ess
+    rng = np.random.default_rng(4)
+    n = 20000
+    # independent, correlated draws: every direction has about n effective draws
+    iid = rng.multivariate_normal([0, 0, 0], [[1, .9, .5], [.9, 1, .4], [.5, .4, 1]], n)
+    assert 0.9 * n < multivariate_ess([iid]) <= 1.1 * n
+    # one slow direction (AR(1), phi = 0.9: n (1 - phi) / (1 + phi) effective draws)
+    # among two fast ones: the geometric mean, far above the smallest univariate size
+    ar = np.zeros(n)
+    e = rng.standard_normal(n)
+    for t in range(1, n):
+        ar[t] = 0.9 * ar[t - 1] + e[t]
+    X = np.column_stack([ar, rng.standard_normal(n), rng.standard_normal(n)])
+    slow = n * 0.1 / 1.9
+    want = (slow * n * n) ** (1 / 3)
+    assert 0.8 * want < multivariate_ess([X]) < 1.2 * want
+    assert multivariate_ess([X]) > 3 * effective_sizes([X]).min()
+    # a statistic that never varies is left out; a constant sample gives its size
+    Xc = np.column_stack([X[:, 1:], np.ones(n)])
+    assert 0.9 * n < multivariate_ess([Xc]) <= 1.1 * n
+    assert multivariate_ess([np.ones((50, 3))]) == 50
+    # chains are summed, not concatenated into one series
+    halves = [X[: n // 2], X[n // 2:]]
+    assert 0.8 * want < multivariate_ess(halves) < 1.2 * want

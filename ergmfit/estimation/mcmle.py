@@ -17,7 +17,10 @@ The algorithm (Geyer & Thompson 1992; Hummel, Hunter & Handcock 2012):
    covariance.  With ``termination="hotelling"`` stop instead when γ = 1 and
    Hotelling's T² test (batch-means covariance, so autocorrelation counts)
    no longer rejects E_θ[g] = g(x_obs) at ``conv_pval``.  Either way the final
-   Hotelling p-value is kept in ``info["history"]``.
+   Hotelling p-value is kept in ``info["history"]``.  The interval adapts so
+   that each sample has ``target_ess`` (64) effective draws, counted as statnet
+   counts them (the multivariate effective size); the last, boosted sample aims
+   at ``last_boost`` × 64 effective draws of every single statistic.
 5. Standard errors: the inverse of the Fisher information Cov_θ̂[g] estimated
    from the last sample (importance-weighted to θ̂), plus the Monte Carlo
    variance I⁻¹ V I⁻¹ with V the batch-means variance of the weighted mean
@@ -35,7 +38,7 @@ import numpy as np
 from scipy import optimize, special
 
 from ..exceptions import ConvergenceWarning, DegenerateModelError
-from ..sampling.chains import batch_means_cov, effective_sizes, run_chains
+from ..sampling.chains import batch_means_cov, effective_sizes, multivariate_ess, run_chains
 from ..utils.optimize import newton_ascent
 from ..utils.validation import check_params, check_random_state
 
@@ -350,12 +353,15 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
         Sample-size multiplier of the last iteration ("hummel").
     target_ess : float
         Effective sample size each iteration aims at (statnet's
-        ``MCMLE.effectiveSize``, 64): the interval of the next iteration is
-        scaled by target / (smallest ESS), between ``min_interval`` (default
-        a quarter of ``interval``) and ``max_interval``; the last iteration's
-        sample is ``last_boost`` times larger, at the same interval or, when
-        the sample before it had more than ``target_ess`` effective draws, a
-        shorter one (by target / ESS, at most halved).
+        ``MCMLE.effectiveSize``, 64, counted as statnet does: the multivariate
+        ESS, see :func:`ergmfit.sampling.chains.multivariate_ess`): the
+        interval of the next iteration is scaled by target / ESS, between
+        ``min_interval`` (default a quarter of ``interval``) and
+        ``max_interval``.  The last iteration's sample is ``last_boost``
+        times larger and aims at ``last_boost * target_ess`` effective draws
+        of every statistic (the smallest univariate ESS, stricter than
+        statnet), with the autocorrelation time pooled over the two samples
+        before it; its interval is between 1/2 and 4 times the previous one.
     """
     if termination not in ("hummel", "hotelling"):
         raise ValueError(f"termination must be 'hummel' or 'hotelling', got {termination!r}")
@@ -413,8 +419,10 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
                 eta = eta / 2.0
                 gamma = min(gamma, 0.5)
             ess = effective_sizes(chains_z)
+            mess = multivariate_ess(chains_z)
             history.append({"iteration": it, "theta": theta.tolist(), "gamma": gamma,
-                            "pvalue": pval, "min_ess": float(ess.min()), "interval": interval,
+                            "pvalue": pval, "min_ess": float(ess.min()), "ess": mess,
+                            "interval": interval,
                             "samplesize": size, "acceptance": float(np.mean(acc))})
             _check_oscillation(model, history, Z, g_obs)
             progress.update(step=f"{gamma:.2f}", p=f"{pval:.2f}", interval=interval)
@@ -431,20 +439,30 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
                 break
             else:
                 final = streak >= 2
-            ratio = target_ess / max(float(ess.min()), 1.0)
+            min_ess = max(float(ess.min()), 1.0)
             if not final:
-                # Aim the next sample at target_ess effective draws (statnet's
-                # MCMLE.effectiveSize): scale the interval by target / ESS, within
-                # a factor 1/4..8 per iteration, and burn in ~2 autocorrelation times.
+                # Aim the next sample at target_ess effective draws as statnet's
+                # MCMLE.effectiveSize counts them (multivariate): scale the interval
+                # by target / ESS, within a factor 1/4..8 per iteration, and burn in
+                # ~2 autocorrelation times of the slowest statistic.
+                ratio = target_ess / max(mess, 1.0)
                 interval = _quarter_octave(interval * min(8.0, max(0.25, ratio)),
                                            min_interval, max_interval)
-                tau = interval * size / max(float(ess.min()), 1.0)
+                tau = interval * size / min_ess
                 burnin = int(min(16 * interval, max(interval, 2 * tau)))
-            elif ratio < 1.0:
-                # the boosted last sample aims at last_boost * target_ess too: when
-                # this sample over-shot the target, shorten the interval (at most
-                # by half, as the ESS of one sample is noisy); never lengthen it
-                interval = _quarter_octave(interval * max(0.5, ratio), min_interval, max_interval)
+            else:
+                # The boosted last sample gives the estimate, its standard errors
+                # and the convergence test: aim it at last_boost * target_ess
+                # effective draws of *every* statistic (stricter than statnet).
+                # The autocorrelation time (proposals per effective draw of the
+                # slowest statistic) is pooled over the two samples of the streak,
+                # as the ESS of one sample is noisy; the interval moves by 1/2..4.
+                recent = history[-2:]
+                tau = (sum(h["interval"] * h["samplesize"] for h in recent)
+                       / sum(max(h["min_ess"], 1.0) for h in recent))
+                interval = _quarter_octave(
+                    min(4.0 * interval, max(0.5 * interval, target_ess * tau / samplesize)),
+                    min_interval, max_interval)
     except KeyboardInterrupt:
         # Ctrl-C: keep what was done, clearly marked as unfinished
         interrupted = True

@@ -18,13 +18,11 @@ cdef class NetworkState:
     Ties are kept three ways: a hash map dyad -> tie index (O(1) lookup),
     per-node out/in neighbour arrays (iteration in O(degree)) and a flat
     tie list (uniform draws of a present tie).  For undirected graphs the
-    in-arrays are the out-arrays.  Two-path counts (``caches``: the kinds
-    the model's terms read, see ``n_sp`` ...) are either held in memory and
-    updated on every toggle in O(degree), or counted on demand by
-    intersecting two neighbour lists.
+    in-arrays are the out-arrays.  The two-path counts the model's terms
+    read (``caches``) are either held in memory and updated on every toggle
+    in O(degree), or counted on demand by intersecting neighbour lists.
 
-    ``NetworkState(n, directed, ties=None, caches=0, dense=None,
-    cache_degree=32)``: with
+    ``NetworkState(n, directed, ties, caches, dense, cache_degree)``: with
     ``dense`` (default: n <= 4,096) the adjacency is also kept as an n x n
     bitmap (one memory load per lookup).  The two-path counts are then held
     as n x n uint16 arrays only while the mean degree is at least
