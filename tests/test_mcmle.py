@@ -182,9 +182,10 @@ def test_bridge_samplesize_is_checked_and_used():
 
 
 def test_intervals_follow_the_effective_size_rule():
-    # non-final samples aim at 64 multivariate effective draws (statnet's measure);
-    # the boosted last one at 4 x 64 draws of the slowest statistic, from the
-    # autocorrelation time pooled over the two samples before it
+    # non-final samples aim at 64 multivariate effective draws (statnet's measure)
+    # and 32 of every statistic; the boosted last one at 4 x 64 draws of the
+    # slowest statistic, from the autocorrelation time pooled over the two
+    # samples before it
     from ergmfit.estimation.mcmle import _quarter_octave
     m = ef.ERGM(ef.datasets.load("lazega"), "edges + gwesp(log(3), fixed=TRUE) + "
                 "nodematch('practice') + nodematch('office')")
@@ -194,7 +195,8 @@ def test_intervals_follow_the_effective_size_rule():
     lo, hi = 1024 // 4, 2 ** 20
     for prev, cur in zip(hist[:-2], hist[1:-1]):
         assert cur["samplesize"] == 1024
-        want = _quarter_octave(prev["interval"] * min(8.0, max(0.25, 64 / prev["ess"])), lo, hi)
+        ratio = max(64 / prev["ess"], 32 / prev["min_ess"])
+        want = _quarter_octave(prev["interval"] * min(8.0, max(0.25, ratio)), lo, hi)
         assert cur["interval"] == want
     last, pool = hist[-1], hist[-3:-1]
     assert last["samplesize"] == 4096

@@ -19,8 +19,9 @@ The algorithm (Geyer & Thompson 1992; Hummel, Hunter & Handcock 2012):
    no longer rejects E_θ[g] = g(x_obs) at ``conv_pval``.  Either way the final
    Hotelling p-value is kept in ``info["history"]``.  The interval adapts so
    that each sample has ``target_ess`` (64) effective draws, counted as statnet
-   counts them (the multivariate effective size); the last, boosted sample aims
-   at ``last_boost`` × 64 effective draws of every single statistic.
+   counts them (the multivariate effective size), and at least 32 of every
+   statistic; the last, boosted sample aims at ``last_boost`` × 64 effective
+   draws of every single statistic.
 5. Standard errors: the inverse of the Fisher information Cov_θ̂[g] estimated
    from the last sample (importance-weighted to θ̂), plus the Monte Carlo
    variance I⁻¹ V I⁻¹ with V the batch-means variance of the weighted mean
@@ -41,6 +42,13 @@ from ..exceptions import ConvergenceWarning, DegenerateModelError
 from ..sampling.chains import batch_means_cov, effective_sizes, multivariate_ess, run_chains
 from ..utils.optimize import newton_ascent
 from ..utils.validation import check_params, check_random_state
+
+
+# Share of target_ess that every single statistic must reach in a non-final
+# sample, besides target_ess multivariate effective draws: with 13 statistics
+# (faux.mesa.high) the multivariate target alone left ~10 effective draws in
+# the slowest directions, and fits wandered for 11-14 iterations (5-6 with it).
+MIN_ESS_SHARE = 0.5
 
 
 def in_convex_hull(points, x):
@@ -354,8 +362,9 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
     target_ess : float
         Effective sample size each iteration aims at (statnet's
         ``MCMLE.effectiveSize``, 64, counted as statnet does: the multivariate
-        ESS, see :func:`ergmfit.sampling.chains.multivariate_ess`): the
-        interval of the next iteration is scaled by target / ESS, between
+        ESS, see :func:`ergmfit.sampling.chains.multivariate_ess`), with
+        at least half of it for every single statistic: the interval of the
+        next iteration is scaled by the larger target / ESS ratio, between
         ``min_interval`` (default a quarter of ``interval``) and
         ``max_interval``.  The last iteration's sample is ``last_boost``
         times larger and aims at ``last_boost * target_ess`` effective draws
@@ -442,10 +451,12 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
             min_ess = max(float(ess.min()), 1.0)
             if not final:
                 # Aim the next sample at target_ess effective draws as statnet's
-                # MCMLE.effectiveSize counts them (multivariate): scale the interval
-                # by target / ESS, within a factor 1/4..8 per iteration, and burn in
-                # ~2 autocorrelation times of the slowest statistic.
-                ratio = target_ess / max(mess, 1.0)
+                # MCMLE.effectiveSize counts them (multivariate), and at least
+                # MIN_ESS_SHARE of that for every statistic: scale the interval by
+                # the larger target / ESS ratio, within a factor 1/4..8 per
+                # iteration, and burn in ~2 autocorrelation times of the slowest
+                # statistic.
+                ratio = max(target_ess / max(mess, 1.0), MIN_ESS_SHARE * target_ess / min_ess)
                 interval = _quarter_octave(interval * min(8.0, max(0.25, ratio)),
                                            min_interval, max_interval)
                 tau = interval * size / min_ess
