@@ -381,3 +381,24 @@ def test_statnet_values(entry):
     assert list(got) == list(entry["stats"])
     for label, want in entry["stats"].items():
         assert got[label] == pytest.approx(want, rel=1e-9, abs=1e-12), label
+
+
+@pytest.mark.parametrize("formula, held", [
+    ("edges + gwesp(0.25, fixed=TRUE)", False), ("edges + esp(1)", False),
+    ("edges + gwdsp(0.25, fixed=TRUE)", True), ("edges + gwesp(0.5, fixed=TRUE) + dsp(2)", True),
+    ("edges + gwnsp(0.5, fixed=TRUE)", True), ("edges + cycle(4)", True)])
+def test_shared_partner_counts_held_or_counted_on_demand(formula, held):
+    # on a sparse network, terms that read shared-partner counts only for the
+    # partners of the toggled dyad count them on demand; any term reading them
+    # per neighbour makes the state hold them (an O(degree^2) change otherwise)
+    g = ef.datasets.load("faux.mesa.high")
+    c = ef.ERGM(g, formula).compiled()
+    assert c.state.caches == 1
+    assert c.state.cached == (1 if held else 0)
+    # the change statistics are the same either way: the same terms plus gwdsp
+    # (which makes the state hold the counts) agree on every dyad tried
+    ref = ef.ERGM(g, formula + " + gwdsp(0.1, fixed=TRUE)").compiled()
+    assert ref.state.cached == 1
+    p = c.n_stats
+    for i, j in [(0, 1), (5, 17), (40, 41), (2, 100), (7, 190)]:
+        assert np.allclose(c.dyad_change_stats(i, j), ref.dyad_change_stats(i, j)[:p])

@@ -29,6 +29,8 @@ cdef class NetworkState:
     ``cache_degree`` (32 by default; dropped again below half of it): on a
     sparse network counting on demand from the bitmap is faster than
     keeping megabytes of counts that miss the CPU cache (faux.magnolia.high).
+    An ERGM whose terms read counts for every neighbour (gwdsp, dsp, directed
+    terms: ``TermKernel.counts_on_demand`` False) sets ``cache_degree`` to 0.
     Larger networks keep the counts in hash maps, always, so memory stays
     O(ties + two-paths).
     """

@@ -22,6 +22,7 @@ cdef class ERGMModel(BinaryModel):
         if self._kernels == NULL or self._offsets == NULL:
             raise MemoryError()
         caches = 0
+        on_demand = True
         for t in range(self._n_terms):
             k = self._kernel_list[t]
             if not isinstance(k, TermKernel):
@@ -30,10 +31,14 @@ cdef class ERGMModel(BinaryModel):
             self._offsets[t] = off
             off += (<TermKernel>k).n_stats
             caches |= (<TermKernel>k).caches
+            if (<TermKernel>k).caches and not (<TermKernel>k).counts_on_demand:
+                on_demand = False
         self.n_stats = off
         n = state.n
         self.n_vars = n * (n - 1) if state.directed else n * (n - 1) // 2
         if caches:
+            if not on_demand:
+                state.cache_degree = 0.0     # some term reads counts per neighbour: hold them
             state.enable_caches(caches)
         self._last_v = -1
         self._on_v = -1

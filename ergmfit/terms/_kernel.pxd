@@ -8,8 +8,14 @@ cdef class TermKernel:
     g(x + ij) - g(x - ij) of the term's statistics when the dyad (i, j) goes
     from absent to present, computed from the state ``s`` whether or not
     (i, j) is present in it now.  For undirected networks i < j.  ``caches``
-    names the two-path caches (CACHE_* flags of the state) it reads.
+    names the two-path counts (CACHE_* flags of the state) it reads.
+    ``counts_on_demand`` says that it reads them only for the shared partners
+    of (i, j), so that a sparse network may count them on demand instead of
+    holding them (see NetworkState); a kernel that reads them for every
+    neighbour (gwdsp: O(degree) counts per change) leaves it False, and the
+    state then holds the counts whatever the density.
     """
     cdef readonly int n_stats
     cdef readonly int caches
+    cdef readonly bint counts_on_demand
     cdef void change(self, NetworkState s, int i, int j, double* out) noexcept nogil

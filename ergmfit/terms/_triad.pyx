@@ -290,6 +290,9 @@ cdef class _HistKernel(TermKernel):
 cdef class EspKernel(_HistKernel):
     """esp(d): edges with exactly d shared partners."""
 
+    def __cinit__(self, *args):
+        self.counts_on_demand = True     # counts of the shared partners only
+
     cdef void change(self, NetworkState s, int i, int j, double* out) noexcept nogil:
         zero(out, self.n_stats)
         esp_hist_delta(s, i, j, self.pos, self.T, 1.0, out)
@@ -336,6 +339,9 @@ cdef class _GWKernel(TermKernel):
 
 cdef class GwespKernel(_GWKernel):
     """gwesp(decay, fixed=TRUE)."""
+
+    def __cinit__(self, *args, **kwargs):
+        self.counts_on_demand = True     # counts of the shared partners only
 
     cdef void change(self, NetworkState s, int i, int j, double* out) noexcept nogil:
         out[0] = gwesp_delta(s, i, j, &self.g)
