@@ -94,7 +94,7 @@ cdef class NetworkState:
             return self.d_sp[self.sym_key(i, j)]
         if self.cached & CACHE_SP:
             return <int>countmap_get(&self.sp, self.sym_key(i, j))
-        return self.count_sp(i, j)
+        return self.count_common(i, j, False)
     cdef inline int n_otp(self, int i, int j) noexcept nogil:
         if self.d_otp != NULL:
             return self.d_otp[<int64_t>i * self.n + j]
@@ -106,17 +106,15 @@ cdef class NetworkState:
             return self.d_osp[self.sym_key(i, j)]
         if self.cached & CACHE_OSP:
             return <int>countmap_get(&self.osp, self.sym_key(i, j))
-        return self.count_osp(i, j)
+        return self.count_common(i, j, True)
     cdef inline int n_isp(self, int i, int j) noexcept nogil:
         if self.d_isp != NULL:
             return self.d_isp[self.sym_key(i, j)]
         if self.cached & CACHE_ISP:
             return <int>countmap_get(&self.isp, self.sym_key(i, j))
-        return self.count_isp(i, j)
-    cdef int count_sp(self, int a, int b) noexcept nogil
+        return self.count_common(i, j, False)
+    cdef int count_common(self, int a, int b, bint incoming) noexcept nogil
     cdef int count_otp(self, int a, int b) noexcept nogil
-    cdef int count_osp(self, int a, int b) noexcept nogil
-    cdef int count_isp(self, int a, int b) noexcept nogil
 
     cdef int add_tie(self, int i, int j) noexcept nogil
     cdef int remove_tie(self, int i, int j) noexcept nogil

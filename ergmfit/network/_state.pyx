@@ -370,12 +370,17 @@ cdef class NetworkState:
         self.cached = 0
 
     # two-path counts on demand: scan the shorter neighbour list, look up the other side
-    cdef int count_sp(self, int a, int b) noexcept nogil:
-        cdef int t, c = 0
-        if self.out_deg[a] > self.out_deg[b]:
+    cdef int count_common(self, int a, int b, bint incoming) noexcept nogil:
+        # #{w: w -> a, w -> b} (incoming) or #{w: a -> w, b -> w};
+        # undirected: the common neighbours of a and b
+        cdef int t, w, c = 0
+        cdef int* deg = self.in_deg if incoming else self.out_deg
+        cdef int** nb = self.in_nb if incoming else self.out_nb
+        if deg[a] > deg[b]:
             a, b = b, a
-        for t in range(self.out_deg[a]):
-            if self.has_tie(b, self.out_nb[a][t]):
+        for t in range(deg[a]):
+            w = nb[a][t]
+            if (self.has_tie(w, b) if incoming else self.has_tie(b, w)):
                 c += 1
         return c
 
@@ -390,26 +395,6 @@ cdef class NetworkState:
             for t in range(self.in_deg[b]):
                 if self.has_tie(a, self.in_nb[b][t]):
                     c += 1
-        return c
-
-    cdef int count_osp(self, int a, int b) noexcept nogil:
-        # #{w: w -> a, w -> b}
-        cdef int t, c = 0
-        if self.in_deg[a] > self.in_deg[b]:
-            a, b = b, a
-        for t in range(self.in_deg[a]):
-            if self.has_tie(self.in_nb[a][t], b):
-                c += 1
-        return c
-
-    cdef int count_isp(self, int a, int b) noexcept nogil:
-        # #{w: a -> w, b -> w}
-        cdef int t, c = 0
-        if self.out_deg[a] > self.out_deg[b]:
-            a, b = b, a
-        for t in range(self.out_deg[a]):
-            if self.has_tie(b, self.out_nb[a][t]):
-                c += 1
         return c
 
     cdef int _build_caches(self, int new) noexcept nogil:
