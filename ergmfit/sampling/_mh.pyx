@@ -78,6 +78,8 @@ cdef class MHSampler:
         cdef double lq, dot, lr, u
         cdef bint on, accept
         cdef double* buf = self.buf
+        # constant within a batch (IFD moves its parameter in end_batch only)
+        cdef double aux = self.proposal.aux_theta()
         for t in range(steps):
             v = self.proposal.propose(self.model, &self.rng, &lq)
             self.n_proposed += 1
@@ -85,7 +87,7 @@ cdef class MHSampler:
                 continue
             self.model.change(v, buf)
             on = self.model.get(v)
-            dot = self.proposal.aux_theta()
+            dot = aux
             for k in range(p):
                 dot += theta[k] * buf[k]
             lr = (-dot if on else dot) + lq

@@ -10,7 +10,8 @@ cdef class Proposal:
     writes log q(x' -> x) - log q(x -> x') into log_q_ratio.  accepted()
     is called after an accepted flip (for proposals with memory, e.g. IFD);
     aux_theta() is added to the log acceptance ratio as +a for 0->1 flips
-    and -a for 1->0 flips (IFD's auxiliary parameter; 0 otherwise).
+    and -a for 1->0 flips (IFD's auxiliary parameter; 0 otherwise); it is
+    read once per batch of proposals, so it may change only in end_batch().
     """
     cdef void start(self, BinaryModel m) noexcept nogil
     cdef int64_t propose(self, BinaryModel m, RNG* rng, double* log_q_ratio) noexcept nogil
