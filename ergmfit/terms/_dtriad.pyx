@@ -50,56 +50,9 @@ TRIAD_MODES = {"ttriple": M_TTRIPLE, "ctriple": M_CTRIPLE, "triangle": M_TRIANGL
 
 
 # ---------------------------------------------------------------------------
-# neighbourhood intersections, O(min degree) with O(1) tie look-ups
+# neighbourhood intersections, O(min degree) with O(1) tie look-ups (two-path
+# counts come from the state: NetworkState.count_otp / count_common)
 # ---------------------------------------------------------------------------
-
-cdef inline int n_out_in(NetworkState s, int a, int b) noexcept nogil:
-    """#{k: a->k->b}, k != a, b."""
-    cdef int t, k, c = 0
-    if s.out_deg[a] <= s.in_deg[b]:
-        for t in range(s.out_deg[a]):
-            k = s.out_nb[a][t]
-            if k != b and s.has_tie(k, b):
-                c += 1
-    else:
-        for t in range(s.in_deg[b]):
-            k = s.in_nb[b][t]
-            if k != a and s.has_tie(a, k):
-                c += 1
-    return c
-
-
-cdef inline int n_out_out(NetworkState s, int a, int b) noexcept nogil:
-    """#{k: a->k, b->k}, k != a, b."""
-    cdef int t, k, c = 0
-    if s.out_deg[a] <= s.out_deg[b]:
-        for t in range(s.out_deg[a]):
-            k = s.out_nb[a][t]
-            if k != b and s.has_tie(b, k):
-                c += 1
-    else:
-        for t in range(s.out_deg[b]):
-            k = s.out_nb[b][t]
-            if k != a and s.has_tie(a, k):
-                c += 1
-    return c
-
-
-cdef inline int n_in_in(NetworkState s, int a, int b) noexcept nogil:
-    """#{k: k->a, k->b}, k != a, b."""
-    cdef int t, k, c = 0
-    if s.in_deg[a] <= s.in_deg[b]:
-        for t in range(s.in_deg[a]):
-            k = s.in_nb[a][t]
-            if k != b and s.has_tie(k, b):
-                c += 1
-    else:
-        for t in range(s.in_deg[b]):
-            k = s.in_nb[b][t]
-            if k != a and s.has_tie(k, a):
-                c += 1
-    return c
-
 
 cdef inline int n_rtp(NetworkState s, int a, int b) noexcept nogil:
     """RTP(a, b) = #{k: a<->k<->b}, k != a, b (symmetric in a, b)."""
@@ -149,11 +102,12 @@ cdef class DTriadKernel(TermKernel):
         cdef int t, k, p
         cdef double d = 0.0
         if m == M_TTRIPLE:
-            d = n_out_in(s, i, j) + n_out_out(s, i, j) + n_in_in(s, i, j)
+            d = s.count_otp(i, j) + s.count_common(i, j, False) + s.count_common(i, j, True)
         elif m == M_CTRIPLE:
-            d = n_out_in(s, j, i)
+            d = s.count_otp(j, i)
         elif m == M_TRIANGLE:
-            d = n_out_in(s, i, j) + n_out_out(s, i, j) + n_in_in(s, i, j) + n_out_in(s, j, i)
+            d = (s.count_otp(i, j) + s.count_common(i, j, False) + s.count_common(i, j, True)
+                 + s.count_otp(j, i))
         elif m == M_TWOPATH:
             d = s.out_deg[j] + s.in_deg[i] - (2 if s.has_tie(j, i) else 0)
         elif m == M_TRANSTIES:

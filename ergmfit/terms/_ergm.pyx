@@ -5,7 +5,7 @@ cimport numpy as cnp
 from libc.math cimport sqrt
 from libc.stdlib cimport malloc, free
 from libc.stdint cimport uint64_t, uint32_t
-from ergmfit.core._random cimport RNG, rng_below, rng_next
+from ergmfit.core._random cimport RNG, rng_next
 
 cnp.import_array()
 

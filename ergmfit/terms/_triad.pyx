@@ -45,22 +45,6 @@ cdef inline bint tied(NetworkState s, int i, int j) noexcept nogil:
     return adjacent(s, j, i)
 
 
-cdef inline int common_partners(NetworkState s, int i, int j) noexcept nogil:
-    """|N(i) & N(j)| (independent of the tie (i, j) itself)."""
-    cdef int a = i, b = j, t, k, c = 0
-    cdef int* nb
-    if s.cached & CACHE_SP:
-        return s.n_sp(i, j)
-    if s.out_deg[a] > s.out_deg[b]:
-        a = j; b = i
-    nb = s.out_nb[a]
-    for t in range(s.out_deg[a]):
-        k = nb[t]
-        if k != b and adjacent(s, b, k):
-            c += 1
-    return c
-
-
 cdef struct GW:
     double* rpow      # rpow[k] = r^k,                 k < L
     double* w         # w[k] = e^a (1 - r^k),          k < L
@@ -247,7 +231,7 @@ cdef class TriangleKernel(TermKernel):
         self.n_stats = 1
 
     cdef void change(self, NetworkState s, int i, int j, double* out) noexcept nogil:
-        out[0] = common_partners(s, i, j)
+        out[0] = s.n_sp(i, j)
 
 
 cdef class TwopathKernel(TermKernel):
@@ -409,7 +393,7 @@ cdef class CycleKernel(TermKernel):
         if s.out_deg[a] > s.out_deg[b]:
             a = j; b = i
         if self.want[0] >= 0:
-            out[self.want[0]] = common_partners(s, a, b)
+            out[self.want[0]] = s.n_sp(a, b)
         if self.M < 1:
             return
         if self.M + 1 > PATH_STACK:
