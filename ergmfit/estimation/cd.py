@@ -135,7 +135,7 @@ def cd_core(model, init=None, nsteps=8, samplesize=None, samplesize_per_theta=12
         A compiled model at the observed state to use (default ``model.compiled()``).
     """
     from ..sampling import MHSampler, make_proposal
-    from .mcmle import hummel_step, maximize_is_loglik
+    from .stepping import hummel_step, maximize_is_loglik
     t0 = time.perf_counter()
     labels = list(model.labels)
     p = len(labels)
