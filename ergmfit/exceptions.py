@@ -21,9 +21,24 @@ class DataFormatError(ErgmfitError, ValueError):
     """A file or table that does not parse as a network."""
 
 
+class SettingsError(ErgmfitError, ValueError, TypeError):
+    """An estimator setting that does not exist or lies out of its range
+    (a TypeError too, as Python's own unknown-keyword error is)."""
+
+
 class DegenerateModelError(ErgmfitError, RuntimeError):
     """A model whose fit or simulation is degenerate."""
 
 
 class ConvergenceWarning(UserWarning):
     """A fit that did not converge."""
+
+
+class ResultsFileError(ErgmfitError, ValueError):
+    """A results file that cannot be read back: damaged, truncated, tampered
+    with, or not a results file at all."""
+
+
+class SaveError(ErgmfitError, OSError):
+    """Results that could not be written (disk full, no such directory, no
+    permission); a file already at the path is left unchanged."""

@@ -1,0 +1,290 @@
+"""Estimators as objects, in scikit-learn's manner.
+
+Every estimator is a class whose settings are declared once, in its
+``SETTINGS`` table: a name, a default, a check and one line of
+documentation.  From that table the class gets
+
+* its constructor: ``MCMLE(maxit=30, samplesize=2048)`` (the signature that
+  ``help()`` and IDEs show is generated from the table);
+* validation when it is built: an unknown setting names the valid ones, a
+  value out of range says which range is valid (:class:`SettingsError`);
+* ``get_params()`` / ``set_params()`` (scikit-learn's protocol) and a
+  ``repr`` that shows the settings that differ from their defaults;
+* the "Settings" section of its docstring.
+
+``fit(model)`` returns a results object.  :func:`make_estimator` builds an
+estimator from a method name and keyword settings; ``ERGM.fit(method=...,
+**settings)`` and the command line's ``--set KEY=VALUE`` go through it.
+
+Examples
+--------
+>>> from ergmfit.estimation import MPLE, make_estimator
+>>> MPLE(cov="godambe", n_sim=200)
+MPLE(cov='godambe', n_sim=200)
+>>> make_estimator("mple", maxiter=50).maxiter
+50
+"""
+from __future__ import annotations
+
+import inspect
+import numbers
+import operator
+
+import numpy as np
+
+from ..exceptions import SettingsError
+
+_MISSING = object()
+
+
+class Setting:
+    """One estimator setting: its name, default, check and documentation.
+
+    ``check(name, value)`` returns the value to store (normalised, e.g. an
+    int) or raises :class:`SettingsError`; ``None`` accepts anything.
+    """
+
+    __slots__ = ("name", "default", "check", "doc")
+
+    def __init__(self, name, default, check=None, doc=""):
+        self.name = name
+        self.default = default
+        self.check = check
+        self.doc = doc
+
+    def validate(self, value):
+        return value if self.check is None else self.check(self.name, value)
+
+    def __repr__(self):
+        return f"Setting({self.name!r}, {self.default!r})"
+
+
+# -- checks ----------------------------------------------------------------
+def _is_int(value):
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def integer(lo=None, hi=None, allow_none=False):
+    """A check for an integer setting in [lo, hi] (floats with an integral value pass)."""
+    def check(name, value):
+        if value is None and allow_none:
+            return None
+        if isinstance(value, float) and np.isfinite(value) and value == int(value):
+            value = int(value)
+        if not _is_int(value):
+            raise SettingsError(f"setting {name!r} must be an integer"
+                                + (" or None" if allow_none else "") + f", got {value!r}")
+        value = operator.index(value)
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            raise SettingsError(f"setting {name!r} must be {_range_text(lo, hi)}, got {value}")
+        return int(value)
+    return check
+
+
+def number(lo=None, hi=None, lo_open=False, hi_open=False, allow_none=False):
+    """A check for a finite real setting in [lo, hi] (or the open ends asked for)."""
+    def check(name, value):
+        if value is None and allow_none:
+            return None
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            raise SettingsError(f"setting {name!r} must be a number"
+                                + (" or None" if allow_none else "") + f", got {value!r}")
+        value = float(value)
+        bad = (not np.isfinite(value)
+               or (lo is not None and (value < lo or (lo_open and value == lo)))
+               or (hi is not None and (value > hi or (hi_open and value == hi))))
+        if bad:
+            raise SettingsError(f"setting {name!r} must be a finite number "
+                                f"{_range_text(lo, hi, lo_open, hi_open)}, got {value!r}")
+        return value
+    return check
+
+
+def choice(*options, allow_none=False, lower=True):
+    """A check for one of ``options`` (strings compared case-insensitively)."""
+    def check(name, value):
+        if value is None and allow_none:
+            return None
+        key = value.lower() if (lower and isinstance(value, str)) else value
+        if isinstance(key, str) and key in options:
+            return key
+        shown = ", ".join(repr(o) for o in options) + (" or None" if allow_none else "")
+        raise SettingsError(f"setting {name!r} must be one of {shown}, got {value!r}")
+    return check
+
+
+def boolean(name, value):
+    """A check for a True/False setting (numpy booleans and 0/1 pass)."""
+    if isinstance(value, (bool, np.bool_)) or (_is_int(value) and value in (0, 1)):
+        return bool(value)
+    raise SettingsError(f"setting {name!r} must be True or False, got {value!r}")
+
+
+def _range_text(lo, hi, lo_open=False, hi_open=False):
+    if lo is not None and hi is not None:
+        return f"in {'(' if lo_open else '['}{lo}, {hi}{')' if hi_open else ']'}"
+    if lo is not None:
+        return f"{'>' if lo_open else '>='} {lo}"
+    if hi is not None:
+        return f"{'<' if hi_open else '<='} {hi}"
+    return "valid"
+
+
+# -- the base class ----------------------------------------------------------
+COMMON_SETTINGS = (
+    Setting("random_state", None, None, "Seed of every random choice (int, Generator or None)."),
+    Setting("verbose", False, boolean, "Show progress."),
+)
+
+
+class Estimator:
+    """Base class: settings from the ``SETTINGS`` table; ``fit(model)`` returns results.
+
+    Subclasses set ``method`` (the name ``ERGM.fit`` knows them by) and
+    ``SETTINGS`` (a tuple of :class:`Setting`), and implement ``fit``.  A
+    ``_finish_settings()`` hook may check settings against each other.
+    """
+
+    method: str = ""
+    SETTINGS: tuple = ()
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        table = cls.settings_table()
+        names = [s.name for s in table]
+        dup = {n for n in names if names.count(n) > 1}
+        if dup:  # a programming error, found when the class is defined
+            raise TypeError(f"{cls.__name__}: settings declared twice: {sorted(dup)}")
+        params = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+        params += [inspect.Parameter(s.name, inspect.Parameter.KEYWORD_ONLY, default=s.default)
+                   for s in table]
+        cls.__init__ = _make_init(cls)
+        cls.__init__.__signature__ = inspect.Signature(params)
+        if cls.__doc__ and "Settings\n" not in cls.__doc__:
+            lines = ["", "    Settings", "    --------"]
+            for s in table:
+                lines.append(f"    {s.name} : default {s.default!r}")
+                if s.doc:
+                    lines.append(f"        {s.doc}")
+            cls.__doc__ = cls.__doc__.rstrip() + "\n" + "\n".join(lines) + "\n"
+
+    @classmethod
+    def settings_table(cls) -> tuple:
+        """The settings of this estimator (its own, then ``random_state`` and ``verbose``)."""
+        own = tuple(cls.SETTINGS)
+        names = {s.name for s in own}
+        return own + tuple(s for s in COMMON_SETTINGS if s.name not in names)
+
+    @classmethod
+    def setting_names(cls) -> list:
+        return [s.name for s in cls.settings_table()]
+
+    def _set(self, values: dict, partial: bool):
+        table = {s.name: s for s in self.settings_table()}
+        unknown = [k for k in values if k not in table]
+        if unknown:
+            raise SettingsError(
+                f"{type(self).__name__} (method {self.method!r}) has no setting(s) "
+                + ", ".join(repr(k) for k in unknown) + "; its settings are: "
+                + ", ".join(self.setting_names()))
+        for name, s in table.items():
+            if name in values:
+                object.__setattr__(self, name, s.validate(values[name]))
+            elif not partial:
+                object.__setattr__(self, name, s.default)
+        self._finish_settings()
+
+    def _finish_settings(self):
+        """Checks across settings; override (raise SettingsError)."""
+
+    # scikit-learn's protocol ----------------------------------------------
+    def get_params(self, deep=True) -> dict:
+        """The settings as ``{name: value}``."""
+        return {name: getattr(self, name) for name in self.setting_names()}
+
+    def set_params(self, **params):
+        """Change settings (validated as in the constructor); returns ``self``."""
+        self._set(params, partial=True)
+        return self
+
+    def fit(self, model):  # pragma: no cover - every subclass implements it
+        raise NotImplementedError
+
+    def __repr__(self):
+        shown = []
+        for s in self.settings_table():
+            v = getattr(self, s.name, s.default)
+            same = v is s.default
+            if not same:
+                try:
+                    same = bool(np.all(v == s.default)) and type(v) is type(s.default)
+                except Exception:
+                    same = False
+            if not same:
+                shown.append(f"{s.name}={v!r}")
+        return f"{type(self).__name__}({', '.join(shown)})"
+
+
+def _make_init(cls):
+    def __init__(self, **settings):
+        Estimator._set(self, settings, partial=False)
+    __init__.__qualname__ = f"{cls.__name__}.__init__"
+    __init__.__doc__ = f"Build a {cls.__name__} estimator; see the class docstring for the settings."
+    return __init__
+
+
+# -- the table of estimators ---------------------------------------------------
+_ESTIMATORS = {
+    "mple": "ergmfit.estimation.mple:MPLE",
+    "mcmle": "ergmfit.estimation.mcmle:MCMLE",
+    "bcd": "ergmfit.estimation.bcd:BCD",
+    "mcle": "ergmfit.estimation.mcle:MCLE",
+    "cd": "ergmfit.estimation.cd:CD",
+    "ee": "ergmfit.estimation.ee:EE",
+}
+
+
+def methods() -> list:
+    """Names of the available estimators."""
+    return sorted(_ESTIMATORS)
+
+
+def register(name: str, target) -> None:
+    """Make ``ERGM.fit(method=name)`` use ``target``: an :class:`Estimator`
+    subclass, a ``"module:Class"`` string, or a function ``f(model, **settings)``."""
+    _ESTIMATORS[str(name).lower()] = target
+
+
+def estimator_class(method: str):
+    """The estimator class (or registered function) called ``method``."""
+    import importlib
+    key = str(method).lower()
+    if key not in _ESTIMATORS:
+        raise SettingsError(f"unknown method {method!r}; the methods are: "
+                            + ", ".join(repr(m) for m in methods()))
+    target = _ESTIMATORS[key]
+    if isinstance(target, str):
+        mod, name = target.split(":")
+        target = getattr(importlib.import_module(mod), name)
+    return target
+
+
+def make_estimator(method: str, **settings):
+    """The estimator called ``method`` built with ``settings`` (validated)."""
+    cls = estimator_class(method)
+    if isinstance(cls, type) and issubclass(cls, Estimator):
+        return cls(**settings)
+    return _FunctionEstimator(cls, method, settings)
+
+
+class _FunctionEstimator:
+    """A registered plain function ``f(model, **settings)`` (no settings table)."""
+
+    def __init__(self, func, method, settings):
+        self.func, self.method, self.settings = func, method, dict(settings)
+
+    def fit(self, model):
+        return self.func(model, **self.settings)
+
+    def get_params(self, deep=True):
+        return dict(self.settings)
