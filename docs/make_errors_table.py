@@ -261,10 +261,10 @@ CASES = [
          "unknown method 'mle'"),
     Case("unknown-setting", S_FIT, "A setting the estimator does not take",
          'ef.ERGM("flomarriage", "edges").fit(method="mple", samplesize=100)',
-         "ValueError", "has no setting"),
+         "SettingsError", "has no setting"),
     Case("bad-setting-value", S_FIT, "A setting with a value it does not take",
-         'ef.ERGM("flomarriage", "edges").fit(method="mple", cov="sandwich")', "ValueError",
-         "cov must be one of"),
+         'ef.ERGM("flomarriage", "edges").fit(method="mple", cov="sandwich")', "SettingsError",
+         "'cov' must be one of"),
     Case("params-length", S_FIT, "Parameters of the wrong length",
          'ef.ERGM("flomarriage", "edges + triangle").simulate([-1.5])', "ValueError",
          "must have 2 value(s)"),
@@ -317,7 +317,12 @@ CASES = [
     Case("results-extension", S_OTHER, "Saving results under an unknown extension",
          'fit = ef.ERGM("flomarriage", "edges").fit(method="mple")\n'
          'fit.save(tmp / "fit.pkl")',
-         "ValueError", "unknown results file type"),
+         "ResultsFileError", "unknown results file type"),
+    Case("save-failed", S_OTHER, "Saving results where they cannot be written (no such "
+         "directory, disk full); a file already there is left unchanged",
+         'fit = ef.ERGM("flomarriage", "edges").fit(method="mple")\n'
+         'fit.save(tmp / "no-such-dir" / "fit.json")',
+         "SaveError", "cannot save the results to"),
     Case("unknown-dataset", S_OTHER, "A bundled dataset that does not exist",
          'ef.datasets.load("florentine")', "ErgmfitError", "no bundled dataset 'florentine'"),
     # -- command line ------------------------------------------------------------------
@@ -331,6 +336,10 @@ CASES = [
     Case("cli-bad-setting", S_CLI, "An estimator setting it does not take",
          'ergmfit fit flomarriage "edges" --method mple --set samplesize=10', "exit 2",
          "ergmfit: error: method 'mple' has no setting", kind="cli"),
+    Case("cli-save-failed", S_CLI, "`fit --save` to a path that cannot be written: the table "
+         "is printed first, the save fails after it (exit status 3)",
+         'ergmfit fit flomarriage "edges" --method mple --quiet --save {tmp}/no-dir/fit.json',
+         "exit 3", "ergmfit: error: the fit above was not saved", kind="cli"),
 ]
 
 #: files the command-line cases read ({tmp} is the temporary directory)
@@ -439,13 +448,17 @@ ergmfit's own exceptions all derive from `ergmfit.ErgmfitError`:
 | `NetworkError` | a network ergmfit cannot model as given (loops, weights, multigraphs, directedness) | `ValueError` |
 | `DataFormatError` | a file or table that does not parse | `ValueError` |
 | `DegenerateModelError` | a fit or simulation that is degenerate (no estimate exists, the sampler is stuck) | `RuntimeError` |
+| `ResultsFileError` | a results file that is damaged, truncated, tampered with or of an unknown type | `ValueError` |
+| `SaveError` | results that could not be written (the file already at the path is left unchanged) | `OSError` |
+| `SettingsError` | an estimator setting that does not exist or lies out of its range (the message lists the valid settings or the range) | `ValueError`, `TypeError` |
 
 so `except ergmfit.ErgmfitError` catches every problem with the user's data
-and model.  Estimator settings that are out of range raise a plain
-`ValueError`, unknown settings a `TypeError`, as Python functions do;
+and model, and the estimator settings.
 `ConvergenceWarning` (a `UserWarning`) marks a fit that did not converge.
 On the command line every one of these prints one line
-`ergmfit: error: <message>` on standard error and exits with status 2.
+`ergmfit: error: <message>` on standard error and exits with status 2;
+`ergmfit fit --save FILE` prints the table first and, if the save then
+fails, exits with status 3.
 
 In the code, `ef` is `ergmfit`, `nx` networkx, `np` numpy and `tmp` a
 temporary directory (`pathlib.Path`).
@@ -480,7 +493,7 @@ def render(results) -> str:
         for case, outcome in results:
             if case.section != s:
                 continue
-            raised = outcome.cls if case.kind != "cli" else "exit status 2"
+            raised = outcome.cls if case.kind != "cli" else outcome.cls.replace("exit", "exit status")
             if case.kind == "warning":
                 raised += " (warning)"
             out.append(f"| [{case.id}](#{case.id}) | {case.situation.replace('|', chr(92) + '|')} "
@@ -494,7 +507,8 @@ def render(results) -> str:
         out.append(f"{case.situation}:\n")
         lang = "bash" if case.kind == "cli" else "python"
         out.append(f"```{lang}\n{case.code}\n```\n")
-        label = {"cli": "prints on standard error and exits with status 2",
+        label = {"cli": "prints on standard error and exits with status "
+                        + outcome.cls.split()[-1],
                  "warning": f"warns `{outcome.cls}`"}.get(case.kind, f"raises `{outcome.cls}`")
         out.append(f"{label}:\n")
         out.append(f"```text\n{outcome.message}\n```\n")
@@ -516,8 +530,8 @@ def parse_page(text: str) -> dict:
             kind = "error"
             if cls.endswith(" (warning)"):
                 cls, kind = cls[:-len(" (warning)")], "warning"
-            elif cls == "exit status 2":
-                cls, kind = "exit 2", "cli"
+            elif cls.startswith("exit status "):
+                cls, kind = cls.replace("exit status", "exit"), "cli"
             rows[m.group("id")] = (cls, m.group("phrase").replace("\\|", "|"), kind)
     return rows
 

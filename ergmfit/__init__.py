@@ -7,7 +7,8 @@
 """
 from . import datasets
 from .exceptions import (ConvergenceWarning, DataFormatError, DegenerateModelError,
-                         ErgmfitError, FormulaError, NetworkError, TermError)
+                         ErgmfitError, FormulaError, NetworkError, ResultsFileError, SaveError,
+                         TermError)
 from .formula import parse_formula
 from .model import ERGM
 from .network import Network, NetworkState, as_network, read_network
@@ -24,4 +25,5 @@ def __getattr__(name):
 
 __all__ = ["ERGM", "Network", "NetworkState", "as_network", "read_network", "datasets", "parse_formula",
            "ErgmfitError", "FormulaError", "TermError", "NetworkError", "DataFormatError",
-           "DegenerateModelError", "ConvergenceWarning", "__version__"]
+           "DegenerateModelError", "ResultsFileError", "SaveError", "ConvergenceWarning",
+           "__version__"]

@@ -20,6 +20,12 @@ Errors in the user's input (any :class:`~ergmfit.ErgmfitError`) print one
 line ``ergmfit: error: <message>`` on standard error and exit with status
 2; warnings print as ``ergmfit: warning: <message>``.
 
+``fit --save FILE`` prints the table (or the JSON) first and saves after
+it; the file is written atomically, so a failed save leaves any earlier
+file at FILE intact.  A save that fails prints ``ergmfit: error: the fit
+above was not saved: <reason>`` on standard error and exits with status 3
+(the printed result stands; a script can tell the save did not happen).
+
 Adding a subcommand: write ``_configure_NAME(parser)`` (use
 :func:`add_network_arguments` for a DATA argument with the usual options)
 and ``_run_NAME(args) -> int`` (use :func:`load_network` and
@@ -39,10 +45,11 @@ import warnings
 from dataclasses import dataclass
 from typing import Callable
 
-from .exceptions import ErgmfitError
+from .exceptions import ErgmfitError, SaveError
 
 EXIT_OK = 0
 EXIT_ERROR = 2
+EXIT_SAVE_FAILED = 3
 
 
 # ---------------------------------------------------------------------------
@@ -454,6 +461,8 @@ def _fit(args, model):
         return model.fit(method=args.method, random_state=args.seed,
                          verbose=not args.quiet, **kwargs)
     except TypeError as exc:
+        if isinstance(exc, ErgmfitError):   # SettingsError: says which setting
+            raise
         raise ErgmfitError(f"--set: {exc}") from None
 
 
@@ -464,7 +473,9 @@ def _configure_fit(p):
     _add_fit_arguments(p)
     p.add_argument("--seed", type=int, default=None, metavar="S",
                    help="random seed (the same seed gives the same fit)")
-    p.add_argument("--save", metavar="FILE", help="also save the fit (.json or .npz)")
+    p.add_argument("--save", metavar="FILE",
+                   help="also save the fit (.json or .npz), after printing it; if the save "
+                        "fails the exit status is 3")
     p.add_argument("--json", action="store_true",
                    help="print one JSON object (model, method, coef, stderr, loglik, aic, "
                         "bic, converged, seconds, ...) and nothing else")
@@ -477,15 +488,25 @@ _FIT_JSON_KEYS = ("model", "method", "n_nodes", "n_edges", "directed", "coef", "
 def _run_fit(args):
     from .model import ERGM
     net = load_network(args)
+    from .results import _results_extension
+    if args.save:
+        _results_extension(args.save)        # a wrong extension is an error before the fit
     model = ERGM(net, args.formula)
     fit = _fit(args, model)
-    if args.save:
-        fit.save(args.save)
+    # the result is shown first: a save that fails cannot take the printed table with it
     if args.json:
         d = fit.to_dict()
         emit_json({k: d.get(k) for k in _FIT_JSON_KEYS})
     else:
         print(fit.summary())
+    if args.save:
+        sys.stdout.flush()
+        try:
+            fit.save(args.save)
+        except SaveError as exc:
+            print(f"ergmfit: error: the fit above was not saved: {_one_line(exc)}",
+                  file=sys.stderr)
+            return EXIT_SAVE_FAILED
     return EXIT_OK
 
 
@@ -536,7 +557,8 @@ def _show_warning(message, category, filename, lineno, file=None, line=None):
 
 
 def main(argv=None) -> int:
-    """Run the command line; returns the exit status (0 ok, 2 error in the input)."""
+    """Run the command line; returns the exit status (0 ok, 2 error in the input,
+    3 the fit was printed but ``--save`` could not write it)."""
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

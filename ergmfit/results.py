@@ -40,6 +40,9 @@ import os
 import numpy as np
 from scipy import special
 
+from .exceptions import ResultsFileError, SaveError
+from .utils.fileio import atomic_write
+
 FORMAT_VERSION = 1
 
 _HEADERS = {
@@ -325,6 +328,14 @@ def network_from_dict(d):
                    graph_attrs=d.get("graph_attrs", {}))
 
 
+def _results_extension(path) -> str:
+    """``.json`` or ``.npz``, the extension of a results file path (else a ValueError)."""
+    ext = os.path.splitext(os.fspath(path))[1].lower()
+    if ext not in (".json", ".npz"):
+        raise ResultsFileError(f"unknown results file type {ext!r}: use a .json or .npz path")
+    return ext
+
+
 # ---------------------------------------------------------------------------
 # Results
 # ---------------------------------------------------------------------------
@@ -574,33 +585,43 @@ class ERGMResults:
 
     def save(self, path, include_network: bool = True) -> None:
         """Write to ``path``: JSON if it ends in ``.json``, a NumPy ``.npz``
-        archive if it ends in ``.npz`` (never pickle)."""
+        archive if it ends in ``.npz`` (never pickle).
+
+        The file is written whole to a temporary file beside ``path`` and
+        then renamed over it, so a failure (disk full, no such directory,
+        no permission) leaves any file already at ``path`` as it was and
+        raises :class:`~ergmfit.exceptions.SaveError`.
+        """
         path = os.fspath(path)
-        ext = os.path.splitext(path)[1].lower()
+        ext = _results_extension(path)
         d = self.to_dict(include_network=include_network)
-        if ext == ".json":
-            with open(path, "w", encoding="utf-8") as fh:
-                json.dump(d, fh, allow_nan=False)
-        elif ext == ".npz":
-            arrays = {"params": np.asarray(self.params, dtype=float), "cov": self.cov}
-            if self.cov_mc is not None:
-                arrays["cov_mc"] = self.cov_mc
-            meta = {k: v for k, v in d.items() if k not in ("params", "cov", "cov_mc", "network")}
-            if include_network and self.network is not None:
-                net = dict(self.network)
-                arrays["ties"] = np.asarray(net.pop("ties"), dtype=np.int64).reshape(-1, 2)
-                meta["network"] = _enc(net)
-            arrays["meta"] = np.array(json.dumps(meta, allow_nan=False))
-            with open(path, "wb") as fh:
-                np.savez_compressed(fh, **arrays)
-        else:
-            raise ValueError(f"unknown results file type {ext!r}: use a .json or .npz path")
+        try:
+            if ext == ".json":
+                with atomic_write(path, "w") as fh:
+                    json.dump(d, fh, allow_nan=False)
+            else:
+                arrays = {"params": np.asarray(self.params, dtype=float), "cov": self.cov}
+                if self.cov_mc is not None:
+                    arrays["cov_mc"] = self.cov_mc
+                meta = {k: v for k, v in d.items()
+                        if k not in ("params", "cov", "cov_mc", "network")}
+                if include_network and self.network is not None:
+                    net = dict(self.network)
+                    arrays["ties"] = np.asarray(net.pop("ties"), dtype=np.int64).reshape(-1, 2)
+                    meta["network"] = _enc(net)
+                arrays["meta"] = np.array(json.dumps(meta, allow_nan=False))
+                with atomic_write(path, "wb") as fh:
+                    np.savez_compressed(fh, **arrays)
+        except OSError as exc:
+            reason = exc.strerror or str(exc) or type(exc).__name__
+            raise SaveError(f"cannot save the results to {path}: {reason}; nothing was "
+                            "written there (a file already at that path is unchanged)") from None
 
     @classmethod
     def load(cls, path) -> "ERGMResults":
         """Read results written by :meth:`save` (``.json`` or ``.npz``)."""
         path = os.fspath(path)
-        ext = os.path.splitext(path)[1].lower()
+        ext = _results_extension(path)
         if ext == ".json":
             with open(path, encoding="utf-8") as fh:
                 d = json.load(fh)

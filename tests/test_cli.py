@@ -294,3 +294,44 @@ def test_gof_fits_when_no_coef(capsys):
                  "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d
+
+
+# -- fit --save: shown first, saved atomically after ------------------------------
+
+def test_fit_save_to_a_bad_path_keeps_the_table(capsys, tmp_path):
+    bad = tmp_path / "no-such-dir" / "fit.json"
+    code, out, err = run(capsys, "fit", "flomarriage", "edges", "--method", "mple",
+                         "--quiet", "--save", str(bad))
+    assert code == 3                                      # documented: printed, not saved
+    assert "Maximum Likelihood Results:" in out and "edges" in out
+    assert_one_error_line(err, "not saved", str(bad))
+    assert not bad.parent.exists()
+
+
+def test_fit_save_failure_leaves_the_old_file(capsys, tmp_path, monkeypatch):
+    import numpy as np
+    path = tmp_path / "fit.json"
+    assert run(capsys, "fit", "flomarriage", "edges", "--method", "mple",
+               "--save", str(path))[0] == 0
+    before = path.read_bytes()
+    assert ef.results.ERGMResults.load(path).labels == ["edges"]
+
+    def full_disk(*a, **k):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(json, "dump", full_disk)          # the write fails half-way
+    code, out, err = run(capsys, "fit", "flomarriage", "edges + triangle", "--method", "mple",
+                         "--save", str(path), "--json", "--quiet")
+    assert code == 3 and "No space left on device" in err
+    assert json.loads(out)["coef"]["triangle"] == pytest.approx(0.2208, abs=1e-3)
+    assert path.read_bytes() == before                    # the earlier fit survives
+    assert [p.name for p in tmp_path.iterdir()] == ["fit.json"]   # no temporary left behind
+    assert np.isfinite(ef.results.ERGMResults.load(path).params).all()
+
+
+def test_fit_save_unknown_extension_fails_before_fitting(capsys, tmp_path, monkeypatch):
+    from ergmfit import model as model_mod
+    monkeypatch.setattr(model_mod.ERGM, "fit", lambda *a, **k: pytest.fail("fitted"))
+    code, out, err = run(capsys, "fit", "flomarriage", "edges", "--save",
+                         str(tmp_path / "fit.pkl"))
+    assert code == 2 and out == ""
+    assert_one_error_line(err, "unknown results file type '.pkl'")

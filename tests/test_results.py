@@ -230,3 +230,28 @@ def test_summary_is_an_object_that_prints(flo_fit, capsys):
     assert isinstance(s, Summary)
     print(s)
     assert "Maximum Pseudolikelihood Results:" in capsys.readouterr().out
+
+
+def test_save_is_atomic(tmp_path, flo_fit, monkeypatch):
+    from ergmfit.exceptions import ErgmfitError, SaveError
+    for ext in (".json", ".npz"):
+        path = tmp_path / f"fit{ext}"
+        flo_fit.save(path)
+        before = path.read_bytes()
+        import ergmfit.utils.fileio as fio
+        real_fsync = fio.os.fsync
+
+        def full_disk(fd):
+            raise OSError(28, "No space left on device")
+        monkeypatch.setattr(fio.os, "fsync", full_disk)
+        with pytest.raises(SaveError, match="No space left on device") as info:
+            flo_fit.save(path)
+        assert isinstance(info.value, ErgmfitError) and isinstance(info.value, OSError)
+        monkeypatch.setattr(fio.os, "fsync", real_fsync)
+        assert path.read_bytes() == before
+        assert sorted(p.name for p in tmp_path.iterdir() if p.suffix == ".tmp") == []
+    with pytest.raises(SaveError, match="cannot save the results to"):
+        flo_fit.save(tmp_path / "missing" / "fit.json")
+    (tmp_path / "adir.json").mkdir()
+    with pytest.raises(SaveError):
+        flo_fit.save(tmp_path / "adir.json")
