@@ -1,82 +1,45 @@
-"""Estimators.  ``fit(model, method, **kwargs)`` dispatches by name.
+"""Estimators: classes with their settings as constructor parameters.
 
-Each estimator is a function ``f(model, **kwargs) -> ERGMResults`` named in
-``_ESTIMATORS`` as ``"module:function"`` (imported on first use).  To add
-one (e.g. "mcmle", "cd", "ee", "bcd", "mcle"), add its entry here.
+``MPLE``, ``MCMLE``, ``CD``, ``EE``, ``BCD`` and ``MCLE`` each declare their
+settings once (see :mod:`ergmfit.estimation.base`) and ``fit(model)``
+returns an :class:`~ergmfit.results.ERGMResults`.  ``fit(model, method,
+**settings)`` (what ``ERGM.fit`` calls) builds the estimator named
+``method`` with ``settings`` -- checked when it is built: an unknown
+setting names the valid ones -- and fits.
+
+Examples
+--------
+>>> import ergmfit as ef
+>>> from ergmfit.estimation import MPLE
+>>> m = ef.ERGM(ef.datasets.load("flomarriage"), "edges")
+>>> round(float(MPLE().fit(m).params["edges"]), 4)
+-1.6094
 """
 from __future__ import annotations
 
-import importlib
+from .base import (Estimator, Setting, estimator_class, make_estimator, methods,  # noqa: F401
+                   register)
 
-_ESTIMATORS = {
-    "mple": "ergmfit.estimation.mple:fit_mple",
-    "mcmle": "ergmfit.estimation.mcmle:fit_mcmle",
-    "bcd": "ergmfit.estimation.bcd:fit_bcd",
-    "mcle": "ergmfit.estimation.mcle:fit_mcle",
-    "cd": "ergmfit.estimation.cd:fit_cd",
-    "ee": "ergmfit.estimation.ee:fit_ee",
-}
-
-
-def methods() -> list:
-    """Names of the available estimators."""
-    return sorted(_ESTIMATORS)
-
-
-def register(name: str, target) -> None:
-    """Make ``fit(model, name)`` call ``target`` (a callable or ``"module:function"``)."""
-    _ESTIMATORS[str(name).lower()] = target
+_CLASSES = {"MPLE": "mple", "MCMLE": "mcmle", "CD": "cd", "EE": "ee", "BCD": "bcd",
+            "MCLE": "mcle"}
 
 
 def get_estimator(method: str):
-    key = str(method).lower()
-    if key not in _ESTIMATORS:
-        raise ValueError(f"unknown method {method!r}; the methods are: "
-                         + ", ".join(repr(m) for m in methods()))
-    target = _ESTIMATORS[key]
-    if isinstance(target, str):
-        mod, func = target.split(":")
-        target = getattr(importlib.import_module(mod), func)
-    return target
+    """The estimator class (or registered function) called ``method``."""
+    return estimator_class(method)
 
 
-def fit(model, method: str = "mple", **kwargs):
-    """Fit ``model`` with the estimator called ``method``; keyword
-    arguments go to the estimator (see e.g. :class:`ergmfit.estimation.mple.MPLE`)."""
-    estimator = get_estimator(method)
-    try:
-        return estimator(model, **kwargs)
-    except TypeError as exc:
-        if "unexpected keyword argument" not in str(exc):
-            raise
-        bad = str(exc).split("argument")[-1].strip()
-        raise ValueError(f"method {method!r} has no setting {bad}; its settings are: "
-                         + ", ".join(_settings(estimator))) from None
+def fit(model, method: str = "mple", **settings):
+    """Fit ``model`` with the estimator called ``method`` built with ``settings``."""
+    return make_estimator(method, **settings).fit(model)
 
 
-def _settings(estimator):
-    import inspect
-    import sys
-    names = []
-    # fit_X(model, **kwargs) hands its settings to X's class or core function
-    module = sys.modules.get(getattr(estimator, "__module__", ""), None)
-    core = [obj for key, obj in vars(module).items()
-            if callable(obj) and (key.endswith("_core") or key in ("MPLE", "BCD", "MCLE"))] \
-        if module is not None else []
-    targets = [estimator] + core
-    for target in targets:
-        try:
-            sig = inspect.signature(target)
-        except (TypeError, ValueError):
-            continue
-        for p in sig.parameters.values():
-            if p.kind is p.VAR_KEYWORD:
-                continue
-            if p.kind is p.VAR_POSITIONAL:
-                continue
-            if p.name not in ("model", "self") and p.name not in names:
-                names.append(p.name)
-    return names or ["(see the estimator's documentation)"]
+def __getattr__(name):
+    # the classes load their modules on first use (MCMC-MLE pulls in scipy.optimize, ...)
+    if name in _CLASSES:
+        return estimator_class(_CLASSES[name])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["fit", "methods", "register", "get_estimator"]
+__all__ = ["fit", "methods", "register", "get_estimator", "make_estimator", "Estimator",
+           "Setting"] + list(_CLASSES)

@@ -81,8 +81,9 @@ def integer(lo=None, hi=None, allow_none=False):
     return check
 
 
-def number(lo=None, hi=None, lo_open=False, hi_open=False, allow_none=False):
-    """A check for a finite real setting in [lo, hi] (or the open ends asked for)."""
+def number(lo=None, hi=None, lo_open=False, hi_open=False, allow_none=False, allow_inf=False):
+    """A check for a finite real setting in [lo, hi] (or the open ends asked
+    for; +inf too with ``allow_inf``)."""
     def check(name, value):
         if value is None and allow_none:
             return None
@@ -90,11 +91,11 @@ def number(lo=None, hi=None, lo_open=False, hi_open=False, allow_none=False):
             raise SettingsError(f"setting {name!r} must be a number"
                                 + (" or None" if allow_none else "") + f", got {value!r}")
         value = float(value)
-        bad = (not np.isfinite(value)
+        bad = (np.isnan(value) or (np.isinf(value) and not (allow_inf and value > 0))
                or (lo is not None and (value < lo or (lo_open and value == lo)))
                or (hi is not None and (value > hi or (hi_open and value == hi))))
         if bad:
-            raise SettingsError(f"setting {name!r} must be a finite number "
+            raise SettingsError(f"setting {name!r} must be a {'' if allow_inf else 'finite '}number "
                                 f"{_range_text(lo, hi, lo_open, hi_open)}, got {value!r}")
         return value
     return check
@@ -184,7 +185,8 @@ class Estimator:
         unknown = [k for k in values if k not in table]
         if unknown:
             raise SettingsError(
-                f"{type(self).__name__} (method {self.method!r}) has no setting(s) "
+                f"method {self.method!r} has no "
+                + ("setting " if len(unknown) == 1 else "settings ")
                 + ", ".join(repr(k) for k in unknown) + "; its settings are: "
                 + ", ".join(self.setting_names()))
         for name, s in table.items():
@@ -236,11 +238,11 @@ def _make_init(cls):
 # -- the table of estimators ---------------------------------------------------
 _ESTIMATORS = {
     "mple": "ergmfit.estimation.mple:MPLE",
-    "mcmle": "ergmfit.estimation.mcmle:MCMLE",
+    "mcmle": "ergmfit.estimation.mcmle:fit_mcmle",   # -> MCMLE class
     "bcd": "ergmfit.estimation.bcd:BCD",
     "mcle": "ergmfit.estimation.mcle:MCLE",
     "cd": "ergmfit.estimation.cd:CD",
-    "ee": "ergmfit.estimation.ee:EE",
+    "ee": "ergmfit.estimation.ee:fit_ee",   # -> EE class
 }
 
 

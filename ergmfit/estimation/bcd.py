@@ -65,9 +65,10 @@ import warnings
 
 import numpy as np
 
-from ..exceptions import ConvergenceWarning, DegenerateModelError
+from ..exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
 from ..results import ERGMResults
 from ..utils.validation import check_params, check_random_state, seed_words
+from .base import Estimator, Setting, boolean, choice, integer, number
 
 __all__ = ["BCD", "fit_bcd", "learning_rates"]
 
@@ -100,88 +101,53 @@ def learning_rates(n_iter, learning_rate=0.001, decay=None, t0=None):
     return np.ascontiguousarray(rates)
 
 
-class BCD:
-    """Blocked contrastive divergence estimator (see the module docstring).
+class BCD(Estimator):
+    """Blocked contrastive divergence estimator, Bn-CDm (see the module docstring).
 
-    Parameters
-    ----------
-    block_size : int
-        n, variables (dyads) per block; 1 is single-site Gibbs.
-    steps : int
-        m, blocked Gibbs updates per negative phase.
-    blocks : {"uniform", "triple", "star"} or list of blocks
-    rao_blackwell : bool
-        Use E[g | x_-A] for the last update instead of a draw.
-    n_iter : int, optional
-        Iterations (default: 20,000 without preconditioning, the paper's;
-        with it max(20,000, 200 M / (n * batch_size))).
-    learning_rate : float, callable or sequence, optional
-        Default 0.001 (the paper) without preconditioning, 1 with it.
-    decay : float, optional
-        a_t = learning_rate / (1 + t / decay) without preconditioning
-        (default n_iter / 4; ``float("inf")`` keeps it constant).
-    precondition : {"mple", None} or (p, p) array
-    init : {"mple", "zero"}, array or dict
-        Start (default "mple" with preconditioning, "zero" without).
-    batch_size : int
-        Independent negative phases averaged per iteration.
-    average : float
-        Share of the last iterations averaged into the estimate (0: last iterate).
-    trace : int
-        Number of points of the parameter trace kept in ``info["trace"]``.
-    cov : {"none", "godambe"}
-    cov_blocks, n_sim, burnin, interval : settings of cov="godambe".
-    kernel : BlockKernel, optional
-        Block sampler (default: exact enumeration).
-    random_state : int, Generator or None
-    verbose : bool
-        A tqdm progress bar.
+    ``BCD(**settings).fit(model)``; ``ERGM.fit(method="bcd", **settings)``
+    builds it.  Without preconditioning the learning rate decays as
+    a_t = learning_rate / (1 + t / decay) (default decay n_iter / 4;
+    ``float("inf")`` keeps it constant); ``n_iter`` defaults to 20,000
+    without preconditioning (the paper's), with it max(20,000,
+    200 M / (n * batch_size)).
     """
 
-    def __init__(self, block_size=4, steps=1, blocks="uniform", rao_blackwell=False, n_iter=None,
-                 learning_rate=None, decay=None, precondition="mple", init=None, batch_size=1,
-                 average=0.0, trace=200, cov="none", cov_blocks=None, n_sim=100, burnin=16384,
-                 interval=1024, kernel=None, random_state=None, verbose=False):
-        self.block_size = int(block_size)
-        if self.block_size < 1:
-            raise ValueError(f"block_size must be at least 1, got {block_size}")
-        self.steps = int(steps)
-        if self.steps < 1:
-            raise ValueError(f"steps must be at least 1, got {steps}")
-        self.blocks = blocks
-        self.rao_blackwell = bool(rao_blackwell)
-        self.n_iter = None if n_iter is None else int(n_iter)
-        if self.n_iter is not None and self.n_iter < 1:
-            raise ValueError(f"n_iter must be positive, got {n_iter}")
-        self.learning_rate = learning_rate
-        self.decay = decay
+    method = "bcd"
+    SETTINGS = (
+        Setting("block_size", 4, integer(1), "n, variables (dyads) per block; 1 is single-site Gibbs."),
+        Setting("steps", 1, integer(1), "m, blocked Gibbs updates per negative phase."),
+        Setting("blocks", "uniform", None, "'uniform', 'triple', 'star' or a list of blocks."),
+        Setting("rao_blackwell", False, boolean, "Use E[g | x_-A] for the last update."),
+        Setting("n_iter", None, integer(1, allow_none=True), "Iterations (see above)."),
+        Setting("learning_rate", None, None,
+                "Float, callable or sequence; default 0.001 without preconditioning, 1 with it."),
+        Setting("decay", None, number(0, lo_open=True, allow_none=True, allow_inf=True),
+                "Decay of the learning rate without preconditioning (see above)."),
+        Setting("precondition", "mple", None, "'mple', None or a (p, p) matrix."),
+        Setting("init", None, None, "'mple', 'zero', or parameters (default 'mple' with "
+                "preconditioning, 'zero' without)."),
+        Setting("batch_size", 1, integer(1), "Independent negative phases per iteration."),
+        Setting("average", 0.0, number(0, 1, hi_open=True),
+                "Share of the last iterations averaged into the estimate (0: last iterate)."),
+        Setting("trace", 200, integer(0), "Points of the parameter trace kept in info['trace']."),
+        Setting("cov", "none", choice("none", "godambe"), "Covariance: 'none' or 'godambe'."),
+        Setting("cov_blocks", None, None, "Blocks of the Godambe covariance."),
+        Setting("n_sim", 100, integer(2), "Simulated networks for cov='godambe'."),
+        Setting("burnin", 16384, integer(0), "Proposals before the first simulated network."),
+        Setting("interval", 1024, integer(1), "Proposals between simulated networks."),
+        Setting("kernel", None, None, "Block sampler (default: exact enumeration)."),
+    )
+
+    def _finish_settings(self):
+        precondition = self.precondition
         if isinstance(precondition, str):
             precondition = precondition.lower()
             if precondition in ("none", "identity"):
                 precondition = None
             elif precondition != "mple":
-                raise ValueError(f"precondition must be 'mple', None or a matrix, got "
-                                 f"{precondition!r}")
+                raise SettingsError(f"setting 'precondition' must be 'mple', None or a matrix, "
+                                    f"got {precondition!r}")
         self.precondition = precondition
-        self.init = init
-        self.batch_size = int(batch_size)
-        if self.batch_size < 1:
-            raise ValueError("batch_size must be at least 1")
-        self.average = float(average)
-        if not 0.0 <= self.average < 1.0:
-            raise ValueError(f"average must lie in [0, 1), got {average}")
-        self.trace = int(trace)
-        cov = str(cov).lower()
-        if cov not in ("none", "godambe"):
-            raise ValueError(f"cov must be 'none' or 'godambe', got {cov!r}")
-        self.cov = cov
-        self.cov_blocks = cov_blocks
-        self.n_sim = int(n_sim)
-        self.burnin = int(burnin)
-        self.interval = int(interval)
-        self.kernel = kernel
-        self.random_state = random_state
-        self.verbose = verbose
 
     # ------------------------------------------------------------------
     def _start(self, model, bm, labels):

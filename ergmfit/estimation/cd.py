@@ -41,6 +41,7 @@ from scipy import special
 
 from ..exceptions import ConvergenceWarning, DegenerateModelError
 from ..utils.validation import check_params, seed_words
+from .base import Estimator, Setting, choice, integer, number
 
 CD_SE_WARNING = ("Standard errors are not computed for contrastive divergence (statnet prints "
                  "NA as well); use method=\"mcmle\" or method=\"ee\" for standard errors.")
@@ -187,9 +188,9 @@ def cd_core(model, init=None, nsteps=8, samplesize=None, samplesize_per_theta=12
             "acceptance": sampler.acceptance_rate}
 
 
-def fit_cd(model, random_state=None, verbose=False, **kwargs):
-    """Fit ``model`` by contrastive divergence (see the module docstring and
-    :func:`cd_core` for the settings).
+class CD(Estimator):
+    """Contrastive divergence, statnet's ``ergm(..., estimate = "CD")`` (see the
+    module docstring).
 
     Returns an :class:`~ergmfit.results.ERGMResults` with method ``"cd"``,
     NA standard errors (as statnet), and ``info`` holding the iteration
@@ -203,6 +204,32 @@ def fit_cd(model, random_state=None, verbose=False, **kwargs):
     >>> fit.method
     'cd'
     """
+
+    method = "cd"
+    SETTINGS = (
+        Setting("init", None, None, "Starting parameters (default: the density start)."),
+        Setting("nsteps", 8, integer(1),
+                "Metropolis-Hastings proposals per draw from the observed state (CD.nsteps)."),
+        Setting("samplesize", None, integer(2, allow_none=True),
+                "Draws per iteration (default samplesize_per_theta x parameters)."),
+        Setting("samplesize_per_theta", 128, integer(1), "statnet's CD.samplesize.per_theta."),
+        Setting("maxit", 60, integer(1), "statnet's CD.maxit."),
+        Setting("conv_pval", 0.5, number(0, 1), "statnet's CD.conv.min.pval."),
+        Setting("steplength_margin", 0.5, number(0), "statnet's CD.steplength.margin."),
+        Setting("proposal", "tnt", choice("tnt", "random"), "Proposal of the CD draws."),
+    )
+
+    def fit(self, model):
+        settings = self.get_params()
+        return _cd_results(model, **settings)
+
+
+def fit_cd(model, **settings):
+    """``CD(**settings).fit(model)``; see :class:`CD` and :func:`cd_core`."""
+    return CD(**settings).fit(model)
+
+
+def _cd_results(model, random_state=None, verbose=False, **kwargs):
     from ..results import ERGMResults
     out = cd_core(model, random_state=random_state, verbose=verbose, **kwargs)
     warn = [CD_SE_WARNING]

@@ -68,10 +68,11 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import optimize, special
 
-from ..exceptions import ConvergenceWarning, DegenerateModelError
+from ..exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
 from ..results import ERGMResults
 from ..utils.optimize import newton_ascent
 from ..utils.validation import check_index_set, check_params, check_random_state, seed_words
+from .base import Estimator, Setting, choice, integer, number
 
 __all__ = ["MCLE", "fit_mcle", "CompositeDesign", "KernelComposite", "composite_design",
            "make_blocks",
@@ -520,63 +521,48 @@ def _progress(verbose, total, desc):
     return tqdm(total=total, desc=desc, leave=False)
 
 
-class MCLE:
+class MCLE(Estimator):
     """Maximum composite likelihood estimator (see the module docstring).
 
-    Parameters
-    ----------
-    block_size : int
-        The order k of the composite likelihood (``order`` is an alias).
-    blocks : {"all", "uniform", "triple", "star"} or list of blocks
-    n_blocks : int, optional
-        Use this many random blocks (required for "uniform"/"triple"/"star").
-    max_blocks : int
-        Largest family "all" may enumerate (default 2,000,000).
-    cov : {"godambe", "exact", "naive"}
-    n_sim, burnin, interval, proposal : simulation settings of cov="godambe"
-        (defaults 200, 16,384, 1,024, "tnt").
-    init : array or dict, optional
-        Starting value of the optimiser (default: the MPLE, else zeros).
-    maxiter, tol : L-BFGS iterations, Newton-decrement tolerance.
-    kernel : BlockKernel, optional
-        Evaluate each block's conditional with this kernel at every theta
-        (e.g. forward-backward over tree-shaped blocks of an MRF) instead of
-        the precomputed Gray-code differences; minus the Hessian then comes
-        from central differences of the score.
-    random_state : int, Generator or None
-    verbose : bool
+    ``MCLE(**settings).fit(model)``; ``ERGM.fit(method="mcle", **settings)``
+    builds it.  ``blocks="uniform"`` (or "triple", "star") draws random
+    blocks and needs ``n_blocks``.  ``kernel`` (a BlockKernel) evaluates each
+    block's conditional at every theta (e.g. forward-backward over
+    tree-shaped blocks of an MRF) instead of the precomputed Gray-code
+    differences; minus the Hessian then comes from central differences of
+    the score.
     """
 
-    def __init__(self, block_size=2, blocks="all", n_blocks=None, max_blocks=DEFAULT_MAX_BLOCKS,
-                 cov="godambe", n_sim=200, burnin=16384, interval=1024, proposal="tnt",
-                 init=None, maxiter=500, tol=1e-12, kernel=None, random_state=None,
-                 verbose=False, order=None):
-        if order is not None:
-            block_size = order
-        self.block_size = int(block_size)
-        self.blocks = blocks
-        self.n_blocks = None if n_blocks is None else int(n_blocks)
+    method = "mcle"
+    SETTINGS = (
+        Setting("block_size", 2, integer(1), "The order k of the composite likelihood."),
+        Setting("blocks", "all", None,
+                "'all', 'uniform', 'triple', 'star' or a list of blocks (index sets)."),
+        Setting("n_blocks", None, integer(1, allow_none=True),
+                "Use this many random blocks (required for 'uniform'/'triple'/'star')."),
+        Setting("max_blocks", DEFAULT_MAX_BLOCKS, integer(1),
+                "Largest family 'all' may enumerate."),
+        Setting("cov", "godambe", choice("godambe", "exact", "naive", "none"),
+                "Covariance: 'godambe' (simulated), 'exact', 'naive' or 'none'."),
+        Setting("n_sim", 200, integer(2), "Simulated networks for cov='godambe'."),
+        Setting("burnin", 16384, integer(0), "Proposals before the first simulated network."),
+        Setting("interval", 1024, integer(1), "Proposals between simulated networks."),
+        Setting("proposal", "tnt", None, "Proposal of the simulations."),
+        Setting("init", None, None, "Starting value of the optimiser (default: the MPLE)."),
+        Setting("maxiter", 500, integer(1), "Optimiser iterations."),
+        Setting("tol", 1e-12, number(0, lo_open=True), "Newton-decrement tolerance."),
+        Setting("kernel", None, None, "A BlockKernel evaluating block conditionals."),
+        Setting("order", None, integer(1, allow_none=True), "Alias of block_size."),
+    )
+
+    def _finish_settings(self):
+        if self.order is not None:
+            self.block_size = self.order
+        blocks = self.blocks
         if isinstance(blocks, str) and blocks.lower() in ("uniform", "random", "triple",
                                                           "triples", "star", "node") \
                 and self.n_blocks is None:
-            raise ValueError(f"blocks={blocks!r} draws random blocks: give n_blocks=")
-        self.max_blocks = int(max_blocks)
-        cov = str(cov).lower()
-        if cov not in ("godambe", "exact", "naive", "none"):
-            raise ValueError(f"cov must be 'godambe', 'exact', 'naive' or 'none', got {cov!r}")
-        self.cov = cov
-        self.n_sim = int(n_sim)
-        self.burnin = int(burnin)
-        self.interval = int(interval)
-        if self.n_sim < 2 or self.burnin < 0 or self.interval < 1:
-            raise ValueError("need n_sim >= 2, burnin >= 0 and interval >= 1")
-        self.proposal = proposal
-        self.init = init
-        self.kernel = kernel
-        self.maxiter = int(maxiter)
-        self.tol = float(tol)
-        self.random_state = random_state
-        self.verbose = verbose
+            raise SettingsError(f"blocks={blocks!r} draws random blocks: give n_blocks=")
 
     def fit(self, model) -> ERGMResults:
         t0 = time.perf_counter()

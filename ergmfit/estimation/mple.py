@@ -84,6 +84,7 @@ from scipy import linalg, optimize, special
 from ..exceptions import ConvergenceWarning, DegenerateModelError
 from ..results import NAIVE_SE_WARNING, ERGMResults
 from ..utils.validation import check_random_state, seed_words
+from .base import Estimator, Setting, choice, integer, number
 from ._mple import build_design, count_on, pseudo_score  # noqa: F401 (re-exported)
 
 __all__ = ["MPLE", "fit_mple", "fit_pseudolikelihood", "pseudo_design", "Design", "LogitFit",
@@ -403,68 +404,44 @@ def _term_map(model) -> dict:
     return out
 
 
-class MPLE:
+class MPLE(Estimator):
     """Maximum pseudo-likelihood estimator (see the module docstring).
 
-    Parameters
-    ----------
-    cov : {"naive", "godambe", "bootstrap"}
-        How the covariance of the estimates is computed.
-    bootstrap : int, optional
-        Number of parametric-bootstrap networks; implies ``cov="bootstrap"``.
-    n_sim : int
-        Networks simulated for ``cov="godambe"`` (and the bootstrap when
-        ``bootstrap`` is not given).  Default 500.
-    burnin, interval : int
-        Metropolis-Hastings proposals before the first simulated network
-        and between networks (defaults 16,384 and 1,024).
-    sample_size : int, optional
-        Non-tie dyads in a case-control sample (all ties are always used);
-        default: all dyads up to ``max_dyads``, else max(100,000, 8 x ties).
-    max_dyads : int
-        Largest number of dyads fitted without sampling (2**26).
-    separation : {"error", "warn"}
-        What a non-existent MPLE does (see the module docstring).
-    maxiter, tol : Newton iterations and decrement tolerance.
-    proposal : {"tnt", "random"}
-        Proposal of the simulations.
-    random_state : int, Generator or None
-        Seeds the dyad sample and the simulations.
-    verbose : bool
-        Print the design size and the progress of the simulations.
+    ``MPLE(**settings).fit(model)``; ``ERGM.fit(method="mple", **settings)``
+    builds it.  ``bootstrap=B`` implies ``cov="bootstrap"``; ``cov="invhess"``
+    is statnet's name for ``"naive"``.  ``sample_size`` is the number of
+    non-tie dyads in a case-control sample (all ties are always used);
+    default: all dyads up to ``max_dyads``, else max(100,000, 8 x ties).
     """
 
-    def __init__(self, cov="naive", bootstrap=None, n_sim=None, burnin=DEFAULT_BURNIN,
-                 interval=DEFAULT_INTERVAL, sample_size=None, max_dyads=DEFAULT_MAX_DYADS,
-                 separation="error", maxiter=100, tol=1e-14, proposal="auto", random_state=None,
-                 verbose=False):
-        cov = str(cov).lower()
-        if cov not in _COV_KINDS:
-            raise ValueError(f"cov must be one of {_COV_KINDS}, got {cov!r}")
-        if bootstrap is not None:
-            bootstrap = int(bootstrap)
-            if bootstrap < 2:
-                raise ValueError("bootstrap needs at least 2 networks")
-            cov = "bootstrap"
-        if cov == "invhess":
-            cov = "naive"
-        self.cov = cov
-        self.bootstrap = bootstrap
-        self.n_sim = DEFAULT_N_SIM if n_sim is None else int(n_sim)
-        self.burnin = int(burnin)
-        self.interval = int(interval)
-        if self.n_sim < 2 or self.burnin < 0 or self.interval < 1:
-            raise ValueError("need n_sim >= 2, burnin >= 0 and interval >= 1")
-        self.sample_size = sample_size
-        self.max_dyads = int(max_dyads)
-        if separation not in ("error", "warn"):
-            raise ValueError(f"separation must be 'error' or 'warn', got {separation!r}")
-        self.separation = separation
-        self.maxiter = int(maxiter)
-        self.tol = float(tol)
-        self.proposal = proposal
-        self.random_state = random_state
-        self.verbose = verbose
+    method = "mple"
+    SETTINGS = (
+        Setting("cov", "naive", choice(*_COV_KINDS),
+                "How the covariance is computed: 'naive', 'godambe' or 'bootstrap'."),
+        Setting("bootstrap", None, integer(2, allow_none=True),
+                "Number of parametric-bootstrap networks; implies cov='bootstrap'."),
+        Setting("n_sim", DEFAULT_N_SIM, integer(2),
+                "Networks simulated for cov='godambe' (and the bootstrap without 'bootstrap')."),
+        Setting("burnin", DEFAULT_BURNIN, integer(0),
+                "Metropolis-Hastings proposals before the first simulated network."),
+        Setting("interval", DEFAULT_INTERVAL, integer(1),
+                "Proposals between simulated networks."),
+        Setting("sample_size", None, integer(1, allow_none=True),
+                "Non-ties in a case-control sample (default: all dyads up to max_dyads)."),
+        Setting("max_dyads", DEFAULT_MAX_DYADS, integer(1),
+                "Largest number of dyads fitted without sampling."),
+        Setting("separation", "error", choice("error", "warn"),
+                "What a non-existent MPLE does (module docstring)."),
+        Setting("maxiter", 100, integer(1), "Newton iterations."),
+        Setting("tol", 1e-14, number(0, lo_open=True), "Newton decrement tolerance."),
+        Setting("proposal", "auto", None, "Proposal of the simulations ('auto', 'tnt', ...)."),
+    )
+
+    def _finish_settings(self):
+        if self.bootstrap is not None:
+            self.cov = "bootstrap"
+        if self.cov == "invhess":
+            self.cov = "naive"
 
     # -- helpers -----------------------------------------------------------
     def _design(self, bm, rng):
