@@ -15,6 +15,14 @@ Grammar (statnet's right-hand side, with Python spellings accepted too)::
 
 A bare NAME inside an argument is a string (``type=OTP``).
 
+Limits (each a :class:`~ergmfit.exceptions.FormulaError` naming it): at most
+``MAX_DEPTH`` (50) nested parentheses, brackets, ``c(...)`` or minus signs;
+numbers within the range of floating-point numbers (whole numbers beyond
+2**53 become floats, as in R); ranges ``a:b`` of at most a million numbers,
+and at most ``MAX_VALUES`` (a million) for all ranges of a formula together;
+digits are ASCII ``0-9``; string escapes are Python's (``\\n``, ``\\x41``,
+``\\u00e9``, ``\\N{name}``), and a broken one is an error.
+
 Examples
 --------
 >>> [c.name for c in parse_formula("edges + kstar(2) + gwesp(0.25, fixed=TRUE)")]
@@ -32,7 +40,7 @@ from .exceptions import FormulaError
 
 _TOKEN = re.compile(r"""
     (?P<ws>\s+)
-  | (?P<num>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)
+  | (?P<num>(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)
   | (?P<str>'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")
   | (?P<name>[A-Za-z_][A-Za-z0-9_.]*)
   | (?P<op>[~+\-*/(),=\[\]:])
@@ -41,6 +49,14 @@ _TOKEN = re.compile(r"""
 _CONSTANTS = {"true": True, "t": True, "false": False, "f": False, "null": None, "none": None}
 _FUNCS = {"log": math.log, "exp": math.exp, "sqrt": math.sqrt}
 _MAX_RANGE = 1_000_000      # a range a:b longer than this is a typo, not a model
+MAX_VALUES = 1_000_000      # numbers all lists and ranges of one formula expand to, together
+MAX_DEPTH = 50              # nesting of parentheses, brackets, c(...) and unary minus
+MAX_LENGTH = 100_000        # characters in a formula
+MAX_INT = 2 ** 53           # larger whole numbers are kept as floats (as R does)
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "\\": "\\", "'": "'", '"': '"',
+            "a": "\a", "b": "\b", "f": "\f", "v": "\v"}
+_ESCAPE = re.compile(r"\\(?:x([0-9A-Fa-f]{2})|u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})"
+                     r"|N\{([^}]*)\}|(.))", re.S)
 
 
 @dataclass
@@ -59,7 +75,9 @@ def _tokenize(text):
     while pos < len(text):
         m = _TOKEN.match(text, pos)
         if m is None:
-            raise FormulaError(_where(text, pos, f"unexpected character {text[pos]!r}"))
+            hint = (" (not the digit of a number: numbers are written with 0-9)"
+                    if text[pos].isnumeric() else "")
+            raise FormulaError(_where(text, pos, f"unexpected character {text[pos]!r}{hint}"))
         kind = m.lastgroup
         if kind != "ws":
             out.append((kind, m.group(), pos))
@@ -74,9 +92,60 @@ def _where(text, pos, msg):
 
 class _Parser:
     def __init__(self, text):
+        if len(text) > MAX_LENGTH:
+            raise FormulaError(f"the formula is {len(text):,} characters long; at most "
+                               f"{MAX_LENGTH:,} are read")
         self.text = text
         self.toks = _tokenize(text)
         self.i = 0
+        self.depth = 0              # nesting of expressions being parsed
+        self.values = 0             # numbers the ranges so far expanded to
+
+    def _enter(self):
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            self.error(f"the formula nests more than {MAX_DEPTH} levels deep")
+
+    def _number(self, v, pos):
+        """v as a number of bounded size: large whole numbers become floats, floats finite."""
+        if isinstance(v, int) and not isinstance(v, bool) and abs(v) > MAX_INT:
+            try:
+                v = float(v)
+            except OverflowError:
+                v = math.inf
+        if isinstance(v, float) and not math.isfinite(v):
+            raise FormulaError(_where(self.text, pos, "a number in the formula is too large "
+                                      "(beyond the range of floating-point numbers)"))
+        return v
+
+    def _string(self, body, pos):
+        """The text of a quoted string, its backslash escapes resolved (never Python's decoder)."""
+        if "\\" not in body:
+            return body
+
+        def one(m):
+            hexa = m.group(1) or m.group(2) or m.group(3)
+            if hexa:
+                code = int(hexa, 16)
+                if code > 0x10FFFF:
+                    raise FormulaError(_where(self.text, pos, f"the escape '{m.group()}' is not "
+                                              "a character"))
+                return chr(code)
+            if m.group(4) is not None:
+                import unicodedata
+                try:
+                    return unicodedata.lookup(m.group(4))
+                except KeyError:
+                    raise FormulaError(_where(self.text, pos, f"unknown character name in "
+                                              f"'{m.group()}'")) from None
+            c = m.group(5)
+            if c in _ESCAPES:
+                return _ESCAPES[c]
+            if c in "xuUN":
+                raise FormulaError(_where(self.text, pos, f"incomplete escape '\\{c}' in a "
+                                          "string (write '\\\\' for a backslash)"))
+            return "\\" + c                   # an unknown escape stays as written, as in Python
+        return _ESCAPE.sub(one, body)
 
     def peek(self):
         return self.toks[self.i]
@@ -140,6 +209,7 @@ class _Parser:
         return TermCall(name, tuple(args), kwargs, self.text[start:self.peek()[2]].strip())
 
     def expr(self):
+        self._enter()
         lo = self.sum()
         if self.peek()[1] == ":":
             self.take(":")
@@ -150,9 +220,22 @@ class _Parser:
             lo, hi = int(lo), int(hi)
             if abs(hi - lo) > _MAX_RANGE:
                 self.error(f"the range {lo}:{hi} is too long (at most {_MAX_RANGE:,} values)")
+            self.values += abs(hi - lo) + 1
+            if self.values > MAX_VALUES:
+                self.error(f"the ranges of the formula expand to more than {MAX_VALUES:,} "
+                           "numbers together")
             step = 1 if hi >= lo else -1
-            return list(range(lo, hi + step, step))
+            lo = list(range(lo, hi + step, step))
+        self.depth -= 1
         return lo
+
+    def _arith(self, op, v, w, pos):
+        a, b = self._num(v, op), self._num(w, op)
+        try:
+            out = a + b if op == "+" else a - b if op == "-" else a * b if op == "*" else a / b
+        except OverflowError:
+            out = math.inf
+        return self._number(out, pos)
 
     def _num(self, v, op):
         if isinstance(v, bool) or not isinstance(v, (int, float)):
@@ -162,28 +245,27 @@ class _Parser:
     def sum(self):
         v = self.product()
         while self.peek()[1] in "+-" and self.peek()[0] == "op":
-            op = self.take()[1]
+            op, pos = self.take()[1:]
             w = self.product()
-            v = self._num(v, op) + self._num(w, op) if op == "+" else self._num(v, op) - self._num(w, op)
+            v = self._arith(op, v, w, pos)
         return v
 
     def product(self):
         v = self.unary()
         while self.peek()[1] in ("*", "/"):
-            op = self.take()[1]
+            op, pos = self.take()[1:]
             w = self.unary()
-            if op == "*":
-                v = self._num(v, op) * self._num(w, op)
-            else:
-                if self._num(w, op) == 0:
-                    self.error("division by zero")
-                v = self._num(v, op) / w
+            if op == "/" and self._num(w, op) == 0:
+                self.error("division by zero")
+            v = self._arith(op, v, w, pos)
         return v
 
     def unary(self):
         if self.peek()[1] == "-":
             self.take("-")
+            self._enter()
             v = self.unary()
+            self.depth -= 1
             if isinstance(v, list):          # -(2:3), -c(1, 2): statnet's "drop these levels"
                 return [-self._num(x, "-") for x in v]
             return -self._num(v, "-")
@@ -196,10 +278,12 @@ class _Parser:
             f = float(val)
             if not math.isfinite(f):
                 raise FormulaError(_where(self.text, pos, f"the number {val[:20]}... is too large"))
-            return int(val) if re.fullmatch(r"\d+", val) else f
+            if val.isdigit() and len(val) <= 16:
+                return self._number(int(val), pos)
+            return f
         if kind == "str":
             self.take()
-            return bytes(val[1:-1], "utf-8").decode("unicode_escape") if "\\" in val else val[1:-1]
+            return self._string(val[1:-1], pos)
         if val == "[":
             self.take("[")
             return self._list("]")
@@ -228,7 +312,7 @@ class _Parser:
                         raise FormulaError(_where(self.text, pos, f"{low}({v}) is undefined")) from None
                     except OverflowError:
                         raise FormulaError(_where(self.text, pos, f"{low}({v}) is too large")) from None
-                    return out
+                    return self._number(out, pos)
                 raise FormulaError(_where(self.text, pos, f"unknown function {val!r} in an argument "
                                           "(log, exp, sqrt, c and I are understood)"))
             if low in _CONSTANTS and val in ("TRUE", "FALSE", "T", "F", "True", "False",

@@ -85,3 +85,74 @@ def test_term_twice_is_an_error():
     net = ef.datasets.load_network("lazega")
     with pytest.raises(ef.FormulaError, match="twice"):
         ef.ERGM(net, "edges + edges")
+
+
+# ---------------------------------------------------------------------------
+# limits: nesting, number size, expansion, escapes, look-alike digits (#24)
+# ---------------------------------------------------------------------------
+from ergmfit.formula import MAX_DEPTH, MAX_VALUES  # noqa: E402
+
+
+@pytest.mark.parametrize("text, where", [
+    ("kstar(" + "(" * 200 + "2" + ")" * 200 + ")", "nests more than"),
+    ("kstar(" + "(" * 1000 + "2" + ")" * 1000 + ")", "nests more than"),
+    ("kstar(" + "c(" * 300 + "2" + ")" * 300 + ")", "nests more than"),
+    ("kstar(" + "-" * 2000 + "2)", "nests more than"),
+    ("kstar(" + "[" * 500 + "2" + "]" * 500 + ")", "nests more than"),
+    ("kstar(" + "9" * 400 + ")", "too large"),
+    ("kstar(" + "1" * 5000 + ")", "too large"),
+    ("kstar(" + "*".join(["99999999999999999999"] * 20) + ")", "too large"),
+    ("kstar(1e308*10)", "too large"),
+    ("kstar(1e308+1e308)", "too large"),
+    ("kstar(99999999999999999999999/1e-300)", "too large"),
+    ("degree(c(" + ",".join(["0:999999"] * 40) + "))", "expand to more than"),
+    (r"nodematch('\x')", r"incomplete escape '\\x'"),
+    (r"nodematch('\N{bogus}')", "unknown character name"),
+    (r"nodematch('\U00110000')", "is not a character"),
+    (r"nodematch('\u12')", "incomplete escape"),
+    ("kstar(\U0001d7d0)", "unexpected character .* numbers are written with 0-9"),
+    ("kstar(\u0662)", "unexpected character"),              # ARABIC-INDIC DIGIT TWO
+    ("kstar(2\u0663)", "unexpected character"),
+    ("kstar(1e\u0662)", "unexpected character|expected"),
+])
+def test_limits_are_formula_errors(text, where):
+    with pytest.raises(ef.FormulaError, match=where):
+        parse_formula(text)
+
+
+def test_limits_leave_ordinary_formulas_alone():
+    deep = "kstar(" + "(" * (MAX_DEPTH - 2) + "2" + ")" * (MAX_DEPTH - 2) + ")"
+    assert parse_formula(deep)[0].args == (2,)
+    assert parse_formula("degree(0:999999)")[0].args[0][-1] == 999999
+    assert parse_formula("kstar(9007199254740992)")[0].args == (9007199254740992,)
+    assert parse_formula("kstar(99999999999999999999)")[0].args == (1e20,)   # as R: a double
+    assert parse_formula("kstar(" + "9" * 300 + ")")[0].args == (float("9" * 300),)
+    calls = parse_formula(r"nodematch('a\tb\x41\u00e9\N{GREEK SMALL LETTER ALPHA}\d\\', "
+                          "levels='é')")
+    assert calls[0].args == ("a\tbAéα\\d\\",)            # non-ASCII text survives escapes
+    assert calls[0].kwargs == {"levels": "é"}
+    assert MAX_VALUES >= 1_000_000
+
+
+_nest = st.recursive(
+    st.one_of(st.integers(-10 ** 30, 10 ** 30).map(str),
+              st.floats(allow_nan=False, allow_infinity=False).map(repr),
+              st.sampled_from(["2", "1e308", "9" * 30, "'a\\x'", "'\\N{x}'", "0:5", "TRUE"]),
+              st.characters(categories=["Nd", "No"]).map(str)),
+    lambda inner: st.one_of(
+        inner.map(lambda x: f"({x})"), inner.map(lambda x: f"-{x}"),
+        inner.map(lambda x: f"c({x})"), inner.map(lambda x: f"[{x}]"),
+        st.tuples(inner, st.sampled_from("+-*/:,"), inner).map("".join),
+        st.tuples(st.sampled_from(["log", "exp", "sqrt", "I"]), inner).map(
+            lambda t: f"{t[0]}({t[1]})")),
+    max_leaves=12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_nest, st.integers(0, 400))
+def test_fuzz_nesting_numbers_unicode(inner, depth):
+    text = "kstar(" + "(" * depth + inner + ")" * depth + ")"
+    try:
+        parse_formula(text)
+    except ef.FormulaError:
+        pass
