@@ -153,9 +153,11 @@ import warnings
 
 import numpy as np
 
-from ..exceptions import ConvergenceWarning, DegenerateModelError
+from ..exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
 from ..utils.validation import check_params, seed_words
+from .base import Estimator, Setting, boolean, choice, integer, number
 from .cd import density_index
+from .mcmle import BACKENDS, _n_jobs
 from ..sampling import make_proposal
 
 _MAX_ROWS = 200_000          # stored trajectory rows per chain (thinned beyond)
@@ -1197,12 +1199,98 @@ def ee_core(model, random_state=None, verbose=False, n_chains=1, n_jobs=1, backe
             "seconds": time.perf_counter() - t0, "seeds": seeds}
 
 
-def fit_ee(model, random_state=None, verbose=False, n_chains=1, n_jobs=1, backend=None,
-           callback=None, resume=None, **kwargs):
-    """Fit ``model`` by Equilibrium Expectation (see the module docstring).
+def _learning_rate(name, value):
+    if isinstance(value, str):
+        if value.lower() != "auto":
+            raise SettingsError(f"setting 'learning_rate' must be a number, a sequence or "
+                                f"'auto', got {value!r}")
+        return "auto"
+    try:
+        _stages(value, 1)
+    except (TypeError, ValueError):
+        raise SettingsError(f"setting 'learning_rate' must be a positive number or a sequence "
+                            f"of them, got {value!r}") from None
+    return value
 
-    Parameters
-    ----------
+
+def _burnin(name, value):
+    if isinstance(value, float) and 0.0 <= value < 1.0:
+        return value
+    if isinstance(value, float) and not (np.isfinite(value) and value == int(value)):
+        raise SettingsError(f"setting 'burnin' must be a fraction in [0, 1) or a number of "
+                            f"iterations, got {value}")
+    try:
+        return integer(0)(name, value)
+    except SettingsError:
+        raise SettingsError(f"setting 'burnin' must be a fraction in [0, 1) or a number of "
+                            f"iterations, got {value!r}") from None
+
+
+def _polish(name, value):
+    if isinstance(value, str) and value.lower() == "auto":
+        return "auto"
+    try:
+        return boolean(name, value)
+    except SettingsError:
+        raise SettingsError(f"setting 'polish' must be True, False or 'auto', got {value!r}") \
+            from None
+
+
+def _init(name, value):
+    if isinstance(value, str) and value not in ("S", "cd", "mple"):
+        raise SettingsError(f"setting 'init' must be 'S', 'cd', 'mple' or parameter values, "
+                            f"got {value!r}")
+    return value
+
+
+def _callback(name, value):
+    if value is not None and not callable(value):
+        raise SettingsError(f"setting 'callback' must be callable or None, got {value!r}")
+    return value
+
+
+_EE_CHECKS = {
+    "update": choice("auto", "borisenko", "adaptive", "newton", lower=False),
+    "proposal": choice("ifd", "ifd-tnt", "tnt", "random", allow_none=True, lower=False),
+    "sampler_steps": integer(1), "s_steps": integer(0), "ee_steps": integer(1),
+    "ee_inner_steps": integer(1), "aca_s": number(0), "aca_ee": number(0), "comp_c": number(0),
+    "ifd_k": number(0, lo_open=True), "learning_rate": _learning_rate, "min_theta": number(0),
+    "tnt_steps": integer(1, allow_none=True), "init": _init, "burnin": _burnin,
+    "se": choice("simulate", "estimnet", "none", lower=False), "polish": _polish,
+    "se_samplesize": integer(1), "se_interval": integer(1, allow_none=True),
+    "se_burnin": integer(0, allow_none=True), "t_tol": number(0, lo_open=True),
+    "drift_tol": number(0, lo_open=True), "drift_z_tol": number(0, lo_open=True),
+    "drift_se_tol": number(0, lo_open=True), "stop_when_converged": boolean,
+    "min_ee_steps": integer(0), "thin": integer(1, allow_none=True), "checkpoint": None,
+    "checkpoint_every": number(0),
+}
+_EE_DOCS = {
+    "update": "'auto', 'newton', 'borisenko' or 'adaptive' (see above).",
+    "proposal": "'ifd' (default with an edges term), 'ifd-tnt', 'tnt' or 'random'.",
+    "sampler_steps": "m, proposals per EE iteration (EstimNet samplerSteps).",
+    "s_steps": "Algorithm S iterations (Ssteps).", "ee_steps": "EE outer iterations (EEsteps).",
+    "ee_inner_steps": "EE inner iterations per outer one (EEinnerSteps).",
+    "learning_rate": "a of the Borisenko / Newton update: a number, stages or 'auto'.",
+    "init": "'S', 'cd', 'mple' or parameter values.",
+    "burnin": "Fraction of the last stage (or iterations) dropped.",
+    "se": "'simulate', 'estimnet' or 'none'.", "polish": "Final MCMC-MLE step (True/False/'auto').",
+    "checkpoint": "Directory where the run is saved.",
+    "checkpoint_every": "Seconds between saves.",
+}
+
+
+class EE(Estimator):
+    """Equilibrium Expectation (see :mod:`ergmfit.estimation.ee`).
+
+    ``EE(**settings).fit(model)`` returns an :class:`~ergmfit.results.ERGMResults`
+    with method ``"ee"``; ``ERGM.fit(method="ee", **settings)`` builds it.
+    Model-dependent defaults (``"auto"`` values, the proposal) are resolved
+    when it fits.
+
+Fit ``model`` by Equilibrium Expectation (see the module docstring).
+
+    Settings in detail
+    ------------------
     model : ERGM (or a spec with ``labels``, ``statistics_vector()``, ``compiled()``)
     random_state : int, Generator or None
         Same seed, same result (whatever ``n_jobs``).
@@ -1280,10 +1368,54 @@ def fit_ee(model, random_state=None, verbose=False, n_chains=1, n_jobs=1, backen
         ``chain_estimates``, ``algorithm_s``, ``estimnet`` (the R script's
         figures), ``proposals_per_second`` (wall) and ``proposals_per_cpu_second``
         of the EE loop, and the settings.
+    
     """
-    out = ee_core(model, random_state=random_state, verbose=verbose, n_chains=n_chains,
-                  n_jobs=n_jobs, backend=backend, callback=callback, resume=resume, **kwargs)
-    return build_results(model, out)
+
+    method = "ee"
+    SETTINGS = tuple(Setting(k, v, _EE_CHECKS[k], _EE_DOCS.get(k, "")) for k, v in
+                     EE_DEFAULTS.items()) + (
+        Setting("n_chains", 1, integer(1), "Independent chains, pooled."),
+        Setting("n_jobs", 1, _n_jobs, "Parallel processes (joblib; -1: every CPU)."),
+        Setting("backend", None, choice(*BACKENDS, allow_none=True),
+                "joblib backend of parallel chains ('loky' default, 'dask')."),
+        Setting("callback", None, _callback, "Called after every outer iteration."),
+        Setting("resume", None, None, "Continue the run saved in this checkpoint directory."),
+    )
+
+    def fit(self, model):
+        params = self.get_params()
+        settings = {k: params[k] for k in EE_DEFAULTS}
+        if params["resume"] is not None:
+            # a resumed run goes on with the checkpoint's settings: pass on
+            # only those set to something else (ee_core refuses them)
+            settings = {k: v for k, v in settings.items() if _differs(v, EE_DEFAULTS[k])}
+        out = ee_core(model, random_state=params["random_state"], verbose=params["verbose"],
+                      n_chains=params["n_chains"], n_jobs=params["n_jobs"],
+                      backend=params["backend"], callback=params["callback"],
+                      resume=params["resume"], **settings)
+        return build_results(model, out)
+
+
+def _differs(value, default):
+    if value is default:
+        return False
+    try:
+        return not bool(np.all(np.asarray(value, dtype=object) == default)) \
+            or np.shape(value) != np.shape(default)
+    except Exception:        # noqa: BLE001 - incomparable: different
+        return True
+
+
+def fit_ee(model, random_state=None, verbose=False, n_chains=1, n_jobs=1, backend=None,
+           callback=None, resume=None, **kwargs):
+    """Fit ``model`` by Equilibrium Expectation: ``EE(**settings).fit(model)``
+    (see :class:`EE` for the settings)."""
+    unknown = [k for k in kwargs if k not in EE_DEFAULTS]
+    if unknown:
+        raise SettingsError(f"unknown EE setting(s) {unknown}; the settings are: "
+                            + ", ".join(EE.setting_names()))
+    return EE(random_state=random_state, verbose=verbose, n_chains=n_chains, n_jobs=n_jobs,
+              backend=backend, callback=callback, resume=resume, **kwargs).fit(model)
 
 
 def build_results(model, out):

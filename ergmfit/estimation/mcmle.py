@@ -37,11 +37,12 @@ import warnings
 
 import numpy as np
 
-from ..exceptions import ConvergenceWarning, DegenerateModelError
+from ..exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
 from ..sampling.chains import batch_means_cov, effective_sizes, multivariate_ess, run_chains
 from .stepping import (ellipsoid_step, hotelling_pvalue, hummel_step, in_convex_hull,  # noqa: F401
                        is_ess_fraction, maximize_is_loglik, _is_weights)
 from ..utils.validation import check_params, check_random_state
+from .base import Estimator, Setting, boolean, choice, integer, number
 
 
 # Share of target_ess that every single statistic must reach in a non-final
@@ -186,12 +187,94 @@ def _initial_estimate(model, random_state=None):
         return np.asarray(out["params"], dtype=float), "CD"
 
 
-def fit_mcmle(model, random_state=None, verbose=True, **kwargs):
-    """Fit ``model`` by MCMC-MLE (see the module docstring and :func:`mcmle_core`).
+def _n_jobs(name, value):
+    """joblib's n_jobs: a non-zero integer (-1: all CPUs, -2: all but one, ...)."""
+    value = integer()(name, value)
+    if value == 0:
+        raise SettingsError(f"setting {name!r} must be a non-zero integer (joblib's -1 uses "
+                            "every CPU), got 0")
+    return value
 
-    Returns an :class:`~ergmfit.results.ERGMResults` with method ``"mcmle"``;
+
+BACKENDS = ("loky", "threading", "multiprocessing", "dask")
+
+
+class MCMLE(Estimator):
+    """Monte Carlo maximum likelihood, as statnet fits ERGMs (see :mod:`ergmfit.estimation.mcmle`).
+
+    ``MCMLE(**settings).fit(model)`` returns an :class:`~ergmfit.results.ERGMResults`
+    with method ``"mcmle"``; ``ERGM.fit(method="mcmle", **settings)`` builds it.
     ``info`` holds the iteration history, the final MCMC interval and the
-    initial estimate.
+    initial estimate.  The settings are those of :func:`mcmle_core`.
+
+    Examples
+    --------
+    >>> import ergmfit as ef
+    >>> m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
+    >>> fit = MCMLE(random_state=1).fit(m)
+    >>> round(float(fit.params["edges"]), 1)
+    -1.7
+    """
+
+    method = "mcmle"
+    SETTINGS = (
+        Setting("init", None, None, "Starting parameters (array or dict); default the MPLE "
+                "(contrastive divergence when the MPLE does not exist)."),
+        Setting("maxit", 60, integer(1), "At most this many iterations (statnet's MCMLE.maxit)."),
+        Setting("samplesize", 1024, integer(2), "MCMC draws per iteration."),
+        Setting("interval", 1024, integer(1), "Proposals between draws (adapted, see above)."),
+        Setting("burnin", None, integer(0, allow_none=True),
+                "Proposals before the first draw (default 16 x interval)."),
+        Setting("n_chains", None, integer(1, allow_none=True), "Chains (default n_jobs)."),
+        Setting("n_jobs", 1, _n_jobs, "Parallel processes (joblib; -1: every CPU)."),
+        Setting("proposal", "auto", None, "MH proposal ('auto', 'tnt', 'triadic', ...)."),
+        Setting("steplength_margin", 0.05, number(0), "Margin of the Hummel step length."),
+        Setting("termination", "hummel", choice("hummel", "hotelling"), "Stopping rule."),
+        Setting("last_boost", 4, integer(1), "Sample-size multiplier of the last iteration."),
+        Setting("conv_pval", 0.5, number(0, 1), "Hotelling p-value of convergence."),
+        Setting("target_ess", 64, number(0, lo_open=True), "Effective draws per sample."),
+        Setting("min_interval", None, integer(1, allow_none=True),
+                "Smallest interval (default interval / 4)."),
+        Setting("max_interval", 2**20, integer(1), "Largest interval."),
+        Setting("eval_loglik", True, boolean, "Bridge-sample the log-likelihood."),
+        Setting("bridges", 16, integer(1), "Bridge points (statnet's bridge.nsteps)."),
+        Setting("bridge_samplesize", None, integer(8, allow_none=True),
+                "Draws per bridge point (default samplesize / 8, at least 64)."),
+        Setting("backend", None, choice(*BACKENDS, allow_none=True),
+                "joblib backend of parallel chains ('loky' default, 'dask')."),
+        Setting("checkpoint", None, None, "JSON file written after every iteration."),
+        Setting("resume", None, None, "Continue from this checkpoint file."),
+        Setting("min_is_ess", 0.05, number(0, 1), "Trust region: smallest importance-sampling "
+                "effective size share of a step."),
+    )
+
+    def fit(self, model):
+        from ..results import ERGMResults
+        out = mcmle_core(model, **self.get_params())
+        if out["interrupted"]:
+            warn = [f"interrupted by the user after {out['n_iter']} iteration(s): not converged"]
+        elif not out["converged"]:
+            warn = [f"MCMC-MLE did not converge in {out['n_iter']} iterations"]
+        else:
+            warn = []
+        interval = out["final_interval"]
+        info = {"history": out["history"], "final_interval": interval,
+                "mcmc": {"interval": interval, "burnin": 16 * interval},
+                "init_method": out["init_method"], "loglik_mcse": out["loglik_se"],
+                "interrupted": out["interrupted"],
+                "cov_model": out["cov_model"].tolist(), "cpu_seconds": out["cpu_seconds"]}
+        return ERGMResults(out["params"], out["cov"], model.labels, method="mcmle",
+                           loglik=out["loglik"],
+                           loglik_kind="bridge" if out["loglik"] is not None else None,
+                           nobs=model.network.n_dyads, converged=out["converged"],
+                           n_iter=out["n_iter"], seconds=out["seconds"], cov_mc=out["cov_mc"],
+                           se_kind="MCMC", loglik_mcse=out["loglik_se"], warnings=warn,
+                           info=info, formula=model.formula, network=model.network, model=model,
+                           dyad_independent=model.dyad_independent)
+
+
+def fit_mcmle(model, random_state=None, verbose=True, **kwargs):
+    """Fit ``model`` by MCMC-MLE: ``MCMLE(random_state=..., verbose=..., **kwargs).fit(model)``.
 
     Examples
     --------
@@ -201,27 +284,7 @@ def fit_mcmle(model, random_state=None, verbose=True, **kwargs):
     >>> round(float(fit.params["edges"]), 1)
     -1.7
     """
-    from ..results import ERGMResults
-    out = mcmle_core(model, random_state=random_state, verbose=verbose, **kwargs)
-    if out["interrupted"]:
-        warn = [f"interrupted by the user after {out['n_iter']} iteration(s): not converged"]
-    elif not out["converged"]:
-        warn = [f"MCMC-MLE did not converge in {out['n_iter']} iterations"]
-    else:
-        warn = []
-    interval = out["final_interval"]
-    info = {"history": out["history"], "final_interval": interval,
-            "mcmc": {"interval": interval, "burnin": 16 * interval},
-            "init_method": out["init_method"], "loglik_mcse": out["loglik_se"],
-            "interrupted": out["interrupted"],
-            "cov_model": out["cov_model"].tolist(), "cpu_seconds": out["cpu_seconds"]}
-    return ERGMResults(out["params"], out["cov"], model.labels, method="mcmle",
-                       loglik=out["loglik"], loglik_kind="bridge" if out["loglik"] is not None else None,
-                       nobs=model.network.n_dyads, converged=out["converged"], n_iter=out["n_iter"],
-                       seconds=out["seconds"], cov_mc=out["cov_mc"], se_kind="MCMC",
-                       loglik_mcse=out["loglik_se"], warnings=warn, info=info,
-                       formula=model.formula, network=model.network, model=model,
-                       dyad_independent=model.dyad_independent)
+    return MCMLE(random_state=random_state, verbose=verbose, **kwargs).fit(model)
 
 
 def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samplesize=1024,
