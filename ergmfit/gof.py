@@ -704,6 +704,7 @@ def gof(model, params=None, n_sim=100, burnin=None, interval=None, statistics=No
         model = fit.rebuild_model() if hasattr(fit, "rebuild_model") else fit.model
     from .utils.validation import check_params
     theta = check_params(params, model.labels)
+    eta = model.eta(theta) if hasattr(model, "eta") else theta
     n_sim = int(n_sim)
     if n_sim < 1:
         raise ValueError(f"n_sim must be at least 1, got {n_sim}")
@@ -723,10 +724,10 @@ def gof(model, params=None, n_sim=100, burnin=None, interval=None, statistics=No
     sims = {nm: np.empty((n_sim, obs[nm].size)) for nm in obs}
 
     sampler, cm = model.sampler(theta, proposal, random_state)
-    sampler.run(theta, burnin)
+    sampler.run(eta, burnin)          # the sampler runs on the natural parameters
     step = max(1, n_sim // 10)
     for s in range(n_sim):
-        sampler.run(theta, interval)
+        sampler.run(eta, interval)
         if graph_names:
             S = GraphSummaries(net.n, cm.state.ties(), net.directed)
             for nm in graph_names:

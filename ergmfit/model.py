@@ -6,11 +6,11 @@ import numpy as np
 from .exceptions import FormulaError
 from .formula import parse_formula
 from .network import NetworkState, as_network
+from .sampling.space import AllDyads
+from .terms.parameterisation import Identity
 from .terms.registry import build_term
 from .terms._ergm import ERGMModel
 from .utils.validation import check_params, check_random_state, seed_words
-
-_TRIADIC_TERMS = {"triangle", "ttriple", "ctriple", "transitive", "cycle"}
 
 
 class ERGM:
@@ -48,6 +48,17 @@ class ERGM:
         self.labels = labels
         self._empty = (np.concatenate([t.empty for t in self.terms])
                        if self.terms else np.zeros(0))
+        self._set_structure()
+
+    def _set_structure(self):
+        # what every estimator asks the model for (see ergmfit.sampling.space
+        # and ergmfit.terms.parameterisation)
+        self.sample_space = AllDyads(self.network)
+        self.parameterisation = Identity(self.labels)
+
+    def eta(self, params) -> np.ndarray:
+        """Natural parameters η(θ) of ``params`` (θ in :attr:`labels` order or a dict)."""
+        return self.parameterisation.eta(check_params(params, self.labels))
 
     @property
     def n_params(self) -> int:
@@ -69,6 +80,7 @@ class ERGM:
         sub.formula = " + ".join(_term_text(t) for t in sub.terms)
         sub.labels = [lab for t in sub.terms for lab in t.labels]
         sub._empty = (np.concatenate([t.empty for t in sub.terms]) if sub.terms else np.zeros(0))
+        sub._set_structure()
         return sub
 
     def compiled(self, ties=None) -> ERGMModel:
@@ -95,28 +107,17 @@ class ERGM:
 
     @property
     def default_proposal(self) -> str:
-        """"lifted-triadic" when a term counts closed two-paths (triangles,
-        shared partners, alternating triangles), else "lifted-tnt".  The
-        triadic moves play the part of statnet's ``sparse + .triadic``; the
-        lifting (see :class:`~ergmfit.sampling.LiftedTriadicTNT`) gives more
-        effective draws per CPU second than the reversible proposals: 1.7x
-        on faux.magnolia.high, 1.1x on faux.mesa.high, 1.3x on samplike
-        (``python benchmarks/bench_mcmle.py --mixing``)."""
-        triadic = any(getattr(t.kernel, "caches", 0) or t.name in _TRIADIC_TERMS
-                      for t in self.terms)
-        return "lifted-triadic" if triadic else "lifted-tnt"
+        """The proposal "auto" stands for (see :meth:`SampleSpace.default_proposal`)."""
+        return self.sample_space.default_proposal(self)
 
     def sampler(self, params, proposal="auto", random_state=None, start=None):
         """A Metropolis-Hastings sampler (``MHSampler``) started at the observed
         network (or at ``start``: an (m, 2) tie array), and its compiled model."""
-        from .sampling import PROPOSALS, MHSampler, make_proposal
-        if proposal == "auto":
-            proposal = self.default_proposal
-        if proposal not in PROPOSALS:
-            raise ValueError(f"proposal must be one of {PROPOSALS} or 'auto', got {proposal!r}")
+        from .sampling import MHSampler
+        prop = self.sample_space.proposal(proposal, model=self)   # checks the name first
         check_params(params, self.labels)
         cm = self.compiled(start)
-        return MHSampler(cm, make_proposal(proposal), seed_words(random_state)), cm
+        return MHSampler(cm, prop, seed_words(random_state)), cm
 
     def simulate(self, params, n=1, burnin=16384, interval=1024, output="graphs",
                  proposal="auto", random_state=None, start=None):
@@ -159,7 +160,7 @@ class ERGM:
         n, burnin, interval = int(n), int(burnin), int(interval)
         if n < 0 or burnin < 0 or interval < 1:
             raise ValueError("need n >= 0, burnin >= 0 and interval >= 1")
-        theta = check_params(params, self.labels)
+        theta = self.eta(params)
         sampler, cm = self.sampler(theta, proposal, random_state, start)
         g0 = self.statistics_vector(start)
         if output == "stats":

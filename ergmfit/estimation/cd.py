@@ -150,7 +150,9 @@ def cd_core(model, init=None, nsteps=8, samplesize=None, samplesize_per_theta=12
         raise ValueError(f"samplesize must be at least 2, got {samplesize}")
     bm = model.compiled() if bm is None else bm
     theta = density_start(model, bm) if init is None else check_params(init, labels, "init")
-    sampler = MHSampler(bm, make_proposal(proposal, bm), seed_words(random_state))
+    space = getattr(model, "sample_space", None)      # an ERGM's; an MRF spec has none
+    prop = space.proposal(proposal, bm, model) if space is not None else make_proposal(proposal, bm)
+    sampler = MHSampler(bm, prop, seed_words(random_state))
     bar = None
     if verbose:
         from tqdm.auto import tqdm

@@ -456,6 +456,10 @@ class MPLE(Estimator):
         labels = list(model.labels)
         term_of = _term_map(model)
         bm = model.compiled()
+        space = getattr(model, "sample_space", None)
+        if space is not None and space.free_dyads() is not None:
+            # every space today is AllDyads; restricted ones bring their design with them
+            raise NotImplementedError(f"MPLE over {space.describe()} is not implemented")
         design = self._design(bm, rng)
         if self.verbose:
             print(f"MPLE: {design.n_vars:,} dyads -> {design.n_rows:,} distinct rows"

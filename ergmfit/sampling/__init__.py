@@ -5,7 +5,7 @@ from ._triadic import LiftedTriadicTNT, TriadicTNT
 from ._blocks import (BlockChooser, BlockGibbsSampler, BlockKernel, Enumeration, ListBlocks,
                       NodeTripleBlocks, StarBlocks, UniformBlocks)
 
-PROPOSALS = ("tnt", "triadic", "random", "lifted-tnt", "lifted-triadic")
+from .space import PROPOSALS, AllDyads, SampleSpace  # noqa: E402
 
 
 def make_proposal(name, bm=None):
@@ -28,6 +28,6 @@ def make_proposal(name, bm=None):
     return makers[name]()
 
 
-__all__ = ["PROPOSALS", "make_proposal", "MHSampler", "IFD", "ifd_correction", "Proposal", "RandomToggle", "TieNoTie", "TriadicTNT", "LiftedTriadicTNT",
+__all__ = ["PROPOSALS", "SampleSpace", "AllDyads", "make_proposal", "MHSampler", "IFD", "ifd_correction", "Proposal", "RandomToggle", "TieNoTie", "TriadicTNT", "LiftedTriadicTNT",
            "BlockChooser", "BlockGibbsSampler", "BlockKernel", "Enumeration", "ListBlocks",
            "NodeTripleBlocks", "StarBlocks", "UniformBlocks"]

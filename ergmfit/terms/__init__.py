@@ -1,4 +1,12 @@
-"""Model terms: one compiled kernel and one registration each (see :mod:`.registry`)."""
+"""Model terms: one compiled kernel and one registration each (see :mod:`.registry`).
+
+The table lives in :mod:`.registry`; each family module (dyadic, degree,
+triad, dtriad, alternating) registers its terms when it is imported, and this
+package imports them all, so any import of ``ergmfit.terms.registry`` (which
+imports this package first) sees the full table.  The registry never imports
+a family: the layers go registry <- families <- this package.
+"""
 from .registry import Term, TermSpec, all_terms, build_term, get_term, register
+from . import dyadic, degree, triad, dtriad, alternating  # noqa: F401,E402  (registration)
 
 __all__ = ["Term", "TermSpec", "all_terms", "build_term", "get_term", "register"]

@@ -102,7 +102,6 @@ def register(name, *, kinds=BOTH, params=(), aliases=(), family=""):
 
 def all_terms() -> list:
     """Every registered term, sorted by name (a name may appear once per network kind)."""
-    _ensure_loaded()
     return sorted(_TERMS, key=lambda s: (s.name.lower(), s.kinds))
 
 
@@ -112,7 +111,6 @@ def get_term(name: str, directed=None) -> TermSpec:
     With ``directed`` given, the entry for that kind of network; a term
     that exists only for the other kind raises a TermError saying so.
     """
-    _ensure_loaded()
     specs = _LOOKUP.get(name.lower())
     if specs and directed is not None:
         want = DIRECTED if directed else UNDIRECTED
@@ -170,16 +168,6 @@ def build_term(net, name: str, args=(), kwargs=None) -> Term:
         raise TermError(f"term {spec.name}: {exc}") from None
     term.args = bound
     return term
-
-
-_loaded = False
-
-
-def _ensure_loaded():
-    global _loaded
-    if not _loaded:
-        from . import dyadic, degree, triad, dtriad, alternating  # noqa: F401  (registration)
-        _loaded = True
 
 
 # -- helpers for builders ---------------------------------------------------

@@ -1,0 +1,86 @@
+"""The parameterisation of a model: θ -> η(θ) and ∂η/∂θ.
+
+A model's compiled kernels compute its *canonical* statistics g (one per
+statistic label); the probability of a network is exp(η·g(x)) / Z(η).
+Estimators work in the model's *parameters* θ (one per coefficient label)
+through one map η(θ): the identity for linear terms, a curved map for
+statnet's ``gwesp(fixed=FALSE)`` and its kin (Hunter & Handcock 2006), where
+the decay is a parameter and g are the shared-partner or degree counts.
+
+Every estimator asks the model's :class:`Parameterisation` for
+
+* ``eta(theta)`` -- the natural parameters handed to the samplers;
+* ``jacobian(theta)`` -- ∂η/∂θ, a (q, p) array, for the score
+  J' (g_obs - E g) and the information J' Cov(g) J (and the delta method);
+* ``param_labels`` / ``stat_labels`` -- the coefficient and statistic labels.
+
+Examples
+--------
+>>> import numpy as np
+>>> from ergmfit.terms.parameterisation import Identity
+>>> par = Identity(["edges", "triangle"])
+>>> par.eta(np.array([-1.0, 0.2]))
+array([-1. ,  0.2])
+>>> par.jacobian(np.zeros(2)).shape
+(2, 2)
+"""
+from __future__ import annotations
+
+import numpy as np
+
+
+class Parameterisation:
+    """Base class of the maps θ -> η(θ)."""
+
+    linear = False
+
+    def __init__(self, param_labels, stat_labels):
+        self.param_labels = list(param_labels)
+        self.stat_labels = list(stat_labels)
+
+    @property
+    def n_params(self) -> int:
+        return len(self.param_labels)
+
+    @property
+    def n_stats(self) -> int:
+        return len(self.stat_labels)
+
+    def eta(self, theta) -> np.ndarray:
+        raise NotImplementedError
+
+    def jacobian(self, theta) -> np.ndarray:
+        raise NotImplementedError
+
+    def score(self, theta, centred_stats) -> np.ndarray:
+        """J(θ)' z: the log-likelihood gradient in θ from g_obs - E g (or a sample's rows)."""
+        return np.asarray(centred_stats, dtype=float) @ self.jacobian(theta)
+
+    def information(self, theta, cov_stats) -> np.ndarray:
+        """J(θ)' Cov(g) J(θ): the Fisher information in θ."""
+        J = self.jacobian(theta)
+        return J.T @ np.asarray(cov_stats, dtype=float) @ J
+
+
+class Identity(Parameterisation):
+    """η = θ: every term linear (one coefficient per statistic)."""
+
+    linear = True
+
+    def __init__(self, labels):
+        super().__init__(labels, labels)
+
+    def eta(self, theta) -> np.ndarray:
+        theta = np.asarray(theta, dtype=float)
+        if theta.shape[-1:] != (self.n_params,):
+            raise ValueError(f"theta must have {self.n_params} value(s), got shape {theta.shape}")
+        return theta
+
+    def jacobian(self, theta) -> np.ndarray:
+        return np.eye(self.n_params)
+
+    def score(self, theta, centred_stats) -> np.ndarray:
+        return np.asarray(centred_stats, dtype=float)
+
+    def information(self, theta, cov_stats) -> np.ndarray:
+        return np.asarray(cov_stats, dtype=float)
