@@ -1,0 +1,614 @@
+"""Equilibrium Expectation, one chain: Algorithm S, Algorithm EE, the
+simulation at the estimate (see :mod:`ergmfit.estimation.ee` for the method).
+
+Runs in a worker process for parallel chains; needs only a model spec with
+``labels`` and ``compiled()``.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import resource
+import time
+
+import numpy as np
+
+from ..exceptions import DegenerateModelError
+from ..sampling import make_proposal
+from ..utils.validation import seed_words
+
+_MAX_ROWS = 200_000          # stored trajectory rows per chain (thinned beyond)
+
+
+# ---------------------------------------------------------------------------
+# small statistics helpers
+# ---------------------------------------------------------------------------
+def batch_means_sigma(X):
+    """mcmcse's ``mcse.multi(X, method="bm", r=1, size="sqroot")$cov``: the
+    asymptotic covariance Σ (Var of the mean ≈ Σ / N) by batch means with
+    b = ⌊√N⌋ rows per batch over the first a·b rows, a = ⌊N / b⌋, centred at
+    the mean of all rows.  Returns a (p, p) array (NaN if N < 4)."""
+    X = np.asarray(X, dtype=float)
+    N, p = X.shape
+    if N < 4:
+        return np.full((p, p), np.nan)
+    b = int(math.floor(math.sqrt(N)))
+    a = N // b
+    mean = X.mean(axis=0)
+    bm = X[: a * b].reshape(a, b, p).mean(axis=1) - mean
+    return b * (bm.T @ bm) / (a - 1)
+
+
+def _make_pd(S, floor=1e-12):
+    """S symmetrised, with eigenvalues floored at a small positive value."""
+    S = 0.5 * (S + S.T)
+    w, V = np.linalg.eigh(S)
+    top = max(float(w.max()), floor) if w.size else floor
+    w = np.maximum(w, top * 1e-10)
+    return (V * w) @ V.T
+
+
+def t_ratios(dz):
+    """mean / sd of each column (sd with ddof=1); 0 where a column is constant 0."""
+    dz = np.asarray(dz, dtype=float)
+    if len(dz) < 2:
+        return np.full(dz.shape[1], np.nan)
+    m = dz.mean(axis=0)
+    sd = dz.std(axis=0, ddof=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(sd > 0, m / sd, np.where(m == 0, 0.0, np.sign(m) * np.inf))
+    return t
+
+
+def _burnin_iters(burnin, n_done, stage_start=0):
+    """First kept iteration: ``burnin`` (a fraction of the iterations of the last
+    learning-rate stage, which starts at ``stage_start``, or a number of
+    iterations); the last half when the run is too short for it."""
+    if stage_start >= n_done:
+        stage_start = 0
+    if isinstance(burnin, float) and 0.0 <= burnin < 1.0:
+        b = stage_start + int(math.floor(burnin * (n_done - stage_start)))
+    else:
+        b = max(int(burnin), stage_start)
+    if b >= n_done - 1:          # too short a run: keep the last half
+        b = n_done // 2
+    return max(b, 0)
+
+
+def _stages(rate, outer):
+    """Learning rate of each outer iteration: a float, or a sequence of rates
+    for equal consecutive stages.  Returns (array of rates, first outer
+    iteration of the last stage)."""
+    rates = np.atleast_1d(np.asarray(rate, dtype=float))
+    if rates.ndim != 1 or rates.size == 0 or not np.all(rates > 0):
+        raise ValueError(f"learning_rate must be a positive number or a sequence of them, got "
+                         f"{rate!r}")
+    k = len(rates)
+    stage = np.minimum((np.arange(outer) * k) // max(outer, 1), k - 1)
+    first_last = int(np.searchsorted(stage, k - 1)) if outer else 0
+    return rates[stage], first_last
+
+
+def _peak_rss_mb():
+    r = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return r / 1024.0            # Linux: kilobytes
+
+
+# ---------------------------------------------------------------------------
+# Algorithm S
+# ---------------------------------------------------------------------------
+def algorithm_s(sampler, p, free, steps, m, aca_s, ifd=None, arc_corr=0.0, dens=None):
+    """EstimNetDirected's Algorithm S on ``sampler`` (moves scored, never applied).
+
+    Returns (theta, Dmean, rows): the CD-1 estimate (θ_dens = V − arc_corr
+    with IFD), D = m / Σ dzA², and the θ row of every iteration.
+    """
+    theta = np.zeros(p)
+    D0 = np.zeros(p)
+    rows = np.zeros((steps, p))
+    for t in range(steps):
+        th = theta.copy()
+        if dens is not None:
+            th[dens] = 0.0
+        add, dele = sampler.run_batch(th, m, apply=False)
+        dzA = dele - add
+        sumC = add + dele
+        D0 += dzA * dzA
+        # sumC^2, unless change statistics of both signs (±1 MRF spins, negative
+        # covariates) cancel in sumC: then the step would explode; cap it at aca_s
+        denom = np.maximum(sumC * sumC, dzA * dzA)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            da = np.where(denom > 0, aca_s / denom, 0.0)
+        step = np.where(dzA < 0, -1.0, 1.0) * da * dzA * dzA
+        theta[free] += step[free]
+        if ifd is not None:
+            theta[dens] = ifd.V - arc_corr
+        rows[t] = theta
+    with np.errstate(divide="ignore"):
+        Dmean = np.where(D0 > 0, m / D0, np.inf)
+    return theta, Dmean, rows
+
+
+# ---------------------------------------------------------------------------
+# one chain (runs in a worker process)
+# ---------------------------------------------------------------------------
+def _write_progress(control_dir, chain, done, total):
+    if control_dir is None:
+        return
+    try:
+        path = os.path.join(control_dir, f"progress_{chain}.txt")
+        with open(path + ".tmp", "w") as fh:
+            fh.write(f"{done} {total}\n")
+        os.replace(path + ".tmp", path)
+    except OSError:
+        pass
+
+
+def _stop_requested(control_dir):
+    return control_dir is not None and os.path.exists(os.path.join(control_dir, "stop"))
+
+
+# ---------------------------------------------------------------------------
+# checkpoints: a directory with meta.json (model and settings) and one
+# chain_<c>.npz per chain (no pickle: arrays plus a JSON string)
+# ---------------------------------------------------------------------------
+_CKPT_KIND = "ergmfit-ee-checkpoint"
+_RUN_ARRAYS = ("theta_rows", "dz_rows", "acc_rows", "v_rows", "iters", "final_theta",
+               "final_dzA", "D_final", "times", "cpu_times")
+_RUN_SCALARS = ("proposal", "n_done", "store_every", "stage_start", "stopped_early")
+
+
+def _save_npz(path, arrays, meta):
+    tmp = path + ".tmp.npz"
+    np.savez(tmp, __meta__=np.array(json.dumps(meta)), **arrays)
+    os.replace(tmp, path)      # atomic: a crash leaves the previous checkpoint
+
+
+def _load_npz(path):
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            meta = json.loads(str(z["__meta__"]))
+            arrays = {k: z[k] for k in z.files if k != "__meta__"}
+    except (OSError, ValueError, KeyError) as exc:
+        raise ValueError(f"{path} is not a readable EE checkpoint of ergmfit ({exc})") from None
+    return meta, arrays
+
+
+class _ChainCheckpoint:
+    """Saves one chain's state (network, θ, dzA, D, IFD's V, trajectory so
+    far) when it is due (every ``every`` seconds) and at phase ends and Ctrl-C."""
+
+    def __init__(self, directory, chain, every, bm, ifd, fixed, runs, state):
+        self.path = os.path.join(directory, f"chain_{chain}.npz")
+        self.chain, self.every, self.bm, self.ifd = chain, every, bm, ifd
+        self.fixed, self.runs, self.state = fixed, runs, state
+        self.phase = 0
+        self.last = time.perf_counter()
+
+    def due(self):
+        return time.perf_counter() - self.last >= self.every
+
+    def __call__(self, partial):
+        arrays = dict(self.fixed)
+        for i, run in enumerate(self.runs):
+            arrays.update({f"run{i}.{k}": np.asarray(run[k]) for k in _RUN_ARRAYS})
+        arrays.update({f"cur.{k}": np.asarray(v) for k, v in partial.items() if k != "final"})
+        arrays["x_on"] = self.bm.on_vars()
+        meta = {"kind": _CKPT_KIND, "chain": self.chain, "phase": self.phase,
+                "final": bool(partial["final"]), "outer_done": int(self.state["outer_done"]),
+                "V": None if self.ifd is None else float(self.ifd.V),
+                "is_delete": None if self.ifd is None else bool(self.ifd.is_delete),
+                "runs": [{k: (run[k].item() if hasattr(run[k], "item") else run[k])
+                          for k in _RUN_SCALARS} for run in self.runs]}
+        _save_npz(self.path, arrays, meta)
+        self.last = time.perf_counter()
+
+
+def _read_chain_checkpoint(path, chain):
+    meta, arrays = _load_npz(path)
+    if meta.get("kind") != _CKPT_KIND or meta.get("chain") != chain:
+        raise ValueError(f"{path} is not the EE checkpoint of chain {chain}")
+    runs = []
+    for i, sc in enumerate(meta["runs"]):
+        run = {k: arrays[f"run{i}.{k}"] for k in _RUN_ARRAYS}
+        run.update(sc)
+        runs.append(run)
+    current = {k[4:]: v for k, v in arrays.items() if k.startswith("cur.")}
+    return {"meta": meta, "arrays": arrays, "runs": runs, "current": current}
+
+
+def _restore_state(bm, x_on):
+    """Flip ``bm`` (at the observed state) to the saved state x_on."""
+    have = bm.on_vars()
+    for v in np.setxor1d(have, np.asarray(x_on, dtype=np.int64)):
+        bm.flip_var(int(v))
+
+
+def _finished_run(cur, phase, inner, cfg, adaptive):
+    """The run dict of a phase that a checkpoint saved as finished."""
+    kind, outer = phase
+    total = outer * inner
+    store_every = max(1, -(-total // _MAX_ROWS))
+    _, last_stage = _stages(cfg["learning_rate"], outer)
+    n_rows = len(cur["theta_rows"])
+    return {"theta_rows": cur["theta_rows"], "dz_rows": cur["dz_rows"],
+            "acc_rows": cur["acc_rows"], "v_rows": cur["v_rows"],
+            "iters": np.arange(n_rows) * store_every, "n_done": int(cur["n_done"]),
+            "store_every": store_every, "final_theta": cur["theta"],
+            "final_dzA": cur["dzA"], "D_final": cur["Dvec"],
+            "stage_start": last_stage * inner if not adaptive else 0,
+            "times": list(cur["times"]), "cpu_times": list(cur["cpu_times"]),
+            "stopped_early": int(cur["n_done"]) < total, "proposal": kind}
+
+
+
+def _inverse_cov(S, free):
+    """Cov(g)⁻¹ over the free parameters (zero rows/columns elsewhere), from
+    rows of statistics ``S``; a small ridge keeps it finite."""
+    p = S.shape[1]
+    idx = np.flatnonzero(free)
+    C = np.atleast_2d(np.cov(S[:, idx], rowvar=False))
+    d = np.diag(C)
+    C = C + np.diag(np.maximum(1e-3 * d, 1e-9 * max(float(d.max(initial=0.0)), 1.0)))
+    P = np.zeros((p, p))
+    P[np.ix_(idx, idx)] = np.linalg.pinv(C)
+    return P
+
+
+def _preconditioner(sampler, theta, dzA, dens, free, m, n):
+    """P for ``update="newton"``: Cov(g)⁻¹ from ``n`` states ``m`` proposals
+    apart, continuing the chain at θ (dzA follows it, in place)."""
+    th = np.array(theta, dtype=float)
+    if dens is not None:
+        th[dens] = 0.0          # IFD: V stands for the density parameter
+    d0 = np.array(sampler.delta, dtype=float)
+    S = sampler.sample(th, int(n), 0, int(m))
+    dzA += np.asarray(sampler.delta, dtype=float) - d0
+    return _inverse_cov(S, free)
+
+
+def _ee_phase(sampler, theta, dzA, outer, inner, m, upd, cfg, Dvec, dens, arc_corr, free, chain,
+              control_dir, callback, progress, state, n_planned, start=None):
+    """``outer`` outer iterations of Algorithm EE on ``sampler`` (θ, dzA in place).
+
+    Returns the stored rows (every ``store_every``-th iteration), the number
+    of iterations done, and the final θ, dzA and D.  Sets
+    ``state["interrupted"]`` on KeyboardInterrupt or a stop request.
+    ``start`` (a partial phase read from a checkpoint) continues that phase;
+    ``state["checkpoint"]``, if set, saves the partial phase after outer
+    iterations when it is due, and at the end.
+    """
+    from ._ee import ee_iterations
+    p = len(theta)
+    adaptive = upd == 1
+    total = outer * inner
+    store_every = max(1, -(-total // _MAX_ROWS))
+    n_store = -(-total // store_every)
+    th_rows = np.zeros((n_store, p))
+    dz_rows = np.zeros((n_store, p))
+    acc_rows = np.zeros(n_store)
+    v_rows = np.zeros(n_store)
+    th_c = np.zeros((inner, p))
+    dz_c = np.zeros((inner, p))
+    acc_c = np.zeros(inner)
+    v_c = np.zeros(inner)
+    theta = np.ascontiguousarray(theta, dtype=float).copy()
+    dzA = np.ascontiguousarray(dzA, dtype=float).copy()
+    Dvec = np.ascontiguousarray(Dvec, dtype=float).copy()
+    n_rows = 0
+    done = 0
+    o_start = 0
+    stopped_early = False
+    rates, last_stage = _stages(cfg["learning_rate"], outer)
+    stage_start = last_stage * inner if not adaptive else 0
+    times, cpu_times = [], []
+    if start is not None:
+        n_rows = len(start["theta_rows"])
+        for name, arr in (("theta_rows", th_rows), ("dz_rows", dz_rows),
+                          ("acc_rows", acc_rows), ("v_rows", v_rows)):
+            arr[:n_rows] = start[name]
+        done = int(start["n_done"])
+        o_start = done // inner
+        times, cpu_times = list(start["times"]), list(start["cpu_times"])
+        if times:   # the clocks go on from the saved elapsed times
+            state.setdefault("t_start", time.perf_counter() - times[-1])
+            state.setdefault("c_start", time.process_time() - cpu_times[-1])
+    t_start = state.setdefault("t_start", time.perf_counter())
+    c_start = state.setdefault("c_start", time.process_time())
+
+    def partial(final=False):
+        return {"theta_rows": th_rows[:n_rows], "dz_rows": dz_rows[:n_rows],
+                "acc_rows": acc_rows[:n_rows], "v_rows": v_rows[:n_rows], "n_done": done,
+                "times": np.asarray(times, dtype=float),
+                "cpu_times": np.asarray(cpu_times, dtype=float), "theta": theta, "dzA": dzA,
+                "Dvec": Dvec, "final": final}
+
+    checkpoint = state.get("checkpoint")
+    P = stage_dz = None
+    try:
+        if upd == 2:
+            P = _preconditioner(sampler, theta, dzA, dens, free, m,
+                                max(200, 20 * len(theta)))
+            stage_dz = []
+        for o in range(o_start, outer):
+            if upd == 2 and o > o_start and rates[o] != rates[o - 1] and stage_dz:
+                # a new learning-rate stage: Cov(g) again, nearer the estimate
+                P = _inverse_cov(np.concatenate(stage_dz), free)
+                stage_dz = []
+            ee_iterations(sampler, theta, dzA, inner, m, upd, float(rates[o]),
+                          float(cfg["min_theta"]), float(cfg["aca_ee"]), Dvec,
+                          -1 if dens is None else int(dens), float(arc_corr),
+                          th_c, dz_c, acc_c, v_c, P)
+            if stage_dz is not None:
+                stage_dz.append(dz_c.copy())
+            if adaptive:
+                mu = th_c.mean(axis=0)
+                sd = th_c.std(axis=0)
+                amu = np.where(np.abs(mu) < 0.1, 0.1, np.abs(mu))
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    fac = np.where(sd > 1e-10, np.sqrt(cfg["comp_c"] / (sd / amu)), 1.0)
+                Dvec = np.where(free, Dvec * fac, Dvec)
+            idx = np.arange(done, done + inner)
+            sel = np.flatnonzero(idx % store_every == 0)
+            k = len(sel)
+            th_rows[n_rows:n_rows + k] = th_c[sel]
+            dz_rows[n_rows:n_rows + k] = dz_c[sel]
+            acc_rows[n_rows:n_rows + k] = acc_c[sel]
+            v_rows[n_rows:n_rows + k] = v_c[sel]
+            n_rows += k
+            done += inner
+            state["outer_done"] += 1
+            times.append(time.perf_counter() - t_start)
+            cpu_times.append(time.process_time() - c_start)
+            if not np.all(np.isfinite(theta)):
+                raise DegenerateModelError(
+                    "Equilibrium Expectation diverged (non-finite parameters): the model may be "
+                    "degenerate; try geometrically weighted terms, a smaller learning_rate / "
+                    "aca_ee, or a different init")
+            if progress is not None:
+                progress(state["outer_done"], n_planned)
+            _write_progress(control_dir, chain, state["outer_done"], n_planned)
+            if callback is not None:
+                callback({"chain": chain, "outer": state["outer_done"], "n_outer": n_planned,
+                          "iterations": done, "theta": theta.copy(), "dzA": dzA.copy(),
+                          "acceptance": float(acc_c.mean())})
+            if checkpoint is not None and checkpoint.due():
+                checkpoint(partial())
+            if _stop_requested(control_dir):
+                state["interrupted"] = True
+                break
+            if cfg["stop_when_converged"] and o + 1 >= cfg["min_ee_steps"]:
+                it_idx = np.arange(n_rows) * store_every
+                keep = it_idx >= _burnin_iters(cfg["burnin"], done, stage_start)
+                if o >= last_stage and keep.sum() >= 8:
+                    tr = t_ratios(dz_rows[:n_rows][keep])
+                    dr = _drift(th_rows[:n_rows][keep])
+                    if np.all(np.abs(tr) < cfg["t_tol"]) and np.all(dr < cfg["drift_tol"]):
+                        stopped_early = True
+                        break
+    except KeyboardInterrupt:
+        state["interrupted"] = True
+    if checkpoint is not None:
+        # after Ctrl-C inside an outer iteration its rows are lost but θ, dzA
+        # and x_t still agree with each other: a resumed run goes on from them
+        checkpoint(partial(final=not state["interrupted"]))
+    return {"theta_rows": th_rows[:n_rows].copy(), "dz_rows": dz_rows[:n_rows].copy(),
+            "acc_rows": acc_rows[:n_rows].copy(), "v_rows": v_rows[:n_rows].copy(),
+            "iters": np.arange(n_rows) * store_every, "n_done": done,
+            "store_every": store_every, "final_theta": theta, "final_dzA": dzA.copy(),
+            "D_final": Dvec, "stage_start": stage_start, "times": times,
+            "cpu_times": cpu_times,
+            "stopped_early": stopped_early}
+
+
+def ee_chain(model, cfg, seed, chain=0, control_dir=None, callback=None, progress=None):
+    """One EE chain: Algorithm S, Algorithm EE, then (``se="simulate"``) a
+    tie/no-tie sample at the chain's estimate.  Returns a dict of arrays.
+
+    ``model`` needs ``labels`` and ``compiled()``; ``cfg`` is a dict of the
+    settings in :data:`EE_DEFAULTS` (plus ``init_theta``).
+    """
+    from ..sampling._mh import MHSampler
+    from ..sampling._proposals import IFD, TieNoTie, ifd_correction
+    t0 = time.perf_counter()
+    rng = np.random.default_rng(seed)
+    labels = list(model.labels)
+    p = len(labels)
+    bm = model.compiled()
+    n_vars = int(bm.n_vars)
+    L0 = int(len(bm.on_vars()))
+    use_ifd = cfg["proposal"] in ("ifd", "ifd-tnt")
+    two_phase = cfg["proposal"] == "ifd-tnt"
+    dens = cfg["dens"] if use_ifd else None
+    free = np.ones(p, dtype=bool)
+    if dens is not None:
+        free[dens] = False
+    arc_corr = ifd_correction(n_vars, L0) if use_ifd else 0.0
+    prop = IFD(K=cfg["ifd_k"]) if use_ifd else make_proposal(cfg["proposal"], bm)
+    sampler = MHSampler(bm, prop, seed_words(rng))
+    m = int(cfg["sampler_steps"])
+    inner = int(cfg["ee_inner_steps"])
+    outer = int(cfg["ee_steps"])
+    adaptive = cfg["update"] == "adaptive"
+
+    saved = None
+    if cfg.get("resume") is not None:
+        path = os.path.join(cfg["resume"], f"chain_{chain}.npz")
+        if os.path.exists(path):     # else this chain had not started: run it afresh
+            saved = _read_chain_checkpoint(path, chain)
+    if saved is not None:
+        # a resumed chain continues with a stream of its own (the MH
+        # sampler's generator state is not saved): reproducible, not the
+        # same draws as an uninterrupted run
+        rng = np.random.default_rng([seed, saved["meta"]["outer_done"], 1])
+        _restore_state(bm, saved["arrays"]["x_on"])
+        if use_ifd:
+            prop.V = saved["meta"]["V"]
+            prop.is_delete = saved["meta"]["is_delete"]
+        sampler = MHSampler(bm, prop, seed_words(rng))
+
+    # --- Algorithm S --------------------------------------------------------
+    s_theta = Dmean = s_rows = None
+    need_s = cfg["init"] == "S" or adaptive
+    if saved is not None:
+        s_theta, Dmean, s_rows = (saved["arrays"].get(k) for k in ("s_theta", "Dmean", "s_rows"))
+    elif need_s and cfg["s_steps"] > 0:
+        s_theta, Dmean, s_rows = algorithm_s(sampler, p, free, int(cfg["s_steps"]), m,
+                                             cfg["aca_s"], prop if use_ifd else None,
+                                             arc_corr, dens)
+        bad = [labels[k] for k in np.flatnonzero(~np.isfinite(Dmean) & free)]
+        if bad and adaptive:
+            raise DegenerateModelError(
+                f"the statistic(s) {bad} never changed in Algorithm S ({cfg['s_steps']} x {m} "
+                "proposals on the observed network): the model may be degenerate. Increase "
+                "s_steps or sampler_steps, or remove the term(s)")
+    if cfg["init"] == "S":
+        if s_theta is None:
+            raise ValueError("init='S' needs s_steps > 0")
+        theta = s_theta.copy()
+    else:
+        theta = np.asarray(cfg["init_theta"], dtype=float).copy()
+        if use_ifd and saved is None:
+            prop.V = theta[dens] + arc_corr
+    if Dmean is None:
+        Dmean = np.ones(p)
+    Dvec = np.where(np.isfinite(Dmean), Dmean, 0.0).astype(float) if adaptive else np.ones(p)
+    if use_ifd:
+        theta[dens] = prop.V - arc_corr
+
+    # --- Algorithm EE -------------------------------------------------------
+    upd = {"borisenko": 0, "adaptive": 1, "newton": 2}[cfg["update"]]
+    t_ee = time.perf_counter()
+    c_ee = time.process_time()
+    phases = [("ifd" if use_ifd else cfg["proposal"], outer)]
+    if two_phase:
+        phases.append(("tnt", int(cfg["tnt_steps"]) if cfg["tnt_steps"] is not None else outer))
+    n_planned = sum(n for _, n in phases)
+    state = {"outer_done": 0, "interrupted": False}
+    runs = []
+    dzA = np.zeros(p)
+    ph0, start = 0, None
+    if saved is not None:
+        runs = saved["runs"]
+        state["outer_done"] = saved["meta"]["outer_done"]
+        cur = saved["current"]
+        ph0 = saved["meta"]["phase"]
+        if saved["meta"]["final"]:
+            runs.append(_finished_run(cur, phases[ph0], inner, cfg, adaptive))
+            theta, dzA, Dvec = cur["theta"], cur["dzA"], cur["Dvec"]
+            ph0 += 1
+        else:
+            start = cur
+            theta, dzA, Dvec = cur["theta"], cur["dzA"], cur["Dvec"]
+    ckpt = None
+    if cfg.get("checkpoint") is not None:
+        fixed = {k: v for k, v in (("s_theta", s_theta), ("Dmean", Dmean), ("s_rows", s_rows))
+                 if v is not None}
+        ckpt = _ChainCheckpoint(cfg["checkpoint"], chain, float(cfg["checkpoint_every"]), bm,
+                                prop if use_ifd else None, fixed, runs, state)
+        state["checkpoint"] = ckpt
+    for ph in range(ph0, len(phases)):
+        kind, n_outer = phases[ph]
+        if ckpt is not None:
+            ckpt.phase = ph
+        if ph == 1:
+            if start is None:
+                # unconditional phase: start at the IFD phase's estimate, same state
+                prev = runs[-1]
+                keep = prev["iters"] >= _burnin_iters(cfg["burnin"], prev["n_done"],
+                                                      prev["stage_start"])
+                if keep.any():
+                    theta = prev["theta_rows"][keep].mean(axis=0)
+                dzA = runs[-1]["final_dzA"].copy()     # g(x_t) - g(x_obs), edges included
+                Dvec = np.where(np.isfinite(Dmean), Dmean, 0.0).astype(float) if adaptive \
+                    else np.ones(p)
+                if adaptive and dens is not None and not Dvec[dens] > 0:
+                    Dvec[dens] = np.median(Dvec[free]) if free.any() else 1.0
+            sampler = MHSampler(bm, TieNoTie(), seed_words(rng))
+            dens_ph = None
+            free_ph = np.ones(p, dtype=bool)
+        else:
+            dens_ph = dens
+            free_ph = free
+        run = _ee_phase(sampler, theta, dzA, n_outer, inner, m, upd, cfg, Dvec, dens_ph,
+                        arc_corr, free_ph, chain, control_dir, callback, progress, state,
+                        n_planned, start=start)
+        start = None
+        run["proposal"] = kind
+        runs.append(run)
+        theta = run["final_theta"]
+        Dvec = run["D_final"]
+        if state["interrupted"]:
+            break
+    if not runs:
+        raise ValueError(f"the checkpoint of chain {chain} has no EE iterations")
+    seconds_ee = time.perf_counter() - t_ee
+    cpu_ee = time.process_time() - c_ee
+    main = runs[-1]
+    interrupted = state["interrupted"]
+    out = {"chain": chain, "labels": labels, "n_done": main["n_done"],
+           "store_every": main["store_every"], "stage_start": main["stage_start"],
+           "theta_rows": main["theta_rows"], "dz_rows": main["dz_rows"],
+           "acc_rows": main["acc_rows"], "v_rows": main["v_rows"],
+           "phases": [{"proposal": r["proposal"], "n_done": r["n_done"],
+                       "store_every": r["store_every"], "theta_rows": r["theta_rows"],
+                       "times": r["times"], "cpu_times": r["cpu_times"],
+                       "dz_rows": r["dz_rows"], "acc_rows": r["acc_rows"], "v_rows": r["v_rows"]}
+                      for r in runs],
+           "interrupted": interrupted, "s_theta": None if s_theta is None else s_theta,
+           "s_rows": s_rows, "Dmean": Dmean, "D_final": main["D_final"],
+           "arc_correction": arc_corr, "dens": dens, "L_obs": L0, "n_vars": n_vars,
+           "final_theta": main["final_theta"], "final_dzA": main["final_dzA"],
+           "seconds_ee": seconds_ee, "cpu_ee": cpu_ee,
+           "proposals_ee": sum(r["n_done"] for r in runs) * m,
+           "proposals_s": (int(cfg["s_steps"]) * m if need_s else 0),
+           "ifd_unbalanced": int(prop.n_unbalanced) if use_ifd else 0, "sims": None,
+           "seconds_sim": 0.0, "proposals_sim": 0}
+    n_rows = len(main["theta_rows"])
+    done = main["n_done"]
+    store_every = main["store_every"]
+
+    # --- Fisher information by simulation at the chain's estimate ------------
+    if cfg["se"] == "simulate" and not interrupted and n_rows >= 4:
+        it_idx = np.arange(n_rows) * store_every
+        keep = it_idx >= _burnin_iters(cfg["burnin"], done, out["stage_start"])
+        est = out["theta_rows"][keep].mean(axis=0)
+        t_sim = time.perf_counter()
+        try:
+            interval = cfg["se_interval"] or int(max(1024, min(L0, 10000)))
+            burn = cfg["se_burnin"] if cfg["se_burnin"] is not None else 16 * interval
+            # the model's own MCMC proposal (triadic moves for triangle terms mix
+            # far better on clustered networks), as MCMC-MLE samples
+            s2 = MHSampler(bm, make_proposal(getattr(model, "default_proposal", "tnt"), bm),
+                           seed_words(rng))
+            draws = s2.sample(est, int(cfg["se_samplesize"]), int(burn), int(interval))
+            out["sims"] = out["final_dzA"] + draws
+            out["proposals_sim"] = int(burn) + int(cfg["se_samplesize"]) * int(interval)
+        except KeyboardInterrupt:
+            out["interrupted"] = True
+        out["seconds_sim"] = time.perf_counter() - t_sim
+    out["seconds"] = time.perf_counter() - t0
+    out["maxrss_mb"] = _peak_rss_mb()
+    return out
+
+
+def _drift(theta_rows):
+    """|mean(first half) − mean(second half)| / sd, per parameter (sd over both)."""
+    n = len(theta_rows)
+    if n < 4:
+        return np.full(theta_rows.shape[1], np.inf)
+    h = n // 2
+    d = np.abs(theta_rows[:h].mean(axis=0) - theta_rows[h:].mean(axis=0))
+    sd = theta_rows.std(axis=0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(sd > 0, d / sd, np.where(d == 0, 0.0, np.inf))
+
+
+
+def _planned_outer(cfg):
+    n = cfg["ee_steps"]
+    if cfg["proposal"] == "ifd-tnt":
+        n += cfg["tnt_steps"] if cfg["tnt_steps"] is not None else cfg["ee_steps"]
+    return n
+
