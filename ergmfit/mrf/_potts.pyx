@@ -55,7 +55,8 @@ from ergmfit.core._model cimport BinaryModel
 from ergmfit.sampling._blocks import _as_block, _as_theta
 from ergmfit.utils.validation import check_index_set
 from ergmfit.core._random cimport RNG, rng_seed, rng_below
-from ergmfit.sampling._blocks cimport BlockKernel, BlockChooser, conditional_draw
+from ergmfit.sampling._blocks cimport BlockKernel, conditional_draw
+from ergmfit.sampling._choosers cimport BlockChooser
 
 cnp.import_array()
 

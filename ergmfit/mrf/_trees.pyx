@@ -46,7 +46,8 @@ from libc.stdlib cimport malloc, realloc, free
 
 from ergmfit.core._model cimport BinaryModel
 from ergmfit.core._random cimport RNG, rng_uniform, rng_below, rng_seed
-from ergmfit.sampling._blocks cimport BlockKernel, BlockChooser, ListBlocks
+from ergmfit.sampling._blocks cimport BlockKernel
+from ergmfit.sampling._choosers cimport BlockChooser, ListBlocks
 
 cnp.import_array()
 
