@@ -80,6 +80,18 @@ _INFO = {
                           _GPL_DATA),
     "g4": DatasetInfo("g4", 4, 5, True, "Goodreau's 4-node toy network", _ERGM.format("g4"),
                       "GPL-3 (ergm package example data)"),
+    "davis": DatasetInfo("davis", 32, 89, False,
+                         "Davis southern women: 18 women (mode 1) x 14 events (mode 2), two-mode",
+                         "Davis, Gardner & Gardner (1941); networkx davis_southern_women_graph()",
+                         "factual research data (public domain); cite Davis, Gardner & Gardner (1941)"),
+    "bipsim1": DatasetInfo("bipsim1", 50, 124, False,
+                           "simulated two-mode network, 30 + 20 nodes, attributes by mode",
+                           "simulated with ergm 4.4.0 for ergmfit's reference values",
+                           "CC0 (simulated for ergmfit)"),
+    "bipsim2": DatasetInfo("bipsim2", 85, 154, False,
+                           "simulated two-mode network, 60 + 25 nodes, attributes by mode",
+                           "simulated with ergm 4.4.0 for ergmfit's reference values",
+                           "CC0 (simulated for ergmfit)"),
     "epinions": DatasetInfo("epinions", 75879, 508837, True,
                             "Epinions who-trusts-whom network (SNAP soc-Epinions1)",
                             "Richardson, Agrawal & Domingos (2003); Stanford SNAP soc-Epinions1",
@@ -182,7 +194,11 @@ def load_network(name: str):
     ties = np.array([(row[0] - 1, row[1] - 1) for row in erows], dtype=np.int64).reshape(-1, 2)
     node_attrs = {a: [row[k] for row in nrows] for k, a in enumerate(nh) if k > 0}
     edge_attrs = {a: [row[k] for row in erows] for k, a in enumerate(eh) if k > 1}
-    net = Network(n, ties, meta.directed, labels=ids, node_attrs=node_attrs, edge_attrs=edge_attrs)
+    n1 = None
+    if "mode" in node_attrs:        # a two-mode network: mode-1 nodes first (statnet's bipartite=n1)
+        n1 = sum(1 for m in node_attrs.pop("mode") if m == 1)
+    net = Network(n, ties, meta.directed, labels=ids, node_attrs=node_attrs, edge_attrs=edge_attrs,
+                  bipartite=n1)
     return net
 
 

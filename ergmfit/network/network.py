@@ -34,6 +34,11 @@ class Network:
         Node attributes, one value per node (``None``/NaN for missing).
     edge_attrs : dict of str -> sequence, optional
         Tie attributes, aligned with ``ties``.
+    bipartite : int, optional
+        For a two-mode (bipartite) network, the number n1 of mode-1 nodes: nodes
+        0..n1-1 are mode 1, the rest mode 2 (statnet's ``bipartite=n1``). The
+        network must be undirected and every tie joins the two modes; only
+        between-mode dyads exist.
 
     Examples
     --------
@@ -43,11 +48,12 @@ class Network:
     """
 
     def __init__(self, n, ties, directed, labels=None, node_attrs=None, edge_attrs=None,
-                 graph_attrs=None):
+                 graph_attrs=None, bipartite=None):
         n = int(n)
         if n < 1:
             raise NetworkError("the network has no nodes")
         ties = np.asarray(ties, dtype=np.int64).reshape(-1, 2)
+        bipartite = _check_bipartite(n, ties, directed, bipartite)
         if len(ties):
             if ties.min() < 0 or ties.max() >= n:
                 raise NetworkError(f"a tie refers to a node outside 0..{n - 1}")
@@ -65,6 +71,7 @@ class Network:
         self.n = n
         self.directed = bool(directed)
         self.ties = ties
+        self.bipartite = bipartite
         self.labels = list(range(n)) if labels is None else list(labels)
         if len(self.labels) != n:
             raise NetworkError("labels must have one entry per node")
@@ -91,10 +98,34 @@ class Network:
 
     @property
     def n_dyads(self) -> int:
+        if self.bipartite is not None:
+            return self.bipartite * (self.n - self.bipartite)
         return self.n * (self.n - 1) if self.directed else self.n * (self.n - 1) // 2
+
+    @property
+    def is_bipartite(self) -> bool:
+        return self.bipartite is not None
+
+    def mode_attribute(self, name, mode, numeric=False) -> np.ndarray:
+        """Values of node attribute ``name`` on the nodes of one mode (1 or 2) of a
+        two-mode network (the other mode may leave it undefined)."""
+        sub = self._mode_view(mode)
+        return sub.node_attribute(name, numeric=numeric)
+
+    def _mode_view(self, mode):
+        n1 = self.bipartite
+        idx = range(0, n1) if mode == 1 else range(n1, self.n)
+        view = Network.__new__(Network)
+        view.n = len(idx)
+        view.labels = [self.labels[i] for i in idx]
+        view.node_attrs = {a: [v[i] for i in idx] for a, v in self.node_attrs.items()}
+        view.edge_attrs = {}
+        return view
 
     def __repr__(self):
         kind = "directed" if self.directed else "undirected"
+        if self.bipartite is not None:
+            kind = f"two-mode ({self.bipartite} + {self.n - self.bipartite} nodes)"
         return f"<Network: {kind}, {self.n} nodes, {self.n_ties} ties>"
 
     def state(self, empty=False) -> NetworkState:
@@ -182,8 +213,23 @@ class Network:
             edge_attrs[a] = vals
         attr_names = sorted({k for _, d in g.nodes(data=True) for k in d})
         node_attrs = {a: [g.nodes[v].get(a) for v in nodes] for a in attr_names}
+        n1 = None
+        modes = node_attrs.get("bipartite")
+        if modes is not None and not g.is_directed() and all(m in (0, 1) and not isinstance(m, str)
+                                                             for m in modes):
+            # networkx's two-mode convention: mode-1 nodes (bipartite=0) first, as statnet
+            order = sorted(range(len(nodes)), key=lambda k: modes[k])
+            if order != list(range(len(nodes))):
+                inv = np.empty(len(nodes), dtype=np.int64)
+                inv[order] = np.arange(len(nodes))
+                ties = inv[ties] if len(ties) else ties
+                nodes = [nodes[k] for k in order]
+                node_attrs = {a: [v[k] for k in order] for a, v in node_attrs.items()}
+            n1 = sum(1 for m in modes if m == 0)
+            n1 = n1 if 0 < n1 < len(nodes) else None
         return cls(len(nodes), ties, g.is_directed(), labels=nodes,
-                   node_attrs=node_attrs, edge_attrs=edge_attrs, graph_attrs=dict(g.graph))
+                   node_attrs=node_attrs, edge_attrs=edge_attrs, graph_attrs=dict(g.graph),
+                   bipartite=n1)
 
     def to_networkx(self):
         """A new networkx graph with the original labels and attributes."""
@@ -192,6 +238,8 @@ class Network:
         for i, lab in enumerate(self.labels):
             g.add_node(lab, **{a: vals[i] for a, vals in self.node_attrs.items()
                                if not _is_missing(vals[i])})
+            if self.bipartite is not None:
+                g.nodes[lab]["bipartite"] = 0 if i < self.bipartite else 1
         for k, (i, j) in enumerate(self.ties):
             g.add_edge(self.labels[i], self.labels[j],
                        **{a: vals[k] for a, vals in self.edge_attrs.items()})
@@ -200,7 +248,31 @@ class Network:
     def with_ties(self, ties):
         """The same nodes and attributes with other ties (edge attributes dropped)."""
         return Network(self.n, ties, self.directed, labels=self.labels,
-                       node_attrs=self.node_attrs, graph_attrs=self.graph_attrs)
+                       node_attrs=self.node_attrs, graph_attrs=self.graph_attrs,
+                       bipartite=self.bipartite)
+
+
+def _check_bipartite(n, ties, directed, n1):
+    """statnet's ``bipartite=n1``: validated, or None for a one-mode network."""
+    if n1 is None or n1 is False:
+        return None
+    if isinstance(n1, (bool, np.bool_)) or not isinstance(n1, numbers.Integral):
+        raise NetworkError(f"bipartite must be the number of mode-1 nodes (an integer), got {n1!r}")
+    n1 = int(n1)
+    if not 0 < n1 < n:
+        raise NetworkError(f"bipartite={n1}: a two-mode network needs 1..{n - 1} mode-1 nodes "
+                           f"(it has {n} nodes)")
+    if directed:
+        raise NetworkError("two-mode (bipartite) networks are undirected here, as in statnet")
+    if len(ties):
+        lo, hi = np.minimum(ties[:, 0], ties[:, 1]), np.maximum(ties[:, 0], ties[:, 1])
+        bad = np.flatnonzero((lo >= n1) | (hi < n1))
+        if len(bad):
+            i, j = ties[bad[0]]
+            raise NetworkError(f"bipartite={n1}: the tie ({i}, {j}) joins two nodes of the same "
+                               "mode; ties of a two-mode network join mode 1 (nodes 0..n1-1) "
+                               "to mode 2")
+    return n1
 
 
 def _is_missing(v) -> bool:

@@ -19,16 +19,25 @@ weights' geometric factor q^k = e^{−k log(λ/(λ−1))} shrinks).
 """
 from ._degree import (MODE_IN, MODE_OUT, MODE_UND, AltStarKernel, DegreeKernel,
                       GWDegreeKernel, IsolatesKernel, StarKernel)
+from . import degfun
 from .registry import (BOTH, DIRECTED, UNDIRECTED, Param, Term, TermError, as_bool, as_float,
                        as_int_list, format_number, register)
 
 FAMILY = "degree and star"
+_ENDS = {MODE_UND: "both", MODE_IN: "head", MODE_OUT: "tail"}
 
-_STAR_PARAMS = [Param("k", doc="star size(s): an integer or a list of integers >= 1")]
-_DEGREE_PARAMS = [Param("d", doc="degree(s): an integer or a list of integers >= 0")]
+_STAR_PARAMS = [Param("k", doc="star size(s): an integer or a list of integers >= 1"),
+                Param("attr", None, doc="count only stars whose nodes all share this attribute"),
+                Param("levels", None, doc="not supported (all levels)")]
+_DEGREE_PARAMS = [Param("d", doc="degree(s): an integer or a list of integers >= 0"),
+                  Param("by", None, doc="one set of counts per level of this attribute"),
+                  Param("homophily", False, doc="with by: degree among same-level neighbours"),
+                  Param("levels", None, doc="not supported (all levels)")]
 _GW_PARAMS = [Param("decay", doc="decay parameter alpha"),
               Param("fixed", False, doc="must be TRUE (the curved version is not supported yet)"),
-              Param("cutoff", 30, doc="only used by the curved version; ignored with fixed=TRUE")]
+              Param("cutoff", 30, doc="only used by the curved version; ignored with fixed=TRUE"),
+              Param("attr", None, doc="one statistic per level of this attribute"),
+              Param("levels", None, doc="not supported (all levels)")]
 _ALT_PARAMS = [Param("lambda", doc="lambda > 0"),
                Param("fixed", False, doc="must be TRUE (the curved version is not supported yet)")]
 _ESTIMNET_PARAMS = [Param("lambda", 2.0, doc="lambda > 1 (EstimNet's default 2)")]
@@ -43,77 +52,90 @@ def _require_fixed(name, fixed, what, value):
 
 # -- k-stars -----------------------------------------------------------------
 
-def _stars(net, name, k, mode):
+def _no_levels(name, levels):
+    if levels is not None:
+        raise TermError(f"term {name}: the levels argument is not supported yet (all levels "
+                        "are used)")
+
+
+def _stars(net, name, k, mode, attr=None, levels=None):
+    _no_levels(name, levels)
+    if attr is not None:
+        return degfun.star_attr(net, name, k, attr, _ENDS[mode])
     ks = as_int_list(k, f"term {name}: k", minimum=1)
     return Term(name, [f"{name}{v}" for v in ks], StarKernel(ks, mode))
 
 
 @register("kstar", kinds=UNDIRECTED, params=_STAR_PARAMS, family=FAMILY)
-def kstar(net, k):
+def kstar(net, k, attr=None, levels=None):
     """k-stars: Σ_i C(d_i, k), one statistic per k (statnet ``kstar``; ``kstar(2)`` is
     EstimNet's ``TwoStars``). Labels ``kstar2``, ``kstar3``, ...
 
     Change for adding i–j: C(d_i, k−1) + C(d_j, k−1). Example: ``kstar(2:3)``.
     """
-    return _stars(net, "kstar", k, MODE_UND)
+    return _stars(net, "kstar", k, MODE_UND, attr, levels)
 
 
 @register("istar", kinds=DIRECTED, params=_STAR_PARAMS, family=FAMILY)
-def istar(net, k):
+def istar(net, k, attr=None, levels=None):
     """In-k-stars: Σ_i C(din_i, k), one statistic per k (statnet ``istar``; ``istar(2)`` is
     EstimNet's ``InTwoStars``). Labels ``istar2``, ...
 
     Change for adding i→j: C(din_j, k−1). Example: ``istar(2)``.
     """
-    return _stars(net, "istar", k, MODE_IN)
+    return _stars(net, "istar", k, MODE_IN, attr, levels)
 
 
 @register("ostar", kinds=DIRECTED, params=_STAR_PARAMS, family=FAMILY)
-def ostar(net, k):
+def ostar(net, k, attr=None, levels=None):
     """Out-k-stars: Σ_i C(dout_i, k), one statistic per k (statnet ``ostar``; ``ostar(2)`` is
     EstimNet's ``OutTwoStars``). Labels ``ostar2``, ...
 
     Change for adding i→j: C(dout_i, k−1). Example: ``ostar(2:3)``.
     """
-    return _stars(net, "ostar", k, MODE_OUT)
+    return _stars(net, "ostar", k, MODE_OUT, attr, levels)
 
 
 # -- degree counts -----------------------------------------------------------
 
-def _degrees(net, name, d, mode):
+def _degrees(net, name, d, mode, by=None, homophily=False, levels=None):
+    _no_levels(name, levels)
+    if by is not None:
+        prefix = {"degree": "deg", "idegree": "ideg", "odegree": "odeg"}[name]
+        return degfun.degree_by(net, name, prefix, d, by, homophily, _ENDS[mode])
     ds = as_int_list(d, f"term {name}: d", minimum=0)
     empty = [float(net.n) if v == 0 else 0.0 for v in ds]
     return Term(name, [f"{name}{v}" for v in ds], DegreeKernel(ds, mode), empty=empty)
 
 
 @register("degree", kinds=UNDIRECTED, params=_DEGREE_PARAMS, family=FAMILY)
-def degree(net, d):
+def degree(net, d, by=None, homophily=False, levels=None):
     """Degree counts: D_d = #{i : d_i = d}, one statistic per d (statnet ``degree``).
     Labels ``degree0``, ``degree1``, ...; on the empty graph degree0 = n.
 
     Example: ``degree(0:4)``.
     """
-    return _degrees(net, "degree", d, MODE_UND)
+    return _degrees(net, "degree", d, MODE_UND, by, homophily, levels)
 
 
 @register("idegree", kinds=DIRECTED, params=_DEGREE_PARAMS, family=FAMILY)
-def idegree(net, d):
+def idegree(net, d, by=None, homophily=False, levels=None):
     """In-degree counts: #{i : din_i = d}, one statistic per d (statnet ``idegree``).
     Labels ``idegree0``, ...; on the empty graph idegree0 = n.
 
     Example: ``idegree(0:3)``.
     """
-    return _degrees(net, "idegree", d, MODE_IN)
+    return _degrees(net, "idegree", d, MODE_IN, by, homophily, levels)
 
 
 @register("odegree", kinds=DIRECTED, params=_DEGREE_PARAMS, family=FAMILY)
-def odegree(net, d):
+def odegree(net, d, by=None, homophily=False, levels=None):
     """Out-degree counts: #{i : dout_i = d}, one statistic per d (statnet ``odegree``).
     Labels ``odegree0``, ...; on the empty graph odegree0 = n.
 
     Example: ``odegree(1)``.
     """
-    return _degrees(net, "odegree", d, MODE_OUT)
+    return _degrees(net, "odegree", d, MODE_OUT, by, homophily, levels)
 
 
 @register("isolates", kinds=BOTH, family=FAMILY)
@@ -129,16 +151,19 @@ def isolates(net):
 
 # -- geometrically weighted degree -----------------------------------------------
 
-def _gw(net, name, short, decay, fixed, cutoff, mode):
+def _gw(net, name, short, decay, fixed, cutoff, mode, attr=None, levels=None):
     decay = as_float(decay, f"term {name}: decay")
     _require_fixed(name, fixed, "the decay", decay)
     if len(as_int_list(cutoff, f"term {name}: cutoff", minimum=1)) != 1:
         raise TermError(f"term {name}: cutoff must be one integer, got {cutoff!r}")
+    _no_levels(name, levels)
+    if attr is not None:
+        return degfun.gw_attr(net, name, short, decay, attr, _ENDS[mode])
     return Term(name, [f"{short}.fixed.{format_number(decay)}"], GWDegreeKernel(decay, mode))
 
 
 @register("gwdegree", kinds=UNDIRECTED, params=_GW_PARAMS, family=FAMILY)
-def gwdegree(net, decay, fixed=False, cutoff=30):
+def gwdegree(net, decay, fixed=False, cutoff=30, attr=None, levels=None):
     """Geometrically weighted degree with fixed decay α (statnet ``gwdegree(α, fixed=TRUE)``):
 
         e^α Σ_k {1 − (1 − e^−α)^k} D_k  =  e^α Σ_i {1 − (1 − e^−α)^d_i}.
@@ -147,29 +172,29 @@ def gwdegree(net, decay, fixed=False, cutoff=30):
     Only fixed=TRUE is supported (``cutoff`` matters only for the curved version).
     ``altkstar(λ) = −λ·gwdegree(log λ) + 2λ·edges``. Example: ``gwdegree(0.5, fixed=TRUE)``.
     """
-    return _gw(net, "gwdegree", "gwdeg", decay, fixed, cutoff, MODE_UND)
+    return _gw(net, "gwdegree", "gwdeg", decay, fixed, cutoff, MODE_UND, attr, levels)
 
 
 @register("gwidegree", kinds=DIRECTED, params=_GW_PARAMS, family=FAMILY)
-def gwidegree(net, decay, fixed=False, cutoff=30):
+def gwidegree(net, decay, fixed=False, cutoff=30, attr=None, levels=None):
     """Geometrically weighted in-degree with fixed decay α (statnet ``gwidegree(α, fixed=TRUE)``):
     e^α Σ_i {1 − (1 − e^−α)^din_i}. Label ``gwideg.fixed.<α>``.
 
     Change for adding i→j: (1 − e^−α)^din_j. ``AltInStars(λ) = −λ·gwidegree(log λ) + λ·edges``.
     Example: ``gwidegree(log(2), fixed=TRUE)``.
     """
-    return _gw(net, "gwidegree", "gwideg", decay, fixed, cutoff, MODE_IN)
+    return _gw(net, "gwidegree", "gwideg", decay, fixed, cutoff, MODE_IN, attr, levels)
 
 
 @register("gwodegree", kinds=DIRECTED, params=_GW_PARAMS, family=FAMILY)
-def gwodegree(net, decay, fixed=False, cutoff=30):
+def gwodegree(net, decay, fixed=False, cutoff=30, attr=None, levels=None):
     """Geometrically weighted out-degree with fixed decay α (statnet ``gwodegree(α, fixed=TRUE)``):
     e^α Σ_i {1 − (1 − e^−α)^dout_i}. Label ``gwodeg.fixed.<α>``.
 
     Change for adding i→j: (1 − e^−α)^dout_i. ``AltOutStars(λ) = −λ·gwodegree(log λ) + λ·edges``.
     Example: ``gwodegree(0.5, fixed=TRUE)``.
     """
-    return _gw(net, "gwodegree", "gwodeg", decay, fixed, cutoff, MODE_OUT)
+    return _gw(net, "gwodegree", "gwodeg", decay, fixed, cutoff, MODE_OUT, attr, levels)
 
 
 # -- alternating k-stars ---------------------------------------------------------

@@ -461,6 +461,8 @@ def nodemix(net, attr, base=None, levels=None, levels2=-1):
 
     Example: ``edges + nodemix('Sex')`` gives ``mix.Sex.F.M``, ``mix.Sex.M.M``.
     """
+    if net.bipartite is not None:
+        return _nodemix_bipartite(net, attr, base, levels, levels2)
     lv = _levels(net, attr, "nodemix")
     sel = _nonempty("nodemix", "levels", levels,
                     select_levels("nodemix", "levels", lv.labels, levels, lv.listing()),
@@ -484,6 +486,30 @@ def nodemix(net, attr, base=None, levels=None, levels2=-1):
     labels = [cell_labels[c] for c in chosen]
     return Term("nodemix", labels, MixKernel(code[lv.code], table, k, len(labels)),
                 dyad_independent=True)
+
+
+def _nodemix_bipartite(net, attr, base, levels, levels2):
+    """nodemix on a two-mode network: cells (mode-1 level, mode-2 level), column-major
+    (the mode-1 level varies fastest), as statnet."""
+    if levels is not None:
+        raise TermError("term nodemix: levels is not supported on two-mode networks yet")
+    lv1, lv2 = _levels(net._mode_view(1), attr, "nodemix"), _levels(net._mode_view(2), attr,
+                                                                     "nodemix")
+    k1, k2 = len(lv1), len(lv2)
+    cells = [(r, c) for c in range(k2) for r in range(k1)]
+    cell_labels = [f"mix.{lv1.name}.{lv1.labels[r]}.{lv2.labels[c]}" for r, c in cells]
+    if base is not None and type(levels2) is int and levels2 == -1:
+        levels2 = _base_drop("nodemix", base, "levels2")
+    chosen = _nonempty("nodemix", "levels2", levels2,
+                       select_levels("nodemix", "levels2", cell_labels, levels2,
+                                     f"it has {len(cells)} cells"), lv1.listing())
+    table = np.full((k1 + k2, k1 + k2), -1, dtype=np.intc)
+    for s, c in enumerate(chosen):
+        r, col = cells[c]
+        table[r, k1 + col] = s
+    code = np.concatenate([lv1.code, k1 + np.asarray(lv2.code)]).astype(np.intc)
+    return Term("nodemix", [cell_labels[c] for c in chosen],
+                MixKernel(code, table, k1 + k2, len(chosen)), dyad_independent=True)
 
 
 @register("absdiffcat", kinds=BOTH, family=_COV,

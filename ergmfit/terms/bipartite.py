@@ -1,0 +1,522 @@
+"""Two-mode (bipartite) terms: statnet's ``b1*`` / ``b2*`` terms.
+
+A two-mode network has n1 mode-1 nodes (0..n1-1, statnet's "actors", ``b1``) and n2 mode-2
+nodes (statnet's "events", ``b2``); ties join the modes.  Attributes may be defined on one
+mode only (the other mode's values are ignored).  Degree-type terms use
+:class:`._degfun.DegreeFunctionKernel` (O(1) per change); shared partners, homophilous
+two-paths and star mixing use the kernels of :mod:`._bipartite` (O(degree)).  Labels and
+arguments follow statnet ``ergm`` 4.4.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..exceptions import TermError
+from ._bipartite import BipartiteMatchKernel, BipartiteSPKernel, BipartiteStarMixKernel
+from ._dyadic import FactorKernel, NodeCovKernel
+from . import degfun
+from .degfun import INF, Stat, by_stats, classes, degree_term, range_label, ranges
+from .dyadic import _nonempty, select_levels
+from .registry import UNDIRECTED, Param, Term, as_bool, as_float, as_int_list, format_number, \
+    register
+
+FAMILY = "two-mode (bipartite)"
+_END = {1: "b1", 2: "b2"}
+_KERNEL_END = {1: 2, 2: 1}      # FactorKernel/NodeCovKernel: tail (i, mode 1) / head (j, mode 2)
+
+
+def _need_bipartite(net, term):
+    if net.bipartite is None:
+        raise TermError(f"term {term} is for two-mode (bipartite) networks; this network is "
+                        "one-mode (give a networkx graph with the node attribute 'bipartite' "
+                        "= 0/1, or Network(..., bipartite=n1))")
+
+
+def _size(net, mode):
+    return net.bipartite if mode == 1 else net.n - net.bipartite
+
+
+def _no_levels(term, levels):
+    if levels is not None:
+        raise TermError(f"term {term}: the levels argument is not supported yet")
+
+
+# -- degrees -------------------------------------------------------------------------
+
+def _bdegree(net, mode, d, by, levels):
+    term = f"b{mode}degree"
+    _need_bipartite(net, term)
+    _no_levels(term, levels)
+    ds = as_int_list(d, f"term {term}: d", minimum=0)
+    if by is None:
+        stats = [Stat(f"{term}{v}", "range", v, v + 1) for v in ds]
+        return degree_term(net, term, stats, _END[mode])
+    return degfun.degree_by(net, term, f"b{mode}deg", ds, by, False, _END[mode], mode)
+
+
+_BDEG = [Param("d"), Param("by", None), Param("levels", None)]
+
+
+@register("b1degree", kinds=UNDIRECTED, params=_BDEG, family=FAMILY)
+def b1degree(net, d, by=None, levels=None):
+    """Mode-1 nodes of degree exactly d, one statistic per d (labels ``b1degree<d>``);
+    ``by``: per level of a mode-1 attribute (``b1deg<d>.<by><level>``)."""
+    return _bdegree(net, 1, d, by, levels)
+
+
+@register("b2degree", kinds=UNDIRECTED, params=_BDEG, family=FAMILY)
+def b2degree(net, d, by=None, levels=None):
+    """Mode-2 nodes of degree exactly d (labels ``b2degree<d>``, ``b2deg<d>.<by><level>``)."""
+    return _bdegree(net, 2, d, by, levels)
+
+
+def _bstar(net, mode, k, attr, levels):
+    term = f"b{mode}star"
+    _need_bipartite(net, term)
+    _no_levels(term, levels)
+    if attr is not None:
+        # k-stars centred on the mode whose nodes all share the attribute
+        ks = as_int_list(k, f"term {term}: k", minimum=1)
+        lv, code = classes(net, attr, term)
+        stats = [Stat(f"{term}{v}.{lv.name}", "choose", v) for v in ks]
+        return degree_term(net, term, stats, _END[mode], code, True)
+    ks = as_int_list(k, f"term {term}: k", minimum=1)
+    return degree_term(net, term, [Stat(f"{term}{v}", "choose", v) for v in ks], _END[mode])
+
+
+_BSTAR = [Param("k"), Param("attr", None), Param("levels", None)]
+
+
+@register("b1star", kinds=UNDIRECTED, params=_BSTAR, family=FAMILY)
+def b1star(net, k, attr=None, levels=None):
+    """k-stars centred on mode-1 nodes, Σ_{v in mode 1} C(d_v, k) (labels ``b1star<k>``);
+    ``attr``: only stars whose centre and leaves share the level (``b1star<k>.<attr>``)."""
+    return _bstar(net, 1, k, attr, levels)
+
+
+@register("b2star", kinds=UNDIRECTED, params=_BSTAR, family=FAMILY)
+def b2star(net, k, attr=None, levels=None):
+    """k-stars centred on mode-2 nodes (labels ``b2star<k>``, ``b2star<k>.<attr>``)."""
+    return _bstar(net, 2, k, attr, levels)
+
+
+def _bconcurrent(net, mode, by, levels):
+    term = f"b{mode}concurrent"
+    _need_bipartite(net, term)
+    _no_levels(term, levels)
+    base = [Stat(term, "range", 2, INF)]
+    stats, code, _ = by_stats(net, term, base, by, False, _END[mode], mode)
+    return degree_term(net, term, stats, _END[mode], code)
+
+
+@register("b1concurrent", kinds=UNDIRECTED, params=[Param("by", None), Param("levels", None)],
+          family=FAMILY)
+def b1concurrent(net, by=None, levels=None):
+    """Mode-1 nodes with degree ≥ 2 (``b1concurrent``; ``by``: ``b1concurrent.<by><level>``)."""
+    return _bconcurrent(net, 1, by, levels)
+
+
+@register("b2concurrent", kinds=UNDIRECTED, params=[Param("by", None), Param("levels", None)],
+          family=FAMILY)
+def b2concurrent(net, by=None, levels=None):
+    """Mode-2 nodes with degree ≥ 2 (``b2concurrent``; ``by``: ``b2concurrent.<by><level>``)."""
+    return _bconcurrent(net, 2, by, levels)
+
+
+def _bdegrange(net, mode, kw):
+    term = f"b{mode}degrange"
+    _need_bipartite(net, term)
+    _no_levels(term, kw["levels"])
+    base = [Stat(range_label(f"b{mode}deg", a, b), "range", a, b)
+            for a, b in ranges(term, kw["from"], kw["to"])]
+    stats, code, hom = by_stats(net, term, base, kw["by"], kw["homophily"], _END[mode], mode)
+    return degree_term(net, term, stats, _END[mode], code, hom)
+
+
+_BRANGE = [Param("from"), Param("to", None), Param("by", None), Param("homophily", False),
+           Param("levels", None)]
+
+
+@register("b1degrange", kinds=UNDIRECTED, params=_BRANGE, family=FAMILY)
+def b1degrange(net, **kw):
+    """Mode-1 nodes with degree in [from, to) (labels ``b1deg<from>to<to>``, ``b1deg<from>+``;
+    ``by``/``homophily`` as for degrange)."""
+    return _bdegrange(net, 1, kw)
+
+
+@register("b2degrange", kinds=UNDIRECTED, params=_BRANGE, family=FAMILY)
+def b2degrange(net, **kw):
+    """Mode-2 nodes with degree in [from, to) (labels ``b2deg<from>to<to>``, ``b2deg<from>+``)."""
+    return _bdegrange(net, 2, kw)
+
+
+def _bmindegree(net, mode, d, by, levels):
+    term = f"b{mode}mindegree"
+    _need_bipartite(net, term)
+    _no_levels(term, levels)
+    ds = as_int_list(d, f"term {term}: d", minimum=0)
+    base = [Stat(f"b{mode}mindeg{v}", "range", v, INF) for v in ds]
+    stats, code, _ = by_stats(net, term, base, by, False, _END[mode], mode)
+    return degree_term(net, term, stats, _END[mode], code)
+
+
+@register("b1mindegree", kinds=UNDIRECTED, params=[Param("d"), Param("by", None),
+                                                   Param("levels", None)], family=FAMILY)
+def b1mindegree(net, d, by=None, levels=None):
+    """Mode-1 nodes with degree ≥ d, one statistic per d (labels ``b1mindeg<d>``)."""
+    return _bmindegree(net, 1, d, by, levels)
+
+
+@register("b2mindegree", kinds=UNDIRECTED, params=[Param("d"), Param("by", None),
+                                                   Param("levels", None)], family=FAMILY)
+def b2mindegree(net, d, by=None, levels=None):
+    """Mode-2 nodes with degree ≥ d, one statistic per d (labels ``b2mindeg<d>``)."""
+    return _bmindegree(net, 2, d, by, levels)
+
+
+def _gwb(net, mode, decay, fixed, attr, cutoff, levels):
+    term = f"gwb{mode}degree"
+    _need_bipartite(net, term)
+    _no_levels(term, levels)
+    fixed = as_bool(fixed, f"term {term}: fixed")
+    cut = as_int_list(cutoff, f"term {term}: cutoff", minimum=1)[0]
+    if not fixed:
+        if attr is not None:
+            raise TermError(f"term {term}: the curved form with attr is not supported")
+        return degfun.gw_curved_counts(net, term, term, cut, _size(net, 3 - mode), _END[mode])
+    if decay is None:
+        raise TermError(f"term {term}: fixed=TRUE needs the decay, e.g. {term}(0.5, fixed=TRUE)")
+    decay = as_float(decay, f"term {term}: decay")
+    if attr is not None:
+        return degfun.gw_attr(net, term, f"gwb{mode}deg", decay, attr, _END[mode], mode)
+    r = 1.0 - math.exp(-decay)
+    return degree_term(net, term, [Stat(f"gwb{mode}deg.fixed.{format_number(decay)}", "gw", r)],
+                       _END[mode])
+
+
+_GWB = [Param("decay", None), Param("fixed", False), Param("attr", None), Param("cutoff", 30),
+        Param("levels", None)]
+
+
+@register("gwb1degree", kinds=UNDIRECTED, params=_GWB, family=FAMILY)
+def gwb1degree(net, decay=None, fixed=False, attr=None, cutoff=30, levels=None):
+    """Geometrically weighted mode-1 degree, e^α Σ_{v in mode 1} {1 − (1 − e^−α)^d_v}
+    (label ``gwb1deg.fixed.<α>``; ``attr``: per level, ``gwb1deg<α>.<attr><level>``).
+    fixed=FALSE gives the curved term's statistics, the degree counts 1..min(cutoff, n2)
+    (``gwb1degree#<k>``)."""
+    return _gwb(net, 1, decay, fixed, attr, cutoff, levels)
+
+
+@register("gwb2degree", kinds=UNDIRECTED, params=_GWB, family=FAMILY)
+def gwb2degree(net, decay=None, fixed=False, attr=None, cutoff=30, levels=None):
+    """Geometrically weighted mode-2 degree (label ``gwb2deg.fixed.<α>``; curved:
+    ``gwb2degree#<k>``, k = 1..min(cutoff, n1))."""
+    return _gwb(net, 2, decay, fixed, attr, cutoff, levels)
+
+
+# -- nodal covariates ------------------------------------------------------------------
+
+def _bfactor(net, mode, attr, base, levels):
+    term = f"b{mode}factor"
+    _need_bipartite(net, term)
+    lv, code = classes(net, attr, term, mode)
+    if base is not None and not (isinstance(base, int) and base == 1) and \
+            isinstance(levels, int) and levels == -1:
+        levels = [-int(b) for b in (base if isinstance(base, list) else [base])] if base else None
+    sel = _nonempty(term, "levels", levels,
+                    select_levels(term, "levels", lv.labels, levels, lv.listing()), lv.listing())
+    stat = np.full(len(lv), -1, dtype=np.intc)
+    stat[sel] = np.arange(len(sel), dtype=np.intc)
+    full = np.where(code >= 0, stat[np.maximum(code, 0)], -1).astype(np.intc)
+    labels = [f"{term}.{lv.name}.{lv.labels[k]}" for k in sel]
+    return Term(term, labels, FactorKernel(full, len(sel), _KERNEL_END[mode]),
+                dyad_independent=True)
+
+
+_BFACTOR = [Param("attr"), Param("base", 1), Param("levels", -1)]
+
+
+@register("b1factor", kinds=UNDIRECTED, params=_BFACTOR, family=FAMILY)
+def b1factor(net, attr, base=1, levels=-1):
+    """Factor effect of a mode-1 attribute: per kept level ℓ, the ties of mode-1 nodes of
+    level ℓ (labels ``b1factor.<attr>.<level>``; first level dropped by default)."""
+    return _bfactor(net, 1, attr, base, levels)
+
+
+@register("b2factor", kinds=UNDIRECTED, params=_BFACTOR, family=FAMILY)
+def b2factor(net, attr, base=1, levels=-1):
+    """Factor effect of a mode-2 attribute (labels ``b2factor.<attr>.<level>``)."""
+    return _bfactor(net, 2, attr, base, levels)
+
+
+def _bcov(net, mode, attr):
+    term = f"b{mode}cov"
+    _need_bipartite(net, term)
+    if not isinstance(attr, str):
+        raise TermError(f"term {term}: attr must be the name of a numeric attribute")
+    x = np.zeros(net.n)
+    vals = net.mode_attribute(attr, mode, numeric=True)
+    lo = 0 if mode == 1 else net.bipartite
+    x[lo:lo + len(vals)] = vals
+    return Term(term, [f"{term}.{attr}"], NodeCovKernel(x, _KERNEL_END[mode]),
+                dyad_independent=True)
+
+
+@register("b1cov", kinds=UNDIRECTED, params=[Param("attr")], family=FAMILY)
+def b1cov(net, attr):
+    """Main effect of a numeric mode-1 attribute: Σ_{ties (u, v)} x_u (label ``b1cov.<attr>``)."""
+    return _bcov(net, 1, attr)
+
+
+@register("b2cov", kinds=UNDIRECTED, params=[Param("attr")], family=FAMILY)
+def b2cov(net, attr):
+    """Main effect of a numeric mode-2 attribute: Σ_{ties (u, v)} x_v (label ``b2cov.<attr>``)."""
+    return _bcov(net, 2, attr)
+
+
+def _bsociality(net, mode, nodes):
+    term = f"b{mode}sociality"
+    _need_bipartite(net, term)
+    size = _size(net, mode)
+    lo = 0 if mode == 1 else net.bipartite
+    labels_all = [str(lo + k + 1) for k in range(size)]
+    listing = f"mode {mode} has nodes {lo + 1}..{lo + size}"
+    sel = _nonempty(term, "nodes", nodes,
+                    select_levels(term, "nodes", labels_all, nodes, listing), listing)
+    code = np.full(net.n, -1, dtype=np.intc)
+    code[[lo + k for k in sel]] = np.arange(len(sel), dtype=np.intc)
+    return Term(term, [f"{term}{labels_all[k]}" for k in sel],
+                FactorKernel(code, len(sel), _KERNEL_END[mode]), dyad_independent=True)
+
+
+_BSOC = [Param("nodes", -1), Param("attr", None), Param("levels", None)]
+
+
+@register("b1sociality", kinds=UNDIRECTED, params=_BSOC, family=FAMILY)
+def b1sociality(net, nodes=-1, attr=None, levels=None):
+    """Degree of each selected mode-1 node (labels ``b1sociality<k>``, k its 1-based index;
+    ``nodes`` indexes mode 1; default -1: all but the first)."""
+    _no_levels("b1sociality", levels if attr is None else attr)
+    return _bsociality(net, 1, nodes)
+
+
+@register("b2sociality", kinds=UNDIRECTED, params=_BSOC, family=FAMILY)
+def b2sociality(net, nodes=-1, attr=None, levels=None):
+    """Degree of each selected mode-2 node (labels ``b2sociality<k>``, k its 1-based index in
+    the whole network; ``nodes`` indexes mode 2; default -1: all but the first)."""
+    _no_levels("b2sociality", levels if attr is None else attr)
+    return _bsociality(net, 2, nodes)
+
+
+# -- shared partners -------------------------------------------------------------------
+
+def _bdsp(net, mode, d):
+    term = f"b{mode}dsp"
+    _need_bipartite(net, term)
+    ds = as_int_list(d, f"term {term}: d", minimum=0)
+    size = _size(net, mode)
+    empty = [size * (size - 1) / 2 if v == 0 else 0.0 for v in ds]
+    return Term(term, [f"{term}{v}" for v in ds], BipartiteSPKernel(mode, ds), empty=empty)
+
+
+@register("b1dsp", kinds=UNDIRECTED, params=[Param("d")], family=FAMILY)
+def b1dsp(net, d):
+    """Pairs of mode-1 nodes with exactly d common (mode-2) neighbours, one statistic per d
+    (labels ``b1dsp<d>``)."""
+    return _bdsp(net, 1, d)
+
+
+@register("b2dsp", kinds=UNDIRECTED, params=[Param("d")], family=FAMILY)
+def b2dsp(net, d):
+    """Pairs of mode-2 nodes with exactly d common neighbours (labels ``b2dsp<d>``)."""
+    return _bdsp(net, 2, d)
+
+
+def _gwbdsp(net, mode, decay, fixed, cutoff):
+    term = f"gwb{mode}dsp"
+    _need_bipartite(net, term)
+    fixed = as_bool(fixed, f"term {term}: fixed")
+    if not fixed:
+        cut = as_int_list(cutoff, f"term {term}: cutoff", minimum=1)[0]
+        ds = list(range(1, min(cut, _size(net, 3 - mode)) + 1))
+        return Term(term, [f"b{mode}dsp#{v}" for v in ds], BipartiteSPKernel(mode, ds))
+    decay = as_float(decay, f"term {term}: decay")
+    r = 1.0 - math.exp(-decay)
+    return Term(term, [f"gwb{mode}dsp.fixed.{format_number(decay)}"],
+                BipartiteSPKernel(mode, None, r, True))
+
+
+_GWBDSP = [Param("decay", 0.0), Param("fixed", False), Param("cutoff", 30)]
+
+
+@register("gwb1dsp", kinds=UNDIRECTED, params=_GWBDSP, family=FAMILY)
+def gwb1dsp(net, decay=0.0, fixed=False, cutoff=30):
+    """Geometrically weighted shared partners of mode-1 pairs,
+    Σ_{pairs} e^α {1 − (1 − e^−α)^sp} (label ``gwb1dsp.fixed.<α>``); fixed=FALSE gives the
+    counts b1dsp 1..min(cutoff, n2) (``b1dsp#<k>``)."""
+    return _gwbdsp(net, 1, decay, fixed, cutoff)
+
+
+@register("gwb2dsp", kinds=UNDIRECTED, params=_GWBDSP, family=FAMILY)
+def gwb2dsp(net, decay=0.0, fixed=False, cutoff=30):
+    """Geometrically weighted shared partners of mode-2 pairs (label ``gwb2dsp.fixed.<α>``;
+    curved: ``b2dsp#<k>``, k = 1..min(cutoff, n1))."""
+    return _gwbdsp(net, 2, decay, fixed, cutoff)
+
+
+# -- homophily and mixing ----------------------------------------------------------------
+
+def _bnodematch(net, mode, attr, diff, keep, alpha, beta, by_other, levels):
+    term = f"b{mode}nodematch"
+    _need_bipartite(net, term)
+    diff = as_bool(diff, f"term {term}: diff")
+    alpha = as_float(alpha, f"term {term}: alpha")
+    beta = as_float(beta, f"term {term}: beta")
+    if alpha != 1 and beta != 1:
+        raise TermError(f"term {term}: set only one of alpha and beta (statnet's rule)")
+    lv, code = classes(net, attr, term, mode)
+    spec = keep if keep is not None else levels
+    sel = _nonempty(term, "levels", spec,
+                    select_levels(term, "levels", lv.labels, spec, lv.listing()), lv.listing())
+    stat = np.full(len(lv), -1, dtype=np.intc)
+    stat[sel] = np.arange(len(sel), dtype=np.intc) if diff else 0
+    full = np.where(code >= 0, stat[np.maximum(code, 0)], -1).astype(np.intc)
+    if not diff:
+        # every selected level is one class: the kernel compares levels, so keep them apart
+        full = np.where(full >= 0, code, -1).astype(np.intc)
+    kmode, p = (1, alpha) if alpha != 1 else (2, beta) if beta != 1 else (0, 1.0)
+    if by_other is not None:
+        if diff or kmode != 0:
+            raise TermError(f"term {term}: byb{3 - mode}attr works with diff=FALSE and without "
+                            "alpha/beta only")
+        olv, ocode = classes(net, by_other, term, 3 - mode)
+        labels = [f"{term}.{olv.name}.{lab}" for lab in olv.labels]
+        kernel = BipartiteMatchKernel(mode, full, len(labels), 0, 1.0, ocode)
+        return Term(term, labels, kernel)
+    if diff:
+        labels = [f"{term}.{lv.name}.{lv.labels[k]}" for k in sel]
+        kernel = BipartiteMatchKernel(mode, full, len(labels), kmode, p)
+    else:
+        labels = [f"{term}.{lv.name}"]
+        kernel = BipartiteMatchKernel(mode, full, 1, kmode, p)
+    return Term(term, labels, kernel)
+
+
+@register("b1nodematch", kinds=UNDIRECTED,
+          params=[Param("attr"), Param("diff", False), Param("keep", None), Param("alpha", 1.0),
+                  Param("beta", 1.0), Param("byb2attr", None), Param("levels", None)],
+          family=FAMILY)
+def b1nodematch(net, attr, diff=False, keep=None, alpha=1.0, beta=1.0, byb2attr=None,
+                levels=None):
+    """Homophily of mode 1 (Bomiriya et al.): two-paths u–v–w between mode-1 nodes of one
+    level (label ``b1nodematch.<attr>``; ``diff``: per level). ``alpha``: Σ_{matching pairs}
+    sp^α; ``beta``: ½ Σ_{ties (u, v)} m(u, v)^β, m the matching two-paths through the tie;
+    ``byb2attr``: split by the middle node's level (``b1nodematch.<b2attr>.<level>``)."""
+    return _bnodematch(net, 1, attr, diff, keep, alpha, beta, byb2attr, levels)
+
+
+@register("b2nodematch", kinds=UNDIRECTED,
+          params=[Param("attr"), Param("diff", False), Param("keep", None), Param("alpha", 1.0),
+                  Param("beta", 1.0), Param("byb1attr", None), Param("levels", None)],
+          family=FAMILY)
+def b2nodematch(net, attr, diff=False, keep=None, alpha=1.0, beta=1.0, byb1attr=None,
+                levels=None):
+    """Homophily of mode 2: two-paths between mode-2 nodes of one level (label
+    ``b2nodematch.<attr>``; ``diff``, ``alpha``, ``beta``, ``byb1attr`` as for b1nodematch)."""
+    return _bnodematch(net, 2, attr, diff, keep, alpha, beta, byb1attr, levels)
+
+
+def _twostar(net, mode, cattr, lattr):
+    term = f"b{mode}twostar"
+    _need_bipartite(net, term)
+    clv, ccode = classes(net, cattr, term, mode)
+    llv, lcode = classes(net, lattr, term, 3 - mode)
+    nc, nl = len(clv), len(llv)
+    cell = np.full((nc, nl, nl), -1, dtype=np.intc)
+    labels = []
+    for b in range(nl):
+        for a in range(b + 1):
+            for c in range(nc):
+                cell[c, a, b] = cell[c, b, a] = len(labels)
+                labels.append(f"{term}.{clv.name}.{clv.labels[c]}.{llv.name}."
+                              f"{llv.labels[a]}.{llv.labels[b]}")
+    return Term(term, labels, BipartiteStarMixKernel(mode, 0, np.maximum(ccode, -1),
+                                                      np.maximum(lcode, -1), cell, nl,
+                                                      len(labels)))
+
+
+_TWOSTAR = [Param("b1attr"), Param("b2attr", None), Param("base", None),
+            Param("b1levels", None), Param("b2levels", None), Param("levels2", None)]
+
+
+def _twostar_args(term, b1attr, b2attr, base, b1levels, b2levels, levels2):
+    if any(v is not None for v in (base, b1levels, b2levels, levels2)):
+        raise TermError(f"term {term}: base, b1levels, b2levels and levels2 are not supported "
+                        "yet (every category is counted)")
+    return b1attr, (b1attr if b2attr is None else b2attr)
+
+
+@register("b1twostar", kinds=UNDIRECTED, params=_TWOSTAR, family=FAMILY)
+def b1twostar(net, b1attr, b2attr=None, base=None, b1levels=None, b2levels=None, levels2=None):
+    """Two-stars centred on mode 1 by the centre's b1attr level and the leaves' (unordered)
+    b2attr levels (labels ``b1twostar.<b1attr>.<c>.<b2attr>.<l1>.<l2>``)."""
+    a1, a2 = _twostar_args("b1twostar", b1attr, b2attr, base, b1levels, b2levels, levels2)
+    return _twostar(net, 1, a1, a2)
+
+
+@register("b2twostar", kinds=UNDIRECTED, params=_TWOSTAR, family=FAMILY)
+def b2twostar(net, b1attr, b2attr=None, base=None, b1levels=None, b2levels=None, levels2=None):
+    """Two-stars centred on mode 2 by the centre's b2attr level and the leaves' b1attr levels
+    (labels ``b2twostar.<b2attr>.<c>.<b1attr>.<l1>.<l2>``)."""
+    a1, a2 = _twostar_args("b2twostar", b1attr, b2attr, base, b1levels, b2levels, levels2)
+    return _twostar(net, 2, a2, a1)
+
+
+def _starmix(net, mode, k, attr, base, diff):
+    term = f"b{mode}starmix"
+    _need_bipartite(net, term)
+    k = as_int_list(k, f"term {term}: k", minimum=1)
+    if len(k) != 1:
+        raise TermError(f"term {term}: k must be one integer")
+    k = k[0]
+    if base is not None:
+        raise TermError(f"term {term}: base is not supported yet")
+    diff = as_bool(diff, f"term {term}: diff")
+    clv, ccode = classes(net, attr, term, mode)
+    llv, lcode = classes(net, attr, term, 3 - mode)
+    nc, nl = len(clv), len(llv)
+    cell = np.full((nc, nl, nl), -1, dtype=np.intc)
+    labels = []
+    if diff:
+        # statnet's order: the centre's level varies fastest for b1starmix, the leaves' for
+        # b2starmix
+        pairs = ([(c, b) for b in range(nl) for c in range(nc)] if mode == 1 else
+                 [(c, b) for c in range(nc) for b in range(nl)])
+        for c, b in pairs:
+            cell[c, b, b] = len(labels)
+            labels.append(f"{term}.{k}.{clv.name}.{clv.labels[c]}.{llv.labels[b]}")
+    else:
+        for c in range(nc):
+            cell[c, :, :] = len(labels)
+            labels.append(f"{term}.{k}.{clv.name}.{clv.labels[c]}")
+    return Term(term, labels, BipartiteStarMixKernel(mode, k, ccode, lcode, cell, nl,
+                                                      len(labels)))
+
+
+_STARMIX = [Param("k"), Param("attr"), Param("base", None), Param("diff", True)]
+
+
+@register("b1starmix", kinds=UNDIRECTED, params=_STARMIX, family=FAMILY)
+def b1starmix(net, k, attr, base=None, diff=True):
+    """k-stars centred on mode 1 whose leaves all share one level: per (centre level, leaf
+    level) (labels ``b1starmix.<k>.<attr>.<c>.<l>``), or per centre level with diff=FALSE."""
+    return _starmix(net, 1, k, attr, base, diff)
+
+
+@register("b2starmix", kinds=UNDIRECTED, params=_STARMIX, family=FAMILY)
+def b2starmix(net, k, attr, base=None, diff=True):
+    """k-stars centred on mode 2 whose leaves share one level (labels
+    ``b2starmix.<k>.<attr>.<c>.<l>``)."""
+    return _starmix(net, 2, k, attr, base, diff)

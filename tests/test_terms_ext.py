@@ -1,0 +1,144 @@
+"""Property tests of the kernels added for statnet's long tail of terms (issue #19):
+degree functions (``_degfun``), two-mode terms (``_bipartite``), the other new families and
+the operators.
+
+For random directed, undirected and two-mode graphs with attributes: the change statistic
+of a dyad equals the difference of the full statistics with and without the tie (each full
+statistic accumulated from the empty graph in a shuffled tie order), whether or not the
+dyad is present; toggling twice restores the statistics.
+"""
+import numpy as np
+import pytest
+
+import ergmfit as ef
+from ergmfit.network import Network
+
+UNDIRECTED = [
+    "degrange(from=c(0, 2), to=c(2, Inf))", "degrange(from=1, to=3, by='a')",
+    "degrange(from=1, by='a', homophily=TRUE)", "concurrent", "concurrent(by='a')",
+    "concurrentties(by='a')", "degree1.5", "degree(0:2, by='a')",
+    "degree(1:2, by='a', homophily=TRUE)", "kstar(2:3, attr='a')",
+    "gwdegree(0.5, fixed=TRUE, attr='a')",
+]
+DIRECTED = [
+    "odegrange(from=1, to=3, by='a')", "idegrange(from=2, by='a', homophily=TRUE)",
+    "idegree1.5", "odegree1.5", "idegree(0:2, by='a')", "odegree(1:2, by='a', homophily=TRUE)",
+    "istar(2, attr='a')", "ostar(2:3, attr='a')", "gwidegree(0.5, fixed=TRUE, attr='a')",
+]
+BIPARTITE = [
+    "b1degree(0:3)", "b2degree(1:2, by='b')", "b1star(2:3)", "b2star(2, attr='c')",
+    "b1factor('a', levels=TRUE)", "b2factor('b')", "b1cov('x')", "b2cov('y')",
+    "b1nodematch('a')", "b1nodematch('a', diff=TRUE)", "b1nodematch('c', alpha=0.5)",
+    "b2nodematch('c', beta=0.5)", "b1nodematch('c', byb2attr='b')", "b2nodematch('b', diff=TRUE)",
+    "gwb1degree(0.7, fixed=TRUE)", "gwb2degree(0.5, fixed=TRUE, attr='b')",
+    "gwb1degree(fixed=FALSE, cutoff=4)", "b1concurrent(by='a')", "b2concurrent",
+    "b1twostar('a', 'b')", "b2twostar('a', 'b')", "b1starmix(2, 'c')",
+    "b2starmix(2, 'c', diff=FALSE)", "gwb1dsp(0.5, fixed=TRUE)", "gwb2dsp(fixed=FALSE, cutoff=3)",
+    "b1dsp(0:2)", "b2dsp(1:3)", "b1degrange(from=1, to=3, by='a')", "b2mindegree(1:2)",
+    "b1sociality", "b2sociality(nodes=1:2)", "nodemix('c')", "degree(0:2)", "kstar(2)",
+]
+
+
+def random_network(seed, kind, n=11, p=0.35):
+    rng = np.random.default_rng(seed)
+    if kind == "bipartite":
+        n1 = 5
+        ties = [(i, j) for i in range(n1) for j in range(n1, n) if rng.random() < p]
+        attrs = {"a": [int(rng.integers(3)) if i < n1 else None for i in range(n)],
+                 "x": [float(rng.normal()) if i < n1 else None for i in range(n)],
+                 "b": [None if i < n1 else str("pq"[rng.integers(2)]) for i in range(n)],
+                 "y": [None if i < n1 else float(rng.integers(5)) for i in range(n)],
+                 "c": [str("uv"[rng.integers(2)]) for i in range(n)]}
+        return Network(n, ties, False, node_attrs=attrs, bipartite=n1)
+    directed = kind == "directed"
+    ties = [(i, j) for i in range(n) for j in range(n) if i != j and (directed or i < j)
+            and rng.random() < p]
+    attrs = {"a": [int(rng.integers(3)) for _ in range(n)], "x": list(rng.normal(size=n))}
+    return Network(n, ties, directed, node_attrs=attrs)
+
+
+def dyads(net, rng, k=12):
+    out = []
+    while len(out) < k:
+        i, j = (int(v) for v in rng.choice(net.n, 2, replace=False))
+        if not net.directed and i > j:
+            i, j = j, i
+        if net.bipartite is not None and not (i < net.bipartite <= j):
+            continue
+        out.append((i, j))
+    return out
+
+
+def full(model, ties, rng):
+    ties = np.array(sorted(ties), dtype=np.int64).reshape(-1, 2)
+    return model.statistics_vector(ties[rng.permutation(len(ties))])
+
+
+def check_formula(net, formula, seed):
+    rng = np.random.default_rng(seed)
+    model = ef.ERGM(net, formula)
+    c = model.compiled()
+    ties = {tuple(t) for t in net.ties.tolist()}
+    for i, j in dyads(net, rng):
+        with_ij, without = ties | {(i, j)}, ties - {(i, j)}
+        want = full(model, with_ij, rng) - full(model, without, rng)
+        np.testing.assert_allclose(c.dyad_change_stats(i, j), want, rtol=1e-9, atol=1e-9,
+                                   err_msg=f"{formula} dyad {(i, j)}")
+        c.state.toggle_tie(i, j)
+        np.testing.assert_allclose(c.dyad_change_stats(i, j), want, rtol=1e-9, atol=1e-9,
+                                   err_msg=f"{formula} dyad {(i, j)} toggled")
+        c.state.toggle_tie(i, j)
+    np.testing.assert_allclose(model.statistics_vector(c.state.ties()), model.statistics_vector(),
+                               rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("formula", UNDIRECTED)
+def test_undirected_kernels(formula):
+    for seed in range(3):
+        check_formula(random_network(seed, "undirected"), formula, seed)
+
+
+@pytest.mark.parametrize("formula", DIRECTED)
+def test_directed_kernels(formula):
+    for seed in range(3):
+        check_formula(random_network(seed, "directed"), formula, seed)
+
+
+@pytest.mark.parametrize("formula", BIPARTITE)
+def test_bipartite_kernels(formula):
+    for seed in range(3):
+        check_formula(random_network(seed, "bipartite"), formula, seed)
+
+
+def test_bipartite_reference_counts():
+    # b1dsp and b1nodematch from the biadjacency matrix, independently of the kernels
+    net = random_network(5, "bipartite", n=14, p=0.5)
+    n1 = net.bipartite
+    B = np.zeros((n1, net.n - n1), dtype=int)
+    for i, j in net.ties:
+        B[i, j - n1] = 1
+    sp = B @ B.T
+    iu = np.triu_indices(n1, 1)
+    stats = ef.ERGM(net, "b1dsp(0:3) + b1nodematch('a') + b1star(2) + b2star(2)").statistics()
+    for d in range(4):
+        assert stats[f"b1dsp{d}"] == np.sum(sp[iu] == d)
+    a = np.array(net.node_attrs["a"][:n1])
+    same = (a[:, None] == a[None, :])[iu]
+    assert stats["b1nodematch.a"] == np.sum(sp[iu] * same)
+    alpha = ef.ERGM(net, "b1nodematch('a', alpha=0.5)").statistics()["b1nodematch.a"]
+    assert np.isclose(alpha, np.sum(np.sqrt(sp[iu]) * same))
+    assert stats["b1star2"] == sum(int(d) * (int(d) - 1) // 2 for d in B.sum(axis=1))
+    assert stats["b2star2"] == sum(int(d) * (int(d) - 1) // 2 for d in B.sum(axis=0))
+
+
+def test_two_mode_network_checks():
+    with pytest.raises(ef.exceptions.NetworkError, match="same mode"):
+        Network(4, [(0, 1)], False, bipartite=2)
+    with pytest.raises(ef.exceptions.TermError, match="two-mode"):
+        ef.ERGM(random_network(0, "undirected"), "b1degree(1)")
+    import networkx as nx
+    g = nx.davis_southern_women_graph()
+    net = ef.network.as_network(g)
+    assert net.bipartite == 18 and net.n_dyads == 18 * 14
+    assert ef.ERGM(net, "edges + b1star(2)").statistics() == \
+        ef.ERGM("davis", "edges + b1star(2)").statistics()
