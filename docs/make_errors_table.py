@@ -113,7 +113,7 @@ CASES = [
          'ef.ERGM("flomarriage", "edges + gwesp(0.25, fixd=TRUE)")', "TermError",
          "unknown argument 'fixd'"),
     Case("too-many-arguments", S_TERMS, "Too many arguments",
-         'ef.ERGM("flomarriage", "edges + kstar(2, 3, 4)")', "TermError", "takes at most"),
+         'ef.ERGM("flomarriage", "edges + kstar(2, 3, 4, 5)")', "TermError", "takes at most"),
     Case("missing-argument", S_TERMS, "A required argument left out",
          'ef.ERGM("flomarriage", "edges + nodecov()")', "TermError",
          "missing argument 'attr'"),

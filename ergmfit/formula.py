@@ -42,8 +42,8 @@ _TOKEN = re.compile(r"""
     (?P<ws>\s+)
   | (?P<num>(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)
   | (?P<str>'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")
-  | (?P<name>[A-Za-z_][A-Za-z0-9_.]*)
-  | (?P<op>[~+\-*/(),=\[\]:])
+  | (?P<name>[A-Za-z_.][A-Za-z0-9_.]*)
+  | (?P<op>==|!=|>=|<=|%[A-Za-z]*%|[~+\-*/(),=\[\]:!<>&|^])
 """, re.VERBOSE)
 
 _CONSTANTS = {"true": True, "t": True, "false": False, "f": False, "null": None, "none": None}
@@ -57,6 +57,48 @@ _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "\\": "\\", "'": "'", '"
             "a": "\a", "b": "\b", "f": "\f", "v": "\v"}
 _ESCAPE = re.compile(r"\\(?:x([0-9A-Fa-f]{2})|u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})"
                      r"|N\{([^}]*)\}|(.))", re.S)
+
+
+@dataclass
+class FormulaArg:
+    """A formula given as a term argument (``~edges + triangle``, ``2 ~ triangle``,
+    ``"mean" ~ nodematch("a")``, ``~absdiff("x") > 1``): its right-hand side as written and
+    the left-hand side value (None without one).  Operator terms parse ``text`` as terms
+    (:attr:`terms`) or as a dyad / node expression."""
+
+    text: str
+    lhs: object = None
+
+    @property
+    def terms(self) -> list:
+        return parse_formula(self.text)
+
+    @property
+    def compact(self) -> str:
+        """The text without blanks outside strings, as statnet prints it in labels."""
+        return _compact(self.text)
+
+
+@dataclass
+class RCode:
+    """An R expression ergmfit does not evaluate (``function(x, n, ...) c(x, 2*x)``)."""
+
+    text: str
+
+
+def _compact(text):
+    out, quote = [], None
+    for ch in text:
+        if quote:
+            out.append(ch)
+            if ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+            out.append(ch)
+        elif not ch.isspace():
+            out.append(ch)
+    return "".join(out)
 
 
 @dataclass
@@ -171,13 +213,43 @@ class _Parser:
         elif (self.toks[self.i][0] == "name" and len(self.toks) > 2
               and self.toks[self.i + 1][1] == "~"):
             self.i += 2
-        terms = [self.term()]
+        terms = self.product_term()
         while self.peek()[1] == "+":
             self.take("+")
-            terms.append(self.term())
+            terms.extend(self.product_term())
         if self.peek()[0] != "end":
             self.error(f"expected '+' between terms, found {self.peek()[1]!r}")
         return terms
+
+    def product_term(self):
+        """``a``, ``a:b`` (interaction) or ``a*b`` (a + b + a:b), as a list of TermCalls."""
+        out = [self.term()]
+        while self.peek()[1] in (":", "*"):
+            op = self.take()[1]
+            right = self.term()
+            last = out[-1]
+            inter = TermCall(":", (last, right), {}, f"{last.text}:{right.text}")
+            out = out[:-1] + ([last, right, inter] if op == "*" else [inter])
+        return out
+
+    def _capture(self):
+        """The text from here to the next ',' or ')' outside brackets (tokens consumed)."""
+        start = self.peek()[2]
+        depth = 0
+        while True:
+            kind, val, pos = self.peek()
+            if kind == "end":
+                self.error("the formula ends inside an argument")
+            if val in ("(", "["):
+                depth += 1
+            elif val in (")", "]"):
+                if depth == 0:
+                    break
+                depth -= 1
+            elif val == "," and depth == 0:
+                break
+            self.i += 1
+        return self.text[start:self.peek()[2]].strip()
 
     def term(self):
         tok = self.peek()
@@ -209,8 +281,15 @@ class _Parser:
         return TermCall(name, tuple(args), kwargs, self.text[start:self.peek()[2]].strip())
 
     def expr(self):
+        if self.peek()[1] == "~":
+            self.take("~")
+            return FormulaArg(self._capture())
         self._enter()
         lo = self.sum()
+        if self.peek()[1] == "~":
+            self.take("~")
+            self.depth -= 1
+            return FormulaArg(self._capture(), lhs=lo)
         if self.peek()[1] == ":":
             self.take(":")
             hi = self.sum()
@@ -303,6 +382,22 @@ class _Parser:
                     v = self.expr()
                     self.take(")")
                     return v
+                if val == "function":
+                    depth = 1                # skip the argument list, then the body
+                    while depth:
+                        kind, v = self.peek()[:2]
+                        if kind == "end":
+                            self.error("the formula ends inside a function")
+                        depth += v == "("
+                        depth -= v == ")"
+                        self.i += 1
+                    self._capture()
+                    return RCode(self.text[pos:self.peek()[2]].strip())
+                if val in ("list", "matrix"):
+                    args, kwargs = self._call_args()
+                    if val == "matrix":
+                        return RCode(self.text[pos:self.toks[self.i - 1][2] + 1])
+                    return kwargs if kwargs and not args else args + list(kwargs.values())
                 if low in _FUNCS:
                     v = self._num(self.expr(), low)
                     self.take(")")
@@ -322,6 +417,24 @@ class _Parser:
         if kind == "end":
             self.error("the formula ends in the middle of an argument")
         self.error(f"unexpected {val!r}")
+
+    def _call_args(self):
+        """Arguments of a call whose '(' is taken, up to and including ')'."""
+        args, kwargs = [], {}
+        if self.peek()[1] != ")":
+            while True:
+                if self.peek()[0] == "name" and self.toks[self.i + 1][1] == "=":
+                    key = self.take(kind="name")[1]
+                    self.take("=")
+                    kwargs[key] = self.expr()
+                else:
+                    args.append(self.expr())
+                if self.peek()[1] == ",":
+                    self.take(",")
+                    continue
+                break
+        self.take(")")
+        return args, kwargs
 
     def _list(self, close):
         items = []

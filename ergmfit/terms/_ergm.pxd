@@ -18,6 +18,9 @@ cdef class ERGMModel(BinaryModel):
     cdef PyObject** _kernels
     cdef int* _offsets
     cdef int _n_terms
+    # kernels that follow the toggles (operator terms): called after every change
+    cdef PyObject** _stateful
+    cdef int _n_stateful
     # the last decoded variable: a proposal asks get/change/flip of the same v
     cdef int64_t _last_v
     cdef int _last_i, _last_j
@@ -29,3 +32,4 @@ cdef class ERGMModel(BinaryModel):
     cdef int64_t var(self, int i, int j) noexcept nogil
     cdef int64_t proposed_var(self, int i, int j) noexcept nogil
     cdef void dyad_change(self, int i, int j, double* out) noexcept nogil
+    cdef void _toggled(self, int i, int j, bint added) noexcept nogil

@@ -15,12 +15,16 @@ cdef class ERGMModel(BinaryModel):
     def __cinit__(self, NetworkState state, list kernels):
         cdef int t, off = 0
         self.state = state
-        self._kernel_list = list(kernels)
+        # stateful kernels (operator terms) get their own copy, set up for this state
+        self._kernel_list = [k.bind(state) if isinstance(k, TermKernel) and (<TermKernel>k).stateful
+                             else k for k in kernels]
         self._n_terms = len(kernels)
         self._kernels = <PyObject**>malloc(max(1, self._n_terms) * sizeof(PyObject*))
         self._offsets = <int*>malloc(max(1, self._n_terms) * sizeof(int))
-        if self._kernels == NULL or self._offsets == NULL:
+        self._stateful = <PyObject**>malloc(max(1, self._n_terms) * sizeof(PyObject*))
+        if self._kernels == NULL or self._offsets == NULL or self._stateful == NULL:
             raise MemoryError()
+        self._n_stateful = 0
         caches = 0
         on_demand = True
         for t in range(self._n_terms):
@@ -28,6 +32,9 @@ cdef class ERGMModel(BinaryModel):
             if not isinstance(k, TermKernel):
                 raise TypeError("kernels must be TermKernel instances")
             self._kernels[t] = <PyObject*>k
+            if (<TermKernel>k).stateful:
+                self._stateful[self._n_stateful] = <PyObject*>k
+                self._n_stateful += 1
             self._offsets[t] = off
             off += (<TermKernel>k).n_stats
             caches |= (<TermKernel>k).caches
@@ -46,6 +53,7 @@ cdef class ERGMModel(BinaryModel):
     def __dealloc__(self):
         free(self._kernels)
         free(self._offsets)
+        free(self._stateful)
 
     @property
     def kernels(self):
@@ -95,6 +103,11 @@ cdef class ERGMModel(BinaryModel):
         for t in range(self._n_terms):
             (<TermKernel>self._kernels[t]).change(self.state, i, j, out + self._offsets[t])
 
+    cdef void _toggled(self, int i, int j, bint added) noexcept nogil:
+        cdef int t
+        for t in range(self._n_stateful):
+            (<TermKernel>self._stateful[t]).toggled(self.state, i, j, added)
+
     cdef void change(self, int64_t v, double* out) noexcept nogil:
         cdef int i, j
         self.dyad(v, &i, &j)
@@ -116,6 +129,8 @@ cdef class ERGMModel(BinaryModel):
         cdef bint on = self.get(v)
         self.dyad(v, &i, &j)
         rc = self.state.remove_tie(i, j) if on else self.state.add_tie(i, j)
+        if self._n_stateful and rc == 0:
+            self._toggled(i, j, not on)
         self._on_v = v
         self._on_val = not on
         self._on_version = self.state.version
@@ -179,6 +194,14 @@ cdef class ERGMModel(BinaryModel):
             self.dyad_change(i, j, &out[0])
         return out
 
+    def toggle(self, int i, int j):
+        """Toggle the dyad (i, j) as a sampler does (stateful kernels follow)."""
+        self.state._check(i, j)
+        if not self.state.directed and i > j:
+            i, j = j, i
+        if self.flip(self.var(i, j)) != 0:
+            raise MemoryError("out of memory while toggling a tie")
+
     def add_ties_accumulate(self, cnp.int64_t[:, :] ties):
         """Add the given (absent) ties one by one; return the summed change statistics.
 
@@ -206,4 +229,6 @@ cdef class ERGMModel(BinaryModel):
                 if self.state.add_tie(i, j) != 0:
                     with gil:
                         raise MemoryError("out of memory while adding ties")
+                if self._n_stateful:
+                    self._toggled(i, j, True)
         return total

@@ -14,8 +14,15 @@ cdef class TermKernel:
     holding them (see NetworkState); a kernel that reads them for every
     neighbour (gwdsp: O(degree) counts per change) leaves it False, and the
     state then holds the counts whatever the density.
+
+    A ``stateful`` kernel (the operator terms: a filtered or symmetrised copy of the
+    network, a running total) keeps memory of the network: ``bind(state)`` (Python) returns
+    a copy set up for ``state`` as it is now, and the model calls ``toggled(s, i, j, added)``
+    after every change of the tie (i, j), so the copy follows.  Stateless kernels ignore both.
     """
     cdef readonly int n_stats
     cdef readonly int caches
     cdef readonly bint counts_on_demand
+    cdef readonly bint stateful
     cdef void change(self, NetworkState s, int i, int j, double* out) noexcept nogil
+    cdef void toggled(self, NetworkState s, int i, int j, bint added) noexcept nogil

@@ -156,8 +156,16 @@ def bind_arguments(spec: TermSpec, args: Sequence, kwargs: dict) -> dict:
     return bound
 
 
+INTERACTION = None     # builder of "a:b" (set by the operators family)
+
+
 def build_term(net, name: str, args=(), kwargs=None) -> Term:
     """Validate a term call against the network and build it."""
+    if name == ":" and INTERACTION is not None:
+        try:
+            return INTERACTION(net, *args)
+        except (TypeError, ValueError) as exc:
+            raise TermError(f"interaction: {exc}") from None
     spec = get_term(name, directed=net.directed)
     bound = bind_arguments(spec, args, kwargs or {})
     try:

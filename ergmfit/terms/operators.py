@@ -1,0 +1,425 @@
+"""Operator terms: terms made of other terms (statnet ``ergm`` 4.4 operators).
+
+``F(~f, ~filter)``, ``NodematchFilter(~f, attr)``, ``S(~f, ~nodes)``, ``Symmetrize(~f, rule)``
+evaluate the terms of ``f`` on a derived network (the ties passing a dyadic filter, the
+subgraph of some nodes, the symmetrised network) kept beside the model's network and
+updated on every toggle (:class:`._operators.SubnetKernel`).  ``Sum``, ``Label``,
+``Offset``, ``Passthrough``, ``Curve``/``Parametrise``, ``For`` and the interaction
+``a:b`` (``a*b`` = a + b + a:b) combine the inner statistics linearly or by products.
+
+What ergmfit gives (statnet's labels and values of ``summary()``):
+
+* ``Offset(~f, coef, which)`` and ``Curve``/``Parametrise`` give the statistics of ``f``
+  (labels of ``f``); fitting them as offsets or curved terms is not supported yet
+  (use ``fit(..., offset=...)`` where the estimator offers it).
+* Not supported: ``Exp``, ``Log``, ``Prod`` (nonlinear; statnet's values carry its own
+  accumulated rounding), ``B`` (statnet 4.4 has no ``B``), matrix weights in ``Sum``.
+"""
+from __future__ import annotations
+
+import ast
+import re
+
+import numpy as np
+
+from ..exceptions import TermError
+from ..formula import FormulaArg, RCode, parse_formula
+from ._operators import LinearKernel, ProductKernel, SubnetKernel
+from .dyadic import _levels
+from .registry import BOTH, DIRECTED, Param, Term, build_term, register
+from . import registry
+
+FAMILY = "operators"
+
+
+# -- helpers -------------------------------------------------------------------------
+
+def _formula(term, value, what="formula"):
+    if not isinstance(value, FormulaArg):
+        raise TermError(f"term {term}: the {what} must be a formula such as ~edges + triangle, "
+                        f"got {value!r}")
+    return value
+
+
+def build_formula(net, farg):
+    """The Terms of a formula argument, built against ``net``."""
+    return [build_term(net, c.name, c.args, c.kwargs) for c in farg.terms]
+
+
+def stack(name, terms, labels=None, W=None):
+    """One Term holding several inner terms (their statistics, or W times them)."""
+    inner_labels = [lab for t in terms for lab in t.labels]
+    empty = np.concatenate([t.empty for t in terms]) if terms else np.zeros(0)
+    if W is None and len(terms) == 1:
+        kernel = terms[0].kernel
+    else:
+        kernel = LinearKernel([t.kernel for t in terms], W)
+    if W is not None:
+        empty = np.asarray(W, dtype=float) @ empty
+    return Term(name, list(labels if labels is not None else inner_labels), kernel,
+                empty=empty, dyad_independent=all(t.dyad_independent for t in terms))
+
+
+def _dyad_values(net, farg_text, term):
+    """Value of a one-statistic dyad-independent term (e.g. ``absdiff("x")``) on every dyad,
+    as an n x n array."""
+    calls = parse_formula(farg_text)
+    if len(calls) != 1:
+        raise TermError(f"term {term}: the filter must be one term, got {farg_text!r}")
+    t = build_term(net, calls[0].name, calls[0].args, calls[0].kwargs)
+    if not t.dyad_independent or len(t.labels) != 1:
+        raise TermError(f"term {term}: the filter must be a dyad-independent term with one "
+                        f"statistic, got {farg_text!r}")
+    from ._ergm import ERGMModel
+    from ..network import NetworkState
+    m = ERGMModel(NetworkState(net.n, net.directed), [t.kernel])
+    vals = np.zeros((net.n, net.n))
+    for i in range(net.n):
+        for j in range(net.n):
+            if i != j and (net.directed or i < j):
+                vals[i, j] = m.dyad_change_stats(i, j)[0]
+    if not net.directed:
+        vals = vals + vals.T
+    return vals
+
+
+_COMPARE = re.compile(r"^(.*?)(==|!=|>=|<=|>|<)\s*(-?[0-9.eE+]+)\s*$", re.S)
+
+
+def dyad_filter(net, text, term):
+    """Boolean n x n mask of a statnet filter formula: ``term``, ``!term``, ``term > v``..."""
+    text = text.strip()
+    negate = False
+    while text.startswith("!"):
+        negate = not negate
+        text = text[1:].strip()
+    m = _COMPARE.match(text)
+    if m:
+        vals = _dyad_values(net, m.group(1), term)
+        v = float(m.group(3))
+        mask = {"==": vals == v, "!=": vals != v, ">=": vals >= v, "<=": vals <= v,
+                ">": vals > v, "<": vals < v}[m.group(2)]
+    else:
+        mask = _dyad_values(net, text, term) != 0
+    if negate:
+        mask = ~mask
+    np.fill_diagonal(mask, False)
+    return mask
+
+
+def _subnet_term(net, name, prefix, inner_net, terms, mode, **kw):
+    labels = [f"{prefix}~{lab}" for t in terms for lab in t.labels]
+    kernel = SubnetKernel([t.kernel for t in terms], mode, net.n, aux_n=inner_net.n,
+                          aux_directed=inner_net.directed, **kw)
+    empty = np.concatenate([t.empty for t in terms])
+    return Term(name, labels, kernel, empty=empty,
+                dyad_independent=mode == "filter" and all(t.dyad_independent for t in terms))
+
+
+# -- filters and subgraphs -------------------------------------------------------------
+
+@register("F", kinds=BOTH, params=[Param("formula"), Param("filter")], family=FAMILY)
+def f_operator(net, formula, filter):
+    """Filter: the terms of ``formula`` on the network of the ties whose dyad passes the
+    filter, a dyad-independent term (``~nodematch("a")``, ``~!nodematch("a")``,
+    ``~absdiff("x") > 20``). Labels ``F(<filter>)~<label>``."""
+    f = _formula("F", formula)
+    flt = _formula("F", filter, "filter")
+    mask = dyad_filter(net, flt.text, "F")
+    terms = build_formula(net, f)
+    return _subnet_term(net, "F", f"F({flt.compact})", net, terms, "filter",
+                        mask=mask.astype(np.uint8).ravel())
+
+
+@register("NodematchFilter", kinds=BOTH, params=[Param("formula"), Param("attr")],
+          family=FAMILY)
+def nodematch_filter(net, formula, attr):
+    """The terms of ``formula`` on the ties between nodes of the same level of ``attr``
+    (labels ``NodematchFilter(<attr>)~<label>``)."""
+    f = _formula("NodematchFilter", formula)
+    lv = _levels(net, attr, "NodematchFilter")
+    code = np.asarray(lv.code)
+    mask = code[:, None] == code[None, :]
+    np.fill_diagonal(mask, False)
+    terms = build_formula(net, f)
+    return _subnet_term(net, "NodematchFilter", f"NodematchFilter({lv.name})", net, terms,
+                        "filter", mask=mask.astype(np.uint8).ravel())
+
+
+class _NodeExpr(ast.NodeVisitor):
+    """Evaluates a statnet node expression (``practice == practice[1]``,
+    ``wealth > median(wealth)``) over node attributes, without eval."""
+
+    FUNCS = {"median": np.median, "mean": np.mean, "max": np.max, "min": np.min,
+             "abs": np.abs, "sum": np.sum, "log": np.log, "sqrt": np.sqrt}
+
+    def __init__(self, net, term):
+        self.net, self.term = net, term
+
+    def fail(self, what):
+        raise TermError(f"term {self.term}: {what} is not understood in a node expression "
+                        "(attribute names, numbers, strings, x[k], ==, !=, <, >, &, |, !, "
+                        "median/mean/min/max/abs)")
+
+    def visit_Expression(self, node):
+        return self.visit(node.body)
+
+    def visit_Name(self, node):
+        vals = self.net.node_attribute(node.id)
+        try:
+            return vals.astype(float)
+        except (TypeError, ValueError):
+            return vals
+
+    def visit_Constant(self, node):
+        return node.value
+
+    def visit_Subscript(self, node):
+        base = self.visit(node.value)
+        k = self.visit(node.slice)
+        return base[int(k) - 1]          # R indexes from 1
+
+    def visit_Call(self, node):
+        if not isinstance(node.func, ast.Name) or node.func.id not in self.FUNCS:
+            self.fail("a function call")
+        return self.FUNCS[node.func.id](*[self.visit(a) for a in node.args])
+
+    def visit_Compare(self, node):
+        left = self.visit(node.left)
+        out = None
+        for op, comp in zip(node.ops, node.comparators):
+            right = self.visit(comp)
+            fn = {ast.Eq: np.equal, ast.NotEq: np.not_equal, ast.Lt: np.less,
+                  ast.LtE: np.less_equal, ast.Gt: np.greater, ast.GtE: np.greater_equal}
+            if type(op) not in fn:
+                self.fail("this comparison")
+            r = fn[type(op)](left, right)
+            out = r if out is None else out & r
+            left = right
+        return out
+
+    def visit_BinOp(self, node):
+        a, b = self.visit(node.left), self.visit(node.right)
+        if isinstance(node.op, ast.BitAnd):
+            return np.logical_and(a, b)
+        if isinstance(node.op, ast.BitOr):
+            return np.logical_or(a, b)
+        ops = {ast.Add: np.add, ast.Sub: np.subtract, ast.Mult: np.multiply, ast.Div: np.divide}
+        if type(node.op) not in ops:
+            self.fail("this operator")
+        return ops[type(node.op)](a, b)
+
+    def visit_UnaryOp(self, node):
+        v = self.visit(node.operand)
+        if isinstance(node.op, ast.Not):
+            return np.logical_not(v)
+        if isinstance(node.op, ast.USub):
+            return -v
+        self.fail("this operator")
+
+    def generic_visit(self, node):
+        self.fail(type(node).__name__)
+
+
+def node_selection(net, text, term):
+    """Boolean vector of the nodes a statnet node expression selects."""
+    py = re.sub(r"!(?!=)", " not ", text).replace("&&", "&").replace("||", "|")
+    try:
+        tree = ast.parse(py.strip(), mode="eval")
+    except SyntaxError:
+        raise TermError(f"term {term}: cannot read the node expression {text!r}") from None
+    sel = np.asarray(_NodeExpr(net, term).visit(tree), dtype=bool)
+    if sel.shape != (net.n,):
+        raise TermError(f"term {term}: the node expression {text!r} must give one TRUE/FALSE "
+                        "per node")
+    return sel
+
+
+def subnetwork(net, keep):
+    """The subgraph of the nodes ``keep`` (sorted indices), with their attributes."""
+    from ..network import Network
+    index = -np.ones(net.n, dtype=np.int64)
+    index[keep] = np.arange(len(keep))
+    ties = net.ties[(index[net.ties[:, 0]] >= 0) & (index[net.ties[:, 1]] >= 0)] \
+        if len(net.ties) else net.ties
+    return Network(len(keep), index[ties] if len(ties) else ties, net.directed,
+                   labels=[net.labels[k] for k in keep],
+                   node_attrs={a: [v[k] for k in keep] for a, v in net.node_attrs.items()})
+
+
+@register("S", kinds=BOTH, params=[Param("formula"), Param("attrs")], family=FAMILY)
+def s_operator(net, formula, attrs):
+    """Subgraph: the terms of ``formula`` on the subgraph induced by the nodes the node
+    expression selects (``~practice == practice[1]``, ``~wealth > median(wealth)``). Labels
+    ``S(<expression>)~<label>``."""
+    f = _formula("S", formula)
+    expr = _formula("S", attrs, "node expression")
+    if expr.lhs is not None:
+        raise TermError("term S: different tail and head node sets (a two-sided formula) are "
+                        "not supported yet")
+    sel = node_selection(net, expr.text, "S")
+    keep = np.flatnonzero(sel)
+    if len(keep) < 2:
+        raise TermError(f"term S: the expression {expr.text!r} selects fewer than two nodes")
+    sub = subnetwork(net, keep)
+    nmap = np.full(net.n, -1, dtype=np.intc)
+    nmap[keep] = np.arange(len(keep), dtype=np.intc)
+    terms = build_formula(sub, f)
+    return _subnet_term(net, "S", f"S({expr.compact})", sub, terms, "sub", nmap=nmap)
+
+
+@register("Symmetrize", kinds=DIRECTED, aliases=("Symmetrise",),
+          params=[Param("formula"), Param("rule", "weak")], family=FAMILY)
+def symmetrize(net, formula, rule="weak"):
+    """The terms of ``formula`` on the undirected network of ``rule``: "weak" (i–j if i→j or
+    j→i), "strong" (both), "upper" / "lower" (the arcs i→j with i < j / i > j). Labels
+    ``Symmetrize(<rule>)~<label>``."""
+    f = _formula("Symmetrize", formula)
+    if rule not in ("weak", "strong", "upper", "lower"):
+        raise TermError(f"term Symmetrize: rule must be 'weak', 'strong', 'upper' or 'lower', "
+                        f"got {rule!r}")
+    from ..network import Network
+    und = Network(net.n, np.zeros((0, 2), dtype=np.int64), False, labels=net.labels,
+                  node_attrs=net.node_attrs)
+    terms = build_formula(und, f)
+    return _subnet_term(net, "Symmetrize", f"Symmetrize({rule})", und, terms, "sym", rule=rule)
+
+
+# -- linear combinations ---------------------------------------------------------------
+
+@register("Sum", kinds=BOTH, params=[Param("formulas"), Param("label", None)], family=FAMILY)
+def sum_operator(net, formulas, label=None):
+    """Weighted sum of formulas with equally many statistics: ``Sum(list(~f, 2 ~ g))``
+    (weight 2), ``Sum("mean" ~ f)`` / ``Sum("sum" ~ f)`` (one statistic). Labels
+    ``Sum~<label>`` (one statistic) or ``Sum~<label><k>``."""
+    items = formulas if isinstance(formulas, list) else [formulas]
+    blocks, terms = [], []
+    width = None
+    for it in items:
+        f = _formula("Sum", it)
+        ts = build_formula(net, f)
+        p = sum(len(t.labels) for t in ts)
+        w = f.lhs
+        if w is None:
+            W = np.eye(p)
+        elif isinstance(w, str) and w in ("mean", "sum"):
+            W = np.full((1, p), 1.0 / p if w == "mean" else 1.0)
+        elif isinstance(w, (int, float)) and not isinstance(w, bool):
+            W = float(w) * np.eye(p)
+        else:
+            raise TermError(f"term Sum: the weight {w!r} is not supported (a number, 'sum' or "
+                            "'mean')")
+        if width is not None and W.shape[0] != width:
+            raise TermError("term Sum: the formulas must give equally many statistics")
+        width = W.shape[0]
+        blocks.append(W)
+        terms.extend(ts)
+    W = np.hstack(blocks)
+    name = "Sum" if label is None else str(label)
+    labels = [f"Sum~{name}"] if width == 1 else [f"Sum~{name}{k + 1}" for k in range(width)]
+    return stack("Sum", terms, labels, W)
+
+
+@register("Label", kinds=BOTH, params=[Param("formula"), Param("label"), Param("pos", "(")],
+          family=FAMILY)
+def label_operator(net, formula, label, pos="("):
+    """The terms of ``formula`` relabelled: ``pos`` "(" gives ``<label>(<inner>)``,
+    "prepend" ``<label><inner>``, "append" ``<inner><label>``, "replace" ``<label>``."""
+    terms = build_formula(net, _formula("Label", formula))
+    inner = [lab for t in terms for lab in t.labels]
+    labs = label if isinstance(label, list) else [label]
+    if not labs or not all(isinstance(v, str) for v in labs):
+        raise TermError("term Label: label must be a string or a list of strings")
+    labs = [labs[k % len(labs)] for k in range(len(inner))]
+    if pos == "(":
+        out = [f"{a}({b})" for a, b in zip(labs, inner)]
+    elif pos == "prepend":
+        out = [a + b for a, b in zip(labs, inner)]
+    elif pos == "append":
+        out = [b + a for a, b in zip(labs, inner)]
+    elif pos == "replace":
+        out = labs
+    else:
+        raise TermError(f"term Label: pos must be '(', 'prepend', 'append' or 'replace', got "
+                        f"{pos!r}")
+    return stack("Label", terms, out)
+
+
+@register("Offset", kinds=BOTH, params=[Param("formula"), Param("coef", 0), Param("which", None)],
+          family=FAMILY)
+def offset_operator(net, formula, coef=0, which=None):
+    """The statistics of ``formula`` (statnet's labels); the fixed coefficients ``coef`` are
+    recorded but not yet used by the estimators."""
+    return stack("Offset", build_formula(net, _formula("Offset", formula)))
+
+
+@register("Passthrough", kinds=BOTH, params=[Param("formula"), Param("label", None)],
+          family=FAMILY)
+def passthrough(net, formula, label=None):
+    """The statistics of ``formula`` unchanged."""
+    return stack("Passthrough", build_formula(net, _formula("Passthrough", formula)))
+
+
+_CURVE = [Param("formula"), Param("params", None), Param("map", None), Param("gradient", None),
+          Param("minpar", None), Param("maxpar", None), Param("cov", None)]
+
+
+@register("Curve", kinds=BOTH, aliases=("Parametrise", "Parametrize"), params=_CURVE,
+          family=FAMILY)
+def curve(net, formula, params=None, map=None, gradient=None, minpar=None, maxpar=None,
+          cov=None):
+    """The statistics of ``formula`` (``summary()`` of a curved term is that of its inner
+    formula); the curved parameterisation (``map``) is not used for fitting yet."""
+    if isinstance(map, RCode) and gradient is None:
+        raise TermError("term Curve: the 'gradient' argument must be supplied unless 'map' is "
+                        "one of statnet's named maps (statnet's rule)")
+    return stack("Curve", build_formula(net, _formula("Curve", formula)))
+
+
+def _for_values(net, spec):
+    if isinstance(spec, FormulaArg):
+        m = re.fullmatch(r'\s*sort\(\s*unique\(\s*\.\s*%v%\s*["\']([^"\']+)["\']\s*\)\s*\)\s*',
+                         spec.text)
+        if not m:
+            raise TermError(f"term For: cannot evaluate {spec.text!r} (only "
+                            "~sort(unique(.%v%\"attr\")) and vectors are understood)")
+        return _levels(net, m.group(1), "For").labels
+    return spec if isinstance(spec, list) else [spec]
+
+
+@register("For", kinds=BOTH, params=[Param("formula"), Param(".", None)], family=FAMILY)
+def for_operator(net, formula, **kw):
+    """``For(~term(.), . = values)``: the formula once per value with ``.`` replaced by it
+    (values: a vector, or ``~sort(unique(.%v%"attr"))`` for the levels of attr)."""
+    f = _formula("For", formula)
+    if kw.get(".") is None:
+        raise TermError("term For: give the values as . = c(...)")
+    terms = []
+    for v in _for_values(net, kw["."]):
+        lit = f'"{v}"' if isinstance(v, str) else repr(v)
+        text = re.sub(r"(?<![A-Za-z0-9_.\"'])\.(?![A-Za-z0-9_.])", lit, f.text)
+        terms.extend(build_formula(net, FormulaArg(text)))
+    return stack("For", terms)
+
+
+# -- interactions ------------------------------------------------------------------------
+
+def interaction(net, left, right):
+    """``a:b`` of two dyad-independent terms: one statistic per pair of their statistics,
+    Σ_{ties} a_ij b_ij (labels ``<a>:<b>``, a's statistic varying fastest)."""
+    ta = left if isinstance(left, Term) else _call(net, left)
+    tb = right if isinstance(right, Term) else _call(net, right)
+    if not (ta.dyad_independent and tb.dyad_independent):
+        raise TermError(f"interactions (':' and '*') need dyad-independent terms; "
+                        f"{ta.name if not ta.dyad_independent else tb.name} is not")
+    labels = [f"{a}:{b}" for b in tb.labels for a in ta.labels]
+    return Term(":", labels, ProductKernel(ta.kernel, tb.kernel), dyad_independent=True)
+
+
+def _call(net, call):
+    if call.name == ":":
+        return interaction(net, *call.args)
+    return build_term(net, call.name, call.args, call.kwargs)
+
+
+registry.INTERACTION = interaction
