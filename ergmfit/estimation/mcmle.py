@@ -37,10 +37,11 @@ import warnings
 
 import numpy as np
 
-from ..exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
+from ..exceptions import CheckpointError, ConvergenceWarning, DegenerateModelError, SettingsError
 from ..sampling.chains import batch_means_cov, effective_sizes, multivariate_ess, run_chains
 from .stepping import (ellipsoid_step, hotelling_pvalue, hummel_step, in_convex_hull,  # noqa: F401
                        is_ess_fraction, maximize_is_loglik, _is_weights)
+from ..utils.longrun import Checkpoint, Progress, catch_interrupt, read_json
 from ..utils.validation import check_params, check_random_state
 from .base import Estimator, Setting, boolean, choice, integer, number
 
@@ -109,23 +110,6 @@ def _check_oscillation(model, history, Z, g_obs):
                 "terms, or fit by method='ee'")
 
 
-class _Progress:
-    def __init__(self, verbose, total):
-        self.bar = None
-        if verbose:
-            from tqdm.auto import tqdm
-            self.bar = tqdm(total=total, desc="MCMLE", unit="it", leave=False)
-
-    def update(self, **info):
-        if self.bar is not None:
-            self.bar.set_postfix(**info)
-            self.bar.update(1)
-
-    def close(self):
-        if self.bar is not None:
-            self.bar.close()
-
-
 def dyad_independent_loglik(model, theta):
     """Exact log-likelihood of the dyad-independent terms at ``theta`` (others at 0).
 
@@ -150,7 +134,7 @@ def dyad_independent_loglik(model, theta):
 
 
 def bridge_loglik(model, theta, g_obs, starts, rng, bridges=16, samplesize=256, interval=1024,
-                  burnin=None, n_jobs=1, proposal="auto"):
+                  burnin=None, n_jobs=1, proposal="auto", backend=None):
     """Log-likelihood at ``theta`` by bridge sampling from the dyad-independent submodel."""
     ll0, theta0 = dyad_independent_loglik(model, theta)
     diff = theta - theta0
@@ -164,7 +148,7 @@ def bridge_loglik(model, theta, g_obs, starts, rng, bridges=16, samplesize=256, 
         th = theta0 + u * diff
         chains, starts, _ = run_chains(model, th, samplesize, burnin, interval, starts,
                                        n_chains=len(starts), n_jobs=n_jobs, random_state=rng,
-                                       proposal=proposal)
+                                       proposal=proposal, backend=backend)
         Z = [c - g_obs for c in chains]
         a = np.concatenate(Z) @ diff
         total += a.mean() / bridges
@@ -257,11 +241,15 @@ class MCMLE(Estimator):
             warn = [f"MCMC-MLE did not converge in {out['n_iter']} iterations"]
         else:
             warn = []
+        if out["loglik_interrupted"]:
+            warn.append("interrupted by the user while bridge-sampling the log-likelihood: the "
+                        "fit is complete, its log-likelihood is NA (eval_loglik=False skips it)")
         interval = out["final_interval"]
         info = {"history": out["history"], "final_interval": interval,
                 "mcmc": {"interval": interval, "burnin": 16 * interval},
                 "init_method": out["init_method"], "loglik_mcse": out["loglik_se"],
                 "interrupted": out["interrupted"],
+                "loglik_interrupted": out["loglik_interrupted"],
                 "cov_model": out["cov_model"].tolist(), "cpu_seconds": out["cpu_seconds"]}
         return ERGMResults(out["params"], out["cov"], model.labels, method="mcmle",
                            loglik=out["loglik"],
@@ -367,7 +355,10 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
         theta = check_params(init, model.labels, "init")
     timings["start"] = time.process_time() - c0
     starts = [None] * n_chains
-    progress = _Progress(verbose, maxit)
+    progress = Progress(maxit, "MCMLE", unit="it", enabled=verbose)
+    store = None
+    if checkpoint is not None:
+        store = Checkpoint(checkpoint, what="MCMC-MLE checkpoint").acquire()
     converged = False
     interrupted = False
     it = 0
@@ -398,10 +389,10 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
                             "interval": interval,
                             "samplesize": size, "acceptance": float(np.mean(acc))})
             _check_oscillation(model, history, Z, g_obs)
-            progress.update(step=f"{gamma:.2f}", p=f"{pval:.2f}", interval=interval)
+            progress.update(1, step=f"{gamma:.2f}", p=f"{pval:.2f}", interval=interval)
             theta = theta + eta
-            if checkpoint is not None:
-                _write_checkpoint(checkpoint, model, theta, interval, history)
+            if store is not None:
+                _write_checkpoint(store, model, theta, interval, history)
             streak = streak + 1 if gamma >= 1.0 else 0
             if termination == "hotelling":
                 if gamma >= 1.0 and pval > conv_pval:
@@ -445,6 +436,8 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
             raise
     finally:
         progress.close()
+        if store is not None:
+            store.release()
     if interrupted:
         warnings.warn(f"MCMC-MLE was interrupted after {len(history)} iteration(s): the estimates "
                       "are those of the last finished iteration and are NOT converged",
@@ -468,12 +461,20 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
     cov = cov_model + cov_mc
     timings["iterations"] = time.process_time() - c0 - timings["start"]
     loglik = loglik_se = None
+    loglik_interrupted = False
     if eval_loglik and not interrupted:
-        loglik, loglik_se = bridge_loglik(model, theta, g_obs, starts, rng, bridges=bridges,
-                                          samplesize=(bridge_samplesize if bridge_samplesize
-                                                      else max(64, samplesize // 8)),
-                                          interval=interval,
-                                          n_jobs=n_jobs, proposal=proposal)
+        # Ctrl-C here keeps the converged fit: only the log-likelihood is NA
+        with catch_interrupt() as stop:
+            loglik, loglik_se = bridge_loglik(
+                model, theta, g_obs, starts, rng, bridges=bridges,
+                samplesize=bridge_samplesize if bridge_samplesize else max(64, samplesize // 8),
+                interval=interval, n_jobs=n_jobs, proposal=proposal, backend=backend)
+        if stop.interrupted:
+            loglik = loglik_se = None
+            loglik_interrupted = True
+            warnings.warn("interrupted while bridge-sampling the log-likelihood: the fit is "
+                          "complete, its log-likelihood (and AIC, BIC) is NA",
+                          ConvergenceWarning, stacklevel=3)
     timings["loglik"] = time.process_time() - c0 - timings["start"] - timings["iterations"]
     return {
         "params": theta, "cov": cov, "cov_model": cov_model, "cov_mc": cov_mc,
@@ -481,6 +482,7 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
         "seconds": time.perf_counter() - t0, "init_method": init_method,
         "history": history, "final_interval": interval, "sample": Z + g_obs,
         "interrupted": interrupted, "cpu_seconds": timings,
+        "loglik_interrupted": loglik_interrupted,
     }
 
 
@@ -489,25 +491,24 @@ def _quarter_octave(interval, lo, hi):
     return int(min(hi, max(lo, 2 ** (round(4 * np.log2(interval)) / 4))))
 
 
-def _write_checkpoint(path, model, theta, interval, history):
-    import json
-    import os
-    data = {"kind": "ergmfit-mcmle-checkpoint", "formula": model.formula,
-            "labels": model.labels, "theta": [float(t) for t in theta],
-            "interval": int(interval), "history": history}
-    tmp = f"{path}.tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(data, fh)
-    os.replace(tmp, path)
+_CKPT_KIND = "ergmfit-mcmle-checkpoint"
+
+
+def _write_checkpoint(store, model, theta, interval, history):
+    store.save_json({"kind": _CKPT_KIND, "formula": model.formula, "labels": model.labels,
+                     "theta": [float(t) for t in theta], "interval": int(interval),
+                     "history": history})
 
 
 def _read_checkpoint(path, model):
-    import json
-    with open(path, encoding="utf-8") as fh:
-        data = json.load(fh)
-    if data.get("kind") != "ergmfit-mcmle-checkpoint":
-        raise ValueError(f"{path} is not an MCMC-MLE checkpoint of ergmfit")
-    if data["labels"] != model.labels:
-        raise ValueError(f"the checkpoint {path} is for the statistics {data['labels']}, "
-                         f"not {model.labels}")
+    data = read_json(path, kind=_CKPT_KIND, what="MCMC-MLE checkpoint")
+    try:
+        labels, theta = list(data["labels"]), [float(t) for t in data["theta"]]
+        int(data["interval"]), list(data["history"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise CheckpointError(f"cannot read {path}: an MCMC-MLE checkpoint with a missing or "
+                              f"damaged entry ({type(exc).__name__}: {exc})") from None
+    if labels != list(model.labels) or len(theta) != len(labels):
+        raise CheckpointError(f"the checkpoint {path} is for the statistics {data['labels']}, "
+                              f"not {model.labels}")
     return data
