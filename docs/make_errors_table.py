@@ -338,6 +338,14 @@ CASES = [
          'fit = ef.ERGM("flomarriage", "edges").fit(method="mple")\n'
          'fit.save(tmp / "no-such-dir" / "fit.json")',
          "SaveError", "cannot save the results to"),
+    Case("damaged-results", S_OTHER, "Loading a results file that is truncated, damaged or "
+         "tampered with",
+         'fit = ef.ERGM("flomarriage", "edges").fit(method="mple")\n'
+         'fit.save(tmp / "fit.json")\n'
+         'text = (tmp / "fit.json").read_text()\n'
+         '(tmp / "fit.json").write_text(text[:len(text) // 2])     # cut off half-way\n'
+         'ef.results.ERGMResults.load(tmp / "fit.json")',
+         "ResultsFileError", "damaged results file"),
     Case("unknown-dataset", S_OTHER, "A bundled dataset that does not exist",
          'ef.datasets.load("florentine")', "ErgmfitError", "no bundled dataset 'florentine'"),
     # -- command line ------------------------------------------------------------------

@@ -40,10 +40,11 @@ import os
 import numpy as np
 from scipy import special
 
-from .exceptions import ResultsFileError, SaveError
+from .exceptions import ErgmfitError, ResultsFileError, SaveError
 from .utils.fileio import atomic_write
 
 FORMAT_VERSION = 1
+MAX_RESULTS_BYTES = 2 ** 30          # a results file (or its unpacked archive) beyond this is refused
 
 _HEADERS = {
     "mple": "Maximum Pseudolikelihood Results:",
@@ -511,7 +512,8 @@ class ERGMResults:
         if self.model is not None:
             return self.model
         if self.network is None or self.formula is None:
-            raise ValueError("these results hold no network and formula to rebuild the model from")
+            raise ResultsFileError("these results hold no network and formula to rebuild the "
+                                   "model from (saved with include_network=False?)")
         from .model import ERGM
         self.model = ERGM(network_from_dict(self.network), self.formula)
         return self.model
@@ -619,27 +621,136 @@ class ERGMResults:
 
     @classmethod
     def load(cls, path) -> "ERGMResults":
-        """Read results written by :meth:`save` (``.json`` or ``.npz``)."""
+        """Read results written by :meth:`save` (``.json`` or ``.npz``).
+
+        A file that cannot be read back -- missing, truncated, damaged,
+        tampered with, or not a results file -- raises
+        :class:`~ergmfit.exceptions.ResultsFileError` ("damaged results
+        file PATH: what is wrong"), whatever the damage.
+        """
         path = os.fspath(path)
         ext = _results_extension(path)
-        if ext == ".json":
-            with open(path, encoding="utf-8") as fh:
-                d = json.load(fh)
-        elif ext == ".npz":
-            with np.load(path, allow_pickle=False) as z:
-                d = json.loads(str(z["meta"][()]))
-                d["params"] = z["params"].tolist()
-                d["cov"] = _enc(z["cov"])
-                if "cov_mc" in z.files:
-                    d["cov_mc"] = _enc(z["cov_mc"])
-                if "network" in d:
-                    d["network"]["ties"] = z["ties"].tolist()
-        else:
-            raise ValueError(f"unknown results file type {ext!r}: use a .json or .npz path")
-        if d.get("format_version", 1) > FORMAT_VERSION:
-            raise ValueError(f"{path} was written by a newer ergmfit (format "
-                             f"{d['format_version']}); upgrade to read it")
-        return cls.from_dict(d)
+        try:
+            d = _read_results_file(path, ext)
+            if not isinstance(d, dict):
+                raise _Damage(f"it holds a JSON {type(d).__name__}, not a results object")
+            version = d.get("format_version", 1)
+            if not isinstance(version, int) or isinstance(version, bool):
+                raise _Damage(f"its format_version is {version!r}")
+            if version > FORMAT_VERSION:
+                raise ResultsFileError(f"{path} was written by a newer ergmfit (format "
+                                       f"{version}); upgrade to read it")
+            res = cls.from_dict(d)
+            _check_loaded(res)
+        except ResultsFileError:
+            raise
+        except FileNotFoundError:
+            raise ResultsFileError(f"cannot read results file {path}: no such file") from None
+        except IsADirectoryError:
+            raise ResultsFileError(f"cannot read results file {path}: it is a directory") from None
+        except Exception as exc:  # noqa: BLE001 - any damage is reported as one ergmfit error
+            raise ResultsFileError(f"damaged results file {path}: {_describe_damage(exc)}") \
+                from None
+        return res
+
+
+class _Damage(Exception):
+    """What is wrong with a results file, in words."""
+
+
+def _read_results_file(path, ext):
+    if ext == ".json":
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_RESULTS_BYTES + 1)
+        if len(raw) > MAX_RESULTS_BYTES:
+            raise _Damage(f"it is larger than {MAX_RESULTS_BYTES // 2**20} MiB")
+        return json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+    import zipfile
+    with zipfile.ZipFile(path) as zf:            # members checked before numpy reads them
+        members = {i.filename: i.file_size for i in zf.infolist()}
+    total = sum(members.values())
+    if total > MAX_RESULTS_BYTES:
+        raise _Damage(f"its archive expands to {total:,} bytes (more than "
+                      f"{MAX_RESULTS_BYTES // 2**20} MiB)")
+    for need in ("meta.npy", "params.npy", "cov.npy"):
+        if need not in members:
+            raise _Damage(f"the archive has no {need[:-4]!r} array")
+    with np.load(path, allow_pickle=False) as z:
+        meta = z["meta"]
+        if meta.shape != () or meta.dtype.kind != "U":
+            raise _Damage("its 'meta' entry is not one JSON string")
+        d = json.loads(str(meta[()]), parse_constant=_no_constant)
+        if not isinstance(d, dict):
+            raise _Damage("its 'meta' entry is not a JSON object")
+        d["params"] = _float_array(z["params"], "params").tolist()
+        d["cov"] = _enc(_float_array(z["cov"], "cov"))
+        if "cov_mc" in z.files:
+            d["cov_mc"] = _enc(_float_array(z["cov_mc"], "cov_mc"))
+        if "network" in d:
+            if "ties" not in z.files:
+                raise _Damage("the archive has a network but no 'ties' array")
+            if not isinstance(d["network"], dict):
+                raise _Damage("its 'network' entry is not an object")
+            ties = z["ties"]
+            if ties.dtype.kind not in "iu":
+                raise _Damage("its 'ties' array is not whole numbers")
+            d["network"]["ties"] = ties.tolist()
+    return d
+
+
+def _no_constant(name):
+    raise _Damage(f"it holds {name}, which is not JSON")
+
+
+def _float_array(a, name):
+    if a.dtype.kind not in "fiu":
+        raise _Damage(f"its {name!r} array holds {a.dtype} values, not numbers")
+    return a.astype(float)
+
+
+def _check_loaded(res):
+    """Everything a loaded result is used for works: the table prints, the dict is rebuilt."""
+    p = res.n_params
+    if len(set(res.labels)) != p:
+        raise _Damage("its coefficient labels repeat")
+    if res.cov.shape != (p, p):
+        raise _Damage(f"its covariance is {res.cov.shape}, not {p} x {p}")
+    if res.formula is not None and not isinstance(res.formula, str):
+        raise _Damage("its formula is not text")
+    net = res.network
+    if net is not None:
+        if not isinstance(net, dict):
+            raise _Damage("its 'network' entry is not an object")
+        network_from_dict(net)                     # raises what is wrong with it
+    str(res.summary())
+    res.to_json()
+
+
+def _describe_damage(exc) -> str:
+    """What is wrong with a results file, in words, from the exception reading it raised."""
+    import zipfile
+    import zlib
+    if isinstance(exc, _Damage):
+        return str(exc)
+    if isinstance(exc, json.JSONDecodeError):
+        return (f"it is not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno}); "
+                "it may be truncated")
+    if isinstance(exc, UnicodeDecodeError):
+        return f"it is not UTF-8 text (byte {exc.start})"
+    if isinstance(exc, (zipfile.BadZipFile, EOFError, zlib.error)):
+        return f"it is not a readable .npz archive ({exc or type(exc).__name__}); it may be truncated"
+    if isinstance(exc, RecursionError):
+        return "it nests values too deeply"
+    if isinstance(exc, MemoryError):
+        return "it is too large to read"
+    if isinstance(exc, KeyError):
+        return f"the field {exc.args[0]!r} is missing"
+    if isinstance(exc, OSError):
+        return exc.strerror or str(exc)
+    if isinstance(exc, ErgmfitError):
+        return f"its network is not valid ({exc})"
+    text = str(exc).splitlines()[0][:200] if str(exc) else ""
+    return f"a field has a value of the wrong kind or shape ({type(exc).__name__}: {text})"
 
 
 # ---------------------------------------------------------------------------
