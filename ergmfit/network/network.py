@@ -189,12 +189,13 @@ class Network:
         """A new networkx graph with the original labels and attributes."""
         g = nx.DiGraph() if self.directed else nx.Graph()
         g.graph.update(self.graph_attrs)
-        for i, lab in enumerate(self.labels):
-            g.add_node(lab, **{a: vals[i] for a, vals in self.node_attrs.items()
-                               if not _is_missing(vals[i])})
-        for k, (i, j) in enumerate(self.ties):
-            g.add_edge(self.labels[i], self.labels[j],
-                       **{a: vals[k] for a, vals in self.edge_attrs.items()})
+        # attribute dicts, not keyword arguments: any attribute name works ('self', 'u', ...)
+        g.add_nodes_from((lab, {a: vals[i] for a, vals in self.node_attrs.items()
+                                if not _is_missing(vals[i])})
+                         for i, lab in enumerate(self.labels))
+        g.add_edges_from((self.labels[i], self.labels[j],
+                          {a: vals[k] for a, vals in self.edge_attrs.items()})
+                         for k, (i, j) in enumerate(self.ties.tolist()))
         return g
 
     def with_ties(self, ties):
