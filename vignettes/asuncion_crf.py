@@ -30,7 +30,7 @@ maximum), from θ = 0, averaged over the second half (Polyak).  Results are
 averaged over ``N_REP`` noisy data sets.  The paper's Fig. 3 carries no
 numbers in its text: the table states its findings beside our error rates.
 
-Environment: ``ERGMFIT_QUICK=1`` (tiny settings), ``ERGMFIT_FIGURES=dir``.
+Environment: ``ERGMFIT_QUICK=1`` (tiny settings), ``ERGMFIT_FIGURES=dir`` or ``--out dir``.
 """
 import os
 import time
@@ -45,8 +45,9 @@ from ergmfit.sampling._blocks import bcd_loop
 from ergmfit.utils.validation import seed_words
 
 QUICK = os.environ.get("ERGMFIT_QUICK", "") not in ("", "0")
-FIGDIR = os.environ.get("ERGMFIT_FIGURES",
-                        os.path.join(os.path.dirname(os.path.abspath(__file__)), "figures"))
+#: where the figure and table go, set by main(): ``--out DIR``, else $ERGMFIT_FIGURES, else a
+#: fresh temporary directory (vignettes/_output.py); never vignettes/figures/ unless asked
+FIGDIR = None
 SIZE = 16 if QUICK else 32
 N_TRAIN, N_TEST = (2, 2) if QUICK else (10, 5)
 N_ITER = 60 if QUICK else 1000
@@ -87,7 +88,10 @@ def error_rate(crf, theta, Y, X):
 
 
 def main():
-    os.makedirs(FIGDIR, exist_ok=True)
+    global FIGDIR
+    from _output import figures_dir
+    FIGDIR = str(figures_dir("asuncion_crf"))
+    print(f"figure and table go to {FIGDIR}")
     crf = GridCRF((SIZE, SIZE))
     ns = [3, 4, 5, 7]
     err_b = {n: [] for n in ns}

@@ -49,7 +49,7 @@ its lambda1 axis is not recoverable from the text, so we use lambda1 in
 ours is exact (deterministic) max-product, which the chain allows.
 
 Environment: ``ERGMFIT_QUICK=1`` (10 data sets, 3 values of lambda1),
-``ERGMFIT_FIGURES=dir`` (where the figure and table go), ``ERGMFIT_JOBS``
+``ERGMFIT_FIGURES=dir`` or ``--out dir`` (where the figure and table go), ``ERGMFIT_JOBS``
 (joblib workers over data sets, default 2).
 """
 import os
@@ -63,8 +63,9 @@ from ergmfit.mrf.contrastive import ccg, pseudo_likelihood_objective
 from ergmfit.mrf.models import LinearMRF
 
 QUICK = os.environ.get("ERGMFIT_QUICK", "") not in ("", "0")
-FIGDIR = os.environ.get("ERGMFIT_FIGURES",
-                        os.path.join(os.path.dirname(os.path.abspath(__file__)), "figures"))
+#: where the figure and table go, set by main(): ``--out DIR``, else $ERGMFIT_FIGURES, else a
+#: fresh temporary directory (vignettes/_output.py); never vignettes/figures/ unless asked
+FIGDIR = None
 N_JOBS = int(os.environ.get("ERGMFIT_JOBS", "2"))
 N_NODES = 10
 LAMBDA0 = 0.139
@@ -80,7 +81,11 @@ class VickreyChain(LinearMRF):
     g = (#{y_i = 1}, #{y_i = y_{i+1}} - (n - 1)), 0/1 coding."""
 
     def __init__(self, n_nodes=N_NODES):
-        n = int(n_nodes)
+        self.n_nodes = n_nodes
+        self._build()
+
+    def _build(self):
+        n = int(self.n_nodes)
         e = range(n - 1)
         mons = [[i] for i in range(n)] + [[i] for i in e] + [[i + 1] for i in e] + \
             [[i, i + 1] for i in e]
@@ -159,7 +164,10 @@ def pl_limit(lambda0=LAMBDA0, n=N_NODES):
 
 def main():
     t0 = time.perf_counter()
-    os.makedirs(FIGDIR, exist_ok=True)
+    global FIGDIR
+    from _output import figures_dir
+    FIGDIR = str(figures_dir("vickrey_chain"))
+    print(f"figure and table go to {FIGDIR}")
     seeds = np.random.SeedSequence(SEED).generate_state(len(L1_GRID) * N_SETS)
     tasks = [(l1, int(seeds[a * N_SETS + r])) for a, l1 in enumerate(L1_GRID)
              for r in range(N_SETS)]
