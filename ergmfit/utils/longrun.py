@@ -37,6 +37,7 @@ import warnings
 import numpy as np
 
 from ..exceptions import CheckpointError, CheckpointWarning
+from .fileio import atomic_write
 
 __all__ = ["Progress", "catch_interrupt", "Checkpoint", "write_json", "read_json", "write_npz",
            "read_npz", "parallel_map", "run_jobs", "JobControl"]
@@ -117,30 +118,9 @@ class catch_interrupt:
 
 
 # ---------------------------------------------------------------------------
-# files: atomic JSON / npz writers and readers that name damaged files
+# files: atomic JSON / npz writers (fileio.atomic_write: a temporary file in
+# the same directory, fsync, os.replace) and readers that name damaged files
 # ---------------------------------------------------------------------------
-def _atomic(path, write, binary):
-    """Write ``path`` through ``write(fh)`` into a temporary file in the same
-    directory, fsync it and rename it over ``path``: a crash or a failure
-    leaves the previous file as it was."""
-    path = os.fspath(path)
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp",
-                               dir=directory)
-    try:
-        with os.fdopen(fd, "wb" if binary else "w", **({} if binary else {"encoding": "utf-8"})) \
-                as fh:
-            write(fh)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
 def _stamp(data):
     from .. import __version__
     return {**data, "ergmfit_version": data.get("ergmfit_version", __version__)}
@@ -148,14 +128,15 @@ def _stamp(data):
 
 def write_json(path, data, indent=None):
     """Write ``data`` (JSON-able, with the ergmfit version added) atomically."""
-    _atomic(path, lambda fh: json.dump(_stamp(data), fh, indent=indent), binary=False)
+    with atomic_write(path) as fh:
+        json.dump(_stamp(data), fh, indent=indent)
 
 
 def write_npz(path, arrays, meta):
     """Write numeric ``arrays`` and a JSON ``meta`` dict to an ``.npz`` file
     atomically (no pickle: the metadata is stored as a JSON string)."""
-    _atomic(path, lambda fh: np.savez(fh, __meta__=np.array(json.dumps(_stamp(meta))), **arrays),
-            binary=True)
+    with atomic_write(path, "wb") as fh:
+        np.savez(fh, __meta__=np.array(json.dumps(_stamp(meta))), **arrays)
 
 
 def _a(what):
