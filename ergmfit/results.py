@@ -71,14 +71,23 @@ class LabeledArray(np.ndarray):
 
     Behaves as a NumPy array; in addition ``a["edges"]`` selects by label,
     ``a.labels`` lists them and ``a.to_dict()`` gives ``{label: value}``.
+    A two-dimensional one (``conf_int()``) also names its columns
+    (``a.columns``).  pandas cannot see the labels of a NumPy array
+    (``pd.Series(a)`` numbers its rows): ``a.to_series()`` and
+    ``a.to_frame()`` give the labelled pandas objects.
     """
 
-    def __new__(cls, values, labels):
+    def __new__(cls, values, labels, columns=None):
         obj = np.asarray(values, dtype=float).view(cls)
         labels = [str(lab) for lab in labels]
         if obj.ndim == 0 or obj.shape[0] != len(labels):
             raise ValueError(f"{len(labels)} labels for an array of shape {obj.shape}")
         obj.labels = labels
+        if columns is not None:
+            columns = [str(c) for c in columns]
+            if obj.ndim != 2 or obj.shape[1] != len(columns):
+                raise ValueError(f"{len(columns)} column names for an array of shape {obj.shape}")
+        obj.columns = columns
         return obj
 
     def __array_finalize__(self, obj):
@@ -87,6 +96,11 @@ class LabeledArray(np.ndarray):
             self.labels = labels
         else:
             self.labels = None
+        columns = getattr(obj, "columns", None)
+        if columns is not None and self.ndim == 2 and self.shape[1] == len(columns):
+            self.columns = columns
+        else:
+            self.columns = None
 
     def __array_wrap__(self, arr, *args, **kwargs):
         out = super().__array_wrap__(arr, *args, **kwargs)
@@ -122,11 +136,58 @@ class LabeledArray(np.ndarray):
             return {lab: float(v) for lab, v in zip(self.labels, arr)}
         return {lab: arr[k].tolist() for k, lab in enumerate(self.labels)}
 
-    def __repr__(self):
-        if self.labels is None or self.ndim != 1:
-            return np.asarray(self).__repr__()
+    def to_series(self, name=None):
+        """A pandas Series indexed by the labels (pandas must be installed)."""
+        pd = _pandas("LabeledArray.to_series()")
+        if self.ndim != 1 or self.labels is None:
+            raise ValueError("to_series() needs a labelled one-dimensional array")
+        return pd.Series(np.asarray(self), index=list(self.labels), name=name)
+
+    def to_frame(self):
+        """A pandas DataFrame indexed by the labels, with the column names (if any)."""
+        pd = _pandas("LabeledArray.to_frame()")
+        if self.labels is None:
+            raise ValueError("to_frame() needs a labelled array")
+        arr = np.asarray(self)
+        return pd.DataFrame(arr.reshape(len(self.labels), -1), index=list(self.labels),
+                            columns=self.columns)
+
+    def _rows(self):
+        arr = np.asarray(self)
         w = max((len(lab) for lab in self.labels), default=0)
-        return "\n".join(f"{lab:<{w}}  {v: .6g}" for lab, v in zip(self.labels, np.asarray(self)))
+        if self.ndim == 1:
+            return [f"{lab:<{w}}  {v: .6g}" for lab, v in zip(self.labels, arr)]
+        cells = [[f"{v: .6g}" for v in row] for row in arr]
+        heads = self.columns or [str(k) for k in range(arr.shape[1])]
+        cw = [max([len(h)] + [len(r[k]) for r in cells]) for k, h in enumerate(heads)]
+        out = [" " * w + "".join("  " + h.rjust(c) for h, c in zip(heads, cw))]
+        out += [lab.ljust(w) + "".join("  " + v.rjust(c) for v, c in zip(r, cw))
+                for lab, r in zip(self.labels, cells)]
+        return out
+
+    def __repr__(self):
+        if self.labels is None or self.ndim not in (1, 2):
+            return np.asarray(self).__repr__()
+        return "\n".join(self._rows())
+
+    def __str__(self):
+        if self.labels is None or self.ndim not in (1, 2):
+            return np.asarray(self).__str__()
+        return "\n".join(self._rows())
+
+    def _repr_html_(self):
+        if self.labels is None or self.ndim not in (1, 2):
+            return None
+        import html
+        return f"<pre>{html.escape(repr(self))}</pre>"
+
+
+def _pandas(what):
+    try:
+        import pandas as pd
+    except ImportError:  # pragma: no cover - depends on the environment
+        raise ImportError(f"{what} needs pandas (pip install pandas)") from None
+    return pd
 
 
 # ---------------------------------------------------------------------------
@@ -182,6 +243,11 @@ def r_format(values, digits: int = 7) -> list:
             out.append(fmt[v])
     w = max((len(s) for s in out), default=0)
     return [s.rjust(w) for s in out]
+
+
+def _pct(q: float) -> str:
+    """R's confint column name of a quantile: 0.025 -> '2.5 %'."""
+    return f"{100.0 * q:.3g} %"
 
 
 def r_round(v: float, ndigits: int) -> float:
@@ -446,10 +512,16 @@ class ERGMResults:
         return np.rint(np.nan_to_num(pct)).astype(int)
 
     def conf_int(self, alpha: float = 0.05) -> LabeledArray:
-        """Wald intervals params -/+ z_{1-alpha/2} bse as a (p, 2) array."""
+        """Wald intervals params -/+ z_{1-alpha/2} bse as a (p, 2) array.
+
+        Rows are labelled by the statistics and columns named as R's
+        ``confint`` names them (``"2.5 %"``, ``"97.5 %"``); it prints as a
+        labelled table and ``.to_frame()`` gives a pandas DataFrame.
+        """
         q = special.ndtri(1.0 - alpha / 2.0)
         b, se = np.asarray(self.params), np.asarray(self.bse)
-        return LabeledArray(np.column_stack([b - q * se, b + q * se]), self.labels)
+        cols = [_pct(alpha / 2.0), _pct(1.0 - alpha / 2.0)]
+        return LabeledArray(np.column_stack([b - q * se, b + q * se]), self.labels, columns=cols)
 
     @property
     def deviance(self):
@@ -486,12 +558,26 @@ class ERGMResults:
         """statnet's summary table as an object that prints (see :class:`Summary`)."""
         return Summary(self)
 
+    @property
+    def convergence(self) -> str:
+        """One sentence: converged or not, after how many iterations ("" if none were made)."""
+        if self.n_iter <= 0:
+            return ""
+        it = f"{self.n_iter} iteration{'s' if self.n_iter != 1 else ''}"
+        return f"Converged after {it}." if self.converged else f"Did not converge after {it}."
+
     def __repr__(self):
-        return (f"<ERGMResults method={self.method!r} converged={self.converged} "
+        conv = (f"converged after {self.n_iter} iterations" if self.converged
+                else f"not converged after {self.n_iter} iterations") if self.n_iter > 0 \
+            else f"converged={self.converged}"
+        return (f"<ERGMResults method={self.method!r} {conv} "
                 f"params={dict(zip(self.labels, np.round(np.asarray(self.params), 4).tolist()))}>")
 
     def __str__(self):
         return str(self.summary())
+
+    def _repr_html_(self):
+        return self.summary()._repr_html_()
 
     # -- model -------------------------------------------------------------
     def gof(self, n_sim=100, random_state=None, **kwargs):
@@ -804,15 +890,11 @@ class Summary:
         return out
 
     def to_frame(self):
-        try:
-            import pandas as pd
-        except ImportError:  # pragma: no cover - depends on the environment
-            raise ImportError("Summary.to_frame() needs pandas (pip install pandas); "
-                              "Summary.rows() gives the same table as a list") from None
+        pd = _pandas("Summary.to_frame() (Summary.rows() gives the same table as a list)")
         rows = self.rows()
         df = pd.DataFrame({c: [row[k] for row in rows] for c, k in
-                           zip(self.COLUMNS + ("",), ("estimate", "std_error", "mcmc_pct", "z",
-                                                       "p", "stars"))},
+                           zip(self.COLUMNS + ("signif",), ("estimate", "std_error", "mcmc_pct",
+                                                            "z", "p", "stars"))},
                           index=[row["label"] for row in rows])
         if self.t_ratios is not None:
             df["t ratio"] = [row["t_ratio"] for row in rows]
@@ -885,6 +967,8 @@ class Summary:
         lines += self.coef_table_lines()
         lines += ["---", self.LEGEND, ""]
         lines += self.deviance_lines()
+        if r.convergence:
+            lines += ["", r.convergence]
         if r.warnings:
             lines.append("")
             lines += r.warnings
@@ -892,6 +976,10 @@ class Summary:
 
     def __repr__(self):
         return self.__str__()
+
+    def _repr_html_(self):
+        import html
+        return f"<pre>{html.escape(str(self))}</pre>"
 
     def as_text(self) -> str:
         return str(self)

@@ -64,3 +64,36 @@ def test_network_does_not_hold_the_callers_objects():
     w.node_attrs["info"][0]["age"] = 0
     w.graph_attrs["m"][2, 2] = 5.0
     assert net.node_attrs["info"][0] == {"age": 20} and net.graph_attrs["m"][2, 2] == 1.0
+
+
+# ---------------------------------------------------------------------------
+# warnings point at the caller's line (#22 item 6)
+# ---------------------------------------------------------------------------
+import warnings  # noqa: E402
+
+import pytest  # noqa: E402
+
+
+def test_warnings_point_at_the_users_line(tmp_path):
+    g = nx.Graph()
+    g.add_edge(1, 2, weight=3.0)
+    g.add_edge(2, 3, weight=1.0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ef.as_network(g, weights="ignore")
+    assert [w.filename for w in caught] == [__file__], [(w.filename, w.lineno) for w in caught]
+    path = tmp_path / "ties.csv"
+    path.write_text("source,target\n1,2\n1,2\n2,3\n")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ef.read_network(path, directed=True, duplicates="merge")
+    assert caught and all(w.filename == __file__ for w in caught), \
+        [(w.filename, w.lineno) for w in caught]
+
+
+def test_warnings_through_the_model_point_at_the_users_line():
+    g = nx.Graph()
+    g.add_edge(1, 2, weight=3.0)
+    with pytest.warns(UserWarning, match="weights are ignored") as rec:
+        ef.ERGM(g, "edges", weights="ignore")          # ERGM -> as_network -> from_networkx
+    assert [w.filename for w in rec] == [__file__]

@@ -70,11 +70,11 @@ import math
 import numbers
 import os
 import re
-import warnings
 
 import numpy as np
 
 from ..exceptions import DataFormatError, NetworkError
+from ..utils.validation import warn as _warn
 from .network import Network
 
 __all__ = ["load_any", "read_network", "read_estimnet_attributes", "from_adjacency",
@@ -749,8 +749,8 @@ def _handle_weights(names, cols, locs, weights):
 def _weights_problem(weights, what, matrix=False):
     if weights == "ignore":
         tie = "every nonzero entry" if matrix else "every listed edge"
-        warnings.warn(f"{what}; weights are ignored ({tie} is a tie): ergmfit models binary "
-                      "ties", stacklevel=4)
+        _warn(f"{what}; weights are ignored ({tie} is a tie): ergmfit models binary "
+                      "ties")
         return
     tie = "every nonzero entry" if matrix else "every listed edge"
     raise NetworkError(f"{what}; ergmfit models binary ties. Threshold or drop the weights "
@@ -779,8 +779,8 @@ def _clean_ties(t, h, n, directed, duplicates, locs, labels):
                                f"{labels[h[k]]!r} of {locs[j]}; ergmfit models binary ties: "
                                "remove the repeated lines, or pass duplicates='merge' "
                                "(command line: --duplicates merge) to keep one")
-        warnings.warn(f"{m - len(first)} tie(s) are listed more than once (e.g. {locs[dup[0]]}); "
-                      "each was kept once, with the first listing's attributes", stacklevel=4)
+        _warn(f"{m - len(first)} tie(s) are listed more than once (e.g. {locs[dup[0]]}); "
+                      "each was kept once, with the first listing's attributes")
     keep = first
     if not directed:
         lo = np.minimum(t[keep], h[keep])
@@ -789,10 +789,10 @@ def _clean_ties(t, h, n, directed, duplicates, locs, labels):
         ufirst = _first_occurrences(ukeys)
         if len(ufirst) < len(keep):
             k, j = _first_repeat(ukeys)
-            warnings.warn(f"{len(keep) - len(ufirst)} tie(s) of the undirected network are listed "
+            _warn(f"{len(keep) - len(ufirst)} tie(s) of the undirected network are listed "
                           f"in both directions (e.g. {locs[keep[j]]} and {locs[keep[k]]}); an "
                           "undirected network has one tie per pair, so each was kept once, with "
-                          "the first listing's attributes", stacklevel=4)
+                          "the first listing's attributes")
             keep = keep[ufirst]
     return keep
 
@@ -866,8 +866,8 @@ def _read_pajek(text, where, directed, weights, duplicates, attr_files):
             if key == "network":
                 if n is None:
                     continue
-                warnings.warn(f"{loc(lineno)}: the file holds more than one network; only the "
-                              "first was read", stacklevel=3)
+                _warn(f"{loc(lineno)}: the file holds more than one network; only the "
+                              "first was read")
                 break
             if key == "vertices":
                 if n is not None:
@@ -960,8 +960,7 @@ def _read_pajek(text, where, directed, weights, duplicates, attr_files):
     if len(vlabels) == n and len(set(vlabels.values())) == n:
         labels = [vlabels[k] for k in range(n)]
     elif vlabels and len(set(vlabels.values())) < len(vlabels):
-        warnings.warn(f"{where}: vertex labels are not unique, so the nodes are labelled 1..{n}",
-                      stacklevel=3)
+        _warn(f"{where}: vertex labels are not unique, so the nodes are labelled 1..{n}")
     if attr_files:
         for name, (fname, vals) in attr_files.items():
             if len(vals) != n:
@@ -1040,8 +1039,8 @@ def _read_with_networkx(raw, where, fmt, directed, weights, duplicates):
                                "to keep one")
         extra = g.number_of_edges()
         g = nx.DiGraph(g) if g.is_directed() else nx.Graph(g)
-        warnings.warn(f"{where}: {extra - g.number_of_edges()} repeated tie(s) were merged "
-                      "(the last listing's attributes kept)", stacklevel=3)
+        _warn(f"{where}: {extra - g.number_of_edges()} repeated tie(s) were merged "
+                      "(the last listing's attributes kept)")
     if g.number_of_nodes() == 0:
         raise NetworkError(f"{where} has no nodes")
     net = Network.from_networkx(g, weights=weights)

@@ -10,12 +10,12 @@ from __future__ import annotations
 import copy
 import math
 import numbers
-import warnings
 
 import networkx as nx
 import numpy as np
 
 from ..exceptions import NetworkError, TermError
+from ..utils.validation import warn as _warn
 from ._state import NetworkState
 
 
@@ -175,7 +175,7 @@ class Network:
                 if all(_is_one(v) for v in vals):
                     continue
                 if weights == "ignore":
-                    warnings.warn("edge weights are ignored: ergmfit models binary ties", stacklevel=3)
+                    _warn("edge weights are ignored: ergmfit models binary ties")
                     continue
                 raise NetworkError("the network has edge weights other than 1; ergmfit models "
                                    "binary ties. Threshold or drop the weights first, or pass "
