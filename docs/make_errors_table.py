@@ -250,6 +250,31 @@ CASES = [
     Case("missing-file", S_FILES, "A file that does not exist",
          'ef.read_network(tmp / "nosuch.csv", directed=True)',
          "DataFormatError", "no such file"),
+    Case("csv-invisible-character", S_FILES, "An invisible character (a byte-order mark or NUL "
+         "in the middle of the file) in a node id",
+         '(tmp / "ties.csv").write_text("source,target\\n1,2\\n\\ufeff1,3\\n", encoding="utf-8")\n'
+         'ef.read_network(tmp / "ties.csv", directed=True)',
+         "DataFormatError", "contains an invisible character"),
+    Case("decompression-cap", S_FILES, "A compressed file that expands beyond "
+         "`ergmfit.network.io.MAX_DECOMPRESSED_BYTES` (1 GiB)",
+         'import gzip\n'
+         'ef.network.io.MAX_DECOMPRESSED_BYTES = 2 ** 20    # 1 MiB, for the example\n'
+         'try:\n'
+         '    (tmp / "ties.csv.gz").write_bytes(gzip.compress(b"source,target\\n" + b"1,2\\n" * 10 ** 6))\n'
+         '    ef.read_network(tmp / "ties.csv.gz", directed=True)\n'
+         'finally:\n'
+         '    ef.network.io.MAX_DECOMPRESSED_BYTES = 2 ** 30',
+         "DataFormatError", "when decompressed"),
+    Case("graphml-undeclared-node", S_FILES, "A GraphML edge to a node the file does not declare",
+         '(tmp / "g.graphml").write_text(\'<graphml xmlns="http://graphml.graphdrawing.org/xmlns">\'\n'
+         '    \'<graph edgedefault="undirected"><node id="a"/><edge source="a" target="b"/>\'\n'
+         '    \'</graph></graphml>\')\n'
+         'ef.read_network(tmp / "g.graphml")',
+         "NetworkError", "is not declared as a <node>"),
+    Case("too-many-nodes", S_NETWORK, "A network with more nodes than ergmfit handles (10 million)",
+         'import scipy.sparse as sp\n'
+         'ef.as_network(sp.coo_matrix((2 ** 40, 2 ** 40)), directed=True)',
+         "NetworkError", "more than ergmfit handles"),
     # -- fitting ----------------------------------------------------------------
     Case("empty-graph", S_FIT, "Fitting a network without ties",
          'ef.ERGM(nx.empty_graph(5), "edges").fit(method="mple")',

@@ -19,6 +19,10 @@ from ..utils.validation import warn as _warn
 from ._state import NetworkState
 
 
+#: the largest number of nodes a network may have (its compiled state is O(n) memory)
+MAX_NODES = 10_000_000
+
+
 class Network:
     """Nodes 0..n-1 (with their original labels), ties and attributes.
 
@@ -48,6 +52,9 @@ class Network:
         n = int(n)
         if n < 1:
             raise NetworkError("the network has no nodes")
+        if n > MAX_NODES:
+            raise NetworkError(f"the network has {n:,} nodes, more than ergmfit handles (at "
+                               f"most {MAX_NODES:,})")
         ties = np.asarray(ties, dtype=np.int64).reshape(-1, 2)
         if len(ties):
             if ties.min() < 0 or ties.max() >= n:
