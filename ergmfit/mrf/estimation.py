@@ -152,10 +152,26 @@ def fit_cl(instances, labels, block_size=2, blocks="all", n_blocks=None, theta0=
     """Maximum composite likelihood over all observations.
 
     Returns a dict: ``theta``, ``loglik`` (unnormalised CL at the maximum),
-    ``hessian`` (minus its Hessian), ``n_iter``, ``converged``, ``design``."""
-    from ..estimation.mcle import maximize_composite, _check_design
+    ``hessian`` (minus its Hessian), ``n_iter``, ``converged``, ``design``.
+    Raises DegenerateModelError, naming the direction, when the composite
+    likelihood has no finite maximiser (a linear program checks it first)."""
+    from ..estimation.mcle import maximize_composite, _check_design, separation_direction
+    from ..exceptions import DegenerateModelError
     des = composite_design_multi(instances, block_size, blocks, n_blocks, random_state)
-    _check_design(des, list(labels))
+    labels = list(labels)
+    _check_design(des, labels)
+    d = separation_direction(des)
+    if d is not None:
+        sup = np.flatnonzero(d)
+        what = (f"{labels[sup[0]]} -> {'+' if d[sup[0]] > 0 else '-'}Inf" if len(sup) == 1 else
+                " + ".join(f"{d[k] / np.abs(d[sup]).max():.3g}*{labels[k]}" for k in sup)
+                + " -> +Inf")
+        raise DegenerateModelError(
+            f"the maximum composite likelihood estimate (blocks of {block_size}) does not "
+            f"exist: the composite likelihood keeps increasing as {what}, i.e. in that "
+            "direction no configuration of any block is more likely than the observed one "
+            "(separation, e.g. only the constant states observed). Give data with more "
+            "variety, use larger blocks, or drop the statistic.")
     if theta0 is None:
         theta0 = np.zeros(des.p)
     theta, ll, H, n_iter, converged = maximize_composite(des, theta0, maxiter, tol)
