@@ -43,6 +43,7 @@ from .stepping import (ellipsoid_step, hotelling_pvalue, hummel_step, in_convex_
                        is_ess_fraction, maximize_is_loglik, _is_weights)
 from ..utils.longrun import Checkpoint, Progress, catch_interrupt, read_json
 from ..utils.validation import check_params, check_random_state
+from .curved import maximize_curved_is_loglik
 from .base import Estimator, Setting, boolean, choice, integer, number
 
 
@@ -118,12 +119,15 @@ def dyad_independent_loglik(model, theta):
     """
     from .mple import fit_mple
     idx, off = [], 0
-    for t in model.terms:
-        if t.dyad_independent:
-            idx.extend(range(off, off + len(t.labels)))
-        off += len(t.labels)
     p = model.n_params
     theta0 = np.zeros(p)
+    for t in model.terms:
+        k = len(getattr(t, "param_labels", None) or t.labels)
+        if t.dyad_independent:
+            idx.extend(range(off, off + k))
+        elif getattr(t, "curve", None) is not None:
+            theta0[off + 1] = theta[off + 1]      # same decay, weight 0: η = 0 there
+        off += k
     D = model.network.n_dyads
     if not idx:
         return -D * np.log(2.0), theta0
@@ -137,7 +141,11 @@ def bridge_loglik(model, theta, g_obs, starts, rng, bridges=16, samplesize=256, 
                   burnin=None, n_jobs=1, proposal="auto", backend=None):
     """Log-likelihood at ``theta`` by bridge sampling from the dyad-independent submodel."""
     ll0, theta0 = dyad_independent_loglik(model, theta)
-    diff = theta - theta0
+    par = model.parameterisation
+    # the path θ0 + u (θ − θ0) keeps every decay at θ's, so η moves on a line
+    # and d η / du = η(θ) − η(θ0)
+    diff_theta = theta - theta0
+    diff = par.eta(theta) - par.eta(theta0)
     burnin = 4 * interval if burnin is None else burnin
     total = 0.0
     sq = 0.0
@@ -145,7 +153,7 @@ def bridge_loglik(model, theta, g_obs, starts, rng, bridges=16, samplesize=256, 
     # point is a small move from the last, so a short burn-in suffices
     for k in reversed(range(bridges)):
         u = (k + 0.5) / bridges
-        th = theta0 + u * diff
+        th = theta0 + u * diff_theta
         chains, starts, _ = run_chains(model, th, samplesize, burnin, interval, starts,
                                        n_chains=len(starts), n_jobs=n_jobs, random_state=rng,
                                        proposal=proposal, backend=backend)
@@ -156,6 +164,19 @@ def bridge_loglik(model, theta, g_obs, starts, rng, bridges=16, samplesize=256, 
         sq += float(diff @ V @ diff) / bridges**2
     # ℓ(θ) − ℓ(θ0) = −∫ diff·E[z] du  (z centred at the observed statistics)
     return ll0 - total, float(np.sqrt(sq))
+
+
+def _has_na(init):
+    vals = list(init.values()) if isinstance(init, dict) else list(np.ravel(init))
+    return any(v is None or (isinstance(v, float) and np.isnan(v)) for v in vals)
+
+
+def _projector(par, theta):
+    """z -> z J(θ) for a curved model (the identity for a linear one)."""
+    if par.linear:
+        return lambda A: A
+    J = par.jacobian(theta)
+    return lambda A: np.asarray(A) @ J
 
 
 def _initial_estimate(model, random_state=None):
@@ -201,6 +222,7 @@ class MCMLE(Estimator):
     """
 
     method = "mcmle"
+    supports_curved = True
     SETTINGS = (
         Setting("init", None, None, "Starting parameters (array or dict); default the MPLE "
                 "(contrastive divergence when the MPLE does not exist)."),
@@ -241,6 +263,12 @@ class MCMLE(Estimator):
             warn = [f"MCMC-MLE did not converge in {out['n_iter']} iterations"]
         else:
             warn = []
+        if getattr(model, "curved", False):
+            from .curved import decay_messages
+            for msg in decay_messages(model.parameterisation, out["params"], "likelihood"):
+                warn.append(msg)
+                if not msg.startswith("Note"):
+                    warnings.warn(msg, ConvergenceWarning, stacklevel=3)
         if out["loglik_interrupted"]:
             warn.append("interrupted by the user while bridge-sampling the log-likelihood: the "
                         "fit is complete, its log-likelihood is NA (eval_loglik=False skips it)")
@@ -342,6 +370,7 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
     # stuck in one mode of a near-degenerate model looks well mixed locally
     min_interval = max(1, interval // 4) if min_interval is None else int(min_interval)
     g_obs = model.statistics_vector()
+    par = model.parameterisation
     init_method = "user"
     history = []
     if resume is not None:
@@ -349,7 +378,12 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
         init, interval, history = state["theta"], int(state["interval"]), state["history"]
         burnin = 16 * interval
         init_method = f"checkpoint {resume}"
-    if init is None:
+    if init is not None and getattr(model, "curved", False) and _has_na(init):
+        # statnet's init=c(NA, NA, 0.7, ...): the curved MPLE started there
+        from .mple import fit_mple
+        theta = np.asarray(fit_mple(model, init=init).params, dtype=float)
+        init_method = "MPLE"
+    elif init is None:
         theta, init_method = _initial_estimate(model, random_state=rng)
     else:
         theta = check_params(init, model.labels, "init")
@@ -371,24 +405,36 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
             chains, starts, acc = run_chains(model, theta, size, burnin, interval, starts,
                                              n_chains=n_chains, n_jobs=n_jobs, random_state=rng,
                                              proposal=proposal, backend=backend)
-            check_degeneracy(model, chains, D)
-            chains_z = [c - g_obs for c in chains]
             sample_theta = theta.copy()        # where this sample was drawn
+            # a curved model's canonical statistics (e.g. 30 ESP counts, many
+            # nearly constant) are judged in the directions of its parameters,
+            # z J(θ): the step length, convergence test, ESS and degeneracy checks
+            proj = _projector(par, theta)
+            check_degeneracy(model, [proj(c) for c in chains], D)
+            chains_z = [c - g_obs for c in chains]
             Z = np.concatenate(chains_z)
-            gamma = max(hummel_step(Z, steplength_margin), ellipsoid_step(Z))
-            pval = hotelling_pvalue(chains_z) if gamma >= 1.0 else 0.0
-            eta = maximize_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0))
+            Zp, chains_zp = proj(Z), [proj(c) for c in chains_z]
+            gamma = max(hummel_step(Zp, steplength_margin), ellipsoid_step(Zp))
+            pval = hotelling_pvalue(chains_zp) if gamma >= 1.0 else 0.0
+            if par.linear:
+                eta = maximize_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0))
+                move = eta
+            else:
+                eta = maximize_curved_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0), par,
+                                                theta) - theta
+                move = par.eta(theta + eta) - par.eta(theta)
             # trust region: keep the importance weights of the move informative
-            while is_ess_fraction(Z, eta) < min_is_ess and np.max(np.abs(eta)) > 1e-8:
+            while is_ess_fraction(Z, move) < min_is_ess and np.max(np.abs(eta)) > 1e-8:
                 eta = eta / 2.0
+                move = eta if par.linear else par.eta(theta + eta) - par.eta(theta)
                 gamma = min(gamma, 0.5)
-            ess = effective_sizes(chains_z)
-            mess = multivariate_ess(chains_z)
+            ess = effective_sizes(chains_zp)
+            mess = multivariate_ess(chains_zp)
             history.append({"iteration": it, "theta": theta.tolist(), "gamma": gamma,
                             "pvalue": pval, "min_ess": float(ess.min()), "ess": mess,
                             "interval": interval,
                             "samplesize": size, "acceptance": float(np.mean(acc))})
-            _check_oscillation(model, history, Z, g_obs)
+            _check_oscillation(model, history, Zp, proj(g_obs))
             progress.update(1, step=f"{gamma:.2f}", p=f"{pval:.2f}", interval=interval)
             theta = theta + eta
             if store is not None:
@@ -448,15 +494,15 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
                       ConvergenceWarning, stacklevel=3)
     # covariance from the last sample, importance-weighted to the final estimate
     Z = np.concatenate(chains_z)
-    w = _is_weights(Z, theta - sample_theta)
+    w = _is_weights(Z, par.eta(theta) - par.eta(sample_theta))
     mu = w @ Z
-    info = (Z - mu).T @ ((Z - mu) * w[:, None])
+    info = par.information(theta, (Z - mu).T @ ((Z - mu) * w[:, None]))
     try:
         cov_model = np.linalg.inv(info)
     except np.linalg.LinAlgError:
         raise DegenerateModelError("the Fisher information is singular: some statistics are "
                                    "linear combinations of others; remove a redundant term") from None
-    V = batch_means_cov(chains_z)
+    V = par.information(theta, batch_means_cov(chains_z))
     cov_mc = cov_model @ V @ cov_model
     cov = cov_model + cov_mc
     timings["iterations"] = time.process_time() - c0 - timings["start"]

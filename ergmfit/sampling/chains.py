@@ -16,7 +16,8 @@ from ..utils.validation import check_random_state
 def _chain_job(model, theta, n, burnin, interval, start, seed, proposal):
     sampler, cm = model.sampler(theta, proposal=proposal, random_state=seed, start=start)
     g0 = model.statistics_vector(start)
-    stats = g0 + sampler.sample(theta, n, burnin, interval)
+    eta = model.eta(theta) if hasattr(model, "eta") else theta   # natural parameters
+    stats = g0 + sampler.sample(eta, n, burnin, interval)
     return stats, cm.state.ties(), sampler.acceptance_rate
 
 
