@@ -261,7 +261,7 @@ def trace_plot(trajectory, labels=None, targets=None, path=None, xlabel="iterati
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes[-1].set_xlabel(xlabel)
     if any(v is not None for v in targets + final) or burnin is not None:
-        axes[0].legend(loc="upper right", fontsize=7, frameon=False)
+        axes[0].legend(loc="best", fontsize=7, framealpha=0.85)
     if title:
         fig.suptitle(title)
     fig.tight_layout()

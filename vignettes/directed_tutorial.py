@@ -117,11 +117,10 @@ def samplike_part():
     history = fit.info.get("history", [])
     if history:
         theta = np.array([h["theta"] for h in history])
-        plotting.trace_plot(theta, labels=short(model.labels), targets=np.asarray(fit.params),
+        plotting.trace_plot(theta, labels=short(model.labels), final=np.asarray(fit.params),
                             path=figure("samplike_mcmle_theta.png"), xlabel="MCMC-MLE iteration",
-                            target_label="final estimate",
-                            title="samplike MCMC-MLE: estimates by iteration "
-                                  "(dashed: final estimate)")
+                            title="samplike MCMC-MLE: estimates by iteration and the final "
+                                  "estimate")
     gof = fit.gof(n_sim=N_SIM, random_state=SEED + 1)
     print(f"\ngof(fit): {N_SIM} simulated networks\n")
     print(gof)

@@ -169,10 +169,9 @@ def main():
         theta = np.array([h["theta"] for h in history])
         print(f"MCMC-MLE took {len(history)} iterations; step lengths (Hummel gamma): "
               + ", ".join(f"{h['gamma']:.2f}" for h in history))
-        plotting.trace_plot(theta, labels=short(model.labels), targets=np.asarray(mcmle.params),
+        plotting.trace_plot(theta, labels=short(model.labels), final=np.asarray(mcmle.params),
                             path=figure("lazega_mcmle_theta.png"), xlabel="MCMC-MLE iteration",
-                            target_label="final estimate",
-                            title="MCMC-MLE: estimates by iteration (dashed: final estimate)")
+                            title="MCMC-MLE: estimates by iteration and the final estimate")
     interval = mcmle.info.get("final_interval", 1024)
     S = model.simulate(mcmle.params, n=N_TRACE, interval=interval, burnin=16 * interval,
                        output="stats", random_state=SEED + 1)
