@@ -200,11 +200,8 @@ class ContrastiveObjective:
 
 
 def _no_maximiser_message(d, names):
-    sup = np.flatnonzero(d)
-    if len(sup) == 1:
-        what = f"{names[sup[0]]} -> {'+' if d[sup[0]] > 0 else '-'}Inf"
-    else:
-        what = "the combination " + " + ".join(f"{d[k]:.3g}*{names[k]}" for k in sup) + " -> +Inf"
+    from .estimation import direction_text
+    what = direction_text(d, names)
     return ("the contrastive objective (pseudo-/composite likelihood) has no finite maximiser: "
             f"it keeps increasing as {what}, i.e. along that direction every observed "
             "instantiation is at least as likely as each alternative of its set (separation; "

@@ -100,6 +100,16 @@ def fit_pl(instances, labels, maxiter=100, tol=1e-14):
 # ---------------------------------------------------------------------------
 # Composite likelihood
 # ---------------------------------------------------------------------------
+def direction_text(d, labels):
+    """A direction of unbounded increase in words: ``"edge -> +Inf"`` or
+    ``"the combination 0.5*a + 1*b -> +Inf"``."""
+    sup = np.flatnonzero(d)
+    if len(sup) == 1:
+        return f"{labels[sup[0]]} -> {'+' if d[sup[0]] > 0 else '-'}Inf"
+    return ("the combination " + " + ".join(f"{d[k] / np.abs(d[sup]).max():.3g}*{labels[k]}"
+                                            for k in sup) + " -> +Inf")
+
+
 def composite_design_multi(instances, block_size=2, blocks="all", n_blocks=None,
                            random_state=None):
     """The merged :class:`~ergmfit.estimation.mcle.CompositeDesign` of all
@@ -162,10 +172,7 @@ def fit_cl(instances, labels, block_size=2, blocks="all", n_blocks=None, theta0=
     _check_design(des, labels)
     d = separation_direction(des)
     if d is not None:
-        sup = np.flatnonzero(d)
-        what = (f"{labels[sup[0]]} -> {'+' if d[sup[0]] > 0 else '-'}Inf" if len(sup) == 1 else
-                " + ".join(f"{d[k] / np.abs(d[sup]).max():.3g}*{labels[k]}" for k in sup)
-                + " -> +Inf")
+        what = direction_text(d, labels)
         raise DegenerateModelError(
             f"the maximum composite likelihood estimate (blocks of {block_size}) does not "
             f"exist: the composite likelihood keeps increasing as {what}, i.e. in that "
