@@ -884,3 +884,26 @@ def test_too_many_nodes_is_a_clear_error():
         ef.Network(2 ** 40, [], directed=False)
     with pytest.raises(NetworkError, match="more than ergmfit handles"):
         ef.as_network(sp.coo_matrix((2 ** 40, 2 ** 40)), directed=True)
+
+
+def test_csv_is_streamed_not_loaded_whole(tmp_path):
+    # the whole text, its lines and a row list per line used to be held at once (a 69 MB CSV
+    # took 3.2 GB); now each record is turned into two node indices as it is read
+    import tracemalloc
+    rng = np.random.default_rng(0)
+    pairs = set()
+    while len(pairs) < 30_000:
+        a, b = rng.integers(1, 2000, 2)
+        if a != b:
+            pairs.add((int(a), int(b)))
+    path = tmp_path / "e.csv.gz"
+    text = "source,target\n" + "".join(f"{a},{b}\n" for a, b in sorted(pairs))
+    path.write_bytes(_gzip.compress(text.encode()))
+    tracemalloc.start()
+    try:
+        net = read_network(path, directed=True)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert net.n_ties == 30_000
+    assert peak < 25 * len(text), (peak, len(text))        # was ~60x the text

@@ -42,9 +42,13 @@ Formats
     (a path or a list of paths), see :func:`read_estimnet_attributes`.
     Two-mode (``*vertices N N1``) and ``*matrix`` files are not supported.
 
-Files ending in ``.gz``, ``.bz2`` or ``.xz`` are decompressed; the format
-is taken from the extension before that, or from ``fmt``.  Text must be
-UTF-8 (a byte-order mark is allowed).
+Files ending in ``.gz``, ``.bz2`` or ``.xz`` are decompressed (at most
+``MAX_DECOMPRESSED_BYTES``, 1 GiB); the format is taken from the extension
+before that, or from ``fmt``.  Text must be UTF-8 (a byte-order mark is
+allowed at the start; invisible characters -- a byte-order mark mid-file,
+NUL, zero-width or bidi marks -- in a node id or column name are an error
+naming the line).  CSV/TSV files are streamed: read a line at a time, never
+held whole in memory.
 
 Ties
 ----
@@ -62,6 +66,7 @@ Ties
 from __future__ import annotations
 
 import bz2
+from array import array
 import difflib
 import gzip
 import io as _io
@@ -215,22 +220,23 @@ def read_network(path, directed=None, nodes=None, fmt=None, weights="error",
     _check_choice(duplicates, "duplicates", ("error", "merge"))
     path = os.fspath(path)
     fmt = _format_of(path, fmt)
-    raw = _read_bytes(path)
     where = os.path.basename(path) or path
-    if not raw.strip():
-        raise DataFormatError(f"{where} is empty")
     if fmt in ("csv", "tsv"):
+        # streamed: a line at a time, never the whole file (or its decompressed text) in memory
         if nodes is not None and not isinstance(nodes, (str, os.PathLike)):
             raise NetworkError("nodes= for an edge-list CSV is one node CSV file (first column "
                                "the node id)")
-        edges_text = _decode(raw, where)
+        delim = "," if fmt == "csv" else "\t"
         node_table = None
         if nodes is not None:
             npath = os.fspath(nodes)
-            node_table = _read_node_csv(_decode(_read_bytes(npath), os.path.basename(npath)),
-                                        os.path.basename(npath), "," if fmt == "csv" else "\t")
-        return _read_edge_csv(edges_text, where, "," if fmt == "csv" else "\t", directed,
+            nwhere = os.path.basename(npath) or npath
+            node_table = _read_node_csv(_text_lines(npath, nwhere), nwhere, delim)
+        return _read_edge_csv(_text_lines(path, where), where, delim, directed,
                               node_table, weights, duplicates)
+    raw = _read_bytes(path)
+    if not raw.strip():
+        raise DataFormatError(f"{where} is empty")
     if fmt == "pajek":
         attr = None
         if nodes is not None:
@@ -551,33 +557,27 @@ def _csv_cell(text, quoted):
     return text if quoted else _parse_value(text)
 
 
-def _records(text, delim, where):
+def _records(lines, delim, where):
     """Yield ``(line_number, fields, quoted_flags or None)`` for each non-blank record.
 
-    RFC 4180 quoting: a field that starts with ``"`` ends at the next lone
-    ``"`` (``""`` is a literal quote) and may span lines.  Unquoted fields
-    are stripped of surrounding white space.
+    ``lines`` is an iterable of lines without their line breaks (a str is
+    split at ``\\r\\n``, ``\\r`` and ``\\n``).  RFC 4180 quoting: a field that
+    starts with ``"`` ends at the next lone ``"`` (``""`` is a literal
+    quote) and may span lines.  Unquoted fields are stripped of surrounding
+    white space.
     """
-    lines = _LINE_BREAK.split(text)
+    if isinstance(lines, str):
+        lines = _LINE_BREAK.split(lines)
     ws = " \t".replace(delim, "")
-    if '"' not in text:     # fast path: no quoting anywhere
-        strip = any(c.isspace() for c in set(text) - {"\n", "\r"})
-        for lineno, buf in enumerate(lines, start=1):
-            if not buf or (strip and buf.isspace()):
-                continue
-            fields = buf.split(delim)
-            yield lineno, ([f.strip() for f in fields] if strip else fields), None
-        return
-    n = len(lines)
-    i = 0
-    while i < n:
-        buf = lines[i]
-        lineno = i + 1
-        i += 1
+    it = iter(lines)
+    lineno = 0
+    for buf in it:
+        lineno += 1
+        start = lineno
         if '"' not in buf:
-            if not buf.strip():
+            if not buf or buf.isspace():
                 continue
-            yield lineno, [f.strip() for f in buf.split(delim)], None
+            yield start, [f.strip() for f in buf.split(delim)], None
             continue
         fields, quoted = [], []
         p = 0
@@ -590,13 +590,14 @@ def _records(text, delim, where):
                 while True:
                     q = buf.find('"', p)
                     if q == -1:
-                        if i >= n:
-                            raise DataFormatError(f"{where}, line {lineno}: a quoted field is "
+                        nxt = next(it, None)
+                        if nxt is None:
+                            raise DataFormatError(f"{where}, line {start}: a quoted field is "
                                                   "never closed (missing '\"')")
                         parts.append(buf[p:])
                         parts.append("\n")
-                        buf = lines[i]
-                        i += 1
+                        buf = nxt
+                        lineno += 1
                         p = 0
                         continue
                     parts.append(buf[p:q])
@@ -611,7 +612,7 @@ def _records(text, delim, where):
                 while p < len(buf) and buf[p] in ws:
                     p += 1
                 if p < len(buf) and buf[p] != delim:
-                    raise DataFormatError(f"{where}, line {lineno}: unexpected text "
+                    raise DataFormatError(f"{where}, line {start}: unexpected text "
                                           f"{buf[p:p + 10]!r} after a closing quote")
             else:
                 q = buf.find(delim, p)
@@ -624,12 +625,12 @@ def _records(text, delim, where):
                 p += 1
                 continue
             break
-        yield lineno, fields, quoted
+        yield start, fields, quoted
 
 
-def _table(text, delim, where, what):
+def _table(lines, delim, where, what):
     """Header and rows of a delimited text file; rows checked for length."""
-    recs = _records(text, delim, where)
+    recs = _records(lines, delim, where)
     first = next(recs, None)
     if first is None:
         raise DataFormatError(f"{where} is empty: {what}")
@@ -645,8 +646,8 @@ def _table(text, delim, where, what):
     return hline, header, hquoted, rows
 
 
-def _read_node_csv(text, where, delim):
-    _, header, _, rows = _table(text, delim, where,
+def _read_node_csv(lines, where, delim):
+    _, header, _, rows = _table(lines, delim, where,
                                 "a node file starts with a header line: id[,attribute,...]")
     locs = _Locs(f"{where}, line", [ln for ln, _, _ in rows])
     ids = [_csv_id(f[0], q is not None and q[0], locs, r) for r, (_, f, q) in enumerate(rows)]
@@ -655,9 +656,16 @@ def _read_node_csv(text, where, delim):
     return header[1:], ids, cols, locs
 
 
-def _read_edge_csv(text, where, delim, directed, node_table, weights, duplicates):
-    hline, header, hquoted, rows = _table(
-        text, delim, where, "an edge-list file starts with a header line: source,target[,...]")
+def _read_edge_csv(lines, where, delim, directed, node_table, weights, duplicates):
+    """The network of an edge-list CSV, read record by record (never the whole text at once)."""
+    recs = _records(lines, delim, where)
+    first = next(recs, None)
+    if first is None:
+        raise DataFormatError(f"{where} is empty: an edge-list file starts with a header line: "
+                              "source,target[,...]")
+    hline, header, hquoted = first
+    hquoted = hquoted or [False] * len(header)
+    _check_names(header, where, hline)
     if len(header) < 2:
         raise DataFormatError(f"{where}, line {hline}: an edge list needs at least two columns "
                               f"(source{delim}target), found the header {header[0]!r}")
@@ -667,17 +675,61 @@ def _read_edge_csv(text, where, delim, directed, node_table, weights, duplicates
                               f"{delim.join(header)!r}; add a header line")
     directed = _need_directed(directed, f"{where} (an edge list)")
     src, dst = _endpoint_columns(header)
-    locs = _Locs(f"{where}, line", [ln for ln, _, _ in rows])
-    tails = [_csv_id(f[src], q is not None and q[src], locs, r) for r, (_, f, q) in enumerate(rows)]
-    heads = [_csv_id(f[dst], q is not None and q[dst], locs, r) for r, (_, f, q) in enumerate(rows)]
-    attr_names, attr_cols = [], []
-    for k, name in enumerate(header):
-        if k in (src, dst):
-            continue
-        attr_names.append(name)
-        attr_cols.append([_csv_cell(f[k], q is not None and q[k]) for _, f, q in rows])
-    return _assemble_edgelist(tails, heads, attr_names, attr_cols, locs, directed, node_table,
-                              weights, duplicates, where)
+    linenos, tails, heads = array("q"), array("q"), array("q")
+    locs = _Locs(f"{where}, line", linenos)
+    nodes = _NodeIndex(node_table)
+    attr_idx = [k for k in range(len(header)) if k not in (src, dst)]
+    attr_cols = [[] for _ in attr_idx]
+    width = len(header)
+    for lineno, fields, quoted in recs:
+        if len(fields) != width:
+            raise DataFormatError(f"{where}, line {lineno}: expected {width} field(s) "
+                                  f"({','.join(header)}), found {len(fields)}")
+        r = len(linenos)
+        linenos.append(lineno)
+        if quoted is None:
+            tails.append(nodes(_csv_id(fields[src], False, locs, r)))
+            heads.append(nodes(_csv_id(fields[dst], False, locs, r)))
+            for col, k in zip(attr_cols, attr_idx):
+                col.append(_parse_value(fields[k]))
+        else:
+            tails.append(nodes(_csv_id(fields[src], quoted[src], locs, r)))
+            heads.append(nodes(_csv_id(fields[dst], quoted[dst], locs, r)))
+            for col, k in zip(attr_cols, attr_idx):
+                col.append(_csv_cell(fields[k], quoted[k]))
+    return _finish_edgelist(np.frombuffer(tails, dtype=np.int64),
+                            np.frombuffer(heads, dtype=np.int64), nodes,
+                            [header[k] for k in attr_idx], attr_cols, locs, directed, weights,
+                            duplicates, where)
+
+
+class _NodeIndex:
+    """Node ids to indices as an edge list is read: the node file's, or first seen."""
+
+    def __init__(self, node_table):
+        self.fixed = node_table is not None
+        self.index = {}
+        self.missing = {}                   # ids not in the node file, in the order met
+        if self.fixed:
+            self.attr_names, ids, self.attr_cols, nlocs = node_table
+            for r, nid in enumerate(ids):
+                if nid in self.index:
+                    raise DataFormatError(f"{nlocs[r]}: node id {nid!r} appears twice (first "
+                                          f"at {nlocs[self.index[nid]]})")
+                self.index[nid] = r
+            self.labels = list(ids)
+        else:
+            self.labels = []
+
+    def __call__(self, v):
+        k = self.index.get(v)
+        if k is None:
+            if self.fixed:
+                self.missing.setdefault(v, None)
+                return -1
+            k = self.index[v] = len(self.labels)
+            self.labels.append(v)
+        return k
 
 
 def _looks_numeric(text):
@@ -687,47 +739,43 @@ def _looks_numeric(text):
 
 def _assemble_edgelist(tails, heads, attr_names, attr_cols, locs, directed, node_table,
                        weights, duplicates, where):
-    if node_table is not None:
-        node_names, ids, node_cols, nlocs = node_table
-        index = {}
-        for r, nid in enumerate(ids):
-            if nid in index:
-                raise DataFormatError(f"{nlocs[r]}: node id {nid!r} appears twice (first at "
-                                      f"{nlocs[index[nid]]})")
-            index[nid] = r
-        labels = list(ids)
-        missing = []
-        seen_missing = set()
-        for v in (x for pair in zip(tails, heads) for x in pair):
-            if v not in index and v not in seen_missing:
-                seen_missing.add(v)
-                missing.append(v)
-        if missing:
+    nodes = _NodeIndex(node_table)
+    t = np.empty(len(tails), dtype=np.int64)
+    h = np.empty(len(heads), dtype=np.int64)
+    for r, (u, v) in enumerate(zip(tails, heads)):
+        t[r] = nodes(u)
+        h[r] = nodes(v)
+    return _finish_edgelist(t, h, nodes, attr_names, attr_cols, locs, directed, weights,
+                            duplicates, where)
+
+
+def _finish_edgelist(t, h, nodes, attr_names, attr_cols, locs, directed, weights, duplicates,
+                     where):
+    labels = nodes.labels
+    if nodes.fixed:
+        if nodes.missing:
+            missing = list(nodes.missing)
             shown = ", ".join(repr(v) for v in missing[:5])
             more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
             hint = ""
-            as_text = {str(k): k for k in index}
+            as_text = {str(k): k for k in nodes.index}
             if any(str(v) in as_text for v in missing):
                 hint = (" (some match node ids up to quoting: quote the ids in both files or "
                         "in neither)")
             raise NetworkError(f"{where}: {len(missing)} node id(s) in the edge list are not in "
                                f"the node file: {shown}{more}{hint}")
-        node_attrs = dict(zip(node_names, node_cols))
+        node_attrs = dict(zip(nodes.attr_names, nodes.attr_cols))
     else:
-        order = {}
-        for v in (x for pair in zip(tails, heads) for x in pair):
-            if v not in order:
-                order[v] = len(order)
-        labels = list(order)
-        if labels and all(isinstance(v, int) and not isinstance(v, bool) for v in labels):
-            labels.sort()
-        index = {v: k for k, v in enumerate(labels)}
-        node_attrs = {}
         if not labels:
             raise NetworkError(f"{where} lists no ties, so the network has no nodes; pass a node "
                                "file (nodes=) to give the nodes")
-    t = np.fromiter((index[v] for v in tails), dtype=np.int64, count=len(tails))
-    h = np.fromiter((index[v] for v in heads), dtype=np.int64, count=len(heads))
+        if all(isinstance(v, int) and not isinstance(v, bool) for v in labels):
+            order = sorted(range(len(labels)), key=labels.__getitem__)
+            rank = np.empty(len(labels), dtype=np.int64)
+            rank[order] = np.arange(len(labels))
+            t, h = rank[t], rank[h]
+            labels = [labels[k] for k in order]
+        node_attrs = {}
     attr_names, attr_cols = _handle_weights(attr_names, attr_cols, locs, weights)
     keep = _clean_ties(t, h, len(labels), directed, duplicates, locs, labels)
     ties = np.stack([t[keep], h[keep]], axis=1) if len(keep) else np.zeros((0, 2), np.int64)
@@ -1121,6 +1169,70 @@ def _read_bytes(path):
     if ext in _COMPRESSED:
         raw = _decompress(raw, ext, os.path.basename(path))
     return raw
+
+
+def _binary_lines(path, where):
+    """The lines of a file as bytes (decompressed if .gz/.bz2/.xz, capped), one at a time."""
+    path = os.fspath(path)
+    try:
+        fh = open(path, "rb")  # noqa: SIM115 - closed below
+    except FileNotFoundError:
+        raise DataFormatError(f"no such file: {path!r}") from None
+    except OSError as exc:
+        raise DataFormatError(f"cannot read {path!r}: {exc.strerror or exc}") from None
+    ext = path.rsplit(".", 1)[-1].lower() if "." in os.path.basename(path) else ""
+    with fh:
+        if ext not in _COMPRESSED:
+            try:
+                yield from fh
+            except OSError as exc:
+                raise DataFormatError(f"cannot read {path!r}: {exc.strerror or exc}") from None
+            return
+        cap, total = MAX_DECOMPRESSED_BYTES, 0
+        try:
+            with _COMPRESSED[ext](fh, "rb") as z:
+                while True:
+                    line = z.readline(cap + 1 - total)
+                    if not line:
+                        break
+                    total += len(line)
+                    if total > cap:
+                        raise DataFormatError(
+                            f"{where} expands to more than {cap // 2 ** 20:,} MiB when "
+                            "decompressed (ergmfit.network.io.MAX_DECOMPRESSED_BYTES); "
+                            "decompress it yourself if it really is that large")
+                    yield line
+        except DataFormatError:
+            raise
+        except Exception as exc:  # corrupt archive of any kind
+            raise DataFormatError(f"{where} is not a valid .{ext} file: {exc}") from None
+
+
+def _text_lines(path, where):
+    """The lines of a UTF-8 text file without their line breaks (\\r\\n, \\r or \\n), streamed;
+    a byte-order mark at the start is dropped, a byte that is not UTF-8 is an error naming
+    its line."""
+    lineno = 0
+    first = True
+    for raw in _binary_lines(path, where):
+        try:
+            line = raw.decode("utf-8-sig" if first else "utf-8")
+        except UnicodeDecodeError as exc:
+            line_of = lineno + 1 + raw[:exc.start].count(b"\r")
+            raise DataFormatError(f"{where}, line {line_of}: not UTF-8 text (byte "
+                                  f"0x{raw[exc.start]:02x}); save the file as UTF-8") from None
+        first = False
+        if line.endswith("\n"):
+            line = line[:-1]
+            if line.endswith("\r"):
+                line = line[:-1]
+        if "\r" in line:
+            parts = line.split("\r")
+            lineno += len(parts)
+            yield from parts
+        else:
+            lineno += 1
+            yield line
 
 
 def _decompress(raw, ext, where):
