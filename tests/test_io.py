@@ -907,3 +907,22 @@ def test_csv_is_streamed_not_loaded_whole(tmp_path):
         tracemalloc.stop()
     assert net.n_ties == 30_000
     assert peak < 25 * len(text), (peak, len(text))        # was ~60x the text
+
+
+def test_reader_modules_are_small_and_never_import_datasets():
+    # #16: io.py was 1,171 lines and imported ergmfit.datasets, which imports it back
+    import ast
+    import pathlib
+    import ergmfit.network as pkg
+    for path in pathlib.Path(pkg.__file__).parent.glob("*.py"):
+        src = path.read_text(encoding="utf-8")
+        assert src.count("\n") < 800, path.name
+        for node in ast.walk(ast.parse(src)):
+            if isinstance(node, ast.ImportFrom):
+                mod = "." * node.level + (node.module or "")
+                names = [a.name for a in node.names]
+                assert "datasets" not in mod and "datasets" not in names, (path.name, mod, names)
+    import ergmfit.network.io as io
+    for name in io.__all__:                  # the public names are where they were
+        assert getattr(io, name) is not None
+    assert io.load_any("flomarriage").n == 16
