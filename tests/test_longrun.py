@@ -150,10 +150,15 @@ def test_mcmle_chains_on_dask(flo):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         ref = flo.fit(method="mcmle", backend="threading", **kw)
+        ee = dict(random_state=1, n_chains=2, n_jobs=2, ee_steps=5, ee_inner_steps=10,
+                  sampler_steps=100, se="none")
+        ref_ee = flo.fit(method="ee", backend="threading", **ee)
         with distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None) \
                 as cluster, distributed.Client(cluster):
             fit = flo.fit(method="mcmle", backend="dask", **kw)
+            fit_ee = flo.fit(method="ee", backend="dask", **ee)
     assert np.array_equal(np.asarray(fit.params), np.asarray(ref.params))
+    assert np.array_equal(np.asarray(fit_ee.params), np.asarray(ref_ee.params))
 
 
 def test_backend_is_checked(flo):
