@@ -820,3 +820,109 @@ def test_fuzz_pajek_agrees_with_csv(fuzz_dir, n, pairs, directed):
         assert tie_set(a) == tie_set(b)
         expect = {(i, j) if directed else frozenset((i, j)) for i, j in pairs}
         assert tie_set(a) == expect
+
+
+# ---------------------------------------------------------------------------
+# #24 item 5: decompression cap, invisible characters, undeclared GraphML nodes, huge n
+# ---------------------------------------------------------------------------
+import gzip as _gzip  # noqa: E402
+
+import ergmfit.network.io as _netio  # noqa: E402
+
+
+def test_decompression_is_capped(tmp_path, monkeypatch):
+    path = tmp_path / "bomb.csv.gz"
+    path.write_bytes(_gzip.compress(b"source,target\n" + b"1,2\n" * 200_000))
+    monkeypatch.setattr(_netio, "MAX_DECOMPRESSED_BYTES", 100_000)
+    with pytest.raises(DataFormatError, match="expands to more than 0 MiB when decompressed"):
+        read_network(path, directed=True)
+    monkeypatch.setattr(_netio, "MAX_DECOMPRESSED_BYTES", 10_000_000)
+    with pytest.raises(NetworkError, match="repeats the tie"):    # read whole when allowed
+        read_network(path, directed=True)
+
+
+@pytest.mark.parametrize("text, line, char", [
+    ("source,target\n1,2\n\ufeff1,3\n", 3, "U+FEFF"),              # a BOM mid-file
+    ("source,target\n1,2\n2,3\x00\n", 3, "U+0000"),                # a NUL
+    ('source,target\n1,2\n"a\u200b",3\n', 3, "U+200B"),             # zero-width space, quoted
+    ("source,target\n1,2\n2,\u202e3\n", 3, "U+202E"),               # right-to-left override
+])
+def test_invisible_characters_in_ids(tmp_path, text, line, char):
+    path = tmp_path / "e.csv"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(DataFormatError, match=f"line {line}: node id .* invisible character.*{char.replace('+', '[+]')}"):
+        read_network(path, directed=True)
+    nodes = tmp_path / "n.csv"
+    nodes.write_text("id,x\n1,a\n\ufeff2,b\n", encoding="utf-8")
+    (tmp_path / "ok.csv").write_text("source,target\n1,2\n", encoding="utf-8")
+    with pytest.raises(DataFormatError, match="n.csv, line 3: node id"):
+        read_network(tmp_path / "ok.csv", directed=True, nodes=nodes)
+
+
+def test_leading_bom_is_still_fine(tmp_path):
+    path = tmp_path / "e.csv"
+    path.write_bytes("\ufeffsource,target\n1,2\n".encode("utf-8"))
+    assert read_network(path, directed=True).n == 2
+
+
+def test_graphml_edge_to_an_undeclared_node(tmp_path):
+    head = ('<?xml version="1.0"?><graphml xmlns="http://graphml.graphdrawing.org/xmlns">'
+            '<graph edgedefault="undirected">')
+    path = tmp_path / "g.graphml"
+    path.write_text(head + '<node id="a"/><node id="b"/><edge source="a" target="b"/>'
+                    '<edge source="b" target="c"/></graph></graphml>')
+    with pytest.raises(NetworkError, match="target 'c' that is not declared"):
+        read_network(path)
+    path.write_text(head + '<edge source="a" target="b"/><node id="a"/><node id="b"/>'
+                    '</graph></graphml>')                 # declared after the edge: fine
+    assert read_network(path).n_ties == 1
+
+
+def test_too_many_nodes_is_a_clear_error():
+    import scipy.sparse as sp
+    with pytest.raises(NetworkError, match="more than ergmfit handles"):
+        ef.Network(2 ** 40, [], directed=False)
+    with pytest.raises(NetworkError, match="more than ergmfit handles"):
+        ef.as_network(sp.coo_matrix((2 ** 40, 2 ** 40)), directed=True)
+
+
+def test_csv_is_streamed_not_loaded_whole(tmp_path):
+    # the whole text, its lines and a row list per line used to be held at once (a 69 MB CSV
+    # took 3.2 GB); now each record is turned into two node indices as it is read
+    import tracemalloc
+    rng = np.random.default_rng(0)
+    pairs = set()
+    while len(pairs) < 30_000:
+        a, b = rng.integers(1, 2000, 2)
+        if a != b:
+            pairs.add((int(a), int(b)))
+    path = tmp_path / "e.csv.gz"
+    text = "source,target\n" + "".join(f"{a},{b}\n" for a, b in sorted(pairs))
+    path.write_bytes(_gzip.compress(text.encode()))
+    tracemalloc.start()
+    try:
+        net = read_network(path, directed=True)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert net.n_ties == 30_000
+    assert peak < 25 * len(text), (peak, len(text))        # was ~60x the text
+
+
+def test_reader_modules_are_small_and_never_import_datasets():
+    # #16: io.py was 1,171 lines and imported ergmfit.datasets, which imports it back
+    import ast
+    import pathlib
+    import ergmfit.network as pkg
+    for path in pathlib.Path(pkg.__file__).parent.glob("*.py"):
+        src = path.read_text(encoding="utf-8")
+        assert src.count("\n") < 800, path.name
+        for node in ast.walk(ast.parse(src)):
+            if isinstance(node, ast.ImportFrom):
+                mod = "." * node.level + (node.module or "")
+                names = [a.name for a in node.names]
+                assert "datasets" not in mod and "datasets" not in names, (path.name, mod, names)
+    import ergmfit.network.io as io
+    for name in io.__all__:                  # the public names are where they were
+        assert getattr(io, name) is not None
+    assert io.load_any("flomarriage").n == 16
