@@ -3,6 +3,7 @@
 The rules are in :mod:`ergmfit.network.io`'s documentation."""
 from __future__ import annotations
 
+from array import array
 import re
 
 import numpy as np
@@ -29,15 +30,19 @@ def _pajek_int(tok, loc, what):
     return int(tok)
 
 
-def _read_pajek(text, where, directed, weights, duplicates, attr_files):
-    lines = _LINE_BREAK.split(text)
+def _read_pajek(lines, where, directed, weights, duplicates, attr_files):
+    """The network of a Pajek file given as its lines (an iterable, read once; a str is
+    split into lines)."""
+    if isinstance(lines, str):
+        lines = _LINE_BREAK.split(lines)
+    rd = _LineReader(lines)
+    blank = True
     n = None
     section = None
     kinds = set()
     vlabels = {}
-    tails, heads, linenos, wvals = [], [], [], []
+    tails, heads, linenos, wvals = array("q"), array("q"), array("q"), []
     node_attrs = {}
-    i = 0
 
     def loc(lineno):
         return f"{where}, line {lineno}"
@@ -50,10 +55,14 @@ def _read_pajek(text, where, directed, weights, duplicates, attr_files):
                                   f"*vertices {n})")
         return v - 1
 
-    while i < len(lines):
-        lineno = i + 1
-        line = lines[i].strip()
-        i += 1
+    while True:
+        raw = rd.next()
+        if raw is None:
+            break
+        lineno = rd.lineno
+        line = raw.strip()
+        if line:
+            blank = False
         if not line or line.startswith("%"):
             continue
         if line.startswith("*"):
@@ -94,7 +103,7 @@ def _read_pajek(text, where, directed, weights, duplicates, attr_files):
                     raise DataFormatError(f"{loc(lineno)}: *{parts[0]} before the network")
                 name = rest.strip().strip('"').strip() or f"{key}{len(node_attrs) + 1}"
                 name = re.sub(r"\.(clu|vec)$", "", name, flags=re.I)
-                i = _read_pajek_block(lines, i, n, name, key, node_attrs, where)
+                _read_pajek_block(rd, n, name, key, node_attrs, where)
                 section = None
                 continue
             if key == "matrix":
@@ -138,6 +147,8 @@ def _read_pajek(text, where, directed, weights, duplicates, attr_files):
                 tails.append(a)
                 heads.append(vertex(tok, lineno))
                 linenos.append(lineno)
+    if blank:
+        raise DataFormatError(f"{where} is empty")
     if n is None:
         raise DataFormatError(f"{where}: no '*vertices N' line: not a Pajek network file")
     if len(kinds) > 1:
@@ -167,22 +178,45 @@ def _read_pajek(text, where, directed, weights, duplicates, attr_files):
                 raise DataFormatError(f"node attribute {name!r} is given both in {where} and in "
                                       f"{fname}")
             node_attrs[name] = vals
-    t = np.asarray(tails, dtype=np.int64)
-    h = np.asarray(heads, dtype=np.int64)
+    t = np.frombuffer(tails, dtype=np.int64)
+    h = np.frombuffer(heads, dtype=np.int64)
     keep = _clean_ties(t, h, n, directed, duplicates, locs, labels)
     ties = np.stack([t[keep], h[keep]], axis=1) if len(keep) else np.zeros((0, 2), np.int64)
     return Network(n, ties, directed, labels=labels, node_attrs=node_attrs)
 
 
-def _read_pajek_block(lines, i, n, name, key, node_attrs, where):
-    """A *partition / *vector block: '*vertices N' then N values; returns the next line index."""
+class _LineReader:
+    """Lines read one at a time, with their numbers; one line can be put back."""
+
+    def __init__(self, lines):
+        self._it = iter(lines)
+        self._back = None
+        self.lineno = 0
+
+    def next(self):
+        if self._back is not None:
+            line, self._back = self._back, None
+            return line
+        line = next(self._it, None)
+        if line is not None:
+            self.lineno += 1
+        return line
+
+    def push(self, line):
+        self._back = line
+
+
+def _read_pajek_block(rd, n, name, key, node_attrs, where):
+    """A *partition / *vector block: '*vertices N' then N values (the next line is put back)."""
     vals = []
     count = None
-    while i < len(lines):
-        lineno = i + 1
-        line = lines[i].strip()
+    while True:
+        raw = rd.next()
+        if raw is None:
+            break
+        lineno = rd.lineno
+        line = raw.strip()
         if not line or line.startswith("%"):
-            i += 1
             continue
         if count is None:
             toks = line.split()
@@ -193,15 +227,13 @@ def _read_pajek_block(lines, i, n, name, key, node_attrs, where):
             if count != n:
                 raise DataFormatError(f"{where}, line {lineno}: *{key} {name} has {count} "
                                       f"vertices, the network {n}")
-            i += 1
             continue
         if len(vals) == n or line.startswith("*"):
+            rd.push(raw)
             break
         vals.append(_parse_value(line.split()[0]))
-        i += 1
     if len(vals) != n:
         raise DataFormatError(f"{where}: *{key} {name} has {len(vals)} value(s) for {n} vertices")
     if name in node_attrs:
         raise DataFormatError(f"{where}: two *{key} blocks named {name!r}")
     node_attrs[name] = vals
-    return i

@@ -235,13 +235,10 @@ def read_network(path, directed=None, nodes=None, fmt=None, weights="error",
         if nodes is not None:
             npath = os.fspath(nodes)
             nwhere = os.path.basename(npath) or npath
-            node_table = _read_node_csv(_text_lines(npath, nwhere, MAX_DECOMPRESSED_BYTES), nwhere,
-                                        delim)
-        return _read_edge_csv(_text_lines(path, where, MAX_DECOMPRESSED_BYTES), where, delim, directed,
-                              node_table, weights, duplicates)
-    raw = _read_bytes(path, MAX_DECOMPRESSED_BYTES)
-    if not raw.strip():
-        raise DataFormatError(f"{where} is empty")
+            node_table = _read_node_csv(_text_lines(npath, nwhere, MAX_DECOMPRESSED_BYTES),
+                                        nwhere, delim)
+        return _read_edge_csv(_text_lines(path, where, MAX_DECOMPRESSED_BYTES), where, delim,
+                              directed, node_table, weights, duplicates)
     if fmt == "pajek":
         attr = None
         if nodes is not None:
@@ -253,7 +250,12 @@ def read_network(path, directed=None, nodes=None, fmt=None, weights="error",
                         raise DataFormatError(f"node attribute {name!r} is given in more than one "
                                               "attribute file")
                     attr[name] = (os.path.basename(os.fspath(p)), vals)
-        return _read_pajek(_decode(raw, where), where, directed, weights, duplicates, attr)
+        # streamed: a line at a time, never the whole file (or its decompressed text) in memory
+        return _read_pajek(_text_lines(path, where, MAX_DECOMPRESSED_BYTES), where, directed,
+                           weights, duplicates, attr)
+    raw = _read_bytes(path, MAX_DECOMPRESSED_BYTES)
+    if not raw.strip():
+        raise DataFormatError(f"{where} is empty")
     if nodes is not None:
         raise NetworkError(f"nodes= is for edge-list CSV and Pajek files; a {fmt} file holds "
                            "its node attributes itself")
