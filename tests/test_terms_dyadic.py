@@ -510,9 +510,9 @@ def test_missing_attribute_value_none():
         ef.ERGM(g, "nodematch('x')")
 
 
-def test_mutual_variants_refused():
-    with pytest.raises(TermError, match="not supported"):
-        ef.ERGM(_net("samplike"), "mutual(same='group')")
+def test_mutual_diff_needs_same_or_by():
+    with pytest.raises(TermError, match="need same= or by="):
+        ef.ERGM(_net("samplike"), "mutual(diff=TRUE)")
 
 
 def test_minus_vector_drops_levels_as_in_statnet():

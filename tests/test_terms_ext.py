@@ -28,6 +28,8 @@ UNDIRECTED = [
     "Passthrough(~triangle)", "For(~nodematch(.), . = c('a', 'x'))",
     "nodecov('x'):nodematch('a')", "edges*nodefactor('a')",
     "F(~S(~triangle + edges, ~a == a[2]), ~nodematch('a'))",
+    "triangle(attr='a')", "triangle(attr='a', diff=TRUE)", "density + meandeg",
+    "smalldiff('x', 0.5)", "hamming", "diff('x', pow=2, sign.action='abs')",
 ]
 DIRECTED = [
     "odegrange(from=1, to=3, by='a')", "idegrange(from=2, by='a', homophily=TRUE)",
@@ -37,6 +39,9 @@ DIRECTED = [
     "Symmetrize(~edges + kstar(2), 'upper')", "Symmetrize(~gwesp(0.5, fixed=TRUE), 'lower')",
     "F(~mutual + ttriple + idegree(1), ~!nodematch('a'))", "S(~edges + ctriple, ~a != a[1])",
     "Symmetrize(~F(~triangle, ~nodematch('a')), 'weak')",
+    "triangle(attr='a', diff=TRUE)", "ttriple(attr='a')", "ctriple(attr='a', diff=TRUE)",
+    "mutual(same='a')", "mutual(same='a', diff=TRUE)", "mutual(by='a')", "asymmetric",
+    "asymmetric('a', diff=TRUE)", "diff('x')", "diff('x', dir='h-t')", "hamming",
 ]
 BIPARTITE = [
     "b1degree(0:3)", "b2degree(1:2, by='b')", "b1star(2:3)", "b2star(2, attr='c')",

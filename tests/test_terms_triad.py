@@ -340,7 +340,7 @@ def test_labels():
     ("cycle(2)", "at least 3"),
     ("cycle(17)", "at most the number of nodes"),
     ("cycle(4, semi='yes')", "semi"),
-    ("triangle('Grade')", "not supported yet"),
+    ("triangle(diff=TRUE)", "need attr"),
 ])
 def test_argument_errors(formula, needle):
     net = ef.datasets.load_network("flomarriage")

@@ -53,8 +53,9 @@ from .registry import (DIRECTED, Param, Term, as_bool, as_float, as_int_list, fo
 _FAMILY = "triad and shared-partner"
 _TYPES = ("OTP", "ITP", "RTP", "OSP", "ISP")
 
-_ATTR_PARAMS = [Param("attr", None, "not supported yet"), Param("diff", False, "not supported yet"),
-                Param("levels", None, "not supported yet")]
+_ATTR_PARAMS = [Param("attr", None, "count only triples whose nodes share this attribute"),
+                Param("diff", False, "with attr: one statistic per level"),
+                Param("levels", None, "with attr: the levels counted")]
 _TIES_PARAMS = [Param("attr", None, "not supported yet"), Param("levels", None, "not supported yet")]
 _GW_PARAMS = [Param("decay", None, "decay parameter alpha >= 0"),
               Param("fixed", False, "FALSE (statnet's default): curved, the decay is estimated"),
@@ -69,6 +70,10 @@ def _no_attr(name, attr=None, diff=False, levels=None):
 
 
 def _triad(name, net, mode, attr=None, diff=False, levels=None, label=None):
+    if attr is not None and name in ("triangle", "ttriple", "ctriple"):
+        from .attrterms import attr_triad
+        return attr_triad(net, name, "dtriangle" if name == "triangle" else name, attr, diff,
+                          levels)
     _no_attr(name, attr, diff, levels)
     return Term(name, [label or name], DTriadKernel(TRIAD_MODES[mode]))
 
@@ -80,7 +85,7 @@ def dtriangle(net, attr=None, diff=False, levels=None):
 
     g = Σ_{a,b,c distinct} x_ab x_bc x_ac + (1/3) Σ x_ab x_bc x_ca.  Change for adding i->j:
     OTP(i,j) + OSP(i,j) + ISP(i,j) + OTP(j,i).  statnet ``triangle`` on a directed network
-    (label ``triangle``); attr/diff/levels are not supported yet.
+    (label ``triangle``); ``attr``/``diff``: triples whose nodes share a level.
 
     Example: ``edges + mutual + triangle``.
     """

@@ -275,15 +275,17 @@ def mutual(net, same=None, by=None, diff=False, keep=None, levels=None):
     """Number of mutual dyads: Σ_{i<j} x_ij x_ji.
 
     statnet ``mutual`` (label ``mutual``); EstimNet ``Reciprocity``.
-    Change statistic of i->j: x_ji.  statnet's ``same``/``by`` variants
-    are not supported.
+    Change statistic of i->j: x_ji.  ``same=attr``: mutual dyads whose ends share a
+    level (``mutual.<attr>``; with ``diff``: ``mutual.same.<attr>.<level>``); ``by=attr``:
+    per level, each mutual dyad counted for each end (``mutual.by.<attr>.<level>``).
 
     Example: ``edges + mutual``.
     """
-    if same is not None or by is not None or diff is not False or keep is not None \
-            or levels is not None:
-        raise TermError("term mutual: the arguments same, by, diff, keep and levels are not "
-                        "supported; use plain 'mutual' (and nodematch(...) for homophily)")
+    if same is not None or by is not None:
+        from .attrterms import mutual_attr
+        return mutual_attr(net, same, by, diff, keep, levels)
+    if diff is not False or keep is not None or levels is not None:
+        raise TermError("term mutual: diff, keep and levels need same= or by=")
     # x_ij's change statistic depends on x_ji: dyad-dependent (as statnet says)
     return Term("mutual", ["mutual"], MutualKernel(), dyad_independent=False)
 

@@ -20,20 +20,24 @@ _FAMILY = "triad and shared-partner"
 
 
 @register("triangle", kinds=UNDIRECTED, aliases=("triangles",), family=_FAMILY,
-          params=[Param("attr", None, "not supported yet"), Param("diff", False, "not supported yet"),
-                  Param("levels", None, "not supported yet")])
+          params=[Param("attr", None, "count only triangles whose nodes share this attribute"),
+                  Param("diff", False, "with attr: one statistic per level"),
+                  Param("levels", None, "with attr: the levels counted")])
 def triangle(net, attr=None, diff=False, levels=None):
     """Number of triangles: sets {i, j, k} with all three ties present.
 
     Σ_{i<j<k} x_ij x_jk x_ik (statnet ``triangle`` on an undirected network;
     label ``triangle``).  Change statistic: sp(i, j).
-    statnet's attr/diff/levels arguments are not supported yet.
+    ``attr``: only triangles whose three nodes share a level (``triangle.<attr>``;
+    ``diff=TRUE``: per level, ``triangle.<attr>.<level>``).
 
     Example: ``edges + triangle``.
     """
-    if attr is not None or levels is not None or (diff is not False and diff is not None):
-        raise TermError("term triangle: the attr/diff/levels arguments are not supported yet; "
-                        "use triangle without arguments")
+    if attr is not None:
+        from .attrterms import attr_triad
+        return attr_triad(net, "triangle", "triangle", attr, diff, levels)
+    if levels is not None or (diff is not False and diff is not None):
+        raise TermError("term triangle: diff and levels need attr")
     return Term("triangle", ["triangle"], TriangleKernel())
 
 

@@ -1,0 +1,92 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Kernels of the attribute forms of dyad and triad terms: ``mutual(same=, by=)``,
+``asymmetric(attr)``, ``triangle(attr=, diff=)``, ``ttriple(attr=)``, ``ctriple(attr=)``.
+
+``code[v]`` is node v's level (< 0: not counted).  A dyad or triad counts only when all its
+nodes share the level; with ``diff`` in the statistic of that level, else in statistic 0.
+The triad kernels walk the neighbours of the dyad's ends: O(degree), as statnet's.
+"""
+import numpy as np
+
+from ergmfit.network._state cimport NetworkState
+from ergmfit.terms._kernel cimport TermKernel
+
+cdef enum:
+    _MUTUAL_SAME = 0     # mutual dyads whose ends share the level
+    _MUTUAL_BY = 1       # mutual dyads, once for each end's level
+    _ASYM = 2            # asymmetric dyads whose ends share the level (code < 0: any)
+    _TRI_UND = 3         # undirected triangles
+    _TRI_DIR = 4         # directed: transitive + cyclic triples
+    _TTRIPLE = 5
+    _CTRIPLE = 6
+
+KINDS = {"mutual_same": _MUTUAL_SAME, "mutual_by": _MUTUAL_BY, "asym": _ASYM,
+         "triangle": _TRI_UND, "dtriangle": _TRI_DIR, "ttriple": _TTRIPLE, "ctriple": _CTRIPLE}
+
+
+cdef class AttrDyadTriadKernel(TermKernel):
+    cdef int kind
+    cdef bint diff
+    cdef bint anyone
+    cdef int[::1] code
+
+    def __cinit__(self, code, int n_stats, str kind, bint diff=False, bint anyone=False):
+        self.code = np.ascontiguousarray(code, dtype=np.intc)
+        self.n_stats = n_stats
+        self.kind = KINDS[kind]
+        self.diff = diff
+        self.anyone = anyone
+
+    cdef inline int stat(self, int c) noexcept nogil:
+        return c if self.diff else 0
+
+    cdef int count_same(self, NetworkState s, int i, int j, int c) noexcept nogil:
+        """Triads through the dyad (i, j) whose third node w has level c."""
+        cdef int k, w, cnt = 0
+        if self.kind == _TRI_UND:
+            for k in range(s.out_deg[i]):
+                w = s.out_nb[i][k]
+                if w != j and self.code[w] == c and s.has_tie(j, w):
+                    cnt += 1
+            return cnt
+        # directed: i -> j is one arc of a triple {i, j, w}
+        for k in range(s.out_deg[i]):           # i -> w
+            w = s.out_nb[i][k]
+            if w == j or self.code[w] != c:
+                continue
+            if self.kind != _CTRIPLE:
+                cnt += s.has_tie(w, j) + s.has_tie(j, w)     # i->w->j, i->w<-j (transitive)
+        for k in range(s.in_deg[i]):            # w -> i
+            w = s.in_nb[i][k]
+            if w == j or self.code[w] != c:
+                continue
+            if self.kind != _CTRIPLE:
+                cnt += s.has_tie(w, j)                       # w->i, w->j (transitive)
+            if self.kind != _TTRIPLE:
+                cnt += s.has_tie(j, w)                       # j->w->i->j (cyclic)
+        return cnt
+
+    cdef void change(self, NetworkState s, int i, int j, double* out) noexcept nogil:
+        cdef int t, ci = self.code[i], cj = self.code[j]
+        cdef bint xji
+        for t in range(self.n_stats):
+            out[t] = 0.0
+        if self.kind == _MUTUAL_BY:
+            if s.has_tie(j, i):
+                if ci >= 0:
+                    out[ci] += 1.0
+                if cj >= 0:
+                    out[cj] += 1.0
+            return
+        if self.anyone:
+            ci = cj = 0
+        if ci < 0 or ci != cj:
+            return
+        if self.kind == _MUTUAL_SAME:
+            if s.has_tie(j, i):
+                out[self.stat(ci)] = 1.0
+            return
+        if self.kind == _ASYM:
+            out[self.stat(ci)] = -1.0 if s.has_tie(j, i) else 1.0
+            return
+        out[self.stat(ci)] = self.count_same(s, i, j, ci)

@@ -1,0 +1,186 @@
+"""Attribute forms of dyad and triad terms (statnet ``ergm`` 4.4 labels), and the small
+dyad-independent terms of statnet's index that are functions of the dyad:
+
+* ``triangle(attr=, diff=)``, ``ttriple(attr=, diff=)``, ``ctriple(attr=, diff=)``: triads
+  whose three nodes share a level (labels ``triangle.<attr>``, ``triangle.<attr>.<level>``);
+* ``mutual(same=, diff=)``, ``mutual(by=)``, ``asymmetric(attr, diff)``;
+* ``density``, ``meandeg``, ``smalldiff``, ``diff``, ``hamming``, ``dyadcov`` (undirected).
+
+Kernels: :class:`._attrtriad.AttrDyadTriadKernel` (O(degree) for triads, O(1) for dyads)
+and the dyadic covariate kernels of :mod:`._dyadic` (O(1)).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..exceptions import TermError
+from ._attrtriad import AttrDyadTriadKernel
+from ._dyadic import DenseEdgeCovKernel, NodeCovKernel
+from .dyadic import _levels, _nonempty, _numeric_attr, select_levels
+from .registry import BOTH, DIRECTED, UNDIRECTED, Param, Term, as_bool, as_float, \
+    format_number, register
+
+FAMILY = "attribute forms and dyad functions"
+
+
+def _codes(net, term, attr, diff, levels):
+    """Per-node statistic codes (-1: not counted) and the labels' level names."""
+    lv = _levels(net, attr, term)
+    sel = _nonempty(term, "levels", levels,
+                    select_levels(term, "levels", lv.labels, levels, lv.listing()), lv.listing())
+    stat = np.full(len(lv), -1, dtype=np.intc)
+    stat[sel] = np.arange(len(sel), dtype=np.intc)
+    return lv, stat[lv.code].astype(np.intc), [lv.labels[k] for k in sel]
+
+
+def attr_triad(net, name, kind, attr, diff, levels):
+    """triangle / ttriple / ctriple with attr (called by the triad families)."""
+    diff = as_bool(diff, f"term {name}: diff")
+    lv, code, labs = _codes(net, name, attr, diff, levels)
+    labels = [f"{name}.{lv.name}.{lab}" for lab in labs] if diff else [f"{name}.{lv.name}"]
+    return Term(name, labels, AttrDyadTriadKernel(code, len(labels), kind, diff))
+
+
+def mutual_attr(net, same, by, diff, keep, levels):
+    """mutual(same=, diff=) / mutual(by=) (called by dyadic.mutual)."""
+    if same is not None and by is not None:
+        raise TermError("term mutual: give same or by, not both")
+    diff = as_bool(diff, "term mutual: diff")
+    spec = keep if keep is not None else levels
+    if by is not None:
+        lv, code, labs = _codes(net, "mutual", by, True, spec)
+        return Term("mutual", [f"mutual.by.{lv.name}.{lab}" for lab in labs],
+                    AttrDyadTriadKernel(code, len(labs), "mutual_by", True))
+    lv, code, labs = _codes(net, "mutual", same, diff, spec)
+    labels = [f"mutual.same.{lv.name}.{lab}" for lab in labs] if diff else [f"mutual.{lv.name}"]
+    return Term("mutual", labels, AttrDyadTriadKernel(code, len(labels), "mutual_same", diff))
+
+
+@register("asymmetric", kinds=DIRECTED, params=[Param("attr", None), Param("diff", False),
+                                                Param("keep", None), Param("levels", None)],
+          family=FAMILY)
+def asymmetric(net, attr=None, diff=False, keep=None, levels=None):
+    """Asymmetric dyads (exactly one of i→j, j→i); with ``attr`` only those whose ends share
+    a level (``asymmetric.<attr>``; ``diff``: per level, ``asymmetric.<attr>.<level>``)."""
+    if attr is None:
+        return Term("asymmetric", ["asymmetric"],
+                    AttrDyadTriadKernel(np.zeros(net.n, dtype=np.intc), 1, "asym", False, True))
+    diff = as_bool(diff, "term asymmetric: diff")
+    lv, code, labs = _codes(net, "asymmetric", attr, diff, keep if keep is not None else levels)
+    labels = [f"asymmetric.{lv.name}.{lab}" for lab in labs] if diff else \
+        [f"asymmetric.{lv.name}"]
+    return Term("asymmetric", labels, AttrDyadTriadKernel(code, len(labels), "asym", diff))
+
+
+# -- functions of the dyad ------------------------------------------------------------
+
+def _constant(net, name, per_tie):
+    x = np.full(net.n, per_tie / 2.0)
+    return Term(name, [name], NodeCovKernel(x, 0), dyad_independent=True)
+
+
+@register("density", kinds=BOTH, family=FAMILY)
+def density(net):
+    """Ties divided by the number of dyads (n1·n2 on a two-mode network)."""
+    return _constant(net, "density", 1.0 / net.n_dyads)
+
+
+@register("meandeg", kinds=BOTH, family=FAMILY)
+def meandeg(net):
+    """Mean degree, 2·ties / n (ties / n on a directed network)."""
+    return _constant(net, "meandeg", (1.0 if net.directed else 2.0) / net.n)
+
+
+def _matrix_term(net, name, label, M):
+    M = np.array(M, dtype=float)
+    if not net.directed:
+        M = np.triu(M, 1) + np.triu(M, 1).T
+    return Term(name, [label], DenseEdgeCovKernel(M), dyad_independent=True)
+
+
+@register("smalldiff", kinds=BOTH, params=[Param("attr"), Param("cutoff")], family=FAMILY)
+def smalldiff(net, attr, cutoff):
+    """Ties whose ends differ by at most ``cutoff`` in a numeric attribute,
+    Σ_{ties} [|x_i − x_j| ≤ cutoff] (label ``smalldiff.<attr><cutoff>``)."""
+    x = _numeric_attr(net, attr, "smalldiff")
+    c = as_float(cutoff, "term smalldiff: cutoff")
+    return _matrix_term(net, "smalldiff", f"smalldiff.{attr}{format_number(c)}",
+                        np.abs(x[:, None] - x[None, :]) <= c)
+
+
+@register("diff", kinds=BOTH, params=[Param("attr"), Param("pow", 1), Param("dir", "t-h"),
+                                      Param("sign.action", "identity")], family=FAMILY)
+def diff_term(net, attr, pow=1, dir="t-h", **kw):
+    """Σ_{ties i→j} f(x_i − x_j)^pow (``dir="t-h"``; "h-t": x_j − x_i), f by ``sign.action``:
+    "identity", "abs", "posonly" (negatives 0), "negonly". Labels ``diff.<dir>.<attr>``,
+    ``diff<pow>.<sign.action>.<attr>`` when pow ≠ 1 or the action is not identity."""
+    action = kw["sign.action"]
+    x = _numeric_attr(net, attr, "diff")
+    p = as_float(pow, "term diff: pow")
+    if dir not in ("t-h", "h-t"):
+        raise TermError(f"term diff: dir must be 't-h' or 'h-t', got {dir!r}")
+    if action not in ("identity", "abs", "posonly", "negonly"):
+        raise TermError(f"term diff: sign.action must be 'identity', 'abs', 'posonly' or "
+                        f"'negonly', got {action!r}")
+    D = x[:, None] - x[None, :]
+    if dir == "h-t":
+        D = -D
+    D = {"identity": D, "abs": np.abs(D), "posonly": np.where(D > 0, D, 0.0),
+         "negonly": np.where(D < 0, D, 0.0)}[action]
+    M = np.sign(D) * np.abs(D) ** p if action == "identity" else D ** p
+    if net.directed is False and action == "identity":
+        raise TermError("term diff: on an undirected network use sign.action='abs'")
+    pw = "" if p == 1 else format_number(p)
+    label = f"diff{pw}.{dir if action == 'identity' else action}.{attr}"
+    return Term("diff", [label], DenseEdgeCovKernel(M), dyad_independent=True)
+
+
+def _dyad_matrix(net, x, term):
+    if isinstance(x, str):
+        obj = net.graph_attrs.get(x)
+        if obj is None:
+            raise TermError(f"term {term}: no network attribute or covariate {x!r}")
+        name = x
+    else:
+        obj, name = x, "x"
+    if hasattr(obj, "ties") and hasattr(obj, "n"):          # a Network
+        M = np.zeros((net.n, net.n))
+        for i, j in obj.ties:
+            M[i, j] = 1.0
+            if not obj.directed:
+                M[j, i] = 1.0
+        return M, name
+    M = np.asarray(obj, dtype=float)
+    if M.shape != (net.n, net.n):
+        raise TermError(f"term {term}: the covariate must be an n x n matrix ({net.n} x {net.n})")
+    return M, name
+
+
+@register("hamming", kinds=BOTH, params=[Param("x", None), Param("cov", None),
+                                         Param("attrname", None)], family=FAMILY)
+def hamming(net, x=None, cov=None, attrname=None):
+    """Hamming distance to a reference network ``x`` (default: the observed one): dyads
+    where the two differ (label ``hamming`` or ``hamming.<x>``)."""
+    if cov is not None or attrname is not None:
+        raise TermError("term hamming: cov and attrname are not supported yet")
+    if x is None:
+        M, label = np.zeros((net.n, net.n)), "hamming"
+        for i, j in net.ties:
+            M[i, j] = 1.0
+            if not net.directed:
+                M[j, i] = 1.0
+    else:
+        M, name = _dyad_matrix(net, x, "hamming")
+        label = f"hamming.{name}"
+    ref = M.sum() if net.directed else np.triu(M, 1).sum()
+    return Term("hamming", [label], DenseEdgeCovKernel(1.0 - 2.0 * M), empty=[ref],
+                dyad_independent=True)
+
+
+@register("dyadcov", kinds=UNDIRECTED, params=[Param("x"), Param("attrname", None)],
+          family=FAMILY)
+def dyadcov(net, x, attrname=None):
+    """Dyadic covariate on an undirected network: Σ_{ties} x_ij (as ``edgecov``; label
+    ``dyadcov.<x>``). The directed form (three statistics) is not supported yet."""
+    M, name = _dyad_matrix(net, x, "dyadcov")
+    return _matrix_term(net, "dyadcov", f"dyadcov.{attrname or name}", M)
