@@ -30,6 +30,7 @@ UNDIRECTED = [
     "F(~S(~triangle + edges, ~a == a[2]), ~nodematch('a'))",
     "triangle(attr='a')", "triangle(attr='a', diff=TRUE)", "density + meandeg",
     "smalldiff('x', 0.5)", "hamming", "diff('x', pow=2, sign.action='abs')",
+    "triadcensus(0:3)", "balance", "opentriad", "mm('a')", "mm('a' ~ 'x')",
 ]
 DIRECTED = [
     "odegrange(from=1, to=3, by='a')", "idegrange(from=2, by='a', homophily=TRUE)",
@@ -42,6 +43,8 @@ DIRECTED = [
     "triangle(attr='a', diff=TRUE)", "ttriple(attr='a')", "ctriple(attr='a', diff=TRUE)",
     "mutual(same='a')", "mutual(same='a', diff=TRUE)", "mutual(by='a')", "asymmetric",
     "asymmetric('a', diff=TRUE)", "diff('x')", "diff('x', dir='h-t')", "hamming",
+    "triadcensus(0:15)", "balance + simmelian + nearsimmelian", "intransitive",
+    "mm('a')", "mm('a' ~ 'x')",
 ]
 BIPARTITE = [
     "b1degree(0:3)", "b2degree(1:2, by='b')", "b1star(2:3)", "b2star(2, attr='c')",
@@ -174,3 +177,18 @@ def test_operator_state_follows_the_sampler():
                           output="networks", random_state=1)
     for row, g in zip(stats, nets):
         np.testing.assert_allclose(row, model.statistics_vector(g.ties), atol=1e-9)
+
+
+def test_localtriangle_is_triangles_among_local_dyads():
+    net = random_network(4, "undirected", n=12, p=0.5)
+    rng = np.random.default_rng(0)
+    L = np.triu((rng.random((12, 12)) < 0.6).astype(float), 1)
+    L = L + L.T
+    local = Network(net.n, net.ties, False, node_attrs=net.node_attrs, graph_attrs={"L": L})
+    A = np.zeros((12, 12))
+    for i, j in net.ties:
+        A[i, j] = A[j, i] = 1
+    B = A * L
+    want = np.trace(B @ B @ B) / 6
+    assert ef.ERGM(local, "localtriangle(L)").statistics() == {"localtriangle.L": want}
+    check_formula(local, "localtriangle(L)", 1)

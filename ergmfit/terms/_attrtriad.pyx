@@ -19,9 +19,11 @@ cdef enum:
     _TRI_DIR = 4         # directed: transitive + cyclic triples
     _TTRIPLE = 5
     _CTRIPLE = 6
+    _INTRANS = 7         # two-paths a->b->c without a->c
 
 KINDS = {"mutual_same": _MUTUAL_SAME, "mutual_by": _MUTUAL_BY, "asym": _ASYM,
-         "triangle": _TRI_UND, "dtriangle": _TRI_DIR, "ttriple": _TTRIPLE, "ctriple": _CTRIPLE}
+         "triangle": _TRI_UND, "dtriangle": _TRI_DIR, "ttriple": _TTRIPLE, "ctriple": _CTRIPLE,
+         "intransitive": _INTRANS}
 
 
 cdef class AttrDyadTriadKernel(TermKernel):
@@ -66,11 +68,33 @@ cdef class AttrDyadTriadKernel(TermKernel):
                 cnt += s.has_tie(j, w)                       # j->w->i->j (cyclic)
         return cnt
 
+    cdef double intransitive(self, NetworkState s, int i, int j) noexcept nogil:
+        """Change of #{a->b->c, not a->c} for i->j: it closes the two-paths i->w->j and
+        opens i->j->w (w not reached by i) and w->i->j (w not reaching j)."""
+        cdef int k, w
+        cdef double v = 0.0
+        for k in range(s.out_deg[j]):
+            w = s.out_nb[j][k]
+            if w != i and not s.has_tie(i, w):
+                v += 1.0
+        for k in range(s.in_deg[i]):
+            w = s.in_nb[i][k]
+            if w != j and not s.has_tie(w, j):
+                v += 1.0
+        for k in range(s.out_deg[i]):
+            w = s.out_nb[i][k]
+            if w != j and s.has_tie(w, j):
+                v -= 1.0
+        return v
+
     cdef void change(self, NetworkState s, int i, int j, double* out) noexcept nogil:
         cdef int t, ci = self.code[i], cj = self.code[j]
         cdef bint xji
         for t in range(self.n_stats):
             out[t] = 0.0
+        if self.kind == _INTRANS:
+            out[0] = self.intransitive(s, i, j)
+            return
         if self.kind == _MUTUAL_BY:
             if s.has_tie(j, i):
                 if ci >= 0:

@@ -184,3 +184,30 @@ def dyadcov(net, x, attrname=None):
     ``dyadcov.<x>``). The directed form (three statistics) is not supported yet."""
     M, name = _dyad_matrix(net, x, "dyadcov")
     return _matrix_term(net, "dyadcov", f"dyadcov.{attrname or name}", M)
+
+
+@register("opentriad", kinds=UNDIRECTED, family=FAMILY)
+def opentriad(net):
+    """Open triads: two-paths whose ends are not tied, kstar(2) − 3·triangle
+    (label ``opentriad``)."""
+    from ._degree import MODE_UND, StarKernel
+    from ._operators import LinearKernel
+    from ._triad import TriangleKernel
+    return Term("opentriad", ["opentriad"],
+                LinearKernel([StarKernel([2], MODE_UND), TriangleKernel()], [[1.0, -3.0]]))
+
+
+@register("localtriangle", kinds=BOTH, params=[Param("x"), Param("attrname", None)],
+          family=FAMILY)
+def localtriangle(net, x, attrname=None):
+    """Triangles whose three dyads are all "local" (x_ij ≠ 0 in the covariate network or
+    matrix ``x``); directed: transitive and cyclic triples (label ``localtriangle.<x>``)."""
+    from .registry import build_term
+    from ._operators import SubnetKernel
+    M, name = _dyad_matrix(net, x, "localtriangle")
+    mask = (M != 0) | (M.T != 0) if not net.directed else (M != 0) | (M.T != 0)
+    np.fill_diagonal(mask, False)
+    inner = build_term(net, "triangle", (), {})
+    kernel = SubnetKernel([inner.kernel], "filter", net.n, mask=mask.astype(np.uint8).ravel(),
+                          aux_n=net.n, aux_directed=net.directed)
+    return Term("localtriangle", [f"localtriangle.{attrname or name}"], kernel)
