@@ -31,6 +31,8 @@ UNDIRECTED = [
     "triangle(attr='a')", "triangle(attr='a', diff=TRUE)", "density + meandeg",
     "smalldiff('x', 0.5)", "hamming", "diff('x', pow=2, sign.action='abs')",
     "triadcensus(0:3)", "balance", "opentriad", "mm('a')", "mm('a' ~ 'x')",
+    "Log(~edges + triangle + isolates)", "Exp(~edges + kstar(2))", "degcrossprod", "degcor",
+    "Log(~F(~triangle, ~nodematch('a')), log0=-3)",
 ]
 DIRECTED = [
     "odegrange(from=1, to=3, by='a')", "idegrange(from=2, by='a', homophily=TRUE)",
@@ -44,7 +46,7 @@ DIRECTED = [
     "mutual(same='a')", "mutual(same='a', diff=TRUE)", "mutual(by='a')", "asymmetric",
     "asymmetric('a', diff=TRUE)", "diff('x')", "diff('x', dir='h-t')", "hamming",
     "triadcensus(0:15)", "balance + simmelian + nearsimmelian", "intransitive",
-    "mm('a')", "mm('a' ~ 'x')",
+    "mm('a')", "mm('a' ~ 'x')", "Log(~mutual + ttriple)",
 ]
 BIPARTITE = [
     "b1degree(0:3)", "b2degree(1:2, by='b')", "b1star(2:3)", "b2star(2, attr='c')",
@@ -170,11 +172,11 @@ def test_operator_state_follows_the_sampler():
     # recomputed from the simulated graphs: the derived networks follow every toggle
     net = random_network(3, "directed", n=12)
     model = ef.ERGM(net, "edges + Symmetrize(~triangle, 'weak') + F(~mutual, ~nodematch('a'))"
-                         " + S(~edges, ~a == a[1])")
-    stats = model.simulate([-1.0, 0.2, 0.5, 0.3], n=4, burnin=500, interval=200,
-                           output="stats", random_state=1)
-    nets = model.simulate([-1.0, 0.2, 0.5, 0.3], n=4, burnin=500, interval=200,
-                          output="networks", random_state=1)
+                         " + S(~edges, ~a == a[1]) + Log(~ttriple)")
+    theta = [-1.0, 0.2, 0.5, 0.3, 0.1]
+    stats = model.simulate(theta, n=4, burnin=500, interval=200, output="stats", random_state=1)
+    nets = model.simulate(theta, n=4, burnin=500, interval=200, output="networks",
+                          random_state=1)
     for row, g in zip(stats, nets):
         np.testing.assert_allclose(row, model.statistics_vector(g.ties), atol=1e-9)
 

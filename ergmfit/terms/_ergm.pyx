@@ -211,6 +211,10 @@ cdef class ERGMModel(BinaryModel):
         cdef Py_ssize_t r, k, m = ties.shape[0]
         cdef int i, j, t
         cdef cnp.ndarray[double, ndim=1] total = np.zeros(self.n_stats)
+        # kernels of nonlinear statistics give their exact value at the end (see
+        # terms/_nonlinear.pyx): their terms declare 0 on the empty graph
+        exact = [(self._offsets[t], kk, None if self.state.n_ties == 0 else kk.values())
+                 for t, kk in enumerate(self._kernel_list) if getattr(kk, "exact_total", False)]
         cdef cnp.ndarray[double, ndim=1] buf = np.zeros(max(1, self.n_stats))
         for r in range(m):
             i = <int>ties[r, 0]; j = <int>ties[r, 1]
@@ -231,4 +235,7 @@ cdef class ERGMModel(BinaryModel):
                         raise MemoryError("out of memory while adding ties")
                 if self._n_stateful:
                     self._toggled(i, j, True)
+        for off, kk, start in exact:
+            v = kk.values()
+            total[off:off + len(v)] = v if start is None else v - start
         return total

@@ -36,14 +36,7 @@ SYM_RULES = {"weak": _WEAK, "strong": _STRONG, "upper": _UPPER, "lower": _LOWER}
 
 
 cdef class CompoundKernel(TermKernel):
-    """Base: the inner kernels, their offsets and a change buffer."""
-    cdef list inner
-    cdef PyObject** k
-    cdef int* off
-    cdef int n_k
-    cdef int n_in
-    cdef double* buf
-    cdef object _args
+    """Base: the inner kernels, their offsets and a change buffer (see _operators.pxd)."""
 
     def __cinit__(self, *args, **kwargs):
         self.k = NULL
@@ -75,12 +68,12 @@ cdef class CompoundKernel(TermKernel):
         if self.k == NULL or self.off == NULL or self.buf == NULL:
             raise MemoryError()
 
-    cdef inline void inner_change(self, NetworkState s, int i, int j, double* out) noexcept nogil:
+    cdef void inner_change(self, NetworkState s, int i, int j, double* out) noexcept nogil:
         cdef int t
         for t in range(self.n_k):
             (<TermKernel>self.k[t]).change(s, i, j, out + self.off[t])
 
-    cdef inline void inner_toggled(self, NetworkState s, int i, int j, bint added) noexcept nogil:
+    cdef void inner_toggled(self, NetworkState s, int i, int j, bint added) noexcept nogil:
         cdef int t
         for t in range(self.n_k):
             if (<TermKernel>self.k[t]).stateful:

@@ -1,0 +1,120 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Nonlinear functions of other statistics: ``Exp``, ``Log``, ``degcor``,
+``degcrossprod`` -- and the degree cross-product kernel they need.
+
+:class:`TransformKernel` keeps the running value S of its inner statistics (bound to the
+model's state, updated on every toggle) and gives the change f(S without the tie + Δ) −
+f(S without the tie).  A sum of such changes only approximates f(S) (rounding at every
+step), so the model asks it for the exact f(S) at the end of
+``ERGMModel.add_ties_accumulate`` (``exact_total``): observed statistics are f(S) itself.
+"""
+from libc.math cimport exp, log, sqrt, INFINITY, NAN
+
+import numpy as np
+
+from ergmfit.network._state cimport NetworkState
+from ergmfit.terms._kernel cimport TermKernel
+from ergmfit.terms._operators cimport CompoundKernel
+
+cdef enum:
+    _EXP = 0
+    _LOG = 1
+    _RATIO = 2        # S[0] / (2 S[1]) (0 when S[1] = 0): degcrossprod
+    _DEGCOR = 3       # correlation of the degrees at the ends of the ties
+
+FUNCS = {"exp": _EXP, "log": _LOG, "ratio": _RATIO, "degcor": _DEGCOR}
+
+
+cdef class DegreeProductKernel(TermKernel):
+    """Σ_{ties i–j} d_i d_j (undirected).  Adding i–j (degrees d_i, d_j without it) adds
+    (d_i + 1)(d_j + 1) for the new tie and d_w for every other tie i–w and j–w: O(degree)."""
+
+    def __cinit__(self):
+        self.n_stats = 1
+
+    cdef void change(self, NetworkState s, int i, int j, double* out) noexcept nogil:
+        cdef int x = 1 if s.has_tie(i, j) else 0
+        cdef int di = s.out_deg[i] - x, dj = s.out_deg[j] - x, k, w
+        cdef double v = (di + 1.0) * (dj + 1.0)
+        for k in range(s.out_deg[i]):
+            w = s.out_nb[i][k]
+            if w != j:
+                v += s.out_deg[w]
+        for k in range(s.out_deg[j]):
+            w = s.out_nb[j][k]
+            if w != i:
+                v += s.out_deg[w]
+        out[0] = v
+
+
+cdef class TransformKernel(CompoundKernel):
+    """out = f(S0 + Δ) − f(S0), S0 the inner statistics without the tie."""
+    cdef int func
+    cdef double log0
+    cdef double[::1] S
+    cdef double[::1] S0
+    cdef double[::1] empty
+    cdef readonly bint exact_total
+
+    def __init__(self, kernels, str func, empty, double log0=0.0, int n_out=0):
+        self._args = (kernels, func, empty, log0, n_out)
+        self._set_inner(list(kernels))
+        self.func = FUNCS[func]
+        self.log0 = log0
+        self.empty = np.ascontiguousarray(empty, dtype=np.float64)
+        self.S = self.empty.copy()
+        self.S0 = self.empty.copy()
+        self.n_stats = n_out if n_out else self.n_in
+        self.exact_total = True
+
+    cdef double f(self, double* S, int t) noexcept nogil:
+        cdef double e, m, var
+        if self.func == _EXP:
+            return exp(S[t])
+        if self.func == _LOG:
+            return log(S[t]) if S[t] > 0 else self.log0
+        if self.func == _RATIO:
+            return S[0] / (2.0 * S[1]) if S[1] != 0 else 0.0
+        # degcor: S = [Σ_ties d_i d_j, Σ_v d², Σ_v d³, ties]
+        e = S[3]
+        if e == 0:
+            return 0.0
+        m = S[1] / (2.0 * e)
+        var = S[2] / (2.0 * e) - m * m
+        if var <= 0:
+            return 0.0
+        return (S[0] / e - m * m) / var
+
+    cdef void change(self, NetworkState s, int i, int j, double* out) noexcept nogil:
+        cdef int t
+        cdef bint on = s.has_tie(i, j)
+        self.inner_change(s, i, j, self.buf)
+        for t in range(self.n_in):
+            self.S0[t] = self.S[t] - (self.buf[t] if on else 0.0)
+        for t in range(self.n_stats):
+            out[t] = -self.f(&self.S0[0], t)
+        for t in range(self.n_in):
+            self.S0[t] += self.buf[t]
+        for t in range(self.n_stats):
+            out[t] += self.f(&self.S0[0], t)
+
+    cdef void toggled(self, NetworkState s, int i, int j, bint added) noexcept nogil:
+        cdef int t
+        self.inner_change(s, i, j, self.buf)
+        for t in range(self.n_in):
+            self.S[t] += self.buf[t] if added else -self.buf[t]
+        self.inner_toggled(s, i, j, added)
+
+    def bind(self, NetworkState state):
+        from ergmfit.terms._ergm import ERGMModel
+        cdef TransformKernel new = TransformKernel(*self._args)
+        new._set_inner([k.bind(state) for k in self.inner])
+        fresh = ERGMModel(NetworkState(state.n, state.directed), list(self.inner))
+        ties = np.ascontiguousarray(state.ties(), dtype=np.int64).reshape(-1, 2)
+        new.S = np.asarray(self.empty) + fresh.add_ties_accumulate(ties)
+        new.S0 = np.asarray(new.S).copy()
+        return new
+
+    def values(self):
+        """f(S) of the current state."""
+        return np.array([self.f(&self.S[0], t) for t in range(self.n_stats)])
