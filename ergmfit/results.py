@@ -495,6 +495,9 @@ class ERGMResults:
             raise ResultsFileError(f"cannot read results file {path}: no such file") from None
         except IsADirectoryError:
             raise ResultsFileError(f"cannot read results file {path}: it is a directory") from None
+        except OSError as exc:
+            raise ResultsFileError(f"cannot read results file {path}: "
+                                   f"{exc.strerror or exc}") from None
         except Exception as exc:  # noqa: BLE001 - any damage is reported as one ergmfit error
             raise ResultsFileError(f"damaged results file {path}: {_describe_damage(exc)}") \
                 from None
