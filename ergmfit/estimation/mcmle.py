@@ -101,8 +101,17 @@ def _check_oscillation(model, history, Z, g_obs, counts=True):
     bis = np.array([h.get("bistable", [False] * len(t)) for h in last])
     for k, lab in enumerate(model.labels):
         above, below = np.sum(recent[:, k] > 3), np.sum(recent[:, k] < -3)
-        # two swings each way; or one each way with a bistable sample between
-        if (above >= 2 and below >= 2) or (above >= 1 and below >= 1 and bis[:, k].any()):
+        # two swings each way; or one each way with a bistable sample between.
+        # Curved models (no counts to call bistable) need the swing to come back:
+        # far above, far below, far above again (or the reverse) -- a curved fit
+        # approaching from far away crosses once, from its fixed-decay start.
+        if not counts:
+            side = np.sign(recent[:, k][np.abs(recent[:, k]) > 3])
+            swung = int(np.sum(side[1:] != side[:-1])) >= 2
+        else:
+            swung = (above >= 2 and below >= 2) or (above >= 1 and below >= 1
+                                                    and bis[:, k].any())
+        if swung:
             lo = np.min(recent[:, k]); hi = np.max(recent[:, k])
             raise DegenerateModelError(
                 f"the model is near-degenerate: from one MCMC-MLE iteration to the next the "
@@ -169,6 +178,7 @@ def bridge_loglik(model, theta, g_obs, starts, rng, bridges=16, samplesize=256, 
 
 
 MAX_BACKTRACKS = 3      # consecutive halvings of an overshooting step
+MAX_DECAY_STEP = 0.25   # largest change of a curved term's decay in one iteration
 
 
 def _standardised_mean(Z):
@@ -468,6 +478,7 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
                     and _overshoot(guard[1], tstat)):
                 backtracks += 1
                 history.append({"iteration": it, "theta": theta.tolist(), "backtrack": True,
+                                "gamma": 0.0, "pvalue": float("nan"),
                                 "interval": interval, "samplesize": size,
                                 "t_max": float(np.max(np.abs(tstat)))})
                 theta = guard[0] + 0.5 * (theta - guard[0])
@@ -484,6 +495,12 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
             else:
                 eta = maximize_curved_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0), par,
                                                 theta) - theta
+                # a decay is poorly determined by one sample: move it at most
+                # MAX_DECAY_STEP per iteration (the whole step is scaled)
+                big = max(abs(eta[k]) for k in par.decay_indices())
+                if big > MAX_DECAY_STEP:
+                    eta = eta * (MAX_DECAY_STEP / big)
+                    gamma = min(gamma, 0.5)
                 move = par.eta(theta + eta) - par.eta(theta)
             # trust region: keep the importance weights of the move informative
             while is_ess_fraction(Z, move) < min_is_ess and np.max(np.abs(eta)) > 1e-8:
