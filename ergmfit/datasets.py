@@ -5,7 +5,7 @@
 >>> g.number_of_nodes(), g.number_of_edges()
 (16, 20)
 >>> sorted(ef.datasets.names())[:3]
-['ecoli1', 'ecoli2', 'epinions']
+['bipsim1', 'bipsim2', 'davis']
 """
 from __future__ import annotations
 

@@ -134,3 +134,25 @@ if __name__ == "__main__":
     for f in wrong:
         print("WRONG", f)
     print(f"{len(ok)}/{len(ENTRIES)} reproduced, {len(unsupported)} unsupported, {len(wrong)} wrong")
+
+
+TYPE_412 = [e for e in _REF["5_unipartite_terms"]
+            if e["kind"] == "summary" and e["status"] == "error" and "type" in e["formula"]
+            and "unused argument (type" in e.get("error", "")]
+
+
+@pytest.mark.parametrize("entry", TYPE_412, ids=[e["id"] for e in TYPE_412])
+def test_statnet_412_type_spellings(entry):
+    # statnet 4.4 refuses esp(d, type=) (4.12's spelling); ergmfit accepts both: on a
+    # directed network it is desp(d, type=) (same labels), on an undirected one the type is
+    # irrelevant and the plain term is given
+    net = entry_network(entry)
+    formula = entry["formula"].split("~", 1)[1].strip()
+    got = ef.ERGM(net, formula).statistics()
+    if net.directed:
+        want = ef.ERGM(net, re.sub(r"^(gw)?(esp|dsp|nsp)", lambda m: f"d{m.group(0)}",
+                                   formula)).statistics()
+    else:
+        want = ef.ERGM(net, re.sub(r",\s*type=\"\w+\"", "", formula)).statistics()
+    assert got == want
+    assert len(TYPE_412) == 12

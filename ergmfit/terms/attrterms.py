@@ -16,21 +16,11 @@ import numpy as np
 from ..exceptions import TermError
 from ._attrtriad import AttrDyadTriadKernel
 from ._dyadic import DenseEdgeCovKernel, NodeCovKernel
-from .dyadic import _levels, _nonempty, _numeric_attr, select_levels
+from .dyadic import _codes, _numeric_attr
 from .registry import BOTH, DIRECTED, UNDIRECTED, Param, Term, as_bool, as_float, \
     format_number, register
 
 FAMILY = "attribute forms and dyad functions"
-
-
-def _codes(net, term, attr, diff, levels):
-    """Per-node statistic codes (-1: not counted) and the labels' level names."""
-    lv = _levels(net, attr, term)
-    sel = _nonempty(term, "levels", levels,
-                    select_levels(term, "levels", lv.labels, levels, lv.listing()), lv.listing())
-    stat = np.full(len(lv), -1, dtype=np.intc)
-    stat[sel] = np.arange(len(sel), dtype=np.intc)
-    return lv, stat[lv.code].astype(np.intc), [lv.labels[k] for k in sel]
 
 
 def attr_triad(net, name, kind, attr, diff, levels):
@@ -39,21 +29,6 @@ def attr_triad(net, name, kind, attr, diff, levels):
     lv, code, labs = _codes(net, name, attr, diff, levels)
     labels = [f"{name}.{lv.name}.{lab}" for lab in labs] if diff else [f"{name}.{lv.name}"]
     return Term(name, labels, AttrDyadTriadKernel(code, len(labels), kind, diff))
-
-
-def mutual_attr(net, same, by, diff, keep, levels):
-    """mutual(same=, diff=) / mutual(by=) (called by dyadic.mutual)."""
-    if same is not None and by is not None:
-        raise TermError("term mutual: give same or by, not both")
-    diff = as_bool(diff, "term mutual: diff")
-    spec = keep if keep is not None else levels
-    if by is not None:
-        lv, code, labs = _codes(net, "mutual", by, True, spec)
-        return Term("mutual", [f"mutual.by.{lv.name}.{lab}" for lab in labs],
-                    AttrDyadTriadKernel(code, len(labs), "mutual_by", True))
-    lv, code, labs = _codes(net, "mutual", same, diff, spec)
-    labels = [f"mutual.same.{lv.name}.{lab}" for lab in labs] if diff else [f"mutual.{lv.name}"]
-    return Term("mutual", labels, AttrDyadTriadKernel(code, len(labels), "mutual_same", diff))
 
 
 @register("asymmetric", kinds=DIRECTED, params=[Param("attr", None), Param("diff", False),
@@ -82,7 +57,7 @@ def _constant(net, name, per_tie):
 @register("density", kinds=BOTH, family=FAMILY)
 def density(net):
     """Ties divided by the number of dyads (n1·n2 on a two-mode network)."""
-    return _constant(net, "density", 1.0 / net.n_dyads)
+    return _constant(net, "density", 1.0 / net.n_dyads if net.n_dyads else 0.0)
 
 
 @register("meandeg", kinds=BOTH, family=FAMILY)

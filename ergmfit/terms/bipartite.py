@@ -62,7 +62,11 @@ _BDEG = [Param("d"), Param("by", None), Param("levels", None)]
 @register("b1degree", kinds=UNDIRECTED, params=_BDEG, family=FAMILY)
 def b1degree(net, d, by=None, levels=None):
     """Mode-1 nodes of degree exactly d, one statistic per d (labels ``b1degree<d>``);
-    ``by``: per level of a mode-1 attribute (``b1deg<d>.<by><level>``)."""
+    ``by``: per level of a mode-1 attribute (``b1deg<d>.<by><level>``).
+
+    Differs from statnet 4.4 for d = 0: statnet's b1degree(0) (and b1degrange(from=0))
+    also counts the n2 mode-2 nodes on the empty graph, exceeding the true count by n2;
+    ergmfit gives the true count (b2degree: by n1)."""
     return _bdegree(net, 1, d, by, levels)
 
 
@@ -142,7 +146,8 @@ _BRANGE = [Param("from"), Param("to", None), Param("by", None), Param("homophily
 @register("b1degrange", kinds=UNDIRECTED, params=_BRANGE, family=FAMILY)
 def b1degrange(net, **kw):
     """Mode-1 nodes with degree in [from, to) (labels ``b1deg<from>to<to>``, ``b1deg<from>+``;
-    ``by``/``homophily`` as for degrange)."""
+    ``by``/``homophily`` as for degrange).  With from = 0 statnet 4.4 adds n2 (see
+    b1degree); ergmfit gives the true count."""
     return _bdegrange(net, 1, kw)
 
 

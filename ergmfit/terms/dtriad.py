@@ -61,6 +61,9 @@ _GW_PARAMS = [Param("decay", None, "decay parameter alpha >= 0"),
               Param("fixed", False, "FALSE (statnet's default): curved, the decay is estimated"),
               Param("cutoff", 30, "counts of the curved form: min(cutoff, n - 2)")]
 _TYPE_PARAM = Param("type", "OTP", "shared-partner type: OTP, ITP, RTP, OSP or ISP")
+# statnet 4.12 spells d*sp(type=) as esp/dsp/nsp/gw*sp(type=): accepted, with the d* labels
+_TYPE412 = Param("type", None, "statnet 4.12: shared-partner type (as desp etc.; labels "
+                 "esp.OTP1, gwesp.OTP.fixed.0.5)")
 
 
 def _no_attr(name, attr=None, diff=False, levels=None):
@@ -227,8 +230,8 @@ def _counts(net, name, label_prefix, sptype, kind, d):
     return Term(name, [f"{label_prefix}{v}" for v in ds], kernel, empty=empty)
 
 
-@register("gwesp", kinds=DIRECTED, params=_GW_PARAMS, family=_FAMILY)
-def dir_gwesp(net, decay=None, fixed=False, cutoff=30):
+@register("gwesp", kinds=DIRECTED, params=_GW_PARAMS + [_TYPE412], family=_FAMILY)
+def dir_gwesp(net, decay=None, fixed=False, cutoff=30, type=None):
     """Geometrically weighted edgewise shared partners, directed: OTP partners.
 
     e^α Σ_k {1 − (1 − e^−α)^k} EP_k, α = decay, EP_k = #{ties a->b with k nodes
@@ -237,11 +240,14 @@ def dir_gwesp(net, decay=None, fixed=False, cutoff=30):
 
     Example: ``edges + gwesp(0.5, fixed=TRUE)``.
     """
+    if type is not None:        # statnet 4.12's spelling of dgwesp
+        t = _sp_type("gwesp", type)
+        return _gw(net, "gwesp", f"gwesp.{t}", t, "edge", decay, fixed, cutoff)
     return _gw(net, "gwesp", "gwesp", "OTP", "edge", decay, fixed, cutoff)
 
 
-@register("gwdsp", kinds=DIRECTED, params=_GW_PARAMS, family=_FAMILY)
-def dir_gwdsp(net, decay=None, fixed=False, cutoff=30):
+@register("gwdsp", kinds=DIRECTED, params=_GW_PARAMS + [_TYPE412], family=_FAMILY)
+def dir_gwdsp(net, decay=None, fixed=False, cutoff=30, type=None):
     """Geometrically weighted dyadwise shared partners, directed: OTP partners.
 
     e^α Σ_k {1 − (1 − e^−α)^k} DP_k, DP_k = #{ordered pairs (a, b), a ≠ b, with k nodes
@@ -249,11 +255,14 @@ def dir_gwdsp(net, decay=None, fixed=False, cutoff=30):
 
     Example: ``edges + gwdsp(0.5, fixed=TRUE)``.
     """
+    if type is not None:
+        t = _sp_type("gwdsp", type)
+        return _gw(net, "gwdsp", f"gwdsp.{t}", t, "dyad", decay, fixed, cutoff)
     return _gw(net, "gwdsp", "gwdsp", "OTP", "dyad", decay, fixed, cutoff)
 
 
-@register("gwnsp", kinds=DIRECTED, params=_GW_PARAMS, family=_FAMILY)
-def dir_gwnsp(net, decay=None, fixed=False, cutoff=30):
+@register("gwnsp", kinds=DIRECTED, params=_GW_PARAMS + [_TYPE412], family=_FAMILY)
+def dir_gwnsp(net, decay=None, fixed=False, cutoff=30, type=None):
     """Geometrically weighted non-edgewise shared partners, directed: OTP partners.
 
     e^α Σ_k {1 − (1 − e^−α)^k} NP_k, NP_k = #{ordered pairs (a, b) without the tie a->b
@@ -261,6 +270,9 @@ def dir_gwnsp(net, decay=None, fixed=False, cutoff=30):
 
     Example: ``edges + gwnsp(0.5, fixed=TRUE)``.
     """
+    if type is not None:
+        t = _sp_type("gwnsp", type)
+        return _gw(net, "gwnsp", f"gwnsp.{t}", t, "nonedge", decay, fixed, cutoff)
     return _gw(net, "gwnsp", "gwnsp", "OTP", "nonedge", decay, fixed, cutoff)
 
 
@@ -307,34 +319,43 @@ def dgwnsp(net, decay=None, fixed=False, cutoff=30, type="OTP"):
     return _gw(net, "dgwnsp", f"gwnsp.{t}", t, "nonedge", decay, fixed, cutoff)
 
 
-@register("esp", kinds=DIRECTED, params=[Param("d")], family=_FAMILY)
-def dir_esp(net, d):
+@register("esp", kinds=DIRECTED, params=[Param("d"), _TYPE412], family=_FAMILY)
+def dir_esp(net, d, type=None):
     """Edgewise shared partners, directed (OTP): EP_k = #{ties a->b with k nodes a->k->b}.
 
     One statistic per k in d; statnet ``esp`` on a directed network, labels ``esp0``, ``esp1``.
 
     Example: ``esp(0:3)``.
     """
+    if type is not None:        # statnet 4.12's spelling of desp
+        t = _sp_type("esp", type)
+        return _counts(net, "esp", f"esp.{t}", t, "edge", d)
     return _counts(net, "esp", "esp", "OTP", "edge", d)
 
 
-@register("dsp", kinds=DIRECTED, params=[Param("d")], family=_FAMILY)
-def dir_dsp(net, d):
+@register("dsp", kinds=DIRECTED, params=[Param("d"), _TYPE412], family=_FAMILY)
+def dir_dsp(net, d, type=None):
     """Dyadwise shared partners, directed (OTP): DP_k = #{ordered pairs (a, b), a ≠ b, with
     k nodes a->k->b}; dsp0 of the empty graph is n(n−1).
 
     statnet ``dsp`` on a directed network, labels ``dsp0``, ``dsp1``.  Example: ``dsp(0:3)``.
     """
+    if type is not None:        # statnet 4.12's spelling of ddsp
+        t = _sp_type("dsp", type)
+        return _counts(net, "dsp", f"dsp.{t}", t, "dyad", d)
     return _counts(net, "dsp", "dsp", "OTP", "dyad", d)
 
 
-@register("nsp", kinds=DIRECTED, params=[Param("d")], family=_FAMILY)
-def dir_nsp(net, d):
+@register("nsp", kinds=DIRECTED, params=[Param("d"), _TYPE412], family=_FAMILY)
+def dir_nsp(net, d, type=None):
     """Non-edgewise shared partners, directed (OTP): NP_k = DP_k − EP_k, over ordered pairs
     (a, b) without the tie a->b.
 
     statnet ``nsp`` on a directed network, labels ``nsp0``, ``nsp1``.  Example: ``nsp(1:2)``.
     """
+    if type is not None:        # statnet 4.12's spelling of dnsp
+        t = _sp_type("nsp", type)
+        return _counts(net, "nsp", f"nsp.{t}", t, "nonedge", d)
     return _counts(net, "nsp", "nsp", "OTP", "nonedge", d)
 
 

@@ -50,6 +50,7 @@ import networkx as nx
 import numpy as np
 
 from ..exceptions import TermError
+from ._attrtriad import AttrDyadTriadKernel
 from ._dyadic import (AbsDiffCatKernel, AbsDiffKernel, DenseEdgeCovKernel, EdgesKernel,
                       FactorKernel, MatchKernel, MixKernel, MutualKernel, NodeCovKernel,
                       SparseEdgeCovKernel)
@@ -282,12 +283,36 @@ def mutual(net, same=None, by=None, diff=False, keep=None, levels=None):
     Example: ``edges + mutual``.
     """
     if same is not None or by is not None:
-        from .attrterms import mutual_attr
-        return mutual_attr(net, same, by, diff, keep, levels)
+        return _mutual_attr(net, same, by, diff, keep, levels)
     if diff is not False or keep is not None or levels is not None:
         raise TermError("term mutual: diff, keep and levels need same= or by=")
     # x_ij's change statistic depends on x_ji: dyad-dependent (as statnet says)
     return Term("mutual", ["mutual"], MutualKernel(), dyad_independent=False)
+
+
+def _codes(net, term, attr, diff, levels):
+    """Per-node statistic codes (-1: not counted) and the labels' level names."""
+    lv = _levels(net, attr, term)
+    sel = _nonempty(term, "levels", levels,
+                    select_levels(term, "levels", lv.labels, levels, lv.listing()), lv.listing())
+    stat = np.full(len(lv), -1, dtype=np.intc)
+    stat[sel] = np.arange(len(sel), dtype=np.intc)
+    return lv, stat[lv.code].astype(np.intc), [lv.labels[k] for k in sel]
+
+
+def _mutual_attr(net, same, by, diff, keep, levels):
+    """mutual(same=, diff=) / mutual(by=) (called by dyadic.mutual)."""
+    if same is not None and by is not None:
+        raise TermError("term mutual: give same or by, not both")
+    diff = as_bool(diff, "term mutual: diff")
+    spec = keep if keep is not None else levels
+    if by is not None:
+        lv, code, labs = _codes(net, "mutual", by, True, spec)
+        return Term("mutual", [f"mutual.by.{lv.name}.{lab}" for lab in labs],
+                    AttrDyadTriadKernel(code, len(labs), "mutual_by", True))
+    lv, code, labs = _codes(net, "mutual", same, diff, spec)
+    labels = [f"mutual.same.{lv.name}.{lab}" for lab in labs] if diff else [f"mutual.{lv.name}"]
+    return Term("mutual", labels, AttrDyadTriadKernel(code, len(labels), "mutual_same", diff))
 
 
 # ---------------------------------------------------------------------------
@@ -440,124 +465,6 @@ def nodematch(net, attr, diff=False, keep=None, levels=None):
         labels = [f"nodematch.{lv.name}"]
     return Term("nodematch", labels, MatchKernel(code[lv.code], len(labels), diff),
                 dyad_independent=True)
-
-
-@register("nodemix", kinds=BOTH, family=_COV,
-          params=[Param("attr"), Param("base", None), Param("levels", None),
-                  Param("levels2", -1)])
-def nodemix(net, attr, base=None, levels=None, levels2=-1):
-    """Mixing matrix: one statistic per cell (ℓ, m) of the selected levels,
-    the number of ties from a node of level ℓ to one of level m.
-
-    Directed: every ordered cell, in R's column-major order (ℓ varies
-    fastest: ``mix.group.Loyal.Loyal``, ``mix.group.Outcasts.Loyal``, ...),
-    ℓ the tail's level.  Undirected: the cells ℓ ≤ m (in the order of the
-    selected levels), column-major (``mix.Grade.7.7``, ``mix.Grade.7.8``,
-    ``mix.Grade.8.8``, ``mix.Grade.7.9``, ...).  ``levels`` selects the
-    levels (rows/columns), ``levels2`` the cells among those (indices into
-    the cell list above; default ``-1`` drops the first cell; ``TRUE`` or
-    ``NULL`` keeps all).  statnet ``nodemix``; labels
-    ``mix.<attr>.<level>.<level>``.  Matrix-valued ``levels2`` (grouping
-    cells) is not supported; the deprecated ``base`` drops cells like
-    ``levels2=-base``.
-
-    Example: ``edges + nodemix('Sex')`` gives ``mix.Sex.F.M``, ``mix.Sex.M.M``.
-    """
-    return _mix(net, attr, base, levels, levels2, "nodemix",
-                lambda a, r, c: f"mix.{a}.{r}.{c}")
-
-
-def _mix(net, attr, base, levels, levels2, term, fmt):
-    """nodemix's cells and kernel; ``fmt(attr, row level, column level)`` makes a label."""
-    if net.bipartite is not None:
-        return _nodemix_bipartite(net, attr, base, levels, levels2, term, fmt)
-    lv = _levels(net, attr, term)
-    sel = _nonempty(term, "levels", levels,
-                    select_levels(term, "levels", lv.labels, levels, lv.listing()),
-                    lv.listing())
-    k = len(sel)
-    if net.directed:
-        cells = [(r, c) for c in range(k) for r in range(k)]
-    else:
-        cells = [(r, c) for c in range(k) for r in range(c + 1)]
-    cell_labels = [fmt(lv.name, lv.labels[sel[r]], lv.labels[sel[c]]) for r, c in cells]
-    if base is not None and type(levels2) is int and levels2 == -1:
-        levels2 = _base_drop(term, base, "levels2")
-    chosen = _nonempty(term, "levels2", levels2,
-                       select_levels(term, "levels2", cell_labels, levels2,
-                                     f"it has {len(cells)} cells"), lv.listing())
-    table = np.full((k, k), -1, dtype=np.intc)
-    for s, c in enumerate(chosen):
-        table[cells[c]] = s
-    code = np.full(len(lv), -1, dtype=np.intc)
-    code[sel] = np.arange(k, dtype=np.intc)
-    labels = [cell_labels[c] for c in chosen]
-    return Term(term, labels, MixKernel(code[lv.code], table, k, len(labels)),
-                dyad_independent=True)
-
-
-def _nodemix_bipartite(net, attr, base, levels, levels2, term="nodemix",
-                       fmt=lambda a, r, c: f"mix.{a}.{r}.{c}"):
-    """nodemix on a two-mode network: cells (mode-1 level, mode-2 level), column-major
-    (the mode-1 level varies fastest), as statnet."""
-    if levels is not None:
-        raise TermError("term nodemix: levels is not supported on two-mode networks yet")
-    lv1, lv2 = _levels(net._mode_view(1), attr, term), _levels(net._mode_view(2), attr, term)
-    k1, k2 = len(lv1), len(lv2)
-    cells = [(r, c) for c in range(k2) for r in range(k1)]
-    cell_labels = [fmt(lv1.name, lv1.labels[r], lv2.labels[c]) for r, c in cells]
-    if base is not None and type(levels2) is int and levels2 == -1:
-        levels2 = _base_drop("nodemix", base, "levels2")
-    chosen = _nonempty("nodemix", "levels2", levels2,
-                       select_levels("nodemix", "levels2", cell_labels, levels2,
-                                     f"it has {len(cells)} cells"), lv1.listing())
-    table = np.full((k1 + k2, k1 + k2), -1, dtype=np.intc)
-    for s, c in enumerate(chosen):
-        r, col = cells[c]
-        table[r, k1 + col] = s
-    code = np.concatenate([lv1.code, k1 + np.asarray(lv2.code)]).astype(np.intc)
-    return Term(term, [cell_labels[c] for c in chosen],
-                MixKernel(code, table, k1 + k2, len(chosen)), dyad_independent=True)
-
-
-@register("mm", kinds=BOTH, family=_COV,
-          params=[Param("attrs"), Param("levels", None), Param("levels2", -1)])
-def mm(net, attrs, levels=None, levels2=-1):
-    """Mixing matrix, statnet's newer spelling: ``mm("a")`` is nodemix("a") with labels
-    ``mm[a=<row>,a=<col>]``; ``mm("a" ~ "b")``: rows the tail's level of a, columns the
-    head's level of b (undirected: both orientations of each tie), every cell column-major
-    but the first (``levels2=-1``)."""
-    from ..formula import FormulaArg
-    if isinstance(attrs, FormulaArg):
-        rhs = attrs.text.strip().strip("'\"")
-        row, col = (attrs.lhs if attrs.lhs is not None else rhs), rhs
-    else:
-        row = col = attrs
-    fmt = (lambda a, r, c, ra=row, ca=col: f"mm[{ra}={r},{ca}={c}]")
-    if row == col:
-        return _mix(net, row, None, levels, levels2, "mm", fmt)
-    if levels is not None or net.bipartite is not None:
-        raise TermError("term mm: levels and two-mode networks are supported for one "
-                        "attribute only")
-    la, lb = _levels(net, row, "mm"), _levels(net, col, "mm")
-    ka, kb = len(la), len(lb)
-    if net.n * net.n * (ka * kb) > 200_000_000:
-        raise TermError("term mm: two attributes on a network this large are not supported "
-                        "yet (the cells are held as dense matrices)")
-    cells = [(r, c) for c in range(kb) for r in range(ka)]
-    cell_labels = [fmt(la.name, la.labels[r], lb.labels[c]) for r, c in cells]
-    chosen = _nonempty("mm", "levels2", levels2,
-                       select_levels("mm", "levels2", cell_labels, levels2,
-                                     f"it has {len(cells)} cells"), la.listing())
-    M = [np.zeros((net.n, net.n)) for _ in chosen]
-    for s, c in enumerate(chosen):
-        r, col_ = cells[c]
-        M[s] = np.outer(la.code == r, lb.code == col_).astype(float)
-        if not net.directed:
-            M[s] = M[s] + M[s].T
-    from ._operators import LinearKernel
-    return Term("mm", [cell_labels[c] for c in chosen],
-                LinearKernel([DenseEdgeCovKernel(m) for m in M]), dyad_independent=True)
 
 
 @register("absdiffcat", kinds=BOTH, family=_COV,

@@ -19,6 +19,17 @@ from .registry import (UNDIRECTED, Param, Term, as_bool, as_float, as_int_list,
 _FAMILY = "triad and shared-partner"
 
 
+_TYPE412 = Param("type", None, "statnet 4.12's shared-partner type; on an undirected "
+                 "network every type counts the same partners (accepted, ignored)")
+
+
+def _undirected_type(name, type):
+    """statnet 4.12's ``type=`` on an undirected network: every type is the same count."""
+    if type is not None and str(type).upper() not in ("OTP", "ITP", "RTP", "OSP", "ISP", "UTP"):
+        raise TermError(f"term {name}: type must be one of OTP, ITP, RTP, OSP, ISP (statnet "
+                        f"4.12), got {type!r}")
+
+
 @register("triangle", kinds=UNDIRECTED, aliases=("triangles",), family=_FAMILY,
           params=[Param("attr", None, "count only triangles whose nodes share this attribute"),
                   Param("diff", False, "with attr: one statistic per level"),
@@ -59,8 +70,8 @@ def _sp_values(name, d):
     return ds
 
 
-@register("esp", kinds=UNDIRECTED, params=[Param("d")], family=_FAMILY)
-def esp(net, d):
+@register("esp", kinds=UNDIRECTED, params=[Param("d"), _TYPE412], family=_FAMILY)
+def esp(net, d, type=None):
     """Edgewise shared partners: one statistic per value in ``d``, EP_d.
 
     EP_d = #{ties {i, j}: sp(i, j) = d} (statnet ``esp(d)``; labels ``esp0``,
@@ -68,6 +79,7 @@ def esp(net, d):
 
     Example: ``edges + esp(0:3)``.
     """
+    _undirected_type("esp", type)
     ds = _sp_values("esp", d)
     return Term("esp", [f"esp{v}" for v in ds], EspKernel(ds, net.n))
 
@@ -77,8 +89,8 @@ def _all_pairs_empty(net, ds):
     return [pairs if v == 0 else 0.0 for v in ds]
 
 
-@register("dsp", kinds=UNDIRECTED, params=[Param("d")], family=_FAMILY)
-def dsp(net, d):
+@register("dsp", kinds=UNDIRECTED, params=[Param("d"), _TYPE412], family=_FAMILY)
+def dsp(net, d, type=None):
     """Dyadwise shared partners: one statistic per value in ``d``, DP_d.
 
     DP_d = #{pairs i < j, tied or not: sp(i, j) = d} (statnet ``dsp(d)``;
@@ -86,13 +98,14 @@ def dsp(net, d):
 
     Example: ``edges + dsp(1:2)``.
     """
+    _undirected_type("dsp", type)
     ds = _sp_values("dsp", d)
     return Term("dsp", [f"dsp{v}" for v in ds], DspKernel(ds, net.n),
                 empty=_all_pairs_empty(net, ds))
 
 
-@register("nsp", kinds=UNDIRECTED, params=[Param("d")], family=_FAMILY)
-def nsp(net, d):
+@register("nsp", kinds=UNDIRECTED, params=[Param("d"), _TYPE412], family=_FAMILY)
+def nsp(net, d, type=None):
     """Non-edgewise shared partners: one statistic per value in ``d``, NP_d = DP_d - EP_d.
 
     NP_d = #{untied pairs i < j: sp(i, j) = d} (statnet ``nsp(d)``; labels
@@ -100,6 +113,7 @@ def nsp(net, d):
 
     Example: ``edges + nsp(1)``.
     """
+    _undirected_type("nsp", type)
     ds = _sp_values("nsp", d)
     return Term("nsp", [f"nsp{v}" for v in ds], NspKernel(ds, net.n),
                 empty=_all_pairs_empty(net, ds))
@@ -131,8 +145,8 @@ def _curved_sp(net, name, decay, cutoff, kernel_cls, stat_prefix):
                        [name, f"{name}.decay"], GeometricWeights(K), start_decay(name, decay))
 
 
-@register("gwesp", kinds=UNDIRECTED, params=_GW_PARAMS, family=_FAMILY)
-def gwesp(net, decay=None, fixed=False, cutoff=30):
+@register("gwesp", kinds=UNDIRECTED, params=_GW_PARAMS + [_TYPE412], family=_FAMILY)
+def gwesp(net, decay=None, fixed=False, cutoff=30, type=None):
     """Geometrically weighted edgewise shared partners (fixed decay α).
 
     e^α Σ_{k≥1} {1 − (1 − e^{−α})^k} EP_k, summed over all k (statnet
@@ -148,14 +162,15 @@ def gwesp(net, decay=None, fixed=False, cutoff=30):
 
     Example: ``edges + gwesp(0.25, fixed=TRUE)``.
     """
+    _undirected_type("gwesp", type)
     if not as_bool(fixed, "term gwesp: fixed"):
         return _curved_sp(net, "gwesp", decay, cutoff, EspKernel, "esp")
     a = _gw_decay("gwesp", decay, fixed, cutoff)
     return Term("gwesp", [f"gwesp.fixed.{format_number(a)}"], GwespKernel(a, net.n))
 
 
-@register("gwdsp", kinds=UNDIRECTED, params=_GW_PARAMS, family=_FAMILY)
-def gwdsp(net, decay=None, fixed=False, cutoff=30):
+@register("gwdsp", kinds=UNDIRECTED, params=_GW_PARAMS + [_TYPE412], family=_FAMILY)
+def gwdsp(net, decay=None, fixed=False, cutoff=30, type=None):
     """Geometrically weighted dyadwise shared partners (fixed decay α).
 
     e^α Σ_{k≥1} {1 − (1 − e^{−α})^k} DP_k over all pairs, tied or not (statnet
@@ -165,14 +180,15 @@ def gwdsp(net, decay=None, fixed=False, cutoff=30):
 
     Example: ``edges + gwdsp(0.5, fixed=TRUE)``.
     """
+    _undirected_type("gwdsp", type)
     if not as_bool(fixed, "term gwdsp: fixed"):
         return _curved_sp(net, "gwdsp", decay, cutoff, DspKernel, "gwdsp")
     a = _gw_decay("gwdsp", decay, fixed, cutoff)
     return Term("gwdsp", [f"gwdsp.fixed.{format_number(a)}"], GwdspKernel(a, net.n))
 
 
-@register("gwnsp", kinds=UNDIRECTED, params=_GW_PARAMS, family=_FAMILY)
-def gwnsp(net, decay=None, fixed=False, cutoff=30):
+@register("gwnsp", kinds=UNDIRECTED, params=_GW_PARAMS + [_TYPE412], family=_FAMILY)
+def gwnsp(net, decay=None, fixed=False, cutoff=30, type=None):
     """Geometrically weighted non-edgewise shared partners (fixed decay α).
 
     e^α Σ_{k≥1} {1 − (1 − e^{−α})^k} NP_k over untied pairs, i.e. gwdsp − gwesp
@@ -182,6 +198,7 @@ def gwnsp(net, decay=None, fixed=False, cutoff=30):
 
     Example: ``edges + gwesp(0.5, fixed=TRUE) + gwnsp(0.5, fixed=TRUE)``.
     """
+    _undirected_type("gwnsp", type)
     if not as_bool(fixed, "term gwnsp: fixed"):
         return _curved_sp(net, "gwnsp", decay, cutoff, NspKernel, "nsp")
     a = _gw_decay("gwnsp", decay, fixed, cutoff)
