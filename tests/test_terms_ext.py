@@ -32,7 +32,7 @@ UNDIRECTED = [
     "smalldiff('x', 0.5)", "hamming", "diff('x', pow=2, sign.action='abs')",
     "triadcensus(0:3)", "balance", "opentriad", "mm('a')", "mm('a' ~ 'x')",
     "Log(~edges + triangle + isolates)", "Exp(~edges + kstar(2))", "degcrossprod", "degcor",
-    "Log(~F(~triangle, ~nodematch('a')), log0=-3)",
+    "Log(~F(~triangle, ~nodematch('a')), log0=-3)", "threetrail", "isolatededges",
 ]
 DIRECTED = [
     "odegrange(from=1, to=3, by='a')", "idegrange(from=2, by='a', homophily=TRUE)",
@@ -46,7 +46,7 @@ DIRECTED = [
     "mutual(same='a')", "mutual(same='a', diff=TRUE)", "mutual(by='a')", "asymmetric",
     "asymmetric('a', diff=TRUE)", "diff('x')", "diff('x', dir='h-t')", "hamming",
     "triadcensus(0:15)", "balance + simmelian + nearsimmelian", "intransitive",
-    "mm('a')", "mm('a' ~ 'x')", "Log(~mutual + ttriple)",
+    "mm('a')", "mm('a' ~ 'x')", "Log(~mutual + ttriple)", "threetrail", "threepath(keep=c(2, 4))",
 ]
 BIPARTITE = [
     "b1degree(0:3)", "b2degree(1:2, by='b')", "b1star(2:3)", "b2star(2, attr='c')",
@@ -63,6 +63,8 @@ BIPARTITE = [
 
 
 def random_network(seed, kind, n=11, p=0.35):
+    if kind == "sparse":        # many degree-0 and degree-1 nodes (isolatededges)
+        return random_network(seed, "undirected", n=14, p=0.1)
     rng = np.random.default_rng(seed)
     if kind == "bipartite":
         n1 = 5
@@ -119,6 +121,11 @@ def check_formula(net, formula, seed):
 def test_undirected_kernels(formula):
     for seed in range(3):
         check_formula(random_network(seed, "undirected"), formula, seed)
+
+
+def test_isolated_edges_on_sparse_graphs():
+    for seed in range(6):
+        check_formula(random_network(seed, "sparse"), "isolatededges + threetrail", seed)
 
 
 @pytest.mark.parametrize("formula", DIRECTED)

@@ -114,3 +114,103 @@ cdef class AttrDyadTriadKernel(TermKernel):
             out[self.stat(ci)] = -1.0 if s.has_tie(j, i) else 1.0
             return
         out[self.stat(ci)] = self.count_same(s, i, j, ci)
+
+
+cdef class ThreeTrailKernel(TermKernel):
+    """threetrail: 3-trails (walks of three distinct ties, vertices may repeat) counted by
+    their middle tie.  Undirected: Σ_{ties j–k} (d_j − 1)(d_k − 1).  Directed, one statistic
+    per kept type (middle arc b→c): RRR in(b)·out(c) − x_cb, RRL in(b)(in(c) − 1),
+    LRR (out(b) − 1) out(c), LRL (out(b) − 1)(in(c) − 1).  O(degree) per change."""
+    cdef int[::1] types
+
+    def __cinit__(self, types):
+        self.types = np.ascontiguousarray(types, dtype=np.intc)
+        self.n_stats = <int>self.types.shape[0]
+
+    cdef double und(self, NetworkState s, int i, int j) noexcept nogil:
+        cdef int x = 1 if s.has_tie(i, j) else 0
+        cdef int k, w
+        cdef double v = (s.out_deg[i] - x) * <double>(s.out_deg[j] - x)
+        for k in range(s.out_deg[i]):
+            w = s.out_nb[i][k]
+            if w != j:
+                v += s.out_deg[w] - 1
+        for k in range(s.out_deg[j]):
+            w = s.out_nb[j][k]
+            if w != i:
+                v += s.out_deg[w] - 1
+        return v
+
+    cdef double directed(self, NetworkState s, int i, int j, int t) noexcept nogil:
+        cdef int x = 1 if s.has_tie(i, j) else 0
+        cdef bint xji = s.has_tie(j, i)
+        cdef double Ii = s.in_deg[i], Oj = s.out_deg[j]
+        cdef double Oi = s.out_deg[i] - x, Ij = s.in_deg[j] - x
+        cdef double v
+        cdef int k, w
+        if t == 0:                                   # RRR
+            v = Ii * Oj - xji + (Ij + Oi if xji else 0.0)
+            for k in range(s.in_deg[i]):
+                w = s.in_nb[i][k]
+                if w != j:
+                    v += s.in_deg[w]
+            for k in range(s.out_deg[j]):
+                w = s.out_nb[j][k]
+                if w != i:
+                    v += s.out_deg[w]
+        elif t == 1:                                 # RRL
+            v = Ii * Ij
+            for k in range(s.in_deg[j]):
+                w = s.in_nb[j][k]
+                if w != i:
+                    v += s.in_deg[w]
+            for k in range(s.out_deg[j]):
+                v += s.in_deg[s.out_nb[j][k]] - 1
+        elif t == 2:                                 # LRR
+            v = Oi * Oj
+            for k in range(s.out_deg[i]):
+                w = s.out_nb[i][k]
+                if w != j:
+                    v += s.out_deg[w]
+            for k in range(s.in_deg[i]):
+                v += s.out_deg[s.in_nb[i][k]] - 1
+        else:                                        # LRL
+            v = Oi * Ij
+            for k in range(s.out_deg[i]):
+                w = s.out_nb[i][k]
+                if w != j:
+                    v += s.in_deg[w] - 1
+            for k in range(s.in_deg[j]):
+                w = s.in_nb[j][k]
+                if w != i:
+                    v += s.out_deg[w] - 1
+        return v
+
+    cdef void change(self, NetworkState s, int i, int j, double* out) noexcept nogil:
+        cdef int t
+        for t in range(self.n_stats):
+            out[t] = self.directed(s, i, j, self.types[t]) if s.directed else self.und(s, i, j)
+
+
+cdef class IsolatedEdgesKernel(TermKernel):
+    """isolatededges (undirected): ties whose two ends have degree 1.  O(1) per change."""
+
+    def __cinit__(self):
+        self.n_stats = 1
+
+    cdef int other_isolated(self, NetworkState s, int v, int other, int x) noexcept nogil:
+        """1 if v has (without the tie to ``other``) exactly one neighbour, itself of degree 1."""
+        cdef int k, w
+        if s.out_deg[v] - x != 1:
+            return 0
+        for k in range(s.out_deg[v]):
+            w = s.out_nb[v][k]
+            if w != other:
+                return 1 if s.out_deg[w] == 1 else 0
+        return 0
+
+    cdef void change(self, NetworkState s, int i, int j, double* out) noexcept nogil:
+        cdef int x = 1 if s.has_tie(i, j) else 0
+        cdef double v = 1.0 if (s.out_deg[i] - x == 0 and s.out_deg[j] - x == 0) else 0.0
+        v -= self.other_isolated(s, i, j, x) + self.other_isolated(s, j, i, x)
+        out[0] = v

@@ -16,7 +16,7 @@ import numpy as np
 from ..exceptions import TermError
 from ._attrtriad import AttrDyadTriadKernel
 from ._dyadic import DenseEdgeCovKernel, NodeCovKernel
-from .dyadic import _codes, _numeric_attr
+from .dyadic import _codes, _nonempty, _numeric_attr, select_levels
 from .registry import BOTH, DIRECTED, UNDIRECTED, Param, Term, as_bool, as_float, \
     format_number, register
 
@@ -186,3 +186,33 @@ def localtriangle(net, x, attrname=None):
     kernel = SubnetKernel([inner.kernel], "filter", net.n, mask=mask.astype(np.uint8).ravel(),
                           aux_n=net.n, aux_directed=net.directed)
     return Term("localtriangle", [f"localtriangle.{attrname or name}"], kernel)
+
+
+_TRAIL_TYPES = ("RRR", "RRL", "LRR", "LRL")
+
+
+@register("threetrail", kinds=BOTH, aliases=("threepath",), params=[Param("keep", None)],
+          family=FAMILY)
+def threetrail(net, keep=None):
+    """3-trails: walks along three distinct ties (vertices may repeat: i–j–k–i is one).
+    Undirected: Σ_{ties j–k} (d_j − 1)(d_k − 1) (label ``threetrail``).  Directed: one
+    statistic per type of the outer arcs relative to the middle one, RRR, RRL, LRR, LRL
+    (labels ``threetrail.RRR``, ...; ``keep``: indices 1..4).  ``threepath`` is statnet's
+    deprecated name for it (same labels)."""
+    from ._attrtriad import ThreeTrailKernel
+    if not net.directed:
+        if keep is not None:
+            raise TermError("term threetrail: keep applies to directed networks only")
+        return Term("threetrail", ["threetrail"], ThreeTrailKernel([0]))
+    sel = list(range(4)) if keep is None else \
+        _nonempty("threetrail", "keep", keep, select_levels("threetrail", "keep",
+                                                            list(_TRAIL_TYPES), keep), "")
+    return Term("threetrail", [f"threetrail.{_TRAIL_TYPES[t]}" for t in sel],
+                ThreeTrailKernel(sel))
+
+
+@register("isolatededges", kinds=UNDIRECTED, family=FAMILY)
+def isolatededges(net):
+    """Isolated ties: ties whose two ends have no other tie (label ``isolatededges``)."""
+    from ._attrtriad import IsolatedEdgesKernel
+    return Term("isolatededges", ["isolatededges"], IsolatedEdgesKernel())
