@@ -261,23 +261,7 @@ class _Parser:
         args, kwargs = [], {}
         if self.peek()[1] == "(":
             self.take("(")
-            if self.peek()[1] != ")":
-                while True:
-                    if self.peek()[0] == "name" and self.toks[self.i + 1][1] == "=":
-                        key = self.take(kind="name")[1]
-                        self.take("=")
-                        if key in kwargs:
-                            self.error(f"argument {key!r} of {name} given twice")
-                        kwargs[key] = self.expr()
-                    else:
-                        if kwargs:
-                            self.error(f"in {name}(...), a positional argument follows a named one")
-                        args.append(self.expr())
-                    if self.peek()[1] == ",":
-                        self.take(",")
-                        continue
-                    break
-            self.take(")")
+            args, kwargs = self._call_args(name)
         return TermCall(name, tuple(args), kwargs, self.text[start:self.peek()[2]].strip())
 
     def expr(self):
@@ -394,7 +378,7 @@ class _Parser:
                     self._capture()
                     return RCode(self.text[pos:self.peek()[2]].strip())
                 if val in ("list", "matrix"):
-                    args, kwargs = self._call_args()
+                    args, kwargs = self._call_args(val)
                     if val == "matrix":
                         return RCode(self.text[pos:self.toks[self.i - 1][2] + 1])
                     return kwargs if kwargs and not args else args + list(kwargs.values())
@@ -418,16 +402,20 @@ class _Parser:
             self.error("the formula ends in the middle of an argument")
         self.error(f"unexpected {val!r}")
 
-    def _call_args(self):
-        """Arguments of a call whose '(' is taken, up to and including ')'."""
+    def _call_args(self, name):
+        """Arguments of ``name(...)`` whose '(' is taken, up to and including ')'."""
         args, kwargs = [], {}
         if self.peek()[1] != ")":
             while True:
                 if self.peek()[0] == "name" and self.toks[self.i + 1][1] == "=":
                     key = self.take(kind="name")[1]
                     self.take("=")
+                    if key in kwargs:
+                        self.error(f"argument {key!r} of {name} given twice")
                     kwargs[key] = self.expr()
                 else:
+                    if kwargs:
+                        self.error(f"in {name}(...), a positional argument follows a named one")
                     args.append(self.expr())
                 if self.peek()[1] == ",":
                     self.take(",")

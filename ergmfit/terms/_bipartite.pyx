@@ -14,18 +14,9 @@ import numpy as np
 
 from ergmfit.network._state cimport NetworkState, CACHE_SP
 from ergmfit.terms._kernel cimport TermKernel
+from ergmfit.terms._combin cimport choose
 
 
-cdef inline double choose(int d, int r) noexcept nogil:
-    cdef double res = 1.0
-    cdef int t
-    if r < 0 or r > d:
-        return 0.0
-    if r > d - r:
-        r = d - r
-    for t in range(1, r + 1):
-        res = res * (d - r + t) / t
-    return res
 
 
 cdef class BipartiteSPKernel(TermKernel):

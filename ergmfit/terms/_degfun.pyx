@@ -20,6 +20,7 @@ import numpy as np
 
 from ergmfit.network._state cimport NetworkState
 from ergmfit.terms._kernel cimport TermKernel
+from ergmfit.terms._combin cimport choose
 
 cdef enum:
     _BOTH = 0
@@ -39,16 +40,6 @@ ENDS = {"both": _BOTH, "head": _HEAD, "tail": _TAIL, "b1": _B1, "b2": _B2}
 FUNCS = {"range": _RANGE, "pow": _POW, "gw": _GW, "choose": _CHOOSE, "excess": _EXCESS}
 
 
-cdef inline double choose(int d, int r) noexcept nogil:
-    cdef double res = 1.0
-    cdef int t
-    if r < 0 or r > d:
-        return 0.0
-    if r > d - r:
-        r = d - r
-    for t in range(1, r + 1):
-        res = res * (d - r + t) / t
-    return res
 
 
 cdef class DegreeFunctionKernel(TermKernel):

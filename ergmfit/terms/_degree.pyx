@@ -18,6 +18,7 @@ import numpy as np
 
 from ergmfit.network._state cimport NetworkState
 from ergmfit.terms._kernel cimport TermKernel
+from ergmfit.terms._combin cimport choose
 
 cdef enum:
     _UND = 0
@@ -29,17 +30,6 @@ MODE_IN = _IN
 MODE_OUT = _OUT
 
 
-cdef inline double choose(int d, int r) noexcept nogil:
-    """Binomial coefficient C(d, r) as a double (exact below 2**53)."""
-    cdef double res = 1.0
-    cdef int t
-    if r < 0 or r > d:
-        return 0.0
-    if r > d - r:
-        r = d - r
-    for t in range(1, r + 1):
-        res = res * (d - r + t) / t     # res = C(d - r + t, t): exact integer steps
-    return res
 
 
 cdef inline int endpoint_degrees(NetworkState s, int mode, int i, int j, int* d) noexcept nogil:
