@@ -33,6 +33,7 @@ UNDIRECTED = [
     "triadcensus(0:3)", "balance", "opentriad", "mm('a')", "mm('a' ~ 'x')",
     "Log(~edges + triangle + isolates)", "Exp(~edges + kstar(2))", "degcrossprod", "degcor",
     "Log(~F(~triangle, ~nodematch('a')), log0=-3)", "threetrail", "isolatededges",
+    "transitiveties", "transitiveties(attr='a')",
 ]
 DIRECTED = [
     "odegrange(from=1, to=3, by='a')", "idegrange(from=2, by='a', homophily=TRUE)",

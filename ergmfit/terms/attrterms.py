@@ -216,3 +216,19 @@ def isolatededges(net):
     """Isolated ties: ties whose two ends have no other tie (label ``isolatededges``)."""
     from ._attrtriad import IsolatedEdgesKernel
     return Term("isolatededges", ["isolatededges"], IsolatedEdgesKernel())
+
+
+@register("transitiveties", kinds=UNDIRECTED, params=[Param("attr", None), Param("levels", None)],
+          family=FAMILY)
+def transitiveties_undirected(net, attr=None, levels=None):
+    """Ties in at least one triangle on an undirected network; with ``attr`` only ties whose
+    triangle has three nodes of one level (labels ``transitiveties``,
+    ``transitiveties.<attr>``)."""
+    from ._attrtriad import TransitiveTiesKernel
+    if attr is None:
+        if levels is not None:
+            raise TermError("term transitiveties: levels needs attr")
+        return Term("transitiveties", ["transitiveties"],
+                    TransitiveTiesKernel(np.zeros(net.n, dtype=np.intc)))
+    lv, code, _ = _codes(net, "transitiveties", attr, False, levels)
+    return Term("transitiveties", [f"transitiveties.{lv.name}"], TransitiveTiesKernel(code))
