@@ -43,7 +43,7 @@ from .stepping import (ellipsoid_step, hotelling_pvalue, hummel_step, in_convex_
                        is_ess_fraction, maximize_is_loglik, _is_weights)
 from ..utils.longrun import Checkpoint, Progress, catch_interrupt, read_json
 from ..utils.validation import check_params, check_random_state
-from .curved import maximize_curved_is_loglik
+from .curved import MAX_DECAY_STEP, maximize_curved_is_loglik, projector as _projector
 from .base import Estimator, Setting, boolean, choice, integer, number
 
 
@@ -178,7 +178,6 @@ def bridge_loglik(model, theta, g_obs, starts, rng, bridges=16, samplesize=256, 
 
 
 MAX_BACKTRACKS = 3      # consecutive halvings of an overshooting step
-MAX_DECAY_STEP = 0.25   # largest change of a curved term's decay in one iteration
 
 
 def _standardised_mean(Z):
@@ -205,20 +204,6 @@ def _ran_off(model, theta, converged):
 def _has_na(init):
     vals = list(init.values()) if isinstance(init, dict) else list(np.ravel(init))
     return any(v is None or (isinstance(v, float) and np.isnan(v)) for v in vals)
-
-
-def _projector(par, theta):
-    """z -> z J(θ') for a curved model (the identity for a linear one), θ' being θ
-    with every curved weight set to 1: the decay's column of J is proportional to
-    its weight, and a weight near 0 would make the decay look stuck.  (Column
-    scalings change neither the step length, nor Hotelling's test, nor the ESS.)"""
-    if par.linear:
-        return lambda A: A
-    th = np.array(theta, dtype=float)
-    for ps, _, _ in par.curved_terms:
-        th[ps.start] = 1.0
-    J = par.jacobian(th)
-    return lambda A: np.asarray(A) @ J
 
 
 def _initial_estimate(model, random_state=None):
