@@ -583,7 +583,7 @@ def _describe_damage(exc) -> str:
     if isinstance(exc, _Damage):
         return str(exc)
     if isinstance(exc, json.JSONDecodeError):
-        return (f"it is not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno}); "
+        return (f"it is not valid JSON ({exc.msg}: line {exc.lineno}, column {exc.colno}); "
                 "it may be truncated")
     if isinstance(exc, UnicodeDecodeError):
         return f"it is not UTF-8 text (byte {exc.start})"
