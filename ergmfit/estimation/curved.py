@@ -23,6 +23,8 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
+from .stepping import is_moments
+
 
 # largest change of a curved term's decay in one MCMC-MLE / CD iteration: one
 # sample determines a decay poorly, and a long jump lands far from equilibrium
@@ -175,15 +177,9 @@ def maximize_curved_is_loglik(Z, target, par, theta0, maxit=100, tol=1e-12):
 
     def fun(theta):
         d = par.eta(theta) - eta0
-        a = Z @ d
-        top = a.max()
-        w = np.exp(a - top)
-        w /= w.sum()
-        mu = w @ Z
-        C = (Z - mu).T @ ((Z - mu) * w[:, None])
+        lme, mu, C = is_moments(Z, d)
         J = par.jacobian(theta)
-        f = float(d @ target - (np.log(np.mean(np.exp(a - top))) + top))
-        return f, J.T @ (target - mu), J.T @ C @ J
+        return float(d @ target - lme), J.T @ (target - mu), J.T @ C @ J
 
     return bounded_ascent(fun, lambda th: fun(th)[0], theta0, par.lower_bounds(), maxit, tol)[0]
 
