@@ -243,6 +243,7 @@ _ESTIMATORS = {
     "mcle": "ergmfit.estimation.mcle:MCLE",
     "cd": "ergmfit.estimation.cd:CD",
     "ee": "ergmfit.estimation.ee:fit_ee",   # -> EE class
+    "bayes": "ergmfit.estimation.bayes:Bayes",
 }
 
 

@@ -1,0 +1,412 @@
+"""Bayesian ERGMs: the approximate exchange algorithm (Bergm's ``bergm``).
+
+The posterior π(θ | y) ∝ π(θ) exp(θ·g(y)) / Z(θ) has an intractable Z(θ).
+The exchange algorithm (Murray, Ghahramani & MacKay 2006) proposes θ' and
+draws an auxiliary network y' from the model at θ'; the ratio
+
+    log α = (η(θ') − η(θ)) · (g(y) − g(y')) + log π(θ') − log π(θ)
+
+holds no normalising constant, and the chain is exact when y' is an exact
+draw.  As in Caimo & Friel (2011) and Bergm, y' is approximated by
+``aux_iters`` Metropolis-Hastings proposals started from the observed
+network (our compiled sampler: ``MHSampler.cd_sample``, which runs the
+proposals and then restores the observed network), and θ' comes from
+population MCMC with parallel adaptive direction sampling (ADS): chain h
+proposes
+
+    θ' = θ_h + γ (θ_h1 − θ_h2) + ε,   ε ~ N(0, v_proposal I),
+
+with h1 ≠ h2 two other chains picked at random (with fewer than 3 chains the
+ADS term is dropped: a random walk).  Defaults are Bergm 5.0's:
+``burnin=100``, ``main_iters=1000``, ``aux_iters=1000``, ``n_chains=2p``,
+``gamma=0.5``, ``v_proposal=0.0025`` and the prior N(0, 100 I).  The chains
+start around the MPLE (drawn from N(MPLE, its covariance, sds capped at 1)),
+so ``burnin`` can stay short.
+
+Parallel chains: ADS moves every chain using the others' current values,
+so the chains synchronise every iteration; one iteration of every chain
+costs ~0.1 ms of compiled work, less than handing it to another process,
+so the chains run in one process (``n_jobs`` is not offered).
+
+Long runs: ``verbose=True`` shows a progress bar; Ctrl-C ends the run and
+returns the draws made so far (``info["interrupted"]``, with a warning);
+``checkpoint=PATH.npz`` saves the state every ``checkpoint_every`` seconds
+and on Ctrl-C, and ``resume=PATH.npz`` continues from it (the continuation
+is a valid chain, though not the same random numbers as an uninterrupted run).
+
+The adjusted pseudo-posterior (``method="bayes-pl"``) is in
+:mod:`ergmfit.estimation.bayes_pl`.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+import time
+import warnings
+
+import numpy as np
+
+from ..exceptions import ErgmfitError, ResultsFileError, SettingsError
+from ..results_bayes import BayesResults
+from ..utils.fileio import atomic_write
+from ..utils.validation import check_random_state
+from ._bayes import exchange_block
+from .base import Estimator, Setting, boolean, integer, number
+
+__all__ = ["Bayes", "NormalPrior", "make_prior", "start_population"]
+
+_CHECKPOINT_KIND = "ergmfit-bayes-checkpoint"
+_BLOCK = 10        # iterations per compiled call (Ctrl-C, progress and checkpoints between)
+
+
+# ---------------------------------------------------------------------------
+# the prior
+# ---------------------------------------------------------------------------
+class NormalPrior:
+    """A multivariate normal prior N(mean, cov); ``logpdf`` up to a constant."""
+
+    def __init__(self, mean, cov):
+        self.mean = np.asarray(mean, dtype=float)
+        self.cov = np.asarray(cov, dtype=float)
+        try:
+            self.chol = np.linalg.cholesky(self.cov)
+        except np.linalg.LinAlgError:
+            raise SettingsError("the prior covariance (prior_sigma) must be symmetric positive "
+                                "definite") from None
+        self.precision = np.linalg.inv(self.cov)
+
+    def logpdf(self, theta) -> float:
+        d = np.asarray(theta, dtype=float) - self.mean
+        return -0.5 * float(d @ self.precision @ d)
+
+    def grad(self, theta) -> np.ndarray:
+        return -self.precision @ (np.asarray(theta, dtype=float) - self.mean)
+
+
+def make_prior(p, prior=None, prior_mean=None, prior_sigma=None) -> NormalPrior:
+    """The prior of a p-parameter model from the settings: ``prior`` (a
+    ``(mean, sigma)`` pair, a dict with ``mean``/``sigma``, or an object with
+    ``mean`` and ``cov`` such as scipy's ``multivariate_normal``) or
+    ``prior_mean`` / ``prior_sigma`` (Bergm's names).  ``sigma`` may be a
+    (p, p) matrix, p variances or one variance; defaults: 0 and 100 I."""
+    if prior is not None:
+        if prior_mean is not None or prior_sigma is not None:
+            raise SettingsError("give either 'prior' or 'prior_mean'/'prior_sigma', not both")
+        if isinstance(prior, dict):
+            unknown = set(prior) - {"mean", "sigma", "cov"}
+            if unknown:
+                raise SettingsError(f"setting 'prior': unknown key(s) {sorted(unknown)}; use "
+                                    "'mean' and 'sigma'")
+            prior_mean, prior_sigma = prior.get("mean"), prior.get("sigma", prior.get("cov"))
+        elif hasattr(prior, "mean") and hasattr(prior, "cov"):
+            prior_mean, prior_sigma = prior.mean, prior.cov
+        elif isinstance(prior, (tuple, list)) and len(prior) == 2:
+            prior_mean, prior_sigma = prior
+        else:
+            raise SettingsError("setting 'prior' must be (mean, sigma), {'mean': ..., 'sigma': "
+                                f"...}} or a multivariate normal, got {prior!r}")
+    try:
+        mean = np.zeros(p) if prior_mean is None else np.asarray(prior_mean, dtype=float)
+        sigma = 100.0 * np.eye(p) if prior_sigma is None else np.asarray(prior_sigma, dtype=float)
+    except (TypeError, ValueError):
+        raise SettingsError("the prior mean and sigma must be numbers") from None
+    if mean.ndim == 0:
+        mean = np.full(p, float(mean))
+    if mean.shape != (p,):
+        raise SettingsError(f"the prior mean must have {p} values (one per statistic), "
+                            f"got shape {mean.shape}")
+    if sigma.ndim == 0:
+        sigma = float(sigma) * np.eye(p)
+    elif sigma.ndim == 1:
+        if sigma.shape != (p,):
+            raise SettingsError(f"prior_sigma as variances must have {p} values, got {sigma.size}")
+        sigma = np.diag(sigma)
+    if sigma.shape != (p, p):
+        raise SettingsError(f"prior_sigma must be a {p} x {p} matrix, got shape {sigma.shape}")
+    if not (np.all(np.isfinite(mean)) and np.all(np.isfinite(sigma))):
+        raise SettingsError("the prior mean and sigma must be finite")
+    if not np.allclose(sigma, sigma.T):
+        raise SettingsError("prior_sigma must be symmetric")
+    return NormalPrior(mean, sigma)
+
+
+def start_population(model, n_chains, rng, start=None):
+    """Starting values of ``n_chains`` chains, ``(n_chains, p)``: drawn from
+    N(centre, C) with centre the MPLE (or ``start``) and C the MPLE's
+    covariance with its standard deviations capped at 1 (0.1 I when the MPLE
+    does not exist or ``start`` is given)."""
+    p = model.n_params
+    cov = None
+    if start is None:
+        from .mple import MPLE
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                mp = MPLE().fit(model)
+            centre, cov = np.asarray(mp.params, dtype=float), np.asarray(mp.cov, dtype=float)
+        except (ErgmfitError, NotImplementedError, np.linalg.LinAlgError):
+            centre = np.zeros(p)
+        if not (np.all(np.isfinite(centre)) and cov is not None and np.all(np.isfinite(cov))):
+            centre, cov = np.where(np.isfinite(centre), centre, 0.0), None
+    else:
+        centre = np.asarray(start, dtype=float).reshape(-1)
+        if centre.shape != (p,) or not np.all(np.isfinite(centre)):
+            raise SettingsError(f"setting 'start' must be {p} finite values, got {start!r}")
+    if cov is None:
+        cov = 0.01 * np.eye(p)
+    sd = np.sqrt(np.clip(np.diag(cov), 1e-12, None))
+    scale = np.minimum(sd, 1.0) / sd
+    cov = cov * np.outer(scale, scale)
+    try:
+        L = np.linalg.cholesky(cov + 1e-10 * np.eye(p))
+    except np.linalg.LinAlgError:
+        L = np.diag(np.minimum(sd, 1.0))
+    return centre + rng.standard_normal((n_chains, p)) @ L.T
+
+
+# ---------------------------------------------------------------------------
+# the estimator
+# ---------------------------------------------------------------------------
+def _proposal_check(name, value):
+    if not isinstance(value, str):
+        raise SettingsError(f"setting {name!r} must be a proposal name, got {value!r}")
+    return value
+
+
+class Bayes(Estimator):
+    """Posterior sampling by the approximate exchange algorithm with
+    population MCMC (see the module docstring); returns
+    :class:`~ergmfit.results_bayes.BayesResults` (``params``: posterior
+    means, ``bse``: posterior sds, ``draws``: an (n_draws, p) array).
+
+    Bergm's ``bergm(formula, prior.mean, prior.sigma, burn.in, main.iters,
+    aux.iters, nchains, gamma, V.proposal, startVals, thin)`` is
+    ``Bayes(prior_mean=, prior_sigma=, burnin=, main_iters=, aux_iters=,
+    n_chains=, gamma=, v_proposal=, start=, thin=)``.
+    """
+
+    method = "bayes"
+    SETTINGS = (
+        Setting("prior", None, None,
+                "Normal prior: (mean, sigma), {'mean':, 'sigma':} or a multivariate normal."),
+        Setting("prior_mean", None, None, "Prior mean (Bergm's prior.mean; default 0)."),
+        Setting("prior_sigma", None, None,
+                "Prior covariance: matrix, variances or one variance (default 100 I)."),
+        Setting("burnin", 100, integer(0), "Iterations of every chain discarded (burn.in)."),
+        Setting("main_iters", 1000, integer(1), "Iterations of every chain kept (main.iters)."),
+        Setting("aux_iters", 1000, integer(1),
+                "MH proposals per auxiliary network, from the observed one (aux.iters)."),
+        Setting("n_chains", None, integer(1, allow_none=True),
+                "Chains of the population (nchains; default 2 x number of parameters)."),
+        Setting("gamma", 0.5, number(0.0), "ADS move factor (gamma)."),
+        Setting("v_proposal", 0.0025, number(0.0, lo_open=True),
+                "Variance of the normal proposal noise (V.proposal)."),
+        Setting("start", None, None, "Centre of the starting values (default: the MPLE)."),
+        Setting("thin", 1, integer(1), "Keep every thin-th iteration."),
+        Setting("proposal", "auto", _proposal_check,
+                "MH proposal of the auxiliary networks ('auto', 'tnt', ...)."),
+        Setting("checkpoint", None, None, "Save the state to this .npz file (and on Ctrl-C)."),
+        Setting("checkpoint_every", 60.0, number(0.0), "Seconds between checkpoints."),
+        Setting("resume", None, None, "Continue from this checkpoint file."),
+        Setting("progress", None, boolean, "Progress bar (default: as verbose)."),
+    )
+
+    def _finish_settings(self):
+        if self.prior is not None and (self.prior_mean is not None or self.prior_sigma is not None):
+            raise SettingsError("give either 'prior' or 'prior_mean'/'prior_sigma', not both")
+        for name in ("checkpoint", "resume"):
+            v = getattr(self, name)
+            if v is not None and not str(os.fspath(v)).endswith(".npz"):
+                raise SettingsError(f"setting {name!r} must be a path ending in .npz, got {v!r}")
+
+    def fit(self, model) -> BayesResults:
+        """Sample the posterior of ``model``'s parameters."""
+        t0 = time.perf_counter()
+        c0 = time.process_time()
+        p = model.n_params
+        if p == 0:
+            raise SettingsError("the model has no parameters to sample")
+        prior = make_prior(p, self.prior, self.prior_mean, self.prior_sigma)
+        H = self.n_chains if self.n_chains is not None else 2 * p
+        n_total = self.burnin + self.main_iters
+        rng = check_random_state(self.random_state)
+        state = None
+        if self.resume is not None:
+            state = _read_checkpoint(self.resume, model, H, n_total)
+            rng = np.random.default_rng()
+            rng.bit_generator.state = state["rng"]
+            theta, out, accepted, it0 = (state["theta"], state["out"], state["accepted"],
+                                         state["it"])
+        else:
+            theta = start_population(model, H, rng, self.start)
+            out = np.empty((n_total, H, p))
+            accepted = np.zeros(H, dtype=np.int64)
+            it0 = 0
+        sampler, _ = model.sampler(np.zeros(p), self.proposal, rng)
+        run = _ExchangeRun(model, sampler, prior, self, rng, theta, out, accepted)
+        show = self.verbose if self.progress is None else self.progress
+        it, interrupted = run.iterate(it0, n_total, show)
+        if self.checkpoint is not None and (interrupted or it < n_total):
+            run.save(self.checkpoint, it)
+        return _build_results(model, self, prior, run, it, interrupted, t0, c0)
+
+
+class _ExchangeRun:
+    """The state of a population-MCMC exchange run and its iteration loop."""
+
+    def __init__(self, model, sampler, prior, est, rng, theta, out, accepted):
+        from ..terms.parameterisation import Identity
+        self.model, self.sampler, self.prior, self.est, self.rng = model, sampler, prior, est, rng
+        self.theta, self.out, self.accepted = theta, out, accepted
+        param = getattr(model, "parameterisation", None)
+        self.eta = (None if param is None or isinstance(param, Identity) else model.eta)
+        self.last_save = time.perf_counter()
+        self.python_loop = False
+
+    def iterate(self, it0, n_total, show):
+        """Run iterations it0 .. n_total-1 in blocks of ``_BLOCK`` (the random
+        numbers of a block are drawn first); returns (iterations done, interrupted)."""
+        est, rng, prior = self.est, self.rng, self.prior
+        theta, out, accepted = self.theta, self.out, self.accepted
+        H, p = theta.shape
+        sd = math.sqrt(est.v_proposal)
+        mu, prec = prior.mean, np.ascontiguousarray(prior.precision)
+        lp = np.array([prior.logpdf(t) for t in theta])
+        bar = _progress(n_total, it0, show)
+        it = it0
+        interrupted = False
+        try:
+            while it < n_total:
+                m = min(_BLOCK, n_total - it)
+                eps = rng.standard_normal((m, H, p)) * sd
+                logu = np.log(rng.random((m, H)))
+                r1 = rng.integers(0, max(H - 1, 1), (m, H))
+                r2 = rng.integers(0, max(H - 2, 1), (m, H))
+                args = (theta, lp, out[it:it + m], accepted, eps, logu, r1, r2)
+                if self.eta is None and not self.python_loop:
+                    exchange_block(self.sampler, *args, float(est.gamma), int(est.aux_iters),
+                                   prec, mu)
+                else:
+                    self._python_block(*args)
+                it += m
+                if bar is not None:
+                    bar.update(m)
+                if (est.checkpoint is not None
+                        and time.perf_counter() - self.last_save >= est.checkpoint_every):
+                    self.save(est.checkpoint, it)
+        except KeyboardInterrupt:
+            interrupted = True      # the block under way is lost; ``it`` blocks are done
+        finally:
+            if bar is not None:
+                bar.close()
+        return it, interrupted
+
+    def _python_block(self, theta, lp, out, accepted, eps, logu, r1, r2):
+        """The same iterations as ``exchange_block`` in Python, with the
+        natural parameters η(θ) of a curved model."""
+        est, sampler, prior = self.est, self.sampler, self.prior
+        eta = self.eta if self.eta is not None else (lambda t: t)
+        H = theta.shape[0]
+        for t in range(len(out)):
+            for h in range(H):
+                th = theta[h]
+                if H >= 3:
+                    a = r1[t, h] + (r1[t, h] >= h)
+                    lo, hi = min(h, a), max(h, a)
+                    b = r2[t, h]
+                    b += b >= lo
+                    b += b >= hi
+                    prop = th + est.gamma * (theta[a] - theta[b]) + eps[t, h]
+                else:
+                    prop = th + eps[t, h]
+                lp_new = prior.logpdf(prop)
+                e_new = eta(prop)
+                delta = sampler.cd_sample(e_new, 1, est.aux_iters)[0]     # g(y') - g(y)
+                logr = lp_new - lp[h] - float((e_new - eta(th)) @ delta)
+                if logu[t, h] < logr:
+                    theta[h] = prop
+                    lp[h] = lp_new
+                    accepted[h] += 1
+            out[t] = theta
+
+    def save(self, path, it):
+        """Write the state after ``it`` iterations to ``path`` (atomically)."""
+        meta = {"kind": _CHECKPOINT_KIND, "formula": getattr(self.model, "formula", None),
+                "labels": list(self.model.labels), "it": int(it),
+                "n_total": int(self.out.shape[0]), "rng": self.rng.bit_generator.state}
+        try:
+            with atomic_write(path, "wb") as fh:
+                np.savez_compressed(fh, theta=self.theta, out=self.out[:it],
+                                    accepted=self.accepted,
+                                    meta=np.array(json.dumps(meta, default=int)))
+        except OSError as exc:
+            warnings.warn(f"could not write the checkpoint {path}: {exc}; the run goes on",
+                          RuntimeWarning, stacklevel=2)
+        self.last_save = time.perf_counter()
+
+
+def _progress(total, done, show):
+    if not show:
+        return None
+    from tqdm.auto import tqdm
+    return tqdm(total=total, initial=done, desc="bayes", unit="it", leave=False, file=sys.stderr)
+
+
+def _read_checkpoint(path, model, H, n_total):
+    try:
+        with np.load(os.fspath(path), allow_pickle=False) as z:
+            meta = json.loads(str(z["meta"][()]))
+            theta, done, accepted = z["theta"], z["out"], z["accepted"]
+    except FileNotFoundError:
+        raise ResultsFileError(f"cannot resume: no checkpoint file {path}") from None
+    except (OSError, ValueError, KeyError) as exc:
+        raise ResultsFileError(f"cannot resume: {path} is not a readable Bayes checkpoint of "
+                               f"ergmfit ({exc})") from None
+    if meta.get("kind") != _CHECKPOINT_KIND:
+        raise ResultsFileError(f"cannot resume: {path} is not a Bayes checkpoint of ergmfit")
+    if meta.get("labels") != list(model.labels):
+        raise ResultsFileError(f"cannot resume: the checkpoint {path} is for the statistics "
+                               f"{meta.get('labels')}, the model has {list(model.labels)}")
+    if theta.shape != (H, model.n_params) or meta.get("n_total") != n_total:
+        raise ResultsFileError(
+            f"cannot resume: the checkpoint {path} has {theta.shape[0]} chains and "
+            f"{meta.get('n_total')} iterations; the settings ask for {H} and {n_total}")
+    out = np.empty((n_total, H, model.n_params))
+    out[:len(done)] = done
+    return {"theta": np.array(theta), "out": out, "accepted": np.array(accepted, dtype=np.int64),
+            "it": int(meta["it"]), "rng": meta["rng"]}
+
+
+def _build_results(model, est, prior, run, it, interrupted, t0, c0):
+    warn = []
+    kept = run.out[est.burnin:it:est.thin] if it > est.burnin else run.out[:0]
+    if interrupted:
+        msg = (f"the posterior sampling was interrupted by the user after {it} of "
+               f"{run.out.shape[0]} iterations")
+        if len(kept) == 0 and it > 0:
+            kept = run.out[:it]
+            msg += "; every draw is from the burn-in"
+        msg += "; the results hold the draws made so far"
+        warn.append(msg)
+        warnings.warn(msg, RuntimeWarning, stacklevel=3)
+    chains = np.ascontiguousarray(np.swapaxes(kept, 0, 1))        # (H, n_kept, p)
+    acceptance = run.accepted / max(it, 1)
+    rate = float(np.mean(acceptance))
+    if it > 0 and not (0.05 <= rate <= 0.9):
+        warn.append(f"Note: the acceptance rate is {rate:.2f}; change v_proposal (now "
+                    f"{est.v_proposal}) or gamma (now {est.gamma}) for a rate near 0.2-0.5")
+    info = {"interrupted": interrupted, "iterations": int(it), "burnin": est.burnin,
+            "main_iters": est.main_iters, "thin": est.thin, "aux_iters": est.aux_iters,
+            "n_chains": int(run.theta.shape[0]), "gamma": est.gamma,
+            "v_proposal": est.v_proposal,
+            "cpu_seconds": time.process_time() - c0,
+            "mcmc": {"interval": est.aux_iters, "burnin": 16 * est.aux_iters}}
+    return BayesResults(chains, list(model.labels), method="bayes", acceptance=acceptance,
+                        prior_mean=prior.mean, prior_cov=prior.cov,
+                        converged=not interrupted, seconds=time.perf_counter() - t0,
+                        warnings=warn, info=info, formula=getattr(model, "formula", None),
+                        network=getattr(model, "network", None), model=model,
+                        nobs=None, null_loglik=None,
+                        dyad_independent=getattr(model, "dyad_independent", None))
