@@ -567,6 +567,9 @@ class ERGMResults:
 
     @classmethod
     def from_dict(cls, d: dict) -> "ERGMResults":
+        if cls is ERGMResults and "chains" in d:        # a posterior (method "bayes", ...)
+            from .results_bayes import BayesResults
+            return BayesResults.from_dict(d)
         labels = d["labels"]
         cov = _dec_array(d.get("cov"))
         return cls(_dec_array(d["params"]), cov, labels, method=d["method"],

@@ -55,9 +55,10 @@ from ..utils.validation import check_random_state
 from ._bayes import exchange_block
 from .base import Estimator, Setting, boolean, integer, number
 
-__all__ = ["Bayes", "NormalPrior", "make_prior", "start_population"]
+__all__ = ["Bayes", "NormalPrior", "make_prior", "start_centre", "start_population"]
 
 _CHECKPOINT_KIND = "ergmfit-bayes-checkpoint"
+_AUTO_SCALE = 0.1  # v_proposal=None: proposal noise sd = this x the MPLE's sds
 _BLOCK = 10        # iterations per compiled call (Ctrl-C, progress and checkpoints between)
 
 
@@ -132,11 +133,10 @@ def make_prior(p, prior=None, prior_mean=None, prior_sigma=None) -> NormalPrior:
     return NormalPrior(mean, sigma)
 
 
-def start_population(model, n_chains, rng, start=None):
-    """Starting values of ``n_chains`` chains, ``(n_chains, p)``: drawn from
-    N(centre, C) with centre the MPLE (or ``start``) and C the MPLE's
-    covariance with its standard deviations capped at 1 (0.1 I when the MPLE
-    does not exist or ``start`` is given)."""
+def start_centre(model, start=None):
+    """The centre of the starting values and a rough posterior covariance:
+    the MPLE and its covariance with every standard deviation capped at 1
+    (``start`` and 0.01 I when ``start`` is given or the MPLE does not exist)."""
     p = model.n_params
     cov = None
     if start is None:
@@ -158,12 +158,18 @@ def start_population(model, n_chains, rng, start=None):
         cov = 0.01 * np.eye(p)
     sd = np.sqrt(np.clip(np.diag(cov), 1e-12, None))
     scale = np.minimum(sd, 1.0) / sd
-    cov = cov * np.outer(scale, scale)
+    cov = cov * np.outer(scale, scale) + 1e-12 * np.eye(p)
     try:
-        L = np.linalg.cholesky(cov + 1e-10 * np.eye(p))
+        np.linalg.cholesky(cov)
     except np.linalg.LinAlgError:
-        L = np.diag(np.minimum(sd, 1.0))
-    return centre + rng.standard_normal((n_chains, p)) @ L.T
+        cov = np.diag(np.minimum(sd, 1.0) ** 2)
+    return centre, cov
+
+
+def start_population(centre, cov, n_chains, rng):
+    """Starting values of ``n_chains`` chains drawn from N(centre, cov): ``(n_chains, p)``."""
+    L = np.linalg.cholesky(cov)
+    return centre + rng.standard_normal((n_chains, len(centre))) @ L.T
 
 
 # ---------------------------------------------------------------------------
@@ -201,8 +207,8 @@ class Bayes(Estimator):
         Setting("n_chains", None, integer(1, allow_none=True),
                 "Chains of the population (nchains; default 2 x number of parameters)."),
         Setting("gamma", 0.5, number(0.0), "ADS move factor (gamma)."),
-        Setting("v_proposal", 0.0025, number(0.0, lo_open=True),
-                "Variance of the normal proposal noise (V.proposal)."),
+        Setting("v_proposal", None, number(0.0, lo_open=True, allow_none=True),
+                "Variance of the proposal noise, every parameter (V.proposal; None: scaled)."),
         Setting("start", None, None, "Centre of the starting values (default: the MPLE)."),
         Setting("thin", 1, integer(1), "Keep every thin-th iteration."),
         Setting("proposal", "auto", _proposal_check,
@@ -232,6 +238,11 @@ class Bayes(Estimator):
         H = self.n_chains if self.n_chains is not None else 2 * p
         n_total = self.burnin + self.main_iters
         rng = check_random_state(self.random_state)
+        centre, cov0 = start_centre(model, self.start)
+        if self.v_proposal is None:     # scaled to the model: a tenth of the MPLE's sds
+            eps_cov = _AUTO_SCALE ** 2 * cov0
+        else:                           # Bergm's V.proposal: the same variance for every parameter
+            eps_cov = self.v_proposal * np.eye(p)
         state = None
         if self.resume is not None:
             state = _read_checkpoint(self.resume, model, H, n_total)
@@ -240,12 +251,13 @@ class Bayes(Estimator):
             theta, out, accepted, it0 = (state["theta"], state["out"], state["accepted"],
                                          state["it"])
         else:
-            theta = start_population(model, H, rng, self.start)
+            theta = start_population(centre, cov0, H, rng)
             out = np.empty((n_total, H, p))
             accepted = np.zeros(H, dtype=np.int64)
             it0 = 0
         sampler, _ = model.sampler(np.zeros(p), self.proposal, rng)
         run = _ExchangeRun(model, sampler, prior, self, rng, theta, out, accepted)
+        run.eps_chol = np.linalg.cholesky(eps_cov)
         show = self.verbose if self.progress is None else self.progress
         it, interrupted = run.iterate(it0, n_total, show)
         if self.checkpoint is not None and (interrupted or it < n_total):
@@ -264,6 +276,7 @@ class _ExchangeRun:
         self.eta = (None if param is None or isinstance(param, Identity) else model.eta)
         self.last_save = time.perf_counter()
         self.python_loop = False
+        self.eps_chol = None    # Cholesky factor of the covariance of the proposal noise
 
     def iterate(self, it0, n_total, show):
         """Run iterations it0 .. n_total-1 in blocks of ``_BLOCK`` (the random
@@ -271,7 +284,7 @@ class _ExchangeRun:
         est, rng, prior = self.est, self.rng, self.prior
         theta, out, accepted = self.theta, self.out, self.accepted
         H, p = theta.shape
-        sd = math.sqrt(est.v_proposal)
+        L = self.eps_chol
         mu, prec = prior.mean, np.ascontiguousarray(prior.precision)
         lp = np.array([prior.logpdf(t) for t in theta])
         bar = _progress(n_total, it0, show)
@@ -280,7 +293,7 @@ class _ExchangeRun:
         try:
             while it < n_total:
                 m = min(_BLOCK, n_total - it)
-                eps = rng.standard_normal((m, H, p)) * sd
+                eps = rng.standard_normal((m, H, p)) @ L.T
                 logu = np.log(rng.random((m, H)))
                 r1 = rng.integers(0, max(H - 1, 1), (m, H))
                 r2 = rng.integers(0, max(H - 2, 1), (m, H))
@@ -400,7 +413,7 @@ def _build_results(model, est, prior, run, it, interrupted, t0, c0):
     info = {"interrupted": interrupted, "iterations": int(it), "burnin": est.burnin,
             "main_iters": est.main_iters, "thin": est.thin, "aux_iters": est.aux_iters,
             "n_chains": int(run.theta.shape[0]), "gamma": est.gamma,
-            "v_proposal": est.v_proposal,
+            "v_proposal": est.v_proposal, "proposal_cov": run.eps_chol @ run.eps_chol.T,
             "cpu_seconds": time.process_time() - c0,
             "mcmc": {"interval": est.aux_iters, "burnin": 16 * est.aux_iters}}
     return BayesResults(chains, list(model.labels), method="bayes", acceptance=acceptance,
