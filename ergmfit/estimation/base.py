@@ -244,6 +244,7 @@ _ESTIMATORS = {
     "cd": "ergmfit.estimation.cd:CD",
     "ee": "ergmfit.estimation.ee:fit_ee",   # -> EE class
     "bayes": "ergmfit.estimation.bayes:Bayes",
+    "bayes-pl": "ergmfit.estimation.bayes_pl:BayesPL",
 }
 
 
