@@ -7,7 +7,7 @@ from .exceptions import FormulaError
 from .formula import parse_formula
 from .network import NetworkState, as_network
 from .sampling.space import AllDyads
-from .terms.parameterisation import Identity
+from .terms.parameterisation import parameterisation_of
 from .terms.registry import build_term
 from .terms._ergm import ERGMModel
 from .utils.validation import check_params, check_random_state, seed_words
@@ -38,14 +38,14 @@ class ERGM:
         self.formula = formula
         calls = parse_formula(formula)
         self.terms = [build_term(self.network, c.name, c.args, c.kwargs) for c in calls]
-        labels = [lab for t in self.terms for lab in t.labels]
-        seen = set()
-        for lab in labels:
-            if lab in seen:
-                raise FormulaError(f"the statistic {lab!r} appears twice in the formula; "
-                                   "each term may be used once")
-            seen.add(lab)
-        self.labels = labels
+        for labels, what in (([lab for t in self.terms for lab in t.labels], "statistic"),
+                             ([lab for t in self.terms for lab in t.param_labels], "coefficient")):
+            seen = set()
+            for lab in labels:
+                if lab in seen:
+                    raise FormulaError(f"the {what} {lab!r} appears twice in the formula; "
+                                       "each term may be used once")
+                seen.add(lab)
         self._empty = (np.concatenate([t.empty for t in self.terms])
                        if self.terms else np.zeros(0))
         self._set_structure()
@@ -54,7 +54,16 @@ class ERGM:
         # what every estimator asks the model for (see ergmfit.sampling.space
         # and ergmfit.terms.parameterisation)
         self.sample_space = AllDyads(self.network)
-        self.parameterisation = Identity(self.labels)
+        self.parameterisation = parameterisation_of(self.terms)
+        # labels: one per coefficient (θ); stat_labels: one per canonical statistic
+        # (what statistics() gives).  They differ only for curved terms.
+        self.labels = list(self.parameterisation.param_labels)
+        self.stat_labels = list(self.parameterisation.stat_labels)
+
+    @property
+    def curved(self) -> bool:
+        """True when a term is curved (its decay estimated: statnet's fixed=FALSE)."""
+        return not self.parameterisation.linear
 
     def eta(self, params) -> np.ndarray:
         """Natural parameters η(θ) of ``params`` (θ in :attr:`labels` order or a dict)."""
@@ -78,7 +87,6 @@ class ERGM:
         sub.network = self.network
         sub.terms = [self.terms[k] for k in term_indices]
         sub.formula = " + ".join(_term_text(t) for t in sub.terms)
-        sub.labels = [lab for t in sub.terms for lab in t.labels]
         sub._empty = (np.concatenate([t.empty for t in sub.terms]) if sub.terms else np.zeros(0))
         sub._set_structure()
         return sub
@@ -94,7 +102,7 @@ class ERGM:
         ties = self.network.ties if ties is None else np.asarray(ties, dtype=np.int64).reshape(-1, 2)
         empty = ERGMModel(NetworkState(self.network.n, self.network.directed), self.kernels)
         out = self._empty + empty.add_ties_accumulate(np.ascontiguousarray(ties, dtype=np.int64))
-        bad = [lab for lab, v in zip(self.labels, out) if not np.isfinite(v)]
+        bad = [lab for lab, v in zip(self.stat_labels, out) if not np.isfinite(v)]
         if bad:
             from .exceptions import TermError
             raise TermError(f"the statistic(s) {bad} are not finite: an attribute's values are too "
@@ -102,8 +110,9 @@ class ERGM:
         return out
 
     def statistics(self) -> dict:
-        """Observed statistics as ``{label: value}``, with statnet's labels."""
-        return dict(zip(self.labels, self.statistics_vector().tolist()))
+        """Observed statistics as ``{label: value}``, with statnet's labels (for a curved
+        term its count vector, as statnet's ``summary()``)."""
+        return dict(zip(self.stat_labels, self.statistics_vector().tolist()))
 
     @property
     def default_proposal(self) -> str:
@@ -160,8 +169,8 @@ class ERGM:
         n, burnin, interval = int(n), int(burnin), int(interval)
         if n < 0 or burnin < 0 or interval < 1:
             raise ValueError("need n >= 0, burnin >= 0 and interval >= 1")
-        theta = self.eta(params)
-        sampler, cm = self.sampler(theta, proposal, random_state, start)
+        theta = self.eta(params)       # the sampler runs on the natural parameters
+        sampler, cm = self.sampler(params, proposal, random_state, start)
         g0 = self.statistics_vector(start)
         if output == "stats":
             return g0 + sampler.sample(theta, n, burnin, interval)
