@@ -10,7 +10,7 @@ from scipy.special import logsumexp
 import ergmfit as ef
 from ergmfit.estimation import bayes as bayes_mod
 from ergmfit.estimation import make_estimator
-from ergmfit.exceptions import ResultsFileError, SettingsError
+from ergmfit.exceptions import CheckpointError, SettingsError
 from ergmfit.results import ERGMResults
 from ergmfit.results_bayes import BayesResults, split_rhat
 
@@ -206,10 +206,10 @@ def test_ctrl_c_returns_the_draws_so_far_and_resume_finishes(tmp_path, monkeypat
     done = m.fit(method="bayes", burnin=10, main_iters=40, aux_iters=200, resume=str(ck))
     assert not done.interrupted and done.chains.shape == (4, 40, 2)
     np.testing.assert_array_equal(done.chains[:, :20], fit.chains)
-    with pytest.raises(ResultsFileError, match="statistics"):
+    with pytest.raises(CheckpointError, match="coefficients"):
         ef.ERGM(ef.datasets.load("flomarriage"), "edges").fit(
             method="bayes", main_iters=40, burnin=10, n_chains=4, resume=str(ck))
-    with pytest.raises(ResultsFileError, match="no checkpoint"):
+    with pytest.raises(CheckpointError, match="missing"):
         m.fit(method="bayes", resume=str(tmp_path / "missing.npz"))
 
 

@@ -40,17 +40,15 @@ The adjusted pseudo-posterior (``method="bayes-pl"``) is in
 from __future__ import annotations
 
 import json
-import math
 import os
-import sys
 import time
 import warnings
 
 import numpy as np
 
-from ..exceptions import ErgmfitError, ResultsFileError, SettingsError
+from ..exceptions import CheckpointError, ErgmfitError, SettingsError
 from ..results_bayes import BayesResults
-from ..utils.fileio import atomic_write
+from ..utils.longrun import Checkpoint, Progress, catch_interrupt, read_npz
 from ..utils.validation import check_random_state
 from ._bayes import exchange_block
 from .base import Estimator, Setting, boolean, integer, number
@@ -194,6 +192,7 @@ class Bayes(Estimator):
     """
 
     method = "bayes"
+    supports_curved = True      # the exchange ratio uses η(θ') − η(θ)
     SETTINGS = (
         Setting("prior", None, None,
                 "Normal prior: (mean, sigma), {'mean':, 'sigma':} or a multivariate normal."),
@@ -259,9 +258,12 @@ class Bayes(Estimator):
         run = _ExchangeRun(model, sampler, prior, self, rng, theta, out, accepted)
         run.eps_chol = np.linalg.cholesky(eps_cov)
         show = self.verbose if self.progress is None else self.progress
-        it, interrupted = run.iterate(it0, n_total, show)
-        if self.checkpoint is not None and (interrupted or it < n_total):
-            run.save(self.checkpoint, it)
+        if self.checkpoint is not None:
+            with Checkpoint(self.checkpoint, what="Bayes checkpoint") as run.checkpoint:
+                it, interrupted = run.iterate(it0, n_total, show)
+                run.save(it)
+        else:
+            it, interrupted = run.iterate(it0, n_total, show)
         return _build_results(model, self, prior, run, it, interrupted, t0, c0)
 
 
@@ -276,6 +278,7 @@ class _ExchangeRun:
         self.eta = (None if param is None or isinstance(param, Identity) else model.eta)
         self.last_save = time.perf_counter()
         self.python_loop = False
+        self.checkpoint = None  # a longrun.Checkpoint while one is written
         self.eps_chol = None    # Cholesky factor of the covariance of the proposal noise
 
     def iterate(self, it0, n_total, show):
@@ -287,10 +290,10 @@ class _ExchangeRun:
         L = self.eps_chol
         mu, prec = prior.mean, np.ascontiguousarray(prior.precision)
         lp = np.array([prior.logpdf(t) for t in theta])
-        bar = _progress(n_total, it0, show)
+        bar = Progress(n_total, "bayes", enabled=show)
+        bar.update(it0)
         it = it0
-        interrupted = False
-        try:
+        with bar, catch_interrupt() as stop:     # Ctrl-C: the block under way is lost
             while it < n_total:
                 m = min(_BLOCK, n_total - it)
                 eps = rng.standard_normal((m, H, p)) @ L.T
@@ -304,17 +307,11 @@ class _ExchangeRun:
                 else:
                     self._python_block(*args)
                 it += m
-                if bar is not None:
-                    bar.update(m)
-                if (est.checkpoint is not None
+                bar.update(m)
+                if (self.checkpoint is not None
                         and time.perf_counter() - self.last_save >= est.checkpoint_every):
-                    self.save(est.checkpoint, it)
-        except KeyboardInterrupt:
-            interrupted = True      # the block under way is lost; ``it`` blocks are done
-        finally:
-            if bar is not None:
-                bar.close()
-        return it, interrupted
+                    self.save(it)
+        return it, stop.interrupted
 
     def _python_block(self, theta, lp, out, accepted, eps, logu, r1, r2):
         """The same iterations as ``exchange_block`` in Python, with the
@@ -344,46 +341,27 @@ class _ExchangeRun:
                     accepted[h] += 1
             out[t] = theta
 
-    def save(self, path, it):
-        """Write the state after ``it`` iterations to ``path`` (atomically)."""
+    def save(self, it):
+        """Write the state after ``it`` iterations to the checkpoint (atomically)."""
         meta = {"kind": _CHECKPOINT_KIND, "formula": getattr(self.model, "formula", None),
                 "labels": list(self.model.labels), "it": int(it),
                 "n_total": int(self.out.shape[0]), "rng": self.rng.bit_generator.state}
-        try:
-            with atomic_write(path, "wb") as fh:
-                np.savez_compressed(fh, theta=self.theta, out=self.out[:it],
-                                    accepted=self.accepted,
-                                    meta=np.array(json.dumps(meta, default=int)))
-        except OSError as exc:
-            warnings.warn(f"could not write the checkpoint {path}: {exc}; the run goes on",
-                          RuntimeWarning, stacklevel=2)
+        self.checkpoint.save_npz(None, {"theta": self.theta, "out": self.out[:it],
+                                        "accepted": self.accepted},
+                                 json.loads(json.dumps(meta, default=int)))
         self.last_save = time.perf_counter()
 
 
-def _progress(total, done, show):
-    if not show:
-        return None
-    from tqdm.auto import tqdm
-    return tqdm(total=total, initial=done, desc="bayes", unit="it", leave=False, file=sys.stderr)
-
-
 def _read_checkpoint(path, model, H, n_total):
-    try:
-        with np.load(os.fspath(path), allow_pickle=False) as z:
-            meta = json.loads(str(z["meta"][()]))
-            theta, done, accepted = z["theta"], z["out"], z["accepted"]
-    except FileNotFoundError:
-        raise ResultsFileError(f"cannot resume: no checkpoint file {path}") from None
-    except (OSError, ValueError, KeyError) as exc:
-        raise ResultsFileError(f"cannot resume: {path} is not a readable Bayes checkpoint of "
-                               f"ergmfit ({exc})") from None
-    if meta.get("kind") != _CHECKPOINT_KIND:
-        raise ResultsFileError(f"cannot resume: {path} is not a Bayes checkpoint of ergmfit")
+    meta, z = read_npz(os.fspath(path), what="Bayes checkpoint")
+    if meta.get("kind") != _CHECKPOINT_KIND or not {"theta", "out", "accepted"} <= set(z):
+        raise CheckpointError(f"cannot resume: {path} is not a Bayes checkpoint of ergmfit")
+    theta, done, accepted = z["theta"], z["out"], z["accepted"]
     if meta.get("labels") != list(model.labels):
-        raise ResultsFileError(f"cannot resume: the checkpoint {path} is for the statistics "
-                               f"{meta.get('labels')}, the model has {list(model.labels)}")
+        raise CheckpointError(f"cannot resume: the checkpoint {path} is for the coefficients "
+                              f"{meta.get('labels')}, the model has {list(model.labels)}")
     if theta.shape != (H, model.n_params) or meta.get("n_total") != n_total:
-        raise ResultsFileError(
+        raise CheckpointError(
             f"cannot resume: the checkpoint {path} has {theta.shape[0]} chains and "
             f"{meta.get('n_total')} iterations; the settings ask for {H} and {n_total}")
     out = np.empty((n_total, H, model.n_params))
