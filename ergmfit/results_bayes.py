@@ -212,7 +212,8 @@ class BayesResults(ERGMResults):
     # -- serialisation -------------------------------------------------------
     def to_dict(self, include_network: bool = False) -> dict:
         d = super().to_dict(include_network=include_network)
-        d.update(_enc({"chains": self.chains, "acceptance": self.acceptance,
+        d.update(_enc({"results_class": "ergmfit.results_bayes:BayesResults",
+                       "chains": self.chains, "acceptance": self.acceptance,
                        "prior_mean": self.prior_mean, "prior_cov": self.prior_cov,
                        "posterior": {"ess": np.asarray(self.ess), "rhat": np.asarray(self.rhat),
                                      "quantiles": np.asarray(self.quantiles())}}))
