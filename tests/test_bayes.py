@@ -234,3 +234,12 @@ def test_directed_model_and_one_parameter():
         method="bayes", random_state=1, main_iters=400, aux_iters=200)
     # edges only: the posterior is a logistic one, near the MLE log(20/100)
     assert one.n_chains == 2 and abs(float(one.params[0]) - np.log(20 / 100)) < 0.2
+
+
+def test_auxiliary_iterations_grow_with_the_network():
+    from ergmfit.estimation.bayes import default_aux_iters
+    assert default_aux_iters(ef.ERGM(ef.datasets.load("flomarriage"), "edges")) == 1000
+    lazega = ef.ERGM(ef.datasets.load("lazega"), "edges")
+    assert default_aux_iters(lazega) == 6 * 630
+    fit = lazega.fit(method="bayes", random_state=1, main_iters=2, burnin=0)
+    assert fit.info["aux_iters"] == 3780
