@@ -243,3 +243,15 @@ def test_auxiliary_iterations_grow_with_the_network():
     assert default_aux_iters(lazega) == 6 * 630
     fit = lazega.fit(method="bayes", random_state=1, main_iters=2, burnin=0)
     assert fit.info["aux_iters"] == 3780
+
+
+def test_command_line_fits_a_posterior(capsys, tmp_path):
+    from ergmfit.cli import main
+    out = tmp_path / "post.npz"
+    assert main(["fit", "flomarriage", "edges + triangle", "--method", "bayes", "--seed", "1",
+                 "--quiet", "--set", "main_iters=30", "--set", "aux_iters=200",
+                 "--save", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "Posterior Density Estimate" in text and "theta2 (triangle)" in text
+    back = ERGMResults.load(out)
+    assert isinstance(back, BayesResults) and back.draws.shape == (120, 2)
