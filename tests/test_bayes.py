@@ -255,3 +255,21 @@ def test_command_line_fits_a_posterior(capsys, tmp_path):
     assert "Posterior Density Estimate" in text and "theta2 (triangle)" in text
     back = ERGMResults.load(out)
     assert isinstance(back, BayesResults) and back.draws.shape == (120, 2)
+
+
+def test_a_real_ctrl_c_stops_the_compiled_loop():
+    import os
+    import signal
+    import threading
+    m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.warns(RuntimeWarning, match="interrupted"):
+            fit = m.fit(method="bayes", random_state=1, burnin=0, main_iters=200000,
+                        aux_iters=2000)
+    finally:
+        timer.cancel()
+    assert fit.interrupted and 0 < fit.chains.shape[1] < 200000
+    assert fit.chains.shape[1] % 10 == 0          # whole blocks of 10 iterations
+    assert np.all(np.isfinite(fit.params))

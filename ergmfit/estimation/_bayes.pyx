@@ -6,7 +6,9 @@ for every chain, each with its auxiliary network: ``aux_iters`` proposals of
 the sampler from the observed network, undone afterwards (the sampler's
 journal), so every auxiliary chain starts at the observed network.  The
 random numbers of the θ moves are drawn by the caller (numpy), so the loop
-needs no Python; the MH proposals use the sampler's own generator.
+needs no Python; the MH proposals use the sampler's own generator.  Ctrl-C:
+the sampler's ``_tick`` looks for a signal every 2^16 proposals, and a
+``KeyboardInterrupt`` leaves the call (the caller keeps the finished iterations).
 """
 import numpy as np
 cimport numpy as cnp
@@ -35,7 +37,7 @@ def exchange_block(MHSampler sampler, double[:, ::1] theta, double[::1] lp,
                    const double[::1] mu):
     """``len(out)`` iterations; theta, lp and accepted are updated in place and
     out[t] receives the population after iteration t."""
-    cdef int64_t n = out.shape[0], t, nj
+    cdef int64_t n = out.shape[0], t, nj, left, chunk
     cdef int H = theta.shape[0], p = theta.shape[1], h, k, a, b, lo, hi
     cdef bint ads = H >= 3
     cdef int rc = 0
@@ -70,7 +72,12 @@ def exchange_block(MHSampler sampler, double[:, ::1] theta, double[::1] lp,
                     for k in range(p):
                         delta[k] = 0.0
                     nj = 0
-                    rc = sampler._batch(prop, aux_iters, delta, NULL, NULL, 1, journal, &nj)
+                    left = aux_iters
+                    while rc == 0 and left > 0:     # chunks: Ctrl-C is seen within ms
+                        chunk = left if left < 65536 else 65536
+                        rc = sampler._batch(prop, chunk, delta, NULL, NULL, 1, journal, &nj)
+                        left -= chunk
+                        sampler._tick(chunk)
                     if rc == 0:
                         rc = sampler._revert(journal, nj)
                     if rc != 0:

@@ -333,6 +333,8 @@ class _ExchangeRun:
                 if (self.checkpoint is not None
                         and time.perf_counter() - self.last_save >= est.checkpoint_every):
                     self.save(it)
+        if stop.interrupted and it > 0:
+            theta[:] = out[it - 1]      # the population after the last finished iteration
         return it, stop.interrupted
 
     def _python_block(self, theta, lp, out, accepted, eps, logu, r1, r2):
