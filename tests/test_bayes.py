@@ -273,3 +273,19 @@ def test_a_real_ctrl_c_stops_the_compiled_loop():
     assert fit.interrupted and 0 < fit.chains.shape[1] < 200000
     assert fit.chains.shape[1] % 10 == 0          # whole blocks of 10 iterations
     assert np.all(np.isfinite(fit.params))
+
+
+# Lazega's covariate model against a long run of our own exchange algorithm (aux_iters=5000,
+# 14 chains x 4,000 draws after 500, seed 2026; benchmarks/bench_bayes.py LAZEGA_LONG).
+# 21 CPU s: run with ERGMFIT_SLOW=1.
+@pytest.mark.skipif(not __import__("os").environ.get("ERGMFIT_SLOW"),
+                    reason="21 CPU s; set ERGMFIT_SLOW=1")
+def test_lazega_posterior_matches_the_long_run():
+    import sys
+    sys.path.insert(0, str(__import__("pathlib").Path(__file__).parents[1] / "benchmarks"))
+    from bench_bayes import LAZEGA, LAZEGA_LONG
+    m = ef.ERGM(ef.datasets.load("lazega"), LAZEGA)
+    fit = m.fit(method="bayes", random_state=1)
+    sd = np.array(LAZEGA_LONG["sd"])
+    assert np.all(np.abs(np.asarray(fit.params) - LAZEGA_LONG["mean"]) < 0.25 * sd)
+    assert np.all(np.abs(np.asarray(fit.bse) / sd - 1) < 0.2)
