@@ -131,8 +131,10 @@ class BayesResults(ERGMResults):
             raise ImportError("to_arviz() needs arviz: pip install arviz (the draws are "
                               "also available as a numpy array: fit.draws)") from None
         posterior = {lab: self.chains[:, :, k] for k, lab in enumerate(self.labels)}
-        return az.from_dict(posterior=posterior,
-                            attrs={"method": self.method, "formula": str(self.formula)})
+        try:                        # arviz < 1.0
+            return az.from_dict(posterior=posterior)
+        except TypeError:           # arviz >= 1.0: groups in one dict
+            return az.from_dict({"posterior": posterior})
 
     # -- diagnostics ---------------------------------------------------------
     def quantiles(self, q=(0.025, 0.25, 0.5, 0.75, 0.975)) -> LabeledArray:
