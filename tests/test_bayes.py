@@ -71,6 +71,18 @@ def test_exchange_matches_the_exact_posterior_of_a_five_node_model():
     assert np.all(fit.rhat < 1.1)
 
 
+def test_delayed_acceptance_keeps_the_exact_posterior():
+    # first stage on the adjusted pseudo-posterior, second divides by its ratio
+    m = _five_node_model()
+    mean, sd = _exact_posterior(m)
+    fit = m.fit(method="bayes", random_state=4, main_iters=3000, n_chains=6, delayed=True)
+    z = (np.asarray(fit.params) - mean) / np.asarray(fit.mcse)
+    assert np.all(np.abs(z) < 4), (fit.params, mean, fit.mcse)
+    assert np.allclose(fit.bse, sd, rtol=0.12), (fit.bse, sd)
+    rate = np.mean(fit.info["first_stage_rate"])
+    assert fit.info["delayed"] and fit.acceptance_rate < rate < 1
+
+
 @pytest.mark.parametrize("formula", sorted(BERGM))
 def test_flomarriage_posterior_matches_bergm(formula):
     ref = BERGM[formula]

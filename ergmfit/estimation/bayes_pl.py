@@ -30,10 +30,11 @@ import warnings
 
 import numpy as np
 
-from ..exceptions import DegenerateModelError, SettingsError
+from ..exceptions import SettingsError
 from ..results_bayes import BayesResults
 from ..utils.validation import check_random_state
 from .base import Estimator, Setting, integer, number
+from ._bayes_adjust import adjustment, adjusted_design
 from .bayes import make_prior
 
 __all__ = ["BayesPL", "adjustment"]
@@ -45,36 +46,6 @@ def _mcmle_check(name, value):
     if not isinstance(value, dict):
         raise SettingsError(f"setting {name!r} must be a dict of MCMC-MLE settings, got {value!r}")
     return dict(value)
-
-
-def adjustment(model, design, mcmle_settings=None, random_state=None, verbose=False):
-    """The MPLE, the MLE and the matrix W of the adjustment (module docstring)
-    as a dict, with the MCMC-MLE fit under ``"mle_fit"``."""
-    from .mcmle import MCMLE
-    from .mple import fit_design
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        lf = fit_design(design, model.labels)
-    settings = {"eval_loglik": False, "verbose": verbose}
-    settings.update(mcmle_settings or {})
-    mle = MCMLE(random_state=random_state, **settings).fit(model)
-    cov_model = np.asarray(mle.info.get("cov_model", mle.cov), dtype=float)
-    if not (np.all(np.isfinite(mle.params)) and np.all(np.isfinite(cov_model))):
-        raise DegenerateModelError("the adjusted pseudo-posterior needs a finite MLE and Fisher "
-                                   "information, and the MCMC-MLE fit did not give them; use "
-                                   "method='bayes'")
-    H = np.linalg.inv(cov_model)
-    H = 0.5 * (H + H.T)
-    H_pl = design.hessian(lf.params)
-    try:
-        N = np.linalg.cholesky(H_pl)
-        M = np.linalg.cholesky(H)
-    except np.linalg.LinAlgError:
-        raise DegenerateModelError("the pseudo-likelihood or the likelihood is not strictly "
-                                   "concave at its maximum; use method='bayes'") from None
-    W = np.linalg.solve(N.T, M.T)
-    return {"mple": np.asarray(lf.params, dtype=float), "mle": np.asarray(mle.params, float),
-            "W": W, "H": H, "H_pl": H_pl, "mle_fit": mle}
 
 
 class BayesPL(Estimator):
@@ -111,11 +82,9 @@ class BayesPL(Estimator):
         rng = check_random_state(self.random_state)
         design = pseudo_design(model.compiled(), random_state=rng)
         adj = adjustment(model, design, self.mcmle, rng, self.verbose)
-        X, n, s = design.X, design.n, design.s
-        W, mple, mle = adj["W"], adj["mple"], adj["mle"]
-        # the design in the θ coordinates: eta = X (mple + W (θ - mle)) = X W θ + c
-        XW = X @ W
-        c = X @ (mple - W @ mle)
+        n, s = design.n, design.s
+        W, mle = adj["W"], adj["mle"]
+        XW, c = adjusted_design(design, adj)
 
         def logpost(T):               # T: (H, p) -> (H,)
             E = T @ XW.T + c          # (H, rows)
