@@ -32,6 +32,7 @@ import numpy as np
 
 from ..exceptions import SettingsError
 from ..results_bayes import BayesResults
+from ..utils.longrun import Progress, catch_interrupt
 from ..utils.validation import check_random_state
 from .base import Estimator, Setting, integer, number
 from ._bayes_adjust import adjustment, adjusted_design
@@ -100,11 +101,10 @@ class BayesPL(Estimator):
         n_total = self.burnin + self.main_iters
         kept = np.empty((H, (self.main_iters + self.thin - 1) // self.thin, p))
         accepted = np.zeros(H)
-        k = 0
-        interrupted = False
-        it = 0
-        try:
-            for it in range(n_total):
+        k = it = 0
+        with Progress(n_total, "bayes-pl", enabled=self.verbose) as bar, \
+                catch_interrupt() as stop:
+            while it < n_total:
                 prop = theta + rng.standard_normal((H, p)) @ L.T
                 lp_new = logpost(prop)
                 ok = np.log(rng.random(H)) < lp_new - lp
@@ -113,9 +113,10 @@ class BayesPL(Estimator):
                 if it >= self.burnin and (it - self.burnin) % self.thin == 0:
                     kept[:, k] = theta
                     k += 1
-            it = n_total
-        except KeyboardInterrupt:
-            interrupted = True
+                it += 1
+                if it % 1000 == 0:
+                    bar.update(1000)
+        interrupted = stop.interrupted
         warn = []
         if interrupted:
             warn.append(f"the sampling was interrupted by the user after {it} of {n_total} "
