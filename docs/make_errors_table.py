@@ -323,7 +323,7 @@ CASES = [
          'fit.gof(statistics="degree + model")',
          "FormulaError", "use 'idegree' and/or 'odegree'"),
     Case("resume-not-checkpoint", S_FIT, "Resuming EE from a directory without a checkpoint",
-         'ef.ERGM("flomarriage", "edges").fit(method="ee", resume=tmp)', "ValueError",
+         'ef.ERGM("flomarriage", "edges").fit(method="ee", resume=tmp)', "CheckpointError",
          "is not an EE checkpoint of ergmfit"),
     # -- Markov random fields ---------------------------------------------------------
     Case("mrf-unknown-method", S_MRF, "An MRF estimator that does not exist",
