@@ -416,6 +416,11 @@ class ERGMResults:
 
     @classmethod
     def from_dict(cls, d: dict) -> "ERGMResults":
+        target = d.get("results_class")    # a subclass that saved itself (e.g. a posterior)
+        if cls is ERGMResults and isinstance(target, str) and target.startswith("ergmfit."):
+            import importlib
+            mod, name = target.split(":")
+            return getattr(importlib.import_module(mod), name).from_dict(d)
         labels = d["labels"]
         cov = _dec_array(d.get("cov"))
         return cls(_dec_array(d["params"]), cov, labels, method=d["method"],
