@@ -193,6 +193,20 @@ def _overshoot(before, after):
     return bool(crossed and np.max(np.abs(after)) > np.max(np.abs(before)))
 
 
+def _step_length(Z, margin):
+    """Hummel's step length, or the ellipsoid's when larger -- but only while its
+    pseudo-observation stays inside the sample's convex hull: outside it the
+    importance-sampling log-likelihood has no finite maximiser, and Newton's
+    method runs off to infinity (faux.dixon.high from its MPLE: a sample far
+    below the observed statistics, the ellipsoid's target 0.33 of the way back
+    lay outside the hull of a sample stretched along one direction)."""
+    hull = hummel_step(Z, margin)
+    ell = ellipsoid_step(Z)
+    if ell > hull and not in_convex_hull(Z, (1.0 - ell) * Z.mean(axis=0)):
+        return hull
+    return max(hull, ell)
+
+
 def _ran_off(model, theta, converged):
     from .curved import DECAY_RIDGE
     par = model.parameterisation
@@ -313,7 +327,7 @@ class MCMLE(Estimator):
                 "interrupted": out["interrupted"],
                 "loglik_interrupted": out["loglik_interrupted"],
                 "cov_model": out["cov_model"].tolist(), "cpu_seconds": out["cpu_seconds"]}
-        return ERGMResults(out["params"], out["cov"], model.labels, method="mcmle",
+        res = ERGMResults(out["params"], out["cov"], model.labels, method="mcmle",
                            loglik=out["loglik"],
                            loglik_kind="bridge" if out["loglik"] is not None else None,
                            nobs=model.network.n_dyads, converged=out["converged"],
@@ -321,6 +335,9 @@ class MCMLE(Estimator):
                            se_kind="MCMC", loglik_mcse=out["loglik_se"], warnings=warn,
                            info=info, formula=model.formula, network=model.network, model=model,
                            dyad_independent=model.dyad_independent)
+        res.mcmc_sample = {"chains": out["chains"], "observed": model.statistics_vector(),
+                           "labels": list(model.stat_labels), "interval": interval}
+        return res
 
 
 def fit_mcmle(model, random_state=None, verbose=True, **kwargs):
@@ -472,7 +489,7 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
                 continue
             backtracks = 0
             guard = (theta.copy(), tstat)
-            gamma = max(hummel_step(Zp, steplength_margin), ellipsoid_step(Zp))
+            gamma = _step_length(Zp, steplength_margin)
             pval = hotelling_pvalue(chains_zp) if gamma >= 1.0 else 0.0
             if par.linear:
                 eta = maximize_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0))
@@ -591,6 +608,7 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
         "loglik": loglik, "loglik_se": loglik_se, "converged": converged, "n_iter": it,
         "seconds": time.perf_counter() - t0, "init_method": init_method,
         "history": history, "final_interval": interval, "sample": Z + g_obs,
+        "chains": [c + g_obs for c in chains_z],
         "interrupted": interrupted, "cpu_seconds": timings,
         "loglik_interrupted": loglik_interrupted,
     }
