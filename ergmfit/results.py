@@ -346,6 +346,16 @@ class ERGMResults:
         from .gof import gof as _gof
         return _gof(self, n_sim=n_sim, random_state=random_state, **kwargs)
 
+    #: the estimator's last MCMC sample, ``{"chains", "observed", "labels", "interval"}``
+    #: (kept in memory, not saved; see :meth:`mcmc_diagnostics`)
+    mcmc_sample = None
+
+    def mcmc_diagnostics(self):
+        """statnet's ``mcmc.diagnostics``: an :class:`ergmfit.diagnostics.MCMCDiagnostics`
+        of the last MCMC sample of the fit (print it; ``.plot(path)`` for trace + density)."""
+        from .diagnostics import from_results
+        return from_results(self)
+
     def simulate(self, n=1, random_state=None, **kwargs):
         """Networks drawn from the fitted model (see :meth:`ergmfit.ERGM.simulate`)."""
         model = self.model if self.model is not None else self.rebuild_model()
@@ -416,6 +426,11 @@ class ERGMResults:
 
     @classmethod
     def from_dict(cls, d: dict) -> "ERGMResults":
+        target = d.get("results_class")    # a subclass that saved itself (e.g. a posterior)
+        if cls is ERGMResults and isinstance(target, str) and target.startswith("ergmfit."):
+            import importlib
+            mod, name = target.split(":")
+            return getattr(importlib.import_module(mod), name).from_dict(d)
         labels = d["labels"]
         cov = _dec_array(d.get("cov"))
         return cls(_dec_array(d["params"]), cov, labels, method=d["method"],
@@ -583,7 +598,7 @@ def _describe_damage(exc) -> str:
     if isinstance(exc, _Damage):
         return str(exc)
     if isinstance(exc, json.JSONDecodeError):
-        return (f"it is not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno}); "
+        return (f"it is not valid JSON ({exc.msg}: line {exc.lineno}, column {exc.colno}); "
                 "it may be truncated")
     if isinstance(exc, UnicodeDecodeError):
         return f"it is not UTF-8 text (byte {exc.start})"
