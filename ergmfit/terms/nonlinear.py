@@ -17,7 +17,7 @@ from .operators import _formula, build_formula
 from .registry import BOTH, UNDIRECTED, Param, Term, as_float, register
 
 FAMILY = "nonlinear"
-LOG0 = -1.0 / np.sqrt(np.finfo(float).eps)     # statnet's default log0, -2^26
+LOG0 = float(-1.0 / np.sqrt(np.finfo(float).eps))     # statnet's default log0, -2^26
 
 
 def _transform(net, name, formula, func, log0=0.0):
