@@ -62,7 +62,7 @@ def test_ee_curved_lazega_near_statnet(lazega):
 
 def test_ee_curved_refuses_sign_updates(lazega):
     with pytest.raises(SettingsError, match="curved"):
-        lazega.fit(method="ee", update="borisenko", ee_steps=2)
+        lazega.fit(method="ee", update="adaptive", ee_steps=2)
 
 
 def test_ee_density_position_when_a_curved_term_precedes_edges():
@@ -72,6 +72,22 @@ def test_ee_density_position_when_a_curved_term_precedes_edges():
     assert cfg["dens"] == len(m.terms[0].labels)        # after the ESP counts
     assert cfg["dens_theta"] == 2                         # after gwesp, gwesp.decay
     assert m.labels[cfg["dens_theta"]] == "edges"
+
+
+def test_ee_curved_term_before_edges_gives_the_same_fit():
+    """IFD's density parameter sits at θ[2] but statistic 30 in 'gwesp + edges'
+    (after the ESP counts): the fit is that of 'edges + gwesp', reordered."""
+    fits = []
+    for formula in ("edges + gwesp + nodematch('practice')",
+                    "gwesp + edges + nodematch('practice')"):
+        m = ef.ERGM("lazega", formula)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            f = m.fit(method="ee", random_state=1, ee_steps=8, se="none", polish=False)
+        fits.append(dict(zip(f.labels, f.params)))
+    for lab, v in fits[0].items():
+        assert abs(fits[1][lab] - v) < 1e-8, (lab, v, fits[1][lab])
+    assert -6 < fits[0]["edges"] < -2
 
 
 def test_ee_curved_update_equals_linear_on_a_linear_map():
@@ -105,6 +121,35 @@ def test_ee_curved_update_equals_linear_on_a_linear_map():
     np.testing.assert_allclose(rows[1][0], rows[0][0], rtol=0, atol=1e-9)
     np.testing.assert_allclose(rows[1][1], rows[0][1], rtol=0, atol=1e-9)
     assert np.ptp(rows[0][0], axis=0).max() > 0.01          # θ did move
+
+
+def test_ee_curved_borisenko_equals_linear_on_a_linear_map():
+    """The Borisenko update in the parameters' directions J'dzA, on the
+    identity written as a Curved map, is the linear Borisenko update."""
+    from ergmfit.estimation._ee import ee_iterations
+    from ergmfit.estimation._ee_chain import _CurvedEE
+    from ergmfit.sampling._mh import MHSampler
+    from ergmfit.sampling._proposals import TieNoTie
+    m = ef.ERGM("samplike", "edges + mutual + nodematch('group')")
+    theta0 = np.array([-1.5, 2.0, 1.0])
+    inner, rate = 30, 0.01
+    rows = []
+    for curved in (False, True):
+        sampler = MHSampler(m.compiled(), TieNoTie(), np.array([1, 2, 3, 4], dtype=np.uint64))
+        th, dzA = theta0.copy(), np.zeros(3)
+        th_c, dz_c, acc, v = np.zeros((inner, 3)), np.zeros((inner, 3)), np.zeros(inner), \
+            np.zeros(inner)
+        if curved:
+            th = _CurvedEE(Curved(m.terms), None, None).outer_borisenko(
+                sampler, th, dzA, inner, 100, rate, False, 0.0,
+                {"min_theta": 0.01, "aca_ee": 1e-9}, th_c, dz_c, acc, v)
+        else:
+            ee_iterations(sampler, th, dzA, inner, 100, 0, rate, 0.01, 1e-9, np.ones(3), -1,
+                          0.0, th_c, dz_c, acc, v)
+        rows.append((th_c.copy(), dz_c.copy(), dzA.copy()))
+    for a, b in zip(rows[0], rows[1]):
+        np.testing.assert_allclose(b, a, rtol=0, atol=1e-12)
+    assert np.ptp(rows[0][0], axis=0).max() > 0.01
 
 
 def test_mcle_curved_order1_is_the_curved_mple(lazega, lazega_mple):
