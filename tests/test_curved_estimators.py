@@ -164,9 +164,9 @@ def test_bcd_curved_lazega(lazega, lazega_mple):
         warnings.simplefilter("ignore")
         fit = lazega.fit(method="bcd", block_size=1, random_state=1, average=0.5)
     _within(fit, 1.0)
-    # B1-CD1 is stochastic MPLE: within 0.15 of its (MPLE) s.e. of the curved MPLE
+    # B1-CD1 is stochastic MPLE: within 0.25 (MPLE) s.e. of the curved MPLE (seed 1: 0.14)
     d = np.abs(fit.params - lazega_mple.params) / lazega_mple.bse
-    assert d.max() < 0.15, d
+    assert d.max() < 0.25, d
     assert fit.params[2] >= 0.0
 
 
