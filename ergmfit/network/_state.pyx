@@ -12,7 +12,9 @@ from ergmfit.core._hashmap cimport (
 cnp.import_array()
 
 CACHE_FLAGS = {"sp": CACHE_SP, "otp": CACHE_OTP, "osp": CACHE_OSP, "isp": CACHE_ISP}
-MAX_CACHE_NODES = 1 << 20   # counts are packed in 20 bits
+cdef enum:
+    MAX_HELD_NODES = 1048576   # held counts are packed in 20 bits (above: always on demand)
+MAX_CACHE_NODES = MAX_HELD_NODES
 # Up to this many nodes the adjacency is also kept as an n x n bitmap (2 MiB):
 # a lookup is then one load instead of a hash probe (about 1.5x faster
 # sampling on faux.magnolia.high), and the two-path counts, when held, are
@@ -190,9 +192,8 @@ cdef class NetworkState:
         if self.adj != NULL:
             self._set_adj(i, j, 1)
         self.n_ties += 1
-        if (self.caches != self.cached and self.adj != NULL
-                and 2.0 * self.n_ties >= self.cache_degree * self.n):
-            return self._hold_dense_counts(self.caches & ~self.cached)
+        if self.caches != self.cached and self._hold_wanted():
+            return self._hold_counts(self.caches & ~self.cached)
         return 0
 
     cdef void _fix_out(self, int a, int p) noexcept nogil:
@@ -257,8 +258,8 @@ cdef class NetworkState:
             self.pos_in[e] = self.pos_in[last]
             i64map_set(&self.tie_index, self.dyad_key(self.tail[e], self.head[e]), e)
         self.n_ties -= 1
-        if self.cached and self.adj != NULL and 4.0 * self.n_ties < self.cache_degree * self.n:
-            self._drop_dense_counts()
+        if self.cached and 4.0 * self.n_ties < self.cache_degree * self.n:
+            self._drop_counts()
         return 0
 
     cdef int toggle(self, int i, int j) noexcept nogil:
@@ -321,33 +322,36 @@ cdef class NetworkState:
             raise ValueError("directed two-path caches on an undirected network")
         if self.directed and (new & CACHE_SP):
             raise ValueError("the undirected shared-partner cache on a directed network")
-        if self.n > MAX_CACHE_NODES:
-            raise ValueError(f"two-path caches support at most {MAX_CACHE_NODES} nodes")
+        if self.n > MAX_CACHE_NODES and self.cache_degree == 0:
+            raise ValueError(f"held two-path counts support at most {MAX_CACHE_NODES} nodes")
         self.caches |= new
-        if self.adj != NULL:
-            if self.cached or 2.0 * self.n_ties >= self.cache_degree * self.n:
-                with nogil:
-                    rc = self._hold_dense_counts(new)
-        else:
-            if new & CACHE_SP and countmap_init(&self.sp, self.n_ties * 4 + 16) != 0:
-                rc = -1
-            if new & CACHE_OTP and countmap_init(&self.otp, self.n_ties * 4 + 16) != 0:
-                rc = -1
-            if new & CACHE_OSP and countmap_init(&self.osp, self.n_ties * 4 + 16) != 0:
-                rc = -1
-            if new & CACHE_ISP and countmap_init(&self.isp, self.n_ties * 4 + 16) != 0:
-                rc = -1
-            if rc == 0:
-                with nogil:
-                    rc = self._build_caches(new)
-                self.cached |= new
+        if self.cached or self._hold_wanted():
+            with nogil:
+                rc = self._hold_counts(new)
         if rc != 0:
             raise MemoryError("out of memory while building the two-path caches")
 
-    cdef int _hold_dense_counts(self, int flags) noexcept nogil:
-        # dense storage: allocate n x n counts for ``flags`` and count them
-        # (at most n - 2 per pair, so uint16 suffices below 65537 nodes)
+    cdef bint _hold_wanted(self) noexcept nogil:
+        # hold the counts from a mean degree of cache_degree on (see the class docstring)
+        return self.n <= MAX_HELD_NODES and 2.0 * self.n_ties >= self.cache_degree * self.n
+
+    cdef int _hold_counts(self, int flags) noexcept nogil:
+        # allocate the counts of ``flags`` (dense n x n or hash maps) and count them
         cdef int64_t nn = max(1, <int64_t>self.n * self.n)
+        cdef int64_t expect = self.n_ties * 4 + 16
+        if self.adj == NULL:
+            if ((flags & CACHE_SP and countmap_init(&self.sp, expect) != 0)
+                    or (flags & CACHE_OTP and countmap_init(&self.otp, expect) != 0)
+                    or (flags & CACHE_OSP and countmap_init(&self.osp, expect) != 0)
+                    or (flags & CACHE_ISP and countmap_init(&self.isp, expect) != 0)):
+                self._drop_counts()
+                return -1
+            if self._build_caches(flags) != 0:
+                self._drop_counts()
+                return -1
+            self.cached |= flags
+            return 0
+        # dense storage: at most n - 2 per pair, so uint16 suffices below 65537 nodes
         if flags & CACHE_SP:
             self.d_sp = <uint16_t*>calloc(nn, sizeof(uint16_t))
         if flags & CACHE_OTP:
@@ -359,16 +363,19 @@ cdef class NetworkState:
         if ((flags & CACHE_SP and self.d_sp == NULL) or (flags & CACHE_OTP and self.d_otp == NULL)
                 or (flags & CACHE_OSP and self.d_osp == NULL)
                 or (flags & CACHE_ISP and self.d_isp == NULL)):
-            self._drop_dense_counts()
+            self._drop_counts()
             return -1
         if self._build_caches(flags) != 0:
+            self._drop_counts()
             return -1
         self.cached |= flags
         return 0
 
-    cdef void _drop_dense_counts(self) noexcept nogil:
+    cdef void _drop_counts(self) noexcept nogil:
         free(self.d_sp); free(self.d_otp); free(self.d_osp); free(self.d_isp)
         self.d_sp = self.d_otp = self.d_osp = self.d_isp = NULL
+        countmap_free(&self.sp); countmap_free(&self.otp)
+        countmap_free(&self.osp); countmap_free(&self.isp)
         self.cached = 0
 
     # two-path counts on demand: scan the shorter neighbour list, look up the other side
@@ -453,15 +460,16 @@ cdef class NetworkState:
         return self.n_isp(i, j)
 
     def cache_sizes(self):
-        """Number of pairs with a non-zero count in each enabled cache."""
+        """Number of pairs with a non-zero count in each enabled cache (O(n^2) unless held in
+        hash maps: for tests)."""
         out = {}
         for kind, flag, sparse in (("sp", CACHE_SP, self.sp.size), ("otp", CACHE_OTP, self.otp.size),
                                    ("osp", CACHE_OSP, self.osp.size), ("isp", CACHE_ISP, self.isp.size)):
             if self.caches & flag:
-                out[kind] = self._dense_nonzero(flag) if self.adj != NULL else sparse
+                out[kind] = sparse if self.cached and self.adj == NULL else self._count_nonzero(flag)
         return out
 
-    def _dense_nonzero(self, int flag):
+    def _count_nonzero(self, int flag):
         # pairs (unordered for the symmetric caches) with a non-zero count
         cdef int64_t i, j, c, count = 0
         for i in range(self.n):
