@@ -33,7 +33,7 @@ from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcmp, memcpy, memset
 
 from ergmfit.core._model cimport BinaryModel
-from ergmfit.core._hashmap cimport I64Map, i64map_init, i64map_free, i64map_get, i64map_set, mix64
+from ergmfit.core._hashmap cimport I64Set, i64set_init, i64set_free, i64set_has, i64set_add, mix64
 from ergmfit.core._random cimport RNG, rng_seed, rng_below
 from ergmfit.network._state cimport NetworkState
 from cpython.ref cimport PyObject
@@ -281,7 +281,7 @@ cdef int _case_control(BinaryModel m, RowTable* t, double* buf, int64_t size,
     cdef int64_t n_one = m.n_on()
     cdef int64_t n_zero = m.n_vars - n_one
     cdef double w0
-    cdef I64Map seen
+    cdef I64Set seen
     for k in range(n_one):
         v = m.on_var(k)
         m.change(v, buf)
@@ -290,21 +290,21 @@ cdef int _case_control(BinaryModel m, RowTable* t, double* buf, int64_t size,
     if size <= 0 or n_zero <= 0:
         return 0
     w0 = <double>n_zero / <double>size
-    if i64map_init(&seen, size) != 0:
+    if i64set_init(&seen, size) != 0:
         return -1
     while drawn < size:
         v = rng_below(rng, m.n_vars)
-        if m.get(v) or i64map_get(&seen, v, -1) >= 0:
+        if m.get(v) or i64set_has(&seen, v):
             continue
-        if i64map_set(&seen, v, 1) != 0:
-            i64map_free(&seen)
+        if i64set_add(&seen, v) != 0:
+            i64set_free(&seen)
             return -1
         m.change(v, buf)
         if table_add(t, buf, 0, w0) != 0:
-            i64map_free(&seen)
+            i64set_free(&seen)
             return -1
         drawn += 1
-    i64map_free(&seen)
+    i64set_free(&seen)
     return 0
 
 

@@ -1,7 +1,7 @@
 # cython: language_level=3
 cimport cython
 from libc.stdint cimport int64_t, uint64_t, uint16_t
-from ergmfit.core._hashmap cimport I64Map, CountMap, i64map_get, countmap_get
+from ergmfit.core._hashmap cimport I64Set, CountMap, i64set_has, countmap_get
 
 # Two-path caches a term may ask for (bit flags).
 cdef enum:
@@ -15,10 +15,14 @@ cdef enum:
 cdef class NetworkState:
     """A binary (di)graph in compiled memory.
 
-    Ties are kept three ways: a hash map dyad -> tie index (O(1) lookup),
-    per-node out/in neighbour arrays (iteration in O(degree)) and a flat
-    tie list (uniform draws of a present tie).  For undirected graphs the
-    in-arrays are the out-arrays.  The two-path counts the model's terms
+    Ties are kept three ways: a hash set of the dyads (O(1) lookup; a
+    bitmap instead on dense storage), per-node out/in neighbour arrays
+    (iteration in O(degree)) and a flat tie list (uniform draws of a present
+    tie).  For undirected graphs the in-arrays are the out-arrays.  Each
+    node's neighbour array is one block of 2 x capacity ints: the neighbours,
+    then the index of each one's tie in the flat list, so that removing a
+    tie touches the two blocks and the tie list but no hash map beyond the
+    dyad's own slot.  The two-path counts the model's terms
     read (``caches``) are either held in memory and updated on every toggle
     in O(degree), or counted on demand by intersecting neighbour lists.
 
@@ -40,7 +44,8 @@ cdef class NetworkState:
     cdef int64_t n_ties
     cdef int64_t version     # +1 on every tie added or removed (validates callers' caches)
     cdef int64_t tie_cap
-    # neighbour arrays
+    # neighbour arrays: out_nb[v][0:out_deg[v]] neighbours, out_nb[v][out_cap[v] + k]
+    # the tie index of neighbour k
     cdef int** out_nb
     cdef int* out_deg
     cdef int* out_cap
@@ -53,7 +58,7 @@ cdef class NetworkState:
     cdef int* head
     cdef int* pos_out
     cdef int* pos_in
-    cdef I64Map tie_index
+    cdef I64Set tie_set       # dyad keys, hash storage only (dense: the bitmap)
     # two-path counts: the kinds asked for, and those held in memory now
     cdef readonly int caches
     cdef readonly int cached
@@ -87,7 +92,7 @@ cdef class NetworkState:
         if self.adj != NULL:
             k = <uint64_t>i * <uint64_t>self.n + <uint64_t>j
             return (self.adj[k >> 6] >> (k & 63)) & 1
-        return i64map_get(&self.tie_index, self.dyad_key(i, j), -1) >= 0
+        return i64set_has(&self.tie_set, self.dyad_key(i, j))
 
     # two-path counts: held in memory or counted on demand (any pair a != b)
     cdef inline int n_sp(self, int i, int j) noexcept nogil:
@@ -126,6 +131,8 @@ cdef class NetworkState:
     cdef bint _hold_wanted(self) noexcept nogil
     cdef int _hold_counts(self, int flags) noexcept nogil
     cdef void _drop_counts(self) noexcept nogil
-    cdef int _push(self, int** nb, int* deg, int* cap, int v, int w) noexcept nogil
-    cdef void _fix_out(self, int a, int p) noexcept nogil
-    cdef void _fix_in(self, int b, int p) noexcept nogil
+    cdef int _push(self, int** nb, int* deg, int* cap, int v, int w, int e) noexcept nogil
+    cdef int _reserve_ties(self, int64_t cap) noexcept nogil
+    cdef int _reserve(self, int** nb, int* cap, int v, int newcap) noexcept nogil
+    cdef int _find_tie(self, int i, int j) noexcept nogil
+    cdef void _drop_entry(self, int** nb, int* deg, int* cap, int v, int p, bint out) noexcept nogil

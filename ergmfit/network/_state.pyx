@@ -4,9 +4,10 @@ import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport int64_t, uint64_t, uint16_t
 from libc.stdlib cimport malloc, calloc, realloc, free
+from libc.string cimport memmove
 from ergmfit.core._hashmap cimport (
-    I64Map, CountMap, i64map_init, i64map_free, i64map_get, i64map_set,
-    i64map_del, countmap_init, countmap_free, countmap_add,
+    I64Set, CountMap, i64set_init, i64set_free, i64set_add, i64set_del,
+    countmap_init, countmap_free, countmap_add,
 )
 
 cnp.import_array()
@@ -88,7 +89,7 @@ cdef class NetworkState:
                 or self.tail == NULL or self.head == NULL or self.pos_out == NULL
                 or self.pos_in == NULL):
             raise MemoryError("cannot allocate the network state")
-        if i64map_init(&self.tie_index, 16) != 0:
+        if self.adj == NULL and i64set_init(&self.tie_set, 16) != 0:
             raise MemoryError("cannot allocate the network state")
         if ties is not None:
             arr = np.asarray(ties, dtype=np.int64).reshape(-1, 2)
@@ -107,7 +108,7 @@ cdef class NetworkState:
             free(self.in_nb); free(self.in_deg); free(self.in_cap)
         free(self.out_nb); free(self.out_deg); free(self.out_cap)
         free(self.tail); free(self.head); free(self.pos_out); free(self.pos_in)
-        i64map_free(&self.tie_index)
+        i64set_free(&self.tie_set)
         countmap_free(&self.sp); countmap_free(&self.otp)
         countmap_free(&self.osp); countmap_free(&self.isp)
         free(self.adj)
@@ -116,6 +117,9 @@ cdef class NetworkState:
     def _add_many(self, const cnp.int64_t[:, :] arr):
         cdef Py_ssize_t k
         cdef int i, j
+        cdef int64_t m = arr.shape[0]
+        if m and self._presize(np.asarray(arr), m) != 0:
+            raise MemoryError("out of memory while adding ties")
         for k in range(arr.shape[0]):
             i = <int>arr[k, 0]; j = <int>arr[k, 1]
             if i < 0 or j < 0 or i >= self.n or j >= self.n:
@@ -127,20 +131,78 @@ cdef class NetworkState:
             if self.add_tie(i, j) != 0:
                 raise MemoryError("out of memory while adding ties")
 
+    def _presize(self, arr, int64_t m):
+        # room for m more ties everywhere at once: set-up linear in the ties,
+        # without rehashing or reallocating as they arrive one by one
+        cdef cnp.int64_t[::1] want_out, want_in
+        cdef int64_t total = self.n_ties + m
+        cdef int v, c, rc = 0
+        if arr.min() < 0 or arr.max() >= self.n:
+            return 0                     # _add_many names the bad tie
+        if self.adj == NULL and self.tie_set.size == 0 and <uint64_t>(2 * total + 2) > self.tie_set.mask + 1:
+            i64set_free(&self.tie_set)
+            if i64set_init(&self.tie_set, total) != 0:
+                return -1
+        if total > self.tie_cap and self._reserve_ties(total) != 0:
+            return -1
+        if self.directed:
+            want_out = np.bincount(arr[:, 0], minlength=self.n).astype(np.int64)
+            want_in = np.bincount(arr[:, 1], minlength=self.n).astype(np.int64)
+        else:
+            want_out = np.bincount(arr.ravel(), minlength=self.n).astype(np.int64)
+            want_in = want_out
+        with nogil:
+            for v in range(self.n):
+                c = self.out_deg[v] + <int>want_out[v]
+                if c > self.out_cap[v] and self._reserve(self.out_nb, self.out_cap, v, c) != 0:
+                    rc = -1
+                    break
+                c = self.in_deg[v] + <int>want_in[v]
+                if (self.directed and c > self.in_cap[v]
+                        and self._reserve(self.in_nb, self.in_cap, v, c) != 0):
+                    rc = -1
+                    break
+        return rc
+
     # ------------------------------------------------------------------
     # compiled operations
     # ------------------------------------------------------------------
-    cdef int _push(self, int** nb, int* deg, int* cap, int v, int w) noexcept nogil:
-        cdef int newcap
+    cdef int _reserve_ties(self, int64_t cap) noexcept nogil:
+        # room for cap ties in the flat tie list
         cdef int* p
+        p = <int*>realloc(self.tail, cap * sizeof(int))
+        if p == NULL: return -1
+        self.tail = p
+        p = <int*>realloc(self.head, cap * sizeof(int))
+        if p == NULL: return -1
+        self.head = p
+        p = <int*>realloc(self.pos_out, cap * sizeof(int))
+        if p == NULL: return -1
+        self.pos_out = p
+        p = <int*>realloc(self.pos_in, cap * sizeof(int))
+        if p == NULL: return -1
+        self.pos_in = p
+        self.tie_cap = cap
+        return 0
+
+    cdef int _reserve(self, int** nb, int* cap, int v, int newcap) noexcept nogil:
+        # grow v's block to newcap neighbours and tie indices (the indices move up)
+        cdef int* p = <int*>realloc(nb[v], 2 * <size_t>newcap * sizeof(int))
+        if p == NULL:
+            return -1
+        if cap[v]:
+            memmove(p + newcap, p + cap[v], cap[v] * sizeof(int))
+        nb[v] = p
+        cap[v] = newcap
+        return 0
+
+    cdef int _push(self, int** nb, int* deg, int* cap, int v, int w, int e) noexcept nogil:
+        # append neighbour w (tie e) to v's block; returns its position, -1 if out of memory
         if deg[v] == cap[v]:
-            newcap = 4 if cap[v] == 0 else 2 * cap[v]
-            p = <int*>realloc(nb[v], newcap * sizeof(int))
-            if p == NULL:
+            if self._reserve(nb, cap, v, 4 if cap[v] == 0 else 2 * cap[v]) != 0:
                 return -1
-            nb[v] = p
-            cap[v] = newcap
         nb[v][deg[v]] = w
+        nb[v][cap[v] + deg[v]] = e
         deg[v] += 1
         return deg[v] - 1
 
@@ -159,104 +221,91 @@ cdef class NetworkState:
     cdef int add_tie(self, int i, int j) noexcept nogil:
         """Add tie i->j (i--j), which must be absent; -1 if out of memory."""
         cdef int e, t
-        cdef int* p
         if not self.directed and i > j:
             t = i; i = j; j = t
         self.version += 1
         if self.cached:
             if self._update_caches(i, j, 1) != 0:
                 return -1
-        if self.n_ties == self.tie_cap:
-            self.tie_cap *= 2
-            p = <int*>realloc(self.tail, self.tie_cap * sizeof(int))
-            if p == NULL: return -1
-            self.tail = p
-            p = <int*>realloc(self.head, self.tie_cap * sizeof(int))
-            if p == NULL: return -1
-            self.head = p
-            p = <int*>realloc(self.pos_out, self.tie_cap * sizeof(int))
-            if p == NULL: return -1
-            self.pos_out = p
-            p = <int*>realloc(self.pos_in, self.tie_cap * sizeof(int))
-            if p == NULL: return -1
-            self.pos_in = p
+        if self.n_ties == self.tie_cap and self._reserve_ties(2 * self.tie_cap) != 0:
+            return -1
         e = <int>self.n_ties
         self.tail[e] = i
         self.head[e] = j
-        self.pos_out[e] = self._push(self.out_nb, self.out_deg, self.out_cap, i, j)
-        self.pos_in[e] = self._push(self.in_nb, self.in_deg, self.in_cap, j, i)
+        self.pos_out[e] = self._push(self.out_nb, self.out_deg, self.out_cap, i, j, e)
+        self.pos_in[e] = self._push(self.in_nb, self.in_deg, self.in_cap, j, i, e)
         if self.pos_out[e] < 0 or self.pos_in[e] < 0:
-            return -1
-        if i64map_set(&self.tie_index, self.dyad_key(i, j), e) != 0:
             return -1
         if self.adj != NULL:
             self._set_adj(i, j, 1)
+        elif i64set_add(&self.tie_set, self.dyad_key(i, j)) != 0:
+            return -1
         self.n_ties += 1
         if self.caches != self.cached and self._hold_wanted():
             return self._hold_counts(self.caches & ~self.cached)
         return 0
 
-    cdef void _fix_out(self, int a, int p) noexcept nogil:
-        # the element now at out_nb[a][p] moved there: record its new position
-        cdef int c = self.out_nb[a][p]
-        cdef int e
-        if self.directed:
-            e = <int>i64map_get(&self.tie_index, <int64_t>a * self.n + c, -1)
+    cdef int _find_tie(self, int i, int j) noexcept nogil:
+        # index of the tie i->j (i < j if undirected) in the flat list, -1 if absent:
+        # a scan of the shorter of the two blocks
+        cdef int t
+        cdef int* nb
+        if self.out_deg[i] <= self.in_deg[j]:
+            nb = self.out_nb[i]
+            for t in range(self.out_deg[i]):
+                if nb[t] == j:
+                    return nb[self.out_cap[i] + t]
+        else:
+            nb = self.in_nb[j]
+            for t in range(self.in_deg[j]):
+                if nb[t] == i:
+                    return nb[self.in_cap[j] + t]
+        return -1
+
+    cdef void _drop_entry(self, int** nb, int* deg, int* cap, int v, int p, bint out) noexcept nogil:
+        # remove position p of v's block: the last entry moves there, and its tie records it
+        cdef int last = deg[v] - 1
+        cdef int* blk = nb[v]
+        cdef int w, e
+        deg[v] = last
+        if p == last:
+            return
+        w = blk[last]
+        e = blk[cap[v] + last]
+        blk[p] = w
+        blk[cap[v] + p] = e
+        if out if self.directed else v < w:     # v is the tail of tie e
             self.pos_out[e] = p
         else:
-            e = <int>i64map_get(&self.tie_index, self.sym_key(a, c), -1)
-            if a < c:
-                self.pos_out[e] = p
-            else:
-                self.pos_in[e] = p
-
-    cdef void _fix_in(self, int b, int p) noexcept nogil:
-        cdef int c = self.in_nb[b][p]
-        cdef int e
-        if self.directed:
-            e = <int>i64map_get(&self.tie_index, <int64_t>c * self.n + b, -1)
             self.pos_in[e] = p
-        else:
-            self._fix_out(b, p)
 
     cdef int remove_tie(self, int i, int j) noexcept nogil:
-        """Remove tie i->j (i--j), which must be present."""
-        cdef int e, t, p, last
-        cdef int64_t key
+        """Remove tie i->j (i--j) if present."""
+        cdef int e, t, last, a, b
         if not self.directed and i > j:
             t = i; i = j; j = t
-        key = self.dyad_key(i, j)
-        e = <int>i64map_get(&self.tie_index, key, -1)
+        e = self._find_tie(i, j)
         if e < 0:
             return 0
         self.version += 1
         if self.cached:
             if self._update_caches(i, j, -1) != 0:
                 return -1
-        # out_nb[i]: swap the last element into j's place
-        p = self.pos_out[e]
-        last = self.out_deg[i] - 1
-        self.out_nb[i][p] = self.out_nb[i][last]
-        self.out_deg[i] = last
-        if p != last:
-            self._fix_out(i, p)
-        p = self.pos_in[e]
-        last = self.in_deg[j] - 1
-        self.in_nb[j][p] = self.in_nb[j][last]
-        self.in_deg[j] = last
-        if p != last:
-            self._fix_in(j, p)
-        # flat tie list: move the last tie into slot e
-        i64map_del(&self.tie_index, key)
+        self._drop_entry(self.out_nb, self.out_deg, self.out_cap, i, self.pos_out[e], 1)
+        self._drop_entry(self.in_nb, self.in_deg, self.in_cap, j, self.pos_in[e], 0)
         if self.adj != NULL:
             self._set_adj(i, j, 0)
+        else:
+            i64set_del(&self.tie_set, self.dyad_key(i, j))
+        # flat tie list: move the last tie into slot e
         last = <int>self.n_ties - 1
         if e != last:
-            self.tail[e] = self.tail[last]
-            self.head[e] = self.head[last]
+            a = self.tail[e] = self.tail[last]
+            b = self.head[e] = self.head[last]
             self.pos_out[e] = self.pos_out[last]
             self.pos_in[e] = self.pos_in[last]
-            i64map_set(&self.tie_index, self.dyad_key(self.tail[e], self.head[e]), e)
+            self.out_nb[a][self.out_cap[a] + self.pos_out[e]] = e
+            self.in_nb[b][self.in_cap[b] + self.pos_in[e]] = e
         self.n_ties -= 1
         if self.cached and 4.0 * self.n_ties < self.cache_degree * self.n:
             self._drop_counts()
@@ -534,12 +583,13 @@ cdef class NetworkState:
         cdef int64_t total = 0
         cdef int i
         for i in range(self.n):
-            total += self.out_cap[i] * sizeof(int)
+            total += 2 * self.out_cap[i] * sizeof(int)
             if self.directed:
-                total += self.in_cap[i] * sizeof(int)
+                total += 2 * self.in_cap[i] * sizeof(int)
         total += self.n * (sizeof(int*) + 2 * sizeof(int)) * (2 if self.directed else 1)
         total += self.tie_cap * 4 * sizeof(int)
-        total += (self.tie_index.mask + 1) * 2 * sizeof(int64_t)
+        if self.adj == NULL:
+            total += (self.tie_set.mask + 1) * sizeof(int64_t)
         for cm in (self.sp.mask, self.otp.mask, self.osp.mask, self.isp.mask):
             if cm:
                 total += (cm + 1) * 8
