@@ -66,3 +66,22 @@ def test_setup_is_presized_and_removal_keeps_tie_indices():
     for i, j in left[:500]:
         built.toggle_tie(int(i), int(j))      # each removal finds its tie index
     assert built.num_ties == len(left) - 500
+
+
+def test_hash_storage_scans_mid_length_lists_as_the_bitmap_counts():
+    # degrees 9..40 take the direct list comparison on hash storage (scan_cheaper)
+    # and the bitmap on dense storage: the change statistics must agree exactly
+    import networkx as nx
+    import ergmfit as ef
+    from ergmfit.terms._ergm import ERGMModel
+    g = nx.gnp_random_graph(120, 0.18, seed=4)
+    net = ef.Network(120, list(g.edges()), directed=False)
+    m = ef.ERGM(net, "edges + gwesp(0.5, fixed=TRUE) + esp(0:3) + triangle")
+    rng = np.random.default_rng(2)
+    v = rng.integers(0, 120 * 119 // 2, 3000).astype(np.int64)
+    got = [ERGMModel(NetworkState(120, False, net.ties, dense=dense), m.kernels).change_matrix(v)
+           for dense in (True, False)]
+    degs = np.bincount(net.ties.ravel())
+    assert degs.min() > 8 and degs.max() <= 40
+    assert np.array_equal(got[0], got[1])
+    assert got[0][:, 1].std() > 0

@@ -10,6 +10,8 @@ cdef enum:
     CACHE_OSP = 4   # directed: #{w: w->a, w->b}, unordered
     CACHE_ISP = 8   # directed: #{w: a->w, b->w}, unordered
 
+    SCAN_WORK = 1024   # neighbour-list pairs compared directly rather than hashed (scan_cheaper)
+
 
 @cython.final
 cdef class NetworkState:
@@ -86,6 +88,11 @@ cdef class NetworkState:
         if i > j:
             return <int64_t>j * self.n + i
         return <int64_t>i * self.n + j
+
+    cdef inline bint scan_cheaper(self, int da, int db) noexcept nogil:
+        # hash storage: comparing two neighbour lists of da and db entries costs
+        # fewer cache misses than da hash probes (da <= db; at most SCAN_WORK pairs)
+        return self.adj == NULL and db <= SCAN_WORK and da * db <= SCAN_WORK
 
     cdef inline bint has_tie(self, int i, int j) noexcept nogil:
         cdef uint64_t k

@@ -27,8 +27,6 @@ DENSE_MAX_NODES = 4096
 # demand: mean degree 0.85: 6.4 / 7.6 M; 7.5: 3.9 / 6.9 M; 25: 2.3 / 2.9 M;
 # 46: 1.9 / 0.9 M; 140: 0.41 / 0.04 M.
 CACHE_DEGREE = 32.0
-cdef enum:
-    SHORT_LIST = 8    # neighbour lists up to this long are compared directly, not hashed
 
 
 cdef inline int _cache_add(NetworkState s, uint16_t* dense, CountMap* sparse, bint symmetric,
@@ -436,7 +434,7 @@ cdef class NetworkState:
         cdef int** nb = self.in_nb if incoming else self.out_nb
         if deg[a] > deg[b]:
             a, b = b, a
-        if self.adj == NULL and deg[b] <= SHORT_LIST:
+        if self.scan_cheaper(deg[a], deg[b]):
             # hash storage, two short lists: compare them instead of hashing
             for t in range(deg[a]):
                 for u in range(deg[b]):
