@@ -85,3 +85,25 @@ def test_hash_storage_scans_mid_length_lists_as_the_bitmap_counts():
     assert degs.min() > 8 and degs.max() <= 40
     assert np.array_equal(got[0], got[1])
     assert got[0][:, 1].std() > 0
+
+
+def test_alternating_k_triangles_on_hash_storage_equal_dense():
+    # mid-length lists take the direct scan, hub lists (> 64 entries) the chunked,
+    # prefetched hash probes: both must give the bitmap's change statistics
+    import networkx as nx
+    import ergmfit as ef
+    from ergmfit.terms._ergm import ERGMModel
+    n = 300
+    g = nx.gnp_random_graph(n, 0.05, seed=6, directed=True)
+    g.add_edges_from((0, v) for v in range(1, 250))
+    g.add_edges_from((v, 1) for v in range(2, 200))
+    net = ef.Network(n, list(g.edges()), directed=True)
+    from ergmfit.terms._alternating import AltKTrianglesTKernel
+    rng = np.random.default_rng(3)
+    on = ERGMModel(NetworkState(n, True, net.ties), [AltKTrianglesTKernel(2.0)]).on_vars()
+    v = np.concatenate([rng.integers(0, n * (n - 1), 2000), on[rng.integers(0, len(on), 2000)],
+                        np.arange(0, n - 1), np.arange(n - 1, 2 * (n - 1))]).astype(np.int64)
+    got = [ERGMModel(NetworkState(n, True, net.ties, dense=dense),
+                     [AltKTrianglesTKernel(2.0)]).change_matrix(v) for dense in (True, False)]
+    assert np.array_equal(got[0], got[1])
+    assert got[0].std() > 0

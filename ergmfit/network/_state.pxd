@@ -1,7 +1,10 @@
 # cython: language_level=3
 cimport cython
 from libc.stdint cimport int64_t, uint64_t, uint16_t
-from ergmfit.core._hashmap cimport I64Set, CountMap, i64set_has, countmap_get
+from ergmfit.core._hashmap cimport I64Set, CountMap, i64set_has, countmap_get, mix64
+
+cdef extern from *:
+    void __builtin_prefetch(const void* addr) noexcept nogil
 
 # Two-path caches a term may ask for (bit flags).
 cdef enum:
@@ -11,6 +14,15 @@ cdef enum:
     CACHE_ISP = 8   # directed: #{w: a->w, b->w}, unordered
 
     SCAN_WORK = 1024   # neighbour-list pairs compared directly rather than hashed (scan_cheaper)
+
+
+cdef inline bint in_list(const int* nb, int d, int w) noexcept nogil:
+    """w among the d entries of nb (a neighbour list)."""
+    cdef int t
+    for t in range(d):
+        if nb[t] == w:
+            return 1
+    return 0
 
 
 @cython.final
@@ -100,6 +112,18 @@ cdef class NetworkState:
             k = <uint64_t>i * <uint64_t>self.n + <uint64_t>j
             return (self.adj[k >> 6] >> (k & 63)) & 1
         return i64set_has(&self.tie_set, self.dyad_key(i, j))
+
+    # Prefetches of the hash slot a has_tie / n_otp will read: kernels that look up
+    # many pairs (alternating k-triangles at hubs) issue them all first, so that
+    # the cache misses overlap instead of queueing one after another.
+    cdef inline void prefetch_tie(self, int i, int j) noexcept nogil:
+        if self.adj == NULL:
+            __builtin_prefetch(&self.tie_set.keys[mix64(<uint64_t>self.dyad_key(i, j))
+                                                  & self.tie_set.mask])
+    cdef inline void prefetch_otp(self, int i, int j) noexcept nogil:
+        if self.d_otp == NULL and self.cached & CACHE_OTP:
+            __builtin_prefetch(&self.otp.slots[mix64(<uint64_t>(<int64_t>i * self.n + j + 1))
+                                               & self.otp.mask])
 
     # two-path counts: held in memory or counted on demand (any pair a != b)
     cdef inline int n_sp(self, int i, int j) noexcept nogil:
