@@ -31,7 +31,7 @@ cdef struct I64Set:
     int64_t size
 
 cdef inline int i64set_init(I64Set* m, int64_t expected) noexcept nogil:
-    # load factor at most 1/2 up to ``expected`` keys: no growth while presized
+    # load factor at most 1/2 up to ``expected`` keys (the table grows at 3/4)
     cdef uint64_t cap = 16
     cdef uint64_t k
     while cap < <uint64_t>(2 * expected + 2):
@@ -65,7 +65,7 @@ cdef inline int i64set_add(I64Set* m, int64_t key) noexcept nogil:
     cdef uint64_t i
     cdef int64_t k
     cdef I64Set bigger
-    if <uint64_t>(2 * (m.size + 1)) > m.mask + 1:
+    if <uint64_t>(4 * (m.size + 1)) > 3 * (m.mask + 1):
         if i64set_init(&bigger, <int64_t>(m.mask + 1)) != 0:
             return -1
         for i in range(m.mask + 1):
