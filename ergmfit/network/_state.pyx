@@ -386,33 +386,27 @@ cdef class NetworkState:
         # allocate the counts of ``flags`` (dense n x n or hash maps) and count them
         cdef int64_t nn = max(1, <int64_t>self.n * self.n)
         cdef int64_t expect = self.n_ties * 4 + 16
+        cdef bint failed
         if self.adj == NULL:
-            if ((flags & CACHE_SP and countmap_init(&self.sp, expect) != 0)
-                    or (flags & CACHE_OTP and countmap_init(&self.otp, expect) != 0)
-                    or (flags & CACHE_OSP and countmap_init(&self.osp, expect) != 0)
-                    or (flags & CACHE_ISP and countmap_init(&self.isp, expect) != 0)):
-                self._drop_counts()
-                return -1
-            if self._build_caches(flags) != 0:
-                self._drop_counts()
-                return -1
-            self.cached |= flags
-            return 0
-        # dense storage: at most n - 2 per pair, so uint16 suffices below 65537 nodes
-        if flags & CACHE_SP:
-            self.d_sp = <uint16_t*>calloc(nn, sizeof(uint16_t))
-        if flags & CACHE_OTP:
-            self.d_otp = <uint16_t*>calloc(nn, sizeof(uint16_t))
-        if flags & CACHE_OSP:
-            self.d_osp = <uint16_t*>calloc(nn, sizeof(uint16_t))
-        if flags & CACHE_ISP:
-            self.d_isp = <uint16_t*>calloc(nn, sizeof(uint16_t))
-        if ((flags & CACHE_SP and self.d_sp == NULL) or (flags & CACHE_OTP and self.d_otp == NULL)
-                or (flags & CACHE_OSP and self.d_osp == NULL)
-                or (flags & CACHE_ISP and self.d_isp == NULL)):
-            self._drop_counts()
-            return -1
-        if self._build_caches(flags) != 0:
+            failed = ((flags & CACHE_SP and countmap_init(&self.sp, expect) != 0)
+                      or (flags & CACHE_OTP and countmap_init(&self.otp, expect) != 0)
+                      or (flags & CACHE_OSP and countmap_init(&self.osp, expect) != 0)
+                      or (flags & CACHE_ISP and countmap_init(&self.isp, expect) != 0))
+        else:
+            # dense storage: at most n - 2 per pair, so uint16 suffices below 65537 nodes
+            if flags & CACHE_SP:
+                self.d_sp = <uint16_t*>calloc(nn, sizeof(uint16_t))
+            if flags & CACHE_OTP:
+                self.d_otp = <uint16_t*>calloc(nn, sizeof(uint16_t))
+            if flags & CACHE_OSP:
+                self.d_osp = <uint16_t*>calloc(nn, sizeof(uint16_t))
+            if flags & CACHE_ISP:
+                self.d_isp = <uint16_t*>calloc(nn, sizeof(uint16_t))
+            failed = ((flags & CACHE_SP and self.d_sp == NULL)
+                      or (flags & CACHE_OTP and self.d_otp == NULL)
+                      or (flags & CACHE_OSP and self.d_osp == NULL)
+                      or (flags & CACHE_ISP and self.d_isp == NULL))
+        if failed or self._build_caches(flags) != 0:
             self._drop_counts()
             return -1
         self.cached |= flags
