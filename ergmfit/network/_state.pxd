@@ -42,7 +42,7 @@ cdef class NetworkState:
 
     ``NetworkState(n, directed, ties, caches, dense, cache_degree)``: with
     ``dense`` (default: n <= 4,096) the adjacency is also kept as an n x n
-    bitmap (one memory load per lookup); larger networks use the hash map.
+    bitmap (one memory load per lookup); larger networks use the hash set.
     On either storage the two-path counts are held (n x n uint16 arrays when
     dense, hash maps of the non-zero counts otherwise) only while the mean
     degree is at least ``cache_degree`` (32 by default; dropped again below
