@@ -48,6 +48,7 @@ DIRECTED = [
     "asymmetric('a', diff=TRUE)", "diff('x')", "diff('x', dir='h-t')", "hamming",
     "triadcensus(0:15)", "balance + simmelian + nearsimmelian", "intransitive",
     "mm('a')", "mm('a' ~ 'x')", "Log(~mutual + ttriple)", "threetrail", "threepath(keep=c(2, 4))",
+    "dyadcov(C)",
 ]
 BIPARTITE = [
     "b1degree(0:3)", "b2degree(1:2, by='b')", "b1star(2:3)", "b2star(2, attr='c')",
@@ -80,7 +81,8 @@ def random_network(seed, kind, n=11, p=0.35):
     ties = [(i, j) for i in range(n) for j in range(n) if i != j and (directed or i < j)
             and rng.random() < p]
     attrs = {"a": [int(rng.integers(3)) for _ in range(n)], "x": list(rng.normal(size=n))}
-    return Network(n, ties, directed, node_attrs=attrs)
+    return Network(n, ties, directed, node_attrs=attrs,
+                   graph_attrs={"C": rng.normal(size=(n, n))})
 
 
 def dyads(net, rng, k=12):

@@ -252,3 +252,25 @@ cdef class TransitiveTiesKernel(TermKernel):
             if self.matching(s, j, w, i) == 0:
                 out[0] += 1.0
         out[0] += v
+
+
+cdef class DirectedDyadCovKernel(TermKernel):
+    """dyadcov on a directed network: with c the covariate of the pair {a < b} (upper
+    triangle), Σ c [mutual], Σ c [b→a only] (utri), Σ c [a→b only] (ltri), as statnet 4.4
+    computes them.  O(1)."""
+    cdef double[:, ::1] c
+
+    def __cinit__(self, c):
+        self.c = np.ascontiguousarray(c, dtype=np.float64)
+        self.n_stats = 3
+
+    cdef void change(self, NetworkState s, int i, int j, double* out) noexcept nogil:
+        cdef double v = self.c[i, j] if i < j else self.c[j, i]
+        out[0] = 0.0
+        out[1] = 0.0
+        out[2] = 0.0
+        if s.has_tie(j, i):
+            out[0] = v                       # the dyad becomes mutual ...
+            out[1 if i < j else 2] = -v      # ... and stops being one-sided
+        else:
+            out[2 if i < j else 1] = v

@@ -152,13 +152,19 @@ def hamming(net, x=None, cov=None, attrname=None):
                 dyad_independent=True)
 
 
-@register("dyadcov", kinds=UNDIRECTED, params=[Param("x"), Param("attrname", None)],
-          family=FAMILY)
+@register("dyadcov", kinds=BOTH, params=[Param("x"), Param("attrname", None)], family=FAMILY)
 def dyadcov(net, x, attrname=None):
-    """Dyadic covariate on an undirected network: Σ_{ties} x_ij (as ``edgecov``; label
-    ``dyadcov.<x>``). The directed form (three statistics) is not supported yet."""
+    """Dyadic covariate. Undirected: Σ_{ties} x_ij (as ``edgecov``; label ``dyadcov.<x>``).
+    Directed: with c_ab = x_ab of the upper triangle (a < b; as statnet, an asymmetric x
+    is read from its upper triangle), three statistics Σ c [a↔b] (``dyadcov.<x>.mutual``),
+    Σ c [b→a only] (``.utri``), Σ c [a→b only] (``.ltri``), as statnet 4.4 computes them."""
+    from ._attrtriad import DirectedDyadCovKernel
     M, name = _dyad_matrix(net, x, "dyadcov")
-    return _matrix_term(net, "dyadcov", f"dyadcov.{attrname or name}", M)
+    label = f"dyadcov.{attrname or name}"
+    if not net.directed:
+        return _matrix_term(net, "dyadcov", label, M)
+    return Term("dyadcov", [f"{label}.mutual", f"{label}.utri", f"{label}.ltri"],
+                DirectedDyadCovKernel(np.triu(M, 1)))
 
 
 @register("opentriad", kinds=UNDIRECTED, family=FAMILY)
