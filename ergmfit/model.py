@@ -6,7 +6,7 @@ import numpy as np
 from .exceptions import FormulaError
 from .formula import parse_formula
 from .network import NetworkState, as_network
-from .sampling.space import AllDyads
+from .constraints import parse_constraints, pairs_vars
 from .terms.parameterisation import Identity
 from .terms.registry import build_term
 from .terms._ergm import ERGMModel
@@ -24,6 +24,17 @@ class ERGM:
         Terms joined by ``+``, statnet style: ``"edges + gwesp(0.25, fixed=TRUE)"``.
     directed : bool, optional
         Only for files whose directedness is not stated; must agree with a graph.
+    constraints : str or (str, dict), optional
+        statnet's constraint formula (``"~ bd(maxout=5) + blockdiag('school')"``,
+        see :mod:`ergmfit.constraints`): the sample space of every fit,
+        simulation and gof of this model (``fit``, ``simulate`` and ``gof``
+        also take ``constraints=``).
+    missing : list of node pairs, boolean matrix, or str, optional
+        Unobserved dyads: pairs of node labels, an n x n matrix (True or NaN
+        marks a missing dyad; a NaN matrix may hold the observed 0/1 values
+        elsewhere) or the name of a boolean edge attribute (``na``); edges
+        with ``na=True`` are unobserved dyads, not ties.  An edge attribute
+        ``na`` is used by default.
 
     Examples
     --------
@@ -33,12 +44,20 @@ class ERGM:
     {'edges': 3.0, 'kstar2': 2.0, 'triangle': 0.0}
     """
 
-    def __init__(self, network, formula, directed=None, weights="error"):
-        self.network = as_network(network, directed=directed, weights=weights)
+    def __init__(self, network, formula, directed=None, weights="error", constraints=None,
+                 missing=None):
+        self.network, self._missing = missing_dyads(
+            as_network(network, directed=directed, weights=weights), missing)
         self.formula = formula
-        calls = parse_formula(formula)
+        self.constraints = constraints
+        text, offset_texts = split_offsets(formula)
+        calls = parse_formula(text)
         self.terms = [build_term(self.network, c.name, c.args, c.kwargs) for c in calls]
-        labels = [lab for t in self.terms for lab in t.labels]
+        is_off = _offset_flags(calls, offset_texts)
+        self.offset = np.array([o for t, o in zip(self.terms, is_off) for _ in t.labels],
+                               dtype=bool)
+        labels = [f"offset({lab})" if o else lab
+                  for t, o in zip(self.terms, is_off) for lab in t.labels]
         seen = set()
         for lab in labels:
             if lab in seen:
@@ -53,8 +72,23 @@ class ERGM:
     def _set_structure(self):
         # what every estimator asks the model for (see ergmfit.sampling.space
         # and ergmfit.terms.parameterisation)
-        self.sample_space = AllDyads(self.network)
+        self.sample_space = parse_constraints(getattr(self, "constraints", None), self.network,
+                                              getattr(self, "_missing", None))
         self.parameterisation = Identity(self.labels)
+
+    @property
+    def missing_dyads(self) -> list:
+        """The unobserved dyads as node-label pairs."""
+        from .sampling.space import _pairs_list
+        return _pairs_list(self.network, self._missing) or []
+
+    def with_constraints(self, constraints) -> "ERGM":
+        """The same model on another sample space (``constraints``, statnet's syntax)."""
+        import copy
+        m = copy.copy(self)
+        m.constraints = constraints
+        m._set_structure()
+        return m
 
     def eta(self, params) -> np.ndarray:
         """Natural parameters η(θ) of ``params`` (θ in :attr:`labels` order or a dict)."""
@@ -80,6 +114,8 @@ class ERGM:
         sub.formula = " + ".join(_term_text(t) for t in sub.terms)
         sub.labels = [lab for t in sub.terms for lab in t.labels]
         sub._empty = (np.concatenate([t.empty for t in sub.terms]) if sub.terms else np.zeros(0))
+        sub.constraints, sub._missing = self.constraints, self._missing
+        sub.offset = np.zeros(len(sub.labels), dtype=bool)
         sub._set_structure()
         return sub
 
@@ -113,11 +149,14 @@ class ERGM:
     def sampler(self, params, proposal="auto", random_state=None, start=None):
         """A Metropolis-Hastings sampler (``MHSampler``) started at the observed
         network (or at ``start``: an (m, 2) tie array), and its compiled model."""
-        from .sampling import MHSampler
-        prop = self.sample_space.proposal(proposal, model=self)   # checks the name first
+        space = self.sample_space
+        space.resolve_proposal(proposal, self)                     # checks the name first
         check_params(params, self.labels)
+        if start is not None and space.constrained:
+            space.check(start)
         cm = self.compiled(start)
-        return MHSampler(cm, prop, seed_words(random_state)), cm
+        prop = space.proposal(proposal, cm, self)
+        return space.make_sampler(cm, prop, seed_words(random_state)), cm
 
     def simulate(self, params, n=1, burnin=16384, interval=1024, output="graphs",
                  proposal="auto", random_state=None, start=None):
@@ -198,7 +237,7 @@ class ERGM:
 
     def __reduce__(self):
         # kernels are compiled objects: rebuild from the network and the formula
-        return (_rebuild, (self.network, self.formula))
+        return (_rebuild, (self.network, self.formula, self.constraints, self._missing))
 
     def __repr__(self):
         return f"ERGM({self.network!r}, {self.formula!r})"
@@ -209,5 +248,89 @@ def _term_text(term):
     return f"{term.name}({args})" if args else term.name
 
 
-def _rebuild(network, formula):
-    return ERGM(network, formula)
+def _rebuild(network, formula, constraints=None, missing=None):
+    m = ERGM(network, formula)
+    if constraints is not None or missing is not None:
+        m.constraints, m._missing = constraints, missing
+        m._set_structure()
+    return m
+
+
+def split_offsets(formula):
+    """``formula`` with each ``offset(term)`` replaced by ``term``, and the
+    texts of the offset terms (parentheses matched, nothing evaluated)."""
+    if not isinstance(formula, str):
+        return formula, []
+    out, offs, k = [], [], 0
+    while True:
+        j = formula.find("offset(", k)
+        if j < 0:
+            out.append(formula[k:])
+            break
+        before = formula[:j].rstrip()
+        if before and before[-1] not in "+~":
+            out.append(formula[k:j + 7])
+            k = j + 7
+            continue
+        depth, e = 1, j + 7
+        while e < len(formula) and depth:
+            depth += {"(": 1, ")": -1}.get(formula[e], 0)
+            e += 1
+        if depth:
+            raise FormulaError(f"unbalanced parentheses in offset(...) of {formula!r}")
+        inner = formula[j + 7:e - 1].strip()
+        out.append(formula[k:j] + inner)
+        offs.append(inner)
+        k = e
+    return "".join(out), offs
+
+
+def _offset_flags(calls, offset_texts):
+    flags, todo = [], list(offset_texts)
+    for c in calls:
+        hit = c.text.strip() in todo
+        if hit:
+            todo.remove(c.text.strip())
+        flags.append(hit)
+    if todo:
+        raise FormulaError(f"offset({todo[0]}) does not wrap one term of the formula")
+    return flags
+
+
+def missing_dyads(network, missing):
+    """(network, missing variable indices or None) from a ``missing=`` argument;
+    an ``na`` edge attribute marks unobserved dyads, whose edges are dropped."""
+    from .sampling.space import dyad_vars
+    na_attr = missing if isinstance(missing, str) else ("na" if missing is None else None)
+    vars_ = []
+    if na_attr is not None and na_attr in network.edge_attrs:
+        flags = np.array([bool(v) and str(v).upper() not in ("FALSE", "0", "NAN")
+                          for v in network.edge_attrs[na_attr]], dtype=bool)
+        if flags.any():
+            vars_.append(dyad_vars(network.n, network.directed, network.ties[flags]))
+            net = network.with_ties(network.ties[~flags])
+            net.edge_attrs = {a: [v for v, f in zip(vals, flags) if not f]
+                              for a, vals in network.edge_attrs.items() if a != na_attr}
+            network = net
+    elif isinstance(missing, str):
+        raise FormulaError(f"missing={missing!r}: the network has no edge attribute {missing!r}")
+    elif missing is not None:
+        arr = np.asarray(missing, dtype=object)
+        if arr.ndim == 2 and arr.shape == (network.n, network.n) and network.n != 2:
+            M = np.asarray(missing, dtype=float)
+            mask = np.isnan(M) if np.isnan(M).any() else M != 0
+            np.fill_diagonal(mask, False)
+            i, j = np.nonzero(mask if network.directed else np.triu(mask | mask.T))
+            vars_.append(dyad_vars(network.n, network.directed, np.stack([i, j], axis=1)))
+        else:
+            vars_.append(pairs_vars(network, missing, "missing"))
+    if not vars_:
+        return network, None
+    miss = np.unique(np.concatenate(vars_))
+    if len(miss) == 0:
+        return network, None
+    ties = dyad_vars(network.n, network.directed, network.ties)
+    if np.isin(ties, miss).any():
+        # a tie on an unobserved dyad is not observed: drop it
+        network = network.with_ties(network.ties[~np.isin(ties, miss)])
+    return network, miss
