@@ -69,9 +69,9 @@ def _split_tilde_args(text):
                     break
                 j += 1
             inner = text[k + 1:j].strip()
-            if '"""' in inner:
-                raise FormulaError("a constraint's formula argument may not contain '\"\"\"'")
-            out.append('"""' + inner + '"""' if "'" in inner or '"' in inner else repr(inner))
+            if "'" in inner and '"' in inner:
+                raise FormulaError("a constraint's formula argument may not mix ' and \" quotes")
+            out.append(repr(inner))
             k = j
         else:
             out.append(text[k])

@@ -125,8 +125,14 @@ class ERGM:
                              self.network.ties if ties is None else ties)
         return ERGMModel(state, self.kernels)
 
+    offset_coef = None      # coefficients of the offset terms (see configured())
+    target_stats = None     # statistics fitted instead of the network's
+
     def statistics_vector(self, ties=None) -> np.ndarray:
-        """Statistics of the observed network (or of ``ties``) in label order."""
+        """Statistics of the observed network (or of ``ties``) in label order
+        (the target statistics, if the model has them, when ``ties`` is None)."""
+        if ties is None and self.target_stats is not None:
+            return np.array(self.target_stats, dtype=float)
         ties = self.network.ties if ties is None else np.asarray(ties, dtype=np.int64).reshape(-1, 2)
         empty = ERGMModel(NetworkState(self.network.n, self.network.directed), self.kernels)
         out = self._empty + empty.add_ties_accumulate(np.ascontiguousarray(ties, dtype=np.int64))
@@ -228,7 +234,47 @@ class ERGM:
             Settings of the estimator.
         """
         from .estimation import fit as _fit
-        return _fit(self, method, random_state=random_state, verbose=verbose, **kwargs)
+        model = self.configured(kwargs.pop("constraints", None), kwargs.pop("offset_coef", None),
+                                kwargs.pop("target_stats", None))
+        model._check_estimator(method)
+        return _fit(model, method, random_state=random_state, verbose=verbose, **kwargs)
+
+    def configured(self, constraints=None, offset_coef=None, target_stats=None) -> "ERGM":
+        """This model with other constraints, the coefficients of its offset
+        terms and/or target statistics (statnet's ``target.stats``)."""
+        import copy
+        m = self if constraints is None else self.with_constraints(constraints)
+        if offset_coef is not None:
+            m = copy.copy(m)
+            coef = np.atleast_1d(np.asarray(offset_coef, dtype=float))
+            if coef.shape != (int(self.offset.sum()),):
+                raise FormulaError(f"offset_coef has {coef.size} value(s), but the model has "
+                                   f"{int(self.offset.sum())} offset statistic(s)")
+            if np.isnan(coef).any():
+                raise FormulaError("offset_coef must not be NaN")
+            m.offset_coef = coef
+        if target_stats is not None:
+            m = copy.copy(m)
+            t = np.atleast_1d(np.asarray(target_stats, dtype=float))
+            if t.shape != (self.n_params,) or not np.isfinite(t).all():
+                raise FormulaError(f"target_stats needs {self.n_params} finite value(s) "
+                                   f"({', '.join(self.labels)}), got {t.size}")
+            m.target_stats = t
+        return m
+
+    def _check_estimator(self, method):
+        # what the sampling estimators cannot do yet: say so instead of a wrong answer
+        if method == "mple":
+            return
+        if self.sample_space.n_missing:
+            raise FormulaError(f"method={method!r} with missing dyads is not implemented yet "
+                               "(the observed-data MCMC-MLE needs a second chain); use "
+                               "method='mple', which leaves the missing dyads out")
+        if self.offset.any():
+            raise FormulaError(f"offset terms are implemented for method='mple' only so far, "
+                               f"not {method!r}")
+        if self.target_stats is not None and method != "mcmle":
+            raise FormulaError(f"target_stats is implemented for 'mple' and 'mcmle', not {method!r}")
 
     def gof(self, params, n_sim=100, random_state=None, **kwargs):
         """Goodness of fit of ``params`` for this model (see :func:`ergmfit.gof.gof`)."""

@@ -117,22 +117,31 @@ class Design:
     sampled: bool = False
     n_sampled: int = 0
     sample_size: int = None   # the setting that produced it (None: every variable)
+    offset: np.ndarray = None  # fixed part of each row's linear predictor (offset terms)
+    target: np.ndarray = None  # X's replaced by these (target statistics), or None
 
     @property
     def n_rows(self) -> int:
         return len(self.n)
 
-    def loglik(self, theta) -> float:
+    def _eta(self, theta):
         eta = self.X @ np.asarray(theta, dtype=float)
-        return float(self.s @ eta - self.n @ np.logaddexp(0.0, eta))
+        return eta if self.offset is None else eta + self.offset
+
+    def loglik(self, theta) -> float:
+        eta = self._eta(theta)
+        lin = self.s @ eta if self.target is None else self.target @ np.asarray(theta, float)
+        return float(lin - self.n @ np.logaddexp(0.0, eta))
 
     def score(self, theta) -> np.ndarray:
-        eta = self.X @ np.asarray(theta, dtype=float)
-        return self.X.T @ (self.s - self.n * special.expit(eta))
+        mu = special.expit(self._eta(theta))
+        if self.target is not None:
+            return self.target - self.X.T @ (self.n * mu)
+        return self.X.T @ (self.s - self.n * mu)
 
     def hessian(self, theta) -> np.ndarray:
         """Minus the second derivative of the log-pseudo-likelihood."""
-        mu = special.expit(self.X @ np.asarray(theta, dtype=float))
+        mu = special.expit(self._eta(theta))
         w = self.n * mu * (1.0 - mu)
         return self.X.T @ (w[:, None] * self.X)
 
@@ -262,10 +271,14 @@ def _separation_direction(Z, n, s):
     return d
 
 
-def _newton(Z, n, s, maxiter, tol):
+def _newton(Z, n, s, maxiter, tol, off=None, tz=None):
     """Newton-Raphson with step halving on scaled columns; returns
-    (beta, H, loglik, eta, n_iter, converged)."""
+    (beta, H, loglik, eta, n_iter, converged).  ``off``: a fixed part of
+    each row's linear predictor (offsets); ``tz``: Z's replaced by this
+    (target statistics)."""
     p = Z.shape[1]
+    if off is not None or tz is not None:
+        return _newton_general(Z, n, s, maxiter, tol, 0.0 if off is None else off, tz)
 
     def ll_of(eta):
         return float(s @ eta - n @ np.logaddexp(0.0, eta))
@@ -312,6 +325,45 @@ def _newton(Z, n, s, maxiter, tol):
     return beta, H, ll, eta, it, converged
 
 
+def _newton_general(Z, n, s, maxiter, tol, off, tz):
+    # the same Newton iteration with offsets and/or target statistics
+    p = Z.shape[1]
+    lin = (lambda beta, eta: float(s @ (eta + off))) if tz is None else \
+        (lambda beta, eta: float(tz @ beta))
+
+    def ll_of(beta, eta):
+        return lin(beta, eta) - float(n @ np.logaddexp(0.0, eta + off))
+
+    beta = np.zeros(p)
+    eta = Z @ beta
+    ll = ll_of(beta, eta)
+    converged, it = False, 0
+    for it in range(1, maxiter + 1):
+        mu = special.expit(eta + off)
+        g = (Z.T @ (s - n * mu)) if tz is None else tz - Z.T @ (n * mu)
+        H = Z.T @ ((n * mu * (1.0 - mu))[:, None] * Z)
+        step = _solve_psd(H, g)
+        dec = float(g @ step)
+        t = 1.0
+        while True:
+            nb = beta + t * step
+            ne = Z @ nb
+            nl = ll_of(nb, ne)
+            if math.isfinite(nl) and nl >= ll - 1e-13 * (1.0 + abs(ll)):
+                break
+            t *= 0.5
+            if t < 1e-12:
+                nb, ne, nl = beta, eta, ll
+                break
+        beta, eta, ll = nb, ne, nl
+        if not (dec > tol * (1.0 + abs(ll))):
+            converged = True
+            break
+    mu = special.expit(eta + off)
+    H = Z.T @ ((n * mu * (1.0 - mu))[:, None] * Z)
+    return beta, H, ll, eta + off, it, converged
+
+
 def fit_design(design: Design, labels, term_of=None, separation="error", maxiter=100,
                tol=1e-14, unit="dyad") -> LogitFit:
     """Maximise the (weighted) pseudo-likelihood of a design.
@@ -326,6 +378,8 @@ def fit_design(design: Design, labels, term_of=None, separation="error", maxiter
     p = len(labels)
     keep_rows = design.n > 0
     X, n, s = design.X[keep_rows], design.n[keep_rows], design.s[keep_rows]
+    off = None if design.offset is None else design.offset[keep_rows]
+    target = design.target
     where = f"sampled {unit}" if design.sampled else unit
     name = _names(labels, term_of)
     params = np.zeros(p)
@@ -340,10 +394,12 @@ def fit_design(design: Design, labels, term_of=None, separation="error", maxiter
         Z = Xa / scale
         _check_variation(Z, n, [labels[k] for k in active],
                          {labels[k]: (term_of or {}).get(labels[k]) for k in active}, where)
-        beta, H, ll, eta, n_iter, converged = _newton(Z, n, s, maxiter, tol)
+        tz = None if target is None else target[active] / scale
+        beta, H, ll, eta, n_iter, converged = _newton(Z, n, s, maxiter, tol, off, tz)
         total_iter += n_iter
         extreme = bool(np.any(np.abs(eta) > ETA_EXTREME))
-        d = _separation_direction(Z, n, s) if (extreme or not converged) else None
+        d = (_separation_direction(Z, n, s) if (extreme or not converged) and tz is None
+             else None)
         if d is None:
             break
         sup = np.flatnonzero(d)
@@ -371,6 +427,7 @@ def fit_design(design: Design, labels, term_of=None, separation="error", maxiter
         warnings.warn(messages[-1], ConvergenceWarning, stacklevel=3)
         rest = np.abs(Z @ d) <= 1e-9
         X, n, s = X[rest], n[rest], s[rest]
+        off = None if off is None else off[rest]
         active = np.delete(active, sup)
         if len(active) == 0 or len(n) == 0:
             raise DegenerateModelError(msg + " No dyads are left to estimate the other "
@@ -455,16 +512,25 @@ class MPLE(Estimator):
         rng = check_random_state(self.random_state)
         labels = list(model.labels)
         term_of = _term_map(model)
-        bm = model.compiled()
+        target = getattr(model, "target_stats", None)
+        if target is not None and not _dyad_independent(model):
+            bm = model.compiled(target_network(model, target, rng))
+        else:
+            bm = model.compiled()
         space = getattr(model, "sample_space", None)
-        if space is not None and space.free_dyads() is not None:
-            # every space today is AllDyads; restricted ones bring their design with them
-            raise NotImplementedError(f"MPLE over {space.describe()} is not implemented")
-        design = self._design(bm, rng)
+        dvars = space.design_vars() if space is not None else None
+        # the free, observed dyads only (statnet, too, ignores dyad-dependent
+        # constraints -- bd, degrees, edges -- in the MPLE)
+        design = self._design(bm, rng) if dvars is None else restricted_design(bm, dvars)
+        design, labels_all, restore = _offset_design(model, design, labels)
+        if restore is not None:
+            labels = labels_all
         if self.verbose:
             print(f"MPLE: {design.n_vars:,} dyads -> {design.n_rows:,} distinct rows"
                   + (f" (case-control sample of {design.n_sampled:,} non-ties)"
                      if design.sampled else ""), file=sys.stderr)
+        if target is not None and _dyad_independent(model):
+            design = _target_design(model, design, target, restore)
         lf = fit_design(design, labels, term_of, self.separation, self.maxiter, self.tol)
         dyad_indep = _dyad_independent(model)
         warn = list(lf.messages)
@@ -492,6 +558,8 @@ class MPLE(Estimator):
                         f"{design.n_vars - design.n_on} non-ties (weight {w0:.6g} each); "
                         "the deviances are estimates.")
         net = getattr(model, "network", None)
+        if restore is not None:
+            lf, cov, labels = restore(lf, cov)
         return ERGMResults(
             lf.params, cov, labels, method="mple", loglik=lf.loglik,
             loglik_kind="exact" if dyad_indep else "pseudo", nobs=design.n_vars,
@@ -500,6 +568,102 @@ class MPLE(Estimator):
             formula=getattr(model, "formula", None),
             network=net,
             model=model, dyad_independent=dyad_indep)
+
+
+def restricted_design(bm, vars_) -> Design:
+    """The design of the variables ``vars_`` only (the free, observed dyads of
+    a constrained or partly observed network), rows compressed."""
+    from ..sampling._constrained import change_rows
+    X, y = change_rows(bm, vars_)
+    if len(X) == 0:
+        raise DegenerateModelError("no dyad is free and observed: there is nothing to fit")
+    Xu, inv = np.unique(X, axis=0, return_inverse=True)
+    inv = inv.reshape(-1)
+    n = np.bincount(inv, minlength=len(Xu)).astype(float)
+    s = np.bincount(inv, weights=y.astype(float), minlength=len(Xu))
+    return Design(Xu, n, s, len(vars_), int(y.sum()))
+
+
+def _offset_design(model, design: Design, labels):
+    """Fold offset terms (fixed coefficients) into the design: their
+    statistics leave the columns and enter each row's fixed part; dyads a
+    -Inf (or +Inf) offset decides leave the design.  Returns (design,
+    labels of the full model, restore) where restore(lf, cov) puts the
+    offsets back (or None without offsets)."""
+    mask = np.asarray(getattr(model, "offset", np.zeros(len(labels), bool)), dtype=bool)
+    if not mask.any():
+        return design, labels, None
+    coef = np.asarray(getattr(model, "offset_coef", None) if getattr(model, "offset_coef", None)
+                      is not None else [np.nan] * int(mask.sum()), dtype=float)
+    if np.isnan(coef).any():
+        raise DegenerateModelError("the model has offset terms: give their coefficients, "
+                                   "fit(..., offset_coef=[...])")
+    Xo = design.X[:, mask]
+    inf = ~np.isfinite(coef)
+    decided = (Xo[:, inf] != 0).any(axis=1) if inf.any() else np.zeros(len(Xo), bool)
+    if inf.any():
+        forced = design.s[decided]
+        sign = np.sign(Xo[decided][:, inf] @ np.sign(coef[inf]))
+        bad = ((sign < 0) & (forced > 0)) | ((sign > 0) & (forced < design.n[decided]))
+        if bad.any():
+            raise DegenerateModelError("the observed network has a tie (or non-tie) that an "
+                                       "infinite offset forbids: its likelihood is 0")
+    fixed_eta = Xo[:, ~inf] @ coef[~inf]
+    keep = ~decided
+    free_labels = [lab for lab, o in zip(labels, mask) if not o]
+    d = Design(design.X[keep][:, ~mask], design.n[keep], design.s[keep], int(design.n[keep].sum()),
+               int(design.s[keep].sum()), design.sampled, design.n_sampled, design.sample_size)
+    d.offset = fixed_eta[keep]
+
+    def restore(lf, cov):
+        p = len(labels)
+        params = np.zeros(p)
+        params[mask] = coef
+        params[~mask] = lf.params
+        full = np.zeros((p, p))
+        full[np.ix_(~mask, ~mask)] = cov
+        lf.params = params
+        return lf, full, list(labels)
+    return d, free_labels, restore
+
+
+def _target_design(model, design: Design, target, restore):
+    """The design with the observed statistics replaced by ``target``
+    (statnet's ``target.stats``).  The pseudo-likelihood depends on the
+    observed network through X's = sum over tie dyads of the change
+    statistics, which for dyad-independent terms is g(x) - g(empty): so the
+    MPLE (= the MLE) at target statistics t solves the score equation with
+    t - g(empty) in its place."""
+    t = np.asarray(target, dtype=float) - model.statistics_vector(np.zeros((0, 2)))
+    mask = np.asarray(getattr(model, "offset", np.zeros(len(t), bool)), dtype=bool)
+    design.target = t[~mask] if restore is not None else t
+    return design
+
+
+def target_network(model, target, rng, max_rounds=20000, steps=16):
+    """A network of ``model``'s sample space whose statistics equal
+    ``target`` (statnet's ``san``), by a Metropolis-Hastings chain whose
+    parameters are pushed towards the target after every ``steps``
+    proposals (a Robbins-Monro walk); (m, 2) tie array."""
+    t = np.asarray(target, dtype=float)
+    theta = np.zeros(len(t))
+    sampler, cm = model.sampler(theta, random_state=rng)
+    g0 = model.statistics_vector(model.network.ties)
+    scale = np.maximum(np.abs(t), 1.0)
+    best, best_ties = np.inf, None
+    for r in range(max_rounds):
+        g = g0 + np.asarray(sampler.delta)
+        dist = float(np.abs((g - t) / scale).max())
+        if dist < best:
+            best, best_ties = dist, cm.state.ties()
+            if dist < 1e-9:
+                break
+        theta += (0.5 / np.sqrt(1.0 + r / 50.0)) * (t - g) / scale
+        sampler.run(theta, steps)
+    if best > 0.05:
+        raise DegenerateModelError(f"no network with statistics near the targets {t.tolist()} "
+                                   "was found; are they attainable?")
+    return best_ties
 
 
 def _design_info(design: Design) -> dict:
