@@ -237,6 +237,15 @@ class ERGM:
         model = self.configured(kwargs.pop("constraints", None), kwargs.pop("offset_coef", None),
                                 kwargs.pop("target_stats", None))
         model._check_estimator(method)
+        if model.target_stats is not None and method != "mple":
+            # as statnet: the chains start at a network with the target statistics
+            import copy
+            from .estimation.mple import target_network
+            model = copy.copy(model)
+            rng = check_random_state(random_state)
+            model.network = model.network.with_ties(
+                target_network(model, model.target_stats, rng))
+            random_state = rng
         return _fit(model, method, random_state=random_state, verbose=verbose, **kwargs)
 
     def configured(self, constraints=None, offset_coef=None, target_stats=None) -> "ERGM":
@@ -280,6 +289,12 @@ class ERGM:
         """Goodness of fit of ``params`` for this model (see :func:`ergmfit.gof.gof`)."""
         from .gof import gof as _gof
         return _gof(self, params, n_sim=n_sim, random_state=random_state, **kwargs)
+
+    def __copy__(self):
+        # a shallow copy shares the compiled kernels (pickling rebuilds them)
+        new = ERGM.__new__(ERGM)
+        new.__dict__.update(self.__dict__)
+        return new
 
     def __reduce__(self):
         # kernels are compiled objects: rebuild from the network and the formula
