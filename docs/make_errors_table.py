@@ -124,9 +124,9 @@ CASES = [
          "fixed must be True or False"),
     Case("argument-out-of-range", S_TERMS, "An argument out of its range",
          'ef.ERGM("flomarriage", "edges + kstar(-1)")', "TermError", "k must be at least"),
-    Case("curved-term", S_TERMS, "A curved term (statnet's default `fixed=FALSE`)",
-         'ef.ERGM("flomarriage", "edges + gwesp(0.5)")', "TermError",
-         "is not supported yet"),
+    Case("curved-decay-negative", S_TERMS, "A negative decay (fixed or the start of a curved term)",
+         'ef.ERGM("flomarriage", "edges + gwesp(-0.5)")', "TermError",
+         "decay must be at least 0"),
     Case("directed-term-undirected-graph", S_TERMS,
          "A directed-only term on an undirected network",
          'ef.ERGM("flomarriage", "edges + mutual")', "TermError",
@@ -250,6 +250,31 @@ CASES = [
     Case("missing-file", S_FILES, "A file that does not exist",
          'ef.read_network(tmp / "nosuch.csv", directed=True)',
          "DataFormatError", "no such file"),
+    Case("csv-invisible-character", S_FILES, "An invisible character (a byte-order mark or NUL "
+         "in the middle of the file) in a node id",
+         '(tmp / "ties.csv").write_text("source,target\\n1,2\\n\\ufeff1,3\\n", encoding="utf-8")\n'
+         'ef.read_network(tmp / "ties.csv", directed=True)',
+         "DataFormatError", "contains an invisible character"),
+    Case("decompression-cap", S_FILES, "A compressed file that expands beyond "
+         "`ergmfit.network.io.MAX_DECOMPRESSED_BYTES` (1 GiB)",
+         'import gzip\n'
+         'ef.network.io.MAX_DECOMPRESSED_BYTES = 2 ** 20    # 1 MiB, for the example\n'
+         'try:\n'
+         '    (tmp / "ties.csv.gz").write_bytes(gzip.compress(b"source,target\\n" + b"1,2\\n" * 10 ** 6))\n'
+         '    ef.read_network(tmp / "ties.csv.gz", directed=True)\n'
+         'finally:\n'
+         '    ef.network.io.MAX_DECOMPRESSED_BYTES = 2 ** 30',
+         "DataFormatError", "when decompressed"),
+    Case("graphml-undeclared-node", S_FILES, "A GraphML edge to a node the file does not declare",
+         '(tmp / "g.graphml").write_text(\'<graphml xmlns="http://graphml.graphdrawing.org/xmlns">\'\n'
+         '    \'<graph edgedefault="undirected"><node id="a"/><edge source="a" target="b"/>\'\n'
+         '    \'</graph></graphml>\')\n'
+         'ef.read_network(tmp / "g.graphml")',
+         "NetworkError", "is not declared as a <node>"),
+    Case("too-many-nodes", S_NETWORK, "A network with more nodes than ergmfit handles (10 million)",
+         'import scipy.sparse as sp\n'
+         'ef.as_network(sp.coo_matrix((2 ** 40, 2 ** 40)), directed=True)',
+         "NetworkError", "more than ergmfit handles"),
     # -- fitting ----------------------------------------------------------------
     Case("empty-graph", S_FIT, "Fitting a network without ties",
          'ef.ERGM(nx.empty_graph(5), "edges").fit(method="mple")',
@@ -338,6 +363,14 @@ CASES = [
          'fit = ef.ERGM("flomarriage", "edges").fit(method="mple")\n'
          'fit.save(tmp / "no-such-dir" / "fit.json")',
          "SaveError", "cannot save the results to"),
+    Case("damaged-results", S_OTHER, "Loading a results file that is truncated, damaged or "
+         "tampered with",
+         'fit = ef.ERGM("flomarriage", "edges").fit(method="mple")\n'
+         'fit.save(tmp / "fit.json")\n'
+         'text = (tmp / "fit.json").read_text()\n'
+         '(tmp / "fit.json").write_text(text[:len(text) // 2])     # cut off half-way\n'
+         'ef.results.ERGMResults.load(tmp / "fit.json")',
+         "ResultsFileError", "damaged results file"),
     Case("unknown-dataset", S_OTHER, "A bundled dataset that does not exist",
          'ef.datasets.load("florentine")', "ErgmfitError", "no bundled dataset 'florentine'"),
     # -- command line ------------------------------------------------------------------

@@ -42,3 +42,14 @@ class ResultsFileError(ErgmfitError, ValueError):
 class SaveError(ErgmfitError, OSError):
     """Results that could not be written (disk full, no such directory, no
     permission); a file already at the path is left unchanged."""
+
+
+class CheckpointError(ErgmfitError, ValueError):
+    """A checkpoint that cannot be used: damaged or not a checkpoint (the
+    message names the file), written for another model, or being written
+    by another run at the same time."""
+
+
+class CheckpointWarning(UserWarning):
+    """A checkpoint that could not be written (read-only directory, full
+    disk): the run goes on without it."""

@@ -740,7 +740,8 @@ def gof(model, params=None, n_sim=100, burnin=None, interval=None, statistics=No
 
     blocks = []
     for nm in names:
-        labels = list(model.labels) if nm == "model" else _row_labels(nm, obs[nm].size)
+        labels = (list(getattr(model, "stat_labels", model.labels)) if nm == "model"
+                  else _row_labels(nm, obs[nm].size))
         labels, o, sm = _trim(nm, labels, obs[nm], sims[nm])
         blocks.append(GofBlock(nm, labels, o, sm))
     return GofResult(blocks, n_sim=n_sim, burnin=burnin, interval=interval,

@@ -7,7 +7,7 @@ from .exceptions import FormulaError
 from .formula import parse_formula
 from .network import NetworkState, as_network
 from .constraints import parse_constraints, pairs_vars
-from .terms.parameterisation import Identity
+from .terms.parameterisation import parameterisation_of
 from .terms.registry import build_term
 from .terms._ergm import ERGMModel
 from .utils.validation import check_params, check_random_state, seed_words
@@ -54,17 +54,15 @@ class ERGM:
         calls = parse_formula(text)
         self.terms = [build_term(self.network, c.name, c.args, c.kwargs) for c in calls]
         is_off = _offset_flags(calls, offset_texts)
-        self.offset = np.array([o for t, o in zip(self.terms, is_off) for _ in t.labels],
-                               dtype=bool)
-        labels = [f"offset({lab})" if o else lab
-                  for t, o in zip(self.terms, is_off) for lab in t.labels]
-        seen = set()
-        for lab in labels:
-            if lab in seen:
-                raise FormulaError(f"the statistic {lab!r} appears twice in the formula; "
-                                   "each term may be used once")
-            seen.add(lab)
-        self.labels = labels
+        self._term_offset = is_off
+        for labels, what in (([lab for t in self.terms for lab in t.labels], "statistic"),
+                             ([lab for t in self.terms for lab in t.param_labels], "coefficient")):
+            seen = set()
+            for lab in labels:
+                if lab in seen:
+                    raise FormulaError(f"the {what} {lab!r} appears twice in the formula; "
+                                       "each term may be used once")
+                seen.add(lab)
         self._empty = (np.concatenate([t.empty for t in self.terms])
                        if self.terms else np.zeros(0))
         self._set_structure()
@@ -74,7 +72,23 @@ class ERGM:
         # and ergmfit.terms.parameterisation)
         self.sample_space = parse_constraints(getattr(self, "constraints", None), self.network,
                                               getattr(self, "_missing", None))
-        self.parameterisation = Identity(self.labels)
+        self.parameterisation = parameterisation_of(self.terms)
+        # labels: one per coefficient (θ); stat_labels: one per canonical statistic
+        # (what statistics() gives).  They differ only for curved terms.  Offset
+        # terms (fixed coefficients) are labelled offset(...), as statnet does.
+        is_off = getattr(self, "_term_offset", None) or [False] * len(self.terms)
+        self.offset = np.array([o for t, o in zip(self.terms, is_off) for _ in t.param_labels],
+                               dtype=bool)
+        self.labels = [f"offset({lab})" if o else lab for lab, o in
+                       zip(self.parameterisation.param_labels, self.offset)]
+        stat_off = [o for t, o in zip(self.terms, is_off) for _ in t.labels]
+        self.stat_labels = [f"offset({lab})" if o else lab for lab, o in
+                            zip(self.parameterisation.stat_labels, stat_off)]
+
+    @property
+    def curved(self) -> bool:
+        """True when a term is curved (its decay estimated: statnet's fixed=FALSE)."""
+        return not self.parameterisation.linear
 
     @property
     def missing_dyads(self) -> list:
@@ -112,10 +126,9 @@ class ERGM:
         sub.network = self.network
         sub.terms = [self.terms[k] for k in term_indices]
         sub.formula = " + ".join(_term_text(t) for t in sub.terms)
-        sub.labels = [lab for t in sub.terms for lab in t.labels]
         sub._empty = (np.concatenate([t.empty for t in sub.terms]) if sub.terms else np.zeros(0))
         sub.constraints, sub._missing = self.constraints, self._missing
-        sub.offset = np.zeros(len(sub.labels), dtype=bool)
+        sub._term_offset = None
         sub._set_structure()
         return sub
 
@@ -136,7 +149,7 @@ class ERGM:
         ties = self.network.ties if ties is None else np.asarray(ties, dtype=np.int64).reshape(-1, 2)
         empty = ERGMModel(NetworkState(self.network.n, self.network.directed), self.kernels)
         out = self._empty + empty.add_ties_accumulate(np.ascontiguousarray(ties, dtype=np.int64))
-        bad = [lab for lab, v in zip(self.labels, out) if not np.isfinite(v)]
+        bad = [lab for lab, v in zip(self.stat_labels, out) if not np.isfinite(v)]
         if bad:
             from .exceptions import TermError
             raise TermError(f"the statistic(s) {bad} are not finite: an attribute's values are too "
@@ -144,8 +157,9 @@ class ERGM:
         return out
 
     def statistics(self) -> dict:
-        """Observed statistics as ``{label: value}``, with statnet's labels."""
-        return dict(zip(self.labels, self.statistics_vector().tolist()))
+        """Observed statistics as ``{label: value}``, with statnet's labels (for a curved
+        term its count vector, as statnet's ``summary()``)."""
+        return dict(zip(self.stat_labels, self.statistics_vector().tolist()))
 
     @property
     def default_proposal(self) -> str:
@@ -205,8 +219,8 @@ class ERGM:
         n, burnin, interval = int(n), int(burnin), int(interval)
         if n < 0 or burnin < 0 or interval < 1:
             raise ValueError("need n >= 0, burnin >= 0 and interval >= 1")
-        theta = self.eta(params)
-        sampler, cm = self.sampler(theta, proposal, random_state, start)
+        theta = self.eta(params)       # the sampler runs on the natural parameters
+        sampler, cm = self.sampler(params, proposal, random_state, start)
         g0 = self.statistics_vector(start)
         if output == "stats":
             return g0 + sampler.sample(theta, n, burnin, interval)
@@ -265,14 +279,16 @@ class ERGM:
         if target_stats is not None:
             m = copy.copy(m)
             t = np.atleast_1d(np.asarray(target_stats, dtype=float))
-            if t.shape != (self.n_params,) or not np.isfinite(t).all():
-                raise FormulaError(f"target_stats needs {self.n_params} finite value(s) "
-                                   f"({', '.join(self.labels)}), got {t.size}")
+            if t.shape != (len(self.stat_labels),) or not np.isfinite(t).all():
+                raise FormulaError(f"target_stats needs {len(self.stat_labels)} finite value(s) "
+                                   f"({', '.join(self.stat_labels)}), got {t.size}")
             m.target_stats = t
         return m
 
     def _check_estimator(self, method):
         # what the sampling estimators cannot do yet: say so instead of a wrong answer
+        if self.offset.any() and self.curved:
+            raise FormulaError("offset terms in a curved model are not implemented")
         if method == "mple":
             return
         if self.sample_space.n_missing:

@@ -181,7 +181,8 @@ def plot_gof(result, path=None, blocks=None, ncols=None, figsize=None, dpi=100,
 # trace plots
 # ---------------------------------------------------------------------------
 def trace_plot(trajectory, labels=None, targets=None, path=None, xlabel="iteration",
-               title=None, figsize=None, dpi=100):
+               title=None, figsize=None, dpi=100, x=None, start=None, burnin=None,
+               final=None, target_label="target", final_label="final estimate"):
     """Lines of parameters or statistics over iterations, one panel per column.
 
     Parameters
@@ -192,9 +193,25 @@ def trace_plot(trajectory, labels=None, targets=None, path=None, xlabel="iterati
     labels : list of str, optional
         Panel titles (default ``x0, x1, ...``).
     targets : float or sequence of p values (None to skip a panel), optional
-        Horizontal reference lines: observed statistics, or a final estimate.
+        Horizontal dashed reference lines (observed statistics, an
+        estimate), called ``target_label`` in the legend.
     path : optional
         Write the figure here.
+    x : array (T,), optional
+        The iteration number of each row (default 0, 1, ..., T-1), e.g.
+        ``0, 50, 100, ...`` for a trajectory kept every 50 iterations.  The
+        axis ticks are whole numbers.
+    start : number, optional
+        Leave out the rows with ``x < start`` (a burn-in whose first values,
+        far from the rest, would flatten the panel).
+    burnin : number, optional
+        Mark the end of a burn-in with a dotted vertical line; the vertical
+        range of each panel is that of the rows from ``burnin`` on (and the
+        reference lines), so a wild start does not flatten the kept part.
+    final : sequence of p values, optional
+        A final estimate that is not a row of the trajectory (e.g. after a
+        polishing step), drawn as a separate point right of the last row and
+        called ``final_label`` in the legend.
     """
     y = np.asarray(trajectory, dtype=float)
     if y.ndim == 1:
@@ -205,30 +222,62 @@ def trace_plot(trajectory, labels=None, targets=None, path=None, xlabel="iterati
     labels = [f"x{k}" for k in range(p)] if labels is None else [str(s) for s in labels]
     if len(labels) != p:
         raise ValueError(f"{len(labels)} labels for {p} columns")
-    if targets is None:
-        targets = [None] * p
-    elif np.ndim(targets) == 0:
-        targets = [targets] * p
-    targets = list(targets)
-    if len(targets) != p:
-        raise ValueError(f"{len(targets)} targets for {p} columns")
+    targets = _per_panel(targets, p, "targets")
+    final = _per_panel(final, p, "final")
+    t = np.arange(y.shape[0], dtype=float) if x is None else np.asarray(x, dtype=float).ravel()
+    if t.shape[0] != y.shape[0]:
+        raise ValueError(f"x has {t.shape[0]} values for {y.shape[0]} rows")
+    if start is not None:
+        keep = t >= start
+        t, y = t[keep], y[keep]
+    require_matplotlib()
+    from matplotlib.ticker import MaxNLocator
     fig = _figure(path, figsize or (7.0, max(1.7 * p, 2.6)))
     axes = fig.subplots(p, 1, squeeze=False, sharex=True)[:, 0]
-    t = np.arange(y.shape[0])
+    step = float(np.median(np.diff(t))) if len(t) > 1 else 1.0
+    x_final = (t[-1] if len(t) else 0.0) + max(step, 1.0) * max(1.0, 0.02 * len(t))
     for k, ax in enumerate(axes):
         ax.plot(t, y[:, k], color="C0", linewidth=0.9)
+        refs = []
         if targets[k] is not None and np.isfinite(targets[k]):
             ax.axhline(float(targets[k]), color="C3", linestyle="--", linewidth=1.2,
-                       label="target")
+                       label=target_label)
+            refs.append(float(targets[k]))
+        if final[k] is not None and np.isfinite(final[k]):
+            ax.plot([x_final], [float(final[k])], linestyle="", marker="D", markersize=5,
+                    color="black", label=final_label, zorder=5)
+            refs.append(float(final[k]))
+        if burnin is not None:
+            ax.axvline(float(burnin), color="0.5", linestyle=":", linewidth=1.0,
+                       label="end of burn-in")
+            kept = y[t >= burnin, k]
+            kept = np.concatenate([kept[np.isfinite(kept)], refs])
+            if kept.size:
+                lo, hi = float(kept.min()), float(kept.max())
+                pad = 0.08 * (hi - lo) if hi > lo else max(abs(hi), 1.0) * 0.05
+                ax.set_ylim(lo - pad, hi + pad)
         ax.set_ylabel(labels[k], fontsize=9)
         ax.tick_params(labelsize=8)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes[-1].set_xlabel(xlabel)
-    if any(tg is not None for tg in targets):
-        axes[0].legend(loc="upper right", fontsize=7, frameon=False)
+    if any(v is not None for v in targets + final) or burnin is not None:
+        axes[0].legend(loc="best", fontsize=7, framealpha=0.85)
     if title:
         fig.suptitle(title)
     fig.tight_layout()
     return _finish(fig, path, dpi)
+
+
+def _per_panel(values, p, what):
+    """None, one number for every panel, or p values (None to skip a panel)."""
+    if values is None:
+        return [None] * p
+    if np.ndim(values) == 0:
+        return [values] * p
+    values = list(values)
+    if len(values) != p:
+        raise ValueError(f"{len(values)} {what} for {p} columns")
+    return values
 
 
 # ---------------------------------------------------------------------------

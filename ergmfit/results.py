@@ -40,10 +40,11 @@ import os
 import numpy as np
 from scipy import special
 
-from .exceptions import ResultsFileError, SaveError
+from .exceptions import ErgmfitError, ResultsFileError, SaveError
 from .utils.fileio import atomic_write
 
 FORMAT_VERSION = 1
+MAX_RESULTS_BYTES = 2 ** 30          # a results file (or its unpacked archive) beyond this is refused
 
 _HEADERS = {
     "mple": "Maximum Pseudolikelihood Results:",
@@ -70,14 +71,23 @@ class LabeledArray(np.ndarray):
 
     Behaves as a NumPy array; in addition ``a["edges"]`` selects by label,
     ``a.labels`` lists them and ``a.to_dict()`` gives ``{label: value}``.
+    A two-dimensional one (``conf_int()``) also names its columns
+    (``a.columns``).  pandas cannot see the labels of a NumPy array
+    (``pd.Series(a)`` numbers its rows): ``a.to_series()`` and
+    ``a.to_frame()`` give the labelled pandas objects.
     """
 
-    def __new__(cls, values, labels):
+    def __new__(cls, values, labels, columns=None):
         obj = np.asarray(values, dtype=float).view(cls)
         labels = [str(lab) for lab in labels]
         if obj.ndim == 0 or obj.shape[0] != len(labels):
             raise ValueError(f"{len(labels)} labels for an array of shape {obj.shape}")
         obj.labels = labels
+        if columns is not None:
+            columns = [str(c) for c in columns]
+            if obj.ndim != 2 or obj.shape[1] != len(columns):
+                raise ValueError(f"{len(columns)} column names for an array of shape {obj.shape}")
+        obj.columns = columns
         return obj
 
     def __array_finalize__(self, obj):
@@ -86,6 +96,11 @@ class LabeledArray(np.ndarray):
             self.labels = labels
         else:
             self.labels = None
+        columns = getattr(obj, "columns", None)
+        if columns is not None and self.ndim == 2 and self.shape[1] == len(columns):
+            self.columns = columns
+        else:
+            self.columns = None
 
     def __array_wrap__(self, arr, *args, **kwargs):
         out = super().__array_wrap__(arr, *args, **kwargs)
@@ -121,11 +136,58 @@ class LabeledArray(np.ndarray):
             return {lab: float(v) for lab, v in zip(self.labels, arr)}
         return {lab: arr[k].tolist() for k, lab in enumerate(self.labels)}
 
-    def __repr__(self):
-        if self.labels is None or self.ndim != 1:
-            return np.asarray(self).__repr__()
+    def to_series(self, name=None):
+        """A pandas Series indexed by the labels (pandas must be installed)."""
+        pd = _pandas("LabeledArray.to_series()")
+        if self.ndim != 1 or self.labels is None:
+            raise ValueError("to_series() needs a labelled one-dimensional array")
+        return pd.Series(np.asarray(self), index=list(self.labels), name=name)
+
+    def to_frame(self):
+        """A pandas DataFrame indexed by the labels, with the column names (if any)."""
+        pd = _pandas("LabeledArray.to_frame()")
+        if self.labels is None:
+            raise ValueError("to_frame() needs a labelled array")
+        arr = np.asarray(self)
+        return pd.DataFrame(arr.reshape(len(self.labels), -1), index=list(self.labels),
+                            columns=self.columns)
+
+    def _rows(self):
+        arr = np.asarray(self)
         w = max((len(lab) for lab in self.labels), default=0)
-        return "\n".join(f"{lab:<{w}}  {v: .6g}" for lab, v in zip(self.labels, np.asarray(self)))
+        if self.ndim == 1:
+            return [f"{lab:<{w}}  {v: .6g}" for lab, v in zip(self.labels, arr)]
+        cells = [[f"{v: .6g}" for v in row] for row in arr]
+        heads = self.columns or [str(k) for k in range(arr.shape[1])]
+        cw = [max([len(h)] + [len(r[k]) for r in cells]) for k, h in enumerate(heads)]
+        out = [" " * w + "".join("  " + h.rjust(c) for h, c in zip(heads, cw))]
+        out += [lab.ljust(w) + "".join("  " + v.rjust(c) for v, c in zip(r, cw))
+                for lab, r in zip(self.labels, cells)]
+        return out
+
+    def __repr__(self):
+        if self.labels is None or self.ndim not in (1, 2):
+            return np.asarray(self).__repr__()
+        return "\n".join(self._rows())
+
+    def __str__(self):
+        if self.labels is None or self.ndim not in (1, 2):
+            return np.asarray(self).__str__()
+        return "\n".join(self._rows())
+
+    def _repr_html_(self):
+        if self.labels is None or self.ndim not in (1, 2):
+            return None
+        import html
+        return f"<pre>{html.escape(repr(self))}</pre>"
+
+
+def _pandas(what):
+    try:
+        import pandas as pd
+    except ImportError:  # pragma: no cover - depends on the environment
+        raise ImportError(f"{what} needs pandas (pip install pandas)") from None
+    return pd
 
 
 # ---------------------------------------------------------------------------
@@ -181,6 +243,11 @@ def r_format(values, digits: int = 7) -> list:
             out.append(fmt[v])
     w = max((len(s) for s in out), default=0)
     return [s.rjust(w) for s in out]
+
+
+def _pct(q: float) -> str:
+    """R's confint column name of a quantile: 0.025 -> '2.5 %'."""
+    return f"{100.0 * q:.3g} %"
 
 
 def r_round(v: float, ndigits: int) -> float:
@@ -445,10 +512,16 @@ class ERGMResults:
         return np.rint(np.nan_to_num(pct)).astype(int)
 
     def conf_int(self, alpha: float = 0.05) -> LabeledArray:
-        """Wald intervals params -/+ z_{1-alpha/2} bse as a (p, 2) array."""
+        """Wald intervals params -/+ z_{1-alpha/2} bse as a (p, 2) array.
+
+        Rows are labelled by the statistics and columns named as R's
+        ``confint`` names them (``"2.5 %"``, ``"97.5 %"``); it prints as a
+        labelled table and ``.to_frame()`` gives a pandas DataFrame.
+        """
         q = special.ndtri(1.0 - alpha / 2.0)
         b, se = np.asarray(self.params), np.asarray(self.bse)
-        return LabeledArray(np.column_stack([b - q * se, b + q * se]), self.labels)
+        cols = [_pct(alpha / 2.0), _pct(1.0 - alpha / 2.0)]
+        return LabeledArray(np.column_stack([b - q * se, b + q * se]), self.labels, columns=cols)
 
     @property
     def deviance(self):
@@ -485,12 +558,26 @@ class ERGMResults:
         """statnet's summary table as an object that prints (see :class:`Summary`)."""
         return Summary(self)
 
+    @property
+    def convergence(self) -> str:
+        """One sentence: converged or not, after how many iterations ("" if none were made)."""
+        if self.n_iter <= 0:
+            return ""
+        it = f"{self.n_iter} iteration{'s' if self.n_iter != 1 else ''}"
+        return f"Converged after {it}." if self.converged else f"Did not converge after {it}."
+
     def __repr__(self):
-        return (f"<ERGMResults method={self.method!r} converged={self.converged} "
+        conv = (f"converged after {self.n_iter} iterations" if self.converged
+                else f"not converged after {self.n_iter} iterations") if self.n_iter > 0 \
+            else f"converged={self.converged}"
+        return (f"<ERGMResults method={self.method!r} {conv} "
                 f"params={dict(zip(self.labels, np.round(np.asarray(self.params), 4).tolist()))}>")
 
     def __str__(self):
         return str(self.summary())
+
+    def _repr_html_(self):
+        return self.summary()._repr_html_()
 
     # -- model -------------------------------------------------------------
     def gof(self, n_sim=100, random_state=None, **kwargs):
@@ -511,7 +598,8 @@ class ERGMResults:
         if self.model is not None:
             return self.model
         if self.network is None or self.formula is None:
-            raise ValueError("these results hold no network and formula to rebuild the model from")
+            raise ResultsFileError("these results hold no network and formula to rebuild the "
+                                   "model from (saved with include_network=False?)")
         from .model import ERGM
         self.model = ERGM(network_from_dict(self.network), self.formula)
         return self.model
@@ -619,27 +707,136 @@ class ERGMResults:
 
     @classmethod
     def load(cls, path) -> "ERGMResults":
-        """Read results written by :meth:`save` (``.json`` or ``.npz``)."""
+        """Read results written by :meth:`save` (``.json`` or ``.npz``).
+
+        A file that cannot be read back -- missing, truncated, damaged,
+        tampered with, or not a results file -- raises
+        :class:`~ergmfit.exceptions.ResultsFileError` ("damaged results
+        file PATH: what is wrong"), whatever the damage.
+        """
         path = os.fspath(path)
         ext = _results_extension(path)
-        if ext == ".json":
-            with open(path, encoding="utf-8") as fh:
-                d = json.load(fh)
-        elif ext == ".npz":
-            with np.load(path, allow_pickle=False) as z:
-                d = json.loads(str(z["meta"][()]))
-                d["params"] = z["params"].tolist()
-                d["cov"] = _enc(z["cov"])
-                if "cov_mc" in z.files:
-                    d["cov_mc"] = _enc(z["cov_mc"])
-                if "network" in d:
-                    d["network"]["ties"] = z["ties"].tolist()
-        else:
-            raise ValueError(f"unknown results file type {ext!r}: use a .json or .npz path")
-        if d.get("format_version", 1) > FORMAT_VERSION:
-            raise ValueError(f"{path} was written by a newer ergmfit (format "
-                             f"{d['format_version']}); upgrade to read it")
-        return cls.from_dict(d)
+        try:
+            d = _read_results_file(path, ext)
+            if not isinstance(d, dict):
+                raise _Damage(f"it holds a JSON {type(d).__name__}, not a results object")
+            version = d.get("format_version", 1)
+            if not isinstance(version, int) or isinstance(version, bool):
+                raise _Damage(f"its format_version is {version!r}")
+            if version > FORMAT_VERSION:
+                raise ResultsFileError(f"{path} was written by a newer ergmfit (format "
+                                       f"{version}); upgrade to read it")
+            res = cls.from_dict(d)
+            _check_loaded(res)
+        except ResultsFileError:
+            raise
+        except FileNotFoundError:
+            raise ResultsFileError(f"cannot read results file {path}: no such file") from None
+        except IsADirectoryError:
+            raise ResultsFileError(f"cannot read results file {path}: it is a directory") from None
+        except Exception as exc:  # noqa: BLE001 - any damage is reported as one ergmfit error
+            raise ResultsFileError(f"damaged results file {path}: {_describe_damage(exc)}") \
+                from None
+        return res
+
+
+class _Damage(Exception):
+    """What is wrong with a results file, in words."""
+
+
+def _read_results_file(path, ext):
+    if ext == ".json":
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_RESULTS_BYTES + 1)
+        if len(raw) > MAX_RESULTS_BYTES:
+            raise _Damage(f"it is larger than {MAX_RESULTS_BYTES // 2**20} MiB")
+        return json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+    import zipfile
+    with zipfile.ZipFile(path) as zf:            # members checked before numpy reads them
+        members = {i.filename: i.file_size for i in zf.infolist()}
+    total = sum(members.values())
+    if total > MAX_RESULTS_BYTES:
+        raise _Damage(f"its archive expands to {total:,} bytes (more than "
+                      f"{MAX_RESULTS_BYTES // 2**20} MiB)")
+    for need in ("meta.npy", "params.npy", "cov.npy"):
+        if need not in members:
+            raise _Damage(f"the archive has no {need[:-4]!r} array")
+    with np.load(path, allow_pickle=False) as z:
+        meta = z["meta"]
+        if meta.shape != () or meta.dtype.kind != "U":
+            raise _Damage("its 'meta' entry is not one JSON string")
+        d = json.loads(str(meta[()]), parse_constant=_no_constant)
+        if not isinstance(d, dict):
+            raise _Damage("its 'meta' entry is not a JSON object")
+        d["params"] = _float_array(z["params"], "params").tolist()
+        d["cov"] = _enc(_float_array(z["cov"], "cov"))
+        if "cov_mc" in z.files:
+            d["cov_mc"] = _enc(_float_array(z["cov_mc"], "cov_mc"))
+        if "network" in d:
+            if "ties" not in z.files:
+                raise _Damage("the archive has a network but no 'ties' array")
+            if not isinstance(d["network"], dict):
+                raise _Damage("its 'network' entry is not an object")
+            ties = z["ties"]
+            if ties.dtype.kind not in "iu":
+                raise _Damage("its 'ties' array is not whole numbers")
+            d["network"]["ties"] = ties.tolist()
+    return d
+
+
+def _no_constant(name):
+    raise _Damage(f"it holds {name}, which is not JSON")
+
+
+def _float_array(a, name):
+    if a.dtype.kind not in "fiu":
+        raise _Damage(f"its {name!r} array holds {a.dtype} values, not numbers")
+    return a.astype(float)
+
+
+def _check_loaded(res):
+    """Everything a loaded result is used for works: the table prints, the dict is rebuilt."""
+    p = res.n_params
+    if len(set(res.labels)) != p:
+        raise _Damage("its coefficient labels repeat")
+    if res.cov.shape != (p, p):
+        raise _Damage(f"its covariance is {res.cov.shape}, not {p} x {p}")
+    if res.formula is not None and not isinstance(res.formula, str):
+        raise _Damage("its formula is not text")
+    net = res.network
+    if net is not None:
+        if not isinstance(net, dict):
+            raise _Damage("its 'network' entry is not an object")
+        network_from_dict(net)                     # raises what is wrong with it
+    str(res.summary())
+    res.to_json()
+
+
+def _describe_damage(exc) -> str:
+    """What is wrong with a results file, in words, from the exception reading it raised."""
+    import zipfile
+    import zlib
+    if isinstance(exc, _Damage):
+        return str(exc)
+    if isinstance(exc, json.JSONDecodeError):
+        return (f"it is not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno}); "
+                "it may be truncated")
+    if isinstance(exc, UnicodeDecodeError):
+        return f"it is not UTF-8 text (byte {exc.start})"
+    if isinstance(exc, (zipfile.BadZipFile, EOFError, zlib.error)):
+        return f"it is not a readable .npz archive ({exc or type(exc).__name__}); it may be truncated"
+    if isinstance(exc, RecursionError):
+        return "it nests values too deeply"
+    if isinstance(exc, MemoryError):
+        return "it is too large to read"
+    if isinstance(exc, KeyError):
+        return f"the field {exc.args[0]!r} is missing"
+    if isinstance(exc, OSError):
+        return exc.strerror or str(exc)
+    if isinstance(exc, ErgmfitError):
+        return f"its network is not valid ({exc})"
+    text = str(exc).splitlines()[0][:200] if str(exc) else ""
+    return f"a field has a value of the wrong kind or shape ({type(exc).__name__}: {text})"
 
 
 # ---------------------------------------------------------------------------
@@ -693,15 +890,11 @@ class Summary:
         return out
 
     def to_frame(self):
-        try:
-            import pandas as pd
-        except ImportError:  # pragma: no cover - depends on the environment
-            raise ImportError("Summary.to_frame() needs pandas (pip install pandas); "
-                              "Summary.rows() gives the same table as a list") from None
+        pd = _pandas("Summary.to_frame() (Summary.rows() gives the same table as a list)")
         rows = self.rows()
         df = pd.DataFrame({c: [row[k] for row in rows] for c, k in
-                           zip(self.COLUMNS + ("",), ("estimate", "std_error", "mcmc_pct", "z",
-                                                       "p", "stars"))},
+                           zip(self.COLUMNS + ("signif",), ("estimate", "std_error", "mcmc_pct",
+                                                            "z", "p", "stars"))},
                           index=[row["label"] for row in rows])
         if self.t_ratios is not None:
             df["t ratio"] = [row["t_ratio"] for row in rows]
@@ -774,6 +967,8 @@ class Summary:
         lines += self.coef_table_lines()
         lines += ["---", self.LEGEND, ""]
         lines += self.deviance_lines()
+        if r.convergence:
+            lines += ["", r.convergence]
         if r.warnings:
             lines.append("")
             lines += r.warnings
@@ -781,6 +976,10 @@ class Summary:
 
     def __repr__(self):
         return self.__str__()
+
+    def _repr_html_(self):
+        import html
+        return f"<pre>{html.escape(str(self))}</pre>"
 
     def as_text(self) -> str:
         return str(self)

@@ -820,3 +820,67 @@ def test_fuzz_pajek_agrees_with_csv(fuzz_dir, n, pairs, directed):
         assert tie_set(a) == tie_set(b)
         expect = {(i, j) if directed else frozenset((i, j)) for i, j in pairs}
         assert tie_set(a) == expect
+
+
+# ---------------------------------------------------------------------------
+# #24 item 5: decompression cap, invisible characters, undeclared GraphML nodes, huge n
+# ---------------------------------------------------------------------------
+import gzip as _gzip  # noqa: E402
+
+import ergmfit.network.io as _netio  # noqa: E402
+
+
+def test_decompression_is_capped(tmp_path, monkeypatch):
+    path = tmp_path / "bomb.csv.gz"
+    path.write_bytes(_gzip.compress(b"source,target\n" + b"1,2\n" * 200_000))
+    monkeypatch.setattr(_netio, "MAX_DECOMPRESSED_BYTES", 100_000)
+    with pytest.raises(DataFormatError, match="expands to more than 0 MiB when decompressed"):
+        read_network(path, directed=True)
+    monkeypatch.setattr(_netio, "MAX_DECOMPRESSED_BYTES", 10_000_000)
+    with pytest.raises(NetworkError, match="repeats the tie"):    # read whole when allowed
+        read_network(path, directed=True)
+
+
+@pytest.mark.parametrize("text, line, char", [
+    ("source,target\n1,2\n\ufeff1,3\n", 3, "U+FEFF"),              # a BOM mid-file
+    ("source,target\n1,2\n2,3\x00\n", 3, "U+0000"),                # a NUL
+    ('source,target\n1,2\n"a\u200b",3\n', 3, "U+200B"),             # zero-width space, quoted
+    ("source,target\n1,2\n2,\u202e3\n", 3, "U+202E"),               # right-to-left override
+])
+def test_invisible_characters_in_ids(tmp_path, text, line, char):
+    path = tmp_path / "e.csv"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(DataFormatError, match=f"line {line}: node id .* invisible character.*{char.replace('+', '[+]')}"):
+        read_network(path, directed=True)
+    nodes = tmp_path / "n.csv"
+    nodes.write_text("id,x\n1,a\n\ufeff2,b\n", encoding="utf-8")
+    (tmp_path / "ok.csv").write_text("source,target\n1,2\n", encoding="utf-8")
+    with pytest.raises(DataFormatError, match="n.csv, line 3: node id"):
+        read_network(tmp_path / "ok.csv", directed=True, nodes=nodes)
+
+
+def test_leading_bom_is_still_fine(tmp_path):
+    path = tmp_path / "e.csv"
+    path.write_bytes("\ufeffsource,target\n1,2\n".encode("utf-8"))
+    assert read_network(path, directed=True).n == 2
+
+
+def test_graphml_edge_to_an_undeclared_node(tmp_path):
+    head = ('<?xml version="1.0"?><graphml xmlns="http://graphml.graphdrawing.org/xmlns">'
+            '<graph edgedefault="undirected">')
+    path = tmp_path / "g.graphml"
+    path.write_text(head + '<node id="a"/><node id="b"/><edge source="a" target="b"/>'
+                    '<edge source="b" target="c"/></graph></graphml>')
+    with pytest.raises(NetworkError, match="target 'c' that is not declared"):
+        read_network(path)
+    path.write_text(head + '<edge source="a" target="b"/><node id="a"/><node id="b"/>'
+                    '</graph></graphml>')                 # declared after the edge: fine
+    assert read_network(path).n_ties == 1
+
+
+def test_too_many_nodes_is_a_clear_error():
+    import scipy.sparse as sp
+    with pytest.raises(NetworkError, match="more than ergmfit handles"):
+        ef.Network(2 ** 40, [], directed=False)
+    with pytest.raises(NetworkError, match="more than ergmfit handles"):
+        ef.as_network(sp.coo_matrix((2 ** 40, 2 ** 40)), directed=True)

@@ -80,7 +80,7 @@ def test_product_of_crf_instances():
     total = np.zeros(4)
     for y, x in zip(Y, X):
         s = 2.0 * x - 1.0
-        c = crf.edge_features(y)
+        c = crf.edge_features_of(y)
         total[0] += s.sum()
         total[1] += (y * s).sum()
         for e, (i, j) in enumerate(crf.edges):

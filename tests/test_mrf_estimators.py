@@ -162,7 +162,9 @@ def test_crf_fit_and_denoise():
     node, node_y, edge, edge_c = crf.coef_
     assert node_y > 0 and edge + edge_c > 0
     Yt, Xt = data.chessboard_pairs(3, size=12, squares=2, sigma=1.0, random_state=1)
-    pred = 2.0 * crf.predict(Yt) - 1.0
+    pred = crf.predict(Yt)                      # in the labels' coding: -1/+1
+    assert set(np.unique(pred)) <= {-1, 1}
+    assert np.array_equal(crf.predict(Yt, coding="01"), (pred > 0).astype(np.uint8))
     assert np.mean(pred != Xt) < np.mean(np.sign(Yt) != Xt)
     # the multi-instance PL design = the sum of per-image designs
     th = np.array([0.1, 0.8, 0.3, 0.2])

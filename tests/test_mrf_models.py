@@ -77,7 +77,7 @@ def test_crf_statistics_and_change():
     crf = GridCRF(shape)
     y = rng.standard_normal(12)
     bm = crf.conditional(y)
-    c = crf.edge_features(y)
+    c = crf.edge_features_of(y)
     E = crf.edges
 
     def ref(x01):

@@ -12,6 +12,7 @@ import pytest
 from scipy import special
 
 from ergmfit.mrf import IsingModel
+from ergmfit.mrf.models import tied_pair
 from ergmfit.mrf._models import MonomialModel
 from ergmfit.mrf._potts import OneHotEnumeration, UniformGroupBlocks, gray_levels
 from ergmfit.mrf.potts import PottsModel, cd_hook_available
@@ -66,7 +67,7 @@ class _Stats:
         self.m, self.q = m, m.q
 
     def __call__(self, S):
-        return np_stats(S, self.m.n_nodes, self.m.edges, self.m.q, self.m.fields, self.m.tied)
+        return np_stats(S, self.m.n_nodes, self.m.edges, self.m.q, self.m.fields, tied_pair(self.m.tied))
 
 
 def small_graph():

@@ -152,3 +152,73 @@ def test_missing_matplotlib_message(monkeypatch, flo_gof, tmp_path, call):
     assert str(exc.value) == MISSING_MATPLOTLIB == \
         "plotting needs matplotlib: pip install 'ergmfit[plot]'"
     assert plotting.MISSING_MATPLOTLIB in str(exc.value)
+
+
+def test_trace_plot_integer_ticks_on_iteration_numbers(tmp_path):
+    """A trajectory kept every 50 iterations: the axis shows the iteration
+    numbers, with whole-number ticks (no 'iteration / 50' and no 2.5 ticks)."""
+    y = np.linspace(0.0, 1.0, 7)
+    fig = trace_plot(y, x=np.arange(7) * 50, xlabel="EE iteration")
+    ax = fig.axes[0]
+    np.testing.assert_array_equal(ax.get_lines()[0].get_xdata(), np.arange(7) * 50)
+    ticks = ax.get_xticks()
+    assert np.all(ticks == np.round(ticks))
+    fig = trace_plot(np.arange(4.0))                  # 4 rows: 0, 1, 2, 3 and not 0.5 steps
+    ticks = fig.axes[0].get_xticks()
+    assert len(ticks) > 1 and np.all(ticks == np.round(ticks))
+    with pytest.raises(ValueError, match="x has 3 values for 7 rows"):
+        trace_plot(y, x=[0, 1, 2])
+
+
+def test_trace_plot_start_leaves_out_the_burn_in():
+    """The EE statistics: a first point of 51,472 would flatten the panel;
+    ``start`` plots the kept window only."""
+    rng = np.random.default_rng(1)
+    dz = rng.normal(size=(40, 2))
+    dz[0] = [51472.0, -3000.0]
+    x = np.arange(40) * 10
+    fig = trace_plot(dz, ["edges", "gwesp"], targets=0.0, target_label="observed (0)",
+                     x=x, start=100)
+    for k, ax in enumerate(fig.axes):
+        line = ax.get_lines()[0]
+        assert line.get_xdata()[0] == 100 and len(line.get_xdata()) == 30
+        lo, hi = ax.get_ylim()
+        assert hi < 10 and lo > -10                 # the panel shows the kept values
+    # without start the first point sets the scale (what the issue complained of)
+    fig = trace_plot(dz, x=x)
+    assert fig.axes[0].get_ylim()[1] > 50000
+
+
+def test_trace_plot_burnin_marks_and_scales_on_the_kept_part():
+    y = np.concatenate([[80.0], np.full(29, 1.0) + 0.01 * np.arange(29)])
+    fig = trace_plot(y, x=np.arange(30) * 5, burnin=50, targets=1.1)
+    ax = fig.axes[0]
+    dotted = [ln for ln in ax.get_lines() if ln.get_linestyle() == ":"]
+    assert len(dotted) == 1 and dotted[0].get_xdata()[0] == 50
+    lo, hi = ax.get_ylim()
+    assert lo > 0.9 and hi < 1.5                      # the wild start is out of view
+    assert len(ax.get_lines()[0].get_xdata()) == 30  # but still drawn
+
+
+def test_trace_plot_final_estimate_is_its_own_point():
+    """EE: the trajectory average (dashed) and the polished final estimate (a
+    separate point right of the run) are both shown and named in the legend."""
+    theta = np.cumsum(np.full((20, 2), 0.1), axis=0)
+    fig = trace_plot(theta, ["a", "b"], x=np.arange(20) * 100, targets=[1.5, 1.6],
+                     target_label="EE average of the kept iterations", final=[2.5, 2.7],
+                     final_label="final estimate (polished)")
+    for ax, fin in zip(fig.axes, [2.5, 2.7]):
+        pts = [ln for ln in ax.get_lines() if ln.get_marker() == "D"]
+        assert len(pts) == 1 and pts[0].get_ydata()[0] == fin
+        assert pts[0].get_xdata()[0] > 1900                       # right of the last row
+    texts = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert texts == ["EE average of the kept iterations", "final estimate (polished)"]
+    with pytest.raises(ValueError, match="final"):
+        trace_plot(theta, final=[1.0])
+
+
+def test_trace_plot_legend_wording_follows_the_caller():
+    S = np.random.default_rng(2).normal(size=(50, 1))
+    fig = trace_plot(S, ["edges"], targets=[0.0], target_label="observed",
+                     title="Statistics along the chain (dashed: observed)")
+    assert [t.get_text() for t in fig.axes[0].get_legend().get_texts()] == ["observed"]

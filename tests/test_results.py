@@ -255,3 +255,33 @@ def test_save_is_atomic(tmp_path, flo_fit, monkeypatch):
     (tmp_path / "adir.json").mkdir()
     with pytest.raises(SaveError):
         flo_fit.save(tmp_path / "adir.json")
+
+
+def test_notebook_friendly(flo_fit):
+    pd = pytest.importorskip("pandas")
+    s = flo_fit.params.to_series()
+    assert list(s.index) == ["edges", "triangle"] and s["triangle"] == flo_fit.params["triangle"]
+    ci = flo_fit.conf_int()
+    assert ci.columns == ["2.5 %", "97.5 %"] and ci.labels == ["edges", "triangle"]
+    assert repr(ci).splitlines()[0].split() == ["2.5", "%", "97.5", "%"]
+    assert repr(ci).splitlines()[1].startswith("edges") and str(ci) == repr(ci)
+    df = ci.to_frame()
+    assert list(df.index) == ["edges", "triangle"] and list(df.columns) == ["2.5 %", "97.5 %"]
+    assert df.loc["edges", "2.5 %"] == pytest.approx(ci["edges"][0])
+    assert flo_fit.conf_int(0.1).columns == ["5 %", "95 %"]
+    assert str(flo_fit.params).splitlines()[0].startswith("edges")
+    frame = flo_fit.summary().to_frame()
+    assert "" not in frame.columns and frame.loc["edges", "signif"] == "***"
+    html = flo_fit._repr_html_()
+    assert html.startswith("<pre>") and "Estimate" in html and "&lt;1e-04" in html
+    assert flo_fit.summary()._repr_html_() == html
+    assert ci._repr_html_().startswith("<pre>")
+
+
+def test_convergence_is_reported(flo_fit):
+    assert flo_fit.n_iter > 0
+    assert f"Converged after {flo_fit.n_iter} iterations." in str(flo_fit.summary())
+    assert f"converged after {flo_fit.n_iter} iterations" in repr(flo_fit)
+    r = ERGMResults([1.0], np.eye(1), ["edges"], method="mcmle", converged=False, n_iter=60)
+    assert "Did not converge after 60 iterations." in str(r.summary())
+    assert "not converged after 60 iterations" in repr(r)

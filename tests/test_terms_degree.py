@@ -347,11 +347,9 @@ def test_labels():
 
 
 @pytest.mark.parametrize("directed, formula, message", [
-    (False, "gwdegree(0.5)", r"gwdegree.*fixed=TRUE"),
-    (False, "gwdegree(0.5, fixed=FALSE)", r"gwdegree.*fixed=TRUE"),
-    (True, "gwidegree(0.5)", r"gwidegree.*fixed=TRUE"),
-    (True, "gwodegree(0.5)", r"gwodegree.*fixed=TRUE"),
-    (False, "altkstar(2)", r"altkstar.*fixed=TRUE"),
+    (False, "gwdegree(-0.5)", r"gwdegree.*decay must be at least 0"),
+    (True, "gwidegree(0.5, fixed=FALSE, cutoff=0)", r"gwidegree.*cutoff"),
+    (False, "altkstar(-1)", r"altkstar.*lambda must be greater than 0"),
     (False, "altkstar(0, fixed=TRUE)", r"altkstar.*lambda"),
     (False, "gwdegree(fixed=TRUE)", r"gwdegree.*decay"),
     (False, "gwdegree('a', fixed=TRUE)", r"gwdegree.*decay"),

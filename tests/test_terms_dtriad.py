@@ -448,9 +448,10 @@ def _net():
 
 @pytest.mark.parametrize("term", ["gwesp(0.5)", "dgwesp(0.5, type='OSP')", "gwdsp(0.5)",
                                   "dgwdsp(0.5)", "gwnsp(0.5)", "dgwnsp(0.5)"])
-def test_curved_version_asks_for_fixed_true(term):
-    with pytest.raises(TermError, match=r"fixed=TRUE"):
-        ef.ERGM(_net(), term)
+def test_curved_version_is_statnets_default(term):
+    # fixed=FALSE (the default): the shared-partner counts 1 ... n - 2, a weight and a decay
+    m = ef.ERGM(_net(), term)
+    assert m.curved and len(m.stat_labels) == 2 and m.labels[1].endswith(".decay")
 
 
 @pytest.mark.parametrize("term, msg", [

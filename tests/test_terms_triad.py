@@ -328,9 +328,8 @@ def test_labels():
 
 
 @pytest.mark.parametrize("formula,needle", [
-    ("gwesp(0.5)", "fixed=TRUE"),
-    ("gwdsp(0.5, fixed=FALSE)", "gwdsp(0.5, fixed=TRUE)"),
-    ("gwnsp", "fixed=TRUE"),
+    ("gwesp(-0.5)", "decay must be at least 0"),
+    ("gwnsp(fixed=TRUE)", "decay is required with fixed=TRUE"),
     ("gwesp(fixed=TRUE)", "decay is required"),
     ("gwesp(-1, fixed=TRUE)", "non-negative"),
     ("gwesp(0.5, fixed=TRUE, cutoff=0)", "cutoff"),

@@ -7,8 +7,9 @@ and they ``from _tutorial import ...``.  Importing this module
 * sets ``MPLBACKEND=Agg`` unless it is set already (figures go to files);
 * imports ergmfit, from this source checkout when it is not installed;
 * reads ``ERGMFIT_QUICK`` (small samples, a smoke test) into ``QUICK`` and
-  ``ERGMFIT_FIGURES`` (default ``vignettes/figures/``) into ``FIGURES``,
-  creating that directory.
+  the figures' directory into ``FIGURES`` (``_output.figures_dir``: ``--out
+  DIR``, else ``ERGMFIT_FIGURES``, else a fresh temporary directory -- never
+  the committed ``vignettes/figures/`` unless passed explicitly).
 """
 from __future__ import annotations
 
@@ -32,9 +33,10 @@ except ImportError:            # a source checkout that is not installed: use it
 
 from ergmfit.estimation import get_estimator, methods
 
+from _output import figures_dir
+
 QUICK = os.environ.get("ERGMFIT_QUICK", "").strip() not in ("", "0")
-FIGURES = pathlib.Path(os.environ.get("ERGMFIT_FIGURES") or HERE / "figures")
-FIGURES.mkdir(parents=True, exist_ok=True)
+FIGURES = figures_dir()
 REFERENCE = ROOT / "tests" / "reference"
 SEED = 1
 

@@ -58,7 +58,7 @@ of which ~60 % is the 0/1 validation in ``MonomialModel.set_state``
 (``_as01``: ``np.unique`` + ``np.isin`` on every call).
 
 Environment: ``ERGMFIT_QUICK=1`` (tiny settings for the smoke test),
-``ERGMFIT_FIGURES=dir`` (where the figure and table go).
+``ERGMFIT_FIGURES=dir`` or ``--out dir`` (where the figure and table go).
 """
 import itertools
 import os
@@ -71,8 +71,9 @@ from ergmfit.mrf import BoltzmannMachine
 from ergmfit.mrf import exact
 
 QUICK = os.environ.get("ERGMFIT_QUICK", "") not in ("", "0")
-FIGDIR = os.environ.get("ERGMFIT_FIGURES",
-                        os.path.join(os.path.dirname(os.path.abspath(__file__)), "figures"))
+#: where the figure and table go, set by main(): ``--out DIR``, else $ERGMFIT_FIGURES, else a
+#: fresh temporary directory (vignettes/_output.py); never vignettes/figures/ unless asked
+FIGDIR = None
 N_TRAIN, N_TEST = (300, 100) if QUICK else (2000, 500)
 N_ITER = 40 if QUICK else 2000           # Fig. 1 stochastic iterations
 BATCH = 20 if QUICK else 100             # Fig. 1 mini-batch
@@ -207,7 +208,10 @@ def main():
     from joblib import Parallel, delayed
     t_start = time.perf_counter()
     rng = np.random.default_rng(SEED)
-    os.makedirs(FIGDIR, exist_ok=True)
+    global FIGDIR
+    from _output import figures_dir
+    FIGDIR = str(figures_dir("asuncion_vbm"))
+    print(f"figure and table go to {FIGDIR}")
     vbm, G, _ = setup()
     th0 = true_theta(vbm, 0.5, [0.8, -0.5, 4.0, 3.0])
     X = vbm.sample(N_TRAIN + N_TEST, th0, random_state=rng)

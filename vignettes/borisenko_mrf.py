@@ -56,7 +56,7 @@ Deviations (documented):
 
 Environment: ``ERGMFIT_QUICK=1`` (smoke test: 10 spins, 300 observations,
 short runs),
-``ERGMFIT_FIGURES=dir`` (where the figure and table go).
+``ERGMFIT_FIGURES=dir`` or ``--out dir`` (where the figure and table go).
 """
 import os
 import time
@@ -73,8 +73,9 @@ from ergmfit.sampling._proposals import RandomToggle
 from ergmfit.utils.validation import seed_words
 
 QUICK = os.environ.get("ERGMFIT_QUICK", "") not in ("", "0")
-FIGDIR = os.environ.get("ERGMFIT_FIGURES",
-                        os.path.join(os.path.dirname(os.path.abspath(__file__)), "figures"))
+#: where the figure and table go, set by main(): ``--out DIR``, else $ERGMFIT_FIGURES, else a
+#: fresh temporary directory (vignettes/_output.py); never vignettes/figures/ unless asked
+FIGDIR = None
 SEED = 2019
 N_SPINS = 10 if QUICK else 15
 N_OBS = 300 if QUICK else 1000
@@ -243,7 +244,10 @@ def crf_experiment(seed):
 
 def main():
     t_start = time.perf_counter()
-    os.makedirs(FIGDIR, exist_ok=True)
+    global FIGDIR
+    from _output import figures_dir
+    FIGDIR = str(figures_dir("borisenko_mrf"))
+    print(f"figure and table go to {FIGDIR}")
     rng = np.random.default_rng(SEED)
     vbm = IsingModel(nx.complete_graph(N_SPINS), tied=False, fields=False)
     ising = IsingModel(nx.cycle_graph(N_SPINS), tied=False, fields=False)

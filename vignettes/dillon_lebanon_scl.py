@@ -37,7 +37,7 @@ The paper's figure carries no numbers in its text; the table states its
 claims (a)-(e) beside our numbers.
 
 Environment: ``ERGMFIT_QUICK=1`` (small settings for the smoke test),
-``ERGMFIT_FIGURES=dir`` (where the figure and table go).
+``ERGMFIT_FIGURES=dir`` or ``--out dir`` (where the figure and table go).
 """
 import itertools
 import os
@@ -49,8 +49,9 @@ from ergmfit.mrf import IsingModel
 from ergmfit.mrf.scl import fit_scl, pl_mixture, scl_asymptotic_variance
 
 QUICK = os.environ.get("ERGMFIT_QUICK", "") not in ("", "0")
-FIGDIR = os.environ.get("ERGMFIT_FIGURES",
-                        os.path.join(os.path.dirname(os.path.abspath(__file__)), "figures"))
+#: where the figure and table go, set by main(): ``--out DIR``, else $ERGMFIT_FIGURES, else a
+#: fresh temporary directory (vignettes/_output.py); never vignettes/figures/ unless asked
+FIGDIR = None
 M = 5
 ALPHAS = np.linspace(0.0, 1.0, 11 if QUICK else 41)
 N_PATTERNS = 4 if QUICK else 40           # random sign patterns for the robustness check
@@ -100,7 +101,10 @@ def claims(model, theta, alphas):
 
 def main():
     t_start = time.perf_counter()
-    os.makedirs(FIGDIR, exist_ok=True)
+    global FIGDIR
+    from _output import figures_dir
+    FIGDIR = str(figures_dir("dillon_lebanon_scl"))
+    print(f"figure and table go to {FIGDIR}")
     model = make_model()
     theta = np.array([1.0 if q % 2 == 0 else -1.0 for q in range(model.n_stats)])
     print(f"Boltzmann machine, m = {M}, {model.n_stats} couplings: "

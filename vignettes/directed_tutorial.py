@@ -21,7 +21,7 @@ Two directed networks, with the R call each step replaces:
   when this build has it -- Equilibrium Expectation, which is made for larger
   networks; then its goodness of fit.
 
-Figures go to ``vignettes/figures/`` (or ``$ERGMFIT_FIGURES``); ``ERGMFIT_QUICK=1``
+Figures go to ``--out DIR``, ``$ERGMFIT_FIGURES`` or a fresh temporary directory; ``ERGMFIT_QUICK=1``
 shrinks the samples to a smoke test.  The full run takes a minute or two.
 """
 from __future__ import annotations
@@ -117,9 +117,10 @@ def samplike_part():
     history = fit.info.get("history", [])
     if history:
         theta = np.array([h["theta"] for h in history])
-        plotting.trace_plot(theta, labels=short(model.labels), targets=np.asarray(fit.params),
-                            path=figure("samplike_mcmle_theta.png"),
-                            title="samplike MCMC-MLE: estimates by iteration (dashed: final)")
+        plotting.trace_plot(theta, labels=short(model.labels), final=np.asarray(fit.params),
+                            path=figure("samplike_mcmle_theta.png"), xlabel="MCMC-MLE iteration",
+                            title="samplike MCMC-MLE: estimates by iteration and the final "
+                                  "estimate")
     gof = fit.gof(n_sim=N_SIM, random_state=SEED + 1)
     print(f"\ngof(fit): {N_SIM} simulated networks\n")
     print(gof)

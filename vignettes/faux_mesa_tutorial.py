@@ -19,7 +19,7 @@ call each one replaces:
 4. simulation from the fit (``simulate(fit, nsim = 10)``)
 5. goodness of fit (``gof(fit)``, ``plot(gof(fit))``)
 
-Figures go to ``vignettes/figures/`` (or ``$ERGMFIT_FIGURES``); ``ERGMFIT_QUICK=1``
+Figures go to ``--out DIR``, ``$ERGMFIT_FIGURES`` or a fresh temporary directory; ``ERGMFIT_QUICK=1``
 shrinks the samples to a smoke test.  The full run takes a minute or two.
 """
 from __future__ import annotations

@@ -16,8 +16,9 @@ What it does, with the statnet call each step replaces:
 6. goodness of fit, printed and drawn             (``gof(fit)``, ``plot(gof(fit))``)
 7. saving the fit and reading it back             (``save(fit)``)
 
-Figures are written (PNG) to ``vignettes/figures/`` or to the directory in the
-environment variable ``ERGMFIT_FIGURES``.  ``ERGMFIT_QUICK=1`` shrinks every
+Figures are written (PNG) to the directory given by ``--out DIR``, else the
+environment variable ``ERGMFIT_FIGURES``, else a fresh temporary directory
+(``--out vignettes/figures`` refreshes the committed ones).  ``ERGMFIT_QUICK=1`` shrinks every
 sample (a smoke test of a few seconds; its numbers are not estimates to
 trust).  The full run takes about a minute or two.
 """
@@ -168,9 +169,9 @@ def main():
         theta = np.array([h["theta"] for h in history])
         print(f"MCMC-MLE took {len(history)} iterations; step lengths (Hummel gamma): "
               + ", ".join(f"{h['gamma']:.2f}" for h in history))
-        plotting.trace_plot(theta, labels=short(model.labels), targets=np.asarray(mcmle.params),
-                            path=figure("lazega_mcmle_theta.png"),
-                            title="MCMC-MLE: estimates by iteration (dashed: final)")
+        plotting.trace_plot(theta, labels=short(model.labels), final=np.asarray(mcmle.params),
+                            path=figure("lazega_mcmle_theta.png"), xlabel="MCMC-MLE iteration",
+                            title="MCMC-MLE: estimates by iteration and the final estimate")
     interval = mcmle.info.get("final_interval", 1024)
     S = model.simulate(mcmle.params, n=N_TRACE, interval=interval, burnin=16 * interval,
                        output="stats", random_state=SEED + 1)
@@ -181,7 +182,7 @@ def main():
         t = (mu - o) / sd if sd > 0 else float("nan")
         print(f"  {lab:<30} {mu - o:10.3f}   t = {t:6.2f}")
     plotting.trace_plot(S, labels=short(model.labels), targets=obs, xlabel="draw",
-                        path=figure("lazega_mcmc_statistics.png"),
+                        path=figure("lazega_mcmc_statistics.png"), target_label="observed",
                         title="Statistics along the chain at the MCMC-MLE (dashed: observed)")
     if ee is not None:
         traj = ee_trajectory(ee)
@@ -189,17 +190,24 @@ def main():
             print("(this EE build keeps no trajectory in fit.info: no EE trace plot)")
         else:
             it, theta, dz = traj
-            step = int(it[1] - it[0]) if len(it) > 1 else 1
-            xlab = "EE iteration" if step == 1 else f"EE iteration / {step}"
-            plotting.trace_plot(theta, labels=short(model.labels), targets=np.asarray(ee.params),
-                                path=figure("lazega_ee_theta.png"), xlabel=xlab,
-                                title="EE: the parameters along the run (dashed: estimate)")
+            burnin = (ee.info.get("burnin_iterations") or [None])[0]
+            ee_avg = (ee.info.get("ee_estimates") or [None])[0]
+            polish = (ee.info.get("polish") or [None])[0]
+            polished = bool(polish) and not polish.get("skipped", True)
+            final_label = ("final estimate (EE average + MCMC-MLE polish step)" if polished
+                           else "final estimate")
+            plotting.trace_plot(theta, labels=short(model.labels), x=it, burnin=burnin,
+                                targets=ee_avg, target_label="EE average of the kept iterations",
+                                final=np.asarray(ee.params), final_label=final_label,
+                                path=figure("lazega_ee_theta.png"), xlabel="EE iteration",
+                                title="EE: the parameters along the run")
             if dz is not None:
-                plotting.trace_plot(dz, labels=short(model.labels), targets=0.0,
+                plotting.trace_plot(dz, labels=short(model.labels), x=it, start=burnin,
+                                    targets=0.0, target_label="observed (0)",
                                     path=figure("lazega_ee_statistics.png"),
-                                    xlabel=xlab,
-                                    title="EE: statistics minus observed along the run "
-                                          "(target 0)")
+                                    xlabel="EE iteration",
+                                    title="EE: statistics minus observed, kept iterations "
+                                          "(after the burn-in)")
 
     # 6. goodness of fit ---------------------------------------------------------------
     section("6. Goodness of fit: gof(fit)")

@@ -14,8 +14,9 @@ Reproduces the ERGM experiment of Asuncion, Liu, Ihler & Smyth (2010),
   the last step is a fifth of the first), plain gradient ascent from 0
   (``fit(method="bcd", precondition=None, init="zero")``);
 * output: the L1 distance to the MLE as the iterations go, and the parameter
-  traces with the MLE dashed (``figures/learning_with_blocks.png``), and the
-  final numbers (``figures/learning_with_blocks.csv`` and ``.md``).
+  traces with the MLE dashed (``learning_with_blocks.png``), and the
+  final numbers (``learning_with_blocks.csv`` and ``.md``), in ``--out DIR``,
+  else ``$ERGMFIT_FIGURES``, else a fresh temporary directory.
   Each Bn-CD1 run is repeated over ``N_SEEDS`` seeds; the figure shows the
   mean L1 error (band: min-max over seeds) and the traces of the first seed.
   The table adds where each Bn-CD1 goes in the long run (the maximum
@@ -104,7 +105,8 @@ import ergmfit as ef
 from ergmfit.exceptions import DegenerateModelError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-FIGDIR = os.path.join(HERE, "figures")
+#: where the figure and tables go, set by main() (vignettes/_output.py)
+FIGDIR = None
 FORMULA = "edges + kstar(2) + triangle"
 N_ITER = 20000
 BLOCK_SIZES = (1, 2, 3, 4)
@@ -326,10 +328,17 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="smaller samples (rough)")
     ap.add_argument("--seed", type=int, default=2010)
+    ap.add_argument("--out", metavar="DIR", default=None,
+                    help="where the figure and tables go (default: $ERGMFIT_FIGURES, else a "
+                         "fresh temporary directory)")
     args = ap.parse_args(argv)
     t_start = time.time()
     rng = np.random.default_rng(args.seed)
-    os.makedirs(FIGDIR, exist_ok=True)
+    global FIGDIR
+    from _output import figures_dir
+    FIGDIR = str(figures_dir("learning_with_blocks", [] if args.out is None else
+                             ["--out", args.out]))
+    print(f"figure and tables go to {FIGDIR}")
     m = ef.ERGM(ef.datasets.load("lazega"), FORMULA)
     labels = m.labels
     g_obs = m.statistics_vector()

@@ -49,22 +49,25 @@ its lambda1 axis is not recoverable from the text, so we use lambda1 in
 ours is exact (deterministic) max-product, which the chain allows.
 
 Environment: ``ERGMFIT_QUICK=1`` (10 data sets, 3 values of lambda1),
-``ERGMFIT_FIGURES=dir`` (where the figure and table go), ``ERGMFIT_JOBS``
+``ERGMFIT_FIGURES=dir`` or ``--out dir`` (where the figure and table go), ``ERGMFIT_JOBS``
 (joblib workers over data sets, default 2).
 """
 import os
 import time
+import warnings
 
 import numpy as np
 
+from ergmfit.exceptions import ConvergenceWarning
 from ergmfit.mrf import data, exact
 from ergmfit.mrf.estimation import distinct_rows
-from ergmfit.mrf.contrastive import ccg, pseudo_likelihood_objective
+from ergmfit.mrf.contrastive import ContrastiveObjective, ccg, pseudo_likelihood_objective
 from ergmfit.mrf.models import LinearMRF
 
 QUICK = os.environ.get("ERGMFIT_QUICK", "") not in ("", "0")
-FIGDIR = os.environ.get("ERGMFIT_FIGURES",
-                        os.path.join(os.path.dirname(os.path.abspath(__file__)), "figures"))
+#: where the figure and table go, set by main(): ``--out DIR``, else $ERGMFIT_FIGURES, else a
+#: fresh temporary directory (vignettes/_output.py); never vignettes/figures/ unless asked
+FIGDIR = None
 N_JOBS = int(os.environ.get("ERGMFIT_JOBS", "2"))
 N_NODES = 10
 LAMBDA0 = 0.139
@@ -80,7 +83,11 @@ class VickreyChain(LinearMRF):
     g = (#{y_i = 1}, #{y_i = y_{i+1}} - (n - 1)), 0/1 coding."""
 
     def __init__(self, n_nodes=N_NODES):
-        n = int(n_nodes)
+        self.n_nodes = n_nodes
+        self._build()
+
+    def _build(self):
+        n = int(self.n_nodes)
         e = range(n - 1)
         mons = [[i] for i in range(n)] + [[i] for i in e] + [[i + 1] for i in e] + \
             [[i, i + 1] for i in e]
@@ -122,8 +129,30 @@ def contrastive(model, U, counts):
 def ccg_weighted(model, U, counts, max_rounds=50):
     """CCG (PL initialisation, exact max-product MAP) over the distinct rows
     with their counts as weights; returns (theta, number of rounds, converged)."""
-    r = ccg(model, U, map_method="max_product", max_rounds=max_rounds, weights=counts)
-    return r["theta"], r["n_rounds"], r["converged"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)     # reported by estimate_all
+        r = ccg(model, U, map_method="max_product", max_rounds=max_rounds, weights=counts)
+    return r["theta"], r["n_rounds"], r["converged"], r
+
+
+def maximize(obj, model, theta0=None):
+    """(estimate, exists): the objective's maximiser, or -- when the library
+    finds it has none (:meth:`ContrastiveObjective.maximize`, separation) --
+    the estimate at the limit: lambda1 = +Inf, lambda0 maximising what is
+    left of the objective there, NaN when nothing left depends on it."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        theta, _, r = obj.maximize(theta0, separation="warn", labels=model.labels)
+    return theta, r["separation"] is None
+
+
+def ml_exists(G, U, counts):
+    """Whether the exact ML estimate is finite: no direction d with
+    d . (g(y) - mean observed g) <= 0 for every state y (the same linear
+    program as the contrastive objectives', on one set: all states)."""
+    obj = ContrastiveObjective(G.shape[1])
+    obj.set_group("ml", np.unique(G, axis=0) - counts @ G[exact.state_index(U)] / counts.sum())
+    return obj.separation_direction() is None
 
 
 def estimate_all(model, G, lambda1, seed):
@@ -133,13 +162,19 @@ def estimate_all(model, G, lambda1, seed):
     X = data.exact_sample(G, [LAMBDA0, lambda1], N_SAMPLES, model.n_vars, random_state=seed)
     U, c = distinct(X)
     out = np.empty((len(METHODS), 2))
-    out[0] = pl_objective(model, U, c).maximize()[0]
-    out[1] = simple_contrastive(model, U, c).maximize(out[0])[0]
-    out[2] = contrastive(model, U, c).maximize(out[0])[0]
-    out[3] = ccg_weighted(model, U, c)[0]
+    exists = np.ones(len(METHODS), dtype=bool)
+    out[0], exists[0] = maximize(pl_objective(model, U, c), model)
+    out[1], exists[1] = maximize(simple_contrastive(model, U, c), model, out[0])
+    out[2], exists[2] = maximize(contrastive(model, U, c), model, out[0])
+    out[3], _, _, r = ccg_weighted(model, U, c)
+    if r["separation"] is not None:          # CCG's final objective has no maximiser either
+        out[3], exists[3] = maximize(r["objective_obj"], model, out[3])
+    exists[4] = ml_exists(G, U, c)
     out[4] = exact.fit_exact(model.compiled(), U, weights=c)[0]
+    if not exists[4]:                        # Newton stopped on the ridge: lambda1 -> +Inf
+        out[4, 1] = np.inf
     walls = bool(np.any(U != U[:, :1]))
-    return out, len(U), walls
+    return out, len(U), walls, exists
 
 
 def _job(args):
@@ -159,7 +194,10 @@ def pl_limit(lambda0=LAMBDA0, n=N_NODES):
 
 def main():
     t0 = time.perf_counter()
-    os.makedirs(FIGDIR, exist_ok=True)
+    global FIGDIR
+    from _output import figures_dir
+    FIGDIR = str(figures_dir("vickrey_chain"))
+    print(f"figure and table go to {FIGDIR}")
     seeds = np.random.SeedSequence(SEED).generate_state(len(L1_GRID) * N_SETS)
     tasks = [(l1, int(seeds[a * N_SETS + r])) for a, l1 in enumerate(L1_GRID)
              for r in range(N_SETS)]
@@ -172,15 +210,23 @@ def main():
     est = np.array([r[0] for r in res]).reshape(shape + (len(METHODS), 2))
     n_distinct = np.array([r[1] for r in res]).reshape(shape)
     no_wall = 1.0 - np.array([r[2] for r in res], dtype=float).reshape(shape).mean(axis=1)
-    q = np.percentile(est[..., 0], [25, 50, 75], axis=1)       # (3, n_l1, n_methods)
+    # where an objective has no finite maximiser (the library's linear program), lambda1 is
+    # +Inf and lambda0 its value at that limit -- NaN for PL, which then does not depend on
+    # lambda0 at all; the medians are over the data sets where lambda0 is a number
+    no_max = 1.0 - np.array([r[3] for r in res], dtype=float).reshape(
+        shape + (len(METHODS),)).mean(axis=1)                     # (n_l1, n_methods)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)            # all-NaN columns
+        q = np.nanpercentile(est[..., 0], [25, 50, 75], axis=1)   # (3, n_l1, n_methods)
     print(f"10-node chain, lambda0 = {LAMBDA0}, {N_SETS} data sets of {N_SAMPLES} exact samples "
-          f"per lambda1; estimate of lambda0: median [25%, 75%]")
-    print(f"{'lambda1':>7} {'distinct':>8} {'no wall':>7} " + " ".join(f"{m:>21}" for m in METHODS))
+          f"per lambda1; estimate of lambda0: median [25%, 75%] over the data sets where it "
+          f"is a number; (x%): data sets whose objective has no finite maximiser")
+    print(f"{'lambda1':>7} {'distinct':>8} {'no wall':>7} " + " ".join(f"{m:>28}" for m in METHODS))
     for a, l1 in enumerate(L1_GRID):
-        cells = [f"{q[1, a, j]:.3f} [{q[0, a, j]:.3f},{q[2, a, j]:.3f}]"
+        cells = [f"{q[1, a, j]:.3f} [{q[0, a, j]:.3f},{q[2, a, j]:.3f}] ({no_max[a, j]:.0%})"
                  for j in range(len(METHODS))]
         print(f"{l1:7.2f} {np.median(n_distinct[a]):8.0f} {no_wall[a]:7.0%} "
-              + " ".join(f"{c:>21}" for c in cells))
+              + " ".join(f"{c:>28}" for c in cells))
 
     # ---- figure ---------------------------------------------------------
     import matplotlib
@@ -200,14 +246,14 @@ def main():
     y0, y1 = ax.get_ylim()
     ax.set_ylim(y0 - 0.08 * (y1 - y0), y1)
     for a, l1 in enumerate(L1_GRID):
-        if no_wall[a] > 0:
-            ax.annotate(f"{no_wall[a]:.0%}", (l1, 0.02), xycoords=("data", "axes fraction"),
+        if no_max[a, 0] > 0:
+            ax.annotate(f"{no_max[a, 0]:.0%}", (l1, 0.02), xycoords=("data", "axes fraction"),
                         ha="center", va="bottom", fontsize=7, color="tab:red")
     ax.set_xlabel("λ1 used to generate the data")
     ax.set_ylabel("estimate of λ0 (median, 25%-75%)")
     ax.set_title(f"Vickrey et al. 2010, Fig. 1: 10-node chain, {N_SETS} data sets x "
-                 f"{N_SAMPLES}\nred %: data sets with only 0000000000 / 1111111111 observed "
-                 f"(PL's maximiser at λ1 = ∞)", fontsize=9)
+                 f"{N_SAMPLES}\nred %: data sets whose pseudo-likelihood has no finite maximiser "
+                 f"(λ1 → ∞; PL left out there)", fontsize=9)
     ax.legend(fontsize=8)
     fig.tight_layout()
     path = os.path.join(FIGDIR, "vickrey_chain.png")
@@ -219,12 +265,16 @@ def main():
     L = np.asarray(L1_GRID)
 
     def cell(a, j):
-        return f"{q[1, a, j]:.3f} [{q[0, a, j]:.3f}, {q[2, a, j]:.3f}]"
+        if np.isnan(q[1, a, j]):
+            return f"no finite estimate in {no_max[a, j]:.0%} of the data sets"
+        out = f"{q[1, a, j]:.3f} [{q[0, a, j]:.3f}, {q[2, a, j]:.3f}]"
+        return out + (f" (over the {1 - no_max[a, j]:.0%} with a finite estimate)"
+                      if j == iPL and no_max[a, j] > 0 else "")
 
     def maxdev(j, sel=slice(None)):
-        return f"{np.max(np.abs(q[1, sel, j] - LAMBDA0)):.3f}"
+        return f"{np.nanmax(np.abs(q[1, sel, j] - LAMBDA0)):.3f}"
     big = L >= 3
-    worst = int(np.argmax(np.abs(q[1, :, iPL] - LAMBDA0)))
+    worst = int(np.nanargmax(np.abs(q[1, :, iPL] - LAMBDA0)))
     rows = [
         ("true λ0", "0.139", f"{LAMBDA0}"),
         (f"PL, λ1 = {L[lo]:g}: median [25%, 75%]", "close to 0.139", cell(lo, iPL)),
@@ -235,10 +285,16 @@ def main():
         ("PL: max over λ1 of abs(median - λ0)", "large", maxdev(iPL)),
         ("PL median at each λ1 (" + ", ".join(f"{x:g}" for x in L) + ")",
          "drifts away from 0.139 as λ1 grows", ", ".join(f"{x:.3f}" for x in q[1, :, iPL])),
-        ("PL's λ0 as λ1 → ∞ (only 0000000000 / 1111111111 observed)", "(not stated)",
-         f"log(n1/n0)/2 → {pl_limit():.3f} (analytic)"),
+        ("data sets whose PL has no finite maximiser, at each λ1 (detected by "
+         "ContrastiveObjective.maximize; λ1 → +∞ there, λ0 not identified: left out above)",
+         "(not stated)", ", ".join(f"{x:.0%}" for x in no_max[:, iPL])),
+        ("PL's λ0 along its path as λ1 → ∞ (only 0000000000 / 1111111111 observed)",
+         "(not stated)", f"log(n1/n0)/2 → {pl_limit():.3f} (analytic; where an optimiser "
+         "stops on that ridge, not an estimate)"),
         (f"data sets with no domain wall observed, λ1 = {L[hi]:g}", "(not stated)",
-         f"{no_wall[hi]:.0%} (PL and ML maximisers at λ1 = ∞)"),
+         f"{no_wall[hi]:.0%}; no finite maximiser (λ1 → +∞) there for PL / Simple / "
+         f"Contrastive / CCG / ML: " + " / ".join(f"{no_max[hi, j]:.0%}" for j in range(5))
+         + " (their λ0 is its value at that limit)"),
         (f"Simple Contrastive, λ1 = {L[hi]:g}", "accurately reconstructs λ0 for all λ1",
          cell(hi, iSC)),
         ("Simple Contrastive: max over λ1 of abs(median - λ0)", "small", maxdev(iSC)),

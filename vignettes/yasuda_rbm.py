@@ -60,7 +60,7 @@ but are about half as large, and CL1/CL2 overfit the few distinct states (their
 conditionals become nearly deterministic; L_ML peaks and then falls).
 
 Environment: ``ERGMFIT_QUICK=1`` (3 trials, 5,000 iterations),
-``ERGMFIT_FIGURES=dir`` (where the figure and table go).
+``ERGMFIT_FIGURES=dir`` or ``--out dir`` (where the figure and table go).
 """
 import itertools
 import os
@@ -72,8 +72,9 @@ from scipy import special
 from ergmfit.mrf import RBM
 
 QUICK = os.environ.get("ERGMFIT_QUICK", "") not in ("", "0")
-FIGDIR = os.environ.get("ERGMFIT_FIGURES",
-                        os.path.join(os.path.dirname(os.path.abspath(__file__)), "figures"))
+#: where the figure and table go, set by main(): ``--out DIR``, else $ERGMFIT_FIGURES, else a
+#: fresh temporary directory (vignettes/_output.py); never vignettes/figures/ unless asked
+FIGDIR = None
 N_VIS, N_HID, N_HID_GEN = 5, 10, 17
 ALPHA0, BETA0, W0 = 0.1, -0.1, 0.2
 M = 70
@@ -259,7 +260,10 @@ def experiment(w_gen, seed):
 
 def main():
     t_start = time.perf_counter()
-    os.makedirs(FIGDIR, exist_ok=True)
+    global FIGDIR
+    from _output import figures_dir
+    FIGDIR = str(figures_dir("yasuda_rbm"))
+    print(f"figure and table go to {FIGDIR}")
     main_res = experiment(W0, SEED)
     alt = experiment(W_ALT, SEED + 1)
 

@@ -6,7 +6,6 @@ Runs in a worker process for parallel chains; needs only a model spec with
 """
 from __future__ import annotations
 
-import json
 import math
 import os
 import resource
@@ -14,8 +13,9 @@ import time
 
 import numpy as np
 
-from ..exceptions import DegenerateModelError
+from ..exceptions import CheckpointError, DegenerateModelError
 from ..sampling import make_proposal
+from ..utils.longrun import Checkpoint, read_npz
 from ..utils.validation import seed_words
 
 _MAX_ROWS = 200_000          # stored trajectory rows per chain (thinned beyond)
@@ -133,22 +133,6 @@ def algorithm_s(sampler, p, free, steps, m, aca_s, ifd=None, arc_corr=0.0, dens=
 # ---------------------------------------------------------------------------
 # one chain (runs in a worker process)
 # ---------------------------------------------------------------------------
-def _write_progress(control_dir, chain, done, total):
-    if control_dir is None:
-        return
-    try:
-        path = os.path.join(control_dir, f"progress_{chain}.txt")
-        with open(path + ".tmp", "w") as fh:
-            fh.write(f"{done} {total}\n")
-        os.replace(path + ".tmp", path)
-    except OSError:
-        pass
-
-
-def _stop_requested(control_dir):
-    return control_dir is not None and os.path.exists(os.path.join(control_dir, "stop"))
-
-
 # ---------------------------------------------------------------------------
 # checkpoints: a directory with meta.json (model and settings) and one
 # chain_<c>.npz per chain (no pickle: arrays plus a JSON string)
@@ -159,28 +143,14 @@ _RUN_ARRAYS = ("theta_rows", "dz_rows", "acc_rows", "v_rows", "iters", "final_th
 _RUN_SCALARS = ("proposal", "n_done", "store_every", "stage_start", "stopped_early")
 
 
-def _save_npz(path, arrays, meta):
-    tmp = path + ".tmp.npz"
-    np.savez(tmp, __meta__=np.array(json.dumps(meta)), **arrays)
-    os.replace(tmp, path)      # atomic: a crash leaves the previous checkpoint
-
-
-def _load_npz(path):
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            meta = json.loads(str(z["__meta__"]))
-            arrays = {k: z[k] for k in z.files if k != "__meta__"}
-    except (OSError, ValueError, KeyError) as exc:
-        raise ValueError(f"{path} is not a readable EE checkpoint of ergmfit ({exc})") from None
-    return meta, arrays
-
-
 class _ChainCheckpoint:
     """Saves one chain's state (network, θ, dzA, D, IFD's V, trajectory so
     far) when it is due (every ``every`` seconds) and at phase ends and Ctrl-C."""
 
     def __init__(self, directory, chain, every, bm, ifd, fixed, runs, state):
-        self.path = os.path.join(directory, f"chain_{chain}.npz")
+        # the parent run holds the directory's lock; a failed write warns
+        self.store = Checkpoint(directory, directory=True, what="EE checkpoint")
+        self.name = f"chain_{chain}.npz"
         self.chain, self.every, self.bm, self.ifd = chain, every, bm, ifd
         self.fixed, self.runs, self.state = fixed, runs, state
         self.phase = 0
@@ -201,14 +171,14 @@ class _ChainCheckpoint:
                 "is_delete": None if self.ifd is None else bool(self.ifd.is_delete),
                 "runs": [{k: (run[k].item() if hasattr(run[k], "item") else run[k])
                           for k in _RUN_SCALARS} for run in self.runs]}
-        _save_npz(self.path, arrays, meta)
+        self.store.save_npz(self.name, arrays, meta)
         self.last = time.perf_counter()
 
 
 def _read_chain_checkpoint(path, chain):
-    meta, arrays = _load_npz(path)
+    meta, arrays = read_npz(path, what="EE checkpoint")
     if meta.get("kind") != _CKPT_KIND or meta.get("chain") != chain:
-        raise ValueError(f"{path} is not the EE checkpoint of chain {chain}")
+        raise CheckpointError(f"{path} is not the EE checkpoint of chain {chain}")
     runs = []
     for i, sc in enumerate(meta["runs"]):
         run = {k: arrays[f"run{i}.{k}"] for k in _RUN_ARRAYS}
@@ -269,7 +239,7 @@ def _preconditioner(sampler, theta, dzA, dens, free, m, n):
 
 
 def _ee_phase(sampler, theta, dzA, outer, inner, m, upd, cfg, Dvec, dens, arc_corr, free, chain,
-              control_dir, callback, progress, state, n_planned, start=None):
+              control, callback, state, n_planned, start=None):
     """``outer`` outer iterations of Algorithm EE on ``sampler`` (θ, dzA in place).
 
     Returns the stored rows (every ``store_every``-th iteration), the number
@@ -366,16 +336,15 @@ def _ee_phase(sampler, theta, dzA, outer, inner, m, upd, cfg, Dvec, dens, arc_co
                     "Equilibrium Expectation diverged (non-finite parameters): the model may be "
                     "degenerate; try geometrically weighted terms, a smaller learning_rate / "
                     "aca_ee, or a different init")
-            if progress is not None:
-                progress(state["outer_done"], n_planned)
-            _write_progress(control_dir, chain, state["outer_done"], n_planned)
+            if control is not None:
+                control.report(state["outer_done"], n_planned)
             if callback is not None:
                 callback({"chain": chain, "outer": state["outer_done"], "n_outer": n_planned,
                           "iterations": done, "theta": theta.copy(), "dzA": dzA.copy(),
                           "acceptance": float(acc_c.mean())})
             if checkpoint is not None and checkpoint.due():
                 checkpoint(partial())
-            if _stop_requested(control_dir):
+            if control is not None and control.stop_requested():
                 state["interrupted"] = True
                 break
             if cfg["stop_when_converged"] and o + 1 >= cfg["min_ee_steps"]:
@@ -402,12 +371,14 @@ def _ee_phase(sampler, theta, dzA, outer, inner, m, upd, cfg, Dvec, dens, arc_co
             "stopped_early": stopped_early}
 
 
-def ee_chain(model, cfg, seed, chain=0, control_dir=None, callback=None, progress=None):
+def ee_chain(model, cfg, seed, chain=0, callback=None, control=None):
     """One EE chain: Algorithm S, Algorithm EE, then (``se="simulate"``) a
     tie/no-tie sample at the chain's estimate.  Returns a dict of arrays.
 
     ``model`` needs ``labels`` and ``compiled()``; ``cfg`` is a dict of the
-    settings in :data:`EE_DEFAULTS` (plus ``init_theta``).
+    settings in :data:`EE_DEFAULTS` (plus ``init_theta``).  ``control``
+    (a :class:`~ergmfit.utils.longrun.JobControl`) receives the progress
+    and asks the chain to stop after its current outer iteration.
     """
     from ..sampling._mh import MHSampler
     from ..sampling._proposals import IFD, TieNoTie, ifd_correction
@@ -532,8 +503,8 @@ def ee_chain(model, cfg, seed, chain=0, control_dir=None, callback=None, progres
             dens_ph = dens
             free_ph = free
         run = _ee_phase(sampler, theta, dzA, n_outer, inner, m, upd, cfg, Dvec, dens_ph,
-                        arc_corr, free_ph, chain, control_dir, callback, progress, state,
-                        n_planned, start=start)
+                        arc_corr, free_ph, chain, control, callback, state, n_planned,
+                        start=start)
         start = None
         run["proposal"] = kind
         runs.append(run)

@@ -26,6 +26,7 @@ MPLE(cov='godambe', n_sim=200)
 """
 from __future__ import annotations
 
+import functools
 import inspect
 import numbers
 import operator
@@ -148,9 +149,12 @@ class Estimator:
 
     method: str = ""
     SETTINGS: tuple = ()
+    supports_curved = False    # fits curved terms (statnet's fixed=FALSE) through model.eta
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
+        if "fit" in cls.__dict__:
+            cls.fit = _checked_fit(cls.__dict__["fit"])
         table = cls.settings_table()
         names = [s.name for s in table]
         dup = {n for n in names if names.count(n) > 1}
@@ -227,6 +231,33 @@ class Estimator:
         return f"{type(self).__name__}({', '.join(shown)})"
 
 
+def _checked_fit(fit):
+    """``fit`` refusing, with a clear message, a model the estimator cannot fit."""
+    @functools.wraps(fit)
+    def checked(self, model, *args, **kwargs):
+        if getattr(model, "curved", False) and not self.supports_curved:
+            curved = [t.name for t in getattr(model, "terms", ()) if getattr(t, "curve", None)]
+            able = ", ".join(repr(m) for m in _curved_methods())
+            raise SettingsError(
+                f"method {self.method!r} does not fit curved terms ({', '.join(curved)}: "
+                f"fixed=FALSE, statnet's default) yet; use method {able}, or fix the decay, "
+                f"e.g. {curved[0] if curved else 'gwesp'}(0.5, fixed=TRUE)")
+        return fit(self, model, *args, **kwargs)
+    return checked
+
+
+def _curved_methods():
+    out = []
+    for m in methods():
+        try:
+            cls = estimator_class(m)
+        except Exception:
+            continue
+        if getattr(cls, "supports_curved", False):
+            out.append(m)
+    return out
+
+
 def _make_init(cls):
     def __init__(self, **settings):
         Estimator._set(self, settings, partial=False)
@@ -238,11 +269,11 @@ def _make_init(cls):
 # -- the table of estimators ---------------------------------------------------
 _ESTIMATORS = {
     "mple": "ergmfit.estimation.mple:MPLE",
-    "mcmle": "ergmfit.estimation.mcmle:fit_mcmle",   # -> MCMLE class
+    "mcmle": "ergmfit.estimation.mcmle:MCMLE",
     "bcd": "ergmfit.estimation.bcd:BCD",
     "mcle": "ergmfit.estimation.mcle:MCLE",
     "cd": "ergmfit.estimation.cd:CD",
-    "ee": "ergmfit.estimation.ee:fit_ee",   # -> EE class
+    "ee": "ergmfit.estimation.ee:EE",
 }
 
 

@@ -141,16 +141,14 @@ so the MRF models reuse it.
 """
 from __future__ import annotations
 
-import json
 import os
 import shutil
-import tempfile
-import threading
 import time
 
 import numpy as np
 
-from ..exceptions import SettingsError
+from ..exceptions import CheckpointError, SettingsError
+from ..utils.longrun import Checkpoint, Progress, read_json, run_jobs
 from ..utils.validation import check_params
 from .base import Estimator, Setting, boolean, choice, integer, number
 from .cd import density_index
@@ -201,8 +199,7 @@ EE_DEFAULTS = {
 _CFG_SAVED = tuple(k for k in EE_DEFAULTS if k not in ("checkpoint", "checkpoint_every"))
 
 
-def _write_meta(directory, model, cfg, seeds, g_obs):
-    os.makedirs(directory, exist_ok=True)
+def _write_meta(store, model, cfg, seeds, g_obs):
     conf = {}
     for k in _CFG_SAVED + ("dens", "init_theta"):
         v = cfg.get(k)
@@ -211,132 +208,33 @@ def _write_meta(directory, model, cfg, seeds, g_obs):
     meta = {"kind": _CKPT_KIND, "formula": getattr(model, "formula", None),
             "labels": list(model.labels), "g_obs": [float(x) for x in g_obs],
             "seeds": [int(x) for x in seeds], "cfg": conf}
-    path = os.path.join(directory, "meta.json")
-    with open(path + ".tmp", "w") as fh:
-        json.dump(meta, fh, indent=1)
-    os.replace(path + ".tmp", path)
+    store.save_json(meta, "meta.json", indent=1)
 
 
 def _read_meta(directory, model):
     path = os.path.join(directory, "meta.json")
     try:
-        with open(path) as fh:
-            meta = json.load(fh)
-    except (OSError, ValueError) as exc:
-        raise ValueError(f"cannot resume: {path} is not an EE checkpoint of ergmfit "
-                         f"({exc})") from None
-    if meta.get("kind") != _CKPT_KIND:
-        raise ValueError(f"cannot resume: {path} is not an EE checkpoint of ergmfit")
-    if list(meta["labels"]) != list(model.labels):
-        raise ValueError(f"cannot resume: the checkpoint {directory} is for the statistics "
-                         f"{meta['labels']}, this model has {list(model.labels)}")
+        meta = read_json(path, kind=_CKPT_KIND, what="EE checkpoint")
+    except CheckpointError as exc:
+        raise CheckpointError(f"cannot resume: {exc}") from None
+    if list(meta.get("labels", [])) != list(model.labels):
+        raise CheckpointError(f"cannot resume: the checkpoint {directory} is for the statistics "
+                              f"{meta.get('labels')}, this model has {list(model.labels)}")
     return meta
 
 
+def _run_chains(model, cfg, seeds, n_jobs, backend, callback, verbose):
+    """The chains, here or in parallel, through the long-run service
+    (progress bar, Ctrl-C: each chain stops after its current outer
+    iteration and returns its trajectory so far)."""
+    total = len(seeds) * _planned_outer(cfg)
+    desc = "EE" if n_jobs == 1 or len(seeds) == 1 else f"EE x{len(seeds)}"
+    with Progress(total, desc, unit="outer", enabled=verbose) as bar:
+        return run_jobs(ee_chain, [(model, cfg, s, c, callback) for c, s in enumerate(seeds)],
+                        n_jobs=n_jobs, backend=backend, progress=bar,
+                        is_interrupted=lambda res: res["interrupted"])
 
 
-def _run_sequential(model, cfg, seeds, callback, verbose):
-    bar = None
-    if verbose:
-        from tqdm.auto import tqdm
-        bar = tqdm(total=len(seeds) * _planned_outer(cfg), desc="EE", unit="outer", leave=False)
-    out = []
-    interrupted = False
-    try:
-        for c, seed in enumerate(seeds):
-            last = [0]
-
-            def progress(done, total, last=last):
-                if bar is not None:
-                    bar.update(done - last[0])
-                    last[0] = done
-            res = ee_chain(model, cfg, seed, c, None, callback, progress)
-            out.append(res)
-            if res["interrupted"]:
-                interrupted = True
-                break
-    except KeyboardInterrupt:      # during Algorithm S or setup of a chain
-        interrupted = True
-    finally:
-        if bar is not None:
-            bar.close()
-    return out, interrupted
-
-
-def _run_parallel(model, cfg, seeds, n_jobs, backend, callback, verbose):
-    import joblib
-    from joblib import Parallel, delayed
-    from joblib.parallel import get_active_backend
-    control_dir = tempfile.mkdtemp(prefix="ergmfit_ee_")
-    active = None
-    if backend is None:
-        active, _ = get_active_backend()   # a joblib context of the caller's thread
-    result = {}
-    done = threading.Event()
-
-    def target():
-        try:
-            jobs = (delayed(ee_chain)(model, cfg, s, c, control_dir, callback)
-                    for c, s in enumerate(seeds))
-            # max_nbytes=None: no read-only memory maps of the network's arrays
-            # (NetworkState needs a writable tie buffer)
-            # (parallel_config also registers the lazily loaded "dask" backend)
-            with joblib.parallel_config(backend=active if active is not None else backend):
-                result["out"] = Parallel(n_jobs=n_jobs, max_nbytes=None)(jobs)
-        except BaseException as exc:   # noqa: BLE001 - re-raised in the caller's thread
-            result["err"] = exc
-        finally:
-            done.set()
-
-    bar = None
-    if verbose:
-        from tqdm.auto import tqdm
-        bar = tqdm(total=len(seeds) * _planned_outer(cfg), desc=f"EE x{len(seeds)}", unit="outer",
-                   leave=False)
-    th = threading.Thread(target=target, daemon=True)
-    th.start()
-    interrupted = False
-    shown = 0
-    # wait on an Event, not Thread.join: a join interrupted by Ctrl-C can
-    # return early afterwards (CPython), before the chains have stopped
-    try:
-        while not done.wait(0.5):
-            if bar is not None:
-                total = 0
-                for c in range(len(seeds)):
-                    try:
-                        with open(os.path.join(control_dir, f"progress_{c}.txt")) as fh:
-                            total += int(fh.read().split()[0])
-                    except (OSError, ValueError, IndexError):
-                        pass
-                if total > shown:
-                    bar.update(total - shown)
-                    shown = total
-    except KeyboardInterrupt:
-        interrupted = True
-        try:
-            open(os.path.join(control_dir, "stop"), "w").close()
-        except OSError:
-            pass
-        while not done.wait(0.5):    # the chains stop after their current outer iteration
-            pass
-    finally:
-        if bar is not None:
-            bar.close()
-        shutil.rmtree(control_dir, ignore_errors=True)
-    if "err" in result:
-        err = result["err"]
-        if isinstance(err, KeyboardInterrupt):
-            raise RuntimeError("the parallel EE chains were aborted; no results") from err
-        raise err
-    out = result.get("out", [])
-    interrupted = interrupted or any(o["interrupted"] for o in out)
-    return out, interrupted
-
-
-# ---------------------------------------------------------------------------
-# the driver
-# ---------------------------------------------------------------------------
 def _resolve_cfg(model, kwargs):
     cfg = dict(EE_DEFAULTS)
     unknown = [k for k in kwargs if k not in cfg]
@@ -415,7 +313,8 @@ def _resume_cfg(model, directory, g_obs, kwargs):
     cfg["checkpoint_every"] = kwargs.get("checkpoint_every", EE_DEFAULTS["checkpoint_every"])
     if cfg["checkpoint"] is not None and os.path.abspath(cfg["checkpoint"]) != \
             os.path.abspath(directory):
-        shutil.copytree(directory, cfg["checkpoint"], dirs_exist_ok=True)
+        shutil.copytree(directory, cfg["checkpoint"], dirs_exist_ok=True,
+                        ignore=shutil.ignore_patterns(".lock", ".*.tmp"))
     cfg["resume"] = directory
     return cfg, list(meta["seeds"])
 
@@ -452,12 +351,16 @@ def ee_core(model, random_state=None, verbose=False, n_chains=1, n_jobs=1, backe
                 cfg["init_theta"] = np.asarray(fit_mple(model, verbose=False).params,
                                                dtype=float)
             cfg["init"] = "user"
-        if cfg["checkpoint"] is not None:
-            _write_meta(cfg["checkpoint"], model, cfg, seeds, g_obs)
-    if n_jobs == 1 or n_chains == 1:
-        chains, interrupted = _run_sequential(model, cfg, seeds, callback, verbose)
-    else:
-        chains, interrupted = _run_parallel(model, cfg, seeds, n_jobs, backend, callback, verbose)
+    store = None
+    if cfg["checkpoint"] is not None:
+        store = Checkpoint(cfg["checkpoint"], directory=True, what="EE checkpoint").acquire()
+    try:
+        if store is not None and resume is None:
+            _write_meta(store, model, cfg, seeds, g_obs)
+        chains, interrupted = _run_chains(model, cfg, seeds, n_jobs, backend, callback, verbose)
+    finally:
+        if store is not None:
+            store.release()
     if not chains:
         raise KeyboardInterrupt
     return {"cfg": cfg, "chains": chains, "interrupted": interrupted, "g_obs": g_obs,

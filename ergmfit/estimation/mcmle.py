@@ -37,11 +37,13 @@ import warnings
 
 import numpy as np
 
-from ..exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
+from ..exceptions import CheckpointError, ConvergenceWarning, DegenerateModelError, SettingsError
 from ..sampling.chains import batch_means_cov, effective_sizes, multivariate_ess, run_chains
 from .stepping import (ellipsoid_step, hotelling_pvalue, hummel_step, in_convex_hull,  # noqa: F401
                        is_ess_fraction, maximize_is_loglik, _is_weights)
+from ..utils.longrun import Checkpoint, Progress, catch_interrupt, read_json
 from ..utils.validation import check_params, check_random_state
+from .curved import maximize_curved_is_loglik
 from .base import Estimator, Setting, boolean, choice, integer, number
 
 
@@ -109,23 +111,6 @@ def _check_oscillation(model, history, Z, g_obs):
                 "terms, or fit by method='ee'")
 
 
-class _Progress:
-    def __init__(self, verbose, total):
-        self.bar = None
-        if verbose:
-            from tqdm.auto import tqdm
-            self.bar = tqdm(total=total, desc="MCMLE", unit="it", leave=False)
-
-    def update(self, **info):
-        if self.bar is not None:
-            self.bar.set_postfix(**info)
-            self.bar.update(1)
-
-    def close(self):
-        if self.bar is not None:
-            self.bar.close()
-
-
 def dyad_independent_loglik(model, theta):
     """Exact log-likelihood of the dyad-independent terms at ``theta`` (others at 0).
 
@@ -134,12 +119,15 @@ def dyad_independent_loglik(model, theta):
     """
     from .mple import fit_mple
     idx, off = [], 0
-    for t in model.terms:
-        if t.dyad_independent:
-            idx.extend(range(off, off + len(t.labels)))
-        off += len(t.labels)
     p = model.n_params
     theta0 = np.zeros(p)
+    for t in model.terms:
+        k = len(getattr(t, "param_labels", None) or t.labels)
+        if t.dyad_independent:
+            idx.extend(range(off, off + k))
+        elif getattr(t, "curve", None) is not None:
+            theta0[off + 1] = theta[off + 1]      # same decay, weight 0: η = 0 there
+        off += k
     D = model.network.n_dyads
     if not idx:
         return -D * np.log(2.0), theta0
@@ -150,10 +138,14 @@ def dyad_independent_loglik(model, theta):
 
 
 def bridge_loglik(model, theta, g_obs, starts, rng, bridges=16, samplesize=256, interval=1024,
-                  burnin=None, n_jobs=1, proposal="auto"):
+                  burnin=None, n_jobs=1, proposal="auto", backend=None):
     """Log-likelihood at ``theta`` by bridge sampling from the dyad-independent submodel."""
     ll0, theta0 = dyad_independent_loglik(model, theta)
-    diff = theta - theta0
+    par = model.parameterisation
+    # the path θ0 + u (θ − θ0) keeps every decay at θ's, so η moves on a line
+    # and d η / du = η(θ) − η(θ0)
+    diff_theta = theta - theta0
+    diff = par.eta(theta) - par.eta(theta0)
     burnin = 4 * interval if burnin is None else burnin
     total = 0.0
     sq = 0.0
@@ -161,10 +153,10 @@ def bridge_loglik(model, theta, g_obs, starts, rng, bridges=16, samplesize=256, 
     # point is a small move from the last, so a short burn-in suffices
     for k in reversed(range(bridges)):
         u = (k + 0.5) / bridges
-        th = theta0 + u * diff
+        th = theta0 + u * diff_theta
         chains, starts, _ = run_chains(model, th, samplesize, burnin, interval, starts,
                                        n_chains=len(starts), n_jobs=n_jobs, random_state=rng,
-                                       proposal=proposal)
+                                       proposal=proposal, backend=backend)
         Z = [c - g_obs for c in chains]
         a = np.concatenate(Z) @ diff
         total += a.mean() / bridges
@@ -172,6 +164,19 @@ def bridge_loglik(model, theta, g_obs, starts, rng, bridges=16, samplesize=256, 
         sq += float(diff @ V @ diff) / bridges**2
     # ℓ(θ) − ℓ(θ0) = −∫ diff·E[z] du  (z centred at the observed statistics)
     return ll0 - total, float(np.sqrt(sq))
+
+
+def _has_na(init):
+    vals = list(init.values()) if isinstance(init, dict) else list(np.ravel(init))
+    return any(v is None or (isinstance(v, float) and np.isnan(v)) for v in vals)
+
+
+def _projector(par, theta):
+    """z -> z J(θ) for a curved model (the identity for a linear one)."""
+    if par.linear:
+        return lambda A: A
+    J = par.jacobian(theta)
+    return lambda A: np.asarray(A) @ J
 
 
 def _initial_estimate(model, random_state=None):
@@ -217,6 +222,7 @@ class MCMLE(Estimator):
     """
 
     method = "mcmle"
+    supports_curved = True
     SETTINGS = (
         Setting("init", None, None, "Starting parameters (array or dict); default the MPLE "
                 "(contrastive divergence when the MPLE does not exist)."),
@@ -257,11 +263,21 @@ class MCMLE(Estimator):
             warn = [f"MCMC-MLE did not converge in {out['n_iter']} iterations"]
         else:
             warn = []
+        if getattr(model, "curved", False):
+            from .curved import decay_messages
+            for msg in decay_messages(model.parameterisation, out["params"], "likelihood"):
+                warn.append(msg)
+                if not msg.startswith("Note"):
+                    warnings.warn(msg, ConvergenceWarning, stacklevel=3)
+        if out["loglik_interrupted"]:
+            warn.append("interrupted by the user while bridge-sampling the log-likelihood: the "
+                        "fit is complete, its log-likelihood is NA (eval_loglik=False skips it)")
         interval = out["final_interval"]
         info = {"history": out["history"], "final_interval": interval,
                 "mcmc": {"interval": interval, "burnin": 16 * interval},
                 "init_method": out["init_method"], "loglik_mcse": out["loglik_se"],
                 "interrupted": out["interrupted"],
+                "loglik_interrupted": out["loglik_interrupted"],
                 "cov_model": out["cov_model"].tolist(), "cpu_seconds": out["cpu_seconds"]}
         return ERGMResults(out["params"], out["cov"], model.labels, method="mcmle",
                            loglik=out["loglik"],
@@ -354,6 +370,7 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
     # stuck in one mode of a near-degenerate model looks well mixed locally
     min_interval = max(1, interval // 4) if min_interval is None else int(min_interval)
     g_obs = model.statistics_vector()
+    par = model.parameterisation
     init_method = "user"
     history = []
     if resume is not None:
@@ -361,13 +378,21 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
         init, interval, history = state["theta"], int(state["interval"]), state["history"]
         burnin = 16 * interval
         init_method = f"checkpoint {resume}"
-    if init is None:
+    if init is not None and getattr(model, "curved", False) and _has_na(init):
+        # statnet's init=c(NA, NA, 0.7, ...): the curved MPLE started there
+        from .mple import fit_mple
+        theta = np.asarray(fit_mple(model, init=init).params, dtype=float)
+        init_method = "MPLE"
+    elif init is None:
         theta, init_method = _initial_estimate(model, random_state=rng)
     else:
         theta = check_params(init, model.labels, "init")
     timings["start"] = time.process_time() - c0
     starts = [None] * n_chains
-    progress = _Progress(verbose, maxit)
+    progress = Progress(maxit, "MCMLE", unit="it", enabled=verbose)
+    store = None
+    if checkpoint is not None:
+        store = Checkpoint(checkpoint, what="MCMC-MLE checkpoint").acquire()
     converged = False
     interrupted = False
     it = 0
@@ -380,28 +405,40 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
             chains, starts, acc = run_chains(model, theta, size, burnin, interval, starts,
                                              n_chains=n_chains, n_jobs=n_jobs, random_state=rng,
                                              proposal=proposal, backend=backend)
-            check_degeneracy(model, chains, D)
-            chains_z = [c - g_obs for c in chains]
             sample_theta = theta.copy()        # where this sample was drawn
+            # a curved model's canonical statistics (e.g. 30 ESP counts, many
+            # nearly constant) are judged in the directions of its parameters,
+            # z J(θ): the step length, convergence test, ESS and degeneracy checks
+            proj = _projector(par, theta)
+            check_degeneracy(model, [proj(c) for c in chains], D)
+            chains_z = [c - g_obs for c in chains]
             Z = np.concatenate(chains_z)
-            gamma = max(hummel_step(Z, steplength_margin), ellipsoid_step(Z))
-            pval = hotelling_pvalue(chains_z) if gamma >= 1.0 else 0.0
-            eta = maximize_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0))
+            Zp, chains_zp = proj(Z), [proj(c) for c in chains_z]
+            gamma = max(hummel_step(Zp, steplength_margin), ellipsoid_step(Zp))
+            pval = hotelling_pvalue(chains_zp) if gamma >= 1.0 else 0.0
+            if par.linear:
+                eta = maximize_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0))
+                move = eta
+            else:
+                eta = maximize_curved_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0), par,
+                                                theta) - theta
+                move = par.eta(theta + eta) - par.eta(theta)
             # trust region: keep the importance weights of the move informative
-            while is_ess_fraction(Z, eta) < min_is_ess and np.max(np.abs(eta)) > 1e-8:
+            while is_ess_fraction(Z, move) < min_is_ess and np.max(np.abs(eta)) > 1e-8:
                 eta = eta / 2.0
+                move = eta if par.linear else par.eta(theta + eta) - par.eta(theta)
                 gamma = min(gamma, 0.5)
-            ess = effective_sizes(chains_z)
-            mess = multivariate_ess(chains_z)
+            ess = effective_sizes(chains_zp)
+            mess = multivariate_ess(chains_zp)
             history.append({"iteration": it, "theta": theta.tolist(), "gamma": gamma,
                             "pvalue": pval, "min_ess": float(ess.min()), "ess": mess,
                             "interval": interval,
                             "samplesize": size, "acceptance": float(np.mean(acc))})
-            _check_oscillation(model, history, Z, g_obs)
-            progress.update(step=f"{gamma:.2f}", p=f"{pval:.2f}", interval=interval)
+            _check_oscillation(model, history, Zp, proj(g_obs))
+            progress.update(1, step=f"{gamma:.2f}", p=f"{pval:.2f}", interval=interval)
             theta = theta + eta
-            if checkpoint is not None:
-                _write_checkpoint(checkpoint, model, theta, interval, history)
+            if store is not None:
+                _write_checkpoint(store, model, theta, interval, history)
             streak = streak + 1 if gamma >= 1.0 else 0
             if termination == "hotelling":
                 if gamma >= 1.0 and pval > conv_pval:
@@ -445,6 +482,8 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
             raise
     finally:
         progress.close()
+        if store is not None:
+            store.release()
     if interrupted:
         warnings.warn(f"MCMC-MLE was interrupted after {len(history)} iteration(s): the estimates "
                       "are those of the last finished iteration and are NOT converged",
@@ -455,25 +494,33 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
                       ConvergenceWarning, stacklevel=3)
     # covariance from the last sample, importance-weighted to the final estimate
     Z = np.concatenate(chains_z)
-    w = _is_weights(Z, theta - sample_theta)
+    w = _is_weights(Z, par.eta(theta) - par.eta(sample_theta))
     mu = w @ Z
-    info = (Z - mu).T @ ((Z - mu) * w[:, None])
+    info = par.information(theta, (Z - mu).T @ ((Z - mu) * w[:, None]))
     try:
         cov_model = np.linalg.inv(info)
     except np.linalg.LinAlgError:
         raise DegenerateModelError("the Fisher information is singular: some statistics are "
                                    "linear combinations of others; remove a redundant term") from None
-    V = batch_means_cov(chains_z)
+    V = par.information(theta, batch_means_cov(chains_z))
     cov_mc = cov_model @ V @ cov_model
     cov = cov_model + cov_mc
     timings["iterations"] = time.process_time() - c0 - timings["start"]
     loglik = loglik_se = None
+    loglik_interrupted = False
     if eval_loglik and not interrupted:
-        loglik, loglik_se = bridge_loglik(model, theta, g_obs, starts, rng, bridges=bridges,
-                                          samplesize=(bridge_samplesize if bridge_samplesize
-                                                      else max(64, samplesize // 8)),
-                                          interval=interval,
-                                          n_jobs=n_jobs, proposal=proposal)
+        # Ctrl-C here keeps the converged fit: only the log-likelihood is NA
+        with catch_interrupt() as stop:
+            loglik, loglik_se = bridge_loglik(
+                model, theta, g_obs, starts, rng, bridges=bridges,
+                samplesize=bridge_samplesize if bridge_samplesize else max(64, samplesize // 8),
+                interval=interval, n_jobs=n_jobs, proposal=proposal, backend=backend)
+        if stop.interrupted:
+            loglik = loglik_se = None
+            loglik_interrupted = True
+            warnings.warn("interrupted while bridge-sampling the log-likelihood: the fit is "
+                          "complete, its log-likelihood (and AIC, BIC) is NA",
+                          ConvergenceWarning, stacklevel=3)
     timings["loglik"] = time.process_time() - c0 - timings["start"] - timings["iterations"]
     return {
         "params": theta, "cov": cov, "cov_model": cov_model, "cov_mc": cov_mc,
@@ -481,6 +528,7 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
         "seconds": time.perf_counter() - t0, "init_method": init_method,
         "history": history, "final_interval": interval, "sample": Z + g_obs,
         "interrupted": interrupted, "cpu_seconds": timings,
+        "loglik_interrupted": loglik_interrupted,
     }
 
 
@@ -489,25 +537,24 @@ def _quarter_octave(interval, lo, hi):
     return int(min(hi, max(lo, 2 ** (round(4 * np.log2(interval)) / 4))))
 
 
-def _write_checkpoint(path, model, theta, interval, history):
-    import json
-    import os
-    data = {"kind": "ergmfit-mcmle-checkpoint", "formula": model.formula,
-            "labels": model.labels, "theta": [float(t) for t in theta],
-            "interval": int(interval), "history": history}
-    tmp = f"{path}.tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(data, fh)
-    os.replace(tmp, path)
+_CKPT_KIND = "ergmfit-mcmle-checkpoint"
+
+
+def _write_checkpoint(store, model, theta, interval, history):
+    store.save_json({"kind": _CKPT_KIND, "formula": model.formula, "labels": model.labels,
+                     "theta": [float(t) for t in theta], "interval": int(interval),
+                     "history": history})
 
 
 def _read_checkpoint(path, model):
-    import json
-    with open(path, encoding="utf-8") as fh:
-        data = json.load(fh)
-    if data.get("kind") != "ergmfit-mcmle-checkpoint":
-        raise ValueError(f"{path} is not an MCMC-MLE checkpoint of ergmfit")
-    if data["labels"] != model.labels:
-        raise ValueError(f"the checkpoint {path} is for the statistics {data['labels']}, "
-                         f"not {model.labels}")
+    data = read_json(path, kind=_CKPT_KIND, what="MCMC-MLE checkpoint")
+    try:
+        labels, theta = list(data["labels"]), [float(t) for t in data["theta"]]
+        int(data["interval"]), list(data["history"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise CheckpointError(f"cannot read {path}: an MCMC-MLE checkpoint with a missing or "
+                              f"damaged entry ({type(exc).__name__}: {exc})") from None
+    if labels != list(model.labels) or len(theta) != len(labels):
+        raise CheckpointError(f"the checkpoint {path} is for the statistics {data['labels']}, "
+                              f"not {model.labels}")
     return data

@@ -81,7 +81,7 @@ import sys
 import numpy as np
 from scipy import linalg, optimize, special
 
-from ..exceptions import ConvergenceWarning, DegenerateModelError
+from ..exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
 from ..results import NAIVE_SE_WARNING, ERGMResults
 from ..utils.validation import check_random_state, seed_words
 from .base import Estimator, Setting, choice, integer, number
@@ -492,7 +492,10 @@ class MPLE(Estimator):
         Setting("maxiter", 100, integer(1), "Newton iterations."),
         Setting("tol", 1e-14, number(0, lo_open=True), "Newton decrement tolerance."),
         Setting("proposal", "auto", None, "Proposal of the simulations ('auto', 'tnt', ...)."),
+        Setting("init", None, None, "Curved models: starting θ (NaN for 'choose'; statnet's "
+                "control.ergm(init=) with NA), or a dict {label: value}."),
     )
+    supports_curved = True
 
     def _finish_settings(self):
         if self.bootstrap is not None:
@@ -531,7 +534,10 @@ class MPLE(Estimator):
                      if design.sampled else ""), file=sys.stderr)
         if target is not None and _dyad_independent(model):
             design = _target_design(model, design, target, restore)
-        lf = fit_design(design, labels, term_of, self.separation, self.maxiter, self.tol)
+        if getattr(model, "curved", False):
+            lf = _fit_curved(model, design, labels, term_of, self)
+        else:
+            lf = fit_design(design, labels, term_of, self.separation, self.maxiter, self.tol)
         dyad_indep = _dyad_independent(model)
         warn = list(lf.messages)
         info = {"design": _design_info(design)}
@@ -664,6 +670,53 @@ def target_network(model, target, rng, max_rounds=20000, steps=16):
         raise DegenerateModelError(f"no network with statistics near the targets {t.tolist()} "
                                    "was found; are they attainable?")
     return best_ties
+
+
+def _fit_curved(model, design: Design, labels, term_of, est) -> LogitFit:
+    """The curved pseudo-likelihood, maximised in θ (see :mod:`.curved`)."""
+    from .curved import decay_messages, maximize_curved_pseudolikelihood, start_values
+    par = model.parameterisation
+    init = _curved_init(est.init, labels)
+
+    def fit_linear(A):
+        sub = Design(design.X @ A, design.n, design.s, design.n_vars, design.n_on)
+        names = [lab for k, lab in enumerate(labels) if k not in par.decay_indices()]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            f = fit_design(sub, names, term_of, "error", est.maxiter, est.tol)
+        return f.params, f.loglik
+
+    decays = [t.init_decay for t in model.terms if getattr(t, "curve", None) is not None]
+    theta0 = start_values(par, fit_linear, decays, init)
+    theta, ll, H, n_iter, converged = maximize_curved_pseudolikelihood(design, par, theta0,
+                                                                       maxiter=est.maxiter)
+    cov = _inv_psd(H) if np.all(np.isfinite(H)) else np.full_like(H, np.nan)
+    messages = decay_messages(par, theta)
+    for msg in messages:
+        if not msg.startswith("Note"):
+            warnings.warn(msg, ConvergenceWarning, stacklevel=4)
+    if not converged and not any(not m.startswith("Note") for m in messages):
+        messages.append(f"the curved pseudo-likelihood maximisation did not converge in "
+                        f"{est.maxiter} iterations")
+        warnings.warn(messages[-1], ConvergenceWarning, stacklevel=4)
+    return LogitFit(theta, cov, H, ll, n_iter, converged, np.zeros(len(theta), dtype=bool),
+                    messages)
+
+
+def _curved_init(init, labels):
+    """``init`` as a full θ with NaN where the estimator chooses (or None)."""
+    if init is None:
+        return None
+    if isinstance(init, dict):
+        unknown = [k for k in init if k not in labels]
+        if unknown:
+            raise SettingsError(f"init: unknown label(s) {unknown}; the labels are {labels}")
+        return np.array([float(init.get(lab, np.nan)) for lab in labels])
+    arr = np.asarray(init, dtype=float).ravel()
+    if arr.size != len(labels):
+        raise SettingsError(f"init must have {len(labels)} value(s) ({', '.join(labels)}), "
+                            f"got {arr.size}")
+    return arr
 
 
 def _design_info(design: Design) -> dict:

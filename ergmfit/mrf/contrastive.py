@@ -25,10 +25,16 @@ Models: any :class:`~ergmfit.mrf.models.LinearMRF` (statistics of
 instantiations by ``model.statistics``; change statistics from its compiled
 BinaryModel for PL and ICM).
 """
+import warnings
+from types import SimpleNamespace
+
 import numpy as np
 from scipy.optimize import minimize
 
+from ..exceptions import ConvergenceWarning, DegenerateModelError
 from .models import _to01
+
+SEPARATION = ("error", "warn", "ignore")
 
 
 def _segment_lse(z, starts):
@@ -92,16 +98,115 @@ class ContrastiveObjective:
         grad = -(np.repeat(w, lens) * P) @ D
         return val, grad
 
-    def maximize(self, theta0=None, maxiter=500, gtol=1e-9):
-        """L-BFGS; returns (theta, value, scipy result)."""
-        th0 = np.zeros(self.p) if theta0 is None else np.asarray(theta0, dtype=float)
+    def separation_direction(self):
+        """A direction d along which C(theta + t d) increases for ever as t grows
+        (so C has no finite maximiser), or None.  That happens exactly when
+        d . (g(x') - g(x)) <= 0 for every alternative x' of every sub-objective,
+        with some < 0: each observed instantiation is, along d, at least as
+        likely as all of its alternatives (separation).  The linear program of
+        :func:`ergmfit.estimation.mcle.separation_direction`."""
+        from ..estimation.mcle import separation_direction
+        groups = [(D[None, :, :], np.array([w])) for D, w in self._groups.values()
+                  if len(D) > 1 and w > 0]
+        if not groups:
+            return None
+        rows = np.concatenate([D[0, 1:] for D, _ in groups])
+        tol = 1e-9 * max(1.0, float(np.abs(rows).max()))
+        for k in range(self.p):            # a single coefficient first: the clearest message
+            for sign in (1.0, -1.0):
+                v = sign * rows[:, k]
+                if np.all(v <= tol) and np.any(v < -tol):
+                    d = np.zeros(self.p)
+                    d[k] = sign
+                    return d
+        return separation_direction(SimpleNamespace(groups=groups, p=self.p))
 
-        def f(th):
+    def _optimize(self, th0, maxiter, gtol, free=None):
+        free = np.ones(self.p, dtype=bool) if free is None else free
+        th = th0.copy()
+
+        def f(t):
+            th[free] = t
             v, g = self.value_and_grad(th)
-            return -v, -g
-        r = minimize(f, th0, jac=True, method="L-BFGS-B",
+            return -v, -g[free]
+        r = minimize(f, th0[free], jac=True, method="L-BFGS-B",
                      options={"maxiter": maxiter, "gtol": gtol, "ftol": 1e-15})
+        th[free] = r.x
+        r.x = th
+        return r
+
+    def maximize(self, theta0=None, maxiter=500, gtol=1e-9, separation="error", labels=None):
+        """L-BFGS; returns (theta, value, scipy result).
+
+        First a linear program checks that a finite maximiser exists
+        (:meth:`separation_direction`).  When none does, ``separation``:
+
+        * ``"error"`` (default): DegenerateModelError naming the direction;
+        * ``"warn"``: a ConvergenceWarning, and the estimate at the limit --
+          the coefficient of that direction at +/-Inf (as statnet's MPLE
+          does) and the others maximising what remains of the objective
+          (the alternatives whose probability goes to 0 dropped), NaN for a
+          coefficient that nothing left depends on (not identified at the
+          limit); for a direction that combines several coefficients,
+          DegenerateModelError;
+        * ``"ignore"``: L-BFGS from ``theta0`` as it stops (finite, arbitrary).
+
+        The result's ``separation`` entry is the direction (or None).
+        ``labels`` name the coefficients in the messages.
+        """
+        if separation not in SEPARATION:
+            raise ValueError(f"separation must be one of {SEPARATION}, got {separation!r}")
+        th0 = np.zeros(self.p) if theta0 is None else np.asarray(theta0, dtype=float).copy()
+        th0[~np.isfinite(th0)] = 0.0
+        d = None if separation == "ignore" else self.separation_direction()
+        if d is None:
+            r = self._optimize(th0, maxiter, gtol)
+            r["separation"] = None
+            return r.x, -r.fun, r
+        names = [f"x{k}" for k in range(self.p)] if labels is None else list(labels)
+        msg = _no_maximiser_message(d, names)
+        if separation == "error" or np.count_nonzero(d) != 1:
+            raise DegenerateModelError(msg + (" Pass separation='warn' for the estimate at the "
+                                              "limit." if np.count_nonzero(d) == 1 else ""))
+        warnings.warn(msg, ConvergenceWarning, stacklevel=2)
+        theta, inf = th0, np.zeros(self.p, dtype=bool)
+        sub = self
+        while d is not None:
+            if np.count_nonzero(d) != 1:
+                raise DegenerateModelError(_no_maximiser_message(d, names))
+            k = int(np.flatnonzero(d)[0])
+            inf[k] = True
+            theta[k] = np.inf if d[k] > 0 else -np.inf
+            sub = sub._limit(d)
+            d = sub.separation_direction()
+            if d is not None:
+                warnings.warn(_no_maximiser_message(d, names), ConvergenceWarning, stacklevel=2)
+        th = np.where(inf, 0.0, theta)
+        D, _, _, _ = sub._stack()
+        lost = ~inf & ~np.any(np.abs(D) > 0, axis=0)         # nothing left depends on it
+        r = sub._optimize(th, maxiter, gtol, free=~inf & ~lost)
+        r.x = np.where(inf, theta, np.where(lost, np.nan, r.x))
+        r["separation"] = np.where(inf, np.sign(theta), 0.0)
         return r.x, -r.fun, r
+
+    def _limit(self, d, tol=1e-9):
+        """The objective as t -> inf along d: in every sub-objective the
+        alternatives with d . (g(x') - g(x)) < 0 dropped (their probability -> 0)."""
+        out = ContrastiveObjective(self.p)
+        for key, (D, w) in self._groups.items():
+            keep = D @ d >= -tol * max(1.0, float(np.abs(D).max()))
+            out._groups[key] = (D[keep], w)
+        return out
+
+
+def _no_maximiser_message(d, names):
+    from .estimation import direction_text
+    what = direction_text(d, names)
+    return ("the contrastive objective (pseudo-/composite likelihood) has no finite maximiser: "
+            f"it keeps increasing as {what}, i.e. along that direction every observed "
+            "instantiation is at least as likely as each alternative of its set (separation; "
+            "e.g. only the constant states observed in a chain, or clean labels that every "
+            "pixel shares with most of its neighbours).")
 
 
 def pseudo_likelihood_objective(model, X, obj=None, weights=None):
@@ -208,7 +313,7 @@ def ccg(model, X, map_method="icm", init="pl", theta0=None, max_rounds=50, rando
     theta = np.zeros(model.n_stats) if theta0 is None else np.asarray(theta0, dtype=float)
     converged = False
     if len(obj):
-        theta, val, _ = obj.maximize(theta)
+        theta, val, _ = obj.maximize(theta, separation="ignore")
     rounds = 0
     for rounds in range(1, max_rounds + 1):
         new = 0
@@ -229,7 +334,13 @@ def ccg(model, X, map_method="icm", init="pl", theta0=None, max_rounds=50, rando
         if new == 0:
             converged = True
             break
-        theta, val, _ = obj.maximize(theta)
+        theta, val, _ = obj.maximize(theta, separation="ignore")
     val, _ = obj.value_and_grad(theta)
+    d = obj.separation_direction()
+    if d is not None:
+        warnings.warn("CCG: " + _no_maximiser_message(d, getattr(model, "labels", None) or
+                                                      [f"x{k}" for k in range(len(d))])
+                      + " theta is where the optimiser stopped.", ConvergenceWarning,
+                      stacklevel=2)
     return {"theta": theta, "objective": val, "n_rounds": rounds, "converged": converged,
-            "sets": [list(s.values()) for s in sets], "objective_obj": obj}
+            "sets": [list(s.values()) for s in sets], "objective_obj": obj, "separation": d}

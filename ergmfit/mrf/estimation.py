@@ -100,6 +100,16 @@ def fit_pl(instances, labels, maxiter=100, tol=1e-14):
 # ---------------------------------------------------------------------------
 # Composite likelihood
 # ---------------------------------------------------------------------------
+def direction_text(d, labels):
+    """A direction of unbounded increase in words: ``"edge -> +Inf"`` or
+    ``"the combination 0.5*a + 1*b -> +Inf"``."""
+    sup = np.flatnonzero(d)
+    if len(sup) == 1:
+        return f"{labels[sup[0]]} -> {'+' if d[sup[0]] > 0 else '-'}Inf"
+    return ("the combination " + " + ".join(f"{d[k] / np.abs(d[sup]).max():.3g}*{labels[k]}"
+                                            for k in sup) + " -> +Inf")
+
+
 def composite_design_multi(instances, block_size=2, blocks="all", n_blocks=None,
                            random_state=None):
     """The merged :class:`~ergmfit.estimation.mcle.CompositeDesign` of all
@@ -152,10 +162,23 @@ def fit_cl(instances, labels, block_size=2, blocks="all", n_blocks=None, theta0=
     """Maximum composite likelihood over all observations.
 
     Returns a dict: ``theta``, ``loglik`` (unnormalised CL at the maximum),
-    ``hessian`` (minus its Hessian), ``n_iter``, ``converged``, ``design``."""
-    from ..estimation.mcle import maximize_composite, _check_design
+    ``hessian`` (minus its Hessian), ``n_iter``, ``converged``, ``design``.
+    Raises DegenerateModelError, naming the direction, when the composite
+    likelihood has no finite maximiser (a linear program checks it first)."""
+    from ..estimation.mcle import maximize_composite, _check_design, separation_direction
+    from ..exceptions import DegenerateModelError
     des = composite_design_multi(instances, block_size, blocks, n_blocks, random_state)
-    _check_design(des, list(labels))
+    labels = list(labels)
+    _check_design(des, labels)
+    d = separation_direction(des)
+    if d is not None:
+        what = direction_text(d, labels)
+        raise DegenerateModelError(
+            f"the maximum composite likelihood estimate (blocks of {block_size}) does not "
+            f"exist: the composite likelihood keeps increasing as {what}, i.e. in that "
+            "direction no configuration of any block is more likely than the observed one "
+            "(separation, e.g. only the constant states observed). Give data with more "
+            "variety, use larger blocks, or drop the statistic.")
     if theta0 is None:
         theta0 = np.zeros(des.p)
     theta, ll, H, n_iter, converged = maximize_composite(des, theta0, maxiter, tol)

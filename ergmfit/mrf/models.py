@@ -45,11 +45,24 @@ from scipy import optimize, special
 from ..utils.validation import check_random_state
 from . import estimation as _est
 from . import exact as _exact
+from ._base import MRFEstimator
 from ._models import MonomialModel
 
 __all__ = ["LinearMRF", "IsingModel", "BoltzmannMachine", "GridCRF", "RBM", "graph_edges"]
 
 _METHODS = ("exact", "pl", "cl", "scl", "cd", "pcd", "ee")
+
+
+def data_coding(X):
+    """"pm1" if the rows hold -1/+1 spins (a negative value), else "01"."""
+    X = np.asarray(X)
+    return "pm1" if X.size and X.min() < 0 else "01"
+
+
+def in_coding(X01, coding):
+    """0/1 rows in the given coding: unchanged ("01") or as -1/+1 spins ("pm1")."""
+    X01 = np.asarray(X01)
+    return 2 * X01.astype(np.int8) - 1 if coding == "pm1" else X01
 
 
 def _to01(X, n=None):
@@ -90,12 +103,17 @@ def graph_edges(graph):
     return n, edges
 
 
-class LinearMRF:
+class LinearMRF(MRFEstimator):
     """Base class: p(x | theta) ∝ exp(theta . g(x)), g_k(x) = sum of c_t prod_{v in S_t} s(x_v).
 
-    Subclasses set ``n_vars``, ``labels``, ``monomials``, ``stat``, ``coef``, ``coding``.
+    Subclasses keep their constructor arguments unchanged (scikit-learn's
+    estimator protocol: ``get_params``, ``set_params``, ``sklearn.base.clone``)
+    and derive ``n_vars``, ``labels``, ``monomials``, ``stat``, ``coef`` in
+    ``_build`` (via ``_init_spec``).
     Fitted attributes: ``coef_`` (theta, in ``labels`` order), ``method_``,
-    ``n_iter_``, ``converged_``, ``cov_`` where the estimator gives one.
+    ``n_iter_``, ``converged_``, ``cov_`` where the estimator gives one, and
+    ``data_coding_`` ("01" or "pm1": the coding of the rows it was fit on;
+    :meth:`sample` answers in it).
     """
 
     coding = "pm1"
@@ -108,9 +126,10 @@ class LinearMRF:
         self.monomials = [np.asarray(m, dtype=np.int64) for m in monomials]
         self.stat = np.asarray(stat, dtype=np.int64)
         self.coef = np.asarray(coef, dtype=float)
-        self.coding = coding
+        self.coding = coding           # the same object where ``coding`` is a parameter
         self._bm = None
         self._jt = None
+        self._G_cache = None
 
     @property
     def n_stats(self):
@@ -184,16 +203,27 @@ class LinearMRF:
         """Mean exact log-likelihood per observation."""
         return float(np.mean(self.score_samples(X, theta)))
 
-    def sample(self, n_samples, theta=None, random_state=None, burnin=None, thin=None):
-        """Draws from p(x | theta) as a 0/1 (n_samples, n_vars) array: exact by
+    def sample(self, n_samples, theta=None, random_state=None, burnin=None, thin=None,
+               coding=None):
+        """Draws from p(x | theta) as an (n_samples, n_vars) array: exact by
         enumeration up to 20 variables, else random-scan Gibbs (``burnin`` and
-        ``thin`` sweeps)."""
+        ``thin`` sweeps).  ``coding``: "01" or "pm1" (-1/+1); default the
+        coding of the data the model was fit on (``data_coding_``), 0/1 for
+        an unfitted model."""
         from . import data
         theta = self._params(theta)
         if self.n_vars <= _exact.MAX_EXACT_VARS:
-            return data.exact_sample(self._G(), theta, n_samples, self.n_vars, random_state)
-        return data.gibbs_sample(self._shared(), theta, n_samples, random_state,
-                                 burnin=burnin or 100, thin=thin or 1)
+            X = data.exact_sample(self._G(), theta, n_samples, self.n_vars, random_state)
+        else:
+            X = data.gibbs_sample(self._shared(), theta, n_samples, random_state,
+                                  burnin=burnin or 100, thin=thin or 1)
+        return in_coding(X, self._sample_coding(coding))
+
+    def _sample_coding(self, coding):
+        coding = getattr(self, "data_coding_", "01") if coding is None else coding
+        if coding not in ("01", "pm1"):
+            raise ValueError(f"coding must be '01' or 'pm1' (-1/+1), got {coding!r}")
+        return coding
 
     # estimation --------------------------------------------------------------
     def fit(self, X, y=None, method="pl", sample_weight=None, **kwargs):
@@ -206,6 +236,7 @@ class LinearMRF:
         ``batch_size``, ...; see :func:`ergmfit.mrf.estimation.fit_cd`), "ee"
         (Equilibrium Expectation, see :func:`ergmfit.mrf.ee.fit_ee`).
         """
+        self.data_coding_ = data_coding(X)
         return self._fit(self._instances(X, sample_weight), method, **kwargs)
 
     def _fit(self, insts, method, **kwargs):
@@ -290,10 +321,19 @@ class IsingModel(LinearMRF):
 
     def __init__(self, graph, coding="pm1", tied=True, fields=True, random_state=None,
                  verbose=False):
-        n, edges = graph_edges(graph)
-        tf, tc = (tied, tied) if isinstance(tied, bool) else tuple(tied)
+        self.graph = graph
+        self.coding = coding
+        self.tied = tied
+        self.fields = fields
+        self.random_state = random_state
+        self.verbose = verbose
+        self._build()
+
+    def _build(self):
+        n, edges = graph_edges(self.graph)
+        tf, tc = tied_pair(self.tied)
         labels, mons, stat = [], [], []
-        if fields:
+        if self.fields:
             if tf:
                 labels.append("field")
                 mons += [[i] for i in range(n)]
@@ -315,10 +355,19 @@ class IsingModel(LinearMRF):
         if not labels:
             raise ValueError("the model has no statistics (no fields and no edges)")
         self.edges = edges
-        self.tied = (tf, tc)
-        self.random_state = random_state
-        self.verbose = verbose
-        self._init_spec(n, labels, mons, stat, np.ones(len(mons)), coding)
+        self._init_spec(n, labels, mons, stat, np.ones(len(mons)), self.coding)
+
+
+def tied_pair(tied):
+    """(tied fields, tied couplings) from a bool or a pair of bools."""
+    if isinstance(tied, (bool, np.bool_)):
+        return bool(tied), bool(tied)
+    try:
+        tf, tc = tied
+    except (TypeError, ValueError):
+        raise ValueError(f"tied must be a bool or a pair (tied_fields, tied_couplings), "
+                         f"got {tied!r}") from None
+    return bool(tf), bool(tc)
 
 
 class BoltzmannMachine(LinearMRF):
@@ -329,9 +378,19 @@ class BoltzmannMachine(LinearMRF):
 
     def __init__(self, n_visible, higher_order=(), edges=None, coding="01", random_state=None,
                  verbose=False):
-        n = int(n_visible)
-        pairs = list(itertools.combinations(range(n), 2)) if edges is None else \
-            graph_edges((n, edges))[1]
+        self.n_visible = n_visible
+        self.higher_order = higher_order
+        self.edges = edges
+        self.coding = coding
+        self.random_state = random_state
+        self.verbose = verbose
+        self._build()
+
+    def _build(self):
+        n = check_count(self.n_visible, "n_visible")
+        higher_order = self.higher_order
+        pairs = list(itertools.combinations(range(n), 2)) if self.edges is None else \
+            graph_edges((n, self.edges))[1]
         labels = [f"bias{i}" for i in range(n)] + [f"w{i}.{j}" for i, j in pairs]
         mons = [[i] for i in range(n)] + [list(e) for e in pairs]
         for S in higher_order:
@@ -342,10 +401,14 @@ class BoltzmannMachine(LinearMRF):
             labels.append("h" + ".".join(map(str, S)))
             mons.append(S)
         self.pairs = pairs
-        self.higher_order = [tuple(sorted(S)) for S in higher_order]
-        self.random_state = random_state
-        self.verbose = verbose
-        self._init_spec(n, labels, mons, np.arange(len(mons)), np.ones(len(mons)), coding)
+        self._init_spec(n, labels, mons, np.arange(len(mons)), np.ones(len(mons)), self.coding)
+
+
+def check_count(k, what, minimum=1):
+    """An integral parameter (int or integral numpy scalar) >= minimum, as int."""
+    if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) or k < minimum:
+        raise ValueError(f"{what} must be an integer >= {minimum}, got {k!r}")
+    return int(k)
 
 
 def _grid_edges(shape):
@@ -383,21 +446,39 @@ class GridCRF(LinearMRF):
 
     labels = ["node", "node_y", "edge", "edge_c"]
 
+    coding = "pm1"
+
     def __init__(self, shape, edge_features=None, random_state=None, verbose=False):
-        self.shape = (int(shape[0]), int(shape[1]))
-        self.n_vars = self.shape[0] * self.shape[1]
-        self.edges = _grid_edges(self.shape)
-        self.edge_features = edge_features or (lambda y: default_edge_features(y, self.shape))
-        self.coding = "pm1"
+        self.shape = shape
+        self.edge_features = edge_features
         self.random_state = random_state
         self.verbose = verbose
+        self._build()
+
+    def _build(self):
+        try:
+            h, w = (check_count(k, "a grid dimension") for k in self.shape)
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"shape must be (rows, columns) of positive integers, got "
+                             f"{self.shape!r}") from e
+        self.grid_shape = (h, w)
+        self.n_vars = h * w
+        self.edges = _grid_edges(self.grid_shape)
         self._bm = None
+        self._G_cache = None
+        self._jt = None
+
+    def edge_features_of(self, y):
+        """c(y): ``edge_features(y)``, default :func:`default_edge_features`."""
+        if self.edge_features is None:
+            return default_edge_features(y, self.grid_shape)
+        return self.edge_features(y)
 
     def spec(self, y):
         y = np.asarray(y, dtype=float).ravel()
         if y.shape[0] != self.n_vars:
             raise ValueError(f"an input needs {self.n_vars} values, got {y.shape[0]}")
-        c = np.asarray(self.edge_features(y), dtype=float).ravel()
+        c = np.asarray(self.edge_features_of(y), dtype=float).ravel()
         n = self.n_vars
         mons = [[j] for j in range(n)] * 2 + [list(e) for e in self.edges] * 2
         stat = [0] * n + [1] * n + [2] * len(self.edges) + [3] * len(self.edges)
@@ -417,12 +498,20 @@ class GridCRF(LinearMRF):
     def fit(self, Y, X, method="pl", **kwargs):
         """Fit from inputs Y (M, n_pixels) and labels X (M, n_pixels), 0/1 or +-1."""
         Y = np.atleast_2d(np.asarray(Y, dtype=float))
+        self.data_coding_ = data_coding(X)
         X = _to01(X, self.n_vars)
         insts = [(self.conditional(y), x[None, :], None) for y, x in zip(Y, X)]
         return self._fit(insts, method, **kwargs)
 
-    def predict(self, Y, theta=None, n_sweeps=10):
-        """Labels (0/1) by iterated conditional modes from the node potentials."""
+    def score(self, Y, X, theta=None):
+        """Pixel accuracy of :meth:`predict` on inputs Y against labels X (0/1 or
+        -1/+1), as a scikit-learn classifier scores."""
+        X = _to01(X, self.n_vars)
+        return float(np.mean(self.predict(Y, theta, coding="01") == X))
+
+    def predict(self, Y, theta=None, n_sweeps=10, coding=None):
+        """Labels by iterated conditional modes from the node potentials, in
+        ``coding`` ("01" or "pm1"; default that of the labels of the fit)."""
         theta = self._params(theta)
         out = []
         for y in np.atleast_2d(np.asarray(Y, dtype=float)):
@@ -439,7 +528,7 @@ class GridCRF(LinearMRF):
                 if not moved:
                     break
             out.append(bm.state())
-        return np.array(out)
+        return in_coding(np.array(out), self._sample_coding(coding))
 
 
 def _stats_of(bm, x):
@@ -450,7 +539,7 @@ def _stats_of(bm, x):
 # ---------------------------------------------------------------------------
 # Restricted Boltzmann machine (numpy; not a change-statistic model)
 # ---------------------------------------------------------------------------
-class RBM:
+class RBM(MRFEstimator):
     """Restricted Boltzmann machine with +-1 units (Yasuda et al.):
 
     E(v, h) = -(sum_i alpha_i v_i + sum_j beta_j h_j + sum_ij w_ij v_i h_j),
@@ -460,13 +549,29 @@ class RBM:
     Methods: "exact" (enumeration of the 2^n_v visible states), "cl" (order
     ``block_size``, all k-subsets; order 1 is PL), "cd" (CD-k with
     alternating Gibbs).  Implemented in numpy (see module docstring).
+
+    The data may be 0/1 or -1/+1 (a 0 is the spin -1); :meth:`sample` answers
+    in the coding of the data of the fit (``data_coding_``).  A scikit-learn
+    estimator: ``get_params`` / ``set_params`` / ``clone``, :meth:`score` (mean
+    exact log-likelihood) and :meth:`transform` (the hidden units'
+    probabilities P(h_j = +1 | v)).
+
+    >>> V = np.array([[0, 1, 1], [1, 1, 0], [0, 0, 1], [1, 1, 1]])
+    >>> rbm = RBM(3, 2, random_state=0).fit(V, method="pl")
+    >>> rbm.transform(V).shape, bool(rbm.sample(2, random_state=0).min() >= 0)
+    ((4, 2), True)
     """
 
     def __init__(self, n_visible, n_hidden, random_state=None, verbose=False):
-        self.n_visible = int(n_visible)
-        self.n_hidden = int(n_hidden)
+        self.n_visible = n_visible
+        self.n_hidden = n_hidden
         self.random_state = random_state
         self.verbose = verbose
+        self._build()
+
+    def _build(self):
+        check_count(self.n_visible, "n_visible")
+        check_count(self.n_hidden, "n_hidden")
 
     @property
     def n_params(self):
@@ -505,14 +610,45 @@ class RBM:
 
     def loglik(self, V, theta=None):
         """Mean exact log-likelihood of the rows of V (0/1 or +-1)."""
-        theta = self.coef_ if theta is None else theta
-        V = self._pm(V)
+        theta = self._theta(theta)
+        V = self._check_V(V)
         return float(np.mean(self.log_unnorm(V, theta)) - self.log_partition(theta))
 
+    def _theta(self, theta):
+        if theta is None:
+            if not hasattr(self, "coef_"):
+                raise ValueError("the RBM is not fitted: call fit or pass theta")
+            theta = self.coef_
+        theta = np.asarray(theta, dtype=float).ravel()
+        if theta.shape[0] != self.n_params:
+            raise ValueError(f"theta needs {self.n_params} values (alpha, beta, W), got "
+                             f"{theta.shape[0]}")
+        return theta
+
+    def _check_V(self, V):
+        V = np.atleast_2d(np.asarray(V))
+        if V.shape[-1] != self.n_visible:
+            raise ValueError(f"V must have {self.n_visible} columns (one per visible unit), "
+                             f"got {V.shape[-1]}")
+        if not np.all(np.isin(V, (-1, 1) if V.size and V.min() < 0 else (0, 1))):
+            raise ValueError("V must hold 0/1 values or -1/+1 spins")
+        return self._pm(V)
+
     def score_samples(self, V, theta=None):
-        theta = self.coef_ if theta is None else theta
-        V = self._pm(V)
+        """Exact log p(v) of each row (enumeration of the 2^n_visible states)."""
+        theta = self._theta(theta)
+        V = self._check_V(V)
         return self.log_unnorm(V, theta) - self.log_partition(theta)
+
+    def score(self, V, y=None, theta=None):
+        """Mean exact log-likelihood of the rows of V (0/1 or -1/+1)."""
+        return float(np.mean(self.score_samples(V, theta)))
+
+    def transform(self, V, theta=None):
+        """The hidden units' probabilities P(h_j = +1 | v) = sigmoid(2 (beta_j + W_j.v)),
+        an (N, n_hidden) array (scikit-learn's ``BernoulliRBM.transform``)."""
+        a, b, W = self.unpack(self._theta(theta))
+        return special.expit(2.0 * (self._check_V(V) @ W + b))
 
     def composite_loglik(self, V, theta, k, grad=False, weights=None):
         """Yasuda et al.'s L_{F_k}: the (``weights``-weighted) mean over rows and
@@ -550,7 +686,8 @@ class RBM:
         ``alpha_rule="eq10"`` scales the visible biases' steps by n/k as their
         eq. 10 is written.
         """
-        V = self._pm(V)
+        self.data_coding_ = data_coding(V)
+        V = self._check_V(V)
         rng = check_random_state(self.random_state)
         theta = (0.01 * rng.standard_normal(self.n_params) if theta0 is None
                  else np.asarray(theta0, dtype=float).copy())
@@ -611,11 +748,17 @@ class RBM:
         self.method_ = method
         return self
 
-    def sample(self, n_samples, theta=None, random_state=None):
-        """Exact draws of the visible units (+-1) by enumeration."""
-        theta = self.coef_ if theta is None else theta
+    def sample(self, n_samples, theta=None, random_state=None, coding=None):
+        """Exact draws of the visible units by enumeration, in ``coding`` ("01"
+        or "pm1"): default the coding of the data of the fit, -1/+1 for an
+        unfitted model (theta given)."""
+        theta = self._theta(theta)
+        coding = getattr(self, "data_coding_", "pm1") if coding is None else coding
+        if coding not in ("01", "pm1"):
+            raise ValueError(f"coding must be '01' or 'pm1' (-1/+1), got {coding!r}")
         rng = check_random_state(random_state)
         Vall = self._all_v()
         L = self.log_unnorm(Vall, theta)
         P = np.exp(L - special.logsumexp(L))
-        return Vall[rng.choice(len(P), size=n_samples, p=P / P.sum())]
+        V = Vall[rng.choice(len(P), size=n_samples, p=P / P.sum())]
+        return V if coding == "pm1" else (V > 0).astype(np.uint8)

@@ -84,7 +84,7 @@ from ..exceptions import ConvergenceWarning
 from ..utils.validation import check_index_set, check_random_state, seed_words
 from . import exact as _exact
 from ._potts import OneHotEnumeration, UniformGroupBlocks
-from .models import LinearMRF, graph_edges
+from .models import LinearMRF, graph_edges, tied_pair
 
 __all__ = ["PottsModel", "MAX_EXACT_STATES"]
 
@@ -175,14 +175,20 @@ class PottsModel(LinearMRF):
     coding = "01"
 
     def __init__(self, graph, q, fields=True, tied=True, random_state=None, verbose=False):
-        q = _check_q(q)
-        n, edges = graph_edges(graph)
-        if isinstance(tied, (bool, np.bool_)):
-            tf = tc = bool(tied)
-        else:
-            tf, tc = (bool(t) for t in tied)
+        self.graph = graph
+        self.q = q
+        self.fields = fields
+        self.tied = tied
+        self.random_state = random_state
+        self.verbose = verbose
+        self._build()
+
+    def _build(self):
+        q = _check_q(self.q)
+        n, edges = graph_edges(self.graph)
+        tf, tc = tied_pair(self.tied)
         labels, mons, stat = [], [], []
-        if fields:
+        if self.fields:
             for s in range(1, q):
                 if tf:
                     k = len(labels)
@@ -210,12 +216,7 @@ class PottsModel(LinearMRF):
         if not labels:
             raise ValueError("the model has no statistics (no fields and no edges)")
         self.n_nodes = n
-        self.q = q
         self.edges = edges
-        self.fields = bool(fields)
-        self.tied = (tf, tc)
-        self.random_state = random_state
-        self.verbose = verbose
         self._enum_cache = None
         self._init_spec(n * q, labels, mons, stat, np.ones(len(mons)), "01")
 

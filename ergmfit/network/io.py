@@ -70,12 +70,12 @@ import math
 import numbers
 import os
 import re
-import warnings
 
 import numpy as np
 
 from ..exceptions import DataFormatError, NetworkError
-from .network import Network
+from ..utils.validation import warn as _warn
+from .network import MAX_NODES, Network  # noqa: F401 - MAX_NODES is part of this module's API
 
 __all__ = ["load_any", "read_network", "read_estimnet_attributes", "from_adjacency",
            "from_edgelist", "FORMATS"]
@@ -89,14 +89,17 @@ FORMATS = {
     "pajek": ("net", "paj", "pajek"),
 }
 _FMT_ALIASES = {"net": "pajek", "paj": "pajek", "xml": "graphml"}
-_COMPRESSED = {"gz": gzip.decompress, "bz2": bz2.decompress, "xz": lzma.decompress}
+_COMPRESSED = {"gz": gzip.open, "bz2": bz2.open, "xz": lzma.open}
 
-#: the largest node count a file may declare (a Pajek ``*vertices`` line)
-MAX_NODES = 10_000_000
+#: the most bytes a compressed file may expand to (a guard against decompression bombs)
+MAX_DECOMPRESSED_BYTES = 2 ** 30
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _INT_TEXT = re.compile(r"[+-]?[0-9]+")
 _CANONICAL_INT = re.compile(r"-?(?:0|[1-9][0-9]*)")
+#: characters that do not show: controls, format characters (BOM, zero-width, bidi marks)
+_INVISIBLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f"
+                        "\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]")
 
 
 def _parse_value(text):
@@ -489,6 +492,8 @@ def _py_cell(v):
 
 
 def _py_id(v, locs, r):
+    if isinstance(v, str) and not (v.isascii() and v.isprintable()):
+        _check_visible(v, f"{locs[r]}: node id")
     if isinstance(v, (int, str)) and not isinstance(v, bool):
         return v
     loc = locs[r]
@@ -515,6 +520,8 @@ def _endpoint_columns(header):
 
 
 def _csv_id(text, quoted, locs, r):
+    if not (text.isascii() and text.isprintable()):
+        _check_visible(text, f"{locs[r]}: node id")
     if quoted:
         return text
     if text.isdigit() and text.isascii():
@@ -749,8 +756,8 @@ def _handle_weights(names, cols, locs, weights):
 def _weights_problem(weights, what, matrix=False):
     if weights == "ignore":
         tie = "every nonzero entry" if matrix else "every listed edge"
-        warnings.warn(f"{what}; weights are ignored ({tie} is a tie): ergmfit models binary "
-                      "ties", stacklevel=4)
+        _warn(f"{what}; weights are ignored ({tie} is a tie): ergmfit models binary "
+                      "ties")
         return
     tie = "every nonzero entry" if matrix else "every listed edge"
     raise NetworkError(f"{what}; ergmfit models binary ties. Threshold or drop the weights "
@@ -779,8 +786,8 @@ def _clean_ties(t, h, n, directed, duplicates, locs, labels):
                                f"{labels[h[k]]!r} of {locs[j]}; ergmfit models binary ties: "
                                "remove the repeated lines, or pass duplicates='merge' "
                                "(command line: --duplicates merge) to keep one")
-        warnings.warn(f"{m - len(first)} tie(s) are listed more than once (e.g. {locs[dup[0]]}); "
-                      "each was kept once, with the first listing's attributes", stacklevel=4)
+        _warn(f"{m - len(first)} tie(s) are listed more than once (e.g. {locs[dup[0]]}); "
+                      "each was kept once, with the first listing's attributes")
     keep = first
     if not directed:
         lo = np.minimum(t[keep], h[keep])
@@ -789,10 +796,10 @@ def _clean_ties(t, h, n, directed, duplicates, locs, labels):
         ufirst = _first_occurrences(ukeys)
         if len(ufirst) < len(keep):
             k, j = _first_repeat(ukeys)
-            warnings.warn(f"{len(keep) - len(ufirst)} tie(s) of the undirected network are listed "
+            _warn(f"{len(keep) - len(ufirst)} tie(s) of the undirected network are listed "
                           f"in both directions (e.g. {locs[keep[j]]} and {locs[keep[k]]}); an "
                           "undirected network has one tie per pair, so each was kept once, with "
-                          "the first listing's attributes", stacklevel=4)
+                          "the first listing's attributes")
             keep = keep[ufirst]
     return keep
 
@@ -866,8 +873,8 @@ def _read_pajek(text, where, directed, weights, duplicates, attr_files):
             if key == "network":
                 if n is None:
                     continue
-                warnings.warn(f"{loc(lineno)}: the file holds more than one network; only the "
-                              "first was read", stacklevel=3)
+                _warn(f"{loc(lineno)}: the file holds more than one network; only the "
+                              "first was read")
                 break
             if key == "vertices":
                 if n is not None:
@@ -960,8 +967,7 @@ def _read_pajek(text, where, directed, weights, duplicates, attr_files):
     if len(vlabels) == n and len(set(vlabels.values())) == n:
         labels = [vlabels[k] for k in range(n)]
     elif vlabels and len(set(vlabels.values())) < len(vlabels):
-        warnings.warn(f"{where}: vertex labels are not unique, so the nodes are labelled 1..{n}",
-                      stacklevel=3)
+        _warn(f"{where}: vertex labels are not unique, so the nodes are labelled 1..{n}")
     if attr_files:
         for name, (fname, vals) in attr_files.items():
             if len(vals) != n:
@@ -1031,6 +1037,8 @@ def _read_with_networkx(raw, where, fmt, directed, weights, duplicates):
         msg = str(exc) or type(exc).__name__
         kind = "GML" if fmt == "gml" else "GraphML"
         raise DataFormatError(f"{where} is not a valid {kind} file: {msg}") from None
+    if fmt == "graphml":
+        _check_graphml_endpoints(raw, where)
     if g.is_multigraph():
         if duplicates == "error":
             u, v = _a_repeated_pair(g)
@@ -1040,8 +1048,8 @@ def _read_with_networkx(raw, where, fmt, directed, weights, duplicates):
                                "to keep one")
         extra = g.number_of_edges()
         g = nx.DiGraph(g) if g.is_directed() else nx.Graph(g)
-        warnings.warn(f"{where}: {extra - g.number_of_edges()} repeated tie(s) were merged "
-                      "(the last listing's attributes kept)", stacklevel=3)
+        _warn(f"{where}: {extra - g.number_of_edges()} repeated tie(s) were merged "
+                      "(the last listing's attributes kept)")
     if g.number_of_nodes() == 0:
         raise NetworkError(f"{where} has no nodes")
     net = Network.from_networkx(g, weights=weights)
@@ -1049,6 +1057,25 @@ def _read_with_networkx(raw, where, fmt, directed, weights, duplicates):
     if all(isinstance(v, str) and _CANONICAL_INT.fullmatch(v) for v in net.labels):
         net.labels = [int(v) for v in net.labels]
     return net
+
+
+def _check_graphml_endpoints(raw, where):
+    """Every edge of a GraphML file joins declared nodes (networkx would silently add them)."""
+    import xml.etree.ElementTree as ET
+    declared, pending = set(), []
+    for _, el in ET.iterparse(_io.BytesIO(raw), events=("end",)):
+        tag = el.tag.rsplit("}", 1)[-1]
+        if tag == "node":
+            declared.add(el.get("id"))
+        elif tag == "edge":
+            for end in ("source", "target"):
+                if el.get(end) not in declared:     # or declared later: checked at the end
+                    pending.append((end, el.get(end), el.get("source"), el.get("target")))
+            el.clear()
+    for end, v, s, t in pending:
+        if v not in declared:
+            raise NetworkError(f"{where}: the edge {s!r} -> {t!r} has a {end} {v!r} that is not "
+                               "declared as a <node>; declare the node or remove the edge")
 
 
 def _a_repeated_pair(g):
@@ -1092,12 +1119,31 @@ def _read_bytes(path):
         raise DataFormatError(f"cannot read {path!r}: {exc.strerror or exc}") from None
     ext = path.rsplit(".", 1)[-1].lower() if "." in os.path.basename(path) else ""
     if ext in _COMPRESSED:
-        try:
-            raw = _COMPRESSED[ext](raw)
-        except Exception as exc:  # corrupt archive of any kind
-            raise DataFormatError(f"{os.path.basename(path)} is not a valid .{ext} file: "
-                                  f"{exc}") from None
+        raw = _decompress(raw, ext, os.path.basename(path))
     return raw
+
+
+def _decompress(raw, ext, where):
+    """The bytes of a compressed file, read in chunks and capped at MAX_DECOMPRESSED_BYTES."""
+    cap = MAX_DECOMPRESSED_BYTES
+    out = bytearray()
+    try:
+        with _COMPRESSED[ext](_io.BytesIO(raw), "rb") as fh:
+            while True:
+                chunk = fh.read(min(1 << 20, cap + 1 - len(out)))
+                if not chunk:
+                    break
+                out += chunk
+                if len(out) > cap:
+                    raise DataFormatError(
+                        f"{where} expands to more than {cap // 2 ** 20:,} MiB when decompressed "
+                        "(ergmfit.network.io.MAX_DECOMPRESSED_BYTES); decompress it yourself "
+                        "if it really is that large")
+    except DataFormatError:
+        raise
+    except Exception as exc:  # corrupt archive of any kind
+        raise DataFormatError(f"{where} is not a valid .{ext} file: {exc}") from None
+    return bytes(out)
 
 
 def _decode(raw, where):
@@ -1111,12 +1157,27 @@ def _decode(raw, where):
                               f"0x{raw[exc.start]:02x}); save the file as UTF-8") from None
 
 
+def _check_visible(text, what):
+    """An error naming ``what`` if ``text`` holds a character one cannot see (BOM, NUL, ...)."""
+    m = _INVISIBLE.search(text)
+    if m is not None:
+        import unicodedata
+        c = m.group()
+        name = unicodedata.name(c, "a control character")
+        hint = (" (a file pasted into another leaves its byte-order mark)" if c == "\ufeff"
+                else "")
+        raise DataFormatError(f"{what} {text!r} contains an invisible character, {name} "
+                              f"(U+{ord(c):04X}); remove it{hint}")
+
+
 def _check_names(names, where, lineno):
     at = f"{where}, line {lineno}" if lineno is not None else where
     seen = set()
     for k, name in enumerate(names):
         if not str(name).strip():
             raise DataFormatError(f"{at}: column {k + 1} of the header has no name")
+        if isinstance(name, str):
+            _check_visible(name, f"{at}: the column name")
         if name in seen:
             raise DataFormatError(f"{at}: the column name {name!r} appears twice in the header")
         seen.add(name)

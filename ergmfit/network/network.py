@@ -7,15 +7,20 @@ in is ever modified.
 """
 from __future__ import annotations
 
+import copy
 import math
 import numbers
-import warnings
 
 import networkx as nx
 import numpy as np
 
 from ..exceptions import NetworkError, TermError
+from ..utils.validation import warn as _warn
 from ._state import NetworkState
+
+
+#: the largest number of nodes a network may have (its compiled state is O(n) memory)
+MAX_NODES = 10_000_000
 
 
 class Network:
@@ -47,6 +52,9 @@ class Network:
         n = int(n)
         if n < 1:
             raise NetworkError("the network has no nodes")
+        if n > MAX_NODES:
+            raise NetworkError(f"the network has {n:,} nodes, more than ergmfit handles (at "
+                               f"most {MAX_NODES:,})")
         ties = np.asarray(ties, dtype=np.int64).reshape(-1, 2)
         if len(ties):
             if ties.min() < 0 or ties.max() >= n:
@@ -169,38 +177,65 @@ class Network:
         edge_attr_names = sorted({k for _, _, d in edges for k in d})
         edge_attrs = {}
         for a in edge_attr_names:
-            vals = [d.get(a) for _, _, d in edges]
+            vals = _copy_values(d.get(a) for _, _, d in edges)
             if a == "weight":
                 if all(_is_one(v) for v in vals):
                     continue
                 if weights == "ignore":
-                    warnings.warn("edge weights are ignored: ergmfit models binary ties", stacklevel=3)
+                    _warn("edge weights are ignored: ergmfit models binary ties")
                     continue
                 raise NetworkError("the network has edge weights other than 1; ergmfit models "
                                    "binary ties. Threshold or drop the weights first, or pass "
                                    "weights='ignore' to treat every edge as a tie")
             edge_attrs[a] = vals
         attr_names = sorted({k for _, d in g.nodes(data=True) for k in d})
-        node_attrs = {a: [g.nodes[v].get(a) for v in nodes] for a in attr_names}
-        return cls(len(nodes), ties, g.is_directed(), labels=nodes,
-                   node_attrs=node_attrs, edge_attrs=edge_attrs, graph_attrs=dict(g.graph))
+        node_attrs = {a: _copy_values(g.nodes[v].get(a) for v in nodes) for a in attr_names}
+        return cls(len(nodes), ties, g.is_directed(), labels=_copy_values(nodes),
+                   node_attrs=node_attrs, edge_attrs=edge_attrs,
+                   graph_attrs={k: _copy_value(v) for k, v in g.graph.items()})
 
     def to_networkx(self):
-        """A new networkx graph with the original labels and attributes."""
+        """A new networkx graph with the original labels and attributes.
+
+        Attribute values are copies: editing the graph never edits this
+        network (or the graph it was made from), nor the other way round.
+        """
         g = nx.DiGraph() if self.directed else nx.Graph()
-        g.graph.update(self.graph_attrs)
-        for i, lab in enumerate(self.labels):
-            g.add_node(lab, **{a: vals[i] for a, vals in self.node_attrs.items()
-                               if not _is_missing(vals[i])})
-        for k, (i, j) in enumerate(self.ties):
-            g.add_edge(self.labels[i], self.labels[j],
-                       **{a: vals[k] for a, vals in self.edge_attrs.items()})
+        g.graph.update({k: _copy_value(v) for k, v in self.graph_attrs.items()})
+        # attribute dicts, not keyword arguments: any attribute name works ('self', 'u', ...)
+        g.add_nodes_from((lab, {a: _copy_value(vals[i]) for a, vals in self.node_attrs.items()
+                                if not _is_missing(vals[i])})
+                         for i, lab in enumerate(self.labels))
+        g.add_edges_from((self.labels[i], self.labels[j],
+                          {a: _copy_value(vals[k]) for a, vals in self.edge_attrs.items()})
+                         for k, (i, j) in enumerate(self.ties.tolist()))
         return g
 
     def with_ties(self, ties):
-        """The same nodes and attributes with other ties (edge attributes dropped)."""
+        """The same nodes and attributes with other ties (edge attributes dropped).
+
+        The node and graph attribute values are copies, so the new network
+        shares no mutable object with this one.
+        """
         return Network(self.n, ties, self.directed, labels=self.labels,
-                       node_attrs=self.node_attrs, graph_attrs=self.graph_attrs)
+                       node_attrs={a: _copy_values(v) for a, v in self.node_attrs.items()},
+                       graph_attrs={k: _copy_value(v) for k, v in self.graph_attrs.items()})
+
+
+_IMMUTABLE = (type(None), bool, int, float, complex, str, bytes, np.generic, frozenset)
+
+
+def _copy_value(v):
+    """v itself if it cannot change, else a deep copy (lists, dicts, arrays, ...)."""
+    if isinstance(v, _IMMUTABLE):
+        return v
+    if isinstance(v, tuple) and all(isinstance(x, _IMMUTABLE) for x in v):
+        return v
+    return copy.deepcopy(v)
+
+
+def _copy_values(values) -> list:
+    return [v if isinstance(v, _IMMUTABLE) else _copy_value(v) for v in values]
 
 
 def _is_missing(v) -> bool:

@@ -2,20 +2,22 @@
 
 The same seed gives the same draws whatever ``n_jobs`` is: every chain gets
 its own seed, drawn up front from ``random_state``.  To run on a dask
-cluster, wrap the call in ``joblib.parallel_backend("dask")`` or pass
-``backend="dask"``.
+cluster, pass ``backend="dask"`` (with a ``dask.distributed.Client``) or wrap
+the call in ``joblib.parallel_config(backend="dask")``.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from ..utils.longrun import parallel_map
 from ..utils.validation import check_random_state
 
 
 def _chain_job(model, theta, n, burnin, interval, start, seed, proposal):
     sampler, cm = model.sampler(theta, proposal=proposal, random_state=seed, start=start)
     g0 = model.statistics_vector(start)
-    stats = g0 + sampler.sample(theta, n, burnin, interval)
+    eta = model.eta(theta) if hasattr(model, "eta") else theta   # natural parameters
+    stats = g0 + sampler.sample(eta, n, burnin, interval)
     return stats, cm.state.ties(), sampler.acceptance_rate
 
 
@@ -41,6 +43,8 @@ def run_chains(model, theta, n, burnin, interval, starts=None, n_chains=1, n_job
         Where each chain starts (default: the observed network).
     n_jobs : int
         Parallel processes (joblib); 1 runs in this process.
+    backend : str, optional
+        joblib backend (see :func:`ergmfit.utils.longrun.parallel_map`).
 
     Returns
     -------
@@ -56,11 +60,7 @@ def run_chains(model, theta, n, burnin, interval, starts=None, n_chains=1, n_job
     seeds = chain_seeds(random_state, n_chains)
     jobs = [(model, np.asarray(theta, dtype=float), sizes[c], burnin, interval, starts[c],
              seeds[c], proposal) for c in range(n_chains)]
-    if n_jobs == 1 or n_chains == 1:
-        out = [_chain_job(*job) for job in jobs]
-    else:
-        from joblib import Parallel, delayed
-        out = Parallel(n_jobs=n_jobs, backend=backend)(delayed(_chain_job)(*job) for job in jobs)
+    out = parallel_map(_chain_job, jobs, n_jobs=n_jobs if n_chains > 1 else 1, backend=backend)
     return [o[0] for o in out], [o[1] for o in out], [o[2] for o in out]
 
 

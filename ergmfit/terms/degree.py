@@ -19,6 +19,7 @@ weights' geometric factor q^k = e^{−k log(λ/(λ−1))} shrinks).
 """
 from ._degree import (MODE_IN, MODE_OUT, MODE_UND, AltStarKernel, DegreeKernel,
                       GWDegreeKernel, IsolatesKernel, StarKernel)
+from .curved import AlternatingStars, GeometricWeights, curve_length, make_curved, start_decay
 from .registry import (BOTH, DIRECTED, UNDIRECTED, Param, Term, TermError, as_bool, as_float,
                        as_int_list, format_number, register)
 
@@ -26,19 +27,26 @@ FAMILY = "degree and star"
 
 _STAR_PARAMS = [Param("k", doc="star size(s): an integer or a list of integers >= 1")]
 _DEGREE_PARAMS = [Param("d", doc="degree(s): an integer or a list of integers >= 0")]
-_GW_PARAMS = [Param("decay", doc="decay parameter alpha"),
-              Param("fixed", False, doc="must be TRUE (the curved version is not supported yet)"),
-              Param("cutoff", 30, doc="only used by the curved version; ignored with fixed=TRUE")]
-_ALT_PARAMS = [Param("lambda", doc="lambda > 0"),
-               Param("fixed", False, doc="must be TRUE (the curved version is not supported yet)")]
+_GW_PARAMS = [Param("decay", None, doc="decay parameter alpha (the start when fixed=FALSE)"),
+              Param("fixed", False, doc="FALSE (statnet's default): curved, the decay is estimated"),
+              Param("cutoff", 30, doc="counts of the curved form: min(cutoff, n - 1)")]
+_ALT_PARAMS = [Param("lambda", None, doc="lambda > 0 (the start when fixed=FALSE)"),
+               Param("fixed", False, doc="FALSE (statnet's default): curved, lambda is estimated")]
 _ESTIMNET_PARAMS = [Param("lambda", 2.0, doc="lambda > 1 (EstimNet's default 2)")]
 
 
-def _require_fixed(name, fixed, what, value):
-    if not as_bool(fixed, f"term {name}: fixed"):
-        raise TermError(f"term {name}: the curved version (fixed=FALSE, {what} estimated) is not "
-                        f"supported yet; write fixed=TRUE to fix {what} at its value, e.g. "
-                        f"{name}({format_number(value) if value is not None else '0.5'}, fixed=TRUE)")
+def _curved_degrees(net, name, decay, cutoff, mode, curve_cls, limit, start_min=0.0):
+    """The curved form: counts of degree 1 ... K, coefficients <name>, <name>.decay|lambda."""
+    K = limit if cutoff is None else curve_length(name, cutoff, limit)
+    if K < 1:
+        raise TermError(f"term {name}: the curved form needs a network of at least 2 nodes")
+    ds = list(range(1, K + 1))
+    counts = Term(name, [f"{name}{v}" for v in ds], DegreeKernel(ds, mode))
+    curve = curve_cls(K)
+    return make_curved(name, counts, [f"{name}#{v}" for v in ds],
+                       [name, f"{name}.{curve.decay_name}"], curve,
+                       start_decay(name, decay, start_min, curve.decay_name,
+                                   strict=curve.decay_name == "lambda"))
 
 
 # -- k-stars -----------------------------------------------------------------
@@ -130,28 +138,35 @@ def isolates(net):
 # -- geometrically weighted degree -----------------------------------------------
 
 def _gw(net, name, short, decay, fixed, cutoff, mode):
+    if not as_bool(fixed, f"term {name}: fixed"):
+        return _curved_degrees(net, name, decay, cutoff, mode, GeometricWeights, net.n - 1)
+    if decay is None:
+        raise TermError(f"term {name}: decay is required with fixed=TRUE, "
+                        f"e.g. {name}(0.5, fixed=TRUE)")
     decay = as_float(decay, f"term {name}: decay")
-    _require_fixed(name, fixed, "the decay", decay)
+    if decay < 0:
+        raise TermError(f"term {name}: decay must be non-negative, got {format_number(decay)}")
     if len(as_int_list(cutoff, f"term {name}: cutoff", minimum=1)) != 1:
         raise TermError(f"term {name}: cutoff must be one integer, got {cutoff!r}")
     return Term(name, [f"{short}.fixed.{format_number(decay)}"], GWDegreeKernel(decay, mode))
 
 
 @register("gwdegree", kinds=UNDIRECTED, params=_GW_PARAMS, family=FAMILY)
-def gwdegree(net, decay, fixed=False, cutoff=30):
+def gwdegree(net, decay=None, fixed=False, cutoff=30):
     """Geometrically weighted degree with fixed decay α (statnet ``gwdegree(α, fixed=TRUE)``):
 
         e^α Σ_k {1 − (1 − e^−α)^k} D_k  =  e^α Σ_i {1 − (1 − e^−α)^d_i}.
 
     Label ``gwdeg.fixed.<α>``. Change for adding i–j: (1 − e^−α)^d_i + (1 − e^−α)^d_j.
-    Only fixed=TRUE is supported (``cutoff`` matters only for the curved version).
+    With fixed=FALSE (statnet's default) it is curved: statistics ``gwdegree#1 … #K``
+    (K = min(cutoff, n − 1)), coefficients ``gwdegree``, ``gwdegree.decay``.
     ``altkstar(λ) = −λ·gwdegree(log λ) + 2λ·edges``. Example: ``gwdegree(0.5, fixed=TRUE)``.
     """
     return _gw(net, "gwdegree", "gwdeg", decay, fixed, cutoff, MODE_UND)
 
 
 @register("gwidegree", kinds=DIRECTED, params=_GW_PARAMS, family=FAMILY)
-def gwidegree(net, decay, fixed=False, cutoff=30):
+def gwidegree(net, decay=None, fixed=False, cutoff=30):
     """Geometrically weighted in-degree with fixed decay α (statnet ``gwidegree(α, fixed=TRUE)``):
     e^α Σ_i {1 − (1 − e^−α)^din_i}. Label ``gwideg.fixed.<α>``.
 
@@ -162,7 +177,7 @@ def gwidegree(net, decay, fixed=False, cutoff=30):
 
 
 @register("gwodegree", kinds=DIRECTED, params=_GW_PARAMS, family=FAMILY)
-def gwodegree(net, decay, fixed=False, cutoff=30):
+def gwodegree(net, decay=None, fixed=False, cutoff=30):
     """Geometrically weighted out-degree with fixed decay α (statnet ``gwodegree(α, fixed=TRUE)``):
     e^α Σ_i {1 − (1 − e^−α)^dout_i}. Label ``gwodeg.fixed.<α>``.
 
@@ -190,11 +205,18 @@ def altkstar(net, **kw):
         Σ_{k=2}^{n−1} (−1)^k S_k / λ^{k−2}  =  λ² Σ_i [q^d_i − 1 + d_i/λ],  q = 1 − 1/λ,
 
     with S_k = Σ_i C(d_i, k). Label ``altkstar.<λ>``. Change for adding i–j:
-    λ(1 − q^d_i) + λ(1 − q^d_j). Equals −λ·gwdegree(log λ) + 2λ·edges. λ > 0; only
-    fixed=TRUE is supported. Example: ``altkstar(2, fixed=TRUE)``.
+    λ(1 − q^d_i) + λ(1 − q^d_j). Equals −λ·gwdegree(log λ) + 2λ·edges. λ > 0.  With
+    fixed=FALSE (statnet's default) it is curved: statistics ``altkstar#1 … #(n−1)``,
+    coefficients ``altkstar``, ``altkstar.lambda``. Example: ``altkstar(2, fixed=TRUE)``.
     """
+    if not as_bool(kw["fixed"], "term altkstar: fixed"):
+        # every degree 1 ... n - 1 (statnet's curved altkstar has no cutoff)
+        return _curved_degrees(net, "altkstar", kw["lambda"], None, MODE_UND, AlternatingStars,
+                               net.n - 1, start_min=0.0)
+    if kw["lambda"] is None:
+        raise TermError("term altkstar: lambda is required with fixed=TRUE, "
+                        "e.g. altkstar(2, fixed=TRUE)")
     lam = _lambda("altkstar", kw["lambda"], 0.0)
-    _require_fixed("altkstar", kw["fixed"], "lambda", lam)
     return Term("altkstar", [f"altkstar.{format_number(lam)}"], AltStarKernel(lam, MODE_UND))
 
 

@@ -31,8 +31,10 @@ Plain ``gwesp``/``gwdsp``/``esp``/``dsp``/``gwnsp``/``nsp`` on a directed networ
 ``dgwesp``/``dgwdsp``/``dgwnsp``/``desp``/``ddsp``/``dnsp`` put the type in the label
 (``gwesp.OTP.fixed.0.5``, ``esp.OTP1``).
 
-Only the fixed-decay versions exist (fixed=TRUE); ``cutoff`` matters only for statnet's
-curved version and is ignored.  The statistic is exact for every count; statnet 4.x
+With ``fixed=FALSE`` (statnet's default) the gw terms are curved (see :mod:`.curved`): their
+statistics are the counts ``esp#1 … esp#K`` (typed: ``esp.OTP#1 …``; plain directed ``gwdsp``:
+``gwdsp#1 …``), K = min(cutoff, n − 2), and their coefficients ``gwesp`` / ``gwesp.decay``
+(typed: ``gwesp.OTP`` / ``gwesp.OTP.decay``).  With ``fixed=TRUE`` ``cutoff`` is ignored.  The statistic is exact for every count; statnet 4.x
 evaluates ``dgwesp(fixed=TRUE)`` from the first ``cutoff`` ESP counts, so on networks where
 some pair has more than ``cutoff`` (30) partners statnet under-counts (ergm issues
 #484/#485) and the two disagree.
@@ -44,6 +46,7 @@ import numpy as np
 
 from ._dtriad import (SP_KINDS, SP_TYPES, TRIAD_MODES, DSPKernel, DTriadKernel)
 from ..exceptions import TermError
+from .curved import GeometricWeights, curve_length, make_curved, start_decay
 from .registry import (DIRECTED, Param, Term, as_bool, as_float, as_int_list, format_number,
                        register)
 
@@ -54,8 +57,8 @@ _ATTR_PARAMS = [Param("attr", None, "not supported yet"), Param("diff", False, "
                 Param("levels", None, "not supported yet")]
 _TIES_PARAMS = [Param("attr", None, "not supported yet"), Param("levels", None, "not supported yet")]
 _GW_PARAMS = [Param("decay", None, "decay parameter alpha >= 0"),
-              Param("fixed", False, "must be TRUE (the curved version is not supported yet)"),
-              Param("cutoff", 30, "only used by statnet's curved version; ignored")]
+              Param("fixed", False, "FALSE (statnet's default): curved, the decay is estimated"),
+              Param("cutoff", 30, "counts of the curved form: min(cutoff, n - 2)")]
 _TYPE_PARAM = Param("type", "OTP", "shared-partner type: OTP, ITP, RTP, OSP or ISP")
 
 
@@ -179,12 +182,6 @@ def _sp_type(name, type):
 
 
 def _gw_decay(name, decay, fixed, cutoff):
-    if not as_bool(fixed, f"term {name}: fixed"):
-        eg = format_number(decay) if isinstance(decay, (int, float)) and not isinstance(decay, bool) \
-            else "0.5"
-        raise TermError(f"term {name}: the curved version (fixed=FALSE, decay estimated) is not "
-                        f"supported yet; write fixed=TRUE to fix the decay at a value, e.g. "
-                        f"{name}({eg}, fixed=TRUE)")
     if decay is None:
         raise TermError(f"term {name}: decay is required with fixed=TRUE, e.g. {name}(0.5, fixed=TRUE)")
     a = as_float(decay, f"term {name}: decay")
@@ -194,7 +191,21 @@ def _gw_decay(name, decay, fixed, cutoff):
     return a
 
 
+_COUNT_PREFIX = {"edge": "esp", "dyad": "dsp", "nonedge": "nsp"}
+
+
 def _gw(net, name, label_prefix, sptype, kind, decay, fixed, cutoff):
+    if not as_bool(fixed, f"term {name}: fixed"):
+        # the curved form: the counts of 1 ... K partners, coefficients <prefix>, <prefix>.decay
+        K = curve_length(name, cutoff, net.n - 2)
+        typed = label_prefix != name
+        stat = _COUNT_PREFIX[kind] + (f".{sptype}" if typed else "")
+        if not typed and kind == "dyad":
+            stat = "gwdsp"          # statnet's labels of the undirected curved gwdsp
+        counts = _counts(net, name, stat, sptype, kind, list(range(1, K + 1)))
+        return make_curved(name, counts, [f"{stat}#{v}" for v in range(1, K + 1)],
+                           [label_prefix, f"{label_prefix}.decay"], GeometricWeights(K),
+                           start_decay(name, decay))
     a = _gw_decay(name, decay, fixed, cutoff)
     kernel = DSPKernel(SP_TYPES[sptype], SP_KINDS[kind], net.n, a, None)
     return Term(name, [f"{label_prefix}.fixed.{format_number(a)}"], kernel)

@@ -84,3 +84,63 @@ class Identity(Parameterisation):
 
     def information(self, theta, cov_stats) -> np.ndarray:
         return np.asarray(cov_stats, dtype=float)
+
+
+class Curved(Parameterisation):
+    """η(θ) of a model with curved terms: linear terms map their coefficient to
+    their statistic (η = θ); each curved term maps its (weight, decay) to its K
+    natural parameters (see :mod:`ergmfit.terms.curved`)."""
+
+    linear = False
+
+    def __init__(self, terms):
+        param_labels, stat_labels, self._blocks = [], [], []
+        for t in terms:
+            p0, s0 = len(param_labels), len(stat_labels)
+            param_labels += list(t.param_labels)
+            stat_labels += list(t.labels)
+            self._blocks.append((slice(p0, len(param_labels)), slice(s0, len(stat_labels)),
+                                 getattr(t, "curve", None)))
+        super().__init__(param_labels, stat_labels)
+        self.curved_terms = [(ps, ss, c) for ps, ss, c in self._blocks if c is not None]
+
+    def _theta(self, theta):
+        theta = np.asarray(theta, dtype=float)
+        if theta.shape != (self.n_params,):
+            raise ValueError(f"theta must have {self.n_params} value(s), got shape {theta.shape}")
+        return theta
+
+    def eta(self, theta) -> np.ndarray:
+        theta = self._theta(theta)
+        out = np.empty(self.n_stats)
+        for ps, ss, curve in self._blocks:
+            out[ss] = theta[ps] if curve is None else curve.eta(theta[ps])
+        return out
+
+    def jacobian(self, theta) -> np.ndarray:
+        theta = self._theta(theta)
+        J = np.zeros((self.n_stats, self.n_params))
+        for ps, ss, curve in self._blocks:
+            if curve is None:
+                J[ss, ps] = np.eye(ss.stop - ss.start)
+            else:
+                J[ss, ps] = curve.jacobian(theta[ps])
+        return J
+
+    def lower_bounds(self) -> np.ndarray:
+        """Smallest allowed value of each parameter (-inf but for the decays)."""
+        lo = np.full(self.n_params, -np.inf)
+        for ps, _, curve in self.curved_terms:
+            lo[ps.start + 1] = curve.decay_lower
+        return lo
+
+    def decay_indices(self) -> list:
+        """Positions (in θ) of the decay parameters of the curved terms."""
+        return [ps.start + 1 for ps, _, _ in self.curved_terms]
+
+
+def parameterisation_of(terms) -> Parameterisation:
+    """The map of a model with these terms: Identity unless a term is curved."""
+    if any(getattr(t, "curve", None) is not None for t in terms):
+        return Curved(terms)
+    return Identity([lab for t in terms for lab in t.labels])

@@ -46,6 +46,11 @@ class Term:
     empty: np.ndarray = None
     dyad_independent: bool = False
     args: dict = field(default_factory=dict)
+    # curved terms (see .curved): coefficient labels, the map θ -> η and the
+    # starting decay; linear terms have one coefficient per statistic
+    param_labels: list = None
+    curve: Any = None
+    init_decay: Any = None
 
     def __post_init__(self):
         if self.empty is None:
@@ -53,6 +58,8 @@ class Term:
         self.empty = np.asarray(self.empty, dtype=float)
         if len(self.labels) != self.kernel.n_stats or len(self.empty) != len(self.labels):
             raise AssertionError(f"term {self.name}: labels, kernel and empty value disagree")
+        if self.param_labels is None:
+            self.param_labels = list(self.labels)
 
 
 @dataclass

@@ -12,6 +12,7 @@ partners, ``DP_k`` the number of dyads (unordered pairs, tie or not) with k,
 from ._triad import (CycleKernel, DspKernel, EspKernel, GwdspKernel, GwespKernel,
                      GwnspKernel, NspKernel, TriangleKernel, TwopathKernel)
 from ..exceptions import TermError
+from .curved import GeometricWeights, curve_length, make_curved, start_decay
 from .registry import (UNDIRECTED, Param, Term, as_bool, as_float, as_int_list,
                        format_number, register)
 
@@ -104,12 +105,7 @@ _GW_PARAMS = [Param("decay", None), Param("fixed", False), Param("cutoff", 30)]
 
 
 def _gw_decay(name, decay, fixed, cutoff):
-    fixed = as_bool(fixed, f"term {name}: fixed")
-    if not fixed:
-        example = format_number(as_float(decay, "decay")) if decay is not None else "0.5"
-        raise TermError(
-            f"term {name}: the curved form (fixed=FALSE, statnet's default) is not supported "
-            f"yet; fix the decay at a value, e.g. {name}({example}, fixed=TRUE)")
+    """The decay of the fixed form, checked (the curved form: see :func:`_curved_sp`)."""
     if decay is None:
         raise TermError(f"term {name}: decay is required with fixed=TRUE, "
                         f"e.g. {name}(0.5, fixed=TRUE)")
@@ -122,6 +118,15 @@ def _gw_decay(name, decay, fixed, cutoff):
     return decay
 
 
+def _curved_sp(net, name, decay, cutoff, kernel_cls, stat_prefix):
+    """The curved form (statnet's default, fixed=FALSE): counts of 1 ... K partners."""
+    K = curve_length(name, cutoff, net.n - 2)
+    ds = list(range(1, K + 1))
+    counts = Term(name, [f"{stat_prefix}{v}" for v in ds], kernel_cls(ds, net.n))
+    return make_curved(name, counts, [f"{stat_prefix}#{v}" for v in ds],
+                       [name, f"{name}.decay"], GeometricWeights(K), start_decay(name, decay))
+
+
 @register("gwesp", kinds=UNDIRECTED, params=_GW_PARAMS, family=_FAMILY)
 def gwesp(net, decay=None, fixed=False, cutoff=30):
     """Geometrically weighted edgewise shared partners (fixed decay α).
@@ -132,12 +137,15 @@ def gwesp(net, decay=None, fixed=False, cutoff=30):
     of the tie (i, j): w(sp(i, j)) + Σ_{k ∈ N(i)∩N(j)} [r^{sp⁻(i,k)} + r^{sp⁻(j,k)}],
     r = 1 − e^{−α}, sp⁻ = counts without the tie (i, j).
 
-    ``cutoff`` is accepted and ignored: as in statnet it only limits the
-    number of ESP terms of the curved (``fixed=FALSE``) form, which is not
-    supported yet.
+    With ``fixed=FALSE`` (statnet's default) the term is curved: its
+    statistics are the counts ``esp#1 … esp#K`` (K = min(cutoff, n − 2)) and
+    its coefficients ``gwesp`` and ``gwesp.decay`` (see :mod:`.curved`);
+    ``cutoff`` matters only there.
 
     Example: ``edges + gwesp(0.25, fixed=TRUE)``.
     """
+    if not as_bool(fixed, "term gwesp: fixed"):
+        return _curved_sp(net, "gwesp", decay, cutoff, EspKernel, "esp")
     a = _gw_decay("gwesp", decay, fixed, cutoff)
     return Term("gwesp", [f"gwesp.fixed.{format_number(a)}"], GwespKernel(a, net.n))
 
@@ -153,6 +161,8 @@ def gwdsp(net, decay=None, fixed=False, cutoff=30):
 
     Example: ``edges + gwdsp(0.5, fixed=TRUE)``.
     """
+    if not as_bool(fixed, "term gwdsp: fixed"):
+        return _curved_sp(net, "gwdsp", decay, cutoff, DspKernel, "gwdsp")
     a = _gw_decay("gwdsp", decay, fixed, cutoff)
     return Term("gwdsp", [f"gwdsp.fixed.{format_number(a)}"], GwdspKernel(a, net.n))
 
@@ -163,10 +173,13 @@ def gwnsp(net, decay=None, fixed=False, cutoff=30):
 
     e^α Σ_{k≥1} {1 − (1 − e^{−α})^k} NP_k over untied pairs, i.e. gwdsp − gwesp
     (statnet ``gwnsp(decay, fixed=TRUE)``, label ``gwnsp.fixed.<decay>``).
-    ``cutoff`` is ignored, as in statnet with ``fixed=TRUE``.
+    With ``fixed=FALSE`` (statnet's default) it is curved: statistics ``nsp#1 …
+    nsp#K``, coefficients ``gwnsp`` and ``gwnsp.decay``.
 
     Example: ``edges + gwesp(0.5, fixed=TRUE) + gwnsp(0.5, fixed=TRUE)``.
     """
+    if not as_bool(fixed, "term gwnsp: fixed"):
+        return _curved_sp(net, "gwnsp", decay, cutoff, NspKernel, "nsp")
     a = _gw_decay("gwnsp", decay, fixed, cutoff)
     return Term("gwnsp", [f"gwnsp.fixed.{format_number(a)}"], GwnspKernel(a, net.n))
 

@@ -2,8 +2,33 @@
 from __future__ import annotations
 
 import numbers
+import os
+import sys
+import warnings
 
 import numpy as np
+
+#: ergmfit's own directory: warnings are attributed to the first frame outside it
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def warn(message, category=UserWarning):
+    """``warnings.warn`` pointing at the user's line, not at ergmfit's.
+
+    The warning is attributed to the first caller outside the ergmfit
+    package, however deep inside ergmfit it is issued (Python >= 3.12:
+    ``skip_file_prefixes``; before: a ``stacklevel`` counted from the
+    frames), so ``python -W error`` tracebacks and the "file:line:" of the
+    printed warning show the user's code.
+    """
+    if sys.version_info >= (3, 12):
+        warnings.warn(message, category, skip_file_prefixes=(_PACKAGE_DIR,))
+        return
+    level, frame = 2, sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame = frame.f_back
+        level += 1
+    warnings.warn(message, category, stacklevel=level)
 
 
 def check_random_state(random_state) -> np.random.Generator:

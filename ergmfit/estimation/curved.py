@@ -1,0 +1,204 @@
+"""Estimation in θ through a curved map η(θ) (Hunter & Handcock 2006).
+
+The estimators that support curved terms (MPLE, MCMC-MLE, CD) work on the
+canonical statistics g exactly as for a linear model and reach θ through the
+model's :class:`~ergmfit.terms.parameterisation.Parameterisation`:
+
+* the pseudo-likelihood is a logistic regression with linear predictor
+  Δg·η(θ); its score is J(θ)' X'(y − μ) and its information J' X'WX J;
+* the importance-sampling log-likelihood ratio of MCMC-MLE is
+  (η(θ) − η₀)·ξ − log mean_i exp((η(θ) − η₀)·z_i), maximised over θ with
+  gradient J'(ξ − μ_w) and information J' Cov_w(z) J;
+* standard errors are the inverse of J' I_η J: the delta method from the
+  canonical to the curved parameters, as statnet computes them.
+
+Maximisation is Fisher scoring (Newton with the information above, which is
+positive semi-definite) with backtracking, from start values chosen by
+:func:`start_values`: the best of a grid of common decays for a fit with
+the decays held fixed, unless the formula gave a decay (``gwesp(0.5,
+fixed=FALSE)`` starts there) or ``init`` did.
+"""
+from __future__ import annotations
+
+import numpy as np
+from scipy import special
+
+
+# a decay above this has run off along a ridge (e^8 ~ 3000: a gw term then counts
+# each edge by its number of shared partners, k-star like for degrees)
+DECAY_RIDGE = 8.0
+
+# starting decays tried when the formula gives none (α for gw terms, λ for altkstar)
+DECAY_GRID = (0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0)
+LAMBDA_GRID = (1.25, 1.5, 2.0, 3.0, 5.0)
+
+
+def fixed_decay_matrix(par, theta):
+    """A (q, p) matrix A with η(θ) = A @ θ at the decays in ``theta``, nonzero
+    only in the weight columns: the linear model with the decays held fixed
+    (the decay columns are zero)."""
+    A = np.zeros((par.n_stats, par.n_params))
+    for ps, ss, curve in par._blocks:
+        if curve is None:
+            A[ss, ps] = np.eye(ss.stop - ss.start)
+        else:
+            th = np.asarray(theta, dtype=float)[ps]
+            A[ss, ps.start] = curve.eta(np.array([1.0, th[1]]))
+    return A
+
+
+def _decay_candidates(curve, given):
+    if given is not None:
+        return (float(given),)
+    return LAMBDA_GRID if curve.decay_name == "lambda" else DECAY_GRID
+
+
+def start_values(par, fit_linear, init_decays=None, init=None):
+    """Start θ for a curved fit.
+
+    ``fit_linear(A)`` fits the linear model whose statistics are g @ A[:, cols]
+    (``cols``: the weight and linear columns) and returns (params, loglik).
+    Every decay given (``init_decays``: one per curved term, None for "choose")
+    is used; the others are chosen jointly from a grid of common values by the
+    best fixed-decay log-(pseudo-)likelihood.  ``init`` (a full θ with NaN for
+    "choose") overrides.
+    """
+    decay_at = par.decay_indices()
+    curves = [c for _, _, c in par.curved_terms]
+    given = list(init_decays) if init_decays is not None else [None] * len(curves)
+    theta = np.zeros(par.n_params)
+    if init is not None:
+        init = np.asarray(init, dtype=float)
+        for j, k in enumerate(decay_at):
+            if np.isfinite(init[k]):
+                given[j] = float(init[k])
+    grid = []
+    for c, g in zip(curves, given):
+        grid.append(_decay_candidates(c, g))
+    n_cand = max(len(g) for g in grid)
+    best = None
+    for idx in range(n_cand):
+        for j, k in enumerate(decay_at):
+            theta[k] = grid[j][min(idx, len(grid[j]) - 1)]
+        A = fixed_decay_matrix(par, theta)
+        cols = [k for k in range(par.n_params) if k not in decay_at]
+        try:
+            params, ll = fit_linear(A[:, cols])
+        except Exception:          # a decay at which the fixed model has no MPLE
+            continue
+        if np.all(np.isfinite(params)) and np.isfinite(ll) and (best is None or ll > best[0]):
+            cand = theta.copy()
+            cand[cols] = params
+            best = (ll, cand)
+    if best is None:
+        theta[[k for k in range(par.n_params) if k not in decay_at]] = 0.0
+        return theta
+    theta = best[1]
+    if init is not None:
+        ok = np.isfinite(init)
+        theta[ok] = init[ok]
+    return theta
+
+
+def bounded_ascent(fun, value, theta0, lower, maxiter=200, tol=1e-12):
+    """Fisher scoring with backtracking on the box θ >= ``lower``.
+
+    ``fun(θ) -> (f, gradient, information)``; ``value(θ) -> f``.  A bound is
+    held (its coordinate left out of the Newton step) while the gradient
+    pushes against it; trial points are projected onto the box.  Returns
+    (θ, f, information, n_iter, converged)."""
+    theta = np.maximum(np.asarray(theta0, dtype=float), lower)
+    f, g, H = fun(theta)
+    for it in range(1, maxiter + 1):
+        free = ~((theta <= lower) & (g <= 0))
+        step = np.zeros_like(theta)
+        if free.any():
+            Hf = H[np.ix_(free, free)]
+            try:
+                step[free] = np.linalg.solve(Hf, g[free])
+            except np.linalg.LinAlgError:
+                step[free] = np.linalg.lstsq(Hf, g[free], rcond=None)[0]
+        if not np.all(np.isfinite(step)):
+            return theta, f, H, it, False
+        if not float(g @ step) > tol * (1.0 + abs(f)):
+            return theta, f, H, it, True
+        t = 1.0
+        while True:
+            cand = np.maximum(theta + t * step, lower)
+            fc = value(cand)
+            if np.isfinite(fc) and fc >= f - 1e-12 * (1.0 + abs(f)):
+                break
+            t *= 0.5
+            if t < 1e-12:
+                return theta, f, H, it, False
+        theta = cand
+        f, g, H = fun(theta)
+    return theta, f, H, maxiter, False
+
+
+def maximize_curved_pseudolikelihood(design, par, theta0, maxiter=200, tol=1e-12):
+    """Maximise the curved pseudo-likelihood of ``design`` (rows X, weights n, s).
+
+    Returns (theta, loglik, information J'X'WXJ, n_iter, converged)."""
+    keep = design.n > 0
+    X, n, s = design.X[keep], design.n[keep], design.s[keep]
+
+    def value(theta):
+        with np.errstate(all="ignore"):
+            lin = X @ par.eta(theta)
+            return float(s @ lin - n @ np.logaddexp(0.0, lin))
+
+    def fun(theta):
+        eta = par.eta(theta)
+        lin = X @ eta
+        mu = special.expit(lin)
+        J = par.jacobian(theta)
+        XJ = X @ J
+        f = float(s @ lin - n @ np.logaddexp(0.0, lin))
+        g = XJ.T @ (s - n * mu)
+        H = XJ.T @ ((n * mu * (1.0 - mu))[:, None] * XJ)
+        return f, g, H
+
+    return bounded_ascent(fun, value, theta0, par.lower_bounds(), maxiter, tol)
+
+
+def maximize_curved_is_loglik(Z, target, par, theta0, maxit=100, tol=1e-12):
+    """Maximise (η(θ) − η₀)·target − log mean exp((η(θ) − η₀)·z_i) over θ.
+
+    ``Z`` are the sampled canonical statistics centred at the observed ones,
+    sampled at θ0; ``target`` the (centred) pseudo-observation.  Returns θ."""
+    eta0 = par.eta(theta0)
+
+    def fun(theta):
+        d = par.eta(theta) - eta0
+        a = Z @ d
+        top = a.max()
+        w = np.exp(a - top)
+        w /= w.sum()
+        mu = w @ Z
+        C = (Z - mu).T @ ((Z - mu) * w[:, None])
+        J = par.jacobian(theta)
+        f = float(d @ target - (np.log(np.mean(np.exp(a - top))) + top))
+        return f, J.T @ (target - mu), J.T @ C @ J
+
+    return bounded_ascent(fun, lambda th: fun(th)[0], theta0, par.lower_bounds(), maxit, tol)[0]
+
+
+def decay_messages(par, theta, what="pseudo-likelihood"):
+    """Plain-words notes on decays that ran off (a ridge) or sit at their bound."""
+    out = []
+    for ps, _, curve in par.curved_terms:
+        w_lab, d_lab = par.param_labels[ps.start], par.param_labels[ps.start + 1]
+        decay = float(theta[ps.start + 1])
+        big = DECAY_RIDGE if curve.decay_name == "decay" else float(np.exp(DECAY_RIDGE))
+        if decay > big:
+            out.append(
+                f"{d_lab} ran off to {decay:.3g}: the {what} keeps rising along a ridge as the "
+                f"decay grows, so it has no finite maximum in {d_lab} (with a very large decay "
+                f"{w_lab} counts every shared partner, as a triangle or k-star term does). "
+                f"Fix the decay, e.g. {w_lab}(1, fixed=TRUE), or start elsewhere with "
+                f"init=[..., {d_lab}=0.5, ...]")
+        elif decay <= curve.decay_lower + 1e-9:
+            out.append(f"Note: {d_lab} is at its lower bound {curve.decay_lower:g} (the {what} "
+                       f"is largest there); its standard error is not reliable")
+    return out

@@ -1,0 +1,444 @@
+"""The long-run service: what every computation that runs for minutes needs.
+
+MCMC-MLE, Equilibrium Expectation (and any later sampler) use one service for
+
+* **progress** -- :class:`Progress`, a tqdm bar that also behaves when the
+  output is not a terminal (a log file or a CI job: a line every 30 s
+  instead of a carriage-return animation);
+* **Ctrl-C** -- :class:`catch_interrupt`, a ``with`` block that ends on
+  ``KeyboardInterrupt`` and records it, so the caller returns the last
+  finished work marked as interrupted instead of losing it (the compiled
+  samplers check for a pending signal every 2^16 proposals, so Ctrl-C is
+  seen within milliseconds);
+* **checkpoints** -- :class:`Checkpoint`, a file or directory owned by one
+  run: JSON and ``.npz`` files (never pickle) written atomically (a
+  temporary file in the same directory, fsync, ``os.replace``), a lock file
+  that refuses a second concurrent writer with :class:`CheckpointError`, a
+  failed write (read-only directory, full disk) that warns
+  (:class:`CheckpointWarning`) and lets the run go on, and readers that turn
+  a damaged file into one :class:`CheckpointError` naming it;
+* **parallel jobs** -- :func:`parallel_map` (joblib; ``backend="loky"``
+  processes by default, ``"dask"`` for a dask.distributed cluster, or the
+  caller's ``joblib.parallel_config``) and :func:`run_jobs`, which runs
+  long jobs that report progress and stop cleanly on Ctrl-C through a
+  :class:`JobControl`.
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import socket
+import sys
+import tempfile
+import threading
+import warnings
+
+import numpy as np
+
+from ..exceptions import CheckpointError, CheckpointWarning
+from .fileio import atomic_write
+
+__all__ = ["Progress", "catch_interrupt", "Checkpoint", "write_json", "read_json", "write_npz",
+           "read_npz", "parallel_map", "run_jobs", "JobControl"]
+
+
+# ---------------------------------------------------------------------------
+# progress
+# ---------------------------------------------------------------------------
+class Progress:
+    """A progress bar of ``total`` steps (nothing when ``enabled`` is false).
+
+    On a terminal it is tqdm's bar; otherwise tqdm writes a plain line at
+    most every 30 seconds, which reads well in log files.
+    """
+
+    def __init__(self, total, desc, unit="it", enabled=True):
+        self.bar = None
+        self.n = 0
+        if enabled:
+            from tqdm.auto import tqdm
+            tty = bool(getattr(sys.stderr, "isatty", lambda: False)())
+            self.bar = tqdm(total=total, desc=desc, unit=unit, leave=False, file=sys.stderr,
+                            mininterval=0.1 if tty else 30.0, dynamic_ncols=tty,
+                            ncols=None if tty else 80, ascii=None if tty else True)
+
+    def update(self, n=1, **postfix):
+        """Advance by ``n`` steps, showing ``postfix`` (name=value) beside the bar."""
+        self.n += n
+        if self.bar is not None:
+            if postfix:
+                self.bar.set_postfix(**postfix, refresh=False)
+            self.bar.update(n)
+
+    def update_to(self, done):
+        """Move the bar to ``done`` steps (never back)."""
+        if done > self.n:
+            self.update(done - self.n)
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+
+# ---------------------------------------------------------------------------
+# Ctrl-C
+# ---------------------------------------------------------------------------
+class catch_interrupt:
+    """A ``with`` block that ends quietly on Ctrl-C (``KeyboardInterrupt``).
+
+    >>> with catch_interrupt() as stop:
+    ...     raise KeyboardInterrupt
+    >>> stop.interrupted
+    True
+
+    The caller then returns the work finished before the interrupt, marked
+    as interrupted.  Other exceptions pass through.
+    """
+
+    def __init__(self):
+        self.interrupted = False
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is not None and issubclass(exc_type, KeyboardInterrupt):
+            self.interrupted = True
+            return True
+        return False
+
+
+# ---------------------------------------------------------------------------
+# files: atomic JSON / npz writers (fileio.atomic_write: a temporary file in
+# the same directory, fsync, os.replace) and readers that name damaged files
+# ---------------------------------------------------------------------------
+def _stamp(data):
+    from .. import __version__
+    return {**data, "ergmfit_version": data.get("ergmfit_version", __version__)}
+
+
+def write_json(path, data, indent=None):
+    """Write ``data`` (JSON-able, with the ergmfit version added) atomically."""
+    with atomic_write(path) as fh:
+        json.dump(_stamp(data), fh, indent=indent)
+
+
+def write_npz(path, arrays, meta):
+    """Write numeric ``arrays`` and a JSON ``meta`` dict to an ``.npz`` file
+    atomically (no pickle: the metadata is stored as a JSON string)."""
+    with atomic_write(path, "wb") as fh:
+        np.savez(fh, __meta__=np.array(json.dumps(_stamp(meta))), **arrays)
+
+
+def _a(what):
+    return "an" if what[:1] in "aeiouAEIOUMS" else "a"
+
+
+def _damaged(path, what, exc):
+    from .. import __version__
+    return CheckpointError(f"cannot read {path}: not {_a(what)} {what} of ergmfit that can be "
+                           f"read -- damaged, truncated or missing ({type(exc).__name__}: {exc}; "
+                           f"this is ergmfit {__version__})")
+
+
+def read_json(path, kind=None, what="checkpoint"):
+    """The JSON file ``path``; :class:`CheckpointError` naming it when it is
+    missing, damaged or (with ``kind``) not of that kind."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (OSError, ValueError, UnicodeDecodeError) as exc:
+        raise _damaged(path, what, exc) from None
+    if kind is not None and (not isinstance(data, dict) or data.get("kind") != kind):
+        raise CheckpointError(f"{path} is not {_a(what)} {what} of ergmfit")
+    return data
+
+
+def read_npz(path, what="checkpoint"):
+    """(meta, arrays) of an ``.npz`` file written by :func:`write_npz`."""
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            meta = json.loads(str(z["__meta__"]))
+            arrays = {k: z[k] for k in z.files if k != "__meta__"}
+    except Exception as exc:     # noqa: BLE001 - zip, OS and format errors alike
+        raise _damaged(path, what, exc) from None
+    return meta, arrays
+
+
+# ---------------------------------------------------------------------------
+# checkpoints owned by one run
+# ---------------------------------------------------------------------------
+def _pid_alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True
+    return True
+
+
+class Checkpoint:
+    """A checkpoint file (``directory=False``) or directory written by one run.
+
+    :meth:`acquire` takes its lock file (``<file>.lock`` or ``<dir>/.lock``,
+    holding the process id and host): a second run writing to the same
+    checkpoint at the same time gets a :class:`CheckpointError`; a lock
+    left by a process that no longer runs is taken over.  :meth:`save_json`
+    and :meth:`save_npz` write atomically; a write that fails (read-only
+    directory, full disk) warns once with :class:`CheckpointWarning` and the
+    run goes on.  Use it as a context manager (the lock is released at the
+    end, also on errors).
+    """
+
+    def __init__(self, path, directory=False, what="checkpoint"):
+        self.path = os.fspath(path)
+        self.directory = bool(directory)
+        self.what = what
+        self.lock_path = (os.path.join(self.path, ".lock") if self.directory
+                          else self.path + ".lock")
+        self.locked = False
+        self.failed = False
+
+    def acquire(self):
+        if self.directory:
+            try:
+                os.makedirs(self.path, exist_ok=True)
+            except OSError as exc:
+                self._warn(exc)
+                return self
+        me = f"{os.getpid()} {socket.gethostname()}"
+        for _ in range(2):
+            try:
+                fd = os.open(self.lock_path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+            except FileExistsError:
+                try:
+                    with open(self.lock_path, encoding="utf-8") as fh:
+                        pid, host = (fh.read().split() + ["", ""])[:2]
+                    pid = int(pid)
+                except (OSError, ValueError):
+                    pid, host = -1, ""
+                if pid > 0 and host == socket.gethostname() and not _pid_alive(pid):
+                    with contextlib.suppress(OSError):     # a stale lock: take it over
+                        os.unlink(self.lock_path)
+                    continue
+                raise CheckpointError(
+                    f"the {self.what} {self.path} is being written by another run "
+                    f"(process {pid} on {host or 'an unknown host'}, lock file "
+                    f"{self.lock_path}): wait for it to finish or choose another checkpoint; "
+                    "delete the lock file if that run no longer exists") from None
+            except OSError as exc:            # read-only directory etc.: no lock, no files
+                self._warn(exc)
+                return self
+            with os.fdopen(fd, "w") as fh:
+                fh.write(me + "\n")
+            self.locked = True
+            return self
+        return self
+
+    def release(self):
+        if self.locked:
+            with contextlib.suppress(OSError):
+                os.unlink(self.lock_path)
+            self.locked = False
+
+    def __enter__(self):
+        return self.acquire()
+
+    def __exit__(self, *exc):
+        self.release()
+        return False
+
+    def file(self, name=None):
+        return os.path.join(self.path, name) if self.directory else self.path
+
+    def _warn(self, exc):
+        if not self.failed:
+            warnings.warn(f"could not write the {self.what} {self.path} ({exc}); the run goes "
+                          "on without saving it", CheckpointWarning, stacklevel=3)
+        self.failed = True
+
+    def save_json(self, data, name=None, indent=None):
+        """Write ``data`` to the checkpoint (file ``name`` of a directory); True if written."""
+        try:
+            write_json(self.file(name), data, indent=indent)
+            return True
+        except OSError as exc:
+            self._warn(exc)
+            return False
+
+    def save_npz(self, name, arrays, meta):
+        """Write ``arrays`` and ``meta`` to the file ``name``; True if written."""
+        try:
+            write_npz(self.file(name), arrays, meta)
+            return True
+        except OSError as exc:
+            self._warn(exc)
+            return False
+
+
+# ---------------------------------------------------------------------------
+# parallel jobs
+# ---------------------------------------------------------------------------
+def _backend_context(backend):
+    """A joblib context for ``backend`` (None: the caller's, or joblib's default)."""
+    import joblib
+    if backend is None:
+        return contextlib.nullcontext()
+    # parallel_config also registers the lazily loaded "dask" backend, which
+    # Parallel(backend="dask") alone does not know
+    return joblib.parallel_config(backend=backend)
+
+
+def parallel_map(func, jobs, n_jobs=1, backend=None):
+    """``[func(*job) for job in jobs]``, in parallel with joblib when ``n_jobs != 1``.
+
+    ``backend``: ``None`` (the caller's ``joblib.parallel_config``, else
+    loky processes), ``"loky"``, ``"threading"``, ``"multiprocessing"`` or
+    ``"dask"`` (needs a ``dask.distributed.Client``).  Ctrl-C aborts the
+    jobs and raises ``KeyboardInterrupt``.
+    """
+    jobs = list(jobs)
+    if n_jobs == 1 or len(jobs) <= 1:
+        return [func(*job) for job in jobs]
+    from joblib import Parallel, delayed
+    with _backend_context(backend):
+        # max_nbytes=None: no read-only memory maps of the networks' arrays
+        # (a network state needs writable buffers)
+        return Parallel(n_jobs=n_jobs, max_nbytes=None)(delayed(func)(*job) for job in jobs)
+
+
+class JobControl:
+    """What a long job sees of the run: :meth:`report` its progress and ask
+    :meth:`stop_requested` (after Ctrl-C in the parent) between steps.
+
+    In-process it calls ``on_report(index, done)``; in a worker it writes
+    small files in a control directory that the parent polls.
+    """
+
+    def __init__(self, index, directory=None, on_report=None):
+        self.index, self.directory, self.on_report = index, directory, on_report
+
+    def report(self, done, total=None):
+        if self.on_report is not None:
+            self.on_report(self.index, done)
+        if self.directory is not None:
+            try:
+                path = os.path.join(self.directory, f"progress_{self.index}.txt")
+                with open(path + ".tmp", "w") as fh:
+                    fh.write(f"{done} {total}\n")
+                os.replace(path + ".tmp", path)
+            except OSError:
+                pass
+
+    def stop_requested(self):
+        return self.directory is not None and os.path.exists(os.path.join(self.directory,
+                                                                          "stop"))
+
+    def __getstate__(self):             # a worker gets no callback of the parent
+        return {"index": self.index, "directory": self.directory, "on_report": None}
+
+
+def run_jobs(func, jobs, n_jobs=1, backend=None, progress=None, is_interrupted=None):
+    """Run ``func(*job, control)`` for every job; returns (results, interrupted).
+
+    A job reports its progress through its :class:`JobControl` (the
+    ``progress`` bar counts the sum over jobs) and, after Ctrl-C, finishes
+    its current step and returns its work so far.  In this process
+    (``n_jobs == 1``) the jobs run one after the other and the run stops
+    after a job that ``is_interrupted(result)`` or that raised
+    ``KeyboardInterrupt``; in parallel (joblib, ``backend`` as in
+    :func:`parallel_map`) Ctrl-C asks every job to stop (a control file)
+    and waits for their results.
+    """
+    jobs = list(jobs)
+    is_interrupted = is_interrupted or (lambda res: False)
+    if n_jobs == 1 or len(jobs) <= 1:
+        return _run_here(func, jobs, progress, is_interrupted)
+    return _run_parallel(func, jobs, n_jobs, backend, progress, is_interrupted)
+
+
+def _run_here(func, jobs, progress, is_interrupted):
+    done = {}
+
+    def on_report(index, n):
+        done[index] = n
+        if progress is not None:
+            progress.update_to(sum(done.values()))
+    out = []
+    with catch_interrupt() as stop:          # Ctrl-C while a job starts up
+        for c, job in enumerate(jobs):
+            res = func(*job, JobControl(c, on_report=on_report))
+            out.append(res)
+            if is_interrupted(res):
+                stop.interrupted = True
+                break
+    return out, stop.interrupted
+
+
+def _run_parallel(func, jobs, n_jobs, backend, progress, is_interrupted):
+    import shutil
+
+    from joblib import Parallel, delayed
+    from joblib.parallel import get_active_backend
+    control_dir = tempfile.mkdtemp(prefix="ergmfit_run_")
+    if backend is None:                # the caller's joblib context (thread-local)
+        backend, _ = get_active_backend()
+    result = {}
+    finished = threading.Event()
+
+    def target():
+        try:
+            calls = (delayed(func)(*job, JobControl(c, control_dir)) for c, job in enumerate(jobs))
+            with _backend_context(backend):
+                result["out"] = Parallel(n_jobs=n_jobs, max_nbytes=None)(calls)
+        except BaseException as exc:   # noqa: BLE001 - re-raised in the caller's thread
+            result["err"] = exc
+        finally:
+            finished.set()
+
+    def poll():
+        if progress is None:
+            return
+        total = 0
+        for c in range(len(jobs)):
+            try:
+                with open(os.path.join(control_dir, f"progress_{c}.txt")) as fh:
+                    total += int(fh.read().split()[0])
+            except (OSError, ValueError, IndexError):
+                pass
+        progress.update_to(total)
+
+    th = threading.Thread(target=target, daemon=True)
+    th.start()
+    interrupted = False
+    # wait on an Event, not Thread.join: a join interrupted by Ctrl-C can
+    # return early afterwards (CPython), before the jobs have stopped
+    try:
+        try:
+            while not finished.wait(0.5):
+                poll()
+        except KeyboardInterrupt:
+            interrupted = True
+            with contextlib.suppress(OSError):
+                open(os.path.join(control_dir, "stop"), "w").close()
+            while not finished.wait(0.5):    # the jobs stop after their current step
+                pass
+    finally:
+        shutil.rmtree(control_dir, ignore_errors=True)
+    if "err" in result:
+        err = result["err"]
+        if isinstance(err, KeyboardInterrupt):
+            raise RuntimeError("the parallel jobs were aborted; no results") from err
+        raise err
+    out = result.get("out", [])
+    return out, interrupted or any(is_interrupted(o) for o in out)
