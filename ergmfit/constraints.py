@@ -140,13 +140,18 @@ def _all_pairs(network):
 
 def _nonzero_change_vars(network, formula):
     """Variables where some term of ``formula`` has a nonzero change statistic."""
-    from .model import ERGM
+    from .network import NetworkState
     from .sampling._constrained import change_rows
-    m = ERGM(network, _strip(formula))
-    if not m.dyad_independent:
+    from .terms._ergm import ERGMModel
+    from .terms.registry import build_term
+    terms = [build_term(network, c.name, c.args, c.kwargs)
+             for c in parse_formula(_strip(formula))]
+    if not all(t.dyad_independent for t in terms):
         raise FormulaError(f"dyads(): the terms of {formula!r} must be dyad-independent")
+    cm = ERGMModel(NetworkState(network.n, network.directed, network.ties),
+                   [t.kernel for t in terms])
     vars_ = np.arange(network.n_dyads, dtype=np.int64)
-    X, _ = change_rows(m.compiled(), vars_)
+    X, _ = change_rows(cm, vars_)
     return vars_[(X != 0).any(axis=1)]
 
 

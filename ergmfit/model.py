@@ -254,7 +254,7 @@ class ERGM:
         if model.target_stats is not None and method != "mple":
             # as statnet: the chains start at a network with the target statistics
             import copy
-            from .estimation.mple import target_network
+            from .estimation.restricted import target_network
             model = copy.copy(model)
             rng = check_random_state(random_state)
             model.network = model.network.with_ties(

@@ -86,6 +86,7 @@ from ..results import NAIVE_SE_WARNING, ERGMResults
 from ..utils.validation import check_random_state, seed_words
 from .base import Estimator, Setting, choice, integer, number
 from ._mple import build_design, count_on, pseudo_score  # noqa: F401 (re-exported)
+from .restricted import compressed_rows, offset_design, target_design, target_network
 
 __all__ = ["MPLE", "fit_mple", "fit_pseudolikelihood", "pseudo_design", "Design", "LogitFit",
            "DEFAULT_MAX_DYADS"]
@@ -525,7 +526,7 @@ class MPLE(Estimator):
         # the free, observed dyads only (statnet, too, ignores dyad-dependent
         # constraints -- bd, degrees, edges -- in the MPLE)
         design = self._design(bm, rng) if dvars is None else restricted_design(bm, dvars)
-        design, labels_all, restore = _offset_design(model, design, labels)
+        design, labels_all, restore = offset_design(model, design, labels)
         if restore is not None:
             labels = labels_all
         if self.verbose:
@@ -533,7 +534,7 @@ class MPLE(Estimator):
                   + (f" (case-control sample of {design.n_sampled:,} non-ties)"
                      if design.sampled else ""), file=sys.stderr)
         if target is not None and _dyad_independent(model):
-            design = _target_design(model, design, target, restore)
+            design = target_design(model, design, target, restore)
         if getattr(model, "curved", False):
             lf = _fit_curved(model, design, labels, term_of, self)
         else:
@@ -574,102 +575,6 @@ class MPLE(Estimator):
             formula=getattr(model, "formula", None),
             network=net,
             model=model, dyad_independent=dyad_indep)
-
-
-def restricted_design(bm, vars_) -> Design:
-    """The design of the variables ``vars_`` only (the free, observed dyads of
-    a constrained or partly observed network), rows compressed."""
-    from ..sampling._constrained import change_rows
-    X, y = change_rows(bm, vars_)
-    if len(X) == 0:
-        raise DegenerateModelError("no dyad is free and observed: there is nothing to fit")
-    Xu, inv = np.unique(X, axis=0, return_inverse=True)
-    inv = inv.reshape(-1)
-    n = np.bincount(inv, minlength=len(Xu)).astype(float)
-    s = np.bincount(inv, weights=y.astype(float), minlength=len(Xu))
-    return Design(Xu, n, s, len(vars_), int(y.sum()))
-
-
-def _offset_design(model, design: Design, labels):
-    """Fold offset terms (fixed coefficients) into the design: their
-    statistics leave the columns and enter each row's fixed part; dyads a
-    -Inf (or +Inf) offset decides leave the design.  Returns (design,
-    labels of the full model, restore) where restore(lf, cov) puts the
-    offsets back (or None without offsets)."""
-    mask = np.asarray(getattr(model, "offset", np.zeros(len(labels), bool)), dtype=bool)
-    if not mask.any():
-        return design, labels, None
-    coef = np.asarray(getattr(model, "offset_coef", None) if getattr(model, "offset_coef", None)
-                      is not None else [np.nan] * int(mask.sum()), dtype=float)
-    if np.isnan(coef).any():
-        raise DegenerateModelError("the model has offset terms: give their coefficients, "
-                                   "fit(..., offset_coef=[...])")
-    Xo = design.X[:, mask]
-    inf = ~np.isfinite(coef)
-    decided = (Xo[:, inf] != 0).any(axis=1) if inf.any() else np.zeros(len(Xo), bool)
-    if inf.any():
-        forced = design.s[decided]
-        sign = np.sign(Xo[decided][:, inf] @ np.sign(coef[inf]))
-        bad = ((sign < 0) & (forced > 0)) | ((sign > 0) & (forced < design.n[decided]))
-        if bad.any():
-            raise DegenerateModelError("the observed network has a tie (or non-tie) that an "
-                                       "infinite offset forbids: its likelihood is 0")
-    fixed_eta = Xo[:, ~inf] @ coef[~inf]
-    keep = ~decided
-    free_labels = [lab for lab, o in zip(labels, mask) if not o]
-    d = Design(design.X[keep][:, ~mask], design.n[keep], design.s[keep], int(design.n[keep].sum()),
-               int(design.s[keep].sum()), design.sampled, design.n_sampled, design.sample_size)
-    d.offset = fixed_eta[keep]
-
-    def restore(lf, cov):
-        p = len(labels)
-        params = np.zeros(p)
-        params[mask] = coef
-        params[~mask] = lf.params
-        full = np.zeros((p, p))
-        full[np.ix_(~mask, ~mask)] = cov
-        lf.params = params
-        return lf, full, list(labels)
-    return d, free_labels, restore
-
-
-def _target_design(model, design: Design, target, restore):
-    """The design with the observed statistics replaced by ``target``
-    (statnet's ``target.stats``).  The pseudo-likelihood depends on the
-    observed network through X's = sum over tie dyads of the change
-    statistics, which for dyad-independent terms is g(x) - g(empty): so the
-    MPLE (= the MLE) at target statistics t solves the score equation with
-    t - g(empty) in its place."""
-    t = np.asarray(target, dtype=float) - model.statistics_vector(np.zeros((0, 2)))
-    mask = np.asarray(getattr(model, "offset", np.zeros(len(t), bool)), dtype=bool)
-    design.target = t[~mask] if restore is not None else t
-    return design
-
-
-def target_network(model, target, rng, max_rounds=20000, steps=16):
-    """A network of ``model``'s sample space whose statistics equal
-    ``target`` (statnet's ``san``), by a Metropolis-Hastings chain whose
-    parameters are pushed towards the target after every ``steps``
-    proposals (a Robbins-Monro walk); (m, 2) tie array."""
-    t = np.asarray(target, dtype=float)
-    theta = np.zeros(len(t))
-    sampler, cm = model.sampler(theta, random_state=rng)
-    g0 = model.statistics_vector(model.network.ties)
-    scale = np.maximum(np.abs(t), 1.0)
-    best, best_ties = np.inf, None
-    for r in range(max_rounds):
-        g = g0 + np.asarray(sampler.delta)
-        dist = float(np.abs((g - t) / scale).max())
-        if dist < best:
-            best, best_ties = dist, cm.state.ties()
-            if dist < 1e-9:
-                break
-        theta += (0.5 / np.sqrt(1.0 + r / 50.0)) * (t - g) / scale
-        sampler.run(theta, steps)
-    if best > 0.05:
-        raise DegenerateModelError(f"no network with statistics near the targets {t.tolist()} "
-                                   "was found; are they attainable?")
-    return best_ties
 
 
 def _fit_curved(model, design: Design, labels, term_of, est) -> LogitFit:
@@ -717,6 +622,12 @@ def _curved_init(init, labels):
         raise SettingsError(f"init must have {len(labels)} value(s) ({', '.join(labels)}), "
                             f"got {arr.size}")
     return arr
+
+
+def restricted_design(bm, vars_) -> Design:
+    """The design of the variables ``vars_`` only (the free, observed dyads of
+    a constrained or partly observed network), rows compressed."""
+    return Design(*compressed_rows(bm, vars_))
 
 
 def _design_info(design: Design) -> dict:
