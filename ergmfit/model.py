@@ -88,7 +88,8 @@ class ERGM:
     @property
     def curved(self) -> bool:
         """True when a term is curved (its decay estimated: statnet's fixed=FALSE)."""
-        return not self.parameterisation.linear
+        par = self.parameterisation
+        return not par.linear and not getattr(par, "affine", False)
 
     @property
     def missing_dyads(self) -> list:
@@ -106,7 +107,19 @@ class ERGM:
 
     def eta(self, params) -> np.ndarray:
         """Natural parameters η(θ) of ``params`` (θ in :attr:`labels` order or a dict)."""
-        return self.parameterisation.eta(check_params(params, self.labels))
+        return self.parameterisation.eta(check_params(self._finite_offsets(params), self.labels))
+
+    def _finite_offsets(self, params):
+        # an offset may be ±Inf (a structural zero): the sampler takes ±1e300
+        if not self.offset.any():
+            return params
+        from .terms.offsets import BIG
+        if isinstance(params, dict):
+            return {k: (float(np.clip(v, -BIG, BIG)) if k in self.labels
+                        and self.offset[self.labels.index(k)] else v) for k, v in params.items()}
+        arr = np.array(params, dtype=float)
+        return np.where(self.offset, np.clip(arr, -BIG, BIG), arr) \
+            if arr.shape == self.offset.shape else params
 
     @property
     def n_params(self) -> int:
@@ -171,7 +184,7 @@ class ERGM:
         network (or at ``start``: an (m, 2) tie array), and its compiled model."""
         space = self.sample_space
         space.resolve_proposal(proposal, self)                     # checks the name first
-        check_params(params, self.labels)
+        check_params(self._finite_offsets(params), self.labels)
         if start is not None and space.constrained:
             space.check(start)
         cm = self.compiled(start)
@@ -260,6 +273,8 @@ class ERGM:
             model.network = model.network.with_ties(
                 target_network(model, model.target_stats, rng))
             random_state = rng
+        if model.offset.any() and method != "mple":
+            return _fit_with_offsets(model, method, random_state, verbose, kwargs)
         return _fit(model, method, random_state=random_state, verbose=verbose, **kwargs)
 
     def configured(self, constraints=None, offset_coef=None, target_stats=None) -> "ERGM":
@@ -295,9 +310,6 @@ class ERGM:
             raise FormulaError(f"method={method!r} with missing dyads is not implemented yet "
                                "(the observed-data MCMC-MLE needs a second chain); use "
                                "method='mple', which leaves the missing dyads out")
-        if self.offset.any():
-            raise FormulaError(f"offset terms are implemented for method='mple' only so far, "
-                               f"not {method!r}")
         if self.target_stats is not None and method != "mcmle":
             raise FormulaError(f"target_stats is implemented for 'mple' and 'mcmle', not {method!r}")
 
@@ -331,6 +343,47 @@ def _rebuild(network, formula, constraints=None, missing=None):
         m.constraints, m._missing = constraints, missing
         m._set_structure()
     return m
+
+
+def _fit_with_offsets(model, method, random_state, verbose, kwargs):
+    """Fit the free coefficients of a model with offset terms (any estimator
+    that works through the model's parameterisation), then put the offsets
+    back into the results (their standard errors 0, as statnet prints)."""
+    import copy
+    from .estimation import fit as _fit
+    from .terms.offsets import OffsetParameterisation
+    if model.offset_coef is None:
+        raise FormulaError("the model has offset terms: give their coefficients, "
+                           "fit(..., offset_coef=[...])")
+    free = copy.copy(model)
+    free.parameterisation = OffsetParameterisation(model.parameterisation, model.offset,
+                                                   model.offset_coef)
+    free.labels = [lab for lab, o in zip(model.labels, model.offset) if not o]
+    free.offset = np.zeros(len(free.labels), dtype=bool)
+    if "init" in kwargs and kwargs["init"] is not None and not isinstance(kwargs["init"], dict):
+        init = np.asarray(kwargs["init"], dtype=float)
+        if init.shape == (model.n_params,):
+            kwargs["init"] = init[~model.offset]
+    if method == "mcmle":
+        # the bridge to the dyad-independent submodel does not know offsets yet
+        kwargs["eval_loglik"] = False
+    res = _fit(free, method, random_state=random_state, verbose=verbose, **kwargs)
+    p, m = model.n_params, model.offset
+    params = np.zeros(p)
+    params[m] = model.offset_coef
+    params[~m] = np.asarray(res.params, dtype=float)
+    cov = np.zeros((p, p))
+    cov[np.ix_(~m, ~m)] = res.cov
+    res.labels = list(model.labels)
+    res.params = type(res.params)(params, res.labels)
+    res.cov = cov
+    if res.cov_mc is not None:
+        cm = np.zeros((p, p))
+        cm[np.ix_(~m, ~m)] = res.cov_mc
+        res.cov_mc = cm
+    res.info["offset"] = dict(zip(model.labels, map(bool, m)))
+    res.model = model
+    return res
 
 
 def split_offsets(formula):

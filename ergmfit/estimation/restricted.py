@@ -39,14 +39,19 @@ def offset_design(model, design, labels):
     -Inf (or +Inf) offset decides leave the design.  Returns (design,
     labels of the full model, restore) where restore(lf, cov) puts the
     offsets back (or None without offsets)."""
-    mask = np.asarray(getattr(model, "offset", np.zeros(len(labels), bool)), dtype=bool)
-    if not mask.any():
-        return design, labels, None
-    coef = np.asarray(getattr(model, "offset_coef", None) if getattr(model, "offset_coef", None)
-                      is not None else [np.nan] * int(mask.sum()), dtype=float)
-    if np.isnan(coef).any():
-        raise DegenerateModelError("the model has offset terms: give their coefficients, "
-                                   "fit(..., offset_coef=[...])")
+    par = getattr(model, "parameterisation", None)
+    view = hasattr(par, "offset_coef")     # the free-coefficient view ERGM.fit makes
+    if view:
+        mask, coef = par.mask, par.offset_coef
+    else:
+        mask = np.asarray(getattr(model, "offset", np.zeros(len(labels), bool)), dtype=bool)
+        coef = getattr(model, "offset_coef", None)
+        if not mask.any():
+            return design, labels, None
+        if coef is None:
+            raise DegenerateModelError("the model has offset terms: give their coefficients, "
+                                       "fit(..., offset_coef=[...])")
+        coef = np.asarray(coef, dtype=float)
     Xo = design.X[:, mask]
     inf = ~np.isfinite(coef)
     decided = (Xo[:, inf] != 0).any(axis=1) if inf.any() else np.zeros(len(Xo), bool)
@@ -59,7 +64,7 @@ def offset_design(model, design, labels):
                                        "infinite offset forbids: its likelihood is 0")
     fixed_eta = Xo[:, ~inf] @ coef[~inf]
     keep = ~decided
-    free_labels = [lab for lab, o in zip(labels, mask) if not o]
+    free_labels = list(labels) if view else [lab for lab, o in zip(labels, mask) if not o]
     d = replace(design, X=design.X[keep][:, ~mask], n=design.n[keep], s=design.s[keep],
                 n_vars=int(design.n[keep].sum()), n_on=int(design.s[keep].sum()),
                 offset=fixed_eta[keep])
@@ -73,7 +78,7 @@ def offset_design(model, design, labels):
         full[np.ix_(~mask, ~mask)] = cov
         lf.params = params
         return lf, full, list(labels)
-    return d, free_labels, restore
+    return d, free_labels, (None if view else restore)
 
 
 def target_design(model, design, target, restore):
@@ -84,8 +89,10 @@ def target_design(model, design, target, restore):
     MPLE (= the MLE) at target statistics t solves the score equation with
     t - g(empty) in its place."""
     t = np.asarray(target, dtype=float) - model.statistics_vector(np.zeros((0, 2)))
-    mask = np.asarray(getattr(model, "offset", np.zeros(len(t), bool)), dtype=bool)
-    design.target = t[~mask] if restore is not None else t
+    par = getattr(model, "parameterisation", None)
+    mask = np.asarray(par.mask if hasattr(par, "offset_coef")
+                      else getattr(model, "offset", np.zeros(len(t), bool)), dtype=bool)
+    design.target = t[~mask]
     return design
 
 
