@@ -275,6 +275,9 @@ class ERGM:
             random_state = rng
         if model.offset.any() and method != "mple":
             return _fit_with_offsets(model, method, random_state, verbose, kwargs)
+        if model.sample_space.n_missing and method == "mcmle":
+            from .estimation.missing import fit_missing_mcmle
+            return fit_missing_mcmle(model, random_state=random_state, verbose=verbose, **kwargs)
         return _fit(model, method, random_state=random_state, verbose=verbose, **kwargs)
 
     def configured(self, constraints=None, offset_coef=None, target_stats=None) -> "ERGM":
@@ -306,10 +309,13 @@ class ERGM:
             raise FormulaError("offset terms in a curved model are not implemented")
         if method == "mple":
             return
-        if self.sample_space.n_missing:
-            raise FormulaError(f"method={method!r} with missing dyads is not implemented yet "
-                               "(the observed-data MCMC-MLE needs a second chain); use "
-                               "method='mple', which leaves the missing dyads out")
+        if self.sample_space.n_missing and method != "mcmle":
+            raise FormulaError(f"method={method!r} with missing dyads is not implemented; use "
+                               "method='mcmle' (the observed-data likelihood, as statnet) or "
+                               "'mple' (which leaves the missing dyads out)")
+        if self.sample_space.n_missing and (self.offset.any() or self.target_stats is not None):
+            raise FormulaError("missing dyads together with offsets or target_stats are "
+                               "implemented for method='mple' only")
         if self.target_stats is not None and method != "mcmle":
             raise FormulaError(f"target_stats is implemented for 'mple' and 'mcmle', not {method!r}")
 
