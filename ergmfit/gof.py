@@ -703,7 +703,7 @@ def gof(model, params=None, n_sim=100, burnin=None, interval=None, statistics=No
             mcmc = (getattr(fit, "info", None) or {}).get("mcmc")
         model = fit.rebuild_model() if hasattr(fit, "rebuild_model") else fit.model
     from .utils.validation import check_params
-    theta = check_params(params, model.labels)
+    theta = check_params(getattr(model, "_finite_offsets", lambda x: x)(params), model.labels)
     eta = model.eta(theta) if hasattr(model, "eta") else theta
     n_sim = int(n_sim)
     if n_sim < 1:

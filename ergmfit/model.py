@@ -192,7 +192,7 @@ class ERGM:
         return space.make_sampler(cm, prop, seed_words(random_state)), cm
 
     def simulate(self, params, n=1, burnin=16384, interval=1024, output="graphs",
-                 proposal="auto", random_state=None, start=None):
+                 proposal="auto", random_state=None, start=None, constraints=None):
         """Draw networks from the model at ``params`` by Metropolis-Hastings.
 
         Parameters
@@ -227,6 +227,9 @@ class ERGM:
         >>> S.shape
         (5, 1)
         """
+        if constraints is not None:
+            return self.with_constraints(constraints).simulate(
+                params, n, burnin, interval, output, proposal, random_state, start)
         if output not in ("graphs", "networks", "stats"):
             raise ValueError(f"output must be 'graphs', 'networks' or 'stats', got {output!r}")
         n, burnin, interval = int(n), int(burnin), int(interval)
@@ -260,10 +263,18 @@ class ERGM:
         **kwargs
             Settings of the estimator.
         """
-        from .estimation import fit as _fit
         model = self.configured(kwargs.pop("constraints", None), kwargs.pop("offset_coef", None),
                                 kwargs.pop("target_stats", None))
         model._check_estimator(method)
+        res = model._fit(method, random_state, verbose, kwargs)
+        spec = model.saved_spec()
+        if spec:
+            res.info["sample_space"] = spec
+        return res
+
+    def _fit(self, method, random_state, verbose, kwargs):
+        from .estimation import fit as _fit
+        model = self
         if model.target_stats is not None and method != "mple":
             # as statnet: the chains start at a network with the target statistics
             import copy
@@ -309,6 +320,9 @@ class ERGM:
             raise FormulaError("offset terms in a curved model are not implemented")
         if method == "mple":
             return
+        if self.sample_space.constrained and method not in ("mcmle", "cd"):
+            raise FormulaError(f"method={method!r} under constraints is not implemented; use "
+                               "method='mcmle', 'cd' or 'mple'")
         if self.sample_space.n_missing and method != "mcmle":
             raise FormulaError(f"method={method!r} with missing dyads is not implemented; use "
                                "method='mcmle' (the observed-data likelihood, as statnet) or "
@@ -322,7 +336,30 @@ class ERGM:
     def gof(self, params, n_sim=100, random_state=None, **kwargs):
         """Goodness of fit of ``params`` for this model (see :func:`ergmfit.gof.gof`)."""
         from .gof import gof as _gof
-        return _gof(self, params, n_sim=n_sim, random_state=random_state, **kwargs)
+        model = self
+        if kwargs.get("constraints") is not None:
+            model = self.with_constraints(kwargs.pop("constraints"))
+        kwargs.pop("constraints", None)
+        return _gof(model, params, n_sim=n_sim, random_state=random_state, **kwargs)
+
+    def saved_spec(self) -> dict:
+        """What a results file keeps of the sample space and fixed settings:
+        constraints, missing dyads, offset coefficients, target statistics
+        (empty when there are none); :func:`rebuild_from_info` reads it back."""
+        out = {}
+        if self.constraints is not None:
+            c = self.constraints
+            out["constraints"] = ([c[0], {k: [list(map(_jsonable, p)) for p in v]
+                                          for k, v in c[1].items()}]
+                                  if isinstance(c, tuple) else c)
+            out["space"] = self.sample_space.describe()
+        if self._missing is not None:
+            out["missing"] = [[_jsonable(u), _jsonable(v)] for u, v in self.missing_dyads]
+        if self.offset_coef is not None:
+            out["offset_coef"] = [float(v) for v in self.offset_coef]
+        if self.target_stats is not None:
+            out["target_stats"] = [float(v) for v in self.target_stats]
+        return out
 
     def __copy__(self):
         # a shallow copy shares the compiled kernels (pickling rebuilds them)
@@ -390,6 +427,23 @@ def _fit_with_offsets(model, method, random_state, verbose, kwargs):
     res.info["offset"] = dict(zip(model.labels, map(bool, m)))
     res.model = model
     return res
+
+
+def _jsonable(v):
+    return v.item() if isinstance(v, np.generic) else v
+
+
+def rebuild_from_info(network, formula, info=None):
+    """The model a results file describes: ``ERGM(network, formula)`` with the
+    constraints, missing dyads, offsets and target statistics saved in
+    ``info["sample_space"]`` (see :meth:`ERGM.saved_spec`)."""
+    spec = (info or {}).get("sample_space") or {}
+    cons = spec.get("constraints")
+    if isinstance(cons, list):
+        cons = (cons[0], {k: [tuple(p) for p in v] for k, v in cons[1].items()})
+    missing = [tuple(p) for p in spec["missing"]] if spec.get("missing") else None
+    m = ERGM(network, formula, constraints=cons, missing=missing)
+    return m.configured(None, spec.get("offset_coef"), spec.get("target_stats"))
 
 
 def split_offsets(formula):

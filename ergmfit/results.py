@@ -600,8 +600,8 @@ class ERGMResults:
         if self.network is None or self.formula is None:
             raise ResultsFileError("these results hold no network and formula to rebuild the "
                                    "model from (saved with include_network=False?)")
-        from .model import ERGM
-        self.model = ERGM(network_from_dict(self.network), self.formula)
+        from .model import rebuild_from_info
+        self.model = rebuild_from_info(network_from_dict(self.network), self.formula, self.info)
         return self.model
 
     # -- serialisation -----------------------------------------------------

@@ -33,6 +33,8 @@ from ..utils.validation import check_params, check_random_state
 from .stepping import ellipsoid_step, hotelling_pvalue, hummel_step, is_ess_fraction, \
     maximize_is_loglik
 
+MAX_STEP = 1.0      # largest change of a coefficient in one iteration
+
 _SETTINGS = ("init", "maxit", "samplesize", "interval", "burnin", "n_chains", "n_jobs",
              "proposal", "steplength_margin", "conv_pval", "min_is_ess", "last_boost",
              "obs_interval", "eval_loglik", "backend")
@@ -72,6 +74,9 @@ def fit_missing_mcmle(model, random_state=None, verbose=False, init=None, maxit=
     g_obs = model.statistics_vector()
     starts_u = starts_c = None
     history = []
+    retreats = 0
+    theta_ok = theta
+    dep = np.array([not t.dyad_independent for t in model.terms for _ in t.labels], dtype=bool)
     converged, final = False, False
     it = 0
     for it in range(1, maxit + 1):
@@ -90,9 +95,18 @@ def fit_missing_mcmle(model, random_state=None, verbose=False, init=None, maxit=
         Z = np.concatenate(chains_z)
         if (Z.std(axis=0) == 0).any():
             flat = [lab for lab, s in zip(model.labels, Z.std(axis=0)) if s == 0]
-            raise DegenerateModelError(f"the simulated statistic(s) {flat} did not vary in the "
-                                       "MCMC sample: the model is degenerate or the chain "
-                                       "does not mix")
+            if retreats >= 8:
+                raise DegenerateModelError(f"the simulated statistic(s) {flat} did not vary in "
+                                           "the MCMC sample: the model is degenerate or the "
+                                           "chain does not mix; try a starting value (init=...)")
+            # a degenerate start (e.g. an MPLE in the near-complete-graph region):
+            # halve the dyad-dependent coefficients and start again from the data
+            theta = np.where(dep, theta_ok / 2.0, theta_ok)
+            theta_ok = theta
+            starts_u = starts_c = None
+            retreats += 1
+            final = False
+            continue
         gamma = max(hummel_step(Z, steplength_margin), ellipsoid_step(Z))
         pval = hotelling_pvalue(chains_z) if gamma >= 1.0 else 0.0
         history.append({"iteration": it, "theta": theta.tolist(), "gamma": gamma,
@@ -105,6 +119,10 @@ def fit_missing_mcmle(model, random_state=None, verbose=False, init=None, maxit=
         eta = maximize_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0))
         while is_ess_fraction(Z, eta) < min_is_ess and np.max(np.abs(eta)) > 1e-8:
             eta = eta / 2.0
+        if np.max(np.abs(eta)) > MAX_STEP:        # a trust region in θ as well
+            eta = eta * (MAX_STEP / np.max(np.abs(eta)))
+            gamma = min(gamma, 0.5)
+        theta_ok = theta
         theta = theta + eta
         final = gamma >= 1.0 and pval > conv_pval
     if not converged:
