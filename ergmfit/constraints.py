@@ -34,9 +34,9 @@ Examples
 --------
 >>> import ergmfit as ef
 >>> g = ef.datasets.load("flomarriage")
->>> space = parse_constraints("~ bd(maxout=3) + edges", ef.ERGM(g, "edges").network)
+>>> space = parse_constraints("~ bd(maxout=6) + edges", ef.ERGM(g, "edges").network)
 >>> space.describe()
-'bd(maxout=3) + edges'
+'bd(maxout=6) + edges'
 """
 from __future__ import annotations
 
