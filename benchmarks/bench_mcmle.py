@@ -2,6 +2,7 @@
 
 Run by hand:  python benchmarks/bench_mcmle.py [--seeds 1 2 3]
               python benchmarks/bench_mcmle.py --mixing   (proposals compared, ~5 min)
+              python benchmarks/bench_mcmle.py --speed    (proposals per CPU s only, ~30 s)
 
 For the faux.mesa.high tutorial model and faux.magnolia.high
 ``edges + nodematch('Grade') + gwesp(0.25, fixed=True)`` it prints
@@ -79,13 +80,39 @@ def run_mixing(n=8000, seeds=(1, 2, 3, 4)):
                   f"{np.mean(rate):7.2f}", flush=True)
 
 
+def run_speed(repeats=3):
+    """MH proposals per CPU second at the MLEs of MIXING (no fits), best of ``repeats``."""
+    from ergmfit.sampling import MHSampler, make_proposal
+    from ergmfit.utils.validation import seed_words
+    print(f"M proposals per CPU s (best of {repeats} runs of 10^7 proposals)")
+    for name in ("faux.magnolia.high", "faux.mesa.high", "lazega gwesp"):
+        data, formula, theta, _ = MIXING[name]
+        m = ef.ERGM(ef.datasets.load_network(data), formula)
+        theta = np.asarray(theta, dtype=float)
+        row = []
+        for prop in ("tnt", "lifted-triadic"):
+            best = 0.0
+            for r in range(repeats):
+                s = MHSampler(m.compiled(), make_proposal(prop), seed_words(r + 1))
+                s.run(theta, 10**6)
+                c = cpu()
+                s.sample(theta, 1000, 0, 10**4)
+                best = max(best, 10**7 / (cpu() - c) / 1e6)
+            row.append(f"{prop} {best:6.2f}")
+        print(f"  {name:20s}" + "   ".join(row), flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, nargs="+", default=[1])
     ap.add_argument("--mixing", action="store_true", help="compare the proposals' mixing instead")
+    ap.add_argument("--speed", action="store_true", help="proposals per CPU second only")
     args = ap.parse_args()
     if args.mixing:
         run_mixing()
+        return
+    if args.speed:
+        run_speed()
         return
     import ergmfit.estimation.mcmle  # noqa: F401  (import scipy etc. before timing)
     for data, formula in MODELS.items():

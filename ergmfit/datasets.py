@@ -13,12 +13,15 @@ import csv
 import gzip
 import io
 import os
+import sys
 from dataclasses import dataclass
 from importlib import resources
 
 import numpy as np
 
 from .exceptions import ErgmfitError
+from .network import io as _network_io
+from .network.values import parse_value as _parse_value
 
 
 @dataclass(frozen=True)
@@ -115,23 +118,6 @@ def _open(filename):
         return pathlib.Path(__file__).resolve().parent.parent / "data" / filename
 
 
-def _parse_value(text):
-    if text == "NA" or text == "":
-        return None
-    if text in ("TRUE", "FALSE"):
-        return text == "TRUE"
-    if "_" in text:                  # int("1_000") is 1000 in Python, not in a CSV file
-        return text
-    try:
-        return int(text)
-    except ValueError:
-        pass
-    try:
-        return float(text)
-    except ValueError:
-        return text
-
-
 def _read_csv(path_obj):
     with path_obj.open("r", encoding="utf-8", newline="") as fh:
         text = fh.read()
@@ -216,3 +202,8 @@ def load(name: str, as_network: bool = False):
     """
     net = load_network(name)
     return net if as_network else net.to_networkx()
+
+
+# bundled names resolve in ERGM("flomarriage", ...), as_network, the command line: the
+# network layer looks them up here without importing this module (no import circle)
+_network_io.register_bundled(sys.modules[__name__])

@@ -403,3 +403,33 @@ def test_no_standard_errors_when_the_simulation_is_stuck():
     assert singular_information(np.zeros((2, 2)))
     assert singular_information(np.array([[1.0, 1.0], [1.0, 1.0]]))
     assert not singular_information(np.array([[2.0, 0.5], [0.5, 1.0]]))
+
+
+def test_ctrl_c_in_the_standard_error_simulation_returns_the_trajectory(samplike):
+    # issue 24 item 4: Ctrl-C was ignored for ~30 s during the simulation at
+    # the estimate; the compiled sampler now looks for it every 2^16 proposals
+    import signal
+    import threading
+    import time
+    timers = []
+
+    def arm(state):        # SIGINT 0.3 s after the last outer iteration
+        if state["outer"] == state["n_outer"]:
+            t = threading.Timer(0.3, signal.pthread_kill,
+                                (threading.main_thread().ident, signal.SIGINT))
+            t.start()
+            timers.append((t, time.perf_counter()))
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fit = fit_ee(samplike, random_state=1, ee_steps=5, callback=arm,
+                         se_burnin=10**11)             # hours of proposals
+        took = time.perf_counter() - timers[0][1]
+    finally:
+        signal.signal(signal.SIGINT, old)
+        for t, _ in timers:
+            t.join()
+    assert took < 2.0, took
+    assert fit.info["interrupted"] and not fit.converged
+    assert np.all(np.isfinite(np.asarray(fit.params)))

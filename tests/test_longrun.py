@@ -150,10 +150,15 @@ def test_mcmle_chains_on_dask(flo):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         ref = flo.fit(method="mcmle", backend="threading", **kw)
+        ee = dict(random_state=1, n_chains=2, n_jobs=2, ee_steps=5, ee_inner_steps=10,
+                  sampler_steps=100, se="none")
+        ref_ee = flo.fit(method="ee", backend="threading", **ee)
         with distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None) \
                 as cluster, distributed.Client(cluster):
             fit = flo.fit(method="mcmle", backend="dask", **kw)
+            fit_ee = flo.fit(method="ee", backend="dask", **ee)
     assert np.array_equal(np.asarray(fit.params), np.asarray(ref.params))
+    assert np.array_equal(np.asarray(fit_ee.params), np.asarray(ref_ee.params))
 
 
 def test_backend_is_checked(flo):
@@ -161,3 +166,16 @@ def test_backend_is_checked(flo):
         flo.fit(method="mcmle", backend="spark")
     with pytest.raises(ef.exceptions.SettingsError, match="n_jobs"):
         flo.fit(method="mcmle", n_jobs=0)
+
+
+def test_an_ee_checkpoint_that_cannot_be_written_warns_and_the_fit_goes_on(tmp_path):
+    m = ef.ERGM(ef.datasets.load_network("samplike"), "edges + mutual")
+    (tmp_path / "a_file").write_text("")
+    where = tmp_path / "a_file" / "ck"            # a directory below a file: never writable
+    kw = dict(random_state=1, ee_steps=5, ee_inner_steps=10, sampler_steps=100, se="none")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ef.ConvergenceWarning)
+        with pytest.warns(CheckpointWarning, match="could not write the EE checkpoint"):
+            fit = m.fit(method="ee", checkpoint=str(where), checkpoint_every=0.0, **kw)
+        ref = m.fit(method="ee", **kw)
+    assert np.array_equal(np.asarray(fit.params), np.asarray(ref.params))

@@ -144,3 +144,72 @@ def test_multivariate_ess():
     # chains are summed, not concatenated into one series
     halves = [X[: n // 2], X[n // 2:]]
     assert 0.8 * want < multivariate_ess(halves) < 1.2 * want
+
+
+# ---------------------------------------------------------------------------
+# Ctrl-C inside the compiled loops (issue 24 item 4)
+# ---------------------------------------------------------------------------
+def _sigint_soon(delay):
+    """A real SIGINT to the main thread after ``delay`` seconds (the default
+    handler, which raises KeyboardInterrupt, is installed by the caller)."""
+    import signal
+    import threading
+    main = threading.main_thread().ident
+    timer = threading.Timer(delay, signal.pthread_kill, (main, signal.SIGINT))
+    timer.start()
+    return timer
+
+
+@pytest.fixture
+def default_sigint():
+    import signal
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, old)
+
+
+def _magnolia_sampler():
+    m = ef.ERGM(ef.datasets.load_network("faux.magnolia.high"),
+                "edges + nodematch('Grade') + gwesp(0.25, fixed=True)")
+    theta = np.array([-8.7299, 2.7508, 1.9033])
+    s, cm = m.sampler(theta, proposal="tnt", random_state=1)
+    return m, s, cm, theta
+
+
+def test_ctrl_c_stops_a_long_sample_within_a_second(default_sigint):
+    import time
+    m, s, cm, theta = _magnolia_sampler()
+    before = s.n_proposed
+    t0 = time.perf_counter()
+    timer = _sigint_soon(0.3)
+    with pytest.raises(KeyboardInterrupt):
+        s.sample(theta, 10, 0, 10**8)              # 10^9 proposals: over a minute
+    took = time.perf_counter() - t0
+    timer.join()
+    assert took < 1.5, took
+    # it stopped between two proposals: the state and delta agree
+    assert 0 < s.n_proposed - before < 10**8
+    np.testing.assert_allclose(m.statistics_vector(cm.state.ties()) - m.statistics_vector(),
+                               s.delta)
+    t0 = time.perf_counter()
+    timer = _sigint_soon(0.3)
+    with pytest.raises(KeyboardInterrupt):
+        s.run(theta, 10**9)
+    assert time.perf_counter() - t0 < 1.5
+    timer.join()
+
+
+def test_ctrl_c_stops_the_compiled_ee_loop_within_a_second(default_sigint):
+    import time
+
+    from ergmfit.estimation._ee import ee_iterations
+    m, s, cm, theta = _magnolia_sampler()
+    n, p = 10**6, 3                                 # 10^6 x 1000 proposals
+    rows = np.zeros((n, p))
+    t0 = time.perf_counter()
+    timer = _sigint_soon(0.3)
+    with pytest.raises(KeyboardInterrupt):
+        ee_iterations(s, theta.copy(), np.zeros(p), n, 1000, 0, 0.001, 0.01, 0.0, np.ones(p), -1,
+                      0.0, rows, rows.copy(), np.zeros(n), np.zeros(n))
+    assert time.perf_counter() - t0 < 1.5
+    timer.join()

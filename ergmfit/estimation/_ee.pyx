@@ -44,9 +44,7 @@ def ee_iterations(MHSampler s, double[::1] theta, double[::1] dzA, int64_t n_ite
     Returns the number of iterations done (``n_iter``), or raises MemoryError.
     """
     cdef int p = s.model.n_stats
-    cdef int k, j, rc = 0
-    cdef int64_t it, acc0
-    cdef double sg, step
+    cdef int rc = 0
     cdef IFD ifd = s.proposal if isinstance(s.proposal, IFD) else None
     cdef bint use_ifd = ifd is not None and dens >= 0
     cdef double* th_s
@@ -67,6 +65,28 @@ def ee_iterations(MHSampler s, double[::1] theta, double[::1] dzA, int64_t n_ite
         raise MemoryError()
     add = th_s + p
     dele = th_s + 2 * p
+    try:
+        rc = _loop(s, theta, dzA, n_iter, m, update, a, c, aca, D, dens, arc_corr, theta_out,
+                   dz_out, acc_out, v_out, P, ifd, use_ifd, th_s, add, dele, delta)
+    finally:
+        free(th_s)
+    if rc != 0:
+        raise MemoryError("out of memory during sampling")
+    return n_iter
+
+
+cdef int _loop(MHSampler s, double[::1] theta, double[::1] dzA, int64_t n_iter, int64_t m,
+               int update, double a, double c, double aca, double[::1] D, int dens,
+               double arc_corr, double[:, ::1] theta_out, double[:, ::1] dz_out,
+               double[::1] acc_out, double[::1] v_out, double[:, ::1] P, IFD ifd, bint use_ifd,
+               double* th_s, double* add, double* dele, double* delta) except -2:
+    # the iterations; after every 2^16 proposals the sampler looks for a
+    # pending signal (Ctrl-C raises KeyboardInterrupt between iterations:
+    # theta, dzA and the rows written so far agree with the chain's state)
+    cdef int p = s.model.n_stats
+    cdef int k, j, rc = 0
+    cdef int64_t it, acc0
+    cdef double sg, step
     with nogil:
         for it in range(n_iter):
             for k in range(p):
@@ -108,7 +128,5 @@ def ee_iterations(MHSampler s, double[::1] theta, double[::1] dzA, int64_t n_ite
             if use_ifd:
                 dz_out[it, dens] = <double>(ifd.last_del - ifd.last_add)
             acc_out[it] = (<double>(s.n_accepted - acc0)) / m if m > 0 else 0.0
-    free(th_s)
-    if rc != 0:
-        raise MemoryError("out of memory during sampling")
-    return n_iter
+            s._tick(m)
+    return rc

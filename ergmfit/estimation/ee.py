@@ -132,7 +132,11 @@ the results then hold the trajectory so far, ``converged=False`` and a
 warning saying the run was interrupted.  With ``checkpoint=DIR`` every
 chain's state is saved there every ``checkpoint_every`` seconds and on
 Ctrl-C; ``resume=DIR`` continues the run (also after a crash or a killed
-job, from the last save).
+job, from the last save).  Progress, Ctrl-C, the checkpoint files (JSON and
+``.npz``, written atomically, locked against a second run, a failed write
+only warns) and the parallel chains are the long-run service's
+(:mod:`ergmfit.utils.longrun`), shared with MCMC-MLE.  The chain itself is in
+:mod:`._ee_chain`, the pooling and the results in :mod:`._ee_pool`.
 
 The chain (:func:`ee_chain`) needs only a model spec with ``labels`` and
 ``compiled()`` (a BinaryModel at the observed state), ``statistics_vector()``

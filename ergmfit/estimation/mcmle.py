@@ -76,7 +76,7 @@ def check_degeneracy(model, chains, D):
             "triangle/k-star terms, a longer interval, or removing the term(s)")
 
 
-def _check_oscillation(model, history, Z, g_obs):
+def _check_oscillation(model, history, Z, g_obs, counts=True):
     """Near-degeneracy: the sampled networks swing from far below to far above
     the observed statistics (e.g. almost empty, then almost complete) from one
     iteration to the next.  Record the standardised sample means and raise a
@@ -88,6 +88,8 @@ def _check_oscillation(model, history, Z, g_obs):
     g = Z + g_obs
     q05, q95 = np.quantile(g, 0.05, axis=0), np.quantile(g, 0.95, axis=0)
     bistable = (g_obs >= 20) & (q05 <= g_obs / 2) & (q95 >= 2 * g_obs)
+    if not counts:       # curved models: projected statistics are not counts
+        bistable[:] = False
     if history:
         history[-1]["t_mean"] = t.tolist()
         history[-1]["bistable"] = bistable.tolist()
@@ -166,16 +168,46 @@ def bridge_loglik(model, theta, g_obs, starts, rng, bridges=16, samplesize=256, 
     return ll0 - total, float(np.sqrt(sq))
 
 
+MAX_BACKTRACKS = 3      # consecutive halvings of an overshooting step
+
+
+def _standardised_mean(Z):
+    sd = Z.std(axis=0)
+    return np.where(sd > 0, Z.mean(axis=0) / np.where(sd > 0, sd, 1.0), 0.0)
+
+
+def _overshoot(before, after):
+    """The sample crossed far to the other side of the observed statistics:
+    some statistic went from > 3 sd on one side to > 3 sd on the other, and the
+    largest deviation grew."""
+    crossed = np.any(((before > 3) & (after < -3)) | ((before < -3) & (after > 3)))
+    return bool(crossed and np.max(np.abs(after)) > np.max(np.abs(before)))
+
+
+def _ran_off(model, theta, converged):
+    from .curved import DECAY_RIDGE
+    par = model.parameterisation
+    big = [theta[ps.start + 1] > (DECAY_RIDGE if c.decay_name == "decay" else np.exp(DECAY_RIDGE))
+           for ps, _, c in par.curved_terms]
+    return (not converged) or any(big)
+
+
 def _has_na(init):
     vals = list(init.values()) if isinstance(init, dict) else list(np.ravel(init))
     return any(v is None or (isinstance(v, float) and np.isnan(v)) for v in vals)
 
 
 def _projector(par, theta):
-    """z -> z J(θ) for a curved model (the identity for a linear one)."""
+    """z -> z J(θ') for a curved model (the identity for a linear one), θ' being θ
+    with every curved weight set to 1: the decay's column of J is proportional to
+    its weight, and a weight near 0 would make the decay look stuck.  (Column
+    scalings change neither the step length, nor Hotelling's test, nor the ESS.)"""
     if par.linear:
         return lambda A: A
-    J = par.jacobian(theta)
+    th = np.array(theta, dtype=float)
+    for ps, _, _ in par.curved_terms:
+        th[ps.start] = 1.0
+    J = par.jacobian(th)
     return lambda A: np.asarray(A) @ J
 
 
@@ -185,7 +217,14 @@ def _initial_estimate(model, random_state=None):
     (statnet's ``init.method = "CD"``).  Returns (theta, method name)."""
     from .mple import fit_mple
     try:
-        return np.asarray(fit_mple(model, verbose=False).params, dtype=float), "MPLE"
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            res = fit_mple(model, verbose=False)
+        theta = np.asarray(res.params, dtype=float)
+        if getattr(model, "curved", False) and _ran_off(model, theta, res.converged):
+            # the curved MPLE ran along a ridge: start from the best fixed-decay MPLE
+            return np.asarray(res.info["curved_start"], dtype=float), "MPLE (fixed decays)"
+        return theta, "MPLE"
     except DegenerateModelError:
         from .cd import cd_core
         out = cd_core(model, random_state=random_state, verbose=False)
@@ -326,7 +365,11 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
         of the sample is halved until it has (a trust region).
     checkpoint : path, optional
         After every iteration, write the current estimate, interval and history
-        to this JSON file (atomically), so a long fit can be resumed.
+        to this JSON file (atomically, see :mod:`ergmfit.utils.longrun`; a
+        second fit writing to it at the same time is refused, a failed write
+        warns), so a long fit can be resumed.  Ctrl-C returns the last
+        finished iteration (marked interrupted); during the bridge sampling it
+        returns the finished fit with the log-likelihood NA.
     resume : path, optional
         Continue from a checkpoint written by an earlier fit of the same model.
     termination : {"hummel", "hotelling"}
@@ -399,6 +442,7 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
     chains_z = None
     try:
         streak = 0          # consecutive iterations with gamma == 1
+        guard, backtracks = None, 0    # (θ of the last accepted sample, its standardised mean)
         final = False       # this iteration is the boosted last one
         for it in range(1, maxit + 1):
             size = samplesize * (last_boost if final else 1)
@@ -414,6 +458,24 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
             chains_z = [c - g_obs for c in chains]
             Z = np.concatenate(chains_z)
             Zp, chains_zp = proj(Z), [proj(c) for c in chains_z]
+            # Guarded step: a step that overshoots -- the sample lands far on the
+            # other side of the observed statistics, farther than before it -- is
+            # halved back towards where it came from instead of being trusted
+            # (a near-degenerate region amplifies small moves; statnet would
+            # carry on from the overshoot and often oscillate).
+            tstat = _standardised_mean(Zp)
+            if (guard is not None and backtracks < MAX_BACKTRACKS
+                    and _overshoot(guard[1], tstat)):
+                backtracks += 1
+                history.append({"iteration": it, "theta": theta.tolist(), "backtrack": True,
+                                "interval": interval, "samplesize": size,
+                                "t_max": float(np.max(np.abs(tstat)))})
+                theta = guard[0] + 0.5 * (theta - guard[0])
+                final, streak = False, 0
+                progress.update(1, step="back", interval=interval)
+                continue
+            backtracks = 0
+            guard = (theta.copy(), tstat)
             gamma = max(hummel_step(Zp, steplength_margin), ellipsoid_step(Zp))
             pval = hotelling_pvalue(chains_zp) if gamma >= 1.0 else 0.0
             if par.linear:
@@ -434,7 +496,7 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
                             "pvalue": pval, "min_ess": float(ess.min()), "ess": mess,
                             "interval": interval,
                             "samplesize": size, "acceptance": float(np.mean(acc))})
-            _check_oscillation(model, history, Zp, proj(g_obs))
+            _check_oscillation(model, history, Zp, proj(g_obs), counts=par.linear)
             progress.update(1, step=f"{gamma:.2f}", p=f"{pval:.2f}", interval=interval)
             theta = theta + eta
             if store is not None:

@@ -13,6 +13,7 @@ cdef class MHSampler:
     cdef readonly int64_t n_proposed
     cdef readonly int64_t n_accepted
     cdef double* buf
+    cdef int64_t since_check         # proposals since the last look for a signal
     cdef public cnp.ndarray delta    # g(x_t) - g(x_0)
 
     cdef int _steps(self, const double* theta, int64_t steps, double* delta) noexcept nogil
@@ -20,3 +21,5 @@ cdef class MHSampler:
                     double* add_acc, double* del_acc, bint apply,
                     int64_t* journal, int64_t* n_journal) noexcept nogil
     cdef int _revert(self, const int64_t* journal, int64_t n_journal) noexcept nogil
+    cdef int _tick(self, int64_t n) except -1 nogil
+    cdef int _run_checked(self, const double* theta, int64_t steps, double* delta) except -1 nogil

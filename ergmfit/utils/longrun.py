@@ -145,9 +145,9 @@ def _a(what):
 
 def _damaged(path, what, exc):
     from .. import __version__
-    return CheckpointError(f"cannot read {path}: not {_a(what)} {what} of ergmfit that can be "
-                           f"read -- damaged, truncated or missing ({type(exc).__name__}: {exc}; "
-                           f"this is ergmfit {__version__})")
+    return CheckpointError(f"{path} is not {_a(what)} {what} of ergmfit that can be read: "
+                           f"damaged, truncated or missing ({type(exc).__name__}: {exc}; this "
+                           f"is ergmfit {__version__})")
 
 
 def read_json(path, kind=None, what="checkpoint"):
