@@ -287,8 +287,11 @@ class ERGM:
         if model.offset.any() and method != "mple":
             return _fit_with_offsets(model, method, random_state, verbose, kwargs)
         if model.sample_space.n_missing and method == "mcmle":
-            from .estimation.missing import fit_missing_mcmle
-            return fit_missing_mcmle(model, random_state=random_state, verbose=verbose, **kwargs)
+            # by name, as the estimator table loads estimators (no import circle)
+            import importlib
+            missing = importlib.import_module("ergmfit.estimation.missing")
+            return missing.fit_missing_mcmle(model, random_state=random_state, verbose=verbose,
+                                             **kwargs)
         return _fit(model, method, random_state=random_state, verbose=verbose, **kwargs)
 
     def configured(self, constraints=None, offset_coef=None, target_stats=None) -> "ERGM":
