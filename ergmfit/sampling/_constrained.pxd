@@ -19,6 +19,8 @@ cdef class ConstrainedProposal(Proposal):
     cdef readonly bint all_free
     cdef readonly int64_t n_free
     cdef int64_t* fv                 # free variables (sorted), n_free of them
+    cdef int* fi                     # ... and their dyads (i, j), to skip index decoding
+    cdef int* fj
     cdef int64_t* onl                # positions (into fv) of the free ties, n_free_on of them
     cdef int64_t* onpos              # position of each free variable in onl, or -1
     cdef readonly int64_t n_free_on

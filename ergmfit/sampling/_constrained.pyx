@@ -83,7 +83,12 @@ cdef class ConstrainedProposal(Proposal):
             onl = np.zeros(max(1, self.n_free), dtype=np.int64)
             onpos = np.full(max(1, self.n_free), -1, dtype=np.int64)
             fv1 = fv if len(fv) else np.zeros(1, dtype=np.int64)
-            keep += [fv1, onl, onpos]
+            pairs = _pairs_of(model, fv1)
+            fi1 = np.ascontiguousarray(pairs[:, 0])
+            fj1 = np.ascontiguousarray(pairs[:, 1])
+            keep += [fv1, onl, onpos, fi1, fj1]
+            self.fi = <int*>cnp.PyArray_DATA(fi1)
+            self.fj = <int*>cnp.PyArray_DATA(fj1)
             self.fv = <int64_t*>cnp.PyArray_DATA(fv1)
             self.onl = <int64_t*>cnp.PyArray_DATA(onl)
             self.onpos = <int64_t*>cnp.PyArray_DATA(onpos)
@@ -157,14 +162,18 @@ cdef class ConstrainedProposal(Proposal):
         return self.all_free or i64map_get(&self.pos, v, -1) >= 0
 
     cdef int64_t free_tie(self, RNG* rng) noexcept nogil:
+        cdef int64_t k
         if self.all_free:
             return self.em.on_var(rng_below(rng, self.em.n_on()))
-        return self.fv[self.onl[rng_below(rng, self.n_free_on)]]
+        k = self.onl[rng_below(rng, self.n_free_on)]
+        return self.em.proposed_var(self.fi[k], self.fj[k])
 
     cdef int64_t free_dyad(self, RNG* rng) noexcept nogil:
+        cdef int64_t k
         if self.all_free:
             return self.em.random_var(rng)
-        return self.fv[rng_below(rng, self.n_free)]
+        k = rng_below(rng, self.n_free)
+        return self.em.proposed_var(self.fi[k], self.fj[k])
 
     cdef bint bounds_ok(self, const int64_t* out, int k) noexcept nogil:
         # the degrees after the k toggles stay within the bounds
@@ -455,6 +464,19 @@ cdef class ConstrainedSampler(MHSampler):
         return out
 
 
+def _pairs_of(ERGMModel model, cnp.int64_t[::1] vars):
+    """(i, j) of each variable, as an (m, 2) int array."""
+    out = np.empty((vars.shape[0], 2), dtype=np.intc)
+    cdef int[:, ::1] ov = out
+    cdef int64_t r
+    cdef int i, j
+    for r in range(vars.shape[0]):
+        model.dyad(vars[r], &i, &j)
+        ov[r, 0] = i
+        ov[r, 1] = j
+    return out
+
+
 def change_rows(ERGMModel model, vars):
     """Change statistics and values of the variables ``vars`` at the model's
     state: (X, y) with X[r] = g(x_v=1) - g(x_v=0) of v = vars[r]."""
@@ -472,17 +494,3 @@ def change_rows(ERGMModel model, vars):
             model.change(vv[r], &Xv[r, 0])
             yv[r] = model.get(vv[r])
     return X[:, :p], y
-
-
-def vars_of(ERGMModel model, pairs):
-    """Variable indices of the (i, j) node-index pairs (i != j)."""
-    cdef cnp.int64_t[:, ::1] pv = np.ascontiguousarray(np.asarray(pairs, dtype=np.int64).reshape(-1, 2))
-    out = np.empty(pv.shape[0], dtype=np.int64)
-    cdef cnp.int64_t[::1] ov = out
-    cdef int64_t r
-    cdef int n = model.state.n
-    for r in range(pv.shape[0]):
-        if pv[r, 0] == pv[r, 1] or not (0 <= pv[r, 0] < n and 0 <= pv[r, 1] < n):
-            raise ValueError(f"({pv[r, 0]}, {pv[r, 1]}) is not a dyad of this network")
-        ov[r] = model.var(<int>pv[r, 0], <int>pv[r, 1])
-    return out
