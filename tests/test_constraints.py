@@ -242,3 +242,15 @@ def test_constraints_survive_pickling_and_simulate():
     S = m.simulate([0.0], n=5, output="stats", random_state=1)
     assert (S[:, 0] == m.statistics_vector()[0]).all()
     assert isinstance(m.with_constraints("~ blockdiag('priorates')").sample_space, ConstrainedSpace)
+
+
+def test_contrastive_divergence_draws_undo_multi_toggle_moves():
+    m = ef.ERGM(ef.datasets.load("faux.mesa.high"), "edges + gwesp(0.25, fixed=TRUE)",
+                constraints="~ degrees")
+    theta = np.array([0.0, 0.5])
+    sampler, cm = m.sampler(theta, random_state=1)
+    before = set(map(tuple, cm.state.ties()))
+    Z = sampler.cd_sample(theta, 50, 200)
+    assert (Z[:, 0] == 0).all() and Z[:, 1].std() > 0      # degrees kept, moves made
+    assert set(map(tuple, cm.state.ties())) == before        # every run undone
+    assert sampler.acceptance_rate > 0

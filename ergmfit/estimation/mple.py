@@ -276,72 +276,38 @@ def _newton(Z, n, s, maxiter, tol, off=None, tz=None):
     """Newton-Raphson with step halving on scaled columns; returns
     (beta, H, loglik, eta, n_iter, converged).  ``off``: a fixed part of
     each row's linear predictor (offsets); ``tz``: Z's replaced by this
-    (target statistics)."""
+    (target statistics: the loglik is then up to a constant)."""
     p = Z.shape[1]
-    if off is not None or tz is not None:
-        return _newton_general(Z, n, s, maxiter, tol, 0.0 if off is None else off, tz)
+    off = 0.0 if off is None else off
 
-    def ll_of(eta):
-        return float(s @ eta - n @ np.logaddexp(0.0, eta))
+    def ll_of(beta, eta):
+        lin = float(s @ (eta + off)) if tz is None else float(tz @ beta)
+        return lin - float(n @ np.logaddexp(0.0, eta + off))
 
-    # start as glm does: one weighted least-squares step from mu = (y + 0.5) / (n + 1)
-    mu = (s + 0.5) / (n + 1.0)
-    eta0 = np.log(mu) - np.log1p(-mu)
-    w = n * mu * (1.0 - mu)
-    zres = eta0 + (s - n * mu) / w
-    beta = _solve_psd(Z.T @ (w[:, None] * Z), Z.T @ (w * zres))
-    if not np.all(np.isfinite(beta)):
-        beta = np.zeros(p)
+    def score(mu):
+        return Z.T @ (s - n * mu) if tz is None else tz - Z.T @ (n * mu)
+
+    beta = np.zeros(p)
+    if tz is None:
+        # start as glm does: one weighted least-squares step from mu = (y + 0.5) / (n + 1)
+        mu = (s + 0.5) / (n + 1.0)
+        eta0 = np.log(mu) - np.log1p(-mu)
+        w = n * mu * (1.0 - mu)
+        zres = eta0 + (s - n * mu) / w - off
+        beta = _solve_psd(Z.T @ (w[:, None] * Z), Z.T @ (w * zres))
+        if not np.all(np.isfinite(beta)):
+            beta = np.zeros(p)
     eta = Z @ beta
-    ll = ll_of(eta)
+    ll = ll_of(beta, eta)
     if not math.isfinite(ll):
         beta = np.zeros(p)
         eta = Z @ beta
-        ll = ll_of(eta)
+        ll = ll_of(beta, eta)
     converged = False
     it = 0
     for it in range(1, maxiter + 1):
-        mu = special.expit(eta)
-        g = Z.T @ (s - n * mu)
-        H = Z.T @ ((n * mu * (1.0 - mu))[:, None] * Z)
-        step = _solve_psd(H, g)
-        dec = float(g @ step)
-        t = 1.0
-        while True:
-            nb = beta + t * step
-            ne = Z @ nb
-            nl = ll_of(ne)
-            if math.isfinite(nl) and nl >= ll - 1e-13 * (1.0 + abs(ll)):
-                break
-            t *= 0.5
-            if t < 1e-12:
-                nb, ne, nl = beta, eta, ll
-                break
-        beta, eta, ll = nb, ne, nl
-        if not (dec > tol * (1.0 + abs(ll))):
-            converged = True
-            break
-    mu = special.expit(eta)
-    H = Z.T @ ((n * mu * (1.0 - mu))[:, None] * Z)
-    return beta, H, ll, eta, it, converged
-
-
-def _newton_general(Z, n, s, maxiter, tol, off, tz):
-    # the same Newton iteration with offsets and/or target statistics
-    p = Z.shape[1]
-    lin = (lambda beta, eta: float(s @ (eta + off))) if tz is None else \
-        (lambda beta, eta: float(tz @ beta))
-
-    def ll_of(beta, eta):
-        return lin(beta, eta) - float(n @ np.logaddexp(0.0, eta + off))
-
-    beta = np.zeros(p)
-    eta = Z @ beta
-    ll = ll_of(beta, eta)
-    converged, it = False, 0
-    for it in range(1, maxiter + 1):
         mu = special.expit(eta + off)
-        g = (Z.T @ (s - n * mu)) if tz is None else tz - Z.T @ (n * mu)
+        g = score(mu)
         H = Z.T @ ((n * mu * (1.0 - mu))[:, None] * Z)
         step = _solve_psd(H, g)
         dec = float(g @ step)

@@ -46,3 +46,9 @@ cdef class ConstrainedProposal(Proposal):
 cdef class ConstrainedSampler(MHSampler):
     cdef ConstrainedProposal cprop
     cdef double* tbuf                # change statistics of each toggle of a move
+    # the toggles of journalled moves (the engine's journal holds one entry
+    # per move: its offset here), so that _revert undoes whole moves
+    cdef int64_t* mlog
+    cdef int64_t mlog_n, mlog_cap
+    cdef int log_move(self, const int64_t* tog, int k, int64_t* journal,
+                      int64_t* n_journal) noexcept nogil

@@ -34,7 +34,7 @@ import numpy as np
 cimport numpy as cnp
 from libc.math cimport log
 from libc.stdint cimport int64_t
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport malloc, free, realloc
 from ergmfit.core._hashmap cimport i64map_init, i64map_free, i64map_get, i64map_set
 from ergmfit.core._random cimport RNG, rng_below, rng_uniform, rng_uniform_pos
 from ergmfit.terms._ergm cimport ERGMModel
@@ -48,6 +48,19 @@ _BIG = 1 << 30
 
 cdef inline double _taylor4(double y) noexcept nogil:
     return 1.0 + y * (1.0 + y * (0.5 + y * (1.0 / 6.0 + y * (1.0 / 24.0))))
+
+
+cdef inline int _slot(int* nodes, int* dout, int* din, int* nn, int node) noexcept nogil:
+    # the position of ``node`` among the nn nodes seen, added (with zero counts) if new
+    cdef int s
+    for s in range(nn[0]):
+        if nodes[s] == node:
+            return s
+    nodes[nn[0]] = node
+    dout[nn[0]] = 0
+    din[nn[0]] = 0
+    nn[0] += 1
+    return nn[0] - 1
 
 
 cdef class ConstrainedProposal(Proposal):
@@ -185,19 +198,9 @@ cdef class ConstrainedProposal(Proposal):
         for r in range(k):
             sgn = -1 if self.em.get(out[r]) else 1
             self.em.dyad(out[r], &i, &j)
-            for s in range(nn + 1):
-                if s == nn:
-                    nodes[nn] = i; dout[nn] = 0; din[nn] = 0; nn += 1
-                    break
-                if nodes[s] == i:
-                    break
+            s = _slot(nodes, dout, din, &nn, i)
             dout[s] += sgn
-            for s in range(nn + 1):
-                if s == nn:
-                    nodes[nn] = j; dout[nn] = 0; din[nn] = 0; nn += 1
-                    break
-                if nodes[s] == j:
-                    break
+            s = _slot(nodes, dout, din, &nn, j)
             if directed:
                 din[s] += sgn
             else:
@@ -350,6 +353,27 @@ cdef class ConstrainedSampler(MHSampler):
 
     def __dealloc__(self):
         free(self.tbuf)
+        free(self.mlog)
+
+    cdef int log_move(self, const int64_t* tog, int k, int64_t* journal,
+                      int64_t* n_journal) noexcept nogil:
+        # one journal entry per move: the offset of [k, toggles...] in mlog
+        cdef int64_t cap
+        cdef int64_t* grown
+        cdef int r
+        if self.mlog_n + k + 1 > self.mlog_cap:
+            cap = max(1024, 2 * (self.mlog_n + k + 1))
+            grown = <int64_t*>realloc(self.mlog, cap * sizeof(int64_t))
+            if grown == NULL:
+                return -1
+            self.mlog, self.mlog_cap = grown, cap
+        journal[n_journal[0]] = self.mlog_n
+        n_journal[0] += 1
+        self.mlog[self.mlog_n] = k
+        for r in range(k):
+            self.mlog[self.mlog_n + 1 + r] = tog[r]
+        self.mlog_n += k + 1
+        return 0
 
     cdef int _batch(self, const double* theta, int64_t steps, double* delta,
                     double* add_acc, double* del_acc, bint apply,
@@ -394,11 +418,10 @@ cdef class ConstrainedSampler(MHSampler):
                 if self.cprop.em.flip(v) != 0:
                     return -1
                 self.cprop.toggled(v, not was_on[k - 1])
+                if journal != NULL and self.log_move(tog, k, journal, n_journal) != 0:
+                    return -1
                 for r in range(k):
                     row = buf + r * p
-                    if journal != NULL:
-                        journal[n_journal[0]] = tog[r]
-                        n_journal[0] += 1
                     if was_on[r]:
                         for c in range(p):
                             delta[c] -= row[c]
@@ -424,44 +447,22 @@ cdef class ConstrainedSampler(MHSampler):
         return 0
 
     cdef int _revert(self, const int64_t* journal, int64_t n_journal) noexcept nogil:
-        cdef int64_t r
+        # undo the journalled moves, last first, toggle by toggle
+        cdef int64_t r, off, v
+        cdef int t, k
         cdef bint on
         for r in range(n_journal - 1, -1, -1):
-            on = self.cprop.em.get(journal[r])
-            if self.model.flip(journal[r]) != 0:
-                return -1
-            self.cprop.toggled(journal[r], not on)
+            off = journal[r]
+            k = <int>self.mlog[off]
+            for t in range(k - 1, -1, -1):
+                v = self.mlog[off + 1 + t]
+                on = self.cprop.em.get(v)
+                if self.model.flip(v) != 0:
+                    return -1
+                self.cprop.toggled(v, not on)
+        if n_journal > 0:
+            self.mlog_n = journal[0]
         return 0
-
-    def cd_sample(self, theta, int64_t n, int64_t nsteps):
-        """As :meth:`MHSampler.cd_sample` (a move may toggle up to six dyads)."""
-        cdef cnp.ndarray[double, ndim=1] th = self._theta(theta)
-        cdef int p = self.model.n_stats
-        cdef cnp.ndarray[double, ndim=2] out = np.zeros((n, p))
-        cdef cnp.ndarray[double, ndim=1] d = np.zeros(max(1, p))
-        cdef cnp.ndarray[cnp.int64_t, ndim=1] journal = np.zeros(
-            max(1, MAX_TOGGLES * nsteps), dtype=np.int64)
-        cdef int64_t s, nj = 0
-        cdef int k, rc = 0
-        if n < 0 or nsteps < 0:
-            raise ValueError("need n >= 0 and nsteps >= 0")
-        if p == 0:
-            return out
-        with nogil:
-            for s in range(n):
-                for k in range(p):
-                    d[k] = 0.0
-                nj = 0
-                rc = self._batch(&th[0], nsteps, &d[0], NULL, NULL, 1, <int64_t*>&journal[0], &nj)
-                if rc == 0:
-                    rc = self._revert(<int64_t*>&journal[0], nj)
-                if rc != 0:
-                    break
-                for k in range(p):
-                    out[s, k] = d[k]
-        if rc != 0:
-            raise MemoryError("out of memory during sampling")
-        return out
 
 
 def _pairs_of(ERGMModel model, cnp.int64_t[::1] vars):
