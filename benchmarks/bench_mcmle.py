@@ -102,12 +102,54 @@ def run_speed(repeats=3):
         print(f"  {name:20s}" + "   ".join(row), flush=True)
 
 
+# curved models (#17) beside the same models with the decays fixed; statnet 4.4's CPU
+# seconds for the Lazega fit (init gwesp.decay 0.7, seeds 101/202/303) from
+# ../shared/reference/statnet_ext.json; statnet has no reference fit of the mesa model
+LAZEGA_COV = ("edges + {gw} + nodecov('seniority') + nodecov('practice') + "
+              "nodematch('practice') + nodematch('gender') + nodematch('office')")
+CURVED = [
+    ("faux.mesa.high", "edges + nodematch('Grade') + gwesp(fixed=FALSE) + gwdegree(fixed=FALSE)",
+     None, "edges + nodematch('Grade') + gwesp(0.5, fixed=TRUE) + gwdegree(0.5, fixed=TRUE)",
+     None),
+    ("lazega", LAZEGA_COV.format(gw="gwesp(fixed=FALSE)"), [np.nan, np.nan, 0.7] + [np.nan] * 5,
+     LAZEGA_COV.format(gw="gwesp(0.7, fixed=TRUE)"), (5.262, 8.531, 4.771)),
+]
+
+
+def run_curved(seeds):
+    """CPU seconds per MCMC-MLE fit of the curved models and of their fixed-decay forms."""
+    import warnings
+    for data, curved, init, fixed, statnet in CURVED:
+        for label, formula, start in (("curved", curved, init), ("fixed", fixed, None)):
+            m = ef.ERGM(ef.datasets.load_network(data), formula)
+            times = []
+            for seed in seeds:
+                c = cpu()
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    fit = m.fit(method="mcmle", random_state=seed, init=start)
+                times.append(cpu() - c)
+                decays = {k: round(float(v), 3) for k, v in zip(m.labels, fit.params)
+                          if k.endswith(".decay")}
+                print(f"  {data} {label} seed {seed}: CPU {times[-1]:6.2f} s, {fit.n_iter} "
+                      f"iterations, converged {fit.converged} {decays}", flush=True)
+            print(f"{data} {label}: CPU s over seeds {seeds}: min {min(times):.2f}, "
+                  f"median {np.median(times):.2f}, max {max(times):.2f}"
+                  + (f"; statnet 4.4 (curved): {', '.join(map(str, statnet))}"
+                     if statnet and label == "curved" else ""), flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, nargs="+", default=[1])
     ap.add_argument("--mixing", action="store_true", help="compare the proposals' mixing instead")
     ap.add_argument("--speed", action="store_true", help="proposals per CPU second only")
+    ap.add_argument("--curved", action="store_true",
+                    help="curved models beside their fixed-decay forms (seeds: --seeds)")
     args = ap.parse_args()
+    if args.curved:
+        run_curved(args.seeds)
+        return
     if args.mixing:
         run_mixing()
         return

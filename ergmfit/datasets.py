@@ -9,7 +9,6 @@
 """
 from __future__ import annotations
 
-import csv
 import gzip
 import io
 import os
@@ -21,6 +20,7 @@ import numpy as np
 
 from .exceptions import ErgmfitError
 from .network import io as _network_io
+from .network._edgelist import _records
 from .network.values import parse_value as _parse_value
 
 
@@ -119,37 +119,14 @@ def _open(filename):
 
 
 def _read_csv(path_obj):
+    """Header and rows of a bundled CSV: unquoted cells parsed (numbers, TRUE/FALSE, NA),
+    quoted cells kept as text -- the rules of the edge-list reader, with its parser."""
     with path_obj.open("r", encoding="utf-8", newline="") as fh:
-        text = fh.read()
-    return _parse_csv_text(text)
-
-
-def _parse_csv_text(text):
-    lines = csv.reader(io.StringIO(text), quotechar='"')
-    raw = [line for line in lines if line]
-    # detect quoted fields to keep them as strings
-    quoted = [[f.startswith('"') for f in _split_keep_quotes(l)] for l in text.splitlines() if l]
-    header = raw[0]
-    rows = []
-    for r, row in enumerate(raw[1:], start=1):
-        q = quoted[r] if r < len(quoted) else [False] * len(row)
-        rows.append([v if (k < len(q) and q[k]) else _parse_value(v) for k, v in enumerate(row)])
+        recs = _records((line.rstrip("\r\n") for line in fh), ",", path_obj.name)
+        _, header, _ = next(recs)
+        rows = [[v if (quoted is not None and quoted[k]) else _parse_value(v)
+                 for k, v in enumerate(fields)] for _, fields, quoted in recs]
     return header, rows
-
-
-def _split_keep_quotes(line):
-    out, cur, inq = [], "", False
-    for ch in line:
-        if ch == '"':
-            inq = not inq
-            cur += ch
-        elif ch == "," and not inq:
-            out.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    out.append(cur)
-    return out
 
 
 def load_network(name: str):

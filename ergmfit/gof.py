@@ -669,7 +669,9 @@ def gof(model, params=None, n_sim=100, burnin=None, interval=None, statistics=No
         instead, with ``params=None``: its model, parameters and MCMC
         settings (``info["mcmc"]``) are used.
     params : sequence or dict
-        One value per statistic, in ``model.labels`` order (or ``{label: value}``).
+        One value per statistic, in ``model.labels`` order (or ``{label: value}``);
+        or an ``(n_sim, p)`` array, one row per simulated network (a
+        posterior predictive check: network s is simulated at row s).
     n_sim : int
         Number of simulated networks (statnet's default 100).
     burnin, interval : int, optional
@@ -703,6 +705,10 @@ def gof(model, params=None, n_sim=100, burnin=None, interval=None, statistics=No
             mcmc = (getattr(fit, "info", None) or {}).get("mcmc")
         model = fit.rebuild_model() if hasattr(fit, "rebuild_model") else fit.model
     from .utils.validation import check_params
+    rows = None
+    if not isinstance(params, dict) and np.ndim(params) == 2:   # posterior predictive: one
+        rows = np.asarray(params, dtype=float)                  # parameter row per network
+        params, n_sim = rows.mean(axis=0), len(rows)
     theta = check_params(getattr(model, "_finite_offsets", lambda x: x)(params), model.labels)
     eta = model.eta(theta) if hasattr(model, "eta") else theta
     n_sim = int(n_sim)
@@ -727,7 +733,7 @@ def gof(model, params=None, n_sim=100, burnin=None, interval=None, statistics=No
     sampler.run(eta, burnin)          # the sampler runs on the natural parameters
     step = max(1, n_sim // 10)
     for s in range(n_sim):
-        sampler.run(eta, interval)
+        sampler.run(eta if rows is None else model.eta(rows[s]), interval)
         if graph_names:
             S = GraphSummaries(net.n, cm.state.ties(), net.directed)
             for nm in graph_names:

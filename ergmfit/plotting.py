@@ -18,7 +18,8 @@ import numpy as np
 
 MISSING_MATPLOTLIB = "plotting needs matplotlib: pip install 'ergmfit[plot]'"
 
-__all__ = ["plot_gof", "trace_plot", "draw_network", "require_matplotlib", "MISSING_MATPLOTLIB"]
+__all__ = ["plot_gof", "trace_plot", "posterior_trace_plot", "posterior_density_plot",
+           "draw_network", "require_matplotlib", "MISSING_MATPLOTLIB"]
 
 #: axis labels of the gof panels (statnet's)
 _GOF_AXES = {
@@ -278,6 +279,48 @@ def _per_panel(values, p, what):
     if len(values) != p:
         raise ValueError(f"{len(values)} {what} for {p} columns")
     return values
+
+
+def posterior_trace_plot(chains, labels, path=None, figsize=None, dpi=100):
+    """Posterior draws over iterations: one panel per parameter, one line per
+    chain (``chains``: an ``(n_chains, n_iter, p)`` array, as ``BayesResults.chains``)."""
+    c = np.asarray(chains, dtype=float)
+    p = c.shape[2]
+    fig = _figure(path, figsize or (7.0, max(1.7 * p, 2.6)))
+    axes = fig.subplots(p, 1, squeeze=False, sharex=True)[:, 0]
+    for k, ax in enumerate(axes):
+        for h in range(c.shape[0]):
+            ax.plot(c[h, :, k], linewidth=0.5, alpha=0.7)
+        ax.set_ylabel(str(labels[k]), fontsize=9)
+        ax.tick_params(labelsize=8)
+    axes[-1].set_xlabel("iteration (after burn-in and thinning)")
+    fig.tight_layout()
+    return _finish(fig, path, dpi)
+
+
+def posterior_density_plot(draws, labels, path=None, ncols=None, figsize=None, dpi=100):
+    """Kernel density estimate of every parameter's posterior (``draws``:
+    ``(n_draws, p)``), with the posterior mean and the 95 % interval marked."""
+    from scipy.stats import gaussian_kde
+    x = np.asarray(draws, dtype=float)
+    p = x.shape[1]
+    nr, nc = _grid(p, ncols)
+    fig = _figure(path, figsize or (3.4 * nc, 2.6 * nr))
+    axes = fig.subplots(nr, nc, squeeze=False).ravel()
+    for k in range(p):
+        ax, col = axes[k], x[:, k]
+        lo, hi = np.quantile(col, [0.025, 0.975])
+        if col.std() > 0:
+            grid = np.linspace(col.min(), col.max(), 256)
+            ax.plot(grid, gaussian_kde(col)(grid), color="C0")
+        ax.axvline(col.mean(), color="C3", linewidth=1.0)
+        ax.axvspan(lo, hi, color="C0", alpha=0.12)
+        ax.set_title(str(labels[k]), fontsize=9)
+        ax.tick_params(labelsize=8)
+    for ax in axes[p:]:
+        ax.set_visible(False)
+    fig.tight_layout()
+    return _finish(fig, path, dpi)
 
 
 # ---------------------------------------------------------------------------

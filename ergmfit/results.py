@@ -41,6 +41,8 @@ import numpy as np
 from scipy import special
 
 from .exceptions import ErgmfitError, ResultsFileError, SaveError
+from .labeled import LabeledArray, _pandas
+from .rformat import _pct, format_pvalues, r_format, r_round, signif_stars
 from .utils.fileio import atomic_write
 
 FORMAT_VERSION = 1
@@ -61,247 +63,6 @@ _HEADERS = {
 NAIVE_SE_WARNING = ("Warning: The standard errors are based on naive pseudolikelihood and are "
                     "suspect. Use fit(method=\"mple\", cov=\"godambe\") or bootstrap=B for a "
                     "simulation-based approximation of the standard errors.")
-
-
-# ---------------------------------------------------------------------------
-# A labelled vector
-# ---------------------------------------------------------------------------
-class LabeledArray(np.ndarray):
-    """A float array whose first axis is labelled by the statistics.
-
-    Behaves as a NumPy array; in addition ``a["edges"]`` selects by label,
-    ``a.labels`` lists them and ``a.to_dict()`` gives ``{label: value}``.
-    A two-dimensional one (``conf_int()``) also names its columns
-    (``a.columns``).  pandas cannot see the labels of a NumPy array
-    (``pd.Series(a)`` numbers its rows): ``a.to_series()`` and
-    ``a.to_frame()`` give the labelled pandas objects.
-    """
-
-    def __new__(cls, values, labels, columns=None):
-        obj = np.asarray(values, dtype=float).view(cls)
-        labels = [str(lab) for lab in labels]
-        if obj.ndim == 0 or obj.shape[0] != len(labels):
-            raise ValueError(f"{len(labels)} labels for an array of shape {obj.shape}")
-        obj.labels = labels
-        if columns is not None:
-            columns = [str(c) for c in columns]
-            if obj.ndim != 2 or obj.shape[1] != len(columns):
-                raise ValueError(f"{len(columns)} column names for an array of shape {obj.shape}")
-        obj.columns = columns
-        return obj
-
-    def __array_finalize__(self, obj):
-        labels = getattr(obj, "labels", None)
-        if labels is not None and self.ndim >= 1 and self.shape[0] == len(labels):
-            self.labels = labels
-        else:
-            self.labels = None
-        columns = getattr(obj, "columns", None)
-        if columns is not None and self.ndim == 2 and self.shape[1] == len(columns):
-            self.columns = columns
-        else:
-            self.columns = None
-
-    def __array_wrap__(self, arr, *args, **kwargs):
-        out = super().__array_wrap__(arr, *args, **kwargs)
-        if isinstance(out, np.ndarray) and out.ndim == 0:
-            return out[()]
-        return out
-
-    def _index(self, key):
-        if self.labels is None:
-            raise KeyError(key)
-        try:
-            return self.labels.index(key)
-        except ValueError:
-            raise KeyError(f"{key!r} is not a label; labels are {self.labels}") from None
-
-    def __getitem__(self, key):
-        if isinstance(key, str):
-            return np.asarray(self)[self._index(key)]
-        if isinstance(key, list) and key and all(isinstance(k, str) for k in key):
-            return np.asarray(self)[[self._index(k) for k in key]]
-        return super().__getitem__(key)
-
-    def __setitem__(self, key, value):
-        if isinstance(key, str):
-            key = self._index(key)
-        super().__setitem__(key, value)
-
-    def to_dict(self) -> dict:
-        if self.labels is None:
-            raise ValueError("this array has no labels")
-        arr = np.asarray(self)
-        if arr.ndim == 1:
-            return {lab: float(v) for lab, v in zip(self.labels, arr)}
-        return {lab: arr[k].tolist() for k, lab in enumerate(self.labels)}
-
-    def to_series(self, name=None):
-        """A pandas Series indexed by the labels (pandas must be installed)."""
-        pd = _pandas("LabeledArray.to_series()")
-        if self.ndim != 1 or self.labels is None:
-            raise ValueError("to_series() needs a labelled one-dimensional array")
-        return pd.Series(np.asarray(self), index=list(self.labels), name=name)
-
-    def to_frame(self):
-        """A pandas DataFrame indexed by the labels, with the column names (if any)."""
-        pd = _pandas("LabeledArray.to_frame()")
-        if self.labels is None:
-            raise ValueError("to_frame() needs a labelled array")
-        arr = np.asarray(self)
-        return pd.DataFrame(arr.reshape(len(self.labels), -1), index=list(self.labels),
-                            columns=self.columns)
-
-    def _rows(self):
-        arr = np.asarray(self)
-        w = max((len(lab) for lab in self.labels), default=0)
-        if self.ndim == 1:
-            return [f"{lab:<{w}}  {v: .6g}" for lab, v in zip(self.labels, arr)]
-        cells = [[f"{v: .6g}" for v in row] for row in arr]
-        heads = self.columns or [str(k) for k in range(arr.shape[1])]
-        cw = [max([len(h)] + [len(r[k]) for r in cells]) for k, h in enumerate(heads)]
-        out = [" " * w + "".join("  " + h.rjust(c) for h, c in zip(heads, cw))]
-        out += [lab.ljust(w) + "".join("  " + v.rjust(c) for v, c in zip(r, cw))
-                for lab, r in zip(self.labels, cells)]
-        return out
-
-    def __repr__(self):
-        if self.labels is None or self.ndim not in (1, 2):
-            return np.asarray(self).__repr__()
-        return "\n".join(self._rows())
-
-    def __str__(self):
-        if self.labels is None or self.ndim not in (1, 2):
-            return np.asarray(self).__str__()
-        return "\n".join(self._rows())
-
-    def _repr_html_(self):
-        if self.labels is None or self.ndim not in (1, 2):
-            return None
-        import html
-        return f"<pre>{html.escape(repr(self))}</pre>"
-
-
-def _pandas(what):
-    try:
-        import pandas as pd
-    except ImportError:  # pragma: no cover - depends on the environment
-        raise ImportError(f"{what} needs pandas (pip install pandas)") from None
-    return pd
-
-
-# ---------------------------------------------------------------------------
-# R-like number formatting (format(x, digits=), format.pval, printCoefmat)
-# ---------------------------------------------------------------------------
-def _sig_and_exp(v: float, digits: int):
-    """Significant digits R shows for v at ``digits`` (trailing zeros dropped), and its exponent."""
-    s = f"{abs(v):.{digits - 1}e}"
-    mant, exp = s.split("e")
-    e = int(exp)
-    mant = mant.replace(".", "").rstrip("0")
-    return max(1, len(mant)), e
-
-
-def _sci(v: float, mdig: int) -> str:
-    s = f"{v:.{mdig}e}"
-    mant, exp = s.split("e")
-    e = int(exp)
-    return f"{mant}e{'-' if e < 0 else '+'}{abs(e):02d}"
-
-
-def r_format(values, digits: int = 7) -> list:
-    """Format numbers together as R's ``format(x, digits=digits)`` does:
-    enough significant digits (at most ``digits``) for every element, a
-    common number of decimals, fixed notation unless scientific is narrower,
-    right-justified to a common width.  NaN prints as ``NA``."""
-    vals = [float(v) for v in values]
-    fin = [v for v in vals if math.isfinite(v)]
-    out = []
-    if fin:
-        nsmall, maxsig, lo_e, hi_e = 0, 1, None, None
-        for v in fin:
-            if v == 0:
-                continue
-            sig, e = _sig_and_exp(v, digits)
-            nsmall = max(nsmall, sig - 1 - e)
-            maxsig = max(maxsig, sig)
-            lo_e = e if lo_e is None else min(lo_e, e)
-            hi_e = e if hi_e is None else max(hi_e, e)
-        nsmall = min(max(nsmall, 0), 15)
-        fixed = [f"{v:.{nsmall}f}" for v in fin]
-        sci = [_sci(v, maxsig - 1) for v in fin]
-        use_sci = max(map(len, fixed)) > max(map(len, sci))
-        fmt = {}
-        for v, f, s in zip(fin, fixed, sci):
-            fmt[v] = s if use_sci else f
-    for v in vals:
-        if math.isnan(v):
-            out.append("NA")
-        elif math.isinf(v):
-            out.append("Inf" if v > 0 else "-Inf")
-        else:
-            out.append(fmt[v])
-    w = max((len(s) for s in out), default=0)
-    return [s.rjust(w) for s in out]
-
-
-def _pct(q: float) -> str:
-    """R's confint column name of a quantile: 0.025 -> '2.5 %'."""
-    return f"{100.0 * q:.3g} %"
-
-
-def r_round(v: float, ndigits: int) -> float:
-    return float(np.round(v, ndigits)) if math.isfinite(v) else v
-
-
-def format_pvalues(pv, digits: int = 3, eps: float = 1e-4) -> list:
-    """R's ``format.pval(pv, digits, eps)``: values below eps print as ``<1e-04``."""
-    pv = [float(p) for p in pv]
-    out = [""] * len(pv)
-    ok = [k for k, p in enumerate(pv) if not math.isnan(p)]
-    small = [k for k in ok if pv[k] < eps]
-    big = [k for k in ok if pv[k] >= eps]
-    rr = {}
-    if big:
-        # R formats p >= 1e-3 and smaller ones separately (the latter may go scientific)
-        fix = [k for k in big if math.floor(math.log10(pv[k])) >= -3]
-        nfix = [k for k in big if k not in fix]
-        for group in (fix, nfix):
-            if group:
-                for k, s in zip(group, r_format([pv[k] for k in group], digits)):
-                    rr[k] = s.strip()
-    for k in big:
-        out[k] = rr[k]
-    if small:
-        d = max(1, digits - 2)
-        if big:
-            nc = max(len(rr[k]) for k in big)
-            if d > 1 and d + 6 > nc:
-                d = max(1, nc - 7)
-            sep = "" if (d == 1 and nc <= 6) else " "
-        else:
-            sep = "" if d == 1 else " "
-        eps_s = r_format([eps], d)[0].strip()
-        for k in small:
-            out[k] = "<" + sep + eps_s
-    for k, p in enumerate(pv):
-        if math.isnan(p):
-            out[k] = "NA"
-    return out
-
-
-def signif_stars(p: float) -> str:
-    if not math.isfinite(p):
-        return ""
-    if p <= 0.001:
-        return "***"
-    if p <= 0.01:
-        return "**"
-    if p <= 0.05:
-        return "*"
-    if p <= 0.1:
-        return "."
-    return " "
 
 
 # ---------------------------------------------------------------------------
@@ -655,6 +416,11 @@ class ERGMResults:
 
     @classmethod
     def from_dict(cls, d: dict) -> "ERGMResults":
+        target = d.get("results_class")    # a subclass that saved itself (e.g. a posterior)
+        if cls is ERGMResults and isinstance(target, str) and target.startswith("ergmfit."):
+            import importlib
+            mod, name = target.split(":")
+            return getattr(importlib.import_module(mod), name).from_dict(d)
         labels = d["labels"]
         cov = _dec_array(d.get("cov"))
         return cls(_dec_array(d["params"]), cov, labels, method=d["method"],
@@ -734,6 +500,9 @@ class ERGMResults:
             raise ResultsFileError(f"cannot read results file {path}: no such file") from None
         except IsADirectoryError:
             raise ResultsFileError(f"cannot read results file {path}: it is a directory") from None
+        except OSError as exc:
+            raise ResultsFileError(f"cannot read results file {path}: "
+                                   f"{exc.strerror or exc}") from None
         except Exception as exc:  # noqa: BLE001 - any damage is reported as one ergmfit error
             raise ResultsFileError(f"damaged results file {path}: {_describe_damage(exc)}") \
                 from None
@@ -819,7 +588,7 @@ def _describe_damage(exc) -> str:
     if isinstance(exc, _Damage):
         return str(exc)
     if isinstance(exc, json.JSONDecodeError):
-        return (f"it is not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno}); "
+        return (f"it is not valid JSON ({exc.msg}: line {exc.lineno}, column {exc.colno}); "
                 "it may be truncated")
     if isinstance(exc, UnicodeDecodeError):
         return f"it is not UTF-8 text (byte {exc.start})"

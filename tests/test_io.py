@@ -886,25 +886,36 @@ def test_too_many_nodes_is_a_clear_error():
         ef.as_network(sp.coo_matrix((2 ** 40, 2 ** 40)), directed=True)
 
 
+def _random_pairs(m, n, seed):
+    """m distinct ordered pairs of distinct nodes 1..n, sorted."""
+    rng = np.random.default_rng(seed)
+    pairs = set()
+    while len(pairs) < m:
+        a, b = rng.integers(1, n + 1, 2)
+        if a != b:
+            pairs.add((int(a), int(b)))
+    return sorted(pairs)
+
+
+def _peak_memory(f, *args, **kwargs):
+    """f(*args, **kwargs) and the peak of the memory Python allocated meanwhile."""
+    import tracemalloc
+    tracemalloc.start()
+    try:
+        out = f(*args, **kwargs)
+        return out, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
 def test_csv_is_streamed_not_loaded_whole(tmp_path):
     # the whole text, its lines and a row list per line used to be held at once (a 69 MB CSV
     # took 3.2 GB); now each record is turned into two node indices as it is read
-    import tracemalloc
-    rng = np.random.default_rng(0)
-    pairs = set()
-    while len(pairs) < 30_000:
-        a, b = rng.integers(1, 2000, 2)
-        if a != b:
-            pairs.add((int(a), int(b)))
+    pairs = _random_pairs(30_000, 1999, seed=0)
     path = tmp_path / "e.csv.gz"
-    text = "source,target\n" + "".join(f"{a},{b}\n" for a, b in sorted(pairs))
+    text = "source,target\n" + "".join(f"{a},{b}\n" for a, b in pairs)
     path.write_bytes(_gzip.compress(text.encode()))
-    tracemalloc.start()
-    try:
-        net = read_network(path, directed=True)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    net, peak = _peak_memory(read_network, path, directed=True)
     assert net.n_ties == 30_000
     assert peak < 25 * len(text), (peak, len(text))        # was ~60x the text
 
@@ -931,21 +942,10 @@ def test_reader_modules_are_small_and_never_import_datasets():
 def test_pajek_is_streamed(tmp_path):
     # lines decoded and parsed one at a time, ties in int64 arrays: no bytes, text and line
     # list copies of the file, no Python int lists per tie (the peak was ~29x the file, now ~13x)
-    import tracemalloc
-    rng = np.random.default_rng(1)
-    pairs = set()
-    while len(pairs) < 30_000:
-        a, b = rng.integers(1, 3001, 2)
-        if a != b:
-            pairs.add((int(a), int(b)))
+    pairs = _random_pairs(30_000, 3000, seed=1)
     path = tmp_path / "g.net"
-    text = "*vertices 3000\n*arcs\n" + "".join(f"{a} {b}\n" for a, b in sorted(pairs))
+    text = "*vertices 3000\n*arcs\n" + "".join(f"{a} {b}\n" for a, b in pairs)
     path.write_text(text)
-    tracemalloc.start()
-    try:
-        net = read_network(path)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    net, peak = _peak_memory(read_network, path)
     assert net.n_ties == 30_000 and net.directed
     assert peak < 21 * len(text), (peak / len(text))

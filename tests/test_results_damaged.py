@@ -147,3 +147,18 @@ def test_missing_file_and_directory(tmp_path):
     with pytest.raises(ResultsFileError, match="directory"):
         ERGMResults.load(tmp_path / "d.npz")
     assert issubclass(ResultsFileError, ef.ErgmfitError)
+
+
+def test_unreadable_file_says_so(tmp_path, saved, monkeypatch):
+    import builtins
+    path = tmp_path / "fit.json"
+    path.write_bytes(saved[".json"])
+    real_open = builtins.open
+
+    def no_permission(file, *a, **k):
+        if str(file) == str(path):
+            raise PermissionError(13, "Permission denied")
+        return real_open(file, *a, **k)
+    monkeypatch.setattr(builtins, "open", no_permission)
+    with pytest.raises(ResultsFileError, match="cannot read results file .*Permission denied"):
+        ERGMResults.load(path)

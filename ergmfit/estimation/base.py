@@ -274,6 +274,8 @@ _ESTIMATORS = {
     "mcle": "ergmfit.estimation.mcle:MCLE",
     "cd": "ergmfit.estimation.cd:CD",
     "ee": "ergmfit.estimation.ee:EE",
+    "bayes": "ergmfit.estimation.bayes:Bayes",
+    "bayes-pl": "ergmfit.estimation.bayes_pl:BayesPL",
 }
 
 

@@ -72,10 +72,21 @@ def density_index(model):
 
 
 def density_start(model, bm=None):
-    """Parameters 0 except the density one at logit(L / D) of the observed state."""
+    """Parameters 0 except the density one at logit(L / D) of the observed state
+    (and the decays of curved terms at their given start, else 0.5)."""
     p = len(model.labels)
     theta = np.zeros(p)
     k = density_index(model)
+    par = getattr(model, "parameterisation", None)
+    if par is not None and not par.linear:
+        k = None
+        off = 0
+        for t in model.terms:
+            if getattr(t, "curve", None) is not None:
+                theta[off + 1] = 0.5 if t.init_decay is None else t.init_decay
+            elif t.name == "edges" and len(t.labels) == 1:
+                k = off
+            off += len(t.param_labels)
     if k is not None:
         bm = model.compiled() if bm is None else bm
         D = float(bm.n_vars)
@@ -150,6 +161,11 @@ def cd_core(model, init=None, nsteps=8, samplesize=None, samplesize_per_theta=12
         raise ValueError(f"samplesize must be at least 2, got {samplesize}")
     bm = model.compiled() if bm is None else bm
     theta = density_start(model, bm) if init is None else check_params(init, labels, "init")
+    par = getattr(model, "parameterisation", None)
+    curved = par is not None and not par.linear
+    if curved:
+        from .curved import MAX_DECAY_STEP, maximize_curved_is_loglik
+        from .curved import projector as _projector
     space = getattr(model, "sample_space", None)      # an ERGM's; an MRF spec has none
     prop = space.proposal(proposal, bm, model) if space is not None else make_proposal(proposal, bm)
     sampler = (space.make_sampler(bm, prop, seed_words(random_state)) if space is not None
@@ -163,13 +179,21 @@ def cd_core(model, init=None, nsteps=8, samplesize=None, samplesize_per_theta=12
     it = 0
     try:
         for it in range(1, maxit + 1):
-            Z = sampler.cd_sample(theta, samplesize, nsteps)
+            Z = sampler.cd_sample(par.eta(theta) if curved else theta, samplesize, nsteps)
             if not np.all(np.isfinite(Z)):
                 raise DegenerateModelError("non-finite statistics in the contrastive-divergence "
                                            "sample; check the model terms")
-            gamma = hummel_step(Z, steplength_margin)
-            pval, _ = hotelling_iid(Z)
-            eta = maximize_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0))
+            Zp = _projector(par, theta)(Z) if curved else Z   # the parameters' directions
+            gamma = hummel_step(Zp, steplength_margin)
+            pval, _ = hotelling_iid(Zp)
+            if curved:
+                eta = maximize_curved_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0), par,
+                                                theta) - theta
+                big = max(abs(eta[k]) for k in par.decay_indices())
+                if big > MAX_DECAY_STEP:
+                    eta = eta * (MAX_DECAY_STEP / big)
+            else:
+                eta = maximize_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0))
             history.append({"iteration": it, "theta": theta.tolist(), "gamma": float(gamma),
                             "pvalue": float(pval), "zbar": Z.mean(axis=0).tolist()})
             theta = theta + eta
@@ -209,6 +233,7 @@ class CD(Estimator):
     """
 
     method = "cd"
+    supports_curved = True
     SETTINGS = (
         Setting("init", None, None, "Starting parameters (default: the density start)."),
         Setting("nsteps", 8, integer(1),

@@ -23,6 +23,12 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
+from .stepping import is_moments
+
+
+# largest change of a curved term's decay in one MCMC-MLE / CD iteration: one
+# sample determines a decay poorly, and a long jump lands far from equilibrium
+MAX_DECAY_STEP = 0.25
 
 # a decay above this has run off along a ridge (e^8 ~ 3000: a gw term then counts
 # each edge by its number of shared partners, k-star like for degrees)
@@ -171,15 +177,9 @@ def maximize_curved_is_loglik(Z, target, par, theta0, maxit=100, tol=1e-12):
 
     def fun(theta):
         d = par.eta(theta) - eta0
-        a = Z @ d
-        top = a.max()
-        w = np.exp(a - top)
-        w /= w.sum()
-        mu = w @ Z
-        C = (Z - mu).T @ ((Z - mu) * w[:, None])
+        lme, mu, C = is_moments(Z, d)
         J = par.jacobian(theta)
-        f = float(d @ target - (np.log(np.mean(np.exp(a - top))) + top))
-        return f, J.T @ (target - mu), J.T @ C @ J
+        return float(d @ target - lme), J.T @ (target - mu), J.T @ C @ J
 
     return bounded_ascent(fun, lambda th: fun(th)[0], theta0, par.lower_bounds(), maxit, tol)[0]
 
@@ -202,3 +202,17 @@ def decay_messages(par, theta, what="pseudo-likelihood"):
             out.append(f"Note: {d_lab} is at its lower bound {curve.decay_lower:g} (the {what} "
                        f"is largest there); its standard error is not reliable")
     return out
+
+
+def projector(par, theta):
+    """z -> z J(θ') for a curved model (the identity for a linear one), θ' being θ
+    with every curved weight set to 1: the decay's column of J is proportional to
+    its weight, and a weight near 0 would make the decay look stuck.  (Column
+    scalings change neither the step length, nor Hotelling's test, nor the ESS.)"""
+    if par.linear:
+        return lambda A: A
+    th = np.array(theta, dtype=float)
+    for ps, _, _ in par.curved_terms:
+        th[ps.start] = 1.0
+    J = par.jacobian(th)
+    return lambda A: np.asarray(A) @ J

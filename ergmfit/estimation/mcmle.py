@@ -43,7 +43,7 @@ from .stepping import (ellipsoid_step, hotelling_pvalue, hummel_step, in_convex_
                        is_ess_fraction, maximize_is_loglik, _is_weights)
 from ..utils.longrun import Checkpoint, Progress, catch_interrupt, read_json
 from ..utils.validation import check_params, check_random_state
-from .curved import maximize_curved_is_loglik
+from .curved import MAX_DECAY_STEP, maximize_curved_is_loglik, projector as _projector
 from .base import Estimator, Setting, boolean, choice, integer, number
 
 
@@ -101,8 +101,17 @@ def _check_oscillation(model, history, Z, g_obs, counts=True):
     bis = np.array([h.get("bistable", [False] * len(t)) for h in last])
     for k, lab in enumerate(model.labels):
         above, below = np.sum(recent[:, k] > 3), np.sum(recent[:, k] < -3)
-        # two swings each way; or one each way with a bistable sample between
-        if (above >= 2 and below >= 2) or (above >= 1 and below >= 1 and bis[:, k].any()):
+        # two swings each way; or one each way with a bistable sample between.
+        # Curved models (no counts to call bistable) need the swing to come back:
+        # far above, far below, far above again (or the reverse) -- a curved fit
+        # approaching from far away crosses once, from its fixed-decay start.
+        if not counts:
+            side = np.sign(recent[:, k][np.abs(recent[:, k]) > 3])
+            swung = int(np.sum(side[1:] != side[:-1])) >= 2
+        else:
+            swung = (above >= 2 and below >= 2) or (above >= 1 and below >= 1
+                                                    and bis[:, k].any())
+        if swung:
             lo = np.min(recent[:, k]); hi = np.max(recent[:, k])
             raise DegenerateModelError(
                 f"the model is near-degenerate: from one MCMC-MLE iteration to the next the "
@@ -195,20 +204,6 @@ def _ran_off(model, theta, converged):
 def _has_na(init):
     vals = list(init.values()) if isinstance(init, dict) else list(np.ravel(init))
     return any(v is None or (isinstance(v, float) and np.isnan(v)) for v in vals)
-
-
-def _projector(par, theta):
-    """z -> z J(θ') for a curved model (the identity for a linear one), θ' being θ
-    with every curved weight set to 1: the decay's column of J is proportional to
-    its weight, and a weight near 0 would make the decay look stuck.  (Column
-    scalings change neither the step length, nor Hotelling's test, nor the ESS.)"""
-    if par.linear:
-        return lambda A: A
-    th = np.array(theta, dtype=float)
-    for ps, _, _ in par.curved_terms:
-        th[ps.start] = 1.0
-    J = par.jacobian(th)
-    return lambda A: np.asarray(A) @ J
 
 
 def _initial_estimate(model, random_state=None):
@@ -468,6 +463,7 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
                     and _overshoot(guard[1], tstat)):
                 backtracks += 1
                 history.append({"iteration": it, "theta": theta.tolist(), "backtrack": True,
+                                "gamma": 0.0, "pvalue": float("nan"),
                                 "interval": interval, "samplesize": size,
                                 "t_max": float(np.max(np.abs(tstat)))})
                 theta = guard[0] + 0.5 * (theta - guard[0])
@@ -484,6 +480,12 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
             else:
                 eta = maximize_curved_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0), par,
                                                 theta) - theta
+                # a decay is poorly determined by one sample: move it at most
+                # MAX_DECAY_STEP per iteration (the whole step is scaled)
+                big = max(abs(eta[k]) for k in par.decay_indices())
+                if big > MAX_DECAY_STEP:
+                    eta = eta * (MAX_DECAY_STEP / big)
+                    gamma = min(gamma, 0.5)
                 move = par.eta(theta + eta) - par.eta(theta)
             # trust region: keep the importance weights of the move informative
             while is_ess_fraction(Z, move) < min_is_ess and np.max(np.abs(eta)) > 1e-8:

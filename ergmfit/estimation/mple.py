@@ -508,6 +508,8 @@ class MPLE(Estimator):
         dyad_indep = _dyad_independent(model)
         warn = list(lf.messages)
         info = {"design": _design_info(design)}
+        if getattr(lf, "start", None) is not None:
+            info["curved_start"] = [float(v) for v in lf.start]
         cov = lf.cov
         se_kind = "naive"
         if self.cov in ("godambe", "bootstrap"):
@@ -570,8 +572,10 @@ def _fit_curved(model, design: Design, labels, term_of, est) -> LogitFit:
         messages.append(f"the curved pseudo-likelihood maximisation did not converge in "
                         f"{est.maxiter} iterations")
         warnings.warn(messages[-1], ConvergenceWarning, stacklevel=4)
-    return LogitFit(theta, cov, H, ll, n_iter, converged, np.zeros(len(theta), dtype=bool),
-                    messages)
+    lf = LogitFit(theta, cov, H, ll, n_iter, converged, np.zeros(len(theta), dtype=bool),
+                  messages)
+    lf.start = theta0          # the fixed-decay start (MCMC-MLE falls back on it)
+    return lf
 
 
 def _curved_init(init, labels):

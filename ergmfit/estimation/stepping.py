@@ -76,20 +76,26 @@ def is_ess_fraction(Z, eta):
     return float(1.0 / (w @ w) / len(w))
 
 
+def is_moments(Z, eta):
+    """log mean_i exp(η·z_i), and the importance-weighted mean and covariance of
+    the z_i (weights ∝ exp(η·z_i)): the pieces of the IS log-likelihood ratio."""
+    a = Z @ eta
+    top = a.max()
+    w = np.exp(a - top)
+    w /= w.sum()
+    mu = w @ Z
+    C = (Z - mu).T @ ((Z - mu) * w[:, None])
+    return float(np.log(np.mean(np.exp(a - top))) + top), mu, C
+
+
 def maximize_is_loglik(Z, target, maxit=100, tol=1e-12):
     """Maximise η·target − log mean exp(η·z_i) by Newton's method (concave).
 
     Returns η = θ − θ_t.  ``target`` is the pseudo-observation (centred).
     """
     def objective(eta):
-        a = Z @ eta
-        top = a.max()
-        w = np.exp(a - top)
-        w /= w.sum()
-        mu = w @ Z
-        C = (Z - mu).T @ ((Z - mu) * w[:, None])
-        f = eta @ target - (np.log(np.mean(np.exp(a - top))) + top)
-        return f, target - mu, C
+        lme, mu, C = is_moments(Z, eta)
+        return eta @ target - lme, target - mu, C
 
     return newton_ascent(objective, np.zeros(Z.shape[1]), maxiter=maxit, tol=tol,
                          min_step=1e-8)[0]

@@ -36,7 +36,6 @@ def _read_pajek(lines, where, directed, weights, duplicates, attr_files):
     if isinstance(lines, str):
         lines = _LINE_BREAK.split(lines)
     rd = _LineReader(lines)
-    blank = True
     n = None
     section = None
     kinds = set()
@@ -55,16 +54,7 @@ def _read_pajek(lines, where, directed, weights, duplicates, attr_files):
                                   f"*vertices {n})")
         return v - 1
 
-    while True:
-        raw = rd.next()
-        if raw is None:
-            break
-        lineno = rd.lineno
-        line = raw.strip()
-        if line:
-            blank = False
-        if not line or line.startswith("%"):
-            continue
+    for lineno, raw, line in rd.content():
         if line.startswith("*"):
             parts = line[1:].split(None, 1)
             key = parts[0].lower() if parts else ""
@@ -147,7 +137,7 @@ def _read_pajek(lines, where, directed, weights, duplicates, attr_files):
                 tails.append(a)
                 heads.append(vertex(tok, lineno))
                 linenos.append(lineno)
-    if blank:
+    if not rd.any_text:
         raise DataFormatError(f"{where} is empty")
     if n is None:
         raise DataFormatError(f"{where}: no '*vertices N' line: not a Pajek network file")
@@ -192,6 +182,7 @@ class _LineReader:
         self._it = iter(lines)
         self._back = None
         self.lineno = 0
+        self.any_text = False
 
     def next(self):
         if self._back is not None:
@@ -205,19 +196,25 @@ class _LineReader:
     def push(self, line):
         self._back = line
 
+    def content(self):
+        """``(line number, line, stripped line)`` of each line that is not blank or a ``%``
+        comment; ``any_text`` says whether a line was not blank."""
+        while True:
+            raw = self.next()
+            if raw is None:
+                return
+            line = raw.strip()
+            if line:
+                self.any_text = True
+            if line and not line.startswith("%"):
+                yield self.lineno, raw, line
+
 
 def _read_pajek_block(rd, n, name, key, node_attrs, where):
     """A *partition / *vector block: '*vertices N' then N values (the next line is put back)."""
     vals = []
     count = None
-    while True:
-        raw = rd.next()
-        if raw is None:
-            break
-        lineno = rd.lineno
-        line = raw.strip()
-        if not line or line.startswith("%"):
-            continue
+    for lineno, raw, line in rd.content():
         if count is None:
             toks = line.split()
             if len(toks) < 2 or toks[0].lower() != "*vertices":

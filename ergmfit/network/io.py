@@ -88,7 +88,7 @@ from ._graphfiles import _read_with_networkx
 from ._matrix import from_adjacency
 from ._pajek import _read_pajek
 
-__all__ = ["load_any", "read_network", "read_estimnet_attributes", "from_adjacency",
+__all__ = ["as_network", "load_any", "read_network", "read_estimnet_attributes", "from_adjacency",
            "from_edgelist", "FORMATS", "MAX_DECOMPRESSED_BYTES", "MAX_NODES"]
 
 
@@ -107,6 +107,18 @@ _FMT_ALIASES = {"net": "pajek", "paj": "pajek", "xml": "graphml"}
 
 #: the most bytes a compressed file may expand to (a guard against decompression bombs)
 MAX_DECOMPRESSED_BYTES = 2 ** 30
+
+
+def as_network(data, directed=None, weights="error") -> Network:
+    """Anything a user may hold, as a :class:`Network`.
+
+    Accepts a Network (returned as it is), a networkx graph, a path to a
+    file (see :func:`read_network`), a bundled dataset name, an adjacency
+    matrix or a pandas edge list (see :func:`load_any`).
+    """
+    if isinstance(data, Network):
+        return data
+    return load_any(data, directed=directed, weights=weights)
 
 
 #: where bundled dataset names are looked up: ergmfit.datasets registers itself here when it

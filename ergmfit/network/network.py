@@ -256,22 +256,3 @@ def _is_one(v) -> bool:
         return float(v) == 1.0
     except (TypeError, ValueError):
         return False
-
-
-def as_network(data, directed=None, weights="error") -> Network:
-    """Anything a user may hold, as a :class:`Network`.
-
-    Accepts a Network, a networkx graph, or a path to a file (see
-    :func:`ergmfit.network.io.read_network`) or a bundled dataset name.
-    """
-    if isinstance(data, Network):
-        return data
-    if isinstance(data, nx.Graph):
-        net = Network.from_networkx(data, weights=weights)
-        if directed is not None and bool(directed) != net.directed:
-            kind = "directed" if net.directed else "undirected"
-            raise NetworkError(f"the graph is {kind}, but directed={directed} was given; "
-                               "directedness is never converted silently")
-        return net
-    from . import io
-    return io.load_any(data, directed=directed, weights=weights)

@@ -1,0 +1,135 @@
+"""Arrays labelled by the model's statistics: :class:`LabeledArray`.
+
+>>> a = LabeledArray([1.5, -0.25], ["edges", "triangle"])
+>>> a["triangle"]
+np.float64(-0.25)
+>>> a.to_dict()
+{'edges': 1.5, 'triangle': -0.25}
+"""
+from __future__ import annotations
+
+import numpy as np
+
+
+class LabeledArray(np.ndarray):
+    """A float array whose first axis is labelled by the statistics.
+
+    Behaves as a NumPy array; in addition ``a["edges"]`` selects by label,
+    ``a.labels`` lists them and ``a.to_dict()`` gives ``{label: value}``.
+    A two-dimensional one (``conf_int()``) also names its columns
+    (``a.columns``).  pandas cannot see the labels of a NumPy array
+    (``pd.Series(a)`` numbers its rows): ``a.to_series()`` and
+    ``a.to_frame()`` give the labelled pandas objects.
+    """
+
+    def __new__(cls, values, labels, columns=None):
+        obj = np.asarray(values, dtype=float).view(cls)
+        labels = [str(lab) for lab in labels]
+        if obj.ndim == 0 or obj.shape[0] != len(labels):
+            raise ValueError(f"{len(labels)} labels for an array of shape {obj.shape}")
+        obj.labels = labels
+        if columns is not None:
+            columns = [str(c) for c in columns]
+            if obj.ndim != 2 or obj.shape[1] != len(columns):
+                raise ValueError(f"{len(columns)} column names for an array of shape {obj.shape}")
+        obj.columns = columns
+        return obj
+
+    def __array_finalize__(self, obj):
+        labels = getattr(obj, "labels", None)
+        if labels is not None and self.ndim >= 1 and self.shape[0] == len(labels):
+            self.labels = labels
+        else:
+            self.labels = None
+        columns = getattr(obj, "columns", None)
+        if columns is not None and self.ndim == 2 and self.shape[1] == len(columns):
+            self.columns = columns
+        else:
+            self.columns = None
+
+    def __array_wrap__(self, arr, *args, **kwargs):
+        out = super().__array_wrap__(arr, *args, **kwargs)
+        if isinstance(out, np.ndarray) and out.ndim == 0:
+            return out[()]
+        return out
+
+    def _index(self, key):
+        if self.labels is None:
+            raise KeyError(key)
+        try:
+            return self.labels.index(key)
+        except ValueError:
+            raise KeyError(f"{key!r} is not a label; labels are {self.labels}") from None
+
+    def __getitem__(self, key):
+        if isinstance(key, str):
+            return np.asarray(self)[self._index(key)]
+        if isinstance(key, list) and key and all(isinstance(k, str) for k in key):
+            return np.asarray(self)[[self._index(k) for k in key]]
+        return super().__getitem__(key)
+
+    def __setitem__(self, key, value):
+        if isinstance(key, str):
+            key = self._index(key)
+        super().__setitem__(key, value)
+
+    def to_dict(self) -> dict:
+        if self.labels is None:
+            raise ValueError("this array has no labels")
+        arr = np.asarray(self)
+        if arr.ndim == 1:
+            return {lab: float(v) for lab, v in zip(self.labels, arr)}
+        return {lab: arr[k].tolist() for k, lab in enumerate(self.labels)}
+
+    def to_series(self, name=None):
+        """A pandas Series indexed by the labels (pandas must be installed)."""
+        pd = _pandas("LabeledArray.to_series()")
+        if self.ndim != 1 or self.labels is None:
+            raise ValueError("to_series() needs a labelled one-dimensional array")
+        return pd.Series(np.asarray(self), index=list(self.labels), name=name)
+
+    def to_frame(self):
+        """A pandas DataFrame indexed by the labels, with the column names (if any)."""
+        pd = _pandas("LabeledArray.to_frame()")
+        if self.labels is None:
+            raise ValueError("to_frame() needs a labelled array")
+        arr = np.asarray(self)
+        return pd.DataFrame(arr.reshape(len(self.labels), -1), index=list(self.labels),
+                            columns=self.columns)
+
+    def _rows(self):
+        arr = np.asarray(self)
+        w = max((len(lab) for lab in self.labels), default=0)
+        if self.ndim == 1:
+            return [f"{lab:<{w}}  {v: .6g}" for lab, v in zip(self.labels, arr)]
+        cells = [[f"{v: .6g}" for v in row] for row in arr]
+        heads = self.columns or [str(k) for k in range(arr.shape[1])]
+        cw = [max([len(h)] + [len(r[k]) for r in cells]) for k, h in enumerate(heads)]
+        out = [" " * w + "".join("  " + h.rjust(c) for h, c in zip(heads, cw))]
+        out += [lab.ljust(w) + "".join("  " + v.rjust(c) for v, c in zip(r, cw))
+                for lab, r in zip(self.labels, cells)]
+        return out
+
+    def __repr__(self):
+        if self.labels is None or self.ndim not in (1, 2):
+            return np.asarray(self).__repr__()
+        return "\n".join(self._rows())
+
+    def __str__(self):
+        if self.labels is None or self.ndim not in (1, 2):
+            return np.asarray(self).__str__()
+        return "\n".join(self._rows())
+
+    def _repr_html_(self):
+        if self.labels is None or self.ndim not in (1, 2):
+            return None
+        import html
+        return f"<pre>{html.escape(repr(self))}</pre>"
+
+
+def _pandas(what):
+    try:
+        import pandas as pd
+    except ImportError:  # pragma: no cover - depends on the environment
+        raise ImportError(f"{what} needs pandas (pip install pandas)") from None
+    return pd

@@ -1,0 +1,47 @@
+"""The adjusted pseudo-posterior (method="bayes-pl", Bergm's bergmC)."""
+import numpy as np
+import pytest
+
+import ergmfit as ef
+from ergmfit.estimation.bayes_pl import adjustment
+from ergmfit.estimation.mple import pseudo_design
+from ergmfit.exceptions import SettingsError
+from ergmfit.results_bayes import BayesResults
+
+from test_bayes import BERGM
+
+
+def test_the_adjustment_has_the_likelihoods_mode_and_curvature():
+    m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + kstar(2) + triangle")
+    design = pseudo_design(m.compiled())
+    adj = adjustment(m, design, random_state=1)
+    W = adj["W"]
+    # the adjusted log-likelihood l(θ) = log PL(mple + W (θ - mle)):
+    # its gradient vanishes at the MLE and its curvature there is the Fisher information
+    assert np.allclose(W.T @ design.score(adj["mple"]), 0, atol=1e-6)
+    np.testing.assert_allclose(W.T @ design.hessian(adj["mple"]) @ W, adj["H"], rtol=1e-8)
+    # dyad-dependent: the pseudo-likelihood is more curved than the likelihood
+    assert np.linalg.det(adj["H_pl"]) > np.linalg.det(adj["H"])
+
+
+@pytest.mark.parametrize("formula", sorted(BERGM))
+def test_adjusted_posterior_sds_match_bergm(formula):
+    ref = BERGM[formula]
+    m = ef.ERGM(ef.datasets.load("flomarriage"), formula)
+    fit = m.fit(method="bayes-pl", random_state=1)
+    assert isinstance(fit, BayesResults) and fit.method == "bayes-pl"
+    assert fit.draws.shape == (40000, m.n_params)
+    sd = np.array(ref["sd"])
+    assert np.all(np.abs(np.asarray(fit.bse) / sd - 1) < 0.2), fit.bse
+    # the adjusted posterior has the posterior's mode; its mean differs from the
+    # exact posterior mean by the skewness the Gaussian-curvature match leaves out
+    assert np.all(np.abs(np.asarray(fit.params) - ref["mean"]) < 0.6 * sd), fit.params
+    assert 0.15 < fit.acceptance_rate < 0.5
+    assert "Adjusted pseudo-posterior" in str(fit.summary())
+
+
+def test_bayes_pl_settings():
+    with pytest.raises(SettingsError, match="dict of MCMC-MLE settings"):
+        ef.estimation.make_estimator("bayes-pl", mcmle=3)
+    with pytest.raises(SettingsError, match="its settings are"):
+        ef.estimation.make_estimator("bayes-pl", aux_iters=10)
