@@ -736,6 +736,12 @@ class Summary:
         lines += self.coef_table_lines()
         lines += ["---", self.LEGEND, ""]
         lines += self.deviance_lines()
+        space = r.info.get("sample_space") or {}      # constraints, missing dyads (model.py)
+        if space.get("constraints") is not None:
+            c = space["constraints"]
+            lines += ["", f"Constraints: {c[0] if isinstance(c, list) else c}"]
+        if space.get("missing"):
+            lines += ["", f"Missing dyads: {len(space['missing'])}"]
         if r.convergence:
             lines += ["", r.convergence]
         if r.warnings:

@@ -51,3 +51,12 @@ def test_other_estimators_refuse_missing_dyads():
     for method in ("cd", "ee"):
         with pytest.raises(FormulaError, match="missing dyads"):
             m.fit(method=method)
+
+
+def test_summary_reports_missing_dyads_and_constraints():
+    m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle", missing=[(1, 9), (2, 6)],
+                constraints="~ bd(maxout=6)")
+    text = str(m.fit(method="mple").summary())
+    assert "Missing dyads: 2" in text and "Constraints: ~ bd(maxout=6)" in text
+    assert "Missing dyads" not in str(ef.ERGM(ef.datasets.load("flomarriage"), "edges")
+                                      .fit(method="mple").summary())
