@@ -254,3 +254,17 @@ def test_contrastive_divergence_draws_undo_multi_toggle_moves():
     assert (Z[:, 0] == 0).all() and Z[:, 1].std() > 0      # degrees kept, moves made
     assert set(map(tuple, cm.state.ties())) == before        # every run undone
     assert sampler.acceptance_rate > 0
+
+
+def test_blocks_and_dyads_free_sets():
+    g = ef.datasets.load("faux.mesa.high")
+    net = ef.ERGM(g, "edges").network
+    sex = ef.ERGM(g, "edges", constraints="~ blockdiag('Sex')").sample_space
+    # two levels (F, M): nodemix order (F,F), (F,M), (M,M); fixing the mixed type is blockdiag
+    blocks = ef.ERGM(g, "edges", constraints="~ blocks('Sex', levels2=2)").sample_space
+    np.testing.assert_array_equal(blocks.free_vars(), sex.free_vars())
+    vary = ef.ERGM(g, "edges", constraints="~ dyads(vary=~nodematch('Sex'))").sample_space
+    np.testing.assert_array_equal(vary.free_vars(), sex.free_vars())
+    fix = ef.ERGM(g, "edges", constraints="~ Dyads(fix=~nodematch('Sex'))").sample_space
+    assert len(fix.free_vars()) + len(sex.free_vars()) == net.n_dyads
+    assert ef.ERGM(g, "edges", constraints="~ blocks('Sex', levels2=TRUE)").sample_space.n_free == 0
