@@ -330,9 +330,9 @@ class ERGM:
             raise FormulaError(f"method={method!r} with missing dyads is not implemented; use "
                                "method='mcmle' (the observed-data likelihood, as statnet) or "
                                "'mple' (which leaves the missing dyads out)")
-        if self.sample_space.n_missing and (self.offset.any() or self.target_stats is not None):
-            raise FormulaError("missing dyads together with offsets or target_stats are "
-                               "implemented for method='mple' only")
+        if self.sample_space.n_missing and self.target_stats is not None:
+            raise FormulaError("missing dyads together with target_stats are implemented for "
+                               "method='mple' only")
         if self.target_stats is not None and method != "mcmle":
             raise FormulaError(f"target_stats is implemented for 'mple' and 'mcmle', not {method!r}")
 
@@ -396,7 +396,6 @@ def _fit_with_offsets(model, method, random_state, verbose, kwargs):
     that works through the model's parameterisation), then put the offsets
     back into the results (their standard errors 0, as statnet prints)."""
     import copy
-    from .estimation import fit as _fit
     from .terms.offsets import OffsetParameterisation
     if model.offset_coef is None:
         raise FormulaError("the model has offset terms: give their coefficients, "
@@ -413,7 +412,7 @@ def _fit_with_offsets(model, method, random_state, verbose, kwargs):
     if method == "mcmle":
         # the bridge to the dyad-independent submodel does not know offsets yet
         kwargs["eval_loglik"] = False
-    res = _fit(free, method, random_state=random_state, verbose=verbose, **kwargs)
+    res = free._fit(method, random_state, verbose, kwargs)
     p, m = model.n_params, model.offset
     params = np.zeros(p)
     params[m] = model.offset_coef

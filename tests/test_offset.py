@@ -20,6 +20,7 @@ def _entry(entry_id):
 @pytest.mark.parametrize("entry_id", ["s3.offset.flomarriage.MLE.s101",
                                       "s3.offset.samplike.MLE.s101",
                                       "s3.offset.mesa_dyadindep.MLE.s101",
+                                      "s3.offset.mesa_na.MLE.s101",
                                       "s3.target.samplike_gwesp.MLE.s101",
                                       "s3.target.samplike_gwesp.MPLE"])
 def test_offset_and_target_fits_match_statnet(entry_id):

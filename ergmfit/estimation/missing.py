@@ -58,6 +58,7 @@ def fit_missing_mcmle(model, random_state=None, verbose=False, init=None, maxit=
                             f"{sorted(unknown)[0]!r}; its settings are {', '.join(_SETTINGS)}")
     if getattr(model, "curved", False):
         raise SettingsError("MCMC-MLE with missing dyads of a curved model is not implemented")
+    # (an offset view's η is affine in θ: its Jacobian is constant)
     t0 = time.perf_counter()
     rng = check_random_state(random_state)
     space = model.sample_space
@@ -72,6 +73,9 @@ def fit_missing_mcmle(model, random_state=None, verbose=False, init=None, maxit=
         theta = check_params(init, model.labels, "init")
         init_method = "init"
     g_obs = model.statistics_vector()
+    # statistics -> the directions of the free coefficients (offsets: a column selection)
+    par = model.parameterisation
+    J = np.eye(len(g_obs)) if par.linear else par.jacobian(np.zeros(par.n_params))
     starts_u = starts_c = None
     history = []
     retreats = 0
@@ -89,9 +93,11 @@ def fit_missing_mcmle(model, random_state=None, verbose=False, init=None, maxit=
         chains_c, starts_c, _ = run_chains(cond, theta, size, 4 * obs_interval, obs_interval,
                                            starts_c, n_chains=n_chains, n_jobs=n_jobs,
                                            random_state=rng, backend=backend)
-        Zc = np.concatenate(chains_c) - g_obs
+        chains_u = [c @ J for c in chains_u]
+        chains_c = [c @ J for c in chains_c]
+        Zc = np.concatenate(chains_c) - g_obs @ J
         zc = Zc.mean(axis=0)
-        chains_z = [c - g_obs - zc for c in chains_u]
+        chains_z = [c - g_obs @ J - zc for c in chains_u]
         Z = np.concatenate(chains_z)
         if (Z.std(axis=0) == 0).any():
             flat = [lab for lab, s in zip(model.labels, Z.std(axis=0)) if s == 0]
