@@ -323,6 +323,40 @@ def posterior_density_plot(draws, labels, path=None, ncols=None, figsize=None, d
     return _finish(fig, path, dpi)
 
 
+def mcmc_diagnostics_plot(chains, labels, path=None, figsize=None, dpi=100):
+    """statnet's ``mcmc.diagnostics`` plots: for every statistic, its trace
+    (left, one line per chain) and density (right) of the sampled statistics
+    minus the observed ones (``chains``: list of ``(n_c, p)`` arrays, already
+    centred), with the observed value 0 marked.  A well-mixed sample at the
+    MLE wanders around 0 without trend, its density centred on 0."""
+    from scipy.stats import gaussian_kde
+    chains = [np.asarray(c, dtype=float) for c in chains]
+    p = chains[0].shape[1]
+    require_matplotlib()
+    fig = _figure(path, figsize or (8.0, max(1.6 * p, 2.6)))
+    axes = fig.subplots(p, 2, squeeze=False, gridspec_kw={"width_ratios": [2.2, 1.0]})
+    allz = np.concatenate(chains)
+    for k in range(p):
+        tr, de = axes[k]
+        for h, c in enumerate(chains):
+            tr.plot(c[:, k], linewidth=0.5, alpha=0.8, color=f"C{h % 10}")
+        tr.axhline(0.0, color="C3", linestyle="--", linewidth=1.0)
+        tr.set_ylabel(str(labels[k]), fontsize=9)
+        tr.tick_params(labelsize=8)
+        col = allz[:, k]
+        if col.std() > 0:
+            grid = np.linspace(min(col.min(), 0.0), max(col.max(), 0.0), 256)
+            de.plot(grid, gaussian_kde(col)(grid), color="C0")
+        de.axvline(0.0, color="C3", linestyle="--", linewidth=1.0)
+        de.tick_params(labelsize=8)
+        de.set_yticks([])
+    axes[0, 0].set_title("trace (sampled minus observed)", fontsize=9)
+    axes[0, 1].set_title("density", fontsize=9)
+    axes[-1, 0].set_xlabel("draw")
+    fig.tight_layout()
+    return _finish(fig, path, dpi)
+
+
 # ---------------------------------------------------------------------------
 # network drawings
 # ---------------------------------------------------------------------------

@@ -346,6 +346,16 @@ class ERGMResults:
         from .gof import gof as _gof
         return _gof(self, n_sim=n_sim, random_state=random_state, **kwargs)
 
+    #: the estimator's last MCMC sample, ``{"chains", "observed", "labels", "interval"}``
+    #: (kept in memory, not saved; see :meth:`mcmc_diagnostics`)
+    mcmc_sample = None
+
+    def mcmc_diagnostics(self):
+        """statnet's ``mcmc.diagnostics``: an :class:`ergmfit.diagnostics.MCMCDiagnostics`
+        of the last MCMC sample of the fit (print it; ``.plot(path)`` for trace + density)."""
+        from .diagnostics import from_results
+        return from_results(self)
+
     def simulate(self, n=1, random_state=None, **kwargs):
         """Networks drawn from the fitted model (see :meth:`ergmfit.ERGM.simulate`)."""
         model = self.model if self.model is not None else self.rebuild_model()

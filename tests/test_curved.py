@@ -182,7 +182,7 @@ def test_simulate_gof_save_load_with_curved_parameters(tmp_path):
 def test_estimators_without_curved_support_say_so():
     m = ef.ERGM("flomarriage", "edges + gwesp")
     with pytest.raises(SettingsError, match="does not fit curved terms.*'mcmle'.*fixed=TRUE"):
-        m.fit(method="ee")
+        m.fit(method="bayes-pl")
 
 
 def test_guarded_step_rules():

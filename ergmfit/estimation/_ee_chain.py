@@ -213,29 +213,110 @@ def _finished_run(cur, phase, inner, cfg, adaptive):
 
 
 
+def _ridged_cov(S, idx):
+    """Cov of the columns ``idx`` of the rows ``S``, with a small ridge."""
+    C = np.atleast_2d(np.cov(S[:, idx], rowvar=False))
+    d = np.diag(C)
+    return C + np.diag(np.maximum(1e-3 * d, 1e-9 * max(float(d.max(initial=0.0)), 1.0)))
+
+
 def _inverse_cov(S, free):
     """Cov(g)⁻¹ over the free parameters (zero rows/columns elsewhere), from
     rows of statistics ``S``; a small ridge keeps it finite."""
     p = S.shape[1]
     idx = np.flatnonzero(free)
-    C = np.atleast_2d(np.cov(S[:, idx], rowvar=False))
-    d = np.diag(C)
-    C = C + np.diag(np.maximum(1e-3 * d, 1e-9 * max(float(d.max(initial=0.0)), 1.0)))
+    C = _ridged_cov(S, idx)
     P = np.zeros((p, p))
     P[np.ix_(idx, idx)] = np.linalg.pinv(C)
     return P
 
 
-def _preconditioner(sampler, theta, dzA, dens, free, m, n):
-    """P for ``update="newton"``: Cov(g)⁻¹ from ``n`` states ``m`` proposals
-    apart, continuing the chain at θ (dzA follows it, in place)."""
+class _CurvedEE:
+    """The "newton" update of a curved model through its map η(θ).
+
+    The chain's statistics (and dzA = g(x_t) − g(x_obs)) are the q canonical
+    ones; θ has p parameters.  Each outer iteration linearises the map at its
+    start θ₀ (η ≈ η(θ₀) + J Δθ, J = ∂η/∂θ) and runs the compiled loop in η
+    with the preconditioner J (J'CJ)⁻¹ J' (C = Cov(g) over the free
+    statistics), so that every step is θ ← θ − a (J'CJ)⁻¹ J' dzA in the
+    parameters; the rows are mapped back to θ by J's left inverse (exact: the
+    steps lie in J's range).  After the outer iteration the sampler goes on
+    at the exact η(θ); decays stay at or above their lower bounds and move
+    at most ``MAX_DECAY_STEP`` per outer iteration, as in MCMC-MLE.  With
+    IFD the density parameter (position ``dens_t`` in θ, ``dens_s`` in the
+    statistics) is V − arc_corr, not a step of the update.  The stored dzA
+    rows are the parameters' directions z J (:func:`.curved.projector`).
+    """
+
+    def __init__(self, par, dens_t, dens_s):
+        self.par, self.dens_t, self.dens_s = par, dens_t, dens_s
+
+    def masks(self, ifd):
+        fp = np.ones(self.par.n_params, dtype=bool)
+        fs = np.ones(self.par.n_stats, dtype=bool)
+        if ifd:
+            fp[self.dens_t] = False
+            fs[self.dens_s] = False
+        return fp, fs
+
+    def cov(self, S, ifd):
+        """The ridged Cov(g) of the free statistics (q × q, zeros elsewhere)."""
+        _, fs = self.masks(ifd)
+        q = self.par.n_stats
+        idx = np.flatnonzero(fs)
+        C = np.zeros((q, q))
+        C[np.ix_(idx, idx)] = _ridged_cov(np.asarray(S, dtype=float), idx)
+        return C
+
+    def outer(self, sampler, theta, dzA, inner, m, rate, C, ifd, arc_corr, cfg,
+              th_c, dz_c, acc_c, v_c):
+        """One outer iteration; fills th_c (θ rows) and dz_c (projected dzA
+        rows), updates dzA (canonical) in place; returns (θ, canonical dzA rows)."""
+        from ._ee import ee_iterations
+        from .curved import MAX_DECAY_STEP, projector
+        par = self.par
+        p, q = par.n_params, par.n_stats
+        fp, fs = self.masks(ifd)
+        eta0 = par.eta(theta)
+        J = par.jacobian(theta)
+        Jf = J[np.ix_(fs, fp)]
+        M = np.linalg.pinv(_make_pd(Jf.T @ C[np.ix_(fs, fs)] @ Jf))
+        P = np.zeros((q, q))
+        P[np.ix_(fs, fs)] = Jf @ M @ Jf.T
+        K = np.zeros((p, q))
+        K[np.ix_(fp, fs)] = np.linalg.pinv(Jf)
+        if ifd:
+            K[self.dens_t, self.dens_s] = 1.0
+        eta = np.ascontiguousarray(eta0, dtype=float).copy()
+        et_c = np.zeros((inner, q))
+        dzq_c = np.zeros((inner, q))
+        ee_iterations(sampler, eta, dzA, inner, m, 2, float(rate), float(cfg["min_theta"]),
+                      float(cfg["aca_ee"]), np.ones(q), self.dens_s if ifd else -1,
+                      float(arc_corr), et_c, dzq_c, acc_c, v_c, P)
+        th_c[:] = theta + (et_c - eta0) @ K.T
+        dz_c[:] = projector(par, theta)(dzq_c)
+        new = th_c[-1].copy()
+        for k in par.decay_indices():
+            new[k] = min(max(new[k], theta[k] - MAX_DECAY_STEP), theta[k] + MAX_DECAY_STEP)
+        return np.maximum(new, par.lower_bounds()), dzq_c
+
+
+def _sample_at(sampler, theta, dzA, dens, m, n):
+    """``n`` states ``m`` proposals apart, continuing the chain at θ (natural
+    parameters; dzA follows it, in place).  Returns their statistics."""
     th = np.array(theta, dtype=float)
     if dens is not None:
         th[dens] = 0.0          # IFD: V stands for the density parameter
     d0 = np.array(sampler.delta, dtype=float)
     S = sampler.sample(th, int(n), 0, int(m))
     dzA += np.asarray(sampler.delta, dtype=float) - d0
-    return _inverse_cov(S, free)
+    return S
+
+
+def _preconditioner(sampler, theta, dzA, dens, free, m, n):
+    """P for ``update="newton"``: Cov(g)⁻¹ from ``n`` states ``m`` proposals
+    apart, continuing the chain at θ (dzA follows it, in place)."""
+    return _inverse_cov(_sample_at(sampler, theta, dzA, dens, m, n), free)
 
 
 def _ee_phase(sampler, theta, dzA, outer, inner, m, upd, cfg, Dvec, dens, arc_corr, free, chain,
@@ -252,6 +333,7 @@ def _ee_phase(sampler, theta, dzA, outer, inner, m, upd, cfg, Dvec, dens, arc_co
     from ._ee import ee_iterations
     p = len(theta)
     adaptive = upd == 1
+    curved = state.get("curved")
     total = outer * inner
     store_every = max(1, -(-total // _MAX_ROWS))
     n_store = -(-total // store_every)
@@ -297,20 +379,34 @@ def _ee_phase(sampler, theta, dzA, outer, inner, m, upd, cfg, Dvec, dens, arc_co
     checkpoint = state.get("checkpoint")
     P = stage_dz = None
     try:
-        if upd == 2:
+        if curved is not None:
+            ifd = dens is not None
+            C = curved.cov(_sample_at(sampler, curved.par.eta(theta), dzA,
+                                      curved.dens_s if ifd else None, m,
+                                      max(200, 20 * len(theta))), ifd)
+            stage_dz = []
+        elif upd == 2:
             P = _preconditioner(sampler, theta, dzA, dens, free, m,
                                 max(200, 20 * len(theta)))
             stage_dz = []
         for o in range(o_start, outer):
             if upd == 2 and o > o_start and rates[o] != rates[o - 1] and stage_dz:
                 # a new learning-rate stage: Cov(g) again, nearer the estimate
-                P = _inverse_cov(np.concatenate(stage_dz), free)
+                if curved is not None:
+                    C = curved.cov(np.concatenate(stage_dz), ifd)
+                else:
+                    P = _inverse_cov(np.concatenate(stage_dz), free)
                 stage_dz = []
-            ee_iterations(sampler, theta, dzA, inner, m, upd, float(rates[o]),
-                          float(cfg["min_theta"]), float(cfg["aca_ee"]), Dvec,
-                          -1 if dens is None else int(dens), float(arc_corr),
-                          th_c, dz_c, acc_c, v_c, P)
-            if stage_dz is not None:
+            if curved is not None:
+                theta, dzq = curved.outer(sampler, theta, dzA, inner, m, rates[o], C, ifd,
+                                          arc_corr, cfg, th_c, dz_c, acc_c, v_c)
+                stage_dz.append(dzq)
+            else:
+                ee_iterations(sampler, theta, dzA, inner, m, upd, float(rates[o]),
+                              float(cfg["min_theta"]), float(cfg["aca_ee"]), Dvec,
+                              -1 if dens is None else int(dens), float(arc_corr),
+                              th_c, dz_c, acc_c, v_c, P)
+            if stage_dz is not None and curved is None:
                 stage_dz.append(dz_c.copy())
             if adaptive:
                 mu = th_c.mean(axis=0)
@@ -387,14 +483,20 @@ def ee_chain(model, cfg, seed, chain=0, callback=None, control=None):
     labels = list(model.labels)
     p = len(labels)
     bm = model.compiled()
+    q = int(bm.n_stats)
+    par = getattr(model, "parameterisation", None)
+    curved = par is not None and not par.linear
     n_vars = int(bm.n_vars)
     L0 = int(len(bm.on_vars()))
     use_ifd = cfg["proposal"] in ("ifd", "ifd-tnt")
     two_phase = cfg["proposal"] == "ifd-tnt"
-    dens = cfg["dens"] if use_ifd else None
+    dens = cfg["dens"] if use_ifd else None      # in the statistics
+    # the density parameter's position in θ (differs from ``dens`` when a
+    # curved term precedes it)
+    dens_t = cfg.get("dens_theta", dens) if use_ifd else None
     free = np.ones(p, dtype=bool)
     if dens is not None:
-        free[dens] = False
+        free[dens_t] = False
     arc_corr = ifd_correction(n_vars, L0) if use_ifd else 0.0
     prop = IFD(K=cfg["ifd_k"]) if use_ifd else make_proposal(cfg["proposal"], bm)
     sampler = MHSampler(bm, prop, seed_words(rng))
@@ -441,12 +543,12 @@ def ee_chain(model, cfg, seed, chain=0, callback=None, control=None):
     else:
         theta = np.asarray(cfg["init_theta"], dtype=float).copy()
         if use_ifd and saved is None:
-            prop.V = theta[dens] + arc_corr
+            prop.V = theta[dens_t] + arc_corr
     if Dmean is None:
         Dmean = np.ones(p)
     Dvec = np.where(np.isfinite(Dmean), Dmean, 0.0).astype(float) if adaptive else np.ones(p)
     if use_ifd:
-        theta[dens] = prop.V - arc_corr
+        theta[dens_t] = prop.V - arc_corr
 
     # --- Algorithm EE -------------------------------------------------------
     upd = {"borisenko": 0, "adaptive": 1, "newton": 2}[cfg["update"]]
@@ -457,8 +559,10 @@ def ee_chain(model, cfg, seed, chain=0, callback=None, control=None):
         phases.append(("tnt", int(cfg["tnt_steps"]) if cfg["tnt_steps"] is not None else outer))
     n_planned = sum(n for _, n in phases)
     state = {"outer_done": 0, "interrupted": False}
+    if curved:
+        state["curved"] = _CurvedEE(par, cfg.get("dens_theta"), cfg["dens"])
     runs = []
-    dzA = np.zeros(p)
+    dzA = np.zeros(q)
     ph0, start = 0, None
     if saved is not None:
         runs = saved["runs"]
@@ -553,7 +657,8 @@ def ee_chain(model, cfg, seed, chain=0, callback=None, control=None):
             # far better on clustered networks), as MCMC-MLE samples
             s2 = MHSampler(bm, make_proposal(getattr(model, "default_proposal", "tnt"), bm),
                            seed_words(rng))
-            draws = s2.sample(est, int(cfg["se_samplesize"]), int(burn), int(interval))
+            draws = s2.sample(par.eta(est) if curved else est, int(cfg["se_samplesize"]),
+                              int(burn), int(interval))
             out["sims"] = out["final_dzA"] + draws
             out["proposals_sim"] = int(burn) + int(cfg["se_samplesize"]) * int(interval)
         except KeyboardInterrupt:

@@ -12,8 +12,10 @@ from ._ee_chain import _burnin_iters, _drift, _make_pd, _planned_outer, batch_me
 # ---------------------------------------------------------------------------
 # summaries of chains
 # ---------------------------------------------------------------------------
-def _chain_summary(ch, burnin, inner, polish=False):
-    """Estimate, covariances and t-ratios of one chain."""
+def _chain_summary(ch, burnin, inner, polish=False, par=None):
+    """Estimate, covariances and t-ratios of one chain (``par``: a curved
+    model's map; its simulated statistics are the canonical ones)."""
+    curved = par is not None and not par.linear
     p = len(ch["labels"])
     th, dz = ch["theta_rows"], ch["dz_rows"]
     it_idx = np.arange(len(th)) * ch["store_every"]
@@ -49,7 +51,9 @@ def _chain_summary(ch, burnin, inner, polish=False):
         res["drift_z"] = np.full(p, np.inf)
         res["drift_abs"] = np.full(p, np.inf)
     # model covariance from the simulation at the estimate
-    if ch["sims"] is not None and len(ch["sims"]) > p:
+    if curved and ch["sims"] is not None and len(ch["sims"]) > p:
+        _curved_sim_summary(res, ch["sims"], est, par, polish)
+    elif ch["sims"] is not None and len(ch["sims"]) > p:
         S = np.cov(ch["sims"], rowvar=False).reshape(p, p)
         res["fisher"] = S
         res["sim_t"] = t_ratios(ch["sims"])
@@ -90,6 +94,37 @@ def _chain_summary(ch, burnin, inner, polish=False):
                   se=se.tolist(), t_ratio=t_ratios(dzr).tolist())
     res["estimnet"] = en
     return res
+
+
+def _curved_sim_summary(res, Z, est, par, polish):
+    """The simulation at a curved model's estimate: Fisher information
+    J'Cov(g)J, t-ratios in the parameters' directions, and the final
+    MCMC-MLE step through the map (decays capped and bounded as in MCMC-MLE)."""
+    from .curved import MAX_DECAY_STEP, maximize_curved_is_loglik, projector
+    from .mcmle import hummel_step
+    J = par.jacobian(est)
+    S = par.information(est, np.cov(Z, rowvar=False))
+    Zp = projector(par, est)(Z)
+    res["fisher"] = S
+    res["sim_t"] = t_ratios(Zp)
+    res["sim_mean"] = Zp.mean(axis=0)
+    res["ee_estimate"] = est.copy()
+    if not polish:
+        return
+    gamma = hummel_step(Zp, 0.05)
+    step = maximize_curved_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0), par, est) - est
+    big = max([abs(step[k]) for k in par.decay_indices()], default=0.0)
+    if big > MAX_DECAY_STEP:
+        step = step * (MAX_DECAY_STEP / big)
+    res["polish"] = {"step": None, "gamma": float(gamma), "skipped": True}
+    if gamma >= 1.0 and np.all(np.isfinite(step)):
+        res["estimate"] = np.maximum(est + step, par.lower_bounds())
+        res["polish"] = {"step": step.tolist(), "gamma": float(gamma), "skipped": False}
+        Iinv = _inv(S)
+        U = Z @ J                               # the scores J'z of the draws
+        V = batch_means_sigma(U) / len(U)
+        if np.all(np.isfinite(V)):
+            res["cov_mc"] = Iinv @ _make_pd(V) @ Iinv
 
 
 def singular_information(F, rtol=1e-12):
@@ -162,7 +197,8 @@ def build_results(model, out):
     labels = list(model.labels)
     p = len(labels)
     inner = cfg["ee_inner_steps"]
-    sums = [_chain_summary(ch, cfg["burnin"], inner, cfg["polish"]) for ch in chains]
+    par = getattr(model, "parameterisation", None)
+    sums = [_chain_summary(ch, cfg["burnin"], inner, cfg["polish"], par) for ch in chains]
     est, cov, cov_mc, cov_model, pool = pool_chains(sums)
     warn = []
     se_kind = "EE"
@@ -281,7 +317,8 @@ def build_results(model, out):
         "t_ratios_sim": None if sim_t is None else dict(zip(labels, sim_t.tolist())),
         "drift": dict(zip(labels, [float(v) for v in drift])),
         "drift_se": dict(zip(labels, [float(v) for v in drift_se])),
-        "observed": dict(zip(labels, out["g_obs"].tolist())),
+        "observed": dict(zip(par.stat_labels if par is not None else labels,
+                             out["g_obs"].tolist())),
         "chain_estimates": pool["chain_estimates"],
         "ee_estimates": [np.asarray(s.get("ee_estimate", s["estimate"])).tolist() for s in sums],
         "polish": [s.get("polish") for s in sums],

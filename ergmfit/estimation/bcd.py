@@ -113,6 +113,7 @@ class BCD(Estimator):
     """
 
     method = "bcd"
+    supports_curved = True
     SETTINGS = (
         Setting("block_size", 4, integer(1), "n, variables (dyads) per block; 1 is single-site Gibbs."),
         Setting("steps", 1, integer(1), "m, blocked Gibbs updates per negative phase."),
@@ -154,25 +155,40 @@ class BCD(Estimator):
         init = self.init
         if init is None:
             init = "mple" if self.precondition is not None else "zero"
+        par = getattr(model, "parameterisation", None)
+        curved = par is not None and not par.linear
         if isinstance(init, str):
             if init.lower() in ("zero", "zeros"):
-                return np.zeros(len(labels)), "zero", None
+                th = np.zeros(len(labels))
+                return (np.maximum(th, par.lower_bounds()) if curved else th), "zero", None
             if init.lower() != "mple":
                 raise ValueError(f"init must be 'mple', 'zero' or parameters, got {init!r}")
+            if curved:         # the curved MPLE, in θ; its cov is (J'HJ)^-1
+                from .mple import fit_mple
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    lf = fit_mple(model, verbose=False)
+                return np.asarray(lf.params, dtype=float), "mple", lf
             from .mple import fit_pseudolikelihood
             lf = fit_pseudolikelihood(bm, labels)
             return np.asarray(lf.params, dtype=float), "mple", lf
         return check_params(init, labels, "init"), "user", None
 
-    def _preconditioner(self, bm, labels, theta0, lf):
+    def _preconditioner(self, bm, labels, theta0, lf, model=None):
         if self.precondition is None:
             return None
         M = float(bm.n_vars)
         n = float(self.block_size)
         if isinstance(self.precondition, str):          # "mple"
             if lf is None:
-                from .mple import fit_pseudolikelihood
-                lf = fit_pseudolikelihood(bm, labels)
+                if getattr(model, "curved", False):
+                    from .mple import fit_mple
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        lf = fit_mple(model, verbose=False)
+                else:
+                    from .mple import fit_pseudolikelihood
+                    lf = fit_pseudolikelihood(bm, labels)
             Hinv = np.asarray(lf.cov, dtype=float)
             if not np.all(np.isfinite(Hinv)):
                 raise DegenerateModelError(
@@ -198,7 +214,9 @@ class BCD(Estimator):
         chooser = make_chooser(bm, self.blocks, self.block_size)
         kernel = self.kernel if self.kernel is not None else Enumeration(max(1, chooser.max_size))
         theta0, init_kind, lf = self._start(model, bm, labels)
-        P = self._preconditioner(bm, labels, theta0, lf)
+        P = self._preconditioner(bm, labels, theta0, lf, model)
+        par = getattr(model, "parameterisation", None)
+        curved = par is not None and not par.linear
         per_iter = self.block_size * self.batch_size
         if self.n_iter is None:
             n_iter = 20000 if P is None else max(20000, int(math.ceil(200.0 * M / per_iter)))
@@ -217,6 +235,8 @@ class BCD(Estimator):
                         and not callable(lr) else "callable/array, preconditioned")
         avg_from = int(n_iter * (1.0 - self.average)) if self.average > 0 else -1
         n_chunks = min(100, n_iter)
+        if curved:       # the map is linearised over each chunk: keep chunks short
+            n_chunks = min(n_iter, max(n_chunks, -(-n_iter // CURVED_CHUNK)))
         bounds = np.linspace(0, n_iter, n_chunks + 1).astype(np.int64)
         seeds = [seed_words(rng) for _ in range(n_chunks)]
         trace_every = max(1, n_iter // self.trace) if self.trace > 0 else 0
@@ -238,10 +258,11 @@ class BCD(Estimator):
                 if b <= a:
                     continue
                 # trace points falling in this chunk, relative to its start
-                out = bcd_loop(bm, chooser, kernel, theta, rates[a:b], self.steps,
-                               self.batch_size, self.rao_blackwell, P, 1 if trace_every else 0,
-                               max(0, avg_from - a) if avg_from >= 0 and b > avg_from else -1,
-                               1e6, seeds[c])
+                loop = _curved_chunk if curved else bcd_loop
+                out = loop(bm, chooser, kernel, theta, rates[a:b], self.steps,
+                           self.batch_size, self.rao_blackwell, P, 1 if trace_every else 0,
+                           max(0, avg_from - a) if avg_from >= 0 and b > avg_from else -1,
+                           1e6, seeds[c], *((par,) if curved else ()))
                 theta = out["theta"]
                 if trace_every:
                     tr = out["trace"]
@@ -311,15 +332,63 @@ class BCD(Estimator):
         des = composite_design(bm, kind, self.block_size,
                                n_blocks if isinstance(kind, str) else None,
                                random_state=rng)
-        _, _, H = des.loglik_score_hessian(theta)
-        U, sampler = _simulated_scores(model, bm, des, theta, self.n_sim, self.burnin,
-                                       self.interval, "tnt", rng, self.verbose)
+        par = getattr(model, "parameterisation", None)
+        if par is not None and not par.linear:
+            # through the map: H -> J'HJ, scores u -> u J, simulated at η(θ)
+            Jm = par.jacobian(theta)
+            _, _, H = des.loglik_score_hessian(par.eta(theta))
+            H = Jm.T @ H @ Jm
+            U, sampler = _simulated_scores(model, bm, des, theta, self.n_sim, self.burnin,
+                                           self.interval, "tnt", rng, self.verbose,
+                                           eta=par.eta(theta))
+            U = U @ Jm
+        else:
+            _, _, H = des.loglik_score_hessian(theta)
+            U, sampler = _simulated_scores(model, bm, des, theta, self.n_sim, self.burnin,
+                                           self.interval, "tnt", rng, self.verbose)
         J = U.T @ U / len(U)
         Hinv = _inv(H)
         cov = Hinv @ J @ Hinv
         return 0.5 * (cov + cov.T), {"n_blocks": des.n_blocks, "n_sim": self.n_sim,
                                      "burnin": self.burnin, "interval": self.interval,
                                      "sampler": sampler}
+
+
+# iterations over which a curved model's map is linearised (one compiled call)
+CURVED_CHUNK = 20
+
+
+def _curved_chunk(bm, chooser, kernel, theta, rates, steps, batch, rao_blackwell, P, trace,
+                  avg_from, max_abs, seed, par):
+    """:func:`bcd_loop` for a curved model over a few iterations: the
+    compiled loop runs in the natural parameters η with the map linearised at
+    the chunk's start θ₀ (η ≈ η(θ₀) + J Δθ), preconditioner J P J' (J J'
+    without one), so that every step is θ ← θ + a P J'(g(x₀) − g(x_m)), the
+    stochastic gradient in θ; iterates go back to θ by J's left inverse
+    (exact: the steps lie in J's range).  Decays stay at or above their
+    bounds and move at most ``MAX_DECAY_STEP`` per chunk."""
+    from ..sampling._blocks import bcd_loop
+    from .curved import MAX_DECAY_STEP
+    eta0 = par.eta(theta)
+    J = par.jacobian(theta)
+    Pt = np.eye(par.n_params) if P is None else P
+    K = np.linalg.pinv(J)
+
+    def back(rows):
+        return theta + (np.asarray(rows) - eta0) @ K.T
+
+    out = bcd_loop(bm, chooser, kernel, eta0, rates, steps, batch, rao_blackwell, J @ Pt @ J.T,
+                   trace, avg_from, max_abs, seed)
+    new = back(out["theta"])
+    for k in par.decay_indices():
+        new[k] = min(max(new[k], theta[k] - MAX_DECAY_STEP), theta[k] + MAX_DECAY_STEP)
+    out["theta"] = np.maximum(new, par.lower_bounds())
+    if len(out["trace"]):
+        out["trace"] = back(out["trace"])
+    if out["average"] is not None:
+        out["average"] = back(out["average"])
+        out["grad_mean"] = np.asarray(out["grad_mean"]) @ J
+    return out
 
 
 def fit_bcd(model, **kwargs) -> ERGMResults:

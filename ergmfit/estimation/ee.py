@@ -205,7 +205,7 @@ _CFG_SAVED = tuple(k for k in EE_DEFAULTS if k not in ("checkpoint", "checkpoint
 
 def _write_meta(store, model, cfg, seeds, g_obs):
     conf = {}
-    for k in _CFG_SAVED + ("dens", "init_theta"):
+    for k in _CFG_SAVED + ("dens", "dens_theta", "init_theta"):
         v = cfg.get(k)
         conf[k] = v.tolist() if isinstance(v, np.ndarray) else (list(v) if isinstance(v, tuple)
                                                                else v)
@@ -249,6 +249,18 @@ def _resolve_cfg(model, kwargs):
     if cfg["update"] not in ("auto", "borisenko", "adaptive", "newton"):
         raise ValueError("update must be 'auto', 'borisenko', 'adaptive' or 'newton', got "
                          f"{cfg['update']!r}")
+    par = getattr(model, "parameterisation", None)
+    curved = par is not None and not par.linear
+    if curved:
+        # θ and the statistics differ: the update goes through the map's
+        # Jacobian, which the per-parameter sign updates have no use for
+        if cfg["update"] in ("borisenko", "adaptive"):
+            raise SettingsError(f"update={cfg['update']!r} is not available for curved terms "
+                                "(fixed=FALSE); use update='newton' (the default), or fix the "
+                                "decays, e.g. gwesp(0.5, fixed=TRUE)")
+        cfg["update"] = "newton"
+        if cfg["init"] == "S":       # Algorithm S estimates η, not θ: start at the curved MPLE
+            cfg["init"] = "mple"
     if cfg["update"] == "auto":
         n_vars = getattr(getattr(model, "network", None), "n_dyads", None)
         cfg["update"] = "newton" if n_vars is None or n_vars <= 10**6 else "borisenko"
@@ -263,6 +275,7 @@ def _resolve_cfg(model, kwargs):
                          "parameter it recovers from the auxiliary parameter; add 'edges' or use "
                          "proposal='tnt'")
     cfg["dens"] = dens
+    cfg["dens_theta"] = _density_param(model, dens) if curved else dens
     if cfg["polish"] == "auto":
         n_vars = getattr(getattr(model, "network", None), "n_dyads", None)
         cfg["polish"] = bool(cfg["se"] == "simulate" and (n_vars is None or n_vars <= 10**6))
@@ -296,6 +309,19 @@ def _resolve_cfg(model, kwargs):
         cfg["init_theta"] = check_params(init, labels, "init")
         cfg["init"] = "user"
     return cfg
+
+
+def _density_param(model, dens):
+    """Position in θ of the density parameter whose statistic is at ``dens``."""
+    if dens is None:
+        return None
+    off_s = off_t = 0
+    for t in model.terms:
+        if off_s == dens:
+            return off_t
+        off_s += len(t.labels)
+        off_t += len(t.param_labels) if getattr(t, "curve", None) is not None else len(t.labels)
+    return None
 
 
 def _resume_cfg(model, directory, g_obs, kwargs):
@@ -544,6 +570,7 @@ Fit ``model`` by Equilibrium Expectation (see the module docstring).
     """
 
     method = "ee"
+    supports_curved = True
     SETTINGS = tuple(Setting(k, v, _EE_CHECKS[k], _EE_DOCS.get(k, "")) for k, v in
                      EE_DEFAULTS.items()) + (
         Setting("n_chains", 1, integer(1), "Independent chains, pooled."),

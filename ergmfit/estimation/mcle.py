@@ -407,6 +407,26 @@ def maximize_composite(des: CompositeDesign, theta0, maxiter=500, tol=1e-12):
     return theta, ll, H, n_iter, converged
 
 
+def maximize_curved_composite(des: CompositeDesign, par, theta0, maxiter=200, tol=1e-12):
+    """Maximise CL(η(θ)) over θ (a curved model; ``des`` holds the canonical
+    statistic differences): Fisher scoring with gradient J' score and
+    information J' H J, decays kept at or above their bounds, as the curved
+    MPLE (:func:`.curved.maximize_curved_pseudolikelihood`).  Returns
+    (theta, loglik, J'HJ, n_iter, converged)."""
+    from .curved import bounded_ascent
+
+    def fun(theta):
+        ll, sc, H = des.loglik_score_hessian(par.eta(theta))
+        J = par.jacobian(theta)
+        return ll, J.T @ sc, J.T @ H @ J
+
+    def value(theta):
+        with np.errstate(all="ignore"):
+            return des.loglik(par.eta(theta))
+
+    return bounded_ascent(fun, value, theta0, par.lower_bounds(), maxiter, tol)
+
+
 def _ll_sc(des, th):
     th = np.asarray(th, dtype=float)
     ll, sc = 0.0, np.zeros(des.p)
@@ -452,10 +472,14 @@ def _inv(H):
 
 
 def _simulated_scores(model, bm_obs, des, theta, n_sim, burnin, interval, proposal, rng,
-                      verbose=False):
-    """Composite scores at n_sim states simulated from theta."""
+                      verbose=False, eta=None):
+    """Composite scores at n_sim states simulated from theta (a curved model:
+    ``theta`` its parameters, ``eta`` = η(θ) the natural parameters the
+    sampler and the scores use; the scores are in the canonical statistics)."""
     if hasattr(model, "sampler"):
         sampler, bm = model.sampler(theta, proposal=proposal, random_state=rng)
+        if eta is not None:
+            theta = eta
         run = sampler.run
         kind = f"Metropolis-Hastings ({proposal})"
     else:
@@ -534,6 +558,7 @@ class MCLE(Estimator):
     """
 
     method = "mcle"
+    supports_curved = True
     SETTINGS = (
         Setting("block_size", 2, integer(1), "The order k of the composite likelihood."),
         Setting("blocks", "all", None,
@@ -568,6 +593,8 @@ class MCLE(Estimator):
         t0 = time.perf_counter()
         rng = check_random_state(self.random_state)
         labels = list(model.labels)
+        par = getattr(model, "parameterisation", None)
+        curved = par is not None and not par.linear
         bm = model.compiled()
         if self.kernel is None:
             des = composite_design(bm, self.blocks, self.block_size, self.n_blocks,
@@ -576,16 +603,26 @@ class MCLE(Estimator):
             fam, desc = make_blocks(bm, self.blocks, self.block_size, self.n_blocks,
                                     self.max_blocks, rng)
             des = KernelComposite(bm, self.kernel, {k: list(v) for k, v in fam.items()}, desc)
-        _check_design(des, labels)
+        if not curved:      # a curved term's high counts may never change: fine
+            _check_design(des, labels)
         if self.verbose:
             print(f"MCLE: {des.n_blocks:,} blocks -> {des.n_unique:,} distinct")
-        if self.init is not None:
-            theta0 = check_params(self.init, labels, "init")
+        if curved:
+            theta0 = _curved_start(model, self.init, labels)
+            theta, ll, H, n_iter, converged = maximize_curved_composite(
+                des, par, theta0, self.maxiter, self.tol)
         else:
-            theta0 = _mple_start(bm, labels)
-        theta, ll, H, n_iter, converged = maximize_composite(des, theta0, self.maxiter, self.tol)
+            if self.init is not None:
+                theta0 = check_params(self.init, labels, "init")
+            else:
+                theta0 = _mple_start(bm, labels)
+            theta, ll, H, n_iter, converged = maximize_composite(des, theta0, self.maxiter,
+                                                                 self.tol)
         warn = []
-        if not converged or np.max(np.abs(theta)) > 20:
+        if curved:
+            from .curved import decay_messages
+            warn += decay_messages(par, theta, "composite likelihood")
+        if not curved and (not converged or np.max(np.abs(theta)) > 20):
             d = separation_direction(des)
             if d is not None:
                 sup = np.flatnonzero(d)
@@ -605,9 +642,12 @@ class MCLE(Estimator):
             warn.append(msg)
             converged = False
         Hinv = _inv(H)
+        # the canonical-space score and its map to θ: s -> s J (identity when linear)
+        eta = par.eta(theta) if curved else theta
+        proj = (lambda A: np.asarray(A) @ par.jacobian(theta)) if curved else (lambda A: A)
         info = {"block_size": des.info.get("block_size"), "blocks": des.info.get("blocks"),
                 "n_blocks": des.n_blocks, "unique_blocks": des.n_unique,
-                "composite_loglik": ll, "score_at_estimate": des.score(theta).tolist()}
+                "composite_loglik": ll, "score_at_estimate": proj(des.score(eta)).tolist()}
         se_kind = self.cov
         if self.cov == "naive":
             cov = Hinv
@@ -616,15 +656,20 @@ class MCLE(Estimator):
                             "Hessian and are too small for a composite likelihood; use "
                             "cov=\"godambe\".")
         elif self.cov == "none":
-            cov = np.full((des.p, des.p), np.nan)
+            cov = np.full((len(labels), len(labels)), np.nan)
             se_kind = None
         else:
             if self.cov == "exact":
-                J, mean = exact_variability(bm, des, theta)
+                J, mean = exact_variability(bm, des, eta)
+                if curved:
+                    Jm = par.jacobian(theta)
+                    J, mean = Jm.T @ J @ Jm, mean @ Jm
                 info["godambe"] = {"J": "exact", "mean_score": mean.tolist()}
             else:
                 U, kind = _simulated_scores(model, bm, des, theta, self.n_sim, self.burnin,
-                                            self.interval, self.proposal, rng, self.verbose)
+                                            self.interval, self.proposal, rng, self.verbose,
+                                            eta=eta if curved else None)
+                U = proj(U)
                 J = U.T @ U / len(U)
                 info["godambe"] = {"n_sim": self.n_sim, "burnin": self.burnin,
                                    "interval": self.interval, "sampler": kind,
@@ -664,6 +709,26 @@ def _mple_start(bm, labels):
     except Exception:  # noqa: BLE001 - any failure: start at zero instead
         pass
     return np.zeros(len(labels))
+
+
+def _curved_start(model, init, labels):
+    """Start of a curved MCLE: ``init`` (NaN entries filled from the curved
+    MPLE), else the curved MPLE (its best fixed-decay start if it ran off)."""
+    from .mple import _curved_init, fit_mple
+    given = _curved_init(init, labels)
+    if given is not None and np.all(np.isfinite(given)):
+        theta = given
+    else:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fit = fit_mple(model, verbose=False)
+        theta = np.asarray(fit.params, dtype=float)
+        if not np.all(np.isfinite(theta)) and fit.info.get("curved_start") is not None:
+            theta = np.asarray(fit.info["curved_start"], dtype=float)
+        if given is not None:
+            ok = np.isfinite(given)
+            theta[ok] = given[ok]
+    return np.maximum(theta, model.parameterisation.lower_bounds())
 
 
 def fit_mcle(model, **kwargs) -> ERGMResults:

@@ -29,6 +29,19 @@ The algorithm (Geyer & Thompson 1992; Hummel, Hunter & Handcock 2012):
 6. Log-likelihood by bridge sampling from the dyad-independent submodel,
    whose log-likelihood is exact: log Z(θ̂) − log Z(θ₀) = ∫ (θ̂ − θ₀)·E_{θ(u)}[g] du
    over θ(u) = θ₀ + u(θ̂ − θ₀), by the midpoint rule over ``bridges`` points.
+
+Guards (#22): the step length of step 3 is the larger of Hummel's and the
+sample ellipsoid's only while the latter's pseudo-observation stays inside the
+convex hull (outside it the importance-sampling log-likelihood has no finite
+maximiser); an overshooting step is halved back; a step keeps ``min_is_ess``
+of the importance weights' effective size.  When the iterations fail (a
+near-degenerate swing, a chain stuck at the empty or complete graph), the fit
+is redone once from the contrastive-divergence estimate (unless ``init`` was
+given) with a ``FALLBACK_INTERVAL`` (4) times longer interval and steps kept to
+``FALLBACK_IS_ESS`` (0.2) effective size (``info["fallback"]`` says so); only
+when that fails too is DegenerateModelError raised, with advice for the model.
+The last sample stays on the results (``fit.mcmc_sample``) for
+``fit.mcmc_diagnostics()``.
 """
 from __future__ import annotations
 
@@ -65,10 +78,10 @@ def check_degeneracy(model, chains, D):
         e = S[:, labels.index("edges")]
         if np.all(e == 0) or np.all(e == D):
             where = "empty" if np.all(e == 0) else "complete"
-            raise DegenerateModelError(
+            raise _retryable(DegenerateModelError(
                 f"the MCMC sample is stuck at the {where} graph: the model is degenerate at these "
                 "parameters. Try geometrically weighted terms (gwesp, gwdsp, gwdegree) instead "
-                "of triangle or k-star terms, or a different starting value (init=...)")
+                "of triangle or k-star terms, or a different starting value (init=...)"))
     if flat:
         raise DegenerateModelError(
             f"the simulated statistic(s) {flat} did not vary in the MCMC sample: the model is "
@@ -113,13 +126,21 @@ def _check_oscillation(model, history, Z, g_obs, counts=True):
                                                     and bis[:, k].any())
         if swung:
             lo = np.min(recent[:, k]); hi = np.max(recent[:, k])
-            raise DegenerateModelError(
+            raise _retryable(DegenerateModelError(
                 f"the model is near-degenerate: from one MCMC-MLE iteration to the next the "
                 f"simulated networks swing between far fewer and far more {lab!r} than observed "
                 f"(sample means {lo:+.0f} to {hi:+.0f} standard deviations from it), so no "
                 "estimate reproduces the observed network. Try geometrically weighted terms "
                 "(gwesp, gwdsp, gwdegree) with a smaller decay, add dyad-independent covariate "
-                "terms, or fit by method='ee'")
+                "terms, or fit by method='ee'"))
+
+
+def _retryable(exc):
+    """Mark a failure of the iterations (not of the model's statistics) that a
+    second attempt from a better start, with a longer chain and smaller steps,
+    may avoid (see :meth:`MCMLE.fit`)."""
+    exc.retryable = True
+    return exc
 
 
 def dyad_independent_loglik(model, theta):
@@ -191,6 +212,20 @@ def _overshoot(before, after):
     largest deviation grew."""
     crossed = np.any(((before > 3) & (after < -3)) | ((before < -3) & (after > 3)))
     return bool(crossed and np.max(np.abs(after)) > np.max(np.abs(before)))
+
+
+def _step_length(Z, margin):
+    """Hummel's step length, or the ellipsoid's when larger -- but only while its
+    pseudo-observation stays inside the sample's convex hull: outside it the
+    importance-sampling log-likelihood has no finite maximiser, and Newton's
+    method runs off to infinity (faux.dixon.high from its MPLE: a sample far
+    below the observed statistics, the ellipsoid's target 0.33 of the way back
+    lay outside the hull of a sample stretched along one direction)."""
+    hull = hummel_step(Z, margin)
+    ell = ellipsoid_step(Z)
+    if ell > hull and not in_convex_hull(Z, (1.0 - ell) * Z.mean(axis=0)):
+        return hull
+    return max(hull, ell)
 
 
 def _ran_off(model, theta, converged):
@@ -290,7 +325,14 @@ class MCMLE(Estimator):
 
     def fit(self, model):
         from ..results import ERGMResults
-        out = mcmle_core(model, **self.get_params())
+        settings = self.get_params()
+        try:
+            out = mcmle_core(model, **settings)
+            fallback = None
+        except DegenerateModelError as exc:
+            if not getattr(exc, "retryable", False) or settings["resume"] is not None:
+                raise
+            out, fallback = _fall_back(model, settings, exc)
         if out["interrupted"]:
             warn = [f"interrupted by the user after {out['n_iter']} iteration(s): not converged"]
         elif not out["converged"]:
@@ -313,7 +355,10 @@ class MCMLE(Estimator):
                 "interrupted": out["interrupted"],
                 "loglik_interrupted": out["loglik_interrupted"],
                 "cov_model": out["cov_model"].tolist(), "cpu_seconds": out["cpu_seconds"]}
-        return ERGMResults(out["params"], out["cov"], model.labels, method="mcmle",
+        if fallback is not None:
+            info["fallback"] = fallback
+            warn.append(f"Note: {fallback}")
+        res = ERGMResults(out["params"], out["cov"], model.labels, method="mcmle",
                            loglik=out["loglik"],
                            loglik_kind="bridge" if out["loglik"] is not None else None,
                            nobs=model.network.n_dyads, converged=out["converged"],
@@ -321,6 +366,65 @@ class MCMLE(Estimator):
                            se_kind="MCMC", loglik_mcse=out["loglik_se"], warnings=warn,
                            info=info, formula=model.formula, network=model.network, model=model,
                            dyad_independent=model.dyad_independent)
+        res.mcmc_sample = {"chains": out["chains"], "observed": model.statistics_vector(),
+                           "labels": list(model.stat_labels), "interval": interval}
+        return res
+
+
+# The second attempt after a near-degenerate swing or a stuck chain: a start
+# inside the model's well-behaved region (contrastive divergence starts at the
+# observed network and moves only as far as short chains from it allow), a
+# chain FALLBACK_INTERVAL times longer and steps kept to FALLBACK_IS_ESS of the
+# sample's importance weights (a trust region four times tighter).
+FALLBACK_INTERVAL = 4
+FALLBACK_IS_ESS = 0.2
+
+
+def _fall_back(model, settings, first):
+    """Fit again after ``first`` (a retryable DegenerateModelError): from the
+    contrastive-divergence estimate (unless the user gave ``init``), with a
+    longer chain and a tighter trust region.  Returns (mcmle_core's dict, a
+    note saying what was done), or raises a DegenerateModelError naming both
+    attempts and advice for this model."""
+    from .cd import cd_core
+    s = dict(settings)
+    how = []
+    if s["init"] is None:
+        try:
+            s["init"] = np.asarray(cd_core(model, random_state=check_random_state(
+                s["random_state"]), verbose=False)["params"], dtype=float)
+            how.append("from the contrastive-divergence estimate")
+        except DegenerateModelError:
+            pass
+    s["interval"] = FALLBACK_INTERVAL * int(s["interval"])
+    s["min_is_ess"] = max(float(s["min_is_ess"]), FALLBACK_IS_ESS)
+    how += [f"an MCMC interval of {s['interval']}",
+            f"steps kept to {s['min_is_ess']:.0%} importance-sampling effective size"]
+    what = ", ".join(how)
+    try:
+        return mcmle_core(model, **s), (f"the first MCMC-MLE attempt failed ({first}); the fit "
+                                       f"was restarted {what}")
+    except DegenerateModelError as second:
+        raise DegenerateModelError(
+            f"MCMC-MLE failed twice. First: {first} Then, restarted {what}: {second} "
+            + _advice(model)) from None
+
+
+def _advice(model):
+    """What to try for this model, after both attempts failed."""
+    tips = []
+    names = [lab.split("(")[0].split(".")[0] for lab in model.labels]
+    if any(n in ("triangle", "kstar", "istar", "ostar", "ttriple", "ctriple", "cycle")
+           for n in names):
+        tips.append("replace triangle/k-star terms by their geometrically weighted forms")
+    gw = [lab for lab in model.labels if lab.startswith(("gwesp", "dgwesp", "gwdsp", "dgwdsp"))]
+    if gw:
+        tips.append(f"a smaller decay of {', '.join(gw)} (decay 0 counts the ties with any "
+                    "shared partner, the least degenerate form)")
+    tips.append("more dyadic covariates (nodematch, nodefactor, edgecov) that explain the ties "
+                "the dependence terms now must")
+    tips.append("init= an estimate of a simpler nested model")
+    return "Advice for this model: " + "; ".join(tips) + "."
 
 
 def fit_mcmle(model, random_state=None, verbose=True, **kwargs):
@@ -472,10 +576,18 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
                 continue
             backtracks = 0
             guard = (theta.copy(), tstat)
-            gamma = max(hummel_step(Zp, steplength_margin), ellipsoid_step(Zp))
+            gamma = _step_length(Zp, steplength_margin)
             pval = hotelling_pvalue(chains_zp) if gamma >= 1.0 else 0.0
             if par.linear:
                 eta = maximize_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0))
+                while not np.all(np.isfinite(eta)) and gamma > 1e-3:
+                    # no finite maximiser (a target on the hull's face): step less far
+                    gamma *= 0.5
+                    eta = maximize_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0))
+                if not np.all(np.isfinite(eta)):
+                    raise _retryable(DegenerateModelError(
+                        "the importance-sampling step has no finite maximiser even towards the "
+                        "sample's own mean: the sample does not vary in some direction"))
                 move = eta
             else:
                 eta = maximize_curved_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0), par,
@@ -591,6 +703,7 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
         "loglik": loglik, "loglik_se": loglik_se, "converged": converged, "n_iter": it,
         "seconds": time.perf_counter() - t0, "init_method": init_method,
         "history": history, "final_interval": interval, "sample": Z + g_obs,
+        "chains": [c + g_obs for c in chains_z],
         "interrupted": interrupted, "cpu_seconds": timings,
         "loglik_interrupted": loglik_interrupted,
     }
