@@ -62,7 +62,7 @@ def test_ee_curved_lazega_near_statnet(lazega):
 
 def test_ee_curved_refuses_sign_updates(lazega):
     with pytest.raises(SettingsError, match="curved"):
-        lazega.fit(method="ee", update="borisenko", ee_steps=2)
+        lazega.fit(method="ee", update="adaptive", ee_steps=2)
 
 
 def test_ee_density_position_when_a_curved_term_precedes_edges():
@@ -74,37 +74,62 @@ def test_ee_density_position_when_a_curved_term_precedes_edges():
     assert m.labels[cfg["dens_theta"]] == "edges"
 
 
-def test_ee_curved_update_equals_linear_on_a_linear_map():
-    """One outer iteration of the curved update, on a model whose map is the
-    identity written as a Curved map, is the linear "newton" update."""
+def test_ee_curved_term_before_edges_gives_the_same_fit():
+    """IFD's density parameter sits at θ[2] but statistic 30 in 'gwesp + edges'
+    (after the ESP counts): the fit is that of 'edges + gwesp', reordered."""
+    fits = []
+    for formula in ("edges + gwesp + nodematch('practice')",
+                    "gwesp + edges + nodematch('practice')"):
+        m = ef.ERGM("lazega", formula)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            f = m.fit(method="ee", random_state=1, ee_steps=8, se="none", polish=False)
+        fits.append(dict(zip(f.labels, f.params)))
+    for lab, v in fits[0].items():
+        assert abs(fits[1][lab] - v) < 1e-8, (lab, v, fits[1][lab])
+    assert -6 < fits[0]["edges"] < -2
+
+
+def _one_outer_both_ways(update, atol):
+    """One outer iteration of the linear update (compiled) and of the curved
+    one on the identity written as a Curved map, same sampler seed: equal."""
     from ergmfit.estimation._ee import ee_iterations
     from ergmfit.estimation._ee_chain import _CurvedEE, _inverse_cov
     from ergmfit.sampling._mh import MHSampler
     from ergmfit.sampling._proposals import TieNoTie
     m = ef.ERGM("samplike", "edges + mutual + nodematch('group')")
-    par = Curved(m.terms)
+    ce = _CurvedEE(Curved(m.terms), None, None)
     theta0 = np.array([-1.5, 2.0, 1.0])
     S = m.simulate(theta0, n=200, output="stats", random_state=3)
     inner, rate = 30, 0.01
+    cfg = {"min_theta": 0.01, "aca_ee": 1e-9}
     rows = []
     for curved in (False, True):
         sampler = MHSampler(m.compiled(), TieNoTie(), np.array([1, 2, 3, 4], dtype=np.uint64))
         th, dzA = theta0.copy(), np.zeros(3)
-        th_c, dz_c, acc, v = np.zeros((inner, 3)), np.zeros((inner, 3)), np.zeros(inner), \
-            np.zeros(inner)
-        cfg = {"min_theta": 0.01, "aca_ee": 1e-9}
-        if curved:
-            ce = _CurvedEE(par, None, None)
-            th, _ = ce.outer(sampler, th, dzA, inner, 100, rate, ce.cov(S, False), False, 0.0,
-                             cfg, th_c, dz_c, acc, v)
+        out = (np.zeros((inner, 3)), np.zeros((inner, 3)), np.zeros(inner), np.zeros(inner))
+        if curved and update == "newton":
+            ce.outer(sampler, th, dzA, inner, 100, rate, ce.cov(S, False), False, 0.0, cfg, *out)
+        elif curved:
+            ce.outer_borisenko(sampler, th, dzA, inner, 100, rate, False, 0.0, cfg, *out)
         else:
-            P = _inverse_cov(S, np.ones(3, dtype=bool))
-            ee_iterations(sampler, th, dzA, inner, 100, 2, rate, 0.01, 1e-9, np.ones(3), -1,
-                          0.0, th_c, dz_c, acc, v, P)
-        rows.append((th_c.copy(), dz_c.copy(), th))
-    np.testing.assert_allclose(rows[1][0], rows[0][0], rtol=0, atol=1e-9)
-    np.testing.assert_allclose(rows[1][1], rows[0][1], rtol=0, atol=1e-9)
+            P = _inverse_cov(S, np.ones(3, dtype=bool)) if update == "newton" else None
+            ee_iterations(sampler, th, dzA, inner, 100, 2 if P is not None else 0, rate, 0.01,
+                          1e-9, np.ones(3), -1, 0.0, *out, P)
+        rows.append((out[0], out[1], dzA))
+    for a, b in zip(rows[0], rows[1]):
+        np.testing.assert_allclose(b, a, rtol=0, atol=atol)
     assert np.ptp(rows[0][0], axis=0).max() > 0.01          # θ did move
+
+
+def test_ee_curved_update_equals_linear_on_a_linear_map():
+    """θ ← θ − a (J'CJ)⁻¹ J' dzA with J = I is the linear "newton" update."""
+    _one_outer_both_ways("newton", 1e-9)
+
+
+def test_ee_curved_borisenko_equals_linear_on_a_linear_map():
+    """θ_k ← θ_k − a max(|θ_k|, c) sign((J'dzA)_k) with J = I is Borisenko's update."""
+    _one_outer_both_ways("borisenko", 1e-12)
 
 
 def test_mcle_curved_order1_is_the_curved_mple(lazega, lazega_mple):
@@ -139,9 +164,9 @@ def test_bcd_curved_lazega(lazega, lazega_mple):
         warnings.simplefilter("ignore")
         fit = lazega.fit(method="bcd", block_size=1, random_state=1, average=0.5)
     _within(fit, 1.0)
-    # B1-CD1 is stochastic MPLE: within 0.15 of its (MPLE) s.e. of the curved MPLE
+    # B1-CD1 is stochastic MPLE: within 0.25 (MPLE) s.e. of the curved MPLE (seed 1: 0.14)
     d = np.abs(fit.params - lazega_mple.params) / lazega_mple.bse
-    assert d.max() < 0.15, d
+    assert d.max() < 0.25, d
     assert fit.params[2] >= 0.0
 
 

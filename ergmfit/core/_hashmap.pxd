@@ -1,10 +1,10 @@
 # cython: language_level=3
 """Open-addressing hash maps used by the compiled network state.
 
-Two flavours, both linear probing with backward-shift deletion (no
+Two kinds, both linear probing with backward-shift deletion (no
 tombstones, so a long MCMC run never degrades the table):
 
-* ``I64Map``: int64 key -> int64 value (the tie index of a dyad).
+* ``I64Set``: int64 keys (the ties of a sparse network).
 * ``CountMap``: int64 key -> small positive count, packed into one 64-bit
   slot so that the two-path caches of a 10^5-node network stay compact
   (about 8 bytes per slot instead of 16).
@@ -23,24 +23,21 @@ cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
 
 
 # --------------------------------------------------------------------------
-# I64Map
+# I64Set: int64 keys >= 0 only (8 bytes a slot: the ties of a sparse network)
 # --------------------------------------------------------------------------
-cdef struct I64Map:
+cdef struct I64Set:
     int64_t* keys        # -1 marks an empty slot
-    int64_t* vals
     uint64_t mask
     int64_t size
 
-cdef inline int i64map_init(I64Map* m, int64_t expected) noexcept nogil:
+cdef inline int i64set_init(I64Set* m, int64_t expected) noexcept nogil:
+    # load factor at most 1/2 up to ``expected`` keys (the table grows at 3/4)
     cdef uint64_t cap = 16
     cdef uint64_t k
     while cap < <uint64_t>(2 * expected + 2):
         cap <<= 1
     m.keys = <int64_t*>malloc(cap * sizeof(int64_t))
-    m.vals = <int64_t*>malloc(cap * sizeof(int64_t))
-    if m.keys == NULL or m.vals == NULL:
-        free(m.keys); free(m.vals)
-        m.keys = NULL; m.vals = NULL
+    if m.keys == NULL:
         return -1
     for k in range(cap):
         m.keys[k] = -1
@@ -48,53 +45,46 @@ cdef inline int i64map_init(I64Map* m, int64_t expected) noexcept nogil:
     m.size = 0
     return 0
 
-cdef inline void i64map_free(I64Map* m) noexcept nogil:
-    free(m.keys); free(m.vals)
-    m.keys = NULL; m.vals = NULL; m.size = 0; m.mask = 0
+cdef inline void i64set_free(I64Set* m) noexcept nogil:
+    free(m.keys)
+    m.keys = NULL; m.size = 0; m.mask = 0
 
-cdef inline int64_t i64map_get(const I64Map* m, int64_t key, int64_t dflt) noexcept nogil:
+cdef inline bint i64set_has(const I64Set* m, int64_t key) noexcept nogil:
     cdef uint64_t i = mix64(<uint64_t>key) & m.mask
     cdef int64_t k
     while True:
         k = m.keys[i]
         if k == key:
-            return m.vals[i]
+            return 1
         if k == -1:
-            return dflt
+            return 0
         i = (i + 1) & m.mask
 
-cdef inline int _i64map_grow(I64Map* m) noexcept nogil:
-    cdef I64Map bigger
-    cdef uint64_t i
-    if i64map_init(&bigger, <int64_t>(m.mask + 1)) != 0:
-        return -1
-    for i in range(m.mask + 1):
-        if m.keys[i] != -1:
-            i64map_set(&bigger, m.keys[i], m.vals[i])
-    i64map_free(m)
-    m[0] = bigger
-    return 0
-
-cdef inline int i64map_set(I64Map* m, int64_t key, int64_t val) noexcept nogil:
+cdef inline int i64set_add(I64Set* m, int64_t key) noexcept nogil:
+    """Add ``key`` (absent or present); -1 when memory runs out."""
     cdef uint64_t i
     cdef int64_t k
-    if <uint64_t>(2 * (m.size + 1)) > m.mask + 1:
-        if _i64map_grow(m) != 0:
+    cdef I64Set bigger
+    if <uint64_t>(4 * (m.size + 1)) > 3 * (m.mask + 1):
+        if i64set_init(&bigger, <int64_t>(m.mask + 1)) != 0:
             return -1
+        for i in range(m.mask + 1):
+            if m.keys[i] != -1:
+                i64set_add(&bigger, m.keys[i])
+        i64set_free(m)
+        m[0] = bigger
     i = mix64(<uint64_t>key) & m.mask
     while True:
         k = m.keys[i]
         if k == key:
-            m.vals[i] = val
             return 0
         if k == -1:
             m.keys[i] = key
-            m.vals[i] = val
             m.size += 1
             return 0
         i = (i + 1) & m.mask
 
-cdef inline void i64map_del(I64Map* m, int64_t key) noexcept nogil:
+cdef inline void i64set_del(I64Set* m, int64_t key) noexcept nogil:
     cdef uint64_t i = mix64(<uint64_t>key) & m.mask
     cdef uint64_t j, home
     cdef int64_t k
@@ -105,19 +95,16 @@ cdef inline void i64map_del(I64Map* m, int64_t key) noexcept nogil:
         if k == key:
             break
         i = (i + 1) & m.mask
-    # backward-shift deletion
-    j = i
+    j = i                         # backward-shift deletion, as i64map_del
     while True:
         j = (j + 1) & m.mask
         k = m.keys[j]
         if k == -1:
             break
         home = mix64(<uint64_t>k) & m.mask
-        # keep entry j where it is if its home lies cyclically in (i, j]
         if (i <= j and i < home and home <= j) or (i > j and (home > i or home <= j)):
             continue
         m.keys[i] = k
-        m.vals[i] = m.vals[j]
         i = j
     m.keys[i] = -1
     m.size -= 1

@@ -300,6 +300,40 @@ class _CurvedEE:
             new[k] = min(max(new[k], theta[k] - MAX_DECAY_STEP), theta[k] + MAX_DECAY_STEP)
         return np.maximum(new, par.lower_bounds()), dzq_c
 
+    def outer_borisenko(self, sampler, theta, dzA, inner, m, rate, ifd, arc_corr, cfg,
+                        th_c, dz_c, acc_c, v_c):
+        """One outer iteration of the Borisenko update in the parameters'
+        directions: θ_k ← θ_k − a max(|θ_k|, c) sign((J' dzA)_k), J at the
+        current θ, the sampler at the exact η(θ).  The compiled loop runs one
+        iteration (m proposals) per call with a zero step; the update, a few
+        numbers, is made here between calls."""
+        from ._ee import ee_iterations
+        from .curved import projector
+        par = self.par
+        q = par.n_stats
+        fp, _ = self.masks(ifd)
+        lower = par.lower_bounds()
+        c = float(cfg["min_theta"])
+        P0 = np.zeros((q, q))
+        one = np.ones(q)
+        row, dzr = np.zeros((1, q)), np.zeros((1, q))
+        dzq_c = np.zeros((inner, q))
+        theta = np.array(theta, dtype=float)
+        for i in range(inner):
+            eta = np.ascontiguousarray(par.eta(theta), dtype=float)
+            ee_iterations(sampler, eta, dzA, 1, m, 2, 0.0, c, float(cfg["aca_ee"]), one,
+                          self.dens_s if ifd else -1, float(arc_corr), row, dzr,
+                          acc_c[i:i + 1], v_c[i:i + 1], P0)
+            u = par.jacobian(theta).T @ dzA
+            step = rate * np.maximum(np.abs(theta), c) * np.sign(u)
+            theta = np.where(fp, np.maximum(theta - step, lower), theta)
+            if ifd:
+                theta[self.dens_t] = eta[self.dens_s]          # V − arc_corr
+            th_c[i] = theta
+            dzq_c[i] = dzr[0]
+        dz_c[:] = projector(par, theta)(dzq_c)
+        return theta
+
 
 def _sample_at(sampler, theta, dzA, dens, m, n):
     """``n`` states ``m`` proposals apart, continuing the chain at θ (natural
@@ -379,8 +413,8 @@ def _ee_phase(sampler, theta, dzA, outer, inner, m, upd, cfg, Dvec, dens, arc_co
     checkpoint = state.get("checkpoint")
     P = stage_dz = None
     try:
-        if curved is not None:
-            ifd = dens is not None
+        ifd = dens is not None
+        if curved is not None and upd == 2:
             C = curved.cov(_sample_at(sampler, curved.par.eta(theta), dzA,
                                       curved.dens_s if ifd else None, m,
                                       max(200, 20 * len(theta))), ifd)
@@ -397,7 +431,10 @@ def _ee_phase(sampler, theta, dzA, outer, inner, m, upd, cfg, Dvec, dens, arc_co
                 else:
                     P = _inverse_cov(np.concatenate(stage_dz), free)
                 stage_dz = []
-            if curved is not None:
+            if curved is not None and upd == 0:
+                theta = curved.outer_borisenko(sampler, theta, dzA, inner, m, rates[o], ifd,
+                                               arc_corr, cfg, th_c, dz_c, acc_c, v_c)
+            elif curved is not None:
                 theta, dzq = curved.outer(sampler, theta, dzA, inner, m, rates[o], C, ifd,
                                           arc_corr, cfg, th_c, dz_c, acc_c, v_c)
                 stage_dz.append(dzq)

@@ -33,9 +33,9 @@ from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcmp, memcpy, memset
 
 from ergmfit.core._model cimport BinaryModel
-from ergmfit.core._hashmap cimport I64Map, i64map_init, i64map_free, i64map_get, i64map_set, mix64
+from ergmfit.core._hashmap cimport I64Set, i64set_init, i64set_free, i64set_has, i64set_add, mix64
 from ergmfit.core._random cimport RNG, rng_seed, rng_below
-from ergmfit.network._state cimport NetworkState
+from ergmfit.network._state cimport NetworkState, __builtin_prefetch
 from cpython.ref cimport PyObject
 from ergmfit.terms._ergm cimport ERGMModel
 from ergmfit.terms._kernel cimport TermKernel
@@ -274,14 +274,14 @@ cdef int _all_generic(BinaryModel m, RowTable* t, double* buf) noexcept nogil:
 
 
 cdef int _case_control(BinaryModel m, RowTable* t, double* buf, int64_t size,
-                       RNG* rng) noexcept nogil:
+                       RNG* rng, bint is_ergm) noexcept nogil:
     """All variables equal to 1 (weight 1) and ``size`` distinct variables
     equal to 0 drawn uniformly without replacement (weight n_zero / size)."""
     cdef int64_t k, v, drawn = 0
     cdef int64_t n_one = m.n_on()
     cdef int64_t n_zero = m.n_vars - n_one
     cdef double w0
-    cdef I64Map seen
+    cdef I64Set seen
     for k in range(n_one):
         v = m.on_var(k)
         m.change(v, buf)
@@ -290,21 +290,84 @@ cdef int _case_control(BinaryModel m, RowTable* t, double* buf, int64_t size,
     if size <= 0 or n_zero <= 0:
         return 0
     w0 = <double>n_zero / <double>size
-    if i64map_init(&seen, size) != 0:
+    if i64set_init(&seen, size * 2 // 3 + 1) != 0:    # final load at most 3/4
         return -1
+    if is_ergm:
+        k = _case_control_ergm(<ERGMModel>m, (<ERGMModel>m).state, t, buf, size, w0, &seen, rng)
+        i64set_free(&seen)
+        return k
     while drawn < size:
         v = rng_below(rng, m.n_vars)
-        if m.get(v) or i64map_get(&seen, v, -1) >= 0:
+        if m.get(v) or i64set_has(&seen, v):
             continue
-        if i64map_set(&seen, v, 1) != 0:
-            i64map_free(&seen)
+        if i64set_add(&seen, v) != 0:
+            i64set_free(&seen)
             return -1
         m.change(v, buf)
         if table_add(t, buf, 0, w0) != 0:
-            i64map_free(&seen)
+            i64set_free(&seen)
             return -1
         drawn += 1
-    i64map_free(&seen)
+    i64set_free(&seen)
+    return 0
+
+
+cdef enum:
+    AHEAD = 16      # case-control on an ERGM: candidates drawn this far ahead of their use
+
+
+cdef inline void _draw_ahead(ERGMModel m, NetworkState s, RNG* rng, I64Set* seen,
+                             int64_t* rv, int* ri, int* rj, int q) noexcept nogil:
+    # draw the next candidate into ring slot q and prefetch what testing it will read
+    cdef int i, j
+    cdef int64_t v = rng_below(rng, m.n_vars)
+    m.dyad(v, &i, &j)
+    rv[q] = v
+    ri[q] = i
+    rj[q] = j
+    s.prefetch_tie(i, j)
+    __builtin_prefetch(&seen.keys[mix64(<uint64_t>v) & seen.mask])
+    __builtin_prefetch(&s.out_nb[i])
+    __builtin_prefetch(&s.out_nb[j])
+    __builtin_prefetch(&s.out_deg[i])
+    __builtin_prefetch(&s.out_deg[j])
+
+
+cdef int _case_control_ergm(ERGMModel m, NetworkState s, RowTable* t, double* buf,
+                            int64_t size, double w0, I64Set* seen, RNG* rng) noexcept nogil:
+    """The zeros of _case_control for an ERGMModel: the same draws, tests and order,
+    but each candidate is drawn AHEAD steps before it is tested, with its hash slots
+    and (half-way) its neighbour blocks prefetched, so that the cache misses of
+    successive candidates overlap.  The spare draws at the end are discarded (the
+    generator is this sample's own)."""
+    cdef int64_t rv[AHEAD]
+    cdef int ri[AHEAD]
+    cdef int rj[AHEAD]
+    cdef int64_t v, drawn = 0
+    cdef int q, q2, i, j
+    cdef PyObject** kern = m._kernels
+    cdef int* off = m._offsets
+    cdef int nt = m._n_terms
+    for q in range(AHEAD):
+        _draw_ahead(m, s, rng, seen, rv, ri, rj, q)
+    q = 0
+    while drawn < size:
+        v = rv[q]
+        i = ri[q]
+        j = rj[q]
+        _draw_ahead(m, s, rng, seen, rv, ri, rj, q)
+        q2 = (q + AHEAD // 2) % AHEAD
+        __builtin_prefetch(s.out_nb[ri[q2]])
+        __builtin_prefetch(s.out_nb[rj[q2]])
+        q = (q + 1) % AHEAD
+        if s.has_tie(i, j) or i64set_has(seen, v):
+            continue
+        if i64set_add(seen, v) != 0:
+            return -1
+        _dyad_change(s, kern, off, nt, i, j, buf)
+        if table_add(t, buf, 0, w0) != 0:
+            return -1
+        drawn += 1
     return 0
 
 
@@ -339,6 +402,7 @@ def build_design(BinaryModel model, int64_t sample_size=-1, seed=None, bint fast
     cdef NetworkState st
     cdef int64_t n_zero = model.n_vars - model.n_on()
     cdef bint sampled = sample_size >= 0
+    cdef bint is_ergm = isinstance(model, ERGMModel) and fast
     memset(&t, 0, sizeof(RowTable))
     if buf == NULL or table_init(&t, p) != 0:
         free(buf)
@@ -354,7 +418,7 @@ def build_design(BinaryModel model, int64_t sample_size=-1, seed=None, bint fast
     try:
         if sampled:
             with nogil:
-                rc = _case_control(model, &t, buf, sample_size, &rng)
+                rc = _case_control(model, &t, buf, sample_size, &rng, is_ergm)
         elif fast and isinstance(model, ERGMModel):
             em = <ERGMModel>model
             st = em.state

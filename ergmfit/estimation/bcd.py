@@ -52,6 +52,14 @@ M / n (the default is 200 such passes, at least 20,000 iterations).
 ``average`` (fraction in [0, 1)) reports the mean of the iterates over the
 last part of the run (Polyak-Ruppert) instead of the last iterate.
 
+Curved terms (``gwesp(fixed=FALSE)`` etc.): the gradient in θ is
+J(θ)'(g(x_0) − g(x_m)), J = ∂η/∂θ; the compiled loop runs in η over chunks
+of ``CURVED_CHUNK`` iterations with the map linearised at the chunk's start
+and preconditioner J P J' (J J' without one), and the iterates go back to θ
+by J's left inverse.  The start and the "mple" preconditioner are the
+curved MPLE's; decays stay at or above their bounds and move at most
+``MAX_DECAY_STEP`` per chunk.
+
 Standard errors: ``cov="none"`` (default; the summary shows NA) or
 ``cov="godambe"``: the sandwich covariance of the composite likelihood the
 run maximises, estimated at the BCD estimate over ``cov_blocks`` blocks drawn

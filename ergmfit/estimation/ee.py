@@ -126,6 +126,25 @@ covariance.
   ``learning_rate=0.001, polish=False, se="estimnet"`` the estimate is
   EstimNet's trajectory average.
 
+**Curved terms** (``gwesp(fixed=FALSE)`` etc., Hunter & Handcock 2006): the
+chain and dzA live in the q canonical statistics, θ has the p parameters,
+and every step goes through the map η(θ) (:class:`._ee_chain._CurvedEE`).
+``"newton"``: θ ← θ − a (J'CJ)⁻¹ J' dzA (J = ∂η/∂θ; each outer iteration
+runs the compiled loop in η with the map linearised at its start, then the
+sampler goes on at the exact η(θ)); ``"borisenko"``: θ_k ← θ_k − a ·
+max(|θ_k|, c) · sign((J' dzA)_k), the sampler at η(θ) after every
+iteration; ``"adaptive"`` is refused (its scales come from Algorithm S,
+which estimates η).  ``init="S"`` starts at the curved MPLE instead.
+Decays stay at or above their lower bounds and move at most
+``MAX_DECAY_STEP`` per outer iteration (and in the final step), as in
+MCMC-MLE.  The stored dzA rows, t-ratios and convergence checks are in the
+parameters' directions z J (:func:`.curved.projector`); the simulation at
+the estimate runs at η(θ̂) and its Fisher information is J'CJ; the final
+step is the curved importance-sampling maximiser.  With IFD the density
+parameter has its own positions in θ and in the statistics (they differ
+when a curved term precedes ``edges``).  Lazega's curved model (default
+settings, seeds 1-3) lands within 0.1 statnet s.e. of statnet's MCMC-MLE.
+
 Stopping: ``KeyboardInterrupt`` (Ctrl-C) -- or an exception of that type
 raised by ``callback`` -- ends the run after the current outer iteration;
 the results then hold the trajectory so far, ``converged=False`` and a
@@ -254,11 +273,11 @@ def _resolve_cfg(model, kwargs):
     if curved:
         # θ and the statistics differ: the update goes through the map's
         # Jacobian, which the per-parameter sign updates have no use for
-        if cfg["update"] in ("borisenko", "adaptive"):
-            raise SettingsError(f"update={cfg['update']!r} is not available for curved terms "
-                                "(fixed=FALSE); use update='newton' (the default), or fix the "
-                                "decays, e.g. gwesp(0.5, fixed=TRUE)")
-        cfg["update"] = "newton"
+        if cfg["update"] == "adaptive":
+            raise SettingsError("update='adaptive' is not available for curved terms "
+                                "(fixed=FALSE): its scales come from Algorithm S, which "
+                                "estimates the canonical parameters; use update='newton' or "
+                                "'borisenko', or fix the decays, e.g. gwesp(0.5, fixed=TRUE)")
         if cfg["init"] == "S":       # Algorithm S estimates η, not θ: start at the curved MPLE
             cfg["init"] = "mple"
     if cfg["update"] == "auto":

@@ -32,6 +32,13 @@ Which blocks (``blocks=``)
 Optimisation: L-BFGS (scipy) from the MPLE, then Newton steps with the
 exact Hessian until the Newton decrement is below ``tol``.
 
+Curved terms (``gwesp(fixed=FALSE)`` etc.): the differences D are of the
+canonical statistics and CL(η(θ)) is maximised over θ by Fisher scoring
+(gradient J' score, information J'HJ, J = ∂η/∂θ) with the decays kept at or
+above their bounds, from the curved MPLE -- as the curved MPLE itself
+(order 1 over every variable gives it exactly).  The sandwich goes through
+J as well: H -> J'HJ, scores u -> u J, simulated at η(θ̂).
+
 Any other block sampler (``kernel=``, a
 :class:`~ergmfit.sampling._blocks.BlockKernel` such as forward-backward over
 tree-shaped blocks of a pairwise MRF) is used through the same interface:

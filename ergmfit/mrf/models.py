@@ -557,7 +557,7 @@ class RBM(MRFEstimator):
     probabilities P(h_j = +1 | v)).
 
     >>> V = np.array([[0, 1, 1], [1, 1, 0], [0, 0, 1], [1, 1, 1]])
-    >>> rbm = RBM(3, 2, random_state=0).fit(V, method="pl")
+    >>> rbm = RBM(3, 2, random_state=0).fit(V, method="cd", n_iter=50)
     >>> rbm.transform(V).shape, bool(rbm.sample(2, random_state=0).min() >= 0)
     ((4, 2), True)
     """

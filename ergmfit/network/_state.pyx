@@ -4,15 +4,18 @@ import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport int64_t, uint64_t, uint16_t
 from libc.stdlib cimport malloc, calloc, realloc, free
+from libc.string cimport memmove
 from ergmfit.core._hashmap cimport (
-    I64Map, CountMap, i64map_init, i64map_free, i64map_get, i64map_set,
-    i64map_del, countmap_init, countmap_free, countmap_add,
+    I64Set, CountMap, i64set_init, i64set_free, i64set_add, i64set_del,
+    countmap_init, countmap_free, countmap_add,
 )
 
 cnp.import_array()
 
 CACHE_FLAGS = {"sp": CACHE_SP, "otp": CACHE_OTP, "osp": CACHE_OSP, "isp": CACHE_ISP}
-MAX_CACHE_NODES = 1 << 20   # counts are packed in 20 bits
+cdef enum:
+    MAX_HELD_NODES = 1048576   # held counts are packed in 20 bits (above: always on demand)
+MAX_CACHE_NODES = MAX_HELD_NODES
 # Up to this many nodes the adjacency is also kept as an n x n bitmap (2 MiB):
 # a lookup is then one load instead of a hash probe (about 1.5x faster
 # sampling on faux.magnolia.high), and the two-path counts, when held, are
@@ -24,8 +27,6 @@ DENSE_MAX_NODES = 4096
 # demand: mean degree 0.85: 6.4 / 7.6 M; 7.5: 3.9 / 6.9 M; 25: 2.3 / 2.9 M;
 # 46: 1.9 / 0.9 M; 140: 0.41 / 0.04 M.
 CACHE_DEGREE = 32.0
-cdef enum:
-    SHORT_LIST = 8    # neighbour lists up to this long are compared directly, not hashed
 
 
 cdef inline int _cache_add(NetworkState s, uint16_t* dense, CountMap* sparse, bint symmetric,
@@ -86,7 +87,7 @@ cdef class NetworkState:
                 or self.tail == NULL or self.head == NULL or self.pos_out == NULL
                 or self.pos_in == NULL):
             raise MemoryError("cannot allocate the network state")
-        if i64map_init(&self.tie_index, 16) != 0:
+        if self.adj == NULL and i64set_init(&self.tie_set, 16) != 0:
             raise MemoryError("cannot allocate the network state")
         if ties is not None:
             arr = np.asarray(ties, dtype=np.int64).reshape(-1, 2)
@@ -105,7 +106,7 @@ cdef class NetworkState:
             free(self.in_nb); free(self.in_deg); free(self.in_cap)
         free(self.out_nb); free(self.out_deg); free(self.out_cap)
         free(self.tail); free(self.head); free(self.pos_out); free(self.pos_in)
-        i64map_free(&self.tie_index)
+        i64set_free(&self.tie_set)
         countmap_free(&self.sp); countmap_free(&self.otp)
         countmap_free(&self.osp); countmap_free(&self.isp)
         free(self.adj)
@@ -114,6 +115,9 @@ cdef class NetworkState:
     def _add_many(self, const cnp.int64_t[:, :] arr):
         cdef Py_ssize_t k
         cdef int i, j
+        cdef int64_t m = arr.shape[0]
+        if m and self._presize(np.asarray(arr), m) != 0:
+            raise MemoryError("out of memory while adding ties")
         for k in range(arr.shape[0]):
             i = <int>arr[k, 0]; j = <int>arr[k, 1]
             if i < 0 or j < 0 or i >= self.n or j >= self.n:
@@ -125,20 +129,78 @@ cdef class NetworkState:
             if self.add_tie(i, j) != 0:
                 raise MemoryError("out of memory while adding ties")
 
+    def _presize(self, arr, int64_t m):
+        # room for m more ties everywhere at once: set-up linear in the ties,
+        # without rehashing or reallocating as they arrive one by one
+        cdef cnp.int64_t[::1] want_out, want_in
+        cdef int64_t total = self.n_ties + m
+        cdef int v, c, rc = 0
+        if arr.min() < 0 or arr.max() >= self.n:
+            return 0                     # _add_many names the bad tie
+        if self.adj == NULL and self.tie_set.size == 0 and <uint64_t>(2 * total + 2) > self.tie_set.mask + 1:
+            i64set_free(&self.tie_set)
+            if i64set_init(&self.tie_set, total) != 0:
+                return -1
+        if total > self.tie_cap and self._reserve_ties(total) != 0:
+            return -1
+        if self.directed:
+            want_out = np.bincount(arr[:, 0], minlength=self.n).astype(np.int64)
+            want_in = np.bincount(arr[:, 1], minlength=self.n).astype(np.int64)
+        else:
+            want_out = np.bincount(arr.ravel(), minlength=self.n).astype(np.int64)
+            want_in = want_out
+        with nogil:
+            for v in range(self.n):
+                c = self.out_deg[v] + <int>want_out[v]
+                if c > self.out_cap[v] and self._reserve(self.out_nb, self.out_cap, v, c) != 0:
+                    rc = -1
+                    break
+                c = self.in_deg[v] + <int>want_in[v]
+                if (self.directed and c > self.in_cap[v]
+                        and self._reserve(self.in_nb, self.in_cap, v, c) != 0):
+                    rc = -1
+                    break
+        return rc
+
     # ------------------------------------------------------------------
     # compiled operations
     # ------------------------------------------------------------------
-    cdef int _push(self, int** nb, int* deg, int* cap, int v, int w) noexcept nogil:
-        cdef int newcap
+    cdef int _reserve_ties(self, int64_t cap) noexcept nogil:
+        # room for cap ties in the flat tie list
         cdef int* p
+        p = <int*>realloc(self.tail, cap * sizeof(int))
+        if p == NULL: return -1
+        self.tail = p
+        p = <int*>realloc(self.head, cap * sizeof(int))
+        if p == NULL: return -1
+        self.head = p
+        p = <int*>realloc(self.pos_out, cap * sizeof(int))
+        if p == NULL: return -1
+        self.pos_out = p
+        p = <int*>realloc(self.pos_in, cap * sizeof(int))
+        if p == NULL: return -1
+        self.pos_in = p
+        self.tie_cap = cap
+        return 0
+
+    cdef int _reserve(self, int** nb, int* cap, int v, int newcap) noexcept nogil:
+        # grow v's block to newcap neighbours and tie indices (the indices move up)
+        cdef int* p = <int*>realloc(nb[v], 2 * <size_t>newcap * sizeof(int))
+        if p == NULL:
+            return -1
+        if cap[v]:
+            memmove(p + newcap, p + cap[v], cap[v] * sizeof(int))
+        nb[v] = p
+        cap[v] = newcap
+        return 0
+
+    cdef int _push(self, int** nb, int* deg, int* cap, int v, int w, int e) noexcept nogil:
+        # append neighbour w (tie e) to v's block; returns its position, -1 if out of memory
         if deg[v] == cap[v]:
-            newcap = 4 if cap[v] == 0 else 2 * cap[v]
-            p = <int*>realloc(nb[v], newcap * sizeof(int))
-            if p == NULL:
+            if self._reserve(nb, cap, v, 4 if cap[v] == 0 else 2 * cap[v]) != 0:
                 return -1
-            nb[v] = p
-            cap[v] = newcap
         nb[v][deg[v]] = w
+        nb[v][cap[v] + deg[v]] = e
         deg[v] += 1
         return deg[v] - 1
 
@@ -157,108 +219,94 @@ cdef class NetworkState:
     cdef int add_tie(self, int i, int j) noexcept nogil:
         """Add tie i->j (i--j), which must be absent; -1 if out of memory."""
         cdef int e, t
-        cdef int* p
         if not self.directed and i > j:
             t = i; i = j; j = t
         self.version += 1
         if self.cached:
             if self._update_caches(i, j, 1) != 0:
                 return -1
-        if self.n_ties == self.tie_cap:
-            self.tie_cap *= 2
-            p = <int*>realloc(self.tail, self.tie_cap * sizeof(int))
-            if p == NULL: return -1
-            self.tail = p
-            p = <int*>realloc(self.head, self.tie_cap * sizeof(int))
-            if p == NULL: return -1
-            self.head = p
-            p = <int*>realloc(self.pos_out, self.tie_cap * sizeof(int))
-            if p == NULL: return -1
-            self.pos_out = p
-            p = <int*>realloc(self.pos_in, self.tie_cap * sizeof(int))
-            if p == NULL: return -1
-            self.pos_in = p
+        if self.n_ties == self.tie_cap and self._reserve_ties(2 * self.tie_cap) != 0:
+            return -1
         e = <int>self.n_ties
         self.tail[e] = i
         self.head[e] = j
-        self.pos_out[e] = self._push(self.out_nb, self.out_deg, self.out_cap, i, j)
-        self.pos_in[e] = self._push(self.in_nb, self.in_deg, self.in_cap, j, i)
+        self.pos_out[e] = self._push(self.out_nb, self.out_deg, self.out_cap, i, j, e)
+        self.pos_in[e] = self._push(self.in_nb, self.in_deg, self.in_cap, j, i, e)
         if self.pos_out[e] < 0 or self.pos_in[e] < 0:
-            return -1
-        if i64map_set(&self.tie_index, self.dyad_key(i, j), e) != 0:
             return -1
         if self.adj != NULL:
             self._set_adj(i, j, 1)
+        elif i64set_add(&self.tie_set, self.dyad_key(i, j)) != 0:
+            return -1
         self.n_ties += 1
-        if (self.caches != self.cached and self.adj != NULL
-                and 2.0 * self.n_ties >= self.cache_degree * self.n):
-            return self._hold_dense_counts(self.caches & ~self.cached)
+        if self.caches != self.cached and self._hold_wanted():
+            return self._hold_counts(self.caches & ~self.cached)
         return 0
 
-    cdef void _fix_out(self, int a, int p) noexcept nogil:
-        # the element now at out_nb[a][p] moved there: record its new position
-        cdef int c = self.out_nb[a][p]
-        cdef int e
-        if self.directed:
-            e = <int>i64map_get(&self.tie_index, <int64_t>a * self.n + c, -1)
+    cdef int _find_tie(self, int i, int j) noexcept nogil:
+        # index of the tie i->j (i < j if undirected) in the flat list, -1 if absent:
+        # a scan of the shorter of the two blocks
+        cdef int t
+        cdef int* nb
+        if self.out_deg[i] <= self.in_deg[j]:
+            nb = self.out_nb[i]
+            for t in range(self.out_deg[i]):
+                if nb[t] == j:
+                    return nb[self.out_cap[i] + t]
+        else:
+            nb = self.in_nb[j]
+            for t in range(self.in_deg[j]):
+                if nb[t] == i:
+                    return nb[self.in_cap[j] + t]
+        return -1
+
+    cdef void _drop_entry(self, int** nb, int* deg, int* cap, int v, int p, bint out) noexcept nogil:
+        # remove position p of v's block: the last entry moves there, and its tie records it
+        cdef int last = deg[v] - 1
+        cdef int* blk = nb[v]
+        cdef int w, e
+        deg[v] = last
+        if p == last:
+            return
+        w = blk[last]
+        e = blk[cap[v] + last]
+        blk[p] = w
+        blk[cap[v] + p] = e
+        if out if self.directed else v < w:     # v is the tail of tie e
             self.pos_out[e] = p
         else:
-            e = <int>i64map_get(&self.tie_index, self.sym_key(a, c), -1)
-            if a < c:
-                self.pos_out[e] = p
-            else:
-                self.pos_in[e] = p
-
-    cdef void _fix_in(self, int b, int p) noexcept nogil:
-        cdef int c = self.in_nb[b][p]
-        cdef int e
-        if self.directed:
-            e = <int>i64map_get(&self.tie_index, <int64_t>c * self.n + b, -1)
             self.pos_in[e] = p
-        else:
-            self._fix_out(b, p)
 
     cdef int remove_tie(self, int i, int j) noexcept nogil:
-        """Remove tie i->j (i--j), which must be present."""
-        cdef int e, t, p, last
-        cdef int64_t key
+        """Remove tie i->j (i--j) if present."""
+        cdef int e, t, last, a, b
         if not self.directed and i > j:
             t = i; i = j; j = t
-        key = self.dyad_key(i, j)
-        e = <int>i64map_get(&self.tie_index, key, -1)
+        e = self._find_tie(i, j)
         if e < 0:
             return 0
         self.version += 1
         if self.cached:
             if self._update_caches(i, j, -1) != 0:
                 return -1
-        # out_nb[i]: swap the last element into j's place
-        p = self.pos_out[e]
-        last = self.out_deg[i] - 1
-        self.out_nb[i][p] = self.out_nb[i][last]
-        self.out_deg[i] = last
-        if p != last:
-            self._fix_out(i, p)
-        p = self.pos_in[e]
-        last = self.in_deg[j] - 1
-        self.in_nb[j][p] = self.in_nb[j][last]
-        self.in_deg[j] = last
-        if p != last:
-            self._fix_in(j, p)
-        # flat tie list: move the last tie into slot e
-        i64map_del(&self.tie_index, key)
+        self._drop_entry(self.out_nb, self.out_deg, self.out_cap, i, self.pos_out[e], 1)
+        self._drop_entry(self.in_nb, self.in_deg, self.in_cap, j, self.pos_in[e], 0)
         if self.adj != NULL:
             self._set_adj(i, j, 0)
+        else:
+            i64set_del(&self.tie_set, self.dyad_key(i, j))
+        # flat tie list: move the last tie into slot e
         last = <int>self.n_ties - 1
         if e != last:
-            self.tail[e] = self.tail[last]
-            self.head[e] = self.head[last]
+            a = self.tail[e] = self.tail[last]
+            b = self.head[e] = self.head[last]
             self.pos_out[e] = self.pos_out[last]
             self.pos_in[e] = self.pos_in[last]
-            i64map_set(&self.tie_index, self.dyad_key(self.tail[e], self.head[e]), e)
+            self.out_nb[a][self.out_cap[a] + self.pos_out[e]] = e
+            self.in_nb[b][self.in_cap[b] + self.pos_in[e]] = e
         self.n_ties -= 1
-        if self.cached and self.adj != NULL and 4.0 * self.n_ties < self.cache_degree * self.n:
-            self._drop_dense_counts()
+        if self.cached and 4.0 * self.n_ties < self.cache_degree * self.n:
+            self._drop_counts()
         return 0
 
     cdef int toggle(self, int i, int j) noexcept nogil:
@@ -321,54 +369,54 @@ cdef class NetworkState:
             raise ValueError("directed two-path caches on an undirected network")
         if self.directed and (new & CACHE_SP):
             raise ValueError("the undirected shared-partner cache on a directed network")
-        if self.n > MAX_CACHE_NODES:
-            raise ValueError(f"two-path caches support at most {MAX_CACHE_NODES} nodes")
+        if self.n > MAX_CACHE_NODES and self.cache_degree == 0:
+            raise ValueError(f"held two-path counts support at most {MAX_CACHE_NODES} nodes")
         self.caches |= new
-        if self.adj != NULL:
-            if self.cached or 2.0 * self.n_ties >= self.cache_degree * self.n:
-                with nogil:
-                    rc = self._hold_dense_counts(new)
-        else:
-            if new & CACHE_SP and countmap_init(&self.sp, self.n_ties * 4 + 16) != 0:
-                rc = -1
-            if new & CACHE_OTP and countmap_init(&self.otp, self.n_ties * 4 + 16) != 0:
-                rc = -1
-            if new & CACHE_OSP and countmap_init(&self.osp, self.n_ties * 4 + 16) != 0:
-                rc = -1
-            if new & CACHE_ISP and countmap_init(&self.isp, self.n_ties * 4 + 16) != 0:
-                rc = -1
-            if rc == 0:
-                with nogil:
-                    rc = self._build_caches(new)
-                self.cached |= new
+        if self.cached or self._hold_wanted():
+            with nogil:
+                rc = self._hold_counts(new)
         if rc != 0:
             raise MemoryError("out of memory while building the two-path caches")
 
-    cdef int _hold_dense_counts(self, int flags) noexcept nogil:
-        # dense storage: allocate n x n counts for ``flags`` and count them
-        # (at most n - 2 per pair, so uint16 suffices below 65537 nodes)
+    cdef bint _hold_wanted(self) noexcept nogil:
+        # hold the counts from a mean degree of cache_degree on (see the class docstring)
+        return self.n <= MAX_HELD_NODES and 2.0 * self.n_ties >= self.cache_degree * self.n
+
+    cdef int _hold_counts(self, int flags) noexcept nogil:
+        # allocate the counts of ``flags`` (dense n x n or hash maps) and count them
         cdef int64_t nn = max(1, <int64_t>self.n * self.n)
-        if flags & CACHE_SP:
-            self.d_sp = <uint16_t*>calloc(nn, sizeof(uint16_t))
-        if flags & CACHE_OTP:
-            self.d_otp = <uint16_t*>calloc(nn, sizeof(uint16_t))
-        if flags & CACHE_OSP:
-            self.d_osp = <uint16_t*>calloc(nn, sizeof(uint16_t))
-        if flags & CACHE_ISP:
-            self.d_isp = <uint16_t*>calloc(nn, sizeof(uint16_t))
-        if ((flags & CACHE_SP and self.d_sp == NULL) or (flags & CACHE_OTP and self.d_otp == NULL)
-                or (flags & CACHE_OSP and self.d_osp == NULL)
-                or (flags & CACHE_ISP and self.d_isp == NULL)):
-            self._drop_dense_counts()
-            return -1
-        if self._build_caches(flags) != 0:
+        cdef int64_t expect = self.n_ties * 4 + 16
+        cdef bint failed
+        if self.adj == NULL:
+            failed = ((flags & CACHE_SP and countmap_init(&self.sp, expect) != 0)
+                      or (flags & CACHE_OTP and countmap_init(&self.otp, expect) != 0)
+                      or (flags & CACHE_OSP and countmap_init(&self.osp, expect) != 0)
+                      or (flags & CACHE_ISP and countmap_init(&self.isp, expect) != 0))
+        else:
+            # dense storage: at most n - 2 per pair, so uint16 suffices below 65537 nodes
+            if flags & CACHE_SP:
+                self.d_sp = <uint16_t*>calloc(nn, sizeof(uint16_t))
+            if flags & CACHE_OTP:
+                self.d_otp = <uint16_t*>calloc(nn, sizeof(uint16_t))
+            if flags & CACHE_OSP:
+                self.d_osp = <uint16_t*>calloc(nn, sizeof(uint16_t))
+            if flags & CACHE_ISP:
+                self.d_isp = <uint16_t*>calloc(nn, sizeof(uint16_t))
+            failed = ((flags & CACHE_SP and self.d_sp == NULL)
+                      or (flags & CACHE_OTP and self.d_otp == NULL)
+                      or (flags & CACHE_OSP and self.d_osp == NULL)
+                      or (flags & CACHE_ISP and self.d_isp == NULL))
+        if failed or self._build_caches(flags) != 0:
+            self._drop_counts()
             return -1
         self.cached |= flags
         return 0
 
-    cdef void _drop_dense_counts(self) noexcept nogil:
+    cdef void _drop_counts(self) noexcept nogil:
         free(self.d_sp); free(self.d_otp); free(self.d_osp); free(self.d_isp)
         self.d_sp = self.d_otp = self.d_osp = self.d_isp = NULL
+        countmap_free(&self.sp); countmap_free(&self.otp)
+        countmap_free(&self.osp); countmap_free(&self.isp)
         self.cached = 0
 
     # two-path counts on demand: scan the shorter neighbour list, look up the other side
@@ -380,7 +428,7 @@ cdef class NetworkState:
         cdef int** nb = self.in_nb if incoming else self.out_nb
         if deg[a] > deg[b]:
             a, b = b, a
-        if self.adj == NULL and deg[b] <= SHORT_LIST:
+        if self.scan_cheaper(deg[a], deg[b]):
             # hash storage, two short lists: compare them instead of hashing
             for t in range(deg[a]):
                 for u in range(deg[b]):
@@ -453,15 +501,16 @@ cdef class NetworkState:
         return self.n_isp(i, j)
 
     def cache_sizes(self):
-        """Number of pairs with a non-zero count in each enabled cache."""
+        """Number of pairs with a non-zero count in each enabled cache (O(n^2) unless held in
+        hash maps: for tests)."""
         out = {}
         for kind, flag, sparse in (("sp", CACHE_SP, self.sp.size), ("otp", CACHE_OTP, self.otp.size),
                                    ("osp", CACHE_OSP, self.osp.size), ("isp", CACHE_ISP, self.isp.size)):
             if self.caches & flag:
-                out[kind] = self._dense_nonzero(flag) if self.adj != NULL else sparse
+                out[kind] = sparse if self.cached and self.adj == NULL else self._count_nonzero(flag)
         return out
 
-    def _dense_nonzero(self, int flag):
+    def _count_nonzero(self, int flag):
         # pairs (unordered for the symmetric caches) with a non-zero count
         cdef int64_t i, j, c, count = 0
         for i in range(self.n):
@@ -526,12 +575,13 @@ cdef class NetworkState:
         cdef int64_t total = 0
         cdef int i
         for i in range(self.n):
-            total += self.out_cap[i] * sizeof(int)
+            total += 2 * self.out_cap[i] * sizeof(int)
             if self.directed:
-                total += self.in_cap[i] * sizeof(int)
+                total += 2 * self.in_cap[i] * sizeof(int)
         total += self.n * (sizeof(int*) + 2 * sizeof(int)) * (2 if self.directed else 1)
         total += self.tie_cap * 4 * sizeof(int)
-        total += (self.tie_index.mask + 1) * 2 * sizeof(int64_t)
+        if self.adj == NULL:
+            total += (self.tie_set.mask + 1) * sizeof(int64_t)
         for cm in (self.sp.mask, self.otp.mask, self.osp.mask, self.isp.mask):
             if cm:
                 total += (cm + 1) * 8

@@ -66,8 +66,8 @@ class Network:
                                    "ERGMs here have no loops; remove self-loops first")
             if not directed:
                 ties = np.sort(ties, axis=1)
-            keys = ties[:, 0] * n + ties[:, 1]
-            if len(np.unique(keys)) != len(keys):
+            keys = np.sort(ties[:, 0] * n + ties[:, 1])    # sorted: linear-time check, no hashing
+            if (keys[1:] == keys[:-1]).any():
                 raise NetworkError("the network has repeated ties (a multigraph); "
                                    "ergmfit models binary ties: remove the duplicates")
         self.n = n

@@ -19,7 +19,7 @@ definitions and their statnet equivalents are in :mod:`.alternating`.
 """
 from libc.math cimport pow
 from libc.stdlib cimport malloc, free
-from ergmfit.network._state cimport NetworkState, CACHE_OTP, CACHE_OSP, CACHE_ISP
+from ergmfit.network._state cimport NetworkState, CACHE_OTP, CACHE_OSP, CACHE_ISP, in_list
 from ergmfit.terms._kernel cimport TermKernel
 
 cdef enum:
@@ -76,32 +76,74 @@ cdef class AltKTrianglesTKernel(AltKernel):
         self.caches = CACHE_OTP
 
     cdef void change(self, NetworkState s, int i, int j, double* out) noexcept nogil:
-        cdef int k, v
         cdef int p = 1 if s.has_tie(i, j) else 0
         cdef double d = self.lam * (1.0 - qpow(self.tab, self.q, s.n_otp(i, j)))
-        # v in out(i) & out(j)
-        if s.out_deg[i] <= s.out_deg[j]:
-            for k in range(s.out_deg[i]):
-                v = s.out_nb[i][k]
-                if v != j and s.has_tie(j, v):
-                    d += qpow(self.tab, self.q, s.n_otp(i, v) - p)
+        cdef int di = s.out_deg[i], dj = s.out_deg[j]
+        # v in out(i) & out(j): M(i, v)
+        if di <= dj:
+            d += _otp_common(self, s, s.out_nb[i], di, s.out_nb[j], dj, j, j, 1, i, 1, p)
         else:
-            for k in range(s.out_deg[j]):
-                v = s.out_nb[j][k]
-                if v != i and s.has_tie(i, v):
-                    d += qpow(self.tab, self.q, s.n_otp(i, v) - p)
-        # v in in(i) & in(j)
-        if s.in_deg[i] <= s.in_deg[j]:
-            for k in range(s.in_deg[i]):
-                v = s.in_nb[i][k]
-                if v != j and s.has_tie(v, j):
-                    d += qpow(self.tab, self.q, s.n_otp(v, j) - p)
+            d += _otp_common(self, s, s.out_nb[j], dj, s.out_nb[i], di, i, i, 1, i, 1, p)
+        # v in in(i) & in(j): M(v, j)
+        di = s.in_deg[i]
+        dj = s.in_deg[j]
+        if di <= dj:
+            d += _otp_common(self, s, s.in_nb[i], di, s.in_nb[j], dj, j, j, 0, j, 0, p)
         else:
-            for k in range(s.in_deg[j]):
-                v = s.in_nb[j][k]
-                if v != i and s.has_tie(v, i):
-                    d += qpow(self.tab, self.q, s.n_otp(v, j) - p)
+            d += _otp_common(self, s, s.in_nb[j], dj, s.in_nb[i], di, i, i, 0, j, 0, p)
         out[0] = d
+
+
+cdef enum:
+    CHUNK = 64      # _otp_common: candidates whose hash slots are prefetched together
+
+
+cdef inline double _otp_common(AltKernel K, NetworkState s, const int* la, int da,
+                               const int* lb, int db, int skip, int other, bint other_tail,
+                               int fixed, bint fixed_tail, int p) noexcept nogil:
+    """Sum over v in la (in its order), v != skip, v in lb, of q^(M - p) with
+    M = n_otp(fixed, v) if fixed_tail else n_otp(v, fixed).
+
+    Membership in lb is a direct scan when cheaper (scan_cheaper), else the tie
+    (other, v) (other_tail) or (v, other); the hash slots of each chunk of
+    candidates are prefetched before they are read, and the sum keeps la's order.
+    """
+    cdef int base, m, t, v, cn
+    cdef int cand[CHUNK]
+    cdef bint scan = s.scan_cheaper(da, db)
+    cdef double d = 0.0
+    base = 0
+    while base < da:
+        m = min(<int>CHUNK, da - base)
+        base += m
+        cn = 0
+        if scan:
+            for t in range(m):
+                v = la[base - m + t]
+                if v != skip and in_list(lb, db, v):
+                    cand[cn] = v
+                    cn += 1
+        else:
+            for t in range(m):
+                v = la[base - m + t]
+                if other_tail:
+                    s.prefetch_tie(other, v)
+                else:
+                    s.prefetch_tie(v, other)
+            for t in range(m):
+                v = la[base - m + t]
+                if v != skip and (s.has_tie(other, v) if other_tail else s.has_tie(v, other)):
+                    cand[cn] = v
+                    cn += 1
+        for t in range(cn):
+            if fixed_tail:
+                s.prefetch_otp(fixed, cand[t])
+            else:
+                s.prefetch_otp(cand[t], fixed)
+        for t in range(cn):
+            d += qpow(K.tab, K.q, (s.n_otp(fixed, cand[t]) if fixed_tail
+                                   else s.n_otp(cand[t], fixed)) - p)
+    return d
 
 
 cdef class AltKTrianglesCKernel(AltKernel):

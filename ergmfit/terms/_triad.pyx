@@ -19,6 +19,7 @@ from ergmfit.terms._kernel cimport TermKernel
 cdef enum:
     TABLE_CAP = 4096    # length of the weight tables (larger counts are computed directly)
     SCAN_MAX = 8        # neighbour lists up to this length are scanned instead of hashed
+    CN_MAX = 32         # common neighbours found by a scan (dense: SCAN_MAX; hash: scan_cheaper)
     PATH_STACK = 32     # cycle(k): paths up to this length live on the stack
 
 
@@ -26,10 +27,10 @@ cdef enum:
 # shared helpers
 # ---------------------------------------------------------------------------
 cdef inline bint adjacent(NetworkState s, int b, int k) noexcept nogil:
-    """x_bk: a linear scan of b's neighbours when b has few, else the hash map."""
+    """x_bk: a linear scan of b's neighbours when b has few, else the bitmap or hash set."""
     cdef int t, d = s.out_deg[b]
     cdef int* nb
-    if d <= SCAN_MAX:
+    if d <= SCAN_MAX or s.scan_cheaper(d, d):
         nb = s.out_nb[b]
         for t in range(d):
             if nb[t] == k:
@@ -92,7 +93,7 @@ cdef inline double gwesp_delta(NetworkState s, int i, int j, const GW* g) noexce
     cdef int a = i, b = j, t, u, k, cn = 0, x = -1, da, db
     cdef int* nba
     cdef int* nbb
-    cdef int cnbuf[SCAN_MAX]
+    cdef int cnbuf[CN_MAX]
     cdef double acc = 0.0
     if s.out_deg[a] > s.out_deg[b]:
         a = j; b = i
@@ -101,7 +102,7 @@ cdef inline double gwesp_delta(NetworkState s, int i, int j, const GW* g) noexce
         return 0.0
     db = s.out_deg[b]
     nba = s.out_nb[a]
-    if db <= SCAN_MAX:
+    if db <= SCAN_MAX or s.scan_cheaper(da, db):
         # short lists: intersect by scanning (no hashing); b never matches
         # (no loops), and meeting b in N(a) tells x = 1
         nbb = s.out_nb[b]
@@ -169,13 +170,13 @@ cdef inline void esp_hist_delta(NetworkState s, int i, int j, const int* pos, in
     cdef int a = i, b = j, t, u, k, cn = 0, x = -1, da, db
     cdef int* nba
     cdef int* nbb
-    cdef int cnbuf[SCAN_MAX]
+    cdef int cnbuf[CN_MAX]
     if s.out_deg[a] > s.out_deg[b]:
         a = j; b = i
     da = s.out_deg[a]
     db = s.out_deg[b]
     nba = s.out_nb[a]
-    if db <= SCAN_MAX:
+    if db <= SCAN_MAX or s.scan_cheaper(da, db):
         nbb = s.out_nb[b]
         x = 0
         for t in range(da):
