@@ -1,7 +1,6 @@
 # cython: language_level=3
 from libc.stdint cimport int64_t
 cimport numpy as cnp
-from ergmfit.core._hashmap cimport I64Map
 from ergmfit.core._random cimport RNG
 from ergmfit.terms._ergm cimport ERGMModel
 from ergmfit.sampling._proposals cimport Proposal
@@ -25,8 +24,6 @@ cdef class ConstrainedProposal(Proposal):
     cdef int64_t* onpos              # position of each free variable in onl, or -1
     cdef readonly int64_t n_free_on
     cdef int64_t seen_version
-    cdef I64Map pos                  # variable -> position in fv
-    cdef bint has_pos
     cdef bint has_bounds
     cdef int* lo_out
     cdef int* hi_out
@@ -38,6 +35,7 @@ cdef class ConstrainedProposal(Proposal):
     cdef void toggled(self, int64_t v, bint now_on) noexcept nogil
     cdef void sync(self) noexcept nogil
     cdef bint is_free(self, int64_t v) noexcept nogil
+    cdef int64_t find(self, int64_t v) noexcept nogil
     cdef int64_t free_tie(self, RNG* rng) noexcept nogil
     cdef int64_t free_dyad(self, RNG* rng) noexcept nogil
     cdef bint bounds_ok(self, const int64_t* out, int k) noexcept nogil

@@ -35,7 +35,6 @@ cimport numpy as cnp
 from libc.math cimport log
 from libc.stdint cimport int64_t
 from libc.stdlib cimport malloc, free, realloc
-from ergmfit.core._hashmap cimport i64map_init, i64map_free, i64map_get, i64map_set
 from ergmfit.core._random cimport RNG, rng_below, rng_uniform, rng_uniform_pos
 from ergmfit.terms._ergm cimport ERGMModel
 from ergmfit.core._model cimport BinaryModel
@@ -78,8 +77,6 @@ cdef class ConstrainedProposal(Proposal):
     """
 
     def __init__(self, ERGMModel model, mode="tnt", free_vars=None, bounds=None):
-        cdef int64_t k
-        cdef cnp.int64_t[::1] fvv
         self.em = model
         if mode not in MODES:
             raise ValueError(f"unknown constrained move {mode!r}")
@@ -105,13 +102,6 @@ cdef class ConstrainedProposal(Proposal):
             self.fv = <int64_t*>cnp.PyArray_DATA(fv1)
             self.onl = <int64_t*>cnp.PyArray_DATA(onl)
             self.onpos = <int64_t*>cnp.PyArray_DATA(onpos)
-            if i64map_init(&self.pos, self.n_free) != 0:
-                raise MemoryError()
-            self.has_pos = True
-            fvv = fv1
-            for k in range(self.n_free):
-                if i64map_set(&self.pos, fvv[k], k) != 0:
-                    raise MemoryError()
             self.seen_version = -1
         self.has_bounds = bounds is not None
         if self.has_bounds:
@@ -124,10 +114,6 @@ cdef class ConstrainedProposal(Proposal):
             self.lo_in = <int*>cnp.PyArray_DATA(arrs[2])
             self.hi_in = <int*>cnp.PyArray_DATA(arrs[3])
         self._keep = keep
-
-    def __dealloc__(self):
-        if self.has_pos:
-            i64map_free(&self.pos)
 
     @property
     def n_moves_max(self):
@@ -156,7 +142,7 @@ cdef class ConstrainedProposal(Proposal):
             return
         if self.seen_version != self.em.state.version - 1:
             return                       # already stale: sync() rebuilds
-        k = i64map_get(&self.pos, v, -1)
+        k = self.find(v)
         if k >= 0:
             if now_on and self.onpos[k] < 0:
                 self.onpos[k] = self.n_free_on
@@ -171,8 +157,19 @@ cdef class ConstrainedProposal(Proposal):
                 self.n_free_on -= 1
         self.seen_version = self.em.state.version
 
+    cdef int64_t find(self, int64_t v) noexcept nogil:
+        # the position of variable v among the (sorted) free ones, or -1
+        cdef int64_t lo = 0, hi = self.n_free, mid
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if self.fv[mid] < v:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo if lo < self.n_free and self.fv[lo] == v else -1
+
     cdef bint is_free(self, int64_t v) noexcept nogil:
-        return self.all_free or i64map_get(&self.pos, v, -1) >= 0
+        return self.all_free or self.find(v) >= 0
 
     cdef int64_t free_tie(self, RNG* rng) noexcept nogil:
         cdef int64_t k
