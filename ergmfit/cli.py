@@ -272,6 +272,48 @@ def _add_model_arguments(p, coef_required=True):
                    help="random seed (the same seed gives the same output)")
 
 
+def _add_space_arguments(p, fit=True):
+    """--constraints, --missing (and, for fits, --offset-coef, --target-stats)."""
+    p.add_argument("--constraints", default=None, metavar="FORMULA",
+                   help="statnet constraints, e.g. \"~ bd(maxout=5) + blockdiag('school')\"")
+    p.add_argument("--missing", default=None, metavar="FILE",
+                   help="CSV of unobserved dyads (header source,target; node ids as in DATA)")
+    if fit:
+        p.add_argument("--offset-coef", dest="offset_coef", nargs="+", type=float,
+                       default=None, metavar="V",
+                       help="coefficients of the formula's offset() terms (-inf allowed)")
+        p.add_argument("--target-stats", dest="target_stats", nargs="+", type=float,
+                       default=None, metavar="V",
+                       help="fit to these statistics instead of the network's")
+
+
+def _make_model(net, args):
+    """ERGM(net, FORMULA) with --constraints and --missing."""
+    import csv
+    from .model import ERGM
+    missing = None
+    if getattr(args, "missing", None):
+        try:
+            with open(args.missing, newline="") as fh:
+                rows = list(csv.reader(fh))
+        except OSError as exc:
+            raise ErgmfitError(f"--missing: cannot read {args.missing!r}: {exc}") from None
+        if rows and not all(_is_number(v) for v in rows[0][:2]):
+            rows = rows[1:]
+        missing = [(_option_value(r[0].strip()), _option_value(r[1].strip()))
+                   for r in rows if len(r) >= 2]
+    return ERGM(net, args.formula, constraints=getattr(args, "constraints", None),
+                missing=missing)
+
+
+def _is_number(text):
+    try:
+        float(text)
+        return True
+    except ValueError:
+        return False
+
+
 def _coef_params(args, model):
     """``--coef`` checked against the model's statistics."""
     labels = model.labels
@@ -297,6 +339,7 @@ def _json_label(v):
 
 def _configure_simulate(p):
     _add_model_arguments(p)
+    _add_space_arguments(p, fit=False)
     p.add_argument("--n", type=_positive_int, default=1, metavar="N",
                    help="number of networks to draw (default 1)")
     p.add_argument("--burnin", type=_nonnegative_int, default=16384, metavar="B",
@@ -312,7 +355,7 @@ def _configure_simulate(p):
 def _run_simulate(args):
     from .model import ERGM
     net = load_network(args)
-    model = ERGM(net, args.formula)
+    model = _make_model(net, args)
     params = _coef_params(args, model)
     head = {"model": args.formula, "n_nodes": net.n, "directed": net.directed,
             "coef": dict(zip(model.labels, params)), "n": args.n, "burnin": args.burnin,
@@ -347,6 +390,7 @@ def _run_simulate(args):
 def _configure_gof(p):
     _add_model_arguments(p, coef_required=False)
     _add_fit_arguments(p)
+    _add_space_arguments(p)
     p.add_argument("--n-sim", dest="n_sim", type=_positive_int, default=100, metavar="N",
                    help="number of simulated networks (default 100)")
     p.add_argument("--burnin", type=_nonnegative_int, default=None, metavar="B",
@@ -380,7 +424,7 @@ def _run_gof(args):
     from .gof import gof
     from .model import ERGM
     net = load_network(args)
-    model = ERGM(net, args.formula)
+    model = _make_model(net, args)
     if args.plot:
         from .plotting import require_matplotlib
         try:
@@ -457,6 +501,9 @@ def _fit(args, model):
         kwargs[key.strip()] = _option_value(value.strip())
     if args.n_jobs is not None:
         kwargs["n_jobs"] = args.n_jobs
+    for key in ("offset_coef", "target_stats"):
+        if getattr(args, key, None) is not None:
+            kwargs[key] = getattr(args, key)
     try:
         return model.fit(method=args.method, random_state=args.seed,
                          verbose=not args.quiet, **kwargs)
@@ -471,6 +518,7 @@ def _configure_fit(p):
     p.add_argument("formula", metavar="FORMULA",
                    help="model terms, statnet style, e.g. \"edges + gwesp(0.5, fixed=TRUE)\"")
     _add_fit_arguments(p)
+    _add_space_arguments(p)
     p.add_argument("--seed", type=int, default=None, metavar="S",
                    help="random seed (the same seed gives the same fit)")
     p.add_argument("--save", metavar="FILE",
@@ -491,12 +539,15 @@ def _run_fit(args):
     from .results import _results_extension
     if args.save:
         _results_extension(args.save)        # a wrong extension is an error before the fit
-    model = ERGM(net, args.formula)
+    model = _make_model(net, args)
     fit = _fit(args, model)
     # the result is shown first: a save that fails cannot take the printed table with it
     if args.json:
         d = fit.to_dict()
-        emit_json({k: d.get(k) for k in _FIT_JSON_KEYS})
+        out = {k: d.get(k) for k in _FIT_JSON_KEYS}
+        if fit.info.get("sample_space"):
+            out["sample_space"] = fit.info["sample_space"]
+        emit_json(out)
     else:
         print(fit.summary())
     if args.save:

@@ -709,7 +709,7 @@ def gof(model, params=None, n_sim=100, burnin=None, interval=None, statistics=No
     if not isinstance(params, dict) and np.ndim(params) == 2:   # posterior predictive: one
         rows = np.asarray(params, dtype=float)                  # parameter row per network
         params, n_sim = rows.mean(axis=0), len(rows)
-    theta = check_params(params, model.labels)
+    theta = check_params(getattr(model, "_finite_offsets", lambda x: x)(params), model.labels)
     eta = model.eta(theta) if hasattr(model, "eta") else theta
     n_sim = int(n_sim)
     if n_sim < 1:

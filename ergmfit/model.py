@@ -6,7 +6,7 @@ import numpy as np
 from .exceptions import FormulaError
 from .formula import parse_formula
 from .network import NetworkState, as_network
-from .sampling.space import AllDyads
+from .constraints import parse_constraints, pairs_vars
 from .terms.parameterisation import parameterisation_of
 from .terms.registry import build_term
 from .terms._ergm import ERGMModel
@@ -24,6 +24,17 @@ class ERGM:
         Terms joined by ``+``, statnet style: ``"edges + gwesp(0.25, fixed=TRUE)"``.
     directed : bool, optional
         Only for files whose directedness is not stated; must agree with a graph.
+    constraints : str or (str, dict), optional
+        statnet's constraint formula (``"~ bd(maxout=5) + blockdiag('school')"``,
+        see :mod:`ergmfit.constraints`): the sample space of every fit,
+        simulation and gof of this model (``fit``, ``simulate`` and ``gof``
+        also take ``constraints=``).
+    missing : list of node pairs, boolean matrix, or str, optional
+        Unobserved dyads: pairs of node labels, an n x n matrix (True or NaN
+        marks a missing dyad; a NaN matrix may hold the observed 0/1 values
+        elsewhere) or the name of a boolean edge attribute (``na``); edges
+        with ``na=True`` are unobserved dyads, not ties.  An edge attribute
+        ``na`` is used by default.
 
     Examples
     --------
@@ -33,11 +44,17 @@ class ERGM:
     {'edges': 3.0, 'kstar2': 2.0, 'triangle': 0.0}
     """
 
-    def __init__(self, network, formula, directed=None, weights="error"):
-        self.network = as_network(network, directed=directed, weights=weights)
+    def __init__(self, network, formula, directed=None, weights="error", constraints=None,
+                 missing=None):
+        self.network, self._missing = missing_dyads(
+            as_network(network, directed=directed, weights=weights), missing)
         self.formula = formula
-        calls = parse_formula(formula)
+        self.constraints = constraints
+        text, offset_texts = split_offsets(formula)
+        calls = parse_formula(text)
         self.terms = [build_term(self.network, c.name, c.args, c.kwargs) for c in calls]
+        is_off = _offset_flags(calls, offset_texts)
+        self._term_offset = is_off
         for labels, what in (([lab for t in self.terms for lab in t.labels], "statistic"),
                              ([lab for t in self.terms for lab in t.param_labels], "coefficient")):
             seen = set()
@@ -53,21 +70,56 @@ class ERGM:
     def _set_structure(self):
         # what every estimator asks the model for (see ergmfit.sampling.space
         # and ergmfit.terms.parameterisation)
-        self.sample_space = AllDyads(self.network)
+        self.sample_space = parse_constraints(getattr(self, "constraints", None), self.network,
+                                              getattr(self, "_missing", None))
         self.parameterisation = parameterisation_of(self.terms)
         # labels: one per coefficient (θ); stat_labels: one per canonical statistic
-        # (what statistics() gives).  They differ only for curved terms.
-        self.labels = list(self.parameterisation.param_labels)
-        self.stat_labels = list(self.parameterisation.stat_labels)
+        # (what statistics() gives).  They differ only for curved terms.  Offset
+        # terms (fixed coefficients) are labelled offset(...), as statnet does.
+        is_off = getattr(self, "_term_offset", None) or [False] * len(self.terms)
+        self.offset = np.array([o for t, o in zip(self.terms, is_off) for _ in t.param_labels],
+                               dtype=bool)
+        self.labels = [f"offset({lab})" if o else lab for lab, o in
+                       zip(self.parameterisation.param_labels, self.offset)]
+        stat_off = [o for t, o in zip(self.terms, is_off) for _ in t.labels]
+        self.stat_labels = [f"offset({lab})" if o else lab for lab, o in
+                            zip(self.parameterisation.stat_labels, stat_off)]
 
     @property
     def curved(self) -> bool:
         """True when a term is curved (its decay estimated: statnet's fixed=FALSE)."""
-        return not self.parameterisation.linear
+        par = self.parameterisation
+        return not par.linear and not getattr(par, "affine", False)
+
+    @property
+    def missing_dyads(self) -> list:
+        """The unobserved dyads as node-label pairs."""
+        from .sampling.space import _pairs_list
+        return _pairs_list(self.network, self._missing) or []
+
+    def with_constraints(self, constraints) -> "ERGM":
+        """The same model on another sample space (``constraints``, statnet's syntax)."""
+        import copy
+        m = copy.copy(self)
+        m.constraints = constraints
+        m._set_structure()
+        return m
 
     def eta(self, params) -> np.ndarray:
         """Natural parameters η(θ) of ``params`` (θ in :attr:`labels` order or a dict)."""
-        return self.parameterisation.eta(check_params(params, self.labels))
+        return self.parameterisation.eta(check_params(self._finite_offsets(params), self.labels))
+
+    def _finite_offsets(self, params):
+        # an offset may be ±Inf (a structural zero): the sampler takes ±1e300
+        if not self.offset.any():
+            return params
+        from .terms.offsets import BIG
+        if isinstance(params, dict):
+            return {k: (float(np.clip(v, -BIG, BIG)) if k in self.labels
+                        and self.offset[self.labels.index(k)] else v) for k, v in params.items()}
+        arr = np.array(params, dtype=float)
+        return np.where(self.offset, np.clip(arr, -BIG, BIG), arr) \
+            if arr.shape == self.offset.shape else params
 
     @property
     def n_params(self) -> int:
@@ -88,6 +140,8 @@ class ERGM:
         sub.terms = [self.terms[k] for k in term_indices]
         sub.formula = " + ".join(_term_text(t) for t in sub.terms)
         sub._empty = (np.concatenate([t.empty for t in sub.terms]) if sub.terms else np.zeros(0))
+        sub.constraints, sub._missing = self.constraints, self._missing
+        sub._term_offset = None
         sub._set_structure()
         return sub
 
@@ -97,8 +151,14 @@ class ERGM:
                              self.network.ties if ties is None else ties)
         return ERGMModel(state, self.kernels)
 
+    offset_coef = None      # coefficients of the offset terms (see configured())
+    target_stats = None     # statistics fitted instead of the network's
+
     def statistics_vector(self, ties=None) -> np.ndarray:
-        """Statistics of the observed network (or of ``ties``) in label order."""
+        """Statistics of the observed network (or of ``ties``) in label order
+        (the target statistics, if the model has them, when ``ties`` is None)."""
+        if ties is None and self.target_stats is not None:
+            return np.array(self.target_stats, dtype=float)
         ties = self.network.ties if ties is None else np.asarray(ties, dtype=np.int64).reshape(-1, 2)
         empty = ERGMModel(NetworkState(self.network.n, self.network.directed), self.kernels)
         out = self._empty + empty.add_ties_accumulate(np.ascontiguousarray(ties, dtype=np.int64))
@@ -122,14 +182,17 @@ class ERGM:
     def sampler(self, params, proposal="auto", random_state=None, start=None):
         """A Metropolis-Hastings sampler (``MHSampler``) started at the observed
         network (or at ``start``: an (m, 2) tie array), and its compiled model."""
-        from .sampling import MHSampler
-        prop = self.sample_space.proposal(proposal, model=self)   # checks the name first
-        check_params(params, self.labels)
+        space = self.sample_space
+        space.resolve_proposal(proposal, self)                     # checks the name first
+        check_params(self._finite_offsets(params), self.labels)
+        if start is not None and space.constrained:
+            space.check(start)
         cm = self.compiled(start)
-        return MHSampler(cm, prop, seed_words(random_state)), cm
+        prop = space.proposal(proposal, cm, self)
+        return space.make_sampler(cm, prop, seed_words(random_state)), cm
 
     def simulate(self, params, n=1, burnin=16384, interval=1024, output="graphs",
-                 proposal="auto", random_state=None, start=None):
+                 proposal="auto", random_state=None, start=None, constraints=None):
         """Draw networks from the model at ``params`` by Metropolis-Hastings.
 
         Parameters
@@ -164,6 +227,9 @@ class ERGM:
         >>> S.shape
         (5, 1)
         """
+        if constraints is not None:
+            return self.with_constraints(constraints).simulate(
+                params, n, burnin, interval, output, proposal, random_state, start)
         if output not in ("graphs", "networks", "stats"):
             raise ValueError(f"output must be 'graphs', 'networks' or 'stats', got {output!r}")
         n, burnin, interval = int(n), int(burnin), int(interval)
@@ -197,17 +263,116 @@ class ERGM:
         **kwargs
             Settings of the estimator.
         """
+        model = self.configured(kwargs.pop("constraints", None), kwargs.pop("offset_coef", None),
+                                kwargs.pop("target_stats", None))
+        model._check_estimator(method)
+        res = model._fit(method, random_state, verbose, kwargs)
+        spec = model.saved_spec()
+        if spec:
+            res.info["sample_space"] = spec
+        return res
+
+    def _fit(self, method, random_state, verbose, kwargs):
         from .estimation import fit as _fit
-        return _fit(self, method, random_state=random_state, verbose=verbose, **kwargs)
+        model = self
+        if model.target_stats is not None and method != "mple":
+            # as statnet: the chains start at a network with the target statistics
+            import copy
+            from .estimation.restricted import target_network
+            model = copy.copy(model)
+            rng = check_random_state(random_state)
+            model.network = model.network.with_ties(
+                target_network(model, model.target_stats, rng))
+            random_state = rng
+        if model.offset.any() and method != "mple":
+            return _fit_with_offsets(model, method, random_state, verbose, kwargs)
+        if model.sample_space.n_missing and method == "mcmle":
+            # by name, as the estimator table loads estimators (no import circle)
+            import importlib
+            missing = importlib.import_module("ergmfit.estimation.missing")
+            return missing.fit_missing_mcmle(model, random_state=random_state, verbose=verbose,
+                                             **kwargs)
+        return _fit(model, method, random_state=random_state, verbose=verbose, **kwargs)
+
+    def configured(self, constraints=None, offset_coef=None, target_stats=None) -> "ERGM":
+        """This model with other constraints, the coefficients of its offset
+        terms and/or target statistics (statnet's ``target.stats``)."""
+        import copy
+        m = self if constraints is None else self.with_constraints(constraints)
+        if offset_coef is not None:
+            m = copy.copy(m)
+            coef = np.atleast_1d(np.asarray(offset_coef, dtype=float))
+            if coef.shape != (int(self.offset.sum()),):
+                raise FormulaError(f"offset_coef has {coef.size} value(s), but the model has "
+                                   f"{int(self.offset.sum())} offset statistic(s)")
+            if np.isnan(coef).any():
+                raise FormulaError("offset_coef must not be NaN")
+            m.offset_coef = coef
+        if target_stats is not None:
+            m = copy.copy(m)
+            t = np.atleast_1d(np.asarray(target_stats, dtype=float))
+            if t.shape != (len(self.stat_labels),) or not np.isfinite(t).all():
+                raise FormulaError(f"target_stats needs {len(self.stat_labels)} finite value(s) "
+                                   f"({', '.join(self.stat_labels)}), got {t.size}")
+            m.target_stats = t
+        return m
+
+    def _check_estimator(self, method):
+        # what the sampling estimators cannot do yet: say so instead of a wrong answer
+        if self.offset.any() and self.curved:
+            raise FormulaError("offset terms in a curved model are not implemented")
+        if method == "mple":
+            return
+        if self.sample_space.constrained and method not in ("mcmle", "cd"):
+            raise FormulaError(f"method={method!r} under constraints is not implemented; use "
+                               "method='mcmle', 'cd' or 'mple'")
+        if self.sample_space.n_missing and method != "mcmle":
+            raise FormulaError(f"method={method!r} with missing dyads is not implemented; use "
+                               "method='mcmle' (the observed-data likelihood, as statnet) or "
+                               "'mple' (which leaves the missing dyads out)")
+        if self.sample_space.n_missing and self.target_stats is not None:
+            raise FormulaError("missing dyads together with target_stats are implemented for "
+                               "method='mple' only")
+        if self.target_stats is not None and method != "mcmle":
+            raise FormulaError(f"target_stats is implemented for 'mple' and 'mcmle', not {method!r}")
 
     def gof(self, params, n_sim=100, random_state=None, **kwargs):
         """Goodness of fit of ``params`` for this model (see :func:`ergmfit.gof.gof`)."""
         from .gof import gof as _gof
-        return _gof(self, params, n_sim=n_sim, random_state=random_state, **kwargs)
+        model = self
+        if kwargs.get("constraints") is not None:
+            model = self.with_constraints(kwargs.pop("constraints"))
+        kwargs.pop("constraints", None)
+        return _gof(model, params, n_sim=n_sim, random_state=random_state, **kwargs)
+
+    def saved_spec(self) -> dict:
+        """What a results file keeps of the sample space and fixed settings:
+        constraints, missing dyads, offset coefficients, target statistics
+        (empty when there are none); :func:`rebuild_from_info` reads it back."""
+        out = {}
+        if self.constraints is not None:
+            c = self.constraints
+            out["constraints"] = ([c[0], {k: [list(map(_jsonable, p)) for p in v]
+                                          for k, v in c[1].items()}]
+                                  if isinstance(c, tuple) else c)
+            out["space"] = self.sample_space.describe()
+        if self._missing is not None:
+            out["missing"] = [[_jsonable(u), _jsonable(v)] for u, v in self.missing_dyads]
+        if self.offset_coef is not None:
+            out["offset_coef"] = [float(v) for v in self.offset_coef]
+        if self.target_stats is not None:
+            out["target_stats"] = [float(v) for v in self.target_stats]
+        return out
+
+    def __copy__(self):
+        # a shallow copy shares the compiled kernels (pickling rebuilds them)
+        new = ERGM.__new__(ERGM)
+        new.__dict__.update(self.__dict__)
+        return new
 
     def __reduce__(self):
         # kernels are compiled objects: rebuild from the network and the formula
-        return (_rebuild, (self.network, self.formula))
+        return (_rebuild, (self.network, self.formula, self.constraints, self._missing))
 
     def __repr__(self):
         return f"ERGM({self.network!r}, {self.formula!r})"
@@ -218,5 +383,146 @@ def _term_text(term):
     return f"{term.name}({args})" if args else term.name
 
 
-def _rebuild(network, formula):
-    return ERGM(network, formula)
+def _rebuild(network, formula, constraints=None, missing=None):
+    m = ERGM(network, formula)
+    if constraints is not None or missing is not None:
+        m.constraints, m._missing = constraints, missing
+        m._set_structure()
+    return m
+
+
+def _fit_with_offsets(model, method, random_state, verbose, kwargs):
+    """Fit the free coefficients of a model with offset terms (any estimator
+    that works through the model's parameterisation), then put the offsets
+    back into the results (their standard errors 0, as statnet prints)."""
+    import copy
+    from .terms.offsets import OffsetParameterisation
+    if model.offset_coef is None:
+        raise FormulaError("the model has offset terms: give their coefficients, "
+                           "fit(..., offset_coef=[...])")
+    free = copy.copy(model)
+    free.parameterisation = OffsetParameterisation(model.parameterisation, model.offset,
+                                                   model.offset_coef)
+    free.labels = [lab for lab, o in zip(model.labels, model.offset) if not o]
+    free.offset = np.zeros(len(free.labels), dtype=bool)
+    if "init" in kwargs and kwargs["init"] is not None and not isinstance(kwargs["init"], dict):
+        init = np.asarray(kwargs["init"], dtype=float)
+        if init.shape == (model.n_params,):
+            kwargs["init"] = init[~model.offset]
+    if method == "mcmle":
+        # the bridge to the dyad-independent submodel does not know offsets yet
+        kwargs["eval_loglik"] = False
+    res = free._fit(method, random_state, verbose, kwargs)
+    p, m = model.n_params, model.offset
+    params = np.zeros(p)
+    params[m] = model.offset_coef
+    params[~m] = np.asarray(res.params, dtype=float)
+    cov = np.zeros((p, p))
+    cov[np.ix_(~m, ~m)] = res.cov
+    res.labels = list(model.labels)
+    res.params = type(res.params)(params, res.labels)
+    res.cov = cov
+    if res.cov_mc is not None:
+        cm = np.zeros((p, p))
+        cm[np.ix_(~m, ~m)] = res.cov_mc
+        res.cov_mc = cm
+    res.info["offset"] = dict(zip(model.labels, map(bool, m)))
+    res.model = model
+    return res
+
+
+def _jsonable(v):
+    return v.item() if isinstance(v, np.generic) else v
+
+
+def rebuild_from_info(network, formula, info=None):
+    """The model a results file describes: ``ERGM(network, formula)`` with the
+    constraints, missing dyads, offsets and target statistics saved in
+    ``info["sample_space"]`` (see :meth:`ERGM.saved_spec`)."""
+    spec = (info or {}).get("sample_space") or {}
+    cons = spec.get("constraints")
+    if isinstance(cons, list):
+        cons = (cons[0], {k: [tuple(p) for p in v] for k, v in cons[1].items()})
+    missing = [tuple(p) for p in spec["missing"]] if spec.get("missing") else None
+    m = ERGM(network, formula, constraints=cons, missing=missing)
+    return m.configured(None, spec.get("offset_coef"), spec.get("target_stats"))
+
+
+def split_offsets(formula):
+    """``formula`` with each ``offset(term)`` replaced by ``term``, and the
+    texts of the offset terms (parentheses matched, nothing evaluated)."""
+    if not isinstance(formula, str):
+        return formula, []
+    out, offs, k = [], [], 0
+    while True:
+        j = formula.find("offset(", k)
+        if j < 0:
+            out.append(formula[k:])
+            break
+        before = formula[:j].rstrip()
+        if before and before[-1] not in "+~":
+            out.append(formula[k:j + 7])
+            k = j + 7
+            continue
+        depth, e = 1, j + 7
+        while e < len(formula) and depth:
+            depth += {"(": 1, ")": -1}.get(formula[e], 0)
+            e += 1
+        if depth:
+            raise FormulaError(f"unbalanced parentheses in offset(...) of {formula!r}")
+        inner = formula[j + 7:e - 1].strip()
+        out.append(formula[k:j] + inner)
+        offs.append(inner)
+        k = e
+    return "".join(out), offs
+
+
+def _offset_flags(calls, offset_texts):
+    flags, todo = [], list(offset_texts)
+    for c in calls:
+        hit = c.text.strip() in todo
+        if hit:
+            todo.remove(c.text.strip())
+        flags.append(hit)
+    if todo:
+        raise FormulaError(f"offset({todo[0]}) does not wrap one term of the formula")
+    return flags
+
+
+def missing_dyads(network, missing):
+    """(network, missing variable indices or None) from a ``missing=`` argument;
+    an ``na`` edge attribute marks unobserved dyads, whose edges are dropped."""
+    from .sampling.space import dyad_vars
+    na_attr = missing if isinstance(missing, str) else ("na" if missing is None else None)
+    vars_ = []
+    if na_attr is not None and na_attr in network.edge_attrs:
+        flags = np.array([bool(v) and str(v).upper() not in ("FALSE", "0", "NAN")
+                          for v in network.edge_attrs[na_attr]], dtype=bool)
+        if flags.any():
+            vars_.append(dyad_vars(network.n, network.directed, network.ties[flags]))
+            net = network.with_ties(network.ties[~flags])
+            net.edge_attrs = {a: [v for v, f in zip(vals, flags) if not f]
+                              for a, vals in network.edge_attrs.items() if a != na_attr}
+            network = net
+    elif isinstance(missing, str):
+        raise FormulaError(f"missing={missing!r}: the network has no edge attribute {missing!r}")
+    elif missing is not None:
+        arr = np.asarray(missing, dtype=object)
+        if arr.ndim == 2 and arr.shape == (network.n, network.n) and network.n != 2:
+            M = np.asarray(missing, dtype=float)
+            mask = np.isnan(M) if np.isnan(M).any() else M != 0
+            np.fill_diagonal(mask, False)
+            i, j = np.nonzero(mask if network.directed else np.triu(mask | mask.T))
+            vars_.append(dyad_vars(network.n, network.directed, np.stack([i, j], axis=1)))
+        else:
+            vars_.append(pairs_vars(network, missing, "missing"))
+    if not vars_:
+        return network, None
+    miss = np.unique(np.concatenate(vars_))
+    if len(miss) == 0:
+        return network, None
+    ties = dyad_vars(network.n, network.directed, network.ties)
+    if np.isin(ties, miss).any():
+        # a tie on an unobserved dyad is not observed: drop it
+        network = network.with_ties(network.ties[~np.isin(ties, miss)])
+    return network, miss

@@ -371,8 +371,8 @@ class ERGMResults:
         if self.network is None or self.formula is None:
             raise ResultsFileError("these results hold no network and formula to rebuild the "
                                    "model from (saved with include_network=False?)")
-        from .model import ERGM
-        self.model = ERGM(network_from_dict(self.network), self.formula)
+        from .model import rebuild_from_info
+        self.model = rebuild_from_info(network_from_dict(self.network), self.formula, self.info)
         return self.model
 
     # -- serialisation -----------------------------------------------------
@@ -746,6 +746,12 @@ class Summary:
         lines += self.coef_table_lines()
         lines += ["---", self.LEGEND, ""]
         lines += self.deviance_lines()
+        space = r.info.get("sample_space") or {}      # constraints, missing dyads (model.py)
+        if space.get("constraints") is not None:
+            c = space["constraints"]
+            lines += ["", f"Constraints: {c[0] if isinstance(c, list) else c}"]
+        if space.get("missing"):
+            lines += ["", f"Missing dyads: {len(space['missing'])}"]
         if r.convergence:
             lines += ["", r.convergence]
         if r.warnings:

@@ -168,7 +168,8 @@ def cd_core(model, init=None, nsteps=8, samplesize=None, samplesize_per_theta=12
         from .curved import projector as _projector
     space = getattr(model, "sample_space", None)      # an ERGM's; an MRF spec has none
     prop = space.proposal(proposal, bm, model) if space is not None else make_proposal(proposal, bm)
-    sampler = MHSampler(bm, prop, seed_words(random_state))
+    sampler = (space.make_sampler(bm, prop, seed_words(random_state)) if space is not None
+               else MHSampler(bm, prop, seed_words(random_state)))
     bar = None
     if verbose:
         from tqdm.auto import tqdm

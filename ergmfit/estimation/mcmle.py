@@ -594,7 +594,7 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
                                                 theta) - theta
                 # a decay is poorly determined by one sample: move it at most
                 # MAX_DECAY_STEP per iteration (the whole step is scaled)
-                big = max(abs(eta[k]) for k in par.decay_indices())
+                big = max((abs(eta[k]) for k in par.decay_indices()), default=0.0)
                 if big > MAX_DECAY_STEP:
                     eta = eta * (MAX_DECAY_STEP / big)
                     gamma = min(gamma, 0.5)

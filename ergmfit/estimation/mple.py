@@ -86,6 +86,7 @@ from ..results import NAIVE_SE_WARNING, ERGMResults
 from ..utils.validation import check_random_state, seed_words
 from .base import Estimator, Setting, choice, integer, number
 from ._mple import build_design, count_on, pseudo_score  # noqa: F401 (re-exported)
+from .restricted import compressed_rows, offset_design, target_design, target_network
 
 __all__ = ["MPLE", "fit_mple", "fit_pseudolikelihood", "pseudo_design", "Design", "LogitFit",
            "DEFAULT_MAX_DYADS"]
@@ -117,22 +118,31 @@ class Design:
     sampled: bool = False
     n_sampled: int = 0
     sample_size: int = None   # the setting that produced it (None: every variable)
+    offset: np.ndarray = None  # fixed part of each row's linear predictor (offset terms)
+    target: np.ndarray = None  # X's replaced by these (target statistics), or None
 
     @property
     def n_rows(self) -> int:
         return len(self.n)
 
-    def loglik(self, theta) -> float:
+    def _eta(self, theta):
         eta = self.X @ np.asarray(theta, dtype=float)
-        return float(self.s @ eta - self.n @ np.logaddexp(0.0, eta))
+        return eta if self.offset is None else eta + self.offset
+
+    def loglik(self, theta) -> float:
+        eta = self._eta(theta)
+        lin = self.s @ eta if self.target is None else self.target @ np.asarray(theta, float)
+        return float(lin - self.n @ np.logaddexp(0.0, eta))
 
     def score(self, theta) -> np.ndarray:
-        eta = self.X @ np.asarray(theta, dtype=float)
-        return self.X.T @ (self.s - self.n * special.expit(eta))
+        mu = special.expit(self._eta(theta))
+        if self.target is not None:
+            return self.target - self.X.T @ (self.n * mu)
+        return self.X.T @ (self.s - self.n * mu)
 
     def hessian(self, theta) -> np.ndarray:
         """Minus the second derivative of the log-pseudo-likelihood."""
-        mu = special.expit(self.X @ np.asarray(theta, dtype=float))
+        mu = special.expit(self._eta(theta))
         w = self.n * mu * (1.0 - mu)
         return self.X.T @ (w[:, None] * self.X)
 
@@ -262,33 +272,42 @@ def _separation_direction(Z, n, s):
     return d
 
 
-def _newton(Z, n, s, maxiter, tol):
+def _newton(Z, n, s, maxiter, tol, off=None, tz=None):
     """Newton-Raphson with step halving on scaled columns; returns
-    (beta, H, loglik, eta, n_iter, converged)."""
+    (beta, H, loglik, eta, n_iter, converged).  ``off``: a fixed part of
+    each row's linear predictor (offsets); ``tz``: Z's replaced by this
+    (target statistics: the loglik is then up to a constant)."""
     p = Z.shape[1]
+    off = 0.0 if off is None else off
 
-    def ll_of(eta):
-        return float(s @ eta - n @ np.logaddexp(0.0, eta))
+    def ll_of(beta, eta):
+        lin = float(s @ (eta + off)) if tz is None else float(tz @ beta)
+        return lin - float(n @ np.logaddexp(0.0, eta + off))
 
-    # start as glm does: one weighted least-squares step from mu = (y + 0.5) / (n + 1)
-    mu = (s + 0.5) / (n + 1.0)
-    eta0 = np.log(mu) - np.log1p(-mu)
-    w = n * mu * (1.0 - mu)
-    zres = eta0 + (s - n * mu) / w
-    beta = _solve_psd(Z.T @ (w[:, None] * Z), Z.T @ (w * zres))
-    if not np.all(np.isfinite(beta)):
-        beta = np.zeros(p)
+    def score(mu):
+        return Z.T @ (s - n * mu) if tz is None else tz - Z.T @ (n * mu)
+
+    beta = np.zeros(p)
+    if tz is None:
+        # start as glm does: one weighted least-squares step from mu = (y + 0.5) / (n + 1)
+        mu = (s + 0.5) / (n + 1.0)
+        eta0 = np.log(mu) - np.log1p(-mu)
+        w = n * mu * (1.0 - mu)
+        zres = eta0 + (s - n * mu) / w - off
+        beta = _solve_psd(Z.T @ (w[:, None] * Z), Z.T @ (w * zres))
+        if not np.all(np.isfinite(beta)):
+            beta = np.zeros(p)
     eta = Z @ beta
-    ll = ll_of(eta)
+    ll = ll_of(beta, eta)
     if not math.isfinite(ll):
         beta = np.zeros(p)
         eta = Z @ beta
-        ll = ll_of(eta)
+        ll = ll_of(beta, eta)
     converged = False
     it = 0
     for it in range(1, maxiter + 1):
-        mu = special.expit(eta)
-        g = Z.T @ (s - n * mu)
+        mu = special.expit(eta + off)
+        g = score(mu)
         H = Z.T @ ((n * mu * (1.0 - mu))[:, None] * Z)
         step = _solve_psd(H, g)
         dec = float(g @ step)
@@ -296,7 +315,7 @@ def _newton(Z, n, s, maxiter, tol):
         while True:
             nb = beta + t * step
             ne = Z @ nb
-            nl = ll_of(ne)
+            nl = ll_of(nb, ne)
             if math.isfinite(nl) and nl >= ll - 1e-13 * (1.0 + abs(ll)):
                 break
             t *= 0.5
@@ -307,9 +326,9 @@ def _newton(Z, n, s, maxiter, tol):
         if not (dec > tol * (1.0 + abs(ll))):
             converged = True
             break
-    mu = special.expit(eta)
+    mu = special.expit(eta + off)
     H = Z.T @ ((n * mu * (1.0 - mu))[:, None] * Z)
-    return beta, H, ll, eta, it, converged
+    return beta, H, ll, eta + off, it, converged
 
 
 def fit_design(design: Design, labels, term_of=None, separation="error", maxiter=100,
@@ -326,6 +345,8 @@ def fit_design(design: Design, labels, term_of=None, separation="error", maxiter
     p = len(labels)
     keep_rows = design.n > 0
     X, n, s = design.X[keep_rows], design.n[keep_rows], design.s[keep_rows]
+    off = None if design.offset is None else design.offset[keep_rows]
+    target = design.target
     where = f"sampled {unit}" if design.sampled else unit
     name = _names(labels, term_of)
     params = np.zeros(p)
@@ -340,10 +361,12 @@ def fit_design(design: Design, labels, term_of=None, separation="error", maxiter
         Z = Xa / scale
         _check_variation(Z, n, [labels[k] for k in active],
                          {labels[k]: (term_of or {}).get(labels[k]) for k in active}, where)
-        beta, H, ll, eta, n_iter, converged = _newton(Z, n, s, maxiter, tol)
+        tz = None if target is None else target[active] / scale
+        beta, H, ll, eta, n_iter, converged = _newton(Z, n, s, maxiter, tol, off, tz)
         total_iter += n_iter
         extreme = bool(np.any(np.abs(eta) > ETA_EXTREME))
-        d = _separation_direction(Z, n, s) if (extreme or not converged) else None
+        d = (_separation_direction(Z, n, s) if (extreme or not converged) and tz is None
+             else None)
         if d is None:
             break
         sup = np.flatnonzero(d)
@@ -371,6 +394,7 @@ def fit_design(design: Design, labels, term_of=None, separation="error", maxiter
         warnings.warn(messages[-1], ConvergenceWarning, stacklevel=3)
         rest = np.abs(Z @ d) <= 1e-9
         X, n, s = X[rest], n[rest], s[rest]
+        off = None if off is None else off[rest]
         active = np.delete(active, sup)
         if len(active) == 0 or len(n) == 0:
             raise DegenerateModelError(msg + " No dyads are left to estimate the other "
@@ -458,16 +482,25 @@ class MPLE(Estimator):
         rng = check_random_state(self.random_state)
         labels = list(model.labels)
         term_of = _term_map(model)
-        bm = model.compiled()
+        target = getattr(model, "target_stats", None)
+        if target is not None and not _dyad_independent(model):
+            bm = model.compiled(target_network(model, target, rng))
+        else:
+            bm = model.compiled()
         space = getattr(model, "sample_space", None)
-        if space is not None and space.free_dyads() is not None:
-            # every space today is AllDyads; restricted ones bring their design with them
-            raise NotImplementedError(f"MPLE over {space.describe()} is not implemented")
-        design = self._design(bm, rng)
+        dvars = space.design_vars() if space is not None else None
+        # the free, observed dyads only (statnet, too, ignores dyad-dependent
+        # constraints -- bd, degrees, edges -- in the MPLE)
+        design = self._design(bm, rng) if dvars is None else restricted_design(bm, dvars)
+        design, labels_all, restore = offset_design(model, design, labels)
+        if restore is not None:
+            labels = labels_all
         if self.verbose:
             print(f"MPLE: {design.n_vars:,} dyads -> {design.n_rows:,} distinct rows"
                   + (f" (case-control sample of {design.n_sampled:,} non-ties)"
                      if design.sampled else ""), file=sys.stderr)
+        if target is not None and _dyad_independent(model):
+            design = target_design(model, design, target, restore)
         if getattr(model, "curved", False):
             lf = _fit_curved(model, design, labels, term_of, self)
         else:
@@ -500,6 +533,8 @@ class MPLE(Estimator):
                         f"{design.n_vars - design.n_on} non-ties (weight {w0:.6g} each); "
                         "the deviances are estimates.")
         net = getattr(model, "network", None)
+        if restore is not None:
+            lf, cov, labels = restore(lf, cov)
         return ERGMResults(
             lf.params, cov, labels, method="mple", loglik=lf.loglik,
             loglik_kind="exact" if dyad_indep else "pseudo", nobs=design.n_vars,
@@ -557,6 +592,12 @@ def _curved_init(init, labels):
         raise SettingsError(f"init must have {len(labels)} value(s) ({', '.join(labels)}), "
                             f"got {arr.size}")
     return arr
+
+
+def restricted_design(bm, vars_) -> Design:
+    """The design of the variables ``vars_`` only (the free, observed dyads of
+    a constrained or partly observed network), rows compressed."""
+    return Design(*compressed_rows(bm, vars_))
 
 
 def _design_info(design: Design) -> dict:

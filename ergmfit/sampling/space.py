@@ -11,10 +11,15 @@ Every estimator, ``simulate`` and ``gof`` ask the model's
 * ``n_free`` -- the number of free dyads (the "degrees of freedom" of the
   null deviance).
 
-Today's space is every dyad of a one-mode network (:class:`AllDyads`).
-Constraints (``bd``, ``degrees``, ``blockdiag``, ...), missing dyads and
-two-mode networks are further subclasses: each supplies its dyad set and
-its compiled proposal, and no estimator changes.
+The unconstrained space is every dyad of a one-mode network
+(:class:`AllDyads`); statnet's constraints (``bd``, ``degrees``,
+``blockdiag``, ... -- parsed by :mod:`ergmfit.constraints`) give a
+:class:`ConstrainedSpace`: a set of free dyads (the others keep their
+observed values), degree bounds and a preserved statistic, walked by the
+compiled :class:`~ergmfit.sampling._constrained.ConstrainedProposal`.
+Either may carry *missing* (unobserved) dyads: they vary in simulation,
+leave the MPLE design, and are the only free dyads of the conditional chain
+of the missing-data MCMC-MLE (:meth:`SampleSpace.conditional`).
 
 Examples
 --------
@@ -28,7 +33,9 @@ AllDyads(n=4, directed=False, n_free=6)
 """
 from __future__ import annotations
 
-from ..exceptions import SettingsError
+import numpy as np
+
+from ..exceptions import NetworkError, SettingsError
 
 # Proposals by name (see :func:`ergmfit.sampling.make_proposal`).
 PROPOSALS = ("tnt", "triadic", "random", "lifted-tnt", "lifted-triadic")
@@ -41,9 +48,58 @@ class SampleSpace:
     """Base class: the set of networks a model's variables range over."""
 
     kind = "abstract"
+    constrained = False
 
-    def __init__(self, network):
+    def __init__(self, network, missing=None):
         self.network = network
+        # unobserved dyads, as sorted variable indices (None: none)
+        self.missing = _vars_or_none(missing)
+
+    @property
+    def n_missing(self) -> int:
+        return 0 if self.missing is None else len(self.missing)
+
+    def free_vars(self):
+        """The variables (dyad indices) a chain may toggle, sorted; None: all."""
+        return None
+
+    def design_vars(self):
+        """The variables whose pseudo-likelihood rows enter an MPLE design
+        (free and observed), sorted; None: every dyad."""
+        free = self.free_vars()
+        if self.missing is None:
+            return free
+        if free is None:
+            free = np.arange(self.network.n_dyads, dtype=np.int64)
+        return np.setdiff1d(free, self.missing, assume_unique=True)
+
+    @property
+    def dyad_independent(self) -> bool:
+        """Whether the space is a set of free dyads only (no degree bounds or
+        preserved statistics): then the MPLE design is restricted to it."""
+        return True
+
+    def make_sampler(self, cm, proposal, seed):
+        """The Metropolis-Hastings engine that runs ``proposal`` on ``cm``."""
+        from ._mh import MHSampler
+        return MHSampler(cm, proposal, seed)
+
+    def conditional(self):
+        """The space of the missing dyads given the observed ones (the
+        second chain of the missing-data MCMC-MLE), or None without
+        missing dyads."""
+        if self.missing is None:
+            return None
+        free = self.free_vars()
+        free = self.missing if free is None else np.intersect1d(free, self.missing)
+        return ConstrainedSpace(self.network, free_vars=free, spec="observed",
+                                **self._degree_args())
+
+    def _degree_args(self):
+        return {}
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "missing": _pairs_list(self.network, self.missing)}
 
     @property
     def n_free(self) -> int:
@@ -100,10 +156,185 @@ class AllDyads(SampleSpace):
 
     @property
     def n_free(self) -> int:
-        return int(self.network.n_dyads)
+        return int(self.network.n_dyads) - self.n_missing
 
     def free_dyads(self):
-        return None
+        v = self.design_vars()
+        return None if v is None else var_pairs(self.network.n, self.network.directed, v)
 
     def describe(self) -> str:
-        return "all dyads"
+        return "all dyads" + (f" ({self.n_missing} missing)" if self.missing is not None else "")
+
+
+# ---------------------------------------------------------------------------
+# Dyad indices
+# ---------------------------------------------------------------------------
+def dyad_vars(n, directed, pairs) -> np.ndarray:
+    """Variable indices of (i, j) node-index pairs, as the compiled ERGM
+    numbers dyads (directed: i*(n-1) + j - [j > i]; undirected: the
+    row-major index of (min, max))."""
+    p = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+    i, j = p[:, 0], p[:, 1]
+    if len(p) and (i.min() < 0 or j.min() < 0 or i.max() >= n or j.max() >= n):
+        raise NetworkError("a dyad refers to a node outside the network")
+    if (i == j).any():
+        raise NetworkError("a dyad joins a node to itself; dyads join two different nodes")
+    if directed:
+        return i * (n - 1) + j - (j > i)
+    a, b = np.minimum(i, j), np.maximum(i, j)
+    return a * n - a * (a + 1) // 2 + (b - a - 1)
+
+
+def var_pairs(n, directed, vars) -> np.ndarray:
+    """The (i, j) pairs of variable indices (inverse of :func:`dyad_vars`)."""
+    v = np.asarray(vars, dtype=np.int64)
+    if directed:
+        i = v // (n - 1)
+        j = v - i * (n - 1)
+        j = j + (j >= i)
+        return np.stack([i, j], axis=1)
+    starts = np.arange(n, dtype=np.int64) * n - np.arange(n, dtype=np.int64) * (np.arange(n) + 1) // 2
+    i = np.searchsorted(starts, v, side="right") - 1
+    j = v - starts[i] + i + 1
+    return np.stack([i, j], axis=1)
+
+
+def _vars_or_none(v):
+    if v is None:
+        return None
+    return np.unique(np.asarray(v, dtype=np.int64))
+
+
+def _pairs_list(network, vars):
+    if vars is None:
+        return None
+    return [[network.labels[int(i)], network.labels[int(j)]]
+            for i, j in var_pairs(network.n, network.directed, vars)]
+
+
+class ConstrainedSpace(SampleSpace):
+    """Networks that agree with the observed one outside a set of free dyads,
+    with optional degree bounds (``bd``) and a preserved statistic
+    (``edges``, ``degrees``, ``odegrees``, ``idegrees``).
+
+    Parameters
+    ----------
+    network : Network
+    free_vars : int array or None
+        Free dyads as variable indices (:func:`dyad_vars`); None: all.
+    bounds : (lo_out, hi_out, lo_in, hi_in) int arrays of one value per node, or None
+        Undirected networks use lo_out/hi_out for the degree.
+    preserve : {None, "edges", "degrees", "odegrees", "idegrees"}
+    missing : int array or None
+        Unobserved dyads (variable indices).
+    spec : str
+        The constraint formula, for printing and saving.
+    """
+
+    kind = "constrained"
+    constrained = True
+
+    def __init__(self, network, free_vars=None, bounds=None, preserve=None, missing=None,
+                 spec=""):
+        super().__init__(network, missing)
+        self._free = _vars_or_none(free_vars)
+        self.bounds = None if bounds is None else tuple(np.asarray(b, dtype=np.intc)
+                                                       for b in bounds)
+        if preserve not in (None, "edges", "degrees", "odegrees", "idegrees"):
+            raise SettingsError(f"unknown preserved statistic {preserve!r}")
+        self.preserve = preserve
+        self.spec = spec
+
+    @property
+    def n_free(self) -> int:
+        v = self.design_vars()
+        return int(self.network.n_dyads) if v is None else len(v)
+
+    def free_vars(self):
+        return self._free
+
+    def free_dyads(self):
+        v = self.design_vars()
+        return None if v is None else var_pairs(self.network.n, self.network.directed, v)
+
+    @property
+    def dyad_independent(self) -> bool:
+        return self.bounds is None and self.preserve is None
+
+    def _degree_args(self):
+        return {"bounds": self.bounds, "preserve": self.preserve}
+
+    def proposals(self) -> tuple:
+        return ("tnt",)
+
+    def default_proposal(self, model) -> str:
+        return "tnt"
+
+    def resolve_proposal(self, name, model=None) -> str:
+        if name is None or name in ("auto", "tnt"):
+            return "tnt"
+        raise SettingsError(f"the constrained sample space ({self.describe()}) is walked by its "
+                            f"own proposal: use proposal='auto' (got {name!r})")
+
+    def proposal(self, name="auto", bm=None, model=None):
+        from ._constrained import ConstrainedProposal
+        from ..terms._ergm import ERGMModel
+        self.resolve_proposal(name, model)
+        if not isinstance(bm, ERGMModel):
+            raise SettingsError("a constrained sample space needs the model's compiled network "
+                                "(ERGM.compiled())")
+        return ConstrainedProposal(bm, self.preserve or "tnt", self._free, self.bounds)
+
+    def make_sampler(self, cm, proposal, seed):
+        from ._constrained import ConstrainedSampler
+        return ConstrainedSampler(cm, proposal, seed)
+
+    def check(self, ties) -> None:
+        """Raise NetworkError unless the network with ``ties`` lies in this space."""
+        net = self.network
+        obs = set(dyad_vars(net.n, net.directed, net.ties).tolist())
+        new = set(dyad_vars(net.n, net.directed, ties).tolist())
+        changed = np.array(sorted(obs ^ new), dtype=np.int64)
+        if self._free is not None and len(changed):
+            fixed = np.setdiff1d(changed, self._free)
+            if len(fixed):
+                i, j = var_pairs(net.n, net.directed, fixed[:1])[0]
+                raise NetworkError(f"the dyad ({net.labels[i]!r}, {net.labels[j]!r}) is fixed by "
+                                   f"the constraints ({self.describe()}) but differs from the "
+                                   "observed network")
+        t = np.asarray(ties, dtype=np.int64).reshape(-1, 2)
+        out_deg = np.bincount(t[:, 0], minlength=net.n)
+        in_deg = np.bincount(t[:, 1], minlength=net.n)
+        if not net.directed:
+            out_deg = in_deg = out_deg + in_deg
+        if self.bounds is not None:
+            lo_o, hi_o, lo_i, hi_i = self.bounds
+            bad = (out_deg < lo_o) | (out_deg > hi_o)
+            if net.directed:
+                bad |= (in_deg < lo_i) | (in_deg > hi_i)
+            if bad.any():
+                k = int(np.flatnonzero(bad)[0])
+                raise NetworkError(f"node {net.labels[k]!r} has degree {int(out_deg[k])}"
+                                   + (f" (in-degree {int(in_deg[k])})" if net.directed else "")
+                                   + f", outside the bounds of the constraints ({self.describe()})")
+        if self.preserve is not None:
+            o = net.ties
+            oo = np.bincount(o[:, 0], minlength=net.n)
+            oi = np.bincount(o[:, 1], minlength=net.n)
+            if not net.directed:
+                oo = oi = oo + oi
+            same = {"edges": len(t) == len(o),
+                    "degrees": (oo == out_deg).all() and (oi == in_deg).all(),
+                    "odegrees": (oo == out_deg).all(), "idegrees": (oi == in_deg).all()}
+            if not same[self.preserve]:
+                raise NetworkError(f"the network does not keep the observed {self.preserve} "
+                                   f"({self.describe()})")
+
+    def describe(self) -> str:
+        out = self.spec or "constrained"
+        return out + (f" ({self.n_missing} missing)" if self.missing is not None else "")
+
+    def to_dict(self) -> dict:
+        d = super().to_dict()
+        d["spec"] = self.spec
+        return d

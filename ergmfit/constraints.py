@@ -1,0 +1,341 @@
+"""statnet's constraint formulas, parsed (never eval-ed) into a sample space.
+
+``"~ bd(maxout=5) + blockdiag('school')"`` becomes a
+:class:`~ergmfit.sampling.space.ConstrainedSpace`: the dyads each
+constraint leaves free are intersected, degree bounds are combined and a
+preserved statistic is kept.  Constraints understood:
+
+=============================  =============================================
+``bd(maxout=, maxin=, minout=, minin=)``  degree bounds (undirected: the degree
+                                          must satisfy both the out and in ones)
+``edges``                      the tie count is kept (swap a tie for a non-tie)
+``degrees``                    every degree kept (double-edge swaps; directed:
+                               head swaps and 3-cycle reversals)
+``odegrees`` / ``idegrees``    out- / in-degrees kept (directed networks)
+``blockdiag(attr)``            only dyads within a block of ``attr`` vary (the
+                               blocks need not be contiguous, as statnet's must)
+``blocks(attr, levels2=)``     dyads whose mixing type is in ``levels2`` (1-based
+                               indices in statnet's nodemix order, or TRUE) are fixed
+``fixallbut(free)``            only the listed dyads vary
+``fixedas(present, absent)``   the listed dyads are fixed (at their observed values,
+                               which must agree)
+``dyads(fix=~..., vary=~...)`` (also ``Dyads``) dyads with a nonzero change
+                               statistic of a ``fix`` term are fixed; with ``vary``,
+                               only dyads with a nonzero change statistic of a
+                               ``vary`` term vary
+``observed``                   only the missing dyads vary
+=============================  =============================================
+
+Dyad lists (``free``, ``present``, ``absent``) are lists of node-label pairs,
+given inline (``fixallbut([[1, 2], [2, 3]])``) or by name from a mapping:
+``constraints=("~ fixallbut(free)", {"free": pairs})``.
+
+Examples
+--------
+>>> import ergmfit as ef
+>>> g = ef.datasets.load("flomarriage")
+>>> space = parse_constraints("~ bd(maxout=6) + edges", ef.ERGM(g, "edges").network)
+>>> space.describe()
+'bd(maxout=6) + edges'
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .exceptions import FormulaError, NetworkError
+from .formula import parse_formula
+from .sampling.space import AllDyads, ConstrainedSpace, dyad_vars
+
+_PRESERVE_RANK = {"edges": 1, "odegrees": 2, "idegrees": 2, "degrees": 3}
+_BIG = 1 << 30
+
+
+def _split_tilde_args(text):
+    """Replace ``name=~formula`` arguments by quoted strings (the formula
+    parser has no ``~``), matching parentheses."""
+    out, k = [], 0
+    while k < len(text):
+        if text[k] == "~" and k > 0 and text[:k].rstrip().endswith("="):
+            depth, j = 0, k + 1
+            while j < len(text):
+                ch = text[j]
+                if ch == "(":
+                    depth += 1
+                elif ch == ")":
+                    if depth == 0:
+                        break
+                    depth -= 1
+                elif ch == "," and depth == 0:
+                    break
+                j += 1
+            inner = text[k + 1:j].strip()
+            if "'" in inner and '"' in inner:
+                raise FormulaError("a constraint's formula argument may not mix ' and \" quotes")
+            out.append(repr(inner))
+            k = j
+        else:
+            out.append(text[k])
+            k += 1
+    return "".join(out)
+
+
+def _strip(text):
+    t = text.strip()
+    if t.startswith("~"):
+        t = t[1:].strip()
+    return t
+
+
+def _label_pairs(network, pairs, what):
+    index = {lab: k for k, lab in enumerate(network.labels)}
+    out = []
+    try:
+        items = list(pairs)
+    except TypeError:
+        raise FormulaError(f"{what} must be a list of node pairs") from None
+    if items and all(not isinstance(p, (list, tuple, np.ndarray)) for p in items):
+        # a formula flattens [[1, 2], [3, 4]] (as R's c() does): read it in pairs
+        if len(items) % 2:
+            raise FormulaError(f"{what}: {len(items)} node labels do not make pairs")
+        items = [tuple(items[k:k + 2]) for k in range(0, len(items), 2)]
+    for p in items:
+        try:
+            u, v = p
+        except (TypeError, ValueError):
+            raise FormulaError(f"{what}: {p!r} is not a pair of nodes") from None
+        if u not in index or v not in index:
+            bad = u if u not in index else v
+            raise NetworkError(f"{what}: the node {bad!r} is not in the network")
+        out.append((index[u], index[v]))
+    return np.array(out, dtype=np.int64).reshape(-1, 2)
+
+
+def pairs_vars(network, pairs, what="dyads"):
+    """Variable indices of a list of node-label pairs."""
+    return np.unique(dyad_vars(network.n, network.directed, _label_pairs(network, pairs, what)))
+
+
+def _resolve(arg, names, what):
+    if isinstance(arg, str):
+        if arg not in names:
+            raise FormulaError(f"{what}: no dyad list called {arg!r} was given; pass "
+                               f"constraints=(formula, {{{arg!r}: [(u, v), ...]}})")
+        return names[arg]
+    return arg
+
+
+def _attr(network, name, what):
+    if not isinstance(name, str):
+        raise FormulaError(f"{what} needs a node attribute name, got {name!r}")
+    if name not in network.node_attrs:
+        raise network._missing_attr(name)
+    return np.asarray([str(v) for v in network.node_attrs[name]])
+
+
+def _all_pairs(network):
+    n = network.n
+    i, j = np.triu_indices(n, 1) if not network.directed else np.nonzero(~np.eye(n, dtype=bool))
+    return np.stack([i, j], axis=1).astype(np.int64)
+
+
+def _nonzero_change_vars(network, formula):
+    """Variables where some term of ``formula`` has a nonzero change statistic."""
+    from .network import NetworkState
+    from .sampling._constrained import change_rows
+    from .terms._ergm import ERGMModel
+    from .terms.registry import build_term
+    terms = [build_term(network, c.name, c.args, c.kwargs)
+             for c in parse_formula(_strip(formula))]
+    if not all(t.dyad_independent for t in terms):
+        raise FormulaError(f"dyads(): the terms of {formula!r} must be dyad-independent")
+    cm = ERGMModel(NetworkState(network.n, network.directed, network.ties),
+                   [t.kernel for t in terms])
+    vars_ = np.arange(network.n_dyads, dtype=np.int64)
+    X, _ = change_rows(cm, vars_)
+    return vars_[(X != 0).any(axis=1)]
+
+
+class _Builder:
+    def __init__(self, network, missing, names):
+        self.net = network
+        self.missing = missing
+        self.names = names
+        self.free = None
+        n = network.n
+        self.bounds = [np.zeros(n, np.int64), np.full(n, _BIG, np.int64),
+                       np.zeros(n, np.int64), np.full(n, _BIG, np.int64)]
+        self.has_bounds = False
+        self.preserve = None
+
+    def restrict(self, vars_):
+        vars_ = np.unique(np.asarray(vars_, dtype=np.int64))
+        self.free = vars_ if self.free is None else np.intersect1d(self.free, vars_)
+
+    def fix(self, vars_):
+        base = np.arange(self.net.n_dyads, dtype=np.int64) if self.free is None else self.free
+        self.free = np.setdiff1d(base, vars_)
+
+    def keep(self, what):
+        if what in ("odegrees", "idegrees") and not self.net.directed:
+            raise FormulaError(f"{what} needs a directed network; use degrees")
+        cur = self.preserve
+        if cur is None or _PRESERVE_RANK[what] > _PRESERVE_RANK[cur]:
+            self.preserve = what
+        elif {cur, what} == {"odegrees", "idegrees"}:
+            self.preserve = "degrees"
+
+    def add(self, call):
+        name, args, kw = call.name, list(call.args), dict(call.kwargs)
+        net = self.net
+        if name == "bd":
+            order = ["attribs", "maxout", "maxin", "minout", "minin"]
+            if len(args) > len(order):
+                raise FormulaError("bd() takes at most 5 arguments")
+            kw.update(dict(zip(order, args)))
+            bad = set(kw) - set(order)
+            if bad:
+                raise FormulaError(f"bd() has no argument {sorted(bad)[0]!r}; it takes "
+                                   "maxout, maxin, minout, minin")
+            if kw.get("attribs") is not None:
+                raise FormulaError("bd(attribs=...) is not implemented; give degree bounds only")
+            for key, k, op in (("minout", 0, np.maximum), ("maxout", 1, np.minimum),
+                               ("minin", 2, np.maximum), ("maxin", 3, np.minimum)):
+                val = kw.get(key)
+                if val is None or (isinstance(val, float) and np.isnan(val)):
+                    continue
+                val = np.broadcast_to(np.asarray(val, dtype=np.int64), (net.n,))
+                self.bounds[k] = op(self.bounds[k], val)
+                self.has_bounds = True
+        elif name in ("edges", "degrees", "odegrees", "idegrees"):
+            if args or kw:
+                raise FormulaError(f"{name} takes no arguments")
+            self.keep(name)
+        elif name in ("degreedist", "b1degrees", "b2degrees"):
+            raise FormulaError(f"the constraint {name} is not implemented"
+                               + (" (two-mode networks are not supported yet)"
+                                  if name != "degreedist" else "; degrees is the nearest"))
+        elif name == "blockdiag":
+            if len(args) != 1 or kw:
+                raise FormulaError("blockdiag(attr) takes one node attribute name")
+            a = _attr(net, args[0], "blockdiag")
+            p = _all_pairs(net)
+            p = p[a[p[:, 0]] == a[p[:, 1]]]
+            self.restrict(dyad_vars(net.n, net.directed, p))
+        elif name == "blocks":
+            self._blocks(args, kw)
+        elif name == "fixallbut":
+            if len(args) + len(kw) != 1 or (kw and "free.dyads" not in kw and "free" not in kw):
+                raise FormulaError("fixallbut(free) takes one list of free dyads")
+            free = _resolve(args[0] if args else next(iter(kw.values())), self.names, "fixallbut")
+            self.restrict(pairs_vars(net, free, "fixallbut"))
+        elif name == "fixedas":
+            order = ["present", "absent"]
+            kw.update(dict(zip(order, args)))
+            if set(kw) - set(order):
+                raise FormulaError("fixedas() takes present= and absent=")
+            obs = set(dyad_vars(net.n, net.directed, net.ties).tolist())
+            for key in order:
+                if kw.get(key) is None:
+                    continue
+                vs = pairs_vars(net, _resolve(kw[key], self.names, "fixedas"), "fixedas")
+                wrong = [v for v in vs.tolist() if (v in obs) != (key == "present")]
+                if wrong:
+                    raise NetworkError(f"fixedas(): {len(wrong)} dyad(s) listed as {key} are "
+                                       f"{'not ' if key == 'present' else ''}ties of the network")
+                self.fix(vs)
+        elif name in ("dyads", "Dyads"):
+            if args or set(kw) - {"fix", "vary"}:
+                raise FormulaError(f"{name}() takes fix=~terms and/or vary=~terms")
+            if kw.get("vary") is not None:
+                self.restrict(_nonzero_change_vars(net, kw["vary"]))
+            if kw.get("fix") is not None:
+                self.fix(_nonzero_change_vars(net, kw["fix"]))
+        elif name == "observed":
+            if self.missing is None:
+                raise FormulaError("the constraint 'observed' fixes every observed dyad, but the "
+                                   "network has no missing dyads: nothing would vary")
+            self.restrict(self.missing)
+        else:
+            raise FormulaError(f"unknown constraint {name!r}; known: bd, edges, degrees, "
+                               "odegrees, idegrees, blockdiag, blocks, fixallbut, fixedas, "
+                               "dyads, observed")
+
+    def _blocks(self, args, kw):
+        net = self.net
+        order = ["attr", "levels", "levels2"]
+        kw.update(dict(zip(order, args)))
+        if set(kw) - set(order):
+            raise FormulaError("blocks() takes attr, levels and levels2")
+        a = _attr(net, kw.get("attr"), "blocks")
+        levels = sorted(set(a.tolist())) if kw.get("levels") is None else [str(v) for v in kw["levels"]]
+        lv2 = kw.get("levels2", False)
+        # statnet's nodemix order: (row, col) pairs by column (undirected: row <= col)
+        K = len(levels)
+        types = [(levels[r], levels[c]) for c in range(K) for r in range(K)
+                 if net.directed or r <= c]
+        if lv2 is True:
+            fixed_types = types
+        elif lv2 is False or lv2 is None:
+            fixed_types = []
+        else:
+            idx = [lv2] if np.isscalar(lv2) else list(lv2)
+            if any(not isinstance(k, (int, np.integer)) or not 1 <= k <= len(types) for k in idx):
+                raise FormulaError(f"blocks(levels2=): indices must lie in 1..{len(types)}")
+            fixed_types = [types[k - 1] for k in idx]
+        p = _all_pairs(net)
+        ai, aj = a[p[:, 0]], a[p[:, 1]]
+        fixed = np.zeros(len(p), dtype=bool)
+        for r, c in fixed_types:
+            fixed |= (ai == r) & (aj == c)
+            if not net.directed:
+                fixed |= (ai == c) & (aj == r)
+        self.fix(dyad_vars(net.n, net.directed, p[fixed]))
+
+    def space(self, spec):
+        if (self.free is None and not self.has_bounds and self.preserve is None):
+            return AllDyads(self.net, self.missing)
+        bounds = None
+        if self.has_bounds:
+            lo_o, hi_o, lo_i, hi_i = self.bounds
+            if not self.net.directed:
+                lo_o, hi_o = np.maximum(lo_o, lo_i), np.minimum(hi_o, hi_i)
+                lo_i, hi_i = lo_o, hi_o
+            bounds = tuple(np.minimum(b, _BIG) for b in (lo_o, hi_o, lo_i, hi_i))
+        space = ConstrainedSpace(self.net, self.free, bounds, self.preserve, self.missing, spec)
+        space.check(self.net.ties)
+        return space
+
+
+def parse_constraints(constraints, network, missing=None):
+    """The sample space of ``network`` under ``constraints``.
+
+    Parameters
+    ----------
+    constraints : str, (str, dict), or None
+        statnet's constraint formula (``"~ bd(maxout=5) + blockdiag('school')"``),
+        optionally with a mapping of dyad-list names; None or ``"~ ."``: none.
+    network : Network
+    missing : int array, optional
+        Missing dyads (variable indices).
+
+    Raises
+    ------
+    FormulaError
+        For an unknown or malformed constraint.
+    NetworkError
+        If the observed network lies outside the space (e.g. a degree above ``bd(maxout=)``).
+    """
+    names = {}
+    if isinstance(constraints, tuple):
+        if len(constraints) != 2 or not isinstance(constraints[1], dict):
+            raise FormulaError("constraints=(formula, {name: dyad list}) expected")
+        constraints, names = constraints
+    if constraints is None or _strip(constraints) in ("", "."):
+        return AllDyads(network, missing)
+    if not isinstance(constraints, str):
+        raise FormulaError(f"constraints must be a formula string, got {type(constraints).__name__}")
+    text = _split_tilde_args(_strip(constraints))
+    builder = _Builder(network, missing, names)
+    for call in parse_formula(text):
+        builder.add(call)
+    return builder.space(_strip(constraints).replace("\n", " "))

@@ -1,0 +1,157 @@
+"""MCMC-MLE of the observed-data likelihood of a network with missing dyads
+(Handcock & Gile 2010, statnet's default when a network has ``NA`` dyads).
+
+The observed-data log-likelihood of θ is log Z_obs(θ) − log Z(θ), Z_obs
+summing over the completions of the missing dyads given the observed ones.
+Its score is E_θ[g | observed] − E_θ[g]: the mean of a *constrained* chain,
+which toggles only the missing dyads (the model's
+:meth:`~ergmfit.sampling.space.SampleSpace.conditional` space), minus the mean
+of the usual unconstrained chain.  Each iteration draws both samples at the
+current θ and takes the complete-data MCMC-MLE step (Hummel's step length,
+the importance-sampling maximiser, the same trust region) with the
+constrained chain's mean in place of the observed statistics; at the fixed
+point the two means agree, which is the observed-data likelihood equation.
+The information is Cov_θ[g] − Cov_θ[g | observed] (complete-data minus
+missing information), whose inverse gives the standard errors.
+
+With no missing dyads the constrained chain is the observed network and the
+method is the ordinary MCMC-MLE (``ERGM.fit`` then calls that one).  The
+log-likelihood is not evaluated (NA).
+"""
+from __future__ import annotations
+
+import copy
+import time
+import warnings
+
+import numpy as np
+
+from ..exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
+from ..results import ERGMResults
+from ..sampling.chains import run_chains
+from ..utils.validation import check_params, check_random_state
+from .stepping import ellipsoid_step, hotelling_pvalue, hummel_step, is_ess_fraction, \
+    maximize_is_loglik
+
+MAX_STEP = 1.0      # largest change of a coefficient in one iteration
+
+_SETTINGS = ("init", "maxit", "samplesize", "interval", "burnin", "n_chains", "n_jobs",
+             "proposal", "steplength_margin", "conv_pval", "min_is_ess", "last_boost",
+             "obs_interval", "eval_loglik", "backend")
+
+
+def conditional_model(model):
+    """``model`` on the space of its missing dyads given the observed ones."""
+    cond = copy.copy(model)
+    cond.sample_space = model.sample_space.conditional()
+    return cond
+
+
+def fit_missing_mcmle(model, random_state=None, verbose=False, init=None, maxit=30,
+                      samplesize=1024, interval=1024, burnin=None, n_chains=1, n_jobs=1,
+                      proposal="auto", steplength_margin=0.05, conv_pval=0.5, min_is_ess=0.05,
+                      last_boost=4, obs_interval=None, eval_loglik=True, backend=None,
+                      **unknown):
+    """Fit ``model`` (with missing dyads) by observed-data MCMC-MLE; see the module."""
+    if unknown:
+        raise SettingsError(f"MCMC-MLE with missing dyads has no setting "
+                            f"{sorted(unknown)[0]!r}; its settings are {', '.join(_SETTINGS)}")
+    if getattr(model, "curved", False):
+        raise SettingsError("MCMC-MLE with missing dyads of a curved model is not implemented")
+    # (an offset view's η is affine in θ: its Jacobian is constant)
+    t0 = time.perf_counter()
+    rng = check_random_state(random_state)
+    space = model.sample_space
+    cond = conditional_model(model)
+    burnin = 16 * interval if burnin is None else int(burnin)
+    obs_interval = max(8, interval // 4) if obs_interval is None else int(obs_interval)
+    if init is None:
+        from .mple import fit_mple
+        theta = np.asarray(fit_mple(model, verbose=False).params, dtype=float)
+        init_method = "MPLE"
+    else:
+        theta = check_params(init, model.labels, "init")
+        init_method = "init"
+    g_obs = model.statistics_vector()
+    # statistics -> the directions of the free coefficients (offsets: a column selection)
+    par = model.parameterisation
+    J = np.eye(len(g_obs)) if par.linear else par.jacobian(np.zeros(par.n_params))
+    starts_u = starts_c = None
+    history = []
+    retreats = 0
+    theta_ok = theta
+    dep = np.array([not t.dyad_independent for t in model.terms for _ in t.labels], dtype=bool)
+    converged, final = False, False
+    it = 0
+    for it in range(1, maxit + 1):
+        size = samplesize * (last_boost if final else 1)
+        chains_u, starts_u, acc = run_chains(model, theta, size, burnin if it == 1 else
+                                             4 * interval, interval, starts_u,
+                                             n_chains=n_chains, n_jobs=n_jobs,
+                                             random_state=rng, proposal=proposal,
+                                             backend=backend)
+        chains_c, starts_c, _ = run_chains(cond, theta, size, 4 * obs_interval, obs_interval,
+                                           starts_c, n_chains=n_chains, n_jobs=n_jobs,
+                                           random_state=rng, backend=backend)
+        chains_u = [c @ J for c in chains_u]
+        chains_c = [c @ J for c in chains_c]
+        Zc = np.concatenate(chains_c) - g_obs @ J
+        zc = Zc.mean(axis=0)
+        chains_z = [c - g_obs @ J - zc for c in chains_u]
+        Z = np.concatenate(chains_z)
+        if (Z.std(axis=0) == 0).any():
+            flat = [lab for lab, s in zip(model.labels, Z.std(axis=0)) if s == 0]
+            if retreats >= 8:
+                raise DegenerateModelError(f"the simulated statistic(s) {flat} did not vary in "
+                                           "the MCMC sample: the model is degenerate or the "
+                                           "chain does not mix; try a starting value (init=...)")
+            # a degenerate start (e.g. an MPLE in the near-complete-graph region):
+            # halve the dyad-dependent coefficients and start again from the data
+            theta = np.where(dep, theta_ok / 2.0, theta_ok)
+            theta_ok = theta
+            starts_u = starts_c = None
+            retreats += 1
+            final = False
+            continue
+        gamma = max(hummel_step(Z, steplength_margin), ellipsoid_step(Z))
+        pval = hotelling_pvalue(chains_z) if gamma >= 1.0 else 0.0
+        history.append({"iteration": it, "theta": theta.tolist(), "gamma": gamma,
+                        "pvalue": pval, "acceptance": float(np.mean(acc))})
+        if verbose:
+            print(f"missing-data MCMC-MLE iteration {it}: step {gamma:.2f}, p {pval:.2f}")
+        if final:
+            converged = True
+            break
+        eta = maximize_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0))
+        while is_ess_fraction(Z, eta) < min_is_ess and np.max(np.abs(eta)) > 1e-8:
+            eta = eta / 2.0
+        if np.max(np.abs(eta)) > MAX_STEP:        # a trust region in θ as well
+            eta = eta * (MAX_STEP / np.max(np.abs(eta)))
+            gamma = min(gamma, 0.5)
+        theta_ok = theta
+        theta = theta + eta
+        final = gamma >= 1.0 and pval > conv_pval
+    if not converged:
+        warnings.warn(f"the missing-data MCMC-MLE did not converge in {maxit} iterations",
+                      ConvergenceWarning, stacklevel=3)
+    # information at the last sample: complete-data minus missing-data covariance
+    cov_u = np.cov(np.concatenate(chains_u), rowvar=False).reshape(len(theta), len(theta))
+    cov_c = np.cov(np.concatenate(chains_c), rowvar=False).reshape(len(theta), len(theta))
+    info_obs = cov_u - cov_c
+    try:
+        cov = np.linalg.inv(info_obs)
+        if np.any(np.diag(cov) <= 0):
+            raise np.linalg.LinAlgError
+    except np.linalg.LinAlgError:
+        cov = np.full_like(info_obs, np.nan)
+        warnings.warn("the observed-data information is not positive definite: no standard "
+                      "errors", ConvergenceWarning, stacklevel=3)
+    # the final θ is the one the last sample was drawn at
+    theta = np.asarray(history[-1]["theta"], dtype=float)
+    return ERGMResults(
+        theta, cov, model.labels, method="mcmle", loglik=None, nobs=space.n_free,
+        converged=converged, n_iter=it, seconds=time.perf_counter() - t0, se_kind="naive",
+        info={"history": history, "init_method": init_method, "n_missing": space.n_missing,
+              "missing_data": "observed-data likelihood (Handcock & Gile 2010)"},
+        formula=model.formula, network=model.network, model=model,
+        dyad_independent=bool(getattr(model, "dyad_independent", False)))
