@@ -155,12 +155,22 @@ def _nonzero_change_vars(network, formula):
     return vars_[(X != 0).any(axis=1)]
 
 
+def _between_modes(network):
+    """The dyads of a two-mode network (mode 1 to mode 2) as variable indices; None for a
+    one-mode network.  Within-mode dyads do not exist (statnet's bipartite networks)."""
+    n1 = getattr(network, "bipartite", None)
+    if n1 is None:
+        return None
+    i, j = np.meshgrid(np.arange(n1), np.arange(n1, network.n), indexing="ij")
+    return np.sort(dyad_vars(network.n, False, np.column_stack([i.ravel(), j.ravel()])))
+
+
 class _Builder:
     def __init__(self, network, missing, names):
         self.net = network
         self.missing = missing
         self.names = names
-        self.free = None
+        self.free = _between_modes(network)
         n = network.n
         self.bounds = [np.zeros(n, np.int64), np.full(n, _BIG, np.int64),
                        np.zeros(n, np.int64), np.full(n, _BIG, np.int64)]
@@ -331,6 +341,8 @@ def parse_constraints(constraints, network, missing=None):
             raise FormulaError("constraints=(formula, {name: dyad list}) expected")
         constraints, names = constraints
     if constraints is None or _strip(constraints) in ("", "."):
+        if getattr(network, "bipartite", None) is not None:
+            return _Builder(network, missing, names).space("two-mode")
         return AllDyads(network, missing)
     if not isinstance(constraints, str):
         raise FormulaError(f"constraints must be a formula string, got {type(constraints).__name__}")

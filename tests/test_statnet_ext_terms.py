@@ -156,3 +156,28 @@ def test_statnet_412_type_spellings(entry):
         want = ef.ERGM(net, re.sub(r",\s*type=\"\w+\"", "", formula)).statistics()
     assert got == want
     assert len(TYPE_412) == 12
+
+
+MPLE_FITS = [e for e in _REF["4_bipartite"] if e["kind"] == "fit" and e["id"].endswith(".MPLE")
+             and e["status"] == "ok"]
+
+
+@pytest.mark.parametrize("entry", MPLE_FITS, ids=[e["id"] for e in MPLE_FITS])
+def test_two_mode_mple_fits(entry):
+    # only between-mode dyads exist: the MPLE design has n1 * n2 rows, as statnet's
+    model = ef.ERGM(entry["dataset"], entry["formula"].split("~", 1)[1])
+    assert model.sample_space.n_free == model.network.bipartite * (
+        model.network.n - model.network.bipartite)
+    fit = model.fit(method="mple")
+    assert list(fit.params.index if hasattr(fit.params, "index") else model.labels) == \
+        list(entry["coef"])
+    np.testing.assert_allclose(np.asarray(fit.params, dtype=float),
+                               list(entry["coef"].values()), rtol=1e-5, atol=1e-6)
+
+
+def test_two_mode_simulation_stays_between_modes():
+    model = ef.ERGM("davis", "edges + b1star(2)")
+    for g in model.simulate([-0.5, -0.05], n=3, burnin=2000, interval=500,
+                            output="networks", random_state=2):
+        assert g.bipartite == 18
+        assert np.all((g.ties.min(axis=1) < 18) & (g.ties.max(axis=1) >= 18))
