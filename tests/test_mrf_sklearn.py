@@ -5,6 +5,7 @@ coding of the data of the fit -- with scikit-learn and without it."""
 import itertools
 import os
 import subprocess
+import tempfile
 import sys
 import textwrap
 
@@ -156,6 +157,8 @@ def test_without_sklearn_the_local_mixin_serves():
         print("ok")
     """)
     env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(ergmfit.__file__)))
+    # cwd outside the checkout: `python -c` puts the cwd first on sys.path, and the
+    # checkout's sources are not built when the tests run against an installed package
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env=env, timeout=120)
+                         env=env, timeout=120, cwd=tempfile.gettempdir())
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
