@@ -741,7 +741,8 @@ class Summary:
         r = self.results
         lines = []
         if r.formula is not None:
-            lines += ["Call:", f"ergmfit.ERGM(network, {r.formula!r}).fit(method={r.method!r})", ""]
+            called = r.info.get("call_method", r.method)     # "mcmle" that gave an exact MLE
+            lines += ["Call:", f"ergmfit.ERGM(network, {r.formula!r}).fit(method={called!r})", ""]
         lines += [self.header, ""]
         lines += self.coef_table_lines()
         lines += ["---", self.LEGEND, ""]

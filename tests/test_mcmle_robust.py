@@ -73,7 +73,23 @@ def test_other_errors_are_not_retried(monkeypatch):
         raise DegenerateModelError("singular information")
 
     monkeypatch.setattr(mcmle, "mcmle_core", core)
-    m = ef.ERGM(ef.datasets.load("flomarriage"), "edges")
+    m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
     with pytest.raises(DegenerateModelError, match="singular"):
         m.fit(method="mcmle", random_state=1, verbose=False)
     assert len(calls) == 1
+
+
+def test_dyad_independent_mcmle_is_the_exact_mle():
+    # statnet returns the MLE of a dyad-independent model without MCMC; so do we
+    import ergmfit as ef
+    m = ef.ERGM("flomarriage", "edges + nodecov('wealth')")
+    fit = m.fit(method="mcmle", random_state=1)
+    mple = m.fit(method="mple")
+    assert fit.method == "mle" and fit.info["exact_mle"]
+    assert list(fit.params) == list(mple.params) and fit.loglik == mple.loglik
+    text = str(fit.summary())
+    assert "Maximum Likelihood Results:" in text and "fit(method='mcmle')" in text
+    assert "no MCMC was run" in text
+    # a dyad-dependent model still runs MCMC
+    assert ef.ERGM("flomarriage", "edges + triangle").fit(
+        method="mcmle", random_state=1, eval_loglik=False).method == "mcmle"

@@ -228,6 +228,29 @@ def _step_length(Z, margin):
     return max(hull, ell)
 
 
+def _exact_mle_available(model, settings):
+    """A dyad-independent model on all dyads: its likelihood is the pseudo-likelihood,
+    so the MLE is the MPLE, exactly (statnet returns it too, without MCMC)."""
+    space = getattr(model, "sample_space", None)
+    return (bool(getattr(model, "dyad_independent", False)) and getattr(model, "terms", None)
+            and not getattr(model, "curved", False)
+            and space is not None and getattr(space, "kind", "") == "all"
+            and not getattr(space, "n_missing", 0)
+            and settings["init"] is None and settings["resume"] is None)
+
+
+def _exact_mle(model, settings):
+    from .mple import MPLE
+    res = MPLE(verbose=False).fit(model)
+    res.method = "mle"
+    res.warnings = list(res.warnings) + [
+        "Note: the model is dyad-independent, so its likelihood is exact and the MLE is the "
+        "MPLE; no MCMC was run (as statnet does)"]
+    res.info["exact_mle"] = True
+    res.info["call_method"] = "mcmle"
+    return res
+
+
 def _ran_off(model, theta, converged):
     from .curved import DECAY_RIDGE
     par = model.parameterisation
@@ -326,6 +349,8 @@ class MCMLE(Estimator):
     def fit(self, model):
         from ..results import ERGMResults
         settings = self.get_params()
+        if _exact_mle_available(model, settings):
+            return _exact_mle(model, settings)
         try:
             out = mcmle_core(model, **settings)
             fallback = None
