@@ -323,7 +323,7 @@ class ERGM:
             raise FormulaError("offset terms in a curved model are not implemented")
         if method == "mple":
             return
-        if self.sample_space.constrained and method not in ("mcmle", "cd"):
+        if self.sample_space.constrained and method not in ("mcmle", "cd", "bayes"):
             raise FormulaError(f"method={method!r} under constraints is not implemented; use "
                                "method='mcmle', 'cd' or 'mple'")
         if self.sample_space.n_missing and method != "mcmle":

@@ -311,7 +311,9 @@ class _ExchangeRun:
         param = getattr(model, "parameterisation", None)
         self.eta = (None if param is None or isinstance(param, Identity) else model.eta)
         self.last_save = time.perf_counter()
-        self.python_loop = False
+        # constrained spaces move several dyads at once (ConstrainedSampler):
+        # their auxiliary draws go through the sampler's own cd_sample
+        self.python_loop = bool(getattr(getattr(model, "sample_space", None), "constrained", False))
         self.checkpoint = None  # a longrun.Checkpoint while one is written
         self.surrogate = None   # a _Surrogate: delayed acceptance
         self.passed = np.zeros(theta.shape[0], dtype=np.int64)
@@ -340,7 +342,7 @@ class _ExchangeRun:
                 r1 = rng.integers(0, max(H - 1, 1), (m, H))
                 r2 = rng.integers(0, max(H - 2, 1), (m, H))
                 args = (theta, lp, out[it:it + m], accepted, eps, logu, r1, r2)
-                if sur is not None:
+                if sur is not None and not self.python_loop:
                     exchange_block(self.sampler, *args, float(est.gamma), int(self.aux_iters),
                                    prec, mu, (sur.XW, sur.c, sur.s, sur.n, ls,
                                               np.log(rng.random((m, H))), self.passed))
