@@ -224,7 +224,7 @@ class Estimator:
             if not same:
                 try:
                     same = bool(np.all(v == s.default)) and type(v) is type(s.default)
-                except Exception:
+                except (ValueError, TypeError):      # e.g. arrays of other shapes
                     same = False
             if not same:
                 shown.append(f"{s.name}={v!r}")
@@ -251,7 +251,7 @@ def _curved_methods():
     for m in methods():
         try:
             cls = estimator_class(m)
-        except Exception:
+        except (SettingsError, ImportError, AttributeError):   # a broken registration
             continue
         if getattr(cls, "supports_curved", False):
             out.append(m)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
+from ..exceptions import DegenerateModelError
 from .stepping import is_moments
 
 
@@ -90,7 +91,7 @@ def start_values(par, fit_linear, init_decays=None, init=None):
         cols = [k for k in range(par.n_params) if k not in decay_at]
         try:
             params, ll = fit_linear(A[:, cols])
-        except Exception:          # a decay at which the fixed model has no MPLE
+        except (DegenerateModelError, np.linalg.LinAlgError):   # no fixed-decay MPLE there
             continue
         if np.all(np.isfinite(params)) and np.isfinite(ll) and (best is None or ll > best[0]):
             cand = theta.copy()
