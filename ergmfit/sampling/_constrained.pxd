@@ -1,12 +1,14 @@
 # cython: language_level=3
-from libc.stdint cimport int64_t
+from libc.stdint cimport int64_t, uint8_t
 cimport numpy as cnp
 from ergmfit.core._random cimport RNG
 from ergmfit.terms._ergm cimport ERGMModel
+from ergmfit.network._state cimport NetworkState
 from ergmfit.sampling._proposals cimport Proposal
 from ergmfit.sampling._mh cimport MHSampler
 
-# the most toggles one constrained move makes (a directed 3-cycle reversal)
+# the most toggles one fixed-size move makes (a directed 3-cycle reversal);
+# degreedist's neighbourhood swap makes up to 4 (n - 2)
 cdef enum:
     MAX_TOGGLES = 6
 
@@ -14,39 +16,68 @@ cdef enum:
 cdef class ConstrainedProposal(Proposal):
     """Moves that never leave a constrained sample space; see _constrained.pyx."""
     cdef ERGMModel em
+    cdef NetworkState st
     cdef readonly int mode
     cdef readonly bint all_free
     cdef readonly int64_t n_free
-    cdef int64_t* fv                 # free variables (sorted), n_free of them
-    cdef int* fi                     # ... and their dyads (i, j), to skip index decoding
-    cdef int* fj
-    cdef int64_t* onl                # positions (into fv) of the free ties, n_free_on of them
-    cdef int64_t* onpos              # position of each free variable in onl, or -1
+    cdef readonly int max_toggles
+    cdef int n1                      # two-mode networks: the size of the first mode
+    cdef int* fij                    # the free dyads (i, j) in pairs, i < j when undirected
+    # open-addressing table: [dyad key i*n + j, its position among the free dyads] pairs
+    cdef int64_t* hkv
+    cdef int64_t hmask
+    cdef int64_t* onl                # positions of the free ties, n_free_on of them
+    cdef int64_t* onpos              # position of each free dyad in onl, or -1
     cdef readonly int64_t n_free_on
     cdef int64_t seen_version
+    # Hastings log-ratios of tie/no-tie by free-tie count (a small direct-mapped table)
+    cdef int64_t lq_key[64]
+    cdef double lq_del[64]
+    cdef double lq_add[64]
     cdef bint has_bounds
     cdef int* lo_out
     cdef int* hi_out
     cdef int* lo_in
     cdef int* hi_in
+    # bd(attribs=): K classes, attribs[i*K + k], bounds per (node, class)
+    cdef int K
+    cdef uint8_t* attribs
+    cdef int* alo_out
+    cdef int* ahi_out
+    cdef int* alo_in
+    cdef int* ahi_in
+    # scratch of bounds_ok (zero between calls)
+    cdef int* d_out
+    cdef int* d_in
+    cdef int* c_out
+    cdef int* c_in
+    cdef int* touched
     cdef object _keep                # numpy arrays behind the pointers
 
-    cdef int propose_k(self, RNG* rng, int64_t* out, double* lq) noexcept nogil
-    cdef void toggled(self, int64_t v, bint now_on) noexcept nogil
+    cdef int propose_k(self, RNG* rng, int* ti, int* tj, bint* ton, int64_t* tp,
+                       double* lq) noexcept nogil
+    cdef void toggled(self, int64_t k, bint now_on) noexcept nogil
     cdef void sync(self) noexcept nogil
-    cdef bint is_free(self, int64_t v) noexcept nogil
-    cdef int64_t find(self, int64_t v) noexcept nogil
-    cdef int64_t free_tie(self, RNG* rng) noexcept nogil
-    cdef int64_t free_dyad(self, RNG* rng) noexcept nogil
-    cdef bint bounds_ok(self, const int64_t* out, int k) noexcept nogil
+    cdef int64_t find(self, int i, int j) noexcept nogil
+    cdef bint free_at(self, int i, int j, int64_t* pos) noexcept nogil
+    cdef void free_tie(self, RNG* rng, int* i, int* j, int64_t* pos) noexcept nogil
+    cdef void free_dyad(self, RNG* rng, int* i, int* j, int64_t* pos) noexcept nogil
+    cdef bint bounds_ok(self, const int* ti, const int* tj, const bint* ton, int k) noexcept nogil
+    cdef int flip(self, int i, int j, bint on, int64_t pos) noexcept nogil
+    cdef int swap_moves(self, RNG* rng, int* ti, int* tj, bint* ton, int64_t* tp) noexcept nogil
+    cdef int neighbour_swap(self, RNG* rng, int* ti, int* tj, bint* ton, int64_t* tp) noexcept nogil
 
 
 cdef class ConstrainedSampler(MHSampler):
     cdef ConstrainedProposal cprop
-    cdef double* tbuf                # change statistics of each toggle of a move
+    cdef double* tbuf                # change statistics of each toggle of a move (+1 row)
+    cdef int* ti
+    cdef int* tj
+    cdef bint* ton                   # whether each toggle is a tie now
+    cdef int64_t* tp                 # its position among the free dyads
     # the toggles of journalled moves (the engine's journal holds one entry
     # per move: its offset here), so that _revert undoes whole moves
     cdef int64_t* mlog
     cdef int64_t mlog_n, mlog_cap
-    cdef int log_move(self, const int64_t* tog, int k, int64_t* journal,
+    cdef int log_move(self, const int* ti, const int* tj, int k, int64_t* journal,
                       int64_t* n_journal) noexcept nogil

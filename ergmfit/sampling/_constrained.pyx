@@ -4,8 +4,10 @@ that runs their multi-toggle moves.
 
 :class:`ConstrainedProposal` walks the networks that agree with the
 observed one outside a set of *free* dyads (``blockdiag``, ``blocks``,
-``fixallbut``, ``fixedas``, ``dyads``, ``observed``, missing dyads), with
-optional bounds on the degrees (``bd``), by one of five moves (``mode``):
+``fixallbut``, ``fixedas``, ``dyads``, ``observed``, missing dyads, the
+between-mode dyads of a two-mode network), with optional bounds on the
+degrees (``bd``, also per class of alters: ``bd(attribs=)``), by one of
+these moves (``mode``):
 
 0. tie / no-tie over the free dyads: with probability 1/2 a uniformly drawn
    free tie, else a uniformly drawn free dyad, is toggled; the Hastings
@@ -24,63 +26,118 @@ optional bounds on the degrees (``bd``), by one of five moves (``mode``):
    Jana & Bandyopadhyay 1996).
 3. ``odegrees``: a free tie a->b becomes a->c for a uniformly drawn node c
    (symmetric: out-degrees kept); 4. ``idegrees``: a->b becomes c->b.
+5. ``b1degrees`` (two-mode): a tie {a, b} (a in the first mode) becomes
+   {a, c} for a uniformly drawn second-mode node c; 6. ``b2degrees``: it
+   becomes {c, b} for a uniformly drawn first-mode node c (symmetric: the
+   degrees of the first / second mode are kept).
+7. ``degreedist`` (undirected): with probability 1/2 a double-edge swap (as
+   2), else two uniformly drawn nodes b, c exchange their neighbourhoods
+   (every w other than b, c with exactly one of the ties b-w, c-w moves it
+   to the other node): b and c exchange their degrees, so the degree
+   distribution is kept.  Both moves are involutions drawn with the same
+   probability from either end (symmetric); swaps connect each degree
+   sequence, neighbourhood exchanges connect the sequences with the same
+   distribution.
 
 A move that would leave the space (a fixed dyad, a degree bound) is
 proposed as "no move": the chain stays, which keeps the Metropolis-Hastings
-ratio exact on the restricted space.  Every move is scored toggle by toggle
-(each change statistic at the state the previous toggles left).
+ratio exact on the restricted space.
+
+Scoring a move of k > 1 toggles exactly needs each change statistic at the
+state the previous toggles left, i.e. k - 1 toggles applied before the
+decision and undone after a rejection.  The sampler instead uses *delayed
+acceptance* (Christen & Fox 2005), which is exact as well: a first stage
+accepts with probability min(1, r~) where log r~ = log q-ratio + the sum of
+the k change statistics all taken at the current network (no toggle
+applied); most moves end there.  Only a move that passes it is scored
+exactly (toggle by toggle, giving log r) and at the proposed network (the
+same independent sum from there, giving the first-stage ratio r~' of the
+reverse move), and accepted with probability min(1, r min(1, r~') /
+min(1, r~)).  The two-stage kernel satisfies detailed balance for any
+first stage whose reverse ratio is computed this way; when the toggles do
+not interact (two far-apart ties on a sparse network) r~ = r and r~' = 1/r,
+so the second stage always accepts and the acceptance rate is plain
+Metropolis-Hastings'.
+
+Everything works on node pairs (no dyad-index decoding); the free dyads of a
+restricted space are found in O(1) through a hash table, and free ties are
+drawn in O(1) from a list kept up to date on every toggle.
 """
 import numpy as np
 cimport numpy as cnp
 from libc.math cimport log
-from libc.stdint cimport int64_t
-from libc.stdlib cimport malloc, free, realloc
+from libc.stdint cimport int64_t, uint64_t, uint8_t
+from libc.stdlib cimport malloc, calloc, free, realloc
 from ergmfit.core._random cimport RNG, rng_below, rng_uniform, rng_uniform_pos
+from ergmfit.core._hashmap cimport mix64
 from ergmfit.terms._ergm cimport ERGMModel
+from ergmfit.network._state cimport NetworkState
 from ergmfit.core._model cimport BinaryModel
 
 cnp.import_array()
 
-MODES = {"tnt": 0, "edges": 1, "degrees": 2, "odegrees": 3, "idegrees": 4}
-_BIG = 1 << 30
+MODES = {"tnt": 0, "edges": 1, "degrees": 2, "odegrees": 3, "idegrees": 4,
+         "b1degrees": 5, "b2degrees": 6, "degreedist": 7}
 
 
 cdef inline double _taylor4(double y) noexcept nogil:
     return 1.0 + y * (1.0 + y * (0.5 + y * (1.0 / 6.0 + y * (1.0 / 24.0))))
 
 
-cdef inline int _slot(int* nodes, int* dout, int* din, int* nn, int node) noexcept nogil:
-    # the position of ``node`` among the nn nodes seen, added (with zero counts) if new
-    cdef int s
-    for s in range(nn[0]):
-        if nodes[s] == node:
-            return s
-    nodes[nn[0]] = node
-    dout[nn[0]] = 0
-    din[nn[0]] = 0
-    nn[0] += 1
-    return nn[0] - 1
+cdef inline bint _accept(RNG* rng, double lr) noexcept nogil:
+    # log(u) < lr, with the log only when a cheap bound cannot decide
+    cdef double u
+    if lr >= 0.0:
+        return True
+    u = rng_uniform_pos(rng)
+    return u * _taylor4(-lr) <= 1.0 + 1e-9 and log(u) < lr
+
+
+cdef inline double _dot(const double* theta, const double* row, int p) noexcept nogil:
+    cdef double s = 0.0
+    cdef int c
+    for c in range(p):
+        s += theta[c] * row[c]
+    return s
 
 
 cdef class ConstrainedProposal(Proposal):
-    """A move of ``mode`` over the free variables of a compiled ERGM.
+    """A move of ``mode`` over the free dyads of a compiled ERGM.
 
     Parameters
     ----------
     model : ERGMModel
         The compiled model the chain runs on.
-    mode : {"tnt", "edges", "degrees", "odegrees", "idegrees"}
+    mode : {"tnt", "edges", "degrees", "odegrees", "idegrees", "b1degrees",
+            "b2degrees", "degreedist"}
     free_vars : int64 array or None
         The free variables (dyad indices); None: every dyad.
     bounds : (lo_out, hi_out, lo_in, hi_in) int arrays of length n, or None
         Degree bounds (undirected: the degree must lie in [lo_out, hi_out]).
+    attr_bounds : (attribs, lo_out, hi_out, lo_in, hi_in) or None
+        ``bd(attribs=)``: an (n, K) boolean matrix of the alters' classes and
+        (n, K) bounds on each node's ties to (out) / from (in) each class.
+    n1 : int
+        Two-mode networks: the number of first-mode nodes (b1degrees, b2degrees).
     """
 
-    def __init__(self, ERGMModel model, mode="tnt", free_vars=None, bounds=None):
+    def __init__(self, ERGMModel model, mode="tnt", free_vars=None, bounds=None,
+                 attr_bounds=None, n1=0):
+        cdef int64_t k, h, cap
+        cdef int n = model.state.n
         self.em = model
+        self.st = model.state
         if mode not in MODES:
             raise ValueError(f"unknown constrained move {mode!r}")
         self.mode = MODES[mode]
+        self.n1 = int(n1)
+        if self.mode in (5, 6) and not 0 < self.n1 < n:
+            raise ValueError("b1degrees / b2degrees need a two-mode network")
+        if self.mode == 7 and model.state.directed:
+            raise ValueError("degreedist moves are for undirected networks")
+        self.max_toggles = max(MAX_TOGGLES, 4 * n) if self.mode == 7 else MAX_TOGGLES
+        for k in range(64):
+            self.lq_key[k] = -1
         keep = []
         self.all_free = free_vars is None
         if self.all_free:
@@ -90,59 +147,116 @@ cdef class ConstrainedProposal(Proposal):
             if len(fv) and (fv[0] < 0 or fv[len(fv) - 1] >= model.n_vars):
                 raise ValueError("free variable out of range")
             self.n_free = len(fv)
-            onl = np.zeros(max(1, self.n_free), dtype=np.int64)
-            onpos = np.full(max(1, self.n_free), -1, dtype=np.int64)
-            fv1 = fv if len(fv) else np.zeros(1, dtype=np.int64)
-            pairs = _pairs_of(model, fv1)
-            fi1 = np.ascontiguousarray(pairs[:, 0])
-            fj1 = np.ascontiguousarray(pairs[:, 1])
-            keep += [fv1, onl, onpos, fi1, fj1]
-            self.fi = <int*>cnp.PyArray_DATA(fi1)
-            self.fj = <int*>cnp.PyArray_DATA(fj1)
-            self.fv = <int64_t*>cnp.PyArray_DATA(fv1)
+            m1 = max(1, self.n_free)
+            pairs = np.ascontiguousarray(_pairs_of(model, fv) if len(fv)
+                                         else np.zeros((1, 2), dtype=np.intc))
+            onl = np.zeros(m1, dtype=np.int64)
+            onpos = np.full(m1, -1, dtype=np.int64)
+            cap = 16
+            while cap < 2 * m1 + 2:
+                cap <<= 1
+            hkv = np.full(2 * cap, -1, dtype=np.int64)
+            keep += [pairs, onl, onpos, hkv]
+            self.fij = <int*>cnp.PyArray_DATA(pairs)
             self.onl = <int64_t*>cnp.PyArray_DATA(onl)
             self.onpos = <int64_t*>cnp.PyArray_DATA(onpos)
+            self.hkv = <int64_t*>cnp.PyArray_DATA(hkv)
+            self.hmask = cap - 1
+            for k in range(self.n_free):
+                key = <int64_t>self.fij[2 * k] * n + self.fij[2 * k + 1]
+                h = <int64_t>(mix64(<uint64_t>key) & <uint64_t>self.hmask)
+                while self.hkv[2 * h] != -1:
+                    h = (h + 1) & self.hmask
+                self.hkv[2 * h] = key
+                self.hkv[2 * h + 1] = k
             self.seen_version = -1
         self.has_bounds = bounds is not None
         if self.has_bounds:
             arrs = [np.ascontiguousarray(b, dtype=np.intc) for b in bounds]
-            if len(arrs) != 4 or any(a.shape != (model.state.n,) for a in arrs):
+            if len(arrs) != 4 or any(a.shape != (n,) for a in arrs):
                 raise ValueError("bounds must be four arrays of one value per node")
             keep += arrs
             self.lo_out = <int*>cnp.PyArray_DATA(arrs[0])
             self.hi_out = <int*>cnp.PyArray_DATA(arrs[1])
             self.lo_in = <int*>cnp.PyArray_DATA(arrs[2])
             self.hi_in = <int*>cnp.PyArray_DATA(arrs[3])
+        self.K = 0
+        if attr_bounds is not None:
+            att = np.ascontiguousarray(attr_bounds[0], dtype=np.uint8)
+            if att.ndim != 2 or att.shape[0] != n or att.shape[1] < 1:
+                raise ValueError("bd(attribs=) must be an (n, K) matrix")
+            self.K = att.shape[1]
+            arrs = [np.ascontiguousarray(b, dtype=np.intc) for b in attr_bounds[1:]]
+            if len(arrs) != 4 or any(a.shape != att.shape for a in arrs):
+                raise ValueError("bd(attribs=) bounds must be four (n, K) matrices")
+            keep += [att] + arrs
+            self.attribs = <uint8_t*>cnp.PyArray_DATA(att)
+            self.alo_out = <int*>cnp.PyArray_DATA(arrs[0])
+            self.ahi_out = <int*>cnp.PyArray_DATA(arrs[1])
+            self.alo_in = <int*>cnp.PyArray_DATA(arrs[2])
+            self.ahi_in = <int*>cnp.PyArray_DATA(arrs[3])
+        if self.has_bounds or self.K:
+            scratch = [np.zeros(n, dtype=np.intc), np.zeros(n, dtype=np.intc),
+                       np.zeros(max(1, n * self.K), dtype=np.intc),
+                       np.zeros(max(1, n * self.K), dtype=np.intc),
+                       np.zeros(4 * self.max_toggles * max(1, self.K) + 8, dtype=np.intc)]
+            keep += scratch
+            self.d_out = <int*>cnp.PyArray_DATA(scratch[0])
+            self.d_in = <int*>cnp.PyArray_DATA(scratch[1])
+            self.c_out = <int*>cnp.PyArray_DATA(scratch[2])
+            self.c_in = <int*>cnp.PyArray_DATA(scratch[3])
+            self.touched = <int*>cnp.PyArray_DATA(scratch[4])
         self._keep = keep
 
     @property
     def n_moves_max(self):
-        return MAX_TOGGLES
+        return self.max_toggles
 
     # -- the free set ------------------------------------------------------
+    cdef int64_t find(self, int i, int j) noexcept nogil:
+        # the position of the free dyad (i, j) (canonical), or -1
+        cdef int64_t key = <int64_t>i * self.st.n + j
+        cdef int64_t h = <int64_t>(mix64(<uint64_t>key) & <uint64_t>self.hmask)
+        cdef int64_t k
+        while True:
+            k = self.hkv[2 * h]
+            if k == key:
+                return self.hkv[2 * h + 1]
+            if k == -1:
+                return -1
+            h = (h + 1) & self.hmask
+
+    cdef bint free_at(self, int i, int j, int64_t* pos) noexcept nogil:
+        # whether (i, j) (canonical) is free; its position into pos[0] (-1: all free)
+        if self.all_free:
+            pos[0] = -1
+            return True
+        pos[0] = self.find(i, j)
+        return pos[0] >= 0
+
     cdef void sync(self) noexcept nogil:
         # rebuild the free-tie list if the network changed behind our back
         cdef int64_t k
-        if self.all_free or self.seen_version == self.em.state.version:
+        if self.all_free or self.seen_version == self.st.version:
             return
         self.n_free_on = 0
         for k in range(self.n_free):
-            if self.em.get(self.fv[k]):
+            if self.st.has_tie(self.fij[2 * k], self.fij[2 * k + 1]):
                 self.onpos[k] = self.n_free_on
                 self.onl[self.n_free_on] = k
                 self.n_free_on += 1
             else:
                 self.onpos[k] = -1
-        self.seen_version = self.em.state.version
+        self.seen_version = self.st.version
 
-    cdef void toggled(self, int64_t v, bint now_on) noexcept nogil:
-        # keep the free-tie list after a flip of v (called right after it)
-        cdef int64_t k, p, last
+    cdef void toggled(self, int64_t k, bint now_on) noexcept nogil:
+        # keep the free-tie list after a flip of the free dyad at position k
+        # (-1: not a free dyad; called right after the flip)
+        cdef int64_t p, last
         if self.all_free:
             return
-        if self.seen_version != self.em.state.version - 1:
+        if self.seen_version != self.st.version - 1:
             return                       # already stale: sync() rebuilds
-        k = self.find(v)
         if k >= 0:
             if now_on and self.onpos[k] < 0:
                 self.onpos[k] = self.n_free_on
@@ -155,209 +269,346 @@ cdef class ConstrainedProposal(Proposal):
                 self.onpos[last] = p
                 self.onpos[k] = -1
                 self.n_free_on -= 1
-        self.seen_version = self.em.state.version
+        self.seen_version = self.st.version
 
-    cdef int64_t find(self, int64_t v) noexcept nogil:
-        # the position of variable v among the (sorted) free ones, or -1
-        cdef int64_t lo = 0, hi = self.n_free, mid
-        while lo < hi:
-            mid = (lo + hi) >> 1
-            if self.fv[mid] < v:
-                lo = mid + 1
+    cdef int flip(self, int i, int j, bint on, int64_t pos) noexcept nogil:
+        # toggle (i, j) (now ``on``; free at position ``pos``, -2: look it up) in the
+        # state, and tell the model's stateful kernels and the free-tie list
+        cdef int rc = self.st.remove_tie(i, j) if on else self.st.add_tie(i, j)
+        if rc != 0:
+            return rc
+        if self.em._n_stateful:
+            if not self.st.directed and i > j:
+                self.em._toggled(j, i, not on)
             else:
-                hi = mid
-        return lo if lo < self.n_free and self.fv[lo] == v else -1
+                self.em._toggled(i, j, not on)
+        if not self.all_free:
+            if pos == -2:
+                pos = self.find(i, j)
+            self.toggled(pos, not on)
+        return 0
 
-    cdef bint is_free(self, int64_t v) noexcept nogil:
-        return self.all_free or self.find(v) >= 0
-
-    cdef int64_t free_tie(self, RNG* rng) noexcept nogil:
+    cdef void free_tie(self, RNG* rng, int* i, int* j, int64_t* pos) noexcept nogil:
         cdef int64_t k
         if self.all_free:
-            return self.em.on_var(rng_below(rng, self.em.n_on()))
-        k = self.onl[rng_below(rng, self.n_free_on)]
-        return self.em.proposed_var(self.fi[k], self.fj[k])
+            k = rng_below(rng, self.st.n_ties)
+            i[0] = self.st.tail[k]
+            j[0] = self.st.head[k]
+            pos[0] = -1
+        else:
+            k = self.onl[rng_below(rng, self.n_free_on)]
+            i[0] = self.fij[2 * k]
+            j[0] = self.fij[2 * k + 1]
+            pos[0] = k
 
-    cdef int64_t free_dyad(self, RNG* rng) noexcept nogil:
+    cdef void free_dyad(self, RNG* rng, int* i, int* j, int64_t* pos) noexcept nogil:
         cdef int64_t k
+        cdef int n = self.st.n, a, b
+        pos[0] = -1
         if self.all_free:
-            return self.em.random_var(rng)
-        k = rng_below(rng, self.n_free)
-        return self.em.proposed_var(self.fi[k], self.fj[k])
+            a = <int>rng_below(rng, n)
+            b = <int>rng_below(rng, n - 1)
+            if b >= a:
+                b += 1
+            if not self.st.directed and a > b:
+                i[0] = b; j[0] = a
+            else:
+                i[0] = a; j[0] = b
+        else:
+            k = rng_below(rng, self.n_free)
+            i[0] = self.fij[2 * k]
+            j[0] = self.fij[2 * k + 1]
+            pos[0] = k
 
-    cdef bint bounds_ok(self, const int64_t* out, int k) noexcept nogil:
-        # the degrees after the k toggles stay within the bounds
-        cdef int nodes[2 * MAX_TOGGLES]
-        cdef int dout[2 * MAX_TOGGLES]
-        cdef int din[2 * MAX_TOGGLES]
-        cdef int nn = 0, r, s, i, j, sgn, d
-        cdef bint directed = self.em.state.directed
+    cdef bint bounds_ok(self, const int* ti, const int* tj, const bint* ton, int k) noexcept nogil:
+        # the degrees (and the ties per class of alters) after the k toggles stay
+        # within the bounds; the scratch arrays are zero again on return
+        cdef int nt = 0, r, s, i, j, sgn, d, c, K = self.K, w, cnt, e
+        cdef bint directed = self.st.directed, ok = True
+        cdef int* nb
+        cdef int* touched = self.touched
         for r in range(k):
-            sgn = -1 if self.em.get(out[r]) else 1
-            self.em.dyad(out[r], &i, &j)
-            s = _slot(nodes, dout, din, &nn, i)
-            dout[s] += sgn
-            s = _slot(nodes, dout, din, &nn, j)
-            if directed:
-                din[s] += sgn
-            else:
-                dout[s] += sgn
-        for s in range(nn):
-            i = nodes[s]
-            if dout[s] != 0:
-                d = self.em.state.out_deg[i] + dout[s]
-                if d < self.lo_out[i] or d > self.hi_out[i]:
-                    return False
-            if directed and din[s] != 0:
-                d = self.em.state.in_deg[i] + din[s]
-                if d < self.lo_in[i] or d > self.hi_in[i]:
-                    return False
-        return True
+            i = ti[r]; j = tj[r]
+            sgn = -1 if ton[r] else 1
+            if self.has_bounds:
+                self.d_out[i] += sgn
+                if directed:
+                    self.d_in[j] += sgn
+                else:
+                    self.d_out[j] += sgn
+            for c in range(K):
+                if self.attribs[j * K + c]:
+                    self.c_out[i * K + c] += sgn
+                if self.attribs[i * K + c]:
+                    if directed:
+                        self.c_in[j * K + c] += sgn
+                    else:
+                        self.c_out[j * K + c] += sgn
+            touched[nt] = i
+            touched[nt + 1] = j
+            nt += 2
+        for s in range(nt):
+            i = touched[s]
+            if self.has_bounds:
+                if self.d_out[i] != 0:
+                    d = self.st.out_deg[i] + self.d_out[i]
+                    if d < self.lo_out[i] or d > self.hi_out[i]:
+                        ok = False
+                if directed and self.d_in[i] != 0:
+                    d = self.st.in_deg[i] + self.d_in[i]
+                    if d < self.lo_in[i] or d > self.hi_in[i]:
+                        ok = False
+            for c in range(K):
+                e = i * K + c
+                if ok and self.c_out[e] != 0:
+                    nb = self.st.out_nb[i]
+                    cnt = 0
+                    for w in range(self.st.out_deg[i]):
+                        cnt += self.attribs[nb[w] * K + c]
+                    d = cnt + self.c_out[e]
+                    if d < self.alo_out[e] or d > self.ahi_out[e]:
+                        ok = False
+                if ok and directed and self.c_in[e] != 0:
+                    nb = self.st.in_nb[i]
+                    cnt = 0
+                    for w in range(self.st.in_deg[i]):
+                        cnt += self.attribs[nb[w] * K + c]
+                    d = cnt + self.c_in[e]
+                    if d < self.alo_in[e] or d > self.ahi_in[e]:
+                        ok = False
+        for s in range(nt):
+            i = touched[s]
+            if self.has_bounds:
+                self.d_out[i] = 0
+                self.d_in[i] = 0
+            for c in range(K):
+                self.c_out[i * K + c] = 0
+                self.c_in[i * K + c] = 0
+        return ok
 
     # -- moves -------------------------------------------------------------
-    cdef int propose_k(self, RNG* rng, int64_t* out, double* lq) noexcept nogil:
-        # writes the toggles of one move into out; returns their number (0: no move)
-        cdef int64_t L, v, e1, e2, n1, n2
+    # A move writes its toggles into ti/tj (node pairs, i < j when undirected),
+    # whether each is a tie now into ton, and its position among the free
+    # dyads into tp (-1 when every dyad is free), and returns their number.
+    cdef int swap_moves(self, RNG* rng, int* ti, int* tj, bint* ton, int64_t* tp) noexcept nogil:
+        # degree-preserving moves (mode 2, and half of mode 7); needs >= 2 free ties
+        cdef int a, b, c, d, t, r, n = self.st.n
+        cdef int64_t p0, p1
+        cdef bint directed = self.st.directed
+        if not directed or rng_uniform(rng) < 0.5:
+            self.free_tie(rng, &a, &b, &p0)
+            self.free_tie(rng, &c, &d, &p1)
+            if not directed:
+                if rng_uniform(rng) < 0.5:
+                    t = a; a = b; b = t
+                if rng_uniform(rng) < 0.5:
+                    t = c; c = d; d = t
+            if a == c or b == d or a == d or c == b:
+                return 0
+            ti[0] = a; tj[0] = b; ti[1] = c; tj[1] = d
+            ti[2] = a; tj[2] = d; ti[3] = c; tj[3] = b
+            tp[0] = p0; tp[1] = p1
+            r = 4
+        else:
+            # reverse the 3-cycle a->b->c->a
+            self.free_tie(rng, &a, &b, &p0)
+            c = <int>rng_below(rng, n)
+            if c == a or c == b:
+                return 0
+            if not (self.st.has_tie(b, c) and self.st.has_tie(c, a)):
+                return 0
+            ti[0] = a; tj[0] = b; ti[1] = b; tj[1] = c; ti[2] = c; tj[2] = a
+            ti[3] = b; tj[3] = a; ti[4] = c; tj[4] = b; ti[5] = a; tj[5] = c
+            tp[0] = p0
+            if not (self.free_at(b, c, &tp[1]) and self.free_at(c, a, &tp[2])):
+                return 0
+            r = 6
+        if not directed:
+            for t in range(r):
+                if ti[t] > tj[t]:
+                    a = ti[t]; ti[t] = tj[t]; tj[t] = a
+        for t in range(r // 2, r):
+            if self.st.has_tie(ti[t], tj[t]) or not self.free_at(ti[t], tj[t], &tp[t]):
+                return 0
+        for t in range(r):
+            ton[t] = t < r // 2
+        return r
+
+    cdef int neighbour_swap(self, RNG* rng, int* ti, int* tj, bint* ton, int64_t* tp) noexcept nogil:
+        # nodes b, c exchange their neighbourhoods (undirected): 2 toggles per w
+        # adjacent to exactly one of them
+        cdef int n = self.st.n, b, c, w, t, k = 0, x, y, z
+        cdef int* nb
+        b = <int>rng_below(rng, n)
+        c = <int>rng_below(rng, n - 1)
+        if c >= b:
+            c += 1
+        for t in range(2):
+            x = b if t == 0 else c
+            y = c if t == 0 else b
+            nb = self.st.out_nb[x]
+            for w in range(self.st.out_deg[x]):
+                z = nb[w]
+                if z == y or self.st.has_tie(y, z):
+                    continue
+                # x-z goes, y-z comes
+                ti[k] = x if x < z else z
+                tj[k] = z if x < z else x
+                ti[k + 1] = y if y < z else z
+                tj[k + 1] = z if y < z else y
+                ton[k] = True
+                ton[k + 1] = False
+                if not (self.free_at(ti[k], tj[k], &tp[k])
+                        and self.free_at(ti[k + 1], tj[k + 1], &tp[k + 1])):
+                    return 0
+                k += 2
+        return k
+
+    cdef int propose_k(self, RNG* rng, int* ti, int* tj, bint* ton, int64_t* tp,
+                       double* lq) noexcept nogil:
+        # writes the toggles of one move; returns their number (0: no move)
+        cdef int64_t L
         cdef double D = <double>self.n_free
-        cdef int a, b, c, d, t, k, tries, n = self.em.state.n
-        cdef bint directed = self.em.state.directed
+        cdef int a, b, c, k, n = self.st.n, slot, tries
         lq[0] = 0.0
         self.sync()
-        L = self.em.n_on() if self.all_free else self.n_free_on
+        L = self.st.n_ties if self.all_free else self.n_free_on
         if self.n_free <= 0:
             return 0
         if self.mode == 0:
             if L > 0 and rng_uniform(rng) < 0.5:
-                v = self.free_tie(rng)
+                self.free_tie(rng, &a, &b, &tp[0])
+                ton[0] = True
             else:
-                v = self.free_dyad(rng)
-            if self.em.get(v):
-                lq[0] = log(((0.5 / D) if L > 1 else (1.0 / D)) / (0.5 / L + 0.5 / D))
-            else:
-                lq[0] = log((0.5 / (L + 1) + 0.5 / D) / ((0.5 / D) if L > 0 else (1.0 / D)))
-            out[0] = v
+                self.free_dyad(rng, &a, &b, &tp[0])
+                ton[0] = self.st.has_tie(a, b)
+            slot = <int>(L & 63)
+            if self.lq_key[slot] != L:
+                self.lq_del[slot] = (log(((0.5 / D) if L > 1 else (1.0 / D)) / (0.5 / L + 0.5 / D))
+                                     if L > 0 else 0.0)
+                self.lq_add[slot] = log((0.5 / (L + 1) + 0.5 / D)
+                                        / ((0.5 / D) if L > 0 else (1.0 / D)))
+                self.lq_key[slot] = L
+            lq[0] = self.lq_del[slot] if ton[0] else self.lq_add[slot]
+            ti[0] = a; tj[0] = b
             k = 1
         elif self.mode == 1:
             if L == 0 or L >= self.n_free:
                 return 0
-            out[0] = self.free_tie(rng)
+            self.free_tie(rng, &ti[0], &tj[0], &tp[0])
             tries = 0
             while True:
-                v = self.free_dyad(rng)
-                if not self.em.get(v):
+                self.free_dyad(rng, &a, &b, &tp[1])
+                if not self.st.has_tie(a, b):
                     break
                 tries += 1
                 if tries > 1000000:
                     return 0
-            out[1] = v
+            ti[1] = a; tj[1] = b
+            ton[0] = True; ton[1] = False
             k = 2
-        elif self.mode == 2:
-            if L < 2:
-                return 0
-            if not directed or rng_uniform(rng) < 0.5:
-                e1 = self.free_tie(rng)
-                self.em.dyad(e1, &a, &b)
-                e2 = self.free_tie(rng)
-                self.em.dyad(e2, &c, &d)
-                if e1 == e2:
-                    return 0
-                if not directed:
-                    if rng_uniform(rng) < 0.5:
-                        t = a; a = b; b = t
-                    if rng_uniform(rng) < 0.5:
-                        t = c; c = d; d = t
-                if a == c or b == d or a == d or c == b:
-                    return 0
-                if self.em.state.has_tie(a, d) or self.em.state.has_tie(c, b):
-                    return 0
-                n1 = self.em.var(a, d)
-                n2 = self.em.var(c, b)
-                if not (self.is_free(n1) and self.is_free(n2)):
-                    return 0
-                out[0] = e1; out[1] = e2; out[2] = n1; out[3] = n2
-                k = 4
+        elif self.mode == 2 or self.mode == 7:
+            if self.mode == 7 and rng_uniform(rng) < 0.5:
+                k = self.neighbour_swap(rng, ti, tj, ton, tp)
             else:
-                # reverse the 3-cycle a->b->c->a
-                e1 = self.free_tie(rng)
-                self.em.dyad(e1, &a, &b)
-                c = <int>rng_below(rng, n)
-                if c == a or c == b:
+                if L < 2:
                     return 0
-                if not (self.em.state.has_tie(b, c) and self.em.state.has_tie(c, a)):
-                    return 0
-                if self.em.state.has_tie(b, a) or self.em.state.has_tie(c, b) or self.em.state.has_tie(a, c):
-                    return 0
-                out[0] = e1; out[1] = self.em.var(b, c); out[2] = self.em.var(c, a)
-                out[3] = self.em.var(b, a); out[4] = self.em.var(c, b); out[5] = self.em.var(a, c)
-                for t in range(1, 6):
-                    if not self.is_free(out[t]):
-                        return 0
-                k = 6
+                k = self.swap_moves(rng, ti, tj, ton, tp)
+            if k == 0:
+                return 0
         else:
             if L < 1:
                 return 0
-            e1 = self.free_tie(rng)
-            self.em.dyad(e1, &a, &b)
-            c = <int>rng_below(rng, n)
-            if c == a or c == b:
-                return 0
-            if self.mode == 3:
-                if self.em.state.has_tie(a, c):
+            self.free_tie(rng, &a, &b, &tp[0])
+            if self.mode == 5:
+                c = self.n1 + <int>rng_below(rng, n - self.n1)
+                if c == b:
                     return 0
-                n1 = self.em.var(a, c)
+                ti[1] = a; tj[1] = c
+            elif self.mode == 6:
+                c = <int>rng_below(rng, self.n1)
+                if c == a:
+                    return 0
+                ti[1] = c; tj[1] = b
             else:
-                if self.em.state.has_tie(c, b):
+                c = <int>rng_below(rng, n)
+                if c == a or c == b:
                     return 0
-                n1 = self.em.var(c, b)
-            if not self.is_free(n1):
+                if self.mode == 3:
+                    ti[1] = a; tj[1] = c
+                else:
+                    ti[1] = c; tj[1] = b
+            if self.st.has_tie(ti[1], tj[1]) or not self.free_at(ti[1], tj[1], &tp[1]):
                 return 0
-            out[0] = e1; out[1] = n1
+            ti[0] = a; tj[0] = b
+            ton[0] = True; ton[1] = False
             k = 2
-        if self.has_bounds and not self.bounds_ok(out, k):
+        if (self.has_bounds or self.K) and not self.bounds_ok(ti, tj, ton, k):
             return 0
         return k
 
     # -- the one-toggle interface of the plain engine --------------------------
     cdef int64_t propose(self, BinaryModel bm, RNG* rng, double* log_q_ratio) noexcept nogil:
-        cdef int64_t out[MAX_TOGGLES]
-        cdef int k = self.propose_k(rng, out, log_q_ratio)
-        return out[0] if k == 1 else -1
+        cdef int ti[MAX_TOGGLES]
+        cdef int tj[MAX_TOGGLES]
+        cdef bint ton[MAX_TOGGLES]
+        cdef int64_t tp[MAX_TOGGLES]
+        if self.max_toggles > MAX_TOGGLES:
+            return -1
+        if self.propose_k(rng, ti, tj, ton, tp, log_q_ratio) != 1:
+            return -1
+        return self.em.proposed_var(ti[0], tj[0])
 
     cdef void accepted(self, BinaryModel bm, int64_t v, bint now_on) noexcept nogil:
-        if self.em.get(v) == now_on:          # applied (not an apply=False scoring)
-            self.toggled(v, now_on)
+        cdef int i, j
+        self.em.dyad(v, &i, &j)
+        if self.st.has_tie(i, j) == now_on and not self.all_free:   # applied (not a scoring)
+            self.toggled(self.find(i, j), now_on)
 
     def counts(self):
         """(free dyads, free ties now)."""
         self.sync()
-        return int(self.n_free), int(self.em.n_on() if self.all_free else self.n_free_on)
+        return int(self.n_free), int(self.st.n_ties if self.all_free else self.n_free_on)
 
 
 cdef class ConstrainedSampler(MHSampler):
     """The Metropolis-Hastings engine for a :class:`ConstrainedProposal`:
     the same loop as :class:`~ergmfit.sampling.MHSampler` (and the same
-    Python methods), with moves of up to six toggles."""
+    Python methods), with moves of several toggles scored by delayed
+    acceptance (see the module's docstring)."""
 
     def __cinit__(self, BinaryModel model, Proposal proposal, cnp.uint64_t[:] seed):
+        cdef int m
         if not isinstance(proposal, ConstrainedProposal):
             raise TypeError("ConstrainedSampler needs a ConstrainedProposal")
         self.cprop = <ConstrainedProposal>proposal
         if self.cprop.em is not model:
             raise ValueError("the proposal walks another compiled model")
-        self.tbuf = <double*>malloc(MAX_TOGGLES * max(1, model.n_stats) * sizeof(double))
-        if self.tbuf == NULL:
+        m = self.cprop.max_toggles
+        self.tbuf = <double*>malloc((m + 1) * max(1, model.n_stats) * sizeof(double))
+        self.ti = <int*>malloc(m * sizeof(int))
+        self.tj = <int*>malloc(m * sizeof(int))
+        self.ton = <bint*>malloc(m * sizeof(bint))
+        self.tp = <int64_t*>malloc(m * sizeof(int64_t))
+        if (self.tbuf == NULL or self.ti == NULL or self.tj == NULL or self.ton == NULL
+                or self.tp == NULL):
             raise MemoryError()
 
     def __dealloc__(self):
         free(self.tbuf)
+        free(self.ti)
+        free(self.tj)
+        free(self.ton)
+        free(self.tp)
         free(self.mlog)
 
-    cdef int log_move(self, const int64_t* tog, int k, int64_t* journal,
+    cdef int log_move(self, const int* ti, const int* tj, int k, int64_t* journal,
                       int64_t* n_journal) noexcept nogil:
-        # one journal entry per move: the offset of [k, toggles...] in mlog
+        # one journal entry per move: the offset of [k, keys...] in mlog
         cdef int64_t cap
         cdef int64_t* grown
         cdef int r
+        cdef int64_t n = self.cprop.st.n
         if self.mlog_n + k + 1 > self.mlog_cap:
             cap = max(1024, 2 * (self.mlog_n + k + 1))
             grown = <int64_t*>realloc(self.mlog, cap * sizeof(int64_t))
@@ -368,95 +619,107 @@ cdef class ConstrainedSampler(MHSampler):
         n_journal[0] += 1
         self.mlog[self.mlog_n] = k
         for r in range(k):
-            self.mlog[self.mlog_n + 1 + r] = tog[r]
+            self.mlog[self.mlog_n + 1 + r] = ti[r] * n + tj[r]
         self.mlog_n += k + 1
         return 0
 
     cdef int _batch(self, const double* theta, int64_t steps, double* delta,
                     double* add_acc, double* del_acc, bint apply,
                     int64_t* journal, int64_t* n_journal) noexcept nogil:
-        cdef int64_t t, v
-        cdef int64_t tog[MAX_TOGGLES]
-        cdef bint was_on[MAX_TOGGLES]
+        cdef int64_t t
         cdef int k, r, c, p = self.model.n_stats
-        cdef double lq, dot, lr, u
+        cdef double lq, lr1, lr, lrev, s
         cdef bint accept
         cdef double* buf = self.tbuf
         cdef double* row
+        cdef double* extra
+        cdef int* ti = self.ti
+        cdef int* tj = self.tj
+        cdef bint* ton = self.ton
+        cdef int64_t* tp = self.tp
         for t in range(steps):
-            k = self.cprop.propose_k(&self.rng, tog, &lq)
+            k = self.cprop.propose_k(&self.rng, ti, tj, ton, tp, &lq)
             self.n_proposed += 1
             if k <= 0:
                 continue
-            dot = 0.0
+            # first stage: every change statistic at the current network
+            lr1 = lq
             for r in range(k):
-                v = tog[r]
-                was_on[r] = self.cprop.em.get(v)
                 row = buf + r * p
-                self.cprop.em.change(v, row)
-                if was_on[r]:
-                    for c in range(p):
-                        dot -= theta[c] * row[c]
-                else:
-                    for c in range(p):
-                        dot += theta[c] * row[c]
-                if r < k - 1:                 # the next toggle is scored after this one
-                    if self.cprop.em.flip(v) != 0:
-                        return -1
-                    self.cprop.toggled(v, not was_on[r])
-            lr = dot + lq
-            if lr >= 0.0:
-                accept = True
-            else:
-                u = rng_uniform_pos(&self.rng)
-                accept = u * _taylor4(-lr) <= 1.0 + 1e-9 and log(u) < lr
-            if accept and apply:
-                v = tog[k - 1]
-                if self.cprop.em.flip(v) != 0:
+                self.cprop.em.dyad_change(ti[r], tj[r], row)
+                s = _dot(theta, row, p)
+                lr1 += -s if ton[r] else s
+            if not _accept(&self.rng, lr1):
+                continue
+            if k == 1:
+                accept = True                 # one toggle: the first stage is exact
+                if apply and self.cprop.flip(ti[0], tj[0], ton[0], tp[0]) != 0:
                     return -1
-                self.cprop.toggled(v, not was_on[k - 1])
-                if journal != NULL and self.log_move(tog, k, journal, n_journal) != 0:
+            else:
+                # second stage: the exact change, toggle by toggle (all k applied) ...
+                if self.cprop.flip(ti[0], tj[0], ton[0], tp[0]) != 0:
+                    return -1
+                s = _dot(theta, buf, p)
+                lr = lq + (-s if ton[0] else s)
+                for r in range(1, k):
+                    row = buf + r * p
+                    self.cprop.em.dyad_change(ti[r], tj[r], row)
+                    s = _dot(theta, row, p)
+                    lr += -s if ton[r] else s
+                    if self.cprop.flip(ti[r], tj[r], ton[r], tp[r]) != 0:
+                        return -1
+                # ... and the first stage of the reverse move, at the proposed network
+                extra = buf + k * p
+                lrev = -lq
+                for r in range(k):
+                    self.cprop.em.dyad_change(ti[r], tj[r], extra)
+                    s = _dot(theta, extra, p)
+                    lrev += s if ton[r] else -s
+                accept = _accept(&self.rng, lr + (lrev if lrev < 0.0 else 0.0)
+                                 - (lr1 if lr1 < 0.0 else 0.0))
+                if not (accept and apply):
+                    for r in range(k - 1, -1, -1):
+                        if self.cprop.flip(ti[r], tj[r], not ton[r], tp[r]) != 0:
+                            return -1
+            if not accept:
+                continue
+            self.n_accepted += 1
+            if apply:
+                if journal != NULL and self.log_move(ti, tj, k, journal, n_journal) != 0:
                     return -1
                 for r in range(k):
                     row = buf + r * p
-                    if was_on[r]:
+                    if ton[r]:
                         for c in range(p):
                             delta[c] -= row[c]
                     else:
                         for c in range(p):
                             delta[c] += row[c]
-            else:
-                for r in range(k - 2, -1, -1):
-                    if self.cprop.em.flip(tog[r]) != 0:
-                        return -1
-                    self.cprop.toggled(tog[r], was_on[r])
-            if accept:
-                self.n_accepted += 1
-                for r in range(k):
-                    row = buf + r * p
-                    if was_on[r]:
-                        if del_acc != NULL:
-                            for c in range(p):
-                                del_acc[c] += row[c]
-                    elif add_acc != NULL:
+            for r in range(k):
+                row = buf + r * p
+                if ton[r]:
+                    if del_acc != NULL:
                         for c in range(p):
-                            add_acc[c] += row[c]
+                            del_acc[c] += row[c]
+                elif add_acc != NULL:
+                    for c in range(p):
+                        add_acc[c] += row[c]
         return 0
 
     cdef int _revert(self, const int64_t* journal, int64_t n_journal) noexcept nogil:
         # undo the journalled moves, last first, toggle by toggle
-        cdef int64_t r, off, v
-        cdef int t, k
-        cdef bint on
+        cdef int64_t r, off, key
+        cdef int t, k, i, j
+        cdef int64_t n = self.cprop.st.n
         for r in range(n_journal - 1, -1, -1):
             off = journal[r]
             k = <int>self.mlog[off]
             for t in range(k - 1, -1, -1):
-                v = self.mlog[off + 1 + t]
-                on = self.cprop.em.get(v)
-                if self.model.flip(v) != 0:
+                key = self.mlog[off + 1 + t]
+                i = <int>(key // n)
+                j = <int>(key % n)
+                if self.cprop.flip(i, j, self.cprop.st.has_tie(i, j), -2) != 0:
                     return -1
-                self.cprop.toggled(v, not on)
         if n_journal > 0:
             self.mlog_n = journal[0]
         return 0
