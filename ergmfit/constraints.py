@@ -12,6 +12,12 @@ preserved statistic is kept.  Constraints understood:
 ``degrees``                    every degree kept (double-edge swaps; directed:
                                head swaps and 3-cycle reversals)
 ``odegrees`` / ``idegrees``    out- / in-degrees kept (directed networks)
+``b1degrees`` / ``b2degrees``  the degrees of the first / second mode kept
+                               (two-mode networks)
+``degreedist``                 the degree distribution kept (undirected)
+``bd(attribs=, maxout=, ...)``  bounds on each node's ties to (out) / from (in)
+                               the nodes of each class of ``attribs`` (an (n, K)
+                               logical matrix by name, or a node attribute name)
 ``blockdiag(attr)``            only dyads within a block of ``attr`` vary (the
                                blocks need not be contiguous, as statnet's must)
 ``blocks(attr, levels2=)``     dyads whose mixing type is in ``levels2`` (1-based
@@ -46,7 +52,10 @@ from .exceptions import FormulaError, NetworkError
 from .formula import parse_formula
 from .sampling.space import AllDyads, ConstrainedSpace, dyad_vars
 
-_PRESERVE_RANK = {"edges": 1, "odegrees": 2, "idegrees": 2, "degrees": 3}
+_PRESERVE_RANK = {"edges": 1, "odegrees": 2, "idegrees": 2, "b1degrees": 2, "b2degrees": 2,
+                  "degreedist": 2, "degrees": 3}
+# pairs of preserved statistics that together keep every degree
+_MAKE_DEGREES = ({"odegrees", "idegrees"}, {"b1degrees", "b2degrees"})
 _BIG = 1 << 30
 
 
@@ -118,7 +127,7 @@ def pairs_vars(network, pairs, what="dyads"):
 def _resolve(arg, names, what):
     if isinstance(arg, str):
         if arg not in names:
-            raise FormulaError(f"{what}: no dyad list called {arg!r} was given; pass "
+            raise FormulaError(f"{what}: no dyad list (or matrix) called {arg!r} was given; pass "
                                f"constraints=(formula, {{{arg!r}: [(u, v), ...]}})")
         return names[arg]
     return arg
@@ -176,6 +185,7 @@ class _Builder:
                        np.zeros(n, np.int64), np.full(n, _BIG, np.int64)]
         self.has_bounds = False
         self.preserve = None
+        self.attr_bounds = None
 
     def restrict(self, vars_):
         vars_ = np.unique(np.asarray(vars_, dtype=np.int64))
@@ -188,11 +198,18 @@ class _Builder:
     def keep(self, what):
         if what in ("odegrees", "idegrees") and not self.net.directed:
             raise FormulaError(f"{what} needs a directed network; use degrees")
+        if what in ("b1degrees", "b2degrees") and getattr(self.net, "bipartite", None) is None:
+            raise FormulaError(f"{what} needs a two-mode (bipartite) network; use degrees")
+        if what == "degreedist" and self.net.directed:
+            raise FormulaError("degreedist is implemented for undirected networks only; "
+                               "for a directed network use degrees (or odegrees/idegrees)")
         cur = self.preserve
-        if cur is None or _PRESERVE_RANK[what] > _PRESERVE_RANK[cur]:
+        if cur is None or cur == what or _PRESERVE_RANK[what] > _PRESERVE_RANK[cur]:
             self.preserve = what
-        elif {cur, what} == {"odegrees", "idegrees"}:
+        elif {cur, what} in _MAKE_DEGREES:
             self.preserve = "degrees"
+        elif _PRESERVE_RANK[what] == _PRESERVE_RANK[cur]:
+            raise FormulaError(f"the constraints {cur} and {what} cannot be combined")
 
     def add(self, call):
         name, args, kw = call.name, list(call.args), dict(call.kwargs)
@@ -207,7 +224,8 @@ class _Builder:
                 raise FormulaError(f"bd() has no argument {sorted(bad)[0]!r}; it takes "
                                    "maxout, maxin, minout, minin")
             if kw.get("attribs") is not None:
-                raise FormulaError("bd(attribs=...) is not implemented; give degree bounds only")
+                self._attr_bounds(kw)
+                return
             for key, k, op in (("minout", 0, np.maximum), ("maxout", 1, np.minimum),
                                ("minin", 2, np.maximum), ("maxin", 3, np.minimum)):
                 val = kw.get(key)
@@ -216,14 +234,13 @@ class _Builder:
                 val = np.broadcast_to(np.asarray(val, dtype=np.int64), (net.n,))
                 self.bounds[k] = op(self.bounds[k], val)
                 self.has_bounds = True
-        elif name in ("edges", "degrees", "odegrees", "idegrees"):
+        elif name in _PRESERVE_RANK:
             if args or kw:
                 raise FormulaError(f"{name} takes no arguments")
             self.keep(name)
-        elif name in ("degreedist", "b1degrees", "b2degrees"):
-            raise FormulaError(f"the constraint {name} is not implemented"
-                               + (" (two-mode networks are not supported yet)"
-                                  if name != "degreedist" else "; degrees is the nearest"))
+        elif name in ("idegreedist", "odegreedist"):
+            raise FormulaError(f"the constraint {name} is not implemented; idegrees / odegrees "
+                               "(every in- / out-degree kept) are the nearest")
         elif name == "blockdiag":
             if len(args) != 1 or kw:
                 raise FormulaError("blockdiag(attr) takes one node attribute name")
@@ -267,8 +284,53 @@ class _Builder:
             self.restrict(self.missing)
         else:
             raise FormulaError(f"unknown constraint {name!r}; known: bd, edges, degrees, "
-                               "odegrees, idegrees, blockdiag, blocks, fixallbut, fixedas, "
-                               "dyads, observed")
+                               "odegrees, idegrees, b1degrees, b2degrees, degreedist, "
+                               "blockdiag, blocks, fixallbut, fixedas, dyads, observed")
+
+    def _attr_bounds(self, kw):
+        """``bd(attribs=, maxout=, maxin=, minout=, minin=)``: bounds per node and class."""
+        net, n = self.net, self.net.n
+        if self.attr_bounds is not None:
+            raise FormulaError("only one bd(attribs=...) may be given")
+        att = kw["attribs"]
+        if isinstance(att, str) and att not in self.names:
+            vals = _attr(net, att, "bd(attribs=)")
+            levels = sorted(set(vals.tolist()))
+            att = np.array([[v == lev for lev in levels] for v in vals], dtype=bool)
+        else:
+            att = self._matrix(att, "attribs", None)
+        if att.ndim != 2 or att.shape[0] != n or att.shape[1] < 1:
+            raise FormulaError(f"bd(attribs=) must be a logical matrix of {n} rows (one per "
+                               f"node) and one column per class, got shape {att.shape}")
+        K = att.shape[1]
+        bounds = [np.zeros((n, K), np.int64), np.full((n, K), _BIG, np.int64),
+                  np.zeros((n, K), np.int64), np.full((n, K), _BIG, np.int64)]
+        for key, k in (("minout", 0), ("maxout", 1), ("minin", 2), ("maxin", 3)):
+            if kw.get(key) is None:
+                continue
+            val = self._matrix(kw[key], key, (n, K))
+            bounds[k] = np.where(np.isnan(val), bounds[k], val).astype(np.int64)
+        if not net.directed:
+            lo, hi = np.maximum(bounds[0], bounds[2]), np.minimum(bounds[1], bounds[3])
+            bounds = [lo, hi, lo, hi]
+        self.attr_bounds = (att.astype(bool),) + tuple(np.minimum(b, _BIG) for b in bounds)
+
+    def _matrix(self, val, what, shape):
+        if isinstance(val, str):
+            val = _resolve(val, self.names, f"bd({what}=)")
+        try:
+            arr = np.asarray(val, dtype=float)
+        except (TypeError, ValueError):
+            raise FormulaError(f"bd({what}=) must be a matrix of numbers") from None
+        if shape is None:
+            return arr
+        if arr.ndim == 0:
+            return np.full(shape, float(arr))
+        if arr.shape != shape:
+            raise FormulaError(f"bd({what}=) with attribs must be a number or a matrix of shape "
+                               f"{shape} (one row per node, one column per class), got "
+                               f"shape {arr.shape}")
+        return arr
 
     def _blocks(self, args, kw):
         net = self.net
@@ -302,7 +364,8 @@ class _Builder:
         self.fix(dyad_vars(net.n, net.directed, p[fixed]))
 
     def space(self, spec):
-        if (self.free is None and not self.has_bounds and self.preserve is None):
+        if (self.free is None and not self.has_bounds and self.preserve is None
+                and self.attr_bounds is None):
             return AllDyads(self.net, self.missing)
         bounds = None
         if self.has_bounds:
@@ -311,7 +374,8 @@ class _Builder:
                 lo_o, hi_o = np.maximum(lo_o, lo_i), np.minimum(hi_o, hi_i)
                 lo_i, hi_i = lo_o, hi_o
             bounds = tuple(np.minimum(b, _BIG) for b in (lo_o, hi_o, lo_i, hi_i))
-        space = ConstrainedSpace(self.net, self.free, bounds, self.preserve, self.missing, spec)
+        space = ConstrainedSpace(self.net, self.free, bounds, self.preserve, self.missing, spec,
+                                 self.attr_bounds)
         space.check(self.net.ties)
         return space
 

@@ -202,7 +202,7 @@ def test_constraint_errors_are_clear():
     with pytest.raises(NetworkError, match="bounds"):
         ef.ERGM(g, "edges", constraints="~ bd(maxout=2)")
     with pytest.raises(FormulaError, match="not implemented"):
-        ef.ERGM(g, "edges", constraints="~ degreedist")
+        ef.ERGM(g, "edges", constraints="~ idegreedist")
     with pytest.raises(FormulaError, match="no dyad list"):
         ef.ERGM(g, "edges", constraints="~ fixallbut(free)")
     m = ef.ERGM(g, "edges + triangle", constraints="~ degrees")

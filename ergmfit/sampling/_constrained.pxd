@@ -21,6 +21,7 @@ cdef class ConstrainedProposal(Proposal):
     cdef readonly bint all_free
     cdef readonly int64_t n_free
     cdef readonly int max_toggles
+    cdef public bint delayed          # score multi-toggle moves by delayed acceptance
     cdef int n1                      # two-mode networks: the size of the first mode
     cdef int* fij                    # the free dyads (i, j) in pairs, i < j when undirected
     # open-addressing table: [dyad key i*n + j, its position among the free dyads] pairs

@@ -119,10 +119,14 @@ cdef class ConstrainedProposal(Proposal):
         (n, K) bounds on each node's ties to (out) / from (in) each class.
     n1 : int
         Two-mode networks: the number of first-mode nodes (b1degrees, b2degrees).
+    delayed : bool or None
+        Score moves of several toggles by delayed acceptance (see the module's
+        docstring); None: on networks of at least 50 nodes and density at most
+        0.05.  Either way the chain is exact.
     """
 
     def __init__(self, ERGMModel model, mode="tnt", free_vars=None, bounds=None,
-                 attr_bounds=None, n1=0):
+                 attr_bounds=None, n1=0, delayed=None):
         cdef int64_t k, h, cap
         cdef int n = model.state.n
         self.em = model
@@ -136,6 +140,13 @@ cdef class ConstrainedProposal(Proposal):
         if self.mode == 7 and model.state.directed:
             raise ValueError("degreedist moves are for undirected networks")
         self.max_toggles = max(MAX_TOGGLES, 4 * n) if self.mode == 7 else MAX_TOGGLES
+        if delayed is None:
+            # delayed acceptance pays on sparse networks, where the toggles of a
+            # move rarely interact; on small or dense ones its first stage would
+            # reject moves that plain Metropolis-Hastings accepts
+            density = model.state.n_ties / max(1.0, <double>model.n_vars)
+            delayed = n >= 50 and density <= 0.05
+        self.delayed = bool(delayed)
         for k in range(64):
             self.lq_key[k] = -1
         keep = []
@@ -629,7 +640,7 @@ cdef class ConstrainedSampler(MHSampler):
         cdef int64_t t
         cdef int k, r, c, p = self.model.n_stats
         cdef double lq, lr1, lr, lrev, s
-        cdef bint accept
+        cdef bint accept, delayed
         cdef double* buf = self.tbuf
         cdef double* row
         cdef double* extra
@@ -642,15 +653,20 @@ cdef class ConstrainedSampler(MHSampler):
             self.n_proposed += 1
             if k <= 0:
                 continue
-            # first stage: every change statistic at the current network
-            lr1 = lq
-            for r in range(k):
-                row = buf + r * p
-                self.cprop.em.dyad_change(ti[r], tj[r], row)
-                s = _dot(theta, row, p)
-                lr1 += -s if ton[r] else s
-            if not _accept(&self.rng, lr1):
-                continue
+            delayed = k > 1 and self.cprop.delayed
+            if k == 1 or delayed:
+                # first stage: every change statistic at the current network
+                lr1 = lq
+                for r in range(k):
+                    row = buf + r * p
+                    self.cprop.em.dyad_change(ti[r], tj[r], row)
+                    s = _dot(theta, row, p)
+                    lr1 += -s if ton[r] else s
+                if not _accept(&self.rng, lr1):
+                    continue
+            else:
+                self.cprop.em.dyad_change(ti[0], tj[0], buf)
+                lr1 = 0.0                     # plain Metropolis-Hastings: no first stage
             if k == 1:
                 accept = True                 # one toggle: the first stage is exact
                 if apply and self.cprop.flip(ti[0], tj[0], ton[0], tp[0]) != 0:
@@ -669,12 +685,14 @@ cdef class ConstrainedSampler(MHSampler):
                     if self.cprop.flip(ti[r], tj[r], ton[r], tp[r]) != 0:
                         return -1
                 # ... and the first stage of the reverse move, at the proposed network
-                extra = buf + k * p
-                lrev = -lq
-                for r in range(k):
-                    self.cprop.em.dyad_change(ti[r], tj[r], extra)
-                    s = _dot(theta, extra, p)
-                    lrev += s if ton[r] else -s
+                lrev = 0.0
+                if delayed:
+                    extra = buf + k * p
+                    lrev = -lq
+                    for r in range(k):
+                        self.cprop.em.dyad_change(ti[r], tj[r], extra)
+                        s = _dot(theta, extra, p)
+                        lrev += s if ton[r] else -s
                 accept = _accept(&self.rng, lr + (lrev if lrev < 0.0 else 0.0)
                                  - (lr1 if lr1 < 0.0 else 0.0))
                 if not (accept and apply):

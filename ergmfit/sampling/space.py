@@ -37,6 +37,10 @@ import numpy as np
 
 from ..exceptions import NetworkError, SettingsError
 
+# Statistics a constrained space may keep (the move that keeps each: _constrained.pyx).
+PRESERVED = (None, "edges", "degrees", "odegrees", "idegrees", "b1degrees", "b2degrees",
+             "degreedist")
+
 # Proposals by name (see :func:`ergmfit.sampling.make_proposal`).
 PROPOSALS = ("tnt", "triadic", "random", "lifted-tnt", "lifted-triadic")
 
@@ -224,26 +228,34 @@ class ConstrainedSpace(SampleSpace):
         Free dyads as variable indices (:func:`dyad_vars`); None: all.
     bounds : (lo_out, hi_out, lo_in, hi_in) int arrays of one value per node, or None
         Undirected networks use lo_out/hi_out for the degree.
-    preserve : {None, "edges", "degrees", "odegrees", "idegrees"}
+    preserve : {None, "edges", "degrees", "odegrees", "idegrees", "b1degrees", "b2degrees",
+                "degreedist"}
     missing : int array or None
         Unobserved dyads (variable indices).
     spec : str
         The constraint formula, for printing and saving.
+    attr_bounds : (attribs, lo_out, hi_out, lo_in, hi_in) or None
+        ``bd(attribs=)``: an (n, K) boolean matrix of the classes of the
+        alters and (n, K) bounds on each node's ties to (out) / from (in) the
+        nodes of each class (undirected: lo_out/hi_out).
     """
 
     kind = "constrained"
     constrained = True
 
     def __init__(self, network, free_vars=None, bounds=None, preserve=None, missing=None,
-                 spec=""):
+                 spec="", attr_bounds=None):
         super().__init__(network, missing)
         self._free = _vars_or_none(free_vars)
         self.bounds = None if bounds is None else tuple(np.asarray(b, dtype=np.intc)
                                                        for b in bounds)
-        if preserve not in (None, "edges", "degrees", "odegrees", "idegrees"):
+        if preserve not in PRESERVED:
             raise SettingsError(f"unknown preserved statistic {preserve!r}")
         self.preserve = preserve
         self.spec = spec
+        self.attr_bounds = None if attr_bounds is None else (
+            (np.asarray(attr_bounds[0], dtype=bool),)
+            + tuple(np.asarray(b, dtype=np.intc) for b in attr_bounds[1:]))
 
     @property
     def n_free(self) -> int:
@@ -259,10 +271,11 @@ class ConstrainedSpace(SampleSpace):
 
     @property
     def dyad_independent(self) -> bool:
-        return self.bounds is None and self.preserve is None
+        return self.bounds is None and self.preserve is None and self.attr_bounds is None
 
     def _degree_args(self):
-        return {"bounds": self.bounds, "preserve": self.preserve}
+        return {"bounds": self.bounds, "preserve": self.preserve,
+                "attr_bounds": self.attr_bounds}
 
     def proposals(self) -> tuple:
         return ("tnt",)
@@ -283,7 +296,8 @@ class ConstrainedSpace(SampleSpace):
         if not isinstance(bm, ERGMModel):
             raise SettingsError("a constrained sample space needs the model's compiled network "
                                 "(ERGM.compiled())")
-        return ConstrainedProposal(bm, self.preserve or "tnt", self._free, self.bounds)
+        return ConstrainedProposal(bm, self.preserve or "tnt", self._free, self.bounds,
+                                   self.attr_bounds, getattr(self.network, "bipartite", None) or 0)
 
     def make_sampler(self, cm, proposal, seed):
         from ._constrained import ConstrainedSampler
@@ -317,15 +331,38 @@ class ConstrainedSpace(SampleSpace):
                 raise NetworkError(f"node {net.labels[k]!r} has degree {int(out_deg[k])}"
                                    + (f" (in-degree {int(in_deg[k])})" if net.directed else "")
                                    + f", outside the bounds of the constraints ({self.describe()})")
+        if self.attr_bounds is not None:
+            att, lo_o, hi_o, lo_i, hi_i = self.attr_bounds
+            a = att.astype(np.int64)
+            c_out = np.zeros(att.shape, dtype=np.int64)
+            c_in = np.zeros(att.shape, dtype=np.int64)
+            np.add.at(c_out, t[:, 0], a[t[:, 1]])
+            if net.directed:
+                np.add.at(c_in, t[:, 1], a[t[:, 0]])
+            else:
+                np.add.at(c_out, t[:, 1], a[t[:, 0]])
+            bad = (c_out < lo_o) | (c_out > hi_o)
+            if net.directed:
+                bad |= (c_in < lo_i) | (c_in > hi_i)
+            if bad.any():
+                k, c = (int(x) for x in np.argwhere(bad)[0])
+                raise NetworkError(f"node {net.labels[k]!r} has {int(c_out[k, c])} ties to "
+                                   + (f"(and {int(c_in[k, c])} from) " if net.directed else "")
+                                   + f"the nodes of class {c + 1} of bd(attribs=), outside "
+                                   f"the bounds of the constraints ({self.describe()})")
         if self.preserve is not None:
             o = net.ties
             oo = np.bincount(o[:, 0], minlength=net.n)
             oi = np.bincount(o[:, 1], minlength=net.n)
             if not net.directed:
                 oo = oi = oo + oi
+            n1 = getattr(net, "bipartite", None) or 0
             same = {"edges": len(t) == len(o),
                     "degrees": (oo == out_deg).all() and (oi == in_deg).all(),
-                    "odegrees": (oo == out_deg).all(), "idegrees": (oi == in_deg).all()}
+                    "odegrees": (oo == out_deg).all(), "idegrees": (oi == in_deg).all(),
+                    "b1degrees": (oo[:n1] == out_deg[:n1]).all(),
+                    "b2degrees": (oo[n1:] == out_deg[n1:]).all(),
+                    "degreedist": (np.sort(oo) == np.sort(out_deg)).all()}
             if not same[self.preserve]:
                 raise NetworkError(f"the network does not keep the observed {self.preserve} "
                                    f"({self.describe()})")

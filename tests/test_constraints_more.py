@@ -1,0 +1,164 @@
+"""The constraints added in session 3 (#18): degreedist, b1degrees / b2degrees on
+two-mode networks, bd(attribs=): each proposal is exact (the simulated frequency
+of every network of an enumerated 4-6 node space matches its ERGM probability,
+chi-square) and never leaves the space."""
+import itertools
+
+import networkx as nx
+import numpy as np
+import pytest
+from scipy import stats
+
+import ergmfit as ef
+from ergmfit.exceptions import FormulaError, NetworkError
+from ergmfit.network import Network
+from ergmfit.sampling.space import dyad_vars, var_pairs
+
+
+def _two_mode():
+    # 3 + 3 nodes, ties between the modes only
+    ties = np.array([[0, 3], [0, 4], [1, 4], [2, 5], [1, 5]])
+    return Network(6, ties, False, node_attrs={"g": ["a", "b", "a", "b", "a", "b"]},
+                   bipartite=3)
+
+
+def _graph5():
+    g = nx.Graph()
+    g.add_nodes_from(range(5))
+    g.add_edges_from([(0, 1), (1, 2), (2, 3), (3, 4), (0, 2)])
+    for i in g:
+        g.nodes[i]["s"] = "m" if i in (0, 3) else "f"
+    return g
+
+
+def _digraph4():
+    dg = nx.DiGraph()
+    dg.add_nodes_from(range(4))
+    dg.add_edges_from([(0, 1), (1, 2), (2, 0), (2, 3)])
+    for i in dg:
+        dg.nodes[i]["s"] = "m" if i < 2 else "f"
+    return dg
+
+
+def _attribs5():
+    # two classes of alters; node 4 in both, node 1 in none
+    return np.array([[1, 0], [0, 0], [1, 0], [0, 1], [1, 1]], dtype=bool)
+
+
+def _two_triangles():
+    g = nx.Graph()
+    g.add_edges_from([(0, 1), (1, 2), (2, 0), (2, 3), (3, 4), (4, 5), (5, 3), (1, 4)])
+    return g
+
+
+CASES = [
+    (_graph5(), "edges + triangle", [0.0, 0.6], "~ degreedist"),
+    (_graph5(), "kstar(2) + triangle", [0.3, 0.5], "~ degreedist + bd(maxout=3)"),
+    (_two_mode(), "b2star(2) + edges", [0.5, -0.2], "~ b1degrees"),
+    (_two_mode(), "b1star(2) + edges", [0.5, -0.2], "~ b2degrees"),
+    (_two_mode(), "b1star(2) + b2star(2)", [0.4, 0.3], "~ b1degrees + b2degrees"),
+    (_graph5(), "edges + triangle", [-0.3, 0.5], ("~ bd(attribs=A, maxout=M)",
+                                                 {"A": _attribs5(),
+                                                  "M": [[2, 1], [2, 1], [1, 2], [2, 1], [1, 1]]})),
+    (_graph5(), "edges + triangle", [0.2, 0.3], "~ bd(attribs='s', maxout=2, minout=0)"),
+    (_digraph4(), "edges + mutual", [-0.2, 0.7], ("~ bd(attribs=A, maxout=2, maxin=1)",
+                                                 {"A": np.array([[1], [0], [1], [1]])})),
+]
+
+# The same with delayed acceptance forced on (by default it is used on sparse networks of
+# 50 nodes or more only): strongly interacting toggles, where its second stage matters
+# (without the reverse move's first-stage term the first case fails, p ~ 1e-130).
+DELAYED = [
+    (_two_triangles(), "kstar(2) + triangle", [0.5, -1.5], "~ edges"),
+    (nx.DiGraph([(0, 1), (1, 2), (2, 0), (2, 3), (3, 1)]), "mutual + ttriple", [0.6, 0.3],
+     "~ degrees"),
+    (_graph5(), "edges + triangle", [0.0, 0.6], "~ degreedist"),
+    (_two_mode(), "b2star(2) + edges", [0.5, -0.2], "~ b1degrees"),
+    (_graph5(), "edges + triangle", [-0.3, 0.5], ("~ bd(attribs=A, maxout=M) + edges",
+                                                 {"A": _attribs5(),
+                                                  "M": [[2, 1], [2, 1], [1, 2], [2, 1], [1, 1]]})),
+]
+
+
+def _space_graphs(m):
+    """Every network of the model's sample space (over the dyads that exist: the
+    between-mode ones of a two-mode network) with its statistics."""
+    net, sp = m.network, m.sample_space
+    if net.bipartite is not None:
+        n1 = net.bipartite
+        allp = np.array([(i, j) for i in range(n1) for j in range(n1, net.n)])
+    else:
+        n_all = net.n * (net.n - 1) // (1 if net.directed else 2)
+        allp = var_pairs(net.n, net.directed, np.arange(n_all))
+    out = []
+    for bits in itertools.product([0, 1], repeat=len(allp)):
+        ties = allp[np.array(bits, dtype=bool)]
+        try:
+            sp.check(ties)
+        except NetworkError:
+            continue
+        key = tuple(np.sort(dyad_vars(net.n, net.directed, ties)))
+        out.append((key, m.statistics_vector(ties)))
+    return out
+
+
+@pytest.mark.parametrize("case", [("plain", k) for k in range(len(CASES))]
+                         + [("delayed", k) for k in range(len(DELAYED))])
+def test_new_constrained_proposals_are_exact(case):
+    kind, k = case
+    g, formula, theta, cons = (CASES if kind == "plain" else DELAYED)[k]
+    m = ef.ERGM(g, formula, constraints=cons)
+    graphs = _space_graphs(m)
+    assert len(graphs) >= 3
+    keys = [k for k, _ in graphs]
+    lw = np.array([np.dot(theta, s) for _, s in graphs])
+    w = np.exp(lw - lw.max())
+    w /= w.sum()
+    index = {k: i for i, k in enumerate(keys)}
+    sampler, cm = m.sampler(theta, random_state=k + 11)
+    assert not sampler.proposal.delayed                 # small networks: plain by default
+    sampler.proposal.delayed = kind == "delayed"
+    net = m.network
+    n_draws, counts = 5000, np.zeros(len(keys))
+    sampler.run(theta, 1000)
+    for _ in range(n_draws):
+        sampler.run(theta, 40 if kind == "plain" else 100)
+        k = tuple(np.sort(dyad_vars(net.n, net.directed, cm.state.ties())))
+        assert k in index, f"the chain left the space: {k}"      # property: never leaves
+        counts[index[k]] += 1
+    exp_ = w * n_draws
+    big = exp_ >= 5
+    obs, ex = np.append(counts[big], counts[~big].sum()), np.append(exp_[big], exp_[~big].sum())
+    if ex[-1] == 0:
+        obs, ex = obs[:-1], ex[:-1]
+    assert stats.chisquare(obs, ex).pvalue > 1e-4
+    assert (counts > 0).sum() > 1                 # the chain moved
+
+
+def test_degreedist_changes_degree_sequence_but_not_distribution():
+    m = ef.ERGM(ef.datasets.load("faux.mesa.high"), "edges + gwesp(0.25, fixed=TRUE)",
+                constraints="~ degreedist")
+    deg0 = np.bincount(m.network.ties.ravel(), minlength=m.network.n)
+    nets = m.simulate([0.0, 0.3], n=5, burnin=2000, interval=2000, output="networks",
+                      random_state=4)
+    for net in nets:
+        d = np.bincount(net.ties.ravel(), minlength=net.n)
+        assert (np.sort(d) == np.sort(deg0)).all()
+    assert any((np.bincount(net.ties.ravel(), minlength=net.n) != deg0).any() for net in nets)
+
+
+def test_constraint_errors_name_the_problem():
+    g = _graph5()
+    with pytest.raises(FormulaError, match="two-mode"):
+        ef.ERGM(g, "edges", constraints="~ b1degrees")
+    with pytest.raises(FormulaError, match="undirected"):
+        ef.ERGM(_digraph4(), "edges", constraints="~ degreedist")
+    with pytest.raises(FormulaError, match="cannot be combined"):
+        ef.ERGM(_two_mode(), "edges", constraints="~ b1degrees + degreedist")
+    with pytest.raises(FormulaError, match="shape"):
+        ef.ERGM(g, "edges", constraints=("~ bd(attribs=A, maxout=2)", {"A": np.ones((3, 2))}))
+    with pytest.raises(NetworkError, match="class 1"):
+        ef.ERGM(g, "edges", constraints="~ bd(attribs='s', maxout=0)")
+    # b1degrees + b2degrees is degrees
+    assert ef.ERGM(_two_mode(), "edges",
+                   constraints="~ b1degrees + b2degrees").sample_space.preserve == "degrees"
