@@ -697,6 +697,7 @@ def ee_chain(model, cfg, seed, chain=0, callback=None, control=None):
             draws = s2.sample(par.eta(est) if curved else est, int(cfg["se_samplesize"]),
                               int(burn), int(interval))
             out["sims"] = out["final_dzA"] + draws
+            out["sim_interval"] = int(interval)
             out["proposals_sim"] = int(burn) + int(cfg["se_samplesize"]) * int(interval)
         except KeyboardInterrupt:
             out["interrupted"] = True

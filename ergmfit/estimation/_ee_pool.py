@@ -351,9 +351,24 @@ def build_results(model, out):
                                                                             10000))))},
     }
     net = getattr(model, "network", None)
-    return ERGMResults(est, cov, labels, method="ee", nobs=getattr(net, "n_dyads", None),
-                       converged=converged, n_iter=n_iter, seconds=out["seconds"], cov_mc=cov_mc,
-                       se_kind=se_kind, warnings=warn, info=info,
-                       formula=getattr(model, "formula", None), network=net, model=model,
-                       dyad_independent=getattr(model, "dyad_independent", None))
+    res = ERGMResults(est, cov, labels, method="ee", nobs=getattr(net, "n_dyads", None),
+                      converged=converged, n_iter=n_iter, seconds=out["seconds"], cov_mc=cov_mc,
+                      se_kind=se_kind, warnings=warn, info=info,
+                      formula=getattr(model, "formula", None), network=net, model=model,
+                      dyad_independent=getattr(model, "dyad_independent", None))
+    res.mcmc_sample = _final_sample(model, out, par)
+    return res
+
+
+def _final_sample(model, out, par):
+    """EE's final sample for ``fit.mcmc_diagnostics()``: the simulation at
+    the estimate of every chain (the draws that give the standard errors),
+    as statistics (observed + g(x) − g(x_obs)); None without a simulation."""
+    sims = [ch["sims"] for ch in out["chains"] if ch.get("sims") is not None and len(ch["sims"])]
+    if not sims:
+        return None
+    g_obs = np.asarray(out["g_obs"], dtype=float)
+    labels = list(par.stat_labels) if par is not None else list(model.labels)
+    return {"chains": [g_obs + np.asarray(s, dtype=float) for s in sims], "observed": g_obs,
+            "labels": labels, "interval": out["chains"][0].get("sim_interval")}
 
