@@ -189,7 +189,15 @@ class ERGM:
             space.check(start)
         cm = self.compiled(start)
         prop = space.proposal(proposal, cm, self)
-        return space.make_sampler(cm, prop, seed_words(random_state)), cm
+        sampler = space.make_sampler(cm, prop, seed_words(random_state))
+        # the runaway guard's ceiling is a multiple of the observed ties; its message names us
+        sampler.set_guard(reference_ties=self.network.n_ties)
+        sampler.description = self._guard_name()
+        return sampler, cm
+
+    def _guard_name(self):
+        net = self.network
+        return (f"the model '{self.formula}' ({net.n:,} nodes, {net.n_ties:,} observed ties)")
 
     def simulate(self, params, n=1, burnin=16384, interval=1024, output="graphs",
                  proposal="auto", random_state=None, start=None, constraints=None):
