@@ -440,7 +440,20 @@ def run_jobs(func, jobs, n_jobs=1, backend=None, progress=None, is_interrupted=N
     is_interrupted = is_interrupted or (lambda res: False)
     if n_jobs == 1 or len(jobs) <= 1:
         return _run_here(func, jobs, progress, is_interrupted)
+    if _is_dask(backend):
+        # progress and stop through dask's Variable / Event: the jobs may run
+        # on other machines, without a shared file system
+        from ._dask_jobs import run_dask
+        return run_dask(func, jobs, progress, is_interrupted)
     return _run_parallel(func, jobs, n_jobs, backend, progress, is_interrupted)
+
+
+def _is_dask(backend):
+    """``backend`` is dask's, named or (None) the caller's joblib context."""
+    if backend is not None:
+        return backend == "dask"
+    from joblib.parallel import get_active_backend
+    return type(get_active_backend()[0]).__name__ == "DaskDistributedBackend"
 
 
 def _run_here(func, jobs, progress, is_interrupted):
@@ -510,8 +523,14 @@ def _run_parallel(func, jobs, n_jobs, backend, progress, is_interrupted):
             interrupted = True
             with contextlib.suppress(OSError):
                 open(os.path.join(control_dir, "stop"), "w").close()
-            while not finished.wait(0.5):    # the jobs stop after their current step
-                pass
+            while True:                      # the jobs stop after their current step
+                try:
+                    while not finished.wait(0.5):
+                        pass
+                    break
+                except KeyboardInterrupt:    # a second Ctrl-C: they are stopping already
+                    print("ergmfit: stopping -- the jobs finish their current step",
+                          file=sys.stderr)
     finally:
         shutil.rmtree(control_dir, ignore_errors=True)
     if "err" in result:
