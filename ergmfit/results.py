@@ -301,14 +301,20 @@ class ERGMResults:
         return None if self.nobs is None else self.nobs - self.n_params
 
     @property
+    def n_free(self) -> int:
+        """Estimated coefficients: offsets (fixed, labelled offset(...)) left out,
+        as statnet counts the degrees of freedom of AIC and BIC."""
+        return sum(1 for lab in self.labels if not str(lab).startswith("offset("))
+
+    @property
     def aic(self):
-        return None if self.loglik is None else -2.0 * self.loglik + 2.0 * self.n_params
+        return None if self.loglik is None else -2.0 * self.loglik + 2.0 * self.n_free
 
     @property
     def bic(self):
         if self.loglik is None or not self.nobs:
             return None
-        return -2.0 * self.loglik + self.n_params * math.log(self.nobs)
+        return -2.0 * self.loglik + self.n_free * math.log(self.nobs)
 
     @property
     def coef(self) -> dict:
