@@ -53,6 +53,8 @@ class ObservedDesign:
 def _applies(model):
     if getattr(model, "curved", False) or getattr(model, "target_stats", None) is not None:
         return False
+    if not getattr(getattr(model, "parameterisation", None), "linear", True):
+        return False            # a fit's free-coefficient view of offsets (labels != columns)
     off = getattr(model, "offset", None)
     if off is not None and np.any(off):
         return False
