@@ -130,3 +130,10 @@ def test_imputation_count_and_observed_ties():
     assert set(new) <= set(miss)
     d = len(obs) / (net.n_dyads - len(miss))
     assert len(new) == int(np.round(d * len(miss)))
+
+
+def test_mple_without_random_state_is_reproducible():
+    e = next(x for x in cr.entries() if x["id"] == "s3.na.samplike_mutual_gwesp.MPLE")
+    m = cr.model(e)
+    a, b = m.fit(method="mple"), m.fit(method="mple")
+    np.testing.assert_array_equal(np.asarray(a.params), np.asarray(b.params))

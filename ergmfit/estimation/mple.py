@@ -486,7 +486,11 @@ class MPLE(Estimator):
         if target is not None and not _dyad_independent(model):
             bm = model.compiled(target_network(model, target, rng))
         elif _n_imputable(model) and not _dyad_independent(model):
-            bm = model.compiled(impute_missing(model, rng))
+            # the completion is random: random_state drives it (default a fixed one, so
+            # that an MPLE without random_state -- e.g. another estimator's start -- is
+            # reproducible)
+            bm = model.compiled(impute_missing(
+                model, rng if self.random_state is not None else 0))
         else:
             bm = model.compiled()
         space = getattr(model, "sample_space", None)
