@@ -333,7 +333,8 @@ class ERGM:
         # what the sampling estimators cannot do yet: say so instead of a wrong answer
         if method == "mple":
             return
-        if self.sample_space.constrained and method not in ("mcmle", "cd", "bayes"):
+        if self.sample_space.constrained and method not in ("mcmle", "cd", "bayes", "bcd",
+                                                            "mcle"):
             raise FormulaError(f"method={method!r} under constraints is not implemented; use "
                                "method='mcmle', 'cd' or 'mple'")
         if self.sample_space.n_missing and method != "mcmle":
