@@ -231,6 +231,15 @@ class ERGM:
         start : array of ties, optional
             Start here instead of the observed network.
 
+        Raises
+        ------
+        DegenerateModelError
+            When the chain runs away (a degenerate model filling the network):
+            more ties than max(10^6, 4 x the observed ties), or 4 GiB more
+            memory, checked every 2^16 proposals.  The message names the model
+            and what to try; :func:`ergmfit.sampling.chains.runaway_guard`
+            changes the limits (gof and every estimator's chains have them too).
+
         Examples
         --------
         >>> import networkx as nx
