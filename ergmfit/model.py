@@ -346,10 +346,10 @@ class ERGM:
                                                             "mcle"):
             raise FormulaError(f"method={method!r} under constraints is not implemented; use "
                                "method='mcmle', 'cd' or 'mple'")
-        if self.sample_space.n_missing and method != "mcmle":
+        if self.sample_space.n_missing and method not in ("mcmle", "bayes"):
             raise FormulaError(f"method={method!r} with missing dyads is not implemented; use "
-                               "method='mcmle' (the observed-data likelihood, as statnet) or "
-                               "'mple' (which leaves the missing dyads out)")
+                               "method='mcmle' (the observed-data likelihood, as statnet), "
+                               "'bayes' or 'mple' (which leaves the missing dyads out)")
         if self.sample_space.n_missing and self.target_stats is not None:
             raise FormulaError("missing dyads together with target_stats are implemented for "
                                "method='mple' only")
