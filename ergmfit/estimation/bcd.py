@@ -78,7 +78,7 @@ from ..results import ERGMResults
 from ..utils.longrun import catch_interrupt
 from ..utils.validation import check_params, check_random_state, seed_words
 from .base import Estimator, Setting, boolean, choice, integer, number
-from .existence import check_blocks, observed_design
+from .existence import nonexistence_error, observed_design
 
 __all__ = ["BCD", "fit_bcd", "learning_rates"]
 
@@ -394,6 +394,22 @@ class BCD(Estimator):
                           f"the standard errors use {len(U)} of {self.n_sim} simulated networks",
                           ConvergenceWarning, stacklevel=4)
         return 0.5 * (cov + cov.T), out
+
+
+def check_blocks(od, bm, chooser, labels, method, n_blocks=2000, random_state=None):
+    """Blocked estimators: when the observed design has a separation
+    direction, look for one of the composite likelihood over ``n_blocks``
+    blocks drawn by ``chooser`` (:func:`ergmfit.estimation.mcle.separation_direction`,
+    the MCLE's check); raise :func:`nonexistence_error` if there is one."""
+    if od is None or od.direction is None:
+        return
+    from .mcle import composite_design, separation_direction
+    blocks = [b for b in chooser.draw(n_blocks, random_state) if len(b)]
+    if not blocks:
+        return
+    d = separation_direction(composite_design(bm, blocks))
+    if d is not None:
+        raise nonexistence_error(labels, d, method)
 
 
 # iterations over which a curved model's map is linearised (one compiled call)

@@ -29,8 +29,7 @@ import numpy as np
 
 from ..exceptions import DegenerateModelError
 
-__all__ = ["ObservedDesign", "observed_design", "on_boundary", "nonexistence_error",
-           "check_blocks"]
+__all__ = ["ObservedDesign", "observed_design", "on_boundary", "nonexistence_error"]
 
 
 class ObservedDesign:
@@ -119,18 +118,3 @@ def nonexistence_error(labels, d, method, params=None):
         "lie on the boundary of the convex hull of the attainable ones). Remove the term(s) from "
         "the formula (or, for a statistic at its extreme, fix its coefficient with offset())")
 
-
-def check_blocks(od, bm, chooser, labels, method, n_blocks=2000, random_state=None):
-    """Blocked estimators: when the observed design has a separation
-    direction, look for one of the composite likelihood over ``n_blocks``
-    blocks drawn by ``chooser`` (:func:`ergmfit.estimation.mcle.separation_direction`,
-    the MCLE's check); raise :func:`nonexistence_error` if there is one."""
-    if od is None or od.direction is None:
-        return
-    from .mcle import composite_design, separation_direction
-    blocks = [b for b in chooser.draw(n_blocks, random_state) if len(b)]
-    if not blocks:
-        return
-    d = separation_direction(composite_design(bm, blocks))
-    if d is not None:
-        raise nonexistence_error(labels, d, method)
