@@ -593,9 +593,23 @@ def _ee_chain(model, cfg, seed, chain, callback, control):
     free = np.ones(p, dtype=bool)
     if dens is not None:
         free[dens_t] = False
-    arc_corr = ifd_correction(n_vars, L0) if use_ifd else 0.0
-    prop = IFD(K=cfg["ifd_k"]) if use_ifd else make_proposal(cfg["proposal"], bm)
-    sampler = MHSampler(bm, prop, seed_words(rng))
+    space = _constrained_space(model)
+    free_vars = space.free_vars() if space is not None and space.dyad_independent else None
+    if use_ifd and free_vars is not None:
+        # IFD on the free dyads of a dyad-set constraint
+        from ._ee import RestrictedIFD
+        L_f = int(np.isin(bm.on_vars(), free_vars).sum())
+        arc_corr = ifd_correction(len(free_vars), L_f)
+        prop = RestrictedIFD(free_vars, n_vars, K=cfg["ifd_k"])
+    else:
+        arc_corr = ifd_correction(n_vars, L0) if use_ifd else 0.0
+        prop = IFD(K=cfg["ifd_k"]) if use_ifd else _proposal(model, space, cfg["proposal"], bm)
+
+    def new_sampler(prop):
+        if space is not None and not use_ifd:
+            return space.make_sampler(bm, prop, seed_words(rng))
+        return MHSampler(bm, prop, seed_words(rng))
+    sampler = new_sampler(prop)
     m = int(cfg["sampler_steps"])
     inner = int(cfg["ee_inner_steps"])
     outer = int(cfg["ee_steps"])
@@ -615,7 +629,7 @@ def _ee_chain(model, cfg, seed, chain, callback, control):
         if use_ifd:
             prop.V = saved["meta"]["V"]
             prop.is_delete = saved["meta"]["is_delete"]
-        sampler = MHSampler(bm, prop, seed_words(rng))
+        sampler = new_sampler(prop)
 
     # --- Algorithm S --------------------------------------------------------
     s_theta = Dmean = s_rows = None
@@ -703,7 +717,11 @@ def _ee_chain(model, cfg, seed, chain, callback, control):
                     else np.ones(p)
                 if adaptive and dens is not None and not Dvec[dens] > 0:
                     Dvec[dens] = np.median(Dvec[free]) if free.any() else 1.0
-            sampler = MHSampler(bm, TieNoTie(), seed_words(rng))
+            if space is None:
+                sampler = MHSampler(bm, TieNoTie(), seed_words(rng))
+            else:
+                sampler = space.make_sampler(bm, _proposal(model, space, "tnt", bm),
+                                             seed_words(rng))
             dens_ph = None
             free_ph = np.ones(p, dtype=bool)
         else:
@@ -784,8 +802,26 @@ def sim_plan(cfg, L0):
     return interval, burn, n, unit, units if cfg["se"] == "simulate" else 0
 
 
+def _constrained_space(model):
+    """The model's constrained sample space (statnet's ``constraints=``), or None."""
+    space = getattr(model, "sample_space", None)
+    return space if space is not None and getattr(space, "constrained", False) else None
+
+
+def _proposal(model, space, name, bm):
+    """A compiled proposal by name; under constraints the space's own (it
+    never leaves the constrained space: restricted tie/no-tie, or the degree
+    preserving moves)."""
+    if space is None:
+        return make_proposal(name, bm)
+    return space.proposal("auto" if name in ("tnt", None) else name, bm, model)
+
+
 def _sim_sampler(model, bm, rng):
     from ..sampling._mh import MHSampler
+    space = _constrained_space(model)
+    if space is not None:
+        return space.make_sampler(bm, space.proposal("auto", bm, model), seed_words(rng))
     return MHSampler(bm, make_proposal(getattr(model, "default_proposal", "tnt"), bm),
                      seed_words(rng))
 
