@@ -300,3 +300,39 @@ def test_ee_refuses_missing_dyads_and_the_wrong_proposal_under_constraints():
                 constraints="~ bd(maxout=6)")
     with pytest.raises(SettingsError, match="constrained proposal"):
         quiet_fit(m, random_state=1, proposal="ifd", **SHORT)
+
+
+# ---------------------------------------------------------------------------
+# #22 item 4: the simulation at the estimate reports progress and stops
+# ---------------------------------------------------------------------------
+def test_standard_error_simulation_reports_progress_and_stops_on_request(samplike):
+    import time
+
+    from ergmfit.estimation._ee_chain import ee_chain, sim_plan
+    from ergmfit.estimation.ee import _resolve_cfg
+    cfg = _resolve_cfg(samplike, dict(SHORT, se_samplesize=400, se_interval=3000))
+    units = sim_plan(cfg, samplike.network.n_ties)[4]
+    assert units > 5
+
+    class Control:
+        def __init__(self, stop_after=None):
+            self.seen, self.stop_after = [], stop_after
+
+        def report(self, done, total=None):
+            self.seen.append(done)
+
+        def stop_requested(self):
+            return self.stop_after is not None and self.seen[-1] >= self.stop_after
+
+    c = Control()
+    out = ee_chain(samplike, cfg, 7, 0, None, c)
+    assert out["sims"] is not None and not out["interrupted"]
+    assert max(c.seen) == cfg["ee_steps"] + units        # the bar goes on through the simulation
+    # a stop request two pieces into the simulation ends it there (a parallel
+    # run's Ctrl-C), returning the trajectory without a sample
+    c = Control(stop_after=cfg["ee_steps"] + 2)
+    t0 = time.perf_counter()
+    out = ee_chain(samplike, cfg, 7, 0, None, c)
+    assert out["interrupted"] and out["sims"] is None and len(out["theta_rows"]) > 0
+    assert max(c.seen) == cfg["ee_steps"] + 2
+    assert time.perf_counter() - t0 < 30
