@@ -343,7 +343,7 @@ class ERGM:
         if method == "mple":
             return
         if self.sample_space.constrained and method not in ("mcmle", "cd", "bayes", "bcd",
-                                                            "mcle"):
+                                                            "mcle", "ee"):
             raise FormulaError(f"method={method!r} under constraints is not implemented; use "
                                "method='mcmle', 'cd' or 'mple'")
         if self.sample_space.n_missing and method not in ("mcmle", "bayes"):
