@@ -328,3 +328,19 @@ def test_exchange_under_a_constraint_matches_the_exact_posterior():
     assert float(fit.bse[0]) == pytest.approx(sd, rel=0.2)
     # the unconstrained posterior is elsewhere (mean -0.83): the constraint is honoured
     assert abs(float(fit.params[0]) + 0.83) > 4 * mcse
+
+
+def test_auxiliary_sampler_storage_changes_speed_not_draws():
+    # the two-path counts held in memory or counted on demand: the same draws
+    from ergmfit.estimation.bayes import fast_sampler
+    m = ef.ERGM(ef.datasets.load("lazega"), "edges + gwesp(log(3), fixed=TRUE) + "
+                "nodematch('office')")
+    eta = np.array([-4.0, 0.7, 0.9])
+    out = {}
+    for storage in ("held", "default"):
+        smp, name = fast_sampler(m, "auto", np.random.default_rng(3), eta, storage=storage)
+        assert name == storage
+        out[storage] = smp.sample(eta, 50, 1000, 500)
+    np.testing.assert_array_equal(out["held"], out["default"])
+    fit = m.fit(method="bayes", random_state=1, main_iters=2, burnin=0, aux_iters=100)
+    assert fit.info["storage"] in ("held", "default")
