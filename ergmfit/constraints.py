@@ -415,3 +415,82 @@ def parse_constraints(constraints, network, missing=None):
     for call in parse_formula(text):
         builder.add(call)
     return builder.space(_strip(constraints).replace("\n", " "))
+
+
+# ---------------------------------------------------------------------------
+# checkpoints: the sample space an MCMC-MLE checkpoint was written under
+# ---------------------------------------------------------------------------
+_SPACE_ITEMS = {"constraints": "constraints", "missing": "missing dyads",
+                "offset_coef": "offset coefficients", "target_stats": "target statistics"}
+
+
+def checkpoint_space(model) -> dict:
+    """What an MCMC-MLE checkpoint records of ``model``'s sample space:
+    constraints, missing dyads, offset coefficients, target statistics (the
+    model's :meth:`~ergmfit.ERGM.saved_spec`, with every item present)."""
+    spec = model.saved_spec() if hasattr(model, "saved_spec") else {}
+    return {k: spec.get(k) for k in _SPACE_ITEMS}
+
+
+def _same(key, a, b):
+    if a is None or b is None:
+        return a is None and b is None
+    if key == "missing":
+        return {tuple(map(str, p)) for p in a} == {tuple(map(str, p)) for p in b}
+    if key in ("offset_coef", "target_stats"):
+        a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+        return a.shape == b.shape and bool(np.all((a == b) | np.isclose(a, b, rtol=1e-12)))
+    return a == b
+
+
+def check_checkpoint_space(saved, model, path):
+    """Raise CheckpointError unless ``model`` samples the space recorded in a
+    checkpoint (``saved``: its ``sample_space`` entry; None for a checkpoint
+    written before they were recorded, which is not checked)."""
+    from .exceptions import CheckpointError
+    if saved is None:
+        return
+    now = checkpoint_space(model)
+    for key, what in _SPACE_ITEMS.items():
+        if not _same(key, saved.get(key), now.get(key)):
+            def show(v):
+                if v is None:
+                    return "none"
+                if key == "missing":
+                    return f"{len(v)} dyad(s)"
+                return repr(v[0] if key == "constraints" and isinstance(v, list) else v)
+            raise CheckpointError(
+                f"the checkpoint {path} was written with {what} {show(saved.get(key))}, but this "
+                f"fit has {show(now.get(key))}: a fit resumes in the sample space it was started "
+                "in. Resume with the same settings, or leave them out (resume= alone restores "
+                "the checkpoint's constraints, missing dyads, offsets and target statistics)")
+
+
+def resume_space(model, kwargs):
+    """The model a ``fit(..., resume=path)`` continues: the checkpoint's
+    constraints, offset coefficients and target statistics are put into
+    ``kwargs`` where the call gives none, and its missing dyads into the model
+    if it has none (anything given that differs is refused later, when the
+    checkpoint is read).  An unreadable checkpoint is left to the estimator."""
+    import copy
+    from .exceptions import CheckpointError
+    from .utils.longrun import read_json
+    try:
+        saved = (read_json(kwargs["resume"]) or {}).get("sample_space")
+    except CheckpointError:
+        return model
+    if not isinstance(saved, dict):
+        return model
+    cons = saved.get("constraints")
+    if kwargs.get("constraints") is None and model.constraints is None and cons is not None:
+        kwargs["constraints"] = ((cons[0], {k: [tuple(p) for p in v] for k, v in cons[1].items()})
+                                 if isinstance(cons, list) else cons)
+    for key in ("offset_coef", "target_stats"):
+        if (kwargs.get(key) is None and getattr(model, key, None) is None
+                and saved.get(key) is not None):
+            kwargs[key] = saved[key]
+    if saved.get("missing") and getattr(model, "_missing", None) is None:
+        model = copy.copy(model)
+        model._missing = pairs_vars(model.network, saved["missing"], "the checkpoint's missing dyads")
+        model._set_structure()
+    return model

@@ -284,7 +284,11 @@ class ERGM:
         **kwargs
             Settings of the estimator.
         """
-        model = self.configured(kwargs.pop("constraints", None), kwargs.pop("offset_coef", None),
+        base = self
+        if kwargs.get("resume") is not None:       # the checkpoint's sample space (#18)
+            from .constraints import resume_space
+            base = resume_space(self, kwargs)
+        model = base.configured(kwargs.pop("constraints", None), kwargs.pop("offset_coef", None),
                                 kwargs.pop("target_stats", None))
         model._check_estimator(method)
         res = model._fit(method, random_state, verbose, kwargs)

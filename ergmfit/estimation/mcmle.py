@@ -832,9 +832,10 @@ _CKPT_KIND = "ergmfit-mcmle-checkpoint"
 
 
 def _write_checkpoint(store, model, theta, interval, history):
+    from ..constraints import checkpoint_space      # constraints, missing dyads, offsets (#18)
     store.save_json({"kind": _CKPT_KIND, "formula": model.formula, "labels": model.labels,
                      "theta": [float(t) for t in theta], "interval": int(interval),
-                     "history": history})
+                     "history": history, "sample_space": checkpoint_space(model)})
 
 
 def _read_checkpoint(path, model):
@@ -848,4 +849,6 @@ def _read_checkpoint(path, model):
     if labels != list(model.labels) or len(theta) != len(labels):
         raise CheckpointError(f"the checkpoint {path} is for the statistics {data['labels']}, "
                               f"not {model.labels}")
+    from ..constraints import check_checkpoint_space
+    check_checkpoint_space(data.get("sample_space"), model, path)
     return data
