@@ -74,6 +74,7 @@ from scipy import sparse
 from scipy.sparse import csgraph
 
 from .exceptions import FormulaError
+from .sampling.multichain import chain_plan
 
 __all__ = ["gof", "GofResult", "GofBlock", "GofSummary", "GraphSummaries", "mc_pvalues",
            "parse_gof_statistics", "degree_distribution", "esp_distribution",
@@ -658,8 +659,72 @@ def _mcmc_settings(burnin, interval, mcmc):
     return burnin, interval
 
 
+def _chain_summaries(model, theta, eta, rows, random_state, n_draws, burnin, interval, graph_names,
+                     want_model, conditional=False, proposal="auto", progress=None):
+    """One chain of gof: ``n_draws`` networks after ``burnin`` proposals, one every
+    ``interval``; their summaries ``{name: (n_draws, size) array}``, and the
+    chain's (accepted, proposed) counts.  ``conditional``: the chain toggles
+    only the missing dyads (statnet's ``constraints + observed``).  ``rows``:
+    one natural-parameter row per network (posterior predictive), else None."""
+    from .utils.validation import seed_words
+    net = model.network
+    if conditional:
+        space = model.sample_space.conditional()
+        cm = model.compiled()
+        sampler = space.make_sampler(cm, space.proposal("auto", cm, model),
+                                     seed_words(random_state))
+    else:
+        sampler, cm = model.sampler(theta, proposal, random_state)
+    g0 = model.statistics_vector(cm.state.ties()) if want_model else None
+    out = {nm: [] for nm in graph_names}
+    if want_model:
+        out["model"] = []
+    sampler.run(eta, burnin)            # the sampler runs on the natural parameters
+    for s in range(n_draws):
+        sampler.run(eta if rows is None else rows[s], interval)
+        if graph_names:
+            S = GraphSummaries(net.n, cm.state.ties(), net.directed)
+            for nm in graph_names:
+                out[nm].append(S.compute(nm))
+        if want_model:
+            out["model"].append(g0 + sampler.delta)
+        if progress is not None:
+            progress(s + 1)
+    return ({nm: np.array(v) for nm, v in out.items()},
+            (int(sampler.n_accepted), int(sampler.n_proposed)))
+
+
+def _run_chains(model, theta, eta, rows, states, sizes, burnin, interval, graph_names, want_model,
+                conditional, proposal, n_jobs, backend, verbose, t0):
+    from .utils.longrun import parallel_map
+    n_sim = sum(sizes)
+    step = max(1, n_sim // 10)
+    offsets = np.cumsum([0] + sizes[:-1])
+    what = "conditional networks (missing dyads)" if conditional else "networks"
+
+    def progress_of(c):
+        if not verbose or n_jobs != 1:
+            return None
+
+        def show(done):
+            k = offsets[c] + done
+            if k % step == 0 or k == n_sim:
+                print(f"gof: simulated {k}/{n_sim} {what} ({time.perf_counter() - t0:.1f} s)",
+                      file=sys.stderr)
+        return show
+    jobs = [(model, theta, eta, None if rows is None else rows[o:o + k], st, k, burnin, interval,
+             graph_names, want_model, conditional, proposal, progress_of(c))
+            for c, (st, k, o) in enumerate(zip(states, sizes, offsets)) if k > 0]
+    parts = parallel_map(_chain_summaries, jobs, n_jobs=n_jobs, backend=backend)
+    names = list(graph_names) + (["model"] if want_model else [])
+    sims = {nm: np.concatenate([p[0][nm] for p in parts]) for nm in names}
+    acc = sum(p[1][0] for p in parts) / max(1, sum(p[1][1] for p in parts))
+    return sims, acc
+
+
 def gof(model, params=None, n_sim=100, burnin=None, interval=None, statistics=None,
-        random_state=None, verbose=False, mcmc=None, proposal="auto") -> GofResult:
+        random_state=None, verbose=False, mcmc=None, proposal="auto", n_chains=1, n_jobs=1,
+        backend=None) -> GofResult:
     """Goodness of fit of ``model`` at ``params``, as statnet's ``gof``.
 
     Parameters
@@ -682,7 +747,7 @@ def gof(model, params=None, n_sim=100, burnin=None, interval=None, statistics=No
         (directed), ``espartners``, ``dspartners``, ``distance``, ``model``.
         Default: statnet's (see :func:`parse_gof_statistics`).
     random_state : int, Generator or None
-        The same seed gives the same result.
+        The same seed gives the same result (whatever ``n_jobs``).
     verbose : bool
         Progress on standard error.
     mcmc : dict, optional
@@ -690,6 +755,22 @@ def gof(model, params=None, n_sim=100, burnin=None, interval=None, statistics=No
         ``MCMC.burnin``/``MCMC.interval`` are accepted too).
     proposal : str
         MCMC proposal, as in :meth:`ERGM.simulate` ("auto" by default).
+    n_chains : int
+        Independent chains (each with its own burn-in) that share the
+        ``n_sim`` networks, in order; the result depends on ``n_chains`` and
+        the seed, not on ``n_jobs``.  One chain gives the networks a single
+        chain always gave.
+    n_jobs : int
+        Processes (or dask workers) running the chains at once
+        (:func:`ergmfit.utils.longrun.parallel_map`; -1: every core).
+    backend : str, optional
+        joblib backend: "loky" (default), "threading", "multiprocessing" or
+        "dask" (within a ``dask.distributed.Client``).
+
+    With missing dyads the observed summaries are, as statnet's ``gof``, the
+    means over ``n_sim`` networks drawn with only the missing dyads varying
+    (given the observed ones, at the same parameters): an imputation average
+    instead of the network with its missing dyads empty.
 
     Returns
     -------
@@ -711,7 +792,8 @@ def gof(model, params=None, n_sim=100, burnin=None, interval=None, statistics=No
         params, n_sim = rows.mean(axis=0), len(rows)
     theta = check_params(getattr(model, "_finite_offsets", lambda x: x)(params), model.labels)
     eta = model.eta(theta) if hasattr(model, "eta") else theta
-    n_sim = int(n_sim)
+    eta_rows = None if rows is None else np.array([model.eta(r) for r in rows])
+    n_sim, n_chains = int(n_sim), int(n_chains)
     if n_sim < 1:
         raise ValueError(f"n_sim must be at least 1, got {n_sim}")
     burnin, interval = _mcmc_settings(burnin, interval, mcmc)
@@ -720,29 +802,26 @@ def gof(model, params=None, n_sim=100, burnin=None, interval=None, statistics=No
     if "model" in names and not model.labels:
         names.remove("model")
     graph_names = [nm for nm in names if nm != "model"]
+    want_model = "model" in names
 
     t0 = time.perf_counter()
-    obs_s = GraphSummaries(net.n, net.ties, net.directed)
-    obs = {nm: obs_s.compute(nm) for nm in graph_names}
-    g0 = model.statistics_vector()
-    if "model" in names:
-        obs["model"] = g0
-    sims = {nm: np.empty((n_sim, obs[nm].size)) for nm in obs}
-
-    sampler, cm = model.sampler(theta, proposal, random_state)
-    sampler.run(eta, burnin)          # the sampler runs on the natural parameters
-    step = max(1, n_sim // 10)
-    for s in range(n_sim):
-        sampler.run(eta if rows is None else model.eta(rows[s]), interval)
-        if graph_names:
-            S = GraphSummaries(net.n, cm.state.ties(), net.directed)
-            for nm in graph_names:
-                sims[nm][s] = S.compute(nm)
-        if "model" in names:
-            sims["model"][s] = g0 + sampler.delta
-        if verbose and ((s + 1) % step == 0 or s + 1 == n_sim):
-            print(f"gof: simulated {s + 1}/{n_sim} networks "
-                  f"({time.perf_counter() - t0:.1f} s)", file=sys.stderr)
+    states, sizes, rng = chain_plan(random_state, n_sim, n_chains)
+    sims, acceptance = _run_chains(model, theta, eta, eta_rows, states, sizes, burnin, interval,
+                                   graph_names, want_model, False, proposal, n_jobs, backend,
+                                   verbose, t0)
+    space = getattr(model, "sample_space", None)
+    if space is not None and space.n_missing:
+        # statnet: the observed summaries average over draws of the missing dyads
+        cstates = [np.random.default_rng(int(w)) for w in rng.integers(0, 2**63, n_chains)]
+        cond, _ = _run_chains(model, theta, eta, eta_rows, cstates, sizes, burnin, interval,
+                              graph_names, want_model, True, proposal, n_jobs, backend,
+                              verbose, t0)
+        obs = {nm: cond[nm].mean(axis=0) for nm in cond}
+    else:
+        obs_s = GraphSummaries(net.n, net.ties, net.directed)
+        obs = {nm: obs_s.compute(nm) for nm in graph_names}
+        if want_model:
+            obs["model"] = model.statistics_vector()
 
     blocks = []
     for nm in names:
@@ -753,5 +832,5 @@ def gof(model, params=None, n_sim=100, burnin=None, interval=None, statistics=No
     return GofResult(blocks, n_sim=n_sim, burnin=burnin, interval=interval,
                      params=dict(zip(model.labels, theta.tolist())), formula=model.formula,
                      directed=net.directed, n_nodes=net.n,
-                     acceptance_rate=sampler.acceptance_rate,
+                     acceptance_rate=acceptance,
                      seconds=time.perf_counter() - t0, proposal=proposal)

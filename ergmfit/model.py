@@ -204,7 +204,8 @@ class ERGM:
         return (f"the model '{self.formula}' ({net.n:,} nodes, {net.n_ties:,} observed ties)")
 
     def simulate(self, params, n=1, burnin=16384, interval=1024, output="graphs",
-                 proposal="auto", random_state=None, start=None, constraints=None):
+                 proposal="auto", random_state=None, start=None, constraints=None,
+                 n_chains=1, n_jobs=1, backend=None):
         """Draw networks from the model at ``params`` by Metropolis-Hastings.
 
         Parameters
@@ -230,6 +231,11 @@ class ERGM:
         random_state : int, Generator or None
         start : array of ties, optional
             Start here instead of the observed network.
+        n_chains, n_jobs, backend
+            ``n_chains`` independent chains (each with its own burn-in) share the
+            ``n`` draws, run by ``n_jobs`` processes (joblib; ``backend="dask"``
+            within a dask Client); the result depends on the seed and
+            ``n_chains``, not on ``n_jobs`` (:mod:`ergmfit.sampling.multichain`).
 
         Raises
         ------
@@ -248,6 +254,12 @@ class ERGM:
         >>> S.shape
         (5, 1)
         """
+        if n_chains != 1 or n_jobs != 1:    # independent chains, maybe in parallel (#22)
+            from .sampling.multichain import simulate_chains
+            return simulate_chains(self if constraints is None else
+                                   self.with_constraints(constraints), params, n, burnin,
+                                   interval, output, proposal, random_state, start, n_chains,
+                                   n_jobs, backend)
         if constraints is not None:
             return self.with_constraints(constraints).simulate(
                 params, n, burnin, interval, output, proposal, random_state, start)

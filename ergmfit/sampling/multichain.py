@@ -1,0 +1,69 @@
+"""Independent Markov chains for ``simulate`` and ``gof``, run one after the
+other or in parallel (issue #22).
+
+The draws are shared out among ``n_chains`` chains, each with its own
+burn-in and seed; the seeds come from ``random_state`` in chain order, so the
+result depends on the seed and ``n_chains`` but never on ``n_jobs`` (how many
+processes or dask workers run the chains: :func:`ergmfit.utils.longrun.parallel_map`).
+Chain 0 draws its seed exactly as a single chain always has, so ``n_chains=1``
+gives the draws a plain ``simulate``/``gof`` gives.
+"""
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+
+
+def chain_plan(random_state, n_draws, n_chains):
+    """Per chain its random state and its number of draws (in order), and the
+    generator left for further seeds.  Nothing here depends on ``n_jobs``."""
+    from ..utils.validation import check_random_state, seed_words
+    n_chains = int(n_chains)
+    if n_chains < 1:
+        raise ValueError(f"n_chains must be at least 1, got {n_chains}")
+    rng = check_random_state(random_state)
+    states = [copy.deepcopy(rng)]
+    seed_words(rng)                      # what chain 0's sampler draws from its copy
+    states += [np.random.default_rng(int(w)) for w in rng.integers(0, 2**63, n_chains - 1)]
+    sizes = [len(a) for a in np.array_split(np.arange(int(n_draws)), n_chains)]
+    return states, sizes, rng
+
+
+def _simulate_chain(model, params, n, burnin, interval, stats, proposal, random_state, start):
+    # one chain: statistics (n, p) or the tie arrays of its n networks
+    theta = model.eta(params)
+    sampler, cm = model.sampler(params, proposal, random_state, start)
+    if stats:
+        return model.statistics_vector(start) + sampler.sample(theta, n, burnin, interval)
+    sampler.run(theta, burnin)
+    out = []
+    for _ in range(n):
+        sampler.run(theta, interval)
+        out.append(cm.state.ties())
+    return out
+
+
+def simulate_chains(model, params, n=1, burnin=16384, interval=1024, output="graphs",
+                    proposal="auto", random_state=None, start=None, n_chains=1, n_jobs=1,
+                    backend=None):
+    """:meth:`ERGM.simulate` by ``n_chains`` independent chains on ``n_jobs``
+    processes (or dask workers, ``backend="dask"``): the same arguments and
+    output, the networks of chain 0 first."""
+    from ..utils.longrun import parallel_map
+    if output not in ("graphs", "networks", "stats"):
+        raise ValueError(f"output must be 'graphs', 'networks' or 'stats', got {output!r}")
+    n, burnin, interval = int(n), int(burnin), int(interval)
+    if n < 0 or burnin < 0 or interval < 1:
+        raise ValueError("need n >= 0, burnin >= 0 and interval >= 1")
+    states, sizes, _ = chain_plan(random_state, n, n_chains)
+    jobs = [(model, params, k, burnin, interval, output == "stats", proposal, st, start)
+            for st, k in zip(states, sizes) if k > 0]
+    parts = parallel_map(_simulate_chain, jobs, n_jobs=n_jobs, backend=backend)
+    if output == "stats":
+        return (np.concatenate(parts) if parts
+                else np.zeros((0, len(model.statistics_vector(start)))))
+    nets = [model.network.with_ties(t) for part in parts for t in part]
+    if output == "networks":
+        return nets
+    return [net.to_networkx() for net in nets]
