@@ -73,6 +73,7 @@ from ergmfit.core._hashmap cimport mix64
 from ergmfit.terms._ergm cimport ERGMModel
 from ergmfit.network._state cimport NetworkState
 from ergmfit.core._model cimport BinaryModel
+from ergmfit.sampling._proposals cimport tnt_lq_slot
 
 cnp.import_array()
 
@@ -493,13 +494,7 @@ cdef class ConstrainedProposal(Proposal):
             else:
                 self.free_dyad(rng, &a, &b, &tp[0])
                 ton[0] = self.st.has_tie(a, b)
-            slot = <int>(L & 63)
-            if self.lq_key[slot] != L:
-                self.lq_del[slot] = (log(((0.5 / D) if L > 1 else (1.0 / D)) / (0.5 / L + 0.5 / D))
-                                     if L > 0 else 0.0)
-                self.lq_add[slot] = log((0.5 / (L + 1) + 0.5 / D)
-                                        / ((0.5 / D) if L > 0 else (1.0 / D)))
-                self.lq_key[slot] = L
+            slot = tnt_lq_slot(self.lq_key, self.lq_del, self.lq_add, L, D)
             lq[0] = self.lq_del[slot] if ton[0] else self.lq_add[slot]
             ti[0] = a; tj[0] = b
             k = 1

@@ -1,7 +1,22 @@
 # cython: language_level=3
 from libc.stdint cimport int64_t
+from libc.math cimport log
 from ergmfit.core._model cimport BinaryModel
 from ergmfit.core._random cimport RNG
+
+cdef inline int tnt_lq_slot(int64_t* key, double* ldel, double* ladd, int64_t L,
+                            double D) noexcept nogil:
+    """Tie/no-tie's Hastings log-ratios with L ties among D dyads (removing a tie:
+    L -> L - 1, into ldel; adding one: L -> L + 1, into ladd), kept in a 64-slot
+    direct-mapped table keyed by L (L moves by +-1); returns L's slot."""
+    cdef int slot = <int>(L & 63)
+    if key[slot] != L:
+        ldel[slot] = (log(((0.5 / D) if L > 1 else (1.0 / D)) / (0.5 / L + 0.5 / D))
+                      if L > 0 else 0.0)
+        ladd[slot] = log((0.5 / (L + 1) + 0.5 / D) / ((0.5 / D) if L > 0 else (1.0 / D)))
+        key[slot] = L
+    return slot
+
 
 cdef class Proposal:
     """A Metropolis-Hastings proposal over the variables of a BinaryModel.

@@ -59,13 +59,7 @@ cdef class TieNoTie(Proposal):
             v = m.on_var(rng_below(rng, L))
         else:
             v = m.random_var(rng)
-        if self.lq_key[slot] != L:
-            # removing a tie: L -> L - 1; adding one: L -> L + 1
-            self.lq_del[slot] = (log(((0.5 / D) if L > 1 else (1.0 / D)) / (0.5 / L + 0.5 / D))
-                                 if L > 0 else 0.0)
-            self.lq_add[slot] = log((0.5 / (L + 1) + 0.5 / D)
-                                    / ((0.5 / D) if L > 0 else (1.0 / D)))
-            self.lq_key[slot] = L
+        tnt_lq_slot(self.lq_key, self.lq_del, self.lq_add, L, D)
         log_q_ratio[0] = self.lq_del[slot] if m.get(v) else self.lq_add[slot]
         return v
 
