@@ -2,27 +2,18 @@
 progress and stop through dask (#22 item 3), a second Ctrl-C (#24 item 5),
 non-existence / non-identifiability / dead statistics (#24 item 11), the
 adaptive update on curved models (#17), constraints (#18)."""
+import os
+import sys
 import warnings
 
 import numpy as np
 import pytest
 
 import ergmfit as ef
-from ergmfit.estimation.ee import fit_ee
 from ergmfit.exceptions import ConvergenceWarning, SettingsError
 
-SHORT = dict(ee_steps=10, ee_inner_steps=20, sampler_steps=300, s_steps=20, se_samplesize=100)
-
-
-def quiet_fit(model, **kw):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        return fit_ee(model, **kw)
-
-
-@pytest.fixture(scope="module")
-def samplike():
-    return ef.ERGM(ef.datasets.load_network("samplike"), "edges + mutual")
+sys.path.insert(0, os.path.dirname(__file__))
+from test_ee import SHORT, quiet_fit, samplike  # noqa: E402,F401 - helpers and fixture shared
 
 
 # ---------------------------------------------------------------------------
