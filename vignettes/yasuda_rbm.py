@@ -65,7 +65,12 @@ paper's number lies within our error bars):
    -1.74 (checked by ``generator01`` and the third experiment).
 
 Neither is confirmed by the paper's text; the table shows which of the
-paper's numbers each one reproduces within the error bars.  With the stated
+paper's numbers each one reproduces within the error bars.  Full run (30
+trials): explanation 1 matches the paper's L_ML (4 of 4 within 2 s.e.) and
+the k = 1 MADs (3 of 3), but only 2 of 3 MADs at k = 2 and 1 of 3 at k = 3
+(0.14-0.17 against the paper's 0.10-0.13); explanation 2 gives L_ML -1.43 ±
+0.03 for these 30 data sets (the paper: -1.74) and matches 2 of 3 MADs at
+k = 1 and none at k = 2 or 3.  So neither reproduces Table 1 as a whole.  With the stated
 ±1 generator (w = 0.2) the MADs decrease with k as in the paper but are
 about half as large, and CL1/CL2 overfit the few distinct states (their
 conditionals become nearly deterministic; L_ML peaks and then falls).
