@@ -329,3 +329,15 @@ def test_standard_error_simulation_reports_progress_and_stops_on_request(samplik
     assert out["interrupted"] and out["sims"] is None and len(out["theta_rows"]) > 0
     assert max(c.seen) == cfg["ee_steps"] + 2
     assert time.perf_counter() - t0 < 30
+
+
+def test_estimnet_standard_errors_show_their_monte_carlo_part(samplike):
+    # se="estimnet" (the default beyond 10^6 dyads): the "MCMC %" column is the
+    # share of the formula's Monte-Carlo term (batch-means variance of the mean
+    # theta), not "no Monte-Carlo error"
+    fit = quiet_fit(samplike, random_state=2, se="estimnet", polish=False, **SHORT)
+    assert fit.se_kind == "estimnet" and fit.cov_mc is not None
+    mc = np.square(fit.info["estimnet"]["chains"][0]["se_mc"])
+    assert np.all(mc > 0)
+    np.testing.assert_allclose(np.diag(fit.cov_mc), mc)
+    assert np.all(np.diag(fit.cov_mc) < np.diag(fit.cov))
