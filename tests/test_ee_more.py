@@ -341,3 +341,25 @@ def test_estimnet_standard_errors_show_their_monte_carlo_part(samplike):
     assert np.all(mc > 0)
     np.testing.assert_allclose(np.diag(fit.cov_mc), mc)
     assert np.all(np.diag(fit.cov_mc) < np.diag(fit.cov))
+
+
+def test_a_worker_ignores_sigint_while_its_chain_runs():
+    # a terminal's Ctrl-C reaches the worker processes too; they stop through
+    # their control instead (else a second Ctrl-C could abort one while it
+    # returns its work); in-process runs keep Ctrl-C
+    import signal
+    import time
+
+    from ergmfit.estimation._ee_parts import _deaf_to_sigint
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with _deaf_to_sigint(True):
+            signal.raise_signal(signal.SIGINT)
+            time.sleep(0.05)                        # no KeyboardInterrupt here
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        with pytest.raises(KeyboardInterrupt):
+            with _deaf_to_sigint(False):
+                signal.raise_signal(signal.SIGINT)
+                time.sleep(0.05)
+    finally:
+        signal.signal(signal.SIGINT, old)
