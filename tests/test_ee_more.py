@@ -363,3 +363,15 @@ def test_a_worker_ignores_sigint_while_its_chain_runs():
                 time.sleep(0.05)
     finally:
         signal.signal(signal.SIGINT, old)
+
+
+def test_a_stuck_simulation_is_not_called_collinear():
+    # two distinct simulated states satisfy a linear relation by themselves: a
+    # near-degenerate chain, not collinear terms (the s.e. warning says so)
+    from ergmfit.estimation._ee_pool import check_identifiable
+    rng = np.random.default_rng(1)
+    flip = rng.integers(0, 2, size=(60, 1)).astype(float)
+    sims = np.hstack([flip, 3 * flip, np.zeros((60, 1)) + flip])
+    ch = {"phases": [{"dz_rows": rng.normal(size=(10, 3)), "n_done": 10}], "sims": sims}
+    check_identifiable([ch], ["a", "b", "c"], {"dens": 0, "proposal": "tnt",
+                                               "sampler_steps": 10})

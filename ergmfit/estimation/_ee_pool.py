@@ -158,7 +158,10 @@ def check_identifiable(chains, labels, cfg, curved=False):
         S = np.concatenate(sims)
         S = S - S.mean(axis=0)
         sd = S.std(axis=0)
-        if np.all(sd > 0) and p > 1:
+        # a relation among a handful of distinct states (a chain stuck near the
+        # empty or complete graph toggling a few dyads) proves nothing
+        distinct = len(np.unique(S, axis=0)) if len(S) else 0
+        if np.all(sd > 0) and p > 1 and distinct >= 3 * p + 2:
             Zs = S / sd
             w, V = np.linalg.eigh(Zs.T @ Zs / len(Zs))
             v = V[:, 0]
