@@ -26,9 +26,13 @@ prior N(0, 100 I).  Two defaults differ, both settable to Bergm's:
   ``v_proposal=0.0025`` is Bergm's V = 0.0025 I, which on Lazega's covariate
   model (a seniority coefficient with posterior sd 0.009) accepts 1 % of the
   proposals and leaves R-hat at 2.
-* ``aux_iters=None``: max(1000, 6 × dyads) proposals per auxiliary network
-  (Bergm: 1000), so that y' is near an exact draw beyond ~170 dyads (see
-  :func:`default_aux_iters`).
+* ``aux_iters=None``: measured (Bergm: 1000): the lag at which the
+  statistics' autocorrelation falls to 0.05 in a pilot chain, and at least
+  one proposal per dyad (:func:`auxiliary_length`).  The pilot runs at the
+  MPLE for the burn-in and again at the population's mean at the end of the
+  burn-in, for the kept iterations (Lazega's covariate model: 6,000-7,500
+  and 3,000-3,900, as the chain mixes more slowly at the MPLE), never
+  fewer than Bergm's 1,000 (flomarriage, whose lag is ~50).
 
 ``delayed=True`` screens every proposal first on the adjusted
 pseudo-posterior (:mod:`.bayes_pl`; an MCMC-MLE fit is made for it) and
@@ -172,13 +176,79 @@ def make_prior(p, prior=None, prior_mean=None, prior_sigma=None) -> NormalPrior:
 
 
 def default_aux_iters(model) -> int:
-    """Proposals per auxiliary network when ``aux_iters`` is None: Bergm's 1000,
-    or 6 per dyad on larger networks (on Lazega's covariate model, 630 dyads,
-    Bergm's 1000 leave the posterior means 0.6 sds and the sds 25 % off a
-    run with 5000; 2500 and 4000 are within 0.31 and 0.21 sds)."""
+    """The fallback length of an auxiliary chain (when the pilot of
+    :func:`auxiliary_length` cannot measure one): Bergm's 1000, or 6 per dyad
+    on larger networks (on Lazega's covariate model, 630 dyads, Bergm's 1000
+    leave the posterior means 0.6 sds and the sds 25 % off a run with 5000;
+    2500 and 4000 are within 0.31 and 0.21 sds)."""
     net = getattr(model, "network", None)
     dyads = getattr(net, "n_dyads", None)
     return 1000 if dyads is None else max(1000, 6 * int(dyads))
+
+
+#: auxiliary_length: the autocorrelation the statistics must fall to
+AUX_ACF = 0.05
+#: auxiliary_length: never shorter than Bergm's default
+AUX_FLOOR = 1000
+#: ... found as the lag of this level, extrapolated geometrically (less noisy)
+AUX_LEVEL = 0.25
+
+
+def auxiliary_length(model, proposal, rng, eta0, storage=None, n=20000, max_rounds=8,
+                     target=AUX_ACF):
+    """Proposals per auxiliary network when ``aux_iters`` is None, measured:
+    the lag at which every statistic's autocorrelation, in a stationary
+    chain at η0, has fallen to ``AUX_ACF`` (0.05), and at least Bergm's 1,000
+    (``AUX_FLOOR``) and one proposal per dyad.  A pilot thins the chain by s proposals (first dyads/50), takes
+    ``n`` draws and looks among the first n/400 lags for the lag where the
+    largest autocorrelation falls to ``AUX_LEVEL`` (0.25, estimated with less
+    noise than 0.05), extrapolated geometrically to 0.05 (x ln 20 / ln 4); if it
+    is not there, s grows 4-fold.  Returns (length, info).
+
+    Why 0.05: an auxiliary chain of k proposals from the observed network y
+    gives g(y') correlated with g(y) by about the lag-k autocorrelation ρ,
+    which tempers the likelihood in the exchange ratio by (1 − ρ) (sds wider
+    by about 1/sqrt(1 − ρ)).  On Lazega's covariate model (at the posterior
+    mean) a long pilot puts the lags of 0.25 / 0.1 / 0.05 at 1,800 / 3,300 /
+    4,000 proposals and this pilot at 3,300-4,000 (seeds 1-6); 3,780 give
+    means within 0.22 posterior sds and sds within 7 % of a long run at
+    5,000, 2,000 (ρ ≈ 0.25) means 0.27 sds off and sds 3-16 % too wide.
+
+    Why the floor: the pilot sees one θ, and the posterior may reach slower
+    mixing (near-degenerate) parameters.  On the 5-node exactness test the
+    lag is 10-16 proposals, and chains that short miss the exact posterior
+    (by 5-10 MC s.e.); on flomarriage (lag 40-60) 100 proposals still give
+    means within 0.1 sds and sds within 9 % of Bergm's runs with 1,000, 50
+    sds 11-25 % too wide.  So the pilot only replaces the old default's
+    6 x dyads (Lazega: 3,780) where the chain needs fewer or more.  A model whose chain does not settle
+    within the rounds falls back to :func:`default_aux_iters`."""
+    net = model.network
+    dyads = int(net.n_dyads)
+    smp, _ = fast_sampler(model, proposal, rng, eta0, storage=storage)
+    eta0 = np.asarray(eta0, dtype=float)
+    smp.run(eta0, 10 * dyads)                       # burn-in from the observed network
+    step = max(1, dyads // 50)
+    max_lag = max(2, n // 400)      # the chain is at least 400 x the lag found
+    for r in range(max_rounds):
+        X = smp.sample(eta0, n, 0, step)
+        sd = X.std(axis=0)
+        X = (X[:, sd > 0] - X[:, sd > 0].mean(axis=0)) / sd[sd > 0]
+        if X.shape[1] == 0:
+            break
+        acf = np.array([np.max(np.mean(X[:-lag] * X[lag:], axis=0))
+                        for lag in range(1, max_lag + 1)])
+        below = np.flatnonzero(acf <= AUX_LEVEL)
+        if len(below):
+            # the lag of AUX_LEVEL (measured well) extrapolated geometrically to AUX_ACF
+            lag = (int(below[0]) + 1) * step * np.log(target) / np.log(AUX_LEVEL)
+            k = max(AUX_FLOOR, dyads, int(np.ceil(lag)))
+            return k, {"pilot_lag": int(np.ceil(lag)), "pilot_step": step,
+                       "pilot_rounds": r + 1,
+                       "rule": f"lag of autocorrelation {target} (at least {AUX_FLOOR} and "
+                               "one per dyad)"}
+        step *= 4
+    return default_aux_iters(model), {"rule": "fallback max(1000, 6 x dyads): the pilot "
+                                              "found no lag"}
 
 
 def start_centre(model, start=None):
@@ -252,7 +322,8 @@ class Bayes(Estimator):
         Setting("burnin", 100, integer(0), "Iterations of every chain discarded (burn.in)."),
         Setting("main_iters", 1000, integer(1), "Iterations of every chain kept (main.iters)."),
         Setting("aux_iters", None, integer(1, allow_none=True),
-                "MH proposals per auxiliary network (aux.iters; None: max(1000, 6 x dyads))."),
+                "MH proposals per auxiliary network (aux.iters; None: measured by a pilot, "
+                "see auxiliary_length)."),
         Setting("n_chains", None, integer(1, allow_none=True),
                 "Chains of the population (nchains; default 2 x number of parameters)."),
         Setting("gamma", 0.5, number(0.0), "ADS move factor (gamma)."),
@@ -293,7 +364,6 @@ class Bayes(Estimator):
             raise SettingsError("the model has no parameters to sample")
         prior = make_prior(p, self.prior, self.prior_mean, self.prior_sigma)
         H = self.n_chains if self.n_chains is not None else 2 * p
-        aux = self.aux_iters if self.aux_iters is not None else default_aux_iters(model)
         n_total = self.burnin + self.main_iters
         rng = check_random_state(self.random_state)
         centre, cov0 = start_centre(model, self.start)
@@ -313,10 +383,28 @@ class Bayes(Estimator):
             out = np.empty((n_total, H, p))
             accepted = np.zeros(H, dtype=np.int64)
             it0 = 0
-        sampler, storage = fast_sampler(model, self.proposal, rng, model.eta(centre))
+        eta0 = model.eta(centre)
+        sampler, storage = fast_sampler(model, self.proposal, rng, eta0)
+        aux_info = {"rule": "aux_iters"}
+        if self.aux_iters is not None:
+            aux = self.aux_iters
+        elif state is not None and state.get("aux_iters"):
+            aux = int(state["aux_iters"])       # a resumed run keeps its length
+        else:
+            aux, aux_info = auxiliary_length(model, self.proposal, rng, eta0, storage)
         run = _ExchangeRun(model, sampler, prior, self, rng, theta, out, accepted)
         run.aux_iters = aux
         run.storage = storage
+        run.aux_info = aux_info
+        if self.aux_iters is None and it0 <= self.burnin and self.burnin > 0:
+            def remeasure(pop):
+                # the length for the kept iterations, measured at the population's mean
+                # (the MPLE may mix more slowly than the posterior: Lazega 5,500 / 3,300)
+                k, info = auxiliary_length(model, self.proposal, rng,
+                                           model.eta(pop.mean(axis=0)), storage)
+                info["burnin_aux_iters"] = run.aux_iters
+                run.aux_iters, run.aux_info = k, info
+            run.remeasure = remeasure
         if model.sample_space.n_missing:
             if self.delayed:
                 raise SettingsError("delayed=True with missing dyads is not implemented")
@@ -350,6 +438,7 @@ class _ExchangeRun:
         self.checkpoint = None  # a longrun.Checkpoint while one is written
         self.surrogate = None   # a _Surrogate: delayed acceptance
         self.imputer = None     # an _Imputer: missing dyads
+        self.remeasure = None   # called with the population at the end of the burn-in
         self.storage = None     # the auxiliary sampler's two-path storage ('held'/'default')
         self.passed = np.zeros(theta.shape[0], dtype=np.int64)
         self.eps_chol = None    # Cholesky factor of the covariance of the proposal noise
@@ -375,7 +464,9 @@ class _ExchangeRun:
         it = it0
         with bar, catch_interrupt() as stop:     # Ctrl-C: the block under way is lost
             while it < n_total:
-                m = min(_BLOCK, n_total - it)
+                if it == est.burnin and self.remeasure is not None:
+                    self.remeasure(theta)       # the auxiliary length at the population
+                m = min(_BLOCK, n_total - it, (est.burnin - it) if it < est.burnin else _BLOCK)
                 eps = rng.standard_normal((m, H, p)) @ L.T
                 logu = np.log(rng.random((m, H)))
                 r1 = rng.integers(0, max(H - 1, 1), (m, H))
@@ -459,7 +550,8 @@ class _ExchangeRun:
         """Write the state after ``it`` iterations to the checkpoint (atomically)."""
         meta = {"kind": _CHECKPOINT_KIND, "formula": getattr(self.model, "formula", None),
                 "labels": list(self.model.labels), "it": int(it),
-                "n_total": int(self.out.shape[0]), "rng": self.rng.bit_generator.state}
+                "n_total": int(self.out.shape[0]), "rng": self.rng.bit_generator.state,
+                "aux_iters": int(self.aux_iters)}
         self.checkpoint.save_npz(None, {"theta": self.theta, "out": self.out[:it],
                                         "accepted": self.accepted},
                                  json.loads(json.dumps(meta, default=int)))
@@ -565,7 +657,7 @@ def _read_checkpoint(path, model, H, n_total):
     out = np.empty((n_total, H, model.n_params))
     out[:len(done)] = done
     return {"theta": np.array(theta), "out": out, "accepted": np.array(accepted, dtype=np.int64),
-            "it": int(meta["it"]), "rng": meta["rng"]}
+            "it": int(meta["it"]), "rng": meta["rng"], "aux_iters": meta.get("aux_iters")}
 
 
 def _build_results(model, est, prior, run, it, interrupted, t0, c0):
@@ -592,7 +684,7 @@ def _build_results(model, est, prior, run, it, interrupted, t0, c0):
             "v_proposal": est.v_proposal, "proposal_cov": run.eps_chol @ run.eps_chol.T,
             "cpu_seconds": time.process_time() - c0,
             "delayed": run.surrogate is not None, "aux_start": est.aux_start,
-            "storage": run.storage,
+            "storage": run.storage, "aux_rule": run.aux_info,
             "missing_update": None if run.imputer is None else run.imputer.steps,
             "n_missing": int(model.sample_space.n_missing),
             "first_stage_rate": (run.passed / max(it, 1)).tolist() if run.surrogate else None,
