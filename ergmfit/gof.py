@@ -66,7 +66,6 @@ Goodness-of-fit for degree
 from __future__ import annotations
 
 import math
-import sys
 import time
 
 import numpy as np
@@ -74,7 +73,7 @@ from scipy import sparse
 from scipy.sparse import csgraph
 
 from .exceptions import FormulaError
-from .sampling.multichain import chain_plan
+from .sampling.multichain import chain_plan, run_summary_chains
 
 __all__ = ["gof", "GofResult", "GofBlock", "GofSummary", "GraphSummaries", "mc_pvalues",
            "parse_gof_statistics", "degree_distribution", "esp_distribution",
@@ -659,69 +658,6 @@ def _mcmc_settings(burnin, interval, mcmc):
     return burnin, interval
 
 
-def _chain_summaries(model, theta, eta, rows, random_state, n_draws, burnin, interval, graph_names,
-                     want_model, conditional=False, proposal="auto", progress=None):
-    """One chain of gof: ``n_draws`` networks after ``burnin`` proposals, one every
-    ``interval``; their summaries ``{name: (n_draws, size) array}``, and the
-    chain's (accepted, proposed) counts.  ``conditional``: the chain toggles
-    only the missing dyads (statnet's ``constraints + observed``).  ``rows``:
-    one natural-parameter row per network (posterior predictive), else None."""
-    from .utils.validation import seed_words
-    net = model.network
-    if conditional:
-        space = model.sample_space.conditional()
-        cm = model.compiled()
-        sampler = space.make_sampler(cm, space.proposal("auto", cm, model),
-                                     seed_words(random_state))
-    else:
-        sampler, cm = model.sampler(theta, proposal, random_state)
-    g0 = model.statistics_vector(cm.state.ties()) if want_model else None
-    out = {nm: [] for nm in graph_names}
-    if want_model:
-        out["model"] = []
-    sampler.run(eta, burnin)            # the sampler runs on the natural parameters
-    for s in range(n_draws):
-        sampler.run(eta if rows is None else rows[s], interval)
-        if graph_names:
-            S = GraphSummaries(net.n, cm.state.ties(), net.directed)
-            for nm in graph_names:
-                out[nm].append(S.compute(nm))
-        if want_model:
-            out["model"].append(g0 + sampler.delta)
-        if progress is not None:
-            progress(s + 1)
-    return ({nm: np.array(v) for nm, v in out.items()},
-            (int(sampler.n_accepted), int(sampler.n_proposed)))
-
-
-def _run_chains(model, theta, eta, rows, states, sizes, burnin, interval, graph_names, want_model,
-                conditional, proposal, n_jobs, backend, verbose, t0):
-    from .utils.longrun import parallel_map
-    n_sim = sum(sizes)
-    step = max(1, n_sim // 10)
-    offsets = np.cumsum([0] + sizes[:-1])
-    what = "conditional networks (missing dyads)" if conditional else "networks"
-
-    def progress_of(c):
-        if not verbose or n_jobs != 1:
-            return None
-
-        def show(done):
-            k = offsets[c] + done
-            if k % step == 0 or k == n_sim:
-                print(f"gof: simulated {k}/{n_sim} {what} ({time.perf_counter() - t0:.1f} s)",
-                      file=sys.stderr)
-        return show
-    jobs = [(model, theta, eta, None if rows is None else rows[o:o + k], st, k, burnin, interval,
-             graph_names, want_model, conditional, proposal, progress_of(c))
-            for c, (st, k, o) in enumerate(zip(states, sizes, offsets)) if k > 0]
-    parts = parallel_map(_chain_summaries, jobs, n_jobs=n_jobs, backend=backend)
-    names = list(graph_names) + (["model"] if want_model else [])
-    sims = {nm: np.concatenate([p[0][nm] for p in parts]) for nm in names}
-    acc = sum(p[1][0] for p in parts) / max(1, sum(p[1][1] for p in parts))
-    return sims, acc
-
-
 def gof(model, params=None, n_sim=100, burnin=None, interval=None, statistics=None,
         random_state=None, verbose=False, mcmc=None, proposal="auto", n_chains=1, n_jobs=1,
         backend=None) -> GofResult:
@@ -806,16 +742,16 @@ def gof(model, params=None, n_sim=100, burnin=None, interval=None, statistics=No
 
     t0 = time.perf_counter()
     states, sizes, rng = chain_plan(random_state, n_sim, n_chains)
-    sims, acceptance = _run_chains(model, theta, eta, eta_rows, states, sizes, burnin, interval,
-                                   graph_names, want_model, False, proposal, n_jobs, backend,
-                                   verbose, t0)
+    sims, acceptance = run_summary_chains(model, theta, eta, eta_rows, states, sizes, burnin,
+                                          interval, GraphSummaries, graph_names, want_model,
+                                          False, proposal, n_jobs, backend, verbose, t0)
     space = getattr(model, "sample_space", None)
     if space is not None and space.n_missing:
         # statnet: the observed summaries average over draws of the missing dyads
         cstates = [np.random.default_rng(int(w)) for w in rng.integers(0, 2**63, n_chains)]
-        cond, _ = _run_chains(model, theta, eta, eta_rows, cstates, sizes, burnin, interval,
-                              graph_names, want_model, True, proposal, n_jobs, backend,
-                              verbose, t0)
+        cond, _ = run_summary_chains(model, theta, eta, eta_rows, cstates, sizes, burnin,
+                                     interval, GraphSummaries, graph_names, want_model, True,
+                                     proposal, n_jobs, backend, verbose, t0)
         obs = {nm: cond[nm].mean(axis=0) for nm in cond}
     else:
         obs_s = GraphSummaries(net.n, net.ties, net.directed)

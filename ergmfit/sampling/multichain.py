@@ -11,6 +11,8 @@ gives the draws a plain ``simulate``/``gof`` gives.
 from __future__ import annotations
 
 import copy
+import sys
+import time
 
 import numpy as np
 
@@ -67,3 +69,73 @@ def simulate_chains(model, params, n=1, burnin=16384, interval=1024, output="gra
     if output == "networks":
         return nets
     return [net.to_networkx() for net in nets]
+
+
+def _summary_chain(model, theta, eta, rows, random_state, n_draws, burnin, interval,
+                   summaries, graph_names, want_model, conditional=False, proposal="auto",
+                   progress=None):
+    """One chain of gof: ``n_draws`` networks after ``burnin`` proposals, one every
+    ``interval``; their summaries (``summaries(n, ties, directed).compute(name)``
+    for each of ``graph_names``, and the model's statistics when ``want_model``)
+    as ``{name: (n_draws, size) array}``, and the
+    chain's (accepted, proposed) counts.  ``conditional``: the chain toggles
+    only the missing dyads (statnet's ``constraints + observed``).  ``rows``:
+    one natural-parameter row per network (posterior predictive), else None."""
+    from ..utils.validation import seed_words
+    net = model.network
+    if conditional:
+        space = model.sample_space.conditional()
+        cm = model.compiled()
+        sampler = space.make_sampler(cm, space.proposal("auto", cm, model),
+                                     seed_words(random_state))
+    else:
+        sampler, cm = model.sampler(theta, proposal, random_state)
+    g0 = model.statistics_vector(cm.state.ties()) if want_model else None
+    out = {nm: [] for nm in graph_names}
+    if want_model:
+        out["model"] = []
+    sampler.run(eta, burnin)            # the sampler runs on the natural parameters
+    for s in range(n_draws):
+        sampler.run(eta if rows is None else rows[s], interval)
+        if graph_names:
+            S = summaries(net.n, cm.state.ties(), net.directed)
+            for nm in graph_names:
+                out[nm].append(S.compute(nm))
+        if want_model:
+            out["model"].append(g0 + sampler.delta)
+        if progress is not None:
+            progress(s + 1)
+    return ({nm: np.array(v) for nm, v in out.items()},
+            (int(sampler.n_accepted), int(sampler.n_proposed)))
+
+
+def run_summary_chains(model, theta, eta, rows, states, sizes, burnin, interval, summaries,
+                       graph_names, want_model, conditional, proposal, n_jobs, backend, verbose,
+                       t0):
+    """gof's chains (one per entry of ``states``/``sizes``, see :func:`chain_plan`)
+    through :func:`~ergmfit.utils.longrun.parallel_map`: the summaries of all
+    their networks in chain order, and the acceptance rate."""
+    from ..utils.longrun import parallel_map
+    n_sim = sum(sizes)
+    step = max(1, n_sim // 10)
+    offsets = np.cumsum([0] + sizes[:-1])
+    what = "conditional networks (missing dyads)" if conditional else "networks"
+
+    def progress_of(c):
+        if not verbose or n_jobs != 1:
+            return None
+
+        def show(done):
+            k = offsets[c] + done
+            if k % step == 0 or k == n_sim:
+                print(f"gof: simulated {k}/{n_sim} {what} ({time.perf_counter() - t0:.1f} s)",
+                      file=sys.stderr)
+        return show
+    jobs = [(model, theta, eta, None if rows is None else rows[o:o + k], st, k, burnin, interval,
+             summaries, graph_names, want_model, conditional, proposal, progress_of(c))
+            for c, (st, k, o) in enumerate(zip(states, sizes, offsets)) if k > 0]
+    parts = parallel_map(_summary_chain, jobs, n_jobs=n_jobs, backend=backend)
+    names = list(graph_names) + (["model"] if want_model else [])
+    sims = {nm: np.concatenate([p[0][nm] for p in parts]) for nm in names}
+    acc = sum(p[1][0] for p in parts) / max(1, sum(p[1][1] for p in parts))
+    return sims, acc
