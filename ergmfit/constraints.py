@@ -452,7 +452,12 @@ def check_checkpoint_space(saved, model, path):
         return
     now = checkpoint_space(model)
     for key, what in _SPACE_ITEMS.items():
-        if not _same(key, saved.get(key), now.get(key)):
+        try:
+            same = _same(key, saved.get(key), now.get(key))
+        except (AttributeError, TypeError, ValueError) as exc:
+            raise CheckpointError(f"cannot read {path}: an MCMC-MLE checkpoint with a damaged "
+                                  f"sample_space entry ({type(exc).__name__}: {exc})") from None
+        if not same:
             def show(v):
                 if v is None:
                     return "none"
@@ -476,12 +481,16 @@ def resume_space(model, kwargs):
     from .exceptions import CheckpointError
     from .utils.longrun import read_json
     try:
-        saved = (read_json(kwargs["resume"]) or {}).get("sample_space")
+        saved = read_json(kwargs["resume"])
     except CheckpointError:
         return model
+    saved = saved.get("sample_space") if isinstance(saved, dict) else None
     if not isinstance(saved, dict):
         return model
     cons = saved.get("constraints")
+    if isinstance(cons, list) and not (len(cons) == 2 and isinstance(cons[0], str)
+                                       and isinstance(cons[1], dict)):
+        return model                     # damaged: reading the checkpoint reports it
     if kwargs.get("constraints") is None and model.constraints is None and cons is not None:
         kwargs["constraints"] = ((cons[0], {k: [tuple(p) for p in v] for k, v in cons[1].items()})
                                  if isinstance(cons, list) else cons)
@@ -489,7 +498,8 @@ def resume_space(model, kwargs):
         if (kwargs.get(key) is None and getattr(model, key, None) is None
                 and saved.get(key) is not None):
             kwargs[key] = saved[key]
-    if saved.get("missing") and getattr(model, "_missing", None) is None:
+    if (isinstance(saved.get("missing"), list) and saved["missing"]
+            and getattr(model, "_missing", None) is None):
         model = copy.copy(model)
         model._missing = pairs_vars(model.network, saved["missing"], "the checkpoint's missing dyads")
         model._set_structure()
