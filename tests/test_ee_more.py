@@ -375,3 +375,24 @@ def test_a_stuck_simulation_is_not_called_collinear():
     ch = {"phases": [{"dz_rows": rng.normal(size=(10, 3)), "n_done": 10}], "sims": sims}
     check_identifiable([ch], ["a", "b", "c"], {"dens": 0, "proposal": "tnt",
                                                "sampler_steps": 10})
+
+
+def test_a_second_ctrl_c_does_not_interrupt_collecting_the_results():
+    import signal
+    import time
+
+    from ergmfit.estimation._ee_parts import second_ctrl_c_waits
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with second_ctrl_c_waits():
+            with pytest.raises(KeyboardInterrupt):          # the first stops the chains
+                signal.raise_signal(signal.SIGINT)
+                time.sleep(0.05)
+            signal.raise_signal(signal.SIGINT)              # the second only says so
+            time.sleep(0.05)
+            with pytest.raises(KeyboardInterrupt):          # a third aborts
+                signal.raise_signal(signal.SIGINT)
+                time.sleep(0.05)
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, old)

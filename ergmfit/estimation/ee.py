@@ -720,11 +720,13 @@ Fit ``model`` by Equilibrium Expectation (see the module docstring).
             # a resumed run goes on with the checkpoint's settings: pass on
             # only those set to something else (ee_core refuses them)
             settings = {k: v for k, v in settings.items() if _differs(v, EE_DEFAULTS[k])}
-        out = ee_core(model, random_state=params["random_state"], verbose=params["verbose"],
-                      n_chains=params["n_chains"], n_jobs=params["n_jobs"],
-                      backend=params["backend"], callback=params["callback"],
-                      resume=params["resume"], **settings)
-        return build_results(model, out)
+        from ._ee_parts import second_ctrl_c_waits
+        with second_ctrl_c_waits():
+            out = ee_core(model, random_state=params["random_state"], verbose=params["verbose"],
+                          n_chains=params["n_chains"], n_jobs=params["n_jobs"],
+                          backend=params["backend"], callback=params["callback"],
+                          resume=params["resume"], **settings)
+            return build_results(model, out)
 
 
 def _differs(value, default):
