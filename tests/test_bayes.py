@@ -116,9 +116,11 @@ def force_python_loop(monkeypatch):
     monkeypatch.setattr(bayes_mod._ExchangeRun, "__init__", init)
 
 
-def test_compiled_loop_equals_the_python_loop(monkeypatch):
+@pytest.mark.parametrize("aux_start", ["observed", "last"])
+def test_compiled_loop_equals_the_python_loop(monkeypatch, aux_start):
     m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
-    est = make_estimator("bayes", random_state=7, burnin=5, main_iters=15, aux_iters=300)
+    est = make_estimator("bayes", random_state=7, burnin=5, main_iters=15, aux_iters=300,
+                         aux_start=aux_start)
     a = est.fit(m)
     force_python_loop(monkeypatch)
     b = est.fit(m)
