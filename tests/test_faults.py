@@ -117,3 +117,20 @@ def test_full_disk_during_a_checkpoint_is_a_warning(tmp_path, monkeypatch, flo):
         fit = flo.fit(method="mcmle", random_state=1, checkpoint=str(ck), samplesize=256)
     assert np.all(np.isfinite(fit.params)) and fit.converged
     assert os.listdir(tmp_path) == []            # no temporary file, no lock left
+
+
+@pytest.mark.parametrize("output", ["stats", "networks"])
+def test_simulate_returns_the_finished_draws_on_ctrl_c(default_sigint, flo, output):
+    n = 10**6                                    # minutes of draws
+    t0 = time.perf_counter()
+    timer = _sigint_soon(0.5)
+    with pytest.warns(UserWarning, match="interrupted by the user"):
+        out = flo.simulate([-1.5, 0.05], n=n, interval=2048, output=output, random_state=1)
+    took = time.perf_counter() - t0
+    timer.join()
+    assert took < 1.5, took
+    assert 0 < len(out) < n
+    if output == "stats":                        # the same draws as an uninterrupted run
+        again = flo.simulate([-1.5, 0.05], n=len(out), interval=2048, output="stats",
+                             random_state=1)
+        np.testing.assert_array_equal(out, again)
