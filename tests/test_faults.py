@@ -134,3 +134,25 @@ def test_simulate_returns_the_finished_draws_on_ctrl_c(default_sigint, flo, outp
         again = flo.simulate([-1.5, 0.05], n=len(out), interval=2048, output="stats",
                              random_state=1)
         np.testing.assert_array_equal(out, again)
+
+
+@pytest.mark.parametrize("exc", [MemoryError(), OverflowError("value too large to convert to int")])
+def test_cli_reports_sizes_beyond_the_machine_without_a_traceback(capsys, monkeypatch, exc):
+    from ergmfit import cli
+
+    def too_big(*args, **kwargs):
+        raise exc
+    monkeypatch.setattr(cli, "_fit", too_big)
+    assert cli.main(["fit", "flomarriage", "edges", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("ergmfit: error:") and "Traceback" not in err and len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("method,settings", [("bcd", dict(batch_size=2**62)),
+                                             ("bcd", dict(steps=2**40)),
+                                             ("bcd", dict(kernel="x")),
+                                             ("mcle", dict(kernel="x"))])
+def test_block_settings_checked_when_built(method, settings):
+    from ergmfit.estimation.base import estimator_class
+    with pytest.raises(SettingsError, match=next(iter(settings))):
+        estimator_class(method)(**settings)

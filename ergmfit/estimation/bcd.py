@@ -78,6 +78,7 @@ from ..results import ERGMResults
 from ..utils.longrun import catch_interrupt
 from ..utils.validation import check_params, check_random_state, seed_words
 from .base import Estimator, Setting, boolean, choice, integer, number
+from .blocks import C_INT_MAX, block_kernel
 from .existence import nonexistence_error, observed_design
 
 __all__ = ["BCD", "fit_bcd", "learning_rates"]
@@ -129,7 +130,8 @@ class BCD(Estimator):
     supports_curved = True
     SETTINGS = (
         Setting("block_size", 4, integer(1), "n, variables (dyads) per block; 1 is single-site Gibbs."),
-        Setting("steps", 1, integer(1), "m, blocked Gibbs updates per negative phase."),
+        Setting("steps", 1, integer(1, C_INT_MAX),
+                "m, blocked Gibbs updates per negative phase."),
         Setting("blocks", "uniform", None, "'uniform', 'triple', 'star' or a list of blocks."),
         Setting("rao_blackwell", False, boolean, "Use E[g | x_-A] for the last update."),
         Setting("n_iter", None, integer(1, allow_none=True), "Iterations (see above)."),
@@ -140,7 +142,8 @@ class BCD(Estimator):
         Setting("precondition", "mple", None, "'mple', None or a (p, p) matrix."),
         Setting("init", None, None, "'mple', 'zero', or parameters (default 'mple' with "
                 "preconditioning, 'zero' without)."),
-        Setting("batch_size", 1, integer(1), "Independent negative phases per iteration."),
+        Setting("batch_size", 1, integer(1, C_INT_MAX),
+                "Independent negative phases per iteration."),
         Setting("average", 0.0, number(0, 1, hi_open=True),
                 "Share of the last iterations averaged into the estimate (0: last iterate)."),
         Setting("trace", 200, integer(0), "Points of the parameter trace kept in info['trace']."),
@@ -149,7 +152,7 @@ class BCD(Estimator):
         Setting("n_sim", 100, integer(2), "Simulated networks for cov='godambe'."),
         Setting("burnin", 16384, integer(0), "Proposals before the first simulated network."),
         Setting("interval", 1024, integer(1), "Proposals between simulated networks."),
-        Setting("kernel", None, None, "Block sampler (default: exact enumeration)."),
+        Setting("kernel", None, block_kernel, "Block sampler (default: exact enumeration)."),
     )
 
     _free = None            # the free variables of a constrained space (set by fit)

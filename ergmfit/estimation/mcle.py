@@ -79,8 +79,8 @@ from ..utils.longrun import catch_interrupt
 from ..utils.optimize import newton_ascent
 from ..utils.validation import check_params, check_random_state, seed_words
 from .base import Estimator, Setting, choice, integer, number
-from .blocks import (DEFAULT_MAX_BLOCKS, blocks_to_vars, free_variables,  # noqa: F401
-                     make_blocks, make_chooser)
+from .blocks import (DEFAULT_MAX_BLOCKS, block_kernel, blocks_to_vars,  # noqa: F401
+                     free_variables, make_blocks, make_chooser)
 from .existence import observed_design
 
 __all__ = ["MCLE", "fit_mcle", "CompositeDesign", "KernelComposite", "composite_design",
@@ -506,7 +506,7 @@ class MCLE(Estimator):
         Setting("init", None, None, "Starting value of the optimiser (default: the MPLE)."),
         Setting("maxiter", 500, integer(1), "Optimiser iterations."),
         Setting("tol", 1e-12, number(0, lo_open=True), "Newton-decrement tolerance."),
-        Setting("kernel", None, None, "A BlockKernel evaluating block conditionals."),
+        Setting("kernel", None, block_kernel, "A BlockKernel evaluating block conditionals."),
         Setting("order", None, integer(1, allow_none=True), "Alias of block_size."),
     )
 
