@@ -78,6 +78,7 @@ from ..results import ERGMResults
 from ..utils.longrun import catch_interrupt
 from ..utils.validation import check_params, check_random_state, seed_words
 from .base import Estimator, Setting, boolean, choice, integer, number
+from .blocks import C_INT_MAX, block_kernel
 from .existence import nonexistence_error, observed_design
 
 __all__ = ["BCD", "fit_bcd", "learning_rates"]
@@ -94,6 +95,9 @@ def learning_rates(n_iter, learning_rate=0.001, decay=None, t0=None):
     t = np.arange(n_iter, dtype=float)
     if callable(learning_rate):
         rates = np.array([float(learning_rate(int(k))) for k in range(n_iter)])
+    elif isinstance(learning_rate, (str, bytes)):
+        raise SettingsError(f"learning_rate must be a number, a sequence of n_iter numbers or a "
+                            f"function of the iteration, got {learning_rate!r}")
     elif np.ndim(learning_rate) == 0:
         a0 = float(learning_rate)
         if t0 is not None:
@@ -104,10 +108,10 @@ def learning_rates(n_iter, learning_rate=0.001, decay=None, t0=None):
     else:
         rates = np.asarray(learning_rate, dtype=float).ravel()
         if rates.shape != (n_iter,):
-            raise ValueError(f"learning_rate as a sequence needs n_iter={n_iter} values, "
-                             f"got {rates.size}")
+            raise SettingsError(f"learning_rate as a sequence needs n_iter={n_iter} values, "
+                                f"got {rates.size}")
     if not np.all(np.isfinite(rates)) or np.any(rates < 0):
-        raise ValueError("learning rates must be finite and non-negative")
+        raise SettingsError("learning rates must be finite and non-negative")
     return np.ascontiguousarray(rates)
 
 
@@ -126,7 +130,8 @@ class BCD(Estimator):
     supports_curved = True
     SETTINGS = (
         Setting("block_size", 4, integer(1), "n, variables (dyads) per block; 1 is single-site Gibbs."),
-        Setting("steps", 1, integer(1), "m, blocked Gibbs updates per negative phase."),
+        Setting("steps", 1, integer(1, C_INT_MAX),
+                "m, blocked Gibbs updates per negative phase."),
         Setting("blocks", "uniform", None, "'uniform', 'triple', 'star' or a list of blocks."),
         Setting("rao_blackwell", False, boolean, "Use E[g | x_-A] for the last update."),
         Setting("n_iter", None, integer(1, allow_none=True), "Iterations (see above)."),
@@ -137,7 +142,8 @@ class BCD(Estimator):
         Setting("precondition", "mple", None, "'mple', None or a (p, p) matrix."),
         Setting("init", None, None, "'mple', 'zero', or parameters (default 'mple' with "
                 "preconditioning, 'zero' without)."),
-        Setting("batch_size", 1, integer(1), "Independent negative phases per iteration."),
+        Setting("batch_size", 1, integer(1, C_INT_MAX),
+                "Independent negative phases per iteration."),
         Setting("average", 0.0, number(0, 1, hi_open=True),
                 "Share of the last iterations averaged into the estimate (0: last iterate)."),
         Setting("trace", 200, integer(0), "Points of the parameter trace kept in info['trace']."),
@@ -146,7 +152,7 @@ class BCD(Estimator):
         Setting("n_sim", 100, integer(2), "Simulated networks for cov='godambe'."),
         Setting("burnin", 16384, integer(0), "Proposals before the first simulated network."),
         Setting("interval", 1024, integer(1), "Proposals between simulated networks."),
-        Setting("kernel", None, None, "Block sampler (default: exact enumeration)."),
+        Setting("kernel", None, block_kernel, "Block sampler (default: exact enumeration)."),
     )
 
     _free = None            # the free variables of a constrained space (set by fit)
@@ -174,7 +180,7 @@ class BCD(Estimator):
                 th = np.zeros(len(labels))
                 return (np.maximum(th, par.lower_bounds()) if curved else th), "zero", None
             if init.lower() != "mple":
-                raise ValueError(f"init must be 'mple', 'zero' or parameters, got {init!r}")
+                raise SettingsError(f"init must be 'mple', 'zero' or parameters, got {init!r}")
             if curved:         # the curved MPLE, in θ; its cov is (J'HJ)^-1
                 from .mple import fit_mple
                 with warnings.catch_warnings():
@@ -209,7 +215,7 @@ class BCD(Estimator):
             return (M / n) * Hinv
         P = np.asarray(self.precondition, dtype=float)
         if P.shape != (len(labels), len(labels)):
-            raise ValueError(f"precondition must be a ({len(labels)}, {len(labels)}) matrix")
+            raise SettingsError(f"precondition must be a ({len(labels)}, {len(labels)}) matrix")
         return P
 
     def fit(self, model) -> ERGMResults:
@@ -224,8 +230,8 @@ class BCD(Estimator):
         bm = model.compiled()
         M = int(bm.n_vars) if free is None else len(free)
         if self.block_size > M:
-            raise ValueError(f"block_size={self.block_size} exceeds the number of "
-                             f"{'free ' if free is not None else ''}variables {M}")
+            raise SettingsError(f"block_size={self.block_size} exceeds the number of "
+                                f"{'free ' if free is not None else ''}variables {M}")
         chooser = make_chooser(bm, self.blocks, self.block_size, free)
         kernel = self.kernel if self.kernel is not None else Enumeration(max(1, chooser.max_size))
         # dead or collinear statistics, and no estimate along a direction the

@@ -79,8 +79,8 @@ from ..utils.longrun import catch_interrupt
 from ..utils.optimize import newton_ascent
 from ..utils.validation import check_params, check_random_state, seed_words
 from .base import Estimator, Setting, choice, integer, number
-from .blocks import (DEFAULT_MAX_BLOCKS, blocks_to_vars, free_variables,  # noqa: F401
-                     make_blocks, make_chooser)
+from .blocks import (DEFAULT_MAX_BLOCKS, block_kernel, blocks_to_vars,  # noqa: F401
+                     free_variables, make_blocks, make_chooser)
 from .existence import observed_design
 
 __all__ = ["MCLE", "fit_mcle", "CompositeDesign", "KernelComposite", "composite_design",
@@ -175,8 +175,8 @@ class KernelComposite:
         self.info = dict(info)
         self._blocks = blocks_by_size
         if max(len(r) for r in rows) > kernel.max_size:
-            raise ValueError(f"blocks of up to {max(len(r) for r in rows)} variables exceed the "
-                             f"kernel's max_size={kernel.max_size}")
+            raise SettingsError(f"blocks of up to {max(len(r) for r in rows)} variables exceed the "
+                                f"kernel's max_size={kernel.max_size}")
 
     def loglik_score(self, theta, bm=None):
         from ..sampling._blocks import kernel_composite
@@ -241,8 +241,8 @@ def composite_design(bm, blocks="all", block_size=1, n_blocks=None,
     raw = {}
     for k, chunks in fam.items():
         if k > MAX_ENUMERATION:
-            raise ValueError(f"blocks of {k} variables are too large to enumerate "
-                             f"(at most {MAX_ENUMERATION}); use smaller blocks")
+            raise SettingsError(f"blocks of {k} variables are too large to enumerate "
+                                f"(at most {MAX_ENUMERATION}); use smaller blocks")
         kern = Enumeration(max(1, k))
         Ds, ws = [], []
         rows = []
@@ -435,8 +435,8 @@ def exact_variability(bm, des, theta, free=None):
     var = np.arange(int(bm.n_vars)) if free is None else np.asarray(free, dtype=np.int64)
     M = len(var)
     if M > MAX_EXACT_VARS:
-        raise ValueError(f"cov='exact' enumerates 2^{M} states; at most {MAX_EXACT_VARS} "
-                         "variables")
+        raise SettingsError(f"cov='exact' enumerates 2^{M} states; at most {MAX_EXACT_VARS} "
+                            "variables")
     theta = np.asarray(theta, dtype=float)
     n = 1 << M
     logw = np.empty(n)
@@ -506,7 +506,7 @@ class MCLE(Estimator):
         Setting("init", None, None, "Starting value of the optimiser (default: the MPLE)."),
         Setting("maxiter", 500, integer(1), "Optimiser iterations."),
         Setting("tol", 1e-12, number(0, lo_open=True), "Newton-decrement tolerance."),
-        Setting("kernel", None, None, "A BlockKernel evaluating block conditionals."),
+        Setting("kernel", None, block_kernel, "A BlockKernel evaluating block conditionals."),
         Setting("order", None, integer(1, allow_none=True), "Alias of block_size."),
     )
 
