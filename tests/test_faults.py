@@ -195,3 +195,15 @@ def test_a_compressed_edge_list_reads(tmp_path):
     path = tmp_path / "real.csv.gz"
     path.write_bytes(gzip.compress(text.encode()))
     assert ef.read_network(str(path), directed=False).n_ties == len(ties)
+
+
+def test_mcle_ctrl_c_while_the_blocks_are_built(monkeypatch, flo):
+    from ergmfit.estimation import mcle
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(mcle, "composite_design", interrupted)
+    with pytest.warns(ef.exceptions.ConvergenceWarning, match="interrupted"):
+        fit = flo.fit(method="mcle", random_state=1)
+    assert fit.info["interrupted"] and not fit.converged
+    np.testing.assert_allclose(fit.params, flo.fit(method="mple").params)   # the start
