@@ -162,7 +162,11 @@ class ERGM:
         ties = self.network.ties if ties is None else np.asarray(ties, dtype=np.int64).reshape(-1, 2)
         empty = ERGMModel(NetworkState(self.network.n, self.network.directed), self.kernels)
         out = self._empty + empty.add_ties_accumulate(np.ascontiguousarray(ties, dtype=np.int64))
-        bad = [lab for lab, v in zip(self.stat_labels, out) if not np.isfinite(v)]
+        # exp() of a large statistic overflows to Inf, as statnet prints it (Exp, Prod)
+        inf_ok = {k for k, t in enumerate(t for t in self.terms for _ in t.labels)
+                  if t.name in ("Exp", "Prod")}
+        bad = [lab for k, (lab, v) in enumerate(zip(self.stat_labels, out))
+               if not np.isfinite(v) and k not in inf_ok]
         if bad:
             from .exceptions import TermError
             raise TermError(f"the statistic(s) {bad} are not finite: an attribute's values are too "
