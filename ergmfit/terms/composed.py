@@ -153,12 +153,9 @@ def prod_operator(net, formulas, label=None):
         blocks.append(W)
         terms.extend(ts)
     W = np.hstack(blocks)
-    if any(t.empty.any() for t in terms):
-        raise TermError("term Prod: terms with a nonzero value on the empty network are not "
-                        "supported")
     name = "Prod" if label is None else str(label)
     labels = [f"Exp~Sum~{name}"] if width == 1 else [f"Exp~Sum~{name}{k + 1}"
                                                         for k in range(width)]
-    kernel = TransformKernel([t.kernel for t in terms], "prod", np.zeros(W.shape[1]), 0.0,
-                             width, W)
+    empty = np.concatenate([t.empty for t in terms])
+    kernel = TransformKernel([t.kernel for t in terms], "prod", empty, 0.0, width, W)
     return Term("Prod", labels, kernel)

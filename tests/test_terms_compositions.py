@@ -1,0 +1,93 @@
+"""Property tests of the terms of issue #19's last part (ergmfit/terms/composed.py, the
+directed cycle kernel, typed transitive/cyclical ties, Prod, tripercent): the change
+statistic of a dyad equals the difference of the full statistics with and without the tie,
+whether or not the dyad is present, and toggling twice restores the statistics (the checks
+of test_terms_ext.check_formula); plus independent counts for the new kernels' values."""
+import itertools
+
+import networkx as nx
+import numpy as np
+import pytest
+
+import ergmfit as ef
+from test_terms_ext import check_formula, random_network
+
+UNDIRECTED = ["tripercent", "tripercent('a')", "tripercent('a', diff=TRUE)",
+              "tripercent('a', diff=TRUE, levels=c(0, 2))", "Prod(list(~edges, ~triangle), label='p')",
+              "Prod(list(~edges + kstar(2), 0.5 ~ triangle + isolates))",
+              "Prod('geomean' ~ edges + kstar(2), label='g')"]
+DIRECTED = ["cycle(2:5)", "cycle(c(3, 5))", "cycle(3:4, semi=TRUE)", "simmelianties",
+            "transitiveties(attr='a')", "cyclicalties(attr='a')",
+            "cyclicalties(attr='a', levels=c(1, 2))", "Prod(list(~mutual, ~ttriple), label='m')"]
+BIPARTITE = ["b2nodematch('c', alpha=0.5, beta=0.25)", "b1nodematch('c', alpha=0.3, beta=0.5)"]
+
+
+@pytest.mark.parametrize("formula", UNDIRECTED)
+def test_undirected_compositions(formula):
+    for seed in range(3):
+        check_formula(random_network(seed, "undirected", p=0.45), formula, seed)
+
+
+@pytest.mark.parametrize("formula", DIRECTED)
+def test_directed_compositions(formula):
+    for seed in range(3):
+        check_formula(random_network(seed, "directed", p=0.4), formula, seed)
+
+
+@pytest.mark.parametrize("formula", BIPARTITE)
+def test_bipartite_alpha_and_beta(formula):
+    for seed in range(3):
+        check_formula(random_network(seed, "bipartite"), formula, seed)
+
+
+def _digraph(net):
+    g = nx.DiGraph()
+    g.add_nodes_from(range(net.n))
+    g.add_edges_from(map(tuple, net.ties.tolist()))
+    return g
+
+
+def test_directed_cycles_equal_networkx_simple_cycles():
+    for seed in range(4):
+        net = random_network(seed, "directed", n=10, p=0.3)
+        got = ef.ERGM(net, "cycle(2:6)").statistics()
+        lengths = [len(c) for c in nx.simple_cycles(_digraph(net), length_bound=6)]
+        assert [got[f"cycle{k}"] for k in range(2, 7)] == [lengths.count(k) for k in range(2, 7)]
+
+
+def test_semicycles_are_cycles_without_directions():
+    net = random_network(5, "directed", n=10, p=0.3)
+    got = ef.ERGM(net, "cycle(3:5, semi=TRUE)").statistics()
+    und = _digraph(net).to_undirected()
+    lengths = [len(c) for c in nx.simple_cycles(und, length_bound=5)]
+    assert [got[f"semicycle{k}"] for k in range(3, 6)] == [lengths.count(k) for k in range(3, 6)]
+
+
+def test_tripercent_and_simmelianties_by_brute_force():
+    net = random_network(1, "undirected", n=12, p=0.4)
+    A = np.zeros((net.n, net.n), int)
+    for i, j in net.ties:
+        A[i, j] = A[j, i] = 1
+    T = np.trace(A @ A @ A) / 6
+    K2 = (A.sum(1) * (A.sum(1) - 1) / 2).sum()
+    want = 100 * float(np.float32(T / (K2 - 2 * T)))        # statnet: single precision
+    assert ef.ERGM(net, "tripercent").statistics()["tripercent"] == want
+    d = random_network(2, "directed", n=12, p=0.5)
+    D = np.zeros((d.n, d.n), int)
+    for i, j in d.ties:
+        D[i, j] = 1
+    M = D * D.T
+    simm = sum(1 for i, j in itertools.permutations(range(d.n), 2)
+               if D[i, j] and M[i, j] and (M[i] * M[j]).sum() > 0)
+    assert ef.ERGM(d, "simmelianties").statistics()["simmelianties"] == simm
+
+
+def test_prod_is_the_exact_product():
+    net = ef.datasets.load_network("faux.mesa.high")
+    got = ef.ERGM(net, 'Prod(list(~edges, ~triangle), label="et")').statistics()
+    assert got == {"Exp~Sum~et": 203.0 * 62.0}
+
+
+def test_exp_overflow_is_inf_as_statnet_prints():
+    got = ef.ERGM("faux.dixon.high", "Exp(~edges + triangle)").statistics()
+    assert got == {"Exp~edges": np.inf, "Exp~triangle": np.inf}
