@@ -6,9 +6,12 @@ Runs in a worker process for parallel chains; needs only a model spec with
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import resource
+import signal
+import threading
 import time
 
 import numpy as np
@@ -513,6 +516,29 @@ def ee_chain(model, cfg, seed, chain=0, callback=None, control=None):
     (a :class:`~ergmfit.utils.longrun.JobControl`) receives the progress
     and asks the chain to stop after its current outer iteration.
     """
+    with _deaf_to_sigint(control is not None and getattr(control, "on_report", None) is None):
+        return _ee_chain(model, cfg, seed, chain, callback, control)
+
+
+@contextlib.contextmanager
+def _deaf_to_sigint(worker):
+    """In a worker process (``worker``): ignore SIGINT.  A terminal's Ctrl-C
+    reaches the workers too, but they stop when the parent asks (its control),
+    after their current outer iteration; a second Ctrl-C would otherwise abort
+    a worker while it returns its work, and the run would be lost."""
+    old = None
+    if worker and threading.current_thread() is threading.main_thread():
+        with contextlib.suppress(ValueError, OSError):
+            old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        if old is not None:
+            with contextlib.suppress(ValueError, OSError):
+                signal.signal(signal.SIGINT, old)
+
+
+def _ee_chain(model, cfg, seed, chain, callback, control):
     from ..sampling._mh import MHSampler
     from ..sampling._proposals import IFD, TieNoTie, ifd_correction
     t0 = time.perf_counter()
@@ -687,23 +713,75 @@ def ee_chain(model, cfg, seed, chain=0, callback=None, control=None):
         keep = it_idx >= _burnin_iters(cfg["burnin"], done, out["stage_start"])
         est = out["theta_rows"][keep].mean(axis=0)
         t_sim = time.perf_counter()
+        interval, burn, n_sim, unit, _ = sim_plan(cfg, L0)
         try:
-            interval = cfg["se_interval"] or int(max(1024, min(L0, 10000)))
-            burn = cfg["se_burnin"] if cfg["se_burnin"] is not None else 16 * interval
             # the model's own MCMC proposal (triadic moves for triangle terms mix
             # far better on clustered networks), as MCMC-MLE samples
-            s2 = MHSampler(bm, make_proposal(getattr(model, "default_proposal", "tnt"), bm),
-                           seed_words(rng))
-            draws = s2.sample(par.eta(est) if curved else est, int(cfg["se_samplesize"]),
-                              int(burn), int(interval))
+            s2 = _sim_sampler(model, bm, rng)
+            draws = _simulate(s2, par.eta(est) if curved else est, n_sim, burn, interval, unit,
+                              control, n_planned)
             out["sims"] = out["final_dzA"] + draws
-            out["proposals_sim"] = int(burn) + int(cfg["se_samplesize"]) * int(interval)
+            out["sim_interval"] = int(interval)
+            out["proposals_sim"] = int(burn) + int(n_sim) * int(interval)
         except KeyboardInterrupt:
             out["interrupted"] = True
         out["seconds_sim"] = time.perf_counter() - t_sim
     out["seconds"] = time.perf_counter() - t0
     out["maxrss_mb"] = _peak_rss_mb()
     return out
+
+
+def sim_plan(cfg, L0):
+    """The simulation at the estimate: (interval, burn-in, draws, proposals per
+    progress unit, progress units).  A unit is one EE outer iteration's worth
+    of proposals, so the progress bar moves at an even pace through it."""
+    interval = int(cfg["se_interval"] or int(max(1024, min(L0 or 1024, 10000))))
+    burn = int(cfg["se_burnin"] if cfg["se_burnin"] is not None else 16 * interval)
+    n = int(cfg["se_samplesize"])
+    unit = max(1, int(cfg["ee_inner_steps"]) * int(cfg["sampler_steps"]))
+    per = max(1, unit // interval)
+    units = -(-burn // unit) + -(-n // per)
+    return interval, burn, n, unit, units if cfg["se"] == "simulate" else 0
+
+
+def _sim_sampler(model, bm, rng):
+    from ..sampling._mh import MHSampler
+    return MHSampler(bm, make_proposal(getattr(model, "default_proposal", "tnt"), bm),
+                     seed_words(rng))
+
+
+def _simulate(sampler, theta, n, burn, interval, unit, control, offset):
+    """``n`` draws ``interval`` proposals apart after ``burn``, in pieces of
+    about ``unit`` proposals: between pieces the progress goes to ``control``
+    (``offset`` + pieces done) and a stop request raises KeyboardInterrupt.
+    The draws equal one ``sampler.sample(theta, n, burn, interval)`` call."""
+    q = len(sampler.delta)
+    out = np.zeros((n, q))
+    done = 0
+    left = burn
+    while left > 0:
+        step = min(left, unit)
+        sampler.sample(theta, 0, step, 1)
+        left -= step
+        done += 1
+        _sim_tick(control, offset + done)
+    per = max(1, unit // interval)
+    i = 0
+    while i < n:
+        k = min(per, n - i)
+        out[i:i + k] = sampler.sample(theta, k, 0, interval)
+        i += k
+        done += 1
+        _sim_tick(control, offset + done)
+    return out
+
+
+def _sim_tick(control, done):
+    if control is None:
+        return
+    control.report(done)
+    if control.stop_requested():
+        raise KeyboardInterrupt
 
 
 def _drift(theta_rows):

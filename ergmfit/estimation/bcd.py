@@ -75,6 +75,7 @@ import numpy as np
 
 from ..exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
 from ..results import ERGMResults
+from ..utils.longrun import catch_interrupt
 from ..utils.validation import check_params, check_random_state, seed_words
 from .base import Estimator, Setting, boolean, choice, integer, number
 
@@ -255,47 +256,59 @@ class BCD(Estimator):
         grad_sum = np.zeros(p)
         done = 0
         diverged = False
+        stop = catch_interrupt()
         bar = None
         if self.verbose:
             from tqdm.auto import tqdm
             bar = tqdm(total=n_iter, desc=f"B{self.block_size}-CD{self.steps}", unit="it",
                        leave=False)
-        try:
-            for c in range(n_chunks):
-                a, b = int(bounds[c]), int(bounds[c + 1])
-                if b <= a:
-                    continue
-                # trace points falling in this chunk, relative to its start
-                loop = _curved_chunk if curved else bcd_loop
-                out = loop(bm, chooser, kernel, theta, rates[a:b], self.steps,
-                           self.batch_size, self.rao_blackwell, P, 1 if trace_every else 0,
-                           max(0, avg_from - a) if avg_from >= 0 and b > avg_from else -1,
-                           1e6, seeds[c], *((par,) if curved else ()))
-                theta = out["theta"]
-                if trace_every:
-                    tr = out["trace"]
-                    for r in range(len(tr)):
-                        it = a + r + 1
-                        if it % trace_every == 0 or it == n_iter:
-                            trace_rows.append(tr[r].copy())
-                            trace_iters.append(it)
-                if out["average"] is not None:
-                    k = out["n_average"]
-                    avg_sum += out["average"] * k
-                    grad_sum += out["grad_mean"] * k
-                    n_avg += k
-                done = a + out["n_iter"]
+        with stop:          # Ctrl-C: keep the iterations finished so far
+            try:
+                for c in range(n_chunks):
+                    a, b = int(bounds[c]), int(bounds[c + 1])
+                    if b <= a:
+                        continue
+                    # trace points falling in this chunk, relative to its start
+                    loop = _curved_chunk if curved else bcd_loop
+                    out = loop(bm, chooser, kernel, theta, rates[a:b], self.steps,
+                               self.batch_size, self.rao_blackwell, P, 1 if trace_every else 0,
+                               max(0, avg_from - a) if avg_from >= 0 and b > avg_from else -1,
+                               1e6, seeds[c], *((par,) if curved else ()))
+                    theta = out["theta"]
+                    if trace_every:
+                        tr = out["trace"]
+                        for r in range(len(tr)):
+                            it = a + r + 1
+                            if it % trace_every == 0 or it == n_iter:
+                                trace_rows.append(tr[r].copy())
+                                trace_iters.append(it)
+                    if out["average"] is not None:
+                        k = out["n_average"]
+                        avg_sum += out["average"] * k
+                        grad_sum += out["grad_mean"] * k
+                        n_avg += k
+                    done = a + out["n_iter"]
+                    if bar is not None:
+                        bar.update(out["n_iter"])
+                        bar.set_postfix({labels[q]: f"{theta[q]:.3g}"
+                                         for q in range(min(p, 3))})
+                    if out["diverged"]:
+                        diverged = True
+                        break
+                    if out.get("interrupted"):
+                        stop.interrupted = True
+                        break
+            finally:
                 if bar is not None:
-                    bar.update(out["n_iter"])
-                    bar.set_postfix({labels[q]: f"{theta[q]:.3g}" for q in range(min(p, 3))})
-                if out["diverged"]:
-                    diverged = True
-                    break
-        finally:
-            if bar is not None:
-                bar.close()
+                    bar.close()
         estimate = avg_sum / n_avg if n_avg else theta
         warn = []
+        if stop.interrupted:
+            msg = (f"interrupted by the user after {done} of {n_iter} iterations: not "
+                   "converged (the estimate is the " +
+                   ("average of the iterates so far" if n_avg else "last iterate") + ")")
+            warnings.warn(msg, ConvergenceWarning, stacklevel=3)
+            warn.append(msg)
         if diverged or not np.all(np.isfinite(estimate)):
             msg = (f"blocked CD diverged after {done} iterations (|theta| > 1e6): lower "
                    "learning_rate, or use precondition='mple'")
@@ -308,7 +321,7 @@ class BCD(Estimator):
             "learning_rate": schedule, "precondition": None if P is None else
             ("mple" if isinstance(self.precondition, str) else "user"),
             "init": init_kind, "init_params": theta0.tolist(), "last_iterate": theta.tolist(),
-            "averaged_iterations": n_avg,
+            "averaged_iterations": n_avg, "interrupted": stop.interrupted,
             "trace_iterations": trace_iters,
             "trace": np.array(trace_rows).tolist(),
         }
@@ -316,15 +329,20 @@ class BCD(Estimator):
             info["mean_gradient"] = (grad_sum / n_avg).tolist()
         cov = np.full((p, p), np.nan)
         se_kind = None
-        if self.cov == "godambe" and not diverged:
+        if self.cov == "godambe" and not diverged and not stop.interrupted:
             cov, info["godambe"] = self._godambe(model, bm, estimate, rng)
+            if info["godambe"].get("interrupted"):
+                info["interrupted"] = True
+                warn.append(f"interrupted by the user while simulating the Godambe "
+                            f"variability: the standard errors use {info['godambe']['n_sim']} "
+                            f"of {self.n_sim} simulated networks")
             se_kind = "godambe"
         if self.cov == "none":
             warn.append("Note: blocked contrastive divergence gives no standard errors by "
                         "default; use cov=\"godambe\" for the sandwich estimate.")
         return ERGMResults(
             estimate, cov, labels, method="bcd", loglik=None, loglik_kind=None,
-            nobs=M, converged=not diverged, n_iter=done, seconds=time.perf_counter() - t_start,
+            nobs=M, converged=not diverged and not stop.interrupted, n_iter=done, seconds=time.perf_counter() - t_start,
             se_kind=se_kind, warnings=warn, info=info,
             formula=getattr(model, "formula", None), network=getattr(model, "network", None),
             model=model, dyad_independent=getattr(model, "dyad_independent", None))
@@ -346,20 +364,26 @@ class BCD(Estimator):
             Jm = par.jacobian(theta)
             _, _, H = des.loglik_score_hessian(par.eta(theta))
             H = Jm.T @ H @ Jm
-            U, sampler = _simulated_scores(model, bm, des, theta, self.n_sim, self.burnin,
-                                           self.interval, "tnt", rng, self.verbose,
-                                           eta=par.eta(theta))
+            U, sampler, cut = _simulated_scores(model, bm, des, theta, self.n_sim, self.burnin,
+                                                self.interval, "tnt", rng, self.verbose,
+                                                eta=par.eta(theta))
             U = U @ Jm
         else:
             _, _, H = des.loglik_score_hessian(theta)
-            U, sampler = _simulated_scores(model, bm, des, theta, self.n_sim, self.burnin,
-                                           self.interval, "tnt", rng, self.verbose)
-        J = U.T @ U / len(U)
+            U, sampler, cut = _simulated_scores(model, bm, des, theta, self.n_sim, self.burnin,
+                                                self.interval, "tnt", rng, self.verbose)
+        p = len(theta)
+        J = U.T @ U / len(U) if len(U) >= 2 else np.full((p, p), np.nan)
         Hinv = _inv(H)
         cov = Hinv @ J @ Hinv
-        return 0.5 * (cov + cov.T), {"n_blocks": des.n_blocks, "n_sim": self.n_sim,
-                                     "burnin": self.burnin, "interval": self.interval,
-                                     "sampler": sampler}
+        out = {"n_blocks": des.n_blocks, "n_sim": len(U), "burnin": self.burnin,
+               "interval": self.interval, "sampler": sampler}
+        if cut:
+            out["interrupted"] = True
+            warnings.warn(f"interrupted by the user while simulating the Godambe variability: "
+                          f"the standard errors use {len(U)} of {self.n_sim} simulated networks",
+                          ConvergenceWarning, stacklevel=4)
+        return 0.5 * (cov + cov.T), out
 
 
 # iterations over which a curved model's map is linearised (one compiled call)

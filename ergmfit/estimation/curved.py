@@ -54,6 +54,15 @@ def fixed_decay_matrix(par, theta):
     return A
 
 
+def fixed_decay_parts(par, theta):
+    """(A, c) with η(θ) = A θ + c at the decays in ``theta`` (decay columns of A
+    zero); c is None without offsets (see :func:`fixed_decay_matrix` and
+    :meth:`~ergmfit.terms.offsets.OffsetParameterisation.affine_parts`)."""
+    if hasattr(par, "affine_parts"):
+        return par.affine_parts(theta)
+    return fixed_decay_matrix(par, theta), None
+
+
 def _decay_candidates(curve, given):
     if given is not None:
         return (float(given),)
@@ -87,10 +96,10 @@ def start_values(par, fit_linear, init_decays=None, init=None):
     for idx in range(n_cand):
         for j, k in enumerate(decay_at):
             theta[k] = grid[j][min(idx, len(grid[j]) - 1)]
-        A = fixed_decay_matrix(par, theta)
+        A, c = fixed_decay_parts(par, theta)
         cols = [k for k in range(par.n_params) if k not in decay_at]
         try:
-            params, ll = fit_linear(A[:, cols])
+            params, ll = fit_linear(A[:, cols]) if c is None else fit_linear(A[:, cols], c)
         except (DegenerateModelError, np.linalg.LinAlgError):   # no fixed-decay MPLE there
             continue
         if np.all(np.isfinite(params)) and np.isfinite(ll) and (best is None or ll > best[0]):

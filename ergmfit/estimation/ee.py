@@ -180,7 +180,7 @@ from .mcmle import BACKENDS, _n_jobs
 # importable from here (ergmfit.mrf.ee and older code import them)
 from ._ee_chain import (_MAX_ROWS, _burnin_iters, _drift, _make_pd, _planned_outer,  # noqa: F401
                         _read_chain_checkpoint, _stages, algorithm_s, batch_means_sigma,
-                        ee_chain, t_ratios, _CKPT_KIND)
+                        ee_chain, sim_plan, t_ratios, _CKPT_KIND)
 from ._ee_pool import _chain_summary, _inv, build_results, pool_chains, singular_information  # noqa: F401
 
 EE_DEFAULTS = {
@@ -250,7 +250,10 @@ def _run_chains(model, cfg, seeds, n_jobs, backend, callback, verbose):
     """The chains, here or in parallel, through the long-run service
     (progress bar, Ctrl-C: each chain stops after its current outer
     iteration and returns its trajectory so far)."""
-    total = len(seeds) * _planned_outer(cfg)
+    # the bar counts outer iterations, then the simulation at the estimate in
+    # pieces of one outer iteration's proposals
+    ties = getattr(getattr(model, "network", None), "n_ties", None)
+    total = len(seeds) * (_planned_outer(cfg) + sim_plan(cfg, ties)[4])
     desc = "EE" if n_jobs == 1 or len(seeds) == 1 else f"EE x{len(seeds)}"
     with Progress(total, desc, unit="outer", enabled=verbose) as bar:
         return run_jobs(ee_chain, [(model, cfg, s, c, callback) for c, s in enumerate(seeds)],
@@ -400,6 +403,7 @@ def ee_core(model, random_state=None, verbose=False, n_chains=1, n_jobs=1, backe
                 cfg["init_theta"] = np.asarray(fit_mple(model, verbose=False).params,
                                                dtype=float)
             cfg["init"] = "user"
+        cfg["mple_separation"] = _existence_check(model, cfg)
     store = None
     if cfg["checkpoint"] is not None:
         store = Checkpoint(cfg["checkpoint"], directory=True, what="EE checkpoint").acquire()
@@ -414,6 +418,50 @@ def ee_core(model, random_state=None, verbose=False, n_chains=1, n_jobs=1, backe
         raise KeyboardInterrupt
     return {"cfg": cfg, "chains": chains, "interrupted": interrupted, "g_obs": g_obs,
             "seconds": time.perf_counter() - t0, "seeds": seeds}
+
+
+# at most this many dyads: EE first asks the MPLE whether the model can be estimated
+_EXISTENCE_CHECK_MAX_DYADS = 10**6
+
+
+def _existence_check(model, cfg):
+    """Dead statistics, collinear terms and a missing MLE, before EE runs, as
+    MPLE and MCMC-MLE detect them (the MPLE's checks on the change statistics
+    of every free dyad: :func:`.mple.fit_design`).
+
+    Raises DegenerateModelError for collinear statistics, for a statistic whose
+    change statistic is 0 at every dyad of a dyad-independent model, and for
+    separation in a dyad-independent model (its MLE is the MPLE, which does not
+    exist).  For a dyad-dependent model a separated pseudo-likelihood does not
+    prove that the MLE is missing: the message is returned and the results
+    quote it if EE does not converge.  Networks of more than 10^6 dyads (and
+    models without a network) skip the check; the chain's own checks remain
+    (:func:`._ee_pool.check_identifiable`)."""
+    import warnings
+
+    from ..exceptions import DegenerateModelError
+    net = getattr(model, "network", None)
+    n_dyads = getattr(net, "n_dyads", None)
+    if n_dyads is None or n_dyads > _EXISTENCE_CHECK_MAX_DYADS:
+        return None
+    from .mple import fit_mple
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fit_mple(model, verbose=False)
+    except DegenerateModelError as exc:
+        msg = str(exc)
+        indep = bool(getattr(model, "dyad_independent", False))
+        if "linearly dependent" in msg or (indep and ("no variation" in msg
+                                                      or "does not exist" in msg)):
+            raise DegenerateModelError(
+                "Equilibrium Expectation cannot estimate this model: " + msg
+                + (" (the model is dyad-independent: its MLE is the MPLE)"
+                   if "does not exist" in msg else "")) from None
+        return msg if "does not exist" in msg else None
+    except Exception:          # noqa: BLE001 - the check is advisory: EE decides
+        return None
+    return None
 
 
 def _learning_rate(name, value):

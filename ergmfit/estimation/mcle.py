@@ -77,6 +77,7 @@ from scipy import optimize, special
 
 from ..exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
 from ..results import ERGMResults
+from ..utils.longrun import catch_interrupt
 from ..utils.optimize import newton_ascent
 from ..utils.validation import check_index_set, check_params, check_random_state, seed_words
 from .base import Estimator, Setting, choice, integer, number
@@ -395,12 +396,18 @@ def _check_design(des: CompositeDesign, labels):
             "node has); remove them from the formula or use other blocks")
 
 
-def maximize_composite(des: CompositeDesign, theta0, maxiter=500, tol=1e-12):
-    """L-BFGS then Newton on -CL.  Returns (theta, loglik, H, n_iter, converged)."""
+def maximize_composite(des: CompositeDesign, theta0, maxiter=500, tol=1e-12, progress=None):
+    """L-BFGS then Newton on -CL.  Returns (theta, loglik, H, n_iter, converged).
+    ``progress`` (a dict), if given, gets the best point so far as "theta"
+    (what a caller keeps when Ctrl-C ends the optimisation)."""
     scale = max(1.0, float(des.n_blocks))
+    best = [np.inf]
 
     def f(th):
         ll, sc = des.loglik_score(th)
+        if progress is not None and np.isfinite(ll) and -ll < best[0]:
+            best[0] = -ll
+            progress["theta"] = np.array(th, dtype=float)
         return -ll / scale, -sc / scale
 
     theta = np.asarray(theta0, dtype=float).copy()
@@ -414,16 +421,22 @@ def maximize_composite(des: CompositeDesign, theta0, maxiter=500, tol=1e-12):
     return theta, ll, H, n_iter, converged
 
 
-def maximize_curved_composite(des: CompositeDesign, par, theta0, maxiter=200, tol=1e-12):
+def maximize_curved_composite(des: CompositeDesign, par, theta0, maxiter=200, tol=1e-12,
+                              progress=None):
     """Maximise CL(η(θ)) over θ (a curved model; ``des`` holds the canonical
     statistic differences): Fisher scoring with gradient J' score and
     information J' H J, decays kept at or above their bounds, as the curved
     MPLE (:func:`.curved.maximize_curved_pseudolikelihood`).  Returns
-    (theta, loglik, J'HJ, n_iter, converged)."""
+    (theta, loglik, J'HJ, n_iter, converged); ``progress`` as for
+    :func:`maximize_composite`."""
     from .curved import bounded_ascent
+    best = [-np.inf]
 
     def fun(theta):
         ll, sc, H = des.loglik_score_hessian(par.eta(theta))
+        if progress is not None and np.isfinite(ll) and ll > best[0]:
+            best[0] = ll
+            progress["theta"] = np.array(theta, dtype=float)
         J = par.jacobian(theta)
         return ll, J.T @ sc, J.T @ H @ J
 
@@ -495,17 +508,20 @@ def _simulated_scores(model, bm_obs, des, theta, n_sim, burnin, interval, propos
         sampler = BlockGibbsSampler(bm, UniformBlocks(bm.n_vars, 1), None, seed_words(rng))
         run = sampler.run
         kind = "random-scan Gibbs"
-    run(theta, burnin)
     U = np.empty((n_sim, des.p))
     bar = _progress(verbose, n_sim, "Godambe J")
-    for r in range(n_sim):
-        run(theta, interval)
-        U[r] = des.score_at(bm, theta)
-        if bar is not None:
-            bar.update(1)
+    done = 0
+    with catch_interrupt() as stop:      # Ctrl-C: keep the scores finished so far
+        run(theta, burnin)
+        for r in range(n_sim):
+            run(theta, interval)
+            U[r] = des.score_at(bm, theta)
+            done = r + 1
+            if bar is not None:
+                bar.update(1)
     if bar is not None:
         bar.close()
-    return U, kind
+    return U[:done], kind, stop.interrupted
 
 
 def exact_variability(bm, des, theta):
@@ -616,16 +632,22 @@ class MCLE(Estimator):
             print(f"MCLE: {des.n_blocks:,} blocks -> {des.n_unique:,} distinct")
         if curved:
             theta0 = _curved_start(model, self.init, labels)
-            theta, ll, H, n_iter, converged = maximize_curved_composite(
-                des, par, theta0, self.maxiter, self.tol)
+        elif self.init is not None:
+            theta0 = check_params(self.init, labels, "init")
         else:
-            if self.init is not None:
-                theta0 = check_params(self.init, labels, "init")
+            theta0 = _mple_start(bm, labels)
+        progress = {}
+        with catch_interrupt() as stop:      # Ctrl-C: keep the best point so far
+            if curved:
+                theta, ll, H, n_iter, converged = maximize_curved_composite(
+                    des, par, theta0, self.maxiter, self.tol, progress)
             else:
-                theta0 = _mple_start(bm, labels)
-            theta, ll, H, n_iter, converged = maximize_composite(des, theta0, self.maxiter,
-                                                                 self.tol)
+                theta, ll, H, n_iter, converged = maximize_composite(
+                    des, theta0, self.maxiter, self.tol, progress)
         warn = []
+        if stop.interrupted:
+            return self._interrupted(model, des, progress.get("theta", theta0), labels, t0,
+                                     "while maximising the composite likelihood")
         if curved:
             from .curved import decay_messages
             warn += decay_messages(par, theta, "composite likelihood")
@@ -673,14 +695,21 @@ class MCLE(Estimator):
                     J, mean = Jm.T @ J @ Jm, mean @ Jm
                 info["godambe"] = {"J": "exact", "mean_score": mean.tolist()}
             else:
-                U, kind = _simulated_scores(model, bm, des, theta, self.n_sim, self.burnin,
-                                            self.interval, self.proposal, rng, self.verbose,
-                                            eta=eta if curved else None)
+                U, kind, cut = _simulated_scores(model, bm, des, theta, self.n_sim, self.burnin,
+                                                 self.interval, self.proposal, rng, self.verbose,
+                                                 eta=eta if curved else None)
                 U = proj(U)
-                J = U.T @ U / len(U)
-                info["godambe"] = {"n_sim": self.n_sim, "burnin": self.burnin,
+                J = U.T @ U / len(U) if len(U) >= 2 else np.full((len(labels),) * 2, np.nan)
+                info["godambe"] = {"n_sim": len(U), "burnin": self.burnin,
                                    "interval": self.interval, "sampler": kind,
-                                   "mean_score": U.mean(axis=0).tolist()}
+                                   "mean_score": U.mean(axis=0).tolist() if len(U) else None}
+                if cut:
+                    info["interrupted"] = True
+                    msg = (f"interrupted by the user while simulating the Godambe variability: "
+                           f"the standard errors use {len(U)} of {self.n_sim} simulated networks"
+                           + (" (NA: too few)" if len(U) < 2 else ""))
+                    warnings.warn(msg, ConvergenceWarning, stacklevel=3)
+                    warn.append(msg)
             cov = Hinv @ J @ Hinv
             cov = 0.5 * (cov + cov.T)
             se_kind = "godambe"
@@ -696,6 +725,23 @@ class MCLE(Estimator):
             theta, cov, labels, method="mcle", loglik=loglik, loglik_kind=kind,
             nobs=int(bm.n_vars), converged=converged, n_iter=n_iter,
             seconds=time.perf_counter() - t0, se_kind=se_kind, warnings=warn, info=info,
+            formula=getattr(model, "formula", None), network=getattr(model, "network", None),
+            model=model, dyad_independent=getattr(model, "dyad_independent", None))
+
+
+    def _interrupted(self, model, des, theta, labels, t0, where):
+        """The results of a fit that Ctrl-C ended during the optimisation: the
+        best point so far, not converged, no standard errors."""
+        msg = (f"interrupted by the user {where}: not converged (the estimate is the best "
+               "point so far; no standard errors)")
+        warnings.warn(msg, ConvergenceWarning, stacklevel=4)
+        p = len(labels)
+        return ERGMResults(
+            np.asarray(theta, dtype=float), np.full((p, p), np.nan), labels, method="mcle",
+            nobs=int(des.n_vars), converged=False, n_iter=0,
+            seconds=time.perf_counter() - t0, se_kind=None, warnings=[msg],
+            info={"interrupted": True, "block_size": des.info.get("block_size"),
+                  "blocks": des.info.get("blocks"), "n_blocks": des.n_blocks},
             formula=getattr(model, "formula", None), network=getattr(model, "network", None),
             model=model, dyad_independent=getattr(model, "dyad_independent", None))
 

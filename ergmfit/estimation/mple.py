@@ -74,7 +74,7 @@ from __future__ import annotations
 import math
 import time
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import sys
 
@@ -492,7 +492,10 @@ class MPLE(Estimator):
         # the free, observed dyads only (statnet, too, ignores dyad-dependent
         # constraints -- bd, degrees, edges -- in the MPLE)
         design = self._design(bm, rng) if dvars is None else restricted_design(bm, dvars)
-        design, labels_all, restore = offset_design(model, design, labels)
+        if _curved_view(model):
+            design, restore = _curved_offset_design(model.parameterisation, design), None
+        else:
+            design, labels_all, restore = offset_design(model, design, labels)
         if restore is not None:
             labels = labels_all
         if self.verbose:
@@ -545,14 +548,37 @@ class MPLE(Estimator):
             model=model, dyad_independent=dyad_indep)
 
 
+def _curved_view(model) -> bool:
+    """The free coefficients of a curved model with offsets (ERGM.fit's view)."""
+    par = getattr(model, "parameterisation", None)
+    return hasattr(par, "offset_coef") and not getattr(par.inner, "linear", True)
+
+
+def _curved_offset_design(par, design: Design) -> Design:
+    """The design of the free coefficients of a curved model with offsets.
+    With every decay fixed, η(θ) = A θ + c (:meth:`OffsetParameterisation.affine_parts`):
+    a logistic regression on the columns X A with the fixed part X c -- the
+    same fit as the fixed-decay model's.  With a decay free, the design keeps
+    the canonical statistics (the curved pseudo-likelihood applies η(θ),
+    offsets included)."""
+    if not np.all(np.isfinite(par.offset_coef)):
+        from ..exceptions import FormulaError
+        raise FormulaError("an infinite offset in a curved model is not implemented")
+    if not par.affine:
+        return design
+    A, c = par.affine_parts()
+    return replace(design, X=design.X @ A, offset=design.X @ c)
+
+
 def _fit_curved(model, design: Design, labels, term_of, est) -> LogitFit:
     """The curved pseudo-likelihood, maximised in θ (see :mod:`.curved`)."""
     from .curved import decay_messages, maximize_curved_pseudolikelihood, start_values
     par = model.parameterisation
     init = _curved_init(est.init, labels)
 
-    def fit_linear(A):
-        sub = Design(design.X @ A, design.n, design.s, design.n_vars, design.n_on)
+    def fit_linear(A, c=None):
+        sub = Design(design.X @ A, design.n, design.s, design.n_vars, design.n_on,
+                     offset=None if c is None else design.X @ c)
         names = [lab for k, lab in enumerate(labels) if k not in par.decay_indices()]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
@@ -560,6 +586,8 @@ def _fit_curved(model, design: Design, labels, term_of, est) -> LogitFit:
         return f.params, f.loglik
 
     decays = [t.init_decay for t in model.terms if getattr(t, "curve", None) is not None]
+    if hasattr(par, "kept_curved"):          # offsets: the curved terms left free
+        decays = [decays[j] for j in par.kept_curved]
     theta0 = start_values(par, fit_linear, decays, init)
     theta, ll, H, n_iter, converged = maximize_curved_pseudolikelihood(design, par, theta0,
                                                                        maxiter=est.maxiter)

@@ -1,0 +1,189 @@
+"""Equilibrium Expectation: its final sample for mcmc_diagnostics (#22 item 2),
+progress and stop through dask (#22 item 3), a second Ctrl-C (#24 item 5),
+non-existence / non-identifiability / dead statistics (#24 item 11), the
+adaptive update on curved models (#17), constraints (#18)."""
+import warnings
+
+import numpy as np
+import pytest
+
+import ergmfit as ef
+from ergmfit.estimation.ee import fit_ee
+from ergmfit.exceptions import ConvergenceWarning
+
+SHORT = dict(ee_steps=10, ee_inner_steps=20, sampler_steps=300, s_steps=20, se_samplesize=100)
+
+
+def quiet_fit(model, **kw):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        return fit_ee(model, **kw)
+
+
+@pytest.fixture(scope="module")
+def samplike():
+    return ef.ERGM(ef.datasets.load_network("samplike"), "edges + mutual")
+
+
+# ---------------------------------------------------------------------------
+# #22 item 2: EE keeps its final sample
+# ---------------------------------------------------------------------------
+def test_ee_fit_keeps_its_final_sample_for_mcmc_diagnostics(samplike):
+    fit = quiet_fit(samplike, random_state=3, n_chains=2, **SHORT)
+    d = fit.mcmc_diagnostics()
+    assert d.method == "ee" and len(d.chains) == 2 and d.n == 200
+    assert d.labels == ["edges", "mutual"]
+    assert np.allclose(d.observed, samplike.statistics_vector())
+    assert d.interval == fit.info["mcmc"]["interval"]
+    # the draws are networks' statistics (integers near the observed ones)
+    Z = np.concatenate(d.chains)
+    assert np.allclose(Z, np.round(Z)) and np.all(Z >= 0)
+    assert "Sample statistics summary (ee" in d.summary()
+
+
+def test_ee_without_simulation_says_why_there_is_no_sample(samplike):
+    fit = quiet_fit(samplike, random_state=3, se="none", **SHORT)
+    with pytest.raises(ef.ErgmfitError, match="method='ee'"):
+        fit.mcmc_diagnostics()
+
+
+# ---------------------------------------------------------------------------
+# #24 item 11: dead statistics, collinear terms, a missing MLE
+# ---------------------------------------------------------------------------
+def _two_groups(n=20, seed=1):
+    import networkx as nx
+    g = nx.Graph()
+    g.add_nodes_from(range(n))
+    for i in range(n):
+        g.nodes[i]["grp"] = i % 2
+    rng = np.random.default_rng(seed)
+    for i in range(n):
+        for j in range(i + 1, n):
+            if i % 2 == j % 2 and rng.random() < 0.4:      # ties only within groups
+                g.add_edge(i, j)
+    return g
+
+
+def test_ee_refuses_a_statistic_that_cannot_vary():
+    # degree(30) on 16 nodes is 0 in every network: EE used to report it
+    # converged with coefficient 0
+    m = ef.ERGM(ef.datasets.load_network("flomarriage"), "edges + degree(30)")
+    with pytest.raises(ef.DegenerateModelError, match=r"degree30.*never changed"):
+        quiet_fit(m, random_state=1, **SHORT)
+
+
+def test_ee_refuses_collinear_terms():
+    m = ef.ERGM(ef.datasets.load_network("flomarriage"), "edges + kstar(1)")
+    with pytest.raises(ef.DegenerateModelError, match="linearly dependent.*not identifiable"):
+        quiet_fit(m, random_state=1, **SHORT)
+
+
+def test_ee_collinear_simulation_is_detected_by_the_chain_check():
+    # the chain's own check (networks too large for the MPLE check): simulated
+    # statistics with an exact linear relation
+    from ergmfit.estimation._ee_pool import check_identifiable
+    rng = np.random.default_rng(0)
+    e = rng.integers(20, 40, size=(50, 1)).astype(float)
+    sims = np.hstack([e, 2 * e, rng.normal(size=(50, 1))])
+    ch = {"phases": [{"dz_rows": rng.normal(size=(10, 3)), "n_done": 10}], "sims": sims}
+    cfg = {"dens": 0, "proposal": "tnt", "sampler_steps": 10}
+    with pytest.raises(ef.DegenerateModelError, match=r"\['a', 'b'\] are linearly dependent"):
+        check_identifiable([ch], ["a", "b", "c"], cfg)
+    ch["sims"] = np.hstack([e, 2 * e + rng.integers(0, 2, size=(50, 1)), sims[:, 2:]])
+    check_identifiable([ch], ["a", "b", "c"], cfg)          # no exact relation: fine
+
+
+def test_ee_refuses_a_separated_dyad_independent_model():
+    # all ties within groups: edges -> -Inf, nodematch -> +Inf (EE used to
+    # report about -1e7 marked only "not converged")
+    m = ef.ERGM(_two_groups(), "edges + nodematch('grp')")
+    with pytest.raises(ef.DegenerateModelError, match="does not exist.*dyad-independent"):
+        quiet_fit(m, random_state=1, **SHORT)
+
+
+def test_ee_warns_that_the_mle_probably_does_not_exist_on_a_separated_dependent_model():
+    m = ef.ERGM(_two_groups(), "edges + nodematch('grp') + gwesp(0.5, fixed=TRUE)")
+    fit = quiet_fit(m, random_state=1, **SHORT)
+    assert not fit.converged
+    assert any("MLE probably does not exist" in w and "nodematch.grp" in w for w in fit.warnings)
+
+
+# ---------------------------------------------------------------------------
+# #22 item 3: progress and stop through dask's primitives
+# #24 item 5: a second Ctrl-C still returns what is finished
+# ---------------------------------------------------------------------------
+def test_dask_chains_report_and_stop_through_dask_primitives(samplike, monkeypatch):
+    distributed = pytest.importorskip("distributed")
+    import signal
+    import threading
+    import time
+
+    from ergmfit.utils import longrun
+
+    def no_files(*a, **k):
+        raise AssertionError("the file-based control was used with backend='dask'")
+    monkeypatch.setattr(longrun, "_run_parallel", no_files)
+    seen = []
+
+    class Bar:
+        n = 0
+
+        def update_to(self, done):
+            seen.append(done)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster):
+        # a short run: progress arrives through the Variables
+        from ergmfit.estimation._ee_chain import ee_chain
+        from ergmfit.estimation.ee import _resolve_cfg
+        cfg = _resolve_cfg(samplike, dict(SHORT))
+        out, interrupted = longrun.run_jobs(
+            ee_chain, [(samplike, cfg, s, c, None) for c, s in enumerate([11, 12])],
+            n_jobs=2, backend="dask", progress=Bar(), is_interrupted=lambda r: r["interrupted"])
+        assert not interrupted and len(out) == 2 and all(not r["interrupted"] for r in out)
+        # a long run stopped by Ctrl-C: the worker threads never see the signal,
+        # only the stop Event; the trajectories so far come back
+        t = threading.Timer(2.0, signal.pthread_kill,
+                            (threading.main_thread().ident, signal.SIGINT))
+        t0 = time.perf_counter()
+        t.start()
+        try:
+            fit = quiet_fit(samplike, random_state=2, n_chains=2, n_jobs=2, backend="dask",
+                            ee_steps=10**5, ee_inner_steps=20, sampler_steps=300)
+        finally:
+            t.cancel()
+        took = time.perf_counter() - t0
+    assert seen and max(seen) > 0
+    assert fit.info["interrupted"] and not fit.converged and took < 30
+    assert all(n > 0 for n in fit.info["iterations"])
+    assert np.all(np.isfinite(np.asarray(fit.params)))
+
+
+def test_two_quick_ctrl_c_on_parallel_ee_return_the_work_marked_interrupted(samplike):
+    import glob
+    import os
+    import signal
+    import tempfile
+    parent = os.getpid()
+
+    def two_ctrl_c(state):           # runs in a worker: Ctrl-C twice at the parent
+        import os as _os
+        import time as _time
+        if state["chain"] == 0 and state["outer"] == 3:
+            _os.kill(parent, signal.SIGINT)
+            _time.sleep(0.05)
+            _os.kill(parent, signal.SIGINT)
+    before = set(glob.glob(os.path.join(tempfile.gettempdir(), "ergmfit_run_*")))
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        fit = quiet_fit(samplike, random_state=4, n_chains=2, n_jobs=2, callback=two_ctrl_c,
+                        ee_steps=400, ee_inner_steps=20, sampler_steps=300)
+    finally:
+        signal.signal(signal.SIGINT, old)
+    assert fit.info["interrupted"] and not fit.converged
+    assert any(w.startswith("Interrupted") for w in fit.warnings)
+    assert len(fit.info["trajectory"]) == 2 and fit.info["iterations"][0] >= 3 * 20
+    assert fit.info["iterations"][0] < 400 * 20
+    assert np.all(np.isfinite(np.asarray(fit.params)))
+    after = set(glob.glob(os.path.join(tempfile.gettempdir(), "ergmfit_run_*")))
+    assert after <= before                   # the control directory is gone
