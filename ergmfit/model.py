@@ -300,7 +300,8 @@ class ERGM:
             model.network = model.network.with_ties(
                 target_network(model, model.target_stats, rng))
             random_state = rng
-        if model.offset.any() and (method != "mple" or model.curved):
+        if model.offset.any() and (method != "mple" or model.curved
+                                   or hasattr(model.parameterisation, "offset_coef")):
             return _fit_with_offsets(model, method, random_state, verbose, kwargs)
         if model.sample_space.n_missing and method == "mcmle":
             # by name, as the estimator table loads estimators (no import circle)

@@ -9,9 +9,9 @@ updated on every toggle (:class:`._operators.SubnetKernel`).  ``Sum``, ``Label``
 
 What ergmfit gives (statnet's labels and values of ``summary()``):
 
-* ``Offset(~f, coef, which)`` and ``Curve``/``Parametrise`` give the statistics of ``f``
-  (labels of ``f``); fitting them as offsets or curved terms is not supported yet
-  (use ``fit(..., offset=...)`` where the estimator offers it).
+* ``Offset(~f, coef, which)`` gives the statistics of ``f`` (labels of ``f``) and fixes the
+  parameters ``which`` at ``coef``: the model's coefficients are the free ones (statnet's),
+  fitted through :class:`~.offsets.OffsetParameterisation` as ``offset()`` terms are.
 * Not supported: ``Exp``, ``Log``, ``Prod`` (nonlinear; statnet's values carry its own
   accumulated rounding), ``B`` (statnet 4.4 has no ``B``), matrix weights in ``Sum``.
 """
@@ -345,12 +345,54 @@ def label_operator(net, formula, label, pos="("):
     return stack("Label", terms, out)
 
 
-@register("Offset", kinds=BOTH, params=[Param("formula"), Param("coef", 0), Param("which", None)],
+@register("Offset", kinds=BOTH, params=[Param("formula"), Param("coef", 0), Param("which", True)],
           family=FAMILY)
-def offset_operator(net, formula, coef=0, which=None):
-    """The statistics of ``formula`` (statnet's labels); the fixed coefficients ``coef`` are
-    recorded but not yet used by the estimators."""
-    return stack("Offset", build_formula(net, _formula("Offset", formula)))
+def offset_operator(net, formula, coef=0, which=True):
+    """The terms of ``formula`` with the parameters ``which`` selects fixed at ``coef``, as
+    ``offset()`` fixes a term's: the statistics are those of ``formula`` (its labels), the
+    model's coefficients only the free ones (statnet's).  ``which``: TRUE/FALSE per parameter
+    (recycled), 1-based indices or parameter names (default: all); ``coef``: the values of
+    the fixed parameters in order, recycled to their number (R's rep_len)."""
+    terms = build_formula(net, _formula("Offset", formula))
+    pars = [lab for t in terms for lab in t.param_labels]
+    mask = _which(which, pars)
+    vals = coef if isinstance(coef, list) else [coef]
+    if not vals or not all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                           for v in vals):
+        raise TermError(f"term Offset: coef must be a number or a vector of numbers, got "
+                        f"{coef!r}")
+    if any(np.isnan(float(v)) for v in vals):
+        raise TermError("term Offset: coef must not be NaN")
+    fixed = [float(vals[k % len(vals)]) for k in range(int(mask.sum()))]
+    if any(getattr(t, "curve", None) is not None or getattr(t, "fixed", None) is not None
+           for t in terms):
+        raise TermError("term Offset: curved terms (and nested Offset) inside Offset() are not "
+                        "supported yet; use offset(term, which) with fit(..., offset_coef=)")
+    term = stack("Offset", terms)
+    term.param_labels = [p for p, m in zip(pars, mask) if not m]
+    term.fixed = (terms, mask, fixed)
+    return term
+
+
+def _which(which, pars):
+    """statnet's ``which``: logicals (recycled), 1-based indices or parameter names."""
+    n = len(pars)
+    items = which if isinstance(which, list) else [which]
+    if items and all(isinstance(v, (bool, np.bool_)) for v in items):
+        return np.array([bool(items[k % len(items)]) for k in range(n)], dtype=bool)
+    mask = np.zeros(n, dtype=bool)
+    for v in items:
+        if isinstance(v, str):
+            if v not in pars:
+                raise TermError(f"term Offset: which names {v!r}, not a parameter of the formula "
+                                f"({', '.join(pars)})")
+            mask[pars.index(v)] = True
+        elif isinstance(v, (int, float)) and float(v).is_integer() and 1 <= v <= n:
+            mask[int(v) - 1] = True
+        else:
+            raise TermError(f"term Offset: which must be TRUE/FALSE values, indices 1..{n} or "
+                            f"parameter names, got {v!r}")
+    return mask
 
 
 @register("Passthrough", kinds=BOTH, params=[Param("formula"), Param("label", None)],

@@ -140,7 +140,19 @@ class Curved(Parameterisation):
 
 
 def parameterisation_of(terms) -> Parameterisation:
-    """The map of a model with these terms: Identity unless a term is curved."""
+    """The map of a model with these terms: Identity unless a term is curved; the free
+    coefficients' view (:class:`~.offsets.OffsetParameterisation`) of the model of the inner
+    terms when a term fixes some (statnet's ``Offset()`` operator: ``Term.fixed`` is
+    (inner terms, mask of their parameters, the fixed values))."""
+    if any(getattr(t, "fixed", None) is not None for t in terms):
+        from .offsets import OffsetParameterisation
+        flat, mask, coef = [], [], []
+        for t in terms:
+            inner, m, c = t.fixed if getattr(t, "fixed", None) is not None else ([t], None, [])
+            flat += inner
+            mask += list(m) if m is not None else [False] * len(t.param_labels)
+            coef += list(c)
+        return OffsetParameterisation(parameterisation_of(flat), mask, coef)
     if any(getattr(t, "curve", None) is not None for t in terms):
         return Curved(terms)
     return Identity([lab for t in terms for lab in t.labels])

@@ -51,6 +51,9 @@ class Term:
     param_labels: list = None
     curve: Any = None
     init_decay: Any = None
+    # statnet's Offset() operator: (inner terms, mask of their parameters that are fixed,
+    # the fixed values); the model then estimates the others (see parameterisation_of)
+    fixed: Any = None
 
     def __post_init__(self):
         if self.empty is None:
