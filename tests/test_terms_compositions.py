@@ -15,7 +15,9 @@ from test_terms_ext import check_formula, random_network
 UNDIRECTED = ["tripercent", "tripercent('a')", "tripercent('a', diff=TRUE)",
               "tripercent('a', diff=TRUE, levels=c(0, 2))", "Prod(list(~edges, ~triangle), label='p')",
               "Prod(list(~edges + kstar(2), 0.5 ~ triangle + isolates))",
-              "Prod('geomean' ~ edges + kstar(2), label='g')"]
+              "Prod('geomean' ~ edges + kstar(2), label='g')",
+              "B(~edges + nodematch('a'), form='sum')", "B(~kstar(2) + triangle, form='nonzero')",
+              "B(~triangle + isolates, form=~atleast(2))", "B(~edges, form=~equalto(1))"]
 DIRECTED = ["cycle(2:5)", "cycle(c(3, 5))", "cycle(3:4, semi=TRUE)", "simmelianties",
             "transitiveties(attr='a')", "cyclicalties(attr='a')",
             "cyclicalties(attr='a', levels=c(1, 2))", "Prod(list(~mutual, ~ttriple), label='m')"]
@@ -91,3 +93,26 @@ def test_prod_is_the_exact_product():
 def test_exp_overflow_is_inf_as_statnet_prints():
     got = ef.ERGM("faux.dixon.high", "Exp(~edges + triangle)").statistics()
     assert got == {"Exp~edges": np.inf, "Exp~triangle": np.inf}
+
+
+def test_b_operator_on_binary_networks():
+    # every tie of a binary network has value 1: B() gives the inner statistics (labels
+    # B(<form>)~<label>), or their empty-network values when the form drops value 1
+    m = ef.ERGM("faux.mesa.high", 'B(~edges + nodematch("Grade"), form="sum") + '
+                                  'B(~triangle, form="nonzero") + '
+                                  'B(~edges + isolates, form=~atleast(2))')
+    assert m.statistics() == {"B(sum)~edges": 203.0, "B(sum)~nodematch.Grade": 163.0,
+                              "B(nonzero)~triangle": 62.0, "B(atleast(2))~edges": 0.0,
+                              "B(atleast(2))~isolates": 205.0}
+
+
+@pytest.mark.parametrize("formula, msg", [
+    ('B(~triangle, form="sum")', "dyad-independent"),
+    ("B(~edges, form=~atmost(2))", "binary networks only"),
+    ("B(~edges, form=~atleast(0))", "0-valued dyads"),
+    ('B(~edges, form="max")', "form must be"),
+])
+def test_b_operator_errors(formula, msg):
+    from ergmfit.exceptions import ErgmfitError
+    with pytest.raises(ErgmfitError, match=msg):
+        ef.ERGM("faux.mesa.high", formula)

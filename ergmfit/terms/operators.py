@@ -12,8 +12,11 @@ What ergmfit gives (statnet's labels and values of ``summary()``):
 * ``Offset(~f, coef, which)`` gives the statistics of ``f`` (labels of ``f``) and fixes the
   parameters ``which`` at ``coef``: the model's coefficients are the free ones (statnet's),
   fitted through :class:`~.offsets.OffsetParameterisation` as ``offset()`` terms are.
-* Not supported: ``Exp``, ``Log``, ``Prod`` (nonlinear; statnet's values carry its own
-  accumulated rounding), ``B`` (statnet 4.4 has no ``B``), matrix weights in ``Sum``.
+* ``B(~f, form)``: statnet defines it for valued networks only; on ergmfit's binary
+  networks it is ``f`` itself (form ``sum``/``nonzero``, or a form keeping value-1 ties) or
+  ``f`` on the empty network (a form value 1 fails), labels ``B(<form>)~<label>``.
+* Not supported: matrix weights in ``Sum``; ``Exp``, ``Log``, ``Prod``: see .nonlinear and
+  .composed.
 """
 from __future__ import annotations
 
@@ -26,7 +29,7 @@ from ..exceptions import TermError
 from ..formula import FormulaArg, RCode, parse_formula
 from ._operators import LinearKernel, ProductKernel, SubnetKernel
 from .dyadic import _levels
-from .registry import BOTH, DIRECTED, Param, Term, build_term, register
+from .registry import BOTH, DIRECTED, Param, Term, as_float, build_term, register
 from . import registry
 
 FAMILY = "operators"
@@ -393,6 +396,84 @@ def _which(which, pars):
             raise TermError(f"term Offset: which must be TRUE/FALSE values, indices 1..{n} or "
                             f"parameter names, got {v!r}")
     return mask
+
+
+# -- B(): binary terms of a valued network ------------------------------------------------
+
+_B_FORMS = {"nonzero": 0, "atleast": 1, "greaterthan": 1, "equalto": 1, "ininterval": 2}
+
+
+def _b_keeps_ties(net, form):
+    """Whether the binary network of ``form`` (a valued term counting 0/1 per dyad, 0 for a
+    0-valued dyad) has the network's ties (True) or none (False): every tie of a binary
+    network has value 1."""
+    calls = form.terms
+    if len(calls) != 1 or calls[0].name not in _B_FORMS:
+        raise TermError(f"term B: form ~{form.text} is not understood on a binary network "
+                        "(ergmfit models binary networks only: a valued form would need the "
+                        "values of a valued network); use form='sum', 'nonzero' or a formula of "
+                        "nonzero, atleast(v), greaterthan(v), equalto(v) or ininterval(a, b)")
+    c = calls[0]
+    a = [as_float(v, f"term B: {c.name}") for v in c.args] + [
+        as_float(v, f"term B: {c.name}") for k, v in c.kwargs.items() if k != "open"]
+    if c.name == "nonzero":
+        return True
+    if not a:
+        raise TermError(f"term B: {c.name}() needs its threshold")
+    if c.name == "atleast":
+        zero, one = 0 >= a[0], 1 >= a[0]
+    elif c.name == "greaterthan":
+        zero, one = 0 > a[0], 1 > a[0]
+    elif c.name == "equalto":
+        tol = a[1] if len(a) > 1 else 0.0
+        zero, one = abs(a[0]) <= tol, abs(1 - a[0]) <= tol
+    else:
+        if len(a) < 2:
+            raise TermError("term B: ininterval() needs lower and upper")
+        op = c.kwargs.get("open", [True, True])
+        op = op if isinstance(op, list) else [op, op]
+
+        def inside(y):
+            return (y > a[0] if op[0] else y >= a[0]) and (y < a[1] if op[1] else y <= a[1])
+        zero, one = inside(0.0), inside(1.0)
+    if zero:
+        raise TermError(f"term B: form ~{form.text} counts 0-valued dyads; statnet requires "
+                        "a form that is 0 for a 0-valued dyad")
+    return one
+
+
+@register("B", kinds=BOTH, params=[Param("formula"), Param("form", "sum")], family=FAMILY)
+def b_operator(net, formula, form="sum"):
+    """statnet's B() (defined there for valued networks): binary terms evaluated on the
+    binary network of a valued one.  ergmfit's networks are binary, every tie of value 1,
+    so ``form="sum"`` (dyad-independent terms only, as statnet) and ``form="nonzero"`` give
+    the statistics of ``formula``, and a formula form (``~atleast(v)``, ``~greaterthan(v)``,
+    ``~equalto(v)``, ``~ininterval(a, b)``, ``~nonzero``) those of ``formula`` on the ties it
+    keeps: all of them, or none when value 1 fails it.  Labels ``B(<form>)~<label>``; a form
+    that needs tie values other than 0/1 is an error."""
+    f = _formula("B", formula)
+    terms = build_formula(net, f)
+    if isinstance(form, FormulaArg):
+        keep, name = _b_keeps_ties(net, form), form.compact
+    elif form in ("sum", "nonzero"):
+        keep, name = True, form
+        if form == "sum" and not all(t.dyad_independent for t in terms):
+            raise TermError("term B: form='sum' needs dyad-independent terms (statnet's rule); "
+                            "use form='nonzero'")
+    else:
+        raise TermError(f"term B: form must be 'sum', 'nonzero' or a one-sided formula, got "
+                        f"{form!r}")
+    labels = [f"B({name})~{lab}" for t in terms for lab in t.labels]
+    if keep:
+        term = stack("B", terms, labels)
+        if form == "sum":
+            term.empty = np.zeros(len(labels))       # statnet drops the empty-network values
+        return term
+    mask = np.zeros(net.n * net.n, dtype=np.uint8)   # the binary network has no tie
+    kernel = SubnetKernel([t.kernel for t in terms], "filter", net.n, mask=mask, aux_n=net.n,
+                          aux_directed=net.directed)
+    return Term("B", labels, kernel, empty=np.concatenate([t.empty for t in terms]),
+                dyad_independent=True)
 
 
 @register("Passthrough", kinds=BOTH, params=[Param("formula"), Param("label", None)],
