@@ -60,3 +60,63 @@ def test_offset_operator_with_offset_terms():
 def test_offset_operator_errors(formula, msg):
     with pytest.raises(ErgmfitError, match=msg):
         ef.ERGM("flomarriage", formula)
+
+
+# -- Curve() / Parametrise() ------------------------------------------------------------
+
+CURVE = ('Curve(~edges + triangle, params=list(a=0), map=function(x, n, ...) c(x, 2*x), '
+         'gradient="linear")')
+
+
+def test_curve_labels_and_map():
+    m = ef.ERGM("lazega", 'Curve(~edges + kstar(2:3), params=c("a"), map="rep")')
+    assert m.statistics() == {"edges": 115.0, "kstar2": 926.0, "kstar3": 2681.0}
+    assert m.labels == ["a"]
+    np.testing.assert_array_equal(m.eta([0.5]), [0.5, 0.5, 0.5])
+    m = ef.ERGM("samplike", "Curve(~edges + mutual, params=list(a=0), map=function(x, n, ...) "
+                            "c(x, -x), gradient=matrix(c(1, -1), 1, 2))")
+    np.testing.assert_array_equal(m.eta([0.5]), [0.5, -0.5])
+    m = ef.ERGM("flomarriage", 'Parametrise(~edges + triangle, params=c("a", "b"), '
+                               'map=c(-1, 0.5)) + kstar(2)')
+    np.testing.assert_array_equal(m.eta([7.0, 8.0, 0.2]), [-1.0, 0.5, 0.2])
+
+
+@pytest.mark.parametrize("method", ["mple", "mcmle"])
+def test_curve_fits_as_its_linear_combination(method):
+    # η = (a, 2a): the same model as the statistic edges + 2 triangle with coefficient a
+    kw = {"random_state": 2} if method == "mcmle" else {}
+    a = ef.ERGM("flomarriage", CURVE + " + kstar(2)").fit(method=method, **kw)
+    b = ef.ERGM("flomarriage", 'Sum(list(~edges, 2 ~ triangle), label="a") + kstar(2)').fit(
+        method=method, **kw)
+    assert list(a.labels) == ["a", "kstar2"]
+    np.testing.assert_allclose(np.asarray(a.params), np.asarray(b.params), rtol=1e-9)
+    np.testing.assert_allclose(a.cov, b.cov, rtol=1e-8)
+
+
+def test_curve_with_offsets_and_offset_operator():
+    a = ef.ERGM("flomarriage", CURVE + " + offset(kstar(2)) + Offset(~isolates, -1)")
+    b = ef.ERGM("flomarriage", 'Sum(list(~edges, 2 ~ triangle), label="a") + offset(kstar(2))'
+                               ' + offset(isolates)')
+    fa = a.fit(method="mple", offset_coef=[-0.1])
+    fb = b.fit(method="mple", offset_coef=[-0.1, -1.0])
+    assert list(fa.labels) == ["a", "offset(kstar2)"]
+    np.testing.assert_allclose(np.asarray(fa.params), np.asarray(fb.params)[:2], rtol=1e-9)
+
+
+def test_curve_map_that_is_not_affine_gives_statistics_but_not_fits():
+    m = ef.ERGM("flomarriage", 'Curve(~edges + triangle, params=c("a"), map=function(x, n, '
+                               '...) c(x, x^2), gradient="linear")')
+    assert m.statistics() == {"edges": 20.0, "triangle": 3.0}
+    with pytest.raises(ErgmfitError, match="not affine"):
+        m.fit(method="mple")
+
+
+@pytest.mark.parametrize("formula, msg", [
+    ('Curve(~edges, params=c("a"), map="seq")', "named maps"),
+    ('Curve(~edges, params=c("a"), map="rep", maxpar=1)', "maxpar"),
+    ('Curve(~gwesp(fixed=FALSE), params=c("a"), map="rep")', "curved terms"),
+    ('Curve(~edges, map="rep")', "params"),
+])
+def test_curve_errors(formula, msg):
+    with pytest.raises(ErgmfitError, match=msg):
+        ef.ERGM("flomarriage", formula)

@@ -41,6 +41,12 @@ class OffsetParameterisation(Parameterisation):
 
     linear = False
 
+    def __new__(cls, inner=None, mask=None, coef=None):
+        # a map that folds fixed coefficients in itself (Curve(): .curvemap) does so
+        if cls is OffsetParameterisation and hasattr(inner, "fixing"):
+            return inner.fixing(mask, coef)
+        return super().__new__(cls)
+
     def __init__(self, inner, mask, coef):
         if isinstance(inner, OffsetParameterisation):
             # the free view of a free view (offset() terms in a model with Offset()

@@ -11,7 +11,9 @@ What ergmfit gives (statnet's labels and values of ``summary()``):
 
 * ``Offset(~f, coef, which)`` gives the statistics of ``f`` (labels of ``f``) and fixes the
   parameters ``which`` at ``coef``: the model's coefficients are the free ones (statnet's),
-  fitted through :class:`~.offsets.OffsetParameterisation` as ``offset()`` terms are.
+  fitted through :class:`~.offsets.OffsetParameterisation` as ``offset()`` terms are;
+  ``Curve``/``Parametrise`` fits its parameters through the affine map η = A θ + c
+  (:mod:`.curvemap`).
 * ``B(~f, form)``: statnet defines it for valued networks only; on ergmfit's binary
   networks it is ``f`` itself (form ``sum``/``nonzero``, or a form keeping value-1 ties) or
   ``f`` on the empty network (a form value 1 fails), labels ``B(<form>)~<label>``.
@@ -491,12 +493,34 @@ _CURVE = [Param("formula"), Param("params", None), Param("map", None), Param("gr
           family=FAMILY)
 def curve(net, formula, params=None, map=None, gradient=None, minpar=None, maxpar=None,
           cov=None):
-    """The statistics of ``formula`` (``summary()`` of a curved term is that of its inner
-    formula); the curved parameterisation (``map``) is not used for fitting yet."""
+    """The statistics of ``formula`` (statnet's labels) with natural parameters η = map(θ),
+    θ the parameters named in ``params`` (the model's coefficients): ``map="rep"``, numbers
+    (constant), or an affine R function ``function(x, n, ...) ...`` with
+    ``gradient="linear"`` or a gradient matrix (see :mod:`.curvemap`)."""
+    from .curvemap import curve_map
     if isinstance(map, RCode) and gradient is None:
         raise TermError("term Curve: the 'gradient' argument must be supplied unless 'map' is "
                         "one of statnet's named maps (statnet's rule)")
-    return stack("Curve", build_formula(net, _formula("Curve", formula)))
+    terms = build_formula(net, _formula("Curve", formula))
+    if isinstance(params, dict):
+        names = list(params)
+    elif isinstance(params, list):
+        names = params
+    elif isinstance(params, str):
+        names = [params]
+    else:
+        raise TermError("term Curve: params must name the curved parameters (a named list "
+                        "or a character vector)")
+    if not names or not all(isinstance(v, str) for v in names) or len(set(names)) != len(names):
+        raise TermError(f"term Curve: params must be distinct names, got {params!r}")
+    if any(getattr(t, "curve", None) is not None or getattr(t, "fixed", None) is not None
+           or getattr(t, "curve_map", None) is not None for t in terms):
+        raise TermError("term Curve: curved terms (and Offset/Curve) inside Curve() are not "
+                        "supported yet")
+    term = stack("Curve", terms)
+    term.curve_map = curve_map("Curve", names, len(term.labels), map, gradient, minpar, maxpar)
+    term.param_labels = list(names)
+    return term
 
 
 def _for_values(net, spec):

@@ -54,6 +54,8 @@ class Term:
     # statnet's Offset() operator: (inner terms, mask of their parameters that are fixed,
     # the fixed values); the model then estimates the others (see parameterisation_of)
     fixed: Any = None
+    # statnet's Curve() operator: its affine map (see .curvemap.curve_map)
+    curve_map: Any = None
 
     def __post_init__(self):
         if self.empty is None:
