@@ -116,3 +116,15 @@ def test_b_operator_errors(formula, msg):
     from ergmfit.exceptions import ErgmfitError
     with pytest.raises(ErgmfitError, match=msg):
         ef.ERGM("faux.mesa.high", formula)
+
+
+def test_new_terms_are_listed_and_suggested():
+    from ergmfit.exceptions import ErgmfitError
+    from ergmfit.terms import all_terms
+    names = {s.name for s in all_terms()}
+    assert {"tripercent", "simmelianties", "Prod", "B"} <= names
+    assert {s.kinds for s in all_terms() if s.name == "cycle"} == {"directed", "undirected"}
+    for typo, want in (("tripercnt", "tripercent"), ("simmeliantie", "simmelianties"),
+                       ("Prd", "Prod")):
+        with pytest.raises(ErgmfitError, match=f"Did you mean '{want}'"):
+            ef.ERGM("samplike", typo)

@@ -446,8 +446,9 @@ def _b_keeps_ties(net, form):
 
 @register("B", kinds=BOTH, params=[Param("formula"), Param("form", "sum")], family=FAMILY)
 def b_operator(net, formula, form="sum"):
-    """statnet's B() (defined there for valued networks): binary terms evaluated on the
-    binary network of a valued one.  ergmfit's networks are binary, every tie of value 1,
+    """The terms of ``formula`` on the binary network of a valued one (statnet's B(),
+    defined there for valued networks only).  ergmfit's networks are binary, every tie of
+    value 1,
     so ``form="sum"`` (dyad-independent terms only, as statnet) and ``form="nonzero"`` give
     the statistics of ``formula``, and a formula form (``~atleast(v)``, ``~greaterthan(v)``,
     ``~equalto(v)``, ``~ininterval(a, b)``, ``~nonzero``) those of ``formula`` on the ties it
