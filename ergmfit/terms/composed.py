@@ -130,29 +130,9 @@ def prod_operator(net, formulas, label=None):
     """Elementwise product of formulas with equally many statistics, each raised to its
     left-hand side (``Prod(list(~f, 2 ~ g))``, ``"prod" ~ f``, ``"geomean" ~ f``); labels
     ``Exp~Sum~<label>`` as statnet's (Exp(~Sum(~Log(f), label))); the exact product."""
-    from .operators import _formula, build_formula
-    items = formulas if isinstance(formulas, list) else [formulas]
-    blocks, terms, width = [], [], None
-    for it in items:
-        f = _formula("Prod", it)
-        ts = build_formula(net, f)
-        p = sum(len(t.labels) for t in ts)
-        w = f.lhs
-        if w is None:
-            W = np.eye(p)
-        elif isinstance(w, str) and w in ("prod", "geomean"):
-            W = np.full((1, p), 1.0 / p if w == "geomean" else 1.0)
-        elif isinstance(w, (int, float)) and not isinstance(w, bool):
-            W = float(w) * np.eye(p)
-        else:
-            raise TermError(f"term Prod: the power {w!r} is not supported (a number, 'prod' "
-                            "or 'geomean')")
-        if width is not None and W.shape[0] != width:
-            raise TermError("term Prod: the formulas must give equally many statistics")
-        width = W.shape[0]
-        blocks.append(W)
-        terms.extend(ts)
-    W = np.hstack(blocks)
+    from .operators import weighted_formulas
+    terms, W = weighted_formulas(net, formulas, "Prod", ("prod", "geomean"), "power")
+    width = W.shape[0]
     name = "Prod" if label is None else str(label)
     labels = [f"Exp~Sum~{name}"] if width == 1 else [f"Exp~Sum~{name}{k + 1}"
                                                         for k in range(width)]

@@ -292,34 +292,41 @@ def symmetrize(net, formula, rule="weak"):
 
 # -- linear combinations ---------------------------------------------------------------
 
-@register("Sum", kinds=BOTH, params=[Param("formulas"), Param("label", None)], family=FAMILY)
-def sum_operator(net, formulas, label=None):
-    """Weighted sum of formulas with equally many statistics: ``Sum(list(~f, 2 ~ g))``
-    (weight 2), ``Sum("mean" ~ f)`` / ``Sum("sum" ~ f)`` (one statistic). Labels
-    ``Sum~<label>`` (one statistic) or ``Sum~<label><k>``."""
+def weighted_formulas(net, formulas, term, presets, what):
+    """The terms of a list of formulas with left-hand sides (statnet's Sum/Prod) and the
+    matrix W combining their statistics: none -> the identity, a number -> that times the
+    identity, presets[0] -> one row of 1s, presets[1] -> one row of 1/p."""
     items = formulas if isinstance(formulas, list) else [formulas]
-    blocks, terms = [], []
-    width = None
+    blocks, terms, width = [], [], None
     for it in items:
-        f = _formula("Sum", it)
+        f = _formula(term, it)
         ts = build_formula(net, f)
         p = sum(len(t.labels) for t in ts)
         w = f.lhs
         if w is None:
             W = np.eye(p)
-        elif isinstance(w, str) and w in ("mean", "sum"):
-            W = np.full((1, p), 1.0 / p if w == "mean" else 1.0)
+        elif isinstance(w, str) and w in presets:
+            W = np.full((1, p), 1.0 / p if w == presets[1] else 1.0)
         elif isinstance(w, (int, float)) and not isinstance(w, bool):
             W = float(w) * np.eye(p)
         else:
-            raise TermError(f"term Sum: the weight {w!r} is not supported (a number, 'sum' or "
-                            "'mean')")
+            raise TermError(f"term {term}: the {what} {w!r} is not supported (a number, "
+                            f"{presets[0]!r} or {presets[1]!r})")
         if width is not None and W.shape[0] != width:
-            raise TermError("term Sum: the formulas must give equally many statistics")
+            raise TermError(f"term {term}: the formulas must give equally many statistics")
         width = W.shape[0]
         blocks.append(W)
         terms.extend(ts)
-    W = np.hstack(blocks)
+    return terms, np.hstack(blocks)
+
+
+@register("Sum", kinds=BOTH, params=[Param("formulas"), Param("label", None)], family=FAMILY)
+def sum_operator(net, formulas, label=None):
+    """Weighted sum of formulas with equally many statistics: ``Sum(list(~f, 2 ~ g))``
+    (weight 2), ``Sum("mean" ~ f)`` / ``Sum("sum" ~ f)`` (one statistic). Labels
+    ``Sum~<label>`` (one statistic) or ``Sum~<label><k>``."""
+    terms, W = weighted_formulas(net, formulas, "Sum", ("sum", "mean"), "weight")
+    width = W.shape[0]
     name = "Sum" if label is None else str(label)
     labels = [f"Sum~{name}"] if width == 1 else [f"Sum~{name}{k + 1}" for k in range(width)]
     return stack("Sum", terms, labels, W)
