@@ -187,3 +187,29 @@ def test_two_quick_ctrl_c_on_parallel_ee_return_the_work_marked_interrupted(samp
     assert np.all(np.isfinite(np.asarray(fit.params)))
     after = set(glob.glob(os.path.join(tempfile.gettempdir(), "ergmfit_run_*")))
     assert after <= before                   # the control directory is gone
+
+
+# ---------------------------------------------------------------------------
+# #17: the adaptive update on a curved model
+# ---------------------------------------------------------------------------
+LAZEGA_CURVED = ("edges + gwesp + nodecov('seniority') + nodecov('practice') + "
+                 "nodematch('practice') + nodematch('gender') + nodematch('office')")
+# ergmfit's MCMC-MLE of that model (random_state=1; statnet 4.4: edges -7.35 (0.78),
+# gwesp 0.90 (0.30), gwesp.decay 0.785 (0.22))
+LAZEGA_CURVED_MLE = ([-7.340, 0.895, 0.787, 0.0230, 0.412, 0.757, 0.707, 1.148],
+                     [0.789, 0.299, 0.218, 0.0070, 0.122, 0.194, 0.251, 0.194])
+
+
+def test_adaptive_update_fits_a_curved_model():
+    m = ef.ERGM("lazega", LAZEGA_CURVED)
+    fit = quiet_fit(m, update="adaptive", random_state=1, ee_steps=60)
+    assert fit.info["settings"]["update"] == "adaptive"
+    assert fit.labels[:3] == ["edges", "gwesp", "gwesp.decay"]
+    est, se = (np.array(v) for v in LAZEGA_CURVED_MLE)
+    d = np.abs(np.asarray(fit.params) - est) / se
+    assert np.all(d < 0.25), d
+    # the scales were learned in the parameters' directions (IFD's density: none)
+    D = fit.info["Dmean"][0]
+    assert D[0] is None or not np.isfinite(D[0])
+    assert all(np.isfinite(x) and x > 0 for x in D[1:])
+    assert fit.converged

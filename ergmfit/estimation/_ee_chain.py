@@ -304,15 +304,23 @@ class _CurvedEE:
         return np.maximum(new, par.lower_bounds()), dzq_c
 
     def outer_borisenko(self, sampler, theta, dzA, inner, m, rate, ifd, arc_corr, cfg,
-                        th_c, dz_c, acc_c, v_c):
+                        th_c, dz_c, acc_c, v_c, D=None):
         """One outer iteration of the Borisenko update in the parameters'
         directions: θ_k ← θ_k − a max(|θ_k|, c) sign((J' dzA)_k), J at the
         current θ, the sampler at the exact η(θ).  The compiled loop runs one
         iteration (m proposals) per call with a zero step; the update, a few
-        numbers, is made here between calls."""
+        numbers, is made here between calls.
+
+        With scales ``D`` it is the adaptive update (Byshkin et al. 2018) in
+        the same directions: θ_k ← θ_k − sign(u_k) aca D_k u_k², u = J' dzA;
+        decays stay within ``MAX_DECAY_STEP`` of their value at the start of
+        the outer iteration."""
         from ._ee import ee_iterations
-        from .curved import projector
+        from .curved import MAX_DECAY_STEP, projector
         par = self.par
+        theta0 = np.array(theta, dtype=float)
+        decays = par.decay_indices()
+        aca = float(cfg["aca_ee"])
         q = par.n_stats
         fp, _ = self.masks(ifd)
         lower = par.lower_bounds()
@@ -328,14 +336,38 @@ class _CurvedEE:
                           self.dens_s if ifd else -1, float(arc_corr), row, dzr,
                           acc_c[i:i + 1], v_c[i:i + 1], P0)
             u = par.jacobian(theta).T @ dzA
-            step = rate * np.maximum(np.abs(theta), c) * np.sign(u)
+            if D is None:
+                step = rate * np.maximum(np.abs(theta), c) * np.sign(u)
+            else:
+                step = np.sign(u) * aca * D * u * u
             theta = np.where(fp, np.maximum(theta - step, lower), theta)
+            for k in decays:
+                theta[k] = min(max(theta[k], theta0[k] - MAX_DECAY_STEP),
+                               theta0[k] + MAX_DECAY_STEP)
             if ifd:
                 theta[self.dens_t] = eta[self.dens_s]          # V − arc_corr
             th_c[i] = theta
             dzq_c[i] = dzr[0]
         dz_c[:] = projector(par, theta)(dzq_c)
         return theta
+
+
+def _curved_scales(sampler, par, theta, steps, m, dens_s):
+    """D_k = m / Σ u_k² of the adaptive update of a curved model, u = J'(del − add)
+    of ``steps`` batches of ``m`` proposals scored (not applied) on the
+    observed network at η(θ) -- Algorithm S's scales, in the parameters'
+    directions (J = ∂η/∂θ at the start θ; IFD's V is left alone)."""
+    eta = np.array(par.eta(theta), dtype=float)
+    if dens_s is not None:
+        eta[dens_s] = 0.0
+    J = par.jacobian(theta)
+    D0 = np.zeros(par.n_params)
+    for _ in range(steps):
+        add, dele = sampler.run_batch(eta, m, apply=False, end_batch=False)
+        u = J.T @ (np.asarray(dele) - np.asarray(add))
+        D0 += u * u
+    with np.errstate(divide="ignore"):
+        return np.where(D0 > 0, m / D0, np.inf)
 
 
 def _sample_at(sampler, theta, dzA, dens, m, n):
@@ -434,9 +466,10 @@ def _ee_phase(sampler, theta, dzA, outer, inner, m, upd, cfg, Dvec, dens, arc_co
                 else:
                     P = _inverse_cov(np.concatenate(stage_dz), free)
                 stage_dz = []
-            if curved is not None and upd == 0:
+            if curved is not None and upd in (0, 1):
                 theta = curved.outer_borisenko(sampler, theta, dzA, inner, m, rates[o], ifd,
-                                               arc_corr, cfg, th_c, dz_c, acc_c, v_c)
+                                               arc_corr, cfg, th_c, dz_c, acc_c, v_c,
+                                               D=Dvec if upd == 1 else None)
             elif curved is not None:
                 theta, dzq = curved.outer(sampler, theta, dzA, inner, m, rates[o], C, ifd,
                                           arc_corr, cfg, th_c, dz_c, acc_c, v_c)
@@ -589,6 +622,13 @@ def _ee_chain(model, cfg, seed, chain, callback, control):
     need_s = cfg["init"] == "S" or adaptive
     if saved is not None:
         s_theta, Dmean, s_rows = (saved["arrays"].get(k) for k in ("s_theta", "Dmean", "s_rows"))
+    elif need_s and cfg["s_steps"] > 0 and curved:
+        # adaptive update of a curved model: only the scales, in the parameters'
+        # directions at the start (Algorithm S itself estimates η)
+        Dmean = _curved_scales(sampler, par, np.asarray(cfg["init_theta"], dtype=float),
+                               int(cfg["s_steps"]), m, cfg["dens"] if use_ifd else None)
+        if use_ifd:
+            Dmean[dens_t] = np.inf
     elif need_s and cfg["s_steps"] > 0:
         s_theta, Dmean, s_rows = algorithm_s(sampler, p, free, int(cfg["s_steps"]), m,
                                              cfg["aca_s"], prop if use_ifd else None,

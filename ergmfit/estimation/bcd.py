@@ -78,6 +78,7 @@ from ..results import ERGMResults
 from ..utils.longrun import catch_interrupt
 from ..utils.validation import check_params, check_random_state, seed_words
 from .base import Estimator, Setting, boolean, choice, integer, number
+from .existence import check_blocks, observed_design
 
 __all__ = ["BCD", "fit_bcd", "learning_rates"]
 
@@ -222,6 +223,10 @@ class BCD(Estimator):
             raise ValueError(f"block_size={self.block_size} exceeds the number of variables {M}")
         chooser = make_chooser(bm, self.blocks, self.block_size)
         kernel = self.kernel if self.kernel is not None else Enumeration(max(1, chooser.max_size))
+        # dead or collinear statistics, and no estimate along a direction the
+        # blocks cannot leave: errors before the run (as MPLE and MCLE)
+        check_blocks(observed_design(model, bm), bm, chooser, labels, "blocked CD",
+                     random_state=rng)
         theta0, init_kind, lf = self._start(model, bm, labels)
         P = self._preconditioner(bm, labels, theta0, lf, model)
         par = getattr(model, "parameterisation", None)

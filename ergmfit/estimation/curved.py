@@ -24,7 +24,7 @@ import numpy as np
 from scipy import special
 
 from ..exceptions import DegenerateModelError
-from .stepping import is_moments
+from .stepping import log_mean_exp, weighted_moments
 
 
 # largest change of a curved term's decay in one MCMC-MLE / CD iteration: one
@@ -186,12 +186,17 @@ def maximize_curved_is_loglik(Z, target, par, theta0, maxit=100, tol=1e-12):
     eta0 = par.eta(theta0)
 
     def fun(theta):
+        # the moments of Z J (p columns), not of Z (q): J' Cov_w(Z) J = Cov_w(Z J)
         d = par.eta(theta) - eta0
-        lme, mu, C = is_moments(Z, d)
         J = par.jacobian(theta)
-        return float(d @ target - lme), J.T @ (target - mu), J.T @ C @ J
+        lme, mu, C = weighted_moments(Z @ d, Z @ J)
+        return float(d @ target - lme), J.T @ target - mu, C
 
-    return bounded_ascent(fun, lambda th: fun(th)[0], theta0, par.lower_bounds(), maxit, tol)[0]
+    def value(theta):
+        d = par.eta(theta) - eta0
+        return float(d @ target - log_mean_exp(Z @ d))
+
+    return bounded_ascent(fun, value, theta0, par.lower_bounds(), maxit, tol)[0]
 
 
 def decay_messages(par, theta, what="pseudo-likelihood"):

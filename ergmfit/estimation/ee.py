@@ -133,8 +133,11 @@ and every step goes through the map η(θ) (:class:`._ee_chain._CurvedEE`).
 runs the compiled loop in η with the map linearised at its start, then the
 sampler goes on at the exact η(θ)); ``"borisenko"``: θ_k ← θ_k − a ·
 max(|θ_k|, c) · sign((J' dzA)_k), the sampler at η(θ) after every
-iteration; ``"adaptive"`` is refused (its scales come from Algorithm S,
-which estimates η).  ``init="S"`` starts at the curved MPLE instead.
+iteration; ``"adaptive"``: θ_k ← θ_k − sign(u_k) · aca_ee · D_k · u_k² with
+u = J' dzA, its scales D_k = m / Σ u_k² from ``s_steps`` batches scored on the
+observed network at the start (Algorithm S's scales in the parameters'
+directions; Algorithm S itself estimates η), adapted after every outer
+iteration as for linear models.  ``init="S"`` starts at the curved MPLE instead.
 Decays stay at or above their lower bounds and move at most
 ``MAX_DECAY_STEP`` per outer iteration (and in the final step), as in
 MCMC-MLE.  The stored dzA rows, t-ratios and convergence checks are in the
@@ -276,11 +279,6 @@ def _resolve_cfg(model, kwargs):
     if curved:
         # θ and the statistics differ: the update goes through the map's
         # Jacobian, which the per-parameter sign updates have no use for
-        if cfg["update"] == "adaptive":
-            raise SettingsError("update='adaptive' is not available for curved terms "
-                                "(fixed=FALSE): its scales come from Algorithm S, which "
-                                "estimates the canonical parameters; use update='newton' or "
-                                "'borisenko', or fix the decays, e.g. gwesp(0.5, fixed=TRUE)")
         if cfg["init"] == "S":       # Algorithm S estimates η, not θ: start at the curved MPLE
             cfg["init"] = "mple"
     if cfg["update"] == "auto":

@@ -81,6 +81,7 @@ from ..utils.longrun import catch_interrupt
 from ..utils.optimize import newton_ascent
 from ..utils.validation import check_index_set, check_params, check_random_state, seed_words
 from .base import Estimator, Setting, choice, integer, number
+from .existence import observed_design
 
 __all__ = ["MCLE", "fit_mcle", "CompositeDesign", "KernelComposite", "composite_design",
            "make_blocks",
@@ -619,6 +620,8 @@ class MCLE(Estimator):
         par = getattr(model, "parameterisation", None)
         curved = par is not None and not par.linear
         bm = model.compiled()
+        if not curved:         # dead or collinear statistics (non-identifiable): an error
+            observed_design(model, bm)
         if self.kernel is None:
             des = composite_design(bm, self.blocks, self.block_size, self.n_blocks,
                                    self.max_blocks, rng)

@@ -782,14 +782,17 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
     # covariance from the last sample, importance-weighted to the final estimate
     Z = np.concatenate(chains_z)
     w = _is_weights(Z, par.eta(theta) - par.eta(sample_theta))
-    mu = w @ Z
-    info = par.information(theta, (Z - mu).T @ ((Z - mu) * w[:, None]))
+    # J' C J as the covariance of Z J (p columns, not the q canonical ones)
+    J = None if par.linear else par.jacobian(theta)
+    ZJ = Z if J is None else Z @ J
+    mu = w @ ZJ
+    info = (ZJ - mu).T @ ((ZJ - mu) * w[:, None])
     try:
         cov_model = np.linalg.inv(info)
     except np.linalg.LinAlgError:
         raise DegenerateModelError("the Fisher information is singular: some statistics are "
                                    "linear combinations of others; remove a redundant term") from None
-    V = par.information(theta, batch_means_cov(chains_z))
+    V = batch_means_cov(chains_z if J is None else [c @ J for c in chains_z])
     cov_mc = cov_model @ V @ cov_model
     cov = cov_model + cov_mc
     timings["iterations"] = time.process_time() - c0 - timings["start"]

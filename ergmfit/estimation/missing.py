@@ -69,7 +69,8 @@ def fit_missing_mcmle(model, random_state=None, verbose=False, init=None, maxit=
     obs_interval = max(8, interval // 4) if obs_interval is None else int(obs_interval)
     if init is None:
         from .mple import fit_mple
-        theta = np.asarray(fit_mple(model, verbose=False).params, dtype=float)
+        # statnet's start: the MPLE on a random completion of the missing dyads
+        theta = np.asarray(fit_mple(model, verbose=False, random_state=rng).params, dtype=float)
         init_method = "MPLE"
     else:
         theta = check_params(init, model.labels, "init")

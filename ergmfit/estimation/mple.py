@@ -485,6 +485,12 @@ class MPLE(Estimator):
         target = getattr(model, "target_stats", None)
         if target is not None and not _dyad_independent(model):
             bm = model.compiled(target_network(model, target, rng))
+        elif _n_imputable(model) and not _dyad_independent(model):
+            # the completion is random: random_state drives it (default a fixed one, so
+            # that an MPLE without random_state -- e.g. another estimator's start -- is
+            # reproducible)
+            bm = model.compiled(impute_missing(
+                model, rng if self.random_state is not None else 0))
         else:
             bm = model.compiled()
         space = getattr(model, "sample_space", None)
@@ -546,6 +552,42 @@ class MPLE(Estimator):
             formula=getattr(model, "formula", None),
             network=net,
             model=model, dyad_independent=dyad_indep)
+
+
+def _n_imputable(model) -> int:
+    space = getattr(model, "sample_space", None)
+    return 0 if space is None else int(getattr(space, "n_missing", 0))
+
+
+def impute_missing(model, random_state=None):
+    """The observed ties plus a random completion of the missing dyads, as
+    statnet completes them before its MPLE (and its MCMC-MLE chains): of the
+    free missing dyads, round(d × their number) chosen uniformly at random
+    become ties, d being the density of the free, observed dyads.  Returns
+    the (m, 2) tie array.
+
+    The MPLE of a dyad-dependent model uses the completed network for the
+    change statistics of the observed dyads (the missing dyads themselves
+    stay out of the design); a dyad-independent model's MPLE does not
+    depend on it.  statnet's completion uses R's random numbers, so its MPLE
+    differs from ours by the spread of this imputation (see the tests)."""
+    from ..sampling.space import dyad_vars, var_pairs
+    space = model.sample_space
+    net = model.network
+    rng = check_random_state(random_state)
+    informative = space.design_vars()
+    free = space.free_vars()
+    missing = space.missing if free is None else np.intersect1d(free, space.missing)
+    ties = np.asarray(net.ties, dtype=np.int64).reshape(-1, 2)
+    n_inf = net.n_dyads - space.n_missing if informative is None else len(informative)
+    tie_vars = dyad_vars(net.n, net.directed, ties) if len(ties) else np.zeros(0, np.int64)
+    on = len(tie_vars) if informative is None else int(np.isin(tie_vars, informative).sum())
+    d = on / n_inf if n_inf else 0.0
+    k = int(np.round(d * len(missing)))            # round half to even, as R's round()
+    if k == 0 or len(missing) == 0:
+        return ties
+    chosen = rng.choice(np.asarray(missing, dtype=np.int64), size=k, replace=False)
+    return np.concatenate([ties, var_pairs(net.n, net.directed, np.sort(chosen))])
 
 
 def _curved_view(model) -> bool:
