@@ -120,3 +120,12 @@ def test_curve_map_that_is_not_affine_gives_statistics_but_not_fits():
 def test_curve_errors(formula, msg):
     with pytest.raises(ErgmfitError, match=msg):
         ef.ERGM("flomarriage", formula)
+
+
+@pytest.mark.parametrize("formula", ["Offset(~edges, -1.5) + triangle",
+                                     'Curve(~edges + triangle, params=c("a"), map="rep") + kstar(2)'])
+def test_operator_views_fit_by_contrastive_divergence(formula):
+    # a free-coefficient view without decays (no curved term left free): CD's decay step
+    # bound has nothing to bound
+    fit = ef.ERGM("flomarriage", formula).fit(method="cd", random_state=1)
+    assert np.all(np.isfinite(np.asarray(fit.params, dtype=float)))

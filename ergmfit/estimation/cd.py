@@ -196,7 +196,7 @@ def cd_core(model, init=None, nsteps=8, samplesize=None, samplesize_per_theta=12
             if curved:
                 eta = maximize_curved_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0), par,
                                                 theta) - theta
-                big = max(abs(eta[k]) for k in par.decay_indices())
+                big = max((abs(eta[k]) for k in par.decay_indices()), default=0.0)
                 if big > MAX_DECAY_STEP:
                     eta = eta * (MAX_DECAY_STEP / big)
             else:
