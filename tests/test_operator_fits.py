@@ -55,11 +55,36 @@ def test_offset_operator_with_offset_terms():
     ("Offset(~edges + triangle, 1, which=3)", "which"),
     ("Offset(~edges + triangle, 1, which='mutual')", "not a parameter"),
     ("Offset(~edges, 'a')", "coef must be"),
-    ("Offset(~gwesp(fixed=FALSE), 1, which=1)", "curved terms"),
+    ("Offset(~gwesp(fixed=FALSE), 1, which=1)", "with 'gwesp.decay' free"),
+    ("Offset(~Offset(~edges, 1) + triangle, 1)", "inside Offset"),
 ])
 def test_offset_operator_errors(formula, msg):
     with pytest.raises(ErgmfitError, match=msg):
         ef.ERGM("flomarriage", formula)
+
+
+def test_offset_operator_with_curved_terms_labels_as_statnet():
+    # statnet's own test of Offset() with curved terms (test-term-Offset.R): parameter
+    # and canonical names
+    m = ef.ERGM("lazega", "Offset(~edges + triangle + gwesp(0, fixed=TRUE) + "
+                          "gwesp(fixed=FALSE, cutoff=3), which=1, coef=1)")
+    assert m.labels == ["triangle", "gwesp.fixed.0", "gwesp", "gwesp.decay"]
+    assert m.stat_labels == ["edges", "triangle", "gwesp.fixed.0", "esp#1", "esp#2", "esp#3"]
+
+
+@pytest.mark.parametrize("which, coef, other, n_fixed", [
+    ("c(1, 3)", "c(-3, 0.7)", "offset(edges) + offset(gwesp(fixed=FALSE), 2)", 2),   # decay fixed
+    ("1", "-3", "offset(edges) + gwesp(fixed=FALSE)", 1),                             # decay free
+])
+def test_offset_operator_with_curved_terms_mple(which, coef, other, n_fixed):
+    a = ef.ERGM("lazega", f"Offset(~edges + gwesp(fixed=FALSE), {coef}, which={which}) + "
+                          "nodematch('practice')")
+    b = ef.ERGM("lazega", other + " + nodematch('practice')")
+    fa = a.fit(method="mple")
+    fb = b.fit(method="mple", offset_coef=[-3.0, 0.7][:n_fixed])
+    free = [not lab.startswith("offset(") for lab in fb.labels]
+    assert list(fa.labels) == [lab for lab, f in zip(fb.labels, free) if f]
+    np.testing.assert_allclose(np.asarray(fa.params), np.asarray(fb.params)[free], rtol=1e-8)
 
 
 # -- Curve() / Parametrise() ------------------------------------------------------------

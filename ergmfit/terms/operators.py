@@ -376,10 +376,10 @@ def offset_operator(net, formula, coef=0, which=True):
     if any(np.isnan(float(v)) for v in vals):
         raise TermError("term Offset: coef must not be NaN")
     fixed = [float(vals[k % len(vals)]) for k in range(int(mask.sum()))]
-    if any(getattr(t, "curve", None) is not None or getattr(t, "fixed", None) is not None
+    if any(getattr(t, "fixed", None) is not None or getattr(t, "curve_map", None) is not None
            for t in terms):
-        raise TermError("term Offset: curved terms (and nested Offset) inside Offset() are not "
-                        "supported yet; use offset(term, which) with fit(..., offset_coef=)")
+        raise TermError("term Offset: Offset() and Curve() inside Offset() are not supported "
+                        "yet; put the terms in one Offset()")
     term = stack("Offset", terms)
     term.param_labels = [p for p, m in zip(pars, mask) if not m]
     term.fixed = (terms, mask, fixed)

@@ -67,6 +67,17 @@ class Term:
             self.param_labels = list(self.labels)
 
 
+def curved_terms(terms) -> list:
+    """The curved terms of a model, those inside ``Offset()`` included, in parameter order."""
+    out = []
+    for t in terms:
+        if getattr(t, "fixed", None) is not None:
+            out += curved_terms(t.fixed[0])
+        elif getattr(t, "curve", None) is not None:
+            out.append(t)
+    return out
+
+
 @dataclass
 class TermSpec:
     """An entry of the term table."""
