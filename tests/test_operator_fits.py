@@ -154,3 +154,37 @@ def test_operator_views_fit_by_contrastive_divergence(formula):
     # bound has nothing to bound
     fit = ef.ERGM("flomarriage", formula).fit(method="cd", random_state=1)
     assert np.all(np.isfinite(np.asarray(fit.params, dtype=float)))
+
+
+PRODMAP = ('Curve(~edges + triangle, params=c("a", "b"), map=function(x, n, ...) '
+           'c(x[1], x[1]*x[2]), gradient=function(x, n, ...) rbind(c(1, x[2]), c(0, x[1])))')
+
+
+def test_curve_nonlinear_map_mple_is_invariant():
+    # η = (a, a b): a curved map; the MPLE of a reparameterisation maps onto the linear one's
+    m = ef.ERGM("flomarriage", PRODMAP + " + kstar(2)")
+    assert m.labels == ["a", "b", "kstar2"] and m.curved
+    fit = m.fit(method="mple")
+    lin = ef.ERGM("flomarriage", "edges + triangle + kstar(2)").fit(method="mple")
+    np.testing.assert_allclose(m.eta(np.asarray(fit.params)), np.asarray(lin.params),
+                               rtol=1e-5, atol=1e-6)
+    # delta method: cov(η) = J cov(θ) J' is the linear model's covariance
+    J = m.parameterisation.jacobian(np.asarray(fit.params))
+    np.testing.assert_allclose(J @ fit.cov @ J.T, lin.cov, rtol=1e-4)
+
+
+def test_curve_nonlinear_map_mcmle():
+    m = ef.ERGM("flomarriage", PRODMAP + " + kstar(2)")
+    fit = m.fit(method="mcmle", random_state=1)
+    lin = ef.ERGM("flomarriage", "edges + triangle + kstar(2)").fit(method="mcmle",
+                                                                     random_state=1)
+    se = np.sqrt(np.diag(lin.cov))
+    assert np.all(np.abs(m.eta(np.asarray(fit.params)) - np.asarray(lin.params)) < 0.25 * se)
+
+
+def test_curve_gradient_must_match_the_map():
+    m = ef.ERGM("flomarriage", 'Curve(~edges + triangle, params=c("a", "b"), '
+                               'map=function(x, n, ...) c(x[1], x[1]*x[2]), '
+                               'gradient=function(x, n, ...) cbind(c(1, x[2]), c(0, x[1])))')
+    with pytest.raises(ErgmfitError, match="one row per parameter"):
+        m.fit(method="mple")

@@ -12,8 +12,7 @@ What ergmfit gives (statnet's labels and values of ``summary()``):
 * ``Offset(~f, coef, which)`` gives the statistics of ``f`` (labels of ``f``) and fixes the
   parameters ``which`` at ``coef``: the model's coefficients are the free ones (statnet's),
   fitted through :class:`~.offsets.OffsetParameterisation` as ``offset()`` terms are;
-  ``Curve``/``Parametrise`` fits its parameters through the affine map η = A θ + c
-  (:mod:`.curvemap`).
+  ``Curve``/``Parametrise`` fits its parameters through its map η(θ) (:mod:`.curvemap`).
 * ``B(~f, form)``: statnet defines it for valued networks only; on ergmfit's binary
   networks it is ``f`` itself (form ``sum``/``nonzero``, or a form keeping value-1 ties) or
   ``f`` on the empty network (a form value 1 fails), labels ``B(<form>)~<label>``.
@@ -503,8 +502,8 @@ def curve(net, formula, params=None, map=None, gradient=None, minpar=None, maxpa
           cov=None):
     """The statistics of ``formula`` (statnet's labels) with natural parameters η = map(θ),
     θ the parameters named in ``params`` (the model's coefficients): ``map="rep"``, numbers
-    (constant), or an affine R function ``function(x, n, ...) ...`` with
-    ``gradient="linear"`` or a gradient matrix (see :mod:`.curvemap`)."""
+    (constant), or an R function ``function(x, n, ...) ...`` with ``gradient="linear"``, a
+    gradient matrix or a gradient function (see :mod:`.curvemap`)."""
     from .curvemap import curve_map
     if isinstance(map, RCode) and gradient is None:
         raise TermError("term Curve: the 'gradient' argument must be supplied unless 'map' is "

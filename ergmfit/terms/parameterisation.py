@@ -145,8 +145,8 @@ def parameterisation_of(terms) -> Parameterisation:
     terms when a term fixes some (statnet's ``Offset()`` operator: ``Term.fixed`` is
     (inner terms, mask of their parameters, the fixed values))."""
     if any(getattr(t, "curve_map", None) is not None for t in terms):
-        from .curvemap import affine_parameterisation      # statnet's Curve() operator
-        return affine_parameterisation(terms)
+        from .curvemap import map_parameterisation         # statnet's Curve() operator
+        return map_parameterisation(terms)
     if any(getattr(t, "fixed", None) is not None for t in terms):
         from .offsets import OffsetParameterisation
         flat, mask, coef = [], [], []
