@@ -31,6 +31,8 @@ import numpy as np
 
 from ..exceptions import FormulaError, TermError
 from ..formula import RCode
+from . import parameterisation
+from .offsets import OffsetParameterisation
 from .parameterisation import Parameterisation
 
 
@@ -333,3 +335,22 @@ def curve_map(term, pnames, q, map, gradient, minpar, maxpar):
         return out
     out["map"] = _affine(A, c)
     return out
+
+
+def offset_view(terms):
+    """The free-coefficient view of a model with Offset() terms: the model of their inner
+    terms with the fixed parameters as offsets (``Term.fixed``: inner terms, mask, values)."""
+    flat, mask, coef = [], [], []
+    for t in terms:
+        inner, m, c = t.fixed if getattr(t, "fixed", None) is not None else ([t], None, [])
+        flat += inner
+        mask += list(m) if m is not None else [False] * len(t.param_labels)
+        coef += list(c)
+    return OffsetParameterisation(parameterisation.parameterisation_of(flat), mask, coef)
+
+
+parameterisation.OPERATOR_MAPS[:] = [
+    (lambda terms: any(getattr(t, "curve_map", None) is not None for t in terms),
+     map_parameterisation),
+    (lambda terms: any(getattr(t, "fixed", None) is not None for t in terms), offset_view),
+]

@@ -29,6 +29,7 @@ import numpy as np
 from ..exceptions import TermError
 from ..formula import FormulaArg, RCode, parse_formula
 from ._operators import LinearKernel, ProductKernel, SubnetKernel
+from .curvemap import curve_map         # also registers the Offset()/Curve() maps
 from .dyadic import _levels
 from .registry import BOTH, DIRECTED, Param, Term, as_float, build_term, register
 from . import registry
@@ -504,7 +505,6 @@ def curve(net, formula, params=None, map=None, gradient=None, minpar=None, maxpa
     θ the parameters named in ``params`` (the model's coefficients): ``map="rep"``, numbers
     (constant), or an R function ``function(x, n, ...) ...`` with ``gradient="linear"``, a
     gradient matrix or a gradient function (see :mod:`.curvemap`)."""
-    from .curvemap import curve_map
     if isinstance(map, RCode) and gradient is None:
         raise TermError("term Curve: the 'gradient' argument must be supplied unless 'map' is "
                         "one of statnet's named maps (statnet's rule)")

@@ -139,23 +139,17 @@ class Curved(Parameterisation):
         return [ps.start + 1 for ps, _, _ in self.curved_terms]
 
 
+# maps of operator terms (statnet's Offset() and Curve()): (applies(terms), build(terms)),
+# registered by .curvemap (which imports this module, never the reverse)
+OPERATOR_MAPS = []
+
+
 def parameterisation_of(terms) -> Parameterisation:
-    """The map of a model with these terms: Identity unless a term is curved; the free
-    coefficients' view (:class:`~.offsets.OffsetParameterisation`) of the model of the inner
-    terms when a term fixes some (statnet's ``Offset()`` operator: ``Term.fixed`` is
-    (inner terms, mask of their parameters, the fixed values))."""
-    if any(getattr(t, "curve_map", None) is not None for t in terms):
-        from .curvemap import map_parameterisation         # statnet's Curve() operator
-        return map_parameterisation(terms)
-    if any(getattr(t, "fixed", None) is not None for t in terms):
-        from .offsets import OffsetParameterisation
-        flat, mask, coef = [], [], []
-        for t in terms:
-            inner, m, c = t.fixed if getattr(t, "fixed", None) is not None else ([t], None, [])
-            flat += inner
-            mask += list(m) if m is not None else [False] * len(t.param_labels)
-            coef += list(c)
-        return OffsetParameterisation(parameterisation_of(flat), mask, coef)
+    """The map of a model with these terms: Identity unless a term is curved, or the map
+    an operator term asks for (:data:`OPERATOR_MAPS`)."""
+    for applies, build in OPERATOR_MAPS:
+        if applies(terms):
+            return build(terms)
     if any(getattr(t, "curve", None) is not None for t in terms):
         return Curved(terms)
     return Identity([lab for t in terms for lab in t.labels])
