@@ -235,6 +235,15 @@ class ERGM:
         start : array of ties, optional
             Start here instead of the observed network.
 
+        Raises
+        ------
+        DegenerateModelError
+            When the chain runs away (a degenerate model filling the network):
+            more ties than max(10^6, 4 x the observed ties), or 4 GiB more
+            memory, checked every 2^16 proposals.  The message names the model
+            and what to try; :func:`ergmfit.sampling.chains.runaway_guard`
+            changes the limits (gof and every estimator's chains have them too).
+
         Examples
         --------
         >>> import networkx as nx
@@ -338,13 +347,14 @@ class ERGM:
         # what the sampling estimators cannot do yet: say so instead of a wrong answer
         if method == "mple":
             return
-        if self.sample_space.constrained and method not in ("mcmle", "cd", "bayes"):
+        if self.sample_space.constrained and method not in ("mcmle", "cd", "bayes", "bcd",
+                                                            "mcle", "ee"):
             raise FormulaError(f"method={method!r} under constraints is not implemented; use "
                                "method='mcmle', 'cd' or 'mple'")
-        if self.sample_space.n_missing and method != "mcmle":
+        if self.sample_space.n_missing and method not in ("mcmle", "bayes"):
             raise FormulaError(f"method={method!r} with missing dyads is not implemented; use "
-                               "method='mcmle' (the observed-data likelihood, as statnet) or "
-                               "'mple' (which leaves the missing dyads out)")
+                               "method='mcmle' (the observed-data likelihood, as statnet), "
+                               "'bayes' or 'mple' (which leaves the missing dyads out)")
         if self.sample_space.n_missing and self.target_stats is not None:
             raise FormulaError("missing dyads together with target_stats are implemented for "
                                "method='mple' only")

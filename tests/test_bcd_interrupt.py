@@ -1,8 +1,6 @@
 """Ctrl-C in blocked CD and MCLE (#24): the compiled BCD loop and the block
 Gibbs sampler look for a pending signal every ~2^16 flips; a fit returns what
 is finished, marked interrupted."""
-import signal
-import threading
 import time
 import warnings
 
@@ -11,20 +9,7 @@ import pytest
 
 import ergmfit as ef
 from ergmfit.sampling._blocks import BlockGibbsSampler, Enumeration, UniformBlocks, bcd_loop
-
-
-def _sigint_soon(delay):
-    timer = threading.Timer(delay, signal.pthread_kill,
-                            (threading.main_thread().ident, signal.SIGINT))
-    timer.start()
-    return timer
-
-
-@pytest.fixture
-def default_sigint():
-    old = signal.signal(signal.SIGINT, signal.default_int_handler)
-    yield
-    signal.signal(signal.SIGINT, old)
+from test_sampling import _sigint_soon, default_sigint  # noqa: F401 (a fixture)
 
 
 @pytest.fixture(scope="module")

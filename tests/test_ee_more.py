@@ -2,27 +2,18 @@
 progress and stop through dask (#22 item 3), a second Ctrl-C (#24 item 5),
 non-existence / non-identifiability / dead statistics (#24 item 11), the
 adaptive update on curved models (#17), constraints (#18)."""
+import os
+import sys
 import warnings
 
 import numpy as np
 import pytest
 
 import ergmfit as ef
-from ergmfit.estimation.ee import fit_ee
-from ergmfit.exceptions import ConvergenceWarning
+from ergmfit.exceptions import ConvergenceWarning, SettingsError
 
-SHORT = dict(ee_steps=10, ee_inner_steps=20, sampler_steps=300, s_steps=20, se_samplesize=100)
-
-
-def quiet_fit(model, **kw):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        return fit_ee(model, **kw)
-
-
-@pytest.fixture(scope="module")
-def samplike():
-    return ef.ERGM(ef.datasets.load_network("samplike"), "edges + mutual")
+sys.path.insert(0, os.path.dirname(__file__))
+from test_ee import SHORT, quiet_fit, samplike  # noqa: E402,F401 - helpers and fixture shared
 
 
 # ---------------------------------------------------------------------------
@@ -213,3 +204,128 @@ def test_adaptive_update_fits_a_curved_model():
     assert D[0] is None or not np.isfinite(D[0])
     assert all(np.isfinite(x) and x > 0 for x in D[1:])
     assert fit.converged
+
+
+# ---------------------------------------------------------------------------
+# #18: EE under constraints
+# ---------------------------------------------------------------------------
+def test_restricted_ifd_samples_the_constrained_space_exactly():
+    # IFD on 6 free dyads of a 4-node directed network with V fixed: the
+    # fixed dyads never change, the free ties stay at L_f or L_f + 1, and the
+    # draws follow exp(theta.g) on those two layers (the upper one weighted by
+    # (L_f + 1)/(D_f - L_f) e^V), by enumeration
+    import itertools
+
+    import networkx as nx
+
+    from ergmfit.estimation._ee import RestrictedIFD
+    from ergmfit.sampling._mh import MHSampler
+    from ergmfit.sampling.space import dyad_vars
+    from ergmfit.utils.validation import seed_words
+    g = nx.DiGraph()
+    g.add_nodes_from(range(4))
+    ties = [(0, 1), (1, 0), (2, 3), (3, 1)]
+    g.add_edges_from(ties)
+    m = ef.ERGM(g, "edges + mutual + ttriple")
+    free_pairs = [(0, 1), (1, 2), (2, 1), (0, 2), (3, 1), (1, 3)]
+    cm = m.compiled()
+    free = dyad_vars(4, True, np.array(free_pairs))
+    fixed_on = [t for t in ties if t not in free_pairs]
+    Lf = sum(t in free_pairs for t in ties)
+    Df = len(free_pairs)
+    th = np.array([0.0, 0.8, -0.4])
+    V = 0.3
+    stats, w = [], []
+    for k in (Lf, Lf + 1):
+        for sub in itertools.combinations(free_pairs, k):
+            s = m.statistics_vector(np.array(fixed_on + list(sub)))
+            stats.append(s)
+            w.append(np.exp(th @ s) * ((Lf + 1) / (Df - Lf) * np.exp(V) if k == Lf + 1 else 1.0))
+    w = np.array(w) / np.sum(w)
+    exact = w @ np.array(stats)
+    prop = RestrictedIFD(free, cm.n_vars, V=V, adapt=False)
+    s = MHSampler(cm, prop, seed_words(5))
+    S = m.statistics_vector() + s.sample(th, 40000, 1000, 25)
+    se = S.std(axis=0) / np.sqrt(len(S) / 4)
+    assert np.all(np.abs(S.mean(axis=0) - exact) < 5 * se + 1e-9), (S.mean(axis=0), exact)
+    on = set(cm.on_vars().tolist())
+    fixed = set(range(cm.n_vars)) - set(free.tolist())
+    assert on & fixed == set(dyad_vars(4, True, np.array(fixed_on)).tolist())
+    assert prop.n_on_free in (Lf, Lf + 1) and prop.n_free == Df
+
+
+@pytest.mark.parametrize("entry_id, proposal", [
+    ("s2.blockdiag.samplike.MLE.s101", "ifd"),       # a dyad-set constraint: IFD on the free dyads
+    ("s2.fixallbut_bipattr.samplike.MLE.s101", "ifd"),
+    ("s2.bd.samplike.MLE.s101", "tnt"),              # degree bounds: the constrained moves
+])
+def test_ee_under_constraints_agrees_with_the_mcmc_mle(entry_id, proposal):
+    import sys
+    sys.path.insert(0, __import__("os").path.dirname(__file__))
+    import constraints_reference as cr
+    e = next(x for x in cr.entries() if x["id"] == entry_id)
+    m = cr.model(e)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        mle = cr.fit(e, random_state=1)                  # MCMC-MLE under the same constraint
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        fit = m.fit(method="ee", random_state=1, ee_steps=100)    # ERGM.fit takes it
+    assert fit.info["settings"]["proposal"] == proposal
+    d = np.abs(np.asarray(fit.params) - np.asarray(mle.params)) / np.asarray(mle.bse)
+    assert np.all(d < 0.25), d
+    for lab, ours, theirs, z, se_ratio in cr.compare(e, fit):     # and statnet's
+        assert z < 0.25, (lab, ours, theirs)
+    assert fit.converged
+    # its final sample stayed in the constrained space
+    m.sample_space.check(m.network.ties)
+    assert fit.mcmc_sample is not None
+
+
+def test_ee_refuses_missing_dyads_and_the_wrong_proposal_under_constraints():
+    import networkx as nx
+    g = nx.path_graph(6)
+    g.edges[1, 2]["na"] = True
+    m = ef.ERGM(g, "edges + triangle")
+    with pytest.raises(SettingsError, match="missing dyads.*mcmle"):
+        quiet_fit(m, random_state=1, **SHORT)
+    m = ef.ERGM(ef.datasets.load_network("samplike"), "edges + mutual",
+                constraints="~ bd(maxout=6)")
+    with pytest.raises(SettingsError, match="constrained proposal"):
+        quiet_fit(m, random_state=1, proposal="ifd", **SHORT)
+
+
+# ---------------------------------------------------------------------------
+# #22 item 4: the simulation at the estimate reports progress and stops
+# ---------------------------------------------------------------------------
+def test_standard_error_simulation_reports_progress_and_stops_on_request(samplike):
+    import time
+
+    from ergmfit.estimation._ee_chain import ee_chain, sim_plan
+    from ergmfit.estimation.ee import _resolve_cfg
+    cfg = _resolve_cfg(samplike, dict(SHORT, se_samplesize=400, se_interval=3000))
+    units = sim_plan(cfg, samplike.network.n_ties)[4]
+    assert units > 5
+
+    class Control:
+        def __init__(self, stop_after=None):
+            self.seen, self.stop_after = [], stop_after
+
+        def report(self, done, total=None):
+            self.seen.append(done)
+
+        def stop_requested(self):
+            return self.stop_after is not None and self.seen[-1] >= self.stop_after
+
+    c = Control()
+    out = ee_chain(samplike, cfg, 7, 0, None, c)
+    assert out["sims"] is not None and not out["interrupted"]
+    assert max(c.seen) == cfg["ee_steps"] + units        # the bar goes on through the simulation
+    # a stop request two pieces into the simulation ends it there (a parallel
+    # run's Ctrl-C), returning the trajectory without a sample
+    c = Control(stop_after=cfg["ee_steps"] + 2)
+    t0 = time.perf_counter()
+    out = ee_chain(samplike, cfg, 7, 0, None, c)
+    assert out["interrupted"] and out["sims"] is None and len(out["theta_rows"]) > 0
+    assert max(c.seen) == cfg["ee_steps"] + 2
+    assert time.perf_counter() - t0 < 30

@@ -64,3 +64,13 @@ def test_a_model_with_an_mle_is_unaffected(method):
         warnings.simplefilter("ignore")
         fit = ef.ERGM(fl, "edges + triangle").fit(method=method, random_state=1, **FIT[method])
     assert np.all(np.isfinite(fit.params)) and abs(fit.params[1]) < 1.5
+
+
+def test_cd_with_the_decay_of_a_curved_term_as_an_offset():
+    # the free-coefficient view has no free decay: the decay-step cap had an empty max()
+    lazega = ef.datasets.load("lazega")
+    m = ef.ERGM(lazega, "edges + offset(gwesp(fixed=FALSE), 2) + nodematch('practice')")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit = m.fit(method="cd", random_state=1, offset_coef=[np.log(3)])
+    assert np.all(np.isfinite(np.asarray(fit.params)))

@@ -75,6 +75,17 @@ def test_workers_die_with_killed_parent(kind):
         assert time.time() - t < 2 * longrun.PARENT_POLL + 1.5
         left = {d for d in os.listdir(tmp) if d.startswith(f"{longrun._TEMP_PREFIX}{p.pid}_")}
         assert not left - before, f"control directories left behind: {left - before}"
+        # loky's resource tracker removes its memory-map folders and semaphores once the
+        # workers are gone (with workers computing on, they stayed for minutes)
+        mine = (f"_{p.pid}_", f"-{p.pid}-")
+        places = [d for d in ("/dev/shm", tmp) if os.path.isdir(d)]
+        t = time.time()
+        while True:
+            rest = [f for d in places for f in os.listdir(d) if any(k in f for k in mine)]
+            if not rest or time.time() - t > 5:
+                break
+            time.sleep(0.1)
+        assert not rest, f"temporary files left behind: {rest}"
     finally:
         for q in pids + [p.pid]:
             if _alive(q):

@@ -6,20 +6,18 @@ Runs in a worker process for parallel chains; needs only a model spec with
 """
 from __future__ import annotations
 
-import contextlib
 import math
 import os
 import resource
-import signal
-import threading
 import time
 
 import numpy as np
 
 from ..exceptions import CheckpointError, DegenerateModelError
-from ..sampling import make_proposal
 from ..utils.longrun import Checkpoint, read_npz
 from ..utils.validation import seed_words
+from ._ee_parts import (_constrained_space, _curved_scales, _deaf_to_sigint, _proposal,  # noqa: F401
+                        _sim_sampler, _simulate, sim_plan)
 
 _MAX_ROWS = 200_000          # stored trajectory rows per chain (thinned beyond)
 
@@ -352,24 +350,6 @@ class _CurvedEE:
         return theta
 
 
-def _curved_scales(sampler, par, theta, steps, m, dens_s):
-    """D_k = m / Σ u_k² of the adaptive update of a curved model, u = J'(del − add)
-    of ``steps`` batches of ``m`` proposals scored (not applied) on the
-    observed network at η(θ) -- Algorithm S's scales, in the parameters'
-    directions (J = ∂η/∂θ at the start θ; IFD's V is left alone)."""
-    eta = np.array(par.eta(theta), dtype=float)
-    if dens_s is not None:
-        eta[dens_s] = 0.0
-    J = par.jacobian(theta)
-    D0 = np.zeros(par.n_params)
-    for _ in range(steps):
-        add, dele = sampler.run_batch(eta, m, apply=False, end_batch=False)
-        u = J.T @ (np.asarray(dele) - np.asarray(add))
-        D0 += u * u
-    with np.errstate(divide="ignore"):
-        return np.where(D0 > 0, m / D0, np.inf)
-
-
 def _sample_at(sampler, theta, dzA, dens, m, n):
     """``n`` states ``m`` proposals apart, continuing the chain at θ (natural
     parameters; dzA follows it, in place).  Returns their statistics."""
@@ -553,24 +533,6 @@ def ee_chain(model, cfg, seed, chain=0, callback=None, control=None):
         return _ee_chain(model, cfg, seed, chain, callback, control)
 
 
-@contextlib.contextmanager
-def _deaf_to_sigint(worker):
-    """In a worker process (``worker``): ignore SIGINT.  A terminal's Ctrl-C
-    reaches the workers too, but they stop when the parent asks (its control),
-    after their current outer iteration; a second Ctrl-C would otherwise abort
-    a worker while it returns its work, and the run would be lost."""
-    old = None
-    if worker and threading.current_thread() is threading.main_thread():
-        with contextlib.suppress(ValueError, OSError):
-            old = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        if old is not None:
-            with contextlib.suppress(ValueError, OSError):
-                signal.signal(signal.SIGINT, old)
-
-
 def _ee_chain(model, cfg, seed, chain, callback, control):
     from ..sampling._mh import MHSampler
     from ..sampling._proposals import IFD, TieNoTie, ifd_correction
@@ -593,9 +555,23 @@ def _ee_chain(model, cfg, seed, chain, callback, control):
     free = np.ones(p, dtype=bool)
     if dens is not None:
         free[dens_t] = False
-    arc_corr = ifd_correction(n_vars, L0) if use_ifd else 0.0
-    prop = IFD(K=cfg["ifd_k"]) if use_ifd else make_proposal(cfg["proposal"], bm)
-    sampler = MHSampler(bm, prop, seed_words(rng))
+    space = _constrained_space(model)
+    free_vars = space.free_vars() if space is not None and space.dyad_independent else None
+    if use_ifd and free_vars is not None:
+        # IFD on the free dyads of a dyad-set constraint
+        from ._ee import RestrictedIFD
+        L_f = int(np.isin(bm.on_vars(), free_vars).sum())
+        arc_corr = ifd_correction(len(free_vars), L_f)
+        prop = RestrictedIFD(free_vars, n_vars, K=cfg["ifd_k"])
+    else:
+        arc_corr = ifd_correction(n_vars, L0) if use_ifd else 0.0
+        prop = IFD(K=cfg["ifd_k"]) if use_ifd else _proposal(model, space, cfg["proposal"], bm)
+
+    def new_sampler(prop):
+        if space is not None and not use_ifd:
+            return space.make_sampler(bm, prop, seed_words(rng))
+        return MHSampler(bm, prop, seed_words(rng))
+    sampler = new_sampler(prop)
     m = int(cfg["sampler_steps"])
     inner = int(cfg["ee_inner_steps"])
     outer = int(cfg["ee_steps"])
@@ -615,7 +591,7 @@ def _ee_chain(model, cfg, seed, chain, callback, control):
         if use_ifd:
             prop.V = saved["meta"]["V"]
             prop.is_delete = saved["meta"]["is_delete"]
-        sampler = MHSampler(bm, prop, seed_words(rng))
+        sampler = new_sampler(prop)
 
     # --- Algorithm S --------------------------------------------------------
     s_theta = Dmean = s_rows = None
@@ -703,7 +679,11 @@ def _ee_chain(model, cfg, seed, chain, callback, control):
                     else np.ones(p)
                 if adaptive and dens is not None and not Dvec[dens] > 0:
                     Dvec[dens] = np.median(Dvec[free]) if free.any() else 1.0
-            sampler = MHSampler(bm, TieNoTie(), seed_words(rng))
+            if space is None:
+                sampler = MHSampler(bm, TieNoTie(), seed_words(rng))
+            else:
+                sampler = space.make_sampler(bm, _proposal(model, space, "tnt", bm),
+                                             seed_words(rng))
             dens_ph = None
             free_ph = np.ones(p, dtype=bool)
         else:
@@ -769,59 +749,6 @@ def _ee_chain(model, cfg, seed, chain, callback, control):
     out["seconds"] = time.perf_counter() - t0
     out["maxrss_mb"] = _peak_rss_mb()
     return out
-
-
-def sim_plan(cfg, L0):
-    """The simulation at the estimate: (interval, burn-in, draws, proposals per
-    progress unit, progress units).  A unit is one EE outer iteration's worth
-    of proposals, so the progress bar moves at an even pace through it."""
-    interval = int(cfg["se_interval"] or int(max(1024, min(L0 or 1024, 10000))))
-    burn = int(cfg["se_burnin"] if cfg["se_burnin"] is not None else 16 * interval)
-    n = int(cfg["se_samplesize"])
-    unit = max(1, int(cfg["ee_inner_steps"]) * int(cfg["sampler_steps"]))
-    per = max(1, unit // interval)
-    units = -(-burn // unit) + -(-n // per)
-    return interval, burn, n, unit, units if cfg["se"] == "simulate" else 0
-
-
-def _sim_sampler(model, bm, rng):
-    from ..sampling._mh import MHSampler
-    return MHSampler(bm, make_proposal(getattr(model, "default_proposal", "tnt"), bm),
-                     seed_words(rng))
-
-
-def _simulate(sampler, theta, n, burn, interval, unit, control, offset):
-    """``n`` draws ``interval`` proposals apart after ``burn``, in pieces of
-    about ``unit`` proposals: between pieces the progress goes to ``control``
-    (``offset`` + pieces done) and a stop request raises KeyboardInterrupt.
-    The draws equal one ``sampler.sample(theta, n, burn, interval)`` call."""
-    q = len(sampler.delta)
-    out = np.zeros((n, q))
-    done = 0
-    left = burn
-    while left > 0:
-        step = min(left, unit)
-        sampler.sample(theta, 0, step, 1)
-        left -= step
-        done += 1
-        _sim_tick(control, offset + done)
-    per = max(1, unit // interval)
-    i = 0
-    while i < n:
-        k = min(per, n - i)
-        out[i:i + k] = sampler.sample(theta, k, 0, interval)
-        i += k
-        done += 1
-        _sim_tick(control, offset + done)
-    return out
-
-
-def _sim_tick(control, done):
-    if control is None:
-        return
-    control.report(done)
-    if control.stop_requested():
-        raise KeyboardInterrupt
 
 
 def _drift(theta_rows):

@@ -78,7 +78,7 @@ from ..results import ERGMResults
 from ..utils.longrun import catch_interrupt
 from ..utils.validation import check_params, check_random_state, seed_words
 from .base import Estimator, Setting, boolean, choice, integer, number
-from .existence import check_blocks, observed_design
+from .existence import nonexistence_error, observed_design
 
 __all__ = ["BCD", "fit_bcd", "learning_rates"]
 
@@ -149,6 +149,8 @@ class BCD(Estimator):
         Setting("kernel", None, None, "Block sampler (default: exact enumeration)."),
     )
 
+    _free = None            # the free variables of a constrained space (set by fit)
+
     def _finish_settings(self):
         precondition = self.precondition
         if isinstance(precondition, str):
@@ -179,15 +181,15 @@ class BCD(Estimator):
                     warnings.simplefilter("ignore")
                     lf = fit_mple(model, verbose=False)
                 return np.asarray(lf.params, dtype=float), "mple", lf
-            from .mple import fit_pseudolikelihood
-            lf = fit_pseudolikelihood(bm, labels)
+            from .mcle import pseudo_fit
+            lf = pseudo_fit(bm, labels, self._free)
             return np.asarray(lf.params, dtype=float), "mple", lf
         return check_params(init, labels, "init"), "user", None
 
     def _preconditioner(self, bm, labels, theta0, lf, model=None):
         if self.precondition is None:
             return None
-        M = float(bm.n_vars)
+        M = float(bm.n_vars if self._free is None else len(self._free))
         n = float(self.block_size)
         if isinstance(self.precondition, str):          # "mple"
             if lf is None:
@@ -197,8 +199,8 @@ class BCD(Estimator):
                         warnings.simplefilter("ignore")
                         lf = fit_mple(model, verbose=False)
                 else:
-                    from .mple import fit_pseudolikelihood
-                    lf = fit_pseudolikelihood(bm, labels)
+                    from .mcle import pseudo_fit
+                    lf = pseudo_fit(bm, labels, self._free)
             Hinv = np.asarray(lf.cov, dtype=float)
             if not np.all(np.isfinite(Hinv)):
                 raise DegenerateModelError(
@@ -212,16 +214,19 @@ class BCD(Estimator):
 
     def fit(self, model) -> ERGMResults:
         from ..sampling._blocks import Enumeration, bcd_loop
-        from .mcle import make_chooser
+        from .mcle import free_variables, make_chooser
         t_start = time.perf_counter()
         rng = check_random_state(self.random_state)
         labels = list(model.labels)
         p = len(labels)
+        # constraints: blocks of free dyads only (None: every dyad)
+        self._free = free = free_variables(model, "bcd")
         bm = model.compiled()
-        M = int(bm.n_vars)
+        M = int(bm.n_vars) if free is None else len(free)
         if self.block_size > M:
-            raise ValueError(f"block_size={self.block_size} exceeds the number of variables {M}")
-        chooser = make_chooser(bm, self.blocks, self.block_size)
+            raise ValueError(f"block_size={self.block_size} exceeds the number of "
+                             f"{'free ' if free is not None else ''}variables {M}")
+        chooser = make_chooser(bm, self.blocks, self.block_size, free)
         kernel = self.kernel if self.kernel is not None else Enumeration(max(1, chooser.max_size))
         # dead or collinear statistics, and no estimate along a direction the
         # blocks cannot leave: errors before the run (as MPLE and MCLE)
@@ -355,14 +360,14 @@ class BCD(Estimator):
     def _godambe(self, model, bm, theta, rng):
         """Sandwich covariance of the composite likelihood over blocks from the chooser."""
         from .mcle import _inv, _simulated_scores, composite_design
-        M = int(bm.n_vars)
+        M = int(bm.n_vars) if self._free is None else len(self._free)
         n_blocks = self.cov_blocks
         if n_blocks is None:
             n_blocks = int(min(200_000, max(2_000, 5 * M // self.block_size)))
         kind = self.blocks if isinstance(self.blocks, str) else self.blocks
         des = composite_design(bm, kind, self.block_size,
                                n_blocks if isinstance(kind, str) else None,
-                               random_state=rng)
+                               random_state=rng, free=self._free)
         par = getattr(model, "parameterisation", None)
         if par is not None and not par.linear:
             # through the map: H -> J'HJ, scores u -> u J, simulated at η(θ)
@@ -389,6 +394,22 @@ class BCD(Estimator):
                           f"the standard errors use {len(U)} of {self.n_sim} simulated networks",
                           ConvergenceWarning, stacklevel=4)
         return 0.5 * (cov + cov.T), out
+
+
+def check_blocks(od, bm, chooser, labels, method, n_blocks=2000, random_state=None):
+    """Blocked estimators: when the observed design has a separation
+    direction, look for one of the composite likelihood over ``n_blocks``
+    blocks drawn by ``chooser`` (:func:`ergmfit.estimation.mcle.separation_direction`,
+    the MCLE's check); raise :func:`nonexistence_error` if there is one."""
+    if od is None or od.direction is None:
+        return
+    from .mcle import composite_design, separation_direction
+    blocks = [b for b in chooser.draw(n_blocks, random_state) if len(b)]
+    if not blocks:
+        return
+    d = separation_direction(composite_design(bm, blocks))
+    if d is not None:
+        raise nonexistence_error(labels, d, method)
 
 
 # iterations over which a curved model's map is linearised (one compiled call)

@@ -61,8 +61,12 @@ Hence the final step below.
 
 **Estimate.**  Per chain the first ``burnin`` of the last learning-rate
 stage is dropped (a fraction, default 0.2 -- EstimNet's R script drops t ≤
-10,000 of its default 50,000 -- or a number of iterations); the EE estimate
-is the mean of θ over the rest.  With ``polish`` (default ``"auto"``: on for
+10,000 of its default 50,000 -- or a number of iterations); beyond 10^6
+variables the default is EstimNet's 10,000 iterations themselves (or 0.2 of
+the run when that is more): Epinions settles only by t ≈ 8,000, and with 20 %
+of the default 20,000 iterations the window began at 4,000, where the
+AltOutStars t-ratio came out at −0.103 (from 10,000 on all |t| < 0.04, as
+EstimNet's run).  The EE estimate is the mean of θ over the rest.  With ``polish`` (default ``"auto"``: on for
 models of at most 10^6 variables, when ``se="simulate"``) one MCMC-MLE
 iteration follows, with the same sample that gives the standard errors:
 the Hummel step length and the importance-sampling maximiser of
@@ -75,17 +79,22 @@ or a near-degenerate model whose simulation collapses -- it is skipped with
 a warning.  The pure EE averages stay in ``info["ee_estimates"]``.
 
 **Standard errors.**  The model part, the inverse Fisher information, is
-estimated by ``se="simulate"`` (default): a tie/no-tie chain at the EE
+estimated by ``se="simulate"`` (default up to 10^6 variables): a chain at the EE
 estimate, continued from the last EE state (``se_samplesize`` draws every
 ``se_interval`` proposals after 16 intervals), whose statistic covariance
 is the Fisher information (the quantity statnet inverts) and whose mean
 checks that the estimate reproduces the observed statistics
 (``info["t_ratios_sim"]``).  The Monte-Carlo part (``cov_mc``, the
 "MCMC %" column) is the batch-means covariance of the trajectory average,
-or -- after the final step -- I⁻¹ Var(z̄) I⁻¹ as in MCMC-MLE.  For networks
-as large as Epinions a simulation of affordable length does not mix enough
-for a reliable Fisher information: read those s.e. as rough.
-``se="estimnet"`` uses EstimNetDirected's R formula instead (below); it is
+or -- after the final step -- I⁻¹ Var(z̄) I⁻¹ as in MCMC-MLE.  The
+simulation runs in pieces of one outer iteration's proposals: the progress
+bar goes on through it and Ctrl-C (or a parallel run's stop) ends it
+between pieces.  Beyond 10^6 variables with IFD the default is
+``se="estimnet"``, EstimNetDirected's R formula (below): the IFD estimate
+is conditional on the tie count, and an unconditional chain at it does not
+settle in affordable time (Epinions: 500 draws 10,000 proposals apart drift
+away from the observed statistics, t ≈ 1.15 for all four, the tie count
+growing), so its covariance is no Fisher information.  The R formula is
 always reported in ``info["estimnet"]``.
 
 **Convergence t-ratio** of statistic k: mean/sd of dzA_k over the kept
@@ -202,8 +211,9 @@ EE_DEFAULTS = {
     "min_theta": 0.01,           # minTheta (c)
     "tnt_steps": None,           # outer iterations of the unconditional phase of "ifd-tnt"
     "init": "S",
-    "burnin": 0.2,
-    "se": "simulate",
+    "burnin": "auto",            # 0.2 of the last stage; beyond 10^6 variables EstimNet's R
+                                 # script's 10,000 iterations (or 0.2 of the run if more)
+    "se": "auto",                # "simulate"; beyond 10^6 variables with IFD "estimnet"
     "polish": "auto",            # a final MCMC-MLE step from the EE estimate (se="simulate");
                                  # "auto": for models of at most 10^6 variables
     "se_samplesize": 1000,
@@ -285,8 +295,24 @@ def _resolve_cfg(model, kwargs):
         n_vars = getattr(getattr(model, "network", None), "n_dyads", None)
         cfg["update"] = "newton" if n_vars is None or n_vars <= 10**6 else "borisenko"
     dens = density_index(model)
+    space = getattr(model, "sample_space", None)
+    if space is not None and space.n_missing:
+        raise SettingsError(
+            f"method='ee' with missing dyads ({space.n_missing}) is not implemented: EE's "
+            "update would need a second, conditional chain over the missing dyads (the "
+            "observed-data likelihood, Handcock & Gile 2010); filling them in or leaving them "
+            "out would change the model. Use method='mcmle' (the observed-data MLE, as statnet) "
+            "or 'mple' (which leaves them out); see docs/constraints.md")
+    degree_space = space is not None and space.constrained and not space.dyad_independent
     if cfg["proposal"] is None:
-        cfg["proposal"] = "ifd" if dens is not None else "tnt"
+        cfg["proposal"] = "ifd" if dens is not None and not degree_space else "tnt"
+    if space is not None and space.constrained and (
+            cfg["proposal"] == "random" or degree_space and cfg["proposal"] != "tnt"):
+        raise SettingsError(
+            f"under the constraints {space.describe()!r} EE samples with "
+            + ("the constrained proposal: use proposal='tnt' (the default)" if degree_space else
+               "IFD or tie/no-tie restricted to the free dyads: use proposal='ifd', 'ifd-tnt' "
+               "or 'tnt'") + f", not {cfg['proposal']!r}")
     if cfg["proposal"] not in ("ifd", "ifd-tnt", "tnt", "random"):
         raise ValueError("proposal must be 'ifd', 'ifd-tnt', 'tnt' or 'random', got "
                          f"{cfg['proposal']!r}")
@@ -296,6 +322,19 @@ def _resolve_cfg(model, kwargs):
                          "proposal='tnt'")
     cfg["dens"] = dens
     cfg["dens_theta"] = _density_param(model, dens) if curved else dens
+    n_vars = getattr(getattr(model, "network", None), "n_dyads", None)
+    large = n_vars is not None and n_vars > 10**6
+    if cfg["se"] == "auto":
+        # beyond 10^6 variables the IFD estimate is conditional on the density and an
+        # unconditional chain at it does not settle in affordable time (Epinions: the
+        # simulated tie count keeps growing), so its covariance is no Fisher information:
+        # EstimNetDirected's formula from the trajectory, as its R script
+        cfg["se"] = "estimnet" if large and cfg["proposal"] in ("ifd", "ifd-tnt") else "simulate"
+    if isinstance(cfg["burnin"], str) and cfg["burnin"] == "auto":
+        # EstimNetDirected's R script drops t <= 10,000 (Epinions settles by t = 8,000:
+        # estimnet.md section 8.3); small networks settle within the first stage
+        cfg["burnin"] = (max(10_000, int(0.2 * int(cfg["ee_steps"]) * int(cfg["ee_inner_steps"])))
+                         if large else 0.2)
     if cfg["polish"] == "auto":
         n_vars = getattr(getattr(model, "network", None), "n_dyads", None)
         cfg["polish"] = bool(cfg["se"] == "simulate" and (n_vars is None or n_vars <= 10**6))
@@ -477,6 +516,8 @@ def _learning_rate(name, value):
 
 
 def _burnin(name, value):
+    if isinstance(value, str) and value == "auto":
+        return value
     if isinstance(value, float) and 0.0 <= value < 1.0:
         return value
     if isinstance(value, float) and not (np.isfinite(value) and value == int(value)):
@@ -519,7 +560,7 @@ _EE_CHECKS = {
     "ee_inner_steps": integer(1), "aca_s": number(0), "aca_ee": number(0), "comp_c": number(0),
     "ifd_k": number(0, lo_open=True), "learning_rate": _learning_rate, "min_theta": number(0),
     "tnt_steps": integer(1, allow_none=True), "init": _init, "burnin": _burnin,
-    "se": choice("simulate", "estimnet", "none", lower=False), "polish": _polish,
+    "se": choice("auto", "simulate", "estimnet", "none", lower=False), "polish": _polish,
     "se_samplesize": integer(1), "se_interval": integer(1, allow_none=True),
     "se_burnin": integer(0, allow_none=True), "t_tol": number(0, lo_open=True),
     "drift_tol": number(0, lo_open=True), "drift_z_tol": number(0, lo_open=True),
@@ -535,8 +576,8 @@ _EE_DOCS = {
     "ee_inner_steps": "EE inner iterations per outer one (EEinnerSteps).",
     "learning_rate": "a of the Borisenko / Newton update: a number, stages or 'auto'.",
     "init": "'S', 'cd', 'mple' or parameter values.",
-    "burnin": "Fraction of the last stage (or iterations) dropped.",
-    "se": "'simulate', 'estimnet' or 'none'.", "polish": "Final MCMC-MLE step (True/False/'auto').",
+    "burnin": "Fraction of the last stage (or iterations) dropped, or 'auto'.",
+    "se": "'auto', 'simulate', 'estimnet' or 'none'.", "polish": "Final MCMC-MLE step (True/False/'auto').",
     "checkpoint": "Directory where the run is saved.",
     "checkpoint_every": "Seconds between saves.",
 }
@@ -587,11 +628,13 @@ Fit ``model`` by Equilibrium Expectation (see the module docstring).
     init : "S", "cd", "mple" or parameter values
         EE's start: Algorithm S's CD-1 estimate (default), statnet-style CD,
         the MPLE, or given values.
-    burnin : float or int
-        Fraction of the last learning-rate stage (default 0.2) or number of
-        EE iterations dropped.
-    se : {"simulate", "estimnet", "none"}
-        How the model part of the covariance is estimated (module docstring).
+    burnin : float, int or "auto"
+        Fraction of the last learning-rate stage or number of EE iterations
+        dropped; "auto": 0.2, and beyond 10^6 variables EstimNetDirected's
+        10,000 iterations (0.2 of the run when that is more).
+    se : {"auto", "simulate", "estimnet", "none"}
+        How the model part of the covariance is estimated (module docstring);
+        "auto": "simulate", and "estimnet" beyond 10^6 variables with IFD.
     polish : bool or "auto"
         The final MCMC-MLE step from the EE estimate (needs se="simulate").
     se_samplesize, se_interval, se_burnin : int

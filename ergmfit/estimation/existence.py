@@ -29,8 +29,7 @@ import numpy as np
 
 from ..exceptions import DegenerateModelError
 
-__all__ = ["ObservedDesign", "observed_design", "on_boundary", "nonexistence_error",
-           "check_blocks"]
+__all__ = ["ObservedDesign", "observed_design", "on_boundary", "nonexistence_error"]
 
 
 class ObservedDesign:
@@ -71,9 +70,16 @@ def observed_design(model, bm, unit="dyad"):
     models, offsets, target statistics, degree constraints, MRF specs)."""
     if not _applies(model):
         return None
-    from .mple import _check_variation, _term_map, pseudo_design, restricted_design
+    from .mple import (DEFAULT_MAX_DYADS, _check_variation, _term_map, pseudo_design,
+                       restricted_design)
     dvars = model.sample_space.design_vars()
-    design = pseudo_design(bm, random_state=0) if dvars is None else restricted_design(bm, dvars)
+    if dvars is None:
+        # a large network: every tie and 100,000 sampled non-ties suffice for these checks
+        # (an on_boundary sample confirms a separation direction found on a sample)
+        design = pseudo_design(bm, sample_size=None if bm.n_vars <= DEFAULT_MAX_DYADS
+                               else 100_000, random_state=0)
+    else:
+        design = restricted_design(bm, dvars)
     keep = design.n > 0
     X, n, s = design.X[keep], design.n[keep], design.s[keep]
     scale = np.abs(X).max(axis=0) if len(X) else np.ones(X.shape[1])
@@ -119,18 +125,3 @@ def nonexistence_error(labels, d, method, params=None):
         "lie on the boundary of the convex hull of the attainable ones). Remove the term(s) from "
         "the formula (or, for a statistic at its extreme, fix its coefficient with offset())")
 
-
-def check_blocks(od, bm, chooser, labels, method, n_blocks=2000, random_state=None):
-    """Blocked estimators: when the observed design has a separation
-    direction, look for one of the composite likelihood over ``n_blocks``
-    blocks drawn by ``chooser`` (:func:`ergmfit.estimation.mcle.separation_direction`,
-    the MCLE's check); raise :func:`nonexistence_error` if there is one."""
-    if od is None or od.direction is None:
-        return
-    from .mcle import composite_design, separation_direction
-    blocks = [b for b in chooser.draw(n_blocks, random_state) if len(b)]
-    if not blocks:
-        return
-    d = separation_direction(composite_design(bm, blocks))
-    if d is not None:
-        raise nonexistence_error(labels, d, method)

@@ -66,8 +66,6 @@ MRF submodule reuses it unchanged.
 """
 from __future__ import annotations
 
-import itertools
-import math
 import time
 import warnings
 from dataclasses import dataclass, field
@@ -79,8 +77,10 @@ from ..exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
 from ..results import ERGMResults
 from ..utils.longrun import catch_interrupt
 from ..utils.optimize import newton_ascent
-from ..utils.validation import check_index_set, check_params, check_random_state, seed_words
+from ..utils.validation import check_params, check_random_state, seed_words
 from .base import Estimator, Setting, choice, integer, number
+from .blocks import (DEFAULT_MAX_BLOCKS, blocks_to_vars, free_variables,  # noqa: F401
+                     make_blocks, make_chooser)
 from .existence import observed_design
 
 __all__ = ["MCLE", "fit_mcle", "CompositeDesign", "KernelComposite", "composite_design",
@@ -88,105 +88,6 @@ __all__ = ["MCLE", "fit_mcle", "CompositeDesign", "KernelComposite", "composite_
            "make_chooser", "MAX_EXACT_VARS"]
 
 MAX_EXACT_VARS = 20
-DEFAULT_MAX_BLOCKS = 2_000_000
-_CHUNK = 20_000
-
-
-# ---------------------------------------------------------------------------
-# Blocks
-# ---------------------------------------------------------------------------
-def make_chooser(bm, kind, block_size):
-    """A compiled block chooser: ``"uniform"``, ``"triple"``, ``"star"`` or a list of blocks."""
-    from ..sampling._blocks import ListBlocks, NodeTripleBlocks, StarBlocks, UniformBlocks
-    from ..terms._ergm import ERGMModel
-    if isinstance(kind, str):
-        kind = kind.lower()
-        if kind in ("uniform", "random", "all"):
-            return UniformBlocks(bm.n_vars, int(block_size))
-        if kind in ("triple", "triples", "node_triple"):
-            if not isinstance(bm, ERGMModel):
-                raise ValueError("blocks='triple' needs an ERGM (blocks of dyads of a node triple)")
-            return NodeTripleBlocks(bm, int(block_size))
-        if kind in ("star", "node"):
-            if not isinstance(bm, ERGMModel):
-                raise ValueError("blocks='star' needs an ERGM (blocks of dyads sharing a node)")
-            return StarBlocks(bm, int(block_size))
-        raise ValueError(f"blocks must be 'uniform', 'triple', 'star' or a list of blocks, "
-                         f"got {kind!r}")
-    return ListBlocks(blocks_to_vars(bm, kind), bm.n_vars)
-
-
-def blocks_to_vars(bm, blocks):
-    """A list of blocks as int64 arrays of variables; dyads (i, j) of an ERGM are converted."""
-    out = []
-    for b in blocks:
-        items = list(b) if not np.isscalar(b) else [b]
-        if items and all(isinstance(x, (tuple, list, np.ndarray)) and len(x) == 2 for x in items):
-            if not hasattr(bm, "var_of"):
-                raise ValueError("blocks of (i, j) pairs need an ERGM; give variable indices")
-            items = [bm.var_of(int(i), int(j)) for i, j in items]
-        out.append(check_index_set(items, bm.n_vars, "block"))
-    if not out:
-        raise ValueError("the list of blocks is empty")
-    return out
-
-
-def _all_subsets(M, k):
-    """Every k-subset of range(M), in chunks of rows."""
-    it = itertools.combinations(range(M), k)
-    while True:
-        chunk = list(itertools.islice(it, _CHUNK))
-        if not chunk:
-            return
-        yield np.asarray(chunk, dtype=np.int64).reshape(-1, k)
-
-
-def _sample_subsets(M, k, n, rng):
-    """n uniform k-subsets of range(M) (with replacement between blocks)."""
-    out = np.empty((n, k), dtype=np.int64)
-    for r in range(n):
-        out[r] = np.sort(rng.choice(M, size=k, replace=False))
-    return out
-
-
-def make_blocks(bm, blocks="all", block_size=1, n_blocks=None, max_blocks=DEFAULT_MAX_BLOCKS,
-                random_state=None):
-    """The blocks of a composite likelihood as a list of (C_k, k) int64 arrays,
-    one per block size, plus a description.  Large families are returned lazily
-    (a generator of chunks) for ``"all"``."""
-    M = int(bm.n_vars)
-    if isinstance(blocks, str):
-        kind = blocks.lower()
-        k = int(block_size)
-        if k < 1 or k > M:
-            raise ValueError(f"block_size must lie in 1..{M} (the number of variables), got {k}")
-        if kind == "all" and n_blocks is None:
-            C = math.comb(M, k)
-            if C > max_blocks:
-                raise ValueError(
-                    f"the composite likelihood of order {k} over all {M} variables has "
-                    f"C({M}, {k}) = {C:,} blocks, more than max_blocks={max_blocks:,}; give "
-                    "n_blocks= to use a random sample of blocks, or fit by blocked contrastive "
-                    "divergence (method='bcd'), its stochastic version")
-            return {k: _all_subsets(M, k)}, {"blocks": "all", "block_size": k, "n_blocks": C}
-        n = int(n_blocks)
-        if n < 1:
-            raise ValueError(f"n_blocks must be positive, got {n_blocks}")
-        rng = check_random_state(random_state)
-        if kind == "all" or kind in ("uniform", "random"):
-            arr = _sample_subsets(M, k, n, rng)
-            return {k: iter([arr])}, {"blocks": "uniform", "block_size": k, "n_blocks": n}
-        chooser = make_chooser(bm, kind, k)
-        arr = np.asarray(chooser.draw(n, rng), dtype=np.int64).reshape(n, -1)
-        return {k: iter([arr])}, {"blocks": kind, "block_size": k, "n_blocks": n}
-    lst = blocks_to_vars(bm, blocks)
-    by = {}
-    for b in lst:
-        by.setdefault(len(b), []).append(b)
-    out = {k: iter([np.asarray(v, dtype=np.int64).reshape(-1, k)]) for k, v in by.items()}
-    sizes = sorted(by)
-    return out, {"blocks": "list", "block_size": sizes[0] if len(sizes) == 1 else sizes,
-                 "n_blocks": len(lst)}
 
 
 # ---------------------------------------------------------------------------
@@ -330,10 +231,11 @@ def merge_groups(by_size):
 
 
 def composite_design(bm, blocks="all", block_size=1, n_blocks=None,
-                     max_blocks=DEFAULT_MAX_BLOCKS, random_state=None, merge=True):
-    """The :class:`CompositeDesign` of a compiled model at its current state."""
+                     max_blocks=DEFAULT_MAX_BLOCKS, random_state=None, merge=True, free=None):
+    """The :class:`CompositeDesign` of a compiled model at its current state
+    (with ``free``: over blocks of those variables only, see :func:`make_blocks`)."""
     from ..sampling._blocks import Enumeration, block_differences, MAX_ENUMERATION
-    fam, desc = make_blocks(bm, blocks, block_size, n_blocks, max_blocks, random_state)
+    fam, desc = make_blocks(bm, blocks, block_size, n_blocks, max_blocks, random_state, free)
     groups = []
     total = 0
     raw = {}
@@ -359,7 +261,8 @@ def composite_design(bm, blocks="all", block_size=1, n_blocks=None,
             D, w = merge_blocks(D, w)
         groups.append((D, w))
         raw[k] = rows
-    des = CompositeDesign(groups, int(bm.n_stats), total, int(bm.n_vars), dict(desc))
+    des = CompositeDesign(groups, int(bm.n_stats), total,
+                          int(bm.n_vars) if free is None else len(free), dict(desc))
     des.info["n_unique"] = des.n_unique
     des._blocks = raw            # the block variables, to re-evaluate the score elsewhere
     return des
@@ -525,10 +428,12 @@ def _simulated_scores(model, bm_obs, des, theta, n_sim, burnin, interval, propos
     return U[:done], kind, stop.interrupted
 
 
-def exact_variability(bm, des, theta):
+def exact_variability(bm, des, theta, free=None):
     """J = E_theta[u u'] (and E u) over every state of a small model, walking
-    all 2^M states by Gray-code flips of the compiled model (restored after)."""
-    M = int(bm.n_vars)
+    all 2^M states by Gray-code flips of the compiled model (restored after);
+    with ``free``, the states of those variables (the others fixed)."""
+    var = np.arange(int(bm.n_vars)) if free is None else np.asarray(free, dtype=np.int64)
+    M = len(var)
     if M > MAX_EXACT_VARS:
         raise ValueError(f"cov='exact' enumerates 2^{M} states; at most {MAX_EXACT_VARS} "
                          "variables")
@@ -541,9 +446,10 @@ def exact_variability(bm, des, theta):
     for t in range(n):
         if t > 0:
             b = (t & -t).bit_length() - 1
-            d = bm.change_stats(b)
-            g = g - d if bm.value(b) else g + d
-            bm.flip_var(b)
+            v = int(var[b])
+            d = bm.change_stats(v)
+            g = g - d if bm.value(v) else g + d
+            bm.flip_var(v)
             cur ^= 1 << b
         logw[t] = theta @ g
         U[t] = des.score_at(bm, theta)
@@ -551,7 +457,7 @@ def exact_variability(bm, des, theta):
     b = 0
     while cur:
         if cur & 1:
-            bm.flip_var(b)
+            bm.flip_var(int(var[b]))
         cur >>= 1
         b += 1
     pr = np.exp(logw - special.logsumexp(logw))
@@ -619,16 +525,18 @@ class MCLE(Estimator):
         labels = list(model.labels)
         par = getattr(model, "parameterisation", None)
         curved = par is not None and not par.linear
+        free = free_variables(model, "mcle")       # None: every dyad (no constraints)
         bm = model.compiled()
         if not curved:         # dead or collinear statistics (non-identifiable): an error
             observed_design(model, bm)
         if self.kernel is None:
             des = composite_design(bm, self.blocks, self.block_size, self.n_blocks,
-                                   self.max_blocks, rng)
+                                   self.max_blocks, rng, free=free)
         else:
             fam, desc = make_blocks(bm, self.blocks, self.block_size, self.n_blocks,
-                                    self.max_blocks, rng)
+                                    self.max_blocks, rng, free)
             des = KernelComposite(bm, self.kernel, {k: list(v) for k, v in fam.items()}, desc)
+            des.n_vars = int(bm.n_vars) if free is None else len(free)
         if not curved:      # a curved term's high counts may never change: fine
             _check_design(des, labels)
         if self.verbose:
@@ -638,7 +546,7 @@ class MCLE(Estimator):
         elif self.init is not None:
             theta0 = check_params(self.init, labels, "init")
         else:
-            theta0 = _mple_start(bm, labels)
+            theta0 = _mple_start(bm, labels, free)
         progress = {}
         with catch_interrupt() as stop:      # Ctrl-C: keep the best point so far
             if curved:
@@ -692,7 +600,7 @@ class MCLE(Estimator):
             se_kind = None
         else:
             if self.cov == "exact":
-                J, mean = exact_variability(bm, des, eta)
+                J, mean = exact_variability(bm, des, eta, free)
                 if curved:
                     Jm = par.jacobian(theta)
                     J, mean = Jm.T @ J @ Jm, mean @ Jm
@@ -726,7 +634,7 @@ class MCLE(Estimator):
             loglik, kind = None, None
         return ERGMResults(
             theta, cov, labels, method="mcle", loglik=loglik, loglik_kind=kind,
-            nobs=int(bm.n_vars), converged=converged, n_iter=n_iter,
+            nobs=int(des.n_vars), converged=converged, n_iter=n_iter,
             seconds=time.perf_counter() - t0, se_kind=se_kind, warnings=warn, info=info,
             formula=getattr(model, "formula", None), network=getattr(model, "network", None),
             model=model, dyad_independent=getattr(model, "dyad_independent", None))
@@ -753,12 +661,20 @@ def _whole(des) -> bool:
     return des.n_blocks == 1 and des.info.get("block_size") == des.n_vars
 
 
-def _mple_start(bm, labels):
-    from .mple import fit_pseudolikelihood
+def pseudo_fit(bm, labels, free=None):
+    """The MPLE (a LogitFit) over every variable, or over the ``free`` ones of a
+    constrained space (the start and preconditioner of MCLE and blocked CD)."""
+    from .mple import fit_design, fit_pseudolikelihood, restricted_design
+    if free is None:
+        return fit_pseudolikelihood(bm, labels)
+    return fit_design(restricted_design(bm, free), labels, unit="variable")
+
+
+def _mple_start(bm, labels, free=None):
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            lf = fit_pseudolikelihood(bm, labels)
+            lf = pseudo_fit(bm, labels, free)
         th = np.asarray(lf.params, dtype=float)
         if np.all(np.isfinite(th)):
             return th

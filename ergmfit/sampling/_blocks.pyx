@@ -48,7 +48,7 @@ from ergmfit.terms._ergm cimport ERGMModel
 cnp.import_array()
 
 # the choosers live in _choosers; their Python names are re-exported here
-from ergmfit.sampling._choosers import UniformBlocks, NodeTripleBlocks, StarBlocks  # noqa: F401
+from ergmfit.sampling._choosers import UniformBlocks, NodeTripleBlocks, StarBlocks, FreeOnly  # noqa: F401
 import ergmfit.sampling._choosers as _choosers
 globals().update(BlockChooser=_choosers.BlockChooser, ListBlocks=_choosers.ListBlocks)
 
