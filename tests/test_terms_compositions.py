@@ -147,3 +147,58 @@ def test_composed_state_follows_the_sampler(kind, formula):
     nets = model.simulate(theta, output="networks", **kw)
     for row, g in zip(stats, nets):
         np.testing.assert_allclose(row, model.statistics_vector(g.ties), rtol=1e-9, atol=1e-9)
+
+
+# -- neighbour diversity (statnet 4.6+: nodecovrange, nodefactordistinct and their forms) --
+
+DIVERSITY = {
+    "undirected": ["nodecovrange('x')", "nodefactordistinct('a')",
+                   "nodefactordistinct('a', levels=c(0, 2))"],
+    "directed": ["nodecovrange('x')", "nodeocovrange('x')", "nodeicovrange('x')",
+                 "nodefactordistinct('a')", "nodeofactordistinct('a')",
+                 "nodeifactordistinct('a', levels=c(1, 2))"],
+    "bipartite": ["b1covrange('y')", "b2covrange('x')", "b1factordistinct('b')",
+                  "b2factordistinct('a')"],
+}
+
+
+@pytest.mark.parametrize("kind, formula", [(k, f) for k, fs in DIVERSITY.items() for f in fs])
+def test_diversity_kernels(kind, formula):
+    for seed in range(3):
+        check_formula(random_network(seed, kind), formula, seed)
+
+
+def _neighbours(net, v, sense):
+    out = {int(j) for i, j in net.ties if i == v}
+    inn = {int(i) for i, j in net.ties if j == v}
+    if not net.directed:
+        return out | inn
+    return {"out": out, "in": inn, "both": out | inn}[sense]
+
+
+@pytest.mark.parametrize("kind", ["undirected", "directed", "bipartite"])
+def test_diversity_by_brute_force(kind):
+    net = random_network(4, kind)
+    a = net.node_attrs
+    forms = {"undirected": [("nodecovrange('x')", "x", "both", None, "range"),
+                            ("nodefactordistinct('a')", "a", "both", None, "distinct")],
+             "directed": [("nodecovrange('x')", "x", "both", None, "range"),
+                          ("nodeocovrange('x')", "x", "out", None, "range"),
+                          ("nodeicovrange('x')", "x", "in", None, "range"),
+                          ("nodefactordistinct('a')", "a", "both", None, "distinct"),
+                          ("nodeofactordistinct('a')", "a", "out", None, "distinct"),
+                          ("nodeifactordistinct('a')", "a", "in", None, "distinct")],
+             "bipartite": [("b1covrange('y')", "y", "both", range(5), "range"),
+                           ("b2covrange('x')", "x", "both", range(5, 11), "range"),
+                           ("b1factordistinct('b')", "b", "both", range(5), "distinct"),
+                           ("b2factordistinct('a')", "a", "both", range(5, 11), "distinct")]}
+    for formula, attr, sense, nodes, what in forms[kind]:
+        want = 0.0
+        for v in (nodes if nodes is not None else range(net.n)):
+            vals = [a[attr][u] for u in _neighbours(net, v, sense)]
+            if what == "range":
+                want += max(vals) - min(vals) if vals else 0.0
+            else:
+                want += len(set(vals))
+        got = ef.ERGM(net, formula).statistics()
+        assert list(got.values()) == pytest.approx([want], abs=1e-12), formula
