@@ -182,7 +182,7 @@ def test_diversity_by_brute_force(kind):
     a = net.node_attrs
     forms = {"undirected": [("nodecovrange('x')", "x", "both", None, "range"),
                             ("nodefactordistinct('a')", "a", "both", None, "distinct")],
-             "directed": [("nodecovrange('x')", "x", "both", None, "range"),
+             "directed": [("nodecovrange('x')", "x", "out+in", None, "range"),
                           ("nodeocovrange('x')", "x", "out", None, "range"),
                           ("nodeicovrange('x')", "x", "in", None, "range"),
                           ("nodefactordistinct('a')", "a", "both", None, "distinct"),
@@ -195,6 +195,11 @@ def test_diversity_by_brute_force(kind):
     for formula, attr, sense, nodes, what in forms[kind]:
         want = 0.0
         for v in (nodes if nodes is not None else range(net.n)):
+            if sense == "out+in":       # statnet: the out-range plus the in-range
+                for part in ("out", "in"):
+                    vals = [a[attr][u] for u in _neighbours(net, v, part)]
+                    want += max(vals) - min(vals) if vals else 0.0
+                continue
             vals = [a[attr][u] for u in _neighbours(net, v, sense)]
             if what == "range":
                 want += max(vals) - min(vals) if vals else 0.0

@@ -3,8 +3,10 @@ DiversityKernel`): Σ over nodes of the range of a numeric attribute over the no
 neighbours (0 with fewer than two), and Σ over nodes of the number of distinct levels of a
 categorical attribute among its neighbours.
 
-* ``nodecovrange`` / ``nodefactordistinct``: every neighbour (directed: out- and
-  in-neighbours);
+* ``nodecovrange``: every neighbour; on a directed network the range over the
+  out-neighbours plus the range over the in-neighbours (statnet's definition);
+* ``nodefactordistinct``: every neighbour (directed: the levels of the out- and
+  in-neighbours together);
 * ``nodeocovrange`` / ``nodeofactordistinct``: out-neighbours; ``nodeicovrange`` /
   ``nodeifactordistinct``: in-neighbours;
 * ``b1covrange`` / ``b1factordistinct``: the mode-1 nodes, over their (mode-2) neighbours'
@@ -60,8 +62,9 @@ def _covrange(net, form, attr):
     term = f"{form}covrange"
     tail, head, mode = _FORMS[form]
     x = _values(net, term, attr, mode)
-    return Term(term, [f"{term}.{attr}"],
-                DiversityKernel("range", x, tail, head, form == "node" and net.directed))
+    # directed nodecovrange: the range over the out-neighbours plus that over the
+    # in-neighbours (statnet's), so no "both" set here
+    return Term(term, [f"{term}.{attr}"], DiversityKernel("range", x, tail, head, False))
 
 
 def _distinct(net, form, attr, levels):
@@ -74,8 +77,8 @@ def _distinct(net, form, attr, levels):
 
 @register("nodecovrange", kinds=BOTH, params=[Param("attr")], family=FAMILY)
 def nodecovrange(net, attr):
-    """Σ over nodes of the range (max − min) of ``attr`` over the node's neighbours (label
-    ``nodecovrange.<attr>``)."""
+    """Σ over nodes of the range (max − min) of ``attr`` over the node's neighbours; directed:
+    over its out-neighbours plus over its in-neighbours (label ``nodecovrange.<attr>``)."""
     return _covrange(net, "node", attr)
 
 
