@@ -207,3 +207,18 @@ def test_diversity_by_brute_force(kind):
                 want += len(set(vals))
         got = ef.ERGM(net, formula).statistics()
         assert list(got.values()) == pytest.approx([want], abs=1e-12), formula
+
+
+@pytest.mark.parametrize("kind", ["undirected", "directed"])
+def test_attrcov_by_brute_force(kind):
+    net = random_network(6, kind)
+    M = np.arange(1.0, 10.0).reshape(3, 3)
+    text = f"attrcov('a', matrix(c({', '.join(str(v) for v in M.T.ravel())}), 3, 3))"
+    check_formula(net, text, 6)
+    a = net.node_attrs["a"]
+    want = sum(M[a[min(i, j) if not net.directed else i], a[max(i, j) if not net.directed else j]]
+               for i, j in net.ties)
+    assert ef.ERGM(net, text).statistics() == {"attrcov.a": want}
+    from ergmfit.exceptions import ErgmfitError
+    with pytest.raises(ErgmfitError, match="must be 3 x 3"):
+        ef.ERGM(net, "attrcov('a', matrix(c(1, 2, 3, 4), 2, 2))")

@@ -139,3 +139,35 @@ def prod_operator(net, formulas, label=None):
     empty = np.concatenate([t.empty for t in terms])
     kernel = TransformKernel([t.kernel for t in terms], "prod", empty, 0.0, width, W)
     return Term("Prod", labels, kernel)
+
+
+@register("attrcov", kinds=BOTH, params=[Param("attr"), Param("mat")], family=FAMILY)
+def attrcov(net, attr, mat):
+    """Σ over ties (i, j) of mat[level of i, level of j], ``mat`` a levels × levels matrix
+    (levels of ``attr`` in sorted order; ``matrix(...)`` in the formula, or the name of a
+    network attribute holding it); undirected ties read it from the lower-numbered node
+    (label ``attrcov.<attr>``).  statnet 4.6+; an edgecov of the level matrix."""
+    from ..formula import RCode
+    from .curvemap import r_value
+    from .dyadic import _edgecov_kernel, _levels
+    lv = _levels(net, attr, "attrcov")
+    if isinstance(mat, RCode):
+        try:
+            M = np.atleast_2d(np.asarray(r_value(mat.text, {}), dtype=float))
+        except (ValueError, SyntaxError, TypeError):
+            raise TermError(f"term attrcov: cannot read the matrix {mat.text!r}") from None
+    elif isinstance(mat, str) and mat in net.graph_attrs:
+        M = np.atleast_2d(np.asarray(net.graph_attrs[mat], dtype=float))
+    else:
+        raise TermError("term attrcov: mat must be a matrix(...) or the name of a network "
+                        f"attribute holding one, got {mat!r}")
+    L = len(lv)
+    if M.shape != (L, L):
+        raise TermError(f"term attrcov: mat must be {L} x {L} (the levels of {lv.name}: "
+                        f"{', '.join(map(str, lv.labels))}), got {M.shape[0]} x {M.shape[1]}")
+    code = np.asarray(lv.code)
+    X = M[code[:, None], code[None, :]]
+    if not net.directed:
+        X = np.triu(X, 1) + np.triu(X, 1).T          # the lower-numbered node's row
+    return Term("attrcov", [f"attrcov.{lv.name}"],
+                _edgecov_kernel(net, X, f"attrcov's matrix of {lv.name}"), dyad_independent=True)
