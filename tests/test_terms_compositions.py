@@ -91,8 +91,11 @@ def test_prod_is_the_exact_product():
 
 
 def test_exp_overflow_is_inf_as_statnet_prints():
-    got = ef.ERGM("faux.dixon.high", "Exp(~edges + triangle)").statistics()
-    assert got == {"Exp~edges": np.inf, "Exp~triangle": np.inf}
+    model = ef.ERGM("faux.dixon.high", "Exp(~edges + triangle)")
+    assert model.statistics() == {"Exp~edges": np.inf, "Exp~triangle": np.inf}
+    from ergmfit.exceptions import TermError
+    with pytest.raises(TermError, match="overflow .* cannot be fitted"):    # not a NaN fit
+        model.statistics_vector()
 
 
 def test_b_operator_on_binary_networks():
