@@ -329,3 +329,70 @@ def test_standard_error_simulation_reports_progress_and_stops_on_request(samplik
     assert out["interrupted"] and out["sims"] is None and len(out["theta_rows"]) > 0
     assert max(c.seen) == cfg["ee_steps"] + 2
     assert time.perf_counter() - t0 < 30
+
+
+def test_estimnet_standard_errors_show_their_monte_carlo_part(samplike):
+    # se="estimnet" (the default beyond 10^6 dyads): the "MCMC %" column is the
+    # share of the formula's Monte-Carlo term (batch-means variance of the mean
+    # theta), not "no Monte-Carlo error"
+    fit = quiet_fit(samplike, random_state=2, se="estimnet", polish=False, **SHORT)
+    assert fit.se_kind == "estimnet" and fit.cov_mc is not None
+    mc = np.square(fit.info["estimnet"]["chains"][0]["se_mc"])
+    assert np.all(mc > 0)
+    np.testing.assert_allclose(np.diag(fit.cov_mc), mc)
+    assert np.all(np.diag(fit.cov_mc) < np.diag(fit.cov))
+
+
+def test_a_worker_ignores_sigint_while_its_chain_runs():
+    # a terminal's Ctrl-C reaches the worker processes too; they stop through
+    # their control instead (else a second Ctrl-C could abort one while it
+    # returns its work); in-process runs keep Ctrl-C
+    import signal
+    import time
+
+    from ergmfit.estimation._ee_parts import _deaf_to_sigint
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with _deaf_to_sigint(True):
+            signal.raise_signal(signal.SIGINT)
+            time.sleep(0.05)                        # no KeyboardInterrupt here
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        with pytest.raises(KeyboardInterrupt):
+            with _deaf_to_sigint(False):
+                signal.raise_signal(signal.SIGINT)
+                time.sleep(0.05)
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+def test_a_stuck_simulation_is_not_called_collinear():
+    # two distinct simulated states satisfy a linear relation by themselves: a
+    # near-degenerate chain, not collinear terms (the s.e. warning says so)
+    from ergmfit.estimation._ee_pool import check_identifiable
+    rng = np.random.default_rng(1)
+    flip = rng.integers(0, 2, size=(60, 1)).astype(float)
+    sims = np.hstack([flip, 3 * flip, np.zeros((60, 1)) + flip])
+    ch = {"phases": [{"dz_rows": rng.normal(size=(10, 3)), "n_done": 10}], "sims": sims}
+    check_identifiable([ch], ["a", "b", "c"], {"dens": 0, "proposal": "tnt",
+                                               "sampler_steps": 10})
+
+
+def test_a_second_ctrl_c_does_not_interrupt_collecting_the_results():
+    import signal
+    import time
+
+    from ergmfit.estimation._ee_parts import second_ctrl_c_waits
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with second_ctrl_c_waits():
+            with pytest.raises(KeyboardInterrupt):          # the first stops the chains
+                signal.raise_signal(signal.SIGINT)
+                time.sleep(0.05)
+            signal.raise_signal(signal.SIGINT)              # the second only says so
+            time.sleep(0.05)
+            with pytest.raises(KeyboardInterrupt):          # a third aborts
+                signal.raise_signal(signal.SIGINT)
+                time.sleep(0.05)
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, old)

@@ -82,3 +82,12 @@ def test_guard_reaches_parallel_workers(model):
         with pytest.raises(DegenerateModelError, match="ran away"):
             run_chains(model, np.array([-1.0, 0.5]), 4, 0, 100_000, n_chains=2, n_jobs=2,
                        random_state=2)
+
+
+def test_default_ceiling_stops_a_filling_chain():
+    # the defaults: 10^6 ties (2,000 nodes, 2 M dyads, edges = +1 fills 73% of them)
+    m = ef.ERGM(nx.gnm_random_graph(2000, 2000, seed=1), "edges")
+    t = time.process_time()
+    with pytest.raises(DegenerateModelError, match=r"past the ceiling of 1,000,000"):
+        m.simulate([1.0], n=10, burnin=0, interval=10**7, output="stats", random_state=1)
+    assert time.process_time() - t < 5           # 0.28 CPU s measured

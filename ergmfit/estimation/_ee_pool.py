@@ -91,7 +91,8 @@ def _chain_summary(ch, burnin, inner, polish=False, par=None):
         except np.linalg.LinAlgError:
             se = np.full(p, np.nan)
         en.update(estimate=thr.mean(axis=0).tolist(), sd_theta=thr.std(axis=0, ddof=1).tolist(),
-                  se=se.tolist(), t_ratio=t_ratios(dzr).tolist())
+                  se=se.tolist(), t_ratio=t_ratios(dzr).tolist(),
+                  se_mc=np.sqrt(np.clip(np.diag(_make_pd(st)), 0, None)).tolist())
     res["estimnet"] = en
     return res
 
@@ -157,7 +158,10 @@ def check_identifiable(chains, labels, cfg, curved=False):
         S = np.concatenate(sims)
         S = S - S.mean(axis=0)
         sd = S.std(axis=0)
-        if np.all(sd > 0) and p > 1:
+        # a relation among a handful of distinct states (a chain stuck near the
+        # empty or complete graph toggling a few dyads) proves nothing
+        distinct = len(np.unique(S, axis=0)) if len(S) else 0
+        if np.all(sd > 0) and p > 1 and distinct >= 3 * p + 2:
             Zs = S / sd
             w, V = np.linalg.eigh(Zs.T @ Zs / len(Zs))
             v = V[:, 0]
@@ -256,7 +260,11 @@ def build_results(model, out):
         else:
             se = np.sqrt(1.0 / np.nansum([1.0 / np.square(e["se"]) for e in ens], axis=0))
             cov = np.diag(se ** 2)
-            cov_mc = None
+            # the Monte-Carlo part of the formula (batch-means variance of the mean θ)
+            # pooled alike, for the summary's "MCMC %" column
+            with np.errstate(divide="ignore"):
+                mc = 1.0 / np.nansum([1.0 / np.square(e["se_mc"]) for e in ens], axis=0)
+            cov_mc = np.diag(np.where(np.isfinite(mc), mc, np.nan))
             se_kind = "estimnet"
     dz_all = [s["dz"] for s in sums if len(s["dz"])]
     tr = t_ratios(np.concatenate(dz_all)) if dz_all else np.full(p, np.nan)

@@ -169,6 +169,30 @@ only warns) and the parallel chains are the long-run service's
 (:mod:`ergmfit.utils.longrun`), shared with MCMC-MLE.  The chain itself is in
 :mod:`._ee_chain`, the pooling and the results in :mod:`._ee_pool`.
 
+**Parallel runs**: with ``backend="dask"`` the chains' progress and the
+stop request travel through dask's own ``Variable`` and ``Event`` (the
+chains may run on other machines); with loky processes through a control
+directory.  The workers ignore SIGINT (a terminal's Ctrl-C reaches them
+too) and stop when the parent asks, after their current outer iteration or
+piece of the simulation; a second Ctrl-C while they stop is absorbed, and
+what is finished is returned, marked as interrupted.
+
+**The final sample** (the simulation at the estimate, one chain per EE
+chain) stays on the results as ``fit.mcmc_sample``, so
+``fit.mcmc_diagnostics()`` works for EE fits.
+
+**Models that cannot be estimated** (:func:`_existence_check`, and
+:func:`._ee_pool.check_identifiable` on the chains): collinear statistics,
+a statistic that never changes, and a separated dyad-independent model
+(its MLE is the MPLE, which does not exist) raise DegenerateModelError; a
+dyad-dependent model whose MPLE is separated gets a warning quoting the
+MPLE when EE does not converge.
+
+**Constraints** (``ERGM(..., constraints=...)``): EE samples in the
+constrained space -- IFD on the free dyads of a dyad-set constraint
+(:class:`._ee.RestrictedIFD`), the constrained moves under degree
+constraints; missing dyads are refused (``docs/constraints.md``).
+
 The chain (:func:`ee_chain`) needs only a model spec with ``labels`` and
 ``compiled()`` (a BinaryModel at the observed state), ``statistics_vector()``
 for the driver, and -- for IFD -- a density statistic (:func:`.cd.density_index`),
@@ -696,11 +720,13 @@ Fit ``model`` by Equilibrium Expectation (see the module docstring).
             # a resumed run goes on with the checkpoint's settings: pass on
             # only those set to something else (ee_core refuses them)
             settings = {k: v for k, v in settings.items() if _differs(v, EE_DEFAULTS[k])}
-        out = ee_core(model, random_state=params["random_state"], verbose=params["verbose"],
-                      n_chains=params["n_chains"], n_jobs=params["n_jobs"],
-                      backend=params["backend"], callback=params["callback"],
-                      resume=params["resume"], **settings)
-        return build_results(model, out)
+        from ._ee_parts import second_ctrl_c_waits
+        with second_ctrl_c_waits():
+            out = ee_core(model, random_state=params["random_state"], verbose=params["verbose"],
+                          n_chains=params["n_chains"], n_jobs=params["n_jobs"],
+                          backend=params["backend"], callback=params["callback"],
+                          resume=params["resume"], **settings)
+            return build_results(model, out)
 
 
 def _differs(value, default):
