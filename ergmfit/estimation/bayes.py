@@ -449,9 +449,8 @@ class _ExchangeRun:
         self.passed = np.zeros(theta.shape[0], dtype=np.int64)
         self.eps_chol = None    # Cholesky factor of the covariance of the proposal noise
         # aux_start='last': g(current auxiliary network) - g(y0), carried across draws
-        self.gaux = (None if est.aux_start == "observed"
-                     else (sampler.delta if self.python_loop or self.eta is not None
-                           else np.zeros(theta.shape[1])))
+        # (the Python loop reads the sampler's own delta, which starts at 0 too)
+        self.gaux = None if est.aux_start == "observed" else np.zeros(theta.shape[1])
 
     def iterate(self, it0, n_total, show):
         """Run iterations it0 .. n_total-1 in blocks of ``_BLOCK`` (the random
@@ -542,7 +541,7 @@ class _ExchangeRun:
                     delta = sampler.cd_sample(e_new, 1, self.aux_iters)[0]     # g(y') - g(y)
                 else:                       # from the last auxiliary network
                     sampler.run(e_new, self.aux_iters)
-                    delta = self.gaux       # sampler.delta: g(y') - g(y0)
+                    delta = sampler.delta   # g(y') - g(y0)
                 if gx is not None:          # missing dyads: against the completed network
                     delta = delta - gx[h]
                 logr = lp_new - lp[h] - float((e_new - eta(th)) @ delta)
