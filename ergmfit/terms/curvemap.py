@@ -249,7 +249,8 @@ _FUNCTION = re.compile(r"^\s*function\s*\(([^)]*)\)\s*(.+?)\s*$", re.S)
 def r_value(text, env):
     """Value of an R expression over ``env`` (numbers and numeric vectors)."""
     tree = ast.parse(text.replace("^", "**").strip(), mode="eval")
-    return _REval(env).visit(tree)
+    with np.errstate(all="ignore"):
+        return _REval(env).visit(tree)
 
 
 def r_function(code: RCode):
