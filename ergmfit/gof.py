@@ -67,6 +67,7 @@ from __future__ import annotations
 
 import math
 import time
+import warnings
 
 import numpy as np
 from scipy import sparse
@@ -526,7 +527,12 @@ class GofResult:
     n_nodes : int
     acceptance_rate : float
     seconds : float
+    interrupted : bool
+        True when a Ctrl-C cut the simulation short (``n_sim`` then counts
+        the networks finished).
     """
+
+    interrupted = False
 
     def __init__(self, blocks, *, n_sim, burnin, interval, params, formula, directed,
                  n_nodes, acceptance_rate=float("nan"), seconds=0.0, proposal="auto"):
@@ -742,18 +748,39 @@ def gof(model, params=None, n_sim=100, burnin=None, interval=None, statistics=No
 
     t0 = time.perf_counter()
     states, sizes, rng = chain_plan(random_state, n_sim, n_chains)
-    sims, acceptance = run_summary_chains(model, theta, eta, eta_rows, states, sizes, burnin,
-                                          interval, GraphSummaries, graph_names, want_model,
-                                          False, proposal, n_jobs, backend, verbose, t0)
+    sims, acceptance, interrupted = run_summary_chains(
+        model, theta, eta, eta_rows, states, sizes, burnin, interval, GraphSummaries,
+        graph_names, want_model, False, proposal, n_jobs, backend, verbose, t0)
+    if interrupted:
+        done = len(next(iter(sims.values()))) if sims else 0
+        warnings.warn(f"gof was interrupted (Ctrl-C) after {done} of {n_sim} simulated "
+                      "networks: the tables compare the observed network with those "
+                      f"{done}", RuntimeWarning, stacklevel=2)
+        n_sim = done
     space = getattr(model, "sample_space", None)
+    obs = None
     if space is not None and space.n_missing:
         # statnet: the observed summaries average over draws of the missing dyads
-        cstates = [np.random.default_rng(int(w)) for w in rng.integers(0, 2**63, n_chains)]
-        cond, _ = run_summary_chains(model, theta, eta, eta_rows, cstates, sizes, burnin,
-                                     interval, GraphSummaries, graph_names, want_model, True,
-                                     proposal, n_jobs, backend, verbose, t0)
-        obs = {nm: cond[nm].mean(axis=0) for nm in cond}
-    else:
+        try:
+            if interrupted:
+                raise KeyboardInterrupt
+            cstates = [np.random.default_rng(int(w)) for w in rng.integers(0, 2**63, n_chains)]
+            cond, _, cut = run_summary_chains(model, theta, eta, eta_rows, cstates, sizes,
+                                              burnin, interval, GraphSummaries, graph_names,
+                                              want_model, True, proposal, n_jobs, backend,
+                                              verbose, t0)
+            obs = {nm: cond[nm].mean(axis=0) for nm in cond}
+            if cut:
+                k = len(next(iter(cond.values())))
+                warnings.warn(f"gof was interrupted (Ctrl-C) while imputing the missing dyads: "
+                              f"the observed summaries average {k} imputations, not {n_sim}",
+                              RuntimeWarning, stacklevel=2)
+        except KeyboardInterrupt:
+            interrupted = True
+            warnings.warn("gof was interrupted (Ctrl-C) before the missing dyads were imputed: "
+                          "the observed summaries are those of the network with its missing "
+                          "dyads empty", RuntimeWarning, stacklevel=2)
+    if obs is None:
         obs_s = GraphSummaries(net.n, net.ties, net.directed)
         obs = {nm: obs_s.compute(nm) for nm in graph_names}
         if want_model:
@@ -765,8 +792,10 @@ def gof(model, params=None, n_sim=100, burnin=None, interval=None, statistics=No
                   else _row_labels(nm, obs[nm].size))
         labels, o, sm = _trim(nm, labels, obs[nm], sims[nm])
         blocks.append(GofBlock(nm, labels, o, sm))
-    return GofResult(blocks, n_sim=n_sim, burnin=burnin, interval=interval,
+    res = GofResult(blocks, n_sim=n_sim, burnin=burnin, interval=interval,
                      params=dict(zip(model.labels, theta.tolist())), formula=model.formula,
                      directed=net.directed, n_nodes=net.n,
                      acceptance_rate=acceptance,
                      seconds=time.perf_counter() - t0, proposal=proposal)
+    res.interrupted = interrupted
+    return res

@@ -94,19 +94,35 @@ def _summary_chain(model, theta, eta, rows, random_state, n_draws, burnin, inter
     out = {nm: [] for nm in graph_names}
     if want_model:
         out["model"] = []
-    sampler.run(eta, burnin)            # the sampler runs on the natural parameters
-    for s in range(n_draws):
-        sampler.run(eta if rows is None else rows[s], interval)
-        if graph_names:
-            S = summaries(net.n, cm.state.ties(), net.directed)
-            for nm in graph_names:
-                out[nm].append(S.compute(nm))
-        if want_model:
-            out["model"].append(g0 + sampler.delta)
-        if progress is not None:
-            progress(s + 1)
-    return ({nm: np.array(v) for nm, v in out.items()},
-            (int(sampler.n_accepted), int(sampler.n_proposed)))
+    def finished():
+        return ({nm: np.array(v) for nm, v in out.items()},
+                (int(sampler.n_accepted), int(sampler.n_proposed)))
+    try:
+        sampler.run(eta, burnin)            # the sampler runs on the natural parameters
+        for s in range(n_draws):
+            sampler.run(eta if rows is None else rows[s], interval)
+            if graph_names:
+                S = summaries(net.n, cm.state.ties(), net.directed)
+                for nm in graph_names:
+                    out[nm].append(S.compute(nm))
+            if want_model:
+                out["model"].append(g0 + sampler.delta)
+            if progress is not None:
+                progress(s + 1)
+    except KeyboardInterrupt:
+        # Ctrl-C (the compiled sampler checks for it): the networks finished
+        # so far go back with the interrupt
+        raise ChainInterrupted(finished()) from None
+    return finished()
+
+
+class ChainInterrupted(KeyboardInterrupt):
+    """Ctrl-C inside a chain of :func:`run_summary_chains`; ``part`` holds the
+    summaries of the networks that chain finished."""
+
+    def __init__(self, part):
+        super().__init__()
+        self.part = part
 
 
 def run_summary_chains(model, theta, eta, rows, states, sizes, burnin, interval, summaries,
@@ -114,7 +130,9 @@ def run_summary_chains(model, theta, eta, rows, states, sizes, burnin, interval,
                        t0):
     """gof's chains (one per entry of ``states``/``sizes``, see :func:`chain_plan`)
     through :func:`~ergmfit.utils.longrun.parallel_map`: the summaries of all
-    their networks in chain order, and the acceptance rate."""
+    their networks in chain order, the acceptance rate, and whether a Ctrl-C
+    cut the run short (chains run one after another then keep the networks
+    finished; KeyboardInterrupt when there are none)."""
     from ..utils.longrun import parallel_map
     n_sim = sum(sizes)
     step = max(1, n_sim // 10)
@@ -134,8 +152,23 @@ def run_summary_chains(model, theta, eta, rows, states, sizes, burnin, interval,
     jobs = [(model, theta, eta, None if rows is None else rows[o:o + k], st, k, burnin, interval,
              summaries, graph_names, want_model, conditional, proposal, progress_of(c))
             for c, (st, k, o) in enumerate(zip(states, sizes, offsets)) if k > 0]
-    parts = parallel_map(_summary_chain, jobs, n_jobs=n_jobs, backend=backend)
     names = list(graph_names) + (["model"] if want_model else [])
+    interrupted = False
+    if n_jobs == 1 or len(jobs) <= 1:
+        # one chain after another: a Ctrl-C keeps every network finished so far
+        parts = []
+        for job in jobs:
+            try:
+                parts.append(_summary_chain(*job))
+            except ChainInterrupted as exc:
+                parts.append(exc.part)
+                interrupted = True
+                break
+    else:
+        parts = parallel_map(_summary_chain, jobs, n_jobs=n_jobs, backend=backend)
+    parts = [p for p in parts if len(p[0][names[0]]) > 0] if names else parts
+    if interrupted and not parts:
+        raise KeyboardInterrupt
     sims = {nm: np.concatenate([p[0][nm] for p in parts]) for nm in names}
     acc = sum(p[1][0] for p in parts) / max(1, sum(p[1][1] for p in parts))
-    return sims, acc
+    return sims, acc, interrupted
