@@ -297,8 +297,10 @@ class MCMLE(Estimator):
         settings = self.get_params()
         if _exact_mle_available(model, settings):
             return _exact_mle(model, settings)
+        from ._ee_parts import second_ctrl_c_waits
         try:
-            out = mcmle_core(model, **settings)
+            with second_ctrl_c_waits():     # a second quick Ctrl-C does not lose the fit
+                out = mcmle_core(model, **settings)
             fallback = None
         except DegenerateModelError as exc:
             if not getattr(exc, "retryable", False) or settings["resume"] is not None:
@@ -337,8 +339,9 @@ class MCMLE(Estimator):
                            se_kind="MCMC", loglik_mcse=out["loglik_se"], warnings=warn,
                            info=info, formula=model.formula, network=model.network, model=model,
                            dyad_independent=model.dyad_independent)
-        res.mcmc_sample = {"chains": out["chains"], "observed": model.statistics_vector(),
-                           "labels": list(model.stat_labels), "interval": interval}
+        if out["chains"] is not None:       # None: interrupted before the first sample
+            res.mcmc_sample = {"chains": out["chains"], "observed": model.statistics_vector(),
+                               "labels": list(model.stat_labels), "interval": interval}
         return res
 
 
@@ -510,6 +513,7 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
     interrupted = False
     it = 0
     chains_z = None
+    n_before = len(history)     # records of a resumed run's earlier iterations
     try:
         streak = 0          # consecutive iterations with gamma == 1
         guard, backtracks = None, 0    # (θ of the last accepted sample, its standardised mean)
@@ -625,14 +629,27 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
     except KeyboardInterrupt:
         # Ctrl-C: keep what was done, clearly marked as unfinished
         interrupted = True
-        if chains_z is None:
-            raise
     finally:
         progress.close()
         if store is not None:
             store.release()
     if interrupted:
-        warnings.warn(f"MCMC-MLE was interrupted after {len(history)} iteration(s): the estimates "
+        it = len(history) - n_before        # the iterations finished (backtracks included)
+        if chains_z is None:
+            # Ctrl-C before the first sample: the start estimate, without standard errors
+            warnings.warn(f"MCMC-MLE was interrupted by the user before its first iteration "
+                          f"finished: the estimates are the start ({init_method}) and are NOT "
+                          "converged; standard errors are NA", ConvergenceWarning, stacklevel=3)
+            p = len(theta)
+            nan = np.full((p, p), np.nan)
+            timings["iterations"] = time.process_time() - c0 - timings["start"]
+            return {"params": theta, "cov": nan, "cov_model": nan.copy(), "cov_mc": nan.copy(),
+                    "loglik": None, "loglik_se": None, "converged": False, "n_iter": 0,
+                    "seconds": time.perf_counter() - t0, "init_method": init_method,
+                    "history": history, "final_interval": interval, "sample": None,
+                    "chains": None, "interrupted": True, "cpu_seconds": timings,
+                    "loglik_interrupted": False}
+        warnings.warn(f"MCMC-MLE was interrupted after {it} iteration(s): the estimates "
                       "are those of the last finished iteration and are NOT converged",
                       ConvergenceWarning, stacklevel=3)
     elif not converged:
