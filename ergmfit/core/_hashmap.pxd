@@ -4,7 +4,10 @@
 Two kinds, both linear probing with backward-shift deletion (no
 tombstones, so a long MCMC run never degrades the table):
 
-* ``I64Set``: int64 keys (the ties of a sparse network).
+* ``I64Set``: int64 keys (the MPLE's case-control sample).
+* ``TieMap``: int64 key -> int64 value in one 16-byte slot (a network's
+  ties -> their index in the flat tie list: a look-up and the index it
+  needs for a removal are one cache line).
 * ``CountMap``: int64 key -> small positive count, packed into one 64-bit
   slot so that the two-path caches of a 10^5-node network stay compact
   (about 8 bytes per slot instead of 16).
@@ -107,6 +110,93 @@ cdef inline void i64set_del(I64Set* m, int64_t key) noexcept nogil:
         m.keys[i] = k
         i = j
     m.keys[i] = -1
+    m.size -= 1
+
+
+# --------------------------------------------------------------------------
+# TieMap: int64 key >= 0 -> int64 value, key and value in one 16-byte slot
+# --------------------------------------------------------------------------
+cdef struct TieSlot:
+    int64_t key          # -1 marks an empty slot
+    int64_t val
+
+cdef struct TieMap:
+    TieSlot* slots
+    uint64_t mask
+    int64_t size
+
+cdef inline int tiemap_init(TieMap* m, int64_t expected) noexcept nogil:
+    # load factor at most 1/2 up to ``expected`` keys (the table grows at 3/4)
+    cdef uint64_t cap = 16
+    cdef uint64_t k
+    while cap < <uint64_t>(2 * expected + 2):
+        cap <<= 1
+    m.slots = <TieSlot*>malloc(cap * sizeof(TieSlot))
+    if m.slots == NULL:
+        return -1
+    for k in range(cap):
+        m.slots[k].key = -1
+    m.mask = cap - 1
+    m.size = 0
+    return 0
+
+cdef inline void tiemap_free(TieMap* m) noexcept nogil:
+    free(m.slots)
+    m.slots = NULL; m.size = 0; m.mask = 0
+
+cdef inline TieSlot* tiemap_find(const TieMap* m, int64_t key) noexcept nogil:
+    """The slot of ``key``, NULL if absent."""
+    cdef uint64_t i = mix64(<uint64_t>key) & m.mask
+    cdef int64_t k
+    while True:
+        k = m.slots[i].key
+        if k == key:
+            return &m.slots[i]
+        if k == -1:
+            return NULL
+        i = (i + 1) & m.mask
+
+cdef inline int tiemap_put(TieMap* m, int64_t key, int64_t val) noexcept nogil:
+    """Set the value of ``key`` (added if absent); -1 when memory runs out."""
+    cdef uint64_t i
+    cdef int64_t k
+    cdef TieMap bigger
+    if <uint64_t>(4 * (m.size + 1)) > 3 * (m.mask + 1):
+        if tiemap_init(&bigger, <int64_t>(m.mask + 1)) != 0:
+            return -1
+        for i in range(m.mask + 1):
+            if m.slots[i].key != -1:
+                tiemap_put(&bigger, m.slots[i].key, m.slots[i].val)
+        tiemap_free(m)
+        m[0] = bigger
+    i = mix64(<uint64_t>key) & m.mask
+    while True:
+        k = m.slots[i].key
+        if k == key or k == -1:
+            if k == -1:
+                m.slots[i].key = key
+                m.size += 1
+            m.slots[i].val = val
+            return 0
+        i = (i + 1) & m.mask
+
+cdef inline void tiemap_del_slot(TieMap* m, TieSlot* slot) noexcept nogil:
+    """Remove the entry in ``slot`` (from tiemap_find): backward-shift deletion."""
+    cdef uint64_t i = <uint64_t>(slot - m.slots)
+    cdef uint64_t j = i
+    cdef uint64_t home
+    cdef int64_t k
+    while True:
+        j = (j + 1) & m.mask
+        k = m.slots[j].key
+        if k == -1:
+            break
+        home = mix64(<uint64_t>k) & m.mask
+        if (i <= j and i < home and home <= j) or (i > j and (home > i or home <= j)):
+            continue
+        m.slots[i] = m.slots[j]
+        i = j
+    m.slots[i].key = -1
     m.size -= 1
 
 

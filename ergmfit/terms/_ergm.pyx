@@ -141,6 +141,7 @@ cdef class ERGMModel(BinaryModel):
 
     cdef int64_t on_var(self, int64_t k) noexcept nogil:
         cdef int i = self.state.tail[k], j = self.state.head[k]
+        self.state.prefetch_dyad(i, j)
         self._last_v = self.var(i, j)
         self._last_i = i
         self._last_j = j
@@ -166,6 +167,7 @@ cdef class ERGMModel(BinaryModel):
         # the variable of (i, j), kept as the last decoded one: a proposal that
         # picked the dyad returns it, and the sampler's get/change/flip of it
         # then need no index decoding
+        self.state.prefetch_dyad(i, j)
         self._last_v = self.var(i, j)
         self._last_i = i
         self._last_j = j
