@@ -282,11 +282,15 @@ cdef int _case_control(BinaryModel m, RowTable* t, double* buf, int64_t size,
     cdef int64_t n_zero = m.n_vars - n_one
     cdef double w0
     cdef I64Set seen
-    for k in range(n_one):
-        v = m.on_var(k)
-        m.change(v, buf)
-        if table_add(t, buf, 1, 1.0) != 0:
+    if is_ergm:
+        if _ones_ergm(<ERGMModel>m, (<ERGMModel>m).state, t, buf) != 0:
             return -1
+    else:
+        for k in range(n_one):
+            v = m.on_var(k)
+            m.change(v, buf)
+            if table_add(t, buf, 1, 1.0) != 0:
+                return -1
     if size <= 0 or n_zero <= 0:
         return 0
     w0 = <double>n_zero / <double>size
@@ -327,17 +331,29 @@ cdef inline void _draw_ahead(ERGMModel m, NetworkState s, RNG* rng, I64Set* seen
     rj[q] = j
     s.prefetch_tie(i, j)
     __builtin_prefetch(&seen.keys[mix64(<uint64_t>v) & seen.mask])
-    __builtin_prefetch(&s.out_nb[i])
-    __builtin_prefetch(&s.out_nb[j])
-    __builtin_prefetch(&s.out_deg[i])
-    __builtin_prefetch(&s.out_deg[j])
+    s.prefetch_node(i)
+    s.prefetch_node(j)
+
+
+cdef int _ones_ergm(ERGMModel m, NetworkState s, RowTable* t, double* buf) noexcept nogil:
+    """The ones of _case_control for an ERGMModel, in the same order, with the
+    records of the tie AHEAD further on prefetched (their misses overlap)."""
+    cdef int64_t k, n_one = s.n_ties
+    for k in range(n_one):
+        if k + AHEAD < n_one:
+            s.prefetch_node(s.tail[k + AHEAD])
+            s.prefetch_node(s.head[k + AHEAD])
+        m.change(m.on_var(k), buf)
+        if table_add(t, buf, 1, 1.0) != 0:
+            return -1
+    return 0
 
 
 cdef int _case_control_ergm(ERGMModel m, NetworkState s, RowTable* t, double* buf,
                             int64_t size, double w0, I64Set* seen, RNG* rng) noexcept nogil:
     """The zeros of _case_control for an ERGMModel: the same draws, tests and order,
     but each candidate is drawn AHEAD steps before it is tested, with its hash slots
-    and (half-way) its neighbour blocks prefetched, so that the cache misses of
+    and (half-way) the rest of their neighbours prefetched, so that the cache misses of
     successive candidates overlap.  The spare draws at the end are discarded (the
     generator is this sample's own)."""
     cdef int64_t rv[AHEAD]
@@ -357,8 +373,8 @@ cdef int _case_control_ergm(ERGMModel m, NetworkState s, RowTable* t, double* bu
         j = rj[q]
         _draw_ahead(m, s, rng, seen, rv, ri, rj, q)
         q2 = (q + AHEAD // 2) % AHEAD
-        __builtin_prefetch(s.out_nb[ri[q2]])
-        __builtin_prefetch(s.out_nb[rj[q2]])
+        s.prefetch_rest(ri[q2])
+        s.prefetch_rest(rj[q2])
         q = (q + 1) % AHEAD
         if s.has_tie(i, j) or i64set_has(seen, v):
             continue

@@ -189,6 +189,18 @@ cdef class NetworkState:
             __builtin_prefetch(self.orec(j))
         self.prefetch_tie(i, j)
 
+    # ... and of the first line of v's record(s) only (streams of many nodes)
+    cdef inline void prefetch_node(self, int v) noexcept nogil:
+        __builtin_prefetch(self.orec(v))
+        if self.directed:
+            __builtin_prefetch(self.irec(v))
+    # ... and of the rest of a record read before (prefetched earlier) when its
+    # neighbours run past the first line
+    cdef inline void prefetch_rest(self, int v) noexcept nogil:
+        cdef NodeRec* r = self.orec(v)
+        if r.deg > (64 - <int>sizeof(NodeRec)) // <int>sizeof(int):
+            __builtin_prefetch(<char*>r.nb + 64 if r.nb == <int*>(r + 1) else <char*>r.nb)
+
     # two-path counts: held in memory or counted on demand (any pair a != b)
     cdef inline int n_sp(self, int i, int j) noexcept nogil:
         if self.d_sp != NULL:
