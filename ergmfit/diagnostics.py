@@ -1,8 +1,9 @@
 """MCMC diagnostics of a fit's last sample, as statnet's ``mcmc.diagnostics``.
 
 ``fit.mcmc_diagnostics()`` (an :class:`~ergmfit.results.ERGMResults` of
-MCMC-MLE) returns an :class:`MCMCDiagnostics` of the last MCMC sample the
-estimator drew (MCMC-MLE's boosted last sample), centred on the observed
+MCMC-MLE or EE) returns an :class:`MCMCDiagnostics` of the last MCMC sample the
+estimator drew (MCMC-MLE's boosted last sample; EE's simulation at its
+estimate, one chain per EE chain), centred on the observed
 statistics as statnet's are:
 
 * ``summary``: mean, sd, naive and time-series standard error of each
@@ -208,6 +209,7 @@ def from_results(results):
     if not s:
         raise ErgmfitError(
             f"this {results.method!r} fit keeps no MCMC sample: mcmc_diagnostics() needs a fit "
-            "by method='mcmle' in this session (samples are not saved with the results)")
+            "by method='mcmle' or method='ee' (with se='simulate', not interrupted before its "
+            "simulation) in this session (samples are not saved with the results)")
     return MCMCDiagnostics(s["chains"], s["observed"], s["labels"], interval=s.get("interval"),
                            method=results.method)

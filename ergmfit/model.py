@@ -77,11 +77,15 @@ class ERGM:
         # (what statistics() gives).  They differ only for curved terms.  Offset
         # terms (fixed coefficients) are labelled offset(...), as statnet does.
         is_off = getattr(self, "_term_offset", None) or [False] * len(self.terms)
-        self.offset = np.array([o for t, o in zip(self.terms, is_off) for _ in t.param_labels],
-                               dtype=bool)
+        from .terms.offsets import which_mask
+        masks = [which_mask(o if isinstance(o, str) else None, len(t.param_labels)) & bool(o)
+                 for t, o in zip(self.terms, is_off)]
+        self.offset = np.array([m for ms in masks for m in ms], dtype=bool)
         self.labels = [f"offset({lab})" if o else lab for lab, o in
                        zip(self.parameterisation.param_labels, self.offset)]
-        stat_off = [o for t, o in zip(self.terms, is_off) for _ in t.labels]
+        # a curved term's counts are offsets when all its parameters are
+        stat_off = [m for t, ms in zip(self.terms, masks) for m in
+                    (ms if len(ms) == len(t.labels) else [ms.all()] * len(t.labels))]
         self.stat_labels = [f"offset({lab})" if o else lab for lab, o in
                             zip(self.parameterisation.stat_labels, stat_off)]
 
@@ -189,7 +193,15 @@ class ERGM:
             space.check(start)
         cm = self.compiled(start)
         prop = space.proposal(proposal, cm, self)
-        return space.make_sampler(cm, prop, seed_words(random_state)), cm
+        sampler = space.make_sampler(cm, prop, seed_words(random_state))
+        # the runaway guard's ceiling is a multiple of the observed ties; its message names us
+        sampler.set_guard(reference_ties=self.network.n_ties)
+        sampler.description = self._guard_name()
+        return sampler, cm
+
+    def _guard_name(self):
+        net = self.network
+        return (f"the model '{self.formula}' ({net.n:,} nodes, {net.n_ties:,} observed ties)")
 
     def simulate(self, params, n=1, burnin=16384, interval=1024, output="graphs",
                  proposal="auto", random_state=None, start=None, constraints=None):
@@ -218,6 +230,15 @@ class ERGM:
         random_state : int, Generator or None
         start : array of ties, optional
             Start here instead of the observed network.
+
+        Raises
+        ------
+        DegenerateModelError
+            When the chain runs away (a degenerate model filling the network):
+            more ties than max(10^6, 4 x the observed ties), or 4 GiB more
+            memory, checked every 2^16 proposals.  The message names the model
+            and what to try; :func:`ergmfit.sampling.chains.runaway_guard`
+            changes the limits (gof and every estimator's chains have them too).
 
         Examples
         --------
@@ -284,7 +305,7 @@ class ERGM:
             model.network = model.network.with_ties(
                 target_network(model, model.target_stats, rng))
             random_state = rng
-        if model.offset.any() and method != "mple":
+        if model.offset.any() and (method != "mple" or model.curved):
             return _fit_with_offsets(model, method, random_state, verbose, kwargs)
         if model.sample_space.n_missing and method == "mcmle":
             # by name, as the estimator table loads estimators (no import circle)
@@ -319,17 +340,16 @@ class ERGM:
 
     def _check_estimator(self, method):
         # what the sampling estimators cannot do yet: say so instead of a wrong answer
-        if self.offset.any() and self.curved:
-            raise FormulaError("offset terms in a curved model are not implemented")
         if method == "mple":
             return
-        if self.sample_space.constrained and method not in ("mcmle", "cd", "bayes"):
+        if self.sample_space.constrained and method not in ("mcmle", "cd", "bayes", "bcd",
+                                                            "mcle", "ee"):
             raise FormulaError(f"method={method!r} under constraints is not implemented; use "
                                "method='mcmle', 'cd' or 'mple'")
-        if self.sample_space.n_missing and method != "mcmle":
+        if self.sample_space.n_missing and method not in ("mcmle", "bayes"):
             raise FormulaError(f"method={method!r} with missing dyads is not implemented; use "
-                               "method='mcmle' (the observed-data likelihood, as statnet) or "
-                               "'mple' (which leaves the missing dyads out)")
+                               "method='mcmle' (the observed-data likelihood, as statnet), "
+                               "'bayes' or 'mple' (which leaves the missing dyads out)")
         if self.sample_space.n_missing and self.target_stats is not None:
             raise FormulaError("missing dyads together with target_stats are implemented for "
                                "method='mple' only")
@@ -409,9 +429,6 @@ def _fit_with_offsets(model, method, random_state, verbose, kwargs):
         init = np.asarray(kwargs["init"], dtype=float)
         if init.shape == (model.n_params,):
             kwargs["init"] = init[~model.offset]
-    if method == "mcmle":
-        # the bridge to the dyad-independent submodel does not know offsets yet
-        kwargs["eval_loglik"] = False
     res = free._fit(method, random_state, verbose, kwargs)
     p, m = model.n_params, model.offset
     params = np.zeros(p)
@@ -471,21 +488,24 @@ def split_offsets(formula):
         if depth:
             raise FormulaError(f"unbalanced parentheses in offset(...) of {formula!r}")
         inner = formula[j + 7:e - 1].strip()
-        out.append(formula[k:j] + inner)
+        from .terms.offsets import split_which      # offset(term, which)
+        out.append(formula[k:j] + split_which(inner)[0])
         offs.append(inner)
         k = e
     return "".join(out), offs
 
 
 def _offset_flags(calls, offset_texts):
-    flags, todo = [], list(offset_texts)
+    # a flag per term: False, or the `which` text of offset(term, which) (True: all)
+    from .terms.offsets import split_which
+    flags, todo = [], [split_which(t) for t in offset_texts]
     for c in calls:
-        hit = c.text.strip() in todo
-        if hit:
-            todo.remove(c.text.strip())
-        flags.append(hit)
+        hit = next((t for t in todo if t[0] == c.text.strip()), None)
+        if hit is not None:
+            todo.remove(hit)
+        flags.append(False if hit is None else (hit[1] or True))
     if todo:
-        raise FormulaError(f"offset({todo[0]}) does not wrap one term of the formula")
+        raise FormulaError(f"offset({todo[0][0]}) does not wrap one term of the formula")
     return flags
 
 

@@ -301,14 +301,20 @@ class ERGMResults:
         return None if self.nobs is None else self.nobs - self.n_params
 
     @property
+    def n_free(self) -> int:
+        """Estimated coefficients: offsets (fixed, labelled offset(...)) left out,
+        as statnet counts the degrees of freedom of AIC and BIC."""
+        return sum(1 for lab in self.labels if not str(lab).startswith("offset("))
+
+    @property
     def aic(self):
-        return None if self.loglik is None else -2.0 * self.loglik + 2.0 * self.n_params
+        return None if self.loglik is None else -2.0 * self.loglik + 2.0 * self.n_free
 
     @property
     def bic(self):
         if self.loglik is None or not self.nobs:
             return None
-        return -2.0 * self.loglik + self.n_params * math.log(self.nobs)
+        return -2.0 * self.loglik + self.n_free * math.log(self.nobs)
 
     @property
     def coef(self) -> dict:
@@ -347,7 +353,7 @@ class ERGMResults:
         return _gof(self, n_sim=n_sim, random_state=random_state, **kwargs)
 
     #: the estimator's last MCMC sample, ``{"chains", "observed", "labels", "interval"}``
-    #: (kept in memory, not saved; see :meth:`mcmc_diagnostics`)
+    #: (saved and loaded with the results; see :meth:`mcmc_diagnostics`)
     mcmc_sample = None
 
     def mcmc_diagnostics(self):
@@ -459,8 +465,11 @@ class ERGMResults:
         path = os.fspath(path)
         ext = _results_extension(path)
         d = self.to_dict(include_network=include_network)
+        sample = _sample_parts(self.mcmc_sample)
         try:
             if ext == ".json":
+                if sample is not None:
+                    d["mcmc_sample"] = _enc(dict(sample[1], chains=sample[0]))
                 with atomic_write(path, "w") as fh:
                     json.dump(d, fh, allow_nan=False)
             else:
@@ -473,6 +482,10 @@ class ERGMResults:
                     net = dict(self.network)
                     arrays["ties"] = np.asarray(net.pop("ties"), dtype=np.int64).reshape(-1, 2)
                     meta["network"] = _enc(net)
+                if sample is not None:
+                    for k, c in enumerate(sample[0]):
+                        arrays[f"mcmc_chain_{k}"] = c
+                    meta["mcmc_sample"] = _enc(dict(sample[1], n_chains=len(sample[0])))
                 arrays["meta"] = np.array(json.dumps(meta, allow_nan=False))
                 with atomic_write(path, "wb") as fh:
                     np.savez_compressed(fh, **arrays)
@@ -503,6 +516,7 @@ class ERGMResults:
                 raise ResultsFileError(f"{path} was written by a newer ergmfit (format "
                                        f"{version}); upgrade to read it")
             res = cls.from_dict(d)
+            res.mcmc_sample = _loaded_sample(d.get("mcmc_sample"))
             _check_loaded(res)
         except ResultsFileError:
             raise
@@ -547,6 +561,13 @@ def _read_results_file(path, ext):
         d = json.loads(str(meta[()]), parse_constant=_no_constant)
         if not isinstance(d, dict):
             raise _Damage("its 'meta' entry is not a JSON object")
+        ms = d.get("mcmc_sample")
+        if isinstance(ms, dict):
+            n_ch = ms.pop("n_chains", 0)
+            if not isinstance(n_ch, int) or any(f"mcmc_chain_{k}" not in z.files
+                                                for k in range(n_ch)):
+                raise _Damage("its MCMC sample's chains are missing from the archive")
+            ms["chains"] = [_float_array(z[f"mcmc_chain_{k}"], "mcmc_chain") for k in range(n_ch)]
         d["params"] = _float_array(z["params"], "params").tolist()
         d["cov"] = _enc(_float_array(z["cov"], "cov"))
         if "cov_mc" in z.files:
@@ -561,6 +582,35 @@ def _read_results_file(path, ext):
                 raise _Damage("its 'ties' array is not whole numbers")
             d["network"]["ties"] = ties.tolist()
     return d
+
+
+def _sample_parts(sample):
+    """(chains as float arrays, the other entries) of a kept MCMC sample, or None."""
+    if not sample or sample.get("chains") is None:
+        return None
+    chains = [np.asarray(c, dtype=float) for c in sample["chains"]]
+    rest = {k: v for k, v in sample.items() if k != "chains"}
+    if rest.get("observed") is not None:
+        rest["observed"] = np.asarray(rest["observed"], dtype=float)
+    return chains, rest
+
+
+def _loaded_sample(ms):
+    """The MCMC sample of a results file (``{"chains", "observed", "labels", ...}``), or None."""
+    if ms is None:
+        return None
+    if not isinstance(ms, dict) or not isinstance(ms.get("chains"), list):
+        raise _Damage("its MCMC sample is not an object with chains")
+    chains = [c if isinstance(c, np.ndarray) else _dec_array(c) for c in ms["chains"]]
+    labels = ms.get("labels")
+    observed = _dec_array(ms.get("observed"))
+    q = len(labels) if isinstance(labels, list) else -1
+    if (not chains or observed is None or np.shape(observed) != (q,)
+            or any(np.ndim(c) != 2 or np.shape(c)[1] != q for c in chains)):
+        raise _Damage("its MCMC sample's chains, observed statistics and labels do not match")
+    out = dict(ms)
+    out.update(chains=[np.asarray(c, dtype=float) for c in chains], observed=observed)
+    return out
 
 
 def _no_constant(name):

@@ -17,7 +17,8 @@ fit -- the command line's ``--json``, ``save``/``load``, ``simulate``,
   sd, naive and time-series standard errors (plus ESS and R-hat), then the
   quantiles, then the acceptance rate;
 * ``gof()`` -- posterior predictive goodness of fit: one network simulated
-  at each of ``n_sim`` posterior draws (Bergm's ``bgof``);
+  at each of ``n_sim`` posterior draws, each by its own chain from the
+  observed network (Bergm's ``bgof``), in parallel with ``n_jobs``;
 * ``plot_trace()`` and ``plot_density()``;
 * ``to_numpy()`` and, with arviz installed (``pip install arviz``),
   ``to_arviz()`` -- an ``arviz.InferenceData`` whose ``posterior`` group
@@ -195,12 +196,35 @@ class BayesResults(ERGMResults):
         return posterior_density_plot(self.draws, self.labels, path=path, **kwargs)
 
     # -- posterior predictive checks -----------------------------------------
-    def gof(self, n_sim=100, random_state=None, **kwargs):
+    def gof(self, n_sim=100, random_state=None, steps=None, n_jobs=1, backend=None, **kwargs):
         """Posterior predictive goodness of fit (Bergm's ``bgof``): ``n_sim``
-        draws picked at random from the posterior, one network simulated at
-        each (``interval`` proposals at that draw, after a burn-in at the
-        posterior mean; see :func:`ergmfit.gof.gof`)."""
-        from .gof import gof as _gof
+        draws picked at random from the posterior and one network simulated at
+        each, by its own chain of ``steps`` proposals from the observed network
+        (default: the fit's auxiliary chain length ``info["aux_iters"]``, which
+        its pilot found long enough for near-stationary draws), so the
+        networks are independent given the draws.  The chains run in
+        ``n_jobs`` processes (joblib; ``backend`` as in
+        :func:`ergmfit.utils.longrun.parallel_map`); every network has its
+        own seed, so the result does not depend on ``n_jobs``.  Other
+        settings (``statistics``, ``proposal``, ``verbose``) go to
+        :func:`ergmfit.gof.gof`."""
+        from .utils.longrun import parallel_map
+        rows, seeds, steps = self._predictive_plan(n_sim, random_state, steps)
+        for key in ("burnin", "interval", "params", "n_sim", "mcmc"):
+            if key in kwargs:
+                raise ValueError(f"gof of a posterior sets {key!r} itself; give steps= (the "
+                                 "proposals of every network's chain) instead")
+        model = self.rebuild_model()
+        parts = np.array_split(np.arange(len(rows)), max(1, min(int(n_jobs) if n_jobs > 0
+                                                             else len(rows), len(rows))))
+        done = parallel_map(_predictive_part, [(model, rows[ix], seeds[ix], steps, kwargs)
+                                               for ix in parts if len(ix)],
+                            n_jobs=n_jobs, backend=backend)
+        return _merge_gof([r for part in done for r in part], rows, steps)
+
+    def _predictive_plan(self, n_sim, random_state, steps):
+        """The posterior rows, the seed of every network and the chain length of a
+        posterior predictive check."""
         from .utils.validation import check_random_state
         if self.n_draws == 0:
             raise ValueError("this posterior holds no draws")
@@ -209,7 +233,13 @@ class BayesResults(ERGMResults):
         if n_sim < 1:
             raise ValueError(f"n_sim must be at least 1, got {n_sim}")
         rows = self.draws[rng.choice(self.n_draws, size=n_sim, replace=self.n_draws < n_sim)]
-        return _gof(self.rebuild_model(), params=rows, random_state=rng, **kwargs)
+        seeds = rng.integers(0, 2**63 - 1, size=n_sim)
+        if steps is None:
+            steps = (self.info or {}).get("aux_iters") or 1000
+        steps = int(steps)
+        if steps < 1:
+            raise ValueError(f"steps must be at least 1, got {steps}")
+        return rows, seeds, steps
 
     # -- serialisation -------------------------------------------------------
     def to_dict(self, include_network: bool = False) -> dict:
@@ -238,6 +268,40 @@ class BayesResults(ERGMResults):
                    warnings=d.get("warnings", ()), info=d.get("info"),
                    formula=d.get("formula"), network=d.get("network"),
                    dyad_independent=d.get("dyad_independent"))
+
+
+def _predictive_part(model, rows, seeds, steps, kwargs):
+    """One network per row, each by its own chain from the observed network."""
+    from .gof import gof as _gof
+    return [_gof(model, params=row[None, :], n_sim=1, burnin=0, interval=steps,
+                 random_state=int(seed), **kwargs) for row, seed in zip(rows, seeds)]
+
+
+def _merge_gof(results, rows, steps):
+    """One :class:`~ergmfit.gof.GofResult` from single-network ones (their rows
+    trimmed to their own informative range: padded with zeros to the widest)."""
+    from .gof import GofBlock, GofResult
+    first = results[0]
+    blocks = []
+    for name in first.blocks:
+        parts = [r.blocks[name] for r in results]
+        wide = max(parts, key=lambda b: len(b.labels))
+        k = len(wide.labels)
+        sims = []
+        for b in parts:
+            sim = np.zeros((b.n_sim, k))
+            if name == "distance":          # finite distances, then the Inf column
+                sim[:, :len(b.labels) - 1] = b.sim[:, :-1]
+                sim[:, -1] = b.sim[:, -1]
+            else:
+                sim[:, :len(b.labels)] = b.sim
+            sims.append(sim)
+        blocks.append(GofBlock(name, wide.labels, wide.obs, np.vstack(sims)))
+    return GofResult(blocks, n_sim=len(results), burnin=0, interval=steps,
+                     params=dict(zip(first.params, rows.mean(axis=0).tolist())),
+                     formula=first.formula, directed=first.directed, n_nodes=first.n_nodes,
+                     acceptance_rate=float(np.mean([r.acceptance_rate for r in results])),
+                     seconds=float(sum(r.seconds for r in results)), proposal=first.proposal)
 
 
 def _table(row_labels, heads, columns) -> list:

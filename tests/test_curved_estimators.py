@@ -21,7 +21,6 @@ import numpy as np
 import pytest
 
 import ergmfit as ef
-from ergmfit.exceptions import SettingsError
 from ergmfit.terms.parameterisation import Curved
 
 LAZEGA = ("edges + gwesp + nodecov('seniority') + nodecov('practice') + "
@@ -58,11 +57,6 @@ def test_ee_curved_lazega_near_statnet(lazega):
         assert 0.75 * se < fit.bse[fit.labels.index(lab)] < 1.25 * se
     assert not fit.info["polish"][0]["skipped"]
     assert fit.params[2] >= 0.0
-
-
-def test_ee_curved_refuses_sign_updates(lazega):
-    with pytest.raises(SettingsError, match="curved"):
-        lazega.fit(method="ee", update="adaptive", ee_steps=2)
 
 
 def test_ee_density_position_when_a_curved_term_precedes_edges():

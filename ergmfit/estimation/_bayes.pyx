@@ -3,8 +3,13 @@
 
 ``exchange_block`` runs ``n`` iterations of population MCMC with ADS moves
 for every chain, each with its auxiliary network: ``aux_iters`` proposals of
-the sampler from the observed network, undone afterwards (the sampler's
-journal), so every auxiliary chain starts at the observed network.  The
+the sampler.  With ``gaux=None`` they start from the observed network and
+are undone afterwards (the sampler's journal), so every auxiliary chain
+starts at the observed network (Bergm); with ``gaux`` (g(current) − g(y0),
+updated in place) every auxiliary chain continues from the last auxiliary
+network, and nothing is undone.  ``gx`` (one row per chain) holds
+g(x_h) − g(y0) of each chain's completed network when dyads are missing
+(the exchange ratio then compares the auxiliary network with x_h).  The
 random numbers of the θ moves are drawn by the caller (numpy), so the loop
 needs no Python; the MH proposals use the sampler's own generator.  Ctrl-C:
 the sampler's ``_tick`` looks for a signal every 2^16 proposals, and a
@@ -48,7 +53,8 @@ def exchange_block(MHSampler sampler, double[:, ::1] theta, double[::1] lp,
                    const double[:, :, ::1] eps, const double[:, ::1] logu,
                    const int64_t[:, ::1] r1, const int64_t[:, ::1] r2,
                    double gamma, int64_t aux_iters, const double[:, ::1] prec,
-                   const double[::1] mu, object surrogate=None):
+                   const double[::1] mu, object surrogate=None,
+                   double[::1] gaux=None, const double[:, ::1] gx=None):
     """``len(out)`` iterations; theta, lp and accepted are updated in place and
     out[t] receives the population after iteration t.
 
@@ -65,6 +71,9 @@ def exchange_block(MHSampler sampler, double[:, ::1] theta, double[::1] lp,
     cdef int rc = 0
     cdef double lp_new, logr, ls_new = 0.0, r1v = 0.0
     cdef bint da = surrogate is not None
+    cdef bint persist = gaux is not None
+    cdef bint has_gx = gx is not None
+    cdef double* dg
     cdef const double[:, ::1] XW
     cdef const double[::1] cc, ss, nn
     cdef double[::1] ls
@@ -74,10 +83,19 @@ def exchange_block(MHSampler sampler, double[:, ::1] theta, double[::1] lp,
         XW, cc, ss, nn, ls, logu1, passed = surrogate
     cdef double* prop = <double*>malloc(max(1, p) * sizeof(double))
     cdef double* delta = <double*>malloc(max(1, p) * sizeof(double))
-    cdef int64_t* journal = <int64_t*>malloc(max(1, aux_iters) * sizeof(int64_t))
-    if prop == NULL or delta == NULL or journal == NULL:
+    cdef int64_t* journal = NULL
+    if not persist:
+        journal = <int64_t*>malloc(max(1, aux_iters) * sizeof(int64_t))
+    if prop == NULL or delta == NULL or (journal == NULL and not persist):
         free(prop); free(delta); free(journal)
         raise MemoryError()
+    if persist and gaux.shape[0] < p:
+        free(prop); free(delta); free(journal)
+        raise ValueError("gaux must hold one value per statistic")
+    if has_gx and (gx.shape[0] != H or gx.shape[1] != p):
+        free(prop); free(delta); free(journal)
+        raise ValueError("gx must be (chains, statistics)")
+    dg = &gaux[0] if persist and p > 0 else delta
     try:
         with nogil:
             for t in range(n):
@@ -105,23 +123,26 @@ def exchange_block(MHSampler sampler, double[:, ::1] theta, double[::1] lp,
                         if not logu1[t, h] < r1v:
                             continue            # rejected by the first stage: no network
                         passed[h] += 1
-                    for k in range(p):
-                        delta[k] = 0.0
+                    if not persist:
+                        for k in range(p):
+                            delta[k] = 0.0
                     nj = 0
                     left = aux_iters
                     while rc == 0 and left > 0:     # chunks: Ctrl-C is seen within ms
                         chunk = left if left < 65536 else 65536
-                        rc = sampler._batch(prop, chunk, delta, NULL, NULL, 1, journal, &nj)
+                        rc = sampler._batch(prop, chunk, dg, NULL, NULL, 1,
+                                            NULL if persist else journal, &nj)
                         left -= chunk
                         sampler._tick(chunk)
-                    if rc == 0:
+                    if rc == 0 and not persist:
                         rc = sampler._revert(journal, nj)
                     if rc != 0:
                         break
-                    # log ratio: (θ' - θ)·(g(y) - g(y')) + log prior ratio; delta = g(y') - g(y)
+                    # log ratio: (θ' - θ)·(g(x) - g(y')) + log prior ratio, with
+                    # dg = g(y') - g(y0) and x = y0 or the chain's completed network
                     logr = lp_new - lp[h]
                     for k in range(p):
-                        logr -= (prop[k] - theta[h, k]) * delta[k]
+                        logr -= (prop[k] - theta[h, k]) * (dg[k] - (gx[h, k] if has_gx else 0.0))
                     if da:
                         logr -= r1v
                     if logu[t, h] < logr:

@@ -28,10 +28,96 @@ cimport numpy as cnp
 from libc.math cimport fabs, fmax
 from libc.stdint cimport int64_t
 from libc.stdlib cimport malloc, free
+from ergmfit.core._model cimport BinaryModel
+from ergmfit.core._random cimport RNG, rng_below
 from ergmfit.sampling._mh cimport MHSampler
 from ergmfit.sampling._proposals cimport IFD
 
 cnp.import_array()
+
+
+cdef class RestrictedIFD(IFD):
+    """The IFD proposal on a set of free variables (a dyad-set constraint:
+    ``blockdiag``, ``fixallbut``, ``blocks``, ``fixedas``, ``dyads``,
+    ``observed``): a delete picks a uniformly chosen present tie among the
+    free dyads, an add a uniformly chosen absent free dyad; the other dyads
+    keep their observed values.  Add and delete alternate and V adapts as in
+    :class:`~ergmfit.sampling._proposals.IFD`, so the free ties stay at L_f
+    or L_f + 1 and the density parameter is V − log((D_f − L_f) / (L_f + 1))
+    with D_f free dyads and L_f observed ties among them (the IFD formula on
+    the free dyads: the chain is IFD on the constrained space)."""
+    cdef int64_t[::1] free_v     # the free variables
+    cdef int64_t[::1] on_list    # the free variables that are on
+    cdef int64_t[::1] pos        # per variable: its place in on_list, -1 off, -2 not free
+    cdef public int64_t n_on_free
+
+    def __init__(self, free_vars, int64_t n_vars, double V=0.0, double K=0.1,
+                 bint adapt=True, bint start_delete=False):
+        IFD.__init__(self, V, K, adapt, start_delete)
+        f = np.unique(np.asarray(free_vars, dtype=np.int64))
+        if len(f) and (f.min() < 0 or f.max() >= n_vars):
+            raise ValueError("free variables out of range")
+        self.free_v = f
+        self.on_list = np.zeros(max(1, len(f)), dtype=np.int64)
+        pos = np.full(max(1, n_vars), -2, dtype=np.int64)
+        pos[f] = -1
+        self.pos = pos
+        self.n_on_free = 0
+
+    @property
+    def n_free(self):
+        return int(self.free_v.shape[0])
+
+    cdef void start(self, BinaryModel m) noexcept nogil:
+        cdef int64_t i, v, n = 0
+        for i in range(self.free_v.shape[0]):
+            v = self.free_v[i]
+            if m.get(v):
+                self.pos[v] = n
+                self.on_list[n] = v
+                n += 1
+            else:
+                self.pos[v] = -1
+        self.n_on_free = n
+
+    cdef int64_t propose(self, BinaryModel m, RNG* rng, double* log_q_ratio) noexcept nogil:
+        cdef int64_t nf = self.free_v.shape[0]
+        cdef int64_t v, tries = 0
+        log_q_ratio[0] = 0.0
+        if nf <= 0:
+            return -1
+        if self.is_delete and self.n_on_free == 0:
+            self.is_delete = 0
+        elif not self.is_delete and self.n_on_free >= nf:
+            self.is_delete = 1
+        if self.is_delete:
+            self.n_del += 1
+            return self.on_list[rng_below(rng, self.n_on_free)]
+        self.n_add += 1
+        while True:
+            v = self.free_v[rng_below(rng, nf)]
+            if not m.get(v):
+                return v
+            tries += 1
+            if tries > 1000000:
+                return -1
+
+    cdef void accepted(self, BinaryModel m, int64_t v, bint now_on) noexcept nogil:
+        cdef int64_t i, last
+        self.is_delete = not self.is_delete
+        if m.get(v) != now_on or self.pos[v] == -2:
+            return                   # scored, not applied (Algorithm S)
+        if now_on:
+            self.pos[v] = self.n_on_free
+            self.on_list[self.n_on_free] = v
+            self.n_on_free += 1
+        else:
+            i = self.pos[v]
+            last = self.on_list[self.n_on_free - 1]
+            self.on_list[i] = last
+            self.pos[last] = i
+            self.pos[v] = -1
+            self.n_on_free -= 1
 
 
 def ee_iterations(MHSampler s, double[::1] theta, double[::1] dzA, int64_t n_iter, int64_t m,

@@ -14,9 +14,10 @@ import time
 import numpy as np
 
 from ..exceptions import CheckpointError, DegenerateModelError
-from ..sampling import make_proposal
 from ..utils.longrun import Checkpoint, read_npz
 from ..utils.validation import seed_words
+from ._ee_parts import (_constrained_space, _curved_scales, _deaf_to_sigint, _proposal,  # noqa: F401
+                        _sim_sampler, _simulate, sim_plan)
 
 _MAX_ROWS = 200_000          # stored trajectory rows per chain (thinned beyond)
 
@@ -301,15 +302,23 @@ class _CurvedEE:
         return np.maximum(new, par.lower_bounds()), dzq_c
 
     def outer_borisenko(self, sampler, theta, dzA, inner, m, rate, ifd, arc_corr, cfg,
-                        th_c, dz_c, acc_c, v_c):
+                        th_c, dz_c, acc_c, v_c, D=None):
         """One outer iteration of the Borisenko update in the parameters'
         directions: θ_k ← θ_k − a max(|θ_k|, c) sign((J' dzA)_k), J at the
         current θ, the sampler at the exact η(θ).  The compiled loop runs one
         iteration (m proposals) per call with a zero step; the update, a few
-        numbers, is made here between calls."""
+        numbers, is made here between calls.
+
+        With scales ``D`` it is the adaptive update (Byshkin et al. 2018) in
+        the same directions: θ_k ← θ_k − sign(u_k) aca D_k u_k², u = J' dzA;
+        decays stay within ``MAX_DECAY_STEP`` of their value at the start of
+        the outer iteration."""
         from ._ee import ee_iterations
-        from .curved import projector
+        from .curved import MAX_DECAY_STEP, projector
         par = self.par
+        theta0 = np.array(theta, dtype=float)
+        decays = par.decay_indices()
+        aca = float(cfg["aca_ee"])
         q = par.n_stats
         fp, _ = self.masks(ifd)
         lower = par.lower_bounds()
@@ -325,8 +334,14 @@ class _CurvedEE:
                           self.dens_s if ifd else -1, float(arc_corr), row, dzr,
                           acc_c[i:i + 1], v_c[i:i + 1], P0)
             u = par.jacobian(theta).T @ dzA
-            step = rate * np.maximum(np.abs(theta), c) * np.sign(u)
+            if D is None:
+                step = rate * np.maximum(np.abs(theta), c) * np.sign(u)
+            else:
+                step = np.sign(u) * aca * D * u * u
             theta = np.where(fp, np.maximum(theta - step, lower), theta)
+            for k in decays:
+                theta[k] = min(max(theta[k], theta0[k] - MAX_DECAY_STEP),
+                               theta0[k] + MAX_DECAY_STEP)
             if ifd:
                 theta[self.dens_t] = eta[self.dens_s]          # V − arc_corr
             th_c[i] = theta
@@ -431,9 +446,10 @@ def _ee_phase(sampler, theta, dzA, outer, inner, m, upd, cfg, Dvec, dens, arc_co
                 else:
                     P = _inverse_cov(np.concatenate(stage_dz), free)
                 stage_dz = []
-            if curved is not None and upd == 0:
+            if curved is not None and upd in (0, 1):
                 theta = curved.outer_borisenko(sampler, theta, dzA, inner, m, rates[o], ifd,
-                                               arc_corr, cfg, th_c, dz_c, acc_c, v_c)
+                                               arc_corr, cfg, th_c, dz_c, acc_c, v_c,
+                                               D=Dvec if upd == 1 else None)
             elif curved is not None:
                 theta, dzq = curved.outer(sampler, theta, dzA, inner, m, rates[o], C, ifd,
                                           arc_corr, cfg, th_c, dz_c, acc_c, v_c)
@@ -513,6 +529,11 @@ def ee_chain(model, cfg, seed, chain=0, callback=None, control=None):
     (a :class:`~ergmfit.utils.longrun.JobControl`) receives the progress
     and asks the chain to stop after its current outer iteration.
     """
+    with _deaf_to_sigint(control is not None and getattr(control, "on_report", None) is None):
+        return _ee_chain(model, cfg, seed, chain, callback, control)
+
+
+def _ee_chain(model, cfg, seed, chain, callback, control):
     from ..sampling._mh import MHSampler
     from ..sampling._proposals import IFD, TieNoTie, ifd_correction
     t0 = time.perf_counter()
@@ -534,9 +555,23 @@ def ee_chain(model, cfg, seed, chain=0, callback=None, control=None):
     free = np.ones(p, dtype=bool)
     if dens is not None:
         free[dens_t] = False
-    arc_corr = ifd_correction(n_vars, L0) if use_ifd else 0.0
-    prop = IFD(K=cfg["ifd_k"]) if use_ifd else make_proposal(cfg["proposal"], bm)
-    sampler = MHSampler(bm, prop, seed_words(rng))
+    space = _constrained_space(model)
+    free_vars = space.free_vars() if space is not None and space.dyad_independent else None
+    if use_ifd and free_vars is not None:
+        # IFD on the free dyads of a dyad-set constraint
+        from ._ee import RestrictedIFD
+        L_f = int(np.isin(bm.on_vars(), free_vars).sum())
+        arc_corr = ifd_correction(len(free_vars), L_f)
+        prop = RestrictedIFD(free_vars, n_vars, K=cfg["ifd_k"])
+    else:
+        arc_corr = ifd_correction(n_vars, L0) if use_ifd else 0.0
+        prop = IFD(K=cfg["ifd_k"]) if use_ifd else _proposal(model, space, cfg["proposal"], bm)
+
+    def new_sampler(prop):
+        if space is not None and not use_ifd:
+            return space.make_sampler(bm, prop, seed_words(rng))
+        return MHSampler(bm, prop, seed_words(rng))
+    sampler = new_sampler(prop)
     m = int(cfg["sampler_steps"])
     inner = int(cfg["ee_inner_steps"])
     outer = int(cfg["ee_steps"])
@@ -556,13 +591,20 @@ def ee_chain(model, cfg, seed, chain=0, callback=None, control=None):
         if use_ifd:
             prop.V = saved["meta"]["V"]
             prop.is_delete = saved["meta"]["is_delete"]
-        sampler = MHSampler(bm, prop, seed_words(rng))
+        sampler = new_sampler(prop)
 
     # --- Algorithm S --------------------------------------------------------
     s_theta = Dmean = s_rows = None
     need_s = cfg["init"] == "S" or adaptive
     if saved is not None:
         s_theta, Dmean, s_rows = (saved["arrays"].get(k) for k in ("s_theta", "Dmean", "s_rows"))
+    elif need_s and cfg["s_steps"] > 0 and curved:
+        # adaptive update of a curved model: only the scales, in the parameters'
+        # directions at the start (Algorithm S itself estimates η)
+        Dmean = _curved_scales(sampler, par, np.asarray(cfg["init_theta"], dtype=float),
+                               int(cfg["s_steps"]), m, cfg["dens"] if use_ifd else None)
+        if use_ifd:
+            Dmean[dens_t] = np.inf
     elif need_s and cfg["s_steps"] > 0:
         s_theta, Dmean, s_rows = algorithm_s(sampler, p, free, int(cfg["s_steps"]), m,
                                              cfg["aca_s"], prop if use_ifd else None,
@@ -637,7 +679,11 @@ def ee_chain(model, cfg, seed, chain=0, callback=None, control=None):
                     else np.ones(p)
                 if adaptive and dens is not None and not Dvec[dens] > 0:
                     Dvec[dens] = np.median(Dvec[free]) if free.any() else 1.0
-            sampler = MHSampler(bm, TieNoTie(), seed_words(rng))
+            if space is None:
+                sampler = MHSampler(bm, TieNoTie(), seed_words(rng))
+            else:
+                sampler = space.make_sampler(bm, _proposal(model, space, "tnt", bm),
+                                             seed_words(rng))
             dens_ph = None
             free_ph = np.ones(p, dtype=bool)
         else:
@@ -687,17 +733,16 @@ def ee_chain(model, cfg, seed, chain=0, callback=None, control=None):
         keep = it_idx >= _burnin_iters(cfg["burnin"], done, out["stage_start"])
         est = out["theta_rows"][keep].mean(axis=0)
         t_sim = time.perf_counter()
+        interval, burn, n_sim, unit, _ = sim_plan(cfg, L0)
         try:
-            interval = cfg["se_interval"] or int(max(1024, min(L0, 10000)))
-            burn = cfg["se_burnin"] if cfg["se_burnin"] is not None else 16 * interval
             # the model's own MCMC proposal (triadic moves for triangle terms mix
             # far better on clustered networks), as MCMC-MLE samples
-            s2 = MHSampler(bm, make_proposal(getattr(model, "default_proposal", "tnt"), bm),
-                           seed_words(rng))
-            draws = s2.sample(par.eta(est) if curved else est, int(cfg["se_samplesize"]),
-                              int(burn), int(interval))
+            s2 = _sim_sampler(model, bm, rng)
+            draws = _simulate(s2, par.eta(est) if curved else est, n_sim, burn, interval, unit,
+                              control, n_planned)
             out["sims"] = out["final_dzA"] + draws
-            out["proposals_sim"] = int(burn) + int(cfg["se_samplesize"]) * int(interval)
+            out["sim_interval"] = int(interval)
+            out["proposals_sim"] = int(burn) + int(n_sim) * int(interval)
         except KeyboardInterrupt:
             out["interrupted"] = True
         out["seconds_sim"] = time.perf_counter() - t_sim

@@ -91,7 +91,8 @@ def _chain_summary(ch, burnin, inner, polish=False, par=None):
         except np.linalg.LinAlgError:
             se = np.full(p, np.nan)
         en.update(estimate=thr.mean(axis=0).tolist(), sd_theta=thr.std(axis=0, ddof=1).tolist(),
-                  se=se.tolist(), t_ratio=t_ratios(dzr).tolist())
+                  se=se.tolist(), t_ratio=t_ratios(dzr).tolist(),
+                  se_mc=np.sqrt(np.clip(np.diag(_make_pd(st)), 0, None)).tolist())
     res["estimnet"] = en
     return res
 
@@ -125,6 +126,52 @@ def _curved_sim_summary(res, Z, est, par, polish):
         V = batch_means_sigma(U) / len(U)
         if np.all(np.isfinite(V)):
             res["cov_mc"] = Iinv @ _make_pd(V) @ Iinv
+
+
+def check_identifiable(chains, labels, cfg, curved=False):
+    """Dead statistics and collinear terms, from the chains themselves (as
+    MCMC-MLE checks its sample): DegenerateModelError when a free statistic
+    never changed along any EE chain nor in the simulation at the estimate,
+    or when the simulated statistics satisfy an exact linear relation (the
+    Fisher information is singular although every statistic varied)."""
+    p = len(labels)
+    dens = cfg["dens"] if cfg["proposal"] in ("ifd", "ifd-tnt") else None
+    dz = [ph["dz_rows"] for ch in chains for ph in ch["phases"] if len(ph["dz_rows"])]
+    sims = [ch["sims"] for ch in chains if ch.get("sims") is not None and len(ch["sims"]) > 1]
+    if dz and not curved:
+        D = np.concatenate(dz)
+        moved = np.any(D != D[:1], axis=0) | np.any(D != 0, axis=0)
+        if sims:
+            S = np.concatenate(sims)
+            moved |= np.any(S != S[:1], axis=0)
+        dead = [labels[k] for k in range(p) if k != dens and not moved[k]]
+        if dead:
+            n = sum(ph["n_done"] for ch in chains for ph in ch["phases"])
+            raise DegenerateModelError(
+                f"the statistic(s) {dead} never changed in {n} EE iterations of "
+                f"{cfg['sampler_steps']} proposals"
+                + (" nor in the simulation at the estimate" if sims else "")
+                + ": they cannot vary (or the chain does not mix), carry no information and "
+                "their coefficients cannot be estimated (EE would report the start value). "
+                "Remove the term(s)")
+    if sims and not curved:
+        S = np.concatenate(sims)
+        S = S - S.mean(axis=0)
+        sd = S.std(axis=0)
+        # a relation among a handful of distinct states (a chain stuck near the
+        # empty or complete graph toggling a few dyads) proves nothing
+        distinct = len(np.unique(S, axis=0)) if len(S) else 0
+        if np.all(sd > 0) and p > 1 and distinct >= 3 * p + 2:
+            Zs = S / sd
+            w, V = np.linalg.eigh(Zs.T @ Zs / len(Zs))
+            v = V[:, 0]
+            if w[0] <= 1e-10 * w[-1] and np.max(np.abs(Zs @ v)) <= 1e-8:
+                involved = [labels[k] for k in range(p) if abs(v[k]) > 1e-3 * np.abs(v).max()]
+                raise DegenerateModelError(
+                    f"the statistics {involved} are linearly dependent in every network simulated "
+                    "at the estimate (collinear: one is a combination of the others), so the "
+                    "Fisher information is singular and their coefficients are not identifiable; "
+                    "remove a redundant term")
 
 
 def singular_information(F, rtol=1e-12):
@@ -199,6 +246,8 @@ def build_results(model, out):
     inner = cfg["ee_inner_steps"]
     par = getattr(model, "parameterisation", None)
     sums = [_chain_summary(ch, cfg["burnin"], inner, cfg["polish"], par) for ch in chains]
+    if not out["interrupted"]:
+        check_identifiable(chains, labels, cfg, curved=par is not None and not par.linear)
     est, cov, cov_mc, cov_model, pool = pool_chains(sums)
     warn = []
     se_kind = "EE"
@@ -211,7 +260,11 @@ def build_results(model, out):
         else:
             se = np.sqrt(1.0 / np.nansum([1.0 / np.square(e["se"]) for e in ens], axis=0))
             cov = np.diag(se ** 2)
-            cov_mc = None
+            # the Monte-Carlo part of the formula (batch-means variance of the mean θ)
+            # pooled alike, for the summary's "MCMC %" column
+            with np.errstate(divide="ignore"):
+                mc = 1.0 / np.nansum([1.0 / np.square(e["se_mc"]) for e in ens], axis=0)
+            cov_mc = np.diag(np.where(np.isfinite(mc), mc, np.nan))
             se_kind = "estimnet"
     dz_all = [s["dz"] for s in sums if len(s["dz"])]
     tr = t_ratios(np.concatenate(dz_all)) if dz_all else np.full(p, np.nan)
@@ -283,6 +336,10 @@ def build_results(model, out):
     if unb:
         warn.append(f"Warning: in {unb} IFD batches the add and delete proposals were very "
                     "unbalanced (|Ndel - Nadd| > 0.8 (Ndel + Nadd)); increase ifd_k.")
+    if not converged and cfg.get("mple_separation"):
+        warn.append("Warning: the MLE probably does not exist: " + cfg["mple_separation"]
+                    + " EE did not converge either (its estimate runs off along that "
+                    "direction); remove or change the term(s).")
     if not converged and not out["interrupted"]:
         warnings.warn("Equilibrium Expectation did not meet its convergence criteria; "
                       "see the warnings of the summary", ConvergenceWarning, stacklevel=3)
@@ -351,9 +408,24 @@ def build_results(model, out):
                                                                             10000))))},
     }
     net = getattr(model, "network", None)
-    return ERGMResults(est, cov, labels, method="ee", nobs=getattr(net, "n_dyads", None),
-                       converged=converged, n_iter=n_iter, seconds=out["seconds"], cov_mc=cov_mc,
-                       se_kind=se_kind, warnings=warn, info=info,
-                       formula=getattr(model, "formula", None), network=net, model=model,
-                       dyad_independent=getattr(model, "dyad_independent", None))
+    res = ERGMResults(est, cov, labels, method="ee", nobs=getattr(net, "n_dyads", None),
+                      converged=converged, n_iter=n_iter, seconds=out["seconds"], cov_mc=cov_mc,
+                      se_kind=se_kind, warnings=warn, info=info,
+                      formula=getattr(model, "formula", None), network=net, model=model,
+                      dyad_independent=getattr(model, "dyad_independent", None))
+    res.mcmc_sample = _final_sample(model, out, par)
+    return res
+
+
+def _final_sample(model, out, par):
+    """EE's final sample for ``fit.mcmc_diagnostics()``: the simulation at
+    the estimate of every chain (the draws that give the standard errors),
+    as statistics (observed + g(x) − g(x_obs)); None without a simulation."""
+    sims = [ch["sims"] for ch in out["chains"] if ch.get("sims") is not None and len(ch["sims"])]
+    if not sims:
+        return None
+    g_obs = np.asarray(out["g_obs"], dtype=float)
+    labels = list(par.stat_labels) if par is not None else list(model.labels)
+    return {"chains": [g_obs + np.asarray(s, dtype=float) for s in sims], "observed": g_obs,
+            "labels": labels, "interval": out["chains"][0].get("sim_interval")}
 

@@ -75,8 +75,10 @@ import numpy as np
 
 from ..exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
 from ..results import ERGMResults
+from ..utils.longrun import catch_interrupt
 from ..utils.validation import check_params, check_random_state, seed_words
 from .base import Estimator, Setting, boolean, choice, integer, number
+from .existence import nonexistence_error, observed_design
 
 __all__ = ["BCD", "fit_bcd", "learning_rates"]
 
@@ -147,6 +149,8 @@ class BCD(Estimator):
         Setting("kernel", None, None, "Block sampler (default: exact enumeration)."),
     )
 
+    _free = None            # the free variables of a constrained space (set by fit)
+
     def _finish_settings(self):
         precondition = self.precondition
         if isinstance(precondition, str):
@@ -177,15 +181,15 @@ class BCD(Estimator):
                     warnings.simplefilter("ignore")
                     lf = fit_mple(model, verbose=False)
                 return np.asarray(lf.params, dtype=float), "mple", lf
-            from .mple import fit_pseudolikelihood
-            lf = fit_pseudolikelihood(bm, labels)
+            from .mcle import pseudo_fit
+            lf = pseudo_fit(bm, labels, self._free)
             return np.asarray(lf.params, dtype=float), "mple", lf
         return check_params(init, labels, "init"), "user", None
 
     def _preconditioner(self, bm, labels, theta0, lf, model=None):
         if self.precondition is None:
             return None
-        M = float(bm.n_vars)
+        M = float(bm.n_vars if self._free is None else len(self._free))
         n = float(self.block_size)
         if isinstance(self.precondition, str):          # "mple"
             if lf is None:
@@ -195,8 +199,8 @@ class BCD(Estimator):
                         warnings.simplefilter("ignore")
                         lf = fit_mple(model, verbose=False)
                 else:
-                    from .mple import fit_pseudolikelihood
-                    lf = fit_pseudolikelihood(bm, labels)
+                    from .mcle import pseudo_fit
+                    lf = pseudo_fit(bm, labels, self._free)
             Hinv = np.asarray(lf.cov, dtype=float)
             if not np.all(np.isfinite(Hinv)):
                 raise DegenerateModelError(
@@ -210,17 +214,24 @@ class BCD(Estimator):
 
     def fit(self, model) -> ERGMResults:
         from ..sampling._blocks import Enumeration, bcd_loop
-        from .mcle import make_chooser
+        from .mcle import free_variables, make_chooser
         t_start = time.perf_counter()
         rng = check_random_state(self.random_state)
         labels = list(model.labels)
         p = len(labels)
+        # constraints: blocks of free dyads only (None: every dyad)
+        self._free = free = free_variables(model, "bcd")
         bm = model.compiled()
-        M = int(bm.n_vars)
+        M = int(bm.n_vars) if free is None else len(free)
         if self.block_size > M:
-            raise ValueError(f"block_size={self.block_size} exceeds the number of variables {M}")
-        chooser = make_chooser(bm, self.blocks, self.block_size)
+            raise ValueError(f"block_size={self.block_size} exceeds the number of "
+                             f"{'free ' if free is not None else ''}variables {M}")
+        chooser = make_chooser(bm, self.blocks, self.block_size, free)
         kernel = self.kernel if self.kernel is not None else Enumeration(max(1, chooser.max_size))
+        # dead or collinear statistics, and no estimate along a direction the
+        # blocks cannot leave: errors before the run (as MPLE and MCLE)
+        check_blocks(observed_design(model, bm), bm, chooser, labels, "blocked CD",
+                     random_state=rng)
         theta0, init_kind, lf = self._start(model, bm, labels)
         P = self._preconditioner(bm, labels, theta0, lf, model)
         par = getattr(model, "parameterisation", None)
@@ -255,47 +266,59 @@ class BCD(Estimator):
         grad_sum = np.zeros(p)
         done = 0
         diverged = False
+        stop = catch_interrupt()
         bar = None
         if self.verbose:
             from tqdm.auto import tqdm
             bar = tqdm(total=n_iter, desc=f"B{self.block_size}-CD{self.steps}", unit="it",
                        leave=False)
-        try:
-            for c in range(n_chunks):
-                a, b = int(bounds[c]), int(bounds[c + 1])
-                if b <= a:
-                    continue
-                # trace points falling in this chunk, relative to its start
-                loop = _curved_chunk if curved else bcd_loop
-                out = loop(bm, chooser, kernel, theta, rates[a:b], self.steps,
-                           self.batch_size, self.rao_blackwell, P, 1 if trace_every else 0,
-                           max(0, avg_from - a) if avg_from >= 0 and b > avg_from else -1,
-                           1e6, seeds[c], *((par,) if curved else ()))
-                theta = out["theta"]
-                if trace_every:
-                    tr = out["trace"]
-                    for r in range(len(tr)):
-                        it = a + r + 1
-                        if it % trace_every == 0 or it == n_iter:
-                            trace_rows.append(tr[r].copy())
-                            trace_iters.append(it)
-                if out["average"] is not None:
-                    k = out["n_average"]
-                    avg_sum += out["average"] * k
-                    grad_sum += out["grad_mean"] * k
-                    n_avg += k
-                done = a + out["n_iter"]
+        with stop:          # Ctrl-C: keep the iterations finished so far
+            try:
+                for c in range(n_chunks):
+                    a, b = int(bounds[c]), int(bounds[c + 1])
+                    if b <= a:
+                        continue
+                    # trace points falling in this chunk, relative to its start
+                    loop = _curved_chunk if curved else bcd_loop
+                    out = loop(bm, chooser, kernel, theta, rates[a:b], self.steps,
+                               self.batch_size, self.rao_blackwell, P, 1 if trace_every else 0,
+                               max(0, avg_from - a) if avg_from >= 0 and b > avg_from else -1,
+                               1e6, seeds[c], *((par,) if curved else ()))
+                    theta = out["theta"]
+                    if trace_every:
+                        tr = out["trace"]
+                        for r in range(len(tr)):
+                            it = a + r + 1
+                            if it % trace_every == 0 or it == n_iter:
+                                trace_rows.append(tr[r].copy())
+                                trace_iters.append(it)
+                    if out["average"] is not None:
+                        k = out["n_average"]
+                        avg_sum += out["average"] * k
+                        grad_sum += out["grad_mean"] * k
+                        n_avg += k
+                    done = a + out["n_iter"]
+                    if bar is not None:
+                        bar.update(out["n_iter"])
+                        bar.set_postfix({labels[q]: f"{theta[q]:.3g}"
+                                         for q in range(min(p, 3))})
+                    if out["diverged"]:
+                        diverged = True
+                        break
+                    if out.get("interrupted"):
+                        stop.interrupted = True
+                        break
+            finally:
                 if bar is not None:
-                    bar.update(out["n_iter"])
-                    bar.set_postfix({labels[q]: f"{theta[q]:.3g}" for q in range(min(p, 3))})
-                if out["diverged"]:
-                    diverged = True
-                    break
-        finally:
-            if bar is not None:
-                bar.close()
+                    bar.close()
         estimate = avg_sum / n_avg if n_avg else theta
         warn = []
+        if stop.interrupted:
+            msg = (f"interrupted by the user after {done} of {n_iter} iterations: not "
+                   "converged (the estimate is the " +
+                   ("average of the iterates so far" if n_avg else "last iterate") + ")")
+            warnings.warn(msg, ConvergenceWarning, stacklevel=3)
+            warn.append(msg)
         if diverged or not np.all(np.isfinite(estimate)):
             msg = (f"blocked CD diverged after {done} iterations (|theta| > 1e6): lower "
                    "learning_rate, or use precondition='mple'")
@@ -308,7 +331,7 @@ class BCD(Estimator):
             "learning_rate": schedule, "precondition": None if P is None else
             ("mple" if isinstance(self.precondition, str) else "user"),
             "init": init_kind, "init_params": theta0.tolist(), "last_iterate": theta.tolist(),
-            "averaged_iterations": n_avg,
+            "averaged_iterations": n_avg, "interrupted": stop.interrupted,
             "trace_iterations": trace_iters,
             "trace": np.array(trace_rows).tolist(),
         }
@@ -316,15 +339,20 @@ class BCD(Estimator):
             info["mean_gradient"] = (grad_sum / n_avg).tolist()
         cov = np.full((p, p), np.nan)
         se_kind = None
-        if self.cov == "godambe" and not diverged:
+        if self.cov == "godambe" and not diverged and not stop.interrupted:
             cov, info["godambe"] = self._godambe(model, bm, estimate, rng)
+            if info["godambe"].get("interrupted"):
+                info["interrupted"] = True
+                warn.append(f"interrupted by the user while simulating the Godambe "
+                            f"variability: the standard errors use {info['godambe']['n_sim']} "
+                            f"of {self.n_sim} simulated networks")
             se_kind = "godambe"
         if self.cov == "none":
             warn.append("Note: blocked contrastive divergence gives no standard errors by "
                         "default; use cov=\"godambe\" for the sandwich estimate.")
         return ERGMResults(
             estimate, cov, labels, method="bcd", loglik=None, loglik_kind=None,
-            nobs=M, converged=not diverged, n_iter=done, seconds=time.perf_counter() - t_start,
+            nobs=M, converged=not diverged and not stop.interrupted, n_iter=done, seconds=time.perf_counter() - t_start,
             se_kind=se_kind, warnings=warn, info=info,
             formula=getattr(model, "formula", None), network=getattr(model, "network", None),
             model=model, dyad_independent=getattr(model, "dyad_independent", None))
@@ -332,34 +360,56 @@ class BCD(Estimator):
     def _godambe(self, model, bm, theta, rng):
         """Sandwich covariance of the composite likelihood over blocks from the chooser."""
         from .mcle import _inv, _simulated_scores, composite_design
-        M = int(bm.n_vars)
+        M = int(bm.n_vars) if self._free is None else len(self._free)
         n_blocks = self.cov_blocks
         if n_blocks is None:
             n_blocks = int(min(200_000, max(2_000, 5 * M // self.block_size)))
         kind = self.blocks if isinstance(self.blocks, str) else self.blocks
         des = composite_design(bm, kind, self.block_size,
                                n_blocks if isinstance(kind, str) else None,
-                               random_state=rng)
+                               random_state=rng, free=self._free)
         par = getattr(model, "parameterisation", None)
         if par is not None and not par.linear:
             # through the map: H -> J'HJ, scores u -> u J, simulated at η(θ)
             Jm = par.jacobian(theta)
             _, _, H = des.loglik_score_hessian(par.eta(theta))
             H = Jm.T @ H @ Jm
-            U, sampler = _simulated_scores(model, bm, des, theta, self.n_sim, self.burnin,
-                                           self.interval, "tnt", rng, self.verbose,
-                                           eta=par.eta(theta))
+            U, sampler, cut = _simulated_scores(model, bm, des, theta, self.n_sim, self.burnin,
+                                                self.interval, "tnt", rng, self.verbose,
+                                                eta=par.eta(theta))
             U = U @ Jm
         else:
             _, _, H = des.loglik_score_hessian(theta)
-            U, sampler = _simulated_scores(model, bm, des, theta, self.n_sim, self.burnin,
-                                           self.interval, "tnt", rng, self.verbose)
-        J = U.T @ U / len(U)
+            U, sampler, cut = _simulated_scores(model, bm, des, theta, self.n_sim, self.burnin,
+                                                self.interval, "tnt", rng, self.verbose)
+        p = len(theta)
+        J = U.T @ U / len(U) if len(U) >= 2 else np.full((p, p), np.nan)
         Hinv = _inv(H)
         cov = Hinv @ J @ Hinv
-        return 0.5 * (cov + cov.T), {"n_blocks": des.n_blocks, "n_sim": self.n_sim,
-                                     "burnin": self.burnin, "interval": self.interval,
-                                     "sampler": sampler}
+        out = {"n_blocks": des.n_blocks, "n_sim": len(U), "burnin": self.burnin,
+               "interval": self.interval, "sampler": sampler}
+        if cut:
+            out["interrupted"] = True
+            warnings.warn(f"interrupted by the user while simulating the Godambe variability: "
+                          f"the standard errors use {len(U)} of {self.n_sim} simulated networks",
+                          ConvergenceWarning, stacklevel=4)
+        return 0.5 * (cov + cov.T), out
+
+
+def check_blocks(od, bm, chooser, labels, method, n_blocks=2000, random_state=None):
+    """Blocked estimators: when the observed design has a separation
+    direction, look for one of the composite likelihood over ``n_blocks``
+    blocks drawn by ``chooser`` (:func:`ergmfit.estimation.mcle.separation_direction`,
+    the MCLE's check); raise :func:`nonexistence_error` if there is one."""
+    if od is None or od.direction is None:
+        return
+    from .mcle import composite_design, separation_direction
+    blocks = [b for b in chooser.draw(n_blocks, random_state) if len(b)]
+    if not blocks:
+        return
+    d = separation_direction(composite_design(bm, blocks))
+    if d is not None:
+        raise nonexistence_error(labels, d, method)
 
 
 # iterations over which a curved model's map is linearised (one compiled call)

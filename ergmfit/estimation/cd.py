@@ -42,6 +42,7 @@ from scipy import special
 from ..exceptions import ConvergenceWarning, DegenerateModelError
 from ..utils.validation import check_params, seed_words
 from .base import Estimator, Setting, choice, integer, number
+from .existence import nonexistence_error, observed_design, on_boundary
 
 CD_SE_WARNING = ("Standard errors are not computed for contrastive divergence (statnet prints "
                  "NA as well); use method=\"mcmle\" or method=\"ee\" for standard errors.")
@@ -160,6 +161,9 @@ def cd_core(model, init=None, nsteps=8, samplesize=None, samplesize_per_theta=12
     if samplesize < 2:
         raise ValueError(f"samplesize must be at least 2, got {samplesize}")
     bm = model.compiled() if bm is None else bm
+    # dead or collinear statistics: an error before any sampling (as the MPLE);
+    # a separation direction of the observed design: checked against the sample at the end
+    od = observed_design(model, bm)
     theta = density_start(model, bm) if init is None else check_params(init, labels, "init")
     par = getattr(model, "parameterisation", None)
     curved = par is not None and not par.linear
@@ -170,6 +174,9 @@ def cd_core(model, init=None, nsteps=8, samplesize=None, samplesize_per_theta=12
     prop = space.proposal(proposal, bm, model) if space is not None else make_proposal(proposal, bm)
     sampler = (space.make_sampler(bm, prop, seed_words(random_state)) if space is not None
                else MHSampler(bm, prop, seed_words(random_state)))
+    if hasattr(model, "_guard_name"):           # the runaway guard's message names the model
+        sampler.set_guard(reference_ties=model.network.n_ties)
+        sampler.description = model._guard_name()
     bar = None
     if verbose:
         from tqdm.auto import tqdm
@@ -189,7 +196,7 @@ def cd_core(model, init=None, nsteps=8, samplesize=None, samplesize_per_theta=12
             if curved:
                 eta = maximize_curved_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0), par,
                                                 theta) - theta
-                big = max(abs(eta[k]) for k in par.decay_indices())
+                big = max((abs(eta[k]) for k in par.decay_indices()), default=0.0)
                 if big > MAX_DECAY_STEP:
                     eta = eta * (MAX_DECAY_STEP / big)
             else:
@@ -206,6 +213,9 @@ def cd_core(model, init=None, nsteps=8, samplesize=None, samplesize_per_theta=12
     finally:
         if bar is not None:
             bar.close()
+    if od is not None and it > 0 and od.direction is not None and on_boundary(Z, od.direction):
+        # no toggle of the observed network and no CD draw goes beyond it along d
+        raise nonexistence_error(labels, od.direction, "contrastive divergence", theta)
     if not np.all(np.isfinite(theta)):
         raise DegenerateModelError("contrastive divergence diverged (non-finite parameters): the "
                                    "model may be degenerate; try geometrically weighted terms or "

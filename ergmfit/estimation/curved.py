@@ -24,7 +24,7 @@ import numpy as np
 from scipy import special
 
 from ..exceptions import DegenerateModelError
-from .stepping import is_moments
+from .stepping import log_mean_exp, weighted_moments
 
 
 # largest change of a curved term's decay in one MCMC-MLE / CD iteration: one
@@ -52,6 +52,15 @@ def fixed_decay_matrix(par, theta):
             th = np.asarray(theta, dtype=float)[ps]
             A[ss, ps.start] = curve.eta(np.array([1.0, th[1]]))
     return A
+
+
+def fixed_decay_parts(par, theta):
+    """(A, c) with η(θ) = A θ + c at the decays in ``theta`` (decay columns of A
+    zero); c is None without offsets (see :func:`fixed_decay_matrix` and
+    :meth:`~ergmfit.terms.offsets.OffsetParameterisation.affine_parts`)."""
+    if hasattr(par, "affine_parts"):
+        return par.affine_parts(theta)
+    return fixed_decay_matrix(par, theta), None
 
 
 def _decay_candidates(curve, given):
@@ -87,10 +96,10 @@ def start_values(par, fit_linear, init_decays=None, init=None):
     for idx in range(n_cand):
         for j, k in enumerate(decay_at):
             theta[k] = grid[j][min(idx, len(grid[j]) - 1)]
-        A = fixed_decay_matrix(par, theta)
+        A, c = fixed_decay_parts(par, theta)
         cols = [k for k in range(par.n_params) if k not in decay_at]
         try:
-            params, ll = fit_linear(A[:, cols])
+            params, ll = fit_linear(A[:, cols]) if c is None else fit_linear(A[:, cols], c)
         except (DegenerateModelError, np.linalg.LinAlgError):   # no fixed-decay MPLE there
             continue
         if np.all(np.isfinite(params)) and np.isfinite(ll) and (best is None or ll > best[0]):
@@ -177,12 +186,17 @@ def maximize_curved_is_loglik(Z, target, par, theta0, maxit=100, tol=1e-12):
     eta0 = par.eta(theta0)
 
     def fun(theta):
+        # the moments of Z J (p columns), not of Z (q): J' Cov_w(Z) J = Cov_w(Z J)
         d = par.eta(theta) - eta0
-        lme, mu, C = is_moments(Z, d)
         J = par.jacobian(theta)
-        return float(d @ target - lme), J.T @ (target - mu), J.T @ C @ J
+        lme, mu, C = weighted_moments(Z @ d, Z @ J)
+        return float(d @ target - lme), J.T @ target - mu, C
 
-    return bounded_ascent(fun, lambda th: fun(th)[0], theta0, par.lower_bounds(), maxit, tol)[0]
+    def value(theta):
+        d = par.eta(theta) - eta0
+        return float(d @ target - log_mean_exp(Z @ d))
+
+    return bounded_ascent(fun, value, theta0, par.lower_bounds(), maxit, tol)[0]
 
 
 def decay_messages(par, theta, what="pseudo-likelihood"):

@@ -61,8 +61,12 @@ Hence the final step below.
 
 **Estimate.**  Per chain the first ``burnin`` of the last learning-rate
 stage is dropped (a fraction, default 0.2 -- EstimNet's R script drops t ≤
-10,000 of its default 50,000 -- or a number of iterations); the EE estimate
-is the mean of θ over the rest.  With ``polish`` (default ``"auto"``: on for
+10,000 of its default 50,000 -- or a number of iterations); beyond 10^6
+variables the default is EstimNet's 10,000 iterations themselves (or 0.2 of
+the run when that is more): Epinions settles only by t ≈ 8,000, and with 20 %
+of the default 20,000 iterations the window began at 4,000, where the
+AltOutStars t-ratio came out at −0.103 (from 10,000 on all |t| < 0.04, as
+EstimNet's run).  The EE estimate is the mean of θ over the rest.  With ``polish`` (default ``"auto"``: on for
 models of at most 10^6 variables, when ``se="simulate"``) one MCMC-MLE
 iteration follows, with the same sample that gives the standard errors:
 the Hummel step length and the importance-sampling maximiser of
@@ -75,17 +79,22 @@ or a near-degenerate model whose simulation collapses -- it is skipped with
 a warning.  The pure EE averages stay in ``info["ee_estimates"]``.
 
 **Standard errors.**  The model part, the inverse Fisher information, is
-estimated by ``se="simulate"`` (default): a tie/no-tie chain at the EE
+estimated by ``se="simulate"`` (default up to 10^6 variables): a chain at the EE
 estimate, continued from the last EE state (``se_samplesize`` draws every
 ``se_interval`` proposals after 16 intervals), whose statistic covariance
 is the Fisher information (the quantity statnet inverts) and whose mean
 checks that the estimate reproduces the observed statistics
 (``info["t_ratios_sim"]``).  The Monte-Carlo part (``cov_mc``, the
 "MCMC %" column) is the batch-means covariance of the trajectory average,
-or -- after the final step -- I⁻¹ Var(z̄) I⁻¹ as in MCMC-MLE.  For networks
-as large as Epinions a simulation of affordable length does not mix enough
-for a reliable Fisher information: read those s.e. as rough.
-``se="estimnet"`` uses EstimNetDirected's R formula instead (below); it is
+or -- after the final step -- I⁻¹ Var(z̄) I⁻¹ as in MCMC-MLE.  The
+simulation runs in pieces of one outer iteration's proposals: the progress
+bar goes on through it and Ctrl-C (or a parallel run's stop) ends it
+between pieces.  Beyond 10^6 variables with IFD the default is
+``se="estimnet"``, EstimNetDirected's R formula (below): the IFD estimate
+is conditional on the tie count, and an unconditional chain at it does not
+settle in affordable time (Epinions: 500 draws 10,000 proposals apart drift
+away from the observed statistics, t ≈ 1.15 for all four, the tie count
+growing), so its covariance is no Fisher information.  The R formula is
 always reported in ``info["estimnet"]``.
 
 **Convergence t-ratio** of statistic k: mean/sd of dzA_k over the kept
@@ -133,8 +142,11 @@ and every step goes through the map η(θ) (:class:`._ee_chain._CurvedEE`).
 runs the compiled loop in η with the map linearised at its start, then the
 sampler goes on at the exact η(θ)); ``"borisenko"``: θ_k ← θ_k − a ·
 max(|θ_k|, c) · sign((J' dzA)_k), the sampler at η(θ) after every
-iteration; ``"adaptive"`` is refused (its scales come from Algorithm S,
-which estimates η).  ``init="S"`` starts at the curved MPLE instead.
+iteration; ``"adaptive"``: θ_k ← θ_k − sign(u_k) · aca_ee · D_k · u_k² with
+u = J' dzA, its scales D_k = m / Σ u_k² from ``s_steps`` batches scored on the
+observed network at the start (Algorithm S's scales in the parameters'
+directions; Algorithm S itself estimates η), adapted after every outer
+iteration as for linear models.  ``init="S"`` starts at the curved MPLE instead.
 Decays stay at or above their lower bounds and move at most
 ``MAX_DECAY_STEP`` per outer iteration (and in the final step), as in
 MCMC-MLE.  The stored dzA rows, t-ratios and convergence checks are in the
@@ -156,6 +168,30 @@ job, from the last save).  Progress, Ctrl-C, the checkpoint files (JSON and
 only warns) and the parallel chains are the long-run service's
 (:mod:`ergmfit.utils.longrun`), shared with MCMC-MLE.  The chain itself is in
 :mod:`._ee_chain`, the pooling and the results in :mod:`._ee_pool`.
+
+**Parallel runs**: with ``backend="dask"`` the chains' progress and the
+stop request travel through dask's own ``Variable`` and ``Event`` (the
+chains may run on other machines); with loky processes through a control
+directory.  The workers ignore SIGINT (a terminal's Ctrl-C reaches them
+too) and stop when the parent asks, after their current outer iteration or
+piece of the simulation; a second Ctrl-C while they stop is absorbed, and
+what is finished is returned, marked as interrupted.
+
+**The final sample** (the simulation at the estimate, one chain per EE
+chain) stays on the results as ``fit.mcmc_sample``, so
+``fit.mcmc_diagnostics()`` works for EE fits.
+
+**Models that cannot be estimated** (:func:`_existence_check`, and
+:func:`._ee_pool.check_identifiable` on the chains): collinear statistics,
+a statistic that never changes, and a separated dyad-independent model
+(its MLE is the MPLE, which does not exist) raise DegenerateModelError; a
+dyad-dependent model whose MPLE is separated gets a warning quoting the
+MPLE when EE does not converge.
+
+**Constraints** (``ERGM(..., constraints=...)``): EE samples in the
+constrained space -- IFD on the free dyads of a dyad-set constraint
+(:class:`._ee.RestrictedIFD`), the constrained moves under degree
+constraints; missing dyads are refused (``docs/constraints.md``).
 
 The chain (:func:`ee_chain`) needs only a model spec with ``labels`` and
 ``compiled()`` (a BinaryModel at the observed state), ``statistics_vector()``
@@ -180,7 +216,7 @@ from .mcmle import BACKENDS, _n_jobs
 # importable from here (ergmfit.mrf.ee and older code import them)
 from ._ee_chain import (_MAX_ROWS, _burnin_iters, _drift, _make_pd, _planned_outer,  # noqa: F401
                         _read_chain_checkpoint, _stages, algorithm_s, batch_means_sigma,
-                        ee_chain, t_ratios, _CKPT_KIND)
+                        ee_chain, sim_plan, t_ratios, _CKPT_KIND)
 from ._ee_pool import _chain_summary, _inv, build_results, pool_chains, singular_information  # noqa: F401
 
 EE_DEFAULTS = {
@@ -199,8 +235,9 @@ EE_DEFAULTS = {
     "min_theta": 0.01,           # minTheta (c)
     "tnt_steps": None,           # outer iterations of the unconditional phase of "ifd-tnt"
     "init": "S",
-    "burnin": 0.2,
-    "se": "simulate",
+    "burnin": "auto",            # 0.2 of the last stage; beyond 10^6 variables EstimNet's R
+                                 # script's 10,000 iterations (or 0.2 of the run if more)
+    "se": "auto",                # "simulate"; beyond 10^6 variables with IFD "estimnet"
     "polish": "auto",            # a final MCMC-MLE step from the EE estimate (se="simulate");
                                  # "auto": for models of at most 10^6 variables
     "se_samplesize": 1000,
@@ -250,7 +287,10 @@ def _run_chains(model, cfg, seeds, n_jobs, backend, callback, verbose):
     """The chains, here or in parallel, through the long-run service
     (progress bar, Ctrl-C: each chain stops after its current outer
     iteration and returns its trajectory so far)."""
-    total = len(seeds) * _planned_outer(cfg)
+    # the bar counts outer iterations, then the simulation at the estimate in
+    # pieces of one outer iteration's proposals
+    ties = getattr(getattr(model, "network", None), "n_ties", None)
+    total = len(seeds) * (_planned_outer(cfg) + sim_plan(cfg, ties)[4])
     desc = "EE" if n_jobs == 1 or len(seeds) == 1 else f"EE x{len(seeds)}"
     with Progress(total, desc, unit="outer", enabled=verbose) as bar:
         return run_jobs(ee_chain, [(model, cfg, s, c, callback) for c, s in enumerate(seeds)],
@@ -273,19 +313,30 @@ def _resolve_cfg(model, kwargs):
     if curved:
         # θ and the statistics differ: the update goes through the map's
         # Jacobian, which the per-parameter sign updates have no use for
-        if cfg["update"] == "adaptive":
-            raise SettingsError("update='adaptive' is not available for curved terms "
-                                "(fixed=FALSE): its scales come from Algorithm S, which "
-                                "estimates the canonical parameters; use update='newton' or "
-                                "'borisenko', or fix the decays, e.g. gwesp(0.5, fixed=TRUE)")
         if cfg["init"] == "S":       # Algorithm S estimates η, not θ: start at the curved MPLE
             cfg["init"] = "mple"
     if cfg["update"] == "auto":
         n_vars = getattr(getattr(model, "network", None), "n_dyads", None)
         cfg["update"] = "newton" if n_vars is None or n_vars <= 10**6 else "borisenko"
     dens = density_index(model)
+    space = getattr(model, "sample_space", None)
+    if space is not None and space.n_missing:
+        raise SettingsError(
+            f"method='ee' with missing dyads ({space.n_missing}) is not implemented: EE's "
+            "update would need a second, conditional chain over the missing dyads (the "
+            "observed-data likelihood, Handcock & Gile 2010); filling them in or leaving them "
+            "out would change the model. Use method='mcmle' (the observed-data MLE, as statnet) "
+            "or 'mple' (which leaves them out); see docs/constraints.md")
+    degree_space = space is not None and space.constrained and not space.dyad_independent
     if cfg["proposal"] is None:
-        cfg["proposal"] = "ifd" if dens is not None else "tnt"
+        cfg["proposal"] = "ifd" if dens is not None and not degree_space else "tnt"
+    if space is not None and space.constrained and (
+            cfg["proposal"] == "random" or degree_space and cfg["proposal"] != "tnt"):
+        raise SettingsError(
+            f"under the constraints {space.describe()!r} EE samples with "
+            + ("the constrained proposal: use proposal='tnt' (the default)" if degree_space else
+               "IFD or tie/no-tie restricted to the free dyads: use proposal='ifd', 'ifd-tnt' "
+               "or 'tnt'") + f", not {cfg['proposal']!r}")
     if cfg["proposal"] not in ("ifd", "ifd-tnt", "tnt", "random"):
         raise ValueError("proposal must be 'ifd', 'ifd-tnt', 'tnt' or 'random', got "
                          f"{cfg['proposal']!r}")
@@ -295,6 +346,19 @@ def _resolve_cfg(model, kwargs):
                          "proposal='tnt'")
     cfg["dens"] = dens
     cfg["dens_theta"] = _density_param(model, dens) if curved else dens
+    n_vars = getattr(getattr(model, "network", None), "n_dyads", None)
+    large = n_vars is not None and n_vars > 10**6
+    if cfg["se"] == "auto":
+        # beyond 10^6 variables the IFD estimate is conditional on the density and an
+        # unconditional chain at it does not settle in affordable time (Epinions: the
+        # simulated tie count keeps growing), so its covariance is no Fisher information:
+        # EstimNetDirected's formula from the trajectory, as its R script
+        cfg["se"] = "estimnet" if large and cfg["proposal"] in ("ifd", "ifd-tnt") else "simulate"
+    if isinstance(cfg["burnin"], str) and cfg["burnin"] == "auto":
+        # EstimNetDirected's R script drops t <= 10,000 (Epinions settles by t = 8,000:
+        # estimnet.md section 8.3); small networks settle within the first stage
+        cfg["burnin"] = (max(10_000, int(0.2 * int(cfg["ee_steps"]) * int(cfg["ee_inner_steps"])))
+                         if large else 0.2)
     if cfg["polish"] == "auto":
         n_vars = getattr(getattr(model, "network", None), "n_dyads", None)
         cfg["polish"] = bool(cfg["se"] == "simulate" and (n_vars is None or n_vars <= 10**6))
@@ -400,6 +464,7 @@ def ee_core(model, random_state=None, verbose=False, n_chains=1, n_jobs=1, backe
                 cfg["init_theta"] = np.asarray(fit_mple(model, verbose=False).params,
                                                dtype=float)
             cfg["init"] = "user"
+        cfg["mple_separation"] = _existence_check(model, cfg)
     store = None
     if cfg["checkpoint"] is not None:
         store = Checkpoint(cfg["checkpoint"], directory=True, what="EE checkpoint").acquire()
@@ -414,6 +479,50 @@ def ee_core(model, random_state=None, verbose=False, n_chains=1, n_jobs=1, backe
         raise KeyboardInterrupt
     return {"cfg": cfg, "chains": chains, "interrupted": interrupted, "g_obs": g_obs,
             "seconds": time.perf_counter() - t0, "seeds": seeds}
+
+
+# at most this many dyads: EE first asks the MPLE whether the model can be estimated
+_EXISTENCE_CHECK_MAX_DYADS = 10**6
+
+
+def _existence_check(model, cfg):
+    """Dead statistics, collinear terms and a missing MLE, before EE runs, as
+    MPLE and MCMC-MLE detect them (the MPLE's checks on the change statistics
+    of every free dyad: :func:`.mple.fit_design`).
+
+    Raises DegenerateModelError for collinear statistics, for a statistic whose
+    change statistic is 0 at every dyad of a dyad-independent model, and for
+    separation in a dyad-independent model (its MLE is the MPLE, which does not
+    exist).  For a dyad-dependent model a separated pseudo-likelihood does not
+    prove that the MLE is missing: the message is returned and the results
+    quote it if EE does not converge.  Networks of more than 10^6 dyads (and
+    models without a network) skip the check; the chain's own checks remain
+    (:func:`._ee_pool.check_identifiable`)."""
+    import warnings
+
+    from ..exceptions import DegenerateModelError
+    net = getattr(model, "network", None)
+    n_dyads = getattr(net, "n_dyads", None)
+    if n_dyads is None or n_dyads > _EXISTENCE_CHECK_MAX_DYADS:
+        return None
+    from .mple import fit_mple
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fit_mple(model, verbose=False)
+    except DegenerateModelError as exc:
+        msg = str(exc)
+        indep = bool(getattr(model, "dyad_independent", False))
+        if "linearly dependent" in msg or (indep and ("no variation" in msg
+                                                      or "does not exist" in msg)):
+            raise DegenerateModelError(
+                "Equilibrium Expectation cannot estimate this model: " + msg
+                + (" (the model is dyad-independent: its MLE is the MPLE)"
+                   if "does not exist" in msg else "")) from None
+        return msg if "does not exist" in msg else None
+    except Exception:          # noqa: BLE001 - the check is advisory: EE decides
+        return None
+    return None
 
 
 def _learning_rate(name, value):
@@ -431,6 +540,8 @@ def _learning_rate(name, value):
 
 
 def _burnin(name, value):
+    if isinstance(value, str) and value == "auto":
+        return value
     if isinstance(value, float) and 0.0 <= value < 1.0:
         return value
     if isinstance(value, float) and not (np.isfinite(value) and value == int(value)):
@@ -473,7 +584,7 @@ _EE_CHECKS = {
     "ee_inner_steps": integer(1), "aca_s": number(0), "aca_ee": number(0), "comp_c": number(0),
     "ifd_k": number(0, lo_open=True), "learning_rate": _learning_rate, "min_theta": number(0),
     "tnt_steps": integer(1, allow_none=True), "init": _init, "burnin": _burnin,
-    "se": choice("simulate", "estimnet", "none", lower=False), "polish": _polish,
+    "se": choice("auto", "simulate", "estimnet", "none", lower=False), "polish": _polish,
     "se_samplesize": integer(1), "se_interval": integer(1, allow_none=True),
     "se_burnin": integer(0, allow_none=True), "t_tol": number(0, lo_open=True),
     "drift_tol": number(0, lo_open=True), "drift_z_tol": number(0, lo_open=True),
@@ -489,8 +600,8 @@ _EE_DOCS = {
     "ee_inner_steps": "EE inner iterations per outer one (EEinnerSteps).",
     "learning_rate": "a of the Borisenko / Newton update: a number, stages or 'auto'.",
     "init": "'S', 'cd', 'mple' or parameter values.",
-    "burnin": "Fraction of the last stage (or iterations) dropped.",
-    "se": "'simulate', 'estimnet' or 'none'.", "polish": "Final MCMC-MLE step (True/False/'auto').",
+    "burnin": "Fraction of the last stage (or iterations) dropped, or 'auto'.",
+    "se": "'auto', 'simulate', 'estimnet' or 'none'.", "polish": "Final MCMC-MLE step (True/False/'auto').",
     "checkpoint": "Directory where the run is saved.",
     "checkpoint_every": "Seconds between saves.",
 }
@@ -541,11 +652,13 @@ Fit ``model`` by Equilibrium Expectation (see the module docstring).
     init : "S", "cd", "mple" or parameter values
         EE's start: Algorithm S's CD-1 estimate (default), statnet-style CD,
         the MPLE, or given values.
-    burnin : float or int
-        Fraction of the last learning-rate stage (default 0.2) or number of
-        EE iterations dropped.
-    se : {"simulate", "estimnet", "none"}
-        How the model part of the covariance is estimated (module docstring).
+    burnin : float, int or "auto"
+        Fraction of the last learning-rate stage or number of EE iterations
+        dropped; "auto": 0.2, and beyond 10^6 variables EstimNetDirected's
+        10,000 iterations (0.2 of the run when that is more).
+    se : {"auto", "simulate", "estimnet", "none"}
+        How the model part of the covariance is estimated (module docstring);
+        "auto": "simulate", and "estimnet" beyond 10^6 variables with IFD.
     polish : bool or "auto"
         The final MCMC-MLE step from the EE estimate (needs se="simulate").
     se_samplesize, se_interval, se_burnin : int

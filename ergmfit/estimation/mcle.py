@@ -66,8 +66,6 @@ MRF submodule reuses it unchanged.
 """
 from __future__ import annotations
 
-import itertools
-import math
 import time
 import warnings
 from dataclasses import dataclass, field
@@ -77,114 +75,19 @@ from scipy import optimize, special
 
 from ..exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
 from ..results import ERGMResults
+from ..utils.longrun import catch_interrupt
 from ..utils.optimize import newton_ascent
-from ..utils.validation import check_index_set, check_params, check_random_state, seed_words
+from ..utils.validation import check_params, check_random_state, seed_words
 from .base import Estimator, Setting, choice, integer, number
+from .blocks import (DEFAULT_MAX_BLOCKS, blocks_to_vars, free_variables,  # noqa: F401
+                     make_blocks, make_chooser)
+from .existence import observed_design
 
 __all__ = ["MCLE", "fit_mcle", "CompositeDesign", "KernelComposite", "composite_design",
            "make_blocks",
            "make_chooser", "MAX_EXACT_VARS"]
 
 MAX_EXACT_VARS = 20
-DEFAULT_MAX_BLOCKS = 2_000_000
-_CHUNK = 20_000
-
-
-# ---------------------------------------------------------------------------
-# Blocks
-# ---------------------------------------------------------------------------
-def make_chooser(bm, kind, block_size):
-    """A compiled block chooser: ``"uniform"``, ``"triple"``, ``"star"`` or a list of blocks."""
-    from ..sampling._blocks import ListBlocks, NodeTripleBlocks, StarBlocks, UniformBlocks
-    from ..terms._ergm import ERGMModel
-    if isinstance(kind, str):
-        kind = kind.lower()
-        if kind in ("uniform", "random", "all"):
-            return UniformBlocks(bm.n_vars, int(block_size))
-        if kind in ("triple", "triples", "node_triple"):
-            if not isinstance(bm, ERGMModel):
-                raise ValueError("blocks='triple' needs an ERGM (blocks of dyads of a node triple)")
-            return NodeTripleBlocks(bm, int(block_size))
-        if kind in ("star", "node"):
-            if not isinstance(bm, ERGMModel):
-                raise ValueError("blocks='star' needs an ERGM (blocks of dyads sharing a node)")
-            return StarBlocks(bm, int(block_size))
-        raise ValueError(f"blocks must be 'uniform', 'triple', 'star' or a list of blocks, "
-                         f"got {kind!r}")
-    return ListBlocks(blocks_to_vars(bm, kind), bm.n_vars)
-
-
-def blocks_to_vars(bm, blocks):
-    """A list of blocks as int64 arrays of variables; dyads (i, j) of an ERGM are converted."""
-    out = []
-    for b in blocks:
-        items = list(b) if not np.isscalar(b) else [b]
-        if items and all(isinstance(x, (tuple, list, np.ndarray)) and len(x) == 2 for x in items):
-            if not hasattr(bm, "var_of"):
-                raise ValueError("blocks of (i, j) pairs need an ERGM; give variable indices")
-            items = [bm.var_of(int(i), int(j)) for i, j in items]
-        out.append(check_index_set(items, bm.n_vars, "block"))
-    if not out:
-        raise ValueError("the list of blocks is empty")
-    return out
-
-
-def _all_subsets(M, k):
-    """Every k-subset of range(M), in chunks of rows."""
-    it = itertools.combinations(range(M), k)
-    while True:
-        chunk = list(itertools.islice(it, _CHUNK))
-        if not chunk:
-            return
-        yield np.asarray(chunk, dtype=np.int64).reshape(-1, k)
-
-
-def _sample_subsets(M, k, n, rng):
-    """n uniform k-subsets of range(M) (with replacement between blocks)."""
-    out = np.empty((n, k), dtype=np.int64)
-    for r in range(n):
-        out[r] = np.sort(rng.choice(M, size=k, replace=False))
-    return out
-
-
-def make_blocks(bm, blocks="all", block_size=1, n_blocks=None, max_blocks=DEFAULT_MAX_BLOCKS,
-                random_state=None):
-    """The blocks of a composite likelihood as a list of (C_k, k) int64 arrays,
-    one per block size, plus a description.  Large families are returned lazily
-    (a generator of chunks) for ``"all"``."""
-    M = int(bm.n_vars)
-    if isinstance(blocks, str):
-        kind = blocks.lower()
-        k = int(block_size)
-        if k < 1 or k > M:
-            raise ValueError(f"block_size must lie in 1..{M} (the number of variables), got {k}")
-        if kind == "all" and n_blocks is None:
-            C = math.comb(M, k)
-            if C > max_blocks:
-                raise ValueError(
-                    f"the composite likelihood of order {k} over all {M} variables has "
-                    f"C({M}, {k}) = {C:,} blocks, more than max_blocks={max_blocks:,}; give "
-                    "n_blocks= to use a random sample of blocks, or fit by blocked contrastive "
-                    "divergence (method='bcd'), its stochastic version")
-            return {k: _all_subsets(M, k)}, {"blocks": "all", "block_size": k, "n_blocks": C}
-        n = int(n_blocks)
-        if n < 1:
-            raise ValueError(f"n_blocks must be positive, got {n_blocks}")
-        rng = check_random_state(random_state)
-        if kind == "all" or kind in ("uniform", "random"):
-            arr = _sample_subsets(M, k, n, rng)
-            return {k: iter([arr])}, {"blocks": "uniform", "block_size": k, "n_blocks": n}
-        chooser = make_chooser(bm, kind, k)
-        arr = np.asarray(chooser.draw(n, rng), dtype=np.int64).reshape(n, -1)
-        return {k: iter([arr])}, {"blocks": kind, "block_size": k, "n_blocks": n}
-    lst = blocks_to_vars(bm, blocks)
-    by = {}
-    for b in lst:
-        by.setdefault(len(b), []).append(b)
-    out = {k: iter([np.asarray(v, dtype=np.int64).reshape(-1, k)]) for k, v in by.items()}
-    sizes = sorted(by)
-    return out, {"blocks": "list", "block_size": sizes[0] if len(sizes) == 1 else sizes,
-                 "n_blocks": len(lst)}
 
 
 # ---------------------------------------------------------------------------
@@ -328,10 +231,11 @@ def merge_groups(by_size):
 
 
 def composite_design(bm, blocks="all", block_size=1, n_blocks=None,
-                     max_blocks=DEFAULT_MAX_BLOCKS, random_state=None, merge=True):
-    """The :class:`CompositeDesign` of a compiled model at its current state."""
+                     max_blocks=DEFAULT_MAX_BLOCKS, random_state=None, merge=True, free=None):
+    """The :class:`CompositeDesign` of a compiled model at its current state
+    (with ``free``: over blocks of those variables only, see :func:`make_blocks`)."""
     from ..sampling._blocks import Enumeration, block_differences, MAX_ENUMERATION
-    fam, desc = make_blocks(bm, blocks, block_size, n_blocks, max_blocks, random_state)
+    fam, desc = make_blocks(bm, blocks, block_size, n_blocks, max_blocks, random_state, free)
     groups = []
     total = 0
     raw = {}
@@ -357,7 +261,8 @@ def composite_design(bm, blocks="all", block_size=1, n_blocks=None,
             D, w = merge_blocks(D, w)
         groups.append((D, w))
         raw[k] = rows
-    des = CompositeDesign(groups, int(bm.n_stats), total, int(bm.n_vars), dict(desc))
+    des = CompositeDesign(groups, int(bm.n_stats), total,
+                          int(bm.n_vars) if free is None else len(free), dict(desc))
     des.info["n_unique"] = des.n_unique
     des._blocks = raw            # the block variables, to re-evaluate the score elsewhere
     return des
@@ -395,12 +300,18 @@ def _check_design(des: CompositeDesign, labels):
             "node has); remove them from the formula or use other blocks")
 
 
-def maximize_composite(des: CompositeDesign, theta0, maxiter=500, tol=1e-12):
-    """L-BFGS then Newton on -CL.  Returns (theta, loglik, H, n_iter, converged)."""
+def maximize_composite(des: CompositeDesign, theta0, maxiter=500, tol=1e-12, progress=None):
+    """L-BFGS then Newton on -CL.  Returns (theta, loglik, H, n_iter, converged).
+    ``progress`` (a dict), if given, gets the best point so far as "theta"
+    (what a caller keeps when Ctrl-C ends the optimisation)."""
     scale = max(1.0, float(des.n_blocks))
+    best = [np.inf]
 
     def f(th):
         ll, sc = des.loglik_score(th)
+        if progress is not None and np.isfinite(ll) and -ll < best[0]:
+            best[0] = -ll
+            progress["theta"] = np.array(th, dtype=float)
         return -ll / scale, -sc / scale
 
     theta = np.asarray(theta0, dtype=float).copy()
@@ -414,16 +325,22 @@ def maximize_composite(des: CompositeDesign, theta0, maxiter=500, tol=1e-12):
     return theta, ll, H, n_iter, converged
 
 
-def maximize_curved_composite(des: CompositeDesign, par, theta0, maxiter=200, tol=1e-12):
+def maximize_curved_composite(des: CompositeDesign, par, theta0, maxiter=200, tol=1e-12,
+                              progress=None):
     """Maximise CL(η(θ)) over θ (a curved model; ``des`` holds the canonical
     statistic differences): Fisher scoring with gradient J' score and
     information J' H J, decays kept at or above their bounds, as the curved
     MPLE (:func:`.curved.maximize_curved_pseudolikelihood`).  Returns
-    (theta, loglik, J'HJ, n_iter, converged)."""
+    (theta, loglik, J'HJ, n_iter, converged); ``progress`` as for
+    :func:`maximize_composite`."""
     from .curved import bounded_ascent
+    best = [-np.inf]
 
     def fun(theta):
         ll, sc, H = des.loglik_score_hessian(par.eta(theta))
+        if progress is not None and np.isfinite(ll) and ll > best[0]:
+            best[0] = ll
+            progress["theta"] = np.array(theta, dtype=float)
         J = par.jacobian(theta)
         return ll, J.T @ sc, J.T @ H @ J
 
@@ -495,23 +412,28 @@ def _simulated_scores(model, bm_obs, des, theta, n_sim, burnin, interval, propos
         sampler = BlockGibbsSampler(bm, UniformBlocks(bm.n_vars, 1), None, seed_words(rng))
         run = sampler.run
         kind = "random-scan Gibbs"
-    run(theta, burnin)
     U = np.empty((n_sim, des.p))
     bar = _progress(verbose, n_sim, "Godambe J")
-    for r in range(n_sim):
-        run(theta, interval)
-        U[r] = des.score_at(bm, theta)
-        if bar is not None:
-            bar.update(1)
+    done = 0
+    with catch_interrupt() as stop:      # Ctrl-C: keep the scores finished so far
+        run(theta, burnin)
+        for r in range(n_sim):
+            run(theta, interval)
+            U[r] = des.score_at(bm, theta)
+            done = r + 1
+            if bar is not None:
+                bar.update(1)
     if bar is not None:
         bar.close()
-    return U, kind
+    return U[:done], kind, stop.interrupted
 
 
-def exact_variability(bm, des, theta):
+def exact_variability(bm, des, theta, free=None):
     """J = E_theta[u u'] (and E u) over every state of a small model, walking
-    all 2^M states by Gray-code flips of the compiled model (restored after)."""
-    M = int(bm.n_vars)
+    all 2^M states by Gray-code flips of the compiled model (restored after);
+    with ``free``, the states of those variables (the others fixed)."""
+    var = np.arange(int(bm.n_vars)) if free is None else np.asarray(free, dtype=np.int64)
+    M = len(var)
     if M > MAX_EXACT_VARS:
         raise ValueError(f"cov='exact' enumerates 2^{M} states; at most {MAX_EXACT_VARS} "
                          "variables")
@@ -524,9 +446,10 @@ def exact_variability(bm, des, theta):
     for t in range(n):
         if t > 0:
             b = (t & -t).bit_length() - 1
-            d = bm.change_stats(b)
-            g = g - d if bm.value(b) else g + d
-            bm.flip_var(b)
+            v = int(var[b])
+            d = bm.change_stats(v)
+            g = g - d if bm.value(v) else g + d
+            bm.flip_var(v)
             cur ^= 1 << b
         logw[t] = theta @ g
         U[t] = des.score_at(bm, theta)
@@ -534,7 +457,7 @@ def exact_variability(bm, des, theta):
     b = 0
     while cur:
         if cur & 1:
-            bm.flip_var(b)
+            bm.flip_var(int(var[b]))
         cur >>= 1
         b += 1
     pr = np.exp(logw - special.logsumexp(logw))
@@ -602,30 +525,40 @@ class MCLE(Estimator):
         labels = list(model.labels)
         par = getattr(model, "parameterisation", None)
         curved = par is not None and not par.linear
+        free = free_variables(model, "mcle")       # None: every dyad (no constraints)
         bm = model.compiled()
+        if not curved:         # dead or collinear statistics (non-identifiable): an error
+            observed_design(model, bm)
         if self.kernel is None:
             des = composite_design(bm, self.blocks, self.block_size, self.n_blocks,
-                                   self.max_blocks, rng)
+                                   self.max_blocks, rng, free=free)
         else:
             fam, desc = make_blocks(bm, self.blocks, self.block_size, self.n_blocks,
-                                    self.max_blocks, rng)
+                                    self.max_blocks, rng, free)
             des = KernelComposite(bm, self.kernel, {k: list(v) for k, v in fam.items()}, desc)
+            des.n_vars = int(bm.n_vars) if free is None else len(free)
         if not curved:      # a curved term's high counts may never change: fine
             _check_design(des, labels)
         if self.verbose:
             print(f"MCLE: {des.n_blocks:,} blocks -> {des.n_unique:,} distinct")
         if curved:
             theta0 = _curved_start(model, self.init, labels)
-            theta, ll, H, n_iter, converged = maximize_curved_composite(
-                des, par, theta0, self.maxiter, self.tol)
+        elif self.init is not None:
+            theta0 = check_params(self.init, labels, "init")
         else:
-            if self.init is not None:
-                theta0 = check_params(self.init, labels, "init")
+            theta0 = _mple_start(bm, labels, free)
+        progress = {}
+        with catch_interrupt() as stop:      # Ctrl-C: keep the best point so far
+            if curved:
+                theta, ll, H, n_iter, converged = maximize_curved_composite(
+                    des, par, theta0, self.maxiter, self.tol, progress)
             else:
-                theta0 = _mple_start(bm, labels)
-            theta, ll, H, n_iter, converged = maximize_composite(des, theta0, self.maxiter,
-                                                                 self.tol)
+                theta, ll, H, n_iter, converged = maximize_composite(
+                    des, theta0, self.maxiter, self.tol, progress)
         warn = []
+        if stop.interrupted:
+            return self._interrupted(model, des, progress.get("theta", theta0), labels, t0,
+                                     "while maximising the composite likelihood")
         if curved:
             from .curved import decay_messages
             warn += decay_messages(par, theta, "composite likelihood")
@@ -667,20 +600,27 @@ class MCLE(Estimator):
             se_kind = None
         else:
             if self.cov == "exact":
-                J, mean = exact_variability(bm, des, eta)
+                J, mean = exact_variability(bm, des, eta, free)
                 if curved:
                     Jm = par.jacobian(theta)
                     J, mean = Jm.T @ J @ Jm, mean @ Jm
                 info["godambe"] = {"J": "exact", "mean_score": mean.tolist()}
             else:
-                U, kind = _simulated_scores(model, bm, des, theta, self.n_sim, self.burnin,
-                                            self.interval, self.proposal, rng, self.verbose,
-                                            eta=eta if curved else None)
+                U, kind, cut = _simulated_scores(model, bm, des, theta, self.n_sim, self.burnin,
+                                                 self.interval, self.proposal, rng, self.verbose,
+                                                 eta=eta if curved else None)
                 U = proj(U)
-                J = U.T @ U / len(U)
-                info["godambe"] = {"n_sim": self.n_sim, "burnin": self.burnin,
+                J = U.T @ U / len(U) if len(U) >= 2 else np.full((len(labels),) * 2, np.nan)
+                info["godambe"] = {"n_sim": len(U), "burnin": self.burnin,
                                    "interval": self.interval, "sampler": kind,
-                                   "mean_score": U.mean(axis=0).tolist()}
+                                   "mean_score": U.mean(axis=0).tolist() if len(U) else None}
+                if cut:
+                    info["interrupted"] = True
+                    msg = (f"interrupted by the user while simulating the Godambe variability: "
+                           f"the standard errors use {len(U)} of {self.n_sim} simulated networks"
+                           + (" (NA: too few)" if len(U) < 2 else ""))
+                    warnings.warn(msg, ConvergenceWarning, stacklevel=3)
+                    warn.append(msg)
             cov = Hinv @ J @ Hinv
             cov = 0.5 * (cov + cov.T)
             se_kind = "godambe"
@@ -694,8 +634,25 @@ class MCLE(Estimator):
             loglik, kind = None, None
         return ERGMResults(
             theta, cov, labels, method="mcle", loglik=loglik, loglik_kind=kind,
-            nobs=int(bm.n_vars), converged=converged, n_iter=n_iter,
+            nobs=int(des.n_vars), converged=converged, n_iter=n_iter,
             seconds=time.perf_counter() - t0, se_kind=se_kind, warnings=warn, info=info,
+            formula=getattr(model, "formula", None), network=getattr(model, "network", None),
+            model=model, dyad_independent=getattr(model, "dyad_independent", None))
+
+
+    def _interrupted(self, model, des, theta, labels, t0, where):
+        """The results of a fit that Ctrl-C ended during the optimisation: the
+        best point so far, not converged, no standard errors."""
+        msg = (f"interrupted by the user {where}: not converged (the estimate is the best "
+               "point so far; no standard errors)")
+        warnings.warn(msg, ConvergenceWarning, stacklevel=4)
+        p = len(labels)
+        return ERGMResults(
+            np.asarray(theta, dtype=float), np.full((p, p), np.nan), labels, method="mcle",
+            nobs=int(des.n_vars), converged=False, n_iter=0,
+            seconds=time.perf_counter() - t0, se_kind=None, warnings=[msg],
+            info={"interrupted": True, "block_size": des.info.get("block_size"),
+                  "blocks": des.info.get("blocks"), "n_blocks": des.n_blocks},
             formula=getattr(model, "formula", None), network=getattr(model, "network", None),
             model=model, dyad_independent=getattr(model, "dyad_independent", None))
 
@@ -704,12 +661,20 @@ def _whole(des) -> bool:
     return des.n_blocks == 1 and des.info.get("block_size") == des.n_vars
 
 
-def _mple_start(bm, labels):
-    from .mple import fit_pseudolikelihood
+def pseudo_fit(bm, labels, free=None):
+    """The MPLE (a LogitFit) over every variable, or over the ``free`` ones of a
+    constrained space (the start and preconditioner of MCLE and blocked CD)."""
+    from .mple import fit_design, fit_pseudolikelihood, restricted_design
+    if free is None:
+        return fit_pseudolikelihood(bm, labels)
+    return fit_design(restricted_design(bm, free), labels, unit="variable")
+
+
+def _mple_start(bm, labels, free=None):
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            lf = fit_pseudolikelihood(bm, labels)
+            lf = pseudo_fit(bm, labels, free)
         th = np.asarray(lf.params, dtype=float)
         if np.all(np.isfinite(th)):
             return th

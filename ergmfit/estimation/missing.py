@@ -16,7 +16,9 @@ missing information), whose inverse gives the standard errors.
 
 With no missing dyads the constrained chain is the observed network and the
 method is the ordinary MCMC-MLE (``ERGM.fit`` then calls that one).  The
-log-likelihood is not evaluated (NA).
+log-likelihood is the observed-data one, by bridge sampling with both chains
+at every bridge point (:func:`ergmfit.estimation.mcmle.bridge_loglik`), as
+statnet computes it.
 """
 from __future__ import annotations
 
@@ -67,7 +69,8 @@ def fit_missing_mcmle(model, random_state=None, verbose=False, init=None, maxit=
     obs_interval = max(8, interval // 4) if obs_interval is None else int(obs_interval)
     if init is None:
         from .mple import fit_mple
-        theta = np.asarray(fit_mple(model, verbose=False).params, dtype=float)
+        # statnet's start: the MPLE on a random completion of the missing dyads
+        theta = np.asarray(fit_mple(model, verbose=False, random_state=rng).params, dtype=float)
         init_method = "MPLE"
     else:
         theta = check_params(init, model.labels, "init")
@@ -148,8 +151,16 @@ def fit_missing_mcmle(model, random_state=None, verbose=False, init=None, maxit=
                       "errors", ConvergenceWarning, stacklevel=3)
     # the final θ is the one the last sample was drawn at
     theta = np.asarray(history[-1]["theta"], dtype=float)
+    loglik = loglik_se = None
+    if eval_loglik:
+        from .mcmle import bridge_loglik
+        loglik, loglik_se = bridge_loglik(
+            model, theta, g_obs, starts_u, rng, samplesize=max(64, samplesize // 8),
+            interval=interval, n_jobs=n_jobs, proposal=proposal, backend=backend, cond=cond,
+            cond_starts=starts_c, cond_interval=obs_interval)
     return ERGMResults(
-        theta, cov, model.labels, method="mcmle", loglik=None, nobs=space.n_free,
+        theta, cov, model.labels, method="mcmle", loglik=loglik, nobs=space.n_free,
+        loglik_kind="bridge" if loglik is not None else None, loglik_mcse=loglik_se,
         converged=converged, n_iter=it, seconds=time.perf_counter() - t0, se_kind="naive",
         info={"history": history, "init_method": init_method, "n_missing": space.n_missing,
               "missing_data": "observed-data likelihood (Handcock & Gile 2010)"},

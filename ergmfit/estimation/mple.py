@@ -74,7 +74,7 @@ from __future__ import annotations
 import math
 import time
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import sys
 
@@ -485,6 +485,12 @@ class MPLE(Estimator):
         target = getattr(model, "target_stats", None)
         if target is not None and not _dyad_independent(model):
             bm = model.compiled(target_network(model, target, rng))
+        elif _n_imputable(model) and not _dyad_independent(model):
+            # the completion is random: random_state drives it (default a fixed one, so
+            # that an MPLE without random_state -- e.g. another estimator's start -- is
+            # reproducible)
+            bm = model.compiled(impute_missing(
+                model, rng if self.random_state is not None else 0))
         else:
             bm = model.compiled()
         space = getattr(model, "sample_space", None)
@@ -492,7 +498,10 @@ class MPLE(Estimator):
         # the free, observed dyads only (statnet, too, ignores dyad-dependent
         # constraints -- bd, degrees, edges -- in the MPLE)
         design = self._design(bm, rng) if dvars is None else restricted_design(bm, dvars)
-        design, labels_all, restore = offset_design(model, design, labels)
+        if _curved_view(model):
+            design, restore = _curved_offset_design(model.parameterisation, design), None
+        else:
+            design, labels_all, restore = offset_design(model, design, labels)
         if restore is not None:
             labels = labels_all
         if self.verbose:
@@ -545,14 +554,73 @@ class MPLE(Estimator):
             model=model, dyad_independent=dyad_indep)
 
 
+def _n_imputable(model) -> int:
+    space = getattr(model, "sample_space", None)
+    return 0 if space is None else int(getattr(space, "n_missing", 0))
+
+
+def impute_missing(model, random_state=None):
+    """The observed ties plus a random completion of the missing dyads, as
+    statnet completes them before its MPLE (and its MCMC-MLE chains): of the
+    free missing dyads, round(d × their number) chosen uniformly at random
+    become ties, d being the density of the free, observed dyads.  Returns
+    the (m, 2) tie array.
+
+    The MPLE of a dyad-dependent model uses the completed network for the
+    change statistics of the observed dyads (the missing dyads themselves
+    stay out of the design); a dyad-independent model's MPLE does not
+    depend on it.  statnet's completion uses R's random numbers, so its MPLE
+    differs from ours by the spread of this imputation (see the tests)."""
+    from ..sampling.space import dyad_vars, var_pairs
+    space = model.sample_space
+    net = model.network
+    rng = check_random_state(random_state)
+    informative = space.design_vars()
+    free = space.free_vars()
+    missing = space.missing if free is None else np.intersect1d(free, space.missing)
+    ties = np.asarray(net.ties, dtype=np.int64).reshape(-1, 2)
+    n_inf = net.n_dyads - space.n_missing if informative is None else len(informative)
+    tie_vars = dyad_vars(net.n, net.directed, ties) if len(ties) else np.zeros(0, np.int64)
+    on = len(tie_vars) if informative is None else int(np.isin(tie_vars, informative).sum())
+    d = on / n_inf if n_inf else 0.0
+    k = int(np.round(d * len(missing)))            # round half to even, as R's round()
+    if k == 0 or len(missing) == 0:
+        return ties
+    chosen = rng.choice(np.asarray(missing, dtype=np.int64), size=k, replace=False)
+    return np.concatenate([ties, var_pairs(net.n, net.directed, np.sort(chosen))])
+
+
+def _curved_view(model) -> bool:
+    """The free coefficients of a curved model with offsets (ERGM.fit's view)."""
+    par = getattr(model, "parameterisation", None)
+    return hasattr(par, "offset_coef") and not getattr(par.inner, "linear", True)
+
+
+def _curved_offset_design(par, design: Design) -> Design:
+    """The design of the free coefficients of a curved model with offsets.
+    With every decay fixed, η(θ) = A θ + c (:meth:`OffsetParameterisation.affine_parts`):
+    a logistic regression on the columns X A with the fixed part X c -- the
+    same fit as the fixed-decay model's.  With a decay free, the design keeps
+    the canonical statistics (the curved pseudo-likelihood applies η(θ),
+    offsets included)."""
+    if not np.all(np.isfinite(par.offset_coef)):
+        from ..exceptions import FormulaError
+        raise FormulaError("an infinite offset in a curved model is not implemented")
+    if not par.affine:
+        return design
+    A, c = par.affine_parts()
+    return replace(design, X=design.X @ A, offset=design.X @ c)
+
+
 def _fit_curved(model, design: Design, labels, term_of, est) -> LogitFit:
     """The curved pseudo-likelihood, maximised in θ (see :mod:`.curved`)."""
     from .curved import decay_messages, maximize_curved_pseudolikelihood, start_values
     par = model.parameterisation
     init = _curved_init(est.init, labels)
 
-    def fit_linear(A):
-        sub = Design(design.X @ A, design.n, design.s, design.n_vars, design.n_on)
+    def fit_linear(A, c=None):
+        sub = Design(design.X @ A, design.n, design.s, design.n_vars, design.n_on,
+                     offset=None if c is None else design.X @ c)
         names = [lab for k, lab in enumerate(labels) if k not in par.decay_indices()]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
@@ -560,6 +628,8 @@ def _fit_curved(model, design: Design, labels, term_of, est) -> LogitFit:
         return f.params, f.loglik
 
     decays = [t.init_decay for t in model.terms if getattr(t, "curve", None) is not None]
+    if hasattr(par, "kept_curved"):          # offsets: the curved terms left free
+        decays = [decays[j] for j in par.kept_curved]
     theta0 = start_values(par, fit_linear, decays, init)
     theta, ll, H, n_iter, converged = maximize_curved_pseudolikelihood(design, par, theta0,
                                                                        maxiter=est.maxiter)

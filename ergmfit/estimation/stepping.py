@@ -79,13 +79,25 @@ def is_ess_fraction(Z, eta):
 def is_moments(Z, eta):
     """log mean_i exp(η·z_i), and the importance-weighted mean and covariance of
     the z_i (weights ∝ exp(η·z_i)): the pieces of the IS log-likelihood ratio."""
-    a = Z @ eta
+    return weighted_moments(Z @ eta, Z)
+
+
+def weighted_moments(a, X):
+    """log mean_i exp(a_i), and the mean and covariance of the rows of ``X``
+    weighted ∝ exp(a_i).  (A curved model passes X = Z J, the statistics in its
+    parameters' directions: p columns instead of the q canonical ones.)"""
     top = a.max()
     w = np.exp(a - top)
     w /= w.sum()
-    mu = w @ Z
-    C = (Z - mu).T @ ((Z - mu) * w[:, None])
+    mu = w @ X
+    C = (X - mu).T @ ((X - mu) * w[:, None])
     return float(np.log(np.mean(np.exp(a - top))) + top), mu, C
+
+
+def log_mean_exp(a) -> float:
+    """log mean_i exp(a_i), computed stably."""
+    top = a.max()
+    return float(np.log(np.mean(np.exp(a - top))) + top)
 
 
 def maximize_is_loglik(Z, target, maxit=100, tol=1e-12):

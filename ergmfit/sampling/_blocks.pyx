@@ -39,6 +39,7 @@ from libc.math cimport exp, log, INFINITY, isfinite, fabs
 from libc.stdint cimport int64_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memset, memcpy
+from cpython.exc cimport PyErr_CheckSignals
 
 from ergmfit.core._model cimport BinaryModel
 from ergmfit.core._random cimport RNG, rng_seed, rng_uniform, rng_below
@@ -47,7 +48,7 @@ from ergmfit.terms._ergm cimport ERGMModel
 cnp.import_array()
 
 # the choosers live in _choosers; their Python names are re-exported here
-from ergmfit.sampling._choosers import UniformBlocks, NodeTripleBlocks, StarBlocks  # noqa: F401
+from ergmfit.sampling._choosers import UniformBlocks, NodeTripleBlocks, StarBlocks, FreeOnly  # noqa: F401
 import ergmfit.sampling._choosers as _choosers
 globals().update(BlockChooser=_choosers.BlockChooser, ListBlocks=_choosers.ListBlocks)
 
@@ -58,6 +59,11 @@ cdef extern from *:
     int ergmfit_ctz64(unsigned long long x) noexcept nogil
 
 MAX_ENUMERATION = 20      # hard limit of Enumeration (2^20 configurations)
+
+# Ctrl-C: the compiled loops look for a pending signal after about this many
+# flips (as the Metropolis-Hastings loop after 2^16 proposals)
+cdef enum:
+    CHECK_EVERY = 65536
 
 
 # ---------------------------------------------------------------------------
@@ -331,6 +337,7 @@ def block_differences(BinaryModel model, cnp.int64_t[:, :] blocks, Enumeration k
     if kernel._ensure(p, k) != 0:
         raise MemoryError()
     cdef cnp.ndarray[cnp.int64_t, ndim=2] bl = np.ascontiguousarray(arr, dtype=np.int64)
+    cdef int64_t since = 0
     with nogil:
         for c in range(C):
             cur = kernel.walk(model, <int64_t*>&bl[c, 0] if k else NULL, k, p)
@@ -339,6 +346,11 @@ def block_differences(BinaryModel model, cnp.int64_t[:, :] blocks, Enumeration k
                 break
             if p:
                 memcpy(&out[c, 0, 0], kernel.D, n * p * sizeof(double))
+            since += n
+            if since >= CHECK_EVERY:          # Ctrl-C (the state is restored here)
+                since = 0
+                with gil:
+                    PyErr_CheckSignals()
     if bad:
         raise MemoryError("out of memory while flipping variables")
     return out[:, :, :p]
@@ -440,6 +452,19 @@ cdef class BlockGibbsSampler:
                 self.n_moved += 1
         return 0
 
+    cdef int _checked(self, const double* theta, int64_t steps, double* delta) except -100 nogil:
+        # _steps in chunks of about CHECK_EVERY flips, with a look for a pending
+        # signal (Ctrl-C raises KeyboardInterrupt here) after each
+        cdef int64_t chunk, per = max(1, CHECK_EVERY >> min(self.chooser.max_size, 16))
+        cdef int rc = 0
+        while steps > 0 and rc == 0:
+            chunk = per if per < steps else steps
+            rc = self._steps(theta, chunk, delta)
+            steps -= chunk
+            with gil:
+                PyErr_CheckSignals()
+        return rc
+
     def run(self, theta, int64_t steps):
         """Advance the chain by ``steps`` block updates."""
         cdef cnp.ndarray[double, ndim=1] th = _as_theta(self.model, theta)
@@ -447,7 +472,7 @@ cdef class BlockGibbsSampler:
         cdef double dummy = 0.0
         cdef int rc
         with nogil:
-            rc = self._steps(&th[0], steps, &d[0] if d.shape[0] else &dummy)
+            rc = self._checked(&th[0], steps, &d[0] if d.shape[0] else &dummy)
         _check_rc(rc, self.chooser.max_size, self.kernel.max_size)
 
     def sample(self, theta, int64_t n, int64_t burnin, int64_t interval):
@@ -463,10 +488,10 @@ cdef class BlockGibbsSampler:
         if n < 0 or burnin < 0 or interval < 1:
             raise ValueError("need n >= 0, burnin >= 0 and interval >= 1")
         with nogil:
-            rc = self._steps(&th[0], burnin, &d[0] if p else &dummy)
+            rc = self._checked(&th[0], burnin, &d[0] if p else &dummy)
             s = 0
             while rc == 0 and s < n:
-                rc = self._steps(&th[0], interval, &d[0] if p else &dummy)
+                rc = self._checked(&th[0], interval, &d[0] if p else &dummy)
                 for q in range(p):
                     out[s, q] = d[q]
                 s += 1
@@ -495,7 +520,10 @@ def bcd_loop(BinaryModel model, BlockChooser chooser, BlockKernel kernel, theta0
     iterates from ``average_from`` on, or None), ``trace`` (theta after every
     ``trace_every`` iterations, an array), ``n_iter`` (iterations done),
     ``diverged`` (True if |theta| exceeded ``max_abs``), ``grad_mean``
-    (mean gradient over the averaging window).
+    (mean gradient over the averaging window), ``interrupted`` (True if
+    Ctrl-C ended the loop: the iterations before it are complete, and the
+    state is the data again).  The loop looks for a pending signal after
+    about every 2^16 flips.
     """
     from ergmfit.utils.validation import seed_words
     cdef int p = model.n_stats
@@ -531,8 +559,11 @@ def bcd_loop(BinaryModel model, BlockChooser chooser, BlockKernel kernel, theta0
     cdef cnp.ndarray[double, ndim=2] trace = np.zeros((n_trace, max(p, 1)))
     cdef int64_t t, n_avg = 0, nj, r, tr = 0
     cdef int b, s, k, q, q2, rc = 0
-    cdef bint diverged = 0, last
+    cdef bint diverged = 0, last, interrupted = 0
     cdef double a, x
+    # flips of one iteration, at most (the signal check counts them)
+    cdef int64_t per_iter = <int64_t>batch * steps * (((<int64_t>1) << min(K, 30)) + K)
+    cdef int64_t since = 0
     with nogil:
         for t in range(n_iter):
             for q in range(p):
@@ -610,9 +641,21 @@ def bcd_loop(BinaryModel model, BlockChooser chooser, BlockKernel kernel, theta0
             if diverged:
                 t += 1
                 break
+            since += per_iter
+            if since >= CHECK_EVERY:
+                since = 0
+                with gil:
+                    try:
+                        PyErr_CheckSignals()
+                    except KeyboardInterrupt:
+                        interrupted = 1
+                if interrupted:
+                    t += 1
+                    break
         else:
             t = n_iter
     _check_rc(rc, chooser.max_size, kernel.max_size)
     return {"theta": th[:p].copy(), "average": avg[:p].copy() if n_avg else None,
             "n_average": n_avg, "grad_mean": gavg[:p].copy() if n_avg else None,
-            "trace": trace[:tr, :p].copy(), "n_iter": int(t), "diverged": bool(diverged)}
+            "trace": trace[:tr, :p].copy(), "n_iter": int(t), "diverged": bool(diverged),
+            "interrupted": bool(interrupted)}

@@ -54,27 +54,41 @@ cdef inline bint _in(const int64_t* a, int n, int64_t v) noexcept nogil:
 
 
 cdef class UniformBlocks(BlockChooser):
-    """k distinct variables drawn uniformly (every k-subset equally likely)."""
+    """k distinct variables drawn uniformly (every k-subset equally likely);
+    with ``free`` (sorted variable indices) k-subsets of those only, as a
+    constrained sample space needs (the other variables are never in a block)."""
     cdef int k
     cdef int64_t* perm
     cdef bint use_perm
+    cdef int64_t pool                 # variables to draw from
+    cdef readonly object free         # the free variables (int64 array), or None
+    cdef const int64_t* _free
 
-    def __cinit__(self, int64_t n_vars, int k):
+    def __cinit__(self, int64_t n_vars, int k, free=None):
         cdef int64_t i
-        if k < 1 or k > n_vars:
-            raise ValueError(f"block size must lie in 1..{n_vars} (the number of variables), "
-                             f"got {k}")
+        self.perm = NULL
+        self._free = NULL
+        self.free = None
+        self.pool = n_vars
+        if free is not None:
+            from ergmfit.utils.validation import check_index_set
+            self.free = np.ascontiguousarray(
+                np.sort(check_index_set(free, n_vars, "free variables")), dtype=np.int64)
+            self._free = <const int64_t*>cnp.PyArray_DATA(self.free)
+            self.pool = self.free.shape[0]
+        if k < 1 or k > self.pool:
+            raise ValueError(f"block size must lie in 1..{self.pool} (the number of "
+                             f"{'free ' if free is not None else ''}variables), got {k}")
         self.k = k
         self.max_size = k
         self.n_vars = n_vars
-        self.perm = NULL
         # a partial Fisher-Yates shuffle when k is a sizeable share of the variables
-        self.use_perm = n_vars <= (1 << 22) and <int64_t>k * 64 > n_vars
+        self.use_perm = self.pool <= (1 << 22) and <int64_t>k * 64 > self.pool
         if self.use_perm:
-            self.perm = <int64_t*>malloc(n_vars * sizeof(int64_t))
+            self.perm = <int64_t*>malloc(self.pool * sizeof(int64_t))
             if self.perm == NULL:
                 raise MemoryError()
-            for i in range(n_vars):
+            for i in range(self.pool):
                 self.perm[i] = i
 
     def __dealloc__(self):
@@ -85,16 +99,19 @@ cdef class UniformBlocks(BlockChooser):
         cdef int64_t j, t, v
         if self.use_perm:
             for r in range(self.k):
-                j = r + rng_below(rng, self.n_vars - r)
+                j = r + rng_below(rng, self.pool - r)
                 t = self.perm[r]; self.perm[r] = self.perm[j]; self.perm[j] = t
                 out[r] = self.perm[r]
-            return self.k
-        r = 0
-        while r < self.k:
-            v = rng_below(rng, self.n_vars)
-            if not _in(out, r, v):
-                out[r] = v
-                r += 1
+        else:
+            r = 0
+            while r < self.k:
+                v = rng_below(rng, self.pool)
+                if not _in(out, r, v):
+                    out[r] = v
+                    r += 1
+        if self._free != NULL:            # pool positions -> free variables
+            for r in range(self.k):
+                out[r] = self._free[out[r]]
         return self.k
 
 
@@ -233,6 +250,54 @@ cdef class StarBlocks(BlockChooser):
             else:
                 v = self.em.var(i, r)
             if not _in(out, m, v):
+                out[m] = v
+                m += 1
+        return m
+
+
+cdef class FreeOnly(BlockChooser):
+    """The blocks of another chooser without the variables that are not free
+    (fixed dyads of a constrained sample space): a block may come out
+    smaller, or empty (a step that changes nothing).  The choice still does
+    not depend on the state, so blocked Gibbs steps keep p(x | theta)
+    invariant on the constrained space.
+
+    Parameters
+    ----------
+    inner : BlockChooser
+    free : sorted int64 array of the free variables
+    """
+    cdef readonly BlockChooser inner
+    cdef readonly object free
+    cdef const int64_t* _free
+    cdef int64_t n_free
+
+    def __cinit__(self, BlockChooser inner, free):
+        from ergmfit.utils.validation import check_index_set
+        self.inner = inner
+        self.free = np.ascontiguousarray(
+            np.sort(check_index_set(free, inner.n_vars, "free variables")), dtype=np.int64)
+        self._free = <const int64_t*>cnp.PyArray_DATA(self.free)
+        self.n_free = self.free.shape[0]
+        self.max_size = inner.max_size
+        self.n_vars = inner.n_vars
+
+    cdef int choose(self, RNG* rng, int64_t* out) noexcept nogil:
+        cdef int k = self.inner.choose(rng, out), r, m = 0
+        cdef int64_t lo, hi, mid, v
+        if k < 0:
+            return k
+        for r in range(k):
+            v = out[r]
+            lo = 0
+            hi = self.n_free
+            while lo < hi:                      # binary search in the free variables
+                mid = (lo + hi) >> 1
+                if self._free[mid] < v:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            if lo < self.n_free and self._free[lo] == v:
                 out[m] = v
                 m += 1
         return m

@@ -22,6 +22,17 @@ pending signal (``PyErr_CheckSignals``); a ``KeyboardInterrupt`` then ends
 the call within milliseconds, with the chain's state and ``delta`` consistent
 (the proposals before it are applied).  Nothing of this is in the
 per-proposal path.
+
+Runaway guard: at the same moments (every 2^16 proposals, never per
+proposal) the loop compares the tie count with a ceiling and the process's
+peak memory with a bound, and stops with :class:`DegenerateModelError` when
+either is passed -- a degenerate (or nearly degenerate) model whose chain
+fills the network would otherwise run for minutes and take gigabytes.  The
+ceiling is ``max(min_ties, factor x reference ties)`` (the reference is the
+observed network's tie count when the model made the sampler, else the
+ties at the start) and the bound ``memory`` bytes above the peak at the
+start; the defaults are in :data:`RUNAWAY_GUARD` and changed with
+:func:`ergmfit.sampling.chains.runaway_guard`.
 """
 import numpy as np
 cimport numpy as cnp
@@ -29,6 +40,7 @@ from libc.math cimport log
 from libc.stdint cimport int64_t, uint64_t
 from libc.stdlib cimport malloc, free
 from cpython.exc cimport PyErr_CheckSignals
+from ergmfit.exceptions import DegenerateModelError
 from ergmfit.core._model cimport BinaryModel
 from ergmfit.core._random cimport RNG, rng_seed, rng_uniform_pos
 from ergmfit.sampling._proposals cimport Proposal
@@ -38,6 +50,38 @@ cnp.import_array()
 # proposals between two looks for a pending signal (Ctrl-C): ~5 ms at 12 M/s
 cdef enum:
     CHECK_EVERY = 65536
+
+cdef extern from *:
+    """
+    #if defined(_WIN32)
+    static long long ergmfit_peak_rss_kb(void) { return 0; }
+    #else
+    #include <sys/resource.h>
+    static long long ergmfit_peak_rss_kb(void) {
+        struct rusage ru;
+        if (getrusage(RUSAGE_SELF, &ru) != 0) return 0;
+    #if defined(__APPLE__)
+        return (long long)ru.ru_maxrss / 1024;      /* bytes there */
+    #else
+        return (long long)ru.ru_maxrss;             /* kB on Linux and the BSDs */
+    #endif
+    }
+    #endif
+    """
+    long long ergmfit_peak_rss_kb() noexcept nogil
+
+# The runaway guard's defaults (see the module docstring):
+# * factor: the tie ceiling is factor x the reference tie count (None: no ceiling);
+#   a fitted model's networks stay near the observed count, and 4x is far outside it;
+# * min_ties: ... but never below this many ties (small networks may fill up
+#   harmlessly: 10^6 ties take some 100 MB);
+# * memory: bytes of peak-memory growth during one chain (None: no bound).
+RUNAWAY_GUARD = {"factor": 4.0, "min_ties": 1_000_000, "memory": 4 * 2**30}
+
+
+def peak_memory_kb():
+    """Peak resident memory of this process in kB (0 where unknown)."""
+    return int(ergmfit_peak_rss_kb())
 
 
 cdef inline double _taylor4(double y) noexcept nogil:
@@ -69,10 +113,64 @@ cdef class MHSampler:
         if self.buf == NULL:
             raise MemoryError()
         self.delta = np.zeros(model.n_stats)
+        self.start_ties = model.n_on()
+        self.description = None
+        self.set_guard()
         proposal.start(model)
 
     def __dealloc__(self):
         free(self.buf)
+
+    def set_guard(self, reference_ties=None, factor="default", min_ties="default",
+                  memory="default"):
+        """Set the runaway guard: stop when the tie count passes
+        ``max(min_ties, factor * reference_ties)`` (``reference_ties``:
+        default the ties at the start) or the peak memory grows by ``memory``
+        bytes from now.  Unset arguments take :data:`RUNAWAY_GUARD`'s values;
+        None switches that part off."""
+        g = RUNAWAY_GUARD
+        factor = g["factor"] if factor == "default" else factor
+        min_ties = g["min_ties"] if min_ties == "default" else min_ties
+        memory = g["memory"] if memory == "default" else memory
+        ref = self.start_ties if reference_ties is None else int(reference_ties)
+        self.reference_ties = ref
+        if factor is None or not np.isfinite(float(factor)):
+            self.max_ties = 0
+        else:
+            ceiling = max(float(min_ties or 0), float(factor) * ref)
+            self.max_ties = 0 if ceiling >= self.model.n_vars else max(1, int(ceiling))
+        peak = ergmfit_peak_rss_kb()
+        self.max_rss_kb = 0 if memory is None or peak <= 0 else peak + int(memory) // 1024
+        self.guard_settings = {"factor": factor, "min_ties": min_ties, "memory": memory}
+
+    cdef int _runaway(self) except -1:
+        # the message of a chain that passed the guard (called with the GIL)
+        cdef int64_t now = self.model.n_on()
+        what = f" of {self.description}" if self.description else ""
+        g = self.guard_settings
+        if self.max_ties > 0 and now > self.max_ties:
+            cause = (f"the number of ties grew from {self.start_ties:,} to {now:,}, past the "
+                     f"ceiling of {self.max_ties:,} (max(min_ties={g['min_ties']:,}, "
+                     f"factor={g['factor']:g} x the {self.reference_ties:,} ties of the "
+                     f"reference network))")
+            limit = "the tie ceiling"
+        else:
+            cause = (f"the process's memory grew by more than {g['memory'] / 2**30:.3g} GiB "
+                     f"while the number of ties went from {self.start_ties:,} to {now:,}")
+            limit = "the memory bound"
+        exc = DegenerateModelError(
+            f"the Markov chain{what} ran away after {self.n_proposed:,} proposals: {cause}. "
+            "The model is degenerate (or nearly so) at these parameters: it puts its mass on "
+            "networks far denser than the observed one, and the chain would keep filling the "
+            "network (time and memory without bound). Try the estimate at full precision "
+            "(rounded coefficients of a near-degenerate model can be degenerate), a fit by "
+            "method='mcmle' or 'ee' from a better start, or geometrically weighted terms "
+            "(gwesp, gwdsp, gwdegree) instead of triangle or k-star terms. If networks this "
+            f"dense are intended, raise {limit} with "
+            "ergmfit.sampling.chains.runaway_guard(factor=..., min_ties=..., memory=...)")
+        exc.retryable = True          # MCMC-MLE restarts from a safer start
+        exc.runaway = True
+        raise exc
 
     cdef int _steps(self, const double* theta, int64_t steps, double* delta) noexcept nogil:
         return self._batch(theta, steps, delta, NULL, NULL, 1, NULL, NULL)
@@ -145,11 +243,16 @@ cdef class MHSampler:
     cdef int _tick(self, int64_t n) except -1 nogil:
         # count n proposals; every CHECK_EVERY of them, run Python's signal
         # handlers (Ctrl-C raises KeyboardInterrupt here)
+        # and compare the tie count and the peak memory with the runaway guard
         self.since_check += n
         if self.since_check >= CHECK_EVERY:
             self.since_check = 0
             with gil:
                 PyErr_CheckSignals()
+            if ((self.max_ties > 0 and self.model.n_on() > self.max_ties)
+                    or (self.max_rss_kb > 0 and ergmfit_peak_rss_kb() > self.max_rss_kb)):
+                with gil:
+                    self._runaway()
         return 0
 
     cdef int _run_checked(self, const double* theta, int64_t steps, double* delta) except -1 nogil:

@@ -9,8 +9,51 @@ from __future__ import annotations
 
 import numpy as np
 
+import contextlib
+
+from ..exceptions import SettingsError
 from ..utils.longrun import parallel_map
 from ..utils.validation import check_random_state
+from . import _mh
+
+
+@contextlib.contextmanager
+def runaway_guard(factor="keep", min_ties="keep", memory="keep"):
+    """Change the runaway guard of every Metropolis-Hastings chain in a ``with`` block.
+
+    Every chain (``simulate``, gof, MCMC-MLE, CD, EE, Bayes, the s.e.
+    simulations) stops with :class:`~ergmfit.exceptions.DegenerateModelError`
+    when its tie count passes ``max(min_ties, factor x the observed ties)``
+    or the process's peak memory grows by ``memory`` bytes during the chain
+    (checked in the compiled loop every 2^16 proposals).  Defaults:
+    ``factor=4``, ``min_ties=1_000_000``, ``memory=4 GiB``; ``None`` switches
+    a part off.  Parallel workers (``n_jobs``) get the settings in force.
+
+    >>> import networkx as nx, ergmfit as ef
+    >>> m = ef.ERGM(nx.empty_graph(30), "edges")
+    >>> with runaway_guard(factor=None):          # no tie ceiling
+    ...     S = m.simulate([3.0], n=1, output="stats", random_state=1)
+    """
+    new = {}
+    for key, val in (("factor", factor), ("min_ties", min_ties), ("memory", memory)):
+        if isinstance(val, str) and val == "keep":
+            continue
+        if val is not None:
+            try:
+                ok = float(val) >= 0
+            except (TypeError, ValueError):
+                ok = False
+            if not ok:
+                raise SettingsError(f"runaway_guard: {key} must be a number >= 0 or None, "
+                                    f"got {val!r}")
+        new[key] = val
+    old = dict(_mh.RUNAWAY_GUARD)
+    _mh.RUNAWAY_GUARD.update(new)
+    try:
+        yield dict(_mh.RUNAWAY_GUARD)
+    finally:
+        _mh.RUNAWAY_GUARD.clear()
+        _mh.RUNAWAY_GUARD.update(old)
 
 
 def _chain_job(model, theta, n, burnin, interval, start, seed, proposal):

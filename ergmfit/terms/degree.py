@@ -163,7 +163,11 @@ def _gw(net, name, short, decay, fixed, cutoff, mode, attr=None, levels=None):
     _no_levels(name, levels)
     if not as_bool(fixed, f"term {name}: fixed"):
         if attr is not None:
-            raise TermError(f"term {name}: attr is supported with fixed=TRUE only")
+            # statnet 4.4 refuses it too: "Using 'fixed=FALSE' with an attribute is not
+            # implemented at this time. Use 'fixed=TRUE'."
+            raise TermError(f"term {name}: attr= with fixed=FALSE (the curved form) is not "
+                            f"implemented, as in statnet; use fixed=TRUE with a decay, e.g. "
+                            f"{name}(0.5, fixed=TRUE, attr={attr!r})")
         return _curved_degrees(net, name, decay, cutoff, mode, GeometricWeights, net.n - 1)
     if decay is None:
         raise TermError(f"term {name}: decay is required with fixed=TRUE, "

@@ -27,10 +27,19 @@ BIG = 1e300
 
 
 class OffsetParameterisation(Parameterisation):
-    """The free coefficients of ``inner`` (offsets at ``coef``)."""
+    """The free coefficients of ``inner`` (offsets at ``coef``).
+
+    ``inner`` may be curved (statnet's ``offset(gwesp(fixed=FALSE))`` fixes
+    both the weight and the decay; ``offset(gwesp(fixed=FALSE), 2)`` only
+    the decay).  With every decay fixed the view is affine in the free
+    coefficients (``affine``: the MPLE is then a logistic regression and
+    the MCMC-MLE's importance-sampling step the linear one, in effect);
+    a curved term whose decay stays free keeps its (weight, decay) pair in
+    :attr:`curved_terms`, in the free coefficients' positions.  A curved
+    term whose weight is fixed but whose decay is free is refused (see
+    :func:`check_offset_mask`)."""
 
     linear = False
-    affine = True          # not curved: the MPLE folds the offsets into its design
 
     def __init__(self, inner, mask, coef):
         self.inner = inner
@@ -39,7 +48,20 @@ class OffsetParameterisation(Parameterisation):
         self.coef = np.clip(self.offset_coef, -BIG, BIG)
         free = [lab for lab, o in zip(inner.param_labels, self.mask) if not o]
         super().__init__(free, inner.stat_labels)
-        self.curved_terms = []
+        check_offset_mask(inner, self.mask)
+        # position of each inner parameter among the free ones (-1: an offset)
+        pos = np.cumsum(~self.mask) - 1
+        self.curved_terms, self.kept_curved = [], []
+        for j, (ps, ss, curve) in enumerate(getattr(inner, "curved_terms", [])):
+            if not self.mask[ps.start + 1]:            # the decay is free
+                a = int(pos[ps.start])
+                self.curved_terms.append((slice(a, a + 2), ss, curve))
+                self.kept_curved.append(j)
+
+    @property
+    def affine(self) -> bool:
+        """η is affine in the free coefficients: no free decay."""
+        return not self.curved_terms
 
     def full(self, theta) -> np.ndarray:
         """θ with the offset coefficients put back (in the inner model's order)."""
@@ -55,10 +77,98 @@ class OffsetParameterisation(Parameterisation):
     def jacobian(self, theta) -> np.ndarray:
         return self.inner.jacobian(self.full(theta))[:, ~self.mask]
 
+    def affine_parts(self, theta=None):
+        """(A, c) with η(θ) = A θ + c at the decays of ``theta`` (every decay, if
+        the view is affine): A is (q, p_free), c the offsets' part of η.  The
+        free decays' columns of A are zero (see
+        :func:`ergmfit.estimation.curved.fixed_decay_matrix`)."""
+        theta = np.zeros(self.n_params) if theta is None else np.asarray(theta, float)
+        full = self.full(theta)
+        inner = self.inner
+        if getattr(inner, "linear", False):
+            A = np.eye(inner.n_stats)
+        else:
+            from ..estimation.curved import fixed_decay_matrix
+            A = fixed_decay_matrix(inner, full)
+        return A[:, ~self.mask], A[:, self.mask] @ self.coef
+
     def lower_bounds(self) -> np.ndarray:
         lb = getattr(self.inner, "lower_bounds", None)
         return (lb()[~self.mask] if lb is not None
                 else np.full(int((~self.mask).sum()), -np.inf))
 
     def decay_indices(self) -> list:
-        return []
+        return [ps.start + 1 for ps, _, _ in self.curved_terms]
+
+
+def check_offset_mask(inner, mask):
+    """Refuse what a curved term cannot do: a fixed weight with a free decay
+    (its natural parameters would be curved in the decay alone)."""
+    from ..exceptions import FormulaError
+    for ps, _, _ in getattr(inner, "curved_terms", []):
+        if mask[ps.start] and not mask[ps.start + 1]:
+            w, d = inner.param_labels[ps.start], inner.param_labels[ps.start + 1]
+            raise FormulaError(
+                f"offset on {w!r} with {d!r} free is not implemented: fix both "
+                f"(offset(term)) or only the decay (offset(term, 2))")
+
+
+def split_which(text):
+    """``"term, which"`` -> (term text, which text or None): statnet's
+    ``offset(term, which)``, split at the first comma outside parentheses,
+    brackets and strings (nothing evaluated)."""
+    depth, quote = 0, None
+    for i, ch in enumerate(text):
+        if quote:
+            if ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            return text[:i].strip(), text[i + 1:].strip()
+    return text.strip(), None
+
+
+def which_mask(which, n):
+    """The mask of a term's ``n`` parameters that ``which`` (statnet's
+    ``offset(term, which)``: 1-based indices ``2`` / ``c(1, 3)`` / ``1:2``,
+    or logicals ``c(FALSE, TRUE)``, recycled as statnet does) fixes; all of
+    them when ``which`` is None.
+
+    >>> which_mask("2", 2).tolist()
+    [False, True]
+    >>> which_mask("c(TRUE, FALSE)", 4).tolist()
+    [True, False, True, False]
+    """
+    from ..exceptions import FormulaError
+    if which is None:
+        return np.ones(n, dtype=bool)
+    w = which.strip()
+    if w.startswith("which") and "=" in w:
+        w = w.split("=", 1)[1].strip()
+    inner = w[2:-1] if w.startswith("c(") and w.endswith(")") else w
+    items = [x.strip() for x in inner.split(",") if x.strip()]
+    if items and all(x.upper() in ("TRUE", "FALSE", "T", "F") for x in items):
+        vals = [x.upper() in ("TRUE", "T") for x in items]
+        return np.array([vals[k % len(vals)] for k in range(n)], dtype=bool)
+    idx = []
+    try:
+        for x in items:
+            if ":" in x:
+                a, b = (int(float(v)) for v in x.split(":"))
+                idx.extend(range(a, b + 1) if a <= b else range(a, b - 1, -1))
+            else:
+                idx.append(int(float(x)))
+    except ValueError:
+        raise FormulaError(f"offset(..., {which}): which must be indices or TRUE/FALSE "
+                           "values of the term's parameters") from None
+    if not idx or any(k < 1 or k > n for k in idx):
+        raise FormulaError(f"offset(..., {which}): the term has {n} parameter(s); "
+                           "which must pick among 1.." + str(n))
+    mask = np.zeros(n, dtype=bool)
+    mask[[k - 1 for k in idx]] = True
+    return mask

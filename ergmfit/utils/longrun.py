@@ -299,22 +299,98 @@ def _backend_context(backend):
     return joblib.parallel_config(backend=backend)
 
 
+# how often (seconds) a worker process looks whether its parent is still there
+PARENT_POLL = 0.25
+_watching = {"pid": None}
+_TEMP_PREFIX = "ergmfit_run_"
+
+
+def _watch_parent(parent_pid, directory=None):
+    """In a worker process of ``parent_pid`` (loky, multiprocessing): start,
+    once per process, a daemon thread that ends the process as soon as the
+    parent is gone (killed, crashed), removing ``directory`` first; the
+    compiled loops run without the GIL, so the thread gets to run within
+    ``PARENT_POLL`` seconds.  Nothing in the parent itself (threads) or in
+    a process that is not the parent's child (a dask worker)."""
+    if parent_pid == os.getpid() or os.getppid() != parent_pid:
+        return
+    if directory is not None:
+        _watching.setdefault("dirs", set()).add(directory)
+    if _watching["pid"] == parent_pid:
+        return
+    _watching["pid"] = parent_pid
+
+    def watch():
+        import shutil
+        import time
+        while os.getppid() == parent_pid:
+            time.sleep(PARENT_POLL)
+        for d in list(_watching.get("dirs", ())):
+            for _ in range(50):         # another worker may still write into it
+                shutil.rmtree(d, ignore_errors=True)
+                if not os.path.exists(d):
+                    break
+                time.sleep(0.01)
+        os._exit(1)      # the parent is gone: nobody wants the result
+
+    threading.Thread(target=watch, name="ergmfit-parent-watch", daemon=True).start()
+
+
+def _in_worker(parent_pid, guard, directory, func, *args):
+    """Run ``func(*args)`` in a worker: watch the parent, and use the
+    parent's runaway guard (see :func:`ergmfit.sampling.chains.runaway_guard`)."""
+    _watch_parent(parent_pid, directory)
+    if guard is not None:
+        from ..sampling import _mh
+        _mh.RUNAWAY_GUARD.update(guard)
+    return func(*args)
+
+
+def _guard_now():
+    import sys as _sys
+    mh = _sys.modules.get("ergmfit.sampling._mh")
+    return dict(mh.RUNAWAY_GUARD) if mh is not None else None
+
+
+def _make_temp_dir():
+    """A control directory named after this process; directories of
+    processes that no longer run (killed before they could remove theirs)
+    are removed on the way."""
+    import shutil
+    tmp = tempfile.gettempdir()
+    with contextlib.suppress(OSError):
+        for name in os.listdir(tmp):
+            if not name.startswith(_TEMP_PREFIX):
+                continue
+            try:
+                pid = int(name[len(_TEMP_PREFIX):].split("_")[0])
+            except ValueError:
+                continue
+            if pid != os.getpid() and not _pid_alive(pid):
+                shutil.rmtree(os.path.join(tmp, name), ignore_errors=True)
+    return tempfile.mkdtemp(prefix=f"{_TEMP_PREFIX}{os.getpid()}_")
+
+
 def parallel_map(func, jobs, n_jobs=1, backend=None):
     """``[func(*job) for job in jobs]``, in parallel with joblib when ``n_jobs != 1``.
 
     ``backend``: ``None`` (the caller's ``joblib.parallel_config``, else
     loky processes), ``"loky"``, ``"threading"``, ``"multiprocessing"`` or
     ``"dask"`` (needs a ``dask.distributed.Client``).  Ctrl-C aborts the
-    jobs and raises ``KeyboardInterrupt``.
+    jobs and raises ``KeyboardInterrupt``.  Worker processes end within
+    ``PARENT_POLL`` seconds when this process is killed, and run with its
+    runaway guard.
     """
     jobs = list(jobs)
     if n_jobs == 1 or len(jobs) <= 1:
         return [func(*job) for job in jobs]
     from joblib import Parallel, delayed
+    me, guard = os.getpid(), _guard_now()
     with _backend_context(backend):
         # max_nbytes=None: no read-only memory maps of the networks' arrays
         # (a network state needs writable buffers)
-        return Parallel(n_jobs=n_jobs, max_nbytes=None)(delayed(func)(*job) for job in jobs)
+        return Parallel(n_jobs=n_jobs, max_nbytes=None)(
+            delayed(_in_worker)(me, guard, None, func, *job) for job in jobs)
 
 
 class JobControl:
@@ -364,7 +440,20 @@ def run_jobs(func, jobs, n_jobs=1, backend=None, progress=None, is_interrupted=N
     is_interrupted = is_interrupted or (lambda res: False)
     if n_jobs == 1 or len(jobs) <= 1:
         return _run_here(func, jobs, progress, is_interrupted)
+    if _is_dask(backend):
+        # progress and stop through dask's Variable / Event: the jobs may run
+        # on other machines, without a shared file system
+        from ._dask_jobs import run_dask
+        return run_dask(func, jobs, progress, is_interrupted)
     return _run_parallel(func, jobs, n_jobs, backend, progress, is_interrupted)
+
+
+def _is_dask(backend):
+    """``backend`` is dask's, named or (None) the caller's joblib context."""
+    if backend is not None:
+        return backend == "dask"
+    from joblib.parallel import get_active_backend
+    return type(get_active_backend()[0]).__name__ == "DaskDistributedBackend"
 
 
 def _run_here(func, jobs, progress, is_interrupted):
@@ -390,7 +479,8 @@ def _run_parallel(func, jobs, n_jobs, backend, progress, is_interrupted):
 
     from joblib import Parallel, delayed
     from joblib.parallel import get_active_backend
-    control_dir = tempfile.mkdtemp(prefix="ergmfit_run_")
+    control_dir = _make_temp_dir()
+    me, guard = os.getpid(), _guard_now()
     if backend is None:                # the caller's joblib context (thread-local)
         backend, _ = get_active_backend()
     result = {}
@@ -398,7 +488,9 @@ def _run_parallel(func, jobs, n_jobs, backend, progress, is_interrupted):
 
     def target():
         try:
-            calls = (delayed(func)(*job, JobControl(c, control_dir)) for c, job in enumerate(jobs))
+            calls = (delayed(_in_worker)(me, guard, control_dir, func, *job,
+                                         JobControl(c, control_dir))
+                     for c, job in enumerate(jobs))
             with _backend_context(backend):
                 result["out"] = Parallel(n_jobs=n_jobs, max_nbytes=None)(calls)
         except BaseException as exc:   # noqa: BLE001 - re-raised in the caller's thread
@@ -431,8 +523,14 @@ def _run_parallel(func, jobs, n_jobs, backend, progress, is_interrupted):
             interrupted = True
             with contextlib.suppress(OSError):
                 open(os.path.join(control_dir, "stop"), "w").close()
-            while not finished.wait(0.5):    # the jobs stop after their current step
-                pass
+            while True:                      # the jobs stop after their current step
+                try:
+                    while not finished.wait(0.5):
+                        pass
+                    break
+                except KeyboardInterrupt:    # a second Ctrl-C: they are stopping already
+                    print("ergmfit: stopping -- the jobs finish their current step",
+                          file=sys.stderr)
     finally:
         shutil.rmtree(control_dir, ignore_errors=True)
     if "err" in result:

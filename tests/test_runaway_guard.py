@@ -1,0 +1,93 @@
+"""The runaway guard of the compiled sampler (#24 item 10): a chain whose tie
+count grows without bound stops with a DegenerateModelError naming the model;
+a normal chain is unchanged (same seed, same draws)."""
+import time
+
+import networkx as nx
+import numpy as np
+import pytest
+
+import ergmfit as ef
+from ergmfit.exceptions import DegenerateModelError, SettingsError
+from ergmfit.sampling import _mh
+from ergmfit.sampling.chains import run_chains, runaway_guard
+
+
+@pytest.fixture(scope="module")
+def model():
+    return ef.ERGM(nx.gnm_random_graph(2000, 2000, seed=1), "edges + triangle")
+
+
+def test_runaway_simulate_stops_quickly(model):
+    t = time.process_time()
+    with runaway_guard(min_ties=20_000):
+        with pytest.raises(DegenerateModelError) as err:
+            # degenerate: the chain fills the network (ties would grow to ~2 M)
+            model.simulate([-1.0, 0.5], n=200, burnin=0, interval=100_000, output="stats",
+                           random_state=1)
+    assert time.process_time() - t < 5
+    msg = str(err.value)
+    assert "ran away" in msg and "edges + triangle" in msg and "2,000 observed ties" in msg
+    assert "runaway_guard" in msg and "degenerate" in msg
+    assert err.value.retryable           # MCMC-MLE falls back from it
+
+
+def test_runaway_in_chains_and_cd_sampler(model):
+    # run_chains (MCMC-MLE, gof) and a sampler made without the model's name
+    with runaway_guard(min_ties=20_000):
+        with pytest.raises(DegenerateModelError, match="ran away"):
+            run_chains(model, np.array([-1.0, 0.5]), 10, 0, 100_000, random_state=2)
+        sampler, _ = model.sampler([-1.0, 0.5], random_state=3)
+        sampler.description = None
+        with pytest.raises(DegenerateModelError, match="the Markov chain ran away"):
+            sampler.run(np.array([-1.0, 0.5]), 10**7)
+
+
+def test_default_ceiling(model):
+    sampler, _ = model.sampler([-8.0, 0.0], random_state=1)
+    assert sampler.reference_ties == 2000
+    assert sampler.max_ties == 1_000_000                 # max(10^6, 4 x 2000)
+    with runaway_guard(factor=4, min_ties=0, memory=None):
+        s2, _ = model.sampler([-8.0, 0.0], random_state=1)
+        assert s2.max_ties == 8000 and s2.max_rss_kb == 0
+        s2.set_guard(reference_ties=10_000)
+        assert s2.max_ties == 40_000
+    with runaway_guard(factor=None):
+        assert model.sampler([-8.0, 0.0], random_state=1)[0].max_ties == 0
+    assert _mh.RUNAWAY_GUARD == {"factor": 4.0, "min_ties": 1_000_000, "memory": 4 * 2**30}
+    s3, _ = model.sampler([-8.0, 0.0], random_state=1)
+    assert s3.max_rss_kb == 0 or s3.max_rss_kb >= _mh.peak_memory_kb() + 4 * 2**20 - 1
+    with pytest.raises(SettingsError):
+        with runaway_guard(factor=-1):
+            pass
+
+
+def test_guard_changes_no_draw(model):
+    # a normal chain: the guard draws no random number and stops nothing
+    theta = [-7.6, 0.2]
+    a = model.simulate(theta, n=20, burnin=5000, interval=2000, output="stats", random_state=4)
+    with runaway_guard(factor=None, memory=None):
+        b = model.simulate(theta, n=20, burnin=5000, interval=2000, output="stats",
+                           random_state=4)
+    np.testing.assert_array_equal(a, b)
+    with runaway_guard(factor=1.5, min_ties=0):        # a tight ceiling it never reaches
+        c = model.simulate(theta, n=20, burnin=5000, interval=2000, output="stats",
+                           random_state=4)
+    np.testing.assert_array_equal(a, c)
+    assert a[:, 0].max() < 3000
+
+
+def test_guard_reaches_parallel_workers(model):
+    with runaway_guard(min_ties=20_000):
+        with pytest.raises(DegenerateModelError, match="ran away"):
+            run_chains(model, np.array([-1.0, 0.5]), 4, 0, 100_000, n_chains=2, n_jobs=2,
+                       random_state=2)
+
+
+def test_default_ceiling_stops_a_filling_chain():
+    # the defaults: 10^6 ties (2,000 nodes, 2 M dyads, edges = +1 fills 73% of them)
+    m = ef.ERGM(nx.gnm_random_graph(2000, 2000, seed=1), "edges")
+    t = time.process_time()
+    with pytest.raises(DegenerateModelError, match=r"past the ceiling of 1,000,000"):
+        m.simulate([1.0], n=10, burnin=0, interval=10**7, output="stats", random_state=1)
+    assert time.process_time() - t < 5           # 0.28 CPU s measured
