@@ -45,4 +45,4 @@ def test_compact_sampled_zero_set_is_exact(n_vars):
         want[k] = v in seen
         seen.add(v)
     assert np.array_equal(flags, want)
-    assert not _seen_flags(np.arange(10, dtype=np.int64), n_vars, 1000)[0]   # small: I64Set
+    assert not _seen_flags(np.arange(10, dtype=np.int64), n_vars, 1000)[0]   # small: a plain set

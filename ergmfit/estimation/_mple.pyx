@@ -33,7 +33,9 @@ from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcmp, memcpy, memset
 
 from ergmfit.core._model cimport BinaryModel
-from ergmfit.core._hashmap cimport I64Set, i64set_init, i64set_free, i64set_has, i64set_add, mix64
+from ergmfit.core._hashmap cimport (
+    TieMap, tiemap_init, tiemap_free, tiemap_find, tiemap_put, tiemap_home, mix64,
+)
 from ergmfit.core._random cimport RNG, rng_seed, rng_below
 from ergmfit.network._state cimport NetworkState, __builtin_prefetch
 from cpython.ref cimport PyObject
@@ -54,7 +56,7 @@ cdef enum:
     SEEN_SLOTS = 16         # 4-byte slots per 64-byte bucket
     SEEN_REM_BITS = 24      # at most this many key bits besides the bucket's
     SEEN_MAX_DISP = 127     # buckets a key may lie past its own (7 bits)
-    SEEN_COMPACT_MIN = 1048576   # smaller samples use an I64Set
+    SEEN_COMPACT_MIN = 1048576   # smaller samples use a plain hash set (TieMap)
 
 cdef struct SeenSet:
     # Compact form: keys v < 2^L are mixed by a bijection of L bits; the top
@@ -62,14 +64,15 @@ cdef struct SeenSet:
     # bits are stored with the distance d from the key's bucket to the bucket
     # it lies in (linear probing by bucket): slot = d << 25 | rem << 1 | 1,
     # 0 = empty.  (bucket, rem) determines v, so the set is exact, in 4 bytes
-    # per slot instead of 8.  Otherwise (small samples, or keys too long) an I64Set.
+    # per slot instead of 16.  Otherwise (small samples, or keys too long) a TieMap
+    # (its values unused).
     bint compact
     uint32_t* slots
     uint64_t bmask          # buckets - 1
     int L
     int rbits
     uint64_t kmask
-    I64Set plain
+    TieMap plain
 
 
 cdef inline uint64_t _seen_mix(const SeenSet* st, uint64_t x) noexcept nogil:
@@ -104,7 +107,7 @@ cdef int seen_init(SeenSet* st, int64_t expected, int64_t n_vars) noexcept nogil
         st.bmask = nb - 1
         st.kmask = (<uint64_t>1 << st.L) - 1
         return 0
-    return i64set_init(&st.plain, expected * 2 // 3 + 1)    # final load at most 3/4
+    return tiemap_init(&st.plain, expected * 2 // 3 + 1)    # final load at most 3/4
 
 
 cdef void seen_free(SeenSet* st) noexcept nogil:
@@ -112,14 +115,14 @@ cdef void seen_free(SeenSet* st) noexcept nogil:
         free(st.slots)
         st.slots = NULL
     else:
-        i64set_free(&st.plain)
+        tiemap_free(&st.plain)
 
 
 cdef inline void seen_prefetch(const SeenSet* st, int64_t v) noexcept nogil:
     if st.compact:
         __builtin_prefetch(&st.slots[(_seen_mix(st, <uint64_t>v) >> st.rbits) * SEEN_SLOTS])
     else:
-        __builtin_prefetch(&st.plain.keys[mix64(<uint64_t>v) & st.plain.mask])
+        __builtin_prefetch(&st.plain.slots[tiemap_home(&st.plain, v)])
 
 
 cdef inline int seen_add(SeenSet* st, int64_t v) noexcept nogil:
@@ -129,9 +132,9 @@ cdef inline int seen_add(SeenSet* st, int64_t v) noexcept nogil:
     cdef uint32_t* bucket
     cdef int k
     if not st.compact:
-        if i64set_has(&st.plain, v):
+        if tiemap_find(&st.plain, v) != NULL:
             return 1
-        return i64set_add(&st.plain, v)
+        return tiemap_put(&st.plain, v, 0)
     x = _seen_mix(st, <uint64_t>v)
     b = x >> st.rbits
     rem = <uint32_t>(x & ((<uint64_t>1 << st.rbits) - 1))

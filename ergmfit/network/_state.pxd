@@ -1,7 +1,9 @@
 # cython: language_level=3
 cimport cython
 from libc.stdint cimport int64_t, uint64_t, uint16_t
-from ergmfit.core._hashmap cimport TieMap, TieSlot, CountMap, tiemap_find, countmap_get, mix64
+from ergmfit.core._hashmap cimport (
+    TieMap, TieSlot, CountMap, tiemap_find, tiemap_home, countmap_get, mix64,
+)
 
 cdef extern from *:
     """
@@ -166,8 +168,8 @@ cdef class NetworkState:
     # the cache misses overlap instead of queueing one after another.
     cdef inline void prefetch_tie(self, int i, int j) noexcept nogil:
         if self.adj == NULL:
-            __builtin_prefetch(&self.tie_map.slots[mix64(<uint64_t>self.dyad_key(i, j))
-                                                   & self.tie_map.mask])
+            __builtin_prefetch(&self.tie_map.slots[tiemap_home(&self.tie_map,
+                                                               self.dyad_key(i, j))])
     cdef inline void prefetch_otp(self, int i, int j) noexcept nogil:
         if self.d_otp == NULL and self.cached & CACHE_OTP:
             __builtin_prefetch(&self.otp.slots[mix64(<uint64_t>(<int64_t>i * self.n + j + 1))
