@@ -1,6 +1,6 @@
 """Bayesian ERGMs: effective posterior draws per CPU second, ours beside Bergm's.
 
-Run by hand:  python benchmarks/bench_bayes.py [--seed 1] [--no-pl]
+Run by hand:  python benchmarks/bench_bayes.py [--seed 1] [--no-pl] [--models lazega]
 
 For each model: ``fit(method="bayes")`` with its defaults and with Bergm's
 exact settings (``v_proposal=0.0025``: the same proposal variance for every
@@ -20,16 +20,22 @@ model there is no Bergm run; its CPU time is estimated from Bergm's cost
 per auxiliary network on flomarriage (1.57 ms: 10.45 s / (6 chains x 1,100
 iterations)) times Lazega's number of auxiliary networks -- a lower bound,
 since a Lazega step (7 statistics, 630 dyads) costs more than a flomarriage
-one.  Our default there runs 3,780 auxiliary proposals (6 per dyad) where
-Bergm runs 1,000, which leave its posterior means up to 0.6 sds off; the
-line ``aux_iters=1000`` compares at Bergm's (approximate) exactness.
+one.  Our default there measures its auxiliary chain length by a pilot
+(3,000-3,900 proposals) where Bergm runs 1,000, which leave its posterior
+means up to 0.6 sds off; the line ``aux_iters=1000`` compares at Bergm's
+(approximate) exactness.  The line "previous defaults" is the exchange
+algorithm as it was before the measured length and the held two-path counts
+(``aux_iters`` = 6 per dyad, the network state's default storage): the same
+draws as the earlier code, for a before/after figure under the same load.
 """
 import argparse
+import functools
 import time
 
 import numpy as np
 
 import ergmfit as ef
+from ergmfit.estimation import bayes as bayes_mod
 
 LAZEGA = ("edges + gwesp(log(3), fixed=TRUE) + nodecov('seniority') + nodecov('practice') "
           "+ nodematch('practice') + nodematch('gender') + nodematch('office')")
@@ -56,6 +62,16 @@ MODELS = [("flomarriage", "edges + kstar(2) + triangle"),
           ("lazega", LAZEGA)]
 
 
+def run_previous(model, seed):
+    """The previous defaults: 6 proposals per dyad (at least 1000), default storage."""
+    real = bayes_mod.fast_sampler
+    bayes_mod.fast_sampler = functools.partial(real, storage="default")
+    try:
+        return run(model, "bayes", seed, aux_iters=bayes_mod.default_aux_iters(model))
+    finally:
+        bayes_mod.fast_sampler = real
+
+
 def run(model, method, seed, **settings):
     fit = model.fit(method=method, random_state=seed, **settings)
     cpu = fit.info["cpu_seconds"]
@@ -73,14 +89,18 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-pl", action="store_true", help="skip method='bayes-pl'")
+    ap.add_argument("--models", nargs="*", default=None, help="data sets (default: all)")
     args = ap.parse_args(argv)
     for data, formula in MODELS:
+        if args.models and data not in args.models:
+            continue
         model = ef.ERGM(ef.datasets.load(data), formula)
         model.fit(method="bayes", random_state=0, main_iters=5, burnin=0)     # warm-up
         print(f"\n{data} ~ {formula}")
         ours = run(model, "bayes", args.seed)
         bergm_settings = run(model, "bayes", args.seed, v_proposal=0.0025, aux_iters=1000)
-        print(line("ours (defaults)", ours))
+        print(line("ours (defaults)", ours) + f"  aux_iters {ours['fit'].info['aux_iters']}, "
+              f"storage {ours['fit'].info['storage']}")
         ref, what = ((LAZEGA_LONG["mean"], LAZEGA_LONG["sd"]), "the long run") \
             if data == "lazega" else (BERGM_POST[formula], "Bergm")
         f = ours["fit"]
@@ -89,6 +109,8 @@ def main(argv=None):
         print(f"    vs {what}: means off by {np.round(dm, 2).tolist()} sds, sds by "
               f"{np.round(100 * ds).astype(int).tolist()} %")
         print(line("ours (Bergm's settings)", bergm_settings))
+        previous = run_previous(model, args.seed)
+        print(line("ours (previous defaults)", previous))
         if data == "lazega":        # the same auxiliary iterations as Bergm, our proposal scaling
             same_aux = run(model, "bayes", args.seed, aux_iters=1000)
             print(line("ours (aux_iters=1000)", same_aux))
@@ -101,6 +123,7 @@ def main(argv=None):
         print(f"  {'Bergm 5.0.7 (defaults)':<28} {cpu_b:7.2f} CPU s ({how}); min ESS ~ "
               f"{bergm_settings['ess']:.0f} (ours at its settings) -> {rate_b:8.1f} ESS / CPU s")
         print(f"  speed-up in ESS / CPU s: defaults {ours['rate'] / rate_b:5.1f}x, "
+              f"previous defaults {previous['rate'] / rate_b:5.1f}x, "
               f"Bergm's settings {bergm_settings['rate'] / rate_b:5.1f}x"
               + (f", aux_iters=1000 {same_aux['rate'] / rate_b:5.1f}x" if data == "lazega"
                  else ""))

@@ -10,7 +10,7 @@ from .constraints import parse_constraints, pairs_vars
 from .terms.parameterisation import parameterisation_of
 from .terms.registry import build_term
 from .terms._ergm import ERGMModel
-from .utils.validation import check_params, check_random_state, seed_words
+from .utils.validation import check_params, check_random_state, seed_words, warn
 
 
 class ERGM:
@@ -259,13 +259,26 @@ class ERGM:
         theta = self.eta(params)       # the sampler runs on the natural parameters
         sampler, cm = self.sampler(params, proposal, random_state, start)
         g0 = self.statistics_vector(start)
+        # in pieces (the same draws as one call): Ctrl-C returns the draws finished
+        rows, nets, done = [], [], 0
+        try:
+            if output == "stats":
+                step = max(1, 2 ** 20 // interval)
+                while done < n:
+                    k = min(step, n - done)
+                    rows.append(sampler.sample(theta, k, burnin if done == 0 else 0, interval))
+                    done += k
+            else:
+                sampler.run(theta, burnin)
+                for _ in range(n):
+                    sampler.run(theta, interval)
+                    nets.append(self.network.with_ties(cm.state.ties()))
+                    done += 1
+        except KeyboardInterrupt:
+            warn(f"simulate was interrupted by the user after {done} of {n} draws: only the "
+                 f"{done} finished draws are returned")
         if output == "stats":
-            return g0 + sampler.sample(theta, n, burnin, interval)
-        sampler.run(theta, burnin)
-        nets = []
-        for _ in range(n):
-            sampler.run(theta, interval)
-            nets.append(self.network.with_ties(cm.state.ties()))
+            return g0 + (np.vstack(rows) if rows else np.zeros((0, len(g0))))
         if output == "networks":
             return nets
         return [net.to_networkx() for net in nets]

@@ -5,10 +5,10 @@ import itertools
 import networkx as nx
 import numpy as np
 import pytest
-from scipy.special import logsumexp
 
 import ergmfit as ef
 from ergmfit.exceptions import SettingsError
+from test_bayes import force_python_loop, grid_moments, log_sum_exp_stats
 
 MISSING = [(0, 1), (1, 3), (2, 4)]
 PRIOR_VAR = 9.0
@@ -40,17 +40,9 @@ def _exact_posterior(m, missing=MISSING):
         agree.append(all((d in ties) == (d in obs) for d in dyads if d not in miss))
     S, agree = np.array(stats), np.array(agree)
     assert agree.sum() == 2 ** len(missing)
-    a = np.linspace(-15, 15, 301)
-    T = np.stack(np.meshgrid(a, a, indexing="ij"), -1).reshape(-1, 2)
-
-    def log_sum(rows):     # log sum over the graphs of exp(θ·g), by distinct g
-        u, c = np.unique(rows, axis=0, return_counts=True)
-        return logsumexp(T @ u.T + np.log(c), axis=1)
-    lp = log_sum(S[agree]) - log_sum(S) - 0.5 * (T ** 2).sum(axis=1) / PRIOR_VAR
-    w = np.exp(lp - lp.max())
-    w /= w.sum()
-    mean = w @ T
-    return mean, np.sqrt(w @ (T - mean) ** 2)
+    return grid_moments(np.linspace(-15, 15, 301),
+                        lambda T: log_sum_exp_stats(T, S[agree]) - log_sum_exp_stats(T, S),
+                        PRIOR_VAR)
 
 
 def test_missing_dyads_posterior_matches_the_exact_one():
@@ -69,7 +61,6 @@ def test_missing_dyads_posterior_matches_the_exact_one():
 
 
 def test_missing_dyads_compiled_loop_equals_the_python_loop(monkeypatch):
-    from ergmfit.estimation import bayes as bayes_mod
     from ergmfit.estimation import make_estimator
     m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle",
                 missing=[(1, 9), (2, 6), (3, 12), (9, 13)])
@@ -77,12 +68,7 @@ def test_missing_dyads_compiled_loop_equals_the_python_loop(monkeypatch):
                          missing_update=10)
     a = est.fit(m)
     assert a.info["missing_update"] == 10
-    orig = bayes_mod._ExchangeRun.__init__
-
-    def init(self, *args, **kw):
-        orig(self, *args, **kw)
-        self.python_loop = True
-    monkeypatch.setattr(bayes_mod._ExchangeRun, "__init__", init)
+    force_python_loop(monkeypatch)
     b = est.fit(m)
     np.testing.assert_array_equal(a.chains, b.chains)
 

@@ -59,8 +59,20 @@ def test_ee_refuses_a_statistic_that_cannot_vary():
     # degree(30) on 16 nodes is 0 in every network: EE used to report it
     # converged with coefficient 0
     m = ef.ERGM(ef.datasets.load_network("flomarriage"), "edges + degree(30)")
-    with pytest.raises(ef.DegenerateModelError, match=r"degree30.*never changed"):
+    with pytest.raises(ef.DegenerateModelError, match=r"degree30.*no variation"):
         quiet_fit(m, random_state=1, **SHORT)
+
+
+def test_the_chain_check_finds_a_statistic_that_never_changed():
+    # networks beyond the design check's 10^6 dyads: the chains' own check
+    from ergmfit.estimation._ee_pool import check_identifiable
+    rng = np.random.default_rng(0)
+    dz = np.hstack([rng.normal(size=(10, 1)), np.zeros((10, 1))])
+    sims = np.hstack([rng.normal(size=(30, 1)), np.zeros((30, 1))])
+    ch = {"phases": [{"dz_rows": dz, "n_done": 10}], "sims": sims}
+    with pytest.raises(ef.DegenerateModelError, match=r"\['b'\] never changed in 10 EE"):
+        check_identifiable([ch], ["a", "b"], {"dens": None, "proposal": "tnt",
+                                              "sampler_steps": 10})
 
 
 def test_ee_refuses_collinear_terms():
@@ -88,15 +100,17 @@ def test_ee_refuses_a_separated_dyad_independent_model():
     # all ties within groups: edges -> -Inf, nodematch -> +Inf (EE used to
     # report about -1e7 marked only "not converged")
     m = ef.ERGM(_two_groups(), "edges + nodematch('grp')")
-    with pytest.raises(ef.DegenerateModelError, match="does not exist.*dyad-independent"):
+    with pytest.raises(ef.DegenerateModelError,
+                       match="does not exist, so Equilibrium Expectation.*nodematch.grp"):
         quiet_fit(m, random_state=1, **SHORT)
 
 
-def test_ee_warns_that_the_mle_probably_does_not_exist_on_a_separated_dependent_model():
+def test_ee_confirms_a_missing_mle_of_a_dependent_model_with_its_sample():
+    # the separation of the observed design is only necessary for a
+    # dyad-dependent model; the simulation at the estimate confirms it
     m = ef.ERGM(_two_groups(), "edges + nodematch('grp') + gwesp(0.5, fixed=TRUE)")
-    fit = quiet_fit(m, random_state=1, **SHORT)
-    assert not fit.converged
-    assert any("MLE probably does not exist" in w and "nodematch.grp" in w for w in fit.warnings)
+    with pytest.raises(ef.DegenerateModelError, match="does not exist.*it stopped at edges"):
+        quiet_fit(m, random_state=1, **SHORT)
 
 
 # ---------------------------------------------------------------------------
@@ -375,3 +389,24 @@ def test_a_stuck_simulation_is_not_called_collinear():
     ch = {"phases": [{"dz_rows": rng.normal(size=(10, 3)), "n_done": 10}], "sims": sims}
     check_identifiable([ch], ["a", "b", "c"], {"dens": 0, "proposal": "tnt",
                                                "sampler_steps": 10})
+
+
+def test_a_second_ctrl_c_does_not_interrupt_collecting_the_results():
+    import signal
+    import time
+
+    from ergmfit.estimation._ee_parts import second_ctrl_c_waits
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with second_ctrl_c_waits():
+            with pytest.raises(KeyboardInterrupt):          # the first stops the chains
+                signal.raise_signal(signal.SIGINT)
+                time.sleep(0.05)
+            signal.raise_signal(signal.SIGINT)              # the second only says so
+            time.sleep(0.05)
+            with pytest.raises(KeyboardInterrupt):          # a third aborts
+                signal.raise_signal(signal.SIGINT)
+                time.sleep(0.05)
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, old)

@@ -404,8 +404,11 @@ def main():
     comp = {n: beyond((n, 1), (1, n)) for n in (2, 3, 4)}
     n_better = sum(c[2] == "better" for c in comp.values())
     summary["fig1_diff"] = {n: list(c) for n, c in comp.items()}
+    yes = [str(n) for n, c in comp.items() if c[2] == "better"]
+    no = [str(n) for n, c in comp.items() if c[2] != "better"]
     summary["verdict_fig1"] = ("reproduced" if n_better == 3 else
-                               f"not reproduced (better beyond 2 s.e. for {n_better} of 3 n)")
+                               f"reproduced for n = {', '.join(yes)}; not beyond 2 s.e. for n = "
+                               f"{', '.join(no)}" if yes else "not reproduced")
     rows = [
         (f"Fig. 1: Bn-CD1 vs B1-CDn (same n), final test LL, {N_FIG1_SEEDS} seeds",
          '"BCD significantly outperforms standard CD"',

@@ -95,6 +95,7 @@ SIGMA = 1.0 / np.sqrt(N_SPINS)
 CD_STEPS = 300 if QUICK else 3000         # CD-1 steps for the VBM / Ising fits (to convergence)
 CD_TOL = 1e-3                             # CD-1 converged: quarter-to-quarter LL drift below this
 N_SEEDS = 2 if QUICK else 5               # algorithm seeds (same data) for Figs. 3 and 4
+N_PROCS = 2 if QUICK else 5               # processes for the seeds (forked)
 CD_LR = 0.1                               # per observation (paper)
 EE_A, EE_C = 0.005, 0.001
 EE_ITERS = 6000 if QUICK else 60000       # EE steps (outer x inner)
@@ -154,6 +155,46 @@ def _one_seed(model, X, name, seed, ll, mle, se_mle):
             "err_cd": float(np.max(np.abs(cd_est - mle) / se_mle)), "seconds": (t_cd, t_ee)}
 
 
+def _fork_map(fn, ks):
+    """[fn(k) for k in ks] in up to ``N_PROCS`` forked processes (fn and its data are
+    inherited by the fork; only the results are pickled); returns an object with .get()."""
+    global _FORK_FN
+    _FORK_FN = fn
+    ks = list(ks)
+    if N_PROCS <= 1 or len(ks) <= 1:
+        out = [fn(k) for k in ks]
+
+        class _Done:
+            def get(self):
+                return out
+        return _Done()
+    import multiprocessing as mp
+    pool = mp.get_context("fork").Pool(min(N_PROCS, len(ks)))
+    res = pool.map_async(_fork_call, ks)
+    pool.close()
+    return res
+
+
+_FORK_FN = None
+
+
+def _fork_call(k):
+    return _FORK_FN(k)
+
+
+def _strip(run, keep_rows):
+    """The picklable part of a _one_seed result (fit_ee's dict carries more)."""
+    r = run["r"]
+    extra = {"store_every": r["extra"]["store_every"], "sampler_steps": r["extra"]["sampler_steps"]}
+    if keep_rows:
+        extra["theta_rows"] = np.asarray(r["extra"]["theta_rows"])
+    out = {k: v for k, v in run.items() if k != "r"}
+    if not keep_rows:
+        out["cd"] = run["cd"][:1]
+    out["r"] = {"theta": np.asarray(r["theta"]), "converged": bool(r["converged"]), "extra": extra}
+    return out
+
+
 def _mse(v):
     v = np.asarray(v, dtype=float)
     return float(v.mean()), (float(v.std(ddof=1) / np.sqrt(len(v))) if len(v) > 1 else np.nan)
@@ -168,7 +209,8 @@ def fit_traces(model, X, name, seed):
     mle = model.coef_.copy()
     se_mle = np.sqrt(np.diag(model.cov_))
     t_mle = time.perf_counter() - t0
-    runs = [_one_seed(model, X, name, seed + 100 * k, ll, mle, se_mle) for k in range(N_SEEDS)]
+    runs = _fork_map(lambda k: _strip(_one_seed(model, X, name, seed + 100 * k, ll, mle, se_mle),
+                                      k == 0), range(N_SEEDS)).get()
     first = runs[0]
     cd, r, k0 = first["cd"], first["r"], START[name]
     rows = r["extra"]["theta_rows"]
@@ -247,6 +289,18 @@ def crf_experiment(seed):
     insts = [(crf.conditional(y), (x > 0)[None, :].astype(np.uint8), None) for y in Ytr]
     ann = Annealer(crf, Yte, x, seed + 7)
     err_noisy = float(np.mean((Yte > 0) != (x > 0)[None, :]))
+    inner = 50
+
+    def other_seed(k):
+        """CD-1 then EE with seed k (same data): their estimates."""
+        cdk = []
+        cd1_start(ProductModel(insts, crf.labels), CRF_CD_STEPS, CRF_CD_LR,
+                  random_state=seed + 1 + 10 * k, callback=lambda t, th: cdk.append(th.copy()))
+        rk = fit_ee(insts, crf.labels, random_state=seed + 2 + 10 * k, init=cdk[-1],
+                    learning_rate=(0.01, 0.001), min_theta=EE_C, sampler_steps=CRF_M,
+                    ee_steps=CRF_EE_STEPS // inner, ee_inner_steps=inner, se="none")
+        return np.mean(cdk[len(cdk) // 2:], axis=0), np.asarray(rk["theta"])
+    pending = _fork_map(other_seed, range(1, N_SEEDS))      # runs while seed 0 runs here
     # CD-1 (per-pixel learning rate, see the module docstring)
     product = ProductModel(insts, crf.labels)
     cd = []
@@ -257,23 +311,14 @@ def crf_experiment(seed):
     cd = np.array(cd)
     # EE from the last CD-1 iterate: a = 0.01 then 0.001
     t0 = time.perf_counter()
-    inner = 50
     r = fit_ee(insts, crf.labels, random_state=seed + 2, init=cd[-1],
                learning_rate=(0.01, 0.001), min_theta=EE_C, sampler_steps=CRF_M,
                ee_steps=CRF_EE_STEPS // inner, ee_inner_steps=inner, se="simulate")
     t_ee = time.perf_counter() - t0
     # more CD-1 and EE runs (other seeds, same data): the run-to-run Monte-Carlo spread
-    cd_thetas, ee_thetas = [cd[len(cd) // 2:].mean(axis=0)], [r["theta"]]
-    for k in range(1, N_SEEDS):
-        cdk = []
-        cd1_start(product, CRF_CD_STEPS, CRF_CD_LR, random_state=seed + 1 + 10 * k,
-                  callback=lambda t, th: cdk.append(th.copy()))
-        cd_thetas.append(np.mean(cdk[len(cdk) // 2:], axis=0))
-        rk = fit_ee(insts, crf.labels, random_state=seed + 2 + 10 * k, init=cdk[-1],
-                    learning_rate=(0.01, 0.001), min_theta=EE_C, sampler_steps=CRF_M,
-                    ee_steps=CRF_EE_STEPS // inner, ee_inner_steps=inner, se="none")
-        ee_thetas.append(rk["theta"])
-    cd_thetas, ee_thetas = np.array(cd_thetas), np.array(ee_thetas)
+    more = pending.get()
+    cd_thetas = np.array([cd[len(cd) // 2:].mean(axis=0)] + [a for a, _ in more])
+    ee_thetas = np.array([r["theta"]] + [b for _, b in more])
     ee_rows = r["extra"]["theta_rows"]
     # classification error along both runs
     t0 = time.perf_counter()

@@ -61,7 +61,7 @@ the paper's protocol, and where each method converges), in ``--out DIR``,
 else ``$ERGMFIT_FIGURES``, else a fresh temporary directory.
 
 Run ``python vignettes/learning_with_blocks.py`` (the 5 reference runs take
-~3 CPU-minutes each; 2 in parallel), ``--quick`` (or ``ERGMFIT_QUICK=1``:
+~20 CPU-seconds each, 2 in parallel; the rest ~50 CPU-s), ``--quick`` (or ``ERGMFIT_QUICK=1``:
 3 seeds, 400,000-iteration limits, stored reference; under a minute).
 """
 from __future__ import annotations

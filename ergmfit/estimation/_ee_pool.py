@@ -174,6 +174,22 @@ def check_identifiable(chains, labels, cfg, curved=False):
                     "remove a redundant term")
 
 
+def _check_existence(chains, labels, cfg, est):
+    """A separation direction d of the observed design (``cfg["separation"]``)
+    confirmed by the simulation at the estimate -- every simulated network on
+    the observed side of d, the observed statistics on the boundary of the
+    convex hull of the sample, as CD checks it -- means no MLE:
+    DegenerateModelError (:func:`.existence.nonexistence_error`)."""
+    from .existence import nonexistence_error, on_boundary
+    d = cfg.get("separation")
+    sims = [ch["sims"] for ch in chains if ch.get("sims") is not None and len(ch["sims"])]
+    if d is None or not sims:
+        return
+    d = np.asarray(d, dtype=float)
+    if len(d) == len(labels) and on_boundary(np.concatenate(sims), d):
+        raise nonexistence_error(labels, d, "Equilibrium Expectation", est)
+
+
 def singular_information(F, rtol=1e-12):
     """True if the covariance F of simulated statistics is singular: a
     statistic did not vary, or one is a linear combination of others."""
@@ -249,6 +265,8 @@ def build_results(model, out):
     if not out["interrupted"]:
         check_identifiable(chains, labels, cfg, curved=par is not None and not par.linear)
     est, cov, cov_mc, cov_model, pool = pool_chains(sums)
+    if not out["interrupted"]:
+        _check_existence(chains, labels, cfg, est)
     warn = []
     se_kind = "EE"
     if cov is None:
@@ -336,10 +354,12 @@ def build_results(model, out):
     if unb:
         warn.append(f"Warning: in {unb} IFD batches the add and delete proposals were very "
                     "unbalanced (|Ndel - Nadd| > 0.8 (Ndel + Nadd)); increase ifd_k.")
-    if not converged and cfg.get("mple_separation"):
-        warn.append("Warning: the MLE probably does not exist: " + cfg["mple_separation"]
-                    + " EE did not converge either (its estimate runs off along that "
-                    "direction); remove or change the term(s).")
+    if not converged and cfg.get("separation") is not None:
+        d = np.asarray(cfg["separation"])
+        warn.append("Warning: the MLE may not exist: the maximum pseudo-likelihood estimate does "
+                    "not exist (its pseudo-likelihood keeps increasing along "
+                    + " + ".join(f"{d[k]:.3g}*{labels[k]}" for k in np.flatnonzero(d))
+                    + "), and EE did not converge; remove or change the term(s).")
     if not converged and not out["interrupted"]:
         warnings.warn("Equilibrium Expectation did not meet its convergence criteria; "
                       "see the warnings of the summary", ConvergenceWarning, stacklevel=3)

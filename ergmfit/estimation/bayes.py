@@ -30,9 +30,10 @@ prior N(0, 100 I).  Two defaults differ, both settable to Bergm's:
   statistics' autocorrelation falls to 0.05 in a pilot chain, and at least
   one proposal per dyad (:func:`auxiliary_length`).  The pilot runs at the
   MPLE for the burn-in and again at the population's mean at the end of the
-  burn-in, for the kept iterations (Lazega's covariate model: 6,000-7,500
-  and 3,000-3,900, as the chain mixes more slowly at the MPLE), never
-  fewer than Bergm's 1,000 (flomarriage, whose lag is ~50).
+  burn-in, for the kept iterations (Lazega's covariate model: 3,000-3,900),
+  never fewer than Bergm's 1,000 (flomarriage, whose lag is ~50).  The
+  burn-in's length is capped at max(1000, 6 x dyads) (its draws are
+  discarded, and the MPLE may mix more slowly: Lazega 6,000-7,500).
 
 ``delayed=True`` screens every proposal first on the adjusted
 pseudo-posterior (:mod:`.bayes_pl`; an MCMC-MLE fit is made for it) and
@@ -392,6 +393,11 @@ class Bayes(Estimator):
             aux = int(state["aux_iters"])       # a resumed run keeps its length
         else:
             aux, aux_info = auxiliary_length(model, self.proposal, rng, eta0, storage)
+            if self.burnin > 0 and aux > default_aux_iters(model):
+                # the burn-in's draws are discarded and the MPLE often mixes more slowly
+                # than the posterior (Lazega: 6,000-7,500): the old default caps it
+                aux_info["capped_from"] = aux
+                aux = default_aux_iters(model)
         run = _ExchangeRun(model, sampler, prior, self, rng, theta, out, accepted)
         run.aux_iters = aux
         run.storage = storage
@@ -443,9 +449,8 @@ class _ExchangeRun:
         self.passed = np.zeros(theta.shape[0], dtype=np.int64)
         self.eps_chol = None    # Cholesky factor of the covariance of the proposal noise
         # aux_start='last': g(current auxiliary network) - g(y0), carried across draws
-        self.gaux = (None if est.aux_start == "observed"
-                     else (sampler.delta if self.python_loop or self.eta is not None
-                           else np.zeros(theta.shape[1])))
+        # (the Python loop reads the sampler's own delta, which starts at 0 too)
+        self.gaux = None if est.aux_start == "observed" else np.zeros(theta.shape[1])
 
     def iterate(self, it0, n_total, show):
         """Run iterations it0 .. n_total-1 in blocks of ``_BLOCK`` (the random
@@ -536,7 +541,7 @@ class _ExchangeRun:
                     delta = sampler.cd_sample(e_new, 1, self.aux_iters)[0]     # g(y') - g(y)
                 else:                       # from the last auxiliary network
                     sampler.run(e_new, self.aux_iters)
-                    delta = self.gaux       # sampler.delta: g(y') - g(y0)
+                    delta = sampler.delta   # g(y') - g(y0)
                 if gx is not None:          # missing dyads: against the completed network
                     delta = delta - gx[h]
                 logr = lp_new - lp[h] - float((e_new - eta(th)) @ delta)

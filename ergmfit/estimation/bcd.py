@@ -94,6 +94,9 @@ def learning_rates(n_iter, learning_rate=0.001, decay=None, t0=None):
     t = np.arange(n_iter, dtype=float)
     if callable(learning_rate):
         rates = np.array([float(learning_rate(int(k))) for k in range(n_iter)])
+    elif isinstance(learning_rate, (str, bytes)):
+        raise SettingsError(f"learning_rate must be a number, a sequence of n_iter numbers or a "
+                            f"function of the iteration, got {learning_rate!r}")
     elif np.ndim(learning_rate) == 0:
         a0 = float(learning_rate)
         if t0 is not None:
@@ -104,10 +107,10 @@ def learning_rates(n_iter, learning_rate=0.001, decay=None, t0=None):
     else:
         rates = np.asarray(learning_rate, dtype=float).ravel()
         if rates.shape != (n_iter,):
-            raise ValueError(f"learning_rate as a sequence needs n_iter={n_iter} values, "
-                             f"got {rates.size}")
+            raise SettingsError(f"learning_rate as a sequence needs n_iter={n_iter} values, "
+                                f"got {rates.size}")
     if not np.all(np.isfinite(rates)) or np.any(rates < 0):
-        raise ValueError("learning rates must be finite and non-negative")
+        raise SettingsError("learning rates must be finite and non-negative")
     return np.ascontiguousarray(rates)
 
 
@@ -174,7 +177,7 @@ class BCD(Estimator):
                 th = np.zeros(len(labels))
                 return (np.maximum(th, par.lower_bounds()) if curved else th), "zero", None
             if init.lower() != "mple":
-                raise ValueError(f"init must be 'mple', 'zero' or parameters, got {init!r}")
+                raise SettingsError(f"init must be 'mple', 'zero' or parameters, got {init!r}")
             if curved:         # the curved MPLE, in θ; its cov is (J'HJ)^-1
                 from .mple import fit_mple
                 with warnings.catch_warnings():
@@ -209,7 +212,7 @@ class BCD(Estimator):
             return (M / n) * Hinv
         P = np.asarray(self.precondition, dtype=float)
         if P.shape != (len(labels), len(labels)):
-            raise ValueError(f"precondition must be a ({len(labels)}, {len(labels)}) matrix")
+            raise SettingsError(f"precondition must be a ({len(labels)}, {len(labels)}) matrix")
         return P
 
     def fit(self, model) -> ERGMResults:
@@ -224,8 +227,8 @@ class BCD(Estimator):
         bm = model.compiled()
         M = int(bm.n_vars) if free is None else len(free)
         if self.block_size > M:
-            raise ValueError(f"block_size={self.block_size} exceeds the number of "
-                             f"{'free ' if free is not None else ''}variables {M}")
+            raise SettingsError(f"block_size={self.block_size} exceeds the number of "
+                                f"{'free ' if free is not None else ''}variables {M}")
         chooser = make_chooser(bm, self.blocks, self.block_size, free)
         kernel = self.kernel if self.kernel is not None else Enumeration(max(1, chooser.max_size))
         # dead or collinear statistics, and no estimate along a direction the

@@ -78,15 +78,16 @@ def make_chooser(bm, kind, block_size, free=None):
             return UniformBlocks(bm.n_vars, int(block_size), free)
         if kind in ("triple", "triples", "node_triple"):
             if not isinstance(bm, ERGMModel):
-                raise ValueError("blocks='triple' needs an ERGM (blocks of dyads of a node triple)")
+                raise SettingsError("blocks='triple' needs an ERGM (blocks of dyads of a node "
+                                    "triple)")
             ch = NodeTripleBlocks(bm, int(block_size))
         elif kind in ("star", "node"):
             if not isinstance(bm, ERGMModel):
-                raise ValueError("blocks='star' needs an ERGM (blocks of dyads sharing a node)")
+                raise SettingsError("blocks='star' needs an ERGM (blocks of dyads sharing a node)")
             ch = StarBlocks(bm, int(block_size))
         else:
-            raise ValueError(f"blocks must be 'uniform', 'triple', 'star' or a list of blocks, "
-                             f"got {kind!r}")
+            raise SettingsError(f"blocks must be 'uniform', 'triple', 'star' or a list of blocks, "
+                                f"got {kind!r}")
         return ch if free is None else FreeOnly(ch, free)
     return ListBlocks(blocks_to_vars(bm, kind, free), bm.n_vars)
 
@@ -100,7 +101,7 @@ def blocks_to_vars(bm, blocks, free=None):
         items = list(b) if not np.isscalar(b) else [b]
         if items and all(isinstance(x, (tuple, list, np.ndarray)) and len(x) == 2 for x in items):
             if not hasattr(bm, "var_of"):
-                raise ValueError("blocks of (i, j) pairs need an ERGM; give variable indices")
+                raise SettingsError("blocks of (i, j) pairs need an ERGM; give variable indices")
             items = [bm.var_of(int(i), int(j)) for i, j in items]
         arr = check_index_set(items, bm.n_vars, "block")
         if free is not None:
@@ -109,8 +110,8 @@ def blocks_to_vars(bm, blocks, free=None):
                 continue
         out.append(arr)
     if not out:
-        raise ValueError("the list of blocks is empty"
-                         + (" (no block has a free dyad)" if free is not None else ""))
+        raise SettingsError("the list of blocks is empty"
+                            + (" (no block has a free dyad)" if free is not None else ""))
     return out
 
 
@@ -161,11 +162,11 @@ def _make_blocks(bm, blocks, block_size, n_blocks, max_blocks, random_state, fre
         kind = blocks.lower()
         k = int(block_size)
         if k < 1 or k > M:
-            raise ValueError(f"block_size must lie in 1..{M} (the number of variables), got {k}")
+            raise SettingsError(f"block_size must lie in 1..{M} (the number of variables), got {k}")
         if kind == "all" and n_blocks is None:
             C = math.comb(M, k)
             if C > max_blocks:
-                raise ValueError(
+                raise SettingsError(
                     f"the composite likelihood of order {k} over all {M} variables has "
                     f"C({M}, {k}) = {C:,} blocks, more than max_blocks={max_blocks:,}; give "
                     "n_blocks= to use a random sample of blocks, or fit by blocked contrastive "
@@ -173,7 +174,7 @@ def _make_blocks(bm, blocks, block_size, n_blocks, max_blocks, random_state, fre
             return {k: _all_subsets(M, k)}, {"blocks": "all", "block_size": k, "n_blocks": C}
         n = int(n_blocks)
         if n < 1:
-            raise ValueError(f"n_blocks must be positive, got {n_blocks}")
+            raise SettingsError(f"n_blocks must be positive, got {n_blocks}")
         rng = check_random_state(random_state)
         if kind == "all" or kind in ("uniform", "random"):
             arr = _sample_subsets(M, k, n, rng)
@@ -185,8 +186,8 @@ def _make_blocks(bm, blocks, block_size, n_blocks, max_blocks, random_state, fre
             return {k: iter([arr])}, {"blocks": kind, "block_size": k, "n_blocks": n}
         drawn = [b for b in drawn if len(b)]      # fixed dyads left out: sizes vary
         if not drawn:
-            raise ValueError(f"none of the {n} '{kind}' blocks holds a free dyad; use "
-                             "blocks='uniform'")
+            raise SettingsError(f"none of the {n} '{kind}' blocks holds a free dyad; use "
+                                "blocks='uniform'")
         return _by_size(drawn), {"blocks": kind, "block_size": k, "n_blocks": len(drawn)}
     lst = blocks_to_vars(bm, blocks, free)
     out = _by_size(lst)

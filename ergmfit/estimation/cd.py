@@ -39,7 +39,8 @@ import warnings
 import numpy as np
 from scipy import special
 
-from ..exceptions import ConvergenceWarning, DegenerateModelError
+from ..exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
+from ..utils.longrun import catch_interrupt
 from ..utils.validation import check_params, seed_words
 from .base import Estimator, Setting, choice, integer, number
 from .existence import nonexistence_error, observed_design, on_boundary
@@ -125,7 +126,7 @@ def hotelling_iid(Z):
 # ---------------------------------------------------------------------------
 def cd_core(model, init=None, nsteps=8, samplesize=None, samplesize_per_theta=128, maxit=60,
             conv_pval=0.5, steplength_margin=0.5, proposal="tnt", random_state=None,
-            verbose=False, bm=None):
+            verbose=False, bm=None, keep_interrupted=False):
     """Contrastive divergence CD-``nsteps``; returns a dict (params, converged,
     n_iter, history, seconds, samplesize).
 
@@ -146,6 +147,9 @@ def cd_core(model, init=None, nsteps=8, samplesize=None, samplesize_per_theta=12
     proposal : {"tnt", "random"}
     bm : BinaryModel, optional
         A compiled model at the observed state to use (default ``model.compiled()``).
+    keep_interrupted : bool
+        On Ctrl-C, return the iterations finished (``interrupted`` True) instead of
+        raising ``KeyboardInterrupt`` (the CD estimator; not a start for another one).
     """
     from ..sampling import MHSampler, make_proposal
     from .stepping import hummel_step, maximize_is_loglik
@@ -154,12 +158,12 @@ def cd_core(model, init=None, nsteps=8, samplesize=None, samplesize_per_theta=12
     p = len(labels)
     nsteps = int(nsteps)
     if nsteps < 1:
-        raise ValueError(f"nsteps must be at least 1, got {nsteps}")
+        raise SettingsError(f"nsteps must be at least 1, got {nsteps}")
     if maxit < 1:
-        raise ValueError(f"maxit must be at least 1, got {maxit}")
+        raise SettingsError(f"maxit must be at least 1, got {maxit}")
     samplesize = int(samplesize) if samplesize is not None else int(samplesize_per_theta) * max(p, 1)
     if samplesize < 2:
-        raise ValueError(f"samplesize must be at least 2, got {samplesize}")
+        raise SettingsError(f"samplesize must be at least 2, got {samplesize}")
     bm = model.compiled() if bm is None else bm
     # dead or collinear statistics: an error before any sampling (as the MPLE);
     # a separation direction of the observed design: checked against the sample at the end
@@ -183,46 +187,54 @@ def cd_core(model, init=None, nsteps=8, samplesize=None, samplesize_per_theta=12
         bar = tqdm(total=maxit, desc=f"CD-{nsteps}", unit="it", leave=False)
     history = []
     converged = False
-    it = 0
+    it = done = 0
+    Z = None
+    stop = catch_interrupt()
     try:
-        for it in range(1, maxit + 1):
-            Z = sampler.cd_sample(par.eta(theta) if curved else theta, samplesize, nsteps)
-            if not np.all(np.isfinite(Z)):
-                raise DegenerateModelError("non-finite statistics in the contrastive-divergence "
-                                           "sample; check the model terms")
-            Zp = _projector(par, theta)(Z) if curved else Z   # the parameters' directions
-            gamma = hummel_step(Zp, steplength_margin)
-            pval, _ = hotelling_iid(Zp)
-            if curved:
-                eta = maximize_curved_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0), par,
-                                                theta) - theta
-                big = max((abs(eta[k]) for k in par.decay_indices()), default=0.0)
-                if big > MAX_DECAY_STEP:
-                    eta = eta * (MAX_DECAY_STEP / big)
-            else:
-                eta = maximize_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0))
-            history.append({"iteration": it, "theta": theta.tolist(), "gamma": float(gamma),
-                            "pvalue": float(pval), "zbar": Z.mean(axis=0).tolist()})
-            theta = theta + eta
-            if bar is not None:
-                bar.set_postfix(step=f"{gamma:.2f}", p=f"{pval:.2f}")
-                bar.update(1)
-            if gamma >= 1.0 and np.isfinite(pval) and pval > conv_pval:
-                converged = True
-                break
+        with stop:      # Ctrl-C: keep the iterations finished so far (the sampler checks too)
+            for it in range(1, maxit + 1):
+                Z = sampler.cd_sample(par.eta(theta) if curved else theta, samplesize, nsteps)
+                if not np.all(np.isfinite(Z)):
+                    raise DegenerateModelError("non-finite statistics in the contrastive-"
+                                               "divergence sample; check the model terms")
+                Zp = _projector(par, theta)(Z) if curved else Z   # the parameters' directions
+                gamma = hummel_step(Zp, steplength_margin)
+                pval, _ = hotelling_iid(Zp)
+                if curved:
+                    eta = maximize_curved_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0), par,
+                                                    theta) - theta
+                    big = max((abs(eta[k]) for k in par.decay_indices()), default=0.0)
+                    if big > MAX_DECAY_STEP:
+                        eta = eta * (MAX_DECAY_STEP / big)
+                else:
+                    eta = maximize_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0))
+                history.append({"iteration": it, "theta": theta.tolist(), "gamma": float(gamma),
+                                "pvalue": float(pval), "zbar": Z.mean(axis=0).tolist()})
+                theta = theta + eta
+                done = it
+                if bar is not None:
+                    bar.set_postfix(step=f"{gamma:.2f}", p=f"{pval:.2f}")
+                    bar.update(1)
+                if gamma >= 1.0 and np.isfinite(pval) and pval > conv_pval:
+                    converged = True
+                    break
     finally:
         if bar is not None:
             bar.close()
-    if od is not None and it > 0 and od.direction is not None and on_boundary(Z, od.direction):
+    if stop.interrupted and not keep_interrupted:
+        raise KeyboardInterrupt
+    if (od is not None and done > 0 and not stop.interrupted and od.direction is not None
+            and on_boundary(Z, od.direction)):
         # no toggle of the observed network and no CD draw goes beyond it along d
         raise nonexistence_error(labels, od.direction, "contrastive divergence", theta)
     if not np.all(np.isfinite(theta)):
         raise DegenerateModelError("contrastive divergence diverged (non-finite parameters): the "
                                    "model may be degenerate; try geometrically weighted terms or "
                                    "a different init")
-    return {"params": theta, "converged": converged, "n_iter": it, "history": history,
-            "seconds": time.perf_counter() - t0, "samplesize": samplesize, "nsteps": nsteps,
-            "acceptance": sampler.acceptance_rate}
+    return {"params": theta, "converged": converged and not stop.interrupted, "n_iter": done,
+            "history": history, "seconds": time.perf_counter() - t0, "samplesize": samplesize,
+            "nsteps": nsteps, "acceptance": sampler.acceptance_rate,
+            "interrupted": stop.interrupted}
 
 
 class CD(Estimator):
@@ -269,9 +281,16 @@ def fit_cd(model, **settings):
 
 def _cd_results(model, random_state=None, verbose=False, **kwargs):
     from ..results import ERGMResults
-    out = cd_core(model, random_state=random_state, verbose=verbose, **kwargs)
+    out = cd_core(model, random_state=random_state, verbose=verbose, keep_interrupted=True,
+                  **kwargs)
     warn = [CD_SE_WARNING]
-    if not out["converged"]:
+    if out["interrupted"]:
+        msg = (f"contrastive divergence was interrupted by the user after {out['n_iter']} "
+               "finished iteration(s): the estimate is that of the last finished iteration"
+               + ("" if out["n_iter"] else " (the start)") + " and is NOT converged")
+        warnings.warn(msg, ConvergenceWarning, stacklevel=2)
+        warn.insert(0, msg)
+    elif not out["converged"]:
         msg = (f"contrastive divergence did not converge in {out['n_iter']} iterations; "
                "increase maxit or nsteps")
         warnings.warn(msg, ConvergenceWarning, stacklevel=2)
@@ -279,7 +298,7 @@ def _cd_results(model, random_state=None, verbose=False, **kwargs):
     p = len(model.labels)
     net = getattr(model, "network", None)
     info = {"history": out["history"], "nsteps": out["nsteps"], "samplesize": out["samplesize"],
-            "acceptance": out["acceptance"]}
+            "acceptance": out["acceptance"], "interrupted": out["interrupted"]}
     return ERGMResults(out["params"], np.full((p, p), np.nan), model.labels, method="cd",
                        nobs=getattr(net, "n_dyads", None), converged=out["converged"],
                        n_iter=out["n_iter"], seconds=out["seconds"], se_kind=None,

@@ -181,12 +181,14 @@ what is finished is returned, marked as interrupted.
 chain) stays on the results as ``fit.mcmc_sample``, so
 ``fit.mcmc_diagnostics()`` works for EE fits.
 
-**Models that cannot be estimated** (:func:`_existence_check`, and
+**Models that cannot be estimated** (:func:`_existence_check` with the
+checks CD, BCD and MCLE share, :mod:`.existence`; and
 :func:`._ee_pool.check_identifiable` on the chains): collinear statistics,
-a statistic that never changes, and a separated dyad-independent model
-(its MLE is the MPLE, which does not exist) raise DegenerateModelError; a
-dyad-dependent model whose MPLE is separated gets a warning quoting the
-MPLE when EE does not converge.
+a statistic that never changes, a separated dyad-independent model (its MLE
+is the MPLE, which does not exist), and a dyad-dependent one whose
+separation the simulation at the estimate confirms (every simulated network
+on the observed side) raise DegenerateModelError; an unconfirmed separation
+gets a warning when EE does not converge.
 
 **Constraints** (``ERGM(..., constraints=...)``): EE samples in the
 constrained space -- IFD on the free dyads of a dyad-set constraint
@@ -464,7 +466,7 @@ def ee_core(model, random_state=None, verbose=False, n_chains=1, n_jobs=1, backe
                 cfg["init_theta"] = np.asarray(fit_mple(model, verbose=False).params,
                                                dtype=float)
             cfg["init"] = "user"
-        cfg["mple_separation"] = _existence_check(model, cfg)
+        cfg["separation"] = _existence_check(model)
     store = None
     if cfg["checkpoint"] is not None:
         store = Checkpoint(cfg["checkpoint"], directory=True, what="EE checkpoint").acquire()
@@ -481,48 +483,30 @@ def ee_core(model, random_state=None, verbose=False, n_chains=1, n_jobs=1, backe
             "seconds": time.perf_counter() - t0, "seeds": seeds}
 
 
-# at most this many dyads: EE first asks the MPLE whether the model can be estimated
+# at most this many dyads: EE first checks the observed network's design
 _EXISTENCE_CHECK_MAX_DYADS = 10**6
 
 
-def _existence_check(model, cfg):
-    """Dead statistics, collinear terms and a missing MLE, before EE runs, as
-    MPLE and MCMC-MLE detect them (the MPLE's checks on the change statistics
-    of every free dyad: :func:`.mple.fit_design`).
-
-    Raises DegenerateModelError for collinear statistics, for a statistic whose
-    change statistic is 0 at every dyad of a dyad-independent model, and for
-    separation in a dyad-independent model (its MLE is the MPLE, which does not
-    exist).  For a dyad-dependent model a separated pseudo-likelihood does not
-    prove that the MLE is missing: the message is returned and the results
-    quote it if EE does not converge.  Networks of more than 10^6 dyads (and
-    models without a network) skip the check; the chain's own checks remain
-    (:func:`._ee_pool.check_identifiable`)."""
-    import warnings
-
-    from ..exceptions import DegenerateModelError
-    net = getattr(model, "network", None)
-    n_dyads = getattr(net, "n_dyads", None)
+def _existence_check(model):
+    """Dead statistics, collinear terms and a missing MLE, before EE runs, with
+    the checks CD, BCD and MCLE share (:mod:`.existence`): dead or collinear
+    statistics raise DegenerateModelError (the MPLE's message); a separation
+    direction d of the observed design is returned (None if there is none).
+    A dyad-independent model separated along d has no MLE (it is the MPLE):
+    DegenerateModelError at once.  For a dyad-dependent one the chains
+    confirm it (:func:`._ee_pool.check_identifiable`: the simulation at the
+    estimate on the observed side of d).  Networks of more than 10^6 dyads,
+    curved models, offsets and degree constraints skip this (the chains'
+    own checks remain)."""
+    from .existence import nonexistence_error, observed_design
+    n_dyads = getattr(getattr(model, "network", None), "n_dyads", None)
     if n_dyads is None or n_dyads > _EXISTENCE_CHECK_MAX_DYADS:
         return None
-    from .mple import fit_mple
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            fit_mple(model, verbose=False)
-    except DegenerateModelError as exc:
-        msg = str(exc)
-        indep = bool(getattr(model, "dyad_independent", False))
-        if "linearly dependent" in msg or (indep and ("no variation" in msg
-                                                      or "does not exist" in msg)):
-            raise DegenerateModelError(
-                "Equilibrium Expectation cannot estimate this model: " + msg
-                + (" (the model is dyad-independent: its MLE is the MPLE)"
-                   if "does not exist" in msg else "")) from None
-        return msg if "does not exist" in msg else None
-    except Exception:          # noqa: BLE001 - the check is advisory: EE decides
-        return None
-    return None
+    od = observed_design(model, model.compiled())
+    d = None if od is None else od.direction
+    if d is not None and bool(getattr(model, "dyad_independent", False)):
+        raise nonexistence_error(list(model.labels), d, "Equilibrium Expectation")
+    return None if d is None else [float(x) for x in d]
 
 
 def _learning_rate(name, value):
@@ -720,11 +704,13 @@ Fit ``model`` by Equilibrium Expectation (see the module docstring).
             # a resumed run goes on with the checkpoint's settings: pass on
             # only those set to something else (ee_core refuses them)
             settings = {k: v for k, v in settings.items() if _differs(v, EE_DEFAULTS[k])}
-        out = ee_core(model, random_state=params["random_state"], verbose=params["verbose"],
-                      n_chains=params["n_chains"], n_jobs=params["n_jobs"],
-                      backend=params["backend"], callback=params["callback"],
-                      resume=params["resume"], **settings)
-        return build_results(model, out)
+        from ._ee_parts import second_ctrl_c_waits
+        with second_ctrl_c_waits():
+            out = ee_core(model, random_state=params["random_state"], verbose=params["verbose"],
+                          n_chains=params["n_chains"], n_jobs=params["n_jobs"],
+                          backend=params["backend"], callback=params["callback"],
+                          resume=params["resume"], **settings)
+            return build_results(model, out)
 
 
 def _differs(value, default):

@@ -175,8 +175,8 @@ class KernelComposite:
         self.info = dict(info)
         self._blocks = blocks_by_size
         if max(len(r) for r in rows) > kernel.max_size:
-            raise ValueError(f"blocks of up to {max(len(r) for r in rows)} variables exceed the "
-                             f"kernel's max_size={kernel.max_size}")
+            raise SettingsError(f"blocks of up to {max(len(r) for r in rows)} variables exceed the "
+                                f"kernel's max_size={kernel.max_size}")
 
     def loglik_score(self, theta, bm=None):
         from ..sampling._blocks import kernel_composite
@@ -241,8 +241,8 @@ def composite_design(bm, blocks="all", block_size=1, n_blocks=None,
     raw = {}
     for k, chunks in fam.items():
         if k > MAX_ENUMERATION:
-            raise ValueError(f"blocks of {k} variables are too large to enumerate "
-                             f"(at most {MAX_ENUMERATION}); use smaller blocks")
+            raise SettingsError(f"blocks of {k} variables are too large to enumerate "
+                                f"(at most {MAX_ENUMERATION}); use smaller blocks")
         kern = Enumeration(max(1, k))
         Ds, ws = [], []
         rows = []
@@ -435,8 +435,8 @@ def exact_variability(bm, des, theta, free=None):
     var = np.arange(int(bm.n_vars)) if free is None else np.asarray(free, dtype=np.int64)
     M = len(var)
     if M > MAX_EXACT_VARS:
-        raise ValueError(f"cov='exact' enumerates 2^{M} states; at most {MAX_EXACT_VARS} "
-                         "variables")
+        raise SettingsError(f"cov='exact' enumerates 2^{M} states; at most {MAX_EXACT_VARS} "
+                            "variables")
     theta = np.asarray(theta, dtype=float)
     n = 1 << M
     logw = np.empty(n)

@@ -8,6 +8,8 @@ import warnings
 
 import numpy as np
 
+from ..exceptions import SettingsError
+
 #: ergmfit's own directory: warnings are attributed to the first frame outside it
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
@@ -42,8 +44,8 @@ def check_random_state(random_state) -> np.random.Generator:
         return random_state
     if isinstance(random_state, np.random.RandomState):
         return np.random.default_rng(random_state.randint(0, 2**31 - 1))
-    raise ValueError(f"random_state must be None, an int or a numpy Generator, "
-                     f"got {type(random_state).__name__}")
+    raise SettingsError(f"random_state must be None, an int or a numpy Generator, "
+                        f"got {type(random_state).__name__}")
 
 
 def seed_words(random_state) -> np.ndarray:
@@ -56,27 +58,39 @@ def check_params(params, labels, what="params") -> np.ndarray:
     """Parameters as a float vector in ``labels`` order.
 
     Accepts a sequence in order or a mapping ``{label: value}``; a wrong
-    length, an unknown label or a non-finite value is a ValueError naming it.
+    length, an unknown label, a value that is not a number or a non-finite
+    value is a :class:`~ergmfit.exceptions.SettingsError` (a ValueError) naming it.
     """
     if isinstance(params, dict):
         unknown = [k for k in params if k not in labels]
         if unknown:
-            raise ValueError(f"{what}: unknown label(s) {unknown}; the model's labels are {labels}")
+            raise SettingsError(f"{what}: unknown label(s) {unknown}; the model's labels are "
+                                f"{labels}")
         missing = [k for k in labels if k not in params]
         if missing:
-            raise ValueError(f"{what}: missing value(s) for {missing}")
-        arr = np.array([params[k] for k in labels], dtype=float)
+            raise SettingsError(f"{what}: missing value(s) for {missing}")
+        values = [params[k] for k in labels]
     else:
+        values = params
         if hasattr(params, "index") and hasattr(params, "values") and not isinstance(params, np.ndarray):
-            params = params.values  # pandas Series
-        arr = np.asarray(params, dtype=float).ravel()
-        if arr.shape != (len(labels),):
-            raise ValueError(f"{what} must have {len(labels)} value(s), one per statistic "
-                             f"{labels}, got {arr.size}")
+            values = params.values  # pandas Series
+    try:
+        arr = np.asarray(values, dtype=float).ravel()
+    except (TypeError, ValueError, OverflowError):
+        raise SettingsError(f"{what} must be numbers, one per statistic {labels}, got "
+                            f"{_short(params)}") from None
+    if not isinstance(params, dict) and arr.shape != (len(labels),):
+        raise SettingsError(f"{what} must have {len(labels)} value(s), one per statistic "
+                            f"{labels}, got {arr.size}")
     bad = [labels[k] for k in np.flatnonzero(~np.isfinite(arr))]
     if bad:
-        raise ValueError(f"{what}: non-finite value for {bad}")
+        raise SettingsError(f"{what}: non-finite value for {bad}")
     return arr
+
+
+def _short(value, width=60) -> str:
+    text = repr(value)
+    return text if len(text) <= width else text[:width - 3] + "..."
 
 
 def check_index_set(values, n, what, units="variables") -> np.ndarray:

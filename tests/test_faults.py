@@ -1,0 +1,136 @@
+"""Fault injection (#24): Ctrl-C in contrastive divergence, a full disk during a
+save or a checkpoint, and bad settings that reach the estimators' own checks."""
+import errno
+import os
+import time
+import warnings
+
+import numpy as np
+import pytest
+
+import ergmfit as ef
+from ergmfit.exceptions import SaveError, SettingsError
+from test_sampling import _sigint_soon, default_sigint  # noqa: F401 (a fixture)
+
+
+@pytest.fixture(scope="module")
+def flo():
+    return ef.ERGM(ef.datasets.load("flomarriage"), "edges + kstar(2)")
+
+
+def test_cd_honours_ctrl_c_within_a_second(default_sigint, monkeypatch):
+    # a real SIGINT 0.3 s into the first CD draw of a long run (10^6 draws): the fit
+    # comes back within a second, not converged, marked interrupted, at its start
+    from ergmfit.estimation import cd
+    m = ef.ERGM(ef.datasets.load_network("faux.mesa.high"), "edges + gwesp(0.25, fixed=True)")
+    real, armed = cd.observed_design, []
+
+    def observed_design(*args, **kwargs):      # called just before the first draw
+        out = real(*args, **kwargs)
+        armed.append((_sigint_soon(0.3), time.perf_counter()))
+        return out
+    monkeypatch.setattr(cd, "observed_design", observed_design)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fit = m.fit(method="cd", samplesize=10**6, random_state=1)
+    timer, t0 = armed[0]
+    took = time.perf_counter() - t0
+    timer.join()
+    assert took < 1.5, took
+    assert fit.info["interrupted"] and not fit.converged and fit.n_iter == 0
+    assert np.all(np.isfinite(fit.params))
+    assert any("interrupted" in str(w.message) for w in caught)
+
+
+def test_cd_keeps_the_finished_iterations_on_ctrl_c(monkeypatch, flo):
+    from ergmfit.estimation import cd
+    real, calls = cd.hotelling_iid, []
+
+    def hotelling_iid(*args):                  # Ctrl-C during the second iteration
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args)
+    monkeypatch.setattr(cd, "hotelling_iid", hotelling_iid)
+    with pytest.warns(ef.exceptions.ConvergenceWarning, match="interrupted"):
+        fit = flo.fit(method="cd", random_state=1, conv_pval=1.0)
+    assert fit.n_iter == 1 and fit.info["interrupted"] and not fit.converged
+    first = fit.info["history"][0]
+    assert len(fit.info["history"]) == 1 and not np.allclose(fit.params, first["theta"])
+
+
+def test_cd_as_a_start_passes_ctrl_c_on(default_sigint, monkeypatch, flo):
+    # inside another estimator (MCMC-MLE's init='cd') the interrupt is not swallowed
+    from ergmfit.estimation import cd
+    from ergmfit.estimation.cd import cd_core
+
+    def interrupted(*args):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(cd, "hotelling_iid", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        cd_core(flo, random_state=1)
+    assert cd_core(flo, random_state=1, keep_interrupted=True)["interrupted"]
+
+
+@pytest.mark.parametrize("method", ["cd", "bcd", "mcle", "mcmle", "ee"])
+@pytest.mark.parametrize("init", ["x", [1.0], [1.0, 2.0, 3.0], [np.nan, 0.0], [1.0, "y"]])
+def test_bad_init_is_a_settings_error(flo, method, init):
+    with pytest.raises(SettingsError, match="init"):
+        flo.fit(method=method, init=init, random_state=1)
+
+
+@pytest.mark.parametrize("settings", [dict(blocks="x"), dict(learning_rate="x"),
+                                      dict(learning_rate=-5.0), dict(precondition=-5),
+                                      dict(block_size=10**6)])
+def test_bad_bcd_settings_are_settings_errors(flo, settings):
+    with pytest.raises(SettingsError):
+        flo.fit(method="bcd", random_state=1, **settings)
+
+
+def test_bad_random_state_is_a_settings_error(flo):
+    with pytest.raises(SettingsError, match="random_state"):
+        flo.fit(method="mple", random_state="seed")
+
+
+def _no_space(*args, **kwargs):
+    raise OSError(errno.ENOSPC, "No space left on device")
+
+
+@pytest.mark.parametrize("ext", ["json", "npz"])
+def test_full_disk_keeps_the_old_results_file(tmp_path, monkeypatch, flo, ext):
+    fit = flo.fit(method="mple")
+    path = tmp_path / f"fit.{ext}"
+    fit.save(path)
+    before = path.read_bytes()
+    monkeypatch.setattr(os, "fsync", _no_space)
+    with pytest.raises(SaveError, match="No space left"):
+        fit.save(path)
+    monkeypatch.undo()
+    assert path.read_bytes() == before and os.listdir(tmp_path) == [path.name]
+
+
+def test_full_disk_during_a_checkpoint_is_a_warning(tmp_path, monkeypatch, flo):
+    from ergmfit.exceptions import CheckpointWarning
+    ck = tmp_path / "ck.json"
+    monkeypatch.setattr(os, "fsync", _no_space)
+    with pytest.warns(CheckpointWarning):
+        fit = flo.fit(method="mcmle", random_state=1, checkpoint=str(ck), samplesize=256)
+    assert np.all(np.isfinite(fit.params)) and fit.converged
+    assert os.listdir(tmp_path) == []            # no temporary file, no lock left
+
+
+@pytest.mark.parametrize("output", ["stats", "networks"])
+def test_simulate_returns_the_finished_draws_on_ctrl_c(default_sigint, flo, output):
+    n = 10**6                                    # minutes of draws
+    t0 = time.perf_counter()
+    timer = _sigint_soon(0.5)
+    with pytest.warns(UserWarning, match="interrupted by the user"):
+        out = flo.simulate([-1.5, 0.05], n=n, interval=2048, output=output, random_state=1)
+    took = time.perf_counter() - t0
+    timer.join()
+    assert took < 1.5, took
+    assert 0 < len(out) < n
+    if output == "stats":                        # the same draws as an uninterrupted run
+        again = flo.simulate([-1.5, 0.05], n=len(out), interval=2048, output="stats",
+                             random_state=1)
+        np.testing.assert_array_equal(out, again)
