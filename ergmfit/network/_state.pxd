@@ -190,6 +190,7 @@ cdef class NetworkState:
             __builtin_prefetch(self.irec(i))
             __builtin_prefetch(self.orec(j))
         self.prefetch_tie(i, j)
+        self.prefetch_otp(i, j)
 
     # ... and of the first line of v's record(s) only (streams of many nodes)
     cdef inline void prefetch_node(self, int v) noexcept nogil:

@@ -85,6 +85,7 @@ cdef class ERGMModel(BinaryModel):
             b = v - (a * n - a * (a + 1) // 2) + a + 1
         i[0] = <int>a
         j[0] = <int>b
+        self.state.prefetch_dyad(i[0], j[0])     # a new dyad: its records and hash slots
         self._last_v = v
         self._last_i = <int>a
         self._last_j = <int>b
