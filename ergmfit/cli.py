@@ -624,6 +624,13 @@ def main(argv=None) -> int:
             # ValueError: settings an estimator refuses (e.g. a negative sample size)
             print(f"ergmfit: error: {_one_line(exc)}", file=sys.stderr)
             return EXIT_ERROR
+        except (MemoryError, OverflowError) as exc:
+            # sizes beyond this machine (e.g. --set samplesize=10^15): no traceback
+            what = "out of memory" if isinstance(exc, MemoryError) else "a number too large"
+            print(f"ergmfit: error: {what}"
+                  + (f": {_one_line(exc)}" if str(exc) else "")
+                  + "; use smaller settings or a smaller network", file=sys.stderr)
+            return EXIT_ERROR
         except BrokenPipeError:  # e.g. `ergmfit terms | head`
             try:
                 sys.stdout = open("/dev/null", "w")  # noqa: SIM115 - silence the flush at exit

@@ -210,6 +210,6 @@ def from_results(results):
         raise ErgmfitError(
             f"this {results.method!r} fit keeps no MCMC sample: mcmc_diagnostics() needs a fit "
             "by method='mcmle' or method='ee' (with se='simulate', not interrupted before its "
-            "simulation) in this session (samples are not saved with the results)")
+            "simulation); a saved fit keeps its sample (ERGMResults.save/load)")
     return MCMCDiagnostics(s["chains"], s["observed"], s["labels"], interval=s.get("interval"),
                            method=results.method)

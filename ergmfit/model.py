@@ -163,20 +163,37 @@ class ERGM:
         (the target statistics, if the model has them, when ``ties`` is None)."""
         if ties is None and self.target_stats is not None:
             return np.array(self.target_stats, dtype=float)
-        ties = self.network.ties if ties is None else np.asarray(ties, dtype=np.int64).reshape(-1, 2)
-        empty = ERGMModel(NetworkState(self.network.n, self.network.directed), self.kernels)
-        out = self._empty + empty.add_ties_accumulate(np.ascontiguousarray(ties, dtype=np.int64))
+        out = self._accumulated(ties)
         bad = [lab for lab, v in zip(self.stat_labels, out) if not np.isfinite(v)]
         if bad:
             from .exceptions import TermError
+            # exp() of a large statistic overflows (Exp, Prod): statnet prints Inf
+            exp = {lab for t in self.terms if t.name in ("Exp", "Prod") for lab in t.labels}
+            if all(lab in exp for lab in bad):
+                raise TermError(f"the statistic(s) {bad} overflow (exp of a large value; statnet "
+                                "prints Inf): a model with them cannot be fitted or simulated")
             raise TermError(f"the statistic(s) {bad} are not finite: an attribute's values are too "
                             "large for floating point; rescale it")
         return out
 
     def statistics(self) -> dict:
         """Observed statistics as ``{label: value}``, with statnet's labels (for a curved
-        term its count vector, as statnet's ``summary()``)."""
-        return dict(zip(self.stat_labels, self.statistics_vector().tolist()))
+        term its count vector, as statnet's ``summary()``; Inf where ``Exp``/``Prod``
+        overflow, as statnet prints)."""
+        from .exceptions import TermError
+        try:
+            vec = self.statistics_vector()
+        except TermError as exc:
+            if "overflow" not in str(exc):
+                raise
+            vec = self._accumulated(None)
+        return dict(zip(self.stat_labels, vec.tolist()))
+
+    def _accumulated(self, ties):
+        # the statistics of ``ties`` (the network's when None), from the empty graph
+        ties = self.network.ties if ties is None else np.asarray(ties, dtype=np.int64).reshape(-1, 2)
+        empty = ERGMModel(NetworkState(self.network.n, self.network.directed), self.kernels)
+        return self._empty + empty.add_ties_accumulate(np.ascontiguousarray(ties, dtype=np.int64))
 
     @property
     def default_proposal(self) -> str:
@@ -318,7 +335,8 @@ class ERGM:
             model.network = model.network.with_ties(
                 target_network(model, model.target_stats, rng))
             random_state = rng
-        if model.offset.any() and (method != "mple" or model.curved):
+        if model.offset.any() and (method != "mple" or model.curved
+                                   or hasattr(model.parameterisation, "offset_coef")):
             return _fit_with_offsets(model, method, random_state, verbose, kwargs)
         if model.sample_space.n_missing and method == "mcmle":
             # by name, as the estimator table loads estimators (no import circle)

@@ -134,3 +134,76 @@ def test_simulate_returns_the_finished_draws_on_ctrl_c(default_sigint, flo, outp
         again = flo.simulate([-1.5, 0.05], n=len(out), interval=2048, output="stats",
                              random_state=1)
         np.testing.assert_array_equal(out, again)
+
+
+@pytest.mark.parametrize("exc", [MemoryError(), OverflowError("value too large to convert to int")])
+def test_cli_reports_sizes_beyond_the_machine_without_a_traceback(capsys, monkeypatch, exc):
+    from ergmfit import cli
+
+    def too_big(*args, **kwargs):
+        raise exc
+    monkeypatch.setattr(cli, "_fit", too_big)
+    assert cli.main(["fit", "flomarriage", "edges", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("ergmfit: error:") and "Traceback" not in err and len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("method,settings", [("bcd", dict(batch_size=2**62)),
+                                             ("bcd", dict(steps=2**40)),
+                                             ("bcd", dict(kernel="x")),
+                                             ("mcle", dict(kernel="x"))])
+def test_block_settings_checked_when_built(method, settings):
+    from ergmfit.estimation.base import estimator_class
+    with pytest.raises(SettingsError, match=next(iter(settings))):
+        estimator_class(method)(**settings)
+
+
+def test_bcd_ctrl_c_while_the_schedule_is_set_up(monkeypatch, flo):
+    # n_iter=10^7 learning rates take ~0.5 s to set up: Ctrl-C there returns the start
+    from ergmfit.estimation import bcd
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(bcd, "learning_rates", interrupted)
+    with pytest.warns(ef.exceptions.ConvergenceWarning, match="interrupted"):
+        fit = flo.fit(method="bcd", random_state=1, n_iter=10**7)
+    assert fit.info["interrupted"] and fit.n_iter == 0 and not fit.converged
+    np.testing.assert_array_equal(fit.params, fit.info["init_params"])
+
+
+@pytest.mark.parametrize("name,head,row", [
+    ("bomb.csv.gz", b"from,to\n", b"a,b\n"),
+    ("bomb.graphml.gz", b"<graphml><graph edgedefault='undirected'>", b"<node id='a'/>")])
+def test_decompression_bomb_refused_early(tmp_path, name, head, row):
+    # 2 MiB from ~2 kB: refused once 1 MiB is out (was: read whole; 200 MB of such a
+    # csv.gz took 103 CPU s and 3.5 GB before its duplicate-tie error)
+    import gzip
+    from ergmfit.exceptions import DataFormatError
+    path = tmp_path / name
+    path.write_bytes(gzip.compress(head + row * (2 * 2 ** 20 // len(row))))
+    t0 = time.process_time()
+    with pytest.raises(DataFormatError, match="decompression bomb"):
+        ef.read_network(str(path), directed=False)
+    assert time.process_time() - t0 < 2
+
+
+def test_a_compressed_edge_list_reads(tmp_path):
+    import gzip
+    rng = np.random.default_rng(1)
+    ties = {tuple(sorted(rng.choice(20000, 2, replace=False))) for _ in range(30000)}
+    text = "from,to\n" + "".join(f"n{i},n{j}\n" for i, j in sorted(ties))
+    path = tmp_path / "real.csv.gz"
+    path.write_bytes(gzip.compress(text.encode()))
+    assert ef.read_network(str(path), directed=False).n_ties == len(ties)
+
+
+def test_mcle_ctrl_c_while_the_blocks_are_built(monkeypatch, flo):
+    from ergmfit.estimation import mcle
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(mcle, "composite_design", interrupted)
+    with pytest.warns(ef.exceptions.ConvergenceWarning, match="interrupted"):
+        fit = flo.fit(method="mcle", random_state=1)
+    assert fit.info["interrupted"] and not fit.converged
+    np.testing.assert_allclose(fit.params, flo.fit(method="mple").params)   # the start

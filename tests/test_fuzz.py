@@ -566,9 +566,6 @@ def test_fuzz_damaged_checkpoint(tmp_path, mcmle_checkpoint, data):
         assert isinstance(exc, ef.ErgmfitError), f"{how}: {type(exc).__name__}: {exc}"
 
 
-@pytest.mark.xfail(strict=True, reason="#24: mcmle._read_checkpoint does not range-check the "
-                   "interval or the history (raw ValueError/OverflowError/AttributeError; "
-                   "interval 10^12 runs for minutes); reported to the lead (mcmle.py)")
 @pytest.mark.parametrize("entry,value", [("interval", 0), ("interval", 1e308),
                                          ("history", "x")])
 def test_tampered_checkpoint_entry(tmp_path, mcmle_checkpoint, entry, value):

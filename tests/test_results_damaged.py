@@ -131,8 +131,8 @@ def test_damaged_npz_messages(tmp_path, arrays, what):
 
 
 def test_npz_bomb_is_refused_before_unpacking(tmp_path, monkeypatch):
-    import ergmfit.results as results
-    monkeypatch.setattr(results, "MAX_RESULTS_BYTES", 10_000)
+    import ergmfit._resultsio as resultsio
+    monkeypatch.setattr(resultsio, "MAX_RESULTS_BYTES", 10_000)
     path = tmp_path / "bomb.npz"
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
         zf.writestr("meta.npy", b"\0" * 50_000)

@@ -462,7 +462,7 @@ def test_curved_version_is_statnets_default(term):
     ("dgwdsp('a', fixed=TRUE)", "decay must be a number"),
     ("esp(c(1, 1))", "distinct"),
     ("dsp(-1)", "at least 0"),
-    ("transitiveties('group')", "not supported"),
+    ("transitiveties('group')", "no node attribute 'group'"),
     ("gwesp(0.5, fixed=TRUE, cutoff=0)", "cutoff"),
 ])
 def test_argument_errors_name_the_term(term, msg):

@@ -78,6 +78,7 @@ from ..results import ERGMResults
 from ..utils.longrun import catch_interrupt
 from ..utils.validation import check_params, check_random_state, seed_words
 from .base import Estimator, Setting, boolean, choice, integer, number
+from .blocks import C_INT_MAX, block_kernel
 from .existence import nonexistence_error, observed_design
 
 __all__ = ["BCD", "fit_bcd", "learning_rates"]
@@ -129,7 +130,8 @@ class BCD(Estimator):
     supports_curved = True
     SETTINGS = (
         Setting("block_size", 4, integer(1), "n, variables (dyads) per block; 1 is single-site Gibbs."),
-        Setting("steps", 1, integer(1), "m, blocked Gibbs updates per negative phase."),
+        Setting("steps", 1, integer(1, C_INT_MAX),
+                "m, blocked Gibbs updates per negative phase."),
         Setting("blocks", "uniform", None, "'uniform', 'triple', 'star' or a list of blocks."),
         Setting("rao_blackwell", False, boolean, "Use E[g | x_-A] for the last update."),
         Setting("n_iter", None, integer(1, allow_none=True), "Iterations (see above)."),
@@ -140,7 +142,8 @@ class BCD(Estimator):
         Setting("precondition", "mple", None, "'mple', None or a (p, p) matrix."),
         Setting("init", None, None, "'mple', 'zero', or parameters (default 'mple' with "
                 "preconditioning, 'zero' without)."),
-        Setting("batch_size", 1, integer(1), "Independent negative phases per iteration."),
+        Setting("batch_size", 1, integer(1, C_INT_MAX),
+                "Independent negative phases per iteration."),
         Setting("average", 0.0, number(0, 1, hi_open=True),
                 "Share of the last iterations averaged into the estimate (0: last iterate)."),
         Setting("trace", 200, integer(0), "Points of the parameter trace kept in info['trace']."),
@@ -149,7 +152,7 @@ class BCD(Estimator):
         Setting("n_sim", 100, integer(2), "Simulated networks for cov='godambe'."),
         Setting("burnin", 16384, integer(0), "Proposals before the first simulated network."),
         Setting("interval", 1024, integer(1), "Proposals between simulated networks."),
-        Setting("kernel", None, None, "Block sampler (default: exact enumeration)."),
+        Setting("kernel", None, block_kernel, "Block sampler (default: exact enumeration)."),
     )
 
     _free = None            # the free variables of a constrained space (set by fit)
@@ -236,40 +239,43 @@ class BCD(Estimator):
         check_blocks(observed_design(model, bm), bm, chooser, labels, "blocked CD",
                      random_state=rng)
         theta0, init_kind, lf = self._start(model, bm, labels)
-        P = self._preconditioner(bm, labels, theta0, lf, model)
-        par = getattr(model, "parameterisation", None)
-        curved = par is not None and not par.linear
-        per_iter = self.block_size * self.batch_size
-        if self.n_iter is None:
-            n_iter = 20000 if P is None else max(20000, int(math.ceil(200.0 * M / per_iter)))
-        else:
-            n_iter = self.n_iter
-        if P is None:
-            lr = 0.001 if self.learning_rate is None else self.learning_rate
-            rates = learning_rates(n_iter, lr, self.decay)
-            schedule = ("callable/array" if callable(lr) or np.ndim(lr) else
-                        f"{lr} / (1 + t / {n_iter / 4.0 if self.decay is None else self.decay:g})")
-        else:
-            lr = 1.0 if self.learning_rate is None else self.learning_rate
-            t0 = max(1.0, M / per_iter)
-            rates = learning_rates(n_iter, lr, t0=t0)
-            schedule = (f"{lr} / ({t0:g} + t), preconditioned" if np.ndim(lr) == 0
-                        and not callable(lr) else "callable/array, preconditioned")
-        avg_from = int(n_iter * (1.0 - self.average)) if self.average > 0 else -1
-        n_chunks = min(100, n_iter)
-        if curved:       # the map is linearised over each chunk: keep chunks short
-            n_chunks = min(n_iter, max(n_chunks, -(-n_iter // CURVED_CHUNK)))
-        bounds = np.linspace(0, n_iter, n_chunks + 1).astype(np.int64)
-        seeds = [seed_words(rng) for _ in range(n_chunks)]
-        trace_every = max(1, n_iter // self.trace) if self.trace > 0 else 0
         theta = theta0.copy()
         trace_rows, trace_iters = [theta0.copy()], [0]
         avg_sum = np.zeros(p)
         n_avg = 0
         grad_sum = np.zeros(p)
-        done = 0
+        done = n_chunks = 0
         diverged = False
         stop = catch_interrupt()
+        P, schedule, n_iter = None, None, self.n_iter or 0
+        with stop:      # Ctrl-C while the schedule is set up (10^7 rates: ~0.5 s)
+            P = self._preconditioner(bm, labels, theta0, lf, model)
+            par = getattr(model, "parameterisation", None)
+            curved = par is not None and not par.linear
+            per_iter = self.block_size * self.batch_size
+            if self.n_iter is None:
+                n_iter = 20000 if P is None else max(20000, int(math.ceil(200.0 * M / per_iter)))
+            else:
+                n_iter = self.n_iter
+            if P is None:
+                lr = 0.001 if self.learning_rate is None else self.learning_rate
+                rates = learning_rates(n_iter, lr, self.decay)
+                tau = n_iter / 4.0 if self.decay is None else self.decay
+                schedule = ("callable/array" if callable(lr) or np.ndim(lr) else
+                            f"{lr} / (1 + t / {tau:g})")
+            else:
+                lr = 1.0 if self.learning_rate is None else self.learning_rate
+                t0 = max(1.0, M / per_iter)
+                rates = learning_rates(n_iter, lr, t0=t0)
+                schedule = (f"{lr} / ({t0:g} + t), preconditioned" if np.ndim(lr) == 0
+                            and not callable(lr) else "callable/array, preconditioned")
+            avg_from = int(n_iter * (1.0 - self.average)) if self.average > 0 else -1
+            n_chunks = min(100, n_iter)
+            if curved:       # the map is linearised over each chunk: keep chunks short
+                n_chunks = min(n_iter, max(n_chunks, -(-n_iter // CURVED_CHUNK)))
+            bounds = np.linspace(0, n_iter, n_chunks + 1).astype(np.int64)
+            seeds = [seed_words(rng) for _ in range(n_chunks)]
+            trace_every = max(1, n_iter // self.trace) if self.trace > 0 else 0
         bar = None
         if self.verbose:
             from tqdm.auto import tqdm
@@ -277,7 +283,7 @@ class BCD(Estimator):
                        leave=False)
         with stop:          # Ctrl-C: keep the iterations finished so far
             try:
-                for c in range(n_chunks):
+                for c in range(0 if stop.interrupted else n_chunks):
                     a, b = int(bounds[c]), int(bounds[c + 1])
                     if b <= a:
                         continue

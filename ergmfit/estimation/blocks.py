@@ -66,6 +66,19 @@ def free_variables(model, method):
     return free
 
 
+#: the largest count a compiled loop takes as a C int
+C_INT_MAX = 2 ** 31 - 1
+
+
+def block_kernel(name, value):
+    """The check of a ``kernel`` setting: None or a compiled block kernel."""
+    from ..sampling._blocks import BlockKernel
+    if value is None or isinstance(value, BlockKernel):
+        return value
+    raise SettingsError(f"setting {name!r} must be a block kernel (e.g. "
+                        f"ergmfit.sampling._blocks.Enumeration(4)) or None, got {value!r}")
+
+
 def make_chooser(bm, kind, block_size, free=None):
     """A compiled block chooser: ``"uniform"``, ``"triple"``, ``"star"`` or a list
     of blocks; with ``free`` (sorted variables) its blocks hold free variables only."""

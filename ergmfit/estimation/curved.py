@@ -91,7 +91,7 @@ def start_values(par, fit_linear, init_decays=None, init=None):
     grid = []
     for c, g in zip(curves, given):
         grid.append(_decay_candidates(c, g))
-    n_cand = max(len(g) for g in grid)
+    n_cand = max((len(g) for g in grid), default=1)
     best = None
     for idx in range(n_cand):
         for j, k in enumerate(decay_at):

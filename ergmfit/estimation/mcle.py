@@ -79,8 +79,8 @@ from ..utils.longrun import catch_interrupt
 from ..utils.optimize import newton_ascent
 from ..utils.validation import check_params, check_random_state, seed_words
 from .base import Estimator, Setting, choice, integer, number
-from .blocks import (DEFAULT_MAX_BLOCKS, blocks_to_vars, free_variables,  # noqa: F401
-                     make_blocks, make_chooser)
+from .blocks import (DEFAULT_MAX_BLOCKS, block_kernel, blocks_to_vars,  # noqa: F401
+                     free_variables, make_blocks, make_chooser)
 from .existence import observed_design
 
 __all__ = ["MCLE", "fit_mcle", "CompositeDesign", "KernelComposite", "composite_design",
@@ -506,7 +506,7 @@ class MCLE(Estimator):
         Setting("init", None, None, "Starting value of the optimiser (default: the MPLE)."),
         Setting("maxiter", 500, integer(1), "Optimiser iterations."),
         Setting("tol", 1e-12, number(0, lo_open=True), "Newton-decrement tolerance."),
-        Setting("kernel", None, None, "A BlockKernel evaluating block conditionals."),
+        Setting("kernel", None, block_kernel, "A BlockKernel evaluating block conditionals."),
         Setting("order", None, integer(1, allow_none=True), "Alias of block_size."),
     )
 
@@ -529,14 +529,23 @@ class MCLE(Estimator):
         bm = model.compiled()
         if not curved:         # dead or collinear statistics (non-identifiable): an error
             observed_design(model, bm)
-        if self.kernel is None:
-            des = composite_design(bm, self.blocks, self.block_size, self.n_blocks,
-                                   self.max_blocks, rng, free=free)
-        else:
-            fam, desc = make_blocks(bm, self.blocks, self.block_size, self.n_blocks,
-                                    self.max_blocks, rng, free)
-            des = KernelComposite(bm, self.kernel, {k: list(v) for k, v in fam.items()}, desc)
-            des.n_vars = int(bm.n_vars) if free is None else len(free)
+        with catch_interrupt() as early:     # Ctrl-C while the blocks are enumerated
+            if self.kernel is None:
+                des = composite_design(bm, self.blocks, self.block_size, self.n_blocks,
+                                       self.max_blocks, rng, free=free)
+            else:
+                fam, desc = make_blocks(bm, self.blocks, self.block_size, self.n_blocks,
+                                        self.max_blocks, rng, free)
+                des = KernelComposite(bm, self.kernel, {k: list(v) for k, v in fam.items()},
+                                      desc)
+                des.n_vars = int(bm.n_vars) if free is None else len(free)
+        if early.interrupted:        # nothing of the MCLE is done: the start, marked
+            theta0 = (_curved_start(model, self.init, labels) if curved else
+                      check_params(self.init, labels, "init") if self.init is not None else
+                      _mple_start(bm, labels, free))
+            return self._interrupted(model, None, theta0, labels, t0,
+                                     "while building the composite likelihood's blocks",
+                                     n_vars=int(bm.n_vars) if free is None else len(free))
         if not curved:      # a curved term's high counts may never change: fine
             _check_design(des, labels)
         if self.verbose:
@@ -640,19 +649,23 @@ class MCLE(Estimator):
             model=model, dyad_independent=getattr(model, "dyad_independent", None))
 
 
-    def _interrupted(self, model, des, theta, labels, t0, where):
+    def _interrupted(self, model, des, theta, labels, t0, where, n_vars=None):
         """The results of a fit that Ctrl-C ended during the optimisation: the
-        best point so far, not converged, no standard errors."""
-        msg = (f"interrupted by the user {where}: not converged (the estimate is the best "
-               "point so far; no standard errors)")
+        best point so far (before it, ``des`` None: the start), not converged,
+        no standard errors."""
+        msg = (f"interrupted by the user {where}: not converged (the estimate is the "
+               + ("best point so far" if des is not None else "start") + "; no standard errors)")
         warnings.warn(msg, ConvergenceWarning, stacklevel=4)
         p = len(labels)
+        info = {"interrupted": True}
+        if des is not None:
+            info.update(block_size=des.info.get("block_size"), blocks=des.info.get("blocks"),
+                        n_blocks=des.n_blocks)
         return ERGMResults(
             np.asarray(theta, dtype=float), np.full((p, p), np.nan), labels, method="mcle",
-            nobs=int(des.n_vars), converged=False, n_iter=0,
+            nobs=int(des.n_vars if des is not None else n_vars), converged=False, n_iter=0,
             seconds=time.perf_counter() - t0, se_kind=None, warnings=[msg],
-            info={"interrupted": True, "block_size": des.info.get("block_size"),
-                  "blocks": des.info.get("blocks"), "n_blocks": des.n_blocks},
+            info=info,
             formula=getattr(model, "formula", None), network=getattr(model, "network", None),
             model=model, dyad_independent=getattr(model, "dyad_independent", None))
 

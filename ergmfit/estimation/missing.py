@@ -17,7 +17,7 @@ missing information), whose inverse gives the standard errors.
 With no missing dyads the constrained chain is the observed network and the
 method is the ordinary MCMC-MLE (``ERGM.fit`` then calls that one).  The
 log-likelihood is the observed-data one, by bridge sampling with both chains
-at every bridge point (:func:`ergmfit.estimation.mcmle.bridge_loglik`), as
+at every bridge point (:func:`ergmfit.estimation.loglik.bridge_loglik`), as
 statnet computes it.
 """
 from __future__ import annotations
@@ -153,7 +153,7 @@ def fit_missing_mcmle(model, random_state=None, verbose=False, init=None, maxit=
     theta = np.asarray(history[-1]["theta"], dtype=float)
     loglik = loglik_se = None
     if eval_loglik:
-        from .mcmle import bridge_loglik
+        from .loglik import bridge_loglik
         loglik, loglik_se = bridge_loglik(
             model, theta, g_obs, starts_u, rng, samplesize=max(64, samplesize // 8),
             interval=interval, n_jobs=n_jobs, proposal=proposal, backend=backend, cond=cond,

@@ -627,7 +627,8 @@ def _fit_curved(model, design: Design, labels, term_of, est) -> LogitFit:
             f = fit_design(sub, names, term_of, "error", est.maxiter, est.tol)
         return f.params, f.loglik
 
-    decays = [t.init_decay for t in model.terms if getattr(t, "curve", None) is not None]
+    from ..terms.registry import curved_terms
+    decays = [t.init_decay for t in curved_terms(model.terms)]
     if hasattr(par, "kept_curved"):          # offsets: the curved terms left free
         decays = [decays[j] for j in par.kept_curved]
     theta0 = start_values(par, fit_linear, decays, init)

@@ -48,6 +48,22 @@ class _Locs:
         return len(self.keys)
 
 
+#: a compressed file that expands more than this many times (beyond RATIO_FLOOR bytes)
+#: is refused as a decompression bomb: real edge lists compress 3-20 fold
+MAX_COMPRESSION_RATIO = 100
+RATIO_FLOOR = 2 ** 20
+
+
+def _bomb(where, out, packed):
+    """A decompression-bomb error when ``out`` bytes came from ``packed`` compressed bytes."""
+    if out > RATIO_FLOOR and out > MAX_COMPRESSION_RATIO * max(packed, 1):
+        raise DataFormatError(
+            f"{where} expands more than {MAX_COMPRESSION_RATIO} times when decompressed "
+            f"({packed:,} compressed bytes gave {out:,} and more): refused as a decompression "
+            "bomb (ergmfit.network._common.MAX_COMPRESSION_RATIO); decompress it yourself if "
+            "it really is such a file")
+
+
 def _read_bytes(path, cap):
     path = os.fspath(path)
     try:
@@ -88,6 +104,7 @@ def _binary_lines(path, where, cap):
                     if not line:
                         break
                     total += len(line)
+                    _bomb(where, total, fh.tell())
                     if total > cap:
                         raise DataFormatError(
                             f"{where} expands to more than {cap // 2 ** 20:,} MiB when "
@@ -137,6 +154,7 @@ def _decompress(raw, ext, where, cap):
                 if not chunk:
                     break
                 out += chunk
+                _bomb(where, len(out), len(raw))
                 if len(out) > cap:
                     raise DataFormatError(
                         f"{where} expands to more than {cap // 2 ** 20:,} MiB when decompressed "

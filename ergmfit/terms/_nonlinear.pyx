@@ -21,8 +21,11 @@ cdef enum:
     _LOG = 1
     _RATIO = 2        # S[0] / (2 S[1]) (0 when S[1] = 0): degcrossprod
     _DEGCOR = 3       # correlation of the degrees at the ends of the ties
+    _TRIPCT = 4       # tripercent: 100 T / (K2 - 2 T) per pair (T, K2) of S, in single precision
+    _PROD = 5         # Prod: out_t = Π_k S_k^W[t, k] (0^w = 0 for w > 0)
 
-FUNCS = {"exp": _EXP, "log": _LOG, "ratio": _RATIO, "degcor": _DEGCOR}
+FUNCS = {"exp": _EXP, "log": _LOG, "ratio": _RATIO, "degcor": _DEGCOR,
+         "tripercent": _TRIPCT, "prod": _PROD}
 
 
 cdef class DegreeProductKernel(TermKernel):
@@ -54,10 +57,12 @@ cdef class TransformKernel(CompoundKernel):
     cdef double[::1] S
     cdef double[::1] S0
     cdef double[::1] empty
+    cdef double[:, ::1] W
     cdef readonly bint exact_total
 
-    def __init__(self, kernels, str func, empty, double log0=0.0, int n_out=0):
-        self._args = (kernels, func, empty, log0, n_out)
+    def __init__(self, kernels, str func, empty, double log0=0.0, int n_out=0, W=None):
+        self._args = (kernels, func, empty, log0, n_out, W)
+        self.W = np.ascontiguousarray(W if W is not None else np.zeros((1, 1)), dtype=np.float64)
         self._set_inner(list(kernels))
         self.func = FUNCS[func]
         self.log0 = log0
@@ -69,12 +74,26 @@ cdef class TransformKernel(CompoundKernel):
 
     cdef double f(self, double* S, int t) noexcept nogil:
         cdef double e, m, var
+        cdef int k
         if self.func == _EXP:
             return exp(S[t])
         if self.func == _LOG:
             return log(S[t]) if S[t] > 0 else self.log0
         if self.func == _RATIO:
             return S[0] / (2.0 * S[1]) if S[1] != 0 else 0.0
+        if self.func == _TRIPCT:
+            # statnet 4.4 rounds the ratio to single precision (float) before the 100 x
+            e = S[2 * t + 1] - 2.0 * S[2 * t]
+            return 100.0 * <double>(<float>(S[2 * t] / e)) if e > 0 else 0.0
+        if self.func == _PROD:
+            m = 0.0
+            for k in range(self.n_in):
+                if self.W[t, k] == 0:
+                    continue
+                if S[k] <= 0:
+                    return (0.0 if self.W[t, k] > 0 else INFINITY) if S[k] == 0 else NAN
+                m += self.W[t, k] * log(S[k])
+            return exp(m)
         # degcor: S = [Σ_ties d_i d_j, Σ_v d², Σ_v d³, ties]
         e = S[3]
         if e == 0:

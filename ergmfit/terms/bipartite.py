@@ -380,7 +380,8 @@ def _bnodematch(net, mode, attr, diff, keep, alpha, beta, by_other, levels):
     alpha = as_float(alpha, f"term {term}: alpha")
     beta = as_float(beta, f"term {term}: beta")
     if alpha != 1 and beta != 1:
-        raise TermError(f"term {term}: set only one of alpha and beta (statnet's rule)")
+        # statnet's help: "only one should be set at one time"; statnet 4.4 then uses beta
+        alpha = 1.0
     lv, code = classes(net, attr, term, mode)
     spec = keep if keep is not None else levels
     sel = _nonempty(term, "levels", spec,

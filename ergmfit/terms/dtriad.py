@@ -56,7 +56,9 @@ _TYPES = ("OTP", "ITP", "RTP", "OSP", "ISP")
 _ATTR_PARAMS = [Param("attr", None, "count only triples whose nodes share this attribute"),
                 Param("diff", False, "with attr: one statistic per level"),
                 Param("levels", None, "with attr: the levels counted")]
-_TIES_PARAMS = [Param("attr", None, "not supported yet"), Param("levels", None, "not supported yet")]
+_TIES_PARAMS = [Param("attr", None, "count only ties whose two ends and two-path node share "
+                                    "this attribute's level"),
+                Param("levels", None, "with attr: the levels counted")]
 _GW_PARAMS = [Param("decay", None, "decay parameter alpha >= 0"),
               Param("fixed", False, "FALSE (statnet's default): curved, the decay is estimated"),
               Param("cutoff", 30, "counts of the curved form: min(cutoff, n - 2)")]
@@ -159,12 +161,16 @@ def m2star(net):
 def transitiveties(net, attr=None, levels=None):
     """Transitive ties: #{ties a->b such that a->k->b for some k}.
 
-    statnet ``transitiveties`` (label ``transitiveties``); attr/levels not supported yet.
+    statnet ``transitiveties`` (label ``transitiveties``); with ``attr`` only the ties whose
+    two ends and two-path node share a level (``transitiveties.<attr>``).
     Change for adding i->j: [OTP(i,j) ≥ 1] plus the ties i->k (j->k) and k->j (k->i)
     whose only two-path is the one through i->j.
 
     Example: ``edges + transitiveties``.
     """
+    if attr is not None:
+        from .composed import typed_ties
+        return typed_ties(net, "transitiveties", attr, levels, "transitiveties")
     _no_attr("transitiveties", attr, False, levels)
     return Term("transitiveties", ["transitiveties"], DTriadKernel(TRIAD_MODES["transitiveties"]))
 
@@ -173,10 +179,14 @@ def transitiveties(net, attr=None, levels=None):
 def cyclicalties(net, attr=None, levels=None):
     """Cyclical ties: #{ties a->b such that b->k->a for some k} (the tie closes a 3-cycle).
 
-    statnet ``cyclicalties`` (label ``cyclicalties``); attr/levels not supported yet.
+    statnet ``cyclicalties`` (label ``cyclicalties``); with ``attr`` only the ties whose two
+    ends and two-path node share a level (``cyclicalties.<attr>``).
 
     Example: ``edges + cyclicalties``.
     """
+    if attr is not None:
+        from .composed import typed_ties
+        return typed_ties(net, "cyclicalties", attr, levels, "cyclicalties")
     _no_attr("cyclicalties", attr, False, levels)
     return Term("cyclicalties", ["cyclicalties"], DTriadKernel(TRIAD_MODES["cyclicalties"]))
 

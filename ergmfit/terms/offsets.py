@@ -41,7 +41,23 @@ class OffsetParameterisation(Parameterisation):
 
     linear = False
 
+    def __new__(cls, inner=None, mask=None, coef=None):
+        # a map that folds fixed coefficients in itself (Curve(): .curvemap) does so
+        if cls is OffsetParameterisation and hasattr(inner, "fixing"):
+            return inner.fixing(mask, coef)
+        return super().__new__(cls)
+
     def __init__(self, inner, mask, coef):
+        if isinstance(inner, OffsetParameterisation):
+            # the free view of a free view (offset() terms in a model with Offset()
+            # operators): one view of the innermost parameterisation
+            free_at = np.flatnonzero(~inner.mask)[np.asarray(mask, dtype=bool)]
+            vals = np.zeros(len(inner.mask))
+            vals[inner.mask] = inner.offset_coef
+            vals[free_at] = coef
+            mask = inner.mask.copy()
+            mask[free_at] = True
+            coef, inner = vals[mask], inner.inner
         self.inner = inner
         self.mask = np.asarray(mask, dtype=bool)
         self.offset_coef = np.asarray(coef, dtype=float)      # as given (may be -Inf)

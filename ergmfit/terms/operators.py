@@ -9,11 +9,15 @@ updated on every toggle (:class:`._operators.SubnetKernel`).  ``Sum``, ``Label``
 
 What ergmfit gives (statnet's labels and values of ``summary()``):
 
-* ``Offset(~f, coef, which)`` and ``Curve``/``Parametrise`` give the statistics of ``f``
-  (labels of ``f``); fitting them as offsets or curved terms is not supported yet
-  (use ``fit(..., offset=...)`` where the estimator offers it).
-* Not supported: ``Exp``, ``Log``, ``Prod`` (nonlinear; statnet's values carry its own
-  accumulated rounding), ``B`` (statnet 4.4 has no ``B``), matrix weights in ``Sum``.
+* ``Offset(~f, coef, which)`` gives the statistics of ``f`` (labels of ``f``) and fixes the
+  parameters ``which`` at ``coef``: the model's coefficients are the free ones (statnet's),
+  fitted through :class:`~.offsets.OffsetParameterisation` as ``offset()`` terms are;
+  ``Curve``/``Parametrise`` fits its parameters through its map η(θ) (:mod:`.curvemap`).
+* ``B(~f, form)``: statnet defines it for valued networks only; on ergmfit's binary
+  networks it is ``f`` itself (form ``sum``/``nonzero``, or a form keeping value-1 ties) or
+  ``f`` on the empty network (a form value 1 fails), labels ``B(<form>)~<label>``.
+* Not supported: matrix weights in ``Sum``; ``Exp``, ``Log``, ``Prod``: see .nonlinear and
+  .composed.
 """
 from __future__ import annotations
 
@@ -25,8 +29,9 @@ import numpy as np
 from ..exceptions import TermError
 from ..formula import FormulaArg, RCode, parse_formula
 from ._operators import LinearKernel, ProductKernel, SubnetKernel
+from .curvemap import curve_map         # also registers the Offset()/Curve() maps
 from .dyadic import _levels
-from .registry import BOTH, DIRECTED, Param, Term, build_term, register
+from .registry import BOTH, DIRECTED, Param, Term, as_float, build_term, register
 from . import registry
 
 FAMILY = "operators"
@@ -287,34 +292,41 @@ def symmetrize(net, formula, rule="weak"):
 
 # -- linear combinations ---------------------------------------------------------------
 
-@register("Sum", kinds=BOTH, params=[Param("formulas"), Param("label", None)], family=FAMILY)
-def sum_operator(net, formulas, label=None):
-    """Weighted sum of formulas with equally many statistics: ``Sum(list(~f, 2 ~ g))``
-    (weight 2), ``Sum("mean" ~ f)`` / ``Sum("sum" ~ f)`` (one statistic). Labels
-    ``Sum~<label>`` (one statistic) or ``Sum~<label><k>``."""
+def weighted_formulas(net, formulas, term, presets, what):
+    """The terms of a list of formulas with left-hand sides (statnet's Sum/Prod) and the
+    matrix W combining their statistics: none -> the identity, a number -> that times the
+    identity, presets[0] -> one row of 1s, presets[1] -> one row of 1/p."""
     items = formulas if isinstance(formulas, list) else [formulas]
-    blocks, terms = [], []
-    width = None
+    blocks, terms, width = [], [], None
     for it in items:
-        f = _formula("Sum", it)
+        f = _formula(term, it)
         ts = build_formula(net, f)
         p = sum(len(t.labels) for t in ts)
         w = f.lhs
         if w is None:
             W = np.eye(p)
-        elif isinstance(w, str) and w in ("mean", "sum"):
-            W = np.full((1, p), 1.0 / p if w == "mean" else 1.0)
+        elif isinstance(w, str) and w in presets:
+            W = np.full((1, p), 1.0 / p if w == presets[1] else 1.0)
         elif isinstance(w, (int, float)) and not isinstance(w, bool):
             W = float(w) * np.eye(p)
         else:
-            raise TermError(f"term Sum: the weight {w!r} is not supported (a number, 'sum' or "
-                            "'mean')")
+            raise TermError(f"term {term}: the {what} {w!r} is not supported (a number, "
+                            f"{presets[0]!r} or {presets[1]!r})")
         if width is not None and W.shape[0] != width:
-            raise TermError("term Sum: the formulas must give equally many statistics")
+            raise TermError(f"term {term}: the formulas must give equally many statistics")
         width = W.shape[0]
         blocks.append(W)
         terms.extend(ts)
-    W = np.hstack(blocks)
+    return terms, np.hstack(blocks)
+
+
+@register("Sum", kinds=BOTH, params=[Param("formulas"), Param("label", None)], family=FAMILY)
+def sum_operator(net, formulas, label=None):
+    """Weighted sum of formulas with equally many statistics: ``Sum(list(~f, 2 ~ g))``
+    (weight 2), ``Sum("mean" ~ f)`` / ``Sum("sum" ~ f)`` (one statistic). Labels
+    ``Sum~<label>`` (one statistic) or ``Sum~<label><k>``."""
+    terms, W = weighted_formulas(net, formulas, "Sum", ("sum", "mean"), "weight")
+    width = W.shape[0]
     name = "Sum" if label is None else str(label)
     labels = [f"Sum~{name}"] if width == 1 else [f"Sum~{name}{k + 1}" for k in range(width)]
     return stack("Sum", terms, labels, W)
@@ -345,12 +357,133 @@ def label_operator(net, formula, label, pos="("):
     return stack("Label", terms, out)
 
 
-@register("Offset", kinds=BOTH, params=[Param("formula"), Param("coef", 0), Param("which", None)],
+@register("Offset", kinds=BOTH, params=[Param("formula"), Param("coef", 0), Param("which", True)],
           family=FAMILY)
-def offset_operator(net, formula, coef=0, which=None):
-    """The statistics of ``formula`` (statnet's labels); the fixed coefficients ``coef`` are
-    recorded but not yet used by the estimators."""
-    return stack("Offset", build_formula(net, _formula("Offset", formula)))
+def offset_operator(net, formula, coef=0, which=True):
+    """The terms of ``formula`` with the parameters ``which`` selects fixed at ``coef``, as
+    ``offset()`` fixes a term's: the statistics are those of ``formula`` (its labels), the
+    model's coefficients only the free ones (statnet's).  ``which``: TRUE/FALSE per parameter
+    (recycled), 1-based indices or parameter names (default: all); ``coef``: the values of
+    the fixed parameters in order, recycled to their number (R's rep_len)."""
+    terms = build_formula(net, _formula("Offset", formula))
+    pars = [lab for t in terms for lab in t.param_labels]
+    mask = _which(which, pars)
+    vals = coef if isinstance(coef, list) else [coef]
+    if not vals or not all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                           for v in vals):
+        raise TermError(f"term Offset: coef must be a number or a vector of numbers, got "
+                        f"{coef!r}")
+    if any(np.isnan(float(v)) for v in vals):
+        raise TermError("term Offset: coef must not be NaN")
+    fixed = [float(vals[k % len(vals)]) for k in range(int(mask.sum()))]
+    if any(getattr(t, "fixed", None) is not None or getattr(t, "curve_map", None) is not None
+           for t in terms):
+        raise TermError("term Offset: Offset() and Curve() inside Offset() are not supported "
+                        "yet; put the terms in one Offset()")
+    term = stack("Offset", terms)
+    term.param_labels = [p for p, m in zip(pars, mask) if not m]
+    term.fixed = (terms, mask, fixed)
+    return term
+
+
+def _which(which, pars):
+    """statnet's ``which``: logicals (recycled), 1-based indices or parameter names."""
+    n = len(pars)
+    items = which if isinstance(which, list) else [which]
+    if items and all(isinstance(v, (bool, np.bool_)) for v in items):
+        return np.array([bool(items[k % len(items)]) for k in range(n)], dtype=bool)
+    mask = np.zeros(n, dtype=bool)
+    for v in items:
+        if isinstance(v, str):
+            if v not in pars:
+                raise TermError(f"term Offset: which names {v!r}, not a parameter of the formula "
+                                f"({', '.join(pars)})")
+            mask[pars.index(v)] = True
+        elif isinstance(v, (int, float)) and float(v).is_integer() and 1 <= v <= n:
+            mask[int(v) - 1] = True
+        else:
+            raise TermError(f"term Offset: which must be TRUE/FALSE values, indices 1..{n} or "
+                            f"parameter names, got {v!r}")
+    return mask
+
+
+# -- B(): binary terms of a valued network ------------------------------------------------
+
+_B_FORMS = {"nonzero": 0, "atleast": 1, "greaterthan": 1, "equalto": 1, "ininterval": 2}
+
+
+def _b_keeps_ties(net, form):
+    """Whether the binary network of ``form`` (a valued term counting 0/1 per dyad, 0 for a
+    0-valued dyad) has the network's ties (True) or none (False): every tie of a binary
+    network has value 1."""
+    calls = form.terms
+    if len(calls) != 1 or calls[0].name not in _B_FORMS:
+        raise TermError(f"term B: form ~{form.text} is not understood on a binary network "
+                        "(ergmfit models binary networks only: a valued form would need the "
+                        "values of a valued network); use form='sum', 'nonzero' or a formula of "
+                        "nonzero, atleast(v), greaterthan(v), equalto(v) or ininterval(a, b)")
+    c = calls[0]
+    a = [as_float(v, f"term B: {c.name}") for v in c.args] + [
+        as_float(v, f"term B: {c.name}") for k, v in c.kwargs.items() if k != "open"]
+    if c.name == "nonzero":
+        return True
+    if not a:
+        raise TermError(f"term B: {c.name}() needs its threshold")
+    if c.name == "atleast":
+        zero, one = 0 >= a[0], 1 >= a[0]
+    elif c.name == "greaterthan":
+        zero, one = 0 > a[0], 1 > a[0]
+    elif c.name == "equalto":
+        tol = a[1] if len(a) > 1 else 0.0
+        zero, one = abs(a[0]) <= tol, abs(1 - a[0]) <= tol
+    else:
+        if len(a) < 2:
+            raise TermError("term B: ininterval() needs lower and upper")
+        op = c.kwargs.get("open", [True, True])
+        op = op if isinstance(op, list) else [op, op]
+
+        def inside(y):
+            return (y > a[0] if op[0] else y >= a[0]) and (y < a[1] if op[1] else y <= a[1])
+        zero, one = inside(0.0), inside(1.0)
+    if zero:
+        raise TermError(f"term B: form ~{form.text} counts 0-valued dyads; statnet requires "
+                        "a form that is 0 for a 0-valued dyad")
+    return one
+
+
+@register("B", kinds=BOTH, params=[Param("formula"), Param("form", "sum")], family=FAMILY)
+def b_operator(net, formula, form="sum"):
+    """The terms of ``formula`` on the binary network of a valued one (statnet's B(),
+    defined there for valued networks only).  ergmfit's networks are binary, every tie of
+    value 1,
+    so ``form="sum"`` (dyad-independent terms only, as statnet) and ``form="nonzero"`` give
+    the statistics of ``formula``, and a formula form (``~atleast(v)``, ``~greaterthan(v)``,
+    ``~equalto(v)``, ``~ininterval(a, b)``, ``~nonzero``) those of ``formula`` on the ties it
+    keeps: all of them, or none when value 1 fails it.  Labels ``B(<form>)~<label>``; a form
+    that needs tie values other than 0/1 is an error."""
+    f = _formula("B", formula)
+    terms = build_formula(net, f)
+    if isinstance(form, FormulaArg):
+        keep, name = _b_keeps_ties(net, form), form.compact
+    elif form in ("sum", "nonzero"):
+        keep, name = True, form
+        if form == "sum" and not all(t.dyad_independent for t in terms):
+            raise TermError("term B: form='sum' needs dyad-independent terms (statnet's rule); "
+                            "use form='nonzero'")
+    else:
+        raise TermError(f"term B: form must be 'sum', 'nonzero' or a one-sided formula, got "
+                        f"{form!r}")
+    labels = [f"B({name})~{lab}" for t in terms for lab in t.labels]
+    if keep:
+        term = stack("B", terms, labels)
+        if form == "sum":
+            term.empty = np.zeros(len(labels))       # statnet drops the empty-network values
+        return term
+    mask = np.zeros(net.n * net.n, dtype=np.uint8)   # the binary network has no tie
+    kernel = SubnetKernel([t.kernel for t in terms], "filter", net.n, mask=mask, aux_n=net.n,
+                          aux_directed=net.directed)
+    return Term("B", labels, kernel, empty=np.concatenate([t.empty for t in terms]),
+                dyad_independent=True)
 
 
 @register("Passthrough", kinds=BOTH, params=[Param("formula"), Param("label", None)],
@@ -368,12 +501,33 @@ _CURVE = [Param("formula"), Param("params", None), Param("map", None), Param("gr
           family=FAMILY)
 def curve(net, formula, params=None, map=None, gradient=None, minpar=None, maxpar=None,
           cov=None):
-    """The statistics of ``formula`` (``summary()`` of a curved term is that of its inner
-    formula); the curved parameterisation (``map``) is not used for fitting yet."""
+    """The statistics of ``formula`` (statnet's labels) with natural parameters η = map(θ),
+    θ the parameters named in ``params`` (the model's coefficients): ``map="rep"``, numbers
+    (constant), or an R function ``function(x, n, ...) ...`` with ``gradient="linear"``, a
+    gradient matrix or a gradient function (see :mod:`.curvemap`)."""
     if isinstance(map, RCode) and gradient is None:
         raise TermError("term Curve: the 'gradient' argument must be supplied unless 'map' is "
                         "one of statnet's named maps (statnet's rule)")
-    return stack("Curve", build_formula(net, _formula("Curve", formula)))
+    terms = build_formula(net, _formula("Curve", formula))
+    if isinstance(params, dict):
+        names = list(params)
+    elif isinstance(params, list):
+        names = params
+    elif isinstance(params, str):
+        names = [params]
+    else:
+        raise TermError("term Curve: params must name the curved parameters (a named list "
+                        "or a character vector)")
+    if not names or not all(isinstance(v, str) for v in names) or len(set(names)) != len(names):
+        raise TermError(f"term Curve: params must be distinct names, got {params!r}")
+    if any(getattr(t, "curve", None) is not None or getattr(t, "fixed", None) is not None
+           or getattr(t, "curve_map", None) is not None for t in terms):
+        raise TermError("term Curve: curved terms (and Offset/Curve) inside Curve() are not "
+                        "supported yet")
+    term = stack("Curve", terms)
+    term.curve_map = curve_map("Curve", names, len(term.labels), map, gradient, minpar, maxpar)
+    term.param_labels = list(names)
+    return term
 
 
 def _for_values(net, spec):

@@ -139,8 +139,17 @@ class Curved(Parameterisation):
         return [ps.start + 1 for ps, _, _ in self.curved_terms]
 
 
+# maps of operator terms (statnet's Offset() and Curve()): (applies(terms), build(terms)),
+# registered by .curvemap (which imports this module, never the reverse)
+OPERATOR_MAPS = []
+
+
 def parameterisation_of(terms) -> Parameterisation:
-    """The map of a model with these terms: Identity unless a term is curved."""
+    """The map of a model with these terms: Identity unless a term is curved, or the map
+    an operator term asks for (:data:`OPERATOR_MAPS`)."""
+    for applies, build in OPERATOR_MAPS:
+        if applies(terms):
+            return build(terms)
     if any(getattr(t, "curve", None) is not None for t in terms):
         return Curved(terms)
     return Identity([lab for t in terms for lab in t.labels])

@@ -51,6 +51,11 @@ class Term:
     param_labels: list = None
     curve: Any = None
     init_decay: Any = None
+    # statnet's Offset() operator: (inner terms, mask of their parameters that are fixed,
+    # the fixed values); the model then estimates the others (see parameterisation_of)
+    fixed: Any = None
+    # statnet's Curve() operator: its affine map (see .curvemap.curve_map)
+    curve_map: Any = None
 
     def __post_init__(self):
         if self.empty is None:
@@ -60,6 +65,17 @@ class Term:
             raise AssertionError(f"term {self.name}: labels, kernel and empty value disagree")
         if self.param_labels is None:
             self.param_labels = list(self.labels)
+
+
+def curved_terms(terms) -> list:
+    """The curved terms of a model, those inside ``Offset()`` included, in parameter order."""
+    out = []
+    for t in terms:
+        if getattr(t, "fixed", None) is not None:
+            out += curved_terms(t.fixed[0])
+        elif getattr(t, "curve", None) is not None:
+            out.append(t)
+    return out
 
 
 @dataclass

@@ -1,0 +1,357 @@
+"""statnet's ``Curve()`` / ``Parametrise()`` operator fitted through the parameterisation:
+η(θ) = map(θ), θ the curved parameters ``params`` names, η the natural parameters of the
+inner formula's statistics.
+
+Maps: ``map="rep"`` (θ recycled to the statistics), a numeric vector (constant natural
+parameters, like an offset), or an R function of ``x`` (θ) and ``n`` (the number of
+statistics) that ergmfit can evaluate (``c()``, ``rep()``, ``x[k]``, arithmetic, ``^``,
+``exp``/``log``/``sqrt``; no braces) with ``gradient="linear"`` (the map must then be
+affine in θ), a gradient matrix (``matrix(...)``), or a gradient function
+(``function(x, n, ...) rbind(...)``); gradients are in statnet's orientation, one row per
+parameter, and checked against the map's numerical derivative.  A map ergmfit cannot
+evaluate still gives the statistics (``summary()``), but fitting it is an error naming the
+reason.  ``minpar`` is the lower bound of the parameters; a finite ``maxpar`` is refused
+(the optimisers bound from below only).  The initial values in ``params`` are not used.
+
+A model with Curve() terms has one parameterisation, :class:`MapParameterisation`,
+covering its other terms too (linear terms: the identity; ``Offset()`` terms: their free
+parameters and constants); with curved terms (``gwesp(fixed=FALSE)``) it is refused.  It
+presents itself as a free-coefficient view of the canonical model (``inner``: η itself,
+``offset_coef``, ``affine_parts``), so the estimators' offset machinery fits it: with
+affine maps the MPLE is the logistic regression on X A with offset X c, otherwise the
+curved pseudo-likelihood; the MCMC-MLE takes its general (curved) path; ``offset()`` terms
+on top fold into the same map (:meth:`MapParameterisation.fixing`).
+"""
+from __future__ import annotations
+
+import ast
+import re
+
+import numpy as np
+
+from ..exceptions import FormulaError, TermError
+from ..formula import RCode
+from . import parameterisation
+from .offsets import OffsetParameterisation
+from .parameterisation import Parameterisation
+
+
+class _Canonical(Parameterisation):
+    """The model in its natural parameters (η = θ over the statistics): what a Curve()
+    model is "with every coefficient" (the MCMC-MLE's log-likelihood bridge runs it at
+    η(θ)).  Not ``linear``, so the MPLE takes the view's affine design."""
+
+    linear = False
+    affine = True
+
+    def __init__(self, stat_labels):
+        super().__init__(stat_labels, stat_labels)
+        self.curved_terms = []
+
+    def eta(self, theta):
+        return np.asarray(theta, dtype=float)
+
+    def jacobian(self, theta):
+        return np.eye(self.n_params)
+
+    def lower_bounds(self):
+        return np.full(self.n_params, -np.inf)
+
+    def decay_indices(self):
+        return []
+
+
+class MapParameterisation(Parameterisation):
+    """η(θ) block by block: ``blocks`` are (parameter slice, statistic slice, map) with map
+    {"eta": θ_b -> η_b, "jac": θ_b -> ∂η_b/∂θ_b, "affine": bool}; ``why`` (not None) makes
+    the model unfittable.  Parameters ``fixed`` (a mask over all of them) sit at ``values``.
+    It presents itself as a free-coefficient view of the canonical model (``inner``: η
+    itself; ``full(θ)`` = η(θ); no offsets of its own: ``mask`` all False, ``offset_coef``
+    empty), which is what the estimators' offset machinery reads."""
+
+    linear = False
+
+    def __init__(self, param_labels, stat_labels, blocks, lower, why=None, fixed=None,
+                 values=None):
+        self.all_labels = list(param_labels)
+        self.blocks, self.why = blocks, why
+        self.lower_all = np.asarray(lower, dtype=float)
+        self.fixed = np.zeros(len(param_labels), bool) if fixed is None else np.asarray(fixed)
+        self.values = np.zeros(int(self.fixed.sum())) if values is None else \
+            np.asarray(values, dtype=float)
+        super().__init__([lab for lab, f in zip(param_labels, self.fixed) if not f],
+                         stat_labels)
+        self.affine = all(m["affine"] for _, _, m in blocks)
+        self.inner = _Canonical(stat_labels)
+        self.mask = np.zeros(len(self.stat_labels), dtype=bool)
+        self.offset_coef = self.coef = np.zeros(0)
+        self.curved_terms, self.kept_curved = [], []
+
+    def _all(self, theta):
+        if self.why is not None:
+            raise FormulaError(f"cannot fit this model: {self.why}")
+        theta = np.asarray(theta, dtype=float)
+        if theta.shape != (self.n_params,):
+            raise ValueError(f"theta must have {self.n_params} value(s), got shape {theta.shape}")
+        out = np.empty(len(self.fixed))
+        out[self.fixed], out[~self.fixed] = self.values, theta
+        return out
+
+    def eta(self, theta) -> np.ndarray:
+        th = self._all(theta)
+        out = np.empty(self.n_stats)
+        for ps, ss, m in self.blocks:
+            out[ss] = m["eta"](th[ps])
+        return out
+
+    def jacobian(self, theta) -> np.ndarray:
+        th = self._all(theta)
+        J = np.zeros((self.n_stats, len(th)))
+        for ps, ss, m in self.blocks:
+            J[ss, ps] = m["jac"](th[ps])
+        return J[:, ~self.fixed]
+
+    def full(self, theta) -> np.ndarray:
+        return self.eta(theta)
+
+    def affine_parts(self, theta=None):
+        """(A, c) with η(θ') ≈ A θ' + c near ``theta`` (exact for affine maps)."""
+        theta = np.zeros(self.n_params) if theta is None else np.asarray(theta, dtype=float)
+        A = self.jacobian(theta)
+        return A, self.eta(theta) - A @ theta
+
+    def lower_bounds(self) -> np.ndarray:
+        return self.lower_all[~self.fixed].copy()
+
+    def decay_indices(self) -> list:
+        return []
+
+    def fixing(self, mask, coef):
+        """This map with the free parameters ``mask`` fixed at ``coef`` (offset() terms)."""
+        fixed = self.fixed.copy()
+        at = np.flatnonzero(~self.fixed)[np.asarray(mask, dtype=bool)]
+        fixed[at] = True
+        vals = np.zeros(len(fixed))
+        vals[self.fixed] = self.values
+        vals[at] = np.clip(np.asarray(coef, dtype=float), -1e300, 1e300)
+        return MapParameterisation(self.all_labels, self.stat_labels, self.blocks,
+                                   self.lower_all, self.why, fixed, vals[fixed])
+
+
+def _affine(A, c):
+    A, c = np.asarray(A, dtype=float), np.asarray(c, dtype=float)
+    return {"eta": lambda th: A @ th + c, "jac": lambda th: A, "affine": True}
+
+
+def map_parameterisation(terms) -> MapParameterisation:
+    """The map of a model with Curve() terms (see the module docstring)."""
+    plabs, slabs, blocks, lower, why = [], [], [], [], None
+    for t in terms:
+        q = len(t.labels)
+        if getattr(t, "curve", None) is not None:
+            raise TermError(f"Curve() together with the curved term {t.name} (fixed=FALSE) is "
+                            "not supported yet; fix its decay")
+        cm, fx = getattr(t, "curve_map", None), getattr(t, "fixed", None)
+        if cm is not None:
+            m, lo = cm["map"], cm["lower"]
+            why = why or cm["why"]
+        elif fx is not None:
+            _, fmask, vals = fx
+            fmask = np.asarray(fmask)
+            c = np.zeros(q)
+            c[fmask] = vals
+            m, lo = _affine(np.eye(q)[:, ~fmask], c), np.full(int((~fmask).sum()), -np.inf)
+        else:
+            m, lo = _affine(np.eye(q), np.zeros(q)), np.full(q, -np.inf)
+        p0, s0 = len(plabs), len(slabs)
+        plabs += list(t.param_labels)
+        slabs += list(t.labels)
+        blocks.append((slice(p0, len(plabs)), slice(s0, len(slabs)), m))
+        lower.append(lo)
+    return MapParameterisation(plabs, slabs, blocks, np.concatenate(lower), why)
+
+
+# -- the map argument ------------------------------------------------------------------
+
+class _REval(ast.NodeVisitor):
+    """A small evaluator of R expressions of x and n (no eval)."""
+
+    FUNCS = {"exp": np.exp, "log": np.log, "sqrt": np.sqrt, "abs": np.abs, "sum": np.sum,
+             "length": lambda v: float(np.size(v))}
+
+    def __init__(self, env):
+        self.env = env
+
+    def fail(self, what):
+        raise ValueError(f"{what} is not understood")
+
+    def visit_Expression(self, node):
+        return self.visit(node.body)
+
+    def visit_Name(self, node):
+        if node.id not in self.env:
+            self.fail(f"the name {node.id!r}")
+        return self.env[node.id]
+
+    def visit_Constant(self, node):
+        if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
+            self.fail(repr(node.value))
+        return float(node.value)
+
+    def visit_Subscript(self, node):
+        base = np.atleast_1d(self.visit(node.value))
+        k = int(self.visit(node.slice))
+        if not 1 <= k <= len(base):
+            self.fail(f"the index {k}")
+        return base[k - 1]
+
+    def visit_Call(self, node):
+        if not isinstance(node.func, ast.Name) or node.keywords:
+            self.fail("this call")
+        name, args = node.func.id, [self.visit(a) for a in node.args]
+        if name == "c":
+            return np.concatenate([np.atleast_1d(a) for a in args]) if args else np.zeros(0)
+        if name in ("rbind", "cbind") and args:
+            rows = [np.atleast_1d(a) for a in args]
+            return np.vstack(rows) if name == "rbind" else np.column_stack(rows)
+        if name == "rep" and len(args) == 2:
+            return np.resize(np.atleast_1d(args[0]), int(args[1]))
+        if name == "matrix" and 1 <= len(args) <= 3:
+            data = np.atleast_1d(args[0])
+            nrow = int(args[1]) if len(args) > 1 else len(data)
+            ncol = int(args[2]) if len(args) > 2 else max(1, len(data) // nrow)
+            return np.resize(data, nrow * ncol).reshape(ncol, nrow).T     # R: by column
+        if name in self.FUNCS and len(args) == 1:
+            return self.FUNCS[name](args[0])
+        self.fail(f"the function {name}()")
+
+    def visit_BinOp(self, node):
+        ops = {ast.Add: np.add, ast.Sub: np.subtract, ast.Mult: np.multiply,
+               ast.Div: np.divide, ast.Pow: np.power}
+        if type(node.op) not in ops:
+            self.fail("this operator")
+        return ops[type(node.op)](self.visit(node.left), self.visit(node.right))
+
+    def visit_UnaryOp(self, node):
+        if isinstance(node.op, ast.USub):
+            return -self.visit(node.operand)
+        if isinstance(node.op, ast.UAdd):
+            return self.visit(node.operand)
+        self.fail("this operator")
+
+    def generic_visit(self, node):
+        self.fail(type(node).__name__)
+
+
+_FUNCTION = re.compile(r"^\s*function\s*\(([^)]*)\)\s*(.+?)\s*$", re.S)
+
+
+def r_value(text, env):
+    """Value of an R expression over ``env`` (numbers and numeric vectors)."""
+    tree = ast.parse(text.replace("^", "**").strip(), mode="eval")
+    with np.errstate(all="ignore"):
+        return _REval(env).visit(tree)
+
+
+def r_function(code: RCode):
+    """``function(x, n, ...) body`` -> a Python function (x, n) -> value."""
+    m = _FUNCTION.match(code.text)
+    if not m:
+        raise ValueError(f"{code.text!r} is not an R function of the form function(x, n, ...) "
+                         "expression")
+    names = [a.strip() for a in m.group(1).split(",") if a.strip() and a.strip() != "..."]
+    body = m.group(2)
+
+    def f(x, n):
+        env = dict(zip(names, [np.asarray(x, dtype=float), float(n)]))
+        return np.atleast_1d(np.asarray(r_value(body, env), dtype=float))
+    return f
+
+
+def _numeric_jacobian(f, th, q):
+    h = 1e-6 * np.maximum(1.0, np.abs(th))
+    return np.column_stack([(f(th + h[j] * e, q) - f(th - h[j] * e, q)) / (2 * h[j])
+                            for j, e in enumerate(np.eye(len(th)))])
+
+
+def curve_map(term, pnames, q, map, gradient, minpar, maxpar):
+    """{"map", "lower", "why"} of a Curve() term's map (``why`` set when ergmfit cannot fit
+    it: the statistics still work)."""
+    p = len(pnames)
+    lower = np.resize(np.atleast_1d(np.asarray(-np.inf if minpar is None else minpar,
+                                               dtype=float)), p)
+    hi = np.atleast_1d(np.asarray(np.inf if maxpar is None else maxpar, dtype=float))
+    if np.isfinite(hi).any():
+        raise TermError(f"term {term}: a finite maxpar is not supported yet (the estimators "
+                        "bound the parameters from below only)")
+    out = {"map": _affine(np.zeros((q, p)), np.zeros(q)), "lower": lower, "why": None}
+    if isinstance(map, str):
+        if not map or not "rep".startswith(map):
+            raise TermError(f"term {term}: map {map!r} is not one of statnet's named maps "
+                            "('rep')")
+        out["map"] = _affine([[1.0 if k % p == j else 0.0 for j in range(p)]
+                              for k in range(q)], np.zeros(q))
+        return out
+    if isinstance(map, (int, float, list)) and not isinstance(map, bool):
+        vals = map if isinstance(map, list) else [map]
+        if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals):
+            raise TermError(f"term {term}: map must be a function, numbers or 'rep'")
+        out["map"] = _affine(np.zeros((q, p)), np.resize(np.asarray(vals, dtype=float), q))
+        return out
+    if not isinstance(map, RCode):
+        raise TermError(f"term {term}: map must be a function, numbers or 'rep', got {map!r}")
+    try:
+        f = r_function(map)
+        c = f(np.zeros(p), q)
+        A = np.column_stack([f(np.eye(p)[j], q) - c for j in range(p)]) if p else np.zeros((q, 0))
+        if c.shape != (q,):
+            raise ValueError(f"the map gives {c.size} value(s) for {q} statistic(s)")
+        rng = np.random.default_rng(0)
+        probes = [rng.uniform(0.2, 1.5, size=p) for _ in range(3)]
+        affine = all(np.allclose(f(th, q), A @ th + c, rtol=1e-9, atol=1e-12) for th in probes)
+        if isinstance(gradient, RCode) and gradient.text.lstrip().startswith("matrix"):
+            G = np.atleast_2d(r_value(gradient.text, {}))
+            if not affine:
+                raise ValueError("a constant gradient matrix needs a map affine in the "
+                                 "parameters")
+            if G.shape != (p, q) or not np.allclose(G.T, A, rtol=1e-9, atol=1e-12):
+                raise ValueError("the gradient matrix does not match the map")
+        elif isinstance(gradient, RCode):
+            g = r_function(gradient)
+
+            def jac(th, g=g):
+                G = np.atleast_2d(g(th, q)).reshape(p, q)
+                return G.T
+            for th in probes:
+                if not np.allclose(jac(th), _numeric_jacobian(f, th, q), rtol=1e-4, atol=1e-6):
+                    raise ValueError("the gradient function does not match the map's derivative"
+                                     " (statnet's orientation: one row per parameter)")
+            out["map"] = {"eta": lambda th, f=f: f(th, q), "jac": jac, "affine": affine}
+            return out
+        elif not affine:
+            raise ValueError("the map is not affine in the parameters, so its gradient must "
+                             "be a function")
+    except (ValueError, SyntaxError, ZeroDivisionError, TypeError) as exc:
+        out["why"] = f"term {term}: its map {map.text!r}: {exc}"
+        return out
+    out["map"] = _affine(A, c)
+    return out
+
+
+def offset_view(terms):
+    """The free-coefficient view of a model with Offset() terms: the model of their inner
+    terms with the fixed parameters as offsets (``Term.fixed``: inner terms, mask, values)."""
+    flat, mask, coef = [], [], []
+    for t in terms:
+        inner, m, c = t.fixed if getattr(t, "fixed", None) is not None else ([t], None, [])
+        flat += inner
+        mask += list(m) if m is not None else [False] * len(t.param_labels)
+        coef += list(c)
+    return OffsetParameterisation(parameterisation.parameterisation_of(flat), mask, coef)
+
+
+parameterisation.OPERATOR_MAPS[:] = [
+    (lambda terms: any(getattr(t, "curve_map", None) is not None for t in terms),
+     map_parameterisation),
+    (lambda terms: any(getattr(t, "fixed", None) is not None for t in terms), offset_view),
+]
