@@ -1,5 +1,6 @@
 """Case-control MPLE designs on large sparse networks (issue #21)."""
 import numpy as np
+import pytest
 
 import ergmfit as ef
 from ergmfit.estimation._mple import build_design
@@ -22,3 +23,26 @@ def test_prefetching_case_control_draws_the_same_sample_as_the_generic_loop():
         for k in ("X", "n", "s"):
             assert np.array_equal(fast[k], slow[k]), k
         assert len(fast["X"]) > 5
+
+
+@pytest.mark.parametrize("n_vars", [2**28 + 5, 4_999_995_000, 499_999_500_000])
+def test_compact_sampled_zero_set_is_exact(n_vars):
+    # the case-control sample's set of drawn zeros keeps 4 bytes a key above 2^20
+    # expected keys (#21: 537 -> 268 MB at 10^6 nodes); it must answer exactly as a set
+    from ergmfit.estimation._mple import _seen_flags
+    rng = np.random.default_rng(n_vars % 1000)
+    expected = 1 << 20
+    base = rng.integers(0, n_vars, 600_000)
+    # repeats, neighbours of present keys and the extremes of the range
+    keys = np.concatenate([base, base[:50_000], base[:20_000] + 1, [0, n_vars - 1, 0, n_vars - 1]])
+    keys = np.minimum(keys, n_vars - 1)
+    rng.shuffle(keys)
+    compact, flags = _seen_flags(np.ascontiguousarray(keys, dtype=np.int64), n_vars, expected)
+    assert compact
+    seen = set()
+    want = np.zeros(len(keys), dtype=np.int8)
+    for k, v in enumerate(keys.tolist()):
+        want[k] = v in seen
+        seen.add(v)
+    assert np.array_equal(flags, want)
+    assert not _seen_flags(np.arange(10, dtype=np.int64), n_vars, 1000)[0]   # small: a plain set

@@ -4,7 +4,9 @@
 Two kinds, both linear probing with backward-shift deletion (no
 tombstones, so a long MCMC run never degrades the table):
 
-* ``I64Set``: int64 keys (the ties of a sparse network).
+* ``TieMap``: int64 key -> int64 value in one 16-byte slot (a network's
+  ties -> their index in the flat tie list: a look-up and the index it
+  needs for a removal are one cache line; also the MPLE's small samples).
 * ``CountMap``: int64 key -> small positive count, packed into one 64-bit
   slot so that the two-path caches of a 10^5-node network stay compact
   (about 8 bytes per slot instead of 16).
@@ -23,90 +25,98 @@ cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
 
 
 # --------------------------------------------------------------------------
-# I64Set: int64 keys >= 0 only (8 bytes a slot: the ties of a sparse network)
+# TieMap: int64 key >= 0 -> int64 value, key and value in one 16-byte slot
 # --------------------------------------------------------------------------
-cdef struct I64Set:
-    int64_t* keys        # -1 marks an empty slot
+cdef struct TieSlot:
+    int64_t key          # -1 marks an empty slot
+    int64_t val
+
+cdef struct TieMap:
+    TieSlot* slots
     uint64_t mask
+    int shift            # 64 - log2(number of slots)
     int64_t size
 
-cdef inline int i64set_init(I64Set* m, int64_t expected) noexcept nogil:
+cdef inline uint64_t tiemap_home(const TieMap* m, int64_t key) noexcept nogil:
+    # Fibonacci hashing: the top bits of key * 2^64 / phi (one multiplication;
+    # spreads the keys i * n + j of a network's ties evenly)
+    return (<uint64_t>key * <uint64_t>0x9E3779B97F4A7C15) >> m.shift
+
+cdef inline int tiemap_init(TieMap* m, int64_t expected) noexcept nogil:
     # load factor at most 1/2 up to ``expected`` keys (the table grows at 3/4)
     cdef uint64_t cap = 16
     cdef uint64_t k
+    cdef int bits = 4
     while cap < <uint64_t>(2 * expected + 2):
         cap <<= 1
-    m.keys = <int64_t*>malloc(cap * sizeof(int64_t))
-    if m.keys == NULL:
+        bits += 1
+    m.slots = <TieSlot*>malloc(cap * sizeof(TieSlot))
+    if m.slots == NULL:
         return -1
     for k in range(cap):
-        m.keys[k] = -1
+        m.slots[k].key = -1
     m.mask = cap - 1
+    m.shift = 64 - bits
     m.size = 0
     return 0
 
-cdef inline void i64set_free(I64Set* m) noexcept nogil:
-    free(m.keys)
-    m.keys = NULL; m.size = 0; m.mask = 0
+cdef inline void tiemap_free(TieMap* m) noexcept nogil:
+    free(m.slots)
+    m.slots = NULL; m.size = 0; m.mask = 0
 
-cdef inline bint i64set_has(const I64Set* m, int64_t key) noexcept nogil:
-    cdef uint64_t i = mix64(<uint64_t>key) & m.mask
+cdef inline TieSlot* tiemap_find(const TieMap* m, int64_t key) noexcept nogil:
+    """The slot of ``key``, NULL if absent."""
+    cdef uint64_t i = tiemap_home(m, key)
     cdef int64_t k
     while True:
-        k = m.keys[i]
+        k = m.slots[i].key
         if k == key:
-            return 1
+            return &m.slots[i]
         if k == -1:
-            return 0
+            return NULL
         i = (i + 1) & m.mask
 
-cdef inline int i64set_add(I64Set* m, int64_t key) noexcept nogil:
-    """Add ``key`` (absent or present); -1 when memory runs out."""
+cdef inline int tiemap_put(TieMap* m, int64_t key, int64_t val) noexcept nogil:
+    """Set the value of ``key`` (added if absent); -1 when memory runs out."""
     cdef uint64_t i
     cdef int64_t k
-    cdef I64Set bigger
+    cdef TieMap bigger
     if <uint64_t>(4 * (m.size + 1)) > 3 * (m.mask + 1):
-        if i64set_init(&bigger, <int64_t>(m.mask + 1)) != 0:
+        if tiemap_init(&bigger, <int64_t>(m.mask + 1)) != 0:
             return -1
         for i in range(m.mask + 1):
-            if m.keys[i] != -1:
-                i64set_add(&bigger, m.keys[i])
-        i64set_free(m)
+            if m.slots[i].key != -1:
+                tiemap_put(&bigger, m.slots[i].key, m.slots[i].val)
+        tiemap_free(m)
         m[0] = bigger
-    i = mix64(<uint64_t>key) & m.mask
+    i = tiemap_home(m, key)
     while True:
-        k = m.keys[i]
-        if k == key:
-            return 0
-        if k == -1:
-            m.keys[i] = key
-            m.size += 1
+        k = m.slots[i].key
+        if k == key or k == -1:
+            if k == -1:
+                m.slots[i].key = key
+                m.size += 1
+            m.slots[i].val = val
             return 0
         i = (i + 1) & m.mask
 
-cdef inline void i64set_del(I64Set* m, int64_t key) noexcept nogil:
-    cdef uint64_t i = mix64(<uint64_t>key) & m.mask
-    cdef uint64_t j, home
+cdef inline void tiemap_del_slot(TieMap* m, TieSlot* slot) noexcept nogil:
+    """Remove the entry in ``slot`` (from tiemap_find): backward-shift deletion."""
+    cdef uint64_t i = <uint64_t>(slot - m.slots)
+    cdef uint64_t j = i
+    cdef uint64_t home
     cdef int64_t k
     while True:
-        k = m.keys[i]
-        if k == -1:
-            return
-        if k == key:
-            break
-        i = (i + 1) & m.mask
-    j = i                         # backward-shift deletion, as i64map_del
-    while True:
         j = (j + 1) & m.mask
-        k = m.keys[j]
+        k = m.slots[j].key
         if k == -1:
             break
-        home = mix64(<uint64_t>k) & m.mask
+        home = tiemap_home(m, k)
         if (i <= j and i < home and home <= j) or (i > j and (home > i or home <= j)):
             continue
-        m.keys[i] = k
+        m.slots[i] = m.slots[j]
         i = j
-    m.keys[i] = -1
+    m.slots[i].key = -1
     m.size -= 1
 
 

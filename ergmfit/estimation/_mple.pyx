@@ -28,12 +28,14 @@ pseudo_score(model, theta) -> (score, loglik)
 import numpy as np
 cimport numpy as cnp
 from libc.math cimport exp, log1p, fabs
-from libc.stdint cimport int64_t, uint64_t
+from libc.stdint cimport int64_t, uint64_t, uint32_t
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcmp, memcpy, memset
 
 from ergmfit.core._model cimport BinaryModel
-from ergmfit.core._hashmap cimport I64Set, i64set_init, i64set_free, i64set_has, i64set_add, mix64
+from ergmfit.core._hashmap cimport (
+    TieMap, tiemap_init, tiemap_free, tiemap_find, tiemap_put, tiemap_home, mix64,
+)
 from ergmfit.core._random cimport RNG, rng_seed, rng_below
 from ergmfit.network._state cimport NetworkState, __builtin_prefetch
 from cpython.ref cimport PyObject
@@ -41,6 +43,112 @@ from ergmfit.terms._ergm cimport ERGMModel
 from ergmfit.terms._kernel cimport TermKernel
 
 cnp.import_array()
+
+
+cdef extern from "stdlib.h" nogil:
+    int posix_memalign(void** memptr, size_t alignment, size_t size)
+
+
+# ---------------------------------------------------------------------------
+# The sampled zeros: an exact set of variable indices in 4 bytes a key
+# ---------------------------------------------------------------------------
+cdef enum:
+    SEEN_SLOTS = 16         # 4-byte slots per 64-byte bucket
+    SEEN_REM_BITS = 24      # at most this many key bits besides the bucket's
+    SEEN_MAX_DISP = 127     # buckets a key may lie past its own (7 bits)
+    SEEN_COMPACT_MIN = 1048576   # smaller samples use a plain hash set (TieMap)
+
+cdef struct SeenSet:
+    # Compact form: keys v < 2^L are mixed by a bijection of L bits; the top
+    # bits pick a bucket of 16 slots (one cache line), the remaining r <= 24
+    # bits are stored with the distance d from the key's bucket to the bucket
+    # it lies in (linear probing by bucket): slot = d << 25 | rem << 1 | 1,
+    # 0 = empty.  (bucket, rem) determines v, so the set is exact, in 4 bytes
+    # per slot instead of 16.  Otherwise (small samples, or keys too long) a TieMap
+    # (its values unused).
+    bint compact
+    uint32_t* slots
+    uint64_t bmask          # buckets - 1
+    int L
+    int rbits
+    uint64_t kmask
+    TieMap plain
+
+
+cdef inline uint64_t _seen_mix(const SeenSet* st, uint64_t x) noexcept nogil:
+    # a bijection of [0, 2^L): odd multiplications and xor-shifts modulo 2^L
+    x = (x * <uint64_t>0x9E3779B97F4A7C15) & st.kmask
+    x ^= x >> ((st.L + 1) // 2)
+    x = (x * <uint64_t>0xBF58476D1CE4E5B9) & st.kmask
+    x ^= x >> ((st.L + 1) // 2)
+    return x
+
+
+cdef int seen_init(SeenSet* st, int64_t expected, int64_t n_vars) noexcept nogil:
+    cdef uint64_t nb = 1
+    cdef int bbits = 0
+    cdef void* p = NULL
+    st.compact = False
+    st.slots = NULL
+    st.L = 1
+    while st.L < 63 and (<uint64_t>1 << st.L) < <uint64_t>n_vars:
+        st.L += 1
+    # buckets for a load of at most 0.6
+    while <double>nb * SEEN_SLOTS * 0.6 < <double>expected:
+        nb <<= 1
+        bbits += 1
+    st.rbits = st.L - bbits
+    if expected >= SEEN_COMPACT_MIN and 0 <= st.rbits <= SEEN_REM_BITS:
+        if posix_memalign(&p, 64, nb * SEEN_SLOTS * sizeof(uint32_t)) != 0:
+            return -1
+        memset(p, 0, nb * SEEN_SLOTS * sizeof(uint32_t))
+        st.slots = <uint32_t*>p
+        st.compact = True
+        st.bmask = nb - 1
+        st.kmask = (<uint64_t>1 << st.L) - 1
+        return 0
+    return tiemap_init(&st.plain, expected * 2 // 3 + 1)    # final load at most 3/4
+
+
+cdef void seen_free(SeenSet* st) noexcept nogil:
+    if st.compact:
+        free(st.slots)
+        st.slots = NULL
+    else:
+        tiemap_free(&st.plain)
+
+
+cdef inline void seen_prefetch(const SeenSet* st, int64_t v) noexcept nogil:
+    if st.compact:
+        __builtin_prefetch(&st.slots[(_seen_mix(st, <uint64_t>v) >> st.rbits) * SEEN_SLOTS])
+    else:
+        __builtin_prefetch(&st.plain.slots[tiemap_home(&st.plain, v)])
+
+
+cdef inline int seen_add(SeenSet* st, int64_t v) noexcept nogil:
+    """Add v: 1 if it was there already, 0 if added, -1 when out of memory or room."""
+    cdef uint64_t x, b, d
+    cdef uint32_t rem, want, e
+    cdef uint32_t* bucket
+    cdef int k
+    if not st.compact:
+        if tiemap_find(&st.plain, v) != NULL:
+            return 1
+        return tiemap_put(&st.plain, v, 0)
+    x = _seen_mix(st, <uint64_t>v)
+    b = x >> st.rbits
+    rem = <uint32_t>(x & ((<uint64_t>1 << st.rbits) - 1))
+    for d in range(SEEN_MAX_DISP + 1):
+        bucket = &st.slots[((b + d) & st.bmask) * SEEN_SLOTS]
+        want = (<uint32_t>d << 25) | (rem << 1) | 1
+        for k in range(SEEN_SLOTS):
+            e = bucket[k]
+            if e == want:
+                return 1
+            if e == 0:
+                bucket[k] = want
+                return 0
+    return -1
 
 
 # ---------------------------------------------------------------------------
@@ -281,34 +389,41 @@ cdef int _case_control(BinaryModel m, RowTable* t, double* buf, int64_t size,
     cdef int64_t n_one = m.n_on()
     cdef int64_t n_zero = m.n_vars - n_one
     cdef double w0
-    cdef I64Set seen
-    for k in range(n_one):
-        v = m.on_var(k)
-        m.change(v, buf)
-        if table_add(t, buf, 1, 1.0) != 0:
+    cdef SeenSet seen
+    if is_ergm:
+        if _ones_ergm(<ERGMModel>m, (<ERGMModel>m).state, t, buf) != 0:
             return -1
+    else:
+        for k in range(n_one):
+            v = m.on_var(k)
+            m.change(v, buf)
+            if table_add(t, buf, 1, 1.0) != 0:
+                return -1
     if size <= 0 or n_zero <= 0:
         return 0
     w0 = <double>n_zero / <double>size
-    if i64set_init(&seen, size * 2 // 3 + 1) != 0:    # final load at most 3/4
+    if seen_init(&seen, size, m.n_vars) != 0:
         return -1
     if is_ergm:
         k = _case_control_ergm(<ERGMModel>m, (<ERGMModel>m).state, t, buf, size, w0, &seen, rng)
-        i64set_free(&seen)
+        seen_free(&seen)
         return k
     while drawn < size:
         v = rng_below(rng, m.n_vars)
-        if m.get(v) or i64set_has(&seen, v):
+        if m.get(v):
             continue
-        if i64set_add(&seen, v) != 0:
-            i64set_free(&seen)
+        k = seen_add(&seen, v)
+        if k == 1:
+            continue
+        if k != 0:
+            seen_free(&seen)
             return -1
         m.change(v, buf)
         if table_add(t, buf, 0, w0) != 0:
-            i64set_free(&seen)
+            seen_free(&seen)
             return -1
         drawn += 1
-    i64set_free(&seen)
+    seen_free(&seen)
     return 0
 
 
@@ -316,7 +431,7 @@ cdef enum:
     AHEAD = 16      # case-control on an ERGM: candidates drawn this far ahead of their use
 
 
-cdef inline void _draw_ahead(ERGMModel m, NetworkState s, RNG* rng, I64Set* seen,
+cdef inline void _draw_ahead(ERGMModel m, NetworkState s, RNG* rng, SeenSet* seen,
                              int64_t* rv, int* ri, int* rj, int q) noexcept nogil:
     # draw the next candidate into ring slot q and prefetch what testing it will read
     cdef int i, j
@@ -326,18 +441,30 @@ cdef inline void _draw_ahead(ERGMModel m, NetworkState s, RNG* rng, I64Set* seen
     ri[q] = i
     rj[q] = j
     s.prefetch_tie(i, j)
-    __builtin_prefetch(&seen.keys[mix64(<uint64_t>v) & seen.mask])
-    __builtin_prefetch(&s.out_nb[i])
-    __builtin_prefetch(&s.out_nb[j])
-    __builtin_prefetch(&s.out_deg[i])
-    __builtin_prefetch(&s.out_deg[j])
+    seen_prefetch(seen, v)
+    s.prefetch_node(i)
+    s.prefetch_node(j)
+
+
+cdef int _ones_ergm(ERGMModel m, NetworkState s, RowTable* t, double* buf) noexcept nogil:
+    """The ones of _case_control for an ERGMModel, in the same order, with the
+    records of the tie AHEAD further on prefetched (their misses overlap)."""
+    cdef int64_t k, n_one = s.n_ties
+    for k in range(n_one):
+        if k + AHEAD < n_one:
+            s.prefetch_node(s.tail[k + AHEAD])
+            s.prefetch_node(s.head[k + AHEAD])
+        m.change(m.on_var(k), buf)
+        if table_add(t, buf, 1, 1.0) != 0:
+            return -1
+    return 0
 
 
 cdef int _case_control_ergm(ERGMModel m, NetworkState s, RowTable* t, double* buf,
-                            int64_t size, double w0, I64Set* seen, RNG* rng) noexcept nogil:
+                            int64_t size, double w0, SeenSet* seen, RNG* rng) noexcept nogil:
     """The zeros of _case_control for an ERGMModel: the same draws, tests and order,
     but each candidate is drawn AHEAD steps before it is tested, with its hash slots
-    and (half-way) its neighbour blocks prefetched, so that the cache misses of
+    and (half-way) the rest of their neighbours prefetched, so that the cache misses of
     successive candidates overlap.  The spare draws at the end are discarded (the
     generator is this sample's own)."""
     cdef int64_t rv[AHEAD]
@@ -357,12 +484,15 @@ cdef int _case_control_ergm(ERGMModel m, NetworkState s, RowTable* t, double* bu
         j = rj[q]
         _draw_ahead(m, s, rng, seen, rv, ri, rj, q)
         q2 = (q + AHEAD // 2) % AHEAD
-        __builtin_prefetch(s.out_nb[ri[q2]])
-        __builtin_prefetch(s.out_nb[rj[q2]])
+        s.prefetch_rest(ri[q2])
+        s.prefetch_rest(rj[q2])
         q = (q + 1) % AHEAD
-        if s.has_tie(i, j) or i64set_has(seen, v):
+        if s.has_tie(i, j):
             continue
-        if i64set_add(seen, v) != 0:
+        q2 = seen_add(seen, v)
+        if q2 == 1:
+            continue
+        if q2 != 0:
             return -1
         _dyad_change(s, kern, off, nt, i, j, buf)
         if table_add(t, buf, 0, w0) != 0:
@@ -524,3 +654,26 @@ def pseudo_score(BinaryModel model, theta):
 def count_on(BinaryModel model):
     """Number of variables equal to 1 (ties of an ERGM)."""
     return int(model.n_on())
+
+
+def _seen_flags(cnp.int64_t[::1] keys, int64_t n_vars, int64_t expected):
+    """For tests: add ``keys`` in order to the sampled-zero set sized for ``expected``
+    keys of ``n_vars``; returns (compact, flags) with flags[k] = 1 where keys[k] was
+    there already."""
+    cdef SeenSet st
+    cdef Py_ssize_t k
+    cdef int r
+    out = np.zeros(keys.shape[0], dtype=np.int8)
+    cdef signed char[::1] o = out
+    if seen_init(&st, expected, n_vars) != 0:
+        raise MemoryError()
+    compact = bool(st.compact)
+    try:
+        for k in range(keys.shape[0]):
+            r = seen_add(&st, keys[k])
+            if r < 0:
+                raise MemoryError("sampled-zero set full")
+            o[k] = r
+    finally:
+        seen_free(&st)
+    return compact, out

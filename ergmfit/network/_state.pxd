@@ -1,10 +1,24 @@
 # cython: language_level=3
 cimport cython
 from libc.stdint cimport int64_t, uint64_t, uint16_t
-from ergmfit.core._hashmap cimport I64Set, CountMap, i64set_has, countmap_get, mix64
+from ergmfit.core._hashmap cimport (
+    TieMap, TieSlot, CountMap, tiemap_find, tiemap_home, countmap_get, mix64,
+)
 
 cdef extern from *:
-    void __builtin_prefetch(const void* addr) noexcept nogil
+    """
+    /* A prefetch that the compiler keeps: GCC deems a function whose only
+       effect is __builtin_prefetch pure and deletes calls to it (the kernels'
+       prefetch helpers were compiled to nothing); the empty volatile asm is
+       an effect it must keep. */
+    static inline void ergmfit_prefetch(const void* p) {
+        __builtin_prefetch(p);
+    #if defined(__GNUC__)
+        __asm__ __volatile__("" : : "r"(p));
+    #endif
+    }
+    """
+    void __builtin_prefetch "ergmfit_prefetch"(const void* addr) noexcept nogil
 
 # Two-path caches a term may ask for (bit flags).
 cdef enum:
@@ -14,6 +28,16 @@ cdef enum:
     CACHE_ISP = 8   # directed: #{w: a->w, b->w}, unordered
 
     SCAN_WORK = 1024   # neighbour-list pairs compared directly rather than hashed (scan_cheaper)
+
+
+cdef struct NodeRec:
+    # The head of a node's record (one or two cache lines; see NetworkState):
+    # its degree, the capacity of its neighbour array and where the array is:
+    # the record's own inline area (the ints after this head) while it fits,
+    # else a heap block.
+    int deg
+    int cap
+    int* nb
 
 
 cdef inline bint in_list(const int* nb, int d, int w) noexcept nogil:
@@ -29,20 +53,34 @@ cdef inline bint in_list(const int* nb, int d, int w) noexcept nogil:
 cdef class NetworkState:
     """A binary (di)graph in compiled memory.
 
-    Ties are kept three ways: a hash set of the dyads (O(1) lookup; a
-    bitmap instead on dense storage), per-node out/in neighbour arrays
-    (iteration in O(degree)) and a flat tie list (uniform draws of a present
-    tie).  For undirected graphs the in-arrays are the out-arrays.  Each
-    node's neighbour array is one block of 2 x capacity ints: the neighbours,
-    then the index of each one's tie in the flat list, so that removing a
-    tie touches the two blocks and the tie list but no hash map beyond the
-    dyad's own slot.  The two-path counts the model's terms
-    read (``caches``) are either held in memory and updated on every toggle
-    in O(degree), or counted on demand by intersecting neighbour lists.
+    Ties are kept three ways: a hash map from each tie to its index in a flat
+    tie list (O(1) lookup; on dense storage an n x n bitmap answers lookups),
+    per-node out/in neighbour arrays (iteration in O(degree)) and the flat tie
+    list (uniform draws of a present tie).  For undirected graphs the
+    in-arrays are the out-arrays.
+
+    Node records: each node has one record of ``rec_bytes`` (16, 64 or 128
+    bytes, chosen from the mean degree when the state is built; aligned to
+    the cache line) holding its degree, the capacity and address of its
+    neighbour array, and the neighbours themselves while they fit in the
+    record (``rec_inline`` of them: 0, 12 or 28); a node with more has a
+    heap block.  A proposal on a network of 10^5 nodes thus reads one record
+    per node (one or two adjacent cache lines) and one hash slot (the tie
+    and its index together), instead of a degree, a pointer, a block and a
+    second block of tie indices in four places.  ``orec(v)``/``odeg(v)``/
+    ``onb(v)`` (and ``irec``/``ideg``/``inb``) read the records; the arrays
+    ``out_deg``, ``out_nb``, ``in_deg``, ``in_nb`` mirror them (kept in step
+    on every change) for code that indexes them directly.  Neighbour order
+    is the order of arrival, a removal moving the last neighbour into the
+    hole (as the tie list does): the same seed gives the same chain.
+
+    The two-path counts the model's terms read (``caches``) are either held
+    in memory and updated on every toggle in O(degree), or counted on demand
+    by intersecting neighbour lists.
 
     ``NetworkState(n, directed, ties, caches, dense, cache_degree)``: with
     ``dense`` (default: n <= 4,096) the adjacency is also kept as an n x n
-    bitmap (one memory load per lookup); larger networks use the hash set.
+    bitmap (one memory load per lookup); larger networks use the hash map.
     On either storage the two-path counts are held (n x n uint16 arrays when
     dense, hash maps of the non-zero counts otherwise) only while the mean
     degree is at least ``cache_degree`` (32 by default; dropped again below
@@ -58,21 +96,20 @@ cdef class NetworkState:
     cdef int64_t n_ties
     cdef int64_t version     # +1 on every tie added or removed (validates callers' caches)
     cdef int64_t tie_cap
-    # neighbour arrays: out_nb[v][0:out_deg[v]] neighbours, out_nb[v][out_cap[v] + k]
-    # the tie index of neighbour k
+    # node records (see the class docstring): rec_bytes each, in one aligned block
+    cdef char* out_rec
+    cdef char* in_rec
+    cdef readonly int rec_bytes
+    cdef readonly int rec_inline
+    # mirrors of the records: out_nb[v][0:out_deg[v]] are v's out-neighbours
     cdef int** out_nb
     cdef int* out_deg
-    cdef int* out_cap
     cdef int** in_nb
     cdef int* in_deg
-    cdef int* in_cap
-    # flat tie list; pos_out[e] = position of head in out_nb[tail],
-    # pos_in[e] = position of tail in in_nb[head]
+    # flat tie list (tail < head if undirected)
     cdef int* tail
     cdef int* head
-    cdef int* pos_out
-    cdef int* pos_in
-    cdef I64Set tie_set       # dyad keys, hash storage only (dense: the bitmap)
+    cdef TieMap tie_map       # dyad key -> index in the tie list (both storages)
     # two-path counts: the kinds asked for, and those held in memory now
     cdef readonly int caches
     cdef readonly int cached
@@ -90,6 +127,19 @@ cdef class NetworkState:
     cdef uint16_t* d_otp
     cdef uint16_t* d_osp
     cdef uint16_t* d_isp
+
+    cdef inline NodeRec* orec(self, int v) noexcept nogil:
+        return <NodeRec*>(self.out_rec + <size_t>v * <size_t>self.rec_bytes)
+    cdef inline NodeRec* irec(self, int v) noexcept nogil:
+        return <NodeRec*>(self.in_rec + <size_t>v * <size_t>self.rec_bytes)
+    cdef inline int odeg(self, int v) noexcept nogil:
+        return self.orec(v).deg
+    cdef inline int* onb(self, int v) noexcept nogil:
+        return self.orec(v).nb
+    cdef inline int ideg(self, int v) noexcept nogil:
+        return self.irec(v).deg
+    cdef inline int* inb(self, int v) noexcept nogil:
+        return self.irec(v).nb
 
     cdef inline int64_t dyad_key(self, int i, int j) noexcept nogil:
         if not self.directed and i > j:
@@ -111,19 +161,48 @@ cdef class NetworkState:
         if self.adj != NULL:
             k = <uint64_t>i * <uint64_t>self.n + <uint64_t>j
             return (self.adj[k >> 6] >> (k & 63)) & 1
-        return i64set_has(&self.tie_set, self.dyad_key(i, j))
+        return tiemap_find(&self.tie_map, self.dyad_key(i, j)) != NULL
 
     # Prefetches of the hash slot a has_tie / n_otp will read: kernels that look up
     # many pairs (alternating k-triangles at hubs) issue them all first, so that
     # the cache misses overlap instead of queueing one after another.
     cdef inline void prefetch_tie(self, int i, int j) noexcept nogil:
         if self.adj == NULL:
-            __builtin_prefetch(&self.tie_set.keys[mix64(<uint64_t>self.dyad_key(i, j))
-                                                  & self.tie_set.mask])
+            __builtin_prefetch(&self.tie_map.slots[tiemap_home(&self.tie_map,
+                                                               self.dyad_key(i, j))])
     cdef inline void prefetch_otp(self, int i, int j) noexcept nogil:
         if self.d_otp == NULL and self.cached & CACHE_OTP:
             __builtin_prefetch(&self.otp.slots[mix64(<uint64_t>(<int64_t>i * self.n + j + 1))
                                                & self.otp.mask])
+    # ... and of everything a proposal on the dyad (i, j) reads first: the two
+    # nodes' records (both lines of a two-line record) and the dyad's hash slot,
+    # so that these misses overlap (called when the dyad is drawn)
+    cdef inline void prefetch_dyad(self, int i, int j) noexcept nogil:
+        cdef char* r = <char*>self.orec(i)
+        __builtin_prefetch(r)
+        if self.rec_bytes > 64:
+            __builtin_prefetch(r + 64)
+        r = <char*>self.irec(j)
+        __builtin_prefetch(r)
+        if self.rec_bytes > 64:
+            __builtin_prefetch(r + 64)
+        if self.directed:
+            __builtin_prefetch(self.irec(i))
+            __builtin_prefetch(self.orec(j))
+        self.prefetch_tie(i, j)
+        self.prefetch_otp(i, j)
+
+    # ... and of the first line of v's record(s) only (streams of many nodes)
+    cdef inline void prefetch_node(self, int v) noexcept nogil:
+        __builtin_prefetch(self.orec(v))
+        if self.directed:
+            __builtin_prefetch(self.irec(v))
+    # ... and of the rest of a record read before (prefetched earlier) when its
+    # neighbours run past the first line
+    cdef inline void prefetch_rest(self, int v) noexcept nogil:
+        cdef NodeRec* r = self.orec(v)
+        if r.deg > (64 - <int>sizeof(NodeRec)) // <int>sizeof(int):
+            __builtin_prefetch(<char*>r.nb + 64 if r.nb == <int*>(r + 1) else <char*>r.nb)
 
     # two-path counts: held in memory or counted on demand (any pair a != b)
     cdef inline int n_sp(self, int i, int j) noexcept nogil:
@@ -162,8 +241,9 @@ cdef class NetworkState:
     cdef bint _hold_wanted(self) noexcept nogil
     cdef int _hold_counts(self, int flags) noexcept nogil
     cdef void _drop_counts(self) noexcept nogil
-    cdef int _push(self, int** nb, int* deg, int* cap, int v, int w, int e) noexcept nogil
+    cdef int _push(self, NodeRec* r, int** nb_mirror, int* deg_mirror, int v, int w) noexcept nogil
     cdef int _reserve_ties(self, int64_t cap) noexcept nogil
-    cdef int _reserve(self, int** nb, int* cap, int v, int newcap) noexcept nogil
-    cdef int _find_tie(self, int i, int j) noexcept nogil
-    cdef void _drop_entry(self, int** nb, int* deg, int* cap, int v, int p, bint out) noexcept nogil
+    cdef int _reserve(self, NodeRec* r, int** nb_mirror, int v, int newcap) noexcept nogil
+    cdef void _drop(self, NodeRec* r, int* deg_mirror, int v, int w) noexcept nogil
+    cdef char* _new_records(self, int64_t nn)
+    cdef void _init_records(self, char* recs, int** mirror, int64_t nn)

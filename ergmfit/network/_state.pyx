@@ -4,11 +4,14 @@ import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport int64_t, uint64_t, uint16_t
 from libc.stdlib cimport malloc, calloc, realloc, free
-from libc.string cimport memmove
+from libc.string cimport memcpy, memset
 from ergmfit.core._hashmap cimport (
-    I64Set, CountMap, i64set_init, i64set_free, i64set_add, i64set_del,
-    countmap_init, countmap_free, countmap_add,
+    TieMap, TieSlot, CountMap, mix64, tiemap_init, tiemap_free, tiemap_find, tiemap_put,
+    tiemap_del_slot, countmap_init, countmap_free, countmap_add,
 )
+
+cdef extern from "stdlib.h" nogil:
+    int posix_memalign(void** memptr, size_t alignment, size_t size)
 
 cnp.import_array()
 
@@ -27,6 +30,11 @@ DENSE_MAX_NODES = 4096
 # demand: mean degree 0.85: 6.4 / 7.6 M; 7.5: 3.9 / 6.9 M; 25: 2.3 / 2.9 M;
 # 46: 1.9 / 0.9 M; 140: 0.41 / 0.04 M.
 CACHE_DEGREE = 32.0
+# Node records (see the NetworkState docstring): 64 bytes (12 neighbours inline)
+# up to this mean degree per direction, 128 bytes (28 inline) up to REC_WIDE_DEGREE,
+# above it 16 bytes (the neighbours always in a heap block).
+REC_LINE_DEGREE = 8.0
+REC_WIDE_DEGREE = 20.0
 
 
 cdef inline int _cache_add(NetworkState s, uint16_t* dense, CountMap* sparse, bint symmetric,
@@ -40,17 +48,59 @@ cdef inline int _cache_add(NetworkState s, uint16_t* dense, CountMap* sparse, bi
     return countmap_add(sparse, key, delta)
 
 
+
+cdef enum:
+    UPDATE_CHUNK = 16   # held counts updated per chunk: the chunk's hash slots prefetched first
+
+
+cdef inline int _cache_add_list(NetworkState s, uint16_t* dense, CountMap* sparse, bint symmetric,
+                                const int* nb, int d, int skip, int fixed, bint fixed_first,
+                                int delta) noexcept nogil:
+    # add ``delta`` to the count of (fixed, w) (fixed_first) or (w, fixed) for every
+    # w != skip of nb[0:d], in that order; on hash maps the slots of each chunk are
+    # prefetched before it is updated, so that the misses at a hub overlap
+    cdef int base, m, t, w
+    cdef int64_t n = s.n
+    cdef int64_t key
+    base = 0
+    while base < d:
+        m = min(<int>UPDATE_CHUNK, d - base)
+        if dense == NULL:
+            for t in range(base, base + m):
+                w = nb[t]
+                if symmetric:
+                    key = s.sym_key(fixed, w)
+                else:
+                    key = fixed * n + w if fixed_first else w * n + fixed
+                __builtin_prefetch(&sparse.slots[mix64(<uint64_t>(key + 1)) & sparse.mask])
+        for t in range(base, base + m):
+            w = nb[t]
+            if w != skip:
+                if _cache_add(s, dense, sparse, symmetric, fixed if fixed_first else w,
+                              w if fixed_first else fixed, delta) != 0:
+                    return -1
+        base += m
+    return 0
+
+
+cdef inline int* _inline(NodeRec* r) noexcept nogil:
+    # the neighbours kept in the record itself, after its head
+    return <int*>(<char*>r + sizeof(NodeRec))
+
+
 cdef class NetworkState:
 
     def __cinit__(self, int n, bint directed, ties=None, int caches=0, dense=None,
                   double cache_degree=CACHE_DEGREE):
         cdef int64_t i
+        cdef double mean_deg = 0.0
         if n < 0:
             raise ValueError("number of nodes must be non-negative")
         self.n = n
         self.directed = directed
         self.adj = NULL
         self.d_sp = self.d_otp = self.d_osp = self.d_isp = NULL
+        self.out_rec = self.in_rec = NULL
         if dense is None:
             dense = n <= DENSE_MAX_NODES
         elif dense and n > 65535:
@@ -66,47 +116,80 @@ cdef class NetworkState:
         if not cache_degree >= 0:
             raise ValueError("cache_degree must be >= 0")
         self.cache_degree = cache_degree
-        nn = max(n, 1)
-        self.out_nb = <int**>calloc(nn, sizeof(int*))
-        self.out_deg = <int*>calloc(nn, sizeof(int))
-        self.out_cap = <int*>calloc(nn, sizeof(int))
-        if directed:
-            self.in_nb = <int**>calloc(nn, sizeof(int*))
-            self.in_deg = <int*>calloc(nn, sizeof(int))
-            self.in_cap = <int*>calloc(nn, sizeof(int))
-        else:
-            self.in_nb = self.out_nb
-            self.in_deg = self.out_deg
-            self.in_cap = self.out_cap
-        self.tail = <int*>malloc(self.tie_cap * sizeof(int))
-        self.head = <int*>malloc(self.tie_cap * sizeof(int))
-        self.pos_out = <int*>malloc(self.tie_cap * sizeof(int))
-        self.pos_in = <int*>malloc(self.tie_cap * sizeof(int))
-        if (self.out_nb == NULL or self.out_deg == NULL or self.out_cap == NULL
-                or self.in_nb == NULL or self.in_deg == NULL or self.in_cap == NULL
-                or self.tail == NULL or self.head == NULL or self.pos_out == NULL
-                or self.pos_in == NULL):
-            raise MemoryError("cannot allocate the network state")
-        if self.adj == NULL and i64set_init(&self.tie_set, 16) != 0:
-            raise MemoryError("cannot allocate the network state")
+        arr = None
         if ties is not None:
             arr = np.asarray(ties, dtype=np.int64).reshape(-1, 2)
+            if n:
+                mean_deg = arr.shape[0] / n * (1.0 if directed else 2.0)
+        # record size from the mean degree: most nodes' neighbours inline
+        if mean_deg <= REC_LINE_DEGREE:
+            self.rec_bytes = 64
+        elif mean_deg <= REC_WIDE_DEGREE:
+            self.rec_bytes = 128
+        else:
+            self.rec_bytes = 16
+        self.rec_inline = (self.rec_bytes - <int>sizeof(NodeRec)) // <int>sizeof(int)
+        nn = max(n, 1)
+        self.out_rec = self._new_records(nn)
+        self.out_nb = <int**>calloc(nn, sizeof(int*))
+        self.out_deg = <int*>calloc(nn, sizeof(int))
+        if directed:
+            self.in_rec = self._new_records(nn)
+            self.in_nb = <int**>calloc(nn, sizeof(int*))
+            self.in_deg = <int*>calloc(nn, sizeof(int))
+        else:
+            self.in_rec = self.out_rec
+            self.in_nb = self.out_nb
+            self.in_deg = self.out_deg
+        self.tail = <int*>malloc(self.tie_cap * sizeof(int))
+        self.head = <int*>malloc(self.tie_cap * sizeof(int))
+        if (self.out_rec == NULL or self.out_nb == NULL or self.out_deg == NULL
+                or self.in_rec == NULL or self.in_nb == NULL or self.in_deg == NULL
+                or self.tail == NULL or self.head == NULL):
+            raise MemoryError("cannot allocate the network state")
+        self._init_records(self.out_rec, self.out_nb, nn)
+        if directed:
+            self._init_records(self.in_rec, self.in_nb, nn)
+        if tiemap_init(&self.tie_map, 16) != 0:
+            raise MemoryError("cannot allocate the network state")
+        if arr is not None:
             self._add_many(arr)
         if caches:
             self.enable_caches(caches)
 
+    cdef char* _new_records(self, int64_t nn):
+        cdef void* p = NULL
+        if posix_memalign(&p, 64, <size_t>nn * <size_t>self.rec_bytes) != 0:
+            return NULL
+        return <char*>p
+
+    cdef void _init_records(self, char* recs, int** mirror, int64_t nn):
+        cdef int64_t v
+        cdef NodeRec* r
+        for v in range(nn):
+            r = <NodeRec*>(recs + <size_t>v * <size_t>self.rec_bytes)
+            r.deg = 0
+            r.cap = self.rec_inline
+            r.nb = _inline(r) if self.rec_inline else NULL
+            mirror[v] = r.nb
+
     def __dealloc__(self):
         cdef int i
-        if self.out_nb != NULL:
+        cdef NodeRec* r
+        if self.out_rec != NULL:
             for i in range(self.n):
-                free(self.out_nb[i])
-        if self.directed and self.in_nb != NULL:
+                r = self.orec(i)
+                if r.nb != _inline(r):
+                    free(r.nb)
+        if self.directed and self.in_rec != NULL:
             for i in range(self.n):
-                free(self.in_nb[i])
-            free(self.in_nb); free(self.in_deg); free(self.in_cap)
-        free(self.out_nb); free(self.out_deg); free(self.out_cap)
-        free(self.tail); free(self.head); free(self.pos_out); free(self.pos_in)
-        i64set_free(&self.tie_set)
+                r = self.irec(i)
+                if r.nb != _inline(r):
+                    free(r.nb)
+            free(self.in_rec); free(self.in_nb); free(self.in_deg)
+        free(self.out_rec); free(self.out_nb); free(self.out_deg)
+        free(self.tail); free(self.head)
+        tiemap_free(&self.tie_map)
         countmap_free(&self.sp); countmap_free(&self.otp)
         countmap_free(&self.osp); countmap_free(&self.isp)
         free(self.adj)
@@ -137,9 +220,11 @@ cdef class NetworkState:
         cdef int v, c, rc = 0
         if arr.min() < 0 or arr.max() >= self.n:
             return 0                     # _add_many names the bad tie
-        if self.adj == NULL and self.tie_set.size == 0 and <uint64_t>(2 * total + 2) > self.tie_set.mask + 1:
-            i64set_free(&self.tie_set)
-            if i64set_init(&self.tie_set, total) != 0:
+        if self.tie_map.size == 0 and <uint64_t>(5 * total // 3 + 2) > self.tie_map.mask + 1:
+            # sized for a load of at most 0.6 (the table grows at 0.75): 8 M slots,
+            # 134 MB, for the 5 M ties of G(10^6, 10 / n) instead of 268 MB at 1/2
+            tiemap_free(&self.tie_map)
+            if tiemap_init(&self.tie_map, 5 * total // 6) != 0:
                 return -1
         if total > self.tie_cap and self._reserve_ties(total) != 0:
             return -1
@@ -151,13 +236,13 @@ cdef class NetworkState:
             want_in = want_out
         with nogil:
             for v in range(self.n):
-                c = self.out_deg[v] + <int>want_out[v]
-                if c > self.out_cap[v] and self._reserve(self.out_nb, self.out_cap, v, c) != 0:
+                c = self.orec(v).deg + <int>want_out[v]
+                if c > self.orec(v).cap and self._reserve(self.orec(v), self.out_nb, v, c) != 0:
                     rc = -1
                     break
-                c = self.in_deg[v] + <int>want_in[v]
-                if (self.directed and c > self.in_cap[v]
-                        and self._reserve(self.in_nb, self.in_cap, v, c) != 0):
+                c = self.irec(v).deg + <int>want_in[v]
+                if (self.directed and c > self.irec(v).cap
+                        and self._reserve(self.irec(v), self.in_nb, v, c) != 0):
                     rc = -1
                     break
         return rc
@@ -174,35 +259,46 @@ cdef class NetworkState:
         p = <int*>realloc(self.head, cap * sizeof(int))
         if p == NULL: return -1
         self.head = p
-        p = <int*>realloc(self.pos_out, cap * sizeof(int))
-        if p == NULL: return -1
-        self.pos_out = p
-        p = <int*>realloc(self.pos_in, cap * sizeof(int))
-        if p == NULL: return -1
-        self.pos_in = p
         self.tie_cap = cap
         return 0
 
-    cdef int _reserve(self, int** nb, int* cap, int v, int newcap) noexcept nogil:
-        # grow v's block to newcap neighbours and tie indices (the indices move up)
-        cdef int* p = <int*>realloc(nb[v], 2 * <size_t>newcap * sizeof(int))
-        if p == NULL:
-            return -1
-        if cap[v]:
-            memmove(p + newcap, p + cap[v], cap[v] * sizeof(int))
-        nb[v] = p
-        cap[v] = newcap
+    cdef int _reserve(self, NodeRec* r, int** nb_mirror, int v, int newcap) noexcept nogil:
+        # grow v's neighbour array to newcap (out of the record into a heap block)
+        cdef int* p
+        if r.nb == _inline(r) or r.nb == NULL:
+            p = <int*>malloc(<size_t>newcap * sizeof(int))
+            if p == NULL:
+                return -1
+            if r.deg:
+                memcpy(p, r.nb, r.deg * sizeof(int))
+        else:
+            p = <int*>realloc(r.nb, <size_t>newcap * sizeof(int))
+            if p == NULL:
+                return -1
+        r.nb = p
+        r.cap = newcap
+        nb_mirror[v] = p
         return 0
 
-    cdef int _push(self, int** nb, int* deg, int* cap, int v, int w, int e) noexcept nogil:
-        # append neighbour w (tie e) to v's block; returns its position, -1 if out of memory
-        if deg[v] == cap[v]:
-            if self._reserve(nb, cap, v, 4 if cap[v] == 0 else 2 * cap[v]) != 0:
+    cdef int _push(self, NodeRec* r, int** nb_mirror, int* deg_mirror, int v, int w) noexcept nogil:
+        # append neighbour w to v's array; -1 if out of memory
+        if r.deg == r.cap:
+            if self._reserve(r, nb_mirror, v, 4 if r.cap == 0 else 2 * r.cap) != 0:
                 return -1
-        nb[v][deg[v]] = w
-        nb[v][cap[v] + deg[v]] = e
-        deg[v] += 1
-        return deg[v] - 1
+        r.nb[r.deg] = w
+        r.deg += 1
+        deg_mirror[v] = r.deg
+        return 0
+
+    cdef void _drop(self, NodeRec* r, int* deg_mirror, int v, int w) noexcept nogil:
+        # remove neighbour w (present) from v's array: the last one moves into its place
+        cdef int* nb = r.nb
+        cdef int p = 0, last = r.deg - 1
+        while nb[p] != w:
+            p += 1
+        nb[p] = nb[last]
+        r.deg = last
+        deg_mirror[v] = last
 
     cdef void _set_adj(self, int i, int j, bint on) noexcept nogil:
         cdef uint64_t k = <uint64_t>i * <uint64_t>self.n + <uint64_t>j
@@ -230,80 +326,43 @@ cdef class NetworkState:
         e = <int>self.n_ties
         self.tail[e] = i
         self.head[e] = j
-        self.pos_out[e] = self._push(self.out_nb, self.out_deg, self.out_cap, i, j, e)
-        self.pos_in[e] = self._push(self.in_nb, self.in_deg, self.in_cap, j, i, e)
-        if self.pos_out[e] < 0 or self.pos_in[e] < 0:
+        if (self._push(self.orec(i), self.out_nb, self.out_deg, i, j) != 0
+                or self._push(self.irec(j), self.in_nb, self.in_deg, j, i) != 0):
             return -1
         if self.adj != NULL:
             self._set_adj(i, j, 1)
-        elif i64set_add(&self.tie_set, self.dyad_key(i, j)) != 0:
+        if tiemap_put(&self.tie_map, self.dyad_key(i, j), e) != 0:
             return -1
         self.n_ties += 1
         if self.caches != self.cached and self._hold_wanted():
             return self._hold_counts(self.caches & ~self.cached)
         return 0
 
-    cdef int _find_tie(self, int i, int j) noexcept nogil:
-        # index of the tie i->j (i < j if undirected) in the flat list, -1 if absent:
-        # a scan of the shorter of the two blocks
-        cdef int t
-        cdef int* nb
-        if self.out_deg[i] <= self.in_deg[j]:
-            nb = self.out_nb[i]
-            for t in range(self.out_deg[i]):
-                if nb[t] == j:
-                    return nb[self.out_cap[i] + t]
-        else:
-            nb = self.in_nb[j]
-            for t in range(self.in_deg[j]):
-                if nb[t] == i:
-                    return nb[self.in_cap[j] + t]
-        return -1
-
-    cdef void _drop_entry(self, int** nb, int* deg, int* cap, int v, int p, bint out) noexcept nogil:
-        # remove position p of v's block: the last entry moves there, and its tie records it
-        cdef int last = deg[v] - 1
-        cdef int* blk = nb[v]
-        cdef int w, e
-        deg[v] = last
-        if p == last:
-            return
-        w = blk[last]
-        e = blk[cap[v] + last]
-        blk[p] = w
-        blk[cap[v] + p] = e
-        if out if self.directed else v < w:     # v is the tail of tie e
-            self.pos_out[e] = p
-        else:
-            self.pos_in[e] = p
-
     cdef int remove_tie(self, int i, int j) noexcept nogil:
         """Remove tie i->j (i--j) if present."""
         cdef int e, t, last, a, b
+        cdef TieSlot* slot
         if not self.directed and i > j:
             t = i; i = j; j = t
-        e = self._find_tie(i, j)
-        if e < 0:
+        slot = tiemap_find(&self.tie_map, self.dyad_key(i, j))
+        if slot == NULL:
             return 0
+        e = <int>slot.val
         self.version += 1
         if self.cached:
             if self._update_caches(i, j, -1) != 0:
                 return -1
-        self._drop_entry(self.out_nb, self.out_deg, self.out_cap, i, self.pos_out[e], 1)
-        self._drop_entry(self.in_nb, self.in_deg, self.in_cap, j, self.pos_in[e], 0)
+        self._drop(self.orec(i), self.out_deg, i, j)
+        self._drop(self.irec(j), self.in_deg, j, i)
         if self.adj != NULL:
             self._set_adj(i, j, 0)
-        else:
-            i64set_del(&self.tie_set, self.dyad_key(i, j))
+        tiemap_del_slot(&self.tie_map, slot)
         # flat tie list: move the last tie into slot e
         last = <int>self.n_ties - 1
         if e != last:
             a = self.tail[e] = self.tail[last]
             b = self.head[e] = self.head[last]
-            self.pos_out[e] = self.pos_out[last]
-            self.pos_in[e] = self.pos_in[last]
-            self.out_nb[a][self.out_cap[a] + self.pos_out[e]] = e
-            self.in_nb[b][self.in_cap[b] + self.pos_in[e]] = e
+            tiemap_find(&self.tie_map, self.dyad_key(a, b)).val = e
         self.n_ties -= 1
         if self.cached and 4.0 * self.n_ties < self.cache_degree * self.n:
             self._drop_counts()
@@ -317,37 +376,29 @@ cdef class NetworkState:
     cdef int _update_caches(self, int i, int j, int delta) noexcept nogil:
         # Called before the neighbour arrays change; the toggled pair itself
         # is excluded, so the same code serves additions and removals.
-        cdef int k, w
         if not self.directed:
             if self.cached & CACHE_SP:
-                for k in range(self.out_deg[j]):
-                    w = self.out_nb[j][k]
-                    if w != i and _cache_add(self, self.d_sp, &self.sp, 1, i, w, delta) != 0:
-                        return -1
-                for k in range(self.out_deg[i]):
-                    w = self.out_nb[i][k]
-                    if w != j and _cache_add(self, self.d_sp, &self.sp, 1, j, w, delta) != 0:
-                        return -1
+                if (_cache_add_list(self, self.d_sp, &self.sp, 1, self.onb(j), self.odeg(j),
+                                    i, i, 1, delta) != 0
+                        or _cache_add_list(self, self.d_sp, &self.sp, 1, self.onb(i),
+                                           self.odeg(i), j, j, 1, delta) != 0):
+                    return -1
             return 0
         if self.cached & CACHE_OTP:
-            for k in range(self.out_deg[j]):      # i->j->w
-                w = self.out_nb[j][k]
-                if w != i and _cache_add(self, self.d_otp, &self.otp, 0, i, w, delta) != 0:
-                    return -1
-            for k in range(self.in_deg[i]):       # w->i->j
-                w = self.in_nb[i][k]
-                if w != j and _cache_add(self, self.d_otp, &self.otp, 0, w, j, delta) != 0:
-                    return -1
+            # i->j->w, then w->i->j
+            if (_cache_add_list(self, self.d_otp, &self.otp, 0, self.onb(j), self.odeg(j),
+                                i, i, 1, delta) != 0
+                    or _cache_add_list(self, self.d_otp, &self.otp, 0, self.inb(i), self.ideg(i),
+                                       j, j, 0, delta) != 0):
+                return -1
         if self.cached & CACHE_OSP:               # i becomes a common in-neighbour of j and w
-            for k in range(self.out_deg[i]):
-                w = self.out_nb[i][k]
-                if w != j and _cache_add(self, self.d_osp, &self.osp, 1, j, w, delta) != 0:
-                    return -1
+            if _cache_add_list(self, self.d_osp, &self.osp, 1, self.onb(i), self.odeg(i),
+                               j, j, 1, delta) != 0:
+                return -1
         if self.cached & CACHE_ISP:               # j becomes a common out-neighbour of i and w
-            for k in range(self.in_deg[j]):
-                w = self.in_nb[j][k]
-                if w != i and _cache_add(self, self.d_isp, &self.isp, 1, i, w, delta) != 0:
-                    return -1
+            if _cache_add_list(self, self.d_isp, &self.isp, 1, self.inb(j), self.ideg(j),
+                               i, i, 1, delta) != 0:
+                return -1
         return 0
 
     # ------------------------------------------------------------------
@@ -424,20 +475,24 @@ cdef class NetworkState:
         # #{w: w -> a, w -> b} (incoming) or #{w: a -> w, b -> w};
         # undirected: the common neighbours of a and b
         cdef int t, u, w, c = 0
-        cdef int* deg = self.in_deg if incoming else self.out_deg
-        cdef int** nb = self.in_nb if incoming else self.out_nb
-        if deg[a] > deg[b]:
-            a, b = b, a
-        if self.scan_cheaper(deg[a], deg[b]):
+        cdef NodeRec* ra = self.irec(a) if incoming else self.orec(a)
+        cdef NodeRec* rb = self.irec(b) if incoming else self.orec(b)
+        cdef int da = ra.deg, db = rb.deg
+        cdef int* la = ra.nb
+        cdef int* lb = rb.nb
+        if da > db:
+            a, b, da, db, la, lb = b, a, db, da, lb, la
+        if self.scan_cheaper(da, db):
             # hash storage, two short lists: compare them instead of hashing
-            for t in range(deg[a]):
-                for u in range(deg[b]):
-                    if nb[a][t] == nb[b][u]:
+            for t in range(da):
+                w = la[t]
+                for u in range(db):
+                    if w == lb[u]:
                         c += 1
                         break
             return c
-        for t in range(deg[a]):
-            w = nb[a][t]
+        for t in range(da):
+            w = la[t]
             if (self.has_tie(w, b) if incoming else self.has_tie(b, w)):
                 c += 1
         return c
@@ -445,13 +500,15 @@ cdef class NetworkState:
     cdef int count_otp(self, int a, int b) noexcept nogil:
         # #{w: a -> w -> b}
         cdef int t, c = 0
-        if self.out_deg[a] <= self.in_deg[b]:
-            for t in range(self.out_deg[a]):
-                if self.has_tie(self.out_nb[a][t], b):
+        cdef NodeRec* ra = self.orec(a)
+        cdef NodeRec* rb = self.irec(b)
+        if ra.deg <= rb.deg:
+            for t in range(ra.deg):
+                if self.has_tie(ra.nb[t], b):
                     c += 1
         else:
-            for t in range(self.in_deg[b]):
-                if self.has_tie(a, self.in_nb[b][t]):
+            for t in range(rb.deg):
+                if self.has_tie(a, rb.nb[t]):
                     c += 1
         return c
 
@@ -571,17 +628,22 @@ cdef class NetworkState:
                             self.cache_degree)
 
     def memory_bytes(self):
-        """Bytes of compiled memory held (neighbour arrays, tie list, hash maps, caches)."""
+        """Bytes of compiled memory held (node records and their mirrors, neighbour
+        blocks, tie list, hash maps, caches)."""
         cdef int64_t total = 0
         cdef int i
+        cdef NodeRec* r
         for i in range(self.n):
-            total += 2 * self.out_cap[i] * sizeof(int)
+            r = self.orec(i)
+            if r.nb != _inline(r):
+                total += r.cap * sizeof(int)
             if self.directed:
-                total += 2 * self.in_cap[i] * sizeof(int)
-        total += self.n * (sizeof(int*) + 2 * sizeof(int)) * (2 if self.directed else 1)
-        total += self.tie_cap * 4 * sizeof(int)
-        if self.adj == NULL:
-            total += (self.tie_set.mask + 1) * sizeof(int64_t)
+                r = self.irec(i)
+                if r.nb != _inline(r):
+                    total += r.cap * sizeof(int)
+        total += self.n * (self.rec_bytes + sizeof(int*) + sizeof(int)) * (2 if self.directed else 1)
+        total += self.tie_cap * 2 * sizeof(int)
+        total += (self.tie_map.mask + 1) * sizeof(TieSlot)
         for cm in (self.sp.mask, self.otp.mask, self.osp.mask, self.isp.mask):
             if cm:
                 total += (cm + 1) * 8

@@ -78,19 +78,19 @@ cdef class AltKTrianglesTKernel(AltKernel):
     cdef void change(self, NetworkState s, int i, int j, double* out) noexcept nogil:
         cdef int p = 1 if s.has_tie(i, j) else 0
         cdef double d = self.lam * (1.0 - qpow(self.tab, self.q, s.n_otp(i, j)))
-        cdef int di = s.out_deg[i], dj = s.out_deg[j]
+        cdef int di = s.odeg(i), dj = s.odeg(j)
         # v in out(i) & out(j): M(i, v)
         if di <= dj:
-            d += _otp_common(self, s, s.out_nb[i], di, s.out_nb[j], dj, j, j, 1, i, 1, p)
+            d += _otp_common(self, s, s.onb(i), di, s.onb(j), dj, j, j, 1, i, 1, p)
         else:
-            d += _otp_common(self, s, s.out_nb[j], dj, s.out_nb[i], di, i, i, 1, i, 1, p)
+            d += _otp_common(self, s, s.onb(j), dj, s.onb(i), di, i, i, 1, i, 1, p)
         # v in in(i) & in(j): M(v, j)
-        di = s.in_deg[i]
-        dj = s.in_deg[j]
+        di = s.ideg(i)
+        dj = s.ideg(j)
         if di <= dj:
-            d += _otp_common(self, s, s.in_nb[i], di, s.in_nb[j], dj, j, j, 0, j, 0, p)
+            d += _otp_common(self, s, s.inb(i), di, s.inb(j), dj, j, j, 0, j, 0, p)
         else:
-            d += _otp_common(self, s, s.in_nb[j], dj, s.in_nb[i], di, i, i, 0, j, 0, p)
+            d += _otp_common(self, s, s.inb(j), dj, s.inb(i), di, i, i, 0, j, 0, p)
         out[0] = d
 
 
@@ -162,15 +162,15 @@ cdef class AltKTrianglesCKernel(AltKernel):
         cdef int k, v
         cdef int p = 1 if s.has_tie(i, j) else 0
         cdef double d = self.lam * (1.0 - qpow(self.tab, self.q, s.n_otp(j, i)))
-        if s.in_deg[i] <= s.out_deg[j]:
-            for k in range(s.in_deg[i]):
-                v = s.in_nb[i][k]
+        if s.ideg(i) <= s.odeg(j):
+            for k in range(s.ideg(i)):
+                v = s.inb(i)[k]
                 if v != j and s.has_tie(j, v):
                     d += (qpow(self.tab, self.q, s.n_otp(i, v) - p)
                           + qpow(self.tab, self.q, s.n_otp(v, j) - p))
         else:
-            for k in range(s.out_deg[j]):
-                v = s.out_nb[j][k]
+            for k in range(s.odeg(j)):
+                v = s.onb(j)[k]
                 if v != i and s.has_tie(v, i):
                     d += (qpow(self.tab, self.q, s.n_otp(i, v) - p)
                           + qpow(self.tab, self.q, s.n_otp(v, j) - p))
@@ -192,21 +192,21 @@ cdef class AltKTrianglesDKernel(AltKernel):
         cdef int k, v, t
         cdef int p = 1 if s.has_tie(i, j) else 0
         cdef double d = self.lam * (1.0 - qpow(self.tab, self.q, s.n_osp(i, j)))
-        if s.out_deg[i] <= s.out_deg[j] + s.in_deg[j]:
-            for k in range(s.out_deg[i]):
-                v = s.out_nb[i][k]
+        if s.odeg(i) <= s.odeg(j) + s.ideg(j):
+            for k in range(s.odeg(i)):
+                v = s.onb(i)[k]
                 if v == j:
                     continue
                 t = (1 if s.has_tie(j, v) else 0) + (1 if s.has_tie(v, j) else 0)
                 if t:
                     d += t * qpow(self.tab, self.q, s.n_osp(j, v) - p)
         else:
-            for k in range(s.out_deg[j]):
-                v = s.out_nb[j][k]
+            for k in range(s.odeg(j)):
+                v = s.onb(j)[k]
                 if v != i and s.has_tie(i, v):
                     d += qpow(self.tab, self.q, s.n_osp(j, v) - p)
-            for k in range(s.in_deg[j]):
-                v = s.in_nb[j][k]
+            for k in range(s.ideg(j)):
+                v = s.inb(j)[k]
                 if v != i and s.has_tie(i, v):
                     d += qpow(self.tab, self.q, s.n_osp(j, v) - p)
         out[0] = d
@@ -227,21 +227,21 @@ cdef class AltKTrianglesUKernel(AltKernel):
         cdef int k, v, t
         cdef int p = 1 if s.has_tie(i, j) else 0
         cdef double d = self.lam * (1.0 - qpow(self.tab, self.q, s.n_isp(i, j)))
-        if s.in_deg[j] <= s.out_deg[i] + s.in_deg[i]:
-            for k in range(s.in_deg[j]):
-                v = s.in_nb[j][k]
+        if s.ideg(j) <= s.odeg(i) + s.ideg(i):
+            for k in range(s.ideg(j)):
+                v = s.inb(j)[k]
                 if v == i:
                     continue
                 t = (1 if s.has_tie(i, v) else 0) + (1 if s.has_tie(v, i) else 0)
                 if t:
                     d += t * qpow(self.tab, self.q, s.n_isp(i, v) - p)
         else:
-            for k in range(s.out_deg[i]):
-                v = s.out_nb[i][k]
+            for k in range(s.odeg(i)):
+                v = s.onb(i)[k]
                 if v != j and s.has_tie(v, j):
                     d += qpow(self.tab, self.q, s.n_isp(i, v) - p)
-            for k in range(s.in_deg[i]):
-                v = s.in_nb[i][k]
+            for k in range(s.ideg(i)):
+                v = s.inb(i)[k]
                 if v != j and s.has_tie(v, j):
                     d += qpow(self.tab, self.q, s.n_isp(i, v) - p)
         out[0] = d
@@ -255,12 +255,12 @@ cdef inline double a2p_t(AltKernel K, NetworkState s, int i, int j, int p) noexc
     # sum_{v: j->v, v != i} q^{M(i,v) - p} + sum_{v: v->i, v != j} q^{M(v,j) - p}
     cdef int k, v
     cdef double d = 0.0
-    for k in range(s.out_deg[j]):
-        v = s.out_nb[j][k]
+    for k in range(s.odeg(j)):
+        v = s.onb(j)[k]
         if v != i:
             d += qpow(K.tab, K.q, s.n_otp(i, v) - p)
-    for k in range(s.in_deg[i]):
-        v = s.in_nb[i][k]
+    for k in range(s.ideg(i)):
+        v = s.inb(i)[k]
         if v != j:
             d += qpow(K.tab, K.q, s.n_otp(v, j) - p)
     return d
@@ -270,8 +270,8 @@ cdef inline double a2p_d(AltKernel K, NetworkState s, int i, int j, int p) noexc
     # sum_{v: i->v, v != j} q^{O(j,v) - p}
     cdef int k, v
     cdef double d = 0.0
-    for k in range(s.out_deg[i]):
-        v = s.out_nb[i][k]
+    for k in range(s.odeg(i)):
+        v = s.onb(i)[k]
         if v != j:
             d += qpow(K.tab, K.q, s.n_osp(j, v) - p)
     return d
@@ -310,8 +310,8 @@ cdef class AltTwoPathsUKernel(AltKernel):
         cdef int k, v
         cdef int p = 1 if s.has_tie(i, j) else 0
         cdef double d = 0.0
-        for k in range(s.in_deg[j]):
-            v = s.in_nb[j][k]
+        for k in range(s.ideg(j)):
+            v = s.inb(j)[k]
             if v != i:
                 d += qpow(self.tab, self.q, s.n_isp(i, v) - p)
         out[0] = d

@@ -85,6 +85,7 @@ cdef class ERGMModel(BinaryModel):
             b = v - (a * n - a * (a + 1) // 2) + a + 1
         i[0] = <int>a
         j[0] = <int>b
+        self.state.prefetch_dyad(i[0], j[0])     # a new dyad: its records and hash slots
         self._last_v = v
         self._last_i = <int>a
         self._last_j = <int>b
@@ -141,6 +142,10 @@ cdef class ERGMModel(BinaryModel):
 
     cdef int64_t on_var(self, int64_t k) noexcept nogil:
         cdef int i = self.state.tail[k], j = self.state.head[k]
+        cdef int64_t last = self.state.n_ties - 1
+        self.state.prefetch_dyad(i, j)
+        # removing the tie moves the last one into its place: its hash slot too
+        self.state.prefetch_tie(self.state.tail[last], self.state.head[last])
         self._last_v = self.var(i, j)
         self._last_i = i
         self._last_j = j
@@ -166,6 +171,7 @@ cdef class ERGMModel(BinaryModel):
         # the variable of (i, j), kept as the last decoded one: a proposal that
         # picked the dyad returns it, and the sampler's get/change/flip of it
         # then need no index decoding
+        self.state.prefetch_dyad(i, j)
         self._last_v = self.var(i, j)
         self._last_i = i
         self._last_j = j

@@ -28,10 +28,10 @@ cdef enum:
 # ---------------------------------------------------------------------------
 cdef inline bint adjacent(NetworkState s, int b, int k) noexcept nogil:
     """x_bk: a linear scan of b's neighbours when b has few, else the bitmap or hash set."""
-    cdef int t, d = s.out_deg[b]
+    cdef int t, d = s.odeg(b)
     cdef int* nb
     if d <= SCAN_MAX or s.scan_cheaper(d, d):
-        nb = s.out_nb[b]
+        nb = s.onb(b)
         for t in range(d):
             if nb[t] == k:
                 return 1
@@ -41,7 +41,7 @@ cdef inline bint adjacent(NetworkState s, int b, int k) noexcept nogil:
 
 cdef inline bint tied(NetworkState s, int i, int j) noexcept nogil:
     """x_ij, scanning the shorter neighbour list when it is short."""
-    if s.out_deg[i] <= s.out_deg[j]:
+    if s.odeg(i) <= s.odeg(j):
         return adjacent(s, i, j)
     return adjacent(s, j, i)
 
@@ -95,17 +95,17 @@ cdef inline double gwesp_delta(NetworkState s, int i, int j, const GW* g) noexce
     cdef int* nbb
     cdef int cnbuf[CN_MAX]
     cdef double acc = 0.0
-    if s.out_deg[a] > s.out_deg[b]:
+    if s.odeg(a) > s.odeg(b):
         a = j; b = i
-    da = s.out_deg[a]
+    da = s.odeg(a)
     if da == 0:
         return 0.0
-    db = s.out_deg[b]
-    nba = s.out_nb[a]
+    db = s.odeg(b)
+    nba = s.onb(a)
     if db <= SCAN_MAX or s.scan_cheaper(da, db):
         # short lists: intersect by scanning (no hashing); b never matches
         # (no loops), and meeting b in N(a) tells x = 1
-        nbb = s.out_nb[b]
+        nbb = s.onb(b)
         x = 0
         for t in range(da):
             k = nba[t]
@@ -136,13 +136,13 @@ cdef inline double gwdsp_delta(NetworkState s, int i, int j, const GW* g) noexce
     cdef int x = tied(s, i, j)
     cdef int* nb
     cdef double acc = 0.0
-    nb = s.out_nb[j]
-    for t in range(s.out_deg[j]):
+    nb = s.onb(j)
+    for t in range(s.odeg(j)):
         w = nb[t]
         if w != i:
             acc += gw_r(g, s.n_sp(i, w) - x)
-    nb = s.out_nb[i]
-    for t in range(s.out_deg[i]):
+    nb = s.onb(i)
+    for t in range(s.odeg(i)):
         w = nb[t]
         if w != j:
             acc += gw_r(g, s.n_sp(j, w) - x)
@@ -171,13 +171,13 @@ cdef inline void esp_hist_delta(NetworkState s, int i, int j, const int* pos, in
     cdef int* nba
     cdef int* nbb
     cdef int cnbuf[CN_MAX]
-    if s.out_deg[a] > s.out_deg[b]:
+    if s.odeg(a) > s.odeg(b):
         a = j; b = i
-    da = s.out_deg[a]
-    db = s.out_deg[b]
-    nba = s.out_nb[a]
+    da = s.odeg(a)
+    db = s.odeg(b)
+    nba = s.onb(a)
     if db <= SCAN_MAX or s.scan_cheaper(da, db):
-        nbb = s.out_nb[b]
+        nbb = s.onb(b)
         x = 0
         for t in range(da):
             k = nba[t]
@@ -210,13 +210,13 @@ cdef inline void dsp_hist_delta(NetworkState s, int i, int j, const int* pos, in
     cdef int t, w
     cdef int x = tied(s, i, j)
     cdef int* nb
-    nb = s.out_nb[j]
-    for t in range(s.out_deg[j]):
+    nb = s.onb(j)
+    for t in range(s.odeg(j)):
         w = nb[t]
         if w != i:
             hist_move(pos, T, s.n_sp(i, w) - x, sign, out)
-    nb = s.out_nb[i]
-    for t in range(s.out_deg[i]):
+    nb = s.onb(i)
+    for t in range(s.odeg(i)):
         w = nb[t]
         if w != j:
             hist_move(pos, T, s.n_sp(j, w) - x, sign, out)
@@ -243,7 +243,7 @@ cdef class TwopathKernel(TermKernel):
 
     cdef void change(self, NetworkState s, int i, int j, double* out) noexcept nogil:
         cdef int x = s.has_tie(i, j)
-        out[0] = s.out_deg[i] + s.out_deg[j] - 2 * x
+        out[0] = s.odeg(i) + s.odeg(j) - 2 * x
 
 
 cdef class _HistKernel(TermKernel):
@@ -391,7 +391,7 @@ cdef class CycleKernel(TermKernel):
         cdef int t, a = i, b = j
         for t in range(self.n_stats):
             out[t] = 0.0
-        if s.out_deg[a] > s.out_deg[b]:
+        if s.odeg(a) > s.odeg(b):
             a = j; b = i
         if self.want[0] >= 0:
             out[self.want[0]] = s.n_sp(a, b)
@@ -413,10 +413,10 @@ cdef class CycleKernel(TermKernel):
         cdef int v = path[d]
         cdef int m = d + 1
         cdef int t, q, u, slot
-        cdef int* nb = s.out_nb[v]
+        cdef int* nb = s.onb(v)
         cdef long c
         slot = self.want[m]
-        for t in range(s.out_deg[v]):
+        for t in range(s.odeg(v)):
             u = nb[t]
             if u == b:
                 continue
