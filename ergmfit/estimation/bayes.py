@@ -353,7 +353,8 @@ class Bayes(Estimator):
             raise SettingsError("give either 'prior' or 'prior_mean'/'prior_sigma', not both")
         for name in ("checkpoint", "resume"):
             v = getattr(self, name)
-            if v is not None and not str(os.fspath(v)).endswith(".npz"):
+            if v is not None and (not isinstance(v, (str, os.PathLike))
+                                  or not str(os.fspath(v)).endswith(".npz")):
                 raise SettingsError(f"setting {name!r} must be a path ending in .npz, got {v!r}")
 
     def fit(self, model) -> BayesResults:

@@ -256,8 +256,11 @@ def _check_variation(Z, n, labels, term_of, where):
 def _separation_direction(Z, n, s):
     """A direction d (scaled columns) along which the pseudo-likelihood rises
     without bound, or None when the MPLE exists (a linear program)."""
-    pos = s > 1e-12 * np.maximum(n, 1.0)
-    neg = (n - s) > 1e-12 * np.maximum(n, 1.0)
+    # s sums the weights of the ties alone: it is 0 exactly when a row has none
+    # (a relative tolerance called a row of 5e13 dyads with 2 ties tie-free);
+    # n - s is a difference, exact up to the rounding of n
+    pos = s > 0.0
+    neg = (n - s) > 4.0 * np.finfo(float).eps * n
     p = Z.shape[1]
     A = np.vstack([-Z[pos], Z[neg]])
     c = -(Z[pos].sum(axis=0) - Z[neg].sum(axis=0))
