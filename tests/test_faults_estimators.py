@@ -80,3 +80,89 @@ def test_cli_ctrl_c_in_the_first_mcmle_iteration_prints_the_table(default_sigint
     assert code == 0, err
     assert "edges" in out and "kstar2" in out
     assert "interrupted" in err
+
+
+def test_mple_exists_for_a_huge_network_with_two_ties():
+    # 10^7 nodes, 2 ties: a row of 5e13 dyads with 2 ties is not tie-free (the
+    # MLE of edges is log(2 / (C(10^7, 2) - 2)) = -30.85, not -Inf)
+    from math import comb, log
+
+    from ergmfit.network.network import Network
+    net = Network(10**7, [(0, 1), (2, 3)], directed=False)
+    fit = ef.ERGM(net, "edges").fit(method="mple")
+    assert fit.params["edges"] == pytest.approx(log(2 / (comb(10**7, 2) - 2)), abs=1e-6)
+
+
+@pytest.mark.parametrize("name", ["checkpoint", "resume"])
+@pytest.mark.parametrize("value", [5, 2.5, ["a.npz"]])
+def test_bayes_non_path_checkpoint_is_a_settings_error(name, value):
+    from ergmfit.estimation import make_estimator
+    with pytest.raises(SettingsError, match=name):
+        make_estimator("bayes", **{name: value})
+
+
+@pytest.mark.parametrize("rate", [True, [1], float("inf"), 1.0, (0.01, 2.0), [[0.01]], []])
+def test_ee_learning_rate_out_of_range_refused_when_built(rate):
+    from ergmfit.estimation import make_estimator
+    with pytest.raises(SettingsError, match="learning_rate"):
+        make_estimator("ee", learning_rate=rate)
+
+
+@pytest.mark.parametrize("rate", [0.01, (0.01, 0.001), [0.5], np.array([0.1, 0.01]), "auto"])
+def test_ee_learning_rate_in_range_accepted(rate):
+    from ergmfit.estimation import make_estimator
+    make_estimator("ee", learning_rate=rate)
+
+
+@pytest.mark.parametrize("method", ["mcmle", "ee"])
+def test_negative_n_jobs_beyond_the_cpus_refused(method):
+    from joblib import cpu_count
+
+    from ergmfit.estimation import make_estimator
+    make_estimator(method, n_jobs=-1)
+    make_estimator(method, n_jobs=-cpu_count())          # joblib: one process
+    with pytest.raises(SettingsError, match="n_jobs"):
+        make_estimator(method, n_jobs=-cpu_count() - 3)
+
+
+@pytest.fixture(scope="module")
+def finished_ee(tmp_path_factory, flo):
+    d = tmp_path_factory.mktemp("ee_ckpt")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit = flo.fit(method="ee", ee_steps=60, random_state=1, checkpoint=str(d))
+    return fit, d
+
+
+def test_resuming_a_finished_ee_run_returns_its_estimate(finished_ee, flo, tmp_path):
+    import shutil
+    fit, d = finished_ee
+    copy = tmp_path / "c"
+    shutil.copytree(d, copy)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        again = flo.fit(method="ee", resume=str(copy))
+    assert np.array_equal(np.asarray(fit.params), np.asarray(again.params))
+    assert np.array_equal(fit.cov, again.cov)
+
+
+@pytest.mark.parametrize("key,value", [
+    ("se_interval", 10**12), ("se_burnin", 10**12), ("se_samplesize", 10**12),
+    ("burnin", -3), ("burnin", "x"), ("t_tol", -1.0), ("thin", 0), ("dens", 99),
+    ("dens", "a"), ("dens_theta", -1), ("init", "bogus"), ("init_theta", [1.0]),
+    ("init_theta", "ab"), ("learning_rate", [5.0]), ("sampler_steps", 0)])
+def test_tampered_ee_meta_is_a_checkpoint_error(finished_ee, flo, tmp_path, key, value):
+    import json
+    import shutil
+
+    from ergmfit.exceptions import CheckpointError
+    _, d = finished_ee
+    copy = tmp_path / "c"
+    shutil.copytree(d, copy)
+    meta = json.loads((copy / "meta.json").read_text())
+    meta["cfg"][key] = value
+    if key == "init_theta":
+        meta["cfg"]["init"] = "user"
+    (copy / "meta.json").write_text(json.dumps(meta))
+    with pytest.raises(CheckpointError, match="meta.json"):
+        flo.fit(method="ee", resume=str(copy))

@@ -189,6 +189,31 @@ def _read_chain_checkpoint(path, chain):
     return {"meta": meta, "arrays": arrays, "runs": runs, "current": current}
 
 
+def _sims_name(chain):
+    return f"chain_{chain}_sims.npz"
+
+
+def _read_sims(directory, chain, outer_done):
+    """(sims, interval, proposals) a finished chain saved in ``directory``, or
+    None (not saved, or not of this run's last state)."""
+    path = os.path.join(directory, _sims_name(chain))
+    if not os.path.exists(path):
+        return None
+    meta, arrays = read_npz(path, what="EE checkpoint")
+    sims = arrays.get("sims")
+    try:
+        ok = (meta.get("kind") == _CKPT_KIND + "-sims" and meta.get("chain") == chain
+              and meta.get("outer_done") == outer_done and sims is not None
+              and sims.ndim == 2 and np.all(np.isfinite(sims)))
+        interval, proposals = int(meta["interval"]), int(meta["proposals"])
+    except (KeyError, TypeError, ValueError, AttributeError):
+        ok = False
+    if not ok:
+        raise CheckpointError(f"{path} is damaged: not the standard-error simulation of chain "
+                              f"{chain} of this run")
+    return np.asarray(sims, dtype=float), interval, proposals
+
+
 def _restore_state(bm, x_on):
     """Flip ``bm`` (at the observed state) to the saved state x_on."""
     have = bm.on_vars()
@@ -728,7 +753,14 @@ def _ee_chain(model, cfg, seed, chain, callback, control):
     store_every = main["store_every"]
 
     # --- Fisher information by simulation at the chain's estimate ------------
-    if cfg["se"] == "simulate" and not interrupted and n_rows >= 4:
+    sims_saved = None
+    if saved is not None and ph0 >= len(phases):
+        # a finished chain resumed: its own simulation, if it was saved, so the
+        # run returns the estimate it gave (a new one would differ)
+        sims_saved = _read_sims(cfg["resume"], chain, state["outer_done"])
+    if sims_saved is not None and cfg["se"] == "simulate":
+        out["sims"], out["sim_interval"], out["proposals_sim"] = sims_saved
+    elif cfg["se"] == "simulate" and not interrupted and n_rows >= 4:
         it_idx = np.arange(n_rows) * store_every
         keep = it_idx >= _burnin_iters(cfg["burnin"], done, out["stage_start"])
         est = out["theta_rows"][keep].mean(axis=0)
@@ -743,6 +775,12 @@ def _ee_chain(model, cfg, seed, chain, callback, control):
             out["sims"] = out["final_dzA"] + draws
             out["sim_interval"] = int(interval)
             out["proposals_sim"] = int(burn) + int(n_sim) * int(interval)
+            if ckpt is not None:
+                ckpt.store.save_npz(_sims_name(chain), {"sims": out["sims"]},
+                                    {"kind": _CKPT_KIND + "-sims", "chain": chain,
+                                     "outer_done": int(state["outer_done"]),
+                                     "interval": int(interval),
+                                     "proposals": out["proposals_sim"]})
         except KeyboardInterrupt:
             out["interrupted"] = True
         out["seconds_sim"] = time.perf_counter() - t_sim

@@ -202,6 +202,7 @@ so the MRF models reuse it.
 """
 from __future__ import annotations
 
+import numbers
 import os
 import shutil
 import time
@@ -409,6 +410,56 @@ def _density_param(model, dens):
     return None
 
 
+# bounds of a resumed run's simulation settings (a tampered 10^12 would run for
+# ever or exhaust memory; no fit asks for more)
+_SAVED_LIMITS = {"se_samplesize": 10**7, "se_interval": 2**30, "se_burnin": 2**34,
+                 "thin": 2**40, "sampler_steps": 2**40, "ee_steps": 2**32,
+                 "ee_inner_steps": 2**32, "s_steps": 2**32, "tnt_steps": 2**32}
+
+
+def _check_saved_cfg(model, conf, path):
+    """The settings saved in meta.json (``path``) through EE's own setting
+    checks, with bounds; CheckpointError naming the file if one is bad."""
+    def bad(what):
+        return CheckpointError(f"cannot resume: {path} is damaged: {what}")
+    if not isinstance(conf, dict) or set(conf) - set(_CFG_SAVED) - {"dens", "dens_theta",
+                                                                       "init_theta"}:
+        raise bad("its settings ('cfg') are not EE's")
+    out = {}
+    for k, v in conf.items():
+        if k in ("dens", "dens_theta", "init_theta", "init"):
+            continue
+        check = _EE_CHECKS.get(k)
+        try:
+            out[k] = v if check is None else check(k, v)
+        except SettingsError as exc:
+            raise bad(str(exc)) from None
+        lim = _SAVED_LIMITS.get(k)
+        if lim is not None and out[k] is not None and out[k] > lim:
+            raise bad(f"setting {k!r} = {out[k]} is beyond {lim}")
+        if k == "burnin" and isinstance(out[k], int) and out[k] > 2**40:
+            raise bad(f"setting 'burnin' = {out[k]} is beyond {2**40}")
+    q, p = len(model.statistics_vector()), len(model.labels)
+    for k, n in (("dens", q), ("dens_theta", p)):
+        v = conf.get(k)
+        if v is not None and not (isinstance(v, int) and not isinstance(v, bool) and 0 <= v < n):
+            raise bad(f"{k!r} must be None or a position in 0..{n - 1}, got {v!r}")
+        out[k] = v
+    init, theta = conf.get("init", "S"), conf.get("init_theta")
+    if init not in ("S", "user"):
+        raise bad(f"'init' must be 'S' or 'user', got {init!r}")
+    if theta is not None or init == "user":
+        try:
+            theta = check_params(theta, list(model.labels), "init")
+        except Exception:       # noqa: BLE001 - any malformed list is damage
+            raise bad(f"'init_theta' must be {p} finite numbers, got {theta!r}") from None
+        if not np.all(np.isfinite(theta)):
+            raise bad(f"'init_theta' must be {p} finite numbers, got {conf.get('init_theta')!r}")
+        theta = [float(x) for x in theta]
+    out["init"], out["init_theta"] = init, theta
+    return out
+
+
 def _resume_cfg(model, directory, g_obs, kwargs):
     """The settings and chain seeds saved in the checkpoint ``directory``."""
     meta = _read_meta(directory, model)
@@ -419,7 +470,7 @@ def _resume_cfg(model, directory, g_obs, kwargs):
     if given:
         raise ValueError(f"resume continues with the checkpoint's settings; do not pass {given}")
     cfg = dict(EE_DEFAULTS)
-    cfg.update(meta["cfg"])
+    cfg.update(_check_saved_cfg(model, meta.get("cfg"), os.path.join(directory, "meta.json")))
     if isinstance(cfg["learning_rate"], list):
         cfg["learning_rate"] = tuple(cfg["learning_rate"])
     if cfg.get("init_theta") is not None:
@@ -515,11 +566,13 @@ def _learning_rate(name, value):
             raise SettingsError(f"setting 'learning_rate' must be a number, a sequence or "
                                 f"'auto', got {value!r}")
         return "auto"
-    try:
-        _stages(value, 1)
-    except (TypeError, ValueError):
-        raise SettingsError(f"setting 'learning_rate' must be a positive number or a sequence "
-                            f"of them, got {value!r}") from None
+    # each rate a in (0, 1): a step moves theta_k by a * max(|theta_k|, c), so a >= 1
+    # (True, [1], inf) throws the estimate about without bound
+    rates = list(value) if isinstance(value, (list, tuple, np.ndarray)) else [value]
+    if not rates or not all(isinstance(a, numbers.Real) and not isinstance(a, (bool, np.bool_))
+                            and 0.0 < float(a) < 1.0 for a in rates):
+        raise SettingsError(f"setting 'learning_rate' must be a number in (0, 1), a sequence "
+                            f"of them or 'auto', got {value!r}")
     return value
 
 

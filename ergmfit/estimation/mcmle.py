@@ -236,6 +236,15 @@ def _n_jobs(name, value):
     if value == 0:
         raise SettingsError(f"setting {name!r} must be a non-zero integer (joblib's -1 uses "
                             "every CPU), got 0")
+    if value < 0:
+        # joblib's -k: every CPU but k - 1; below -cpu_count that is none at all
+        # (joblib would quietly run one process)
+        from joblib import cpu_count
+        cpus = cpu_count()
+        if value < -cpus:
+            raise SettingsError(f"setting {name!r} = {value} asks for every CPU but {-value - 1}, "
+                                f"and this machine has {cpus}: give -1..-{cpus} (joblib's count "
+                                "from the end) or a positive number of processes")
     return value
 
 
