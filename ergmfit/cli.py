@@ -615,6 +615,27 @@ def main(argv=None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version, usage errors (argparse printed them)
         return exc.code if isinstance(exc.code, int) else EXIT_ERROR
+    try:
+        return _main(args)
+    finally:
+        if argv is None:
+            # the program (not a call from Python) ends: the output is shown and
+            # saved, so a late second Ctrl-C (the first stopped the fit) must not
+            # turn a good exit into a KeyboardInterrupt on the way out
+            _ignore_sigint()
+
+
+def _ignore_sigint():
+    import signal
+    import threading
+    if threading.current_thread() is threading.main_thread():
+        try:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        except (ValueError, OSError):
+            pass
+
+
+def _main(args) -> int:
     with warnings.catch_warnings():
         warnings.simplefilter("default")
         warnings.showwarning = _show_warning

@@ -166,3 +166,18 @@ def test_tampered_ee_meta_is_a_checkpoint_error(finished_ee, flo, tmp_path, key,
     (copy / "meta.json").write_text(json.dumps(meta))
     with pytest.raises(CheckpointError, match="meta.json"):
         flo.fit(method="ee", resume=str(copy))
+
+
+def test_cli_program_ignores_a_late_ctrl_c_on_its_way_out(default_sigint, monkeypatch, capsys):
+    # as the `ergmfit` program (argv None) the output is shown: a second Ctrl-C
+    # arriving after the fit returned must not end it with KeyboardInterrupt;
+    # called from Python with argv, the caller's handler stays
+    import sys
+
+    from ergmfit import cli
+    assert cli.main(["terms"]) == 0
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    monkeypatch.setattr(sys, "argv", ["ergmfit", "terms"])
+    assert cli.main() == 0
+    assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    capsys.readouterr()
