@@ -753,9 +753,9 @@ def gof(model, params=None, n_sim=100, burnin=None, interval=None, statistics=No
         graph_names, want_model, False, proposal, n_jobs, backend, verbose, t0)
     if interrupted:
         done = len(next(iter(sims.values()))) if sims else 0
-        warnings.warn(f"gof was interrupted (Ctrl-C) after {done} of {n_sim} simulated "
-                      "networks: the tables compare the observed network with those "
-                      f"{done}", RuntimeWarning, stacklevel=2)
+        warnings.warn(f"gof was interrupted (Ctrl-C) after {done} of {n_sim} simulated networks: "
+                      f"the tables compare the observed network with those {done}",
+                      RuntimeWarning, stacklevel=2)
         n_sim = done
     space = getattr(model, "sample_space", None)
     obs = None
@@ -771,10 +771,9 @@ def gof(model, params=None, n_sim=100, burnin=None, interval=None, statistics=No
                                               verbose, t0)
             obs = {nm: cond[nm].mean(axis=0) for nm in cond}
             if cut:
-                k = len(next(iter(cond.values())))
-                warnings.warn(f"gof was interrupted (Ctrl-C) while imputing the missing dyads: "
-                              f"the observed summaries average {k} imputations, not {n_sim}",
-                              RuntimeWarning, stacklevel=2)
+                warnings.warn(f"gof was interrupted (Ctrl-C) while imputing the missing dyads: the "
+                              f"observed summaries average {len(next(iter(cond.values())))} "
+                              f"imputations, not {n_sim}", RuntimeWarning, stacklevel=2)
         except KeyboardInterrupt:
             interrupted = True
             warnings.warn("gof was interrupted (Ctrl-C) before the missing dyads were imputed: "

@@ -16,6 +16,7 @@ import numpy as np
 from ..exceptions import CheckpointError, DegenerateModelError
 from ..utils.longrun import Checkpoint, read_npz
 from ..utils.validation import seed_words
+from ._ee_parts import SIMS_KIND, _read_sims, _sims_name
 from ._ee_parts import (_constrained_space, _curved_scales, _deaf_to_sigint, _proposal,  # noqa: F401
                         _sim_sampler, _simulate, sim_plan)
 
@@ -187,31 +188,6 @@ def _read_chain_checkpoint(path, chain):
         runs.append(run)
     current = {k[4:]: v for k, v in arrays.items() if k.startswith("cur.")}
     return {"meta": meta, "arrays": arrays, "runs": runs, "current": current}
-
-
-def _sims_name(chain):
-    return f"chain_{chain}_sims.npz"
-
-
-def _read_sims(directory, chain, outer_done):
-    """(sims, interval, proposals) a finished chain saved in ``directory``, or
-    None (not saved, or not of this run's last state)."""
-    path = os.path.join(directory, _sims_name(chain))
-    if not os.path.exists(path):
-        return None
-    meta, arrays = read_npz(path, what="EE checkpoint")
-    sims = arrays.get("sims")
-    try:
-        ok = (meta.get("kind") == _CKPT_KIND + "-sims" and meta.get("chain") == chain
-              and meta.get("outer_done") == outer_done and sims is not None
-              and sims.ndim == 2 and np.all(np.isfinite(sims)))
-        interval, proposals = int(meta["interval"]), int(meta["proposals"])
-    except (KeyError, TypeError, ValueError, AttributeError):
-        ok = False
-    if not ok:
-        raise CheckpointError(f"{path} is damaged: not the standard-error simulation of chain "
-                              f"{chain} of this run")
-    return np.asarray(sims, dtype=float), interval, proposals
 
 
 def _restore_state(bm, x_on):
@@ -777,7 +753,7 @@ def _ee_chain(model, cfg, seed, chain, callback, control):
             out["proposals_sim"] = int(burn) + int(n_sim) * int(interval)
             if ckpt is not None:
                 ckpt.store.save_npz(_sims_name(chain), {"sims": out["sims"]},
-                                    {"kind": _CKPT_KIND + "-sims", "chain": chain,
+                                    {"kind": SIMS_KIND, "chain": chain,
                                      "outer_done": int(state["outer_done"]),
                                      "interval": int(interval),
                                      "proposals": out["proposals_sim"]})

@@ -5,12 +5,15 @@ workers deaf to SIGINT."""
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import threading
 
 import numpy as np
 
+from ..exceptions import CheckpointError
 from ..sampling import make_proposal
+from ..utils.longrun import read_npz
 from ..utils.validation import seed_words
 
 
@@ -153,3 +156,32 @@ def second_ctrl_c_waits():
         yield
     finally:
         signal.signal(signal.SIGINT, old)
+
+
+#: the kind of a finished chain's saved standard-error simulation (``chain_K_sims.npz``)
+SIMS_KIND = "ergmfit-ee-checkpoint-sims"
+
+
+def _sims_name(chain):
+    return f"chain_{chain}_sims.npz"
+
+
+def _read_sims(directory, chain, outer_done):
+    """(sims, interval, proposals) a finished chain saved in ``directory``, or
+    None (not saved, or not of this run's last state)."""
+    path = os.path.join(directory, _sims_name(chain))
+    if not os.path.exists(path):
+        return None
+    meta, arrays = read_npz(path, what="EE checkpoint")
+    sims = arrays.get("sims")
+    try:
+        ok = (meta.get("kind") == SIMS_KIND and meta.get("chain") == chain
+              and meta.get("outer_done") == outer_done and sims is not None
+              and sims.ndim == 2 and np.all(np.isfinite(sims)))
+        interval, proposals = int(meta["interval"]), int(meta["proposals"])
+    except (KeyError, TypeError, ValueError, AttributeError):
+        ok = False
+    if not ok:
+        raise CheckpointError(f"{path} is damaged: not the standard-error simulation of chain "
+                              f"{chain} of this run")
+    return np.asarray(sims, dtype=float), interval, proposals
