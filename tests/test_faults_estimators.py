@@ -181,3 +181,22 @@ def test_cli_program_ignores_a_late_ctrl_c_on_its_way_out(default_sigint, monkey
     assert cli.main() == 0
     assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
     capsys.readouterr()
+
+
+def test_mcmle_negative_n_jobs_runs_one_chain_per_cpu(monkeypatch):
+    # joblib's n_jobs=-1 (every CPU) gives one chain per CPU, as a positive
+    # n_jobs gives one per process (it ran a single chain before)
+    import joblib
+    from ergmfit.estimation import mcmle as mc
+    monkeypatch.setattr(joblib, "effective_n_jobs", lambda n_jobs=-1: 2)
+    seen = {}
+
+    def fake_run_chains(model, theta, samplesize, burnin, interval, starts, n_chains=1, **kw):
+        seen["n_chains"] = n_chains
+        raise KeyboardInterrupt
+    monkeypatch.setattr(mc, "run_chains", fake_run_chains)
+    m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        m.fit(method="mcmle", random_state=1, n_jobs=-1, eval_loglik=False)
+    assert seen["n_chains"] == 2

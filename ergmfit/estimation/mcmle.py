@@ -487,7 +487,11 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
     rng = check_random_state(random_state)
     net = model.network
     D = net.n_dyads
-    n_chains = max(1, n_jobs if n_chains is None else int(n_chains))
+    if n_chains is None:
+        # one chain per process: joblib's n_jobs = -k means every CPU but k - 1
+        from joblib import effective_n_jobs
+        n_chains = effective_n_jobs(n_jobs) if n_jobs < 0 else n_jobs
+    n_chains = max(1, int(n_chains))
     burnin = 16 * interval if burnin is None else int(burnin)
     target_ess = float(target_ess)
     # the interval may drop to a quarter of the start value when the draws are
