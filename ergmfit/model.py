@@ -10,6 +10,7 @@ from .constraints import parse_constraints, pairs_vars
 from .terms.parameterisation import parameterisation_of
 from .terms.registry import build_term
 from .terms._ergm import ERGMModel
+from .utils.longrun import ctrl_c_flag
 from .utils.validation import check_params, check_random_state, seed_words, warn
 
 #: networks of at most this many nodes hold their two-path counts (see ERGM.compiled)
@@ -301,18 +302,22 @@ class ERGM:
         # in pieces (the same draws as one call): Ctrl-C returns the draws finished
         rows, nets, done = [], [], 0
         try:
-            if output == "stats":
-                step = max(1, 2 ** 20 // interval)
-                while done < n:
-                    k = min(step, n - done)
-                    rows.append(sampler.sample(theta, k, burnin if done == 0 else 0, interval))
-                    done += k
-            else:
-                sampler.run(theta, burnin)
-                for _ in range(n):
-                    sampler.run(theta, interval)
-                    nets.append(self.network.with_ties(cm.state.ties()))
-                    done += 1
+            with ctrl_c_flag() as ctrl_c:
+                if output == "stats":
+                    step = max(1, 2 ** 20 // interval)
+                    while done < n:
+                        k = min(step, n - done)
+                        rows.append(sampler.sample(theta, k, burnin if done == 0 else 0,
+                                                   interval))
+                        done += k
+                        ctrl_c.check()
+                else:
+                    sampler.run(theta, burnin)
+                    for _ in range(n):
+                        sampler.run(theta, interval)
+                        nets.append(self.network.with_ties(cm.state.ties()))
+                        done += 1
+                        ctrl_c.check()
         except KeyboardInterrupt:
             warn(f"simulate was interrupted by the user after {done} of {n} draws: only the "
                  f"{done} finished draws are returned")

@@ -540,3 +540,35 @@ def _run_parallel(func, jobs, n_jobs, backend, progress, is_interrupted):
         raise err
     out = result.get("out", [])
     return out, interrupted or any(is_interrupted(o) for o in out)
+
+
+class ctrl_c_flag:
+    """Ctrl-C as a flag for a loop of short compiled calls: while the context
+    is open (in the main thread, under Python's default SIGINT handler) a
+    Ctrl-C only sets ``hit``, and :meth:`check`, called between the calls,
+    raises the KeyboardInterrupt.  A KeyboardInterrupt raised by the default
+    handler can land in a garbage-collector callback, where CPython prints
+    "Exception ignored" and drops it; a flag cannot be lost that way."""
+
+    def __enter__(self):
+        import signal
+        import threading
+        self.hit, self._old = False, None
+        if (threading.current_thread() is threading.main_thread()
+                and signal.getsignal(signal.SIGINT) is signal.default_int_handler):
+            self._old = signal.signal(signal.SIGINT, self._handler)
+        return self
+
+    def _handler(self, signum, frame):
+        self.hit = True
+
+    def check(self):
+        if self.hit:
+            self.hit = False
+            raise KeyboardInterrupt
+
+    def __exit__(self, *exc):
+        if self._old is not None:
+            import signal
+            signal.signal(signal.SIGINT, self._old)
+        return False
