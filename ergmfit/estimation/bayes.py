@@ -588,7 +588,8 @@ class _Imputer:
 def fast_sampler(model, proposal, rng, eta0, pilot=20000, storage=None):
     """The auxiliary networks' sampler, on the faster of two storages of the
     two-path counts: the network state's default (counted on demand below a
-    mean degree of 32, a choice made for large networks) or held in memory
+    mean degree of 32 on networks of more than 64 nodes, a choice made for
+    large networks) or held in memory
     (``cache_degree=0``; on a small dense network the counts fit in the CPU
     cache: Lazega's covariate model runs 2x faster).  The draws are the same
     either way (the counts are exact), so only the speed depends on the
@@ -613,8 +614,11 @@ def fast_sampler(model, proposal, rng, eta0, pilot=20000, storage=None):
         smp.description = model._guard_name()
         return smp
 
+    from ..model import SMALL_NETWORK
     held = storage == "held"
-    if storage is None and caching and net.n <= 4096:
+    # networks of at most SMALL_NETWORK nodes hold their counts already
+    # (ERGM.compiled): both storages would be the same, so no pilot
+    if storage is None and caching and SMALL_NETWORK < net.n <= 4096:
         space.resolve_proposal(proposal, model)
         eta0 = np.asarray(eta0, dtype=float)
         best = {}
