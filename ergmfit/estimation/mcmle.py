@@ -56,7 +56,9 @@ from .stepping import (ellipsoid_step, hotelling_pvalue, hummel_step, in_convex_
                        is_ess_fraction, maximize_is_loglik, _is_weights)
 from ..utils.longrun import Checkpoint, Progress, catch_interrupt, read_json
 from ..utils.validation import check_params, check_random_state
-from .curved import MAX_DECAY_STEP, maximize_curved_is_loglik, projector as _projector
+from .curved import (MAX_DECAY_STEP, first_interval as _first_interval,
+                     maximize_curved_is_loglik, projector as _projector,
+                     times_jacobian as _times_jacobian)
 from .base import Estimator, Setting, boolean, choice, integer, number
 from .loglik import bridge_loglik, dyad_independent_loglik  # noqa: F401 (public here too)
 
@@ -517,6 +519,8 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
     else:
         theta = check_params(init, model.labels, "init")
     timings["start"] = time.process_time() - c0
+    if getattr(model, "curved", False) and resume is None:
+        interval = _first_interval(interval, min_interval)
     starts = [None] * n_chains
     progress = Progress(maxit, "MCMLE", unit="it", enabled=verbose)
     store = None
@@ -674,7 +678,7 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
     w = _is_weights(Z, par.eta(theta) - par.eta(sample_theta))
     # J' C J as the covariance of Z J (p columns, not the q canonical ones)
     J = None if par.linear else par.jacobian(theta)
-    ZJ = Z if J is None else Z @ J
+    ZJ = Z if J is None else _times_jacobian(Z, J)
     mu = w @ ZJ
     info = (ZJ - mu).T @ ((ZJ - mu) * w[:, None])
     try:
@@ -682,7 +686,7 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
     except np.linalg.LinAlgError:
         raise DegenerateModelError("the Fisher information is singular: some statistics are "
                                    "linear combinations of others; remove a redundant term") from None
-    V = batch_means_cov(chains_z if J is None else [c @ J for c in chains_z])
+    V = batch_means_cov(chains_z if J is None else [_times_jacobian(c, J) for c in chains_z])
     cov_mc = cov_model @ V @ cov_model
     cov = cov_model + cov_mc
     timings["iterations"] = time.process_time() - c0 - timings["start"]
