@@ -1,8 +1,9 @@
 """The cost of a curved MCMC-MLE fit (#17): where it differs from a linear fit's.
 
 * A curved fit's first sample is drawn at the smallest interval (``min_interval``,
-  by default a quarter of ``interval``) and adapted from there: at 1024 the first
-  sample of the Lazega model had ~450 effective draws where 64 are the target.
+  by default a quarter of ``interval``), a pilot kept when it has the effective
+  draws every sample aims at (else drawn again at ``interval``): at 1024 the
+  first sample of the Lazega model had ~450 effective draws where 64 are the target.
   A linear fit (and a curved one whose decays are all fixed, which is linear)
   keeps its first interval and with it its draws.
 * The products by the Jacobian are matrix-vector products (``times_jacobian``),
@@ -14,7 +15,7 @@ import numpy as np
 import pytest
 
 import ergmfit as ef
-from ergmfit.estimation.curved import first_interval, times_jacobian
+from ergmfit.estimation.curved import first_interval, first_sample_ok, times_jacobian
 
 BASE = ("edges + {} + nodecov('seniority') + nodecov('practice') + nodematch('practice') + "
         "nodematch('gender') + nodematch('office')")
@@ -37,7 +38,9 @@ def test_curved_fit_starts_at_the_smallest_interval(lazega):
     curved = ef.ERGM(lazega, BASE.format("gwesp(fixed=FALSE)"))
     assert _first(curved) == 256
     assert _first(curved, interval=2048) == 512
-    assert _first(curved, min_interval=100) == 100
+    # a pilot short of the effective draws every sample needs is burn-in: the
+    # first sample is drawn again at the configured interval
+    assert _first(curved, target_ess=10**6) == 1024
 
 
 def test_linear_and_decay_fixed_fits_keep_their_first_interval(lazega):
@@ -47,9 +50,17 @@ def test_linear_and_decay_fixed_fits_keep_their_first_interval(lazega):
     assert _first(offset, offset_coef=[np.log(3)]) == 1024
 
 
-def test_first_interval():
+def test_first_interval_and_pilot_rule(lazega):
     assert first_interval(1024, 256) == 256
     assert first_interval(100, 256) == 100
+    m = ef.ERGM(lazega, BASE.format("gwesp(fixed=FALSE)"))
+    rng = np.random.default_rng(2)
+    theta = np.array([-7.3, 0.9, 0.78, 0.024, 0.41, 0.76, 0.71, 1.14])
+    draws = [rng.normal(size=(1000, len(m.stat_labels)))]        # independent draws
+    assert first_sample_ok(m.parameterisation, theta, draws, 64, 0.5)
+    assert not first_sample_ok(m.parameterisation, theta, draws, 2000, 0.5)
+    slow = [np.cumsum(d, axis=0) for d in draws]                  # a random walk
+    assert not first_sample_ok(m.parameterisation, theta, slow, 64, 0.5)
 
 
 def test_times_jacobian_is_the_matrix_product():

@@ -57,8 +57,8 @@ from .stepping import (ellipsoid_step, hotelling_pvalue, hummel_step, in_convex_
 from ..utils.longrun import Checkpoint, Progress, catch_interrupt, read_json
 from ..utils.validation import check_params, check_random_state
 from .curved import (MAX_DECAY_STEP, first_interval as _first_interval,
-                     maximize_curved_is_loglik, projector as _projector,
-                     times_jacobian as _times_jacobian)
+                     first_sample_ok as _first_sample_ok, maximize_curved_is_loglik,
+                     projector as _projector, times_jacobian as _times_jacobian)
 from .base import Estimator, Setting, boolean, choice, integer, number
 from .loglik import bridge_loglik, dyad_independent_loglik  # noqa: F401 (public here too)
 
@@ -519,8 +519,9 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
     else:
         theta = check_params(init, model.labels, "init")
     timings["start"] = time.process_time() - c0
-    if getattr(model, "curved", False) and resume is None:
-        interval = _first_interval(interval, min_interval)
+    pilot = None        # curved: the first sample at the smallest interval, a pilot
+    if getattr(model, "curved", False) and resume is None and min_interval < interval:
+        pilot, interval = interval, _first_interval(interval, min_interval)
     starts = [None] * n_chains
     progress = Progress(maxit, "MCMLE", unit="it", enabled=verbose)
     store = None
@@ -540,6 +541,13 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
             chains, starts, acc = run_chains(model, theta, size, burnin, interval, starts,
                                              n_chains=n_chains, n_jobs=n_jobs, random_state=rng,
                                              proposal=proposal, backend=backend)
+            if pilot is not None and it == 1 and not _first_sample_ok(
+                    par, theta, chains, target_ess, MIN_ESS_SHARE):
+                interval = pilot        # the pilot was burn-in (see curved.first_sample_ok)
+                chains, starts, acc = run_chains(model, theta, size, 0, interval, starts,
+                                                 n_chains=n_chains, n_jobs=n_jobs,
+                                                 random_state=rng, proposal=proposal,
+                                                 backend=backend)
             sample_theta = theta.copy()        # where this sample was drawn
             # a curved model's canonical statistics (e.g. 30 ESP counts, many
             # nearly constant) are judged in the directions of its parameters,
