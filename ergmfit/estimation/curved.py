@@ -12,6 +12,10 @@ model's :class:`~ergmfit.terms.parameterisation.Parameterisation`:
 * standard errors are the inverse of J' I_η J: the delta method from the
   canonical to the curved parameters, as statnet computes them.
 
+MCMC-MLE draws a curved fit's first sample at the smallest interval, a pilot kept when
+it has the effective draws every sample aims at (:func:`first_sample_ok`); a linear fit
+starts at the configured interval.
+
 Maximisation is Fisher scoring (Newton with the information above, which is
 positive semi-definite) with backtracking, from start values chosen by
 :func:`start_values`: the best of a grid of common decays for a fit with

@@ -441,7 +441,9 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
         At most this many iterations (statnet's ``MCMLE.maxit``, 60).
     samplesize, interval, burnin : int
         MCMC sample per iteration, proposals between draws and before the first
-        (default burnin 16 × interval, as statnet).
+        (default burnin 16 × interval, as statnet).  A curved model's first sample
+        is a pilot at ``min_interval``, drawn again at ``interval`` when short of
+        ``target_ess`` (see :func:`ergmfit.estimation.curved.first_sample_ok`).
     n_chains, n_jobs : int
         Chains per iteration (default: ``n_jobs``) and parallel processes.
     min_is_ess : float
