@@ -72,6 +72,16 @@ def fit_missing_mcmle(model, random_state=None, verbose=False, init=None, maxit=
     if getattr(model, "curved", False):
         raise SettingsError("MCMC-MLE with missing dyads of a curved model is not implemented")
     # (an offset view's η is affine in θ: its Jacobian is constant)
+    if (getattr(model, "dyad_independent", False) and model.sample_space.kind == "all"
+            and init is None and resume is None):
+        # the likelihood factorises over the dyads and the missing ones sum out:
+        # the observed-data MLE is the logistic regression on the observed dyads,
+        # the MPLE, exactly (statnet returns it too, without MCMC)
+        from .mcmle import _exact_mle
+        res = _exact_mle(model, {})
+        res.info.update(n_missing=model.sample_space.n_missing,
+                        missing_data="observed-data likelihood (exact: dyad-independent)")
+        return res
     t0 = time.perf_counter()
     space = model.sample_space
     cond = conditional_model(model)
