@@ -2,7 +2,7 @@
 
 * A curved fit's first sample is drawn at the smallest interval (``min_interval``,
   by default a quarter of ``interval``), a pilot kept when it has the effective
-  draws every sample aims at (else drawn again at ``interval``): at 1024 the
+  draws every sample aims at (else forgotten: same draws as without it): at 1024 the
   first sample of the Lazega model had ~450 effective draws where 64 are the target.
   A linear fit (and a curved one whose decays are all fixed, which is linear)
   keeps its first interval and with it its draws.
@@ -41,6 +41,20 @@ def test_curved_fit_starts_at_the_smallest_interval(lazega):
     # a pilot short of the effective draws every sample needs is burn-in: the
     # first sample is drawn again at the configured interval
     assert _first(curved, target_ess=10**6) == 1024
+
+
+def test_a_forgotten_pilot_leaves_no_trace(lazega):
+    # the pilot short of effective draws: the fit is the one without a pilot
+    # (min_interval = interval), the same draws to rounding
+    curved = ef.ERGM(lazega, BASE.format("gwesp(fixed=FALSE)"))
+    kw = dict(method="mcmle", random_state=4, verbose=False, maxit=1, eval_loglik=False,
+              target_ess=10**6)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        a = curved.fit(**kw)
+        b = curved.fit(min_interval=1024, **kw)
+    assert a.info["history"][0]["interval"] == b.info["history"][0]["interval"] == 1024
+    np.testing.assert_allclose(np.asarray(a.params), np.asarray(b.params), rtol=0, atol=1e-10)
 
 
 def test_linear_and_decay_fixed_fits_keep_their_first_interval(lazega):

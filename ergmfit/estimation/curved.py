@@ -13,8 +13,8 @@ model's :class:`~ergmfit.terms.parameterisation.Parameterisation`:
   canonical to the curved parameters, as statnet computes them.
 
 MCMC-MLE draws a curved fit's first sample at the smallest interval, a pilot kept when
-it has the effective draws every sample aims at (:func:`first_sample_ok`); a linear fit
-starts at the configured interval.
+it has the effective draws every sample aims at (:func:`first_sample_ok`), else
+forgotten; a linear fit starts at the configured interval.
 
 Maximisation is Fisher scoring (Newton with the information above, which is
 positive semi-definite) with backtracking, from start values chosen by
@@ -261,10 +261,11 @@ def first_sample_ok(par, theta, chains, target_ess, min_share):
     """Whether a curved fit's first sample, drawn at the smallest interval, has the
     effective draws every MCMC-MLE sample aims at (``target_ess`` multivariate, and
     ``min_share`` of it for every direction of θ): the rule by which the interval
-    adapts would not lengthen it.  Otherwise the sample is only burn-in and the first
-    sample is drawn again at the configured interval.  (On the Lazega model the
-    pilot at 256 has 100-180 effective draws; at 1024 the sample had 350-530, for
-    a target of 64.  On faux.mesa.high gwesp + gwdegree it has ~20: drawn again.)"""
+    adapts would not lengthen it.  Otherwise the pilot is forgotten and the first
+    sample drawn as without it (same start, burn-in and random numbers: the fit is
+    the one a linear model's rule gives).  On the Lazega model the pilot at 256 has
+    100-180 effective draws (at 1024 the sample had 350-530, for a target of 64); on
+    faux.mesa.high gwesp + gwdegree it has ~20 and is forgotten."""
     from ..sampling.chains import effective_sizes, multivariate_ess
     proj = projector(par, theta)
     zp = [proj(c) for c in chains]

@@ -442,7 +442,7 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
     samplesize, interval, burnin : int
         MCMC sample per iteration, proposals between draws and before the first
         (default burnin 16 × interval, as statnet).  A curved model's first sample
-        is a pilot at ``min_interval``, drawn again at ``interval`` when short of
+        is a pilot at ``min_interval``, forgotten (redrawn at ``interval``) when short of
         ``target_ess`` (see :func:`ergmfit.estimation.curved.first_sample_ok`).
     n_chains, n_jobs : int
         Chains per iteration (default: ``n_jobs``) and parallel processes.
@@ -540,13 +540,18 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
         final = False       # this iteration is the boosted last one
         for it in range(1, maxit + 1):
             size = samplesize * (last_boost if final else 1)
+            if pilot is not None and it == 1:       # curved: see curved.first_sample_ok
+                before = (rng.bit_generator.state, starts)
             chains, starts, acc = run_chains(model, theta, size, burnin, interval, starts,
                                              n_chains=n_chains, n_jobs=n_jobs, random_state=rng,
                                              proposal=proposal, backend=backend)
             if pilot is not None and it == 1 and not _first_sample_ok(
                     par, theta, chains, target_ess, MIN_ESS_SHARE):
-                interval = pilot        # the pilot was burn-in (see curved.first_sample_ok)
-                chains, starts, acc = run_chains(model, theta, size, 0, interval, starts,
+                # a pilot short of effective draws leaves no trace: the first sample
+                # is drawn as without it (same start, burn-in and random numbers)
+                rng.bit_generator.state, starts = before
+                interval = pilot
+                chains, starts, acc = run_chains(model, theta, size, burnin, interval, starts,
                                                  n_chains=n_chains, n_jobs=n_jobs,
                                                  random_state=rng, proposal=proposal,
                                                  backend=backend)
