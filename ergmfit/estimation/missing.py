@@ -47,7 +47,6 @@ sample space (other missing dyads, constraints, offsets) is refused.
 """
 from __future__ import annotations
 
-import copy
 import time
 import warnings
 
@@ -58,6 +57,7 @@ from ..exceptions import CheckpointError, ConvergenceWarning, DegenerateModelErr
 from ..results import ERGMResults
 from ..sampling.chains import run_chains
 from ..utils.validation import check_params, check_random_state
+from .restricted import conditional_model  # noqa: F401 (its home was here)
 from .stepping import _is_weights, ellipsoid_step, hotelling_pvalue, hummel_step, \
     is_ess_fraction, maximize_is_loglik
 
@@ -69,11 +69,6 @@ _SETTINGS = ("init", "maxit", "samplesize", "interval", "burnin", "n_chains", "n
              "target_ess", "min_interval", "max_interval")
 
 
-def conditional_model(model):
-    """``model`` on the space of its missing dyads given the observed ones."""
-    cond = copy.copy(model)
-    cond.sample_space = model.sample_space.conditional()
-    return cond
 
 
 def fit_missing_mcmle(model, random_state=None, verbose=False, init=None, maxit=30,
