@@ -127,3 +127,19 @@ def test_checkpoint_holds_the_completions_of_missing_dyads(tmp_path, monkeypatch
         [sorted(map(tuple, t)) for t in seen["ties"]]
     # the completions differ between chains and from the network as given
     assert np.any(seen["gx"] != 0)
+
+
+def test_kept_auxiliary_length_is_capped_at_six_per_dyad_with_a_note(monkeypatch):
+    m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + gwesp(0.2, fixed=TRUE)")
+    real = bayes_mod.auxiliary_length
+
+    def slow(model, *args, **kw):       # a pilot that measures a long lag
+        k, info = real(model, *args, **kw)
+        info["pilot_lag"] = 5000
+        return 5000, info
+    monkeypatch.setattr(bayes_mod, "auxiliary_length", slow)
+    fit = m.fit(method="bayes", random_state=1, burnin=20, main_iters=20)
+    cap = bayes_mod.default_aux_iters(m)
+    assert fit.info["aux_iters"] == cap == 1000
+    assert fit.info["aux_rule"]["capped_from"] == 5000
+    assert any("aux_iters=5000" in w for w in fit.warnings)
