@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import ergmfit as ef
-from ergmfit.exceptions import SettingsError
+from ergmfit.exceptions import CheckpointError, SettingsError
 
 sys.path.insert(0, os.path.dirname(__file__))
 import constraints_reference as cr  # noqa: E402
@@ -51,9 +51,40 @@ def test_ee_ignoring_the_missing_dyads_is_off():
     assert max(z for *_, z, _ in cr.compare(e, plain)) > 0.4
 
 
-def test_ee_with_missing_dyads_refuses_what_it_cannot_do(tmp_path):
+def test_ee_with_missing_dyads_refuses_what_it_cannot_do():
     m = cr.model(_entry())
     with pytest.raises(SettingsError, match="missing dyads.*tie count"):
         _ee(m, random_state=1, proposal="ifd")
-    with pytest.raises(SettingsError, match="missing dyads.*checkpoint"):
-        _ee(m, random_state=1, checkpoint=str(tmp_path / "ck"))
+    with pytest.raises(SettingsError, match="missing dyads.*offsets"):
+        _ee(ef.ERGM(m.network, "offset(edges) + mutual", missing=m.missing_dyads),
+            random_state=1, offset_coef=[-2.0])
+
+
+def _stop_after(n):
+    def callback(state):
+        if state["outer"] == n:
+            raise KeyboardInterrupt
+    return callback
+
+
+def test_ee_with_missing_dyads_checkpoints_both_chains(tmp_path):
+    # the completion of the missing dyads is saved beside the chain's state; a
+    # resumed run continues both (dzA = g(x) - g(y) stays consistent)
+    e = _entry()
+    m = cr.model(e)
+    ck = str(tmp_path / "ck")
+    part = _ee(m, random_state=3, checkpoint=ck, callback=_stop_after(30), ee_steps=80)
+    assert part.info["interrupted"]
+    arrays = np.load(os.path.join(ck, "chain_0.npz"))
+    y = arrays["y_on"]
+    assert len(y) and len(np.setdiff1d(arrays["x_on"], y)) > 0
+    # the saved completion changes missing dyads only
+    from ergmfit.sampling.space import var_pairs
+    m.sample_space.conditional().check(var_pairs(m.network.n, True, y))
+    whole = _ee(m, resume=ck)
+    assert not whole.info["interrupted"]
+    for lab, ours, theirs, z, se_ratio in cr.compare(e, whole):
+        assert z < 0.2 and 0.85 < se_ratio < 1.15, (lab, ours, theirs, z, se_ratio)
+    # a checkpoint of the missing-data fit is not one of the complete network's
+    with pytest.raises(CheckpointError, match="missing dyads 31"):
+        _ee(ef.ERGM(m.network, m.formula), resume=ck)

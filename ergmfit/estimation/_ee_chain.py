@@ -168,6 +168,8 @@ class _ChainCheckpoint:
             arrays.update({f"run{i}.{k}": np.asarray(run[k]) for k in _RUN_ARRAYS})
         arrays.update({f"cur.{k}": np.asarray(v) for k, v in partial.items() if k != "final"})
         arrays["x_on"] = self.bm.on_vars()
+        if self.state.get("cond") is not None:     # missing dyads: the completion (_ee_missing)
+            arrays["y_on"] = self.state["cond"].bm.on_vars()
         meta = {"kind": _CKPT_KIND, "chain": self.chain, "phase": self.phase,
                 "final": bool(partial["final"]), "outer_done": int(self.state["outer_done"]),
                 "V": None if self.ifd is None else float(self.ifd.V),
@@ -641,7 +643,7 @@ def _ee_chain(model, cfg, seed, chain, callback, control):
         phases.append(("tnt", int(cfg["tnt_steps"]) if cfg["tnt_steps"] is not None else outer))
     n_planned = sum(n for _, n in phases)
     state = {"outer_done": 0, "interrupted": False,
-             "cond": conditional_chain(model, rng)}     # missing dyads (_ee_missing)
+             "cond": conditional_chain(model, rng, saved)}     # missing dyads (_ee_missing)
     if curved:
         state["curved"] = _CurvedEE(par, cfg.get("dens_theta"), cfg["dens"])
     runs = []
@@ -738,7 +740,8 @@ def _ee_chain(model, cfg, seed, chain, callback, control):
         # run returns the estimate it gave (a new one would differ)
         sims_saved = _read_sims(cfg["resume"], chain, state["outer_done"])
     if sims_saved is not None and cfg["se"] == "simulate":
-        out["sims"], out["sim_interval"], out["proposals_sim"] = sims_saved
+        out["sims"], out["sim_interval"], out["proposals_sim"], extra = sims_saved
+        out.update(extra)                   # cond_cov: missing dyads (_ee_missing)
     elif cfg["se"] == "simulate" and not interrupted and n_rows >= 4:
         it_idx = np.arange(n_rows) * store_every
         keep = it_idx >= _burnin_iters(cfg["burnin"], done, out["stage_start"])
@@ -757,7 +760,8 @@ def _ee_chain(model, cfg, seed, chain, callback, control):
             out["sim_interval"] = int(interval)
             out["proposals_sim"] = int(burn) + int(n_sim) * int(interval)
             if ckpt is not None:
-                ckpt.store.save_npz(_sims_name(chain), {"sims": out["sims"]},
+                ckpt.store.save_npz(_sims_name(chain), {k: out[k] for k in ("sims", "cond_cov")
+                                                        if k in out},
                                     {"kind": SIMS_KIND, "chain": chain,
                                      "outer_done": int(state["outer_done"]),
                                      "interval": int(interval),

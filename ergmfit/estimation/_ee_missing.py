@@ -21,19 +21,20 @@ checks convergence and which the final MCMC-MLE step uses (as in
 :mod:`.missing`), and the Fisher information is the observed-data one,
 Cov(g) − Cov(g | Y_obs) (complete-data minus missing information).
 
+A checkpoint saves the conditional chain's state (the completion of the
+missing dyads) beside the chain's own, and a resumed chain continues both.
 IFD is not used with missing dyads (it holds the tie count at the observed
-one, which is itself unknown), nor are curved models, offsets or
-checkpoints (the conditional chain's state is not saved): each is refused
-with a message.
+one, which is itself unknown), nor are curved models or offsets: each is
+refused with a message.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..exceptions import SettingsError
+from ..exceptions import CheckpointError, NetworkError, SettingsError
 
 
-def check_missing_cfg(model, cfg, space, resume):
+def check_missing_cfg(model, cfg, space):
     """The settings EE runs with on a model with missing dyads (``cfg`` in
     place); SettingsError for what it cannot do."""
     n = space.n_missing
@@ -45,8 +46,6 @@ def check_missing_cfg(model, cfg, space, resume):
     elif cfg["proposal"] in ("ifd", "ifd-tnt"):
         why = (f"proposal={cfg['proposal']!r} (IFD holds the tie count at the observed one, "
                "which the missing dyads leave unknown; use proposal='tnt', the default here)")
-    elif cfg.get("checkpoint") is not None or resume is not None:
-        why = "checkpoint/resume (the conditional chain's state is not saved)"
     if why is not None:
         raise SettingsError(
             f"method='ee' with missing dyads ({n}) is not implemented with {why}. Use "
@@ -60,20 +59,42 @@ def check_missing_cfg(model, cfg, space, resume):
         cfg["init"] = "mple"
 
 
-def conditional_chain(model, rng):
-    """A :class:`ConditionalChain` for a model with missing dyads, else None."""
+def conditional_chain(model, rng, saved=None):
+    """A :class:`ConditionalChain` for a model with missing dyads, else None;
+    ``saved`` (a chain checkpoint): continued from its completion."""
     space = getattr(model, "sample_space", None)
-    return ConditionalChain(model, rng) if getattr(space, "n_missing", 0) else None
+    if not getattr(space, "n_missing", 0):
+        return None
+    y_on = None if saved is None else saved["arrays"].get("y_on")
+    if saved is not None and y_on is None:
+        raise CheckpointError("cannot resume: the EE checkpoint has no state of the conditional "
+                              "chain over the missing dyads (written without missing dyads?)")
+    return ConditionalChain(model, rng, y_on)
 
 
 class ConditionalChain:
     """The conditional chain over the missing dyads beside an EE chain."""
 
-    def __init__(self, model, rng):
+    def __init__(self, model, rng, y_on=None):
         from .restricted import conditional_model
         self.model = conditional_model(model)
         p = len(model.labels)
-        self.sampler, self.bm = self.model.sampler(np.zeros(p), random_state=rng)
+        start = None
+        if y_on is not None:            # a checkpoint's completion: checked against the space
+            from ..sampling.space import var_pairs
+            net = model.network
+            y_on = np.asarray(y_on)
+            if y_on.ndim != 1 or np.any((y_on < 0) | (y_on >= net.n_dyads)) or \
+                    np.any(y_on != np.round(y_on)):
+                raise CheckpointError("cannot resume: the EE checkpoint's conditional chain "
+                                      "state is damaged")
+            start = var_pairs(net.n, net.directed, y_on.astype(np.int64))
+        try:
+            self.sampler, self.bm = self.model.sampler(np.zeros(p), random_state=rng,
+                                                       start=start)
+        except NetworkError as exc:
+            raise CheckpointError(f"cannot resume: the EE checkpoint's completion of the "
+                                  f"missing dyads is outside their space ({exc})") from None
 
     def iterations(self, sampler, theta, dzA, n_iter, m, update, a, c, aca, D, dens, arc_corr,
                    theta_out, dz_out, acc_out, v_out, P=None):

@@ -269,7 +269,9 @@ def _write_meta(store, model, cfg, seeds, g_obs):
         v = cfg.get(k)
         conf[k] = v.tolist() if isinstance(v, np.ndarray) else (list(v) if isinstance(v, tuple)
                                                                else v)
+    from ..constraints import checkpoint_space      # constraints, missing dyads, offsets
     meta = {"kind": _CKPT_KIND, "formula": getattr(model, "formula", None),
+            "sample_space": checkpoint_space(model),
             "labels": list(model.labels), "g_obs": [float(x) for x in g_obs],
             "seeds": [int(x) for x in seeds], "cfg": conf}
     store.save_json(meta, "meta.json", indent=1)
@@ -284,6 +286,8 @@ def _read_meta(directory, model):
     if list(meta.get("labels", [])) != list(model.labels):
         raise CheckpointError(f"cannot resume: the checkpoint {directory} is for the statistics "
                               f"{meta.get('labels')}, this model has {list(model.labels)}")
+    from ..constraints import check_checkpoint_space
+    check_checkpoint_space(meta.get("sample_space"), model, directory)
     return meta
 
 
@@ -326,7 +330,7 @@ def _resolve_cfg(model, kwargs):
     space = getattr(model, "sample_space", None)
     if space is not None and space.n_missing:       # a conditional chain beside EE's
         from ._ee_missing import check_missing_cfg
-        check_missing_cfg(model, cfg, space, cfg.get("resume"))
+        check_missing_cfg(model, cfg, space)
     degree_space = space is not None and space.constrained and not space.dyad_independent
     if cfg["proposal"] is None:
         cfg["proposal"] = "ifd" if dens is not None and not degree_space else "tnt"
@@ -494,10 +498,6 @@ def ee_core(model, random_state=None, verbose=False, n_chains=1, n_jobs=1, backe
     from ..sampling.chains import chain_seeds
     t0 = time.perf_counter()
     g_obs = np.asarray(model.statistics_vector(), dtype=float)
-    space = getattr(model, "sample_space", None)
-    if resume is not None and space is not None and space.n_missing:
-        from ._ee_missing import check_missing_cfg
-        check_missing_cfg(model, dict(EE_DEFAULTS), space, resume)      # refused
     if resume is not None:
         cfg, seeds = _resume_cfg(model, resume, g_obs, kwargs)
         n_chains = len(seeds)
