@@ -449,4 +449,31 @@ def parse_formula(text: str) -> list:
     """
     if not isinstance(text, str):
         raise FormulaError(f"a formula must be a string, got {type(text).__name__}")
-    return _Parser(text).formula()
+    return _splice(_Parser(text).formula(), 0)
+
+
+def _splice(calls, depth):
+    """statnet's ``I()`` term (in ergm 4.12's term index): ``I(~a + b)``, ``I("a + b")`` or
+    ``I(c("a", "b"))`` stands for the terms it holds, written in its place."""
+    if not any(c.name == "I" for c in calls):
+        return calls
+    if depth >= MAX_DEPTH:
+        raise FormulaError(f"I() terms are nested more than {MAX_DEPTH} deep")
+    out = []
+    for c in calls:
+        if c.name != "I":
+            out.append(c)
+            continue
+        if len(c.args) != 1 or c.kwargs:
+            raise FormulaError("I() takes one formula or character vector of terms, "
+                               f"got {c.text!r}")
+        arg = c.args[0]
+        texts = [arg.text] if isinstance(arg, FormulaArg) else [arg] if isinstance(arg, str) \
+            else arg if isinstance(arg, list) and arg and all(isinstance(v, str) for v in arg) \
+            else None
+        if texts is None:
+            raise FormulaError("I() takes one formula or character vector of terms, "
+                               f"got {c.text!r}")
+        for t in texts:
+            out.extend(_splice(_Parser(t).formula(), depth + 1))
+    return out

@@ -211,6 +211,27 @@ def odegree15(net):
     return _pow(net, "odegree1.5", "tail")
 
 
+# statnet ≤ 4.7's deprecated names of the three terms above (removed in 4.8): the same
+# statistics under the old labels, so 4.4-era formulas keep working.
+@register("degreepopularity", kinds=UNDIRECTED, family=FAMILY)
+def degreepopularity(net):
+    """statnet's old (deprecated, removed in 4.8) name of ``degree1.5``; label
+    ``degreepopularity`` as statnet 4.4 printed it."""
+    return _pow(net, "degreepopularity", "both")
+
+
+@register("idegreepopularity", kinds=DIRECTED, family=FAMILY)
+def idegreepopularity(net):
+    """statnet's old name of ``idegree1.5`` (label ``idegreepopularity``)."""
+    return _pow(net, "idegreepopularity", "head")
+
+
+@register("odegreepopularity", kinds=DIRECTED, family=FAMILY)
+def odegreepopularity(net):
+    """statnet's old name of ``odegree1.5`` (label ``odegreepopularity``)."""
+    return _pow(net, "odegreepopularity", "tail")
+
+
 # -- by/attr forms of the terms of degree.py (called from there) ---------------------
 
 def degree_by(net, term, prefix, d, by, homophily, ends, mode=None):

@@ -493,6 +493,18 @@ def passthrough(net, formula, label=None):
     return stack("Passthrough", build_formula(net, _formula("Passthrough", formula)))
 
 
+@register("I", kinds=BOTH, params=[Param("formula")], family=FAMILY)
+def splice(net, formula):
+    """statnet's ``I()`` (in ergm 4.12's term index): the terms of ``formula`` (or of a
+    character vector of terms, ``I(c("degree(0)", "degree(1)"))``) written in its place,
+    with their own labels; the formula parser substitutes them (see ``ergmfit.formula``)."""
+    if isinstance(formula, (str, list)):
+        from ..formula import FormulaArg as _F
+        texts = [formula] if isinstance(formula, str) else formula
+        formula = _F(" + ".join(texts))
+    return stack("I", build_formula(net, _formula("I", formula)))
+
+
 _CURVE = [Param("formula"), Param("params", None), Param("map", None), Param("gradient", None),
           Param("minpar", None), Param("maxpar", None), Param("cov", None)]
 

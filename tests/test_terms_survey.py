@@ -1,0 +1,91 @@
+"""Terms and arguments added by the statnet 4.12 term survey (docs/terms_coverage.md):
+``threetrail(levels=)``, ``nodemix(b1levels=, b2levels=)``, the ``I()`` term and statnet
+4.4's ``degreepopularity`` names.  Property checks as in test_terms_ext.check_formula
+(change statistic = difference of full statistics, toggling twice restores) plus values
+against independent counts."""
+import networkx as nx
+import numpy as np
+import pytest
+
+import ergmfit as ef
+from ergmfit.exceptions import ErgmfitError
+from test_terms_ext import check_formula, random_network
+
+PROPERTY = [
+    ("directed", "threetrail(levels=c('RRL', 'LRL'))"),
+    ("directed", "threetrail(levels=-1)"),
+    ("directed", "threetrail(keep=2, levels=c(4, 1))"),
+    ("bipartite", "nodemix('c', b1levels='v')"),
+    ("bipartite", "nodemix('c', b1levels=c('v', 'u'), b2levels='u', levels2=-2)"),
+    ("undirected", "degreepopularity + I(~kstar(2) + I('triangle'))"),
+    ("directed", "idegreepopularity + odegreepopularity"),
+]
+
+
+@pytest.mark.parametrize("kind, formula", PROPERTY)
+def test_change_statistics(kind, formula):
+    for seed in range(3):
+        check_formula(random_network(seed, kind), formula, seed)
+
+
+def test_threetrail_levels_select_types_by_name_or_index():
+    net = random_network(1, "directed")
+    every = ef.ERGM(net, "threetrail").statistics()
+    assert ef.ERGM(net, "threetrail(levels=c('LRL', 'RRR'))").statistics() == \
+        {k: every[k] for k in ("threetrail.LRL", "threetrail.RRR")}
+    assert list(ef.ERGM(net, "threetrail(levels=-1)").statistics()) == \
+        ["threetrail.RRL", "threetrail.LRR", "threetrail.LRL"]
+    # statnet: levels overrides keep
+    assert list(ef.ERGM(net, "threetrail(keep=1, levels=3)").statistics()) == ["threetrail.LRR"]
+    with pytest.raises(ErgmfitError, match="directed networks only"):
+        ef.ERGM(random_network(1, "undirected"), "threetrail(levels=1)")
+
+
+def test_nodemix_b1levels_b2levels_select_cells():
+    net = random_network(2, "bipartite")
+    every = ef.ERGM(net, "nodemix('c', levels2=TRUE)").statistics()
+    assert list(every) == ["mix.c.u.u", "mix.c.v.u", "mix.c.u.v", "mix.c.v.v"]
+    got = ef.ERGM(net, "nodemix('c', b1levels='v', levels2=TRUE)").statistics()
+    assert got == {k: every[k] for k in ("mix.c.v.u", "mix.c.v.v")}
+    got = ef.ERGM(net, "nodemix('c', b1levels=c('v', 'u'), b2levels='v', levels2=TRUE)")
+    assert got.statistics() == {k: every[k] for k in ("mix.c.v.v", "mix.c.u.v")}
+    # independent count
+    c = net.node_attrs["c"]
+    assert got.statistics()["mix.c.u.v"] == sum(1 for i, j in net.ties
+                                                 if c[i] == "u" and c[j] == "v")
+    with pytest.raises(ErgmfitError, match="two-mode networks"):
+        ef.ERGM(random_network(2, "undirected"), "nodemix('a', b1levels=1)")
+    with pytest.raises(ErgmfitError, match="b1levels and b2levels"):
+        ef.ERGM(net, "nodemix('c', levels=1)")
+
+
+def test_I_splices_terms_in_place():
+    want = ef.ERGM("faux.mesa.high", "degree(0:1) + edges + kstar(2) + triangle").statistics()
+    for f in ('I(c("degree(0)", "degree(1)")) + edges + I(~kstar(2) + triangle)',
+              'I("degree(0) + degree(1)") + I(~edges + I(~kstar(2) + I("triangle")))'):
+        got = ef.ERGM("faux.mesa.high", f).statistics()
+        assert list(got) == list(want) and got == want
+    # curved terms keep their parameters through I()
+    m = ef.ERGM("faux.mesa.high", "edges + I(~gwesp(0.5, fixed=FALSE))")
+    plain = ef.ERGM("faux.mesa.high", "edges + gwesp(0.5, fixed=FALSE)")
+    assert (m.labels, m.stat_labels) == (plain.labels, plain.stat_labels)
+    assert m.n_params == 3
+    with pytest.raises(ErgmfitError, match="I\\(\\) takes one formula"):
+        ef.ERGM("faux.mesa.high", "I(3)")
+
+
+def test_degreepopularity_is_statnet_44s_degree15():
+    net = random_network(3, "directed")
+    s = ef.ERGM(net, "idegreepopularity + odegreepopularity + idegree1.5 + odegree1.5")
+    v = s.statistics()
+    assert v["idegreepopularity"] == v["idegree1.5"] and v["odegreepopularity"] == v["odegree1.5"]
+    g = nx.DiGraph(list(map(tuple, net.ties.tolist())))
+    assert v["idegree1.5"] == pytest.approx(sum(d ** 1.5 for _, d in g.in_degree()))
+
+
+def test_survey_terms_are_listed_and_suggested():
+    from ergmfit.terms import all_terms
+    names = {s.name for s in all_terms()}
+    assert {"I", "degreepopularity", "idegreepopularity", "odegreepopularity"} <= names
+    with pytest.raises(ErgmfitError, match="Did you mean 'degreepopularity'"):
+        ef.ERGM("faux.mesa.high", "degreepopularty")
