@@ -8,7 +8,7 @@ Grammar (statnet's right-hand side, with Python spellings accepted too)::
     expr    := sum [':' sum]                     # 0:4 -> [0, 1, 2, 3, 4]
     sum     := product (('+' | '-') product)*
     product := unary (('*' | '/') unary)*
-    unary   := '-' unary | atom
+    unary   := ('-' | '+') unary | atom                # Inf is R's Inf
     atom    := NUMBER | STRING | TRUE | FALSE | NULL | NAME
              | '[' [expr (',' expr)*] ']' | 'c(' ... ')' | 'I(' expr ')'
              | ('log' | 'exp' | 'sqrt') '(' expr ')' | '(' expr ')'
@@ -332,6 +332,12 @@ class _Parser:
             if isinstance(v, list):          # -(2:3), -c(1, 2): statnet's "drop these levels"
                 return [-self._num(x, "-") for x in v]
             return -self._num(v, "-")
+        if self.peek()[1] == "+" and self.peek()[0] == "op":     # R's unary plus: +Inf
+            self.take("+")
+            self._enter()
+            v = self.unary()
+            self.depth -= 1
+            return [self._num(x, "+") for x in v] if isinstance(v, list) else self._num(v, "+")
         return self.atom()
 
     def atom(self):
@@ -397,6 +403,8 @@ class _Parser:
             if low in _CONSTANTS and val in ("TRUE", "FALSE", "T", "F", "True", "False",
                                              "NULL", "None", "true", "false"):
                 return _CONSTANTS[low]
+            if val == "Inf":                 # R's Inf (statnet: to=+Inf, minpar=-Inf)
+                return math.inf
             return val
         if kind == "end":
             self.error("the formula ends in the middle of an argument")

@@ -89,3 +89,51 @@ def test_survey_terms_are_listed_and_suggested():
     assert {"I", "degreepopularity", "idegreepopularity", "odegreepopularity"} <= names
     with pytest.raises(ErgmfitError, match="Did you mean 'degreepopularity'"):
         ef.ERGM("faux.mesa.high", "degreepopularty")
+
+
+# -- Curve() with curved terms inside (statnet: the map's outputs are the inner curved
+# terms' parameters) ---------------------------------------------------------------------
+
+REP = 'Curve(~gwesp(fixed=FALSE, cutoff=10), params=c("w", "a"), map="rep", minpar=c(-Inf, 0))'
+
+
+def test_curve_over_a_curved_term_is_that_term():
+    plain = ef.ERGM("flomarriage", "edges + gwesp(fixed=FALSE, cutoff=10)")
+    m = ef.ERGM("flomarriage", "edges + " + REP)
+    assert m.labels == ["edges", "w", "a"] and m.stat_labels == plain.stat_labels
+    th = np.array([-1.5, 0.7, 0.4])
+    np.testing.assert_allclose(m.eta(th), plain.eta(th), rtol=1e-12)
+    np.testing.assert_allclose(m.parameterisation.jacobian(th),
+                               plain.parameterisation.jacobian(th), rtol=1e-12)
+    for kw in ({"method": "mple"}, {"method": "mcmle", "random_state": 1}):
+        a, b = plain.fit(**kw), m.fit(**kw)
+        np.testing.assert_allclose(np.asarray(b.params), np.asarray(a.params), rtol=1e-5,
+                                   atol=1e-7)
+
+
+def test_curve_map_feeds_the_inner_parameters():
+    # ψ = (x, 0.5): gwesp's weight is the Curve parameter, its decay fixed at 0.5
+    m = ef.ERGM("faux.mesa.high", 'edges + Curve(~gwesp(fixed=FALSE, cutoff=10), params="w", '
+                                  'map=function(x, n, ...) c(x[1], 0.5), gradient="linear")')
+    fixed = ef.ERGM("faux.mesa.high", "edges + gwesp(0.5, fixed=TRUE, cutoff=10)")
+    np.testing.assert_allclose(np.asarray(m.fit(method="mple").params),
+                               np.asarray(fixed.fit(method="mple").params), rtol=1e-7)
+    # ∂η/∂w: gwesp's geometric weights at decay 0.5, e^0.5 (1 - (1 - e^-0.5)^k)
+    k = np.arange(1, 11)
+    np.testing.assert_allclose(m.parameterisation.jacobian(np.array([-5.0, 1.0]))[1:, 1],
+                               np.exp(0.5) * (1 - (1 - np.exp(-0.5)) ** k), rtol=1e-12)
+
+
+def test_curve_still_refuses_a_finite_maxpar_and_a_curved_term_beside_it():
+    with pytest.raises(ErgmfitError, match="maxpar"):
+        ef.ERGM("flomarriage", 'Curve(~edges, params="a", map="rep", maxpar=3)')
+    with pytest.raises(ErgmfitError, match="not supported yet"):
+        ef.ERGM("flomarriage", 'Curve(~triangle, params="t", map="rep") + gwesp(fixed=FALSE)')
+
+
+def test_R_inf_and_unary_plus_in_arguments():
+    got = ef.ERGM("faux.mesa.high", "degrange(1, to=+Inf)").statistics()
+    assert got == ef.ERGM("faux.mesa.high", "degrange(1)").statistics()
+    from ergmfit.formula import parse_formula
+    assert parse_formula("f(minpar=-Inf, x=+2, y=c(+1, -Inf))")[0].kwargs == \
+        {"minpar": -np.inf, "x": 2, "y": [1, -np.inf]}

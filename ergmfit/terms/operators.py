@@ -30,6 +30,7 @@ from ..exceptions import TermError
 from ..formula import FormulaArg, RCode, parse_formula
 from ._operators import LinearKernel, ProductKernel, SubnetKernel
 from .curvemap import curve_map         # also registers the Offset()/Curve() maps
+from .parameterisation import Curved
 from .dyadic import _levels
 from .registry import BOTH, DIRECTED, Param, Term, as_float, build_term, register
 from . import registry
@@ -516,7 +517,9 @@ def curve(net, formula, params=None, map=None, gradient=None, minpar=None, maxpa
     """The statistics of ``formula`` (statnet's labels) with natural parameters η = map(θ),
     θ the parameters named in ``params`` (the model's coefficients): ``map="rep"``, numbers
     (constant), or an R function ``function(x, n, ...) ...`` with ``gradient="linear"``, a
-    gradient matrix or a gradient function (see :mod:`.curvemap`)."""
+    gradient matrix or a gradient function (see :mod:`.curvemap`).  With curved terms inside
+    (``gwesp(fixed=FALSE)``) the map gives their parameters (statnet's rule), ``n`` their
+    number."""
     if isinstance(map, RCode) and gradient is None:
         raise TermError("term Curve: the 'gradient' argument must be supplied unless 'map' is "
                         "one of statnet's named maps (statnet's rule)")
@@ -532,12 +535,25 @@ def curve(net, formula, params=None, map=None, gradient=None, minpar=None, maxpa
                         "or a character vector)")
     if not names or not all(isinstance(v, str) for v in names) or len(set(names)) != len(names):
         raise TermError(f"term Curve: params must be distinct names, got {params!r}")
-    if any(getattr(t, "curve", None) is not None or getattr(t, "fixed", None) is not None
-           or getattr(t, "curve_map", None) is not None for t in terms):
-        raise TermError("term Curve: curved terms (and Offset/Curve) inside Curve() are not "
-                        "supported yet")
+    if any(getattr(t, "fixed", None) is not None or getattr(t, "curve_map", None) is not None
+           for t in terms):
+        raise TermError("term Curve: Offset() and Curve() inside Curve() are not supported yet")
     term = stack("Curve", terms)
-    term.curve_map = curve_map("Curve", names, len(term.labels), map, gradient, minpar, maxpar)
+    if not any(getattr(t, "curve", None) is not None for t in terms):
+        term.curve_map = curve_map("Curve", names, len(term.labels), map, gradient, minpar,
+                                   maxpar)
+    else:
+        # statnet: "If the model in formula is curved, then the outputs of this operator
+        # term's map argument will be used as inputs to the curved terms of the formula
+        # model": map(θ) gives the inner model's parameters ψ (n = their number), and
+        # η = η_inner(ψ), so ∂η/∂θ = J_inner(ψ) ∂ψ/∂θ.
+        inner = Curved(terms)
+        cm = curve_map("Curve", names, inner.n_params, map, gradient, minpar, maxpar)
+        psi = cm["map"]
+        cm["map"] = {"eta": lambda th: inner.eta(psi["eta"](th)),
+                     "jac": lambda th: inner.jacobian(psi["eta"](th)) @ psi["jac"](th),
+                     "affine": False}
+        term.curve_map = cm
     term.param_labels = list(names)
     return term
 
