@@ -67,7 +67,8 @@ def run_previous(model, seed):
     real = bayes_mod.fast_sampler
     bayes_mod.fast_sampler = functools.partial(real, storage="default")
     try:
-        return run(model, "bayes", seed, aux_iters=bayes_mod.default_aux_iters(model))
+        return run(model, "bayes", seed, aux_iters=bayes_mod.default_aux_iters(model),
+                   delayed=False)
     finally:
         bayes_mod.fast_sampler = real
 
@@ -98,7 +99,8 @@ def main(argv=None):
         model.fit(method="bayes", random_state=0, main_iters=5, burnin=0)     # warm-up
         print(f"\n{data} ~ {formula}")
         ours = run(model, "bayes", args.seed)
-        bergm_settings = run(model, "bayes", args.seed, v_proposal=0.0025, aux_iters=1000)
+        bergm_settings = run(model, "bayes", args.seed, v_proposal=0.0025, aux_iters=1000,
+                             delayed=False)
         print(line("ours (defaults)", ours) + f"  aux_iters {ours['fit'].info['aux_iters']}, "
               f"storage {ours['fit'].info['storage']}")
         ref, what = ((LAZEGA_LONG["mean"], LAZEGA_LONG["sd"]), "the long run") \

@@ -120,7 +120,7 @@ def force_python_loop(monkeypatch):
 def test_compiled_loop_equals_the_python_loop(monkeypatch, aux_start):
     m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
     est = make_estimator("bayes", random_state=7, burnin=5, main_iters=15, aux_iters=300,
-                         aux_start=aux_start)
+                         aux_start=aux_start, delayed=False)
     a = est.fit(m)
     force_python_loop(monkeypatch)
     b = est.fit(m)
@@ -318,7 +318,7 @@ def test_a_real_ctrl_c_stops_the_compiled_loop():
     try:
         with pytest.warns(RuntimeWarning, match="interrupted"):
             fit = m.fit(method="bayes", random_state=1, burnin=0, main_iters=200000,
-                        aux_iters=2000)
+                        aux_iters=2000, delayed=False)     # no pilot: the loop from the start
     finally:
         timer.cancel()
     assert fit.interrupted and 0 < fit.chains.shape[1] < 200000

@@ -16,6 +16,7 @@ import numpy as np
 from ..exceptions import CheckpointError, DegenerateModelError
 from ..utils.longrun import Checkpoint, read_npz
 from ..utils.validation import seed_words
+from ._ee_missing import conditional_chain
 from ._ee_parts import SIMS_KIND, _read_sims, _sims_name
 from ._ee_parts import (_constrained_space, _curved_scales, _deaf_to_sigint, _proposal,  # noqa: F401
                         _sim_sampler, _simulate, sim_plan)
@@ -427,6 +428,7 @@ def _ee_phase(sampler, theta, dzA, outer, inner, m, upd, cfg, Dvec, dens, arc_co
                 "Dvec": Dvec, "final": final}
 
     checkpoint = state.get("checkpoint")
+    iterate = ee_iterations if state.get("cond") is None else state["cond"].iterations
     P = stage_dz = None
     try:
         ifd = dens is not None
@@ -456,7 +458,7 @@ def _ee_phase(sampler, theta, dzA, outer, inner, m, upd, cfg, Dvec, dens, arc_co
                                           arc_corr, cfg, th_c, dz_c, acc_c, v_c)
                 stage_dz.append(dzq)
             else:
-                ee_iterations(sampler, theta, dzA, inner, m, upd, float(rates[o]),
+                iterate(sampler, theta, dzA, inner, m, upd, float(rates[o]),
                               float(cfg["min_theta"]), float(cfg["aca_ee"]), Dvec,
                               -1 if dens is None else int(dens), float(arc_corr),
                               th_c, dz_c, acc_c, v_c, P)
@@ -638,7 +640,8 @@ def _ee_chain(model, cfg, seed, chain, callback, control):
     if two_phase:
         phases.append(("tnt", int(cfg["tnt_steps"]) if cfg["tnt_steps"] is not None else outer))
     n_planned = sum(n for _, n in phases)
-    state = {"outer_done": 0, "interrupted": False}
+    state = {"outer_done": 0, "interrupted": False,
+             "cond": conditional_chain(model, rng)}     # missing dyads (_ee_missing)
     if curved:
         state["curved"] = _CurvedEE(par, cfg.get("dens_theta"), cfg["dens"])
     runs = []
@@ -749,6 +752,8 @@ def _ee_chain(model, cfg, seed, chain, callback, control):
             draws = _simulate(s2, par.eta(est) if curved else est, n_sim, burn, interval, unit,
                               control, n_planned)
             out["sims"] = out["final_dzA"] + draws
+            if state["cond"] is not None:       # minus the conditional mean (_ee_missing)
+                state["cond"].adjust(out, est, n_sim, interval)
             out["sim_interval"] = int(interval)
             out["proposals_sim"] = int(burn) + int(n_sim) * int(interval)
             if ckpt is not None:

@@ -193,7 +193,8 @@ gets a warning when EE does not converge.
 **Constraints** (``ERGM(..., constraints=...)``): EE samples in the
 constrained space -- IFD on the free dyads of a dyad-set constraint
 (:class:`._ee.RestrictedIFD`), the constrained moves under degree
-constraints; missing dyads are refused (``docs/constraints.md``).
+constraints.  **Missing dyads**: the observed-data likelihood, with a
+conditional chain over the missing dyads beside EE's (:mod:`._ee_missing`).
 
 The chain (:func:`ee_chain`) needs only a model spec with ``labels`` and
 ``compiled()`` (a BinaryModel at the observed state), ``statistics_vector()``
@@ -323,13 +324,9 @@ def _resolve_cfg(model, kwargs):
         cfg["update"] = "newton" if n_vars is None or n_vars <= 10**6 else "borisenko"
     dens = density_index(model)
     space = getattr(model, "sample_space", None)
-    if space is not None and space.n_missing:
-        raise SettingsError(
-            f"method='ee' with missing dyads ({space.n_missing}) is not implemented: EE's "
-            "update would need a second, conditional chain over the missing dyads (the "
-            "observed-data likelihood, Handcock & Gile 2010); filling them in or leaving them "
-            "out would change the model. Use method='mcmle' (the observed-data MLE, as statnet) "
-            "or 'mple' (which leaves them out); see docs/constraints.md")
+    if space is not None and space.n_missing:       # a conditional chain beside EE's
+        from ._ee_missing import check_missing_cfg
+        check_missing_cfg(model, cfg, space, cfg.get("resume"))
     degree_space = space is not None and space.constrained and not space.dyad_independent
     if cfg["proposal"] is None:
         cfg["proposal"] = "ifd" if dens is not None and not degree_space else "tnt"
@@ -497,6 +494,10 @@ def ee_core(model, random_state=None, verbose=False, n_chains=1, n_jobs=1, backe
     from ..sampling.chains import chain_seeds
     t0 = time.perf_counter()
     g_obs = np.asarray(model.statistics_vector(), dtype=float)
+    space = getattr(model, "sample_space", None)
+    if resume is not None and space is not None and space.n_missing:
+        from ._ee_missing import check_missing_cfg
+        check_missing_cfg(model, dict(EE_DEFAULTS), space, resume)      # refused
     if resume is not None:
         cfg, seeds = _resume_cfg(model, resume, g_obs, kwargs)
         n_chains = len(seeds)

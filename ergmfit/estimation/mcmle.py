@@ -721,11 +721,12 @@ def _quarter_octave(interval, lo, hi):
 _CKPT_KIND = "ergmfit-mcmle-checkpoint"
 
 
-def _write_checkpoint(store, model, theta, interval, history):
+def _write_checkpoint(store, model, theta, interval, history, extra=None):
     from ..constraints import checkpoint_space      # constraints, missing dyads, offsets (#18)
     store.save_json({"kind": _CKPT_KIND, "formula": model.formula, "labels": model.labels,
                      "theta": [float(t) for t in theta], "interval": int(interval),
-                     "history": history, "sample_space": checkpoint_space(model)})
+                     "history": history, "sample_space": checkpoint_space(model),
+                     **(extra or {})})      # extra: the missing-data fit's chains (missing.py)
 
 
 class _OtherModel(Exception):
