@@ -137,3 +137,12 @@ def test_R_inf_and_unary_plus_in_arguments():
     from ergmfit.formula import parse_formula
     assert parse_formula("f(minpar=-Inf, x=+2, y=c(+1, -Inf))")[0].kwargs == \
         {"minpar": -np.inf, "x": 2, "y": [1, -np.inf]}
+
+
+def test_passthrough_takes_statnets_submodel_switch():
+    want = ef.ERGM("flomarriage", "edges + degree(0)").statistics()
+    for flag in ("TRUE", "FALSE"):
+        got = ef.ERGM("flomarriage", f"Passthrough(~edges + degree(0), submodel={flag})")
+        assert got.statistics() == want
+    with pytest.raises(ErgmfitError, match="submodel must be True or False"):
+        ef.ERGM("flomarriage", "Passthrough(~edges, submodel=2)")

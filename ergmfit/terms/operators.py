@@ -32,7 +32,7 @@ from ._operators import LinearKernel, ProductKernel, SubnetKernel
 from .curvemap import curve_map         # also registers the Offset()/Curve() maps
 from .parameterisation import Curved
 from .dyadic import _levels
-from .registry import BOTH, DIRECTED, Param, Term, as_float, build_term, register
+from .registry import BOTH, DIRECTED, Param, Term, as_bool, as_float, build_term, register
 from . import registry
 
 FAMILY = "operators"
@@ -487,10 +487,12 @@ def b_operator(net, formula, form="sum"):
                 dyad_independent=True)
 
 
-@register("Passthrough", kinds=BOTH, params=[Param("formula"), Param("label", None)],
-          family=FAMILY)
-def passthrough(net, formula, label=None):
-    """The statistics of ``formula`` unchanged."""
+@register("Passthrough", kinds=BOTH, params=[Param("formula"), Param("label", None),
+                                             Param("submodel", True)], family=FAMILY)
+def passthrough(net, formula, label=None, submodel=True):
+    """The statistics of ``formula`` unchanged (``submodel``: statnet's switch of how it
+    evaluates them internally; the statistics are the same either way)."""
+    as_bool(submodel, "term Passthrough: submodel")
     return stack("Passthrough", build_formula(net, _formula("Passthrough", formula)))
 
 
