@@ -146,3 +146,27 @@ def test_passthrough_takes_statnets_submodel_switch():
         assert got.statistics() == want
     with pytest.raises(ErgmfitError, match="submodel must be True or False"):
         ef.ERGM("flomarriage", "Passthrough(~edges, submodel=2)")
+
+
+SUM_WEIGHTS = ['Sum(list(c(1, 2) ~ edges + triangle, ~kstar(2) + isolates), label="v")',
+               'Sum(list(matrix(c(1, 0, 2, 1, 0, 3), 3, 2) ~ edges + triangle), label="m")']
+
+
+@pytest.mark.parametrize("formula", SUM_WEIGHTS)
+def test_sum_vector_and_matrix_weights_change_statistics(formula):
+    for seed in range(2):
+        check_formula(random_network(seed, "undirected"), formula, seed)
+
+
+def test_sum_vector_and_matrix_weights_values():
+    s = ef.ERGM("flomarriage", "edges + triangle + kstar(2) + isolates").statistics()
+    got = ef.ERGM("flomarriage", SUM_WEIGHTS[0]).statistics()
+    assert got == {"Sum~v1": s["edges"] + s["kstar2"], "Sum~v2": 2 * s["triangle"] + s["isolates"]}
+    # R's matrix() fills by column: columns (1, 0, 2) and (1, 0, 3), rows (1, 1), (0, 0), (2, 3)
+    got = ef.ERGM("flomarriage", SUM_WEIGHTS[1]).statistics()
+    e, t = s["edges"], s["triangle"]
+    assert got == {"Sum~m1": e + t, "Sum~m2": 0.0, "Sum~m3": 2 * e + 3 * t}
+    for bad, msg in (("Sum(list(c(1, 2, 3) ~ edges + triangle))", "3 value"),
+                     ("Sum(list(matrix(c(1, 1, 1), 1, 3) ~ edges + triangle))", "needs 2")):
+        with pytest.raises(ErgmfitError, match=msg):
+            ef.ERGM("flomarriage", bad)

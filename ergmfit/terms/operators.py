@@ -16,8 +16,9 @@ What ergmfit gives (statnet's labels and values of ``summary()``):
 * ``B(~f, form)``: statnet defines it for valued networks only; on ergmfit's binary
   networks it is ``f`` itself (form ``sum``/``nonzero``, or a form keeping value-1 ties) or
   ``f`` on the empty network (a form value 1 fails), labels ``B(<form>)~<label>``.
-* Not supported: matrix weights in ``Sum``; ``Exp``, ``Log``, ``Prod``: see .nonlinear and
-  .composed.
+* ``Sum``/``Prod`` weights (a formula's left-hand side): a number, a vector (one per
+  statistic), ``matrix(...)`` (premultiplies the statistics), ``"sum"`` or ``"mean"``.
+* ``Exp``, ``Log``, ``Prod``: see .nonlinear and .composed.
 """
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ import numpy as np
 from ..exceptions import TermError
 from ..formula import FormulaArg, RCode, parse_formula
 from ._operators import LinearKernel, ProductKernel, SubnetKernel
-from .curvemap import curve_map         # also registers the Offset()/Curve() maps
+from .curvemap import curve_map, r_value   # also registers the Offset()/Curve() maps
 from .parameterisation import Curved
 from .dyadic import _levels
 from .registry import BOTH, DIRECTED, Param, Term, as_bool, as_float, build_term, register
@@ -296,7 +297,8 @@ def symmetrize(net, formula, rule="weak"):
 def weighted_formulas(net, formulas, term, presets, what):
     """The terms of a list of formulas with left-hand sides (statnet's Sum/Prod) and the
     matrix W combining their statistics: none -> the identity, a number -> that times the
-    identity, presets[0] -> one row of 1s, presets[1] -> one row of 1/p."""
+    identity, a vector -> the diagonal matrix, a matrix (``matrix(...)``) -> itself,
+    presets[0] -> one row of 1s, presets[1] -> one row of 1/p."""
     items = formulas if isinstance(formulas, list) else [formulas]
     blocks, terms, width = [], [], None
     for it in items:
@@ -310,9 +312,24 @@ def weighted_formulas(net, formulas, term, presets, what):
             W = np.full((1, p), 1.0 / p if w == presets[1] else 1.0)
         elif isinstance(w, (int, float)) and not isinstance(w, bool):
             W = float(w) * np.eye(p)
+        elif (isinstance(w, list) and w
+              and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in w)):
+            if len(w) != p:          # statnet: "corresponding network statistics"
+                raise TermError(f"term {term}: the {what} vector has {len(w)} value(s) for "
+                                f"{p} statistic(s)")
+            W = np.diag(np.asarray(w, dtype=float))
+        elif isinstance(w, RCode):   # matrix(...) / rbind(...): premultiplies the statistics
+            try:
+                W = np.atleast_2d(np.asarray(r_value(w.text, {}), dtype=float))
+            except (ValueError, SyntaxError, TypeError, ZeroDivisionError) as exc:
+                raise TermError(f"term {term}: the {what} {w.text!r}: {exc}") from None
+            if W.shape[1] != p or not np.all(np.isfinite(W)):
+                raise TermError(f"term {term}: the {what} matrix is {W.shape[0]} x "
+                                f"{W.shape[1]}; it needs {p} finite column(s), one per "
+                                "statistic")
         else:
-            raise TermError(f"term {term}: the {what} {w!r} is not supported (a number, "
-                            f"{presets[0]!r} or {presets[1]!r})")
+            raise TermError(f"term {term}: the {what} {w!r} is not supported (a number, a "
+                            f"vector, a matrix, {presets[0]!r} or {presets[1]!r})")
         if width is not None and W.shape[0] != width:
             raise TermError(f"term {term}: the formulas must give equally many statistics")
         width = W.shape[0]
