@@ -79,6 +79,12 @@ class FormulaArg:
         return _compact(self.text)
 
 
+class AsIs(list):
+    """R's ``I(...)`` around argument values: meant literally.  statnet reads numbers in
+    ``levels=`` as indices into the sorted levels, but ``I(c(7, 9))`` as the level values
+    7 and 9 (``nodes=I(k)``: node k of the whole network)."""
+
+
 @dataclass
 class RCode:
     """An R expression ergmfit does not evaluate (``function(x, n, ...) c(x, 2*x)``)."""
@@ -371,7 +377,7 @@ class _Parser:
                 if low == "i":
                     v = self.expr()
                     self.take(")")
-                    return v
+                    return AsIs(v) if isinstance(v, list) else AsIs([v])
                 if val == "function":
                     depth = 1                # skip the argument list, then the body
                     while depth:

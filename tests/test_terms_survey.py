@@ -170,3 +170,47 @@ def test_sum_vector_and_matrix_weights_values():
                      ("Sum(list(matrix(c(1, 1, 1), 1, 3) ~ edges + triangle))", "needs 2")):
         with pytest.raises(ErgmfitError, match=msg):
             ef.ERGM("flomarriage", bad)
+
+
+# -- R's I() in level arguments: values, not indices ------------------------------------
+
+def test_I_in_levels_selects_by_value():
+    net = random_network(5, "undirected")             # attribute 'a' has levels 0, 1, 2
+    by_value = ef.ERGM(net, "nodefactor('a', levels=I(c(1, 2)))").statistics()
+    assert by_value == ef.ERGM(net, "nodefactor('a', levels=c(2, 3))").statistics()
+    assert list(by_value) == ["nodefactor.a.1", "nodefactor.a.2"]
+    assert list(ef.ERGM(net, "nodematch('a', diff=TRUE, levels=I(0))").statistics()) == \
+        ["nodematch.a.0"]
+    with pytest.raises(ErgmfitError, match="no level '7'"):
+        ef.ERGM(net, "nodefactor('a', levels=I(7))")
+
+
+# -- mm() margins: mm(a ~ .) and mm(. ~ a) ----------------------------------------------
+
+MARGINS = [("undirected", "mm(a~.) + mm(.~a, levels2=TRUE)"),
+           ("directed", "mm(a~., levels=I(c(2, 0)), levels2=TRUE) + mm(.~a)"),
+           ("bipartite", "mm(c~., levels2=TRUE) + mm(.~c, levels2=-2)")]
+
+
+@pytest.mark.parametrize("kind, formula", MARGINS)
+def test_mm_margins_change_statistics(kind, formula):
+    for seed in range(2):
+        check_formula(random_network(seed, kind), formula, seed)
+
+
+def test_mm_margins_values_and_labels():
+    # statnet's own test (ergm tests/testthat/test-term-mm.R): summary(fmh ~ mm(.~Grade))
+    got = ef.ERGM("faux.mesa.high", "mm(.~Grade)").statistics()
+    assert got == {"mm[.,Grade=8]": 75, "mm[.,Grade=9]": 65, "mm[.,Grade=10]": 36,
+                   "mm[.,Grade=11]": 49, "mm[.,Grade=12]": 28}
+    s = ef.ERGM("samplike", "mm(group~.) + mm(.~group) + nodeofactor('group') + "
+                            "nodeifactor('group')").statistics()
+    for lev in ("Outcasts", "Turks"):
+        assert s[f"mm[group={lev},.]"] == s[f"nodeofactor.group.{lev}"]
+        assert s[f"mm[.,group={lev}]"] == s[f"nodeifactor.group.{lev}"]
+    b = random_network(3, "bipartite")
+    s = ef.ERGM(b, "mm(c~., levels2=TRUE) + mm(.~c, levels2=TRUE) + b1factor('c', levels=TRUE)"
+                   " + b2factor('c', levels=TRUE)").statistics()
+    for lev in ("u", "v"):
+        assert s[f"mm[c={lev},.]"] == s[f"b1factor.c.{lev}"]
+        assert s[f"mm[.,c={lev}]"] == s[f"b2factor.c.{lev}"]

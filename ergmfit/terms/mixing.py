@@ -112,13 +112,20 @@ def mm(net, attrs, levels=None, levels2=-1):
     """Mixing matrix, statnet's newer spelling: ``mm("a")`` is nodemix("a") with labels
     ``mm[a=<row>,a=<col>]``; ``mm("a" ~ "b")``: rows the tail's level of a, columns the
     head's level of b (undirected: both orientations of each tie), every cell column-major
-    but the first (``levels2=-1``)."""
+    but the first (``levels2=-1``).  Margins: ``mm(a ~ .)`` the row (sender, mode-1)
+    margins, ``mm(. ~ a)`` the column (receiver, mode-2) ones, as nodeofactor/nodeifactor
+    (undirected: nodefactor; two-mode: b1factor/b2factor); labels ``mm[a=<level>,.]`` and
+    ``mm[.,a=<level>]``."""
     from ..formula import FormulaArg
     if isinstance(attrs, FormulaArg):
         rhs = attrs.text.strip().strip("'\"")
         row, col = (attrs.lhs if attrs.lhs is not None else rhs), rhs
     else:
         row = col = attrs
+    if "." in (row, col):
+        if row == col:
+            raise TermError("term mm: attrs .~. names no attribute")
+        return _mm_margin(net, row if col == "." else col, col == ".", levels, levels2)
     fmt = (lambda a, r, c, ra=row, ca=col: f"mm[{ra}={r},{ca}={c}]")
     if row == col:
         return _mix(net, row, None, levels, levels2, "mm", fmt)
@@ -144,3 +151,34 @@ def mm(net, attrs, levels=None, levels2=-1):
     from ._operators import LinearKernel
     return Term("mm", [cell_labels[c] for c in chosen],
                 LinearKernel([DenseEdgeCovKernel(m) for m in M]), dyad_independent=True)
+
+
+def _mm_margin(net, attr, rows, levels, levels2):
+    """mm(a ~ .) (``rows``) or mm(. ~ a): tie ends of each level on that side, counted as
+    statnet's mixing-matrix margins (undirected: both orientations of each tie, so both
+    ends; directed: tails for rows, heads for columns; two-mode: mode-1 / mode-2 nodes)."""
+    from ._dyadic import FactorKernel
+    if net.bipartite is not None:
+        mode = 1 if rows else 2
+        lv = _levels(net._mode_view(mode), attr, "mm")
+        n1 = net.bipartite
+        node_code = np.full(net.n, -1, dtype=np.intc)
+        span = slice(0, n1) if mode == 1 else slice(n1, net.n)
+        end = 2 if mode == 1 else 1                 # FactorKernel: tail (2) / head (1) end
+    else:
+        lv = _levels(net, attr, "mm")
+        span, end = slice(0, net.n), (0 if not net.directed else 2 if rows else 1)
+    sel = _nonempty("mm", "levels", levels,
+                    select_levels("mm", "levels", lv.labels, levels, lv.listing()), lv.listing())
+    cell_labels = [f"mm[{lv.name}={lv.labels[k]},.]" if rows else f"mm[.,{lv.name}={lv.labels[k]}]"
+                   for k in sel]
+    chosen = _nonempty("mm", "levels2", levels2,
+                       select_levels("mm", "levels2", cell_labels, levels2,
+                                     f"it has {len(cell_labels)} margins"), lv.listing())
+    stat = np.full(len(lv), -1, dtype=np.intc)
+    for s_, c in enumerate(chosen):
+        stat[sel[c]] = s_
+    code = np.full(net.n, -1, dtype=np.intc)
+    code[span] = stat[np.asarray(lv.code)]
+    return Term("mm", [cell_labels[c] for c in chosen], FactorKernel(code, len(chosen), end),
+                dyad_independent=True)
