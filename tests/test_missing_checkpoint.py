@@ -89,3 +89,26 @@ def test_damaged_chain_state_is_refused(written, tmp_path):
     path.write_text(json.dumps(bad))
     with pytest.raises(CheckpointError, match="missing_data_state"):
         _fit(m, resume=path)
+
+
+def test_ctrl_c_returns_the_last_sample_and_resume_goes_on(written, tmp_path, monkeypatch):
+    import ergmfit.estimation.missing as mi
+    m, _, whole, _ = written
+    real = mi.run_chains
+    calls = {"n": 0}
+
+    def interrupted_third(*a, **k):          # iteration 2's unconditional chain
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise KeyboardInterrupt
+        return real(*a, **k)
+    monkeypatch.setattr(mi, "run_chains", interrupted_third)
+    ck = tmp_path / "fit.json"
+    with pytest.warns(ef.ConvergenceWarning, match="interrupted by the user after 1 "):
+        cut = m.fit(method="mcmle", random_state=5, checkpoint=ck, **FAST)
+    assert cut.info["interrupted"] and not cut.converged and cut.n_iter == 1
+    np.testing.assert_array_equal(np.asarray(cut.params), whole.info["history"][0]["theta"])
+    assert np.all(np.isfinite(cut.cov))
+    monkeypatch.setattr(mi, "run_chains", real)
+    res = _fit(m, resume=ck)                 # from the last finished iteration
+    np.testing.assert_array_equal(np.asarray(res.params), np.asarray(whole.params))

@@ -70,7 +70,7 @@ class ConditionalChain:
     """The conditional chain over the missing dyads beside an EE chain."""
 
     def __init__(self, model, rng):
-        from .missing import conditional_model
+        from .restricted import conditional_model
         self.model = conditional_model(model)
         p = len(model.labels)
         self.sampler, self.bm = self.model.sampler(np.zeros(p), random_state=rng)

@@ -19,7 +19,7 @@ proposes
 with h1 ≠ h2 two other chains picked at random (with fewer than 3 chains the
 ADS term is dropped: a random walk).  Bergm 5.0's defaults are kept for
 ``burnin=100``, ``main_iters=1000``, ``n_chains=2p``, ``gamma=0.5`` and the
-prior N(0, 100 I).  Two defaults differ, both settable to Bergm's:
+prior N(0, 100 I).  Three defaults differ, all settable to Bergm's:
 
 * ``v_proposal=None``: V = (0.2 × the MPLE's standard deviations)² (the MPLE
   covariance scaled), so that every parameter gets noise on its own scale;
@@ -29,11 +29,15 @@ prior N(0, 100 I).  Two defaults differ, both settable to Bergm's:
 * ``aux_iters=None``: measured (Bergm: 1000): the lag at which the
   statistics' autocorrelation falls to 0.05 in a pilot chain, and at least
   one proposal per dyad (:func:`auxiliary_length`).  The pilot runs at the
-  MPLE for the burn-in and again at the population's mean at the end of the
-  burn-in, for the kept iterations (Lazega's covariate model: 3,000-3,900),
-  never fewer than Bergm's 1,000 (flomarriage, whose lag is ~50).  The
-  burn-in's length is capped at max(1000, 6 x dyads) (its draws are
-  discarded, and the MPLE may mix more slowly: Lazega 6,000-7,500).
+  MPLE (with delayed acceptance: at the mode of the Gaussian fitted there)
+  for the burn-in and again at the mean of the burn-in's second half, for
+  the kept iterations (Lazega's covariate model: 3,700-4,400), never fewer
+  than Bergm's 1,000 (flomarriage, whose lag is ~50).  The burn-in's length
+  is capped at max(1000, 6 x dyads) (its draws are discarded, and the MPLE
+  and the likelihood's mode mix more slowly than the posterior's mean:
+  Lazega 6,600-7,500 and 4,900-6,800).  On Lazega, 2,500 proposals leave
+  the means 0.27-0.31 posterior sds off a run with 15,000, and 3,000 0.17.
+* ``delayed="auto"``: delayed acceptance, below (Bergm: none, ``False``).
 
 Delayed acceptance (Christen & Fox 2005), on by default (``delayed="auto"``):
 every proposal is first screened on a Gaussian approximation of the
@@ -444,13 +448,14 @@ class Bayes(Estimator):
                 run.surrogate = _GaussStage(state["stage_prec"], state["stage_mu"])
             elif state is None:
                 _gauss_first_stage(self, run, model, prior, rng, eta0)
-        if (self.aux_iters is None and it0 <= self.burnin and self.burnin > 0
-                and not isinstance(run.surrogate, _GaussStage)):
-            def remeasure(pop):
-                # the length for the kept iterations, measured at the population's mean
-                # (the MPLE may mix more slowly than the posterior: Lazega 5,500 / 3,300)
+        if self.aux_iters is None and it0 <= self.burnin and self.burnin > 0:
+            def remeasure(draws):
+                # the length for the kept iterations, measured at the mean of the burn-in's
+                # second half (the MPLE and the likelihood's mode may mix more slowly than
+                # the posterior: Lazega 6,600-7,500 / 5,000-6,500 / 3,300-4,000)
                 k, info = auxiliary_length(model, self.proposal, rng,
-                                           model.eta(pop.mean(axis=0)), storage)
+                                           model.eta(draws.mean(axis=0)), storage,
+                                           step=max(1, run.aux_info.get("pilot_step", 2) // 2))
                 info["burnin_aux_iters"] = run.aux_iters
                 info.pop("_moments", None)
                 run.aux_iters, run.aux_info = k, info
@@ -507,7 +512,8 @@ class _ExchangeRun:
         with bar, catch_interrupt() as stop:     # Ctrl-C: the block under way is lost
             while it < n_total:
                 if it == est.burnin and self.remeasure is not None:
-                    self.remeasure(theta)       # the auxiliary length at the population
+                    # the auxiliary length at the second half of the burn-in's draws
+                    self.remeasure(out[it // 2:it].reshape(-1, p))
                 m = min(_BLOCK, n_total - it, (est.burnin - it) if it < est.burnin else _BLOCK)
                 if self.surrogate is not sur:       # new (or refitted at the burn-in's end)
                     sur = self.surrogate
@@ -685,9 +691,14 @@ def _gauss_first_stage(est, run, model, prior, rng, eta0, max_step=3.0):
     r = float(np.sqrt(step @ stage.prec @ step))
     theta1 = first[0] + step * min(1.0, max_step / max(r, 1e-300))
     if measure:
-        k, info = auxiliary_length(model, est.proposal, rng, theta1, run.storage, step=guess)
+        # (the burn-in's length and the first stage's moments: half the usual draws)
+        k, info = auxiliary_length(model, est.proposal, rng, theta1, run.storage, n=10000,
+                                   step=None if guess is None else 2 * guess)
         moments = info.pop("_moments", None)
         info["pilot_at"] = "the mode of a Gaussian fitted at the MPLE"
+        if est.burnin > 0 and k > default_aux_iters(model):
+            info["capped_from"] = k     # the burn-in's length, as after the MPLE's pilot
+            k = default_aux_iters(model)
         run.aux_iters, run.aux_info = k, info
         if moments is None:         # no lag found: plain exchange at the fallback length
             return
@@ -707,10 +718,10 @@ def pilot_moments(model, proposal, rng, eta0, storage, aux, n=2000):
     smp.run(eta0, 10 * int(model.network.n_dyads))
     interval = max(1, int(aux) // 4)
     X = smp.sample(eta0, n, 0, interval)
-    # a first step for auxiliary_length: its lag of AUX_LEVEL at about index 25
+    # a first step for auxiliary_length: its lag of AUX_LEVEL at about index 30
     Z = (X - X.mean(axis=0)) / np.where(X.std(axis=0) > 0, X.std(axis=0), 1.0)
     r1 = float(np.max(np.mean(Z[:-1] * Z[1:], axis=0), initial=0.0))
-    guess = (interval * np.log(AUX_LEVEL) / np.log(r1) / 25) if 0 < r1 < 1 else None
+    guess = (interval * np.log(AUX_LEVEL) / np.log(r1) / 30) if 0 < r1 < 1 else None
     return _moments(eta0, X), guess
 
 

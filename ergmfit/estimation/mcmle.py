@@ -36,8 +36,9 @@ convex hull (outside it the importance-sampling log-likelihood has no finite
 maximiser); an overshooting step is halved back; a step keeps ``min_is_ess``
 of the importance weights' effective size.  When the iterations fail (a
 near-degenerate swing, a chain stuck at the empty or complete graph), the fit
-is redone once from the contrastive-divergence estimate (unless ``init`` was
-given) with a ``FALLBACK_INTERVAL`` (4) times longer interval and steps kept to
+is redone once (:mod:`ergmfit.estimation._mcmle_fallback`) from the EE estimate
+after a swing, else from the contrastive-divergence one (unless ``init`` was
+given), with a ``FALLBACK_INTERVAL`` (4) times longer interval and steps kept to
 ``FALLBACK_IS_ESS`` (0.2) effective size (``info["fallback"]`` says so); only
 when that fails too is DegenerateModelError raised, with advice for the model.
 The last sample stays on the results (``fit.mcmc_sample``) for
@@ -127,13 +128,13 @@ def _check_oscillation(model, history, Z, g_obs, counts=True):
                                                     and bis[:, k].any())
         if swung:
             lo = np.min(recent[:, k]); hi = np.max(recent[:, k])
-            raise _retryable(DegenerateModelError(
+            raise _swing(_retryable(DegenerateModelError(
                 f"the model is near-degenerate: from one MCMC-MLE iteration to the next the "
                 f"simulated networks swing between far fewer and far more {lab!r} than observed "
                 f"(sample means {lo:+.0f} to {hi:+.0f} standard deviations from it), so no "
                 "estimate reproduces the observed network. Try geometrically weighted terms "
                 "(gwesp, gwdsp, gwdegree) with a smaller decay, add dyad-independent covariate "
-                "terms, or fit by method='ee'"))
+                "terms, or fit by method='ee'")))
 
 
 def _retryable(exc):
@@ -314,7 +315,8 @@ class MCMLE(Estimator):
         except DegenerateModelError as exc:
             if not getattr(exc, "retryable", False) or settings["resume"] is not None:
                 raise
-            out, fallback = _fall_back(model, settings, exc)
+            out, fallback = _fall_back(model, settings, exc,
+                                       lambda m, **s: mcmle_core(m, **s))
         if out["interrupted"]:
             warn = [f"interrupted by the user after {out['n_iter']} iteration(s): not converged"]
         elif not out["converged"]:
@@ -354,60 +356,10 @@ class MCMLE(Estimator):
         return res
 
 
-# The second attempt after a near-degenerate swing or a stuck chain: a start
-# inside the model's well-behaved region (contrastive divergence starts at the
-# observed network and moves only as far as short chains from it allow), a
-# chain FALLBACK_INTERVAL times longer and steps kept to FALLBACK_IS_ESS of the
-# sample's importance weights (a trust region four times tighter).
-FALLBACK_INTERVAL = 4
-FALLBACK_IS_ESS = 0.2
-
-
-def _fall_back(model, settings, first):
-    """Fit again after ``first`` (a retryable DegenerateModelError): from the
-    contrastive-divergence estimate (unless the user gave ``init``), with a
-    longer chain and a tighter trust region.  Returns (mcmle_core's dict, a
-    note saying what was done), or raises a DegenerateModelError naming both
-    attempts and advice for this model."""
-    from .cd import cd_core
-    s = dict(settings)
-    how = []
-    if s["init"] is None:
-        try:
-            s["init"] = np.asarray(cd_core(model, random_state=check_random_state(
-                s["random_state"]), verbose=False)["params"], dtype=float)
-            how.append("from the contrastive-divergence estimate")
-        except DegenerateModelError:
-            pass
-    s["interval"] = FALLBACK_INTERVAL * int(s["interval"])
-    s["min_is_ess"] = max(float(s["min_is_ess"]), FALLBACK_IS_ESS)
-    how += [f"an MCMC interval of {s['interval']}",
-            f"steps kept to {s['min_is_ess']:.0%} importance-sampling effective size"]
-    what = ", ".join(how)
-    try:
-        return mcmle_core(model, **s), (f"the first MCMC-MLE attempt failed ({first}); the fit "
-                                       f"was restarted {what}")
-    except DegenerateModelError as second:
-        raise DegenerateModelError(
-            f"MCMC-MLE failed twice. First: {first} Then, restarted {what}: {second} "
-            + _advice(model)) from None
-
-
-def _advice(model):
-    """What to try for this model, after both attempts failed."""
-    tips = []
-    names = [lab.split("(")[0].split(".")[0] for lab in model.labels]
-    if any(n in ("triangle", "kstar", "istar", "ostar", "ttriple", "ctriple", "cycle")
-           for n in names):
-        tips.append("replace triangle/k-star terms by their geometrically weighted forms")
-    gw = [lab for lab in model.labels if lab.startswith(("gwesp", "dgwesp", "gwdsp", "dgwdsp"))]
-    if gw:
-        tips.append(f"a smaller decay of {', '.join(gw)} (decay 0 counts the ties with any "
-                    "shared partner, the least degenerate form)")
-    tips.append("more dyadic covariates (nodematch, nodefactor, edgecov) that explain the ties "
-                "the dependence terms now must")
-    tips.append("init= an estimate of a simpler nested model")
-    return "Advice for this model: " + "; ".join(tips) + "."
+# The second attempt after a failure of the iterations (a start that fits the
+# failure, a longer chain, a tighter trust region): see _mcmle_fallback.
+from ._mcmle_fallback import (FALLBACK_INTERVAL, FALLBACK_IS_ESS, advice as _advice,  # noqa: E402,F401
+                              fall_back as _fall_back, swing as _swing)
 
 
 def fit_mcmle(model, random_state=None, verbose=True, **kwargs):

@@ -47,7 +47,6 @@ sample space (other missing dyads, constraints, offsets) is refused.
 """
 from __future__ import annotations
 
-import copy
 import time
 import warnings
 
@@ -58,6 +57,7 @@ from ..exceptions import CheckpointError, ConvergenceWarning, DegenerateModelErr
 from ..results import ERGMResults
 from ..sampling.chains import run_chains
 from ..utils.validation import check_params, check_random_state
+from .restricted import conditional_model  # noqa: F401 (its home was here)
 from .stepping import _is_weights, ellipsoid_step, hotelling_pvalue, hummel_step, \
     is_ess_fraction, maximize_is_loglik
 
@@ -69,11 +69,6 @@ _SETTINGS = ("init", "maxit", "samplesize", "interval", "burnin", "n_chains", "n
              "target_ess", "min_interval", "max_interval")
 
 
-def conditional_model(model):
-    """``model`` on the space of its missing dyads given the observed ones."""
-    cond = copy.copy(model)
-    cond.sample_space = model.sample_space.conditional()
-    return cond
 
 
 def fit_missing_mcmle(model, random_state=None, verbose=False, init=None, maxit=30,
@@ -146,6 +141,8 @@ def fit_missing_mcmle(model, random_state=None, verbose=False, init=None, maxit=
         from ..utils.longrun import Checkpoint
         store = Checkpoint(checkpoint, what="MCMC-MLE checkpoint").acquire()
     it = 0
+    sample = None           # (θ, chains_u, chains_c): the last finished pair of samples
+    interrupted = False
     try:
         for it in range(1, maxit + 1):
             size = samplesize * (last_boost if final else 1)
@@ -161,6 +158,7 @@ def fit_missing_mcmle(model, random_state=None, verbose=False, init=None, maxit=
             cold = False
             chains_u = [c @ J for c in chains_u]
             chains_c = [c @ J for c in chains_c]
+            sample = (theta.copy(), chains_u, chains_c)
             Zc = np.concatenate(chains_c) - g_obs @ J
             zc = Zc.mean(axis=0)
             chains_z = [c - g_obs @ J - zc for c in chains_u]
@@ -221,39 +219,64 @@ def fit_missing_mcmle(model, random_state=None, verbose=False, init=None, maxit=
                     "retreats": retreats, "final": bool(final), "streak": streak,
                     "starts_u": _ties_list(starts_u), "starts_c": _ties_list(starts_c),
                     "rng": rng.bit_generator.state})
+    except KeyboardInterrupt:
+        # Ctrl-C: the last finished sample's θ, marked (the checkpoint, if any,
+        # holds the last finished iteration: resume= goes on from it)
+        interrupted = True
     finally:
         if store is not None:
             store.release()
-    if not converged:
-        warnings.warn(f"the missing-data MCMC-MLE did not converge in {maxit} iterations",
-                      ConvergenceWarning, stacklevel=3)
-    # information at the estimate: complete-data minus missing-data covariance of
-    # the last samples (importance-weighted to the estimate after a final step)
-    info_obs = _weighted_cov(chains_u, step) - _weighted_cov(chains_c, step)
-    try:
-        cov = np.linalg.inv(info_obs)
-        if np.any(np.diag(cov) <= 0):
-            raise np.linalg.LinAlgError
-    except np.linalg.LinAlgError:
-        cov = np.full_like(info_obs, np.nan)
-        warnings.warn("the observed-data information is not positive definite: no standard "
-                      "errors", ConvergenceWarning, stacklevel=3)
-    # the last sample's θ (statnet's "hotelling" rule), plus its step ("hummel")
-    theta = np.asarray(history[-1]["theta"], dtype=float)
-    if step is not None:
-        theta = theta + step
+    warn = []
+    if interrupted:
+        it = len(history) - n_before
+        warn.append(f"interrupted by the user after {it} iteration(s): " + (
+            f"the estimates are the start ({init_method}), standard errors NA"
+            if sample is None else "the estimates are the θ of the last finished sample")
+            + "; NOT converged")
+    elif not converged:
+        warn.append(f"the missing-data MCMC-MLE did not converge in {maxit} iterations")
+    for msg in warn:
+        warnings.warn(msg, ConvergenceWarning, stacklevel=3)
+    if sample is None:           # interrupted before the first sample: the start
+        cov = np.full((len(theta), len(theta)), np.nan)
+    else:
+        # the last sample's θ (statnet's "hotelling" rule), plus its step ("hummel");
+        # information there: complete-data minus missing-data covariance of the
+        # last samples (importance-weighted to the estimate after a final step)
+        theta, chains_u, chains_c = sample
+        if step is not None:
+            theta = theta + step
+        info_obs = _weighted_cov(chains_u, step) - _weighted_cov(chains_c, step)
+        try:
+            cov = np.linalg.inv(info_obs)
+            if np.any(np.diag(cov) <= 0):
+                raise np.linalg.LinAlgError
+        except np.linalg.LinAlgError:
+            cov = np.full_like(info_obs, np.nan)
+            warnings.warn("the observed-data information is not positive definite: no "
+                          "standard errors", ConvergenceWarning, stacklevel=3)
     loglik = loglik_se = None
-    if eval_loglik:
+    if eval_loglik and not interrupted:
+        from ..utils.longrun import catch_interrupt
         from .loglik import bridge_loglik
-        loglik, loglik_se = bridge_loglik(
-            model, theta, g_obs, starts_u, rng, samplesize=max(64, samplesize // 8),
-            interval=interval, n_jobs=n_jobs, proposal=proposal, backend=backend, cond=cond,
-            cond_starts=starts_c, cond_interval=obs_interval or max(8, interval // 4))
+        with catch_interrupt() as stop:     # Ctrl-C here keeps the fit, its loglik NA
+            loglik, loglik_se = bridge_loglik(
+                model, theta, g_obs, starts_u, rng, samplesize=max(64, samplesize // 8),
+                interval=interval, n_jobs=n_jobs, proposal=proposal, backend=backend,
+                cond=cond, cond_starts=starts_c,
+                cond_interval=obs_interval or max(8, interval // 4))
+        if stop.interrupted:
+            loglik = loglik_se = None
+            warn.append("interrupted by the user while bridge-sampling the log-likelihood: "
+                        "the fit is complete, its log-likelihood is NA")
+            warnings.warn(warn[-1], ConvergenceWarning, stacklevel=3)
     return ERGMResults(
         theta, cov, model.labels, method="mcmle", loglik=loglik, nobs=space.n_free,
         loglik_kind="bridge" if loglik is not None else None, loglik_mcse=loglik_se,
-        converged=converged, n_iter=it, seconds=time.perf_counter() - t0, se_kind="naive",
+        converged=converged and not interrupted, n_iter=it, seconds=time.perf_counter() - t0,
+        se_kind="naive", warnings=warn,
         info={"history": history, "init_method": init_method, "n_missing": space.n_missing,
+              "interrupted": interrupted,
               "missing_data": "observed-data likelihood (Handcock & Gile 2010)"},
         formula=model.formula, network=model.network, model=model,
         dyad_independent=bool(getattr(model, "dyad_independent", False)))
