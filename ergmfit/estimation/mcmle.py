@@ -57,7 +57,9 @@ from .stepping import (ellipsoid_step, hotelling_pvalue, hummel_step, in_convex_
                        is_ess_fraction, maximize_is_loglik, _is_weights)
 from ..utils.longrun import Checkpoint, Progress, catch_interrupt, read_json
 from ..utils.validation import check_params, check_random_state
-from .curved import MAX_DECAY_STEP, maximize_curved_is_loglik, projector as _projector
+from .curved import (MAX_DECAY_STEP, first_interval as _first_interval,
+                     first_sample_ok as _first_sample_ok, maximize_curved_is_loglik,
+                     projector as _projector, times_jacobian as _times_jacobian)
 from .base import Estimator, Setting, boolean, choice, integer, number
 from .loglik import bridge_loglik, dyad_independent_loglik  # noqa: F401 (public here too)
 
@@ -391,7 +393,9 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
         At most this many iterations (statnet's ``MCMLE.maxit``, 60).
     samplesize, interval, burnin : int
         MCMC sample per iteration, proposals between draws and before the first
-        (default burnin 16 × interval, as statnet).
+        (default burnin 16 × interval, as statnet).  A curved model's first sample
+        is a pilot at ``min_interval``, forgotten (redrawn at ``interval``) when short of
+        ``target_ess`` (see :func:`ergmfit.estimation.curved.first_sample_ok`).
     n_chains, n_jobs : int
         Chains per iteration (default: ``n_jobs``) and parallel processes.
     min_is_ess : float
@@ -469,6 +473,9 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
     else:
         theta = check_params(init, model.labels, "init")
     timings["start"] = time.process_time() - c0
+    pilot = None        # curved: the first sample at the smallest interval, a pilot
+    if getattr(model, "curved", False) and resume is None and min_interval < interval:
+        pilot, interval = interval, _first_interval(interval, min_interval)
     starts = [None] * n_chains
     progress = Progress(maxit, "MCMLE", unit="it", enabled=verbose)
     store = None
@@ -485,9 +492,21 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
         final = False       # this iteration is the boosted last one
         for it in range(1, maxit + 1):
             size = samplesize * (last_boost if final else 1)
+            if pilot is not None and it == 1:       # curved: see curved.first_sample_ok
+                before = (rng.bit_generator.state, starts)
             chains, starts, acc = run_chains(model, theta, size, burnin, interval, starts,
                                              n_chains=n_chains, n_jobs=n_jobs, random_state=rng,
                                              proposal=proposal, backend=backend)
+            if pilot is not None and it == 1 and not _first_sample_ok(
+                    par, theta, chains, target_ess, MIN_ESS_SHARE):
+                # a pilot short of effective draws leaves no trace: the first sample
+                # is drawn as without it (same start, burn-in and random numbers)
+                rng.bit_generator.state, starts = before
+                interval = pilot
+                chains, starts, acc = run_chains(model, theta, size, burnin, interval, starts,
+                                                 n_chains=n_chains, n_jobs=n_jobs,
+                                                 random_state=rng, proposal=proposal,
+                                                 backend=backend)
             sample_theta = theta.copy()        # where this sample was drawn
             # a curved model's canonical statistics (e.g. 30 ESP counts, many
             # nearly constant) are judged in the directions of its parameters,
@@ -626,7 +645,7 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
     w = _is_weights(Z, par.eta(theta) - par.eta(sample_theta))
     # J' C J as the covariance of Z J (p columns, not the q canonical ones)
     J = None if par.linear else par.jacobian(theta)
-    ZJ = Z if J is None else Z @ J
+    ZJ = Z if J is None else _times_jacobian(Z, J)
     mu = w @ ZJ
     info = (ZJ - mu).T @ ((ZJ - mu) * w[:, None])
     try:
@@ -634,7 +653,7 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
     except np.linalg.LinAlgError:
         raise DegenerateModelError("the Fisher information is singular: some statistics are "
                                    "linear combinations of others; remove a redundant term") from None
-    V = batch_means_cov(chains_z if J is None else [c @ J for c in chains_z])
+    V = batch_means_cov(chains_z if J is None else [_times_jacobian(c, J) for c in chains_z])
     cov_mc = cov_model @ V @ cov_model
     cov = cov_model + cov_mc
     timings["iterations"] = time.process_time() - c0 - timings["start"]
