@@ -349,7 +349,8 @@ def expert_advice(par, paths, history, running=None):
             v = _sane(curve, [d[0] if d_lab == running else d[-1]], [])
         fixes.append(f"{w_lab}({v:.3g}, fixed=TRUE)")
         low = 0.5 if curve.decay_name == "decay" else 2.0
-        inits.append(f"{d_lab}={min(v, low) if v > 0 else low:.3g}")
+        moved = running is None or d_lab == running
+        inits.append(f"{d_lab}={(min(v, low) if v > 0 else low) if moved else v:.3g}")
     return (f"What to try: fix the decay at its last sane value ({', '.join(fixes)}); or "
             f"start the decay elsewhere with init= (NaN for the other parameters, e.g. "
             f"{', '.join(inits)}); or more MCMC (a larger interval and samplesize)")
@@ -441,10 +442,9 @@ def check_runoff(model, history, theta, chains=None, g_obs=None, D=None):
                and np.max(np.abs(h["t_mean"])) > STALL_T for h in last):
             facts = _t_summary(model, chains, g_obs, D) if chains is not None else ""
             why = (f"MCMC-MLE stalled: in iterations {last[0]['iteration']}-"
-                   f"{last[-1]['iteration']} the simulated networks stayed far from the "
-                   f"observed ones ({facts or 'sample means more than 5 sd away'}) and the "
-                   f"step towards them was at most {max(h['gamma'] for h in last):.1%} of "
-                   "the way")
+                   f"{last[-1]['iteration']} the sample stayed far from the observed "
+                   f"network ({facts or 'its means more than 5 sd away'}) and the step "
+                   f"towards it was at most {max(h['gamma'] for h in last):.1%} of the way")
             near = [h for h in recs[:-STALL_ITERS]
                     if "t_mean" in h and np.max(np.abs(h["t_mean"])) <= 3]
             if near:
