@@ -69,7 +69,7 @@ MIXES = [(1, 2), (2, 3), (3, 4)]
 DEVIATIONS = [
     "the signs of θ: alternating in lexicographic pair order (the paper: 'half +1 and half "
     "-1', not which); the claims are also checked on random sign patterns",
-    "cost counted as Σ_j λ_j 2^|A_j| configurations per observation (the paper gives no "
+    "cost counted as Σ_j λ_j 2^size(A_j) configurations per observation (the paper gives no "
     "formula for its 'computation')",
     "the Monte Carlo check of the variance formula is ours (the paper's figure is eq. 14 only)",
 ] + (["QUICK: 11 α values, 4 sign patterns, 2 seeds x 8 replications at α = 0.3"]
