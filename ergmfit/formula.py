@@ -389,9 +389,9 @@ class _Parser:
                         self.i += 1
                     self._capture()
                     return RCode(self.text[pos:self.peek()[2]].strip())
-                if val in ("list", "matrix"):
+                if val in ("list", "matrix", "rbind", "cbind"):
                     args, kwargs = self._call_args(val)
-                    if val == "matrix":
+                    if val != "list":    # a matrix, evaluated where it is used (r_value)
                         return RCode(self.text[pos:self.toks[self.i - 1][2] + 1])
                     return kwargs if kwargs and not args else args + list(kwargs.values())
                 if low in _FUNCS:

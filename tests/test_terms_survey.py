@@ -172,6 +172,22 @@ def test_sum_vector_and_matrix_weights_values():
             ef.ERGM("flomarriage", bad)
 
 
+def test_sum_rbind_and_cbind_weights():
+    s = ef.ERGM("flomarriage", "edges + triangle + kstar(2)").statistics()
+    e, t, k = s["edges"], s["triangle"], s["kstar2"]
+    want = {"Sum~w1": e + t, "Sum~w2": 2 * k}
+    for w in ("rbind(c(1, 1, 0), c(0, 0, 2))", "cbind(c(1, 0), c(1, 0), c(0, 2))",
+              "matrix(c(1, 0, 1, 0, 0, 2), 2, 3)"):
+        got = ef.ERGM("flomarriage", f"Sum({w} ~ edges + triangle + kstar(2), label='w')")
+        assert got.statistics() == want, w
+    assert ef.ERGM("flomarriage", "Prod(list(rbind(c(1, 1)) ~ edges + triangle), label='p')"
+                   ).statistics()["Exp~Sum~p"] == pytest.approx(e * t)
+    with pytest.raises(ErgmfitError, match="needs 3"):
+        ef.ERGM("flomarriage", "Sum(rbind(c(1, 1)) ~ edges + triangle + kstar(2))")
+    check_formula(random_network(1, "undirected"),
+                  "Sum(rbind(c(1, 0, 2), c(0, 1, 1)) ~ edges + triangle + kstar(2), label='w')", 1)
+
+
 # -- R's I() in level arguments: values, not indices ------------------------------------
 
 def test_I_in_levels_selects_by_value():
