@@ -250,7 +250,7 @@ class LinearMRF(MRFEstimator):
             bm, X, w = insts[0]
             if self.n_vars > _exact.MAX_EXACT_VARS:
                 from .junction import fit_ml
-                r = fit_ml(self._junction(), X, kwargs.get("theta0"), w)
+                r = fit_ml(self._junction(), X, kwargs.get("theta0"), w, labels=self.labels)
                 self.coef_, self.loglik_, self.converged_ = r["theta"], r["loglik"], r["converged"]
                 self.n_iter_, self.cov_ = r["n_iter"], r["cov"]
                 return self
