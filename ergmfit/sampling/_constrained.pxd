@@ -1,4 +1,5 @@
 # cython: language_level=3
+cimport cython
 from libc.stdint cimport int64_t, uint8_t
 from ergmfit.sampling._kernelsets cimport KernelSet
 cimport numpy as cnp
@@ -14,6 +15,7 @@ cdef enum:
     MAX_TOGGLES = 6
 
 
+@cython.final
 cdef class ConstrainedProposal(Proposal):
     """Moves that never leave a constrained sample space; see _constrained.pyx."""
     cdef ERGMModel em
@@ -70,6 +72,7 @@ cdef class ConstrainedProposal(Proposal):
     cdef int neighbour_swap(self, RNG* rng, int* ti, int* tj, bint* ton, int64_t* tp) noexcept nogil
 
 
+@cython.final
 cdef class ConstrainedSampler(MHSampler):
     cdef ConstrainedProposal cprop
     # the model's kernels: all, and split in two (see the module's docstring):

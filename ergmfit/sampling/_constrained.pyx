@@ -45,23 +45,22 @@ ratio exact on the restricted space.
 
 Scoring a move of k > 1 toggles exactly needs each change statistic at the
 state the previous toggles left (k toggles applied, undone after a
-rejection).  On sparse networks (``delayed``) the sampler instead splits the
-model, pi(x) = exp(theta_F g_F(x)) exp(theta_D g_D(x)), into the terms whose
-change statistic reads no tie (F: edges, dyadic covariates; their k changes
-taken at the current network add up exactly) and the others (D), and
-accepts in three stages, each exact (detailed balance holds stage by stage):
-1. with min(1, q-ratio exp(theta_F s_F)) (a factorised Metropolis-Hastings
-   step: s_F is the exact change of g_F, so no further correction);
+rejection).  On sparse networks (``delayed``) the sampler splits the model,
+pi(x) = exp(theta_F g_F(x)) exp(theta_D g_D(x)), into the terms whose change
+statistic reads no tie (F: edges, dyadic covariates; their k changes taken at
+the current network add up exactly) and the others (D), and accepts a move
+1. with min(1, q-ratio exp(theta_F s_F)), s_F the exact change of g_F (a
+   factorised Metropolis-Hastings step, exact by itself), then
 2. with min(1, r~), log r~ = theta_D s_D, s_D the sum of the k changes of
-   g_D all taken at the current network (no toggle applied);
-3. only then the move is applied, scored exactly (theta_D times the change
-   of g_D, toggle by toggle: log r) and at the proposed network (the reverse
-   move's r~'), and accepted with min(1, r min(1, r~') / min(1, r~)):
-   delayed acceptance (Christen & Fox 2005).
-Most moves end at stage 1 or 2 without a toggle applied and, with stage 1,
-without the costly terms (gwesp...) computed.  When the toggles do not
-interact, r~ = r and r~' = 1/r and stage 3 always accepts; stage 1 costs
-acceptance only when the F and D changes have opposite signs.
+   g_D all taken at the current network (no toggle applied), then
+3. applies it, scores it exactly (theta_D times the change of g_D, toggle
+   by toggle: log r) and at the proposed network (the reverse move's r~'),
+   and accepts with min(1, r min(1, r~') / min(1, r~)): with stage 2,
+   delayed acceptance (Christen & Fox 2005), exact for any stage 2.
+Most moves end at stage 1 or 2 with no toggle applied and, at stage 1, none
+of the costly terms (gwesp...) computed.  When the toggles do not interact,
+r~' = 1/r~ = 1/r and stage 3 accepts; stage 1 costs acceptance only when the
+F and D changes have opposite signs.
 
 Everything works on node pairs (no dyad-index decoding); the free dyads of a
 restricted space are found in O(1) through a hash table, and free ties are
@@ -597,9 +596,10 @@ cdef class ConstrainedSampler(MHSampler):
             raise ValueError("the proposal walks another compiled model")
         em = self.cprop.em
         free_of_ties = [type(k) in _TIE_FREE for k in em.kernels]
-        ks_init(&self.kall, em, [True] * len(free_of_ties))
-        ks_init(&self.kfree, em, free_of_ties)
-        ks_init(&self.kdep, em, [not f for f in free_of_ties])
+        unit = [type(k) is _dyadic.EdgesKernel for k in em.kernels]
+        ks_init(&self.kall, em, [True] * len(unit), unit)
+        ks_init(&self.kfree, em, free_of_ties, unit)
+        ks_init(&self.kdep, em, [not f for f in free_of_ties], unit)
         m = self.cprop.max_toggles
         self.tbuf = <double*>malloc((m + 1) * max(1, model.n_stats) * sizeof(double))
         self.ti = <int*>malloc(m * sizeof(int))

@@ -9,8 +9,9 @@ from ergmfit.terms._ergm cimport ERGMModel
 
 
 cdef struct KernelSet:
-    # some of a model's term kernels: each one's kernel, its first statistic
-    # and its number of statistics
+    # some of a model's term kernels: each one's kernel (NULL: a kernel whose one
+    # change statistic is always 1, edges), its first statistic and its number
+    # of statistics
     int n
     PyObject** kern
     int* off
@@ -22,7 +23,10 @@ cdef inline void ks_changes(const KernelSet* ks, NetworkState st, int i, int j,
     """The change statistics of the kernels of ks for the dyad (i, j), into their columns of row."""
     cdef int t
     for t in range(ks.n):
-        (<TermKernel>ks.kern[t]).change(st, i, j, row + ks.off[t])
+        if ks.kern[t] == NULL:
+            row[ks.off[t]] = 1.0
+        else:
+            (<TermKernel>ks.kern[t]).change(st, i, j, row + ks.off[t])
 
 
 cdef inline double ks_dot(const KernelSet* ks, const double* theta, const double* row) noexcept nogil:
@@ -35,8 +39,9 @@ cdef inline double ks_dot(const KernelSet* ks, const double* theta, const double
     return s
 
 
-cdef inline int ks_init(KernelSet* ks, ERGMModel em, which) except -1:
-    """ks: the kernels t of em with which[t] true (free with ks_free)."""
+cdef inline int ks_init(KernelSet* ks, ERGMModel em, which, unit) except -1:
+    """ks: the kernels t of em with which[t] true (free with ks_free); those with
+    unit[t] true have one change statistic, always 1 (not called)."""
     cdef int t, m = 0
     ks.kern = <PyObject**>malloc(max(1, em._n_terms) * sizeof(PyObject*))
     ks.off = <int*>malloc(max(1, em._n_terms) * sizeof(int))
@@ -45,7 +50,7 @@ cdef inline int ks_init(KernelSet* ks, ERGMModel em, which) except -1:
         raise MemoryError()
     for t in range(em._n_terms):
         if which[t]:
-            ks.kern[m] = em._kernels[t]
+            ks.kern[m] = NULL if unit[t] else em._kernels[t]
             ks.off[m] = em._offsets[t]
             ks.ns[m] = (<TermKernel>em._kernels[t]).n_stats
             m += 1
