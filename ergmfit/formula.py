@@ -85,6 +85,12 @@ class AsIs(list):
     7 and 9 (``nodes=I(k)``: node k of the whole network)."""
 
 
+class RName(str):
+    """A bare R name given as an argument value (``label=toupper``, ``attr=Grade``).  It is
+    a str, read as the string is everywhere, except where statnet takes a function: there
+    (``Label(~edges, toupper)``) it names one."""
+
+
 @dataclass
 class RCode:
     """An R expression ergmfit does not evaluate (``function(x, n, ...) c(x, 2*x)``)."""
@@ -411,7 +417,7 @@ class _Parser:
                 return _CONSTANTS[low]
             if val == "Inf":                 # R's Inf (statnet: to=+Inf, minpar=-Inf)
                 return math.inf
-            return val
+            return RName(val)
         if kind == "end":
             self.error("the formula ends in the middle of an argument")
         self.error(f"unexpected {val!r}")

@@ -70,22 +70,30 @@ def test_lazega_gwdegree_degenerate_says_why(formula, start):
     assert f"gwdegree.decay went from {start}" in msg
     assert "above the cutoff 30" in msg and "observed 115" in msg
     assert f"gwdegree({start}, fixed=TRUE)" in msg
+    # then restarted, as an expert would, from decay 0.5: degenerate there too
+    assert "Restarted from the fixed-decay MPLE at gwdegree.decay 0.5" in msg
 
 
-def test_samplike_curved_gwesp_stalls_in_the_empty_mode():
-    # statnet: not converged (default) or "did not mix at all" (init); ours: 5 s and
-    # 5,096 RuntimeWarnings, then a decay crawling to 8.3, before this fix
-    msg = _fit_raises("samplike", "edges + mutual + gwesp(fixed=FALSE)", match="stalled")
-    assert "bimodal" in msg and "observed 88" in msg
-
-
-def test_samplike_curved_gwesp_from_decay_half_fits():
-    # statnet errors on init decay 0.5 (its MPLE runs the decay off to 20); ours starts
-    # from the fixed-decay MPLE at 0.5 and converges
-    fit = ef.ERGM("samplike", "edges + mutual + gwesp(fixed=FALSE)").fit(
-        method="mcmle", init=[np.nan, np.nan, np.nan, 0.5], random_state=1, verbose=False,
-        eval_loglik=False)
-    assert fit.converged and fit.info["init_method"] == "MPLE (fixed decays)"
+def test_samplike_curved_gwesp_stall_then_restart_from_decay_half():
+    # statnet: not converged (default) or "did not mix at all" (init); ours before this
+    # fix: 5 s, 5,096 RuntimeWarnings, a decay crawling to 8.3, not converged.  Now the
+    # default start (decay 2) stalls in the almost empty mode within 6 iterations, and the
+    # fit restarts from the fixed-decay MPLE at decay 0.5 -- the fit init=(NA, NA, NA, 0.5)
+    # gives, to the last digit (same random_state)
+    m = ef.ERGM("samplike", "edges + mutual + gwesp(fixed=FALSE)")
+    c0 = time.process_time()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        fit = m.fit(method="mcmle", random_state=1, verbose=False, eval_loglik=False)
+    assert time.process_time() - c0 < 10
+    assert fit.converged and "stalled" in fit.info["fallback"] and "bimodal" in fit.info["fallback"]
+    assert "observed 88" in fit.info["fallback"]
+    assert any("restarted from the fixed-decay MPLE at gwesp.decay 0.5" in w
+               for w in fit.warnings)
+    ref = m.fit(method="mcmle", init=[np.nan, np.nan, np.nan, 0.5], random_state=1,
+                verbose=False, eval_loglik=False)
+    assert ref.converged and ref.info["init_method"] == "MPLE (fixed decays)"
+    np.testing.assert_allclose(np.asarray(fit.params), np.asarray(ref.params), rtol=1e-12)
     assert 0 < fit.params["gwesp.decay"] < 8
 
 

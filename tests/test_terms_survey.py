@@ -230,3 +230,39 @@ def test_mm_margins_values_and_labels():
     for lev in ("u", "v"):
         assert s[f"mm[c={lev},.]"] == s[f"b1factor.c.{lev}"]
         assert s[f"mm[.,c={lev}]"] == s[f"b2factor.c.{lev}"]
+
+
+# -- Label() with a function (statnet: a function or an as_mapper formula of the names) -----
+
+@pytest.mark.parametrize("label, want", [
+    ("toupper", ["EDGES", "KSTAR2"]),
+    ("tolower", ["edges", "kstar2"]),
+    ("~toupper(.)", ["EDGES", "KSTAR2"]),
+    ("~paste0('net.', .x)", ["net.edges", "net.kstar2"]),
+    ("~paste(., 'b', sep = '_')", ["edges_b", "kstar2_b"]),
+    ("~paste('a', ..1)", ["a edges", "a kstar2"]),
+    ("function(x) toupper(paste0(x, '.s'))", ["EDGES.S", "KSTAR2.S"]),
+])
+def test_label_function_forms(label, want):
+    m = ef.ERGM("flomarriage", f"Label(~edges + kstar(2), {label}, pos='append')")
+    plain = ef.ERGM("flomarriage", "edges + kstar(2)").statistics()
+    assert m.statistics() == dict(zip(want, plain.values()))
+
+
+def test_label_string_named_like_a_function_is_a_string():
+    # quoted, 'toupper' is a character label, as in R
+    assert list(ef.ERGM("flomarriage", "Label(~edges, 'toupper')").statistics()) == \
+        ["toupper(edges)"]
+
+
+@pytest.mark.parametrize("label, match", [
+    ("~sub('e', 'E', .)", "'sub' is not supported"),
+    ("function(x, y) x", "one argument"),
+    ("~toupper", "expected '\\('"),
+    ("~paste0(., y)", "'y' is not supported"),
+    ("2 ~ toupper(.)", "left-hand side"),
+])
+def test_label_function_refused_forms_name_the_supported_ones(label, match):
+    with pytest.raises(ErgmfitError, match=match) as err:
+        ef.ERGM("flomarriage", f"Label(~edges, {label})")
+    assert "toupper, tolower" in str(err.value)

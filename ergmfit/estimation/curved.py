@@ -24,10 +24,12 @@ fixed=FALSE)`` starts there) or ``init`` did.
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from scipy import special
 
-from ..exceptions import DegenerateModelError
+from ..exceptions import ConvergenceWarning, DegenerateModelError
 from .stepping import log_mean_exp, weighted_moments
 
 
@@ -401,7 +403,49 @@ def degenerate_sample(model, exc, chains, g_obs, D, history, theta):
     for key in ("retryable", "swing"):
         if getattr(exc, key, False):
             setattr(new, key, True)
+    new.decay_start = [d[0] for _, _, _, d in paths]
     return new
+
+
+# the decays a failed default start is retried from (statnet's users' usual choice)
+RESTART_DECAY = {"decay": 0.5, "lambda": 2.0}
+
+
+def restart(model, settings, first, core):
+    """After ``first`` (a DegenerateModelError of a curved fit from the default start:
+    a degenerate sample or a stall, with its start decays in ``first.decay_start``),
+    fit once more by ``core(model, **settings)`` from the fixed-decay MPLE with every
+    decay at RESTART_DECAY -- what a statnet expert tries first.  samplike
+    ``edges + mutual + gwesp(fixed=FALSE)``: the default start (decay 2, the best
+    fixed-decay pseudo-likelihood of the grid) stalls in the almost empty mode; from
+    decay 0.5, seeds 1-5 converge to gwesp.decay 1.75-1.81.  Returns (core's dict, a
+    note); raises ``first`` when its start had those decays already, or a
+    DegenerateModelError naming both attempts."""
+    from .mple import fit_mple
+    par = model.parameterisation
+    init = np.full(len(model.labels), np.nan)
+    for ps, _, curve in par.curved_terms:
+        init[ps.start + 1] = RESTART_DECAY[curve.decay_name]
+    decays = init[par.decay_indices()]
+    if np.allclose(decays, first.decay_start):
+        raise first
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            start = np.asarray(fit_mple(model, init=init, verbose=False).info["curved_start"],
+                               dtype=float)
+    except (DegenerateModelError, KeyError):
+        raise first from None
+    what = ", ".join(f"{par.param_labels[k]} {v:g}" for k, v in zip(par.decay_indices(), decays))
+    s = dict(settings, init=start)
+    try:
+        out = core(model, **s)
+    except DegenerateModelError as second:
+        raise DegenerateModelError(f"{first} -- Restarted from the fixed-decay MPLE at {what}: "
+                                   f"{second}") from None
+    out["init_method"] = f"MPLE (fixed decays {what}, after a failed start)"
+    return out, (f"the fit from the default start failed ({str(first).split('. ')[0]}); it was "
+                 f"restarted from the fixed-decay MPLE at {what}")
 
 
 def check_runoff(model, history, theta, chains=None, g_obs=None, D=None):
@@ -443,7 +487,7 @@ def check_runoff(model, history, theta, chains=None, g_obs=None, D=None):
             facts = _t_summary(model, chains, g_obs, D) if chains is not None else ""
             why = (f"MCMC-MLE stalled: in iterations {last[0]['iteration']}-"
                    f"{last[-1]['iteration']} the sample stayed far from the observed "
-                   f"network ({facts or 'its means more than 5 sd away'}) and the step "
+                   f"network -- {facts or 'its means more than 5 sd away'} -- and the step "
                    f"towards it was at most {max(h['gamma'] for h in last):.1%} of the way")
             near = [h for h in recs[:-STALL_ITERS]
                     if "t_mean" in h and np.max(np.abs(h["t_mean"])) <= 3]
@@ -453,5 +497,8 @@ def check_runoff(model, history, theta, chains=None, g_obs=None, D=None):
                         "bimodal (near-degenerate) there, and the chain fell into the other mode")
             why += f". {_describe_paths(paths)}"
     if why is not None:
-        raise DegenerateModelError(f"{why}. At ({_theta_text(par, theta)}). "
+        exc = DegenerateModelError(f"{why}. At ({_theta_text(par, theta)}). "
                                    + expert_advice(par, paths, history, running))
+        if running is None:         # a stall: another start may avoid the other mode
+            exc.decay_start = [d[0] for _, _, _, d in paths]
+        raise exc

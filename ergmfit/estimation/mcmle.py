@@ -59,6 +59,7 @@ from ..utils.longrun import Checkpoint, Progress, catch_interrupt, read_json
 from ..utils.validation import check_params, check_random_state
 from .curved import (MAX_DECAY_STEP, check_runoff as _check_runoff,
                      degenerate_sample as _degenerate_sample, gw_advice as _gw_advice,
+                     restart as _restart_decays,
                      first_interval as _first_interval,
                      first_sample_ok as _first_sample_ok, maximize_curved_is_loglik,
                      projector as _projector, times_jacobian as _times_jacobian)
@@ -316,10 +317,16 @@ class MCMLE(Estimator):
                 out = mcmle_core(model, **settings)
             fallback = None
         except DegenerateModelError as exc:
-            if not getattr(exc, "retryable", False) or settings["resume"] is not None:
+            if (getattr(exc, "decay_start", None) is not None and settings["init"] is None
+                    and settings["resume"] is None):
+                # a curved fit failed from its default start: from decays 0.5 (curved.restart)
+                out, fallback = _restart_decays(model, settings, exc,
+                                                lambda m, **s: mcmle_core(m, **s))
+            elif not getattr(exc, "retryable", False) or settings["resume"] is not None:
                 raise
-            out, fallback = _fall_back(model, settings, exc,
-                                       lambda m, **s: mcmle_core(m, **s))
+            else:
+                out, fallback = _fall_back(model, settings, exc,
+                                           lambda m, **s: mcmle_core(m, **s))
         if out["interrupted"]:
             warn = [f"interrupted by the user after {out['n_iter']} iteration(s): not converged"]
         elif not out["converged"]:
