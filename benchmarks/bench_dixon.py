@@ -12,12 +12,15 @@ estimates over the seeds next to their standard errors.
 """
 import argparse
 import os
+import sys
 import time
 import warnings
 
 import numpy as np
 
-import ergmfit as ef
+# this checkout's ergmfit (built in place), not an installed copy
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import ergmfit as ef  # noqa: E402
 
 MODELS = {
     "gwesp": ("edges + mutual + nodematch('grade') + nodematch('race') + nodematch('sex')"
@@ -28,13 +31,13 @@ MODELS = {
 }
 
 
-def run(formula, seed, eval_loglik):
+def run(formula, seed, eval_loglik, verbose=False):
     model = ef.ERGM("faux.dixon.high", formula)
     c0 = time.process_time()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            fit = model.fit(method="mcmle", random_state=seed, verbose=False,
+            fit = model.fit(method="mcmle", random_state=seed, verbose=verbose,
                             eval_loglik=eval_loglik)
         except ef.exceptions.ErgmfitError as exc:
             return None, time.process_time() - c0, f"{type(exc).__name__}: {exc}"
@@ -46,13 +49,15 @@ def main():
     ap.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
     ap.add_argument("--model", choices=["gwesp", "tutorial", "both"], default="both")
     ap.add_argument("--eval-loglik", action="store_true")
+    ap.add_argument("--verbose", action="store_true", help="MCMC-MLE's progress bars")
     a = ap.parse_args()
+    print(f"ergmfit from {os.path.dirname(ef.__file__)}")
     names = ["gwesp", "tutorial"] if a.model == "both" else [a.model]
     for name in names:
         print(f"\n== faux.dixon.high ~ {MODELS[name]}")
         fits = []
         for seed in a.seeds:
-            fit, cpu, err = run(MODELS[name], seed, a.eval_loglik)
+            fit, cpu, err = run(MODELS[name], seed, a.eval_loglik, a.verbose)
             load = os.getloadavg()[0]
             if err:
                 print(f"seed {seed}: FAILED after {cpu:.0f} CPU s (load {load:.1f}): {err[:400]}")
