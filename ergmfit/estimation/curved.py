@@ -411,7 +411,7 @@ def degenerate_sample(model, exc, chains, g_obs, D, history, theta):
 RESTART_DECAY = {"decay": 0.5, "lambda": 2.0}
 
 
-def restart(model, settings, first, core):
+def restart(model, settings, first, core, fit_mple):
     """After ``first`` (a DegenerateModelError of a curved fit from the default start:
     a degenerate sample or a stall, with its start decays in ``first.decay_start``),
     fit once more by ``core(model, **settings)`` from the fixed-decay MPLE with every
@@ -420,8 +420,8 @@ def restart(model, settings, first, core):
     fixed-decay pseudo-likelihood of the grid) stalls in the almost empty mode; from
     decay 0.5, seeds 1-5 converge to gwesp.decay 1.75-1.81.  Returns (core's dict, a
     note); raises ``first`` when its start had those decays already, or a
-    DegenerateModelError naming both attempts."""
-    from .mple import fit_mple
+    DegenerateModelError naming both attempts.  ``fit_mple`` is passed in by the caller
+    (this module stays below ``mple`` in the import graph)."""
     par = model.parameterisation
     init = np.full(len(model.labels), np.nan)
     for ps, _, curve in par.curved_terms:

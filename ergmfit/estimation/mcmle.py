@@ -320,8 +320,9 @@ class MCMLE(Estimator):
             if (getattr(exc, "decay_start", None) is not None and settings["init"] is None
                     and settings["resume"] is None):
                 # a curved fit failed from its default start: from decays 0.5 (curved.restart)
+                from .mple import fit_mple
                 out, fallback = _restart_decays(model, settings, exc,
-                                                lambda m, **s: mcmle_core(m, **s))
+                                                lambda m, **s: mcmle_core(m, **s), fit_mple)
             elif not getattr(exc, "retryable", False) or settings["resume"] is not None:
                 raise
             else:
