@@ -29,7 +29,8 @@ _ENDS = {MODE_UND: "both", MODE_IN: "head", MODE_OUT: "tail"}
 
 _STAR_PARAMS = [Param("k", doc="star size(s): an integer or a list of integers >= 1"),
                 Param("attr", None, doc="count only stars whose nodes all share this attribute"),
-                Param("levels", None, doc="not supported (all levels)")]
+                Param("levels", None, doc="with attr: the levels counted; the others are "
+                      "pooled into one class, as statnet does")]
 _DEGREE_PARAMS = [Param("d", doc="degree(s): an integer or a list of integers >= 0"),
                   Param("by", None, doc="one set of counts per level of this attribute"),
                   Param("homophily", False, doc="with by: degree among same-level neighbours"),
@@ -62,15 +63,13 @@ def _curved_degrees(net, name, decay, cutoff, mode, curve_cls, limit, start_min=
 
 def _no_levels(name, levels):
     if levels is not None:
-        raise TermError(f"term {name}: the levels argument is not supported yet (all levels "
-                        "are used)" if name.endswith("star") else
-                        f"term {name}: levels selects levels of attr=; give attr=")
+        raise TermError(f"term {name}: levels selects levels of attr=; give attr=")
 
 
 def _stars(net, name, k, mode, attr=None, levels=None):
-    _no_levels(name, levels)
     if attr is not None:
-        return degfun.star_attr(net, name, k, attr, _ENDS[mode])
+        return degfun.star_attr(net, name, k, attr, _ENDS[mode], levels=levels)
+    _no_levels(name, levels)
     ks = as_int_list(k, f"term {name}: k", minimum=1)
     return Term(name, [f"{name}{v}" for v in ks], StarKernel(ks, mode))
 
