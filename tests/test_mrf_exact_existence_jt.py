@@ -19,6 +19,7 @@ def test_max_product_and_oracle_agree_with_enumeration():
         th = rng.normal(size=G.shape[1])
         x, best = jt.max_state(th)
         assert np.isclose(best, (G @ th).max()) and np.isclose(jt.statistics(x[None])[0] @ th, best)
+    G = np.c_[G, G[:, 0] + G[:, 7], np.ones(len(G))]   # a dependent and a constant column
     n_none = 0
     for rep in range(12):                       # observed states: few, often on a face
         c = np.zeros(len(G))
@@ -62,3 +63,18 @@ def test_junction_tree_exact_fit_checks_existence():
         m.fit(Z, method="exact")
     Y = m.sample(200, theta=np.array([-0.3, 0.6]), random_state=4)
     assert np.all(np.abs(m.fit(Y, method="exact").coef_ - [-0.3, 0.6]) < 0.4)
+
+
+@pytest.mark.parametrize("nobs, seed", [(20, 1), (40, 1), (40, 2)])
+def test_junction_tree_check_matches_the_tree_criterion(nobs, seed):
+    """Untied 0/1 Ising on a 30-node path (59 statistics, more than the observations):
+    the MLE of a tree model exists iff every edge's 2x2 table is positive."""
+    m = IsingModel(nx.path_graph(30), coding="01", tied=False, fields=True)
+    X = m.sample(nobs, theta=np.r_[np.zeros(30), np.full(29, 0.3)], random_state=seed)
+    exists = all(len(set(zip(X[:, i], X[:, i + 1]))) == 4 for i in range(29))
+    try:
+        fit_ml(m, X)
+        found = True
+    except DegenerateModelError:
+        found = False
+    assert found == exists
