@@ -56,6 +56,10 @@ def test_junction_tree_exact_fit_checks_existence():
     with pytest.raises(DegenerateModelError, match="does not exist.*combination.*field.*coupling"):
         m.fit(X, method="exact")
     assert np.all(np.isfinite(fit_ml(m, X, nonexistent="ignore")["theta"]))
+    # the model's fit takes the option too (both sizes)
+    assert np.all(np.isfinite(m.fit(X, method="exact", nonexistent="ignore").coef_))
+    small = IsingModel(nx.path_graph(5), coding="01", tied=True, fields=True)
+    assert np.all(np.isfinite(small.fit(X[:, :5], method="exact", nonexistent="ignore").coef_))
     Z = X.copy()
     Z[:, 1::2] = 0                               # never two adjacent 1s: coupling -> -Inf
     Z[0] = 0
