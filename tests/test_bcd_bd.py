@@ -15,8 +15,8 @@ from scipy import optimize, special, stats
 import ergmfit as ef
 from ergmfit.estimation.blocks import bounded_kernel
 from ergmfit.exceptions import FormulaError, NetworkError, SettingsError
-from ergmfit.sampling._blocks import (BlockGibbsSampler, DegreeBounded, Enumeration,
-                                      UniformBlocks)
+from ergmfit.sampling._blocks import BlockGibbsSampler, Enumeration, UniformBlocks
+from ergmfit.sampling._bounded import DegreeBounded
 from ergmfit.sampling.space import var_pairs
 from ergmfit.utils.validation import seed_words
 

@@ -240,7 +240,8 @@ class BCD(Estimator):
         return P
 
     def fit(self, model) -> ERGMResults:
-        from ..sampling._blocks import DegreeBounded, Enumeration, bcd_loop
+        from ..sampling._blocks import Enumeration, bcd_loop
+        from ..sampling._bounded import DegreeBounded
         from .mcle import free_variables, make_chooser
         t_start = time.perf_counter()
         rng = check_random_state(self.random_state)

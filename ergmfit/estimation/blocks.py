@@ -77,13 +77,13 @@ def bounded_only(space) -> bool:
 
 def bounded_kernel(model, max_size):
     """For a model under degree bounds (``bd``): the compiled block kernel
-    (:class:`~ergmfit.sampling._blocks.DegreeBounded`, blocks of up to
+    (:class:`~ergmfit.sampling._bounded.DegreeBounded`, blocks of up to
     ``max_size`` variables) whose conditionals leave out the configurations
     that break a bound; None without bounds."""
     space = getattr(model, "sample_space", None)
     if space is None or not bounded_only(space):
         return None
-    from ..sampling._blocks import DegreeBounded
+    from ..sampling._bounded import DegreeBounded
     net = space.network
     lo_o, hi_o, lo_i, hi_i = space.bounds
     return DegreeBounded(int(max_size), lo_o, hi_o, lo_i, hi_i, bool(net.directed))

@@ -44,20 +44,9 @@ cdef class Enumeration(BlockKernel):
     cdef int cap_p
     cdef int _ensure(self, int p, int k) noexcept nogil
     cdef int64_t walk(self, BinaryModel m, const int64_t* block, int k, int p) noexcept nogil
-
-
-cdef class DegreeBounded(Enumeration):
-    """Enumeration restricted to the configurations that keep every degree
-    within per-node bounds (``bd``): the others get probability 0."""
-    cdef int n_nodes
-    cdef bint directed
-    cdef int* lo            # 2 n: out-bounds, then in-bounds (undirected: degree bounds twice)
-    cdef int* hi
-    cdef unsigned char* ok  # 2^k feasibility of the configurations
-    cdef int cap_ok
-    cdef int* scratch       # 9 * max_size ints
-    cdef int mask(self, ERGMModel m, const int64_t* block, int k) noexcept nogil
-    cdef int _bad(self, int v, int dout, int din) noexcept nogil
+    cdef int update_with(self, BinaryModel m, const int64_t* block, int k, const double* theta,
+                         const unsigned char* ok, RNG* rng, double* delta, double* expect,
+                         double* logp) noexcept nogil
 
 
 from ergmfit.sampling._choosers cimport BlockChooser, ListBlocks  # noqa (re-exported)
