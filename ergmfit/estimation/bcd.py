@@ -60,6 +60,13 @@ by J's left inverse.  The start and the "mple" preconditioner are the
 curved MPLE's; decays stay at or above their bounds and move at most
 ``MAX_DECAY_STEP`` per chunk.
 
+Constraints: dyad-set constraints restrict the blocks to free dyads; under
+degree bounds (``bd``) each block is drawn from its conditional restricted to
+the configurations that keep every degree within its bounds
+(:class:`ergmfit.sampling._bounded.DegreeBounded`), and ``precondition="mple"``
+uses the constrained composite information of the chooser's blocks at the
+start (the unconstrained MPLE's overstates it: steps too short).
+
 Standard errors: ``cov="none"`` (default; the summary shows NA) or
 ``cov="godambe"``: the sandwich covariance of the composite likelihood the
 run maximises, estimated at the BCD estimate over ``cov_blocks`` blocks drawn
