@@ -157,6 +157,17 @@ def dixon_part():
     else:
         print("note: Equilibrium Expectation (method='ee') is not available in this build; "
               "the goodness of fit below is of the MPLE.")
+    if not QUICK:       # MCMC-MLE on this network takes about a CPU minute (#22)
+        print("\nMCMC-MLE (method='mcmle'): from the MPLE the simulated networks swing between\n"
+              "far fewer and far more ties than observed (the MLE lies next to a phase transition\n"
+              "of the model), so the fit restarts from the EE estimate, as its note says:")
+        mcmle = fit_and_report(model, "mcmle", **MCMLE)
+        columns["MCMC-MLE"] = ours(mcmle)
+        if mcmle.info.get("fallback"):
+            print("  note: " + mcmle.info["fallback"].split("); ")[-1])
+        print(f"  converged: {mcmle.converged}")
+        if mcmle.converged:
+            fit = mcmle
     print("\nEstimates (standard errors):")
     side_by_side(model.labels, columns)
     gof = fit.gof(n_sim=N_SIM, random_state=SEED + 2)
