@@ -1,6 +1,6 @@
 # cython: language_level=3
 cimport cython
-from libc.stdint cimport int64_t, uint64_t, uint16_t
+from libc.stdint cimport int64_t, uint64_t, uint32_t, uint16_t
 from ergmfit.core._hashmap cimport (
     TieMap, TieSlot, CountMap, tiemap_find, tiemap_home, countmap_get, mix64,
 )
@@ -191,6 +191,31 @@ cdef class NetworkState:
             __builtin_prefetch(self.orec(j))
         self.prefetch_tie(i, j)
         self.prefetch_otp(i, j)
+
+    # The dyad a uniform draw of the word r names (i != j; i < j when
+    # undirected): ERGMModel.random_var draws it, and a look-ahead prefetches it
+    cdef inline void word_dyad(self, uint64_t r, int* i, int* j) noexcept nogil:
+        cdef int a = <int>(((r >> 32) * <uint64_t>self.n) >> 32)
+        cdef int b = <int>(((<uint64_t><uint32_t>r) * <uint64_t>(self.n - 1)) >> 32)
+        if b >= a:
+            b += 1
+        if not self.directed and a > b:
+            a, b = b, a
+        i[0] = a
+        j[0] = b
+    # Look-ahead of a proposal to come (see BinaryModel.lookahead): the k-th tie's
+    # tie-list entries (deep False), or that tie's records and hash slot, read from
+    # the entries (deep True; k < n_ties); the state is worth it on hash storage
+    cdef inline void prefetch_kth(self, int64_t k, bint deep) noexcept nogil:
+        if deep:
+            self.prefetch_dyad(self.tail[k], self.head[k])
+        else:
+            __builtin_prefetch(&self.tail[k])
+            __builtin_prefetch(&self.head[k])
+    cdef inline void prefetch_word(self, uint64_t r) noexcept nogil:
+        cdef int i, j
+        self.word_dyad(r, &i, &j)
+        self.prefetch_dyad(i, j)
 
     # ... and of the first line of v's record(s) only (streams of many nodes)
     cdef inline void prefetch_node(self, int v) noexcept nogil:

@@ -156,16 +156,19 @@ cdef class ERGMModel(BinaryModel):
 
     cdef int64_t random_var(self, RNG* rng) noexcept nogil:
         # draw the dyad directly: no index decoding
-        cdef int n = self.state.n
-        cdef uint64_t r = rng_next(rng)
-        cdef int i = <int>(((r >> 32) * <uint64_t>n) >> 32)
-        cdef int j = <int>(((<uint64_t><uint32_t>r) * <uint64_t>(n - 1)) >> 32)
-        cdef int t
-        if j >= i:
-            j += 1
-        if not self.state.directed and i > j:
-            t = i; i = j; j = t
+        cdef int i, j
+        self.state.word_dyad(rng_next(rng), &i, &j)
         return self.proposed_var(i, j)
+
+    # look-ahead (BinaryModel): on hash storage, which outgrows the caches
+    cdef bint lookahead(self) noexcept nogil:
+        return self.state.adj == NULL
+
+    cdef void prefetch_on(self, int64_t k, bint deep) noexcept nogil:
+        self.state.prefetch_kth(k, deep)
+
+    cdef void prefetch_word(self, uint64_t r) noexcept nogil:
+        self.state.prefetch_word(r)
 
     cdef int64_t proposed_var(self, int i, int j) noexcept nogil:
         # the variable of (i, j), kept as the last decoded one: a proposal that
