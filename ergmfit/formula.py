@@ -8,7 +8,7 @@ Grammar (statnet's right-hand side, with Python spellings accepted too)::
     expr    := sum [':' sum]                     # 0:4 -> [0, 1, 2, 3, 4]
     sum     := product (('+' | '-') product)*
     product := unary (('*' | '/') unary)*
-    unary   := '-' unary | atom
+    unary   := ('-' | '+') unary | atom                # Inf is R's Inf
     atom    := NUMBER | STRING | TRUE | FALSE | NULL | NAME
              | '[' [expr (',' expr)*] ']' | 'c(' ... ')' | 'I(' expr ')'
              | ('log' | 'exp' | 'sqrt') '(' expr ')' | '(' expr ')'
@@ -77,6 +77,12 @@ class FormulaArg:
     def compact(self) -> str:
         """The text without blanks outside strings, as statnet prints it in labels."""
         return _compact(self.text)
+
+
+class AsIs(list):
+    """R's ``I(...)`` around argument values: meant literally.  statnet reads numbers in
+    ``levels=`` as indices into the sorted levels, but ``I(c(7, 9))`` as the level values
+    7 and 9 (``nodes=I(k)``: node k of the whole network)."""
 
 
 @dataclass
@@ -332,6 +338,12 @@ class _Parser:
             if isinstance(v, list):          # -(2:3), -c(1, 2): statnet's "drop these levels"
                 return [-self._num(x, "-") for x in v]
             return -self._num(v, "-")
+        if self.peek()[1] == "+" and self.peek()[0] == "op":     # R's unary plus: +Inf
+            self.take("+")
+            self._enter()
+            v = self.unary()
+            self.depth -= 1
+            return [self._num(x, "+") for x in v] if isinstance(v, list) else self._num(v, "+")
         return self.atom()
 
     def atom(self):
@@ -365,7 +377,7 @@ class _Parser:
                 if low == "i":
                     v = self.expr()
                     self.take(")")
-                    return v
+                    return AsIs(v) if isinstance(v, list) else AsIs([v])
                 if val == "function":
                     depth = 1                # skip the argument list, then the body
                     while depth:
@@ -397,6 +409,8 @@ class _Parser:
             if low in _CONSTANTS and val in ("TRUE", "FALSE", "T", "F", "True", "False",
                                              "NULL", "None", "true", "false"):
                 return _CONSTANTS[low]
+            if val == "Inf":                 # R's Inf (statnet: to=+Inf, minpar=-Inf)
+                return math.inf
             return val
         if kind == "end":
             self.error("the formula ends in the middle of an argument")
@@ -449,4 +463,31 @@ def parse_formula(text: str) -> list:
     """
     if not isinstance(text, str):
         raise FormulaError(f"a formula must be a string, got {type(text).__name__}")
-    return _Parser(text).formula()
+    return _splice(_Parser(text).formula(), 0)
+
+
+def _splice(calls, depth):
+    """statnet's ``I()`` term (in ergm 4.12's term index): ``I(~a + b)``, ``I("a + b")`` or
+    ``I(c("a", "b"))`` stands for the terms it holds, written in its place."""
+    if not any(c.name == "I" for c in calls):
+        return calls
+    if depth >= MAX_DEPTH:
+        raise FormulaError(f"I() terms are nested more than {MAX_DEPTH} deep")
+    out = []
+    for c in calls:
+        if c.name != "I":
+            out.append(c)
+            continue
+        if len(c.args) != 1 or c.kwargs:
+            raise FormulaError("I() takes one formula or character vector of terms, "
+                               f"got {c.text!r}")
+        arg = c.args[0]
+        texts = [arg.text] if isinstance(arg, FormulaArg) else [arg] if isinstance(arg, str) \
+            else arg if isinstance(arg, list) and arg and all(isinstance(v, str) for v in arg) \
+            else None
+        if texts is None:
+            raise FormulaError("I() takes one formula or character vector of terms, "
+                               f"got {c.text!r}")
+        for t in texts:
+            out.extend(_splice(_Parser(t).formula(), depth + 1))
+    return out

@@ -139,7 +139,7 @@ def test_curve_map_that_is_not_affine_gives_statistics_but_not_fits():
 @pytest.mark.parametrize("formula, msg", [
     ('Curve(~edges, params=c("a"), map="seq")', "named maps"),
     ('Curve(~edges, params=c("a"), map="rep", maxpar=1)', "maxpar"),
-    ('Curve(~gwesp(fixed=FALSE), params=c("a"), map="rep")', "curved terms"),
+    ('Curve(~Offset(~edges, -1), params=c("a"), map="rep")', "inside Curve"),
     ('Curve(~edges, map="rep")', "params"),
 ])
 def test_curve_errors(formula, msg):

@@ -64,13 +64,19 @@ def exchange_block(MHSampler sampler, double[:, ::1] theta, double[::1] lp,
     holds each chain's current value, logu1 the first-stage uniforms), and
     only then is its auxiliary network drawn; the exchange test divides by the
     first stage's ratio (Christen & Fox 2005), so the target is unchanged.
-    ``passed`` counts the first-stage passes of every chain."""
+    ``passed`` counts the first-stage passes of every chain.  A Gaussian first
+    stage is the tuple (prec2, mu2, ls, logu1, passed): the log density
+    -(θ - mu2)' prec2 (θ - mu2) / 2 (the prior included), ls holding each
+    chain's current value."""
     cdef int64_t n = out.shape[0], t, nj, left, chunk
     cdef int H = theta.shape[0], p = theta.shape[1], h, k, a, b, lo, hi
     cdef bint ads = H >= 3
     cdef int rc = 0
     cdef double lp_new, logr, ls_new = 0.0, r1v = 0.0
     cdef bint da = surrogate is not None
+    cdef bint gauss = da and len(surrogate) == 5
+    cdef const double[:, ::1] prec2
+    cdef const double[::1] mu2
     cdef bint persist = gaux is not None
     cdef bint has_gx = gx is not None
     cdef double* dg
@@ -79,7 +85,11 @@ def exchange_block(MHSampler sampler, double[:, ::1] theta, double[::1] lp,
     cdef double[::1] ls
     cdef const double[:, ::1] logu1
     cdef int64_t[::1] passed
-    if da:
+    if gauss:
+        prec2, mu2, ls, logu1, passed = surrogate
+        if prec2.shape[0] != p or prec2.shape[1] != p or mu2.shape[0] != p:
+            raise ValueError("the Gaussian first stage must be (p, p) and (p,)")
+    elif da:
         XW, cc, ss, nn, ls, logu1, passed = surrogate
     cdef double* prop = <double*>malloc(max(1, p) * sizeof(double))
     cdef double* delta = <double*>malloc(max(1, p) * sizeof(double))
@@ -117,7 +127,13 @@ def exchange_block(MHSampler sampler, double[:, ::1] theta, double[::1] lp,
                         for k in range(p):
                             prop[k] = theta[h, k] + eps[t, h, k]
                     lp_new = _quad(prop, &mu[0], &prec[0, 0], p)
-                    if da:
+                    if gauss:
+                        ls_new = _quad(prop, &mu2[0], &prec2[0, 0], p)
+                        r1v = ls_new - ls[h]
+                        if not logu1[t, h] < r1v:
+                            continue            # rejected by the first stage: no network
+                        passed[h] += 1
+                    elif da:
                         ls_new = _surrogate(XW, cc, ss, nn, prop, p)
                         r1v = ls_new + lp_new - ls[h] - lp[h]
                         if not logu1[t, h] < r1v:

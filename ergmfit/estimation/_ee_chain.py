@@ -16,6 +16,7 @@ import numpy as np
 from ..exceptions import CheckpointError, DegenerateModelError
 from ..utils.longrun import Checkpoint, read_npz
 from ..utils.validation import seed_words
+from ._ee_missing import conditional_chain
 from ._ee_parts import SIMS_KIND, _read_sims, _sims_name
 from ._ee_parts import (_constrained_space, _curved_scales, _deaf_to_sigint, _proposal,  # noqa: F401
                         _sim_sampler, _simulate, sim_plan)
@@ -167,6 +168,8 @@ class _ChainCheckpoint:
             arrays.update({f"run{i}.{k}": np.asarray(run[k]) for k in _RUN_ARRAYS})
         arrays.update({f"cur.{k}": np.asarray(v) for k, v in partial.items() if k != "final"})
         arrays["x_on"] = self.bm.on_vars()
+        if self.state.get("cond") is not None:     # missing dyads: the completion (_ee_missing)
+            arrays["y_on"] = self.state["cond"].bm.on_vars()
         meta = {"kind": _CKPT_KIND, "chain": self.chain, "phase": self.phase,
                 "final": bool(partial["final"]), "outer_done": int(self.state["outer_done"]),
                 "V": None if self.ifd is None else float(self.ifd.V),
@@ -427,6 +430,7 @@ def _ee_phase(sampler, theta, dzA, outer, inner, m, upd, cfg, Dvec, dens, arc_co
                 "Dvec": Dvec, "final": final}
 
     checkpoint = state.get("checkpoint")
+    iterate = ee_iterations if state.get("cond") is None else state["cond"].iterations
     P = stage_dz = None
     try:
         ifd = dens is not None
@@ -456,7 +460,7 @@ def _ee_phase(sampler, theta, dzA, outer, inner, m, upd, cfg, Dvec, dens, arc_co
                                           arc_corr, cfg, th_c, dz_c, acc_c, v_c)
                 stage_dz.append(dzq)
             else:
-                ee_iterations(sampler, theta, dzA, inner, m, upd, float(rates[o]),
+                iterate(sampler, theta, dzA, inner, m, upd, float(rates[o]),
                               float(cfg["min_theta"]), float(cfg["aca_ee"]), Dvec,
                               -1 if dens is None else int(dens), float(arc_corr),
                               th_c, dz_c, acc_c, v_c, P)
@@ -638,7 +642,8 @@ def _ee_chain(model, cfg, seed, chain, callback, control):
     if two_phase:
         phases.append(("tnt", int(cfg["tnt_steps"]) if cfg["tnt_steps"] is not None else outer))
     n_planned = sum(n for _, n in phases)
-    state = {"outer_done": 0, "interrupted": False}
+    state = {"outer_done": 0, "interrupted": False,
+             "cond": conditional_chain(model, rng, saved)}     # missing dyads (_ee_missing)
     if curved:
         state["curved"] = _CurvedEE(par, cfg.get("dens_theta"), cfg["dens"])
     runs = []
@@ -735,7 +740,8 @@ def _ee_chain(model, cfg, seed, chain, callback, control):
         # run returns the estimate it gave (a new one would differ)
         sims_saved = _read_sims(cfg["resume"], chain, state["outer_done"])
     if sims_saved is not None and cfg["se"] == "simulate":
-        out["sims"], out["sim_interval"], out["proposals_sim"] = sims_saved
+        out["sims"], out["sim_interval"], out["proposals_sim"], extra = sims_saved
+        out.update(extra)                   # cond_cov: missing dyads (_ee_missing)
     elif cfg["se"] == "simulate" and not interrupted and n_rows >= 4:
         it_idx = np.arange(n_rows) * store_every
         keep = it_idx >= _burnin_iters(cfg["burnin"], done, out["stage_start"])
@@ -749,10 +755,13 @@ def _ee_chain(model, cfg, seed, chain, callback, control):
             draws = _simulate(s2, par.eta(est) if curved else est, n_sim, burn, interval, unit,
                               control, n_planned)
             out["sims"] = out["final_dzA"] + draws
+            if state["cond"] is not None:       # minus the conditional mean (_ee_missing)
+                state["cond"].adjust(out, est, n_sim, interval)
             out["sim_interval"] = int(interval)
             out["proposals_sim"] = int(burn) + int(n_sim) * int(interval)
             if ckpt is not None:
-                ckpt.store.save_npz(_sims_name(chain), {"sims": out["sims"]},
+                ckpt.store.save_npz(_sims_name(chain), {k: out[k] for k in ("sims", "cond_cov")
+                                                        if k in out},
                                     {"kind": SIMS_KIND, "chain": chain,
                                      "outer_done": int(state["outer_done"]),
                                      "interval": int(interval),

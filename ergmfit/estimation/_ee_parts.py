@@ -167,8 +167,8 @@ def _sims_name(chain):
 
 
 def _read_sims(directory, chain, outer_done):
-    """(sims, interval, proposals) a finished chain saved in ``directory``, or
-    None (not saved, or not of this run's last state)."""
+    """(sims, interval, proposals, other arrays) a finished chain saved in
+    ``directory``, or None (not saved, or not of this run's last state)."""
     path = os.path.join(directory, _sims_name(chain))
     if not os.path.exists(path):
         return None
@@ -184,4 +184,5 @@ def _read_sims(directory, chain, outer_done):
     if not ok:
         raise CheckpointError(f"{path} is damaged: not the standard-error simulation of chain "
                               f"{chain} of this run")
-    return np.asarray(sims, dtype=float), interval, proposals
+    return (np.asarray(sims, dtype=float), interval, proposals,
+            {k: np.asarray(v, dtype=float) for k, v in arrays.items() if k != "sims"})

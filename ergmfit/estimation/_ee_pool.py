@@ -55,6 +55,8 @@ def _chain_summary(ch, burnin, inner, polish=False, par=None):
         _curved_sim_summary(res, ch["sims"], est, par, polish)
     elif ch["sims"] is not None and len(ch["sims"]) > p:
         S = np.cov(ch["sims"], rowvar=False).reshape(p, p)
+        if ch.get("cond_cov") is not None:      # missing dyads: the observed-data information
+            S = S - ch["cond_cov"]
         res["fisher"] = S
         res["sim_t"] = t_ratios(ch["sims"])
         res["sim_mean"] = ch["sims"].mean(axis=0)

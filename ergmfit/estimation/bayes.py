@@ -19,7 +19,7 @@ proposes
 with h1 ≠ h2 two other chains picked at random (with fewer than 3 chains the
 ADS term is dropped: a random walk).  Bergm 5.0's defaults are kept for
 ``burnin=100``, ``main_iters=1000``, ``n_chains=2p``, ``gamma=0.5`` and the
-prior N(0, 100 I).  Two defaults differ, both settable to Bergm's:
+prior N(0, 100 I).  Three defaults differ, all settable to Bergm's:
 
 * ``v_proposal=None``: V = (0.2 × the MPLE's standard deviations)² (the MPLE
   covariance scaled), so that every parameter gets noise on its own scale;
@@ -29,19 +29,39 @@ prior N(0, 100 I).  Two defaults differ, both settable to Bergm's:
 * ``aux_iters=None``: measured (Bergm: 1000): the lag at which the
   statistics' autocorrelation falls to 0.05 in a pilot chain, and at least
   one proposal per dyad (:func:`auxiliary_length`).  The pilot runs at the
-  MPLE for the burn-in and again at the population's mean at the end of the
-  burn-in, for the kept iterations (Lazega's covariate model: 3,000-3,900),
-  never fewer than Bergm's 1,000 (flomarriage, whose lag is ~50).  The
-  burn-in's length is capped at max(1000, 6 x dyads) (its draws are
-  discarded, and the MPLE may mix more slowly: Lazega 6,000-7,500).
+  MPLE (with delayed acceptance: at the mode of the Gaussian fitted there)
+  for the burn-in and again at the mean of the burn-in's second half, for
+  the kept iterations, never fewer than Bergm's 1,000 (flomarriage, whose
+  lag is ~50) and never more than max(1000, 6 x dyads), the old default
+  (a note says so when the pilot measured more than 1.5 times that).  The
+  cap: mixing changes fast with θ (Lazega's covariate model: 6,600-7,500
+  at the MPLE, 4,900-6,800 at the likelihood's mode, 3,300-4,000 at the
+  posterior mean) and the burn-in's mean is only within about 0.3 posterior
+  sds of the posterior mean, so the kept length measured there ranged
+  3,700-6,400 over seeds; 3,717-3,780 (the cap) leave the means within
+  0.17 posterior sds and the sds within 8 % of two runs with 15,000, where
+  2,500 leave the means 0.27-0.31 sds off and 3,000 0.17.  Where the chain
+  mixes more slowly than that at the posterior, set ``aux_iters``.
+* ``delayed="auto"``: delayed acceptance, below (Bergm: none, ``False``).
 
-``delayed=True`` screens every proposal first on the adjusted
-pseudo-posterior (:mod:`.bayes_pl`; an MCMC-MLE fit is made for it) and
-draws the auxiliary network only for those that pass; the exchange test then
-divides by the first stage's ratio (delayed acceptance, Christen & Fox 2005),
-so the posterior is unchanged.  It saves auxiliary networks (Lazega: 71 %)
-but lowers the acceptance rate (0.19 -> 0.11): +15 % ESS per CPU second
-there, a loss on flomarriage; hence off by default.
+Delayed acceptance (Christen & Fox 2005), on by default (``delayed="auto"``):
+every proposal is first screened on a Gaussian approximation of the
+posterior, the prior times log L(θ) − log L(θ0) ≈ −(θ−θ0)·m − (θ−θ0)'S(θ−θ0)/2
+with m and S the mean and covariance of g(x) − g(y) in the pilot chain at θ0
+(the MPLE for the burn-in, the population's mean after it: the same pilot
+that measures the auxiliary length), and the auxiliary network is drawn only
+for the proposals that pass; the exchange test then divides by the first
+stage's ratio, so the posterior is unchanged (the first stage is fixed over
+the kept iterations).  An auxiliary network costs thousands of proposals,
+the first stage a few flops, and with a first stage close to the posterior
+about as many proposals pass it as the exchange test would accept: on
+Lazega's covariate model 31 % pass and 30 % of those are accepted, about
+half the exchange algorithm's effective draws per iteration for a third of
+its auxiliary networks.  It applies to models with linear terms, no
+constraint and no missing dyads (``"auto"`` is plain exchange elsewhere;
+``"pilot"`` asks for it); ``delayed=False`` is Bergm's algorithm;
+``delayed=True`` screens on the adjusted pseudo-posterior (:mod:`.bayes_pl`,
+after an MCMC-MLE fit) instead.
 
 Missing dyads (Bergm's ``bergmM``; Koskinen, Robins & Pattison 2010): the
 posterior of θ given the observed dyads is sampled jointly with a completion
@@ -49,9 +69,8 @@ x_h of the missing dyads for every chain: each iteration makes the exchange
 move of θ_h against g(x_h) (the auxiliary network is drawn on all dyads),
 then an imputation step of x_h (``missing_update`` proposals, default the
 number of missing dyads as in Bergm, that toggle only the missing dyads, at
-θ_h).  A checkpoint does not hold the x_h: a resumed run starts them again
-from the network as given (still a valid chain; it re-imputes in a few
-iterations).
+θ_h).  A checkpoint holds every chain's x_h (its ties and g(x_h)), and a
+resumed run continues from them.
 
 Auxiliary chains: ``aux_start="observed"`` (default, Bergm) starts every one
 at the observed network; ``aux_start="last"`` continues from the last
@@ -77,7 +96,8 @@ Long runs: ``verbose=True`` shows a progress bar; Ctrl-C ends the run and
 returns the draws made so far (``info["interrupted"]``, with a warning);
 ``checkpoint=PATH.npz`` saves the state every ``checkpoint_every`` seconds
 and on Ctrl-C, and ``resume=PATH.npz`` continues from it (the continuation
-is a valid chain, though not the same random numbers as an uninterrupted run).
+is a valid chain, though not the same random numbers as an uninterrupted run:
+the MH samplers' own generators are not saved).
 
 The adjusted pseudo-posterior (``method="bayes-pl"``) is in
 :mod:`ergmfit.estimation.bayes_pl`.
@@ -91,16 +111,16 @@ import warnings
 
 import numpy as np
 
-from ..exceptions import CheckpointError, ErgmfitError, SettingsError
+from ..exceptions import ErgmfitError, SettingsError
 from ..results_bayes import BayesResults
-from ..utils.longrun import Checkpoint, Progress, catch_interrupt, read_npz
+from ..utils.longrun import Checkpoint, Progress, catch_interrupt
 from ..utils.validation import check_random_state
 from ._bayes import exchange_block
+from ._bayes_parts import _CHECKPOINT_KIND, _GaussStage, _Imputer, _read_checkpoint, _Surrogate
 from .base import Estimator, Setting, boolean, choice, integer, number
 
 __all__ = ["Bayes", "NormalPrior", "make_prior", "start_centre", "start_population"]
 
-_CHECKPOINT_KIND = "ergmfit-bayes-checkpoint"
 _AUTO_SCALE = 0.2  # v_proposal=None: proposal noise sd = this x the MPLE's sds
 _BLOCK = 10        # iterations per compiled call (Ctrl-C, progress and checkpoints between)
 
@@ -196,7 +216,7 @@ AUX_LEVEL = 0.25
 
 
 def auxiliary_length(model, proposal, rng, eta0, storage=None, n=20000, max_rounds=8,
-                     target=AUX_ACF):
+                     target=AUX_ACF, step=None):
     """Proposals per auxiliary network when ``aux_iters`` is None, measured:
     the lag at which every statistic's autocorrelation, in a stationary
     chain at η0, has fallen to ``AUX_ACF`` (0.05), and at least Bergm's 1,000
@@ -228,10 +248,11 @@ def auxiliary_length(model, proposal, rng, eta0, storage=None, n=20000, max_roun
     smp, _ = fast_sampler(model, proposal, rng, eta0, storage=storage)
     eta0 = np.asarray(eta0, dtype=float)
     smp.run(eta0, 10 * dyads)                       # burn-in from the observed network
-    step = max(1, dyads // 50)
+    step = max(1, dyads // 50) if step is None else max(1, int(step))
     max_lag = max(2, n // 400)      # the chain is at least 400 x the lag found
     for r in range(max_rounds):
         X = smp.sample(eta0, n, 0, step)
+        moments = _moments(eta0, X)
         sd = X.std(axis=0)
         X = (X[:, sd > 0] - X[:, sd > 0].mean(axis=0)) / sd[sd > 0]
         if X.shape[1] == 0:
@@ -244,7 +265,7 @@ def auxiliary_length(model, proposal, rng, eta0, storage=None, n=20000, max_roun
             lag = (int(below[0]) + 1) * step * np.log(target) / np.log(AUX_LEVEL)
             k = max(AUX_FLOOR, dyads, int(np.ceil(lag)))
             return k, {"pilot_lag": int(np.ceil(lag)), "pilot_step": step,
-                       "pilot_rounds": r + 1,
+                       "pilot_rounds": r + 1, "_moments": moments,
                        "rule": f"lag of autocorrelation {target} (at least {AUX_FLOOR} and "
                                "one per dyad)"}
         step *= 4
@@ -294,6 +315,16 @@ def start_population(centre, cov, n_chains, rng):
 # ---------------------------------------------------------------------------
 # the estimator
 # ---------------------------------------------------------------------------
+def _delayed_check(name, value):
+    if isinstance(value, str) and value.lower() in ("auto", "pilot"):
+        return value.lower()
+    try:
+        return boolean(name, value)
+    except SettingsError:
+        raise SettingsError(f"setting {name!r} must be 'auto', 'pilot', True or False, "
+                            f"got {value!r}") from None
+
+
 def _proposal_check(name, value):
     if not isinstance(value, str):
         raise SettingsError(f"setting {name!r} must be a proposal name, got {value!r}")
@@ -344,8 +375,9 @@ class Bayes(Estimator):
         Setting("missing_update", None, integer(1, allow_none=True),
                 "Missing dyads: MH proposals of each imputation step (missingUpdate; "
                 "None: the number of missing dyads)."),
-        Setting("delayed", False, boolean,
-                "Delayed acceptance: screen proposals on the adjusted pseudo-posterior first."),
+        Setting("delayed", "auto", _delayed_check,
+                "Delayed acceptance: screen proposals first on a Gaussian fitted to the pilot "
+                "('pilot'; 'auto': where it applies) or the adjusted pseudo-posterior (True)."),
     )
 
     def _finish_settings(self):
@@ -392,6 +424,8 @@ class Bayes(Estimator):
             aux = self.aux_iters
         elif state is not None and state.get("aux_iters"):
             aux = int(state["aux_iters"])       # a resumed run keeps its length
+        elif self.delayed in ("auto", "pilot") and _linear_unconstrained(model):
+            aux = None          # measured at the first stage's mode (_gauss_first_stage)
         else:
             aux, aux_info = auxiliary_length(model, self.proposal, rng, eta0, storage)
             if self.burnin > 0 and aux > default_aux_iters(model):
@@ -400,24 +434,40 @@ class Bayes(Estimator):
                 aux_info["capped_from"] = aux
                 aux = default_aux_iters(model)
         run = _ExchangeRun(model, sampler, prior, self, rng, theta, out, accepted)
-        run.aux_iters = aux
-        run.storage = storage
-        run.aux_info = aux_info
+        run.aux_iters, run.storage, run.aux_info = aux, storage, aux_info
+        plain = _linear_unconstrained(model)
+        if model.sample_space.n_missing:
+            if self.delayed in (True, "pilot"):
+                raise SettingsError(f"delayed={self.delayed!r} with missing dyads is not "
+                                    "implemented")
+            run.imputer = _Imputer(model, theta.shape[0], self.missing_update, rng,
+                                   *((state["completions"], state["completion_gx"])
+                                     if state is not None and "completions" in state else ()))
+        if self.delayed is True and run.eta is None:
+            run.surrogate = _Surrogate(model, rng, self.verbose)
+        elif self.delayed == "pilot" and not plain:
+            raise SettingsError("delayed='pilot' needs a model with linear terms, no "
+                                "constraint and no missing dyads")
+        elif self.delayed in ("auto", "pilot") and plain:
+            if state is not None and "stage_prec" in state:      # as it was when saved
+                run.surrogate = _GaussStage(state["stage_prec"], state["stage_mu"])
+            elif state is None:
+                _gauss_first_stage(self, run, model, prior, rng, eta0)
         if self.aux_iters is None and it0 <= self.burnin and self.burnin > 0:
-            def remeasure(pop):
-                # the length for the kept iterations, measured at the population's mean
-                # (the MPLE may mix more slowly than the posterior: Lazega 5,500 / 3,300)
+            def remeasure(draws):
+                # the length for the kept iterations, measured at the mean of the burn-in's
+                # second half (the MPLE and the likelihood's mode may mix more slowly than
+                # the posterior: Lazega 6,600-7,500 / 5,000-6,500 / 3,300-4,000)
                 k, info = auxiliary_length(model, self.proposal, rng,
-                                           model.eta(pop.mean(axis=0)), storage)
+                                           model.eta(draws.mean(axis=0)), storage,
+                                           step=max(1, run.aux_info.get("pilot_step", 2) // 2))
                 info["burnin_aux_iters"] = run.aux_iters
+                info.pop("_moments", None)
+                if k > default_aux_iters(model):    # see the module docstring
+                    info["capped_from"], k = k, default_aux_iters(model)
                 run.aux_iters, run.aux_info = k, info
             run.remeasure = remeasure
-        if model.sample_space.n_missing:
-            if self.delayed:
-                raise SettingsError("delayed=True with missing dyads is not implemented")
-            run.imputer = _Imputer(model, theta.shape[0], self.missing_update, rng)
-        if self.delayed and run.eta is None:
-            run.surrogate = _Surrogate(model, rng, self.verbose)
+        aux_info.pop("_moments", None)
         run.eps_chol = np.linalg.cholesky(eps_cov)
         show = self.verbose if self.progress is None else self.progress
         if self.checkpoint is not None:
@@ -443,7 +493,7 @@ class _ExchangeRun:
         # their auxiliary draws go through the sampler's own cd_sample
         self.python_loop = bool(getattr(getattr(model, "sample_space", None), "constrained", False))
         self.checkpoint = None  # a longrun.Checkpoint while one is written
-        self.surrogate = None   # a _Surrogate: delayed acceptance
+        self.surrogate = None   # a _GaussStage or _Surrogate: delayed acceptance
         self.imputer = None     # an _Imputer: missing dyads
         self.remeasure = None   # called with the population at the end of the burn-in
         self.storage = None     # the auxiliary sampler's two-path storage ('held'/'default')
@@ -462,17 +512,21 @@ class _ExchangeRun:
         L = self.eps_chol
         mu, prec = prior.mean, np.ascontiguousarray(prior.precision)
         lp = np.array([prior.logpdf(t) for t in theta])
-        sur = self.surrogate
-        if sur is not None:
-            ls = np.array([sur.loglik(t) for t in theta])
+        sur = None
         bar = Progress(n_total, "bayes", enabled=show)
         bar.update(it0)
         it = it0
         with bar, catch_interrupt() as stop:     # Ctrl-C: the block under way is lost
             while it < n_total:
                 if it == est.burnin and self.remeasure is not None:
-                    self.remeasure(theta)       # the auxiliary length at the population
+                    # the auxiliary length at the second half of the burn-in's draws
+                    self.remeasure(out[it // 2:it].reshape(-1, p))
                 m = min(_BLOCK, n_total - it, (est.burnin - it) if it < est.burnin else _BLOCK)
+                if self.surrogate is not sur:       # new (or refitted at the burn-in's end)
+                    sur = self.surrogate
+                    gauss = isinstance(sur, _GaussStage)
+                    ls = np.array([sur.logpdf(t) if gauss else sur.loglik(t) for t in theta]
+                                  if sur is not None else [])
                 eps = rng.standard_normal((m, H, p)) @ L.T
                 logu = np.log(rng.random((m, H)))
                 r1 = rng.integers(0, max(H - 1, 1), (m, H))
@@ -481,10 +535,10 @@ class _ExchangeRun:
                 if self.imputer is not None:
                     self._missing_block(*args)
                 elif sur is not None and not self.python_loop:
+                    first = ((sur.prec, sur.mu) if gauss else (sur.XW, sur.c, sur.s, sur.n))
                     exchange_block(self.sampler, *args, float(est.gamma), int(self.aux_iters),
-                                   prec, mu, (sur.XW, sur.c, sur.s, sur.n, ls,
-                                              np.log(rng.random((m, H))), self.passed),
-                                   self.gaux)
+                                   prec, mu, first + (ls, np.log(rng.random((m, H))),
+                                                      self.passed), self.gaux)
                 elif self.eta is None and not self.python_loop:
                     exchange_block(self.sampler, *args, float(est.gamma), int(self.aux_iters),
                                    prec, mu, None, self.gaux)
@@ -558,31 +612,14 @@ class _ExchangeRun:
                 "labels": list(self.model.labels), "it": int(it),
                 "n_total": int(self.out.shape[0]), "rng": self.rng.bit_generator.state,
                 "aux_iters": int(self.aux_iters)}
-        self.checkpoint.save_npz(None, {"theta": self.theta, "out": self.out[:it],
-                                        "accepted": self.accepted},
+        arrays = {"theta": self.theta, "out": self.out[:it], "accepted": self.accepted}
+        if isinstance(self.surrogate, _GaussStage):
+            arrays.update(stage_prec=self.surrogate.prec, stage_mu=self.surrogate.mu)
+        if self.imputer is not None:
+            arrays.update(self.imputer.arrays())
+        self.checkpoint.save_npz(None, arrays,
                                  json.loads(json.dumps(meta, default=int)))
         self.last_save = time.perf_counter()
-
-
-class _Imputer:
-    """The completed networks of the chains when dyads are missing: one
-    sampler per chain on the space of the missing dyads given the observed
-    ones (:func:`~ergmfit.estimation.missing.conditional_model`), each with
-    its own network; ``gx[h]`` is g(x_h) − g(y0), y0 the network as given."""
-
-    def __init__(self, model, H, steps, rng):
-        from .missing import conditional_model
-        cond = conditional_model(model)
-        zero = np.zeros(model.n_params)
-        self.samplers = [cond.sampler(zero, "auto", rng)[0] for _ in range(H)]
-        self.steps = int(model.sample_space.n_missing if steps is None else steps)
-        self.gx = np.zeros((H, len(model.stat_labels)))
-
-    def update(self, theta, eta=None):
-        """One imputation step of every chain's network at its θ_h."""
-        for h, smp in enumerate(self.samplers):
-            smp.run(theta[h] if eta is None else eta(theta[h]), self.steps)
-            self.gx[h] = smp.delta
 
 
 def fast_sampler(model, proposal, rng, eta0, pilot=20000, storage=None):
@@ -634,40 +671,78 @@ def fast_sampler(model, proposal, rng, eta0, pilot=20000, storage=None):
     return make(held, seed), ("held" if held else "default")
 
 
-class _Surrogate:
-    """The adjusted pseudo-likelihood of a model (:mod:`._bayes_adjust`) as the
-    first stage of delayed acceptance."""
-
-    def __init__(self, model, rng, verbose=False):
-        from ._bayes_adjust import adjusted_design, adjustment
-        from .mple import pseudo_design
-        design = pseudo_design(model.compiled(), random_state=rng)
-        adj = adjustment(model, design, None, rng, verbose)
-        self.XW, self.c = adjusted_design(design, adj)
-        self.s = np.ascontiguousarray(design.s, dtype=float)
-        self.n = np.ascontiguousarray(design.n, dtype=float)
-
-    def loglik(self, theta) -> float:
-        e = self.XW @ theta + self.c
-        return float(self.s @ e - self.n @ np.logaddexp(0.0, e))
+def _linear_unconstrained(model) -> bool:
+    """Linear terms (θ = η), no constraint and no missing dyads: the models of
+    the compiled loop's delayed acceptance."""
+    from ..terms.parameterisation import Identity
+    param = getattr(model, "parameterisation", None)
+    space = model.sample_space
+    return ((param is None or isinstance(param, Identity))
+            and not getattr(space, "constrained", False) and not space.n_missing)
 
 
-def _read_checkpoint(path, model, H, n_total):
-    meta, z = read_npz(os.fspath(path), what="Bayes checkpoint")
-    if meta.get("kind") != _CHECKPOINT_KIND or not {"theta", "out", "accepted"} <= set(z):
-        raise CheckpointError(f"cannot resume: {path} is not a Bayes checkpoint of ergmfit")
-    theta, done, accepted = z["theta"], z["out"], z["accepted"]
-    if meta.get("labels") != list(model.labels):
-        raise CheckpointError(f"cannot resume: the checkpoint {path} is for the coefficients "
-                              f"{meta.get('labels')}, the model has {list(model.labels)}")
-    if theta.shape != (H, model.n_params) or meta.get("n_total") != n_total:
-        raise CheckpointError(
-            f"cannot resume: the checkpoint {path} has {theta.shape[0]} chains and "
-            f"{meta.get('n_total')} iterations; the settings ask for {H} and {n_total}")
-    out = np.empty((n_total, H, model.n_params))
-    out[:len(done)] = done
-    return {"theta": np.array(theta), "out": out, "accepted": np.array(accepted, dtype=np.int64),
-            "it": int(meta["it"]), "rng": meta["rng"], "aux_iters": meta.get("aux_iters")}
+def _gauss_first_stage(est, run, model, prior, rng, eta0, max_step=3.0):
+    """Delayed acceptance's Gaussian first stage (:class:`_GaussStage`), fitted
+    in two pilots: the first at the MPLE (the length pilot already run, or
+    :func:`pilot_moments`) gives a Gaussian whose mode is one Newton step of
+    the likelihood from there (at most ``max_step`` of its sds); the second, at
+    that mode, measures the auxiliary length (when ``aux_iters`` is None) and
+    fits the stage used by every iteration.  Both pilots' statistics must be
+    near-Gaussian under ``delayed='auto'``, else the run stays plain."""
+    measure = run.aux_iters is None
+    first, guess = pilot_moments(model, est.proposal, rng, eta0, run.storage,
+                                 default_aux_iters(model) if measure else run.aux_iters,
+                                 n=500 if measure else 1000)
+    stage = _GaussStage.fit(prior, first, "pilot")
+    step = stage.mu - first[0]
+    r = float(np.sqrt(step @ stage.prec @ step))
+    theta1 = first[0] + step * min(1.0, max_step / max(r, 1e-300))
+    if measure:
+        # (the burn-in's length and the first stage's moments: half the usual draws)
+        k, info = auxiliary_length(model, est.proposal, rng, theta1, run.storage, n=10000,
+                                   step=None if guess is None else 2 * guess)
+        moments = info.pop("_moments", None)
+        info["pilot_at"] = "the mode of a Gaussian fitted at the MPLE"
+        if est.burnin > 0 and k > default_aux_iters(model):
+            info["capped_from"] = k     # the burn-in's length, as after the MPLE's pilot
+            k = default_aux_iters(model)
+        run.aux_iters, run.aux_info = k, info
+        if moments is None:         # no lag found: plain exchange at the fallback length
+            return
+    else:
+        moments, _ = pilot_moments(model, est.proposal, rng, theta1, run.storage,
+                                   run.aux_iters, n=1000)
+    run.surrogate = _GaussStage.fit(prior, moments, est.delayed)
+
+
+def pilot_moments(model, proposal, rng, eta0, storage, aux, n=2000):
+    """The mean and covariance of g(x) − g(y) at ``eta0`` from a pilot chain
+    (``n`` draws ``aux``/4 proposals apart after 10 proposals per dyad):
+    for :class:`_GaussStage` (see :func:`_moments`), and a first ``step`` for
+    :func:`auxiliary_length` from the lag-1 autocorrelation (None if none)."""
+    smp, _ = fast_sampler(model, proposal, rng, eta0, storage=storage)
+    eta0 = np.asarray(eta0, dtype=float)
+    smp.run(eta0, 10 * int(model.network.n_dyads))
+    interval = max(1, int(aux) // 4)
+    X = smp.sample(eta0, n, 0, interval)
+    # a first step for auxiliary_length: its lag of AUX_LEVEL at about index 30
+    Z = (X - X.mean(axis=0)) / np.where(X.std(axis=0) > 0, X.std(axis=0), 1.0)
+    r1 = float(np.max(np.mean(Z[:-1] * Z[1:], axis=0), initial=0.0))
+    guess = (interval * np.log(AUX_LEVEL) / np.log(r1) / 30) if 0 < r1 < 1 else None
+    return _moments(eta0, X), guess
+
+
+def _moments(eta0, X):
+    """(eta0, mean, covariance, largest |skewness|, largest |excess kurtosis|)
+    of the pilot's g(x) − g(y), the last two over the whitened statistics."""
+    X = np.asarray(X, dtype=float)
+    cov = np.cov(X, rowvar=False).reshape(X.shape[1], -1)
+    w, V = np.linalg.eigh(cov)
+    keep = w > 1e-9 * max(float(w.max(initial=0.0)), 1e-300)
+    W = (X - X.mean(axis=0)) @ V[:, keep] / np.sqrt(w[keep])
+    skew = float(np.abs((W ** 3).mean(axis=0)).max(initial=0.0))
+    kurt = float(np.abs((W ** 4).mean(axis=0) - 3).max(initial=0.0))
+    return np.asarray(eta0, dtype=float), X.mean(axis=0), cov, skew, kurt
 
 
 def _build_results(model, est, prior, run, it, interrupted, t0, c0):
@@ -685,6 +760,11 @@ def _build_results(model, est, prior, run, it, interrupted, t0, c0):
     chains = np.ascontiguousarray(np.swapaxes(kept, 0, 1))        # (H, n_kept, p)
     acceptance = run.accepted / max(it, 1)
     rate = float(np.mean(acceptance))
+    capped = (run.aux_info or {}).get("capped_from")
+    if capped is not None and capped > 1.5 * run.aux_iters and it > est.burnin:
+        warn.append(f"Note: the auxiliary chains ran {run.aux_iters} proposals (the cap of 6 "
+                    f"per dyad); the pilot measured {capped} for an autocorrelation of "
+                    f"{AUX_ACF}: set aux_iters={capped} for chains that long")
     if it > 0 and not (0.05 <= rate <= 0.9):
         warn.append(f"Note: the acceptance rate is {rate:.2f}; change v_proposal (now "
                     f"{est.v_proposal}) or gamma (now {est.gamma}) for a rate near 0.2-0.5")
@@ -693,7 +773,8 @@ def _build_results(model, est, prior, run, it, interrupted, t0, c0):
             "n_chains": int(run.theta.shape[0]), "gamma": est.gamma,
             "v_proposal": est.v_proposal, "proposal_cov": run.eps_chol @ run.eps_chol.T,
             "cpu_seconds": time.process_time() - c0,
-            "delayed": run.surrogate is not None, "aux_start": est.aux_start,
+            "delayed": ("pilot" if isinstance(run.surrogate, _GaussStage)
+                        else run.surrogate is not None), "aux_start": est.aux_start,
             "storage": run.storage, "aux_rule": run.aux_info,
             "missing_update": None if run.imputer is None else run.imputer.steps,
             "n_missing": int(model.sample_space.n_missing),

@@ -193,7 +193,8 @@ gets a warning when EE does not converge.
 **Constraints** (``ERGM(..., constraints=...)``): EE samples in the
 constrained space -- IFD on the free dyads of a dyad-set constraint
 (:class:`._ee.RestrictedIFD`), the constrained moves under degree
-constraints; missing dyads are refused (``docs/constraints.md``).
+constraints.  **Missing dyads**: the observed-data likelihood, with a
+conditional chain over the missing dyads beside EE's (:mod:`._ee_missing`).
 
 The chain (:func:`ee_chain`) needs only a model spec with ``labels`` and
 ``compiled()`` (a BinaryModel at the observed state), ``statistics_vector()``
@@ -268,7 +269,9 @@ def _write_meta(store, model, cfg, seeds, g_obs):
         v = cfg.get(k)
         conf[k] = v.tolist() if isinstance(v, np.ndarray) else (list(v) if isinstance(v, tuple)
                                                                else v)
+    from ..constraints import checkpoint_space      # constraints, missing dyads, offsets
     meta = {"kind": _CKPT_KIND, "formula": getattr(model, "formula", None),
+            "sample_space": checkpoint_space(model),
             "labels": list(model.labels), "g_obs": [float(x) for x in g_obs],
             "seeds": [int(x) for x in seeds], "cfg": conf}
     store.save_json(meta, "meta.json", indent=1)
@@ -283,6 +286,8 @@ def _read_meta(directory, model):
     if list(meta.get("labels", [])) != list(model.labels):
         raise CheckpointError(f"cannot resume: the checkpoint {directory} is for the statistics "
                               f"{meta.get('labels')}, this model has {list(model.labels)}")
+    from ..constraints import check_checkpoint_space
+    check_checkpoint_space(meta.get("sample_space"), model, directory)
     return meta
 
 
@@ -323,13 +328,9 @@ def _resolve_cfg(model, kwargs):
         cfg["update"] = "newton" if n_vars is None or n_vars <= 10**6 else "borisenko"
     dens = density_index(model)
     space = getattr(model, "sample_space", None)
-    if space is not None and space.n_missing:
-        raise SettingsError(
-            f"method='ee' with missing dyads ({space.n_missing}) is not implemented: EE's "
-            "update would need a second, conditional chain over the missing dyads (the "
-            "observed-data likelihood, Handcock & Gile 2010); filling them in or leaving them "
-            "out would change the model. Use method='mcmle' (the observed-data MLE, as statnet) "
-            "or 'mple' (which leaves them out); see docs/constraints.md")
+    if space is not None and space.n_missing:       # a conditional chain beside EE's
+        from ._ee_missing import check_missing_cfg
+        check_missing_cfg(model, cfg, space)
     degree_space = space is not None and space.constrained and not space.dyad_independent
     if cfg["proposal"] is None:
         cfg["proposal"] = "ifd" if dens is not None and not degree_space else "tnt"

@@ -39,6 +39,12 @@ above their bounds, from the curved MPLE -- as the curved MPLE itself
 (order 1 over every variable gives it exactly).  The sandwich goes through
 J as well: H -> J'HJ, scores u -> u J, simulated at η(θ̂).
 
+Constraints: under dyad-set constraints the blocks hold free dyads only;
+under degree bounds (``bd``) each block's conditional leaves out the
+configurations that break a bound (:func:`.blocks.degree_feasibility`), the
+constrained model's block conditional, in the design, the simulated scores
+and ``cov="exact"`` alike.
+
 Any other block sampler (``kernel=``, a
 :class:`~ergmfit.sampling._blocks.BlockKernel` such as forward-backward over
 tree-shaped blocks of a pairwise MRF) is used through the same interface:
@@ -79,7 +85,7 @@ from ..utils.longrun import catch_interrupt
 from ..utils.optimize import newton_ascent
 from ..utils.validation import check_params, check_random_state, seed_words
 from .base import Estimator, Setting, choice, integer, number
-from .blocks import (DEFAULT_MAX_BLOCKS, block_kernel, blocks_to_vars,  # noqa: F401
+from .blocks import (DEFAULT_MAX_BLOCKS, block_kernel, blocks_to_vars, degree_feasibility,  # noqa: F401,E501
                      free_variables, make_blocks, make_chooser)
 from .existence import observed_design
 
@@ -106,27 +112,34 @@ class CompositeDesign:
     n_blocks: int
     n_vars: int
     info: dict = field(default_factory=dict)
+    # per group None or (U, 2^k) bool: the configurations inside the sample
+    # space (degree bounds, blocks.degree_feasibility); the others have probability 0
+    masks: list = None
 
     @property
     def n_unique(self) -> int:
         return int(sum(len(w) for _, w in self.groups))
 
-    def _probs(self, D, theta):
-        W = D @ theta                                   # (U, S)
+    def parts(self):
+        return _parts(self)
+
+    def _probs(self, D, theta, M=None):
+        W = _logits(D, theta, M)                       # (U, S)
         lse = special.logsumexp(W, axis=1)
         P = np.exp(W - lse[:, None])
         return lse, P
 
     def loglik(self, theta) -> float:
         theta = np.asarray(theta, dtype=float)
-        return float(-sum(w @ special.logsumexp(D @ theta, axis=1) for D, w in self.groups))
+        return float(-sum(w @ special.logsumexp(_logits(D, theta, M), axis=1)
+                          for D, w, M in self.parts()))
 
     def score(self, theta) -> np.ndarray:
         """sum_c (g(x) - E[g | x_-A_c])."""
         theta = np.asarray(theta, dtype=float)
         out = np.zeros(self.p)
-        for D, w in self.groups:
-            _, P = self._probs(D, theta)
+        for D, w, M in self.parts():
+            _, P = self._probs(D, theta, M)
             out -= np.einsum("u,us,usq->q", w, P, D)
         return out
 
@@ -134,8 +147,8 @@ class CompositeDesign:
         """CL, its gradient and H = -Hessian = sum_c Cov[g | x_-A_c]."""
         theta = np.asarray(theta, dtype=float)
         ll, sc, H = 0.0, np.zeros(self.p), np.zeros((self.p, self.p))
-        for D, w in self.groups:
-            lse, P = self._probs(D, theta)
+        for D, w, M in self.parts():
+            lse, P = self._probs(D, theta, M)
             ll -= float(w @ lse)
             E = np.einsum("us,usq->uq", P, D)
             sc -= w @ E
@@ -151,7 +164,20 @@ class CompositeDesign:
 
     def score_at(self, bm, theta) -> np.ndarray:
         """The composite score of the same blocks at ``bm``'s current state."""
-        return composite_score_at_state(bm, self._blocks, theta)
+        return composite_score_at_state(bm, self._blocks, theta, getattr(self, "_feasible", None))
+
+
+def _parts(des):
+    """(D, w, M) per group of a design (M None: every configuration; designs
+    built elsewhere, e.g. by the MRF submodule, have no masks)."""
+    masks = getattr(des, "masks", None) or [None] * len(des.groups)
+    return [(D, w, M) for (D, w), M in zip(des.groups, masks)]
+
+
+def _logits(D, theta, M=None):
+    """θ·D of every configuration; -inf where ``M`` (feasible) is False."""
+    W = D @ theta
+    return W if M is None else np.where(M, W, -np.inf)
 
 
 class KernelComposite:
@@ -207,19 +233,25 @@ class KernelComposite:
         return self.loglik_score_hessian(theta)[2]
 
 
-def merge_blocks(D, w):
+def merge_blocks(D, w, M=None):
     """Merge blocks with equal difference matrices (rounded to 1e-10), adding
     their weights: ``D`` (blocks, configurations, p), ``w`` (blocks,) ->
     (distinct D, summed w).  The PL, CL, SCL and Potts designs all shrink
-    this way before the Newton iterations."""
+    this way before the Newton iterations.  With ``M`` (blocks,
+    configurations) feasibility masks, blocks merge when their masks agree
+    too, and (D, w, M) is returned."""
     U, S, p = D.shape
     if U <= 1:
-        return D, w
+        return (D, w) if M is None else (D, w, M)
     flat = np.round(D.reshape(U, S * p), 10) + 0.0
+    if M is not None:
+        flat = np.concatenate([flat, M.astype(float)], axis=1)
     uniq, inv = np.unique(flat, axis=0, return_inverse=True)
     inv = np.asarray(inv).ravel()
     wsum = np.bincount(inv, weights=w, minlength=len(uniq))
-    return uniq.reshape(-1, S, p), wsum
+    if M is None:
+        return uniq.reshape(-1, S, p), wsum
+    return uniq[:, :S * p].reshape(-1, S, p), wsum, uniq[:, S * p:] > 0.5
 
 
 def merge_groups(by_size):
@@ -231,12 +263,15 @@ def merge_groups(by_size):
 
 
 def composite_design(bm, blocks="all", block_size=1, n_blocks=None,
-                     max_blocks=DEFAULT_MAX_BLOCKS, random_state=None, merge=True, free=None):
+                     max_blocks=DEFAULT_MAX_BLOCKS, random_state=None, merge=True, free=None,
+                     feasible=None):
     """The :class:`CompositeDesign` of a compiled model at its current state
-    (with ``free``: over blocks of those variables only, see :func:`make_blocks`)."""
+    (with ``free``: over blocks of those variables only, see :func:`make_blocks`;
+    with ``feasible``: only the configurations it allows, see
+    :func:`.blocks.degree_feasibility`)."""
     from ..sampling._blocks import Enumeration, block_differences, MAX_ENUMERATION
     fam, desc = make_blocks(bm, blocks, block_size, n_blocks, max_blocks, random_state, free)
-    groups = []
+    groups, masks = [], []
     total = 0
     raw = {}
     for k, chunks in fam.items():
@@ -244,32 +279,41 @@ def composite_design(bm, blocks="all", block_size=1, n_blocks=None,
             raise SettingsError(f"blocks of {k} variables are too large to enumerate "
                                 f"(at most {MAX_ENUMERATION}); use smaller blocks")
         kern = Enumeration(max(1, k))
-        Ds, ws = [], []
+        Ds, ws, Ms = [], [], []
         rows = []
         for arr in chunks:
             total += len(arr)
             rows.append(arr)
             D = block_differences(bm, arr, kern)
             w = np.ones(len(D))
+            M = None if feasible is None else feasible(bm, arr)
             if merge:
-                D, w = merge_blocks(D, w)
+                D, w, *M = merge_blocks(D, w, M)
+                M = M[0] if M else None
             Ds.append(D)
             ws.append(w)
+            Ms.append(M)
         D = np.concatenate(Ds)
         w = np.concatenate(ws)
+        M = None if feasible is None else np.concatenate(Ms)
         if merge and len(Ds) > 1:
-            D, w = merge_blocks(D, w)
+            D, w, *M = merge_blocks(D, w, M)
+            M = M[0] if M else None
         groups.append((D, w))
+        masks.append(M)
         raw[k] = rows
     des = CompositeDesign(groups, int(bm.n_stats), total,
-                          int(bm.n_vars) if free is None else len(free), dict(desc))
+                          int(bm.n_vars) if free is None else len(free), dict(desc),
+                          masks=None if feasible is None else masks)
+    des._feasible = feasible
     des.info["n_unique"] = des.n_unique
     des._blocks = raw            # the block variables, to re-evaluate the score elsewhere
     return des
 
 
-def composite_score_at_state(bm, blocks_by_size, theta):
-    """The composite score at the model's current state, for the given blocks."""
+def composite_score_at_state(bm, blocks_by_size, theta, feasible=None):
+    """The composite score at the model's current state, for the given blocks
+    (and only the configurations ``feasible`` allows)."""
     from ..sampling._blocks import Enumeration, block_differences
     theta = np.asarray(theta, dtype=float)
     out = np.zeros(bm.n_stats)
@@ -277,7 +321,7 @@ def composite_score_at_state(bm, blocks_by_size, theta):
         kern = Enumeration(max(1, k))
         for arr in rows:
             D = block_differences(bm, arr, kern)
-            W = D @ theta
+            W = _logits(D, theta, None if feasible is None else feasible(bm, arr))
             P = np.exp(W - special.logsumexp(W, axis=1)[:, None])
             out -= np.einsum("us,usq->q", P, D)
     return out
@@ -290,8 +334,8 @@ def _check_design(des: CompositeDesign, labels):
     if des.groups is None:
         return
     var = np.zeros(des.p, dtype=bool)
-    for D, _ in des.groups:
-        var |= np.any(D != 0, axis=(0, 1))
+    for D, _, M in _parts(des):
+        var |= np.any((D != 0) & (True if M is None else M[:, :, None]), axis=(0, 1))
     flat = [labels[q] for q in np.flatnonzero(~var)]
     if flat:
         raise DegenerateModelError(
@@ -354,8 +398,8 @@ def maximize_curved_composite(des: CompositeDesign, par, theta0, maxiter=200, to
 def _ll_sc(des, th):
     th = np.asarray(th, dtype=float)
     ll, sc = 0.0, np.zeros(des.p)
-    for D, w in des.groups:
-        W = D @ th
+    for D, w, M in _parts(des):
+        W = _logits(D, th, M)
         lse = special.logsumexp(W, axis=1)
         ll -= float(w @ lse)
         P = np.exp(W - lse[:, None])
@@ -370,8 +414,11 @@ def separation_direction(des: CompositeDesign):
     (a linear program, as for the MPLE)."""
     if des.groups is None:              # a generic kernel: no difference matrices
         return None
-    rows = np.concatenate([D[:, 1:, :].reshape(-1, des.p) for D, _ in des.groups])
-    wts = np.concatenate([np.repeat(w, D.shape[1] - 1) for D, w in des.groups])
+    # the configurations other than the observed one (and inside the space)
+    keep = [np.ones(D.shape[:2], bool) if M is None else M for D, _, M in _parts(des)]
+    rows = np.concatenate([D[:, 1:, :][K[:, 1:]] for (D, _), K in zip(des.groups, keep)])
+    wts = np.concatenate([np.broadcast_to(w[:, None], K[:, 1:].shape)[K[:, 1:]]
+                          for (_, w), K in zip(des.groups, keep)])
     if len(rows) == 0:
         return None
     rows, inv = np.unique(np.round(rows, 10) + 0.0, axis=0, return_inverse=True)
@@ -428,10 +475,11 @@ def _simulated_scores(model, bm_obs, des, theta, n_sim, burnin, interval, propos
     return U[:done], kind, stop.interrupted
 
 
-def exact_variability(bm, des, theta, free=None):
+def exact_variability(bm, des, theta, free=None, feasible=None):
     """J = E_theta[u u'] (and E u) over every state of a small model, walking
     all 2^M states by Gray-code flips of the compiled model (restored after);
-    with ``free``, the states of those variables (the others fixed)."""
+    with ``free``, the states of those variables (the others fixed); with
+    ``feasible`` (degree bounds), the states inside the bounds."""
     var = np.arange(int(bm.n_vars)) if free is None else np.asarray(free, dtype=np.int64)
     M = len(var)
     if M > MAX_EXACT_VARS:
@@ -451,8 +499,11 @@ def exact_variability(bm, des, theta, free=None):
             g = g - d if bm.value(v) else g + d
             bm.flip_var(v)
             cur ^= 1 << b
-        logw[t] = theta @ g
-        U[t] = des.score_at(bm, theta)
+        if feasible is None or feasible.state_ok(bm):
+            logw[t] = theta @ g
+            U[t] = des.score_at(bm, theta)
+        else:
+            logw[t], U[t] = -np.inf, 0.0
     # restore the observed state
     b = 0
     while cur:
@@ -526,13 +577,18 @@ class MCLE(Estimator):
         par = getattr(model, "parameterisation", None)
         curved = par is not None and not par.linear
         free = free_variables(model, "mcle")       # None: every dyad (no constraints)
+        feasible = degree_feasibility(model)       # None: no degree bounds
+        if feasible is not None and self.kernel is not None:
+            raise SettingsError("MCLE under degree bounds evaluates its blocks from the "
+                                "enumerated configurations (the feasible ones only): kernel= "
+                                "cannot be used")
         bm = model.compiled()
         if not curved:         # dead or collinear statistics (non-identifiable): an error
             observed_design(model, bm)
         with catch_interrupt() as early:     # Ctrl-C while the blocks are enumerated
             if self.kernel is None:
                 des = composite_design(bm, self.blocks, self.block_size, self.n_blocks,
-                                       self.max_blocks, rng, free=free)
+                                       self.max_blocks, rng, free=free, feasible=feasible)
             else:
                 fam, desc = make_blocks(bm, self.blocks, self.block_size, self.n_blocks,
                                         self.max_blocks, rng, free)
@@ -609,7 +665,7 @@ class MCLE(Estimator):
             se_kind = None
         else:
             if self.cov == "exact":
-                J, mean = exact_variability(bm, des, eta, free)
+                J, mean = exact_variability(bm, des, eta, free, feasible)
                 if curved:
                     Jm = par.jacobian(theta)
                     J, mean = Jm.T @ J @ Jm, mean @ Jm

@@ -36,8 +36,9 @@ convex hull (outside it the importance-sampling log-likelihood has no finite
 maximiser); an overshooting step is halved back; a step keeps ``min_is_ess``
 of the importance weights' effective size.  When the iterations fail (a
 near-degenerate swing, a chain stuck at the empty or complete graph), the fit
-is redone once from the contrastive-divergence estimate (unless ``init`` was
-given) with a ``FALLBACK_INTERVAL`` (4) times longer interval and steps kept to
+is redone once (:mod:`ergmfit.estimation._mcmle_fallback`) from the EE estimate
+after a swing, else from the contrastive-divergence one (unless ``init`` was
+given), with a ``FALLBACK_INTERVAL`` (4) times longer interval and steps kept to
 ``FALLBACK_IS_ESS`` (0.2) effective size (``info["fallback"]`` says so); only
 when that fails too is DegenerateModelError raised, with advice for the model.
 The last sample stays on the results (``fit.mcmc_sample``) for
@@ -56,7 +57,9 @@ from .stepping import (ellipsoid_step, hotelling_pvalue, hummel_step, in_convex_
                        is_ess_fraction, maximize_is_loglik, _is_weights)
 from ..utils.longrun import Checkpoint, Progress, catch_interrupt, read_json
 from ..utils.validation import check_params, check_random_state
-from .curved import MAX_DECAY_STEP, maximize_curved_is_loglik, projector as _projector
+from .curved import (MAX_DECAY_STEP, first_interval as _first_interval,
+                     first_sample_ok as _first_sample_ok, maximize_curved_is_loglik,
+                     projector as _projector, times_jacobian as _times_jacobian)
 from .base import Estimator, Setting, boolean, choice, integer, number
 from .loglik import bridge_loglik, dyad_independent_loglik  # noqa: F401 (public here too)
 
@@ -127,13 +130,13 @@ def _check_oscillation(model, history, Z, g_obs, counts=True):
                                                     and bis[:, k].any())
         if swung:
             lo = np.min(recent[:, k]); hi = np.max(recent[:, k])
-            raise _retryable(DegenerateModelError(
+            raise _swing(_retryable(DegenerateModelError(
                 f"the model is near-degenerate: from one MCMC-MLE iteration to the next the "
                 f"simulated networks swing between far fewer and far more {lab!r} than observed "
                 f"(sample means {lo:+.0f} to {hi:+.0f} standard deviations from it), so no "
                 "estimate reproduces the observed network. Try geometrically weighted terms "
                 "(gwesp, gwdsp, gwdegree) with a smaller decay, add dyad-independent covariate "
-                "terms, or fit by method='ee'"))
+                "terms, or fit by method='ee'")))
 
 
 def _retryable(exc):
@@ -314,7 +317,8 @@ class MCMLE(Estimator):
         except DegenerateModelError as exc:
             if not getattr(exc, "retryable", False) or settings["resume"] is not None:
                 raise
-            out, fallback = _fall_back(model, settings, exc)
+            out, fallback = _fall_back(model, settings, exc,
+                                       lambda m, **s: mcmle_core(m, **s))
         if out["interrupted"]:
             warn = [f"interrupted by the user after {out['n_iter']} iteration(s): not converged"]
         elif not out["converged"]:
@@ -354,60 +358,10 @@ class MCMLE(Estimator):
         return res
 
 
-# The second attempt after a near-degenerate swing or a stuck chain: a start
-# inside the model's well-behaved region (contrastive divergence starts at the
-# observed network and moves only as far as short chains from it allow), a
-# chain FALLBACK_INTERVAL times longer and steps kept to FALLBACK_IS_ESS of the
-# sample's importance weights (a trust region four times tighter).
-FALLBACK_INTERVAL = 4
-FALLBACK_IS_ESS = 0.2
-
-
-def _fall_back(model, settings, first):
-    """Fit again after ``first`` (a retryable DegenerateModelError): from the
-    contrastive-divergence estimate (unless the user gave ``init``), with a
-    longer chain and a tighter trust region.  Returns (mcmle_core's dict, a
-    note saying what was done), or raises a DegenerateModelError naming both
-    attempts and advice for this model."""
-    from .cd import cd_core
-    s = dict(settings)
-    how = []
-    if s["init"] is None:
-        try:
-            s["init"] = np.asarray(cd_core(model, random_state=check_random_state(
-                s["random_state"]), verbose=False)["params"], dtype=float)
-            how.append("from the contrastive-divergence estimate")
-        except DegenerateModelError:
-            pass
-    s["interval"] = FALLBACK_INTERVAL * int(s["interval"])
-    s["min_is_ess"] = max(float(s["min_is_ess"]), FALLBACK_IS_ESS)
-    how += [f"an MCMC interval of {s['interval']}",
-            f"steps kept to {s['min_is_ess']:.0%} importance-sampling effective size"]
-    what = ", ".join(how)
-    try:
-        return mcmle_core(model, **s), (f"the first MCMC-MLE attempt failed ({first}); the fit "
-                                       f"was restarted {what}")
-    except DegenerateModelError as second:
-        raise DegenerateModelError(
-            f"MCMC-MLE failed twice. First: {first} Then, restarted {what}: {second} "
-            + _advice(model)) from None
-
-
-def _advice(model):
-    """What to try for this model, after both attempts failed."""
-    tips = []
-    names = [lab.split("(")[0].split(".")[0] for lab in model.labels]
-    if any(n in ("triangle", "kstar", "istar", "ostar", "ttriple", "ctriple", "cycle")
-           for n in names):
-        tips.append("replace triangle/k-star terms by their geometrically weighted forms")
-    gw = [lab for lab in model.labels if lab.startswith(("gwesp", "dgwesp", "gwdsp", "dgwdsp"))]
-    if gw:
-        tips.append(f"a smaller decay of {', '.join(gw)} (decay 0 counts the ties with any "
-                    "shared partner, the least degenerate form)")
-    tips.append("more dyadic covariates (nodematch, nodefactor, edgecov) that explain the ties "
-                "the dependence terms now must")
-    tips.append("init= an estimate of a simpler nested model")
-    return "Advice for this model: " + "; ".join(tips) + "."
+# The second attempt after a failure of the iterations (a start that fits the
+# failure, a longer chain, a tighter trust region): see _mcmle_fallback.
+from ._mcmle_fallback import (FALLBACK_INTERVAL, FALLBACK_IS_ESS, advice as _advice,  # noqa: E402,F401
+                              fall_back as _fall_back, swing as _swing)
 
 
 def fit_mcmle(model, random_state=None, verbose=True, **kwargs):
@@ -439,7 +393,9 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
         At most this many iterations (statnet's ``MCMLE.maxit``, 60).
     samplesize, interval, burnin : int
         MCMC sample per iteration, proposals between draws and before the first
-        (default burnin 16 × interval, as statnet).
+        (default burnin 16 × interval, as statnet).  A curved model's first sample
+        is a pilot at ``min_interval``, forgotten (redrawn at ``interval``) when short of
+        ``target_ess`` (see :func:`ergmfit.estimation.curved.first_sample_ok`).
     n_chains, n_jobs : int
         Chains per iteration (default: ``n_jobs``) and parallel processes.
     min_is_ess : float
@@ -517,6 +473,9 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
     else:
         theta = check_params(init, model.labels, "init")
     timings["start"] = time.process_time() - c0
+    pilot = None        # curved: the first sample at the smallest interval, a pilot
+    if getattr(model, "curved", False) and resume is None and min_interval < interval:
+        pilot, interval = interval, _first_interval(interval, min_interval)
     starts = [None] * n_chains
     progress = Progress(maxit, "MCMLE", unit="it", enabled=verbose)
     store = None
@@ -533,9 +492,21 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
         final = False       # this iteration is the boosted last one
         for it in range(1, maxit + 1):
             size = samplesize * (last_boost if final else 1)
+            if pilot is not None and it == 1:       # curved: see curved.first_sample_ok
+                before = (rng.bit_generator.state, starts)
             chains, starts, acc = run_chains(model, theta, size, burnin, interval, starts,
                                              n_chains=n_chains, n_jobs=n_jobs, random_state=rng,
                                              proposal=proposal, backend=backend)
+            if pilot is not None and it == 1 and not _first_sample_ok(
+                    par, theta, chains, target_ess, MIN_ESS_SHARE):
+                # a pilot short of effective draws leaves no trace: the first sample
+                # is drawn as without it (same start, burn-in and random numbers)
+                rng.bit_generator.state, starts = before
+                interval = pilot
+                chains, starts, acc = run_chains(model, theta, size, burnin, interval, starts,
+                                                 n_chains=n_chains, n_jobs=n_jobs,
+                                                 random_state=rng, proposal=proposal,
+                                                 backend=backend)
             sample_theta = theta.copy()        # where this sample was drawn
             # a curved model's canonical statistics (e.g. 30 ESP counts, many
             # nearly constant) are judged in the directions of its parameters,
@@ -674,7 +645,7 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
     w = _is_weights(Z, par.eta(theta) - par.eta(sample_theta))
     # J' C J as the covariance of Z J (p columns, not the q canonical ones)
     J = None if par.linear else par.jacobian(theta)
-    ZJ = Z if J is None else Z @ J
+    ZJ = Z if J is None else _times_jacobian(Z, J)
     mu = w @ ZJ
     info = (ZJ - mu).T @ ((ZJ - mu) * w[:, None])
     try:
@@ -682,7 +653,7 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
     except np.linalg.LinAlgError:
         raise DegenerateModelError("the Fisher information is singular: some statistics are "
                                    "linear combinations of others; remove a redundant term") from None
-    V = batch_means_cov(chains_z if J is None else [c @ J for c in chains_z])
+    V = batch_means_cov(chains_z if J is None else [_times_jacobian(c, J) for c in chains_z])
     cov_mc = cov_model @ V @ cov_model
     cov = cov_model + cov_mc
     timings["iterations"] = time.process_time() - c0 - timings["start"]
@@ -721,11 +692,12 @@ def _quarter_octave(interval, lo, hi):
 _CKPT_KIND = "ergmfit-mcmle-checkpoint"
 
 
-def _write_checkpoint(store, model, theta, interval, history):
+def _write_checkpoint(store, model, theta, interval, history, extra=None):
     from ..constraints import checkpoint_space      # constraints, missing dyads, offsets (#18)
     store.save_json({"kind": _CKPT_KIND, "formula": model.formula, "labels": model.labels,
                      "theta": [float(t) for t in theta], "interval": int(interval),
-                     "history": history, "sample_space": checkpoint_space(model)})
+                     "history": history, "sample_space": checkpoint_space(model),
+                     **(extra or {})})      # extra: the missing-data fit's chains (missing.py)
 
 
 class _OtherModel(Exception):

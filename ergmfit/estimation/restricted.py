@@ -18,6 +18,15 @@ import numpy as np
 from ..exceptions import DegenerateModelError
 
 
+def conditional_model(model):
+    """``model`` on the space of its missing dyads given the observed ones
+    (the conditional chain of the missing-data MCMC-MLE and EE)."""
+    import copy
+    cond = copy.copy(model)
+    cond.sample_space = model.sample_space.conditional()
+    return cond
+
+
 def compressed_rows(bm, vars_):
     """(X, n, s, n_vars, n_on): the distinct change-statistic rows of the
     variables ``vars_`` only (the free, observed dyads of a constrained or

@@ -21,7 +21,7 @@ from ..utils.optimize import newton_ascent
 
 __all__ = ["MAX_EXACT_VARS", "state_matrix", "all_statistics", "log_partition", "probabilities",
            "mean_statistics", "marginals", "loglik", "loglik_score_fisher", "fit_exact",
-           "state_index"]
+           "state_index", "mle_direction"]
 
 MAX_EXACT_VARS = 20
 _MAX_CELLS = 2 ** 27
@@ -118,15 +118,64 @@ def loglik_score_fisher(G, theta, counts):
     return ll, sc, N * C
 
 
-def fit_exact(bm, X, theta0=None, weights=None, maxiter=200, tol=1e-12):
+def mle_direction(G, counts):
+    """A direction d along which the exact log-likelihood of data with state
+    counts ``counts`` (length 2^n, or any non-negative weights per row of
+    ``G``) increases for ever, or None when a finite maximiser exists.
+
+    The log-likelihood is theta . sum_s c_s g(s) - N log Z(theta); it rises
+    without bound along d exactly when d . (g(s) - gbar) <= 0 for every
+    state s, with some < 0 (gbar = the observed mean statistics on the
+    boundary of the convex hull of the attainable ones): the linear program
+    of :func:`ergmfit.estimation.mcle.separation_direction`, with the exact
+    likelihood as the composite likelihood of one block holding every
+    variable.  Every state observed: the MLE exists (no program to solve)."""
+    from types import SimpleNamespace
+    from ..estimation.mcle import separation_direction
+    G = np.asarray(G, dtype=float)
+    c = np.asarray(counts, dtype=float)
+    if np.all(c > 0):
+        return None
+    gbar = c @ G / c.sum()
+    rows = np.unique(G, axis=0) - gbar
+    D = np.vstack([np.zeros(G.shape[1]), rows])[None, :, :]
+    groups = [(D, np.ones(1))]
+    return separation_direction(SimpleNamespace(groups=groups, p=G.shape[1],
+                                                parts=lambda: [(D, np.ones(1), None)]))
+
+
+def fit_exact(bm, X, theta0=None, weights=None, maxiter=200, tol=1e-12, labels=None,
+              nonexistent="raise"):
     """The maximum-likelihood estimate by Newton's method on the exact
-    log-likelihood (concave).  Returns (theta, loglik, fisher, converged)."""
+    log-likelihood (concave).  Returns (theta, loglik, fisher, converged).
+
+    First :func:`mle_direction` checks that the MLE exists; when it does not
+    (e.g. a state of extreme statistics never observed), ``nonexistent="raise"``
+    (the default, as the ERGM estimators do: ``ergmfit.estimation.existence``)
+    raises DegenerateModelError naming the direction (``labels``: the names of
+    the statistics), and ``"ignore"`` returns where Newton stops on the ridge
+    (not an estimate)."""
+    if nonexistent not in ("raise", "ignore"):
+        raise ValueError(f"nonexistent must be 'raise' or 'ignore', got {nonexistent!r}")
     G = all_statistics(bm)
     n = int(bm.n_vars)
     idx = state_index(X)
     w = np.ones(len(idx)) if weights is None else np.asarray(weights, dtype=float)
     counts = np.bincount(idx, weights=w, minlength=2 ** n).astype(float)
     p = G.shape[1]
+    if nonexistent == "raise":
+        d = mle_direction(G, counts)
+        if d is not None:
+            from ..exceptions import DegenerateModelError
+            from .estimation import direction_text
+            names = list(labels) if labels is not None else [f"theta[{k}]" for k in range(p)]
+            raise DegenerateModelError(
+                "the maximum likelihood estimate does not exist: the exact log-likelihood "
+                f"keeps increasing as {direction_text(d, names)}, i.e. no state is larger "
+                "in that direction than the observed mean statistics (they lie on the "
+                "boundary of the convex hull of the attainable ones, e.g. a state never "
+                "observed that the data would need). Give data with more variety, or "
+                "drop the statistic.")
     theta = np.zeros(p) if theta0 is None else np.asarray(theta0, dtype=float).copy()
     theta, ll, _, H, _, converged = newton_ascent(
         lambda th: loglik_score_fisher(G, th, counts), theta, maxiter=maxiter, tol=tol,

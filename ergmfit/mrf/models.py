@@ -254,7 +254,8 @@ class LinearMRF(MRFEstimator):
                 self.coef_, self.loglik_, self.converged_ = r["theta"], r["loglik"], r["converged"]
                 self.n_iter_, self.cov_ = r["n_iter"], r["cov"]
                 return self
-            theta, ll, H, conv = _exact.fit_exact(bm, X, kwargs.get("theta0"), w)
+            theta, ll, H, conv = _exact.fit_exact(bm, X, kwargs.get("theta0"), w,
+                                                   labels=self.labels)
             self.coef_, self.loglik_, self.converged_, self.n_iter_ = theta, ll, conv, None
             self.cov_ = np.linalg.pinv(H)
         elif method == "pl":

@@ -197,22 +197,24 @@ def localtriangle(net, x, attrname=None):
 _TRAIL_TYPES = ("RRR", "RRL", "LRR", "LRL")
 
 
-@register("threetrail", kinds=BOTH, aliases=("threepath",), params=[Param("keep", None)],
-          family=FAMILY)
-def threetrail(net, keep=None):
+@register("threetrail", kinds=BOTH, aliases=("threepath",),
+          params=[Param("keep", None), Param("levels", None)], family=FAMILY)
+def threetrail(net, keep=None, levels=None):
     """3-trails: walks along three distinct ties (vertices may repeat: i–j–k–i is one).
     Undirected: Σ_{ties j–k} (d_j − 1)(d_k − 1) (label ``threetrail``).  Directed: one
     statistic per type of the outer arcs relative to the middle one, RRR, RRL, LRR, LRL
-    (labels ``threetrail.RRR``, ...; ``keep``: indices 1..4).  ``threepath`` is statnet's
-    deprecated name for it (same labels)."""
+    (labels ``threetrail.RRR``, ...); ``levels`` (statnet ≥ 4) selects types by name or
+    index, ``keep`` (statnet 3's spelling, indices 1..4) too; ``levels`` wins when both are
+    given, as statnet says.  ``threepath`` is statnet's deprecated name (same labels)."""
     from ._attrtriad import ThreeTrailKernel
     if not net.directed:
-        if keep is not None:
-            raise TermError("term threetrail: keep applies to directed networks only")
+        if keep is not None or levels is not None:
+            raise TermError("term threetrail: keep and levels apply to directed networks only")
         return Term("threetrail", ["threetrail"], ThreeTrailKernel([0]))
-    sel = list(range(4)) if keep is None else \
-        _nonempty("threetrail", "keep", keep, select_levels("threetrail", "keep",
-                                                            list(_TRAIL_TYPES), keep), "")
+    arg, spec = ("levels", levels) if levels is not None else ("keep", keep)
+    sel = list(range(4)) if spec is None else \
+        _nonempty("threetrail", arg, spec, select_levels("threetrail", arg,
+                                                         list(_TRAIL_TYPES), spec), "")
     return Term("threetrail", [f"threetrail.{_TRAIL_TYPES[t]}" for t in sel],
                 ThreeTrailKernel(sel))
 

@@ -193,22 +193,28 @@ def _pow(net, term, ends):
     return degree_term(net, term, [Stat(term, "pow", 1.5)], ends)
 
 
-@register("degree1.5", kinds=UNDIRECTED, family=FAMILY)
-def degree15(net):
-    """Σ_v d_v^{3/2} (statnet ``degree1.5``)."""
-    return _pow(net, "degree1.5", "both")
+def _register_pow(name, kinds, ends, doc):
+    def build(net):
+        return _pow(net, name, ends)
+    build.__name__ = build.__qualname__ = "term_" + name.replace(".", "_")
+    build.__doc__ = doc
+    register(name, kinds=kinds, family=FAMILY)(build)
 
 
-@register("idegree1.5", kinds=DIRECTED, family=FAMILY)
-def idegree15(net):
-    """Σ_v din_v^{3/2} (statnet ``idegree1.5``)."""
-    return _pow(net, "idegree1.5", "head")
-
-
-@register("odegree1.5", kinds=DIRECTED, family=FAMILY)
-def odegree15(net):
-    """Σ_v dout_v^{3/2} (statnet ``odegree1.5``)."""
-    return _pow(net, "odegree1.5", "tail")
+# Σ_v d_v^{3/2} and its directed forms, plus statnet ≤ 4.7's deprecated names of them
+# (removed in 4.8) with their old labels, so 4.4-era formulas keep working.
+for _args in (
+        ("degree1.5", UNDIRECTED, "both", "Σ_v d_v^{3/2} (statnet ``degree1.5``)."),
+        ("idegree1.5", DIRECTED, "head", "Σ_v din_v^{3/2} (statnet ``idegree1.5``)."),
+        ("odegree1.5", DIRECTED, "tail", "Σ_v dout_v^{3/2} (statnet ``odegree1.5``)."),
+        ("degreepopularity", UNDIRECTED, "both",
+         "statnet's old (deprecated, removed in 4.8) name of ``degree1.5``; label "
+         "``degreepopularity`` as statnet 4.4 printed it."),
+        ("idegreepopularity", DIRECTED, "head",
+         "statnet's old name of ``idegree1.5`` (label ``idegreepopularity``)."),
+        ("odegreepopularity", DIRECTED, "tail",
+         "statnet's old name of ``odegree1.5`` (label ``odegreepopularity``).")):
+    _register_pow(*_args)
 
 
 # -- by/attr forms of the terms of degree.py (called from there) ---------------------

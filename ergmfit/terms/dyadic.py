@@ -50,6 +50,7 @@ import networkx as nx
 import numpy as np
 
 from ..exceptions import TermError
+from ..formula import AsIs
 from ._attrtriad import AttrDyadTriadKernel
 from ._dyadic import (AbsDiffCatKernel, AbsDiffKernel, DenseEdgeCovKernel, EdgesKernel,
                       FactorKernel, MatchKernel, MixKernel, MutualKernel, NodeCovKernel,
@@ -185,7 +186,15 @@ def select_levels(term, argname, labels, spec, listing="") -> list:
     if not items:
         raise TermError(f"{where} is empty{hint}")
     items = [_norm(v) if isinstance(v, (numbers.Number, np.generic)) else v for v in items]
-    if all(isinstance(v, bool) for v in items):
+    if isinstance(spec, AsIs):        # I(...): level values, not indices (statnet)
+        lookup = {lab: k for k, lab in enumerate(labels)}
+        texts = [v if isinstance(v, str) else _r_text(v) for v in items]
+        absent = [t for t in texts if t not in lookup]
+        if absent:
+            raise TermError(f"{where}: no level {absent[0]!r}{hint} (levels that no node has "
+                            "are not supported yet)")
+        out = [lookup[t] for t in texts]
+    elif all(isinstance(v, bool) for v in items):
         out = [k for k in range(n) if items[k % len(items)]]
     elif all(isinstance(v, str) for v in items):
         lookup = {lab: k for k, lab in enumerate(labels)}

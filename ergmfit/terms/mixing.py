@@ -13,9 +13,9 @@ from .registry import BOTH, Param, Term, register
 
 
 @register("nodemix", kinds=BOTH, family=_COV,
-          params=[Param("attr"), Param("base", None), Param("levels", None),
-                  Param("levels2", -1)])
-def nodemix(net, attr, base=None, levels=None, levels2=-1):
+          params=[Param("attr"), Param("base", None), Param("b1levels", None),
+                  Param("b2levels", None), Param("levels", None), Param("levels2", -1)])
+def nodemix(net, attr, base=None, b1levels=None, b2levels=None, levels=None, levels2=-1):
     """Mixing matrix: one statistic per cell (ℓ, m) of the selected levels,
     the number of ties from a node of level ℓ to one of level m.
 
@@ -33,14 +33,18 @@ def nodemix(net, attr, base=None, levels=None, levels2=-1):
 
     Example: ``edges + nodemix('Sex')`` gives ``mix.Sex.F.M``, ``mix.Sex.M.M``.
     """
+    if net.bipartite is None and (b1levels is not None or b2levels is not None):
+        raise TermError("term nodemix: b1levels and b2levels apply to two-mode networks "
+                        "(use levels on one-mode networks)")
     return _mix(net, attr, base, levels, levels2, "nodemix",
-                lambda a, r, c: f"mix.{a}.{r}.{c}")
+                lambda a, r, c: f"mix.{a}.{r}.{c}", b1levels, b2levels)
 
 
-def _mix(net, attr, base, levels, levels2, term, fmt):
+def _mix(net, attr, base, levels, levels2, term, fmt, b1levels=None, b2levels=None):
     """nodemix's cells and kernel; ``fmt(attr, row level, column level)`` makes a label."""
     if net.bipartite is not None:
-        return _nodemix_bipartite(net, attr, base, levels, levels2, term, fmt)
+        return _nodemix_bipartite(net, attr, base, levels, levels2, term, fmt,
+                                  b1levels, b2levels)
     lv = _levels(net, attr, term)
     sel = _nonempty(term, "levels", levels,
                     select_levels(term, "levels", lv.labels, levels, lv.listing()),
@@ -67,15 +71,23 @@ def _mix(net, attr, base, levels, levels2, term, fmt):
 
 
 def _nodemix_bipartite(net, attr, base, levels, levels2, term="nodemix",
-                       fmt=lambda a, r, c: f"mix.{a}.{r}.{c}"):
+                       fmt=lambda a, r, c: f"mix.{a}.{r}.{c}", b1levels=None, b2levels=None):
     """nodemix on a two-mode network: cells (mode-1 level, mode-2 level), column-major
-    (the mode-1 level varies fastest), as statnet."""
+    (the mode-1 level varies fastest), as statnet; ``b1levels``/``b2levels`` select (and
+    order) the levels of each mode, ``levels2`` the cells among those."""
     if levels is not None:
-        raise TermError("term nodemix: levels is not supported on two-mode networks yet")
+        raise TermError(f"term {term}: on two-mode networks statnet selects levels with "
+                        "b1levels and b2levels (levels applies to one-mode networks)")
     lv1, lv2 = _levels(net._mode_view(1), attr, term), _levels(net._mode_view(2), attr, term)
-    k1, k2 = len(lv1), len(lv2)
+    sel1 = _nonempty(term, "b1levels", b1levels,
+                     select_levels(term, "b1levels", lv1.labels, b1levels, lv1.listing()),
+                     lv1.listing())
+    sel2 = _nonempty(term, "b2levels", b2levels,
+                     select_levels(term, "b2levels", lv2.labels, b2levels, lv2.listing()),
+                     lv2.listing())
+    k1, k2 = len(sel1), len(sel2)
     cells = [(r, c) for c in range(k2) for r in range(k1)]
-    cell_labels = [fmt(lv1.name, lv1.labels[r], lv2.labels[c]) for r, c in cells]
+    cell_labels = [fmt(lv1.name, lv1.labels[sel1[r]], lv2.labels[sel2[c]]) for r, c in cells]
     if base is not None and type(levels2) is int and levels2 == -1:
         levels2 = _base_drop("nodemix", base, "levels2")
     chosen = _nonempty("nodemix", "levels2", levels2,
@@ -85,7 +97,11 @@ def _nodemix_bipartite(net, attr, base, levels, levels2, term="nodemix",
     for s, c in enumerate(chosen):
         r, col = cells[c]
         table[r, k1 + col] = s
-    code = np.concatenate([lv1.code, k1 + np.asarray(lv2.code)]).astype(np.intc)
+    code1 = np.full(len(lv1), -1, dtype=np.intc)
+    code1[sel1] = np.arange(k1, dtype=np.intc)
+    code2 = np.full(len(lv2), -1, dtype=np.intc)
+    code2[sel2] = k1 + np.arange(k2, dtype=np.intc)
+    code = np.concatenate([code1[lv1.code], code2[lv2.code]]).astype(np.intc)
     return Term(term, [cell_labels[c] for c in chosen],
                 MixKernel(code, table, k1 + k2, len(chosen)), dyad_independent=True)
 
@@ -96,13 +112,20 @@ def mm(net, attrs, levels=None, levels2=-1):
     """Mixing matrix, statnet's newer spelling: ``mm("a")`` is nodemix("a") with labels
     ``mm[a=<row>,a=<col>]``; ``mm("a" ~ "b")``: rows the tail's level of a, columns the
     head's level of b (undirected: both orientations of each tie), every cell column-major
-    but the first (``levels2=-1``)."""
+    but the first (``levels2=-1``).  Margins: ``mm(a ~ .)`` the row (sender, mode-1)
+    margins, ``mm(. ~ a)`` the column (receiver, mode-2) ones, as nodeofactor/nodeifactor
+    (undirected: nodefactor; two-mode: b1factor/b2factor); labels ``mm[a=<level>,.]`` and
+    ``mm[.,a=<level>]``."""
     from ..formula import FormulaArg
     if isinstance(attrs, FormulaArg):
         rhs = attrs.text.strip().strip("'\"")
         row, col = (attrs.lhs if attrs.lhs is not None else rhs), rhs
     else:
         row = col = attrs
+    if "." in (row, col):
+        if row == col:
+            raise TermError("term mm: attrs .~. names no attribute")
+        return _mm_margin(net, row if col == "." else col, col == ".", levels, levels2)
     fmt = (lambda a, r, c, ra=row, ca=col: f"mm[{ra}={r},{ca}={c}]")
     if row == col:
         return _mix(net, row, None, levels, levels2, "mm", fmt)
@@ -128,3 +151,34 @@ def mm(net, attrs, levels=None, levels2=-1):
     from ._operators import LinearKernel
     return Term("mm", [cell_labels[c] for c in chosen],
                 LinearKernel([DenseEdgeCovKernel(m) for m in M]), dyad_independent=True)
+
+
+def _mm_margin(net, attr, rows, levels, levels2):
+    """mm(a ~ .) (``rows``) or mm(. ~ a): tie ends of each level on that side, counted as
+    statnet's mixing-matrix margins (undirected: both orientations of each tie, so both
+    ends; directed: tails for rows, heads for columns; two-mode: mode-1 / mode-2 nodes)."""
+    from ._dyadic import FactorKernel
+    if net.bipartite is not None:
+        mode = 1 if rows else 2
+        lv = _levels(net._mode_view(mode), attr, "mm")
+        n1 = net.bipartite
+        node_code = np.full(net.n, -1, dtype=np.intc)
+        span = slice(0, n1) if mode == 1 else slice(n1, net.n)
+        end = 2 if mode == 1 else 1                 # FactorKernel: tail (2) / head (1) end
+    else:
+        lv = _levels(net, attr, "mm")
+        span, end = slice(0, net.n), (0 if not net.directed else 2 if rows else 1)
+    sel = _nonempty("mm", "levels", levels,
+                    select_levels("mm", "levels", lv.labels, levels, lv.listing()), lv.listing())
+    cell_labels = [f"mm[{lv.name}={lv.labels[k]},.]" if rows else f"mm[.,{lv.name}={lv.labels[k]}]"
+                   for k in sel]
+    chosen = _nonempty("mm", "levels2", levels2,
+                       select_levels("mm", "levels2", cell_labels, levels2,
+                                     f"it has {len(cell_labels)} margins"), lv.listing())
+    stat = np.full(len(lv), -1, dtype=np.intc)
+    for s_, c in enumerate(chosen):
+        stat[sel[c]] = s_
+    code = np.full(net.n, -1, dtype=np.intc)
+    code[span] = stat[np.asarray(lv.code)]
+    return Term("mm", [cell_labels[c] for c in chosen], FactorKernel(code, len(chosen), end),
+                dyad_independent=True)

@@ -16,8 +16,9 @@ What ergmfit gives (statnet's labels and values of ``summary()``):
 * ``B(~f, form)``: statnet defines it for valued networks only; on ergmfit's binary
   networks it is ``f`` itself (form ``sum``/``nonzero``, or a form keeping value-1 ties) or
   ``f`` on the empty network (a form value 1 fails), labels ``B(<form>)~<label>``.
-* Not supported: matrix weights in ``Sum``; ``Exp``, ``Log``, ``Prod``: see .nonlinear and
-  .composed.
+* ``Sum``/``Prod`` weights (a formula's left-hand side): a number, a vector (one per
+  statistic), ``matrix(...)`` (premultiplies the statistics), ``"sum"`` or ``"mean"``.
+* ``Exp``, ``Log``, ``Prod``: see .nonlinear and .composed.
 """
 from __future__ import annotations
 
@@ -29,9 +30,10 @@ import numpy as np
 from ..exceptions import TermError
 from ..formula import FormulaArg, RCode, parse_formula
 from ._operators import LinearKernel, ProductKernel, SubnetKernel
-from .curvemap import curve_map         # also registers the Offset()/Curve() maps
+from .curvemap import curve_map, r_value   # also registers the Offset()/Curve() maps
+from .parameterisation import Curved
 from .dyadic import _levels
-from .registry import BOTH, DIRECTED, Param, Term, as_float, build_term, register
+from .registry import BOTH, DIRECTED, Param, Term, as_bool, as_float, build_term, register
 from . import registry
 
 FAMILY = "operators"
@@ -295,7 +297,8 @@ def symmetrize(net, formula, rule="weak"):
 def weighted_formulas(net, formulas, term, presets, what):
     """The terms of a list of formulas with left-hand sides (statnet's Sum/Prod) and the
     matrix W combining their statistics: none -> the identity, a number -> that times the
-    identity, presets[0] -> one row of 1s, presets[1] -> one row of 1/p."""
+    identity, a vector -> the diagonal matrix, a matrix (``matrix(...)``) -> itself,
+    presets[0] -> one row of 1s, presets[1] -> one row of 1/p."""
     items = formulas if isinstance(formulas, list) else [formulas]
     blocks, terms, width = [], [], None
     for it in items:
@@ -309,9 +312,24 @@ def weighted_formulas(net, formulas, term, presets, what):
             W = np.full((1, p), 1.0 / p if w == presets[1] else 1.0)
         elif isinstance(w, (int, float)) and not isinstance(w, bool):
             W = float(w) * np.eye(p)
+        elif (isinstance(w, list) and w
+              and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in w)):
+            if len(w) != p:          # statnet: "corresponding network statistics"
+                raise TermError(f"term {term}: the {what} vector has {len(w)} value(s) for "
+                                f"{p} statistic(s)")
+            W = np.diag(np.asarray(w, dtype=float))
+        elif isinstance(w, RCode):   # matrix(...) / rbind(...): premultiplies the statistics
+            try:
+                W = np.atleast_2d(np.asarray(r_value(w.text, {}), dtype=float))
+            except (ValueError, SyntaxError, TypeError, ZeroDivisionError) as exc:
+                raise TermError(f"term {term}: the {what} {w.text!r}: {exc}") from None
+            if W.shape[1] != p or not np.all(np.isfinite(W)):
+                raise TermError(f"term {term}: the {what} matrix is {W.shape[0]} x "
+                                f"{W.shape[1]}; it needs {p} finite column(s), one per "
+                                "statistic")
         else:
-            raise TermError(f"term {term}: the {what} {w!r} is not supported (a number, "
-                            f"{presets[0]!r} or {presets[1]!r})")
+            raise TermError(f"term {term}: the {what} {w!r} is not supported (a number, a "
+                            f"vector, a matrix, {presets[0]!r} or {presets[1]!r})")
         if width is not None and W.shape[0] != width:
             raise TermError(f"term {term}: the formulas must give equally many statistics")
         width = W.shape[0]
@@ -486,11 +504,25 @@ def b_operator(net, formula, form="sum"):
                 dyad_independent=True)
 
 
-@register("Passthrough", kinds=BOTH, params=[Param("formula"), Param("label", None)],
-          family=FAMILY)
-def passthrough(net, formula, label=None):
-    """The statistics of ``formula`` unchanged."""
+@register("Passthrough", kinds=BOTH, params=[Param("formula"), Param("label", None),
+                                             Param("submodel", True)], family=FAMILY)
+def passthrough(net, formula, label=None, submodel=True):
+    """The statistics of ``formula`` unchanged (``submodel``: statnet's switch of how it
+    evaluates them internally; the statistics are the same either way)."""
+    as_bool(submodel, "term Passthrough: submodel")
     return stack("Passthrough", build_formula(net, _formula("Passthrough", formula)))
+
+
+@register("I", kinds=BOTH, params=[Param("formula")], family=FAMILY)
+def splice(net, formula):
+    """statnet's ``I()`` (in ergm 4.12's term index): the terms of ``formula`` (or of a
+    character vector of terms, ``I(c("degree(0)", "degree(1)"))``) written in its place,
+    with their own labels; the formula parser substitutes them (see ``ergmfit.formula``)."""
+    if isinstance(formula, (str, list)):
+        from ..formula import FormulaArg as _F
+        texts = [formula] if isinstance(formula, str) else formula
+        formula = _F(" + ".join(texts))
+    return stack("I", build_formula(net, _formula("I", formula)))
 
 
 _CURVE = [Param("formula"), Param("params", None), Param("map", None), Param("gradient", None),
@@ -504,7 +536,9 @@ def curve(net, formula, params=None, map=None, gradient=None, minpar=None, maxpa
     """The statistics of ``formula`` (statnet's labels) with natural parameters η = map(θ),
     θ the parameters named in ``params`` (the model's coefficients): ``map="rep"``, numbers
     (constant), or an R function ``function(x, n, ...) ...`` with ``gradient="linear"``, a
-    gradient matrix or a gradient function (see :mod:`.curvemap`)."""
+    gradient matrix or a gradient function (see :mod:`.curvemap`).  With curved terms inside
+    (``gwesp(fixed=FALSE)``) the map gives their parameters (statnet's rule), ``n`` their
+    number."""
     if isinstance(map, RCode) and gradient is None:
         raise TermError("term Curve: the 'gradient' argument must be supplied unless 'map' is "
                         "one of statnet's named maps (statnet's rule)")
@@ -520,12 +554,25 @@ def curve(net, formula, params=None, map=None, gradient=None, minpar=None, maxpa
                         "or a character vector)")
     if not names or not all(isinstance(v, str) for v in names) or len(set(names)) != len(names):
         raise TermError(f"term Curve: params must be distinct names, got {params!r}")
-    if any(getattr(t, "curve", None) is not None or getattr(t, "fixed", None) is not None
-           or getattr(t, "curve_map", None) is not None for t in terms):
-        raise TermError("term Curve: curved terms (and Offset/Curve) inside Curve() are not "
-                        "supported yet")
+    if any(getattr(t, "fixed", None) is not None or getattr(t, "curve_map", None) is not None
+           for t in terms):
+        raise TermError("term Curve: Offset() and Curve() inside Curve() are not supported yet")
     term = stack("Curve", terms)
-    term.curve_map = curve_map("Curve", names, len(term.labels), map, gradient, minpar, maxpar)
+    if not any(getattr(t, "curve", None) is not None for t in terms):
+        term.curve_map = curve_map("Curve", names, len(term.labels), map, gradient, minpar,
+                                   maxpar)
+    else:
+        # statnet: "If the model in formula is curved, then the outputs of this operator
+        # term's map argument will be used as inputs to the curved terms of the formula
+        # model": map(θ) gives the inner model's parameters ψ (n = their number), and
+        # η = η_inner(ψ), so ∂η/∂θ = J_inner(ψ) ∂ψ/∂θ.
+        inner = Curved(terms)
+        cm = curve_map("Curve", names, inner.n_params, map, gradient, minpar, maxpar)
+        psi = cm["map"]
+        cm["map"] = {"eta": lambda th: inner.eta(psi["eta"](th)),
+                     "jac": lambda th: inner.jacobian(psi["eta"](th)) @ psi["jac"](th),
+                     "affine": False}
+        term.curve_map = cm
     term.param_labels = list(names)
     return term
 

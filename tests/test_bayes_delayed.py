@@ -1,0 +1,145 @@
+"""The exchange algorithm's default delayed acceptance (a Gaussian first stage
+fitted to the pilot chain) against an exact posterior, and the checkpoint of
+the completions of missing dyads."""
+import networkx as nx
+import numpy as np
+import pytest
+
+import ergmfit as ef
+from ergmfit.estimation import bayes as bayes_mod
+from test_bayes import grid_moments
+
+
+def _dyad_independent_model():
+    """``edges + nodecov('x')`` on a 24-node graph drawn from it: its likelihood
+    is a product of logistic terms, so the exact posterior is a grid sum, and
+    its statistics are near-Gaussian, so ``delayed='auto'`` uses the Gaussian
+    first stage."""
+    rng = np.random.default_rng(11)
+    n = 24
+    x = rng.normal(size=n)
+    g = nx.Graph()
+    g.add_nodes_from((i, {"x": float(x[i])}) for i in range(n))
+    for i in range(n):
+        for j in range(i + 1, n):
+            if rng.random() < 1 / (1 + np.exp(1.2 - 0.7 * (x[i] + x[j]))):
+                g.add_edge(i, j)
+    return ef.ERGM(g, "edges + nodecov('x')"), x
+
+
+def _exact_posterior(m, x):
+    n = len(x)
+    i, j = np.triu_indices(n, 1)
+    y = np.array([m.network.has_tie(a, b) for a, b in zip(i, j)], dtype=float) \
+        if hasattr(m.network, "has_tie") else _ties(m, i, j)
+    c = x[i] + x[j]
+    centre = np.asarray(m.fit(method="mple").params)
+
+    def loglik(T):
+        e = T[:, :1] + T[:, 1:] * c          # (grid, dyads)
+        return e @ y - np.logaddexp(0, e).sum(axis=1)
+    a = np.linspace(-3, 3, 241)
+    T = np.stack(np.meshgrid(centre[0] + a, centre[1] + a / 2, indexing="ij"), -1).reshape(-1, 2)
+    lp = loglik(T) - 0.5 * (T ** 2).sum(axis=1) / 100.0
+    w = np.exp(lp - lp.max())
+    w /= w.sum()
+    mean = w @ T
+    return mean, np.sqrt(w @ (T - mean) ** 2)
+
+
+def _ties(m, i, j):
+    on = {tuple(sorted(t)) for t in np.asarray(m.network.ties).tolist()}
+    return np.array([(a, b) in on for a, b in zip(i, j)], dtype=float)
+
+
+def test_delayed_acceptance_default_matches_the_exact_posterior():
+    m, x = _dyad_independent_model()
+    mean, sd = _exact_posterior(m, x)
+    fit = m.fit(method="bayes", random_state=2, main_iters=3000)
+    assert fit.info["delayed"] == "pilot"           # the Gaussian first stage was used
+    rate = np.mean(fit.info["first_stage_rate"])
+    assert fit.acceptance_rate < rate < 0.8
+    z = (np.asarray(fit.params) - mean) / np.asarray(fit.mcse)
+    assert np.all(np.abs(z) < 4), (fit.params, mean, fit.mcse)
+    assert np.allclose(fit.bse, sd, rtol=0.1), (fit.bse, sd)
+    assert np.all(fit.rhat < 1.1)
+
+
+def test_auto_declines_a_far_from_gaussian_pilot():
+    # the 5-node edges + triangle model's statistics are skewed (0.8): plain exchange
+    g = nx.Graph()
+    g.add_nodes_from(range(5))
+    g.add_edges_from([(0, 1), (1, 2), (0, 2), (2, 3), (3, 4)])
+    fit = ef.ERGM(g, "edges + triangle").fit(method="bayes", random_state=1, main_iters=20)
+    assert fit.info["delayed"] is False
+    forced = ef.ERGM(g, "edges + triangle").fit(method="bayes", random_state=1, main_iters=20,
+                                                delayed="pilot")
+    assert forced.info["delayed"] == "pilot"
+
+
+def test_checkpoint_holds_the_completions_of_missing_dyads(tmp_path, monkeypatch):
+    from test_bayes_missing import _model
+    m = _model()
+    ck = tmp_path / "state.npz"
+    real = bayes_mod.exchange_block
+    calls = {"n": 0}
+
+    def interrupted_block(*args):
+        calls["n"] += 1
+        if calls["n"] == 25:                # missing dyads: one call per iteration
+            raise KeyboardInterrupt
+        return real(*args)
+    seen = {}
+    real_update = bayes_mod._Imputer.update
+
+    def update(self, theta, eta=None):
+        real_update(self, theta, eta)
+        seen["ties"] = [np.asarray(st.ties()).tolist() for st in self.states]
+        seen["gx"] = self.gx.copy()
+    monkeypatch.setattr(bayes_mod, "exchange_block", interrupted_block)
+    monkeypatch.setattr(bayes_mod._Imputer, "update", update)
+    with pytest.warns(RuntimeWarning, match="interrupted"):
+        m.fit(method="bayes", random_state=1, burnin=10, main_iters=40, aux_iters=50,
+              checkpoint=str(ck))
+    z = np.load(ck)
+    counts = z["completion_counts"]
+    assert counts.shape == (4,) and z["completion_gx"].shape == (4, 2)
+    np.testing.assert_array_equal(z["completion_gx"], seen["gx"])
+    saved = np.split(z["completion_ties"], np.cumsum(counts)[:-1])
+    assert [sorted(map(tuple, t.tolist())) for t in saved] == \
+        [sorted(map(tuple, t)) for t in seen["ties"]]
+    # a resumed run starts every chain's completion where it was saved
+    seen = dict(seen)
+    monkeypatch.setattr(bayes_mod._Imputer, "update", real_update)
+    starts = {}
+    real_init = bayes_mod._Imputer.__init__
+
+    def init(self, *args, **kw):
+        real_init(self, *args, **kw)
+        starts["ties"] = [np.asarray(st.ties()).tolist() for st in self.states]
+        starts["gx"] = self.gx.copy()
+    monkeypatch.setattr(bayes_mod, "exchange_block", real)
+    monkeypatch.setattr(bayes_mod._Imputer, "__init__", init)
+    done = m.fit(method="bayes", burnin=10, main_iters=40, aux_iters=50, resume=str(ck))
+    assert not done.interrupted
+    np.testing.assert_array_equal(starts["gx"], seen["gx"])
+    assert [sorted(map(tuple, t)) for t in starts["ties"]] == \
+        [sorted(map(tuple, t)) for t in seen["ties"]]
+    # the completions differ between chains and from the network as given
+    assert np.any(seen["gx"] != 0)
+
+
+def test_kept_auxiliary_length_is_capped_at_six_per_dyad_with_a_note(monkeypatch):
+    m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + gwesp(0.2, fixed=TRUE)")
+    real = bayes_mod.auxiliary_length
+
+    def slow(model, *args, **kw):       # a pilot that measures a long lag
+        k, info = real(model, *args, **kw)
+        info["pilot_lag"] = 5000
+        return 5000, info
+    monkeypatch.setattr(bayes_mod, "auxiliary_length", slow)
+    fit = m.fit(method="bayes", random_state=1, burnin=20, main_iters=20)
+    cap = bayes_mod.default_aux_iters(m)
+    assert fit.info["aux_iters"] == cap == 1000
+    assert fit.info["aux_rule"]["capped_from"] == 5000
+    assert any("aux_iters=5000" in w for w in fit.warnings)
