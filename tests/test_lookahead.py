@@ -32,13 +32,22 @@ def _chain(model, ahead, steps=60_000, seed=11):
     n = bm.state.n
     p = 8.0 / (n - 1)
     theta = np.zeros(bm.n_stats)
-    theta[0], theta[1] = math.log(p / (1 - p)), 0.2
+    theta[0] = math.log(p / (1 - p))
+    theta[1:2] = 0.2
     stats = s.sample(theta, 10, steps // 10, steps // 10)
     return default, np.asarray(bm.state.ties()), stats, s.n_accepted
 
 
-def test_lookahead_only_on_hash_storage():
-    assert _chain(_model(5000), None, steps=10)[0]         # hash storage: on
+def _ring(n, k):
+    # n nodes, each tied to its next k: mean degree 2k, built in no time
+    ties = np.array([(i, (i + d) % n) for d in range(1, k + 1) for i in range(n)])
+    return ef.ERGM(ef.Network(n, np.sort(ties, axis=1), directed=False), "edges")
+
+
+def test_lookahead_only_on_a_large_hash_storage():
+    # on where records, hash slots and tie list pass 8 MB (the caches are outgrown)
+    assert _chain(_ring(100_000, 5), None, steps=10)[0]    # hash storage, ~33 MB: on
+    assert not _chain(_model(5000), None, steps=10)[0]     # hash storage, ~1.5 MB: off
     assert not _chain(_model(400), None, steps=10)[0]      # dense bitmap: off
 
 

@@ -43,10 +43,17 @@ cdef struct NodeRec:
 cdef inline bint in_list(const int* nb, int d, int w) noexcept nogil:
     """w among the d entries of nb (a neighbour list; no entry twice).
 
-    Counts the matches without an early exit: the compiler turns the loop
-    into vector compares, several entries at a time (the lists scanned are
-    short, and most scans find nothing, so an exit saves little)."""
+    Beyond 8 entries the matches are counted without an early exit: the
+    compiler turns that loop into vector compares, several entries at a
+    time (most scans find nothing, so an exit saves little); up to 8 the
+    plain loop is faster (G(n, 10/n) gwesp: n = 4,097 7.3 -> 8.6 M/CPU s
+    with the count; n = 1,000, whose scans are of at most 8, 3% slower)."""
     cdef int t, hit = 0
+    if d <= 8:
+        for t in range(d):
+            if nb[t] == w:
+                return 1
+        return 0
     for t in range(d):
         hit += nb[t] == w
     return hit != 0
