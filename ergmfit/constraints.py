@@ -418,14 +418,14 @@ def parse_constraints(constraints, network, missing=None):
 
 
 # ---------------------------------------------------------------------------
-# checkpoints: the sample space an MCMC-MLE checkpoint was written under
+# checkpoints: the sample space an MCMC-MLE or EE checkpoint was written under
 # ---------------------------------------------------------------------------
 _SPACE_ITEMS = {"constraints": "constraints", "missing": "missing dyads",
                 "offset_coef": "offset coefficients", "target_stats": "target statistics"}
 
 
 def checkpoint_space(model) -> dict:
-    """What an MCMC-MLE checkpoint records of ``model``'s sample space:
+    """What an MCMC-MLE or EE checkpoint records of ``model``'s sample space:
     constraints, missing dyads, offset coefficients, target statistics (the
     model's :meth:`~ergmfit.ERGM.saved_spec`, with every item present)."""
     spec = model.saved_spec() if hasattr(model, "saved_spec") else {}
@@ -455,7 +455,7 @@ def check_checkpoint_space(saved, model, path):
         try:
             same = _same(key, saved.get(key), now.get(key))
         except (AttributeError, TypeError, ValueError) as exc:
-            raise CheckpointError(f"cannot read {path}: an MCMC-MLE checkpoint with a damaged "
+            raise CheckpointError(f"cannot read {path}: a checkpoint with a damaged "
                                   f"sample_space entry ({type(exc).__name__}: {exc})") from None
         if not same:
             def show(v):
@@ -472,16 +472,24 @@ def check_checkpoint_space(saved, model, path):
 
 
 def resume_space(model, kwargs):
-    """The model a ``fit(..., resume=path)`` continues: the checkpoint's
+    """The model a ``fit(..., resume=path)`` continues (an MCMC-MLE checkpoint
+    file or an EE checkpoint directory): the checkpoint's
     constraints, offset coefficients and target statistics are put into
     ``kwargs`` where the call gives none, and its missing dyads into the model
     if it has none (anything given that differs is refused later, when the
     checkpoint is read).  An unreadable checkpoint is left to the estimator."""
     import copy
+    import os
     from .exceptions import CheckpointError
     from .utils.longrun import read_json
     try:
-        saved = read_json(kwargs["resume"])
+        path = os.fspath(kwargs["resume"])
+    except TypeError:
+        return model                       # not a path: the estimator says so
+    if os.path.isdir(path):                # an EE checkpoint: its meta.json records the space
+        path = os.path.join(path, "meta.json")
+    try:
+        saved = read_json(path)
     except CheckpointError:
         return model
     saved = saved.get("sample_space") if isinstance(saved, dict) else None

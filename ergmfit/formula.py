@@ -85,6 +85,12 @@ class AsIs(list):
     7 and 9 (``nodes=I(k)``: node k of the whole network)."""
 
 
+class RName(str):
+    """A bare R name given as an argument value (``label=toupper``, ``attr=Grade``).  It is
+    a str, read as the string is everywhere, except where statnet takes a function: there
+    (``Label(~edges, toupper)``) it names one."""
+
+
 @dataclass
 class RCode:
     """An R expression ergmfit does not evaluate (``function(x, n, ...) c(x, 2*x)``)."""
@@ -389,9 +395,9 @@ class _Parser:
                         self.i += 1
                     self._capture()
                     return RCode(self.text[pos:self.peek()[2]].strip())
-                if val in ("list", "matrix"):
+                if val in ("list", "matrix", "rbind", "cbind"):
                     args, kwargs = self._call_args(val)
-                    if val == "matrix":
+                    if val != "list":    # a matrix, evaluated where it is used (r_value)
                         return RCode(self.text[pos:self.toks[self.i - 1][2] + 1])
                     return kwargs if kwargs and not args else args + list(kwargs.values())
                 if low in _FUNCS:
@@ -411,7 +417,7 @@ class _Parser:
                 return _CONSTANTS[low]
             if val == "Inf":                 # R's Inf (statnet: to=+Inf, minpar=-Inf)
                 return math.inf
-            return val
+            return RName(val)
         if kind == "end":
             self.error("the formula ends in the middle of an argument")
         self.error(f"unexpected {val!r}")

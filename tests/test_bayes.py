@@ -331,7 +331,7 @@ def test_a_real_ctrl_c_stops_the_compiled_loop():
 # 5-7 CPU s since delayed acceptance (15-22 before; load 12-20): run with ERGMFIT_SLOW=1
 # (1,000 kept iterations: the means' Monte Carlo error alone reaches 0.1-0.2 posterior sd).
 @pytest.mark.skipif(not __import__("os").environ.get("ERGMFIT_SLOW"),
-                    reason="15-22 CPU s; set ERGMFIT_SLOW=1")
+                    reason="5-7 CPU s; set ERGMFIT_SLOW=1")
 def test_lazega_posterior_matches_the_long_run():
     import sys
     sys.path.insert(0, str(__import__("pathlib").Path(__file__).parents[1] / "benchmarks"))

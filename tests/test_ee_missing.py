@@ -81,10 +81,17 @@ def test_ee_with_missing_dyads_checkpoints_both_chains(tmp_path):
     # the saved completion changes missing dyads only
     from ergmfit.sampling.space import var_pairs
     m.sample_space.conditional().check(var_pairs(m.network.n, True, y))
+    import shutil
+    shutil.copytree(ck, str(tmp_path / "ck2"))
     whole = _ee(m, resume=ck)
     assert not whole.info["interrupted"]
     for lab, ours, theirs, z, se_ratio in cr.compare(e, whole):
         assert z < 0.2 and 0.85 < se_ratio < 1.15, (lab, ours, theirs, z, se_ratio)
-    # a checkpoint of the missing-data fit is not one of the complete network's
-    with pytest.raises(CheckpointError, match="missing dyads 31"):
-        _ee(ef.ERGM(m.network, m.formula), resume=ck)
+    # resume= alone restores the checkpoint's missing dyads (as for MCMC-MLE)
+    alone = _ee(ef.ERGM(m.network, m.formula), resume=str(tmp_path / "ck2"))
+    assert len(alone.info["sample_space"]["missing"]) == 31
+    np.testing.assert_array_equal(np.asarray(alone.params), np.asarray(whole.params))
+    # other missing dyads than the checkpoint's are refused
+    fewer = ef.ERGM(m.network, m.formula, missing=[tuple(p) for p in m.missing_dyads[:-1]])
+    with pytest.raises(CheckpointError, match="missing dyads 31 dyad.*resume= alone restores"):
+        _ee(fewer, resume=ck)

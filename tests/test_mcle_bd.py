@@ -3,8 +3,7 @@ unconstrained one restricted to the configurations that keep every degree
 within its bounds (estimation/blocks.degree_feasibility).  One block of
 every dyad is the exact likelihood of the constrained model, so its MCLE is
 the constrained MLE; checked against enumerating the constrained space.
-Blocked CD cannot leave configurations out of its compiled block sampler and
-refuses, saying why."""
+Blocked CD under bd: tests/test_bcd_bd.py."""
 import warnings
 
 import networkx as nx
@@ -14,7 +13,7 @@ from scipy import optimize, special
 
 import ergmfit as ef
 from ergmfit.estimation.blocks import degree_feasibility
-from ergmfit.exceptions import FormulaError, NetworkError
+from ergmfit.exceptions import NetworkError
 from ergmfit.sampling.space import var_pairs
 
 
@@ -83,9 +82,3 @@ def test_whole_block_mcle_under_bd_is_the_constrained_mle():
     pair = m.fit(method="mcle", block_size=2, cov="exact")
     assert np.max(np.abs(pair.info["godambe"]["mean_score"])) < 1e-9
     assert np.all(np.isfinite(np.sqrt(np.diag(pair.cov))))
-
-
-def test_blocked_cd_under_bd_says_why_not():
-    m = ef.ERGM(_graph(), "edges + triangle", constraints="~ bd(maxout=3)")
-    with pytest.raises(FormulaError, match="compiled block sampler.*method='mcle' does"):
-        m.fit(method="bcd", random_state=1)

@@ -475,7 +475,6 @@ def test_deprecated_base_and_keep():
     ("nodefactor('x', levels=c(1, -2))", "cannot mix"),
     ("nodefactor('x', levels=c(1, 1))", "twice"),
     ("nodefactor('x', levels=1.5)", "whole numbers"),
-    ("nodefactor('x', levels='zz')", "no level 'zz'"),
     ("nodefactor('x', levels=c(-1, -2, -3, -4))", "leaves no level"),
     ("nodematch('x', keep=c(1), levels=c(2))", "not both"),
     ("nodematch('x', diff=1)", "True or False"),

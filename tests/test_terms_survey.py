@@ -172,6 +172,22 @@ def test_sum_vector_and_matrix_weights_values():
             ef.ERGM("flomarriage", bad)
 
 
+def test_sum_rbind_and_cbind_weights():
+    s = ef.ERGM("flomarriage", "edges + triangle + kstar(2)").statistics()
+    e, t, k = s["edges"], s["triangle"], s["kstar2"]
+    want = {"Sum~w1": e + t, "Sum~w2": 2 * k}
+    for w in ("rbind(c(1, 1, 0), c(0, 0, 2))", "cbind(c(1, 0), c(1, 0), c(0, 2))",
+              "matrix(c(1, 0, 1, 0, 0, 2), 2, 3)"):
+        got = ef.ERGM("flomarriage", f"Sum({w} ~ edges + triangle + kstar(2), label='w')")
+        assert got.statistics() == want, w
+    assert ef.ERGM("flomarriage", "Prod(list(rbind(c(1, 1)) ~ edges + triangle), label='p')"
+                   ).statistics()["Exp~Sum~p"] == pytest.approx(e * t)
+    with pytest.raises(ErgmfitError, match="needs 3"):
+        ef.ERGM("flomarriage", "Sum(rbind(c(1, 1)) ~ edges + triangle + kstar(2))")
+    check_formula(random_network(1, "undirected"),
+                  "Sum(rbind(c(1, 0, 2), c(0, 1, 1)) ~ edges + triangle + kstar(2), label='w')", 1)
+
+
 # -- R's I() in level arguments: values, not indices ------------------------------------
 
 def test_I_in_levels_selects_by_value():
@@ -181,8 +197,8 @@ def test_I_in_levels_selects_by_value():
     assert list(by_value) == ["nodefactor.a.1", "nodefactor.a.2"]
     assert list(ef.ERGM(net, "nodematch('a', diff=TRUE, levels=I(0))").statistics()) == \
         ["nodematch.a.0"]
-    with pytest.raises(ErgmfitError, match="no level '7'"):
-        ef.ERGM(net, "nodefactor('a', levels=I(7))")
+    # a level no node has: statnet's statistic 0 with its label (tests/test_terms_levels.py)
+    assert ef.ERGM(net, "nodefactor('a', levels=I(7))").statistics() == {"nodefactor.a.7": 0}
 
 
 # -- mm() margins: mm(a ~ .) and mm(. ~ a) ----------------------------------------------
@@ -214,3 +230,39 @@ def test_mm_margins_values_and_labels():
     for lev in ("u", "v"):
         assert s[f"mm[c={lev},.]"] == s[f"b1factor.c.{lev}"]
         assert s[f"mm[.,c={lev}]"] == s[f"b2factor.c.{lev}"]
+
+
+# -- Label() with a function (statnet: a function or an as_mapper formula of the names) -----
+
+@pytest.mark.parametrize("label, want", [
+    ("toupper", ["EDGES", "KSTAR2"]),
+    ("tolower", ["edges", "kstar2"]),
+    ("~toupper(.)", ["EDGES", "KSTAR2"]),
+    ("~paste0('net.', .x)", ["net.edges", "net.kstar2"]),
+    ("~paste(., 'b', sep = '_')", ["edges_b", "kstar2_b"]),
+    ("~paste('a', ..1)", ["a edges", "a kstar2"]),
+    ("function(x) toupper(paste0(x, '.s'))", ["EDGES.S", "KSTAR2.S"]),
+])
+def test_label_function_forms(label, want):
+    m = ef.ERGM("flomarriage", f"Label(~edges + kstar(2), {label}, pos='append')")
+    plain = ef.ERGM("flomarriage", "edges + kstar(2)").statistics()
+    assert m.statistics() == dict(zip(want, plain.values()))
+
+
+def test_label_string_named_like_a_function_is_a_string():
+    # quoted, 'toupper' is a character label, as in R
+    assert list(ef.ERGM("flomarriage", "Label(~edges, 'toupper')").statistics()) == \
+        ["toupper(edges)"]
+
+
+@pytest.mark.parametrize("label, match", [
+    ("~sub('e', 'E', .)", "'sub' is not supported"),
+    ("function(x, y) x", "one argument"),
+    ("~toupper", "expected '\\('"),
+    ("~paste0(., y)", "'y' is not supported"),
+    ("2 ~ toupper(.)", "left-hand side"),
+])
+def test_label_function_refused_forms_name_the_supported_ones(label, match):
+    with pytest.raises(ErgmfitError, match=match) as err:
+        ef.ERGM("flomarriage", f"Label(~edges, {label})")
+    assert "toupper, tolower" in str(err.value)

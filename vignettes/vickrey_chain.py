@@ -43,12 +43,21 @@ Reproduces the synthetic experiment of Sec. 5.1 of Vickrey, Lin & Koller
   weighted CCG equals :func:`~ergmfit.mrf.contrastive.ccg` with
   ``map_method="max_product"`` -- checked in tests/test_mrf_vickrey.py).
 
-Deviations (documented): the paper's figure gives no numbers in its text and
-its lambda1 axis is not recoverable from the text, so we use lambda1 in
-``L1_GRID`` (0 to 6); the paper's MP was randomly initialised residual BP,
-ours is exact (deterministic) max-product, which the chain allows.
+Deviations (documented, and printed by the run: ``DEVIATIONS``): the paper's
+figure gives no numbers in its text and its lambda1 axis is not recoverable
+from the text, so we use lambda1 in ``L1_GRID`` (0 to 10); the paper's MP was
+randomly initialised residual BP, ours is exact (deterministic) max-product,
+which the chain allows; where an objective has no finite maximiser the
+paper's figure has a number, ours reports the share instead (PL) or lambda0
+at the limit lambda1 -> +Inf.
 
-Environment: ``ERGMFIT_QUICK=1`` (10 data sets, 3 values of lambda1),
+Replication: the whole experiment (``N_SETS`` data sets per lambda1) is
+repeated ``N_SEEDS`` = 5 times with independent seeds; the table gives the
+mean over the replicates of each median (and quartile) ± its Monte Carlo
+standard error, and each claim of the paper a verdict (``verdicts``).
+
+Environment: ``ERGMFIT_QUICK=1`` (2 replicates of 6 data sets, lambda1 = 1, 6, 10),
+``ERGMFIT_SEEDS`` (number of replicates),
 ``ERGMFIT_FIGURES=dir`` or ``--out dir`` (where the figure and table go), ``ERGMFIT_JOBS``
 (joblib workers over data sets, default 2).
 """
@@ -61,7 +70,7 @@ import numpy as np
 from ergmfit.exceptions import ConvergenceWarning
 from ergmfit.mrf import data, exact
 from ergmfit.mrf.estimation import distinct_rows
-from ergmfit.mrf.contrastive import ContrastiveObjective, ccg, pseudo_likelihood_objective
+from ergmfit.mrf.contrastive import ccg, pseudo_likelihood_objective
 from ergmfit.mrf.models import LinearMRF
 
 QUICK = os.environ.get("ERGMFIT_QUICK", "") not in ("", "0")
@@ -72,9 +81,20 @@ N_JOBS = int(os.environ.get("ERGMFIT_JOBS", "2"))
 N_NODES = 10
 LAMBDA0 = 0.139
 N_SAMPLES = 1000
-N_SETS = 10 if QUICK else 100
-L1_GRID = [2.0, 6.0, 10.0] if QUICK else [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0]
+#: data sets per lambda1 in each replicate (the paper: 100); ERGMFIT_SETS overrides (the
+#: committed table: 20, see the run's "reduced" line)
+N_SETS = int(os.environ.get("ERGMFIT_SETS", "6" if QUICK else "100"))
+#: independent replicates of the whole experiment (Monte Carlo error bars); ERGMFIT_SEEDS overrides
+N_SEEDS = int(os.environ.get("ERGMFIT_SEEDS", "2" if QUICK else "5"))
+TOL = 0.01            # a median within max(2 s.e., TOL) of lambda0 is "on" it (see verdicts)
+L1_GRID = [1.0, 6.0, 10.0] if QUICK else [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0]
 SEED = 2010
+DEVIATIONS = [
+    "λ1 grid 0, 1, ..., 10 (the paper's axis is not in its text)",
+    "MAP by exact max-product on the chain (paper: randomly initialised residual BP)",
+    "where an objective has no finite maximiser (separation, found by the library's linear "
+    "program), PL is left out of the medians and the other objectives give λ0 at λ1 = +Inf",
+]
 METHODS = ["PL", "Simple Contrastive", "Contrastive", "CCG (MAP)", "ML"]
 
 
@@ -147,12 +167,12 @@ def maximize(obj, model, theta0=None):
 
 
 def ml_exists(G, U, counts):
-    """Whether the exact ML estimate is finite: no direction d with
-    d . (g(y) - mean observed g) <= 0 for every state y (the same linear
-    program as the contrastive objectives', on one set: all states)."""
-    obj = ContrastiveObjective(G.shape[1])
-    obj.set_group("ml", np.unique(G, axis=0) - counts @ G[exact.state_index(U)] / counts.sum())
-    return obj.separation_direction() is None
+    """Whether the exact ML estimate is finite: the library's check
+    (:func:`ergmfit.mrf.exact.mle_direction`, a linear program over all
+    states; ``fit_exact`` raises DegenerateModelError where it fails)."""
+    full = np.zeros(G.shape[0])
+    np.add.at(full, exact.state_index(U), counts)
+    return exact.mle_direction(G, full) is None
 
 
 def estimate_all(model, G, lambda1, seed):
@@ -170,8 +190,11 @@ def estimate_all(model, G, lambda1, seed):
     if r["separation"] is not None:          # CCG's final objective has no maximiser either
         out[3], exists[3] = maximize(r["objective_obj"], model, out[3])
     exists[4] = ml_exists(G, U, c)
-    out[4] = exact.fit_exact(model.compiled(), U, weights=c)[0]
-    if not exists[4]:                        # Newton stopped on the ridge: lambda1 -> +Inf
+    # no finite MLE: the library raises; asked to ignore it, Newton's stopping point on the
+    # ridge (lambda1 -> +Inf) gives lambda0 at that limit
+    out[4] = exact.fit_exact(model.compiled(), U, weights=c,
+                             nonexistent="raise" if exists[4] else "ignore")[0]
+    if not exists[4]:
         out[4, 1] = np.inf
     walls = bool(np.any(U != U[:, :1]))
     return out, len(U), walls, exists
@@ -192,45 +215,118 @@ def pl_limit(lambda0=LAMBDA0, n=N_NODES):
     return n * lambda0 / 2
 
 
-def main():
-    t0 = time.perf_counter()
-    global FIGDIR
-    from _output import figures_dir
-    FIGDIR = str(figures_dir("vickrey_chain"))
-    print(f"figure and table go to {FIGDIR}")
-    seeds = np.random.SeedSequence(SEED).generate_state(len(L1_GRID) * N_SETS)
-    tasks = [(l1, int(seeds[a * N_SETS + r])) for a, l1 in enumerate(L1_GRID)
-             for r in range(N_SETS)]
-    if N_JOBS > 1:
-        from joblib import Parallel, delayed
-        res = Parallel(n_jobs=N_JOBS)(delayed(_job)(t) for t in tasks)
-    else:
-        res = [_job(t) for t in tasks]
+def replicate_stats(res):
+    """Per replicate: quartiles of the lambda0 estimates over the data sets
+    (3, n_l1, n_methods; PL without a finite maximiser left out), the share
+    of data sets without a finite maximiser (n_l1, n_methods), without a
+    domain wall (n_l1) and the median number of distinct values (n_l1)."""
     shape = (len(L1_GRID), N_SETS)
     est = np.array([r[0] for r in res]).reshape(shape + (len(METHODS), 2))
     n_distinct = np.array([r[1] for r in res]).reshape(shape)
     no_wall = 1.0 - np.array([r[2] for r in res], dtype=float).reshape(shape).mean(axis=1)
     # where an objective has no finite maximiser (the library's linear program), lambda1 is
-    # +Inf and lambda0 its value at that limit; the medians are over the data sets where
-    # lambda0 is a number
+    # +Inf and lambda0 its value at that limit; PL there gives no number (its lambda0 at the
+    # limit is NaN, or 0 when the data have walls whose flips leave the agreements
+    # unchanged); the other objectives' lambda0 at the limit is the quantity of the
+    # paper's figure and is kept
     exists = np.array([r[3] for r in res]).reshape(shape + (len(METHODS),))
-    no_max = 1.0 - exists.mean(axis=1)                             # (n_l1, n_methods)
-    # PL without a finite maximiser: no number (its lambda0 at the limit is NaN, or 0 when
-    # the data have walls whose flips leave the agreements unchanged); the other objectives'
-    # lambda0 at the limit is the quantity of the paper's figure and is kept
     est[..., 0, 0][~exists[..., 0]] = np.nan
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)            # all-NaN columns
         q = np.nanpercentile(est[..., 0], [25, 50, 75], axis=1)   # (3, n_l1, n_methods)
-    print(f"10-node chain, lambda0 = {LAMBDA0}, {N_SETS} data sets of {N_SAMPLES} exact samples "
-          f"per lambda1; estimate of lambda0: median [25%, 75%] over the data sets where it "
+    return q, 1.0 - exists.mean(axis=1), no_wall, np.median(n_distinct, axis=1), est[..., 0]
+
+
+def mean_se(a):
+    """Mean and Monte Carlo standard error over the replicates (axis 0), NaNs left out."""
+    a = np.asarray(a, dtype=float)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        k = np.sum(np.isfinite(a), axis=0)
+        m = np.nanmean(a, axis=0)
+        se = np.where(k > 1, np.nanstd(a, axis=0, ddof=1) / np.sqrt(np.maximum(k, 1)), np.nan)
+    return m, se
+
+
+def pl_worst(Q, SE):
+    """The lambda1 index where PL's median is furthest from lambda0 in units of its error
+    bar (|median - lambda0| - 2 s.e.; a median over few finite estimates has a wide one)."""
+    z = np.abs(Q[1, :, 0] - LAMBDA0) - 2 * np.nan_to_num(SE[1, :, 0], nan=np.inf)
+    return int(np.nanargmax(np.where(np.isfinite(z), z, -np.inf)))
+
+
+def verdicts(Q, SE, big):
+    """The paper's claims on lambda0 against the medians' Monte Carlo error bars: a
+    median is 'on' lambda0 when within max(2 s.e., TOL) of it, 'off' when further than
+    2 s.e. + TOL (TOL = 0.01, a third of the data-to-data IQR at lambda1 = 0)."""
+    iPL, iSC, iC = 0, 1, 2
+    dev = np.abs(Q[1] - LAMBDA0)                                       # (n_l1, n_methods)
+    on = dev <= np.maximum(2 * SE[1], TOL)
+    off = dev > 2 * SE[1] + TOL
+    L = np.asarray(L1_GRID)
+    out = {}
+    worst = pl_worst(Q, SE)
+    out["pl"] = ("reproduced" if np.any(off[:, iPL]) else "not reproduced (PL stays within "
+                 "the error bars of λ0 wherever it has an estimate)",
+                 f"PL median {Q[1, worst, iPL]:.3f} ± {SE[1, worst, iPL]:.3f} at λ1 = "
+                 f"{L[worst]:g}; off λ0 beyond the error bars at λ1 = "
+                 + (", ".join(f"{x:g}" for x in L[off[:, iPL]]) or "none"))
+    out["sc"] = ("reproduced" if np.all(on[:, iSC]) else "not reproduced (off at λ1 = "
+                 + ", ".join(f"{x:g}" for x in L[~on[:, iSC]]) + ")",
+                 f"max |median - λ0| {np.nanmax(dev[:, iSC]):.4f}")
+    out["c_hi"] = ("reproduced" if np.all(on[big, iC]) else "not reproduced (off at λ1 = "
+                   + ", ".join(f"{x:g}" for x in L[big][~on[big, iC]]) + ")",
+                   f"max over λ1 ≥ 3 of |median - λ0| {np.nanmax(dev[big, iC]):.4f}")
+    lo = 0
+    out["c_lo"] = ("reproduced" if off[lo, iC] else "not reproduced (within the error bars)",
+                   f"Contrastive median at λ1 = {L[lo]:g}: {Q[1, lo, iC]:.3f} ± "
+                   f"{SE[1, lo, iC]:.3f}")
+    return out
+
+
+def main():
+    t0, c0 = time.perf_counter(), time.process_time()
+    global FIGDIR
+    from _output import figures_dir
+    FIGDIR = str(figures_dir("vickrey_chain"))
+    print(f"figure and table go to {FIGDIR}")
+    print(f"{N_SEEDS} replicates of the whole experiment ({N_SETS} data sets x {N_SAMPLES} "
+          f"samples per λ1, λ1 in {L1_GRID}); deviations from the paper:")
+    for d in DEVIATIONS:
+        print(f"  - {d}")
+    if not QUICK and N_SETS != 100:
+        print(f"  - reduced: {N_SETS} data sets per λ1 in each replicate (paper: 100; "
+              f"ERGMFIT_SETS), so each median is over {N_SETS} data sets and the medians' "
+              "spread is larger than the paper's")
+    tasks = []
+    for k in range(N_SEEDS):
+        seeds = np.random.SeedSequence([SEED, k]).generate_state(len(L1_GRID) * N_SETS)
+        tasks += [(l1, int(seeds[a * N_SETS + r])) for a, l1 in enumerate(L1_GRID)
+                  for r in range(N_SETS)]
+    if N_JOBS > 1:
+        from joblib import Parallel, delayed
+        res = Parallel(n_jobs=N_JOBS)(delayed(_job)(t) for t in tasks)
+    else:
+        res = [_job(t) for t in tasks]
+    per = len(L1_GRID) * N_SETS
+    reps = [replicate_stats(res[k * per:(k + 1) * per]) for k in range(N_SEEDS)]
+    Q, SE = mean_se([r[0] for r in reps])                   # (3, n_l1, n_methods)
+    no_max, no_max_se = mean_se([r[1] for r in reps])       # (n_l1, n_methods)
+    no_wall = np.mean([r[2] for r in reps], axis=0)
+    n_distinct = np.mean([r[3] for r in reps], axis=0)
+    pooled = np.concatenate([r[4] for r in reps], axis=1)   # (n_l1, all data sets, methods)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        pooled_med = np.nanmedian(pooled, axis=1)              # (n_l1, n_methods)
+    print(f"10-node chain, lambda0 = {LAMBDA0}; estimate of lambda0: median ± Monte Carlo "
+          f"s.e. over the {N_SEEDS} replicates [mean 25%, 75%] over the data sets where it "
           f"is a number; (x%): data sets whose objective has no finite maximiser")
-    print(f"{'lambda1':>7} {'distinct':>8} {'no wall':>7} " + " ".join(f"{m:>28}" for m in METHODS))
+    print(f"{'lambda1':>7} {'distinct':>8} {'no wall':>7} " + " ".join(f"{m:>36}" for m in METHODS))
     for a, l1 in enumerate(L1_GRID):
-        cells = [f"{q[1, a, j]:.3f} [{q[0, a, j]:.3f},{q[2, a, j]:.3f}] ({no_max[a, j]:.0%})"
-                 for j in range(len(METHODS))]
-        print(f"{l1:7.2f} {np.median(n_distinct[a]):8.0f} {no_wall[a]:7.0%} "
-              + " ".join(f"{c:>28}" for c in cells))
+        cells = [f"{Q[1, a, j]:.3f}±{SE[1, a, j]:.3f} [{Q[0, a, j]:.3f},{Q[2, a, j]:.3f}] "
+                 f"({no_max[a, j]:.0%})" for j in range(len(METHODS))]
+        print(f"{l1:7.2f} {n_distinct[a]:8.0f} {no_wall[a]:7.0%} "
+              + " ".join(f"{c:>36}" for c in cells))
 
     # ---- figure ---------------------------------------------------------
     import matplotlib
@@ -244,7 +340,7 @@ def main():
     for j, m in enumerate(METHODS):
         col, st = styles[m]
         off = (j - 2) * 0.04
-        ax.errorbar(L + off, q[1, :, j], yerr=[q[1, :, j] - q[0, :, j], q[2, :, j] - q[1, :, j]],
+        ax.errorbar(L + off, Q[1, :, j], yerr=[Q[1, :, j] - Q[0, :, j], Q[2, :, j] - Q[1, :, j]],
                     fmt=st, color=col, capsize=2, ms=4, lw=1, label=m)
     ax.axhline(LAMBDA0, color="gray", lw=0.8, label=f"true λ0 = {LAMBDA0}")
     y0, y1 = ax.get_ylim()
@@ -256,8 +352,9 @@ def main():
     ax.set_xlabel("λ1 used to generate the data")
     ax.set_ylabel("estimate of λ0 (median, 25%-75%)")
     ax.set_title(f"Vickrey et al. 2010, Fig. 1: 10-node chain, {N_SETS} data sets x "
-                 f"{N_SAMPLES}\nred %: data sets whose pseudo-likelihood has no finite maximiser "
-                 f"(λ1 → ∞; PL left out there)", fontsize=9)
+                 f"{N_SAMPLES}, mean of {N_SEEDS} replicates\nred %: data sets whose "
+                 f"pseudo-likelihood has no finite maximiser (λ1 → ∞; PL left out there)",
+                 fontsize=9)
     ax.legend(fontsize=8)
     fig.tight_layout()
     path = os.path.join(FIGDIR, "vickrey_chain.png")
@@ -266,65 +363,95 @@ def main():
     # ---- table ----------------------------------------------------------
     iPL, iSC, iC, iG, iML = range(5)
     hi, lo = len(L1_GRID) - 1, 0
-    L = np.asarray(L1_GRID)
+    big = L >= 3
+    v = verdicts(Q, SE, big)
 
     def cell(a, j):
-        if np.isnan(q[1, a, j]):
+        if np.isnan(Q[1, a, j]):
             return f"no finite estimate in {no_max[a, j]:.0%} of the data sets"
-        out = f"{q[1, a, j]:.3f} [{q[0, a, j]:.3f}, {q[2, a, j]:.3f}]"
+        out = f"{Q[1, a, j]:.3f} ± {SE[1, a, j]:.3f} [{Q[0, a, j]:.3f}, {Q[2, a, j]:.3f}]"
         return out + (f" (over the {1 - no_max[a, j]:.0%} with a finite estimate)"
                       if j == iPL and no_max[a, j] > 0 else "")
 
     def maxdev(j, sel=slice(None)):
-        return f"{np.nanmax(np.abs(q[1, sel, j] - LAMBDA0)):.3f}"
-    big = L >= 3
-    worst = int(np.nanargmax(np.abs(q[1, :, iPL] - LAMBDA0)))
+        return f"{np.nanmax(np.abs(Q[1, sel, j] - LAMBDA0)):.3f}"
+    worst = pl_worst(Q, SE)
     rows = [
         ("true λ0", "0.139", f"{LAMBDA0}"),
-        (f"PL, λ1 = {L[lo]:g}: median [25%, 75%]", "close to 0.139", cell(lo, iPL)),
-        (f"PL, λ1 = {L[worst]:g} (its worst median)"
+        (f"replication: each cell is the mean over {N_SEEDS} independent replicates of the "
+         f"whole experiment ± its Monte Carlo s.e.; a median is 'on' λ0 within max(2 s.e., "
+         f"{TOL}), 'off' beyond 2 s.e. + {TOL}", "(one run)",
+         f"{N_SEEDS} x {N_SETS} data sets x {N_SAMPLES} samples per λ1"),
+        (f"PL, λ1 = {L[lo]:g}: median ± s.e. [25%, 75%]", "close to 0.139", cell(lo, iPL)),
+        (f"PL, λ1 = {L[worst]:g} (its median furthest from λ0 in error bars)"
          + ("" if worst == hi else f" / λ1 = {L[hi]:g}"),
          "does not reconstruct λ0 for large λ1",
-         cell(worst, iPL) + ("" if worst == hi else f" / {cell(hi, iPL)}")),
+         cell(worst, iPL) + ("" if worst == hi else f" / {cell(hi, iPL)}")
+         + f"; {v['pl'][1].split('; ')[1]}: {v['pl'][0]}"),
         ("PL: max over λ1 of abs(median - λ0)", "large", maxdev(iPL)),
         ("PL median at each λ1 (" + ", ".join(f"{x:g}" for x in L) + ")",
-         "drifts away from 0.139 as λ1 grows", ", ".join(f"{x:.3f}" for x in q[1, :, iPL])),
+         "drifts away from 0.139 as λ1 grows",
+         ", ".join(f"{x:.3f}±{e:.3f}" for x, e in zip(Q[1, :, iPL], SE[1, :, iPL]))),
+        (f"median over all {N_SEEDS * N_SETS} data sets pooled, at each λ1: PL / Simple / "
+         "Contrastive", "(Fig. 1: median over 100)",
+         "; ".join(f"{x:g}: " + " / ".join(f"{pooled_med[a, j]:.3f}" for j in (iPL, iSC, iC))
+                   for a, x in enumerate(L))),
         ("data sets whose PL has no finite maximiser, at each λ1 (detected by "
          "ContrastiveObjective.maximize; λ1 → +∞ there: no PL estimate, left out of the "
          "PL medians above)",
-         "(not stated)", ", ".join(f"{x:.0%}" for x in no_max[:, iPL])),
+         "(not stated)", ", ".join(f"{x:.0%}±{e:.0%}" if np.isfinite(e) else f"{x:.0%}"
+                                   for x, e in zip(no_max[:, iPL], no_max_se[:, iPL]))),
         ("PL's λ0 along its path as λ1 → ∞ (only 0000000000 / 1111111111 observed)",
          "(not stated)", f"log(n1/n0)/2 → {pl_limit():.3f} (analytic; where an optimiser "
          "stops on that ridge, not an estimate)"),
         (f"data sets with no domain wall observed, λ1 = {L[hi]:g}", "(not stated)",
          f"{no_wall[hi]:.0%}; no finite maximiser (λ1 → +∞) there for PL / Simple / "
          f"Contrastive / CCG / ML: " + " / ".join(f"{no_max[hi, j]:.0%}" for j in range(5))
-         + " (their λ0 is its value at that limit)"),
+         + " (their λ0 is its value at that limit; ML: the library's exact.mle_direction)"),
         (f"Simple Contrastive, λ1 = {L[hi]:g}", "accurately reconstructs λ0 for all λ1",
-         cell(hi, iSC)),
+         cell(hi, iSC) + f"; at every λ1: {v['sc'][0]}"),
         ("Simple Contrastive: max over λ1 of abs(median - λ0)", "small", maxdev(iSC)),
         (f"Contrastive (PL + observed values), λ1 = {L[lo]:g}",
-         "slightly inaccurate for low λ1 (dynamic objective: biased gradient)", cell(lo, iC)),
+         "slightly inaccurate for low λ1 (dynamic objective: biased gradient)",
+         cell(lo, iC) + f": {v['c_lo'][0]}"),
         ("Contrastive: max over λ1 ≥ 3 of abs(median - λ0)", "effective at recovering λ0",
-         maxdev(iC, big)),
+         maxdev(iC, big) + f": {v['c_hi'][0]}"),
         (f"CCG (MAP, PL init), λ1 = {L[lo]:g} / {L[hi]:g}", "(not in Fig. 1)",
          f"{cell(lo, iG)} / {cell(hi, iG)}"),
         (f"exact ML, λ1 = {L[lo]:g} / {L[hi]:g}", "(not in Fig. 1)",
          f"{cell(lo, iML)} / {cell(hi, iML)}"),
         (f"IQR width at λ1 = {L[hi]:g}: PL / Simple / Contrastive / CCG / ML",
-         "(error bars in Fig. 1)", " / ".join(f"{q[2, hi, j] - q[0, hi, j]:.3f}"
+         "(error bars in Fig. 1)", " / ".join(f"{Q[2, hi, j] - Q[0, hi, j]:.3f}"
                                               for j in range(5))),
         ("data sets per λ1 x samples; λ1 grid", "100 x 1000; (axis not in text)",
-         f"{N_SETS} x {N_SAMPLES}; {', '.join(f'{x:g}' for x in L)}"),
+         f"{N_SETS} x {N_SAMPLES} (x {N_SEEDS} replicates"
+         + (f"; reduced from 100 data sets per replicate for CPU time" if N_SETS < 100 and
+            not QUICK else "") + "); "
+         f"{', '.join(f'{x:g}' for x in L)}"),
     ]
     lines = ["| quantity | paper | ergmfit |", "| --- | --- | --- |"]
     lines += [f"| {a} | {b} | {c} |" for a, b, c in rows]
     table = "\n".join(lines)
     print()
     print(table)
+    print("\nverdicts:")
+    for key, claim in (("pl", "PL does not reconstruct λ0 for large λ1"),
+                       ("sc", "Simple Contrastive accurately reconstructs λ0 for all λ1"),
+                       ("c_hi", "Contrastive effective at recovering λ0 (λ1 ≥ 3)"),
+                       ("c_lo", "Contrastive slightly inaccurate for low λ1")):
+        print(f"  {claim}: {v[key][0]} ({v[key][1]})")
     with open(os.path.join(FIGDIR, "vickrey_chain.md"), "w") as fh:
         fh.write(table + "\n")
-    print(f"\nfigure: {path}\nwall time {time.perf_counter() - t0:.1f} s")
+    summary = {"quick": QUICK, "n_seeds": N_SEEDS, "n_sets": N_SETS, "l1": list(L1_GRID),
+               "median": Q[1].tolist(), "median_se": SE[1].tolist(),
+               "quartiles": Q.tolist(), "quartiles_se": SE.tolist(),
+               "pooled_median": pooled_med.tolist(),
+               "no_max": no_max.tolist(), "verdicts": {k: x[0] for k, x in v.items()}}
+    import json
+    with open(os.path.join(FIGDIR, "vickrey_chain.json"), "w") as fh:
+        json.dump(summary, fh, indent=1, allow_nan=True)
+    print(f"\nfigure: {path}\nwall time {time.perf_counter() - t0:.1f} s, CPU "
+          f"{time.process_time() - c0:.1f} s in this process (workers not counted)")
 
 
 if __name__ == "__main__":

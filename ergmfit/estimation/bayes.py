@@ -47,9 +47,11 @@ prior N(0, 100 I).  Three defaults differ, all settable to Bergm's:
 Delayed acceptance (Christen & Fox 2005), on by default (``delayed="auto"``):
 every proposal is first screened on a Gaussian approximation of the
 posterior, the prior times log L(θ) − log L(θ0) ≈ −(θ−θ0)·m − (θ−θ0)'S(θ−θ0)/2
-with m and S the mean and covariance of g(x) − g(y) in the pilot chain at θ0
-(the MPLE for the burn-in, the population's mean after it: the same pilot
-that measures the auxiliary length), and the auxiliary network is drawn only
+with m and S the mean and covariance of g(x) − g(y) in a pilot chain at θ0
+(one Newton step of the likelihood from the MPLE, found by a short pilot
+there; the same pilot measures the burn-in's auxiliary length), used only
+when that pilot's statistics are near-Gaussian (:data:`._bayes_parts.GAUSS_MAX_SKEW`), and
+the auxiliary network is drawn only
 for the proposals that pass; the exchange test then divides by the first
 stage's ratio, so the posterior is unchanged (the first stage is fixed over
 the kept iterations).  An auxiliary network costs thousands of proposals,
@@ -451,7 +453,7 @@ class Bayes(Estimator):
         elif self.delayed in ("auto", "pilot") and plain:
             if state is not None and "stage_prec" in state:      # as it was when saved
                 run.surrogate = _GaussStage(state["stage_prec"], state["stage_mu"])
-            elif state is None:
+            else:
                 _gauss_first_stage(self, run, model, prior, rng, eta0)
         if self.aux_iters is None and it0 <= self.burnin and self.burnin > 0:
             def remeasure(draws):
@@ -687,8 +689,8 @@ def _gauss_first_stage(est, run, model, prior, rng, eta0, max_step=3.0):
     :func:`pilot_moments`) gives a Gaussian whose mode is one Newton step of
     the likelihood from there (at most ``max_step`` of its sds); the second, at
     that mode, measures the auxiliary length (when ``aux_iters`` is None) and
-    fits the stage used by every iteration.  Both pilots' statistics must be
-    near-Gaussian under ``delayed='auto'``, else the run stays plain."""
+    fits the stage used by every iteration.  Under ``delayed='auto'`` the
+    second pilot's statistics must be near-Gaussian, else the run stays plain."""
     measure = run.aux_iters is None
     first, guess = pilot_moments(model, est.proposal, rng, eta0, run.storage,
                                  default_aux_iters(model) if measure else run.aux_iters,

@@ -69,16 +69,17 @@ from __future__ import annotations
 
 import math
 import time
+from types import SimpleNamespace
 import warnings
 
 import numpy as np
 
-from ..exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
+from ..exceptions import ConvergenceWarning, DegenerateModelError, NetworkError, SettingsError
 from ..results import ERGMResults
 from ..utils.longrun import catch_interrupt
 from ..utils.validation import check_params, check_random_state, seed_words
 from .base import Estimator, Setting, boolean, choice, integer, number
-from .blocks import C_INT_MAX, block_kernel
+from .blocks import C_INT_MAX, block_kernel, bounded_kernel, degree_feasibility
 from .existence import nonexistence_error, observed_design
 
 __all__ = ["BCD", "fit_bcd", "learning_rates"]
@@ -156,6 +157,7 @@ class BCD(Estimator):
     )
 
     _free = None            # the free variables of a constrained space (set by fit)
+    _feasible = None        # degree bounds: blocks.degree_feasibility (set by fit)
 
     def _finish_settings(self):
         precondition = self.precondition
@@ -187,10 +189,30 @@ class BCD(Estimator):
                     warnings.simplefilter("ignore")
                     lf = fit_mple(model, verbose=False)
                 return np.asarray(lf.params, dtype=float), "mple", lf
-            from .mcle import pseudo_fit
-            lf = pseudo_fit(bm, labels, self._free)
+            lf = self._pseudo_fit(bm, labels)
             return np.asarray(lf.params, dtype=float), "mple", lf
         return check_params(init, labels, "init"), "user", None
+
+    def _pseudo_fit(self, bm, labels):
+        """The MPLE over the free variables (``params``, ``cov``)."""
+        from .mcle import pseudo_fit
+        return pseudo_fit(bm, labels, self._free)
+
+    def _bounded_preconditioner(self, bm, chooser, theta0, rng):
+        """Under degree bounds: P = C H_C(theta0)^-1, with H_C the information of
+        the constrained composite likelihood over C blocks drawn by the chooser
+        (the inverse mean per-block information, what (M / n) H^-1 approximates
+        without bounds; the unconstrained MPLE's information overstates it and
+        the steps would be too short).  None if H_C is singular."""
+        from .mcle import composite_design
+        nb = int(max(20, min(2000, (1 << 18) >> min(self.block_size, 18))))
+        blocks = [b for b in chooser.draw(nb, rng) if len(b)]
+        des = composite_design(bm, blocks, feasible=self._feasible)
+        H = des.hessian(theta0)
+        if not np.all(np.isfinite(H)) or np.linalg.matrix_rank(H) < len(H):
+            return None
+        P = len(blocks) * np.linalg.inv(H)
+        return 0.5 * (P + P.T)
 
     def _preconditioner(self, bm, labels, theta0, lf, model=None):
         if self.precondition is None:
@@ -205,8 +227,7 @@ class BCD(Estimator):
                         warnings.simplefilter("ignore")
                         lf = fit_mple(model, verbose=False)
                 else:
-                    from .mcle import pseudo_fit
-                    lf = pseudo_fit(bm, labels, self._free)
+                    lf = self._pseudo_fit(bm, labels)
             Hinv = np.asarray(lf.cov, dtype=float)
             if not np.all(np.isfinite(Hinv)):
                 raise DegenerateModelError(
@@ -220,6 +241,7 @@ class BCD(Estimator):
 
     def fit(self, model) -> ERGMResults:
         from ..sampling._blocks import Enumeration, bcd_loop
+        from ..sampling._bounded import DegreeBounded
         from .mcle import free_variables, make_chooser
         t_start = time.perf_counter()
         rng = check_random_state(self.random_state)
@@ -233,7 +255,21 @@ class BCD(Estimator):
             raise SettingsError(f"block_size={self.block_size} exceeds the number of "
                                 f"{'free ' if free is not None else ''}variables {M}")
         chooser = make_chooser(bm, self.blocks, self.block_size, free)
-        kernel = self.kernel if self.kernel is not None else Enumeration(max(1, chooser.max_size))
+        # degree bounds (bd): the kernel leaves out the configurations breaking a bound
+        kernel = bounded_kernel(model, max(1, chooser.max_size))
+        if kernel is not None:
+            if self.kernel is not None:
+                raise SettingsError("blocked CD under degree bounds samples its blocks with "
+                                    "the bounded enumeration (the feasible configurations "
+                                    "only): kernel= cannot be used")
+            if not kernel.state_ok(bm):
+                raise NetworkError("the observed network lies outside the degree bounds of "
+                                   f"the constraints ({model.sample_space.spec})")
+        elif self.kernel is not None:
+            kernel = self.kernel
+        else:
+            kernel = Enumeration(max(1, chooser.max_size))
+        self._feasible = degree_feasibility(model) if isinstance(kernel, DegreeBounded) else None
         # dead or collinear statistics, and no estimate along a direction the
         # blocks cannot leave: errors before the run (as MPLE and MCLE)
         check_blocks(observed_design(model, bm), bm, chooser, labels, "blocked CD",
@@ -249,9 +285,13 @@ class BCD(Estimator):
         stop = catch_interrupt()
         P, schedule, n_iter = None, None, self.n_iter or 0
         with stop:      # Ctrl-C while the schedule is set up (10^7 rates: ~0.5 s)
-            P = self._preconditioner(bm, labels, theta0, lf, model)
             par = getattr(model, "parameterisation", None)
             curved = par is not None and not par.linear
+            P = None
+            if self._feasible is not None and isinstance(self.precondition, str) and not curved:
+                P = self._bounded_preconditioner(bm, chooser, theta0, rng)
+            if P is None:
+                P = self._preconditioner(bm, labels, theta0, lf, model)
             per_iter = self.block_size * self.batch_size
             if self.n_iter is None:
                 n_iter = 20000 if P is None else max(20000, int(math.ceil(200.0 * M / per_iter)))
@@ -376,7 +416,7 @@ class BCD(Estimator):
         kind = self.blocks if isinstance(self.blocks, str) else self.blocks
         des = composite_design(bm, kind, self.block_size,
                                n_blocks if isinstance(kind, str) else None,
-                               random_state=rng, free=self._free)
+                               random_state=rng, free=self._free, feasible=self._feasible)
         par = getattr(model, "parameterisation", None)
         if par is not None and not par.linear:
             # through the map: H -> J'HJ, scores u -> u J, simulated at η(θ)

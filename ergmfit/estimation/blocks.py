@@ -19,7 +19,7 @@ from ..exceptions import SettingsError
 from ..utils.validation import check_index_set, check_random_state
 
 __all__ = ["free_variables", "make_chooser", "blocks_to_vars", "make_blocks",
-           "DEFAULT_MAX_BLOCKS"]
+           "bounded_kernel", "degree_feasibility", "DEFAULT_MAX_BLOCKS"]
 
 DEFAULT_MAX_BLOCKS = 2_000_000
 _CHUNK = 20_000
@@ -36,7 +36,7 @@ def free_variables(model, method):
     space = getattr(model, "sample_space", None)
     if space is None or not getattr(space, "constrained", False):
         return None
-    if not space.dyad_independent and not (method == "mcle" and bounded_only(space)):
+    if not space.dyad_independent and not (method in ("mcle", "bcd") and bounded_only(space)):
         from ..exceptions import FormulaError
         preserve = getattr(space, "preserve", None)
         if preserve == "edges":
@@ -51,15 +51,10 @@ def free_variables(model, method):
         elif getattr(space, "attr_bounds", None) is not None:
             why = ("the block conditionals p(x_A | x_-A) would have to leave out the "
                    "configurations that break the bounds on ties to each attribute class, "
-                   "which is implemented for plain degree bounds (method='mcle') only")
+                   "which is implemented for plain degree bounds (bd without attribs) only")
         else:
-            why = ("under degree bounds a block's conditional p(x_A | x_-A) is the "
-                   "unconstrained one restricted to the configurations that keep every degree "
-                   "within its bounds (well defined: the rest of the network fixes the other "
-                   "degrees); blocked CD draws each block from all 2^n configurations in the "
-                   "compiled block sampler, which cannot leave them out. method='mcle' "
-                   "does (its block conditionals are evaluated from the enumerated "
-                   "configurations)")
+            why = ("only method='mcle' and 'bcd' restrict a block's conditional to the "
+                   "configurations that keep every degree within its bounds")
         raise FormulaError(f"method={method!r} under the degree constraint(s) "
                            f"'{getattr(space, 'spec', '')}' is not available: {why}. Use "
                            "method='mcmle' or 'cd' (their proposals keep the degrees), or a "
@@ -80,6 +75,20 @@ def bounded_only(space) -> bool:
             and getattr(space, "attr_bounds", None) is None)
 
 
+def bounded_kernel(model, max_size):
+    """For a model under degree bounds (``bd``): the compiled block kernel
+    (:class:`~ergmfit.sampling._bounded.DegreeBounded`, blocks of up to
+    ``max_size`` variables) whose conditionals leave out the configurations
+    that break a bound; None without bounds."""
+    space = getattr(model, "sample_space", None)
+    if space is None or not bounded_only(space):
+        return None
+    from ..sampling._bounded import DegreeBounded
+    net = space.network
+    lo_o, hi_o, lo_i, hi_i = space.bounds
+    return DegreeBounded(int(max_size), lo_o, hi_o, lo_i, hi_i, bool(net.directed))
+
+
 def degree_feasibility(model):
     """For a model under degree bounds (``bd``): a function f(bm, blocks) ->
     (C, 2^k) bool, whether each configuration of each block (bit b of the
@@ -87,55 +96,17 @@ def degree_feasibility(model):
     :func:`~ergmfit.sampling._blocks.block_differences` counts them) keeps
     every degree within its bounds at ``bm``'s current state; None without
     bounds.  The block conditionals of the constrained model are the
-    unconstrained ones restricted to these configurations."""
-    space = getattr(model, "sample_space", None)
-    if space is None or not bounded_only(space):
+    unconstrained ones restricted to these configurations.  The check is
+    the compiled kernel's (:func:`bounded_kernel`), the one blocked CD
+    samples with; ``f.state_ok(bm)``: whether ``bm``'s state keeps them."""
+    from ..sampling._blocks import MAX_ENUMERATION
+    kern = bounded_kernel(model, MAX_ENUMERATION)
+    if kern is None:
         return None
-    from ..sampling.space import var_pairs
-    net = space.network
-    n, directed = net.n, net.directed
-    lo_o, hi_o, lo_i, hi_i = (np.asarray(b, dtype=np.int64) for b in space.bounds)
-    # endpoint e = 0 counts against the out-bounds, e = 1 against the in-bounds
-    # (undirected: both endpoints' degrees against the out-bounds, statnet's maxout)
-    lo = np.stack([lo_o, lo_i if directed else lo_o], axis=1)
-    hi = np.stack([hi_o, hi_i if directed else hi_o], axis=1)
-
-    def degrees(bm):
-        ties = var_pairs(n, directed, np.asarray(bm.on_vars(), dtype=np.int64))
-        deg = np.zeros((n, 2), dtype=np.int64)
-        if directed:
-            np.add.at(deg[:, 0], ties[:, 0], 1)
-            np.add.at(deg[:, 1], ties[:, 1], 1)
-        else:
-            np.add.at(deg[:, 0], ties.ravel(), 1)
-            deg[:, 1] = deg[:, 0]
-        return deg
 
     def feasible(bm, arr):
-        arr = np.asarray(arr, dtype=np.int64)
-        C, k = arr.shape
-        deg = degrees(bm)
-        on = np.zeros(int(bm.n_vars), dtype=bool)
-        on[np.asarray(bm.on_vars(), dtype=np.int64)] = True
-        ends = var_pairs(n, directed, arr.ravel()).reshape(C, k, 2)       # (c, b, e)
-        sign = np.where(on[arr], -1, 1)                                    # (c, b)
-        if directed:        # a tie's tail moves out-degrees, its head in-degrees
-            A = ends[:, :, :, None] == ends.transpose(0, 2, 1)[:, None, :, :]
-        else:
-            A = ((ends[:, :, :, None] == ends[:, None, None, :, 0])
-                 | (ends[:, :, :, None] == ends[:, None, None, :, 1]))
-        bits = (np.arange(1 << k)[:, None] >> np.arange(k)[None, :]) & 1     # (s, b)
-        change = np.einsum("sy,cy,cxey->csxe", bits, sign, A.astype(np.int64))
-        new = deg[ends, np.arange(2)][:, None, :, :] + change               # (c, s, b, e)
-        lo_e = lo[ends, np.arange(2)][:, None, :, :]
-        hi_e = hi[ends, np.arange(2)][:, None, :, :]
-        return ((new >= lo_e) & (new <= hi_e)).all(axis=(2, 3))
-
-    def state_ok(bm):
-        """Whether ``bm``'s current state keeps every degree within its bounds."""
-        deg = degrees(bm)
-        return bool(((deg >= lo) & (deg <= hi)).all())
-    feasible.state_ok = state_ok
+        return kern.feasible(bm, np.asarray(arr, dtype=np.int64))
+    feasible.state_ok = kern.state_ok
     return feasible
 
 

@@ -57,7 +57,10 @@ from .stepping import (ellipsoid_step, hotelling_pvalue, hummel_step, in_convex_
                        is_ess_fraction, maximize_is_loglik, _is_weights)
 from ..utils.longrun import Checkpoint, Progress, catch_interrupt, read_json
 from ..utils.validation import check_params, check_random_state
-from .curved import (MAX_DECAY_STEP, first_interval as _first_interval,
+from .curved import (MAX_DECAY_STEP, check_runoff as _check_runoff,
+                     degenerate_sample as _degenerate_sample, gw_advice as _gw_advice,
+                     restart as _restart_decays,
+                     first_interval as _first_interval,
                      first_sample_ok as _first_sample_ok, maximize_curved_is_loglik,
                      projector as _projector, times_jacobian as _times_jacobian)
 from .base import Estimator, Setting, boolean, choice, integer, number
@@ -84,13 +87,12 @@ def check_degeneracy(model, chains, D):
             where = "empty" if np.all(e == 0) else "complete"
             raise _retryable(DegenerateModelError(
                 f"the MCMC sample is stuck at the {where} graph: the model is degenerate at these "
-                "parameters. Try geometrically weighted terms (gwesp, gwdsp, gwdegree) instead "
-                "of triangle or k-star terms, or a different starting value (init=...)"))
+                f"parameters. Try {_gw_advice(model)}a different starting value (init=...)"))
     if flat:
         raise DegenerateModelError(
             f"the simulated statistic(s) {flat} did not vary in the MCMC sample: the model is "
-            "degenerate or the chain does not mix. Try geometrically weighted terms instead of "
-            "triangle/k-star terms, a longer interval, or removing the term(s)")
+            f"degenerate or the chain does not mix. Try {_gw_advice(model)}a longer interval, "
+            "or removing the term(s)")
 
 
 def _check_oscillation(model, history, Z, g_obs, counts=True):
@@ -134,9 +136,9 @@ def _check_oscillation(model, history, Z, g_obs, counts=True):
                 f"the model is near-degenerate: from one MCMC-MLE iteration to the next the "
                 f"simulated networks swing between far fewer and far more {lab!r} than observed "
                 f"(sample means {lo:+.0f} to {hi:+.0f} standard deviations from it), so no "
-                "estimate reproduces the observed network. Try geometrically weighted terms "
-                "(gwesp, gwdsp, gwdegree) with a smaller decay, add dyad-independent covariate "
-                "terms, or fit by method='ee'")))
+                f"estimate reproduces the observed network. Try "
+                f"{_gw_advice(model, 'a smaller decay of the geometrically weighted terms, ')}"
+                "add dyad-independent covariate terms, or fit by method='ee'")))
 
 
 def _retryable(exc):
@@ -315,10 +317,17 @@ class MCMLE(Estimator):
                 out = mcmle_core(model, **settings)
             fallback = None
         except DegenerateModelError as exc:
-            if not getattr(exc, "retryable", False) or settings["resume"] is not None:
+            if (getattr(exc, "decay_start", None) is not None and settings["init"] is None
+                    and settings["resume"] is None):
+                # a curved fit failed from its default start: from decays 0.5 (curved.restart)
+                from .mple import fit_mple
+                out, fallback = _restart_decays(model, settings, exc,
+                                                lambda m, **s: mcmle_core(m, **s), fit_mple)
+            elif not getattr(exc, "retryable", False) or settings["resume"] is not None:
                 raise
-            out, fallback = _fall_back(model, settings, exc,
-                                       lambda m, **s: mcmle_core(m, **s))
+            else:
+                out, fallback = _fall_back(model, settings, exc,
+                                           lambda m, **s: mcmle_core(m, **s))
         if out["interrupted"]:
             warn = [f"interrupted by the user after {out['n_iter']} iteration(s): not converged"]
         elif not out["converged"]:
@@ -466,8 +475,14 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
     if init is not None and getattr(model, "curved", False) and _has_na(init):
         # statnet's init=c(NA, NA, 0.7, ...): the curved MPLE started there
         from .mple import fit_mple
-        theta = np.asarray(fit_mple(model, init=init).params, dtype=float)
+        with warnings.catch_warnings():     # a ridge here is said below, if it matters
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            res0 = fit_mple(model, init=init)
+        theta = np.asarray(res0.params, dtype=float)
         init_method = "MPLE"
+        if _ran_off(model, theta, res0.converged):      # its decay ran off: fixed-decay MPLE
+            theta, init_method = np.asarray(res0.info["curved_start"], dtype=float), \
+                "MPLE (fixed decays)"
     elif init is None:
         theta, init_method = _initial_estimate(model, random_state=rng)
     else:
@@ -512,7 +527,12 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
             # nearly constant) are judged in the directions of its parameters,
             # z J(θ): the step length, convergence test, ESS and degeneracy checks
             proj = _projector(par, theta)
-            check_degeneracy(model, [proj(c) for c in chains], D)
+            try:
+                check_degeneracy(model, [proj(c) for c in chains], D)
+            except DegenerateModelError as exc:
+                if par.linear:
+                    raise
+                raise _degenerate_sample(model, exc, chains, g_obs, D, history, theta) from None
             chains_z = [c - g_obs for c in chains]
             Z = np.concatenate(chains_z)
             Zp, chains_zp = proj(Z), [proj(c) for c in chains_z]
@@ -570,6 +590,8 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
                             "interval": interval,
                             "samplesize": size, "acceptance": float(np.mean(acc))})
             _check_oscillation(model, history, Zp, proj(g_obs), counts=par.linear)
+            if not par.linear:      # a decay running off, or a stall far from g_obs
+                _check_runoff(model, history, theta + eta, chains, g_obs, D)
             progress.update(1, step=f"{gamma:.2f}", p=f"{pval:.2f}", interval=interval)
             theta = theta + eta
             if store is not None:

@@ -21,7 +21,8 @@ from ..utils.optimize import newton_ascent
 
 __all__ = ["MAX_EXACT_VARS", "state_matrix", "all_statistics", "log_partition", "probabilities",
            "mean_statistics", "marginals", "loglik", "loglik_score_fisher", "fit_exact",
-           "state_index", "mle_direction"]
+           "state_index", "mle_direction", "mle_direction_by_oracle",
+           "require_mle"]
 
 MAX_EXACT_VARS = 20
 _MAX_CELLS = 2 ** 27
@@ -144,6 +145,100 @@ def mle_direction(G, counts):
                                                 parts=lambda: [(D, np.ones(1), None)]))
 
 
+def check_nonexistent(nonexistent):
+    """Validate the ``nonexistent=`` option of the exact fits."""
+    if nonexistent not in ("raise", "ignore"):
+        raise ValueError(f"nonexistent must be 'raise' or 'ignore', got {nonexistent!r}")
+
+
+def require_mle(d, labels, p):
+    """Raise DegenerateModelError naming the direction ``d`` (from
+    :func:`mle_direction` or :func:`mle_direction_by_oracle`) along which the
+    exact log-likelihood increases for ever; nothing when ``d`` is None.  The
+    one message of every exact fit (binary, Potts, junction tree)."""
+    if d is None:
+        return
+    from ..exceptions import DegenerateModelError
+    from .estimation import direction_text
+    names = list(labels) if labels is not None else [f"theta[{k}]" for k in range(p)]
+    raise DegenerateModelError(
+        "the maximum likelihood estimate does not exist: the exact log-likelihood "
+        f"keeps increasing as {direction_text(d, names)}, i.e. no state is larger "
+        "in that direction than the observed mean statistics (they lie on the "
+        "boundary of the convex hull of the attainable ones, e.g. a state never "
+        "observed that the data would need). Give data with more variety, or "
+        "drop the statistic (nonexistent='ignore' returns where Newton's method "
+        "stops, not an estimate).")
+
+
+def _null_basis(A, k):
+    """Orthonormal basis (columns) of {z in R^k : A z = 0}."""
+    if len(A) == 0:
+        return np.eye(k)
+    _, sv, Vt = np.linalg.svd(np.asarray(A, dtype=float), full_matrices=True)
+    r = int(np.sum(sv > 1e-9 * max(1.0, float(sv.max()) if sv.size else 1.0)))
+    return Vt[r:].T
+
+
+def mle_direction_by_oracle(Gobs, weights, best_statistics, max_rounds=1000):
+    """:func:`mle_direction` when the states are too many to list (the
+    junction tree's exact fit): ``Gobs`` the statistics of the observed
+    states (rows) with ``weights``, ``best_statistics(theta)`` the statistics
+    g(s*) of a state maximising theta . g(s) (max-product).  Returns a
+    direction d with d . (g(s) - gbar) <= 0 for every state s, some < 0, or
+    None when a finite maximiser exists.
+
+    A direction must be orthogonal to every observed deviation g(x_m) - gbar
+    (their weighted mean is 0), so it lives in their null space; there,
+    cutting planes: a linear program over the states met so far (pushing
+    their sum below 0), the oracle adding the state that the candidate
+    violates most, until none violates (found) or no candidate is left.  A
+    candidate orthogonal to every state met is probed both ways by the oracle:
+    a state off the plane cuts it, or it is a constant of the model (dropped).
+    No answer after ``max_rounds`` rounds: a ConvergenceWarning and None."""
+    from scipy import optimize
+    G = np.asarray(Gobs, dtype=float)
+    w = np.asarray(weights, dtype=float)
+    gbar = w @ G / w.sum()
+    N = _null_basis(G[w > 0] - gbar, G.shape[1])
+    scale = 1.0 + np.abs(G).max()
+    tol = 1e-9 * scale
+    R = []
+    for _ in range(max_rounds):
+        k = N.shape[1]
+        if k == 0:
+            return None
+        H = np.array(R).reshape(-1, len(gbar)) @ N
+        if len(H):
+            res = optimize.linprog(H.sum(axis=0), A_ub=H, b_ub=np.zeros(len(H)),
+                                   bounds=[(-1.0, 1.0)] * k, method="highs")
+            if res.status == 0 and res.fun < -1e-7 * scale:
+                d = N @ res.x
+                g = np.asarray(best_statistics(d), dtype=float) - gbar
+                if g @ d <= tol:
+                    d[np.abs(d) < 1e-9 * np.abs(d).max()] = 0.0
+                    return d
+                R.append(g)
+                continue
+        # every candidate lies in L = {z: z . h(s) = 0 for the states met}: probe one
+        L = _null_basis(H, k)
+        if L.shape[1] == 0:
+            return None
+        b = N @ L[:, 0]
+        g1 = np.asarray(best_statistics(b), dtype=float) - gbar
+        g2 = np.asarray(best_statistics(-b), dtype=float) - gbar
+        if g1 @ b <= tol and -(g2 @ b) <= tol:       # b . g(s) constant: not a direction
+            N = N @ _null_basis(L[:, :1].T, k)
+            continue
+        R.extend(g for g, v in ((g1, g1 @ b), (g2, -(g2 @ b))) if v > tol)
+    import warnings
+    from ..exceptions import ConvergenceWarning
+    warnings.warn(f"the check that the maximum likelihood estimate exists gave no answer after "
+                  f"{max_rounds} cutting planes; fitting without it", ConvergenceWarning,
+                  stacklevel=3)
+    return None
+
+
 def fit_exact(bm, X, theta0=None, weights=None, maxiter=200, tol=1e-12, labels=None,
               nonexistent="raise"):
     """The maximum-likelihood estimate by Newton's method on the exact
@@ -155,8 +250,7 @@ def fit_exact(bm, X, theta0=None, weights=None, maxiter=200, tol=1e-12, labels=N
     raises DegenerateModelError naming the direction (``labels``: the names of
     the statistics), and ``"ignore"`` returns where Newton stops on the ridge
     (not an estimate)."""
-    if nonexistent not in ("raise", "ignore"):
-        raise ValueError(f"nonexistent must be 'raise' or 'ignore', got {nonexistent!r}")
+    check_nonexistent(nonexistent)
     G = all_statistics(bm)
     n = int(bm.n_vars)
     idx = state_index(X)
@@ -164,18 +258,7 @@ def fit_exact(bm, X, theta0=None, weights=None, maxiter=200, tol=1e-12, labels=N
     counts = np.bincount(idx, weights=w, minlength=2 ** n).astype(float)
     p = G.shape[1]
     if nonexistent == "raise":
-        d = mle_direction(G, counts)
-        if d is not None:
-            from ..exceptions import DegenerateModelError
-            from .estimation import direction_text
-            names = list(labels) if labels is not None else [f"theta[{k}]" for k in range(p)]
-            raise DegenerateModelError(
-                "the maximum likelihood estimate does not exist: the exact log-likelihood "
-                f"keeps increasing as {direction_text(d, names)}, i.e. no state is larger "
-                "in that direction than the observed mean statistics (they lie on the "
-                "boundary of the convex hull of the attainable ones, e.g. a state never "
-                "observed that the data would need). Give data with more variety, or "
-                "drop the statistic.")
+        require_mle(mle_direction(G, counts), labels, p)
     theta = np.zeros(p) if theta0 is None else np.asarray(theta0, dtype=float).copy()
     theta, ll, _, H, _, converged = newton_ascent(
         lambda th: loglik_score_fisher(G, th, counts), theta, maxiter=maxiter, tol=tol,

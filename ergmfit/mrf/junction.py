@@ -474,6 +474,28 @@ class JunctionTree:
             b[h:] = a[h:] + (mu - msg[i])
         return logz, bel, alpha, msg
 
+    def max_state(self, theta):
+        """(x, max): a state x (0/1 per variable, 1 = spin +1) maximising
+        theta . g(x), by max-product: the upward pass with max in place of
+        log-sum-exp, then each eliminated variable set to its best value given
+        its clique's later variables (already set)."""
+        alpha = self._psi(self._theta(theta))
+        off, best = self._off, 0.0
+        for i in range(self.n_vars):
+            a = alpha[off[i]:off[i + 1]]
+            q = self.parent[i]
+            if q >= 0:
+                h = len(a) // 2
+                pv = self._view(alpha, q)
+                pv += np.maximum(a[:h], a[h:]).reshape(self._up_shape[i])
+            else:
+                best += float(a.max())
+        x = np.zeros(self.n_vars, dtype=np.int64)
+        for i in range(self.n_vars - 1, -1, -1):
+            c = self.cliques[i]
+            x[c[0]] = int(np.argmax(self._view(alpha, i)[(slice(None),) + tuple(x[c[1:]])]))
+        return x.astype(np.uint8), best
+
     def log_partition(self, theta):
         """log Z(theta) (upward pass only)."""
         return self._upward(self._theta(theta), keep=False)[0]
@@ -631,7 +653,8 @@ def loglik(model, theta, X, weights=None, **kwargs):
     return _jt(model, **kwargs).loglik(theta, X, weights)
 
 
-def fit_ml(model, X, theta0=None, weights=None, maxiter=100, tol=1e-12, **kwargs):
+def fit_ml(model, X, theta0=None, weights=None, maxiter=100, tol=1e-12, labels=None,
+           nonexistent="raise", **kwargs):
     """Exact maximum likelihood on a thin model: Newton's method with the
     exact score sum_m w_m g(x_m) - W E[g] and information W Cov(g)
     (:meth:`JunctionTree.covariance`, forward-mode, no finite differences),
@@ -639,8 +662,13 @@ def fit_ml(model, X, theta0=None, weights=None, maxiter=100, tol=1e-12, **kwargs
 
     Returns a dict: ``theta``, ``loglik``, ``converged``, ``n_iter``,
     ``cov`` (inverse information), ``fisher`` (W Cov(g) at theta), ``score``.
-    If the MLE does not exist (e.g. a sufficient statistic at the edge of its
-    range) Newton drifts and ``converged`` is False after ``maxiter``.
+    First the MLE's existence is checked as in
+    :func:`ergmfit.mrf.exact.fit_exact` (same option and message;
+    :func:`~ergmfit.mrf.exact.mle_direction_by_oracle` with
+    :meth:`JunctionTree.max_state` as the oracle): ``nonexistent="raise"``
+    raises DegenerateModelError naming the direction (``labels``: the names of
+    the statistics), ``"ignore"`` returns where Newton stops (not an estimate,
+    ``converged`` False after ``maxiter``).
 
     Examples
     --------
@@ -652,11 +680,16 @@ def fit_ml(model, X, theta0=None, weights=None, maxiter=100, tol=1e-12, **kwargs
     >>> bool(np.allclose(r["theta"], m.fit(X, method="exact").coef_, atol=1e-8))
     True
     """
+    from .exact import check_nonexistent, mle_direction_by_oracle, require_mle
+    check_nonexistent(nonexistent)
     jt = _jt(model, **kwargs)
     G = jt.statistics(X)
     w = np.ones(len(G)) if weights is None else np.asarray(weights, dtype=float).ravel()
     if w.shape[0] != len(G):
         raise ValueError("weights need one value per row of X")
+    if nonexistent == "raise":
+        require_mle(mle_direction_by_oracle(
+            G, w, lambda th: jt.statistics(jt.max_state(th)[0][None])[0]), labels, jt.n_stats)
     W = float(w.sum())
     gobs = w @ G
     theta = np.zeros(jt.n_stats) if theta0 is None else jt._theta(theta0).copy()

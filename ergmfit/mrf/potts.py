@@ -547,13 +547,20 @@ class PottsModel(LinearMRF):
         self.n_iter_, self.converged_ = n_iter, conv
         self.design_ = des
 
-    def _fit_exact(self, insts, theta0=None, maxiter=200, tol=1e-12):
+    def _fit_exact(self, insts, theta0=None, maxiter=200, tol=1e-12, nonexistent="raise"):
+        """Newton on the exact likelihood; first the MLE's existence is checked
+        as in :func:`ergmfit.mrf.exact.fit_exact` (``nonexistent="raise"``:
+        DegenerateModelError naming the direction; ``"ignore"``: where Newton
+        stops, with a ConvergenceWarning)."""
         from ..utils.optimize import newton_ascent
         from .estimation import _instances
+        _exact.check_nonexistent(nonexistent)
         G, _, pos = self._enum()
         counts = np.zeros(len(G))
         for _, U, cw in _instances(insts):
             np.add.at(counts, pos[self._codes(self.states(U))], cw)
+        if nonexistent == "raise":
+            _exact.require_mle(_exact.mle_direction(G, counts), self.labels, self.n_stats)
         th0 = np.zeros(self.n_stats) if theta0 is None else self._params(theta0)
         theta, ll, _, H, n_iter, conv = newton_ascent(
             lambda th: _exact.loglik_score_fisher(G, th, counts), th0, maxiter=maxiter, tol=tol,

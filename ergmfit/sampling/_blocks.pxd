@@ -9,6 +9,9 @@ from ergmfit.terms._ergm cimport ERGMModel
 cdef int64_t conditional_draw(const double* D, double* w, int64_t n, int p,
                               const double* theta, RNG* rng, double* delta, double* expect,
                               double* logp) noexcept nogil
+cdef int64_t conditional_draw_masked(const double* D, double* w, int64_t n, int p,
+                                     const double* theta, const unsigned char* ok, RNG* rng,
+                                     double* delta, double* expect, double* logp) noexcept nogil
 
 
 cdef class BlockKernel:
@@ -41,6 +44,9 @@ cdef class Enumeration(BlockKernel):
     cdef int cap_p
     cdef int _ensure(self, int p, int k) noexcept nogil
     cdef int64_t walk(self, BinaryModel m, const int64_t* block, int k, int p) noexcept nogil
+    cdef int update_with(self, BinaryModel m, const int64_t* block, int k, const double* theta,
+                         const unsigned char* ok, RNG* rng, double* delta, double* expect,
+                         double* logp) noexcept nogil
 
 
 from ergmfit.sampling._choosers cimport BlockChooser, ListBlocks  # noqa (re-exported)

@@ -79,21 +79,42 @@ cdef int64_t conditional_draw(const double* D, double* w, int64_t n, int p,
     each pointer may be NULL.  Returns the drawn configuration (0 without
     rng).  ``w`` is scratch space for n weights.  Every block kernel's
     ``update`` ends here, whatever way it enumerated D."""
+    return conditional_draw_masked(D, w, n, p, theta, NULL, rng, delta, expect, logp)
+
+
+cdef int64_t conditional_draw_masked(const double* D, double* w, int64_t n, int p,
+                                     const double* theta, const unsigned char* ok, RNG* rng,
+                                     double* delta, double* expect, double* logp) noexcept nogil:
+    """:func:`conditional_draw` over the configurations s with ok[s] != 0 only
+    (``ok`` NULL: all of them; the same arithmetic and random numbers then).
+    The others have probability 0 (log p of row 0 is -inf if ok[0] == 0).
+    Returns -1, changing nothing, if no configuration is allowed."""
     cdef int64_t s, target = 0
     cdef int q
     cdef double wmax = -INFINITY, total = 0.0, dot, u, acc
     for s in range(n):
+        if ok != NULL and ok[s] == 0:
+            w[s] = -INFINITY
+            continue
         dot = 0.0
         for q in range(p):
             dot += theta[q] * D[s * p + q]
         w[s] = dot
         if dot > wmax:
             wmax = dot
+    if wmax == -INFINITY and ok != NULL:
+        for s in range(n):
+            if ok[s] != 0:
+                break
+        else:
+            return -1                            # nothing allowed
     for s in range(n):
         w[s] = exp(w[s] - wmax)
         total += w[s]
     if logp != NULL:
         logp[0] = -(wmax + log(total))           # w_0 = theta . D_0 = 0
+        if ok != NULL and ok[0] == 0:
+            logp[0] = -INFINITY
     if expect != NULL:
         for q in range(p):
             expect[q] = 0.0
@@ -152,7 +173,7 @@ cdef class Enumeration(BlockKernel):
         Largest block (default 12: 4,096 configurations; at most 20).
     """
 
-    def __cinit__(self, int max_size=12):
+    def __cinit__(self, int max_size=12, *args, **kwargs):
         if max_size < 0 or max_size > MAX_ENUMERATION:
             raise ValueError(f"max_size must lie in 0..{MAX_ENUMERATION}, got {max_size}")
         self.max_size = max_size
@@ -228,6 +249,13 @@ cdef class Enumeration(BlockKernel):
 
     cdef int update(self, BinaryModel m, const int64_t* block, int k, const double* theta,
                     RNG* rng, double* delta, double* expect, double* logp) noexcept nogil:
+        return self.update_with(m, block, k, theta, NULL, rng, delta, expect, logp)
+
+    cdef int update_with(self, BinaryModel m, const int64_t* block, int k, const double* theta,
+                         const unsigned char* ok, RNG* rng, double* delta, double* expect,
+                         double* logp) noexcept nogil:
+        """``update`` over the configurations s with ok[s] != 0 only (``ok`` NULL:
+        all; see :func:`conditional_draw_masked`).  Returns -7 if none is allowed."""
         cdef int p = m.n_stats
         cdef int64_t n, cur, target
         if k < 0 or k > self.max_size:
@@ -238,7 +266,11 @@ cdef class Enumeration(BlockKernel):
         if cur < 0:
             return -1
         n = (<int64_t>1) << k
-        target = conditional_draw(self.D, self.w, n, p, theta, rng, delta, expect, logp)
+        target = conditional_draw_masked(self.D, self.w, n, p, theta, ok, rng, delta, expect,
+                                         logp)
+        if target < 0:
+            _move(m, block, cur, 0)
+            return -7
         if _move(m, block, cur, target) != 0:
             return -1
         return 0
@@ -307,6 +339,9 @@ def _check_rc(int rc, k, max_size):
     if rc == -6:
         raise ValueError("the state violates the one-hot constraint (each Potts node must have "
                          "exactly one indicator on)")
+    if rc == -7:
+        raise ValueError("no configuration of the block keeps every degree within its "
+                         "bounds: the state lies outside the degree bounds")
     if rc != 0:
         raise RuntimeError(f"block kernel failed (code {rc})")
 

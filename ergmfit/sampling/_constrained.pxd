@@ -1,5 +1,7 @@
 # cython: language_level=3
+cimport cython
 from libc.stdint cimport int64_t, uint8_t
+from ergmfit.sampling._kernelsets cimport KernelSet
 cimport numpy as cnp
 from ergmfit.core._random cimport RNG
 from ergmfit.terms._ergm cimport ERGMModel
@@ -13,6 +15,7 @@ cdef enum:
     MAX_TOGGLES = 6
 
 
+@cython.final
 cdef class ConstrainedProposal(Proposal):
     """Moves that never leave a constrained sample space; see _constrained.pyx."""
     cdef ERGMModel em
@@ -69,8 +72,15 @@ cdef class ConstrainedProposal(Proposal):
     cdef int neighbour_swap(self, RNG* rng, int* ti, int* tj, bint* ton, int64_t* tp) noexcept nogil
 
 
+@cython.final
 cdef class ConstrainedSampler(MHSampler):
     cdef ConstrainedProposal cprop
+    # the model's kernels: all, and split in two (see the module's docstring):
+    # those whose change statistic reads no tie (dyadic covariates), the others
+    cdef KernelSet kall
+    cdef KernelSet kfree
+    cdef KernelSet kdep
+    cdef readonly int64_t n_moves    # proposals that were a move (not "no move")
     cdef double* tbuf                # change statistics of each toggle of a move (+1 row)
     cdef int* ti
     cdef int* tj
@@ -80,5 +90,9 @@ cdef class ConstrainedSampler(MHSampler):
     # per move: its offset here), so that _revert undoes whole moves
     cdef int64_t* mlog
     cdef int64_t mlog_n, mlog_cap
+    cdef double _indep(self, const KernelSet* ks, const double* theta, int k) noexcept nogil
+    cdef int _forward(self, const KernelSet* ks, const double* theta, int k,
+                      double* lr) noexcept nogil
+    cdef int _undo(self, int k) noexcept nogil
     cdef int log_move(self, const int* ti, const int* tj, int k, int64_t* journal,
                       int64_t* n_journal) noexcept nogil

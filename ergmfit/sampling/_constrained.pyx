@@ -44,20 +44,23 @@ proposed as "no move": the chain stays, which keeps the Metropolis-Hastings
 ratio exact on the restricted space.
 
 Scoring a move of k > 1 toggles exactly needs each change statistic at the
-state the previous toggles left, i.e. k - 1 toggles applied before the
-decision and undone after a rejection.  The sampler instead uses *delayed
-acceptance* (Christen & Fox 2005), which is exact as well: a first stage
-accepts with probability min(1, r~) where log r~ = log q-ratio + the sum of
-the k change statistics all taken at the current network (no toggle
-applied); most moves end there.  Only a move that passes it is scored
-exactly (toggle by toggle, giving log r) and at the proposed network (the
-same independent sum from there, giving the first-stage ratio r~' of the
-reverse move), and accepted with probability min(1, r min(1, r~') /
-min(1, r~)).  The two-stage kernel satisfies detailed balance for any
-first stage whose reverse ratio is computed this way; when the toggles do
-not interact (two far-apart ties on a sparse network) r~ = r and r~' = 1/r,
-so the second stage always accepts and the acceptance rate is plain
-Metropolis-Hastings'.
+state the previous toggles left (k toggles applied, undone after a
+rejection).  On sparse networks (``delayed``) the sampler splits the model,
+pi(x) = exp(theta_F g_F(x)) exp(theta_D g_D(x)), into the terms whose change
+statistic reads no tie (F: edges, dyadic covariates; their k changes taken at
+the current network add up exactly) and the others (D), and accepts a move
+1. with min(1, q-ratio exp(theta_F s_F)), s_F the exact change of g_F (a
+   factorised Metropolis-Hastings step, exact by itself), then
+2. with min(1, r~), log r~ = theta_D s_D, s_D the sum of the k changes of
+   g_D all taken at the current network (no toggle applied), then
+3. applies it, scores it exactly (theta_D times the change of g_D, toggle
+   by toggle: log r) and at the proposed network (the reverse move's r~'),
+   and accepts with min(1, r min(1, r~') / min(1, r~)): with stage 2,
+   delayed acceptance (Christen & Fox 2005), exact for any stage 2.
+Most moves end at stage 1 or 2 with no toggle applied and, at stage 1, none
+of the costly terms (gwesp...) computed.  When the toggles do not interact,
+r~' = 1/r~ = 1/r and stage 3 accepts; stage 1 costs acceptance only when the
+F and D changes have opposite signs.
 
 Everything works on node pairs (no dyad-index decoding); the free dyads of a
 restricted space are found in O(1) through a hash table, and free ties are
@@ -74,8 +77,17 @@ from ergmfit.terms._ergm cimport ERGMModel
 from ergmfit.network._state cimport NetworkState
 from ergmfit.core._model cimport BinaryModel
 from ergmfit.sampling._proposals cimport tnt_lq_slot
+from ergmfit.sampling._kernelsets cimport KernelSet, ks_changes, ks_dot, ks_init, ks_free
+from ergmfit.terms import _dyadic
+from ergmfit.sampling._dyadrows import change_rows, pairs_of as _pairs_of  # noqa: F401 (re-exported)
 
 cnp.import_array()
+
+# kernels whose change statistic reads no tie of the network (dyadic covariates:
+# ``mutual`` reads the reverse tie and is not one of them)
+_TIE_FREE = tuple(getattr(_dyadic, name) for name in (
+    "EdgesKernel", "NodeCovKernel", "AbsDiffKernel", "FactorKernel", "MatchKernel", "MixKernel",
+    "AbsDiffCatKernel", "DenseEdgeCovKernel", "SparseEdgeCovKernel"))
 
 MODES = {"tnt": 0, "edges": 1, "degrees": 2, "odegrees": 3, "idegrees": 4,
          "b1degrees": 5, "b2degrees": 6, "degreedist": 7}
@@ -92,14 +104,6 @@ cdef inline bint _accept(RNG* rng, double lr) noexcept nogil:
         return True
     u = rng_uniform_pos(rng)
     return u * _taylor4(-lr) <= 1.0 + 1e-9 and log(u) < lr
-
-
-cdef inline double _dot(const double* theta, const double* row, int p) noexcept nogil:
-    cdef double s = 0.0
-    cdef int c
-    for c in range(p):
-        s += theta[c] * row[c]
-    return s
 
 
 cdef class ConstrainedProposal(Proposal):
@@ -580,8 +584,8 @@ cdef class ConstrainedProposal(Proposal):
 cdef class ConstrainedSampler(MHSampler):
     """The Metropolis-Hastings engine for a :class:`ConstrainedProposal`:
     the same loop as :class:`~ergmfit.sampling.MHSampler` (and the same
-    Python methods), with moves of several toggles scored by delayed
-    acceptance (see the module's docstring)."""
+    Python methods), with moves of several toggles scored by a factorised
+    first stage and delayed acceptance (see the module's docstring)."""
 
     def __cinit__(self, BinaryModel model, Proposal proposal, cnp.uint64_t[:] seed):
         cdef int m
@@ -590,6 +594,12 @@ cdef class ConstrainedSampler(MHSampler):
         self.cprop = <ConstrainedProposal>proposal
         if self.cprop.em is not model:
             raise ValueError("the proposal walks another compiled model")
+        em = self.cprop.em
+        free_of_ties = [type(k) in _TIE_FREE for k in em.kernels]
+        unit = [type(k) is _dyadic.EdgesKernel for k in em.kernels]
+        ks_init(&self.kall, em, [True] * len(unit), unit)
+        ks_init(&self.kfree, em, free_of_ties, unit)
+        ks_init(&self.kdep, em, [not f for f in free_of_ties], unit)
         m = self.cprop.max_toggles
         self.tbuf = <double*>malloc((m + 1) * max(1, model.n_stats) * sizeof(double))
         self.ti = <int*>malloc(m * sizeof(int))
@@ -601,12 +611,20 @@ cdef class ConstrainedSampler(MHSampler):
             raise MemoryError()
 
     def __dealloc__(self):
+        ks_free(&self.kall)
+        ks_free(&self.kfree)
+        ks_free(&self.kdep)
         free(self.tbuf)
         free(self.ti)
         free(self.tj)
         free(self.ton)
         free(self.tp)
         free(self.mlog)
+
+    @property
+    def tie_free_terms(self):
+        """How many of the model's term kernels read no tie (the factorised first stage)."""
+        return self.kfree.n
 
     cdef int log_move(self, const int* ti, const int* tj, int k, int64_t* journal,
                       int64_t* n_journal) noexcept nogil:
@@ -629,75 +647,109 @@ cdef class ConstrainedSampler(MHSampler):
         self.mlog_n += k + 1
         return 0
 
+    cdef double _indep(self, const KernelSet* ks, const double* theta, int k) noexcept nogil:
+        # sum over the k toggles of the signed change statistics of ks, each at
+        # the current network (rows of tbuf)
+        cdef double lr = 0.0, s
+        cdef int r
+        cdef double* row
+        for r in range(k):
+            row = self.tbuf + r * self.model.n_stats
+            ks_changes(ks, self.cprop.st, self.ti[r], self.tj[r], row)
+            s = ks_dot(ks, theta, row)
+            lr += -s if self.ton[r] else s
+        return lr
+
+    cdef int _forward(self, const KernelSet* ks, const double* theta, int k,
+                      double* lr) noexcept nogil:
+        # apply the k toggles in turn, each change of ks taken at the network the
+        # previous ones left (row 0, at the current network, is already there)
+        cdef int r
+        cdef double s
+        cdef double* row
+        for r in range(k):
+            row = self.tbuf + r * self.model.n_stats
+            if r > 0:
+                ks_changes(ks, self.cprop.st, self.ti[r], self.tj[r], row)
+            s = ks_dot(ks, theta, row)
+            lr[0] += -s if self.ton[r] else s
+            if self.cprop.flip(self.ti[r], self.tj[r], self.ton[r], self.tp[r]) != 0:
+                return -1
+        return 0
+
+    cdef int _undo(self, int k) noexcept nogil:
+        cdef int r
+        for r in range(k - 1, -1, -1):
+            if self.cprop.flip(self.ti[r], self.tj[r], not self.ton[r], self.tp[r]) != 0:
+                return -1
+        return 0
+
     cdef int _batch(self, const double* theta, int64_t steps, double* delta,
                     double* add_acc, double* del_acc, bint apply,
                     int64_t* journal, int64_t* n_journal) noexcept nogil:
         cdef int64_t t
         cdef int k, r, c, p = self.model.n_stats
         cdef double lq, lr1, lr, lrev, s
-        cdef bint accept, delayed
+        cdef bint accept, flipped
         cdef double* buf = self.tbuf
         cdef double* row
-        cdef double* extra
+        cdef double* extra = self.tbuf + self.cprop.max_toggles * p
         cdef int* ti = self.ti
         cdef int* tj = self.tj
         cdef bint* ton = self.ton
-        cdef int64_t* tp = self.tp
         for t in range(steps):
-            k = self.cprop.propose_k(&self.rng, ti, tj, ton, tp, &lq)
+            k = self.cprop.propose_k(&self.rng, ti, tj, ton, self.tp, &lq)
             self.n_proposed += 1
             if k <= 0:
                 continue
-            delayed = k > 1 and self.cprop.delayed
-            if k == 1 or delayed:
-                # first stage: every change statistic at the current network
-                lr1 = lq
-                for r in range(k):
-                    row = buf + r * p
-                    self.cprop.em.dyad_change(ti[r], tj[r], row)
-                    s = _dot(theta, row, p)
-                    lr1 += -s if ton[r] else s
-                if not _accept(&self.rng, lr1):
+            self.n_moves += 1
+            flipped = False
+            if k == 1:
+                # one toggle: plain Metropolis-Hastings
+                if not _accept(&self.rng, lq + self._indep(&self.kall, theta, 1)):
+                    continue
+            elif not self.cprop.delayed:
+                # plain Metropolis-Hastings, the change taken toggle by toggle
+                ks_changes(&self.kall, self.cprop.st, ti[0], tj[0], buf)
+                lr = lq
+                if self._forward(&self.kall, theta, k, &lr) != 0:
+                    return -1
+                flipped = True
+                if not _accept(&self.rng, lr):
+                    if self._undo(k) != 0:
+                        return -1
                     continue
             else:
-                self.cprop.em.dyad_change(ti[0], tj[0], buf)
-                lr1 = 0.0                     # plain Metropolis-Hastings: no first stage
-            if k == 1:
-                accept = True                 # one toggle: the first stage is exact
-                if apply and self.cprop.flip(ti[0], tj[0], ton[0], tp[0]) != 0:
-                    return -1
-            else:
-                # second stage: the exact change, toggle by toggle (all k applied) ...
-                if self.cprop.flip(ti[0], tj[0], ton[0], tp[0]) != 0:
-                    return -1
-                s = _dot(theta, buf, p)
-                lr = lq + (-s if ton[0] else s)
-                for r in range(1, k):
-                    row = buf + r * p
-                    self.cprop.em.dyad_change(ti[r], tj[r], row)
-                    s = _dot(theta, row, p)
-                    lr += -s if ton[r] else s
-                    if self.cprop.flip(ti[r], tj[r], ton[r], tp[r]) != 0:
+                # stage 1: the tie-free kernels, whose summed changes are exact
+                if not _accept(&self.rng, lq + self._indep(&self.kfree, theta, k)):
+                    continue
+                if self.kdep.n:
+                    # stage 2: the other kernels, each toggle at the current network
+                    lr1 = self._indep(&self.kdep, theta, k)
+                    if not _accept(&self.rng, lr1):
+                        continue
+                    # stage 3: their exact change, toggle by toggle (all k applied) ...
+                    lr = 0.0
+                    if self._forward(&self.kdep, theta, k, &lr) != 0:
                         return -1
-                # ... and the first stage of the reverse move, at the proposed network
-                lrev = 0.0
-                if delayed:
-                    extra = buf + k * p
-                    lrev = -lq
+                    flipped = True
+                    # ... and the reverse move's stage 2, at the proposed network
+                    lrev = 0.0
                     for r in range(k):
-                        self.cprop.em.dyad_change(ti[r], tj[r], extra)
-                        s = _dot(theta, extra, p)
+                        ks_changes(&self.kdep, self.cprop.st, ti[r], tj[r], extra)
+                        s = ks_dot(&self.kdep, theta, extra)
                         lrev += s if ton[r] else -s
-                accept = _accept(&self.rng, lr + (lrev if lrev < 0.0 else 0.0)
-                                 - (lr1 if lr1 < 0.0 else 0.0))
-                if not (accept and apply):
-                    for r in range(k - 1, -1, -1):
-                        if self.cprop.flip(ti[r], tj[r], not ton[r], tp[r]) != 0:
+                    if not _accept(&self.rng, lr + (lrev if lrev < 0.0 else 0.0)
+                                   - (lr1 if lr1 < 0.0 else 0.0)):
+                        if self._undo(k) != 0:
                             return -1
-            if not accept:
-                continue
+                        continue
             self.n_accepted += 1
             if apply:
+                if not flipped:
+                    for r in range(k):
+                        if self.cprop.flip(ti[r], tj[r], ton[r], self.tp[r]) != 0:
+                            return -1
                 if journal != NULL and self.log_move(ti, tj, k, journal, n_journal) != 0:
                     return -1
                 for r in range(k):
@@ -708,6 +760,8 @@ cdef class ConstrainedSampler(MHSampler):
                     else:
                         for c in range(p):
                             delta[c] += row[c]
+            elif flipped and self._undo(k) != 0:
+                return -1
             for r in range(k):
                 row = buf + r * p
                 if ton[r]:
@@ -736,35 +790,3 @@ cdef class ConstrainedSampler(MHSampler):
         if n_journal > 0:
             self.mlog_n = journal[0]
         return 0
-
-
-def _pairs_of(ERGMModel model, cnp.int64_t[::1] vars):
-    """(i, j) of each variable, as an (m, 2) int array."""
-    out = np.empty((vars.shape[0], 2), dtype=np.intc)
-    cdef int[:, ::1] ov = out
-    cdef int64_t r
-    cdef int i, j
-    for r in range(vars.shape[0]):
-        model.dyad(vars[r], &i, &j)
-        ov[r, 0] = i
-        ov[r, 1] = j
-    return out
-
-
-def change_rows(ERGMModel model, vars):
-    """Change statistics and values of the variables ``vars`` at the model's
-    state: (X, y) with X[r] = g(x_v=1) - g(x_v=0) of v = vars[r]."""
-    cdef cnp.int64_t[::1] vv = np.ascontiguousarray(vars, dtype=np.int64)
-    cdef int64_t m = vv.shape[0], r
-    cdef int p = model.n_stats
-    X = np.zeros((m, max(p, 1)))
-    y = np.zeros(m, dtype=np.int8)
-    cdef double[:, ::1] Xv = X
-    cdef cnp.int8_t[::1] yv = y
-    if m and (np.min(vars) < 0 or np.max(vars) >= model.n_vars):
-        raise ValueError("variable out of range")
-    with nogil:
-        for r in range(m):
-            model.change(vv[r], &Xv[r, 0])
-            yv[r] = model.get(vv[r])
-    return X[:, :p], y

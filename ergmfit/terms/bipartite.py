@@ -48,12 +48,11 @@ def _no_levels(term, levels):
 def _bdegree(net, mode, d, by, levels):
     term = f"b{mode}degree"
     _need_bipartite(net, term)
-    _no_levels(term, levels)
     ds = as_int_list(d, f"term {term}: d", minimum=0)
-    if by is None:
+    if by is None and levels is None:
         stats = [Stat(f"{term}{v}", "range", v, v + 1) for v in ds]
         return degree_term(net, term, stats, _END[mode])
-    return degfun.degree_by(net, term, f"b{mode}deg", ds, by, False, _END[mode], mode)
+    return degfun.degree_by(net, term, f"b{mode}deg", ds, by, False, _END[mode], mode, levels)
 
 
 _BDEG = [Param("d"), Param("by", None), Param("levels", None)]
@@ -109,9 +108,8 @@ def b2star(net, k, attr=None, levels=None):
 def _bconcurrent(net, mode, by, levels):
     term = f"b{mode}concurrent"
     _need_bipartite(net, term)
-    _no_levels(term, levels)
     base = [Stat(term, "range", 2, INF)]
-    stats, code, _ = by_stats(net, term, base, by, False, _END[mode], mode)
+    stats, code, _ = by_stats(net, term, base, by, False, _END[mode], mode, levels=levels)
     return degree_term(net, term, stats, _END[mode], code)
 
 
@@ -132,10 +130,10 @@ def b2concurrent(net, by=None, levels=None):
 def _bdegrange(net, mode, kw):
     term = f"b{mode}degrange"
     _need_bipartite(net, term)
-    _no_levels(term, kw["levels"])
     base = [Stat(range_label(f"b{mode}deg", a, b), "range", a, b)
             for a, b in ranges(term, kw["from"], kw["to"])]
-    stats, code, hom = by_stats(net, term, base, kw["by"], kw["homophily"], _END[mode], mode)
+    stats, code, hom = by_stats(net, term, base, kw["by"], kw["homophily"], _END[mode], mode,
+                                levels=kw["levels"])
     return degree_term(net, term, stats, _END[mode], code, hom)
 
 
@@ -160,10 +158,9 @@ def b2degrange(net, **kw):
 def _bmindegree(net, mode, d, by, levels):
     term = f"b{mode}mindegree"
     _need_bipartite(net, term)
-    _no_levels(term, levels)
     ds = as_int_list(d, f"term {term}: d", minimum=0)
     base = [Stat(f"b{mode}mindeg{v}", "range", v, INF) for v in ds]
-    stats, code, _ = by_stats(net, term, base, by, False, _END[mode], mode)
+    stats, code, _ = by_stats(net, term, base, by, False, _END[mode], mode, levels=levels)
     return degree_term(net, term, stats, _END[mode], code)
 
 
@@ -184,7 +181,8 @@ def b2mindegree(net, d, by=None, levels=None):
 def _gwb(net, mode, decay, fixed, attr, cutoff, levels):
     term = f"gwb{mode}degree"
     _need_bipartite(net, term)
-    _no_levels(term, levels)
+    if attr is None:
+        _no_levels(term, levels)
     fixed = as_bool(fixed, f"term {term}: fixed")
     cut = as_int_list(cutoff, f"term {term}: cutoff", minimum=1)[0]
     if not fixed:
@@ -195,7 +193,7 @@ def _gwb(net, mode, decay, fixed, attr, cutoff, levels):
         raise TermError(f"term {term}: fixed=TRUE needs the decay, e.g. {term}(0.5, fixed=TRUE)")
     decay = as_float(decay, f"term {term}: decay")
     if attr is not None:
-        return degfun.gw_attr(net, term, f"gwb{mode}deg", decay, attr, _END[mode], mode)
+        return degfun.gw_attr(net, term, f"gwb{mode}deg", decay, attr, _END[mode], mode, levels)
     r = 1.0 - math.exp(-decay)
     return degree_term(net, term, [Stat(f"gwb{mode}deg.fixed.{format_number(decay)}", "gw", r)],
                        _END[mode])
@@ -231,7 +229,7 @@ def _bfactor(net, mode, attr, base, levels):
             isinstance(levels, int) and levels == -1:
         levels = [-int(b) for b in (base if isinstance(base, list) else [base])] if base else None
     sel = _nonempty(term, "levels", levels,
-                    select_levels(term, "levels", lv.labels, levels, lv.listing()), lv.listing())
+                    lv.select(term, "levels", levels), lv.listing())
     stat = np.full(len(lv), -1, dtype=np.intc)
     stat[sel] = np.arange(len(sel), dtype=np.intc)
     full = np.where(code >= 0, stat[np.maximum(code, 0)], -1).astype(np.intc)
@@ -385,7 +383,7 @@ def _bnodematch(net, mode, attr, diff, keep, alpha, beta, by_other, levels):
     lv, code = classes(net, attr, term, mode)
     spec = keep if keep is not None else levels
     sel = _nonempty(term, "levels", spec,
-                    select_levels(term, "levels", lv.labels, spec, lv.listing()), lv.listing())
+                    lv.select(term, "levels", spec), lv.listing())
     stat = np.full(len(lv), -1, dtype=np.intc)
     stat[sel] = np.arange(len(sel), dtype=np.intc) if diff else 0
     full = np.where(code >= 0, stat[np.maximum(code, 0)], -1).astype(np.intc)

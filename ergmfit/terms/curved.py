@@ -47,40 +47,65 @@ class CurvedMap:
         return float(value)
 
 
+STABLE_FROM = 3.0      # GeometricWeights: above this decay, the cancellation-free form
+
+
 class GeometricWeights(CurvedMap):
-    """η_k = w e^α (1 − (1 − e^{−α})^k): gwesp, gwdsp, gwnsp, gwdegree and their forms."""
+    """η_k = w e^α (1 − (1 − e^{−α})^k): gwesp, gwdsp, gwnsp, gwdegree and their forms.
+
+    e^α (1 − r^k), r = 1 − e^{−α}, is computed as −expm1(k log1p(−u)) / u with
+    u = e^{−α} above α = ``STABLE_FROM``: finite for every α (it tends to k as
+    α → ∞, where the plain form loses digits, e.g. 2e-4 at α = 30, then overflows:
+    e^α = inf times 1 − r^k = 0 gave NaN once α > 709)."""
+
+    def _base(self, a):
+        k = self.k
+        if not a > STABLE_FROM:               # the plain form: accurate to ~1e-15 here
+            with np.errstate(all="ignore"):
+                r = -np.expm1(-a)
+                return np.exp(a) * (1.0 - r ** k), r
+        u = np.exp(-a)                        # in (0, 1); 0 once α > 745
+        if u == 0.0:
+            return k.copy(), 1.0
+        with np.errstate(all="ignore"):
+            base = -np.expm1(k * np.log1p(-u)) / u
+        return base, -np.expm1(-a)
 
     def eta(self, theta):
         w, a = float(theta[0]), float(theta[1])
-        r = -np.expm1(-a)                       # 1 − e^{−α}, accurate near 0
-        return w * np.exp(a) * (1.0 - r ** self.k)
+        return w * self._base(a)[0]
 
     def jacobian(self, theta):
         w, a = float(theta[0]), float(theta[1])
-        r = -np.expm1(-a)
-        base = np.exp(a) * (1.0 - r ** self.k)
-        dbase = base - self.k * r ** (self.k - 1.0)
+        base, r = self._base(a)
+        with np.errstate(all="ignore"):
+            dbase = base - self.k * r ** (self.k - 1.0)
         return np.column_stack([base, w * dbase])
 
 
 class AlternatingStars(CurvedMap):
-    """η_k = w λ² ((1 − 1/λ)^k − 1 + k/λ): altkstar with λ estimated."""
+    """η_k = w λ² ((1 − 1/λ)^k − 1 + k/λ): altkstar with λ estimated.
+
+    Near λ = 0 the powers (1 − 1/λ)^k overflow: η is then ±inf (a value the
+    estimators reject, stepping back), never a floating-point warning."""
 
     decay_name = "lambda"
     decay_lower = 1e-6         # λ > 0
 
     def eta(self, theta):
         w, lam = float(theta[0]), float(theta[1])
-        q = 1.0 - 1.0 / lam
-        return w * lam * lam * (q ** self.k - 1.0 + self.k / lam)
+        with np.errstate(all="ignore"):
+            q = 1.0 - 1.0 / lam
+            return w * lam * lam * (q ** self.k - 1.0 + self.k / lam)
 
     def jacobian(self, theta):
         w, lam = float(theta[0]), float(theta[1])
-        q = 1.0 - 1.0 / lam
-        base = lam * lam * (q ** self.k - 1.0 + self.k / lam)
-        # d/dλ [λ² (q^k − 1 + k/λ)] with dq/dλ = 1/λ²
-        dbase = 2.0 * lam * (q ** self.k - 1.0 + self.k / lam) \
-            + self.k * q ** (self.k - 1.0) - self.k
+        with np.errstate(all="ignore"):
+            q = 1.0 - 1.0 / lam
+            base = lam * lam * (q ** self.k - 1.0 + self.k / lam)
+            # d/dλ [λ² (q^k − 1 + k/λ)] with dq/dλ = 1/λ²
+            dbase = 2.0 * lam * (q ** self.k - 1.0 + self.k / lam) \
+                + self.k * q ** (self.k - 1.0) - self.k
         return np.column_stack([base, w * dbase])
 
 

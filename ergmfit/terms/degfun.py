@@ -17,7 +17,7 @@ import numpy as np
 
 from ..exceptions import TermError
 from ._degfun import ENDS, FUNCS, DegreeFunctionKernel
-from .dyadic import _levels
+from .dyadic import _levels, _nonempty
 from .registry import BOTH, DIRECTED, UNDIRECTED, Param, Term, as_bool, as_float, as_int_list, \
     format_number, register
 
@@ -103,29 +103,37 @@ def range_label(prefix, a, b):
     return f"{prefix}{a}+" if b == INF else f"{prefix}{a}to{format_number(b)}"
 
 
-def by_stats(net, term, base_stats, by, homophily, ends, mode=None, sep=""):
+def by_stats(net, term, base_stats, by, homophily, ends, mode=None, sep="", levels=None):
     """Expand statistics over the levels of ``by`` (level outer), statnet's order and labels:
-    ``<label>.<by><level>``; with homophily one set labelled ``<label>.homophily.<by>``."""
+    ``<label>.<by><level>``; with homophily one set labelled ``<label>.homophily.<by>``.
+    ``levels`` selects (and orders) the levels of ``by`` (statnet level selection; a level
+    named by value that no node has gives statistics that are 0, as in statnet)."""
     if by is None:
+        if levels is not None:
+            raise TermError(f"term {term}: levels selects levels of the by= attribute; give by=")
         return base_stats, None, False
     homophily = as_bool(homophily, f"term {term}: homophily")
     lv, code = classes(net, by, term, mode)
     if homophily:
+        if levels is not None:
+            raise TermError(f"term {term}: levels= with homophily=TRUE is not supported "
+                            "(statnet then pools the unselected levels into one class)")
         return [Stat(f"{s.label}.homophily.{lv.name}", s.func, s.a, s.b) for s in base_stats], \
             code, True
+    sel = _nonempty(term, "levels", levels, lv.select(term, "levels", levels), lv.listing())
     out = []
-    for k, lab in enumerate(lv.labels):
+    for k in sel:
         for s in base_stats:
-            out.append(Stat(f"{s.label}.{lv.name}{sep}{lab}", s.func, s.a, s.b, k))
+            out.append(Stat(f"{s.label}.{lv.name}{sep}{lv.labels[k]}", s.func, s.a, s.b, k))
     return out, code, False
 
 
 _UND_END = {UNDIRECTED: "both"}
 
 
-def _degrange(net, term, prefix, frm, to, by, homophily, ends, mode=None):
+def _degrange(net, term, prefix, frm, to, by, homophily, ends, mode=None, levels=None):
     base = [Stat(range_label(prefix, a, b), "range", a, b) for a, b in ranges(term, frm, to)]
-    stats, code, hom = by_stats(net, term, base, by, homophily, ends, mode)
+    stats, code, hom = by_stats(net, term, base, by, homophily, ends, mode, levels=levels)
     return degree_term(net, term, stats, ends, code, hom)
 
 
@@ -141,7 +149,7 @@ def degrange(net, **kw):
     neighbours (``deg1to3.homophily.Grade``).
     """
     return _degrange(net, "degrange", "deg", kw["from"], kw["to"], kw["by"], kw["homophily"],
-                     "both")
+                     "both", levels=kw["levels"])
 
 
 @register("odegrange", kinds=DIRECTED, params=_RANGE_PARAMS, family=FAMILY)
@@ -149,7 +157,7 @@ def odegrange(net, **kw):
     """Nodes whose out-degree is in [from, to) (statnet ``odegrange``); labels ``odeg<from>to<to>``,
     ``odeg<from>+``; ``by`` and ``homophily`` as for degrange."""
     return _degrange(net, "odegrange", "odeg", kw["from"], kw["to"], kw["by"], kw["homophily"],
-                     "tail")
+                     "tail", levels=kw["levels"])
 
 
 @register("idegrange", kinds=DIRECTED, params=_RANGE_PARAMS, family=FAMILY)
@@ -157,15 +165,15 @@ def idegrange(net, **kw):
     """Nodes whose in-degree is in [from, to) (statnet ``idegrange``); labels ``ideg<from>to<to>``,
     ``ideg<from>+``; ``by`` and ``homophily`` as for degrange."""
     return _degrange(net, "idegrange", "ideg", kw["from"], kw["to"], kw["by"], kw["homophily"],
-                     "head")
+                     "head", levels=kw["levels"])
 
 
-def _concurrent(net, term, by, ends, mode=None, prefix=None):
+def _concurrent(net, term, by, ends, mode=None, prefix=None, levels=None):
     prefix = prefix or term
     base = [Stat(prefix, "range", 2, INF)]
-    if by is None:
+    if by is None and levels is None:
         return degree_term(net, term, base, ends)
-    stats, code, _ = by_stats(net, term, base, by, False, ends, mode, sep="")
+    stats, code, _ = by_stats(net, term, base, by, False, ends, mode, sep="", levels=levels)
     for s in stats:
         s.label = s.label.replace(f"{prefix}.", f"{prefix}.", 1)
     return degree_term(net, term, stats, ends, code)
@@ -176,7 +184,7 @@ def _concurrent(net, term, by, ends, mode=None, prefix=None):
 def concurrent(net, by=None, levels=None):
     """Nodes with degree ≥ 2 (statnet ``concurrent``); ``by``: per level
     (``concurrent.Grade7``)."""
-    return _concurrent(net, "concurrent", by, "both")
+    return _concurrent(net, "concurrent", by, "both", levels=levels)
 
 
 @register("concurrentties", kinds=UNDIRECTED, params=[Param("by", None), Param("levels", None)],
@@ -185,7 +193,7 @@ def concurrentties(net, by=None, levels=None):
     """Ties beyond the first at each node, Σ_v max(d_v − 1, 0) (statnet ``concurrentties``);
     ``by``: per level (``concurrentties.Grade7``)."""
     base = [Stat("concurrentties", "excess")]
-    stats, code, _ = by_stats(net, "concurrentties", base, by, False, "both")
+    stats, code, _ = by_stats(net, "concurrentties", base, by, False, "both", levels=levels)
     return degree_term(net, "concurrentties", stats, "both", code)
 
 
@@ -219,30 +227,45 @@ for _args in (
 
 # -- by/attr forms of the terms of degree.py (called from there) ---------------------
 
-def degree_by(net, term, prefix, d, by, homophily, ends, mode=None):
-    """degree(d, by=, homophily=): labels ``deg<d>.<by><level>`` / ``deg<d>.homophily.<by>``."""
+def degree_by(net, term, prefix, d, by, homophily, ends, mode=None, levels=None):
+    """degree(d, by=, homophily=, levels=): labels ``deg<d>.<by><level>`` /
+    ``deg<d>.homophily.<by>``."""
     ds = as_int_list(d, f"term {term}: d", minimum=0)
     base = [Stat(f"{prefix}{v}", "range", v, v + 1) for v in ds]
-    stats, code, hom = by_stats(net, term, base, by, homophily, ends, mode)
+    stats, code, hom = by_stats(net, term, base, by, homophily, ends, mode, levels=levels)
     return degree_term(net, term, stats, ends, code, hom)
 
 
-def star_attr(net, term, k, attr, ends, mode=None):
-    """kstar(k, attr=): stars whose centre and leaves all share the level (labels
-    ``kstar2.<attr>``)."""
+def star_attr(net, term, k, attr, ends, mode=None, levels=None):
+    """kstar(k, attr=, levels=): stars whose centre and leaves all share the level (labels
+    ``kstar2.<attr>``, with or without levels, as statnet's).
+
+    ``levels`` selects levels as statnet's kstar/istar/ostar do: the selected levels keep
+    their classes and every other level is pooled into ONE class, so a star whose nodes all
+    lie outside the selection counts too, even when their values differ (statnet recodes
+    the attribute by its position among the selected levels, one code for no match); one
+    level selected is refused, as statnet refuses it ("only one value")."""
     ks = as_int_list(k, f"term {term}: k", minimum=1)
     lv, code = classes(net, attr, term, mode)
+    if levels is not None:
+        sel = _nonempty(term, "levels", levels, lv.select(term, "levels", levels), lv.listing())
+        if len(sel) == 1:
+            raise TermError(f"term {term}: levels={levels!r} selects a single level; statnet "
+                            f"refuses that (\"Attribute given to {term}() has only one value\"): "
+                            "the selected level and the pooled rest would be two classes")
+        cls = np.full(len(lv), len(sel), dtype=np.intc)        # the rest: one pooled class
+        cls[sel] = np.arange(len(sel), dtype=np.intc)
+        code = np.where(code >= 0, cls[np.maximum(code, 0)], code).astype(np.intc)
     stats = [Stat(f"{term}{v}.{lv.name}", "choose", v) for v in ks]
     return degree_term(net, term, stats, ends, code, True)
 
 
-def gw_attr(net, term, short, decay, attr, ends, mode=None):
-    """gwdegree(α, fixed=TRUE, attr=): one GW degree statistic per level of the node
-    (labels ``gwdeg<α>.<attr><level>``)."""
-    lv, code = classes(net, attr, term, mode)
+def gw_attr(net, term, short, decay, attr, ends, mode=None, levels=None):
+    """gwdegree(α, fixed=TRUE, attr=, levels=): one GW degree statistic per (selected) level
+    of the node (labels ``gwdeg<α>.<attr><level>``)."""
     r = 1.0 - math.exp(-decay)
-    stats = [Stat(f"{short}{format_number(decay)}.{lv.name}{lab}", "gw", r, 0.0, k)
-             for k, lab in enumerate(lv.labels)]
+    stats, code, _ = by_stats(net, term, [Stat(f"{short}{format_number(decay)}", "gw", r)],
+                              attr, False, ends, mode, levels=levels)
     return degree_term(net, term, stats, ends, code)
 
 

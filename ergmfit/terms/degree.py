@@ -29,16 +29,17 @@ _ENDS = {MODE_UND: "both", MODE_IN: "head", MODE_OUT: "tail"}
 
 _STAR_PARAMS = [Param("k", doc="star size(s): an integer or a list of integers >= 1"),
                 Param("attr", None, doc="count only stars whose nodes all share this attribute"),
-                Param("levels", None, doc="not supported (all levels)")]
+                Param("levels", None, doc="with attr: the levels counted; the others are "
+                      "pooled into one class, as statnet does")]
 _DEGREE_PARAMS = [Param("d", doc="degree(s): an integer or a list of integers >= 0"),
                   Param("by", None, doc="one set of counts per level of this attribute"),
                   Param("homophily", False, doc="with by: degree among same-level neighbours"),
-                  Param("levels", None, doc="not supported (all levels)")]
+                  Param("levels", None, doc="with by: which levels (statnet level selection)")]
 _GW_PARAMS = [Param("decay", None, doc="decay parameter alpha (the start when fixed=FALSE)"),
               Param("fixed", False, doc="FALSE (statnet's default): curved, the decay is estimated"),
               Param("cutoff", 30, doc="counts of the curved form: min(cutoff, n - 1)"),
               Param("attr", None, doc="with fixed=TRUE: one statistic per level of this attribute"),
-              Param("levels", None, doc="not supported (all levels)")]
+              Param("levels", None, doc="with attr: which levels (statnet level selection)")]
 _ALT_PARAMS = [Param("lambda", None, doc="lambda > 0 (the start when fixed=FALSE)"),
                Param("fixed", False, doc="FALSE (statnet's default): curved, lambda is estimated")]
 _ESTIMNET_PARAMS = [Param("lambda", 2.0, doc="lambda > 1 (EstimNet's default 2)")]
@@ -62,14 +63,13 @@ def _curved_degrees(net, name, decay, cutoff, mode, curve_cls, limit, start_min=
 
 def _no_levels(name, levels):
     if levels is not None:
-        raise TermError(f"term {name}: the levels argument is not supported yet (all levels "
-                        "are used)")
+        raise TermError(f"term {name}: levels selects levels of attr=; give attr=")
 
 
 def _stars(net, name, k, mode, attr=None, levels=None):
-    _no_levels(name, levels)
     if attr is not None:
-        return degfun.star_attr(net, name, k, attr, _ENDS[mode])
+        return degfun.star_attr(net, name, k, attr, _ENDS[mode], levels=levels)
+    _no_levels(name, levels)
     ks = as_int_list(k, f"term {name}: k", minimum=1)
     return Term(name, [f"{name}{v}" for v in ks], StarKernel(ks, mode))
 
@@ -107,10 +107,10 @@ def ostar(net, k, attr=None, levels=None):
 # -- degree counts -----------------------------------------------------------
 
 def _degrees(net, name, d, mode, by=None, homophily=False, levels=None):
-    _no_levels(name, levels)
-    if by is not None:
+    if by is not None or levels is not None:
         prefix = {"degree": "deg", "idegree": "ideg", "odegree": "odeg"}[name]
-        return degfun.degree_by(net, name, prefix, d, by, homophily, _ENDS[mode])
+        return degfun.degree_by(net, name, prefix, d, by, homophily, _ENDS[mode],
+                                levels=levels)
     ds = as_int_list(d, f"term {name}: d", minimum=0)
     empty = [float(net.n) if v == 0 else 0.0 for v in ds]
     return Term(name, [f"{name}{v}" for v in ds], DegreeKernel(ds, mode), empty=empty)
@@ -160,7 +160,8 @@ def isolates(net):
 # -- geometrically weighted degree -----------------------------------------------
 
 def _gw(net, name, short, decay, fixed, cutoff, mode, attr=None, levels=None):
-    _no_levels(name, levels)
+    if attr is None:
+        _no_levels(name, levels)
     if not as_bool(fixed, f"term {name}: fixed"):
         if attr is not None:
             # statnet 4.4 refuses it too: "Using 'fixed=FALSE' with an attribute is not
@@ -178,7 +179,7 @@ def _gw(net, name, short, decay, fixed, cutoff, mode, attr=None, levels=None):
     if len(as_int_list(cutoff, f"term {name}: cutoff", minimum=1)) != 1:
         raise TermError(f"term {name}: cutoff must be one integer, got {cutoff!r}")
     if attr is not None:
-        return degfun.gw_attr(net, name, short, decay, attr, _ENDS[mode])
+        return degfun.gw_attr(net, name, short, decay, attr, _ENDS[mode], levels=levels)
     return Term(name, [f"{short}.fixed.{format_number(decay)}"], GWDegreeKernel(decay, mode))
 
 

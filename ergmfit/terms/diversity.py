@@ -22,7 +22,7 @@ import numpy as np
 from ..exceptions import TermError
 from ._diversity import DiversityKernel
 from .degfun import classes
-from .dyadic import _nonempty, _numeric_attr, select_levels
+from .dyadic import _nonempty, _numeric_attr
 from .registry import BOTH, DIRECTED, UNDIRECTED, Param, Term, register
 
 FAMILY = "neighbour diversity"
@@ -51,7 +51,7 @@ def _codes(net, term, attr, levels, mode):
         raise TermError(f"term {term} is for two-mode networks (give bipartite=)")
     lv, code = classes(net, attr, term, mode)
     sel = _nonempty(term, "levels", levels,
-                    select_levels(term, "levels", lv.labels, levels, lv.listing()), lv.listing())
+                    lv.select(term, "levels", levels), lv.listing())
     keep = np.zeros(len(lv), dtype=bool)
     keep[sel] = True
     out = np.where((code >= 0) & keep[np.maximum(code, 0)], code, -1).astype(np.intc)

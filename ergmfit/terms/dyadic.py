@@ -169,13 +169,28 @@ class Levels:
         shown = ", ".join(self.labels[:20]) + (", ..." if len(self.labels) > 20 else "")
         return f"the levels of {self.name!r}, sorted, are: {shown}"
 
+    def select(self, term, argname, spec) -> list:
+        """``select_levels`` over these levels, where a level named by value (a string,
+        or ``I(...)``) that no node has is kept, as statnet keeps it: it is appended to
+        the levels (no node's code points at it), so its statistic is 0 with its label."""
+        absent = []
+        sel = select_levels(term, argname, self.labels, spec, self.listing(), absent=absent)
+        if absent:
+            self.labels = self.labels + absent
+            self.values = self.values + absent
+        return sel
 
-def select_levels(term, argname, labels, spec, listing="") -> list:
+
+def select_levels(term, argname, labels, spec, listing="", absent=None) -> list:
     """0-based indices of the levels chosen by a statnet level selection.
 
     ``labels`` are the level labels in sorted order; see the module
     docstring for the forms of ``spec``.  Raises TermError for anything
     statnet would reject or that would give a meaningless statistic.
+    Levels named by value (strings, ``I(...)``) that are not in ``labels``:
+    an error, unless ``absent`` is a list, which then receives them (in
+    order) and they get the indices ``len(labels)``, ``len(labels) + 1``, …
+    (statnet uses such levels as given: their statistics are 0).
     """
     n = len(labels)
     where = f"term {term}: {argname}={spec!r}"
@@ -186,22 +201,19 @@ def select_levels(term, argname, labels, spec, listing="") -> list:
     if not items:
         raise TermError(f"{where} is empty{hint}")
     items = [_norm(v) if isinstance(v, (numbers.Number, np.generic)) else v for v in items]
-    if isinstance(spec, AsIs):        # I(...): level values, not indices (statnet)
+    by_value = isinstance(spec, AsIs) or all(isinstance(v, str) for v in items)
+    if by_value:      # strings or I(...): level values, not indices (statnet)
         lookup = {lab: k for k, lab in enumerate(labels)}
         texts = [v if isinstance(v, str) else _r_text(v) for v in items]
-        absent = [t for t in texts if t not in lookup]
-        if absent:
-            raise TermError(f"{where}: no level {absent[0]!r}{hint} (levels that no node has "
-                            "are not supported yet)")
+        missing = [t for t in dict.fromkeys(texts) if t not in lookup]
+        if missing and absent is None:
+            raise TermError(f"{where}: no level {missing[0]!r}{hint}")
+        for t in missing:
+            lookup[t] = n + len(absent)
+            absent.append(t)
         out = [lookup[t] for t in texts]
     elif all(isinstance(v, bool) for v in items):
         out = [k for k in range(n) if items[k % len(items)]]
-    elif all(isinstance(v, str) for v in items):
-        lookup = {lab: k for k, lab in enumerate(labels)}
-        absent = [v for v in items if v not in lookup]
-        if absent:
-            raise TermError(f"{where}: no level {absent[0]!r}{hint}")
-        out = [lookup[v] for v in items]
     elif all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in items):
         if not all(float(v).is_integer() for v in items):
             raise TermError(f"{where}: level indices must be whole numbers (to select levels "
@@ -214,7 +226,9 @@ def select_levels(term, argname, labels, spec, listing="") -> list:
         if pos:
             bad = [v for v in pos if v > n]
             if bad:
-                raise TermError(f"{where}: index {bad[0]} is out of range 1..{n}{hint}")
+                raise TermError(f"{where}: index {bad[0]} is out of range 1..{n}{hint}; numbers "
+                                f"are level indices in statnet: to select levels by value write "
+                                f"{argname}=I(c(...)) or give them as strings")
             out = [v - 1 for v in pos]
         else:
             drop = {-v - 1 for v in neg}
@@ -303,7 +317,7 @@ def _codes(net, term, attr, diff, levels):
     """Per-node statistic codes (-1: not counted) and the labels' level names."""
     lv = _levels(net, attr, term)
     sel = _nonempty(term, "levels", levels,
-                    select_levels(term, "levels", lv.labels, levels, lv.listing()), lv.listing())
+                    lv.select(term, "levels", levels), lv.listing())
     stat = np.full(len(lv), -1, dtype=np.intc)
     stat[sel] = np.arange(len(sel), dtype=np.intc)
     return lv, stat[lv.code].astype(np.intc), [lv.labels[k] for k in sel]
@@ -393,7 +407,7 @@ def _factor(net, term, attr, base, levels, mode):
     lv = _levels(net, attr, term)
     levels = _base_levels(term, base, levels, -1)
     sel = _nonempty(term, "levels", levels,
-                    select_levels(term, "levels", lv.labels, levels, lv.listing()), lv.listing())
+                    lv.select(term, "levels", levels), lv.listing())
     stat = np.full(len(lv), -1, dtype=np.intc)
     stat[sel] = np.arange(len(sel), dtype=np.intc)
     labels = [f"{term}.{lv.name}.{lv.labels[k]}" for k in sel]
@@ -464,7 +478,7 @@ def nodematch(net, attr, diff=False, keep=None, levels=None):
         raise TermError("term nodematch: give levels or keep (deprecated), not both")
     argname, spec = ("keep", keep) if keep is not None else ("levels", levels)
     sel = _nonempty("nodematch", argname, spec,
-                    select_levels("nodematch", argname, lv.labels, spec, lv.listing()),
+                    lv.select("nodematch", argname, spec),
                     lv.listing())
     code = np.full(len(lv), -1, dtype=np.intc)
     code[sel] = np.arange(len(sel), dtype=np.intc)

@@ -47,7 +47,7 @@ def _mix(net, attr, base, levels, levels2, term, fmt, b1levels=None, b2levels=No
                                   b1levels, b2levels)
     lv = _levels(net, attr, term)
     sel = _nonempty(term, "levels", levels,
-                    select_levels(term, "levels", lv.labels, levels, lv.listing()),
+                    lv.select(term, "levels", levels),
                     lv.listing())
     k = len(sel)
     if net.directed:
@@ -80,10 +80,10 @@ def _nodemix_bipartite(net, attr, base, levels, levels2, term="nodemix",
                         "b1levels and b2levels (levels applies to one-mode networks)")
     lv1, lv2 = _levels(net._mode_view(1), attr, term), _levels(net._mode_view(2), attr, term)
     sel1 = _nonempty(term, "b1levels", b1levels,
-                     select_levels(term, "b1levels", lv1.labels, b1levels, lv1.listing()),
+                     lv1.select(term, "b1levels", b1levels),
                      lv1.listing())
     sel2 = _nonempty(term, "b2levels", b2levels,
-                     select_levels(term, "b2levels", lv2.labels, b2levels, lv2.listing()),
+                     lv2.select(term, "b2levels", b2levels),
                      lv2.listing())
     k1, k2 = len(sel1), len(sel2)
     cells = [(r, c) for c in range(k2) for r in range(k1)]
@@ -169,7 +169,7 @@ def _mm_margin(net, attr, rows, levels, levels2):
         lv = _levels(net, attr, "mm")
         span, end = slice(0, net.n), (0 if not net.directed else 2 if rows else 1)
     sel = _nonempty("mm", "levels", levels,
-                    select_levels("mm", "levels", lv.labels, levels, lv.listing()), lv.listing())
+                    lv.select("mm", "levels", levels), lv.listing())
     cell_labels = [f"mm[{lv.name}={lv.labels[k]},.]" if rows else f"mm[.,{lv.name}={lv.labels[k]}]"
                    for k in sel]
     chosen = _nonempty("mm", "levels2", levels2,

@@ -354,9 +354,15 @@ def sum_operator(net, formulas, label=None):
           family=FAMILY)
 def label_operator(net, formula, label, pos="("):
     """The terms of ``formula`` relabelled: ``pos`` "(" gives ``<label>(<inner>)``,
-    "prepend" ``<label><inner>``, "append" ``<inner><label>``, "replace" ``<label>``."""
+    "prepend" ``<label><inner>``, "append" ``<inner><label>``, "replace" ``<label>``.
+    ``label`` may also be a function mapping the inner labels (``pos`` is then unused), in
+    the forms :mod:`.labelfun` reads: ``toupper``, ``~paste0("a.", .)``,
+    ``function(x) tolower(x)``."""
+    from .labelfun import is_label_function, label_function
     terms = build_formula(net, _formula("Label", formula))
     inner = [lab for t in terms for lab in t.labels]
+    if is_label_function(label):
+        return stack("Label", terms, label_function(label)(inner))
     labs = label if isinstance(label, list) else [label]
     if not labs or not all(isinstance(v, str) for v in labs):
         raise TermError("term Label: label must be a string or a list of strings")
