@@ -1,5 +1,5 @@
 # cython: language_level=3
-from libc.stdint cimport int64_t
+from libc.stdint cimport int64_t, uint64_t
 from ergmfit.core._random cimport RNG
 
 cdef class BinaryModel:
@@ -17,6 +17,17 @@ cdef class BinaryModel:
                     for tie/no-tie style proposals.
     random_var(rng) a uniformly drawn variable (a model may do this faster
                     than decoding an index, e.g. an ERGM draws a dyad).
+
+    Look-ahead (memory latency; never changes a result): a proposal that
+    knows its next draws asks the model to prefetch what the next proposal
+    will read, so that its cache misses overlap the present proposal's work.
+    lookahead()        whether that pays (a state larger than the caches);
+    prefetch_on(k, deep) what on_var(k) reads: the k-th "on" variable's
+                    entry (deep False), or, read from that entry, the
+                    variable's own data (deep True; the entry was
+                    prefetched a proposal earlier);
+    prefetch_word(r) what random_var reads when its draw is the word r.
+    The defaults do nothing.
     """
     cdef readonly int n_stats
     cdef readonly int64_t n_vars
@@ -27,3 +38,6 @@ cdef class BinaryModel:
     cdef int64_t n_on(self) noexcept nogil
     cdef int64_t on_var(self, int64_t k) noexcept nogil
     cdef int64_t random_var(self, RNG* rng) noexcept nogil
+    cdef bint lookahead(self) noexcept nogil
+    cdef void prefetch_on(self, int64_t k, bint deep) noexcept nogil
+    cdef void prefetch_word(self, uint64_t r) noexcept nogil

@@ -27,6 +27,15 @@ cdef class BinaryModel:
     cdef int64_t random_var(self, RNG* rng) noexcept nogil:
         return rng_below(rng, self.n_vars)
 
+    cdef bint lookahead(self) noexcept nogil:
+        return 0
+
+    cdef void prefetch_on(self, int64_t k, bint deep) noexcept nogil:
+        pass
+
+    cdef void prefetch_word(self, uint64_t r) noexcept nogil:
+        pass
+
     # Python-level access, for tests and pure-Python estimators -----------
     def change_stats(self, int64_t v):
         """g(x with x_v=1) - g(x with x_v=0) as a float array."""

@@ -24,9 +24,13 @@ cdef inline uint64_t rng_next(RNG* r) noexcept nogil:
     r.s3 = _rotl(r.s3, 45)
     return result
 
+cdef inline double word_uniform(uint64_t w) noexcept nogil:
+    """The uniform on [0, 1) of the word w (what rng_uniform makes of it)."""
+    return (w >> 11) * (1.0 / 9007199254740992.0)
+
 cdef inline double rng_uniform(RNG* r) noexcept nogil:
     """Uniform on [0, 1)."""
-    return (rng_next(r) >> 11) * (1.0 / 9007199254740992.0)
+    return word_uniform(rng_next(r))
 
 cdef inline double rng_uniform_pos(RNG* r) noexcept nogil:
     """Uniform on (0, 1)."""

@@ -474,7 +474,7 @@ cdef class NetworkState:
     cdef int count_common(self, int a, int b, bint incoming) noexcept nogil:
         # #{w: w -> a, w -> b} (incoming) or #{w: a -> w, b -> w};
         # undirected: the common neighbours of a and b
-        cdef int t, u, w, c = 0
+        cdef int t, w, c = 0
         cdef NodeRec* ra = self.irec(a) if incoming else self.orec(a)
         cdef NodeRec* rb = self.irec(b) if incoming else self.orec(b)
         cdef int da = ra.deg, db = rb.deg
@@ -485,11 +485,7 @@ cdef class NetworkState:
         if self.scan_cheaper(da, db):
             # hash storage, two short lists: compare them instead of hashing
             for t in range(da):
-                w = la[t]
-                for u in range(db):
-                    if w == lb[u]:
-                        c += 1
-                        break
+                c += in_list(lb, db, la[t])
             return c
         for t in range(da):
             w = la[t]

@@ -45,6 +45,8 @@ cdef class TieNoTie(Proposal):
     cdef int64_t lq_key[64]
     cdef double lq_del[64]
     cdef double lq_add[64]
+    cdef public bint ahead   # prefetch the next proposals' memory (set from model.lookahead())
+    cdef void _look_ahead(self, BinaryModel m, const RNG* rng, int64_t L) noexcept nogil
 
 
 cdef class IFD(Proposal):

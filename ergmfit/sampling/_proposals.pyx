@@ -1,8 +1,8 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """Proposals for the Metropolis-Hastings engine."""
 from libc.math cimport log
-from libc.stdint cimport int64_t
-from ergmfit.core._random cimport rng_below, rng_uniform
+from libc.stdint cimport int64_t, uint64_t
+from ergmfit.core._random cimport rng_below, rng_uniform, rng_next, word_uniform
 
 
 cdef class Proposal:
@@ -47,6 +47,9 @@ cdef class TieNoTie(Proposal):
         for k in range(64):
             self.lq_key[k] = -1
 
+    cdef void start(self, BinaryModel m) noexcept nogil:
+        self.ahead = m.lookahead()
+
     cdef int64_t propose(self, BinaryModel m, RNG* rng, double* log_q_ratio) noexcept nogil:
         cdef int64_t L = m.n_on()
         cdef double D = <double>m.n_vars
@@ -59,9 +62,32 @@ cdef class TieNoTie(Proposal):
             v = m.on_var(rng_below(rng, L))
         else:
             v = m.random_var(rng)
+        if self.ahead and L > 0:
+            self._look_ahead(m, rng, L)
         tnt_lq_slot(self.lq_key, self.lq_del, self.lq_add, L, D)
         log_q_ratio[0] = self.lq_del[slot] if m.get(v) else self.lq_add[slot]
         return v
+
+    cdef void _look_ahead(self, BinaryModel m, const RNG* rng, int64_t L) noexcept nogil:
+        # Prefetch what the next two proposals will read, from a copy of the
+        # generator (the stream is not touched: the same draws, the same chain).
+        # A proposal takes two words (the coin, then the tie's index or the
+        # dyad) and the sampler a third when it needs a uniform to decide, so
+        # the next proposal starts 0 or 1 words on, the one after 2, 3 or 4:
+        # every candidate is prefetched, each in two stages for a drawn tie (its
+        # tie-list entry two proposals ahead, then its records and hash slot).
+        # The tie count may have moved by one or two by then: the index is off
+        # by at most that much, a prefetch of a neighbouring entry at worst.
+        cdef RNG c = rng[0]
+        cdef uint64_t w[6]
+        cdef int t
+        for t in range(6):
+            w[t] = rng_next(&c)
+        for t in range(5):
+            if word_uniform(w[t]) < 0.5:
+                m.prefetch_on(<int64_t>(word_uniform(w[t + 1]) * L), t < 2)
+            elif t >= 2:
+                m.prefetch_word(w[t + 1])
 
 
 cdef class IFD(Proposal):

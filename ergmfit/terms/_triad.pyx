@@ -13,7 +13,7 @@ its own count sp(i, j) = |N(i) & N(j)|.
 """
 from libc.math cimport exp, expm1, log1p
 from libc.stdlib cimport malloc, free
-from ergmfit.network._state cimport NetworkState, CACHE_SP
+from ergmfit.network._state cimport NetworkState, CACHE_SP, in_list
 from ergmfit.terms._kernel cimport TermKernel
 
 cdef enum:
@@ -90,7 +90,7 @@ cdef int gw_init(GW* g, double alpha, int n, int cap) except -1:
 
 cdef inline double gwesp_delta(NetworkState s, int i, int j, const GW* g) noexcept nogil:
     """Change of e^a sum_k (1 - r^k) EP_k: w(sp(i,j)) + sum_{k in N(i)&N(j)} r^sp-(i,k) + r^sp-(j,k)."""
-    cdef int a = i, b = j, t, u, k, cn = 0, x = -1, da, db
+    cdef int a = i, b = j, t, k, cn = 0, x = -1, da, db
     cdef int* nba
     cdef int* nbb
     cdef int cnbuf[CN_MAX]
@@ -111,11 +111,9 @@ cdef inline double gwesp_delta(NetworkState s, int i, int j, const GW* g) noexce
             k = nba[t]
             if k == b:
                 x = 1
-            for u in range(db):
-                if nbb[u] == k:
-                    cnbuf[cn] = k
-                    cn += 1
-                    break
+            if in_list(nbb, db, k):
+                cnbuf[cn] = k
+                cn += 1
         for t in range(cn):
             k = cnbuf[t]
             acc += gw_r(g, s.n_sp(a, k) - x) + gw_r(g, s.n_sp(b, k) - x)
@@ -167,7 +165,7 @@ cdef inline void hist_move(const int* pos, int T, int v, double sign, double* ou
 cdef inline void esp_hist_delta(NetworkState s, int i, int j, const int* pos, int T,
                                 double sign, double* out) noexcept nogil:
     # same intersection as gwesp_delta
-    cdef int a = i, b = j, t, u, k, cn = 0, x = -1, da, db
+    cdef int a = i, b = j, t, k, cn = 0, x = -1, da, db
     cdef int* nba
     cdef int* nbb
     cdef int cnbuf[CN_MAX]
@@ -183,11 +181,9 @@ cdef inline void esp_hist_delta(NetworkState s, int i, int j, const int* pos, in
             k = nba[t]
             if k == b:
                 x = 1
-            for u in range(db):
-                if nbb[u] == k:
-                    cnbuf[cn] = k
-                    cn += 1
-                    break
+            if in_list(nbb, db, k):
+                cnbuf[cn] = k
+                cn += 1
         for t in range(cn):
             k = cnbuf[t]
             hist_move(pos, T, s.n_sp(a, k) - x, sign, out)

@@ -1,0 +1,80 @@
+"""Tie/no-tie's look-ahead on large networks (issue #21): each proposal prefetches
+what the next two proposals will read, from a copy of the random generator.  It
+must never change a draw: a chain with the look-ahead is the chain without it."""
+import math
+
+import networkx as nx
+import numpy as np
+import pytest
+
+import ergmfit as ef
+from ergmfit.network import NetworkState
+from ergmfit.sampling import MHSampler, TieNoTie
+from ergmfit.terms._ergm import ERGMModel
+from ergmfit.utils.validation import seed_words
+
+FORMULA = "edges + gwesp(0.5, fixed=TRUE) + esp(0:2)"
+
+
+def _model(n, deg=8, seed=3, directed=False, formula=FORMULA):
+    g = nx.fast_gnp_random_graph(n, deg / (n - 1), seed=seed, directed=directed)
+    ties = np.array(list(g.edges()), dtype=np.int64).reshape(-1, 2)
+    return ef.ERGM(ef.Network(n, ties, directed=directed), formula)
+
+
+def _chain(model, ahead, steps=60_000, seed=11):
+    bm = model.compiled()
+    prop = TieNoTie()
+    s = MHSampler(bm, prop, seed_words(seed))
+    default = prop.ahead
+    if ahead is not None:
+        prop.ahead = ahead
+    n = bm.state.n
+    p = 8.0 / (n - 1)
+    theta = np.zeros(bm.n_stats)
+    theta[0] = math.log(p / (1 - p))
+    theta[1:2] = 0.2
+    stats = s.sample(theta, 10, steps // 10, steps // 10)
+    return default, np.asarray(bm.state.ties()), stats, s.n_accepted
+
+
+def _ring(n, k):
+    # n nodes, each tied to its next k: mean degree 2k, built in no time
+    ties = np.array([(i, (i + d) % n) for d in range(1, k + 1) for i in range(n)])
+    return ef.ERGM(ef.Network(n, np.sort(ties, axis=1), directed=False), "edges")
+
+
+def test_lookahead_only_on_a_large_hash_storage():
+    # on where records, hash slots and tie list pass 8 MB (the caches are outgrown)
+    assert _chain(_ring(100_000, 5), None, steps=10)[0]    # hash storage, ~33 MB: on
+    assert not _chain(_model(5000), None, steps=10)[0]     # hash storage, ~1.5 MB: off
+    assert not _chain(_model(400), None, steps=10)[0]      # dense bitmap: off
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_lookahead_keeps_the_draws(directed):
+    formula = FORMULA if not directed else "edges + AltKTrianglesT(2) + mutual"
+    m = _model(5000, directed=directed, formula=formula)
+    _, ties_on, st_on, acc_on = _chain(m, True)
+    _, ties_off, st_off, acc_off = _chain(m, False)
+    assert acc_on == acc_off > 10_000
+    np.testing.assert_array_equal(ties_on, ties_off)       # same ties, same tie-list order
+    np.testing.assert_array_equal(st_on, st_off)
+
+
+def test_short_list_scan_equals_the_dense_storage():
+    # the shared partners of two short neighbour lists are found by a vector scan on
+    # hash storage; the dense storage looks them up in the bitmap: the same changes
+    n = 600
+    m = _model(n, deg=6, formula="edges + gwesp(0.5, fixed=TRUE) + esp(0:3) + triangle")
+    ties = np.asarray(m.network.ties, dtype=np.int64)
+    rng = np.random.default_rng(0)
+    pairs = np.vstack([ties[rng.choice(len(ties), 200)],
+                       rng.integers(0, n, size=(400, 2))])
+    models = [ERGMModel(NetworkState(n, False, ties, dense=d), m.kernels) for d in (False, True)]
+    assert not models[0].state.dense and models[1].state.dense
+    for i, j in pairs:
+        if i != j:
+            np.testing.assert_allclose(models[0].dyad_change_stats(int(i), int(j)),
+                                       models[1].dyad_change_stats(int(i), int(j)),
+                                       rtol=1e-12, atol=1e-12)
