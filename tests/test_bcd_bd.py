@@ -19,6 +19,7 @@ from ergmfit.sampling._blocks import BlockGibbsSampler, Enumeration, UniformBloc
 from ergmfit.sampling._bounded import DegreeBounded
 from ergmfit.sampling.space import var_pairs
 from ergmfit.utils.validation import seed_words
+from test_mcle_bd import assert_masks_match_space
 
 
 def _five():
@@ -75,12 +76,14 @@ def test_bounded_gibbs_is_exact_and_stays_in_the_space(five):
     (False, "~ bd(maxout=3, minout=1)"),
     (True, "~ bd(maxout=2, minout=1, maxin=2, minin=1)"),
     (True, "~ bd(maxout=2) + blockdiag('b')"),
+    (False, "~ bd(attribs='b', maxout=2) + bd(maxout=4)"),
+    (True, "~ bd(attribs='b', maxin=2, maxout=2)"),
 ])
 def test_property_no_block_update_leaves_the_bounds(directed, cons):
     rng = np.random.default_rng(7)
     for rep in range(4):
         n = 7
-        while True:       # a random network inside the bounds
+        for _ in range(5000):      # a random network inside the bounds
             g = nx.gnp_random_graph(n, 0.35, seed=int(rng.integers(1 << 30)), directed=directed)
             for i in g:
                 g.nodes[i]["b"] = i % 2
@@ -90,6 +93,8 @@ def test_property_no_block_update_leaves_the_bounds(directed, cons):
                 break
             except (NetworkError, FormulaError):
                 continue
+        else:
+            raise AssertionError("no random network inside the bounds")
         bm = m.compiled()
         free = m.sample_space.free_vars()
         k = 4
@@ -127,12 +132,31 @@ def test_bcd_under_bd_rao_blackwell_godambe_and_settings(five):
     assert np.all(np.isfinite(np.sqrt(np.diag(f.cov))))
     with pytest.raises(SettingsError, match="kernel= cannot be used"):
         m.fit(method="bcd", kernel=Enumeration(3), random_state=1)
-    g = _five()
+    with pytest.raises(FormulaError, match="point mass"):
+        ef.ERGM(_five(), "edges", constraints="~ degrees").fit(method="bcd", random_state=1)
+
+
+ATTRIBS = np.array([[1, 0], [0, 0], [1, 0], [0, 1], [1, 1]], dtype=bool)
+
+
+@pytest.mark.parametrize("directed,cons", [
+    (False, "~ bd(attribs='s', maxout=2, minout=0)"),
+    (False, ("~ bd(attribs=A, maxout=M) + bd(maxout=3)",
+             {"A": ATTRIBS, "M": [[2, 1], [2, 1], [1, 2], [2, 1], [1, 1]]})),
+    (True, ("~ bd(attribs=A, maxout=2, maxin=1)", {"A": np.array([[1], [0], [1], [1], [0]])})),
+])
+def test_feasible_configurations_under_bd_attribs_are_those_inside(directed, cons):
+    """bd(attribs=): bounds on each node's ties to (from) each class of alters."""
+    g = nx.DiGraph() if directed else nx.Graph()
+    g.add_nodes_from(range(5))
+    g.add_edges_from([(0, 1), (1, 2), (2, 3), (3, 4), (0, 2)]
+                     + ([(4, 0), (1, 0)] if directed else []))
     for i in g:
         g.nodes[i]["s"] = "m" if i in (0, 3) else "f"
-    with pytest.raises(FormulaError, match="bd without attribs"):      # not implemented
-        ef.ERGM(g, "edges", constraints="~ bd(attribs='s', maxout=3)").fit(method="bcd",
-                                                                          random_state=1)
+    m = ef.ERGM(g, "edges + triangle" if not directed else "edges + mutual", constraints=cons)
+    assert_masks_match_space(m, k=4, n_blocks=40, seed=1)
+    fit = m.fit(method="bcd", block_size=3, n_iter=500, random_state=1)
+    assert np.all(np.isfinite(np.asarray(fit.params)))
 
 
 def test_masked_kernel_with_wide_bounds_is_plain_enumeration():

@@ -26,17 +26,23 @@ def _graph(directed=False):
 @pytest.mark.parametrize("directed,cons", [(False, "~ bd(maxout=3, minout=2)"),
                                            (True, "~ bd(maxout=2, minout=1, maxin=2, minin=1)")])
 def test_feasible_configurations_are_those_inside_the_bounds(directed, cons):
-    m = ef.ERGM(_graph(directed), "edges", constraints=cons)
+    assert_masks_match_space(ef.ERGM(_graph(directed), "edges", constraints=cons))
+
+
+def assert_masks_match_space(m, k=3, n_blocks=30, seed=0):
+    """degree_feasibility's mask of each configuration of random k-blocks is
+    whether the network lies in the model's sample space (and both occur)."""
     f = degree_feasibility(m)
     bm = m.compiled()
-    rng = np.random.default_rng(0)
-    blocks = np.array([rng.choice(bm.n_vars, 3, replace=False) for _ in range(30)])
+    rng = np.random.default_rng(seed)
+    blocks = np.array([rng.choice(bm.n_vars, k, replace=False) for _ in range(n_blocks)])
     F = f(bm, blocks)
     on = set(bm.on_vars().tolist())
     for c, block in enumerate(blocks):
-        for s in range(8):
-            state = on ^ {int(block[b]) for b in range(3) if s >> b & 1}
-            ties = var_pairs(6, directed, np.array(sorted(state), dtype=np.int64))
+        for s in range(1 << k):
+            state = on ^ {int(block[b]) for b in range(k) if s >> b & 1}
+            ties = var_pairs(m.network.n, m.network.directed,
+                             np.array(sorted(state), dtype=np.int64))
             try:
                 m.sample_space.check(ties)
                 inside = True

@@ -61,8 +61,8 @@ curved MPLE's; decays stay at or above their bounds and move at most
 ``MAX_DECAY_STEP`` per chunk.
 
 Constraints: dyad-set constraints restrict the blocks to free dyads; under
-degree bounds (``bd``) each block is drawn from its conditional restricted to
-the configurations that keep every degree within its bounds
+degree bounds (``bd``, also ``bd(attribs=)``) each block is drawn from its
+conditional restricted to the configurations that keep every bound
 (:class:`ergmfit.sampling._bounded.DegreeBounded`), and ``precondition="mple"``
 uses the constrained composite information of the chooser's blocks at the
 start (the unconstrained MPLE's overstates it: steps too short).
@@ -276,6 +276,11 @@ class BCD(Estimator):
             kernel = self.kernel
         else:
             kernel = Enumeration(max(1, chooser.max_size))
+        if isinstance(kernel, DegreeBounded):
+            try:
+                kernel.check_model(bm)
+            except ValueError as exc:
+                raise SettingsError(str(exc)) from None
         self._feasible = degree_feasibility(model) if isinstance(kernel, DegreeBounded) else None
         # dead or collinear statistics, and no estimate along a direction the
         # blocks cannot leave: errors before the run (as MPLE and MCLE)

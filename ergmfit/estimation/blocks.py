@@ -48,10 +48,6 @@ def free_variables(model, method):
                    "given the rest of the network (any change alters a degree unless the block "
                    "holds an alternating cycle), so its conditional distribution is a point "
                    "mass and the blocks carry no information")
-        elif getattr(space, "attr_bounds", None) is not None:
-            why = ("the block conditionals p(x_A | x_-A) would have to leave out the "
-                   "configurations that break the bounds on ties to each attribute class, "
-                   "which is implemented for plain degree bounds (bd without attribs) only")
         else:
             why = ("only method='mcle' and 'bcd' restrict a block's conditional to the "
                    "configurations that keep every degree within its bounds")
@@ -70,13 +66,15 @@ def free_variables(model, method):
 
 
 def bounded_only(space) -> bool:
-    """A space of degree bounds (``bd``), maybe with a dyad set, nothing else."""
-    return (getattr(space, "bounds", None) is not None and getattr(space, "preserve", None) is None
-            and getattr(space, "attr_bounds", None) is None)
+    """A space of degree bounds (``bd``, also ``bd(attribs=)``), maybe with a dyad
+    set, nothing else."""
+    return ((getattr(space, "bounds", None) is not None
+             or getattr(space, "attr_bounds", None) is not None)
+            and getattr(space, "preserve", None) is None)
 
 
 def bounded_kernel(model, max_size):
-    """For a model under degree bounds (``bd``): the compiled block kernel
+    """For a model under degree bounds (``bd``, ``bd(attribs=)``): the compiled block kernel
     (:class:`~ergmfit.sampling._bounded.DegreeBounded`, blocks of up to
     ``max_size`` variables) whose conditionals leave out the configurations
     that break a bound; None without bounds."""
@@ -85,8 +83,11 @@ def bounded_kernel(model, max_size):
         return None
     from ..sampling._bounded import DegreeBounded
     net = space.network
-    lo_o, hi_o, lo_i, hi_i = space.bounds
-    return DegreeBounded(int(max_size), lo_o, hi_o, lo_i, hi_i, bool(net.directed))
+    n = net.n
+    lo_o, hi_o, lo_i, hi_i = (space.bounds if space.bounds is not None else
+                              (np.zeros(n), np.full(n, n), np.zeros(n), np.full(n, n)))
+    att = space.attr_bounds or (None,) * 5
+    return DegreeBounded(int(max_size), lo_o, hi_o, lo_i, hi_i, bool(net.directed), *att)
 
 
 def degree_feasibility(model):
