@@ -5,7 +5,6 @@ Each runs in a subprocess whose cwd is outside the repository, importing the
 same ``ergmfit`` package as this test session (the installed one in CI)."""
 import json
 import os
-import re
 import subprocess
 import sys
 

@@ -2,7 +2,6 @@
 levels keep their classes and every other level is pooled into one class, as statnet
 recodes the attribute (one code for no match); a single selected level is refused as
 statnet refuses it.  Checked by brute force over the stars of faux.mesa.high."""
-from itertools import combinations
 from math import comb
 
 import numpy as np

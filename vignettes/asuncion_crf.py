@@ -285,7 +285,7 @@ def main():
     rows_t = [(f"error rate falls with block size (Bn-CD1); {N_SEEDS} data sets, mean ± "
                "Monte Carlo s.e.", "yes",
                f"B1 {pm(m1)} → " + " → ".join(f"B{n} {pm(mb[n])}" for n in NS)
-               + f"; paired steps " + ", ".join(f"{a:+.2f} ± {e:.2f}" for a, e in v["steps"])
+               + "; paired steps " + ", ".join(f"{a:+.2f} ± {e:.2f}" for a, e in v["steps"])
                + f"; B7 - B1 {v['total'][0]:+.2f} ± {v['total'][1]:.2f}: {v['v1']}")]
     rows_t += [(f"n = {n}: Bn-CD1 vs B1-CDn", "Bn-CD1 lower",
                 f"{pm(mb[n])} vs {pm(mc[n])}; B1-CDn - Bn-CD1 {v['diffs'][n][0]:+.2f} ± "

@@ -425,7 +425,7 @@ def main():
                                               for j in range(5))),
         ("data sets per λ1 x samples; λ1 grid", "100 x 1000; (axis not in text)",
          f"{N_SETS} x {N_SAMPLES} (x {N_SEEDS} replicates"
-         + (f"; reduced from 100 data sets per replicate for CPU time" if N_SETS < 100 and
+         + ("; reduced from 100 data sets per replicate for CPU time" if N_SETS < 100 and
             not QUICK else "") + "); "
          f"{', '.join(f'{x:g}' for x in L)}"),
     ]

@@ -76,7 +76,6 @@ from __future__ import annotations
 
 import math
 import time
-from types import SimpleNamespace
 import warnings
 
 import numpy as np

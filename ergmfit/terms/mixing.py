@@ -162,7 +162,6 @@ def _mm_margin(net, attr, rows, levels, levels2):
         mode = 1 if rows else 2
         lv = _levels(net._mode_view(mode), attr, "mm")
         n1 = net.bipartite
-        node_code = np.full(net.n, -1, dtype=np.intc)
         span = slice(0, n1) if mode == 1 else slice(n1, net.n)
         end = 2 if mode == 1 else 1                 # FactorKernel: tail (2) / head (1) end
     else:
