@@ -369,8 +369,7 @@ class MCMLE(Estimator):
 
 # The second attempt after a failure of the iterations (a start that fits the
 # failure, a longer chain, a tighter trust region): see _mcmle_fallback.
-from ._mcmle_fallback import (FALLBACK_INTERVAL, FALLBACK_IS_ESS, advice as _advice,  # noqa: E402,F401
-                              fall_back as _fall_back, swing as _swing)
+from ._mcmle_fallback import fall_back as _fall_back, swing as _swing  # noqa: E402
 
 
 def fit_mcmle(model, random_state=None, verbose=True, **kwargs):
