@@ -78,3 +78,25 @@ def test_short_list_scan_equals_the_dense_storage():
             np.testing.assert_allclose(models[0].dyad_change_stats(int(i), int(j)),
                                        models[1].dyad_change_stats(int(i), int(j)),
                                        rtol=1e-12, atol=1e-12)
+
+
+def test_lookahead_with_few_ties_keeps_the_draws():
+    # the look-ahead indexes the tie list by the count after the present proposal
+    # (one more or one fewer): forced on where the chain passes through 0, 1 and 2
+    # ties, it must read only present entries and change nothing
+    n = 3000
+    m = ef.ERGM(ef.Network(n, np.array([[0, 1], [2, 3]]), directed=False),
+                "edges + gwesp(0.5, fixed=TRUE)")
+    runs = []
+    for ahead in (True, False):
+        bm = m.compiled()
+        prop = TieNoTie()
+        s = MHSampler(bm, prop, seed_words(5))
+        prop.ahead = ahead
+        theta = np.array([math.log(1.5 / bm.n_vars), 0.3])     # about 1.5 ties
+        stats = s.sample(theta, 20, 500, 500)
+        runs.append((np.asarray(bm.state.ties()), stats, s.n_accepted))
+    np.testing.assert_array_equal(runs[0][0], runs[1][0])
+    np.testing.assert_array_equal(runs[0][1], runs[1][1])
+    assert runs[0][2] == runs[1][2] > 1000
+    assert runs[0][1][:, 0].min() <= 1 and runs[0][1][:, 0].max() <= 8
