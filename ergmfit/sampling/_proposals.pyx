@@ -77,9 +77,15 @@ cdef class TieNoTie(Proposal):
         # generator (the stream is not touched: the same draws, the same chain).
         # A proposal takes two words (the coin, then the tie's index or the
         # dyad) and the sampler a third when it needs a uniform to decide, so
-        # the next proposal starts 0 or 1 words on, the one after 2, 3 or 4:
-        # every candidate is prefetched, each in two stages for a drawn tie (its
-        # tie-list entry two proposals ahead, then its records and hash slot).
+        # the next proposal starts 0 or 1 words on, the one after 2, 3 or 4.
+        # A drawn tie is prefetched in two stages (its tie-list entry two
+        # proposals ahead, then its records and hash slot), a drawn dyad's
+        # records and hash slot one proposal ahead: two candidates of which one
+        # is drawn, not three (fewer prefetches in vain, and these stall when
+        # too many misses are in flight: G(n, 10/n) gwesp, same process, load
+        # 3-6: n = 10^5 4.62 -> 4.78 M/CPU s, 7 runs each; 10^6 3.52 -> 3.56;
+        # two ahead for the ties' records too, or the tie-list entries three
+        # ahead, was slower: 4.89 -> 4.36, 4.63 -> 4.42).
         # L is the tie count once the present proposal is accepted: a drawn tie's
         # index is u * L, so with the count before it (one off) the index of the
         # next proposal's tie was wrong about half the time, and its records were
@@ -97,7 +103,7 @@ cdef class TieNoTie(Proposal):
             if word_uniform(w[t]) < 0.5:
                 k = <int64_t>(word_uniform(w[t + 1]) * L)
                 m.prefetch_on(k if k < top else top, t < 2)
-            elif t >= 2:
+            elif t < 2:
                 m.prefetch_word(w[t + 1])
 
 
