@@ -339,11 +339,9 @@ def test_standard_error_simulation_reports_progress_and_stops_on_request(samplik
     # a stop request two pieces into the simulation ends it there (a parallel
     # run's Ctrl-C), returning the trajectory without a sample
     c = Control(stop_after=cfg["ee_steps"] + 2)
-    t0 = time.perf_counter()
     out = ee_chain(samplike, cfg, 7, 0, None, c)
     assert out["interrupted"] and out["sims"] is None and len(out["theta_rows"]) > 0
     assert max(c.seen) == cfg["ee_steps"] + 2
-    assert time.perf_counter() - t0 < 30
 
 
 def test_estimnet_standard_errors_show_their_monte_carlo_part(samplike):
