@@ -18,6 +18,7 @@ from ._bipartite import BipartiteMatchKernel, BipartiteSPKernel, BipartiteStarMi
 from ._dyadic import FactorKernel, NodeCovKernel
 from . import degfun
 from .degfun import INF, Stat, by_stats, classes, degree_term, range_label, ranges
+from .degree import star_attr
 from .dyadic import _nonempty, select_levels
 from .registry import UNDIRECTED, Param, Term, as_bool, as_float, as_int_list, format_number, \
     register
@@ -40,7 +41,7 @@ def _size(net, mode):
 
 def _no_levels(term, levels):
     if levels is not None:
-        raise TermError(f"term {term}: the levels argument is not supported yet")
+        raise TermError(f"term {term}: levels selects levels of attr=; give attr= too")
 
 
 # -- degrees -------------------------------------------------------------------------
@@ -78,13 +79,11 @@ def b2degree(net, d, by=None, levels=None):
 def _bstar(net, mode, k, attr, levels):
     term = f"b{mode}star"
     _need_bipartite(net, term)
-    _no_levels(term, levels)
     if attr is not None:
-        # k-stars centred on the mode whose nodes all share the attribute
-        ks = as_int_list(k, f"term {term}: k", minimum=1)
-        lv, code = classes(net, attr, term)
-        stats = [Stat(f"{term}{v}.{lv.name}", "choose", v) for v in ks]
-        return degree_term(net, term, stats, _END[mode], code, True)
+        # k-stars centred on the mode whose nodes all share the class: attr read on every
+        # node, the levels not selected pooled into one class (statnet 4, see star_attr)
+        return star_attr(net, term, k, attr, _END[mode], levels)
+    _no_levels(term, levels)
     ks = as_int_list(k, f"term {term}: k", minimum=1)
     return degree_term(net, term, [Stat(f"{term}{v}", "choose", v) for v in ks], _END[mode])
 
@@ -95,13 +94,16 @@ _BSTAR = [Param("k"), Param("attr", None), Param("levels", None)]
 @register("b1star", kinds=UNDIRECTED, params=_BSTAR, family=FAMILY)
 def b1star(net, k, attr=None, levels=None):
     """k-stars centred on mode-1 nodes, Σ_{v in mode 1} C(d_v, k) (labels ``b1star<k>``);
-    ``attr``: only stars whose centre and leaves share the level (``b1star<k>.<attr>``)."""
+    ``attr``: only stars whose centre and leaves share the level (``b1star<k>.<attr>``);
+    ``levels``: the levels kept apart, every other level pooled into one class (as
+    statnet 4's kstar/b1star recode them; the label stays ``b1star<k>.<attr>``)."""
     return _bstar(net, 1, k, attr, levels)
 
 
 @register("b2star", kinds=UNDIRECTED, params=_BSTAR, family=FAMILY)
 def b2star(net, k, attr=None, levels=None):
-    """k-stars centred on mode-2 nodes (labels ``b2star<k>``, ``b2star<k>.<attr>``)."""
+    """k-stars centred on mode-2 nodes (labels ``b2star<k>``, ``b2star<k>.<attr>``;
+    ``levels`` as for b1star)."""
     return _bstar(net, 2, k, attr, levels)
 
 
