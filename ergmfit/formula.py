@@ -43,7 +43,7 @@ _TOKEN = re.compile(r"""
   | (?P<num>(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)
   | (?P<str>'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")
   | (?P<name>[A-Za-z_.][A-Za-z0-9_.]*)
-  | (?P<op>==|!=|>=|<=|%[A-Za-z]*%|[~+\-*/(),=\[\]:!<>&|^])
+  | (?P<op>==|!=|>=|<=|%[A-Za-z]*%|[~+\-*/(),=\[\]:!<>&|^{}\\])
 """, re.VERBOSE)
 
 _CONSTANTS = {"true": True, "t": True, "false": False, "f": False, "null": None, "none": None}
@@ -252,9 +252,9 @@ class _Parser:
             kind, val, pos = self.peek()
             if kind == "end":
                 self.error("the formula ends inside an argument")
-            if val in ("(", "["):
+            if val in ("(", "[", "{"):
                 depth += 1
-            elif val in (")", "]"):
+            elif val in (")", "]", "}"):
                 if depth == 0:
                     break
                 depth -= 1
@@ -262,6 +262,20 @@ class _Parser:
                 break
             self.i += 1
         return self.text[start:self.peek()[2]].strip()
+
+    def _function(self, pos):
+        """An R function, ``function(x) body`` or ``\\(x) body``, kept as its text (RCode);
+        the tokens after its '(' are consumed up to the end of the body."""
+        depth = 1                # skip the argument list, then the body
+        while depth:
+            kind, v = self.peek()[:2]
+            if kind == "end":
+                self.error("the formula ends inside a function")
+            depth += v == "("
+            depth -= v == ")"
+            self.i += 1
+        self._capture()
+        return RCode(self.text[pos:self.peek()[2]].strip())
 
     def term(self):
         tok = self.peek()
@@ -373,6 +387,9 @@ class _Parser:
             v = self.expr()
             self.take(")")
             return v
+        if val == "\\" and self.toks[self.i + 1][1] == "(":     # R 4.1's lambda \(x) body
+            self.i += 2
+            return self._function(pos)
         if kind == "name":
             self.take()
             low = val.lower()
@@ -385,16 +402,7 @@ class _Parser:
                     self.take(")")
                     return AsIs(v) if isinstance(v, list) else AsIs([v])
                 if val == "function":
-                    depth = 1                # skip the argument list, then the body
-                    while depth:
-                        kind, v = self.peek()[:2]
-                        if kind == "end":
-                            self.error("the formula ends inside a function")
-                        depth += v == "("
-                        depth -= v == ")"
-                        self.i += 1
-                    self._capture()
-                    return RCode(self.text[pos:self.peek()[2]].strip())
+                    return self._function(pos)
                 if val in ("list", "matrix", "rbind", "cbind"):
                     args, kwargs = self._call_args(val)
                     if val != "list":    # a matrix, evaluated where it is used (r_value)

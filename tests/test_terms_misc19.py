@@ -121,3 +121,28 @@ def test_numeric_covariate_never_gives_a_nan_statistic():
             _stats(g, term)
     with pytest.raises(TermError, match="infinite"):
         _stats(g, "nodecov('y')")
+
+
+# -- Label() with R's function forms ------------------------------------------------------
+
+@pytest.mark.parametrize("label, want", [
+    (r"\(x) toupper(x)", ["EDGES", "TRIANGLE"]),
+    (r"\(x) paste(x, 'b', sep = '_')", ["edges_b", "triangle_b"]),
+    (r"\(y) {toupper(paste0(y, '.z'))}", ["EDGES.Z", "TRIANGLE.Z"]),
+    (r"function(x) {paste0('a.', x)}", ["a.edges", "a.triangle"]),
+    (r"function (x) paste0('a.', x)", ["a.edges", "a.triangle"]),
+    (r"~paste0('a.', .)", ["a.edges", "a.triangle"]),
+    (r"~paste0('a.', .x)", ["a.edges", "a.triangle"]),
+    ("tolower", ["edges", "triangle"]),
+])
+def test_label_function_forms(label, want):
+    got = _stats("flomarriage", f"Label(~edges + triangle, {label})")
+    assert list(got) == want
+    assert list(got.values()) == [20, 3]
+
+
+def test_label_lambda_refusals_name_the_supported_forms():
+    with pytest.raises(TermError, match=r"'sub' is not supported.*lambda \\\(x\)"):
+        _stats("flomarriage", r"Label(~edges, \(x) sub('e', 'E', x))")
+    with pytest.raises(ErgmfitError, match=r"unexpected '\\\\'"):
+        _stats("flomarriage", r"Label(~edges, \ x)")
