@@ -11,6 +11,7 @@ Grammar (statnet's right-hand side, with Python spellings accepted too)::
     unary   := ('-' | '+') unary | atom                # Inf is R's Inf
     atom    := NUMBER | STRING | TRUE | FALSE | NULL | NAME
              | '[' [expr (',' expr)*] ']' | 'c(' ... ')' | 'I(' expr ')'
+             | LARGEST ['(' n ')'] | SMALLEST ['(' n ')'] | 'COLLAPSE_SMALLEST(' a, n, into ')'
              | ('log' | 'exp' | 'sqrt') '(' expr ')' | '(' expr ')'
 
 A bare NAME inside an argument is a string (``type=OTP``).
@@ -43,7 +44,7 @@ _TOKEN = re.compile(r"""
   | (?P<num>(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)
   | (?P<str>'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")
   | (?P<name>[A-Za-z_.][A-Za-z0-9_.]*)
-  | (?P<op>==|!=|>=|<=|%[A-Za-z]*%|[~+\-*/(),=\[\]:!<>&|^{}\\])
+  | (?P<op>==|!=|>=|<=|%>%|\|>|%[A-Za-z]*%|[~+\-*/(),=\[\]:!<>&|^{}\\])
 """, re.VERBOSE)
 
 _CONSTANTS = {"true": True, "t": True, "false": False, "f": False, "null": None, "none": None}
@@ -89,6 +90,30 @@ class RName(str):
     """A bare R name given as an argument value (``label=toupper``, ``attr=Grade``).  It is
     a str, read as the string is everywhere, except where statnet takes a function: there
     (``Label(~edges, toupper)``) it names one."""
+
+
+@dataclass(frozen=True)
+class LevelSelector:
+    """statnet's ``LARGEST`` / ``SMALLEST`` level selections (``LARGEST(2)``, ``-SMALLEST``):
+    the ``n`` most (least) frequent levels of the term's attribute, or all but those when
+    ``negate``.  Resolved against the attribute when the term is built (.terms.attrspec)."""
+
+    kind: str
+    n: int = 1
+    negate: bool = False
+
+    def __neg__(self):
+        return LevelSelector(self.kind, self.n, not self.negate)
+
+
+@dataclass(frozen=True)
+class CollapseSmallest:
+    """statnet's ``COLLAPSE_SMALLEST(attr, n, into)``: the attribute with its ``n`` least
+    frequent levels merged into one level ``into`` (resolved by .terms.attrspec)."""
+
+    attr: object
+    n: int
+    into: object
 
 
 @dataclass
@@ -296,6 +321,14 @@ class _Parser:
             return FormulaArg(self._capture())
         self._enter()
         lo = self.sum()
+        while self.peek()[1] in ("%>%", "|>"):       # "x" %>% COLLAPSE_SMALLEST(2, 5)
+            self.take()
+            kind, val, pos = self.peek()
+            if val != "COLLAPSE_SMALLEST" or self.toks[self.i + 1][1] != "(":
+                self.error("only COLLAPSE_SMALLEST(n, into) can follow a pipe in an argument")
+            self.i += 2
+            args, kwargs = self._call_args(val)
+            lo = self._collapse([lo] + args, kwargs, pos)
         if self.peek()[1] == "~":
             self.take("~")
             self.depth -= 1
@@ -355,6 +388,8 @@ class _Parser:
             self._enter()
             v = self.unary()
             self.depth -= 1
+            if isinstance(v, LevelSelector):     # -LARGEST: all levels but the largest
+                return -v
             if isinstance(v, list):          # -(2:3), -c(1, 2): statnet's "drop these levels"
                 return [-self._num(x, "-") for x in v]
             return -self._num(v, "-")
@@ -403,6 +438,17 @@ class _Parser:
                     return AsIs(v) if isinstance(v, list) else AsIs([v])
                 if val == "function":
                     return self._function(pos)
+                if val in ("LARGEST", "SMALLEST"):
+                    n = self.expr()
+                    self.take(")")
+                    if isinstance(n, bool) or not isinstance(n, (int, float)) or n < 1 \
+                            or not float(n).is_integer():
+                        raise FormulaError(_where(self.text, pos, f"{val}(n) needs a whole "
+                                                  "number n >= 1"))
+                    return LevelSelector(val, int(n))
+                if val == "COLLAPSE_SMALLEST":
+                    args, kwargs = self._call_args(val)
+                    return self._collapse(args, kwargs, pos)
                 if val in ("list", "matrix", "rbind", "cbind"):
                     args, kwargs = self._call_args(val)
                     if val != "list":    # a matrix, evaluated where it is used (r_value)
@@ -425,10 +471,20 @@ class _Parser:
                 return _CONSTANTS[low]
             if val == "Inf":                 # R's Inf (statnet: to=+Inf, minpar=-Inf)
                 return math.inf
+            if val in ("LARGEST", "SMALLEST"):
+                return LevelSelector(val)
             return RName(val)
         if kind == "end":
             self.error("the formula ends in the middle of an argument")
         self.error(f"unexpected {val!r}")
+
+    def _collapse(self, args, kwargs, pos):
+        vals = args + [kwargs[k] for k in ("object", "n", "into") if k in kwargs]
+        if len(vals) != 3 or isinstance(vals[1], bool) or not isinstance(vals[1], int) \
+                or vals[1] < 1:
+            raise FormulaError(_where(self.text, pos, "COLLAPSE_SMALLEST(attr, n, into) needs "
+                                      "an attribute, a whole number n >= 1 and the new level"))
+        return CollapseSmallest(vals[0], vals[1], vals[2])
 
     def _call_args(self, name):
         """Arguments of ``name(...)`` whose '(' is taken, up to and including ')'."""

@@ -166,7 +166,7 @@ class _NodeExpr(ast.NodeVisitor):
     def fail(self, what):
         raise TermError(f"term {self.term}: {what} is not understood in a node expression "
                         "(attribute names, numbers, strings, x[k], ==, !=, <, >, &, |, !, "
-                        "median/mean/min/max/abs)")
+                        "+, -, *, /, ^, median/mean/min/max/abs/sum/log/sqrt)")
 
     def visit_Expression(self, node):
         return self.visit(node.body)
@@ -211,7 +211,8 @@ class _NodeExpr(ast.NodeVisitor):
             return np.logical_and(a, b)
         if isinstance(node.op, ast.BitOr):
             return np.logical_or(a, b)
-        ops = {ast.Add: np.add, ast.Sub: np.subtract, ast.Mult: np.multiply, ast.Div: np.divide}
+        ops = {ast.Add: np.add, ast.Sub: np.subtract, ast.Mult: np.multiply, ast.Div: np.divide,
+               ast.Pow: np.power}
         if type(node.op) not in ops:
             self.fail("this operator")
         return ops[type(node.op)](a, b)
@@ -228,14 +229,22 @@ class _NodeExpr(ast.NodeVisitor):
         self.fail(type(node).__name__)
 
 
-def node_selection(net, text, term):
-    """Boolean vector of the nodes a statnet node expression selects."""
+def node_values(net, text, term):
+    """The values of a statnet node expression (``Grade > 9``, ``Grade^2``,
+    ``abs(Grade - mean(Grade))``) over the nodes, evaluated without eval: an array,
+    or a scalar where the expression names no attribute."""
     py = re.sub(r"!(?!=)", " not ", text).replace("&&", "&").replace("||", "|")
+    py = py.replace("^", "**")
     try:
         tree = ast.parse(py.strip(), mode="eval")
     except SyntaxError:
         raise TermError(f"term {term}: cannot read the node expression {text!r}") from None
-    sel = np.asarray(_NodeExpr(net, term).visit(tree), dtype=bool)
+    return _NodeExpr(net, term).visit(tree)
+
+
+def node_selection(net, text, term):
+    """Boolean vector of the nodes a statnet node expression selects."""
+    sel = np.asarray(node_values(net, text, term), dtype=bool)
     if sel.shape != (net.n,):
         raise TermError(f"term {term}: the node expression {text!r} must give one TRUE/FALSE "
                         "per node")

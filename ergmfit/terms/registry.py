@@ -191,6 +191,8 @@ def build_term(net, name: str, args=(), kwargs=None) -> Term:
             raise TermError(f"interaction: {exc}") from None
     spec = get_term(name, directed=net.directed)
     bound = bind_arguments(spec, args, kwargs or {})
+    from .attrspec import resolve       # ~expr attributes, COLLAPSE_SMALLEST, LARGEST, ...
+    net, bound = resolve(net, spec, bound)
     try:
         term = spec.builder(net, **bound)
     except TermError:

@@ -1,0 +1,457 @@
+"""Adversarial audit of ergmfit's statnet term language (issue #19), as statnet users write it.
+
+For each usage line of statnet ergm 4.12's term help pages (and the attribute / level
+specifications of its ``nodal_attributes`` page) the formula is run through
+``ergmfit.ERGM(g, formula).statistics()`` on a bundled network and checked:
+
+* accepted?  -- ergmfit builds the term (no error);
+* value ok?  -- equal to a value computed here from the help page's definition with
+  numpy / networkx (never by ergmfit), or to a value statnet's own test suite prints
+  (``tests/testthat`` of statnet/ergm; those rows say "statnet test");
+* label ok?  -- equal to the labels statnet gives (its convention on the help pages,
+  ``../shared/reference/statnet_ext.json``, or statnet's tests); "-" where no statnet
+  label is known (the value is still checked).
+
+Run:  python benchmarks/audit_statnet_usage.py [--failures]
+Prints one row per usage and the totals.  Not a test (tests/test_terms_audit.py holds the
+regression tests of the defects this audit found).
+"""
+from __future__ import annotations
+
+import argparse
+import itertools
+import math
+import os
+import sys
+
+import networkx as nx
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import ergmfit as ef  # noqa: E402
+
+# ---------------------------------------------------------------------------------------
+# networks and independent helpers
+# ---------------------------------------------------------------------------------------
+
+G = {name: ef.datasets.load(name) for name in
+     ("faux.mesa.high", "samplike", "flomarriage", "lazega", "davis", "faux.desert.high")}
+FMH, SL, FLO, LAZ, DAV = (G[k] for k in ("faux.mesa.high", "samplike", "flomarriage",
+                                         "lazega", "davis"))
+# a deterministic attribute with ties among level counts (statnet's test-level-select idea)
+for i, v in enumerate(FLO.nodes):
+    FLO.nodes[v]["x"] = [1, 11, 2, 3, 2, 11, 2, 11, 3, 1, 2, 11, 2, 11, 2, 3][i]
+
+
+def A(g):
+    return nx.to_numpy_array(g, nodelist=list(g.nodes), dtype=float)
+
+
+def att(g, a):
+    return [g.nodes[v][a] for v in g.nodes]
+
+
+def num(g, a):
+    return np.array(att(g, a), dtype=float)
+
+
+def pairs(g):
+    """Ordered (directed) or i<j (undirected) dyads with a tie, as index pairs."""
+    X = A(g)
+    n = len(X)
+    if g.is_directed():
+        return [(i, j) for i in range(n) for j in range(n) if X[i, j]]
+    return [(i, j) for i in range(n) for j in range(i + 1, n) if X[i, j]]
+
+
+def levels_sorted(vals):
+    u = set(vals)
+    if all(isinstance(v, str) for v in u):
+        return sorted(u, key=lambda s: (s.casefold(), s.swapcase()))
+    return sorted(u)
+
+
+def lab(v):
+    if isinstance(v, (bool, np.bool_)):
+        return "TRUE" if v else "FALSE"
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
+
+
+def sp_counts(g, kind):
+    """Shared-partner counts: esp per tie, dsp per dyad, nsp per non-tie (undirected)."""
+    X = A(g)
+    n = len(X)
+    S = X @ X
+    out = []
+    for i in range(n):
+        for j in range(i + 1, n):
+            if kind == "esp" and X[i, j]:
+                out.append(S[i, j])
+            elif kind == "dsp":
+                out.append(S[i, j])
+            elif kind == "nsp" and not X[i, j]:
+                out.append(S[i, j])
+    return np.array(out)
+
+
+def dir_sp(g, typ):
+    """Directed shared partners of every ordered pair (i, j) (statnet's type codes)."""
+    X = A(g)
+    if typ == "OTP":
+        return X @ X             # i->k->j
+    if typ == "ITP":
+        return (X @ X).T         # j->k->i
+    if typ == "RTP":
+        M = X * X.T
+        return M @ M
+    if typ == "OSP":
+        return X @ X.T           # i->k<-j
+    if typ == "ISP":
+        return X.T @ X           # i<-k->j
+    raise ValueError(typ)
+
+
+def gw(counts, alpha):
+    return float(np.sum(np.exp(alpha) * (1 - (1 - np.exp(-alpha)) ** counts)))
+
+
+def undirected_cycles(g, k):
+    return sum(1 for c in nx.simple_cycles(g, length_bound=k) if len(c) == k)
+
+
+def subgraph_stats(g, keep):
+    h = g.subgraph([v for v, k in zip(g.nodes, keep) if k])
+    return h.number_of_edges(), sum(nx.triangles(h).values()) / 3
+
+
+# ---------------------------------------------------------------------------------------
+# the cases: (network, formula, expected {label: value} or [values], source)
+# ---------------------------------------------------------------------------------------
+
+def cases():
+    X = A(FMH)
+    E = pairs(FMH)
+    grade, sex, race = att(FMH, "Grade"), att(FMH, "Sex"), att(FMH, "Race")
+    deg = X.sum(1)
+    n = len(X)
+    out = []
+
+    def add(g, f, exp, src="definition"):
+        out.append((g, f, exp, src))
+
+    # -- nodematch / nodefactor / nodecov / absdiff / nodemix with every argument -----
+    gl = levels_sorted(grade)
+    match = {lv: sum(1 for i, j in E if grade[i] == grade[j] == lv) for lv in gl}
+    add(FMH, 'nodematch("Grade")', {"nodematch.Grade": sum(match.values())})
+    add(FMH, 'nodematch("Grade", diff=TRUE)', {f"nodematch.Grade.{lv}": match[lv] for lv in gl})
+    add(FMH, 'nodematch("Grade", diff=TRUE, keep=c(1, 2))',
+        {f"nodematch.Grade.{lv}": match[lv] for lv in gl[:2]})
+    add(FMH, 'nodematch("Grade", diff=TRUE, levels=-1)',
+        {f"nodematch.Grade.{lv}": match[lv] for lv in gl[1:]})
+    add(FMH, 'nodematch("Grade", levels=I(c(7, 9)))', {"nodematch.Grade": match[7] + match[9]})
+    add(FMH, 'nodematch("Race")', 103, "statnet test")
+    add(FMH, 'nodematch(~Grade, levels=3:4)', {"nodematch.Grade": match[9] + match[10]})
+    add(FMH, 'nodematch(~Grade>9)', {"nodematch.Grade>9": sum(1 for i, j in E if
+                                                            (grade[i] > 9) == (grade[j] > 9))})
+    add(FMH, 'nodematch(function(x) x %v% "Sex", diff=TRUE)', [sum(1 for i, j in E if
+        sex[i] == sex[j] == s) for s in ("F", "M")])
+    add(FMH, 'nodematch(c("Sex", "Race"))', {"nodematch.Sex.Race": sum(
+        1 for i, j in E if sex[i] == sex[j] and race[i] == race[j])})
+    nf = {lv: sum(deg[i] for i in range(n) if grade[i] == lv) for lv in gl}
+    add(FMH, 'nodefactor("Grade")', {f"nodefactor.Grade.{lv}": nf[lv] for lv in gl[1:]})
+    add(FMH, 'nodefactor("Grade", levels=TRUE)', {f"nodefactor.Grade.{lv}": nf[lv] for lv in gl})
+    add(FMH, 'nodefactor("Grade", levels=I(c(7, 9)))',
+        {f"nodefactor.Grade.{lv}": nf[lv] for lv in (7, 9)})
+    add(FMH, 'nodefactor("Grade", base=1)', {f"nodefactor.Grade.{lv}": nf[lv] for lv in gl[1:]})
+    cnt = {lv: grade.count(lv) for lv in gl}
+    big = max(gl, key=lambda lv: cnt[lv])
+    small = min(gl, key=lambda lv: cnt[lv])
+    add(FMH, 'nodefactor("Grade", levels=LARGEST)', {f"nodefactor.Grade.{big}": nf[big]})
+    add(FMH, 'nodefactor("Grade", levels=SMALLEST)', {f"nodefactor.Grade.{small}": nf[small]})
+    add(FMH, 'nodefactor("Grade", levels=-LARGEST)',
+        {f"nodefactor.Grade.{lv}": nf[lv] for lv in gl if lv != big})
+    two = sorted(gl, key=lambda lv: -cnt[lv])[:2]
+    add(FMH, 'nodefactor("Grade", levels=LARGEST(2))',
+        {f"nodefactor.Grade.{lv}": nf[lv] for lv in gl if lv in two})
+    rl = levels_sorted(race)
+    rc = {lv: race.count(lv) for lv in rl}
+    small3 = sorted(rl, key=lambda lv: rc[lv])[:3]
+    coll = ["BWO" if r in small3 else r for r in race]
+    cl = levels_sorted(coll)
+    add(FMH, 'nodefactor(COLLAPSE_SMALLEST("Race", 3, "BWO"))',
+        {f"nodefactor.Race.{lv}": sum(deg[i] for i in range(n) if coll[i] == lv) for lv in cl[1:]})
+    add(FMH, 'nodefactor("Race" %>% COLLAPSE_SMALLEST(3, "BWO"), levels=TRUE)',
+        {f"nodefactor.Race.{lv}": sum(deg[i] for i in range(n) if coll[i] == lv) for lv in cl})
+    add(FMH, 'nodefactor(~Grade>9)', {"nodefactor.Grade>9.TRUE": sum(deg[i] for i in range(n)
+                                                                    if grade[i] > 9)})
+    add(FMH, 'nodefactor(function(x) x %v% "Sex", levels=-(4:5))', [235, 171], "statnet test")
+    # statnet's test-level-select idea on flomarriage with ties among the level counts
+    xv = att(FLO, "x")
+    dflo = A(FLO).sum(1)
+    xl = levels_sorted(xv)
+    xf = {lv: sum(dflo[i] for i in range(len(xv)) if xv[i] == lv) for lv in xl}
+    xc = {lv: xv.count(lv) for lv in xl}
+    asc = sorted(xl, key=lambda lv: xc[lv])          # stable: ties in level order
+    for spec, keep in (("SMALLEST", asc[:1]), ("SMALLEST(2)", asc[:2]), ("LARGEST", asc[-1:]),
+                       ("LARGEST(2)", asc[-2:]), ("-SMALLEST", asc[1:]), ("-LARGEST(2)", asc[:-2])):
+        add(FLO, f'nodefactor("x", levels={spec})',
+            {f"nodefactor.x.{lv}": xf[lv] for lv in xl if lv in keep})
+    gnum = np.array(grade, dtype=float)
+    add(FMH, 'nodecov("Grade")', {"nodecov.Grade": sum(gnum[i] + gnum[j] for i, j in E)})
+    add(FMH, 'nodecov(~Grade^2)', {"nodecov.Grade^2": sum(gnum[i] ** 2 + gnum[j] ** 2 for i, j in E)})
+    m = gnum.mean()
+    add(FMH, 'nodecov(~abs(Grade-mean(Grade)))', {"nodecov.abs(Grade-mean(Grade))": sum(
+        abs(gnum[i] - m) + abs(gnum[j] - m) for i, j in E)})
+    add(FMH, 'nodecov(~poly(Grade, 2, raw=TRUE))', [sum(gnum[i] + gnum[j] for i, j in E),
+                                                    sum(gnum[i] ** 2 + gnum[j] ** 2 for i, j in E)])
+    add(FMH, 'absdiff("Grade")', {"absdiff.Grade": 79}, "statnet test")
+    add(FMH, 'absdiff(~Grade, pow=2)', {"absdiff2.Grade": 195}, "statnet test")
+    add(FMH, 'absdiff(function(x) x %v% "Grade")', [79], "statnet test")
+    add(FMH, 'absdiffcat("Grade")', [15, 15, 7, 2, 1], "statnet test")
+    add(FMH, 'absdiffcat(function(x) x %v% "Grade", levels=-(4:5))', [15, 15, 7], "statnet test")
+    add(FMH, 'smalldiff("Grade", 2)', {"smalldiff.Grade2": 193}, "statnet test")
+    add(FMH, 'nodemix("Grade")', [0, 33, 0, 2, 23, 1, 4, 7, 9, 1, 2, 6, 1, 17, 1, 1, 4, 5, 5, 6],
+        "statnet test")
+    add(FMH, 'nodemix("Race", levels2=-1)', [8, 53, 13, 41, 46, 0, 1, 0, 0, 5, 22, 10, 0, 4],
+        "statnet test")
+    sm = {(a, b): sum(1 for i, j in E if {sex[i], sex[j]} == {a, b} and
+                      (a != b or sex[i] == a)) for a, b in (("F", "F"), ("F", "M"), ("M", "M"))}
+    add(FMH, 'nodemix("Sex", levels2=TRUE)', {"mix.Sex.F.F": sm["F", "F"], "mix.Sex.F.M": sm["F", "M"],
+                                              "mix.Sex.M.M": sm["M", "M"]})
+    add(FMH, 'nodemix("Sex", levels2=matrix(c(TRUE, FALSE, FALSE, TRUE), 2, 2))',
+        {"mix.Sex.F.F": sm["F", "F"], "mix.Sex.M.M": sm["M", "M"]})
+    add(FMH, 'mm("Sex")', {"mm[Sex=F,Sex=M]": sm["F", "M"], "mm[Sex=M,Sex=M]": sm["M", "M"]})
+    add(FMH, 'mm(c("Sex", "Race"), levels2=I(list(list(row="F.Hisp", col="F.Hisp"))))',
+        {"mm[Sex.Race=F.Hisp,Sex.Race=F.Hisp]": sum(
+            1 for i, j in E if sex[i] == sex[j] == "F" and race[i] == race[j] == "Hisp")})
+
+    # -- degree family -------------------------------------------------------------------
+    add(FMH, 'degree(0:3)', {f"degree{d}": int(np.sum(deg == d)) for d in range(4)})
+    add(FMH, 'degree(1:2, by="Sex")', {f"deg{d}.Sex{s}": sum(1 for i in range(n) if deg[i] == d and
+                                       sex[i] == s) for s in ("F", "M") for d in (1, 2)})
+    hdeg = np.array([sum(1 for j in range(n) if X[i, j] and sex[j] == sex[i]) for i in range(n)])
+    add(FMH, 'degree(1:2, by="Sex", homophily=TRUE)',
+        {f"deg{d}.homophily.Sex": int(np.sum(hdeg == d)) for d in (1, 2)})
+    add(FMH, 'degree(1, by="Grade", levels=I(c(7, 12)))',
+        {f"deg1.Grade{g_}": sum(1 for i in range(n) if deg[i] == 1 and grade[i] == g_) for g_ in (7, 12)})
+    add(FMH, 'degree(1:2, by=~Grade>9)', {f"deg{d}.Grade>9{lab(b)}": sum(
+        1 for i in range(n) if deg[i] == d and (grade[i] > 9) == b) for b in (False, True) for d in (1, 2)})
+    add(FMH, 'degrange(2)', {"deg2+": int(np.sum(deg >= 2))})
+    add(FMH, 'degrange(1, 3)', {"deg1to3": int(np.sum((deg >= 1) & (deg < 3)))})
+    add(FMH, 'concurrent', {"concurrent": int(np.sum(deg >= 2))})
+    add(FMH, 'concurrent(by="Sex")', {f"concurrent.Sex{s}": sum(1 for i in range(n) if deg[i] >= 2
+                                                                and sex[i] == s) for s in ("F", "M")})
+    add(FMH, 'kstar(2)', {"kstar2": float(np.sum(deg * (deg - 1) / 2))})
+    add(FMH, 'kstar(2, attr="Sex")', {"kstar2.Sex": float(np.sum(hdeg * (hdeg - 1) / 2))})
+    add(FMH, 'isolates', {"isolates": int(np.sum(deg == 0))})
+    add(FMH, 'isolatededges', {"isolatededges": 4}, "statnet test")
+    add(FMH, 'gwdegree(0.5, fixed=TRUE)', {"gwdeg.fixed.0.5": gw(deg[deg > 0], 0.5)})
+    add(FMH, 'gwdegree(0.5, TRUE, "Sex")', [gw(
+        np.array([deg[i] for i in range(n) if sex[i] == s and deg[i] > 0]), 0.5) for s in ("F", "M")])
+    sdeg = A(SL)
+    ind, outd = sdeg.sum(0), sdeg.sum(1)
+    add(SL, 'gwidegree(.1, TRUE, "group")', [7.715119, 4.408762, 7.734290], "statnet test")
+    add(SL, 'gwodegree(.1, TRUE, ~group)', [7.735906, 4.419631, 7.736070], "statnet test")
+    add(SL, 'gwidegree(.3, fixed=TRUE)', {"gwideg.fixed.0.3": gw(ind[ind > 0], .3)})
+    add(SL, 'gwodegree(0, fixed=TRUE)', [18], "statnet test")
+    add(SL, 'idegree(0:2)', {f"idegree{d}": int(np.sum(ind == d)) for d in range(3)})
+    add(SL, 'odegrange(5:8)', [12, 5, 0, 0], "statnet test")
+    add(SL, 'idegrange(5:8, by="group", homophily=TRUE)', [5, 3, 0, 0], "statnet test")
+    add(SL, 'istar(2, function(x) x %v% "group")', [100], "statnet test")
+    add(SL, 'ostar(2, "group")', {"ostar2.group": 88}, "statnet test")
+    add(SL, 'idegree1.5', {"idegree1.5": float(np.sum(ind ** 1.5))})
+    add(SL, 'sender(nodes=-(2:16))', {"sender1": outd[0], "sender17": outd[16], "sender18": outd[17]})
+    add(SL, 'receiver(base=2)', {f"receiver{k + 1}": ind[k] for k in range(18) if k != 1})
+    add(FMH, 'sociality(nodes=1:3)', {f"sociality{k}": deg[k - 1] for k in (1, 2, 3)})
+    add(FMH, 'sociality(attr="Sex", levels=2)', {f"sociality{k + 1}.Sex": hdeg[k]
+                                                 for k in range(n) if sex[k] == "M"})
+
+    # -- triads and shared partners --------------------------------------------------------
+    tri = sum(nx.triangles(FMH).values()) / 3
+    add(FMH, 'triangle', {"triangle": tri})
+    add(FMH, 'triangles(function(x) x %v% "Race")', [18], "statnet test")
+    add(FMH, 'triangle("Race", diff=FALSE, levels=-2)', [15], "statnet test")
+    add(FMH, 'triangle("Sex", diff=TRUE)', {f"triangle.Sex.{s}": subgraph_stats(
+        FMH, [x == s for x in sex])[1] for s in ("F", "M")})
+    esp = sp_counts(FMH, "esp")
+    add(FMH, 'esp(0:3)', {f"esp{d}": int(np.sum(esp == d)) for d in range(4)})
+    dsp = sp_counts(FMH, "dsp")
+    add(FMH, 'dsp(0:2)', {f"dsp{d}": int(np.sum(dsp == d)) for d in range(3)})
+    nsp = sp_counts(FMH, "nsp")
+    add(FMH, 'nsp(1:2)', {f"nsp{d}": int(np.sum(nsp == d)) for d in (1, 2)})
+    add(FMH, 'gwesp(0.25, fixed=TRUE)', {"gwesp.fixed.0.25": gw(esp, 0.25)})
+    # cutoff has no effect with fixed=TRUE (statnet/ergm issue #506)
+    add(FMH, 'gwesp(0.25, fixed=TRUE, cutoff=2)', {"gwesp.fixed.0.25": gw(esp, 0.25)})
+    add(FMH, 'gwdsp(0.5, fixed=TRUE)', {"gwdsp.fixed.0.5": gw(dsp, 0.5)})
+    add(FMH, 'gwnsp(0.5, fixed=TRUE)', {"gwnsp.fixed.0.5": gw(nsp, 0.5)})
+    add(FMH, 'gwesp(0.5, fixed=FALSE, cutoff=4)', {f"esp#{d}": int(np.sum(esp == d)) for d in range(1, 5)})
+    add(FMH, 'twopath', {"twopath": float(np.sum(deg * (deg - 1) / 2))})
+    add(FMH, 'cycle(3:6)', [62, 80, 138, 270], "statnet test")
+    add(FMH, 'cycle(4)', {"cycle4": undirected_cycles(FMH, 4)})
+    add(FMH, 'balance', [40139], "statnet test")
+    tc = [0, 0, 0, 0]
+    for a, b, c in itertools.combinations(range(n), 3):
+        tc[int(X[a, b] + X[a, c] + X[b, c])] += 1
+    add(FMH, 'triadcensus', {f"triadcensus.{k}": tc[k] for k in (1, 2, 3)})
+    add(FMH, 'triadcensus(levels=c(0, 2))', {"triadcensus.0": tc[0], "triadcensus.2": tc[2]})
+    S = A(SL)
+    tcd = nx.triadic_census(SL)
+    names = ["012", "102", "021D", "021U", "021C", "111D", "111U", "030T", "030C", "201",
+             "120D", "120U", "120C", "210", "300"]
+    add(SL, 'triadcensus', {f"triadcensus.{k}": tcd[k] for k in names})
+    add(SL, 'triadcensus(levels=c("012", "102"))', {"triadcensus.012": tcd["012"],
+                                                    "triadcensus.102": tcd["102"]})
+    add(SL, 'triadcensus(3)', [12], "statnet test")
+    for typ in ("OTP", "ITP", "RTP", "OSP", "ISP"):
+        spm = dir_sp(SL, typ)
+        ties = spm[S > 0]
+        add(SL, f'dgwesp(0.5, fixed=TRUE, type="{typ}")', {f"gwesp.{typ}.fixed.0.5": gw(ties, 0.5)})
+        add(SL, f'gwesp(0.5, fixed=TRUE, type="{typ}")', {f"gwesp.{typ}.fixed.0.5": gw(ties, 0.5)})
+        add(SL, f'desp(1:2, type="{typ}")', {f"esp.{typ}{d}": int(np.sum(ties == d)) for d in (1, 2)})
+        iu = ~np.eye(18, dtype=bool)         # directed: ordered pairs, every type
+        add(SL, f'ddsp(1:2, type="{typ}")', {f"dsp.{typ}{d}": int(np.sum(spm[iu] == d)) for d in (1, 2)})
+        nt = spm[iu & (S == 0)]
+        add(SL, f'dgwnsp(0.5, fixed=TRUE, type="{typ}")', {f"gwnsp.{typ}.fixed.0.5": gw(nt, 0.5)})
+    add(SL, 'cycle(2:6)', [28, 39, 111, 260, 651], "statnet test")
+    add(SL, 'cycle(3:7, semi=TRUE)', [57, 216, 787, 2908, 10508], "statnet test")
+    add(SL, 'ttriple', {"ttriple": 154}, "statnet test")
+    add(SL, 'ttriad("group", diff=TRUE)', [26, 14, 81], "statnet test")
+    add(SL, 'ctriple(function(x) x %v% "group")', [34], "statnet test")
+    add(SL, 'ctriad(~group, diff=TRUE)', [8, 4, 22], "statnet test")
+    add(SL, 'cyclicalties(attr=function(x) x %v% "group")', [55], "statnet test")
+    add(SL, 'transitiveties', {"transitiveties": 69}, "statnet test")
+    add(SL, 'intransitive', {"intransitive": 224}, "statnet test")
+    add(SL, 'm2star', {"m2star": 378}, "statnet test")
+    add(SL, 'simmelian', {"simmelian": 8}, "statnet test")
+    add(SL, 'simmelianties', {"simmelianties": 32}, "statnet test")
+    add(SL, 'nearsimmelian', {"nearsimmelian": 18}, "statnet test")
+    add(SL, 'threetrail', [2103, 2326, 1749, 1897], "statnet test")
+    add(SL, 'threetrail(levels=2)', [2326], "statnet test")
+    add(SL, 'mutual', {"mutual": 28}, "statnet test")
+    add(SL, 'mutual(same=function(x) x %v% "group")', [23], "statnet test")
+    add(SL, 'mutual(same="group", diff=TRUE)', [8, 4, 11], "statnet test")
+    add(SL, 'mutual(same="group", levels=2)', [4], "statnet test")
+    add(SL, 'asymmetric', {"asymmetric": 32}, "statnet test")
+    add(SL, 'asymmetric(function(x) x %v% "group", diff=TRUE)', [7, 2, 8], "statnet test")
+    add(SL, 'asymmetric(~group, diff=TRUE, keep=1:2)', [7, 2], "statnet test")
+    add(SL, 'meandeg', [4.888889], "statnet test")
+    add(FMH, 'density', [0.009708274], "statnet test")
+    sgrp = att(SL, "group")
+    add(SL, 'idegree(1:3, "group")', [0, 2, 1, 0, 1, 2, 0, 0, 2], "statnet test")
+    add(SL, 'odegree(4:5, ~group, TRUE)', [6, 3], "statnet test")
+    add(SL, 'diff("cloisterville", dir="h-t", sign.action="abs")', {
+        "diff.abs.cloisterville": float(np.sum(S * np.abs(np.subtract.outer(
+            num(SL, "cloisterville"), num(SL, "cloisterville")))))})
+    cv = num(SL, "cloisterville")
+    th = np.subtract.outer(cv, cv)
+    add(SL, 'diff("cloisterville")', {"diff.t-h.cloisterville": float(np.sum(S * th))})
+    # label not confirmed (statnet 4.4 reference: diff.t-h.<a>, diff2.abs.<a> only)
+    add(SL, 'diff("cloisterville", pow=2, sign.action="posonly")',
+        [float(np.sum(S * np.where(th > 0, th, 0) ** 2))])
+    add(SL, 'nodeocov("cloisterville")', {"nodeocov.cloisterville": float(np.sum(S.sum(1) * cv))})
+    add(SL, 'nodeicov(~cloisterville*2)', {"nodeicov.cloisterville*2": float(np.sum(S.sum(0) * cv * 2))})
+    add(SL, 'nodemix(function(x) x %v% "group")', None)
+
+    # -- operators -----------------------------------------------------------------------
+    keepF = [(i, j) for i, j in E if sex[i] == sex[j]]
+    hF = nx.Graph(keepF)
+    add(FMH, 'F(~edges + triangle, ~nodematch("Sex"))', {
+        'F(nodematch("Sex"))~edges': len(keepF),
+        'F(nodematch("Sex"))~triangle': sum(nx.triangles(hF).values()) / 3})
+    add(FMH, 'NodematchFilter(~edges + triangle, "Sex")', {
+        'NodematchFilter(Sex)~edges': len(keepF),
+        'NodematchFilter(Sex)~triangle': sum(nx.triangles(hF).values()) / 3})
+    e9, t9 = subgraph_stats(FMH, [x > 9 for x in grade])
+    add(FMH, 'S(~edges + triangle, ~Grade>9)', {"S(Grade>9)~edges": e9, "S(Grade>9)~triangle": t9})
+    add(FMH, 'Sum(~edges + triangle, label="et")', {"Sum~et1": len(E), "Sum~et2": tri})
+    add(FMH, 'Sum(c(1, 2) ~ edges + triangle, label="w")', {"Sum~w1": len(E), "Sum~w2": 2 * tri})
+    add(FMH, 'Sum(list(~edges, 2 ~ triangle), label="e_2t")', {"Sum~e_2t": len(E) + 2 * tri})
+    add(FMH, 'Offset(~edges + triangle, c(-2, 0.5), which=1)', {"edges": len(E), "triangle": tri})
+    add(FMH, 'Label(~edges + triangle, c("E", "T"))', {"E(edges)": len(E), "T(triangle)": tri})
+    add(FMH, 'Log(~edges + triangle)', {"Log~edges": math.log(len(E)), "Log~triangle": math.log(tri)})
+    add(FMH, 'Exp(~density)', {"Exp~density": math.exp(len(E) / (n * (n - 1) / 2))})
+    add(FMH, 'B(~edges, form="sum")', {"B(sum)~edges": len(E)})
+    add(FMH, 'nodecov("Grade"):nodematch("Sex")', {"nodecov.Grade:nodematch.Sex": sum(
+        (gnum[i] + gnum[j]) for i, j in E if sex[i] == sex[j])})
+    add(FMH, 'I(~edges + triangle)', {"edges": len(E), "triangle": tri})
+    SW = ((S + S.T) > 0).astype(float)
+    SS = S * S.T
+    add(SL, 'Symmetrize(~edges + triangle, rule="weak")', {
+        "Symmetrize(weak)~edges": SW.sum() / 2, "Symmetrize(weak)~triangle": np.trace(SW @ SW @ SW) / 6})
+    add(SL, 'Symmetrize(~edges + triangle, "strong")', {
+        "Symmetrize(strong)~edges": SS.sum() / 2, "Symmetrize(strong)~triangle": np.trace(SS @ SS @ SS) / 6})
+    add(SL, 'Symmetrize(~edges, "upper")', {"Symmetrize(upper)~edges": np.triu(S, 1).sum()})
+    add(SL, 'Symmetrize(~edges, "lower")', {"Symmetrize(lower)~edges": np.tril(S, -1).sum()})
+    add(SL, 'F(~edges + mutual, ~nodematch("group"))', {
+        'F(nodematch("group"))~edges': sum(1 for i, j in pairs(SL) if sgrp[i] == sgrp[j]),
+        'F(nodematch("group"))~mutual': sum(1 for i, j in pairs(SL) if i < j and S[j, i]
+                                           and sgrp[i] == sgrp[j])})
+    # two-mode
+    D = A(DAV)
+    n1 = sum(1 for v in DAV.nodes if DAV.nodes[v]["bipartite"] == 0)
+    B_ = D[:n1, n1:]
+    add(DAV, 'b1degree(1:3)', {f"b1degree{d}": int(np.sum(B_.sum(1) == d)) for d in (1, 2, 3)})
+    add(DAV, 'b2star(2)', {"b2star2": float(np.sum(B_.sum(0) * (B_.sum(0) - 1) / 2))})
+    add(DAV, 'gwb1degree(0.5, fixed=TRUE)', {"gwb1deg.fixed.0.5": gw(B_.sum(1)[B_.sum(1) > 0], 0.5)})
+    add(DAV, 'b1dsp(0:2)', {f"b1dsp{d}": int(np.sum(np.triu(B_ @ B_.T, 1)[np.triu_indices(n1, 1)] == d))
+                            for d in range(3)})
+    add(DAV, 'isolatededges', {"isolatededges": int(sum(1 for i in range(n1) for j in range(B_.shape[1])
+                                                        if B_[i, j] and B_[i].sum() == 1 and B_[:, j].sum() == 1))})
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+
+def check(g, f, exp):
+    try:
+        st = ef.ERGM(g, f).statistics()
+    except Exception as exc:          # noqa: BLE001 - the audit records any refusal
+        return False, None, None, f"{type(exc).__name__}: {str(exc).splitlines()[0][:90]}", {}
+    labels, vals = list(st), np.array(list(st.values()), dtype=float)
+    if exp is None:
+        return True, None, None, "", st
+    if isinstance(exp, dict):
+        ev = np.array(list(exp.values()), dtype=float)
+        label_ok = labels == list(exp)
+    else:
+        ev = np.atleast_1d(np.array(exp, dtype=float))
+        label_ok = None
+    value_ok = len(ev) == len(vals) and np.allclose(vals, ev, rtol=1e-6, atol=1e-6)
+    return True, bool(value_ok), label_ok, "", st
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--failures", action="store_true", help="print only rows that fail")
+    args = ap.parse_args(argv)
+    rows = cases()
+    names = {id(v): k for k, v in G.items()}
+    n_acc = n_val = n_lab = n_lab_known = n_val_known = 0
+    n_pass = 0
+    print(f"{'network':15s} {'usage':62s} acc  value label  source / note")
+    for g, f, exp, src in rows:
+        acc, vok, lok, err, st = check(g, f, exp)
+        n_acc += acc
+        if vok is not None:
+            n_val_known += 1
+            n_val += vok
+        if lok is not None:
+            n_lab_known += 1
+            n_lab += lok
+        ok = acc and vok is not False and lok is not False
+        n_pass += ok
+        if args.failures and ok:
+            continue
+        mark = lambda b: "-" if b is None else ("yes" if b else "NO")   # noqa: E731
+        note = err or src
+        if acc and (vok is False or lok is False):
+            note += f"  got {dict(list(st.items())[:4])}"
+        print(f"{names[id(g)]:15s} {f[:62]:62s} {mark(acc):4s} {mark(vok):5s} {mark(lok):5s}  {note}")
+    print(f"\n{len(rows)} usages: {n_acc} accepted, values {n_val}/{n_val_known} equal, "
+          f"labels {n_lab}/{n_lab_known} equal; {n_pass} pass every check")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,171 @@
+"""statnet's nodal attribute and level specifications beyond a plain name (its
+``nodal_attributes`` help page), resolved before a term is built.
+
+* An attribute given as a one-sided formula, ``nodefactor(~Grade > 9)``,
+  ``nodecov(~Grade^2)``, ``absdiff(~abs(Grade - mean(Grade)))``: the expression is
+  evaluated over the node attributes (.operators.node_values, never ``eval``) and the
+  term sees a node attribute named as statnet names it, the expression's text without
+  blanks (labels ``nodefactor.Grade>9.TRUE``, ``nodecov.Grade^2``).
+* ``COLLAPSE_SMALLEST(attr, n, into)``: the attribute with its ``n`` least frequent levels
+  merged into the level ``into`` (named as ``attr``).
+* ``levels=LARGEST``, ``SMALLEST``, ``LARGEST(n)``, ``-SMALLEST(n)`` ...: the ``n`` most
+  (least) frequent levels of the term's attribute (node counts; levels ranked by
+  count with ties in sorted order, SMALLEST taking the first and LARGEST the last of that
+  ranking, as statnet's ``test-level-select`` shows), or all the others when negated;
+  the selected levels keep their sorted order (statnet's ``test-level-select``).
+
+Only the attribute arguments of ordinary terms are rewritten (``attr``, ``attrs``, ``by``,
+``on``, ``same``, ``b1attr``, ``b2attr``, ``byb1attr``, ``byb2attr``); operator terms read
+their formula arguments themselves, and ``mm`` reads its two-sided formula itself.
+"""
+from __future__ import annotations
+
+import copy
+import re
+
+import numpy as np
+
+from ..exceptions import TermError
+from ..formula import CollapseSmallest, FormulaArg, LevelSelector, RCode
+
+ATTR_PARAMS = ("attr", "attrs", "by", "on", "same", "b1attr", "b2attr", "byb1attr", "byb2attr")
+LEVEL_PARAMS = {"levels": None, "b1levels": "b1attr", "b2levels": "b2attr"}
+_SKIP_FAMILIES = ("operators",)
+_SKIP_TERMS = ("mm", "Prod", "Exp", "Log")
+
+
+def _with_attr(net, name, values):
+    """A shallow copy of ``net`` with one more node attribute."""
+    out = copy.copy(net)
+    out.node_attrs = dict(net.node_attrs)
+    out.node_attrs[name] = list(values)
+    return out
+
+
+def _py(v):
+    if isinstance(v, (np.bool_, bool)):
+        return bool(v)
+    if isinstance(v, np.floating):
+        return float(v)
+    if isinstance(v, np.integer):
+        return int(v)
+    return v
+
+
+_FUNCTION = re.compile(r"^\s*function\s*\(\s*([A-Za-z_.][A-Za-z0-9_.]*)\s*(?:,[^)]*)?\)\s*(.*)$", re.S)
+
+
+def _vattr_refs(text, net_names):
+    """``x %v% "a"`` / ``get.vertex.attribute(x, "a")`` (x the network) -> ``a``;
+    ``network.size(x)`` -> ``n``."""
+    names = "|".join(re.escape(v) for v in net_names)
+    text = re.sub(r"(?:%s)\s*%%v%%\s*(['\"])([^'\"]*)\1" % names, r"\2", text)
+    text = re.sub(r"get\.vertex\.attribute\(\s*(?:%s)\s*,\s*(['\"])([^'\"]*)\1\s*\)" % names,
+                  r"\2", text)
+    return text
+
+
+def _attr_values(net, spec, term):
+    """(name, values) of an attribute specification that is not a plain name."""
+    if isinstance(spec, RCode) and _FUNCTION.match(spec.text):
+        # function(x) <expression of x %v% "attr">: the expression over the attributes
+        arg, body = _FUNCTION.match(spec.text).groups()
+        body = _vattr_refs(body, [arg])
+        body = re.sub(r"network\.size\(\s*%s\s*\)" % re.escape(arg), str(net.n), body)
+        if re.search(r"(?<![A-Za-z0-9_.])%s(?![A-Za-z0-9_.])" % re.escape(arg), body):
+            raise TermError(f"term {term}: the attribute function {spec.text!r} uses the "
+                            "network other than through x %v% \"name\"; write it as a "
+                            "formula over the node attributes, e.g. ~Grade > 9")
+        spec = FormulaArg(body.strip())
+    if isinstance(spec, FormulaArg):
+        from .operators import node_values
+        text = _vattr_refs(spec.text, [".nw", "."])
+        text = re.sub(r"network\.size\(\s*(?:\.nw|\.)\s*\)", str(net.n), text)
+        vals = node_values(net, text, term)
+        arr = np.asarray(vals)
+        if arr.ndim == 0:
+            arr = np.repeat(arr, net.n)
+        if arr.shape != (net.n,):
+            raise TermError(f"term {term}: the attribute expression {spec.text!r} must give "
+                            f"one value per node (got shape {arr.shape})")
+        return spec.compact, [_py(v) for v in arr]
+    if isinstance(spec, CollapseSmallest):
+        name, vals = (spec.attr, net.node_attribute(spec.attr)) if isinstance(spec.attr, str) \
+            else _attr_values(net, spec.attr, term)
+        vals = [_py(v) for v in vals]
+        uniq = sorted(set(vals), key=lambda v: (str(type(v)), v))
+        counts = [sum(1 for v in vals if v == u) for u in uniq]
+        order = sorted(range(len(uniq)), key=lambda k: counts[k])      # stable: ties by level
+        small = {uniq[k] for k in order[:spec.n]}
+        into = spec.into
+        if isinstance(into, str) != all(isinstance(v, str) for v in vals):
+            raise TermError(f"term {term}: COLLAPSE_SMALLEST's new level {into!r} must be of "
+                            f"the attribute's type (statnet)")
+        return name, [into if v in small else v for v in vals]
+    if isinstance(spec, RCode):
+        raise TermError(f"term {term}: the attribute {spec.text!r} is not understood; give "
+                        "a name, a formula over the node attributes (~Grade > 9) or "
+                        "function(x) <expression of x %v% \"name\">")
+    return None
+
+
+def _mode_nodes(net, term, param):
+    if net.bipartite is None:
+        return None
+    n1 = net.bipartite
+    if param == "b1levels" or term.startswith("b1") or term.startswith("gwb1"):
+        return slice(0, n1)
+    if param == "b2levels" or term.startswith("b2") or term.startswith("gwb2"):
+        return slice(n1, net.n)
+    return None
+
+
+def _select(net, term, param, attr, sel):
+    """statnet's LARGEST/SMALLEST selection as the level values (strings) it keeps."""
+    from .dyadic import _levels
+    lv = _levels(net, attr, term)
+    code = np.asarray(lv.code)
+    part = _mode_nodes(net, term, param)
+    if part is not None:
+        code = code[part]
+    counts = np.bincount(code, minlength=len(lv.labels))
+    present = [k for k in range(len(lv.labels)) if counts[k] > 0]
+    ranked = sorted(present, key=lambda k: counts[k])     # stable: ties in level order
+    chosen = set(ranked[:sel.n] if sel.kind == "SMALLEST" else ranked[::-1][:sel.n][::-1])
+    keep = [k for k in present if (k in chosen) != sel.negate]
+    if not keep:
+        raise TermError(f"term {term}: {param}={'-' if sel.negate else ''}{sel.kind}"
+                        f"({sel.n}) leaves no level")
+    return [lv.labels[k] for k in keep]
+
+
+def resolve(net, spec, bound):
+    """(net, bound) with the attribute and level specifications of ``bound`` made plain:
+    derived attributes added to a copy of ``net`` and named, LARGEST/SMALLEST replaced by
+    the level values they select."""
+    if spec.family in _SKIP_FAMILIES or spec.name in _SKIP_TERMS:
+        return net, bound
+    out = None
+    for p in ATTR_PARAMS:
+        v = bound.get(p)
+        if isinstance(v, (FormulaArg, CollapseSmallest, RCode)):
+            if isinstance(v, FormulaArg) and v.lhs is not None:
+                continue
+            got = _attr_values(net, v, spec.name)
+            if got is not None:
+                out = dict(bound) if out is None else out
+                net = _with_attr(net, got[0], got[1])
+                out[p] = got[0]
+    bound = out if out is not None else bound
+    for p, owner in LEVEL_PARAMS.items():
+        v = bound.get(p)
+        if not isinstance(v, LevelSelector):
+            continue
+        attr = bound.get(owner) if owner else next(
+            (bound.get(a) for a in ("attr", "by", "same", "attrs", "on") if bound.get(a)), None)
+        if not isinstance(attr, (str, list)):
+            raise TermError(f"term {spec.name}: {p}={v.kind} needs the term's attribute")
+        bound = dict(bound)
+        from ..formula import AsIs
+        bound[p] = AsIs(_select(net, spec.name, p, attr, v))
+    return net, bound

@@ -1,0 +1,130 @@
+"""Regression tests for the defects found by benchmarks/audit_statnet_usage.py (issue #19):
+statnet's nodal attribute and level specifications (its ``nodal_attributes`` help page).
+
+Before the fix ``levels=LARGEST`` was read as a level *named* "LARGEST" (a silent 0 with
+the label ``nodefactor.Grade.LARGEST``), ``-LARGEST``/``LARGEST(2)``/``SMALLEST``/
+``COLLAPSE_SMALLEST`` were refused, and attributes given as a formula (``~Grade > 9``) or
+as ``function(x) x %v% "a"`` were refused by every term.  Expected values are computed
+here from the definitions; the tie order of LARGEST/SMALLEST follows statnet's own test
+(``tests/testthat/test-level-select.R`` of statnet/ergm).
+"""
+import numpy as np
+import pytest
+
+import ergmfit as ef
+from ergmfit.exceptions import ErgmfitError, FormulaError
+from ergmfit.formula import CollapseSmallest, LevelSelector, parse_formula
+
+
+@pytest.fixture(scope="module")
+def fmh():
+    return ef.datasets.load("faux.mesa.high")
+
+
+@pytest.fixture(scope="module")
+def flo():
+    g = ef.datasets.load("flomarriage")
+    # node counts per level: 1 -> 2, 2 -> 6, 3 -> 3, 11 -> 5 (11 numerically after 3)
+    for i, v in enumerate(g.nodes):
+        g.nodes[v]["x"] = [1, 11, 2, 3, 2, 11, 2, 11, 3, 1, 2, 11, 2, 11, 2, 3][i]
+    return g
+
+
+def stats(g, f):
+    return ef.ERGM(g, f).statistics()
+
+
+def degsum(g, attr, level):
+    return float(sum(d for v, d in g.degree() if g.nodes[v][attr] == level))
+
+
+def test_parse_level_selectors():
+    (c,) = parse_formula('nodefactor("x", levels=-LARGEST(2))')
+    assert c.kwargs["levels"] == LevelSelector("LARGEST", 2, negate=True)
+    (c,) = parse_formula('nodefactor("x", levels=SMALLEST)')
+    assert c.kwargs["levels"] == LevelSelector("SMALLEST", 1)
+    (c,) = parse_formula('nodefactor("x" %>% COLLAPSE_SMALLEST(2, 5))')
+    assert c.args[0] == CollapseSmallest("x", 2, 5)
+    with pytest.raises(FormulaError):
+        parse_formula('nodefactor("x", levels=LARGEST(0))')
+
+
+@pytest.mark.parametrize("spec, keep", [
+    ("SMALLEST", [1]), ("SMALLEST(2)", [1, 3]), ("LARGEST", [2]), ("LARGEST(2)", [2, 11]),
+    ("-SMALLEST", [2, 3, 11]), ("-LARGEST", [1, 3, 11]), ("-LARGEST(2)", [1, 3])])
+def test_largest_smallest(flo, spec, keep):
+    got = stats(flo, f'nodefactor("x", levels={spec})')
+    assert got == {f"nodefactor.x.{k}": degsum(flo, "x", k) for k in keep}
+
+
+def test_largest_ties_follow_statnet(flo):
+    # levels 11 and 2 after collapsing 1 and 3 into 5: counts 5 -> 5, 11 -> 5, 2 -> 6.
+    # statnet ranks by count with ties in sorted order; SMALLEST takes the first, LARGEST
+    # the last of that ranking
+    got = stats(flo, 'nodefactor(COLLAPSE_SMALLEST("x", 2, 5), levels=SMALLEST(2))')
+    assert list(got) == ["nodefactor.x.5", "nodefactor.x.11"]
+    got = stats(flo, 'nodefactor(COLLAPSE_SMALLEST("x", 2, 5), levels=LARGEST(2))')
+    assert list(got) == ["nodefactor.x.2", "nodefactor.x.11"]
+
+
+def test_collapse_smallest(flo, fmh):
+    got = stats(flo, 'nodefactor("x" %>% COLLAPSE_SMALLEST(2, 5), levels=TRUE)')
+    assert got == {"nodefactor.x.2": degsum(flo, "x", 2),
+                   "nodefactor.x.5": degsum(flo, "x", 1) + degsum(flo, "x", 3),
+                   "nodefactor.x.11": degsum(flo, "x", 11)}
+    got = stats(fmh, 'nodefactor(COLLAPSE_SMALLEST("Race", 3, "BWO"), levels=TRUE)')
+    assert got == {"nodefactor.Race.BWO": sum(degsum(fmh, "Race", r) for r in
+                                              ("Black", "Other", "White")),
+                   "nodefactor.Race.Hisp": degsum(fmh, "Race", "Hisp"),
+                   "nodefactor.Race.NatAm": degsum(fmh, "Race", "NatAm")}
+
+
+def test_nodematch_largest(fmh):
+    # Grade 7 has the most students: nodematch over the other grades
+    got = stats(fmh, 'nodematch("Grade", diff=TRUE, levels=-LARGEST)')
+    assert list(got) == [f"nodematch.Grade.{k}" for k in (8, 9, 10, 11, 12)]
+
+
+def test_attribute_formula(fmh):
+    grade = {v: fmh.nodes[v]["Grade"] for v in fmh.nodes}
+    ties = list(fmh.edges)
+    got = stats(fmh, "nodefactor(~Grade>9) + nodematch(~Grade>9) + nodecov(~Grade^2)"
+                     " + absdiff(~abs(Grade-mean(Grade)))")
+    m = np.mean(list(grade.values()))
+    assert got == pytest.approx({
+        "nodefactor.Grade>9.TRUE": sum(d for v, d in fmh.degree() if grade[v] > 9),
+        "nodematch.Grade>9": sum((grade[a] > 9) == (grade[b] > 9) for a, b in ties),
+        "nodecov.Grade^2": sum(grade[a] ** 2 + grade[b] ** 2 for a, b in ties),
+        "absdiff.abs(Grade-mean(Grade))": sum(abs(abs(grade[a] - m) - abs(grade[b] - m))
+                                              for a, b in ties)}, rel=1e-12)
+    deg = dict(fmh.degree())
+    got = stats(fmh, "degree(1, by=~Grade>9)")
+    assert got == {f"deg1.Grade>9{t}": sum(1 for v in fmh.nodes if deg[v] == 1 and
+                                           (grade[v] > 9) == (t == "TRUE"))
+                   for t in ("FALSE", "TRUE")}
+
+
+def test_attribute_function(fmh):
+    # statnet's own tests write attributes as function(x) x %v% "name"
+    assert stats(fmh, 'absdiff(function(x) x %v% "Grade")') == {"absdiff.Grade": 79.0}
+    assert list(stats(fmh, 'nodefactor(function(x) x %v% "Sex", levels=-(4:5))').values()) \
+        == [235.0, 171.0]
+    samplike = ef.datasets.load("samplike")
+    assert list(stats(samplike, 'mutual(same=function(x) x %v% "group")').values()) == [23.0]
+    assert list(stats(samplike, 'ctriad(~group, diff=TRUE)').values()) == [8.0, 4.0, 22.0]
+    dotted = stats(fmh, 'nodecov(~(.%v%"Grade")^2)')
+    assert list(dotted) == ['nodecov.(.%v%"Grade")^2']
+    assert list(dotted.values()) == list(stats(fmh, "nodecov(~Grade^2)").values())
+
+
+def test_attribute_spec_errors(fmh):
+    with pytest.raises(ErgmfitError, match="function"):
+        stats(fmh, "nodecov(function(x) degree(x))")
+    with pytest.raises(ErgmfitError, match="not understood"):
+        stats(fmh, "nodecov(~poly(Grade, 2))")
+
+
+def test_operators_keep_their_formulas(fmh):
+    # S()'s node expression and mm()'s two-sided formula are read by those terms themselves
+    assert stats(fmh, "S(~edges, ~Grade>9)") == {"S(Grade>9)~edges": 43.0}
+    assert "mm[Sex=F,Race=Hisp]" in stats(fmh, "mm(Sex~Race)")
