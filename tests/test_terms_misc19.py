@@ -146,3 +146,112 @@ def test_label_lambda_refusals_name_the_supported_forms():
         _stats("flomarriage", r"Label(~edges, \(x) sub('e', 'E', x))")
     with pytest.raises(ErgmfitError, match=r"unexpected '\\\\'"):
         _stats("flomarriage", r"Label(~edges, \ x)")
+
+
+# -- the bipartite terms' remaining statnet arguments ----------------------------------------
+
+def _twostar_counts(A, ccls, lcls, centres):
+    """(centre class, leaf class, leaf class) -> number of two-stars, leaves unordered."""
+    out = {}
+    for v in centres:
+        nb = [w for w in np.flatnonzero(A[v]) if lcls[w] is not None]
+        if ccls[v] is None:
+            continue
+        for w1, w2 in combinations(nb, 2):
+            a, b = sorted((lcls[w1], lcls[w2]))
+            out[(ccls[v], a, b)] = out.get((ccls[v], a, b), 0) + 1
+    return out
+
+
+def test_twostar_levels_levels2_and_base():
+    net, A, color = _two_mode(seed=5, p=0.55)
+    kind = net.node_attrs["kind"]
+    # b1levels keeps kind 'y' only, b2levels drops the first colour (blue): green, red
+    got = _stats(net, "b1twostar('kind', 'color', b1levels='y', b2levels=-1)")
+    ccls = [k if k == "y" else None for k in kind[:N1]] + [None] * N2
+    lcls = [None] * N1 + [c if c != "blue" else None for c in color[N1:]]
+    counts = _twostar_counts(A, ccls, lcls, range(N1))
+    cells = [("y", "green", "green"), ("y", "green", "red"), ("y", "red", "red")]
+    assert list(got) == [f"b1twostar.kind.{c}.color.{a}.{b}" for c, a, b in cells]
+    assert list(got.values()) == [counts.get(c, 0) for c in cells]
+    # levels2 and base pick cells by index in label order (base only without levels2)
+    whole = _stats(net, "b2twostar('kind', 'color')")
+    names = list(whole)
+    assert len(names) == 3 * 3           # 3 colours at the centre x 3 unordered kind pairs
+    assert list(_stats(net, "b2twostar('kind', 'color', levels2=c(2, 5))")) == \
+        [names[1], names[4]]
+    assert list(_stats(net, "b2twostar('kind', 'color', base=c(1, 9))")) == names[1:8]
+    assert list(_stats(net, "b2twostar('kind', 'color', base=1, levels2=-2)")) == \
+        names[:1] + names[2:]
+    ccls2 = [None] * N1 + list(color[N1:])
+    lcls2 = list(kind[:N1]) + [None] * N2
+    counts2 = _twostar_counts(A, ccls2, lcls2, range(N1, N1 + N2))
+    for name, value in whole.items():
+        c, a, b = name.split(".")[2], name.split(".")[4], name.split(".")[5]
+        assert value == counts2.get((c, a, b), 0), name
+    with pytest.raises(TermError, match="levels2 by value is not supported"):
+        _stats(net, "b1twostar('kind', 'color', levels2=I('y'))")
+
+
+def test_starmix_base_drops_statistics_by_index():
+    net, A, color = _two_mode(seed=7, p=0.6)
+    whole = _stats(net, "b1starmix(2, 'color')")
+    names = list(whole)
+    got = _stats(net, "b1starmix(2, 'color', base=c(2, 4))")
+    assert got == {k: whole[k] for k in names if k not in (names[1], names[3])}
+    homo = _stats(net, "b2starmix(2, 'color', diff=FALSE)")
+    assert _stats(net, "b2starmix(2, 'color', diff=FALSE, base=1)") == \
+        {k: homo[k] for k in list(homo)[1:]}
+    # diff=FALSE by brute force: stars at a mode-2 centre of colour c, both leaves one colour
+    for c in sorted(set(color[N1:]), key=str.casefold):
+        want = sum(comb(int(np.sum((A[v, :N1] == 1) & (color[:N1] == lc))), 2)
+                   for v in range(N1, N1 + N2) if color[v] == c for lc in COLORS)
+        assert homo[f"b2starmix.2.color.{c}"] == want
+    with pytest.raises(TermError, match="base must be indices"):
+        _stats(net, "b1starmix(2, 'color', base=99)")
+
+
+def test_bnodematch_diff_by_other_mode_alpha_range_and_keep():
+    net, A, color = _two_mode(seed=11, p=0.5)
+    place = net.node_attrs["place"]
+    got = _stats(net, "b1nodematch('color', diff=TRUE, byb2attr='place')")
+    want = {}
+    for u, w in combinations(range(N1), 2):
+        if color[u] != color[w]:
+            continue
+        for v in range(N1, N1 + N2):
+            if A[u, v] and A[w, v]:
+                key = f"b1nodematch.color.{color[u]}.{place[v]}"
+                want[key] = want.get(key, 0) + 1
+    levels = sorted(set(color[:N1]), key=str.casefold)
+    assert list(got) == [f"b1nodematch.color.{c}.{p}" for c in levels for p in "pqr"]
+    assert got == {k: want.get(k, 0) for k in got}
+    # summed over the colours: the diff=FALSE byb2attr statistics
+    nodiff = _stats(net, "b1nodematch('color', byb2attr='place')")
+    assert nodiff == {f"b1nodematch.color.{p}": sum(got[f"b1nodematch.color.{c}.{p}"]
+                                                    for c in levels) for p in "pqr"}
+    with pytest.raises(TermError, match="between 0 and 1"):
+        _stats(net, "b1nodematch('color', alpha=1.5)")
+    one = ef.Network(net.n, net.ties, directed=False, bipartite=N1,
+                     node_attrs={**net.node_attrs, "one": [None] * N1 + ["p"] * N2})
+    with pytest.raises(TermError, match="at least two levels"):
+        _stats(one, "b1nodematch('color', byb2attr='one')")
+
+
+def test_bnodematch_levels_overrides_keep():
+    net, _, _ = _two_mode(seed=11, p=0.5)
+    assert _stats(net, "b1nodematch('color', diff=TRUE, keep=1, levels=c(2, 3))") == \
+        _stats(net, "b1nodematch('color', diff=TRUE, levels=c(2, 3))")
+    assert list(_stats(net, "b1nodematch('color', diff=TRUE, keep=c(1, 3))")) == \
+        ["b1nodematch.color.blue", "b1nodematch.color.red"]
+
+
+@pytest.mark.parametrize("formula", [
+    "b1star(2:3, 'c', levels='u')", "b2star(2, 'c', levels=I('w'))",
+    "b1twostar('a', 'b', b1levels=-1, levels2=-1)", "b2twostar('a', 'b', base=2)",
+    "b1starmix(2, 'c', base=1)", "b1nodematch('c', diff=TRUE, byb2attr='b')",
+    "b2nodematch('b', diff=TRUE, byb1attr='c')"])
+def test_new_argument_kernels_change_statistics(formula):
+    from test_terms_ext import check_formula, random_network
+    for seed in range(3):
+        check_formula(random_network(seed, "bipartite"), formula, seed)

@@ -65,7 +65,9 @@ cdef class BipartiteMatchKernel(TermKernel):
     ``mode`` 0: the number of such two-paths (statistic of u's level with ``diff``, of v's
     level ``mid[v]`` with byb*attr); ``mode`` 1 (alpha): Σ_{matching pairs} sp^α; ``mode`` 2
     (beta): ½ Σ_{ties (u, v)} m(u, v)^β, m(u, v) = #{w ≠ u : w ~ v, a_w = a_u}.
-    ``code[u]`` is u's statistic (< 0: not counted), ``mid`` (optional) the middle node's.
+    ``code[u]`` is u's statistic (< 0: not counted), ``mid`` (optional) the middle node's;
+    with ``mid`` and ``stride`` > 0 (diff=TRUE with byb*attr) the statistic is
+    ``code[u] * stride + mid[v]``.
     """
     cdef int side
     cdef int mode
@@ -73,11 +75,14 @@ cdef class BipartiteMatchKernel(TermKernel):
     cdef int[::1] code
     cdef int[::1] mid
     cdef bint has_mid
+    cdef int stride
 
-    def __cinit__(self, int side, code, int n_stats, int mode=0, double p=1.0, mid=None):
+    def __cinit__(self, int side, code, int n_stats, int mode=0, double p=1.0, mid=None,
+                  int stride=0):
         self.side = side
         self.mode = mode
         self.p = p
+        self.stride = stride
         self.code = np.ascontiguousarray(code, dtype=np.intc)
         self.mid = np.ascontiguousarray(mid if mid is not None else code, dtype=np.intc)
         self.n_stats = n_stats
@@ -115,7 +120,7 @@ cdef class BipartiteMatchKernel(TermKernel):
         if self.has_mid:
             t = self.mid[v]
             if t >= 0:
-                out[t] = tot
+                out[t + c * self.stride] = tot
         else:
             out[c if self.n_stats > 1 else 0] = tot
 

@@ -8,7 +8,7 @@ common forms and applies a fixed set of string functions to the names:
 - a formula whose right-hand side is an expression in ``.`` (or ``.x``, ``..1``):
   ``~toupper(.)``, ``~paste0("net.", .)``, ``~paste(., "x", sep = "_")``;
 - ``function(x) <the same expression in x>``, also with the body in braces
-  (``function(x) {paste0("a.", x)}``), and R 4.1's lambda shorthand ``\(x) <expression>``.
+  (``function(x) {paste0("a.", x)}``), and R 4.1's lambda shorthand ``\\(x) <expression>``.
 
 The expressions: string literals, the placeholder, and calls of ``toupper``, ``tolower``,
 ``paste0`` and ``paste`` (with ``sep=``), nested freely.  Anything else is refused with a
