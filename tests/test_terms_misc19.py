@@ -255,3 +255,40 @@ def test_new_argument_kernels_change_statistics(formula):
     from test_terms_ext import check_formula, random_network
     for seed in range(3):
         check_formula(random_network(seed, "bipartite"), formula, seed)
+
+
+def test_numeric_covariates_over_several_attributes():
+    got = _stats("lazega", "nodecov(c('seniority', 'age'))")
+    net = ef.datasets.load_network("lazega")
+    A = np.zeros((net.n, net.n))
+    for i, j in net.ties:
+        A[i, j] = A[j, i] = 1
+    deg = A.sum(axis=1)
+    assert got == {f"nodecov.{a}": float(deg @ net.node_attribute(a, numeric=True))
+                   for a in ("seniority", "age")}
+    net2, B, _ = _two_mode()
+    x = np.arange(N1 + N2, dtype=float)
+    two = ef.Network(net2.n, net2.ties, directed=False, bipartite=N1,
+                     node_attrs={"u": list(x[:N1]) + [None] * N2, "w": list(x[:N1] ** 2) +
+                                 [None] * N2, "z": [None] * N1 + list(-x[N1:])})
+    got2 = _stats(two, "b1cov(c('u', 'w')) + b2cov(c('z'))")
+    assert got2 == {"b1cov.u": float(B[:N1].sum(axis=1) @ x[:N1]),
+                    "b1cov.w": float(B[:N1].sum(axis=1) @ x[:N1] ** 2),
+                    "b2cov.z": float(B[N1:].sum(axis=1) @ -x[N1:])}
+
+
+def test_readers_turn_na_cells_into_missing_values(tmp_path):
+    import pandas as pd
+    (tmp_path / "nodes.csv").write_text("id,sex,age\n1,F,20\n2,NA,\n3,M,31\n4,F,NA\n")
+    (tmp_path / "edges.csv").write_text("from,to\n1,2\n2,3\n3,4\n1,3\n")
+    net = ef.network.io.read_network(str(tmp_path / "edges.csv"), directed=False,
+                                     nodes=str(tmp_path / "nodes.csv"))
+    assert net.node_attrs == {"sex": ["F", None, "M", "F"], "age": [20, None, 31, None]}
+    with pytest.raises(TermError, match=r"'age' is missing .* 2 node\(s\): 2, 4\."):
+        _stats(net, "nodecov('age')")
+    nodes = pd.DataFrame({"id": [1, 2, 3, 4],
+                          "g": pd.array(["a", None, "b", "a"], dtype="string")})
+    net2 = ef.network.io.load_any(pd.DataFrame({"from": [1, 2, 3], "to": [2, 3, 4]}),
+                                  directed=False, nodes=nodes)
+    with pytest.raises(TermError, match=r"'g' is missing .* 1 node\(s\): 2\."):
+        _stats(net2, "nodematch('g')")

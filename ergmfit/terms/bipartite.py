@@ -20,7 +20,7 @@ from ._dyadic import FactorKernel, NodeCovKernel
 from . import degfun
 from .degfun import INF, Stat, by_stats, classes, degree_term, range_label, ranges
 from .degree import star_attr
-from .dyadic import _nonempty, select_levels
+from .dyadic import _nonempty, covariate_columns, select_levels
 from .registry import UNDIRECTED, Param, Term, as_bool, as_float, as_int_list, format_number, \
     register
 
@@ -260,14 +260,18 @@ def b2factor(net, attr, base=1, levels=-1):
 def _bcov(net, mode, attr):
     term = f"b{mode}cov"
     _need_bipartite(net, term)
-    if not isinstance(attr, str):
-        raise TermError(f"term {term}: attr must be the name of a numeric attribute")
-    x = np.zeros(net.n)
-    vals = net.mode_attribute(attr, mode, numeric=True)
-    lo = 0 if mode == 1 else net.bipartite
-    x[lo:lo + len(vals)] = vals
-    return Term(term, [f"{term}.{attr}"], NodeCovKernel(x, _KERNEL_END[mode]),
-                dyad_independent=True)
+
+    def one(name):
+        if not isinstance(name, str):
+            raise TermError(f"term {term}: attr must be the name of a numeric attribute "
+                            "(or several names)")
+        x = np.zeros(net.n)
+        vals = net.mode_attribute(name, mode, numeric=True)
+        lo = 0 if mode == 1 else net.bipartite
+        x[lo:lo + len(vals)] = vals
+        return Term(term, [f"{term}.{name}"], NodeCovKernel(x, _KERNEL_END[mode]),
+                    dyad_independent=True)
+    return covariate_columns(term, attr, one)
 
 
 @register("b1cov", kinds=UNDIRECTED, params=[Param("attr")], family=FAMILY)
