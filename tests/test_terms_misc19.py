@@ -292,3 +292,12 @@ def test_readers_turn_na_cells_into_missing_values(tmp_path):
                                   directed=False, nodes=nodes)
     with pytest.raises(TermError, match=r"'g' is missing .* 1 node\(s\): 2\."):
         _stats(net2, "nodematch('g')")
+
+
+def test_label_replace_keeps_the_inner_name_under_na():
+    # statnet >= 4.7's Label help: with pos="replace", elements for which is.na(label) keep
+    # their names; the string "NA" is a label like any other
+    assert list(_stats("flomarriage", "Label(~edges + triangle, c('E', NA), pos='replace')")) \
+        == ["E", "triangle"]
+    assert list(_stats("flomarriage", "Label(~edges + triangle, c('E', 'NA'), pos='replace')")) \
+        == ["E", "NA"]

@@ -28,7 +28,7 @@ import re
 import numpy as np
 
 from ..exceptions import TermError
-from ..formula import FormulaArg, RCode, parse_formula
+from ..formula import FormulaArg, RCode, RName, parse_formula
 from ._operators import LinearKernel, ProductKernel, SubnetKernel
 from .curvemap import curve_map, r_value   # also registers the Offset()/Curve() maps
 from .parameterisation import Curved
@@ -382,8 +382,8 @@ def label_operator(net, formula, label, pos="("):
         out = [a + b for a, b in zip(labs, inner)]
     elif pos == "append":
         out = [b + a for a, b in zip(labs, inner)]
-    elif pos == "replace":
-        out = labs
+    elif pos == "replace":        # statnet >= 4.7: an NA label keeps the inner name
+        out = [b if isinstance(a, RName) and a == "NA" else a for a, b in zip(labs, inner)]
     else:
         raise TermError(f"term Label: pos must be '(', 'prepend', 'append' or 'replace', got "
                         f"{pos!r}")
