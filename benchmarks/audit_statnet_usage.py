@@ -399,6 +399,196 @@ def cases():
                             for d in range(3)})
     add(DAV, 'isolatededges', {"isolatededges": int(sum(1 for i in range(n1) for j in range(B_.shape[1])
                                                         if B_[i, j] and B_[i].sum() == 1 and B_[:, j].sum() == 1))})
+    out += more_cases()
+    out += gw_sp_cases()
+    return out
+
+
+def gw_sp_cases():
+    """statnet/ergm tests/testthat/test-term-gw-sp.R (statnet's printed values and labels)."""
+    dix, fmh = ef.datasets.load("faux.dixon.high"), FMH
+    G["faux.dixon.high"] = dix
+    t = "statnet test"
+    out = [
+        (dix, 'dgwdsp(fixed=F, type="OTP", cutoff=5)',
+         dict(zip([f"dsp.OTP#{k}" for k in range(1, 6)], [4871, 1077, 228, 53, 17])), t),
+        (dix, 'dgwdsp(fixed=T, type="OTP", decay=0.1)', {"gwdsp.OTP.fixed.0.1": 6379.609}, t),
+        (dix, 'ddsp(type="OTP", d=2)', {"dsp.OTP2": 1077}, t),
+        (dix, 'ddsp(type="ITP", d=2)', {"dsp.ITP2": 1077}, t),
+        (dix, 'ddsp(type="OSP", d=2)', {"dsp.OSP2": 948}, t),
+        (dix, 'ddsp(type="ISP", d=2)', {"dsp.ISP2": 1132}, t),
+        (dix, 'ddsp(type="RTP", d=1:2)', {"dsp.RTP1": 1096, "dsp.RTP2": 96}, t),
+        (dix, 'dgwesp(fixed=F, type="OTP", cutoff=5)',
+         dict(zip([f"esp.OTP#{k}" for k in range(1, 6)], [516, 222, 65, 21, 3])), t),
+        (dix, 'dgwesp(fixed=T, type="OTP", decay=0.1)', {"gwesp.OTP.fixed.0.1": 857.4225}, t),
+        (dix, 'desp(type="OTP", d=2)', {"esp.OTP2": 222}, t),
+        (dix, 'desp(type="ITP", d=2)', {"esp.ITP2": 185}, t),
+        (dix, 'desp(type="OSP", d=2)', {"esp.OSP2": 215}, t),
+        (dix, 'desp(type="ISP", d=2)', {"esp.ISP2": 228}, t),
+        (dix, 'desp(type="RTP", d=1:3)', {"esp.RTP1": 309, "esp.RTP2": 39, "esp.RTP3": 2}, t),
+        (dix, 'dgwesp(fixed=T, decay=0.1, type="RTP")', {"gwesp.RTP.fixed.0.1": 353.9198}, t),
+        (dix, 'dgwnsp(fixed=F, type="OTP", cutoff=5)',
+         dict(zip([f"nsp.OTP#{k}" for k in range(1, 6)], [4355, 855, 163, 32, 14])), t),
+        (dix, 'dgwnsp(fixed=T, type="OTP", decay=0.1)', {"gwnsp.OTP.fixed.0.1": 5522.186}, t),
+        (dix, 'dnsp(type="OTP", d=2)', {"nsp.OTP2": 855}, t),
+        (dix, 'dnsp(type="ITP", d=2)', {"nsp.ITP2": 892}, t),
+        (dix, 'dnsp(type="OSP", d=2)', {"nsp.OSP2": 733}, t),
+        (dix, 'dnsp(type="ISP", d=2)', {"nsp.ISP2": 904}, t),
+        # the d-forms on an undirected network ("Undirect tests")
+        (fmh, 'dgwdsp(fixed=F, cutoff=6)', dict(zip([f"dsp#{k}" for k in range(1, 7)],
+                                                     [431, 75, 23, 1, 1, 0])), t),
+        (fmh, 'dgwdsp(fixed=T, decay=0.1)', {"gwdsp.fixed.0.1": 540.7445}, t),
+        (fmh, 'ddsp(d=2)', {"dsp2": 75}, t),
+        (fmh, 'dgwesp(fixed=F, cutoff=6)', dict(zip([f"esp#{k}" for k in range(1, 7)],
+                                                     [70, 36, 13, 0, 1, 0])), t),
+        (fmh, 'dgwesp(fixed=T, decay=0.1)', {"gwesp.fixed.0.1": 124.8859}, t),
+        (fmh, 'desp(d=2)', {"esp2": 36}, t),
+        (fmh, 'dgwnsp(fixed=F, cutoff=5)', dict(zip([f"nsp#{k}" for k in range(1, 6)],
+                                                     [361, 39, 10, 1, 0])), t),
+        (fmh, 'dgwnsp(fixed=T, decay=0.1)', {"gwnsp.fixed.0.1": 415.8586}, t),
+        (fmh, 'dnsp(d=2)', {"nsp2": 39}, t),
+    ]
+    return out
+
+
+def more_cases():
+    """Arguments the statnet 4.4 reference runs never exercise (levels/keep on the triad and
+    dyad terms, in/out factors, two-mode levels, dyadic covariates)."""
+    out = []
+
+    def add(g, f, exp, src="definition"):
+        out.append((g, f, exp, src))
+
+    D = G["faux.desert.high"]
+    X = A(D)
+    n = len(X)
+    race = att(D, "race")
+    rl = levels_sorted(race)
+    ind, outd = X.sum(0), X.sum(1)
+    X2 = X @ X
+
+    nz = np.argwhere(X)
+    ttrip = {lv: 0 for lv in rl}
+    ctrip = {lv: 0 for lv in rl}
+    tties = {lv: 0 for lv in rl}
+    cties = {lv: 0 for lv in rl}
+    for i, j in nz:
+        for k in range(n):
+            if race[i] == race[j] == race[k]:
+                if X[j, k] and X[i, k]:
+                    ttrip[race[i]] += 1
+                if X[j, k] and X[k, i]:
+                    ctrip[race[i]] += 1
+        ks = [k for k in range(n) if race[k] == race[i] == race[j]]
+        if any(X[i, k] and X[k, j] for k in ks):
+            tties[race[i]] += 1
+        if any(X[j, k] and X[k, i] for k in ks):
+            cties[race[i]] += 1
+    ctrip = {lv: v // 3 for lv, v in ctrip.items()}
+    sel = rl[1:3]
+    add(D, 'ttriple("race", diff=TRUE, levels=2:3)', {f"ttriple.race.{lv}": ttrip[lv] for lv in sel})
+    add(D, 'ttriple("race", levels=2:3)', {"ttriple.race": sum(ttrip[lv] for lv in sel)})
+    add(D, 'ctriple("race", diff=TRUE, levels=-1)', {f"ctriple.race.{lv}": ctrip[lv] for lv in rl[1:]})
+    add(D, 'triangle("race", diff=TRUE, levels=I(c("B", "W")))',
+        {f"triangle.race.{lv}": ttrip[lv] + ctrip[lv] for lv in ("B", "W")})
+    add(D, 'transitiveties("race", levels=2)', {"transitiveties.race": tties[rl[1]]})
+    add(D, 'cyclicalties("race", levels=-1)', {"cyclicalties.race": sum(cties[lv] for lv in rl[1:])})
+    tcd = nx.triadic_census(D)
+    # the help page names the triad types 120D, 030T, 120U, 300, but statnet's own test
+    # prints transitive = ttriple = 154 on samplike: the count of transitive triples
+    add(SL, 'transitive', {"transitive": 154}, "statnet test")
+    M = X * X.T
+    mut = {lv: sum(1 for i in range(n) for j in range(i + 1, n) if M[i, j] and race[i] == race[j] == lv)
+           for lv in rl}
+    add(D, 'mutual(same="race", diff=TRUE, levels=-1)', {f"mutual.same.race.{lv}": mut[lv] for lv in rl[1:]})
+    add(D, 'mutual(same="race", keep=2)', {"mutual.race": mut[rl[1]]})
+    byc = {lv: sum((race[i] == lv) + (race[j] == lv) for i in range(n) for j in range(i + 1, n) if M[i, j])
+           for lv in rl}
+    add(D, 'mutual(by="race", levels=2:3)', {f"mutual.by.race.{lv}": byc[lv] for lv in rl[1:3]})
+    asy = {lv: sum(1 for i in range(n) for j in range(i + 1, n) if X[i, j] + X[j, i] == 1
+                   and race[i] == race[j] == lv) for lv in rl}
+    add(D, 'asymmetric("race", diff=TRUE, levels=2:3)', {f"asymmetric.race.{lv}": asy[lv] for lv in rl[1:3]})
+    add(D, 'nodeifactor("race")', {f"nodeifactor.race.{lv}": sum(ind[k] for k in range(n) if race[k] == lv)
+                                   for lv in rl[1:]})
+    add(D, 'nodeofactor("race", levels=I(c("W", "B")))', {f"nodeofactor.race.{lv}": sum(
+        outd[k] for k in range(n) if race[k] == lv) for lv in ("W", "B")})
+    gr = num(D, "grade")
+    add(D, 'nodeicov("grade")', {"nodeicov.grade": float(np.sum(ind * gr))})
+    add(D, 'nodeocov(~grade>9)', {"nodeocov.grade>9": float(np.sum(outd * (gr > 9)))})
+    add(D, 'idegree(1:2, by="race", homophily=TRUE)', {f"ideg{d}.homophily.race": int(np.sum(
+        np.array([sum(X[j, i] for j in range(n) if race[j] == race[i]) for i in range(n)]) == d))
+        for d in (1, 2)})
+    add(D, 'odegree(0, by="race", levels=I("W"))', {"odeg0.raceW": sum(
+        1 for k in range(n) if outd[k] == 0 and race[k] == "W")})
+    add(D, 'istar(2, "race")', {"istar2.race": float(sum(
+        math.comb(int(sum(X[j, i] for j in range(n) if race[j] == race[i])), 2) for i in range(n)))})
+    two = float(sum(X2[i, k] for i in range(n) for k in range(n) if i != k))
+    add(D, 'm2star', {"m2star": two})
+    add(D, 'twopath', {"twopath": two})
+    add(D, 'triadcensus(c("030T", "300"))', {"triadcensus.030T": tcd["030T"], "triadcensus.300": tcd["300"]})
+    add(D, 'threetrail(keep=c(1, 4))', None)
+    # dyadic covariates given as a network attribute (statnet: a matrix in the formula's environment)
+    C = np.arange(n * n, dtype=float).reshape(n, n) % 7
+    D.graph["C"] = C
+    add(D, 'edgecov("C")', {"edgecov.C": float(np.sum(X * C))})
+    Cs = ((C + C.T) > 6).astype(float)
+    np.fill_diagonal(Cs, 0)
+    D.graph["Cs"] = Cs
+    add(D, 'hamming("Cs")', {"hamming.Cs": float(np.sum(X != Cs) - 0)})
+    # a symmetric covariate: the help page does not say which of x_ij, x_ji a dyad takes
+    add(D, 'dyadcov("Cs")', {"dyadcov.Cs.mutual": float(sum(Cs[i, j] for i in range(n) for j in range(
+        i + 1, n) if X[i, j] and X[j, i])), "dyadcov.Cs.utri": float(sum(
+            Cs[i, j] for i in range(n) for j in range(i + 1, n) if X[i, j] and not X[j, i])),
+        "dyadcov.Cs.ltri": float(sum(Cs[i, j] for i in range(n) for j in range(i + 1, n)
+                                     if X[j, i] and not X[i, j]))})
+    U = A(FMH)
+    nu = len(U)
+    Nb = np.zeros((nu, nu))
+    gradef = att(FMH, "Grade")
+    for i in range(nu):
+        for j in range(nu):
+            Nb[i, j] = float(i != j and abs(gradef[i] - gradef[j]) <= 1)
+    FMH.graph["near"] = Nb
+    add(FMH, 'localtriangle("near")', {"localtriangle.near": float(sum(
+        1 for a, b, c in itertools.combinations(range(nu), 3) if U[a, b] and U[a, c] and U[b, c]
+        and Nb[a, b] and Nb[a, c] and Nb[b, c]))})
+    add(FMH, 'attrcov("Sex", matrix(c(1, 2, 2, 5), 2, 2))', {"attrcov.Sex": float(sum(
+        {("F", "F"): 1, ("F", "M"): 2, ("M", "F"): 2, ("M", "M"): 5}[(att(FMH, "Sex")[i], att(FMH, "Sex")[j])]
+        for i, j in pairs(FMH)))})
+    degU = U.sum(1)
+    nbr_rng = [np.ptp([gradef[j] for j in range(nu) if U[i, j]]) if degU[i] > 0 else 0 for i in range(nu)]
+    add(FMH, 'nodecovrange("Grade")', {"nodecovrange.Grade": float(np.sum(nbr_rng))})
+    add(FMH, 'opentriad', {"opentriad": float(np.sum(degU * (degU - 1) / 2) -
+                                              3 * sum(nx.triangles(FMH).values()) / 3)})
+    add(FMH, 'degree1.5', {"degree1.5": float(np.sum(degU ** 1.5))})
+    lam = 2.0
+    add(FMH, 'altkstar(2, fixed=TRUE)', {"altkstar.2": float(sum(
+        (-1) ** k * np.sum([math.comb(int(d), k) for d in degU]) / lam ** (k - 2) for k in range(2, int(degU.max()) + 1)))})
+    ed = [(degU[i], degU[j]) for i, j in pairs(FMH)]
+    # half the mean over ties of d_i d_j: statnet 4.4's value (its reference run), though
+    # the help page says "the mean"
+    add(FMH, 'degcrossprod', {"degcrossprod": float(np.mean([a * b for a, b in ed])) / 2},
+        "statnet 4.4 reference")
+    # two-mode
+    Bn = G["davis"]
+    Db = A(Bn)
+    n1 = 18
+    Bm = Db[:n1, n1:]
+    grp = [Bn.nodes[v]["group"] for v in list(Bn.nodes)[:n1]]
+    gl = levels_sorted(grp)
+    add(Bn, 'b1factor("group", levels=TRUE)', {f"b1factor.group.{lv}": float(sum(
+        Bm[i].sum() for i in range(n1) if grp[i] == lv)) for lv in gl})
+    add(Bn, 'b1factor("group", base=2)', {f"b1factor.group.{lv}": float(sum(
+        Bm[i].sum() for i in range(n1) if grp[i] == lv)) for lv in gl if lv != gl[1]})
+    add(Bn, 'b1concurrent(by="group")', {f"b1concurrent.group{lv}": sum(
+        1 for i in range(n1) if grp[i] == lv and Bm[i].sum() >= 2) for lv in gl})
+    add(Bn, 'b2degree(3:4)', {f"b2degree{d}": int(np.sum(Bm.sum(0) == d)) for d in (3, 4)})
+    add(Bn, 'gwb1dsp(0.5, fixed=TRUE)', {"gwb1dsp.fixed.0.5": gw((Bm @ Bm.T)[np.triu_indices(n1, 1)], 0.5)})
+    add(Bn, 'gwb2dsp(0.5, fixed=TRUE)', {"gwb2dsp.fixed.0.5": gw((Bm.T @ Bm)[np.triu_indices(Bm.shape[1], 1)], 0.5)})
+    add(Bn, 'b1mindegree(3)', None)
+    add(Bn, 'b1factor("group", levels=LARGEST)', {f"b1factor.group.{lv}": float(sum(
+        Bm[i].sum() for i in range(n1) if grp[i] == lv)) for lv in gl
+        if lv == sorted(gl, key=lambda v: grp.count(v))[-1]})
     return out
 
 

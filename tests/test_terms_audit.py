@@ -128,3 +128,43 @@ def test_operators_keep_their_formulas(fmh):
     # S()'s node expression and mm()'s two-sided formula are read by those terms themselves
     assert stats(fmh, "S(~edges, ~Grade>9)") == {"S(Grade>9)~edges": 43.0}
     assert "mm[Sex=F,Race=Hisp]" in stats(fmh, "mm(Sex~Race)")
+
+
+def test_b1factor_largest_counts_mode_one():
+    davis = ef.datasets.load("davis")       # 'group' is defined on the women (mode 1) only
+    women = [v for v in davis.nodes if davis.nodes[v]["bipartite"] == 0]
+    groups = [davis.nodes[v]["group"] for v in women]
+    assert groups.count(1) == groups.count(2) == 9
+    big = 2          # a tie: LARGEST takes the later level in sorted order, as statnet
+    got = stats(davis, 'b1factor("group", levels=LARGEST)')
+    assert got == {f"b1factor.group.{big}": float(sum(davis.degree(v) for v in women
+                                                      if davis.nodes[v]["group"] == big))}
+
+
+# statnet 4.12 takes the d-forms of the shared-partner terms on undirected networks too;
+# values, labels and MPLE coefficients from statnet's tests/testthat/test-term-gw-sp.R
+# ("Undirect tests", faux.mesa.high).  Before: "term dgwesp is for directed networks".
+@pytest.mark.parametrize("formula, expected", [
+    ("dgwdsp(fixed=F, cutoff=6)", dict(zip([f"dsp#{k}" for k in range(1, 7)],
+                                           [431, 75, 23, 1, 1, 0]))),
+    ("dgwesp(fixed=F, cutoff=6)", dict(zip([f"esp#{k}" for k in range(1, 7)],
+                                           [70, 36, 13, 0, 1, 0]))),
+    ("dgwnsp(fixed=F, cutoff=5)", dict(zip([f"nsp#{k}" for k in range(1, 6)],
+                                           [361, 39, 10, 1, 0]))),
+    ("ddsp(d=2)", {"dsp2": 75}), ("desp(d=2)", {"esp2": 36}), ("dnsp(d=2)", {"nsp2": 39}),
+    ('desp(2, type="ISP")', {"esp2": 36}),
+])
+def test_d_sp_terms_undirected_counts(fmh, formula, expected):
+    assert stats(fmh, formula) == expected
+
+
+@pytest.mark.parametrize("term, label, value, coefs", [
+    ("dgwdsp", "gwdsp.fixed.0.1", 540.7445, (-4.89690639, 0.06665661)),
+    ("dgwesp", "gwesp.fixed.0.1", 124.8859, (-5.295790, 1.730727)),
+    ("dgwnsp", "gwnsp.fixed.0.1", 415.8586, (-4.2641998, -0.1072723)),
+])
+def test_d_gw_terms_undirected(fmh, term, label, value, coefs):
+    got = stats(fmh, f"{term}(fixed=T, decay=0.1)")
+    assert list(got) == [label] and got[label] == pytest.approx(value, abs=1e-3)
+    fit = ef.ERGM(fmh, f"edges + {term}(fixed=T, decay=0.1)").fit(method="mple")
+    assert np.asarray(fit.params) == pytest.approx(coefs, abs=1e-5)

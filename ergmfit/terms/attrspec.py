@@ -109,26 +109,23 @@ def _attr_values(net, spec, term):
     return None
 
 
-def _mode_nodes(net, term, param):
+def _mode(net, term, param):
+    """The mode (1 or 2) whose nodes a two-mode term's levels describe, else None."""
     if net.bipartite is None:
         return None
-    n1 = net.bipartite
     if param == "b1levels" or term.startswith("b1") or term.startswith("gwb1"):
-        return slice(0, n1)
+        return 1
     if param == "b2levels" or term.startswith("b2") or term.startswith("gwb2"):
-        return slice(n1, net.n)
+        return 2
     return None
 
 
 def _select(net, term, param, attr, sel):
     """statnet's LARGEST/SMALLEST selection as the level values (strings) it keeps."""
     from .dyadic import _levels
-    lv = _levels(net, attr, term)
-    code = np.asarray(lv.code)
-    part = _mode_nodes(net, term, param)
-    if part is not None:
-        code = code[part]
-    counts = np.bincount(code, minlength=len(lv.labels))
+    mode = _mode(net, term, param)
+    lv = _levels(net if mode is None else net._mode_view(mode), attr, term)
+    counts = np.bincount(np.asarray(lv.code), minlength=len(lv.labels))
     present = [k for k in range(len(lv.labels)) if counts[k] > 0]
     ranked = sorted(present, key=lambda k: counts[k])     # stable: ties in level order
     chosen = set(ranked[:sel.n] if sel.kind == "SMALLEST" else ranked[::-1][:sel.n][::-1])
