@@ -27,8 +27,11 @@ import sys
 import networkx as nx
 import numpy as np
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+sys.path.insert(0, os.path.join(ROOT, "tests"))
 import ergmfit as ef  # noqa: E402
+from statnet_testnets import bipnw, unnw  # noqa: E402  (statnet's test networks, from R's RNG)
 
 # ---------------------------------------------------------------------------------------
 # networks and independent helpers
@@ -401,7 +404,71 @@ def cases():
                                                         if B_[i, j] and B_[i].sum() == 1 and B_[:, j].sum() == 1))})
     out += more_cases()
     out += gw_sp_cases()
+    out += statnet_test_cases()
     return out
+
+
+def statnet_test_cases():
+    """Values statnet's tests/testthat/test-term-{bipartite,undirected}.R print, on their
+    networks rebuilt from R's random numbers (tests/statnet_testnets.py)."""
+    b, u, fmh = bipnw(), unnw(), FMH
+    G["bipnw"], G["unnw"] = b, u
+    t = "statnet test"
+    rows = [
+        (u, "degcrossprod", [56.30102]), (u, "degcor", [-0.09789041]),
+        (u, "tripercent", [29.19463]), (u, 'tripercent("Pet")', [29.09091]),
+        (u, "tripercent(~Pet)", [29.09091]),
+        (b, "b1concurrent", [12]), (b, 'b1concurrent("Letter")', [4, 5, 3]),
+        (b, 'b1cov("Cost")', [121]), (b, "b1cov(~Cost)", [121]),
+        (b, "b1cov(~poly(Cost, 2, raw=TRUE))", [121, 283]),
+        (b, "b1degrange(from=c(1, 2), to=c(Inf, Inf))", [42, 12]),
+        (b, 'b1degrange(from=c(1, 2), to=c(Inf, Inf), by="Letter", homophily=FALSE)',
+         [13, 4, 13, 5, 16, 3]),
+        (b, 'b1degrange(from=c(1, 2), to=c(Inf, Inf), by=function(x) x %v% "Letter", '
+            'homophily=TRUE)', [19, 3]),
+        (b, "b1degree(1:3)", [30, 8, 2]), (b, 'b1degree(2:4, by="Letter")', [2, 1, 1, 3, 1, 1, 3, 0, 0]),
+        (b, "b1dsp(0)", [4900]), (b, "b1dsp(1:3)", [49, 1, 0]),
+        (b, 'b1factor("Letter")', [21, 19]), (b, "b1factor(~Letter, levels=-3)", [20, 21]),
+        (b, "b1mindegree(1:3)", [42, 12, 4]), (b, "b1sociality(nodes=94:96)", [4, 4, 2]),
+        (b, "b1star(1:2)", [60, 26]), (b, 'b1star(2:3, function(x) x %v% "Letter")', [3, 0]),
+        (b, "b2concurrent", [20]), (b, 'b2concurrent(function(x) x %v% "Letter")', [8, 6, 6]),
+        (b, 'b2cov("Cost")', [129]),
+        (b, "b2degrange(from=c(1, 2), to=c(Inf, Inf))", [26, 20]),
+        (b, 'b2degrange(from=c(1, 2), to=c(Inf, Inf), by=function(x) x %v% "Letter", '
+            'homophily=FALSE)', [9, 8, 10, 6, 7, 6]),
+        (b, "b2degrange(from=c(1, 2), to=c(Inf, Inf), by=~Letter, homophily=TRUE)", [19, 3]),
+        (b, "b2degree(1:3)", [6, 9, 8]), (b, 'b2degree(2:4, by="Letter")', [3, 2, 3, 3, 3, 0, 3, 3, 0]),
+        (b, "b2dsp(0)", [381]), (b, "b2dsp(1:3)", [24, 1, 0]),
+        (b, "b2mindegree(1:3)", [26, 20, 11]), (b, 'b2factor("Letter")', [19, 16]),
+        (b, "b2factor(~Letter, levels=-3)", [25, 19]), (b, "b2sociality(nodes=2:6)", [2, 3, 2, 3, 1]),
+        (b, "b2star(1:2)", [60, 51]), (b, 'b2star(2:3, function(x) x %v% "Letter")', [3, 0]),
+        (b, "gwb1degree(.3, fixed=TRUE)", {"gwb1deg.fixed.0.3": 45.4137}),
+        (b, "gwb1degree(.1, TRUE, ~Letter)", [13.39962, 13.49479, 16.28549]),
+        (b, 'gwb1degree(.1, fixed=TRUE, attr="Letter")', [13.39962, 13.49479, 16.28549]),
+        (b, "gwb1dsp", [49, 1] + [0] * 27), (b, "gwb1dsp(.3, TRUE)", [50.25918]),
+        (b, "gwb1dsp(.3, TRUE, 1)", [49]),
+        (b, "gwb2degree(.3, fixed=TRUE)", [31.97479]),
+        (b, "gwb2degree(.1, TRUE, ~Letter)", [9.809166, 10.598143, 7.598143]),
+        (b, "gwb2dsp", [24, 1] + [0] * 28), (b, "gwb2dsp(.3, TRUE)", [25.25918]),
+        (b, "gwb2dsp(.3, TRUE, 1)", [24]),
+        (b, 'nodemix("Letter", levels2=TRUE)', [9, 8, 8, 7, 7, 5, 4, 6, 6]),
+        (b, 'smalldiff("Cost", 1)', [48]),
+        (fmh, "altkstar(1, fixed=TRUE)", [258]), (fmh, "concurrent", [97]),
+        (fmh, 'concurrent(by=function(x) x %v% "Grade")', [35, 15, 18, 8, 13, 8]),
+        (fmh, "concurrentties", [258]), (fmh, 'concurrentties(by="Grade")', [103, 51, 36, 19, 31, 18]),
+        (fmh, "cyclicalties", [120]), (fmh, 'cyclicalties("Race")', [40]),
+        (fmh, "transitiveties", [120]), (fmh, 'transitiveties("Race")', [40]),
+        (fmh, "degree(2:3)", [30, 28]),
+        (fmh, 'degree(1:3, function(x) x %v% "Grade")', [15, 9, 9, 9, 4, 2, 11, 5, 9, 9, 4, 2, 5, 5, 4, 2, 3, 2]),
+        (fmh, 'degree(4:5, by="Sex", homophily=TRUE)', [10, 3]),
+        (fmh, "degrange(1:3)", [148, 97, 67]), (fmh, 'degrange(1:3, by="Sex", homophily=TRUE)', [122, 65, 36]),
+        (fmh, "degree1.5", [795.7458]), (fmh, "gwdegree(.3, fixed=TRUE)", [178.4312]),
+        (fmh, 'gwdegree(.1, fixed=TRUE, attr=function(x) x %v% "Grade")',
+         [53.58148, 25.53534, 30.83418, 17.79934, 19.31326, 10.80933]),
+        (fmh, "kstar(1:3)", [406, 659, 1010]), (fmh, 'kstar(2, "Grade")', [466]),
+        (fmh, "opentriad", [473]), (fmh, "sociality(nodes=-(2:203))", [13, 3, 1]),
+    ]
+    return [(g, f, e, t) for g, f, e in rows]
 
 
 def gw_sp_cases():

@@ -168,3 +168,47 @@ def test_d_gw_terms_undirected(fmh, term, label, value, coefs):
     assert list(got) == [label] and got[label] == pytest.approx(value, abs=1e-3)
     fit = ef.ERGM(fmh, f"edges + {term}(fixed=T, decay=0.1)").fit(method="mple")
     assert np.asarray(fit.params) == pytest.approx(coefs, abs=1e-5)
+
+
+# -- statnet's own test networks (rebuilt from R's random numbers: tests/statnet_testnets.py)
+
+def test_bipartite_degrange_homophily():
+    """b1degrange/b2degrange(by=, homophily=TRUE) count same-level partners, which are the
+    other mode's nodes; before, the other mode had no level and every count was 0.
+    statnet's test-term-bipartite.R prints 19, 3 for both."""
+    from statnet_testnets import bipnw
+    g = bipnw()
+    for mode in (1, 2):
+        got = stats(g, f'b{mode}degrange(from=c(1, 2), to=c(Inf, Inf), by="Letter", '
+                       'homophily=TRUE)')
+        assert got == {f"b{mode}deg1+.homophily.Letter": 19.0,
+                       f"b{mode}deg2+.homophily.Letter": 3.0}
+    # the same from the definition, and the change statistics agree with the totals
+    m = ef.ERGM(g, 'b1degrange(1:2, by="Letter", homophily=TRUE)')
+    c = m.compiled()
+    nodes = list(g.nodes)
+    rng = np.random.default_rng(3)
+    for _ in range(40):
+        i = int(rng.integers(0, 100))
+        j = int(rng.integers(100, len(nodes)))
+        before = m.statistics_vector(c.state.ties())
+        delta = c.dyad_change_stats(i, j)
+        c.toggle(i, j)
+        after = m.statistics_vector(c.state.ties())
+        np.testing.assert_allclose(np.abs(after - before), np.abs(delta), atol=1e-12)
+    ties = c.state.ties()
+    same = {k: 0 for k in range(100)}
+    for a, b in ties:
+        a, b = min(a, b), max(a, b)
+        same[a] += g.nodes[nodes[a]]["Letter"] == g.nodes[nodes[b]]["Letter"]
+    want = [sum(v >= 1 for v in same.values()), sum(v >= 2 for v in same.values())]
+    assert list(m.statistics_vector(ties)) == want
+
+
+def test_cyclicalties_undirected(fmh):
+    """statnet takes cyclicalties on undirected networks (= transitiveties there):
+    test-term-undirected.R prints 120 and, with "Race", 40.  Before: refused."""
+    assert stats(fmh, "cyclicalties + cyclicalties('Race')") == {
+        "cyclicalties": 120.0, "cyclicalties.Race": 40.0}
+    fit = ef.ERGM(fmh, "cyclicalties").fit(method="mple")
+    assert float(np.asarray(fit.params)[0]) == pytest.approx(-0.4868, abs=1e-3)
