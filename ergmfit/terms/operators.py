@@ -584,6 +584,15 @@ def curve(net, formula, params=None, map=None, gradient=None, minpar=None, maxpa
         inner = Curved(terms)
         cm = curve_map("Curve", names, inner.n_params, map, gradient, minpar, maxpar)
         psi = cm["map"]
+        if psi["affine"] and cm["why"] is None and len(names) == inner.n_params:
+            A, c = psi["jac"](np.zeros(len(names))), psi["eta"](np.zeros(len(names)))
+            if (np.array_equal(A, np.eye(len(names))) and not np.any(c)
+                    and np.all(cm["lower"] >= inner.lower_bounds())):
+                # the identity (map="rep" over the inner parameters) within the inner
+                # terms' box (minpar keeps the decays >= 0): the inner curved terms
+                # themselves, renamed -- their decays stay decays to the estimators.
+                # Without such a minpar statnet lets a decay go negative: the general map.
+                cm["inner"], term.curve_terms = inner, list(terms)
         cm["map"] = {"eta": lambda th: inner.eta(psi["eta"](th)),
                      "jac": lambda th: inner.jacobian(psi["eta"](th)) @ psi["jac"](th),
                      "affine": False}

@@ -73,6 +73,8 @@ def curved_terms(terms) -> list:
     for t in terms:
         if getattr(t, "fixed", None) is not None:
             out += curved_terms(t.fixed[0])
+        elif getattr(t, "curve_terms", None) is not None:      # Curve(map="rep") over them
+            out += curved_terms(t.curve_terms)
         elif getattr(t, "curve", None) is not None:
             out.append(t)
     return out
