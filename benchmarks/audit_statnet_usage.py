@@ -468,7 +468,46 @@ def statnet_test_cases():
         (fmh, "kstar(1:3)", [406, 659, 1010]), (fmh, 'kstar(2, "Grade")', [466]),
         (fmh, "opentriad", [473]), (fmh, "sociality(nodes=-(2:203))", [13, 3, 1]),
     ]
-    return [(g, f, e, t) for g, f, e in rows]
+    out = [(g, f, e, t) for g, f, e in rows]
+    # test-operators.R (values from its definitions, labels as it names them)
+    W = num(FLO, "wealth")
+    Af = A(FLO)
+    ad = np.abs(np.subtract.outer(W, W))[np.triu(Af, 1) > 0]
+    for op, fn in (("==", lambda x: x == 93), ("<", lambda x: x < 5), ("!=", lambda x: x != 5),
+                   ("<=", lambda x: x <= 5), (">", lambda x: x > 5), (">=", lambda x: x >= 5)):
+        k = fn(ad)
+        out.append((FLO, f'F(~edges + absdiff("wealth"), ~absdiff("wealth") {op} 5)'.replace(
+            " 5)", " 93)" if op == "==" else " 5)"), {
+            f'F(absdiff("wealth"){op}{93 if op == "==" else 5})~edges': float(k.sum()),
+            f'F(absdiff("wealth"){op}{93 if op == "==" else 5})~absdiff.wealth': float(ad[k].sum())},
+            "statnet test"))
+    Sm = A(SL)
+    out += [
+        (SL, 'Symmetrize(~edges, "strong") + Symmetrize(~edges, "weak") + Symmetrize(~edges, '
+             '"lower") + Symmetrize(~edges, "upper")',
+         [np.sum(Sm * Sm.T) / 2, np.sum((Sm + Sm.T) > 0) / 2, np.sum(np.tril(Sm, -1)),
+          np.sum(np.triu(Sm, 1))], "statnet test"),
+        (SL, "S(~edges, ~c(2, 5, 6, 10, 14))", [Sm[np.ix_([1, 4, 5, 9, 13], [1, 4, 5, 9, 13])].sum()],
+         "statnet test"),
+        (FLO, "S(~edges, ~c(2, 5, 6, 10, 14))", [Af[np.ix_([1, 4, 5, 9, 13], [1, 4, 5, 9, 13])].sum() / 2],
+         "statnet test"),
+        (SL, "S(~edges, I(c(1, 2, 3, 4, 5)) ~ I(c(6, 7, 8, 9)))", [Sm[:5, 5:9].sum()], "statnet test"),
+        (FLO, 'Label(~edges + absdiff("wealth"), "abc")', {"abc(edges)": 20, "abc(absdiff.wealth)": 1146},
+         "statnet test"),
+        (FLO, 'Label(~edges + absdiff("wealth"), "abc", "prepend")',
+         {"abcedges": 20, "abcabsdiff.wealth": 1146}, "statnet test"),
+        (FLO, 'Label(~edges + absdiff("wealth"), c("abc", "def"), "append")',
+         {"edgesabc": 20, "absdiff.wealthdef": 1146}, "statnet test"),
+        (FLO, 'Label(~edges + absdiff("wealth"), c("abc", "def"), "replace")',
+         {"abc": 20, "def": 1146}, "statnet test"),
+        (FLO, 'Label(~edges + absdiff("wealth"), ~gsub(".", "!", ., fixed=TRUE))',
+         {"edges": 20, "absdiff!wealth": 1146}, "statnet test"),
+        (FLO, 'edges:absdiff("wealth") + absdiff("wealth"):edges', [1146, 1146], "statnet test"),
+        (FLO, 'edges*absdiff("wealth") + absdiff("wealth")*edges', [20, 1146, 1146, 1146, 20, 1146],
+         "statnet test"),
+        (FLO, 'Passthrough(~edges + degree(0) + absdiff("wealth"))', [20, 1, 1146], "statnet test"),
+    ]
+    return out
 
 
 def gw_sp_cases():

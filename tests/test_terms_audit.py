@@ -212,3 +212,22 @@ def test_cyclicalties_undirected(fmh):
         "cyclicalties": 120.0, "cyclicalties.Race": 40.0}
     fit = ef.ERGM(fmh, "cyclicalties").fit(method="mple")
     assert float(np.asarray(fit.params)[0]) == pytest.approx(-0.4868, abs=1e-3)
+
+
+def test_s_operator_node_numbers_and_logical_attributes():
+    """statnet's S(~f, ~i) takes node numbers (its test-operators.R: sum(m[i, i])); a logical
+    attribute selects by itself and is TRUE/FALSE in labels (before: read as 1/0)."""
+    import networkx as nx
+    g = ef.datasets.load("samplike")
+    m = nx.to_numpy_array(g, nodelist=list(g.nodes))
+    i = [1, 4, 5, 9, 13]
+    got = stats(g, f"S(~edges, ~c({', '.join(map(str, i))}))")
+    assert got == {f"S(c({','.join(map(str, i))}))~edges": m[np.ix_([k - 1 for k in i],
+                                                                      [k - 1 for k in i])].sum()}
+    cl = [bool(g.nodes[v]["cloisterville"]) for v in g.nodes]
+    keep = [k for k in range(len(cl)) if cl[k]]
+    assert stats(g, 'S(~edges, "cloisterville")') == {
+        "S(cloisterville)~edges": m[np.ix_(keep, keep)].sum()}
+    assert list(stats(g, "nodefactor(~cloisterville)")) == ["nodefactor.cloisterville.TRUE"]
+    with pytest.raises(ErgmfitError, match="whole numbers from 1 to 18"):
+        stats(g, "S(~edges, ~c(0, 2))")

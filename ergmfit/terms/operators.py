@@ -158,7 +158,8 @@ class _NodeExpr(ast.NodeVisitor):
     ``wealth > median(wealth)``) over node attributes, without eval."""
 
     FUNCS = {"median": np.median, "mean": np.mean, "max": np.max, "min": np.min,
-             "abs": np.abs, "sum": np.sum, "log": np.log, "sqrt": np.sqrt}
+             "abs": np.abs, "sum": np.sum, "log": np.log, "sqrt": np.sqrt, "exp": np.exp,
+             "c": lambda *a: np.concatenate([np.atleast_1d(x) for x in a])}
 
     def __init__(self, net, term):
         self.net, self.term = net, term
@@ -173,6 +174,8 @@ class _NodeExpr(ast.NodeVisitor):
 
     def visit_Name(self, node):
         vals = self.net.node_attribute(node.id)
+        if all(isinstance(v, (bool, np.bool_)) for v in vals):
+            return vals.astype(bool)         # R's logical: TRUE/FALSE levels, a selection
         try:
             return vals.astype(float)
         except (TypeError, ValueError):
@@ -243,8 +246,17 @@ def node_values(net, text, term):
 
 
 def node_selection(net, text, term):
-    """Boolean vector of the nodes a statnet node expression selects."""
-    sel = np.asarray(node_values(net, text, term), dtype=bool)
+    """Boolean vector of the nodes a statnet node expression selects: TRUE/FALSE per node,
+    or node numbers (1-based, as statnet's ``S(~edges, ~c(2, 5, 7))``)."""
+    vals = np.atleast_1d(np.asarray(node_values(net, text, term)))
+    if vals.dtype != bool and vals.ndim == 1 and np.issubdtype(vals.dtype, np.number):
+        if not (np.all(np.mod(vals, 1) == 0) and np.all(vals >= 1) and np.all(vals <= net.n)):
+            raise TermError(f"term {term}: the node numbers {text!r} must be whole numbers "
+                            f"from 1 to {net.n}")
+        sel = np.zeros(net.n, dtype=bool)
+        sel[vals.astype(np.int64) - 1] = True
+        return sel
+    sel = vals.astype(bool)
     if sel.shape != (net.n,):
         raise TermError(f"term {term}: the node expression {text!r} must give one TRUE/FALSE "
                         "per node")
@@ -269,7 +281,9 @@ def s_operator(net, formula, attrs):
     expression selects (``~practice == practice[1]``, ``~wealth > median(wealth)``). Labels
     ``S(<expression>)~<label>``."""
     f = _formula("S", formula)
-    expr = _formula("S", attrs, "node expression")
+    # a name: that (logical) node attribute selects, as statnet's attribute specifications
+    expr = _formula("S", FormulaArg(attrs) if isinstance(attrs, str) else attrs,
+                    "node expression")
     if expr.lhs is not None:
         raise TermError("term S: different tail and head node sets (a two-sided formula) are "
                         "not supported yet")
