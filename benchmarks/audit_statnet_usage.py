@@ -507,6 +507,55 @@ def statnet_test_cases():
          "statnet test"),
         (FLO, 'Passthrough(~edges + degree(0) + absdiff("wealth"))', [20, 1, 1146], "statnet test"),
     ]
+    # test-term-mm.R (labels as statnet prints them)
+    grades = ["7", "8", "9", "10", "11", "12"]
+    mmg = [0, 33, 0, 2, 23, 1, 4, 7, 9, 1, 2, 6, 1, 17, 1, 1, 4, 5, 5, 6]
+    cells = [(a, b) for j, b in enumerate(grades) for a in grades[:j + 1]][1:]
+    races = ["Black", "Hisp", "NatAm", "Other", "White"]
+    mmr = [0, 8, 53, 13, 41, 46, 0, 1, 0, 0, 5, 22, 10, 0, 4]
+    rcells = [(a, b) for j, b in enumerate(races) for a in races[:j + 1]]
+    out += [(g, f, e, "statnet test") for g, f, e in [
+        (FMH, 'mm("Grade")', {f"mm[Grade={a},Grade={b}]": v for (a, b), v in zip(cells, mmg)}),
+        (FMH, "mm(~Grade >= 10, levels=-1, levels2=NULL)", {"mm[Grade>=10=TRUE,Grade>=10=TRUE]": 43}),
+        (b, 'mm("Letter")', {"mm[Letter=b,Letter=a]": 8, "mm[Letter=c,Letter=a]": 8,
+                             "mm[Letter=a,Letter=b]": 7, "mm[Letter=b,Letter=b]": 7,
+                             "mm[Letter=c,Letter=b]": 5, "mm[Letter=a,Letter=c]": 4,
+                             "mm[Letter=b,Letter=c]": 6, "mm[Letter=c,Letter=c]": 6}),
+        (FMH, 'mm("Race", levels2=-1)', {f"mm[Race={a},Race={b}]": v
+                                         for (a, b), v in list(zip(rcells, mmr))[1:]}),
+        (FMH, 'mm("Race", levels2=cbind(2, 3))', {"mm[Race=Hisp,Race=NatAm]": 41}),
+        (FMH, "mm(.~Grade)", {"mm[.,Grade=8]": 75, "mm[.,Grade=9]": 65, "mm[.,Grade=10]": 36,
+                              "mm[.,Grade=11]": 49, "mm[.,Grade=12]": 28}),
+        (FMH, "mm(.~Grade, levels=I(c(7, 6, 9, 8)), levels2=TRUE)", [153, 0, 65, 75]),
+        (FMH, 'mm("Grade", levels=I(c(7, 6, 9, 8)), levels2=TRUE)',
+         {"mm[Grade=7,Grade=7]": 75, "mm[Grade=7,Grade=6]": 0, "mm[Grade=6,Grade=6]": 0,
+          "mm[Grade=7,Grade=9]": 0, "mm[Grade=6,Grade=9]": 0, "mm[Grade=9,Grade=9]": 23,
+          "mm[Grade=7,Grade=8]": 0, "mm[Grade=6,Grade=8]": 0, "mm[Grade=9,Grade=8]": 2,
+          "mm[Grade=8,Grade=8]": 33}),
+    ]]
+    # test-term-b12nodematch.R (its 28-node two-mode network is written out there)
+    el1 = [17, 20, 22, 26, 19, 24, 16, 22, 18, 23, 28, 20, 22, 23, 17, 21, 25, 21, 27, 16, 19, 18,
+           23, 26, 16]
+    el2 = [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 5, 6, 6, 6, 7, 7, 7, 8, 9, 10, 10, 11, 11, 4, 2]
+    my = nx.Graph()
+    for v in range(1, 29):
+        my.add_node(v, bipartite=0 if v <= 15 else 1, names="abc"[(v > 10) + (v > 20)])
+    my.add_edges_from(zip(el1, el2))
+    G["mynw"] = my
+    out += [(my, f, e, "statnet test") for f, e in [
+        ("b1nodematch(~names, beta=1)", [12]),
+        ('b1nodematch(function(x) x %v% "names", beta=0)', [9]),
+        ('b2nodematch("names", beta=1)', [7]),
+        ('b2nodematch(function(x) x %v% "names", beta=0)', [7]),
+        ("b1nodematch(~names, diff=TRUE, levels=1, beta=1)", [12]),
+        ('b1nodematch(function(x) x %v% "names", diff=TRUE, keep=1, beta=0)', [9]),
+        ('b2nodematch("names", diff=TRUE, levels=2, beta=1)', [5]),
+        ('b2nodematch(function(x) x %v% "names", diff=TRUE, keep=2, beta=0)', [5]),
+        ('b1nodematch("names", diff=TRUE, alpha=0)', [10, 0]),
+        ('b1nodematch(function(x) x %v% "names", diff=FALSE, alpha=0)', [10]),
+        ("b2nodematch(~names, diff=TRUE, alpha=0)", [2, 4]),
+        ('b2nodematch(function(x) x %v% "names", diff=FALSE, alpha=0)', [6]),
+    ]]
     return out
 
 

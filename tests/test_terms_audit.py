@@ -231,3 +231,10 @@ def test_s_operator_node_numbers_and_logical_attributes():
     assert list(stats(g, "nodefactor(~cloisterville)")) == ["nodefactor.cloisterville.TRUE"]
     with pytest.raises(ErgmfitError, match="whole numbers from 1 to 18"):
         stats(g, "S(~edges, ~c(0, 2))")
+
+
+def test_mm_attribute_expression(fmh):
+    """statnet's test-term-mm.R: mm(~Grade >= 10, levels=-1, levels2=NULL) is
+    mm[Grade>=10=TRUE,Grade>=10=TRUE] = 43 (before: 'no node attribute Grade >= 10')."""
+    assert stats(fmh, "mm(~Grade >= 10, levels=-1, levels2=NULL)") == {
+        "mm[Grade>=10=TRUE,Grade>=10=TRUE]": 43.0}

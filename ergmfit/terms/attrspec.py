@@ -16,7 +16,8 @@
 
 Only the attribute arguments of ordinary terms are rewritten (``attr``, ``attrs``, ``by``,
 ``on``, ``same``, ``b1attr``, ``b2attr``, ``byb1attr``, ``byb2attr``); operator terms read
-their formula arguments themselves, and ``mm`` reads its two-sided formula itself.
+their formula arguments themselves, and two-sided formulas (``mm(Race~Grade)``) are left
+to the term.
 """
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ from ..formula import CollapseSmallest, FormulaArg, LevelSelector, RCode
 ATTR_PARAMS = ("attr", "attrs", "by", "on", "same", "b1attr", "b2attr", "byb1attr", "byb2attr")
 LEVEL_PARAMS = {"levels": None, "b1levels": "b1attr", "b2levels": "b2attr"}
 _SKIP_FAMILIES = ("operators",)
-_SKIP_TERMS = ("mm", "Prod", "Exp", "Log")
+_SKIP_TERMS = ("Prod", "Exp", "Log")
 
 
 def _with_attr(net, name, values):
