@@ -405,6 +405,64 @@ def cases():
     out += more_cases()
     out += gw_sp_cases()
     out += statnet_test_cases()
+    out += nodemix_level_cases()
+    return out
+
+
+def _mix_index(rows, cols, sym):
+    """statnet's cell numbers: column-major over the rows x cols table (sym: the upper
+    triangle with the diagonal, mirrored)."""
+    m = np.zeros((rows, cols), dtype=int)
+    k = 1
+    for j in range(cols):
+        for i in range(j + 1 if sym else rows):
+            m[i, j] = k
+            k += 1
+    return m + m.T - np.diag(np.diag(m)) if sym else m
+
+
+def nodemix_level_cases():
+    """test-nodemix.R's level/levels2 selections (its networks are SAN draws; the same
+    selections on a random network here, values from its cell-numbering definition)."""
+    out = []
+    rng = np.random.default_rng(5)
+    for kind in ("undirected", "directed", "bipartite"):
+        n, bip = 120, 40
+        if kind == "bipartite":
+            g = nx.Graph()
+            g.add_nodes_from((v, {"bipartite": int(v >= bip)}) for v in range(n))
+            while g.number_of_edges() < 300:
+                g.add_edge(int(rng.integers(0, bip)), int(rng.integers(bip, n)))
+            va = [k % 5 + 1 for k in range(bip)] + [k % 7 + 1 for k in range(n - bip)]
+            m_ind = _mix_index(5, 7, False)
+        else:
+            g = nx.gnm_random_graph(n, 300, seed=3, directed=kind == "directed")
+            va = [k % 6 + 1 for k in range(n)]
+            m_ind = _mix_index(6, 6, kind == "undirected")
+        for v in g.nodes:
+            g.nodes[v]["vattr"] = va[v]
+        G[f"random {kind}"] = g
+        st = np.zeros(m_ind.max())
+        for a, b in g.edges:
+            st[m_ind[va[a] - 1, va[b] - 1] - 1] += 1
+        if kind == "bipartite":
+            sel = np.unique(m_ind[np.ix_([0, 1, 3, 4], [0, 1, 3, 4, 6])])
+            l2, l2w = [34, 23, 11, 6, 3, 9, 19, 25, 28, 30], [16, 4, 12, 3, 19, 17, 8]
+            lev = "b1levels=c(1, 2, 4, 5), b2levels=-c(3, 6)"
+        else:
+            sel = np.unique(m_ind[np.ix_([0, 1, 3, 5], [0, 1, 3, 5])])
+            l2 = [1, 15, 6, 3, 7, 4, 20, 18] if kind == "undirected" else \
+                [1, 15, 33, 3, 27, 24, 30, 18, 5, 9, 11]
+            l2w = [8, 2, 7, 6, 4] if kind == "undirected" else [8, 12, 7, 6, 14, 4, 3]
+            lev = "levels=-c(5, 3)"
+        c = lambda v: "c(" + ", ".join(map(str, v)) + ")"      # noqa: E731
+        out += [(g, 'nodemix("vattr", levels2=TRUE)', list(st), "statnet test (definition)"),
+                (g, f'nodemix("vattr", levels2={c(l2)})', list(st[np.array(l2) - 1]),
+                 "statnet test (definition)"),
+                (g, f'nodemix("vattr", {lev}, levels2=TRUE)', list(st[sel - 1]),
+                 "statnet test (definition)"),
+                (g, f'nodemix("vattr", {lev}, levels2={c(l2w)})',
+                 list(st[sel[np.array(l2w) - 1] - 1]), "statnet test (definition)")]
     return out
 
 
