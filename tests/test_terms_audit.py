@@ -238,3 +238,15 @@ def test_mm_attribute_expression(fmh):
     mm[Grade>=10=TRUE,Grade>=10=TRUE] = 43 (before: 'no node attribute Grade >= 10')."""
     assert stats(fmh, "mm(~Grade >= 10, levels=-1, levels2=NULL)") == {
         "mm[Grade>=10=TRUE,Grade>=10=TRUE]": 43.0}
+
+
+def test_poly_raw_attribute_matrix():
+    """statnet's tests: b1cov(~poly(Cost, 2, raw=TRUE)) = 121, 283 and b2cov 129, 317 on
+    test-term-bipartite.R's bipnw (before: refused). One statistic per column."""
+    from statnet_testnets import bipnw
+    got = stats(bipnw(), "b1cov(~poly(Cost, 2, raw=TRUE)) + b2cov(~poly(Cost, 2, raw=TRUE))")
+    assert list(got.values()) == [121.0, 283.0, 129.0, 317.0]
+    assert list(got)[:2] == ["b1cov.poly(Cost,2,raw=TRUE).1", "b1cov.poly(Cost,2,raw=TRUE).2"]
+    ef_stats = stats(ef.datasets.load("faux.mesa.high"), "nodecov(~poly(Grade, 2, raw=TRUE))")
+    assert list(ef_stats.values()) == list(stats(ef.datasets.load("faux.mesa.high"),
+                                                 "nodecov('Grade') + nodecov(~Grade^2)").values())

@@ -86,6 +86,8 @@ def _attr_values(net, spec, term):
         arr = np.asarray(vals)
         if arr.ndim == 0:
             arr = np.repeat(arr, net.n)
+        if arr.ndim == 2 and arr.shape[0] == net.n:       # a matrix: one attribute per column
+            return spec.compact, [[_py(v) for v in arr[:, k]] for k in range(arr.shape[1])]
         if arr.shape != (net.n,):
             raise TermError(f"term {term}: the attribute expression {spec.text!r} must give "
                             f"one value per node (got shape {arr.shape})")
@@ -140,7 +142,8 @@ def _select(net, term, param, attr, sel):
 def resolve(net, spec, bound):
     """(net, bound) with the attribute and level specifications of ``bound`` made plain:
     derived attributes added to a copy of ``net`` and named, LARGEST/SMALLEST replaced by
-    the level values they select."""
+    the level values they select.  An attribute expression giving a matrix returns a list
+    of bounds, one per column (the term is built once for each)."""
     if spec.family in _SKIP_FAMILIES or spec.name in _SKIP_TERMS:
         return net, bound
     out = None
@@ -150,10 +153,18 @@ def resolve(net, spec, bound):
             if isinstance(v, FormulaArg) and v.lhs is not None:
                 continue
             got = _attr_values(net, v, spec.name)
-            if got is not None:
-                out = dict(bound) if out is None else out
-                net = _with_attr(net, got[0], got[1])
-                out[p] = got[0]
+            if got is None:
+                continue
+            out = dict(bound) if out is None else out
+            if got[1] and isinstance(got[1][0], list):
+                # a matrix (poly(x, 2, raw=TRUE)): the term once per column, the columns
+                # named <expression>.1, <expression>.2, ... as R names a matrix's columns
+                names = [f"{got[0]}.{k + 1}" for k in range(len(got[1]))]
+                for name, col in zip(names, got[1]):
+                    net = _with_attr(net, name, col)
+                return net, [dict(out, **{p: name}) for name in names]
+            net = _with_attr(net, got[0], got[1])
+            out[p] = got[0]
     bound = out if out is not None else bound
     for p, owner in LEVEL_PARAMS.items():
         v = bound.get(p)

@@ -159,7 +159,7 @@ class _NodeExpr(ast.NodeVisitor):
 
     FUNCS = {"median": np.median, "mean": np.mean, "max": np.max, "min": np.min,
              "abs": np.abs, "sum": np.sum, "log": np.log, "sqrt": np.sqrt, "exp": np.exp,
-             "c": lambda *a: np.concatenate([np.atleast_1d(x) for x in a])}
+             "c": lambda *a: np.concatenate([np.atleast_1d(x) for x in a]), "poly": None}
 
     def __init__(self, net, term):
         self.net, self.term = net, term
@@ -192,7 +192,27 @@ class _NodeExpr(ast.NodeVisitor):
     def visit_Call(self, node):
         if not isinstance(node.func, ast.Name) or node.func.id not in self.FUNCS:
             self.fail("a function call")
+        if node.func.id == "poly":
+            return self._poly(node)
+        if node.keywords:
+            self.fail("a named argument")
         return self.FUNCS[node.func.id](*[self.visit(a) for a in node.args])
+
+    def _poly(self, node):
+        """R's poly(x, degree, raw=TRUE): the columns x, x^2, ..., x^degree (an n x degree
+        matrix; R's default orthogonal polynomials are not computed)."""
+        kw = {k.arg: k.value for k in node.keywords}
+        args = list(node.args)
+        raw = kw.pop("raw", args[2] if len(args) > 2 else None)
+        degree = kw.pop("degree", args[1] if len(args) > 1 else None)
+        if kw or not args or raw is None or not (isinstance(raw, ast.Name) and raw.id in
+                                                  ("TRUE", "T")):
+            self.fail("poly() other than poly(x, degree, raw=TRUE)")
+        x = np.asarray(self.visit(args[0]), dtype=float)
+        d = 1 if degree is None else self.visit(degree)
+        if isinstance(d, bool) or not float(d).is_integer() or not 1 <= d <= 10:
+            self.fail("this poly() degree")
+        return np.column_stack([x ** k for k in range(1, int(d) + 1)])
 
     def visit_Compare(self, node):
         left = self.visit(node.left)

@@ -195,6 +195,16 @@ def build_term(net, name: str, args=(), kwargs=None) -> Term:
     bound = bind_arguments(spec, args, kwargs or {})
     from .attrspec import resolve       # ~expr attributes, COLLAPSE_SMALLEST, LARGEST, ...
     net, bound = resolve(net, spec, bound)
+    if isinstance(bound, list):         # a matrix attribute: the term once per column
+        from .operators import stack
+        parts = [_build(spec, net, b) for b in bound]
+        term = stack(spec.name, parts)
+        term.args = parts[0].args
+        return term
+    return _build(spec, net, bound)
+
+
+def _build(spec, net, bound):
     try:
         term = spec.builder(net, **bound)
     except TermError:
