@@ -135,3 +135,14 @@ def test_stochastic_estimators_stay_in_the_box(method):
     th = np.asarray(fit.params)
     assert th[1] <= -0.5 and th[1] == pytest.approx(-0.5, abs=1e-3)
     assert abs(th[0] + 1.45) < 0.08
+
+
+def test_bayes_posterior_stays_in_the_box():
+    # the exchange algorithm's prior is 0 outside the box: a proposal there is rejected
+    # (before, the draws crossed maxpar: posterior mean of t -0.16)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit = ef.ERGM("flomarriage", MCMC).fit(method="bayes", random_state=1)
+    draws = np.asarray(fit.draws)
+    assert draws.shape[-1] == 2 and np.all(draws[..., 1] <= -0.5)
+    assert np.mean(draws[..., 1]) < -0.7
