@@ -301,3 +301,40 @@ def test_label_replace_keeps_the_inner_name_under_na():
         == ["E", "triangle"]
     assert list(_stats("flomarriage", "Label(~edges + triangle, c('E', 'NA'), pos='replace')")) \
         == ["E", "NA"]
+
+
+def _pw(x, p):
+    return 0.0 if x == 0 else float(x) ** p
+
+
+@pytest.mark.parametrize("alpha, beta", [(0.5, 1), (0, 1), (1, 0.5), (1, 0)])
+@pytest.mark.parametrize("by", [False, True])
+def test_bnodematch_discounts_by_definition(alpha, beta, by):
+    """statnet's b1nodematch: alpha, Σ_{matching pairs} sp^α (with byb2attr, per b2 level L
+    the shared partners of level L); beta, ½ Σ_{ties (u, v)} m(u, v)^β; 0^0 counts 0."""
+    net, A, color = _two_mode(seed=13, p=0.55)
+    place = net.node_attrs["place"]
+    levels = ["p", "q", "r"] if by else [None]
+    want = {L: 0.0 for L in levels}
+    mids = range(N1, N1 + N2)
+    if alpha != 1:
+        for u, w in combinations(range(N1), 2):
+            if color[u] == color[w]:
+                for L in levels:
+                    sp = sum(A[u, z] * A[w, z] for z in mids if L is None or place[z] == L)
+                    want[L] += _pw(sp, alpha)
+    else:
+        for u in range(N1):
+            for v in mids:
+                if A[u, v]:
+                    m = sum(1 for w in range(N1) if w != u and A[w, v] and color[w] == color[u])
+                    want[place[v] if by else None] += 0.5 * _pw(m, beta)
+    formula = f"b1nodematch('color', alpha={alpha}, beta={beta}" + \
+        (", byb2attr='place')" if by else ")")
+    got = _stats(net, formula)
+    keys = [f"b1nodematch.color.{L}" for L in levels] if by else ["b1nodematch.color"]
+    assert list(got) == keys
+    np.testing.assert_allclose(list(got.values()), [want[L] for L in levels], rtol=1e-12)
+    from test_terms_ext import check_formula, random_network
+    check_formula(random_network(1, "bipartite"), formula.replace("'color'", "'c'").replace(
+        "'place'", "'b'"), 1)

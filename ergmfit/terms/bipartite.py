@@ -403,9 +403,6 @@ def _bnodematch(net, mode, attr, diff, keep, alpha, beta, by_other, levels):
         full = np.where(full >= 0, code, -1).astype(np.intc)
     kmode, p = (1, alpha) if alpha != 1 else (2, beta) if beta != 1 else (0, 1.0)
     if by_other is not None:
-        if kmode != 0:
-            raise TermError(f"term {term}: byb{3 - mode}attr with alpha or beta is not "
-                            "supported")
         olv, ocode = classes(net, by_other, term, 3 - mode)
         if len(olv) < 2:
             raise TermError(f"term {term}: byb{3 - mode}attr should have at least two levels "
@@ -413,10 +410,10 @@ def _bnodematch(net, mode, attr, diff, keep, alpha, beta, by_other, levels):
         if diff:      # per (level, middle level), the middle level varying fastest
             labels = [f"{term}.{lv.name}.{lv.labels[k]}.{lab}" for k in sel
                       for lab in olv.labels]
-            kernel = BipartiteMatchKernel(mode, full, len(labels), 0, 1.0, ocode, len(olv))
+            kernel = BipartiteMatchKernel(mode, full, len(labels), kmode, p, ocode, len(olv))
         else:
             labels = [f"{term}.{lv.name}.{lab}" for lab in olv.labels]
-            kernel = BipartiteMatchKernel(mode, full, len(labels), 0, 1.0, ocode)
+            kernel = BipartiteMatchKernel(mode, full, len(labels), kmode, p, ocode)
         return Term(term, labels, kernel)
     if diff:
         labels = [f"{term}.{lv.name}.{lv.labels[k]}" for k in sel]
@@ -439,7 +436,8 @@ def b1nodematch(net, attr, diff=False, keep=None, alpha=1.0, beta=1.0, byb2attr=
     ``byb2attr``: split by the middle node's level (``b1nodematch.<attr>.<b2level>``; with
     ``diff``: ``b1nodematch.<attr>.<level>.<b2level>``).  ``levels`` selects the levels
     counted (the deprecated ``keep`` indexes them when ``levels`` is not given);
-    ``alpha``, ``beta`` in [0, 1]."""
+    ``alpha``, ``beta`` in [0, 1] (0^0 counts 0, as statnet's); with ``byb2attr`` the
+    ``alpha`` form counts, per b2 level L, the shared partners of level L (statnet's)."""
     return _bnodematch(net, 1, attr, diff, keep, alpha, beta, byb2attr, levels)
 
 
