@@ -406,7 +406,60 @@ def cases():
     out += gw_sp_cases()
     out += statnet_test_cases()
     out += nodemix_level_cases()
+    out += diversity_cases()
     return out
+
+
+def diversity_cases():
+    """test-term-diversity.R and test-term-attrcov.R definitions on random networks."""
+    rng = np.random.default_rng(1)
+    out = []
+    n = 60
+    g = nx.gnm_random_graph(n, 200, seed=2, directed=True)
+    a = rng.permutation(np.repeat(np.arange(1, 11), 6))
+    w = rng.normal(size=n)
+    for v in g.nodes:
+        g.nodes[v].update(a=int(a[v]), w=float(w[v]), grp="xyz"[v % 3])
+    md = rng.random((10, 10))
+    g.graph["md"] = md
+    G["random directed (diversity)"] = g
+    X = A(g)
+    spread = lambda vals: (max(vals) - min(vals)) if vals else 0.0      # noqa: E731
+    out += [
+        (g, "attrcov(~a, md)", {"attrcov.a": sum(md[a[i] - 1, a[j] - 1] for i, j in g.edges)}),
+        (g, 'nodeocovrange("w")', {"nodeocovrange.w": sum(spread([w[j] for j in range(n) if X[i, j]])
+                                                          for i in range(n))}),
+        (g, 'nodeicovrange("w")', {"nodeicovrange.w": sum(spread([w[j] for j in range(n) if X[j, i]])
+                                                          for i in range(n))}),
+        (g, 'nodeofactordistinct("grp")', {"nodeofactordistinct.grp": sum(
+            len({"xyz"[j % 3] for j in range(n) if X[i, j]}) for i in range(n))}),
+        (g, 'nodeifactordistinct("grp")', {"nodeifactordistinct.grp": sum(
+            len({"xyz"[j % 3] for j in range(n) if X[j, i]}) for i in range(n))}),
+    ]
+    b = nx.Graph()
+    n1, n2 = 20, 30
+    b.add_nodes_from((v, {"bipartite": int(v >= n1)}) for v in range(n1 + n2))
+    while b.number_of_edges() < 80:
+        b.add_edge(int(rng.integers(0, n1)), int(rng.integers(n1, n1 + n2)))
+    av = list(rng.permutation(np.resize(np.arange(1, 4), n1))) + \
+        list(rng.permutation(np.resize(np.arange(1, 6), n2)))
+    x1, x2 = rng.normal(size=n1), rng.normal(size=n2)
+    for v in b.nodes:
+        b.nodes[v].update(a=int(av[v]), b1=float(x1[v]) if v < n1 else None,
+                          b2=float(x2[v - n1]) if v >= n1 else None)
+    mb = rng.random((3, 5))
+    b.graph["mb"] = mb
+    G["random two-mode (diversity)"] = b
+    Bm = A(b)[:n1, n1:]
+    out += [
+        (b, 'attrcov("a", mb)', {"attrcov.a": sum(mb[av[min(i, j)] - 1, av[max(i, j)] - 1]
+                                                 for i, j in b.edges)}),
+        (b, 'b1covrange("b2")', {"b1covrange.b2": sum(spread([x2[j] for j in range(n2) if Bm[i, j]])
+                                                      for i in range(n1))}),
+        (b, 'b2covrange("b1")', {"b2covrange.b1": sum(spread([x1[i] for i in range(n1) if Bm[i, j]])
+                                                      for j in range(n2))}),
+    ]
+    return [(gg, f, e, "statnet test (definition)") for gg, f, e in out]
 
 
 def _mix_index(rows, cols, sym):

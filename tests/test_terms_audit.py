@@ -250,3 +250,25 @@ def test_poly_raw_attribute_matrix():
     ef_stats = stats(ef.datasets.load("faux.mesa.high"), "nodecov(~poly(Grade, 2, raw=TRUE))")
     assert list(ef_stats.values()) == list(stats(ef.datasets.load("faux.mesa.high"),
                                                  "nodecov('Grade') + nodecov(~Grade^2)").values())
+
+
+def test_attrcov_two_mode_matrix():
+    """statnet's attrcov on a two-mode network takes a (mode-1 levels) x (mode-2 levels)
+    matrix (its test-term-attrcov.R: a 30 x 50 matrix); before: a square matrix of all
+    levels was demanded."""
+    import networkx as nx
+    rng = np.random.default_rng(1)
+    g = nx.Graph()
+    g.add_nodes_from((v, {"bipartite": int(v >= 20)}) for v in range(50))
+    while g.number_of_edges() < 80:
+        g.add_edge(int(rng.integers(0, 20)), int(rng.integers(20, 50)))
+    a = [int(v) for v in rng.permutation(np.resize([1, 2, 3], 20))] + \
+        [int(v) for v in rng.permutation(np.resize([1, 2, 3, 4, 5], 30))]
+    for v in g.nodes:
+        g.nodes[v]["a"] = a[v]
+    M = np.arange(1.0, 16.0).reshape(3, 5)
+    g.graph["M"] = M
+    want = sum(M[a[min(i, j)] - 1, a[max(i, j)] - 1] for i, j in g.edges)
+    assert stats(g, 'attrcov("a", M)') == {"attrcov.a": pytest.approx(want, rel=1e-12)}
+    with pytest.raises(ErgmfitError, match="must be 3 x 5"):
+        stats(g, 'attrcov("a", matrix(1, 5, 5))')
