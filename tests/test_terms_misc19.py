@@ -338,3 +338,10 @@ def test_bnodematch_discounts_by_definition(alpha, beta, by):
     from test_terms_ext import check_formula, random_network
     check_formula(random_network(1, "bipartite"), formula.replace("'color'", "'c'").replace(
         "'place'", "'b'"), 1)
+
+
+def test_bsociality_attr_is_refused_with_the_statnet4_form():
+    net, A, _ = _two_mode()
+    assert list(_stats(net, "b1sociality(nodes=2:3)").values()) == list(A[1:3].sum(axis=1))
+    with pytest.raises(TermError, match=r"statnet 4 takes b2sociality\(nodes=...\) only"):
+        _stats(net, "b2sociality(attr='place')")

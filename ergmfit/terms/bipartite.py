@@ -304,11 +304,17 @@ def _bsociality(net, mode, nodes):
 _BSOC = [Param("nodes", -1), Param("attr", None), Param("levels", None)]
 
 
+def _no_sociality_attr(term, attr, levels):
+    if attr is not None or levels is not None:
+        raise TermError(f"term {term}: attr= and levels= (statnet 3.x's form) are not "
+                        f"supported; statnet 4 takes {term}(nodes=...) only")
+
+
 @register("b1sociality", kinds=UNDIRECTED, params=_BSOC, family=FAMILY)
 def b1sociality(net, nodes=-1, attr=None, levels=None):
     """Degree of each selected mode-1 node (labels ``b1sociality<k>``, k its 1-based index;
     ``nodes`` indexes mode 1; default -1: all but the first)."""
-    _no_levels("b1sociality", levels if attr is None else attr)
+    _no_sociality_attr("b1sociality", attr, levels)
     return _bsociality(net, 1, nodes)
 
 
@@ -316,7 +322,7 @@ def b1sociality(net, nodes=-1, attr=None, levels=None):
 def b2sociality(net, nodes=-1, attr=None, levels=None):
     """Degree of each selected mode-2 node (labels ``b2sociality<k>``, k its 1-based index in
     the whole network; ``nodes`` indexes mode 2; default -1: all but the first)."""
-    _no_levels("b2sociality", levels if attr is None else attr)
+    _no_sociality_attr("b2sociality", attr, levels)
     return _bsociality(net, 2, nodes)
 
 
