@@ -407,7 +407,36 @@ def cases():
     out += statnet_test_cases()
     out += nodemix_level_cases()
     out += diversity_cases()
+    out += sum_cases()
     return out
+
+
+def sum_cases():
+    """test-term-Sum.R on flomarriage (its offset() rows are listed separately)."""
+    f = 'c(1, .5, rep(2, 4)) ~ edges + absdiff("wealth") + gwesp(cutoff=4)'
+    vals = [20, 573, 14, 2, 0, 0]
+    inner = ["edges", "absdiff.wealth", "esp#1", "esp#2", "esp#3", "esp#4"]
+    rows = [
+        (f"Sum({f}, identity)", dict(zip(["Sum~" + v for v in inner], vals))),
+        (f'Sum({f}, "x")', dict(zip([f"Sum~x{k}" for k in range(1, 7)], vals))),
+        (f"Sum({f}, I)", dict(zip(inner, vals))),
+        ('Sum(c(1, .5, rep(2, 4)) ~ edges + offset(absdiff("wealth")) + gwesp(cutoff=4), identity)',
+         dict(zip(["Sum~edges", "offset(Sum~absdiff.wealth)"] + ["Sum~" + v for v in inner[2:]], vals))),
+        ('Sum(c(1, .5) ~ edges + absdiff("wealth"), I)', {"edges": 20, "absdiff.wealth": 573}),
+        ('Sum(c(~absdiff("wealth"), ~absdiff("wealth")), "")', [2292]),
+        ('Sum(c(~absdiff("wealth"), 0.5 ~ absdiff("wealth")), "")', [1719]),
+        ('Sum(c(~edges + absdiff("wealth"), ~edges + absdiff("wealth")), '
+         'function(x) I(paste(x[[1]], x[[2]])))',
+         {"edges edges": 40, "absdiff.wealth absdiff.wealth": 2292}),
+        ('Sum(c(~edges + absdiff("wealth"), 0.5 ~ edges + absdiff("wealth")), c("a", "a"))', [30, 1719]),
+        ('Sum(c(~edges + absdiff("wealth"), rbind(.5, 0) ~ edges), "")', {"Sum~1": 30, "Sum~2": 1146}),
+        ('Sum("sum" ~ edges + absdiff("wealth"), "") + Sum("mean" ~ edges + absdiff("wealth"), "")',
+         [1166, 583]),
+        ('Prod(c(~edges + absdiff("wealth"), ~edges + absdiff("wealth")), "")', [400, 1146 ** 2]),
+        ('Prod(c(~edges + absdiff("wealth"), 0.5 ~ edges + absdiff("wealth")), "")',
+         [20 ** 1.5, 1146 ** 1.5]),
+    ]
+    return [(FLO, f, e, "statnet test") for f, e in rows]
 
 
 def diversity_cases():

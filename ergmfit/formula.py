@@ -12,6 +12,7 @@ Grammar (statnet's right-hand side, with Python spellings accepted too)::
     atom    := NUMBER | STRING | TRUE | FALSE | NULL | NAME
              | '[' [expr (',' expr)*] ']' | 'c(' ... ')' | 'I(' expr ')'
              | LARGEST ['(' n ')'] | SMALLEST ['(' n ')'] | 'COLLAPSE_SMALLEST(' a, n, into ')'
+             | 'rep(' x, times ')'
              | ('log' | 'exp' | 'sqrt') '(' expr ')' | '(' expr ')'
 
 A bare NAME inside an argument is a string (``type=OTP``).
@@ -446,6 +447,8 @@ class _Parser:
                         raise FormulaError(_where(self.text, pos, f"{val}(n) needs a whole "
                                                   "number n >= 1"))
                     return LevelSelector(val, int(n))
+                if val == "rep":                 # R's rep(x, times), rep(x, each=, length.out=)
+                    return self._rep(*self._call_args(val), pos)
                 if val == "COLLAPSE_SMALLEST":
                     args, kwargs = self._call_args(val)
                     return self._collapse(args, kwargs, pos)
@@ -477,6 +480,31 @@ class _Parser:
         if kind == "end":
             self.error("the formula ends in the middle of an argument")
         self.error(f"unexpected {val!r}")
+
+    def _rep(self, args, kwargs, pos):
+        def count(v, what):
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0 \
+                    or not float(v).is_integer() or v > _MAX_RANGE:
+                raise FormulaError(_where(self.text, pos, f"rep(): {what} must be a whole "
+                                          "number"))
+            return int(v)
+        if not args or len(args) > 2 or set(kwargs) - {"times", "each", "length.out"}:
+            raise FormulaError(_where(self.text, pos, "rep(x, times) or rep(x, each=, "
+                                      "length.out=) is understood"))
+        x = args[0] if isinstance(args[0], list) else [args[0]]
+        x = [v for v in x for _ in range(count(kwargs.get("each", 1), "each"))]
+        times = args[1] if len(args) > 1 else kwargs.get("times", 1)
+        if isinstance(times, list) and len(times) == len(x):
+            out = [v for v, t in zip(x, times) for _ in range(count(t, "times"))]
+        else:
+            out = x * count(times, "times")
+        if "length.out" in kwargs:
+            k = count(kwargs["length.out"], "length.out")
+            out = [out[i % len(out)] for i in range(k)] if out else []
+        self.values += len(out)
+        if self.values > MAX_VALUES:
+            self.error(f"the formula's vectors expand to more than {MAX_VALUES:,} numbers")
+        return out
 
     def _collapse(self, args, kwargs, pos):
         vals = args + [kwargs[k] for k in ("object", "n", "into") if k in kwargs]

@@ -272,3 +272,21 @@ def test_attrcov_two_mode_matrix():
     assert stats(g, 'attrcov("a", M)') == {"attrcov.a": pytest.approx(want, rel=1e-12)}
     with pytest.raises(ErgmfitError, match="must be 3 x 5"):
         stats(g, 'attrcov("a", matrix(1, 5, 5))')
+
+
+def test_sum_labels_as_statnet():
+    """statnet's test-term-Sum.R label forms on flomarriage (weights c(1, .5, rep(2, 4));
+    before: rep() was refused, label=I gave 'Sum~I1', a vector or a function leaked Python
+    reprs such as "Sum~['a', 'b']1")."""
+    flo = ef.datasets.load("flomarriage")
+    f = 'c(1, .5, rep(2, 4)) ~ edges + absdiff("wealth") + gwesp(cutoff=4)'
+    values = [20.0, 573.0, 14.0, 2.0, 0.0, 0.0]
+    inner = ["edges", "absdiff.wealth", "esp#1", "esp#2", "esp#3", "esp#4"]
+    assert stats(flo, f"Sum({f}, identity)") == dict(zip(["Sum~" + v for v in inner], values))
+    assert stats(flo, f"Sum({f}, I)") == dict(zip(inner, values))
+    assert stats(flo, f'Sum({f}, "x")') == dict(zip([f"Sum~x{k}" for k in range(1, 7)], values))
+    got = stats(flo, 'Sum(c(~edges + absdiff("wealth"), ~edges + absdiff("wealth")), '
+                     'function(x) I(paste(x[[1]], x[[2]])))')
+    assert got == {"edges edges": 40.0, "absdiff.wealth absdiff.wealth": 2292.0}
+    assert stats(flo, 'Sum(~edges + triangle, c("e", "t"))') == {"Sum~e": 20.0, "Sum~t": 3.0}
+    assert parse_formula("a(rep(c(1, 2), each=2, length.out=5))")[0].args == ([1, 1, 2, 2, 1],)

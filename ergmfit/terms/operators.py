@@ -387,10 +387,70 @@ def sum_operator(net, formulas, label=None):
     (weight 2), ``Sum("mean" ~ f)`` / ``Sum("sum" ~ f)`` (one statistic). Labels
     ``Sum~<label>`` (one statistic) or ``Sum~<label><k>``."""
     terms, W = weighted_formulas(net, formulas, "Sum", ("sum", "mean"), "weight")
-    width = W.shape[0]
-    name = "Sum" if label is None else str(label)
-    labels = [f"Sum~{name}"] if width == 1 else [f"Sum~{name}{k + 1}" for k in range(width)]
-    return stack("Sum", terms, labels, W)
+    groups = _formula_labels(net, formulas)
+    return stack("Sum", terms, sum_labels("Sum", label, groups, W.shape[0], "Sum~"), W)
+
+
+def _formula_labels(net, formulas):
+    """The statistic labels of each formula of a Sum()/Prod() (one list per formula)."""
+    items = formulas if isinstance(formulas, list) else [formulas]
+    return [[lab for t in build_formula(net, f) for lab in t.labels] for f in items]
+
+
+_PASTE = re.compile(r"^\s*function\s*\(\s*(\w+)\s*\)\s*(I\s*\()?\s*(paste0?)\s*\((.*)\)\s*"
+                    r"(?(2)\)|)\s*$", re.S)
+
+
+def sum_labels(term, label, groups, width, prefix):
+    """statnet's Sum() labels: a string -> ``<prefix><label>`` (one statistic) or
+    ``<prefix><label><k>``; a vector of ``width`` strings -> ``<prefix><label_k>``; ``I`` ->
+    the inner labels as they are; ``identity`` (or another label function of Label()) -> the
+    inner labels, mapped, after ``<prefix>``; ``function(x) I(paste(x[[1]], x[[2]]))`` ->
+    the formulas' labels pasted together (``I()``: without the prefix).  Function forms read
+    the labels of one formula, or paste those of several."""
+    from .labelfun import is_label_function, label_function
+
+    def inner():
+        if len(groups) != 1 or len(groups[0]) != width:
+            raise TermError(f"term {term}: a label function here needs one formula whose "
+                            f"statistics are summed as they are ({width} statistic(s))")
+        return groups[0]
+    if label is None:
+        label = term
+    if isinstance(label, RName) and label == "I":
+        return list(inner())
+    if isinstance(label, RCode) and _PASTE.match(label.text):
+        arg, asis, fn, body = _PASTE.match(label.text).groups()
+        parts = [p.strip() for p in re.split(r",(?![^\[]*\])", body)]
+        sep = "" if fn == "paste0" else " "
+        cols = []
+        for p in parts:
+            m = re.fullmatch(r"%s\[\[(\d+)\]\]" % re.escape(arg), p)
+            ms = re.fullmatch(r"sep\s*=\s*(['\"])(.*)\1", p)
+            if ms:
+                sep = ms.group(2)
+            elif m and 1 <= int(m.group(1)) <= len(groups) and len(groups[int(m.group(1)) - 1]) == width:
+                cols.append(groups[int(m.group(1)) - 1])
+            else:
+                raise TermError(f"term {term}: the label function {label.text!r} is not "
+                                "understood (paste(x[[1]], x[[2]], ...) of the formulas' labels)")
+        out = [sep.join(c[k] for c in cols) for k in range(width)]
+        return out if asis else [prefix + v for v in out]
+    if isinstance(label, RName) and label == "identity":
+        return [prefix + v for v in inner()]
+    if is_label_function(label):
+        return [prefix + v for v in label_function(label)(list(inner()))]
+    if isinstance(label, list):
+        if len(label) == width and width > 1 and all(isinstance(v, str) for v in label):
+            return [prefix + v for v in label]
+        if len(label) != 1 or not isinstance(label[0], str):
+            raise TermError(f"term {term}: label must be one string or {width} strings, got "
+                            f"{len(label)}")
+        label = label[0]
+    if not isinstance(label, str):
+        raise TermError(f"term {term}: label must be a string, a vector of strings or a label "
+                        f"function, got {getattr(label, 'text', label)!r}")
+    return [prefix + label] if width == 1 else [f"{prefix}{label}{k + 1}" for k in range(width)]
 
 
 @register("Label", kinds=BOTH, params=[Param("formula"), Param("label"), Param("pos", "(")],
