@@ -436,7 +436,23 @@ def sum_cases():
         ('Prod(c(~edges + absdiff("wealth"), 0.5 ~ edges + absdiff("wealth")), "")',
          [20 ** 1.5, 1146 ** 1.5]),
     ]
-    return [(FLO, f, e, "statnet test") for f, e in rows]
+    out = [(FLO, f, e, "statnet test") for f, e in rows]
+    # test-term-For.R
+    w3 = {"absdiff.wealth": 1146, "absdiff2.wealth": 91570, "absdiff3.wealth": 8588334}
+    p3 = {"absdiff.priorates": 638, "absdiff2.priorates": 26756, "absdiff3.priorates": 1289504}
+    grp = {"nodematch.group.Loyal": 23, "nodematch.group.Outcasts": 10, "nodematch.group.Turks": 30}
+    out += [
+        (FLO, 'For(~absdiff("wealth", pow=.), . = 1:3)', w3, "statnet test"),
+        (SL, 'For(~nodematch("group", levels=., diff=TRUE), . = ~sort(unique(.%v%"group")))', grp,
+         "statnet test"),
+        (SL, 'For(~nodematch("group", levels=., diff=TRUE), . = function(nw) '
+             'sort(unique(nw%v%"group")))', grp, "statnet test"),
+        (FLO, 'For(~absdiff(a, pow=.), a = c("wealth", "priorates"), . = 1:3)', {**w3, **p3},
+         "statnet test"),
+        (FLO, 'For(. = 1:3, a = c("wealth", "priorates"), ~absdiff(a, pow=.))',
+         {k: v for pair in zip(w3.items(), p3.items()) for k, v in pair}, "statnet test"),
+    ]
+    return out
 
 
 def diversity_cases():

@@ -525,9 +525,7 @@ class _Parser:
                     if key in kwargs:
                         self.error(f"argument {key!r} of {name} given twice")
                     kwargs[key] = self.expr()
-                else:
-                    if kwargs:
-                        self.error(f"in {name}(...), a positional argument follows a named one")
+                else:          # R matches positional arguments after the named ones
                     args.append(self.expr())
                 if self.peek()[1] == ",":
                     self.take(",")

@@ -290,3 +290,26 @@ def test_sum_labels_as_statnet():
     assert got == {"edges edges": 40.0, "absdiff.wealth absdiff.wealth": 2292.0}
     assert stats(flo, 'Sum(~edges + triangle, c("e", "t"))') == {"Sum~e": 20.0, "Sum~t": 3.0}
     assert parse_formula("a(rep(c(1, 2), each=2, length.out=5))")[0].args == ([1, 1, 2, 2, 1],)
+
+
+def test_r_argument_matching_and_for_loops():
+    """Positional arguments after named ones fill the unnamed parameters, as R matches them
+    (statnet's test-term-For.R writes For(. = 1:3, a = c(...), ~absdiff(a, pow=.)); before:
+    refused by the parser), and For() takes several loop variables, the first named the
+    outermost, and function(nw) sort(unique(nw %v% "a")) values."""
+    flo = ef.datasets.load("flomarriage")
+    one = stats(flo, 'For(~absdiff(a, pow=.), a = c("wealth", "priorates"), . = 1:3)')
+    two = stats(flo, 'For(. = 1:3, a = c("wealth", "priorates"), ~absdiff(a, pow=.))')
+    direct = stats(flo, " + ".join(f'absdiff("{a}", pow={k})' for a in ("wealth", "priorates")
+                                   for k in (1, 2, 3)))
+    assert one == direct
+    assert list(two) == [list(direct)[i] for i in (0, 3, 1, 4, 2, 5)] and \
+        all(two[k] == direct[k] for k in two)
+    sl = ef.datasets.load("samplike")
+    assert stats(sl, 'For(~nodematch("group", levels=., diff=TRUE), . = function(nw) '
+                     'sort(unique(nw %v% "group")))') == stats(sl, 'nodematch("group", diff=TRUE)')
+    # a positional argument on a parameter also named stays an error
+    with pytest.raises(ErgmfitError, match="given twice"):
+        stats(flo, "gwesp(decay=1, 2)")
+    assert stats(flo, 'nodematch(diff=TRUE, "priorates", levels=I(c(0)))') == \
+        stats(flo, 'nodematch("priorates", diff=TRUE, levels=I(c(0)))')

@@ -3,7 +3,7 @@
 
 * An attribute given as a one-sided formula, ``nodefactor(~Grade > 9)``,
   ``nodecov(~Grade^2)``, ``absdiff(~abs(Grade - mean(Grade)))``: the expression is
-  evaluated over the node attributes (.operators.node_values, never ``eval``) and the
+  evaluated over the node attributes (:func:`node_values`, never ``eval``) and the
   term sees a node attribute named as statnet names it, the expression's text without
   blanks (labels ``nodefactor.Grade>9.TRUE``, ``nodecov.Grade^2``).
 * ``COLLAPSE_SMALLEST(attr, n, into)``: the attribute with its ``n`` least frequent levels
@@ -21,18 +21,133 @@ to the term.
 """
 from __future__ import annotations
 
+import ast
 import copy
 import re
 
 import numpy as np
 
 from ..exceptions import TermError
-from ..formula import CollapseSmallest, FormulaArg, LevelSelector, RCode
+from ..formula import AsIs, CollapseSmallest, FormulaArg, LevelSelector, RCode
+from . import registry
+from ._operators import LinearKernel
 
 ATTR_PARAMS = ("attr", "attrs", "by", "on", "same", "b1attr", "b2attr", "byb1attr", "byb2attr")
 LEVEL_PARAMS = {"levels": None, "b1levels": "b1attr", "b2levels": "b2attr"}
 _SKIP_FAMILIES = ("operators",)
 _SKIP_TERMS = ("Prod", "Exp", "Log")
+
+
+class _NodeExpr(ast.NodeVisitor):
+    """Evaluates a statnet node expression (``practice == practice[1]``,
+    ``wealth > median(wealth)``) over node attributes, without eval."""
+
+    FUNCS = {"median": np.median, "mean": np.mean, "max": np.max, "min": np.min,
+             "abs": np.abs, "sum": np.sum, "log": np.log, "sqrt": np.sqrt, "exp": np.exp,
+             "c": lambda *a: np.concatenate([np.atleast_1d(x) for x in a]), "poly": None}
+
+    def __init__(self, net, term):
+        self.net, self.term = net, term
+
+    def fail(self, what):
+        raise TermError(f"term {self.term}: {what} is not understood in a node expression "
+                        "(attribute names, numbers, strings, x[k], ==, !=, <, >, &, |, !, "
+                        "+, -, *, /, ^, median/mean/min/max/abs/sum/log/sqrt)")
+
+    def visit_Expression(self, node):
+        return self.visit(node.body)
+
+    def visit_Name(self, node):
+        vals = self.net.node_attribute(node.id)
+        if all(isinstance(v, (bool, np.bool_)) for v in vals):
+            return vals.astype(bool)         # R's logical: TRUE/FALSE levels, a selection
+        try:
+            return vals.astype(float)
+        except (TypeError, ValueError):
+            return vals
+
+    def visit_Constant(self, node):
+        return node.value
+
+    def visit_Subscript(self, node):
+        base = self.visit(node.value)
+        k = self.visit(node.slice)
+        return base[int(k) - 1]          # R indexes from 1
+
+    def visit_Call(self, node):
+        if not isinstance(node.func, ast.Name) or node.func.id not in self.FUNCS:
+            self.fail("a function call")
+        if node.func.id == "poly":
+            return self._poly(node)
+        if node.keywords:
+            self.fail("a named argument")
+        return self.FUNCS[node.func.id](*[self.visit(a) for a in node.args])
+
+    def _poly(self, node):
+        """R's poly(x, degree, raw=TRUE): the columns x, x^2, ..., x^degree (an n x degree
+        matrix; R's default orthogonal polynomials are not computed)."""
+        kw = {k.arg: k.value for k in node.keywords}
+        args = list(node.args)
+        raw = kw.pop("raw", args[2] if len(args) > 2 else None)
+        degree = kw.pop("degree", args[1] if len(args) > 1 else None)
+        if kw or not args or raw is None or not (isinstance(raw, ast.Name) and raw.id in
+                                                  ("TRUE", "T")):
+            self.fail("poly() other than poly(x, degree, raw=TRUE)")
+        x = np.asarray(self.visit(args[0]), dtype=float)
+        d = 1 if degree is None else self.visit(degree)
+        if isinstance(d, bool) or not float(d).is_integer() or not 1 <= d <= 10:
+            self.fail("this poly() degree")
+        return np.column_stack([x ** k for k in range(1, int(d) + 1)])
+
+    def visit_Compare(self, node):
+        left = self.visit(node.left)
+        out = None
+        for op, comp in zip(node.ops, node.comparators):
+            right = self.visit(comp)
+            fn = {ast.Eq: np.equal, ast.NotEq: np.not_equal, ast.Lt: np.less,
+                  ast.LtE: np.less_equal, ast.Gt: np.greater, ast.GtE: np.greater_equal}
+            if type(op) not in fn:
+                self.fail("this comparison")
+            r = fn[type(op)](left, right)
+            out = r if out is None else out & r
+            left = right
+        return out
+
+    def visit_BinOp(self, node):
+        a, b = self.visit(node.left), self.visit(node.right)
+        if isinstance(node.op, ast.BitAnd):
+            return np.logical_and(a, b)
+        if isinstance(node.op, ast.BitOr):
+            return np.logical_or(a, b)
+        ops = {ast.Add: np.add, ast.Sub: np.subtract, ast.Mult: np.multiply, ast.Div: np.divide,
+               ast.Pow: np.power}
+        if type(node.op) not in ops:
+            self.fail("this operator")
+        return ops[type(node.op)](a, b)
+
+    def visit_UnaryOp(self, node):
+        v = self.visit(node.operand)
+        if isinstance(node.op, ast.Not):
+            return np.logical_not(v)
+        if isinstance(node.op, ast.USub):
+            return -v
+        self.fail("this operator")
+
+    def generic_visit(self, node):
+        self.fail(type(node).__name__)
+
+
+def node_values(net, text, term):
+    """The values of a statnet node expression (``Grade > 9``, ``Grade^2``,
+    ``abs(Grade - mean(Grade))``) over the nodes, evaluated without eval: an array,
+    or a scalar where the expression names no attribute."""
+    py = re.sub(r"!(?!=)", " not ", text).replace("&&", "&").replace("||", "|")
+    py = py.replace("^", "**")
+    try:
+        tree = ast.parse(py.strip(), mode="eval")
+    except SyntaxError:
+        raise TermError(f"term {term}: cannot read the node expression {text!r}") from None
+    return _NodeExpr(net, term).visit(tree)
 
 
 def _with_attr(net, name, values):
@@ -79,7 +194,6 @@ def _attr_values(net, spec, term):
                             "formula over the node attributes, e.g. ~Grade > 9")
         spec = FormulaArg(body.strip())
     if isinstance(spec, FormulaArg):
-        from .operators import node_values
         text = _vattr_refs(spec.text, [".nw", "."])
         text = re.sub(r"network\.size\(\s*(?:\.nw|\.)\s*\)", str(net.n), text)
         vals = node_values(net, text, term)
@@ -139,11 +253,11 @@ def _select(net, term, param, attr, sel):
     return [lv.labels[k] for k in keep]
 
 
-def resolve(net, spec, bound):
+def resolve(net, spec, bound, build):
     """(net, bound) with the attribute and level specifications of ``bound`` made plain:
     derived attributes added to a copy of ``net`` and named, LARGEST/SMALLEST replaced by
-    the level values they select.  An attribute expression giving a matrix returns a list
-    of bounds, one per column (the term is built once for each)."""
+    the level values they select.  An attribute expression giving a matrix returns the
+    Term itself: ``build`` (registry's builder) once per column, stacked."""
     if spec.family in _SKIP_FAMILIES or spec.name in _SKIP_TERMS:
         return net, bound
     out = None
@@ -162,7 +276,13 @@ def resolve(net, spec, bound):
                 names = [f"{got[0]}.{k + 1}" for k in range(len(got[1]))]
                 for name, col in zip(names, got[1]):
                     net = _with_attr(net, name, col)
-                return net, [dict(out, **{p: name}) for name in names]
+                parts = [build(spec, net, dict(out, **{p: name})) for name in names]
+                term = registry.Term(spec.name, [lab for t in parts for lab in t.labels],
+                                     LinearKernel([t.kernel for t in parts], None),
+                                     empty=np.concatenate([t.empty for t in parts]),
+                                     dyad_independent=all(t.dyad_independent for t in parts))
+                term.args = parts[0].args
+                return term
             net = _with_attr(net, got[0], got[1])
             out[p] = got[0]
     bound = out if out is not None else bound
@@ -175,6 +295,8 @@ def resolve(net, spec, bound):
         if not isinstance(attr, (str, list)):
             raise TermError(f"term {spec.name}: {p}={v.kind} needs the term's attribute")
         bound = dict(bound)
-        from ..formula import AsIs
         bound[p] = AsIs(_select(net, spec.name, p, attr, v))
     return net, bound
+
+
+registry.RESOLVE = resolve

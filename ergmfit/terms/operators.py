@@ -22,7 +22,7 @@ What ergmfit gives (statnet's labels and values of ``summary()``):
 """
 from __future__ import annotations
 
-import ast
+import itertools
 import re
 
 import numpy as np
@@ -33,6 +33,7 @@ from ._operators import LinearKernel, ProductKernel, SubnetKernel
 from .curvemap import curve_map, r_value   # also registers the Offset()/Curve() maps
 from .parameterisation import Curved
 from .dyadic import _levels
+from .attrspec import node_values
 from .registry import BOTH, DIRECTED, Param, Term, as_bool, as_float, build_term, register
 from . import registry
 
@@ -151,118 +152,6 @@ def nodematch_filter(net, formula, attr):
     terms = build_formula(net, f)
     return _subnet_term(net, "NodematchFilter", f"NodematchFilter({lv.name})", net, terms,
                         "filter", mask=mask.astype(np.uint8).ravel())
-
-
-class _NodeExpr(ast.NodeVisitor):
-    """Evaluates a statnet node expression (``practice == practice[1]``,
-    ``wealth > median(wealth)``) over node attributes, without eval."""
-
-    FUNCS = {"median": np.median, "mean": np.mean, "max": np.max, "min": np.min,
-             "abs": np.abs, "sum": np.sum, "log": np.log, "sqrt": np.sqrt, "exp": np.exp,
-             "c": lambda *a: np.concatenate([np.atleast_1d(x) for x in a]), "poly": None}
-
-    def __init__(self, net, term):
-        self.net, self.term = net, term
-
-    def fail(self, what):
-        raise TermError(f"term {self.term}: {what} is not understood in a node expression "
-                        "(attribute names, numbers, strings, x[k], ==, !=, <, >, &, |, !, "
-                        "+, -, *, /, ^, median/mean/min/max/abs/sum/log/sqrt)")
-
-    def visit_Expression(self, node):
-        return self.visit(node.body)
-
-    def visit_Name(self, node):
-        vals = self.net.node_attribute(node.id)
-        if all(isinstance(v, (bool, np.bool_)) for v in vals):
-            return vals.astype(bool)         # R's logical: TRUE/FALSE levels, a selection
-        try:
-            return vals.astype(float)
-        except (TypeError, ValueError):
-            return vals
-
-    def visit_Constant(self, node):
-        return node.value
-
-    def visit_Subscript(self, node):
-        base = self.visit(node.value)
-        k = self.visit(node.slice)
-        return base[int(k) - 1]          # R indexes from 1
-
-    def visit_Call(self, node):
-        if not isinstance(node.func, ast.Name) or node.func.id not in self.FUNCS:
-            self.fail("a function call")
-        if node.func.id == "poly":
-            return self._poly(node)
-        if node.keywords:
-            self.fail("a named argument")
-        return self.FUNCS[node.func.id](*[self.visit(a) for a in node.args])
-
-    def _poly(self, node):
-        """R's poly(x, degree, raw=TRUE): the columns x, x^2, ..., x^degree (an n x degree
-        matrix; R's default orthogonal polynomials are not computed)."""
-        kw = {k.arg: k.value for k in node.keywords}
-        args = list(node.args)
-        raw = kw.pop("raw", args[2] if len(args) > 2 else None)
-        degree = kw.pop("degree", args[1] if len(args) > 1 else None)
-        if kw or not args or raw is None or not (isinstance(raw, ast.Name) and raw.id in
-                                                  ("TRUE", "T")):
-            self.fail("poly() other than poly(x, degree, raw=TRUE)")
-        x = np.asarray(self.visit(args[0]), dtype=float)
-        d = 1 if degree is None else self.visit(degree)
-        if isinstance(d, bool) or not float(d).is_integer() or not 1 <= d <= 10:
-            self.fail("this poly() degree")
-        return np.column_stack([x ** k for k in range(1, int(d) + 1)])
-
-    def visit_Compare(self, node):
-        left = self.visit(node.left)
-        out = None
-        for op, comp in zip(node.ops, node.comparators):
-            right = self.visit(comp)
-            fn = {ast.Eq: np.equal, ast.NotEq: np.not_equal, ast.Lt: np.less,
-                  ast.LtE: np.less_equal, ast.Gt: np.greater, ast.GtE: np.greater_equal}
-            if type(op) not in fn:
-                self.fail("this comparison")
-            r = fn[type(op)](left, right)
-            out = r if out is None else out & r
-            left = right
-        return out
-
-    def visit_BinOp(self, node):
-        a, b = self.visit(node.left), self.visit(node.right)
-        if isinstance(node.op, ast.BitAnd):
-            return np.logical_and(a, b)
-        if isinstance(node.op, ast.BitOr):
-            return np.logical_or(a, b)
-        ops = {ast.Add: np.add, ast.Sub: np.subtract, ast.Mult: np.multiply, ast.Div: np.divide,
-               ast.Pow: np.power}
-        if type(node.op) not in ops:
-            self.fail("this operator")
-        return ops[type(node.op)](a, b)
-
-    def visit_UnaryOp(self, node):
-        v = self.visit(node.operand)
-        if isinstance(node.op, ast.Not):
-            return np.logical_not(v)
-        if isinstance(node.op, ast.USub):
-            return -v
-        self.fail("this operator")
-
-    def generic_visit(self, node):
-        self.fail(type(node).__name__)
-
-
-def node_values(net, text, term):
-    """The values of a statnet node expression (``Grade > 9``, ``Grade^2``,
-    ``abs(Grade - mean(Grade))``) over the nodes, evaluated without eval: an array,
-    or a scalar where the expression names no attribute."""
-    py = re.sub(r"!(?!=)", " not ", text).replace("&&", "&").replace("||", "|")
-    py = py.replace("^", "**")
-    try:
-        tree = ast.parse(py.strip(), mode="eval")
-    except SyntaxError:
-        raise TermError(f"term {term}: cannot read the node expression {text!r}") from None
-    return _NodeExpr(net, term).visit(tree)
 
 
 def node_selection(net, text, term):
@@ -695,28 +584,50 @@ def curve(net, formula, params=None, map=None, gradient=None, minpar=None, maxpa
     return term
 
 
+_FOR_LEVELS = re.compile(r'\s*(?:function\s*\(\s*(\w+)\s*\)\s*)?sort\(\s*unique\(\s*([\w.]+)\s*'
+                         r'%v%\s*["\']([^"\']+)["\']\s*\)\s*\)\s*')
+
+
 def _for_values(net, spec):
-    if isinstance(spec, FormulaArg):
-        m = re.fullmatch(r'\s*sort\(\s*unique\(\s*\.\s*%v%\s*["\']([^"\']+)["\']\s*\)\s*\)\s*',
-                         spec.text)
-        if not m:
-            raise TermError(f"term For: cannot evaluate {spec.text!r} (only "
-                            "~sort(unique(.%v%\"attr\")) and vectors are understood)")
-        return _levels(net, m.group(1), "For").labels
+    """A For() loop's values: a vector, or the sorted levels of an attribute written as
+    ``~sort(unique(.%v%"attr"))`` or ``function(nw) sort(unique(nw %v% "attr"))``."""
+    if isinstance(spec, (FormulaArg, RCode)):
+        m = _FOR_LEVELS.fullmatch(spec.text)
+        ok = m and ((isinstance(spec, FormulaArg) and m.group(1) is None and m.group(2) in
+                     (".", ".nw")) or (isinstance(spec, RCode) and m.group(1) == m.group(2)))
+        if not ok:
+            raise TermError(f"term For: cannot evaluate {spec.text!r} (vectors, "
+                            "~sort(unique(.%v%\"attr\")) and function(nw) sort(unique(nw %v% "
+                            "\"attr\")) are understood)")
+        return _levels(net, m.group(3), "For").labels
     return spec if isinstance(spec, list) else [spec]
 
 
-@register("For", kinds=BOTH, params=[Param("formula"), Param(".", None)], family=FAMILY)
+def _substitute(text, name, value):
+    """``text`` with the loop variable ``name`` (outside strings) replaced by ``value``."""
+    lit = f'"{value}"' if isinstance(value, str) else repr(value)
+    word = re.escape(name)
+    pattern = re.compile(r"(\"[^\"]*\"|'[^']*')|(?<![A-Za-z0-9_.])%s(?![A-Za-z0-9_.])" % word)
+    return pattern.sub(lambda m: m.group(1) or lit, text)
+
+
+@register("For", kinds=BOTH, params=[Param("formula"), Param("...", None)], family=FAMILY)
 def for_operator(net, formula, **kw):
     """``For(~term(.), . = values)``: the formula once per value with ``.`` replaced by it
-    (values: a vector, or ``~sort(unique(.%v%"attr"))`` for the levels of attr)."""
+    (values: a vector, ``~sort(unique(.%v%"attr"))`` or ``function(nw) sort(unique(nw %v%
+    "attr"))`` for the levels of attr).  Several loop variables nest, the first named the
+    outermost (``For(~absdiff(a, pow=.), a = c("x", "y"), . = 1:3)``)."""
     f = _formula("For", formula)
-    if kw.get(".") is None:
+    loops = dict(kw.get("...") or {})
+    if not loops:
         raise TermError("term For: give the values as . = c(...)")
+    names = list(loops)
+    values = [_for_values(net, loops[k]) for k in names]
     terms = []
-    for v in _for_values(net, kw["."]):
-        lit = f'"{v}"' if isinstance(v, str) else repr(v)
-        text = re.sub(r"(?<![A-Za-z0-9_.\"'])\.(?![A-Za-z0-9_.])", lit, f.text)
+    for combo in itertools.product(*values):
+        text = f.text
+        for name, v in zip(names, combo):
+            text = _substitute(text, name, v)
         terms.extend(build_formula(net, FormulaArg(text)))
     return stack("For", terms)
 
