@@ -313,3 +313,14 @@ def test_r_argument_matching_and_for_loops():
         stats(flo, "gwesp(decay=1, 2)")
     assert stats(flo, 'nodematch(diff=TRUE, "priorates", levels=I(c(0)))') == \
         stats(flo, 'nodematch("priorates", diff=TRUE, levels=I(c(0)))')
+
+
+def test_labels_print_strings_in_double_quotes():
+    """statnet's labels deparse R code: F(~f, ~nodematch('g')) is labelled
+    F(nodematch("g"))~edges, also when the formula was typed with single quotes (Python
+    users do); before, the quotes were kept as typed."""
+    g = ef.datasets.load("samplike")
+    got = stats(g, "F(~edges, ~nodematch('group')) + S(~edges, ~group == 'Turks') + "
+                   "nodematch(~group == 'Turks')")
+    assert list(got) == ['F(nodematch("group"))~edges', 'S(group=="Turks")~edges',
+                         'nodematch.group=="Turks"']
