@@ -363,6 +363,9 @@ def cases():
     add(FMH, 'F(~edges + triangle, ~nodematch("Sex"))', {
         'F(nodematch("Sex"))~edges': len(keepF),
         'F(nodematch("Sex"))~triangle': sum(nx.triangles(hF).values()) / 3})
+    add(FMH, 'NodematchFilter(~edges + triangle, attrname="Sex")', {
+        'NodematchFilter(Sex)~edges': len(keepF),
+        'NodematchFilter(Sex)~triangle': sum(nx.triangles(hF).values()) / 3})
     add(FMH, 'NodematchFilter(~edges + triangle, "Sex")', {
         'NodematchFilter(Sex)~edges': len(keepF),
         'NodematchFilter(Sex)~triangle': sum(nx.triangles(hF).values()) / 3})

@@ -324,3 +324,11 @@ def test_labels_print_strings_in_double_quotes():
                    "nodematch(~group == 'Turks')")
     assert list(got) == ['F(nodematch("group"))~edges', 'S(group=="Turks")~edges',
                          'nodematch.group=="Turks"']
+
+
+def test_nodematchfilter_takes_statnets_argument_name():
+    """statnet's usage line is NodematchFilter(formula, attrname); before, only attr= was
+    known, so NodematchFilter(~edges, attrname="group") was refused."""
+    g = ef.datasets.load("samplike")
+    assert stats(g, 'NodematchFilter(~edges, attrname="group")') == \
+        stats(g, 'NodematchFilter(~edges, "group")') == {"NodematchFilter(group)~edges": 63.0}

@@ -139,11 +139,17 @@ def f_operator(net, formula, filter):
                         mask=mask.astype(np.uint8).ravel())
 
 
-@register("NodematchFilter", kinds=BOTH, params=[Param("formula"), Param("attr")],
+@register("NodematchFilter", kinds=BOTH,
+          params=[Param("formula"), Param("attrname", None), Param("attr", None)],
           family=FAMILY)
-def nodematch_filter(net, formula, attr):
-    """The terms of ``formula`` on the ties between nodes of the same level of ``attr``
-    (labels ``NodematchFilter(<attr>)~<label>``)."""
+def nodematch_filter(net, formula, attrname=None, attr=None):
+    """The terms of ``formula`` on the ties between nodes of the same level of ``attrname``
+    (statnet's argument name; ``attr=`` is accepted too), one name or several (labels
+    ``NodematchFilter(<attrname>)~<label>``)."""
+    if (attrname is None) == (attr is None):
+        raise TermError("term NodematchFilter: give the attribute once, as attrname= (statnet's "
+                        "name) or the second argument")
+    attr = attrname if attr is None else attr
     f = _formula("NodematchFilter", formula)
     lv = _levels(net, attr, "NodematchFilter")
     code = np.asarray(lv.code)
