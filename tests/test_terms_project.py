@@ -140,8 +140,44 @@ def test_covariate_terms_forms_and_labels():
         "Proj1~nodecov.sum.b1": pytest.approx(cov_stats(B, a, 1)[0][1], rel=1e-12)}
 
 
-FULL = ("edges + Proj1(~sum + nonzero + atleast(2) + absdiff('b1') + nodefactor('c', levels=TRUE, form='nonzero')"
-        " + atmost(1)) + Proj2(~sum(pow=2) + nodematch('c') + equalto(1))")
+def weights(Y, twopath, combine, affect):
+    """statnet's transitiveweights on an undirected valued network, by brute force:
+    Σ_{u<v} affect(y_uv, combine_{k ≠ u, v} twopath(y_uk, y_kv))."""
+    n = Y.shape[0]
+    f = {"min": np.minimum, "geomean": lambda a, b: np.sqrt(a * b)}
+    tot = 0.0
+    for u, v in zip(*np.triu_indices(n, 1)):
+        k = np.array([w for w in range(n) if w not in (u, v)], dtype=int)
+        s = f[twopath](Y[u, k], Y[k, v]) if len(k) else np.zeros(1)
+        tot += f[affect](Y[u, v], s.max() if combine == "max" else s.sum())
+    return tot
+
+
+RULES = [("min", "max", "min"), ("min", "sum", "min"), ("geomean", "sum", "geomean"),
+         ("geomean", "max", "min"), ("min", "sum", "geomean")]
+
+
+@pytest.mark.parametrize("seed, n1, n2, p", [(3, 9, 7, 0.4), (8, 6, 12, 0.3)])
+def test_transitive_and_cyclical_weights(seed, n1, n2, p):
+    """On the undirected projection cyclicalweights (focus y_ji) equals transitiveweights."""
+    g, B, _ = two_mode(n1, n2, p, seed)
+    for mode, Y in ((1, B @ B.T), (2, B.T @ B)):
+        terms = [f"transitiveweights('{a}', '{b}', '{c}')" for a, b, c in RULES]
+        terms += ["cyclicalweights", "cyclicalweights(affected='geomean')"]
+        s = stats(g, f"Proj{mode}(~" + " + ".join(terms) + ")")
+        want = [weights(Y.astype(float), *r) for r in RULES]
+        want += [want[0], weights(Y.astype(float), "min", "max", "geomean")]
+        assert list(s)[:2] == [f"Proj{mode}~transitiveweights.min.max.min",
+                               f"Proj{mode}~transitiveweights.min.sum.min"]
+        assert list(s)[-2:] == [f"Proj{mode}~cyclicalweights.min.max.min",
+                                f"Proj{mode}~cyclicalweights.min.max.geomean"]
+        np.testing.assert_allclose(list(s.values()), want, rtol=1e-12)
+
+
+FULL = ("edges + Proj1(~sum + nonzero + atleast(2) + absdiff('b1') + "
+        "nodefactor('c', levels=TRUE, form='nonzero') + transitiveweights + atmost(1)) + "
+        "Proj2(~sum(pow=2) + nodematch('c') + equalto(1) + "
+        "cyclicalweights('geomean', 'sum', 'geomean'))")
 
 
 def check_toggles(g, B, dyads):
@@ -218,6 +254,14 @@ def test_refusals():
         ef.ERGM(g, "Proj1(~absdiff('b1', form='max'))")
     with pytest.raises(TermError, match="unknown argument"):
         ef.ERGM(g, "Proj1(~atleast(thresh=1))")
+    with pytest.raises(TermError, match="combine must be 'max' or 'sum'"):
+        ef.ERGM(g, "Proj1(~transitiveweights('min', 'mean'))")
+    big = nx.Graph()
+    big.add_nodes_from(range(1025), bipartite=0)
+    big.add_nodes_from(range(1025, 1028), bipartite=1)
+    big.add_edge(0, 1025)
+    with pytest.raises(TermError, match="at most 1,024 nodes"):
+        ef.ERGM(big, "Proj1(~transitiveweights)")
     with pytest.raises(TermError, match="attribute"):
         ef.ERGM(g, "Proj1(~absdiff('b2'))")       # b2 is not defined on mode 1
 
