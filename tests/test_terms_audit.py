@@ -332,3 +332,13 @@ def test_nodematchfilter_takes_statnets_argument_name():
     g = ef.datasets.load("samplike")
     assert stats(g, 'NodematchFilter(~edges, attrname="group")') == \
         stats(g, 'NodematchFilter(~edges, "group")') == {"NodematchFilter(group)~edges": 63.0}
+
+
+def test_offset_which_negative_indices():
+    """Offset(which=) indexes as R does: negative numbers keep all parameters but those
+    (before: refused)."""
+    g = ef.datasets.load("flomarriage")
+    assert ef.ERGM(g, "Offset(~edges + triangle + kstar(2), c(-2, 1), which=-2)").labels == \
+        ["triangle"]
+    with pytest.raises(ErgmfitError, match="which must be"):
+        ef.ERGM(g, "Offset(~edges + triangle, -2, which=-3)")

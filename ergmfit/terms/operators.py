@@ -409,11 +409,19 @@ def offset_operator(net, formula, coef=0, which=True):
 
 
 def _which(which, pars):
-    """statnet's ``which``: logicals (recycled), 1-based indices or parameter names."""
+    """statnet's ``which``: logicals (recycled), 1-based indices (negative: all but those,
+    as R indexes) or parameter names."""
     n = len(pars)
     items = which if isinstance(which, list) else [which]
     if items and all(isinstance(v, (bool, np.bool_)) for v in items):
         return np.array([bool(items[k % len(items)]) for k in range(n)], dtype=bool)
+    ints = [v for v in items if isinstance(v, (int, float)) and not isinstance(v, bool)
+            and float(v).is_integer()]
+    if items and len(ints) == len(items) and all(v < 0 for v in ints) and \
+            all(-v <= n for v in ints):
+        mask = np.ones(n, dtype=bool)          # R's negative indices: all but these
+        mask[[int(-v) - 1 for v in ints]] = False
+        return mask
     mask = np.zeros(n, dtype=bool)
     for v in items:
         if isinstance(v, str):
