@@ -342,3 +342,19 @@ def test_offset_which_negative_indices():
         ["triangle"]
     with pytest.raises(ErgmfitError, match="which must be"):
         ef.ERGM(g, "Offset(~edges + triangle, -2, which=-3)")
+
+
+def test_linear_operators_over_nonlinear_terms():
+    """A Sum()/Passthrough()/F() over Log()/Exp()/Prod() added the inner changes from 0
+    instead of from the inner terms' value on the empty graph: Sum(2 ~ Log(~edges)) on
+    flomarriage gave 134217733.99 (= 2 log 20 + 2^27) instead of 2 log 20."""
+    import math
+    import networkx as nx
+    g = ef.datasets.load("flomarriage")
+    got = stats(g, 'Sum(2 ~ Log(~edges), "x") + Passthrough(~Log(~edges) + edges) + '
+                   'Sum(~Prod(list(~edges, ~triangle), "p") + edges, "z")')
+    want = [2 * math.log(20), math.log(20), 20.0, 60.0, 20.0]
+    # the inner changes of Log are of size 2^26 (log(0) is -2^26): summing them loses ~1e-8
+    assert list(got.values()) == pytest.approx(want, rel=1e-7)
+    empty = stats(nx.empty_graph(16), 'Sum(2 ~ Log(~edges), "x") + Exp(~edges)')
+    assert list(empty.values()) == [-2.0 ** 27, 1.0]

@@ -57,15 +57,22 @@ def build_formula(net, farg):
 def stack(name, terms, labels=None, W=None):
     """One Term holding several inner terms (their statistics, or W times them)."""
     inner_labels = [lab for t in terms for lab in t.labels]
-    empty = np.concatenate([t.empty for t in terms]) if terms else np.zeros(0)
+    true = np.concatenate([t.on_empty() for t in terms]) if terms else np.zeros(0)
     if W is None and len(terms) == 1:
-        kernel = terms[0].kernel
+        # the inner kernel itself: its own empty-graph convention (a nonlinear kernel's
+        # exact value at the top level) carries over
+        kernel, empty = terms[0].kernel, terms[0].empty
     else:
+        # a linear combination adds up the inner changes from the true empty-graph values
         kernel = LinearKernel([t.kernel for t in terms], W)
-    if W is not None:
-        empty = np.asarray(W, dtype=float) @ empty
-    return Term(name, list(labels if labels is not None else inner_labels), kernel,
+        if W is not None:
+            true = np.asarray(W, dtype=float) @ true
+        empty = true
+    term = Term(name, list(labels if labels is not None else inner_labels), kernel,
                 empty=empty, dyad_independent=all(t.dyad_independent for t in terms))
+    if not np.array_equal(true, term.empty):
+        term.true_empty = true
+    return term
 
 
 def _dyad_values(net, farg_text, term):
@@ -119,7 +126,7 @@ def _subnet_term(net, name, prefix, inner_net, terms, mode, **kw):
     labels = [f"{prefix}~{lab}" for t in terms for lab in t.labels]
     kernel = SubnetKernel([t.kernel for t in terms], mode, net.n, aux_n=inner_net.n,
                           aux_directed=inner_net.directed, **kw)
-    empty = np.concatenate([t.empty for t in terms])
+    empty = np.concatenate([t.on_empty() for t in terms])
     return Term(name, labels, kernel, empty=empty,
                 dyad_independent=mode == "filter" and all(t.dyad_independent for t in terms))
 
