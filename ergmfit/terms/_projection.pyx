@@ -241,11 +241,21 @@ cdef class ProjectedWeightsKernel(TermKernel):
             y += shift
         return y
 
+    cdef inline double _combine(self, double c, double a, double b) noexcept nogil:
+        # the combined strength c with the two-path of values a, b added
+        cdef double t
+        if a <= 0.0 or b <= 0.0:
+            return c
+        t = _pair(self.tp, a, b)
+        if self.comb == W_SUM:
+            return c + t
+        return t if t > c else c
+
     cdef double _dyad(self, int u, int v, int p, double x) noexcept nogil:
         # the dyad's contribution with the tie minus without it, in one pass over k:
         # y_uk, y_kv differ between the two only on the changed pairs (p, w ∈ S)
         cdef double y0 = self._y(u, v, p, -x), y1 = self._y(u, v, p, 1.0 - x)
-        cdef double c0 = 0.0, c1 = 0.0, s0, s1, a0, a1, b0, b1, r0 = 0.0, r1 = 0.0
+        cdef double c0 = 0.0, c1 = 0.0, a0, a1, b0, b1, r0 = 0.0, r1 = 0.0
         cdef int k
         cdef bint cu, cv
         for k in range(self.nm):
@@ -263,18 +273,8 @@ cdef class ProjectedWeightsKernel(TermKernel):
             a1 = a1 + 1.0 - x if cu else a1
             b0 = b1 - x if cv else b1
             b1 = b1 + 1.0 - x if cv else b1
-            if a0 > 0.0 and b0 > 0.0:
-                s0 = _pair(self.tp, a0, b0)
-                if self.comb == W_SUM:
-                    c0 += s0
-                elif s0 > c0:
-                    c0 = s0
-            if a1 > 0.0 and b1 > 0.0:
-                s1 = _pair(self.tp, a1, b1)
-                if self.comb == W_SUM:
-                    c1 += s1
-                elif s1 > c1:
-                    c1 = s1
+            c0 = self._combine(c0, a0, b0)
+            c1 = self._combine(c1, a1, b1)
         if y0 > 0.0:
             r0 = _pair(self.aff, y0, c0)
         if y1 > 0.0:
