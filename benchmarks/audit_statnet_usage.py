@@ -412,7 +412,22 @@ def cases():
     out += diversity_cases()
     out += sum_cases()
     out += starmix_cases()
+    out += nested_cases()
     return out
+
+
+def nested_cases():
+    """Operators over nonlinear operators, and R's indexing in Offset(which=)."""
+    ln20 = math.log(20)
+    d = A(FLO).sum(1)
+    return [
+        (FLO, 'Sum(2 ~ Log(~edges), "x")', {"Sum~x": 2 * ln20}, "definition"),
+        (FLO, "Passthrough(~Log(~edges) + edges)", {"Log~edges": ln20, "edges": 20}, "definition"),
+        (FLO, "Exp(~Log(~edges))", {"Exp~Log~edges": 20.0}, "definition"),
+        (FLO, "Log(~Exp(~density))", {"Log~Exp~density": 20 / 120}, "definition"),
+        (FLO, "Offset(~edges + triangle + kstar(2), c(-2, 1), which=-2)",
+         {"edges": 20, "triangle": 3, "kstar2": float(np.sum(d * (d - 1) / 2))}, "definition"),
+    ]
 
 
 def starmix_cases():
