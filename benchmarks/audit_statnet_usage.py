@@ -413,7 +413,34 @@ def cases():
     out += sum_cases()
     out += starmix_cases()
     out += nested_cases()
+    out += hamming_cases()
     return out
+
+
+def hamming_cases():
+    """test-term-hamming.R's forms (weights from cov, attrname) and two-mode n1 x n2
+    covariates, on a small random two-mode network."""
+    rng = np.random.default_rng(4)
+    g = nx.Graph()
+    g.add_nodes_from((v, {"bipartite": int(v >= 6)}) for v in range(14))
+    g.add_edges_from((i, j) for i in range(6) for j in range(6, 14) if rng.random() < 0.4)
+    X = (rng.random((6, 8)) < 0.4).astype(float)
+    Wm = rng.integers(1, 4, size=(6, 8)).astype(float)
+    Y = A(g)[:6, 6:]
+    ref = nx.Graph()
+    ref.add_nodes_from(range(14))
+    ref.add_edges_from(((i, 6 + j, {"w3": 3.0}) for i in range(6) for j in range(8) if X[i, j]))
+    g.graph.update(X=X, W=Wm, R=ref)
+    G["random two-mode (hamming)"] = g
+    diff = (X != Y)
+    return [(g, f, e, "statnet test (definition)") for f, e in [
+        ('hamming("X")', {"hamming.X": float(diff.sum())}),
+        ('hamming("X", "W")', {"hamming.X": float(np.sum(Wm * diff))}),
+        ('hamming("X", cov="R")', {"hamming.X": float(np.sum(X * diff))}),
+        ('hamming("X", "R", "w3")', {"hamming.X": float(np.sum(3 * X * diff))}),
+        ('dyadcov("W")', {"dyadcov.W": float(np.sum(Wm * Y))}),
+        ('edgecov("W")', {"edgecov.W": float(np.sum(Wm * Y))}),
+    ]]
 
 
 def nested_cases():
