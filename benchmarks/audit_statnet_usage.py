@@ -268,8 +268,10 @@ def cases():
     add(SL, 'sender(nodes=-(2:16))', {"sender1": outd[0], "sender17": outd[16], "sender18": outd[17]})
     add(SL, 'receiver(base=2)', {f"receiver{k + 1}": ind[k] for k in range(18) if k != 1})
     add(FMH, 'sociality(nodes=1:3)', {f"sociality{k}": deg[k - 1] for k in (1, 2, 3)})
-    add(FMH, 'sociality(attr="Sex", levels=2)', {f"sociality{k + 1}.Sex": hdeg[k]
-                                                 for k in range(n) if sex[k] == "M"})
+    # the help page: only ties between nodes of the same attr value, that value one of
+    # levels; one statistic per node but the first (nodes=-1); labels not shown there
+    add(FMH, 'sociality(attr="Sex", levels=2)', [hdeg[k] if sex[k] == "M" else 0.0
+                                                 for k in range(1, n)])
 
     # -- triads and shared partners --------------------------------------------------------
     tri = sum(nx.triangles(FMH).values()) / 3
