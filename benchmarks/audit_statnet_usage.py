@@ -31,7 +31,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 import ergmfit as ef  # noqa: E402
-from statnet_testnets import bipnw, bipnw2, unnw  # noqa: E402  (statnet's test networks, from R's RNG)
+from statnet_testnets import bipnw, bipnw2, two_mode_covariates, unnw  # noqa: E402  (statnet's test networks, from R's RNG)
 
 # ---------------------------------------------------------------------------------------
 # networks and independent helpers
@@ -422,17 +422,8 @@ def cases():
 def hamming_cases():
     """test-term-hamming.R's forms (weights from cov, attrname) and two-mode n1 x n2
     covariates, on a small random two-mode network."""
-    rng = np.random.default_rng(4)
-    g = nx.Graph()
-    g.add_nodes_from((v, {"bipartite": int(v >= 6)}) for v in range(14))
-    g.add_edges_from((i, j) for i in range(6) for j in range(6, 14) if rng.random() < 0.4)
-    X = (rng.random((6, 8)) < 0.4).astype(float)
-    Wm = rng.integers(1, 4, size=(6, 8)).astype(float)
+    g, X, Wm, _ = two_mode_covariates()
     Y = A(g)[:6, 6:]
-    ref = nx.Graph()
-    ref.add_nodes_from(range(14))
-    ref.add_edges_from(((i, 6 + j, {"w3": 3.0}) for i in range(6) for j in range(8) if X[i, j]))
-    g.graph.update(X=X, W=Wm, R=ref)
     G["random two-mode (hamming)"] = g
     diff = (X != Y)
     return [(g, f, e, "statnet test (definition)") for f, e in [

@@ -374,18 +374,9 @@ def test_hamming_weights_and_two_mode_matrices():
     a.graph["net2"] = nx.to_numpy_array(b, nodelist=range(5))
     assert stats(a, 'hamming("net2")') == {"hamming.net2": 2.0}
     # two-mode: reference and weights as n1 x n2 matrices or networkx graphs
-    rng = np.random.default_rng(4)
-    g = nx.Graph()
-    g.add_nodes_from((v, {"bipartite": int(v >= 6)}) for v in range(14))
-    g.add_edges_from((i, j) for i in range(6) for j in range(6, 14) if rng.random() < 0.4)
-    X = (rng.random((6, 8)) < 0.4).astype(float)
-    Wm = rng.integers(1, 4, size=(6, 8)).astype(float)
+    from statnet_testnets import two_mode_covariates
+    g, X, Wm, _ = two_mode_covariates()
     Y = nx.to_numpy_array(g, nodelist=range(14))[:6, 6:]
-    g.graph.update(X=X, W=Wm)
-    ref = nx.Graph()
-    ref.add_nodes_from(range(14))
-    ref.add_edges_from(((i, 6 + j, {"w3": 3.0}) for i in range(6) for j in range(8) if X[i, j]))
-    g.graph["R"] = ref
     assert stats(g, 'hamming("X")') == {"hamming.X": float(np.sum(X != Y))}
     assert stats(g, 'hamming("X", "W")') == {"hamming.X": float(np.sum(Wm * (X != Y)))}
     # weights from a network's ties (1) or its edge attribute: only its ties weigh
