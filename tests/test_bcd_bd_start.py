@@ -98,3 +98,20 @@ def test_bounded_pseudo_fit_matches_a_logistic_regression_on_the_feasible_dyads(
         (len(a), 2), dtype=bool))
     np.testing.assert_allclose(plain.params, [-1.76001077081866, 2.31962655875409], atol=1e-6)
     assert np.all(np.isfinite(lf.cov)) and not np.allclose(lf.params, plain.params)
+
+
+def test_no_estimate_under_the_bounds_is_an_error_not_a_fit():
+    """A 12-cycle under bd(maxout=2): every node is at its maximum, so no block
+    configuration inside the bounds has more ties and the constrained composite
+    likelihood rises for ever with the edges coefficient (MCLE and MCMC-MLE
+    say so; BCD used to return edges = 4.0 as converged)."""
+    import networkx as nx
+    from ergmfit.exceptions import DegenerateModelError
+    m = ef.ERGM(nx.cycle_graph(12), "edges", constraints="~ bd(maxout=2)")
+    with pytest.raises(DegenerateModelError, match="no estimate under the degree bounds.*edges"):
+        _quiet(m.fit, method="bcd", n_iter=2000, random_state=1)
+    with pytest.raises(DegenerateModelError):
+        _quiet(m.fit, method="mcle", block_size=4, n_blocks=500, random_state=1)
+    # maxout=3: every node can take one more tie, the fit runs
+    m = ef.ERGM(nx.cycle_graph(12), "edges", constraints="~ bd(maxout=3)")
+    assert np.isfinite(_quiet(m.fit, method="bcd", n_iter=500, random_state=1).params[0])
