@@ -55,7 +55,7 @@ CASES = {
     "mesa_fixed": ("faux.mesa.high", "edges + gwesp(0.25, fixed=TRUE) + nodematch('Grade')",
                    "~ bd(maxout=13)"),
     "samplike": ("samplike", "edges + mutual", "~ bd(maxout=6)"),
-    "samplike_curved": ("samplike", "edges + mutual + gwesp(0.5, fixed=TRUE)",
+    "samplike_gwesp": ("samplike", "edges + mutual + gwesp(0.5, fixed=TRUE)",
                         "~ bd(maxout=6)"),
 }
 
