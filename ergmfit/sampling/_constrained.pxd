@@ -25,6 +25,7 @@ cdef class ConstrainedProposal(Proposal):
     cdef readonly int64_t n_free
     cdef readonly int max_toggles
     cdef public bint delayed          # score multi-toggle moves by delayed acceptance
+    cdef readonly bint relabel        # the last move exchanged two nodes' neighbourhoods
     cdef int n1                      # two-mode networks: the size of the first mode
     cdef int* fij                    # the free dyads (i, j) in pairs, i < j when undirected
     # open-addressing table: [dyad key i*n + j, its position among the free dyads] pairs
@@ -90,6 +91,21 @@ cdef class ConstrainedSampler(MHSampler):
     # per move: its offset here), so that _revert undoes whole moves
     cdef int64_t* mlog
     cdef int64_t mlog_n, mlog_cap
+    # one-pass exact change of the dependent kernels (undirected, all of them
+    # gwesp): their offsets and weight tables w(s) = e^a (1 - r^s), s < gw_len
+    cdef public bint one_pass
+    cdef readonly bint dep_invariant  # the dependent kernels read no node label
+    cdef int n_gw
+    cdef int* gw_off
+    cdef double** gw_tab
+    cdef double* gw_ea
+    cdef double* gw_l1r
+    cdef double* gw_d                 # the change of each, of the last move
+    cdef int gw_len
+    cdef object _gwkeep
+    cdef double _gw_w(self, int j, int s) noexcept nogil
+    cdef void _gw_add(self, int s0, int s1) noexcept nogil
+    cdef int _gw_change(self, const double* theta, int k, double* lr) noexcept nogil
     cdef double _indep(self, const KernelSet* ks, const double* theta, int k) noexcept nogil
     cdef int _forward(self, const KernelSet* ks, const double* theta, int k,
                       double* lr) noexcept nogil

@@ -68,17 +68,17 @@ drawn in O(1) from a list kept up to date on every toggle.
 """
 import numpy as np
 cimport numpy as cnp
-from libc.math cimport log
+from libc.math cimport log, expm1
 from libc.stdint cimport int64_t, uint64_t, uint8_t
 from libc.stdlib cimport malloc, calloc, free, realloc
 from ergmfit.core._random cimport RNG, rng_below, rng_uniform, rng_uniform_pos
 from ergmfit.core._hashmap cimport mix64
 from ergmfit.terms._ergm cimport ERGMModel
-from ergmfit.network._state cimport NetworkState
+from ergmfit.network._state cimport NetworkState, in_list
 from ergmfit.core._model cimport BinaryModel
 from ergmfit.sampling._proposals cimport tnt_lq_slot
 from ergmfit.sampling._kernelsets cimport KernelSet, ks_changes, ks_dot, ks_init, ks_free
-from ergmfit.terms import _dyadic
+from ergmfit.terms import _dyadic, _triad, _degree
 from ergmfit.sampling._dyadrows import change_rows, pairs_of as _pairs_of  # noqa: F401 (re-exported)
 
 cnp.import_array()
@@ -88,6 +88,14 @@ cnp.import_array()
 _TIE_FREE = tuple(getattr(_dyadic, name) for name in (
     "EdgesKernel", "NodeCovKernel", "AbsDiffKernel", "FactorKernel", "MatchKernel", "MixKernel",
     "AbsDiffCatKernel", "DenseEdgeCovKernel", "SparseEdgeCovKernel"))
+
+# kernels whose statistic reads no node label or attribute (its value is the
+# same on any relabelling of the network): a neighbourhood exchange of two
+# nodes is such a relabelling, so it does not change them
+_LABEL_FREE = tuple(getattr(_triad, name) for name in (
+    "TriangleKernel", "TwopathKernel", "EspKernel", "DspKernel", "NspKernel", "GwespKernel",
+    "GwdspKernel", "GwnspKernel", "CycleKernel")) + tuple(getattr(_degree, name) for name in (
+    "StarKernel", "DegreeKernel", "GWDegreeKernel", "AltStarKernel", "IsolatesKernel"))
 
 MODES = {"tnt": 0, "edges": 1, "degrees": 2, "odegrees": 3, "idegrees": 4,
          "b1degrees": 5, "b2degrees": 6, "degreedist": 7}
@@ -104,6 +112,111 @@ cdef inline bint _accept(RNG* rng, double lr) noexcept nogil:
         return True
     u = rng_uniform_pos(rng)
     return u * _taylor4(-lr) <= 1.0 + 1e-9 and log(u) < lr
+
+
+# -- one-pass exact change of gwesp under a move of a few toggles ----------
+# x is the network now, x' = x with the k toggles (ti[r], tj[r]) applied
+# (undirected: ti[r] < tj[r]).  gwesp = sum over ties e of w(sp(e)), so its
+# change is a sum over the ties whose shared-partner count or presence
+# changes: the toggled dyads, and ties (u, v) whose common neighbours gain or
+# lose some w through a toggle (u, w) or (v, w).
+
+cdef inline uint64_t _pair_key(int a, int b) noexcept nogil:
+    if a > b:
+        return (<uint64_t>b << 32) | <uint64_t>a
+    return (<uint64_t>a << 32) | <uint64_t>b
+
+
+cdef inline int _toggle_at(const uint64_t* keys, int k, int a, int b) noexcept nogil:
+    # whether {a, b} is one of the k toggles (their keys; no branch per toggle)
+    cdef int r, hit = 0
+    cdef uint64_t key = _pair_key(a, b)
+    for r in range(k):
+        hit |= keys[r] == key
+    return hit
+
+
+cdef inline int _adj(NetworkState st, int a, int b) noexcept nogil:
+    # x_ab: a scan of b's neighbours when they are few, else the state's lookup
+    cdef int d = st.odeg(b)
+    if d <= 8:
+        return in_list(st.onb(b), d, a)
+    return st.has_tie(a, b)
+
+
+cdef inline int _dsp(NetworkState st, const int* ti, const int* tj, const uint64_t* keys,
+                     int k, int u, int v) noexcept nogil:
+    # sp(u, v) in x' minus sp(u, v) in x: only the w with a toggle (u, w) or
+    # (v, w) can count differently (k <= MAX_TOGGLES)
+    cdef int r, w, q, s = 0, ns = 0, xu, xv
+    cdef int seen[2 * MAX_TOGGLES]
+    cdef bint dup
+    for r in range(k):
+        if ti[r] == u or ti[r] == v:
+            w = tj[r]
+        elif tj[r] == u or tj[r] == v:
+            w = ti[r]
+        else:
+            continue
+        if w == u or w == v:
+            continue
+        dup = False
+        for q in range(ns):
+            if seen[q] == w:
+                dup = True
+                break
+        if dup:
+            continue
+        seen[ns] = w
+        ns += 1
+        xu = _adj(st, u, w)
+        xv = _adj(st, v, w)
+        s -= xu & xv
+        s += (xu ^ _toggle_at(keys, k, u, w)) & (xv ^ _toggle_at(keys, k, v, w))
+    return s
+
+
+cdef enum:
+    GW_CAP = 64     # common neighbours / kept ties scored in one pass (more: toggle by toggle)
+
+
+cdef inline int _common(NetworkState st, int a, int b, int* out) noexcept nogil:
+    # the common neighbours of a and b into out; -1 if more than GW_CAP
+    cdef int t, v, m = 0, da, db
+    cdef int* nba
+    cdef int* nbb
+    if st.odeg(a) > st.odeg(b):
+        a, b = b, a
+    da = st.odeg(a)
+    db = st.odeg(b)
+    nba = st.onb(a)
+    nbb = st.onb(b)
+    for t in range(da):
+        v = nba[t]
+        if v == b:
+            continue
+        if (in_list(nbb, db, v) if db <= 16 else st.has_tie(v, b)):
+            if m == GW_CAP:
+                return -1
+            out[m] = v
+            m += 1
+    return m
+
+
+cdef inline bint _push_pair(int* cand, int* nc, int a, int b) noexcept nogil:
+    # add the pair {a, b} to the nc[0] pairs of cand unless there; False if full
+    cdef int q
+    if a > b:
+        a, b = b, a
+    for q in range(nc[0]):
+        if cand[2 * q] == a and cand[2 * q + 1] == b:
+            return True
+    if nc[0] == GW_CAP:
+        return False
+    cand[2 * nc[0]] = a
+    cand[2 * nc[0] + 1] = b
+    nc[0] += 1
+    return True
 
 
 cdef class ConstrainedProposal(Proposal):
@@ -487,6 +600,7 @@ cdef class ConstrainedProposal(Proposal):
         cdef double D = <double>self.n_free
         cdef int a, b, c, k, n = self.st.n, slot, tries
         lq[0] = 0.0
+        self.relabel = False
         self.sync()
         L = self.st.n_ties if self.all_free else self.n_free_on
         if self.n_free <= 0:
@@ -520,6 +634,7 @@ cdef class ConstrainedProposal(Proposal):
         elif self.mode == 2 or self.mode == 7:
             if self.mode == 7 and rng_uniform(rng) < 0.5:
                 k = self.neighbour_swap(rng, ti, tj, ton, tp)
+                self.relabel = True
             else:
                 if L < 2:
                     return 0
@@ -609,6 +724,40 @@ cdef class ConstrainedSampler(MHSampler):
         if (self.tbuf == NULL or self.ti == NULL or self.tj == NULL or self.ton == NULL
                 or self.tp == NULL):
             raise MemoryError()
+        dep = [t for t, f in enumerate(free_of_ties) if not f]
+        self.dep_invariant = all(type(em.kernels[t]) in _LABEL_FREE for t in dep)
+        self.one_pass = (not em.state.directed and em._n_stateful == 0
+                         and all(type(em.kernels[t]) is _triad.GwespKernel for t in dep))
+        if self.one_pass:
+            self._init_gw(em, dep)
+        self.one_pass = self.one_pass and self.n_gw == len(dep)
+
+    def _init_gw(self, ERGMModel em, dep):
+        # weight tables of the gwesp kernels (the kernels' own weights; counts past
+        # the table by the same formula)
+        cdef int j
+        n = em.state.n
+        self.n_gw = len(dep)
+        self.gw_len = max(2, min(n + 2, 4096))
+        m = max(1, self.n_gw)
+        off = np.array([em._offsets[t] for t in dep] or [0], dtype=np.intc)
+        tabs = [np.array([em.kernels[t].weight(s) for s in range(self.gw_len)], dtype=float)
+                for t in dep]
+        ea = np.array([np.exp(em.kernels[t].decay) for t in dep] or [1.0])
+        with np.errstate(divide="ignore"):
+            l1r = np.array([np.log1p(-np.exp(-em.kernels[t].decay)) for t in dep] or [0.0])
+        d = np.zeros(m)
+        ptrs = <double**>malloc(m * sizeof(double*))
+        if ptrs == NULL:
+            raise MemoryError()
+        for j in range(self.n_gw):
+            ptrs[j] = <double*>cnp.PyArray_DATA(tabs[j])
+        self.gw_tab = ptrs
+        self._gwkeep = [off, tabs, ea, l1r, d]
+        self.gw_off = <int*>cnp.PyArray_DATA(off)
+        self.gw_ea = <double*>cnp.PyArray_DATA(ea)
+        self.gw_l1r = <double*>cnp.PyArray_DATA(l1r)
+        self.gw_d = <double*>cnp.PyArray_DATA(d)
 
     def __dealloc__(self):
         ks_free(&self.kall)
@@ -620,11 +769,104 @@ cdef class ConstrainedSampler(MHSampler):
         free(self.ton)
         free(self.tp)
         free(self.mlog)
+        free(self.gw_tab)
 
     @property
     def tie_free_terms(self):
         """How many of the model's term kernels read no tie (the factorised first stage)."""
         return self.kfree.n
+
+    cdef double _gw_w(self, int j, int s) noexcept nogil:
+        if s < self.gw_len:
+            return self.gw_tab[j][s]
+        return -self.gw_ea[j] * expm1(s * self.gw_l1r[j])
+
+    cdef void _gw_add(self, int s0, int s1) noexcept nogil:
+        # a tie whose count goes from s0 to s1 (-1: absent)
+        cdef int j
+        for j in range(self.n_gw):
+            self.gw_d[j] += ((self._gw_w(j, s1) if s1 >= 0 else 0.0)
+                             - (self._gw_w(j, s0) if s0 >= 0 else 0.0))
+
+    cdef int _gw_change(self, const double* theta, int k, double* lr) noexcept nogil:
+        # the exact change of the gwesp kernels under the k toggles (k <= MAX_TOGGLES),
+        # with no toggle applied: each into gw_d, theta . change into lr; 1 when there
+        # are too many shared partners to score this way (nothing done), else 0
+        cdef const int* ti = self.ti
+        cdef const int* tj = self.tj
+        cdef int r, q, e, j, u, w, v, x, m, s0, ds
+        cdef int nc = 0, ns = 0
+        cdef int nodes[2 * MAX_TOGGLES]
+        cdef int cn[GW_CAP]
+        cdef int cand[2 * GW_CAP]
+        cdef uint64_t keys[MAX_TOGGLES]
+        for j in range(self.n_gw):
+            self.gw_d[j] = 0.0
+        for r in range(k):
+            keys[r] = _pair_key(ti[r], tj[r])
+        for r in range(k):
+            u = ti[r]
+            w = tj[r]
+            m = _common(self.cprop.st, u, w, cn)
+            if m < 0:
+                return 1
+            # the toggled dyad: sp(u, w) = m now
+            if self.ton[r]:
+                self._gw_add(m, -1)
+            else:
+                self._gw_add(-1, m + _dsp(self.cprop.st, ti, tj, keys, k, u, w))
+            # kept ties (x, v), x an end of the toggle and v a neighbour of both
+            # ends in x (those in x' only are ends of toggles: below)
+            for q in range(m):
+                v = cn[q]
+                if not _toggle_at(keys, k, u, v) and not _push_pair(cand, &nc, u, v):
+                    return 1
+                if not _toggle_at(keys, k, w, v) and not _push_pair(cand, &nc, w, v):
+                    return 1
+            for e in range(2):
+                x = u if e == 0 else w
+                for q in range(ns):
+                    if nodes[q] == x:
+                        break
+                else:
+                    nodes[ns] = x
+                    ns += 1
+        # kept ties between two ends of toggles (the common neighbours of a toggle's
+        # ends in x' but not in x are among these)
+        for q in range(ns):
+            for e in range(q + 1, ns):
+                x = nodes[q]
+                v = nodes[e]
+                if not _toggle_at(keys, k, x, v) and _adj(self.cprop.st, x, v):
+                    if not _push_pair(cand, &nc, x, v):
+                        return 1
+        for q in range(nc):
+            x = cand[2 * q]
+            v = cand[2 * q + 1]
+            ds = _dsp(self.cprop.st, ti, tj, keys, k, x, v)
+            if ds != 0:
+                s0 = self.cprop.st.n_sp(x, v)
+                self._gw_add(s0, s0 + ds)
+        lr[0] = 0.0
+        for j in range(self.n_gw):
+            lr[0] += theta[self.gw_off[j]] * self.gw_d[j]
+        return 0
+
+    def _dependent_change(self, toggles):
+        """The one-pass change of the gwesp kernels under the toggles [(i, j), ...]
+        of the network now (for tests; nothing is applied)."""
+        cdef int r
+        cdef double one = 1.0
+        if not self.one_pass or len(toggles) > MAX_TOGGLES:
+            raise ValueError("no one-pass change for this model or move")
+        for r, (i, j) in enumerate(toggles):
+            self.ti[r] = min(i, j)
+            self.tj[r] = max(i, j)
+            self.ton[r] = self.cprop.st.has_tie(i, j)
+        th = np.ones(self.model.n_stats)
+        if self._gw_change(<double*>cnp.PyArray_DATA(th), len(toggles), &one) != 0:
+            return None
+        return [self.gw_d[r] for r in range(self.n_gw)]
 
     cdef int log_move(self, const int* ti, const int* tj, int k, int64_t* journal,
                       int64_t* n_journal) noexcept nogil:
@@ -690,6 +932,7 @@ cdef class ConstrainedSampler(MHSampler):
         cdef int64_t t
         cdef int k, r, c, p = self.model.n_stats
         cdef double lq, lr1, lr, lrev, s
+        cdef int cc
         cdef bint accept, flipped
         cdef double* buf = self.tbuf
         cdef double* row
@@ -697,6 +940,10 @@ cdef class ConstrainedSampler(MHSampler):
         cdef int* ti = self.ti
         cdef int* tj = self.tj
         cdef bint* ton = self.ton
+        # moves scored with no toggle applied: the tie-free kernels' changes at x,
+        # the dependent ones' exact change in one pass (or none: a relabelling)
+        cdef bint quick = add_acc == NULL and del_acc == NULL
+        cdef bint same
         for t in range(steps):
             k = self.cprop.propose_k(&self.rng, ti, tj, ton, self.tp, &lq)
             self.n_proposed += 1
@@ -708,6 +955,49 @@ cdef class ConstrainedSampler(MHSampler):
                 # one toggle: plain Metropolis-Hastings
                 if not _accept(&self.rng, lq + self._indep(&self.kall, theta, 1)):
                     continue
+            elif quick and ((self.cprop.relabel and self.dep_invariant)
+                            or (self.one_pass and not self.cprop.delayed and self.n_gw > 0
+                                and k <= MAX_TOGGLES)):
+                # a relabelling (the dependent kernels do not change), or gwesp scored
+                # in one pass with no toggle applied instead of toggle by toggle (on
+                # sparse networks the staged path below is faster: its stage 2 is
+                # cheaper than the exact change and rejects most moves)
+                same = self.cprop.relabel and self.dep_invariant
+                lr1 = lq + self._indep(&self.kfree, theta, k)
+                if self.cprop.delayed:
+                    # factorised: the tie-free kernels first (exact by itself)
+                    if not _accept(&self.rng, lr1):
+                        continue
+                    lr1 = 0.0
+                lr = 0.0
+                if not same and self._gw_change(theta, k, &lr) != 0:
+                    # many shared partners: the exact change toggle by toggle
+                    ks_changes(&self.kdep, self.cprop.st, ti[0], tj[0], buf)
+                    if self._forward(&self.kdep, theta, k, &lr) != 0 or self._undo(k) != 0:
+                        return -1
+                    for c in range(self.n_gw):
+                        self.gw_d[c] = 0.0
+                        for r in range(k):
+                            row = buf + r * p
+                            self.gw_d[c] += -row[self.gw_off[c]] if ton[r] else row[self.gw_off[c]]
+                if not _accept(&self.rng, lr1 + lr):
+                    continue
+                self.n_accepted += 1
+                if apply:
+                    for r in range(k):
+                        if self.cprop.flip(ti[r], tj[r], ton[r], self.tp[r]) != 0:
+                            return -1
+                    if journal != NULL and self.log_move(ti, tj, k, journal, n_journal) != 0:
+                        return -1
+                    for r in range(k):
+                        row = buf + r * p
+                        for c in range(self.kfree.n):
+                            for cc in range(self.kfree.off[c], self.kfree.off[c] + self.kfree.ns[c]):
+                                delta[cc] += -row[cc] if ton[r] else row[cc]
+                    if not same:
+                        for c in range(self.n_gw):
+                            delta[self.gw_off[c]] += self.gw_d[c]
+                continue
             elif not self.cprop.delayed:
                 # plain Metropolis-Hastings, the change taken toggle by toggle
                 ks_changes(&self.kall, self.cprop.st, ti[0], tj[0], buf)
