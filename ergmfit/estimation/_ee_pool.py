@@ -121,7 +121,7 @@ def _curved_sim_summary(res, Z, est, par, polish):
         step = step * (MAX_DECAY_STEP / big)
     res["polish"] = {"step": None, "gamma": float(gamma), "skipped": True}
     if gamma >= 1.0 and np.all(np.isfinite(step)):
-        res["estimate"] = np.maximum(est + step, par.lower_bounds())
+        res["estimate"] = par.project(est + step)
         res["polish"] = {"step": step.tolist(), "gamma": float(gamma), "skipped": False}
         Iinv = _inv(S)
         U = Z @ J                               # the scores J'z of the draws
