@@ -2,8 +2,9 @@
 session 5):
 
 * gwesp scored in one pass with no toggle applied (undirected models whose only
-  terms that read ties are gwesp): the change of every tie whose shared-partner
-  count moves, instead of toggling, scoring and undoing toggle by toggle;
+  terms that read ties are gwesp; moves of two toggles without delayed
+  acceptance): the change of every tie whose shared-partner count moves,
+  instead of toggling, scoring and undoing toggle by toggle;
 * degreedist's neighbourhood exchange of two nodes is a relabelling of the
   network, so it leaves every term that reads no node label (gwesp, kstar,
   triangle, degree counts...) unchanged: only the tie-free terms are scored.
@@ -55,7 +56,7 @@ def test_one_pass_gwesp_change_equals_the_statistics_difference():
 
 # (network, formula, theta, constraints, delayed)
 CASES = [
-    # one pass (delayed acceptance off) on swaps, on tie-for-non-tie moves
+    # delayed acceptance off: swaps (toggle by toggle), tie-for-non-tie moves (one pass)
     (_six(), "edges + nodematch('g') + gwesp(0.5, fixed=TRUE)", [0.0, 0.8, 0.6], "~ degrees", False),
     (_six(), "nodematch('g') + gwesp(0.3, fixed=TRUE)", [-0.7, 0.9], "~ edges", False),
     # neighbourhood exchanges scored by the tie-free terms only
