@@ -22,9 +22,7 @@ import pytest
 import ergmfit as ef
 
 sys.path.insert(0, os.path.dirname(__file__))
-from test_constraints import check_exact  # noqa: E402
-from test_constraints_more import _space_graphs  # noqa: E402
-from test_constraints_staged import _six  # noqa: E402
+from test_constraints_staged import _six, check_space  # noqa: E402
 
 
 def test_one_pass_gwesp_change_equals_the_statistics_difference():
@@ -72,12 +70,6 @@ CASES = [
 @pytest.mark.parametrize("case", range(len(CASES)))
 def test_shortcuts_are_exact(case):
     g, formula, theta, cons, delayed = CASES[case]
-    m = ef.ERGM(g, formula, constraints=cons)
-    graphs = _space_graphs(m)
-    assert len(graphs) >= 3
-    sampler, cm = m.sampler(theta, random_state=case + 51)
-    sampler.proposal.delayed = delayed
+    sampler = check_space(g, formula, theta, cons, case + 51, delayed)
     assert sampler.dep_invariant == ("by=" not in formula)
     assert sampler.one_pass == ("kstar" not in formula and "by=" not in formula)
-    counts = check_exact(m, graphs, np.asarray(theta, dtype=float), sampler, cm, 5000, 60)
-    assert (counts > 0).sum() > 1

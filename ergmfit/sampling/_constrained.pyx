@@ -868,6 +868,17 @@ cdef class ConstrainedSampler(MHSampler):
             return None
         return [self.gw_d[r] for r in range(self.n_gw)]
 
+    cdef int _apply(self, int k, bint flip, int64_t* journal, int64_t* n_journal) noexcept nogil:
+        # an accepted move: its k toggles (unless applied already) and its journal entry
+        cdef int r
+        if flip:
+            for r in range(k):
+                if self.cprop.flip(self.ti[r], self.tj[r], self.ton[r], self.tp[r]) != 0:
+                    return -1
+        if journal != NULL and self.log_move(self.ti, self.tj, k, journal, n_journal) != 0:
+            return -1
+        return 0
+
     cdef int log_move(self, const int* ti, const int* tj, int k, int64_t* journal,
                       int64_t* n_journal) noexcept nogil:
         # one journal entry per move: the offset of [k, keys...] in mlog
@@ -986,10 +997,7 @@ cdef class ConstrainedSampler(MHSampler):
                     continue
                 self.n_accepted += 1
                 if apply:
-                    for r in range(k):
-                        if self.cprop.flip(ti[r], tj[r], ton[r], self.tp[r]) != 0:
-                            return -1
-                    if journal != NULL and self.log_move(ti, tj, k, journal, n_journal) != 0:
+                    if self._apply(k, True, journal, n_journal) != 0:
                         return -1
                     for r in range(k):
                         row = buf + r * p
@@ -1038,11 +1046,7 @@ cdef class ConstrainedSampler(MHSampler):
                         continue
             self.n_accepted += 1
             if apply:
-                if not flipped:
-                    for r in range(k):
-                        if self.cprop.flip(ti[r], tj[r], ton[r], self.tp[r]) != 0:
-                            return -1
-                if journal != NULL and self.log_move(ti, tj, k, journal, n_journal) != 0:
+                if self._apply(k, not flipped, journal, n_journal) != 0:
                     return -1
                 for r in range(k):
                     row = buf + r * p
