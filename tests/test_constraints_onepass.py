@@ -5,6 +5,9 @@ session 5):
   terms that read ties are gwesp; moves of two toggles without delayed
   acceptance): the change of every tie whose shared-partner count moves,
   instead of toggling, scoring and undoing toggle by toggle;
+* with delayed acceptance, a move none of whose toggles has ends with a common
+  neighbour (nor can get one as the others are applied) has exact change 0:
+  its stage 3 would accept, and is skipped;
 * degreedist's neighbourhood exchange of two nodes is a relabelling of the
   network, so it leaves every term that reads no node label (gwesp, kstar,
   triangle, degree counts...) unchanged: only the tie-free terms are scored.
@@ -57,6 +60,8 @@ CASES = [
     # delayed acceptance off: swaps (toggle by toggle), tie-for-non-tie moves (one pass)
     (_six(), "edges + nodematch('g') + gwesp(0.5, fixed=TRUE)", [0.0, 0.8, 0.6], "~ degrees", False),
     (_six(), "nodematch('g') + gwesp(0.3, fixed=TRUE)", [-0.7, 0.9], "~ edges", False),
+    # delayed acceptance on: stage 3 skipped when the toggles share no partner
+    (_six(), "nodematch('g') + gwesp(0.3, fixed=TRUE)", [-0.7, 0.9], "~ edges", True),
     # neighbourhood exchanges scored by the tie-free terms only
     (_six(), "nodematch('g') + kstar(2) + gwesp(0.5, fixed=TRUE)", [0.8, -0.3, 0.5],
      "~ degreedist", True),
@@ -73,3 +78,24 @@ def test_shortcuts_are_exact(case):
     sampler = check_space(g, formula, theta, cons, case + 51, delayed)
     assert sampler.dep_invariant == ("by=" not in formula)
     assert sampler.one_pass == ("kstar" not in formula and "by=" not in formula)
+    if delayed and sampler.one_pass:
+        assert sampler.tie_free_terms == 1
+
+
+@pytest.mark.parametrize("cons", ["~ degrees", "~ edges", "~ degreedist"])
+def test_skipped_stage_three_is_the_one_it_would_accept(cons):
+    # with delayed acceptance, moves whose toggles provably share no partner skip
+    # stage 3 (which would accept them and draw no number): the chain is the same
+    # as with every stage 3 run (one_pass off)
+    m = ef.ERGM(ef.datasets.load("faux.mesa.high"),
+                "edges + nodematch('Grade') + gwesp(0.5, fixed=TRUE)", constraints=cons)
+    theta = np.array([-4.0, 1.5, -1.2])
+    ties = []
+    for one_pass in (True, False):
+        sampler, cm = m.sampler(theta, random_state=7)
+        assert sampler.proposal.delayed and sampler.one_pass
+        sampler.one_pass = one_pass
+        sampler.run(theta, 100000)
+        ties.append(np.sort(cm.state.ties(), axis=0))
+        assert sampler.n_accepted > 500
+    np.testing.assert_array_equal(*ties)

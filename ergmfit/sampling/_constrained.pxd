@@ -110,6 +110,7 @@ cdef class ConstrainedSampler(MHSampler):
     cdef int _forward(self, const KernelSet* ks, const double* theta, int k,
                       double* lr) noexcept nogil
     cdef int _undo(self, int k) noexcept nogil
+    cdef bint _apart(self, int k) noexcept nogil
     cdef int _apply(self, int k, bint flip, int64_t* journal, int64_t* n_journal) noexcept nogil
     cdef int log_move(self, const int* ti, const int* tj, int k, int64_t* journal,
                       int64_t* n_journal) noexcept nogil

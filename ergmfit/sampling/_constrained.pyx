@@ -868,6 +868,47 @@ cdef class ConstrainedSampler(MHSampler):
             return None
         return [self.gw_d[r] for r in range(self.n_gw)]
 
+    cdef bint _apart(self, int k) noexcept nogil:
+        # gwesp only (one_pass), its change at the network now of each toggle in the
+        # rows of tbuf: whether the toggles can be shown not to meet.  A toggle's
+        # change is 0 exactly when its ends have no common neighbour; if none has
+        # one now, no two ends of toggles are tied other than by a toggle and no
+        # three toggles make a triangle, then no toggle's ends gain a common
+        # neighbour as the others are applied, so the exact change of the move and
+        # of the reverse move are 0: stage 3 would accept, and is skipped.  (On the
+        # swaps and tie-for-non-tie moves of the degree and edges constraints a tie
+        # between ends, or a triangle of toggles, already gives some toggle a common
+        # neighbour now; the two last checks are for moves in general.)
+        cdef int r, q, e, ns = 0, x, v, a, b
+        cdef int nodes[2 * MAX_TOGGLES]
+        cdef uint64_t keys[MAX_TOGGLES]
+        cdef int p = self.model.n_stats
+        for r in range(k):
+            if self.tbuf[r * p + self.gw_off[0]] != 0.0:
+                return False
+            keys[r] = _pair_key(self.ti[r], self.tj[r])
+            for e in range(2):
+                x = self.ti[r] if e == 0 else self.tj[r]
+                for q in range(ns):
+                    if nodes[q] == x:
+                        break
+                else:
+                    nodes[ns] = x
+                    ns += 1
+        for q in range(ns):
+            for e in range(q + 1, ns):
+                x = nodes[q]
+                v = nodes[e]
+                if _toggle_at(keys, k, x, v):
+                    # a toggle {x, v}: a triangle of toggles through it?
+                    for r in range(ns):
+                        if (r != q and r != e and _toggle_at(keys, k, x, nodes[r])
+                                and _toggle_at(keys, k, v, nodes[r])):
+                            return False
+                elif _adj(self.cprop.st, x, v):
+                    return False
+        return True
+
     cdef int _apply(self, int k, bint flip, int64_t* journal, int64_t* n_journal) noexcept nogil:
         # an accepted move: its k toggles (unless applied already) and its journal entry
         cdef int r
@@ -1028,22 +1069,23 @@ cdef class ConstrainedSampler(MHSampler):
                     lr1 = self._indep(&self.kdep, theta, k)
                     if not _accept(&self.rng, lr1):
                         continue
-                    # stage 3: their exact change, toggle by toggle (all k applied) ...
-                    lr = 0.0
-                    if self._forward(&self.kdep, theta, k, &lr) != 0:
-                        return -1
-                    flipped = True
-                    # ... and the reverse move's stage 2, at the proposed network
-                    lrev = 0.0
-                    for r in range(k):
-                        ks_changes(&self.kdep, self.cprop.st, ti[r], tj[r], extra)
-                        s = ks_dot(&self.kdep, theta, extra)
-                        lrev += s if ton[r] else -s
-                    if not _accept(&self.rng, lr + (lrev if lrev < 0.0 else 0.0)
-                                   - (lr1 if lr1 < 0.0 else 0.0)):
-                        if self._undo(k) != 0:
+                    if not (self.one_pass and k <= MAX_TOGGLES and self._apart(k)):
+                        # stage 3: their exact change, toggle by toggle (all k applied) ...
+                        lr = 0.0
+                        if self._forward(&self.kdep, theta, k, &lr) != 0:
                             return -1
-                        continue
+                        flipped = True
+                        # ... and the reverse move's stage 2, at the proposed network
+                        lrev = 0.0
+                        for r in range(k):
+                            ks_changes(&self.kdep, self.cprop.st, ti[r], tj[r], extra)
+                            s = ks_dot(&self.kdep, theta, extra)
+                            lrev += s if ton[r] else -s
+                        if not _accept(&self.rng, lr + (lrev if lrev < 0.0 else 0.0)
+                                       - (lr1 if lr1 < 0.0 else 0.0)):
+                            if self._undo(k) != 0:
+                                return -1
+                            continue
             self.n_accepted += 1
             if apply:
                 if self._apply(k, not flipped, journal, n_journal) != 0:
