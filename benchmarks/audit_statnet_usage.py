@@ -31,7 +31,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 import ergmfit as ef  # noqa: E402
-from statnet_testnets import bipnw, bipnw2, unnw  # noqa: E402  (statnet's test networks, from R's RNG)
+from statnet_testnets import bipnw, bipnw2, two_mode_covariates, unnw  # noqa: E402  (statnet's test networks, from R's RNG)
 
 # ---------------------------------------------------------------------------------------
 # networks and independent helpers
@@ -268,8 +268,10 @@ def cases():
     add(SL, 'sender(nodes=-(2:16))', {"sender1": outd[0], "sender17": outd[16], "sender18": outd[17]})
     add(SL, 'receiver(base=2)', {f"receiver{k + 1}": ind[k] for k in range(18) if k != 1})
     add(FMH, 'sociality(nodes=1:3)', {f"sociality{k}": deg[k - 1] for k in (1, 2, 3)})
-    add(FMH, 'sociality(attr="Sex", levels=2)', {f"sociality{k + 1}.Sex": hdeg[k]
-                                                 for k in range(n) if sex[k] == "M"})
+    # the help page: only ties between nodes of the same attr value, that value one of
+    # levels; one statistic per node but the first (nodes=-1); labels not shown there
+    add(FMH, 'sociality(attr="Sex", levels=2)', [hdeg[k] if sex[k] == "M" else 0.0
+                                                 for k in range(1, n)])
 
     # -- triads and shared partners --------------------------------------------------------
     tri = sum(nx.triangles(FMH).values()) / 3
@@ -412,7 +414,40 @@ def cases():
     out += diversity_cases()
     out += sum_cases()
     out += starmix_cases()
+    out += nested_cases()
+    out += hamming_cases()
     return out
+
+
+def hamming_cases():
+    """test-term-hamming.R's forms (weights from cov, attrname) and two-mode n1 x n2
+    covariates, on a small random two-mode network."""
+    g, X, Wm, _ = two_mode_covariates()
+    Y = A(g)[:6, 6:]
+    G["random two-mode (hamming)"] = g
+    diff = (X != Y)
+    return [(g, f, e, "statnet test (definition)") for f, e in [
+        ('hamming("X")', {"hamming.X": float(diff.sum())}),
+        ('hamming("X", "W")', {"hamming.X": float(np.sum(Wm * diff))}),
+        ('hamming("X", cov="R")', {"hamming.X": float(np.sum(X * diff))}),
+        ('hamming("X", "R", "w3")', {"hamming.X": float(np.sum(3 * X * diff))}),
+        ('dyadcov("W")', {"dyadcov.W": float(np.sum(Wm * Y))}),
+        ('edgecov("W")', {"edgecov.W": float(np.sum(Wm * Y))}),
+    ]]
+
+
+def nested_cases():
+    """Operators over nonlinear operators, and R's indexing in Offset(which=)."""
+    ln20 = math.log(20)
+    d = A(FLO).sum(1)
+    return [
+        (FLO, 'Sum(2 ~ Log(~edges), "x")', {"Sum~x": 2 * ln20}, "definition"),
+        (FLO, "Passthrough(~Log(~edges) + edges)", {"Log~edges": ln20, "edges": 20}, "definition"),
+        (FLO, "Exp(~Log(~edges))", {"Exp~Log~edges": 20.0}, "definition"),
+        (FLO, "Log(~Exp(~density))", {"Log~Exp~density": 20 / 120}, "definition"),
+        (FLO, "Offset(~edges + triangle + kstar(2), c(-2, 1), which=-2)",
+         {"edges": 20, "triangle": 3, "kstar2": float(np.sum(d * (d - 1) / 2))}, "definition"),
+    ]
 
 
 def starmix_cases():

@@ -67,3 +67,21 @@ def bipnw2():
         g.add_node(v, bipartite=0 if v <= 200 else 1, Letter="ab"[(v - 1) % 2])
     g.add_edges_from(zip(b1.tolist(), b2.tolist()))
     return g
+
+
+def two_mode_covariates():
+    """A small random two-mode network (6 + 8 nodes) with covariates for the hamming /
+    dyadcov / edgecov forms: (graph, reference X and weights W as 6 x 8 matrices, and a
+    networkx reference network whose ties carry 'w3' = 3).  X, W and the reference are
+    also stored as the graph's attributes 'X', 'W' and 'R'."""
+    rng = np.random.default_rng(4)
+    g = nx.Graph()
+    g.add_nodes_from((v, {"bipartite": int(v >= 6)}) for v in range(14))
+    g.add_edges_from((i, j) for i in range(6) for j in range(6, 14) if rng.random() < 0.4)
+    X = (rng.random((6, 8)) < 0.4).astype(float)
+    W = rng.integers(1, 4, size=(6, 8)).astype(float)
+    ref = nx.Graph()
+    ref.add_nodes_from(range(14))
+    ref.add_edges_from(((i, 6 + j, {"w3": 3.0}) for i in range(6) for j in range(8) if X[i, j]))
+    g.graph.update(X=X, W=W, R=ref)
+    return g, X, W, ref

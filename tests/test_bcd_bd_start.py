@@ -43,26 +43,20 @@ def test_feasible_toggles_are_the_dyads_whose_toggle_keeps_the_bounds(samplike):
     assert len(ok) < bm.n_vars
 
 
-def test_linear_bd_start_is_the_constrained_mple(samplike):
-    f = _quiet(samplike.fit, method="bcd", n_iter=200, random_state=1)
-    assert f.info["init"] == "mple_bounded"
-    assert f.info["precondition"] == "mple_bounded"
-    one = _quiet(samplike.fit, method="mcle", block_size=1, blocks="all", cov="none")
-    np.testing.assert_allclose(f.info["init_params"], np.asarray(one.params), atol=1e-6)
-    # not statnet's MPLE, which ignores bd (-1.760, 2.320; s2.bd.samplike.MPLE)
-    plain = np.asarray(samplike.fit(method="mple").params)
-    np.testing.assert_allclose(plain, [-1.76001077081866, 2.31962655875409], atol=1e-6)
-    assert abs(f.info["init_params"][0] - plain[0]) > 0.25
-
-
-def test_curved_bd_start_is_the_constrained_curved_mple(lazega):
-    f = _quiet(lazega.fit, method="bcd", n_iter=200, random_state=1)
-    assert f.info["init"] == "mple_bounded"
-    assert f.info["precondition"] == "mple_bounded"
-    one = _quiet(lazega.fit, method="mcle", block_size=1, blocks="all", cov="none")
+@pytest.mark.parametrize("case,gap", [("samplike", 0.25), ("lazega", 0.02)])
+def test_bd_start_and_step_matrix_are_the_constrained_ones(case, gap, request):
+    """samplike edges + mutual, lazega's curved gwesp model: the start is the
+    (curved) MPLE under the bounds, the one-dyad MCLE under them; not the MPLE
+    ignoring bd."""
+    m = request.getfixturevalue(case)
+    f = _quiet(m.fit, method="bcd", n_iter=200, random_state=1)
+    assert (f.info["init"], f.info["precondition"]) == ("mple_bounded", "mple_bounded")
+    one = _quiet(m.fit, method="mcle", block_size=1, blocks="all", cov="none")
     np.testing.assert_allclose(f.info["init_params"], np.asarray(one.params), atol=1e-4)
-    plain = np.asarray(_quiet(lazega.fit, method="mple").params)
-    assert np.max(np.abs(np.asarray(f.info["init_params"]) - plain)) > 0.02
+    plain = np.asarray(_quiet(m.fit, method="mple").params)
+    assert np.max(np.abs(np.asarray(f.info["init_params"]) - plain)) > gap
+    if case == "samplike":      # statnet's MPLE ignores bd (s2.bd.samplike.MPLE)
+        np.testing.assert_allclose(plain, [-1.76001077081866, 2.31962655875409], atol=1e-6)
 
 
 def test_curved_information_is_the_jacobian_sandwich(lazega):
@@ -104,3 +98,20 @@ def test_bounded_pseudo_fit_matches_a_logistic_regression_on_the_feasible_dyads(
         (len(a), 2), dtype=bool))
     np.testing.assert_allclose(plain.params, [-1.76001077081866, 2.31962655875409], atol=1e-6)
     assert np.all(np.isfinite(lf.cov)) and not np.allclose(lf.params, plain.params)
+
+
+def test_no_estimate_under_the_bounds_is_an_error_not_a_fit():
+    """A 12-cycle under bd(maxout=2): every node is at its maximum, so no block
+    configuration inside the bounds has more ties and the constrained composite
+    likelihood rises for ever with the edges coefficient (MCLE and MCMC-MLE
+    say so; BCD used to return edges = 4.0 as converged)."""
+    import networkx as nx
+    from ergmfit.exceptions import DegenerateModelError
+    m = ef.ERGM(nx.cycle_graph(12), "edges", constraints="~ bd(maxout=2)")
+    with pytest.raises(DegenerateModelError, match="no estimate under the degree bounds.*edges"):
+        _quiet(m.fit, method="bcd", n_iter=2000, random_state=1)
+    with pytest.raises(DegenerateModelError):
+        _quiet(m.fit, method="mcle", block_size=4, n_blocks=500, random_state=1)
+    # maxout=3: every node can take one more tie, the fit runs
+    m = ef.ERGM(nx.cycle_graph(12), "edges", constraints="~ bd(maxout=3)")
+    assert np.isfinite(_quiet(m.fit, method="bcd", n_iter=500, random_state=1).params[0])

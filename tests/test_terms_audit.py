@@ -358,3 +358,28 @@ def test_linear_operators_over_nonlinear_terms():
     assert list(got.values()) == pytest.approx(want, rel=1e-7)
     empty = stats(nx.empty_graph(16), 'Sum(2 ~ Log(~edges), "x") + Exp(~edges)')
     assert list(empty.values()) == [-2.0 ** 27, 1.0]
+
+
+def test_hamming_weights_and_two_mode_matrices():
+    """hamming(x, cov, attrname) took cov/attrname by name but refused them ("not supported
+    yet"); two-mode covariates had to be n x n where statnet takes n1 x n2.  Values from
+    statnet's definition (its test-term-hamming.R forms)."""
+    import networkx as nx
+    # statnet's 5-node directed example: 2 dyads differ
+    a, b = nx.DiGraph(), nx.DiGraph()
+    a.add_nodes_from(range(5))
+    b.add_nodes_from(range(5))
+    a.add_edges_from([(0, 1), (1, 2), (0, 2), (0, 4)])
+    b.add_edges_from([(0, 1), (1, 2), (0, 2), (1, 4)])
+    a.graph["net2"] = nx.to_numpy_array(b, nodelist=range(5))
+    assert stats(a, 'hamming("net2")') == {"hamming.net2": 2.0}
+    # two-mode: reference and weights as n1 x n2 matrices or networkx graphs
+    from statnet_testnets import two_mode_covariates
+    g, X, Wm, _ = two_mode_covariates()
+    Y = nx.to_numpy_array(g, nodelist=range(14))[:6, 6:]
+    assert stats(g, 'hamming("X")') == {"hamming.X": float(np.sum(X != Y))}
+    assert stats(g, 'hamming("X", "W")') == {"hamming.X": float(np.sum(Wm * (X != Y)))}
+    # weights from a network's ties (1) or its edge attribute: only its ties weigh
+    assert stats(g, 'hamming("X", cov="R")')["hamming.X"] == float(np.sum(X * (X != Y)))
+    assert stats(g, 'hamming("X", "R", "w3")')["hamming.X"] == float(np.sum(3 * X * (X != Y)))
+    assert stats(g, 'dyadcov("W")') == {"dyadcov.W": float(np.sum(Wm * Y))}

@@ -235,21 +235,27 @@ class BCD(Estimator):
         from .mcle import pseudo_fit
         return pseudo_fit(bm, labels, self._free)
 
-    def _bounded_preconditioner(self, bm, chooser, theta0, rng, par=None):
-        """Under degree bounds: P = C H_C(theta0)^-1, with H_C the information of
-        the constrained composite likelihood over C blocks drawn by the chooser
-        (the inverse mean per-block information, what (M / n) H^-1 approximates
-        without bounds; the unconstrained MPLE's information overstates it and
-        the steps would be too short); for a curved model (``par``) in θ,
-        H_C = J' H_C(η(theta0)) J.  None if H_C is singular."""
+    def _bounded_design(self, bm, chooser, rng):
+        """Under degree bounds: the constrained composite design of C blocks
+        drawn by the chooser (the feasible configurations only)."""
         from .mcle import composite_design
         nb = int(max(20, min(2000, (1 << 18) >> min(self.block_size, 18))))
         blocks = [b for b in chooser.draw(nb, rng) if len(b)]
-        des = composite_design(bm, blocks, feasible=self._feasible)
+        return composite_design(bm, blocks, feasible=self._feasible)
+
+    @staticmethod
+    def _bounded_preconditioner(des, theta0, par=None):
+        """Under degree bounds: P = C H_C(theta0)^-1, with H_C the information of
+        the constrained composite likelihood over the C blocks of ``des``
+        (:meth:`_bounded_design`; the inverse mean per-block information, what
+        (M / n) H^-1 approximates without bounds; the unconstrained MPLE's
+        information overstates it and the steps would be too short); for a
+        curved model (``par``) in θ, H_C = J' H_C(η(theta0)) J.  None if H_C is
+        singular."""
         H = des.hessian(theta0) if par is None else _curved_information(des, par, theta0)
         if not np.all(np.isfinite(H)) or np.linalg.matrix_rank(H) < len(H):
             return None
-        P = len(blocks) * np.linalg.inv(H)
+        P = des.n_blocks * np.linalg.inv(H)
         return 0.5 * (P + P.T)
 
     def _preconditioner(self, bm, labels, theta0, lf, model=None):
@@ -317,7 +323,16 @@ class BCD(Estimator):
         # blocks cannot leave: errors before the run (as MPLE and MCLE)
         check_blocks(observed_design(model, bm), bm, chooser, labels, "blocked CD",
                      random_state=rng)
+        par = getattr(model, "parameterisation", None)
+        curved = par is not None and not par.linear
         theta0, init_kind, lf = self._start(model, bm, labels)
+        bd_design = None
+        if self._feasible is not None:
+            # under the bounds: the constrained composite likelihood of the chooser's
+            # blocks (its step matrix below), and an error if it has no maximum
+            bd_design = self._bounded_design(bm, chooser, rng)
+            if not curved:
+                _bounded_existence(bd_design, labels)
         theta = theta0.copy()
         trace_rows, trace_iters = [theta0.copy()], [0]
         avg_sum = np.zeros(p)
@@ -329,12 +344,9 @@ class BCD(Estimator):
         P, schedule, n_iter = None, None, self.n_iter or 0
         bounded_P = False
         with stop:      # Ctrl-C while the schedule is set up (10^7 rates: ~0.5 s)
-            par = getattr(model, "parameterisation", None)
-            curved = par is not None and not par.linear
             P = None
-            if self._feasible is not None and isinstance(self.precondition, str):
-                P = self._bounded_preconditioner(bm, chooser, theta0, rng,
-                                                 par if curved else None)
+            if bd_design is not None and isinstance(self.precondition, str):
+                P = self._bounded_preconditioner(bd_design, theta0, par if curved else None)
             bounded_P = P is not None
             if P is None:
                 P = self._preconditioner(bm, labels, theta0, lf, model)
@@ -506,6 +518,26 @@ def _curved_information(des, par, theta):
         E = np.einsum("us,usq->uq", Pr, DJ)
         H += np.einsum("u,us,usq,usr->qr", w, Pr, DJ, DJ) - E.T @ (w[:, None] * E)
     return H
+
+
+def _bounded_existence(des, labels):
+    """Under degree bounds: a DegenerateModelError if the constrained composite
+    likelihood of the blocks of ``des`` increases for ever along some direction
+    (no feasible configuration of any block moves the other way), e.g. edges
+    when every node is at its maximum degree."""
+    from .mcle import separation_direction
+    d = separation_direction(des)
+    if d is None:
+        return
+    sup = np.flatnonzero(d)
+    parts = " + ".join(f"{d[q] / np.abs(d[sup]).max():.3g}*{labels[q]}" for q in sup)
+    raise DegenerateModelError(
+        f"blocked CD has no estimate under the degree bounds: the composite likelihood of its "
+        f"blocks keeps increasing along {parts}, because no configuration of the "
+        f"{des.n_blocks} blocks drawn that keeps every bound moves the statistic(s) "
+        f"{', '.join(repr(labels[q]) for q in sup)} the other way (e.g. every node at its "
+        "maximum degree). Remove the term(s), loosen the bounds, or use method='mcmle', whose "
+        "proposals move several ties at once")
 
 
 def check_blocks(od, bm, chooser, labels, method, n_blocks=2000, random_state=None):

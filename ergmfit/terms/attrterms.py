@@ -110,7 +110,11 @@ def diff_term(net, attr, pow=1, dir="t-h", **kw):
     return Term("diff", [label], DenseEdgeCovKernel(M), dyad_independent=True)
 
 
-def _dyad_matrix(net, x, term):
+def _dyad_matrix(net, x, term, attrname=None):
+    """(n x n matrix, name) of a dyadic covariate: a network attribute (or object) holding a
+    matrix -- n x n, or on a two-mode network statnet's n1 x n2 (mode-1 rows, mode-2
+    columns) -- or a network (ergmfit's or networkx's; its ties 1, or the values of its
+    edge attribute ``attrname``)."""
     if isinstance(x, str):
         obj = net.graph_attrs.get(x)
         if obj is None:
@@ -119,15 +123,33 @@ def _dyad_matrix(net, x, term):
     else:
         obj, name = x, "x"
     if hasattr(obj, "ties") and hasattr(obj, "n"):          # a Network
+        vals = obj.edge_attribute(attrname) if attrname is not None else None
         M = np.zeros((net.n, net.n))
-        for i, j in obj.ties:
-            M[i, j] = 1.0
+        for k, (i, j) in enumerate(obj.ties):
+            M[i, j] = 1.0 if vals is None else float(vals[k])
             if not obj.directed:
-                M[j, i] = 1.0
+                M[j, i] = M[i, j]
+        return M, name
+    if hasattr(obj, "nodes") and hasattr(obj, "edges"):     # a networkx graph
+        import networkx as nx
+        try:
+            M = nx.to_numpy_array(obj, nodelist=list(net.labels), weight=attrname,
+                                  nonedge=0.0)
+        except nx.NetworkXError as exc:
+            raise TermError(f"term {term}: the network {name!r} does not have this "
+                            f"network's nodes ({exc})") from None
         return M, name
     M = np.asarray(obj, dtype=float)
+    n1 = net.bipartite
+    if n1 is not None and M.shape == (n1, net.n - n1):
+        full = np.zeros((net.n, net.n))
+        full[:n1, n1:] = M
+        full[n1:, :n1] = M.T
+        return full, name
     if M.shape != (net.n, net.n):
-        raise TermError(f"term {term}: the covariate must be an n x n matrix ({net.n} x {net.n})")
+        shape = f"{net.n} x {net.n}" + (f", or {n1} x {net.n - n1}" if n1 is not None else "")
+        raise TermError(f"term {term}: the covariate must be an n x n matrix ({shape}), got "
+                        f"{M.shape[0]} x {M.shape[1] if M.ndim > 1 else 1}")
     return M, name
 
 
@@ -135,9 +157,11 @@ def _dyad_matrix(net, x, term):
                                          Param("attrname", None)], family=FAMILY)
 def hamming(net, x=None, cov=None, attrname=None):
     """Hamming distance to a reference network ``x`` (default: the observed one): dyads
-    where the two differ (label ``hamming`` or ``hamming.<x>``)."""
-    if cov is not None or attrname is not None:
-        raise TermError("term hamming: cov and attrname are not supported yet")
+    where the two differ (label ``hamming`` or ``hamming.<x>``).  With ``cov`` (a matrix of
+    dyad weights, or a network whose ties weigh 1 or the value of their edge attribute
+    ``attrname``) each differing dyad counts its weight, as statnet's weighted distance."""
+    if attrname is not None and cov is None:
+        raise TermError("term hamming: attrname names an edge attribute of cov; give cov")
     if x is None:
         M, label = np.zeros((net.n, net.n)), "hamming"
         for i, j in net.ties:
@@ -147,8 +171,12 @@ def hamming(net, x=None, cov=None, attrname=None):
     else:
         M, name = _dyad_matrix(net, x, "hamming")
         label = f"hamming.{name}"
-    ref = M.sum() if net.directed else np.triu(M, 1).sum()
-    return Term("hamming", [label], DenseEdgeCovKernel(1.0 - 2.0 * M), empty=[ref],
+    Wt = np.ones((net.n, net.n)) if cov is None else \
+        _dyad_matrix(net, cov, "hamming", attrname)[0]
+    if not net.directed:
+        Wt = np.triu(Wt, 1) + np.triu(Wt, 1).T
+    ref = (Wt * M).sum() if net.directed else np.triu(Wt * M, 1).sum()
+    return Term("hamming", [label], DenseEdgeCovKernel(Wt * (1.0 - 2.0 * M)), empty=[ref],
                 dyad_independent=True)
 
 
