@@ -9,7 +9,10 @@ observed network.  Moves of several toggles are scored in stages (see
 ``ergmfit/sampling/_constrained.pyx``): the terms whose change statistic reads
 no tie (here edges and nodematch) first, then delayed acceptance on the others
 (gwesp); the "edges + gwesp" row has no such term to screen with, and the
-"no delayed acc." rows score every move toggle by toggle.
+"no delayed acc." rows score every move by plain Metropolis-Hastings, here
+(gwesp the only term that reads ties) with gwesp's exact change computed in one
+pass with no toggle applied.  degreedist's neighbourhood exchanges relabel two
+nodes, which leaves gwesp unchanged: only nodematch scores them.
 
 Columns: ``proposals/CPU s`` counts every draw of the proposal, including
 "no move" draws (a swap whose new ties exist already or whose four nodes are

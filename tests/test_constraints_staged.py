@@ -47,17 +47,24 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("case", range(len(CASES)))
-def test_staged_acceptance_is_exact(case):
-    g, formula, theta, cons, n_free = CASES[case]
+def check_space(g, formula, theta, cons, seed, delayed):
+    """Run the constrained sampler (delayed acceptance on or off) on an enumerated
+    space and check it (see check_exact); the sampler."""
     m = ef.ERGM(g, formula, constraints=cons)
     graphs = _space_graphs(m)
     assert len(graphs) >= 3
-    sampler, cm = m.sampler(theta, random_state=case + 31)
-    assert sampler.tie_free_terms == n_free
-    sampler.proposal.delayed = True
-    counts = check_exact(m, graphs, theta, sampler, cm, 5000, 60)
+    sampler, cm = m.sampler(theta, random_state=seed)
+    sampler.proposal.delayed = delayed
+    counts = check_exact(m, graphs, np.asarray(theta, dtype=float), sampler, cm, 5000, 60)
     assert (counts > 0).sum() > 1
+    return sampler
+
+
+@pytest.mark.parametrize("case", range(len(CASES)))
+def test_staged_acceptance_is_exact(case):
+    g, formula, theta, cons, n_free = CASES[case]
+    sampler = check_space(g, formula, theta, cons, case + 31, True)
+    assert sampler.tie_free_terms == n_free
     assert 0 < sampler.n_moves <= sampler.n_proposed
 
 

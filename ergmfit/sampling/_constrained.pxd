@@ -1,18 +1,14 @@
 # cython: language_level=3
 cimport cython
 from libc.stdint cimport int64_t, uint8_t
-from ergmfit.sampling._kernelsets cimport KernelSet
 cimport numpy as cnp
 from ergmfit.core._random cimport RNG
 from ergmfit.terms._ergm cimport ERGMModel
 from ergmfit.network._state cimport NetworkState
 from ergmfit.sampling._proposals cimport Proposal
-from ergmfit.sampling._mh cimport MHSampler
 
-# the most toggles one fixed-size move makes (a directed 3-cycle reversal);
-# degreedist's neighbourhood swap makes up to 4 (n - 2)
-cdef enum:
-    MAX_TOGGLES = 6
+# MAX_TOGGLES: the most toggles one fixed-size move makes (see _gwpass.pxd)
+from ergmfit.sampling._gwpass cimport MAX_TOGGLES
 
 
 @cython.final
@@ -25,6 +21,7 @@ cdef class ConstrainedProposal(Proposal):
     cdef readonly int64_t n_free
     cdef readonly int max_toggles
     cdef public bint delayed          # score multi-toggle moves by delayed acceptance
+    cdef readonly bint relabel        # the last move exchanged two nodes' neighbourhoods
     cdef int n1                      # two-mode networks: the size of the first mode
     cdef int* fij                    # the free dyads (i, j) in pairs, i < j when undirected
     # open-addressing table: [dyad key i*n + j, its position among the free dyads] pairs
@@ -70,29 +67,3 @@ cdef class ConstrainedProposal(Proposal):
     cdef int flip(self, int i, int j, bint on, int64_t pos) noexcept nogil
     cdef int swap_moves(self, RNG* rng, int* ti, int* tj, bint* ton, int64_t* tp) noexcept nogil
     cdef int neighbour_swap(self, RNG* rng, int* ti, int* tj, bint* ton, int64_t* tp) noexcept nogil
-
-
-@cython.final
-cdef class ConstrainedSampler(MHSampler):
-    cdef ConstrainedProposal cprop
-    # the model's kernels: all, and split in two (see the module's docstring):
-    # those whose change statistic reads no tie (dyadic covariates), the others
-    cdef KernelSet kall
-    cdef KernelSet kfree
-    cdef KernelSet kdep
-    cdef readonly int64_t n_moves    # proposals that were a move (not "no move")
-    cdef double* tbuf                # change statistics of each toggle of a move (+1 row)
-    cdef int* ti
-    cdef int* tj
-    cdef bint* ton                   # whether each toggle is a tie now
-    cdef int64_t* tp                 # its position among the free dyads
-    # the toggles of journalled moves (the engine's journal holds one entry
-    # per move: its offset here), so that _revert undoes whole moves
-    cdef int64_t* mlog
-    cdef int64_t mlog_n, mlog_cap
-    cdef double _indep(self, const KernelSet* ks, const double* theta, int k) noexcept nogil
-    cdef int _forward(self, const KernelSet* ks, const double* theta, int k,
-                      double* lr) noexcept nogil
-    cdef int _undo(self, int k) noexcept nogil
-    cdef int log_move(self, const int* ti, const int* tj, int k, int64_t* journal,
-                      int64_t* n_journal) noexcept nogil

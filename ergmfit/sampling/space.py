@@ -300,7 +300,7 @@ class ConstrainedSpace(SampleSpace):
                                    self.attr_bounds, getattr(self.network, "bipartite", None) or 0)
 
     def make_sampler(self, cm, proposal, seed):
-        from ._constrained import ConstrainedSampler
+        from ._constrainedmh import ConstrainedSampler
         return ConstrainedSampler(cm, proposal, seed)
 
     def check(self, ties) -> None:

@@ -1,0 +1,99 @@
+# cython: language_level=3
+from libc.stdint cimport uint64_t
+from ergmfit.network._state cimport NetworkState, in_list
+
+cdef enum:
+    # the most toggles one fixed-size move makes (a directed 3-cycle reversal);
+    # degreedist's neighbourhood swap makes up to 4 (n - 2)
+    MAX_TOGGLES = 6
+    GW_CAP = 64     # common neighbours / kept ties scored in one pass (more: toggle by toggle)
+
+
+cdef struct GwPass:
+    # a model's gwesp kernels: their number, first statistic and weight tables
+    # w(s) = e^a (1 - r^s) for s < len (beyond: from ea = e^a, l1r = log r), and
+    # the change of each under the last move scored (d)
+    int n
+    int len
+    int* off
+    double** tab
+    double* ea
+    double* l1r
+    double* d
+
+
+cdef int gw_change(GwPass* g, NetworkState st, const int* ti, const int* tj, const bint* ton,
+                   int k, const double* theta, double* lr) noexcept nogil
+
+
+cdef inline uint64_t _pair_key(int a, int b) noexcept nogil:
+    if a > b:
+        return (<uint64_t>b << 32) | <uint64_t>a
+    return (<uint64_t>a << 32) | <uint64_t>b
+
+
+cdef inline int _toggle_at(const uint64_t* keys, int k, int a, int b) noexcept nogil:
+    # whether {a, b} is one of the k toggles (their keys; no branch per toggle)
+    cdef int r, hit = 0
+    cdef uint64_t key = _pair_key(a, b)
+    for r in range(k):
+        hit |= keys[r] == key
+    return hit
+
+
+cdef inline int _adj(NetworkState st, int a, int b) noexcept nogil:
+    # x_ab: a scan of b's neighbours when they are few, else the state's lookup
+    cdef int d = st.odeg(b)
+    if d <= 8:
+        return in_list(st.onb(b), d, a)
+    return st.has_tie(a, b)
+
+
+cdef inline int _ends(const int* ti, const int* tj, int k, int* nodes) noexcept nogil:
+    # the distinct ends of the k toggles into nodes; their number
+    cdef int r, e, q, x, ns = 0
+    for r in range(k):
+        for e in range(2):
+            x = ti[r] if e == 0 else tj[r]
+            for q in range(ns):
+                if nodes[q] == x:
+                    break
+            else:
+                nodes[ns] = x
+                ns += 1
+    return ns
+
+
+# (inline: called on every move that passes stage 2)
+cdef inline bint gw_apart(const GwPass* g, NetworkState st, const int* ti, const int* tj, int k,
+                          const double* rows, int p) noexcept nogil:
+    # gwesp only, its change at the network now of each toggle r in rows[r * p + ...]: whether the toggles can be shown not to meet.  A toggle's
+    # change is 0 exactly when its ends have no common neighbour; if none has
+    # one now, no two ends of toggles are tied other than by a toggle and no
+    # three toggles make a triangle, then no toggle's ends gain a common
+    # neighbour as the others are applied, so the exact change of the move and
+    # of the reverse move are 0: stage 3 would accept, and is skipped.  (On the
+    # swaps and tie-for-non-tie moves of the degree and edges constraints a tie
+    # between ends, or a triangle of toggles, already gives some toggle a common
+    # neighbour now; the two last checks are for moves in general.)
+    cdef int r, q, e, ns, x, v
+    cdef int nodes[2 * MAX_TOGGLES]
+    cdef uint64_t keys[MAX_TOGGLES]
+    for r in range(k):
+        if rows[r * p + g.off[0]] != 0.0:
+            return False
+        keys[r] = _pair_key(ti[r], tj[r])
+    ns = _ends(ti, tj, k, nodes)
+    for q in range(ns):
+        for e in range(q + 1, ns):
+            x = nodes[q]
+            v = nodes[e]
+            if _toggle_at(keys, k, x, v):
+                # a toggle {x, v}: a triangle of toggles through it?
+                for r in range(ns):
+                    if (r != q and r != e and _toggle_at(keys, k, x, nodes[r])
+                            and _toggle_at(keys, k, v, nodes[r])):
+                        return False
+            elif _adj(st, x, v):
+                return False
+    return True
