@@ -327,6 +327,14 @@ def _resolve_cfg(model, kwargs):
         n_vars = getattr(getattr(model, "network", None), "n_dyads", None)
         cfg["update"] = "newton" if n_vars is None or n_vars <= 10**6 else "borisenko"
     dens = density_index(model)
+    if curved and dens is not None and _density_param(model, dens) is None:
+        # the density coefficient is an offset (fixed): IFD, which estimates
+        # it from its auxiliary V, has nothing to estimate
+        if cfg["proposal"] in ("ifd", "ifd-tnt"):
+            raise SettingsError(f"proposal={cfg['proposal']!r} estimates the edges coefficient "
+                                "from its auxiliary parameter, but offset(edges) fixes it: use "
+                                "proposal='tnt' (the default here)")
+        dens = None
     space = getattr(model, "sample_space", None)
     if space is not None and space.n_missing:       # a conditional chain beside EE's
         from ._ee_missing import check_missing_cfg
@@ -399,13 +407,17 @@ def _resolve_cfg(model, kwargs):
 
 
 def _density_param(model, dens):
-    """Position in θ of the density parameter whose statistic is at ``dens``."""
+    """Position in θ of the density parameter whose statistic is at ``dens``
+    (None if it is an offset: fixed, not in θ)."""
     if dens is None:
         return None
     off_s = off_t = 0
     for t in model.terms:
         if off_s == dens:
-            return off_t
+            mask = getattr(model.parameterisation, "mask", None)     # offsets
+            if mask is None:
+                return off_t
+            return None if mask[off_t] else int(off_t - mask[:off_t].sum())
         off_s += len(t.labels)
         off_t += len(t.param_labels) if getattr(t, "curve", None) is not None else len(t.labels)
     return None
