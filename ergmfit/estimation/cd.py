@@ -299,6 +299,12 @@ class CD(Estimator):
     NA standard errors (as statnet), and ``info`` holding the iteration
     history, ``nsteps`` and the sample size.
 
+    With missing dyads each CD run starts at a completion of the missing
+    dyads drawn by a conditional chain at the current θ (CD for latent
+    variables; the module docstring says how this differs from statnet's
+    single imputation); as ``nsteps`` grows the estimate tends to the
+    observed-data MLE.
+
     Examples
     --------
     >>> import ergmfit as ef

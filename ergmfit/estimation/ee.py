@@ -46,7 +46,8 @@ The run, as EstimNetDirected does it (``../shared/reference/estimnet.md``):
    (:class:`~ergmfit.sampling._proposals.IFD`): adds and deletes alternate so
    the tie count stays at L or L + 1, the auxiliary V balances them, and the
    edges parameter is recovered as θ_edges = V − log((D − L)/(L + 1)).
-   ``"tnt"`` and ``"random"`` estimate every parameter by the EE update;
+   ``"tnt"`` and ``"random"`` estimate every parameter by the EE update
+   (``"tnt"`` is the default when ``edges`` is an offset);
    ``"ifd-tnt"`` runs ``tnt_steps`` more outer iterations with tie/no-tie
    proposals after the IFD phase, started at its estimate, and estimates
    from that unconditional phase.
@@ -194,7 +195,17 @@ gets a warning when EE does not converge.
 constrained space -- IFD on the free dyads of a dyad-set constraint
 (:class:`._ee.RestrictedIFD`), the constrained moves under degree
 constraints.  **Missing dyads**: the observed-data likelihood, with a
-conditional chain over the missing dyads beside EE's (:mod:`._ee_missing`).
+conditional chain over the missing dyads beside EE's (:mod:`._ee_missing`):
+dzA = g(x_t) − g(y_t) with y_t its completion, so EE solves E[g] =
+E[g | Y_obs]; the simulation at the estimate subtracts the conditional mean
+and the information is Cov(g) − Cov(g | Y_obs).  With IFD the band of the
+chain's tie count follows the completion's tie count (the density parameter
+is V − log((D − L)/(L + 1)) with that band's L, the estimate conditional on
+the completed density until the final step); curved models and offsets run
+both chains at η(θ).  EE starts at the MPLE there (``init="S"`` would score
+moves on the network with the missing dyads empty).  **Offsets**: with
+``offset(edges)`` the default proposal is tie/no-tie, and IFD (which
+estimates the edges coefficient from V) is refused.
 
 The chain (:func:`ee_chain`) needs only a model spec with ``labels`` and
 ``compiled()`` (a BinaryModel at the observed state), ``statistics_vector()``
