@@ -2,8 +2,9 @@
 
 Run by hand:  python benchmarks/bench_kernels.py [--quick]
 
-Prints, for faux.magnolia.high ``edges + nodematch('Grade') + gwesp(0.25, fixed=True)`` and for
-Epinions ``Arc + AltInStars + AltOutStars + AltKTrianglesT + AltTwoPathsT``:
+Prints, for faux.magnolia.high ``edges + nodematch('Grade') + gwesp(0.25, fixed=True)``, for
+faux.dixon.high's directed GW terms (``gwesp + dgwesp(OSP) + dgwdsp(ISP) + ttriple +
+transitiveties``) and for Epinions ``Arc + AltInStars + AltOutStars + AltKTrianglesT + AltTwoPathsT``:
   * change-statistic evaluations per second at uniformly random dyads of the observed network;
   * change statistics + toggle + toggle back per second (the state changes and is restored, so
     the network stays the observed one and the figure does not drift);
@@ -73,6 +74,12 @@ def main():
     mag = ef.datasets.load_network("faux.magnolia.high")
     bench("faux.magnolia.high", mag, "edges + nodematch('Grade') + gwesp(0.25, fixed=True)",
           2_000_000 if args.quick else 20_000_000, rng)
+
+    # directed GW terms with their two-path caches on a real directed network
+    dixon = ef.datasets.load_network("faux.dixon.high")
+    bench("faux.dixon.high", dixon, "gwesp(0.5, fixed=TRUE) + dgwesp(0.5, fixed=TRUE, type='OSP')"
+          " + dgwdsp(0.5, fixed=TRUE, type='ISP') + ttriple + transitiveties",
+          200_000 if args.quick else 2_000_000, rng)
 
     before = rss_mb()
     t = time.perf_counter()

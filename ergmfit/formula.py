@@ -11,6 +11,8 @@ Grammar (statnet's right-hand side, with Python spellings accepted too)::
     unary   := ('-' | '+') unary | atom                # Inf is R's Inf
     atom    := NUMBER | STRING | TRUE | FALSE | NULL | NAME
              | '[' [expr (',' expr)*] ']' | 'c(' ... ')' | 'I(' expr ')'
+             | LARGEST ['(' n ')'] | SMALLEST ['(' n ')'] | 'COLLAPSE_SMALLEST(' a, n, into ')'
+             | 'rep(' x, times ')'
              | ('log' | 'exp' | 'sqrt') '(' expr ')' | '(' expr ')'
 
 A bare NAME inside an argument is a string (``type=OTP``).
@@ -43,7 +45,7 @@ _TOKEN = re.compile(r"""
   | (?P<num>(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)
   | (?P<str>'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")
   | (?P<name>[A-Za-z_.][A-Za-z0-9_.]*)
-  | (?P<op>==|!=|>=|<=|%[A-Za-z]*%|[~+\-*/(),=\[\]:!<>&|^])
+  | (?P<op>==|!=|>=|<=|%>%|\|>|%[A-Za-z]*%|[~+\-*/(),=\[\]:!<>&|^{}\\])
 """, re.VERBOSE)
 
 _CONSTANTS = {"true": True, "t": True, "false": False, "f": False, "null": None, "none": None}
@@ -89,6 +91,30 @@ class RName(str):
     """A bare R name given as an argument value (``label=toupper``, ``attr=Grade``).  It is
     a str, read as the string is everywhere, except where statnet takes a function: there
     (``Label(~edges, toupper)``) it names one."""
+
+
+@dataclass(frozen=True)
+class LevelSelector:
+    """statnet's ``LARGEST`` / ``SMALLEST`` level selections (``LARGEST(2)``, ``-SMALLEST``):
+    the ``n`` most (least) frequent levels of the term's attribute, or all but those when
+    ``negate``.  Resolved against the attribute when the term is built (.terms.attrspec)."""
+
+    kind: str
+    n: int = 1
+    negate: bool = False
+
+    def __neg__(self):
+        return LevelSelector(self.kind, self.n, not self.negate)
+
+
+@dataclass(frozen=True)
+class CollapseSmallest:
+    """statnet's ``COLLAPSE_SMALLEST(attr, n, into)``: the attribute with its ``n`` least
+    frequent levels merged into one level ``into`` (resolved by .terms.attrspec)."""
+
+    attr: object
+    n: int
+    into: object
 
 
 @dataclass
@@ -252,9 +278,9 @@ class _Parser:
             kind, val, pos = self.peek()
             if kind == "end":
                 self.error("the formula ends inside an argument")
-            if val in ("(", "["):
+            if val in ("(", "[", "{"):
                 depth += 1
-            elif val in (")", "]"):
+            elif val in (")", "]", "}"):
                 if depth == 0:
                     break
                 depth -= 1
@@ -262,6 +288,20 @@ class _Parser:
                 break
             self.i += 1
         return self.text[start:self.peek()[2]].strip()
+
+    def _function(self, pos):
+        """An R function, ``function(x) body`` or ``\\(x) body``, kept as its text (RCode);
+        the tokens after its '(' are consumed up to the end of the body."""
+        depth = 1                # skip the argument list, then the body
+        while depth:
+            kind, v = self.peek()[:2]
+            if kind == "end":
+                self.error("the formula ends inside a function")
+            depth += v == "("
+            depth -= v == ")"
+            self.i += 1
+        self._capture()
+        return RCode(self.text[pos:self.peek()[2]].strip())
 
     def term(self):
         tok = self.peek()
@@ -282,6 +322,14 @@ class _Parser:
             return FormulaArg(self._capture())
         self._enter()
         lo = self.sum()
+        while self.peek()[1] in ("%>%", "|>"):       # "x" %>% COLLAPSE_SMALLEST(2, 5)
+            self.take()
+            kind, val, pos = self.peek()
+            if val != "COLLAPSE_SMALLEST" or self.toks[self.i + 1][1] != "(":
+                self.error("only COLLAPSE_SMALLEST(n, into) can follow a pipe in an argument")
+            self.i += 2
+            args, kwargs = self._call_args(val)
+            lo = self._collapse([lo] + args, kwargs, pos)
         if self.peek()[1] == "~":
             self.take("~")
             self.depth -= 1
@@ -341,6 +389,8 @@ class _Parser:
             self._enter()
             v = self.unary()
             self.depth -= 1
+            if isinstance(v, LevelSelector):     # -LARGEST: all levels but the largest
+                return -v
             if isinstance(v, list):          # -(2:3), -c(1, 2): statnet's "drop these levels"
                 return [-self._num(x, "-") for x in v]
             return -self._num(v, "-")
@@ -373,6 +423,9 @@ class _Parser:
             v = self.expr()
             self.take(")")
             return v
+        if val == "\\" and self.toks[self.i + 1][1] == "(":     # R 4.1's lambda \(x) body
+            self.i += 2
+            return self._function(pos)
         if kind == "name":
             self.take()
             low = val.lower()
@@ -385,16 +438,20 @@ class _Parser:
                     self.take(")")
                     return AsIs(v) if isinstance(v, list) else AsIs([v])
                 if val == "function":
-                    depth = 1                # skip the argument list, then the body
-                    while depth:
-                        kind, v = self.peek()[:2]
-                        if kind == "end":
-                            self.error("the formula ends inside a function")
-                        depth += v == "("
-                        depth -= v == ")"
-                        self.i += 1
-                    self._capture()
-                    return RCode(self.text[pos:self.peek()[2]].strip())
+                    return self._function(pos)
+                if val in ("LARGEST", "SMALLEST"):
+                    n = self.expr()
+                    self.take(")")
+                    if isinstance(n, bool) or not isinstance(n, (int, float)) or n < 1 \
+                            or not float(n).is_integer():
+                        raise FormulaError(_where(self.text, pos, f"{val}(n) needs a whole "
+                                                  "number n >= 1"))
+                    return LevelSelector(val, int(n))
+                if val == "rep":                 # R's rep(x, times), rep(x, each=, length.out=)
+                    return self._rep(*self._call_args(val), pos)
+                if val == "COLLAPSE_SMALLEST":
+                    args, kwargs = self._call_args(val)
+                    return self._collapse(args, kwargs, pos)
                 if val in ("list", "matrix", "rbind", "cbind"):
                     args, kwargs = self._call_args(val)
                     if val != "list":    # a matrix, evaluated where it is used (r_value)
@@ -417,10 +474,45 @@ class _Parser:
                 return _CONSTANTS[low]
             if val == "Inf":                 # R's Inf (statnet: to=+Inf, minpar=-Inf)
                 return math.inf
+            if val in ("LARGEST", "SMALLEST"):
+                return LevelSelector(val)
             return RName(val)
         if kind == "end":
             self.error("the formula ends in the middle of an argument")
         self.error(f"unexpected {val!r}")
+
+    def _rep(self, args, kwargs, pos):
+        def count(v, what):
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0 \
+                    or not float(v).is_integer() or v > _MAX_RANGE:
+                raise FormulaError(_where(self.text, pos, f"rep(): {what} must be a whole "
+                                          "number"))
+            return int(v)
+        if not args or len(args) > 2 or set(kwargs) - {"times", "each", "length.out"}:
+            raise FormulaError(_where(self.text, pos, "rep(x, times) or rep(x, each=, "
+                                      "length.out=) is understood"))
+        x = args[0] if isinstance(args[0], list) else [args[0]]
+        x = [v for v in x for _ in range(count(kwargs.get("each", 1), "each"))]
+        times = args[1] if len(args) > 1 else kwargs.get("times", 1)
+        if isinstance(times, list) and len(times) == len(x):
+            out = [v for v, t in zip(x, times) for _ in range(count(t, "times"))]
+        else:
+            out = x * count(times, "times")
+        if "length.out" in kwargs:
+            k = count(kwargs["length.out"], "length.out")
+            out = [out[i % len(out)] for i in range(k)] if out else []
+        self.values += len(out)
+        if self.values > MAX_VALUES:
+            self.error(f"the formula's vectors expand to more than {MAX_VALUES:,} numbers")
+        return out
+
+    def _collapse(self, args, kwargs, pos):
+        vals = args + [kwargs[k] for k in ("object", "n", "into") if k in kwargs]
+        if len(vals) != 3 or isinstance(vals[1], bool) or not isinstance(vals[1], int) \
+                or vals[1] < 1:
+            raise FormulaError(_where(self.text, pos, "COLLAPSE_SMALLEST(attr, n, into) needs "
+                                      "an attribute, a whole number n >= 1 and the new level"))
+        return CollapseSmallest(vals[0], vals[1], vals[2])
 
     def _call_args(self, name):
         """Arguments of ``name(...)`` whose '(' is taken, up to and including ')'."""
@@ -433,9 +525,7 @@ class _Parser:
                     if key in kwargs:
                         self.error(f"argument {key!r} of {name} given twice")
                     kwargs[key] = self.expr()
-                else:
-                    if kwargs:
-                        self.error(f"in {name}(...), a positional argument follows a named one")
+                else:          # R matches positional arguments after the named ones
                     args.append(self.expr())
                 if self.peek()[1] == ",":
                     self.take(",")

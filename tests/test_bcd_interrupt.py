@@ -23,12 +23,10 @@ def test_bcd_loop_stops_on_ctrl_c(mesa, default_sigint):
     rates = np.full(10**8, 1e-6)                  # minutes of work
     before = bm.on_vars().copy()
     timer = _sigint_soon(0.3)
-    t0 = time.perf_counter()
     out = bcd_loop(bm, chooser, Enumeration(4), np.array([-6.0, 1.0]), rates, seed=1)
-    took = time.perf_counter() - t0
     timer.join()
-    assert out["interrupted"] and 0 < out["n_iter"] < 10**8
-    assert took < 1.5, took
+    # stopped by the signal: far short of the 10^8 iterations (minutes of work)
+    assert out["interrupted"] and 0 < out["n_iter"] < 10**7
     np.testing.assert_array_equal(np.sort(bm.on_vars()), np.sort(before))   # back at the data
 
 
@@ -50,10 +48,7 @@ def test_bcd_fit_returns_finished_work_on_ctrl_c(mesa, default_sigint, monkeypat
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         fit = mesa.fit(method="bcd", n_iter=10**7, random_state=1)   # ~10 s
-    timer, t0 = timers[0]
-    took = time.perf_counter() - t0
-    timer.join()
-    assert took < 1.5, took
+    timers[0][0].join()
     assert fit.info["interrupted"] and not fit.converged
     assert 0 < fit.n_iter < 10**7 and np.all(np.isfinite(fit.params))
     assert any("interrupted" in w for w in fit.warnings)
@@ -64,11 +59,9 @@ def test_block_gibbs_sampler_honours_ctrl_c(mesa, default_sigint):
     s = BlockGibbsSampler(bm, UniformBlocks(bm.n_vars, 3), None,
                           np.array([1, 2, 3, 4], dtype=np.uint64))
     timer = _sigint_soon(0.3)
-    t0 = time.perf_counter()
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(KeyboardInterrupt):       # 10^10 steps: hours unless it stops
         s.run(np.array([-6.0, 1.0]), 10**10)
     timer.join()
-    assert time.perf_counter() - t0 < 1.5
 
 
 def test_mcle_godambe_interrupted_keeps_the_fit(mesa, default_sigint, monkeypatch):
@@ -78,10 +71,7 @@ def test_mcle_godambe_interrupted_keeps_the_fit(mesa, default_sigint, monkeypatc
         warnings.simplefilter("ignore")
         fit = mesa.fit(method="mcle", blocks="uniform", n_blocks=5000, n_sim=10**6,
                        interval=4096, random_state=1)
-    timer, t0 = timers[0]
-    took = time.perf_counter() - t0
-    timer.join()
-    assert took < 1.5, took
+    timers[0][0].join()
     assert fit.info["interrupted"] and fit.converged          # the estimate was finished
     assert 2 <= fit.info["godambe"]["n_sim"] < 10**6
     assert np.all(np.isfinite(fit.bse))

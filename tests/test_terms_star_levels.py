@@ -1,7 +1,8 @@
 """kstar/istar/ostar(k, attr=, levels=) (statnet documents levels for them): the selected
-levels keep their classes and every other level is pooled into one class, as statnet
-recodes the attribute (one code for no match); a single selected level is refused as
-statnet refuses it.  Checked by brute force over the stars of faux.mesa.high."""
+levels keep their classes and every other level is pooled into one class, as statnet 4
+recodes the attribute (one code for no match); a single selected level is allowed (statnet
+4 dropped 3.x's "only one value" refusal).  Checked by brute force over the stars of
+faux.mesa.high."""
 from math import comb
 
 import numpy as np
@@ -54,7 +55,12 @@ def test_istar_ostar_levels_and_refusals():
                      "ostar(2, 'Grade', levels=c('9', '10'))").statistics()
     assert got["istar2.Grade"] == sum(comb(int(np.sum(A[:, v] * same[v])), 2) for v in range(net.n))
     assert got["ostar2.Grade"] == sum(comb(int(np.sum(A[v] * same[v])), 2) for v in range(net.n))
-    with pytest.raises(ErgmfitError, match="single level.*statnet"):
-        ef.ERGM(MESA, "kstar(2, 'Grade', levels=I(7))").statistics()
+    # one selected level: grade 7 and the pooled rest, two classes (statnet 4 takes it)
+    cls1 = np.where(grade == 7, 0, 1)
+    A = np.zeros((net.n, net.n), dtype=int)
+    for i, j in np.asarray(net.ties):
+        A[i, j] = A[j, i] = 1
+    got1 = ef.ERGM(MESA, "kstar(2, 'Grade', levels=I(7))").statistics()["kstar2.Grade"]
+    assert got1 == sum(comb(int(np.sum(A[v] * (cls1 == cls1[v]))), 2) for v in range(net.n))
     with pytest.raises(ErgmfitError, match="levels selects levels of attr=; give attr="):
         ef.ERGM(MESA, "kstar(2, levels=I(7))").statistics()

@@ -124,11 +124,12 @@ def test_curve_map_feeds_the_inner_parameters():
                                np.exp(0.5) * (1 - (1 - np.exp(-0.5)) ** k), rtol=1e-12)
 
 
-def test_curve_still_refuses_a_finite_maxpar_and_a_curved_term_beside_it():
-    with pytest.raises(ErgmfitError, match="maxpar"):
-        ef.ERGM("flomarriage", 'Curve(~edges, params="a", map="rep", maxpar=3)')
-    with pytest.raises(ErgmfitError, match="not supported yet"):
-        ef.ERGM("flomarriage", 'Curve(~triangle, params="t", map="rep") + gwesp(fixed=FALSE)')
+def test_curve_takes_a_finite_maxpar_and_a_curved_term_beside_it():
+    # both were refused before (tests/test_curve_bounds.py checks the fits)
+    m = ef.ERGM("flomarriage", 'Curve(~edges, params="a", map="rep", maxpar=3)')
+    assert list(m.parameterisation.upper_bounds()) == [3.0]
+    m = ef.ERGM("flomarriage", 'Curve(~triangle, params="t", map="rep") + gwesp(fixed=FALSE)')
+    assert m.labels == ["t", "gwesp", "gwesp.decay"] and m.curved
 
 
 def test_R_inf_and_unary_plus_in_arguments():

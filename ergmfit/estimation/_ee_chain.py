@@ -308,7 +308,7 @@ class _CurvedEE:
         new = th_c[-1].copy()
         for k in par.decay_indices():
             new[k] = min(max(new[k], theta[k] - MAX_DECAY_STEP), theta[k] + MAX_DECAY_STEP)
-        return np.maximum(new, par.lower_bounds()), dzq_c
+        return par.project(new), dzq_c
 
     def outer_borisenko(self, sampler, theta, dzA, inner, m, rate, ifd, arc_corr, cfg,
                         th_c, dz_c, acc_c, v_c, D=None):
@@ -330,7 +330,6 @@ class _CurvedEE:
         aca = float(cfg["aca_ee"])
         q = par.n_stats
         fp, _ = self.masks(ifd)
-        lower = par.lower_bounds()
         c = float(cfg["min_theta"])
         P0 = np.zeros((q, q))
         one = np.ones(q)
@@ -347,7 +346,7 @@ class _CurvedEE:
                 step = rate * np.maximum(np.abs(theta), c) * np.sign(u)
             else:
                 step = np.sign(u) * aca * D * u * u
-            theta = np.where(fp, np.maximum(theta - step, lower), theta)
+            theta = np.where(fp, par.project(theta - step), theta)
             for k in decays:
                 theta[k] = min(max(theta[k], theta0[k] - MAX_DECAY_STEP),
                                theta0[k] + MAX_DECAY_STEP)

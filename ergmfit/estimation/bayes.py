@@ -416,6 +416,9 @@ class Bayes(Estimator):
                                          state["it"])
         else:
             theta = start_population(centre, cov0, H, rng)
+            par = getattr(model, "parameterisation", None)
+            if par is not None and not par.linear:      # the chains start in the box
+                theta = par.project(theta)
             out = np.empty((n_total, H, p))
             accepted = np.zeros(H, dtype=np.int64)
             it0 = 0
@@ -579,6 +582,7 @@ class _ExchangeRun:
         natural parameters η(θ) of a curved model."""
         est, sampler, prior = self.est, self.sampler, self.prior
         eta = self.eta if self.eta is not None else (lambda t: t)
+        box = getattr(self.model, "parameterisation", None) if self.eta is not None else None
         H = theta.shape[0]
         for t in range(len(out)):
             for h in range(H):
@@ -592,6 +596,8 @@ class _ExchangeRun:
                     prop = th + est.gamma * (theta[a] - theta[b]) + eps[t, h]
                 else:
                     prop = th + eps[t, h]
+                if box is not None and not np.array_equal(box.project(prop), prop):
+                    continue        # outside the parameters' box: prior 0, rejected
                 lp_new = prior.logpdf(prop)
                 e_new = eta(prop)
                 if self.gaux is None:       # from the observed network, undone afterwards

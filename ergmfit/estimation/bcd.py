@@ -186,7 +186,7 @@ class BCD(Estimator):
         if isinstance(init, str):
             if init.lower() in ("zero", "zeros"):
                 th = np.zeros(len(labels))
-                return (np.maximum(th, par.lower_bounds()) if curved else th), "zero", None
+                return (par.project(th) if curved else th), "zero", None
             if init.lower() != "mple":
                 raise SettingsError(f"init must be 'mple', 'zero' or parameters, got {init!r}")
             if curved:         # the curved MPLE, in θ; its cov is (J'HJ)^-1
@@ -483,10 +483,10 @@ def _curved_chunk(bm, chooser, kernel, theta, rates, steps, batch, rao_blackwell
     the chunk's start θ₀ (η ≈ η(θ₀) + J Δθ), preconditioner J P J' (J J'
     without one), so that every step is θ ← θ + a P J'(g(x₀) − g(x_m)), the
     stochastic gradient in θ; iterates go back to θ by J's left inverse
-    (exact: the steps lie in J's range).  Decays stay at or above their
-    bounds and move at most ``MAX_DECAY_STEP`` per chunk."""
+    (exact: the steps lie in J's range).  Parameters stay in their box
+    (:func:`.curved.held_run`) and decays move at most ``MAX_DECAY_STEP`` per chunk."""
     from ..sampling._blocks import bcd_loop
-    from .curved import MAX_DECAY_STEP
+    from .curved import MAX_DECAY_STEP, held_run
     eta0 = par.eta(theta)
     J = par.jacobian(theta)
     Pt = np.eye(par.n_params) if P is None else P
@@ -495,16 +495,20 @@ def _curved_chunk(bm, chooser, kernel, theta, rates, steps, batch, rao_blackwell
     def back(rows):
         return theta + (np.asarray(rows) - eta0) @ K.T
 
-    out = bcd_loop(bm, chooser, kernel, eta0, rates, steps, batch, rao_blackwell, J @ Pt @ J.T,
-                   trace, avg_from, max_abs, seed)
-    new = back(out["theta"])
-    for k in par.decay_indices():
-        new[k] = min(max(new[k], theta[k] - MAX_DECAY_STEP), theta[k] + MAX_DECAY_STEP)
-    out["theta"] = np.maximum(new, par.lower_bounds())
+    def run(Ph):
+        out = bcd_loop(bm, chooser, kernel, eta0, rates, steps, batch, rao_blackwell,
+                       J @ Ph @ J.T, trace, avg_from, max_abs, seed)
+        new = back(out["theta"])
+        for k in par.decay_indices():
+            new[k] = min(max(new[k], theta[k] - MAX_DECAY_STEP), theta[k] + MAX_DECAY_STEP)
+        return out, new
+
+    out, new = held_run(par, run, Pt)
+    out["theta"] = par.project(new)
     if len(out["trace"]):
-        out["trace"] = back(out["trace"])
+        out["trace"] = par.project(back(out["trace"]))
     if out["average"] is not None:
-        out["average"] = back(out["average"])
+        out["average"] = par.project(back(out["average"]))
         out["grad_mean"] = np.asarray(out["grad_mean"]) @ J
     return out
 

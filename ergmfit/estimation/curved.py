@@ -78,8 +78,9 @@ def _decay_candidates(curve, given):
 def start_values(par, fit_linear, init_decays=None, init=None):
     """Start θ for a curved fit.
 
-    ``fit_linear(A)`` fits the linear model whose statistics are g @ A[:, cols]
-    (``cols``: the weight and linear columns) and returns (params, loglik).
+    ``fit_linear(A, c, cols=cols)`` fits the linear model whose statistics are
+    g @ A[:, cols] (``cols``: the weight and linear columns, named by the
+    parameters they are; offset g @ c unless c is None) and returns (params, loglik).
     Every decay given (``init_decays``: one per curved term, None for "choose")
     is used; the others are chosen jointly from a grid of common values by the
     best fixed-decay log-(pseudo-)likelihood.  ``init`` (a full θ with NaN for
@@ -88,7 +89,7 @@ def start_values(par, fit_linear, init_decays=None, init=None):
     decay_at = par.decay_indices()
     curves = [c for _, _, c in par.curved_terms]
     given = list(init_decays) if init_decays is not None else [None] * len(curves)
-    theta = np.zeros(par.n_params)
+    theta = par.project(np.zeros(par.n_params))     # 0, or the nearest value in the box
     if init is not None:
         init = np.asarray(init, dtype=float)
         for j, k in enumerate(decay_at):
@@ -103,9 +104,11 @@ def start_values(par, fit_linear, init_decays=None, init=None):
         for j, k in enumerate(decay_at):
             theta[k] = grid[j][min(idx, len(grid[j]) - 1)]
         A, c = fixed_decay_parts(par, theta)
-        cols = [k for k in range(par.n_params) if k not in decay_at]
+        # the linear model of the weights and linear terms; a column that vanishes here
+        # (a Curve() parameter that only acts through a weight still 0) stays at its start
+        cols = [k for k in range(par.n_params) if k not in decay_at and np.any(A[:, k] != 0)]
         try:
-            params, ll = fit_linear(A[:, cols]) if c is None else fit_linear(A[:, cols], c)
+            params, ll = fit_linear(A[:, cols], c, cols=cols)
         except (DegenerateModelError, np.linalg.LinAlgError):   # no fixed-decay MPLE there
             continue
         if np.all(np.isfinite(params)) and np.isfinite(ll) and (best is None or ll > best[0]):
@@ -114,25 +117,28 @@ def start_values(par, fit_linear, init_decays=None, init=None):
             best = (ll, cand)
     if best is None:
         theta[[k for k in range(par.n_params) if k not in decay_at]] = 0.0
-        return theta
+        return par.project(theta)
     theta = best[1]
     if init is not None:
         ok = np.isfinite(init)
         theta[ok] = init[ok]
-    return theta
+    return par.project(theta)
 
 
-def bounded_ascent(fun, value, theta0, lower, maxiter=200, tol=1e-12):
-    """Fisher scoring with backtracking on the box θ >= ``lower``.
+def bounded_ascent(fun, value, theta0, box, maxiter=200, tol=1e-12):
+    """Fisher scoring with backtracking on the box of ``box`` (a parameterisation:
+    ``lower_bounds() <= θ <= upper_bounds()``, :meth:`Parameterisation.project`).
 
-    ``fun(θ) -> (f, gradient, information)``; ``value(θ) -> f``.  A bound is
-    held (its coordinate left out of the Newton step) while the gradient
-    pushes against it; trial points are projected onto the box.  Returns
+    ``fun(θ) -> (f, gradient, information)``; ``value(θ) -> f``.  A coordinate is
+    held (left out of the Newton step) while it sits on a bound and the gradient
+    pushes against it -- at its lower bound with gradient <= 0, at its upper bound
+    with gradient >= 0; trial points are projected onto the box.  Returns
     (θ, f, information, n_iter, converged)."""
-    theta = np.maximum(np.asarray(theta0, dtype=float), lower)
+    lower, upper = box.lower_bounds(), box.upper_bounds()
+    theta = box.project(theta0)
     f, g, H = fun(theta)
     for it in range(1, maxiter + 1):
-        free = ~((theta <= lower) & (g <= 0))
+        free = ~(((theta <= lower) & (g <= 0)) | ((theta >= upper) & (g >= 0)))
         step = np.zeros_like(theta)
         if free.any():
             Hf = H[np.ix_(free, free)]
@@ -146,7 +152,7 @@ def bounded_ascent(fun, value, theta0, lower, maxiter=200, tol=1e-12):
             return theta, f, H, it, True
         t = 1.0
         while True:
-            cand = np.maximum(theta + t * step, lower)
+            cand = box.project(theta + t * step)
             fc = value(cand)
             if np.isfinite(fc) and fc >= f - 1e-12 * (1.0 + abs(f)):
                 break
@@ -156,6 +162,25 @@ def bounded_ascent(fun, value, theta0, lower, maxiter=200, tol=1e-12):
         theta = cand
         f, g, H = fun(theta)
     return theta, f, H, maxiter, False
+
+
+def held_run(par, run, P):
+    """A stochastic-approximation chunk kept in the parameters' box: ``run(P)`` -> (its
+    output, θ at its end) runs the chunk (same random numbers on every call) with the
+    preconditioner ``P`` in θ.  When its end leaves the box, the chunk is run again with
+    those coordinates held -- their rows and columns of P zero, so that no step within
+    the chunk moves them and the other coordinates do not compensate for a move that the
+    projection undoes (a coordinate is held for one chunk at a time: the next one tries
+    it free again).  Returns the output and θ of the run kept (the caller projects it)."""
+    out, new = run(P)
+    lo, hi = par.lower_bounds(), par.upper_bounds()
+    held = (new < lo) | (new > hi)
+    if held.any() and not held.all():
+        Ph = np.array(P, dtype=float)
+        Ph[held, :] = 0.0
+        Ph[:, held] = 0.0
+        out, new = run(Ph)
+    return out, new
 
 
 def maximize_curved_pseudolikelihood(design, par, theta0, maxiter=200, tol=1e-12):
@@ -181,7 +206,7 @@ def maximize_curved_pseudolikelihood(design, par, theta0, maxiter=200, tol=1e-12
         H = XJ.T @ ((n * mu * (1.0 - mu))[:, None] * XJ)
         return f, g, H
 
-    return bounded_ascent(fun, value, theta0, par.lower_bounds(), maxiter, tol)
+    return bounded_ascent(fun, value, theta0, par, maxiter, tol)
 
 
 def times_jacobian(Z, J):
@@ -216,7 +241,7 @@ def maximize_curved_is_loglik(Z, target, par, theta0, maxit=100, tol=1e-12):
         d = par.eta(theta) - eta0
         return float(d @ target - log_mean_exp(Z @ d))
 
-    return bounded_ascent(fun, value, theta0, par.lower_bounds(), maxit, tol)[0]
+    return bounded_ascent(fun, value, theta0, par, maxit, tol)[0]
 
 
 def decay_messages(par, theta, what="pseudo-likelihood"):
@@ -236,6 +261,14 @@ def decay_messages(par, theta, what="pseudo-likelihood"):
         elif decay <= curve.decay_lower + 1e-9:
             out.append(f"Note: {d_lab} is at its lower bound {curve.decay_lower:g} (the {what} "
                        f"is largest there); its standard error is not reliable")
+    decays = par.decay_indices()
+    lo = par.lower_bounds()
+    for k in np.flatnonzero(par.at_bound(theta)):
+        if k not in decays:            # Curve(minpar=, maxpar=): a bound that holds
+            side, arg = ("lower", "minpar") if theta[k] <= lo[k] else ("upper", "maxpar")
+            out.append(f"Note: {par.param_labels[k]} is at its {side} bound {theta[k]:g} "
+                       f"({arg}: the {what} is largest there); its standard error is not "
+                       "reliable")
     return out
 
 
@@ -243,14 +276,30 @@ def projector(par, theta):
     """z -> z J(θ') for a curved model (the identity for a linear one), θ' being θ
     with every curved weight set to 1: the decay's column of J is proportional to
     its weight, and a weight near 0 would make the decay look stuck.  (Column
-    scalings change neither the step length, nor Hotelling's test, nor the ESS.)"""
+    scalings change neither the step length, nor Hotelling's test, nor the ESS.)
+
+    A parameter held on a bound (:meth:`Parameterisation.at_bound`: the bounded
+    maximisation left it there because the likelihood keeps rising beyond it) has
+    reached its constrained optimum: its direction of a sample (rows) is centred at
+    its mean, so that the step length, the convergence test and the t-ratios judge
+    the other directions only (the Karush-Kuhn-Tucker condition), with the variance
+    -- the ESS and the degeneracy checks -- unchanged."""
     if par.linear:
         return lambda A: A
     th = np.array(theta, dtype=float)
     for ps, _, _ in par.curved_terms:
         th[ps.start] = 1.0
     J = par.jacobian(th)
-    return lambda A: times_jacobian(A, J)
+    held = par.at_bound(theta)
+    if not held.any():
+        return lambda A: times_jacobian(A, J)
+
+    def proj(A):
+        out = times_jacobian(A, J)
+        if out.ndim == 2 and len(out):
+            out[:, held] -= out[:, held].mean(axis=0)
+        return out
+    return proj
 
 
 def first_interval(interval, min_interval):

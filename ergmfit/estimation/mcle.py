@@ -392,7 +392,7 @@ def maximize_curved_composite(des: CompositeDesign, par, theta0, maxiter=200, to
         with np.errstate(all="ignore"):
             return des.loglik(par.eta(theta))
 
-    return bounded_ascent(fun, value, theta0, par.lower_bounds(), maxiter, tol)
+    return bounded_ascent(fun, value, theta0, par, maxiter, tol)
 
 
 def _ll_sc(des, th):
@@ -769,7 +769,7 @@ def _curved_start(model, init, labels):
         if given is not None:
             ok = np.isfinite(given)
             theta[ok] = given[ok]
-    return np.maximum(theta, model.parameterisation.lower_bounds())
+    return model.parameterisation.project(theta)
 
 
 def fit_mcle(model, **kwargs) -> ERGMResults:

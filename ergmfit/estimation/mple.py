@@ -621,10 +621,10 @@ def _fit_curved(model, design: Design, labels, term_of, est) -> LogitFit:
     par = model.parameterisation
     init = _curved_init(est.init, labels)
 
-    def fit_linear(A, c=None):
+    def fit_linear(A, c=None, cols=None):
         sub = Design(design.X @ A, design.n, design.s, design.n_vars, design.n_on,
                      offset=None if c is None else design.X @ c)
-        names = [lab for k, lab in enumerate(labels) if k not in par.decay_indices()]
+        names = [labels[k] for k in cols]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             f = fit_design(sub, names, term_of, "error", est.maxiter, est.tol)

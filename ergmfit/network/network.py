@@ -8,7 +8,6 @@ in is ever modified.
 from __future__ import annotations
 
 import copy
-import math
 import numbers
 
 import networkx as nx
@@ -17,6 +16,7 @@ import numpy as np
 from ..exceptions import NetworkError, TermError
 from ..utils.validation import warn as _warn
 from ._state import NetworkState
+from .values import is_missing, missing_error
 
 
 #: the largest number of nodes a network may have (its compiled state is O(n) memory)
@@ -158,9 +158,7 @@ class Network:
         vals = self.node_attrs[name]
         missing = [i for i, v in enumerate(vals) if _is_missing(v)]
         if missing:
-            who = ", ".join(repr(self.labels[i]) for i in missing[:5])
-            raise TermError(f"node attribute {name!r} is missing (None/NaN) for "
-                            f"{len(missing)} node(s), e.g. {who}; fill or drop them first")
+            raise missing_error(name, self.labels, missing, getattr(self, "bipartite", None))
         if numeric:
             try:
                 arr = np.array([float(v) for v in vals], dtype=float)
@@ -310,17 +308,7 @@ def _check_bipartite(n, ties, directed, n1):
     return n1
 
 
-def _is_missing(v) -> bool:
-    if v is None:
-        return True
-    if isinstance(v, numbers.Real) and not isinstance(v, bool):
-        try:
-            return math.isnan(float(v))
-        except OverflowError:           # an int beyond float range is a value, not NaN
-            return False
-    if isinstance(v, str) and v.strip() in ("", "NA", "NaN", "nan"):
-        return True
-    return False
+_is_missing = is_missing
 
 
 def _is_one(v) -> bool:

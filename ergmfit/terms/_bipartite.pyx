@@ -59,13 +59,22 @@ cdef class BipartiteSPKernel(TermKernel):
                         out[t] += 1.0
 
 
+cdef inline double _pw(double x, double p) noexcept nogil:
+    """x^p with 0^p = 0 also for p = 0, as statnet's b1nodematch counts (a pair without
+    shared partners, a tie without matching two-paths, adds nothing)."""
+    return 0.0 if x == 0.0 else pow(x, p)
+
+
 cdef class BipartiteMatchKernel(TermKernel):
     """b1nodematch / b2nodematch: two-paths u–v–w between same-mode nodes of one level.
 
     ``mode`` 0: the number of such two-paths (statistic of u's level with ``diff``, of v's
-    level ``mid[v]`` with byb*attr); ``mode`` 1 (alpha): Σ_{matching pairs} sp^α; ``mode`` 2
-    (beta): ½ Σ_{ties (u, v)} m(u, v)^β, m(u, v) = #{w ≠ u : w ~ v, a_w = a_u}.
-    ``code[u]`` is u's statistic (< 0: not counted), ``mid`` (optional) the middle node's.
+    level ``mid[v]`` with byb*attr); ``mode`` 1 (alpha): Σ_{matching pairs} sp^α (with
+    byb*attr: per middle level L, sp counting the shared partners of level L); ``mode`` 2
+    (beta): ½ Σ_{ties (u, v)} m(u, v)^β, m(u, v) = #{w ≠ u : w ~ v, a_w = a_u}; 0^p = 0.
+    ``code[u]`` is u's statistic (< 0: not counted), ``mid`` (optional) the middle node's;
+    with ``mid`` and ``stride`` > 0 (diff=TRUE with byb*attr) the statistic is
+    ``code[u] * stride + mid[v]``.
     """
     cdef int side
     cdef int mode
@@ -73,11 +82,14 @@ cdef class BipartiteMatchKernel(TermKernel):
     cdef int[::1] code
     cdef int[::1] mid
     cdef bint has_mid
+    cdef int stride
 
-    def __cinit__(self, int side, code, int n_stats, int mode=0, double p=1.0, mid=None):
+    def __cinit__(self, int side, code, int n_stats, int mode=0, double p=1.0, mid=None,
+                  int stride=0):
         self.side = side
         self.mode = mode
         self.p = p
+        self.stride = stride
         self.code = np.ascontiguousarray(code, dtype=np.intc)
         self.mid = np.ascontiguousarray(mid if mid is not None else code, dtype=np.intc)
         self.n_stats = n_stats
@@ -91,7 +103,7 @@ cdef class BipartiteMatchKernel(TermKernel):
         cdef int own = i if self.side == 1 else j
         cdef int v = j if self.side == 1 else i
         cdef int c = self.code[own]
-        cdef int k, w, t, m = 0, sp
+        cdef int k, q, w, z, t, m = 0, sp
         cdef double tot = 0.0
         for t in range(self.n_stats):
             out[t] = 0.0
@@ -103,19 +115,28 @@ cdef class BipartiteMatchKernel(TermKernel):
                 continue
             m += 1
             if self.mode == 1:
-                sp = s.n_sp(own, w) - x
-                tot += pow(sp + 1.0, self.p) - pow(<double>sp, self.p)
+                if self.has_mid:
+                    # byb*attr: shared partners of own and w at middle nodes of v's level
+                    sp = 0
+                    for q in range(s.out_deg[own]):
+                        z = s.out_nb[own][q]
+                        if z != v and self.mid[z] == self.mid[v] and \
+                                (s.has_tie(w, z) if self.side == 1 else s.has_tie(z, w)):
+                            sp += 1
+                else:
+                    sp = s.n_sp(own, w) - x
+                tot += _pw(sp + 1.0, self.p) - _pw(<double>sp, self.p)
         if self.mode == 0:
             tot = m
         elif self.mode == 2:
             tot = 0.0
             if m > 0:
-                tot = 0.5 * pow(<double>m, self.p) + \
-                    0.5 * m * (pow(<double>m, self.p) - pow(m - 1.0, self.p))
+                tot = 0.5 * _pw(<double>m, self.p) + \
+                    0.5 * m * (_pw(<double>m, self.p) - _pw(m - 1.0, self.p))
         if self.has_mid:
             t = self.mid[v]
             if t >= 0:
-                out[t] = tot
+                out[t + c * self.stride] = tot
         else:
             out[c if self.n_stats > 1 else 0] = tot
 

@@ -226,17 +226,30 @@ def isolatededges(net):
     return Term("isolatededges", ["isolatededges"], IsolatedEdgesKernel())
 
 
+def _ties_in_triangles(net, name, attr, levels):
+    from ._attrtriad import TransitiveTiesKernel
+    if attr is None:
+        if levels is not None:
+            raise TermError(f"term {name}: levels needs attr")
+        return Term(name, [name], TransitiveTiesKernel(np.zeros(net.n, dtype=np.intc)))
+    lv, code, _ = _codes(net, name, attr, False, levels)
+    return Term(name, [f"{name}.{lv.name}"], TransitiveTiesKernel(code))
+
+
 @register("transitiveties", kinds=UNDIRECTED, params=[Param("attr", None), Param("levels", None)],
           family=FAMILY)
 def transitiveties_undirected(net, attr=None, levels=None):
     """Ties in at least one triangle on an undirected network; with ``attr`` only ties whose
     triangle has three nodes of one level (labels ``transitiveties``,
     ``transitiveties.<attr>``)."""
-    from ._attrtriad import TransitiveTiesKernel
-    if attr is None:
-        if levels is not None:
-            raise TermError("term transitiveties: levels needs attr")
-        return Term("transitiveties", ["transitiveties"],
-                    TransitiveTiesKernel(np.zeros(net.n, dtype=np.intc)))
-    lv, code, _ = _codes(net, "transitiveties", attr, False, levels)
-    return Term("transitiveties", [f"transitiveties.{lv.name}"], TransitiveTiesKernel(code))
+    return _ties_in_triangles(net, "transitiveties", attr, levels)
+
+
+@register("cyclicalties", kinds=UNDIRECTED, params=[Param("attr", None), Param("levels", None)],
+          family=FAMILY)
+def cyclicalties_undirected(net, attr=None, levels=None):
+    """``cyclicalties`` on an undirected network: ties in at least one triangle, as
+    ``transitiveties`` (statnet 4.12 takes both there: 120 and, with ``"Race"``, 40 on
+    faux.mesa.high in its test-term-undirected.R); labels ``cyclicalties``,
+    ``cyclicalties.<attr>``."""
+    return _ties_in_triangles(net, "cyclicalties", attr, levels)

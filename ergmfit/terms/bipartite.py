@@ -14,11 +14,13 @@ import math
 import numpy as np
 
 from ..exceptions import TermError
+from ..formula import AsIs
 from ._bipartite import BipartiteMatchKernel, BipartiteSPKernel, BipartiteStarMixKernel
 from ._dyadic import FactorKernel, NodeCovKernel
 from . import degfun
 from .degfun import INF, Stat, by_stats, classes, degree_term, range_label, ranges
-from .dyadic import _nonempty, select_levels
+from .degree import star_attr
+from .dyadic import _nonempty, covariate_columns, select_levels
 from .registry import UNDIRECTED, Param, Term, as_bool, as_float, as_int_list, format_number, \
     register
 
@@ -40,7 +42,7 @@ def _size(net, mode):
 
 def _no_levels(term, levels):
     if levels is not None:
-        raise TermError(f"term {term}: the levels argument is not supported yet")
+        raise TermError(f"term {term}: levels selects levels of attr=; give attr= too")
 
 
 # -- degrees -------------------------------------------------------------------------
@@ -78,13 +80,11 @@ def b2degree(net, d, by=None, levels=None):
 def _bstar(net, mode, k, attr, levels):
     term = f"b{mode}star"
     _need_bipartite(net, term)
-    _no_levels(term, levels)
     if attr is not None:
-        # k-stars centred on the mode whose nodes all share the attribute
-        ks = as_int_list(k, f"term {term}: k", minimum=1)
-        lv, code = classes(net, attr, term)
-        stats = [Stat(f"{term}{v}.{lv.name}", "choose", v) for v in ks]
-        return degree_term(net, term, stats, _END[mode], code, True)
+        # k-stars centred on the mode whose nodes all share the class: attr read on every
+        # node, the levels not selected pooled into one class (statnet 4, see star_attr)
+        return star_attr(net, term, k, attr, _END[mode], levels)
+    _no_levels(term, levels)
     ks = as_int_list(k, f"term {term}: k", minimum=1)
     return degree_term(net, term, [Stat(f"{term}{v}", "choose", v) for v in ks], _END[mode])
 
@@ -95,13 +95,16 @@ _BSTAR = [Param("k"), Param("attr", None), Param("levels", None)]
 @register("b1star", kinds=UNDIRECTED, params=_BSTAR, family=FAMILY)
 def b1star(net, k, attr=None, levels=None):
     """k-stars centred on mode-1 nodes, Σ_{v in mode 1} C(d_v, k) (labels ``b1star<k>``);
-    ``attr``: only stars whose centre and leaves share the level (``b1star<k>.<attr>``)."""
+    ``attr``: only stars whose centre and leaves share the level (``b1star<k>.<attr>``);
+    ``levels``: the levels kept apart, every other level pooled into one class (as
+    statnet 4's kstar/b1star recode them; the label stays ``b1star<k>.<attr>``)."""
     return _bstar(net, 1, k, attr, levels)
 
 
 @register("b2star", kinds=UNDIRECTED, params=_BSTAR, family=FAMILY)
 def b2star(net, k, attr=None, levels=None):
-    """k-stars centred on mode-2 nodes (labels ``b2star<k>``, ``b2star<k>.<attr>``)."""
+    """k-stars centred on mode-2 nodes (labels ``b2star<k>``, ``b2star<k>.<attr>``;
+    ``levels`` as for b1star)."""
     return _bstar(net, 2, k, attr, levels)
 
 
@@ -257,14 +260,18 @@ def b2factor(net, attr, base=1, levels=-1):
 def _bcov(net, mode, attr):
     term = f"b{mode}cov"
     _need_bipartite(net, term)
-    if not isinstance(attr, str):
-        raise TermError(f"term {term}: attr must be the name of a numeric attribute")
-    x = np.zeros(net.n)
-    vals = net.mode_attribute(attr, mode, numeric=True)
-    lo = 0 if mode == 1 else net.bipartite
-    x[lo:lo + len(vals)] = vals
-    return Term(term, [f"{term}.{attr}"], NodeCovKernel(x, _KERNEL_END[mode]),
-                dyad_independent=True)
+
+    def one(name):
+        if not isinstance(name, str):
+            raise TermError(f"term {term}: attr must be the name of a numeric attribute "
+                            "(or several names)")
+        x = np.zeros(net.n)
+        vals = net.mode_attribute(name, mode, numeric=True)
+        lo = 0 if mode == 1 else net.bipartite
+        x[lo:lo + len(vals)] = vals
+        return Term(term, [f"{term}.{name}"], NodeCovKernel(x, _KERNEL_END[mode]),
+                    dyad_independent=True)
+    return covariate_columns(term, attr, one)
 
 
 @register("b1cov", kinds=UNDIRECTED, params=[Param("attr")], family=FAMILY)
@@ -297,11 +304,17 @@ def _bsociality(net, mode, nodes):
 _BSOC = [Param("nodes", -1), Param("attr", None), Param("levels", None)]
 
 
+def _no_sociality_attr(term, attr, levels):
+    if attr is not None or levels is not None:
+        raise TermError(f"term {term}: attr= and levels= (statnet 3.x's form) are not "
+                        f"supported; statnet 4 takes {term}(nodes=...) only")
+
+
 @register("b1sociality", kinds=UNDIRECTED, params=_BSOC, family=FAMILY)
 def b1sociality(net, nodes=-1, attr=None, levels=None):
     """Degree of each selected mode-1 node (labels ``b1sociality<k>``, k its 1-based index;
     ``nodes`` indexes mode 1; default -1: all but the first)."""
-    _no_levels("b1sociality", levels if attr is None else attr)
+    _no_sociality_attr("b1sociality", attr, levels)
     return _bsociality(net, 1, nodes)
 
 
@@ -309,7 +322,7 @@ def b1sociality(net, nodes=-1, attr=None, levels=None):
 def b2sociality(net, nodes=-1, attr=None, levels=None):
     """Degree of each selected mode-2 node (labels ``b2sociality<k>``, k its 1-based index in
     the whole network; ``nodes`` indexes mode 2; default -1: all but the first)."""
-    _no_levels("b2sociality", levels if attr is None else attr)
+    _no_sociality_attr("b2sociality", attr, levels)
     return _bsociality(net, 2, nodes)
 
 
@@ -377,13 +390,17 @@ def _bnodematch(net, mode, attr, diff, keep, alpha, beta, by_other, levels):
     diff = as_bool(diff, f"term {term}: diff")
     alpha = as_float(alpha, f"term {term}: alpha")
     beta = as_float(beta, f"term {term}: beta")
+    for name, v in (("alpha", alpha), ("beta", beta)):
+        if not 0 <= v <= 1:
+            raise TermError(f"term {term}: {name}={format_number(v)}; statnet takes a discount "
+                            f"between 0 and 1 inclusive")
     if alpha != 1 and beta != 1:
         # statnet's help: "only one should be set at one time"; statnet 4.4 then uses beta
         alpha = 1.0
     lv, code = classes(net, attr, term, mode)
-    spec = keep if keep is not None else levels
-    sel = _nonempty(term, "levels", spec,
-                    lv.select(term, "levels", spec), lv.listing())
+    # statnet: levels selects; the deprecated keep indexes the levels only without levels
+    argname, spec = ("levels", levels) if levels is not None or keep is None else ("keep", keep)
+    sel = _nonempty(term, argname, spec, lv.select(term, argname, spec), lv.listing())
     stat = np.full(len(lv), -1, dtype=np.intc)
     stat[sel] = np.arange(len(sel), dtype=np.intc) if diff else 0
     full = np.where(code >= 0, stat[np.maximum(code, 0)], -1).astype(np.intc)
@@ -392,12 +409,17 @@ def _bnodematch(net, mode, attr, diff, keep, alpha, beta, by_other, levels):
         full = np.where(full >= 0, code, -1).astype(np.intc)
     kmode, p = (1, alpha) if alpha != 1 else (2, beta) if beta != 1 else (0, 1.0)
     if by_other is not None:
-        if diff or kmode != 0:
-            raise TermError(f"term {term}: byb{3 - mode}attr works with diff=FALSE and without "
-                            "alpha/beta only")
         olv, ocode = classes(net, by_other, term, 3 - mode)
-        labels = [f"{term}.{olv.name}.{lab}" for lab in olv.labels]
-        kernel = BipartiteMatchKernel(mode, full, len(labels), 0, 1.0, ocode)
+        if len(olv) < 2:
+            raise TermError(f"term {term}: byb{3 - mode}attr should have at least two levels "
+                            f"(as statnet requires; {olv.listing()})")
+        if diff:      # per (level, middle level), the middle level varying fastest
+            labels = [f"{term}.{lv.name}.{lv.labels[k]}.{lab}" for k in sel
+                      for lab in olv.labels]
+            kernel = BipartiteMatchKernel(mode, full, len(labels), kmode, p, ocode, len(olv))
+        else:
+            labels = [f"{term}.{lv.name}.{lab}" for lab in olv.labels]
+            kernel = BipartiteMatchKernel(mode, full, len(labels), kmode, p, ocode)
         return Term(term, labels, kernel)
     if diff:
         labels = [f"{term}.{lv.name}.{lv.labels[k]}" for k in sel]
@@ -417,7 +439,11 @@ def b1nodematch(net, attr, diff=False, keep=None, alpha=1.0, beta=1.0, byb2attr=
     """Homophily of mode 1 (Bomiriya et al.): two-paths u–v–w between mode-1 nodes of one
     level (label ``b1nodematch.<attr>``; ``diff``: per level). ``alpha``: Σ_{matching pairs}
     sp^α; ``beta``: ½ Σ_{ties (u, v)} m(u, v)^β, m the matching two-paths through the tie;
-    ``byb2attr``: split by the middle node's level (``b1nodematch.<b2attr>.<level>``)."""
+    ``byb2attr``: split by the middle node's level (``b1nodematch.<attr>.<b2level>``; with
+    ``diff``: ``b1nodematch.<attr>.<level>.<b2level>``).  ``levels`` selects the levels
+    counted (the deprecated ``keep`` indexes them when ``levels`` is not given);
+    ``alpha``, ``beta`` in [0, 1] (0^0 counts 0, as statnet's); with ``byb2attr`` the
+    ``alpha`` form counts, per b2 level L, the shared partners of level L (statnet's)."""
     return _bnodematch(net, 1, attr, diff, keep, alpha, beta, byb2attr, levels)
 
 
@@ -432,50 +458,78 @@ def b2nodematch(net, attr, diff=False, keep=None, alpha=1.0, beta=1.0, byb1attr=
     return _bnodematch(net, 2, attr, diff, keep, alpha, beta, byb1attr, levels)
 
 
-def _twostar(net, mode, cattr, lattr):
+def _selected_codes(term, argname, lv, code, spec):
+    """Node codes recoded to positions among the selected levels (-1: not selected)."""
+    sel = _nonempty(term, argname, spec, lv.select(term, argname, spec), lv.listing())
+    pos = np.full(len(lv), -1, dtype=np.intc)
+    pos[sel] = np.arange(len(sel), dtype=np.intc)
+    return sel, np.where(code >= 0, pos[np.maximum(code, 0)], -1).astype(np.intc)
+
+
+def _drop_base(term, base, n):
+    """statnet's deprecated base: 1-based indices of the statistics to drop (0: none)."""
+    vals = base if isinstance(base, (list, tuple)) else [base]
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and float(v).is_integer()
+               and 0 <= v <= n for v in vals):
+        raise TermError(f"term {term}: base must be indices 1..{n} of the statistics to "
+                        f"drop, got {base!r}")
+    drop = {int(v) - 1 for v in vals if v}
+    return [k for k in range(n) if k not in drop]
+
+
+def _twostar(net, mode, cattr, lattr, clevels, llevels, levels2, base):
     term = f"b{mode}twostar"
     _need_bipartite(net, term)
+    cname, lname = f"b{mode}levels", f"b{3 - mode}levels"
     clv, ccode = classes(net, cattr, term, mode)
     llv, lcode = classes(net, lattr, term, 3 - mode)
-    nc, nl = len(clv), len(llv)
+    csel, ccode = _selected_codes(term, cname, clv, ccode, clevels)
+    lsel, lcode = _selected_codes(term, lname, llv, lcode, llevels)
+    nc, nl = len(csel), len(lsel)
+    # statnet's cells: (centre, leaf, leaf2) with leaf <= leaf2, the centre varying fastest
+    cells = [(c, a, b) for b in range(nl) for a in range(b + 1) for c in range(nc)]
+    names = [f"{term}.{clv.name}.{clv.labels[csel[c]]}.{llv.name}."
+             f"{llv.labels[lsel[a]]}.{llv.labels[lsel[b]]}" for c, a, b in cells]
+    if levels2 is None and base is not None:
+        keep = _drop_base(term, base, len(cells))
+    else:
+        if isinstance(levels2, (str, AsIs)) or (isinstance(levels2, list) and any(
+                isinstance(v, str) for v in levels2)):
+            raise TermError(f"term {term}: levels2 by value is not supported; give indices "
+                            f"(1..{len(cells)}, in the order of the labels) or TRUE/FALSE")
+        listing = f"the {len(cells)} cells, in label order, are indexed 1..{len(cells)}"
+        keep = _nonempty(term, "levels2", levels2,
+                         select_levels(term, "levels2", names, levels2, listing), listing)
     cell = np.full((nc, nl, nl), -1, dtype=np.intc)
-    labels = []
-    for b in range(nl):
-        for a in range(b + 1):
-            for c in range(nc):
-                cell[c, a, b] = cell[c, b, a] = len(labels)
-                labels.append(f"{term}.{clv.name}.{clv.labels[c]}.{llv.name}."
-                              f"{llv.labels[a]}.{llv.labels[b]}")
-    return Term(term, labels, BipartiteStarMixKernel(mode, 0, np.maximum(ccode, -1),
-                                                      np.maximum(lcode, -1), cell, nl,
-                                                      len(labels)))
+    for t, k in enumerate(keep):
+        c, a, b = cells[k]
+        cell[c, a, b] = cell[c, b, a] = t
+    return Term(term, [names[k] for k in keep],
+                BipartiteStarMixKernel(mode, 0, ccode, lcode, cell, nl, len(keep)))
 
 
 _TWOSTAR = [Param("b1attr"), Param("b2attr", None), Param("base", None),
             Param("b1levels", None), Param("b2levels", None), Param("levels2", None)]
 
 
-def _twostar_args(term, b1attr, b2attr, base, b1levels, b2levels, levels2):
-    if any(v is not None for v in (base, b1levels, b2levels, levels2)):
-        raise TermError(f"term {term}: base, b1levels, b2levels and levels2 are not supported "
-                        "yet (every category is counted)")
-    return b1attr, (b1attr if b2attr is None else b2attr)
-
-
 @register("b1twostar", kinds=UNDIRECTED, params=_TWOSTAR, family=FAMILY)
 def b1twostar(net, b1attr, b2attr=None, base=None, b1levels=None, b2levels=None, levels2=None):
     """Two-stars centred on mode 1 by the centre's b1attr level and the leaves' (unordered)
-    b2attr levels (labels ``b1twostar.<b1attr>.<c>.<b2attr>.<l1>.<l2>``)."""
-    a1, a2 = _twostar_args("b1twostar", b1attr, b2attr, base, b1levels, b2levels, levels2)
-    return _twostar(net, 1, a1, a2)
+    b2attr levels (labels ``b1twostar.<b1attr>.<c>.<b2attr>.<l1>.<l2>``).  ``b1levels`` /
+    ``b2levels`` select the levels of each mode (nodes of other levels are not counted),
+    ``levels2`` the cells (indices in label order, or TRUE/FALSE), the deprecated ``base``
+    drops cells by index, as statnet does."""
+    b2attr = b1attr if b2attr is None else b2attr
+    return _twostar(net, 1, b1attr, b2attr, b1levels, b2levels, levels2, base)
 
 
 @register("b2twostar", kinds=UNDIRECTED, params=_TWOSTAR, family=FAMILY)
 def b2twostar(net, b1attr, b2attr=None, base=None, b1levels=None, b2levels=None, levels2=None):
     """Two-stars centred on mode 2 by the centre's b2attr level and the leaves' b1attr levels
-    (labels ``b2twostar.<b2attr>.<c>.<b1attr>.<l1>.<l2>``)."""
-    a1, a2 = _twostar_args("b2twostar", b1attr, b2attr, base, b1levels, b2levels, levels2)
-    return _twostar(net, 2, a2, a1)
+    (labels ``b2twostar.<b2attr>.<c>.<b1attr>.<l1>.<l2>``; the level arguments as for
+    b1twostar)."""
+    b2attr = b1attr if b2attr is None else b2attr
+    return _twostar(net, 2, b2attr, b1attr, b2levels, b1levels, levels2, base)
 
 
 def _starmix(net, mode, k, attr, base, diff):
@@ -485,8 +539,6 @@ def _starmix(net, mode, k, attr, base, diff):
     if len(k) != 1:
         raise TermError(f"term {term}: k must be one integer")
     k = k[0]
-    if base is not None:
-        raise TermError(f"term {term}: base is not supported yet")
     diff = as_bool(diff, f"term {term}: diff")
     clv, ccode = classes(net, attr, term, mode)
     llv, lcode = classes(net, attr, term, 3 - mode)
@@ -498,13 +550,16 @@ def _starmix(net, mode, k, attr, base, diff):
         # b2starmix
         pairs = ([(c, b) for b in range(nl) for c in range(nc)] if mode == 1 else
                  [(c, b) for c in range(nc) for b in range(nl)])
-        for c, b in pairs:
+        keep = range(len(pairs)) if base is None else _drop_base(term, base, len(pairs))
+        for c, b in (pairs[q] for q in keep):
             cell[c, b, b] = len(labels)
             labels.append(f"{term}.{k}.{clv.name}.{clv.labels[c]}.{llv.labels[b]}")
     else:
-        for c in range(nc):
+        for c in (range(nc) if base is None else _drop_base(term, base, nc)):
             cell[c, :, :] = len(labels)
             labels.append(f"{term}.{k}.{clv.name}.{clv.labels[c]}")
+    if not labels:
+        raise TermError(f"term {term}: base={base!r} drops every statistic")
     return Term(term, labels, BipartiteStarMixKernel(mode, k, ccode, lcode, cell, nl,
                                                       len(labels)))
 
@@ -515,7 +570,10 @@ _STARMIX = [Param("k"), Param("attr"), Param("base", None), Param("diff", True)]
 @register("b1starmix", kinds=UNDIRECTED, params=_STARMIX, family=FAMILY)
 def b1starmix(net, k, attr, base=None, diff=True):
     """k-stars centred on mode 1 whose leaves all share one level: per (centre level, leaf
-    level) (labels ``b1starmix.<k>.<attr>.<c>.<l>``), or per centre level with diff=FALSE."""
+    level) (labels ``b1starmix.<k>.<attr>.<c>.<l>``), or per centre level with diff=FALSE;
+    the deprecated ``base`` drops statistics by index (label order), as statnet does.
+    Each mode's levels are its own nodes' values (statnet reads attr on every node and
+    refuses a missing value on either mode; ergmfit needs it only on the mode it uses)."""
     return _starmix(net, 1, k, attr, base, diff)
 
 

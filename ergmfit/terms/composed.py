@@ -141,16 +141,24 @@ def prod_operator(net, formulas, label=None):
     return Term("Prod", labels, kernel)
 
 
+def _check_shape(M, rows, cols):
+    if M.shape != (len(rows), len(cols)):
+        raise TermError(f"term attrcov: mat must be {len(rows)} x {len(cols)} (rows: the levels "
+                        f"{', '.join(map(str, rows.labels))}; columns: the levels "
+                        f"{', '.join(map(str, cols.labels))}), got {M.shape[0]} x {M.shape[1]}")
+
+
 @register("attrcov", kinds=BOTH, params=[Param("attr"), Param("mat")], family=FAMILY)
 def attrcov(net, attr, mat):
     """Σ over ties (i, j) of mat[level of i, level of j], ``mat`` a levels × levels matrix
     (levels of ``attr`` in sorted order; ``matrix(...)`` in the formula, or the name of a
-    network attribute holding it); undirected ties read it from the lower-numbered node
-    (label ``attrcov.<attr>``).  statnet 4.6+; an edgecov of the level matrix."""
+    network attribute holding it); undirected ties read it from the lower-numbered node; on a
+    two-mode network its rows are the levels of the mode-1 nodes and its columns those of
+    the mode-2 nodes, as statnet's (label ``attrcov.<attr>``).  statnet 4.6+; an edgecov of
+    the level matrix."""
     from ..formula import RCode
     from .curvemap import r_value
     from .dyadic import _edgecov_kernel, _levels
-    lv = _levels(net, attr, "attrcov")
     if isinstance(mat, RCode):
         try:
             M = np.atleast_2d(np.asarray(r_value(mat.text, {}), dtype=float))
@@ -161,13 +169,22 @@ def attrcov(net, attr, mat):
     else:
         raise TermError("term attrcov: mat must be a matrix(...) or the name of a network "
                         f"attribute holding one, got {mat!r}")
-    L = len(lv)
-    if M.shape != (L, L):
-        raise TermError(f"term attrcov: mat must be {L} x {L} (the levels of {lv.name}: "
-                        f"{', '.join(map(str, lv.labels))}), got {M.shape[0]} x {M.shape[1]}")
-    code = np.asarray(lv.code)
-    X = M[code[:, None], code[None, :]]
-    if not net.directed:
-        X = np.triu(X, 1) + np.triu(X, 1).T          # the lower-numbered node's row
+    if net.bipartite is not None:
+        # two-mode: rows are the levels of mode 1's nodes, columns those of mode 2's (statnet)
+        from .degfun import classes
+        (lv1, c1), (lv2, c2) = (classes(net, attr, "attrcov", m) for m in (1, 2))
+        _check_shape(M, lv1, lv2)
+        n1 = net.bipartite
+        X = np.zeros((net.n, net.n))
+        X[:n1, n1:] = M[np.asarray(c1[:n1])[:, None], np.asarray(c2[n1:])[None, :]]
+        X[n1:, :n1] = X[:n1, n1:].T
+        lv = lv1
+    else:
+        lv = _levels(net, attr, "attrcov")
+        _check_shape(M, lv, lv)
+        code = np.asarray(lv.code)
+        X = M[code[:, None], code[None, :]]
+        if not net.directed:
+            X = np.triu(X, 1) + np.triu(X, 1).T          # the lower-numbered node's row
     return Term("attrcov", [f"attrcov.{lv.name}"],
                 _edgecov_kernel(net, X, f"attrcov's matrix of {lv.name}"), dyad_independent=True)

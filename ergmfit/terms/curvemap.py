@@ -10,12 +10,16 @@ affine in θ), a gradient matrix (``matrix(...)``), or a gradient function
 (``function(x, n, ...) rbind(...)``); gradients are in statnet's orientation, one row per
 parameter, and checked against the map's numerical derivative.  A map ergmfit cannot
 evaluate still gives the statistics (``summary()``), but fitting it is an error naming the
-reason.  ``minpar`` is the lower bound of the parameters; a finite ``maxpar`` is refused
-(the optimisers bound from below only).  The initial values in ``params`` are not used.
+reason.  ``minpar`` and ``maxpar`` (recycled to the parameters, as statnet does) bound the
+parameters: every estimator keeps θ in that box (:meth:`Parameterisation.project`), and a
+parameter whose likelihood keeps rising beyond its bound stops on it.  The initial values
+in ``params`` are not used.
 
 A model with Curve() terms has one parameterisation, :class:`MapParameterisation`,
-covering its other terms too (linear terms: the identity; ``Offset()`` terms: their free
-parameters and constants); with curved terms (``gwesp(fixed=FALSE)``) it is refused.  It
+covering its other terms too, block by block (the Jacobian is block-diagonal over the
+terms): linear terms the identity, ``Offset()`` terms their free parameters and constants,
+curved terms (``gwesp(fixed=FALSE)``) their own (weight, decay) map -- their decays stay
+decays for the estimators (:attr:`MapParameterisation.curved_terms`).  It
 presents itself as a free-coefficient view of the canonical model (``inner``: η itself,
 ``offset_coef``, ``affine_parts``), so the estimators' offset machinery fits it: with
 affine maps the MPLE is the logistic regression on X A with offset X c, otherwise the
@@ -54,38 +58,63 @@ class _Canonical(Parameterisation):
     def jacobian(self, theta):
         return np.eye(self.n_params)
 
-    def lower_bounds(self):
-        return np.full(self.n_params, -np.inf)
-
     def decay_indices(self):
         return []
 
 
 class MapParameterisation(Parameterisation):
     """η(θ) block by block: ``blocks`` are (parameter slice, statistic slice, map) with map
-    {"eta": θ_b -> η_b, "jac": θ_b -> ∂η_b/∂θ_b, "affine": bool}; ``why`` (not None) makes
-    the model unfittable.  Parameters ``fixed`` (a mask over all of them) sit at ``values``.
-    It presents itself as a free-coefficient view of the canonical model (``inner``: η
-    itself; ``full(θ)`` = η(θ); no offsets of its own: ``mask`` all False, ``offset_coef``
-    empty), which is what the estimators' offset machinery reads."""
+    {"eta": θ_b -> η_b, "jac": θ_b -> ∂η_b/∂θ_b, "affine": bool, "curves": [(parameter
+    slice, statistic slice, CurvedMap) within the block]}; ``why`` (not None) makes the
+    model unfittable; ``lower``/``upper`` bound every parameter.  Parameters ``fixed`` (a
+    mask over all of them) sit at ``values``.  It presents itself as a free-coefficient
+    view of the canonical model (``inner``: η itself; ``full(θ)`` = η(θ); no offsets of
+    its own: ``mask`` all False, ``offset_coef`` empty), which is what the estimators'
+    offset machinery reads.  The curved terms among the blocks whose decay is free are
+    :attr:`curved_terms` (in the free parameters' positions; ``kept_curved``: their
+    places among the model's curved terms), as for a model without Curve()."""
 
     linear = False
 
-    def __init__(self, param_labels, stat_labels, blocks, lower, why=None, fixed=None,
-                 values=None):
+    def __init__(self, param_labels, stat_labels, blocks, lower, upper=None, why=None,
+                 fixed=None, values=None):
         self.all_labels = list(param_labels)
         self.blocks, self.why = blocks, why
         self.lower_all = np.asarray(lower, dtype=float)
+        self.upper_all = (np.full(len(self.lower_all), np.inf) if upper is None
+                          else np.asarray(upper, dtype=float))
         self.fixed = np.zeros(len(param_labels), bool) if fixed is None else np.asarray(fixed)
         self.values = np.zeros(int(self.fixed.sum())) if values is None else \
             np.asarray(values, dtype=float)
         super().__init__([lab for lab, f in zip(param_labels, self.fixed) if not f],
                          stat_labels)
-        self.affine = all(m["affine"] for _, _, m in blocks)
         self.inner = _Canonical(stat_labels)
         self.mask = np.zeros(len(self.stat_labels), dtype=bool)
         self.offset_coef = self.coef = np.zeros(0)
+        pos = np.cumsum(~self.fixed) - 1          # each parameter's place among the free
         self.curved_terms, self.kept_curved = [], []
+        affine = True
+        for ps, ss, m in blocks:
+            free_decay = False
+            for cps, css, curve, j in m.get("curves", []):
+                w, d = ps.start + cps.start, ps.start + cps.start + 1
+                if self.fixed[w] and not self.fixed[d]:
+                    raise FormulaError(f"offset on {self.all_labels[w]!r} with "
+                                       f"{self.all_labels[d]!r} free is not implemented: fix "
+                                       "both (offset(term)) or only the decay (offset(term, 2))")
+                if not self.fixed[d]:
+                    free_decay = True
+                    self.curved_terms.append((slice(int(pos[w]), int(pos[w]) + 2),
+                                              slice(ss.start + css.start, ss.start + css.stop),
+                                              curve))
+                    self.kept_curved.append(j)
+            # a block curved only through its terms' decays is affine once they are fixed
+            affine = affine and (m["affine"] or (m.get("curves") is not None and not free_decay))
+        # a finite bound on a free parameter: the bounded (curved) maximisation, never
+        # the unbounded logistic regression of an affine map
+        free = ~self.fixed
+        self.affine = affine and not (np.isfinite(self.lower_all[free]).any()
+                                      or np.isfinite(self.upper_all[free]).any())
 
     def _all(self, theta):
         if self.why is not None:
@@ -115,16 +144,22 @@ class MapParameterisation(Parameterisation):
         return self.eta(theta)
 
     def affine_parts(self, theta=None):
-        """(A, c) with η(θ') ≈ A θ' + c near ``theta`` (exact for affine maps)."""
+        """(A, c) with η(θ') ≈ A θ' + c near ``theta`` (exact for affine maps); the free
+        decays' columns of A are zero, so that a curved term's block is exact at the
+        decays of ``theta`` (:func:`ergmfit.estimation.curved.fixed_decay_matrix`)."""
         theta = np.zeros(self.n_params) if theta is None else np.asarray(theta, dtype=float)
         A = self.jacobian(theta)
+        A[:, self.decay_indices()] = 0.0
         return A, self.eta(theta) - A @ theta
 
     def lower_bounds(self) -> np.ndarray:
         return self.lower_all[~self.fixed].copy()
 
+    def upper_bounds(self) -> np.ndarray:
+        return self.upper_all[~self.fixed].copy()
+
     def decay_indices(self) -> list:
-        return []
+        return [ps.start + 1 for ps, _, _ in self.curved_terms]
 
     def fixing(self, mask, coef):
         """This map with the free parameters ``mask`` fixed at ``coef`` (offset() terms)."""
@@ -135,7 +170,8 @@ class MapParameterisation(Parameterisation):
         vals[self.fixed] = self.values
         vals[at] = np.clip(np.asarray(coef, dtype=float), -1e300, 1e300)
         return MapParameterisation(self.all_labels, self.stat_labels, self.blocks,
-                                   self.lower_all, self.why, fixed, vals[fixed])
+                                   self.lower_all, self.upper_all, self.why, fixed,
+                                   vals[fixed])
 
 
 def _affine(A, c):
@@ -143,32 +179,49 @@ def _affine(A, c):
     return {"eta": lambda th: A @ th + c, "jac": lambda th: A, "affine": True}
 
 
+def _term_block(t, first_curved):
+    """(map, lower, upper, why) of one term of a model with Curve() terms; its curved
+    terms (``curves``) are numbered from ``first_curved`` in the model's order
+    (:func:`ergmfit.terms.registry.curved_terms`)."""
+    cm, fx = getattr(t, "curve_map", None), getattr(t, "fixed", None)
+    if cm is not None and cm.get("inner") is None:       # Curve(): its own map and box
+        return cm["map"], cm["lower"], cm["upper"], cm["why"]
+    if cm is not None:            # Curve() as the identity of its curved terms' parameters
+        sub = cm["inner"]
+        j = [first_curved + k for k in range(len(sub.curved_terms))]
+    elif fx is not None:                                   # Offset(): the free parameters
+        inner, fmask, vals = fx
+        sub = OffsetParameterisation(parameterisation.parameterisation_of(inner), fmask, vals)
+        j = [first_curved + k for k in sub.kept_curved]
+    elif getattr(t, "curve", None) is not None:          # gwesp(fixed=FALSE) and its kin
+        sub, j = parameterisation.Curved([t]), [first_curved]
+    else:                                                # linear: the identity
+        q = len(t.labels)
+        return _affine(np.eye(q), np.zeros(q)), np.full(q, -np.inf), np.full(q, np.inf), None
+    m = {"eta": sub.eta, "jac": sub.jacobian, "affine": bool(getattr(sub, "affine", False)),
+         "curves": [c + (k,) for c, k in zip(sub.curved_terms, j)],
+         "n_curved": len(getattr(getattr(sub, "inner", sub), "curved_terms", []))}
+    lower, upper = sub.lower_bounds(), sub.upper_bounds()
+    if cm is not None:            # minpar/maxpar within the terms' own box
+        lower, upper = np.maximum(lower, cm["lower"]), np.minimum(upper, cm["upper"])
+    return m, lower, upper, None
+
+
 def map_parameterisation(terms) -> MapParameterisation:
     """The map of a model with Curve() terms (see the module docstring)."""
-    plabs, slabs, blocks, lower, why = [], [], [], [], None
+    plabs, slabs, blocks, lower, upper, why, n_curved = [], [], [], [], [], None, 0
     for t in terms:
-        q = len(t.labels)
-        if getattr(t, "curve", None) is not None:
-            raise TermError(f"Curve() together with the curved term {t.name} (fixed=FALSE) is "
-                            "not supported yet; fix its decay")
-        cm, fx = getattr(t, "curve_map", None), getattr(t, "fixed", None)
-        if cm is not None:
-            m, lo = cm["map"], cm["lower"]
-            why = why or cm["why"]
-        elif fx is not None:
-            _, fmask, vals = fx
-            fmask = np.asarray(fmask)
-            c = np.zeros(q)
-            c[fmask] = vals
-            m, lo = _affine(np.eye(q)[:, ~fmask], c), np.full(int((~fmask).sum()), -np.inf)
-        else:
-            m, lo = _affine(np.eye(q), np.zeros(q)), np.full(q, -np.inf)
+        m, lo, hi, w = _term_block(t, n_curved)
+        why = why or w
+        n_curved += m.get("n_curved", 0)
         p0, s0 = len(plabs), len(slabs)
         plabs += list(t.param_labels)
         slabs += list(t.labels)
         blocks.append((slice(p0, len(plabs)), slice(s0, len(slabs)), m))
         lower.append(lo)
-    return MapParameterisation(plabs, slabs, blocks, np.concatenate(lower), why)
+        upper.append(hi)
+    return MapParameterisation(plabs, slabs, blocks, np.concatenate(lower),
+                               np.concatenate(upper), why)
 
 
 # -- the map argument ------------------------------------------------------------------
@@ -274,17 +327,29 @@ def _numeric_jacobian(f, th, q):
                             for j, e in enumerate(np.eye(len(th)))])
 
 
+def _bounds(term, v, default, p, what):
+    """statnet's ``minpar``/``maxpar``: a number or vector, recycled to the p parameters."""
+    vals = v if isinstance(v, list) else [default if v is None else v]
+    if not vals or not all(isinstance(x, (int, float)) and not isinstance(x, bool)
+                           for x in vals) or np.isnan(np.asarray(vals, dtype=float)).any():
+        raise TermError(f"term {term}: {what} must be a number or a vector of numbers, got "
+                        f"{v!r}")
+    return np.resize(np.asarray(vals, dtype=float), p)
+
+
 def curve_map(term, pnames, q, map, gradient, minpar, maxpar):
-    """{"map", "lower", "why"} of a Curve() term's map (``why`` set when ergmfit cannot fit
-    it: the statistics still work)."""
+    """{"map", "lower", "upper", "why"} of a Curve() term's map (``why`` set when ergmfit
+    cannot fit it: the statistics still work); ``lower``/``upper`` are statnet's
+    ``minpar``/``maxpar`` recycled to the parameters."""
     p = len(pnames)
-    lower = np.resize(np.atleast_1d(np.asarray(-np.inf if minpar is None else minpar,
-                                               dtype=float)), p)
-    hi = np.atleast_1d(np.asarray(np.inf if maxpar is None else maxpar, dtype=float))
-    if np.isfinite(hi).any():
-        raise TermError(f"term {term}: a finite maxpar is not supported yet (the estimators "
-                        "bound the parameters from below only)")
-    out = {"map": _affine(np.zeros((q, p)), np.zeros(q)), "lower": lower, "why": None}
+    lower = _bounds(term, minpar, -np.inf, p, "minpar")
+    upper = _bounds(term, maxpar, np.inf, p, "maxpar")
+    if np.any(lower > upper):
+        k = int(np.flatnonzero(lower > upper)[0])
+        raise TermError(f"term {term}: minpar exceeds maxpar for the parameter {pnames[k]!r} "
+                        f"({lower[k]:g} > {upper[k]:g})")
+    out = {"map": _affine(np.zeros((q, p)), np.zeros(q)), "lower": lower, "upper": upper,
+           "why": None}
     if isinstance(map, str):
         if not map or not "rep".startswith(map):
             raise TermError(f"term {term}: map {map!r} is not one of statnet's named maps "

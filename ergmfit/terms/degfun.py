@@ -113,7 +113,10 @@ def by_stats(net, term, base_stats, by, homophily, ends, mode=None, sep="", leve
             raise TermError(f"term {term}: levels selects levels of the by= attribute; give by=")
         return base_stats, None, False
     homophily = as_bool(homophily, f"term {term}: homophily")
-    lv, code = classes(net, by, term, mode)
+    # homophily compares a node's level with its neighbours' -- on a two-mode network those
+    # are the other mode's nodes, so the levels are those of every node (statnet:
+    # b1degrange(1:2, by="Letter", homophily=TRUE) counts same-Letter partners)
+    lv, code = classes(net, by, term, None if homophily else mode)
     if homophily:
         if levels is not None:
             raise TermError(f"term {term}: levels= with homophily=TRUE is not supported "

@@ -17,9 +17,12 @@ decay α = log λ we have e^α = λ and 1 − e^−α = q, so
 (the decay is α = log λ, not log(λ/(λ−1)); the latter, −log q, is the rate at which the
 weights' geometric factor q^k = e^{−k log(λ/(λ−1))} shrinks).
 """
+import numpy as np
+
 from ._degree import (MODE_IN, MODE_OUT, MODE_UND, AltStarKernel, DegreeKernel,
                       GWDegreeKernel, IsolatesKernel, StarKernel)
 from . import degfun
+from .dyadic import _nonempty
 from .curved import AlternatingStars, GeometricWeights, curve_length, make_curved, start_decay
 from .registry import (BOTH, DIRECTED, UNDIRECTED, Param, Term, TermError, as_bool, as_float,
                        as_int_list, format_number, register)
@@ -29,8 +32,8 @@ _ENDS = {MODE_UND: "both", MODE_IN: "head", MODE_OUT: "tail"}
 
 _STAR_PARAMS = [Param("k", doc="star size(s): an integer or a list of integers >= 1"),
                 Param("attr", None, doc="count only stars whose nodes all share this attribute"),
-                Param("levels", None, doc="with attr: the levels counted; the others are "
-                      "pooled into one class, as statnet does")]
+                Param("levels", None, doc="with attr: the levels kept apart; the others are "
+                      "pooled into one class, as statnet 4 does")]
 _DEGREE_PARAMS = [Param("d", doc="degree(s): an integer or a list of integers >= 0"),
                   Param("by", None, doc="one set of counts per level of this attribute"),
                   Param("homophily", False, doc="with by: degree among same-level neighbours"),
@@ -66,9 +69,33 @@ def _no_levels(name, levels):
         raise TermError(f"term {name}: levels selects levels of attr=; give attr=")
 
 
+def star_attr(net, term, k, attr, ends, levels=None):
+    """k-stars whose centre and leaves all share a class of ``attr`` (kstar, istar, ostar,
+    b1star, b2star with ``attr=``; labels ``<term><k>.<attr>`` with or without ``levels``).
+
+    The classes are statnet 4's: ``attr`` is read on every node (a missing value anywhere
+    is an error, as statnet's ``ergm_get_vattr``), the selected ``levels`` keep a class
+    each and every other level is pooled into ONE more class, so stars whose nodes all lie
+    outside the selection count too, even when their values differ.  That is how statnet
+    4's ``InitErgmTerm.kstar`` (and istar, ostar, b1star, b2star) recodes the attribute:
+    by position among the selected levels, one shared code for no match; the help page
+    words it "levels specified which values of attr are included in the count".  A single
+    selected level is allowed (statnet 3.x refused it: "only one value")."""
+    ks = as_int_list(k, f"term {term}: k", minimum=1)
+    lv, code = degfun.classes(net, attr, term)
+    if levels is not None:
+        sel = _nonempty(term, "levels", levels, lv.select(term, "levels", levels),
+                        lv.listing())
+        cls = np.full(len(lv), len(sel), dtype=np.intc)        # the rest: one pooled class
+        cls[sel] = np.arange(len(sel), dtype=np.intc)
+        code = cls[code].astype(np.intc)
+    stats = [degfun.Stat(f"{term}{v}.{lv.name}", "choose", v) for v in ks]
+    return degfun.degree_term(net, term, stats, ends, code, True)
+
+
 def _stars(net, name, k, mode, attr=None, levels=None):
     if attr is not None:
-        return degfun.star_attr(net, name, k, attr, _ENDS[mode], levels=levels)
+        return star_attr(net, name, k, attr, _ENDS[mode], levels)
     _no_levels(name, levels)
     ks = as_int_list(k, f"term {name}: k", minimum=1)
     return Term(name, [f"{name}{v}" for v in ks], StarKernel(ks, mode))

@@ -53,7 +53,7 @@ from ..exceptions import TermError
 from ..formula import AsIs
 from ._attrtriad import AttrDyadTriadKernel
 from ._dyadic import (AbsDiffCatKernel, AbsDiffKernel, DenseEdgeCovKernel, EdgesKernel,
-                      FactorKernel, MatchKernel, MixKernel, MutualKernel, NodeCovKernel,
+                      FactorKernel, MatchKernel, MutualKernel, NodeCovKernel,
                       SparseEdgeCovKernel)
 from .registry import BOTH, DIRECTED, UNDIRECTED, Param, Term, as_bool, as_float, register
 
@@ -342,18 +342,35 @@ def _mutual_attr(net, same, by, diff, keep, levels):
 # quantitative nodal covariates
 # ---------------------------------------------------------------------------
 
+def covariate_columns(term, attr, one):
+    """statnet's numeric covariate terms over several attributes (``nodecov(c("a", "b"))``:
+    its ``multiple="matrix"``): one statistic per attribute, labelled ``<term>.<name>``,
+    stacked into one Term; ``one(name)`` builds the Term of one attribute."""
+    if isinstance(attr, (list, tuple)) and len(attr) > 1 and \
+            all(isinstance(a, str) for a in attr):
+        from .operators import stack
+        return stack(term, [one(a) for a in attr])
+    return one(attr[0] if isinstance(attr, (list, tuple)) and len(attr) == 1 else attr)
+
+
+def _cov_term(net, term, attr, end):
+    return covariate_columns(term, attr, lambda a: Term(
+        term, [f"{term}.{a}"], NodeCovKernel(_numeric_attr(net, a, term), end),
+        dyad_independent=True))
+
+
 @register("nodecov", kinds=BOTH, aliases=("nodemain",), family=_COV, params=[Param("attr")])
 def nodecov(net, attr):
     """Main effect of a numeric node attribute: Σ_{ties (i,j)} (x_i + x_j).
 
     statnet ``nodecov`` / ``nodemain`` (label ``nodecov.<attr>``), for
     undirected and directed networks (for an arc i->j both ends count).
+    Several attributes (``nodecov(c("a", "b"))``): one statistic each,
+    ``nodecov.a``, ``nodecov.b``, as statnet.
 
     Example: ``edges + nodecov('wealth')``.
     """
-    x = _numeric_attr(net, attr, "nodecov")
-    return Term("nodecov", [f"nodecov.{attr}"], NodeCovKernel(x, _BOTH_ENDS),
-                dyad_independent=True)
+    return _cov_term(net, "nodecov", attr, _BOTH_ENDS)
 
 
 @register("nodeicov", kinds=DIRECTED, aliases=("ContinuousReceiver",), family=_COV,
@@ -366,8 +383,7 @@ def nodeicov(net, attr):
 
     Example: ``edges + nodeicov('age')``.
     """
-    x = _numeric_attr(net, attr, "nodeicov")
-    return Term("nodeicov", [f"nodeicov.{attr}"], NodeCovKernel(x, _HEAD), dyad_independent=True)
+    return _cov_term(net, "nodeicov", attr, _HEAD)
 
 
 @register("nodeocov", kinds=DIRECTED, aliases=("ContinuousSender",), family=_COV,
@@ -380,8 +396,7 @@ def nodeocov(net, attr):
 
     Example: ``edges + nodeocov('age')``.
     """
-    x = _numeric_attr(net, attr, "nodeocov")
-    return Term("nodeocov", [f"nodeocov.{attr}"], NodeCovKernel(x, _TAIL), dyad_independent=True)
+    return _cov_term(net, "nodeocov", attr, _TAIL)
 
 
 @register("absdiff", kinds=BOTH, family=_COV, params=[Param("attr"), Param("pow", 1)])

@@ -7,7 +7,8 @@ common forms and applies a fixed set of string functions to the names:
 - a function name: ``toupper``, ``tolower``, ``identity``;
 - a formula whose right-hand side is an expression in ``.`` (or ``.x``, ``..1``):
   ``~toupper(.)``, ``~paste0("net.", .)``, ``~paste(., "x", sep = "_")``;
-- ``function(x) <the same expression in x>``.
+- ``function(x) <the same expression in x>``, also with the body in braces
+  (``function(x) {paste0("a.", x)}``), and R 4.1's lambda shorthand ``\\(x) <expression>``.
 
 The expressions: string literals, the placeholder, and calls of ``toupper``, ``tolower``,
 ``paste0`` and ``paste`` (with ``sep=``), nested freely.  Anything else is refused with a
@@ -19,7 +20,8 @@ from ..exceptions import FormulaError, TermError
 from ..formula import FormulaArg, RCode, RName, _Parser, _tokenize
 
 SUPPORTED = ("a function name (toupper, tolower, identity), a formula such as "
-             "~toupper(.) or ~paste0(\"prefix\", .), or function(x) <expression in x>; "
+             "~toupper(.) or ~paste0(\"prefix\", .), or function(x) <expression in x> "
+             "(or R's lambda \\(x) <expression in x>); "
              "expressions may use string literals and toupper, tolower, paste0, paste(sep=)")
 _PLACEHOLDERS = (".", ".x", "..1")
 _NAMED = {"toupper": lambda v: [s.upper() for s in v],
@@ -42,7 +44,7 @@ def label_function(label):
             raise TermError(f"term Label: a label formula has no left-hand side; supported: "
                             f"{SUPPORTED}")
         text, names = label.text, _PLACEHOLDERS
-    elif isinstance(label, RCode) and label.text.startswith("function"):
+    elif isinstance(label, RCode) and label.text.startswith(("function", "\\")):
         text, names = _function_body(label.text)
     else:
         raise TermError(f"term Label: the label {getattr(label, 'text', label)!r} is not "
@@ -62,7 +64,7 @@ def _function_body(text):
 
 
 class _Reader:
-    """expr := string | placeholder | name '(' [arg {',' arg}] ')' ;
+    """expr := string | placeholder | '{' expr '}' | name '(' [arg {',' arg}] ')' ;
     arg := expr | 'sep' '=' string."""
 
     def __init__(self, text, names):
@@ -95,6 +97,10 @@ class _Reader:
             return ("str", _Parser(self.text)._string(val[1:-1], pos))
         if kind == "name" and val in self.names:
             return ("arg",)
+        if val == "{":                      # function(x) { body }
+            e = self.expr()
+            self.take("}")
+            return e
         if kind == "name" and val in ("toupper", "tolower", "paste0", "paste"):
             self.take("(")
             args, sep = [], " " if val == "paste" else ""

@@ -22,17 +22,18 @@ What ergmfit gives (statnet's labels and values of ``summary()``):
 """
 from __future__ import annotations
 
-import ast
+import itertools
 import re
 
 import numpy as np
 
 from ..exceptions import TermError
-from ..formula import FormulaArg, RCode, parse_formula
+from ..formula import FormulaArg, RCode, RName, parse_formula
 from ._operators import LinearKernel, ProductKernel, SubnetKernel
 from .curvemap import curve_map, r_value   # also registers the Offset()/Curve() maps
 from .parameterisation import Curved
 from .dyadic import _levels
+from .attrspec import node_values
 from .registry import BOTH, DIRECTED, Param, Term, as_bool, as_float, build_term, register
 from . import registry
 
@@ -153,89 +154,18 @@ def nodematch_filter(net, formula, attr):
                         "filter", mask=mask.astype(np.uint8).ravel())
 
 
-class _NodeExpr(ast.NodeVisitor):
-    """Evaluates a statnet node expression (``practice == practice[1]``,
-    ``wealth > median(wealth)``) over node attributes, without eval."""
-
-    FUNCS = {"median": np.median, "mean": np.mean, "max": np.max, "min": np.min,
-             "abs": np.abs, "sum": np.sum, "log": np.log, "sqrt": np.sqrt}
-
-    def __init__(self, net, term):
-        self.net, self.term = net, term
-
-    def fail(self, what):
-        raise TermError(f"term {self.term}: {what} is not understood in a node expression "
-                        "(attribute names, numbers, strings, x[k], ==, !=, <, >, &, |, !, "
-                        "median/mean/min/max/abs)")
-
-    def visit_Expression(self, node):
-        return self.visit(node.body)
-
-    def visit_Name(self, node):
-        vals = self.net.node_attribute(node.id)
-        try:
-            return vals.astype(float)
-        except (TypeError, ValueError):
-            return vals
-
-    def visit_Constant(self, node):
-        return node.value
-
-    def visit_Subscript(self, node):
-        base = self.visit(node.value)
-        k = self.visit(node.slice)
-        return base[int(k) - 1]          # R indexes from 1
-
-    def visit_Call(self, node):
-        if not isinstance(node.func, ast.Name) or node.func.id not in self.FUNCS:
-            self.fail("a function call")
-        return self.FUNCS[node.func.id](*[self.visit(a) for a in node.args])
-
-    def visit_Compare(self, node):
-        left = self.visit(node.left)
-        out = None
-        for op, comp in zip(node.ops, node.comparators):
-            right = self.visit(comp)
-            fn = {ast.Eq: np.equal, ast.NotEq: np.not_equal, ast.Lt: np.less,
-                  ast.LtE: np.less_equal, ast.Gt: np.greater, ast.GtE: np.greater_equal}
-            if type(op) not in fn:
-                self.fail("this comparison")
-            r = fn[type(op)](left, right)
-            out = r if out is None else out & r
-            left = right
-        return out
-
-    def visit_BinOp(self, node):
-        a, b = self.visit(node.left), self.visit(node.right)
-        if isinstance(node.op, ast.BitAnd):
-            return np.logical_and(a, b)
-        if isinstance(node.op, ast.BitOr):
-            return np.logical_or(a, b)
-        ops = {ast.Add: np.add, ast.Sub: np.subtract, ast.Mult: np.multiply, ast.Div: np.divide}
-        if type(node.op) not in ops:
-            self.fail("this operator")
-        return ops[type(node.op)](a, b)
-
-    def visit_UnaryOp(self, node):
-        v = self.visit(node.operand)
-        if isinstance(node.op, ast.Not):
-            return np.logical_not(v)
-        if isinstance(node.op, ast.USub):
-            return -v
-        self.fail("this operator")
-
-    def generic_visit(self, node):
-        self.fail(type(node).__name__)
-
-
 def node_selection(net, text, term):
-    """Boolean vector of the nodes a statnet node expression selects."""
-    py = re.sub(r"!(?!=)", " not ", text).replace("&&", "&").replace("||", "|")
-    try:
-        tree = ast.parse(py.strip(), mode="eval")
-    except SyntaxError:
-        raise TermError(f"term {term}: cannot read the node expression {text!r}") from None
-    sel = np.asarray(_NodeExpr(net, term).visit(tree), dtype=bool)
+    """Boolean vector of the nodes a statnet node expression selects: TRUE/FALSE per node,
+    or node numbers (1-based, as statnet's ``S(~edges, ~c(2, 5, 7))``)."""
+    vals = np.atleast_1d(np.asarray(node_values(net, text, term)))
+    if vals.dtype != bool and vals.ndim == 1 and np.issubdtype(vals.dtype, np.number):
+        if not (np.all(np.mod(vals, 1) == 0) and np.all(vals >= 1) and np.all(vals <= net.n)):
+            raise TermError(f"term {term}: the node numbers {text!r} must be whole numbers "
+                            f"from 1 to {net.n}")
+        sel = np.zeros(net.n, dtype=bool)
+        sel[vals.astype(np.int64) - 1] = True
+        return sel
+    sel = vals.astype(bool)
     if sel.shape != (net.n,):
         raise TermError(f"term {term}: the node expression {text!r} must give one TRUE/FALSE "
                         "per node")
@@ -260,7 +190,9 @@ def s_operator(net, formula, attrs):
     expression selects (``~practice == practice[1]``, ``~wealth > median(wealth)``). Labels
     ``S(<expression>)~<label>``."""
     f = _formula("S", formula)
-    expr = _formula("S", attrs, "node expression")
+    # a name: that (logical) node attribute selects, as statnet's attribute specifications
+    expr = _formula("S", FormulaArg(attrs) if isinstance(attrs, str) else attrs,
+                    "node expression")
     if expr.lhs is not None:
         raise TermError("term S: different tail and head node sets (a two-sided formula) are "
                         "not supported yet")
@@ -344,10 +276,70 @@ def sum_operator(net, formulas, label=None):
     (weight 2), ``Sum("mean" ~ f)`` / ``Sum("sum" ~ f)`` (one statistic). Labels
     ``Sum~<label>`` (one statistic) or ``Sum~<label><k>``."""
     terms, W = weighted_formulas(net, formulas, "Sum", ("sum", "mean"), "weight")
-    width = W.shape[0]
-    name = "Sum" if label is None else str(label)
-    labels = [f"Sum~{name}"] if width == 1 else [f"Sum~{name}{k + 1}" for k in range(width)]
-    return stack("Sum", terms, labels, W)
+    groups = _formula_labels(net, formulas)
+    return stack("Sum", terms, sum_labels("Sum", label, groups, W.shape[0], "Sum~"), W)
+
+
+def _formula_labels(net, formulas):
+    """The statistic labels of each formula of a Sum()/Prod() (one list per formula)."""
+    items = formulas if isinstance(formulas, list) else [formulas]
+    return [[lab for t in build_formula(net, f) for lab in t.labels] for f in items]
+
+
+_PASTE = re.compile(r"^\s*function\s*\(\s*(\w+)\s*\)\s*(I\s*\()?\s*(paste0?)\s*\((.*)\)\s*"
+                    r"(?(2)\)|)\s*$", re.S)
+
+
+def sum_labels(term, label, groups, width, prefix):
+    """statnet's Sum() labels: a string -> ``<prefix><label>`` (one statistic) or
+    ``<prefix><label><k>``; a vector of ``width`` strings -> ``<prefix><label_k>``; ``I`` ->
+    the inner labels as they are; ``identity`` (or another label function of Label()) -> the
+    inner labels, mapped, after ``<prefix>``; ``function(x) I(paste(x[[1]], x[[2]]))`` ->
+    the formulas' labels pasted together (``I()``: without the prefix).  Function forms read
+    the labels of one formula, or paste those of several."""
+    from .labelfun import is_label_function, label_function
+
+    def inner():
+        if len(groups) != 1 or len(groups[0]) != width:
+            raise TermError(f"term {term}: a label function here needs one formula whose "
+                            f"statistics are summed as they are ({width} statistic(s))")
+        return groups[0]
+    if label is None:
+        label = term
+    if isinstance(label, RName) and label == "I":
+        return list(inner())
+    if isinstance(label, RCode) and _PASTE.match(label.text):
+        arg, asis, fn, body = _PASTE.match(label.text).groups()
+        parts = [p.strip() for p in re.split(r",(?![^\[]*\])", body)]
+        sep = "" if fn == "paste0" else " "
+        cols = []
+        for p in parts:
+            m = re.fullmatch(r"%s\[\[(\d+)\]\]" % re.escape(arg), p)
+            ms = re.fullmatch(r"sep\s*=\s*(['\"])(.*)\1", p)
+            if ms:
+                sep = ms.group(2)
+            elif m and 1 <= int(m.group(1)) <= len(groups) and len(groups[int(m.group(1)) - 1]) == width:
+                cols.append(groups[int(m.group(1)) - 1])
+            else:
+                raise TermError(f"term {term}: the label function {label.text!r} is not "
+                                "understood (paste(x[[1]], x[[2]], ...) of the formulas' labels)")
+        out = [sep.join(c[k] for c in cols) for k in range(width)]
+        return out if asis else [prefix + v for v in out]
+    if isinstance(label, RName) and label == "identity":
+        return [prefix + v for v in inner()]
+    if is_label_function(label):
+        return [prefix + v for v in label_function(label)(list(inner()))]
+    if isinstance(label, list):
+        if len(label) == width and width > 1 and all(isinstance(v, str) for v in label):
+            return [prefix + v for v in label]
+        if len(label) != 1 or not isinstance(label[0], str):
+            raise TermError(f"term {term}: label must be one string or {width} strings, got "
+                            f"{len(label)}")
+        label = label[0]
+    if not isinstance(label, str):
+        raise TermError(f"term {term}: label must be a string, a vector of strings or a label "
+                        f"function, got {getattr(label, 'text', label)!r}")
+    return [prefix + label] if width == 1 else [f"{prefix}{label}{k + 1}" for k in range(width)]
 
 
 @register("Label", kinds=BOTH, params=[Param("formula"), Param("label"), Param("pos", "(")],
@@ -373,8 +365,8 @@ def label_operator(net, formula, label, pos="("):
         out = [a + b for a, b in zip(labs, inner)]
     elif pos == "append":
         out = [b + a for a, b in zip(labs, inner)]
-    elif pos == "replace":
-        out = labs
+    elif pos == "replace":        # statnet >= 4.7: an NA label keeps the inner name
+        out = [b if isinstance(a, RName) and a == "NA" else a for a, b in zip(labs, inner)]
     else:
         raise TermError(f"term Label: pos must be '(', 'prepend', 'append' or 'replace', got "
                         f"{pos!r}")
@@ -575,6 +567,15 @@ def curve(net, formula, params=None, map=None, gradient=None, minpar=None, maxpa
         inner = Curved(terms)
         cm = curve_map("Curve", names, inner.n_params, map, gradient, minpar, maxpar)
         psi = cm["map"]
+        if psi["affine"] and cm["why"] is None and len(names) == inner.n_params:
+            A, c = psi["jac"](np.zeros(len(names))), psi["eta"](np.zeros(len(names)))
+            if (np.array_equal(A, np.eye(len(names))) and not np.any(c)
+                    and np.all(cm["lower"] >= inner.lower_bounds())):
+                # the identity (map="rep" over the inner parameters) within the inner
+                # terms' box (minpar keeps the decays >= 0): the inner curved terms
+                # themselves, renamed -- their decays stay decays to the estimators.
+                # Without such a minpar statnet lets a decay go negative: the general map.
+                cm["inner"], term.curve_terms = inner, list(terms)
         cm["map"] = {"eta": lambda th: inner.eta(psi["eta"](th)),
                      "jac": lambda th: inner.jacobian(psi["eta"](th)) @ psi["jac"](th),
                      "affine": False}
@@ -583,28 +584,50 @@ def curve(net, formula, params=None, map=None, gradient=None, minpar=None, maxpa
     return term
 
 
+_FOR_LEVELS = re.compile(r'\s*(?:function\s*\(\s*(\w+)\s*\)\s*)?sort\(\s*unique\(\s*([\w.]+)\s*'
+                         r'%v%\s*["\']([^"\']+)["\']\s*\)\s*\)\s*')
+
+
 def _for_values(net, spec):
-    if isinstance(spec, FormulaArg):
-        m = re.fullmatch(r'\s*sort\(\s*unique\(\s*\.\s*%v%\s*["\']([^"\']+)["\']\s*\)\s*\)\s*',
-                         spec.text)
-        if not m:
-            raise TermError(f"term For: cannot evaluate {spec.text!r} (only "
-                            "~sort(unique(.%v%\"attr\")) and vectors are understood)")
-        return _levels(net, m.group(1), "For").labels
+    """A For() loop's values: a vector, or the sorted levels of an attribute written as
+    ``~sort(unique(.%v%"attr"))`` or ``function(nw) sort(unique(nw %v% "attr"))``."""
+    if isinstance(spec, (FormulaArg, RCode)):
+        m = _FOR_LEVELS.fullmatch(spec.text)
+        ok = m and ((isinstance(spec, FormulaArg) and m.group(1) is None and m.group(2) in
+                     (".", ".nw")) or (isinstance(spec, RCode) and m.group(1) == m.group(2)))
+        if not ok:
+            raise TermError(f"term For: cannot evaluate {spec.text!r} (vectors, "
+                            "~sort(unique(.%v%\"attr\")) and function(nw) sort(unique(nw %v% "
+                            "\"attr\")) are understood)")
+        return _levels(net, m.group(3), "For").labels
     return spec if isinstance(spec, list) else [spec]
 
 
-@register("For", kinds=BOTH, params=[Param("formula"), Param(".", None)], family=FAMILY)
+def _substitute(text, name, value):
+    """``text`` with the loop variable ``name`` (outside strings) replaced by ``value``."""
+    lit = f'"{value}"' if isinstance(value, str) else repr(value)
+    word = re.escape(name)
+    pattern = re.compile(r"(\"[^\"]*\"|'[^']*')|(?<![A-Za-z0-9_.])%s(?![A-Za-z0-9_.])" % word)
+    return pattern.sub(lambda m: m.group(1) or lit, text)
+
+
+@register("For", kinds=BOTH, params=[Param("formula"), Param("...", None)], family=FAMILY)
 def for_operator(net, formula, **kw):
     """``For(~term(.), . = values)``: the formula once per value with ``.`` replaced by it
-    (values: a vector, or ``~sort(unique(.%v%"attr"))`` for the levels of attr)."""
+    (values: a vector, ``~sort(unique(.%v%"attr"))`` or ``function(nw) sort(unique(nw %v%
+    "attr"))`` for the levels of attr).  Several loop variables nest, the first named the
+    outermost (``For(~absdiff(a, pow=.), a = c("x", "y"), . = 1:3)``)."""
     f = _formula("For", formula)
-    if kw.get(".") is None:
+    loops = dict(kw.get("...") or {})
+    if not loops:
         raise TermError("term For: give the values as . = c(...)")
+    names = list(loops)
+    values = [_for_values(net, loops[k]) for k in names]
     terms = []
-    for v in _for_values(net, kw["."]):
-        lit = f'"{v}"' if isinstance(v, str) else repr(v)
-        text = re.sub(r"(?<![A-Za-z0-9_.\"'])\.(?![A-Za-z0-9_.])", lit, f.text)
+    for combo in itertools.product(*values):
+        text = f.text
+        for name, v in zip(names, combo):
+            text = _substitute(text, name, v)
         terms.extend(build_formula(net, FormulaArg(text)))
     return stack("For", terms)
 

@@ -12,7 +12,10 @@ Every estimator asks the model's :class:`Parameterisation` for
 * ``eta(theta)`` -- the natural parameters handed to the samplers;
 * ``jacobian(theta)`` -- ∂η/∂θ, a (q, p) array, for the score
   J' (g_obs - E g) and the information J' Cov(g) J (and the delta method);
-* ``param_labels`` / ``stat_labels`` -- the coefficient and statistic labels.
+* ``param_labels`` / ``stat_labels`` -- the coefficient and statistic labels;
+* ``lower_bounds()`` / ``upper_bounds()`` -- the box the parameters live in (a curved
+  term's decay >= 0, statnet's ``Curve(minpar=, maxpar=)``), and :meth:`~Parameterisation.project`,
+  the one function every estimator uses to put θ back into it.
 
 Examples
 --------
@@ -51,6 +54,26 @@ class Parameterisation:
 
     def jacobian(self, theta) -> np.ndarray:
         raise NotImplementedError
+
+    def lower_bounds(self) -> np.ndarray:
+        """Smallest allowed value of each parameter (-inf: none)."""
+        return np.full(self.n_params, -np.inf)
+
+    def upper_bounds(self) -> np.ndarray:
+        """Largest allowed value of each parameter (+inf: none)."""
+        return np.full(self.n_params, np.inf)
+
+    def project(self, theta) -> np.ndarray:
+        """θ (or rows of θ) clipped onto the box lower_bounds() <= θ <= upper_bounds():
+        the one projection every estimator applies after a step."""
+        return np.clip(np.asarray(theta, dtype=float), self.lower_bounds(), self.upper_bounds())
+
+    def at_bound(self, theta) -> np.ndarray:
+        """Mask of the parameters sitting exactly on a finite bound (where a bounded
+        maximisation held them: see :func:`ergmfit.estimation.curved.bounded_ascent`)."""
+        theta = np.asarray(theta, dtype=float)
+        lo, hi = self.lower_bounds(), self.upper_bounds()
+        return (np.isfinite(lo) & (theta <= lo)) | (np.isfinite(hi) & (theta >= hi))
 
     def score(self, theta, centred_stats) -> np.ndarray:
         """J(θ)' z: the log-likelihood gradient in θ from g_obs - E g (or a sample's rows)."""

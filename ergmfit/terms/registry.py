@@ -73,6 +73,8 @@ def curved_terms(terms) -> list:
     for t in terms:
         if getattr(t, "fixed", None) is not None:
             out += curved_terms(t.fixed[0])
+        elif getattr(t, "curve_terms", None) is not None:      # Curve(map="rep") over them
+            out += curved_terms(t.curve_terms)
         elif getattr(t, "curve", None) is not None:
             out.append(t)
     return out
@@ -93,7 +95,7 @@ class TermSpec:
     def signature(self) -> str:
         parts = []
         for p in self.params:
-            parts.append(p.name if p.required else f"{p.name}={p.default!r}")
+            parts.append(p.name if p.required or p.name == "..." else f"{p.name}={p.default!r}")
         return f"{self.name}({', '.join(parts)})" if parts else self.name
 
 
@@ -156,22 +158,31 @@ def get_term(name: str, directed=None) -> TermSpec:
 
 def bind_arguments(spec: TermSpec, args: Sequence, kwargs: dict) -> dict:
     """Match positional and keyword arguments to the term's parameters."""
-    names = [p.name for p in spec.params]
+    names = [p.name for p in spec.params if p.name != "..."]
+    dots = any(p.name == "..." for p in spec.params)   # R's ...: other named arguments
     if len(args) > len(names):
         raise TermError(f"term {spec.name}: takes at most {len(names)} argument(s) "
                         f"({spec.signature()}), got {len(args)}")
+    # positional arguments take the parameters in order (also when written after named
+    # ones, as R allows); one that lands on a parameter also given by name is an error
     bound = dict(zip(names, args))
+    extra = {}
     lower = {n.lower(): n for n in names}
     for key, val in kwargs.items():
         real = lower.get(key.lower())
         if real is None:
+            if dots:
+                extra[key] = val
+                continue
             raise TermError(f"term {spec.name}: unknown argument {key!r}; "
                             f"it takes {spec.signature()}")
         if real in bound:
             raise TermError(f"term {spec.name}: argument {real!r} given twice")
         bound[real] = val
+    if dots:
+        bound["..."] = extra
     for p in spec.params:
-        if p.name not in bound:
+        if p.name not in bound and p.name != "...":
             if p.required:
                 raise TermError(f"term {spec.name}: missing argument {p.name!r}; "
                                 f"it takes {spec.signature()}")
@@ -180,6 +191,7 @@ def bind_arguments(spec: TermSpec, args: Sequence, kwargs: dict) -> dict:
 
 
 INTERACTION = None     # builder of "a:b" (set by the operators family)
+RESOLVE = None         # statnet's attribute/level specifications (set by .attrspec)
 
 
 def build_term(net, name: str, args=(), kwargs=None) -> Term:
@@ -191,6 +203,15 @@ def build_term(net, name: str, args=(), kwargs=None) -> Term:
             raise TermError(f"interaction: {exc}") from None
     spec = get_term(name, directed=net.directed)
     bound = bind_arguments(spec, args, kwargs or {})
+    if RESOLVE is not None:             # ~expr attributes, COLLAPSE_SMALLEST, LARGEST, ...
+        got = RESOLVE(net, spec, bound, _build)
+        if isinstance(got, Term):       # a matrix attribute: the term once per column
+            return got
+        net, bound = got
+    return _build(spec, net, bound)
+
+
+def _build(spec, net, bound):
     try:
         term = spec.builder(net, **bound)
     except TermError:

@@ -205,6 +205,56 @@ def gwnsp(net, decay=None, fixed=False, cutoff=30, type=None):
     return Term("gwnsp", [f"gwnsp.fixed.{format_number(a)}"], GwnspKernel(a, net.n))
 
 
+# statnet 4.12 accepts the d-forms on undirected networks too (the UTP type: every type is
+# the same count there), with the undirected labels: dgwesp(fixed=TRUE, decay=0.1) ->
+# gwesp.fixed.0.1, desp(d=2) -> esp2, and the curved counts esp#k / dsp#k / nsp#k (statnet's
+# test-term-gw-sp.R, "Undirect tests" on faux.mesa.high).
+_D_GW_PARAMS = _GW_PARAMS + [Param("type", "OTP", "shared-partner type; no effect on an "
+                                                  "undirected network")]
+
+
+@register("dgwesp", kinds=UNDIRECTED, params=_D_GW_PARAMS, family=_FAMILY)
+def dgwesp_undirected(net, decay=None, fixed=False, cutoff=30, type="OTP"):
+    """``dgwesp`` on an undirected network: ``gwesp`` (labels ``gwesp.fixed.<decay>``,
+    curved ``esp#k``)."""
+    return gwesp(net, decay, fixed, cutoff, type)
+
+
+@register("dgwdsp", kinds=UNDIRECTED, params=_D_GW_PARAMS, family=_FAMILY)
+def dgwdsp_undirected(net, decay=None, fixed=False, cutoff=30, type="OTP"):
+    """``dgwdsp`` on an undirected network: ``gwdsp`` (label ``gwdsp.fixed.<decay>``); its
+    curved counts are labelled ``dsp#k`` (statnet 4.4's plain ``gwdsp`` says ``gwdsp#k``)."""
+    _undirected_type("dgwdsp", type)
+    if not as_bool(fixed, "term dgwdsp: fixed"):
+        return _curved_sp(net, "gwdsp", decay, cutoff, DspKernel, "dsp")
+    return gwdsp(net, decay, fixed, cutoff, type)
+
+
+@register("dgwnsp", kinds=UNDIRECTED, params=_D_GW_PARAMS, family=_FAMILY)
+def dgwnsp_undirected(net, decay=None, fixed=False, cutoff=30, type="OTP"):
+    """``dgwnsp`` on an undirected network: ``gwnsp`` (labels ``gwnsp.fixed.<decay>``,
+    curved ``nsp#k``)."""
+    return gwnsp(net, decay, fixed, cutoff, type)
+
+
+@register("desp", kinds=UNDIRECTED, params=[Param("d"), Param("type", "OTP")], family=_FAMILY)
+def desp_undirected(net, d, type="OTP"):
+    """``desp`` on an undirected network: ``esp(d)`` (labels ``esp<d>``)."""
+    return esp(net, d, type)
+
+
+@register("ddsp", kinds=UNDIRECTED, params=[Param("d"), Param("type", "OTP")], family=_FAMILY)
+def ddsp_undirected(net, d, type="OTP"):
+    """``ddsp`` on an undirected network: ``dsp(d)`` (labels ``dsp<d>``)."""
+    return dsp(net, d, type)
+
+
+@register("dnsp", kinds=UNDIRECTED, params=[Param("d"), Param("type", "OTP")], family=_FAMILY)
+def dnsp_undirected(net, d, type="OTP"):
+    """``dnsp`` on an undirected network: ``nsp(d)`` (labels ``nsp<d>``)."""
+    return nsp(net, d, type)
+
+
 @register("cycle", kinds=UNDIRECTED, params=[Param("k"), Param("semi", False)],
           family=_FAMILY)
 def cycle(net, k, semi=False):

@@ -1,0 +1,56 @@
+"""The small networks statnet's own term tests (statnet/ergm tests/testthat) build from R's
+random numbers, rebuilt here so that their printed statistics can be compared.
+
+R's ``set.seed(s); runif(k, a, b)``: R scrambles the seed with the congruential generator
+x -> 69069 x + 1 (50 times, then once per word of the Mersenne-Twister state), starts the
+generator at position 624 and maps each 32-bit output y to a + (b - a) * y * 2^-32.
+(``set.seed(42); runif(3)`` gives 0.914806 0.9370754 0.2861395, as R prints.)
+"""
+import networkx as nx
+import numpy as np
+
+
+def r_runif(seed):
+    """A function (k, a, b) -> R's runif(k, a, b) after set.seed(seed)."""
+    s = seed & 0xFFFFFFFF
+    for _ in range(50):
+        s = (69069 * s + 1) & 0xFFFFFFFF
+    key = []
+    for _ in range(625):
+        s = (69069 * s + 1) & 0xFFFFFFFF
+        key.append(s)
+    bg = np.random.MT19937()
+    state = bg.state
+    state["state"] = {"key": np.array(key[1:], dtype=np.uint32), "pos": 624}
+    bg.state = state
+
+    def runif(k, a=0.0, b=1.0):
+        return a + (b - a) * (bg.random_raw(k).astype(np.float64) * 2.3283064365386963e-10)
+    return runif
+
+
+def bipnw():
+    """test-term-bipartite.R's ``bipnw``: 60 random ties between 100 + 29 nodes,
+    ``Letter`` = a, b, c and ``Cost`` = 3, 2, 1 recycled over all nodes."""
+    ru = r_runif(143)
+    b1 = np.floor(ru(60, 1, 100)).astype(int)
+    b2 = np.floor(ru(60, 101, 130)).astype(int)
+    g = nx.Graph()
+    for v in range(1, int(max(b1.max(), b2.max())) + 1):
+        g.add_node(v, bipartite=0 if v <= 100 else 1, Letter="abc"[(v - 1) % 3],
+                   Cost=[3, 2, 1][(v - 1) % 3])
+    g.add_edges_from(zip(b1.tolist(), b2.tolist()))
+    return g
+
+
+def unnw():
+    """test-term-undirected.R's ``unnw``: 160 random pairs of 1..19 (self-pairs moved one
+    on), undirected, ``Pet`` = dog, cat recycled."""
+    t = np.trunc(r_runif(20)(160, 1, 20)).astype(int)
+    h = np.trunc(r_runif(21)(160, 1, 20)).astype(int)
+    h = np.where(h == t, h + 1, h)
+    g = nx.Graph()
+    for v in range(1, int(max(t.max(), h.max())) + 1):
+        g.add_node(v, Pet=["dog", "cat"][(v - 1) % 2])
+    g.add_edges_from(zip(t.tolist(), h.tolist()))
+    return g

@@ -1,0 +1,272 @@
+"""statnet's Project(formula, mode) / Proj1 / Proj2 (issue #19): valued terms on the one-mode
+projection of a two-mode network (tie value y_pq = shared partners).  Values and labels
+against numpy on the biadjacency matrix B (projection onto mode 1: B Bᵀ, onto mode 2: Bᵀ B),
+the change statistics against differences of full statistics, the refusals, and an MPLE
+against a logistic regression on change statistics computed here."""
+import networkx as nx
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import ergmfit as ef
+from ergmfit.exceptions import TermError
+
+
+def two_mode(n1, n2, p, seed):
+    rng = np.random.default_rng(seed)
+    B = (rng.random((n1, n2)) < p).astype(int)
+    g = nx.Graph()
+    x1, x2 = rng.normal(size=n1), rng.normal(size=n2)
+    c1, c2 = rng.integers(0, 3, size=n1), rng.integers(0, 2, size=n2)
+    for i in range(n1):
+        g.add_node(i, bipartite=0, b1=float(x1[i]), c=["a", "b", "c"][c1[i]])
+    for j in range(n2):
+        g.add_node(n1 + j, bipartite=1, b2=float(x2[j]), c=["a", "b"][c2[j]])
+    g.add_edges_from((int(i), n1 + int(j)) for i, j in zip(*np.nonzero(B)))
+    return g, B, dict(x1=x1, x2=x2, c1=c1, c2=c2)
+
+
+def graph_with(g, B, n1):
+    h = nx.Graph()
+    h.add_nodes_from(g.nodes(data=True))
+    h.add_edges_from((int(i), n1 + int(j)) for i, j in zip(*np.nonzero(B)))
+    h.graph.update(g.graph)
+    return h
+
+
+def stats(g, formula):
+    return ef.ERGM(g, formula).statistics()
+
+
+def upper(M):
+    return M[np.triu_indices(M.shape[0], 1)]
+
+
+def test_statnet_doc_example():
+    """statnet's own test: n = 20, b = 5; Project(~absdiff("b1"), 1) and Proj1() both give
+    Proj1~absdiff.sum.b1 = Σ_{i<j} |b1_i − b1_j| (B Bᵀ)_ij, and mode 2 with Bᵀ B."""
+    for seed in (1, 2):
+        g, B, a = two_mode(5, 15, 0.5, seed)
+        v1 = upper(np.abs(np.subtract.outer(a["x1"], a["x1"])) * (B @ B.T)).sum()
+        v2 = upper(np.abs(np.subtract.outer(a["x2"], a["x2"])) * (B.T @ B)).sum()
+        for f, lab, v in [("Project(~absdiff('b1'), 1)", "Proj1~absdiff.sum.b1", v1),
+                          ("Proj1(~absdiff('b1'))", "Proj1~absdiff.sum.b1", v1),
+                          ("Project(~absdiff(\"b2\"), 2)", "Proj2~absdiff.sum.b2", v2),
+                          ("Proj2(~absdiff('b2'))", "Proj2~absdiff.sum.b2", v2)]:
+            s = stats(g, f)
+            assert list(s) == [lab]
+            assert s[lab] == pytest.approx(v, rel=1e-12)
+
+
+VALUE_FORMULA = ("~sum + sum(pow=0.5) + sum(pow=2) + nonzero + atleast(c(1, 2)) + atmost(1) + "
+                 "greaterthan(1) + smallerthan(2) + equalto(2) + equalto(2, 1) + "
+                 "ininterval(0, 2) + ininterval(0, 2, open=c(FALSE, TRUE)) + "
+                 "ininterval(1, 3, '[]')")
+
+
+def value_stats(y):
+    """The VALUE_FORMULA statistics of the projected values y (one per dyad p < q)."""
+    return [y.sum(), np.sqrt(y).sum(), (y ** 2).sum(), (y != 0).sum(), (y >= 1).sum(),
+            (y >= 2).sum(), (y <= 1).sum(), (y > 1).sum(), (y < 2).sum(), (y == 2).sum(),
+            (np.abs(y - 2) <= 1).sum(), ((y > 0) & (y < 2)).sum(), ((y >= 0) & (y < 2)).sum(),
+            ((y >= 1) & (y <= 3)).sum()]
+
+
+VALUE_LABELS = ["sum", "sum0.5", "sum2", "nonzero", "atleast.1", "atleast.2", "atmost.1",
+                "greaterthan.1", "smallerthan.2", "equalto.2.pm.0", "equalto.2.pm.1",
+                "ininterval(0,2)", "ininterval[0,2)", "ininterval[1,3]"]
+
+
+@pytest.mark.parametrize("seed, n1, n2, p", [(3, 8, 12, 0.3), (4, 15, 6, 0.5), (5, 20, 20, 0.15)])
+def test_value_terms_both_modes(seed, n1, n2, p):
+    g, B, _ = two_mode(n1, n2, p, seed)
+    for mode, Y in ((1, B @ B.T), (2, B.T @ B)):
+        s = stats(g, f"Proj{mode}({VALUE_FORMULA})")
+        assert list(s) == [f"Proj{mode}~{lab}" for lab in VALUE_LABELS]
+        np.testing.assert_allclose(list(s.values()), value_stats(upper(Y).astype(float)),
+                                   rtol=1e-12)
+
+
+def cov_stats(B, a, mode):
+    """absdiff(pow=2), nodecov, nodematch, nodematch(diff), nodemix, nodefactor, edgecov,
+    each form sum and nonzero, on the projection of B onto ``mode``."""
+    Y = (B @ B.T if mode == 1 else B.T @ B).astype(float)
+    x = a["x1"] if mode == 1 else a["x2"]
+    c = a["c1"] if mode == 1 else a["c2"]
+    m = len(x)
+    E = np.arange(m * m, dtype=float).reshape(m, m) % 7 - 3.0
+    E = E + E.T
+    iu = np.triu_indices(m, 1)
+    covs = [np.abs(np.subtract.outer(x, x)) ** 2, np.add.outer(x, x),
+            (np.equal.outer(c, c)).astype(float)]
+    levels = sorted(set(c.tolist()))
+    covs += [((c[:, None] == k) & (c[None, :] == k)).astype(float) for k in levels]
+    for l in levels:            # nodemix cells k <= l, column by column (statnet's order)
+        for k in levels:
+            if k <= l:
+                covs.append((((c[:, None] == k) & (c[None, :] == l))
+                             | ((c[:, None] == l) & (c[None, :] == k))).astype(float))
+    covs += [(c[:, None] == k).astype(float) + (c[None, :] == k) for k in levels[1:]]
+    covs.append(E)
+    out = []
+    for form in ("sum", "nonzero"):
+        w = Y if form == "sum" else (Y != 0).astype(float)
+        out += [(C * w)[iu].sum() for C in covs]
+    return out, E
+
+
+def test_covariate_terms_forms_and_labels():
+    g, B, a = two_mode(12, 9, 0.35, 7)
+    for mode in (1, 2):
+        want, E = cov_stats(B, a, mode)
+        g.graph["E"] = E
+        att = f"b{mode}"
+        parts = []
+        for form in ("sum", "nonzero"):
+            parts += [f"absdiff('{att}', pow=2, form='{form}')", f"nodecov('{att}', form='{form}')",
+                      f"nodematch('c', form='{form}')", f"nodematch('c', diff=TRUE, form='{form}')",
+                      f"nodemix('c', levels2=TRUE, form='{form}')",
+                      f"nodefactor('c', form='{form}')", f"edgecov('E', form='{form}')"]
+        s = stats(g, f"Proj{mode}(~" + " + ".join(parts) + ")")
+        np.testing.assert_allclose(list(s.values()), want, rtol=1e-12, atol=1e-12)
+        labs = list(s)
+        assert f"Proj{mode}~absdiff2.sum.{att}" in labs
+        assert f"Proj{mode}~nodecov.nonzero.{att}" in labs
+        assert f"Proj{mode}~nodematch.sum.c" in labs and f"Proj{mode}~nodematch.sum.c.a" in labs
+        assert f"Proj{mode}~mix.nonzero.c.a.a" in labs
+        assert f"Proj{mode}~nodefactor.sum.c.b" in labs and f"Proj{mode}~edgecov.sum.E" in labs
+    # the default form is "sum"
+    assert stats(g, "Proj1(~nodecov('b1'))") == {
+        "Proj1~nodecov.sum.b1": pytest.approx(cov_stats(B, a, 1)[0][1], rel=1e-12)}
+
+
+FULL = ("edges + Proj1(~sum + nonzero + atleast(2) + absdiff('b1') + nodefactor('c', levels=TRUE, form='nonzero')"
+        " + atmost(1)) + Proj2(~sum(pow=2) + nodematch('c') + equalto(1))")
+
+
+def check_toggles(g, B, dyads):
+    n1 = B.shape[0]
+    cm = ef.ERGM(g, FULL).compiled()
+    start = np.array(list(stats(g, FULL).values()))
+    cur = B.copy()
+    for i, a in dyads:
+        d = cm.dyad_change_stats(i, n1 + a)
+        on, off = cur.copy(), cur.copy()
+        on[i, a], off[i, a] = 1, 0
+        full_on = np.array(list(stats(graph_with(g, on, n1), FULL).values()))
+        full_off = np.array(list(stats(graph_with(g, off, n1), FULL).values()))
+        np.testing.assert_allclose(d, full_on - full_off, rtol=1e-10, atol=1e-10)
+        cm.toggle(i, n1 + a)
+        cm.toggle(i, n1 + a)                     # toggling twice restores
+        np.testing.assert_allclose(cm.dyad_change_stats(i, n1 + a), d, rtol=1e-12, atol=1e-12)
+        cm.toggle(i, n1 + a)
+        cur[i, a] = 1 - cur[i, a]
+    # the running network's statistics: observed + the toggles' changes = recomputed
+    total = start.copy()
+    cm2 = ef.ERGM(g, FULL).compiled()
+    walk = B.copy()
+    for i, a in dyads:
+        sign = -1.0 if walk[i, a] else 1.0
+        total += sign * cm2.dyad_change_stats(i, n1 + a)
+        cm2.toggle(i, n1 + a)
+        walk[i, a] = 1 - walk[i, a]
+    np.testing.assert_allclose(total, list(stats(graph_with(g, walk, n1), FULL).values()),
+                               rtol=1e-10, atol=1e-10)
+
+
+def test_change_equals_difference():
+    g, B, _ = two_mode(9, 7, 0.4, 11)
+    rng = np.random.default_rng(0)
+    check_toggles(g, B, [(int(rng.integers(9)), int(rng.integers(7))) for _ in range(25)])
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10**6), st.integers(2, 7), st.integers(2, 7),
+       st.floats(0.1, 0.9), st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6)),
+                                     min_size=1, max_size=6))
+def test_change_property(seed, n1, n2, p, moves):
+    g, B, _ = two_mode(n1, n2, p, seed)
+    check_toggles(g, B, [(i % n1, a % n2) for i, a in moves])
+
+
+def test_held_and_on_demand_counts_agree():
+    from ergmfit.terms import projection
+    g, B, _ = two_mode(10, 8, 0.4, 13)
+    v = []
+    for flag in (False, True):
+        projection.ON_DEMAND = flag
+        try:
+            cm = ef.ERGM(g, FULL).compiled()
+            v.append(np.array([cm.dyad_change_stats(i, 10 + a)
+                               for i in range(10) for a in range(8)]))
+        finally:
+            projection.ON_DEMAND = None
+    np.testing.assert_array_equal(v[0], v[1])
+
+
+def test_refusals():
+    g, _, _ = two_mode(5, 5, 0.5, 1)
+    with pytest.raises(TermError, match="two-mode"):
+        ef.ERGM(ef.datasets.load("flomarriage"), "Proj1(~sum)")
+    with pytest.raises(TermError, match="mode must be 1 or 2"):
+        ef.ERGM(g, "Project(~sum, 3)")
+    with pytest.raises(TermError, match="'triangle' has no valued form"):
+        ef.ERGM(g, "Proj1(~sum + triangle)")
+    with pytest.raises(TermError, match="'edges' has no valued form"):
+        ef.ERGM(g, "Proj2(~edges)")
+    with pytest.raises(TermError, match="form must be 'sum' or 'nonzero'"):
+        ef.ERGM(g, "Proj1(~absdiff('b1', form='max'))")
+    with pytest.raises(TermError, match="unknown argument"):
+        ef.ERGM(g, "Proj1(~atleast(thresh=1))")
+    with pytest.raises(TermError, match="attribute"):
+        ef.ERGM(g, "Proj1(~absdiff('b2'))")       # b2 is not defined on mode 1
+
+
+def test_terms_listing_has_project():
+    from ergmfit.terms.registry import get_term
+    for name in ("Project", "Proj1", "Proj2"):
+        spec = get_term(name)
+        assert "projection" in spec.doc.lower()
+
+
+def logistic(X, y, iters=50):
+    beta = np.zeros(X.shape[1])
+    for _ in range(iters):
+        mu = 1 / (1 + np.exp(-X @ beta))
+        H = X.T @ (X * (mu * (1 - mu))[:, None])
+        step = np.linalg.solve(H, X.T @ (y - mu))
+        beta += step
+        if np.max(np.abs(step)) < 1e-12:
+            break
+    return beta
+
+
+def test_mple_equals_logistic_regression_on_hand_change_statistics():
+    """MPLE of edges + Proj1(~sum + nonzero + absdiff('b1')): the change statistics of every
+    between-mode dyad computed here from B (full statistics with the tie minus without)."""
+    n1, n2 = 14, 9
+    g, B, a = two_mode(n1, n2, 0.3, 21)
+    x = a["x1"]
+    D = np.abs(np.subtract.outer(x, x))
+
+    def full(M):
+        y = upper(M @ M.T).astype(float)
+        return np.array([M.sum(), y.sum(), (y != 0).sum(), (upper(D) * y).sum()])
+
+    X, resp = [], []
+    for i in range(n1):
+        for j in range(n2):
+            on, off = B.copy(), B.copy()
+            on[i, j], off[i, j] = 1, 0
+            X.append(full(on) - full(off))
+            resp.append(B[i, j])
+    beta = logistic(np.array(X), np.array(resp, dtype=float))
+    fit = ef.ERGM(g, "edges + Proj1(~sum + nonzero + absdiff('b1'))").fit(method="mple")
+    np.testing.assert_allclose(np.asarray(fit.params), beta, rtol=1e-6, atol=1e-8)
+
+
+def test_short_mcmle_runs():
+    g, _, _ = two_mode(14, 9, 0.3, 21)
+    fit = ef.ERGM(g, "edges + Proj1(~nonzero)").fit(method="mcmle", random_state=1)
+    assert np.all(np.isfinite(np.asarray(fit.params)))
+    assert fit.params.labels == ["edges", "Proj1~nonzero"]
