@@ -195,17 +195,10 @@ gets a warning when EE does not converge.
 constrained space -- IFD on the free dyads of a dyad-set constraint
 (:class:`._ee.RestrictedIFD`), the constrained moves under degree
 constraints.  **Missing dyads**: the observed-data likelihood, with a
-conditional chain over the missing dyads beside EE's (:mod:`._ee_missing`):
-dzA = g(x_t) − g(y_t) with y_t its completion, so EE solves E[g] =
-E[g | Y_obs]; the simulation at the estimate subtracts the conditional mean
-and the information is Cov(g) − Cov(g | Y_obs).  With IFD the band of the
-chain's tie count follows the completion's tie count (the density parameter
-is V − log((D − L)/(L + 1)) with that band's L, the estimate conditional on
-the completed density until the final step); curved models and offsets run
-both chains at η(θ).  EE starts at the MPLE there (``init="S"`` would score
-moves on the network with the missing dyads empty).  **Offsets**: with
-``offset(edges)`` the default proposal is tie/no-tie, and IFD (which
-estimates the edges coefficient from V) is refused.
+conditional chain over the missing dyads beside EE's (:mod:`._ee_missing`:
+with IFD the band of the tie count follows the completion's; curved models
+and offsets run both chains at η(θ)).  **Offsets**: with ``offset(edges)``
+the default proposal is tie/no-tie; IFD (it estimates that coefficient) is refused.
 
 The chain (:func:`ee_chain`) needs only a model spec with ``labels`` and
 ``compiled()`` (a BinaryModel at the observed state), ``statistics_vector()``
@@ -232,6 +225,7 @@ from .mcmle import BACKENDS, _n_jobs
 from ._ee_chain import (_MAX_ROWS, _burnin_iters, _drift, _make_pd, _planned_outer,  # noqa: F401
                         _read_chain_checkpoint, _stages, algorithm_s, batch_means_sigma,
                         ee_chain, sim_plan, t_ratios, _CKPT_KIND)
+from ._ee_parts import _density_param, _free_density  # noqa: F401
 from ._ee_pool import _chain_summary, _inv, build_results, pool_chains, singular_information  # noqa: F401
 
 EE_DEFAULTS = {
@@ -337,15 +331,7 @@ def _resolve_cfg(model, kwargs):
     if cfg["update"] == "auto":
         n_vars = getattr(getattr(model, "network", None), "n_dyads", None)
         cfg["update"] = "newton" if n_vars is None or n_vars <= 10**6 else "borisenko"
-    dens = density_index(model)
-    if curved and dens is not None and _density_param(model, dens) is None:
-        # the density coefficient is an offset (fixed): IFD, which estimates
-        # it from its auxiliary V, has nothing to estimate
-        if cfg["proposal"] in ("ifd", "ifd-tnt"):
-            raise SettingsError(f"proposal={cfg['proposal']!r} estimates the edges coefficient "
-                                "from its auxiliary parameter, but offset(edges) fixes it: use "
-                                "proposal='tnt' (the default here)")
-        dens = None
+    dens = _free_density(model, density_index(model), cfg["proposal"], curved)
     space = getattr(model, "sample_space", None)
     if space is not None and space.n_missing:       # a conditional chain beside EE's
         from ._ee_missing import check_missing_cfg
@@ -415,23 +401,6 @@ def _resolve_cfg(model, kwargs):
         cfg["init_theta"] = check_params(init, labels, "init")
         cfg["init"] = "user"
     return cfg
-
-
-def _density_param(model, dens):
-    """Position in θ of the density parameter whose statistic is at ``dens``
-    (None if it is an offset: fixed, not in θ)."""
-    if dens is None:
-        return None
-    off_s = off_t = 0
-    for t in model.terms:
-        if off_s == dens:
-            mask = getattr(model.parameterisation, "mask", None)     # offsets
-            if mask is None:
-                return off_t
-            return None if mask[off_t] else int(off_t - mask[:off_t].sum())
-        off_s += len(t.labels)
-        off_t += len(t.param_labels) if getattr(t, "curve", None) is not None else len(t.labels)
-    return None
 
 
 # bounds of a resumed run's simulation settings (a tampered 10^12 would run for
