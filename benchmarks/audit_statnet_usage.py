@@ -31,7 +31,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 import ergmfit as ef  # noqa: E402
-from statnet_testnets import bipnw, unnw  # noqa: E402  (statnet's test networks, from R's RNG)
+from statnet_testnets import bipnw, bipnw2, unnw  # noqa: E402  (statnet's test networks, from R's RNG)
 
 # ---------------------------------------------------------------------------------------
 # networks and independent helpers
@@ -363,6 +363,9 @@ def cases():
     add(FMH, 'F(~edges + triangle, ~nodematch("Sex"))', {
         'F(nodematch("Sex"))~edges': len(keepF),
         'F(nodematch("Sex"))~triangle': sum(nx.triangles(hF).values()) / 3})
+    add(FMH, 'NodematchFilter(~edges + triangle, attrname="Sex")', {
+        'NodematchFilter(Sex)~edges': len(keepF),
+        'NodematchFilter(Sex)~triangle': sum(nx.triangles(hF).values()) / 3})
     add(FMH, 'NodematchFilter(~edges + triangle, "Sex")', {
         'NodematchFilter(Sex)~edges': len(keepF),
         'NodematchFilter(Sex)~triangle': sum(nx.triangles(hF).values()) / 3})
@@ -408,6 +411,39 @@ def cases():
     out += nodemix_level_cases()
     out += diversity_cases()
     out += sum_cases()
+    out += starmix_cases()
+    return out
+
+
+def starmix_cases():
+    """test-term-bipartite.R on bipnw2 (the rows without its rbinom 'Color'), and the
+    remaining diversity / degree-power terms from their definitions."""
+    b2 = bipnw2()
+    G["bipnw2"] = b2
+    out = [(b2, f, e, "statnet test") for f, e in [
+        ('b1starmix(2, "Letter")', [9, 4, 7, 4]), ('b1starmix(1, "Letter", base=2)', [36, 39, 40]),
+        ('b1starmix(1, "Letter", diff=FALSE)', [75, 75]),
+        ('b1starmix(1, "Letter", base=2, diff=FALSE)', [75]),
+        ('b1twostar("Letter")', [9, 4, 15, 17, 7, 4]),
+        ('b1twostar(function(x) x %v% "Letter", levels2=-(2:4))', [9, 7, 4]),
+        ('b2starmix(2, "Letter")', [6, 8, 3, 6]), ('b2starmix(1, "Letter", base=2)', [36, 39, 40]),
+        ('b2starmix(1, "Letter", diff=FALSE)', [71, 79]),
+        ('b2starmix(1, "Letter", base=2, diff=FALSE)', [71]),
+        ('b2twostar("Letter")', [6, 3, 16, 16, 8, 6]), ("b2twostar(~Letter, levels2=-(2:4))", [6, 8, 6]),
+    ]]
+    X = A(FLO)
+    c = [k % 5 for k in range(len(X))]
+    for i, v in enumerate(FLO.nodes):
+        FLO.nodes[v]["c"] = c[i]
+    out.append((FLO, 'nodefactordistinct("c")', {"nodefactordistinct.c": sum(
+        len({c[j] for j in range(len(X)) if X[i, j]}) for i in range(len(X)))}, "definition"))
+    S = A(SL)
+    out.append((SL, "odegree1.5", {"odegree1.5": float(np.sum(S.sum(1) ** 1.5))}, "definition"))
+    D = A(DAV)
+    n1 = 18
+    grp = [DAV.nodes[v]["group"] for v in list(DAV.nodes)[:n1]]
+    out.append((DAV, 'b2factordistinct("group")', {"b2factordistinct.group": sum(
+        len({grp[i] for i in range(n1) if D[i, j]}) for j in range(n1, len(D)))}, "definition"))
     return out
 
 

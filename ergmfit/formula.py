@@ -125,17 +125,31 @@ class RCode:
 
 
 def _compact(text):
-    out, quote = [], None
-    for ch in text:
+    """``text`` without blanks outside strings, strings in double quotes: R's
+    ``despace(deparse(...))``, which statnet's labels print (``F(nodematch("a"))~edges``
+    also for ``~nodematch('a')``)."""
+    out, quote, body = [], None, []
+    i = 0
+    while i < len(text):
+        ch = text[i]
         if quote:
-            out.append(ch)
+            if ch == "\\" and i + 1 < len(text):
+                nxt = text[i + 1]
+                body.append(nxt if nxt == "'" and quote == "'" else ch + nxt)
+                i += 2
+                continue
             if ch == quote:
-                quote = None
+                out.append('"' + "".join(body) + '"')
+                quote, body = None, []
+            else:
+                body.append('\\"' if ch == '"' and quote == "'" else ch)
         elif ch in "'\"":
             quote = ch
-            out.append(ch)
         elif not ch.isspace():
             out.append(ch)
+        i += 1
+    if quote:                      # an unterminated string (the parser refuses it anyway)
+        out.append(quote + "".join(body))
     return "".join(out)
 
 

@@ -54,3 +54,16 @@ def unnw():
         g.add_node(v, Pet=["dog", "cat"][(v - 1) % 2])
     g.add_edges_from(zip(t.tolist(), h.tolist()))
     return g
+
+
+def bipnw2():
+    """test-term-bipartite.R's ``bipnw2`` (bipartite=200): 150 random ties between 1..199 and
+    201..399, ``Letter`` = a, b recycled (its ``Color`` comes from rbinom, not rebuilt)."""
+    ru = r_runif(258)
+    b1 = np.floor(ru(150, 1, 200)).astype(int)
+    b2 = np.floor(ru(150, 201, 400)).astype(int)
+    g = nx.Graph()
+    for v in range(1, int(max(b1.max(), b2.max())) + 1):
+        g.add_node(v, bipartite=0 if v <= 200 else 1, Letter="ab"[(v - 1) % 2])
+    g.add_edges_from(zip(b1.tolist(), b2.tolist()))
+    return g

@@ -313,3 +313,48 @@ def test_r_argument_matching_and_for_loops():
         stats(flo, "gwesp(decay=1, 2)")
     assert stats(flo, 'nodematch(diff=TRUE, "priorates", levels=I(c(0)))') == \
         stats(flo, 'nodematch("priorates", diff=TRUE, levels=I(c(0)))')
+
+
+def test_labels_print_strings_in_double_quotes():
+    """statnet's labels deparse R code: F(~f, ~nodematch('g')) is labelled
+    F(nodematch("g"))~edges, also when the formula was typed with single quotes (Python
+    users do); before, the quotes were kept as typed."""
+    g = ef.datasets.load("samplike")
+    got = stats(g, "F(~edges, ~nodematch('group')) + S(~edges, ~group == 'Turks') + "
+                   "nodematch(~group == 'Turks')")
+    assert list(got) == ['F(nodematch("group"))~edges', 'S(group=="Turks")~edges',
+                         'nodematch.group=="Turks"']
+
+
+def test_nodematchfilter_takes_statnets_argument_name():
+    """statnet's usage line is NodematchFilter(formula, attrname); before, only attr= was
+    known, so NodematchFilter(~edges, attrname="group") was refused."""
+    g = ef.datasets.load("samplike")
+    assert stats(g, 'NodematchFilter(~edges, attrname="group")') == \
+        stats(g, 'NodematchFilter(~edges, "group")') == {"NodematchFilter(group)~edges": 63.0}
+
+
+def test_offset_which_negative_indices():
+    """Offset(which=) indexes as R does: negative numbers keep all parameters but those
+    (before: refused)."""
+    g = ef.datasets.load("flomarriage")
+    assert ef.ERGM(g, "Offset(~edges + triangle + kstar(2), c(-2, 1), which=-2)").labels == \
+        ["triangle"]
+    with pytest.raises(ErgmfitError, match="which must be"):
+        ef.ERGM(g, "Offset(~edges + triangle, -2, which=-3)")
+
+
+def test_linear_operators_over_nonlinear_terms():
+    """A Sum()/Passthrough()/F() over Log()/Exp()/Prod() added the inner changes from 0
+    instead of from the inner terms' value on the empty graph: Sum(2 ~ Log(~edges)) on
+    flomarriage gave 134217733.99 (= 2 log 20 + 2^27) instead of 2 log 20."""
+    import math
+    import networkx as nx
+    g = ef.datasets.load("flomarriage")
+    got = stats(g, 'Sum(2 ~ Log(~edges), "x") + Passthrough(~Log(~edges) + edges) + '
+                   'Sum(~Prod(list(~edges, ~triangle), "p") + edges, "z")')
+    want = [2 * math.log(20), math.log(20), 20.0, 60.0, 20.0]
+    # the inner changes of Log are of size 2^26 (log(0) is -2^26): summing them loses ~1e-8
+    assert list(got.values()) == pytest.approx(want, rel=1e-7)
+    empty = stats(nx.empty_graph(16), 'Sum(2 ~ Log(~edges), "x") + Exp(~edges)')
+    assert list(empty.values()) == [-2.0 ** 27, 1.0]

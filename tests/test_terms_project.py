@@ -140,8 +140,44 @@ def test_covariate_terms_forms_and_labels():
         "Proj1~nodecov.sum.b1": pytest.approx(cov_stats(B, a, 1)[0][1], rel=1e-12)}
 
 
-FULL = ("edges + Proj1(~sum + nonzero + atleast(2) + absdiff('b1') + nodefactor('c', levels=TRUE, form='nonzero')"
-        " + atmost(1)) + Proj2(~sum(pow=2) + nodematch('c') + equalto(1))")
+def weights(Y, twopath, combine, affect):
+    """statnet's transitiveweights on an undirected valued network, by brute force:
+    Σ_{u<v} affect(y_uv, combine_{k ≠ u, v} twopath(y_uk, y_kv))."""
+    n = Y.shape[0]
+    f = {"min": np.minimum, "geomean": lambda a, b: np.sqrt(a * b)}
+    tot = 0.0
+    for u, v in zip(*np.triu_indices(n, 1)):
+        k = np.array([w for w in range(n) if w not in (u, v)], dtype=int)
+        s = f[twopath](Y[u, k], Y[k, v]) if len(k) else np.zeros(1)
+        tot += f[affect](Y[u, v], s.max() if combine == "max" else s.sum())
+    return tot
+
+
+RULES = [("min", "max", "min"), ("min", "sum", "min"), ("geomean", "sum", "geomean"),
+         ("geomean", "max", "min"), ("min", "sum", "geomean")]
+
+
+@pytest.mark.parametrize("seed, n1, n2, p", [(3, 9, 7, 0.4), (8, 6, 12, 0.3)])
+def test_transitive_and_cyclical_weights(seed, n1, n2, p):
+    """On the undirected projection cyclicalweights (focus y_ji) equals transitiveweights."""
+    g, B, _ = two_mode(n1, n2, p, seed)
+    for mode, Y in ((1, B @ B.T), (2, B.T @ B)):
+        terms = [f"transitiveweights('{a}', '{b}', '{c}')" for a, b, c in RULES]
+        terms += ["cyclicalweights", "cyclicalweights(affected='geomean')"]
+        s = stats(g, f"Proj{mode}(~" + " + ".join(terms) + ")")
+        want = [weights(Y.astype(float), *r) for r in RULES]
+        want += [want[0], weights(Y.astype(float), "min", "max", "geomean")]
+        assert list(s)[:2] == [f"Proj{mode}~transitiveweights.min.max.min",
+                               f"Proj{mode}~transitiveweights.min.sum.min"]
+        assert list(s)[-2:] == [f"Proj{mode}~cyclicalweights.min.max.min",
+                                f"Proj{mode}~cyclicalweights.min.max.geomean"]
+        np.testing.assert_allclose(list(s.values()), want, rtol=1e-12)
+
+
+FULL = ("edges + Proj1(~sum + nonzero + atleast(2) + absdiff('b1') + "
+        "nodefactor('c', levels=TRUE, form='nonzero') + transitiveweights + atmost(1)) + "
+        "Proj2(~sum(pow=2) + nodematch('c') + equalto(1) + "
+        "cyclicalweights('geomean', 'sum', 'geomean'))")
 
 
 def check_toggles(g, B, dyads):
@@ -204,22 +240,30 @@ def test_held_and_on_demand_counts_agree():
     np.testing.assert_array_equal(v[0], v[1])
 
 
-def test_refusals():
+@pytest.mark.parametrize("formula, message", [
+    ("Project(~sum, 3)", "mode must be 1 or 2"),
+    ("Proj1(~sum + triangle)", "'triangle' has no valued form"),
+    ("Proj2(~edges)", "'edges' has no valued form"),
+    ("Proj1(~absdiff('b1', form='max'))", "form must be 'sum' or 'nonzero'"),
+    ("Proj1(~atleast(thresh=1))", "unknown argument"),
+    ("Proj1(~transitiveweights('min', 'mean'))", "combine must be 'max' or 'sum'"),
+    ("Proj1(~absdiff('b2'))", "attribute"),          # b2 is not defined on mode 1
+])
+def test_refusals(formula, message):
     g, _, _ = two_mode(5, 5, 0.5, 1)
+    with pytest.raises(TermError, match=message):
+        ef.ERGM(g, formula)
+
+
+def test_refusals_of_the_network():
     with pytest.raises(TermError, match="two-mode"):
         ef.ERGM(ef.datasets.load("flomarriage"), "Proj1(~sum)")
-    with pytest.raises(TermError, match="mode must be 1 or 2"):
-        ef.ERGM(g, "Project(~sum, 3)")
-    with pytest.raises(TermError, match="'triangle' has no valued form"):
-        ef.ERGM(g, "Proj1(~sum + triangle)")
-    with pytest.raises(TermError, match="'edges' has no valued form"):
-        ef.ERGM(g, "Proj2(~edges)")
-    with pytest.raises(TermError, match="form must be 'sum' or 'nonzero'"):
-        ef.ERGM(g, "Proj1(~absdiff('b1', form='max'))")
-    with pytest.raises(TermError, match="unknown argument"):
-        ef.ERGM(g, "Proj1(~atleast(thresh=1))")
-    with pytest.raises(TermError, match="attribute"):
-        ef.ERGM(g, "Proj1(~absdiff('b2'))")       # b2 is not defined on mode 1
+    big = nx.Graph()
+    big.add_nodes_from(range(1025), bipartite=0)
+    big.add_nodes_from(range(1025, 1028), bipartite=1)
+    big.add_edge(0, 1025)
+    with pytest.raises(TermError, match="at most 1,024 nodes"):
+        ef.ERGM(big, "Proj1(~transitiveweights)")
 
 
 def test_terms_listing_has_project():
@@ -270,3 +314,18 @@ def test_short_mcmle_runs():
     fit = ef.ERGM(g, "edges + Proj1(~nonzero)").fit(method="mcmle", random_state=1)
     assert np.all(np.isfinite(np.asarray(fit.params)))
     assert fit.params.labels == ["edges", "Proj1~nonzero"]
+
+
+def test_davis_against_networkx_weighted_projection():
+    """Davis southern women: Proj1/Proj2 sum, nonzero and atleast(3) equal networkx's
+    weighted projections (edge weight = shared partners), an independent implementation."""
+    g = ef.datasets.load("davis")
+    s = stats(g, "Proj1(~sum + nonzero + atleast(3)) + Proj2(~sum + nonzero + atleast(3))")
+    got = list(s.values())
+    want = []
+    for side in (0, 1):
+        P = nx.bipartite.weighted_projected_graph(
+            g, [v for v, d in g.nodes(data=True) if d["bipartite"] == side])
+        w = [d["weight"] for *_, d in P.edges(data=True)]
+        want += [sum(w), len(w), sum(x >= 3 for x in w)]
+    assert got == want == [322, 139, 46, 214, 66, 42]

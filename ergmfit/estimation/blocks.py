@@ -19,7 +19,8 @@ from ..exceptions import SettingsError
 from ..utils.validation import check_index_set, check_random_state
 
 __all__ = ["free_variables", "make_chooser", "blocks_to_vars", "make_blocks",
-           "bounded_kernel", "degree_feasibility", "DEFAULT_MAX_BLOCKS"]
+           "bounded_kernel", "degree_feasibility", "feasible_toggles", "bounded_pseudo_fit",
+           "DEFAULT_MAX_BLOCKS"]
 
 DEFAULT_MAX_BLOCKS = 2_000_000
 _CHUNK = 20_000
@@ -109,6 +110,44 @@ def degree_feasibility(model):
         return kern.feasible(bm, np.asarray(arr, dtype=np.int64))
     feasible.state_ok = kern.state_ok
     return feasible
+
+
+def feasible_toggles(feasible, bm, free=None):
+    """Under degree bounds (``feasible`` from :func:`degree_feasibility`): the
+    variables (of ``free``, else every one) whose toggle at ``bm``'s current
+    state keeps every bound, sorted."""
+    vars_ = (np.arange(bm.n_vars, dtype=np.int64) if free is None else
+             np.asarray(free, dtype=np.int64))
+    return vars_[np.asarray(feasible(bm, vars_.reshape(-1, 1)), dtype=bool)[:, 1]]
+
+
+def bounded_pseudo_fit(model, bm, labels, feasible, free=None, start=None):
+    """The maximum pseudo-likelihood of the model restricted to its degree
+    bounds (a :class:`~ergmfit.estimation.mple.LogitFit`): each dyad's
+    conditional given the rest, restricted to the space, is the logistic one
+    when the dyad's toggle keeps every bound and a point mass (no
+    information) when it breaks one, so the pseudo-likelihood is a logistic
+    regression over the dyads whose toggle is feasible -- the composite
+    likelihood of one-dyad blocks under the bounds (MCLE with
+    ``block_size=1``).  statnet's MPLE, like ``method="mple"``, ignores
+    ``bd`` and uses every free dyad.  A curved model's is maximised in θ from
+    ``start`` (its unconstrained curved MPLE), its ``cov`` then (J'HJ)^-1.
+    Raises :class:`DegenerateModelError` when the restricted design has no
+    maximum (e.g. a statistic that no feasible toggle changes)."""
+    from .mple import LogitFit, _inv_psd, fit_design, restricted_design
+    design = restricted_design(bm, feasible_toggles(feasible, bm, free))
+    par = getattr(model, "parameterisation", None)
+    if par is None or par.linear:
+        return fit_design(design, labels, unit="variable")
+    from .curved import maximize_curved_pseudolikelihood
+    theta, ll, H, n_iter, converged = maximize_curved_pseudolikelihood(
+        design, par, np.asarray(start, dtype=float))
+    if not (converged and np.all(np.isfinite(theta)) and np.all(np.isfinite(H))):
+        from ..exceptions import DegenerateModelError
+        raise DegenerateModelError("the curved pseudo-likelihood under the degree bounds did "
+                                   "not converge")
+    return LogitFit(theta, _inv_psd(H), H, ll, n_iter, converged,
+                    np.zeros(len(theta), dtype=bool))
 
 
 #: the largest count a compiled loop takes as a C int

@@ -136,9 +136,13 @@ def prod_operator(net, formulas, label=None):
     name = "Prod" if label is None else str(label)
     labels = [f"Exp~Sum~{name}"] if width == 1 else [f"Exp~Sum~{name}{k + 1}"
                                                         for k in range(width)]
-    empty = np.concatenate([t.empty for t in terms])
+    empty = np.concatenate([t.on_empty() for t in terms])
     kernel = TransformKernel([t.kernel for t in terms], "prod", empty, 0.0, width, W)
-    return Term("Prod", labels, kernel)
+    # its value on the empty graph, for terms built on it (the kernel is exact at the top)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        true = np.array([np.prod([v ** w for v, w in zip(empty, row) if w != 0])
+                         for row in np.asarray(W, dtype=float)])
+    return Term("Prod", labels, kernel, true_empty=true)
 
 
 def _check_shape(M, rows, cols):

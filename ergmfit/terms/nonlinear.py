@@ -22,10 +22,16 @@ LOG0 = float(-1.0 / np.sqrt(np.finfo(float).eps))     # statnet's default log0, 
 
 def _transform(net, name, formula, func, log0=0.0):
     terms = build_formula(net, _formula(name, formula))
-    empty = np.concatenate([t.empty for t in terms])
-    kernel = TransformKernel([t.kernel for t in terms], func, empty, log0)
+    inner = np.concatenate([t.on_empty() for t in terms])
+    kernel = TransformKernel([t.kernel for t in terms], func,
+                             np.concatenate([t.empty for t in terms]), log0)
     labels = [f"{name}~{lab}" for t in terms for lab in t.labels]
-    return Term(name, labels, kernel, empty=np.zeros(len(labels)))
+    # the kernel gives its exact value at the top level (empty 0 there); nested in another
+    # term the value on the empty graph is f(inner's)
+    with np.errstate(divide="ignore", over="ignore"):
+        true = np.exp(inner) if func == "exp" else \
+            np.where(inner > 0, np.log(np.where(inner > 0, inner, 1.0)), log0)
+    return Term(name, labels, kernel, empty=np.zeros(len(labels)), true_empty=true)
 
 
 @register("Exp", kinds=BOTH, params=[Param("formula")], family=FAMILY)

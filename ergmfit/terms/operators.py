@@ -57,15 +57,22 @@ def build_formula(net, farg):
 def stack(name, terms, labels=None, W=None):
     """One Term holding several inner terms (their statistics, or W times them)."""
     inner_labels = [lab for t in terms for lab in t.labels]
-    empty = np.concatenate([t.empty for t in terms]) if terms else np.zeros(0)
+    true = np.concatenate([t.on_empty() for t in terms]) if terms else np.zeros(0)
     if W is None and len(terms) == 1:
-        kernel = terms[0].kernel
+        # the inner kernel itself: its own empty-graph convention (a nonlinear kernel's
+        # exact value at the top level) carries over
+        kernel, empty = terms[0].kernel, terms[0].empty
     else:
+        # a linear combination adds up the inner changes from the true empty-graph values
         kernel = LinearKernel([t.kernel for t in terms], W)
-    if W is not None:
-        empty = np.asarray(W, dtype=float) @ empty
-    return Term(name, list(labels if labels is not None else inner_labels), kernel,
+        if W is not None:
+            true = np.asarray(W, dtype=float) @ true
+        empty = true
+    term = Term(name, list(labels if labels is not None else inner_labels), kernel,
                 empty=empty, dyad_independent=all(t.dyad_independent for t in terms))
+    if not np.array_equal(true, term.empty):
+        term.true_empty = true
+    return term
 
 
 def _dyad_values(net, farg_text, term):
@@ -119,7 +126,7 @@ def _subnet_term(net, name, prefix, inner_net, terms, mode, **kw):
     labels = [f"{prefix}~{lab}" for t in terms for lab in t.labels]
     kernel = SubnetKernel([t.kernel for t in terms], mode, net.n, aux_n=inner_net.n,
                           aux_directed=inner_net.directed, **kw)
-    empty = np.concatenate([t.empty for t in terms])
+    empty = np.concatenate([t.on_empty() for t in terms])
     return Term(name, labels, kernel, empty=empty,
                 dyad_independent=mode == "filter" and all(t.dyad_independent for t in terms))
 
@@ -139,11 +146,17 @@ def f_operator(net, formula, filter):
                         mask=mask.astype(np.uint8).ravel())
 
 
-@register("NodematchFilter", kinds=BOTH, params=[Param("formula"), Param("attr")],
+@register("NodematchFilter", kinds=BOTH,
+          params=[Param("formula"), Param("attrname", None), Param("attr", None)],
           family=FAMILY)
-def nodematch_filter(net, formula, attr):
-    """The terms of ``formula`` on the ties between nodes of the same level of ``attr``
-    (labels ``NodematchFilter(<attr>)~<label>``)."""
+def nodematch_filter(net, formula, attrname=None, attr=None):
+    """The terms of ``formula`` on the ties between nodes of the same level of ``attrname``
+    (statnet's argument name; ``attr=`` is accepted too), one name or several (labels
+    ``NodematchFilter(<attrname>)~<label>``)."""
+    if (attrname is None) == (attr is None):
+        raise TermError("term NodematchFilter: give the attribute once, as attrname= (statnet's "
+                        "name) or the second argument")
+    attr = attrname if attr is None else attr
     f = _formula("NodematchFilter", formula)
     lv = _levels(net, attr, "NodematchFilter")
     code = np.asarray(lv.code)
@@ -403,11 +416,19 @@ def offset_operator(net, formula, coef=0, which=True):
 
 
 def _which(which, pars):
-    """statnet's ``which``: logicals (recycled), 1-based indices or parameter names."""
+    """statnet's ``which``: logicals (recycled), 1-based indices (negative: all but those,
+    as R indexes) or parameter names."""
     n = len(pars)
     items = which if isinstance(which, list) else [which]
     if items and all(isinstance(v, (bool, np.bool_)) for v in items):
         return np.array([bool(items[k % len(items)]) for k in range(n)], dtype=bool)
+    ints = [v for v in items if isinstance(v, (int, float)) and not isinstance(v, bool)
+            and float(v).is_integer()]
+    if items and len(ints) == len(items) and all(v < 0 for v in ints) and \
+            all(-v <= n for v in ints):
+        mask = np.ones(n, dtype=bool)          # R's negative indices: all but these
+        mask[[int(-v) - 1 for v in ints]] = False
+        return mask
     mask = np.zeros(n, dtype=bool)
     for v in items:
         if isinstance(v, str):

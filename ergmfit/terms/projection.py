@@ -15,6 +15,12 @@ inner terms are statnet's *valued* terms.  ergmfit gives those a projection make
 * ``ininterval(lower=-Inf, upper=+Inf, open=c(TRUE, TRUE))``: #{y in the interval}; ``open``
   may also be "[]", "(]", "[)" or "()" (label ``ininterval(<lower>,<upper>)`` with the
   interval's brackets);
+* ``transitiveweights(twopath="min", combine="max", affect="min")``: Σ_{p<q} affect(y_pq,
+  combine_k twopath(y_pk, y_kq)) (Krivitsky 2012, eq. 13; twopath/affect "min" or
+  "geomean", combine "max" or "sum"; label ``transitiveweights.<twopath>.<combine>.<affect>``);
+  ``cyclicalweights`` (focus y_qp) is the same statistic on the undirected projection.  Their
+  kernel keeps the projected values as a dense matrix: projected modes of at most 1,024
+  nodes, O(deg · n_m²) per toggle at worst;
 * ``absdiff``, ``nodecov``, ``nodematch``, ``nodemix``, ``nodefactor``, ``edgecov`` with
   ``form="sum"`` (the default; Σ x_pq y_pq, x_pq the binary term's statistic on the dyad) or
   ``form="nonzero"`` (Σ x_pq [y_pq ≠ 0]); their other arguments as for binary networks,
@@ -22,14 +28,16 @@ inner terms are statnet's *valued* terms.  ergmfit gives those a projection make
   labels with the form after the term name (``absdiff.sum.b1``, ``nodefactor.sum.a.x``).
 
 Labels ``Proj<mode>~<label>`` (statnet's, also for ``Project(f, 1)``).  Any other inner term
-is refused, by name.  The kernel is :class:`._projection.ProjectionKernel`: O(deg) per toggle.
+is refused, by name.  The kernel of the dyadic terms is
+:class:`._projection.ProjectionKernel`: O(deg) per toggle.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ..exceptions import TermError
-from ._projection import ProjectionKernel, transform_value
+from ._operators import LinearKernel
+from ._projection import ProjectedWeightsKernel, ProjectionKernel, transform_value
 from .operators import _formula
 from .registry import UNDIRECTED, Param, Term, as_float, build_term, format_number, register
 
@@ -49,6 +57,11 @@ VALUE_TERMS = {
     "equalto": (("value", "tolerance"), (0.0, 0.0)),
     "ininterval": (("lower", "upper", "open"), (-np.inf, np.inf, [True, True])),
 }
+# valued triad terms (statnet's transitiveweights / cyclicalweights; the same statistic on an
+# undirected network): their arguments and the largest projected mode they take (they keep
+# the projected values as a dense matrix and cost O(deg n_m^2) per toggle at worst)
+WEIGHT_TERMS = ("transitiveweights", "cyclicalweights")
+WEIGHTS_MAX_NODES = 1024
 _OPEN = {"[]": [False, False], "(]": [True, False], "[)": [False, True], "()": [True, True]}
 # Projected tie values (shared-partner counts): held by the state (n x n counts updated in
 # O(degree) per toggle) on networks of up to HELD_NODES nodes, whose counts stay in the CPU
@@ -61,13 +74,13 @@ ON_DEMAND = None
 HELD_NODES = 1024
 
 
-def _bind(term, call, names, defaults):
+def _bind(term, call, names, defaults, kwargs=None):
     what = f"term {term}: {call.name}"
     if len(call.args) > len(names):
         raise TermError(f"{what} takes at most {len(names)} argument(s) ({', '.join(names)})")
     bound = dict(zip(names, defaults))
     bound.update(zip(names, call.args))
-    for k, v in call.kwargs.items():
+    for k, v in (call.kwargs if kwargs is None else kwargs).items():
         if k not in names:
             raise TermError(f"{what}: unknown argument {k!r}; it takes "
                             f"{', '.join(names) or 'no arguments'}")
@@ -129,6 +142,25 @@ def _value_items(term, call):
     return [(call.name, [t], -1) for t in ts], [f"{call.name}.{format_number(t)}" for t in ts]
 
 
+def _weights_kernel(term, call, mode, n1, n_m):
+    names = ("twopath", "combine", "affect")
+    kw = dict(call.kwargs)
+    if call.name == "cyclicalweights" and "affected" in kw:    # its help page's spelling
+        kw["affect"] = kw.pop("affected")
+    a = _bind(term, call, names, ("min", "max", "min"), kw)
+    for k, allowed in (("twopath", ("min", "geomean")), ("combine", ("max", "sum")),
+                       ("affect", ("min", "geomean"))):
+        if a[k] not in allowed:
+            raise TermError(f"term {term}: {call.name}: {k} must be "
+                            f"{' or '.join(repr(v) for v in allowed)}, got {a[k]!r}")
+    if n_m > WEIGHTS_MAX_NODES:
+        raise TermError(f"term {term}: {call.name} keeps the projected values as a dense "
+                        f"matrix and takes projected modes of at most {WEIGHTS_MAX_NODES:,} "
+                        f"nodes; this one has {n_m:,}")
+    kernel = ProjectedWeightsKernel(mode, n1, n_m, a["twopath"], a["combine"], a["affect"])
+    return kernel, f"{call.name}.{a['twopath']}.{a['combine']}.{a['affect']}"
+
+
 def _r_num(x):
     if np.isinf(x):
         return "Inf" if x > 0 else "-Inf"
@@ -162,7 +194,17 @@ def _project(net, formula, mode, name="Project"):
                         f"{mode!r}")
     mode = int(mode)
     sub = projected_network(net, mode)
-    items, labels, kernels, empty = [], [], [], []
+    on_demand = net.n > HELD_NODES if ON_DEMAND is None else ON_DEMAND
+    groups, labels, empty = [], [], []       # kernels in formula order
+    items, kernels = [], []                  # the dyadic items of the current group
+
+    def close_group():
+        if items:
+            groups.append(ProjectionKernel(mode, net.bipartite, sub.n, list(items),
+                                           list(kernels), on_demand))
+            items.clear()
+            kernels.clear()
+
     for call in f.terms:
         if call.name in VALUE_TERMS:
             its, labs = _value_items(name, call)
@@ -181,18 +223,24 @@ def _project(net, formula, mode, name="Project"):
             items.append(("pow" if form == "sum" else "nonzero", [1.0], len(kernels) - 1))
             labels += [_form_label(lab, form) for lab in inner.labels]
             empty += [0.0] * len(inner.labels)
+        elif call.name in WEIGHT_TERMS:
+            close_group()
+            kernel, label = _weights_kernel(name, call, mode, net.bipartite, sub.n)
+            groups.append(kernel)
+            labels.append(label)
+            empty.append(0.0)
         elif call.name == ":":
             raise TermError(f"term {name}: interactions have no valued form in ergmfit yet")
         else:
             raise TermError(
                 f"term {name}: the inner term {call.name!r} has no valued form in ergmfit yet "
                 f"(the projection is a valued network); supported: "
-                f"{', '.join(VALUE_TERMS)}, and absdiff, nodecov, nodematch, nodemix, "
-                "nodefactor, edgecov with form='sum' or 'nonzero'")
-    if not items:
+                f"{', '.join(VALUE_TERMS)}, {', '.join(WEIGHT_TERMS)}, and absdiff, nodecov, "
+                "nodematch, nodemix, nodefactor, edgecov with form='sum' or 'nonzero'")
+    close_group()
+    if not groups:
         raise TermError(f"term {name}: the formula has no terms")
-    on_demand = net.n > HELD_NODES if ON_DEMAND is None else ON_DEMAND
-    kernel = ProjectionKernel(mode, net.bipartite, sub.n, items, kernels, on_demand)
+    kernel = groups[0] if len(groups) == 1 else LinearKernel(groups)
     return Term(name, [f"Proj{mode}~{lab}" for lab in labels], kernel, empty=np.array(empty))
 
 
@@ -201,8 +249,9 @@ def project(net, formula, mode):
     """Projection: the valued terms of ``formula`` on the one-mode projection of a two-mode
     network onto ``mode`` (1 or 2), tie value = number of shared partners. Labels
     ``Proj<mode>~<label>``; inner terms: sum, nonzero, atleast, atmost, greaterthan,
-    smallerthan, equalto, ininterval, and absdiff/nodecov/nodematch/nodemix/nodefactor/edgecov
-    with ``form="sum"`` or ``"nonzero"`` (see :mod:`ergmfit.terms.projection`)."""
+    smallerthan, equalto, ininterval, transitiveweights, cyclicalweights, and
+    absdiff/nodecov/nodematch/nodemix/nodefactor/edgecov with ``form="sum"`` or
+    ``"nonzero"`` (see :mod:`ergmfit.terms.projection`)."""
     if isinstance(mode, float) and mode.is_integer():
         mode = int(mode)
     return _project(net, formula, mode)

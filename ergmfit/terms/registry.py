@@ -56,6 +56,14 @@ class Term:
     fixed: Any = None
     # statnet's Curve() operator: its affine map (see .curvemap.curve_map)
     curve_map: Any = None
+    # the statistics' value on the empty graph where ``empty`` is not it: nonlinear kernels
+    # (Log, Exp, Prod) give their exact value at the top level and declare 0 there, but a
+    # term built on them (Sum, Exp(~Log(...)), F, ...) needs the true value (.on_empty)
+    true_empty: Any = None
+
+    def on_empty(self) -> np.ndarray:
+        """The statistics on the empty graph (``true_empty`` when set, else ``empty``)."""
+        return self.empty if self.true_empty is None else np.asarray(self.true_empty, float)
 
     def __post_init__(self):
         if self.empty is None:
