@@ -408,10 +408,10 @@ class ERGM:
                                                             "mcle", "ee"):
             raise FormulaError(f"method={method!r} under constraints is not implemented; use "
                                "method='mcmle', 'cd' or 'mple'")
-        if self.sample_space.n_missing and method not in ("mcmle", "bayes", "ee"):
+        if self.sample_space.n_missing and method not in ("mcmle", "bayes", "ee", "cd"):
             raise FormulaError(f"method={method!r} with missing dyads is not implemented; use "
                                "method='mcmle' (the observed-data likelihood, as statnet), "
-                               "'ee', 'bayes' or 'mple' (which leaves the missing dyads out)")
+                               "'ee', 'cd', 'bayes' or 'mple' (which leaves the missing dyads out)")
         if self.sample_space.n_missing and self.target_stats is not None:
             raise FormulaError("missing dyads together with target_stats are implemented for "
                                "method='mple' only")

@@ -120,6 +120,29 @@ cdef class RestrictedIFD(IFD):
             self.n_on_free -= 1
 
 
+def ifd_follow(MHSampler s, double d):
+    """Missing dyads (:mod:`._ee_missing`): the IFD chain's tie count follows
+    the completion's.  ``d`` = L(x) − L(y), the chain's tie count minus the
+    completion's: the next accepted IFD move is made an add when d < 0 and a
+    delete when d > 0 (so the band {L, L + 1} the chain alternates in moves
+    by one towards the completion's count); d = 0 leaves it.  Returns
+    (D, L): the free variables and the low point of the band after this, for
+    θ_density = V − log((D − L) / (L + 1))."""
+    cdef IFD ifd = s.proposal
+    cdef int64_t L, D
+    if d < 0:
+        ifd.is_delete = 0
+    elif d > 0:
+        ifd.is_delete = 1
+    if isinstance(ifd, RestrictedIFD):
+        L = (<RestrictedIFD>ifd).n_on_free
+        D = (<RestrictedIFD>ifd).free_v.shape[0]
+    else:
+        L = s.model.n_on()
+        D = s.model.n_vars
+    return D, L - (1 if ifd.is_delete and L > 0 else 0)
+
+
 def ee_iterations(MHSampler s, double[::1] theta, double[::1] dzA, int64_t n_iter, int64_t m,
                   int update, double a, double c, double aca, double[::1] D,
                   int dens, double arc_corr,

@@ -253,8 +253,13 @@ class _CurvedEE:
     rows are the parameters' directions z J (:func:`.curved.projector`).
     """
 
-    def __init__(self, par, dens_t, dens_s):
+    def __init__(self, par, dens_t, dens_s, cond=None):
         self.par, self.dens_t, self.dens_s = par, dens_t, dens_s
+        self.cond = cond            # missing dyads: the conditional chain (_ee_missing)
+
+    def _iterate(self):
+        from ._ee import ee_iterations
+        return ee_iterations if self.cond is None else self.cond.iterations
 
     def masks(self, ifd):
         fp = np.ones(self.par.n_params, dtype=bool)
@@ -277,7 +282,7 @@ class _CurvedEE:
               th_c, dz_c, acc_c, v_c):
         """One outer iteration; fills th_c (θ rows) and dz_c (projected dzA
         rows), updates dzA (canonical) in place; returns (θ, canonical dzA rows)."""
-        from ._ee import ee_iterations
+        ee_iterations = self._iterate()
         from .curved import MAX_DECAY_STEP, projector
         par = self.par
         p, q = par.n_params, par.n_stats
@@ -317,7 +322,7 @@ class _CurvedEE:
         the same directions: θ_k ← θ_k − sign(u_k) aca D_k u_k², u = J' dzA;
         decays stay within ``MAX_DECAY_STEP`` of their value at the start of
         the outer iteration."""
-        from ._ee import ee_iterations
+        ee_iterations = self._iterate()
         from .curved import MAX_DECAY_STEP, projector
         par = self.par
         theta0 = np.array(theta, dtype=float)
@@ -644,7 +649,7 @@ def _ee_chain(model, cfg, seed, chain, callback, control):
     state = {"outer_done": 0, "interrupted": False,
              "cond": conditional_chain(model, rng, saved)}     # missing dyads (_ee_missing)
     if curved:
-        state["curved"] = _CurvedEE(par, cfg.get("dens_theta"), cfg["dens"])
+        state["curved"] = _CurvedEE(par, cfg.get("dens_theta"), cfg["dens"], state["cond"])
     runs = []
     dzA = np.zeros(q)
     ph0, start = 0, None
@@ -755,7 +760,7 @@ def _ee_chain(model, cfg, seed, chain, callback, control):
                               control, n_planned)
             out["sims"] = out["final_dzA"] + draws
             if state["cond"] is not None:       # minus the conditional mean (_ee_missing)
-                state["cond"].adjust(out, est, n_sim, interval)
+                state["cond"].adjust(out, par.eta(est) if curved else est, n_sim, interval)
             out["sim_interval"] = int(interval)
             out["proposals_sim"] = int(burn) + int(n_sim) * int(interval)
             if ckpt is not None:

@@ -21,41 +21,50 @@ checks convergence and which the final MCMC-MLE step uses (as in
 :mod:`.missing`), and the Fisher information is the observed-data one,
 Cov(g) − Cov(g | Y_obs) (complete-data minus missing information).
 
+**IFD.**  The conditional chain is tie/no-tie restricted to the missing
+dyads (exact on a dyad subset; under a dyad-set constraint, on its missing
+free dyads).  EE's own chain may use IFD (its default with an ``edges``
+term), which holds the tie count in a band {L, L + 1} and recovers the
+density parameter as θ_edges = V − log((D − L) / (L + 1)).  Without missing
+dyads L is the observed tie count; with them the tie count of the complete
+network is unknown, so the band *follows the completion*: before every
+iteration the next accepted IFD move is made an add while the chain has
+fewer ties than the conditional chain's completion y_t (dzA_edges < 0) and
+a delete while it has more (:func:`._ee.ifd_follow`), and θ_edges is taken
+with the band's current L.  The IFD estimate is then, as without missing
+dyads, conditional on the density -- now that of the completed network,
+E[L(Y) | Y_obs] -- and the final MCMC-MLE step (``polish``: the
+unconditional tie/no-tie simulation at the estimate against the
+conditional mean) takes it to the observed-data MLE.
+
+**Curved models and offsets** (an offset model is fitted through
+:class:`~ergmfit.terms.offsets.OffsetParameterisation`, EE's curved path):
+both chains run at the same natural parameters η(θ) -- the conditional
+chain moves before every iteration of EE's curved update at the η that
+iteration samples at -- so dzA = g(x_t) − g(y_t) is in the canonical
+statistics, mapped to the parameters' directions by the same Jacobian.
+The simulation at the estimate runs both chains at η(θ̂), and the Fisher
+information is J'(Cov(g) − Cov(g | Y_obs))J.  Fixed coefficients stay
+fixed (a −Inf offset enters both samplers as −1e300: a toggle that would
+change its statistic is never accepted, in either chain).
+
 A checkpoint saves the conditional chain's state (the completion of the
 missing dyads) beside the chain's own, and a resumed chain continues both.
-IFD is not used with missing dyads (it holds the tie count at the observed
-one, which is itself unknown), nor are curved models or offsets: each is
-refused with a message.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..exceptions import CheckpointError, NetworkError, SettingsError
+from ..exceptions import CheckpointError, NetworkError
 
 
 def check_missing_cfg(model, cfg, space):
     """The settings EE runs with on a model with missing dyads (``cfg`` in
-    place); SettingsError for what it cannot do."""
-    n = space.n_missing
-    par = getattr(model, "parameterisation", None)
-    why = None
-    if par is not None and not par.linear or getattr(model, "offset", np.zeros(0)).any() \
-            or hasattr(par, "offset_coef"):
-        why = "curved terms or offsets"
-    elif cfg["proposal"] in ("ifd", "ifd-tnt"):
-        why = (f"proposal={cfg['proposal']!r} (IFD holds the tie count at the observed one, "
-               "which the missing dyads leave unknown; use proposal='tnt', the default here)")
-    if why is not None:
-        raise SettingsError(
-            f"method='ee' with missing dyads ({n}) is not implemented with {why}. Use "
-            "method='mcmle' (the observed-data MLE, as statnet) or 'mple' (which leaves "
-            "them out)")
-    cfg["proposal"] = cfg["proposal"] or "tnt"
+    place): Algorithm S's start becomes the MPLE."""
     if cfg["init"] == "S":
         # Algorithm S scores moves at the observed network, whose missing dyads
         # are empty: start at the MPLE instead (statnet's start, the missing
-        # dyads imputed at the observed density)
+        # dyads left out)
         cfg["init"] = "mple"
 
 
@@ -99,14 +108,21 @@ class ConditionalChain:
     def iterations(self, sampler, theta, dzA, n_iter, m, update, a, c, aca, D, dens, arc_corr,
                    theta_out, dz_out, acc_out, v_out, P=None):
         """:func:`._ee.ee_iterations` with the conditional chain moved before
-        every iteration and its statistics' change taken off dzA (in place)."""
-        from ._ee import ee_iterations
+        every iteration (at the same θ, natural parameters) and its
+        statistics' change taken off dzA (in place).  With IFD (``dens`` >= 0)
+        the band of IFD's tie count follows the completion's and the density
+        parameter is taken with the band's tie count (module docstring)."""
+        from ..sampling._proposals import IFD, ifd_correction
+        from ._ee import ee_iterations, ifd_follow
         m_c = max(8, m // 4)
         cond = self.sampler
+        follow = dens >= 0 and isinstance(sampler.proposal, IFD)
         for i in range(n_iter):
             d0 = np.array(cond.delta, dtype=float)
             cond.run(theta, m_c)
             dzA -= np.asarray(cond.delta, dtype=float) - d0
+            if follow:
+                arc_corr = ifd_correction(*ifd_follow(sampler, float(dzA[dens])))
             ee_iterations(sampler, theta, dzA, 1, m, update, a, c, aca, D, dens, arc_corr,
                           theta_out[i:i + 1], dz_out[i:i + 1], acc_out[i:i + 1],
                           v_out[i:i + 1], P)
@@ -115,7 +131,8 @@ class ConditionalChain:
     def adjust(self, out, est, n_sim, interval):
         """The simulation at the estimate ``out["sims"]`` (g(x_i) − g(y_t))
         becomes g(x_i) minus the conditional mean, and ``out["cond_cov"]``
-        holds the conditional covariance Cov(g | Y_obs) at ``est``."""
+        holds the conditional covariance Cov(g | Y_obs) at ``est`` (the
+        natural parameters η(θ̂) of a curved or offset model)."""
         ic = max(8, int(interval) // 4)
         d_t = np.array(self.sampler.delta, dtype=float)            # g(y_t) - g(y_0)
         # sample() gives g(y_j) - g(y_0): minus d_t, relative to y_t

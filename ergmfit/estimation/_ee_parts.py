@@ -11,7 +11,7 @@ import threading
 
 import numpy as np
 
-from ..exceptions import CheckpointError
+from ..exceptions import CheckpointError, SettingsError
 from ..sampling import make_proposal
 from ..utils.longrun import read_npz
 from ..utils.validation import seed_words
@@ -28,6 +28,35 @@ def sim_plan(cfg, L0):
     per = max(1, unit // interval)
     units = -(-burn // unit) + -(-n // per)
     return interval, burn, n, unit, units if cfg["se"] == "simulate" else 0
+
+
+def _density_param(model, dens):
+    """Position in θ of the density parameter whose statistic is at ``dens``
+    (None if it is an offset: fixed, not in θ)."""
+    if dens is None:
+        return None
+    off_s = off_t = 0
+    for t in model.terms:
+        if off_s == dens:
+            mask = getattr(model.parameterisation, "mask", None)     # offsets
+            if mask is None:
+                return off_t
+            return None if mask[off_t] else int(off_t - mask[:off_t].sum())
+        off_s += len(t.labels)
+        off_t += len(t.param_labels) if getattr(t, "curve", None) is not None else len(t.labels)
+    return None
+
+
+def _free_density(model, dens, proposal, curved):
+    """The density statistic's position for IFD, None if ``offset(edges)``
+    fixes its coefficient (IFD, which estimates it from V, is then refused)."""
+    if curved and dens is not None and _density_param(model, dens) is None:
+        if proposal in ("ifd", "ifd-tnt"):
+            raise SettingsError(f"proposal={proposal!r} estimates the edges coefficient "
+                                "from its auxiliary parameter, but offset(edges) fixes it: use "
+                                "proposal='tnt' (the default here)")
+        return None
+    return dens
 
 
 def _constrained_space(model):

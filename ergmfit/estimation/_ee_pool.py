@@ -52,7 +52,7 @@ def _chain_summary(ch, burnin, inner, polish=False, par=None):
         res["drift_abs"] = np.full(p, np.inf)
     # model covariance from the simulation at the estimate
     if curved and ch["sims"] is not None and len(ch["sims"]) > p:
-        _curved_sim_summary(res, ch["sims"], est, par, polish)
+        _curved_sim_summary(res, ch["sims"], est, par, polish, ch.get("cond_cov"))
     elif ch["sims"] is not None and len(ch["sims"]) > p:
         S = np.cov(ch["sims"], rowvar=False).reshape(p, p)
         if ch.get("cond_cov") is not None:      # missing dyads: the observed-data information
@@ -99,14 +99,17 @@ def _chain_summary(ch, burnin, inner, polish=False, par=None):
     return res
 
 
-def _curved_sim_summary(res, Z, est, par, polish):
+def _curved_sim_summary(res, Z, est, par, polish, cond_cov=None):
     """The simulation at a curved model's estimate: Fisher information
     J'Cov(g)J, t-ratios in the parameters' directions, and the final
     MCMC-MLE step through the map (decays capped and bounded as in MCMC-MLE)."""
     from .curved import MAX_DECAY_STEP, maximize_curved_is_loglik, projector
     from .mcmle import hummel_step
     J = par.jacobian(est)
-    S = par.information(est, np.cov(Z, rowvar=False))
+    C = np.cov(Z, rowvar=False)
+    if cond_cov is not None:        # missing dyads: the observed-data information
+        C = C - cond_cov
+    S = par.information(est, C)
     Zp = projector(par, est)(Z)
     res["fisher"] = S
     res["sim_t"] = t_ratios(Zp)

@@ -27,6 +27,25 @@ Differences from statnet: ``CD.multiplicity`` (several tentative toggles per
 step) is not implemented (statnet's default is 1); the proposal is the same
 tie/no-tie mixture as every other estimator here.
 
+**Missing dyads** (Handcock & Gile 2010's observed-data likelihood, whose
+score is E_θ[g | Y_obs] − E_θ[g]): CD as for a model with latent
+variables (Hinton 2002's contrastive divergence with hidden units).  A
+conditional chain -- tie/no-tie restricted to the missing dyads, on the
+same compiled network -- draws completions y of the missing dyads given the
+observed ones at the current θ (``max(nsteps, m // 4)`` proposals between
+draws for m missing dyads, 16 times that at the start of every iteration;
+it persists across iterations), and each CD run of ``nsteps`` proposals
+over all dyads starts at the current completion: z_i = g(x_i) − g(y_i).
+CD-n then solves E_θ[g(X_n) − g(Y)] = 0 with Y ~ π_θ(· | Y_obs) and X_n
+``nsteps`` proposals away from Y; as ``nsteps`` grows this is the
+observed-data likelihood equation E_θ[g] = E_θ[g | Y_obs], the equation the
+missing-data MCMC-MLE solves.  statnet instead imputes the missing dyads
+once (at the observed density) and starts both its unconditional and its
+conditional CD runs there, so its CD estimate depends on that single
+imputation (and it warns that CD with missing dyads "is not recommended"
+for ``CD.nsteps`` below their number).  Offsets and curved models go
+through the same path (the conditional chain runs at η(θ)).
+
 The core (:func:`cd_core`) needs only a model spec with ``labels`` and
 ``compiled()`` (a :class:`~ergmfit.core._model.BinaryModel` at the observed
 state), so the MRF models reuse it.
@@ -181,6 +200,7 @@ def cd_core(model, init=None, nsteps=8, samplesize=None, samplesize_per_theta=12
     if hasattr(model, "_guard_name"):           # the runaway guard's message names the model
         sampler.set_guard(reference_ties=model.network.n_ties)
         sampler.description = model._guard_name()
+    missing = _MissingCD.make(model, space, bm, nsteps, random_state)
     bar = None
     if verbose:
         from tqdm.auto import tqdm
@@ -193,7 +213,9 @@ def cd_core(model, init=None, nsteps=8, samplesize=None, samplesize_per_theta=12
     try:
         with stop:      # Ctrl-C: keep the iterations finished so far (the sampler checks too)
             for it in range(1, maxit + 1):
-                Z = sampler.cd_sample(par.eta(theta) if curved else theta, samplesize, nsteps)
+                eta_t = par.eta(theta) if curved else theta
+                Z = (sampler.cd_sample(eta_t, samplesize, nsteps) if missing is None
+                     else missing.sample(sampler, eta_t, samplesize, nsteps))
                 if not np.all(np.isfinite(Z)):
                     raise DegenerateModelError("non-finite statistics in the contrastive-"
                                                "divergence sample; check the model terms")
@@ -237,6 +259,38 @@ def cd_core(model, init=None, nsteps=8, samplesize=None, samplesize_per_theta=12
             "interrupted": stop.interrupted}
 
 
+class _MissingCD:
+    """The conditional chain over the missing dyads beside CD's runs (module
+    docstring): it shares CD's compiled network, so each CD run starts at
+    its completion; a CD run undoes its moves, and the conditional chain's
+    own bookkeeping stays valid."""
+
+    def __init__(self, cond, m_c):
+        self.cond, self.m_c = cond, m_c
+
+    @classmethod
+    def make(cls, model, space, bm, nsteps, random_state):
+        n = int(getattr(space, "n_missing", 0) or 0)
+        if not n:
+            return None
+        cspace = space.conditional()
+        # a stream of its own (an integer random_state seeds CD's sampler too)
+        words = [int(w) for w in seed_words(random_state)] + [18]
+        cond = cspace.make_sampler(bm, cspace.proposal("auto", bm, model),
+                                   seed_words(np.random.default_rng(words)))
+        return cls(cond, max(int(nsteps), n // 4))
+
+    def sample(self, sampler, eta, n, nsteps):
+        """``n`` CD draws g(x_i) − g(y_i), each from a new completion y_i."""
+        cond, m_c = self.cond, self.m_c
+        cond.run(eta, 16 * m_c)
+        Z = np.empty((n, len(sampler.delta)))
+        for i in range(n):
+            cond.run(eta, m_c)
+            Z[i] = sampler.cd_sample(eta, 1, nsteps)[0]
+        return Z
+
+
 class CD(Estimator):
     """Contrastive divergence, statnet's ``ergm(..., estimate = "CD")`` (see the
     module docstring).
@@ -244,6 +298,12 @@ class CD(Estimator):
     Returns an :class:`~ergmfit.results.ERGMResults` with method ``"cd"``,
     NA standard errors (as statnet), and ``info`` holding the iteration
     history, ``nsteps`` and the sample size.
+
+    With missing dyads each CD run starts at a completion of the missing
+    dyads drawn by a conditional chain at the current θ (CD for latent
+    variables; the module docstring says how this differs from statnet's
+    single imputation); as ``nsteps`` grows the estimate tends to the
+    observed-data MLE.
 
     Examples
     --------

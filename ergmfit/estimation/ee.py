@@ -46,7 +46,8 @@ The run, as EstimNetDirected does it (``../shared/reference/estimnet.md``):
    (:class:`~ergmfit.sampling._proposals.IFD`): adds and deletes alternate so
    the tie count stays at L or L + 1, the auxiliary V balances them, and the
    edges parameter is recovered as θ_edges = V − log((D − L)/(L + 1)).
-   ``"tnt"`` and ``"random"`` estimate every parameter by the EE update;
+   ``"tnt"`` and ``"random"`` estimate every parameter by the EE update
+   (``"tnt"`` is the default when ``edges`` is an offset);
    ``"ifd-tnt"`` runs ``tnt_steps`` more outer iterations with tie/no-tie
    proposals after the IFD phase, started at its estimate, and estimates
    from that unconditional phase.
@@ -194,7 +195,10 @@ gets a warning when EE does not converge.
 constrained space -- IFD on the free dyads of a dyad-set constraint
 (:class:`._ee.RestrictedIFD`), the constrained moves under degree
 constraints.  **Missing dyads**: the observed-data likelihood, with a
-conditional chain over the missing dyads beside EE's (:mod:`._ee_missing`).
+conditional chain over the missing dyads beside EE's (:mod:`._ee_missing`:
+with IFD the band of the tie count follows the completion's; curved models
+and offsets run both chains at η(θ)).  **Offsets**: with ``offset(edges)``
+the default proposal is tie/no-tie; IFD (it estimates that coefficient) is refused.
 
 The chain (:func:`ee_chain`) needs only a model spec with ``labels`` and
 ``compiled()`` (a BinaryModel at the observed state), ``statistics_vector()``
@@ -221,6 +225,7 @@ from .mcmle import BACKENDS, _n_jobs
 from ._ee_chain import (_MAX_ROWS, _burnin_iters, _drift, _make_pd, _planned_outer,  # noqa: F401
                         _read_chain_checkpoint, _stages, algorithm_s, batch_means_sigma,
                         ee_chain, sim_plan, t_ratios, _CKPT_KIND)
+from ._ee_parts import _density_param, _free_density  # noqa: F401
 from ._ee_pool import _chain_summary, _inv, build_results, pool_chains, singular_information  # noqa: F401
 
 EE_DEFAULTS = {
@@ -326,7 +331,7 @@ def _resolve_cfg(model, kwargs):
     if cfg["update"] == "auto":
         n_vars = getattr(getattr(model, "network", None), "n_dyads", None)
         cfg["update"] = "newton" if n_vars is None or n_vars <= 10**6 else "borisenko"
-    dens = density_index(model)
+    dens = _free_density(model, density_index(model), cfg["proposal"], curved)
     space = getattr(model, "sample_space", None)
     if space is not None and space.n_missing:       # a conditional chain beside EE's
         from ._ee_missing import check_missing_cfg
@@ -396,19 +401,6 @@ def _resolve_cfg(model, kwargs):
         cfg["init_theta"] = check_params(init, labels, "init")
         cfg["init"] = "user"
     return cfg
-
-
-def _density_param(model, dens):
-    """Position in θ of the density parameter whose statistic is at ``dens``."""
-    if dens is None:
-        return None
-    off_s = off_t = 0
-    for t in model.terms:
-        if off_s == dens:
-            return off_t
-        off_s += len(t.labels)
-        off_t += len(t.param_labels) if getattr(t, "curve", None) is not None else len(t.labels)
-    return None
 
 
 # bounds of a resumed run's simulation settings (a tampered 10^12 would run for
