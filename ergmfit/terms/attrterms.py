@@ -149,7 +149,7 @@ def _dyad_matrix(net, x, term, attrname=None):
     if M.shape != (net.n, net.n):
         shape = f"{net.n} x {net.n}" + (f", or {n1} x {net.n - n1}" if n1 is not None else "")
         raise TermError(f"term {term}: the covariate must be an n x n matrix ({shape}), got "
-                        f"{M.shape[0]} x {M.shape[1] if M.ndim > 1 else 1}")
+                        f"{' x '.join(map(str, M.shape)) if M.ndim else 'a scalar'}")
     return M, name
 
 

@@ -348,7 +348,7 @@ def covariate_columns(term, attr, one):
     stacked into one Term; ``one(name)`` builds the Term of one attribute."""
     if isinstance(attr, (list, tuple)) and len(attr) > 1 and \
             all(isinstance(a, str) for a in attr):
-        from .operators import stack
+        from .stacking import stack
         return stack(term, [one(a) for a in attr])
     return one(attr[0] if isinstance(attr, (list, tuple)) and len(attr) == 1 else attr)
 

@@ -29,7 +29,8 @@ import numpy as np
 
 from ..exceptions import TermError
 from ..formula import FormulaArg, RCode, RName, parse_formula
-from ._operators import LinearKernel, ProductKernel, SubnetKernel
+from ._operators import ProductKernel, SubnetKernel
+from .stacking import stack
 from .curvemap import curve_map, r_value   # also registers the Offset()/Curve() maps
 from .parameterisation import Curved
 from .dyadic import _levels
@@ -52,27 +53,6 @@ def _formula(term, value, what="formula"):
 def build_formula(net, farg):
     """The Terms of a formula argument, built against ``net``."""
     return [build_term(net, c.name, c.args, c.kwargs) for c in farg.terms]
-
-
-def stack(name, terms, labels=None, W=None):
-    """One Term holding several inner terms (their statistics, or W times them)."""
-    inner_labels = [lab for t in terms for lab in t.labels]
-    true = np.concatenate([t.on_empty() for t in terms]) if terms else np.zeros(0)
-    if W is None and len(terms) == 1:
-        # the inner kernel itself: its own empty-graph convention (a nonlinear kernel's
-        # exact value at the top level) carries over
-        kernel, empty = terms[0].kernel, terms[0].empty
-    else:
-        # a linear combination adds up the inner changes from the true empty-graph values
-        kernel = LinearKernel([t.kernel for t in terms], W)
-        if W is not None:
-            true = np.asarray(W, dtype=float) @ true
-        empty = true
-    term = Term(name, list(labels if labels is not None else inner_labels), kernel,
-                empty=empty, dyad_independent=all(t.dyad_independent for t in terms))
-    if not np.array_equal(true, term.empty):
-        term.true_empty = true
-    return term
 
 
 def _dyad_values(net, farg_text, term):
