@@ -239,30 +239,6 @@ def degree_by(net, term, prefix, d, by, homophily, ends, mode=None, levels=None)
     return degree_term(net, term, stats, ends, code, hom)
 
 
-def star_attr(net, term, k, attr, ends, mode=None, levels=None):
-    """kstar(k, attr=, levels=): stars whose centre and leaves all share the level (labels
-    ``kstar2.<attr>``, with or without levels, as statnet's).
-
-    ``levels`` selects levels as statnet's kstar/istar/ostar do: the selected levels keep
-    their classes and every other level is pooled into ONE class, so a star whose nodes all
-    lie outside the selection counts too, even when their values differ (statnet recodes
-    the attribute by its position among the selected levels, one code for no match); one
-    level selected is refused, as statnet refuses it ("only one value")."""
-    ks = as_int_list(k, f"term {term}: k", minimum=1)
-    lv, code = classes(net, attr, term, mode)
-    if levels is not None:
-        sel = _nonempty(term, "levels", levels, lv.select(term, "levels", levels), lv.listing())
-        if len(sel) == 1:
-            raise TermError(f"term {term}: levels={levels!r} selects a single level; statnet "
-                            f"refuses that (\"Attribute given to {term}() has only one value\"): "
-                            "the selected level and the pooled rest would be two classes")
-        cls = np.full(len(lv), len(sel), dtype=np.intc)        # the rest: one pooled class
-        cls[sel] = np.arange(len(sel), dtype=np.intc)
-        code = np.where(code >= 0, cls[np.maximum(code, 0)], code).astype(np.intc)
-    stats = [Stat(f"{term}{v}.{lv.name}", "choose", v) for v in ks]
-    return degree_term(net, term, stats, ends, code, True)
-
-
 def gw_attr(net, term, short, decay, attr, ends, mode=None, levels=None):
     """gwdegree(α, fixed=TRUE, attr=, levels=): one GW degree statistic per (selected) level
     of the node (labels ``gwdeg<α>.<attr><level>``)."""
