@@ -20,6 +20,7 @@ import numpy as np
 
 import ergmfit as ef
 from ergmfit.terms import projection
+from bench_kernels import rate   # benchmarks/ is on sys.path when run as a script
 
 
 def two_mode(n1, n2, mean_deg1, rng):
@@ -34,15 +35,6 @@ def two_mode(n1, n2, mean_deg1, rng):
     return g
 
 
-def cpu_rate(fn, count, repeat=3):
-    best = np.inf
-    for _ in range(repeat):
-        t = time.process_time()
-        fn()
-        best = min(best, time.process_time() - t)
-    return count / best
-
-
 def bench(g, n1, n2, formula, n_evals, rng, on_demand=None):
     if on_demand is not None:
         projection.ON_DEMAND = on_demand
@@ -53,7 +45,7 @@ def bench(g, n1, n2, formula, n_evals, rng, on_demand=None):
     i = rng.integers(0, n1, size=n_evals)
     j = n1 + rng.integers(0, n2, size=n_evals)
     v = np.array([cm.var_of(int(a), int(b)) for a, b in zip(i, j)], dtype=np.int64)
-    return cpu_rate(lambda: cm.change_and_flip(v, True), n_evals)
+    return rate(lambda: cm.change_and_flip(v, True), n_evals, clock=time.process_time)[0]
 
 
 def main():
