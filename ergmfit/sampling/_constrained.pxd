@@ -22,6 +22,7 @@ cdef class ConstrainedProposal(Proposal):
     cdef readonly int max_toggles
     cdef public bint delayed          # score multi-toggle moves by delayed acceptance
     cdef readonly bint relabel        # the last move exchanged two nodes' neighbourhoods
+    cdef readonly bint swap           # the last move was an undirected double-edge swap
     cdef int n1                      # two-mode networks: the size of the first mode
     cdef int* fij                    # the free dyads (i, j) in pairs, i < j when undirected
     # open-addressing table: [dyad key i*n + j, its position among the free dyads] pairs

@@ -477,6 +477,7 @@ cdef class ConstrainedProposal(Proposal):
         cdef int a, b, c, k, n = self.st.n, slot, tries
         lq[0] = 0.0
         self.relabel = False
+        self.swap = False
         self.sync()
         L = self.st.n_ties if self.all_free else self.n_free_on
         if self.n_free <= 0:
@@ -515,6 +516,7 @@ cdef class ConstrainedProposal(Proposal):
                 if L < 2:
                     return 0
                 k = self.swap_moves(rng, ti, tj, ton, tp)
+                self.swap = k == 4 and not self.st.directed
             if k == 0:
                 return 0
         else:

@@ -159,6 +159,18 @@ cdef class ConstrainedSampler(MHSampler):
             return None
         return [self.gw.d[r] for r in range(self.gw.n)]
 
+    def _apart(self, toggles, bint swap):
+        """gw_apart_now on the toggles [(i, j), ...] of the network now (for tests):
+        whether they provably do not meet, with the double-edge-swap shortcut when
+        ``swap``."""
+        cdef int r
+        if len(toggles) > MAX_TOGGLES:
+            raise ValueError("too many toggles")
+        for r, (i, j) in enumerate(toggles):
+            self.ti[r] = min(i, j)
+            self.tj[r] = max(i, j)
+        return bool(gw_apart_now(self.cprop.st, self.ti, self.tj, len(toggles), swap))
+
     cdef int _apply(self, int k, bint flip, int64_t* journal, int64_t* n_journal) noexcept nogil:
         # an accepted move: its k toggles (unless applied already) and its journal entry
         cdef int r
@@ -341,7 +353,7 @@ cdef class ConstrainedSampler(MHSampler):
                 if not _accept(&self.rng, lq + self._free_lr(theta, k)):
                     continue
                 if self.kdep.n and self.one_pass and k <= MAX_TOGGLES and gw_apart_now(
-                        self.cprop.st, ti, tj, k):
+                        self.cprop.st, ti, tj, k, self.cprop.swap):
                     # gwesp only, and the toggles provably do not meet (see gw_apart_now):
                     # its change at x, exact and at the proposed network is 0, so stages 2
                     # and 3 would accept without a draw (skipped: the same chain)

@@ -84,7 +84,8 @@ cdef inline bint _meet(NetworkState st, int a, int b) noexcept nogil:
 
 
 # (inline: called on every move that passes stage 1)
-cdef inline bint gw_apart_now(NetworkState st, const int* ti, const int* tj, int k) noexcept nogil:
+cdef inline bint gw_apart_now(NetworkState st, const int* ti, const int* tj, int k,
+                              bint swap) noexcept nogil:
     # gwesp only: whether the k toggles can be shown not to meet.  A toggle's
     # change is 0 exactly when its ends have no common neighbour; if none has
     # one now, no two ends of toggles are tied other than by a toggle and no
@@ -94,13 +95,20 @@ cdef inline bint gw_apart_now(NetworkState st, const int* ti, const int* tj, int
     # stages 2 and 3 would accept without a draw, and are skipped.  (On the
     # swaps and tie-for-non-tie moves of the degree and edges constraints a tie
     # between ends, or a triangle of toggles, already gives some toggle a common
-    # neighbour now; the two last checks are for moves in general.)
+    # neighbour now; the two last checks are for moves in general, and skipped
+    # when ``swap``: the move is a double-edge swap {a, b}, {c, d} -> {a, d}, {c, b}.
+    # There the only pairs of ends that are not toggles are a-c and b-d: a tie
+    # a-c makes a a common neighbour of c and b, a tie b-d makes b one of a and
+    # d; and four toggles on four nodes in a cycle hold no triangle.)
     cdef int r, q, e, ns, x, v
     cdef int nodes[2 * MAX_TOGGLES]
     cdef uint64_t keys[MAX_TOGGLES]
     for r in range(k):
         if _meet(st, ti[r], tj[r]):
             return False
+    if swap:
+        return True
+    for r in range(k):
         keys[r] = _pair_key(ti[r], tj[r])
     ns = _ends(ti, tj, k, nodes)
     for q in range(ns):
