@@ -5,13 +5,12 @@ toggles scored in stages, with the exact shortcuts of :mod:`._gwpass` (see the
 docstring of :mod:`._constrained` for the moves and the staged acceptance)."""
 import numpy as np
 cimport numpy as cnp
-from libc.math cimport log
 from libc.stdint cimport int64_t
 from libc.stdlib cimport malloc, free, realloc
-from ergmfit.core._random cimport RNG, rng_uniform_pos
 from ergmfit.terms._ergm cimport ERGMModel
 from ergmfit.core._model cimport BinaryModel
 from ergmfit.sampling._proposals cimport Proposal
+from ergmfit.sampling._mh cimport add_row, acc_row, mh_accept as _accept
 from ergmfit.sampling._constrained cimport ConstrainedProposal
 from ergmfit.sampling._kernelsets cimport KernelSet, ks_changes, ks_dot, ks_init, ks_free
 from ergmfit.sampling._gwpass cimport gw_change, gw_apart_now, MAX_TOGGLES
@@ -33,19 +32,6 @@ _LABEL_FREE = tuple(getattr(_triad, name) for name in (
     "TriangleKernel", "TwopathKernel", "EspKernel", "DspKernel", "NspKernel", "GwespKernel",
     "GwdspKernel", "GwnspKernel", "CycleKernel")) + tuple(getattr(_degree, name) for name in (
     "StarKernel", "DegreeKernel", "GWDegreeKernel", "AltStarKernel", "IsolatesKernel"))
-
-
-cdef inline double _taylor4(double y) noexcept nogil:
-    return 1.0 + y * (1.0 + y * (0.5 + y * (1.0 / 6.0 + y * (1.0 / 24.0))))
-
-
-cdef inline bint _accept(RNG* rng, double lr) noexcept nogil:
-    # log(u) < lr, with the log only when a cheap bound cannot decide
-    cdef double u
-    if lr >= 0.0:
-        return True
-    u = rng_uniform_pos(rng)
-    return u * _taylor4(-lr) <= 1.0 + 1e-9 and log(u) < lr
 
 
 cdef class ConstrainedSampler(MHSampler):
@@ -273,7 +259,7 @@ cdef class ConstrainedSampler(MHSampler):
         cdef int k, r, c, p = self.model.n_stats
         cdef double lq, lr1, lr, lrev, s
         cdef int cc
-        cdef bint accept, flipped
+        cdef bint flipped
         cdef double* buf = self.tbuf
         cdef double* row
         cdef double* extra = self.tbuf + self.cprop.max_toggles * p
@@ -386,24 +372,11 @@ cdef class ConstrainedSampler(MHSampler):
                 if self._apply(k, not flipped, journal, n_journal) != 0:
                     return -1
                 for r in range(k):
-                    row = buf + r * p
-                    if ton[r]:
-                        for c in range(p):
-                            delta[c] -= row[c]
-                    else:
-                        for c in range(p):
-                            delta[c] += row[c]
+                    add_row(delta, buf + r * p, p, ton[r])
             elif flipped and self._undo(k) != 0:
                 return -1
             for r in range(k):
-                row = buf + r * p
-                if ton[r]:
-                    if del_acc != NULL:
-                        for c in range(p):
-                            del_acc[c] += row[c]
-                elif add_acc != NULL:
-                    for c in range(p):
-                        add_acc[c] += row[c]
+                acc_row(buf + r * p, p, ton[r], add_acc, del_acc)
         return 0
 
     cdef int _revert(self, const int64_t* journal, int64_t n_journal) noexcept nogil:
