@@ -360,8 +360,17 @@ def _gwbdsp(net, mode, decay, fixed, cutoff):
         return Term(term, [f"b{mode}dsp#{v}" for v in ds], BipartiteSPKernel(mode, ds))
     decay = as_float(decay, f"term {term}: decay")
     r = 1.0 - math.exp(-decay)
+    # statnet 4.4 sums the weights over b*dsp(1:cutoff) also with fixed=TRUE (its test prints
+    # gwb1dsp(.3, TRUE, 1) = 49 on bipnw: the pair with 2 shared partners adds nothing);
+    # cutoff=Inf gives the untruncated sum of statnet >= 4.5, whose cutoff acts only when
+    # fixed=FALSE (ergm issues #485, #506).
+    cut = 0 if _is_inf(cutoff) else as_int_list(cutoff, f"term {term}: cutoff", minimum=1)[0]
     return Term(term, [f"gwb{mode}dsp.fixed.{format_number(decay)}"],
-                BipartiteSPKernel(mode, None, r, True))
+                BipartiteSPKernel(mode, None, r, True, cut))
+
+
+def _is_inf(x):
+    return isinstance(x, float) and math.isinf(x) and x > 0
 
 
 _GWBDSP = [Param("decay", 0.0), Param("fixed", False), Param("cutoff", 30)]
@@ -370,15 +379,18 @@ _GWBDSP = [Param("decay", 0.0), Param("fixed", False), Param("cutoff", 30)]
 @register("gwb1dsp", kinds=UNDIRECTED, params=_GWBDSP, family=FAMILY)
 def gwb1dsp(net, decay=0.0, fixed=False, cutoff=30):
     """Geometrically weighted shared partners of mode-1 pairs,
-    Σ_{pairs} e^α {1 − (1 − e^−α)^sp} (label ``gwb1dsp.fixed.<α>``); fixed=FALSE gives the
-    counts b1dsp 1..min(cutoff, n2) (``b1dsp#<k>``)."""
+    Σ_{pairs} e^α {1 − (1 − e^−α)^sp} over the pairs with 1 ≤ sp ≤ cutoff, as statnet 4.4
+    (label ``gwb1dsp.fixed.<α>``; ``cutoff=Inf``: over all pairs, as statnet 4.12, where
+    cutoff has no effect with fixed=TRUE); fixed=FALSE gives the counts b1dsp
+    1..min(cutoff, n2) (``b1dsp#<k>``)."""
     return _gwbdsp(net, 1, decay, fixed, cutoff)
 
 
 @register("gwb2dsp", kinds=UNDIRECTED, params=_GWBDSP, family=FAMILY)
 def gwb2dsp(net, decay=0.0, fixed=False, cutoff=30):
     """Geometrically weighted shared partners of mode-2 pairs (label ``gwb2dsp.fixed.<α>``;
-    curved: ``b2dsp#<k>``, k = 1..min(cutoff, n1))."""
+    pairs with more than ``cutoff`` shared partners add nothing, as in statnet 4.4, unless
+    ``cutoff=Inf``; curved: ``b2dsp#<k>``, k = 1..min(cutoff, n1))."""
     return _gwbdsp(net, 2, decay, fixed, cutoff)
 
 
