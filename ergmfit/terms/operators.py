@@ -105,9 +105,12 @@ def dyad_filter(net, text, term):
 def _subnet_term(net, name, prefix, inner_net, terms, mode, **kw):
     labels = [f"{prefix}~{lab}" for t in terms for lab in t.labels]
     kernel = SubnetKernel([t.kernel for t in terms], mode, net.n, aux_n=inner_net.n,
-                          aux_directed=inner_net.directed, **kw)
-    empty = np.concatenate([t.on_empty() for t in terms])
-    return Term(name, labels, kernel, empty=empty,
+                          aux_directed=inner_net.directed,
+                          empty=np.concatenate([t.empty for t in terms]), **kw)
+    true = np.concatenate([t.on_empty() for t in terms])
+    # over a nonlinear term the kernel gives its exact values (0 declared on the empty graph)
+    return Term(name, labels, kernel, empty=np.zeros(len(true)) if kernel.exact_total else true,
+                true_empty=true if kernel.exact_total else None,
                 dyad_independent=mode == "filter" and all(t.dyad_independent for t in terms))
 
 
