@@ -105,3 +105,44 @@ def test_nested_nonlinear_changes_equal_full_differences(kind):
         e = len(net.ties)
         got = ef.ERGM(net, "Exp(~Log(~edges)) + Sum(3 ~ Log(~edges))").statistics_vector()
         assert got == pytest.approx([e, 3 * math.log(e)], rel=1e-14)
+
+
+# -- K: S(formula, tails ~ heads), the two-mode network from one node set to another -----
+
+def _adj(net):
+    A = np.zeros((net.n, net.n))
+    for i, j in net.ties.tolist():
+        A[i, j] = 1
+        if not net.directed:
+            A[j, i] = 1
+    return A
+
+
+def test_s_with_tail_and_head_sets_on_samplike():
+    """statnet's test-operators.R: S(~edges, I(b1) ~ I(b2)) is sum(m[b1, b2]) (the ties from
+    the tails to the heads); ergmfit refused the two-sided form."""
+    g = ef.datasets.load("samplike")
+    A = nx.to_numpy_array(g, nodelist=list(g.nodes))
+    got = stats(g, "S(~edges, I(c(1, 2, 3, 4, 5)) ~ I(c(6, 7, 8, 9)))")
+    assert got == {"S(I(c(1,2,3,4,5))~I(c(6,7,8,9)))~edges": A[:5, 5:9].sum()}
+    assert A[:5, 5:9].sum() != A[5:9, :5].sum()       # the direction matters here
+    with pytest.raises(ef.exceptions.TermError, match="overlap"):
+        stats(g, "S(~edges, c(1, 2, 3) ~ c(3, 4))")
+
+
+@pytest.mark.parametrize("kind", ["undirected", "directed"])
+def test_s_two_mode_values_and_changes(kind):
+    """Values from the definition (the two-mode network's b1/b2 degrees and stars), and
+    every change statistic equals the difference of the full statistics."""
+    f = ("S(~edges + b1degree(1:2) + b2star(2) + gwb1dsp(0.5, TRUE) + Log(~edges), "
+         "c(1, 3, 5, 7) ~ c(2, 4, 6, 8, 10))")
+    T, H = [0, 2, 4, 6], [1, 3, 5, 7, 9]
+    for seed in range(3):
+        net = random_network(seed, kind)
+        A = _adj(net)[np.ix_(T, H)]
+        d1, d2 = A.sum(1), A.sum(0)
+        sp = (A @ A.T)[np.triu_indices(len(T), 1)]
+        want = [A.sum(), np.sum(d1 == 1), np.sum(d1 == 2), np.sum(d2 * (d2 - 1) / 2),
+                _gw_trunc(sp, 0.5), math.log(A.sum())]
+        assert ef.ERGM(net, f).statistics_vector() == pytest.approx(want, rel=1e-12)
+        check_formula(net, f, seed)

@@ -6,7 +6,8 @@
 * :class:`ProductKernel` -- products of two dyad-independent terms' changes (``a:b``);
 * :class:`SubnetKernel` -- the inner terms evaluated on a derived network kept beside the
   model's: the ties passing a dyadic filter (``F``, ``NodematchFilter``), the subgraph
-  induced by some nodes (``S``), or the symmetrised network (``Symmetrize``).
+  induced by some nodes (``S``), the two-mode network of the ties from one node set to
+  another (``S(f, tails ~ heads)``), or the symmetrised network (``Symmetrize``).
 
 Every one of them is ``stateful``: the model binds a copy to its state (so buffers and
 derived networks are never shared between models or threads) and tells it of every toggle;
@@ -24,6 +25,7 @@ cdef enum:
     _FILTER = 0
     _SUB = 1
     _SYM = 2
+    _BIP = 3
 
 cdef enum:
     _WEAK = 0
@@ -31,7 +33,7 @@ cdef enum:
     _UPPER = 2
     _LOWER = 3
 
-SUBNET_MODES = {"filter": _FILTER, "sub": _SUB, "sym": _SYM}
+SUBNET_MODES = {"filter": _FILTER, "sub": _SUB, "sym": _SYM, "bip": _BIP}
 SYM_RULES = {"weak": _WEAK, "strong": _STRONG, "upper": _UPPER, "lower": _LOWER}
 
 
@@ -221,22 +223,25 @@ cdef class SubnetKernel(CompoundKernel):
     """The inner terms on a derived network ``aux`` (see the module docstring).
 
     ``mode`` "filter": the ties (i, j) with mask[i * n + j] != 0; "sub": the subgraph of
-    the nodes with nmap[v] >= 0 (renumbered nmap[v]); "sym": the undirected network of
-    ``rule`` (weak: i->j or j->i; strong: both; upper/lower: the tie of the upper/lower
-    triangle).
+    the nodes with nmap[v] >= 0 (renumbered nmap[v]); "bip": the undirected two-mode
+    network of the ties from a tail (nmap[v] >= 0, mode 1) to a head (hmap[v] >= 0, already
+    numbered after the tails), in either orientation when the network is undirected (the
+    two sets are disjoint); "sym": the undirected network of ``rule`` (weak: i->j or j->i;
+    strong: both; upper/lower: the tie of the upper/lower triangle).
     """
     cdef int mode
     cdef int rule
     cdef int n
     cdef unsigned char[::1] mask
     cdef int[::1] nmap
+    cdef int[::1] hmap
     cdef NetworkState aux
     cdef readonly int aux_n
     cdef readonly bint aux_directed
 
     def __init__(self, kernels, str mode, int n, mask=None, nmap=None, str rule="weak",
-                 int aux_n=0, bint aux_directed=False, empty=None):
-        self._args = (kernels, mode, n, mask, nmap, rule, aux_n, aux_directed, empty)
+                 int aux_n=0, bint aux_directed=False, empty=None, hmap=None):
+        self._args = (kernels, mode, n, mask, nmap, rule, aux_n, aux_directed, empty, hmap)
         self._set_inner(list(kernels))
         if empty is not None and self.exact_idx.shape[0]:
             self._track(empty)      # over a nonlinear kernel: exact values (see LinearKernel)
@@ -246,6 +251,8 @@ cdef class SubnetKernel(CompoundKernel):
         self.mask = np.ascontiguousarray(mask if mask is not None else np.zeros(1),
                                          dtype=np.uint8).reshape(-1)
         self.nmap = np.ascontiguousarray(nmap if nmap is not None else np.zeros(1),
+                                         dtype=np.intc)
+        self.hmap = np.ascontiguousarray(hmap if hmap is not None else np.zeros(1),
                                          dtype=np.intc)
         self.aux_n = aux_n
         self.aux_directed = aux_directed
@@ -261,6 +268,14 @@ cdef class SubnetKernel(CompoundKernel):
             return True
         if self.mode == _SUB:
             a[0] = self.nmap[i]; b[0] = self.nmap[j]
+            return a[0] >= 0 and b[0] >= 0
+        if self.mode == _BIP:
+            a[0] = self.nmap[i]; b[0] = self.hmap[j]
+            if a[0] >= 0 and b[0] >= 0:
+                return True
+            if s.directed:
+                return False
+            a[0] = self.nmap[j]; b[0] = self.hmap[i]
             return a[0] >= 0 and b[0] >= 0
         # symmetrise: does x_ij change the undirected tie {i, j}?
         if i < j:
