@@ -146,3 +146,17 @@ def test_s_two_mode_values_and_changes(kind):
                 _gw_trunc(sp, 0.5), math.log(A.sum())]
         assert ef.ERGM(net, f).statistics_vector() == pytest.approx(want, rel=1e-12)
         check_formula(net, f, seed)
+
+
+# -- O: curved gwb1degree/gwb2degree with attr ---------------------------------------------
+
+@pytest.mark.parametrize("term", ["gwb1degree", "gwb2degree"])
+def test_curved_gwbdegree_with_attr_is_refused_as_statnet_does(term):
+    """statnet stops on fixed=FALSE with an attribute ("Using 'fixed=FALSE' with an
+    attribute is not implemented at this time. Use 'fixed=TRUE'."); ergmfit says the same
+    and shows the fixed form (before: "the curved form with attr is not supported")."""
+    b = bipnw()
+    with pytest.raises(ef.exceptions.TermError, match="fixed=FALSE.*not implemented, as in "
+                                                      "statnet; use fixed=TRUE"):
+        stats(b, f'{term}(fixed=FALSE, attr="Letter")')
+    assert len(stats(b, f'{term}(0.1, fixed=TRUE, attr="Letter")')) == 3

@@ -190,7 +190,12 @@ def _gwb(net, mode, decay, fixed, attr, cutoff, levels):
     cut = as_int_list(cutoff, f"term {term}: cutoff", minimum=1)[0]
     if not fixed:
         if attr is not None:
-            raise TermError(f"term {term}: the curved form with attr is not supported")
+            # statnet refuses it too (ergm 4.4, for every gw*degree: "Using 'fixed=FALSE'
+            # with an attribute is not implemented at this time. Use 'fixed=TRUE'."); its
+            # 4.12 help page documents no curved form with attr
+            raise TermError(f"term {term}: attr= with fixed=FALSE (the curved form) is not "
+                            f"implemented, as in statnet; use fixed=TRUE with a decay, e.g. "
+                            f"{term}(0.5, fixed=TRUE, attr={attr!r})")
         return degfun.gw_curved_counts(net, term, term, cut, _size(net, 3 - mode), _END[mode])
     if decay is None:
         raise TermError(f"term {term}: fixed=TRUE needs the decay, e.g. {term}(0.5, fixed=TRUE)")
