@@ -673,7 +673,8 @@ def statnet_test_cases():
         (b, "gwb1degree(.1, TRUE, ~Letter)", [13.39962, 13.49479, 16.28549]),
         (b, 'gwb1degree(.1, fixed=TRUE, attr="Letter")', [13.39962, 13.49479, 16.28549]),
         (b, "gwb1dsp", [49, 1] + [0] * 27), (b, "gwb1dsp(.3, TRUE)", [50.25918]),
-        (b, "gwb1dsp(.3, TRUE, 1)", [49]),
+        # statnet 4.4's test (4.12 ignores cutoff with fixed=TRUE: cutoff=Inf gives 50.259)
+        (b, "gwb1dsp(.3, TRUE, 1)", [49]), (b, "gwb1dsp(.3, TRUE, Inf)", [50.25918]),
         (b, "gwb2degree(.3, fixed=TRUE)", [31.97479]),
         (b, "gwb2degree(.1, TRUE, ~Letter)", [9.809166, 10.598143, 7.598143]),
         (b, "gwb2dsp", [24, 1] + [0] * 28), (b, "gwb2dsp(.3, TRUE)", [25.25918]),
