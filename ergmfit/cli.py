@@ -353,12 +353,14 @@ def _configure_simulate(p):
 
 
 def _run_simulate(args):
+    from .labeled import make_unique
     from .model import ERGM
     net = load_network(args)
     model = _make_model(net, args)
     params = _coef_params(args, model)
     head = {"model": args.formula, "n_nodes": net.n, "directed": net.directed,
-            "coef": dict(zip(model.labels, params)), "n": args.n, "burnin": args.burnin,
+            "coef": dict(zip(make_unique(model.labels), params)), "n": args.n,
+            "burnin": args.burnin,
             "interval": args.interval, "seed": args.seed}
     if args.output == "stats":
         S = model.simulate(params, n=args.n, burnin=args.burnin, interval=args.interval,

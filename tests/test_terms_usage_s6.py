@@ -186,3 +186,84 @@ def test_label_gsub_sub(flo):
                      ('~gsub("a", "b", ., foo=TRUE)', "no argument 'foo'")]:
         with pytest.raises(ErgmfitError, match=msg):
             stats(flo, f.format(bad))
+
+
+# -- I: repeated statistic names -------------------------------------------------------
+
+def test_repeated_statistic_names(flo):
+    """statnet's summary() allows a name twice (test-operators.R, test-term-Sum.R); ergmfit
+    refused it ("appears twice").  statistics() makes the dict keys unique (.1, .2 as R's
+    make.unique); stat_labels keeps statnet's names."""
+    m = ef.ERGM(flo, 'edges*absdiff("wealth") + absdiff("wealth")*edges')
+    assert m.stat_labels == ["edges", "absdiff.wealth", "edges:absdiff.wealth",
+                             "absdiff.wealth", "edges", "absdiff.wealth:edges"]
+    assert list(m.statistics_vector()) == [20, 1146, 1146, 1146, 20, 1146]
+    assert list(m.statistics()) == ["edges", "absdiff.wealth", "edges:absdiff.wealth",
+                                    "absdiff.wealth.1", "edges.1", "absdiff.wealth:edges"]
+    m = ef.ERGM(flo, 'Sum("sum" ~ edges + absdiff("wealth"), "") + '
+                     'Sum("mean" ~ edges + absdiff("wealth"), "")')
+    assert m.stat_labels == ["Sum~", "Sum~"] and list(m.statistics_vector()) == [1166, 583]
+    m = ef.ERGM(flo, 'Sum(c(~edges + absdiff("wealth"), 0.5 ~ edges + absdiff("wealth")), '
+                     'c("a", "a"))')
+    assert m.stat_labels == ["Sum~a", "Sum~a"]
+    assert m.statistics() == {"Sum~a": 30.0, "Sum~a.1": 1719.0}
+
+
+def test_repeated_names_fit_unless_identical(flo):
+    """A fit with a repeated (not identical) statistic name works, as statnet's ergm() (its
+    test-nonunique-names.R); identical statistics are refused as collinear, naming their
+    positions; a dict of coefficients cannot address a repeated name."""
+    from ergmfit.labeled import make_unique
+    dup = ef.ERGM(flo, 'edges + Label(~absdiff("wealth"), "edges", "replace")')
+    ref = ef.ERGM(flo, 'edges + absdiff("wealth")').fit(method="mple")
+    fit = dup.fit(method="mple")
+    assert fit.labels == ["edges", "edges"]
+    assert np.allclose(fit.params, ref.params, rtol=1e-10)
+    assert fit.to_dict()["coef"] == {"edges": ref.params[0], "edges.1": ref.params[1]}
+    with pytest.raises(KeyError, match="repeats"):
+        fit.params["edges"]
+    with pytest.raises(ErgmfitError, match="cannot say which is which"):
+        dup.simulate({"edges": -1.0}, n=1)
+    same = ef.ERGM(flo, 'edges + kstar(2) + Label(~kstar(2), "kstar2", "replace")')
+    with pytest.raises(ef.DegenerateModelError,
+                       match=r"'kstar2' \(statistic 2 of the model\), 'kstar2' \(statistic 3"):
+        same.fit(method="mple")
+    assert make_unique(["a", "b", "a", "a"]) == ["a", "b", "a.1", "a.2"]
+    assert make_unique(["a", "a", "a.1"]) == ["a", "a.2", "a.1"]
+
+
+# -- J: offset() inside Sum() ------------------------------------------------------------
+
+def test_offset_inside_sum(flo):
+    """statnet's test-term-Sum.R: an offset() inside Sum() of one formula with a weight per
+    statistic makes that coefficient an offset (labels offset(Sum~...)); with several
+    formulas or a weight matrix it is ignored with a warning.  Was refused ("offset(...)
+    does not wrap one term of the formula")."""
+    f = 'c(1, .5, rep(2, 4)) ~ edges + offset(absdiff("wealth")) + gwesp(cutoff=4)'
+    vals = [20, 573, 14, 2, 0, 0]            # baseline 20, 1146; esp 7, 1, 0, 0 (x weights)
+    got = stats(flo, f"Sum({f}, identity)")
+    assert got == dict(zip(["Sum~edges", "offset(Sum~absdiff.wealth)", "Sum~esp#1",
+                            "Sum~esp#2", "Sum~esp#3", "Sum~esp#4"], vals))
+    got = stats(flo, f'Sum({f}, "x")')
+    assert list(got) == ["Sum~x1", "offset(Sum~x2)", "Sum~x3", "Sum~x4", "Sum~x5", "Sum~x6"]
+    got = stats(flo, f"Sum({f}, I)")
+    assert list(got)[:2] == ["edges", "offset(absdiff.wealth)"]
+    m = ef.ERGM(flo, 'Sum(c(1, .5) ~ edges + offset(absdiff("wealth")), identity)')
+    assert list(m.offset) == [False, True]
+    fit = m.fit(method="mple", offset_coef=[0.02])
+    assert fit.params[1] == 0.02
+    # the same model written with a top-level offset on the halved covariate
+    ref = ef.ERGM(flo, 'edges + offset(Sum(0.5 ~ absdiff("wealth"), I))').fit(
+        method="mple", offset_coef=[0.02])
+    assert np.allclose(fit.params, ref.params, rtol=1e-10)
+    # several formulas / a weight matrix: ignored, with statnet's warning
+    with pytest.warns(UserWarning, match="does not propagate offset"):
+        m = ef.ERGM(flo, 'Sum(c(~edges + offset(absdiff("wealth")), rbind(.5, 0) ~ edges), "")')
+    assert m.statistics() == {"Sum~1": 30.0, "Sum~2": 1146.0} and not m.offset.any()
+    # other operators do not propagate it: a warning
+    with pytest.warns(UserWarning, match="not propagated"):
+        m = ef.ERGM(flo, 'Label(~edges + offset(triangle), "x")')
+    assert not m.offset.any()
+    # a top-level offset() next to an operator holding one
+    m = ef.ERGM(flo, "offset(edges) + Sum(~offset(triangle) + kstar(2), I)")
+    assert m.labels == ["offset(edges)", "offset(triangle)", "kstar2"]

@@ -33,6 +33,7 @@ from ._operators import ProductKernel, SubnetKernel
 from .stacking import stack
 from .curvemap import curve_map, r_value   # also registers the Offset()/Curve() maps
 from .parameterisation import Curved
+from .offsets import offset_flags, propagate_offsets, split_offsets
 from .dyadic import _levels
 from .attrspec import node_values
 from .registry import BOTH, DIRECTED, Param, Term, as_bool, as_float, build_term, format_number, \
@@ -51,9 +52,23 @@ def _formula(term, value, what="formula"):
     return value
 
 
-def build_formula(net, farg):
-    """The Terms of a formula argument, built against ``net``."""
-    return [build_term(net, c.name, c.args, c.kwargs) for c in farg.terms]
+def build_formula(net, farg, offsets="warn"):
+    """The Terms of a formula argument, built against ``net``.  A term wrapped in
+    ``offset()`` gets ``offset_flag`` (True, or its ``which`` text); an operator that does
+    not propagate it (``offsets="warn"``) warns (see .offsets.propagate_offsets)."""
+    text, offs = split_offsets(farg.text)
+    if not offs:
+        return [build_term(net, c.name, c.args, c.kwargs) for c in farg.terms]
+    if offsets == "warn":
+        import warnings
+        warnings.warn(f"offset() inside an operator's formula ({farg.compact}) is not "
+                      "propagated: its coefficient is estimated (only Sum() of one formula "
+                      "propagates it)", UserWarning, stacklevel=5)
+    calls = parse_formula(text)
+    terms = [build_term(net, c.name, c.args, c.kwargs) for c in calls]
+    for t, flag in zip(terms, offset_flags(calls, offs)):
+        t.offset_flag = flag
+    return terms
 
 
 def _dyad_values(net, farg_text, term):
@@ -298,7 +313,7 @@ def weighted_formulas(net, formulas, term, presets, what):
     blocks, terms, width = [], [], None
     for it in items:
         f = _formula(term, it)
-        ts = build_formula(net, f)
+        ts = build_formula(net, f, "keep" if term == "Sum" else "warn")
         p = sum(len(t.labels) for t in ts)
         w = f.lhs
         if w is None:
@@ -340,13 +355,16 @@ def sum_operator(net, formulas, label=None):
     ``Sum~<label>`` (one statistic) or ``Sum~<label><k>``."""
     terms, W = weighted_formulas(net, formulas, "Sum", ("sum", "mean"), "weight")
     groups = _formula_labels(net, formulas)
-    return stack("Sum", terms, sum_labels("Sum", label, groups, W.shape[0], "Sum~"), W)
+    items = formulas if isinstance(formulas, list) else [formulas]
+    return propagate_offsets("Sum", stack("Sum", terms, sum_labels("Sum", label, groups,
+                                                                   W.shape[0], "Sum~"), W),
+                             terms, W, len(items))
 
 
 def _formula_labels(net, formulas):
     """The statistic labels of each formula of a Sum()/Prod() (one list per formula)."""
     items = formulas if isinstance(formulas, list) else [formulas]
-    return [[lab for t in build_formula(net, f) for lab in t.labels] for f in items]
+    return [[lab for t in build_formula(net, f, "keep") for lab in t.labels] for f in items]
 
 
 _PASTE = re.compile(r"^\s*function\s*\(\s*(\w+)\s*\)\s*(I\s*\()?\s*(paste0?)\s*\((.*)\)\s*"
