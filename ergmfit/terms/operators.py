@@ -202,8 +202,9 @@ def subnetwork(net, keep):
 @register("S", kinds=BOTH, params=[Param("formula"), Param("attrs")], family=FAMILY)
 def s_operator(net, formula, attrs):
     """Subgraph: the terms of ``formula`` on the subgraph induced by the nodes the node
-    expression selects (``~practice == practice[1]``, ``~wealth > median(wealth)``). Labels
-    ``S(<expression>)~<label>``."""
+    expression selects (``~practice == practice[1]``, ``~wealth > median(wealth)``); with
+    ``tails ~ heads`` (``I(c(1, 2)) ~ I(c(3, 4))``) the two-mode network of the ties from
+    the tails to the heads. Labels ``S(<expression>)~<label>``."""
     f = _formula("S", formula)
     # a name: that (logical) node attribute selects, as statnet's attribute specifications
     expr = _formula("S", FormulaArg(attrs) if isinstance(attrs, str) else attrs,
