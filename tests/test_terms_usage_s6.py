@@ -267,3 +267,28 @@ def test_offset_inside_sum(flo):
     # a top-level offset() next to an operator holding one
     m = ef.ERGM(flo, "offset(edges) + Sum(~offset(triangle) + kstar(2), I)")
     assert m.labels == ["offset(edges)", "offset(triangle)", "kstar2"]
+
+
+# -- two-mode attribute expressions with values on one mode only ------------------------
+
+def test_b1_attribute_expression_reads_mode_one_only():
+    """statnet evaluates an attribute formula over every node and a b1 term keeps mode 1's
+    values, so NA on mode 2 does not matter for b1cov(~age); ergmfit evaluated it over all
+    nodes and refused the missing values."""
+    g = nx.Graph()
+    g.add_nodes_from(range(4), bipartite=0)
+    for i in range(4):
+        g.nodes[i]["age"] = 20 + i
+    g.add_nodes_from(range(4, 7), bipartite=1)
+    g.add_edges_from([(0, 4), (1, 4), (2, 5), (3, 6), (0, 6)])
+    ties_of = [2, 1, 1, 1]                           # ties of mode-1 nodes 0..3
+    age = np.array([20, 21, 22, 23])
+    assert stats(g, "b1cov(~age)") == {"b1cov.age": float(ties_of @ age)}
+    assert stats(g, "b1cov(~age^2)") == {"b1cov.age^2": float(ties_of @ age ** 2)}
+    assert stats(g, 'b1cov(function(x) x %v% "age")') == {"b1cov.age": float(ties_of @ age)}
+    assert stats(g, "b1factor(~age > 21)") == {"b1factor.age>21.TRUE": 2.0}
+    # an aggregate over all nodes would be NA in statnet; mode 2 itself has no age
+    with pytest.raises(ErgmfitError, match="would be NA"):
+        stats(g, "b1cov(~age - mean(age))")
+    with pytest.raises(ErgmfitError, match="missing"):
+        stats(g, "b2cov(~age)")
