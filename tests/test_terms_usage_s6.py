@@ -292,3 +292,48 @@ def test_b1_attribute_expression_reads_mode_one_only():
         stats(g, "b1cov(~age - mean(age))")
     with pytest.raises(ErgmfitError, match="missing"):
         stats(g, "b2cov(~age)")
+
+
+# -- Project(): statnet's test-term-project.R form, and mm inside it ---------------------
+
+def test_project_repeated_names_and_mm():
+    """statnet's test-term-project.R sums Project(~absdiff("b1"), 1) + Proj1(~absdiff("b1"))
+    (the same name twice; was refused) with b1 NA on mode 2 and b2 NA on mode 1; values
+    from its definition (projection Y = B B' / B'B, half the sum over p != q).  mm() inside
+    a projection: statnet's valued labels mm.sum[...] (test-term-mm.R)."""
+    rng = np.random.default_rng(3)
+    n, b = 20, 5
+    g = nx.Graph()
+    g.add_nodes_from(range(b), bipartite=0)
+    g.add_nodes_from(range(b, n), bipartite=1)
+    for i in range(n):
+        g.nodes[i]["b1"] = float(rng.normal()) if i < b else None
+        g.nodes[i]["b2"] = float(rng.normal()) if i >= b else float("nan")
+    B = (rng.random((b, n - b)) < 0.5).astype(float)
+    g.add_edges_from((i, b + j) for i, j in zip(*np.nonzero(B)))
+    x1 = np.array([g.nodes[i]["b1"] for i in range(b)])
+    x2 = np.array([g.nodes[i]["b2"] for i in range(b, n)])
+    e1 = float((np.abs(np.subtract.outer(x1, x1)) * (B @ B.T)).sum() / 2)
+    e2 = float((np.abs(np.subtract.outer(x2, x2)) * (B.T @ B)).sum() / 2)
+    m = ef.ERGM(g, 'Project(~ absdiff("b1"), 1) + Proj1(~absdiff("b1")) + '
+                   'Project(~absdiff("b2"), 2) + Proj2(~absdiff("b2"))')
+    assert m.stat_labels == ["Proj1~absdiff.sum.b1"] * 2 + ["Proj2~absdiff.sum.b2"] * 2
+    assert m.statistics_vector() == pytest.approx([e1, e1, e2, e2], rel=1e-12)
+    # mm(form=) on the projection: sum over projected pairs of the cell indicator times y
+    grp = ["a", "b", "a", "b", "b"]
+    for i in range(b):
+        g.nodes[i]["grp"] = grp[i]
+    Y = B @ B.T
+    cell = {}
+    for p in range(b):
+        for q in range(p + 1, b):
+            key = tuple(sorted((grp[p], grp[q])))
+            cell[key] = cell.get(key, [0.0, 0.0])
+            cell[key][0] += Y[p, q]
+            cell[key][1] += Y[p, q] != 0
+    got = stats(g, 'Proj1(~mm("grp", levels2=TRUE) + mm("grp", form="nonzero"))')
+    assert got == {"Proj1~mm.sum[grp=a,grp=a]": cell["a", "a"][0],
+                   "Proj1~mm.sum[grp=a,grp=b]": cell["a", "b"][0],
+                   "Proj1~mm.sum[grp=b,grp=b]": cell["b", "b"][0],
+                   "Proj1~mm.nonzero[grp=a,grp=b]": cell["a", "b"][1],
+                   "Proj1~mm.nonzero[grp=b,grp=b]": cell["b", "b"][1]}
