@@ -752,6 +752,11 @@ def statnet_test_cases():
         (FMH, 'mm("Race", levels2=-1)', {f"mm[Race={a},Race={b}]": v
                                          for (a, b), v in list(zip(rcells, mmr))[1:]}),
         (FMH, 'mm("Race", levels2=cbind(2, 3))', {"mm[Race=Hisp,Race=NatAm]": 41}),
+        # M <- matrix(TRUE, 5, 5); M[1,1] <- M[3,2] <- M[2,3] <- FALSE; fmh.mm.Race[M[upper.tri]]
+        (FMH, 'mm("Race", levels2=matrix(c(F,T,T,T,T, T,T,F,T,T, T,F,T,T,T, T,T,T,T,T, '
+              'T,T,T,T,T), 5, 5))',
+         {f"mm[Race={a},Race={b}]": v for k, ((a, b), v) in enumerate(zip(rcells, mmr))
+          if k not in (0, 4)}),
         (FMH, "mm(.~Grade)", {"mm[.,Grade=8]": 75, "mm[.,Grade=9]": 65, "mm[.,Grade=10]": 36,
                               "mm[.,Grade=11]": 49, "mm[.,Grade=12]": 28}),
         (FMH, "mm(.~Grade, levels=I(c(7, 6, 9, 8)), levels2=TRUE)", [153, 0, 65, 75]),
