@@ -133,20 +133,29 @@ def split_which(text):
     """``"term, which"`` -> (term text, which text or None): statnet's
     ``offset(term, which)``, split at the first comma outside parentheses,
     brackets and strings (nothing evaluated)."""
-    depth, quote = 0, None
-    for i, ch in enumerate(text):
+    for i, ch, depth in _outside_strings(text):
+        if ch == "," and depth == 0:
+            return text[:i].strip(), text[i + 1:].strip()
+    return text.strip(), None
+
+
+def _outside_strings(text):
+    """(position, character, bracket depth before it) of each character of ``text`` outside
+    its string literals."""
+    depth, quote, i = 0, None, 0
+    while i < len(text):
+        ch = text[i]
         if quote:
-            if ch == quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
                 quote = None
         elif ch in "'\"":
             quote = ch
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            return text[:i].strip(), text[i + 1:].strip()
-    return text.strip(), None
+        else:
+            yield i, ch, depth
+            depth += (ch in "([{") - (ch in ")]}")
+        i += 1
 
 
 def which_mask(which, n):
@@ -194,26 +203,13 @@ def _top_level_offsets(formula):
     """Start positions of the ``offset(`` calls at the top level of ``formula`` (outside
     strings and parentheses, after ``+``, ``~`` or the start): the ones that wrap a term
     of this formula.  Those inside an operator's formula belong to that formula."""
-    out, depth, quote, i = [], 0, None, 0
-    while i < len(formula):
-        ch = formula[i]
-        if quote:
-            if ch == "\\":
-                i += 1
-            elif ch == quote:
-                quote = None
-        elif ch in "'\"":
-            quote = ch
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        elif depth == 0 and formula.startswith("offset(", i) and \
+    out = []
+    for i, _, depth in _outside_strings(formula):
+        if depth == 0 and formula.startswith("offset(", i) and \
                 (i == 0 or not (formula[i - 1].isalnum() or formula[i - 1] in "._")):
             before = formula[:i].rstrip()
             if not before or before[-1] in "+~":
                 out.append(i)
-        i += 1
     return out
 
 
