@@ -229,12 +229,14 @@ def _configure_stats(p):
 def _run_stats(args):
     from .model import ERGM
     net = load_network(args)
-    stats = ERGM(net, args.formula).statistics()
+    model = ERGM(net, args.formula)
+    stats = model.statistics()
     if args.json:
         emit_json({label: json_value(v) for label, v in stats.items()})
         return EXIT_OK
-    print_table(["statistic", "value"], [[label, format_value(v)] for label, v in stats.items()],
-                right=(1,))
+    # the table prints statnet's names, a repeated one twice (the dict keys are unique)
+    print_table(["statistic", "value"], [[label, format_value(v)] for label, v in
+                                         zip(model.stat_labels, stats.values())], right=(1,))
     return EXIT_OK
 
 

@@ -209,7 +209,7 @@ def test_repeated_statistic_names(flo):
     assert m.statistics() == {"Sum~a": 30.0, "Sum~a.1": 1719.0}
 
 
-def test_repeated_names_fit_unless_identical(flo):
+def test_repeated_names_fit_unless_identical(flo, capsys):
     """A fit with a repeated (not identical) statistic name works, as statnet's ergm() (its
     test-nonunique-names.R); identical statistics are refused as collinear, naming their
     positions; a dict of coefficients cannot address a repeated name."""
@@ -228,6 +228,15 @@ def test_repeated_names_fit_unless_identical(flo):
     with pytest.raises(ef.DegenerateModelError,
                        match=r"'kstar2' \(statistic 2 of the model\), 'kstar2' \(statistic 3"):
         same.fit(method="mple")
+    # the command line's table prints statnet's names (JSON keys: unique)
+    import json
+    from ergmfit.cli import main
+    f = "edges + Label(~triangle, 'edges', 'replace')"
+    assert main(["stats", "flomarriage", f]) == 0
+    table = capsys.readouterr().out.split()
+    assert table == ["statistic", "value", "edges", "20", "edges", "3"]
+    assert main(["stats", "flomarriage", f, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"edges": 20, "edges.1": 3}
     assert make_unique(["a", "b", "a", "a"]) == ["a", "b", "a.1", "a.2"]
     assert make_unique(["a", "a", "a.1"]) == ["a", "a.2", "a.1"]
 
