@@ -108,6 +108,23 @@ def test_levels2_matrices_and_cell_lists(fmh):
              for u, v in fmh.edges()]
     assert list(got.values()) == [pairs.count(frozenset([("F", "Hisp")])),
                                   pairs.count(frozenset([("F", "Black"), ("M", "White")]))]
+    # two-mode: rows the mode-1 levels, columns the mode-2 levels (no diagonal rule)
+    rng = np.random.default_rng(5)
+    g = nx.Graph()
+    g.add_nodes_from(range(6), bipartite=0)
+    g.add_nodes_from(range(6, 14), bipartite=1)
+    for i in range(14):
+        g.nodes[i]["c"] = "xyz"[rng.integers(3)] if i < 6 else "uv"[rng.integers(2)]
+    g.add_edges_from((i, j) for i in range(6) for j in range(6, 14) if rng.random() < .4)
+    full = stats(g, 'nodemix("c", levels2=TRUE)')
+    assert list(full) == ["mix.c.x.u", "mix.c.y.u", "mix.c.z.u", "mix.c.x.v", "mix.c.y.v",
+                          "mix.c.z.v"]
+    got = stats(g, 'nodemix("c", levels2=matrix(c(T, F, F, F, T, T), 3, 2))')
+    assert got == {k: full[k] for k in ("mix.c.x.u", "mix.c.y.v", "mix.c.z.v")}
+    assert stats(g, 'nodemix("c", levels2=cbind(c(3, 1), c(1, 2)))') == \
+        {k: full[k] for k in ("mix.c.z.u", "mix.c.x.v")}
+    assert stats(g, 'mm("c", levels2=list(list(row="z", col="v")))') == \
+        {"mm[c=z,c=v]": full["mix.c.z.v"]}
     for bad, msg in [('mm("Race", levels2=cbind(3, 2))', "below the diagonal"),
                      ('mm("Race", levels2=matrix(TRUE, 2, 2))', "2 x 2 logical matrix"),
                      ('mm("Race", levels2=cbind(9, 1))', "outside the 5 x 5"),
