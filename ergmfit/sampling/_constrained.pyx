@@ -429,9 +429,12 @@ cdef class ConstrainedProposal(Proposal):
                 return 0
             r = 6
         if not directed:
+            # each pair (i < j), with no branch (the orientations are random)
             for t in range(r):
-                if ti[t] > tj[t]:
-                    a = ti[t]; ti[t] = tj[t]; tj[t] = a
+                a = ti[t]
+                b = tj[t]
+                ti[t] = a if a < b else b
+                tj[t] = b if a < b else a
         for t in range(r // 2, r):
             if self.st.has_tie(ti[t], tj[t]) or not self.free_at(ti[t], tj[t], &tp[t]):
                 return 0
