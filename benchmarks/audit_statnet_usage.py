@@ -508,6 +508,12 @@ def sum_cases():
          [20 ** 1.5, 1146 ** 1.5]),
     ]
     out = [(FLO, f, e, "statnet test") for f, e in rows]
+    # a name given to two different statistics twice: statistics() (and gof's p-values,
+    # results' coef dicts) key the later copy name.1 (R's make.unique)
+    out.append((FLO, 'edges + Label(~absdiff("wealth"), "edges", "replace") + '
+                     'Sum("sum"~edges+kstar(2), "") + Sum("mean"~edges+triangle, "")',
+                {"edges": 20, "edges.1": 1146, "Sum~": 67, "Sum~.1": 11.5},
+                "definition; keys make.unique"))
     # test-term-For.R
     w3 = {"absdiff.wealth": 1146, "absdiff2.wealth": 91570, "absdiff3.wealth": 8588334}
     p3 = {"absdiff.priorates": 638, "absdiff2.priorates": 26756, "absdiff3.priorates": 1289504}

@@ -74,6 +74,7 @@ import numpy as np
 from .exceptions import FormulaError
 from .gofgraph import (GraphSummaries, degree_distribution, dsp_distribution,  # re-exported
                        esp_distribution, geodesic_distribution)
+from .labeled import make_unique
 from .sampling.multichain import chain_plan, run_summary_chains
 
 __all__ = ["gof", "GofResult", "GofBlock", "GofSummary", "GraphSummaries", "mc_pvalues",
@@ -308,7 +309,8 @@ class GofResult:
         espartners, distance, model).  ``res["degree"]`` is ``res.blocks["degree"]``.
     n_sim, burnin, interval : int
     params : dict
-        The parameters simulated from, ``{label: value}``.
+        The parameters simulated from, ``{label: value}`` (a repeated label's later
+        copies keyed ``label.1``, ... as in :attr:`pvalues`).
     formula : str
     directed : bool
     n_nodes : int
@@ -350,8 +352,11 @@ class GofResult:
 
     @property
     def pvalues(self) -> dict:
-        """``{block: {row label: MC p-value}}``."""
-        return {name: dict(zip(b.labels, b.pvalue.tolist())) for name, b in self.blocks.items()}
+        """``{block: {row label: MC p-value}}``.  A model statistic whose name repeats
+        (statnet allows it) keeps every row: the later copies are keyed ``name.1``,
+        ``name.2``, ... (R's ``make.unique``, as :meth:`ERGM.statistics`)."""
+        return {name: dict(zip(make_unique(b.labels), b.pvalue.tolist()))
+                for name, b in self.blocks.items()}
 
     def summary(self) -> GofSummary:
         return GofSummary(self)
@@ -579,7 +584,7 @@ def gof(model, params=None, n_sim=100, burnin=None, interval=None, statistics=No
         labels, o, sm = _trim(nm, labels, obs[nm], sims[nm])
         blocks.append(GofBlock(nm, labels, o, sm))
     res = GofResult(blocks, n_sim=n_sim, burnin=burnin, interval=interval,
-                     params=dict(zip(model.labels, theta.tolist())), formula=model.formula,
+                     params=dict(zip(make_unique(model.labels), theta.tolist())), formula=model.formula,
                      directed=net.directed, n_nodes=net.n,
                      acceptance_rate=acceptance,
                      seconds=time.perf_counter() - t0, proposal=proposal)

@@ -512,7 +512,7 @@ def _fit_with_offsets(model, method, random_state, verbose, kwargs):
         cm = np.zeros((p, p))
         cm[np.ix_(~m, ~m)] = res.cov_mc
         res.cov_mc = cm
-    res.info["offset"] = dict(zip(model.labels, map(bool, m)))
+    res.info["offset"] = dict(zip(make_unique(model.labels), map(bool, m)))
     res.model = model
     return res
 
