@@ -991,6 +991,14 @@ def more_cases():
     add(Bn, 'gwb1dsp(0.5, fixed=TRUE)', {"gwb1dsp.fixed.0.5": gw((Bm @ Bm.T)[np.triu_indices(n1, 1)], 0.5)})
     add(Bn, 'gwb2dsp(0.5, fixed=TRUE)', {"gwb2dsp.fixed.0.5": gw((Bm.T @ Bm)[np.triu_indices(Bm.shape[1], 1)], 0.5)})
     add(Bn, 'b1mindegree(3)', None)
+    # the curved two-mode gw* terms have statnet's curved pair of coefficients (session 6;
+    # before: one linear coefficient per count). A cut-off below the observed counts warns.
+    b2sp = (Bm.T @ Bm)[np.triu_indices(Bm.shape[1], 1)]
+    out.append((Bn, 'gwb2dsp(cutoff=3)', {f"b2dsp#{k}": int(np.sum(b2sp == k)) for k in (1, 2, 3)},
+                "definition; coefficients curved", ["gwb2dsp", "gwb2dsp.decay"]))
+    out.append((Bn, 'gwb1degree(fixed=FALSE)', {f"gwb1degree#{k}": int(np.sum(Bm.sum(1) == k))
+                                                for k in range(1, 15)},
+                "statnet 4.4 reference; coefficients curved", ["gwb1degree", "gwb1degree.decay"]))
     add(Bn, 'b1factor("group", levels=LARGEST)', {f"b1factor.group.{lv}": float(sum(
         Bm[i].sum() for i in range(n1) if grp[i] == lv)) for lv in gl
         if lv == sorted(gl, key=lambda v: grp.count(v))[-1]})
