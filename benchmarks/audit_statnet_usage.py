@@ -993,6 +993,9 @@ def more_cases():
     add(Bn, 'b1mindegree(3)', None)
     # the curved two-mode gw* terms have statnet's curved pair of coefficients (session 6;
     # before: one linear coefficient per count). A cut-off below the observed counts warns.
+    # Project(): CMP = sum over projected dyads of log(y!) (session 6; was refused)
+    y1 = (Bm @ Bm.T)[np.triu_indices(n1, 1)]
+    add(Bn, 'Proj1(~CMP)', {"Proj1~CMP": float(sum(math.lgamma(v + 1) for v in y1))})
     b2sp = (Bm.T @ Bm)[np.triu_indices(Bm.shape[1], 1)]
     out.append((Bn, 'gwb2dsp(cutoff=3)', {f"b2dsp#{k}": int(np.sum(b2sp == k)) for k in (1, 2, 3)},
                 "definition; coefficients curved", ["gwb2dsp", "gwb2dsp.decay"]))
