@@ -7,6 +7,9 @@ import pytest
 import ergmfit as ef
 from ergmfit.exceptions import TermError
 
+# faux.mesa.high has ties with 5 shared partners: gwesp(cutoff=3) warns (test_cutoff_warning)
+pytestmark = pytest.mark.filterwarnings("ignore::ergmfit.terms.curved.CutoffWarning")
+
 FMH = "faux.mesa.high"
 BASE = 'edges + nodematch("Grade") + '
 
