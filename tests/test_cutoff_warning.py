@@ -94,3 +94,14 @@ def test_two_mode_gw_terms_are_curved():
         fixed = ef.ERGM("davis", f"{term}(0.7, fixed=TRUE)").statistics_vector()
         value = m.parameterisation.eta([1.0, 0.7]) @ m.statistics_vector()
         np.testing.assert_allclose(value, fixed, rtol=1e-12, err_msg=stat)
+
+
+def test_fixed_gwb_dsp_with_a_cutoff_warns_of_the_412_difference():
+    # statnet 4.4 truncates gwb1dsp/gwb2dsp(fixed=TRUE, cutoff=k) too (termsnum's row F);
+    # 4.12 ignores cutoff there: the warning says so and names cutoff=Inf
+    with pytest.warns(CutoffWarning, match=r"gwb1dsp: .* 7 shared partners, above the cut-off 3"
+                                           r".*statnet >= 4.5 ignores cutoff.*cutoff=Inf"):
+        ef.ERGM("davis", "gwb1dsp(0.5, TRUE, 3)")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", CutoffWarning)
+        ef.ERGM("davis", "gwb1dsp(0.5, TRUE) + gwb1dsp(0.5, TRUE, Inf) + gwb2dsp(0.5, TRUE, 9)")

@@ -7,6 +7,9 @@ import pytest
 import ergmfit as ef
 from ergmfit.exceptions import TermError
 
+# faux.mesa.high has ties with 5 shared partners: gwesp(cutoff=3) warns (test_cutoff_warning)
+pytestmark = pytest.mark.filterwarnings("ignore::ergmfit.terms.curved.CutoffWarning")
+
 FMH = "faux.mesa.high"
 BASE = 'edges + nodematch("Grade") + '
 
@@ -109,3 +112,12 @@ def test_refused_forms_say_why():
     # a linear first formula: linear (statnet's "first model's etamap"), as before
     m = ef.ERGM(FMH, 'Sum(c(~esp(1:3), ~gwdsp(cutoff=3)), "")')
     assert not m.curved and m.labels == ["Sum~1", "Sum~2", "Sum~3"]
+
+
+def test_density_position_counts_the_wrapped_coefficients():
+    """The stochastic-approximation estimator finds edges among the coefficients: after an
+    operator over a curved term it is at its coefficients' count, not its statistics'."""
+    from ergmfit.estimation._ee_parts import _density_param
+    m = ef.ERGM(FMH, 'Label(~nodematch("Grade") + gwesp(cutoff=6), "L") + edges')
+    assert m.labels[3] == "edges" and m.stat_labels[7] == "edges"
+    assert _density_param(m, 7) == 3

@@ -371,6 +371,9 @@ def _gwbdsp(net, mode, decay, fixed, cutoff):
     # cutoff=Inf gives the untruncated sum of statnet >= 4.5, whose cutoff acts only when
     # fixed=FALSE (ergm issues #485, #506).
     cut = 0 if _is_inf(cutoff) else as_int_list(cutoff, f"term {term}: cutoff", minimum=1)[0]
+    if 0 < cut < _size(net, 3 - mode):
+        warn_beyond_cutoff(term, cut, partner_max(net, _END[mode]),
+                           f"pair of mode-{mode} nodes", fixed=True)
     return Term(term, [f"gwb{mode}dsp.fixed.{format_number(decay)}"],
                 BipartiteSPKernel(mode, None, r, True, cut))
 

@@ -192,7 +192,7 @@ def degree_max(net, ends="all") -> int:
     return int(d.max()) if len(d) else 0
 
 
-def warn_beyond_cutoff(name, K, observed, unit, what="shared partners"):
+def warn_beyond_cutoff(name, K, observed, unit, what="shared partners", fixed=False):
     """Warn (once, when the model is set up) that a ``unit`` (tie, dyad, node) of the
     observed network has ``observed`` ``what``, above the curved term's cut-off ``K``.
 
@@ -201,7 +201,8 @@ def warn_beyond_cutoff(name, K, observed, unit, what="shared partners"):
     word; statnet >= 4.5 stops with "exceeded the cut-off" (ergm issue #485).  ergmfit
     gives 4.4's values and this warning; a larger ``cutoff`` gives 4.12's model.  Only the
     observed network is checked: the simulated ones are truncated alike, without a
-    warning per network."""
+    warning per network.  ``fixed``: the fixed-decay gwb1dsp/gwb2dsp, which statnet 4.4
+    also truncates at ``cutoff`` and statnet >= 4.5 does not (``cutoff=Inf``)."""
     if observed > K:
         import os
         import sys
@@ -210,6 +211,13 @@ def warn_beyond_cutoff(name, K, observed, unit, what="shared partners"):
         pkg, frame, level = os.path.dirname(os.path.dirname(__file__)), sys._getframe(), 1
         while frame is not None and frame.f_code.co_filename.startswith(pkg):
             frame, level = frame.f_back, level + 1
+        if fixed:
+            warnings.warn(f"term {name}: a {unit} of the observed network has {observed} "
+                          f"{what}, above the cut-off {K}: with fixed=TRUE it adds nothing, as "
+                          f"statnet 4.4 computes it; statnet >= 4.5 ignores cutoff with "
+                          f"fixed=TRUE (cutoff=Inf gives that value)", CutoffWarning,
+                          stacklevel=level)
+            return
         warnings.warn(f"term {name}: a {unit} of the observed network has {observed} {what}, "
                       f"above the cut-off {K}; the curved statistics count 1..{K} only, so those beyond "
                       f"it add nothing (as statnet 4.4; statnet >= 4.5 stops: 'exceeded the "
