@@ -206,3 +206,22 @@ def test_ee_start_whose_decay_ran_off_is_not_used(monkeypatch):
     assert fb._ee_start(m, 1) is None
     Fit.params = np.array([-2.0, 0.1, 1.5])
     assert list(fb._ee_start(m, 1)) == [-2.0, 0.1, 1.5]
+
+
+def test_a_stalled_curved_chain_does_not_lengthen_its_interval(monkeypatch):
+    # samplike.na10 gwesp(fixed=FALSE), seed 3, from its MPLE: the chain falls into the
+    # near-empty phase and the step stalls; the interval, adapted to the stuck chain's
+    # tiny effective size, grew 2048 -> 16384 -> 131072 before the stall was called
+    # (13 of the fit's 14 CPU s).  A stalled iteration now keeps its interval.
+    e = {"dataset": "samplike.na10", "directed": True}
+    m = ef.ERGM(cr.network(e), "edges + mutual + gwesp(fixed=FALSE)", missing=cr.missing(e))
+    seen = []
+    real = M.run_chains
+
+    def spy(model, theta, size, burnin, interval, *a, **kw):
+        seen.append(interval)
+        return real(model, theta, size, burnin, interval, *a, **kw)
+    monkeypatch.setattr(M, "run_chains", spy)
+    with pytest.raises(DegenerateModelError, match="stalled"):
+        _quiet(M._observed_data_mcmle, m, random_state=3, eval_loglik=False)
+    assert max(seen) <= 4096, seen

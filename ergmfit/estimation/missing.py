@@ -276,7 +276,9 @@ def _observed_data_mcmle(model, random_state=None, verbose=False, init=None, max
                 else:
                     # mcmle's: two full steps in a row, then a boosted last sample
                     final = streak >= 2
-                if not final:
+                if not final and not (curved and _stalled(history[-1])):
+                    # (a curved chain stuck in another phase: a longer interval
+                    # does not free it -- samplike.na10 seed 3 grew it to 131072)
                     interval = _adapted_interval(chains_zp, interval, target_ess,
                                                  min_interval, max_interval)
             if store is not None:
@@ -363,6 +365,13 @@ def _observed_data_mcmle(model, random_state=None, verbose=False, init=None, max
 # other phase of a near-degenerate model (faux.mesa.high.na10 gwesp(fixed=FALSE)
 # from its MPLE: 10-20 sd above for 30 iterations, the decay drifting up)
 FAR_T, FAR_ITERS = 5.0, 4
+
+
+def _stalled(h):
+    """An iteration whose sample is far from the conditional one and whose step
+    hardly moved (curved.check_runoff's stall, FAR_T sd)."""
+    from .curved import STALL_GAMMA
+    return h["gamma"] < STALL_GAMMA and np.max(np.abs(h["t_mean"])) > FAR_T
 
 
 def _check_far(history, par):
