@@ -410,6 +410,12 @@ def _ridge(curve):
     return DECAY_RIDGE if curve.decay_name == "decay" else float(np.exp(DECAY_RIDGE))
 
 
+def ran_off(model, theta, converged):
+    """A fit (an MPLE, EE) is no start: not ``converged``, or a decay beyond its ridge."""
+    return (not converged) or any(theta[ps.start + 1] > _ridge(c)
+                                  for ps, _, c in model.parameterisation.curved_terms)
+
+
 def _sane(curve, path, history):
     """The last decay before things went wrong: at the last iteration whose sample was
     near the observed statistics (every |t| <= 3), else the start -- and never one
