@@ -99,3 +99,13 @@ def test_cd_start_puts_a_wrapped_decay_at_its_start():
         theta = density_start(m)
         assert theta[2] == decay, f
         assert theta[1] == 0 and theta[0] < 0, f
+
+
+@pytest.mark.parametrize("formula, hint", [
+    ('For(~Curve(~edges, params=c("a"), map="rep"), . = 1)', "write its terms out"),
+    ("Exp(~Offset(~edges, 1))", r"put Exp\(\) inside them"),
+    ('B(~Curve(~edges, params=c("a"), map="rep"), form="nonzero")', r"put B\(\) inside")])
+def test_curve_and_offset_inside_are_refused_not_dropped(formula, hint):
+    # before: the map / the fixed value was silently dropped (a free linear coefficient)
+    with pytest.raises(TermError, match=r"Curve\(\) or Offset\(\) inside .*" + hint):
+        ef.ERGM(FMH, formula)
