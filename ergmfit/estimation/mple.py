@@ -632,10 +632,9 @@ def _fit_curved(model, design: Design, labels, term_of, est) -> LogitFit:
             f = fit_design(sub, names, term_of, "error", est.maxiter, est.tol)
         return f.params, f.loglik
 
+    from ..terms.parameterisation import declared_decays
     from ..terms.registry import curved_terms
-    decays = [t.init_decay for t in curved_terms(model.terms)]
-    if hasattr(par, "kept_curved"):          # offsets: the curved terms left free
-        decays = [decays[j] for j in par.kept_curved]
+    decays = [d for _, d in declared_decays(par, curved_terms(model.terms))]
     theta0 = start_values(par, fit_linear, decays, init)
     theta, ll, H, n_iter, converged = maximize_curved_pseudolikelihood(design, par, theta0,
                                                                        maxiter=est.maxiter)
