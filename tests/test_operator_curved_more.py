@@ -109,3 +109,11 @@ def test_curve_and_offset_inside_are_refused_not_dropped(formula, hint):
     # before: the map / the fixed value was silently dropped (a free linear coefficient)
     with pytest.raises(TermError, match=r"Curve\(\) or Offset\(\) inside .*" + hint):
         ef.ERGM(FMH, formula)
+
+
+def test_interaction_with_offset_warns_that_the_offset_is_not_propagated():
+    # statnet keeps the statistics of an interaction with Offset() and warns; ergmfit
+    # dropped the offset silently
+    with pytest.warns(UserWarning, match="do not propagate Offset"):
+        m = ef.ERGM("faux.mesa.high", 'edges + nodematch("Sex"):Offset(~absdiff("Grade"), -1)')
+    assert m.labels == ["edges", "nodematch.Sex:absdiff.Grade"]

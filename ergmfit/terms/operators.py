@@ -5,7 +5,8 @@ evaluate the terms of ``f`` on a derived network (the ties passing a dyadic filt
 subgraph of some nodes, the symmetrised network) kept beside the model's network and
 updated on every toggle (:class:`._operators.SubnetKernel`).  ``Sum``, ``Label``,
 ``Offset``, ``Passthrough``, ``Curve``/``Parametrise``, ``For`` and the interaction
-``a:b`` (``a*b`` = a + b + a:b) combine the inner statistics linearly or by products.
+``a:b`` (``a*b`` = a + b + a:b; built in :mod:`.interaction`) combine the inner statistics
+linearly or by products.
 
 What ergmfit gives (statnet's labels and values of ``summary()``):
 
@@ -29,7 +30,7 @@ import numpy as np
 
 from ..exceptions import TermError
 from ..formula import AsIs, FormulaArg, RCode, RName, _compact, parse_formula
-from ._operators import ProductKernel, SubnetKernel
+from ._operators import SubnetKernel
 from .stacking import stack
 from .curvemap import (curve_leaves, curve_map, keep_curvature,  # also registers the
                        r_value)                 # Offset()/Curve() maps
@@ -39,7 +40,6 @@ from .dyadic import _levels
 from .attrspec import node_values
 from .registry import BOTH, DIRECTED, Param, Term, as_bool, as_float, build_term, format_number, \
     register
-from . import registry
 
 FAMILY = "operators"
 
@@ -768,32 +768,3 @@ def for_operator(net, formula, **kw):
         terms.extend(build_formula(net, FormulaArg(text)))
     # a macro in statnet (the terms written out): curved terms keep their parameters
     return keep_curvature("For", stack("For", terms), terms)
-
-
-# -- interactions ------------------------------------------------------------------------
-
-def interaction(net, left, right):
-    """``a:b`` of two dyad-independent terms: one statistic per pair of their statistics,
-    Σ_{ties} a_ij b_ij (labels ``<a>:<b>``, a's statistic varying fastest)."""
-    ta = left if isinstance(left, Term) else _call(net, left)
-    tb = right if isinstance(right, Term) else _call(net, right)
-    for t in (ta, tb):
-        if getattr(t, "curve", None) is not None or getattr(t, "curve_map", None) is not None:
-            # statnet: "Interactions are undefined for curved terms at this time."
-            raise TermError(f"interactions (':' and '*') are undefined for curved terms "
-                            f"(statnet's rule): {t.name} is curved; use its fixed-decay "
-                            "form (fixed=TRUE) or a linear term")
-    if not (ta.dyad_independent and tb.dyad_independent):
-        raise TermError(f"interactions (':' and '*') need dyad-independent terms; "
-                        f"{ta.name if not ta.dyad_independent else tb.name} is not")
-    labels = [f"{a}:{b}" for b in tb.labels for a in ta.labels]
-    return Term(":", labels, ProductKernel(ta.kernel, tb.kernel), dyad_independent=True)
-
-
-def _call(net, call):
-    if call.name == ":":
-        return interaction(net, *call.args)
-    return build_term(net, call.name, call.args, call.kwargs)
-
-
-registry.INTERACTION = interaction
