@@ -286,8 +286,8 @@ cdef class ConstrainedProposal(Proposal):
         cdef int64_t k
         if self.all_free:
             k = rng_below(rng, self.st.n_ties)
-            i[0] = self.st.tail[k]
-            j[0] = self.st.head[k]
+            i[0] = self.st.ends[2 * k]
+            j[0] = self.st.ends[2 * k + 1]
             pos[0] = -1
         else:
             k = self.onl[rng_below(rng, self.n_free_on)]
