@@ -46,7 +46,14 @@ cdef class TieNoTie(Proposal):
     cdef double lq_del[64]
     cdef double lq_add[64]
     cdef public bint ahead   # prefetch the next proposals' memory (set from model.lookahead())
-    cdef void _look_ahead(self, BinaryModel m, const RNG* rng, int64_t L) noexcept nogil
+    # whether the sampler draws a uniform after a proposal (then the next proposal
+    # starts one word later), learnt per kind (0: a drawn tie, 1: a drawn dyad) as
+    # a 2-bit counter: the look-ahead prefetches only the predicted start once the
+    # counter is sure of it (see _look_ahead)
+    cdef RNG after           # the generator just after the last proposal's draws
+    cdef int last_kind       # that proposal's kind, -1 before the first
+    cdef unsigned char uses_u[2]
+    cdef void _look_ahead(self, BinaryModel m, const RNG* rng, int64_t L, int kind) noexcept nogil
 
 
 cdef class IFD(Proposal):
