@@ -38,7 +38,9 @@ cdef extern from *:
                                   _mm_andnot_si128(_mm_cmpgt_epi32(dv, _mm_setr_epi32(4, 5, 6, 7)), ones));
         __m128i v2 = _mm_or_si128(_mm_loadu_si128((const __m128i*)(nbb + 8)),
                                   _mm_andnot_si128(_mm_cmpgt_epi32(dv, _mm_setr_epi32(8, 9, 10, 11)), ones));
-        __m128i v3 = _mm_or_si128(_mm_loadu_si128((const __m128i*)(nbb + 12)),
+        /* entries 12-15 only when there are more than 12 (in a 128-byte record
+           they are on its second cache line, which is not read otherwise) */
+        __m128i v3 = _mm_or_si128(_mm_loadu_si128((const __m128i*)(nbb + (db > 12 ? 12 : 8))),
                                   _mm_andnot_si128(_mm_cmpgt_epi32(dv, _mm_setr_epi32(12, 13, 14, 15)), ones));
         int t, k, cn = 0;
         for (t = 0; t < da; t++) {
