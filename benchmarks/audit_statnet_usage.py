@@ -508,6 +508,12 @@ def sum_cases():
          [20 ** 1.5, 1146 ** 1.5]),
     ]
     out = [(FLO, f, e, "statnet test") for f, e in rows]
+    # a name given to two different statistics twice: statistics() (and gof's p-values,
+    # results' coef dicts) key the later copy name.1 (R's make.unique)
+    out.append((FLO, 'edges + Label(~absdiff("wealth"), "edges", "replace") + '
+                     'Sum("sum"~edges+kstar(2), "") + Sum("mean"~edges+triangle, "")',
+                {"edges": 20, "edges.1": 1146, "Sum~": 67, "Sum~.1": 11.5},
+                "definition; keys make.unique"))
     # test-term-For.R
     w3 = {"absdiff.wealth": 1146, "absdiff2.wealth": 91570, "absdiff3.wealth": 8588334}
     p3 = {"absdiff.priorates": 638, "absdiff2.priorates": 26756, "absdiff3.priorates": 1289504}
@@ -673,7 +679,8 @@ def statnet_test_cases():
         (b, "gwb1degree(.1, TRUE, ~Letter)", [13.39962, 13.49479, 16.28549]),
         (b, 'gwb1degree(.1, fixed=TRUE, attr="Letter")', [13.39962, 13.49479, 16.28549]),
         (b, "gwb1dsp", [49, 1] + [0] * 27), (b, "gwb1dsp(.3, TRUE)", [50.25918]),
-        (b, "gwb1dsp(.3, TRUE, 1)", [49]),
+        # statnet 4.4's test (4.12 ignores cutoff with fixed=TRUE: cutoff=Inf gives 50.259)
+        (b, "gwb1dsp(.3, TRUE, 1)", [49]), (b, "gwb1dsp(.3, TRUE, Inf)", [50.25918]),
         (b, "gwb2degree(.3, fixed=TRUE)", [31.97479]),
         (b, "gwb2degree(.1, TRUE, ~Letter)", [9.809166, 10.598143, 7.598143]),
         (b, "gwb2dsp", [24, 1] + [0] * 28), (b, "gwb2dsp(.3, TRUE)", [25.25918]),
@@ -751,6 +758,11 @@ def statnet_test_cases():
         (FMH, 'mm("Race", levels2=-1)', {f"mm[Race={a},Race={b}]": v
                                          for (a, b), v in list(zip(rcells, mmr))[1:]}),
         (FMH, 'mm("Race", levels2=cbind(2, 3))', {"mm[Race=Hisp,Race=NatAm]": 41}),
+        # M <- matrix(TRUE, 5, 5); M[1,1] <- M[3,2] <- M[2,3] <- FALSE; fmh.mm.Race[M[upper.tri]]
+        (FMH, 'mm("Race", levels2=matrix(c(F,T,T,T,T, T,T,F,T,T, T,F,T,T,T, T,T,T,T,T, '
+              'T,T,T,T,T), 5, 5))',
+         {f"mm[Race={a},Race={b}]": v for k, ((a, b), v) in enumerate(zip(rcells, mmr))
+          if k not in (0, 4)}),
         (FMH, "mm(.~Grade)", {"mm[.,Grade=8]": 75, "mm[.,Grade=9]": 65, "mm[.,Grade=10]": 36,
                               "mm[.,Grade=11]": 49, "mm[.,Grade=12]": 28}),
         (FMH, "mm(.~Grade, levels=I(c(7, 6, 9, 8)), levels2=TRUE)", [153, 0, 65, 75]),

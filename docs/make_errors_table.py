@@ -101,8 +101,10 @@ CASES = [
     Case("lookalike-digit", S_FORMULA, "A look-alike Unicode digit (`𝟐`) where a number goes",
          'ef.ERGM("flomarriage", "kstar(\U0001d7d0)")', "FormulaError",
          "unexpected character"),
-    Case("repeated-statistic", S_FORMULA, "The same statistic twice",
-         'ef.ERGM("flomarriage", "edges + edges")', "FormulaError", "appears twice"),
+    Case("repeated-statistic", S_FORMULA, "Coefficients given as a dict when a label "
+         "repeats (statnet allows repeated labels; a dict cannot tell them apart)",
+         'ef.ERGM("flomarriage", "edges + Label(~triangle, \'edges\', \'replace\')")'
+         '.simulate({"edges": -1.5})', "SettingsError", "cannot say which is which"),
     Case("formula-not-string", S_FORMULA, "A formula that is not a string",
          'ef.ERGM("flomarriage", ["edges"])', "FormulaError", "a formula must be a string"),
     # -- terms -----------------------------------------------------------------

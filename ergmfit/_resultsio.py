@@ -210,8 +210,6 @@ def _float_array(a, name):
 def _check_loaded(res):
     """Everything a loaded result is used for works: the table prints, the dict is rebuilt."""
     p = res.n_params
-    if len(set(res.labels)) != p:
-        raise _Damage("its coefficient labels repeat")
     if res.cov.shape != (p, p):
         raise _Damage(f"its covariance is {res.cov.shape}, not {p} x {p}")
     if res.formula is not None and not isinstance(res.formula, str):

@@ -229,12 +229,14 @@ def _configure_stats(p):
 def _run_stats(args):
     from .model import ERGM
     net = load_network(args)
-    stats = ERGM(net, args.formula).statistics()
+    model = ERGM(net, args.formula)
+    stats = model.statistics()
     if args.json:
         emit_json({label: json_value(v) for label, v in stats.items()})
         return EXIT_OK
-    print_table(["statistic", "value"], [[label, format_value(v)] for label, v in stats.items()],
-                right=(1,))
+    # the table prints statnet's names, a repeated one twice (the dict keys are unique)
+    print_table(["statistic", "value"], [[label, format_value(v)] for label, v in
+                                         zip(model.stat_labels, stats.values())], right=(1,))
     return EXIT_OK
 
 
@@ -353,12 +355,14 @@ def _configure_simulate(p):
 
 
 def _run_simulate(args):
+    from .labeled import make_unique
     from .model import ERGM
     net = load_network(args)
     model = _make_model(net, args)
     params = _coef_params(args, model)
     head = {"model": args.formula, "n_nodes": net.n, "directed": net.directed,
-            "coef": dict(zip(model.labels, params)), "n": args.n, "burnin": args.burnin,
+            "coef": dict(zip(make_unique(model.labels), params)), "n": args.n,
+            "burnin": args.burnin,
             "interval": args.interval, "seed": args.seed}
     if args.output == "stats":
         S = model.simulate(params, n=args.n, burnin=args.burnin, interval=args.interval,

@@ -11,6 +11,28 @@ from __future__ import annotations
 import numpy as np
 
 
+def make_unique(labels) -> list:
+    """``labels`` with repeats made unique in R's ``make.unique`` scheme: the second and
+    later copies of a label get ``.1``, ``.2``, ... (skipping names already in ``labels``).
+    statnet allows a label to repeat (``summary()`` prints it twice); a dict cannot hold
+    both."""
+    labels = [str(lab) for lab in labels]
+    taken, out, count = set(labels), [], {}
+    for lab in labels:
+        if lab not in count:
+            count[lab] = 0
+            out.append(lab)
+            continue
+        while True:
+            count[lab] += 1
+            cand = f"{lab}.{count[lab]}"
+            if cand not in taken:
+                break
+        taken.add(cand)
+        out.append(cand)
+    return out
+
+
 class LabeledArray(np.ndarray):
     """A float array whose first axis is labelled by the statistics.
 
@@ -57,9 +79,14 @@ class LabeledArray(np.ndarray):
         if self.labels is None:
             raise KeyError(key)
         try:
-            return self.labels.index(key)
+            k = self.labels.index(key)
         except ValueError:
             raise KeyError(f"{key!r} is not a label; labels are {self.labels}") from None
+        if key in self.labels[k + 1:]:
+            raise KeyError(f"the label {key!r} repeats (positions "
+                           f"{[i for i, lab in enumerate(self.labels) if lab == key]}); "
+                           f"select by position")
+        return k
 
     def __getitem__(self, key):
         if isinstance(key, str):
@@ -77,9 +104,10 @@ class LabeledArray(np.ndarray):
         if self.labels is None:
             raise ValueError("this array has no labels")
         arr = np.asarray(self)
+        keys = make_unique(self.labels)        # a repeated label: .1, .2 (R's make.unique)
         if arr.ndim == 1:
-            return {lab: float(v) for lab, v in zip(self.labels, arr)}
-        return {lab: arr[k].tolist() for k, lab in enumerate(self.labels)}
+            return {lab: float(v) for lab, v in zip(keys, arr)}
+        return {lab: arr[k].tolist() for k, lab in enumerate(keys)}
 
     def to_series(self, name=None):
         """A pandas Series indexed by the labels (pandas must be installed)."""

@@ -5,9 +5,11 @@ import numpy as np
 
 from .exceptions import FormulaError
 from .formula import parse_formula
+from .labeled import make_unique
 from .network import NetworkState, as_network
 from .constraints import parse_constraints, pairs_vars
 from .terms.parameterisation import parameterisation_of
+from .terms.offsets import offset_flags as _offset_flags, split_offsets  # noqa: F401
 from .terms.registry import build_term
 from .terms._ergm import ERGMModel
 from .utils.longrun import ctrl_c_flag
@@ -59,14 +61,9 @@ class ERGM:
         self.terms = [build_term(self.network, c.name, c.args, c.kwargs) for c in calls]
         is_off = _offset_flags(calls, offset_texts)
         self._term_offset = is_off
-        for labels, what in (([lab for t in self.terms for lab in t.labels], "statistic"),
-                             ([lab for t in self.terms for lab in t.param_labels], "coefficient")):
-            seen = set()
-            for lab in labels:
-                if lab in seen:
-                    raise FormulaError(f"the {what} {lab!r} appears twice in the formula; "
-                                       "each term may be used once")
-                seen.add(lab)
+        # a label may repeat (statnet allows it: summary() prints the name twice, ergm()
+        # fits it); statistics() then makes the dict keys unique (see there), and a fit
+        # refuses identical statistics as collinear
         self._empty = (np.concatenate([t.empty for t in self.terms])
                        if self.terms else np.zeros(0))
         self._set_structure()
@@ -82,7 +79,11 @@ class ERGM:
         # terms (fixed coefficients) are labelled offset(...), as statnet does.
         is_off = getattr(self, "_term_offset", None) or [False] * len(self.terms)
         from .terms.offsets import which_mask
+        # offset(term) in the formula, or offset() inside an operator that propagates it
+        # (Sum() of one formula: the term's offset_mask, see .terms.offsets)
         masks = [which_mask(o if isinstance(o, str) else None, len(t.param_labels)) & bool(o)
+                 | (getattr(t, "offset_mask", None) if getattr(t, "offset_mask", None)
+                    is not None else False)
                  for t, o in zip(self.terms, is_off)]
         self.offset = np.array([m for ms in masks for m in ms], dtype=bool)
         self.labels = [f"offset({lab})" if o else lab for lab, o in
@@ -190,7 +191,13 @@ class ERGM:
     def statistics(self) -> dict:
         """Observed statistics as ``{label: value}``, with statnet's labels (for a curved
         term its count vector, as statnet's ``summary()``; Inf where ``Exp``/``Prod``
-        overflow, as statnet prints)."""
+        overflow, as statnet prints).
+
+        A label may repeat (``edges + Label(~absdiff("x"), "edges", "replace")``): statnet's
+        ``summary()`` then prints the name twice, but a dict holds each key once, so the
+        second and later copies get R's ``make.unique`` suffixes ``.1``, ``.2``, ...
+        (``{'edges': 20.0, 'edges.1': 1146.0}``); :attr:`stat_labels` and
+        :meth:`statistics_vector` give statnet's names and the values in order."""
         from .exceptions import TermError
         try:
             vec = self.statistics_vector()
@@ -198,7 +205,7 @@ class ERGM:
             if "overflow" not in str(exc):
                 raise
             vec = self._accumulated(None)
-        return dict(zip(self.stat_labels, vec.tolist()))
+        return dict(zip(make_unique(self.stat_labels), vec.tolist()))
 
     def _accumulated(self, ties):
         # the statistics of ``ties`` (the network's when None), from the empty graph
@@ -505,7 +512,7 @@ def _fit_with_offsets(model, method, random_state, verbose, kwargs):
         cm = np.zeros((p, p))
         cm[np.ix_(~m, ~m)] = res.cov_mc
         res.cov_mc = cm
-    res.info["offset"] = dict(zip(model.labels, map(bool, m)))
+    res.info["offset"] = dict(zip(make_unique(model.labels), map(bool, m)))
     res.model = model
     return res
 
@@ -525,50 +532,6 @@ def rebuild_from_info(network, formula, info=None):
     missing = [tuple(p) for p in spec["missing"]] if spec.get("missing") else None
     m = ERGM(network, formula, constraints=cons, missing=missing)
     return m.configured(None, spec.get("offset_coef"), spec.get("target_stats"))
-
-
-def split_offsets(formula):
-    """``formula`` with each ``offset(term)`` replaced by ``term``, and the
-    texts of the offset terms (parentheses matched, nothing evaluated)."""
-    if not isinstance(formula, str):
-        return formula, []
-    out, offs, k = [], [], 0
-    while True:
-        j = formula.find("offset(", k)
-        if j < 0:
-            out.append(formula[k:])
-            break
-        before = formula[:j].rstrip()
-        if before and before[-1] not in "+~":
-            out.append(formula[k:j + 7])
-            k = j + 7
-            continue
-        depth, e = 1, j + 7
-        while e < len(formula) and depth:
-            depth += {"(": 1, ")": -1}.get(formula[e], 0)
-            e += 1
-        if depth:
-            raise FormulaError(f"unbalanced parentheses in offset(...) of {formula!r}")
-        inner = formula[j + 7:e - 1].strip()
-        from .terms.offsets import split_which      # offset(term, which)
-        out.append(formula[k:j] + split_which(inner)[0])
-        offs.append(inner)
-        k = e
-    return "".join(out), offs
-
-
-def _offset_flags(calls, offset_texts):
-    # a flag per term: False, or the `which` text of offset(term, which) (True: all)
-    from .terms.offsets import split_which
-    flags, todo = [], [split_which(t) for t in offset_texts]
-    for c in calls:
-        hit = next((t for t in todo if t[0] == c.text.strip()), None)
-        if hit is not None:
-            todo.remove(hit)
-        flags.append(False if hit is None else (hit[1] or True))
-    if todo:
-        raise FormulaError(f"offset({todo[0][0]}) does not wrap one term of the formula")
-    return flags
 
 
 def missing_dyads(network, missing):

@@ -42,7 +42,7 @@ import numpy as np
 from scipy import special
 
 from .exceptions import ResultsFileError, SaveError
-from .labeled import LabeledArray, _pandas
+from .labeled import LabeledArray, _pandas, make_unique
 from .rformat import _pct, format_pvalues, r_format, r_round, signif_stars
 from .utils.fileio import atomic_write
 from ._resultsio import (_Damage, _check_loaded, _dec_array,  # noqa: F401
@@ -246,7 +246,7 @@ class ERGMResults:
                 else f"not converged after {self.n_iter} iterations") if self.n_iter > 0 \
             else f"converged={self.converged}"
         return (f"<ERGMResults method={self.method!r} {conv} "
-                f"params={dict(zip(self.labels, np.round(np.asarray(self.params), 4).tolist()))}>")
+                f"params={dict(zip(make_unique(self.labels), np.round(np.asarray(self.params), 4).tolist()))}>")
 
     def __str__(self):
         return str(self.summary())

@@ -82,10 +82,15 @@ def test_wrong_arguments_name_the_term():
         ef.ERGM(net, "edges(foo=1)")
 
 
-def test_term_twice_is_an_error():
+def test_term_twice_summarises_but_does_not_fit():
+    # statnet's summary() allows a repeated statistic (issue #19); the fit refuses the
+    # identical columns as collinear (was: FormulaError "appears twice")
     net = ef.datasets.load_network("lazega")
-    with pytest.raises(ef.FormulaError, match="twice"):
-        ef.ERGM(net, "edges + edges")
+    m = ef.ERGM(net, "edges + edges")
+    assert m.stat_labels == ["edges", "edges"]
+    assert m.statistics() == {"edges": 115.0, "edges.1": 115.0}
+    with pytest.raises(ef.DegenerateModelError, match="linearly dependent"):
+        m.fit(method="mple")
 
 
 # ---------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from scipy import stats
 
 import ergmfit as ef
 import ergmfit.gof as gofmod
+import ergmfit.gofgraph as gofgraph
 from ergmfit.cli import main
 from ergmfit.gof import (GofBlock, GofResult, GraphSummaries, gof, mc_pvalues,
                          parse_gof_statistics)
@@ -127,8 +128,8 @@ def test_summaries_match_networkx_random(n, p, directed, seed):
 @pytest.mark.parametrize("directed", [False, True])
 def test_blocked_bfs_path_matches_networkx(monkeypatch, directed):
     """Force the blocked breadth-first search (and its fallbacks) on small graphs."""
-    monkeypatch.setattr(gofmod, "BFS_MIN_COMPONENT", 2)
-    monkeypatch.setattr(gofmod, "BFS_BLOCK_ENTRIES", 60)          # several blocks
+    monkeypatch.setattr(gofgraph, "BFS_MIN_COMPONENT", 2)
+    monkeypatch.setattr(gofgraph, "BFS_BLOCK_ENTRIES", 60)          # several blocks
     rng = np.random.default_rng(5)
     for n, p in [(30, 0.08), (25, 0.2), (40, 0.05)]:
         check_all(n, random_ties(rng, n, p, directed), directed)

@@ -142,8 +142,9 @@ def test_label_function_forms(label, want):
 
 
 def test_label_lambda_refusals_name_the_supported_forms():
-    with pytest.raises(TermError, match=r"'sub' is not supported.*lambda \\\(x\)"):
-        _stats("flomarriage", r"Label(~edges, \(x) sub('e', 'E', x))")
+    # (sub/gsub are supported since session 6: test_terms_usage_s6; substr is not)
+    with pytest.raises(TermError, match=r"'substr' is not supported.*lambda \\\(x\)"):
+        _stats("flomarriage", r"Label(~edges, \(x) substr(x, 1, 2))")
     with pytest.raises(ErgmfitError, match=r"unexpected '\\\\'"):
         _stats("flomarriage", r"Label(~edges, \ x)")
 

@@ -257,7 +257,7 @@ def test_label_string_named_like_a_function_is_a_string():
 
 
 @pytest.mark.parametrize("label, match", [
-    ("~sub('e', 'E', .)", "'sub' is not supported"),
+    ("~substr(., 1, 2)", "'substr' is not supported"),     # (sub/gsub: supported, s6)
     ("function(x, y) x", "one argument"),
     ("~toupper", "expected '\\('"),
     ("~paste0(., y)", "'y' is not supported"),

@@ -103,7 +103,7 @@ def _curved_sim_summary(res, Z, est, par, polish, cond_cov=None):
     """The simulation at a curved model's estimate: Fisher information
     J'Cov(g)J, t-ratios in the parameters' directions, and the final
     MCMC-MLE step through the map (decays capped and bounded as in MCMC-MLE)."""
-    from .curved import MAX_DECAY_STEP, maximize_curved_is_loglik, projector
+    from .curved import curved_step, projector
     from .mcmle import hummel_step
     J = par.jacobian(est)
     C = np.cov(Z, rowvar=False)
@@ -118,10 +118,7 @@ def _curved_sim_summary(res, Z, est, par, polish, cond_cov=None):
     if not polish:
         return
     gamma = hummel_step(Zp, 0.05)
-    step = maximize_curved_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0), par, est) - est
-    big = max([abs(step[k]) for k in par.decay_indices()], default=0.0)
-    if big > MAX_DECAY_STEP:
-        step = step * (MAX_DECAY_STEP / big)
+    step = curved_step(Z, (1.0 - gamma) * Z.mean(axis=0), par, est)[0]
     res["polish"] = {"step": None, "gamma": float(gamma), "skipped": True}
     if gamma >= 1.0 and np.all(np.isfinite(step)):
         res["estimate"] = par.project(est + step)

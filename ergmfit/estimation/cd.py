@@ -191,7 +191,7 @@ def cd_core(model, init=None, nsteps=8, samplesize=None, samplesize_per_theta=12
     par = getattr(model, "parameterisation", None)
     curved = par is not None and not par.linear
     if curved:
-        from .curved import MAX_DECAY_STEP, maximize_curved_is_loglik
+        from .curved import curved_step
         from .curved import projector as _projector
     space = getattr(model, "sample_space", None)      # an ERGM's; an MRF spec has none
     prop = space.proposal(proposal, bm, model) if space is not None else make_proposal(proposal, bm)
@@ -223,11 +223,7 @@ def cd_core(model, init=None, nsteps=8, samplesize=None, samplesize_per_theta=12
                 gamma = hummel_step(Zp, steplength_margin)
                 pval, _ = hotelling_iid(Zp)
                 if curved:
-                    eta = maximize_curved_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0), par,
-                                                    theta) - theta
-                    big = max((abs(eta[k]) for k in par.decay_indices()), default=0.0)
-                    if big > MAX_DECAY_STEP:
-                        eta = eta * (MAX_DECAY_STEP / big)
+                    eta = curved_step(Z, (1.0 - gamma) * Z.mean(axis=0), par, theta)[0]
                 else:
                     eta = maximize_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0))
                 history.append({"iteration": it, "theta": theta.tolist(), "gamma": float(gamma),

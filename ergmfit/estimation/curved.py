@@ -244,6 +244,19 @@ def maximize_curved_is_loglik(Z, target, par, theta0, maxit=100, tol=1e-12):
     return bounded_ascent(fun, value, theta0, par, maxit, tol)[0]
 
 
+def curved_step(Z, target, par, theta):
+    """The importance-sampling step of a curved model from ``theta`` (MCMC-MLE, CD,
+    EE's polish, the missing-data MCMC-MLE): the maximiser of
+    :func:`maximize_curved_is_loglik` towards ``target``, minus ``theta``, scaled down
+    so that no decay moves more than MAX_DECAY_STEP (one sample determines a decay
+    poorly).  Returns (step, capped): ``capped`` when it was scaled."""
+    step = maximize_curved_is_loglik(Z, target, par, theta) - theta
+    big = max((abs(step[k]) for k in par.decay_indices()), default=0.0)
+    if big > MAX_DECAY_STEP:
+        return step * (MAX_DECAY_STEP / big), True
+    return step, False
+
+
 def decay_messages(par, theta, what="pseudo-likelihood"):
     """Plain-words notes on decays that ran off (a ridge) or sit at their bound."""
     out = []

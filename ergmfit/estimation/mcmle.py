@@ -54,14 +54,15 @@ import numpy as np
 from ..exceptions import CheckpointError, ConvergenceWarning, DegenerateModelError, SettingsError
 from ..sampling.chains import batch_means_cov, effective_sizes, multivariate_ess, run_chains
 from .stepping import (ellipsoid_step, hotelling_pvalue, hummel_step, in_convex_hull,  # noqa: F401
-                       is_ess_fraction, maximize_is_loglik, _is_weights)
+                       is_trust_region, maximize_is_loglik, _is_weights,
+                       standardised_mean as _standardised_mean)
 from ..utils.longrun import Checkpoint, Progress, catch_interrupt, read_json
 from ..utils.validation import check_params, check_random_state
-from .curved import (MAX_DECAY_STEP, check_runoff as _check_runoff,
+from .curved import (check_runoff as _check_runoff, curved_step as _curved_step,
                      degenerate_sample as _degenerate_sample, gw_advice as _gw_advice,
                      restart as _restart_decays,
                      first_interval as _first_interval,
-                     first_sample_ok as _first_sample_ok, maximize_curved_is_loglik,
+                     first_sample_ok as _first_sample_ok,
                      projector as _projector, times_jacobian as _times_jacobian)
 from .base import Estimator, Setting, boolean, choice, integer, number
 from .loglik import bridge_loglik, dyad_independent_loglik  # noqa: F401 (public here too)
@@ -152,11 +153,6 @@ def _retryable(exc):
 MAX_BACKTRACKS = 3      # consecutive halvings of an overshooting step
 
 
-def _standardised_mean(Z):
-    sd = Z.std(axis=0)
-    return np.where(sd > 0, Z.mean(axis=0) / np.where(sd > 0, sd, 1.0), 0.0)
-
-
 def _overshoot(before, after):
     """The sample crossed far to the other side of the observed statistics:
     some statistic went from > 3 sd on one side to > 3 sd on the other, and the
@@ -215,7 +211,27 @@ def _has_na(init):
     return any(v is None or (isinstance(v, float) and np.isnan(v)) for v in vals)
 
 
-def _initial_estimate(model, random_state=None):
+def start_theta(model, init, rng, completion=None):
+    """The start of an MCMC-MLE fit (also the missing-data one): (θ, how it was
+    found), ``how`` None for a given ``init`` (checked).  A curved model's ``init``
+    with NaN (statnet's ``init=c(NA, NA, 0.7, ...)``) starts the curved MPLE there;
+    no ``init``: :func:`_initial_estimate`.  ``completion``: the random state of the
+    MPLE's completion of missing dyads (None: its fixed one)."""
+    if init is not None and getattr(model, "curved", False) and _has_na(init):
+        from .mple import fit_mple
+        with warnings.catch_warnings():     # a ridge here is said later, if it matters
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            res0 = fit_mple(model, init=init, random_state=completion)
+        theta = np.asarray(res0.params, dtype=float)
+        if _ran_off(model, theta, res0.converged):      # its decay ran off: fixed-decay MPLE
+            return np.asarray(res0.info["curved_start"], dtype=float), "MPLE (fixed decays)"
+        return theta, "MPLE"
+    if init is None:
+        return _initial_estimate(model, random_state=rng, completion=completion)
+    return check_params(init, model.labels, "init"), None
+
+
+def _initial_estimate(model, random_state=None, completion=None):
     """Starting values: the MPLE, or -- when the MPLE does not exist
     (DegenerateModelError, e.g. separation) -- contrastive divergence
     (statnet's ``init.method = "CD"``).  Returns (theta, method name)."""
@@ -223,7 +239,7 @@ def _initial_estimate(model, random_state=None):
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
-            res = fit_mple(model, verbose=False)
+            res = fit_mple(model, verbose=False, random_state=completion)
         theta = np.asarray(res.params, dtype=float)
         if getattr(model, "curved", False) and _ran_off(model, theta, res.converged):
             # the curved MPLE ran along a ridge: start from the best fixed-decay MPLE
@@ -471,21 +487,8 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
         init, interval, history = state["theta"], int(state["interval"]), state["history"]
         burnin = 16 * interval
         init_method = f"checkpoint {resume}"
-    if init is not None and getattr(model, "curved", False) and _has_na(init):
-        # statnet's init=c(NA, NA, 0.7, ...): the curved MPLE started there
-        from .mple import fit_mple
-        with warnings.catch_warnings():     # a ridge here is said below, if it matters
-            warnings.simplefilter("ignore", ConvergenceWarning)
-            res0 = fit_mple(model, init=init)
-        theta = np.asarray(res0.params, dtype=float)
-        init_method = "MPLE"
-        if _ran_off(model, theta, res0.converged):      # its decay ran off: fixed-decay MPLE
-            theta, init_method = np.asarray(res0.info["curved_start"], dtype=float), \
-                "MPLE (fixed decays)"
-    elif init is None:
-        theta, init_method = _initial_estimate(model, random_state=rng)
-    else:
-        theta = check_params(init, model.labels, "init")
+    theta, how = start_theta(model, init, rng)
+    init_method = how or init_method
     timings["start"] = time.process_time() - c0
     pilot = None        # curved: the first sample at the smallest interval, a pilot
     if getattr(model, "curved", False) and resume is None and min_interval < interval:
@@ -566,21 +569,15 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
                     raise _retryable(DegenerateModelError(
                         "the importance-sampling step has no finite maximiser even towards the "
                         "sample's own mean: the sample does not vary in some direction"))
-                move = eta
             else:
-                eta = maximize_curved_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0), par,
-                                                theta) - theta
-                # a decay is poorly determined by one sample: move it at most
-                # MAX_DECAY_STEP per iteration (the whole step is scaled)
-                big = max((abs(eta[k]) for k in par.decay_indices()), default=0.0)
-                if big > MAX_DECAY_STEP:
-                    eta = eta * (MAX_DECAY_STEP / big)
+                # a decay moves at most MAX_DECAY_STEP per iteration (the whole step is scaled)
+                eta, capped = _curved_step(Z, (1.0 - gamma) * Z.mean(axis=0), par, theta)
+                if capped:
                     gamma = min(gamma, 0.5)
-                move = par.eta(theta + eta) - par.eta(theta)
             # trust region: keep the importance weights of the move informative
-            while is_ess_fraction(Z, move) < min_is_ess and np.max(np.abs(eta)) > 1e-8:
-                eta = eta / 2.0
-                move = eta if par.linear else par.eta(theta + eta) - par.eta(theta)
+            eta, halved = is_trust_region(Z, eta, min_is_ess, None if par.linear else
+                                          lambda e: par.eta(theta + e) - par.eta(theta))
+            if halved:
                 gamma = min(gamma, 0.5)
             ess = effective_sizes(chains_zp)
             mess = multivariate_ess(chains_zp)

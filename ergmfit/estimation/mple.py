@@ -205,6 +205,8 @@ class LogitFit:
 def _names(labels, term_of):
     def name(k):
         lab = labels[k]
+        if list(labels).count(lab) > 1:        # a repeated label: say which one
+            return f"'{lab}' (statistic {k + 1} of the model)"
         t = term_of.get(lab) if term_of else None
         return f"'{lab}'" + (f" (term {t})" if t and t != lab else "")
     return name

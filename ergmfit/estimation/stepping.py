@@ -94,6 +94,26 @@ def weighted_moments(a, X):
     return float(np.log(np.mean(np.exp(a - top))) + top), mu, C
 
 
+def is_trust_region(Z, eta, min_is_ess, move=None):
+    """Halve the step ``eta`` until its importance weights keep ``min_is_ess`` of
+    the sample ``Z`` (a trust region); ``move(eta)`` is the change of the
+    canonical parameters it makes (default ``eta`` itself).  Returns (step,
+    whether it was halved)."""
+    halved = False
+    d = eta if move is None else move(eta)
+    while is_ess_fraction(Z, d) < min_is_ess and np.max(np.abs(eta)) > 1e-8:
+        eta = eta / 2.0
+        halved = True
+        d = eta if move is None else move(eta)
+    return eta, halved
+
+
+def standardised_mean(Z):
+    """The sample's mean over its standard deviation, per column (0 where it does not vary)."""
+    sd = Z.std(axis=0)
+    return np.where(sd > 0, Z.mean(axis=0) / np.where(sd > 0, sd, 1.0), 0.0)
+
+
 def log_mean_exp(a) -> float:
     """log mean_i exp(a_i), computed stably."""
     top = a.max()

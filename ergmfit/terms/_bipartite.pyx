@@ -21,16 +21,23 @@ from ergmfit.terms._combin cimport choose
 
 cdef class BipartiteSPKernel(TermKernel):
     """b1dsp / b2dsp (counts of same-mode pairs with exactly d shared partners, one statistic
-    per d) and gwb1dsp / gwb2dsp (Σ_pairs e^α (1 − r^sp), r = 1 − e^−α: ``gw``)."""
+    per d) and gwb1dsp / gwb2dsp (Σ_pairs e^α (1 − r^sp), r = 1 − e^−α: ``gw``).  With
+    ``cut`` > 0 the gw sum runs over the pairs with 1 ≤ sp ≤ cut only (statnet 4.4's fixed
+    gwb*dsp: weights on b*dsp(1:cutoff)); pairs with more shared partners add nothing."""
     cdef int side
     cdef bint gw
     cdef double r
+    cdef int cut
+    cdef double top
     cdef int[::1] ds
 
-    def __cinit__(self, int side, ds=None, double r=0.0, bint gw=False):
+    def __cinit__(self, int side, ds=None, double r=0.0, bint gw=False, int cut=0):
         self.side = side
         self.gw = gw
         self.r = r
+        self.cut = cut
+        # the weight of a pair at the cut-off, e^α (1 − r^cut) = (1 − r^cut) / (1 − r)
+        self.top = (1.0 - r ** cut) / (1.0 - r) if (gw and cut > 0 and r < 1.0) else float(cut)
         self.ds = np.ascontiguousarray(ds if ds is not None else [0], dtype=np.intc)
         self.n_stats = 1 if gw else <int>self.ds.shape[0]
         self.caches = CACHE_SP
@@ -49,7 +56,12 @@ cdef class BipartiteSPKernel(TermKernel):
                 continue
             sp = s.n_sp(own, w) - x
             if self.gw:
-                out[0] += pow(self.r, sp)
+                # the pair goes from sp to sp + 1 shared partners; its weight from
+                # w(sp) to w(sp + 1), with w(k + 1) − w(k) = r^k below the cut-off
+                if self.cut == 0 or sp < self.cut:
+                    out[0] += pow(self.r, sp)
+                elif sp == self.cut:
+                    out[0] -= self.top
             else:
                 for t in range(self.n_stats):
                     d = self.ds[t]

@@ -6,7 +6,8 @@
 model's state, updated on every toggle) and gives the change f(S without the tie + Δ) −
 f(S without the tie).  A sum of such changes only approximates f(S) (rounding at every
 step), so the model asks it for the exact f(S) at the end of
-``ERGMModel.add_ties_accumulate`` (``exact_total``): observed statistics are f(S) itself.
+``ERGMModel.add_ties_accumulate`` (``exact_total``): observed statistics are f(S) itself,
+S kept exact (an exact inner kernel gives its exact value after every toggle).
 """
 from libc.math cimport exp, log, sqrt, INFINITY, NAN
 
@@ -51,14 +52,15 @@ cdef class DegreeProductKernel(TermKernel):
 
 
 cdef class TransformKernel(CompoundKernel):
-    """out = f(S0 + Δ) − f(S0), S0 the inner statistics without the tie."""
+    """out = f(S0 + Δ) − f(S0), S0 the inner statistics without the tie.
+
+    S is the running inner statistics (``run``, exact mode of :class:`CompoundKernel`):
+    bound to the model's state, updated after every toggle once the inner kernels have
+    followed it (a nested nonlinear kernel's segment of S is its exact value)."""
     cdef int func
     cdef double log0
-    cdef double[::1] S
     cdef double[::1] S0
-    cdef double[::1] empty
     cdef double[:, ::1] W
-    cdef readonly bint exact_total
 
     def __init__(self, kernels, str func, empty, double log0=0.0, int n_out=0, W=None):
         self._args = (kernels, func, empty, log0, n_out, W)
@@ -66,11 +68,9 @@ cdef class TransformKernel(CompoundKernel):
         self._set_inner(list(kernels))
         self.func = FUNCS[func]
         self.log0 = log0
-        self.empty = np.ascontiguousarray(empty, dtype=np.float64)
-        self.S = self.empty.copy()
-        self.S0 = self.empty.copy()
+        self._track(empty)
+        self.S0 = np.array(self.run, dtype=np.float64)
         self.n_stats = n_out if n_out else self.n_in
-        self.exact_total = True
 
     cdef double f(self, double* S, int t) noexcept nogil:
         cdef double e, m, var
@@ -109,7 +109,7 @@ cdef class TransformKernel(CompoundKernel):
         cdef bint on = s.has_tie(i, j)
         self.inner_change(s, i, j, self.buf)
         for t in range(self.n_in):
-            self.S0[t] = self.S[t] - (self.buf[t] if on else 0.0)
+            self.S0[t] = self.run[t] - (self.buf[t] if on else 0.0)
         for t in range(self.n_stats):
             out[t] = -self.f(&self.S0[0], t)
         for t in range(self.n_in):
@@ -118,22 +118,15 @@ cdef class TransformKernel(CompoundKernel):
             out[t] += self.f(&self.S0[0], t)
 
     cdef void toggled(self, NetworkState s, int i, int j, bint added) noexcept nogil:
+        self.track(s, i, j, added)
+
+    cdef void exact_values(self, double* out) noexcept nogil:
         cdef int t
-        self.inner_change(s, i, j, self.buf)
-        for t in range(self.n_in):
-            self.S[t] += self.buf[t] if added else -self.buf[t]
-        self.inner_toggled(s, i, j, added)
+        for t in range(self.n_stats):
+            out[t] = self.f(&self.run[0], t)
 
     def bind(self, NetworkState state):
-        from ergmfit.terms._ergm import ERGMModel
         cdef TransformKernel new = TransformKernel(*self._args)
         new._set_inner([k.bind(state) for k in self.inner])
-        fresh = ERGMModel(NetworkState(state.n, state.directed), list(self.inner))
-        ties = np.ascontiguousarray(state.ties(), dtype=np.int64).reshape(-1, 2)
-        new.S = np.asarray(self.empty) + fresh.add_ties_accumulate(ties)
-        new.S0 = np.asarray(new.S).copy()
+        new._bind_run(state)
         return new
-
-    def values(self):
-        """f(S) of the current state."""
-        return np.array([self.f(&self.S[0], t) for t in range(self.n_stats)])

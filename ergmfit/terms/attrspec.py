@@ -181,8 +181,54 @@ def _vattr_refs(text, net_names):
     return text
 
 
-def _attr_values(net, spec, term):
-    """(name, values) of an attribute specification that is not a plain name."""
+_AGGREGATES = ("median", "mean", "max", "min", "sum")
+
+
+def _mode_only(net, text, term, mode):
+    """The values of node expression ``text`` when a two-mode term reads only ``mode``'s
+    nodes and an attribute it names is missing on the other mode only (statnet evaluates
+    the expression over every node and keeps that mode's values, so e.g. ``b1cov(~age)``
+    does not see the other mode's NAs): evaluated over ``mode``'s nodes, None elsewhere.
+    None when that does not apply (the ordinary evaluation then runs, or raises)."""
+    if mode is None:
+        return None
+    from ..network.values import is_missing
+    try:
+        tree = ast.parse(re.sub(r"!(?!=)", " not ", text).replace("^", "**").strip(),
+                         mode="eval")
+    except SyntaxError:
+        return None
+    names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} & set(net.node_attrs)
+    n1 = net.bipartite
+    span = range(0, n1) if mode == 1 else range(n1, net.n)
+    miss = {a: [i for i, v in enumerate(net.node_attrs[a]) if is_missing(v)] for a in names}
+    if not any(miss.values()) or any(i in span for m in miss.values() for i in m):
+        return None
+    calls = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call)
+             and isinstance(n.func, ast.Name)}
+    if calls & set(_AGGREGATES) or any(isinstance(n, ast.Subscript) for n in ast.walk(tree)):
+        bad = sorted(a for a, m in miss.items() if m)
+        raise TermError(f"term {term}: node attribute(s) {bad} are missing on mode "
+                        f"{3 - mode}'s nodes; statnet evaluates {text!r} over every node, so "
+                        f"its {', '.join(sorted(calls & set(_AGGREGATES))) or 'indexing'} "
+                        f"would be NA: give those nodes values, or compute the attribute "
+                        f"for mode {mode} first")
+    vals = np.asarray(node_values(net._mode_view(mode), text, term))
+    if vals.ndim == 0:
+        vals = np.repeat(vals, len(span))
+    if vals.shape != (len(span),):
+        raise TermError(f"term {term}: the attribute expression {text!r} must give one value "
+                        f"per node (a matrix with values missing on the other mode is not "
+                        f"supported)")
+    full = [None] * net.n
+    for i, v in zip(span, vals):
+        full[i] = _py(v)
+    return full
+
+
+def _attr_values(net, spec, term, mode=None):
+    """(name, values) of an attribute specification that is not a plain name (``mode``:
+    the two-mode term's mode, see :func:`_mode_only`)."""
     if isinstance(spec, RCode) and _FUNCTION.match(spec.text):
         # function(x) <expression of x %v% "attr">: the expression over the attributes
         arg, body = _FUNCTION.match(spec.text).groups()
@@ -196,6 +242,9 @@ def _attr_values(net, spec, term):
     if isinstance(spec, FormulaArg):
         text = _vattr_refs(spec.text, [".nw", "."])
         text = re.sub(r"network\.size\(\s*(?:\.nw|\.)\s*\)", str(net.n), text)
+        only = _mode_only(net, text, term, mode)
+        if only is not None:
+            return spec.compact, only
         vals = node_values(net, text, term)
         arr = np.asarray(vals)
         if arr.ndim == 0:
@@ -266,7 +315,7 @@ def resolve(net, spec, bound, build):
         if isinstance(v, (FormulaArg, CollapseSmallest, RCode)):
             if isinstance(v, FormulaArg) and v.lhs is not None:
                 continue
-            got = _attr_values(net, v, spec.name)
+            got = _attr_values(net, v, spec.name, _mode(net, spec.name, p))
             if got is None:
                 continue
             out = dict(bound) if out is None else out

@@ -190,7 +190,12 @@ def _gwb(net, mode, decay, fixed, attr, cutoff, levels):
     cut = as_int_list(cutoff, f"term {term}: cutoff", minimum=1)[0]
     if not fixed:
         if attr is not None:
-            raise TermError(f"term {term}: the curved form with attr is not supported")
+            # statnet refuses it too (ergm 4.4, for every gw*degree: "Using 'fixed=FALSE'
+            # with an attribute is not implemented at this time. Use 'fixed=TRUE'."); its
+            # 4.12 help page documents no curved form with attr
+            raise TermError(f"term {term}: attr= with fixed=FALSE (the curved form) is not "
+                            f"implemented, as in statnet; use fixed=TRUE with a decay, e.g. "
+                            f"{term}(0.5, fixed=TRUE, attr={attr!r})")
         return degfun.gw_curved_counts(net, term, term, cut, _size(net, 3 - mode), _END[mode])
     if decay is None:
         raise TermError(f"term {term}: fixed=TRUE needs the decay, e.g. {term}(0.5, fixed=TRUE)")
@@ -360,8 +365,17 @@ def _gwbdsp(net, mode, decay, fixed, cutoff):
         return Term(term, [f"b{mode}dsp#{v}" for v in ds], BipartiteSPKernel(mode, ds))
     decay = as_float(decay, f"term {term}: decay")
     r = 1.0 - math.exp(-decay)
+    # statnet 4.4 sums the weights over b*dsp(1:cutoff) also with fixed=TRUE (its test prints
+    # gwb1dsp(.3, TRUE, 1) = 49 on bipnw: the pair with 2 shared partners adds nothing);
+    # cutoff=Inf gives the untruncated sum of statnet >= 4.5, whose cutoff acts only when
+    # fixed=FALSE (ergm issues #485, #506).
+    cut = 0 if _is_inf(cutoff) else as_int_list(cutoff, f"term {term}: cutoff", minimum=1)[0]
     return Term(term, [f"gwb{mode}dsp.fixed.{format_number(decay)}"],
-                BipartiteSPKernel(mode, None, r, True))
+                BipartiteSPKernel(mode, None, r, True, cut))
+
+
+def _is_inf(x):
+    return isinstance(x, float) and math.isinf(x) and x > 0
 
 
 _GWBDSP = [Param("decay", 0.0), Param("fixed", False), Param("cutoff", 30)]
@@ -370,15 +384,18 @@ _GWBDSP = [Param("decay", 0.0), Param("fixed", False), Param("cutoff", 30)]
 @register("gwb1dsp", kinds=UNDIRECTED, params=_GWBDSP, family=FAMILY)
 def gwb1dsp(net, decay=0.0, fixed=False, cutoff=30):
     """Geometrically weighted shared partners of mode-1 pairs,
-    Σ_{pairs} e^α {1 − (1 − e^−α)^sp} (label ``gwb1dsp.fixed.<α>``); fixed=FALSE gives the
-    counts b1dsp 1..min(cutoff, n2) (``b1dsp#<k>``)."""
+    Σ_{pairs} e^α {1 − (1 − e^−α)^sp} over the pairs with 1 ≤ sp ≤ cutoff, as statnet 4.4
+    (label ``gwb1dsp.fixed.<α>``; ``cutoff=Inf``: over all pairs, as statnet 4.12, where
+    cutoff has no effect with fixed=TRUE); fixed=FALSE gives the counts b1dsp
+    1..min(cutoff, n2) (``b1dsp#<k>``)."""
     return _gwbdsp(net, 1, decay, fixed, cutoff)
 
 
 @register("gwb2dsp", kinds=UNDIRECTED, params=_GWBDSP, family=FAMILY)
 def gwb2dsp(net, decay=0.0, fixed=False, cutoff=30):
     """Geometrically weighted shared partners of mode-2 pairs (label ``gwb2dsp.fixed.<α>``;
-    curved: ``b2dsp#<k>``, k = 1..min(cutoff, n1))."""
+    pairs with more than ``cutoff`` shared partners add nothing, as in statnet 4.4, unless
+    ``cutoff=Inf``; curved: ``b2dsp#<k>``, k = 1..min(cutoff, n1))."""
     return _gwbdsp(net, 2, decay, fixed, cutoff)
 
 

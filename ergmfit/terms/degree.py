@@ -38,10 +38,12 @@ _DEGREE_PARAMS = [Param("d", doc="degree(s): an integer or a list of integers >=
                   Param("by", None, doc="one set of counts per level of this attribute"),
                   Param("homophily", False, doc="with by: degree among same-level neighbours"),
                   Param("levels", None, doc="with by: which levels (statnet level selection)")]
+# statnet's order (help page usage ``gwdegree(decay, fixed=FALSE, attr=NULL, cutoff=30,
+# levels=NULL)``): the third positional argument is attr, as in gwdegree(0.5, TRUE, "Sex").
 _GW_PARAMS = [Param("decay", None, doc="decay parameter alpha (the start when fixed=FALSE)"),
               Param("fixed", False, doc="FALSE (statnet's default): curved, the decay is estimated"),
-              Param("cutoff", 30, doc="counts of the curved form: min(cutoff, n - 1)"),
               Param("attr", None, doc="with fixed=TRUE: one statistic per level of this attribute"),
+              Param("cutoff", 30, doc="counts of the curved form: min(cutoff, n - 1)"),
               Param("levels", None, doc="with attr: which levels (statnet level selection)")]
 _ALT_PARAMS = [Param("lambda", None, doc="lambda > 0 (the start when fixed=FALSE)"),
                Param("fixed", False, doc="FALSE (statnet's default): curved, lambda is estimated")]
@@ -211,7 +213,7 @@ def _gw(net, name, short, decay, fixed, cutoff, mode, attr=None, levels=None):
 
 
 @register("gwdegree", kinds=UNDIRECTED, params=_GW_PARAMS, family=FAMILY)
-def gwdegree(net, decay=None, fixed=False, cutoff=30, attr=None, levels=None):
+def gwdegree(net, decay=None, fixed=False, attr=None, cutoff=30, levels=None):
     """Geometrically weighted degree with fixed decay α (statnet ``gwdegree(α, fixed=TRUE)``):
 
         e^α Σ_k {1 − (1 − e^−α)^k} D_k  =  e^α Σ_i {1 − (1 − e^−α)^d_i}.
@@ -225,7 +227,7 @@ def gwdegree(net, decay=None, fixed=False, cutoff=30, attr=None, levels=None):
 
 
 @register("gwidegree", kinds=DIRECTED, params=_GW_PARAMS, family=FAMILY)
-def gwidegree(net, decay=None, fixed=False, cutoff=30, attr=None, levels=None):
+def gwidegree(net, decay=None, fixed=False, attr=None, cutoff=30, levels=None):
     """Geometrically weighted in-degree with fixed decay α (statnet ``gwidegree(α, fixed=TRUE)``):
     e^α Σ_i {1 − (1 − e^−α)^din_i}. Label ``gwideg.fixed.<α>``.
 
@@ -236,7 +238,7 @@ def gwidegree(net, decay=None, fixed=False, cutoff=30, attr=None, levels=None):
 
 
 @register("gwodegree", kinds=DIRECTED, params=_GW_PARAMS, family=FAMILY)
-def gwodegree(net, decay=None, fixed=False, cutoff=30, attr=None, levels=None):
+def gwodegree(net, decay=None, fixed=False, attr=None, cutoff=30, levels=None):
     """Geometrically weighted out-degree with fixed decay α (statnet ``gwodegree(α, fixed=TRUE)``):
     e^α Σ_i {1 − (1 − e^−α)^dout_i}. Label ``gwodeg.fixed.<α>``.
 

@@ -52,6 +52,8 @@ import numpy as np
 from ..exceptions import TermError
 from ..formula import AsIs
 from ._attrtriad import AttrDyadTriadKernel
+from ._operators import ProductKernel
+from . import twomode
 from ._dyadic import (AbsDiffCatKernel, AbsDiffKernel, DenseEdgeCovKernel, EdgesKernel,
                       FactorKernel, MatchKernel, MutualKernel, NodeCovKernel,
                       SparseEdgeCovKernel)
@@ -585,16 +587,27 @@ def receiver(net, base=1, nodes=-1):
           params=[Param("attr", None), Param("base", 1), Param("levels", None),
                   Param("nodes", -1)])
 def sociality(net, attr=None, base=1, levels=None, nodes=-1):
-    """Degree of each selected node k (labels ``sociality<k>``).
+    """Degree of each selected node k (labels ``sociality<k>``); ``nodes`` as for
+    ``sender``.
 
-    statnet ``sociality`` without ``attr``; ``nodes`` as for ``sender``.
+    With ``attr`` (deprecated in statnet but documented), node k's statistic counts only
+    its ties to nodes with the same value of ``attr``, that value one of ``levels`` (a
+    statnet level selection; NULL: every value), so a node whose own value is not
+    selected has 0: Σ_j x_kj [a_k = a_j ∈ L].  Labels ``sociality<k>.<attr>``.
 
-    Example: ``edges + sociality``.
+    Example: ``edges + sociality``, ``sociality(attr="Sex", levels=2)``.
     """
-    if attr is not None or levels is not None:
-        raise TermError("term sociality: attr and levels are not supported; "
-                        "use sociality(nodes=...) ")
-    return _node_effect(net, "sociality", base, nodes, _BOTH_ENDS)
+    if attr is None:
+        if levels is not None:
+            raise TermError("term sociality: levels selects values of attr=; give attr= too")
+        return _node_effect(net, "sociality", base, nodes, _BOTH_ENDS)
+    nodes_term = _node_effect(net, "sociality", base, nodes, _BOTH_ENDS)
+    lv, code, _ = _codes(net, "sociality", attr, False, levels)
+    same = MatchKernel(code, 1, False)
+    # per selected node, ties to a node of the same selected level: the product of the
+    # node indicator changes and the match change (both dyad-independent)
+    return Term("sociality", [f"{lab}.{lv.name}" for lab in nodes_term.labels],
+                ProductKernel(nodes_term.kernel, same), dyad_independent=True)
 
 
 # ---------------------------------------------------------------------------
@@ -623,7 +636,8 @@ def _as_float_values(vals, what):
 
 
 def _edgecov_kernel(net, obj, what):
-    """A kernel for an n x n covariate (dense, scipy sparse, or nested lists)."""
+    """A kernel for an n x n covariate (dense, scipy sparse, or nested lists); on a two-mode
+    network also statnet's n1 x n2 form (mode-1 rows, mode-2 columns)."""
     n = net.n
     try:
         import scipy.sparse as sp
@@ -631,9 +645,11 @@ def _edgecov_kernel(net, obj, what):
         sp = None
     if sp is not None and sp.issparse(obj):
         m = sp.csr_matrix(obj)
+        if twomode.is_block(net, m.shape):
+            m = twomode.sparse(net, m)
         if m.shape != (n, n):
             raise TermError(f"term edgecov: {what} has shape {m.shape}, but the network has "
-                            f"{n} nodes: it must be {n} x {n} (rows and columns in node order)")
+                            f"{n} nodes: it must be {twomode.expected_shape(net)}")
         if not (np.issubdtype(m.dtype, np.number) or m.dtype == bool):
             raise TermError(f"term edgecov: {what} must be numeric, got dtype {m.dtype}")
         m = m.astype(np.float64)
@@ -656,9 +672,16 @@ def _edgecov_kernel(net, obj, what):
                             "entries") from None
     if not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool):
         raise TermError(f"term edgecov: {what} must be a numeric matrix, got dtype {arr.dtype}")
+    if twomode.is_block(net, arr.shape):
+        arr = np.asarray(arr, dtype=np.float64)
+        if not np.all(np.isfinite(arr)):
+            raise TermError(f"term edgecov: {what} has missing or infinite values (NaN/inf)")
+        if n > twomode.DENSE_MAX_N:
+            return _edgecov_kernel(net, twomode.sparse(net, arr), what)
+        return DenseEdgeCovKernel(twomode.dense(net, arr))
     if arr.shape != (n, n):
         raise TermError(f"term edgecov: {what} has shape {arr.shape}, but the network has {n} "
-                        f"nodes: it must be {n} x {n} (rows and columns in node order)")
+                        f"nodes: it must be {twomode.expected_shape(net)}")
     arr = np.ascontiguousarray(arr, dtype=np.float64)
     off = ~np.eye(n, dtype=bool)
     if not np.all(np.isfinite(arr[off])):

@@ -11,10 +11,27 @@ common forms and applies a fixed set of string functions to the names:
   (``function(x) {paste0("a.", x)}``), and R 4.1's lambda shorthand ``\\(x) <expression>``.
 
 The expressions: string literals, the placeholder, and calls of ``toupper``, ``tolower``,
-``paste0`` and ``paste`` (with ``sep=``), nested freely.  Anything else is refused with a
-TermError naming what is supported: no R code is ever evaluated.
+``paste0``, ``paste`` (with ``sep=``), ``gsub`` and ``sub`` (``pattern``, ``replacement``,
+``x``, and ``fixed``, ``ignore.case``, ``perl``, ``useBytes`` given as TRUE/FALSE), nested
+freely.  Anything else is refused with a TermError naming what is supported: no R code is
+ever evaluated.
+
+``gsub``/``sub`` with ``fixed=TRUE`` replace the literal text.  Otherwise the pattern is a
+regular expression, run by Python's ``re`` after translating R's POSIX classes
+(``[[:alpha:]]``, ``[[:digit:]]``, ``[[:space:]]``, ``[[:punct:]]``, ...); this agrees with
+R's default (TRE, extended) and ``perl=TRUE`` regular expressions for the usual patterns
+(literals, ``.``, classes, ``^``/``$``, groups, alternation, ``* + ? {m,n}``, ``\\d \\w
+\\s``).  In the replacement ``\\1`` ... ``\\9`` are the groups and ``\\0`` the whole
+match, as in R.  Not covered: perl's case conversions ``\\U \\L \\E`` in the
+replacement (refused), and patterns whose meaning differs between the engines (an empty
+match at the end of the text: Python's ``gsub("", "-", "ab")`` would give ``-a-b-`` where
+R gives ``-a-b``; POSIX collating elements ``[[.x.]]`` and equivalence classes
+``[[=x=]]``; TRE's leftmost-longest alternation, where Python takes the first alternative
+that matches).
 """
 from __future__ import annotations
+
+import re
 
 from ..exceptions import FormulaError, TermError
 from ..formula import FormulaArg, RCode, RName, _Parser, _tokenize
@@ -22,7 +39,8 @@ from ..formula import FormulaArg, RCode, RName, _Parser, _tokenize
 SUPPORTED = ("a function name (toupper, tolower, identity), a formula such as "
              "~toupper(.) or ~paste0(\"prefix\", .), or function(x) <expression in x> "
              "(or R's lambda \\(x) <expression in x>); "
-             "expressions may use string literals and toupper, tolower, paste0, paste(sep=)")
+             "expressions may use string literals and toupper, tolower, paste0, paste(sep=), "
+             "gsub and sub (fixed=, ignore.case=, perl=)")
 _PLACEHOLDERS = (".", ".x", "..1")
 _NAMED = {"toupper": lambda v: [s.upper() for s in v],
           "tolower": lambda v: [s.lower() for s in v],
@@ -125,9 +143,91 @@ class _Reader:
             if not args:
                 self.fail(f"{val}() needs an argument")
             return (val, args, sep)
+        if kind == "name" and val in ("gsub", "sub"):
+            return self.substitution(val)
         if kind == "end":
             self.fail("the expression ends early")
         self.fail(f"{val!r} is not supported (the argument is {' or '.join(self.names)})")
+
+    def substitution(self, fun):
+        """``gsub``/``sub``(pattern, replacement, x, ignore.case, perl, fixed, useBytes)."""
+        self.take("(")
+        order = ["pattern", "replacement", "x", "ignore.case", "perl", "fixed", "useBytes"]
+        got, positional = {}, 0
+        while self.toks[self.i][1] != ")":
+            kind, val, _ = self.toks[self.i]
+            if kind == "name" and self.toks[self.i + 1][1] == "=":
+                if val not in order:
+                    self.fail(f"{fun}() has no argument {val!r}")
+                name = val
+                self.i += 2
+            else:
+                while positional < len(order) and order[positional] in got:
+                    positional += 1
+                if positional >= len(order):
+                    self.fail(f"{fun}() takes at most {len(order)} arguments")
+                name = order[positional]
+            if name in got:
+                self.fail(f"{fun}(): {name} is given twice")
+            if name in ("pattern", "replacement", "x"):
+                got[name] = self.expr()
+                if name != "x" and got[name][0] != "str":
+                    self.fail(f"{fun}(): {name} must be a string")
+            else:
+                flag = self.toks[self.i][1]
+                if flag not in ("TRUE", "FALSE", "T", "F"):
+                    self.fail(f"{fun}(): {name} must be TRUE or FALSE")
+                got[name] = flag in ("TRUE", "T")
+                self.i += 1
+            if self.toks[self.i][1] == ",":
+                self.i += 1
+            elif self.toks[self.i][1] != ")":
+                self.fail(f"unexpected {self.toks[self.i][1]!r}")
+        self.i += 1
+        missing = [a for a in ("pattern", "replacement", "x") if a not in got]
+        if missing:
+            self.fail(f"{fun}() needs {', '.join(missing)}")
+        pattern, repl = got["pattern"][1], got["replacement"][1]
+        count = 0 if fun == "gsub" else 1
+        if got.get("fixed"):
+            def apply(v):
+                return v.replace(pattern, repl, -1 if count == 0 else 1)
+        else:
+            try:
+                rx = re.compile(_python_pattern(pattern),
+                                re.IGNORECASE if got.get("ignore.case") else 0)
+            except re.error as exc:
+                self.fail(f"the pattern {pattern!r} is not a regular expression Python can "
+                          f"read ({exc})")
+            template = self.replacement(repl, rx.groups)
+
+            def apply(v):
+                return rx.sub(lambda m: "".join(m.group(p) or "" if isinstance(p, int) else p
+                                                for p in template), v, count=count)
+        return ("sub", [got["x"]], apply)
+
+    def replacement(self, repl, groups):
+        """R's replacement text as pieces: strings and group numbers (``\\0``: the match)."""
+        out, k = [], 0
+        while k < len(repl):
+            ch = repl[k]
+            if ch == "\\" and k + 1 < len(repl):
+                nxt = repl[k + 1]
+                if nxt.isdigit():
+                    if int(nxt) > groups:
+                        self.fail(f"the replacement refers to group {nxt}, but the pattern "
+                                  f"has {groups}")
+                    out.append(int(nxt))
+                elif nxt in "ULE":
+                    self.fail(f"perl's case conversion \\{nxt} in a replacement is not "
+                              f"supported")
+                else:
+                    out.append(nxt)
+                k += 2
+            else:
+                out.append(ch)
+                k += 1
+        return out
 
 
 def _broadcast(v, n):
@@ -141,6 +241,9 @@ def _eval(e, labels):
         return labels
     name, args, sep = e
     vals = [_eval(a, labels) for a in args]
+    if name == "sub":                     # gsub / sub: sep holds the substitution
+        v = vals[0]
+        return sep(v) if isinstance(v, str) else [sep(s) for s in v]
     if name in ("toupper", "tolower"):
         v = vals[0]
         f = str.upper if name == "toupper" else str.lower
@@ -149,3 +252,22 @@ def _eval(e, labels):
         return sep.join(vals)
     n = len(labels)
     return [sep.join(v if isinstance(v, str) else v[k] for v in vals) for k in range(n)]
+
+
+_POSIX = {"alpha": "a-zA-Z", "digit": "0-9", "alnum": "a-zA-Z0-9", "upper": "A-Z",
+          "lower": "a-z", "space": " \\t\\n\\r\\f\\v", "blank": " \\t",
+          "punct": re.escape("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"), "xdigit": "0-9A-Fa-f",
+          "cntrl": "\\x00-\\x1f\\x7f", "print": "\\x20-\\x7e", "graph": "\\x21-\\x7e",
+          "word": "a-zA-Z0-9_"}
+
+
+def _python_pattern(pattern):
+    """An R (TRE / PCRE) pattern as a Python one: POSIX classes inside brackets."""
+    def cls(m):
+        name = m.group(1)
+        if name not in _POSIX:
+            raise re.error(f"unknown POSIX class [:{name}:]")
+        return _POSIX[name]
+    if "[[." in pattern or "[[=" in pattern:
+        raise re.error("POSIX collating elements and equivalence classes are not supported")
+    return re.sub(r"\[:([a-z]+):\]", cls, pattern)

@@ -7,9 +7,90 @@ from __future__ import annotations
 import numpy as np
 
 from ..exceptions import TermError
+from ..formula import RCode
 from ._dyadic import DenseEdgeCovKernel, MixKernel
-from .dyadic import _COV, _base_drop, _levels, _nonempty, select_levels
+from .curvemap import r_value
+from .dyadic import _COV, _base_drop, _levels, _nonempty, _norm, _r_text, select_levels
 from .registry import BOTH, Param, Term, register
+
+
+_LOGICAL = {"TRUE": np.True_, "FALSE": np.False_, "T": np.True_, "F": np.False_}
+
+
+def select_cells(term, levels2, cells, rlabels, clabels, cell_labels, symmetric, listing):
+    """0-based indices into ``cells`` (pairs (r, c) of indices into the selected row and
+    column levels, in statnet's column-major order) chosen by a ``levels2`` selection.
+
+    Beyond the level selections of :func:`.dyadic.select_levels` (indices into the cell
+    list, cell labels, TRUE/FALSE, NULL), statnet's ``levels2`` takes
+
+    * a logical matrix with one entry per (row level, column level): the cells where it is
+      TRUE, in the cell order (undirected one-mode: only cells on or above the diagonal
+      exist, so TRUE below it selects nothing, as statnet's ``M[upper.tri(M, TRUE)]``);
+    * a numeric matrix of two columns, ``cbind(2, 3)``: one cell per row, (row level index,
+      column level index), 1-based, in the given order (undirected: the row index must not
+      exceed the column index);
+    * a list of ``list(row=, col=)``: cells by their levels' values, in the given order.
+
+    A character matrix grouping cells into one statistic is not supported."""
+    where = f"term {term}: levels2"
+    if isinstance(levels2, RCode):
+        try:
+            M = np.asarray(r_value(levels2.text, dict(_LOGICAL)))
+        except (ValueError, SyntaxError, TypeError):
+            raise TermError(f"{where}={levels2.text}: give a logical matrix, a two-column "
+                            f"matrix of (row, column) level indices, cell indices or cell "
+                            f"names (a character matrix grouping cells is not supported)") \
+                from None
+        M = np.atleast_2d(M)
+        if M.dtype == bool:
+            shape = (len(rlabels), len(clabels))
+            if M.shape != shape:
+                raise TermError(f"{where}={levels2.text} is a {M.shape[0]} x {M.shape[1]} "
+                                f"logical matrix, but the mixing matrix is {shape[0]} x "
+                                f"{shape[1]} ({listing})")
+            chosen = [k for k, (r, c) in enumerate(cells) if M[r, c]]
+        elif M.ndim == 2 and M.shape[1] == 2 and np.all(np.isfinite(M)) \
+                and np.all(M == np.round(M)):
+            pairs = [(int(a) - 1, int(b) - 1) for a, b in M]
+            chosen = [_cell_index(where, cells, r, c, symmetric, rlabels, clabels, listing)
+                      for r, c in pairs]
+        else:
+            raise TermError(f"{where}={levels2.text}: a numeric matrix must have two columns "
+                            f"of whole (row, column) level indices")
+    elif isinstance(levels2, list) and levels2 and all(isinstance(v, dict) for v in levels2):
+        chosen = []
+        for cell in levels2:
+            if set(cell) != {"row", "col"}:
+                raise TermError(f"{where}: each cell is list(row=<level>, col=<level>), got "
+                                f"the names {sorted(cell)}")
+            r, c = (_level_index(where, k, cell[k], labs, listing)
+                    for k, labs in (("row", rlabels), ("col", clabels)))
+            chosen.append(_cell_index(where, cells, r, c, symmetric, rlabels, clabels, listing))
+    else:
+        return select_levels(term, "levels2", cell_labels, levels2,
+                             f"it has {len(cells)} cells")
+    if len(set(chosen)) != len(chosen):
+        raise TermError(f"{where} selects a cell twice")
+    return chosen
+
+
+def _level_index(where, side, value, labels, listing):
+    text = value if isinstance(value, str) else _r_text(_norm(value))
+    if text not in labels:
+        raise TermError(f"{where}: no {side} level {text!r} ({listing})")
+    return labels.index(text)
+
+
+def _cell_index(where, cells, r, c, symmetric, rlabels, clabels, listing):
+    if not (0 <= r < len(rlabels) and 0 <= c < len(clabels)):
+        raise TermError(f"{where}: the cell ({r + 1}, {c + 1}) is outside the "
+                        f"{len(rlabels)} x {len(clabels)} mixing matrix ({listing})")
+    if symmetric and r > c:
+        raise TermError(f"{where}: the cell ({rlabels[r]}, {clabels[c]}) lies below the "
+                        f"diagonal; an undirected mixing matrix has only the cells with row "
+                        f"<= column: give ({clabels[c]}, {rlabels[r]})")
+    return cells.index((r, c))
 
 
 @register("nodemix", kinds=BOTH, family=_COV,
@@ -26,10 +107,12 @@ def nodemix(net, attr, base=None, b1levels=None, b2levels=None, levels=None, lev
     ``mix.Grade.8.8``, ``mix.Grade.7.9``, ...).  ``levels`` selects the
     levels (rows/columns), ``levels2`` the cells among those (indices into
     the cell list above; default ``-1`` drops the first cell; ``TRUE`` or
-    ``NULL`` keeps all).  statnet ``nodemix``; labels
-    ``mix.<attr>.<level>.<level>``.  Matrix-valued ``levels2`` (grouping
-    cells) is not supported; the deprecated ``base`` drops cells like
-    ``levels2=-base``.
+    ``NULL`` keeps all; also a logical matrix, a two-column matrix of
+    (row, column) level indices or a list of ``list(row=, col=)``, see
+    :func:`select_cells`).  statnet ``nodemix``; labels
+    ``mix.<attr>.<level>.<level>``.  A character ``levels2`` matrix
+    (grouping cells into one statistic) is not supported; the deprecated
+    ``base`` drops cells like ``levels2=-base``.
 
     Example: ``edges + nodemix('Sex')`` gives ``mix.Sex.F.M``, ``mix.Sex.M.M``.
     """
@@ -57,9 +140,10 @@ def _mix(net, attr, base, levels, levels2, term, fmt, b1levels=None, b2levels=No
     cell_labels = [fmt(lv.name, lv.labels[sel[r]], lv.labels[sel[c]]) for r, c in cells]
     if base is not None and type(levels2) is int and levels2 == -1:
         levels2 = _base_drop(term, base, "levels2")
+    rlabels = [lv.labels[v] for v in sel]
     chosen = _nonempty(term, "levels2", levels2,
-                       select_levels(term, "levels2", cell_labels, levels2,
-                                     f"it has {len(cells)} cells"), lv.listing())
+                       select_cells(term, levels2, cells, rlabels, rlabels, cell_labels,
+                                    not net.directed, lv.listing()), lv.listing())
     table = np.full((k, k), -1, dtype=np.intc)
     for s, c in enumerate(chosen):
         table[cells[c]] = s
@@ -90,9 +174,10 @@ def _nodemix_bipartite(net, attr, base, levels, levels2, term="nodemix",
     cell_labels = [fmt(lv1.name, lv1.labels[sel1[r]], lv2.labels[sel2[c]]) for r, c in cells]
     if base is not None and type(levels2) is int and levels2 == -1:
         levels2 = _base_drop("nodemix", base, "levels2")
-    chosen = _nonempty("nodemix", "levels2", levels2,
-                       select_levels("nodemix", "levels2", cell_labels, levels2,
-                                     f"it has {len(cells)} cells"), lv1.listing())
+    chosen = _nonempty(term, "levels2", levels2,
+                       select_cells(term, levels2, cells, [lv1.labels[v] for v in sel1],
+                                    [lv2.labels[v] for v in sel2], cell_labels, False,
+                                    lv1.listing()), lv1.listing())
     table = np.full((k1 + k2, k1 + k2), -1, dtype=np.intc)
     for s, c in enumerate(chosen):
         r, col = cells[c]
@@ -126,9 +211,10 @@ def mm(net, attrs, levels=None, levels2=-1):
         if row == col:
             raise TermError("term mm: attrs .~. names no attribute")
         return _mm_margin(net, row if col == "." else col, col == ".", levels, levels2)
-    fmt = (lambda a, r, c, ra=row, ca=col: f"mm[{ra}={r},{ca}={c}]")
     if row == col:
-        return _mix(net, row, None, levels, levels2, "mm", fmt)
+        # the attribute as statnet names it (c("Sex", "Race") -> Sex.Race)
+        return _mix(net, row, None, levels, levels2, "mm",
+                    lambda a, r, c: f"mm[{a}={r},{a}={c}]")
     if levels is not None or net.bipartite is not None:
         raise TermError("term mm: levels and two-mode networks are supported for one "
                         "attribute only")
@@ -138,10 +224,10 @@ def mm(net, attrs, levels=None, levels2=-1):
         raise TermError("term mm: two attributes on a network this large are not supported "
                         "yet (the cells are held as dense matrices)")
     cells = [(r, c) for c in range(kb) for r in range(ka)]
-    cell_labels = [fmt(la.name, la.labels[r], lb.labels[c]) for r, c in cells]
+    cell_labels = [f"mm[{la.name}={la.labels[r]},{lb.name}={lb.labels[c]}]" for r, c in cells]
     chosen = _nonempty("mm", "levels2", levels2,
-                       select_levels("mm", "levels2", cell_labels, levels2,
-                                     f"it has {len(cells)} cells"), la.listing())
+                       select_cells("mm", levels2, cells, la.labels, lb.labels, cell_labels,
+                                    False, la.listing()), la.listing())
     M = [np.zeros((net.n, net.n)) for _ in chosen]
     for s, c in enumerate(chosen):
         r, col_ = cells[c]

@@ -133,20 +133,29 @@ def split_which(text):
     """``"term, which"`` -> (term text, which text or None): statnet's
     ``offset(term, which)``, split at the first comma outside parentheses,
     brackets and strings (nothing evaluated)."""
-    depth, quote = 0, None
-    for i, ch in enumerate(text):
+    for i, ch, depth in _outside_strings(text):
+        if ch == "," and depth == 0:
+            return text[:i].strip(), text[i + 1:].strip()
+    return text.strip(), None
+
+
+def _outside_strings(text):
+    """(position, character, bracket depth before it) of each character of ``text`` outside
+    its string literals."""
+    depth, quote, i = 0, None, 0
+    while i < len(text):
+        ch = text[i]
         if quote:
-            if ch == quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
                 quote = None
         elif ch in "'\"":
             quote = ch
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            return text[:i].strip(), text[i + 1:].strip()
-    return text.strip(), None
+        else:
+            yield i, ch, depth
+            depth += (ch in "([{") - (ch in ")]}")
+        i += 1
 
 
 def which_mask(which, n):
@@ -188,3 +197,95 @@ def which_mask(which, n):
     mask = np.zeros(n, dtype=bool)
     mask[[k - 1 for k in idx]] = True
     return mask
+
+
+def _top_level_offsets(formula):
+    """Start positions of the ``offset(`` calls at the top level of ``formula`` (outside
+    strings and parentheses, after ``+``, ``~`` or the start): the ones that wrap a term
+    of this formula.  Those inside an operator's formula belong to that formula."""
+    out = []
+    for i, _, depth in _outside_strings(formula):
+        if depth == 0 and formula.startswith("offset(", i) and \
+                (i == 0 or not (formula[i - 1].isalnum() or formula[i - 1] in "._")):
+            before = formula[:i].rstrip()
+            if not before or before[-1] in "+~":
+                out.append(i)
+    return out
+
+
+def split_offsets(formula):
+    """``formula`` with each top-level ``offset(term)`` replaced by ``term``, and the
+    texts of the offset terms (parentheses matched, nothing evaluated).  An ``offset()``
+    inside an operator's formula (``Sum(~edges + offset(absdiff("x")))``) is left to that
+    operator (see :func:`.operators.build_formula`)."""
+    from ..exceptions import FormulaError
+    if not isinstance(formula, str):
+        return formula, []
+    out, offs, k = [], [], 0
+    for j in _top_level_offsets(formula):
+        depth, e = 1, j + 7
+        while e < len(formula) and depth:
+            depth += {"(": 1, ")": -1}.get(formula[e], 0)
+            e += 1
+        if depth:
+            raise FormulaError(f"unbalanced parentheses in offset(...) of {formula!r}")
+        inner = formula[j + 7:e - 1].strip()
+        out.append(formula[k:j] + split_which(inner)[0])      # offset(term, which)
+        offs.append(inner)
+        k = e
+    out.append(formula[k:])
+    return "".join(out), offs
+
+
+def offset_flags(calls, offset_texts):
+    """A flag per parsed term of a formula: False, or the ``which`` text of
+    ``offset(term, which)`` (True: every parameter)."""
+    from ..exceptions import FormulaError
+    flags, todo = [], [split_which(t) for t in offset_texts]
+    for c in calls:
+        hit = next((t for t in todo if t[0] == c.text.strip()), None)
+        if hit is not None:
+            todo.remove(hit)
+        flags.append(False if hit is None else (hit[1] or True))
+    if todo:
+        raise FormulaError(f"offset({todo[0][0]}) does not wrap one term of the formula")
+    return flags
+
+
+def propagate_offsets(name, term, terms, W, n_formulas):
+    """``offset()`` inside an operator's formula, as statnet's ``Sum()`` treats it: with one
+    formula and a weight per statistic (W diagonal) the operator's statistic k is inner
+    statistic k times a weight, so its coefficient is an offset where the inner one is
+    (statnet's test-term-Sum.R: ``Sum(c(1, .5) ~ edges + offset(absdiff("wealth")),
+    identity)`` gives ``Sum~edges``, ``offset(Sum~absdiff.wealth)``).  Otherwise (several
+    formulas, a weight matrix, ``"sum"``/``"mean"``) the offset is dropped with statnet's
+    warning ("does not propagate offset()").  Sets ``term.offset_mask`` (see
+    :class:`ergmfit.model.ERGM`); returns ``term``."""
+    import warnings
+    from ..exceptions import TermError
+    flags = [getattr(t, "offset_flag", False) for t in terms]
+    if not any(flags):
+        return term
+    W = np.asarray(W, dtype=float)
+    diagonal = W.shape[0] == W.shape[1] and np.array_equal(W, np.diag(np.diag(W)))
+    if n_formulas != 1 or not diagonal:
+        warnings.warn(f"term {name}: {name}() does not propagate offset() here (several "
+                      f"formulas or a weight matrix): the statistics are kept and their "
+                      f"coefficients estimated, as statnet warns", UserWarning, stacklevel=6)
+        return term
+    stat_mask = []
+    for t, flag in zip(terms, flags):
+        pm = which_mask(flag if isinstance(flag, str) else None, len(t.param_labels)) \
+            & bool(flag)
+        if len(pm) == len(t.labels):
+            stat_mask.extend(pm)
+        elif pm.all() or not pm.any():         # a curved term: all its statistics, or none
+            stat_mask.extend([bool(pm.all())] * len(t.labels))
+        else:
+            raise TermError(f"term {name}: offset(term, which) of some of a curved term's "
+                            f"parameters inside {name}() is not supported; fix all of them")
+    if len(term.param_labels) != len(stat_mask):
+        raise TermError(f"term {name}: offset() inside {name}() over a curved term is not "
+                        f"supported")
+    term.offset_mask = np.array(stat_mask, dtype=bool)
+    return term

@@ -28,14 +28,16 @@ import re
 import numpy as np
 
 from ..exceptions import TermError
-from ..formula import FormulaArg, RCode, RName, parse_formula
+from ..formula import AsIs, FormulaArg, RCode, RName, _compact, parse_formula
 from ._operators import ProductKernel, SubnetKernel
 from .stacking import stack
 from .curvemap import curve_map, r_value   # also registers the Offset()/Curve() maps
 from .parameterisation import Curved
+from .offsets import offset_flags, propagate_offsets, split_offsets
 from .dyadic import _levels
 from .attrspec import node_values
-from .registry import BOTH, DIRECTED, Param, Term, as_bool, as_float, build_term, register
+from .registry import BOTH, DIRECTED, Param, Term, as_bool, as_float, build_term, format_number, \
+    register
 from . import registry
 
 FAMILY = "operators"
@@ -50,9 +52,23 @@ def _formula(term, value, what="formula"):
     return value
 
 
-def build_formula(net, farg):
-    """The Terms of a formula argument, built against ``net``."""
-    return [build_term(net, c.name, c.args, c.kwargs) for c in farg.terms]
+def build_formula(net, farg, offsets="warn"):
+    """The Terms of a formula argument, built against ``net``.  A term wrapped in
+    ``offset()`` gets ``offset_flag`` (True, or its ``which`` text); an operator that does
+    not propagate it (``offsets="warn"``) warns (see .offsets.propagate_offsets)."""
+    text, offs = split_offsets(farg.text)
+    if not offs:
+        return [build_term(net, c.name, c.args, c.kwargs) for c in farg.terms]
+    if offsets == "warn":
+        import warnings
+        warnings.warn(f"offset() inside an operator's formula ({farg.compact}) is not "
+                      "propagated: its coefficient is estimated (only Sum() of one formula "
+                      "propagates it)", UserWarning, stacklevel=5)
+    calls = parse_formula(text)
+    terms = [build_term(net, c.name, c.args, c.kwargs) for c in calls]
+    for t, flag in zip(terms, offset_flags(calls, offs)):
+        t.offset_flag = flag
+    return terms
 
 
 def _dyad_values(net, farg_text, term):
@@ -105,9 +121,12 @@ def dyad_filter(net, text, term):
 def _subnet_term(net, name, prefix, inner_net, terms, mode, **kw):
     labels = [f"{prefix}~{lab}" for t in terms for lab in t.labels]
     kernel = SubnetKernel([t.kernel for t in terms], mode, net.n, aux_n=inner_net.n,
-                          aux_directed=inner_net.directed, **kw)
-    empty = np.concatenate([t.on_empty() for t in terms])
-    return Term(name, labels, kernel, empty=empty,
+                          aux_directed=inner_net.directed,
+                          empty=np.concatenate([t.empty for t in terms]), **kw)
+    true = np.concatenate([t.on_empty() for t in terms])
+    # over a nonlinear term the kernel gives its exact values (0 declared on the empty graph)
+    return Term(name, labels, kernel, empty=np.zeros(len(true)) if kernel.exact_total else true,
+                true_empty=true if kernel.exact_total else None,
                 dyad_independent=mode == "filter" and all(t.dyad_independent for t in terms))
 
 
@@ -150,6 +169,9 @@ def nodematch_filter(net, formula, attrname=None, attr=None):
 def node_selection(net, text, term):
     """Boolean vector of the nodes a statnet node expression selects: TRUE/FALSE per node,
     or node numbers (1-based, as statnet's ``S(~edges, ~c(2, 5, 7))``)."""
+    m = re.fullmatch(r"\s*I\((.*)\)\s*", text, re.S)
+    if m:               # I(...): as is (node numbers of the whole network)
+        text = m.group(1)
     vals = np.atleast_1d(np.asarray(node_values(net, text, term)))
     if vals.dtype != bool and vals.ndim == 1 and np.issubdtype(vals.dtype, np.number):
         if not (np.all(np.mod(vals, 1) == 0) and np.all(vals >= 1) and np.all(vals <= net.n)):
@@ -180,15 +202,15 @@ def subnetwork(net, keep):
 @register("S", kinds=BOTH, params=[Param("formula"), Param("attrs")], family=FAMILY)
 def s_operator(net, formula, attrs):
     """Subgraph: the terms of ``formula`` on the subgraph induced by the nodes the node
-    expression selects (``~practice == practice[1]``, ``~wealth > median(wealth)``). Labels
-    ``S(<expression>)~<label>``."""
+    expression selects (``~practice == practice[1]``, ``~wealth > median(wealth)``); with
+    ``tails ~ heads`` (``I(c(1, 2)) ~ I(c(3, 4))``) the two-mode network of the ties from
+    the tails to the heads. Labels ``S(<expression>)~<label>``."""
     f = _formula("S", formula)
     # a name: that (logical) node attribute selects, as statnet's attribute specifications
     expr = _formula("S", FormulaArg(attrs) if isinstance(attrs, str) else attrs,
                     "node expression")
     if expr.lhs is not None:
-        raise TermError("term S: different tail and head node sets (a two-sided formula) are "
-                        "not supported yet")
+        return _s_two_mode(net, f, expr)
     sel = node_selection(net, expr.text, "S")
     keep = np.flatnonzero(sel)
     if len(keep) < 2:
@@ -198,6 +220,70 @@ def s_operator(net, formula, attrs):
     nmap[keep] = np.arange(len(keep), dtype=np.intc)
     terms = build_formula(sub, f)
     return _subnet_term(net, "S", f"S({expr.compact})", sub, terms, "sub", nmap=nmap)
+
+
+def _lhs_selection(net, value):
+    """The tail set of ``S(f, tails ~ heads)``: node numbers (c(...), I(c(...))), TRUE/FALSE
+    per node, or a (logical) node attribute's name; with its R text for the label."""
+    if isinstance(value, str):
+        return node_selection(net, value, "S"), str(value)
+    vals = list(value) if isinstance(value, (list, tuple, np.ndarray)) else [value]
+    if vals and all(isinstance(v, (bool, np.bool_)) for v in vals):
+        if len(vals) != net.n:
+            raise TermError(f"term S: the tail selection must give one TRUE/FALSE per node "
+                            f"({net.n}), got {len(vals)}")
+        text = "c(" + ",".join("TRUE" if v else "FALSE" for v in vals) + ")"
+        return np.array(vals, dtype=bool), text
+    if not all(isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
+               for v in vals):
+        raise TermError(f"term S: the tails (left of ~) must be node numbers, TRUE/FALSE per "
+                        f"node or an attribute name, got {value!r}")
+    text = "c(" + ",".join(format_number(v) for v in vals) + ")" if len(vals) > 1 \
+        else format_number(vals[0])
+    if isinstance(value, AsIs):
+        text = f"I({text})"
+    return node_selection(net, text, "S"), text
+
+
+def _s_two_mode(net, f, expr):
+    """``S(f, tails ~ heads)``: the terms of ``f`` on the undirected two-mode network of the
+    ties from the tails (mode 1) to the heads (mode 2) -- of a directed network the ties
+    tail -> head, of an undirected one the ties between the two sets (statnet's help: an
+    undirected bipartite graph is induced when the two sets differ).  Each set keeps the
+    network's node order.  Identical sets are the one-sided form."""
+    if net.bipartite is not None:
+        raise TermError("term S: a tail and a head node set (tails ~ heads) on a two-mode "
+                        "network is not supported; select the nodes with a one-sided formula")
+    tails, ltext = _lhs_selection(net, expr.lhs)
+    heads = node_selection(net, expr.text, "S")
+    label = f"S({_compact(ltext)}~{expr.compact})"
+    if np.array_equal(tails, heads):
+        expr1 = FormulaArg(expr.text)
+        return s_operator(net, FormulaArg(f.text), expr1)
+    if np.any(tails & heads):
+        raise TermError("term S: the tail and head node sets overlap (they must be equal or "
+                        "disjoint)")
+    T, H = np.flatnonzero(tails), np.flatnonzero(heads)
+    if len(T) == 0 or len(H) == 0:
+        raise TermError("term S: the tail or the head node set is empty")
+    from ..network import Network
+    nt = len(T)
+    nmap = np.full(net.n, -1, dtype=np.intc)
+    nmap[T] = np.arange(nt, dtype=np.intc)
+    hmap = np.full(net.n, -1, dtype=np.intc)
+    hmap[H] = nt + np.arange(len(H), dtype=np.intc)
+    ties = []
+    for i, j in net.ties.tolist():
+        if nmap[i] >= 0 and hmap[j] >= 0:
+            ties.append((nmap[i], hmap[j]))
+        elif not net.directed and nmap[j] >= 0 and hmap[i] >= 0:
+            ties.append((nmap[j], hmap[i]))
+    keep = np.concatenate([T, H])
+    sub = Network(len(keep), np.array(ties, dtype=np.int64).reshape(-1, 2), False,
+                  labels=[net.labels[k] for k in keep], bipartite=nt,
+                  node_attrs={a: [v[k] for k in keep] for a, v in net.node_attrs.items()})
+    terms = build_formula(sub, f)
+    return _subnet_term(net, "S", label, sub, terms, "bip", nmap=nmap, hmap=hmap)
 
 
 @register("Symmetrize", kinds=DIRECTED, aliases=("Symmetrise",),
@@ -228,7 +314,7 @@ def weighted_formulas(net, formulas, term, presets, what):
     blocks, terms, width = [], [], None
     for it in items:
         f = _formula(term, it)
-        ts = build_formula(net, f)
+        ts = build_formula(net, f, "keep" if term == "Sum" else "warn")
         p = sum(len(t.labels) for t in ts)
         w = f.lhs
         if w is None:
@@ -270,13 +356,16 @@ def sum_operator(net, formulas, label=None):
     ``Sum~<label>`` (one statistic) or ``Sum~<label><k>``."""
     terms, W = weighted_formulas(net, formulas, "Sum", ("sum", "mean"), "weight")
     groups = _formula_labels(net, formulas)
-    return stack("Sum", terms, sum_labels("Sum", label, groups, W.shape[0], "Sum~"), W)
+    items = formulas if isinstance(formulas, list) else [formulas]
+    return propagate_offsets("Sum", stack("Sum", terms, sum_labels("Sum", label, groups,
+                                                                   W.shape[0], "Sum~"), W),
+                             terms, W, len(items))
 
 
 def _formula_labels(net, formulas):
     """The statistic labels of each formula of a Sum()/Prod() (one list per formula)."""
     items = formulas if isinstance(formulas, list) else [formulas]
-    return [[lab for t in build_formula(net, f) for lab in t.labels] for f in items]
+    return [[lab for t in build_formula(net, f, "keep") for lab in t.labels] for f in items]
 
 
 _PASTE = re.compile(r"^\s*function\s*\(\s*(\w+)\s*\)\s*(I\s*\()?\s*(paste0?)\s*\((.*)\)\s*"

@@ -21,11 +21,12 @@ inner terms are statnet's *valued* terms.  ergmfit gives those a projection make
   ``cyclicalweights`` (focus y_qp) is the same statistic on the undirected projection.  Their
   kernel keeps the projected values as a dense matrix: projected modes of at most 1,024
   nodes, O(deg · n_m²) per toggle at worst;
-* ``absdiff``, ``nodecov``, ``nodematch``, ``nodemix``, ``nodefactor``, ``edgecov`` with
+* ``absdiff``, ``nodecov``, ``nodematch``, ``nodemix``, ``nodefactor``, ``edgecov``, ``mm`` with
   ``form="sum"`` (the default; Σ x_pq y_pq, x_pq the binary term's statistic on the dyad) or
   ``form="nonzero"`` (Σ x_pq [y_pq ≠ 0]); their other arguments as for binary networks,
   attributes and ``edgecov`` matrices those of the projected mode's nodes; labels the binary
-  labels with the form after the term name (``absdiff.sum.b1``, ``nodefactor.sum.a.x``).
+  labels with the form after the term name (``absdiff.sum.b1``, ``nodefactor.sum.a.x``,
+  ``mm.sum[a=x,a=y]``, as statnet's test-term-mm.R prints a valued ``mm``).
 
 Labels ``Proj<mode>~<label>`` (statnet's, also for ``Project(f, 1)``).  Any other inner term
 is refused, by name.  The kernel of the dyadic terms is
@@ -45,7 +46,7 @@ FAMILY = "operators"
 
 # the valued forms of binary dyad-independent terms (statnet's form="sum"/"nonzero")
 COVARIATE_TERMS = {"absdiff", "nodecov", "nodemain", "nodematch", "match", "nodemix",
-                   "nodefactor", "edgecov"}
+                   "nodefactor", "edgecov", "mm"}
 # valued terms of the value alone: name -> (parameter names, defaults)
 VALUE_TERMS = {
     "sum": (("pow",), (1.0,)),
@@ -168,6 +169,8 @@ def _r_num(x):
 
 
 def _form_label(label, form):
+    if label.startswith("mm["):           # statnet's valued mm: mm.sum[Grade=7,Grade=8]
+        return f"mm.{form}{label[2:]}"
     head, dot, rest = label.partition(".")
     return f"{head}.{form}.{rest}" if dot else f"{head}.{form}"
 
@@ -236,7 +239,7 @@ def _project(net, formula, mode, name="Project"):
                 f"term {name}: the inner term {call.name!r} has no valued form in ergmfit yet "
                 f"(the projection is a valued network); supported: "
                 f"{', '.join(VALUE_TERMS)}, {', '.join(WEIGHT_TERMS)}, and absdiff, nodecov, "
-                "nodematch, nodemix, nodefactor, edgecov with form='sum' or 'nonzero'")
+                "nodematch, nodemix, nodefactor, edgecov, mm with form='sum' or 'nonzero'")
     close_group()
     if not groups:
         raise TermError(f"term {name}: the formula has no terms")
@@ -250,7 +253,7 @@ def project(net, formula, mode):
     network onto ``mode`` (1 or 2), tie value = number of shared partners. Labels
     ``Proj<mode>~<label>``; inner terms: sum, nonzero, atleast, atmost, greaterthan,
     smallerthan, equalto, ininterval, transitiveweights, cyclicalweights, and
-    absdiff/nodecov/nodematch/nodemix/nodefactor/edgecov with ``form="sum"`` or
+    absdiff/nodecov/nodematch/nodemix/nodefactor/edgecov/mm with ``form="sum"`` or
     ``"nonzero"`` (see :mod:`ergmfit.terms.projection`)."""
     if isinstance(mode, float) and mode.is_integer():
         mode = int(mode)

@@ -18,11 +18,13 @@ def stack(name, terms, labels=None, W=None):
         # exact value at the top level) carries over
         kernel, empty = terms[0].kernel, terms[0].empty
     else:
-        # a linear combination adds up the inner changes from the true empty-graph values
-        kernel = LinearKernel([t.kernel for t in terms], W)
+        # a linear combination adds up the inner changes from the true empty-graph values;
+        # over a nonlinear term it is exact instead (0 declared, as the nonlinear terms)
+        kernel = LinearKernel([t.kernel for t in terms], W,
+                              np.concatenate([t.empty for t in terms]) if terms else None)
         if W is not None:
             true = np.asarray(W, dtype=float) @ true
-        empty = true
+        empty = np.zeros(len(true)) if kernel.exact_total else true
     term = Term(name, list(labels if labels is not None else inner_labels), kernel,
                 empty=empty, dyad_independent=all(t.dyad_independent for t in terms))
     if not np.array_equal(true, term.empty):

@@ -62,6 +62,12 @@ def check_params(params, labels, what="params") -> np.ndarray:
     value is a :class:`~ergmfit.exceptions.SettingsError` (a ValueError) naming it.
     """
     if isinstance(params, dict):
+        seen = set()
+        twice = sorted({lab for lab in labels if lab in seen or seen.add(lab)})
+        if twice:
+            raise SettingsError(f"{what}: the label(s) {twice} repeat in the model, so a dict "
+                                f"cannot say which is which; give the values as a sequence "
+                                f"in the order {list(labels)}")
         unknown = [k for k in params if k not in labels]
         if unknown:
             raise SettingsError(f"{what}: unknown label(s) {unknown}; the model's labels are "
