@@ -65,8 +65,7 @@ cdef class TieNoTie(Proposal):
         if self.ahead and self.last_kind >= 0:
             # did the sampler draw a uniform after the last proposal?
             c = self.uses_u[self.last_kind]
-            if (rng.s0 != self.after.s0 or rng.s1 != self.after.s1
-                    or rng.s2 != self.after.s2 or rng.s3 != self.after.s3):
+            if rng.s1 != self.after:
                 self.uses_u[self.last_kind] = c + 1 if c < 3 else 3
             else:
                 self.uses_u[self.last_kind] = c - 1 if c > 0 else 0
@@ -81,7 +80,7 @@ cdef class TieNoTie(Proposal):
             L_next = L + 1
             kind = 1
         if self.ahead and L > 1:
-            self.after = rng[0]
+            self.after = rng.s1
             self.last_kind = kind
             self._look_ahead(m, rng, L_next, kind)
         tnt_lq_slot(self.lq_key, self.lq_del, self.lq_add, L, D)
