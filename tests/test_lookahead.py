@@ -139,3 +139,17 @@ def test_vector_scan_of_short_lists_after_removals():
         want = np.concatenate([[1.0], _gwesp_esp(on) - _gwesp_esp(off)])
         np.testing.assert_allclose(bm.dyad_change_stats(int(i), int(j)), want,
                                    rtol=1e-10, atol=1e-9)
+
+
+def test_lookahead_learns_where_the_next_proposal_starts():
+    # far above the equilibrium every removal is accepted without a uniform and
+    # every addition needs one: the counters are sure of both (0 after a drawn tie,
+    # 3 after a drawn dyad), so the look-ahead prefetches one start, not two
+    m = _ring(100_000, 5)
+    bm = m.compiled()
+    prop = TieNoTie()
+    s = MHSampler(bm, prop, seed_words(2))
+    assert prop.ahead and prop.uniform_guess == (1, 1)      # unsure at first
+    p = 10.0 / (100_000 - 1)
+    s.run(np.array([math.log(p / (1 - p)) - 3.0]), 2000)
+    assert prop.uniform_guess == (0, 3)

@@ -52,6 +52,12 @@ cdef class TieNoTie(Proposal):
     cdef void start(self, BinaryModel m) noexcept nogil:
         self.ahead = m.lookahead()
 
+    @property
+    def uniform_guess(self):
+        """The look-ahead's counters (after a drawn tie, after a drawn dyad) of
+        whether the sampler draws a uniform: 0-3, 0 and 3 sure (no / yes)."""
+        return (self.uses_u[0], self.uses_u[1])
+
     cdef int64_t propose(self, BinaryModel m, RNG* rng, double* log_q_ratio) noexcept nogil:
         cdef int64_t L = m.n_on()
         cdef double D = <double>m.n_vars
