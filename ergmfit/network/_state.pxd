@@ -231,6 +231,9 @@ cdef class NetworkState:
         if removal:
             __builtin_prefetch(slot + 48)
         self.prefetch_otp(i, j)
+        # the degree mirrors a toggle writes
+        __builtin_prefetch(&self.out_deg[i])
+        __builtin_prefetch(&self.in_deg[j])
     # the k-th tie's tie-list entries (deep False), or, read from them, what its
     # removal reads (deep True; k < n_ties; the entries were prefetched before)
     cdef inline void prefetch_kth(self, int64_t k, bint deep) noexcept nogil:
