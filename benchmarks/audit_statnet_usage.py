@@ -508,6 +508,17 @@ def sum_cases():
          [20 ** 1.5, 1146 ** 1.5]),
     ]
     out = [(FLO, f, e, "statnet test") for f, e in rows]
+    # over a curved formula Sum keeps its parameters (statnet's param_names in test-term-Sum.R)
+    out.append((FLO, rows[3][0].replace("identity)", '"x")'),
+                dict(zip(["Sum~x1", "offset(Sum~x2)"] + [f"Sum~x{k}" for k in range(3, 7)], vals)),
+                "statnet test; coefficients", ["Sum~x1", "offset(Sum~x2)", "Sum~x3", "Sum~x4"]))
+    esp = [7, 1, 0, 0]                   # flomarriage esp(1:4), the counts Sum doubles above
+    out.append((FLO, "Passthrough(~gwesp(cutoff=4))", {f"esp#{k}": v for k, v in
+                zip(range(1, 5), esp)}, "definition; coefficients keep the curved pair",
+                ["gwesp", "gwesp.decay"]))
+    out.append((FLO, 'Label(~gwesp(cutoff=4), "L")', {f"L(esp#{k})": v for k, v in
+                zip(range(1, 5), esp)}, "definition; coefficients keep the curved pair",
+                ["L(gwesp)", "L(gwesp.decay)"]))
     # a name given to two different statistics twice: statistics() (and gof's p-values,
     # results' coef dicts) key the later copy name.1 (R's make.unique)
     out.append((FLO, 'edges + Label(~absdiff("wealth"), "edges", "replace") + '
@@ -980,6 +991,17 @@ def more_cases():
     add(Bn, 'gwb1dsp(0.5, fixed=TRUE)', {"gwb1dsp.fixed.0.5": gw((Bm @ Bm.T)[np.triu_indices(n1, 1)], 0.5)})
     add(Bn, 'gwb2dsp(0.5, fixed=TRUE)', {"gwb2dsp.fixed.0.5": gw((Bm.T @ Bm)[np.triu_indices(Bm.shape[1], 1)], 0.5)})
     add(Bn, 'b1mindegree(3)', None)
+    # the curved two-mode gw* terms have statnet's curved pair of coefficients (session 6;
+    # before: one linear coefficient per count). A cut-off below the observed counts warns.
+    # Project(): CMP = sum over projected dyads of log(y!) (session 6; was refused)
+    y1 = (Bm @ Bm.T)[np.triu_indices(n1, 1)]
+    add(Bn, 'Proj1(~CMP)', {"Proj1~CMP": float(sum(math.lgamma(v + 1) for v in y1))})
+    b2sp = (Bm.T @ Bm)[np.triu_indices(Bm.shape[1], 1)]
+    out.append((Bn, 'gwb2dsp(cutoff=3)', {f"b2dsp#{k}": int(np.sum(b2sp == k)) for k in (1, 2, 3)},
+                "definition; coefficients curved", ["gwb2dsp", "gwb2dsp.decay"]))
+    out.append((Bn, 'gwb1degree(fixed=FALSE)', {f"gwb1degree#{k}": int(np.sum(Bm.sum(1) == k))
+                                                for k in range(1, 15)},
+                "statnet 4.4 reference; coefficients curved", ["gwb1degree", "gwb1degree.decay"]))
     add(Bn, 'b1factor("group", levels=LARGEST)', {f"b1factor.group.{lv}": float(sum(
         Bm[i].sum() for i in range(n1) if grp[i] == lv)) for lv in gl
         if lv == sorted(gl, key=lambda v: grp.count(v))[-1]})
@@ -988,12 +1010,15 @@ def more_cases():
 
 # ---------------------------------------------------------------------------------------
 
-def check(g, f, exp):
+def check(g, f, exp, coef_labels=None):
     try:
-        st = ef.ERGM(g, f).statistics()
+        m = ef.ERGM(g, f)
+        st = m.statistics()
     except Exception as exc:          # noqa: BLE001 - the audit records any refusal
         return False, None, None, f"{type(exc).__name__}: {str(exc).splitlines()[0][:90]}", {}
     labels, vals = list(st), np.array(list(st.values()), dtype=float)
+    if coef_labels is not None and m.labels != coef_labels:      # the coefficients' names
+        return True, None, False, f"coefficients {m.labels}", st
     if exp is None:
         return True, None, None, "", st
     if isinstance(exp, dict):
@@ -1015,8 +1040,8 @@ def main(argv=None):
     n_acc = n_val = n_lab = n_lab_known = n_val_known = 0
     n_pass = 0
     print(f"{'network':15s} {'usage':62s} acc  value label  source / note")
-    for g, f, exp, src in rows:
-        acc, vok, lok, err, st = check(g, f, exp)
+    for g, f, exp, src, *coef in rows:       # coef: the coefficients' names, where checked
+        acc, vok, lok, err, st = check(g, f, exp, *coef)
         n_acc += acc
         if vok is not None:
             n_val_known += 1

@@ -90,7 +90,9 @@ class ERGM:
                        zip(self.parameterisation.param_labels, self.offset)]
         # a curved term's counts are offsets when all its parameters are
         stat_off = [m for t, ms in zip(self.terms, masks) for m in
-                    (ms if len(ms) == len(t.labels) else [ms.all()] * len(t.labels))]
+                    (ms if len(ms) == len(t.labels) else [ms.all()] * len(t.labels)
+                     if getattr(t, "offset_stat_mask", None) is None
+                     else ms.all() | t.offset_stat_mask)]
         self.stat_labels = [f"offset({lab})" if o else lab for lab, o in
                             zip(self.parameterisation.stat_labels, stat_off)]
 

@@ -154,30 +154,74 @@ def test_no_headway_is_detected_and_the_fit_restarts_from_ee(monkeypatch):
     # a curved fit stuck in the other phase of a near-degenerate model (faux.mesa.high.na10
     # gwesp(fixed=FALSE) from its MPLE: 10-20 sd above the conditional sample for 30
     # iterations) is stopped after FAR_ITERS iterations and redone from the EE
-    # estimate (there: converged in 3 iterations at EE's estimate, seeds 1-3)
-    far = [{"iteration": k, "gamma": 0.2, "t_mean": [9.0, -1.0]} for k in range(1, 4)]
-    M._check_far(far)                               # three: not yet
+    # estimate (there: converged in 3 iterations at EE's estimate, seeds 1-3); when
+    # EE's decay runs off too (samplike.na10 seed 4), from the decay 0.5
+    m = ef.ERGM("lazega", "edges + gwesp(fixed=FALSE)")
+    par = m.parameterisation
+    far = [{"iteration": k, "gamma": 0.2, "t_mean": [9.0, -1.0, 0.0],
+            "theta": [-3.0, 1.0, 1.2]} for k in range(1, 4)]
+    M._check_far(far, par)                               # three: not yet
     with pytest.raises(DegenerateModelError, match="no headway") as info:
-        M._check_far(far + [{"iteration": 4, "gamma": 0.4, "t_mean": [6.0, 0.0]}])
-    assert info.value.retryable and info.value.swing
-    M._check_far(far + [{"iteration": 4, "gamma": 1.0, "t_mean": [6.0, 0.0]}])
-    M._check_far(far + [{"iteration": 4, "gamma": 0.4, "t_mean": [4.0, 0.0]}])
+        M._check_far(far + [{"iteration": 4, "gamma": 0.4, "t_mean": [6.0, 0.0, 0.0]}], par)
+    assert info.value.retryable and info.value.swing and info.value.decay_start == [1.2]
+    M._check_far(far + [{"iteration": 4, "gamma": 1.0, "t_mean": [6.0, 0.0, 0.0]}], par)
+    M._check_far(far + [{"iteration": 4, "gamma": 0.4, "t_mean": [4.0, 0.0, 0.0]}], par)
     calls = []
 
     def core(model, random_state=None, verbose=False, **kw):
         calls.append(kw.get("init"))
         if len(calls) == 1:
             raise info.value
-        return ef.results.ERGMResults(np.zeros(2), np.eye(2), ["a", "b"], method="mcmle",
-                                      warnings=[], info={})
+        return ef.results.ERGMResults(np.zeros(3), np.eye(3), list(model.labels),
+                                      method="mcmle", warnings=[], info={})
 
     import ergmfit.estimation._mcmle_fallback as fb
     monkeypatch.setattr(M, "_observed_data_mcmle", core)
-    monkeypatch.setattr(fb, "_ee_start", lambda model, rng: np.array([1.0, 2.0]))
-    res = M.fit_missing_mcmle(ef.ERGM("lazega", "edges + gwesp(fixed=FALSE)"), random_state=1)
-    assert calls[0] is None and list(calls[1]) == [1.0, 2.0]
+    monkeypatch.setattr(fb, "_ee_start", lambda model, rng: np.array([1.0, 2.0, 0.7]))
+    res = M.fit_missing_mcmle(m, random_state=1)
+    assert calls[0] is None and list(calls[1]) == [1.0, 2.0, 0.7]
     assert res.info["init_method"] == "EE" and "no headway" in res.info["fallback"]
+    assert "from the equilibrium-expectation (EE) estimate" in res.info["fallback"]
+    # EE unusable (None: failed, or its decay ran off): from the fixed-decay MPLE at 0.5
+    calls.clear()
+    monkeypatch.setattr(fb, "_ee_start", lambda model, rng: None)
+    res = M.fit_missing_mcmle(m, random_state=1)
+    assert calls[0] is None and calls[1][2] == 0.5
+    assert "gwesp.decay 0.5" in res.info["fallback"]
     # a start the user gave is kept: the failure is raised
     calls.clear()
     with pytest.raises(DegenerateModelError, match="no headway"):
-        M.fit_missing_mcmle(ef.ERGM("lazega", "edges + gwesp(fixed=FALSE)"), init=[0, 0, 0.5])
+        M.fit_missing_mcmle(m, init=[0, 0, 0.5])
+
+
+def test_ee_start_whose_decay_ran_off_is_not_used(monkeypatch):
+    # samplike.na10 edges + mutual + gwesp(fixed=FALSE): EE's decay runs to ~290;
+    # as a fall-back start it is refused (None), as any run-off decay
+    import ergmfit.estimation._mcmle_fallback as fb
+    m = ef.ERGM("lazega", "edges + gwesp(fixed=FALSE)")
+
+    class Fit:
+        params = np.array([-2.0, 0.1, 290.0])
+    monkeypatch.setattr(ef.ERGM, "fit", lambda self, **kw: Fit())
+    assert fb._ee_start(m, 1) is None
+    Fit.params = np.array([-2.0, 0.1, 1.5])
+    assert list(fb._ee_start(m, 1)) == [-2.0, 0.1, 1.5]
+
+
+def test_a_stalled_curved_chain_does_not_lengthen_its_interval(monkeypatch):
+    # samplike.na10 gwesp(fixed=FALSE), seed 3, from its MPLE: the chain falls into the
+    # near-empty phase and the step stalls; the interval, adapted to the stuck chain's
+    # tiny effective size, grew 2048 -> 16384 -> 131072 before the stall was called
+    # (13 of the fit's 14 CPU s).  A stalled iteration now keeps its interval.
+    e = {"dataset": "samplike.na10", "directed": True}
+    m = ef.ERGM(cr.network(e), "edges + mutual + gwesp(fixed=FALSE)", missing=cr.missing(e))
+    seen = []
+    real = M.run_chains
+
+    def spy(model, theta, size, burnin, interval, *a, **kw):
+        seen.append(interval)
+        return real(model, theta, size, burnin, interval, *a, **kw)
+    monkeypatch.setattr(M, "run_chains", spy)
+    with pytest.raises(DegenerateModelError, match="stalled"):
+        _quiet(M._observed_data_mcmle, m, random_state=3, eval_loglik=False)
+    assert max(seen) <= 4096, seen

@@ -61,7 +61,7 @@ from ..exceptions import CheckpointError, NetworkError
 def check_missing_cfg(model, cfg, space):
     """The settings EE runs with on a model with missing dyads (``cfg`` in
     place): Algorithm S's start becomes the MPLE."""
-    if cfg["init"] == "S":
+    if isinstance(cfg["init"], str) and cfg["init"] == "S":     # (not parameter values)
         # Algorithm S scores moves at the observed network, whose missing dyads
         # are empty: start at the MPLE instead (statnet's start, the missing
         # dyads left out)

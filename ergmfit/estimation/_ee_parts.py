@@ -43,7 +43,7 @@ def _density_param(model, dens):
                 return off_t
             return None if mask[off_t] else int(off_t - mask[:off_t].sum())
         off_s += len(t.labels)
-        off_t += len(t.param_labels) if getattr(t, "curve", None) is not None else len(t.labels)
+        off_t += len(t.param_labels)      # a term's coefficients (curved, operator-wrapped)
     return None
 
 

@@ -223,7 +223,8 @@ def cd_core(model, init=None, nsteps=8, samplesize=None, samplesize_per_theta=12
                 gamma = hummel_step(Zp, steplength_margin)
                 pval, _ = hotelling_iid(Zp)
                 if curved:
-                    eta = curved_step(Z, (1.0 - gamma) * Z.mean(axis=0), par, theta)[0]
+                    eta = curved_step(Z, (1.0 - gamma) * Z.mean(axis=0), par, theta,
+                                      decay_box=True)[0]
                 else:
                     eta = maximize_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0))
                 history.append({"iteration": it, "theta": theta.tolist(), "gamma": float(gamma),

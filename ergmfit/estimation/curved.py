@@ -223,11 +223,12 @@ def times_jacobian(Z, J):
     return out
 
 
-def maximize_curved_is_loglik(Z, target, par, theta0, maxit=100, tol=1e-12):
+def maximize_curved_is_loglik(Z, target, par, theta0, maxit=100, tol=1e-12, box=None):
     """Maximise (η(θ) − η₀)·target − log mean exp((η(θ) − η₀)·z_i) over θ.
 
     ``Z`` are the sampled canonical statistics centred at the observed ones,
-    sampled at θ0; ``target`` the (centred) pseudo-observation.  Returns θ."""
+    sampled at θ0; ``target`` the (centred) pseudo-observation; ``box`` the
+    bounds (default the parameterisation's, see :class:`DecayBox`).  Returns θ."""
     eta0 = par.eta(theta0)
 
     def fun(theta):
@@ -241,17 +242,48 @@ def maximize_curved_is_loglik(Z, target, par, theta0, maxit=100, tol=1e-12):
         d = par.eta(theta) - eta0
         return float(d @ target - log_mean_exp(Z @ d))
 
-    return bounded_ascent(fun, value, theta0, par, maxit, tol)[0]
+    return bounded_ascent(fun, value, theta0, par if box is None else box, maxit, tol)[0]
 
 
-def curved_step(Z, target, par, theta):
+class DecayBox:
+    """``par``'s bounds with every decay also within ``cap`` of its value in
+    ``theta``: a trust region for the decays alone (see :func:`curved_step`)."""
+
+    def __init__(self, par, theta, cap=MAX_DECAY_STEP):
+        self.lo, self.hi = par.lower_bounds().copy(), par.upper_bounds().copy()
+        for k in par.decay_indices():
+            self.lo[k] = max(self.lo[k], theta[k] - cap)
+            self.hi[k] = min(self.hi[k], theta[k] + cap)
+
+    def lower_bounds(self):
+        return self.lo
+
+    def upper_bounds(self):
+        return self.hi
+
+    def project(self, theta):
+        return np.clip(np.asarray(theta, dtype=float), self.lo, self.hi)
+
+
+def curved_step(Z, target, par, theta, decay_box=False):
     """The importance-sampling step of a curved model from ``theta`` (MCMC-MLE, CD,
     EE's polish, the missing-data MCMC-MLE): the maximiser of
     :func:`maximize_curved_is_loglik` towards ``target``, minus ``theta``, scaled down
     so that no decay moves more than MAX_DECAY_STEP (one sample determines a decay
-    poorly).  Returns (step, capped): ``capped`` when it was scaled."""
+    poorly).  Returns (step, capped): ``capped`` when it was scaled.
+
+    ``decay_box``: instead of scaling the whole step, maximise again with every
+    decay held within MAX_DECAY_STEP of its value (:class:`DecayBox`), so that the
+    weights move as far as that decay allows.  Scaling leaves a start with a
+    weight 0 (CD's start at the density) stuck: the decay is then not identified,
+    the maximiser moves it by ~20, and the scaled step moves the weights by ~1e-3
+    -- Lazega ``edges + gwesp(fixed=FALSE) + ...`` by CD ran the decay up by 0.25
+    for 60 iterations with the weights at 0."""
     step = maximize_curved_is_loglik(Z, target, par, theta) - theta
     big = max((abs(step[k]) for k in par.decay_indices()), default=0.0)
+    if big > MAX_DECAY_STEP and decay_box:
+        box = DecayBox(par, theta)
+        return maximize_curved_is_loglik(Z, target, par, theta, box=box) - theta, True
     if big > MAX_DECAY_STEP:
         return step * (MAX_DECAY_STEP / big), True
     return step, False
@@ -376,6 +408,12 @@ def _path(par, history, theta):
 
 def _ridge(curve):
     return DECAY_RIDGE if curve.decay_name == "decay" else float(np.exp(DECAY_RIDGE))
+
+
+def ran_off(model, theta, converged):
+    """A fit (an MPLE, EE) is no start: not ``converged``, or a decay beyond its ridge."""
+    return (not converged) or any(theta[ps.start + 1] > _ridge(c)
+                                  for ps, _, c in model.parameterisation.curved_terms)
 
 
 def _sane(curve, path, history):

@@ -85,7 +85,8 @@ estimate, continued from the last EE state (``se_samplesize`` draws every
 ``se_interval`` proposals after 16 intervals), whose statistic covariance
 is the Fisher information (the quantity statnet inverts) and whose mean
 checks that the estimate reproduces the observed statistics
-(``info["t_ratios_sim"]``).  The Monte-Carlo part (``cov_mc``, the
+(``info["t_ratios_sim"]``); after the final step, a new chain of that size at the
+estimate reported, from the observed network (_ee_pool.final_simulation).  The Monte-Carlo part (``cov_mc``, the
 "MCMC %" column) is the batch-means covariance of the trajectory average,
 or -- after the final step -- I⁻¹ Var(z̄) I⁻¹ as in MCMC-MLE.  The
 simulation runs in pieces of one outer iteration's proposals: the progress
@@ -311,6 +312,11 @@ def _run_chains(model, cfg, seeds, n_jobs, backend, callback, verbose):
                         is_interrupted=lambda res: res["interrupted"])
 
 
+def _is_s(init) -> bool:
+    """``init`` is Algorithm S (not parameter values, which compare elementwise)."""
+    return isinstance(init, str) and init == "S"
+
+
 def _resolve_cfg(model, kwargs):
     cfg = dict(EE_DEFAULTS)
     unknown = [k for k in kwargs if k not in cfg]
@@ -326,7 +332,7 @@ def _resolve_cfg(model, kwargs):
     if curved:
         # θ and the statistics differ: the update goes through the map's
         # Jacobian, which the per-parameter sign updates have no use for
-        if cfg["init"] == "S":       # Algorithm S estimates η, not θ: start at the curved MPLE
+        if _is_s(cfg["init"]):      # Algorithm S estimates η, not θ: start at the curved MPLE
             cfg["init"] = "mple"
     if cfg["update"] == "auto":
         n_vars = getattr(getattr(model, "network", None), "n_dyads", None)
@@ -398,6 +404,12 @@ def _resolve_cfg(model, kwargs):
             raise ValueError(f"init must be 'S', 'cd', 'mple' or parameter values, got {init!r}")
         cfg["init_theta"] = None
     else:
+        n = np.size(init) if not isinstance(init, dict) else len(labels)
+        if curved and n != len(labels):
+            raise SettingsError(
+                f"init must have {len(labels)} value(s), one per parameter {labels} (a curved "
+                f"term has a weight and a decay), not one per canonical statistic "
+                f"({len(model.stat_labels)}); got {n}")
         cfg["init_theta"] = check_params(init, labels, "init")
         cfg["init"] = "user"
     return cfg

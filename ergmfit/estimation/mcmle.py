@@ -59,6 +59,7 @@ from .stepping import (ellipsoid_step, hotelling_pvalue, hummel_step, in_convex_
 from ..utils.longrun import Checkpoint, Progress, catch_interrupt, read_json
 from ..utils.validation import check_params, check_random_state
 from .curved import (check_runoff as _check_runoff, curved_step as _curved_step,
+                     ran_off as _ran_off,
                      degenerate_sample as _degenerate_sample, gw_advice as _gw_advice,
                      restart as _restart_decays,
                      first_interval as _first_interval,
@@ -196,14 +197,6 @@ def _exact_mle(model, settings):
     res.info["exact_mle"] = True
     res.info["call_method"] = "mcmle"
     return res
-
-
-def _ran_off(model, theta, converged):
-    from .curved import DECAY_RIDGE
-    par = model.parameterisation
-    big = [theta[ps.start + 1] > (DECAY_RIDGE if c.decay_name == "decay" else np.exp(DECAY_RIDGE))
-           for ps, _, c in par.curved_terms]
-    return (not converged) or any(big)
 
 
 def _has_na(init):

@@ -94,7 +94,8 @@ def fit_missing_mcmle(model, random_state=None, verbose=False, **settings):
     (:func:`ergmfit.estimation.curved.restart`); after FAR_ITERS iterations
     far from the conditional sample with partial steps (a chain in the other
     phase of a near-degenerate model), from the EE estimate with a longer
-    interval (:func:`ergmfit.estimation._mcmle_fallback.fall_back`)."""
+    interval (:func:`ergmfit.estimation._mcmle_fallback.fall_back`), or -- when EE
+    fails or its decay runs off too (samplike.na10 seed 4) -- from decay 0.5."""
     try:
         return _observed_data_mcmle(model, random_state, verbose, **settings)
     except DegenerateModelError as exc:
@@ -102,15 +103,21 @@ def fit_missing_mcmle(model, random_state=None, verbose=False, **settings):
             raise
         s = dict(settings, random_state=random_state, verbose=verbose, init=None)
         core = lambda m, **kw: {"res": _observed_data_mcmle(m, **kw)}  # noqa: E731
-        if getattr(exc, "decay_start", None) is not None:
-            from .mple import fit_mple
-            out, note = restart(model, s, exc, core, fit_mple)
-        elif getattr(exc, "retryable", False):
+        from .mple import fit_mple
+        start = None
+        if getattr(exc, "retryable", False):         # no headway: from EE's estimate
+            from ._mcmle_fallback import _ee_start
+            start = _ee_start(model, check_random_state(random_state))
+        if start is not None:
             from ._mcmle_fallback import fall_back
-            s.setdefault("interval", 1024)
-            s.setdefault("min_is_ess", 0.05)
+            s.update(init=start, interval=s.get("interval", 1024),
+                     min_is_ess=s.get("min_is_ess", 0.05))
             out, note = fall_back(model, s, exc, core)
-            out["init_method"] = "EE" if "(EE)" in note else "CD"
+            out["init_method"] = "EE"
+            note = note.replace("restarted ", "restarted from the equilibrium-expectation (EE) "
+                                "estimate, ", 1)
+        elif getattr(exc, "decay_start", None) is not None:     # (EE ran off too)
+            out, note = restart(model, s, exc, core, fit_mple)
         else:
             raise
     res = out["res"]
@@ -178,7 +185,7 @@ def _observed_data_mcmle(model, random_state=None, verbose=False, init=None, max
     # a curved model keeps the canonical statistics (its steps go through η(θ))
     J = np.eye(len(g_obs)) if par.linear else par.jacobian(np.zeros(par.n_params))
     g_ref = g_obs if curved else g_obs @ J
-    dep = np.array([not t.dyad_independent for t in model.terms for _ in t.labels], dtype=bool)
+    dep = _dependent_params(model)
     converged = False
     step = None         # "hummel": the last sample's step to the estimate
     n_before = len(history)
@@ -255,7 +262,7 @@ def _observed_data_mcmle(model, random_state=None, verbose=False, init=None, max
                 if curved:          # a decay running off, or a stall far from the data
                     check_runoff(model, history, theta + eta, chains_u, g_obs,
                                  model.network.n_dyads)
-                    _check_far(history)
+                    _check_far(history, par)
                 if final and gamma >= 1.0:
                     # the boosted last sample's full step gives the estimate (as mcmle)
                     step = eta
@@ -269,7 +276,9 @@ def _observed_data_mcmle(model, random_state=None, verbose=False, init=None, max
                 else:
                     # mcmle's: two full steps in a row, then a boosted last sample
                     final = streak >= 2
-                if not final:
+                if not final and not (curved and _stalled(history[-1])):
+                    # (a curved chain stuck in another phase: a longer interval
+                    # does not free it -- samplike.na10 seed 3 grew it to 131072)
                     interval = _adapted_interval(chains_zp, interval, target_ess,
                                                  min_interval, max_interval)
             if store is not None:
@@ -358,7 +367,14 @@ def _observed_data_mcmle(model, random_state=None, verbose=False, init=None, max
 FAR_T, FAR_ITERS = 5.0, 4
 
 
-def _check_far(history):
+def _stalled(h):
+    """An iteration whose sample is far from the conditional one and whose step
+    hardly moved (curved.check_runoff's stall, FAR_T sd)."""
+    from .curved import STALL_GAMMA
+    return h["gamma"] < STALL_GAMMA and np.max(np.abs(h["t_mean"])) > FAR_T
+
+
+def _check_far(history, par):
     last = history[-FAR_ITERS:]
     if len(last) == FAR_ITERS and all(h["gamma"] < 0.5 and np.max(np.abs(h["t_mean"])) > FAR_T
                                       for h in last):
@@ -369,7 +385,20 @@ def _check_far(history):
             f"step went at most {max(h['gamma'] for h in last):.0%} of the way: the model is "
             "near-degenerate there and the chain sits in another phase")
         exc.retryable = exc.swing = True
+        exc.decay_start = [history[0]["theta"][k] for k in par.decay_indices()]
         raise exc
+
+
+def _dependent_params(model):
+    """Mask of the (free) coefficients of dyad-dependent terms, decays left out: the
+    ones a degenerate start halves (per parameter, not per canonical statistic)."""
+    par = model.parameterisation
+    dep = np.array([not t.dyad_independent for t in model.terms
+                    for _ in (getattr(t, "param_labels", None) or t.labels)], dtype=bool)
+    if hasattr(par, "mask"):        # an offset view: its free coefficients
+        dep = dep[~par.mask]
+    dep[par.decay_indices() if hasattr(par, "decay_indices") else []] = False
+    return dep
 
 
 def _curved_move(Z, gamma, par, theta, min_is_ess):

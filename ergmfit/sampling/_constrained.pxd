@@ -1,6 +1,6 @@
 # cython: language_level=3
 cimport cython
-from libc.stdint cimport int64_t, uint8_t
+from libc.stdint cimport int64_t, uint64_t, uint8_t
 cimport numpy as cnp
 from ergmfit.core._random cimport RNG
 from ergmfit.terms._ergm cimport ERGMModel
@@ -22,6 +22,7 @@ cdef class ConstrainedProposal(Proposal):
     cdef readonly int max_toggles
     cdef public bint delayed          # score multi-toggle moves by delayed acceptance
     cdef readonly bint relabel        # the last move exchanged two nodes' neighbourhoods
+    cdef readonly bint swap           # the last move was an undirected double-edge swap
     cdef int n1                      # two-mode networks: the size of the first mode
     cdef int* fij                    # the free dyads (i, j) in pairs, i < j when undirected
     # open-addressing table: [dyad key i*n + j, its position among the free dyads] pairs
@@ -62,6 +63,7 @@ cdef class ConstrainedProposal(Proposal):
     cdef int64_t find(self, int i, int j) noexcept nogil
     cdef bint free_at(self, int i, int j, int64_t* pos) noexcept nogil
     cdef void free_tie(self, RNG* rng, int* i, int* j, int64_t* pos) noexcept nogil
+    cdef void free_tie_w(self, uint64_t w, int* i, int* j, int64_t* pos) noexcept nogil
     cdef void free_dyad(self, RNG* rng, int* i, int* j, int64_t* pos) noexcept nogil
     cdef bint bounds_ok(self, const int* ti, const int* tj, const bint* ton, int k) noexcept nogil
     cdef int flip(self, int i, int j, bint on, int64_t pos) noexcept nogil

@@ -70,7 +70,7 @@ import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport int64_t, uint64_t, uint8_t
 from libc.stdlib cimport malloc, calloc, free, realloc
-from ergmfit.core._random cimport RNG, rng_below, rng_uniform
+from ergmfit.core._random cimport RNG, rng_below, rng_uniform, rng_next, word_uniform
 from ergmfit.core._hashmap cimport mix64
 from ergmfit.terms._ergm cimport ERGMModel
 from ergmfit.network._state cimport NetworkState
@@ -283,14 +283,20 @@ cdef class ConstrainedProposal(Proposal):
         return 0
 
     cdef void free_tie(self, RNG* rng, int* i, int* j, int64_t* pos) noexcept nogil:
-        cdef int64_t k
+        self.free_tie_w(rng_next(rng), i, j, pos)
+
+    cdef inline void free_tie_w(self, uint64_t w, int* i, int* j, int64_t* pos) noexcept nogil:
+        # the free tie drawn by the random word w (its top 53 bits, as rng_below)
+        cdef int64_t k, L = self.st.n_ties if self.all_free else self.n_free_on
+        k = <int64_t>(word_uniform(w) * L)
+        if k >= L:
+            k = L - 1
         if self.all_free:
-            k = rng_below(rng, self.st.n_ties)
             i[0] = self.st.ends[2 * k]
             j[0] = self.st.ends[2 * k + 1]
             pos[0] = -1
         else:
-            k = self.onl[rng_below(rng, self.n_free_on)]
+            k = self.onl[k]
             i[0] = self.fij[2 * k]
             j[0] = self.fij[2 * k + 1]
             pos[0] = k
@@ -388,15 +394,20 @@ cdef class ConstrainedProposal(Proposal):
         # degree-preserving moves (mode 2, and half of mode 7); needs >= 2 free ties
         cdef int a, b, c, d, t, r, n = self.st.n
         cdef int64_t p0, p1
+        cdef uint64_t w0, w1
         cdef bint directed = self.st.directed
         if not directed or rng_uniform(rng) < 0.5:
-            self.free_tie(rng, &a, &b, &p0)
-            self.free_tie(rng, &c, &d, &p1)
+            w0 = rng_next(rng)
+            w1 = rng_next(rng)
+            self.free_tie_w(w0, &a, &b, &p0)
+            self.free_tie_w(w1, &c, &d, &p1)
             if not directed:
-                if rng_uniform(rng) < 0.5:
-                    t = a; a = b; b = t
-                if rng_uniform(rng) < 0.5:
-                    t = c; c = d; d = t
+                # a random orientation of each tie: its word's lowest bit (the
+                # draw of the tie read the top 53), with no branch
+                t = (a ^ b) & -<int>(w0 & 1)
+                a ^= t; b ^= t
+                t = (c ^ d) & -<int>(w1 & 1)
+                c ^= t; d ^= t
             if a == c or b == d or a == d or c == b:
                 return 0
             ti[0] = a; tj[0] = b; ti[1] = c; tj[1] = d
@@ -418,9 +429,12 @@ cdef class ConstrainedProposal(Proposal):
                 return 0
             r = 6
         if not directed:
+            # each pair (i < j), with no branch (the orientations are random)
             for t in range(r):
-                if ti[t] > tj[t]:
-                    a = ti[t]; ti[t] = tj[t]; tj[t] = a
+                a = ti[t]
+                b = tj[t]
+                ti[t] = a if a < b else b
+                tj[t] = b if a < b else a
         for t in range(r // 2, r):
             if self.st.has_tie(ti[t], tj[t]) or not self.free_at(ti[t], tj[t], &tp[t]):
                 return 0
@@ -466,6 +480,7 @@ cdef class ConstrainedProposal(Proposal):
         cdef int a, b, c, k, n = self.st.n, slot, tries
         lq[0] = 0.0
         self.relabel = False
+        self.swap = False
         self.sync()
         L = self.st.n_ties if self.all_free else self.n_free_on
         if self.n_free <= 0:
@@ -504,6 +519,7 @@ cdef class ConstrainedProposal(Proposal):
                 if L < 2:
                     return 0
                 k = self.swap_moves(rng, ti, tj, ton, tp)
+                self.swap = k == 4 and not self.st.directed
             if k == 0:
                 return 0
         else:

@@ -15,6 +15,9 @@ cdef class ConstrainedSampler(MHSampler):
     cdef KernelSet kall
     cdef KernelSet kfree
     cdef KernelSet kdep
+    cdef KernelSet kfree1            # kfree but the unit kernels (edges)
+    cdef int* uoff                   # the unit kernels' columns
+    cdef int nunit
     cdef readonly int64_t n_moves    # proposals that were a move (not "no move")
     cdef double* tbuf                # change statistics of each toggle of a move (+1 row)
     cdef int* ti
@@ -31,6 +34,7 @@ cdef class ConstrainedSampler(MHSampler):
     cdef readonly bint dep_invariant  # the dependent kernels read no node label
     cdef GwPass gw
     cdef object _gwkeep
+    cdef double _free_lr(self, const double* theta, int k) noexcept nogil
     cdef double _indep(self, const KernelSet* ks, const double* theta, int k) noexcept nogil
     cdef int _forward(self, const KernelSet* ks, const double* theta, int k,
                       double* lr) noexcept nogil

@@ -5,16 +5,16 @@ toggles scored in stages, with the exact shortcuts of :mod:`._gwpass` (see the
 docstring of :mod:`._constrained` for the moves and the staged acceptance)."""
 import numpy as np
 cimport numpy as cnp
-from libc.math cimport log
 from libc.stdint cimport int64_t
 from libc.stdlib cimport malloc, free, realloc
-from ergmfit.core._random cimport RNG, rng_uniform_pos
 from ergmfit.terms._ergm cimport ERGMModel
 from ergmfit.core._model cimport BinaryModel
 from ergmfit.sampling._proposals cimport Proposal
+from ergmfit.sampling._mh cimport add_row, acc_row, mh_accept as _accept
 from ergmfit.sampling._constrained cimport ConstrainedProposal
 from ergmfit.sampling._kernelsets cimport KernelSet, ks_changes, ks_dot, ks_init, ks_free
-from ergmfit.sampling._gwpass cimport gw_change, gw_apart, MAX_TOGGLES
+from ergmfit.sampling._gwpass cimport gw_change, gw_apart_now, MAX_TOGGLES
+from ergmfit.terms._kernel cimport TermKernel
 from ergmfit.terms import _dyadic, _triad, _degree
 
 cnp.import_array()
@@ -34,19 +34,6 @@ _LABEL_FREE = tuple(getattr(_triad, name) for name in (
     "StarKernel", "DegreeKernel", "GWDegreeKernel", "AltStarKernel", "IsolatesKernel"))
 
 
-cdef inline double _taylor4(double y) noexcept nogil:
-    return 1.0 + y * (1.0 + y * (0.5 + y * (1.0 / 6.0 + y * (1.0 / 24.0))))
-
-
-cdef inline bint _accept(RNG* rng, double lr) noexcept nogil:
-    # log(u) < lr, with the log only when a cheap bound cannot decide
-    cdef double u
-    if lr >= 0.0:
-        return True
-    u = rng_uniform_pos(rng)
-    return u * _taylor4(-lr) <= 1.0 + 1e-9 and log(u) < lr
-
-
 cdef class ConstrainedSampler(MHSampler):
     """The Metropolis-Hastings engine for a :class:`ConstrainedProposal`:
     the same loop as :class:`~ergmfit.sampling.MHSampler` (and the same
@@ -54,7 +41,7 @@ cdef class ConstrainedSampler(MHSampler):
     first stage and delayed acceptance (see the module's docstring)."""
 
     def __cinit__(self, BinaryModel model, Proposal proposal, cnp.uint64_t[:] seed):
-        cdef int m
+        cdef int m, r, t
         if not isinstance(proposal, ConstrainedProposal):
             raise TypeError("ConstrainedSampler needs a ConstrainedProposal")
         self.cprop = <ConstrainedProposal>proposal
@@ -65,6 +52,7 @@ cdef class ConstrainedSampler(MHSampler):
         unit = [type(k) is _dyadic.EdgesKernel for k in em.kernels]
         ks_init(&self.kall, em, [True] * len(unit), unit)
         ks_init(&self.kfree, em, free_of_ties, unit)
+        ks_init(&self.kfree1, em, [f and not u for f, u in zip(free_of_ties, unit)], unit)
         ks_init(&self.kdep, em, [not f for f in free_of_ties], unit)
         m = self.cprop.max_toggles
         self.tbuf = <double*>malloc((m + 1) * max(1, model.n_stats) * sizeof(double))
@@ -72,9 +60,20 @@ cdef class ConstrainedSampler(MHSampler):
         self.tj = <int*>malloc(m * sizeof(int))
         self.ton = <bint*>malloc(m * sizeof(bint))
         self.tp = <int64_t*>malloc(m * sizeof(int64_t))
-        if (self.tbuf == NULL or self.ti == NULL or self.tj == NULL or self.ton == NULL
+        self.uoff = <int*>malloc(max(1, len(unit)) * sizeof(int))
+        if (self.tbuf == NULL or self.uoff == NULL or self.ti == NULL or self.tj == NULL or self.ton == NULL
                 or self.tp == NULL):
             raise MemoryError()
+        # the unit kernels' (edges') column of every row of tbuf: 1 for good
+        # (_free_lr does not write it)
+        self.nunit = 0
+        for t, u in enumerate(unit):
+            if u:
+                self.uoff[self.nunit] = em._offsets[t]
+                self.nunit += 1
+        for r in range(m + 1):
+            for t in range(self.nunit):
+                self.tbuf[r * max(1, model.n_stats) + self.uoff[t]] = 1.0
         dep = [t for t, f in enumerate(free_of_ties) if not f]
         self.dep_invariant = all(type(em.kernels[t]) in _LABEL_FREE for t in dep)
         self.one_pass = (not em.state.directed and em._n_stateful == 0
@@ -113,6 +112,8 @@ cdef class ConstrainedSampler(MHSampler):
     def __dealloc__(self):
         ks_free(&self.kall)
         ks_free(&self.kfree)
+        ks_free(&self.kfree1)
+        free(self.uoff)
         ks_free(&self.kdep)
         free(self.tbuf)
         free(self.ti)
@@ -143,6 +144,18 @@ cdef class ConstrainedSampler(MHSampler):
                      <double*>cnp.PyArray_DATA(th), &one) != 0:
             return None
         return [self.gw.d[r] for r in range(self.gw.n)]
+
+    def _apart(self, toggles, bint swap):
+        """gw_apart_now on the toggles [(i, j), ...] of the network now (for tests):
+        whether they provably do not meet, with the double-edge-swap shortcut when
+        ``swap``."""
+        cdef int r
+        if len(toggles) > MAX_TOGGLES:
+            raise ValueError("too many toggles")
+        for r, (i, j) in enumerate(toggles):
+            self.ti[r] = min(i, j)
+            self.tj[r] = max(i, j)
+        return bool(gw_apart_now(self.cprop.st, self.ti, self.tj, len(toggles), swap))
 
     cdef int _apply(self, int k, bint flip, int64_t* journal, int64_t* n_journal) noexcept nogil:
         # an accepted move: its k toggles (unless applied already) and its journal entry
@@ -189,6 +202,32 @@ cdef class ConstrainedSampler(MHSampler):
             lr += -s if self.ton[r] else s
         return lr
 
+    cdef double _free_lr(self, const double* theta, int k) noexcept nogil:
+        # stage 1 of a move of k toggles: theta . the summed signed changes of the
+        # tie-free kernels at the current network (rows of tbuf).  The unit
+        # kernels (edges: change 1) add theta times (adds - removes), nothing on
+        # the moves of several toggles (each keeps the tie count): they are not
+        # called, their columns of tbuf hold 1 for good.
+        cdef const KernelSet* ks = &self.kfree1
+        cdef int r, t, c, p = self.model.n_stats, net = 0
+        cdef double lr = 0.0, s
+        cdef double* row
+        for r in range(k):
+            row = self.tbuf + r * p
+            net += -1 if self.ton[r] else 1
+            for t in range(ks.n):
+                (<TermKernel>ks.kern[t]).change(self.cprop.st, self.ti[r], self.tj[r], row + ks.off[t])
+        for t in range(ks.n):
+            for c in range(ks.off[t], ks.off[t] + ks.ns[t]):
+                s = 0.0
+                for r in range(k):
+                    s += -self.tbuf[r * p + c] if self.ton[r] else self.tbuf[r * p + c]
+                lr += theta[c] * s
+        if net != 0:
+            for t in range(self.nunit):
+                lr += net * theta[self.uoff[t]]
+        return lr
+
     cdef int _forward(self, const KernelSet* ks, const double* theta, int k,
                       double* lr) noexcept nogil:
         # apply the k toggles in turn, each change of ks taken at the network the
@@ -220,7 +259,7 @@ cdef class ConstrainedSampler(MHSampler):
         cdef int k, r, c, p = self.model.n_stats
         cdef double lq, lr1, lr, lrev, s
         cdef int cc
-        cdef bint accept, flipped
+        cdef bint flipped
         cdef double* buf = self.tbuf
         cdef double* row
         cdef double* extra = self.tbuf + self.cprop.max_toggles * p
@@ -252,7 +291,7 @@ cdef class ConstrainedSampler(MHSampler):
                 # and with delayed acceptance the staged path below is faster: its
                 # stage 2 is cheaper than the exact change and rejects most moves.)
                 same = self.cprop.relabel and self.dep_invariant
-                lr1 = lq + self._indep(&self.kfree, theta, k)
+                lr1 = lq + self._free_lr(theta, k)
                 if self.cprop.delayed:
                     # factorised: the tie-free kernels first (exact by itself)
                     if not _accept(&self.rng, lr1):
@@ -297,54 +336,47 @@ cdef class ConstrainedSampler(MHSampler):
                     continue
             else:
                 # stage 1: the tie-free kernels, whose summed changes are exact
-                if not _accept(&self.rng, lq + self._indep(&self.kfree, theta, k)):
+                if not _accept(&self.rng, lq + self._free_lr(theta, k)):
                     continue
-                if self.kdep.n:
+                if self.kdep.n and self.one_pass and k <= MAX_TOGGLES and gw_apart_now(
+                        self.cprop.st, ti, tj, k, self.cprop.swap):
+                    # gwesp only, and the toggles provably do not meet (see gw_apart_now):
+                    # its change at x, exact and at the proposed network is 0, so stages 2
+                    # and 3 would accept without a draw (skipped: the same chain)
+                    for r in range(k):
+                        for c in range(self.gw.n):
+                            buf[r * p + self.gw.off[c]] = 0.0
+                elif self.kdep.n:
                     # stage 2: the other kernels, each toggle at the current network
                     lr1 = self._indep(&self.kdep, theta, k)
                     if not _accept(&self.rng, lr1):
                         continue
-                    if not (self.one_pass and k <= MAX_TOGGLES
-                            and gw_apart(&self.gw, self.cprop.st, ti, tj, k, buf, p)):
-                        # stage 3: their exact change, toggle by toggle (all k applied) ...
-                        lr = 0.0
-                        if self._forward(&self.kdep, theta, k, &lr) != 0:
+                    # stage 3: their exact change, toggle by toggle (all k applied) ...
+                    lr = 0.0
+                    if self._forward(&self.kdep, theta, k, &lr) != 0:
+                        return -1
+                    flipped = True
+                    # ... and the reverse move's stage 2, at the proposed network
+                    lrev = 0.0
+                    for r in range(k):
+                        ks_changes(&self.kdep, self.cprop.st, ti[r], tj[r], extra)
+                        s = ks_dot(&self.kdep, theta, extra)
+                        lrev += s if ton[r] else -s
+                    if not _accept(&self.rng, lr + (lrev if lrev < 0.0 else 0.0)
+                                   - (lr1 if lr1 < 0.0 else 0.0)):
+                        if self._undo(k) != 0:
                             return -1
-                        flipped = True
-                        # ... and the reverse move's stage 2, at the proposed network
-                        lrev = 0.0
-                        for r in range(k):
-                            ks_changes(&self.kdep, self.cprop.st, ti[r], tj[r], extra)
-                            s = ks_dot(&self.kdep, theta, extra)
-                            lrev += s if ton[r] else -s
-                        if not _accept(&self.rng, lr + (lrev if lrev < 0.0 else 0.0)
-                                       - (lr1 if lr1 < 0.0 else 0.0)):
-                            if self._undo(k) != 0:
-                                return -1
-                            continue
+                        continue
             self.n_accepted += 1
             if apply:
                 if self._apply(k, not flipped, journal, n_journal) != 0:
                     return -1
                 for r in range(k):
-                    row = buf + r * p
-                    if ton[r]:
-                        for c in range(p):
-                            delta[c] -= row[c]
-                    else:
-                        for c in range(p):
-                            delta[c] += row[c]
+                    add_row(delta, buf + r * p, p, ton[r])
             elif flipped and self._undo(k) != 0:
                 return -1
             for r in range(k):
-                row = buf + r * p
-                if ton[r]:
-                    if del_acc != NULL:
-                        for c in range(p):
-                            del_acc[c] += row[c]
-                elif add_acc != NULL:
-                    for c in range(p):
-                        add_acc[c] += row[c]
+                acc_row(buf + r * p, p, ton[r], add_acc, del_acc)
         return 0
 
     cdef int _revert(self, const int64_t* journal, int64_t n_journal) noexcept nogil:

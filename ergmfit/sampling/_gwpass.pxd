@@ -64,24 +64,51 @@ cdef inline int _ends(const int* ti, const int* tj, int k, int* nodes) noexcept 
     return ns
 
 
-# (inline: called on every move that passes stage 2)
-cdef inline bint gw_apart(const GwPass* g, NetworkState st, const int* ti, const int* tj, int k,
-                          const double* rows, int p) noexcept nogil:
-    # gwesp only, its change at the network now of each toggle r in rows[r * p + ...]: whether the toggles can be shown not to meet.  A toggle's
+cdef inline bint _meet(NetworkState st, int a, int b) noexcept nogil:
+    # whether a and b have a common neighbour now (a scan of the shorter list)
+    cdef int t, v, da = st.odeg(a), db = st.odeg(b)
+    cdef int* nba
+    cdef int* nbb
+    if da > db:
+        a, b = b, a
+        da, db = db, da
+    if da == 0:
+        return False
+    nba = st.onb(a)
+    nbb = st.onb(b)
+    for t in range(da):
+        v = nba[t]
+        if v != b and (in_list(nbb, db, v) if db <= 16 else st.has_tie(v, b)):
+            return True
+    return False
+
+
+# (inline: called on every move that passes stage 1)
+cdef inline bint gw_apart_now(NetworkState st, const int* ti, const int* tj, int k,
+                              bint swap) noexcept nogil:
+    # gwesp only: whether the k toggles can be shown not to meet.  A toggle's
     # change is 0 exactly when its ends have no common neighbour; if none has
     # one now, no two ends of toggles are tied other than by a toggle and no
     # three toggles make a triangle, then no toggle's ends gain a common
-    # neighbour as the others are applied, so the exact change of the move and
-    # of the reverse move are 0: stage 3 would accept, and is skipped.  (On the
+    # neighbour as the others are applied, so the change of gwesp at x (stage
+    # 2), the exact change of the move and that of the reverse move are all 0:
+    # stages 2 and 3 would accept without a draw, and are skipped.  (On the
     # swaps and tie-for-non-tie moves of the degree and edges constraints a tie
     # between ends, or a triangle of toggles, already gives some toggle a common
-    # neighbour now; the two last checks are for moves in general.)
+    # neighbour now; the two last checks are for moves in general, and skipped
+    # when ``swap``: the move is a double-edge swap {a, b}, {c, d} -> {a, d}, {c, b}.
+    # There the only pairs of ends that are not toggles are a-c and b-d: a tie
+    # a-c makes a a common neighbour of c and b, a tie b-d makes b one of a and
+    # d; and four toggles on four nodes in a cycle hold no triangle.)
     cdef int r, q, e, ns, x, v
     cdef int nodes[2 * MAX_TOGGLES]
     cdef uint64_t keys[MAX_TOGGLES]
     for r in range(k):
-        if rows[r * p + g.off[0]] != 0.0:
+        if _meet(st, ti[r], tj[r]):
             return False
+    if swap:
+        return True
+    for r in range(k):
         keys[r] = _pair_key(ti[r], tj[r])
     ns = _ends(ti, tj, k, nodes)
     for q in range(ns):

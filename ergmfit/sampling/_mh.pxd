@@ -2,8 +2,49 @@
 from libc.stdint cimport int64_t
 cimport numpy as cnp
 from ergmfit.core._model cimport BinaryModel
-from ergmfit.core._random cimport RNG
+from libc.math cimport log
+from ergmfit.core._random cimport RNG, rng_uniform_pos
 from ergmfit.sampling._proposals cimport Proposal
+
+
+cdef inline double _taylor4(double y) noexcept nogil:
+    # 1 + y + y^2/2 + y^3/6 + y^4/24, which lies below e^y for y >= 0: so
+    # u * _taylor4(-lr) > 1 means u > e^lr, a certain rejection decided with
+    # a few multiplications instead of a log (most rejections)
+    return 1.0 + y * (1.0 + y * (0.5 + y * (1.0 / 6.0 + y * (1.0 / 24.0))))
+
+
+cdef inline bint mh_accept(RNG* rng, double lr) noexcept nogil:
+    """Metropolis-Hastings acceptance at log-ratio lr: no draw when lr >= 0, else
+    the same decision as log(u) < lr for a uniform u (the bound has a margin for
+    rounding), with the log only when u is below the bound."""
+    cdef double u
+    if lr >= 0.0:
+        return True
+    u = rng_uniform_pos(rng)
+    return u * _taylor4(-lr) <= 1.0 + 1e-9 and log(u) < lr
+
+
+cdef inline void add_row(double* delta, const double* row, int p, bint on) noexcept nogil:
+    """delta += the change row of a toggle that removed a tie (on) or added one."""
+    cdef int c
+    if on:
+        for c in range(p):
+            delta[c] -= row[c]
+    else:
+        for c in range(p):
+            delta[c] += row[c]
+
+
+cdef inline void acc_row(const double* row, int p, bint on, double* add_acc,
+                         double* del_acc) noexcept nogil:
+    """The change row of an accepted toggle into the sums of accepted deletes (on) or
+    adds (either NULL: not kept)."""
+    cdef double* acc = del_acc if on else add_acc
+    cdef int c
+    if acc != NULL:
+        for c in range(p):
+            acc[c] += row[c]
 
 
 cdef class MHSampler:

@@ -36,13 +36,12 @@ start; the defaults are in :data:`RUNAWAY_GUARD` and changed with
 """
 import numpy as np
 cimport numpy as cnp
-from libc.math cimport log
 from libc.stdint cimport int64_t, uint64_t
 from libc.stdlib cimport malloc, free
 from cpython.exc cimport PyErr_CheckSignals
 from ergmfit.exceptions import DegenerateModelError
 from ergmfit.core._model cimport BinaryModel
-from ergmfit.core._random cimport RNG, rng_seed, rng_uniform_pos
+from ergmfit.core._random cimport RNG, rng_seed
 from ergmfit.sampling._proposals cimport Proposal
 
 cnp.import_array()
@@ -82,13 +81,6 @@ RUNAWAY_GUARD = {"factor": 4.0, "min_ties": 1_000_000, "memory": 4 * 2**30}
 def peak_memory_kb():
     """Peak resident memory of this process in kB (0 where unknown)."""
     return int(ergmfit_peak_rss_kb())
-
-
-cdef inline double _taylor4(double y) noexcept nogil:
-    # 1 + y + y^2/2 + y^3/6 + y^4/24, which lies below e^y for y >= 0: so
-    # u * _taylor4(-lr) > 1 means u > e^lr, a certain rejection decided with
-    # a few multiplications instead of a log (most rejections)
-    return 1.0 + y * (1.0 + y * (0.5 + y * (1.0 / 6.0 + y * (1.0 / 24.0))))
 
 
 cdef class MHSampler:
@@ -185,8 +177,8 @@ cdef class MHSampler:
         # add_acc / del_acc when given.  Returns -1 if memory ran out, else 0.
         cdef int64_t t, v
         cdef int k, p = self.model.n_stats
-        cdef double lq, dot, lr, u
-        cdef bint on, accept
+        cdef double lq, dot, lr
+        cdef bint on
         cdef double* buf = self.buf
         # constant within a batch (IFD moves its parameter in end_batch only)
         cdef double aux = self.proposal.aux_theta()
@@ -201,34 +193,16 @@ cdef class MHSampler:
             for k in range(p):
                 dot += theta[k] * buf[k]
             lr = (-dot if on else dot) + lq
-            if lr >= 0.0:
-                accept = True
-            else:
-                # the same decision as log(u) < lr (the bound has a margin for
-                # rounding), with the log only when u is below the bound
-                u = rng_uniform_pos(&self.rng)
-                accept = u * _taylor4(-lr) <= 1.0 + 1e-9 and log(u) < lr
-            if accept:
+            if mh_accept(&self.rng, lr):
                 self.n_accepted += 1
-                if on:
-                    if del_acc != NULL:
-                        for k in range(p):
-                            del_acc[k] += buf[k]
-                elif add_acc != NULL:
-                    for k in range(p):
-                        add_acc[k] += buf[k]
+                acc_row(buf, p, on, add_acc, del_acc)
                 if apply:
                     if self.model.flip(v) != 0:
                         return -1
                     if journal != NULL:
                         journal[n_journal[0]] = v
                         n_journal[0] += 1
-                    if on:
-                        for k in range(p):
-                            delta[k] -= buf[k]
-                    else:
-                        for k in range(p):
-                            delta[k] += buf[k]
+                    add_row(delta, buf, p, on)
                 self.proposal.accepted(self.model, v, not on)
         return 0
 

@@ -6,7 +6,7 @@ The projection onto mode m is the undirected valued network of the mode-m nodes 
 y_pq = the number of partners p and q share in the other mode.  Every valued term here is a
 sum over the projected dyads p < q of w_pq h(y_pq): h a transform of the value (``sum``: y^pow;
 ``nonzero``, ``atleast``, ``atmost``, ``greaterthan``, ``smallerthan``, ``equalto``,
-``ininterval``: indicators; the ``form="nonzero"`` covariate terms: y != 0) and w_pq 1 or the
+``ininterval``: indicators; ``CMP``: log(y!); the ``form="nonzero"`` covariate terms: y != 0) and w_pq 1 or the
 change statistic of a dyad-independent binary term on the dyad (p, q) (``absdiff``,
 ``nodecov``, ``nodematch``, ``nodemix``, ``nodefactor``, ``edgecov``: statnet's "Σ x_ij y_ij,
 x_ij the term's covariate"), a vector for terms with several statistics.
@@ -16,7 +16,7 @@ pairs (own, w), ``own`` the end in the projected mode and w every other neighbou
 other end ``mid``: the change is Σ_w w_{own,w} (h(y + 1) − h(y)), y = sp(own, w) without the
 dyad, O(deg(mid)) shared-partner counts (held by the state, or counted on demand).
 """
-from libc.math cimport pow, fabs, sqrt
+from libc.math cimport pow, fabs, sqrt, lgamma
 from libc.stdlib cimport malloc, free
 
 import numpy as np
@@ -34,10 +34,11 @@ cdef enum:
     H_SMALLER = 5      # y < a
     H_EQUAL = 6        # |y - a| <= b
     H_INTERVAL = 7     # a <(=) y <(=) b; c: lower open, d: upper open
+    H_LFACT = 8        # log(y!) (statnet's CMP)
 
 TRANSFORMS = {"pow": H_POW, "nonzero": H_NONZERO, "atleast": H_ATLEAST, "atmost": H_ATMOST,
               "greaterthan": H_GREATER, "smallerthan": H_SMALLER, "equalto": H_EQUAL,
-              "ininterval": H_INTERVAL}
+              "ininterval": H_INTERVAL, "lfactorial": H_LFACT}
 
 
 cdef inline double transform(int h, const double* a, double y) noexcept nogil:
@@ -57,6 +58,8 @@ cdef inline double transform(int h, const double* a, double y) noexcept nogil:
         return 1.0 if y < a[0] else 0.0
     if h == H_EQUAL:
         return 1.0 if fabs(y - a[0]) <= a[1] else 0.0
+    if h == H_LFACT:
+        return lgamma(y + 1.0)
     # H_INTERVAL
     if (y <= a[0]) if a[2] != 0.0 else (y < a[0]):
         return 0.0

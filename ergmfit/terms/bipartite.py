@@ -19,6 +19,8 @@ from ._bipartite import BipartiteMatchKernel, BipartiteSPKernel, BipartiteStarMi
 from ._dyadic import FactorKernel, NodeCovKernel
 from . import degfun
 from .degfun import INF, Stat, by_stats, classes, degree_term, range_label, ranges
+from .curved import (GeometricWeights, degree_max, make_curved, partner_max, start_decay,
+                     warn_beyond_cutoff)
 from .degree import star_attr
 from .dyadic import _nonempty, covariate_columns, select_levels
 from .registry import UNDIRECTED, Param, Term, as_bool, as_float, as_int_list, format_number, \
@@ -196,7 +198,7 @@ def _gwb(net, mode, decay, fixed, attr, cutoff, levels):
             raise TermError(f"term {term}: attr= with fixed=FALSE (the curved form) is not "
                             f"implemented, as in statnet; use fixed=TRUE with a decay, e.g. "
                             f"{term}(0.5, fixed=TRUE, attr={attr!r})")
-        return degfun.gw_curved_counts(net, term, term, cut, _size(net, 3 - mode), _END[mode])
+        return _curved(net, term, decay, cut, mode, "degree")
     if decay is None:
         raise TermError(f"term {term}: fixed=TRUE needs the decay, e.g. {term}(0.5, fixed=TRUE)")
     decay = as_float(decay, f"term {term}: decay")
@@ -361,8 +363,7 @@ def _gwbdsp(net, mode, decay, fixed, cutoff):
     fixed = as_bool(fixed, f"term {term}: fixed")
     if not fixed:
         cut = as_int_list(cutoff, f"term {term}: cutoff", minimum=1)[0]
-        ds = list(range(1, min(cut, _size(net, 3 - mode)) + 1))
-        return Term(term, [f"b{mode}dsp#{v}" for v in ds], BipartiteSPKernel(mode, ds))
+        return _curved(net, term, None if decay == 0 else decay, cut, mode, "dsp")
     decay = as_float(decay, f"term {term}: decay")
     r = 1.0 - math.exp(-decay)
     # statnet 4.4 sums the weights over b*dsp(1:cutoff) also with fixed=TRUE (its test prints
@@ -370,8 +371,35 @@ def _gwbdsp(net, mode, decay, fixed, cutoff):
     # cutoff=Inf gives the untruncated sum of statnet >= 4.5, whose cutoff acts only when
     # fixed=FALSE (ergm issues #485, #506).
     cut = 0 if _is_inf(cutoff) else as_int_list(cutoff, f"term {term}: cutoff", minimum=1)[0]
+    if 0 < cut < _size(net, 3 - mode):
+        warn_beyond_cutoff(term, cut, partner_max(net, _END[mode]),
+                           f"pair of mode-{mode} nodes", fixed=True)
     return Term(term, [f"gwb{mode}dsp.fixed.{format_number(decay)}"],
                 BipartiteSPKernel(mode, None, r, True, cut))
+
+
+def _curved(net, term, decay, cut, mode, kind):
+    """The curved form of gwb<mode>degree / gwb<mode>dsp (fixed=FALSE): the counts of 1 ... K
+    ties (shared partners), K = min(cutoff, size of the other mode), with the coefficients
+    <term> and <term>.decay, as statnet's curved gw* terms (a warning when the observed
+    network has a count above K: :func:`.curved.warn_beyond_cutoff`)."""
+    top = _size(net, 3 - mode)
+    K = min(int(cut), top)
+    if K < 1:
+        raise TermError(f"term {term}: the curved form needs nodes in mode {3 - mode}")
+    if kind == "degree":
+        counts = degfun.gw_curved_counts(net, term, term, K, top, _END[mode])
+        seen, what = degree_max(net, _END[mode]), "ties"
+    else:
+        ds = list(range(1, K + 1))
+        counts = Term(term, [f"b{mode}dsp#{v}" for v in ds], BipartiteSPKernel(mode, ds))
+        seen, what = partner_max(net, _END[mode]), "shared partners"
+    if K < top:
+        warn_beyond_cutoff(term, K, seen, "pair of mode-1 nodes" if kind == "dsp" and mode == 1
+                           else "pair of mode-2 nodes" if kind == "dsp"
+                           else f"mode-{mode} node", what)
+    return make_curved(term, counts, list(counts.labels), [term, f"{term}.decay"],
+                       GeometricWeights(K), start_decay(term, decay))
 
 
 def _is_inf(x):

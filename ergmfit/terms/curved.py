@@ -121,6 +121,110 @@ def curve_length(name, cutoff, limit) -> int:
     return K
 
 
+class CutoffWarning(UserWarning):
+    """The observed network has a count above a curved term's cut-off (see
+    :func:`warn_beyond_cutoff`)."""
+
+
+def _adjacency(net):
+    from scipy import sparse
+    t = np.asarray(net.ties, dtype=np.int64).reshape(-1, 2)
+    i, j = t[:, 0], t[:, 1]
+    if not net.directed:
+        i, j = np.concatenate([i, j]), np.concatenate([j, i])
+    return sparse.csr_matrix((np.ones(len(i), dtype=np.int64), (i, j)), shape=(net.n, net.n))
+
+
+def partner_max(net, kind, sptype="OTP") -> int:
+    """The largest shared-partner count of the observed network over its ties (``kind``
+    "edge"), all dyads ("dyad") or the dyads without a tie ("nonedge"); on a directed
+    network of the partner type ``sptype`` (OTP, ITP, RTP, OSP, ISP: see .dtriad); on a
+    two-mode one, ``kind`` "b1"/"b2": the pairs of mode-1 / mode-2 nodes.  One sparse
+    product (O(sum of squared degrees))."""
+    A = _adjacency(net)
+    if kind in ("b1", "b2"):
+        n1 = int(net.bipartite)
+        B = A[:n1, n1:]
+        S = (B @ B.T) if kind == "b1" else (B.T @ B)
+        S = S.tolil()
+        S.setdiag(0)
+        S = S.tocsr()
+        return int(S.max()) if S.nnz else 0
+    if not net.directed or sptype == "OTP":
+        S = A @ A
+    elif sptype == "ITP":
+        S = (A @ A).T
+    elif sptype == "OSP":
+        S = A @ A.T
+    elif sptype == "ISP":
+        S = A.T @ A
+    else:                                             # RTP: reciprocated two-paths
+        R = A.multiply(A.T).tocsr()
+        S = R @ R
+    S = S.tocsr()
+    if kind == "edge":
+        t = np.asarray(net.ties, dtype=np.int64).reshape(-1, 2)
+        return int(np.asarray(S[t[:, 0], t[:, 1]]).max()) if len(t) else 0
+    S = S.tolil()
+    S.setdiag(0)
+    S = S.tocsr()
+    if kind == "nonedge":
+        S = S - S.multiply(A)
+    S.eliminate_zeros()
+    return int(S.max()) if S.nnz else 0
+
+
+def degree_max(net, ends="all") -> int:
+    """The largest degree of the observed network: ``ends`` "all", "in", "out", or "b1" /
+    "b2" (the nodes of one mode of a two-mode network)."""
+    t = np.asarray(net.ties, dtype=np.int64).reshape(-1, 2)
+    if not len(t):
+        return 0
+    if ends == "in":
+        d = np.bincount(t[:, 1], minlength=net.n)
+    elif ends == "out":
+        d = np.bincount(t[:, 0], minlength=net.n)
+    else:
+        d = np.bincount(t.ravel(), minlength=net.n)
+        if ends in ("b1", "b2"):
+            n1 = int(net.bipartite)
+            d = d[:n1] if ends == "b1" else d[n1:]
+    return int(d.max()) if len(d) else 0
+
+
+def warn_beyond_cutoff(name, K, observed, unit, what="shared partners", fixed=False):
+    """Warn (once, when the model is set up) that a ``unit`` (tie, dyad, node) of the
+    observed network has ``observed`` ``what``, above the curved term's cut-off ``K``.
+
+    The curved statistics count 1 ... K only, so a tie (pair, node) with more than K
+    partners (ties) adds nothing to them: statnet 4.4 truncates the same way without a
+    word; statnet >= 4.5 stops with "exceeded the cut-off" (ergm issue #485).  ergmfit
+    gives 4.4's values and this warning; a larger ``cutoff`` gives 4.12's model.  Only the
+    observed network is checked: the simulated ones are truncated alike, without a
+    warning per network.  ``fixed``: the fixed-decay gwb1dsp/gwb2dsp, which statnet 4.4
+    also truncates at ``cutoff`` and statnet >= 4.5 does not (``cutoff=Inf``)."""
+    if observed > K:
+        import os
+        import sys
+        import warnings
+        # point at the caller outside ergmfit (ERGM(...) in the user's code)
+        pkg, frame, level = os.path.dirname(os.path.dirname(__file__)), sys._getframe(), 1
+        while frame is not None and frame.f_code.co_filename.startswith(pkg):
+            frame, level = frame.f_back, level + 1
+        if fixed:
+            warnings.warn(f"term {name}: a {unit} of the observed network has {observed} "
+                          f"{what}, above the cut-off {K}: with fixed=TRUE it adds nothing, as "
+                          f"statnet 4.4 computes it; statnet >= 4.5 ignores cutoff with "
+                          f"fixed=TRUE (cutoff=Inf gives that value)", CutoffWarning,
+                          stacklevel=level)
+            return
+        warnings.warn(f"term {name}: a {unit} of the observed network has {observed} {what}, "
+                      f"above the cut-off {K}; the curved statistics count 1..{K} only, so those beyond "
+                      f"it add nothing (as statnet 4.4; statnet >= 4.5 stops: 'exceeded the "
+                      f"cut-off'). Give cutoff={observed} or more for the full statistic",
+                      CutoffWarning, stacklevel=level)
+
+
 def start_decay(name, decay, minimum=0.0, what="decay", strict=False):
     """The starting decay of a curved term: the ``decay`` given, or None (estimator's choice)."""
     if decay is None:

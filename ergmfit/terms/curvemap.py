@@ -224,6 +224,57 @@ def map_parameterisation(terms) -> MapParameterisation:
                                np.concatenate(upper), why)
 
 
+# -- operators keeping their inner terms' curvature ---------------------------------
+
+def curve_leaves(name, terms):
+    """The blocks of ``terms`` as :class:`Curved` reads them (parameter labels, statistic
+    labels, CurvedMap or None), an operator term that kept its inner curvature opened up
+    into its own blocks; None when no term is curved."""
+    from types import SimpleNamespace
+    leaves, curved = [], False
+    for t in terms:
+        cm = getattr(t, "curve_map", None)
+        if cm is not None and cm.get("kept"):
+            for ps, ss, c in cm["inner"]._blocks:
+                leaves.append(SimpleNamespace(param_labels=list(t.param_labels[ps]),
+                                              labels=list(t.labels[ss]), curve=c))
+            curved = True
+        elif cm is not None or getattr(t, "fixed", None) is not None:
+            raise TermError(f"term {name}: Curve() or Offset() inside {name}() is not "
+                            f"supported; put {name}() inside them instead")
+        else:
+            c = getattr(t, "curve", None)
+            curved = curved or c is not None
+            leaves.append(SimpleNamespace(param_labels=list(t.param_labels),
+                                          labels=list(t.labels), curve=c))
+    return leaves if curved else None
+
+
+def keep_curvature(name, term, terms, relabel=None):
+    """``term`` (an operator over ``terms`` whose statistic k is a multiple of inner
+    statistic k) with the inner terms' curved parameters, as statnet 4.x's operators keep
+    them: ``F(~gwesp(fixed=FALSE), ...)`` has the coefficients ``F(...)~gwesp`` and
+    ``F(...)~gwesp.decay`` and η(θ) of gwesp over its statistics.  ``relabel`` maps the
+    inner parameter names to the operator's (as it maps the statistics' names).  The
+    parameterisation is the identity map of the inner model (a ``curve_map`` with
+    ``inner``, as ``Curve(map="rep")`` over curved terms): the decays stay decays to the
+    estimators.  Returns ``term`` (unchanged without curved inner terms)."""
+    leaves = curve_leaves(name, terms)
+    if leaves is None:
+        return term
+    par = parameterisation.Curved(leaves)
+    if par.n_stats != len(term.labels):
+        raise TermError(f"term {name}: over curved terms it needs one statistic per inner "
+                        f"statistic ({par.n_stats}), got {len(term.labels)}")
+    names = list(par.param_labels)
+    term.param_labels = list(relabel(names)) if relabel is not None else names
+    term.curve_map = {"inner": par, "kept": True, "lower": par.lower_bounds(),
+                      "upper": np.full(par.n_params, np.inf), "why": None,
+                      "map": {"eta": par.eta, "jac": par.jacobian, "affine": False}}
+    term.curve_terms = list(terms)
+    return term
+
+
 # -- the map argument ------------------------------------------------------------------
 
 class _REval(ast.NodeVisitor):

@@ -23,7 +23,8 @@ from ._degree import (MODE_IN, MODE_OUT, MODE_UND, AltStarKernel, DegreeKernel,
                       GWDegreeKernel, IsolatesKernel, StarKernel)
 from . import degfun
 from .dyadic import _nonempty
-from .curved import AlternatingStars, GeometricWeights, curve_length, make_curved, start_decay
+from .curved import (AlternatingStars, GeometricWeights, curve_length, degree_max, make_curved,
+                     start_decay, warn_beyond_cutoff)
 from .registry import (BOTH, DIRECTED, UNDIRECTED, Param, Term, TermError, as_bool, as_float,
                        as_int_list, format_number, register)
 
@@ -55,6 +56,10 @@ def _curved_degrees(net, name, decay, cutoff, mode, curve_cls, limit, start_min=
     K = limit if cutoff is None else curve_length(name, cutoff, limit)
     if K < 1:
         raise TermError(f"term {name}: the curved form needs a network of at least 2 nodes")
+    if K < limit:
+        ends = {MODE_IN: "in", MODE_OUT: "out"}.get(mode, "all")
+        warn_beyond_cutoff(name, K, degree_max(net, ends), "node",
+                           {"in": "in-ties", "out": "out-ties"}.get(ends, "ties"))
     ds = list(range(1, K + 1))
     counts = Term(name, [f"{name}{v}" for v in ds], DegreeKernel(ds, mode))
     curve = curve_cls(K)

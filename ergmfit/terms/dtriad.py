@@ -46,7 +46,8 @@ import numpy as np
 
 from ._dtriad import (SP_KINDS, SP_TYPES, TRIAD_MODES, DSPKernel, DTriadKernel)
 from ..exceptions import TermError
-from .curved import GeometricWeights, curve_length, make_curved, start_decay
+from .curved import (GeometricWeights, curve_length, make_curved, partner_max, start_decay,
+                     warn_beyond_cutoff)
 from .registry import (DIRECTED, Param, Term, as_bool, as_float, as_int_list, format_number,
                        register)
 
@@ -216,6 +217,10 @@ def _gw(net, name, label_prefix, sptype, kind, decay, fixed, cutoff):
     if not as_bool(fixed, f"term {name}: fixed"):
         # the curved form: the counts of 1 ... K partners, coefficients <prefix>, <prefix>.decay
         K = curve_length(name, cutoff, net.n - 2)
+        if K < net.n - 2:
+            warn_beyond_cutoff(name, K, partner_max(net, kind, sptype),
+                               {"edge": "tie", "dyad": "dyad",
+                                "nonedge": "dyad without a tie"}[kind], f"{sptype} partners")
         typed = label_prefix != name
         stat = _COUNT_PREFIX[kind] + (f".{sptype}" if typed else "")
         if not typed and kind == "dyad":

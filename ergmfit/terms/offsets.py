@@ -273,17 +273,26 @@ def propagate_offsets(name, term, terms, W, n_formulas):
                       f"formulas or a weight matrix): the statistics are kept and their "
                       f"coefficients estimated, as statnet warns", UserWarning, stacklevel=6)
         return term
-    stat_mask = []
+    stat_mask, par_mask = [], []
     for t, flag in zip(terms, flags):
         pm = which_mask(flag if isinstance(flag, str) else None, len(t.param_labels)) \
             & bool(flag)
-        if len(pm) == len(t.labels):
+        par_mask.extend(pm)
+        if getattr(term, "curve_map", None) is not None:     # it keeps the inner curvature
+            stat_mask.extend(pm if len(pm) == len(t.labels) else [bool(pm.all())] * len(t.labels))
+        elif len(pm) == len(t.labels):
             stat_mask.extend(pm)
         elif pm.all() or not pm.any():         # a curved term: all its statistics, or none
             stat_mask.extend([bool(pm.all())] * len(t.labels))
         else:
             raise TermError(f"term {name}: offset(term, which) of some of a curved term's "
                             f"parameters inside {name}() is not supported; fix all of them")
+    if getattr(term, "curve_map", None) is not None and len(par_mask) == len(term.param_labels):
+        # an operator keeping its inner curved parameters: offsets over them, and the
+        # statistics labelled offset(...) where all of their term's parameters are
+        term.offset_mask = np.array(par_mask, dtype=bool)
+        term.offset_stat_mask = np.array(stat_mask, dtype=bool)
+        return term
     if len(term.param_labels) != len(stat_mask):
         raise TermError(f"term {name}: offset() inside {name}() over a curved term is not "
                         f"supported")

@@ -31,7 +31,8 @@ from ..exceptions import TermError
 from ..formula import AsIs, FormulaArg, RCode, RName, _compact, parse_formula
 from ._operators import ProductKernel, SubnetKernel
 from .stacking import stack
-from .curvemap import curve_map, r_value   # also registers the Offset()/Curve() maps
+from .curvemap import (curve_leaves, curve_map, keep_curvature,  # also registers the
+                       r_value)                 # Offset()/Curve() maps
 from .parameterisation import Curved
 from .offsets import offset_flags, propagate_offsets, split_offsets
 from .dyadic import _levels
@@ -125,9 +126,10 @@ def _subnet_term(net, name, prefix, inner_net, terms, mode, **kw):
                           empty=np.concatenate([t.empty for t in terms]), **kw)
     true = np.concatenate([t.on_empty() for t in terms])
     # over a nonlinear term the kernel gives its exact values (0 declared on the empty graph)
-    return Term(name, labels, kernel, empty=np.zeros(len(true)) if kernel.exact_total else true,
+    term = Term(name, labels, kernel, empty=np.zeros(len(true)) if kernel.exact_total else true,
                 true_empty=true if kernel.exact_total else None,
                 dyad_independent=mode == "filter" and all(t.dyad_independent for t in terms))
+    return keep_curvature(name, term, terms, lambda labs: [f"{prefix}~{lab}" for lab in labs])
 
 
 # -- filters and subgraphs -------------------------------------------------------------
@@ -305,11 +307,12 @@ def symmetrize(net, formula, rule="weak"):
 
 # -- linear combinations ---------------------------------------------------------------
 
-def weighted_formulas(net, formulas, term, presets, what):
+def weighted_formulas(net, formulas, term, presets, what, sizes=None):
     """The terms of a list of formulas with left-hand sides (statnet's Sum/Prod) and the
     matrix W combining their statistics: none -> the identity, a number -> that times the
     identity, a vector -> the diagonal matrix, a matrix (``matrix(...)``) -> itself,
-    presets[0] -> one row of 1s, presets[1] -> one row of 1/p."""
+    presets[0] -> one row of 1s, presets[1] -> one row of 1/p.  ``sizes`` (a list) gets
+    each formula's number of terms."""
     items = formulas if isinstance(formulas, list) else [formulas]
     blocks, terms, width = [], [], None
     for it in items:
@@ -346,6 +349,8 @@ def weighted_formulas(net, formulas, term, presets, what):
         width = W.shape[0]
         blocks.append(W)
         terms.extend(ts)
+        if sizes is not None:
+            sizes.append(len(ts))
     return terms, np.hstack(blocks)
 
 
@@ -354,12 +359,31 @@ def sum_operator(net, formulas, label=None):
     """Weighted sum of formulas with equally many statistics: ``Sum(list(~f, 2 ~ g))``
     (weight 2), ``Sum("mean" ~ f)`` / ``Sum("sum" ~ f)`` (one statistic). Labels
     ``Sum~<label>`` (one statistic) or ``Sum~<label><k>``."""
-    terms, W = weighted_formulas(net, formulas, "Sum", ("sum", "mean"), "weight")
+    sizes = []
+    terms, W = weighted_formulas(net, formulas, "Sum", ("sum", "mean"), "weight", sizes)
     groups = _formula_labels(net, formulas)
     items = formulas if isinstance(formulas, list) else [formulas]
-    return propagate_offsets("Sum", stack("Sum", terms, sum_labels("Sum", label, groups,
-                                                                   W.shape[0], "Sum~"), W),
-                             terms, W, len(items))
+    term = stack("Sum", terms, sum_labels("Sum", label, groups, W.shape[0], "Sum~"), W)
+    first = terms[:sizes[0]]
+    if curve_leaves("Sum", first) is not None:
+        # statnet: "Curved models are supported ... the first model's etamap will be used,
+        # overwriting the others": the coefficients are the first formula's parameters,
+        # η(θ) its map over Sum's statistics (so they must be as many as its statistics)
+        p1 = sum(len(t.labels) for t in first)
+        if W.shape[0] != p1:
+            curved = ", ".join(t.name for t in first if curve_leaves("Sum", [t]))
+            raise TermError(f"term Sum: the first formula is curved ({curved}): "
+                            f"statnet uses its map η(θ) for Sum's statistics, so Sum must give "
+                            f"one statistic per statistic of that formula ({p1}), not "
+                            f"{W.shape[0]}; use a weight per statistic, or fixed=TRUE")
+        if isinstance(label, list) and len(label) > 1:
+            raise TermError("term Sum: over a curved formula a vector label needs statnet's "
+                            "\"curved\" attribute naming the curved parameters, which ergmfit "
+                            "does not read; give one string, I, identity or a label function")
+        pgroups = [[lab for t in first for lab in t.param_labels]]
+        keep_curvature("Sum", term, first, lambda names: sum_labels(
+            "Sum", label, pgroups, len(names), "Sum~"))
+    return propagate_offsets("Sum", term, terms, W, len(items))
 
 
 def _formula_labels(net, formulas):
@@ -435,24 +459,36 @@ def label_operator(net, formula, label, pos="("):
     from .labelfun import is_label_function, label_function
     terms = build_formula(net, _formula("Label", formula))
     inner = [lab for t in terms for lab in t.labels]
+    curved = curve_leaves("Label", terms) is not None
+    stat_label, par_label = label, label
+    if (curved and pos == "replace" and isinstance(label, list) and len(label) == 2
+            and any(v is None or isinstance(v, list) for v in label)):
+        # statnet: list(<curved parameter names>, <canonical names>); NULL keeps them
+        par_label, stat_label = label
     if is_label_function(label):
-        return stack("Label", terms, label_function(label)(inner))
-    labs = label if isinstance(label, list) else [label]
-    if not labs or not all(isinstance(v, str) for v in labs):
-        raise TermError("term Label: label must be a string or a list of strings")
-    labs = [labs[k % len(labs)] for k in range(len(inner))]
-    if pos == "(":
-        out = [f"{a}({b})" for a, b in zip(labs, inner)]
-    elif pos == "prepend":
-        out = [a + b for a, b in zip(labs, inner)]
-    elif pos == "append":
-        out = [b + a for a, b in zip(labs, inner)]
-    elif pos == "replace":        # statnet >= 4.7: an NA label keeps the inner name
-        out = [b if isinstance(a, RName) and a == "NA" else a for a, b in zip(labs, inner)]
-    else:
+        f = label_function(label)
+        return keep_curvature("Label", stack("Label", terms, f(inner)), terms, f)
+
+    def rename(names, label):
+        if label is None:
+            return list(names)
+        labs = label if isinstance(label, list) else [label]
+        if not labs or not all(isinstance(v, str) or (isinstance(v, RName) and v == "NA")
+                               for v in labs):
+            raise TermError("term Label: label must be a string or a list of strings")
+        labs = [labs[k % len(labs)] for k in range(len(names))]
+        if pos == "(":
+            return [f"{a}({b})" for a, b in zip(labs, names)]
+        if pos == "prepend":
+            return [a + b for a, b in zip(labs, names)]
+        if pos == "append":
+            return [b + a for a, b in zip(labs, names)]
+        if pos == "replace":      # statnet >= 4.7: an NA label keeps the inner name
+            return [b if isinstance(a, RName) and a == "NA" else a for a, b in zip(labs, names)]
         raise TermError(f"term Label: pos must be '(', 'prepend', 'append' or 'replace', got "
                         f"{pos!r}")
-    return stack("Label", terms, out)
+    return keep_curvature("Label", stack("Label", terms, rename(inner, stat_label)), terms,
+                          lambda names: rename(names, par_label))
 
 
 @register("Offset", kinds=BOTH, params=[Param("formula"), Param("coef", 0), Param("which", True)],
@@ -598,7 +634,8 @@ def passthrough(net, formula, label=None, submodel=True):
     """The statistics of ``formula`` unchanged (``submodel``: statnet's switch of how it
     evaluates them internally; the statistics are the same either way)."""
     as_bool(submodel, "term Passthrough: submodel")
-    return stack("Passthrough", build_formula(net, _formula("Passthrough", formula)))
+    terms = build_formula(net, _formula("Passthrough", formula))
+    return keep_curvature("Passthrough", stack("Passthrough", terms), terms)
 
 
 @register("I", kinds=BOTH, params=[Param("formula")], family=FAMILY)

@@ -8,6 +8,7 @@ inner terms are statnet's *valued* terms.  ergmfit gives those a projection make
 (statnet's definitions and labels, each a sum over the projected dyads p < q):
 
 * ``sum(pow=1)``: Σ y^pow (label ``sum``, ``sum<pow>`` for pow ≠ 1);
+* ``CMP``: Σ log(y!), statnet's Conway-Maxwell-Poisson dispersion term (label ``CMP``);
 * ``nonzero``: #{y ≠ 0};
 * ``atleast(threshold=0)``, ``atmost``, ``greaterthan``, ``smallerthan``: #{y ≥ t} etc., one
   statistic per threshold (labels ``atleast.<t>``, ...);
@@ -21,12 +22,15 @@ inner terms are statnet's *valued* terms.  ergmfit gives those a projection make
   ``cyclicalweights`` (focus y_qp) is the same statistic on the undirected projection.  Their
   kernel keeps the projected values as a dense matrix: projected modes of at most 1,024
   nodes, O(deg · n_m²) per toggle at worst;
-* ``absdiff``, ``nodecov``, ``nodematch``, ``nodemix``, ``nodefactor``, ``edgecov``, ``mm`` with
+* ``absdiff``, ``nodecov``, ``nodematch``, ``nodemix``, ``nodefactor``, ``edgecov``, ``mm``,
+  ``sociality``, ``absdiffcat`` with
   ``form="sum"`` (the default; Σ x_pq y_pq, x_pq the binary term's statistic on the dyad) or
   ``form="nonzero"`` (Σ x_pq [y_pq ≠ 0]); their other arguments as for binary networks,
   attributes and ``edgecov`` matrices those of the projected mode's nodes; labels the binary
   labels with the form after the term name (``absdiff.sum.b1``, ``nodefactor.sum.a.x``,
-  ``mm.sum[a=x,a=y]``, as statnet's test-term-mm.R prints a valued ``mm``).
+  ``mm.sum[a=x,a=y]``, as statnet's test-term-mm.R prints a valued ``mm``; ``sociality<k>.sum``
+  and ``absdiff.sum.<attr>.<d>`` by the same rule, not confirmed by a statnet print).
+  ``nodecovar`` (a node-level covariance of the values) is refused: it needs a kernel.
 
 Labels ``Proj<mode>~<label>`` (statnet's, also for ``Project(f, 1)``).  Any other inner term
 is refused, by name.  The kernel of the dyadic terms is
@@ -46,7 +50,7 @@ FAMILY = "operators"
 
 # the valued forms of binary dyad-independent terms (statnet's form="sum"/"nonzero")
 COVARIATE_TERMS = {"absdiff", "nodecov", "nodemain", "nodematch", "match", "nodemix",
-                   "nodefactor", "edgecov", "mm"}
+                   "nodefactor", "edgecov", "mm", "sociality", "absdiffcat"}
 # valued terms of the value alone: name -> (parameter names, defaults)
 VALUE_TERMS = {
     "sum": (("pow",), (1.0,)),
@@ -57,6 +61,7 @@ VALUE_TERMS = {
     "smallerthan": (("threshold",), (0.0,)),
     "equalto": (("value", "tolerance"), (0.0, 0.0)),
     "ininterval": (("lower", "upper", "open"), (-np.inf, np.inf, [True, True])),
+    "CMP": ((), ()),
 }
 # valued triad terms (statnet's transitiveweights / cyclicalweights; the same statistic on an
 # undirected network): their arguments and the largest projected mode they take (they keep
@@ -116,6 +121,8 @@ def _value_items(term, call):
         return [("pow", [p], -1)], ["sum" if p == 1 else f"sum{format_number(p)}"]
     if call.name == "nonzero":
         return [("nonzero", [], -1)], ["nonzero"]
+    if call.name == "CMP":            # statnet's Conway-Maxwell-Poisson term: sum log(y!)
+        return [("lfactorial", [], -1)], ["CMP"]
     if call.name == "equalto":
         v = as_float(a["value"], f"{what}: value")
         tol = as_float(a["tolerance"], f"{what}: tolerance")
@@ -239,7 +246,8 @@ def _project(net, formula, mode, name="Project"):
                 f"term {name}: the inner term {call.name!r} has no valued form in ergmfit yet "
                 f"(the projection is a valued network); supported: "
                 f"{', '.join(VALUE_TERMS)}, {', '.join(WEIGHT_TERMS)}, and absdiff, nodecov, "
-                "nodematch, nodemix, nodefactor, edgecov, mm with form='sum' or 'nonzero'")
+                "nodematch, nodemix, nodefactor, edgecov, mm, sociality, absdiffcat with "
+                "form='sum' or 'nonzero'")
     close_group()
     if not groups:
         raise TermError(f"term {name}: the formula has no terms")
@@ -252,9 +260,9 @@ def project(net, formula, mode):
     """Projection: the valued terms of ``formula`` on the one-mode projection of a two-mode
     network onto ``mode`` (1 or 2), tie value = number of shared partners. Labels
     ``Proj<mode>~<label>``; inner terms: sum, nonzero, atleast, atmost, greaterthan,
-    smallerthan, equalto, ininterval, transitiveweights, cyclicalweights, and
-    absdiff/nodecov/nodematch/nodemix/nodefactor/edgecov/mm with ``form="sum"`` or
-    ``"nonzero"`` (see :mod:`ergmfit.terms.projection`)."""
+    smallerthan, equalto, ininterval, CMP, transitiveweights, cyclicalweights, and
+    absdiff/nodecov/nodematch/nodemix/nodefactor/edgecov/mm/sociality/absdiffcat with
+    ``form="sum"`` or ``"nonzero"`` (see :mod:`ergmfit.terms.projection`)."""
     if isinstance(mode, float) and mode.is_integer():
         mode = int(mode)
     return _project(net, formula, mode)

@@ -12,7 +12,8 @@ partners, ``DP_k`` the number of dyads (unordered pairs, tie or not) with k,
 from ._triad import (CycleKernel, DspKernel, EspKernel, GwdspKernel, GwespKernel,
                      GwnspKernel, NspKernel, TriangleKernel, TwopathKernel)
 from ..exceptions import TermError
-from .curved import GeometricWeights, curve_length, make_curved, start_decay
+from .curved import (GeometricWeights, curve_length, make_curved, partner_max, start_decay,
+                     warn_beyond_cutoff)
 from .registry import (UNDIRECTED, Param, Term, as_bool, as_float, as_int_list,
                        format_number, register)
 
@@ -137,8 +138,13 @@ def _gw_decay(name, decay, fixed, cutoff):
 
 
 def _curved_sp(net, name, decay, cutoff, kernel_cls, stat_prefix):
-    """The curved form (statnet's default, fixed=FALSE): counts of 1 ... K partners."""
+    """The curved form (statnet's default, fixed=FALSE): counts of 1 ... K partners (a
+    warning when the observed network has more: :func:`.curved.warn_beyond_cutoff`)."""
     K = curve_length(name, cutoff, net.n - 2)
+    if K < net.n - 2:
+        kind = {EspKernel: "edge", DspKernel: "dyad", NspKernel: "nonedge"}[kernel_cls]
+        warn_beyond_cutoff(name, K, partner_max(net, kind),
+                           {"edge": "tie", "dyad": "dyad", "nonedge": "dyad without a tie"}[kind])
     ds = list(range(1, K + 1))
     counts = Term(name, [f"{stat_prefix}{v}" for v in ds], kernel_cls(ds, net.n))
     return make_curved(name, counts, [f"{stat_prefix}#{v}" for v in ds],
