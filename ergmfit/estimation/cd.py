@@ -103,11 +103,14 @@ def density_start(model, bm=None):
         k = None
         off = 0
         for t in model.terms:
-            if getattr(t, "curve", None) is not None:
-                theta[off + 1] = 0.5 if t.init_decay is None else t.init_decay
-            elif t.name == "edges" and len(t.labels) == 1:
+            if getattr(t, "curve", None) is None and t.name == "edges" and len(t.labels) == 1:
                 k = off
             off += len(t.param_labels)
+        # every free decay, those of curved terms inside operators too (Label(~gwesp()))
+        from ..terms.parameterisation import declared_decays
+        from ..terms.registry import curved_terms
+        for at, d in declared_decays(par, curved_terms(model.terms)):
+            theta[at] = 0.5 if d is None else d
     if k is not None:
         bm = model.compiled() if bm is None else bm
         D = float(bm.n_vars)

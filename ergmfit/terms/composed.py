@@ -130,19 +130,24 @@ def prod_operator(net, formulas, label=None):
     """Elementwise product of formulas with equally many statistics, each raised to its
     left-hand side (``Prod(list(~f, 2 ~ g))``, ``"prod" ~ f``, ``"geomean" ~ f``); labels
     ``Exp~Sum~<label>`` as statnet's (Exp(~Sum(~Log(f), label))); the exact product."""
-    from .operators import weighted_formulas
-    terms, W = weighted_formulas(net, formulas, "Prod", ("prod", "geomean"), "power")
+    from .operators import keep_first_curvature, weighted_formulas
+    sizes = []
+    terms, W = weighted_formulas(net, formulas, "Prod", ("prod", "geomean"), "power", sizes)
     width = W.shape[0]
     name = "Prod" if label is None else str(label)
-    labels = [f"Exp~Sum~{name}"] if width == 1 else [f"Exp~Sum~{name}{k + 1}"
-                                                        for k in range(width)]
+
+    def numbered(k):
+        return [f"Exp~Sum~{name}"] if k == 1 else [f"Exp~Sum~{name}{j + 1}" for j in range(k)]
+    labels = numbered(width)
     empty = np.concatenate([t.on_empty() for t in terms])
     kernel = TransformKernel([t.kernel for t in terms], "prod", empty, 0.0, width, W)
     # its value on the empty graph, for terms built on it (the kernel is exact at the top)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         true = np.array([np.prod([v ** w for v, w in zip(empty, row) if w != 0])
                          for row in np.asarray(W, dtype=float)])
-    return Term("Prod", labels, kernel, true_empty=true)
+    # as Exp(~Sum(~Log(f))): a curved first formula keeps its parameters and map
+    return keep_first_curvature("Prod", Term("Prod", labels, kernel, true_empty=true),
+                                terms[:sizes[0]], width, lambda names: numbered(len(names)))
 
 
 def _check_shape(M, rows, cols):

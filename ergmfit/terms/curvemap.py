@@ -240,8 +240,10 @@ def curve_leaves(name, terms):
                                               labels=list(t.labels[ss]), curve=c))
             curved = True
         elif cm is not None or getattr(t, "fixed", None) is not None:
+            where = ("write its terms out (For() stands for them)" if name == "For" else
+                     f"put {name}() inside them instead")
             raise TermError(f"term {name}: Curve() or Offset() inside {name}() is not "
-                            f"supported; put {name}() inside them instead")
+                            f"supported; {where}")
         else:
             c = getattr(t, "curve", None)
             curved = curved or c is not None

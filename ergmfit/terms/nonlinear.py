@@ -13,7 +13,7 @@ import numpy as np
 from ._degfun import ENDS, FUNCS, DegreeFunctionKernel
 from ._dyadic import EdgesKernel
 from ._nonlinear import DegreeProductKernel, TransformKernel
-from .operators import _formula, build_formula
+from .operators import _formula, build_formula, keep_curvature
 from .registry import BOTH, UNDIRECTED, Param, Term, as_float, register
 
 FAMILY = "nonlinear"
@@ -31,7 +31,10 @@ def _transform(net, name, formula, func, log0=0.0):
     with np.errstate(divide="ignore", over="ignore"):
         true = np.exp(inner) if func == "exp" else \
             np.where(inner > 0, np.log(np.where(inner > 0, inner, 1.0)), log0)
-    return Term(name, labels, kernel, empty=np.zeros(len(labels)), true_empty=true)
+    term = Term(name, labels, kernel, empty=np.zeros(len(labels)), true_empty=true)
+    # statnet wraps the inner model (wrap.ergm_model): curved terms keep their parameters,
+    # their map η(θ) over the transformed statistics
+    return keep_curvature(name, term, terms, lambda labs: [f"{name}~{lab}" for lab in labs])
 
 
 @register("Exp", kinds=BOTH, params=[Param("formula")], family=FAMILY)

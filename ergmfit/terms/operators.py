@@ -365,25 +365,33 @@ def sum_operator(net, formulas, label=None):
     items = formulas if isinstance(formulas, list) else [formulas]
     term = stack("Sum", terms, sum_labels("Sum", label, groups, W.shape[0], "Sum~"), W)
     first = terms[:sizes[0]]
-    if curve_leaves("Sum", first) is not None:
-        # statnet: "Curved models are supported ... the first model's etamap will be used,
-        # overwriting the others": the coefficients are the first formula's parameters,
-        # η(θ) its map over Sum's statistics (so they must be as many as its statistics)
-        p1 = sum(len(t.labels) for t in first)
-        if W.shape[0] != p1:
-            curved = ", ".join(t.name for t in first if curve_leaves("Sum", [t]))
-            raise TermError(f"term Sum: the first formula is curved ({curved}): "
-                            f"statnet uses its map η(θ) for Sum's statistics, so Sum must give "
-                            f"one statistic per statistic of that formula ({p1}), not "
-                            f"{W.shape[0]}; use a weight per statistic, or fixed=TRUE")
-        if isinstance(label, list) and len(label) > 1:
-            raise TermError("term Sum: over a curved formula a vector label needs statnet's "
-                            "\"curved\" attribute naming the curved parameters, which ergmfit "
-                            "does not read; give one string, I, identity or a label function")
-        pgroups = [[lab for t in first for lab in t.param_labels]]
-        keep_curvature("Sum", term, first, lambda names: sum_labels(
-            "Sum", label, pgroups, len(names), "Sum~"))
+    pgroups = [[lab for t in first for lab in t.param_labels]]
+    keep_first_curvature("Sum", term, first, W.shape[0], lambda names: sum_labels(
+        "Sum", label, pgroups, len(names), "Sum~"), vector_label=isinstance(label, list)
+        and len(label) > 1)
     return propagate_offsets("Sum", term, terms, W, len(items))
+
+
+def keep_first_curvature(name, term, first, width, relabel, vector_label=False):
+    """Sum() (and Prod(), statnet's Exp(~Sum(~Log(f)))) over a curved first formula: its
+    help says "Curved models are supported ... the first model's etamap will be used,
+    overwriting the others": the coefficients are the first formula's parameters
+    (``relabel`` names them), η(θ) its map over the ``width`` statistics of ``term`` (so
+    they must be as many as that formula's).  Returns ``term``."""
+    if curve_leaves(name, first) is None:
+        return term
+    p1 = sum(len(t.labels) for t in first)
+    if width != p1:
+        curved = ", ".join(t.name for t in first if curve_leaves(name, [t]))
+        raise TermError(f"term {name}: the first formula is curved ({curved}): statnet uses "
+                        f"its map η(θ) for {name}'s statistics, so {name} must give one "
+                        f"statistic per statistic of that formula ({p1}), not {width}; use "
+                        "a weight per statistic, or fixed=TRUE")
+    if vector_label:
+        raise TermError(f"term {name}: over a curved formula a vector label needs statnet's "
+                        "\"curved\" attribute naming the curved parameters, which ergmfit "
+                        "does not read; give one string, I, identity or a label function")
+    return keep_curvature(name, term, first, relabel)
 
 
 def _formula_labels(net, formulas):
@@ -620,12 +628,14 @@ def b_operator(net, formula, form="sum"):
         term = stack("B", terms, labels)
         if form == "sum":
             term.empty = np.zeros(len(labels))       # statnet drops the empty-network values
-        return term
-    mask = np.zeros(net.n * net.n, dtype=np.uint8)   # the binary network has no tie
-    kernel = SubnetKernel([t.kernel for t in terms], "filter", net.n, mask=mask, aux_n=net.n,
-                          aux_directed=net.directed)
-    return Term("B", labels, kernel, empty=np.concatenate([t.empty for t in terms]),
-                dyad_independent=True)
+    else:
+        mask = np.zeros(net.n * net.n, dtype=np.uint8)   # the binary network has no tie
+        kernel = SubnetKernel([t.kernel for t in terms], "filter", net.n, mask=mask,
+                              aux_n=net.n, aux_directed=net.directed)
+        term = Term("B", labels, kernel, empty=np.concatenate([t.empty for t in terms]),
+                    dyad_independent=True)
+    # statnet wraps the inner model (wrap.ergm_model): curved terms keep their parameters
+    return keep_curvature("B", term, terms, lambda labs: [f"B({name})~{lab}" for lab in labs])
 
 
 @register("Passthrough", kinds=BOTH, params=[Param("formula"), Param("label", None),
@@ -756,7 +766,8 @@ def for_operator(net, formula, **kw):
         for name, v in zip(names, combo):
             text = _substitute(text, name, v)
         terms.extend(build_formula(net, FormulaArg(text)))
-    return stack("For", terms)
+    # a macro in statnet (the terms written out): curved terms keep their parameters
+    return keep_curvature("For", stack("For", terms), terms)
 
 
 # -- interactions ------------------------------------------------------------------------
@@ -766,6 +777,12 @@ def interaction(net, left, right):
     Σ_{ties} a_ij b_ij (labels ``<a>:<b>``, a's statistic varying fastest)."""
     ta = left if isinstance(left, Term) else _call(net, left)
     tb = right if isinstance(right, Term) else _call(net, right)
+    for t in (ta, tb):
+        if getattr(t, "curve", None) is not None or getattr(t, "curve_map", None) is not None:
+            # statnet: "Interactions are undefined for curved terms at this time."
+            raise TermError(f"interactions (':' and '*') are undefined for curved terms "
+                            f"(statnet's rule): {t.name} is curved; use its fixed-decay "
+                            "form (fixed=TRUE) or a linear term")
     if not (ta.dyad_independent and tb.dyad_independent):
         raise TermError(f"interactions (':' and '*') need dyad-independent terms; "
                         f"{ta.name if not ta.dyad_independent else tb.name} is not")

@@ -176,3 +176,16 @@ def parameterisation_of(terms) -> Parameterisation:
     if any(getattr(t, "curve", None) is not None for t in terms):
         return Curved(terms)
     return Identity([lab for t in terms for lab in t.labels])
+
+
+def declared_decays(par, curved) -> list:
+    """(position in θ, declared start or None) of each free decay of ``par`` (a model's
+    map); ``curved``: the model's curved terms in parameter order, those inside operators
+    included (:func:`.registry.curved_terms`), their ``init_decay`` the start a user gave
+    (``gwesp(0.7, fixed=FALSE)``).  A map fixing some curved terms (offsets) says which it
+    kept free in ``kept_curved``."""
+    decays = [t.init_decay for t in curved]
+    kept = getattr(par, "kept_curved", None)
+    if kept is not None:
+        decays = [decays[j] for j in kept]
+    return list(zip(par.decay_indices(), decays))
