@@ -100,3 +100,56 @@ def test_lookahead_with_few_ties_keeps_the_draws():
     np.testing.assert_array_equal(runs[0][1], runs[1][1])
     assert runs[0][2] == runs[1][2] > 1000
     assert runs[0][1][:, 0].min() <= 1 and runs[0][1][:, 0].max() <= 8
+
+
+def _gwesp_esp(adj, alpha=0.5):
+    # brute force: gwesp(alpha) and esp(0:2) of a 0/1 adjacency matrix
+    sp = adj @ adj
+    e = np.triu(adj, 1).astype(bool)
+    k = sp[e]
+    r = 1.0 - math.exp(-alpha)
+    return np.array([math.exp(alpha) * np.sum(1.0 - r ** k)] + [np.sum(k == d) for d in range(3)])
+
+
+def test_vector_scan_of_short_lists_after_removals():
+    # hash storage: a list of at most 16 neighbours is compared in vector registers
+    # read past the degree; the entries there are stale after removals (the last
+    # neighbour moves into the hole) and must never count as shared partners
+    n = 300
+    m = _model(n, deg=14, seed=5, formula="edges + gwesp(0.5, fixed=TRUE) + esp(0:2)")
+    bm = ERGMModel(NetworkState(n, False, np.asarray(m.network.ties, dtype=np.int64),
+                                dense=False), m.kernels)
+    rng = np.random.default_rng(1)
+    ties = np.asarray(bm.state.ties())
+    for e in rng.choice(len(ties), len(ties) // 5, replace=False):
+        bm.toggle(int(ties[e, 0]), int(ties[e, 1]))          # stale entries everywhere
+    adj = np.zeros((n, n))
+    t = np.asarray(bm.state.ties())
+    adj[t[:, 0], t[:, 1]] = adj[t[:, 1], t[:, 0]] = 1
+    deg = adj.sum(1)
+    assert deg.max() > 16 and (deg <= 16).mean() > 0.7     # both paths taken
+    present = t[rng.choice(len(t), 60)]
+    pairs = np.vstack([present, rng.integers(0, n, size=(120, 2))])
+    for i, j in pairs:
+        if i == j:
+            continue
+        on, off = adj.copy(), adj.copy()
+        on[i, j] = on[j, i] = 1
+        off[i, j] = off[j, i] = 0
+        want = np.concatenate([[1.0], _gwesp_esp(on) - _gwesp_esp(off)])
+        np.testing.assert_allclose(bm.dyad_change_stats(int(i), int(j)), want,
+                                   rtol=1e-10, atol=1e-9)
+
+
+def test_lookahead_learns_where_the_next_proposal_starts():
+    # far above the equilibrium every removal is accepted without a uniform and
+    # every addition needs one: the counters are sure of both (0 after a drawn tie,
+    # 3 after a drawn dyad), so the look-ahead prefetches one start, not two
+    m = _ring(100_000, 5)
+    bm = m.compiled()
+    prop = TieNoTie()
+    s = MHSampler(bm, prop, seed_words(2))
+    assert prop.ahead and prop.uniform_guess == (1, 1)      # unsure at first
+    p = 10.0 / (100_000 - 1)
+    s.run(np.array([math.log(p / (1 - p)) - 3.0]), 2000)
+    assert prop.uniform_guess == (0, 3)

@@ -452,8 +452,8 @@ cdef int _ones_ergm(ERGMModel m, NetworkState s, RowTable* t, double* buf) noexc
     cdef int64_t k, n_one = s.n_ties
     for k in range(n_one):
         if k + AHEAD < n_one:
-            s.prefetch_node(s.tail[k + AHEAD])
-            s.prefetch_node(s.head[k + AHEAD])
+            s.prefetch_node(s.ends[2 * (k + AHEAD)])
+            s.prefetch_node(s.ends[2 * (k + AHEAD) + 1])
         m.change(m.on_var(k), buf)
         if table_add(t, buf, 1, 1.0) != 0:
             return -1

@@ -116,9 +116,9 @@ cdef class NetworkState:
     cdef int* out_deg
     cdef int** in_nb
     cdef int* in_deg
-    # flat tie list (tail < head if undirected)
-    cdef int* tail
-    cdef int* head
+    # flat tie list, interleaved: tie e is ends[2e] -> ends[2e + 1] (tail < head if
+    # undirected), both ends in one cache line (a drawn tie is one miss, not two)
+    cdef int* ends
     cdef TieMap tie_map       # dyad key -> index in the tie list (both storages)
     # two-path counts: the kinds asked for, and those held in memory now
     cdef readonly int caches
@@ -231,16 +231,18 @@ cdef class NetworkState:
         if removal:
             __builtin_prefetch(slot + 48)
         self.prefetch_otp(i, j)
+        # the degree mirrors a toggle writes
+        __builtin_prefetch(&self.out_deg[i])
+        __builtin_prefetch(&self.in_deg[j])
     # the k-th tie's tie-list entries (deep False), or, read from them, what its
     # removal reads (deep True; k < n_ties; the entries were prefetched before)
     cdef inline void prefetch_kth(self, int64_t k, bint deep) noexcept nogil:
         if deep:
-            self.prefetch_ahead(self.tail[k], self.head[k], True)
+            self.prefetch_ahead(self.ends[2 * k], self.ends[2 * k + 1], True)
             if self.n_ties >= 2:
-                self.prefetch_tie(self.tail[self.n_ties - 2], self.head[self.n_ties - 2])
+                self.prefetch_tie(self.ends[2 * self.n_ties - 4], self.ends[2 * self.n_ties - 3])
         else:
-            __builtin_prefetch(&self.tail[k])
-            __builtin_prefetch(&self.head[k])
+            __builtin_prefetch(&self.ends[2 * k])
     cdef inline void prefetch_word(self, uint64_t r) noexcept nogil:
         cdef int i, j
         self.word_dyad(r, &i, &j)

@@ -141,11 +141,10 @@ cdef class NetworkState:
             self.in_rec = self.out_rec
             self.in_nb = self.out_nb
             self.in_deg = self.out_deg
-        self.tail = <int*>malloc(self.tie_cap * sizeof(int))
-        self.head = <int*>malloc(self.tie_cap * sizeof(int))
+        self.ends = <int*>malloc(self.tie_cap * 2 * sizeof(int))
         if (self.out_rec == NULL or self.out_nb == NULL or self.out_deg == NULL
                 or self.in_rec == NULL or self.in_nb == NULL or self.in_deg == NULL
-                or self.tail == NULL or self.head == NULL):
+                or self.ends == NULL):
             raise MemoryError("cannot allocate the network state")
         self._init_records(self.out_rec, self.out_nb, nn)
         if directed:
@@ -188,7 +187,7 @@ cdef class NetworkState:
                     free(r.nb)
             free(self.in_rec); free(self.in_nb); free(self.in_deg)
         free(self.out_rec); free(self.out_nb); free(self.out_deg)
-        free(self.tail); free(self.head)
+        free(self.ends)
         tiemap_free(&self.tie_map)
         countmap_free(&self.sp); countmap_free(&self.otp)
         countmap_free(&self.osp); countmap_free(&self.isp)
@@ -253,12 +252,9 @@ cdef class NetworkState:
     cdef int _reserve_ties(self, int64_t cap) noexcept nogil:
         # room for cap ties in the flat tie list
         cdef int* p
-        p = <int*>realloc(self.tail, cap * sizeof(int))
+        p = <int*>realloc(self.ends, cap * 2 * sizeof(int))
         if p == NULL: return -1
-        self.tail = p
-        p = <int*>realloc(self.head, cap * sizeof(int))
-        if p == NULL: return -1
-        self.head = p
+        self.ends = p
         self.tie_cap = cap
         return 0
 
@@ -324,8 +320,8 @@ cdef class NetworkState:
         if self.n_ties == self.tie_cap and self._reserve_ties(2 * self.tie_cap) != 0:
             return -1
         e = <int>self.n_ties
-        self.tail[e] = i
-        self.head[e] = j
+        self.ends[2 * e] = i
+        self.ends[2 * e + 1] = j
         if (self._push(self.orec(i), self.out_nb, self.out_deg, i, j) != 0
                 or self._push(self.irec(j), self.in_nb, self.in_deg, j, i) != 0):
             return -1
@@ -360,8 +356,8 @@ cdef class NetworkState:
         # flat tie list: move the last tie into slot e
         last = <int>self.n_ties - 1
         if e != last:
-            a = self.tail[e] = self.tail[last]
-            b = self.head[e] = self.head[last]
+            a = self.ends[2 * e] = self.ends[2 * last]
+            b = self.ends[2 * e + 1] = self.ends[2 * last + 1]
             tiemap_find(&self.tie_map, self.dyad_key(a, b)).val = e
         self.n_ties -= 1
         if self.cached and 4.0 * self.n_ties < self.cache_degree * self.n:
@@ -602,8 +598,8 @@ cdef class NetworkState:
         cdef cnp.ndarray[cnp.int64_t, ndim=2] out = np.empty((self.n_ties, 2), dtype=np.int64)
         cdef int64_t e
         for e in range(self.n_ties):
-            out[e, 0] = self.tail[e]
-            out[e, 1] = self.head[e]
+            out[e, 0] = self.ends[2 * e]
+            out[e, 1] = self.ends[2 * e + 1]
         return out
 
     def out_neighbors(self, int i):

@@ -292,8 +292,8 @@ cdef class ConstrainedProposal(Proposal):
         if k >= L:
             k = L - 1
         if self.all_free:
-            i[0] = self.st.tail[k]
-            j[0] = self.st.head[k]
+            i[0] = self.st.ends[2 * k]
+            j[0] = self.st.ends[2 * k + 1]
             pos[0] = -1
         else:
             k = self.onl[k]

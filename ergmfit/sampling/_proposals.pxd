@@ -1,5 +1,5 @@
 # cython: language_level=3
-from libc.stdint cimport int64_t
+from libc.stdint cimport int64_t, uint64_t
 from libc.math cimport log
 from ergmfit.core._model cimport BinaryModel
 from ergmfit.core._random cimport RNG
@@ -46,7 +46,16 @@ cdef class TieNoTie(Proposal):
     cdef double lq_del[64]
     cdef double lq_add[64]
     cdef public bint ahead   # prefetch the next proposals' memory (set from model.lookahead())
-    cdef void _look_ahead(self, BinaryModel m, const RNG* rng, int64_t L) noexcept nogil
+    # whether the sampler draws a uniform after a proposal (then the next proposal
+    # starts one word later), learnt per kind (0: a drawn tie, 1: a drawn dyad) as
+    # a 2-bit counter: the look-ahead prefetches only the predicted start once the
+    # counter is sure of it (see _look_ahead)
+    cdef uint64_t after      # a word of the generator's state just after the last proposal's
+                             # draws (one word: a copy of the whole state, read as vectors,
+                             # waited for the generator's stores: 8% of the time at n = 10^5)
+    cdef int last_kind       # that proposal's kind, -1 before the first
+    cdef unsigned char uses_u[2]
+    cdef void _look_ahead(self, BinaryModel m, const RNG* rng, int64_t L, int kind) noexcept nogil
 
 
 cdef class IFD(Proposal):

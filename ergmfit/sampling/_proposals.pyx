@@ -46,65 +46,97 @@ cdef class TieNoTie(Proposal):
         cdef int k
         for k in range(64):
             self.lq_key[k] = -1
+        self.last_kind = -1
+        self.uses_u[0] = self.uses_u[1] = 1      # unsure: both starts prefetched
 
     cdef void start(self, BinaryModel m) noexcept nogil:
         self.ahead = m.lookahead()
+
+    @property
+    def uniform_guess(self):
+        """The look-ahead's counters (after a drawn tie, after a drawn dyad) of
+        whether the sampler draws a uniform: 0-3, 0 and 3 sure (no / yes)."""
+        return (self.uses_u[0], self.uses_u[1])
 
     cdef int64_t propose(self, BinaryModel m, RNG* rng, double* log_q_ratio) noexcept nogil:
         cdef int64_t L = m.n_on()
         cdef double D = <double>m.n_vars
         cdef int64_t v, L_next
         cdef int slot = <int>(L & 63)
+        cdef int kind
+        cdef unsigned char c
         if m.n_vars <= 0:
             log_q_ratio[0] = 0.0
             return -1
+        if self.ahead and self.last_kind >= 0:
+            # did the sampler draw a uniform after the last proposal?
+            c = self.uses_u[self.last_kind]
+            if rng.s1 != self.after:
+                self.uses_u[self.last_kind] = c + 1 if c < 3 else 3
+            else:
+                self.uses_u[self.last_kind] = c - 1 if c > 0 else 0
         # L_next: the tie count once this proposal is accepted (a drawn tie is
         # removed; a drawn dyad is almost always absent on a sparse network)
         if L > 0 and rng_uniform(rng) < 0.5:
             v = m.on_var(rng_below(rng, L))
             L_next = L - 1
+            kind = 0
         else:
             v = m.random_var(rng)
             L_next = L + 1
+            kind = 1
         if self.ahead and L > 1:
-            self._look_ahead(m, rng, L_next)
+            self.after = rng.s1
+            self.last_kind = kind
+            self._look_ahead(m, rng, L_next, kind)
         tnt_lq_slot(self.lq_key, self.lq_del, self.lq_add, L, D)
         log_q_ratio[0] = self.lq_del[slot] if m.get(v) else self.lq_add[slot]
         return v
 
-    cdef void _look_ahead(self, BinaryModel m, const RNG* rng, int64_t L) noexcept nogil:
+    cdef void _look_ahead(self, BinaryModel m, const RNG* rng, int64_t L, int kind) noexcept nogil:
         # Prefetch what the next two proposals will read, from a copy of the
         # generator (the stream is not touched: the same draws, the same chain).
         # A proposal takes two words (the coin, then the tie's index or the
         # dyad) and the sampler a third when it needs a uniform to decide, so
-        # the next proposal starts 0 or 1 words on, the one after 2, 3 or 4.
+        # the next proposal starts 0 or 1 words on, the one after 2 to 4.
+        # Which, is predicted per kind of proposal (uses_u, a 2-bit counter of
+        # what the sampler did after the last ones): tie/no-tie near its
+        # equilibrium accepts a removal without a uniform while the tie count
+        # is above the equilibrium and an addition only with one, the other way
+        # round below it, and the count stays on one side for long stretches.
+        # A sure counter (0 or 3) names the one start; an unsure one gives both.
         # A drawn tie is prefetched in two stages (its tie-list entry two
         # proposals ahead, then its records and hash slot), a drawn dyad's
-        # records and hash slot one proposal ahead: two candidates of which one
-        # is drawn, not three (fewer prefetches in vain, and these stall when
-        # too many misses are in flight: G(n, 10/n) gwesp, same process, load
-        # 3-6: n = 10^5 4.62 -> 4.78 M/CPU s, 7 runs each; 10^6 3.52 -> 3.56;
-        # two ahead for the ties' records too, or the tie-list entries three
-        # ahead, was slower: 4.89 -> 4.36, 4.63 -> 4.42).
-        # L is the tie count once the present proposal is accepted: a drawn tie's
-        # index is u * L, so with the count before it (one off) the index of the
-        # next proposal's tie was wrong about half the time, and its records were
-        # fetched in vain (G(n, 10/n) gwesp at n = 10^5: 4.19 -> 4.53 M/CPU s,
-        # same process, load 7).  A rejection, or a flip by the proposal after,
-        # leaves it one off: a neighbouring tie-list entry at worst for the
-        # tie-list prefetch of the proposal after next.
+        # records and hash slot one proposal ahead (prefetches that stall when
+        # too many misses are in flight: the look-ahead's prefetches in vain
+        # (one of two, two of three starts) were most of them).
+        # L is the tie count once the present proposal is accepted: a drawn
+        # tie's index is u * L (a rejection leaves it one off: a neighbouring
+        # tie-list entry, mostly in the same cache line).
         cdef RNG c = rng[0]
         cdef uint64_t w[6]
-        cdef int t
+        cdef int t, s, t_lo, t_hi, s_lo, s_hi
+        cdef unsigned char p
         cdef int64_t k, top = m.n_on() - 1
         for t in range(6):
             w[t] = rng_next(&c)
-        for t in range(5):
+        p = self.uses_u[kind]
+        t_lo = 1 if p == 3 else 0
+        t_hi = 0 if p == 0 else 1
+        for t in range(t_lo, t_hi + 1):
             if word_uniform(w[t]) < 0.5:
                 k = <int64_t>(word_uniform(w[t + 1]) * L)
-                m.prefetch_on(k if k < top else top, t < 2)
-            elif t < 2:
+                m.prefetch_on(k if k < top else top, True)
+                p = self.uses_u[0]
+            else:
                 m.prefetch_word(w[t + 1])
+                p = self.uses_u[1]
+            s_lo = t + 2 + (1 if p == 3 else 0)
+            s_hi = t + 2 + (0 if p == 0 else 1)
+            for s in range(s_lo, s_hi + 1):
+                if (s > t_hi + 2 or t == t_lo) and word_uniform(w[s]) < 0.5:
+                    k = <int64_t>(word_uniform(w[s + 1]) * L)
+                    m.prefetch_on(k if k < top else top, False)
 
 
 cdef class IFD(Proposal):

@@ -73,7 +73,7 @@ cdef bint _triadic_pick(NetworkState s, RNG* rng, int* pi, int* pj) noexcept nog
     (a random orientation when undirected), then a uniform out-neighbour k != i
     of j.  False when j has no such neighbour (no move).  Needs a tie."""
     cdef int64_t e = rng_below(rng, s.n_ties)
-    cdef int i = s.tail[e], j = s.head[e], k, t
+    cdef int i = s.ends[2 * e], j = s.ends[2 * e + 1], k, t
     if not s.directed and rng_uniform(rng) < 0.5:
         t = i; i = j; j = t
     if s.out_deg[j] - (1 if s.has_tie(j, i) else 0) <= 0:
@@ -126,7 +126,7 @@ cdef class TriadicTNT(Proposal):
         u = rng_uniform(rng)
         if L > 0 and u < 0.5:
             e = rng_below(rng, L)
-            i = s.tail[e]; j = s.head[e]
+            i = s.ends[2 * e]; j = s.ends[2 * e + 1]
         elif L > 0 and u < 0.5 + 0.5 * self.alpha:
             if not _triadic_pick(s, rng, &i, &j):
                 return -1           # no two-path to close: no move (a valid MH step)
@@ -217,7 +217,7 @@ cdef class LiftedTriadicTNT(TriadicTNT):
             if L == 0:
                 return -1
             e = rng_below(rng, L)
-            i = s.tail[e]; j = s.head[e]
+            i = s.ends[2 * e]; j = s.ends[2 * e + 1]
             if not s.directed and i > j:
                 t = i; i = j; j = t
             S = _triadic_sum(s, i, j) if self.alpha > 0 else 0.0

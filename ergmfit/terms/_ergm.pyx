@@ -144,11 +144,11 @@ cdef class ERGMModel(BinaryModel):
         return self.state.n_ties
 
     cdef int64_t on_var(self, int64_t k) noexcept nogil:
-        cdef int i = self.state.tail[k], j = self.state.head[k]
+        cdef int i = self.state.ends[2 * k], j = self.state.ends[2 * k + 1]
         cdef int64_t last = self.state.n_ties - 1
         self.state.prefetch_dyad(i, j)
         # removing the tie moves the last one into its place: its hash slot too
-        self.state.prefetch_tie(self.state.tail[last], self.state.head[last])
+        self.state.prefetch_tie(self.state.ends[2 * last], self.state.ends[2 * last + 1])
         self._last_v = self.var(i, j)
         self._last_i = i
         self._last_j = j

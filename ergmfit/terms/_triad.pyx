@@ -16,6 +16,55 @@ from libc.stdlib cimport malloc, free
 from ergmfit.network._state cimport NetworkState, CACHE_SP, in_list
 from ergmfit.terms._kernel cimport TermKernel
 
+cdef extern from *:
+    """
+    /* Common neighbours of a and b by comparing a's list with b's, b's list
+       of at most 16 entries (db <= 16) held in four vector registers: one
+       compare of each of a's neighbours against all of b's at once.  nbb
+       must be readable for 16 ints (its capacity is at least 16: b's record
+       itself).  Lanes past db are set to -1, which no neighbour equals.
+       Finds the same neighbours in the same order (a's) as the scalar scan;
+       x is set to 1 if b is among a's neighbours. */
+    #if defined(__SSE2__)
+    #include <emmintrin.h>
+    #define ERGMFIT_SIMD_COMMON 1
+    static inline int ergmfit_common16(const int* nba, int da, const int* nbb, int db,
+                                       int b, int* x, int* out) {
+        __m128i dv = _mm_set1_epi32(db);
+        __m128i ones = _mm_set1_epi32(-1);
+        __m128i v0 = _mm_or_si128(_mm_loadu_si128((const __m128i*)nbb),
+                                  _mm_andnot_si128(_mm_cmpgt_epi32(dv, _mm_setr_epi32(0, 1, 2, 3)), ones));
+        __m128i v1 = _mm_or_si128(_mm_loadu_si128((const __m128i*)(nbb + 4)),
+                                  _mm_andnot_si128(_mm_cmpgt_epi32(dv, _mm_setr_epi32(4, 5, 6, 7)), ones));
+        __m128i v2 = _mm_or_si128(_mm_loadu_si128((const __m128i*)(nbb + 8)),
+                                  _mm_andnot_si128(_mm_cmpgt_epi32(dv, _mm_setr_epi32(8, 9, 10, 11)), ones));
+        /* entries 12-15 only when there are more than 12 (in a 128-byte record
+           they are on its second cache line, which is not read otherwise) */
+        __m128i v3 = _mm_or_si128(_mm_loadu_si128((const __m128i*)(nbb + (db > 12 ? 12 : 8))),
+                                  _mm_andnot_si128(_mm_cmpgt_epi32(dv, _mm_setr_epi32(12, 13, 14, 15)), ones));
+        int t, k, cn = 0;
+        for (t = 0; t < da; t++) {
+            k = nba[t];
+            __m128i kk = _mm_set1_epi32(k);
+            __m128i c = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi32(v0, kk), _mm_cmpeq_epi32(v1, kk)),
+                                     _mm_or_si128(_mm_cmpeq_epi32(v2, kk), _mm_cmpeq_epi32(v3, kk)));
+            *x |= (k == b);
+            out[cn] = k;
+            cn += _mm_movemask_epi8(c) != 0;
+        }
+        return cn;
+    }
+    #else
+    #define ERGMFIT_SIMD_COMMON 0
+    static inline int ergmfit_common16(const int* nba, int da, const int* nbb, int db,
+                                       int b, int* x, int* out) { return -1; }
+    #endif
+    """
+    bint SIMD_COMMON "ERGMFIT_SIMD_COMMON"
+    int common16 "ergmfit_common16"(const int* nba, int da, const int* nbb, int db,
+                                    int b, int* x, int* out) noexcept nogil
+
+
 cdef enum:
     TABLE_CAP = 4096    # length of the weight tables (larger counts are computed directly)
     SCAN_MAX = 8        # neighbour lists up to this length are scanned instead of hashed
@@ -44,6 +93,27 @@ cdef inline bint tied(NetworkState s, int i, int j) noexcept nogil:
     if s.odeg(i) <= s.odeg(j):
         return adjacent(s, i, j)
     return adjacent(s, j, i)
+
+
+cdef inline int scan_common(NetworkState s, int b, const int* nba, int da, int db, int* x,
+                            int* cnbuf) noexcept nogil:
+    """The common neighbours of a and b (into cnbuf, in the order of a's list nba
+    of da entries; b has db >= da), found by comparing the two lists; x = 1 when
+    b is among a's neighbours.  b's list of up to 16 is compared in vector
+    registers (common16): n = 4,097 and 10^4, G(n, 10/n) gwesp, 8.5 -> 9.4 and
+    8.0 -> 8.9 M tie/no-tie proposals per CPU s (interleaved A/B, load 2)."""
+    cdef int t, k, cn = 0
+    cdef const int* nbb = s.onb(b)
+    if SIMD_COMMON and db <= 16 and s.orec(b).cap >= 16:
+        return common16(nba, da, nbb, db, b, x, cnbuf)
+    for t in range(da):
+        k = nba[t]
+        if k == b:
+            x[0] = 1
+        if in_list(nbb, db, k):
+            cnbuf[cn] = k
+            cn += 1
+    return cn
 
 
 cdef struct GW:
@@ -92,7 +162,6 @@ cdef inline double gwesp_delta(NetworkState s, int i, int j, const GW* g) noexce
     """Change of e^a sum_k (1 - r^k) EP_k: w(sp(i,j)) + sum_{k in N(i)&N(j)} r^sp-(i,k) + r^sp-(j,k)."""
     cdef int a = i, b = j, t, k, cn = 0, x = -1, da, db
     cdef int* nba
-    cdef int* nbb
     cdef int cnbuf[CN_MAX]
     cdef double acc = 0.0
     if s.odeg(a) > s.odeg(b):
@@ -105,15 +174,8 @@ cdef inline double gwesp_delta(NetworkState s, int i, int j, const GW* g) noexce
     if db <= SCAN_MAX or s.scan_cheaper(da, db):
         # short lists: intersect by scanning (no hashing); b never matches
         # (no loops), and meeting b in N(a) tells x = 1
-        nbb = s.onb(b)
         x = 0
-        for t in range(da):
-            k = nba[t]
-            if k == b:
-                x = 1
-            if in_list(nbb, db, k):
-                cnbuf[cn] = k
-                cn += 1
+        cn = scan_common(s, b, nba, da, db, &x, cnbuf)
         for t in range(cn):
             k = cnbuf[t]
             acc += gw_r(g, s.n_sp(a, k) - x) + gw_r(g, s.n_sp(b, k) - x)
@@ -167,7 +229,6 @@ cdef inline void esp_hist_delta(NetworkState s, int i, int j, const int* pos, in
     # same intersection as gwesp_delta
     cdef int a = i, b = j, t, k, cn = 0, x = -1, da, db
     cdef int* nba
-    cdef int* nbb
     cdef int cnbuf[CN_MAX]
     if s.odeg(a) > s.odeg(b):
         a = j; b = i
@@ -175,15 +236,8 @@ cdef inline void esp_hist_delta(NetworkState s, int i, int j, const int* pos, in
     db = s.odeg(b)
     nba = s.onb(a)
     if db <= SCAN_MAX or s.scan_cheaper(da, db):
-        nbb = s.onb(b)
         x = 0
-        for t in range(da):
-            k = nba[t]
-            if k == b:
-                x = 1
-            if in_list(nbb, db, k):
-                cnbuf[cn] = k
-                cn += 1
+        cn = scan_common(s, b, nba, da, db, &x, cnbuf)
         for t in range(cn):
             k = cnbuf[t]
             hist_move(pos, T, s.n_sp(a, k) - x, sign, out)
