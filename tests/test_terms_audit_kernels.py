@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 import ergmfit as ef
-from ergmfit.network import Network
 from statnet_testnets import bipnw
 from test_terms_ext import check_formula, random_network
 
