@@ -11,6 +11,7 @@ from .constraints import parse_constraints, pairs_vars
 from .terms.parameterisation import parameterisation_of
 from .terms.offsets import offset_flags as _offset_flags, split_offsets  # noqa: F401
 from .terms.registry import build_term
+from .terms.macros import expand_for
 from .terms._ergm import ERGMModel
 from .utils.longrun import ctrl_c_flag
 from .utils.validation import check_params, check_random_state, seed_words, warn
@@ -58,8 +59,9 @@ class ERGM:
         self.constraints = constraints
         text, offset_texts = split_offsets(formula)
         calls = parse_formula(text)
+        # For() is statnet's macro: its terms written out before any term is built
+        calls, is_off = expand_for(self.network, calls, _offset_flags(calls, offset_texts))
         self.terms = [build_term(self.network, c.name, c.args, c.kwargs) for c in calls]
-        is_off = _offset_flags(calls, offset_texts)
         self._term_offset = is_off
         # a label may repeat (statnet allows it: summary() prints the name twice, ergm()
         # fits it); statistics() then makes the dict keys unique (see there), and a fit

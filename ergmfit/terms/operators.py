@@ -23,7 +23,6 @@ What ergmfit gives (statnet's labels and values of ``summary()``):
 """
 from __future__ import annotations
 
-import itertools
 import re
 
 import numpy as np
@@ -37,6 +36,7 @@ from .curvemap import (curve_leaves, curve_map, keep_curvature,  # also register
 from .parameterisation import Curved
 from .offsets import offset_flags, propagate_offsets, split_offsets
 from .dyadic import _levels
+from .macros import expand_for, for_texts
 from .attrspec import node_values
 from .registry import BOTH, DIRECTED, Param, Term, as_bool, as_float, build_term, format_number, \
     register
@@ -54,20 +54,22 @@ def _formula(term, value, what="formula"):
 
 
 def build_formula(net, farg, offsets="warn"):
-    """The Terms of a formula argument, built against ``net``.  A term wrapped in
-    ``offset()`` gets ``offset_flag`` (True, or its ``which`` text); an operator that does
-    not propagate it (``offsets="warn"``) warns (see .offsets.propagate_offsets)."""
+    """The Terms of a formula argument, built against ``net`` (``For()`` written out first,
+    as in the model's formula: .macros).  A term wrapped in ``offset()`` gets
+    ``offset_flag`` (True, or its ``which`` text); an operator that does not propagate it
+    (``offsets="warn"``) warns (see .offsets.propagate_offsets)."""
     text, offs = split_offsets(farg.text)
-    if not offs:
-        return [build_term(net, c.name, c.args, c.kwargs) for c in farg.terms]
+    calls = parse_formula(text) if offs else farg.terms
+    calls, flags = expand_for(net, calls, offset_flags(calls, offs))
+    terms = [build_term(net, c.name, c.args, c.kwargs) for c in calls]
+    if not any(flags):
+        return terms
     if offsets == "warn":
         import warnings
         warnings.warn(f"offset() inside an operator's formula ({farg.compact}) is not "
                       "propagated: its coefficient is estimated (only Sum() of one formula "
                       "propagates it)", UserWarning, stacklevel=5)
-    calls = parse_formula(text)
-    terms = [build_term(net, c.name, c.args, c.kwargs) for c in calls]
-    for t, flag in zip(terms, offset_flags(calls, offs)):
+    for t, flag in zip(terms, flags):
         t.offset_flag = flag
     return terms
 
@@ -721,33 +723,6 @@ def curve(net, formula, params=None, map=None, gradient=None, minpar=None, maxpa
     return term
 
 
-_FOR_LEVELS = re.compile(r'\s*(?:function\s*\(\s*(\w+)\s*\)\s*)?sort\(\s*unique\(\s*([\w.]+)\s*'
-                         r'%v%\s*["\']([^"\']+)["\']\s*\)\s*\)\s*')
-
-
-def _for_values(net, spec):
-    """A For() loop's values: a vector, or the sorted levels of an attribute written as
-    ``~sort(unique(.%v%"attr"))`` or ``function(nw) sort(unique(nw %v% "attr"))``."""
-    if isinstance(spec, (FormulaArg, RCode)):
-        m = _FOR_LEVELS.fullmatch(spec.text)
-        ok = m and ((isinstance(spec, FormulaArg) and m.group(1) is None and m.group(2) in
-                     (".", ".nw")) or (isinstance(spec, RCode) and m.group(1) == m.group(2)))
-        if not ok:
-            raise TermError(f"term For: cannot evaluate {spec.text!r} (vectors, "
-                            "~sort(unique(.%v%\"attr\")) and function(nw) sort(unique(nw %v% "
-                            "\"attr\")) are understood)")
-        return _levels(net, m.group(3), "For").labels
-    return spec if isinstance(spec, list) else [spec]
-
-
-def _substitute(text, name, value):
-    """``text`` with the loop variable ``name`` (outside strings) replaced by ``value``."""
-    lit = f'"{value}"' if isinstance(value, str) else repr(value)
-    word = re.escape(name)
-    pattern = re.compile(r"(\"[^\"]*\"|'[^']*')|(?<![A-Za-z0-9_.])%s(?![A-Za-z0-9_.])" % word)
-    return pattern.sub(lambda m: m.group(1) or lit, text)
-
-
 @register("For", kinds=BOTH, params=[Param("formula"), Param("...", None)], family=FAMILY)
 def for_operator(net, formula, **kw):
     """``For(~term(.), . = values)``: the formula once per value with ``.`` replaced by it
@@ -755,16 +730,9 @@ def for_operator(net, formula, **kw):
     "attr"))`` for the levels of attr).  Several loop variables nest, the first named the
     outermost (``For(~absdiff(a, pow=.), a = c("x", "y"), . = 1:3)``)."""
     f = _formula("For", formula)
-    loops = dict(kw.get("...") or {})
-    if not loops:
-        raise TermError("term For: give the values as . = c(...)")
-    names = list(loops)
-    values = [_for_values(net, loops[k]) for k in names]
     terms = []
-    for combo in itertools.product(*values):
-        text = f.text
-        for name, v in zip(names, combo):
-            text = _substitute(text, name, v)
+    for text in for_texts(net, f, kw.get("...")):
         terms.extend(build_formula(net, FormulaArg(text)))
-    # a macro in statnet (the terms written out): curved terms keep their parameters
+    # a macro in statnet (the terms written out): curved terms keep their parameters; in
+    # the model's own formula it is written out before any term is built (.macros)
     return keep_curvature("For", stack("For", terms), terms)
