@@ -65,7 +65,8 @@ def test_change_statistics_equal_full_differences(seed):
                                  '+ Proj2(~CMP + sociality)', seed)
 
 
-def test_nodecovar_still_refused_by_name():
+def test_an_inner_term_without_a_valued_form_is_refused_by_name():
+    # nodecovar has its valued form since session 6b (test_terms_usage_s6b.py)
     g, _ = two_mode(0)
-    with pytest.raises(TermError, match="nodecovar.*no valued form"):
-        ef.ERGM(g, "Proj1(~nodecovar)")
+    with pytest.raises(TermError, match="triangle.*no valued form"):
+        ef.ERGM(g, "Proj1(~triangle)")

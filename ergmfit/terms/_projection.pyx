@@ -336,3 +336,109 @@ cdef class ProjectedWeightsKernel(TermKernel):
     def values(self):
         """The projected values (tests)."""
         return np.asarray(self.Y).copy()
+
+
+cdef inline double _f(bint root, double y) noexcept nogil:
+    return sqrt(y) if root else y
+
+
+cdef class ProjectedNodeCovarKernel(TermKernel):
+    """statnet's valued ``nodecovar(center, transform)`` on the projection: Σ_i Σ_{j<k}
+    z_ij z_ik / (n_m − 2) over the projected nodes, z = f(y) (f the identity or, with
+    ``transform="sqrt"``, the square root), centred by the mean of f(y) over all projected
+    dyads when ``center`` (statnet's help; non-local).
+
+    With A_i = Σ_j f(y_ij), SA = Σ_i A_i and SB = Σ_i Σ_j f(y_ij)², the statistic is
+    (Σ_i A_i² − SB) / (2(n_m − 2)), minus SA² / (2 n_m (n_m − 1)) when centred.  The kernel
+    keeps A (``stateful``: ``bind`` computes it from the state, ``toggled`` updates it) and SA.
+    Toggling (own, mid) moves y by one on the pairs (own, w), w the other neighbours of mid:
+    only A_own, those A_w, SA and SB change, so the change is O(deg(mid)) shared-partner
+    counts, as for the dyadic items.
+    """
+    cdef int side
+    cdef int n1
+    cdef int nm
+    cdef bint root
+    cdef bint center
+    cdef double[::1] A
+    cdef double SA
+    cdef object _args
+
+    def __init__(self, int side, int n1, int n_m, bint center, bint root, bint on_demand=False):
+        self._args = (side, n1, n_m, center, root, on_demand)
+        self.side = side
+        self.n1 = n1
+        self.nm = n_m
+        self.center = center
+        self.root = root
+        self.n_stats = 1
+        self.stateful = True
+        self.A = np.zeros(max(n_m, 1))
+        self.SA = 0.0
+        self.caches = CACHE_SP
+        self.counts_on_demand = on_demand
+
+    def bind(self, NetworkState state):
+        from scipy import sparse
+        new = ProjectedNodeCovarKernel(*self._args)
+        t = state.ties()
+        if len(t):
+            lo, hi = np.minimum(t[:, 0], t[:, 1]), np.maximum(t[:, 0], t[:, 1])
+            B = sparse.csr_matrix((np.ones(len(t)), (lo, hi - self.n1)),
+                                  shape=(self.n1, state.n - self.n1))
+            Y = (B @ B.T if self.side == 1 else B.T @ B).tocoo()
+            off = Y.row != Y.col
+            v = np.sqrt(Y.data[off]) if self.root else Y.data[off]
+            A = np.bincount(Y.row[off], weights=v, minlength=max(self.nm, 1))
+            (<ProjectedNodeCovarKernel>new).A = np.ascontiguousarray(A, dtype=np.float64)
+            (<ProjectedNodeCovarKernel>new).SA = float(A.sum())
+        return new
+
+    cdef void change(self, NetworkState s, int i, int j, double* out) noexcept nogil:
+        cdef int own = i if self.side == 1 else j
+        cdef int mid = j if self.side == 1 else i
+        cdef int base = 0 if self.side == 1 else self.n1
+        cdef int u, w, deg = s.odeg(mid)
+        cdef int* nb = s.onb(mid)
+        cdef double x = 1.0 if s.has_tie(i, j) else 0.0
+        cdef double y0, f0, f1, d, a0, tot = 0.0, dsa2 = 0.0, dsb = 0.0, sa0
+        cdef double n = self.nm
+        for u in range(deg):
+            w = nb[u]
+            if w == own:
+                continue
+            y0 = <double>s.n_sp(own, w) - x           # without the tie
+            f0 = _f(self.root, y0)
+            f1 = _f(self.root, y0 + 1.0)
+            d = f1 - f0
+            tot += d
+            a0 = self.A[w - base] - x * d
+            dsa2 += 2.0 * a0 * d + d * d
+            dsb += 2.0 * (f1 * f1 - f0 * f0)
+        a0 = self.A[own - base] - x * tot
+        dsa2 += 2.0 * a0 * tot + tot * tot
+        out[0] = (dsa2 - dsb) / (2.0 * (n - 2.0))
+        if self.center:
+            sa0 = self.SA - 2.0 * x * tot
+            out[0] -= (4.0 * sa0 * tot + 4.0 * tot * tot) / (2.0 * n * (n - 1.0))
+
+    cdef void toggled(self, NetworkState s, int i, int j, bint added) noexcept nogil:
+        # after the toggle: the counts are the new ones
+        cdef int own = i if self.side == 1 else j
+        cdef int mid = j if self.side == 1 else i
+        cdef int base = 0 if self.side == 1 else self.n1
+        cdef int u, w
+        cdef double y1, d, sgn = 1.0 if added else -1.0
+        for u in range(s.odeg(mid)):
+            w = s.onb(mid)[u]
+            if w == own:
+                continue
+            y1 = <double>s.n_sp(own, w)
+            d = _f(self.root, y1) - _f(self.root, y1 - sgn)
+            self.A[w - base] += d
+            self.A[own - base] += d
+            self.SA += 2.0 * d
+
+    def node_sums(self):
+        """A_i = Σ_j f(y_ij) of the projected nodes (tests)."""
+        return np.asarray(self.A).copy()

@@ -30,7 +30,13 @@ inner terms are statnet's *valued* terms.  ergmfit gives those a projection make
   labels with the form after the term name (``absdiff.sum.b1``, ``nodefactor.sum.a.x``,
   ``mm.sum[a=x,a=y]``, as statnet's test-term-mm.R prints a valued ``mm``; ``sociality<k>.sum``
   and ``absdiff.sum.<attr>.<d>`` by the same rule, not confirmed by a statnet print).
-  ``nodecovar`` (a node-level covariance of the values) is refused: it needs a kernel.
+* ``nodecovar(center, transform="identity")``: Σ_i Σ_{j<k} z_ij z_ik / (n_m − 2), z the
+  values (``transform="sqrt"``: their square roots), centred by their mean over all projected
+  dyads when ``center=TRUE`` (non-local; statnet's help and test-valued-terms.R); label
+  ``nodecovar`` (statnet 4.4 prints ``nodeocovar``/``nodeicovar`` for the centred directed
+  forms; the sqrt form's label is not confirmed by a statnet print).  ``center`` must be
+  given.  Its kernel (:class:`._projection.ProjectedNodeCovarKernel`) keeps each projected
+  node's sum of values: O(deg) per toggle.
 
 Labels ``Proj<mode>~<label>`` (statnet's, also for ``Project(f, 1)``).  Any other inner term
 is refused, by name.  The kernel of the dyadic terms is
@@ -42,9 +48,11 @@ import numpy as np
 
 from ..exceptions import TermError
 from ._operators import LinearKernel
-from ._projection import ProjectedWeightsKernel, ProjectionKernel, transform_value
+from ._projection import (ProjectedNodeCovarKernel, ProjectedWeightsKernel, ProjectionKernel,
+                          transform_value)
 from .operators import _formula
-from .registry import UNDIRECTED, Param, Term, as_float, build_term, format_number, register
+from .registry import UNDIRECTED, Param, Term, as_bool, as_float, build_term, format_number, \
+    register
 
 FAMILY = "operators"
 
@@ -169,6 +177,25 @@ def _weights_kernel(term, call, mode, n1, n_m):
     return kernel, f"{call.name}.{a['twopath']}.{a['combine']}.{a['affect']}"
 
 
+def _nodecovar_kernel(term, call, mode, n1, n_m, on_demand):
+    """statnet's valued ``nodecovar(center, transform)``: Σ_i Σ_{j<k} z_ij z_ik / (n − 2), z
+    the values (``transform="sqrt"``: their square roots), centred by their mean over all
+    dyads when ``center`` (its help page and test-valued-terms.R)."""
+    a = _bind(term, call, ("center", "transform"), (None, "identity"))
+    what = f"term {term}: nodecovar"
+    if a["center"] is None:
+        raise TermError(f"{what}: give center=TRUE or center=FALSE (statnet's nodecovar(center, "
+                        "transform) has no default for it here)")
+    center = as_bool(a["center"], f"{what}: center")
+    if a["transform"] not in ("identity", "sqrt"):
+        raise TermError(f"{what}: transform must be 'identity' or 'sqrt', got "
+                        f"{a['transform']!r}")
+    if n_m < 3:
+        raise TermError(f"{what}: divides by n - 2, so the projected mode needs at least 3 "
+                        f"nodes; it has {n_m}")
+    return ProjectedNodeCovarKernel(mode, n1, n_m, center, a["transform"] == "sqrt", on_demand)
+
+
 def _r_num(x):
     if np.isinf(x):
         return "Inf" if x > 0 else "-Inf"
@@ -239,14 +266,19 @@ def _project(net, formula, mode, name="Project"):
             groups.append(kernel)
             labels.append(label)
             empty.append(0.0)
+        elif call.name == "nodecovar":
+            close_group()
+            groups.append(_nodecovar_kernel(name, call, mode, net.bipartite, sub.n, on_demand))
+            labels.append("nodecovar")
+            empty.append(0.0)
         elif call.name == ":":
             raise TermError(f"term {name}: interactions have no valued form in ergmfit yet")
         else:
             raise TermError(
                 f"term {name}: the inner term {call.name!r} has no valued form in ergmfit yet "
                 f"(the projection is a valued network); supported: "
-                f"{', '.join(VALUE_TERMS)}, {', '.join(WEIGHT_TERMS)}, and absdiff, nodecov, "
-                "nodematch, nodemix, nodefactor, edgecov, mm, sociality, absdiffcat with "
+                f"{', '.join(VALUE_TERMS)}, {', '.join(WEIGHT_TERMS)}, nodecovar, and absdiff, "
+                "nodecov, nodematch, nodemix, nodefactor, edgecov, mm, sociality, absdiffcat with "
                 "form='sum' or 'nonzero'")
     close_group()
     if not groups:
@@ -260,7 +292,7 @@ def project(net, formula, mode):
     """Projection: the valued terms of ``formula`` on the one-mode projection of a two-mode
     network onto ``mode`` (1 or 2), tie value = number of shared partners. Labels
     ``Proj<mode>~<label>``; inner terms: sum, nonzero, atleast, atmost, greaterthan,
-    smallerthan, equalto, ininterval, CMP, transitiveweights, cyclicalweights, and
+    smallerthan, equalto, ininterval, CMP, transitiveweights, cyclicalweights, nodecovar, and
     absdiff/nodecov/nodematch/nodemix/nodefactor/edgecov/mm/sociality/absdiffcat with
     ``form="sum"`` or ``"nonzero"`` (see :mod:`ergmfit.terms.projection`)."""
     if isinstance(mode, float) and mode.is_integer():
