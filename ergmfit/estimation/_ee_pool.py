@@ -323,7 +323,7 @@ def build_results(model, out):
     est, cov, cov_mc, cov_model, pool = pool_chains(sums)
     if not out["interrupted"]:
         _check_existence(chains, labels, cfg, est)
-    warn = []
+    warn = [out["fallback"]] if out.get("fallback") else []    # a curved IFD run ran off
     se_kind = "EE"
     if cov is None:
         # no simulation (interrupted, or se="estimnet"/"none"): EstimNet's formula
@@ -455,6 +455,7 @@ def build_results(model, out):
         "chain_estimates": pool["chain_estimates"],
         "ee_estimates": [np.asarray(s.get("ee_estimate", s["estimate"])).tolist() for s in sums],
         "polish": [s.get("polish") for s in sums],
+        "fallback": out.get("fallback"),
         "chain_t_ratios": [s["t"].tolist() for s in sums],
         "trajectory": traj,
         "ifd": ifd,

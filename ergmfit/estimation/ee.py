@@ -58,7 +58,8 @@ E_θ[g | L] = g(x_obs): the conditional MLE given the density, not the MLE.
 For large networks the two coincide; for small ones they differ by a
 noticeable part of a standard error (Lazega, 115 ties: 0.3–0.46 s.e. for
 edges and nodecov.practice -- checked by simulation at statnet's MLE).
-Hence the final step below.
+Hence the final step below.  Given L a curved model may have no finite decay: an IFD run whose
+decay runs off is redone with tie/no-tie proposals (:func:`._ee_parts.refit_unconditional`).
 
 **Estimate.**  Per chain the first ``burnin`` of the last learning-rate
 stage is dropped (a fraction, default 0.2 -- EstimNet's R script drops t ≤
@@ -220,13 +221,14 @@ from ..utils.longrun import Checkpoint, Progress, read_json, run_jobs
 from ..utils.validation import check_params
 from .base import Estimator, Setting, boolean, choice, integer, number
 from .cd import density_index
-from .mcmle import BACKENDS, _n_jobs
+from .mcmle import BACKENDS, _initial_estimate, _n_jobs
 # the chain and the pooling live in their own modules; their names stay
 # importable from here (ergmfit.mrf.ee and older code import them)
 from ._ee_chain import (_MAX_ROWS, _burnin_iters, _drift, _make_pd, _planned_outer,  # noqa: F401
                         _read_chain_checkpoint, _stages, algorithm_s, batch_means_sigma,
                         ee_chain, sim_plan, t_ratios, _CKPT_KIND)
 from ._ee_parts import _density_param, _free_density  # noqa: F401
+from ._ee_parts import mple_start, refit_unconditional
 from ._ee_pool import _chain_summary, _inv, build_results, pool_chains, singular_information  # noqa: F401
 
 EE_DEFAULTS = {
@@ -517,10 +519,8 @@ def ee_core(model, random_state=None, verbose=False, n_chains=1, n_jobs=1, backe
             if cfg["init"] == "cd":
                 from .cd import cd_core
                 cfg["init_theta"] = np.asarray(cd_core(model, random_state=rng)["params"])
-            else:
-                from .mple import fit_mple
-                cfg["init_theta"] = np.asarray(fit_mple(model, verbose=False).params,
-                                               dtype=float)
+            else:       # a curved MPLE that ran off: the fixed-decay one (_ee_parts)
+                cfg["init_theta"] = mple_start(model, rng, _initial_estimate)
             cfg["init"] = "user"
         cfg["separation"] = _existence_check(model)
     store = None
@@ -530,13 +530,16 @@ def ee_core(model, random_state=None, verbose=False, n_chains=1, n_jobs=1, backe
         if store is not None and resume is None:
             _write_meta(store, model, cfg, seeds, g_obs)
         chains, interrupted = _run_chains(model, cfg, seeds, n_jobs, backend, callback, verbose)
+        cfg, chains, interrupted, note = refit_unconditional(      # a curved IFD run ran off
+            model, cfg, chains, interrupted,
+            lambda c: _run_chains(model, c, seeds, n_jobs, backend, callback, verbose))
     finally:
         if store is not None:
             store.release()
     if not chains:
         raise KeyboardInterrupt
     return {"cfg": cfg, "chains": chains, "interrupted": interrupted, "g_obs": g_obs,
-            "seconds": time.perf_counter() - t0, "seeds": seeds}
+            "seconds": time.perf_counter() - t0, "seeds": seeds, "fallback": note}
 
 
 # at most this many dyads: EE first checks the observed network's design
