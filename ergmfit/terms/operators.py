@@ -213,7 +213,7 @@ def s_operator(net, formula, attrs):
     # a name: that (logical) node attribute selects, as statnet's attribute specifications
     expr = _formula("S", FormulaArg(attrs) if isinstance(attrs, str) else attrs,
                     "node expression")
-    if expr.lhs is not None:
+    if expr.lhs is not None or net.bipartite is not None:
         return _s_two_mode(net, f, expr)
     sel = node_selection(net, expr.text, "S")
     keep = np.flatnonzero(sel)
@@ -226,27 +226,61 @@ def s_operator(net, formula, attrs):
     return _subnet_term(net, "S", f"S({expr.compact})", sub, terms, "sub", nmap=nmap)
 
 
-def _lhs_selection(net, value):
-    """The tail set of ``S(f, tails ~ heads)``: node numbers (c(...), I(c(...))), TRUE/FALSE
-    per node, or a (logical) node attribute's name; with its R text for the label."""
+def _lhs_text(value):
+    """The R text of the tails of ``S(f, tails ~ heads)``: node numbers (c(...),
+    I(c(...))), TRUE/FALSE per node, or a (logical) node attribute's name."""
     if isinstance(value, str):
-        return node_selection(net, value, "S"), str(value)
+        return str(value)
     vals = list(value) if isinstance(value, (list, tuple, np.ndarray)) else [value]
     if vals and all(isinstance(v, (bool, np.bool_)) for v in vals):
-        if len(vals) != net.n:
-            raise TermError(f"term S: the tail selection must give one TRUE/FALSE per node "
-                            f"({net.n}), got {len(vals)}")
-        text = "c(" + ",".join("TRUE" if v else "FALSE" for v in vals) + ")"
-        return np.array(vals, dtype=bool), text
+        return "c(" + ",".join("TRUE" if v else "FALSE" for v in vals) + ")"
     if not all(isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
                for v in vals):
         raise TermError(f"term S: the tails (left of ~) must be node numbers, TRUE/FALSE per "
                         f"node or an attribute name, got {value!r}")
     text = "c(" + ",".join(format_number(v) for v in vals) + ")" if len(vals) > 1 \
         else format_number(vals[0])
-    if isinstance(value, AsIs):
-        text = f"I({text})"
+    return f"I({text})" if isinstance(value, AsIs) else text
+
+
+def _lhs_selection(net, value):
+    """The tail set of ``S(f, tails ~ heads)`` and its R text (for the label)."""
+    text = _lhs_text(value)
+    if isinstance(value, list) and value and all(isinstance(v, (bool, np.bool_)) for v in value) \
+            and len(value) != net.n:
+        raise TermError(f"term S: the tail selection must give one TRUE/FALSE per node "
+                        f"({net.n}), got {len(value)}")
     return node_selection(net, text, "S"), text
+
+
+def _mode_selection(net, text, mode):
+    """On a two-mode network, the nodes of ``mode`` (1: the tails, 2: the heads) the
+    selection ``text`` picks, evaluated on that mode's nodes alone (statnet's help: logical
+    vectors are recycled to the size of the bipartition, indices index it, negative ones
+    deselect): TRUE/FALSE per node of the mode, indices among them, or an attribute
+    expression; a boolean vector over the network's nodes."""
+    m = re.fullmatch(r"\s*I\((.*)\)\s*", text, re.S)
+    nodes = np.arange(net.bipartite) if mode == 1 else np.arange(net.bipartite, net.n)
+    text = m.group(1) if m else text
+    for r, py in (("TRUE", "True"), ("FALSE", "False")):    # R's logicals (not attributes)
+        text = text if r in net.node_attrs else re.sub(rf"(?<![\w.'\"]){r}(?![\w.'\"])", py, text)
+    vals = np.atleast_1d(np.asarray(node_values(subnetwork(net, nodes), text, "S")))
+    k = len(nodes)
+    if vals.dtype == bool and 1 <= len(vals) <= k:         # recycled, as R's rep_len
+        sel = np.resize(vals, k)
+    elif vals.dtype != bool and np.issubdtype(vals.dtype, np.number) and \
+            np.all(np.mod(vals, 1) == 0) and (np.all((vals >= 1) & (vals <= k))
+                                              or np.all((vals <= -1) & (vals >= -k))):
+        sel = np.zeros(k, dtype=bool) if vals[0] > 0 else np.ones(k, dtype=bool)
+        sel[np.abs(vals).astype(np.int64) - 1] = vals[0] > 0
+    else:
+        raise TermError(f"term S: on a two-mode network the {('tails', 'heads')[mode - 1]} "
+                        f"{text!r} must select among the {k} nodes of mode {mode}: TRUE/FALSE "
+                        f"per node of the mode (recycled), indices 1..{k} (negative: all but "
+                        "those) or an attribute expression")
+    out = np.zeros(net.n, dtype=bool)
+    out[nodes[sel]] = True
+    return out
 
 
 def _s_two_mode(net, f, expr):
@@ -254,10 +288,15 @@ def _s_two_mode(net, f, expr):
     ties from the tails (mode 1) to the heads (mode 2) -- of a directed network the ties
     tail -> head, of an undirected one the ties between the two sets (statnet's help: an
     undirected bipartite graph is induced when the two sets differ).  Each set keeps the
-    network's node order.  Identical sets are the one-sided form."""
+    network's node order.  Identical sets are the one-sided form.  On a two-mode network
+    the tails are nodes of mode 1 and the heads of mode 2, each selection read on its
+    mode's nodes (a one-sided ``~A`` is ``A ~ A``, statnet's rule)."""
     if net.bipartite is not None:
-        raise TermError("term S: a tail and a head node set (tails ~ heads) on a two-mode "
-                        "network is not supported; select the nodes with a one-sided formula")
+        ltext = expr.text if expr.lhs is None else _lhs_text(expr.lhs)
+        tails, heads = _mode_selection(net, ltext, 1), _mode_selection(net, expr.text, 2)
+        label = (f"S({expr.compact})" if expr.lhs is None else
+                 f"S({_compact(ltext)}~{expr.compact})")
+        return _s_bipartite(net, f, tails, heads, label)
     tails, ltext = _lhs_selection(net, expr.lhs)
     heads = node_selection(net, expr.text, "S")
     label = f"S({_compact(ltext)}~{expr.compact})"
@@ -267,6 +306,10 @@ def _s_two_mode(net, f, expr):
     if np.any(tails & heads):
         raise TermError("term S: the tail and head node sets overlap (they must be equal or "
                         "disjoint)")
+    return _s_bipartite(net, f, tails, heads, label)
+
+
+def _s_bipartite(net, f, tails, heads, label):
     T, H = np.flatnonzero(tails), np.flatnonzero(heads)
     if len(T) == 0 or len(H) == 0:
         raise TermError("term S: the tail or the head node set is empty")
