@@ -540,6 +540,19 @@ def sum_cases():
         (FLO, 'For(. = 1:3, a = c("wealth", "priorates"), ~absdiff(a, pow=.))',
          {k: v for pair in zip(w3.items(), p3.items()) for k, v in pair}, "statnet test"),
     ]
+    # For is a macro (its help: the formula evaluated once per value): Offset()/Curve()
+    # inside it are the terms written out (session 6b; before: refused)
+    Fm = A(FMH)
+    same = {a: float(np.sum(np.triu(Fm, 1) * np.equal.outer(att(FMH, a), att(FMH, a))))
+            for a in ("Sex", "Race")}
+    out += [
+        (FMH, 'edges + For(~Offset(~nodematch(.), -1), . = c("Sex", "Race"))',
+         {"edges": float(np.triu(Fm, 1).sum()), "offset(nodematch.Sex)": same["Sex"],
+          "offset(nodematch.Race)": same["Race"]}, "definition; For written out", ["edges"]),
+        (FMH, 'For(~Curve(~nodematch(.), params="h", map="rep"), . = c("Sex", "Race"))',
+         {"nodematch.Sex": same["Sex"], "nodematch.Race": same["Race"]},
+         "definition; For written out", ["h", "h"]),
+    ]
     return out
 
 
@@ -996,6 +1009,17 @@ def more_cases():
     # Project(): CMP = sum over projected dyads of log(y!) (session 6; was refused)
     y1 = (Bm @ Bm.T)[np.triu_indices(n1, 1)]
     add(Bn, 'Proj1(~CMP)', {"Proj1~CMP": float(sum(math.lgamma(v + 1) for v in y1))})
+    # Project(): nodecovar (session 6b; was refused): sum_i sum_{j<k} z_ij z_ik / (n - 2),
+    # z the projected values centred by their mean over the dyads (its help page)
+    Y1 = Bm @ Bm.T
+    Z1 = Y1 - Y1[~np.eye(n1, dtype=bool)].mean()
+    cov1 = sum((Z1[i, np.arange(n1) != i].sum() ** 2 - (Z1[i, np.arange(n1) != i] ** 2).sum())
+               / 2 / (n1 - 2) for i in range(n1))
+    add(Bn, 'Proj1(~nodecovar(TRUE))', {"Proj1~nodecovar": float(cov1)})
+    # S() on a two-mode network: tails of mode 1, heads of mode 2, indices within each mode
+    # (its help: "recycled to ... the size of the appropriate bipartition"; session 6b)
+    add(Bn, 'S(~edges, c(1, 2, 3, 4, 5) ~ c(1, 2, 3, 4))', {
+        "S(c(1,2,3,4,5)~c(1,2,3,4))~edges": float(Bm[:5, :4].sum())})
     b2sp = (Bm.T @ Bm)[np.triu_indices(Bm.shape[1], 1)]
     out.append((Bn, 'gwb2dsp(cutoff=3)', {f"b2dsp#{k}": int(np.sum(b2sp == k)) for k in (1, 2, 3)},
                 "definition; coefficients curved", ["gwb2dsp", "gwb2dsp.decay"]))
