@@ -17,6 +17,7 @@ import pytest
 import ergmfit as ef
 from ergmfit.exceptions import TermError
 from ergmfit.network import as_network
+from test_projection_more import two_mode
 from test_terms_ext import check_formula
 
 pytestmark = pytest.mark.filterwarnings("ignore::ergmfit.terms.curved.CutoffWarning")
@@ -112,15 +113,6 @@ def test_exp_and_log_still_refuse_curve_and_offset_inside(formula):
 
 
 # -- 2. nodecovar inside Project() ----------------------------------------------------------
-
-def two_mode(seed, n1=7, n2=9, p=0.45):
-    rng = np.random.default_rng(seed)
-    g = nx.Graph()
-    g.add_nodes_from(range(n1), bipartite=0)
-    g.add_nodes_from(range(n1, n1 + n2), bipartite=1)
-    g.add_edges_from((i, j) for i in range(n1) for j in range(n1, n1 + n2) if rng.random() < p)
-    return g, n1
-
 
 def nodecovar_by_definition(Y, center, root):
     """statnet's test-valued-terms.R: sum(apply(m, 1, function(r) (sum(r %o% r) - sum(r^2))
