@@ -41,6 +41,19 @@ TRANSFORMS = {"pow": H_POW, "nonzero": H_NONZERO, "atleast": H_ATLEAST, "atmost"
               "ininterval": H_INTERVAL, "lfactorial": H_LFACT}
 
 
+def projected_values(NetworkState state, int n1, int side):
+    """The projection of ``state`` (two-mode, n1 nodes in mode 1) onto mode ``side``:
+    y_pq = the partners p and q share, for p != q, as a sparse COO matrix over that
+    mode's nodes (the diagonal, a node's degree, left out).  The kernels' ``bind``."""
+    from scipy import sparse
+    t = np.asarray(state.ties(), dtype=np.int64).reshape(-1, 2)
+    lo, hi = np.minimum(t[:, 0], t[:, 1]), np.maximum(t[:, 0], t[:, 1])
+    B = sparse.csr_matrix((np.ones(len(t)), (lo, hi - n1)), shape=(n1, state.n - n1))
+    Y = (B @ B.T if side == 1 else B.T @ B).tocoo()
+    off = Y.row != Y.col
+    return sparse.coo_matrix((Y.data[off], (Y.row[off], Y.col[off])), shape=Y.shape)
+
+
 cdef inline double transform(int h, const double* a, double y) noexcept nogil:
     if h == H_POW:
         if a[0] == 1.0:
@@ -226,13 +239,7 @@ cdef class ProjectedWeightsKernel(TermKernel):
 
     def bind(self, NetworkState state):
         new = ProjectedWeightsKernel(*self._args)
-        B = np.zeros((self.n1, state.n - self.n1), dtype=np.int64)
-        t = state.ties()
-        if len(t):
-            lo, hi = np.minimum(t[:, 0], t[:, 1]), np.maximum(t[:, 0], t[:, 1])
-            B[lo, hi - self.n1] = 1
-        Y = B @ B.T if self.side == 1 else B.T @ B
-        np.fill_diagonal(Y, 0)
+        Y = projected_values(state, self.n1, self.side).toarray()
         (<ProjectedWeightsKernel>new).Y = np.ascontiguousarray(Y, dtype=np.intc)
         (<ProjectedWeightsKernel>new).bound = True
         return new
@@ -379,19 +386,12 @@ cdef class ProjectedNodeCovarKernel(TermKernel):
         self.counts_on_demand = on_demand
 
     def bind(self, NetworkState state):
-        from scipy import sparse
         new = ProjectedNodeCovarKernel(*self._args)
-        t = state.ties()
-        if len(t):
-            lo, hi = np.minimum(t[:, 0], t[:, 1]), np.maximum(t[:, 0], t[:, 1])
-            B = sparse.csr_matrix((np.ones(len(t)), (lo, hi - self.n1)),
-                                  shape=(self.n1, state.n - self.n1))
-            Y = (B @ B.T if self.side == 1 else B.T @ B).tocoo()
-            off = Y.row != Y.col
-            v = np.sqrt(Y.data[off]) if self.root else Y.data[off]
-            A = np.bincount(Y.row[off], weights=v, minlength=max(self.nm, 1))
-            (<ProjectedNodeCovarKernel>new).A = np.ascontiguousarray(A, dtype=np.float64)
-            (<ProjectedNodeCovarKernel>new).SA = float(A.sum())
+        Y = projected_values(state, self.n1, self.side)
+        v = np.sqrt(Y.data) if self.root else Y.data
+        A = np.bincount(Y.row, weights=v, minlength=max(self.nm, 1))
+        (<ProjectedNodeCovarKernel>new).A = np.ascontiguousarray(A, dtype=np.float64)
+        (<ProjectedNodeCovarKernel>new).SA = float(A.sum())
         return new
 
     cdef void change(self, NetworkState s, int i, int j, double* out) noexcept nogil:
