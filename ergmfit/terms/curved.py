@@ -204,25 +204,18 @@ def warn_beyond_cutoff(name, K, observed, unit, what="shared partners", fixed=Fa
     warning per network.  ``fixed``: the fixed-decay gwb1dsp/gwb2dsp, which statnet 4.4
     also truncates at ``cutoff`` and statnet >= 4.5 does not (``cutoff=Inf``)."""
     if observed > K:
-        import os
-        import sys
-        import warnings
-        # point at the caller outside ergmfit (ERGM(...) in the user's code)
-        pkg, frame, level = os.path.dirname(os.path.dirname(__file__)), sys._getframe(), 1
-        while frame is not None and frame.f_code.co_filename.startswith(pkg):
-            frame, level = frame.f_back, level + 1
+        from ..utils.validation import warn       # points at the user's ERGM(...) line
         if fixed:
-            warnings.warn(f"term {name}: a {unit} of the observed network has {observed} "
-                          f"{what}, above the cut-off {K}: with fixed=TRUE it adds nothing, as "
-                          f"statnet 4.4 computes it; statnet >= 4.5 ignores cutoff with "
-                          f"fixed=TRUE (cutoff=Inf gives that value)", CutoffWarning,
-                          stacklevel=level)
+            warn(f"term {name}: a {unit} of the observed network has {observed} "
+                 f"{what}, above the cut-off {K}: with fixed=TRUE it adds nothing, as "
+                 f"statnet 4.4 computes it; statnet >= 4.5 ignores cutoff with "
+                 f"fixed=TRUE (cutoff=Inf gives that value)", CutoffWarning)
             return
-        warnings.warn(f"term {name}: a {unit} of the observed network has {observed} {what}, "
-                      f"above the cut-off {K}; the curved statistics count 1..{K} only, so those beyond "
-                      f"it add nothing (as statnet 4.4; statnet >= 4.5 stops: 'exceeded the "
-                      f"cut-off'). Give cutoff={observed} or more for the full statistic",
-                      CutoffWarning, stacklevel=level)
+        warn(f"term {name}: a {unit} of the observed network has {observed} {what}, "
+             f"above the cut-off {K}; the curved statistics count 1..{K} only, so those beyond "
+             f"it add nothing (as statnet 4.4; statnet >= 4.5 stops: 'exceeded the "
+             f"cut-off'). Give cutoff={observed} or more for the full statistic",
+             CutoffWarning)
 
 
 def start_decay(name, decay, minimum=0.0, what="decay", strict=False):
