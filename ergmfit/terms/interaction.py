@@ -1,12 +1,11 @@
 """``a:b`` (and ``a*b``): interactions of dyad-independent terms, as statnet's formula
 operators define them.  Set as :data:`.registry.INTERACTION`, the builder the formula
 reader calls for ``:`` (the registry never imports a family)."""
-import warnings
-
 from . import registry
 from ._operators import ProductKernel
 from .registry import Term, build_term
 from ..exceptions import TermError
+from ..utils.validation import warn
 
 
 def interaction(net, left, right):
@@ -23,9 +22,8 @@ def interaction(net, left, right):
     for t in (ta, tb):
         if getattr(t, "fixed", None) is not None:
             # statnet keeps the statistics and warns that offsets are not propagated
-            warnings.warn(f"interactions (':' and '*') do not propagate Offset(): the "
-                          f"interaction of {t.name}() has a free coefficient", UserWarning,
-                          stacklevel=4)
+            warn(f"interactions (':' and '*') do not propagate Offset(): the "
+                 f"interaction of {t.name}() has a free coefficient")
     if not (ta.dyad_independent and tb.dyad_independent):
         raise TermError(f"interactions (':' and '*') need dyad-independent terms; "
                         f"{ta.name if not ta.dyad_independent else tb.name} is not")

@@ -261,7 +261,7 @@ def propagate_offsets(name, term, terms, W, n_formulas):
     formulas, a weight matrix, ``"sum"``/``"mean"``) the offset is dropped with statnet's
     warning ("does not propagate offset()").  Sets ``term.offset_mask`` (see
     :class:`ergmfit.model.ERGM`); returns ``term``."""
-    import warnings
+    from ..utils.validation import warn
     from ..exceptions import TermError
     flags = [getattr(t, "offset_flag", False) for t in terms]
     if not any(flags):
@@ -269,9 +269,9 @@ def propagate_offsets(name, term, terms, W, n_formulas):
     W = np.asarray(W, dtype=float)
     diagonal = W.shape[0] == W.shape[1] and np.array_equal(W, np.diag(np.diag(W)))
     if n_formulas != 1 or not diagonal:
-        warnings.warn(f"term {name}: {name}() does not propagate offset() here (several "
-                      f"formulas or a weight matrix): the statistics are kept and their "
-                      f"coefficients estimated, as statnet warns", UserWarning, stacklevel=6)
+        warn(f"term {name}: {name}() does not propagate offset() here (several "
+             f"formulas or a weight matrix): the statistics are kept and their "
+             f"coefficients estimated, as statnet warns")
         return term
     stat_mask, par_mask = [], []
     for t, flag in zip(terms, flags):

@@ -65,10 +65,10 @@ def build_formula(net, farg, offsets="warn"):
     if not any(flags):
         return terms
     if offsets == "warn":
-        import warnings
-        warnings.warn(f"offset() inside an operator's formula ({farg.compact}) is not "
-                      "propagated: its coefficient is estimated (only Sum() of one formula "
-                      "propagates it)", UserWarning, stacklevel=5)
+        from ..utils.validation import warn
+        warn(f"offset() inside an operator's formula ({farg.compact}) is not "
+             "propagated: its coefficient is estimated (only Sum() of one formula "
+             "propagates it)")
     for t, flag in zip(terms, flags):
         t.offset_flag = flag
     return terms
