@@ -2,8 +2,6 @@
 bridge sampling from the dyad-independent submodel, offsets held fixed, with
 missing dyads the observed-data log-likelihood (a constrained chain beside the
 unconstrained one at every bridge point)."""
-import os
-import sys
 import warnings
 
 import numpy as np
@@ -11,8 +9,7 @@ import numpy as np
 import ergmfit as ef
 from ergmfit.sampling.space import var_pairs
 
-sys.path.insert(0, os.path.dirname(__file__))
-import constraints_reference as cr  # noqa: E402
+from support import constraints_reference as cr
 
 
 def _exact_mutual_loglik(Y, M, te, tm):

@@ -13,16 +13,14 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import inspect
-import pathlib
 import re
 import sys
 
 import pytest
 
 import ergmfit
+from support.paths import DOCS
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-DOCS = ROOT / "docs"
 
 
 def _load_script(name):

@@ -2,14 +2,14 @@
 marked "supported" names a registered term (and its aliases) that takes every argument of
 statnet's usage line; every "not supported" row names a term ergmfit does not have; the
 counts at the top match the table."""
-import pathlib
 import re
 
 import pytest
 
 from ergmfit.terms.registry import _LOOKUP
+from support.paths import DOCS
 
-DOC = pathlib.Path(__file__).resolve().parents[1] / "docs" / "terms_coverage.md"
+DOC = DOCS / "terms_coverage.md"
 
 
 def _rows():

@@ -12,7 +12,6 @@ from __future__ import annotations
 import doctest
 import importlib
 import os
-import pathlib
 import pkgutil
 import re
 import warnings
@@ -20,8 +19,8 @@ import warnings
 import pytest
 
 import ergmfit
+from support.paths import ROOT
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
 
 #: modules whose import fails are reported by test_every_module_imports;

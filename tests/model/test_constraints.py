@@ -1,21 +1,16 @@
 """Constrained sample spaces: exact proposals (enumeration), never leaving the
 space, the restricted MPLE design, and statnet 4.4's constrained fits."""
-import itertools
-import os
-import sys
-
 import networkx as nx
 import numpy as np
 import pytest
-from scipy import stats
 
 import ergmfit as ef
 from ergmfit.exceptions import FormulaError, NetworkError, SettingsError
-from ergmfit.sampling.space import ConstrainedSpace, dyad_vars, var_pairs
+from ergmfit.sampling.space import ConstrainedSpace, dyad_vars
 from ergmfit.utils.validation import seed_words
 
-sys.path.insert(0, os.path.dirname(__file__))
-import constraints_reference as cr  # noqa: E402
+from support import constraints_reference as cr
+from support.constrained_spaces import check_exact, space_graphs
 
 
 def _small_graphs():
@@ -51,53 +46,12 @@ CASES = [
 ]
 
 
-def _space_graphs(m):
-    """Every network of the model's sample space with its log-weight at theta = 1 per stat."""
-    net, sp = m.network, m.sample_space
-    allp = var_pairs(net.n, net.directed, np.arange(net.n_dyads))
-    out = []
-    for bits in itertools.product([0, 1], repeat=net.n_dyads):
-        ties = allp[np.array(bits, dtype=bool)]
-        try:
-            sp.check(ties)
-        except NetworkError:
-            continue
-        out.append((tuple(np.flatnonzero(bits)), m.statistics_vector(ties)))
-    return out
-
-
-def check_exact(m, graphs, theta, sampler, cm, n_draws, interval):
-    """Run ``sampler`` and compare the frequency of every network of the enumerated
-    space (``graphs``: (dyad-index key, statistics) pairs) with its ERGM probability
-    at ``theta`` (chi-square), asserting that no draw leaves the space; the counts."""
-    keys = [k for k, _ in graphs]
-    lw = np.array([np.dot(theta, s) for _, s in graphs])
-    w = np.exp(lw - lw.max())
-    w /= w.sum()
-    index = {k: i for i, k in enumerate(keys)}
-    net = m.network
-    counts = np.zeros(len(keys))
-    sampler.run(theta, 1000)
-    for _ in range(n_draws):
-        sampler.run(theta, interval)
-        k = tuple(np.sort(dyad_vars(net.n, net.directed, cm.state.ties())))
-        assert k in index, f"the chain left the space: {k}"      # property: never leaves
-        counts[index[k]] += 1
-    exp_ = w * n_draws
-    big = exp_ >= 5
-    obs, ex = np.append(counts[big], counts[~big].sum()), np.append(exp_[big], exp_[~big].sum())
-    if ex[-1] == 0:
-        obs, ex = obs[:-1], ex[:-1]
-    assert stats.chisquare(obs, ex).pvalue > 1e-4
-    return counts
-
-
 @pytest.mark.parametrize("case", range(len(CASES)))
 def test_constrained_proposal_is_exact(case):
     g, formula, theta, cons, missing = CASES[case]
     m = ef.ERGM(g, formula, constraints=cons, missing=missing)
     sampler, cm = m.sampler(theta, random_state=case + 1)
-    check_exact(m, _space_graphs(m), theta, sampler, cm, 6000, 60)
+    check_exact(m, space_graphs(m), theta, sampler, cm, 6000, 60)
 
 
 def test_missing_conditional_space_is_exact():

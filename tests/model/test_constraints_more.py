@@ -2,10 +2,6 @@
 two-mode networks, bd(attribs=): each proposal is exact (the simulated frequency
 of every network of an enumerated 4-6 node space matches its ERGM probability,
 chi-square) and never leaves the space."""
-import itertools
-import os
-import sys
-
 import networkx as nx
 import numpy as np
 import pytest
@@ -13,10 +9,8 @@ import pytest
 import ergmfit as ef
 from ergmfit.exceptions import FormulaError, NetworkError
 from ergmfit.network import Network
-from ergmfit.sampling.space import dyad_vars, var_pairs
 
-sys.path.insert(0, os.path.dirname(__file__))
-from test_constraints import check_exact  # noqa: E402
+from support.constrained_spaces import check_exact, space_graphs
 
 
 def _two_mode():
@@ -84,35 +78,13 @@ DELAYED = [
 ]
 
 
-def _space_graphs(m):
-    """Every network of the model's sample space (over the dyads that exist: the
-    between-mode ones of a two-mode network) with its statistics."""
-    net, sp = m.network, m.sample_space
-    if net.bipartite is not None:
-        n1 = net.bipartite
-        allp = np.array([(i, j) for i in range(n1) for j in range(n1, net.n)])
-    else:
-        n_all = net.n * (net.n - 1) // (1 if net.directed else 2)
-        allp = var_pairs(net.n, net.directed, np.arange(n_all))
-    out = []
-    for bits in itertools.product([0, 1], repeat=len(allp)):
-        ties = allp[np.array(bits, dtype=bool)]
-        try:
-            sp.check(ties)
-        except NetworkError:
-            continue
-        key = tuple(np.sort(dyad_vars(net.n, net.directed, ties)))
-        out.append((key, m.statistics_vector(ties)))
-    return out
-
-
 @pytest.mark.parametrize("case", [("plain", k) for k in range(len(CASES))]
                          + [("delayed", k) for k in range(len(DELAYED))])
 def test_new_constrained_proposals_are_exact(case):
     kind, k = case
     g, formula, theta, cons = (CASES if kind == "plain" else DELAYED)[k]
     m = ef.ERGM(g, formula, constraints=cons)
-    graphs = _space_graphs(m)
+    graphs = space_graphs(m)
     assert len(graphs) >= 3
     sampler, cm = m.sampler(theta, random_state=k + 11)
     assert not sampler.proposal.delayed                 # small networks: plain by default

@@ -1,5 +1,4 @@
 """Curved terms (statnet's fixed=FALSE): statistics, the map θ -> η, MPLE and MCMC-MLE (#17)."""
-import re
 import warnings
 
 import networkx as nx
@@ -9,34 +8,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ergmfit as ef
-from conftest import REFERENCE  # noqa: F401  (the tests' reference folder)
 from ergmfit.estimation.mple import pseudo_design
 from ergmfit.exceptions import SettingsError, TermError
 from ergmfit.terms.curved import AlternatingStars, GeometricWeights
+from support import curved_reference as statnet_curved
 
-import json
-import pathlib
-
-EXT = pathlib.Path(__file__).resolve().parent / "reference" / "statnet_ext_curved.json"
-
-
-def _ext():
-    with open(EXT, encoding="utf-8") as fh:
-        return json.load(fh)
-
-
-def _formula(entry):
-    return entry["formula"].split("~", 1)[1].strip()
-
-
-def _init(entry):
-    m = re.search(r"init=c\(([^)]*)\)", entry["call"])
-    if not m:
-        return None
-    return [np.nan if v.strip() == "NA" else float(v) for v in m.group(1).split(",")]
-
-
-SUMMARIES = [e for e in _ext() if e["kind"] == "summary"]
+SUMMARIES = [e for e in statnet_curved.entries() if e["kind"] == "summary"]
 
 
 @pytest.mark.parametrize("entry", SUMMARIES, ids=[e["id"] for e in SUMMARIES])
@@ -47,9 +24,9 @@ def test_curved_statistics_equal_statnets_summary(entry):
         # time. Use 'fixed=TRUE'."); so do we, with the same advice
         assert "fixed=FALSE" in entry["error"] and "fixed=TRUE" in entry["error"]
         with pytest.raises(TermError, match="fixed=TRUE"):
-            ef.ERGM(entry["dataset"], _formula(entry))
+            ef.ERGM(entry["dataset"], statnet_curved.formula(entry))
         return
-    stats = ef.ERGM(entry["dataset"], _formula(entry)).statistics()
+    stats = ef.ERGM(entry["dataset"], statnet_curved.formula(entry)).statistics()
     assert list(stats) == list(entry["stats"])
     assert list(stats.values()) == [float(v) for v in entry["stats"].values()]
 
@@ -123,16 +100,16 @@ def test_labels_and_defaults():
     assert not ef.ERGM("flomarriage", "gwesp(0.5, fixed=TRUE)").curved
 
 
-MPLE_FITS = [e for e in _ext() if e["kind"] == "fit" and e["estimate"] == "MPLE"
+MPLE_FITS = [e for e in statnet_curved.entries() if e["kind"] == "fit" and e["estimate"] == "MPLE"
              and e["status"] == "ok"]
 
 
 @pytest.mark.parametrize("entry", MPLE_FITS, ids=[e["id"] for e in MPLE_FITS])
 def test_curved_mple_against_statnet(entry):
-    m = ef.ERGM(entry["dataset"], _formula(entry))
+    m = ef.ERGM(entry["dataset"], statnet_curved.formula(entry))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        fit = m.fit(method="mple", init=_init(entry))
+        fit = m.fit(method="mple", init=statnet_curved.init(entry))
     ridge = any("ran off" in str(w.message) for w in caught)
     if ridge:
         # no finite maximum in the decay: say so, and statnet's own s.e. is huge too
@@ -157,11 +134,11 @@ def test_curved_mple_against_statnet(entry):
 
 
 def test_curved_mcmle_lazega_matches_statnet():
-    refs = [e for e in _ext() if e["kind"] == "fit" and e["estimate"] == "MLE"
+    refs = [e for e in statnet_curved.entries() if e["kind"] == "fit" and e["estimate"] == "MLE"
             and e["status"] == "ok" and e["dataset"] == "lazega"]
     assert len(refs) == 3
-    m = ef.ERGM("lazega", _formula(refs[0]))
-    fit = m.fit(method="mcmle", init=_init(refs[0]), random_state=1)
+    m = ef.ERGM("lazega", statnet_curved.formula(refs[0]))
+    fit = m.fit(method="mcmle", init=statnet_curved.init(refs[0]), random_state=1)
     assert fit.converged
     for lab in m.labels:
         mean = np.mean([r["coef"][lab] for r in refs])

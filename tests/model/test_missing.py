@@ -1,7 +1,5 @@
 """Missing (unobserved) dyads: MPLE leaves them out, MCMC-MLE maximises the
 observed-data likelihood (Handcock & Gile 2010) as statnet does."""
-import os
-import sys
 
 import numpy as np
 import pytest
@@ -9,8 +7,7 @@ import pytest
 import ergmfit as ef
 from ergmfit.exceptions import FormulaError
 
-sys.path.insert(0, os.path.dirname(__file__))
-import constraints_reference as cr  # noqa: E402
+from support import constraints_reference as cr
 
 
 @pytest.mark.parametrize("entry_id", ["s3.na.samplike_mutual.MLE.s101",

@@ -2,16 +2,13 @@
 over the dyads and the missing ones sum out, so the observed-data MLE is the
 logistic regression on the observed dyads -- statnet returns that MPLE as the
 MLE, without MCMC, and so do we."""
-import os
-import sys
 
 import numpy as np
 import pytest
 
 from ergmfit.exceptions import ConvergenceWarning
 
-sys.path.insert(0, os.path.dirname(__file__))
-import constraints_reference as cr  # noqa: E402
+from support import constraints_reference as cr
 
 
 def test_dyad_independent_missing_data_mle_is_exact_as_statnet():

@@ -1,6 +1,4 @@
 """Offset terms (fixed coefficients, -Inf structural zeros) and target statistics."""
-import os
-import sys
 
 import numpy as np
 import pytest
@@ -9,8 +7,7 @@ import ergmfit as ef
 from ergmfit.terms.offsets import OffsetParameterisation
 from ergmfit.terms.parameterisation import Identity
 
-sys.path.insert(0, os.path.dirname(__file__))
-import constraints_reference as cr  # noqa: E402
+from support import constraints_reference as cr
 
 
 def _entry(entry_id):

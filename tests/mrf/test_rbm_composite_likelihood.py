@@ -25,10 +25,10 @@ import pytest
 from scipy import special
 
 from ergmfit.mrf.models import RBM
+from support.paths import VIGNETTES
 
 NV, NH = 5, 3
-_VIG = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                    "vignettes", "yasuda_rbm.py")
+_VIG = VIGNETTES / "yasuda_rbm.py"
 
 
 @pytest.fixture(scope="module")

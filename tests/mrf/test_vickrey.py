@@ -2,7 +2,6 @@
 package's own per-example implementations (pseudo_likelihood_objective, ccg)."""
 import importlib.util
 import itertools
-import os
 
 import numpy as np
 import pytest
@@ -11,9 +10,9 @@ from scipy.special import logsumexp
 from ergmfit.exceptions import DegenerateModelError
 from ergmfit.mrf import exact
 from ergmfit.mrf.contrastive import ccg, pseudo_likelihood_objective
+from support.paths import VIGNETTES
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-PATH = os.path.join(os.path.dirname(HERE), "vignettes", "vickrey_chain.py")
+PATH = VIGNETTES / "vickrey_chain.py"
 
 
 @pytest.fixture(scope="module")

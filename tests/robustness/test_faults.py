@@ -9,7 +9,7 @@ import pytest
 
 import ergmfit as ef
 from ergmfit.exceptions import SaveError, SettingsError
-from test_sampling import _sigint_soon, default_sigint  # noqa: F401 (a fixture)
+from support.interrupts import sigint_soon
 
 
 @pytest.fixture(scope="module")
@@ -26,7 +26,7 @@ def test_cd_honours_ctrl_c_in_a_draw(default_sigint, monkeypatch):
 
     def observed_design(*args, **kwargs):      # called just before the first draw
         out = real(*args, **kwargs)
-        armed.append(_sigint_soon(0.3))
+        armed.append(sigint_soon(0.3))
         return out
     monkeypatch.setattr(cd, "observed_design", observed_design)
     with warnings.catch_warnings(record=True) as caught:
@@ -118,7 +118,7 @@ def test_full_disk_during_a_checkpoint_is_a_warning(tmp_path, monkeypatch, flo):
 @pytest.mark.parametrize("output", ["stats", "networks"])
 def test_simulate_returns_the_finished_draws_on_ctrl_c(default_sigint, flo, output):
     n = 10**6                                    # minutes of draws
-    timer = _sigint_soon(0.5)
+    timer = sigint_soon(0.5)
     with pytest.warns(UserWarning, match="interrupted by the user"):
         out = flo.simulate([-1.5, 0.05], n=n, interval=2048, output=output, random_state=1)
     timer.join()

@@ -8,7 +8,6 @@ import pytest
 
 import ergmfit as ef
 from ergmfit.exceptions import ConvergenceWarning, SettingsError
-from test_sampling import default_sigint  # noqa: F401 (a fixture)
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ import pytest
 
 import ergmfit as ef
 from ergmfit.sampling._blocks import BlockGibbsSampler, Enumeration, UniformBlocks, bcd_loop
-from test_sampling import _sigint_soon, default_sigint  # noqa: F401 (a fixture)
+from support.interrupts import sigint_soon
 
 
 @pytest.fixture(scope="module")
@@ -22,7 +22,7 @@ def test_bcd_loop_stops_on_ctrl_c(mesa, default_sigint):
     chooser = UniformBlocks(bm.n_vars, 4)
     rates = np.full(10**8, 1e-6)                  # minutes of work
     before = bm.on_vars().copy()
-    timer = _sigint_soon(0.3)
+    timer = sigint_soon(0.3)
     out = bcd_loop(bm, chooser, Enumeration(4), np.array([-6.0, 1.0]), rates, seed=1)
     timer.join()
     # stopped by the signal: far short of the 10^8 iterations (minutes of work)
@@ -36,7 +36,7 @@ def _arm_on_first_call(monkeypatch, module, name, delay):
 
     def wrapped(*args, **kwargs):
         if not timers:
-            timers.append((_sigint_soon(delay), time.perf_counter()))
+            timers.append((sigint_soon(delay), time.perf_counter()))
         return real(*args, **kwargs)
     monkeypatch.setattr(module, name, wrapped)
     return timers
@@ -58,7 +58,7 @@ def test_block_gibbs_sampler_honours_ctrl_c(mesa, default_sigint):
     bm = mesa.compiled()
     s = BlockGibbsSampler(bm, UniformBlocks(bm.n_vars, 3), None,
                           np.array([1, 2, 3, 4], dtype=np.uint64))
-    timer = _sigint_soon(0.3)
+    timer = sigint_soon(0.3)
     with pytest.raises(KeyboardInterrupt):       # 10^10 steps: hours unless it stops
         s.run(np.array([-6.0, 1.0]), 10**10)
     timer.join()

@@ -6,14 +6,14 @@ import pytest
 
 import ergmfit as ef
 from ergmfit.gof import gof
-from test_sampling import _sigint_soon, default_sigint  # noqa: F401 (a fixture)
+from support.interrupts import sigint_soon
 
 
 def test_gof_returns_the_networks_finished(default_sigint):
     m = ef.ERGM(ef.datasets.load_network("faux.magnolia.high"),
                 "edges + nodematch('Grade') + gwesp(0.25, fixed=True)")
     theta = [-8.7299, 2.7508, 1.9033]
-    timer = _sigint_soon(1.0)
+    timer = sigint_soon(1.0)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         res = gof(m, theta, n_sim=10**6, burnin=1000, interval=20000,
@@ -28,7 +28,7 @@ def test_gof_returns_the_networks_finished(default_sigint):
 def test_gof_interrupted_before_any_network_raises(default_sigint):
     m = ef.ERGM(ef.datasets.load_network("faux.magnolia.high"),
                 "edges + gwesp(0.25, fixed=True)")
-    timer = _sigint_soon(0.3)
+    timer = sigint_soon(0.3)
     with pytest.raises(KeyboardInterrupt):
         gof(m, [-8.0, 1.8], n_sim=2, burnin=10**9, interval=1, random_state=1)
     timer.join()

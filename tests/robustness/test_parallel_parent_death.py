@@ -22,8 +22,7 @@ import ergmfit
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(ergmfit.__file__)))
 
 CHILD = textwrap.dedent("""
-    import os, sys
-    sys.path.insert(0, {root!r})
+    import os
     import numpy as np, networkx as nx, ergmfit as ef
     from ergmfit.utils.longrun import parallel_map, run_jobs
     from ergmfit.sampling.chains import run_chains
@@ -63,7 +62,8 @@ def test_workers_die_with_killed_parent(kind):
     # the parent watch the workers compute on for ever and this fails.
     tmp = tempfile.gettempdir()
     before = {d for d in os.listdir(tmp) if d.startswith(longrun._TEMP_PREFIX)}
-    p = subprocess.Popen([sys.executable, "-c", CHILD.format(root=ROOT, kind=kind)],
+    p = subprocess.Popen([sys.executable, "-c", CHILD.format(kind=kind)],
+                         env=dict(os.environ, PYTHONPATH=ROOT),
                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     pids = []
     try:

@@ -15,17 +15,13 @@ session 5):
 Both are checked on enumerated spaces (chi-square of every network's frequency
 against its ERGM probability; no draw leaves the space), and the one-pass change
 against the statistics of the networks before and after random toggle sets."""
-import os
-import sys
-
 import networkx as nx
 import numpy as np
 import pytest
 
 import ergmfit as ef
 
-sys.path.insert(0, os.path.dirname(__file__))
-from test_constraints_staged import _six, check_space  # noqa: E402
+from support.constrained_spaces import check_space, six_node_graph
 
 
 def test_one_pass_gwesp_change_equals_the_statistics_difference():
@@ -58,20 +54,20 @@ def test_one_pass_gwesp_change_equals_the_statistics_difference():
 # (network, formula, theta, constraints, delayed)
 CASES = [
     # delayed acceptance off: swaps (toggle by toggle), tie-for-non-tie moves (one pass)
-    (_six(), "edges + nodematch('g') + gwesp(0.5, fixed=TRUE)", [0.0, 0.8, 0.6], "~ degrees", False),
-    (_six(), "nodematch('g') + gwesp(0.3, fixed=TRUE)", [-0.7, 0.9], "~ edges", False),
+    (six_node_graph(), "edges + nodematch('g') + gwesp(0.5, fixed=TRUE)", [0.0, 0.8, 0.6], "~ degrees", False),
+    (six_node_graph(), "nodematch('g') + gwesp(0.3, fixed=TRUE)", [-0.7, 0.9], "~ edges", False),
     # delayed acceptance on: stage 3 skipped when the toggles share no partner
     # (swaps: stages 2 and 3, by the swap shortcut of gw_apart_now; edges left out
     # of stage 1, its changes cancelling)
-    (_six(), "edges + nodematch('g') + gwesp(0.5, fixed=TRUE)", [-0.4, 0.8, 0.6], "~ degrees", True),
-    (_six(), "nodematch('g') + gwesp(0.3, fixed=TRUE)", [-0.7, 0.9], "~ edges", True),
+    (six_node_graph(), "edges + nodematch('g') + gwesp(0.5, fixed=TRUE)", [-0.4, 0.8, 0.6], "~ degrees", True),
+    (six_node_graph(), "nodematch('g') + gwesp(0.3, fixed=TRUE)", [-0.7, 0.9], "~ edges", True),
     # neighbourhood exchanges scored by the tie-free terms only
-    (_six(), "nodematch('g') + kstar(2) + gwesp(0.5, fixed=TRUE)", [0.8, -0.3, 0.5],
+    (six_node_graph(), "nodematch('g') + kstar(2) + gwesp(0.5, fixed=TRUE)", [0.8, -0.3, 0.5],
      "~ degreedist", True),
-    (_six(), "nodematch('g') + kstar(2) + gwesp(0.5, fixed=TRUE)", [0.8, -0.3, 0.5],
+    (six_node_graph(), "nodematch('g') + kstar(2) + gwesp(0.5, fixed=TRUE)", [0.8, -0.3, 0.5],
      "~ degreedist", False),
     # degree(1, by=) reads the node attribute: an exchange changes it (no shortcut)
-    (_six(), "nodematch('g') + degree(1, by='g')", [0.8, 0.9, -1.2], "~ degreedist", True),
+    (six_node_graph(), "nodematch('g') + degree(1, by='g')", [0.8, 0.9, -1.2], "~ degreedist", True),
 ]
 
 

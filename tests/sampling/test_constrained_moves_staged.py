@@ -5,26 +5,13 @@ both kinds, forces the staged path on (by default it is used on sparse networks
 of 50 nodes or more) and checks on an enumerated space that the simulated
 frequency of every network matches its ERGM probability (chi-square) and that no
 draw leaves the space."""
-import os
-import sys
-
 import networkx as nx
 import numpy as np
 import pytest
 
 import ergmfit as ef
 
-sys.path.insert(0, os.path.dirname(__file__))
-from test_constraints import check_exact  # noqa: E402
-from test_constraints_more import _space_graphs  # noqa: E402
-
-
-def _six():
-    # two triangles joined by a tie, two groups that cut across them
-    g = nx.Graph([(0, 1), (1, 2), (2, 0), (2, 3), (3, 4), (4, 5), (5, 3), (1, 4)])
-    for i in g:
-        g.nodes[i]["g"] = "a" if i in (0, 3, 4) else "b"
-    return g
+from support.constrained_spaces import check_space, six_node_graph
 
 
 def _digraph():
@@ -37,27 +24,14 @@ def _digraph():
 
 # (network, formula, theta, constraints, number of tie-free terms)
 CASES = [
-    (_six(), "edges + nodematch('g') + gwesp(0.5, fixed=TRUE)", [0.0, 0.8, 0.6], "~ degrees", 2),
-    (_six(), "nodematch('g') + triangle", [-0.9, 0.7], "~ edges", 1),
-    (_six(), "nodematch('g') + kstar(2)", [0.8, -0.3], "~ degreedist", 1),
+    (six_node_graph(), "edges + nodematch('g') + gwesp(0.5, fixed=TRUE)", [0.0, 0.8, 0.6], "~ degrees", 2),
+    (six_node_graph(), "nodematch('g') + triangle", [-0.9, 0.7], "~ edges", 1),
+    (six_node_graph(), "nodematch('g') + kstar(2)", [0.8, -0.3], "~ degreedist", 1),
     # directed swaps and 3-cycle reversals; mutual reads the reverse tie, so it is
     # scored with the dependent terms (taking triangle or kstar as tie-free instead
     # makes the cases above fail, p < 1e-200)
     (_digraph(), "nodematch('s') + mutual", [0.6, 1.5], "~ degrees", 1),
 ]
-
-
-def check_space(g, formula, theta, cons, seed, delayed):
-    """Run the constrained sampler (delayed acceptance on or off) on an enumerated
-    space and check it (see check_exact); the sampler."""
-    m = ef.ERGM(g, formula, constraints=cons)
-    graphs = _space_graphs(m)
-    assert len(graphs) >= 3
-    sampler, cm = m.sampler(theta, random_state=seed)
-    sampler.proposal.delayed = delayed
-    counts = check_exact(m, graphs, np.asarray(theta, dtype=float), sampler, cm, 5000, 60)
-    assert (counts > 0).sum() > 1
-    return sampler
 
 
 @pytest.mark.parametrize("case", range(len(CASES)))

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import ergmfit as ef
+from support.interrupts import sigint_soon
 
 
 def exact_mean(model, theta):
@@ -149,25 +150,6 @@ def test_multivariate_ess():
 # ---------------------------------------------------------------------------
 # Ctrl-C inside the compiled loops (issue 24 item 4)
 # ---------------------------------------------------------------------------
-def _sigint_soon(delay):
-    """A real SIGINT to the main thread after ``delay`` seconds (the default
-    handler, which raises KeyboardInterrupt, is installed by the caller)."""
-    import signal
-    import threading
-    main = threading.main_thread().ident
-    timer = threading.Timer(delay, signal.pthread_kill, (main, signal.SIGINT))
-    timer.start()
-    return timer
-
-
-@pytest.fixture
-def default_sigint():
-    import signal
-    old = signal.signal(signal.SIGINT, signal.default_int_handler)
-    yield
-    signal.signal(signal.SIGINT, old)
-
-
 def _magnolia_sampler():
     m = ef.ERGM(ef.datasets.load_network("faux.magnolia.high"),
                 "edges + nodematch('Grade') + gwesp(0.25, fixed=True)")
@@ -179,7 +161,7 @@ def _magnolia_sampler():
 def test_ctrl_c_stops_a_long_sample(default_sigint):
     m, s, cm, theta = _magnolia_sampler()
     before = s.n_proposed
-    timer = _sigint_soon(0.3)
+    timer = sigint_soon(0.3)
     with pytest.raises(KeyboardInterrupt):
         s.sample(theta, 10, 0, 10**8)              # 10^9 proposals: over a minute
     timer.join()
@@ -188,7 +170,7 @@ def test_ctrl_c_stops_a_long_sample(default_sigint):
     np.testing.assert_allclose(m.statistics_vector(cm.state.ties()) - m.statistics_vector(),
                                s.delta)
     before = s.n_proposed
-    timer = _sigint_soon(0.3)
+    timer = sigint_soon(0.3)
     with pytest.raises(KeyboardInterrupt):
         s.run(theta, 10**9)
     timer.join()
@@ -200,7 +182,7 @@ def test_ctrl_c_stops_the_compiled_ee_loop(default_sigint):
     m, s, cm, theta = _magnolia_sampler()
     n, p = 10**6, 3                                 # 10^6 x 1000 proposals
     rows = np.zeros((n, p))
-    timer = _sigint_soon(0.3)
+    timer = sigint_soon(0.3)
     with pytest.raises(KeyboardInterrupt):             # 10^9 proposals unless it stops
         ee_iterations(s, theta.copy(), np.zeros(p), n, 1000, 0, 0.001, 0.01, 0.0, np.ones(p), -1,
                       0.0, rows, rows.copy(), np.zeros(n), np.zeros(n))

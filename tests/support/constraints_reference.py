@@ -10,9 +10,10 @@ import numpy as np
 import ergmfit as ef
 from ergmfit.network.io import read_network
 
-HERE = os.path.dirname(__file__)
-REF = os.path.join(HERE, "reference", "statnet_constraints.json")
-EXT = os.path.join(HERE, "reference", "ext")
+from .paths import REFERENCE
+
+REF = os.path.join(REFERENCE, "statnet_constraints.json")
+EXT = os.path.join(REFERENCE, "ext")
 
 
 def entries():

@@ -176,7 +176,7 @@ def test_bipartite_degrange_homophily():
     """b1degrange/b2degrange(by=, homophily=TRUE) count same-level partners, which are the
     other mode's nodes; before, the other mode had no level and every count was 0.
     statnet's test-term-bipartite.R prints 19, 3 for both."""
-    from statnet_testnets import bipnw
+    from support.statnet_testnets import bipnw
     g = bipnw()
     for mode in (1, 2):
         got = stats(g, f'b{mode}degrange(from=c(1, 2), to=c(Inf, Inf), by="Letter", '
@@ -243,7 +243,7 @@ def test_mm_attribute_expression(fmh):
 def test_poly_raw_attribute_matrix():
     """statnet's tests: b1cov(~poly(Cost, 2, raw=TRUE)) = 121, 283 and b2cov 129, 317 on
     test-term-bipartite.R's bipnw (before: refused). One statistic per column."""
-    from statnet_testnets import bipnw
+    from support.statnet_testnets import bipnw
     got = stats(bipnw(), "b1cov(~poly(Cost, 2, raw=TRUE)) + b2cov(~poly(Cost, 2, raw=TRUE))")
     assert list(got.values()) == [121.0, 283.0, 129.0, 317.0]
     assert list(got)[:2] == ["b1cov.poly(Cost,2,raw=TRUE).1", "b1cov.poly(Cost,2,raw=TRUE).2"]
@@ -374,7 +374,7 @@ def test_hamming_weights_and_two_mode_matrices():
     a.graph["net2"] = nx.to_numpy_array(b, nodelist=range(5))
     assert stats(a, 'hamming("net2")') == {"hamming.net2": 2.0}
     # two-mode: reference and weights as n1 x n2 matrices or networkx graphs
-    from statnet_testnets import two_mode_covariates
+    from support.statnet_testnets import two_mode_covariates
     g, X, Wm, _ = two_mode_covariates()
     Y = nx.to_numpy_array(g, nodelist=range(14))[:6, 6:]
     assert stats(g, 'hamming("X")') == {"hamming.X": float(np.sum(X != Y))}

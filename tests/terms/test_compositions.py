@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import ergmfit as ef
-from test_terms_ext import check_formula, random_network
+from support.change_stats import check_formula, random_network
 
 UNDIRECTED = ["tripercent", "tripercent('a')", "tripercent('a', diff=TRUE)",
               "tripercent('a', diff=TRUE, levels=c(0, 2))", "Prod(list(~edges, ~triangle), label='p')",

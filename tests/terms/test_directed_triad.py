@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import ergmfit as ef
-from conftest import load_reference
+from support.paths import load_reference
 from ergmfit.exceptions import TermError
 
 TYPES = ["OTP", "ITP", "RTP", "OSP", "ISP"]

@@ -14,7 +14,7 @@ import scipy.sparse as sp
 from hypothesis import given, settings, strategies as st
 
 import ergmfit as ef
-from conftest import load_reference
+from support.paths import load_reference
 from ergmfit.exceptions import TermError
 from ergmfit.terms.dyadic import r_double
 

@@ -17,8 +17,7 @@ import pytest
 import ergmfit as ef
 from ergmfit.exceptions import TermError
 from ergmfit.network import as_network
-from test_projection_more import two_mode
-from test_terms_ext import check_formula
+from support.change_stats import check_formula, two_mode_graph
 
 pytestmark = pytest.mark.filterwarnings("ignore::ergmfit.terms.curved.CutoffWarning")
 
@@ -130,7 +129,7 @@ def nodecovar_by_definition(Y, center, root):
 @pytest.mark.parametrize("seed", range(3))
 @pytest.mark.parametrize("mode", [1, 2])
 def test_project_nodecovar_values_by_definition(seed, mode):
-    g, n1 = two_mode(seed)
+    g, n1 = two_mode_graph(seed)
     A = nx.to_numpy_array(g, nodelist=range(g.number_of_nodes()))
     B = A[:n1, n1:]
     Y = B @ B.T if mode == 1 else B.T @ B
@@ -150,7 +149,7 @@ def test_project_nodecovar_values_by_definition(seed, mode):
 
 @pytest.mark.parametrize("seed", range(2))
 def test_project_nodecovar_change_statistics_equal_full_differences(seed):
-    g, _ = two_mode(20 + seed)
+    g, _ = two_mode_graph(20 + seed)
     check_formula(as_network(g), 'Proj1(~nodecovar(TRUE) + nodecovar(FALSE, "sqrt")) + '
                                  'Proj2(~sum + nodecovar(TRUE, "sqrt") + nodecovar(FALSE))', seed)
 
@@ -158,7 +157,7 @@ def test_project_nodecovar_change_statistics_equal_full_differences(seed):
 def test_project_nodecovar_follows_a_long_run_of_toggles():
     # the kernel keeps each projected node's sum of values: after many toggles the
     # accumulated changes still equal the statistics of the network reached
-    g, n1 = two_mode(5, n1=12, n2=15, p=0.3)
+    g, n1 = two_mode_graph(5, n1=12, n2=15, p=0.3)
     m = ef.ERGM(g, 'Proj1(~nodecovar(TRUE, "sqrt")) + Proj2(~nodecovar(TRUE))')
     c = m.compiled()
     rng = np.random.default_rng(1)
@@ -172,12 +171,12 @@ def test_project_nodecovar_follows_a_long_run_of_toggles():
 
 
 def test_project_nodecovar_arguments():
-    g, _ = two_mode(0)
+    g, _ = two_mode_graph(0)
     with pytest.raises(TermError, match="give center=TRUE or center=FALSE"):
         ef.ERGM(g, "Proj1(~nodecovar)")
     with pytest.raises(TermError, match="transform must be 'identity' or 'sqrt'"):
         ef.ERGM(g, 'Proj1(~nodecovar(TRUE, "log"))')
-    tiny, _ = two_mode(0, n1=2, n2=4, p=1.0)
+    tiny, _ = two_mode_graph(0, n1=2, n2=4, p=1.0)
     with pytest.raises(TermError, match="at least 3 nodes"):
         ef.ERGM(tiny, "Proj1(~nodecovar(FALSE))")
 
@@ -191,7 +190,7 @@ def test_project_nodecovar_arguments():
 # on a one-mode subgraph (one-sided: b1 terms refused, aggregates over both modes).
 
 def s_two_mode_net(seed=3, n1=6, n2=8):
-    g, n1 = two_mode(seed, n1, n2, 0.5)
+    g, n1 = two_mode_graph(seed, n1, n2, 0.5)
     rng = np.random.default_rng(seed)
     for v in g.nodes:
         g.nodes[v]["a"] = int(rng.integers(1, 5))

@@ -8,7 +8,7 @@ import pytest
 import ergmfit as ef
 from ergmfit.exceptions import ErgmfitError
 
-from test_terms_ext import check_formula, random_network
+from support.change_stats import check_formula, random_network
 
 MESA = "faux.mesa.high"
 

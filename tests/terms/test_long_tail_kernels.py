@@ -12,6 +12,7 @@ import pytest
 
 import ergmfit as ef
 from ergmfit.network import Network
+from support.change_stats import check_formula, random_network
 
 UNDIRECTED = [
     "degrange(from=c(0, 2), to=c(2, Inf))", "degrange(from=1, to=3, by='a')",
@@ -62,62 +63,6 @@ BIPARTITE = [
     "b1dsp(0:2)", "b2dsp(1:3)", "b1degrange(from=1, to=3, by='a')", "b2mindegree(1:2)",
     "b1sociality", "b2sociality(nodes=1:2)", "nodemix('c')", "degree(0:2)", "kstar(2)",
 ]
-
-
-def random_network(seed, kind, n=11, p=0.35):
-    if kind == "sparse":        # many degree-0 and degree-1 nodes (isolatededges)
-        return random_network(seed, "undirected", n=14, p=0.1)
-    rng = np.random.default_rng(seed)
-    if kind == "bipartite":
-        n1 = 5
-        ties = [(i, j) for i in range(n1) for j in range(n1, n) if rng.random() < p]
-        attrs = {"a": [int(rng.integers(3)) if i < n1 else None for i in range(n)],
-                 "x": [float(rng.normal()) if i < n1 else None for i in range(n)],
-                 "b": [None if i < n1 else str("pq"[rng.integers(2)]) for i in range(n)],
-                 "y": [None if i < n1 else float(rng.integers(5)) for i in range(n)],
-                 "c": [str("uv"[rng.integers(2)]) for i in range(n)]}
-        return Network(n, ties, False, node_attrs=attrs, bipartite=n1)
-    directed = kind == "directed"
-    ties = [(i, j) for i in range(n) for j in range(n) if i != j and (directed or i < j)
-            and rng.random() < p]
-    attrs = {"a": [int(rng.integers(3)) for _ in range(n)], "x": list(rng.normal(size=n))}
-    return Network(n, ties, directed, node_attrs=attrs,
-                   graph_attrs={"C": rng.normal(size=(n, n))})
-
-
-def dyads(net, rng, k=12):
-    out = []
-    while len(out) < k:
-        i, j = (int(v) for v in rng.choice(net.n, 2, replace=False))
-        if not net.directed and i > j:
-            i, j = j, i
-        if net.bipartite is not None and not (i < net.bipartite <= j):
-            continue
-        out.append((i, j))
-    return out
-
-
-def full(model, ties, rng):
-    ties = np.array(sorted(ties), dtype=np.int64).reshape(-1, 2)
-    return model.statistics_vector(ties[rng.permutation(len(ties))])
-
-
-def check_formula(net, formula, seed):
-    rng = np.random.default_rng(seed)
-    model = ef.ERGM(net, formula)
-    c = model.compiled()
-    ties = {tuple(t) for t in net.ties.tolist()}
-    for i, j in dyads(net, rng):
-        with_ij, without = ties | {(i, j)}, ties - {(i, j)}
-        want = full(model, with_ij, rng) - full(model, without, rng)
-        np.testing.assert_allclose(c.dyad_change_stats(i, j), want, rtol=1e-9, atol=1e-9,
-                                   err_msg=f"{formula} dyad {(i, j)}")
-        c.toggle(i, j)
-        np.testing.assert_allclose(c.dyad_change_stats(i, j), want, rtol=1e-9, atol=1e-9,
-                                   err_msg=f"{formula} dyad {(i, j)} toggled")
-        c.toggle(i, j)
-    np.testing.assert_allclose(model.statistics_vector(c.state.ties()), model.statistics_vector(),
-                               rtol=1e-12, atol=1e-12)
 
 
 @pytest.mark.parametrize("formula", UNDIRECTED)

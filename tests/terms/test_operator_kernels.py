@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import ergmfit as ef
-from statnet_testnets import bipnw
-from test_terms_ext import check_formula, random_network
+from support.statnet_testnets import bipnw
+from support.change_stats import check_formula, random_network
 
 
 def stats(g, f):

@@ -10,19 +10,7 @@ import pytest
 import ergmfit as ef
 from ergmfit.exceptions import TermError
 from ergmfit.network import as_network
-from test_terms_ext import check_formula
-
-
-def two_mode(seed, n1=7, n2=9, p=0.45):
-    rng = np.random.default_rng(seed)
-    g = nx.Graph()
-    for i in range(n1 + n2):
-        g.add_node(i, bipartite=0 if i < n1 else 1, a=int(rng.integers(1, 5)))
-    for i in range(n1):
-        for j in range(n1, n1 + n2):
-            if rng.random() < p:
-                g.add_edge(i, j)
-    return g, n1
+from support.change_stats import check_formula, two_mode_graph
 
 
 def projected(g, n1, mode):
@@ -37,7 +25,7 @@ def projected(g, n1, mode):
 @pytest.mark.parametrize("seed", range(3))
 @pytest.mark.parametrize("mode", [1, 2])
 def test_values_by_definition(seed, mode):
-    g, n1 = two_mode(seed)
+    g, n1 = two_mode_graph(seed)
     Y, a = projected(g, n1, mode)
     m = len(a)
     pairs = [(p, q) for p in range(m) for q in range(p + 1, m)]
@@ -60,13 +48,13 @@ def test_values_by_definition(seed, mode):
 
 @pytest.mark.parametrize("seed", range(2))
 def test_change_statistics_equal_full_differences(seed):
-    g, _ = two_mode(10 + seed)
+    g, _ = two_mode_graph(10 + seed)
     check_formula(as_network(g), 'Proj1(~CMP + sociality(form="nonzero") + absdiffcat("a")) '
                                  '+ Proj2(~CMP + sociality)', seed)
 
 
 def test_an_inner_term_without_a_valued_form_is_refused_by_name():
     # nodecovar has its valued form since session 6b (test_terms_usage_s6b.py)
-    g, _ = two_mode(0)
+    g, _ = two_mode_graph(0)
     with pytest.raises(TermError, match="triangle.*no valued form"):
         ef.ERGM(g, "Proj1(~triangle)")

@@ -2,7 +2,7 @@
 import pytest
 
 import ergmfit as ef
-from conftest import load_reference
+from support.paths import load_reference
 
 EVALUATIONS = load_reference("statnet_stats.json")["evaluations"]
 _NETS = {}

@@ -17,7 +17,7 @@ import pytest
 
 import ergmfit as ef
 from ergmfit.exceptions import ErgmfitError
-from conftest import load_reference
+from support.paths import load_reference
 
 _REF = load_reference("statnet_ext.json")["sections"]
 ENTRIES = [e for sec in ("4_bipartite", "5_unipartite_terms") for e in _REF[sec]

@@ -253,7 +253,7 @@ def test_bnodematch_levels_overrides_keep():
     "b1starmix(2, 'c', base=1)", "b1nodematch('c', diff=TRUE, byb2attr='b')",
     "b2nodematch('b', diff=TRUE, byb1attr='c')"])
 def test_new_argument_kernels_change_statistics(formula):
-    from test_terms_ext import check_formula, random_network
+    from support.change_stats import check_formula, random_network
     for seed in range(3):
         check_formula(random_network(seed, "bipartite"), formula, seed)
 
@@ -336,7 +336,7 @@ def test_bnodematch_discounts_by_definition(alpha, beta, by):
     keys = [f"b1nodematch.color.{L}" for L in levels] if by else ["b1nodematch.color"]
     assert list(got) == keys
     np.testing.assert_allclose(list(got.values()), [want[L] for L in levels], rtol=1e-12)
-    from test_terms_ext import check_formula, random_network
+    from support.change_stats import check_formula, random_network
     check_formula(random_network(1, "bipartite"), formula.replace("'color'", "'c'").replace(
         "'place'", "'b'"), 1)
 

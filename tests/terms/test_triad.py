@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ergmfit as ef
-from conftest import load_reference
+from support.paths import load_reference
 from ergmfit.exceptions import TermError
 from ergmfit.network import Network
 

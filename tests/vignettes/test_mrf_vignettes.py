@@ -12,9 +12,8 @@ import numpy as np
 import pytest
 
 import ergmfit
+from support.paths import VIGNETTES, load_script
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-VIGNETTES = os.path.join(os.path.dirname(HERE), "vignettes")
 
 
 @pytest.mark.parametrize("name", ["asuncion_vbm", "asuncion_crf", "dillon_lebanon_scl", "yasuda_rbm", "vickrey_chain",
@@ -139,11 +138,7 @@ def test_vbm_detects_a_missing_mle():
     """asuncion_vbm's converged limits are computed only where the exact MLE exists: data
     that never show the all-ones state (the 8th-order statistic stays at its minimum) have
     no finite MLE; data with every state do."""
-    sys.path.insert(0, VIGNETTES)
-    try:
-        import asuncion_vbm as v
-    finally:
-        sys.path.remove(VIGNETTES)
+    v = load_script(VIGNETTES / "asuncion_vbm.py")
     _, G, _ = v.setup()
     p = np.full(256, 1 / 256)
     assert v.mle_exists(G, p)

@@ -11,9 +11,7 @@ import tempfile
 import pytest
 
 import ergmfit
-
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-VIGNETTES = ROOT / "vignettes"
+from support.paths import ROOT, VIGNETTES
 
 
 @pytest.fixture(scope="module")

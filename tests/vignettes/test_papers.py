@@ -18,9 +18,8 @@ import numpy as np
 import pytest
 
 import ergmfit
+from support.paths import VIGNETTES
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-VIGNETTES = os.path.join(os.path.dirname(HERE), "vignettes")
 
 #: learning_with_blocks.py, full run (5 seeds; limits of 4,000,000 iterations): the L1 error to
 #: the MLE of Bn-CD1 run to convergence, and its standard error

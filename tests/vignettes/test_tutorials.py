@@ -17,9 +17,7 @@ import sys
 import pytest
 
 import ergmfit
-
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-VIGNETTES = ROOT / "vignettes"
+from support.paths import ROOT, VIGNETTES
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 #: vignette -> (figures it always writes, text its output must contain)

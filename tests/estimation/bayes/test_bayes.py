@@ -5,7 +5,6 @@ import warnings
 import networkx as nx
 import numpy as np
 import pytest
-from scipy.special import logsumexp
 
 import ergmfit as ef
 from ergmfit.estimation import bayes as bayes_mod
@@ -13,25 +12,8 @@ from ergmfit.estimation import make_estimator
 from ergmfit.exceptions import CheckpointError, SettingsError
 from ergmfit.results import ERGMResults
 from ergmfit.results_bayes import BayesResults, split_rhat
-
-# Bergm 5.0.7, bergm() with its defaults, set.seed(101) and set.seed(202)
-# (/work/shared/reference/statnet_ext.json, section 6_optional): posterior
-# means and sds of the two runs, averaged.
-BERGM = {
-    "edges + kstar(2) + triangle": {
-        "mean": [(-1.12270405511151 - 1.08455753003805) / 2,
-                 (-0.122889890915496 - 0.132584031423878) / 2,
-                 (-0.0429387672263865 + 0.00425741657901709) / 2],
-        "sd": [(0.933430713220623 + 0.914421933821709) / 2,
-               (0.217272676770659 + 0.225621637166505) / 2,
-               (0.756267370159803 + 0.820551944372982) / 2]},
-    "edges + gwesp(0.2, fixed=TRUE)": {
-        "mean": [(-1.68786687518066 - 1.7034556051874) / 2,
-                 (0.056357025393908 + 0.0658511505262979) / 2],
-        "sd": [(0.388554624032373 + 0.37786190380445) / 2,
-               (0.308674121867102 + 0.290786492736454) / 2]},
-}
-
+from support.bayes import BERGM, grid_moments, log_sum_exp_stats
+from support.paths import BENCHMARKS, load_script
 
 def _five_node_model():
     g = nx.Graph()
@@ -51,23 +33,6 @@ def _exact_posterior(m):
         stats.append(m.statistics_vector(ties))
     return grid_moments(np.linspace(-12, 12, 481),
                         lambda T: T @ m.statistics_vector() - log_sum_exp_stats(T, stats), 100.0)
-
-
-def log_sum_exp_stats(T, stats):
-    """log sum over graphs of exp(θ·g) for every grid row θ of T, by distinct g."""
-    u, c = np.unique(np.asarray(stats), axis=0, return_counts=True)
-    return logsumexp(T @ u.T + np.log(c), axis=1)
-
-
-def grid_moments(a, loglik, prior_var):
-    """Posterior mean and sd on the square grid a x a of two coefficients:
-    log-likelihood ``loglik(T)`` of the (m, 2) grid rows, N(0, prior_var I) prior."""
-    T = np.stack(np.meshgrid(a, a, indexing="ij"), -1).reshape(-1, 2)
-    lp = loglik(T) - 0.5 * (T ** 2).sum(axis=1) / prior_var
-    w = np.exp(lp - lp.max())
-    w /= w.sum()
-    mean = w @ T
-    return mean, np.sqrt(w @ (T - mean) ** 2)
 
 
 def test_exchange_matches_the_exact_posterior_of_a_five_node_model():
@@ -106,23 +71,13 @@ def test_flomarriage_posterior_matches_bergm(formula):
     assert 0.25 < fit2.acceptance_rate < 0.65
 
 
-def force_python_loop(monkeypatch):
-    """Make every exchange run take its Python loop (as curved/constrained models do)."""
-    orig = bayes_mod._ExchangeRun.__init__
-
-    def init(self, *args, **kw):
-        orig(self, *args, **kw)
-        self.python_loop = True
-    monkeypatch.setattr(bayes_mod._ExchangeRun, "__init__", init)
-
-
 @pytest.mark.parametrize("aux_start", ["observed", "last"])
-def test_compiled_loop_equals_the_python_loop(monkeypatch, aux_start):
+def test_compiled_loop_equals_the_python_loop(force_python_loop, aux_start):
     m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
     est = make_estimator("bayes", random_state=7, burnin=5, main_iters=15, aux_iters=300,
                          aux_start=aux_start, delayed=False)
     a = est.fit(m)
-    force_python_loop(monkeypatch)
+    force_python_loop()
     b = est.fit(m)
     np.testing.assert_array_equal(a.chains, b.chains)
     np.testing.assert_array_equal(a.acceptance, b.acceptance)
@@ -332,9 +287,8 @@ def test_a_real_ctrl_c_stops_the_compiled_loop():
 # 15-22 s). Seeded: 1,000 kept iterations, whose Monte Carlo error alone reaches 0.1-0.2
 # posterior sd, so the 0.2 sd bound is checked on this seed's run.
 def test_lazega_posterior_matches_the_long_run():
-    import sys
-    sys.path.insert(0, str(__import__("pathlib").Path(__file__).parents[1] / "benchmarks"))
-    from bench_bayes import LAZEGA, LAZEGA_LONG
+    bench = load_script(BENCHMARKS / "bench_bayes.py")
+    LAZEGA, LAZEGA_LONG = bench.LAZEGA, bench.LAZEGA_LONG
     m = ef.ERGM(ef.datasets.load("lazega"), LAZEGA)
     fit = m.fit(method="bayes", random_state=1)
     sd = np.array(LAZEGA_LONG["sd"])

@@ -2,23 +2,14 @@
 the exchange algorithm with data augmentation against the exact posterior."""
 import itertools
 
-import networkx as nx
 import numpy as np
 import pytest
 
 import ergmfit as ef
 from ergmfit.exceptions import SettingsError
-from test_bayes import force_python_loop, grid_moments, log_sum_exp_stats
+from support.bayes import MISSING, grid_moments, log_sum_exp_stats, missing_five_node_model
 
-MISSING = [(0, 1), (1, 3), (2, 4)]
 PRIOR_VAR = 9.0
-
-
-def _model():
-    g = nx.Graph()
-    g.add_nodes_from(range(5))
-    g.add_edges_from([(0, 1), (1, 2), (0, 2), (2, 3), (3, 4), (1, 4)])
-    return ef.ERGM(g, "edges + triangle", missing=MISSING)
 
 
 def _exact_posterior(m, missing=MISSING):
@@ -46,7 +37,7 @@ def _exact_posterior(m, missing=MISSING):
 
 
 def test_missing_dyads_posterior_matches_the_exact_one():
-    m = _model()
+    m = missing_five_node_model()
     assert m.sample_space.n_missing == 3
     mean, sd = _exact_posterior(m)
     fit = m.fit(method="bayes", random_state=5, main_iters=3000, n_chains=6,
@@ -60,7 +51,7 @@ def test_missing_dyads_posterior_matches_the_exact_one():
     assert np.any(np.abs(naive_mean - mean) > 8 * np.asarray(fit.mcse)), (naive_mean, mean)
 
 
-def test_missing_dyads_compiled_loop_equals_the_python_loop(monkeypatch):
+def test_missing_dyads_compiled_loop_equals_the_python_loop(force_python_loop):
     from ergmfit.estimation import make_estimator
     m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle",
                 missing=[(1, 9), (2, 6), (3, 12), (9, 13)])
@@ -68,11 +59,11 @@ def test_missing_dyads_compiled_loop_equals_the_python_loop(monkeypatch):
                          missing_update=10)
     a = est.fit(m)
     assert a.info["missing_update"] == 10
-    force_python_loop(monkeypatch)
+    force_python_loop()
     b = est.fit(m)
     np.testing.assert_array_equal(a.chains, b.chains)
 
 
 def test_missing_dyads_refuse_delayed_acceptance():
     with pytest.raises(SettingsError, match="missing dyads"):
-        _model().fit(method="bayes", delayed=True, main_iters=5, random_state=1)
+        missing_five_node_model().fit(method="bayes", delayed=True, main_iters=5, random_state=1)

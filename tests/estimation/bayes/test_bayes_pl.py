@@ -7,8 +7,7 @@ from ergmfit.estimation.bayes_pl import adjustment
 from ergmfit.estimation.mple import pseudo_design
 from ergmfit.exceptions import SettingsError
 from ergmfit.results_bayes import BayesResults
-
-from test_bayes import BERGM
+from support.bayes import BERGM
 
 
 def test_the_adjustment_has_the_likelihoods_mode_and_curvature():

@@ -7,6 +7,7 @@ import pytest
 
 import ergmfit as ef
 from ergmfit.estimation import bayes as bayes_mod
+from support.bayes import missing_five_node_model
 
 
 def _dyad_independent_model():
@@ -76,8 +77,7 @@ def test_auto_declines_a_far_from_gaussian_pilot():
 
 
 def test_checkpoint_holds_the_completions_of_missing_dyads(tmp_path, monkeypatch):
-    from test_bayes_missing import _model
-    m = _model()
+    m = missing_five_node_model()
     ck = tmp_path / "state.npz"
     real = bayes_mod.exchange_block
     calls = {"n": 0}

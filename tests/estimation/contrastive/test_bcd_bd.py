@@ -19,7 +19,7 @@ from ergmfit.sampling._blocks import BlockGibbsSampler, Enumeration, UniformBloc
 from ergmfit.sampling._bounded import DegreeBounded
 from ergmfit.sampling.space import var_pairs
 from ergmfit.utils.validation import seed_words
-from test_mcle_bd import assert_masks_match_space
+from support.constrained_spaces import assert_masks_match_space
 
 
 def _five():

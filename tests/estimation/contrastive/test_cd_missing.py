@@ -1,16 +1,13 @@
 """Contrastive divergence with missing dyads (#18): CD for a model with latent
 variables -- each CD run starts at a completion of the missing dyads drawn
 by a conditional chain at the current θ (estimation/cd.py, _MissingCD)."""
-import os
-import sys
 import warnings
 
 import numpy as np
 
 import ergmfit as ef
 
-sys.path.insert(0, os.path.dirname(__file__))
-import constraints_reference as cr  # noqa: E402
+from support import constraints_reference as cr
 
 ENTRY = "s3.na.samplike_mutual_gwesp.MLE.s101"     # 31 of 306 dyads missing
 

@@ -12,9 +12,9 @@ import pytest
 from scipy import optimize, special
 
 import ergmfit as ef
-from ergmfit.estimation.blocks import degree_feasibility
 from ergmfit.exceptions import NetworkError
 from ergmfit.sampling.space import var_pairs
+from support.constrained_spaces import assert_masks_match_space
 
 
 def _graph(directed=False):
@@ -27,29 +27,6 @@ def _graph(directed=False):
                                            (True, "~ bd(maxout=2, minout=1, maxin=2, minin=1)")])
 def test_feasible_configurations_are_those_inside_the_bounds(directed, cons):
     assert_masks_match_space(ef.ERGM(_graph(directed), "edges", constraints=cons))
-
-
-def assert_masks_match_space(m, k=3, n_blocks=30, seed=0):
-    """degree_feasibility's mask of each configuration of random k-blocks is
-    whether the network lies in the model's sample space (and both occur)."""
-    f = degree_feasibility(m)
-    bm = m.compiled()
-    rng = np.random.default_rng(seed)
-    blocks = np.array([rng.choice(bm.n_vars, k, replace=False) for _ in range(n_blocks)])
-    F = f(bm, blocks)
-    on = set(bm.on_vars().tolist())
-    for c, block in enumerate(blocks):
-        for s in range(1 << k):
-            state = on ^ {int(block[b]) for b in range(k) if s >> b & 1}
-            ties = var_pairs(m.network.n, m.network.directed,
-                             np.array(sorted(state), dtype=np.int64))
-            try:
-                m.sample_space.check(ties)
-                inside = True
-            except NetworkError:
-                inside = False
-            assert F[c, s] == inside, (block, s)
-    assert 0 < F.mean() < 1
 
 
 def test_whole_block_mcle_under_bd_is_the_constrained_mle():

@@ -2,7 +2,6 @@
 statnet reference fits, chains (joblib and dask), interruption, results."""
 import ast
 import itertools
-import json
 import os
 import warnings
 
@@ -18,33 +17,21 @@ from ergmfit.results import ERGMResults
 from ergmfit.sampling._mh import MHSampler
 from ergmfit.sampling._proposals import IFD, ifd_correction
 from ergmfit.utils.validation import seed_words
+from support.ee import SHORT, quiet_fit
+from support.paths import load_reference
 
-HERE = os.path.dirname(__file__)
 LAZEGA_GWESP = ("edges + gwesp(log(3), fixed=TRUE) + nodecov('seniority') + nodecov('practice') "
                 "+ nodematch('practice') + nodematch('gender') + nodematch('office')")
 
 
 def statnet(name):
-    with open(os.path.join(HERE, "reference", "statnet_fits.json")) as fh:
-        fits = json.load(fh)["fits"]
-    for f in fits:
+    for f in load_reference("statnet_fits.json")["fits"]:
         if f["name"] == name:
             c, s = f["coef"], f["stderr"]
             c = ast.literal_eval(c) if isinstance(c, str) else c
             s = ast.literal_eval(s) if isinstance(s, str) else s
             return c, s
     raise KeyError(name)
-
-
-def quiet_fit(model, **kw):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        return fit_ee(model, **kw)
-
-
-@pytest.fixture(scope="module")
-def samplike():
-    return ef.ERGM(ef.datasets.load_network("samplike"), "edges + mutual")
 
 
 # ---------------------------------------------------------------------------
@@ -231,9 +218,6 @@ def test_same_seed_same_result(samplike):
 # ---------------------------------------------------------------------------
 # chains, interruption, results
 # ---------------------------------------------------------------------------
-SHORT = dict(ee_steps=10, ee_inner_steps=20, sampler_steps=300, s_steps=20, se_samplesize=100)
-
-
 def test_two_chains_in_parallel_equal_sequential(samplike):
     a = quiet_fit(samplike, random_state=5, n_chains=2, n_jobs=1, **SHORT)
     b = quiet_fit(samplike, random_state=5, n_chains=2, n_jobs=2, **SHORT)

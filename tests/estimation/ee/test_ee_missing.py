@@ -1,7 +1,6 @@
 """EE with missing dyads (#18): the observed-data likelihood, a conditional
 chain over the missing dyads beside EE's chain (estimation/_ee_missing.py)."""
 import os
-import sys
 import warnings
 
 import numpy as np
@@ -10,8 +9,7 @@ import pytest
 import ergmfit as ef
 from ergmfit.exceptions import CheckpointError, SettingsError
 
-sys.path.insert(0, os.path.dirname(__file__))
-import constraints_reference as cr  # noqa: E402
+from support import constraints_reference as cr
 
 ENTRY = "s3.na.samplike_mutual_gwesp.MLE.s101"     # 31 of 306 dyads missing
 

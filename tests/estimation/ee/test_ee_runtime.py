@@ -2,8 +2,6 @@
 progress and stop through dask (#22 item 3), a second Ctrl-C (#24 item 5),
 non-existence / non-identifiability / dead statistics (#24 item 11), the
 adaptive update on curved models (#17), constraints (#18)."""
-import os
-import sys
 import warnings
 
 import numpy as np
@@ -12,8 +10,7 @@ import pytest
 import ergmfit as ef
 from ergmfit.exceptions import ConvergenceWarning, SettingsError
 
-sys.path.insert(0, os.path.dirname(__file__))
-from test_ee import SHORT, quiet_fit, samplike  # noqa: E402,F401 - helpers and fixture shared
+from support.ee import SHORT, quiet_fit
 
 
 # ---------------------------------------------------------------------------
@@ -275,9 +272,7 @@ def test_restricted_ifd_samples_the_constrained_space_exactly():
     ("s2.bd.samplike.MLE.s101", "tnt"),              # degree bounds: the constrained moves
 ])
 def test_ee_under_constraints_agrees_with_the_mcmc_mle(entry_id, proposal):
-    import sys
-    sys.path.insert(0, __import__("os").path.dirname(__file__))
-    import constraints_reference as cr
+    from support import constraints_reference as cr
     e = next(x for x in cr.entries() if x["id"] == entry_id)
     m = cr.model(e)
     with warnings.catch_warnings():

@@ -16,7 +16,7 @@ from ergmfit.estimation.curved import check_runoff, gw_advice
 from ergmfit.exceptions import DegenerateModelError
 from ergmfit.terms.curved import GeometricWeights
 
-from test_curved import _ext, _formula, _init
+from support import curved_reference as statnet_curved
 
 
 def _last_iteration_named(msg):
@@ -130,14 +130,14 @@ def test_check_runoff_rules():
     check_runoff(m, stall[:3], [-1.0, 0.5, 0.5])                         # 2 stalled: not yet
 
 
-FLO = [e for e in _ext() if e["kind"] == "fit" and e["estimate"] == "MLE"
+FLO = [e for e in statnet_curved.entries() if e["kind"] == "fit" and e["estimate"] == "MLE"
        and e["status"] == "ok" and e["dataset"] == "flomarriage"]
 
 
 @pytest.mark.parametrize("entry", FLO, ids=[e["id"] for e in FLO])
 def test_flomarriage_curved_gwdegree_mcmle_against_statnet(entry):
-    m = ef.ERGM("flomarriage", _formula(entry))
-    fit = m.fit(method="mcmle", init=_init(entry), random_state=1, verbose=False,
+    m = ef.ERGM("flomarriage", statnet_curved.formula(entry))
+    fit = m.fit(method="mcmle", init=statnet_curved.init(entry), random_state=1, verbose=False,
                 eval_loglik=False)
     assert fit.converged
     for lab in m.labels:

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import ergmfit as ef
-from conftest import load_reference
+from support.paths import load_reference
 
 FITS = load_reference("statnet_fits.json")["fits"]
 

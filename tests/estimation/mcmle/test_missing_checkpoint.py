@@ -3,8 +3,6 @@ holds both chains' states (the conditional one: the completion of the
 missing dyads) and the random stream, so a resumed fit equals the
 uninterrupted one; a checkpoint of another sample space is refused."""
 import json
-import os
-import sys
 import warnings
 
 import numpy as np
@@ -13,8 +11,7 @@ import pytest
 import ergmfit as ef
 from ergmfit.exceptions import CheckpointError
 
-sys.path.insert(0, os.path.dirname(__file__))
-import constraints_reference as cr  # noqa: E402
+from support import constraints_reference as cr
 
 FAST = {"samplesize": 256, "interval": 256, "eval_loglik": False}
 

@@ -2,8 +2,6 @@
 observed-data likelihood in θ through η(θ) (estimation/missing.py), with the
 complete-data MCMC-MLE's curved step (curved.curved_step)."""
 import itertools
-import os
-import sys
 import warnings
 
 import networkx as nx
@@ -14,8 +12,7 @@ import ergmfit as ef
 from ergmfit.estimation import missing as M
 from ergmfit.exceptions import DegenerateModelError
 
-sys.path.insert(0, os.path.dirname(__file__))
-import constraints_reference as cr  # noqa: E402
+from support import constraints_reference as cr
 
 CURVED = "edges + gwesp(fixed=FALSE) + nodematch('practice')"
 

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import ergmfit as ef
-from conftest import load_reference
+from support.paths import load_reference
 
 _REF = load_reference("statnet_ext.json")["sections"]["4_bipartite"]
 FITS = {}

@@ -33,7 +33,7 @@ def _tolerance(ref, rel):
 
 
 def _mple_refs():
-    from conftest import load_reference
+    from support.paths import load_reference
     fits = load_reference("statnet_fits.json")["fits"]
     return [f for f in fits if f["estimator"] == "MPLE" and not f.get("error")]
 
