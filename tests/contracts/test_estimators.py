@@ -1,0 +1,309 @@
+"""The contract every registered estimator keeps, checked over ``ergmfit.estimation.methods()``
+(as scikit-learn's ``check_estimator`` runs over ``all_estimators()``).
+
+* its settings table is its constructor's signature; ``get_params``/``set_params`` round trip;
+* a bad value of every typed setting (one with a check) is refused with a SettingsError
+  naming the setting, when built and by ``set_params``; an unknown setting names the valid ones;
+* the same seed gives the same result (a tiny model, small settings);
+* Ctrl-C during a fit returns the work done so far, marked interrupted (slow: a real SIGINT);
+* with ``checkpoint=``: the checkpoint is the only file written, a finished run's checkpoint
+  resumes, another model's or a damaged checkpoint is refused naming the file;
+* a feature the estimator does not fit (curved terms, constraints, missing dyads) is refused
+  with an error naming the method and the feature; one it fits runs.
+
+A new estimator gets every check by being registered; the tables below (small and long
+settings) must name it, which ``test_the_tables_cover_every_estimator`` enforces.
+"""
+import inspect
+import os
+import warnings
+
+import numpy as np
+import pytest
+
+import ergmfit as ef
+from ergmfit.estimation import estimator_class, make_estimator, methods
+from ergmfit.exceptions import CheckpointError, ErgmfitError, SettingsError
+from support.interrupts import sigint_soon
+
+#: settings of a fit of flomarriage ``edges + triangle`` in well under a second
+SMALL = {
+    "mple": {},
+    "mcmle": dict(maxit=2, samplesize=256, interval=256, burnin=2048, eval_loglik=False),
+    "cd": dict(maxit=5, nsteps=2),
+    "bcd": dict(n_iter=100),
+    "mcle": dict(blocks="random", n_blocks=200, cov="naive"),
+    "ee": dict(ee_steps=10, ee_inner_steps=20, sampler_steps=300, s_steps=20, se_samplesize=100),
+    "bayes": dict(burnin=5, main_iters=20, aux_iters=300, n_chains=2),
+    "bayes-pl": dict(burnin=50, main_iters=200, n_chains=2, mcmle=dict(maxit=2, samplesize=256)),
+}
+
+#: settings of a fit that runs for minutes unless interrupted; None: the estimator makes no
+#: promise about Ctrl-C (MPLE is one optimisation of a few seconds at most)
+LONG = {
+    "mple": None,
+    "mcmle": dict(maxit=60, samplesize=8192, interval=8192, burnin=2048),
+    "cd": dict(maxit=10**5, nsteps=50, conv_pval=1.0),          # pval > 1 never: no stop
+    "bcd": dict(n_iter=10**6),
+    "mcle": dict(block_size=3, blocks="all", cov="naive"),
+    "ee": dict(ee_steps=10**6),
+    "bayes": dict(main_iters=10**5),
+    "bayes-pl": dict(main_iters=10**6, mcmle=dict(maxit=2, samplesize=256)),
+}
+
+#: which estimators fit constraints and missing dyads, as ``ERGM._check_estimator`` lists
+#: them, until the estimators declare it themselves (``supports``, issue #31 item 2)
+FITS_TODAY = {"constraints": {"mple", "mcmle", "cd", "bayes", "bcd", "mcle", "ee"},
+              "missing": {"mple", "mcmle", "bayes", "ee", "cd"}}
+
+#: (method, setting) pairs whose check accepts a bad value today (strict xfail: fixing one
+#: makes its test pass, and then it must leave this list)
+KNOWN_LOOSE = {("ee", "init"): "EE's init check accepts anything that is not a string "
+                               "(object(), nan); it is refused, if at all, later in the fit"}
+
+#: settings whose default does not pass their own check today (so that
+#: ``cls(**cls().get_params())``, scikit-learn's clone, fails)
+KNOWN_BAD_DEFAULTS = {("bayes", "progress"): "Bayes's progress defaults to None, which its "
+                                             "boolean check refuses"}
+
+#: estimators whose interrupted result carries no warning saying so (info["interrupted"] only)
+KNOWN_SILENT_INTERRUPT = {"ee": "EE's interrupted result is marked in info['interrupted'] but "
+                                "no warning tells the user that the estimate is partial"}
+
+#: the checkpoint's file name where the estimator asks for a suffix
+CHECKPOINT_NAME = {"bayes": "state.npz"}
+
+METHODS = methods()
+
+
+@pytest.fixture(scope="module")
+def flo():
+    return ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
+
+
+def _quiet_fit(method, model, **settings):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return make_estimator(method, **settings).fit(model)
+
+
+def _typed_settings():
+    out = []
+    for method in METHODS:
+        for s in estimator_class(method).settings_table():
+            if s.check is not None:
+                marks = ()
+                if (method, s.name) in KNOWN_LOOSE:
+                    marks = pytest.mark.xfail(strict=True, reason=KNOWN_LOOSE[(method, s.name)])
+                out.append(pytest.param(method, s.name, marks=marks, id=f"{method}-{s.name}"))
+    return out
+
+
+class _NotASetting:
+    def __repr__(self):
+        return "<not a setting>"
+
+
+def test_the_tables_cover_every_estimator():
+    assert set(SMALL) == set(METHODS) and set(LONG) == set(METHODS)
+    for method in METHODS:
+        assert isinstance(estimator_class(method), type), f"{method}: a function, not an Estimator"
+
+
+# ---------------------------------------------------------------------------
+# settings
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("method", METHODS)
+def test_settings_table_is_the_constructor_signature(method):
+    cls = estimator_class(method)
+    table = cls.settings_table()
+    params = inspect.signature(cls).parameters
+    assert list(params) == [s.name for s in table]
+    assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in params.values())
+    assert [p.default for p in params.values()] == [s.default for s in table]
+    assert {"random_state", "verbose"} <= set(params)
+    assert cls.method == method and make_estimator(method).method == method
+    assert repr(cls()) == f"{cls.__name__}()"          # defaults are not shown
+    for s in table:                                    # each documented in the docstring
+        assert f"{s.name} : default" in cls.__doc__
+
+
+def _defaults():
+    out = []
+    for method in METHODS:
+        for s in estimator_class(method).settings_table():
+            marks = ()
+            if (method, s.name) in KNOWN_BAD_DEFAULTS:
+                marks = pytest.mark.xfail(strict=True, reason=KNOWN_BAD_DEFAULTS[(method, s.name)])
+            out.append(pytest.param(method, s.name, marks=marks, id=f"{method}-{s.name}"))
+    return out
+
+
+@pytest.mark.parametrize("method, name", _defaults())
+def test_every_default_passes_its_own_check(method, name):
+    s = {s.name: s for s in estimator_class(method).settings_table()}[name]
+    assert s.validate(s.default) == s.default or s.default is None
+
+
+def _round_trip_params():
+    bad = {m for m, _ in KNOWN_BAD_DEFAULTS}
+    return [pytest.param(m, marks=pytest.mark.xfail(strict=True, reason="a default fails its "
+                                                    "check (KNOWN_BAD_DEFAULTS)"))
+            if m in bad else m for m in METHODS]
+
+
+@pytest.mark.parametrize("method", _round_trip_params())
+def test_get_params_set_params_round_trip(method):
+    cls = estimator_class(method)
+    est = cls(random_state=5, **SMALL[method])
+    params = est.get_params()
+    assert list(params) == cls.setting_names()
+    assert cls(**params).get_params() == params        # a clone has the same settings
+    fresh = cls()
+    assert fresh.set_params(**params) is fresh and fresh.get_params() == params
+    for name, value in params.items():                 # setting a value again changes nothing
+        fresh.set_params(**{name: value})
+    assert fresh.get_params() == params
+
+
+@pytest.mark.parametrize("method, name", _typed_settings())
+def test_a_bad_value_of_a_typed_setting_is_refused(method, name):
+    cls = estimator_class(method)
+    for bad in (_NotASetting(), float("nan")):
+        with pytest.raises(SettingsError, match=repr(name)):
+            cls(**{name: bad})
+        est = cls()
+        before = est.get_params()[name]
+        with pytest.raises(SettingsError, match=repr(name)):
+            est.set_params(**{name: bad})
+        assert est.get_params()[name] is before or est.get_params()[name] == before
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_an_unknown_setting_names_the_valid_ones(method):
+    with pytest.raises(SettingsError, match="no setting 'bogus'") as err:
+        make_estimator(method, bogus=1)
+    for name in estimator_class(method).setting_names():
+        assert name in str(err.value)
+    with pytest.raises(SettingsError, match="no setting 'bogus'"):
+        make_estimator(method).set_params(bogus=1)
+
+
+# ---------------------------------------------------------------------------
+# fits
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("method", METHODS)
+def test_the_same_seed_gives_the_same_result(method, flo):
+    a = _quiet_fit(method, flo, random_state=3, **SMALL[method])
+    b = _quiet_fit(method, flo, random_state=3, **SMALL[method])
+    assert np.asarray(a.params).shape == (len(flo.labels),)
+    assert np.all(np.isfinite(np.asarray(a.params, dtype=float)))
+    np.testing.assert_array_equal(np.asarray(a.params), np.asarray(b.params))
+    np.testing.assert_array_equal(np.asarray(a.bse), np.asarray(b.bse))
+    if hasattr(a, "draws"):
+        np.testing.assert_array_equal(a.draws, b.draws)
+    # a Generator seeds the run as its integer does
+    c = _quiet_fit(method, flo, random_state=np.random.default_rng(3), **SMALL[method])
+    d = _quiet_fit(method, flo, random_state=np.random.default_rng(3), **SMALL[method])
+    np.testing.assert_array_equal(np.asarray(c.params), np.asarray(d.params))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("method", [m for m in METHODS if LONG[m] is not None])
+def test_ctrl_c_returns_the_work_done_marked_interrupted(method, flo, default_sigint):
+    _quiet_fit(method, flo, random_state=1, **SMALL[method])   # imports done before the signal
+    est = make_estimator(method, random_state=1, **LONG[method])
+    timer = sigint_soon(2.0)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            res = est.fit(flo)
+    finally:
+        timer.cancel()
+        timer.join()
+    assert res.info["interrupted"] is True
+    assert not res.converged
+    assert np.all(np.isfinite(np.asarray(res.params, dtype=float)))
+    warned = (any("interrupt" in str(w.message) for w in caught)
+              or any("interrupt" in w for w in getattr(res, "warnings", [])))
+    if method in KNOWN_SILENT_INTERRUPT:
+        assert not warned, f"{method} now says it was interrupted: take it off KNOWN_SILENT_INTERRUPT"
+        pytest.xfail(KNOWN_SILENT_INTERRUPT[method])
+    assert warned, "an interrupted fit says so (a warning, and in its warnings)"
+
+
+def _checkpoint_methods():
+    return [m for m in METHODS if "checkpoint" in estimator_class(m).setting_names()]
+
+
+def _resume_settings(method):
+    # EE continues with the checkpoint's own settings and refuses others
+    return {} if method == "ee" else SMALL[method]
+
+
+@pytest.mark.parametrize("method", _checkpoint_methods())
+def test_checkpoint_round_trip(method, flo, tmp_path):
+    name = CHECKPOINT_NAME.get(method, "state")
+    ck = tmp_path / name
+    first = _quiet_fit(method, flo, random_state=2, checkpoint=str(ck), **SMALL[method])
+    assert os.listdir(tmp_path) == [name]                  # nothing else, no lock left
+    again = _quiet_fit(method, flo, resume=str(ck), **_resume_settings(method))
+    assert list(np.asarray(again.params).shape) == [len(flo.labels)]
+    assert np.all(np.isfinite(np.asarray(again.params, dtype=float)))
+    assert np.all(np.isfinite(np.asarray(first.params, dtype=float)))
+    other = ef.ERGM(ef.datasets.load("flomarriage"), "edges + kstar(2)")
+    with pytest.raises(CheckpointError, match=name):
+        _quiet_fit(method, other, resume=str(ck), **_resume_settings(method))
+    # a damaged checkpoint: one error naming the file, never a raw traceback
+    target = ck / "meta.json" if ck.is_dir() else ck
+    target.write_bytes(target.read_bytes()[: max(1, target.stat().st_size // 3)])
+    with pytest.raises(CheckpointError, match=target.name):
+        _quiet_fit(method, flo, resume=str(ck), **_resume_settings(method))
+
+
+def _feature_model(feature):
+    g = ef.datasets.load("flomarriage")
+    if feature == "curved":
+        return ef.ERGM(g, "edges + gwesp(fixed=FALSE)")
+    if feature == "constraints":
+        return ef.ERGM(g, "edges + triangle", constraints="~ bd(maxout=7)")
+    nodes = list(g.nodes)
+    return ef.ERGM(g, "edges + triangle", missing=[(nodes[0], nodes[5]), (nodes[2], nodes[8])])
+
+
+def _fits(method, feature):
+    cls = estimator_class(method)
+    declared = getattr(cls, "supports", None)
+    if declared is not None:                    # the estimator says what it fits
+        return bool(declared.get(feature)) if isinstance(declared, dict) else feature in declared
+    if feature == "curved":
+        return bool(cls.supports_curved)
+    return method in FITS_TODAY[feature]
+
+
+FEATURE_WORDS = {"curved": "curved", "constraints": "constraint", "missing": "missing"}
+
+
+@pytest.mark.parametrize("feature", ["curved", "constraints", "missing"])
+@pytest.mark.parametrize("method", METHODS)
+def test_an_unsupported_feature_is_refused_by_name(method, feature):
+    model = _feature_model(feature)
+    if _fits(method, feature):
+        pytest.skip(f"{method} fits {feature} models (run in test_a_supported_feature_fits)")
+    with pytest.raises(ErgmfitError) as err:
+        model.fit(method=method, random_state=1, **SMALL[method])
+    text = str(err.value)
+    assert method in text and FEATURE_WORDS[feature] in text, text
+
+
+@pytest.mark.parametrize("feature", ["curved", "constraints", "missing"])
+@pytest.mark.parametrize("method", METHODS)
+def test_a_supported_feature_fits(method, feature):
+    if not _fits(method, feature):
+        pytest.skip(f"{method} does not fit {feature} models")
+    model = _feature_model(feature)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = model.fit(method=method, random_state=1, **SMALL[method])
+    assert np.asarray(res.params).shape == (len(model.labels),)
+    assert np.all(np.isfinite(np.asarray(res.params, dtype=float)))
