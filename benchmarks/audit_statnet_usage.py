@@ -13,7 +13,7 @@ specifications of its ``nodal_attributes`` page) the formula is run through
   label is known (the value is still checked).
 
 Run:  python benchmarks/audit_statnet_usage.py [--failures]
-Prints one row per usage and the totals.  Not a test (tests/test_terms_audit.py holds the
+Prints one row per usage and the totals.  Not a test (tests/terms/test_attribute_specs.py holds the
 regression tests of the defects this audit found).
 """
 from __future__ import annotations
@@ -31,7 +31,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 import ergmfit as ef  # noqa: E402
-from statnet_testnets import bipnw, bipnw2, two_mode_covariates, unnw  # noqa: E402  (statnet's test networks, from R's RNG)
+from support.statnet_testnets import bipnw, bipnw2, two_mode_covariates, unnw  # noqa: E402  (statnet's test networks, from R's RNG)
 
 # ---------------------------------------------------------------------------------------
 # networks and independent helpers
@@ -667,7 +667,7 @@ def nodemix_level_cases():
 
 def statnet_test_cases():
     """Values statnet's tests/testthat/test-term-{bipartite,undirected}.R print, on their
-    networks rebuilt from R's random numbers (tests/statnet_testnets.py)."""
+    networks rebuilt from R's random numbers (tests/support/statnet_testnets.py)."""
     b, u, fmh = bipnw(), unnw(), FMH
     G["bipnw"], G["unnw"] = b, u
     t = "statnet test"

@@ -20,7 +20,7 @@ import numpy as np
 import ergmfit as ef
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
-import constraints_reference as cr  # noqa: E402
+from support import constraints_reference as cr  # noqa: E402
 
 MODELS = {"edges + nodematch('Grade')": "s3.na.mesa_grade.MLE.s101",
           "edges + nodematch('Grade') + gwesp(0.25, fixed=TRUE)": "s3.na.mesa_grade_gwesp.MLE.s101"}

@@ -325,7 +325,7 @@ def _first_sentence(doc) -> str:
 def render_page() -> str:
     out = ["# API reference", "",
            "Generated from the docstrings by `python docs/make_api.py`; do not edit by hand.",
-           "Every `>>>` example here runs in the test suite (`tests/test_doctests.py`).", "",
+           "Every `>>>` example here runs in the test suite (`tests/front/test_doctests.py`).", "",
            "## Contents", ""]
     for modname, _, title, _ in MODULES:
         out.append(f"* [{title}](#{_slug(modname)}) — `{modname}`")

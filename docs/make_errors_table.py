@@ -8,7 +8,7 @@ Run from the repository root::
 Every entry of :data:`CASES` is a few lines of user code.  The script runs
 each one, records the exception (or warning, or command-line error) it
 produces and its exact message, checks that the message contains the
-entry's key phrase, and writes the table.  ``tests/test_docs.py`` reads
+entry's key phrase, and writes the table.  ``tests/front/test_docs.py`` reads
 the table back and checks that every listed case still raises the
 documented class with a message containing the documented key phrase.
 
@@ -486,7 +486,7 @@ INTRO = """\
 
 Every row below was produced by running the code under it with the installed
 ergmfit (`python docs/make_errors_table.py` regenerates this page;
-`tests/test_docs.py` checks that every case still raises the class shown with
+`tests/front/test_docs.py` checks that every case still raises the class shown with
 a message containing the key phrase).
 
 ergmfit's own exceptions all derive from `ergmfit.ErgmfitError`:
@@ -565,7 +565,7 @@ def render(results) -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
-#: the row format tests/test_docs.py parses: | [id](#id) | situation | `class` | `phrase` | msg |
+#: the row format tests/front/test_docs.py parses: | [id](#id) | situation | `class` | `phrase` | msg |
 ROW = re.compile(r"^\| \[(?P<id>[a-z0-9-]+)\]\(#[a-z0-9-]+\) \| .*? \| `(?P<cls>[^`]+)` "
                  r"\| `(?P<phrase>(?:[^`\\]|\\.)+)` \| ")
 

@@ -41,7 +41,7 @@ Reproduces the synthetic experiment of Sec. 5.1 of Vickrey, Lin & Koller
   same objective value as the per-example sum; the deterministic MAP
   makes CCG's per-example sets identical for identical examples, so the
   weighted CCG equals :func:`~ergmfit.mrf.contrastive.ccg` with
-  ``map_method="max_product"`` -- checked in tests/test_mrf_vickrey.py).
+  ``map_method="max_product"`` -- checked in tests/mrf/test_vickrey.py).
 
 Deviations (documented, and printed by the run: ``DEVIATIONS``): the paper's
 figure gives no numbers in its text and its lambda1 axis is not recoverable

@@ -39,7 +39,7 @@ So L_{F_k} = sum_s Q(s) log p*(s) - Lambda sum_c sum_orbits Q(orbit) logsumexp
 over the orbit, and its gradient is sum_s w(s) d log p*(s) / d theta with
 w(s) = Q(s) - Lambda sum_c Q(orbit_c(s)) p(s | orbit_c(s)).  All trials and all
 four methods are advanced together as one numpy batch (:class:`StateSpaceRBM`);
-``tests/test_mrf_rbm_cl.py`` checks it against brute force and against
+``tests/mrf/test_rbm_composite_likelihood.py`` checks it against brute force and against
 ``RBM.composite_loglik``.  ``RBM.fit`` itself maximises with L-BFGS to
 convergence, which is not the paper's fixed 50,000-step gradient ascent (the
 ML estimate of an RBM on 70 points drifts to infinity along the unobserved

@@ -13,7 +13,7 @@ categorical attribute among its neighbours.
   values; ``b2covrange`` / ``b2factordistinct``: the mode-2 nodes over mode-1 values.
 
 Labels ``<term>.<attr>``.  statnet 4.4 (the reference in statnet_ext.json) has none of these
-terms; their values are checked against direct counts (tests/test_terms_compositions.py).
+terms; their values are checked against direct counts (tests/terms/test_compositions.py).
 """
 from __future__ import annotations
 

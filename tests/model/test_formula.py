@@ -33,7 +33,7 @@ def test_python_syntax_and_arithmetic():
     ("kstar(2", r"expected '\)'"),
     ("gwesp(0.5, fixed=TRUE, fixed=FALSE)", "given twice"),
     # ("gwesp(decay=1, 2)" parses now: R allows positional arguments after named ones;
-    #  binding it is an error, tests/test_terms_audit.py)
+    #  binding it is an error, tests/terms/test_attribute_specs.py)
     ("kstar(__import__('os'))", "unknown function"),
     ("edges + kstar(1/0)", "division by zero"),
     ("edges; import os", "unexpected character"),

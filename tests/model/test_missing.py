@@ -45,7 +45,7 @@ def test_missing_dyads_change_the_fit_and_are_counted():
 
 def test_other_estimators_refuse_missing_dyads():
     m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle", missing=[(1, 9)])
-    for method in ("bcd", "mcle"):          # (CD takes them since #18: test_cd_missing.py)
+    for method in ("bcd", "mcle"):          # (CD takes them since #18: tests/estimation/contrastive/test_cd_missing.py)
         with pytest.raises(FormulaError, match="missing dyads"):
             m.fit(method=method)
 

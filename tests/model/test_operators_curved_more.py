@@ -102,7 +102,7 @@ def test_cd_start_puts_a_wrapped_decay_at_its_start():
 
 
 @pytest.mark.parametrize("formula, hint", [
-    # For(~Curve(...)) is the Curve() written out (test_terms_usage_s6b.py)
+    # For(~Curve(...)) is the Curve() written out (tests/terms/test_for_macro.py)
     ("Exp(~Offset(~edges, 1))", r"put Exp\(\) inside them"),
     ('B(~Curve(~edges, params=c("a"), map="rep"), form="nonzero")', r"put B\(\) inside")])
 def test_curve_and_offset_inside_are_refused_not_dropped(formula, hint):

@@ -12,8 +12,8 @@ state-space engine of ``vignettes/yasuda_rbm.py``, both of which are checked:
 * eq. (10) as written: the visible-bias update averages over the blocks
   containing i, = (n / k) dL_{F_k}/da_i.
 
-(``tests/test_mrf_models.py`` checks ``grad_log_unnorm`` by finite
-differences and ``tests/test_mrf_estimators.py`` the ordering for n = 4 and
+(``tests/mrf/test_models.py`` checks ``grad_log_unnorm`` by finite
+differences and ``tests/mrf/test_estimators.py`` the ordering for n = 4 and
 the CL_2 gradient with the model's own code; not repeated here.)
 """
 import importlib.util

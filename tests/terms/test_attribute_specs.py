@@ -170,7 +170,7 @@ def test_d_gw_terms_undirected(fmh, term, label, value, coefs):
     assert np.asarray(fit.params) == pytest.approx(coefs, abs=1e-5)
 
 
-# -- statnet's own test networks (rebuilt from R's random numbers: tests/statnet_testnets.py)
+# -- statnet's own test networks (rebuilt from R's random numbers: tests/support/statnet_testnets.py)
 
 def test_bipartite_degrange_homophily():
     """b1degrange/b2degrange(by=, homophily=TRUE) count same-level partners, which are the

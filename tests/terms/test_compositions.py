@@ -2,7 +2,7 @@
 directed cycle kernel, typed transitive/cyclical ties, Prod, tripercent): the change
 statistic of a dyad equals the difference of the full statistics with and without the tie,
 whether or not the dyad is present, and toggling twice restores the statistics (the checks
-of test_terms_ext.check_formula); plus independent counts for the new kernels' values."""
+of support.change_stats.check_formula); plus independent counts for the new kernels' values."""
 import itertools
 
 import networkx as nx

@@ -472,7 +472,7 @@ def test_argument_errors_name_the_term(term, msg):
 
 def test_directed_only_terms_on_undirected_network():
     g = nx.path_graph(4)
-    # (dgwesp & co. are statnet 4.12 terms on undirected networks too: tests/test_terms_audit.py)
+    # (dgwesp & co. are statnet 4.12 terms on undirected networks too: tests/terms/test_attribute_specs.py)
     for term in ["ttriple", "ctriple", "m2star", "transitive"]:
         with pytest.raises(TermError, match="directed"):
             ef.ERGM(g, term)

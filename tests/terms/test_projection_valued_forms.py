@@ -54,7 +54,7 @@ def test_change_statistics_equal_full_differences(seed):
 
 
 def test_an_inner_term_without_a_valued_form_is_refused_by_name():
-    # nodecovar has its valued form since session 6b (test_terms_usage_s6b.py)
+    # nodecovar has its valued form since session 6b (tests/terms/test_for_macro.py)
     g, _ = two_mode_graph(0)
     with pytest.raises(TermError, match="triangle.*no valued form"):
         ef.ERGM(g, "Proj1(~triangle)")

@@ -3,7 +3,7 @@ operator terms (``statnet_ext.json`` sections ``4_bipartite`` and ``5_unipartite
 reproduced to 1e-9 relative with statnet's labels.
 
 Entries ergmfit does not support yet are skipped with the reason; ``PYTHONPATH=. python
-tests/test_statnet_ext_terms.py`` prints the coverage figure and the unsupported entries.
+tests/terms/test_statnet_ext_values.py`` prints the coverage figure and the unsupported entries.
 ``Prod`` is compared with the exact product and with statnet's within its own rounding
 (see PROD_ROUNDING).
 Entries statnet itself refused (``status: error``, e.g. statnet 4.12 spellings such as

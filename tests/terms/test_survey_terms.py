@@ -1,6 +1,6 @@
 """Terms and arguments added by the statnet 4.12 term survey (docs/terms_coverage.md):
 ``threetrail(levels=)``, ``nodemix(b1levels=, b2levels=)``, the ``I()`` term and statnet
-4.4's ``degreepopularity`` names.  Property checks as in test_terms_ext.check_formula
+4.4's ``degreepopularity`` names.  Property checks as in support.change_stats.check_formula
 (change statistic = difference of full statistics, toggling twice restores) plus values
 against independent counts."""
 import networkx as nx
@@ -125,7 +125,7 @@ def test_curve_map_feeds_the_inner_parameters():
 
 
 def test_curve_takes_a_finite_maxpar_and_a_curved_term_beside_it():
-    # both were refused before (tests/test_curve_bounds.py checks the fits)
+    # both were refused before (tests/model/test_curve_bounds.py checks the fits)
     m = ef.ERGM("flomarriage", 'Curve(~edges, params="a", map="rep", maxpar=3)')
     assert list(m.parameterisation.upper_bounds()) == [3.0]
     m = ef.ERGM("flomarriage", 'Curve(~triangle, params="t", map="rep") + gwesp(fixed=FALSE)')
@@ -198,7 +198,7 @@ def test_I_in_levels_selects_by_value():
     assert list(by_value) == ["nodefactor.a.1", "nodefactor.a.2"]
     assert list(ef.ERGM(net, "nodematch('a', diff=TRUE, levels=I(0))").statistics()) == \
         ["nodematch.a.0"]
-    # a level no node has: statnet's statistic 0 with its label (tests/test_terms_levels.py)
+    # a level no node has: statnet's statistic 0 with its label (tests/terms/test_level_selection.py)
     assert ef.ERGM(net, "nodefactor('a', levels=I(7))").statistics() == {"nodefactor.a.7": 0}
 
 

@@ -5,7 +5,7 @@
 them, in a fresh process with ``ERGMFIT_QUICK=1``; each writes its numbers
 as JSON next to its table, and the tests compare them with the vignettes'
 full runs (the constants below) within Monte Carlo error bars.  The MRF
-vignettes are checked the same way in ``tests/test_mrf_vignettes.py``.
+vignettes are checked the same way in ``tests/vignettes/test_mrf_vignettes.py``.
 """
 from __future__ import annotations
 

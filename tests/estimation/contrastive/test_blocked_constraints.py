@@ -75,7 +75,7 @@ def test_fixed_dyads_are_never_toggled(mesa):
 @pytest.mark.parametrize("method,cons,why", [
     (meth, cons, why) for meth in ("bcd", "mcle")
     for cons, why in (("~ degrees", "point mass"), ("~ edges", "number of ties"))])
-# bd: MCLE (test_mcle_bd.py) and BCD (test_bcd_bd.py) take it
+# bd: MCLE (tests/estimation/contrastive/test_mcle_bd.py) and BCD (tests/estimation/contrastive/test_bcd_bd.py) take it
 def test_degree_constraints_are_refused_with_the_reason(mesa, method, cons, why):
     m = ef.ERGM(mesa, FORM, constraints=cons)
     with pytest.raises(FormulaError, match=why):

@@ -3,7 +3,7 @@ unconstrained one restricted to the configurations that keep every degree
 within its bounds (estimation/blocks.degree_feasibility).  One block of
 every dyad is the exact likelihood of the constrained model, so its MCLE is
 the constrained MLE; checked against enumerating the constrained space.
-Blocked CD under bd: tests/test_bcd_bd.py."""
+Blocked CD under bd: tests/estimation/contrastive/test_bcd_bd.py."""
 import warnings
 
 import networkx as nx

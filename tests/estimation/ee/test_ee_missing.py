@@ -27,7 +27,7 @@ def _ee(model, **kw):
 @pytest.mark.parametrize("seed, proposal", [(1, None), (2, "tnt")])
 def test_ee_with_missing_dyads_is_the_observed_data_mle(seed, proposal):
     # statnet's missing-data MCMC-MLE of samplike.na10 (ours is within 0.25 s.e.
-    # of it, test_missing.py): EE lands within 0.2 s.e. (tie/no-tie, seeds 1-4: at
+    # of it, tests/model/test_missing.py): EE lands within 0.2 s.e. (tie/no-tie, seeds 1-4: at
     # most 0.14; our MCMC-MLE at samplesize 4096 is itself 0.13 off on mutual, EE
     # within 0.04 of it; IFD, the default, seeds 1-3: at most 0.14), with its s.e.
     # within 15 %.  Treating the missing dyads as non-ties is 0.54-0.61 s.e. off (below).

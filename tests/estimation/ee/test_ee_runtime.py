@@ -293,7 +293,7 @@ def test_ee_under_constraints_agrees_with_the_mcmc_mle(entry_id, proposal):
 
 
 def test_ee_refuses_the_wrong_proposal_under_constraints():
-    # (IFD with missing dyads is no longer refused since #18: test_ee_missing.py)
+    # (IFD with missing dyads is no longer refused since #18: tests/estimation/ee/test_ee_missing.py)
     m = ef.ERGM(ef.datasets.load_network("samplike"), "edges + mutual",
                 constraints="~ bd(maxout=6)")
     with pytest.raises(SettingsError, match="constrained proposal"):
