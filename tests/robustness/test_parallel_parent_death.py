@@ -53,6 +53,7 @@ def _alive(pid):
         return False
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["chains", "jobs"])
 def test_workers_die_with_killed_parent(kind):
     # Most workers are gone within 0.25-1 s; in this stress case (two workers

@@ -16,6 +16,7 @@ from support.paths import VIGNETTES, load_script
 
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["asuncion_vbm", "asuncion_crf", "dillon_lebanon_scl", "yasuda_rbm", "vickrey_chain",
                                   "borisenko_mrf"])
 def test_vignette_quick(name, tmp_path):

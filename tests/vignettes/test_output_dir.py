@@ -49,6 +49,7 @@ def committed_figures():
     return {p.name: p.stat().st_mtime_ns for p in (VIGNETTES / "figures").glob("*")}
 
 
+@pytest.mark.slow
 def test_a_vignette_run_without_settings_leaves_the_committed_figures_alone(tmp_path):
     """vickrey_chain in its quick mode, run from the repository root with
     neither --out nor ERGMFIT_FIGURES: its figure goes to a new temporary

@@ -38,6 +38,7 @@ def _run(name, tmp_path, *args, timeout=600):
         return r.stdout, json.load(fh)
 
 
+@pytest.mark.slow
 def test_learning_with_blocks_quick(tmp_path):
     out, res = _run("learning_with_blocks", tmp_path)
     assert res["quick"] and res["n_seeds"] == 3
@@ -61,6 +62,7 @@ def test_learning_with_blocks_quick(tmp_path):
     assert "| quantity | paper | ergmfit |" in out
 
 
+@pytest.mark.slow
 def test_epinions_quick(tmp_path):
     """A short run (1 chain, 10 x 100 iterations; ~30 CPU-s): the observed statistics, the
     deviation from the paper's learning rate named in the output, and the run reported as

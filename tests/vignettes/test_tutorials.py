@@ -72,6 +72,7 @@ def runs(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_vignette_runs(runs, name):
     code, stdout, stderr, figures = runs[name]
@@ -82,6 +83,7 @@ def test_vignette_runs(runs, name):
     assert "ERGMFIT_QUICK" in stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_vignette_figures(runs, name):
     code, stdout, _, figures = runs[name]

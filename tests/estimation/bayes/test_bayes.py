@@ -286,6 +286,7 @@ def test_a_real_ctrl_c_stops_the_compiled_loop():
 # About 6 s since delayed acceptance (it was skipped unless ERGMFIT_SLOW=1 when it took
 # 15-22 s). Seeded: 1,000 kept iterations, whose Monte Carlo error alone reaches 0.1-0.2
 # posterior sd, so the 0.2 sd bound is checked on this seed's run.
+@pytest.mark.slow
 def test_lazega_posterior_matches_the_long_run():
     bench = load_script(BENCHMARKS / "bench_bayes.py")
     LAZEGA, LAZEGA_LONG = bench.LAZEGA, bench.LAZEGA_LONG
@@ -296,6 +297,7 @@ def test_lazega_posterior_matches_the_long_run():
     assert np.all(np.abs(np.asarray(fit.bse) / sd - 1) < 0.2)
 
 
+@pytest.mark.slow
 def test_exchange_under_a_constraint_matches_the_exact_posterior():
     # 5 nodes, 5 ties held fixed by ~edges: p(triangle | data) is computable by
     # enumerating the 252 graphs with 5 ties (prior N(0, 100), Bergm's default)

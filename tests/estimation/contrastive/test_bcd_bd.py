@@ -107,6 +107,7 @@ def test_property_no_block_update_leaves_the_bounds(directed, cons):
             m.sample_space.check(var_pairs(n, directed, np.asarray(bm.on_vars(), np.int64)))
 
 
+@pytest.mark.slow
 def test_bcd_under_bd_converges_to_the_constrained_mle(five):
     m, space, mle = five
     M = m.compiled().n_vars

@@ -151,6 +151,7 @@ def test_ee_samplike_matches_statnet(samplike, update):
     assert abs(ee[1] - c["mutual"]) < 0.5 * s["mutual"]
 
 
+@pytest.mark.slow
 def test_ee_lazega_gwesp_covariates_matches_statnet():
     m = ef.ERGM(ef.datasets.load_network("lazega"), LAZEGA_GWESP)
     fit = quiet_fit(m, random_state=2, ee_steps=150)
@@ -164,6 +165,7 @@ def test_ee_lazega_gwesp_covariates_matches_statnet():
     assert "Equilibrium Expectation Results:" in text and "t ratio" in text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2])
 def test_ee_faux_mesa_tutorial_model_matches_statnet(seed):
     # edges and the Grade nodefactors are nearly collinear: the sign updates

@@ -43,6 +43,7 @@ def test_init_values_of_a_curved_model_with_missing_dyads():
     assert fit.info["settings"]["init"] == "user"
 
 
+@pytest.mark.slow
 def test_standard_errors_belong_to_the_estimate_after_the_final_step():
     # seed 3: the final MCMC-MLE step moves the decay from EE's 0.91 to 0.69; the
     # s.e. were those of the sample at EE's estimate (nodematch 0.31, gwesp.decay

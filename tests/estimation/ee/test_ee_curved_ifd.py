@@ -4,6 +4,7 @@ off, EE is redone with tie/no-tie proposals (_ee_parts.refit_unconditional)."""
 import warnings
 
 import numpy as np
+import pytest
 
 import ergmfit as ef
 from ergmfit.estimation._ee_parts import mple_start
@@ -25,6 +26,7 @@ def test_ee_starts_at_the_fixed_decay_mple_when_the_curved_mple_runs_off():
     assert abs(theta[1] - 2.23) < 0.05
 
 
+@pytest.mark.slow
 def test_ee_on_a_curved_model_whose_conditional_mle_runs_off_refits_unconditionally():
     m = ef.ERGM("samplike", FORMULA)
     with warnings.catch_warnings():

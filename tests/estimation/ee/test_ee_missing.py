@@ -69,6 +69,7 @@ def _lazega_na10():
     return cr.network(e), cr.missing(e)
 
 
+@pytest.mark.slow
 def test_ee_with_missing_dyads_fits_a_curved_model():
     # gwesp's decay estimated with 63 of 630 dyads missing, both chains at η(θ):
     # the other coefficients equal the missing-data MCMC-MLE with the decay
@@ -88,6 +89,7 @@ def test_ee_with_missing_dyads_fits_a_curved_model():
     assert np.all(z < 0.25), z
 
 
+@pytest.mark.slow
 def test_ee_with_missing_dyads_and_an_offset_matches_statnet():
     # statnet's offset(edges) = -6.5 fit of faux.mesa.high.na10 (2091 missing
     # dyads): within 0.1 s.e. (seeds 1-2), s.e. within 2 %.  IFD, which
@@ -104,6 +106,7 @@ def test_ee_with_missing_dyads_and_an_offset_matches_statnet():
         _ee(m, random_state=1, proposal="ifd", offset_coef=[-6.5])
 
 
+@pytest.mark.slow
 def test_ee_with_missing_dyads_keeps_structural_zeros():
     # -Inf offsets on four Grade mixing cells with no observed tie: neither
     # chain ever puts a tie there (the final sample's columns stay 0), and the
@@ -130,6 +133,7 @@ def _stop_after(n):
     return callback
 
 
+@pytest.mark.slow
 def test_ee_with_missing_dyads_checkpoints_both_chains(tmp_path):
     # the completion of the missing dyads is saved beside the chain's state; a
     # resumed run continues both (dzA = g(x) - g(y) stays consistent)
@@ -160,6 +164,7 @@ def test_ee_with_missing_dyads_checkpoints_both_chains(tmp_path):
         _ee(fewer, resume=ck)
 
 
+@pytest.mark.slow
 def test_ee_with_missing_dyads_under_a_dyad_set_constraint_uses_restricted_ifd():
     # blockdiag('group') with 31 missing dyads: IFD on the free dyads
     # (RestrictedIFD, its free-tie count following the completion) lands within

@@ -266,6 +266,7 @@ def test_restricted_ifd_samples_the_constrained_space_exactly():
     assert prop.n_on_free in (Lf, Lf + 1) and prop.n_free == Df
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("entry_id, proposal", [
     ("s2.blockdiag.samplike.MLE.s101", "ifd"),       # a dyad-set constraint: IFD on the free dyads
     ("s2.fixallbut_bipattr.samplike.MLE.s101", "ifd"),

@@ -104,6 +104,7 @@ def test_samplike_curved_gwesp_stall_then_restart_from_decay_half():
     assert 0 < fit.params["gwesp.decay"] < 8
 
 
+@pytest.mark.slow
 def test_lazega_gwesp_gwdsp_decay_runs_off():
     # statnet: CPU time limit (75 s) on both seeds
     msg = _fit_raises("lazega", "edges + gwesp(fixed=FALSE) + gwdsp(fixed=FALSE)",

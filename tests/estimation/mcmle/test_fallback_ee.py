@@ -32,6 +32,7 @@ def _a_swing():
     return mcmle._swing(mcmle._retryable(DegenerateModelError("swing")))
 
 
+@pytest.mark.slow
 def test_swing_restarts_from_the_ee_estimate(monkeypatch):
     ees, real = [], fb._ee_start
     monkeypatch.setattr(fb, "_ee_start", lambda model, rng: ees.append(real(model, rng)) or ees[-1])
