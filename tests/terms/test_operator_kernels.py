@@ -1,8 +1,9 @@
 """Kernel fixes for the statnet-usage audit (benchmarks/audit_statnet_usage.py, issue #19):
 rows F (gwb1dsp/gwb2dsp truncation at the cutoff), N (a nonlinear operator nested in
 another), item 13 (linear operators over Log/Exp exact), K (S() with a tail and a head
-node set) and O (curved gwb1degree/gwb2degree with attr).  Expected values are computed
-here from the definitions, or are the values statnet's own tests print."""
+node set; also S(f, tails ~ heads) on two-mode networks) and O (curved gwb1degree/gwb2degree
+with attr).  Expected values are computed here from the definitions, or are the values
+statnet's own tests print."""
 import math
 
 import networkx as nx
@@ -10,8 +11,10 @@ import numpy as np
 import pytest
 
 import ergmfit as ef
+from ergmfit.exceptions import TermError
+from ergmfit.network import as_network
+from support.change_stats import check_formula, random_network, two_mode_graph
 from support.statnet_testnets import bipnw
-from support.change_stats import check_formula, random_network
 
 
 def stats(g, f):
@@ -159,3 +162,61 @@ def test_curved_gwbdegree_with_attr_is_refused_as_statnet_does(term):
                                                       "statnet; use fixed=TRUE"):
         stats(b, f'{term}(fixed=FALSE, attr="Letter")')
     assert len(stats(b, f'{term}(0.1, fixed=TRUE, attr="Letter")')) == 3
+
+
+# -- S(f, tails ~ heads) on a two-mode network -------------------------------------------
+# statnet's S help: the selections "must evaluate either to a logical vector equal in length
+# to the number of tails (for LHS) and heads (for RHS) ... or a numeric vector giving their
+# indices ... the logical vector will be recycled to the size of the network or the size of
+# the appropriate bipartition, and negative indices will deselect vertices"; "A one-sided
+# formula (e.g., ~A) is symmetrized (e.g., A~A)".  Before: refused (two-sided) or evaluated
+# on a one-mode subgraph (one-sided: b1 terms refused, aggregates over both modes).
+
+def s_two_mode_net(seed=3, n1=6, n2=8):
+    g, n1 = two_mode_graph(seed, n1, n2, 0.5)
+    rng = np.random.default_rng(seed)
+    for v in g.nodes:
+        g.nodes[v]["a"] = int(rng.integers(1, 5))
+        g.nodes[v]["t"] = bool(rng.random() < 0.6)
+    return g, n1
+
+
+def test_s_tails_heads_on_a_two_mode_network_by_definition():
+    g, n1 = s_two_mode_net()
+    B = nx.to_numpy_array(g, nodelist=range(g.number_of_nodes()))[:n1, n1:]
+    a = np.array([g.nodes[v]["a"] for v in range(g.number_of_nodes())])
+    a1, a2 = a[:n1], a[n1:]
+    t1 = np.array([g.nodes[v]["t"] for v in range(n1)])
+    cases = [   # formula selection, mode-1 rows, mode-2 columns (0-based within the mode)
+        ("I(c(1,2,3)) ~ c(1,2)", [0, 1, 2], [0, 1]),
+        ("c(1,2,3) ~ -1", [0, 1, 2], list(range(1, 8))),
+        ("c(TRUE,FALSE) ~ c(FALSE,TRUE,TRUE,TRUE)", [0, 2, 4], [1, 2, 3, 5, 6, 7]),
+        # attribute expressions read on each mode's own nodes (mean over that mode)
+        ("t ~ a > mean(a)", list(np.flatnonzero(t1)), list(np.flatnonzero(a2 > a2.mean()))),
+        ("~a > mean(a)", list(np.flatnonzero(a1 > a1.mean())),     # one-sided: A ~ A
+         list(np.flatnonzero(a2 > a2.mean()))),
+    ]
+    for sel, rows, cols in cases:
+        st = ef.ERGM(g, f"S(~edges + b1star(2) + b2degree(1), {sel})").statistics()
+        sub = B[np.ix_(rows, cols)]
+        d1, d2 = sub.sum(axis=1), sub.sum(axis=0)
+        want = [sub.sum(), (d1 * (d1 - 1) / 2).sum(), (d2 == 1).sum()]
+        np.testing.assert_array_equal(list(st.values()), want, err_msg=sel)
+    assert list(st) == ["S(a>mean(a))~edges", "S(a>mean(a))~b1star2", "S(a>mean(a))~b2degree1"]
+    one = ef.ERGM(g, "S(~edges, ~t)").statistics()
+    two = ef.ERGM(g, "S(~edges, t ~ t)").statistics()
+    assert list(one.values()) == list(two.values()) and list(two) == ["S(t~t)~edges"]
+
+
+def test_s_on_a_two_mode_network_change_statistics_equal_full_differences():
+    g, _ = s_two_mode_net(4)
+    check_formula(as_network(g), "S(~edges + b1star(2) + gwb2dsp(0.5, fixed=TRUE), "
+                                 "c(1,3,4,6) ~ a > 1) + S(~b2degree(0:2), ~a >= 2)", 4)
+
+
+def test_s_on_a_two_mode_network_refuses_selections_outside_the_mode():
+    g, _ = s_two_mode_net()
+    with pytest.raises(TermError, match="select among the 6 nodes of mode 1"):
+        ef.ERGM(g, "S(~edges, c(1,9) ~ 1)")
+    with pytest.raises(TermError, match="select among the 8 nodes of mode 2"):
+        ef.ERGM(g, "S(~edges, 1 ~ c(2,-3))")
