@@ -134,6 +134,7 @@ def test_curved_missing_data_fit_at_its_decay_is_the_fixed_decay_fit(lazega_na10
     assert np.all(z < 0.2), z
 
 
+@pytest.mark.slow
 def test_curved_missing_data_fit_agrees_with_ee(lazega_na10_fit):
     # EE with missing dyads (its own conditional chain, estimation/_ee_missing.py):
     # seeds 1-2 (-3.92, 0.92, 0.82, 0.58) and (-3.97, 0.91, 0.83, 0.62); the
@@ -205,6 +206,7 @@ def test_ee_start_whose_decay_ran_off_is_not_used(monkeypatch):
     assert list(fb._ee_start(m, 1)) == [-2.0, 0.1, 1.5]
 
 
+@pytest.mark.slow
 def test_a_stalled_curved_chain_does_not_lengthen_its_interval(monkeypatch):
     # samplike.na10 gwesp(fixed=FALSE), seed 3, from its MPLE: the chain falls into the
     # near-empty phase and the step stalls; the interval, adapted to the stuck chain's
