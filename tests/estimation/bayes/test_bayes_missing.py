@@ -37,18 +37,24 @@ def _exact_posterior(m, missing=MISSING):
 
 
 def test_missing_dyads_posterior_matches_the_exact_one():
+    # three runs pooled: the posterior sd from one 6 x 3,000 run has a Monte
+    # Carlo error of 3-5 % (the triangle posterior has the prior's heavy tail),
+    # so a single run against a fixed tolerance held only at a lucky seed
     m = missing_five_node_model()
     assert m.sample_space.n_missing == 3
     mean, sd = _exact_posterior(m)
-    fit = m.fit(method="bayes", random_state=5, main_iters=3000, n_chains=6,
-                prior_sigma=PRIOR_VAR)
-    assert fit.info["n_missing"] == 3 and fit.info["missing_update"] == 3
-    z = (np.asarray(fit.params) - mean) / np.asarray(fit.mcse)
-    assert np.all(np.abs(z) < 4), (fit.params, mean, fit.mcse)
-    assert np.allclose(fit.bse, sd, rtol=0.12), (fit.bse, sd)
+    fits = [m.fit(method="bayes", random_state=seed, main_iters=3000, n_chains=6,
+                  prior_sigma=PRIOR_VAR) for seed in (5, 6, 7)]
+    for fit in fits:
+        assert fit.info["n_missing"] == 3 and fit.info["missing_update"] == 3
+    draws = np.vstack([np.asarray(fit.draws) for fit in fits])
+    mcse = np.sqrt(sum(np.asarray(fit.mcse) ** 2 for fit in fits)) / len(fits)
+    z = (draws.mean(axis=0) - mean) / mcse
+    assert np.all(np.abs(z) < 4), (draws.mean(axis=0), mean, mcse)
+    assert np.allclose(draws.std(axis=0, ddof=1), sd, rtol=0.1), (draws.std(axis=0), sd)
     # ignoring the missing dyads (treating them as absent ties) is another posterior
     naive_mean, _ = _exact_posterior(m, missing=[])
-    assert np.any(np.abs(naive_mean - mean) > 8 * np.asarray(fit.mcse)), (naive_mean, mean)
+    assert np.any(np.abs(naive_mean - mean) > 8 * mcse), (naive_mean, mean)
 
 
 def test_missing_dyads_compiled_loop_equals_the_python_loop(force_python_loop):
