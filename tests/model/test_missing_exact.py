@@ -5,6 +5,7 @@ MLE, without MCMC, and so do we."""
 import warnings
 
 import numpy as np
+import pytest
 
 from ergmfit.exceptions import ConvergenceWarning
 
@@ -34,6 +35,7 @@ def _fits(entry, seeds, **settings):
     return out
 
 
+@pytest.mark.slow
 def test_missing_data_mcmle_iterates_as_the_complete_data_one():
     # mcmle's rules (the interval adapted to the effective sample size, two
     # full steps, a boosted last sample and its step) take 4-7 iterations here

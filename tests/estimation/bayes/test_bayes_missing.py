@@ -36,6 +36,7 @@ def _exact_posterior(m, missing=MISSING):
                         PRIOR_VAR)
 
 
+@pytest.mark.slow
 def test_missing_dyads_posterior_matches_the_exact_one():
     # three runs pooled: the posterior sd from one 6 x 3,000 run has a Monte
     # Carlo error of 3-5 % (the triangle posterior has the prior's heavy tail),
