@@ -429,6 +429,19 @@ class ERGM:
         if self.target_stats is not None and method != "mcmle":
             raise FormulaError(f"target_stats is implemented for 'mple' and 'mcmle', not {method!r}")
 
+    def predict(self, params, dyads=None, compressed=False, **kwargs):
+        """P(Y_ij = 1 | the rest of the network) at ``params`` for ``dyads``
+        (node-label pairs; default every free dyad); see
+        :func:`ergmfit.interpretation.predict`.
+
+        >>> import networkx as nx
+        >>> m = ERGM(nx.path_graph(4), "edges + triangle")
+        >>> round(float(m.predict([-1.0, 0.5], dyads=[(0, 2)]).probability[0]), 4)
+        0.3775
+        """
+        from .interpretation import predict
+        return predict(self, params, dyads=dyads, compressed=compressed, **kwargs)
+
     def gof(self, params, n_sim=100, random_state=None, **kwargs):
         """Goodness of fit of ``params`` for this model (see :func:`ergmfit.gof.gof`)."""
         from .gof import gof as _gof

@@ -192,6 +192,47 @@ class ERGMResults:
         cols = [_pct(alpha / 2.0), _pct(1.0 - alpha / 2.0)]
         return LabeledArray(np.column_stack([b - q * se, b + q * se]), self.labels, columns=cols)
 
+    # -- interpretation (see ergmfit.interpretation) ------------------------
+    def odds_ratios(self, alpha: float = 0.05) -> LabeledArray:
+        """exp(params) with Wald intervals; see :func:`ergmfit.interpretation.odds_ratios`.
+
+        >>> import ergmfit as ef
+        >>> fit = ef.ERGM(ef.datasets.load("flomarriage"), "edges").fit(method="mple")
+        >>> round(float(fit.odds_ratios()["edges"][0]), 4)
+        0.2
+        """
+        from .interpretation import odds_ratios
+        return odds_ratios(self, alpha)
+
+    def predict(self, dyads=None, compressed=False, **kwargs):
+        """Tie probabilities given the rest of the network at the fitted
+        params; see :func:`ergmfit.interpretation.predict`.
+
+        >>> import ergmfit as ef
+        >>> fit = ef.ERGM(ef.datasets.load("flomarriage"), "edges").fit(method="mple")
+        >>> round(float(fit.predict(dyads=[(9, 15)]).probability[0]), 4)
+        0.1667
+        """
+        from .interpretation import _model_of, predict
+        model = _model_of(self)
+        if model is None:
+            raise ResultsFileError("predict() needs the model: these results hold no network "
+                                   "and formula (saved with include_network=False?)")
+        return predict(model, np.asarray(self.params), dyads=dyads, compressed=compressed,
+                       **kwargs)
+
+    def marginal_effects(self, dyads=None) -> LabeledArray:
+        """Average marginal effects with delta-method standard errors; see
+        :func:`ergmfit.interpretation.marginal_effects`.
+
+        >>> import ergmfit as ef
+        >>> fit = ef.ERGM(ef.datasets.load("flomarriage"), "edges").fit(method="mple")
+        >>> fit.marginal_effects().columns
+        ['AME', 'Std. Error', 'z value', 'Pr(>|z|)']
+        """
+        from .interpretation import marginal_effects
+        return marginal_effects(self, dyads=dyads)
+
     @property
     def deviance(self):
         return None if self.loglik is None else -2.0 * self.loglik
