@@ -338,20 +338,35 @@ class ERGM:
             return nets
         return [net.to_networkx() for net in nets]
 
-    def fit(self, method="mcmle", random_state=None, verbose=False, **kwargs):
+    def fit(self, method=None, random_state=None, verbose=False, **kwargs):
         """Fit the model; returns an :class:`~ergmfit.results.ERGMResults`.
 
         Parameters
         ----------
-        method : {"mple", "mcmle", "cd", "ee", "bcd", "mcle"}
-            The estimator (see :mod:`ergmfit.estimation`).
+        method : {"mcmle", "mple", "cd", "ee", "bcd", "mcle", "bayes", "bayes-pl"}
+            The estimator (see :mod:`ergmfit.estimation`); default ``"mcmle"``.
+            Case-insensitive; statnet's ``"MLE"`` is ``"mcmle"``, and statnet's
+            ``estimate=`` is accepted for ``method=``.
         random_state : int, Generator or None
-            Seed of every random choice the estimator makes.
+            Seed of every random choice the estimator makes (statnet's ``seed``).
         verbose : bool
             Show progress.
         **kwargs
-            Settings of the estimator.
+            Settings of the estimator.  statnet's ``control.ergm`` names
+            (``**{"MCMC.samplesize": 4096}``, ``MCMC_samplesize=4096`` or
+            ``control={"MCMC.samplesize": 4096}``) are taken under their ergmfit
+            names, or answered with an error naming the ergmfit setting (see
+            :mod:`ergmfit.statnet` and docs/statnet_mapping.md).
+
+        Examples
+        --------
+        >>> import ergmfit as ef
+        >>> m = ef.ERGM(ef.datasets.load("flomarriage"), "edges")
+        >>> round(float(m.fit(estimate="MPLE").params["edges"]), 4)
+        -1.6094
         """
+        from .statnet import fit_call
+        method, random_state, kwargs = fit_call(method, random_state, kwargs)
         base = self
         if kwargs.get("resume") is not None:       # the checkpoint's sample space (#18)
             from .constraints import resume_space
