@@ -14,7 +14,8 @@ from .terms.registry import build_term
 from .terms.macros import expand_for
 from .terms._ergm import ERGMModel
 from .utils.longrun import ctrl_c_flag
-from .utils.validation import check_params, check_random_state, seed_words, warn
+from .utils.validation import (check_params, check_random_state, seed_words, warn,
+                               warns_at_callers_line)
 
 #: networks of at most this many nodes hold their two-path counts (see ERGM.compiled)
 SMALL_NETWORK = 64
@@ -42,6 +43,11 @@ class ERGM:
         elsewhere) or the name of a boolean edge attribute (``na``); edges
         with ``na=True`` are unobserved dyads, not ties.  An edge attribute
         ``na`` is used by default.
+    nodes : path, list of paths or DataFrame, optional
+        The node file of an edge-list file (a CSV whose first column is the
+        node id, the others node attributes; EstimNet attribute files for
+        Pajek), as the command line's ``--nodes``; a node DataFrame for an
+        edge-list DataFrame (see :func:`ergmfit.read_network`).
 
     Examples
     --------
@@ -52,9 +58,9 @@ class ERGM:
     """
 
     def __init__(self, network, formula, directed=None, weights="error", constraints=None,
-                 missing=None):
+                 missing=None, nodes=None):
         self.network, self._missing = missing_dyads(
-            as_network(network, directed=directed, weights=weights), missing)
+            as_network(network, directed=directed, weights=weights, nodes=nodes), missing)
         self.formula = formula
         self.constraints = constraints
         text, offset_texts = split_offsets(formula)
@@ -242,6 +248,7 @@ class ERGM:
         net = self.network
         return (f"the model '{self.formula}' ({net.n:,} nodes, {net.n_ties:,} observed ties)")
 
+    @warns_at_callers_line
     def simulate(self, params, n=1, burnin=16384, interval=1024, output="graphs",
                  proposal="auto", random_state=None, start=None, constraints=None,
                  n_chains=1, n_jobs=1, backend=None):
@@ -338,6 +345,7 @@ class ERGM:
             return nets
         return [net.to_networkx() for net in nets]
 
+    @warns_at_callers_line
     def fit(self, method=None, random_state=None, verbose=False, **kwargs):
         """Fit the model; returns an :class:`~ergmfit.results.ERGMResults`.
 
@@ -457,6 +465,7 @@ class ERGM:
         from .interpretation import predict
         return predict(self, params, dyads=dyads, compressed=compressed, **kwargs)
 
+    @warns_at_callers_line
     def gof(self, params, n_sim=100, random_state=None, **kwargs):
         """Goodness of fit of ``params`` for this model (see :func:`ergmfit.gof.gof`)."""
         from .gof import gof as _gof

@@ -34,6 +34,7 @@ import operator
 import numpy as np
 
 from ..exceptions import SettingsError
+from ..utils.validation import warns_at_callers_line
 
 _MISSING = object()
 
@@ -238,6 +239,7 @@ class Estimator:
 def _checked_fit(fit):
     """``fit`` refusing, with a clear message, a model the estimator cannot fit."""
     @functools.wraps(fit)
+    @warns_at_callers_line            # a ConvergenceWarning points at the user's fit() line
     def checked(self, model, *args, **kwargs):
         if getattr(model, "curved", False) and not self.supports_curved:
             curved = [t.name for t in getattr(model, "terms", ()) if getattr(t, "curve", None)]
