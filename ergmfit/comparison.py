@@ -197,6 +197,10 @@ class Comparison:
         def line(r):
             return "  ".join([r[0].ljust(w[0])] + [r[c].rjust(w[c]) for c in range(1, len(r))])
         rule = "=" * len(line(head))
+        _line = line
+
+        def line(r):                                  # noqa: F811 - no trailing blanks
+            return _line(r).rstrip()
         thin = "-" * len(rule)
         out = [rule, line(head), thin] + [line(r) for r in body] + [thin]
         out += [line(r) for r in foot] + [rule, self.STARS_NOTE]
@@ -212,7 +216,7 @@ class Comparison:
                "|---|" + "---:|" * len(self.names)]
         for lab, est, se in rows:
             out.append(f"| {cell(lab)} | " + " | ".join(
-                cell(e) + (("<sup>" + s + "</sup>") if s else "") for e, s in est) + " |")
+                cell(e) + (("<sup>" + cell(s) + "</sup>") if s else "") for e, s in est) + " |")
             out.append("|  | " + " | ".join(se) + " |")
         for nm, cells in bottom:
             out.append(f"| {nm} | " + " | ".join(cells) + " |")
@@ -281,7 +285,7 @@ class Comparison:
                           "" if t is None or not math.isfinite(t["p"]) else f"{t['p']:.4g}"])
         w = [max(len(r[c]) for r in table) for c in range(len(head))]
         lines = ["  ".join([r[0].ljust(w[0])] + [r[c].rjust(w[c]) for c in range(1, len(r))])
-                 for r in table]
+                 .rstrip() for r in table]
         notes = [f"{t['models'][0]} vs {t['models'][1]}: {t['note']}" for t in self.lr_tests
                  if t["note"]]
         kinds = {r["loglik_kind"] for r in self.rows if r["loglik"] is not None}

@@ -307,3 +307,19 @@ def test_compare_table_formats(flo_fits):
 
 def test_compare_is_exported():
     assert "compare" in ef.__all__ and ef.compare is ef.comparison.compare
+
+
+def test_the_interpretation_page_runs():
+    """docs/interpretation.md: its ``pycon`` blocks run as one doctest."""
+    import doctest
+    import pathlib
+    import re
+    path = pathlib.Path(__file__).resolve().parent.parent / "docs" / "interpretation.md"
+    blocks = re.findall(r"^```pycon\n(.*?)^```", path.read_text(encoding="utf-8"),
+                        flags=re.S | re.M)
+    test = doctest.DocTestParser().get_doctest("\n".join(blocks), {}, path.name, str(path), 0)
+    assert len(test.examples) >= 10
+    out = []
+    result = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE
+                                   | doctest.ELLIPSIS).run(test, out=out.append)
+    assert result.failed == 0, "".join(out)
