@@ -141,12 +141,15 @@ class TieProbabilities:
         Ties among them (0/1 per dyad).
     free : ndarray of bool (m,)
         Whether the sample space lets the dyad vary.
+    missing : ndarray of bool (m,)
+        Whether the dyad is unobserved (its ``ties`` entry is then 0, not an
+        observation).
     node_labels : list
         The network's node labels (``dyads`` translates :attr:`pairs`).
     """
 
     def __init__(self, probability, change_stats, stat_labels, count, ties, pairs=None,
-                 free=None, node_labels=None, n_nodes=None, directed=False):
+                 free=None, node_labels=None, n_nodes=None, directed=False, missing=None):
         self.probability = np.asarray(probability, dtype=float)
         self.change_stats = np.asarray(change_stats, dtype=float)
         self.stat_labels = list(stat_labels)
@@ -154,6 +157,8 @@ class TieProbabilities:
         self.ties = np.asarray(ties, dtype=float)
         self.pairs = pairs
         self.free = np.ones(len(self.probability), bool) if free is None else np.asarray(free)
+        self.missing = (np.zeros(len(self.probability), bool) if missing is None
+                        else np.asarray(missing, dtype=bool))
         self.node_labels = node_labels
         self.n_nodes = n_nodes
         self.directed = directed
@@ -209,6 +214,8 @@ class TieProbabilities:
             cols[f"Delta {lab}"] = self.change_stats[:, k]
         cols["count"] = self.count
         cols["ties"] = self.ties
+        if self.missing.any():
+            cols["missing"] = self.missing
         cols["probability"] = self.probability
         return pd.DataFrame(cols)
 
@@ -319,9 +326,11 @@ def predict(model, params, dyads=None, compressed=False, max_dyads=MAX_PREDICT_D
     pairs = var_pairs(net.n, net.directed, vars_) if dyads is None else pairs
     prob = _probability(X, eta)
     prob[~free] = np.nan
+    unobserved = model.sample_space.missing
+    missing = None if unobserved is None else np.isin(vars_, unobserved)
     return TieProbabilities(prob, X, model.stat_labels, np.ones(len(prob)), y.astype(float),
                             pairs=pairs, free=free, node_labels=list(net.labels),
-                            n_nodes=net.n, directed=net.directed)
+                            n_nodes=net.n, directed=net.directed, missing=missing)
 
 
 def _compressed(bm, vars_):

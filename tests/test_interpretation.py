@@ -103,6 +103,8 @@ def test_predict_respects_constraints_and_missing_dyads():
     tp = mm.predict([-1.0, 0.3])
     assert len(tp) == 28
     assert {(0, 4), (1, 6)} <= {tuple(sorted(d)) for d in tp.dyads}
+    flagged = {tuple(sorted(d)) for d, miss in zip(tp.dyads, tp.missing) if miss}
+    assert flagged == {(0, 4), (1, 6)} and "missing" in tp.to_frame().columns
 
 
 def test_predict_compressed_form_and_large_network_refusal():
