@@ -225,9 +225,29 @@ class TieProbabilities:
                 f"{self.mean():.4g}>")
 
 
+class _VarChunks:
+    """The variables ``vars_`` (None: all ``n_vars`` of the compiled model) in
+    chunks of at most ``size``, without holding all indices at once."""
+
+    def __init__(self, vars_, n_vars, size=1 << 20):
+        self.vars, self.n_vars, self.size = vars_, int(n_vars), int(size)
+
+    def __len__(self):
+        return self.n_vars if self.vars is None else len(self.vars)
+
+    def __iter__(self):
+        for start in range(0, len(self), self.size):
+            stop = min(start + self.size, len(self))
+            yield (np.arange(start, stop, dtype=np.int64) if self.vars is None
+                   else np.asarray(self.vars[start:stop], dtype=np.int64))
+
+    def array(self):
+        return np.concatenate(list(self)) if len(self) else np.zeros(0, np.int64)
+
+
 def _all_free_vars(model, bm):
     free = model.sample_space.free_vars()
-    return np.arange(bm.n_vars, dtype=np.int64) if free is None else np.asarray(free, np.int64)
+    return _VarChunks(None if free is None else np.asarray(free, np.int64), bm.n_vars)
 
 
 def _space_warning(model):
@@ -306,6 +326,7 @@ def predict(model, params, dyads=None, compressed=False, max_dyads=MAX_PREDICT_D
                 f"the network has {len(vars_)} free dyads, more than max_dyads={max_dyads} rows "
                 "of change statistics: pass dyads=[(u, v), ...] for the dyads you want, or "
                 "compressed=True for one row per distinct row of change statistics")
+        vars_ = vars_.array()
         free = np.ones(len(vars_), dtype=bool)
     else:
         if compressed:
@@ -319,8 +340,7 @@ def predict(model, params, dyads=None, compressed=False, max_dyads=MAX_PREDICT_D
             raise NetworkError(f"dyads: {exc}") from None
         allowed = model.sample_space.free_vars()
         free = np.ones(len(vars_), bool) if allowed is None else np.isin(vars_, allowed)
-        if allowed is not None and not getattr(model.sample_space, "dyad_independent", True):
-            _space_warning(model)
+        _space_warning(model)
     X, y = change_rows(bm, np.asarray(vars_, dtype=np.int64))
     from .sampling.space import var_pairs
     pairs = var_pairs(net.n, net.directed, vars_) if dyads is None else pairs
@@ -333,19 +353,27 @@ def predict(model, params, dyads=None, compressed=False, max_dyads=MAX_PREDICT_D
                             n_nodes=net.n, directed=net.directed, missing=missing)
 
 
-def _compressed(bm, vars_):
-    """(X, count, ties): the distinct change-statistic rows of the variables ``vars_``."""
-    if len(vars_) == bm.n_vars:
-        from .estimation.mple import pseudo_design
-        d = pseudo_design(bm, max_vars=np.iinfo(np.int64).max)   # the compiled walk
-        return d.X, d.n, d.s
+def _compressed(bm, chunks):
+    """(X, count, ties): the distinct change-statistic rows of the variables of
+    ``chunks`` (a :class:`_VarChunks`), their counts and tie counts; built chunk
+    by chunk from the compiled change statistics."""
     from .sampling._constrained import change_rows
-    X, y = change_rows(bm, vars_)
+    parts = []
+    for vars_ in chunks:
+        X, y = change_rows(bm, vars_)
+        parts.append(_unique_rows(X, np.ones(len(X)), y.astype(float)))
+    if not parts:
+        return np.zeros((0, bm.n_stats)), np.zeros(0), np.zeros(0)
+    if len(parts) == 1:
+        return parts[0]
+    return _unique_rows(*(np.concatenate(c) for c in zip(*parts)))
+
+
+def _unique_rows(X, n, s):
     Xu, inv = np.unique(X, axis=0, return_inverse=True)
     inv = inv.reshape(-1)
-    n = np.bincount(inv, minlength=len(Xu)).astype(float)
-    s = np.bincount(inv, weights=y.astype(float), minlength=len(Xu))
-    return Xu, n, s
+    return (Xu, np.bincount(inv, weights=n, minlength=len(Xu)),
+            np.bincount(inv, weights=s, minlength=len(Xu)))
 
 
 # ---------------------------------------------------------------------------
@@ -360,11 +388,8 @@ def _design_rows(model, dyads):
             bad = [d for d, f in zip(tp.dyads, tp.free) if not f]
             raise NetworkError(f"dyads: {bad[:3]} are fixed by the sample space")
         return tp.change_stats, np.ones(len(tp))
-    space = model.sample_space
-    vars_ = space.design_vars()        # the free, observed dyads: those the fit used
-    if vars_ is None:
-        vars_ = np.arange(bm.n_vars, dtype=np.int64)
-    X, n, _ = _compressed(bm, np.asarray(vars_, np.int64))
+    vars_ = model.sample_space.design_vars()    # the free, observed dyads: those the fit used
+    X, n, _ = _compressed(bm, _VarChunks(vars_, bm.n_vars))
     return X, n
 
 

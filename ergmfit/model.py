@@ -374,7 +374,7 @@ class ERGM:
         -1.6094
         """
         from .statnet import fit_call
-        method, random_state, kwargs = fit_call(method, random_state, kwargs)
+        method, random_state, kwargs = fit_call(method, random_state, kwargs, _setting_names)
         base = self
         if kwargs.get("resume") is not None:       # the checkpoint's sample space (#18)
             from .constraints import resume_space
@@ -556,6 +556,13 @@ def _fit_with_offsets(model, method, random_state, verbose, kwargs):
     res.info["offset"] = dict(zip(make_unique(model.labels), map(bool, m)))
     res.model = model
     return res
+
+
+def _setting_names(method):
+    """The settings estimator ``method`` takes (None: a registered function without a table)."""
+    from .estimation.base import Estimator, estimator_class
+    cls = estimator_class(method)
+    return cls.setting_names() if isinstance(cls, type) and issubclass(cls, Estimator) else None
 
 
 def _jsonable(v):

@@ -121,10 +121,12 @@ def resolve_method(method) -> str:
     return METHOD_ALIASES.get(key, key)
 
 
-def fit_call(method, random_state, settings):
+def fit_call(method, random_state, settings, setting_names):
     """(method, random_state, settings) of ``ERGM.fit`` with statnet's words
     understood: ``estimate=`` (statnet's name of ``method``), ``"MLE"``, and
-    ``control.ergm`` names among the settings (see :func:`translate_settings`)."""
+    ``control.ergm`` names among the settings (see :func:`translate_settings`).
+    ``setting_names(method)`` gives the settings the method takes (None: the
+    method has no settings table; nothing is translated)."""
     settings = dict(settings)
     if "estimate" in settings:
         estimate = settings.pop("estimate")
@@ -133,10 +135,9 @@ def fit_call(method, random_state, settings):
                                 f"method={method!r}: give one of them")
         method = estimate
     method = resolve_method("mcmle" if method is None else method)
-    from .estimation.base import Estimator, estimator_class
-    cls = estimator_class(method)               # an unknown method: the list of methods
-    if isinstance(cls, type) and issubclass(cls, Estimator):
-        settings = translate_settings(method, settings, set(cls.setting_names())
+    names = setting_names(method)               # an unknown method: the list of methods
+    if names is not None:
+        settings = translate_settings(method, settings, set(names)
                                       | {"constraints", "offset_coef", "target_stats"})
         if "random_state" in settings:          # statnet's seed=
             seed = settings.pop("random_state")
