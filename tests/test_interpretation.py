@@ -190,7 +190,7 @@ def test_marginal_effects_match_finite_differences_and_the_delta_method():
     fit = ef.ERGM(g, "edges + nodecov('wealth') + kstar(2)").fit(method="mple")
     ame = fit.marginal_effects()
     assert ame.columns == ["AME", "Std. Error", "z value", "Pr(>|z|)"]
-    X, w = _design_rows(fit.model, None)
+    X, w = _design_rows(fit.model, None, fit.params)
     theta = np.asarray(fit.params)
     for k, lab in enumerate(fit.labels):
         assert ame[lab][0] == pytest.approx(_ame_by_finite_differences(fit.model, theta, X, w, k),
