@@ -6,6 +6,7 @@
 {'edges': 115.0, 'kstar2': 926.0, 'triangle': 120.0}
 """
 from . import datasets
+from .comparison import compare
 from .exceptions import (ConvergenceWarning, DataFormatError, DegenerateModelError,
                          ErgmfitError, FormulaError, NetworkError, ResultsFileError, SaveError,
                          TermError)
@@ -23,7 +24,7 @@ def __getattr__(name):
         return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'ergmfit' has no attribute {name!r}")
 
-__all__ = ["ERGM", "Network", "NetworkState", "as_network", "read_network", "datasets", "parse_formula",
+__all__ = ["ERGM", "compare", "Network", "NetworkState", "as_network", "read_network", "datasets", "parse_formula",
            "ErgmfitError", "FormulaError", "TermError", "NetworkError", "DataFormatError",
            "DegenerateModelError", "ResultsFileError", "SaveError", "ConvergenceWarning",
            "__version__"]

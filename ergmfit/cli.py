@@ -486,7 +486,8 @@ def _option_value(text):
 
 def _add_fit_arguments(p):
     from .estimation import methods
-    p.add_argument("--method", default="mcmle", choices=methods(),
+    from .statnet import resolve_method
+    p.add_argument("--method", default="mcmle", choices=methods(), type=resolve_method,
                    help="estimator (default mcmle: MCMC-MLE as statnet; mple: maximum "
                         "pseudo-likelihood)")
     p.add_argument("--n-jobs", dest="n_jobs", type=_positive_int, default=None, metavar="N",

@@ -119,6 +119,21 @@ def _label_pairs(network, pairs, what):
     return np.array(out, dtype=np.int64).reshape(-1, 2)
 
 
+#: the constraint names parse_constraints knows (statnet's spelling)
+CONSTRAINT_NAMES = ("bd", "edges", "degrees", "odegrees", "idegrees", "b1degrees", "b2degrees",
+                    "degreedist", "blockdiag", "blocks", "fixallbut", "fixedas", "dyads",
+                    "observed")
+
+
+def unknown_constraint_message(name) -> str:
+    """"unknown constraint ..." with the close names ("did you mean 'degrees'?")."""
+    import difflib
+    close = difflib.get_close_matches(str(name).lower(), CONSTRAINT_NAMES, n=3, cutoff=0.6)
+    hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    return (f"unknown constraint {name!r}.{hint} The constraints are: "
+            + ", ".join(CONSTRAINT_NAMES))
+
+
 def pairs_vars(network, pairs, what="dyads"):
     """Variable indices of a list of node-label pairs."""
     return np.unique(dyad_vars(network.n, network.directed, _label_pairs(network, pairs, what)))
@@ -283,9 +298,7 @@ class _Builder:
                                    "network has no missing dyads: nothing would vary")
             self.restrict(self.missing)
         else:
-            raise FormulaError(f"unknown constraint {name!r}; known: bd, edges, degrees, "
-                               "odegrees, idegrees, b1degrees, b2degrees, degreedist, "
-                               "blockdiag, blocks, fixallbut, fixedas, dyads, observed")
+            raise FormulaError(unknown_constraint_message(name))
 
     def _attr_bounds(self, kw):
         """``bd(attribs=, maxout=, maxin=, minout=, minin=)``: bounds per node and class."""

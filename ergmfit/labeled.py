@@ -39,12 +39,14 @@ class LabeledArray(np.ndarray):
     Behaves as a NumPy array; in addition ``a["edges"]`` selects by label,
     ``a.labels`` lists them and ``a.to_dict()`` gives ``{label: value}``.
     A two-dimensional one (``conf_int()``) also names its columns
-    (``a.columns``).  pandas cannot see the labels of a NumPy array
-    (``pd.Series(a)`` numbers its rows): ``a.to_series()`` and
-    ``a.to_frame()`` give the labelled pandas objects.
+    (``a.columns``); a one-dimensional one may have a :attr:`name` (``fit.params``:
+    ``"coef"``, ``fit.bse``: ``"stderr"``), the name of its pandas Series or column.
+    ``a.to_series()`` and ``a.to_frame()`` give the labelled pandas objects (so does
+    ``pd.Series(a.to_dict())``); ``pd.Series(a)`` numbers its rows, as pandas reads
+    any NumPy array (this is one) by position.
     """
 
-    def __new__(cls, values, labels, columns=None):
+    def __new__(cls, values, labels, columns=None, name=None):
         obj = np.asarray(values, dtype=float).view(cls)
         labels = [str(lab) for lab in labels]
         if obj.ndim == 0 or obj.shape[0] != len(labels):
@@ -55,9 +57,12 @@ class LabeledArray(np.ndarray):
             if obj.ndim != 2 or obj.shape[1] != len(columns):
                 raise ValueError(f"{len(columns)} column names for an array of shape {obj.shape}")
         obj.columns = columns
+        obj.name = None if name is None else str(name)
         return obj
 
     def __array_finalize__(self, obj):
+        # a derived array (arithmetic, a copy) is no longer what the name says
+        self.name = None
         labels = getattr(obj, "labels", None)
         if labels is not None and self.ndim >= 1 and self.shape[0] == len(labels):
             self.labels = labels
@@ -110,20 +115,40 @@ class LabeledArray(np.ndarray):
         return {lab: arr[k].tolist() for k, lab in enumerate(keys)}
 
     def to_series(self, name=None):
-        """A pandas Series indexed by the labels (pandas must be installed)."""
+        """A pandas Series indexed by the labels, named ``name`` (default: the
+        array's :attr:`name`, e.g. ``"coef"`` for ``fit.params``); pandas must be
+        installed.
+
+        >>> LabeledArray([1.5, -0.25], ["edges", "triangle"], name="coef").to_series()
+        edges       1.50
+        triangle   -0.25
+        Name: coef, dtype: float64
+        """
         pd = _pandas("LabeledArray.to_series()")
         if self.ndim != 1 or self.labels is None:
             raise ValueError("to_series() needs a labelled one-dimensional array")
-        return pd.Series(np.asarray(self), index=list(self.labels), name=name)
+        return pd.Series(np.asarray(self), index=list(self.labels),
+                         name=self.name if name is None else name)
 
-    def to_frame(self):
-        """A pandas DataFrame indexed by the labels, with the column names (if any)."""
+    def to_frame(self, name=None):
+        """A pandas DataFrame indexed by the labels: the column names of a table
+        (``conf_int()``), or for a one-dimensional array one column named ``name``
+        (default: the array's :attr:`name`, e.g. ``"coef"``; else ``"value"``).
+
+        >>> LabeledArray([1.5, -0.25], ["edges", "triangle"], name="coef").to_frame()
+                  coef
+        edges     1.50
+        triangle -0.25
+        """
         pd = _pandas("LabeledArray.to_frame()")
         if self.labels is None:
             raise ValueError("to_frame() needs a labelled array")
         arr = np.asarray(self)
+        columns = self.columns
+        if self.ndim == 1:
+            columns = [name if name is not None else self.name if self.name else "value"]
         return pd.DataFrame(arr.reshape(len(self.labels), -1), index=list(self.labels),
-                            columns=self.columns)
+                            columns=columns)
 
     def _rows(self):
         arr = np.asarray(self)

@@ -14,7 +14,8 @@ from .terms.registry import build_term
 from .terms.macros import expand_for
 from .terms._ergm import ERGMModel
 from .utils.longrun import ctrl_c_flag
-from .utils.validation import check_params, check_random_state, seed_words, warn
+from .utils.validation import (check_params, check_random_state, seed_words, warn,
+                               warns_at_callers_line)
 
 #: networks of at most this many nodes hold their two-path counts (see ERGM.compiled)
 SMALL_NETWORK = 64
@@ -42,6 +43,11 @@ class ERGM:
         elsewhere) or the name of a boolean edge attribute (``na``); edges
         with ``na=True`` are unobserved dyads, not ties.  An edge attribute
         ``na`` is used by default.
+    nodes : path, list of paths or DataFrame, optional
+        The node file of an edge-list file (a CSV whose first column is the
+        node id, the others node attributes; EstimNet attribute files for
+        Pajek), as the command line's ``--nodes``; a node DataFrame for an
+        edge-list DataFrame (see :func:`ergmfit.read_network`).
 
     Examples
     --------
@@ -52,9 +58,9 @@ class ERGM:
     """
 
     def __init__(self, network, formula, directed=None, weights="error", constraints=None,
-                 missing=None):
+                 missing=None, nodes=None):
         self.network, self._missing = missing_dyads(
-            as_network(network, directed=directed, weights=weights), missing)
+            as_network(network, directed=directed, weights=weights, nodes=nodes), missing)
         self.formula = formula
         self.constraints = constraints
         text, offset_texts = split_offsets(formula)
@@ -242,6 +248,7 @@ class ERGM:
         net = self.network
         return (f"the model '{self.formula}' ({net.n:,} nodes, {net.n_ties:,} observed ties)")
 
+    @warns_at_callers_line
     def simulate(self, params, n=1, burnin=16384, interval=1024, output="graphs",
                  proposal="auto", random_state=None, start=None, constraints=None,
                  n_chains=1, n_jobs=1, backend=None):
@@ -338,20 +345,36 @@ class ERGM:
             return nets
         return [net.to_networkx() for net in nets]
 
-    def fit(self, method="mcmle", random_state=None, verbose=False, **kwargs):
+    @warns_at_callers_line
+    def fit(self, method=None, random_state=None, verbose=False, **kwargs):
         """Fit the model; returns an :class:`~ergmfit.results.ERGMResults`.
 
         Parameters
         ----------
-        method : {"mple", "mcmle", "cd", "ee", "bcd", "mcle"}
-            The estimator (see :mod:`ergmfit.estimation`).
+        method : {"mcmle", "mple", "cd", "ee", "bcd", "mcle", "bayes", "bayes-pl"}
+            The estimator (see :mod:`ergmfit.estimation`); default ``"mcmle"``.
+            Case-insensitive; statnet's ``"MLE"`` is ``"mcmle"``, and statnet's
+            ``estimate=`` is accepted for ``method=``.
         random_state : int, Generator or None
-            Seed of every random choice the estimator makes.
+            Seed of every random choice the estimator makes (statnet's ``seed``).
         verbose : bool
             Show progress.
         **kwargs
-            Settings of the estimator.
+            Settings of the estimator.  statnet's ``control.ergm`` names
+            (``**{"MCMC.samplesize": 4096}``, ``MCMC_samplesize=4096`` or
+            ``control={"MCMC.samplesize": 4096}``) are taken under their ergmfit
+            names, or answered with an error naming the ergmfit setting (see
+            :mod:`ergmfit.statnet` and docs/statnet_mapping.md).
+
+        Examples
+        --------
+        >>> import ergmfit as ef
+        >>> m = ef.ERGM(ef.datasets.load("flomarriage"), "edges")
+        >>> round(float(m.fit(estimate="MPLE").params["edges"]), 4)
+        -1.6094
         """
+        from .statnet import fit_call
+        method, random_state, kwargs = fit_call(method, random_state, kwargs, _setting_names)
         base = self
         if kwargs.get("resume") is not None:       # the checkpoint's sample space (#18)
             from .constraints import resume_space
@@ -429,6 +452,20 @@ class ERGM:
         if self.target_stats is not None and method != "mcmle":
             raise FormulaError(f"target_stats is implemented for 'mple' and 'mcmle', not {method!r}")
 
+    def predict(self, params, dyads=None, compressed=False, **kwargs):
+        """P(Y_ij = 1 | the rest of the network) at ``params`` for ``dyads``
+        (node-label pairs; default every free dyad); see
+        :func:`ergmfit.interpretation.predict`.
+
+        >>> import networkx as nx
+        >>> m = ERGM(nx.path_graph(4), "edges + triangle")
+        >>> round(float(m.predict([-1.0, 0.5], dyads=[(0, 2)]).probability[0]), 4)
+        0.3775
+        """
+        from .interpretation import predict
+        return predict(self, params, dyads=dyads, compressed=compressed, **kwargs)
+
+    @warns_at_callers_line
     def gof(self, params, n_sim=100, random_state=None, **kwargs):
         """Goodness of fit of ``params`` for this model (see :func:`ergmfit.gof.gof`)."""
         from .gof import gof as _gof
@@ -519,6 +556,13 @@ def _fit_with_offsets(model, method, random_state, verbose, kwargs):
     res.info["offset"] = dict(zip(make_unique(model.labels), map(bool, m)))
     res.model = model
     return res
+
+
+def _setting_names(method):
+    """The settings estimator ``method`` takes (None: a registered function without a table)."""
+    from .estimation.base import Estimator, estimator_class
+    cls = estimator_class(method)
+    return cls.setting_names() if isinstance(cls, type) and issubclass(cls, Estimator) else None
 
 
 def _jsonable(v):

@@ -45,6 +45,7 @@ from .exceptions import ResultsFileError, SaveError
 from .labeled import LabeledArray, _pandas, make_unique
 from .rformat import _pct, format_pvalues, r_format, r_round, signif_stars
 from .utils.fileio import atomic_write
+from .utils.validation import warns_at_callers_line
 from ._resultsio import (_Damage, _check_loaded, _dec_array,  # noqa: F401
                          _dec_float, _describe_damage, _enc, _loaded_sample,
                          _read_results_file, _results_extension, _sample_parts,
@@ -112,7 +113,7 @@ class ERGMResults:
         labels = [str(lab) for lab in labels]
         p = len(labels)
         self.labels = labels
-        self.params = LabeledArray(np.asarray(params, dtype=float).reshape(p), labels)
+        self.params = np.asarray(params, dtype=float).reshape(p)
         cov = np.asarray(cov, dtype=float).reshape(p, p) if cov is not None \
             else np.full((p, p), np.nan)
         self.cov = cov
@@ -145,6 +146,16 @@ class ERGMResults:
 
     # -- derived quantities ----------------------------------------------
     @property
+    def params(self) -> LabeledArray:
+        """The estimates, labelled, named ``"coef"`` (``fit.params.to_series()``)."""
+        return self._params
+
+    @params.setter
+    def params(self, values):
+        labels = getattr(values, "labels", None) or self.labels
+        self._params = LabeledArray(np.asarray(values, dtype=float), labels, name="coef")
+
+    @property
     def n_params(self) -> int:
         return len(self.labels)
 
@@ -153,21 +164,21 @@ class ERGMResults:
         d = np.diag(self.cov).copy()
         with np.errstate(invalid="ignore"):
             se = np.where(d >= 0, np.sqrt(np.abs(d)), np.nan)
-        return LabeledArray(se, self.labels)
+        return LabeledArray(se, self.labels, name="stderr")
 
     @property
     def tvalues(self) -> LabeledArray:
         with np.errstate(divide="ignore", invalid="ignore"):
             z = np.asarray(self.params) / np.asarray(self.bse)
         z[~np.isfinite(np.asarray(self.bse))] = np.nan
-        return LabeledArray(z, self.labels)
+        return LabeledArray(z, self.labels, name="z")
 
     zvalues = tvalues
 
     @property
     def pvalues(self) -> LabeledArray:
         z = np.asarray(self.tvalues)
-        return LabeledArray(2.0 * special.ndtr(-np.abs(z)), self.labels)
+        return LabeledArray(2.0 * special.ndtr(-np.abs(z)), self.labels, name="p")
 
     @property
     def mcmc_pct(self) -> np.ndarray:
@@ -191,6 +202,47 @@ class ERGMResults:
         b, se = np.asarray(self.params), np.asarray(self.bse)
         cols = [_pct(alpha / 2.0), _pct(1.0 - alpha / 2.0)]
         return LabeledArray(np.column_stack([b - q * se, b + q * se]), self.labels, columns=cols)
+
+    # -- interpretation (see ergmfit.interpretation) ------------------------
+    def odds_ratios(self, alpha: float = 0.05) -> LabeledArray:
+        """exp(params) with Wald intervals; see :func:`ergmfit.interpretation.odds_ratios`.
+
+        >>> import ergmfit as ef
+        >>> fit = ef.ERGM(ef.datasets.load("flomarriage"), "edges").fit(method="mple")
+        >>> round(float(fit.odds_ratios()["edges"][0]), 4)
+        0.2
+        """
+        from .interpretation import odds_ratios
+        return odds_ratios(self, alpha)
+
+    def predict(self, dyads=None, compressed=False, **kwargs):
+        """Tie probabilities given the rest of the network at the fitted
+        params; see :func:`ergmfit.interpretation.predict`.
+
+        >>> import ergmfit as ef
+        >>> fit = ef.ERGM(ef.datasets.load("flomarriage"), "edges").fit(method="mple")
+        >>> round(float(fit.predict(dyads=[(9, 15)]).probability[0]), 4)
+        0.1667
+        """
+        from .interpretation import _model_of, predict
+        model = _model_of(self)
+        if model is None:
+            raise ResultsFileError("predict() needs the model: these results hold no network "
+                                   "and formula (saved with include_network=False?)")
+        return predict(model, np.asarray(self.params), dyads=dyads, compressed=compressed,
+                       **kwargs)
+
+    def marginal_effects(self, dyads=None) -> LabeledArray:
+        """Average marginal effects with delta-method standard errors; see
+        :func:`ergmfit.interpretation.marginal_effects`.
+
+        >>> import ergmfit as ef
+        >>> fit = ef.ERGM(ef.datasets.load("flomarriage"), "edges").fit(method="mple")
+        >>> fit.marginal_effects().columns
+        ['AME', 'Std. Error', 'z value', 'Pr(>|z|)']
+        """
+        from .interpretation import marginal_effects
+        return marginal_effects(self, dyads=dyads)
 
     @property
     def deviance(self):
@@ -255,6 +307,7 @@ class ERGMResults:
         return self.summary()._repr_html_()
 
     # -- model -------------------------------------------------------------
+    @warns_at_callers_line
     def gof(self, n_sim=100, random_state=None, **kwargs):
         """Goodness of fit of this fit (see :func:`ergmfit.gof.gof`)."""
         from .gof import gof as _gof

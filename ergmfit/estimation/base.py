@@ -34,6 +34,7 @@ import operator
 import numpy as np
 
 from ..exceptions import SettingsError
+from ..utils.validation import warns_at_callers_line
 
 _MISSING = object()
 
@@ -188,11 +189,15 @@ class Estimator:
         table = {s.name: s for s in self.settings_table()}
         unknown = [k for k in values if k not in table]
         if unknown:
+            import difflib
+            close = [c for k in unknown for c in
+                     difflib.get_close_matches(str(k).lower(), list(table), n=2, cutoff=0.7)]
             raise SettingsError(
                 f"method {self.method!r} has no "
                 + ("setting " if len(unknown) == 1 else "settings ")
-                + ", ".join(repr(k) for k in unknown) + "; its settings are: "
-                + ", ".join(self.setting_names()))
+                + ", ".join(repr(k) for k in unknown)
+                + (f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else "")
+                + "; its settings are: " + ", ".join(self.setting_names()))
         for name, s in table.items():
             if name in values:
                 object.__setattr__(self, name, s.validate(values[name]))
@@ -234,6 +239,7 @@ class Estimator:
 def _checked_fit(fit):
     """``fit`` refusing, with a clear message, a model the estimator cannot fit."""
     @functools.wraps(fit)
+    @warns_at_callers_line            # a ConvergenceWarning points at the user's fit() line
     def checked(self, model, *args, **kwargs):
         if getattr(model, "curved", False) and not self.supports_curved:
             curved = [t.name for t in getattr(model, "terms", ()) if getattr(t, "curve", None)]
@@ -305,10 +311,13 @@ def estimator_class(method: str):
 
 
 def make_estimator(method: str, **settings):
-    """The estimator called ``method`` built with ``settings`` (validated)."""
+    """The estimator called ``method`` built with ``settings`` (validated;
+    statnet's method and ``control.ergm`` names understood, see :mod:`ergmfit.statnet`)."""
+    from ..statnet import resolve_method, translate_settings
+    method = resolve_method(method)
     cls = estimator_class(method)
     if isinstance(cls, type) and issubclass(cls, Estimator):
-        return cls(**settings)
+        return cls(**translate_settings(method, settings, cls.setting_names()))
     return _FunctionEstimator(cls, method, settings)
 
 

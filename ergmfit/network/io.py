@@ -109,16 +109,18 @@ _FMT_ALIASES = {"net": "pajek", "paj": "pajek", "xml": "graphml"}
 MAX_DECOMPRESSED_BYTES = 2 ** 30
 
 
-def as_network(data, directed=None, weights="error") -> Network:
+def as_network(data, directed=None, weights="error", nodes=None) -> Network:
     """Anything a user may hold, as a :class:`Network`.
 
     Accepts a Network (returned as it is), a networkx graph, a path to a
     file (see :func:`read_network`), a bundled dataset name, an adjacency
-    matrix or a pandas edge list (see :func:`load_any`).
+    matrix or a pandas edge list (see :func:`load_any`); ``nodes`` is a node
+    file (or node DataFrame) for an edge-list file (or DataFrame), as the
+    command line's ``--nodes``.
     """
-    if isinstance(data, Network):
+    if isinstance(data, Network) and nodes is None:
         return data
-    return load_any(data, directed=directed, weights=weights)
+    return load_any(data, directed=directed, weights=weights, nodes=nodes)
 
 
 #: where bundled dataset names are looked up: ergmfit.datasets registers itself here when it

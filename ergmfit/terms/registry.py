@@ -138,6 +138,35 @@ def all_terms() -> list:
     return sorted(_TERMS, key=lambda s: (s.name.lower(), s.kinds))
 
 
+#: what to write instead of a term the network's kind does not have (statnet users'
+#: common mistakes): (term, the kind of the network) -> hint
+KIND_HINTS = {
+    ("kstar", DIRECTED): "on a directed network use ostar(k) (out-stars) or istar(k) (in-stars)",
+    ("degree", DIRECTED): "on a directed network use odegree(d) or idegree(d)",
+    ("gwdegree", DIRECTED): "on a directed network use gwodegree or gwidegree",
+    ("mutual", UNDIRECTED): "every tie of an undirected network is mutual (edges counts them)",
+    ("istar", UNDIRECTED): "on an undirected network use kstar(k)",
+    ("ostar", UNDIRECTED): "on an undirected network use kstar(k)",
+    ("idegree", UNDIRECTED): "on an undirected network use degree(d)",
+    ("odegree", UNDIRECTED): "on an undirected network use degree(d)",
+    ("gwidegree", UNDIRECTED): "on an undirected network use gwdegree",
+    ("gwodegree", UNDIRECTED): "on an undirected network use gwdegree",
+    ("ttriple", UNDIRECTED): "on an undirected network use triangle",
+    ("ctriple", UNDIRECTED): "on an undirected network use triangle",
+}
+
+#: terms of a numeric attribute and their categorical counterparts ({a}: the attribute)
+NUMERIC_HINTS = {
+    "nodecov": "nodefactor('{a}') (a coefficient per level) or nodematch('{a}') (homophily)",
+    "nodemain": "nodefactor('{a}') (a coefficient per level) or nodematch('{a}') (homophily)",
+    "nodeicov": "nodeifactor('{a}') (a coefficient per level of the receiver)",
+    "nodeocov": "nodeofactor('{a}') (a coefficient per level of the sender)",
+    "absdiff": "nodematch('{a}') or nodemix('{a}')",
+    "b1cov": "b1factor('{a}')",
+    "b2cov": "b2factor('{a}')",
+}
+
+
 def get_term(name: str, directed=None) -> TermSpec:
     """The spec of term ``name`` (case-insensitive, aliases accepted).
 
@@ -150,8 +179,10 @@ def get_term(name: str, directed=None) -> TermSpec:
         fitting = [s for s in specs if s.kinds in (want, BOTH)]
         if not fitting:
             other = "directed" if want == UNDIRECTED else "undirected"
+            hint = KIND_HINTS.get((specs[0].name.lower(), want))
             raise TermError(f"term {specs[0].name} is for {other} networks, but this network "
-                            f"is {'directed' if directed else 'undirected'}")
+                            f"is {'directed' if directed else 'undirected'}"
+                            + (f"; {hint}" if hint else ""))
         return fitting[0]
     spec = specs[0] if specs else None
     if spec is None:
@@ -222,7 +253,13 @@ def build_term(net, name: str, args=(), kwargs=None) -> Term:
 def _build(spec, net, bound):
     try:
         term = spec.builder(net, **bound)
-    except TermError:
+    except TermError as exc:
+        hint = NUMERIC_HINTS.get(spec.name.lower())
+        if hint and "must be numeric" in str(exc):
+            attr = bound.get("attr")
+            attr = attr if isinstance(attr, str) else "attr"
+            raise TermError(f"{exc}. For a categorical (text) attribute use "
+                            + hint.format(a=attr)) from None
         raise
     except (TypeError, ValueError) as exc:
         raise TermError(f"term {spec.name}: {exc}") from None

@@ -33,6 +33,30 @@ def warn(message, category=UserWarning):
     warnings.warn(message, category, stacklevel=level)
 
 
+def warns_at_callers_line(func):
+    """Decorate an entry point (``ERGM.fit``, ``gof``, ...) so that every warning
+    issued inside it -- by ergmfit at any depth, whatever ``stacklevel`` it
+    used, or by numpy and scipy on ergmfit's behalf -- points at the line that
+    called ergmfit, as :func:`warn` does.
+
+    The warnings are collected while ``func`` runs and issued again, in order
+    and through the caller's warning filters, when it returns or raises.
+    """
+    import functools
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        caught = []
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                return func(*args, **kwargs)
+        finally:
+            for w in caught:
+                warn(w.message, w.category)
+    return wrapper
+
+
 def check_random_state(random_state) -> np.random.Generator:
     """A numpy Generator from None, an int, a SeedSequence or a Generator.
 

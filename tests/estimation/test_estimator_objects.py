@@ -40,8 +40,8 @@ def test_out_of_range_settings_are_refused_when_built():
         make_estimator("cd", nsteps="eight")
     with pytest.raises(SettingsError, match="'average' must be a finite number in \\[0, 1\\)"):
         make_estimator("bcd", average=1.0)
-    with pytest.raises(SettingsError, match="unknown method 'mle'"):
-        make_estimator("mle")
+    with pytest.raises(SettingsError, match="unknown method 'mlee'"):
+        make_estimator("mlee")          # ("mle" is statnet's name of mcmle)
     # old spellings of the errors still work for callers catching them
     with pytest.raises(ValueError):
         make_estimator("mple", cov="sandwich")

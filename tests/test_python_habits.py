@@ -1,0 +1,103 @@
+"""Python habits (#37 item 3): labelled results pandas keeps, warnings at the user's
+line, ERGM(path, formula, nodes=...)."""
+import pathlib
+import warnings
+
+import numpy as np
+import pytest
+
+import ergmfit as ef
+from ergmfit.exceptions import ConvergenceWarning, NetworkError
+
+pd = pytest.importorskip("pandas")
+
+DATA = pathlib.Path(__file__).resolve().parent.parent / "data"
+HERE = pathlib.Path(__file__).resolve()
+
+
+@pytest.fixture(scope="module")
+def fit():
+    return ef.ERGM(ef.datasets.load("flomarriage"), "edges + nodecov('wealth')").fit(method="mple")
+
+
+def test_to_frame_and_to_series_name_their_column(fit):
+    df = fit.params.to_frame()
+    assert df.columns.tolist() == ["coef"] and df.index.tolist() == fit.labels
+    assert fit.bse.to_frame().columns.tolist() == ["stderr"]
+    assert fit.params.to_series().name == "coef"
+    assert fit.params.to_frame(name="estimate").columns.tolist() == ["estimate"]
+    assert fit.conf_int().to_frame().columns.tolist() == ["2.5 %", "97.5 %"]
+    both = pd.concat([fit.params.to_series(), fit.bse.to_series()], axis=1)
+    assert both.columns.tolist() == ["coef", "stderr"]
+    assert (2 * fit.params).name is None          # a derived array is no longer "coef"
+
+
+def test_params_stay_labelled_after_an_offset_fit():
+    g = ef.datasets.load("flomarriage")
+    res = ef.ERGM(g, "offset(edges) + nodecov('wealth')").fit(method="mple", offset_coef=[-2.0])
+    s = res.params.to_series()
+    assert s.index.tolist() == ["offset(edges)", "nodecov.wealth"] and s.name == "coef"
+
+
+def _fit_line():
+    m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        m.fit(method="mcmle", random_state=1, maxit=1, samplesize=200)   # the user's line
+        line = _lineno_of("the user's line")
+    return caught, line
+
+
+def _lineno_of(marker):
+    for k, text in enumerate(HERE.read_text(encoding="utf-8").splitlines(), start=1):
+        if text.rstrip().endswith("# " + marker) and "_lineno_of" not in text:
+            return k
+    raise AssertionError(marker)
+
+
+def test_convergence_warning_from_fit_points_at_the_users_line():
+    caught, line = _fit_line()
+    conv = [w for w in caught if issubclass(w.category, ConvergenceWarning)]
+    assert conv, [str(w.message) for w in caught]
+    for w in caught:
+        assert pathlib.Path(w.filename).resolve() == HERE, (w.filename, str(w.message))
+        assert w.lineno == line
+
+
+def test_warnings_from_an_estimator_object_point_at_the_users_line():
+    from ergmfit.estimation import make_estimator
+    m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
+    est = make_estimator("mcmle", random_state=1, maxit=1, samplesize=200)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        est.fit(m)                                                       # estimator line
+    line = _lineno_of("estimator line")
+    assert any(issubclass(w.category, ConvergenceWarning) for w in caught)
+    assert all(pathlib.Path(w.filename).resolve() == HERE and w.lineno == line for w in caught)
+
+
+def test_warnings_still_obey_the_callers_filters():
+    m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        with pytest.raises(ConvergenceWarning):
+            m.fit(method="mcmle", random_state=1, maxit=1, samplesize=200)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("ignore")
+        m.fit(method="mcmle", random_state=1, maxit=1, samplesize=200)
+    assert caught == []
+
+
+def test_ergm_takes_a_node_file_as_the_cli_does():
+    m = ef.ERGM(str(DATA / "flomarriage.edges.csv"), "edges + nodecov('wealth')",
+                directed=False, nodes=str(DATA / "flomarriage.nodes.csv"))
+    ref = ef.ERGM(ef.datasets.load("flomarriage"), "edges + nodecov('wealth')")
+    assert m.statistics() == ref.statistics()
+    m2 = ef.ERGM(DATA / "flomarriage.edges.csv", "edges + nodecov('wealth')", directed=False,
+                 nodes=DATA / "flomarriage.nodes.csv")
+    assert m2.statistics() == ref.statistics()
+    with pytest.raises(NetworkError):
+        ef.ERGM("flomarriage", "edges", nodes=str(DATA / "flomarriage.nodes.csv"))
+    with pytest.raises(ef.TermError, match="wealth"):
+        ef.ERGM(str(DATA / "flomarriage.edges.csv"), "edges + nodecov('wealth')",
+                directed=False)
