@@ -1,6 +1,5 @@
 """statnet's words understood (#37 item 4): method="MLE", estimate=, control.ergm
 names, "did you mean" for constraints, hints for common term mistakes."""
-import pathlib
 import re
 
 import numpy as np
@@ -11,7 +10,7 @@ from ergmfit.exceptions import FormulaError, SettingsError, TermError
 from ergmfit.estimation import make_estimator
 from ergmfit.statnet import CONTROL, resolve_method
 
-DOCS = pathlib.Path(__file__).resolve().parent.parent / "docs"
+from support.paths import DOCS  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -14,6 +14,7 @@ import pytest
 from scipy import special, stats
 
 import ergmfit as ef
+from support.paths import DOCS
 from ergmfit.exceptions import ErgmfitError, NetworkError
 from ergmfit.results import ERGMResults
 
@@ -314,9 +315,8 @@ def test_compare_is_exported():
 def test_the_interpretation_page_runs():
     """docs/interpretation.md: its ``pycon`` blocks run as one doctest."""
     import doctest
-    import pathlib
     import re
-    path = pathlib.Path(__file__).resolve().parent.parent / "docs" / "interpretation.md"
+    path = DOCS / "interpretation.md"
     blocks = re.findall(r"^```pycon\n(.*?)^```", path.read_text(encoding="utf-8"),
                         flags=re.S | re.M)
     test = doctest.DocTestParser().get_doctest("\n".join(blocks), {}, path.name, str(path), 0)

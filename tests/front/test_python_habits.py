@@ -3,15 +3,15 @@ line, ERGM(path, formula, nodes=...)."""
 import pathlib
 import warnings
 
-import numpy as np
 import pytest
 
 import ergmfit as ef
 from ergmfit.exceptions import ConvergenceWarning, NetworkError
+from support.paths import ROOT
 
 pd = pytest.importorskip("pandas")
 
-DATA = pathlib.Path(__file__).resolve().parent.parent / "data"
+DATA = ROOT / "data"
 HERE = pathlib.Path(__file__).resolve()
 
 
