@@ -371,7 +371,7 @@ class ERGM:
         if model.target_stats is not None and method != "mple":
             # as statnet: the chains start at a network with the target statistics
             import copy
-            from .estimation.restricted import target_network
+            from .estimation.common.restricted import target_network
             model = copy.copy(model)
             rng = check_random_state(random_state)
             model.network = model.network.with_ties(
@@ -383,7 +383,7 @@ class ERGM:
         if model.sample_space.n_missing and method == "mcmle":
             # by name, as the estimator table loads estimators (no import circle)
             import importlib
-            missing = importlib.import_module("ergmfit.estimation.missing")
+            missing = importlib.import_module("ergmfit.estimation.mcmle.missing")
             return missing.fit_missing_mcmle(model, random_state=random_state, verbose=verbose,
                                              **kwargs)
         return _fit(model, method, random_state=random_state, verbose=verbose, **kwargs)

@@ -6,8 +6,8 @@ import warnings
 import numpy as np
 
 import ergmfit as ef
-from ergmfit.estimation._ee_parts import mple_start
-from ergmfit.estimation.mcmle import _initial_estimate
+from ergmfit.estimation.ee.parts import mple_start
+from ergmfit.estimation.mcmle.estimator import _initial_estimate
 
 FORMULA = "edges + mutual + gwesp(fixed=FALSE)"
 # MCMC-MLE of this model (ergmfit, seeds 1-3 agree): estimate and s.e.

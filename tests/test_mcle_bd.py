@@ -12,7 +12,7 @@ import pytest
 from scipy import optimize, special
 
 import ergmfit as ef
-from ergmfit.estimation.blocks import degree_feasibility
+from ergmfit.estimation.contrastive.blocks import degree_feasibility
 from ergmfit.exceptions import NetworkError
 from ergmfit.sampling.space import var_pairs
 

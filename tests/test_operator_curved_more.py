@@ -91,7 +91,7 @@ def test_interactions_of_curved_terms_are_refused(formula):
 
 
 def test_cd_start_puts_a_wrapped_decay_at_its_start():
-    from ergmfit.estimation.cd import density_start
+    from ergmfit.estimation.contrastive.cd import density_start
     for f, decay in [('edges + Label(~gwesp(cutoff=6), "L")', 0.5),
                      ("edges + For(~gwesp(0.3, cutoff=6), . = 1)", 0.3),
                      ("edges + gwesp(0.7, cutoff=6)", 0.7)]:

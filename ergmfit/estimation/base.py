@@ -268,14 +268,14 @@ def _make_init(cls):
 
 # -- the table of estimators ---------------------------------------------------
 _ESTIMATORS = {
-    "mple": "ergmfit.estimation.mple:MPLE",
-    "mcmle": "ergmfit.estimation.mcmle:MCMLE",
-    "bcd": "ergmfit.estimation.bcd:BCD",
-    "mcle": "ergmfit.estimation.mcle:MCLE",
-    "cd": "ergmfit.estimation.cd:CD",
-    "ee": "ergmfit.estimation.ee:EE",
-    "bayes": "ergmfit.estimation.bayes:Bayes",
-    "bayes-pl": "ergmfit.estimation.bayes_pl:BayesPL",
+    "mple": "ergmfit.estimation.mple.pseudolikelihood:MPLE",
+    "mcmle": "ergmfit.estimation.mcmle.estimator:MCMLE",
+    "bcd": "ergmfit.estimation.contrastive.bcd:BCD",
+    "mcle": "ergmfit.estimation.contrastive.mcle:MCLE",
+    "cd": "ergmfit.estimation.contrastive.cd:CD",
+    "ee": "ergmfit.estimation.ee.estimator:EE",
+    "bayes": "ergmfit.estimation.bayes.exchange:Bayes",
+    "bayes-pl": "ergmfit.estimation.bayes.pseudo_posterior:BayesPL",
 }
 
 

@@ -2,15 +2,15 @@
 bridge sampling from the dyad-independent submodel otherwise (with the
 observed-data form for missing dyads, offsets held fixed).
 
-Used by :mod:`ergmfit.estimation.mcmle` (the fit's ``loglik``) and
-:mod:`ergmfit.estimation.missing`.
+Used by :mod:`ergmfit.estimation.mcmle.estimator` (the fit's ``loglik``) and
+:mod:`ergmfit.estimation.mcmle.missing`.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..sampling.chains import batch_means_cov, run_chains
-from ..utils.validation import check_random_state
+from ...sampling.chains import batch_means_cov, run_chains
+from ...utils.validation import check_random_state
 
 
 def dyad_independent_loglik(model, theta):
@@ -26,7 +26,7 @@ def dyad_independent_loglik(model, theta):
     Returns None when no such reference exists: an infinite offset on a
     dyad-dependent term.
     """
-    from .mple import fit_mple
+    from ..mple.pseudolikelihood import fit_mple
     theta = np.asarray(theta, dtype=float)
     p = len(theta)
     mask = np.asarray(getattr(model, "offset", np.zeros(p, bool)), dtype=bool)
@@ -70,8 +70,8 @@ def dyad_independent_loglik(model, theta):
 
 def _offsets_only_loglik(sub):
     """Log-likelihood of a dyad-independent model whose coefficients are all offsets."""
-    from .mple import MPLE, restricted_design
-    from .restricted import offset_design
+    from ..mple.pseudolikelihood import MPLE, restricted_design
+    from ..common.restricted import offset_design
     bm = sub.compiled()
     dvars = sub.sample_space.design_vars()
     design = (MPLE()._design(bm, check_random_state(0)) if dvars is None
@@ -104,7 +104,7 @@ def bridge_loglik(model, theta, g_obs, starts, rng, bridges=16, samplesize=256, 
     Offsets stay at their values along the path (those of dyad-dependent terms
     move from 0, as their weights do).  With ``cond`` (the model on the space
     of the missing dyads given the observed ones, see
-    :func:`ergmfit.estimation.missing.conditional_model`) it is the
+    :func:`ergmfit.estimation.mcmle.missing.conditional_model`) it is the
     observed-data log-likelihood (Handcock & Gile 2010): each bridge point
     also runs the constrained chain, and the derivative along the path is
     (η(θ) − η(θ0))·(E[g | observed] − E[g]).  Returns (loglik, its Monte

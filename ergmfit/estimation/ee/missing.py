@@ -55,7 +55,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..exceptions import CheckpointError, NetworkError
+from ...exceptions import CheckpointError, NetworkError
 
 
 def check_missing_cfg(model, cfg, space):
@@ -85,12 +85,12 @@ class ConditionalChain:
     """The conditional chain over the missing dyads beside an EE chain."""
 
     def __init__(self, model, rng, y_on=None):
-        from .restricted import conditional_model
+        from ..common.restricted import conditional_model
         self.model = conditional_model(model)
         p = len(model.labels)
         start = None
         if y_on is not None:            # a checkpoint's completion: checked against the space
-            from ..sampling.space import var_pairs
+            from ...sampling.space import var_pairs
             net = model.network
             y_on = np.asarray(y_on)
             if y_on.ndim != 1 or np.any((y_on < 0) | (y_on >= net.n_dyads)) or \
@@ -112,7 +112,7 @@ class ConditionalChain:
         statistics' change taken off dzA (in place).  With IFD (``dens`` >= 0)
         the band of IFD's tie count follows the completion's and the density
         parameter is taken with the band's tie count (module docstring)."""
-        from ..sampling._proposals import IFD, ifd_correction
+        from ...sampling._proposals import IFD, ifd_correction
         from ._ee import ee_iterations, ifd_follow
         m_c = max(8, m // 4)
         cond = self.sampler

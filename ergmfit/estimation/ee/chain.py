@@ -1,5 +1,5 @@
 """Equilibrium Expectation, one chain: Algorithm S, Algorithm EE, the
-simulation at the estimate (see :mod:`ergmfit.estimation.ee` for the method).
+simulation at the estimate (see :mod:`ergmfit.estimation.ee.estimator` for the method).
 
 Runs in a worker process for parallel chains; needs only a model spec with
 ``labels`` and ``compiled()``.
@@ -13,12 +13,12 @@ import time
 
 import numpy as np
 
-from ..exceptions import CheckpointError, DegenerateModelError
-from ..utils.longrun import Checkpoint, read_npz
-from ..utils.validation import seed_words
-from ._ee_missing import conditional_chain
-from ._ee_parts import SIMS_KIND, _read_sims, _sims_name
-from ._ee_parts import (_constrained_space, _curved_scales, _deaf_to_sigint, _proposal,  # noqa: F401
+from ...exceptions import CheckpointError, DegenerateModelError
+from ...utils.longrun import Checkpoint, read_npz
+from ...utils.validation import seed_words
+from .missing import conditional_chain
+from .parts import SIMS_KIND, _read_sims, _sims_name
+from .parts import (_constrained_space, _curved_scales, _deaf_to_sigint, _proposal,  # noqa: F401
                         _sim_sampler, _simulate, sim_plan)
 
 _MAX_ROWS = 200_000          # stored trajectory rows per chain (thinned beyond)
@@ -283,7 +283,7 @@ class _CurvedEE:
         """One outer iteration; fills th_c (θ rows) and dz_c (projected dzA
         rows), updates dzA (canonical) in place; returns (θ, canonical dzA rows)."""
         ee_iterations = self._iterate()
-        from .curved import MAX_DECAY_STEP, projector
+        from ..common.curved import MAX_DECAY_STEP, projector
         par = self.par
         p, q = par.n_params, par.n_stats
         fp, fs = self.masks(ifd)
@@ -323,7 +323,7 @@ class _CurvedEE:
         decays stay within ``MAX_DECAY_STEP`` of their value at the start of
         the outer iteration."""
         ee_iterations = self._iterate()
-        from .curved import MAX_DECAY_STEP, projector
+        from ..common.curved import MAX_DECAY_STEP, projector
         par = self.par
         theta0 = np.array(theta, dtype=float)
         decays = par.decay_indices()
@@ -543,8 +543,8 @@ def ee_chain(model, cfg, seed, chain=0, callback=None, control=None):
 
 
 def _ee_chain(model, cfg, seed, chain, callback, control):
-    from ..sampling._mh import MHSampler
-    from ..sampling._proposals import IFD, TieNoTie, ifd_correction
+    from ...sampling._mh import MHSampler
+    from ...sampling._proposals import IFD, TieNoTie, ifd_correction
     t0 = time.perf_counter()
     rng = np.random.default_rng(seed)
     labels = list(model.labels)

@@ -81,12 +81,12 @@ import sys
 import numpy as np
 from scipy import linalg, optimize, special
 
-from ..exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
-from ..results import NAIVE_SE_WARNING, ERGMResults
-from ..utils.validation import check_random_state, seed_words
-from .base import Estimator, Setting, choice, integer, number
+from ...exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
+from ...results import NAIVE_SE_WARNING, ERGMResults
+from ...utils.validation import check_random_state, seed_words
+from ..base import Estimator, Setting, choice, integer, number
 from ._mple import build_design, count_on, pseudo_score  # noqa: F401 (re-exported)
-from .restricted import compressed_rows, offset_design, target_design, target_network
+from ..common.restricted import compressed_rows, offset_design, target_design, target_network
 
 __all__ = ["MPLE", "fit_mple", "fit_pseudolikelihood", "pseudo_design", "Design", "LogitFit",
            "DEFAULT_MAX_DYADS"]
@@ -576,7 +576,7 @@ def impute_missing(model, random_state=None):
     stay out of the design); a dyad-independent model's MPLE does not
     depend on it.  statnet's completion uses R's random numbers, so its MPLE
     differs from ours by the spread of this imputation (see the tests)."""
-    from ..sampling.space import dyad_vars, var_pairs
+    from ...sampling.space import dyad_vars, var_pairs
     space = model.sample_space
     net = model.network
     rng = check_random_state(random_state)
@@ -609,7 +609,7 @@ def _curved_offset_design(par, design: Design) -> Design:
     the canonical statistics (the curved pseudo-likelihood applies η(θ),
     offsets included)."""
     if not np.all(np.isfinite(par.offset_coef)):
-        from ..exceptions import FormulaError
+        from ...exceptions import FormulaError
         raise FormulaError("an infinite offset in a curved model is not implemented")
     if not par.affine:
         return design
@@ -619,7 +619,7 @@ def _curved_offset_design(par, design: Design) -> Design:
 
 def _fit_curved(model, design: Design, labels, term_of, est) -> LogitFit:
     """The curved pseudo-likelihood, maximised in θ (see :mod:`.curved`)."""
-    from .curved import decay_messages, maximize_curved_pseudolikelihood, start_values
+    from ..common.curved import decay_messages, maximize_curved_pseudolikelihood, start_values
     par = model.parameterisation
     init = _curved_init(est.init, labels)
 
@@ -632,8 +632,8 @@ def _fit_curved(model, design: Design, labels, term_of, est) -> LogitFit:
             f = fit_design(sub, names, term_of, "error", est.maxiter, est.tol)
         return f.params, f.loglik
 
-    from ..terms.parameterisation import declared_decays
-    from ..terms.registry import curved_terms
+    from ...terms.parameterisation import declared_decays
+    from ...terms.registry import curved_terms
     decays = [d for _, d in declared_decays(par, curved_terms(model.terms))]
     theta0 = start_values(par, fit_linear, decays, init)
     theta, ll, H, n_iter, converged = maximize_curved_pseudolikelihood(design, par, theta0,

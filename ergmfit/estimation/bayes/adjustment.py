@@ -7,7 +7,7 @@ import warnings
 
 import numpy as np
 
-from ..exceptions import DegenerateModelError
+from ...exceptions import DegenerateModelError
 
 __all__ = ["adjustment", "adjusted_design"]
 
@@ -15,8 +15,8 @@ __all__ = ["adjustment", "adjusted_design"]
 def adjustment(model, design, mcmle_settings=None, random_state=None, verbose=False):
     """The MPLE, the MLE and the matrix W of the adjustment (see :mod:`.bayes_pl`)
     as a dict, with the MCMC-MLE fit under ``"mle_fit"``."""
-    from .mcmle import MCMLE
-    from .mple import fit_design
+    from ..mcmle.estimator import MCMLE
+    from ..mple.pseudolikelihood import fit_design
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         lf = fit_design(design, model.labels)

@@ -10,7 +10,7 @@ seed Monte Carlo MLE for exponential-family random graph models"):
    keep z_i = g(x_i) − g(x_obs) of their end points (statnet's
    ``CD.nsteps = 8``; ``CD.samplesize.per_theta = 128`` draws per parameter).
 3. Update θ exactly as one MCMC-MLE iteration does with that sample
-   (:mod:`ergmfit.estimation.mcmle`): the Hummel et al. step length
+   (:mod:`ergmfit.estimation.mcmle.estimator`): the Hummel et al. step length
    (``steplength_margin``, statnet's ``CD.steplength.margin``) and the
    maximiser of the importance-sampling approximation
    θ ↦ −log mean_i exp((θ − θ_t)·z_i) with the pseudo-observation (1 − γ) z̄.
@@ -58,11 +58,11 @@ import warnings
 import numpy as np
 from scipy import special
 
-from ..exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
-from ..utils.longrun import catch_interrupt
-from ..utils.validation import check_params, seed_words
-from .base import Estimator, Setting, choice, integer, number
-from .existence import nonexistence_error, observed_design, on_boundary
+from ...exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
+from ...utils.longrun import catch_interrupt
+from ...utils.validation import check_params, seed_words
+from ..base import Estimator, Setting, choice, integer, number
+from ..mple.existence import nonexistence_error, observed_design, on_boundary
 
 CD_SE_WARNING = ("Standard errors are not computed for contrastive divergence (statnet prints "
                  "NA as well); use method=\"mcmle\" or method=\"ee\" for standard errors.")
@@ -107,8 +107,8 @@ def density_start(model, bm=None):
                 k = off
             off += len(t.param_labels)
         # every free decay, those of curved terms inside operators too (Label(~gwesp()))
-        from ..terms.parameterisation import declared_decays
-        from ..terms.registry import curved_terms
+        from ...terms.parameterisation import declared_decays
+        from ...terms.registry import curved_terms
         for at, d in declared_decays(par, curved_terms(model.terms)):
             theta[at] = 0.5 if d is None else d
     if k is not None:
@@ -173,8 +173,8 @@ def cd_core(model, init=None, nsteps=8, samplesize=None, samplesize_per_theta=12
         On Ctrl-C, return the iterations finished (``interrupted`` True) instead of
         raising ``KeyboardInterrupt`` (the CD estimator; not a start for another one).
     """
-    from ..sampling import MHSampler, make_proposal
-    from .stepping import hummel_step, maximize_is_loglik
+    from ...sampling import MHSampler, make_proposal
+    from ..common.stepping import hummel_step, maximize_is_loglik
     t0 = time.perf_counter()
     labels = list(model.labels)
     p = len(labels)
@@ -194,8 +194,8 @@ def cd_core(model, init=None, nsteps=8, samplesize=None, samplesize_per_theta=12
     par = getattr(model, "parameterisation", None)
     curved = par is not None and not par.linear
     if curved:
-        from .curved import curved_step
-        from .curved import projector as _projector
+        from ..common.curved import curved_step
+        from ..common.curved import projector as _projector
     space = getattr(model, "sample_space", None)      # an ERGM's; an MRF spec has none
     prop = space.proposal(proposal, bm, model) if space is not None else make_proposal(proposal, bm)
     sampler = (space.make_sampler(bm, prop, seed_words(random_state)) if space is not None
@@ -340,7 +340,7 @@ def fit_cd(model, **settings):
 
 
 def _cd_results(model, random_state=None, verbose=False, **kwargs):
-    from ..results import ERGMResults
+    from ...results import ERGMResults
     out = cd_core(model, random_state=random_state, verbose=verbose, keep_interrupted=True,
                   **kwargs)
     warn = [CD_SE_WARNING]

@@ -7,8 +7,8 @@ import os
 
 import numpy as np
 
-from ..exceptions import CheckpointError
-from ..utils.longrun import read_npz
+from ...exceptions import CheckpointError
+from ...utils.longrun import read_npz
 
 _CHECKPOINT_KIND = "ergmfit-bayes-checkpoint"
 
@@ -57,8 +57,8 @@ class _Surrogate:
     first stage of delayed acceptance."""
 
     def __init__(self, model, rng, verbose=False):
-        from ._bayes_adjust import adjusted_design, adjustment
-        from .mple import pseudo_design
+        from .adjustment import adjusted_design, adjustment
+        from ..mple.pseudolikelihood import pseudo_design
         design = pseudo_design(model.compiled(), random_state=rng)
         adj = adjustment(model, design, None, rng, verbose)
         self.XW, self.c = adjusted_design(design, adj)
@@ -73,13 +73,13 @@ class _Surrogate:
 class _Imputer:
     """The completed networks of the chains when dyads are missing: one
     sampler per chain on the space of the missing dyads given the observed
-    ones (:func:`~ergmfit.estimation.missing.conditional_model`), each with
+    ones (:func:`~ergmfit.estimation.mcmle.missing.conditional_model`), each with
     its own network; ``gx[h]`` is g(x_h) − g(y0), y0 the network as given.
     ``starts`` (a checkpoint's completions: one tie array per chain, with
     ``gx``) starts every chain's network where it was saved."""
 
     def __init__(self, model, H, steps, rng, starts=None, gx=None):
-        from .missing import conditional_model
+        from ..mcmle.missing import conditional_model
         cond = conditional_model(model)
         zero = np.zeros(model.n_params)
         made = [cond.sampler(zero, "auto", rng, start=None if starts is None else starts[h])

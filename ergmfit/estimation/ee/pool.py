@@ -1,13 +1,13 @@
 """Equilibrium Expectation: summaries of chains, their pooling, and the results
-object (see :mod:`ergmfit.estimation.ee` for the method)."""
+object (see :mod:`ergmfit.estimation.ee.estimator` for the method)."""
 from __future__ import annotations
 
 import warnings
 
 import numpy as np
 
-from ..exceptions import ConvergenceWarning, DegenerateModelError
-from ._ee_chain import _burnin_iters, _drift, _make_pd, _planned_outer, batch_means_sigma, t_ratios
+from ...exceptions import ConvergenceWarning, DegenerateModelError
+from .chain import _burnin_iters, _drift, _make_pd, _planned_outer, batch_means_sigma, t_ratios
 
 # ---------------------------------------------------------------------------
 # summaries of chains
@@ -68,7 +68,7 @@ def _chain_summary(ch, burnin, inner, polish=False, par=None, resim=None):
         if polish:
             # one MCMC-MLE iteration from the EE estimate with the same sample:
             # Hummel step length and the importance-sampling maximiser
-            from .mcmle import hummel_step, maximize_is_loglik
+            from ..mcmle.estimator import hummel_step, maximize_is_loglik
             Z = ch["sims"]
             gamma = hummel_step(Z, 0.05)
             eta = maximize_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0))
@@ -120,7 +120,7 @@ def _at_final_estimate(res, par, resim):
         C = C - cond_cov
     Zp = Z
     if curved:
-        from .curved import projector
+        from ..common.curved import projector
         C, Zp = par.information(est, C), projector(par, est)(Z)
     res.update(fisher=C, sim_t=t_ratios(Zp), sim_mean=Zp.mean(axis=0), final_sims=Z)
 
@@ -136,13 +136,13 @@ def final_simulation(model, n, interval, seed):
         return None
 
     def resim(theta):
-        from ..sampling.chains import run_chains
+        from ...sampling.chains import run_chains
         rng = np.random.default_rng([int(seed), 1])
         g = run_chains(model, theta, n, 16 * interval, interval, None, n_chains=1,
                        random_state=rng)[0][0]
         if not space.n_missing:
             return g - model.statistics_vector(), None
-        from .restricted import conditional_model
+        from ..common.restricted import conditional_model
         ic = max(8, int(interval) // 4)
         c = run_chains(conditional_model(model), theta, n, 4 * ic, ic, None, n_chains=1,
                        random_state=rng)[0][0]
@@ -154,8 +154,8 @@ def _curved_sim_summary(res, Z, est, par, polish, cond_cov=None):
     """The simulation at a curved model's estimate: Fisher information
     J'Cov(g)J, t-ratios in the parameters' directions, and the final
     MCMC-MLE step through the map (decays capped and bounded as in MCMC-MLE)."""
-    from .curved import curved_step, projector
-    from .mcmle import hummel_step
+    from ..common.curved import curved_step, projector
+    from ..mcmle.estimator import hummel_step
     J = par.jacobian(est)
     C = np.cov(Z, rowvar=False)
     if cond_cov is not None:        # missing dyads: the observed-data information
@@ -233,7 +233,7 @@ def _check_existence(chains, labels, cfg, est):
     the observed side of d, the observed statistics on the boundary of the
     convex hull of the sample, as CD checks it -- means no MLE:
     DegenerateModelError (:func:`.existence.nonexistence_error`)."""
-    from .existence import nonexistence_error, on_boundary
+    from ..mple.existence import nonexistence_error, on_boundary
     d = cfg.get("separation")
     sims = [ch["sims"] for ch in chains if ch.get("sims") is not None and len(ch["sims"])]
     if d is None or not sims:
@@ -308,7 +308,7 @@ def pool_chains(summaries):
 
 def build_results(model, out):
     """Turn :func:`ee_core`'s output into an ERGMResults."""
-    from ..results import ERGMResults
+    from ...results import ERGMResults
     cfg, chains = out["cfg"], out["chains"]
     labels = list(model.labels)
     p = len(labels)

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 from scipy import optimize, special
 
-from ..sampling.chains import batch_means_cov, effective_sizes
-from ..utils.optimize import newton_ascent
+from ...sampling.chains import batch_means_cov, effective_sizes
+from ...utils.optimize import newton_ascent
 
 
 def in_convex_hull(points, x):

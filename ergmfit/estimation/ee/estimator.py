@@ -72,7 +72,7 @@ EstimNet's run).  The EE estimate is the mean of θ over the rest.  With ``polis
 models of at most 10^6 variables, when ``se="simulate"``) one MCMC-MLE
 iteration follows, with the same sample that gives the standard errors:
 the Hummel step length and the importance-sampling maximiser of
-:mod:`ergmfit.estimation.mcmle`.  It removes the conditioning bias above and
+:mod:`ergmfit.estimation.mcmle.estimator`.  It removes the conditioning bias above and
 most of the Monte-Carlo error of the trajectory average along ridges of
 correlated parameters (Lazega: from up to 0.4 to about 0.1 statnet s.e.).
 The step is taken only when its Hummel step length is 1 (the observed
@@ -216,20 +216,20 @@ import time
 
 import numpy as np
 
-from ..exceptions import CheckpointError, SettingsError
-from ..utils.longrun import Checkpoint, Progress, read_json, run_jobs
-from ..utils.validation import check_params
-from .base import Estimator, Setting, boolean, choice, integer, number
-from .cd import density_index
-from .mcmle import BACKENDS, _initial_estimate, _n_jobs
+from ...exceptions import CheckpointError, SettingsError
+from ...utils.longrun import Checkpoint, Progress, read_json, run_jobs
+from ...utils.validation import check_params
+from ..base import Estimator, Setting, boolean, choice, integer, number
+from ..contrastive.cd import density_index
+from ..mcmle.estimator import BACKENDS, _initial_estimate, _n_jobs
 # the chain and the pooling live in their own modules; their names stay
 # importable from here (ergmfit.mrf.ee and older code import them)
-from ._ee_chain import (_MAX_ROWS, _burnin_iters, _drift, _make_pd, _planned_outer,  # noqa: F401
+from .chain import (_MAX_ROWS, _burnin_iters, _drift, _make_pd, _planned_outer,  # noqa: F401
                         _read_chain_checkpoint, _stages, algorithm_s, batch_means_sigma,
                         ee_chain, sim_plan, t_ratios, _CKPT_KIND)
-from ._ee_parts import _density_param, _free_density  # noqa: F401
-from ._ee_parts import mple_start, refit_unconditional
-from ._ee_pool import _chain_summary, _inv, build_results, pool_chains, singular_information  # noqa: F401
+from .parts import _density_param, _free_density  # noqa: F401
+from .parts import mple_start, refit_unconditional
+from .pool import _chain_summary, _inv, build_results, pool_chains, singular_information  # noqa: F401
 
 EE_DEFAULTS = {
     "update": "auto",            # "newton" for at most 10^6 variables, else "borisenko"
@@ -277,7 +277,7 @@ def _write_meta(store, model, cfg, seeds, g_obs):
         v = cfg.get(k)
         conf[k] = v.tolist() if isinstance(v, np.ndarray) else (list(v) if isinstance(v, tuple)
                                                                else v)
-    from ..constraints import checkpoint_space      # constraints, missing dyads, offsets
+    from ...constraints import checkpoint_space      # constraints, missing dyads, offsets
     meta = {"kind": _CKPT_KIND, "formula": getattr(model, "formula", None),
             "sample_space": checkpoint_space(model),
             "labels": list(model.labels), "g_obs": [float(x) for x in g_obs],
@@ -294,7 +294,7 @@ def _read_meta(directory, model):
     if list(meta.get("labels", [])) != list(model.labels):
         raise CheckpointError(f"cannot resume: the checkpoint {directory} is for the statistics "
                               f"{meta.get('labels')}, this model has {list(model.labels)}")
-    from ..constraints import check_checkpoint_space
+    from ...constraints import check_checkpoint_space
     check_checkpoint_space(meta.get("sample_space"), model, directory)
     return meta
 
@@ -342,7 +342,7 @@ def _resolve_cfg(model, kwargs):
     dens = _free_density(model, density_index(model), cfg["proposal"], curved)
     space = getattr(model, "sample_space", None)
     if space is not None and space.n_missing:       # a conditional chain beside EE's
-        from ._ee_missing import check_missing_cfg
+        from .missing import check_missing_cfg
         check_missing_cfg(model, cfg, space)
     degree_space = space is not None and space.constrained and not space.dyad_independent
     if cfg["proposal"] is None:
@@ -501,7 +501,7 @@ def ee_core(model, random_state=None, verbose=False, n_chains=1, n_jobs=1, backe
     ``s_steps``, ``ee_steps``, ``ee_inner_steps``, ``aca_s``, ``aca_ee``,
     ``comp_c``, ``ifd_k``, ``learning_rate``, ``min_theta``).
     """
-    from ..sampling.chains import chain_seeds
+    from ...sampling.chains import chain_seeds
     t0 = time.perf_counter()
     g_obs = np.asarray(model.statistics_vector(), dtype=float)
     if resume is not None:
@@ -517,7 +517,7 @@ def ee_core(model, random_state=None, verbose=False, n_chains=1, n_jobs=1, backe
         seeds = chain_seeds(rng, n_chains)
         if cfg["init"] in ("cd", "mple"):
             if cfg["init"] == "cd":
-                from .cd import cd_core
+                from ..contrastive.cd import cd_core
                 cfg["init_theta"] = np.asarray(cd_core(model, random_state=rng)["params"])
             else:       # a curved MPLE that ran off: the fixed-decay one (_ee_parts)
                 cfg["init_theta"] = mple_start(model, rng, _initial_estimate)
@@ -557,7 +557,7 @@ def _existence_check(model):
     estimate on the observed side of d).  Networks of more than 10^6 dyads,
     curved models, offsets and degree constraints skip this (the chains'
     own checks remain)."""
-    from .existence import nonexistence_error, observed_design
+    from ..mple.existence import nonexistence_error, observed_design
     n_dyads = getattr(getattr(model, "network", None), "n_dyads", None)
     if n_dyads is None or n_dyads > _EXISTENCE_CHECK_MAX_DYADS:
         return None
@@ -653,7 +653,7 @@ _EE_DOCS = {
 
 
 class EE(Estimator):
-    """Equilibrium Expectation (see :mod:`ergmfit.estimation.ee`).
+    """Equilibrium Expectation (see :mod:`ergmfit.estimation.ee.estimator`).
 
     ``EE(**settings).fit(model)`` returns an :class:`~ergmfit.results.ERGMResults`
     with method ``"ee"``; ``ERGM.fit(method="ee", **settings)`` builds it.
@@ -765,7 +765,7 @@ Fit ``model`` by Equilibrium Expectation (see the module docstring).
             # a resumed run goes on with the checkpoint's settings: pass on
             # only those set to something else (ee_core refuses them)
             settings = {k: v for k, v in settings.items() if _differs(v, EE_DEFAULTS[k])}
-        from ._ee_parts import second_ctrl_c_waits
+        from .parts import second_ctrl_c_waits
         with second_ctrl_c_waits():
             out = ee_core(model, random_state=params["random_state"], verbose=params["verbose"],
                           n_chains=params["n_chains"], n_jobs=params["n_jobs"],

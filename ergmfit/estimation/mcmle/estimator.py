@@ -36,7 +36,7 @@ convex hull (outside it the importance-sampling log-likelihood has no finite
 maximiser); an overshooting step is halved back; a step keeps ``min_is_ess``
 of the importance weights' effective size.  When the iterations fail (a
 near-degenerate swing, a chain stuck at the empty or complete graph), the fit
-is redone once (:mod:`ergmfit.estimation._mcmle_fallback`) from the EE estimate
+is redone once (:mod:`ergmfit.estimation.mcmle.fallback`) from the EE estimate
 after a swing, else from the contrastive-divergence one (unless ``init`` was
 given), with a ``FALLBACK_INTERVAL`` (4) times longer interval and steps kept to
 ``FALLBACK_IS_ESS`` (0.2) effective size (``info["fallback"]`` says so); only
@@ -51,21 +51,21 @@ import warnings
 
 import numpy as np
 
-from ..exceptions import CheckpointError, ConvergenceWarning, DegenerateModelError, SettingsError
-from ..sampling.chains import batch_means_cov, effective_sizes, multivariate_ess, run_chains
-from .stepping import (ellipsoid_step, hotelling_pvalue, hummel_step, in_convex_hull,  # noqa: F401
+from ...exceptions import CheckpointError, ConvergenceWarning, DegenerateModelError, SettingsError
+from ...sampling.chains import batch_means_cov, effective_sizes, multivariate_ess, run_chains
+from ..common.stepping import (ellipsoid_step, hotelling_pvalue, hummel_step, in_convex_hull,  # noqa: F401
                        is_trust_region, maximize_is_loglik, _is_weights,
                        standardised_mean as _standardised_mean)
-from ..utils.longrun import Checkpoint, Progress, catch_interrupt, read_json
-from ..utils.validation import check_params, check_random_state
-from .curved import (check_runoff as _check_runoff, curved_step as _curved_step,
+from ...utils.longrun import Checkpoint, Progress, catch_interrupt, read_json
+from ...utils.validation import check_params, check_random_state
+from ..common.curved import (check_runoff as _check_runoff, curved_step as _curved_step,
                      ran_off as _ran_off,
                      degenerate_sample as _degenerate_sample, gw_advice as _gw_advice,
                      restart as _restart_decays,
                      first_interval as _first_interval,
                      first_sample_ok as _first_sample_ok,
                      projector as _projector, times_jacobian as _times_jacobian)
-from .base import Estimator, Setting, boolean, choice, integer, number
+from ..base import Estimator, Setting, boolean, choice, integer, number
 from .loglik import bridge_loglik, dyad_independent_loglik  # noqa: F401 (public here too)
 
 
@@ -188,7 +188,7 @@ def _exact_mle_available(model, settings):
 
 
 def _exact_mle(model, settings):
-    from .mple import MPLE
+    from ..mple.pseudolikelihood import MPLE
     res = MPLE(verbose=False).fit(model)
     res.method = "mle"
     res.warnings = list(res.warnings) + [
@@ -211,7 +211,7 @@ def start_theta(model, init, rng, completion=None):
     no ``init``: :func:`_initial_estimate`.  ``completion``: the random state of the
     MPLE's completion of missing dyads (None: its fixed one)."""
     if init is not None and getattr(model, "curved", False) and _has_na(init):
-        from .mple import fit_mple
+        from ..mple.pseudolikelihood import fit_mple
         with warnings.catch_warnings():     # a ridge here is said later, if it matters
             warnings.simplefilter("ignore", ConvergenceWarning)
             res0 = fit_mple(model, init=init, random_state=completion)
@@ -228,7 +228,7 @@ def _initial_estimate(model, random_state=None, completion=None):
     """Starting values: the MPLE, or -- when the MPLE does not exist
     (DegenerateModelError, e.g. separation) -- contrastive divergence
     (statnet's ``init.method = "CD"``).  Returns (theta, method name)."""
-    from .mple import fit_mple
+    from ..mple.pseudolikelihood import fit_mple
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
@@ -239,7 +239,7 @@ def _initial_estimate(model, random_state=None, completion=None):
             return np.asarray(res.info["curved_start"], dtype=float), "MPLE (fixed decays)"
         return theta, "MPLE"
     except DegenerateModelError:
-        from .cd import cd_core
+        from ..contrastive.cd import cd_core
         out = cd_core(model, random_state=random_state, verbose=False)
         return np.asarray(out["params"], dtype=float), "CD"
 
@@ -266,7 +266,7 @@ BACKENDS = ("loky", "threading", "multiprocessing", "dask")
 
 
 class MCMLE(Estimator):
-    """Monte Carlo maximum likelihood, as statnet fits ERGMs (see :mod:`ergmfit.estimation.mcmle`).
+    """Monte Carlo maximum likelihood, as statnet fits ERGMs (see :mod:`ergmfit.estimation.mcmle.estimator`).
 
     ``MCMLE(**settings).fit(model)`` returns an :class:`~ergmfit.results.ERGMResults`
     with method ``"mcmle"``; ``ERGM.fit(method="mcmle", **settings)`` builds it.
@@ -316,11 +316,11 @@ class MCMLE(Estimator):
     )
 
     def fit(self, model):
-        from ..results import ERGMResults
+        from ...results import ERGMResults
         settings = self.get_params()
         if _exact_mle_available(model, settings):
             return _exact_mle(model, settings)
-        from ._ee_parts import second_ctrl_c_waits
+        from ..ee.parts import second_ctrl_c_waits
         try:
             with second_ctrl_c_waits():     # a second quick Ctrl-C does not lose the fit
                 out = mcmle_core(model, **settings)
@@ -329,7 +329,7 @@ class MCMLE(Estimator):
             if (getattr(exc, "decay_start", None) is not None and settings["init"] is None
                     and settings["resume"] is None):
                 # a curved fit failed from its default start: from decays 0.5 (curved.restart)
-                from .mple import fit_mple
+                from ..mple.pseudolikelihood import fit_mple
                 out, fallback = _restart_decays(model, settings, exc,
                                                 lambda m, **s: mcmle_core(m, **s), fit_mple)
             elif not getattr(exc, "retryable", False) or settings["resume"] is not None:
@@ -344,7 +344,7 @@ class MCMLE(Estimator):
         else:
             warn = []
         if getattr(model, "curved", False):
-            from .curved import decay_messages
+            from ..common.curved import decay_messages
             for msg in decay_messages(model.parameterisation, out["params"], "likelihood"):
                 warn.append(msg)
                 if not msg.startswith("Note"):
@@ -378,7 +378,7 @@ class MCMLE(Estimator):
 
 # The second attempt after a failure of the iterations (a start that fits the
 # failure, a longer chain, a tighter trust region): see _mcmle_fallback.
-from ._mcmle_fallback import fall_back as _fall_back, swing as _swing  # noqa: E402
+from .fallback import fall_back as _fall_back, swing as _swing  # noqa: E402
 
 
 def fit_mcmle(model, random_state=None, verbose=True, **kwargs):
@@ -412,7 +412,7 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
         MCMC sample per iteration, proposals between draws and before the first
         (default burnin 16 × interval, as statnet).  A curved model's first sample
         is a pilot at ``min_interval``, forgotten (redrawn at ``interval``) when short of
-        ``target_ess`` (see :func:`ergmfit.estimation.curved.first_sample_ok`).
+        ``target_ess`` (see :func:`ergmfit.estimation.common.curved.first_sample_ok`).
     n_chains, n_jobs : int
         Chains per iteration (default: ``n_jobs``) and parallel processes.
     min_is_ess : float
@@ -704,7 +704,7 @@ _CKPT_KIND = "ergmfit-mcmle-checkpoint"
 
 
 def _write_checkpoint(store, model, theta, interval, history, extra=None):
-    from ..constraints import checkpoint_space      # constraints, missing dyads, offsets (#18)
+    from ...constraints import checkpoint_space      # constraints, missing dyads, offsets (#18)
     store.save_json({"kind": _CKPT_KIND, "formula": model.formula, "labels": model.labels,
                      "theta": [float(t) for t in theta], "interval": int(interval),
                      "history": history, "sample_space": checkpoint_space(model),
@@ -747,6 +747,6 @@ def _read_checkpoint(path, model, max_interval=2**20):
     if not np.all(np.isfinite(theta)):
         raise CheckpointError(f"cannot read {path}: an MCMC-MLE checkpoint whose estimate "
                               f"{theta} is not finite (damaged)")
-    from ..constraints import check_checkpoint_space
+    from ...constraints import check_checkpoint_space
     check_checkpoint_space(data.get("sample_space"), model, path)
     return data

@@ -15,7 +15,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..exceptions import DegenerateModelError
+from ...exceptions import DegenerateModelError
 
 
 def conditional_model(model):
@@ -31,7 +31,7 @@ def compressed_rows(bm, vars_):
     """(X, n, s, n_vars, n_on): the distinct change-statistic rows of the
     variables ``vars_`` only (the free, observed dyads of a constrained or
     partly observed network), their counts and tie counts."""
-    from ..sampling._constrained import change_rows
+    from ...sampling._constrained import change_rows
     X, y = change_rows(bm, vars_)
     if len(X) == 0:
         raise DegenerateModelError("no dyad is free and observed: there is nothing to fit")

@@ -79,15 +79,15 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import optimize, special
 
-from ..exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
-from ..results import ERGMResults
-from ..utils.longrun import catch_interrupt
-from ..utils.optimize import newton_ascent
-from ..utils.validation import check_params, check_random_state, seed_words
-from .base import Estimator, Setting, choice, integer, number
+from ...exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
+from ...results import ERGMResults
+from ...utils.longrun import catch_interrupt
+from ...utils.optimize import newton_ascent
+from ...utils.validation import check_params, check_random_state, seed_words
+from ..base import Estimator, Setting, choice, integer, number
 from .blocks import (DEFAULT_MAX_BLOCKS, block_kernel, blocks_to_vars, degree_feasibility,  # noqa: F401,E501
                      free_variables, make_blocks, make_chooser)
-from .existence import observed_design
+from ..mple.existence import observed_design
 
 __all__ = ["MCLE", "fit_mcle", "CompositeDesign", "KernelComposite", "composite_design",
            "make_blocks",
@@ -205,7 +205,7 @@ class KernelComposite:
                                 f"kernel's max_size={kernel.max_size}")
 
     def loglik_score(self, theta, bm=None):
-        from ..sampling._blocks import kernel_composite
+        from ...sampling._blocks import kernel_composite
         return kernel_composite(self.bm if bm is None else bm, self.kernel, self.flat,
                                 self.offsets, np.asarray(theta, dtype=float))
 
@@ -269,7 +269,7 @@ def composite_design(bm, blocks="all", block_size=1, n_blocks=None,
     (with ``free``: over blocks of those variables only, see :func:`make_blocks`;
     with ``feasible``: only the configurations it allows, see
     :func:`.blocks.degree_feasibility`)."""
-    from ..sampling._blocks import Enumeration, block_differences, MAX_ENUMERATION
+    from ...sampling._blocks import Enumeration, block_differences, MAX_ENUMERATION
     fam, desc = make_blocks(bm, blocks, block_size, n_blocks, max_blocks, random_state, free)
     groups, masks = [], []
     total = 0
@@ -314,7 +314,7 @@ def composite_design(bm, blocks="all", block_size=1, n_blocks=None,
 def composite_score_at_state(bm, blocks_by_size, theta, feasible=None):
     """The composite score at the model's current state, for the given blocks
     (and only the configurations ``feasible`` allows)."""
-    from ..sampling._blocks import Enumeration, block_differences
+    from ...sampling._blocks import Enumeration, block_differences
     theta = np.asarray(theta, dtype=float)
     out = np.zeros(bm.n_stats)
     for k, rows in blocks_by_size.items():
@@ -377,7 +377,7 @@ def maximize_curved_composite(des: CompositeDesign, par, theta0, maxiter=200, to
     MPLE (:func:`.curved.maximize_curved_pseudolikelihood`).  Returns
     (theta, loglik, J'HJ, n_iter, converged); ``progress`` as for
     :func:`maximize_composite`."""
-    from .curved import bounded_ascent
+    from ..common.curved import bounded_ascent
     best = [-np.inf]
 
     def fun(theta):
@@ -454,7 +454,7 @@ def _simulated_scores(model, bm_obs, des, theta, n_sim, burnin, interval, propos
         run = sampler.run
         kind = f"Metropolis-Hastings ({proposal})"
     else:
-        from ..sampling._blocks import BlockGibbsSampler, UniformBlocks
+        from ...sampling._blocks import BlockGibbsSampler, UniformBlocks
         bm = model.compiled()
         sampler = BlockGibbsSampler(bm, UniformBlocks(bm.n_vars, 1), None, seed_words(rng))
         run = sampler.run
@@ -625,7 +625,7 @@ class MCLE(Estimator):
             return self._interrupted(model, des, progress.get("theta", theta0), labels, t0,
                                      "while maximising the composite likelihood")
         if curved:
-            from .curved import decay_messages
+            from ..common.curved import decay_messages
             warn += decay_messages(par, theta, "composite likelihood")
         if not curved and (not converged or np.max(np.abs(theta)) > 20):
             d = separation_direction(des)
@@ -733,7 +733,7 @@ def _whole(des) -> bool:
 def pseudo_fit(bm, labels, free=None):
     """The MPLE (a LogitFit) over every variable, or over the ``free`` ones of a
     constrained space (the start and preconditioner of MCLE and blocked CD)."""
-    from .mple import fit_design, fit_pseudolikelihood, restricted_design
+    from ..mple.pseudolikelihood import fit_design, fit_pseudolikelihood, restricted_design
     if free is None:
         return fit_pseudolikelihood(bm, labels)
     return fit_design(restricted_design(bm, free), labels, unit="variable")
@@ -755,7 +755,7 @@ def _mple_start(bm, labels, free=None):
 def _curved_start(model, init, labels):
     """Start of a curved MCLE: ``init`` (NaN entries filled from the curved
     MPLE), else the curved MPLE (its best fixed-decay start if it ran off)."""
-    from .mple import _curved_init, fit_mple
+    from ..mple.pseudolikelihood import _curved_init, fit_mple
     given = _curved_init(init, labels)
     if given is not None and np.all(np.isfinite(given)):
         theta = given

@@ -15,8 +15,8 @@ import math
 
 import numpy as np
 
-from ..exceptions import SettingsError
-from ..utils.validation import check_index_set, check_random_state
+from ...exceptions import SettingsError
+from ...utils.validation import check_index_set, check_random_state
 
 __all__ = ["free_variables", "make_chooser", "blocks_to_vars", "make_blocks",
            "bounded_kernel", "degree_feasibility", "feasible_toggles", "bounded_pseudo_fit",
@@ -38,7 +38,7 @@ def free_variables(model, method):
     if space is None or not getattr(space, "constrained", False):
         return None
     if not space.dyad_independent and not (method in ("mcle", "bcd") and bounded_only(space)):
-        from ..exceptions import FormulaError
+        from ...exceptions import FormulaError
         preserve = getattr(space, "preserve", None)
         if preserve == "edges":
             why = ("with the number of ties fixed, each block's conditional distribution would "
@@ -82,7 +82,7 @@ def bounded_kernel(model, max_size):
     space = getattr(model, "sample_space", None)
     if space is None or not bounded_only(space):
         return None
-    from ..sampling._bounded import DegreeBounded
+    from ...sampling._bounded import DegreeBounded
     net = space.network
     n = net.n
     lo_o, hi_o, lo_i, hi_i = (space.bounds if space.bounds is not None else
@@ -101,7 +101,7 @@ def degree_feasibility(model):
     unconstrained ones restricted to these configurations.  The check is
     the compiled kernel's (:func:`bounded_kernel`), the one blocked CD
     samples with; ``f.state_ok(bm)``: whether ``bm``'s state keeps them."""
-    from ..sampling._blocks import MAX_ENUMERATION
+    from ...sampling._blocks import MAX_ENUMERATION
     kern = bounded_kernel(model, MAX_ENUMERATION)
     if kern is None:
         return None
@@ -123,7 +123,7 @@ def feasible_toggles(feasible, bm, free=None):
 
 def bounded_pseudo_fit(model, bm, labels, feasible, free=None, start=None):
     """The maximum pseudo-likelihood of the model restricted to its degree
-    bounds (a :class:`~ergmfit.estimation.mple.LogitFit`): each dyad's
+    bounds (a :class:`~ergmfit.estimation.mple.pseudolikelihood.LogitFit`): each dyad's
     conditional given the rest, restricted to the space, is the logistic one
     when the dyad's toggle keeps every bound and a point mass (no
     information) when it breaks one, so the pseudo-likelihood is a logistic
@@ -134,16 +134,16 @@ def bounded_pseudo_fit(model, bm, labels, feasible, free=None, start=None):
     ``start`` (its unconstrained curved MPLE), its ``cov`` then (J'HJ)^-1.
     Raises :class:`DegenerateModelError` when the restricted design has no
     maximum (e.g. a statistic that no feasible toggle changes)."""
-    from .mple import LogitFit, _inv_psd, fit_design, restricted_design
+    from ..mple.pseudolikelihood import LogitFit, _inv_psd, fit_design, restricted_design
     design = restricted_design(bm, feasible_toggles(feasible, bm, free))
     par = getattr(model, "parameterisation", None)
     if par is None or par.linear:
         return fit_design(design, labels, unit="variable")
-    from .curved import maximize_curved_pseudolikelihood
+    from ..common.curved import maximize_curved_pseudolikelihood
     theta, ll, H, n_iter, converged = maximize_curved_pseudolikelihood(
         design, par, np.asarray(start, dtype=float))
     if not (converged and np.all(np.isfinite(theta)) and np.all(np.isfinite(H))):
-        from ..exceptions import DegenerateModelError
+        from ...exceptions import DegenerateModelError
         raise DegenerateModelError("the curved pseudo-likelihood under the degree bounds did "
                                    "not converge")
     return LogitFit(theta, _inv_psd(H), H, ll, n_iter, converged,
@@ -156,7 +156,7 @@ C_INT_MAX = 2 ** 31 - 1
 
 def block_kernel(name, value):
     """The check of a ``kernel`` setting: None or a compiled block kernel."""
-    from ..sampling._blocks import BlockKernel
+    from ...sampling._blocks import BlockKernel
     if value is None or isinstance(value, BlockKernel):
         return value
     raise SettingsError(f"setting {name!r} must be a block kernel (e.g. "
@@ -166,9 +166,9 @@ def block_kernel(name, value):
 def make_chooser(bm, kind, block_size, free=None):
     """A compiled block chooser: ``"uniform"``, ``"triple"``, ``"star"`` or a list
     of blocks; with ``free`` (sorted variables) its blocks hold free variables only."""
-    from ..sampling._blocks import (FreeOnly, ListBlocks, NodeTripleBlocks, StarBlocks,
+    from ...sampling._blocks import (FreeOnly, ListBlocks, NodeTripleBlocks, StarBlocks,
                                     UniformBlocks)
-    from ..terms._ergm import ERGMModel
+    from ...terms._ergm import ERGMModel
     if isinstance(kind, str):
         kind = kind.lower()
         if kind in ("uniform", "random", "all"):

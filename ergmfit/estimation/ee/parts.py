@@ -11,10 +11,10 @@ import threading
 
 import numpy as np
 
-from ..exceptions import CheckpointError, SettingsError
-from ..sampling import make_proposal
-from ..utils.longrun import read_npz
-from ..utils.validation import seed_words
+from ...exceptions import CheckpointError, SettingsError
+from ...sampling import make_proposal
+from ...utils.longrun import read_npz
+from ...utils.validation import seed_words
 
 
 def sim_plan(cfg, L0):
@@ -75,7 +75,7 @@ def _proposal(model, space, name, bm):
 
 
 def _sim_sampler(model, bm, rng):
-    from ..sampling._mh import MHSampler
+    from ...sampling._mh import MHSampler
     space = _constrained_space(model)
     if space is not None:
         return space.make_sampler(bm, space.proposal("auto", bm, model), seed_words(rng))
@@ -226,7 +226,7 @@ def mple_start(model, rng, initial_estimate):
     par = getattr(model, "parameterisation", None)
     if par is not None and not par.linear:
         return np.asarray(initial_estimate(model, random_state=rng)[0], dtype=float)
-    from .mple import fit_mple
+    from ..mple.pseudolikelihood import fit_mple
     return np.asarray(fit_mple(model, verbose=False).params, dtype=float)
 
 
@@ -235,7 +235,7 @@ def _ifd_runoff(par, chains):
     at the end of the first phase of ``chains`` (the median of its last quarter of
     rows: the rows inside an outer iteration of the "newton" update are not capped),
     else None."""
-    from .curved import _ridge
+    from ..common.curved import _ridge
     worst = None
     for ch in chains:
         rows = np.asarray(ch["phases"][0]["theta_rows"], dtype=float)

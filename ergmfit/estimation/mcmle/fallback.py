@@ -34,8 +34,8 @@ import warnings
 
 import numpy as np
 
-from ..exceptions import ConvergenceWarning, DegenerateModelError, ErgmfitError
-from ..utils.validation import check_random_state
+from ...exceptions import ConvergenceWarning, DegenerateModelError, ErgmfitError
+from ...utils.validation import check_random_state
 
 FALLBACK_INTERVAL = 4
 FALLBACK_IS_ESS = 0.2
@@ -57,14 +57,14 @@ def _ee_start(model, random_state):
         return None
     theta = np.asarray(res.params, dtype=float)
     if getattr(model, "curved", False):
-        from .curved import ran_off
+        from ..common.curved import ran_off
         if ran_off(model, theta, True):         # a decay EE ran off with is no start
             return None
     return theta if theta.shape == (len(model.labels),) and np.all(np.isfinite(theta)) else None
 
 
 def _cd_start(model, random_state):
-    from .cd import cd_core
+    from ..contrastive.cd import cd_core
     try:
         return np.asarray(cd_core(model, random_state=random_state, verbose=False)["params"],
                           dtype=float)

@@ -102,7 +102,7 @@ is a valid chain, though not the same random numbers as an uninterrupted run:
 the MH samplers' own generators are not saved).
 
 The adjusted pseudo-posterior (``method="bayes-pl"``) is in
-:mod:`ergmfit.estimation.bayes_pl`.
+:mod:`ergmfit.estimation.bayes.pseudo_posterior`.
 """
 from __future__ import annotations
 
@@ -113,13 +113,13 @@ import warnings
 
 import numpy as np
 
-from ..exceptions import ErgmfitError, SettingsError
-from ..results_bayes import BayesResults
-from ..utils.longrun import Checkpoint, Progress, catch_interrupt
-from ..utils.validation import check_random_state
+from ...exceptions import ErgmfitError, SettingsError
+from ...results_bayes import BayesResults
+from ...utils.longrun import Checkpoint, Progress, catch_interrupt
+from ...utils.validation import check_random_state
 from ._bayes import exchange_block
-from ._bayes_parts import _CHECKPOINT_KIND, _GaussStage, _Imputer, _read_checkpoint, _Surrogate
-from .base import Estimator, Setting, boolean, choice, integer, number
+from .state import _CHECKPOINT_KIND, _GaussStage, _Imputer, _read_checkpoint, _Surrogate
+from ..base import Estimator, Setting, boolean, choice, integer, number
 
 __all__ = ["Bayes", "NormalPrior", "make_prior", "start_centre", "start_population"]
 
@@ -282,7 +282,7 @@ def start_centre(model, start=None):
     p = model.n_params
     cov = None
     if start is None:
-        from .mple import MPLE
+        from ..mple.pseudolikelihood import MPLE
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
@@ -488,7 +488,7 @@ class _ExchangeRun:
     """The state of a population-MCMC exchange run and its iteration loop."""
 
     def __init__(self, model, sampler, prior, est, rng, theta, out, accepted):
-        from ..terms.parameterisation import Identity
+        from ...terms.parameterisation import Identity
         self.model, self.sampler, self.prior, self.est, self.rng = model, sampler, prior, est, rng
         self.theta, self.out, self.accepted = theta, out, accepted
         param = getattr(model, "parameterisation", None)
@@ -641,9 +641,9 @@ def fast_sampler(model, proposal, rng, eta0, pilot=20000, storage=None):
     choice, made by timing ``pilot`` proposals of each at ``eta0`` (best of 3),
     unless ``storage`` ('held' or 'default') names it.
     Returns (sampler, 'held' or 'default')."""
-    from ..network._state import NetworkState
-    from ..terms._ergm import ERGMModel
-    from ..utils.validation import seed_words
+    from ...network._state import NetworkState
+    from ...terms._ergm import ERGMModel
+    from ...utils.validation import seed_words
     seed = seed_words(rng)
     space, net = model.sample_space, model.network
     caching = any(getattr(k, "caches", 0) for k in model.kernels)
@@ -659,7 +659,7 @@ def fast_sampler(model, proposal, rng, eta0, pilot=20000, storage=None):
         smp.description = model._guard_name()
         return smp
 
-    from ..model import SMALL_NETWORK
+    from ...model import SMALL_NETWORK
     held = storage == "held"
     # networks of at most SMALL_NETWORK nodes hold their counts already
     # (ERGM.compiled): both storages would be the same, so no pilot
@@ -682,7 +682,7 @@ def fast_sampler(model, proposal, rng, eta0, pilot=20000, storage=None):
 def _linear_unconstrained(model) -> bool:
     """Linear terms (θ = η), no constraint and no missing dyads: the models of
     the compiled loop's delayed acceptance."""
-    from ..terms.parameterisation import Identity
+    from ...terms.parameterisation import Identity
     param = getattr(model, "parameterisation", None)
     space = model.sample_space
     return ((param is None or isinstance(param, Identity))

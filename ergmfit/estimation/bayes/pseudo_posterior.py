@@ -1,7 +1,7 @@
 """The adjusted pseudo-posterior (Bouranis, Friel & Maire 2017; Bergm's ``bergmC``).
 
 The pseudo-likelihood PL(θ) is cheap (a logistic regression on the
-compressed change statistics, :mod:`ergmfit.estimation.mple`) but its
+compressed change statistics, :mod:`ergmfit.estimation.mple.pseudolikelihood`) but its
 posterior is too narrow and in the wrong place for dyad-dependent models.
 Bouranis et al. calibrate it by an affine map of the parameter,
 
@@ -20,7 +20,7 @@ chain on the compressed design).  The proposal covariance is
 optimal scale, ``v_proposal=1`` by default).
 
 Bergm's ``bergmC`` finds θ̂ by Robbins-Monro; here it is the MCMC-MLE
-(:class:`~ergmfit.estimation.mcmle.MCMLE`, without the bridge-sampled
+(:class:`~ergmfit.estimation.mcmle.estimator.MCMLE`, without the bridge-sampled
 log-likelihood), whose settings can be passed as ``mcmle={...}``.
 """
 from __future__ import annotations
@@ -30,13 +30,13 @@ import warnings
 
 import numpy as np
 
-from ..exceptions import SettingsError
-from ..results_bayes import BayesResults
-from ..utils.longrun import Progress, catch_interrupt
-from ..utils.validation import check_random_state
-from .base import Estimator, Setting, integer, number
-from ._bayes_adjust import adjustment, adjusted_design
-from .bayes import make_prior
+from ...exceptions import SettingsError
+from ...results_bayes import BayesResults
+from ...utils.longrun import Progress, catch_interrupt
+from ...utils.validation import check_random_state
+from ..base import Estimator, Setting, integer, number
+from .adjustment import adjustment, adjusted_design
+from .exchange import make_prior
 
 __all__ = ["BayesPL", "adjustment"]
 
@@ -74,7 +74,7 @@ class BayesPL(Estimator):
     )
 
     def fit(self, model) -> BayesResults:
-        from .mple import pseudo_design
+        from ..mple.pseudolikelihood import pseudo_design
         t0, c0 = time.perf_counter(), time.process_time()
         p = model.n_params
         if p == 0:

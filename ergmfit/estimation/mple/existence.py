@@ -9,11 +9,11 @@ observed network are networks of that space, so:
   (at the observed network it carries no information), and statistics
   whose change statistics are linearly dependent over every free dyad are
   *not identifiable* -- the pseudo-likelihood design says both
-  (:func:`ergmfit.estimation.mple._check_variation`, the MPLE's own check
+  (:func:`ergmfit.estimation.mple.pseudolikelihood._check_variation`, the MPLE's own check
   and message);
 * if the MLE does not exist, a direction d exists with d . (g(y) - g(x_obs))
   <= 0 for every network y, in particular for every single toggle: the
-  MPLE's separation linear program (:func:`ergmfit.estimation.mple._separation_direction`)
+  MPLE's separation linear program (:func:`ergmfit.estimation.mple.pseudolikelihood._separation_direction`)
   finds such a d.  That is necessary, not sufficient (the MPLE may fail to
   exist where the MLE exists), so an estimator confirms it with its own
   sample: :func:`on_boundary` asks whether every simulated network also lies
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..exceptions import DegenerateModelError
+from ...exceptions import DegenerateModelError
 
 __all__ = ["ObservedDesign", "observed_design", "on_boundary", "nonexistence_error"]
 
@@ -43,7 +43,7 @@ class ObservedDesign:
     @property
     def direction(self):
         if self._d is False:
-            from .mple import _separation_direction
+            from .pseudolikelihood import _separation_direction
             d = _separation_direction(self.Z, self.n, self.s)
             self._d = None if d is None else d / self.scale
         return self._d
@@ -70,7 +70,7 @@ def observed_design(model, bm, unit="dyad"):
     models, offsets, target statistics, degree constraints, MRF specs)."""
     if not _applies(model):
         return None
-    from .mple import (DEFAULT_MAX_DYADS, _check_variation, _term_map, pseudo_design,
+    from .pseudolikelihood import (DEFAULT_MAX_DYADS, _check_variation, _term_map, pseudo_design,
                        restricted_design)
     dvars = model.sample_space.design_vars()
     if dvars is None:

@@ -29,7 +29,7 @@ import warnings
 import numpy as np
 from scipy import special
 
-from ..exceptions import ConvergenceWarning, DegenerateModelError
+from ...exceptions import ConvergenceWarning, DegenerateModelError
 from .stepping import log_mean_exp, weighted_moments
 
 
@@ -362,7 +362,7 @@ def first_sample_ok(par, theta, chains, target_ess, min_share):
     the one a linear model's rule gives).  On the Lazega model the pilot at 256 has
     100-180 effective draws (at 1024 the sample had 350-530, for a target of 64); on
     faux.mesa.high gwesp + gwdegree it has ~20 and is forgotten."""
-    from ..sampling.chains import effective_sizes, multivariate_ess
+    from ...sampling.chains import effective_sizes, multivariate_ess
     proj = projector(par, theta)
     zp = [proj(c) for c in chains]
     return (multivariate_ess(zp) >= target_ess

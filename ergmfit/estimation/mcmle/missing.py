@@ -30,7 +30,7 @@ A curved model (``gwesp(fixed=FALSE)``, ...) is fitted in θ through η(θ), as 
 complete-data MCMC-MLE fits it: both chains run at η(θ) and keep the canonical
 statistics; the step length, Hotelling's test and the ESS judge them in the
 parameters' directions z J(θ); the step maximises the importance-sampling
-log-likelihood ratio in θ (:func:`ergmfit.estimation.curved.curved_step`,
+log-likelihood ratio in θ (:func:`ergmfit.estimation.common.curved.curved_step`,
 decays capped) and the information is J'(Cov[g] − Cov[g | observed])J at the
 estimate (statnet's).  On 6 nodes with 3 missing dyads it equals the exact
 observed-data MLE (enumerated) within 0.03 s.e.; lazega.na10 ``edges +
@@ -45,11 +45,11 @@ With no missing dyads the constrained chain is the observed network and the
 method is the ordinary MCMC-MLE (``ERGM.fit`` then calls that one; called
 directly, this one gives the same fit within Monte Carlo error).  The
 log-likelihood is the observed-data one, by bridge sampling with both chains
-at every bridge point (:func:`ergmfit.estimation.loglik.bridge_loglik`), as
+at every bridge point (:func:`ergmfit.estimation.mcmle.loglik.bridge_loglik`), as
 statnet computes it.
 
 ``checkpoint=path`` writes, after every iteration, the MCMC-MLE checkpoint
-of :mod:`ergmfit.estimation.mcmle` (estimate, interval, history, sample
+of :mod:`ergmfit.estimation.mcmle.estimator` (estimate, interval, history, sample
 space) plus what this fit needs to go on exactly where it stopped: the last
 state of every unconditional chain and of every conditional chain (the
 current completion of the missing dyads), the step's bookkeeping and the
@@ -65,14 +65,14 @@ import warnings
 
 import numpy as np
 
-from ..exceptions import CheckpointError, ConvergenceWarning, DegenerateModelError, \
+from ...exceptions import CheckpointError, ConvergenceWarning, DegenerateModelError, \
     NetworkError, SettingsError
-from ..results import ERGMResults
-from ..sampling.chains import run_chains
-from ..utils.validation import check_random_state
-from .restricted import conditional_model  # noqa: F401 (its home was here)
-from .curved import check_runoff, curved_step, decay_messages, projector, restart
-from .stepping import _is_weights, ellipsoid_step, hotelling_pvalue, hummel_step, \
+from ...results import ERGMResults
+from ...sampling.chains import run_chains
+from ...utils.validation import check_random_state
+from ..common.restricted import conditional_model  # noqa: F401 (its home was here)
+from ..common.curved import check_runoff, curved_step, decay_messages, projector, restart
+from ..common.stepping import _is_weights, ellipsoid_step, hotelling_pvalue, hummel_step, \
     is_trust_region, maximize_is_loglik, standardised_mean
 
 MAX_STEP = 1.0      # largest change of a coefficient in one iteration
@@ -91,10 +91,10 @@ def fit_missing_mcmle(model, random_state=None, verbose=False, **settings):
     A curved fit that fails from its default start is redone once, as the
     complete-data MCMC-MLE does (``info["fallback"]`` says so): after a decay
     ran off or a stall, from the fixed-decay MPLE at decay 0.5
-    (:func:`ergmfit.estimation.curved.restart`); after FAR_ITERS iterations
+    (:func:`ergmfit.estimation.common.curved.restart`); after FAR_ITERS iterations
     far from the conditional sample with partial steps (a chain in the other
     phase of a near-degenerate model), from the EE estimate with a longer
-    interval (:func:`ergmfit.estimation._mcmle_fallback.fall_back`), or -- when EE
+    interval (:func:`ergmfit.estimation.mcmle.fallback.fall_back`), or -- when EE
     fails or its decay runs off too (samplike.na10 seed 4) -- from decay 0.5."""
     try:
         return _observed_data_mcmle(model, random_state, verbose, **settings)
@@ -103,13 +103,13 @@ def fit_missing_mcmle(model, random_state=None, verbose=False, **settings):
             raise
         s = dict(settings, random_state=random_state, verbose=verbose, init=None)
         core = lambda m, **kw: {"res": _observed_data_mcmle(m, **kw)}  # noqa: E731
-        from .mple import fit_mple
+        from ..mple.pseudolikelihood import fit_mple
         start = None
         if getattr(exc, "retryable", False):         # no headway: from EE's estimate
-            from ._mcmle_fallback import _ee_start
+            from .fallback import _ee_start
             start = _ee_start(model, check_random_state(random_state))
         if start is not None:
-            from ._mcmle_fallback import fall_back
+            from .fallback import fall_back
             s.update(init=start, interval=s.get("interval", 1024),
                      min_is_ess=s.get("min_is_ess", 0.05))
             out, note = fall_back(model, s, exc, core)
@@ -143,7 +143,7 @@ def _observed_data_mcmle(model, random_state=None, verbose=False, init=None, max
         # the likelihood factorises over the dyads and the missing ones sum out:
         # the observed-data MLE is the logistic regression on the observed dyads,
         # the MPLE, exactly (statnet returns it too, without MCMC)
-        from .mcmle import _exact_mle
+        from .estimator import _exact_mle
         res = _exact_mle(model, {})
         res.info.update(n_missing=model.sample_space.n_missing,
                         missing_data="observed-data likelihood (exact: dyad-independent)")
@@ -175,7 +175,7 @@ def _observed_data_mcmle(model, random_state=None, verbose=False, init=None, max
         # statnet's start: the MPLE on a random completion of the missing dyads (a
         # curved one that ran off along a ridge: the best fixed-decay MPLE; NaN in
         # init: the curved MPLE from there), CD when no MPLE exists
-        from .mcmle import start_theta
+        from .estimator import start_theta
         theta, how = start_theta(model, init, rng, completion=rng)
         init_method = how or "init"
         theta_ok, retreats, final, streak = theta, 0, False, 0
@@ -192,7 +192,7 @@ def _observed_data_mcmle(model, random_state=None, verbose=False, init=None, max
     cold = starts_u is None         # chains from the observed network: a full burn-in
     store = None
     if checkpoint is not None:
-        from ..utils.longrun import Checkpoint
+        from ...utils.longrun import Checkpoint
         store = Checkpoint(checkpoint, what="MCMC-MLE checkpoint").acquire()
     it = 0
     sample = None           # (θ, chains_u, chains_c): the last finished pair of samples
@@ -335,7 +335,7 @@ def _observed_data_mcmle(model, random_state=None, verbose=False, init=None, max
                           "standard errors", ConvergenceWarning, stacklevel=3)
     loglik = loglik_se = None
     if eval_loglik and not interrupted:
-        from ..utils.longrun import catch_interrupt
+        from ...utils.longrun import catch_interrupt
         from .loglik import bridge_loglik
         with catch_interrupt() as stop:     # Ctrl-C here keeps the fit, its loglik NA
             loglik, loglik_se = bridge_loglik(
@@ -370,7 +370,7 @@ FAR_T, FAR_ITERS = 5.0, 4
 def _stalled(h):
     """An iteration whose sample is far from the conditional one and whose step
     hardly moved (curved.check_runoff's stall, FAR_T sd)."""
-    from .curved import STALL_GAMMA
+    from ..common.curved import STALL_GAMMA
     return h["gamma"] < STALL_GAMMA and np.max(np.abs(h["t_mean"])) > FAR_T
 
 
@@ -426,8 +426,8 @@ def _adapted_interval(chains_z, interval, target_ess, lo, hi):
     """The next iteration's interval, as MCMC-MLE adapts it (mcmle.py): aimed
     at ``target_ess`` effective draws (multivariate) and at least
     MIN_ESS_SHARE of it for every statistic, by 1/4..8 per iteration."""
-    from ..sampling.chains import effective_sizes, multivariate_ess
-    from .mcmle import MIN_ESS_SHARE, _quarter_octave
+    from ...sampling.chains import effective_sizes, multivariate_ess
+    from .estimator import MIN_ESS_SHARE, _quarter_octave
     ess = max(float(effective_sizes(chains_z).min()), 1.0)
     ratio = max(target_ess / max(multivariate_ess(chains_z), 1.0),
                 MIN_ESS_SHARE * target_ess / ess)
@@ -446,7 +446,7 @@ def _ties_list(starts):
 
 
 def _write_state(store, model, theta, interval, history, state):
-    from .mcmle import _write_checkpoint
+    from .estimator import _write_checkpoint
     _write_checkpoint(store, model, theta, interval, history, extra={_STATE: state})
 
 
@@ -468,7 +468,7 @@ def _read_ties(value, model, space, n_chains, what):
             raise ValueError(f"a {what} chain's state is not a list of ties between "
                              f"{net.n} nodes")
         t = t.astype(np.int64)
-        from ..sampling.space import dyad_vars
+        from ...sampling.space import dyad_vars
         if len(np.unique(dyad_vars(net.n, net.directed, t))) != len(t):
             raise ValueError(f"a {what} chain's state lists a tie twice")
         if space.constrained:
@@ -485,7 +485,7 @@ def _read_resume(path, model, cond, n_chains):
     """What :func:`fit_missing_mcmle` goes on from: the checkpoint ``path``
     (read and checked as an MCMC-MLE checkpoint, its sample space included),
     its chains' states and random generator.  CheckpointError if damaged."""
-    from .mcmle import _read_checkpoint
+    from .estimator import _read_checkpoint
     data = _read_checkpoint(path, model)
     try:
         st = data[_STATE]

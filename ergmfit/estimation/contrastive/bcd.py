@@ -76,7 +76,7 @@ unconstrained MPLE's overstates it: steps too short;
 Standard errors: ``cov="none"`` (default; the summary shows NA) or
 ``cov="godambe"``: the sandwich covariance of the composite likelihood the
 run maximises, estimated at the BCD estimate over ``cov_blocks`` blocks drawn
-from the same chooser (see :mod:`ergmfit.estimation.mcle`).
+from the same chooser (see :mod:`ergmfit.estimation.contrastive.mcle`).
 """
 from __future__ import annotations
 
@@ -86,14 +86,14 @@ import warnings
 
 import numpy as np
 
-from ..exceptions import ConvergenceWarning, DegenerateModelError, NetworkError, SettingsError
-from ..results import ERGMResults
-from ..utils.longrun import catch_interrupt
-from ..utils.validation import check_params, check_random_state, seed_words
-from .base import Estimator, Setting, boolean, choice, integer, number
+from ...exceptions import ConvergenceWarning, DegenerateModelError, NetworkError, SettingsError
+from ...results import ERGMResults
+from ...utils.longrun import catch_interrupt
+from ...utils.validation import check_params, check_random_state, seed_words
+from ..base import Estimator, Setting, boolean, choice, integer, number
 from .blocks import (C_INT_MAX, block_kernel, bounded_kernel, bounded_pseudo_fit,
                      degree_feasibility)
-from .existence import nonexistence_error, observed_design
+from ..mple.existence import nonexistence_error, observed_design
 
 __all__ = ["BCD", "fit_bcd", "learning_rates"]
 
@@ -198,7 +198,7 @@ class BCD(Estimator):
                 raise SettingsError(f"init must be 'mple', 'zero' or parameters, got {init!r}")
             lf = None
             if curved:         # the curved MPLE, in θ; its cov is (J'HJ)^-1
-                from .mple import fit_mple
+                from ..mple.pseudolikelihood import fit_mple
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
                     lf = fit_mple(model, verbose=False)
@@ -266,7 +266,7 @@ class BCD(Estimator):
         if isinstance(self.precondition, str):          # "mple"
             if lf is None:
                 if getattr(model, "curved", False):
-                    from .mple import fit_mple
+                    from ..mple.pseudolikelihood import fit_mple
                     with warnings.catch_warnings():
                         warnings.simplefilter("ignore")
                         lf = fit_mple(model, verbose=False)
@@ -284,8 +284,8 @@ class BCD(Estimator):
         return P
 
     def fit(self, model) -> ERGMResults:
-        from ..sampling._blocks import Enumeration, bcd_loop
-        from ..sampling._bounded import DegreeBounded
+        from ...sampling._blocks import Enumeration, bcd_loop
+        from ...sampling._bounded import DegreeBounded
         from .mcle import free_variables, make_chooser
         t_start = time.perf_counter()
         rng = check_random_state(self.random_state)
@@ -543,7 +543,7 @@ def _bounded_existence(des, labels):
 def check_blocks(od, bm, chooser, labels, method, n_blocks=2000, random_state=None):
     """Blocked estimators: when the observed design has a separation
     direction, look for one of the composite likelihood over ``n_blocks``
-    blocks drawn by ``chooser`` (:func:`ergmfit.estimation.mcle.separation_direction`,
+    blocks drawn by ``chooser`` (:func:`ergmfit.estimation.contrastive.mcle.separation_direction`,
     the MCLE's check); raise :func:`nonexistence_error` if there is one."""
     if od is None or od.direction is None:
         return
@@ -569,8 +569,8 @@ def _curved_chunk(bm, chooser, kernel, theta, rates, steps, batch, rao_blackwell
     stochastic gradient in θ; iterates go back to θ by J's left inverse
     (exact: the steps lie in J's range).  Parameters stay in their box
     (:func:`.curved.held_run`) and decays move at most ``MAX_DECAY_STEP`` per chunk."""
-    from ..sampling._blocks import bcd_loop
-    from .curved import MAX_DECAY_STEP, held_run
+    from ...sampling._blocks import bcd_loop
+    from ..common.curved import MAX_DECAY_STEP, held_run
     eta0 = par.eta(theta)
     J = par.jacobian(theta)
     Pt = np.eye(par.n_params) if P is None else P
