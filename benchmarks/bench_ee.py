@@ -33,7 +33,8 @@ import warnings
 import numpy as np
 
 import ergmfit as ef
-from ergmfit.estimation.ee.estimator import fit_ee, t_ratios
+from ergmfit.estimation.ee.chain import t_ratios
+from ergmfit.estimation.ee.estimator import fit_ee
 
 ESTIMNET = {  # Epinions, 1 chain, t = 10,100..21,700 (estimnet.md 8.2)
     "edges": (-13.837, 0.163, 0.039),

@@ -136,7 +136,7 @@ def test_mcmle_starts_from_cd_when_mple_does_not_exist(monkeypatch):
 
     m = ef.ERGM(ef.datasets.load_network("samplike"), "edges + mutual")
     monkeypatch.setattr(mple, "fit_mple", broken)
-    theta, how = mcmle._initial_estimate(m, random_state=np.random.default_rng(1))
+    theta, how = mcmle.initial_estimate(m, random_state=np.random.default_rng(1))
     assert how == "CD"
     assert abs(theta[0] + 1.76) < 0.3 and abs(theta[1] - 2.3) < 0.6
     with warnings.catch_warnings():

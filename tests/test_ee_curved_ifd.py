@@ -7,7 +7,7 @@ import numpy as np
 
 import ergmfit as ef
 from ergmfit.estimation.ee.parts import mple_start
-from ergmfit.estimation.mcmle.estimator import _initial_estimate
+from ergmfit.estimation.mcmle.estimator import initial_estimate
 
 FORMULA = "edges + mutual + gwesp(fixed=FALSE)"
 # MCMC-MLE of this model (ergmfit, seeds 1-3 agree): estimate and s.e.
@@ -19,7 +19,7 @@ def test_ee_starts_at_the_fixed_decay_mple_when_the_curved_mple_runs_off():
     m = ef.ERGM("samplike", FORMULA)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        theta = mple_start(m, np.random.default_rng(1), _initial_estimate)
+        theta = mple_start(m, np.random.default_rng(1), initial_estimate)
     # the curved MPLE's decay runs to ~804; the fixed-decay MPLE's best grid decay is 2
     assert theta[3] == 2.0
     assert abs(theta[1] - 2.23) < 0.05

@@ -358,15 +358,15 @@ def test_a_worker_ignores_sigint_while_its_chain_runs():
     import signal
     import time
 
-    from ergmfit.estimation.ee.parts import _deaf_to_sigint
+    from ergmfit.estimation.common.interrupts import deaf_to_sigint
     old = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
-        with _deaf_to_sigint(True):
+        with deaf_to_sigint(True):
             signal.raise_signal(signal.SIGINT)
             time.sleep(0.05)                        # no KeyboardInterrupt here
         assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
         with pytest.raises(KeyboardInterrupt):
-            with _deaf_to_sigint(False):
+            with deaf_to_sigint(False):
                 signal.raise_signal(signal.SIGINT)
                 time.sleep(0.05)
     finally:

@@ -186,7 +186,7 @@ def test_intervals_follow_the_effective_size_rule():
     # and 32 of every statistic; the boosted last one at 4 x 64 draws of the
     # slowest statistic, from the autocorrelation time pooled over the two
     # samples before it
-    from ergmfit.estimation.mcmle.estimator import _quarter_octave
+    from ergmfit.estimation.mcmle.interval import quarter_octave as _quarter_octave
     m = ef.ERGM(ef.datasets.load("lazega"), "edges + gwesp(log(3), fixed=TRUE) + "
                 "nodematch('practice') + nodematch('office')")
     fit = m.fit(method="mcmle", random_state=3, verbose=False, eval_loglik=False)

@@ -446,7 +446,8 @@ def _covariances(out, res, p):
     theta wanders, not this error, and is many times smaller for MRF
     product models.)
     """
-    from ..estimation.ee.estimator import _burnin_iters, _inv
+    from ..estimation.ee.chain import burnin_iters
+    from ..estimation.ee.pool import robust_inv
     from ..sampling.chains import batch_means_cov
     cfg = out["cfg"]
     fishers, Ss = [], []
@@ -454,15 +455,15 @@ def _covariances(out, res, p):
         if ch["sims"] is not None and len(ch["sims"]) > p:
             fishers.append(np.cov(ch["sims"], rowvar=False).reshape(p, p))
         it = np.arange(len(ch["dz_rows"])) * ch["store_every"]
-        keep = it >= _burnin_iters(cfg["burnin"], ch["n_done"], ch["stage_start"])
+        keep = it >= burnin_iters(cfg["burnin"], ch["n_done"], ch["stage_start"])
         dz = ch["dz_rows"][keep]
         if len(dz) >= 2 * _N_BATCHES:
             Ss.append(batch_means_cov([dz], n_batches=_N_BATCHES))
     if not fishers:
         return None, None, None
-    Iinv = _inv(np.mean(fishers, axis=0))
+    Iinv = robust_inv(np.mean(fishers, axis=0))
     if not Ss:
         return Iinv, Iinv, None
     Vs = [Iinv @ S @ Iinv for S in Ss]
-    cov_mc = Vs[0] if len(Vs) == 1 else _inv(sum(_inv(V) for V in Vs))
+    cov_mc = Vs[0] if len(Vs) == 1 else robust_inv(sum(robust_inv(V) for V in Vs))
     return Iinv + cov_mc, Iinv, cov_mc

@@ -165,11 +165,11 @@ def fit_cl(instances, labels, block_size=2, blocks="all", n_blocks=None, theta0=
     ``hessian`` (minus its Hessian), ``n_iter``, ``converged``, ``design``.
     Raises DegenerateModelError, naming the direction, when the composite
     likelihood has no finite maximiser (a linear program checks it first)."""
-    from ..estimation.contrastive.mcle import maximize_composite, _check_design, separation_direction
+    from ..estimation.contrastive.mcle import maximize_composite, check_design, separation_direction
     from ..exceptions import DegenerateModelError
     des = composite_design_multi(instances, block_size, blocks, n_blocks, random_state)
     labels = list(labels)
-    _check_design(des, labels)
+    check_design(des, labels)
     d = separation_direction(des)
     if d is not None:
         what = direction_text(d, labels)

@@ -520,7 +520,7 @@ class PottsModel(LinearMRF):
 
     def _fit_composite(self, insts, method, rs, block_size=None, blocks="all", n_blocks=None,
                        theta0=None, maxiter=500, tol=1e-12):
-        from ..estimation.contrastive.mcle import _check_design, maximize_composite, separation_direction
+        from ..estimation.contrastive.mcle import check_design, maximize_composite, separation_direction
         if method == "pl":
             if block_size not in (None, 1) or not (isinstance(blocks, str) and blocks == "all"):
                 raise ValueError("method='pl' uses one block per node; use method='cl' for "
@@ -529,7 +529,7 @@ class PottsModel(LinearMRF):
         elif block_size is None:
             block_size = 2
         des = self._design(insts, self.node_blocks(block_size, blocks, n_blocks, rs))
-        _check_design(des, self.labels)
+        check_design(des, self.labels)
         th0 = np.zeros(self.n_stats) if theta0 is None else self._params(theta0)
         theta, ll, H, n_iter, conv = maximize_composite(des, th0, maxiter, tol)
         d = separation_direction(des) if (not conv or np.max(np.abs(theta)) > 20) else None

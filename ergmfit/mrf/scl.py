@@ -530,7 +530,7 @@ def fit_scl(insts, labels, components=(("pl", 1, 1.0, 1.0),), selection="object"
     >>> r["theta"].shape, r["converged"]
     ((2,), True)
     """
-    from ..estimation.contrastive.mcle import _check_design, separation_direction
+    from ..estimation.contrastive.mcle import check_design, separation_direction
     labels = list(labels)
     insts = _normalise_insts(insts)
     n_vars = int(insts[0][0].n_vars)
@@ -546,7 +546,7 @@ def fit_scl(insts, labels, components=(("pl", 1, 1.0, 1.0),), selection="object"
     n_obs = sum(len(X) for _, X, _ in insts)
     Z = draw_selection(n_obs, objects, selection, random_state)
     des = scl_design(insts, objects, Z)
-    _check_design(des, labels)
+    check_design(des, labels)
     p = des.p
     theta = np.zeros(p) if theta0 is None else check_params(theta0, labels, "theta0")
     scale = max(1.0, float(n_obs))

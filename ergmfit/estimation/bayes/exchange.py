@@ -346,7 +346,8 @@ class Bayes(Estimator):
     """
 
     method = "bayes"
-    supports_curved = True      # the exchange ratio uses η(θ') − η(θ)
+    supports = {"curved": True, "constraints": True, "missing": True, "target_stats": False,
+                "missing+target_stats": False, "families": frozenset({"binary"})}
     SETTINGS = (
         Setting("prior", None, None,
                 "Normal prior: (mean, sigma), {'mean':, 'sigma':} or a multivariate normal."),
@@ -659,7 +660,7 @@ def fast_sampler(model, proposal, rng, eta0, pilot=20000, storage=None):
         smp.description = model._guard_name()
         return smp
 
-    from ...model import SMALL_NETWORK
+    from ...network.network import SMALL_NETWORK
     held = storage == "held"
     # networks of at most SMALL_NETWORK nodes hold their counts already
     # (ERGM.compiled): both storages would be the same, so no pilot

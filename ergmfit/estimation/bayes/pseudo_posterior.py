@@ -59,6 +59,8 @@ class BayesPL(Estimator):
     """
 
     method = "bayes-pl"
+    supports = {"curved": False, "constraints": False, "missing": False, "target_stats": False,
+                "missing+target_stats": False, "families": frozenset({"binary"})}
     SETTINGS = (
         Setting("prior", None, None,
                 "Normal prior: (mean, sigma), {'mean':, 'sigma':} or a multivariate normal."),

@@ -406,13 +406,13 @@ def _path(par, history, theta):
     return out
 
 
-def _ridge(curve):
+def decay_ridge(curve):
     return DECAY_RIDGE if curve.decay_name == "decay" else float(np.exp(DECAY_RIDGE))
 
 
 def ran_off(model, theta, converged):
     """A fit (an MPLE, EE) is no start: not ``converged``, or a decay beyond its ridge."""
-    return (not converged) or any(theta[ps.start + 1] > _ridge(c)
+    return (not converged) or any(theta[ps.start + 1] > decay_ridge(c)
                                   for ps, _, c in model.parameterisation.curved_terms)
 
 
@@ -423,7 +423,7 @@ def _sane(curve, path, history):
     good = [k for k, h in enumerate(h for h in history if not h.get("backtrack"))
             if "t_mean" in h and np.max(np.abs(h["t_mean"])) <= 3]
     for v in ([path[good[-1]]] if good else []) + [path[0]]:
-        if curve.decay_lower < v <= _ridge(curve) or (v == curve.decay_lower == 0.0):
+        if curve.decay_lower < v <= decay_ridge(curve) or (v == curve.decay_lower == 0.0):
             return v
     return 0.5 if curve.decay_name == "decay" else 2.0
 
@@ -562,9 +562,9 @@ def check_runoff(model, history, theta, chains=None, g_obs=None, D=None):
     why = running = None
     for w_lab, d_lab, curve, d in paths:
         steps = np.diff(d)[-RUNOFF_STEPS:]
-        if d[-1] > _ridge(curve):
+        if d[-1] > decay_ridge(curve):
             why = (f"{d_lab} ran off: it went from {d[0]:.3g} to {d[-1]:.3g} in {len(d) - 1} "
-                   f"iteration(s), beyond {_ridge(curve):.3g}, where {w_lab} counts every "
+                   f"iteration(s), beyond {decay_ridge(curve):.3g}, where {w_lab} counts every "
                    "shared partner or degree alike (a triangle/k-star-like term)")
         elif len(steps) == RUNOFF_STEPS and (np.all(steps > 0.8 * MAX_DECAY_STEP)
                                              or np.all(steps < -0.8 * MAX_DECAY_STEP)):

@@ -63,7 +63,7 @@ def ellipsoid_step(Z, level=0.99):
     return 1.0 if d2 <= q else float(np.sqrt(q / d2))
 
 
-def _is_weights(Z, eta):
+def is_weights(Z, eta):
     a = Z @ eta
     a -= a.max()
     w = np.exp(a)
@@ -72,7 +72,7 @@ def _is_weights(Z, eta):
 
 def is_ess_fraction(Z, eta):
     """Effective size of the importance weights of a move by ``eta``, as a share of the sample."""
-    w = _is_weights(Z, eta)
+    w = is_weights(Z, eta)
     return float(1.0 / (w @ w) / len(w))
 
 

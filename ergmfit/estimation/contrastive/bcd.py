@@ -141,7 +141,8 @@ class BCD(Estimator):
     """
 
     method = "bcd"
-    supports_curved = True
+    supports = {"curved": True, "constraints": True, "missing": False, "target_stats": False,
+                "missing+target_stats": False, "families": frozenset({"binary"})}
     SETTINGS = (
         Setting("block_size", 4, integer(1), "n, variables (dyads) per block; 1 is single-site Gibbs."),
         Setting("steps", 1, integer(1, C_INT_MAX),

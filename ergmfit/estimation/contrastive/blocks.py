@@ -134,7 +134,7 @@ def bounded_pseudo_fit(model, bm, labels, feasible, free=None, start=None):
     ``start`` (its unconstrained curved MPLE), its ``cov`` then (J'HJ)^-1.
     Raises :class:`DegenerateModelError` when the restricted design has no
     maximum (e.g. a statistic that no feasible toggle changes)."""
-    from ..mple.pseudolikelihood import LogitFit, _inv_psd, fit_design, restricted_design
+    from ..mple.pseudolikelihood import LogitFit, inv_psd, fit_design, restricted_design
     design = restricted_design(bm, feasible_toggles(feasible, bm, free))
     par = getattr(model, "parameterisation", None)
     if par is None or par.linear:
@@ -146,7 +146,7 @@ def bounded_pseudo_fit(model, bm, labels, feasible, free=None, start=None):
         from ...exceptions import DegenerateModelError
         raise DegenerateModelError("the curved pseudo-likelihood under the degree bounds did "
                                    "not converge")
-    return LogitFit(theta, _inv_psd(H), H, ll, n_iter, converged,
+    return LogitFit(theta, inv_psd(H), H, ll, n_iter, converged,
                     np.zeros(len(theta), dtype=bool))
 
 

@@ -315,7 +315,8 @@ class CD(Estimator):
     """
 
     method = "cd"
-    supports_curved = True
+    supports = {"curved": True, "constraints": True, "missing": True, "target_stats": False,
+                "missing+target_stats": False, "families": frozenset({"binary"})}
     SETTINGS = (
         Setting("init", None, None, "Starting parameters (default: the density start)."),
         Setting("nsteps", 8, integer(1),

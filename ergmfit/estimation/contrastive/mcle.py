@@ -330,7 +330,7 @@ def composite_score_at_state(bm, blocks_by_size, theta, feasible=None):
 # ---------------------------------------------------------------------------
 # Estimator
 # ---------------------------------------------------------------------------
-def _check_design(des: CompositeDesign, labels):
+def check_design(des: CompositeDesign, labels):
     if des.groups is None:
         return
     var = np.zeros(des.p, dtype=bool)
@@ -539,7 +539,8 @@ class MCLE(Estimator):
     """
 
     method = "mcle"
-    supports_curved = True
+    supports = {"curved": True, "constraints": True, "missing": False, "target_stats": False,
+                "missing+target_stats": False, "families": frozenset({"binary"})}
     SETTINGS = (
         Setting("block_size", 2, integer(1), "The order k of the composite likelihood."),
         Setting("blocks", "all", None,
@@ -603,7 +604,7 @@ class MCLE(Estimator):
                                      "while building the composite likelihood's blocks",
                                      n_vars=int(bm.n_vars) if free is None else len(free))
         if not curved:      # a curved term's high counts may never change: fine
-            _check_design(des, labels)
+            check_design(des, labels)
         if self.verbose:
             print(f"MCLE: {des.n_blocks:,} blocks -> {des.n_unique:,} distinct")
         if curved:
@@ -755,8 +756,8 @@ def _mple_start(bm, labels, free=None):
 def _curved_start(model, init, labels):
     """Start of a curved MCLE: ``init`` (NaN entries filled from the curved
     MPLE), else the curved MPLE (its best fixed-decay start if it ran off)."""
-    from ..mple.pseudolikelihood import _curved_init, fit_mple
-    given = _curved_init(init, labels)
+    from ..mple.pseudolikelihood import curved_init, fit_mple
+    given = curved_init(init, labels)
     if given is not None and np.all(np.isfinite(given)):
         theta = given
     else:

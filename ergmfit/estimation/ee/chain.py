@@ -18,7 +18,8 @@ from ...utils.longrun import Checkpoint, read_npz
 from ...utils.validation import seed_words
 from .missing import conditional_chain
 from .parts import SIMS_KIND, _read_sims, _sims_name
-from .parts import (_constrained_space, _curved_scales, _deaf_to_sigint, _proposal,  # noqa: F401
+from ..common.interrupts import deaf_to_sigint
+from .parts import (_constrained_space, _curved_scales, _proposal,  # noqa: F401
                         _sim_sampler, _simulate, sim_plan)
 
 _MAX_ROWS = 200_000          # stored trajectory rows per chain (thinned beyond)
@@ -64,7 +65,7 @@ def t_ratios(dz):
     return t
 
 
-def _burnin_iters(burnin, n_done, stage_start=0):
+def burnin_iters(burnin, n_done, stage_start=0):
     """First kept iteration: ``burnin`` (a fraction of the iterations of the last
     learning-rate stage, which starts at ``stage_start``, or a number of
     iterations); the last half when the run is too short for it."""
@@ -507,7 +508,7 @@ def _ee_phase(sampler, theta, dzA, outer, inner, m, upd, cfg, Dvec, dens, arc_co
                 break
             if cfg["stop_when_converged"] and o + 1 >= cfg["min_ee_steps"]:
                 it_idx = np.arange(n_rows) * store_every
-                keep = it_idx >= _burnin_iters(cfg["burnin"], done, stage_start)
+                keep = it_idx >= burnin_iters(cfg["burnin"], done, stage_start)
                 if o >= last_stage and keep.sum() >= 8:
                     tr = t_ratios(dz_rows[:n_rows][keep])
                     dr = _drift(th_rows[:n_rows][keep])
@@ -538,7 +539,7 @@ def ee_chain(model, cfg, seed, chain=0, callback=None, control=None):
     (a :class:`~ergmfit.utils.longrun.JobControl`) receives the progress
     and asks the chain to stop after its current outer iteration.
     """
-    with _deaf_to_sigint(control is not None and getattr(control, "on_report", None) is None):
+    with deaf_to_sigint(control is not None and getattr(control, "on_report", None) is None):
         return _ee_chain(model, cfg, seed, chain, callback, control)
 
 
@@ -680,7 +681,7 @@ def _ee_chain(model, cfg, seed, chain, callback, control):
             if start is None:
                 # unconditional phase: start at the IFD phase's estimate, same state
                 prev = runs[-1]
-                keep = prev["iters"] >= _burnin_iters(cfg["burnin"], prev["n_done"],
+                keep = prev["iters"] >= burnin_iters(cfg["burnin"], prev["n_done"],
                                                       prev["stage_start"])
                 if keep.any():
                     theta = prev["theta_rows"][keep].mean(axis=0)
@@ -748,7 +749,7 @@ def _ee_chain(model, cfg, seed, chain, callback, control):
         out.update(extra)                   # cond_cov: missing dyads (_ee_missing)
     elif cfg["se"] == "simulate" and not interrupted and n_rows >= 4:
         it_idx = np.arange(n_rows) * store_every
-        keep = it_idx >= _burnin_iters(cfg["burnin"], done, out["stage_start"])
+        keep = it_idx >= burnin_iters(cfg["burnin"], done, out["stage_start"])
         est = out["theta_rows"][keep].mean(axis=0)
         t_sim = time.perf_counter()
         interval, burn, n_sim, unit, _ = sim_plan(cfg, L0)

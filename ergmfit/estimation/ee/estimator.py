@@ -219,17 +219,14 @@ import numpy as np
 from ...exceptions import CheckpointError, SettingsError
 from ...utils.longrun import Checkpoint, Progress, read_json, run_jobs
 from ...utils.validation import check_params
-from ..base import Estimator, Setting, boolean, choice, integer, number
+from ..base import BACKENDS, Estimator, Setting, boolean, choice, integer, n_jobs_setting, number
+from ..common.interrupts import second_ctrl_c_waits
 from ..contrastive.cd import density_index
-from ..mcmle.estimator import BACKENDS, _initial_estimate, _n_jobs
-# the chain and the pooling live in their own modules; their names stay
-# importable from here (ergmfit.mrf.ee and older code import them)
-from .chain import (_MAX_ROWS, _burnin_iters, _drift, _make_pd, _planned_outer,  # noqa: F401
-                        _read_chain_checkpoint, _stages, algorithm_s, batch_means_sigma,
-                        ee_chain, sim_plan, t_ratios, _CKPT_KIND)
-from .parts import _density_param, _free_density  # noqa: F401
+from ..mcmle.estimator import initial_estimate
+from .chain import _CKPT_KIND, _planned_outer, _stages, ee_chain
+from .parts import _density_param, _free_density, sim_plan
 from .parts import mple_start, refit_unconditional
-from .pool import _chain_summary, _inv, build_results, pool_chains, singular_information  # noqa: F401
+from .pool import build_results
 
 EE_DEFAULTS = {
     "update": "auto",            # "newton" for at most 10^6 variables, else "borisenko"
@@ -520,7 +517,7 @@ def ee_core(model, random_state=None, verbose=False, n_chains=1, n_jobs=1, backe
                 from ..contrastive.cd import cd_core
                 cfg["init_theta"] = np.asarray(cd_core(model, random_state=rng)["params"])
             else:       # a curved MPLE that ran off: the fixed-decay one (_ee_parts)
-                cfg["init_theta"] = mple_start(model, rng, _initial_estimate)
+                cfg["init_theta"] = mple_start(model, rng, initial_estimate)
             cfg["init"] = "user"
         cfg["separation"] = _existence_check(model)
     store = None
@@ -747,11 +744,12 @@ Fit ``model`` by Equilibrium Expectation (see the module docstring).
     """
 
     method = "ee"
-    supports_curved = True
+    supports = {"curved": True, "constraints": True, "missing": True, "target_stats": False,
+                "missing+target_stats": False, "families": frozenset({"binary"})}
     SETTINGS = tuple(Setting(k, v, _EE_CHECKS[k], _EE_DOCS.get(k, "")) for k, v in
                      EE_DEFAULTS.items()) + (
         Setting("n_chains", 1, integer(1), "Independent chains, pooled."),
-        Setting("n_jobs", 1, _n_jobs, "Parallel processes (joblib; -1: every CPU)."),
+        Setting("n_jobs", 1, n_jobs_setting, "Parallel processes (joblib; -1: every CPU)."),
         Setting("backend", None, choice(*BACKENDS, allow_none=True),
                 "joblib backend of parallel chains ('loky' default, 'dask')."),
         Setting("callback", None, _callback, "Called after every outer iteration."),
@@ -765,7 +763,6 @@ Fit ``model`` by Equilibrium Expectation (see the module docstring).
             # a resumed run goes on with the checkpoint's settings: pass on
             # only those set to something else (ee_core refuses them)
             settings = {k: v for k, v in settings.items() if _differs(v, EE_DEFAULTS[k])}
-        from .parts import second_ctrl_c_waits
         with second_ctrl_c_waits():
             out = ee_core(model, random_state=params["random_state"], verbose=params["verbose"],
                           n_chains=params["n_chains"], n_jobs=params["n_jobs"],

@@ -4,10 +4,7 @@ and stop between them), the adaptive update's scales for curved models, and
 workers deaf to SIGINT."""
 from __future__ import annotations
 
-import contextlib
 import os
-import signal
-import threading
 
 import numpy as np
 
@@ -135,58 +132,6 @@ def _curved_scales(sampler, par, theta, steps, m, dens_s):
         return np.where(D0 > 0, m / D0, np.inf)
 
 
-@contextlib.contextmanager
-def _deaf_to_sigint(worker):
-    """In a worker process (``worker``): ignore SIGINT.  A terminal's Ctrl-C
-    reaches the workers too, but they stop when the parent asks (its control),
-    after their current outer iteration; a second Ctrl-C would otherwise abort
-    a worker while it returns its work, and the run would be lost.  A worker
-    process (loky's, multiprocessing's) stays deaf afterwards: its pool's idle
-    loop would otherwise die of that Ctrl-C with a traceback; the pool and the
-    parent end it."""
-    import multiprocessing
-    old = None
-    if worker and threading.current_thread() is threading.main_thread():
-        with contextlib.suppress(ValueError, OSError):
-            old = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        if old is not None and multiprocessing.parent_process() is None:
-            with contextlib.suppress(ValueError, OSError):
-                signal.signal(signal.SIGINT, old)
-
-
-@contextlib.contextmanager
-def second_ctrl_c_waits():
-    """In the main thread, while EE runs and builds its results: the first
-    Ctrl-C raises KeyboardInterrupt as usual (the chains stop after their
-    current step and their work is returned, marked as interrupted); a second
-    one only says that this is happening -- it no longer lands in the middle
-    of collecting or summarising the chains' work, which would lose it; a
-    third aborts.  Nothing changes when SIGINT has a handler of the caller's."""
-    if threading.current_thread() is not threading.main_thread() \
-            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
-        yield
-        return
-    import sys
-    count = [0]
-
-    def handler(signum, frame):
-        count[0] += 1
-        if count[0] == 2:
-            print("ergmfit: stopping -- the chains finish their current step and what is "
-                  "finished is returned (Ctrl-C again aborts without results)", file=sys.stderr)
-            return
-        raise KeyboardInterrupt
-
-    old = signal.signal(signal.SIGINT, handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, old)
-
-
 #: the kind of a finished chain's saved standard-error simulation (``chain_K_sims.npz``)
 SIMS_KIND = "ergmfit-ee-checkpoint-sims"
 
@@ -220,7 +165,7 @@ def _read_sims(directory, chain, outer_done):
 def mple_start(model, rng, initial_estimate):
     """EE's ``init="mple"``: the MPLE.  A curved MPLE whose decay ran off along a
     ridge starts at the fixed-decay MPLE instead, as MCMC-MLE does
-    (``initial_estimate``: :func:`.mcmle._initial_estimate`, passed in -- mcmle
+    (``initial_estimate``: :func:`.mcmle.initial_estimate`, passed in -- mcmle
     sits above this module; samplike ``edges + mutual + gwesp(fixed=FALSE)``: the
     curved MPLE's decay runs to 804)."""
     par = getattr(model, "parameterisation", None)
@@ -235,7 +180,7 @@ def _ifd_runoff(par, chains):
     at the end of the first phase of ``chains`` (the median of its last quarter of
     rows: the rows inside an outer iteration of the "newton" update are not capped),
     else None."""
-    from ..common.curved import _ridge
+    from ..common.curved import decay_ridge
     worst = None
     for ch in chains:
         rows = np.asarray(ch["phases"][0]["theta_rows"], dtype=float)
@@ -243,7 +188,7 @@ def _ifd_runoff(par, chains):
         for ps, _, curve in par.curved_terms if len(rows) else ():
             k = ps.start + 1
             top = float(np.median(rows[:, k]))
-            if top > _ridge(curve) and (worst is None or top > worst[1]):
+            if top > decay_ridge(curve) and (worst is None or top > worst[1]):
                 worst = (par.param_labels[k], top)
     return worst
 

@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 
 from ...exceptions import ConvergenceWarning, DegenerateModelError
-from .chain import _burnin_iters, _drift, _make_pd, _planned_outer, batch_means_sigma, t_ratios
+from .chain import burnin_iters, _drift, _make_pd, _planned_outer, batch_means_sigma, t_ratios
 
 # ---------------------------------------------------------------------------
 # summaries of chains
@@ -23,7 +23,7 @@ def _chain_summary(ch, burnin, inner, polish=False, par=None, resim=None):
     p = len(ch["labels"])
     th, dz = ch["theta_rows"], ch["dz_rows"]
     it_idx = np.arange(len(th)) * ch["store_every"]
-    b = _burnin_iters(burnin, ch["n_done"], ch["stage_start"])
+    b = burnin_iters(burnin, ch["n_done"], ch["stage_start"])
     keep = it_idx >= b
     thk, dzk = th[keep], dz[keep]
     N = len(thk)
@@ -68,7 +68,7 @@ def _chain_summary(ch, burnin, inner, polish=False, par=None, resim=None):
         if polish:
             # one MCMC-MLE iteration from the EE estimate with the same sample:
             # Hummel step length and the importance-sampling maximiser
-            from ..mcmle.estimator import hummel_step, maximize_is_loglik
+            from ..common.stepping import hummel_step, maximize_is_loglik
             Z = ch["sims"]
             gamma = hummel_step(Z, 0.05)
             eta = maximize_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0))
@@ -80,7 +80,7 @@ def _chain_summary(ch, burnin, inner, polish=False, par=None, resim=None):
                 res["estimate"] = est + eta
                 res["polish"] = {"step": eta.tolist(), "gamma": float(gamma), "skipped": False}
                 # its Monte-Carlo covariance, as MCMC-MLE: I^-1 Var(z bar) I^-1
-                Iinv = _inv(S)
+                Iinv = robust_inv(S)
                 V = batch_means_sigma(Z) / len(Z)
                 if np.all(np.isfinite(V)):
                     res["cov_mc"] = Iinv @ _make_pd(V) @ Iinv
@@ -155,7 +155,7 @@ def _curved_sim_summary(res, Z, est, par, polish, cond_cov=None):
     J'Cov(g)J, t-ratios in the parameters' directions, and the final
     MCMC-MLE step through the map (decays capped and bounded as in MCMC-MLE)."""
     from ..common.curved import curved_step, projector
-    from ..mcmle.estimator import hummel_step
+    from ..common.stepping import hummel_step
     J = par.jacobian(est)
     C = np.cov(Z, rowvar=False)
     if cond_cov is not None:        # missing dyads: the observed-data information
@@ -174,7 +174,7 @@ def _curved_sim_summary(res, Z, est, par, polish, cond_cov=None):
     if gamma >= 1.0 and np.all(np.isfinite(step)):
         res["estimate"] = par.project(est + step)
         res["polish"] = {"step": step.tolist(), "gamma": float(gamma), "skipped": False}
-        Iinv = _inv(S)
+        Iinv = robust_inv(S)
         U = Z @ J                               # the scores J'z of the draws
         V = batch_means_sigma(U) / len(U)
         if np.all(np.isfinite(V)):
@@ -253,7 +253,7 @@ def singular_information(F, rtol=1e-12):
     return not (w.max() > 0 and w.min() > rtol * w.max())
 
 
-def _inv(S):
+def robust_inv(S):
     try:
         return np.linalg.inv(_make_pd(S))
     except np.linalg.LinAlgError:
@@ -273,7 +273,7 @@ def pool_chains(summaries):
         F = np.mean(fisher, axis=0)
         # a statistic that never varied in the simulation at the estimate (stuck
         # at the empty or complete graph) leaves no information: NA, not 1/0
-        cov_model = (np.full(F.shape, np.nan) if singular_information(F) else _inv(F))
+        cov_model = (np.full(F.shape, np.nan) if singular_information(F) else robust_inv(F))
     # per-chain total variance (R script: MC + model) for the weights
     var_c = []
     for s in ok:
@@ -295,8 +295,8 @@ def pool_chains(summaries):
     if len(ok) == 1:
         cov_mc = _make_pd(ok[0]["cov_mc"])
     else:
-        prec = sum(_inv(s["cov_mc"]) for s in ok)
-        cov_mc = _inv(prec)
+        prec = sum(robust_inv(s["cov_mc"]) for s in ok)
+        cov_mc = robust_inv(prec)
     cov = cov_mc + cov_model if cov_model is not None else None
     # R-script pooled s.e. (total variances pooled)
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -51,29 +51,28 @@ import warnings
 
 import numpy as np
 
-from ...exceptions import CheckpointError, ConvergenceWarning, DegenerateModelError, SettingsError
+from ...exceptions import ConvergenceWarning, DegenerateModelError
 from ...sampling.chains import batch_means_cov, effective_sizes, multivariate_ess, run_chains
 from ..common.stepping import (ellipsoid_step, hotelling_pvalue, hummel_step, in_convex_hull,  # noqa: F401
-                       is_trust_region, maximize_is_loglik, _is_weights,
+                       is_trust_region, maximize_is_loglik, is_weights,
                        standardised_mean as _standardised_mean)
-from ...utils.longrun import Checkpoint, Progress, catch_interrupt, read_json
-from ...utils.validation import check_params, check_random_state
+from ...utils.longrun import Checkpoint, Progress, catch_interrupt
+from ...utils.validation import check_random_state
 from ..common.curved import (check_runoff as _check_runoff, curved_step as _curved_step,
-                     ran_off as _ran_off,
                      degenerate_sample as _degenerate_sample, gw_advice as _gw_advice,
                      restart as _restart_decays,
                      first_interval as _first_interval,
                      first_sample_ok as _first_sample_ok,
                      projector as _projector, times_jacobian as _times_jacobian)
-from ..base import Estimator, Setting, boolean, choice, integer, number
-from .loglik import bridge_loglik, dyad_independent_loglik  # noqa: F401 (public here too)
+from ..base import Estimator
+from .checkpoint import read_checkpoint, write_checkpoint
+from .interval import MIN_ESS_SHARE, quarter_octave
+from .loglik import bridge_loglik
+from .settings import SETTINGS
+from .start import exact_mle, exact_mle_available, initial_estimate, start_theta  # noqa: F401
 
 
-# Share of target_ess that every single statistic must reach in a non-final
-# sample, besides target_ess multivariate effective draws: with 13 statistics
-# (faux.mesa.high) the multivariate target alone left ~10 effective draws in
-# the slowest directions, and fits wandered for 11-14 iterations (5-6 with it).
-MIN_ESS_SHARE = 0.5
+
 
 
 def check_degeneracy(model, chains, D):
@@ -176,95 +175,6 @@ def _step_length(Z, margin):
     return max(hull, ell)
 
 
-def _exact_mle_available(model, settings):
-    """A dyad-independent model on all dyads: its likelihood is the pseudo-likelihood,
-    so the MLE is the MPLE, exactly (statnet returns it too, without MCMC)."""
-    space = getattr(model, "sample_space", None)
-    return (bool(getattr(model, "dyad_independent", False)) and getattr(model, "terms", None)
-            and not getattr(model, "curved", False)
-            and space is not None and getattr(space, "kind", "") == "all"
-            and not getattr(space, "n_missing", 0)
-            and settings["init"] is None and settings["resume"] is None)
-
-
-def _exact_mle(model, settings):
-    from ..mple.pseudolikelihood import MPLE
-    res = MPLE(verbose=False).fit(model)
-    res.method = "mle"
-    res.warnings = list(res.warnings) + [
-        "Note: the model is dyad-independent, so its likelihood is exact and the MLE is the "
-        "MPLE; no MCMC was run (as statnet does)"]
-    res.info["exact_mle"] = True
-    res.info["call_method"] = "mcmle"
-    return res
-
-
-def _has_na(init):
-    vals = list(init.values()) if isinstance(init, dict) else list(np.ravel(init))
-    return any(v is None or (isinstance(v, float) and np.isnan(v)) for v in vals)
-
-
-def start_theta(model, init, rng, completion=None):
-    """The start of an MCMC-MLE fit (also the missing-data one): (θ, how it was
-    found), ``how`` None for a given ``init`` (checked).  A curved model's ``init``
-    with NaN (statnet's ``init=c(NA, NA, 0.7, ...)``) starts the curved MPLE there;
-    no ``init``: :func:`_initial_estimate`.  ``completion``: the random state of the
-    MPLE's completion of missing dyads (None: its fixed one)."""
-    if init is not None and getattr(model, "curved", False) and _has_na(init):
-        from ..mple.pseudolikelihood import fit_mple
-        with warnings.catch_warnings():     # a ridge here is said later, if it matters
-            warnings.simplefilter("ignore", ConvergenceWarning)
-            res0 = fit_mple(model, init=init, random_state=completion)
-        theta = np.asarray(res0.params, dtype=float)
-        if _ran_off(model, theta, res0.converged):      # its decay ran off: fixed-decay MPLE
-            return np.asarray(res0.info["curved_start"], dtype=float), "MPLE (fixed decays)"
-        return theta, "MPLE"
-    if init is None:
-        return _initial_estimate(model, random_state=rng, completion=completion)
-    return check_params(init, model.labels, "init"), None
-
-
-def _initial_estimate(model, random_state=None, completion=None):
-    """Starting values: the MPLE, or -- when the MPLE does not exist
-    (DegenerateModelError, e.g. separation) -- contrastive divergence
-    (statnet's ``init.method = "CD"``).  Returns (theta, method name)."""
-    from ..mple.pseudolikelihood import fit_mple
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ConvergenceWarning)
-            res = fit_mple(model, verbose=False, random_state=completion)
-        theta = np.asarray(res.params, dtype=float)
-        if getattr(model, "curved", False) and _ran_off(model, theta, res.converged):
-            # the curved MPLE ran along a ridge: start from the best fixed-decay MPLE
-            return np.asarray(res.info["curved_start"], dtype=float), "MPLE (fixed decays)"
-        return theta, "MPLE"
-    except DegenerateModelError:
-        from ..contrastive.cd import cd_core
-        out = cd_core(model, random_state=random_state, verbose=False)
-        return np.asarray(out["params"], dtype=float), "CD"
-
-
-def _n_jobs(name, value):
-    """joblib's n_jobs: a non-zero integer (-1: all CPUs, -2: all but one, ...)."""
-    value = integer()(name, value)
-    if value == 0:
-        raise SettingsError(f"setting {name!r} must be a non-zero integer (joblib's -1 uses "
-                            "every CPU), got 0")
-    if value < 0:
-        # joblib's -k: every CPU but k - 1; below -cpu_count that is none at all
-        # (joblib would quietly run one process)
-        from joblib import cpu_count
-        cpus = cpu_count()
-        if value < -cpus:
-            raise SettingsError(f"setting {name!r} = {value} asks for every CPU but {-value - 1}, "
-                                f"and this machine has {cpus}: give -1..-{cpus} (joblib's count "
-                                "from the end) or a positive number of processes")
-    return value
-
-
-BACKENDS = ("loky", "threading", "multiprocessing", "dask")
-
-
 class MCMLE(Estimator):
     """Monte Carlo maximum likelihood, as statnet fits ERGMs (see :mod:`ergmfit.estimation.mcmle.estimator`).
 
@@ -283,44 +193,21 @@ class MCMLE(Estimator):
     """
 
     method = "mcmle"
-    supports_curved = True
-    SETTINGS = (
-        Setting("init", None, None, "Starting parameters (array or dict); default the MPLE "
-                "(contrastive divergence when the MPLE does not exist)."),
-        Setting("maxit", 60, integer(1), "At most this many iterations (statnet's MCMLE.maxit)."),
-        Setting("samplesize", 1024, integer(2), "MCMC draws per iteration."),
-        Setting("interval", 1024, integer(1), "Proposals between draws (adapted, see above)."),
-        Setting("burnin", None, integer(0, allow_none=True),
-                "Proposals before the first draw (default 16 x interval)."),
-        Setting("n_chains", None, integer(1, allow_none=True), "Chains (default n_jobs)."),
-        Setting("n_jobs", 1, _n_jobs, "Parallel processes (joblib; -1: every CPU)."),
-        Setting("proposal", "auto", None, "MH proposal ('auto', 'tnt', 'triadic', ...)."),
-        Setting("steplength_margin", 0.05, number(0), "Margin of the Hummel step length."),
-        Setting("termination", "hummel", choice("hummel", "hotelling"), "Stopping rule."),
-        Setting("last_boost", 4, integer(1), "Sample-size multiplier of the last iteration."),
-        Setting("conv_pval", 0.5, number(0, 1), "Hotelling p-value of convergence."),
-        Setting("target_ess", 64, number(0, lo_open=True), "Effective draws per sample."),
-        Setting("min_interval", None, integer(1, allow_none=True),
-                "Smallest interval (default interval / 4)."),
-        Setting("max_interval", 2**20, integer(1), "Largest interval."),
-        Setting("eval_loglik", True, boolean, "Bridge-sample the log-likelihood."),
-        Setting("bridges", 16, integer(1), "Bridge points (statnet's bridge.nsteps)."),
-        Setting("bridge_samplesize", None, integer(8, allow_none=True),
-                "Draws per bridge point (default samplesize / 8, at least 64)."),
-        Setting("backend", None, choice(*BACKENDS, allow_none=True),
-                "joblib backend of parallel chains ('loky' default, 'dask')."),
-        Setting("checkpoint", None, None, "JSON file written after every iteration."),
-        Setting("resume", None, None, "Continue from this checkpoint file."),
-        Setting("min_is_ess", 0.05, number(0, 1), "Trust region: smallest importance-sampling "
-                "effective size share of a step."),
-    )
+    supports = {"curved": True, "constraints": True, "missing": True, "target_stats": True,
+                "missing+target_stats": False, "families": frozenset({"binary"})}
+    SETTINGS = SETTINGS
 
     def fit(self, model):
+        if getattr(getattr(model, "sample_space", None), "n_missing", 0):
+            # missing dyads: the observed-data likelihood (statnet's), its own loop
+            from .missing import MissingDataMCMLE
+            return MissingDataMCMLE(**self.given_params()).fit(model)
         from ...results import ERGMResults
         settings = self.get_params()
-        if _exact_mle_available(model, settings):
-            return _exact_mle(model, settings)
-        from ..ee.parts import second_ctrl_c_waits
+        settings.pop("obs_interval")
+        if exact_mle_available(model, settings):
+            return exact_mle(model, settings)
+        from ..common.interrupts import second_ctrl_c_waits
         try:
             with second_ctrl_c_waits():     # a second quick Ctrl-C does not lose the fit
                 out = mcmle_core(model, **settings)
@@ -476,7 +363,7 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
     init_method = "user"
     history = []
     if resume is not None:
-        state = _read_checkpoint(resume, model, max_interval)
+        state = read_checkpoint(resume, model, max_interval)
         init, interval, history = state["theta"], int(state["interval"]), state["history"]
         burnin = 16 * interval
         init_method = f"checkpoint {resume}"
@@ -584,7 +471,7 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
             progress.update(1, step=f"{gamma:.2f}", p=f"{pval:.2f}", interval=interval)
             theta = theta + eta
             if store is not None:
-                _write_checkpoint(store, model, theta, interval, history)
+                write_checkpoint(store, model, theta, interval, history)
             streak = streak + 1 if gamma >= 1.0 else 0
             if termination == "hotelling":
                 if gamma >= 1.0 and pval > conv_pval:
@@ -604,7 +491,7 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
                 # iteration, and burn in ~2 autocorrelation times of the slowest
                 # statistic.
                 ratio = max(target_ess / max(mess, 1.0), MIN_ESS_SHARE * target_ess / min_ess)
-                interval = _quarter_octave(interval * min(8.0, max(0.25, ratio)),
+                interval = quarter_octave(interval * min(8.0, max(0.25, ratio)),
                                            min_interval, max_interval)
                 tau = interval * size / min_ess
                 burnin = int(min(16 * interval, max(interval, 2 * tau)))
@@ -618,7 +505,7 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
                 recent = history[-2:]
                 tau = (sum(h["interval"] * h["samplesize"] for h in recent)
                        / sum(max(h["min_ess"], 1.0) for h in recent))
-                interval = _quarter_octave(
+                interval = quarter_octave(
                     min(4.0 * interval, max(0.5 * interval, target_ess * tau / samplesize)),
                     min_interval, max_interval)
     except KeyboardInterrupt:
@@ -653,7 +540,7 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
                       ConvergenceWarning, stacklevel=3)
     # covariance from the last sample, importance-weighted to the final estimate
     Z = np.concatenate(chains_z)
-    w = _is_weights(Z, par.eta(theta) - par.eta(sample_theta))
+    w = is_weights(Z, par.eta(theta) - par.eta(sample_theta))
     # J' C J as the covariance of Z J (p columns, not the q canonical ones)
     J = None if par.linear else par.jacobian(theta)
     ZJ = Z if J is None else _times_jacobian(Z, J)
@@ -693,60 +580,3 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
         "interrupted": interrupted, "cpu_seconds": timings,
         "loglik_interrupted": loglik_interrupted,
     }
-
-
-def _quarter_octave(interval, lo, hi):
-    """``interval`` rounded to a power of 2**(1/4), within [lo, hi]."""
-    return int(min(hi, max(lo, 2 ** (round(4 * np.log2(interval)) / 4))))
-
-
-_CKPT_KIND = "ergmfit-mcmle-checkpoint"
-
-
-def _write_checkpoint(store, model, theta, interval, history, extra=None):
-    from ...constraints import checkpoint_space      # constraints, missing dyads, offsets (#18)
-    store.save_json({"kind": _CKPT_KIND, "formula": model.formula, "labels": model.labels,
-                     "theta": [float(t) for t in theta], "interval": int(interval),
-                     "history": history, "sample_space": checkpoint_space(model),
-                     **(extra or {})})      # extra: the missing-data fit's chains (missing.py)
-
-
-class _OtherModel(Exception):
-    """A checkpoint of another model's statistics."""
-
-
-def _read_checkpoint(path, model, max_interval=2**20):
-    data = read_json(path, kind=_CKPT_KIND, what="MCMC-MLE checkpoint")
-    try:
-        labels, theta = list(data["labels"]), [float(t) for t in data["theta"]]
-        if labels != list(model.labels) or len(theta) != len(labels):
-            raise _OtherModel()
-        interval, history = data["interval"], data["history"]
-        if isinstance(interval, bool) or not isinstance(interval, int):
-            raise ValueError(f"the interval {interval!r} is not a whole number")
-        if not 1 <= interval <= max_interval:
-            raise ValueError(f"the interval {interval} is outside 1..{max_interval} "
-                             "(max_interval)")
-        if not isinstance(history, list) or not all(isinstance(h, dict) for h in history):
-            raise ValueError("the history is not a list of iteration records")
-        p = len(model.labels)
-        for h in history:        # what _check_oscillation reads back from a resumed history
-            for key, kind in (("t_mean", float), ("bistable", bool)):
-                v = h.get(key)
-                if v is not None and (not isinstance(v, list) or len(v) != p or not all(
-                        isinstance(x, (int, float)) and not isinstance(x, bool) and np.isfinite(x)
-                        if kind is float else isinstance(x, bool) for x in v)):
-                    raise ValueError(f"a history record's {key!r} is not {p} "
-                                     f"{'numbers' if kind is float else 'true/false values'}")
-    except _OtherModel:
-        raise CheckpointError(f"the checkpoint {path} is for the statistics {data['labels']}, "
-                              f"not {model.labels}") from None
-    except (KeyError, TypeError, ValueError, OverflowError) as exc:
-        raise CheckpointError(f"cannot read {path}: an MCMC-MLE checkpoint with a missing or "
-                              f"damaged entry ({type(exc).__name__}: {exc})") from None
-    if not np.all(np.isfinite(theta)):
-        raise CheckpointError(f"cannot read {path}: an MCMC-MLE checkpoint whose estimate "
-                              f"{theta} is not finite (damaged)")
-    from ...constraints import check_checkpoint_space
-    check_checkpoint_space(data.get("sample_space"), model, path)
-    return data

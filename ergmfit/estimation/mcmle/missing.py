@@ -70,9 +70,11 @@ from ...exceptions import CheckpointError, ConvergenceWarning, DegenerateModelEr
 from ...results import ERGMResults
 from ...sampling.chains import run_chains
 from ...utils.validation import check_random_state
+from .settings import missing_data_settings
+from ..base import Estimator
 from ..common.restricted import conditional_model  # noqa: F401 (its home was here)
 from ..common.curved import check_runoff, curved_step, decay_messages, projector, restart
-from ..common.stepping import _is_weights, ellipsoid_step, hotelling_pvalue, hummel_step, \
+from ..common.stepping import is_weights, ellipsoid_step, hotelling_pvalue, hummel_step, \
     is_trust_region, maximize_is_loglik, standardised_mean
 
 MAX_STEP = 1.0      # largest change of a coefficient in one iteration
@@ -126,6 +128,31 @@ def fit_missing_mcmle(model, random_state=None, verbose=False, **settings):
     return res
 
 
+class MissingDataMCMLE(Estimator):
+    """MCMC-MLE of the observed-data likelihood of a model with missing dyads
+    (statnet's): what :class:`~ergmfit.estimation.mcmle.estimator.MCMLE` fits
+    when ``model.sample_space`` has missing dyads.  Its settings are MCMC-MLE's
+    (:mod:`.settings`) without the bridge sampling, with ``maxit=30`` and one
+    chain by default.
+
+    Examples
+    --------
+    >>> import ergmfit as ef
+    >>> g = ef.datasets.load("flomarriage")
+    >>> m = ef.ERGM(g, "edges + triangle", missing=[tuple(list(g.nodes)[:2])])
+    >>> round(float(m.fit(method="mcmle", random_state=1).params["edges"]), 1)
+    -1.7
+    """
+
+    method = "mcmle"
+    supports = {"curved": True, "constraints": True, "missing": True, "target_stats": False,
+                "missing+target_stats": False, "families": frozenset({"binary"})}
+    SETTINGS = missing_data_settings()
+
+    def fit(self, model):
+        return fit_missing_mcmle(model, **self.get_params())
+
+
 def _observed_data_mcmle(model, random_state=None, verbose=False, init=None, maxit=30,
                       samplesize=1024, interval=1024, burnin=None, n_chains=1, n_jobs=1,
                       proposal="auto", steplength_margin=0.05, conv_pval=0.5, min_is_ess=0.05,
@@ -143,8 +170,8 @@ def _observed_data_mcmle(model, random_state=None, verbose=False, init=None, max
         # the likelihood factorises over the dyads and the missing ones sum out:
         # the observed-data MLE is the logistic regression on the observed dyads,
         # the MPLE, exactly (statnet returns it too, without MCMC)
-        from .estimator import _exact_mle
-        res = _exact_mle(model, {})
+        from .start import exact_mle
+        res = exact_mle(model, {})
         res.info.update(n_missing=model.sample_space.n_missing,
                         missing_data="observed-data likelihood (exact: dyad-independent)")
         return res
@@ -175,7 +202,7 @@ def _observed_data_mcmle(model, random_state=None, verbose=False, init=None, max
         # statnet's start: the MPLE on a random completion of the missing dyads (a
         # curved one that ran off along a ridge: the best fixed-decay MPLE; NaN in
         # init: the curved MPLE from there), CD when no MPLE exists
-        from .estimator import start_theta
+        from .start import start_theta
         theta, how = start_theta(model, init, rng, completion=rng)
         init_method = how or "init"
         theta_ok, retreats, final, streak = theta, 0, False, 0
@@ -417,7 +444,7 @@ def _weighted_cov(chains, eta):
     """Covariance of the draws of ``chains``, importance-weighted by a move
     ``eta`` of the parameters (None: unweighted)."""
     X = np.concatenate(chains)
-    w = np.full(len(X), 1.0 / len(X)) if eta is None else _is_weights(X - X.mean(axis=0), eta)
+    w = np.full(len(X), 1.0 / len(X)) if eta is None else is_weights(X - X.mean(axis=0), eta)
     d = X - w @ X
     return (d * w[:, None]).T @ d
 
@@ -427,11 +454,11 @@ def _adapted_interval(chains_z, interval, target_ess, lo, hi):
     at ``target_ess`` effective draws (multivariate) and at least
     MIN_ESS_SHARE of it for every statistic, by 1/4..8 per iteration."""
     from ...sampling.chains import effective_sizes, multivariate_ess
-    from .estimator import MIN_ESS_SHARE, _quarter_octave
+    from .interval import MIN_ESS_SHARE, quarter_octave
     ess = max(float(effective_sizes(chains_z).min()), 1.0)
     ratio = max(target_ess / max(multivariate_ess(chains_z), 1.0),
                 MIN_ESS_SHARE * target_ess / ess)
-    return _quarter_octave(interval * min(8.0, max(0.25, ratio)), lo, hi)
+    return quarter_octave(interval * min(8.0, max(0.25, ratio)), lo, hi)
 
 
 # ---------------------------------------------------------------------------
@@ -446,8 +473,8 @@ def _ties_list(starts):
 
 
 def _write_state(store, model, theta, interval, history, state):
-    from .estimator import _write_checkpoint
-    _write_checkpoint(store, model, theta, interval, history, extra={_STATE: state})
+    from .checkpoint import write_checkpoint
+    write_checkpoint(store, model, theta, interval, history, extra={_STATE: state})
 
 
 def _read_ties(value, model, space, n_chains, what):
@@ -485,8 +512,8 @@ def _read_resume(path, model, cond, n_chains):
     """What :func:`fit_missing_mcmle` goes on from: the checkpoint ``path``
     (read and checked as an MCMC-MLE checkpoint, its sample space included),
     its chains' states and random generator.  CheckpointError if damaged."""
-    from .estimator import _read_checkpoint
-    data = _read_checkpoint(path, model)
+    from .checkpoint import read_checkpoint
+    data = read_checkpoint(path, model)
     try:
         st = data[_STATE]
         p = len(model.labels)

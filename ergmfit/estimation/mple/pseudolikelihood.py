@@ -220,7 +220,7 @@ def _solve_psd(A, b):
         return np.linalg.lstsq(A, b, rcond=None)[0]
 
 
-def _inv_psd(A):
+def inv_psd(A):
     try:
         c = linalg.cho_factor(A, check_finite=False)
         return linalg.cho_solve(c, np.eye(len(A)), check_finite=False)
@@ -407,7 +407,7 @@ def fit_design(design: Design, labels, term_of=None, separation="error", maxiter
     b = beta / scale
     params[active] = b
     cov = np.full((p, p), np.nan)
-    Hinv_z = _inv_psd(H)
+    Hinv_z = inv_psd(H)
     cov[np.ix_(active, active)] = Hinv_z / np.outer(scale, scale)
     Hfull = np.full((p, p), np.nan)
     Hfull[np.ix_(active, active)] = H * np.outer(scale, scale)
@@ -467,7 +467,8 @@ class MPLE(Estimator):
         Setting("init", None, None, "Curved models: starting θ (NaN for 'choose'; statnet's "
                 "control.ergm(init=) with NA), or a dict {label: value}."),
     )
-    supports_curved = True
+    supports = {"curved": True, "constraints": True, "missing": True, "target_stats": True,
+                "missing+target_stats": True, "families": frozenset({"binary"})}
 
     def _finish_settings(self):
         if self.bootstrap is not None:
@@ -621,7 +622,7 @@ def _fit_curved(model, design: Design, labels, term_of, est) -> LogitFit:
     """The curved pseudo-likelihood, maximised in θ (see :mod:`.curved`)."""
     from ..common.curved import decay_messages, maximize_curved_pseudolikelihood, start_values
     par = model.parameterisation
-    init = _curved_init(est.init, labels)
+    init = curved_init(est.init, labels)
 
     def fit_linear(A, c=None, cols=None):
         sub = Design(design.X @ A, design.n, design.s, design.n_vars, design.n_on,
@@ -638,7 +639,7 @@ def _fit_curved(model, design: Design, labels, term_of, est) -> LogitFit:
     theta0 = start_values(par, fit_linear, decays, init)
     theta, ll, H, n_iter, converged = maximize_curved_pseudolikelihood(design, par, theta0,
                                                                        maxiter=est.maxiter)
-    cov = _inv_psd(H) if np.all(np.isfinite(H)) else np.full_like(H, np.nan)
+    cov = inv_psd(H) if np.all(np.isfinite(H)) else np.full_like(H, np.nan)
     messages = decay_messages(par, theta)
     for msg in messages:
         if not msg.startswith("Note"):
@@ -653,7 +654,7 @@ def _fit_curved(model, design: Design, labels, term_of, est) -> LogitFit:
     return lf
 
 
-def _curved_init(init, labels):
+def curved_init(init, labels):
     """``init`` as a full θ with NaN where the estimator chooses (or None)."""
     if init is None:
         return None
