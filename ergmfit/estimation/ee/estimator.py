@@ -1,211 +1,31 @@
 """Equilibrium Expectation (EE): maximum likelihood for large networks.
 
-EE (Byshkin et al. 2018; Borisenko, Byshkin & Lomi 2019) runs *one*
-Metropolis-Hastings chain from the observed state and moves θ after every
-``sampler_steps`` (m) proposals so that the chain's statistics stay at the
-observed ones: with dzA = g(x_t) − g(x_obs) accumulated along the chain, a
-statistic that drifts up pushes its parameter down and vice versa.  When
-θ_t settles, x_t is (nearly) a sample of π(·|θ̄) with E[g] = g(x_obs): the
-average θ̄ is the MLE.
+EE runs one Metropolis-Hastings chain from the observed network and moves θ
+after every ``sampler_steps`` proposals so that the chain's statistics stay
+at the observed ones; the average θ once it settles is the MLE.  Algorithm S
+gives the start and the scales, then the EE updates (``update="borisenko"``,
+``"adaptive"`` or ``"newton"``) run with IFD, tie/no-tie or random-toggle
+proposals; constraints, missing dyads, offsets and curved terms are
+supported.  The algorithm, its settings' choices and what was checked are in
+``docs/estimators/ee.md``.
 
-The run, as EstimNetDirected does it (``../shared/reference/estimnet.md``):
+References
+----------
+Byshkin, M., Stivala, A., Mira, A., Robins, G. & Lomi, A. (2018). Fast maximum
+likelihood estimation via equilibrium expectation for large network data.
+*Scientific Reports* 8, 11509.
 
-1. **Algorithm S** (``s_steps`` iterations, moves scored against the observed
-   state and never applied): a CD-1 estimate θ_S (EE's start, ``init="S"``)
-   and the scale D_k = m / Σ_S dzA_k² of each parameter.  dzA = del − add and
-   θ_k += sign(dzA_k) · aca_s / sumC_k² · dzA_k² (sumC = add + del).
-2. **Algorithm EE** (``ee_steps`` outer × ``ee_inner_steps`` inner iterations),
-   either
-   * ``update="borisenko"`` (Borisenko et al. 2019, eq. 14; the default beyond 10^6 variables):
-     θ_k ← θ_k − a · max(|θ_k|, c) · sign(dzA_k), ``a = learning_rate``,
-     ``c = min_theta``.  ``learning_rate`` may be a sequence: the outer
-     iterations are split into equal stages with those rates (the paper's
-     CRF example: 0.01 then 0.001).  Default ``"auto"``: (0.01, 0.001) for
-     models of at most 10^6 variables, EstimNet's constant 0.001 beyond
-     (on Epinions a = 0.01 lets AltKTrianglesT run away multiplicatively
-     before its slowly responding statistic catches up); or
-   * ``update="adaptive"`` (Byshkin et al. 2018, EstimNetDirected's default):
-     θ_k ← θ_k − sign(dzA_k) · aca_ee · D_k · dzA_k², and after every outer
-     iteration D_k ← D_k · sqrt(comp_c / (sd(θ_k) / |mean θ_k|)) over its inner
-     iterations (|mean| floored at 0.1), so that sd(θ)/|θ| ≈ comp_c; or
-   * ``update="newton"``: θ ← θ − a · Σ⁻¹ · dzA, Σ the covariance of the
-     statistics (estimated from max(200, 20 p) states of the chain at the
-     start, m proposals apart, and again at each new learning-rate stage
-     from the previous stage's dzA rows): the Robbins-Monro step of
-     stochastic approximation (Snijders 2002) inside EE's single chain.
-     The sign updates above move each parameter by its own rule, so along a
-     ridge of nearly collinear statistics (faux.mesa.high: edges against the
-     Grade nodefactors) they wander and drift -- the trajectory there ended
-     1.3 s.e. from the MLE with |t| up to 0.17 -- while the preconditioned
-     step moves along the ridge as far as the statistics ask (0.15 s.e.,
-     |t| < 0.07 on the same model and seeds).  ``update="auto"`` (default)
-     picks it for models of at most 10^6 variables and EstimNet's Borisenko
-     update beyond (the Epinions runs were tuned and checked with it).
-3. **Proposals**: ``proposal="ifd"`` (default when the model has an ``edges``
-   term) is the Improved Fixed Density sampler
-   (:class:`~ergmfit.sampling._proposals.IFD`): adds and deletes alternate so
-   the tie count stays at L or L + 1, the auxiliary V balances them, and the
-   edges parameter is recovered as θ_edges = V − log((D − L)/(L + 1)).
-   ``"tnt"`` and ``"random"`` estimate every parameter by the EE update
-   (``"tnt"`` is the default when ``edges`` is an offset);
-   ``"ifd-tnt"`` runs ``tnt_steps`` more outer iterations with tie/no-tie
-   proposals after the IFD phase, started at its estimate, and estimates
-   from that unconditional phase.
+Borisenko, A., Byshkin, M. & Lomi, A. (2019). A simple algorithm for scalable
+Monte Carlo inference. arXiv:1901.00533.
 
-**IFD estimates are conditional on the tie count.**  The IFD chain samples
-the model restricted to L and L + 1 ties, so EE with IFD solves
-E_θ[g | L] = g(x_obs): the conditional MLE given the density, not the MLE.
-For large networks the two coincide; for small ones they differ by a
-noticeable part of a standard error (Lazega, 115 ties: 0.3–0.46 s.e. for
-edges and nodecov.practice -- checked by simulation at statnet's MLE).
-Hence the final step below.  Given L a curved model may have no finite decay: an IFD run whose
-decay runs off is redone with tie/no-tie proposals (:func:`._ee_parts.refit_unconditional`).
-
-**Estimate.**  Per chain the first ``burnin`` of the last learning-rate
-stage is dropped (a fraction, default 0.2 -- EstimNet's R script drops t ≤
-10,000 of its default 50,000 -- or a number of iterations); beyond 10^6
-variables the default is EstimNet's 10,000 iterations themselves (or 0.2 of
-the run when that is more): Epinions settles only by t ≈ 8,000, and with 20 %
-of the default 20,000 iterations the window began at 4,000, where the
-AltOutStars t-ratio came out at −0.103 (from 10,000 on all |t| < 0.04, as
-EstimNet's run).  The EE estimate is the mean of θ over the rest.  With ``polish`` (default ``"auto"``: on for
-models of at most 10^6 variables, when ``se="simulate"``) one MCMC-MLE
-iteration follows, with the same sample that gives the standard errors:
-the Hummel step length and the importance-sampling maximiser of
-:mod:`ergmfit.estimation.mcmle.estimator`.  It removes the conditioning bias above and
-most of the Monte-Carlo error of the trajectory average along ridges of
-correlated parameters (Lazega: from up to 0.4 to about 0.1 statnet s.e.).
-The step is taken only when its Hummel step length is 1 (the observed
-statistics lie inside the simulated ones); otherwise -- EE far from the MLE,
-or a near-degenerate model whose simulation collapses -- it is skipped with
-a warning.  The pure EE averages stay in ``info["ee_estimates"]``.
-
-**Standard errors.**  The model part, the inverse Fisher information, is
-estimated by ``se="simulate"`` (default up to 10^6 variables): a chain at the EE
-estimate, continued from the last EE state (``se_samplesize`` draws every
-``se_interval`` proposals after 16 intervals), whose statistic covariance
-is the Fisher information (the quantity statnet inverts) and whose mean
-checks that the estimate reproduces the observed statistics
-(``info["t_ratios_sim"]``); after the final step, a new chain of that size at the
-estimate reported, from the observed network (_ee_pool.final_simulation).  The Monte-Carlo part (``cov_mc``, the
-"MCMC %" column) is the batch-means covariance of the trajectory average,
-or -- after the final step -- I⁻¹ Var(z̄) I⁻¹ as in MCMC-MLE.  The
-simulation runs in pieces of one outer iteration's proposals: the progress
-bar goes on through it and Ctrl-C (or a parallel run's stop) ends it
-between pieces.  Beyond 10^6 variables with IFD the default is
-``se="estimnet"``, EstimNetDirected's R formula (below): the IFD estimate
-is conditional on the tie count, and an unconditional chain at it does not
-settle in affordable time (Epinions: 500 draws 10,000 proposals apart drift
-away from the observed statistics, t ≈ 1.15 for all four, the tie count
-growing), so its covariance is no Fisher information.  The R formula is
-always reported in ``info["estimnet"]``.
-
-**Convergence t-ratio** of statistic k: mean/sd of dzA_k over the kept
-iterations (for the IFD edges column: of Ndel − Nadd per iteration, as
-EstimNet); the summary shows them and warns if any |t| > 0.1 (the papers'
-criterion).  ``converged`` also requires the estimate not to drift: a
-Geweke-type z-score, the difference of the means of θ over the first and
-the second half of the kept iterations divided by its batch-means standard
-error, must stay below ``drift_z_tol`` (3), or the difference itself below
-``drift_se_tol`` (0.2) standard errors of the estimate, for every parameter.
-
-**Several chains** (``n_chains``, run by joblib with ``n_jobs`` processes
-and any joblib ``backend``, e.g. ``"dask"``) are pooled as EstimNet's R
-script does: the inverse-variance weighted mean of the chain estimates.
-The Monte-Carlo covariance pools as 1/Σ(1/V_c); the model covariance (the
-sampling variance of the MLE, which more chains do not reduce) is the
-inverse of the chains' mean Fisher information.  (EstimNet's script pools
-the *total* variance as 1/Σ(1/se_c²), shrinking the MLE's sampling variance
-with the number of chains; that figure is in ``info["estimnet"]``.)
-
-**EstimNetDirected's R formula** (``info["estimnet"]``): rows thinned to every
-``ee_inner_steps``-th iteration after the burn-in; s.e. = sqrt(diag(
-Σ_bm(θ)/N + (Σ_bm(dzA)/N)⁻¹)) with Σ_bm the batch-means (b = ⌊√N⌋)
-covariance.
-
-**Where this differs from EstimNetDirected**, and why:
-
-* sign(0) = 0 in the Borisenko update (EstimNet takes +1, which lowers θ
-  whenever dzA is exactly 0 -- often, for small networks with integer
-  statistics -- a bias).
-* The V learned by Algorithm S is kept as EE's starting V (EstimNet restarts
-  V at 0, which costs a visible EE burn-in of the density parameter).
-* The IFD add/delete flag lives in the proposal object, not in a C
-  ``static``: chains and estimations in one process do not share it.
-* Seeds come from ``random_state`` (EstimNet: the wall-clock second).
-* Learning-rate stages, the final MCMC-MLE step, the simulated Fisher
-  information and the pooled covariance are additions (see above); with
-  ``learning_rate=0.001, polish=False, se="estimnet"`` the estimate is
-  EstimNet's trajectory average.
-
-**Curved terms** (``gwesp(fixed=FALSE)`` etc., Hunter & Handcock 2006): the
-chain and dzA live in the q canonical statistics, θ has the p parameters,
-and every step goes through the map η(θ) (:class:`._ee_chain._CurvedEE`).
-``"newton"``: θ ← θ − a (J'CJ)⁻¹ J' dzA (J = ∂η/∂θ; each outer iteration
-runs the compiled loop in η with the map linearised at its start, then the
-sampler goes on at the exact η(θ)); ``"borisenko"``: θ_k ← θ_k − a ·
-max(|θ_k|, c) · sign((J' dzA)_k), the sampler at η(θ) after every
-iteration; ``"adaptive"``: θ_k ← θ_k − sign(u_k) · aca_ee · D_k · u_k² with
-u = J' dzA, its scales D_k = m / Σ u_k² from ``s_steps`` batches scored on the
-observed network at the start (Algorithm S's scales in the parameters'
-directions; Algorithm S itself estimates η), adapted after every outer
-iteration as for linear models.  ``init="S"`` starts at the curved MPLE instead.
-Decays stay at or above their lower bounds and move at most
-``MAX_DECAY_STEP`` per outer iteration (and in the final step), as in
-MCMC-MLE.  The stored dzA rows, t-ratios and convergence checks are in the
-parameters' directions z J (:func:`.curved.projector`); the simulation at
-the estimate runs at η(θ̂) and its Fisher information is J'CJ; the final
-step is the curved importance-sampling maximiser.  With IFD the density
-parameter has its own positions in θ and in the statistics (they differ
-when a curved term precedes ``edges``).  Lazega's curved model (default
-settings, seeds 1-3) lands within 0.1 statnet s.e. of statnet's MCMC-MLE.
-
-Stopping: ``KeyboardInterrupt`` (Ctrl-C) -- or an exception of that type
-raised by ``callback`` -- ends the run after the current outer iteration;
-the results then hold the trajectory so far, ``converged=False`` and a
-warning saying the run was interrupted.  With ``checkpoint=DIR`` every
-chain's state is saved there every ``checkpoint_every`` seconds and on
-Ctrl-C; ``resume=DIR`` continues the run (also after a crash or a killed
-job, from the last save).  Progress, Ctrl-C, the checkpoint files (JSON and
-``.npz``, written atomically, locked against a second run, a failed write
-only warns) and the parallel chains are the long-run service's
-(:mod:`ergmfit.utils.longrun`), shared with MCMC-MLE.  The chain itself is in
-:mod:`._ee_chain`, the pooling and the results in :mod:`._ee_pool`.
-
-**Parallel runs**: with ``backend="dask"`` the chains' progress and the
-stop request travel through dask's own ``Variable`` and ``Event`` (the
-chains may run on other machines); with loky processes through a control
-directory.  The workers ignore SIGINT (a terminal's Ctrl-C reaches them
-too) and stop when the parent asks, after their current outer iteration or
-piece of the simulation; a second Ctrl-C while they stop is absorbed, and
-what is finished is returned, marked as interrupted.
-
-**The final sample** (the simulation at the estimate, one chain per EE
-chain) stays on the results as ``fit.mcmc_sample``, so
-``fit.mcmc_diagnostics()`` works for EE fits.
-
-**Models that cannot be estimated** (:func:`_existence_check` with the
-checks CD, BCD and MCLE share, :mod:`.existence`; and
-:func:`._ee_pool.check_identifiable` on the chains): collinear statistics,
-a statistic that never changes, a separated dyad-independent model (its MLE
-is the MPLE, which does not exist), and a dyad-dependent one whose
-separation the simulation at the estimate confirms (every simulated network
-on the observed side) raise DegenerateModelError; an unconfirmed separation
-gets a warning when EE does not converge.
-
-**Constraints** (``ERGM(..., constraints=...)``): EE samples in the
-constrained space -- IFD on the free dyads of a dyad-set constraint
-(:class:`._ee.RestrictedIFD`), the constrained moves under degree
-constraints.  **Missing dyads**: the observed-data likelihood, with a
-conditional chain over the missing dyads beside EE's (:mod:`._ee_missing`:
-with IFD the band of the tie count follows the completion's; curved models
-and offsets run both chains at η(θ)).  **Offsets**: with ``offset(edges)``
-the default proposal is tie/no-tie; IFD (it estimates that coefficient) is refused.
-
-The chain (:func:`ee_chain`) needs only a model spec with ``labels`` and
-``compiled()`` (a BinaryModel at the observed state), ``statistics_vector()``
-for the driver, and -- for IFD -- a density statistic (:func:`.cd.density_index`),
-so the MRF models reuse it.
+Examples
+--------
+>>> import ergmfit as ef
+>>> from ergmfit.estimation import EE
+>>> m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
+>>> fit = EE(random_state=1).fit(m)
+>>> fit.method
+'ee'
 """
 from __future__ import annotations
 
