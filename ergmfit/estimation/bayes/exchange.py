@@ -1,108 +1,37 @@
 """Bayesian ERGMs: the approximate exchange algorithm (Bergm's ``bergm``).
 
-The posterior π(θ | y) ∝ π(θ) exp(θ·g(y)) / Z(θ) has an intractable Z(θ).
-The exchange algorithm (Murray, Ghahramani & MacKay 2006) proposes θ' and
-draws an auxiliary network y' from the model at θ'; the ratio
+The exchange algorithm proposes θ' by population MCMC (parallel adaptive
+direction sampling) and accepts it against an auxiliary network drawn at θ',
+so the ratio holds no normalising constant.  Bergm's defaults are kept except
+the proposal covariance (scaled from the MPLE's), a measured auxiliary chain
+length and delayed acceptance on a Gaussian approximation of the posterior;
+missing dyads are imputed jointly (Bergm's ``bergmM``).  The algorithm, the
+defaults' reasons and the runs that checked them are in
+``docs/estimators/bayes.md``; the adjusted pseudo-posterior
+(``method="bayes-pl"``) is in :mod:`ergmfit.estimation.bayes.pseudo_posterior`.
 
-    log α = (η(θ') − η(θ)) · (g(y) − g(y')) + log π(θ') − log π(θ)
+References
+----------
+Murray, I., Ghahramani, Z. & MacKay, D. (2006). MCMC for doubly-intractable
+distributions. *UAI 2006*.
 
-holds no normalising constant, and the chain is exact when y' is an exact
-draw.  As in Caimo & Friel (2011) and Bergm, y' is approximated by
-``aux_iters`` Metropolis-Hastings proposals started from the observed
-network (our compiled sampler: ``MHSampler.cd_sample``, which runs the
-proposals and then restores the observed network), and θ' comes from
-population MCMC with parallel adaptive direction sampling (ADS): chain h
-proposes
+Caimo, A. & Friel, N. (2011). Bayesian inference for exponential random graph
+models. *Social Networks* 33, 41-55.
 
-    θ' = θ_h + γ (θ_h1 − θ_h2) + ε,   ε ~ N(0, V),
+Christen, J. A. & Fox, C. (2005). Markov chain Monte Carlo using an
+approximation. *Journal of Computational and Graphical Statistics* 14, 795-810.
 
-with h1 ≠ h2 two other chains picked at random (with fewer than 3 chains the
-ADS term is dropped: a random walk).  Bergm 5.0's defaults are kept for
-``burnin=100``, ``main_iters=1000``, ``n_chains=2p``, ``gamma=0.5`` and the
-prior N(0, 100 I).  Three defaults differ, all settable to Bergm's:
+Koskinen, J. H., Robins, G. L. & Pattison, P. E. (2010). Analysing exponential
+random graph (p-star) models with missing data using Bayesian data
+augmentation. *Statistical Methodology* 7, 366-384.
 
-* ``v_proposal=None``: V = (0.2 × the MPLE's standard deviations)² (the MPLE
-  covariance scaled), so that every parameter gets noise on its own scale;
-  ``v_proposal=0.0025`` is Bergm's V = 0.0025 I, which on Lazega's covariate
-  model (a seniority coefficient with posterior sd 0.009) accepts 1 % of the
-  proposals and leaves R-hat at 2.
-* ``aux_iters=None``: measured (Bergm: 1000): the lag at which the
-  statistics' autocorrelation falls to 0.05 in a pilot chain, and at least
-  one proposal per dyad (:func:`auxiliary_length`).  The pilot runs at the
-  MPLE (with delayed acceptance: at the mode of the Gaussian fitted there)
-  for the burn-in and again at the mean of the burn-in's second half, for
-  the kept iterations, never fewer than Bergm's 1,000 (flomarriage, whose
-  lag is ~50) and never more than max(1000, 6 x dyads), the old default
-  (a note says so when the pilot measured more than 1.5 times that).  The
-  cap: mixing changes fast with θ (Lazega's covariate model: 6,600-7,500
-  at the MPLE, 4,900-6,800 at the likelihood's mode, 3,300-4,000 at the
-  posterior mean) and the burn-in's mean is only within about 0.3 posterior
-  sds of the posterior mean, so the kept length measured there ranged
-  3,700-6,400 over seeds; 3,717-3,780 (the cap) leave the means within
-  0.17 posterior sds and the sds within 8 % of two runs with 15,000, where
-  2,500 leave the means 0.27-0.31 sds off and 3,000 0.17.  Where the chain
-  mixes more slowly than that at the posterior, set ``aux_iters``.
-* ``delayed="auto"``: delayed acceptance, below (Bergm: none, ``False``).
-
-Delayed acceptance (Christen & Fox 2005), on by default (``delayed="auto"``):
-every proposal is first screened on a Gaussian approximation of the
-posterior, the prior times log L(θ) − log L(θ0) ≈ −(θ−θ0)·m − (θ−θ0)'S(θ−θ0)/2
-with m and S the mean and covariance of g(x) − g(y) in a pilot chain at θ0
-(one Newton step of the likelihood from the MPLE, found by a short pilot
-there; the same pilot measures the burn-in's auxiliary length), used only
-when that pilot's statistics are near-Gaussian (:data:`._bayes_parts.GAUSS_MAX_SKEW`), and
-the auxiliary network is drawn only
-for the proposals that pass; the exchange test then divides by the first
-stage's ratio, so the posterior is unchanged (the first stage is fixed over
-the kept iterations).  An auxiliary network costs thousands of proposals,
-the first stage a few flops, and with a first stage close to the posterior
-about as many proposals pass it as the exchange test would accept: on
-Lazega's covariate model 31 % pass and 30 % of those are accepted, about
-half the exchange algorithm's effective draws per iteration for a third of
-its auxiliary networks.  It applies to models with linear terms, no
-constraint and no missing dyads (``"auto"`` is plain exchange elsewhere;
-``"pilot"`` asks for it); ``delayed=False`` is Bergm's algorithm;
-``delayed=True`` screens on the adjusted pseudo-posterior (:mod:`.bayes_pl`,
-after an MCMC-MLE fit) instead.
-
-Missing dyads (Bergm's ``bergmM``; Koskinen, Robins & Pattison 2010): the
-posterior of θ given the observed dyads is sampled jointly with a completion
-x_h of the missing dyads for every chain: each iteration makes the exchange
-move of θ_h against g(x_h) (the auxiliary network is drawn on all dyads),
-then an imputation step of x_h (``missing_update`` proposals, default the
-number of missing dyads as in Bergm, that toggle only the missing dyads, at
-θ_h).  A checkpoint holds every chain's x_h (its ties and g(x_h)), and a
-resumed run continues from them.
-
-Auxiliary chains: ``aux_start="observed"`` (default, Bergm) starts every one
-at the observed network; ``aux_start="last"`` continues from the last
-auxiliary network (no undo).  On Lazega's covariate model at 1,000 and 2,000
-proposals "last" moves the means less (max 0.26 and 0.09 posterior sds off
-the long run, against 0.58 and 0.27) but widens the sds more (+23-44 % and
-+6-16 %, against +17-30 % and +3-11 %): the last network was drawn at another
-chain's θ, and that mismatch adds noise to the exchange ratio.  Neither lets
-the chains be shorter at the same exactness.  The sampler of the auxiliary
-networks holds the two-path counts in memory when that is faster (a timed
-pilot, :func:`fast_sampler`; the draws are the same either way): 2x on
-Lazega, whose mean degree (6.4) is below the network state's threshold.
-
-The chains start around the MPLE (drawn from N(MPLE, its covariance, sds
-capped at 1)), so ``burnin`` can stay short.
-
-Parallel chains: ADS moves every chain using the others' current values,
-so the chains synchronise every iteration; one iteration of every chain
-costs ~0.1 ms of compiled work, less than handing it to another process,
-so the chains run in one process (``n_jobs`` is not offered).
-
-Long runs: ``verbose=True`` shows a progress bar; Ctrl-C ends the run and
-returns the draws made so far (``info["interrupted"]``, with a warning);
-``checkpoint=PATH.npz`` saves the state every ``checkpoint_every`` seconds
-and on Ctrl-C, and ``resume=PATH.npz`` continues from it (the continuation
-is a valid chain, though not the same random numbers as an uninterrupted run:
-the MH samplers' own generators are not saved).
-
-The adjusted pseudo-posterior (``method="bayes-pl"``) is in
-:mod:`ergmfit.estimation.bayes.pseudo_posterior`.
+Examples
+--------
+>>> import ergmfit as ef
+>>> m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
+>>> post = m.fit(method="bayes", random_state=1, main_iters=200, n_chains=4)
+>>> post.method
+'bayes'
 """
 from __future__ import annotations
 
