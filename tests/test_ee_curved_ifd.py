@@ -6,7 +6,7 @@ import warnings
 import numpy as np
 
 import ergmfit as ef
-from ergmfit.estimation.ee.parts import mple_start
+from ergmfit.estimation.ee.start import mple_start
 from ergmfit.estimation.mcmle.estimator import initial_estimate
 
 FORMULA = "edges + mutual + gwesp(fixed=FALSE)"

@@ -389,7 +389,7 @@ def test_a_second_ctrl_c_does_not_interrupt_collecting_the_results():
     import signal
     import time
 
-    from ergmfit.estimation.ee.parts import second_ctrl_c_waits
+    from ergmfit.estimation.common.interrupts import second_ctrl_c_waits
     old = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         with second_ctrl_c_waits():

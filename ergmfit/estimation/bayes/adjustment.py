@@ -1,6 +1,6 @@
 """The affine adjustment of the pseudo-likelihood (Bouranis, Friel & Maire 2017),
-shared by ``method="bayes-pl"`` (:mod:`.bayes_pl`) and the delayed acceptance
-of ``method="bayes"`` (:mod:`.bayes`)."""
+shared by ``method="bayes-pl"`` (:mod:`ergmfit.estimation.bayes.pseudo_posterior`) and the delayed acceptance
+of ``method="bayes"`` (:mod:`ergmfit.estimation.bayes.exchange`)."""
 from __future__ import annotations
 
 import warnings
@@ -13,7 +13,7 @@ __all__ = ["adjustment", "adjusted_design"]
 
 
 def adjustment(model, design, mcmle_settings=None, random_state=None, verbose=False):
-    """The MPLE, the MLE and the matrix W of the adjustment (see :mod:`.bayes_pl`)
+    """The MPLE, the MLE and the matrix W of the adjustment (see :mod:`ergmfit.estimation.bayes.pseudo_posterior`)
     as a dict, with the MCMC-MLE fit under ``"mle_fit"``."""
     from ..mcmle.estimator import MCMLE
     from ..mple.pseudolikelihood import fit_design

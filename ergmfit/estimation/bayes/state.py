@@ -1,4 +1,4 @@
-"""Parts of the exchange algorithm (:mod:`.bayes`): the first stages of
+"""Parts of the exchange algorithm (:mod:`ergmfit.estimation.bayes.exchange`): the first stages of
 delayed acceptance, the completed networks of missing dyads and the
 checkpoint reader."""
 from __future__ import annotations
@@ -53,7 +53,7 @@ class _GaussStage:
 
 
 class _Surrogate:
-    """The adjusted pseudo-likelihood of a model (:mod:`._bayes_adjust`) as the
+    """The adjusted pseudo-likelihood of a model (:mod:`ergmfit.estimation.bayes.adjustment`) as the
     first stage of delayed acceptance."""
 
     def __init__(self, model, rng, verbose=False):

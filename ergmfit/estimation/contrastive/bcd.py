@@ -65,7 +65,7 @@ start and preconditioner are the MPLE's over the free dyads); under degree
 bounds (``bd``, also ``bd(attribs=)``, alone or with a dyad set) each block is
 drawn from its conditional restricted to the configurations that keep every
 bound (:class:`ergmfit.sampling._bounded.DegreeBounded`), the default start
-is the MPLE under the bounds (:func:`.blocks.bounded_pseudo_fit`: the
+is the MPLE under the bounds (:func:`ergmfit.estimation.contrastive.blocks.bounded_pseudo_fit`: the
 dyads whose toggle breaks a bound carry no information; statnet's MPLE, and
 ours, use them all; ``info["init"]`` is then ``"mple_bounded"``), and
 ``precondition="mple"`` uses the constrained composite information of the
@@ -214,7 +214,7 @@ class BCD(Estimator):
 
     def _bounded_pseudo_fit(self, model, bm, labels, curved_fit=None):
         """Under degree bounds: the MPLE restricted to them
-        (:func:`.blocks.bounded_pseudo_fit`; a curved model's from its curved
+        (:func:`ergmfit.estimation.contrastive.blocks.bounded_pseudo_fit`; a curved model's from its curved
         MPLE ``curved_fit``), or None where it has no finite maximum (the
         start is then the unconstrained MPLE, as statnet's)."""
         start = None
@@ -569,7 +569,7 @@ def _curved_chunk(bm, chooser, kernel, theta, rates, steps, batch, rao_blackwell
     without one), so that every step is θ ← θ + a P J'(g(x₀) − g(x_m)), the
     stochastic gradient in θ; iterates go back to θ by J's left inverse
     (exact: the steps lie in J's range).  Parameters stay in their box
-    (:func:`.curved.held_run`) and decays move at most ``MAX_DECAY_STEP`` per chunk."""
+    (:func:`ergmfit.estimation.common.curved.held_run`) and decays move at most ``MAX_DECAY_STEP`` per chunk."""
     from ...sampling._blocks import bcd_loop
     from ..common.curved import MAX_DECAY_STEP, held_run
     eta0 = par.eta(theta)

@@ -41,7 +41,7 @@ J as well: H -> J'HJ, scores u -> u J, simulated at η(θ̂).
 
 Constraints: under dyad-set constraints the blocks hold free dyads only;
 under degree bounds (``bd``) each block's conditional leaves out the
-configurations that break a bound (:func:`.blocks.degree_feasibility`), the
+configurations that break a bound (:func:`ergmfit.estimation.contrastive.blocks.degree_feasibility`), the
 constrained model's block conditional, in the design, the simulated scores
 and ``cov="exact"`` alike.
 
@@ -268,7 +268,7 @@ def composite_design(bm, blocks="all", block_size=1, n_blocks=None,
     """The :class:`CompositeDesign` of a compiled model at its current state
     (with ``free``: over blocks of those variables only, see :func:`make_blocks`;
     with ``feasible``: only the configurations it allows, see
-    :func:`.blocks.degree_feasibility`)."""
+    :func:`ergmfit.estimation.contrastive.blocks.degree_feasibility`)."""
     from ...sampling._blocks import Enumeration, block_differences, MAX_ENUMERATION
     fam, desc = make_blocks(bm, blocks, block_size, n_blocks, max_blocks, random_state, free)
     groups, masks = [], []
@@ -374,7 +374,7 @@ def maximize_curved_composite(des: CompositeDesign, par, theta0, maxiter=200, to
     """Maximise CL(η(θ)) over θ (a curved model; ``des`` holds the canonical
     statistic differences): Fisher scoring with gradient J' score and
     information J' H J, decays kept at or above their bounds, as the curved
-    MPLE (:func:`.curved.maximize_curved_pseudolikelihood`).  Returns
+    MPLE (:func:`ergmfit.estimation.common.curved.maximize_curved_pseudolikelihood`).  Returns
     (theta, loglik, J'HJ, n_iter, converged); ``progress`` as for
     :func:`maximize_composite`."""
     from ..common.curved import bounded_ascent

@@ -17,10 +17,9 @@ from ...exceptions import CheckpointError, DegenerateModelError
 from ...utils.longrun import Checkpoint, read_npz
 from ...utils.validation import seed_words
 from .missing import conditional_chain
-from .parts import SIMS_KIND, _read_sims, _sims_name
+from .proposals import _constrained_space, _proposal
+from .simulation import SIMS_KIND, _curved_scales, _read_sims, _sim_sampler, _simulate, _sims_name, sim_plan
 from ..common.interrupts import deaf_to_sigint
-from .parts import (_constrained_space, _curved_scales, _proposal,  # noqa: F401
-                        _sim_sampler, _simulate, sim_plan)
 
 _MAX_ROWS = 200_000          # stored trajectory rows per chain (thinned beyond)
 
@@ -251,7 +250,7 @@ class _CurvedEE:
     at most ``MAX_DECAY_STEP`` per outer iteration, as in MCMC-MLE.  With
     IFD the density parameter (position ``dens_t`` in θ, ``dens_s`` in the
     statistics) is V − arc_corr, not a step of the update.  The stored dzA
-    rows are the parameters' directions z J (:func:`.curved.projector`).
+    rows are the parameters' directions z J (:func:`ergmfit.estimation.common.curved.projector`).
     """
 
     def __init__(self, par, dens_t, dens_s, cond=None):

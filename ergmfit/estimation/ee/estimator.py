@@ -44,8 +44,9 @@ from ..common.interrupts import second_ctrl_c_waits
 from ..contrastive.cd import density_index
 from ..mcmle.estimator import initial_estimate
 from .chain import _CKPT_KIND, _planned_outer, _stages, ee_chain
-from .parts import _density_param, _free_density, sim_plan
-from .parts import mple_start, refit_unconditional
+from .proposals import _density_param, _free_density
+from .simulation import sim_plan
+from .start import mple_start, refit_unconditional
 from .pool import build_results
 
 EE_DEFAULTS = {
@@ -365,12 +366,12 @@ _EXISTENCE_CHECK_MAX_DYADS = 10**6
 
 def _existence_check(model):
     """Dead statistics, collinear terms and a missing MLE, before EE runs, with
-    the checks CD, BCD and MCLE share (:mod:`.existence`): dead or collinear
+    the checks CD, BCD and MCLE share (:mod:`ergmfit.estimation.mple.existence`): dead or collinear
     statistics raise DegenerateModelError (the MPLE's message); a separation
     direction d of the observed design is returned (None if there is none).
     A dyad-independent model separated along d has no MLE (it is the MPLE):
     DegenerateModelError at once.  For a dyad-dependent one the chains
-    confirm it (:func:`._ee_pool.check_identifiable`: the simulation at the
+    confirm it (:func:`ergmfit.estimation.ee.pool.check_identifiable`: the simulation at the
     estimate on the observed side of d).  Networks of more than 10^6 dyads,
     curved models, offsets and degree constraints skip this (the chains'
     own checks remain)."""

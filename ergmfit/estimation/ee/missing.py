@@ -18,7 +18,7 @@ trajectory average is the observed-data MLE.
 At the estimate both chains are simulated: the draws of the unconditional
 chain minus the mean of the conditional chain's are the sample whose mean
 checks convergence and which the final MCMC-MLE step uses (as in
-:mod:`.missing`), and the Fisher information is the observed-data one,
+:mod:`ergmfit.estimation.mcmle.missing`), and the Fisher information is the observed-data one,
 Cov(g) − Cov(g | Y_obs) (complete-data minus missing information).
 
 **IFD.**  The conditional chain is tie/no-tie restricted to the missing

@@ -130,7 +130,7 @@ def final_simulation(model, n, interval, seed):
     draws at θ every ``interval`` proposals after 16 intervals of burn-in, from
     the observed network, minus the observed statistics -- with missing dyads minus
     the mean of a conditional chain, whose covariance is returned too (as
-    :meth:`._ee_missing.ConditionalChain.adjust` does).  Seeded by ``seed``."""
+    :meth:`ergmfit.estimation.ee.missing.ConditionalChain.adjust` does).  Seeded by ``seed``."""
     space = getattr(model, "sample_space", None)
     if space is None or not hasattr(model, "statistics_vector"):
         return None
@@ -232,7 +232,7 @@ def _check_existence(chains, labels, cfg, est):
     confirmed by the simulation at the estimate -- every simulated network on
     the observed side of d, the observed statistics on the boundary of the
     convex hull of the sample, as CD checks it -- means no MLE:
-    DegenerateModelError (:func:`.existence.nonexistence_error`)."""
+    DegenerateModelError (:func:`ergmfit.estimation.mple.existence.nonexistence_error`)."""
     from ..mple.existence import nonexistence_error, on_boundary
     d = cfg.get("separation")
     sims = [ch["sims"] for ch in chains if ch.get("sims") is not None and len(ch["sims"])]

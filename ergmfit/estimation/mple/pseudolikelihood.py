@@ -619,7 +619,7 @@ def _curved_offset_design(par, design: Design) -> Design:
 
 
 def _fit_curved(model, design: Design, labels, term_of, est) -> LogitFit:
-    """The curved pseudo-likelihood, maximised in θ (see :mod:`.curved`)."""
+    """The curved pseudo-likelihood, maximised in θ (see :mod:`ergmfit.estimation.common.curved`)."""
     from ..common.curved import decay_messages, maximize_curved_pseudolikelihood, start_values
     par = model.parameterisation
     init = curved_init(est.init, labels)
