@@ -7,7 +7,7 @@ import numpy as np
 
 import ergmfit as ef
 from ergmfit.estimation.ee.start import mple_start
-from ergmfit.estimation.mcmle.estimator import initial_estimate
+from ergmfit.estimation.mcmle.start import initial_estimate
 
 FORMULA = "edges + mutual + gwesp(fixed=FALSE)"
 # MCMC-MLE of this model (ergmfit, seeds 1-3 agree): estimate and s.e.

@@ -42,7 +42,7 @@ from ...utils.validation import check_params
 from ..base import BACKENDS, Estimator, Setting, boolean, choice, integer, n_jobs_setting, number
 from ..common.interrupts import second_ctrl_c_waits
 from ..contrastive.cd import density_index
-from ..mcmle.estimator import initial_estimate
+from ..mcmle.start import initial_estimate
 from .chain import _CKPT_KIND, _planned_outer, _stages, ee_chain
 from .proposals import _density_param, _free_density
 from .simulation import sim_plan

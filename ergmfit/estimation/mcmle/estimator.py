@@ -69,7 +69,7 @@ from .checkpoint import read_checkpoint, write_checkpoint
 from .interval import MIN_ESS_SHARE, quarter_octave
 from .loglik import bridge_loglik
 from .settings import SETTINGS
-from .start import exact_mle, exact_mle_available, initial_estimate, start_theta  # noqa: F401
+from .start import exact_mle, exact_mle_available, start_theta
 
 
 
