@@ -51,7 +51,7 @@ import warnings
 
 import numpy as np
 
-from ...exceptions import ConvergenceWarning, DegenerateModelError
+from ...exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
 from ...sampling.chains import batch_means_cov, effective_sizes, multivariate_ess, run_chains
 from ..common.stepping import (ellipsoid_step, hotelling_pvalue, hummel_step, in_convex_hull,  # noqa: F401
                        is_trust_region, maximize_is_loglik, is_weights,
@@ -202,6 +202,9 @@ class MCMLE(Estimator):
             # missing dyads: the observed-data likelihood (statnet's), its own loop
             from .missing import MissingDataMCMLE
             return MissingDataMCMLE(**self.given_params()).fit(model)
+        if self.obs_interval is not None:
+            raise SettingsError("setting 'obs_interval' (the chains conditional on the observed "
+                                "dyads) applies to models with missing dyads only")
         from ...results import ERGMResults
         settings = self.get_params()
         settings.pop("obs_interval")
