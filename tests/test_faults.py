@@ -146,7 +146,7 @@ def test_cli_reports_sizes_beyond_the_machine_without_a_traceback(capsys, monkey
                                              ("bcd", dict(kernel="x")),
                                              ("mcle", dict(kernel="x"))])
 def test_block_settings_checked_when_built(method, settings):
-    from ergmfit.estimation.base import estimator_class
+    from ergmfit.estimation.registry import estimator_class
     with pytest.raises(SettingsError, match=next(iter(settings))):
         estimator_class(method)(**settings)
 
