@@ -25,7 +25,7 @@ one.  Our default there measures its auxiliary chain length by a pilot
 (3,700-4,400 proposals) where Bergm runs 1,000, which leave its posterior
 means up to 0.6 sds off; the line ``aux_iters=1000`` compares at Bergm's
 (approximate) exactness.  Our default screens proposals on a Gaussian first
-stage (delayed acceptance, exact: see ``ergmfit.estimation.bayes``); it is
+stage (delayed acceptance, exact: see ``ergmfit.estimation.bayes.exchange``); it is
 used on Lazega and declined on flomarriage (skewed statistics).  The line
 "previous defaults" is the exchange algorithm as it was before the measured
 length, the held two-path counts and delayed acceptance (``aux_iters`` = 6
@@ -39,7 +39,7 @@ import time
 import numpy as np
 
 import ergmfit as ef
-from ergmfit.estimation import bayes as bayes_mod
+from ergmfit.estimation.bayes import exchange as bayes_mod
 
 LAZEGA = ("edges + gwesp(log(3), fixed=TRUE) + nodecov('seniority') + nodecov('practice') "
           "+ nodematch('practice') + nodematch('gender') + nodematch('office')")

@@ -13,7 +13,7 @@ Two starts and step matrices are compared on the same seeds:
   Reproduced exactly by passing that start as ``init=`` and that matrix as
   ``precondition=``.
 * ``after`` (the default now): the start is the MPLE restricted to the
-  bounds (:func:`ergmfit.estimation.blocks.bounded_pseudo_fit`), the step
+  bounds (:func:`ergmfit.estimation.contrastive.blocks.bounded_pseudo_fit`), the step
   matrix C H_C^-1 from the constrained composite information of C blocks
   (J' H_C J for a curved model).
 

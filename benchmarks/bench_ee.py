@@ -33,7 +33,8 @@ import warnings
 import numpy as np
 
 import ergmfit as ef
-from ergmfit.estimation.ee import fit_ee, t_ratios
+from ergmfit.estimation.ee.chain import t_ratios
+from ergmfit.estimation.ee.estimator import fit_ee
 
 ESTIMNET = {  # Epinions, 1 chain, t = 10,100..21,700 (estimnet.md 8.2)
     "edges": (-13.837, 0.163, 0.039),
@@ -206,7 +207,7 @@ def run_speed(args):
     from ergmfit.sampling._mh import MHSampler
     from ergmfit.sampling._proposals import IFD, ifd_correction
     from ergmfit.utils.validation import seed_words
-    from ergmfit.estimation._ee import ee_iterations
+    from ergmfit.estimation.ee._ee import ee_iterations
     net = ef.datasets.load_network("epinions")
     model = ef.ERGM(net, "Arc + AltInStars + AltOutStars + AltKTrianglesT")
     t = time.perf_counter()

@@ -196,7 +196,7 @@ def main():
     if args.speed:
         run_speed()
         return
-    import ergmfit.estimation.mcmle  # noqa: F401  (import scipy etc. before timing)
+    import ergmfit.estimation.mcmle.estimator  # noqa: F401  (import scipy etc. before timing)
     for data, formula in MODELS.items():
         m = ef.ERGM(ef.datasets.load_network(data), formula)
         print(f"\n{data}: {formula}")

@@ -14,7 +14,7 @@ from .formula import parse_formula
 from .model import ERGM
 from .network import Network, NetworkState, as_network, read_network
 
-__version__ = "0.1.0"
+from .version import __version__
 
 
 def __getattr__(name):

@@ -582,7 +582,7 @@ COMMANDS = [
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from . import __version__
+    from .version import __version__
     parser = argparse.ArgumentParser(
         prog="ergmfit",
         description="Exponential random graph models: statistics, fitting, simulation.",

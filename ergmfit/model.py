@@ -3,10 +3,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .exceptions import FormulaError
+from .exceptions import FormulaError, SettingsError
 from .formula import parse_formula
 from .labeled import make_unique
 from .network import NetworkState, as_network
+from .network.network import SMALL_NETWORK
+from .results import register_model_builder
 from .constraints import parse_constraints, pairs_vars
 from .terms.parameterisation import parameterisation_of
 from .terms.offsets import offset_flags as _offset_flags, split_offsets  # noqa: F401
@@ -17,8 +19,6 @@ from .utils.longrun import ctrl_c_flag
 from .utils.validation import (check_params, check_random_state, seed_words, warn,
                                warns_at_callers_line)
 
-#: networks of at most this many nodes hold their two-path counts (see ERGM.compiled)
-SMALL_NETWORK = 64
 
 
 class ERGM:
@@ -394,7 +394,7 @@ class ERGM:
         if model.target_stats is not None and method != "mple":
             # as statnet: the chains start at a network with the target statistics
             import copy
-            from .estimation.restricted import target_network
+            from .estimation.common.restricted import target_network
             model = copy.copy(model)
             rng = check_random_state(random_state)
             model.network = model.network.with_ties(
@@ -403,12 +403,6 @@ class ERGM:
         if model.offset.any() and (method != "mple" or model.curved
                                    or hasattr(model.parameterisation, "offset_coef")):
             return _fit_with_offsets(model, method, random_state, verbose, kwargs)
-        if model.sample_space.n_missing and method == "mcmle":
-            # by name, as the estimator table loads estimators (no import circle)
-            import importlib
-            missing = importlib.import_module("ergmfit.estimation.missing")
-            return missing.fit_missing_mcmle(model, random_state=random_state, verbose=verbose,
-                                             **kwargs)
         return _fit(model, method, random_state=random_state, verbose=verbose, **kwargs)
 
     def configured(self, constraints=None, offset_coef=None, target_stats=None) -> "ERGM":
@@ -435,22 +429,26 @@ class ERGM:
         return m
 
     def _check_estimator(self, method):
-        # what the sampling estimators cannot do yet: say so instead of a wrong answer
-        if method == "mple":
-            return
-        if self.sample_space.constrained and method not in ("mcmle", "cd", "bayes", "bcd",
-                                                            "mcle", "ee"):
+        # what the estimator declares it cannot fit: say so instead of a wrong answer
+        from .estimation.base import curved_refusal
+        from .estimation.registry import methods_supporting, supports
+        can = supports(method)
+        if self.sample_space.constrained and not can.get("constraints"):
             raise FormulaError(f"method={method!r} under constraints is not implemented; use "
                                "method='mcmle', 'cd' or 'mple'")
-        if self.sample_space.n_missing and method not in ("mcmle", "bayes", "ee", "cd"):
+        if self.sample_space.n_missing and not can.get("missing"):
             raise FormulaError(f"method={method!r} with missing dyads is not implemented; use "
                                "method='mcmle' (the observed-data likelihood, as statnet), "
                                "'ee', 'cd', 'bayes' or 'mple' (which leaves the missing dyads out)")
-        if self.sample_space.n_missing and self.target_stats is not None:
+        if self.sample_space.n_missing and self.target_stats is not None \
+                and not can.get("missing+target_stats"):
             raise FormulaError("missing dyads together with target_stats are implemented for "
                                "method='mple' only")
-        if self.target_stats is not None and method != "mcmle":
+        if self.target_stats is not None and not can.get("target_stats"):
             raise FormulaError(f"target_stats is implemented for 'mple' and 'mcmle', not {method!r}")
+        if self.curved and not can.get("curved"):
+            able = ", ".join(repr(m) for m in methods_supporting("curved"))
+            raise SettingsError(curved_refusal(method, self, able))
 
     def predict(self, params, dyads=None, compressed=False, **kwargs):
         """P(Y_ij = 1 | the rest of the network) at ``params`` for ``dyads``
@@ -580,6 +578,9 @@ def rebuild_from_info(network, formula, info=None):
     missing = [tuple(p) for p in spec["missing"]] if spec.get("missing") else None
     m = ERGM(network, formula, constraints=cons, missing=missing)
     return m.configured(None, spec.get("offset_coef"), spec.get("target_stats"))
+
+
+register_model_builder(rebuild_from_info)
 
 
 def missing_dyads(network, missing):

@@ -76,6 +76,18 @@ NAIVE_SE_WARNING = ("Warning: The standard errors are based on naive pseudolikel
 # ---------------------------------------------------------------------------
 # Results
 # ---------------------------------------------------------------------------
+#: ``build(network, formula, info)``: the model a results file describes.  The
+#: model layer (:func:`ergmfit.model.rebuild_from_info`) registers it: results sit
+#: below the model and the estimators that make them, and import neither.
+_MODEL_BUILDER = None
+
+
+def register_model_builder(build):
+    """Make :meth:`ERGMResults.rebuild_model` build models with ``build``."""
+    global _MODEL_BUILDER
+    _MODEL_BUILDER = build
+
+
 class ERGMResults:
     """The outcome of fitting a model, whatever the estimator.
 
@@ -338,8 +350,9 @@ class ERGMResults:
         if self.network is None or self.formula is None:
             raise ResultsFileError("these results hold no network and formula to rebuild the "
                                    "model from (saved with include_network=False?)")
-        from .model import rebuild_from_info
-        self.model = rebuild_from_info(network_from_dict(self.network), self.formula, self.info)
+        if _MODEL_BUILDER is None:          # pragma: no cover - ergmfit/__init__ sets it
+            raise ResultsFileError("no model builder: import ergmfit first")
+        self.model = _MODEL_BUILDER(network_from_dict(self.network), self.formula, self.info)
         return self.model
 
     # -- serialisation -----------------------------------------------------

@@ -1,57 +1,182 @@
-"""The shape of the package (issue #16): no import circles between its
-modules, and no module so long that a reader loses the thread."""
+"""The shape of the package (issues #16, #31), drawn from its imports.
+
+The import graph counts every import: at the top of a module and inside
+functions, ``importlib.import_module("...")`` calls, and ``"module:Name"``
+strings (the estimator table, saved results classes).  Package
+``__init__`` modules are rooms like any other: an import of a name a package
+re-exports is an edge to that ``__init__``, and the ``__init__``'s own imports
+are its edges.  (The implicit import of a parent package that Python performs
+before any submodule is not an edge: it is not the submodule's choice.)
+
+Rules:
+
+* no import circle among ``ergmfit`` modules;
+* no private name (one leading underscore) imported across sub-packages, a
+  sub-package being a top-level folder or module of ``ergmfit`` and, inside
+  ``ergmfit/estimation``, each method's folder (``mple/``, ``mcmle/``, ...,
+  ``common/``; ``base``, ``registry`` and the ``__init__`` form the package's
+  own room).  Compiled modules named ``_x`` may be imported *from* (their
+  public names); importing the private module object itself counts;
+* an ``importlib`` call whose module the graph cannot read must be one of the
+  few listed below, each saying why the module it loads is not a circle.
+
+There is no line cap: a file is as long as its concept (issue #31).
+"""
 import ast
+import functools
 import pathlib
+import re
 
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent / "ergmfit"
-MAX_LINES = 800
+TARGET = re.compile(r"^(ergmfit(?:\.\w+)+):\w+$")
+
+# importlib calls with a computed module name; (module, why it is no circle)
+DYNAMIC = {
+    "ergmfit": "lazy ef.gof / ef.mrf / ... attribute access: loads a top-level "
+               "sub-package only when a user asks for it; nothing imports ergmfit's __init__",
+    "ergmfit.results": "ERGMResults.from_dict loads the results subclass a file names "
+                       "(an 'ergmfit.*:Class' string written by that subclass)",
+    "ergmfit.estimation.registry": "estimator_class loads the 'module:Class' strings of "
+                                   "the estimator table, which the graph reads as edges",
+}
 
 
-def _module_name(path):
-    rel = path.relative_to(ROOT.parent).with_suffix("")
+# Private names still crossing outside estimation/ (issue #31 moved estimation's
+# out; these belong to other layers' work: results/_resultsio become one
+# results/ package, formula's parser helpers get public names).  The list may
+# only shrink: a crossing not listed fails, and so does a listed one that is gone.
+KNOWN_CROSSINGS = {
+    "ergmfit.cli imports _results_extension from ergmfit.results",
+    "ergmfit.datasets imports _records from ergmfit.network._edgelist",
+    "ergmfit.diagnostics imports _iact from ergmfit.sampling.chains",
+    "ergmfit.model imports _pairs_list from ergmfit.sampling.space",
+    "ergmfit.results imports _Damage from ergmfit._resultsio",
+    "ergmfit.results imports _check_loaded from ergmfit._resultsio",
+    "ergmfit.results imports _dec_array from ergmfit._resultsio",
+    "ergmfit.results imports _dec_float from ergmfit._resultsio",
+    "ergmfit.results imports _describe_damage from ergmfit._resultsio",
+    "ergmfit.results imports _enc from ergmfit._resultsio",
+    "ergmfit.results imports _loaded_sample from ergmfit._resultsio",
+    "ergmfit.results imports _pandas from ergmfit.labeled",
+    "ergmfit.results imports _pct from ergmfit.rformat",
+    "ergmfit.results imports _read_results_file from ergmfit._resultsio",
+    "ergmfit.results imports _results_extension from ergmfit._resultsio",
+    "ergmfit.results imports _sample_parts from ergmfit._resultsio",
+    "ergmfit.results_bayes imports _dec_array from ergmfit.results",
+    "ergmfit.results_bayes imports _dec_float from ergmfit.results",
+    "ergmfit.results_bayes imports _enc from ergmfit.results",
+    "ergmfit.terms.labelfun imports _Parser from ergmfit.formula",
+    "ergmfit.terms.labelfun imports _tokenize from ergmfit.formula",
+    "ergmfit.terms.operators imports _compact from ergmfit.formula",
+    "ergmfit.utils.longrun imports _mh from ergmfit.sampling",
+}
+
+
+def _module_name(path, root=ROOT):
+    rel = path.relative_to(root.parent).with_suffix("")
     parts = list(rel.parts)
     if parts[-1] == "__init__":
         parts = parts[:-1]
     return ".".join(parts)
 
 
-def _modules():
-    return {_module_name(p): p for p in ROOT.rglob("*.py")}
+def _modules(root=ROOT):
+    return {_module_name(p, root): p for p in root.rglob("*.py")}
+
+
+def _compiled(root=ROOT):
+    return {_module_name(p, root) for p in root.rglob("*.pyx")}
+
+
+def _resolve(name, is_pkg, level, module):
+    base = name.split(".") if is_pkg else name.split(".")[:-1]
+    if level:
+        pkg = base[:len(base) - level + 1]
+        return ".".join(pkg + ([module] if module else []))
+    return module or ""
 
 
 def _imports(name, path, known):
-    """Modules of the package that ``name`` imports, at the top or inside functions."""
+    return _imports_cached(name, str(path), frozenset(known))
+
+
+@functools.lru_cache(maxsize=None)
+def _imports_cached(name, path, known):
+    """(edges, private imports, unreadable importlib calls) of module ``name``.
+
+    edges: modules of the package ``name`` imports, anywhere in the file;
+    private imports: (module imported from, private name);
+    unreadable: line numbers of importlib calls with a computed module name."""
+    path = pathlib.Path(path)
     tree = ast.parse(path.read_text(encoding="utf-8"))
     is_pkg = path.name == "__init__.py"
-    base = name.split(".") if is_pkg else name.split(".")[:-1]
-    out = set()
+    edges, private, dynamic = set(), [], []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for a in node.names:
                 if a.name in known:
-                    out.add(a.name)
+                    edges.add(a.name)
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                pkg = base[:len(base) - node.level + 1]
-                target = ".".join(pkg + ([node.module] if node.module else []))
-            else:
-                target = node.module or ""
+            target = _resolve(name, is_pkg, node.level, node.module)
             for a in node.names:
                 sub = f"{target}.{a.name}"
                 if sub in known:
-                    out.add(sub)
+                    edges.add(sub)
                 elif target in known:
-                    out.add(target)
-    out.discard(name)
-    return out
+                    edges.add(target)
+                if a.name.startswith("_") and not a.name.startswith("__") \
+                        and target.startswith("ergmfit"):
+                    private.append((target, a.name))
+        elif isinstance(node, ast.Call):
+            f = node.func
+            fname = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+            if fname == "import_module" and node.args:
+                arg = node.args[0]
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                    lvl = len(arg.value) - len(arg.value.lstrip("."))
+                    mod = _resolve(name, is_pkg, lvl, arg.value.lstrip(".")) if lvl \
+                        else arg.value
+                    if mod in known:
+                        edges.add(mod)
+                else:
+                    dynamic.append(node.lineno)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            m = TARGET.match(node.value)
+            if m and m.group(1) in known:
+                edges.add(m.group(1))
+    edges.discard(name)
+    return edges, private, dynamic
 
 
-def import_graph():
-    mods = _modules()
-    known = set(mods)
-    return {name: _imports(name, path, known) for name, path in mods.items()}
+def import_graph(root=ROOT):
+    mods = _modules(root)
+    known = set(mods) | _compiled(root)
+    return {name: _imports(name, path, known)[0] for name, path in mods.items()}
+
+
+def room(module):
+    """The sub-package a module belongs to (see the module docstring)."""
+    parts = module.split(".")
+    if parts[:2] == ["ergmfit", "estimation"]:
+        if len(parts) > 3 and (ROOT / "estimation" / parts[2]).is_dir():
+            return ".".join(parts[:3])
+        return "ergmfit.estimation"
+    return ".".join(parts[:2])
+
+
+def private_crossings(root=ROOT):
+    mods = _modules(root)
+    known = set(mods) | _compiled(root)
+    out = []
+    for name, path in mods.items():
+        for target, pname in _imports(name, path, known)[1]:
+            full = f"{target}.{pname}"
+            src_room = room(full if full in known else target + "._")
+            if room(name + ("._" if path.name == "__init__.py" else "")) != src_room:
+                out.append(f"{name} imports {pname} from {target}")
+    return sorted(out)
 
 
 def _cycles(graph):
@@ -87,26 +212,49 @@ def _cycles(graph):
     return out
 
 
-def _without_package_inits(graph):
-    # A package's __init__ re-exporting its submodules is not a circle: a
-    # submodule that imports a sibling imports the package first by Python's
-    # rules, so only edges between modules count.
-    pkgs = {name for name, path in _modules().items() if path.name == "__init__.py"}
-    return {v: {w for w in ws if w not in pkgs} for v, ws in graph.items() if v not in pkgs}
-
-
 def test_cycle_finder_finds_a_cycle():
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert _cycles({"a": {"b"}, "b": set()}) == []
 
 
+def test_graph_sees_function_imports_importlib_and_tables(tmp_path):
+    pkg = tmp_path / "ergmfit"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "sub" / "__init__.py").write_text("from .b import thing\n")
+    (pkg / "a.py").write_text("def f():\n    from .sub import thing\n")
+    (pkg / "sub" / "b.py").write_text(
+        "import importlib\nT = {'x': 'ergmfit.c:C'}\n"
+        "def g():\n    return importlib.import_module('ergmfit.a')\n")
+    (pkg / "c.py").write_text("from .sub.b import _hidden\n")
+    g = import_graph(pkg)
+    assert g["ergmfit.a"] == {"ergmfit.sub"}              # inside a function, via __init__
+    assert g["ergmfit.sub"] == {"ergmfit.sub.b"}
+    assert g["ergmfit.sub.b"] == {"ergmfit.a", "ergmfit.c"}  # importlib string, table string
+    assert _cycles(g) == [["ergmfit.a", "ergmfit.c", "ergmfit.sub", "ergmfit.sub.b"]]
+    assert private_crossings(pkg) == ["ergmfit.c imports _hidden from ergmfit.sub.b"]
+
+
 def test_no_import_circles():
-    cycles = _cycles(_without_package_inits(import_graph()))
+    cycles = _cycles(import_graph())
     assert cycles == [], f"import circles: {cycles}"
 
 
-@pytest.mark.parametrize("suffix", [".py", ".pyx"])
-def test_no_module_over_800_lines(suffix):
-    long = {str(p.relative_to(ROOT)): n for p in ROOT.rglob(f"*{suffix}")
-            if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
-    assert long == {}, f"modules over {MAX_LINES} lines: {long}"
+def test_no_private_name_crosses_a_sub_package():
+    crossings = set(private_crossings())
+    new = sorted(crossings - KNOWN_CROSSINGS)
+    assert new == [], f"{len(new)} private names cross a sub-package: {new}"
+    assert not any("estimation" in c for c in crossings)
+
+
+def test_known_crossings_only_shrink():
+    gone = sorted(KNOWN_CROSSINGS - set(private_crossings()))
+    assert gone == [], f"no longer crossing, remove from KNOWN_CROSSINGS: {gone}"
+
+
+def test_every_computed_importlib_call_is_known():
+    mods = _modules()
+    known = set(mods) | _compiled()
+    unread = {name: lines for name, path in mods.items()
+              if (lines := _imports(name, path, known)[2])}
+    assert set(unread) <= set(DYNAMIC), f"importlib calls the graph cannot read: {unread}"

@@ -17,8 +17,9 @@ Examples
 """
 from __future__ import annotations
 
-from .base import (Estimator, Setting, estimator_class, make_estimator, methods,  # noqa: F401
-                   register)
+from .base import Estimator, Setting
+from .registry import (estimator_class, make_estimator, methods, methods_supporting,  # noqa: F401
+                       register, supports)
 
 _CLASSES = {"MPLE": "mple", "MCMLE": "mcmle", "CD": "cd", "EE": "ee", "BCD": "bcd",
             "MCLE": "mcle"}
@@ -41,5 +42,5 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["fit", "methods", "register", "get_estimator", "make_estimator", "Estimator",
+__all__ = ["fit", "methods", "methods_supporting", "supports", "register", "get_estimator", "make_estimator", "Estimator",
            "Setting"] + list(_CLASSES)

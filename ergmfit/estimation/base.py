@@ -133,6 +133,28 @@ def _range_text(lo, hi, lo_open=False, hi_open=False):
     return "valid"
 
 
+#: joblib backends of the parallel estimators' ``backend`` setting
+BACKENDS = ("loky", "threading", "multiprocessing", "dask")
+
+
+def n_jobs_setting(name, value):
+    """joblib's n_jobs: a non-zero integer (-1: all CPUs, -2: all but one, ...)."""
+    value = integer()(name, value)
+    if value == 0:
+        raise SettingsError(f"setting {name!r} must be a non-zero integer (joblib's -1 uses "
+                            "every CPU), got 0")
+    if value < 0:
+        # joblib's -k: every CPU but k - 1; below -cpu_count that is none at all
+        # (joblib would quietly run one process)
+        from joblib import cpu_count
+        cpus = cpu_count()
+        if value < -cpus:
+            raise SettingsError(f"setting {name!r} = {value} asks for every CPU but {-value - 1}, "
+                                f"and this machine has {cpus}: give -1..-{cpus} (joblib's count "
+                                "from the end) or a positive number of processes")
+    return value
+
+
 # -- the base class ----------------------------------------------------------
 COMMON_SETTINGS = (
     Setting("random_state", None, None, "Seed of every random choice (int, Generator or None)."),
@@ -150,7 +172,12 @@ class Estimator:
 
     method: str = ""
     SETTINGS: tuple = ()
-    supports_curved = False    # fits curved terms (statnet's fixed=FALSE) through model.eta
+    #: what the estimator fits (``ERGM.fit`` refuses the rest, naming it):
+    #: curved terms (statnet's fixed=FALSE, through model.eta), constraints,
+    #: missing dyads, target statistics, missing dyads with target statistics,
+    #: and the model families
+    supports = {"curved": False, "constraints": False, "missing": False, "target_stats": False,
+                "missing+target_stats": False, "families": frozenset({"binary"})}
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -203,6 +230,8 @@ class Estimator:
                 object.__setattr__(self, name, s.validate(values[name]))
             elif not partial:
                 object.__setattr__(self, name, s.default)
+        given = set(values) | (set(getattr(self, "_given", ())) if partial else set())
+        object.__setattr__(self, "_given", given)
         self._finish_settings()
 
     def _finish_settings(self):
@@ -212,6 +241,10 @@ class Estimator:
     def get_params(self, deep=True) -> dict:
         """The settings as ``{name: value}``."""
         return {name: getattr(self, name) for name in self.setting_names()}
+
+    def given_params(self) -> dict:
+        """The settings given to the constructor or ``set_params`` (not defaulted)."""
+        return {name: getattr(self, name) for name in self.setting_names() if name in self._given}
 
     def set_params(self, **params):
         """Change settings (validated as in the constructor); returns ``self``."""
@@ -236,32 +269,26 @@ class Estimator:
         return f"{type(self).__name__}({', '.join(shown)})"
 
 
+def curved_refusal(method, model, able=None):
+    """The message refusing a curved ``model`` to the estimator ``method``,
+    which does not fit curved terms; ``able``: the methods that do."""
+    curved = [t.name for t in getattr(model, "terms", ()) if getattr(t, "curve", None)]
+    use = (f"method {able}" if able else
+           "a method that does (ergmfit.estimation.methods_supporting('curved'))")
+    return (f"method {method!r} does not fit curved terms ({', '.join(curved)}: "
+            f"fixed=FALSE, statnet's default) yet; use {use}, or fix the decay, "
+            f"e.g. {curved[0] if curved else 'gwesp'}(0.5, fixed=TRUE)")
+
+
 def _checked_fit(fit):
     """``fit`` refusing, with a clear message, a model the estimator cannot fit."""
     @functools.wraps(fit)
     @warns_at_callers_line            # a ConvergenceWarning points at the user's fit() line
     def checked(self, model, *args, **kwargs):
-        if getattr(model, "curved", False) and not self.supports_curved:
-            curved = [t.name for t in getattr(model, "terms", ()) if getattr(t, "curve", None)]
-            able = ", ".join(repr(m) for m in _curved_methods())
-            raise SettingsError(
-                f"method {self.method!r} does not fit curved terms ({', '.join(curved)}: "
-                f"fixed=FALSE, statnet's default) yet; use method {able}, or fix the decay, "
-                f"e.g. {curved[0] if curved else 'gwesp'}(0.5, fixed=TRUE)")
+        if getattr(model, "curved", False) and not self.supports.get("curved", False):
+            raise SettingsError(curved_refusal(self.method, model))
         return fit(self, model, *args, **kwargs)
     return checked
-
-
-def _curved_methods():
-    out = []
-    for m in methods():
-        try:
-            cls = estimator_class(m)
-        except (SettingsError, ImportError, AttributeError):   # a broken registration
-            continue
-        if getattr(cls, "supports_curved", False):
-            out.append(m)
-    return out
 
 
 def _make_init(cls):
@@ -270,65 +297,3 @@ def _make_init(cls):
     __init__.__qualname__ = f"{cls.__name__}.__init__"
     __init__.__doc__ = f"Build a {cls.__name__} estimator; see the class docstring for the settings."
     return __init__
-
-
-# -- the table of estimators ---------------------------------------------------
-_ESTIMATORS = {
-    "mple": "ergmfit.estimation.mple:MPLE",
-    "mcmle": "ergmfit.estimation.mcmle:MCMLE",
-    "bcd": "ergmfit.estimation.bcd:BCD",
-    "mcle": "ergmfit.estimation.mcle:MCLE",
-    "cd": "ergmfit.estimation.cd:CD",
-    "ee": "ergmfit.estimation.ee:EE",
-    "bayes": "ergmfit.estimation.bayes:Bayes",
-    "bayes-pl": "ergmfit.estimation.bayes_pl:BayesPL",
-}
-
-
-def methods() -> list:
-    """Names of the available estimators."""
-    return sorted(_ESTIMATORS)
-
-
-def register(name: str, target) -> None:
-    """Make ``ERGM.fit(method=name)`` use ``target``: an :class:`Estimator`
-    subclass, a ``"module:Class"`` string, or a function ``f(model, **settings)``."""
-    _ESTIMATORS[str(name).lower()] = target
-
-
-def estimator_class(method: str):
-    """The estimator class (or registered function) called ``method``."""
-    import importlib
-    key = str(method).lower()
-    if key not in _ESTIMATORS:
-        raise SettingsError(f"unknown method {method!r}; the methods are: "
-                            + ", ".join(repr(m) for m in methods()))
-    target = _ESTIMATORS[key]
-    if isinstance(target, str):
-        mod, name = target.split(":")
-        target = getattr(importlib.import_module(mod), name)
-    return target
-
-
-def make_estimator(method: str, **settings):
-    """The estimator called ``method`` built with ``settings`` (validated;
-    statnet's method and ``control.ergm`` names understood, see :mod:`ergmfit.statnet`)."""
-    from ..statnet import resolve_method, translate_settings
-    method = resolve_method(method)
-    cls = estimator_class(method)
-    if isinstance(cls, type) and issubclass(cls, Estimator):
-        return cls(**translate_settings(method, settings, cls.setting_names()))
-    return _FunctionEstimator(cls, method, settings)
-
-
-class _FunctionEstimator:
-    """A registered plain function ``f(model, **settings)`` (no settings table)."""
-
-    def __init__(self, func, method, settings):
-        self.func, self.method, self.settings = func, method, dict(settings)
-
-    def fit(self, model):
-        return self.func(model, **self.settings)
-
-    def get_params(self, deep=True):
-        return dict(self.settings)

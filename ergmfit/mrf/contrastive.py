@@ -104,8 +104,8 @@ class ContrastiveObjective:
         d . (g(x') - g(x)) <= 0 for every alternative x' of every sub-objective,
         with some < 0: each observed instantiation is, along d, at least as
         likely as all of its alternatives (separation).  The linear program of
-        :func:`ergmfit.estimation.mcle.separation_direction`."""
-        from ..estimation.mcle import separation_direction
+        :func:`ergmfit.estimation.contrastive.mcle.separation_direction`."""
+        from ..estimation.contrastive.mcle import separation_direction
         groups = [(D[None, :, :], np.array([w])) for D, w in self._groups.values()
                   if len(D) > 1 and w > 0]
         if not groups:

@@ -1,7 +1,7 @@
 """Equilibrium Expectation for Markov random fields, on the ERGM's EE engine.
 
 EE (Byshkin et al. 2018; Borisenko, Byshkin & Lomi 2019) is written ONCE,
-in :mod:`ergmfit.estimation.ee` (driver) and :mod:`ergmfit.estimation._ee`
+in :mod:`ergmfit.estimation.ee.estimator` (driver) and :mod:`ergmfit.estimation.ee._ee`
 (the compiled loop): a Metropolis-Hastings chain started at the observed
 state, and after every m proposals every parameter moves against the sign
 of dzA = g(x_t) - g(x_obs),
@@ -81,7 +81,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..estimation import ee as _ee
+from ..estimation.ee import estimator as _ee
 from ..utils.validation import check_params, check_random_state
 from ._models import MonomialModel
 
@@ -307,7 +307,7 @@ def fit_ee(insts, labels, random_state=None, update="borisenko", n_chains=1, n_j
            callback=None, verbose=False, cd_iter=200, cd_learning_rate=0.1, **kwargs):
     """Equilibrium Expectation for the observations of an MRF or CRF.
 
-    One EE run of the shared engine (:func:`ergmfit.estimation.ee.ee_core`)
+    One EE run of the shared engine (:func:`ergmfit.estimation.ee.estimator.ee_core`)
     on the :class:`ProductModel` of all observations (module docstring).
 
     Parameters
@@ -323,12 +323,12 @@ def fit_ee(insts, labels, random_state=None, update="borisenko", n_chains=1, n_j
     n_chains, n_jobs : int
         Independent EE chains (pooled as in the ERGM EE) and joblib workers.
     callback : callable, optional
-        Called after every outer iteration (see :func:`ergmfit.estimation.ee.fit_ee`).
+        Called after every outer iteration (see :func:`ergmfit.estimation.ee.estimator.fit_ee`).
     cd_iter, cd_learning_rate : int, float
         Steps and learning rate (on the gradient per variable) of the CD-1
         start with ``init="cd"`` (200, 0.1; :func:`cd1_start`).
     **kwargs
-        Settings of the EE engine (:data:`ergmfit.estimation.ee.EE_DEFAULTS`;
+        Settings of the EE engine (:data:`ergmfit.estimation.ee.estimator.EE_DEFAULTS`;
         the MRF defaults are :data:`MRF_EE_DEFAULTS`): ``sampler_steps`` (m,
         default :func:`default_sampler_steps`), ``ee_steps``,
         ``ee_inner_steps``, ``learning_rate`` (a number or stages),
@@ -446,7 +446,8 @@ def _covariances(out, res, p):
     theta wanders, not this error, and is many times smaller for MRF
     product models.)
     """
-    from ..estimation.ee import _burnin_iters, _inv
+    from ..estimation.ee.chain import burnin_iters
+    from ..estimation.ee.pool import robust_inv
     from ..sampling.chains import batch_means_cov
     cfg = out["cfg"]
     fishers, Ss = [], []
@@ -454,15 +455,15 @@ def _covariances(out, res, p):
         if ch["sims"] is not None and len(ch["sims"]) > p:
             fishers.append(np.cov(ch["sims"], rowvar=False).reshape(p, p))
         it = np.arange(len(ch["dz_rows"])) * ch["store_every"]
-        keep = it >= _burnin_iters(cfg["burnin"], ch["n_done"], ch["stage_start"])
+        keep = it >= burnin_iters(cfg["burnin"], ch["n_done"], ch["stage_start"])
         dz = ch["dz_rows"][keep]
         if len(dz) >= 2 * _N_BATCHES:
             Ss.append(batch_means_cov([dz], n_batches=_N_BATCHES))
     if not fishers:
         return None, None, None
-    Iinv = _inv(np.mean(fishers, axis=0))
+    Iinv = robust_inv(np.mean(fishers, axis=0))
     if not Ss:
         return Iinv, Iinv, None
     Vs = [Iinv @ S @ Iinv for S in Ss]
-    cov_mc = Vs[0] if len(Vs) == 1 else _inv(sum(_inv(V) for V in Vs))
+    cov_mc = Vs[0] if len(Vs) == 1 else robust_inv(sum(robust_inv(V) for V in Vs))
     return Iinv + cov_mc, Iinv, cov_mc

@@ -7,15 +7,15 @@ observations; these thin wrappers set the compiled model's state to each
 distinct observation, let the shared code build that observation's design,
 and add the designs up:
 
-* pseudo-likelihood: :func:`ergmfit.estimation.mple.pseudo_design` per
+* pseudo-likelihood: :func:`ergmfit.estimation.mple.pseudolikelihood.pseudo_design` per
   observation (the compiled ``_mple.build_design``), rows merged, then the
-  same weighted logistic regression :func:`~ergmfit.estimation.mple.fit_design`
+  same weighted logistic regression :func:`~ergmfit.estimation.mple.pseudolikelihood.fit_design`
   as the MPLE;
 * composite likelihood of order k (all k-subsets, Yasuda et al.'s F_k, or
-  any list of blocks): :func:`ergmfit.estimation.mcle.composite_design` per
+  any list of blocks): :func:`ergmfit.estimation.contrastive.mcle.composite_design` per
   observation (the compiled Gray-code block enumerator), merged into one
-  :class:`~ergmfit.estimation.mcle.CompositeDesign`, maximised by
-  :func:`~ergmfit.estimation.mcle.maximize_composite`;
+  :class:`~ergmfit.estimation.contrastive.mcle.CompositeDesign`, maximised by
+  :func:`~ergmfit.estimation.contrastive.mcle.maximize_composite`;
 * CD-n, Bn-CDm and persistent CD: the negative phase is drawn by the shared
   samplers -- :class:`~ergmfit.sampling._blocks.BlockGibbsSampler` (random-scan
   blocked Gibbs with exact block conditionals; block size 1 = Gibbs) or
@@ -62,9 +62,9 @@ def _instances(instances):
 # Pseudo-likelihood
 # ---------------------------------------------------------------------------
 def pseudo_design_multi(instances):
-    """The merged pseudo-likelihood design (:class:`~ergmfit.estimation.mple.Design`)
+    """The merged pseudo-likelihood design (:class:`~ergmfit.estimation.mple.pseudolikelihood.Design`)
     of all observations: every variable of every observation is one row."""
-    from ..estimation.mple import Design, pseudo_design
+    from ..estimation.mple.pseudolikelihood import Design, pseudo_design
     Xs, ns, ss = [], [], []
     n_vars = n_on = 0
     for bm, U, cw in _instances(instances):
@@ -91,8 +91,8 @@ def pseudo_design_multi(instances):
 
 def fit_pl(instances, labels, maxiter=100, tol=1e-14):
     """Maximum pseudo-likelihood over all observations.  Returns the
-    :class:`~ergmfit.estimation.mple.LogitFit` of the shared MPLE code."""
-    from ..estimation.mple import fit_design
+    :class:`~ergmfit.estimation.mple.pseudolikelihood.LogitFit` of the shared MPLE code."""
+    from ..estimation.mple.pseudolikelihood import fit_design
     return fit_design(pseudo_design_multi(instances), labels, None, "error", maxiter, tol,
                       unit="variable")
 
@@ -112,10 +112,10 @@ def direction_text(d, labels):
 
 def composite_design_multi(instances, block_size=2, blocks="all", n_blocks=None,
                            random_state=None):
-    """The merged :class:`~ergmfit.estimation.mcle.CompositeDesign` of all
+    """The merged :class:`~ergmfit.estimation.contrastive.mcle.CompositeDesign` of all
     observations (the same blocks for each observation).  ``loglik`` is the
     UNNORMALISED sum over observations and blocks of log p(x_A | x_-A)."""
-    from ..estimation.mcle import CompositeDesign, composite_design, merge_groups
+    from ..estimation.contrastive.mcle import CompositeDesign, composite_design, merge_groups
     rng = check_random_state(random_state)
     by_size = {}
     total = 0
@@ -127,7 +127,7 @@ def composite_design_multi(instances, block_size=2, blocks="all", n_blocks=None,
         n_vars = int(bm.n_vars)
         if isinstance(blocks, str) and n_blocks is not None:
             # a random family, drawn once and used for every observation
-            from ..estimation.mcle import make_blocks
+            from ..estimation.contrastive.mcle import make_blocks
             fam, _ = make_blocks(bm, blocks, block_size, n_blocks, random_state=rng)
             fixed_blocks = [r for arrs in fam.values() for arr in arrs for r in arr]
         saved = bm.state()
@@ -165,11 +165,11 @@ def fit_cl(instances, labels, block_size=2, blocks="all", n_blocks=None, theta0=
     ``hessian`` (minus its Hessian), ``n_iter``, ``converged``, ``design``.
     Raises DegenerateModelError, naming the direction, when the composite
     likelihood has no finite maximiser (a linear program checks it first)."""
-    from ..estimation.mcle import maximize_composite, _check_design, separation_direction
+    from ..estimation.contrastive.mcle import maximize_composite, check_design, separation_direction
     from ..exceptions import DegenerateModelError
     des = composite_design_multi(instances, block_size, blocks, n_blocks, random_state)
     labels = list(labels)
-    _check_design(des, labels)
+    check_design(des, labels)
     d = separation_direction(des)
     if d is not None:
         what = direction_text(d, labels)

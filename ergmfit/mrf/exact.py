@@ -128,11 +128,11 @@ def mle_direction(G, counts):
     without bound along d exactly when d . (g(s) - gbar) <= 0 for every
     state s, with some < 0 (gbar = the observed mean statistics on the
     boundary of the convex hull of the attainable ones): the linear program
-    of :func:`ergmfit.estimation.mcle.separation_direction`, with the exact
+    of :func:`ergmfit.estimation.contrastive.mcle.separation_direction`, with the exact
     likelihood as the composite likelihood of one block holding every
     variable.  Every state observed: the MLE exists (no program to solve)."""
     from types import SimpleNamespace
-    from ..estimation.mcle import separation_direction
+    from ..estimation.contrastive.mcle import separation_direction
     G = np.asarray(G, dtype=float)
     c = np.asarray(counts, dtype=float)
     if np.all(c > 0):
@@ -246,7 +246,7 @@ def fit_exact(bm, X, theta0=None, weights=None, maxiter=200, tol=1e-12, labels=N
 
     First :func:`mle_direction` checks that the MLE exists; when it does not
     (e.g. a state of extreme statistics never observed), ``nonexistent="raise"``
-    (the default, as the ERGM estimators do: ``ergmfit.estimation.existence``)
+    (the default, as the ERGM estimators do: ``ergmfit.estimation.mple.existence``)
     raises DegenerateModelError naming the direction (``labels``: the names of
     the statistics), and ``"ignore"`` returns where Newton stops on the ridge
     (not an estimate)."""

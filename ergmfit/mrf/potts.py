@@ -46,12 +46,12 @@ gives the exact conditional from change statistics.  So
   (multinomial conditionals p(s_i | s_-i)); composite likelihood of order k =
   blocks of k nodes (all k-subsets, the graph's edges, random k-subsets or
   a list).  The kernel's statistic differences (independent of theta) fill
-  a :class:`~ergmfit.estimation.mcle.CompositeDesign` with q^k
+  a :class:`~ergmfit.estimation.contrastive.mcle.CompositeDesign` with q^k
   configurations per block, maximised by the shared
-  :func:`~ergmfit.estimation.mcle.maximize_composite` (L-BFGS then Newton
+  :func:`~ergmfit.estimation.contrastive.mcle.maximize_composite` (L-BFGS then Newton
   with the exact Hessian).  The same numbers come from
   :func:`~ergmfit.sampling._blocks.kernel_composite` /
-  :class:`~ergmfit.estimation.mcle.KernelComposite` with this kernel;
+  :class:`~ergmfit.estimation.contrastive.mcle.KernelComposite` with this kernel;
 * CD-n / PCD: :func:`ergmfit.mrf.estimation.fit_cd` with the blocked Gibbs
   sampler above (``n_steps`` node-block updates per chain, default one sweep);
 * exact: Newton (:func:`~ergmfit.utils.optimize.newton_ascent`) on the
@@ -429,9 +429,9 @@ class PottsModel(LinearMRF):
         return out
 
     def _design(self, insts, node_blocks):
-        """The merged :class:`~ergmfit.estimation.mcle.CompositeDesign` of the
+        """The merged :class:`~ergmfit.estimation.contrastive.mcle.CompositeDesign` of the
         node blocks over every (distinct, weighted) observation."""
-        from ..estimation.mcle import CompositeDesign, merge_blocks, merge_groups
+        from ..estimation.contrastive.mcle import CompositeDesign, merge_blocks, merge_groups
         from .estimation import _instances
         q = self.q
         by_size = {}
@@ -458,7 +458,7 @@ class PottsModel(LinearMRF):
 
     def composite_design(self, X, block_size=1, blocks="all", n_blocks=None, sample_weight=None,
                          random_state=None):
-        """The :class:`~ergmfit.estimation.mcle.CompositeDesign` of the data X
+        """The :class:`~ergmfit.estimation.contrastive.mcle.CompositeDesign` of the data X
         over node blocks (see :meth:`node_blocks`); its ``loglik``, ``score``
         and ``loglik_score_hessian`` are the composite likelihood summed over
         observations and blocks."""
@@ -520,7 +520,7 @@ class PottsModel(LinearMRF):
 
     def _fit_composite(self, insts, method, rs, block_size=None, blocks="all", n_blocks=None,
                        theta0=None, maxiter=500, tol=1e-12):
-        from ..estimation.mcle import _check_design, maximize_composite, separation_direction
+        from ..estimation.contrastive.mcle import check_design, maximize_composite, separation_direction
         if method == "pl":
             if block_size not in (None, 1) or not (isinstance(blocks, str) and blocks == "all"):
                 raise ValueError("method='pl' uses one block per node; use method='cl' for "
@@ -529,7 +529,7 @@ class PottsModel(LinearMRF):
         elif block_size is None:
             block_size = 2
         des = self._design(insts, self.node_blocks(block_size, blocks, n_blocks, rs))
-        _check_design(des, self.labels)
+        check_design(des, self.labels)
         th0 = np.zeros(self.n_stats) if theta0 is None else self._params(theta0)
         theta, ll, H, n_iter, conv = maximize_composite(des, th0, maxiter, tol)
         d = separation_direction(des) if (not conv or np.max(np.abs(theta)) > 20) else None

@@ -8,7 +8,7 @@ block A of variables and
     S_A(x) = log p(x_A | x_-A) = -log sum_s exp(theta . D_{A,s}(x)),
 
 the block conditional of the shared composite-likelihood engine
-(:mod:`ergmfit.estimation.mcle`; D_{A,s} are the statistic differences of the
+(:mod:`ergmfit.estimation.contrastive.mcle`; D_{A,s} are the statistic differences of the
 2^|A| configurations of the block).  A = every variable is the full
 log-likelihood log p(x).
 
@@ -38,7 +38,7 @@ in or out together).  Only selected objects are computed: the expected cost
 per observation is sum_j lambda_j 2^|A_j| configurations.
 
 Weights ``beta_j Z_ij`` are the row weights of one merged
-:class:`~ergmfit.estimation.mcle.CompositeDesign`, so the objective, score
+:class:`~ergmfit.estimation.contrastive.mcle.CompositeDesign`, so the objective, score
 and Hessian are those of the shared engine.  The maximiser is found by
 scipy's BFGS (the paper's choice) and polished by Newton steps with the
 exact Hessian (the objective is concave).
@@ -363,7 +363,7 @@ def _row_groups(X):
 def _block_D(bm, blocks):
     """Statistic differences (C, 2^k, p) of equal-sized blocks at bm's state,
     by the shared composite-likelihood builder (unmerged, in block order)."""
-    from ..estimation.mcle import composite_design
+    from ..estimation.contrastive.mcle import composite_design
     des = composite_design(bm, [b for b in blocks], merge=False)
     (D, _), = des.groups
     return D
@@ -378,7 +378,7 @@ def _per_row_objects(obj_w, blocks):
 
 
 def scl_design(insts, objects, Z):
-    """The SCL objective as one merged :class:`~ergmfit.estimation.mcle.CompositeDesign`.
+    """The SCL objective as one merged :class:`~ergmfit.estimation.contrastive.mcle.CompositeDesign`.
 
     Parameters
     ----------
@@ -393,7 +393,7 @@ def scl_design(insts, objects, Z):
     -------
     CompositeDesign whose ``loglik`` is sum_i w_i sum_j beta_j Z_ij log p(x_i,A_j | x_i,-A_j).
     """
-    from ..estimation.mcle import CompositeDesign, merge_groups
+    from ..estimation.contrastive.mcle import CompositeDesign, merge_groups
     insts = _normalise_insts(insts)
     blocks, beta = objects["blocks"], objects["beta"]
     n_obs = sum(len(X) for _, X, _ in insts)
@@ -530,7 +530,7 @@ def fit_scl(insts, labels, components=(("pl", 1, 1.0, 1.0),), selection="object"
     >>> r["theta"].shape, r["converged"]
     ((2,), True)
     """
-    from ..estimation.mcle import _check_design, separation_direction
+    from ..estimation.contrastive.mcle import check_design, separation_direction
     labels = list(labels)
     insts = _normalise_insts(insts)
     n_vars = int(insts[0][0].n_vars)
@@ -546,7 +546,7 @@ def fit_scl(insts, labels, components=(("pl", 1, 1.0, 1.0),), selection="object"
     n_obs = sum(len(X) for _, X, _ in insts)
     Z = draw_selection(n_obs, objects, selection, random_state)
     des = scl_design(insts, objects, Z)
-    _check_design(des, labels)
+    check_design(des, labels)
     p = des.p
     theta = np.zeros(p) if theta0 is None else check_params(theta0, labels, "theta0")
     scale = max(1.0, float(n_obs))

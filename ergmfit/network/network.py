@@ -22,6 +22,10 @@ from .values import is_missing, missing_error
 #: the largest number of nodes a network may have (its compiled state is O(n) memory)
 MAX_NODES = 10_000_000
 
+#: networks of at most this many nodes hold their two-path counts in the compiled
+#: state (see ``ERGM.compiled``): they fit in the L1 cache
+SMALL_NETWORK = 64
+
 
 class Network:
     """Nodes 0..n-1 (with their original labels), ties and attributes.

@@ -7,7 +7,7 @@ keep their unconstrained weights.  The kernel marks the feasible ones while it
 walks the 2^k configurations (Gray-code order, as :class:`Enumeration`) from
 the degrees of the block's end nodes, and hands the mask to
 :func:`conditional_draw_masked`: blocked CD and blocked Gibbs sample with it,
-MCLE (:func:`ergmfit.estimation.blocks.degree_feasibility`) reads the masks.
+MCLE (:func:`ergmfit.estimation.contrastive.blocks.degree_feasibility`) reads the masks.
 """
 import numpy as np
 cimport numpy as cnp

@@ -14,7 +14,7 @@ Besides plain sampling (``run``, ``sample``) the loop serves the estimators:
   from the current state and undone afterwards (contrastive divergence).
 
 The attributes are declared in ``_mh.pxd`` so that compiled estimators
-(``ergmfit.estimation._ee``) can drive ``_batch`` without Python in between.
+(``ergmfit.estimation.ee._ee``) can drive ``_batch`` without Python in between.
 
 Ctrl-C: long runs are cut into chunks, and after every ``CHECK_EVERY``
 (2^16) proposals the loop takes the GIL for a moment and asks Python for a

@@ -141,7 +141,6 @@ class SampleSpace:
 
     def proposal(self, name="auto", bm=None, model=None):
         """A fresh compiled proposal called ``name`` that walks this space."""
-        from . import make_proposal
         return make_proposal(self.resolve_proposal(name, model), bm)
 
     def describe(self) -> str:
@@ -375,3 +374,25 @@ class ConstrainedSpace(SampleSpace):
         d = super().to_dict()
         d["spec"] = self.spec
         return d
+
+
+def make_proposal(name, bm=None):
+    """A fresh Metropolis-Hastings proposal by name.
+
+    "tnt" (tie/no-tie), "random" (random toggle), "triadic" (tie/no-tie with
+    triadic-closure moves), "lifted-tnt" and "lifted-triadic" (their lifted,
+    non-reversible forms: :class:`LiftedTriadicTNT`).  The triadic and lifted
+    ones walk a network, so they need an ERGM's compiled model; pass ``bm``
+    to have that checked.
+    """
+    from ..terms._ergm import ERGMModel
+    from ._proposals import RandomToggle, TieNoTie
+    from ._triadic import LiftedTriadicTNT, TriadicTNT
+    makers = {"tnt": TieNoTie, "random": RandomToggle, "triadic": TriadicTNT,
+              "lifted-tnt": lambda: LiftedTriadicTNT(0.0), "lifted-triadic": LiftedTriadicTNT}
+    if name not in makers:
+        raise ValueError(f"proposal must be one of {', '.join(map(repr, PROPOSALS))}, got {name!r}")
+    if name not in ("tnt", "random") and bm is not None and not isinstance(bm, ERGMModel):
+        raise ValueError(f"proposal {name!r} needs a network model (an ERGM); "
+                         "use 'tnt' or 'random'")
+    return makers[name]()

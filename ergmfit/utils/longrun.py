@@ -122,7 +122,7 @@ class catch_interrupt:
 # the same directory, fsync, os.replace) and readers that name damaged files
 # ---------------------------------------------------------------------------
 def _stamp(data):
-    from .. import __version__
+    from ..version import __version__
     return {**data, "ergmfit_version": data.get("ergmfit_version", __version__)}
 
 
@@ -144,7 +144,7 @@ def _a(what):
 
 
 def _damaged(path, what, exc):
-    from .. import __version__
+    from ..version import __version__
     return CheckpointError(f"{path} is not {_a(what)} {what} of ergmfit that can be read: "
                            f"damaged, truncated or missing ({type(exc).__name__}: {exc}; this "
                            f"is ergmfit {__version__})")

@@ -60,7 +60,7 @@ def test_ee_curved_lazega_near_statnet(lazega):
 
 
 def test_ee_density_position_when_a_curved_term_precedes_edges():
-    from ergmfit.estimation.ee import _resolve_cfg
+    from ergmfit.estimation.ee.estimator import _resolve_cfg
     m = ef.ERGM("lazega", "gwesp + edges")
     cfg = _resolve_cfg(m, {})
     assert cfg["dens"] == len(m.terms[0].labels)        # after the ESP counts
@@ -87,8 +87,8 @@ def test_ee_curved_term_before_edges_gives_the_same_fit():
 def _one_outer_both_ways(update, atol):
     """One outer iteration of the linear update (compiled) and of the curved
     one on the identity written as a Curved map, same sampler seed: equal."""
-    from ergmfit.estimation._ee import ee_iterations
-    from ergmfit.estimation._ee_chain import _CurvedEE, _inverse_cov
+    from ergmfit.estimation.ee._ee import ee_iterations
+    from ergmfit.estimation.ee.chain import _CurvedEE, _inverse_cov
     from ergmfit.sampling._mh import MHSampler
     from ergmfit.sampling._proposals import TieNoTie
     m = ef.ERGM("samplike", "edges + mutual + nodematch('group')")
@@ -165,8 +165,8 @@ def test_bcd_curved_lazega(lazega, lazega_mple):
 
 
 def test_bcd_curved_chunk_on_a_linear_map_equals_bcd_loop():
-    from ergmfit.estimation.bcd import _curved_chunk
-    from ergmfit.estimation.mcle import make_chooser
+    from ergmfit.estimation.contrastive.bcd import _curved_chunk
+    from ergmfit.estimation.contrastive.mcle import make_chooser
     from ergmfit.sampling._blocks import Enumeration, bcd_loop
     m = ef.ERGM("samplike", "edges + mutual + nodematch('group')")
     par = Curved(m.terms)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import ergmfit as ef
-from ergmfit.estimation.existence import observed_design, on_boundary
+from ergmfit.estimation.mple.existence import observed_design, on_boundary
 from ergmfit.exceptions import DegenerateModelError
 
 

@@ -114,7 +114,7 @@ def test_mple_with_missing_dyads_imputes_them_as_statnet():
 
 
 def test_imputation_count_and_observed_ties():
-    from ergmfit.estimation.mple import impute_missing
+    from ergmfit.estimation.mple.pseudolikelihood import impute_missing
     from ergmfit.sampling.space import dyad_vars
     e = next(x for x in cr.entries() if x["id"] == "s3.na.mesa_grade_gwesp.MPLE")
     m = cr.model(e)

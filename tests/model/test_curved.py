@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ergmfit as ef
-from ergmfit.estimation.mple import pseudo_design
+from ergmfit.estimation.mple.pseudolikelihood import pseudo_design
 from ergmfit.exceptions import SettingsError, TermError
 from ergmfit.terms.curved import AlternatingStars, GeometricWeights
 from support import curved_reference as statnet_curved
@@ -169,7 +169,7 @@ def test_estimators_without_curved_support_say_so():
 
 
 def test_guarded_step_rules():
-    from ergmfit.estimation.mcmle import _overshoot
+    from ergmfit.estimation.mcmle.estimator import _overshoot
     assert _overshoot(np.array([4.0, 1.0]), np.array([-5.0, 0.0]))       # crossed, farther
     assert not _overshoot(np.array([4.0, 1.0]), np.array([-2.0, 0.0]))   # came back near
     assert not _overshoot(np.array([-0.6, 0.0]), np.array([-5.6, 0.0]))  # same side
@@ -177,7 +177,7 @@ def test_guarded_step_rules():
 
 
 def test_curved_oscillation_needs_a_swing_back():
-    from ergmfit.estimation.mcmle import _check_oscillation
+    from ergmfit.estimation.mcmle.estimator import _check_oscillation
     from ergmfit.exceptions import DegenerateModelError
     m = ef.ERGM("flomarriage", "edges + gwesp")
     p = len(m.labels)

@@ -121,7 +121,7 @@ def test_refused_forms_say_why():
 def test_density_position_counts_the_wrapped_coefficients():
     """The stochastic-approximation estimator finds edges among the coefficients: after an
     operator over a curved term it is at its coefficients' count, not its statistics'."""
-    from ergmfit.estimation._ee_parts import _density_param
+    from ergmfit.estimation.ee.proposals import _density_param
     m = ef.ERGM(FMH, 'Label(~nodematch("Grade") + gwesp(cutoff=6), "L") + edges')
     assert m.labels[3] == "edges" and m.stat_labels[7] == "edges"
     assert _density_param(m, 7) == 3
@@ -197,7 +197,7 @@ def test_interactions_of_curved_terms_are_refused(formula):
 
 
 def test_cd_start_puts_a_wrapped_decay_at_its_start():
-    from ergmfit.estimation.cd import density_start
+    from ergmfit.estimation.contrastive.cd import density_start
     for f, decay in [('edges + Label(~gwesp(cutoff=6), "L")', 0.5),
                      ("edges + For(~gwesp(0.3, cutoff=6), . = 1)", 0.3),
                      ("edges + gwesp(0.7, cutoff=6)", 0.7)]:

@@ -1,7 +1,7 @@
 """The exact MRF fit (method="exact") detects an MLE that does not exist
 (issue #23): a linear program over all states (exact.mle_direction, the one
 check asuncion_vbm and vickrey_chain also use) raises DegenerateModelError,
-as the ERGM estimators do (ergmfit.estimation.existence)."""
+as the ERGM estimators do (ergmfit.estimation.mple.existence)."""
 import numpy as np
 import pytest
 

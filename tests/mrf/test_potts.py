@@ -16,7 +16,7 @@ from ergmfit.mrf.models import tied_pair
 from ergmfit.mrf._models import MonomialModel
 from ergmfit.mrf._potts import OneHotEnumeration, UniformGroupBlocks, gray_levels
 from ergmfit.mrf.potts import PottsModel, cd_hook_available
-from ergmfit.estimation.mcle import KernelComposite
+from ergmfit.estimation.contrastive.mcle import KernelComposite
 from ergmfit.sampling._blocks import Enumeration, kernel_composite
 
 

@@ -20,7 +20,7 @@ def flo():
 def test_cd_honours_ctrl_c_in_a_draw(default_sigint, monkeypatch):
     # a real SIGINT 0.3 s into the first CD draw of a long run (10^6 draws): the fit
     # comes back from inside that draw, not converged, marked interrupted, at its start
-    from ergmfit.estimation import cd
+    from ergmfit.estimation.contrastive import cd
     m = ef.ERGM(ef.datasets.load_network("faux.mesa.high"), "edges + gwesp(0.25, fixed=True)")
     real, armed = cd.observed_design, []
 
@@ -39,7 +39,7 @@ def test_cd_honours_ctrl_c_in_a_draw(default_sigint, monkeypatch):
 
 
 def test_cd_keeps_the_finished_iterations_on_ctrl_c(monkeypatch, flo):
-    from ergmfit.estimation import cd
+    from ergmfit.estimation.contrastive import cd
     real, calls = cd.hotelling_iid, []
 
     def hotelling_iid(*args):                  # Ctrl-C during the second iteration
@@ -57,8 +57,8 @@ def test_cd_keeps_the_finished_iterations_on_ctrl_c(monkeypatch, flo):
 
 def test_cd_as_a_start_passes_ctrl_c_on(default_sigint, monkeypatch, flo):
     # inside another estimator (MCMC-MLE's init='cd') the interrupt is not swallowed
-    from ergmfit.estimation import cd
-    from ergmfit.estimation.cd import cd_core
+    from ergmfit.estimation.contrastive import cd
+    from ergmfit.estimation.contrastive.cd import cd_core
 
     def interrupted(*args):
         raise KeyboardInterrupt
@@ -146,14 +146,14 @@ def test_cli_reports_sizes_beyond_the_machine_without_a_traceback(capsys, monkey
                                              ("bcd", dict(kernel="x")),
                                              ("mcle", dict(kernel="x"))])
 def test_block_settings_checked_when_built(method, settings):
-    from ergmfit.estimation.base import estimator_class
+    from ergmfit.estimation.registry import estimator_class
     with pytest.raises(SettingsError, match=next(iter(settings))):
         estimator_class(method)(**settings)
 
 
 def test_bcd_ctrl_c_while_the_schedule_is_set_up(monkeypatch, flo):
     # n_iter=10^7 learning rates take ~0.5 s to set up: Ctrl-C there returns the start
-    from ergmfit.estimation import bcd
+    from ergmfit.estimation.contrastive import bcd
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
@@ -190,7 +190,7 @@ def test_a_compressed_edge_list_reads(tmp_path):
 
 
 def test_mcle_ctrl_c_while_the_blocks_are_built(monkeypatch, flo):
-    from ergmfit.estimation import mcle
+    from ergmfit.estimation.contrastive import mcle
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt

@@ -17,7 +17,7 @@ def flo():
 
 def _interrupt_chains(monkeypatch, on_call):
     """A real SIGINT (Ctrl-C) as run_chains starts its ``on_call``-th call."""
-    from ergmfit.estimation import mcmle
+    from ergmfit.estimation.mcmle import estimator as mcmle
     real, calls = mcmle.run_chains, []
 
     def run_chains(*args, **kwargs):
@@ -56,7 +56,7 @@ def test_mcmle_interrupted_counts_its_finished_iterations(default_sigint, monkey
 def test_mcmle_a_second_quick_ctrl_c_keeps_the_fit(default_sigint, monkeypatch, flo):
     # the first Ctrl-C stops the chains; a second while the fit is put together
     # (here: as the progress bar closes) must not lose it
-    from ergmfit.estimation import mcmle
+    from ergmfit.estimation.mcmle import estimator as mcmle
     real_progress = mcmle.Progress
 
     class Progress(real_progress):
@@ -186,7 +186,7 @@ def test_mcmle_negative_n_jobs_runs_one_chain_per_cpu(monkeypatch):
     # joblib's n_jobs=-1 (every CPU) gives one chain per CPU, as a positive
     # n_jobs gives one per process (it ran a single chain before)
     import joblib
-    from ergmfit.estimation import mcmle as mc
+    from ergmfit.estimation.mcmle import estimator as mc
     monkeypatch.setattr(joblib, "effective_n_jobs", lambda n_jobs=-1: 2)
     seen = {}
 

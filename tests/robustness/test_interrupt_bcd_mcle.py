@@ -65,7 +65,7 @@ def test_block_gibbs_sampler_honours_ctrl_c(mesa, default_sigint):
 
 
 def test_mcle_godambe_interrupted_keeps_the_fit(mesa, default_sigint, monkeypatch):
-    from ergmfit.estimation import mcle
+    from ergmfit.estimation.contrastive import mcle
     timers = _arm_on_first_call(monkeypatch, mcle, "_simulated_scores", 0.5)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -80,7 +80,7 @@ def test_mcle_godambe_interrupted_keeps_the_fit(mesa, default_sigint, monkeypatc
 
 def test_mcle_optimisation_interrupted(mesa, monkeypatch):
     # Ctrl-C inside the optimiser: the best point so far, marked interrupted
-    from ergmfit.estimation import mcle
+    from ergmfit.estimation.contrastive import mcle
 
     def boom(des, theta0, maxiter, tol, progress):
         progress["theta"] = np.asarray(theta0) + 0.5

@@ -108,7 +108,7 @@ def test_a_damaged_ee_checkpoint_is_one_error_naming_the_file(tmp_path):
 
 def test_ctrl_c_during_the_bridge_keeps_the_converged_fit(monkeypatch, flo):
     # issue 24 item 1: the interrupt used to escape fit() and lose the fit
-    import ergmfit.estimation.mcmle as mc
+    import ergmfit.estimation.mcmle.estimator as mc
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt

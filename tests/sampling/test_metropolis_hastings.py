@@ -178,7 +178,7 @@ def test_ctrl_c_stops_a_long_sample(default_sigint):
 
 
 def test_ctrl_c_stops_the_compiled_ee_loop(default_sigint):
-    from ergmfit.estimation._ee import ee_iterations
+    from ergmfit.estimation.ee._ee import ee_iterations
     m, s, cm, theta = _magnolia_sampler()
     n, p = 10**6, 3                                 # 10^6 x 1000 proposals
     rows = np.zeros((n, p))

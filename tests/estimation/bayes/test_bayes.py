@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import ergmfit as ef
-from ergmfit.estimation import bayes as bayes_mod
+from ergmfit.estimation.bayes import exchange as bayes_mod
 from ergmfit.estimation import make_estimator
 from ergmfit.exceptions import CheckpointError, SettingsError
 from ergmfit.results import ERGMResults
@@ -220,7 +220,7 @@ def test_directed_model_and_one_parameter():
 
 
 def test_auxiliary_iterations_are_measured_by_a_pilot():
-    from ergmfit.estimation.bayes import auxiliary_length, default_aux_iters
+    from ergmfit.estimation.bayes.exchange import auxiliary_length, default_aux_iters
     assert default_aux_iters(ef.ERGM(ef.datasets.load("flomarriage"), "edges")) == 1000
     assert default_aux_iters(ef.ERGM(ef.datasets.load("lazega"), "edges")) == 6 * 630
     # flomarriage mixes in ~40 proposals: Bergm's 1,000 (the floor) governs
@@ -236,7 +236,7 @@ def test_measured_auxiliary_length_gives_near_stationary_draws():
     # what the exchange ratio needs: the auxiliary draw, k proposals from the
     # observed network, has the stationary distribution of the statistics (at
     # the MPLE, where the observed network is typical); a tenth of k does not
-    from ergmfit.estimation.bayes import auxiliary_length, fast_sampler, start_centre
+    from ergmfit.estimation.bayes.exchange import auxiliary_length, fast_sampler, start_centre
     m = ef.ERGM(ef.datasets.load("samplike"), "edges + mutual")
     eta, _ = start_centre(m)
     k, _ = auxiliary_length(m, "auto", np.random.default_rng(1), eta)
@@ -327,7 +327,7 @@ def test_exchange_under_a_constraint_matches_the_exact_posterior():
 
 def test_auxiliary_sampler_storage_changes_speed_not_draws():
     # the two-path counts held in memory or counted on demand: the same draws
-    from ergmfit.estimation.bayes import fast_sampler
+    from ergmfit.estimation.bayes.exchange import fast_sampler
     m = ef.ERGM(ef.datasets.load("lazega"), "edges + gwesp(log(3), fixed=TRUE) + "
                 "nodematch('office')")
     eta = np.array([-4.0, 0.7, 0.9])

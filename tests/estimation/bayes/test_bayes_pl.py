@@ -3,8 +3,8 @@ import numpy as np
 import pytest
 
 import ergmfit as ef
-from ergmfit.estimation.bayes_pl import adjustment
-from ergmfit.estimation.mple import pseudo_design
+from ergmfit.estimation.bayes.pseudo_posterior import adjustment
+from ergmfit.estimation.mple.pseudolikelihood import pseudo_design
 from ergmfit.exceptions import SettingsError
 from ergmfit.results_bayes import BayesResults
 from support.bayes import BERGM

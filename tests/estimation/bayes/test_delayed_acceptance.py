@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import ergmfit as ef
-from ergmfit.estimation import bayes as bayes_mod
+from ergmfit.estimation.bayes import exchange as bayes_mod
 from support.bayes import missing_five_node_model
 
 

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import ergmfit as ef
-from ergmfit.estimation.bcd import BCD, learning_rates
-from ergmfit.estimation.mcle import composite_design
+from ergmfit.estimation.contrastive.bcd import BCD, learning_rates
+from ergmfit.estimation.contrastive.mcle import composite_design
 from ergmfit.exceptions import ConvergenceWarning
 from ergmfit.sampling._blocks import Enumeration, UniformBlocks, bcd_loop
 

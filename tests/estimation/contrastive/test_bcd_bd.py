@@ -13,7 +13,7 @@ import pytest
 from scipy import optimize, special, stats
 
 import ergmfit as ef
-from ergmfit.estimation.blocks import bounded_kernel
+from ergmfit.estimation.contrastive.blocks import bounded_kernel
 from ergmfit.exceptions import FormulaError, NetworkError, SettingsError
 from ergmfit.sampling._blocks import BlockGibbsSampler, Enumeration, UniformBlocks
 from ergmfit.sampling._bounded import DegreeBounded

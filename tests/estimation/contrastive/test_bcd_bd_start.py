@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 import ergmfit as ef
-from ergmfit.estimation.bcd import _curved_information
-from ergmfit.estimation.blocks import bounded_pseudo_fit, degree_feasibility, feasible_toggles
-from ergmfit.estimation.mcle import composite_design, make_chooser
+from ergmfit.estimation.contrastive.bcd import _curved_information
+from ergmfit.estimation.contrastive.blocks import bounded_pseudo_fit, degree_feasibility, feasible_toggles
+from ergmfit.estimation.contrastive.mcle import composite_design, make_chooser
 
 LAZEGA_CURVED = "edges + gwesp(fixed=FALSE) + nodematch('practice')"
 
@@ -78,7 +78,7 @@ def test_user_and_zero_starts_are_kept_under_bd(samplike):
 
 
 def test_no_constrained_maximum_falls_back_to_the_mple(samplike, monkeypatch):
-    from ergmfit.estimation import bcd
+    from ergmfit.estimation.contrastive import bcd
     from ergmfit.exceptions import DegenerateModelError
 
     def fail(*a, **k):

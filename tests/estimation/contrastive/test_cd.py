@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import ergmfit as ef
-from ergmfit.estimation.cd import cd_core, density_index, density_start, hotelling_iid
+from ergmfit.estimation.contrastive.cd import cd_core, density_index, density_start, hotelling_iid
 from ergmfit.exceptions import DegenerateModelError
 from ergmfit.sampling._mh import MHSampler
 from ergmfit.sampling._proposals import RandomToggle, TieNoTie
@@ -128,14 +128,16 @@ def test_cd1_and_bad_arguments(samplike):
 
 
 def test_mcmle_starts_from_cd_when_mple_does_not_exist(monkeypatch):
-    from ergmfit.estimation import mcmle, mple
+    from ergmfit.estimation.mcmle import estimator as mcmle
+    from ergmfit.estimation.mcmle import start
+    from ergmfit.estimation.mple import pseudolikelihood as mple
 
     def broken(*args, **kwargs):
         raise DegenerateModelError("the MPLE does not exist (separation)")
 
     m = ef.ERGM(ef.datasets.load_network("samplike"), "edges + mutual")
     monkeypatch.setattr(mple, "fit_mple", broken)
-    theta, how = mcmle._initial_estimate(m, random_state=np.random.default_rng(1))
+    theta, how = start.initial_estimate(m, random_state=np.random.default_rng(1))
     assert how == "CD"
     assert abs(theta[0] + 1.76) < 0.3 and abs(theta[1] - 2.3) < 0.6
     with warnings.catch_warnings():

@@ -12,7 +12,7 @@ from scipy import optimize, special
 
 import ergmfit as ef
 from ergmfit.estimation import methods
-from ergmfit.estimation.mcle import (MCLE, composite_design, exact_variability,
+from ergmfit.estimation.contrastive.mcle import (MCLE, composite_design, exact_variability,
                                      separation_direction)
 from ergmfit.exceptions import DegenerateModelError
 

@@ -12,6 +12,7 @@ import pytest
 from scipy import optimize, special
 
 import ergmfit as ef
+from ergmfit.estimation.contrastive.blocks import degree_feasibility
 from ergmfit.exceptions import NetworkError
 from ergmfit.sampling.space import var_pairs
 from support.constrained_spaces import assert_masks_match_space

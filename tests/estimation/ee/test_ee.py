@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import ergmfit as ef
-from ergmfit.estimation.ee import (EE_DEFAULTS, algorithm_s, batch_means_sigma, fit_ee,
-                                   t_ratios)
+from ergmfit.estimation.ee.chain import algorithm_s, batch_means_sigma, t_ratios
+from ergmfit.estimation.ee.estimator import EE_DEFAULTS, fit_ee
 from ergmfit.exceptions import ConvergenceWarning
 from ergmfit.results import ERGMResults
 from ergmfit.sampling._mh import MHSampler
@@ -383,7 +383,7 @@ def test_no_standard_errors_when_the_simulation_is_stuck():
     # Lazega edges + kstar(2) + triangle: at the EE estimate the simulated
     # networks are complete graphs; the s.e. must be NA with a warning that
     # says why, never 1/0 printed as a number
-    from ergmfit.estimation.ee import singular_information
+    from ergmfit.estimation.ee.pool import singular_information
     m = ef.ERGM(ef.datasets.load_network("lazega"), "edges + kstar(2) + triangle")
     fit = quiet_fit(m, random_state=1)
     assert np.all(np.isnan(np.asarray(fit.bse)))

@@ -2,15 +2,15 @@
 estimate reported after the final MCMC-MLE step, CD from a start with a curved weight at 0;
 and a curved model whose likelihood given the tie count has no finite maximum in the decay
 (samplike ``edges + mutual + gwesp(fixed=FALSE)``): IFD's decay runs off, EE is redone with
-tie/no-tie proposals (_ee_parts.refit_unconditional)."""
+tie/no-tie proposals (ee.start.refit_unconditional)."""
 import warnings
 
 import numpy as np
 import pytest
 
 import ergmfit as ef
-from ergmfit.estimation._ee_parts import mple_start
-from ergmfit.estimation.mcmle import _initial_estimate
+from ergmfit.estimation.ee.start import mple_start
+from ergmfit.estimation.mcmle.start import initial_estimate
 from ergmfit.exceptions import SettingsError
 from ergmfit.sampling.chains import run_chains
 
@@ -101,7 +101,7 @@ def test_ee_starts_at_the_fixed_decay_mple_when_the_curved_mple_runs_off():
     m = ef.ERGM("samplike", FORMULA)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        theta = mple_start(m, np.random.default_rng(1), _initial_estimate)
+        theta = mple_start(m, np.random.default_rng(1), initial_estimate)
     # the curved MPLE's decay runs to ~804; the fixed-decay MPLE's best grid decay is 2
     assert theta[3] == 2.0
     assert abs(theta[1] - 2.23) < 0.05

@@ -62,7 +62,7 @@ def test_ee_refuses_a_statistic_that_cannot_vary():
 
 def test_the_chain_check_finds_a_statistic_that_never_changed():
     # networks beyond the design check's 10^6 dyads: the chains' own check
-    from ergmfit.estimation._ee_pool import check_identifiable
+    from ergmfit.estimation.ee.pool import check_identifiable
     rng = np.random.default_rng(0)
     dz = np.hstack([rng.normal(size=(10, 1)), np.zeros((10, 1))])
     sims = np.hstack([rng.normal(size=(30, 1)), np.zeros((30, 1))])
@@ -81,7 +81,7 @@ def test_ee_refuses_collinear_terms():
 def test_ee_collinear_simulation_is_detected_by_the_chain_check():
     # the chain's own check (networks too large for the MPLE check): simulated
     # statistics with an exact linear relation
-    from ergmfit.estimation._ee_pool import check_identifiable
+    from ergmfit.estimation.ee.pool import check_identifiable
     rng = np.random.default_rng(0)
     e = rng.integers(20, 40, size=(50, 1)).astype(float)
     sims = np.hstack([e, 2 * e, rng.normal(size=(50, 1))])
@@ -135,8 +135,8 @@ def test_dask_chains_report_and_stop_through_dask_primitives(samplike, monkeypat
                                   dashboard_address=None) as cluster, \
             distributed.Client(cluster):
         # a short run: progress arrives through the Variables
-        from ergmfit.estimation._ee_chain import ee_chain
-        from ergmfit.estimation.ee import _resolve_cfg
+        from ergmfit.estimation.ee.chain import ee_chain
+        from ergmfit.estimation.ee.estimator import _resolve_cfg
         cfg = _resolve_cfg(samplike, dict(SHORT))
         out, interrupted = longrun.run_jobs(
             ee_chain, [(samplike, cfg, s, c, None) for c, s in enumerate([11, 12])],
@@ -230,7 +230,7 @@ def test_restricted_ifd_samples_the_constrained_space_exactly():
 
     import networkx as nx
 
-    from ergmfit.estimation._ee import RestrictedIFD
+    from ergmfit.estimation.ee._ee import RestrictedIFD
     from ergmfit.sampling._mh import MHSampler
     from ergmfit.sampling.space import dyad_vars
     from ergmfit.utils.validation import seed_words
@@ -307,8 +307,8 @@ def test_ee_refuses_the_wrong_proposal_under_constraints():
 def test_standard_error_simulation_reports_progress_and_stops_on_request(samplike):
     import time
 
-    from ergmfit.estimation._ee_chain import ee_chain, sim_plan
-    from ergmfit.estimation.ee import _resolve_cfg
+    from ergmfit.estimation.ee.chain import ee_chain, sim_plan
+    from ergmfit.estimation.ee.estimator import _resolve_cfg
     cfg = _resolve_cfg(samplike, dict(SHORT, se_samplesize=400, se_interval=3000))
     units = sim_plan(cfg, samplike.network.n_ties)[4]
     assert units > 5
@@ -354,15 +354,15 @@ def test_a_worker_ignores_sigint_while_its_chain_runs():
     import signal
     import time
 
-    from ergmfit.estimation._ee_parts import _deaf_to_sigint
+    from ergmfit.estimation.common.interrupts import deaf_to_sigint
     old = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
-        with _deaf_to_sigint(True):
+        with deaf_to_sigint(True):
             signal.raise_signal(signal.SIGINT)
             time.sleep(0.05)                        # no KeyboardInterrupt here
         assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
         with pytest.raises(KeyboardInterrupt):
-            with _deaf_to_sigint(False):
+            with deaf_to_sigint(False):
                 signal.raise_signal(signal.SIGINT)
                 time.sleep(0.05)
     finally:
@@ -372,7 +372,7 @@ def test_a_worker_ignores_sigint_while_its_chain_runs():
 def test_a_stuck_simulation_is_not_called_collinear():
     # two distinct simulated states satisfy a linear relation by themselves: a
     # near-degenerate chain, not collinear terms (the s.e. warning says so)
-    from ergmfit.estimation._ee_pool import check_identifiable
+    from ergmfit.estimation.ee.pool import check_identifiable
     rng = np.random.default_rng(1)
     flip = rng.integers(0, 2, size=(60, 1)).astype(float)
     sims = np.hstack([flip, 3 * flip, np.zeros((60, 1)) + flip])
@@ -385,7 +385,7 @@ def test_a_second_ctrl_c_does_not_interrupt_collecting_the_results():
     import signal
     import time
 
-    from ergmfit.estimation._ee_parts import second_ctrl_c_waits
+    from ergmfit.estimation.common.interrupts import second_ctrl_c_waits
     old = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         with second_ctrl_c_waits():

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import ergmfit as ef
-from ergmfit.estimation.curved import check_runoff, gw_advice
+from ergmfit.estimation.common.curved import check_runoff, gw_advice
 from ergmfit.exceptions import DegenerateModelError
 from ergmfit.terms.curved import GeometricWeights
 

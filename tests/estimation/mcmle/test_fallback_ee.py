@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import ergmfit as ef
-from ergmfit.estimation import _mcmle_fallback as fb
-from ergmfit.estimation import mcmle
+from ergmfit.estimation.mcmle import fallback as fb
+from ergmfit.estimation.mcmle import estimator as mcmle
 from ergmfit.exceptions import DegenerateModelError
 from ergmfit.utils.validation import check_random_state
 

@@ -99,7 +99,7 @@ def test_degenerate_specification_says_so():
 def test_bistable_sample_after_a_swing_is_called_near_degenerate():
     # iterations far above, above, then far below the observed edges; the third
     # sample jumps between near-empty and 8x denser networks (a bistable chain)
-    from ergmfit.estimation.mcmle import _check_oscillation
+    from ergmfit.estimation.mcmle.estimator import _check_oscillation
     m = ef.ERGM(ef.datasets.load_network("flomarriage"), "edges + triangle")
     g_obs = m.statistics_vector()
     rng = np.random.default_rng(0)
@@ -138,7 +138,7 @@ def test_checkpoint_and_resume(tmp_path):
 
 
 def test_ctrl_c_returns_what_was_done(monkeypatch):
-    import ergmfit.estimation.mcmle as mc
+    import ergmfit.estimation.mcmle.estimator as mc
     real = mc.hummel_step
     calls = {"n": 0}
 
@@ -186,7 +186,7 @@ def test_intervals_follow_the_effective_size_rule():
     # and 32 of every statistic; the boosted last one at 4 x 64 draws of the
     # slowest statistic, from the autocorrelation time pooled over the two
     # samples before it
-    from ergmfit.estimation.mcmle import _quarter_octave
+    from ergmfit.estimation.mcmle.interval import quarter_octave as _quarter_octave
     m = ef.ERGM(ef.datasets.load("lazega"), "edges + gwesp(log(3), fixed=TRUE) + "
                 "nodematch('practice') + nodematch('office')")
     fit = m.fit(method="mcmle", random_state=3, verbose=False, eval_loglik=False)

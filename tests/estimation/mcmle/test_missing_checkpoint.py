@@ -89,7 +89,7 @@ def test_damaged_chain_state_is_refused(written, tmp_path):
 
 
 def test_ctrl_c_returns_the_last_sample_and_resume_goes_on(written, tmp_path, monkeypatch):
-    import ergmfit.estimation.missing as mi
+    import ergmfit.estimation.mcmle.missing as mi
     m, _, whole, _ = written
     real = mi.run_chains
     calls = {"n": 0}

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import ergmfit as ef
-from ergmfit.estimation import missing as M
+from ergmfit.estimation.mcmle import missing as M
 from ergmfit.exceptions import DegenerateModelError
 
 from support import constraints_reference as cr
@@ -173,7 +173,7 @@ def test_no_headway_is_detected_and_the_fit_restarts_from_ee(monkeypatch):
         return ef.results.ERGMResults(np.zeros(3), np.eye(3), list(model.labels),
                                       method="mcmle", warnings=[], info={})
 
-    import ergmfit.estimation._mcmle_fallback as fb
+    import ergmfit.estimation.mcmle.fallback as fb
     monkeypatch.setattr(M, "_observed_data_mcmle", core)
     monkeypatch.setattr(fb, "_ee_start", lambda model, rng: np.array([1.0, 2.0, 0.7]))
     res = M.fit_missing_mcmle(m, random_state=1)
@@ -195,7 +195,7 @@ def test_no_headway_is_detected_and_the_fit_restarts_from_ee(monkeypatch):
 def test_ee_start_whose_decay_ran_off_is_not_used(monkeypatch):
     # samplike.na10 edges + mutual + gwesp(fixed=FALSE): EE's decay runs to ~290;
     # as a fall-back start it is refused (None), as any run-off decay
-    import ergmfit.estimation._mcmle_fallback as fb
+    import ergmfit.estimation.mcmle.fallback as fb
     m = ef.ERGM("lazega", "edges + gwesp(fixed=FALSE)")
 
     class Fit:

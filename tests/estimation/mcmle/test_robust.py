@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import ergmfit as ef
-from ergmfit.estimation import mcmle
-from ergmfit.estimation.stepping import (ellipsoid_step, hummel_step, in_convex_hull,
+from ergmfit.estimation.mcmle import estimator as mcmle
+from ergmfit.estimation.common.stepping import (ellipsoid_step, hummel_step, in_convex_hull,
                                          maximize_is_loglik)
 from ergmfit.exceptions import DegenerateModelError
 

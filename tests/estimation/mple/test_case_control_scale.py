@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import ergmfit as ef
-from ergmfit.estimation._mple import build_design
+from ergmfit.estimation.mple._mple import build_design
 from ergmfit.utils.validation import seed_words
 
 
@@ -29,7 +29,7 @@ def test_prefetching_case_control_draws_the_same_sample_as_the_generic_loop():
 def test_compact_sampled_zero_set_is_exact(n_vars):
     # the case-control sample's set of drawn zeros keeps 4 bytes a key above 2^20
     # expected keys (#21: 537 -> 268 MB at 10^6 nodes); it must answer exactly as a set
-    from ergmfit.estimation._mple import _seen_flags
+    from ergmfit.estimation.mple._mple import _seen_flags
     rng = np.random.default_rng(n_vars % 1000)
     expected = 1 << 20
     base = rng.integers(0, n_vars, 600_000)

@@ -12,8 +12,8 @@ from scipy import optimize, special
 
 import ergmfit as ef
 from ergmfit.estimation import fit, methods
-from ergmfit.estimation._mple import build_design, pseudo_score
-from ergmfit.estimation.mple import MPLE, fit_pseudolikelihood, pseudo_design
+from ergmfit.estimation.mple._mple import build_design, pseudo_score
+from ergmfit.estimation.mple.pseudolikelihood import MPLE, fit_pseudolikelihood, pseudo_design
 from ergmfit.exceptions import ConvergenceWarning, DegenerateModelError
 from ergmfit.results import r_format
 from ergmfit.utils.validation import seed_words

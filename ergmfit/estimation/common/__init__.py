@@ -1,0 +1,4 @@
+"""Pieces shared by several estimators: the curved step (one for every likelihood
+estimator), the importance-sampling steps (Hummel, trust region, Hotelling test), the
+restricted and target-statistics designs and starts, and the Ctrl-C guard of worker
+processes.  Nothing here imports a method's sub-package."""

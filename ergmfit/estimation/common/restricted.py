@@ -1,0 +1,131 @@
+"""What a constrained, partly observed or offset model changes in the MPLE.
+
+* :func:`compressed_rows` -- the design rows of the free, observed dyads
+  only (:meth:`~ergmfit.sampling.space.SampleSpace.design_vars`);
+* :func:`offset_design` -- offset terms (fixed coefficients) leave the
+  columns for a fixed part of each row's linear predictor; dyads an
+  infinite offset decides leave the design;
+* :func:`target_design` / :func:`target_network` -- statnet's
+  ``target.stats``: the score equation at the targets (dyad-independent
+  models) or a network with the target statistics (statnet's ``san``).
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from ...exceptions import DegenerateModelError
+
+
+def conditional_model(model):
+    """``model`` on the space of its missing dyads given the observed ones
+    (the conditional chain of the missing-data MCMC-MLE and EE)."""
+    import copy
+    cond = copy.copy(model)
+    cond.sample_space = model.sample_space.conditional()
+    return cond
+
+
+def compressed_rows(bm, vars_):
+    """(X, n, s, n_vars, n_on): the distinct change-statistic rows of the
+    variables ``vars_`` only (the free, observed dyads of a constrained or
+    partly observed network), their counts and tie counts."""
+    from ...sampling._constrained import change_rows
+    X, y = change_rows(bm, vars_)
+    if len(X) == 0:
+        raise DegenerateModelError("no dyad is free and observed: there is nothing to fit")
+    Xu, inv = np.unique(X, axis=0, return_inverse=True)
+    inv = inv.reshape(-1)
+    n = np.bincount(inv, minlength=len(Xu)).astype(float)
+    s = np.bincount(inv, weights=y.astype(float), minlength=len(Xu))
+    return Xu, n, s, len(vars_), int(y.sum())
+
+
+def offset_design(model, design, labels):
+    """Fold offset terms (fixed coefficients) into the design: their
+    statistics leave the columns and enter each row's fixed part; dyads a
+    -Inf (or +Inf) offset decides leave the design.  Returns (design,
+    labels of the full model, restore) where restore(lf, cov) puts the
+    offsets back (or None without offsets)."""
+    par = getattr(model, "parameterisation", None)
+    view = hasattr(par, "offset_coef")     # the free-coefficient view ERGM.fit makes
+    if view:
+        mask, coef = par.mask, par.offset_coef
+    else:
+        mask = np.asarray(getattr(model, "offset", np.zeros(len(labels), bool)), dtype=bool)
+        coef = getattr(model, "offset_coef", None)
+        if not mask.any():
+            return design, labels, None
+        if coef is None:
+            raise DegenerateModelError("the model has offset terms: give their coefficients, "
+                                       "fit(..., offset_coef=[...])")
+        coef = np.asarray(coef, dtype=float)
+    Xo = design.X[:, mask]
+    inf = ~np.isfinite(coef)
+    decided = (Xo[:, inf] != 0).any(axis=1) if inf.any() else np.zeros(len(Xo), bool)
+    if inf.any():
+        forced = design.s[decided]
+        sign = np.sign(Xo[decided][:, inf] @ np.sign(coef[inf]))
+        bad = ((sign < 0) & (forced > 0)) | ((sign > 0) & (forced < design.n[decided]))
+        if bad.any():
+            raise DegenerateModelError("the observed network has a tie (or non-tie) that an "
+                                       "infinite offset forbids: its likelihood is 0")
+    fixed_eta = Xo[:, ~inf] @ coef[~inf]
+    keep = ~decided
+    free_labels = list(labels) if view else [lab for lab, o in zip(labels, mask) if not o]
+    d = replace(design, X=design.X[keep][:, ~mask], n=design.n[keep], s=design.s[keep],
+                n_vars=int(design.n[keep].sum()), n_on=int(design.s[keep].sum()),
+                offset=fixed_eta[keep])
+
+    def restore(lf, cov):
+        p = len(labels)
+        params = np.zeros(p)
+        params[mask] = coef
+        params[~mask] = lf.params
+        full = np.zeros((p, p))
+        full[np.ix_(~mask, ~mask)] = cov
+        lf.params = params
+        return lf, full, list(labels)
+    return d, free_labels, (None if view else restore)
+
+
+def target_design(model, design, target, restore):
+    """The design with the observed statistics replaced by ``target``
+    (statnet's ``target.stats``).  The pseudo-likelihood depends on the
+    observed network through X's = sum over tie dyads of the change
+    statistics, which for dyad-independent terms is g(x) - g(empty): so the
+    MPLE (= the MLE) at target statistics t solves the score equation with
+    t - g(empty) in its place."""
+    t = np.asarray(target, dtype=float) - model.statistics_vector(np.zeros((0, 2)))
+    par = getattr(model, "parameterisation", None)
+    mask = np.asarray(par.mask if hasattr(par, "offset_coef")
+                      else getattr(model, "offset", np.zeros(len(t), bool)), dtype=bool)
+    design.target = t[~mask]
+    return design
+
+
+def target_network(model, target, rng, max_rounds=20000, steps=16):
+    """A network of ``model``'s sample space whose statistics equal
+    ``target`` (statnet's ``san``), by a Metropolis-Hastings chain whose
+    parameters are pushed towards the target after every ``steps``
+    proposals (a Robbins-Monro walk); (m, 2) tie array."""
+    t = np.asarray(target, dtype=float)
+    theta = np.zeros(len(t))
+    sampler, cm = model.sampler(theta, random_state=rng)
+    g0 = model.statistics_vector(model.network.ties)
+    scale = np.maximum(np.abs(t), 1.0)
+    best, best_ties = np.inf, None
+    for r in range(max_rounds):
+        g = g0 + np.asarray(sampler.delta)
+        dist = float(np.abs((g - t) / scale).max())
+        if dist < best:
+            best, best_ties = dist, cm.state.ties()
+            if dist < 1e-9:
+                break
+        theta += (0.5 / np.sqrt(1.0 + r / 50.0)) * (t - g) / scale
+        sampler.run(theta, steps)
+    if best > 0.05:
+        raise DegenerateModelError(f"no network with statistics near the targets {t.tolist()} "
+                                   "was found; are they attainable?")
+    return best_ties

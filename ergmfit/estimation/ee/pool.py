@@ -1,0 +1,510 @@
+"""Equilibrium Expectation: summaries of chains, their pooling, and the results
+object (see :mod:`ergmfit.estimation.ee.estimator` for the method)."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from ...exceptions import ConvergenceWarning, DegenerateModelError
+from .chain import burnin_iters, _drift, _make_pd, _planned_outer, batch_means_sigma, t_ratios
+
+# ---------------------------------------------------------------------------
+# summaries of chains
+# ---------------------------------------------------------------------------
+def _chain_summary(ch, burnin, inner, polish=False, par=None, resim=None):
+    """Estimate, covariances and t-ratios of one chain (``par``: a curved
+    model's map; its simulated statistics are the canonical ones).  After a
+    final MCMC-MLE step (``polish``), ``resim(θ)`` -> (draws centred at the
+    observed or conditional statistics, conditional covariance or None)
+    simulates at the estimate reported, whose information then gives the
+    standard errors (:func:`_at_final_estimate`)."""
+    curved = par is not None and not par.linear
+    p = len(ch["labels"])
+    th, dz = ch["theta_rows"], ch["dz_rows"]
+    it_idx = np.arange(len(th)) * ch["store_every"]
+    b = burnin_iters(burnin, ch["n_done"], ch["stage_start"])
+    keep = it_idx >= b
+    thk, dzk = th[keep], dz[keep]
+    N = len(thk)
+    res = {"burnin_iterations": b, "kept_rows": N}
+    if N == 0:
+        res.update(estimate=np.full(p, np.nan), cov_mc=np.full((p, p), np.nan),
+                   t=np.full(p, np.nan), dz=dzk, sd_theta=np.full(p, np.nan),
+                   drift=np.full(p, np.inf), drift_z=np.full(p, np.inf),
+                   drift_abs=np.full(p, np.inf))
+        return res
+    est = thk.mean(axis=0)
+    sig = batch_means_sigma(thk)
+    res["estimate"] = est
+    res["cov_mc"] = sig / N if np.all(np.isfinite(sig)) else np.diag(thk.var(axis=0) / N)
+    res["t"] = t_ratios(dzk)
+    res["dz"] = dzk
+    res["sd_theta"] = thk.std(axis=0, ddof=1) if N > 1 else np.zeros(p)
+    res["drift"] = _drift(thk)
+    h = N // 2
+    if N >= 8:
+        a, b2 = thk[:h], thk[h:]
+        va = np.diag(batch_means_sigma(a)) / len(a)
+        vb = np.diag(batch_means_sigma(b2)) / len(b2)
+        d = np.abs(a.mean(axis=0) - b2.mean(axis=0))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            res["drift_z"] = np.where(va + vb > 0, d / np.sqrt(va + vb), np.where(d == 0, 0.0, np.inf))
+        res["drift_abs"] = d
+    else:
+        res["drift_z"] = np.full(p, np.inf)
+        res["drift_abs"] = np.full(p, np.inf)
+    # model covariance from the simulation at the estimate
+    if curved and ch["sims"] is not None and len(ch["sims"]) > p:
+        _curved_sim_summary(res, ch["sims"], est, par, polish, ch.get("cond_cov"))
+    elif ch["sims"] is not None and len(ch["sims"]) > p:
+        S = np.cov(ch["sims"], rowvar=False).reshape(p, p)
+        if ch.get("cond_cov") is not None:      # missing dyads: the observed-data information
+            S = S - ch["cond_cov"]
+        res["fisher"] = S
+        res["sim_t"] = t_ratios(ch["sims"])
+        res["sim_mean"] = ch["sims"].mean(axis=0)
+        res["ee_estimate"] = est.copy()
+        if polish:
+            # one MCMC-MLE iteration from the EE estimate with the same sample:
+            # Hummel step length and the importance-sampling maximiser
+            from ..common.stepping import hummel_step, maximize_is_loglik
+            Z = ch["sims"]
+            gamma = hummel_step(Z, 0.05)
+            eta = maximize_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0))
+            res["polish"] = {"step": None, "gamma": float(gamma), "skipped": True}
+            # only a full step is trusted: the observed statistics must lie well
+            # inside the sample's convex hull (else the sample is far from the
+            # observed network -- EE not converged or a near-degenerate model)
+            if gamma >= 1.0 and np.all(np.isfinite(eta)):
+                res["estimate"] = est + eta
+                res["polish"] = {"step": eta.tolist(), "gamma": float(gamma), "skipped": False}
+                # its Monte-Carlo covariance, as MCMC-MLE: I^-1 Var(z bar) I^-1
+                Iinv = robust_inv(S)
+                V = batch_means_sigma(Z) / len(Z)
+                if np.all(np.isfinite(V)):
+                    res["cov_mc"] = Iinv @ _make_pd(V) @ Iinv
+    if resim is not None and res.get("polish") and not res["polish"]["skipped"]:
+        _at_final_estimate(res, par, resim)
+    # EstimNetDirected's R formula on rows thinned to every `inner` iterations
+    step = max(1, inner // ch["store_every"])
+    thr, dzr = thk[::step], dzk[::step]
+    en = {"rows": len(thr)}
+    if len(thr) >= 4:
+        st = batch_means_sigma(thr) / len(thr)
+        sd_ = batch_means_sigma(dzr) / len(dzr)
+        try:
+            tot = _make_pd(st) + np.linalg.inv(_make_pd(sd_))
+            se = np.sqrt(np.clip(np.diag(tot), 0, None))
+        except np.linalg.LinAlgError:
+            se = np.full(p, np.nan)
+        en.update(estimate=thr.mean(axis=0).tolist(), sd_theta=thr.std(axis=0, ddof=1).tolist(),
+                  se=se.tolist(), t_ratio=t_ratios(dzr).tolist(),
+                  se_mc=np.sqrt(np.clip(np.diag(_make_pd(st)), 0, None)).tolist())
+    res["estimnet"] = en
+    return res
+
+
+def _at_final_estimate(res, par, resim):
+    """The information, simulated t-ratios and mean at the estimate after the final
+    MCMC-MLE step, from a new simulation there (``resim``): the sample of the EE
+    estimate is another θ's (on Lazega ``edges + gwesp(fixed=FALSE) +
+    nodematch('practice')`` the step moved the decay by 0.21, and the s.e. of
+    nodematch from the old sample was 0.31 against 0.16 from a long chain at the
+    estimate reported).  The Monte Carlo covariance stays the step's."""
+    est = res["estimate"]
+    Z, cond_cov = resim(est)
+    curved = par is not None and not par.linear
+    C = np.cov(Z, rowvar=False).reshape(Z.shape[1], Z.shape[1])
+    if cond_cov is not None:
+        C = C - cond_cov
+    Zp = Z
+    if curved:
+        from ..common.curved import projector
+        C, Zp = par.information(est, C), projector(par, est)(Z)
+    res.update(fisher=C, sim_t=t_ratios(Zp), sim_mean=Zp.mean(axis=0), final_sims=Z)
+
+
+def final_simulation(model, n, interval, seed):
+    """``resim`` of :func:`_chain_summary` for an ERGM (None for other models): ``n``
+    draws at θ every ``interval`` proposals after 16 intervals of burn-in, from
+    the observed network, minus the observed statistics -- with missing dyads minus
+    the mean of a conditional chain, whose covariance is returned too (as
+    :meth:`ergmfit.estimation.ee.missing.ConditionalChain.adjust` does).  Seeded by ``seed``."""
+    space = getattr(model, "sample_space", None)
+    if space is None or not hasattr(model, "statistics_vector"):
+        return None
+
+    def resim(theta):
+        from ...sampling.chains import run_chains
+        rng = np.random.default_rng([int(seed), 1])
+        g = run_chains(model, theta, n, 16 * interval, interval, None, n_chains=1,
+                       random_state=rng)[0][0]
+        if not space.n_missing:
+            return g - model.statistics_vector(), None
+        from ..common.restricted import conditional_model
+        ic = max(8, int(interval) // 4)
+        c = run_chains(conditional_model(model), theta, n, 4 * ic, ic, None, n_chains=1,
+                       random_state=rng)[0][0]
+        return g - c.mean(axis=0), np.cov(c, rowvar=False).reshape(g.shape[1], g.shape[1])
+    return resim
+
+
+def _curved_sim_summary(res, Z, est, par, polish, cond_cov=None):
+    """The simulation at a curved model's estimate: Fisher information
+    J'Cov(g)J, t-ratios in the parameters' directions, and the final
+    MCMC-MLE step through the map (decays capped and bounded as in MCMC-MLE)."""
+    from ..common.curved import curved_step, projector
+    from ..common.stepping import hummel_step
+    J = par.jacobian(est)
+    C = np.cov(Z, rowvar=False)
+    if cond_cov is not None:        # missing dyads: the observed-data information
+        C = C - cond_cov
+    S = par.information(est, C)
+    Zp = projector(par, est)(Z)
+    res["fisher"] = S
+    res["sim_t"] = t_ratios(Zp)
+    res["sim_mean"] = Zp.mean(axis=0)
+    res["ee_estimate"] = est.copy()
+    if not polish:
+        return
+    gamma = hummel_step(Zp, 0.05)
+    step = curved_step(Z, (1.0 - gamma) * Z.mean(axis=0), par, est)[0]
+    res["polish"] = {"step": None, "gamma": float(gamma), "skipped": True}
+    if gamma >= 1.0 and np.all(np.isfinite(step)):
+        res["estimate"] = par.project(est + step)
+        res["polish"] = {"step": step.tolist(), "gamma": float(gamma), "skipped": False}
+        Iinv = robust_inv(S)
+        U = Z @ J                               # the scores J'z of the draws
+        V = batch_means_sigma(U) / len(U)
+        if np.all(np.isfinite(V)):
+            res["cov_mc"] = Iinv @ _make_pd(V) @ Iinv
+
+
+def check_identifiable(chains, labels, cfg, curved=False):
+    """Dead statistics and collinear terms, from the chains themselves (as
+    MCMC-MLE checks its sample): DegenerateModelError when a free statistic
+    never changed along any EE chain nor in the simulation at the estimate,
+    or when the simulated statistics satisfy an exact linear relation (the
+    Fisher information is singular although every statistic varied)."""
+    p = len(labels)
+    dens = cfg["dens"] if cfg["proposal"] in ("ifd", "ifd-tnt") else None
+    dz = [ph["dz_rows"] for ch in chains for ph in ch["phases"] if len(ph["dz_rows"])]
+    sims = [ch["sims"] for ch in chains if ch.get("sims") is not None and len(ch["sims"]) > 1]
+    if dz and not curved:
+        D = np.concatenate(dz)
+        moved = np.any(D != D[:1], axis=0) | np.any(D != 0, axis=0)
+        if sims:
+            S = np.concatenate(sims)
+            moved |= np.any(S != S[:1], axis=0)
+        dead = [labels[k] for k in range(p) if k != dens and not moved[k]]
+        if dead:
+            n = sum(ph["n_done"] for ch in chains for ph in ch["phases"])
+            raise DegenerateModelError(
+                f"the statistic(s) {dead} never changed in {n} EE iterations of "
+                f"{cfg['sampler_steps']} proposals"
+                + (" nor in the simulation at the estimate" if sims else "")
+                + ": they cannot vary (or the chain does not mix), carry no information and "
+                "their coefficients cannot be estimated (EE would report the start value). "
+                "Remove the term(s)")
+    if sims and not curved:
+        S = np.concatenate(sims)
+        S = S - S.mean(axis=0)
+        sd = S.std(axis=0)
+        # a relation among a handful of distinct states (a chain stuck near the
+        # empty or complete graph toggling a few dyads) proves nothing
+        distinct = len(np.unique(S, axis=0)) if len(S) else 0
+        if np.all(sd > 0) and p > 1 and distinct >= 3 * p + 2:
+            Zs = S / sd
+            w, V = np.linalg.eigh(Zs.T @ Zs / len(Zs))
+            v = V[:, 0]
+            if w[0] <= 1e-10 * w[-1] and np.max(np.abs(Zs @ v)) <= 1e-8:
+                involved = [labels[k] for k in range(p) if abs(v[k]) > 1e-3 * np.abs(v).max()]
+                raise DegenerateModelError(
+                    f"the statistics {involved} are linearly dependent in every network simulated "
+                    "at the estimate (collinear: one is a combination of the others), so the "
+                    "Fisher information is singular and their coefficients are not identifiable; "
+                    "remove a redundant term")
+
+
+def _check_existence(chains, labels, cfg, est):
+    """A separation direction d of the observed design (``cfg["separation"]``)
+    confirmed by the simulation at the estimate -- every simulated network on
+    the observed side of d, the observed statistics on the boundary of the
+    convex hull of the sample, as CD checks it -- means no MLE:
+    DegenerateModelError (:func:`ergmfit.estimation.mple.existence.nonexistence_error`)."""
+    from ..mple.existence import nonexistence_error, on_boundary
+    d = cfg.get("separation")
+    sims = [ch["sims"] for ch in chains if ch.get("sims") is not None and len(ch["sims"])]
+    if d is None or not sims:
+        return
+    d = np.asarray(d, dtype=float)
+    if len(d) == len(labels) and on_boundary(np.concatenate(sims), d):
+        raise nonexistence_error(labels, d, "Equilibrium Expectation", est)
+
+
+def singular_information(F, rtol=1e-12):
+    """True if the covariance F of simulated statistics is singular: a
+    statistic did not vary, or one is a linear combination of others."""
+    F = np.asarray(F, dtype=float)
+    if F.size == 0 or not np.all(np.isfinite(F)):
+        return True
+    w = np.linalg.eigvalsh(0.5 * (F + F.T))
+    return not (w.max() > 0 and w.min() > rtol * w.max())
+
+
+def robust_inv(S):
+    try:
+        return np.linalg.inv(_make_pd(S))
+    except np.linalg.LinAlgError:
+        return np.linalg.pinv(S)
+
+
+def pool_chains(summaries):
+    """Pool chain summaries: inverse-variance weighted estimate (EstimNet's R
+    script), pooled MC covariance 1/Σ(1/V_c), model covariance from the mean
+    Fisher information.  Returns (estimate, cov, cov_mc, cov_model, details)."""
+    ok = [s for s in summaries if s["kept_rows"] > 0 and np.all(np.isfinite(s["estimate"]))]
+    if not ok:
+        raise DegenerateModelError("no EE chain produced an estimate (the runs were too short)")
+    fisher = [s["fisher"] for s in ok if "fisher" in s]
+    cov_model = None
+    if fisher:
+        F = np.mean(fisher, axis=0)
+        # a statistic that never varied in the simulation at the estimate (stuck
+        # at the empty or complete graph) leaves no information: NA, not 1/0
+        cov_model = (np.full(F.shape, np.nan) if singular_information(F) else robust_inv(F))
+    # per-chain total variance (R script: MC + model) for the weights
+    var_c = []
+    for s in ok:
+        v = np.diag(s["cov_mc"]).copy()
+        if cov_model is not None:
+            v = v + np.diag(cov_model)
+        var_c.append(np.where(v > 0, v, np.nan))
+    var_c = np.array(var_c)
+    est_c = np.array([s["estimate"] for s in ok])
+    if len(ok) == 1:
+        est = est_c[0]
+    else:
+        w = 1.0 / var_c
+        w = np.where(np.isfinite(w), w, 0.0)
+        wsum = w.sum(axis=0)
+        est = np.where(wsum > 0, (w * est_c).sum(axis=0) / np.where(wsum > 0, wsum, 1),
+                       est_c.mean(axis=0))
+    # pooled MC covariance
+    if len(ok) == 1:
+        cov_mc = _make_pd(ok[0]["cov_mc"])
+    else:
+        prec = sum(robust_inv(s["cov_mc"]) for s in ok)
+        cov_mc = robust_inv(prec)
+    cov = cov_mc + cov_model if cov_model is not None else None
+    # R-script pooled s.e. (total variances pooled)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        se_r = np.sqrt(1.0 / np.nansum(1.0 / var_c, axis=0))
+    return est, cov, cov_mc, cov_model, {"estimnet_pooled_se": se_r.tolist(),
+                                          "chain_estimates": est_c.tolist()}
+
+
+
+def build_results(model, out):
+    """Turn :func:`ee_core`'s output into an ERGMResults."""
+    from ...results import ERGMResults
+    cfg, chains = out["cfg"], out["chains"]
+    labels = list(model.labels)
+    p = len(labels)
+    inner = cfg["ee_inner_steps"]
+    par = getattr(model, "parameterisation", None)
+    sums = [_chain_summary(ch, cfg["burnin"], inner, cfg["polish"], par,
+                           None if out["interrupted"] or ch["sims"] is None else
+                           final_simulation(model, len(ch["sims"]), ch["sim_interval"], seed))
+            for ch, seed in zip(chains, out["seeds"])]
+    if not out["interrupted"]:
+        check_identifiable(chains, labels, cfg, curved=par is not None and not par.linear)
+    est, cov, cov_mc, cov_model, pool = pool_chains(sums)
+    if not out["interrupted"]:
+        _check_existence(chains, labels, cfg, est)
+    warn = [out["fallback"]] if out.get("fallback") else []    # a curved IFD run ran off
+    se_kind = "EE"
+    if cov is None:
+        # no simulation (interrupted, or se="estimnet"/"none"): EstimNet's formula
+        ens = [s["estimnet"] for s in sums if "se" in s["estimnet"]]
+        if cfg["se"] == "none" or not ens:
+            cov = np.full((p, p), np.nan)
+            cov_mc = None
+        else:
+            se = np.sqrt(1.0 / np.nansum([1.0 / np.square(e["se"]) for e in ens], axis=0))
+            cov = np.diag(se ** 2)
+            # the Monte-Carlo part of the formula (batch-means variance of the mean θ)
+            # pooled alike, for the summary's "MCMC %" column
+            with np.errstate(divide="ignore"):
+                mc = 1.0 / np.nansum([1.0 / np.square(e["se_mc"]) for e in ens], axis=0)
+            cov_mc = np.diag(np.where(np.isfinite(mc), mc, np.nan))
+            se_kind = "estimnet"
+    dz_all = [s["dz"] for s in sums if len(s["dz"])]
+    tr = t_ratios(np.concatenate(dz_all)) if dz_all else np.full(p, np.nan)
+    sim_t = [s["sim_t"] for s in sums if "sim_t" in s]
+    sim_t = np.mean(sim_t, axis=0) if sim_t else None
+    # drift of the estimate within the kept trajectory: a Geweke-type z-score
+    # that is significant (> drift_z_tol) *and* a difference that matters
+    # (> drift_se_tol standard errors of the estimate)
+    drift = np.max([s["drift_z"] for s in sums], axis=0)
+    se_now = np.sqrt(np.clip(np.diag(cov), 0, None))
+    drift_se = np.max([s["drift_abs"] for s in sums], axis=0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        drift_se = np.where(se_now > 0, drift_se / se_now, np.inf)
+    drift_se = np.where(np.isfinite(se_now), drift_se, np.inf)
+    bad_t = [labels[k] for k in range(p) if not (abs(tr[k]) < cfg["t_tol"])]
+    bad_d = [labels[k] for k in range(p)
+             if not (drift[k] < cfg["drift_z_tol"] or drift_se[k] < cfg["drift_se_tol"])]
+    converged = not out["interrupted"] and not bad_t and not bad_d
+    if out["interrupted"]:
+        n_done = sum(ph["n_done"] for ch in chains for ph in ch["phases"])
+        planned = _planned_outer(cfg) * cfg["ee_inner_steps"] * len(out["seeds"])
+        warn.append(f"Interrupted: the EE run was stopped after {n_done} iterations "
+                    f"(of {planned} planned); "
+                    "the estimates are those of the trajectory so far and are not converged."
+                    + (f" It was saved: continue with resume={cfg['checkpoint']!r} "
+                       f"(ergmfit fit ... --set resume={cfg['checkpoint']})."
+                       if cfg.get("checkpoint") else ""))
+    if bad_t:
+        warn.append("Warning: |t-ratio| >= " + f"{cfg['t_tol']:g} for " + ", ".join(
+            f"{labels[k]} ({tr[k]:.3f})" for k in range(p) if labels[k] in bad_t)
+            + ": EE has not converged; increase ee_steps (or run more chains).")
+    if bad_d:
+        warn.append("Warning: the estimate still drifts for " + ", ".join(bad_d)
+                    + " (the means of the two halves of the kept trajectory differ by more than "
+                    f"{cfg['drift_z_tol']:g} of their Monte-Carlo standard errors and by more "
+                    f"than {cfg['drift_se_tol']:g} standard errors of the estimate); increase "
+                    "ee_steps or burnin.")
+    if sim_t is not None and cfg["polish"]:
+        off = [labels[k] for k in range(p) if abs(sim_t[k]) > 0.3]
+        if off:
+            warn.append("Warning: simulating at the estimate does not reproduce the observed "
+                        "statistic(s) " + ", ".join(off) + " (|t| > 0.3); the model may be "
+                        "near-degenerate or EE has not converged.")
+    elif sim_t is not None:
+        off = [labels[k] for k in range(p) if abs(sim_t[k]) > 0.3]
+        if off:
+            # without the final step the standard errors come straight from this
+            # simulation: a sample still drifting away from the observed network
+            # gives a covariance of the drift, not of the model
+            warn.append("Warning: the simulation at the estimate for the standard errors "
+                        f"({cfg['se_samplesize']} draws) drifted away from the observed "
+                        "statistic(s) " + ", ".join(off) + " (|t| > 0.3): the chain had not "
+                        "reached equilibrium or the estimate is off, so the standard errors "
+                        "are unreliable; increase se_interval / se_samplesize or ee_steps.")
+    if cov_model is not None and not np.all(np.isfinite(cov_model)):
+        const = sorted({labels[k] for sm in sums if "fisher" in sm
+                        for k in range(p) if not sm["fisher"][k, k] > 0})
+        warn.append("Warning: no standard errors (NA): the networks simulated at the estimate "
+                    + (f"did not vary in {', '.join(const)}" if const else
+                       "gave a singular covariance of the statistics")
+                    + " (stuck at the empty or complete graph, or a near-degenerate model), so "
+                    "the Fisher information cannot be inverted.")
+    skipped = [s["polish"]["gamma"] for s in sums if s.get("polish") and s["polish"]["skipped"]]
+    if skipped:
+        warn.append("Warning: the final MCMC-MLE step was skipped (step length "
+                    f"{min(skipped):.2f} < 1: the simulation at the EE estimate is far from the "
+                    "observed statistics); the estimate is the plain EE average.")
+    unb = sum(ch["ifd_unbalanced"] for ch in chains)
+    if unb:
+        warn.append(f"Warning: in {unb} IFD batches the add and delete proposals were very "
+                    "unbalanced (|Ndel - Nadd| > 0.8 (Ndel + Nadd)); increase ifd_k.")
+    if not converged and cfg.get("separation") is not None:
+        d = np.asarray(cfg["separation"])
+        warn.append("Warning: the MLE may not exist: the maximum pseudo-likelihood estimate does "
+                    "not exist (its pseudo-likelihood keeps increasing along "
+                    + " + ".join(f"{d[k]:.3g}*{labels[k]}" for k in np.flatnonzero(d))
+                    + "), and EE did not converge; remove or change the term(s).")
+    if not converged and not out["interrupted"]:
+        warnings.warn("Equilibrium Expectation did not meet its convergence criteria; "
+                      "see the warnings of the summary", ConvergenceWarning, stacklevel=3)
+    thin = cfg["thin"] or inner
+    traj = []
+    for ch in chains:
+        phases = []
+        for ph in ch["phases"]:
+            step = max(1, thin // ph["store_every"])
+            phases.append({"proposal": ph["proposal"],
+                           "iteration": (np.arange(len(ph["theta_rows"]))[::step]
+                                         * ph["store_every"]).tolist(),
+                           "theta": ph["theta_rows"][::step].tolist(),
+                           "dzA": ph["dz_rows"][::step].tolist(),
+                           "acceptance": ph["acc_rows"][::step].tolist(),
+                           "seconds_per_outer": [round(t, 3) for t in ph["times"]],
+                           "cpu_seconds_per_outer": [round(t, 3) for t in ph["cpu_times"]]})
+        traj.append(phases[-1] if len(phases) == 1 else {**phases[-1], "phases": phases})
+    ifd = None
+    if cfg["proposal"] in ("ifd", "ifd-tnt"):
+        ifd = {"arc_correction": chains[0]["arc_correction"], "L": chains[0]["L_obs"],
+               "D": chains[0]["n_vars"],
+               "V": [ch["phases"][0]["v_rows"][::max(1, thin // ch["phases"][0]["store_every"])]
+                     .tolist() for ch in chains]}
+    prop_ee = sum(ch["proposals_ee"] for ch in chains)
+    prop_total = sum(ch["proposals_ee"] + ch["proposals_s"] for ch in chains)
+    sec_total = sum(ch["seconds_ee"] for ch in chains)
+    cpu_total = sum(ch["cpu_ee"] for ch in chains)
+    n_iter = sum(ph["n_done"] for ch in chains for ph in ch["phases"])
+    info = {
+        "t_ratios": dict(zip(labels, [float(v) for v in tr])),
+        "t_ratios_sim": None if sim_t is None else dict(zip(labels, sim_t.tolist())),
+        "drift": dict(zip(labels, [float(v) for v in drift])),
+        "drift_se": dict(zip(labels, [float(v) for v in drift_se])),
+        "observed": dict(zip(par.stat_labels if par is not None else labels,
+                             out["g_obs"].tolist())),
+        "chain_estimates": pool["chain_estimates"],
+        "ee_estimates": [np.asarray(s.get("ee_estimate", s["estimate"])).tolist() for s in sums],
+        "polish": [s.get("polish") for s in sums],
+        "fallback": out.get("fallback"),
+        "chain_t_ratios": [s["t"].tolist() for s in sums],
+        "trajectory": traj,
+        "ifd": ifd,
+        "algorithm_s": [None if ch["s_theta"] is None else list(map(float, ch["s_theta"]))
+                        for ch in chains],
+        "Dmean": [None if ch["Dmean"] is None else [float(v) for v in ch["Dmean"]]
+                  for ch in chains],
+        "estimnet": {"chains": [s["estimnet"] for s in sums],
+                     "pooled_se": pool["estimnet_pooled_se"]},
+        "burnin_iterations": [s["burnin_iterations"] for s in sums],
+        "iterations": [ch["n_done"] for ch in chains],
+        "interrupted": bool(out["interrupted"]),
+        "proposals": int(prop_total),
+        "proposals_per_second": prop_ee / max(sec_total, 1e-12),
+        "proposals_per_cpu_second": prop_ee / max(cpu_total, 1e-12),
+        "cpu_seconds_ee": [ch["cpu_ee"] for ch in chains],
+        "acceptance": float(np.mean(np.concatenate([ch["acc_rows"] for ch in chains])))
+        if n_iter else None,
+        "seconds_chains": [ch["seconds"] for ch in chains],
+        "seconds_ee": [ch["seconds_ee"] for ch in chains],
+        "maxrss_mb_chains": [ch["maxrss_mb"] for ch in chains],
+        "settings": {k: (v if not isinstance(v, np.ndarray) else v.tolist())
+                     for k, v in cfg.items()},
+        "seeds": out["seeds"],
+        "mcmc": {"interval": cfg["se_interval"] or int(max(1024, min(chains[0]["L_obs"], 10000))),
+                 "burnin": 16 * (cfg["se_interval"] or int(max(1024, min(chains[0]["L_obs"],
+                                                                            10000))))},
+    }
+    net = getattr(model, "network", None)
+    res = ERGMResults(est, cov, labels, method="ee", nobs=getattr(net, "n_dyads", None),
+                      converged=converged, n_iter=n_iter, seconds=out["seconds"], cov_mc=cov_mc,
+                      se_kind=se_kind, warnings=warn, info=info,
+                      formula=getattr(model, "formula", None), network=net, model=model,
+                      dyad_independent=getattr(model, "dyad_independent", None))
+    res.mcmc_sample = _final_sample(model, out, par, sums)
+    return res
+
+
+def _final_sample(model, out, par, sums):
+    """EE's final sample for ``fit.mcmc_diagnostics()``: the simulation at
+    the estimate of every chain (the draws that give the standard errors: after
+    a final step, those at the estimate reported), as statistics (observed +
+    g(x) − g(x_obs)); None without a simulation."""
+    sims = [s.get("final_sims", ch["sims"]) for ch, s in zip(out["chains"], sums)
+            if ch.get("sims") is not None and len(ch["sims"])]
+    if not sims:
+        return None
+    g_obs = np.asarray(out["g_obs"], dtype=float)
+    labels = list(par.stat_labels) if par is not None else list(model.labels)
+    return {"chains": [g_obs + np.asarray(s, dtype=float) for s in sims], "observed": g_obs,
+            "labels": labels, "interval": out["chains"][0].get("sim_interval")}
+

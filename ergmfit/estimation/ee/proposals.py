@@ -1,0 +1,50 @@
+"""Equilibrium Expectation's proposals: the sample space's proposal for a chain,
+and the density parameter that the Improved Fixed Density proposal holds."""
+from __future__ import annotations
+
+from ...exceptions import SettingsError
+from ...sampling import make_proposal
+
+
+def _density_param(model, dens):
+    """Position in θ of the density parameter whose statistic is at ``dens``
+    (None if it is an offset: fixed, not in θ)."""
+    if dens is None:
+        return None
+    off_s = off_t = 0
+    for t in model.terms:
+        if off_s == dens:
+            mask = getattr(model.parameterisation, "mask", None)     # offsets
+            if mask is None:
+                return off_t
+            return None if mask[off_t] else int(off_t - mask[:off_t].sum())
+        off_s += len(t.labels)
+        off_t += len(t.param_labels)      # a term's coefficients (curved, operator-wrapped)
+    return None
+
+
+def _free_density(model, dens, proposal, curved):
+    """The density statistic's position for IFD, None if ``offset(edges)``
+    fixes its coefficient (IFD, which estimates it from V, is then refused)."""
+    if curved and dens is not None and _density_param(model, dens) is None:
+        if proposal in ("ifd", "ifd-tnt"):
+            raise SettingsError(f"proposal={proposal!r} estimates the edges coefficient "
+                                "from its auxiliary parameter, but offset(edges) fixes it: use "
+                                "proposal='tnt' (the default here)")
+        return None
+    return dens
+
+
+def _constrained_space(model):
+    """The model's constrained sample space (statnet's ``constraints=``), or None."""
+    space = getattr(model, "sample_space", None)
+    return space if space is not None and getattr(space, "constrained", False) else None
+
+
+def _proposal(model, space, name, bm):
+    """A compiled proposal by name; under constraints the space's own (it
+    never leaves the constrained space: restricted tie/no-tie, or the degree
+    preserving moves)."""
+    if space is None:
+        return make_proposal(name, bm)
+    return space.proposal("auto" if name in ("tnt", None) else name, bm, model)

@@ -1,0 +1,118 @@
+"""Equilibrium Expectation's simulations (see :mod:`.chain`): the plan and the
+pieces of the simulation at the estimate (progress and stop between them, its
+checkpoint file), and the adaptive update's scales for curved models."""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from ...exceptions import CheckpointError
+from ...sampling import make_proposal
+from ...utils.longrun import read_npz
+from ...utils.validation import seed_words
+from .proposals import _constrained_space
+
+
+def sim_plan(cfg, L0):
+    """The simulation at the estimate: (interval, burn-in, draws, proposals per
+    progress unit, progress units).  A unit is one EE outer iteration's worth
+    of proposals, so the progress bar moves at an even pace through it."""
+    interval = int(cfg["se_interval"] or int(max(1024, min(L0 or 1024, 10000))))
+    burn = int(cfg["se_burnin"] if cfg["se_burnin"] is not None else 16 * interval)
+    n = int(cfg["se_samplesize"])
+    unit = max(1, int(cfg["ee_inner_steps"]) * int(cfg["sampler_steps"]))
+    per = max(1, unit // interval)
+    units = -(-burn // unit) + -(-n // per)
+    return interval, burn, n, unit, units if cfg["se"] == "simulate" else 0
+
+
+def _sim_sampler(model, bm, rng):
+    from ...sampling._mh import MHSampler
+    space = _constrained_space(model)
+    if space is not None:
+        return space.make_sampler(bm, space.proposal("auto", bm, model), seed_words(rng))
+    return MHSampler(bm, make_proposal(getattr(model, "default_proposal", "tnt"), bm),
+                     seed_words(rng))
+
+
+def _simulate(sampler, theta, n, burn, interval, unit, control, offset):
+    """``n`` draws ``interval`` proposals apart after ``burn``, in pieces of
+    about ``unit`` proposals: between pieces the progress goes to ``control``
+    (``offset`` + pieces done) and a stop request raises KeyboardInterrupt.
+    The draws equal one ``sampler.sample(theta, n, burn, interval)`` call."""
+    q = len(sampler.delta)
+    out = np.zeros((n, q))
+    done = 0
+    left = burn
+    while left > 0:
+        step = min(left, unit)
+        sampler.sample(theta, 0, step, 1)
+        left -= step
+        done += 1
+        _sim_tick(control, offset + done)
+    per = max(1, unit // interval)
+    i = 0
+    while i < n:
+        k = min(per, n - i)
+        out[i:i + k] = sampler.sample(theta, k, 0, interval)
+        i += k
+        done += 1
+        _sim_tick(control, offset + done)
+    return out
+
+
+def _sim_tick(control, done):
+    if control is None:
+        return
+    control.report(done)
+    if control.stop_requested():
+        raise KeyboardInterrupt
+
+
+def _curved_scales(sampler, par, theta, steps, m, dens_s):
+    """D_k = m / Σ u_k² of the adaptive update of a curved model, u = J'(del − add)
+    of ``steps`` batches of ``m`` proposals scored (not applied) on the
+    observed network at η(θ) -- Algorithm S's scales, in the parameters'
+    directions (J = ∂η/∂θ at the start θ; IFD's V is left alone)."""
+    eta = np.array(par.eta(theta), dtype=float)
+    if dens_s is not None:
+        eta[dens_s] = 0.0
+    J = par.jacobian(theta)
+    D0 = np.zeros(par.n_params)
+    for _ in range(steps):
+        add, dele = sampler.run_batch(eta, m, apply=False, end_batch=False)
+        u = J.T @ (np.asarray(dele) - np.asarray(add))
+        D0 += u * u
+    with np.errstate(divide="ignore"):
+        return np.where(D0 > 0, m / D0, np.inf)
+
+
+#: the kind of a finished chain's saved standard-error simulation (``chain_K_sims.npz``)
+SIMS_KIND = "ergmfit-ee-checkpoint-sims"
+
+
+def _sims_name(chain):
+    return f"chain_{chain}_sims.npz"
+
+
+def _read_sims(directory, chain, outer_done):
+    """(sims, interval, proposals, other arrays) a finished chain saved in
+    ``directory``, or None (not saved, or not of this run's last state)."""
+    path = os.path.join(directory, _sims_name(chain))
+    if not os.path.exists(path):
+        return None
+    meta, arrays = read_npz(path, what="EE checkpoint")
+    sims = arrays.get("sims")
+    try:
+        ok = (meta.get("kind") == SIMS_KIND and meta.get("chain") == chain
+              and meta.get("outer_done") == outer_done and sims is not None
+              and sims.ndim == 2 and np.all(np.isfinite(sims)))
+        interval, proposals = int(meta["interval"]), int(meta["proposals"])
+    except (KeyError, TypeError, ValueError, AttributeError):
+        ok = False
+    if not ok:
+        raise CheckpointError(f"{path} is damaged: not the standard-error simulation of chain "
+                              f"{chain} of this run")
+    return (np.asarray(sims, dtype=float), interval, proposals,
+            {k: np.asarray(v, dtype=float) for k, v in arrays.items() if k != "sims"})

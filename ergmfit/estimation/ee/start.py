@@ -1,0 +1,73 @@
+"""Where an EE run starts (the MPLE, or MCMC-MLE's start when the MPLE does not
+exist) and the unconditional refit after an IFD run."""
+from __future__ import annotations
+
+import numpy as np
+
+
+def mple_start(model, rng, initial_estimate):
+    """EE's ``init="mple"``: the MPLE.  A curved MPLE whose decay ran off along a
+    ridge starts at the fixed-decay MPLE instead, as MCMC-MLE does
+    (``initial_estimate``: :func:`ergmfit.estimation.mcmle.estimator.initial_estimate`, passed in -- mcmle
+    sits above this module; samplike ``edges + mutual + gwesp(fixed=FALSE)``: the
+    curved MPLE's decay runs to 804)."""
+    par = getattr(model, "parameterisation", None)
+    if par is not None and not par.linear:
+        return np.asarray(initial_estimate(model, random_state=rng)[0], dtype=float)
+    from ..mple.pseudolikelihood import fit_mple
+    return np.asarray(fit_mple(model, verbose=False).params, dtype=float)
+
+
+def _ifd_runoff(par, chains):
+    """(decay label, value) of a decay beyond its ridge (:data:`ergmfit.estimation.common.curved.DECAY_RIDGE`)
+    at the end of the first phase of ``chains`` (the median of its last quarter of
+    rows: the rows inside an outer iteration of the "newton" update are not capped),
+    else None."""
+    from ..common.curved import decay_ridge
+    worst = None
+    for ch in chains:
+        rows = np.asarray(ch["phases"][0]["theta_rows"], dtype=float)
+        rows = rows[-max(1, len(rows) // 4):]
+        for ps, _, curve in par.curved_terms if len(rows) else ():
+            k = ps.start + 1
+            top = float(np.median(rows[:, k]))
+            if top > decay_ridge(curve) and (worst is None or top > worst[1]):
+                worst = (par.param_labels[k], top)
+    return worst
+
+
+def refit_unconditional(model, cfg, chains, interrupted, run):
+    """A curved model's IFD run whose decay ran off is done again with tie/no-tie
+    proposals from the same start (``run(cfg)`` -> (chains, interrupted)).
+
+    IFD samples given the tie count, so EE with IFD solves the likelihood
+    *conditional* on it (module docstring of :mod:`ergmfit.estimation.ee.estimator`).  That one may have no
+    finite maximum in a decay: on samplike ``edges + mutual + gwesp(fixed=FALSE)``
+    the conditional log-likelihood (fixed-decay fits under ``constraints="~edges"``)
+    is -192.3, -191.9, -191.8, -191.7, -191.6 at decays 1, 1.75, 3, 5, 18, rising
+    to an asymptote, and IFD-EE duly drifts the decay to 18 (800 from the curved
+    MPLE).  The unconditional likelihood has its maximum at 1.75: there the large
+    decays are near-degenerate (the tie count swings between empty and full
+    graphs), which conditioning on the tie count hides.  Tie/no-tie EE from the
+    fixed-decay MPLE lands at decay 1.70-1.75 (seeds 1-3), statnet's MCMC-MLE.
+    Returns (cfg, chains, interrupted, note); note None when nothing was redone.
+    The rerun is not checkpointed: a resumed run redoes it."""
+    par = getattr(model, "parameterisation", None)
+    if interrupted or par is None or par.linear or cfg["proposal"] not in ("ifd", "ifd-tnt"):
+        return cfg, chains, interrupted, None
+    off = _ifd_runoff(par, chains)
+    if off is None:
+        return cfg, chains, interrupted, None
+    cfg = dict(cfg, proposal="tnt", checkpoint=None, resume=None)
+    chains, interrupted = run(cfg)
+    note = (f"Note: with IFD proposals EE solves the likelihood given the tie count, and "
+            f"{off[0]} ran off to {off[1]:.3g}: given the tie count the likelihood keeps "
+            f"rising along {off[0]} (no finite conditional maximum). EE was redone with "
+            "tie/no-tie proposals (proposal='tnt') from the same start; these estimates "
+            "are that run's.")
+    again = None if interrupted else _ifd_runoff(par, chains)
+    if again is not None:
+        note += (f" Its {again[0]} ran off too (to {again[1]:.3g}): the likelihood is flat "
+                 f"along {again[0]}; fix the decay (e.g. gwesp(1, fixed=TRUE)) or fit by "
+                 "method='mcmle'.")
+    return cfg, chains, interrupted, note

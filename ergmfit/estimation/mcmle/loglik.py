@@ -1,0 +1,154 @@
+"""The log-likelihood of a fitted ERGM: exactly for dyad-independent models, by
+bridge sampling from the dyad-independent submodel otherwise (with the
+observed-data form for missing dyads, offsets held fixed).
+
+Used by :mod:`ergmfit.estimation.mcmle.estimator` (the fit's ``loglik``) and
+:mod:`ergmfit.estimation.mcmle.missing`.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ...sampling.chains import batch_means_cov, run_chains
+from ...utils.validation import check_random_state
+
+
+def dyad_independent_loglik(model, theta):
+    """Exact log-likelihood of the dyad-independent terms at ``theta`` (others at 0).
+
+    Returns (loglik, theta0) where theta0 is the MLE of the dyad-independent
+    submodel embedded in the full parameter vector (zeros elsewhere, but for
+    the decays of curved terms, which keep ``theta``'s).  Offsets
+    (``model.offset``, values in ``theta``; ``model.offset_coef`` as given,
+    ±Inf included) stay fixed in the submodel.  With missing dyads or
+    constraints the log-likelihood is over the free, observed dyads: for a
+    dyad-independent model that is the observed-data log-likelihood.
+    Returns None when no such reference exists: an infinite offset on a
+    dyad-dependent term.
+    """
+    from ..mple.pseudolikelihood import fit_mple
+    theta = np.asarray(theta, dtype=float)
+    p = len(theta)
+    mask = np.asarray(getattr(model, "offset", np.zeros(p, bool)), dtype=bool)
+    if mask.shape != (p,):
+        mask = np.zeros(p, bool)
+    given = np.array(theta)                      # offsets as given (±Inf kept)
+    if mask.any() and getattr(model, "offset_coef", None) is not None:
+        given[mask] = model.offset_coef
+    idx, off, terms = [], 0, []
+    theta0 = np.zeros(p)
+    for j, t in enumerate(model.terms):
+        k = len(getattr(t, "param_labels", None) or t.labels)
+        sl = slice(off, off + k)
+        if t.dyad_independent:
+            idx.extend(range(off, off + k))
+            terms.append(j)
+        else:
+            if mask[sl].any() and not np.all(np.isfinite(given[sl][mask[sl]])):
+                return None
+            if getattr(t, "curve", None) is not None:
+                theta0[off + 1] = theta[off + 1]      # same decay, weight 0: η = 0 there
+        off += k
+    D = model.network.n_dyads
+    if not idx:
+        space = getattr(model, "sample_space", None)
+        n_free = getattr(space, "n_free", D) if space is not None else D
+        return -float(n_free) * np.log(2.0), theta0
+    sub = model.submodel(terms)
+    sub_mask = mask[idx]
+    if sub_mask.any():
+        sub.offset = sub_mask
+        sub.offset_coef = given[idx][sub_mask]
+    if sub_mask.all():
+        ll = _offsets_only_loglik(sub)
+        theta0[idx] = theta[idx]
+        return ll, theta0
+    res = fit_mple(sub, verbose=False)
+    theta0[idx] = np.where(sub_mask, theta[idx], np.asarray(res.params, dtype=float))
+    return float(res.loglik), theta0
+
+
+def _offsets_only_loglik(sub):
+    """Log-likelihood of a dyad-independent model whose coefficients are all offsets."""
+    from ..mple.pseudolikelihood import MPLE, restricted_design
+    from ..common.restricted import offset_design
+    bm = sub.compiled()
+    dvars = sub.sample_space.design_vars()
+    design = (MPLE()._design(bm, check_random_state(0)) if dvars is None
+              else restricted_design(bm, dvars))
+    design, _, _ = offset_design(sub, design, list(sub.labels))
+    return design.loglik(np.zeros(0))
+
+
+def _full_model(model, theta):
+    """(model, θ) in the coordinates of every coefficient: a fit's free-coefficient
+    view (:class:`~ergmfit.terms.offsets.OffsetParameterisation`) unwrapped, its
+    offsets marked in ``offset`` and ``offset_coef``."""
+    par = model.parameterisation
+    if not hasattr(par, "offset_coef"):
+        return model, np.asarray(theta, dtype=float)
+    import copy
+    full = copy.copy(model)
+    full.parameterisation = par.inner
+    full.labels = list(par.inner.param_labels)
+    full.offset = par.mask.copy()
+    full.offset_coef = par.offset_coef.copy()
+    return full, par.full(theta)
+
+
+def bridge_loglik(model, theta, g_obs, starts, rng, bridges=16, samplesize=256, interval=1024,
+                  burnin=None, n_jobs=1, proposal="auto", backend=None, cond=None,
+                  cond_starts=None, cond_interval=None):
+    """Log-likelihood at ``theta`` by bridge sampling from the dyad-independent submodel.
+
+    Offsets stay at their values along the path (those of dyad-dependent terms
+    move from 0, as their weights do).  With ``cond`` (the model on the space
+    of the missing dyads given the observed ones, see
+    :func:`ergmfit.estimation.mcmle.missing.conditional_model`) it is the
+    observed-data log-likelihood (Handcock & Gile 2010): each bridge point
+    also runs the constrained chain, and the derivative along the path is
+    (η(θ) − η(θ0))·(E[g | observed] − E[g]).  Returns (loglik, its Monte
+    Carlo s.e.), or (None, None) when the log-likelihood has no reference
+    (an infinite offset on a dyad-dependent term)."""
+    if cond is not None:
+        cond, _ = _full_model(cond, theta)
+    model, theta = _full_model(model, theta)
+    ref = dyad_independent_loglik(model, theta)
+    if ref is None:
+        return None, None
+    ll0, theta0 = ref
+    par = model.parameterisation
+    # the path θ0 + u (θ − θ0) keeps every decay at θ's, so η moves on a line
+    # and d η / du = η(θ) − η(θ0)
+    diff_theta = theta - theta0
+    diff = par.eta(theta) - par.eta(theta0)
+    burnin = 4 * interval if burnin is None else burnin
+    total = 0.0
+    sq = 0.0
+    # from θ̂ towards θ0: the chains start in equilibrium at θ̂ and every bridge
+    # point is a small move from the last, so a short burn-in suffices
+    for k in reversed(range(bridges)):
+        u = (k + 0.5) / bridges
+        th = theta0 + u * diff_theta
+        chains, starts, _ = run_chains(model, th, samplesize, burnin, interval, starts,
+                                       n_chains=len(starts), n_jobs=n_jobs, random_state=rng,
+                                       proposal=proposal, backend=backend)
+        Z = [(c - g_obs) @ diff for c in chains]
+        a = np.concatenate(Z)
+        total += a.mean() / bridges
+        sq += _batch_var(Z) / bridges**2
+        if cond is not None:
+            ci = interval if cond_interval is None else cond_interval
+            chains_c, cond_starts, _ = run_chains(cond, th, samplesize, 4 * ci, ci, cond_starts,
+                                                  n_chains=len(cond_starts), n_jobs=n_jobs,
+                                                  random_state=rng, backend=backend)
+            Zc = [(c - g_obs) @ diff for c in chains_c]
+            total -= np.concatenate(Zc).mean() / bridges
+            sq += _batch_var(Zc) / bridges**2
+    # ℓ(θ) − ℓ(θ0) = −∫ diff·(E[z] − E[z | observed]) du  (z centred at the observed statistics)
+    return ll0 - total, float(np.sqrt(sq))
+
+
+def _batch_var(chains):
+    """Batch-means variance of the mean of scalar chains (a list of 1-d arrays)."""
+    return float(batch_means_cov([np.asarray(c, dtype=float)[:, None] for c in chains])[0, 0])

@@ -1,0 +1,50 @@
+"""The settings of MCMC-MLE: one table for complete and missing data (the
+missing-data fit has its own defaults for a few of them)."""
+from __future__ import annotations
+
+from ..base import BACKENDS, Setting, boolean, choice, integer, n_jobs_setting, number
+
+SETTINGS = (
+    Setting("init", None, None, "Starting parameters (array or dict); default the MPLE "
+            "(contrastive divergence when the MPLE does not exist)."),
+    Setting("maxit", 60, integer(1), "At most this many iterations (statnet's MCMLE.maxit)."),
+    Setting("samplesize", 1024, integer(2), "MCMC draws per iteration."),
+    Setting("interval", 1024, integer(1), "Proposals between draws (adapted, see above)."),
+    Setting("burnin", None, integer(0, allow_none=True),
+            "Proposals before the first draw (default 16 x interval)."),
+    Setting("n_chains", None, integer(1, allow_none=True), "Chains (default n_jobs)."),
+    Setting("n_jobs", 1, n_jobs_setting, "Parallel processes (joblib; -1: every CPU)."),
+    Setting("proposal", "auto", None, "MH proposal ('auto', 'tnt', 'triadic', ...)."),
+    Setting("steplength_margin", 0.05, number(0), "Margin of the Hummel step length."),
+    Setting("termination", "hummel", choice("hummel", "hotelling"), "Stopping rule."),
+    Setting("last_boost", 4, integer(1), "Sample-size multiplier of the last iteration."),
+    Setting("conv_pval", 0.5, number(0, 1), "Hotelling p-value of convergence."),
+    Setting("target_ess", 64, number(0, lo_open=True), "Effective draws per sample."),
+    Setting("min_interval", None, integer(1, allow_none=True),
+            "Smallest interval (default interval / 4)."),
+    Setting("max_interval", 2**20, integer(1), "Largest interval."),
+    Setting("eval_loglik", True, boolean, "Bridge-sample the log-likelihood."),
+    Setting("bridges", 16, integer(1), "Bridge points (statnet's bridge.nsteps)."),
+    Setting("bridge_samplesize", None, integer(8, allow_none=True),
+            "Draws per bridge point (default samplesize / 8, at least 64)."),
+    Setting("backend", None, choice(*BACKENDS, allow_none=True),
+            "joblib backend of parallel chains ('loky' default, 'dask')."),
+    Setting("checkpoint", None, None, "JSON file written after every iteration."),
+    Setting("resume", None, None, "Continue from this checkpoint file."),
+    Setting("obs_interval", None, integer(1, allow_none=True),
+            "Missing dyads only: proposals between draws of the chains conditional on the "
+            "observed dyads (default a quarter of the adapted interval)."),
+    Setting("min_is_ess", 0.05, number(0, 1), "Trust region: smallest importance-sampling "
+            "effective size share of a step."),
+)
+
+#: settings only the complete-data fit has (the bridge-sampled log-likelihood)
+COMPLETE_DATA_ONLY = ("bridges", "bridge_samplesize")
+#: the missing-data fit's own defaults
+MISSING_DATA_DEFAULTS = {"maxit": 30, "n_chains": 1}
+
+
+def missing_data_settings() -> tuple:
+    """The settings table of the observed-data (missing dyads) MCMC-MLE."""
+    return tuple(Setting(s.name, MISSING_DATA_DEFAULTS.get(s.name, s.default), s.check, s.doc)
+                 for s in SETTINGS if s.name not in COMPLETE_DATA_ONLY)

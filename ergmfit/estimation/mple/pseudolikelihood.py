@@ -1,0 +1,784 @@
+"""Maximum pseudo-likelihood estimation (MPLE).
+
+The pseudo-likelihood (Besag 1974; Strauss & Ikeda 1990 for ERGMs) is the
+product over the binary variables x_v (dyads of an ERGM) of
+P(x_v | the rest) = logit^{-1}(theta . Delta_v)^{x_v} (1 - ...)^{1 - x_v},
+with Delta_v the change statistics g(x, x_v = 1) - g(x, x_v = 0) at the
+observed state.  Maximising it is a logistic regression of x_v on Delta_v
+without intercept.  For a dyad-independent ERGM it is the likelihood, and
+the MPLE is the MLE.
+
+How it is computed
+------------------
+* The design is never stored: each row goes into a hash table of distinct
+  rows with its weight and its number of ties (``_mple.build_design``), as
+  statnet compresses it.  1,066,530 dyads of faux.magnolia.high make 75
+  distinct rows for ``edges + nodematch('Grade') + gwesp(0.25, fixed=TRUE)``.
+* Networks with more than ``max_dyads`` dyads (default 2**26), or whenever
+  ``sample_size`` is given, use a case-control sample: every tie (weight 1)
+  plus ``sample_size`` distinct non-ties drawn uniformly (each with weight
+  #non-ties / sample_size), so the weighted pseudo-likelihood, its score and
+  Hessian are unbiased for the full ones.  The default sample size is
+  max(100,000, 8 x #ties) non-ties (statnet's ``init.MPLE.samplesize`` is
+  max(sqrt(D), #ties, 40) x 8 dyads).  Asking for more than half of the
+  non-ties computes all dyads instead.
+* The logistic regression is Newton-Raphson with step halving on the
+  weighted distinct rows (columns scaled to max |x| = 1), started as R's
+  ``glm`` starts (mu = (y + 0.5) / (n + 1)), and stopped when the Newton
+  decrement g' H^-1 g falls below ``tol`` (1 + |loglik|).
+
+Degenerate designs (decided here, documented for users)
+-------------------------------------------------------
+* A statistic whose change statistic is 0 for every dyad (e.g. a
+  ``nodefactor`` level no node has) carries no information: a
+  :class:`~ergmfit.exceptions.DegenerateModelError` names it.  Linearly
+  dependent statistics (collinear columns) are an error naming them too.
+* Perfect or quasi-complete separation -- the MPLE does not exist, e.g.
+  ``triangle`` on a network without triangles -- is detected exactly by a
+  linear program (does a direction d != 0 exist with d . Delta_v >= 0 for
+  every tie and <= 0 for every non-tie?), run when Newton fails to converge
+  or drives a fitted probability to within e^-30 of 0 or 1.  By default
+  (``separation="error"``) a DegenerateModelError names the statistic(s) and
+  the direction (+Inf / -Inf).  With ``separation="warn"`` and a single
+  statistic involved, the fit does what statnet does for statistics at their
+  extremes: that coefficient is fixed at +/-Inf (its standard error is NaN),
+  the dyads it determines are dropped, the other coefficients are estimated
+  from the rest, and a ConvergenceWarning names the term.
+
+Standard errors (``cov=``)
+--------------------------
+* ``"naive"`` (default): the inverse of the pseudo-Hessian
+  H = sum_v w_v p_v (1 - p_v) Delta_v Delta_v' -- the logistic-regression
+  standard errors statnet prints, with its warning that they are suspect for
+  dyad-dependent models (for dyad-independent models they are exact).
+* ``"godambe"``: the sandwich H^-1 J H^-1 (Schmid & Hunter 2023, JDS 21:295;
+  statnet's ``MPLE.covariance.method = "Godambe"``), where J = (1/R) sum_r
+  u(theta_hat; y_r) u(theta_hat; y_r)' is the variability matrix of the
+  pseudo-score u(theta; y) = sum_v (y_v - p_v(theta; y)) Delta_v(y) over R
+  networks y_r simulated from the MPLE (E u = 0 under the model, so the
+  outer products are not centred), and H is the pseudo-Hessian at the
+  observed network.
+* ``"bootstrap"`` (or ``bootstrap=B``): the parametric bootstrap of Schmid &
+  Desmarais (2017): B networks simulated from the MPLE, the MPLE refitted on
+  each, cov = sample covariance of the refits (refits that do not exist are
+  skipped and counted in ``info["bootstrap"]["n_failed"]``).
+Both simulate with the model's Metropolis-Hastings sampler (tie/no-tie
+proposals) started at the observed network: ``burnin`` = 16,384 proposals,
+then one network every ``interval`` = 1,024 proposals (statnet's default
+MCMC.burnin = 16 x MCMC.interval), ``n_sim`` = 500 networks (statnet's
+``MPLE.covariance.samplesize``).  Raise ``interval`` for large networks.
+``random_state`` makes the result reproducible.
+"""
+from __future__ import annotations
+
+import math
+import time
+import warnings
+from dataclasses import dataclass, field, replace
+
+import sys
+
+import numpy as np
+from scipy import linalg, optimize, special
+
+from ...exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
+from ...results import NAIVE_SE_WARNING, ERGMResults
+from ...utils.validation import check_random_state, seed_words
+from ..base import Estimator, Setting, choice, integer, number
+from ._mple import build_design, count_on, pseudo_score  # noqa: F401 (re-exported)
+from ..common.restricted import compressed_rows, offset_design, target_design, target_network
+
+__all__ = ["MPLE", "fit_mple", "fit_pseudolikelihood", "pseudo_design", "Design", "LogitFit",
+           "DEFAULT_MAX_DYADS"]
+
+DEFAULT_MAX_DYADS = 2 ** 26
+DEFAULT_N_SIM = 500
+DEFAULT_BURNIN = 16384
+DEFAULT_INTERVAL = 1024
+ETA_EXTREME = 30.0
+_COV_KINDS = ("naive", "invhess", "godambe", "bootstrap")
+
+
+# ---------------------------------------------------------------------------
+# Design
+# ---------------------------------------------------------------------------
+@dataclass
+class Design:
+    """The compressed (possibly sampled) design of a pseudo-likelihood.
+
+    ``X[r]`` is a distinct row of change statistics, ``n[r]`` its weight
+    (number of variables it stands for) and ``s[r]`` the weight of those
+    equal to 1.
+    """
+    X: np.ndarray
+    n: np.ndarray
+    s: np.ndarray
+    n_vars: int
+    n_on: int
+    sampled: bool = False
+    n_sampled: int = 0
+    sample_size: int = None   # the setting that produced it (None: every variable)
+    offset: np.ndarray = None  # fixed part of each row's linear predictor (offset terms)
+    target: np.ndarray = None  # X's replaced by these (target statistics), or None
+
+    @property
+    def n_rows(self) -> int:
+        return len(self.n)
+
+    def _eta(self, theta):
+        eta = self.X @ np.asarray(theta, dtype=float)
+        return eta if self.offset is None else eta + self.offset
+
+    def loglik(self, theta) -> float:
+        eta = self._eta(theta)
+        lin = self.s @ eta if self.target is None else self.target @ np.asarray(theta, float)
+        return float(lin - self.n @ np.logaddexp(0.0, eta))
+
+    def score(self, theta) -> np.ndarray:
+        mu = special.expit(self._eta(theta))
+        if self.target is not None:
+            return self.target - self.X.T @ (self.n * mu)
+        return self.X.T @ (self.s - self.n * mu)
+
+    def hessian(self, theta) -> np.ndarray:
+        """Minus the second derivative of the log-pseudo-likelihood."""
+        mu = special.expit(self._eta(theta))
+        w = self.n * mu * (1.0 - mu)
+        return self.X.T @ (w[:, None] * self.X)
+
+
+def _sample_setting(n_vars, n_on, sample_size, max_vars):
+    """-1 for every variable, else the number of zeros to sample."""
+    n_zero = n_vars - n_on
+    if sample_size is None:
+        if n_vars <= max_vars:
+            return -1
+        sample_size = max(100_000, 8 * n_on)
+    sample_size = int(sample_size)
+    if sample_size < 1:
+        raise ValueError(f"sample_size must be a positive number of non-tie dyads, got {sample_size}")
+    if 2 * sample_size >= n_zero:
+        return -1            # more than half of the zeros: take them all
+    return sample_size
+
+
+def pseudo_design(bm, sample_size=None, max_vars=DEFAULT_MAX_DYADS, random_state=None) -> Design:
+    """The pseudo-likelihood design of a compiled model at its current state.
+
+    Parameters
+    ----------
+    bm : BinaryModel
+        e.g. ``ERGM(...).compiled()``.
+    sample_size : int, optional
+        Number of variables equal to 0 (non-ties) in a case-control sample;
+        all variables equal to 1 are always used.  Default: every variable
+        if there are at most ``max_vars``, otherwise max(100,000, 8 x #ones).
+    random_state : int, Generator or None
+        Used only when sampling.
+    """
+    n_vars, n_on = int(bm.n_vars), count_on(bm)
+    size = _sample_setting(n_vars, n_on, sample_size, max_vars)
+    if size < 0:
+        d = build_design(bm, -1)
+    else:
+        d = build_design(bm, size, seed_words(random_state))
+    return Design(d["X"], d["n"], d["s"], d["n_vars"], d["n_on"], d["sampled"], d["n_sampled"],
+                  sample_size)
+
+
+# ---------------------------------------------------------------------------
+# Weighted logistic regression
+# ---------------------------------------------------------------------------
+@dataclass
+class LogitFit:
+    """A pseudo-likelihood fit on a design (all on the original scale)."""
+    params: np.ndarray
+    cov: np.ndarray            # inverse pseudo-Hessian (NaN rows for fixed +-Inf)
+    hessian: np.ndarray
+    loglik: float
+    n_iter: int
+    converged: bool
+    fixed: np.ndarray = field(default=None)   # True where the coefficient is +-Inf
+    messages: list = field(default_factory=list)
+
+
+def _names(labels, term_of):
+    def name(k):
+        lab = labels[k]
+        if list(labels).count(lab) > 1:        # a repeated label: say which one
+            return f"'{lab}' (statistic {k + 1} of the model)"
+        t = term_of.get(lab) if term_of else None
+        return f"'{lab}'" + (f" (term {t})" if t and t != lab else "")
+    return name
+
+
+def _solve_psd(A, b):
+    try:
+        c = linalg.cho_factor(A, check_finite=False)
+        return linalg.cho_solve(c, b, check_finite=False)
+    except (linalg.LinAlgError, ValueError):
+        return np.linalg.lstsq(A, b, rcond=None)[0]
+
+
+def inv_psd(A):
+    try:
+        c = linalg.cho_factor(A, check_finite=False)
+        return linalg.cho_solve(c, np.eye(len(A)), check_finite=False)
+    except (linalg.LinAlgError, ValueError):
+        return np.linalg.pinv(A, hermitian=True)
+
+
+def _check_variation(Z, n, labels, term_of, where):
+    name = _names(labels, term_of)
+    p = Z.shape[1]
+    zero = [k for k in range(p) if not np.any(Z[:, k] != 0)]
+    if zero:
+        names = ", ".join(name(k) for k in zero)
+        raise DegenerateModelError(
+            f"the change statistic of {names} is 0 for every {where}: the statistic has no "
+            "variation, carries no information and its coefficient cannot be estimated "
+            "(statnet: 'MPLE covariate(s) have no variation'). Remove it from the formula"
+            + (" or enlarge sample_size." if "sampled" in where else "."))
+    if p == 0:
+        return
+    G = Z.T @ (n[:, None] * Z)
+    d = np.sqrt(np.diag(G))
+    C = G / np.outer(d, d)
+    ev, V = np.linalg.eigh(C)
+    if ev[0] < 1e-10 * max(ev[-1], 1e-300):
+        v = V[:, 0]
+        involved = [k for k in range(p) if abs(v[k]) > 1e-3 * np.abs(v).max()]
+        names = ", ".join(name(k) for k in involved)
+        raise DegenerateModelError(
+            f"the change statistics of {names} are linearly dependent over every {where} "
+            "(collinear: one is a combination of the others), so their coefficients are not "
+            "identifiable; remove one of them from the formula.")
+
+
+def _separation_direction(Z, n, s):
+    """A direction d (scaled columns) along which the pseudo-likelihood rises
+    without bound, or None when the MPLE exists (a linear program)."""
+    # s sums the weights of the ties alone: it is 0 exactly when a row has none
+    # (a relative tolerance called a row of 5e13 dyads with 2 ties tie-free);
+    # n - s is a difference, exact up to the rounding of n
+    pos = s > 0.0
+    neg = (n - s) > 4.0 * np.finfo(float).eps * n
+    p = Z.shape[1]
+    A = np.vstack([-Z[pos], Z[neg]])
+    c = -(Z[pos].sum(axis=0) - Z[neg].sum(axis=0))
+    res = optimize.linprog(c, A_ub=A, b_ub=np.zeros(len(A)), bounds=[(-1.0, 1.0)] * p,
+                           method="highs")
+    if res.status != 0 or -res.fun <= 1e-7:
+        return None
+    d = np.asarray(res.x)
+    d[np.abs(d) < 1e-7] = 0.0
+    if not np.any(d):
+        return None
+    return d
+
+
+def _newton(Z, n, s, maxiter, tol, off=None, tz=None):
+    """Newton-Raphson with step halving on scaled columns; returns
+    (beta, H, loglik, eta, n_iter, converged).  ``off``: a fixed part of
+    each row's linear predictor (offsets); ``tz``: Z's replaced by this
+    (target statistics: the loglik is then up to a constant)."""
+    p = Z.shape[1]
+    off = 0.0 if off is None else off
+
+    def ll_of(beta, eta):
+        lin = float(s @ (eta + off)) if tz is None else float(tz @ beta)
+        return lin - float(n @ np.logaddexp(0.0, eta + off))
+
+    def score(mu):
+        return Z.T @ (s - n * mu) if tz is None else tz - Z.T @ (n * mu)
+
+    beta = np.zeros(p)
+    if tz is None:
+        # start as glm does: one weighted least-squares step from mu = (y + 0.5) / (n + 1)
+        mu = (s + 0.5) / (n + 1.0)
+        eta0 = np.log(mu) - np.log1p(-mu)
+        w = n * mu * (1.0 - mu)
+        zres = eta0 + (s - n * mu) / w - off
+        beta = _solve_psd(Z.T @ (w[:, None] * Z), Z.T @ (w * zres))
+        if not np.all(np.isfinite(beta)):
+            beta = np.zeros(p)
+    eta = Z @ beta
+    ll = ll_of(beta, eta)
+    if not math.isfinite(ll):
+        beta = np.zeros(p)
+        eta = Z @ beta
+        ll = ll_of(beta, eta)
+    converged = False
+    it = 0
+    for it in range(1, maxiter + 1):
+        mu = special.expit(eta + off)
+        g = score(mu)
+        H = Z.T @ ((n * mu * (1.0 - mu))[:, None] * Z)
+        step = _solve_psd(H, g)
+        dec = float(g @ step)
+        t = 1.0
+        while True:
+            nb = beta + t * step
+            ne = Z @ nb
+            nl = ll_of(nb, ne)
+            if math.isfinite(nl) and nl >= ll - 1e-13 * (1.0 + abs(ll)):
+                break
+            t *= 0.5
+            if t < 1e-12:
+                nb, ne, nl = beta, eta, ll
+                break
+        beta, eta, ll = nb, ne, nl
+        if not (dec > tol * (1.0 + abs(ll))):
+            converged = True
+            break
+    mu = special.expit(eta + off)
+    H = Z.T @ ((n * mu * (1.0 - mu))[:, None] * Z)
+    return beta, H, ll, eta + off, it, converged
+
+
+def fit_design(design: Design, labels, term_of=None, separation="error", maxiter=100,
+               tol=1e-14, unit="dyad") -> LogitFit:
+    """Maximise the (weighted) pseudo-likelihood of a design.
+
+    Raises DegenerateModelError for a statistic without variation, collinear
+    statistics, and (with ``separation="error"``) a pseudo-likelihood
+    without a maximum, naming the statistics involved.
+    """
+    if separation not in ("error", "warn"):
+        raise ValueError(f"separation must be 'error' or 'warn', got {separation!r}")
+    labels = list(labels)
+    p = len(labels)
+    keep_rows = design.n > 0
+    X, n, s = design.X[keep_rows], design.n[keep_rows], design.s[keep_rows]
+    off = None if design.offset is None else design.offset[keep_rows]
+    target = design.target
+    where = f"sampled {unit}" if design.sampled else unit
+    name = _names(labels, term_of)
+    params = np.zeros(p)
+    fixed = np.zeros(p, dtype=bool)
+    active = np.arange(p)
+    messages = []
+    total_iter = 0
+    while True:
+        Xa = X[:, active]
+        scale = np.abs(Xa).max(axis=0) if len(Xa) else np.ones(len(active))
+        scale[scale == 0] = 1.0
+        Z = Xa / scale
+        _check_variation(Z, n, [labels[k] for k in active],
+                         {labels[k]: (term_of or {}).get(labels[k]) for k in active}, where)
+        tz = None if target is None else target[active] / scale
+        beta, H, ll, eta, n_iter, converged = _newton(Z, n, s, maxiter, tol, off, tz)
+        total_iter += n_iter
+        extreme = bool(np.any(np.abs(eta) > ETA_EXTREME))
+        d = (_separation_direction(Z, n, s) if (extreme or not converged) and tz is None
+             else None)
+        if d is None:
+            break
+        sup = np.flatnonzero(d)
+        glob = active[sup]
+        if len(sup) == 1:
+            sign = "+Inf" if d[sup[0]] > 0 else "-Inf"
+            what = f"{name(glob[0])} -> {sign}"
+        else:
+            parts = " + ".join(f"{d[k]:.3g}*{labels[active[k]]}" for k in sup)
+            what = f"the combination {parts} -> +Inf (statistics {', '.join(name(k) for k in glob)})"
+        msg = (f"the maximum pseudo-likelihood estimate does not exist: the pseudo-likelihood "
+               f"keeps increasing as {what}, i.e. the change statistics separate the "
+               f"observed ties from the non-ties (perfect or quasi-complete separation; "
+               f"e.g. an observed statistic at its smallest or largest attainable value).")
+        if separation == "error" or len(sup) != 1:
+            raise DegenerateModelError(
+                msg + " Remove the term(s) from the formula"
+                + (", or pass separation='warn' to fix the coefficient at +/-Inf as statnet "
+                   "does." if len(sup) == 1 else "."))
+        k = glob[0]
+        params[k] = math.inf if d[sup[0]] > 0 else -math.inf
+        fixed[k] = True
+        messages.append(f"Coefficient of {name(k)} fixed at {'+' if params[k] > 0 else '-'}Inf: "
+                        f"{msg}")
+        warnings.warn(messages[-1], ConvergenceWarning, stacklevel=3)
+        rest = np.abs(Z @ d) <= 1e-9
+        X, n, s = X[rest], n[rest], s[rest]
+        off = None if off is None else off[rest]
+        active = np.delete(active, sup)
+        if len(active) == 0 or len(n) == 0:
+            raise DegenerateModelError(msg + " No dyads are left to estimate the other "
+                                       "coefficients from.")
+    b = beta / scale
+    params[active] = b
+    cov = np.full((p, p), np.nan)
+    Hinv_z = inv_psd(H)
+    cov[np.ix_(active, active)] = Hinv_z / np.outer(scale, scale)
+    Hfull = np.full((p, p), np.nan)
+    Hfull[np.ix_(active, active)] = H * np.outer(scale, scale)
+    if not converged:
+        messages.append(f"the pseudo-likelihood maximisation did not converge in {maxiter} "
+                        "Newton iterations")
+        warnings.warn(messages[-1], ConvergenceWarning, stacklevel=3)
+    return LogitFit(params, cov, Hfull, ll, total_iter, converged, fixed, messages)
+
+
+# ---------------------------------------------------------------------------
+# The estimator
+# ---------------------------------------------------------------------------
+def _dyad_independent(model) -> bool:
+    return bool(getattr(model, "dyad_independent", False))
+
+
+def _term_map(model) -> dict:
+    out = {}
+    for t in getattr(model, "terms", ()) or ():
+        for lab in getattr(t, "labels", ()):
+            out[lab] = getattr(t, "name", None)
+    return out
+
+
+class MPLE(Estimator):
+    """Maximum pseudo-likelihood estimator (see the module docstring).
+
+    ``MPLE(**settings).fit(model)``; ``ERGM.fit(method="mple", **settings)``
+    builds it.  ``bootstrap=B`` implies ``cov="bootstrap"``; ``cov="invhess"``
+    is statnet's name for ``"naive"``.  ``sample_size`` is the number of
+    non-tie dyads in a case-control sample (all ties are always used);
+    default: all dyads up to ``max_dyads``, else max(100,000, 8 x ties).
+    """
+
+    method = "mple"
+    SETTINGS = (
+        Setting("cov", "naive", choice(*_COV_KINDS),
+                "How the covariance is computed: 'naive', 'godambe' or 'bootstrap'."),
+        Setting("bootstrap", None, integer(2, allow_none=True),
+                "Number of parametric-bootstrap networks; implies cov='bootstrap'."),
+        Setting("n_sim", DEFAULT_N_SIM, integer(2),
+                "Networks simulated for cov='godambe' (and the bootstrap without 'bootstrap')."),
+        Setting("burnin", DEFAULT_BURNIN, integer(0),
+                "Metropolis-Hastings proposals before the first simulated network."),
+        Setting("interval", DEFAULT_INTERVAL, integer(1),
+                "Proposals between simulated networks."),
+        Setting("sample_size", None, integer(1, allow_none=True),
+                "Non-ties in a case-control sample (default: all dyads up to max_dyads)."),
+        Setting("max_dyads", DEFAULT_MAX_DYADS, integer(1),
+                "Largest number of dyads fitted without sampling."),
+        Setting("separation", "error", choice("error", "warn"),
+                "What a non-existent MPLE does (module docstring)."),
+        Setting("maxiter", 100, integer(1), "Newton iterations."),
+        Setting("tol", 1e-14, number(0, lo_open=True), "Newton decrement tolerance."),
+        Setting("proposal", "auto", None, "Proposal of the simulations ('auto', 'tnt', ...)."),
+        Setting("init", None, None, "Curved models: starting θ (NaN for 'choose'; statnet's "
+                "control.ergm(init=) with NA), or a dict {label: value}."),
+    )
+    supports = {"curved": True, "constraints": True, "missing": True, "target_stats": True,
+                "missing+target_stats": True, "families": frozenset({"binary"})}
+
+    def _finish_settings(self):
+        if self.bootstrap is not None:
+            self.cov = "bootstrap"
+        if self.cov == "invhess":
+            self.cov = "naive"
+
+    # -- helpers -----------------------------------------------------------
+    def _design(self, bm, rng):
+        return pseudo_design(bm, self.sample_size, self.max_dyads, rng)
+
+    def fit(self, model) -> ERGMResults:
+        """Fit ``model`` (an :class:`~ergmfit.ERGM`, or anything with
+        ``labels`` and ``compiled()``; simulation-based covariances also need
+        ``sampler(params, proposal=, random_state=)``)."""
+        t0 = time.perf_counter()
+        rng = check_random_state(self.random_state)
+        labels = list(model.labels)
+        term_of = _term_map(model)
+        target = getattr(model, "target_stats", None)
+        if target is not None and not _dyad_independent(model):
+            bm = model.compiled(target_network(model, target, rng))
+        elif _n_imputable(model) and not _dyad_independent(model):
+            # the completion is random: random_state drives it (default a fixed one, so
+            # that an MPLE without random_state -- e.g. another estimator's start -- is
+            # reproducible)
+            bm = model.compiled(impute_missing(
+                model, rng if self.random_state is not None else 0))
+        else:
+            bm = model.compiled()
+        space = getattr(model, "sample_space", None)
+        dvars = space.design_vars() if space is not None else None
+        # the free, observed dyads only (statnet, too, ignores dyad-dependent
+        # constraints -- bd, degrees, edges -- in the MPLE)
+        design = self._design(bm, rng) if dvars is None else restricted_design(bm, dvars)
+        if _curved_view(model):
+            design, restore = _curved_offset_design(model.parameterisation, design), None
+        else:
+            design, labels_all, restore = offset_design(model, design, labels)
+        if restore is not None:
+            labels = labels_all
+        if self.verbose:
+            print(f"MPLE: {design.n_vars:,} dyads -> {design.n_rows:,} distinct rows"
+                  + (f" (case-control sample of {design.n_sampled:,} non-ties)"
+                     if design.sampled else ""), file=sys.stderr)
+        if target is not None and _dyad_independent(model):
+            design = target_design(model, design, target, restore)
+        if getattr(model, "curved", False):
+            lf = _fit_curved(model, design, labels, term_of, self)
+        else:
+            lf = fit_design(design, labels, term_of, self.separation, self.maxiter, self.tol)
+        dyad_indep = _dyad_independent(model)
+        warn = list(lf.messages)
+        info = {"design": _design_info(design)}
+        if getattr(lf, "start", None) is not None:
+            info["curved_start"] = [float(v) for v in lf.start]
+        cov = lf.cov
+        se_kind = "naive"
+        if self.cov in ("godambe", "bootstrap"):
+            if lf.fixed.any():
+                raise DegenerateModelError(
+                    "simulation-based standard errors need finite estimates, but "
+                    + ", ".join(repr(labels[k]) for k in np.flatnonzero(lf.fixed))
+                    + " were fixed at +/-Inf; remove those terms")
+            if self.cov == "godambe":
+                cov, info["godambe"] = _godambe(model, lf, design, self, rng)
+            else:
+                cov, info["bootstrap"] = _bootstrap(model, lf, design, self, rng, labels,
+                                                    term_of)
+            se_kind = self.cov
+        if not dyad_indep and se_kind == "naive":
+            warn.append(NAIVE_SE_WARNING)
+        if design.sampled:
+            w0 = (design.n_vars - design.n_on) / max(design.n_sampled, 1)
+            warn.append(f"Note: the pseudo-likelihood was computed from a case-control sample of "
+                        f"dyads: all {design.n_on} ties and {design.n_sampled} of the "
+                        f"{design.n_vars - design.n_on} non-ties (weight {w0:.6g} each); "
+                        "the deviances are estimates.")
+        net = getattr(model, "network", None)
+        if restore is not None:
+            lf, cov, labels = restore(lf, cov)
+        return ERGMResults(
+            lf.params, cov, labels, method="mple", loglik=lf.loglik,
+            loglik_kind="exact" if dyad_indep else "pseudo", nobs=design.n_vars,
+            converged=lf.converged, n_iter=lf.n_iter, seconds=time.perf_counter() - t0,
+            se_kind=se_kind, warnings=warn, info=info,
+            formula=getattr(model, "formula", None),
+            network=net,
+            model=model, dyad_independent=dyad_indep)
+
+
+def _n_imputable(model) -> int:
+    space = getattr(model, "sample_space", None)
+    return 0 if space is None else int(getattr(space, "n_missing", 0))
+
+
+def impute_missing(model, random_state=None):
+    """The observed ties plus a random completion of the missing dyads, as
+    statnet completes them before its MPLE (and its MCMC-MLE chains): of the
+    free missing dyads, round(d × their number) chosen uniformly at random
+    become ties, d being the density of the free, observed dyads.  Returns
+    the (m, 2) tie array.
+
+    The MPLE of a dyad-dependent model uses the completed network for the
+    change statistics of the observed dyads (the missing dyads themselves
+    stay out of the design); a dyad-independent model's MPLE does not
+    depend on it.  statnet's completion uses R's random numbers, so its MPLE
+    differs from ours by the spread of this imputation (see the tests)."""
+    from ...sampling.space import dyad_vars, var_pairs
+    space = model.sample_space
+    net = model.network
+    rng = check_random_state(random_state)
+    informative = space.design_vars()
+    free = space.free_vars()
+    missing = space.missing if free is None else np.intersect1d(free, space.missing)
+    ties = np.asarray(net.ties, dtype=np.int64).reshape(-1, 2)
+    n_inf = net.n_dyads - space.n_missing if informative is None else len(informative)
+    tie_vars = dyad_vars(net.n, net.directed, ties) if len(ties) else np.zeros(0, np.int64)
+    on = len(tie_vars) if informative is None else int(np.isin(tie_vars, informative).sum())
+    d = on / n_inf if n_inf else 0.0
+    k = int(np.round(d * len(missing)))            # round half to even, as R's round()
+    if k == 0 or len(missing) == 0:
+        return ties
+    chosen = rng.choice(np.asarray(missing, dtype=np.int64), size=k, replace=False)
+    return np.concatenate([ties, var_pairs(net.n, net.directed, np.sort(chosen))])
+
+
+def _curved_view(model) -> bool:
+    """The free coefficients of a curved model with offsets (ERGM.fit's view)."""
+    par = getattr(model, "parameterisation", None)
+    return hasattr(par, "offset_coef") and not getattr(par.inner, "linear", True)
+
+
+def _curved_offset_design(par, design: Design) -> Design:
+    """The design of the free coefficients of a curved model with offsets.
+    With every decay fixed, η(θ) = A θ + c (:meth:`OffsetParameterisation.affine_parts`):
+    a logistic regression on the columns X A with the fixed part X c -- the
+    same fit as the fixed-decay model's.  With a decay free, the design keeps
+    the canonical statistics (the curved pseudo-likelihood applies η(θ),
+    offsets included)."""
+    if not np.all(np.isfinite(par.offset_coef)):
+        from ...exceptions import FormulaError
+        raise FormulaError("an infinite offset in a curved model is not implemented")
+    if not par.affine:
+        return design
+    A, c = par.affine_parts()
+    return replace(design, X=design.X @ A, offset=design.X @ c)
+
+
+def _fit_curved(model, design: Design, labels, term_of, est) -> LogitFit:
+    """The curved pseudo-likelihood, maximised in θ (see :mod:`ergmfit.estimation.common.curved`)."""
+    from ..common.curved import decay_messages, maximize_curved_pseudolikelihood, start_values
+    par = model.parameterisation
+    init = curved_init(est.init, labels)
+
+    def fit_linear(A, c=None, cols=None):
+        sub = Design(design.X @ A, design.n, design.s, design.n_vars, design.n_on,
+                     offset=None if c is None else design.X @ c)
+        names = [labels[k] for k in cols]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            f = fit_design(sub, names, term_of, "error", est.maxiter, est.tol)
+        return f.params, f.loglik
+
+    from ...terms.parameterisation import declared_decays
+    from ...terms.registry import curved_terms
+    decays = [d for _, d in declared_decays(par, curved_terms(model.terms))]
+    theta0 = start_values(par, fit_linear, decays, init)
+    theta, ll, H, n_iter, converged = maximize_curved_pseudolikelihood(design, par, theta0,
+                                                                       maxiter=est.maxiter)
+    cov = inv_psd(H) if np.all(np.isfinite(H)) else np.full_like(H, np.nan)
+    messages = decay_messages(par, theta)
+    for msg in messages:
+        if not msg.startswith("Note"):
+            warnings.warn(msg, ConvergenceWarning, stacklevel=4)
+    if not converged and not any(not m.startswith("Note") for m in messages):
+        messages.append(f"the curved pseudo-likelihood maximisation did not converge in "
+                        f"{est.maxiter} iterations")
+        warnings.warn(messages[-1], ConvergenceWarning, stacklevel=4)
+    lf = LogitFit(theta, cov, H, ll, n_iter, converged, np.zeros(len(theta), dtype=bool),
+                  messages)
+    lf.start = theta0          # the fixed-decay start (MCMC-MLE falls back on it)
+    return lf
+
+
+def curved_init(init, labels):
+    """``init`` as a full θ with NaN where the estimator chooses (or None)."""
+    if init is None:
+        return None
+    if isinstance(init, dict):
+        unknown = [k for k in init if k not in labels]
+        if unknown:
+            raise SettingsError(f"init: unknown label(s) {unknown}; the labels are {labels}")
+        return np.array([float(init.get(lab, np.nan)) for lab in labels])
+    arr = np.asarray(init, dtype=float).ravel()
+    if arr.size != len(labels):
+        raise SettingsError(f"init must have {len(labels)} value(s) ({', '.join(labels)}), "
+                            f"got {arr.size}")
+    return arr
+
+
+def restricted_design(bm, vars_) -> Design:
+    """The design of the variables ``vars_`` only (the free, observed dyads of
+    a constrained or partly observed network), rows compressed."""
+    return Design(*compressed_rows(bm, vars_))
+
+
+def _design_info(design: Design) -> dict:
+    return {"n_vars": design.n_vars, "n_on": design.n_on, "unique_rows": design.n_rows,
+            "sampled": design.sampled, "n_sampled": design.n_sampled}
+
+
+def _sim_design(bm, design: Design, est: MPLE, rng) -> Design:
+    """The design of a simulated state, built as the observed one was."""
+    if design.sampled:
+        d = build_design(bm, design.n_sampled, seed_words(rng))
+        return Design(d["X"], d["n"], d["s"], d["n_vars"], d["n_on"], True, d["n_sampled"])
+    d = build_design(bm, -1)
+    return Design(d["X"], d["n"], d["s"], d["n_vars"], d["n_on"])
+
+
+def _simulated_states(model, theta, est: MPLE, rng, count):
+    """Yield the compiled model at ``count`` states simulated from ``theta``."""
+    if not hasattr(model, "sampler"):
+        raise TypeError("simulation-based standard errors need a model with a sampler() "
+                        "method (e.g. an ERGM)")
+    sampler, bm = model.sampler(theta, proposal=est.proposal, random_state=rng)
+    sampler.run(theta, est.burnin)
+    step = max(1, count // 10)
+    for k in range(count):
+        sampler.run(theta, est.interval)
+        if est.verbose and (k + 1) % step == 0:
+            print(f"  simulated {k + 1} of {count} networks", file=sys.stderr)
+        yield bm
+    yield sampler      # last item: the sampler, for diagnostics
+
+
+def _acceptance(sampler) -> float:
+    # computed here: MHSampler.acceptance_rate divides two int64 in C (integer division)
+    n = int(sampler.n_proposed)
+    return float(sampler.n_accepted) / n if n else float("nan")
+
+
+def _godambe(model, lf: LogitFit, design: Design, est: MPLE, rng):
+    theta = lf.params
+    p = len(theta)
+    U = np.empty((est.n_sim, p))
+    it = _simulated_states(model, theta, est, rng, est.n_sim)
+    for r in range(est.n_sim):
+        # the compressed design is quicker than a per-dyad score (one exp per distinct row)
+        U[r] = _sim_design(next(it), design, est, rng).score(theta)
+    sampler = next(it)
+    J = U.T @ U / est.n_sim
+    Hinv = lf.cov
+    cov = Hinv @ J @ Hinv
+    cov = 0.5 * (cov + cov.T)
+    info = {"n_sim": est.n_sim, "burnin": est.burnin, "interval": est.interval,
+            "proposal": est.proposal, "acceptance_rate": _acceptance(sampler),
+            "mean_score": U.mean(axis=0).tolist()}
+    return cov, info
+
+
+def _bootstrap(model, lf: LogitFit, design: Design, est: MPLE, rng, labels, term_of):
+    theta = lf.params
+    B = est.bootstrap if est.bootstrap is not None else est.n_sim
+    draws = []
+    failed = 0
+    it = _simulated_states(model, theta, est, rng, B)
+    for _ in range(B):
+        bm = next(it)
+        d = _sim_design(bm, design, est, rng)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", ConvergenceWarning)
+                f = fit_design(d, labels, term_of, "error", est.maxiter, est.tol)
+            if not f.converged:
+                raise DegenerateModelError("not converged")
+            draws.append(f.params)
+        except DegenerateModelError:
+            failed += 1
+    sampler = next(it)
+    if len(draws) < 2:
+        raise DegenerateModelError(
+            f"the MPLE does not exist for {failed} of {B} networks simulated from the MPLE; "
+            "the parametric bootstrap cannot estimate the covariance (the model may be "
+            "degenerate near the estimate)")
+    draws = np.array(draws)
+    if failed:
+        warnings.warn(f"the MPLE did not exist for {failed} of {B} bootstrap networks; they "
+                      "were left out of the bootstrap covariance", ConvergenceWarning,
+                      stacklevel=4)
+    cov = np.atleast_2d(np.cov(draws, rowvar=False, ddof=1))
+    info = {"B": B, "n_failed": failed, "burnin": est.burnin, "interval": est.interval,
+            "proposal": est.proposal, "acceptance_rate": _acceptance(sampler),
+            "estimates": draws.tolist()}
+    return cov, info
+
+
+def fit_mple(model, **kwargs) -> ERGMResults:
+    """``MPLE(**kwargs).fit(model)``; see :class:`MPLE`."""
+    return MPLE(**kwargs).fit(model)
+
+
+def fit_pseudolikelihood(bm, labels=None, sample_size=None, max_vars=DEFAULT_MAX_DYADS,
+                         random_state=None, separation="error", maxiter=100,
+                         tol=1e-14) -> LogitFit:
+    """Maximum pseudo-likelihood on any compiled BinaryModel (e.g. an MRF).
+
+    Returns a :class:`LogitFit` (params, inverse pseudo-Hessian, loglik, ...).
+    """
+    labels = list(labels) if labels is not None else [f"theta{k}" for k in range(bm.n_stats)]
+    design = pseudo_design(bm, sample_size, max_vars, random_state)
+    return fit_design(design, labels, None, separation, maxiter, tol, unit="variable")
