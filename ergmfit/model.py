@@ -8,6 +8,7 @@ from .formula import parse_formula
 from .labeled import make_unique
 from .network import NetworkState, as_network
 from .constraints import parse_constraints, pairs_vars
+from .families.binary import BINARY
 from .terms.parameterisation import parameterisation_of
 from .terms.offsets import offset_flags as _offset_flags, split_offsets  # noqa: F401
 from .terms.registry import build_term
@@ -42,6 +43,12 @@ class ERGM:
         elsewhere) or the name of a boolean edge attribute (``na``); edges
         with ``na=True`` are unobserved dyads, not ties.  An edge attribute
         ``na`` is used by default.
+    response, reference : str, optional
+        A count-valued model (statnet's ``response=`` and ``reference=~...``):
+        ``response`` names the integer edge attribute, ``reference`` is
+        ``"Poisson"`` (the default), ``"Binomial(3)"``, ``"Geometric"`` or
+        ``"DiscUnif(a, b)"``.  Either makes ``ERGM(...)`` return a
+        :class:`~ergmfit.families.countmodel.CountERGM` (the count family).
 
     Examples
     --------
@@ -51,8 +58,18 @@ class ERGM:
     {'edges': 3.0, 'kstar2': 2.0, 'triangle': 0.0}
     """
 
+    #: the model family (what a state is, its kernels, reference measure and proposals)
+    family = BINARY
+
+    def __new__(cls, *args, response=None, reference=None, **kwargs):
+        # the count family's model when a response or reference is given (see ergmfit.families)
+        if response is not None or reference is not None:
+            from .families.countmodel import CountERGM
+            return CountERGM(*args, response=response, reference=reference, **kwargs)
+        return super().__new__(cls)
+
     def __init__(self, network, formula, directed=None, weights="error", constraints=None,
-                 missing=None):
+                 missing=None, response=None, reference=None):
         self.network, self._missing = missing_dyads(
             as_network(network, directed=directed, weights=weights), missing)
         self.formula = formula
