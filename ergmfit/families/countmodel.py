@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..exceptions import ErgmfitError, FormulaError, NetworkError
+from ..exceptions import ErgmfitError, FormulaError, NetworkError, SettingsError
 from ..formula import parse_formula
 from ..network import as_network
 from ..network.network import Network
@@ -52,7 +52,16 @@ class CountERGM:
     (3, 3)
     """
 
-    def __init__(self, network, formula, response=None, reference="Poisson", directed=None):
+    def __init__(self, network, formula, response=None, reference="Poisson", directed=None,
+                 **binary_only):
+        given = [k for k, v in binary_only.items()
+                 if k in ("weights", "constraints", "missing") and v not in (None, "error")]
+        unknown = [k for k in binary_only if k not in ("weights", "constraints", "missing")]
+        if unknown:
+            raise SettingsError(f"ERGM() got unknown argument(s) {unknown}")
+        if given:
+            raise SettingsError(f"{', '.join(given)}= not available for count-valued models yet "
+                                f"(response={response!r}, reference={reference!r})")
         if response is None:
             raise NetworkError("a count-valued model needs response=: the name of the edge "
                                "attribute holding the counts")

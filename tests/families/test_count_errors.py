@@ -118,3 +118,13 @@ def test_bad_simulate_settings():
         m.simulate([0.0, 0.0], n=2, output="networks")
     with pytest.raises(ValueError):
         m.simulate([0.0, 0.0], n=2, interval=0)
+
+
+def test_binary_only_settings_refused():
+    g = graph([1, 2, 3, 1])
+    with pytest.raises(SettingsError, match="constraints= not available"):
+        ef.ERGM(g, "sum", response="n", constraints="~bd(maxout=2)")
+    with pytest.raises(SettingsError, match="missing= not available"):
+        ef.ERGM(g, "sum", response="n", missing=[(1, 2)])
+    with pytest.raises(SettingsError, match="unknown argument"):
+        ef.ERGM(g, "sum", response="n", colour="red")
