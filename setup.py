@@ -82,8 +82,8 @@ setup(
     package_dir={"ergmfit.data": "data"},
     package_data={"ergmfit.data": ["*.csv", "*.gz", "*.md", "*.txt"],
                   "ergmfit": ["**/*.pxd"]},
-    # the generated C (and the .pyx it came from) stay out of the wheel
-    exclude_package_data={"": ["*.c", "*.cpp", "*.pyx", "*.html"]},
+    # the generated C (and the .pyx it came from, and its template) stay out of the wheel
+    exclude_package_data={"": ["*.c", "*.cpp", "*.pyx", "*.html", "*.tp"]},
     ext_modules=extensions(),
     cmdclass={"build_ext": ParallelBuildExt},
     zip_safe=False,
