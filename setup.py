@@ -1,5 +1,10 @@
 """Build script: compiles every ``ergmfit/**/*.pyx`` and installs ``data/`` as ``ergmfit.data``.
 
+Templates first: every ``ergmfit/**/*.pyx.tp`` / ``*.pxd.tp`` (Tempita, shipped with
+Cython; the twin samplers of the model families, see ``ergmfit/sampling/_mh.pyx.tp``)
+is rendered to the file without ``.tp`` before cythonize (the rendered files are
+git-ignored; they are rewritten only when the template is newer).
+
 ``pip install .`` compiles the extensions in parallel (``ERGMFIT_BUILD_JOBS``
 processes, default: the number of CPUs), without debug symbols (``-g0``,
 stripped at link time), and installs neither the generated ``.c`` files nor
@@ -42,7 +47,23 @@ COMPILE_ARGS = ["-O3", "-g0"]
 LINK_ARGS = ["-s"]
 
 
+def render_templates(root="ergmfit"):
+    """Render every ``*.pyx.tp`` / ``*.pxd.tp`` under ``root`` next to itself (without
+    ``.tp``) when the rendered file is missing or older than its template."""
+    from Cython import Tempita
+
+    for tp in sorted(glob.glob(os.path.join(root, "**", "*.p[xy][xd].tp"), recursive=True)):
+        out = tp[:-3]
+        if os.path.exists(out) and os.path.getmtime(out) >= os.path.getmtime(tp):
+            continue
+        with open(tp, encoding="utf-8") as f:
+            text = Tempita.sub(f.read())
+        with open(out, "w", encoding="utf-8") as f:
+            f.write(text)
+
+
 def extensions():
+    render_templates()
     exts = []
     for pyx in sorted(glob.glob(os.path.join("ergmfit", "**", "*.pyx"), recursive=True)):
         name = os.path.splitext(pyx)[0].replace(os.sep, ".")
@@ -61,8 +82,8 @@ setup(
     package_dir={"ergmfit.data": "data"},
     package_data={"ergmfit.data": ["*.csv", "*.gz", "*.md", "*.txt"],
                   "ergmfit": ["**/*.pxd"]},
-    # the generated C (and the .pyx it came from) stay out of the wheel
-    exclude_package_data={"": ["*.c", "*.cpp", "*.pyx", "*.html"]},
+    # the generated C (and the .pyx it came from, and its template) stay out of the wheel
+    exclude_package_data={"": ["*.c", "*.cpp", "*.pyx", "*.html", "*.tp"]},
     ext_modules=extensions(),
     cmdclass={"build_ext": ParallelBuildExt},
     zip_safe=False,

@@ -10,6 +10,7 @@ from .network import NetworkState, as_network
 from .network.network import SMALL_NETWORK
 from .results import register_model_builder
 from .constraints import parse_constraints, pairs_vars
+from .families.binary import BINARY
 from .terms.parameterisation import parameterisation_of
 from .terms.offsets import offset_flags as _offset_flags, split_offsets  # noqa: F401
 from .terms.registry import build_term
@@ -48,6 +49,12 @@ class ERGM:
         node id, the others node attributes; EstimNet attribute files for
         Pajek), as the command line's ``--nodes``; a node DataFrame for an
         edge-list DataFrame (see :func:`ergmfit.read_network`).
+    response, reference : str, optional
+        A count-valued model (statnet's ``response=`` and ``reference=~...``):
+        ``response`` names the integer edge attribute, ``reference`` is
+        ``"Poisson"`` (the default), ``"Binomial(3)"``, ``"Geometric"`` or
+        ``"DiscUnif(a, b)"``.  Either makes ``ERGM(...)`` return a
+        :class:`~ergmfit.families.countmodel.CountERGM` (the count family).
 
     Examples
     --------
@@ -57,8 +64,19 @@ class ERGM:
     {'edges': 3.0, 'kstar2': 2.0, 'triangle': 0.0}
     """
 
+    #: the model family (what a state is, its kernels, reference measure and proposals)
+    family = BINARY
+
+    def __new__(cls, *args, response=None, reference=None, **kwargs):
+        # the count family's model when a response or reference is given (see ergmfit.families)
+        if response is not None or reference is not None:
+            from .families.countmodel import CountERGM
+            return CountERGM(*args, response=response, reference=reference, **kwargs)
+        return super().__new__(cls)
+
     def __init__(self, network, formula, directed=None, weights="error", constraints=None,
-                 missing=None, nodes=None):
+                 missing=None, nodes=None, response=None,
+                 reference=None):
         self.network, self._missing = missing_dyads(
             as_network(network, directed=directed, weights=weights, nodes=nodes), missing)
         self.formula = formula

@@ -188,8 +188,9 @@ class Network:
         """Build from a networkx Graph or DiGraph without touching it.
 
         ``weights``: an edge attribute ``weight`` whose values are not all 1
-        is an error (``"error"``, the default) or dropped with a warning
-        (``"ignore"``).
+        is an error (``"error"``, the default), dropped with a warning
+        (``"ignore"``) or kept as an edge attribute like any other (``"keep"``:
+        a count-valued model's response).
         """
         if not isinstance(g, nx.Graph):
             raise NetworkError(f"expected a networkx Graph or DiGraph, got {type(g).__name__}")
@@ -211,7 +212,7 @@ class Network:
         edge_attrs = {}
         for a in edge_attr_names:
             vals = _copy_values(d.get(a) for _, _, d in edges)
-            if a == "weight":
+            if a == "weight" and weights != "keep":
                 if all(_is_one(v) for v in vals):
                     continue
                 if weights == "ignore":

@@ -2,10 +2,10 @@
 """ERGMModel: the network state plus term kernels behind BinaryModel."""
 import numpy as np
 cimport numpy as cnp
-from libc.math cimport sqrt
 from libc.stdlib cimport malloc, free
 from libc.stdint cimport uint64_t, uint32_t
 from ergmfit.core._random cimport RNG, rng_next
+from ergmfit.network._dyadindex cimport dyad_var, var_dyad
 
 cnp.import_array()
 
@@ -63,44 +63,18 @@ cdef class ERGMModel(BinaryModel):
         return list(self._kernel_list)
 
     cdef void dyad(self, int64_t v, int* i, int* j) noexcept nogil:
-        cdef int64_t n = self.state.n
-        cdef int64_t a, b
-        cdef double m
         if v == self._last_v:
             i[0] = self._last_i
             j[0] = self._last_j
             return
-        if self.state.directed:
-            a = v // (n - 1)
-            b = v - a * (n - 1)
-            if b >= a:
-                b += 1
-        else:
-            # row a starts at a*n - a*(a+1)/2
-            m = 2.0 * n - 1.0
-            a = <int64_t>((m - sqrt(m * m - 8.0 * v)) / 2.0)
-            if a < 0:
-                a = 0
-            while a > 0 and a * n - a * (a + 1) // 2 > v:
-                a -= 1
-            while (a + 1) * n - (a + 1) * (a + 2) // 2 <= v:
-                a += 1
-            b = v - (a * n - a * (a + 1) // 2) + a + 1
-        i[0] = <int>a
-        j[0] = <int>b
+        var_dyad(self.state.n, self.state.directed, v, i, j)
         self.state.prefetch_dyad(i[0], j[0])     # a new dyad: its records and hash slots
         self._last_v = v
-        self._last_i = <int>a
-        self._last_j = <int>b
+        self._last_i = i[0]
+        self._last_j = j[0]
 
     cdef int64_t var(self, int i, int j) noexcept nogil:
-        cdef int64_t n = self.state.n
-        cdef int t
-        if self.state.directed:
-            return <int64_t>i * (n - 1) + j - (1 if j > i else 0)
-        if i > j:
-            t = i; i = j; j = t
-        return <int64_t>i * n - <int64_t>i * (i + 1) // 2 + (j - i - 1)
+        return dyad_var(self.state.n, self.state.directed, i, j)
 
     cdef void dyad_change(self, int i, int j, double* out) noexcept nogil:
         cdef int t

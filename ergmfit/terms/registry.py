@@ -110,32 +110,53 @@ class TermSpec:
 _TERMS: list = []
 _LOOKUP: dict = {}     # lower-case name or alias -> [TermSpec, ...] (one per network kind)
 
+# The terms of count-valued models (ergm.count's valued terms: the state a term's kernel
+# reads is the model family's, see ergmfit.families) are a table of their own: a name such
+# as ``mutual`` means one thing on binary ties and another on counts.
+BINARY_STATE = "binary"
+COUNT_STATE = "count"
+_VALUED_TERMS: list = []
+_VALUED_LOOKUP: dict = {}
+_TABLES = {BINARY_STATE: (_TERMS, _LOOKUP), COUNT_STATE: (_VALUED_TERMS, _VALUED_LOOKUP)}
 
-def register(name, *, kinds=BOTH, params=(), aliases=(), family=""):
+
+def _table(state):
+    try:
+        return _TABLES[state]
+    except KeyError:
+        raise TermError(f"unknown model state {state!r}; expected one of {sorted(_TABLES)}") \
+            from None
+
+
+def register(name, *, kinds=BOTH, params=(), aliases=(), family="", state=BINARY_STATE):
     """Decorator registering ``builder(net, **args) -> Term`` as a term.
 
     A name may be registered twice, once for undirected and once for
     directed networks (e.g. ``triangle``); the network picks the entry.
+    ``state`` is the kind of model state the term's kernel reads: ``"binary"``
+    (a ``TermKernel``) or ``"count"`` (a ``CountKernel``, valued terms).
     """
+    terms, lookup = _table(state)
 
     def deco(builder):
         spec = TermSpec(name=name, builder=builder, kinds=kinds, params=tuple(params),
                         aliases=tuple(aliases), family=family,
                         doc=(builder.__doc__ or "").strip())
         for key in (name, *aliases):
-            for other in _LOOKUP.get(key.lower(), []):
+            for other in lookup.get(key.lower(), []):
                 if BOTH in (other.kinds, kinds) or other.kinds == kinds:
                     raise AssertionError(f"term name {key!r} registered twice for {kinds}")
-            _LOOKUP.setdefault(key.lower(), []).append(spec)
-        _TERMS.append(spec)
+            lookup.setdefault(key.lower(), []).append(spec)
+        terms.append(spec)
         return builder
 
     return deco
 
 
-def all_terms() -> list:
-    """Every registered term, sorted by name (a name may appear once per network kind)."""
-    return sorted(_TERMS, key=lambda s: (s.name.lower(), s.kinds))
+def all_terms(state=BINARY_STATE) -> list:
+    """Every registered term of models with ``state`` (binary ties by default), sorted by
+    name (a name may appear once per network kind)."""
+    return sorted(_table(state)[0], key=lambda s: (s.name.lower(), s.kinds))
 
 
 #: what to write instead of a term the network's kind does not have (statnet users'
@@ -167,13 +188,20 @@ NUMERIC_HINTS = {
 }
 
 
-def get_term(name: str, directed=None) -> TermSpec:
+def get_term(name: str, directed=None, state=BINARY_STATE) -> TermSpec:
     """The spec of term ``name`` (case-insensitive, aliases accepted).
 
     With ``directed`` given, the entry for that kind of network; a term
     that exists only for the other kind raises a TermError saying so.
+    ``state="count"`` looks the name up among the valued terms; a binary
+    term named there raises a TermError saying so.
     """
-    specs = _LOOKUP.get(name.lower())
+    terms, lookup = _table(state)
+    specs = lookup.get(name.lower())
+    if not specs and state == COUNT_STATE and name.lower() in _LOOKUP:
+        valued = ", ".join(sorted({s.name for s in _VALUED_TERMS}))
+        raise TermError(f"term {name!r} is a term of binary networks: a count-valued model "
+                        f"(response=..., reference=...) takes the valued terms ({valued})")
     if specs and directed is not None:
         want = DIRECTED if directed else UNDIRECTED
         fitting = [s for s in specs if s.kinds in (want, BOTH)]
@@ -186,7 +214,7 @@ def get_term(name: str, directed=None) -> TermSpec:
         return fitting[0]
     spec = specs[0] if specs else None
     if spec is None:
-        names = sorted({k for s in _TERMS for k in (s.name, *s.aliases)})
+        names = sorted({k for s in terms for k in (s.name, *s.aliases)})
         close = difflib.get_close_matches(name, names, n=5, cutoff=0.6)
         close += [k for k in difflib.get_close_matches(name.lower(), [k.lower() for k in names], n=5)
                   if k not in [c.lower() for c in close]]
@@ -233,8 +261,14 @@ INTERACTION = None     # builder of "a:b" (set by the operators family)
 RESOLVE = None         # statnet's attribute/level specifications (set by .attrspec)
 
 
-def build_term(net, name: str, args=(), kwargs=None) -> Term:
-    """Validate a term call against the network and build it."""
+def build_term(net, name: str, args=(), kwargs=None, state=BINARY_STATE) -> Term:
+    """Validate a term call against the network and build it (``state``: the model's
+    kind of state, see :func:`register`)."""
+    if state != BINARY_STATE:
+        if name == ":":
+            raise TermError("interactions (a:b) of valued terms are not available")
+        spec = get_term(name, directed=net.directed, state=state)
+        return _build(spec, net, bind_arguments(spec, args, kwargs or {}))
     if name == ":" and INTERACTION is not None:
         try:
             return INTERACTION(net, *args)

@@ -1,0 +1,62 @@
+# cython: language_level=3
+from libc.stdint cimport int64_t
+from ergmfit.core._random cimport RNG
+
+# the reference measures h(y) of a count-valued model (ergm.count's names)
+cdef enum:
+    REF_POISSON = 0      # h(y) = 1 / y!, y = 0, 1, 2, ...
+    REF_GEOMETRIC = 1    # h(y) = 1, y = 0, 1, 2, ...
+    REF_BINOMIAL = 2     # h(y) = C(trials, y), y = 0..trials
+    REF_DISCUNIF = 3     # h(y) = 1, y = a..b
+
+    LOG_H_TABLE = 1024   # log h(y) tabulated for y below this
+
+
+cdef class ReferenceMeasure:
+    """The reference measure h(y) of one dyad value and its support lo..hi
+    (``unbounded``: lo..infinity).  ``log_h(y)`` is log h(y) (tabulated for
+    small y); ``log_ratio(a, b)`` = log h(b) - log h(a), the term the
+    Metropolis-Hastings ratio adds for a move of a dyad from a to b."""
+    cdef readonly int kind
+    cdef readonly int64_t lo
+    cdef readonly int64_t hi
+    cdef readonly bint unbounded
+    cdef readonly int64_t trials
+    cdef double table[LOG_H_TABLE]
+    cdef double log_h(self, int64_t y) noexcept nogil
+    cdef double _log_h_direct(self, int64_t y) noexcept nogil
+
+    cdef inline double log_ratio(self, int64_t a, int64_t b) noexcept nogil:
+        if self.kind == REF_GEOMETRIC or self.kind == REF_DISCUNIF:
+            return 0.0
+        return self.log_h(b) - self.log_h(a)
+
+    cdef inline bint in_support(self, int64_t y) noexcept nogil:
+        return y >= self.lo and (self.unbounded or y <= self.hi)
+
+
+cdef class CountModel:
+    """The interface samplers know for count-valued models (the count twin of
+    ``BinaryModel``).
+
+    A model over integer variables y_0 .. y_{n_vars-1} (dyad values) with
+    sufficient statistics g(y) in R^n_stats and a reference measure h.
+
+    change(v, y, out) writes g(y with y_v = y) - g(y) into out[0:n_stats]
+                    (overwriting), from the current value of y_v.
+    get(v)          current value of y_v.
+    set(v, y)       y_v <- y; returns -1 if memory ran out.
+    n_on()/on_var(k) the variables currently nonzero (k in 0..n_on()-1), for
+                    tie/no-tie-like proposals.
+    random_var(rng) a uniformly drawn variable.
+    """
+    cdef readonly int n_stats
+    cdef readonly int64_t n_vars
+    cdef readonly ReferenceMeasure reference
+
+    cdef void change(self, int64_t v, int64_t y, double* out) noexcept nogil
+    cdef int64_t get(self, int64_t v) noexcept nogil
+    cdef int set(self, int64_t v, int64_t y) noexcept nogil
+    cdef int64_t n_on(self) noexcept nogil
+    cdef int64_t on_var(self, int64_t k) noexcept nogil
+    cdef int64_t random_var(self, RNG* rng) noexcept nogil

@@ -1,0 +1,66 @@
+"""The model-family seam: the interface every family implements."""
+from __future__ import annotations
+
+from ..exceptions import SettingsError
+
+
+class ModelFamily:
+    """What a model's state is and how the engine samples it.
+
+    Attributes
+    ----------
+    name : str
+        ``"binary"``, ``"count"``, ... (the state name the term registry files terms under).
+    state : str
+        What a state is, in words.
+    kernel_contract : type
+        The compiled class a term's kernel must be (``TermKernel``, ``CountKernel``).
+    reference : Reference or None
+        The reference measure h(y) of a dyad's value (None: the counting measure
+        on {0, 1}, binary ties).
+    proposals : dict
+        Proposal name -> compiled proposal class (the family's proposal table).
+    default_proposal : str
+        What ``proposal="auto"`` means.
+
+    A family makes the compiled proposal (:meth:`make_proposal`) and the
+    Metropolis-Hastings sampler (:meth:`make_sampler`) for a compiled model of
+    its kind.
+    """
+
+    name = ""
+    state = ""
+    kernel_contract = None
+    reference = None
+    proposals: dict = {}
+    default_proposal = ""
+
+    def resolve_proposal(self, name) -> str:
+        """The proposal ``name`` stands for ("auto": the default); a clear error for others."""
+        if name == "auto":
+            return self.default_proposal
+        if name not in self.proposals:
+            raise SettingsError(f"proposal {name!r} is not one of the {self.name} family's "
+                                f"proposals: {', '.join(['auto', *self.proposals])}")
+        return name
+
+    def make_proposal(self, name="auto"):
+        """A new compiled proposal of the family's table."""
+        return self.proposals[self.resolve_proposal(name)]()
+
+    def make_sampler(self, compiled, proposal, seed):
+        """The Metropolis-Hastings sampler of a compiled model of this family."""
+        raise NotImplementedError
+
+    def check_kernel(self, term) -> None:
+        """Raise TypeError unless ``term``'s kernel follows the family's kernel contract."""
+        if self.kernel_contract is not None and not isinstance(term.kernel, self.kernel_contract):
+            raise TypeError(f"term {term.name}: its kernel is a {type(term.kernel).__name__}, "
+                            f"not a {self.kernel_contract.__name__} ({self.name} family)")
+
+    def describe(self) -> str:
+        return f"{self.state}, proposals: " + ", ".join(
+            f"{p} (default)" if p == self.default_proposal else p for p in self.proposals)
+
+    def __repr__(self):
+        return f"<{type(self).__name__}: {self.describe()}>"

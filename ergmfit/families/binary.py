@@ -1,0 +1,40 @@
+"""The binary family: ERGMs of binary ties, as the engine has always run them."""
+from __future__ import annotations
+
+from ..sampling._mh import MHSampler
+from ..sampling.space import PROPOSALS
+from ..terms._kernel import TermKernel
+from .base import ModelFamily
+
+
+class BinaryFamily(ModelFamily):
+    """Binary ties: ``TermKernel`` change statistics (the 0 -> 1 change of a tie),
+    the counting measure (no reference term in the MH ratio), the proposals of
+    :mod:`ergmfit.sampling.space` (whose sample space, constraints included,
+    picks and builds them: :meth:`ERGM.sampler`).  This object names what
+    exists; it changes no number of the binary engine."""
+
+    name = "binary"
+    state = "binary ties"
+    kernel_contract = TermKernel
+    reference = None
+    default_proposal = "auto"
+
+    @property
+    def proposals(self):
+        # the sample space's table (constraints choose among and adapt them)
+        return {name: None for name in PROPOSALS}
+
+    def resolve_proposal(self, name) -> str:
+        return name if name == "auto" else super().resolve_proposal(name)
+
+    def make_proposal(self, name="auto"):
+        raise NotImplementedError("binary proposals depend on the sample space: use "
+                                  "ERGM.sampler() (model.sample_space.proposal(...))")
+
+    def make_sampler(self, compiled, proposal, seed):
+        return MHSampler(compiled, proposal, seed)
+
+
+#: the binary family (one instance: it has no settings)
+BINARY = BinaryFamily()

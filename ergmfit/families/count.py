@@ -1,0 +1,50 @@
+"""The count family: ERGMs of integer-valued dyads (ergm.count)."""
+from __future__ import annotations
+
+from ..sampling._countproposals import CountRandom, CountTNT
+from ..sampling._mh import CountMHSampler
+from ..terms._countkernel import CountKernel
+from .base import ModelFamily
+from .reference import Reference, parse_reference
+
+
+class CountFamily(ModelFamily):
+    """Count-valued dyads with reference measure ``reference``.
+
+    The state is a sparse map dyad -> nonnegative integer
+    (:class:`~ergmfit.network._countstate.CountState`), the terms' kernels are
+    ``CountKernel`` s (the change of the statistics when a dyad's value moves
+    from one count to another), the Metropolis-Hastings ratio adds
+    log h(y') - log h(y), and the proposals are
+
+    * ``"tnt"`` (default): half the time a nonzero dyad, else any dyad, then a
+      jump of its value -- for sparse, zero-inflated counts;
+    * ``"random"``: any dyad, then a jump of its value (ergm.count's "random").
+
+    The jump (see ``ergmfit/sampling/_countproposals.pyx``): Poisson(y + 1/2)
+    without y on an unbounded support, uniform on the rest of a bounded one.
+
+    Parameters
+    ----------
+    reference : Reference or str
+        ``"Poisson"``, ``"Binomial(3)"``, ``"~Geometric"``, ``"DiscUnif(0, 4)"``, ...
+    """
+
+    name = "count"
+    kernel_contract = CountKernel
+    proposals = {"tnt": CountTNT, "random": CountRandom}
+    default_proposal = "tnt"
+
+    def __init__(self, reference="Poisson"):
+        self.reference: Reference = parse_reference(reference)
+        self.state = (f"count-valued dyads {self.reference.support}, reference "
+                      f"{self.reference.label}")
+
+    def make_sampler(self, compiled, proposal, seed):
+        return CountMHSampler(compiled, proposal, seed)
+
+    def __eq__(self, other):
+        return isinstance(other, CountFamily) and other.reference == self.reference
+
+    def __hash__(self):
+        return hash(("count", self.reference))

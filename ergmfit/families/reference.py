@@ -1,0 +1,156 @@
+"""Reference measures h(y) of count-valued ERGMs, with statnet's names and spellings."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..exceptions import ErgmfitError, NetworkError
+
+
+class ReferenceError(ErgmfitError, ValueError):
+    """An unknown or malformed reference measure."""
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A reference measure of one dyad value on the integers lo..hi (hi None: unbounded).
+
+    Use the constructors :func:`Poisson`, :func:`Binomial`, :func:`Geometric`,
+    :func:`DiscUnif`, or :func:`parse_reference` for statnet's spellings.
+    """
+
+    name: str
+    lo: int = 0
+    hi: int | None = None
+    trials: int = 0
+
+    @property
+    def label(self) -> str:
+        """statnet's spelling: ``Poisson``, ``Binomial(3)``, ``DiscUnif(0, 5)``."""
+        if self.name == "Binomial":
+            return f"Binomial({self.trials})"
+        if self.name == "DiscUnif":
+            return f"DiscUnif({self.lo}, {self.hi})"
+        return self.name
+
+    @property
+    def support(self) -> str:
+        return f"{self.lo}..{'' if self.hi is None else self.hi}" if self.hi is not None \
+            else f"{self.lo}, {self.lo + 1}, ..."
+
+    def log_h(self, y):
+        """log h(y) as a float array (-inf outside the support)."""
+        from scipy.special import gammaln
+        y = np.asarray(y, dtype=float)
+        inside = (y >= self.lo) & (True if self.hi is None else (y <= self.hi))
+        if self.name == "Poisson":
+            out = -gammaln(y + 1)
+        elif self.name == "Binomial":
+            t = float(self.trials)
+            out = gammaln(t + 1) - gammaln(np.clip(y, 0, t) + 1) - gammaln(t - np.clip(y, 0, t) + 1)
+        else:
+            out = np.zeros_like(y)
+        return np.where(inside, out, -np.inf)
+
+    def compiled(self):
+        """The compiled :class:`~ergmfit.core._countmodel.ReferenceMeasure`."""
+        from ..core._countmodel import ReferenceMeasure
+        return ReferenceMeasure(self.name, self.lo, self.hi, self.trials)
+
+    def check_values(self, values, what="the response") -> np.ndarray:
+        """``values`` as an int64 array; a NetworkError for a value that is not an
+        integer or lies outside the support."""
+        vals = list(values)
+        out = np.zeros(len(vals), dtype=np.int64)
+        for k, v in enumerate(vals):
+            if (isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer,
+                                                                      np.floating))
+                    or not np.isfinite(v) or not float(v).is_integer()):
+                raise NetworkError(f"{what} has the value {v!r}: a count-valued model "
+                                   f"(reference {self.label}) needs integer values")
+            if abs(float(v)) > 2 ** 62:
+                raise NetworkError(f"{what} has the value {v!r}, too large for a count")
+            out[k] = int(v)
+        bad = out[(out < self.lo) | ((out > self.hi) if self.hi is not None else False)]
+        if len(bad):
+            kind = "negative" if bad.min() < 0 else "outside the support"
+            raise NetworkError(f"{what} has {kind} value {int(bad[0])}: the reference "
+                               f"{self.label} takes values {self.support}")
+        return out
+
+
+def Poisson() -> Reference:
+    """h(y) = 1/y! on 0, 1, 2, ... (ergm.count's ``~Poisson``)."""
+    return Reference("Poisson")
+
+
+def Geometric() -> Reference:
+    """h(y) = 1 on 0, 1, 2, ... (ergm.count's ``~Geometric``)."""
+    return Reference("Geometric")
+
+
+def Binomial(trials) -> Reference:
+    """h(y) = C(trials, y) on 0..trials (ergm.count's ``~Binomial(trials)``)."""
+    t = _int(trials, "Binomial: trials")
+    if t < 1:
+        raise ReferenceError(f"Binomial: trials must be at least 1, got {trials!r}")
+    return Reference("Binomial", 0, t, t)
+
+
+def DiscUnif(a, b) -> Reference:
+    """h(y) = 1 on a..b (ergm's ``~DiscUnif(a, b)``)."""
+    lo, hi = _int(a, "DiscUnif: a"), _int(b, "DiscUnif: b")
+    if lo < 0 or hi <= lo:
+        raise ReferenceError(f"DiscUnif(a, b) needs 0 <= a < b for counts, got ({a!r}, {b!r})")
+    return Reference("DiscUnif", lo, hi)
+
+
+def _int(v, what):
+    if (isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer, np.floating))
+            or not np.isfinite(v) or not float(v).is_integer()):
+        raise ReferenceError(f"{what} must be an integer, got {v!r}")
+    return int(v)
+
+
+_MAKERS = {"poisson": (Poisson, 0), "geometric": (Geometric, 0), "binomial": (Binomial, 1),
+           "discunif": (DiscUnif, 2)}
+_CALL = re.compile(r"^\s*~?\s*([A-Za-z]+)\s*(?:\((.*)\))?\s*$")
+_ARG = re.compile(r"^\s*(?:([A-Za-z_.]+)\s*=\s*)?([+-]?\d+(?:\.0*)?)[Ll]?\s*$")
+
+
+def parse_reference(spec) -> Reference:
+    """A reference measure from statnet's spellings (parsed, never evaluated).
+
+    ``"Poisson"``, ``"~Poisson"``, ``"Geometric"``, ``"Binomial(3)"``,
+    ``"~Binomial(trials=3)"``, ``"DiscUnif(0, 5)"``, or a :class:`Reference`.
+
+    Examples
+    --------
+    >>> parse_reference("~Binomial(3)").label
+    'Binomial(3)'
+    >>> parse_reference("Poisson").hi is None
+    True
+    """
+    if isinstance(spec, Reference):
+        return spec
+    if not isinstance(spec, str):
+        raise ReferenceError(f"reference must be a string such as 'Poisson' or 'Binomial(3)', "
+                             f"got {type(spec).__name__}")
+    m = _CALL.match(spec)
+    known = "Poisson, Geometric, Binomial(trials), DiscUnif(a, b)"
+    if m is None or m.group(1).lower() not in _MAKERS:
+        raise ReferenceError(f"unknown reference {spec!r}; the count references are {known}")
+    maker, n_args = _MAKERS[m.group(1).lower()]
+    args = [] if m.group(2) is None or not m.group(2).strip() else m.group(2).split(",")
+    if len(args) != n_args:
+        raise ReferenceError(f"reference {spec!r}: {maker.__name__} takes {n_args} "
+                             f"argument(s) ({known})")
+    vals = []
+    for a in args:
+        am = _ARG.match(a)
+        if am is None:
+            raise ReferenceError(f"reference {spec!r}: {a.strip()!r} is not an integer")
+        vals.append(int(float(am.group(2))))
+    return maker(*vals)

@@ -1,0 +1,36 @@
+# cython: language_level=3
+cimport cython
+from libc.stdint cimport int64_t
+from ergmfit.core._hashmap cimport TieMap, TieSlot, tiemap_find
+
+
+@cython.final
+cdef class CountState:
+    """A count-valued (di)graph in compiled memory: dyad -> nonnegative integer.
+
+    Only the nonzero dyads are stored: a hash map from the dyad's key to its
+    index in flat arrays of ends and values (O(1) lookup, O(1) update; a value
+    set to 0 removes the dyad, the last entry moving into its place), so that
+    a uniformly drawn nonzero dyad is one index.  Undirected dyads are kept
+    as i < j.  ``total`` is the sum of the values.
+    """
+    cdef readonly int n
+    cdef readonly bint directed
+    cdef int64_t n_nonzero
+    cdef int64_t cap
+    cdef int* ends            # nonzero dyad e is ends[2e] -> ends[2e + 1]
+    cdef int64_t* vals        # its value (> 0 ... or any nonzero value)
+    cdef TieMap index         # dyad key -> e
+    cdef readonly int64_t total
+
+    cdef inline int64_t dyad_key(self, int i, int j) noexcept nogil:
+        if not self.directed and i > j:
+            return <int64_t>j * self.n + i
+        return <int64_t>i * self.n + j
+
+    cdef inline int64_t value(self, int i, int j) noexcept nogil:
+        cdef TieSlot* s = tiemap_find(&self.index, self.dyad_key(i, j))
+        return 0 if s == NULL else self.vals[s.val]
+
+    cdef int set_value(self, int i, int j, int64_t y) noexcept nogil
+    cdef int _reserve(self, int64_t cap) noexcept nogil

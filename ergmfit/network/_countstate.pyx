@@ -1,0 +1,156 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""CountState: the sparse count-valued network state (see ``_countstate.pxd``)."""
+import numpy as np
+cimport numpy as cnp
+from libc.stdlib cimport malloc, realloc, free
+from ergmfit.core._hashmap cimport tiemap_init, tiemap_free, tiemap_put, tiemap_del_slot
+
+cnp.import_array()
+
+
+cdef class CountState:
+    """``CountState(n, directed, dyads=None, values=None)``: ``dyads`` an (m, 2)
+    array of node pairs (no pair twice; i != j), ``values`` their m integer
+    values (zeros are skipped).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> s = CountState(3, True, np.array([[0, 1], [2, 0]]), np.array([2, 5]))
+    >>> s.get(0, 1), s.get(1, 0), s.nonzero_count, s.total
+    (2, 0, 2, 7)
+    """
+
+    def __cinit__(self, int n, bint directed, dyads=None, values=None):
+        cdef cnp.ndarray[cnp.int64_t, ndim=2] d
+        cdef cnp.ndarray[cnp.int64_t, ndim=1] y
+        cdef Py_ssize_t k, m
+        if n < 1:
+            raise ValueError("a network needs at least one node")
+        self.n = n
+        self.directed = directed
+        self.n_nonzero = 0
+        self.total = 0
+        self.cap = 0
+        self.ends = NULL
+        self.vals = NULL
+        d = np.zeros((0, 2), dtype=np.int64) if dyads is None else \
+            np.ascontiguousarray(dyads, dtype=np.int64).reshape(-1, 2)
+        y = np.zeros(0, dtype=np.int64) if values is None else \
+            np.ascontiguousarray(values, dtype=np.int64).reshape(-1)
+        m = d.shape[0]
+        if y.shape[0] != m:
+            raise ValueError(f"{m} dyads but {y.shape[0]} values")
+        if m and (d.min() < 0 or d.max() >= n or np.any(d[:, 0] == d[:, 1])):
+            raise ValueError(f"dyads must be pairs of distinct nodes in 0..{n - 1}")
+        if tiemap_init(&self.index, max(16, m)) != 0 or self._reserve(max(16, m)) != 0:
+            raise MemoryError()
+        for k in range(m):
+            if self.value(<int>d[k, 0], <int>d[k, 1]) != 0:
+                raise ValueError(f"the dyad ({d[k, 0]}, {d[k, 1]}) is given twice")
+            if self.set_value(<int>d[k, 0], <int>d[k, 1], y[k]) != 0:
+                raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.ends)
+        free(self.vals)
+        tiemap_free(&self.index)
+
+    cdef int _reserve(self, int64_t cap) noexcept nogil:
+        cdef int* e
+        cdef int64_t* v
+        if cap <= self.cap:
+            return 0
+        e = <int*>realloc(self.ends, 2 * cap * sizeof(int))
+        if e == NULL:
+            return -1
+        self.ends = e
+        v = <int64_t*>realloc(self.vals, cap * sizeof(int64_t))
+        if v == NULL:
+            return -1
+        self.vals = v
+        self.cap = cap
+        return 0
+
+    cdef int set_value(self, int i, int j, int64_t y) noexcept nogil:
+        # the dyad's value <- y; returns -1 when memory runs out
+        cdef int64_t key = self.dyad_key(i, j)
+        cdef TieSlot* s = tiemap_find(&self.index, key)
+        cdef int64_t e, last
+        if not self.directed and i > j:
+            i, j = j, i
+        if s != NULL:
+            e = s.val
+            self.total += y - self.vals[e]
+            if y != 0:
+                self.vals[e] = y
+                return 0
+            tiemap_del_slot(&self.index, s)
+            last = self.n_nonzero - 1
+            if e != last:
+                self.ends[2 * e] = self.ends[2 * last]
+                self.ends[2 * e + 1] = self.ends[2 * last + 1]
+                self.vals[e] = self.vals[last]
+                tiemap_find(&self.index, self.dyad_key(self.ends[2 * e],
+                                                       self.ends[2 * e + 1])).val = e
+            self.n_nonzero = last
+            return 0
+        if y == 0:
+            return 0
+        if self.n_nonzero == self.cap and self._reserve(2 * self.cap) != 0:
+            return -1
+        e = self.n_nonzero
+        if tiemap_put(&self.index, key, e) != 0:
+            return -1
+        self.ends[2 * e] = i
+        self.ends[2 * e + 1] = j
+        self.vals[e] = y
+        self.n_nonzero = e + 1
+        self.total += y
+        return 0
+
+    # Python access ---------------------------------------------------------
+    @property
+    def nonzero_count(self):
+        """The number of nonzero dyads."""
+        return self.n_nonzero
+
+    def _check(self, int i, int j):
+        if not (0 <= i < self.n and 0 <= j < self.n) or i == j:
+            raise IndexError(f"({i}, {j}) is not a dyad of a {self.n}-node network")
+
+    def get(self, int i, int j):
+        """The value of the dyad (i, j)."""
+        self._check(i, j)
+        return self.value(i, j)
+
+    def set(self, int i, int j, int64_t y):
+        """Set the value of the dyad (i, j) to y."""
+        self._check(i, j)
+        if self.set_value(i, j, y) != 0:
+            raise MemoryError()
+
+    def nonzero(self):
+        """The nonzero dyads and their values: an (m, 2) int64 array (i < j when
+        undirected) and an (m,) int64 array, in storage order."""
+        cdef Py_ssize_t k, m = self.n_nonzero
+        d = np.empty((m, 2), dtype=np.int64)
+        y = np.empty(m, dtype=np.int64)
+        for k in range(m):
+            d[k, 0] = self.ends[2 * k]
+            d[k, 1] = self.ends[2 * k + 1]
+            y[k] = self.vals[k]
+        return d, y
+
+    def to_dense(self):
+        """The n x n matrix of values (symmetric when undirected)."""
+        d, y = self.nonzero()
+        a = np.zeros((self.n, self.n), dtype=np.int64)
+        a[d[:, 0], d[:, 1]] = y
+        if not self.directed:
+            a[d[:, 1], d[:, 0]] = y
+        return a
+
+    def copy(self):
+        d, y = self.nonzero()
+        return CountState(self.n, self.directed, d, y)

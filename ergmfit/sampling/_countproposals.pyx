@@ -1,0 +1,151 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Proposals for count-valued models (the compiled table of the count family).
+
+Both pick a dyad and then jump its value, as ergm.count's proposals do:
+
+* the value jump, given the current value y and the reference's support:
+  on an unbounded support (Poisson, Geometric) y' ~ Poisson(y + 1/2)
+  conditioned on y' != y (ergm.count's "random" proposal for the Poisson
+  reference; from y = 400 on a step of +-1 instead, the Poisson draw by
+  inversion costing O(y)); on a bounded support lo..hi (Binomial(trials), DiscUnif(a, b))
+  y' uniform on the support without y (symmetric);
+* ``CountRandom`` ("random"): a uniformly drawn dyad, then the jump;
+* ``CountTNT`` ("tnt"): with probability 1/2 a uniformly drawn nonzero dyad
+  (when there is one), else a uniformly drawn dyad, then the jump -- the
+  tie/no-tie idea for sparse (zero-inflated) counts.
+
+The Hastings log-ratio of each is exact: the jump's reverse over forward
+probability, times (for "tnt") the dyad's probability of being drawn after
+the move over before it (which depends on the number of nonzero dyads).
+The reference measure's own ratio h(y')/h(y) is added by the sampler.
+"""
+from libc.math cimport log, exp, lgamma, INFINITY
+from libc.stdint cimport int64_t
+from ergmfit.core._countmodel cimport ReferenceMeasure
+from ergmfit.core._random cimport rng_below, rng_uniform
+
+
+cdef inline double _log_pois(int64_t k, double mu) noexcept nogil:
+    return k * log(mu) - mu - lgamma(k + 1.0)
+
+
+cdef enum:
+    # from this value on, an unbounded support's jump is a step of +-1 (probability 1/2
+    # each): a Poisson(y + 1/2) draw by inversion costs O(y) and exp(-y) underflows
+    STEP_FROM = 400
+
+
+cdef inline int64_t _draw_pois(RNG* rng, double mu) noexcept nogil:
+    # inversion (sequential search; mu < STEP_FROM + 1)
+    cdef double u = rng_uniform(rng)
+    cdef double p = exp(-mu)
+    cdef double c = p
+    cdef int64_t k = 0
+    while u >= c and p > 0.0:
+        k += 1
+        p *= mu / k
+        c += p
+    return k
+
+
+cdef inline double _log_jump(ReferenceMeasure ref, int64_t a, int64_t b) noexcept nogil:
+    # log of the probability that the value jump moves a to b (b != a; -inf: never)
+    cdef double mu
+    if ref.unbounded:
+        if a >= STEP_FROM:
+            return log(0.5) if b == a + 1 or b == a - 1 else -INFINITY
+        mu = a + 0.5
+        return _log_pois(b, mu) - log(1.0 - exp(_log_pois(a, mu)))
+    return -log(<double>(ref.hi - ref.lo))
+
+
+cdef inline int64_t _jump(ReferenceMeasure ref, RNG* rng, int64_t y) noexcept nogil:
+    # a value != y in the support (-1: none, a one-point support)
+    cdef int64_t z, tries = 0
+    if ref.unbounded:
+        if y >= STEP_FROM:
+            return y + 1 if rng_uniform(rng) < 0.5 else y - 1
+        while True:
+            z = _draw_pois(rng, y + 0.5)
+            if z != y:
+                return z
+            tries += 1
+            if tries > 1000000:
+                return -1
+    if ref.hi <= ref.lo:
+        return -1
+    z = ref.lo + rng_below(rng, ref.hi - ref.lo)
+    return z + 1 if z >= y else z
+
+
+cdef inline double _lq_jump(ReferenceMeasure ref, int64_t y, int64_t z) noexcept nogil:
+    # log q(z -> y) - log q(y -> z) of the value jump
+    if not ref.unbounded:
+        return 0.0
+    return _log_jump(ref, z, y) - _log_jump(ref, y, z)
+
+
+cdef class CountProposal:
+    cdef void start(self, CountModel m) noexcept nogil:
+        pass
+
+    cdef int64_t propose(self, CountModel m, RNG* rng, int64_t* y_new,
+                         double* log_q_ratio) noexcept nogil:
+        log_q_ratio[0] = 0.0
+        return -1
+
+    cdef void accepted(self, CountModel m, int64_t v, int64_t y_new) noexcept nogil:
+        pass
+
+    cdef double aux_theta(self) noexcept nogil:
+        return 0.0
+
+    cdef void end_batch(self) noexcept nogil:
+        pass
+
+
+cdef class CountRandom(CountProposal):
+    """A uniformly drawn dyad and a jump of its value (see the module docstring)."""
+
+    cdef int64_t propose(self, CountModel m, RNG* rng, int64_t* y_new,
+                         double* log_q_ratio) noexcept nogil:
+        cdef int64_t v, y, z
+        log_q_ratio[0] = 0.0
+        if m.n_vars <= 0:
+            return -1
+        v = m.random_var(rng)
+        y = m.get(v)
+        z = _jump(m.reference, rng, y)
+        if z < 0:
+            return -1
+        y_new[0] = z
+        log_q_ratio[0] = _lq_jump(m.reference, y, z)
+        return v
+
+
+cdef class CountTNT(CountProposal):
+    """With probability 1/2 a uniformly drawn nonzero dyad, else a uniformly
+    drawn dyad; then a jump of its value (see the module docstring)."""
+
+    cdef int64_t propose(self, CountModel m, RNG* rng, int64_t* y_new,
+                         double* log_q_ratio) noexcept nogil:
+        cdef int64_t v, y, z, L = m.n_on(), L2
+        cdef double D = <double>m.n_vars, fwd, bwd
+        log_q_ratio[0] = 0.0
+        if m.n_vars <= 0:
+            return -1
+        if L > 0 and rng_uniform(rng) < 0.5:
+            v = m.on_var(rng_below(rng, L))
+        else:
+            v = m.random_var(rng)
+        y = m.get(v)
+        z = _jump(m.reference, rng, y)
+        if z < 0:
+            return -1
+        y_new[0] = z
+        # the dyad's probability of being drawn before and after the move
+        fwd = (0.5 / L + 0.5 / D if y != 0 else 0.5 / D) if L > 0 else 1.0 / D
+        L2 = L + (z != 0) - (y != 0)
+        bwd = (0.5 / L2 + 0.5 / D if z != 0 else 0.5 / D) if L2 > 0 else 1.0 / D
+        log_q_ratio[0] = log(bwd / fwd) + _lq_jump(m.reference, y, z)
+        return v

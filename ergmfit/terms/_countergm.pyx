@@ -1,0 +1,111 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""CountERGMModel: the count-valued network state plus valued term kernels behind CountModel."""
+import numpy as np
+cimport numpy as cnp
+from libc.stdlib cimport malloc, free
+from ergmfit.core._random cimport RNG, rng_next
+from ergmfit.core._countmodel cimport ReferenceMeasure
+from ergmfit.network._dyadindex cimport dyad_var, var_dyad
+from ergmfit.terms._countkernel cimport CountKernel
+
+cnp.import_array()
+
+
+cdef class CountERGMModel(CountModel):
+    """``CountERGMModel(state, kernels, reference)``: a :class:`CountState`, a list
+    of ``CountKernel`` and the :class:`ReferenceMeasure` of the dyad values."""
+
+    def __cinit__(self, CountState state, list kernels, ReferenceMeasure reference):
+        cdef int t, off = 0
+        self.state = state
+        self.reference = reference
+        self._kernel_list = list(kernels)
+        self._n_terms = len(kernels)
+        self._kernels = <PyObject**>malloc(max(1, self._n_terms) * sizeof(PyObject*))
+        self._offsets = <int*>malloc(max(1, self._n_terms) * sizeof(int))
+        if self._kernels == NULL or self._offsets == NULL:
+            raise MemoryError()
+        for t in range(self._n_terms):
+            k = self._kernel_list[t]
+            if not isinstance(k, CountKernel):
+                raise TypeError("kernels must be CountKernel instances (valued terms)")
+            self._kernels[t] = <PyObject*>k
+            self._offsets[t] = off
+            off += (<CountKernel>k).n_stats
+        self.n_stats = off
+        n = state.n
+        self.n_vars = n * (n - 1) if state.directed else n * (n - 1) // 2
+        self._last_v = -1
+
+    def __dealloc__(self):
+        free(self._kernels)
+        free(self._offsets)
+
+    @property
+    def kernels(self):
+        return list(self._kernel_list)
+
+    cdef void dyad(self, int64_t v, int* i, int* j) noexcept nogil:
+        if v != self._last_v:
+            var_dyad(self.state.n, self.state.directed, v, &self._last_i, &self._last_j)
+            self._last_v = v
+        i[0] = self._last_i
+        j[0] = self._last_j
+
+    cdef void change(self, int64_t v, int64_t y, double* out) noexcept nogil:
+        cdef int i, j, t
+        cdef int64_t y_old
+        self.dyad(v, &i, &j)
+        y_old = self.state.value(i, j)
+        for t in range(self._n_terms):
+            (<CountKernel>self._kernels[t]).change(self.state, i, j, y_old, y,
+                                                   out + self._offsets[t])
+
+    cdef int64_t get(self, int64_t v) noexcept nogil:
+        cdef int i, j
+        self.dyad(v, &i, &j)
+        return self.state.value(i, j)
+
+    cdef int set(self, int64_t v, int64_t y) noexcept nogil:
+        cdef int i, j
+        self.dyad(v, &i, &j)
+        return self.state.set_value(i, j, y)
+
+    cdef int64_t n_on(self) noexcept nogil:
+        return self.state.n_nonzero
+
+    cdef int64_t on_var(self, int64_t k) noexcept nogil:
+        cdef int i = self.state.ends[2 * k], j = self.state.ends[2 * k + 1]
+        self._last_v = dyad_var(self.state.n, self.state.directed, i, j)
+        self._last_i = i
+        self._last_j = j
+        return self._last_v
+
+    # Python access ---------------------------------------------------------
+    def dyad_of(self, int64_t v):
+        """(i, j) of variable v."""
+        self._check_var(v)
+        cdef int i, j
+        self.dyad(v, &i, &j)
+        return i, j
+
+    def var_of(self, int i, int j):
+        """The variable of the dyad (i, j)."""
+        return dyad_var(self.state.n, self.state.directed, i, j)
+
+    def accumulate(self, cnp.int64_t[:, :] dyads, cnp.int64_t[:] values):
+        """Set the dyads to the values one after another, from the present state,
+        and return the summed change statistics (the statistics of the result
+        minus those of the start: from the empty network, its statistics)."""
+        cdef Py_ssize_t r, k, m = dyads.shape[0]
+        cdef cnp.ndarray[double, ndim=1] total = np.zeros(self.n_stats)
+        cdef cnp.ndarray[double, ndim=1] buf = np.zeros(max(1, self.n_stats))
+        cdef int64_t v
+        for r in range(m):
+            v = dyad_var(self.state.n, self.state.directed, <int>dyads[r, 0], <int>dyads[r, 1])
+            self.change(v, values[r], &buf[0])
+            for k in range(self.n_stats):
+                total[k] += buf[k]
+            if self.set(v, values[r]) != 0:
+                raise MemoryError("out of memory while setting values")
+        return total

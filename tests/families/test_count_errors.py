@@ -1,0 +1,130 @@
+"""Bad input to count-valued models: clear ergmfit errors naming the problem."""
+import networkx as nx
+import numpy as np
+import pytest
+
+import ergmfit as ef
+from ergmfit.exceptions import ErgmfitError, NetworkError, SettingsError, TermError
+from ergmfit.families import Binomial, DiscUnif, Geometric, Poisson, parse_reference
+from ergmfit.families.reference import ReferenceError
+
+
+def graph(values, directed=True):
+    g = nx.DiGraph() if directed else nx.Graph()
+    g.add_nodes_from(range(4))
+    for (i, j), y in zip([(0, 1), (1, 2), (2, 3), (3, 0)], values):
+        g.add_edge(i, j, n=y)
+    return g
+
+
+@pytest.mark.parametrize("spec,label", [("Poisson", "Poisson"), ("~Poisson", "Poisson"),
+                                        ("Binomial(3)", "Binomial(3)"),
+                                        ("~Binomial(trials=3)", "Binomial(3)"),
+                                        ("Geometric", "Geometric"),
+                                        (" ~ DiscUnif(1, 5) ", "DiscUnif(1, 5)"),
+                                        ("binomial(3L)", "Binomial(3)")])
+def test_reference_spellings(spec, label):
+    assert parse_reference(spec).label == label
+
+
+def test_reference_constructors():
+    assert Poisson().hi is None and Geometric().lo == 0
+    assert (Binomial(3).lo, Binomial(3).hi) == (0, 3)
+    assert (DiscUnif(2, 5).lo, DiscUnif(2, 5).hi) == (2, 5)
+    np.testing.assert_allclose(Binomial(3).log_h([0, 1, 2, 3, 4]),
+                               [0, np.log(3), np.log(3), 0, -np.inf])
+    r = Binomial(3).compiled()
+    assert np.isclose(r.py_log_ratio(1, 3), np.log(1 / 3))
+    assert np.isclose(Poisson().compiled().py_log_ratio(2, 5), np.log(2 / 120))
+
+
+@pytest.mark.parametrize("spec", ["Poison", "Binomial", "Binomial(0)", "Binomial(2.5)",
+                                  "DiscUnif(3, 1)", "Binomial(__import__('os'))",
+                                  "Poisson(1)", 3, None.__class__])
+def test_bad_reference(spec):
+    with pytest.raises(ReferenceError):
+        parse_reference(spec)
+    if isinstance(spec, str):
+        with pytest.raises(ReferenceError):
+            ef.ERGM(graph([1, 2, 3, 4]), "sum", response="n", reference=spec)
+
+
+@pytest.mark.parametrize("values,what", [([1, -2, 3, 1], "negative"),
+                                         ([1, 2.5, 3, 1], "integer"),
+                                         ([1, True, 3, 1], "integer"),
+                                         ([1, "2", 3, 1], "integer"),
+                                         ([1, float("nan"), 3, 1], "integer")])
+def test_bad_values(values, what):
+    with pytest.raises(NetworkError, match=what):
+        ef.ERGM(graph(values), "sum", response="n", reference="Poisson")
+
+
+def test_values_beyond_the_support():
+    with pytest.raises(NetworkError, match="Binomial\\(3\\)"):
+        ef.ERGM(graph([1, 4, 0, 1]), "sum", response="n", reference="Binomial(3)")
+    with pytest.raises(NetworkError, match="excludes 0"):
+        ef.ERGM(graph([1, 2, 3, 1]), "sum", response="n", reference="DiscUnif(1, 3)")
+    # float values that are integers are accepted
+    m = ef.ERGM(graph([1.0, 2.0, 0, 3]), "sum + nonzero", response="n")
+    assert m.statistics() == {"sum": 6.0, "nonzero": 3.0}
+
+
+def test_missing_response():
+    with pytest.raises(NetworkError, match="no edge attribute 'weight'"):
+        ef.ERGM(graph([1, 2, 3, 1]), "sum", response="weight", reference="Poisson")
+    g = graph([1, 2, 3, 1])
+    g.add_edge(1, 3)
+    with pytest.raises(NetworkError, match="has no value"):
+        ef.ERGM(g, "sum", response="n", reference="Poisson")
+    with pytest.raises(NetworkError, match="response="):
+        ef.ERGM(g, "sum", reference="Poisson")
+
+
+def test_binary_terms_refused_on_valued_models():
+    with pytest.raises(TermError, match="binary networks"):
+        ef.ERGM(graph([1, 2, 3, 1]), "sum + triangle", response="n", reference="Poisson")
+    with pytest.raises(TermError, match="binary networks"):
+        ef.ERGM(graph([1, 2, 3, 1]), "edges", response="n", reference="Poisson")
+    with pytest.raises(TermError, match="unknown term 'summ'"):
+        ef.ERGM(graph([1, 2, 3, 1]), "summ", response="n", reference="Poisson")
+    with pytest.raises(TermError, match="directed"):
+        ef.ERGM(graph([1, 2, 3, 1], directed=False), "mutual", response="n")
+    with pytest.raises(TermError, match="not available yet"):
+        ef.ERGM(graph([1, 2, 3, 1]), "mutual(form='nabsdiff')", response="n")
+    with pytest.raises(TermError, match="form must be"):
+        ef.ERGM(graph([1, 2, 3, 1]), "mutual(form='max')", response="n")
+    with pytest.raises(TermError, match="pow"):
+        ef.ERGM(graph([1, 2, 3, 1]), "sum(pow=-1)", response="n")
+
+
+def test_valued_terms_not_in_the_binary_table():
+    with pytest.raises(TermError, match="unknown term 'nonzero'"):
+        ef.ERGM(nx.path_graph(4), "edges + nonzero")
+
+
+def test_fit_refused_naming_the_family():
+    m = ef.ERGM(graph([1, 2, 3, 1]), "sum + nonzero", response="n", reference="Binomial(3)")
+    with pytest.raises(ErgmfitError, match="family 'count', reference Binomial\\(3\\)"):
+        m.fit(method="mcmle", random_state=1)
+
+
+def test_bad_simulate_settings():
+    m = ef.ERGM(graph([1, 2, 3, 1]), "sum + nonzero", response="n")
+    with pytest.raises(SettingsError):
+        m.simulate([0.0], n=2, output="stats")
+    with pytest.raises(SettingsError, match="proposal"):
+        m.simulate([0.0, 0.0], n=2, output="stats", proposal="triadic")
+    with pytest.raises(ValueError, match="output"):
+        m.simulate([0.0, 0.0], n=2, output="networks")
+    with pytest.raises(ValueError):
+        m.simulate([0.0, 0.0], n=2, interval=0)
+
+
+def test_binary_only_settings_refused():
+    g = graph([1, 2, 3, 1])
+    with pytest.raises(SettingsError, match="constraints= not available"):
+        ef.ERGM(g, "sum", response="n", constraints="~bd(maxout=2)")
+    with pytest.raises(SettingsError, match="missing= not available"):
+        ef.ERGM(g, "sum", response="n", missing=[(1, 2)])
+    with pytest.raises(SettingsError, match="unknown argument"):
+        ef.ERGM(g, "sum", response="n", colour="red")
