@@ -95,7 +95,7 @@ def _strip(text):
     return t
 
 
-def _label_pairs(network, pairs, what):
+def label_pairs(network, pairs, what):
     index = {lab: k for k, lab in enumerate(network.labels)}
     out = []
     try:
@@ -136,7 +136,7 @@ def unknown_constraint_message(name) -> str:
 
 def pairs_vars(network, pairs, what="dyads"):
     """Variable indices of a list of node-label pairs."""
-    return np.unique(dyad_vars(network.n, network.directed, _label_pairs(network, pairs, what)))
+    return np.unique(dyad_vars(network.n, network.directed, label_pairs(network, pairs, what)))
 
 
 def _resolve(arg, names, what):

@@ -35,8 +35,8 @@ import numpy as np
 from scipy import special
 
 from .exceptions import ErgmfitError, NetworkError
-from .labeled import LabeledArray, _pandas
-from .rformat import _pct
+from .labeled import LabeledArray, require_pandas
+from .rformat import percent_label
 from .utils.validation import warn
 
 #: predict(dyads=None) gives one row per dyad up to this many dyads; above it, pass
@@ -53,7 +53,7 @@ def _decay_positions(model) -> set:
     return set(decays()) if callable(decays) else set()
 
 
-def _model_of(results):
+def model_of(results):
     try:
         return results.model if results.model is not None else results.rebuild_model()
     except ErgmfitError:
@@ -62,7 +62,7 @@ def _model_of(results):
 
 def _kinds(results, model=None) -> list:
     """For each coefficient: "linear", "offset" or "decay"."""
-    model = _model_of(results) if model is None else model
+    model = model_of(results) if model is None else model
     decays = _decay_positions(model) if model is not None else \
         {k for k, lab in enumerate(results.labels) if lab.endswith(".decay")}
     return ["offset" if lab.startswith("offset(") else "decay" if k in decays else "linear"
@@ -117,7 +117,7 @@ def odds_ratios(results, alpha: float = 0.05) -> LabeledArray:
         elif kind == "offset":
             out[k, 1:] = np.nan
     return LabeledArray(out, results.labels,
-                        columns=["odds ratio", _pct(alpha / 2.0), _pct(1.0 - alpha / 2.0)])
+                        columns=["odds ratio", percent_label(alpha / 2.0), percent_label(1.0 - alpha / 2.0)])
 
 
 # ---------------------------------------------------------------------------
@@ -204,7 +204,7 @@ class TieProbabilities:
     def to_frame(self):
         """A pandas DataFrame: ``i``, ``j`` (node labels; absent in the compressed
         form), the change statistics, ``count``, ``ties``, ``probability``."""
-        pd = _pandas("TieProbabilities.to_frame()")
+        pd = require_pandas("TieProbabilities.to_frame()")
         cols = {}
         if self.pairs is not None:
             d = self.dyads
@@ -331,9 +331,9 @@ def predict(model, params, dyads=None, compressed=False, max_dyads=MAX_PREDICT_D
     else:
         if compressed:
             raise ValueError("compressed=True is for dyads=None (all free dyads)")
-        from .constraints import _label_pairs
+        from .constraints import label_pairs
         from .sampling.space import dyad_vars
-        pairs = _label_pairs(net, dyads, "dyads")
+        pairs = label_pairs(net, dyads, "dyads")
         try:
             vars_ = dyad_vars(net.n, net.directed, pairs)
         except NetworkError as exc:
@@ -458,7 +458,7 @@ def marginal_effects(results, dyads=None) -> LabeledArray:
     >>> round(float(ame["edges"][0]), 4)        # -1.609 * (1/6)(5/6)
     -0.2235
     """
-    model = _model_of(results)
+    model = model_of(results)
     if model is None:
         raise ErgmfitError("marginal effects need the model: these results hold no network and "
                            "formula (saved with include_network=False?)")

@@ -124,7 +124,7 @@ class LabeledArray(np.ndarray):
         triangle   -0.25
         Name: coef, dtype: float64
         """
-        pd = _pandas("LabeledArray.to_series()")
+        pd = require_pandas("LabeledArray.to_series()")
         if self.ndim != 1 or self.labels is None:
             raise ValueError("to_series() needs a labelled one-dimensional array")
         return pd.Series(np.asarray(self), index=list(self.labels),
@@ -140,7 +140,7 @@ class LabeledArray(np.ndarray):
         edges     1.50
         triangle -0.25
         """
-        pd = _pandas("LabeledArray.to_frame()")
+        pd = require_pandas("LabeledArray.to_frame()")
         if self.labels is None:
             raise ValueError("to_frame() needs a labelled array")
         arr = np.asarray(self)
@@ -180,7 +180,7 @@ class LabeledArray(np.ndarray):
         return f"<pre>{html.escape(repr(self))}</pre>"
 
 
-def _pandas(what):
+def require_pandas(what):
     try:
         import pandas as pd
     except ImportError:  # pragma: no cover - depends on the environment

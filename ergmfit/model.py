@@ -576,7 +576,8 @@ def _fit_with_offsets(model, method, random_state, verbose, kwargs):
 
 def _setting_names(method):
     """The settings estimator ``method`` takes (None: a registered function without a table)."""
-    from .estimation.base import Estimator, estimator_class
+    from .estimation.base import Estimator
+    from .estimation.registry import estimator_class
     cls = estimator_class(method)
     return cls.setting_names() if isinstance(cls, type) and issubclass(cls, Estimator) else None
 

@@ -42,8 +42,8 @@ import numpy as np
 from scipy import special
 
 from .exceptions import ResultsFileError, SaveError
-from .labeled import LabeledArray, _pandas, make_unique
-from .rformat import _pct, format_pvalues, r_format, r_round, signif_stars
+from .labeled import LabeledArray, require_pandas, make_unique
+from .rformat import percent_label, format_pvalues, r_format, r_round, signif_stars
 from .utils.fileio import atomic_write
 from .utils.validation import warns_at_callers_line
 from ._resultsio import (_Damage, _check_loaded, _dec_array,  # noqa: F401
@@ -212,7 +212,7 @@ class ERGMResults:
         """
         q = special.ndtri(1.0 - alpha / 2.0)
         b, se = np.asarray(self.params), np.asarray(self.bse)
-        cols = [_pct(alpha / 2.0), _pct(1.0 - alpha / 2.0)]
+        cols = [percent_label(alpha / 2.0), percent_label(1.0 - alpha / 2.0)]
         return LabeledArray(np.column_stack([b - q * se, b + q * se]), self.labels, columns=cols)
 
     # -- interpretation (see ergmfit.interpretation) ------------------------
@@ -236,8 +236,8 @@ class ERGMResults:
         >>> round(float(fit.predict(dyads=[(9, 15)]).probability[0]), 4)
         0.1667
         """
-        from .interpretation import _model_of, predict
-        model = _model_of(self)
+        from .interpretation import model_of, predict
+        model = model_of(self)
         if model is None:
             raise ResultsFileError("predict() needs the model: these results hold no network "
                                    "and formula (saved with include_network=False?)")
@@ -562,7 +562,7 @@ class Summary:
         return out
 
     def to_frame(self):
-        pd = _pandas("Summary.to_frame() (Summary.rows() gives the same table as a list)")
+        pd = require_pandas("Summary.to_frame() (Summary.rows() gives the same table as a list)")
         rows = self.rows()
         df = pd.DataFrame({c: [row[k] for row in rows] for c, k in
                            zip(self.COLUMNS + ("signif",), ("estimate", "std_error", "mcmc_pct",

@@ -67,7 +67,7 @@ def r_format(values, digits: int = 7) -> list:
     return [s.rjust(w) for s in out]
 
 
-def _pct(q: float) -> str:
+def percent_label(q: float) -> str:
     """R's confint column name of a quantile: 0.025 -> '2.5 %'."""
     return f"{100.0 * q:.3g} %"
 

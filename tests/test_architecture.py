@@ -59,8 +59,6 @@ KNOWN_CROSSINGS = {
     "ergmfit.results imports _describe_damage from ergmfit._resultsio",
     "ergmfit.results imports _enc from ergmfit._resultsio",
     "ergmfit.results imports _loaded_sample from ergmfit._resultsio",
-    "ergmfit.results imports _pandas from ergmfit.labeled",
-    "ergmfit.results imports _pct from ergmfit.rformat",
     "ergmfit.results imports _read_results_file from ergmfit._resultsio",
     "ergmfit.results imports _results_extension from ergmfit._resultsio",
     "ergmfit.results imports _sample_parts from ergmfit._resultsio",
