@@ -16,6 +16,7 @@ The run, as EstimNetDirected does it (``../shared/reference/estimnet.md``):
    θ_k += sign(dzA_k) · aca_s / sumC_k² · dzA_k² (sumC = add + del).
 2. **Algorithm EE** (``ee_steps`` outer × ``ee_inner_steps`` inner iterations),
    either
+
    * ``update="borisenko"`` (Borisenko et al. 2019, eq. 14; the default beyond 10^6 variables):
      θ_k ← θ_k − a · max(|θ_k|, c) · sign(dzA_k), ``a = learning_rate``,
      ``c = min_theta``.  ``learning_rate`` may be a sequence: the outer
@@ -660,10 +661,10 @@ class EE(Estimator):
     Model-dependent defaults (``"auto"`` values, the proposal) are resolved
     when it fits.
 
-Fit ``model`` by Equilibrium Expectation (see the module docstring).
+    Fit ``model`` by Equilibrium Expectation (see the module docstring).
 
-    Settings in detail
-    ------------------
+    Parameters
+    ----------
     model : ERGM (or a spec with ``labels``, ``statistics_vector()``, ``compiled()``)
     random_state : int, Generator or None
         Same seed, same result (whatever ``n_jobs``).
