@@ -151,7 +151,7 @@ def api_pages() -> dict:
                 entries += [f".. autofunction:: {full}", ""]
             else:           # a constant: its value, not the docstring of its type
                 value = repr(obj)
-                entries += [f".. py:data:: {full}", ""]
+                entries += [f".. py:data:: {name}", f"   :module: {modname}", ""]
                 entries += ([f"   ``{value}``", ""] if len(value) <= 200 and "``" not in value
                             else [f"   A ``{type(obj).__name__}``.", ""])
         if entries:
