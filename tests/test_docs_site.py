@@ -7,8 +7,9 @@
   here, independently of ``docs/docgen.py``: a module's ``__all__``, else the
   classes and functions it defines whose names do not start with ``_``.
 * Every vignette has a gallery page with its committed figures.
-* The ``>>>`` examples of the user-guide pages run (doctest); the quick
-  start's run in ``tests/test_doctests.py``.
+* The ``>>>`` examples of the user-guide pages run (doctest; the quick
+  start's run in ``tests/test_doctests.py``), and so do the ``python`` code
+  blocks of every Markdown page (errors.md's run in ``tests/test_docs.py``).
 
 The build test needs ``sphinx`` and ``myst-parser`` (the ``docs`` and ``test``
 extras) and is skipped, saying so, without them.
@@ -139,6 +140,37 @@ def test_guide_examples_run(page):
     result = doctest.testfile(str(page), module_relative=False, optionflags=FLAGS,
                               raise_on_error=False, verbose=False)
     assert result.failed == 0, f"{page.name}: {result.failed} of {result.attempted} failed"
+
+
+#: the ``python`` code blocks of the Markdown pages run too (errors.md's are the error cases
+#: of docs/make_errors_table.py, run by tests/test_docs.py); a page whose blocks continue a
+#: session the page describes in words gets that session first
+PYTHON_BLOCK_PAGES = sorted(p for p in list(DOCS.glob("*.md")) + GUIDE if p.name != "errors.md")
+SESSION = {"statnet_mapping.md": ("import ergmfit as ef\n"
+                                  "m = ef.ERGM(ef.datasets.load('flomarriage'), 'edges + triangle')\n"
+                                  "fit = m.fit(method='mcmle', random_state=1)\n")}
+
+
+def _python_blocks(text):
+    return re.findall(r"^```python[ \t]*\n(.*?)^```[ \t]*$", text, re.M | re.S)
+
+
+@pytest.mark.parametrize("page", [p for p in PYTHON_BLOCK_PAGES
+                                  if _python_blocks(p.read_text(encoding="utf-8"))],
+                         ids=lambda p: str(p.relative_to(DOCS)))
+def test_python_blocks_run(page, tmp_path, monkeypatch):
+    pytest.importorskip("matplotlib")
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    monkeypatch.chdir(tmp_path)           # the examples' files (gof.png, ...) land here
+    namespace = {"__name__": "__docs__"}
+    exec(compile(SESSION.get(page.name, ""), f"<session {page.name}>", "exec"), namespace)
+    try:
+        for i, block in enumerate(_python_blocks(page.read_text(encoding="utf-8"))):
+            exec(compile(block, f"<{page.name} python block {i + 1}>", "exec"), namespace)
+    finally:
+        plt.close("all")
 
 
 def test_guide_pages_are_in_the_table_of_contents():
