@@ -14,11 +14,20 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-try:                                     # the installed package, else the source tree
+# The installed package, else the source tree (built in place).  ``python -m sphinx`` puts the
+# working directory -- the repository root, whose ergmfit/ has no compiled modules after a
+# plain ``pip install .`` -- first on sys.path: look past it for an installed ergmfit first.
+_saved_path = list(sys.path)
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != ROOT]
+try:
     import ergmfit  # noqa: F401
 except ImportError:
-    sys.path.insert(0, ROOT)
+    for _name in [n for n in sys.modules if n == "ergmfit" or n.startswith("ergmfit.")]:
+        del sys.modules[_name]
+    sys.path[:] = [ROOT] + _saved_path
     import ergmfit  # noqa: F401
+else:
+    sys.path[:] = _saved_path
 
 import docgen  # noqa: E402
 
