@@ -5,32 +5,32 @@
 constraint leaves free are intersected, degree bounds are combined and a
 preserved statistic is kept.  Constraints understood:
 
-=============================  =============================================
-``bd(maxout=, maxin=, minout=, minin=)``  degree bounds (undirected: the degree
-                                          must satisfy both the out and in ones)
-``edges``                      the tie count is kept (swap a tie for a non-tie)
-``degrees``                    every degree kept (double-edge swaps; directed:
-                               head swaps and 3-cycle reversals)
-``odegrees`` / ``idegrees``    out- / in-degrees kept (directed networks)
-``b1degrees`` / ``b2degrees``  the degrees of the first / second mode kept
-                               (two-mode networks)
-``degreedist``                 the degree distribution kept (undirected)
-``bd(attribs=, maxout=, ...)``  bounds on each node's ties to (out) / from (in)
-                               the nodes of each class of ``attribs`` (an (n, K)
-                               logical matrix by name, or a node attribute name)
-``blockdiag(attr)``            only dyads within a block of ``attr`` vary (the
-                               blocks need not be contiguous, as statnet's must)
-``blocks(attr, levels2=)``     dyads whose mixing type is in ``levels2`` (1-based
-                               indices in statnet's nodemix order, or TRUE) are fixed
-``fixallbut(free)``            only the listed dyads vary
-``fixedas(present, absent)``   the listed dyads are fixed (at their observed values,
-                               which must agree)
-``dyads(fix=~..., vary=~...)`` (also ``Dyads``) dyads with a nonzero change
-                               statistic of a ``fix`` term are fixed; with ``vary``,
-                               only dyads with a nonzero change statistic of a
-                               ``vary`` term vary
-``observed``                   only the missing dyads vary
-=============================  =============================================
+==========================================  ======================================================
+``bd(maxout=, maxin=, minout=, minin=)``    degree bounds (undirected: the degree
+                                            must satisfy both the out and in ones)
+``edges``                                   the tie count is kept (swap a tie for a non-tie)
+``degrees``                                 every degree kept (double-edge swaps; directed:
+                                            head swaps and 3-cycle reversals)
+``odegrees`` / ``idegrees``                 out- / in-degrees kept (directed networks)
+``b1degrees`` / ``b2degrees``               the degrees of the first / second mode kept
+                                            (two-mode networks)
+``degreedist``                              the degree distribution kept (undirected)
+``bd(attribs=, maxout=, ...)``              bounds on each node's ties to (out) / from (in)
+                                            the nodes of each class of ``attribs`` (an (n, K)
+                                            logical matrix by name, or a node attribute name)
+``blockdiag(attr)``                         only dyads within a block of ``attr`` vary (the
+                                            blocks need not be contiguous, as statnet's must)
+``blocks(attr, levels2=)``                  dyads whose mixing type is in ``levels2`` (1-based
+                                            indices in statnet's nodemix order, or TRUE) are fixed
+``fixallbut(free)``                         only the listed dyads vary
+``fixedas(present, absent)``                the listed dyads are fixed (at their observed values,
+                                            which must agree)
+``dyads(fix=~..., vary=~...)``              (also ``Dyads``) dyads with a nonzero change
+                                            statistic of a ``fix`` term are fixed; with ``vary``,
+                                            only dyads with a nonzero change statistic of a
+                                            ``vary`` term vary
+``observed``                                only the missing dyads vary
+==========================================  ======================================================
 
 Dyad lists (``free``, ``present``, ``absent``) are lists of node-label pairs,
 given inline (``fixallbut([[1, 2], [2, 3]])``) or by name from a mapping:

@@ -143,7 +143,7 @@ class ERGM:
         return m
 
     def eta(self, params) -> np.ndarray:
-        """Natural parameters η(θ) of ``params`` (θ in :attr:`labels` order or a dict)."""
+        """Natural parameters η(θ) of ``params`` (θ in ``labels`` order or a dict)."""
         return self.parameterisation.eta(check_params(self._finite_offsets(params), self.labels))
 
     def _finite_offsets(self, params):
@@ -224,7 +224,7 @@ class ERGM:
         A label may repeat (``edges + Label(~absdiff("x"), "edges", "replace")``): statnet's
         ``summary()`` then prints the name twice, but a dict holds each key once, so the
         second and later copies get R's ``make.unique`` suffixes ``.1``, ``.2``, ...
-        (``{'edges': 20.0, 'edges.1': 1146.0}``); :attr:`stat_labels` and
+        (``{'edges': 20.0, 'edges.1': 1146.0}``); ``stat_labels`` and
         :meth:`statistics_vector` give statnet's names and the values in order."""
         from .exceptions import TermError
         try:
@@ -275,7 +275,7 @@ class ERGM:
         Parameters
         ----------
         params : sequence or dict
-            One value per statistic, in :attr:`labels` order (or ``{label: value}``).
+            One value per statistic, in ``labels`` order (or ``{label: value}``).
         n : int
             Number of networks (or statistic vectors) to return.
         burnin, interval : int
@@ -284,7 +284,7 @@ class ERGM:
         output : {"graphs", "networks", "stats"}
             networkx graphs with the observed nodes and attributes,
             :class:`~ergmfit.network.Network` objects, or an ``(n, p)``
-            array of statistics (columns as :attr:`labels`).
+            array of statistics (columns as ``labels``).
         proposal : {"auto", "tnt", "triadic", "random", "lifted-tnt", "lifted-triadic"}
             Tie/no-tie (good for sparse networks), tie/no-tie with triadic
             closure moves (mixes much faster for triangle-type terms),

@@ -98,8 +98,6 @@ class ERGMResults:
         two-sided p = 2 Phi(-|z|), labelled as the model's statistics.
     cov : ndarray (p, p)
         Covariance of the estimates (``se_kind`` says which estimate).
-    mcmc_pct : ndarray of int
-        statnet's ``MCMC %`` column (0 without Monte Carlo error).
     loglik, loglik_kind : float or None, str or None
         The (pseudo-)log-likelihood at the estimate and what it is
         (``"pseudo"``, ``"exact"``, ``"bridge"`` or ``None``).
@@ -194,7 +192,8 @@ class ERGMResults:
 
     @property
     def mcmc_pct(self) -> np.ndarray:
-        """statnet's MCMC %: round(100 (SE_total - SE_model) / SE_total)."""
+        """statnet's ``MCMC %`` column: round(100 (SE_total - SE_model) / SE_total), an int
+        array (0 without Monte Carlo error)."""
         if self.cov_mc is None:
             return np.zeros(self.n_params, dtype=int)
         tot = np.sqrt(np.clip(np.diag(self.cov), 0, None))

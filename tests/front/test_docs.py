@@ -1,4 +1,4 @@
-"""The documentation stays true: the error table, the statnet mapping, the API page.
+"""The documentation stays true: the error table, the statnet mapping.
 
 * ``docs/errors.md``: every listed case, run again, raises (or warns, or
   exits with) the documented class, with a message containing the
@@ -6,7 +6,9 @@
   ``docs/make_errors_table.py``.
 * ``docs/statnet_mapping.md``: every ergmfit keyword its settings table
   names is a real keyword of that estimator.
-* ``docs/api.md``: lists every public name of the modules it documents.
+
+The documentation site (its API pages, term reference and guide examples) is
+checked by ``tests/test_docs_site.py``.
 """
 from __future__ import annotations
 
@@ -144,18 +146,3 @@ def test_statnet_mapping_keywords_exist():
                                         f"{kw!r}, which {method} does not take")
                 checked += 1
     assert checked >= 10
-
-
-# ---------------------------------------------------------------------------
-# api.md
-# ---------------------------------------------------------------------------
-def test_api_page_is_current():
-    api = _load_script("make_api")
-    text = (DOCS / "api.md").read_text(encoding="utf-8")
-    for modname, names in api.public_names().items():
-        for name in names:
-            assert f'id="{modname}.{name}"' in text, (f"{modname}.{name} is not in docs/api.md; "
-                                                      "run python docs/make_api.py")
-    from ergmfit.terms.registry import all_terms
-    for spec in all_terms():
-        assert f"`{spec.signature()}`" in text, spec.name

@@ -73,7 +73,7 @@ _ZERO_DEGREE = re.compile(r"^b([12])deg(ree0|0to|0\+)")
 
 
 def expected(entry, label, want):
-    """statnet's value, corrected where statnet 4.4 is wrong (documented in docs/api.md):
+    """statnet's value, corrected where statnet 4.4 is wrong (see the term reference):
     ``b1degree(0)`` / ``b1degrange(from=0)`` (and b2) count every node of the network as
     having degree 0 on the empty graph, so statnet's value exceeds the true count by the
     size of the other mode.  ergmfit gives the true count."""

@@ -127,7 +127,7 @@ def start_values(par, fit_linear, init_decays=None, init=None):
 
 def bounded_ascent(fun, value, theta0, box, maxiter=200, tol=1e-12):
     """Fisher scoring with backtracking on the box of ``box`` (a parameterisation:
-    ``lower_bounds() <= θ <= upper_bounds()``, :meth:`Parameterisation.project`).
+    ``lower_bounds() <= θ <= upper_bounds()``, :meth:`~ergmfit.terms.parameterisation.Parameterisation.project`).
 
     ``fun(θ) -> (f, gradient, information)``; ``value(θ) -> f``.  A coordinate is
     held (left out of the Newton step) while it sits on a bound and the gradient
@@ -323,7 +323,7 @@ def projector(par, theta):
     its weight, and a weight near 0 would make the decay look stuck.  (Column
     scalings change neither the step length, nor Hotelling's test, nor the ESS.)
 
-    A parameter held on a bound (:meth:`Parameterisation.at_bound`: the bounded
+    A parameter held on a bound (:meth:`~ergmfit.terms.parameterisation.Parameterisation.at_bound`: the bounded
     maximisation left it there because the likelihood keeps rising beyond it) has
     reached its constrained optimum: its direction of a sample (rows) is centred at
     its mean, so that the step length, the convergence test and the t-ratios judge

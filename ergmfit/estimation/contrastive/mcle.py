@@ -63,6 +63,7 @@ Standard errors (``cov=``)
 * ``"exact"``: J = E_theta[u u'] by enumerating every state (at most
   ``MAX_EXACT_VARS`` variables), for tests and tiny models.
 * ``"naive"``: H^-1 alone (right only when the blocks are the whole model).
+
 For k = number of variables the sandwich reduces to the inverse Fisher
 information, the MLE's covariance.
 

@@ -478,10 +478,10 @@ class EE(Estimator):
     Model-dependent defaults (``"auto"`` values, the proposal) are resolved
     when it fits.
 
-Fit ``model`` by Equilibrium Expectation (see the module docstring).
+    Fit ``model`` by Equilibrium Expectation (see the module docstring).
 
-    Settings in detail
-    ------------------
+    Parameters
+    ----------
     model : ERGM (or a spec with ``labels``, ``statistics_vector()``, ``compiled()``)
     random_state : int, Generator or None
         Same seed, same result (whatever ``n_jobs``).

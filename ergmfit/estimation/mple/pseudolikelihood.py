@@ -62,6 +62,7 @@ Standard errors (``cov=``)
   Desmarais (2017): B networks simulated from the MPLE, the MPLE refitted on
   each, cov = sample covariance of the refits (refits that do not exist are
   skipped and counted in ``info["bootstrap"]["n_failed"]``).
+
 Both simulate with the model's Metropolis-Hastings sampler (tie/no-tie
 proposals) started at the observed network: ``burnin`` = 16,384 proposals,
 then one network every ``interval`` = 1,024 proposals (statnet's default
