@@ -78,6 +78,7 @@ nitpick_ignore_regex = [
     # napoleon reads "name : description" lines of Returns/Attributes as a type: prose, not names
     ("py:class", r".*[^\w.].*"),
     ("py:class", r"[a-zA-Z]"),
+    ("py:class", r"[0-9]+"),           # the sizes in "ndarray (m, 2)"
     ("py:.*", r"(numpy|np|scipy|networkx|nx|pandas|pd|matplotlib|arviz|dask|distributed|joblib|sklearn)(\..*)?"),
 ]
 

@@ -131,7 +131,7 @@ class TieProbabilities:
     probability : ndarray (m,)
         One per row (NaN for a dyad the sample space fixes).
     change_stats : ndarray (m, q)
-        Delta g of each row, columns :attr:`stat_labels`.
+        Delta g of each row, columns ``stat_labels``.
     pairs : ndarray (m, 2) of node indices, or None
         The dyad of each row; None in the compressed form.
     count : ndarray (m,)

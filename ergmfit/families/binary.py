@@ -22,7 +22,8 @@ class BinaryFamily(ModelFamily):
 
     @property
     def proposals(self):
-        # the sample space's table (constraints choose among and adapt them)
+        """The names of the sample space's proposals (the compiled objects are built by
+        the sample space, which adapts them to its constraints): name -> None."""
         return {name: None for name in PROPOSALS}
 
     def resolve_proposal(self, name) -> str:

@@ -39,6 +39,7 @@ class CompositeFamily(ModelFamily):
 
     @property
     def proposals(self):
+        """None of its own: a composite samples through its parts (not implemented yet)."""
         return {}
 
     def describe(self) -> str:

@@ -135,7 +135,7 @@ class CountERGM:
         Parameters
         ----------
         params : sequence or dict
-            One value per statistic, in :attr:`labels` order (or ``{label: value}``).
+            One value per statistic, in ``labels`` order (or ``{label: value}``).
         n : int
             Number of draws.
         burnin, interval : int

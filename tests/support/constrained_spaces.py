@@ -7,7 +7,7 @@ import numpy as np
 from scipy import stats
 
 import ergmfit as ef
-from ergmfit.estimation.blocks import degree_feasibility
+from ergmfit.estimation.contrastive.blocks import degree_feasibility
 from ergmfit.exceptions import NetworkError
 from ergmfit.sampling.space import dyad_vars, var_pairs
 

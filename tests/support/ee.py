@@ -1,7 +1,7 @@
 """Short Equilibrium Expectation runs for the tests."""
 import warnings
 
-from ergmfit.estimation.ee import fit_ee
+from ergmfit.estimation.ee.estimator import fit_ee
 from ergmfit.exceptions import ConvergenceWarning
 
 #: settings of a short EE run (a few hundred proposals per step)

@@ -7,7 +7,7 @@ the proposal covariance (scaled from the MPLE's), a measured auxiliary chain
 length and delayed acceptance on a Gaussian approximation of the posterior;
 missing dyads are imputed jointly (Bergm's ``bergmM``).  The algorithm, the
 defaults' reasons and the runs that checked them are in
-``docs/estimators/bayes.md``; the adjusted pseudo-posterior
+``docs/guide/estimators/bayes_algorithm.md``; the adjusted pseudo-posterior
 (``method="bayes-pl"``) is in :mod:`ergmfit.estimation.bayes.pseudo_posterior`.
 
 References

@@ -7,7 +7,7 @@ gives the start and the scales, then the EE updates (``update="borisenko"``,
 ``"adaptive"`` or ``"newton"``) run with IFD, tie/no-tie or random-toggle
 proposals; constraints, missing dyads, offsets and curved terms are
 supported.  The algorithm, its settings' choices and what was checked are in
-``docs/estimators/ee.md``.
+``docs/guide/estimators/ee_algorithm.md``.
 
 References
 ----------

@@ -8,7 +8,7 @@ import numpy as np
 def mple_start(model, rng, initial_estimate):
     """EE's ``init="mple"``: the MPLE.  A curved MPLE whose decay ran off along a
     ridge starts at the fixed-decay MPLE instead, as MCMC-MLE does
-    (``initial_estimate``: :func:`ergmfit.estimation.mcmle.estimator.initial_estimate`, passed in -- mcmle
+    (``initial_estimate``: :func:`ergmfit.estimation.mcmle.start.initial_estimate`, passed in -- mcmle
     sits above this module; samplike ``edges + mutual + gwesp(fixed=FALSE)``: the
     curved MPLE's decay runs to 804)."""
     par = getattr(model, "parameterisation", None)

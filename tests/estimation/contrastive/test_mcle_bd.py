@@ -1,6 +1,6 @@
 """MCLE under degree bounds (``bd``, #18): each block's conditional is the
 unconstrained one restricted to the configurations that keep every degree
-within its bounds (estimation/blocks.degree_feasibility).  One block of
+within its bounds (estimation/contrastive/blocks.degree_feasibility).  One block of
 every dyad is the exact likelihood of the constrained model, so its MCLE is
 the constrained MLE; checked against enumerating the constrained space.
 Blocked CD under bd: tests/estimation/contrastive/test_bcd_bd.py."""

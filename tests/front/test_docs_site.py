@@ -31,7 +31,7 @@ import pytest
 
 import ergmfit
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
 
@@ -39,10 +39,12 @@ FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
 REQUIRED_MODULES = ("ergmfit", "ergmfit.estimation", "ergmfit.diagnostics", "ergmfit.constraints",
                     "ergmfit.mrf", "ergmfit.datasets", "ergmfit.network", "ergmfit.network.io",
                     "ergmfit.results", "ergmfit.results_bayes", "ergmfit.gof", "ergmfit.plotting",
-                    "ergmfit.exceptions", "ergmfit.formula", "ergmfit.estimation.mple",
-                    "ergmfit.estimation.mcmle", "ergmfit.estimation.cd", "ergmfit.estimation.ee",
-                    "ergmfit.estimation.bcd", "ergmfit.estimation.mcle",
-                    "ergmfit.estimation.bayes", "ergmfit.estimation.bayes_pl")
+                    "ergmfit.exceptions", "ergmfit.formula",
+                    "ergmfit.estimation.mple.pseudolikelihood", "ergmfit.estimation.mcmle.estimator",
+                    "ergmfit.estimation.contrastive.cd", "ergmfit.estimation.ee.estimator",
+                    "ergmfit.estimation.contrastive.bcd", "ergmfit.estimation.contrastive.mcle",
+                    "ergmfit.estimation.bayes.exchange",
+                    "ergmfit.estimation.bayes.pseudo_posterior", "ergmfit.families")
 
 
 def _docgen():

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-BENCH = pathlib.Path(__file__).resolve().parent.parent / "benchmarks"
+BENCH = pathlib.Path(__file__).resolve().parents[2] / "benchmarks"
 RECORD = BENCH / "fixed_seed_hashes.json"
 
 
