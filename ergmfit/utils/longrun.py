@@ -187,13 +187,103 @@ def _pid_alive(pid):
     return True
 
 
+# a lock file whose content is not "<pid> <host>" counts as being written for
+# this many seconds after its last change, and as stale (left by a run that
+# died or by a full disk) afterwards
+LOCK_GRACE_SECONDS = 10.0
+
+
+def _create_lock(lock_path):
+    """Create ``lock_path`` holding "<pid> <host>" in one step; False when it
+    exists.  The content goes to a temporary file first, which is then
+    hard-linked to the lock path (``os.link`` fails if the path exists), so a
+    lock file is never seen empty and a full disk leaves none behind; where
+    the file system has no hard links, ``O_CREAT | O_EXCL`` and a write (the
+    lock removed again if the write fails).  OSError when neither can be
+    written."""
+    me = f"{os.getpid()} {socket.gethostname()}\n".encode()
+    directory = os.path.dirname(os.path.abspath(lock_path))
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(lock_path)}.", suffix=".tmp",
+                               dir=directory)
+    try:
+        try:
+            _write_all(fd, me)
+        finally:
+            os.close(fd)
+        try:
+            os.link(tmp, lock_path)
+            return True
+        except FileExistsError:
+            return False
+        except OSError:                    # no hard links here (FAT, some network shares)
+            pass
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+    try:
+        fd = os.open(lock_path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+    except FileExistsError:
+        return False
+    try:
+        try:
+            _write_all(fd, me)
+        finally:
+            os.close(fd)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(lock_path)
+        raise
+    return True
+
+
+def _write_all(fd, data):
+    while data:
+        data = data[os.write(fd, data):]
+
+
+def _lock_owner(lock_path):
+    """(pid, host) written in a lock file; (-1, "") when it cannot be read or
+    does not hold them."""
+    try:
+        with open(lock_path, "rb") as fh:
+            words = fh.read(256).decode("utf-8", "replace").split()
+        pid, host = int(words[0]), (words[1] if len(words) > 1 else "")
+    except (OSError, ValueError, IndexError):
+        return -1, ""
+    return (pid, host) if 0 < pid < 2 ** 31 else (-1, "")
+
+
+def _lock_is_stale(lock_path, pid, host):
+    """A lock of a process of this host that no longer runs, or a lock file
+    that does not name its process (empty or damaged: a run killed or out of
+    disk space while writing it, or an older ergmfit) and has not changed
+    for :data:`LOCK_GRACE_SECONDS`.  A lock of another host is never stale
+    (its process cannot be checked from here)."""
+    import time
+    if pid > 0:
+        return host == socket.gethostname() and not _pid_alive(pid)
+    try:
+        age = time.time() - os.stat(lock_path).st_mtime
+    except FileNotFoundError:
+        return True                      # gone meanwhile: try again
+    except OSError:
+        return False
+    return age > LOCK_GRACE_SECONDS
+
+
 class Checkpoint:
     """A checkpoint file (``directory=False``) or directory written by one run.
 
     :meth:`acquire` takes its lock file (``<file>.lock`` or ``<dir>/.lock``,
-    holding the process id and host): a second run writing to the same
-    checkpoint at the same time gets a :class:`CheckpointError`; a lock
-    left by a process that no longer runs is taken over.  :meth:`save_json`
+    holding the process id and host, written in one step so that it is
+    never seen empty): a second run writing to the same checkpoint at the
+    same time gets a :class:`CheckpointError`.  A stale lock is taken over:
+    one naming a process of this host that no longer runs, or one that names
+    no process (empty or damaged: a kill or a full disk while an older
+    ergmfit wrote it) and is older than :data:`LOCK_GRACE_SECONDS`; a lock
+    of another host is never taken over (its process cannot be checked).
+    A lock that cannot be written (read-only directory, full disk) warns
+    and the run goes on without checkpoints, leaving no file behind.  :meth:`save_json`
     and :meth:`save_npz` write atomically; a write that fails (read-only
     directory, full disk) warns once with :class:`CheckpointWarning` and the
     run goes on.  Use it as a context manager (the lock is released at the
@@ -216,33 +306,25 @@ class Checkpoint:
             except OSError as exc:
                 self._warn(exc)
                 return self
-        me = f"{os.getpid()} {socket.gethostname()}"
         for _ in range(2):
             try:
-                fd = os.open(self.lock_path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-            except FileExistsError:
-                try:
-                    with open(self.lock_path, encoding="utf-8") as fh:
-                        pid, host = (fh.read().split() + ["", ""])[:2]
-                    pid = int(pid)
-                except (OSError, ValueError):
-                    pid, host = -1, ""
-                if pid > 0 and host == socket.gethostname() and not _pid_alive(pid):
-                    with contextlib.suppress(OSError):     # a stale lock: take it over
-                        os.unlink(self.lock_path)
-                    continue
-                raise CheckpointError(
-                    f"the {self.what} {self.path} is being written by another run "
-                    f"(process {pid} on {host or 'an unknown host'}, lock file "
-                    f"{self.lock_path}): wait for it to finish or choose another checkpoint; "
-                    "delete the lock file if that run no longer exists") from None
-            except OSError as exc:            # read-only directory etc.: no lock, no files
+                created = _create_lock(self.lock_path)
+            except OSError as exc:            # read-only directory, full disk: no lock, no files
                 self._warn(exc)
                 return self
-            with os.fdopen(fd, "w") as fh:
-                fh.write(me + "\n")
-            self.locked = True
-            return self
+            if created:
+                self.locked = True
+                return self
+            pid, host = _lock_owner(self.lock_path)
+            if _lock_is_stale(self.lock_path, pid, host):
+                with contextlib.suppress(OSError):     # a stale lock: take it over
+                    os.unlink(self.lock_path)
+                continue
+            raise CheckpointError(
+                f"the {self.what} {self.path} is being written by another run "
+                f"(process {pid if pid > 0 else 'unknown'} on {host or 'an unknown host'}, "
+                f"lock file {self.lock_path}): wait for it to finish or choose another "
+                "checkpoint; delete the lock file if that run no longer exists")
         return self
 
     def release(self):
