@@ -101,3 +101,102 @@ def test_a_live_lock_of_this_host_is_still_refused(tmp_path):
     os.utime(lock, (old, old))
     with pytest.raises(CheckpointError, match="some-other-host"):
         longrun.Checkpoint(tmp_path / "fit.json").acquire()
+
+
+# ---------------------------------------------------------------------------
+# item 3: regular expressions in Label(~gsub(...)) cannot blow up
+# ---------------------------------------------------------------------------
+def _labels(g, formula):
+    return list(ef.ERGM(g, formula).statistics())
+
+
+def test_a_backtracking_pattern_runs_in_linear_steps():
+    # (a+)+$ on "a"*n + "!" took 4x longer per 2 more characters with Python's re
+    # (1.3 s at n = 22, hours at n = 40); the engine enters each (instruction,
+    # position) pair at most once per search
+    from ergmfit.terms.labelregex import Budget, Pattern
+    for pattern in ["(a+)+$", "(a|aa)+$", "(a|a)*b", r"(\w+\s?)+$"]:
+        rx = Pattern(pattern)
+        for n in (40, 400):
+            text = "a" * n + "!"
+            budget = Budget()
+            out = rx.sub(["<", 0, ">"], text, 0, budget)
+            assert out == text                   # no match
+            searches = n + 2
+            assert Budget().steps - budget.steps <= searches * (len(rx.prog) * (n + 2) + 8)
+
+
+def test_a_backtracking_pattern_on_a_data_label():
+    g = ef.datasets.load("flomarriage")
+    for i, v in enumerate(g.nodes):
+        g.nodes[v]["lab"] = "a" * 60 + "!" if i == 0 else "b"
+    got = _labels(g, 'Label(~nodefactor("lab", levels=TRUE), ~gsub("(a+)+$", "x", .))')
+    assert got == ["nodefactor.lab." + "a" * 60 + "!", "nodefactor.lab.b"]
+    got = _labels(g, 'Label(~nodefactor("lab", levels=TRUE), ~gsub("(a+)+!$", "x", .))')
+    assert got == ["nodefactor.lab.x", "nodefactor.lab.b"]
+
+
+@pytest.mark.parametrize("fixed", ["", ", fixed=TRUE"])
+def test_nested_empty_gsub_is_refused(fixed):
+    # seven nested gsub("", ...) built a label of 117 million characters
+    from ergmfit.exceptions import TermError
+    g = ef.datasets.load("flomarriage")
+    f = "Label(~edges, ~" + f'gsub("", "xyzwvu", ' * 7 + "." + f"{fixed})" * 7 + ")"
+    with pytest.raises(TermError, match="refused: the (labels would grow|substitutions need)"):
+        ef.ERGM(g, f)
+
+
+@pytest.mark.parametrize("pattern,msg", [("(a*)*", "empty text"), ("(a?)+x", "empty text"),
+                                         (r"(a)\\1", "back-references"),
+                                         ("(?=a)", "look-arounds"), ("a**", "multiple repeat"),
+                                         ("(a{1000}){1000}", "too large"),
+                                         ("[[:foo:]]", "POSIX class")])
+def test_unsupported_patterns_are_refused_by_name(pattern, msg):
+    from ergmfit.exceptions import TermError
+    g = ef.datasets.load("flomarriage")
+    with pytest.raises(TermError, match=msg):
+        ef.ERGM(g, f'Label(~edges, ~gsub("{pattern}", "x", .))')
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_engine_finds_what_python_re_finds(seed):
+    # random patterns of the supported subset and random texts: the same substitutions,
+    # groups included, as Python's re (patterns it refuses are skipped)
+    import random
+    import re
+    from ergmfit.terms.labelregex import Budget, Pattern, RegexError
+    rng = random.Random(seed)
+    atoms = ["a", "b", ".", "[ab]", "[^a]", r"\w", "x", "[a-c]", r"\d", "1", r"\b", "[[:digit:]]"]
+
+    def gen(depth=0):
+        r = rng.random()
+        if depth > 3 or r < 0.35:
+            a = rng.choice(atoms)
+        elif r < 0.55:
+            a = "(" + gen(depth + 1) + ")"
+        elif r < 0.65:
+            a = "(?:" + gen(depth + 1) + "|" + gen(depth + 1) + ")"
+        elif r < 0.8:
+            a = gen(depth + 1) + gen(depth + 1)
+        else:
+            a = "(" + gen(depth + 1) + "|" + gen(depth + 1) + ")"
+        return a + rng.choice(["", "", "", "*", "+", "?", "*?", "+?", "??", "{2}", "{1,2}",
+                               "{0,2}?", "{2,}"])
+    compared = 0
+    for _ in range(400):
+        pattern = ("^" if rng.random() < 0.2 else "") + gen() + ("$" if rng.random() < 0.2
+                                                                 else "")
+        try:
+            rx = Pattern(pattern)
+            py = re.compile(pattern.replace("[[:digit:]]", "[0-9]"))
+        except (RegexError, re.error):
+            continue
+        template = ["<"] + [p for g in range(py.groups + 1) for p in (g, "|")] + [">"]
+        for _ in range(4):
+            text = "".join(rng.choice("ab1x ") for _ in range(rng.randint(0, 9)))
+            count = rng.choice([0, 0, 1])
+            want = py.sub(lambda m: "".join(m.group(p) or "" if isinstance(p, int) else p
+                                            for p in template), text, count=count)
+            assert rx.sub(template, text, count, Budget()) == want, (pattern, text)
+            compared += 1
+    assert compared > 500
