@@ -200,3 +200,73 @@ def test_the_engine_finds_what_python_re_finds(seed):
             assert rx.sub(template, text, count, Budget()) == want, (pattern, text)
             compared += 1
     assert compared > 500
+
+
+# ---------------------------------------------------------------------------
+# item 6: the atomic save never replaces a FIFO, a device or a link
+# ---------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def mple_fit(flo):
+    return flo.fit(method="mple")
+
+
+@pytest.mark.parametrize("ext", ["json", "npz"])
+def test_save_refuses_a_fifo_and_leaves_it(tmp_path, mple_fit, ext):
+    import stat
+    from ergmfit.exceptions import SaveError
+    fifo = tmp_path / f"fit.{ext}"
+    os.mkfifo(fifo)
+    with pytest.raises(SaveError, match="FIFO"):
+        mple_fit.save(fifo)
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert os.listdir(tmp_path) == [fifo.name]           # no temporary file left
+
+
+def test_save_refuses_a_socket_and_a_link_to_a_device(tmp_path, mple_fit):
+    # (never /dev/... itself: a regression run as root would replace the device node)
+    import socket as socket_
+    import stat
+    from ergmfit.exceptions import SaveError
+    from ergmfit.utils.fileio import NotRegularFileError, atomic_write
+    sock_path = tmp_path / "fit.sock"
+    with socket_.socket(socket_.AF_UNIX) as sock:
+        sock.bind(str(sock_path))
+        with pytest.raises(NotRegularFileError, match="socket"):
+            with atomic_write(sock_path) as fh:
+                fh.write("x")
+        assert stat.S_ISSOCK(os.lstat(sock_path).st_mode)
+    link = tmp_path / "fit.json"
+    link.symlink_to("/dev/full")
+    with pytest.raises(SaveError, match="link to /dev/full.*character device"):
+        mple_fit.save(link)
+    assert os.path.islink(link) and sorted(os.listdir(tmp_path)) == ["fit.json", "fit.sock"]
+
+
+def test_save_through_a_link_replaces_the_file_it_points_to(tmp_path, mple_fit):
+    real = tmp_path / "real" / "fit.json"
+    real.parent.mkdir()
+    real.write_text("old")
+    os.chmod(real, 0o640)
+    link = tmp_path / "fit.json"
+    link.symlink_to(real)
+    mple_fit.save(link)
+    assert os.path.islink(link) and os.readlink(link) == str(real)
+    from ergmfit.results import ERGMResults
+    assert ERGMResults.load(real).params.tolist() == mple_fit.params.tolist()
+    assert os.stat(real).st_mode & 0o777 == 0o640
+    assert sorted(os.listdir(tmp_path)) == ["fit.json", "real"]
+    assert os.listdir(real.parent) == ["fit.json"]
+
+
+def test_a_checkpoint_on_a_fifo_or_device_is_refused_up_front(tmp_path, flo):
+    import stat
+    fifo = tmp_path / "ck.json"
+    os.mkfifo(fifo)
+    with pytest.raises(CheckpointError, match="FIFO"):
+        flo.fit(method="mcmle", random_state=1, checkpoint=str(fifo), samplesize=256)
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode) and os.listdir(tmp_path) == ["ck.json"]
+    link = tmp_path / "dev.json"
+    link.symlink_to("/dev/full")
+    with pytest.raises(CheckpointError, match="character device"):
+        flo.fit(method="mcmle", random_state=1, checkpoint=str(link), samplesize=256)
+    assert sorted(os.listdir(tmp_path)) == ["ck.json", "dev.json"]

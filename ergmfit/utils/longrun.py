@@ -37,7 +37,7 @@ import warnings
 import numpy as np
 
 from ..exceptions import CheckpointError, CheckpointWarning
-from .fileio import atomic_write
+from .fileio import NotRegularFileError, atomic_write, replaceable_target
 
 __all__ = ["Progress", "catch_interrupt", "Checkpoint", "write_json", "read_json", "write_npz",
            "read_npz", "parallel_map", "run_jobs", "JobControl"]
@@ -283,7 +283,9 @@ class Checkpoint:
     ergmfit wrote it) and is older than :data:`LOCK_GRACE_SECONDS`; a lock
     of another host is never taken over (its process cannot be checked).
     A lock that cannot be written (read-only directory, full disk) warns
-    and the run goes on without checkpoints, leaving no file behind.  :meth:`save_json`
+    and the run goes on without checkpoints, leaving no file behind.  A
+    checkpoint file path where something other than a regular file is (a
+    FIFO, a device) is refused with :class:`CheckpointError` before the run.  :meth:`save_json`
     and :meth:`save_npz` write atomically; a write that fails (read-only
     directory, full disk) warns once with :class:`CheckpointWarning` and the
     run goes on.  Use it as a context manager (the lock is released at the
@@ -300,6 +302,14 @@ class Checkpoint:
         self.failed = False
 
     def acquire(self):
+        if not self.directory:
+            try:
+                replaceable_target(self.path)
+            except NotRegularFileError as exc:    # a FIFO, a device: never replaced
+                raise CheckpointError(f"cannot use {self.path} as the {self.what}: {exc}; "
+                                      "choose the path of a file") from None
+            except OSError:
+                pass                              # a link loop etc.: the save warns
         if self.directory:
             try:
                 os.makedirs(self.path, exist_ok=True)
