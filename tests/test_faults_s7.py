@@ -270,3 +270,124 @@ def test_a_checkpoint_on_a_fifo_or_device_is_refused_up_front(tmp_path, flo):
     with pytest.raises(CheckpointError, match="character device"):
         flo.fit(method="mcmle", random_state=1, checkpoint=str(link), samplesize=256)
     assert sorted(os.listdir(tmp_path)) == ["ck.json", "dev.json"]
+
+
+# ---------------------------------------------------------------------------
+# item 7: short inputs that built huge objects or raised raw errors
+# ---------------------------------------------------------------------------
+def test_nodemix_on_ten_thousand_levels_is_refused_up_front():
+    # was: a bare MemoryError after half a minute (50 million cells)
+    import networkx as nx
+    from ergmfit.exceptions import TermError
+    g = nx.empty_graph(10000)
+    for v in g:
+        g.nodes[v]["a"] = str(v)
+    g.add_edges_from((i, i + 1) for i in range(0, 9999, 7))
+    with pytest.raises(TermError, match=r"10,000 levels.*50,005,000 cells.*GiB.*levels="):
+        ef.ERGM(g, 'nodemix("a")')
+    with pytest.raises(TermError, match=r"10,000 levels.*100,000,000 cells"):
+        ef.ERGM(nx.DiGraph(g), 'nodemix("a")')
+    small = ef.ERGM(g, 'nodemix("a", levels=c("1", "2", "8"))')     # a selection is fine
+    assert len(small.labels) == 5                                    # 6 cells, the first out
+
+
+def test_operator_terms_nested_300_deep_are_refused():
+    from ergmfit.exceptions import ErgmfitError
+    g = ef.datasets.load("flomarriage")
+    f = "Sum(~" * 300 + "edges" + ", 1)" * 300
+    with pytest.raises(ErgmfitError, match="more than 50 levels deep"):
+        ef.ERGM(g, f)
+    f = "Sum(~" * 40 + "edges" + ', "x")' * 40       # 40 levels build (each level built
+    assert ef.ERGM(g, f).statistics_vector().tolist() == [20.0]   # its formula twice: 2^40)
+
+
+@pytest.mark.parametrize("expr,msg", [("Grade[1e20] > 1", "whole number from 1 to 205"),
+                                      ("Grade[-3] > 1", "whole number from 1 to 205"),
+                                      ("Grade[2.5] > 1", "whole number"),
+                                      ("Grade" + " + 1" * 3000 + " > 9", "nested too deeply")])
+def test_bad_node_expressions_are_term_errors(expr, msg):
+    from ergmfit.exceptions import TermError
+    g = ef.datasets.load_network("faux.mesa.high")
+    with pytest.raises(TermError, match=msg):
+        ef.ERGM(g, f"S(~edges, ~{expr})")
+    assert ef.ERGM(g, "S(~edges, ~Grade > Grade[3])").statistics_vector().size == 1
+
+
+@pytest.mark.parametrize("bound", ["1e308", "Inf", "c(" + ",".join(["1e300"] * 16) + ")"])
+def test_huge_degree_bounds_are_no_bounds(flo, bound):
+    # bd(maxout=1e308) raised OverflowError; a bound beyond any degree bounds nothing
+    a = flo.simulate([-1.0, 0.0], n=3, constraints=f"~bd(maxout={bound})", random_state=4,
+                     output="stats")
+    b = flo.simulate([-1.0, 0.0], n=3, constraints="~bd(maxout=1000)", random_state=4,
+                     output="stats")
+    np.testing.assert_array_equal(a, b)
+
+
+def test_bad_degree_bounds_are_formula_errors(flo):
+    from ergmfit.exceptions import FormulaError
+    for bound in ['"a"', "c(1, 2)"]:
+        with pytest.raises(FormulaError, match="bd\\(maxout=\\)"):
+            flo.simulate([-1.0, 0.0], n=1, constraints=f"~bd(maxout={bound})", random_state=1)
+
+
+def test_constraints_as_a_list_of_strings(flo):
+    from ergmfit.exceptions import FormulaError
+    from ergmfit.constraints import constraint_formula
+    assert constraint_formula(["~bd(maxout=5)", "edges"]) == "~ bd(maxout=5) + edges"
+    assert constraint_formula(["~ ."]) == "~ ."
+    a = flo.simulate([-1.0, 0.0], n=2, constraints=["~bd(maxout=9)", "~edges"],
+                     random_state=2, output="stats")
+    b = flo.simulate([-1.0, 0.0], n=2, constraints="~bd(maxout=9) + edges",
+                     random_state=2, output="stats")
+    np.testing.assert_array_equal(a, b)
+    m = ef.ERGM(ef.datasets.load("flomarriage"), "edges", constraints=["edges"])
+    assert m.constraints == "~ edges"
+    for bad in [[], [1], {"bd": 5}, 5]:
+        with pytest.raises(FormulaError, match="constraints must be"):
+            flo.fit(method="mple", constraints=bad)
+
+
+@pytest.mark.parametrize("settings", [dict(n=10 ** 12), dict(n=2, interval=10 ** 15),
+                                      dict(n=2, burnin=10 ** 20)])
+def test_simulations_that_cannot_finish_are_refused_up_front(flo, settings):
+    from ergmfit.exceptions import SettingsError
+    with pytest.raises(SettingsError, match="proposals, more than"):
+        flo.simulate([-1.0, 0.0], output="stats", random_state=1, **settings)
+    gof = {("n_sim" if k == "n" else k): v for k, v in settings.items()}
+    with pytest.raises(SettingsError, match="gof: burnin"):
+        flo.gof([-1.0, 0.0], random_state=1, **gof)
+
+
+def test_simulation_output_beyond_memory_is_refused_up_front(flo, monkeypatch):
+    from ergmfit import model as model_module
+    from ergmfit.exceptions import SettingsError
+    monkeypatch.setattr(model_module, "_machine_memory", lambda: 2 ** 20)   # 1 MiB
+    with pytest.raises(SettingsError, match=r"n = 100,000 draws.*more than this machine"):
+        flo.simulate([-1.0, 0.0], n=10 ** 5, interval=1, output="stats", random_state=1)
+    with pytest.raises(SettingsError, match="more than this machine"):
+        flo.simulate([-1.0, 0.0], n=10 ** 4, interval=1, output="networks", random_state=1)
+    assert flo.simulate([-1.0, 0.0], n=10, output="stats", random_state=1).shape == (10, 2)
+    for bad in [dict(n=-1), dict(n=2.5), dict(interval=0), dict(n="x")]:
+        with pytest.raises(SettingsError):
+            flo.simulate([-1.0, 0.0], output="stats", random_state=1, **bad)
+
+
+def test_cli_refuses_a_simulation_that_cannot_finish(capsys):
+    from ergmfit import cli
+    assert cli.main(["simulate", "flomarriage", "edges", "--coef", "-1",
+                     "--n", str(10 ** 12)]) == 2
+    err = capsys.readouterr().err
+    assert "proposals, more than" in err and "Traceback" not in err
+    assert cli.main(["simulate", "flomarriage", "edges", "--coef", "-1",
+                     "--interval", str(10 ** 15)]) == 2
+
+
+@pytest.mark.parametrize("method", ["mcmle", "cd", "mcle", "ee"])
+def test_a_model_of_offsets_only_returns_the_offsets(method):
+    # MCMC-MLE raised ZeroDivisionError, CD IndexError, MCLE ValueError; as statnet
+    # ("No optimization is performed") the fit holds the offset coefficients
+    m = ef.ERGM(ef.datasets.load("flomarriage"), "offset(edges) + offset(kstar(2))")
+    with pytest.warns(UserWarning, match="nothing to estimate"):
+        fit = m.fit(method=method, offset_coef=[-1.5, 0.01], random_state=1)
+    assert fit.params.tolist() == [-1.5, 0.01] and fit.bse.tolist() == [0.0, 0.0]
+    assert fit.info["nothing_estimated"]
