@@ -391,3 +391,51 @@ def test_a_model_of_offsets_only_returns_the_offsets(method):
         fit = m.fit(method=method, offset_coef=[-1.5, 0.01], random_state=1)
     assert fit.params.tolist() == [-1.5, 0.01] and fit.bse.tolist() == [0.0, 0.0]
     assert fit.info["nothing_estimated"]
+
+
+# ---------------------------------------------------------------------------
+# item 5 (the shared reader): tampered checkpoint files give CheckpointError
+# ---------------------------------------------------------------------------
+def test_a_deeply_nested_json_checkpoint_is_a_checkpoint_error(tmp_path, flo):
+    # was: a raw RecursionError from the JSON parser
+    from ergmfit.utils.longrun import read_json
+    path = tmp_path / "ck.json"
+    path.write_text("[" * 200000 + "]" * 200000)
+    with pytest.raises(CheckpointError, match="ck.json"):
+        read_json(path, what="MCMC-MLE checkpoint")
+    with pytest.raises(CheckpointError, match="ck.json"):
+        flo.fit(method="mcmle", random_state=1, resume=str(path))
+
+
+def test_an_oversized_checkpoint_is_refused_before_it_is_read(tmp_path, monkeypatch):
+    from ergmfit.utils import longrun
+    path = tmp_path / "ck.npz"
+    longrun.write_npz(path, {"x": np.zeros(10 ** 5)}, {"kind": "test"})
+    assert longrun.read_npz(path)[1]["x"].shape == (10 ** 5,)
+    monkeypatch.setattr(longrun, "MAX_NPZ_BYTES", 10 ** 5)
+    with pytest.raises(CheckpointError, match="unpack to 800,"):
+        longrun.read_npz(path)
+    js = tmp_path / "ck.json"
+    js.write_text('{"kind": "x", "pad": "' + "a" * 2000 + '"}')
+    monkeypatch.setattr(longrun, "MAX_JSON_BYTES", 1000)
+    with pytest.raises(CheckpointError, match="larger than 1000 bytes"):
+        longrun.read_json(js)
+
+
+def test_check_fields_names_the_bad_field():
+    from ergmfit.utils.longrun import check_fields
+    spec = {"it": ("int", 0, 100), "rate": ("float", 0, None), "seeds": ("list", 1, 64),
+            "name": ("str", 1, 20), "done": ("bool", None, None), "aux?": ("int", 1, 2 ** 20)}
+    good = {"it": 3, "rate": 0.5, "seeds": [1], "name": "x", "done": False}
+    assert check_fields(good, spec, "ck") == {**good, "aux": None}
+    for field, value, msg in [("it", 2 ** 40, "outside 0..100"), ("it", True, "not an int"),
+                              ("it", 2.0, "not an int"), ("rate", float("nan"), "not a float"),
+                              ("seeds", list(range(10 ** 6)), "of length 1000000"),
+                              ("seeds", {}, "not a list"), ("name", "", "of length 0"),
+                              ("done", 1, "not a bool"), ("aux", 2 ** 40, "outside 1..")]:
+        with pytest.raises(CheckpointError, match=f"field '{field}' is .*{msg}"):
+            check_fields({**good, field: value}, spec, "ck")
+    with pytest.raises(CheckpointError, match="'it' is missing"):
+        check_fields({k: v for k, v in good.items() if k != "it"}, spec, "ck")
+    with pytest.raises(CheckpointError, match="not a mapping"):
+        check_fields([1], spec, "ck")

@@ -40,7 +40,7 @@ from ..exceptions import CheckpointError, CheckpointWarning
 from .fileio import NotRegularFileError, atomic_write, replaceable_target
 
 __all__ = ["Progress", "catch_interrupt", "Checkpoint", "write_json", "read_json", "write_npz",
-           "read_npz", "parallel_map", "run_jobs", "JobControl"]
+           "read_npz", "check_fields", "parallel_map", "run_jobs", "JobControl"]
 
 
 # ---------------------------------------------------------------------------
@@ -150,13 +150,23 @@ def _damaged(path, what, exc):
                            f"is ergmfit {__version__})")
 
 
+# the largest checkpoint JSON file read, and the most bytes the arrays of an .npz
+# checkpoint may unpack to (checked from the archive's directory before anything is read)
+MAX_JSON_BYTES = 256 * 2 ** 20
+MAX_NPZ_BYTES = 8 * 2 ** 30
+
+
 def read_json(path, kind=None, what="checkpoint"):
     """The JSON file ``path``; :class:`CheckpointError` naming it when it is
-    missing, damaged or (with ``kind``) not of that kind."""
+    missing, damaged, larger than :data:`MAX_JSON_BYTES`, nested beyond what
+    Python's parser takes, or (with ``kind``) not of that kind."""
     try:
         with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
-    except (OSError, ValueError, UnicodeDecodeError) as exc:
+            text = fh.read(MAX_JSON_BYTES + 1)
+            if len(text) > MAX_JSON_BYTES:
+                raise ValueError(f"larger than {MAX_JSON_BYTES} bytes")
+            data = json.loads(text)
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError, MemoryError) as exc:
         raise _damaged(path, what, exc) from None
     if kind is not None and (not isinstance(data, dict) or data.get("kind") != kind):
         raise CheckpointError(f"{path} is not {_a(what)} {what} of ergmfit")
@@ -167,11 +177,75 @@ def read_npz(path, what="checkpoint"):
     """(meta, arrays) of an ``.npz`` file written by :func:`write_npz`."""
     try:
         with np.load(path, allow_pickle=False) as z:
+            unpacked = sum(info.file_size for info in z.zip.infolist())
+            if unpacked > MAX_NPZ_BYTES:
+                raise ValueError(f"its arrays unpack to {unpacked:,} bytes, more than the "
+                                 f"{MAX_NPZ_BYTES:,} a checkpoint may hold")
             meta = json.loads(str(z["__meta__"]))
             arrays = {k: z[k] for k in z.files if k != "__meta__"}
     except Exception as exc:     # noqa: BLE001 - zip, OS and format errors alike
         raise _damaged(path, what, exc) from None
     return meta, arrays
+
+
+def check_fields(meta, spec, path, what="checkpoint"):
+    """The fields of checkpoint metadata ``meta`` checked against ``spec``;
+    :class:`CheckpointError` naming the file and the field otherwise.
+
+    ``spec`` maps a field name to ``(kind, low, high)``: ``kind`` one of
+    ``"int"`` (a whole number, not a bool), ``"float"`` (a finite number),
+    ``"bool"``, ``"str"`` or ``"list"``; ``low``/``high`` bound the value (or
+    the length of a string or list; None: unbounded).  A name ending in
+    ``"?"`` may be missing or null.  Estimators bound here what a tampered
+    file could otherwise use to ask for unbounded work (iterations, seeds,
+    chain counts).
+
+    >>> check_fields({"it": 3, "seeds": [1, 2]}, {"it": ("int", 0, 10),
+    ...                                           "seeds": ("list", 1, 64)}, "ck.npz")
+    {'it': 3, 'seeds': [1, 2]}
+    >>> check_fields({"it": 2 ** 40}, {"it": ("int", 0, 10)}, "ck.npz")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ergmfit.exceptions.CheckpointError: ...field 'it' is 1099511627776, outside 0..10 ...
+    """
+    if not isinstance(meta, dict):
+        raise CheckpointError(f"cannot resume from {path}: its metadata is not a mapping "
+                              f"(a damaged or tampered {what})")
+    out = {}
+    for key, (kind, low, high) in spec.items():
+        name, optional = key.rstrip("?"), key.endswith("?")
+        value = meta.get(name)
+        if value is None:
+            if optional:
+                out[name] = None
+                continue
+            raise CheckpointError(f"cannot resume from {path}: its field {name!r} is missing "
+                                  f"(a damaged or tampered {what})")
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        ok = {"int": isinstance(value, int) and not isinstance(value, bool),
+              "float": number and np.isfinite(value),
+              "bool": isinstance(value, bool), "str": isinstance(value, str),
+              "list": isinstance(value, list)}.get(kind)
+        if ok is None:
+            raise ValueError(f"unknown field kind {kind!r}")
+        if not ok:
+            raise CheckpointError(f"cannot resume from {path}: its field {name!r} is "
+                                  f"{_short(value)}, not {_a(kind)} {kind} (a damaged or "
+                                  f"tampered {what})")
+        size = len(value) if kind in ("str", "list") else value
+        if (low is not None and size < low) or (high is not None and size > high):
+            shown = f"of length {size}" if kind in ("str", "list") else _short(value)
+            raise CheckpointError(f"cannot resume from {path}: its field {name!r} is {shown}, "
+                                  f"outside {low if low is not None else '-inf'}.."
+                                  f"{high if high is not None else 'inf'} (a damaged or "
+                                  f"tampered {what})")
+        out[name] = value
+    return out
+
+
+def _short(value, n=40):
+    text = repr(value)
+    return text if len(text) <= n else text[:n] + "..."
 
 
 # ---------------------------------------------------------------------------
