@@ -14,7 +14,8 @@ from .terms.registry import build_term
 from .terms.macros import expand_for
 from .terms._ergm import ERGMModel
 from .utils.longrun import ctrl_c_flag
-from .utils.validation import check_params, check_random_state, seed_words, warn
+from .utils.validation import (check_params, check_random_state, check_simulation_work,
+                               format_bytes, seed_words, warn, whole_number)
 
 #: networks of at most this many nodes hold their two-path counts (see ERGM.compiled)
 SMALL_NETWORK = 64
@@ -281,7 +282,7 @@ class ERGM:
         SettingsError
             For a bad ``n``, ``burnin``, ``interval`` or ``output``, and, up front,
             when the work cannot finish or its output cannot fit: more than
-            :data:`MAX_SIMULATION_PROPOSALS` proposals (``burnin + n * interval``),
+            :data:`ergmfit.utils.validation.MAX_SIMULATION_PROPOSALS` proposals (``burnin + n * interval``),
             or an output larger than this machine's memory (``n`` draws of ``8 p``
             bytes for ``output="stats"``, of about the observed network's size
             otherwise).
@@ -590,54 +591,6 @@ def missing_dyads(network, missing):
     return network, miss
 
 
-# the most proposals one simulate() call runs (burnin + n * interval): at some 10^7
-# proposals a second, about a day of computing
-MAX_SIMULATION_PROPOSALS = 10 ** 12
-
-
-def _whole(value, name, least):
-    from .exceptions import SettingsError
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer, float,
-                                                                     np.floating)) \
-            or not float(value).is_integer() or value < least:
-        raise SettingsError(f"simulate: {name} must be a whole number >= {least}, got "
-                            f"{value!r}")
-    return int(value)
-
-
-def _bytes(n):
-    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"):
-        if n < 1024 or unit == "EiB":
-            return f"{n:,.0f} {unit}" if unit == "bytes" else f"{n:,.1f} {unit}"
-        n /= 1024
-
-
-def _machine_memory():
-    import os
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (ValueError, OSError, AttributeError):
-        return 2 ** 34
-
-
-def check_simulation_work(n, burnin, interval, each_bytes, what, caller="simulate"):
-    """A SettingsError up front when ``burnin + n * interval`` proposals exceed
-    :data:`MAX_SIMULATION_PROPOSALS` or ``n`` draws of ``each_bytes`` (``what`` says
-    of what) exceed this machine's memory."""
-    from .exceptions import SettingsError
-    proposals = burnin + n * interval
-    if proposals > MAX_SIMULATION_PROPOSALS:
-        raise SettingsError(
-            f"{caller}: burnin + n x interval = {proposals:.3g} proposals, more than the "
-            f"{MAX_SIMULATION_PROPOSALS:.0e} ergmfit runs in one call (about a day at 10^7 "
-            "proposals a second); lower n or interval")
-    need, have = n * float(each_bytes), _machine_memory()
-    if need > have:
-        raise SettingsError(
-            f"{caller}: n = {n:,} draws ({what} each) would take {_bytes(need)}, more than "
-            f"this machine's memory ({_bytes(have)}); draw fewer, or in batches")
-
-
 def _simulation_size(model, n, burnin, interval, output):
     """(n, burnin, interval) of a simulation as ints, checked: a SettingsError up front
     when the proposals or the output are beyond what can finish or fit (see
@@ -645,14 +598,14 @@ def _simulation_size(model, n, burnin, interval, output):
     from .exceptions import SettingsError
     if output not in ("graphs", "networks", "stats"):
         raise SettingsError(f"output must be 'graphs', 'networks' or 'stats', got {output!r}")
-    n, burnin = _whole(n, "n", 0), _whole(burnin, "burnin", 0)
-    interval = _whole(interval, "interval", 1)
+    n, burnin = whole_number(n, "n", 0), whole_number(burnin, "burnin", 0)
+    interval = whole_number(interval, "interval", 1)
     net = model.network
     if output == "stats":
         each, what = 8.0 * len(model.labels), f"{len(model.labels)} statistics x 8 bytes"
     else:                         # ties (16 bytes each) and per-node overhead, about
         each = 16.0 * max(net.n_ties, 1) + (300.0 * net.n if output == "graphs" else 0) \
             + (250.0 * net.n_ties if output == "graphs" else 0) + 1000.0
-        what = f"about {_bytes(each)} for a network like the observed one"
+        what = f"about {format_bytes(each)} for a network like the observed one"
     check_simulation_work(n, burnin, interval, each, what)
     return n, burnin, interval

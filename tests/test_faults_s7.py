@@ -359,9 +359,9 @@ def test_simulations_that_cannot_finish_are_refused_up_front(flo, settings):
 
 
 def test_simulation_output_beyond_memory_is_refused_up_front(flo, monkeypatch):
-    from ergmfit import model as model_module
+    from ergmfit.utils import validation
     from ergmfit.exceptions import SettingsError
-    monkeypatch.setattr(model_module, "_machine_memory", lambda: 2 ** 20)   # 1 MiB
+    monkeypatch.setattr(validation, "machine_memory", lambda: 2 ** 20)   # 1 MiB
     with pytest.raises(SettingsError, match=r"n = 100,000 draws.*more than this machine"):
         flo.simulate([-1.0, 0.0], n=10 ** 5, interval=1, output="stats", random_state=1)
     with pytest.raises(SettingsError, match="more than this machine"):
