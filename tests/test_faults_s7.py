@@ -439,3 +439,14 @@ def test_check_fields_names_the_bad_field():
         check_fields({k: v for k, v in good.items() if k != "it"}, spec, "ck")
     with pytest.raises(CheckpointError, match="not a mapping"):
         check_fields([1], spec, "ck")
+
+
+def test_a_label_function_over_many_labels_still_runs():
+    # the bounds grow with the labels mapped: 7,260 nodemix labels (some 4 million
+    # steps of matching, beyond the fixed MAX_STEPS) are relabelled
+    import networkx as nx
+    g = nx.empty_graph(120)
+    nx.set_node_attributes(g, {v: f"level{v:03d}" for v in g}, "a")
+    g.add_edge(0, 1)
+    labels = ef.ERGM(g, 'Label(~nodemix("a"), ~gsub("level([0-9]+)", "L\\\\1", .))').labels
+    assert len(labels) == 7259 and labels[:2] == ["mix.a.L000.L001", "mix.a.L001.L001"]

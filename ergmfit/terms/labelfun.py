@@ -79,8 +79,7 @@ def label_function(label):
 
     def apply(labels):
         labels = list(labels)
-        budget = Budget()
-        budget.spend_chars(sum(map(len, labels)))
+        budget = Budget(input_chars=sum(map(len, labels)))
         try:
             return _broadcast(_eval(expr, labels, budget), len(labels))
         except RegexError as exc:
@@ -207,7 +206,9 @@ class _Reader:
             self.fail(f"{fun}() needs {', '.join(missing)}")
         pattern, repl = got["pattern"][1], got["replacement"][1]
         count = 0 if fun == "gsub" else 1
-        if got.get("fixed"):
+        literal = got.get("fixed") or (pattern and not got.get("ignore.case") and not any(
+            c in pattern for c in "\\.^$*+?{}[]|()") and "\\" not in repl)
+        if literal:                       # fixed=TRUE, or a pattern without metacharacters
             def apply(v, budget):
                 n = v.count(pattern) if count == 0 else min(v.count(pattern), 1)
                 budget.spend_chars(len(v) + n * (len(repl) - len(pattern)))

@@ -32,6 +32,8 @@ MAX_STEPS = 600_000         # search steps of all substitutions of one label fun
                             #   (about a second in CPython: a search costs SEARCH_STEPS more)
 MAX_OUTPUT = 300_000        # characters built by one label function
 SEARCH_STEPS = 8            # the cost of starting one search, in steps
+STEPS_PER_CHAR = 50         # more steps per character of the labels mapped
+CHARS_PER_CHAR = 4          # more output characters per character of the labels mapped
 
 _CHAR, _SPLIT, _JMP, _SAVE, _ASSERT, _MATCH = range(6)
 
@@ -41,15 +43,20 @@ class RegexError(ValueError):
 
 
 class Budget:
-    """Search steps and output characters left to one label function."""
+    """Search steps and output characters left to one label function: ``MAX_STEPS`` and
+    ``MAX_OUTPUT``, plus ``STEPS_PER_CHAR`` steps and ``CHARS_PER_CHAR`` characters per
+    character of the labels it maps (``input_chars``), so that a model of very many
+    labels can still be relabelled while a formula alone cannot blow up."""
 
-    def __init__(self, steps=MAX_STEPS, chars=MAX_OUTPUT):
-        self.steps, self.chars = steps, chars
+    def __init__(self, steps=MAX_STEPS, chars=MAX_OUTPUT, input_chars=0):
+        self.steps = steps + STEPS_PER_CHAR * input_chars
+        self.chars = self.char_limit = chars + CHARS_PER_CHAR * input_chars
+        self.step_limit = self.steps
 
     def spend_chars(self, n):
         self.chars -= n
         if self.chars < 0:
-            raise RegexError(f"the labels would grow beyond {MAX_OUTPUT} characters")
+            raise RegexError(f"the labels would grow beyond {self.char_limit} characters")
 
 
 # ---------------------------------------------------------------------------
@@ -438,8 +445,8 @@ class Pattern:
                     visited.add(key)
                     steps += 1
                     if steps > limit:
-                        raise RegexError(f"the substitutions need more than {MAX_STEPS} "
-                                         "steps of matching")
+                        raise RegexError(f"the substitutions need more than "
+                                         f"{budget.step_limit} steps of matching")
                     op = prog[pc]
                     kind = op[0]
                     if kind == _CHAR:
