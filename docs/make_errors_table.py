@@ -154,6 +154,24 @@ CASES = [
     Case("missing-edge-covariate", S_TERMS, "`edgecov` of a matrix the network does not hold",
          'ef.ERGM("flomarriage", "edges + edgecov(\'x\')")', "TermError",
          "no network attribute or edge attribute 'x'"),
+    Case("nodemix-too-many-cells", S_TERMS, "`nodemix` on an attribute with thousands of "
+         "levels",
+         'g = nx.empty_graph(1000)\nnx.set_node_attributes(g, {v: str(v) for v in g}, "a")\n'
+         'ef.ERGM(g, \'nodemix("a")\')', "TermError", "cells are supported"),
+    Case("operators-too-deep", S_TERMS, "Operator terms nested more than 50 deep",
+         'ef.ERGM("flomarriage", "Sum(~" * 60 + "edges" + ", \\"x\\")" * 60)', "TermError",
+         "more than 50 levels deep"),
+    Case("node-expression-index", S_TERMS, "`x[k]` in a node expression outside 1..n",
+         'ef.ERGM("faux.mesa.high", "S(~edges, ~Grade[1e20] > 1)")', "TermError",
+         "must be a whole number from 1 to 205"),
+    Case("label-regex-unsupported", S_TERMS, "A `gsub` pattern outside the supported "
+         "regular expressions (back-references, look-arounds, `(a*)*`)",
+         'ef.ERGM("flomarriage", \'Label(~edges, ~gsub("(a*)*", "x", .))\')', "TermError",
+         "can match the empty text"),
+    Case("label-too-much-work", S_TERMS, "A label function that would build huge labels or "
+         "match for too long",
+         'ef.ERGM("flomarriage", "Label(~edges, ~" + \'gsub("", "xyzw", \' * 7 + "."\n'
+         '        + ")" * 7 + ")")', "TermError", "the label function"),
     # -- networks ---------------------------------------------------------------
     Case("no-nodes", S_NETWORK, "A graph without nodes",
          'ef.ERGM(nx.Graph(), "edges")', "NetworkError", "the network has no nodes"),
@@ -333,6 +351,32 @@ CASES = [
     Case("resume-not-checkpoint", S_FIT, "Resuming EE from a directory without a checkpoint",
          'ef.ERGM("flomarriage", "edges").fit(method="ee", resume=tmp)', "CheckpointError",
          "is not an EE checkpoint of ergmfit"),
+    Case("simulate-too-long", S_FIT, "A simulation that cannot finish: more than 10^12 "
+         "proposals (`burnin + n * interval`)",
+         'ef.ERGM("flomarriage", "edges").simulate([-1.0], n=10**12, output="stats")',
+         "SettingsError", "proposals, more than the 1e+12"),
+    Case("constraints-type", S_FIT, "`constraints=` that is neither a formula nor a list of "
+         "constraint strings",
+         'ef.ERGM("flomarriage", "edges").fit(method="mple", constraints=5)',
+         "FormulaError", "constraints must be a formula string"),
+    Case("bd-bound", S_FIT, "A `bd()` bound that is not a number or one number per node",
+         'ef.ERGM("flomarriage", "edges").fit(method="mple",\n'
+         '                                    constraints="~bd(maxout=c(1, 2))")',
+         "FormulaError", "must be a number or one number per node"),
+    Case("offsets-only", S_FIT, "A model whose every coefficient is an offset: nothing is "
+         "estimated, the fit holds the offsets",
+         'ef.ERGM("flomarriage", "offset(edges) + offset(kstar(2))").fit(\n'
+         '    method="mcmle", offset_coef=[-1.5, 0.01])',
+         "UserWarning", "nothing to estimate", kind="warning"),
+    Case("checkpoint-not-a-file", S_FIT, "A checkpoint path where a FIFO or a device is",
+         'import os\nos.mkfifo(tmp / "ck.json")\n'
+         'ef.ERGM("flomarriage", "edges + kstar(2)").fit(method="mcmle",\n'
+         '                                               checkpoint=str(tmp / "ck.json"))',
+         "CheckpointError", "not a regular file"),
+    Case("save-not-a-file", S_OTHER, "Saving results over a FIFO or a device",
+         'import os\nos.mkfifo(tmp / "fit.json")\n'
+         'ef.ERGM("flomarriage", "edges").fit(method="mple").save(tmp / "fit.json")',
+         "SaveError", "is a FIFO (named pipe), not a regular file"),
     # -- Markov random fields ---------------------------------------------------------
     Case("mrf-unknown-method", S_MRF, "An MRF estimator that does not exist",
          'from ergmfit.mrf import IsingModel\n'

@@ -246,7 +246,7 @@ class _Builder:
                 val = kw.get(key)
                 if val is None or (isinstance(val, float) and np.isnan(val)):
                     continue
-                val = np.broadcast_to(np.asarray(val, dtype=np.int64), (net.n,))
+                val = _degree_bounds(val, key, net.n)
                 self.bounds[k] = op(self.bounds[k], val)
                 self.has_bounds = True
         elif name in _PRESERVE_RANK:
@@ -322,7 +322,7 @@ class _Builder:
             if kw.get(key) is None:
                 continue
             val = self._matrix(kw[key], key, (n, K))
-            bounds[k] = np.where(np.isnan(val), bounds[k], val).astype(np.int64)
+            bounds[k] = np.where(np.isnan(val), bounds[k], _whole_bounds(val))
         if not net.directed:
             lo, hi = np.maximum(bounds[0], bounds[2]), np.minimum(bounds[1], bounds[3])
             bounds = [lo, hi, lo, hi]
@@ -393,6 +393,35 @@ class _Builder:
         return space
 
 
+def constraint_formula(constraints):
+    """``constraints`` as ERGM keeps it: None, a formula string, or (formula, {name: dyad
+    list}).  A list (or tuple) of constraint strings is one formula, its items joined
+    with ``+`` (``["~bd(maxout=5)", "blockdiag('school')"]`` is
+    ``"~ bd(maxout=5) + blockdiag('school')"``); anything else is a FormulaError.
+
+    >>> constraint_formula(["~bd(maxout=5)", "~edges"])
+    '~ bd(maxout=5) + edges'
+    """
+    if constraints is None or isinstance(constraints, str):
+        return constraints
+    if isinstance(constraints, tuple) and len(constraints) == 2 \
+            and isinstance(constraints[1], dict):
+        return (constraint_formula(constraints[0]), constraints[1])
+    if isinstance(constraints, (list, tuple)) and constraints \
+            and all(isinstance(c, str) for c in constraints):
+        parts = [_strip(c) for c in constraints]
+        return "~ " + " + ".join(p for p in parts if p not in ("", ".")) \
+            if any(p not in ("", ".") for p in parts) else "~ ."
+    raise FormulaError("constraints must be a formula string (\"~ bd(maxout=5) + edges\"), "
+                       "a list of constraint strings, or (formula, {name: dyad list}); got "
+                       f"{type(constraints).__name__} {_short_repr(constraints)}")
+
+
+def _short_repr(value, n=60):
+    text = repr(value)
+    return text if len(text) <= n else text[:n] + "..."
+
+
 def parse_constraints(constraints, network, missing=None):
     """The sample space of ``network`` under ``constraints``.
 
@@ -413,6 +442,7 @@ def parse_constraints(constraints, network, missing=None):
         If the observed network lies outside the space (e.g. a degree above ``bd(maxout=)``).
     """
     names = {}
+    constraints = constraint_formula(constraints)
     if isinstance(constraints, tuple):
         if len(constraints) != 2 or not isinstance(constraints[1], dict):
             raise FormulaError("constraints=(formula, {name: dyad list}) expected")
@@ -525,3 +555,26 @@ def resume_space(model, kwargs):
         model._missing = pairs_vars(model.network, saved["missing"], "the checkpoint's missing dyads")
         model._set_structure()
     return model
+
+
+def _whole_bounds(arr):
+    """Degree bounds (floats, NaN kept) as whole numbers within [-1, _BIG]: beyond any
+    possible degree is no bound (``Inf``, ``1e308``), below 0 is below any degree; R's
+    as.integer truncates fractions."""
+    arr = np.trunc(np.clip(np.nan_to_num(arr, nan=-1.0), -1, _BIG))
+    return arr.astype(np.int64)
+
+
+def _degree_bounds(val, key, n):
+    """bd()'s ``key`` (a number or one per node, NA for none) as n whole-number bounds."""
+    try:
+        arr = np.asarray(val, dtype=float)
+    except (TypeError, ValueError):
+        raise FormulaError(f"bd({key}=) must be a number or one number per node, got "
+                           f"{val!r}") from None
+    if arr.ndim > 1 or (arr.ndim == 1 and arr.size not in (1, n)):
+        raise FormulaError(f"bd({key}=) must be a number or one number per node ({n}), got "
+                           f"{arr.size} numbers")
+    arr = np.where(np.isnan(arr), -1.0 if key.startswith("min") else float(_BIG), arr)
+    return np.broadcast_to(_whole_bounds(arr), (n,))       # NA: no bound on that node
+

@@ -535,6 +535,13 @@ def gof(model, params=None, n_sim=100, burnin=None, interval=None, statistics=No
     names = parse_gof_statistics(statistics, net.directed)
     if "model" in names and not model.labels:
         names.remove("model")
+    # each simulated network keeps a row of at most n values per graph statistic (degree,
+    # shared partners, distances, ...) and p model statistics
+    from .utils.validation import check_simulation_work
+    values = len(model.labels) * ("model" in names) + net.n * sum(nm != "model"
+                                                                  for nm in names)
+    check_simulation_work(n_sim, burnin, interval, 8.0 * values,
+                          f"{values:,} summary values x 8 bytes", "gof")
     graph_names = [nm for nm in names if nm != "model"]
     want_model = "model" in names
 

@@ -9,7 +9,7 @@ from .labeled import make_unique
 from .network import NetworkState, as_network
 from .network.network import SMALL_NETWORK
 from .results import register_model_builder
-from .constraints import parse_constraints, pairs_vars
+from .constraints import constraint_formula, parse_constraints, pairs_vars
 from .families.binary import BINARY
 from .terms.parameterisation import parameterisation_of
 from .terms.offsets import offset_flags as _offset_flags, split_offsets  # noqa: F401
@@ -17,8 +17,9 @@ from .terms.registry import build_term
 from .terms.macros import expand_for
 from .terms._ergm import ERGMModel
 from .utils.longrun import ctrl_c_flag
-from .utils.validation import (check_params, check_random_state, seed_words, warn,
-                               warns_at_callers_line)
+from .utils.validation import (check_params, check_random_state, check_simulation_work,
+                               format_bytes, seed_words, warn, warns_at_callers_line,
+                               whole_number)
 
 
 
@@ -33,7 +34,7 @@ class ERGM:
         Terms joined by ``+``, statnet style: ``"edges + gwesp(0.25, fixed=TRUE)"``.
     directed : bool, optional
         Only for files whose directedness is not stated; must agree with a graph.
-    constraints : str or (str, dict), optional
+    constraints : str, list of str or (str, dict), optional
         statnet's constraint formula (``"~ bd(maxout=5) + blockdiag('school')"``,
         see :mod:`ergmfit.constraints`): the sample space of every fit,
         simulation and gof of this model (``fit``, ``simulate`` and ``gof``
@@ -80,7 +81,7 @@ class ERGM:
         self.network, self._missing = missing_dyads(
             as_network(network, directed=directed, weights=weights, nodes=nodes), missing)
         self.formula = formula
-        self.constraints = constraints
+        self.constraints = constraint_formula(constraints)
         text, offset_texts = split_offsets(formula)
         calls = parse_formula(text)
         # For() is statnet's macro: its terms written out before any term is built
@@ -138,7 +139,7 @@ class ERGM:
         """The same model on another sample space (``constraints``, statnet's syntax)."""
         import copy
         m = copy.copy(self)
-        m.constraints = constraints
+        m.constraints = constraint_formula(constraints)
         m._set_structure()
         return m
 
@@ -303,6 +304,13 @@ class ERGM:
 
         Raises
         ------
+        SettingsError
+            For a bad ``n``, ``burnin``, ``interval`` or ``output``, and, up front,
+            when the work cannot finish or its output cannot fit: more than
+            :data:`ergmfit.utils.validation.MAX_SIMULATION_PROPOSALS` proposals (``burnin + n * interval``),
+            or an output larger than this machine's memory (``n`` draws of ``8 p``
+            bytes for ``output="stats"``, of about the observed network's size
+            otherwise).
         DegenerateModelError
             When the chain runs away (a degenerate model filling the network):
             more ties than max(10^6, 4 x the observed ties), or 4 GiB more
@@ -318,6 +326,7 @@ class ERGM:
         >>> S.shape
         (5, 1)
         """
+        n, burnin, interval = _simulation_size(self, n, burnin, interval, output)
         if n_chains != 1 or n_jobs != 1:    # independent chains, maybe in parallel (#22)
             from .sampling.multichain import simulate_chains
             return simulate_chains(self if constraints is None else
@@ -327,11 +336,6 @@ class ERGM:
         if constraints is not None:
             return self.with_constraints(constraints).simulate(
                 params, n, burnin, interval, output, proposal, random_state, start)
-        if output not in ("graphs", "networks", "stats"):
-            raise ValueError(f"output must be 'graphs', 'networks' or 'stats', got {output!r}")
-        n, burnin, interval = int(n), int(burnin), int(interval)
-        if n < 0 or burnin < 0 or interval < 1:
-            raise ValueError("need n >= 0, burnin >= 0 and interval >= 1")
         theta = self.eta(params)       # the sampler runs on the natural parameters
         sampler, cm = self.sampler(params, proposal, random_state, start)
         g0 = self.statistics_vector(start)
@@ -555,7 +559,17 @@ def _fit_with_offsets(model, method, random_state, verbose, kwargs):
         init = np.asarray(kwargs["init"], dtype=float)
         if init.shape == (model.n_params,):
             kwargs["init"] = init[~model.offset]
-    res = free._fit(method, random_state, verbose, kwargs)
+    if model.offset.all() and method != "mple":
+        # nothing to estimate: as statnet ("All terms are either offsets or extreme
+        # values. No optimization is performed."), the fit holds the offsets; the
+        # pseudo-likelihood path evaluates them without any estimation step
+        warn(f"every coefficient of the model is an offset: nothing to estimate, so "
+             f"method={method!r} is not run; the fit holds the offset coefficients (with "
+             "the pseudo-likelihood at them, as fit(method='mple'))")
+        res = free._fit("mple", random_state, False, {})
+        res.info["nothing_estimated"] = True
+    else:
+        res = free._fit(method, random_state, verbose, kwargs)
     p, m = model.n_params, model.offset
     params = np.zeros(p)
     params[m] = model.offset_coef
@@ -639,3 +653,23 @@ def missing_dyads(network, missing):
         # a tie on an unobserved dyad is not observed: drop it
         network = network.with_ties(network.ties[~np.isin(ties, miss)])
     return network, miss
+
+
+def _simulation_size(model, n, burnin, interval, output):
+    """(n, burnin, interval) of a simulation as ints, checked: a SettingsError up front
+    when the proposals or the output are beyond what can finish or fit (see
+    :meth:`ERGM.simulate`)."""
+    from .exceptions import SettingsError
+    if output not in ("graphs", "networks", "stats"):
+        raise SettingsError(f"output must be 'graphs', 'networks' or 'stats', got {output!r}")
+    n, burnin = whole_number(n, "n", 0), whole_number(burnin, "burnin", 0)
+    interval = whole_number(interval, "interval", 1)
+    net = model.network
+    if output == "stats":
+        each, what = 8.0 * len(model.labels), f"{len(model.labels)} statistics x 8 bytes"
+    else:                         # ties (16 bytes each) and per-node overhead, about
+        each = 16.0 * max(net.n_ties, 1) + (300.0 * net.n if output == "graphs" else 0) \
+            + (250.0 * net.n_ties if output == "graphs" else 0) + 1000.0
+        what = f"about {format_bytes(each)} for a network like the observed one"
+    check_simulation_work(n, burnin, interval, each, what)
+    return n, burnin, interval

@@ -70,8 +70,13 @@ class _NodeExpr(ast.NodeVisitor):
         return node.value
 
     def visit_Subscript(self, node):
-        base = self.visit(node.value)
+        base = np.atleast_1d(self.visit(node.value))
         k = self.visit(node.slice)
+        if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, float, np.integer,
+                                                                 np.floating)) \
+                or not float(k).is_integer() or not 1 <= k <= len(base):
+            raise TermError(f"term {self.term}: the index in x[k] of a node expression must "
+                            f"be a whole number from 1 to {len(base)}, got {_py(k)!r}")
         return base[int(k) - 1]          # R indexes from 1
 
     def visit_Call(self, node):
@@ -145,9 +150,18 @@ def node_values(net, text, term):
     py = py.replace("^", "**")
     try:
         tree = ast.parse(py.strip(), mode="eval")
-    except SyntaxError:
+        return _NodeExpr(net, term).visit(tree)
+    except (SyntaxError, ValueError) as exc:
+        if isinstance(exc, TermError):
+            raise
         raise TermError(f"term {term}: cannot read the node expression {text!r}") from None
-    return _NodeExpr(net, term).visit(tree)
+    except (RecursionError, MemoryError):
+        raise TermError(f"term {term}: the node expression {_short(text)!r} is nested too "
+                        "deeply to be read (hundreds of operators in a chain)") from None
+
+
+def _short(text, n=60):
+    return text if len(text) <= n else text[:n] + "..."
 
 
 def _with_attr(net, name, values):
@@ -196,7 +210,7 @@ def _mode_only(net, text, term, mode):
     try:
         tree = ast.parse(re.sub(r"!(?!=)", " not ", text).replace("^", "**").strip(),
                          mode="eval")
-    except SyntaxError:
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} & set(net.node_attrs)
     n1 = net.bipartite

@@ -17,24 +17,32 @@ freely.  Anything else is refused with a TermError naming what is supported: no 
 ever evaluated.
 
 ``gsub``/``sub`` with ``fixed=TRUE`` replace the literal text.  Otherwise the pattern is a
-regular expression, run by Python's ``re`` after translating R's POSIX classes
-(``[[:alpha:]]``, ``[[:digit:]]``, ``[[:space:]]``, ``[[:punct:]]``, ...); this agrees with
-R's default (TRE, extended) and ``perl=TRUE`` regular expressions for the usual patterns
-(literals, ``.``, classes, ``^``/``$``, groups, alternation, ``* + ? {m,n}``, ``\\d \\w
-\\s``).  In the replacement ``\\1`` ... ``\\9`` are the groups and ``\\0`` the whole
-match, as in R.  Not covered: perl's case conversions ``\\U \\L \\E`` in the
-replacement (refused), and patterns whose meaning differs between the engines (an empty
-match at the end of the text: Python's ``gsub("", "-", "ab")`` would give ``-a-b-`` where
-R gives ``-a-b``; POSIX collating elements ``[[.x.]]`` and equivalence classes
-``[[=x=]]``; TRE's leftmost-longest alternation, where Python takes the first alternative
-that matches).
+regular expression, run by :mod:`ergmfit.terms.labelregex`: an engine that finds the same
+matches and groups as Python's ``re`` but whose work grows linearly with the pattern and
+the label (``(a+)+$`` on a long data-derived label cannot blow up), with R's POSIX classes
+(``[[:alpha:]]``, ``[[:digit:]]``, ``[[:space:]]``, ``[[:punct:]]``, ...); this agrees
+with R's default (TRE, extended) and ``perl=TRUE`` regular expressions for the usual
+patterns (literals, ``.``, classes, ``^``/``$``, groups, alternation, ``* + ? {m,n}``,
+``\\d \\w \\s``).  In the replacement ``\\1`` ... ``\\9`` are the groups and ``\\0`` the
+whole match, as in R.  Not covered (refused with a TermError): back-references,
+look-arounds, a repeated part that can match the empty text (``(a*)*``), perl's case
+conversions ``\\U \\L \\E`` in the replacement, POSIX collating elements ``[[.x.]]`` and
+equivalence classes ``[[=x=]]``; patterns whose meaning differs between the engines are
+run as Python would (an empty match at the end of the text: ``gsub("", "-", "ab")`` gives
+``-a-b-`` where R gives ``-a-b``; TRE's leftmost-longest alternation, where Python takes
+the first alternative that matches).
+
+Work is bounded: one label function builds at most
+:data:`ergmfit.terms.labelregex.MAX_OUTPUT` characters of labels (nested ``gsub("", ...)``
+would otherwise multiply them) and spends at most
+:data:`ergmfit.terms.labelregex.MAX_STEPS` steps of matching; beyond, it is refused with
+a TermError.
 """
 from __future__ import annotations
 
-import re
-
 from ..exceptions import FormulaError, TermError
 from ..formula import FormulaArg, RCode, RName, _Parser, _tokenize
+from .labelregex import Budget, Pattern, RegexError
 
 SUPPORTED = ("a function name (toupper, tolower, identity), a formula such as "
              "~toupper(.) or ~paste0(\"prefix\", .), or function(x) <expression in x> "
@@ -68,7 +76,16 @@ def label_function(label):
         raise TermError(f"term Label: the label {getattr(label, 'text', label)!r} is not "
                         f"supported; supported: {SUPPORTED}")
     expr = _Reader(text, names).read()
-    return lambda labels: _broadcast(_eval(expr, list(labels)), len(labels))
+
+    def apply(labels):
+        labels = list(labels)
+        budget = Budget(input_chars=sum(map(len, labels)))
+        try:
+            return _broadcast(_eval(expr, labels, budget), len(labels))
+        except RegexError as exc:
+            raise TermError(f"term Label: the label function {text.strip()!r} is refused: "
+                            f"{exc}") from None
+    return apply
 
 
 def _function_body(text):
@@ -189,21 +206,23 @@ class _Reader:
             self.fail(f"{fun}() needs {', '.join(missing)}")
         pattern, repl = got["pattern"][1], got["replacement"][1]
         count = 0 if fun == "gsub" else 1
-        if got.get("fixed"):
-            def apply(v):
+        literal = got.get("fixed") or (pattern and not got.get("ignore.case") and not any(
+            c in pattern for c in "\\.^$*+?{}[]|()") and "\\" not in repl)
+        if literal:                       # fixed=TRUE, or a pattern without metacharacters
+            def apply(v, budget):
+                n = v.count(pattern) if count == 0 else min(v.count(pattern), 1)
+                budget.spend_chars(len(v) + n * (len(repl) - len(pattern)))
                 return v.replace(pattern, repl, -1 if count == 0 else 1)
         else:
             try:
-                rx = re.compile(_python_pattern(pattern),
-                                re.IGNORECASE if got.get("ignore.case") else 0)
-            except re.error as exc:
-                self.fail(f"the pattern {pattern!r} is not a regular expression Python can "
-                          f"read ({exc})")
+                rx = Pattern(pattern, ignore_case=bool(got.get("ignore.case")))
+            except RegexError as exc:
+                self.fail(f"the pattern {pattern!r} is not a regular expression ergmfit "
+                          f"can use: {exc}")
             template = self.replacement(repl, rx.groups)
 
-            def apply(v):
-                return rx.sub(lambda m: "".join(m.group(p) or "" if isinstance(p, int) else p
-                                                for p in template), v, count=count)
+            def apply(v, budget):
+                return rx.sub(template, v, count, budget)
         return ("sub", [got["x"]], apply)
 
     def replacement(self, repl, groups):
@@ -234,40 +253,24 @@ def _broadcast(v, n):
     return [v] * n if isinstance(v, str) else v
 
 
-def _eval(e, labels):
+def _eval(e, labels, budget):
     if e[0] == "str":
         return e[1]
     if e[0] == "arg":
         return labels
     name, args, sep = e
-    vals = [_eval(a, labels) for a in args]
+    vals = [_eval(a, labels, budget) for a in args]
     if name == "sub":                     # gsub / sub: sep holds the substitution
         v = vals[0]
-        return sep(v) if isinstance(v, str) else [sep(s) for s in v]
+        return sep(v, budget) if isinstance(v, str) else [sep(s, budget) for s in v]
     if name in ("toupper", "tolower"):
         v = vals[0]
         f = str.upper if name == "toupper" else str.lower
         return f(v) if isinstance(v, str) else [f(s) for s in v]
-    if all(isinstance(v, str) for v in vals):
-        return sep.join(vals)
     n = len(labels)
+    if all(isinstance(v, str) for v in vals):
+        budget.spend_chars(sum(map(len, vals)) + len(sep) * (len(vals) - 1))
+        return sep.join(vals)
+    budget.spend_chars(sum(len(v) * n if isinstance(v, str) else sum(map(len, v))
+                           for v in vals) + len(sep) * (len(vals) - 1) * n)
     return [sep.join(v if isinstance(v, str) else v[k] for v in vals) for k in range(n)]
-
-
-_POSIX = {"alpha": "a-zA-Z", "digit": "0-9", "alnum": "a-zA-Z0-9", "upper": "A-Z",
-          "lower": "a-z", "space": " \\t\\n\\r\\f\\v", "blank": " \\t",
-          "punct": re.escape("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"), "xdigit": "0-9A-Fa-f",
-          "cntrl": "\\x00-\\x1f\\x7f", "print": "\\x20-\\x7e", "graph": "\\x21-\\x7e",
-          "word": "a-zA-Z0-9_"}
-
-
-def _python_pattern(pattern):
-    """An R (TRE / PCRE) pattern as a Python one: POSIX classes inside brackets."""
-    def cls(m):
-        name = m.group(1)
-        if name not in _POSIX:
-            raise re.error(f"unknown POSIX class [:{name}:]")
-        return _POSIX[name]
-    if "[[." in pattern or "[[=" in pattern:
-        raise re.error("POSIX collating elements and equivalence classes are not supported")
-    return re.sub(r"\[:([a-z]+):\]", cls, pattern)

@@ -123,6 +123,30 @@ def nodemix(net, attr, base=None, b1levels=None, b2levels=None, levels=None, lev
                 lambda a, r, c: f"mix.{a}.{r}.{c}", b1levels, b2levels)
 
 
+# the most cells (statistics) a mixing matrix may have before levels2 selects among them:
+# each cell is a statistic with its label, and a fit holds p x p matrices
+MAX_MIX_CELLS = 100_000
+
+
+def check_mix_cells(term, attr, n_levels, n_cells):
+    """A TermError up front when a mixing matrix of ``n_levels`` levels would have more
+    than :data:`MAX_MIX_CELLS` cells, naming the sizes and the memory they would take."""
+    if n_cells <= MAX_MIX_CELLS:
+        return
+    labels = n_cells * 100.0                        # a label string and its list slot
+    cov = float(n_cells) ** 2 * 8                   # one p x p matrix of a fit
+    raise TermError(
+        f"term {term}: the attribute {attr!r} has {n_levels:,} levels, so its mixing matrix "
+        f"has {n_cells:,} cells, one statistic each: about {_gib(labels)} for their labels "
+        f"alone and {_gib(cov)} for one p x p matrix of a fit; at most {MAX_MIX_CELLS:,} "
+        "cells are supported: select levels with levels= (b1levels=/b2levels= on two-mode "
+        "networks) or merge levels of the attribute")
+
+
+def _gib(nbytes):
+    return f"{nbytes / 2 ** 30:,.1f} GiB" if nbytes >= 2 ** 28 else f"{nbytes / 2 ** 20:,.0f} MiB"
+
+
 def _mix(net, attr, base, levels, levels2, term, fmt, b1levels=None, b2levels=None):
     """nodemix's cells and kernel; ``fmt(attr, row level, column level)`` makes a label."""
     if net.bipartite is not None:
@@ -133,6 +157,7 @@ def _mix(net, attr, base, levels, levels2, term, fmt, b1levels=None, b2levels=No
                     lv.select(term, "levels", levels),
                     lv.listing())
     k = len(sel)
+    check_mix_cells(term, lv.name, k, k * k if net.directed else k * (k + 1) // 2)
     if net.directed:
         cells = [(r, c) for c in range(k) for r in range(k)]
     else:
@@ -170,6 +195,7 @@ def _nodemix_bipartite(net, attr, base, levels, levels2, term="nodemix",
                      lv2.select(term, "b2levels", b2levels),
                      lv2.listing())
     k1, k2 = len(sel1), len(sel2)
+    check_mix_cells(term, lv1.name, max(k1, k2), k1 * k2)
     cells = [(r, c) for c in range(k2) for r in range(k1)]
     cell_labels = [fmt(lv1.name, lv1.labels[sel1[r]], lv2.labels[sel2[c]]) for r, c in cells]
     if base is not None and type(levels2) is int and levels2 == -1:
@@ -220,6 +246,7 @@ def mm(net, attrs, levels=None, levels2=-1):
                         "attribute only")
     la, lb = _levels(net, row, "mm"), _levels(net, col, "mm")
     ka, kb = len(la), len(lb)
+    check_mix_cells("mm", f"{la.name}, {lb.name}", max(ka, kb), ka * kb)
     if net.n * net.n * (ka * kb) > 200_000_000:
         raise TermError("term mm: two attributes on a network this large are not supported "
                         "yet (the cells are held as dense matrices)")

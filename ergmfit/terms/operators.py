@@ -406,7 +406,7 @@ def sum_operator(net, formulas, label=None):
     ``Sum~<label>`` (one statistic) or ``Sum~<label><k>``."""
     sizes = []
     terms, W = weighted_formulas(net, formulas, "Sum", ("sum", "mean"), "weight", sizes)
-    groups = _formula_labels(net, formulas)
+    groups = formula_labels(terms, sizes)
     items = formulas if isinstance(formulas, list) else [formulas]
     term = stack("Sum", terms, sum_labels("Sum", label, groups, W.shape[0], "Sum~"), W)
     first = terms[:sizes[0]]
@@ -439,10 +439,15 @@ def keep_first_curvature(name, term, first, width, relabel, vector_label=False):
     return keep_curvature(name, term, first, relabel)
 
 
-def _formula_labels(net, formulas):
-    """The statistic labels of each formula of a Sum()/Prod() (one list per formula)."""
-    items = formulas if isinstance(formulas, list) else [formulas]
-    return [[lab for t in build_formula(net, f, "keep") for lab in t.labels] for f in items]
+def formula_labels(terms, sizes):
+    """The statistic labels of each formula of a Sum()/Prod() (one list per formula), from
+    the terms :func:`weighted_formulas` built and its ``sizes`` (building the formulas
+    again would double the work at every level of nested Sum()s)."""
+    out, start = [], 0
+    for size in sizes:
+        out.append([lab for t in terms[start:start + size] for lab in t.labels])
+        start += size
+    return out
 
 
 _PASTE = re.compile(r"^\s*function\s*\(\s*(\w+)\s*\)\s*(I\s*\()?\s*(paste0?)\s*\((.*)\)\s*"

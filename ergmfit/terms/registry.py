@@ -9,6 +9,7 @@ mean" error, ``ergmfit terms`` and the docs all read this table.
 from __future__ import annotations
 
 import difflib
+import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
@@ -261,14 +262,37 @@ INTERACTION = None     # builder of "a:b" (set by the operators family)
 RESOLVE = None         # statnet's attribute/level specifications (set by .attrspec)
 
 
+_NESTING = threading.local()     # operator terms being built, per thread
+
+
 def build_term(net, name: str, args=(), kwargs=None, state=BINARY_STATE) -> Term:
     """Validate a term call against the network and build it (``state``: the model's
-    kind of state, see :func:`register`)."""
+    kind of state, see :func:`register`).
+
+    Operator terms (``Sum(~...)``, ``S(~...)``, ``Label(~...)``, ...) build their
+    inner formulas through here: at most :data:`ergmfit.formula.MAX_DEPTH` of
+    them nested in one another (a FormulaError beyond; Python's recursion limit
+    would otherwise end the build with a RecursionError)."""
+    from ..exceptions import FormulaError
+    from ..formula import MAX_DEPTH
     if state != BINARY_STATE:
         if name == ":":
             raise TermError("interactions (a:b) of valued terms are not available")
         spec = get_term(name, directed=net.directed, state=state)
         return _build(spec, net, bind_arguments(spec, args, kwargs or {}))
+    depth = getattr(_NESTING, "depth", 0)
+    if depth >= MAX_DEPTH:
+        raise FormulaError(f"the formula nests terms in operator terms more than {MAX_DEPTH} "
+                           f"levels deep (at term {name}); ergmfit builds at most "
+                           f"{MAX_DEPTH} levels")
+    _NESTING.depth = depth + 1
+    try:
+        return _build_term(net, name, args, kwargs)
+    finally:
+        _NESTING.depth = depth
+
+
+def _build_term(net, name, args, kwargs):
     if name == ":" and INTERACTION is not None:
         try:
             return INTERACTION(net, *args)

@@ -37,10 +37,10 @@ import warnings
 import numpy as np
 
 from ..exceptions import CheckpointError, CheckpointWarning
-from .fileio import atomic_write
+from .fileio import NotRegularFileError, atomic_write, replaceable_target
 
 __all__ = ["Progress", "catch_interrupt", "Checkpoint", "write_json", "read_json", "write_npz",
-           "read_npz", "parallel_map", "run_jobs", "JobControl"]
+           "read_npz", "check_fields", "parallel_map", "run_jobs", "JobControl"]
 
 
 # ---------------------------------------------------------------------------
@@ -150,13 +150,23 @@ def _damaged(path, what, exc):
                            f"is ergmfit {__version__})")
 
 
+# the largest checkpoint JSON file read, and the most bytes the arrays of an .npz
+# checkpoint may unpack to (checked from the archive's directory before anything is read)
+MAX_JSON_BYTES = 256 * 2 ** 20
+MAX_NPZ_BYTES = 8 * 2 ** 30
+
+
 def read_json(path, kind=None, what="checkpoint"):
     """The JSON file ``path``; :class:`CheckpointError` naming it when it is
-    missing, damaged or (with ``kind``) not of that kind."""
+    missing, damaged, larger than :data:`MAX_JSON_BYTES`, nested beyond what
+    Python's parser takes, or (with ``kind``) not of that kind."""
     try:
         with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
-    except (OSError, ValueError, UnicodeDecodeError) as exc:
+            text = fh.read(MAX_JSON_BYTES + 1)
+            if len(text) > MAX_JSON_BYTES:
+                raise ValueError(f"larger than {MAX_JSON_BYTES} bytes")
+            data = json.loads(text)
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError, MemoryError) as exc:
         raise _damaged(path, what, exc) from None
     if kind is not None and (not isinstance(data, dict) or data.get("kind") != kind):
         raise CheckpointError(f"{path} is not {_a(what)} {what} of ergmfit")
@@ -167,11 +177,75 @@ def read_npz(path, what="checkpoint"):
     """(meta, arrays) of an ``.npz`` file written by :func:`write_npz`."""
     try:
         with np.load(path, allow_pickle=False) as z:
+            unpacked = sum(info.file_size for info in z.zip.infolist())
+            if unpacked > MAX_NPZ_BYTES:
+                raise ValueError(f"its arrays unpack to {unpacked:,} bytes, more than the "
+                                 f"{MAX_NPZ_BYTES:,} a checkpoint may hold")
             meta = json.loads(str(z["__meta__"]))
             arrays = {k: z[k] for k in z.files if k != "__meta__"}
     except Exception as exc:     # noqa: BLE001 - zip, OS and format errors alike
         raise _damaged(path, what, exc) from None
     return meta, arrays
+
+
+def check_fields(meta, spec, path, what="checkpoint"):
+    """The fields of checkpoint metadata ``meta`` checked against ``spec``;
+    :class:`CheckpointError` naming the file and the field otherwise.
+
+    ``spec`` maps a field name to ``(kind, low, high)``: ``kind`` one of
+    ``"int"`` (a whole number, not a bool), ``"float"`` (a finite number),
+    ``"bool"``, ``"str"`` or ``"list"``; ``low``/``high`` bound the value (or
+    the length of a string or list; None: unbounded).  A name ending in
+    ``"?"`` may be missing or null.  Estimators bound here what a tampered
+    file could otherwise use to ask for unbounded work (iterations, seeds,
+    chain counts).
+
+    >>> check_fields({"it": 3, "seeds": [1, 2]}, {"it": ("int", 0, 10),
+    ...                                           "seeds": ("list", 1, 64)}, "ck.npz")
+    {'it': 3, 'seeds': [1, 2]}
+    >>> check_fields({"it": 2 ** 40}, {"it": ("int", 0, 10)}, "ck.npz")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ergmfit.exceptions.CheckpointError: ...field 'it' is 1099511627776, outside 0..10 ...
+    """
+    if not isinstance(meta, dict):
+        raise CheckpointError(f"cannot resume from {path}: its metadata is not a mapping "
+                              f"(a damaged or tampered {what})")
+    out = {}
+    for key, (kind, low, high) in spec.items():
+        name, optional = key.rstrip("?"), key.endswith("?")
+        value = meta.get(name)
+        if value is None:
+            if optional:
+                out[name] = None
+                continue
+            raise CheckpointError(f"cannot resume from {path}: its field {name!r} is missing "
+                                  f"(a damaged or tampered {what})")
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        ok = {"int": isinstance(value, int) and not isinstance(value, bool),
+              "float": number and np.isfinite(value),
+              "bool": isinstance(value, bool), "str": isinstance(value, str),
+              "list": isinstance(value, list)}.get(kind)
+        if ok is None:
+            raise ValueError(f"unknown field kind {kind!r}")
+        if not ok:
+            raise CheckpointError(f"cannot resume from {path}: its field {name!r} is "
+                                  f"{_short(value)}, not {_a(kind)} {kind} (a damaged or "
+                                  f"tampered {what})")
+        size = len(value) if kind in ("str", "list") else value
+        if (low is not None and size < low) or (high is not None and size > high):
+            shown = f"of length {size}" if kind in ("str", "list") else _short(value)
+            raise CheckpointError(f"cannot resume from {path}: its field {name!r} is {shown}, "
+                                  f"outside {low if low is not None else '-inf'}.."
+                                  f"{high if high is not None else 'inf'} (a damaged or "
+                                  f"tampered {what})")
+        out[name] = value
+    return out
+
+
+def _short(value, n=40):
+    text = repr(value)
+    return text if len(text) <= n else text[:n] + "..."
 
 
 # ---------------------------------------------------------------------------
@@ -187,13 +261,105 @@ def _pid_alive(pid):
     return True
 
 
+# a lock file whose content is not "<pid> <host>" counts as being written for
+# this many seconds after its last change, and as stale (left by a run that
+# died or by a full disk) afterwards
+LOCK_GRACE_SECONDS = 10.0
+
+
+def _create_lock(lock_path):
+    """Create ``lock_path`` holding "<pid> <host>" in one step; False when it
+    exists.  The content goes to a temporary file first, which is then
+    hard-linked to the lock path (``os.link`` fails if the path exists), so a
+    lock file is never seen empty and a full disk leaves none behind; where
+    the file system has no hard links, ``O_CREAT | O_EXCL`` and a write (the
+    lock removed again if the write fails).  OSError when neither can be
+    written."""
+    me = f"{os.getpid()} {socket.gethostname()}\n".encode()
+    directory = os.path.dirname(os.path.abspath(lock_path))
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(lock_path)}.", suffix=".tmp",
+                               dir=directory)
+    try:
+        try:
+            _write_all(fd, me)
+        finally:
+            os.close(fd)
+        try:
+            os.link(tmp, lock_path)
+            return True
+        except FileExistsError:
+            return False
+        except OSError:                    # no hard links here (FAT, some network shares)
+            pass
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+    try:
+        fd = os.open(lock_path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+    except FileExistsError:
+        return False
+    try:
+        try:
+            _write_all(fd, me)
+        finally:
+            os.close(fd)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(lock_path)
+        raise
+    return True
+
+
+def _write_all(fd, data):
+    while data:
+        data = data[os.write(fd, data):]
+
+
+def _lock_owner(lock_path):
+    """(pid, host) written in a lock file; (-1, "") when it cannot be read or
+    does not hold them."""
+    try:
+        with open(lock_path, "rb") as fh:
+            words = fh.read(256).decode("utf-8", "replace").split()
+        pid, host = int(words[0]), (words[1] if len(words) > 1 else "")
+    except (OSError, ValueError, IndexError):
+        return -1, ""
+    return (pid, host) if 0 < pid < 2 ** 31 else (-1, "")
+
+
+def _lock_is_stale(lock_path, pid, host):
+    """A lock of a process of this host that no longer runs, or a lock file
+    that does not name its process (empty or damaged: a run killed or out of
+    disk space while writing it, or an older ergmfit) and has not changed
+    for :data:`LOCK_GRACE_SECONDS`.  A lock of another host is never stale
+    (its process cannot be checked from here)."""
+    import time
+    if pid > 0:
+        return host == socket.gethostname() and not _pid_alive(pid)
+    try:
+        age = time.time() - os.stat(lock_path).st_mtime
+    except FileNotFoundError:
+        return True                      # gone meanwhile: try again
+    except OSError:
+        return False
+    return age > LOCK_GRACE_SECONDS
+
+
 class Checkpoint:
     """A checkpoint file (``directory=False``) or directory written by one run.
 
     :meth:`acquire` takes its lock file (``<file>.lock`` or ``<dir>/.lock``,
-    holding the process id and host): a second run writing to the same
-    checkpoint at the same time gets a :class:`CheckpointError`; a lock
-    left by a process that no longer runs is taken over.  :meth:`save_json`
+    holding the process id and host, written in one step so that it is
+    never seen empty): a second run writing to the same checkpoint at the
+    same time gets a :class:`CheckpointError`.  A stale lock is taken over:
+    one naming a process of this host that no longer runs, or one that names
+    no process (empty or damaged: a kill or a full disk while an older
+    ergmfit wrote it) and is older than :data:`LOCK_GRACE_SECONDS`; a lock
+    of another host is never taken over (its process cannot be checked).
+    A lock that cannot be written (read-only directory, full disk) warns
+    and the run goes on without checkpoints, leaving no file behind.  A
+    checkpoint file path where something other than a regular file is (a
+    FIFO, a device) is refused with :class:`CheckpointError` before the run.  :meth:`save_json`
     and :meth:`save_npz` write atomically; a write that fails (read-only
     directory, full disk) warns once with :class:`CheckpointWarning` and the
     run goes on.  Use it as a context manager (the lock is released at the
@@ -210,39 +376,39 @@ class Checkpoint:
         self.failed = False
 
     def acquire(self):
+        if not self.directory:
+            try:
+                replaceable_target(self.path)
+            except NotRegularFileError as exc:    # a FIFO, a device: never replaced
+                raise CheckpointError(f"cannot use {self.path} as the {self.what}: {exc}; "
+                                      "choose the path of a file") from None
+            except OSError:
+                pass                              # a link loop etc.: the save warns
         if self.directory:
             try:
                 os.makedirs(self.path, exist_ok=True)
             except OSError as exc:
                 self._warn(exc)
                 return self
-        me = f"{os.getpid()} {socket.gethostname()}"
         for _ in range(2):
             try:
-                fd = os.open(self.lock_path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-            except FileExistsError:
-                try:
-                    with open(self.lock_path, encoding="utf-8") as fh:
-                        pid, host = (fh.read().split() + ["", ""])[:2]
-                    pid = int(pid)
-                except (OSError, ValueError):
-                    pid, host = -1, ""
-                if pid > 0 and host == socket.gethostname() and not _pid_alive(pid):
-                    with contextlib.suppress(OSError):     # a stale lock: take it over
-                        os.unlink(self.lock_path)
-                    continue
-                raise CheckpointError(
-                    f"the {self.what} {self.path} is being written by another run "
-                    f"(process {pid} on {host or 'an unknown host'}, lock file "
-                    f"{self.lock_path}): wait for it to finish or choose another checkpoint; "
-                    "delete the lock file if that run no longer exists") from None
-            except OSError as exc:            # read-only directory etc.: no lock, no files
+                created = _create_lock(self.lock_path)
+            except OSError as exc:            # read-only directory, full disk: no lock, no files
                 self._warn(exc)
                 return self
-            with os.fdopen(fd, "w") as fh:
-                fh.write(me + "\n")
-            self.locked = True
-            return self
+            if created:
+                self.locked = True
+                return self
+            pid, host = _lock_owner(self.lock_path)
+            if _lock_is_stale(self.lock_path, pid, host):
+                with contextlib.suppress(OSError):     # a stale lock: take it over
+                    os.unlink(self.lock_path)
+                continue
+            raise CheckpointError(
+                f"the {self.what} {self.path} is being written by another run "
+                f"(process {pid if pid > 0 else 'unknown'} on {host or 'an unknown host'}, "
+                f"lock file {self.lock_path}): wait for it to finish or choose another "
+                "checkpoint; delete the lock file if that run no longer exists")
         return self
 
     def release(self):

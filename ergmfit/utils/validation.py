@@ -140,3 +140,60 @@ def check_index_set(values, n, what, units="variables") -> np.ndarray:
     if len(np.unique(arr)) != arr.size:
         raise ValueError(f"the {units} of a {what} must be distinct, got {arr.tolist()}")
     return arr
+
+
+# the most proposals one simulate() call runs (burnin + n * interval): at some 10^7
+# proposals a second, about a day of computing
+MAX_SIMULATION_PROPOSALS = 10 ** 12
+
+
+def whole_number(value, name, least):
+    """``value`` as an int when it is a whole number >= ``least`` (also a float such as
+    ``1e6``), else a SettingsError naming the setting ``name``.
+
+    >>> whole_number(1e6, "n", 0)
+    1000000
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer, float,
+                                                                     np.floating)) \
+            or not float(value).is_integer() or value < least:
+        raise SettingsError(f"simulate: {name} must be a whole number >= {least}, got "
+                            f"{value!r}")
+    return int(value)
+
+
+def format_bytes(n):
+    """A number of bytes as people read it.
+
+    >>> format_bytes(3 * 2 ** 30)
+    '3.0 GiB'
+    """
+    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"):
+        if n < 1024 or unit == "EiB":
+            return f"{n:,.0f} {unit}" if unit == "bytes" else f"{n:,.1f} {unit}"
+        n /= 1024
+
+
+def machine_memory():
+    """This machine's physical memory in bytes (16 GiB where the system does not say)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return 2 ** 34
+
+
+def check_simulation_work(n, burnin, interval, each_bytes, what, caller="simulate"):
+    """A SettingsError up front when ``burnin + n * interval`` proposals exceed
+    :data:`MAX_SIMULATION_PROPOSALS` or ``n`` draws of ``each_bytes`` (``what`` says
+    of what) exceed this machine's memory."""
+    proposals = burnin + n * interval
+    if proposals > MAX_SIMULATION_PROPOSALS:
+        raise SettingsError(
+            f"{caller}: burnin + n x interval = {proposals:.3g} proposals, more than the "
+            f"{MAX_SIMULATION_PROPOSALS:.0e} ergmfit runs in one call (about a day at 10^7 "
+            "proposals a second); lower n or interval")
+    need, have = n * float(each_bytes), machine_memory()
+    if need > have:
+        raise SettingsError(
+            f"{caller}: n = {n:,} draws ({what} each) would take {format_bytes(need)}, more than "
+            f"this machine's memory ({format_bytes(have)}); draw fewer, or in batches")
