@@ -55,7 +55,7 @@ def render_templates():
         if os.path.exists(target) and os.path.getmtime(target) >= os.path.getmtime(template):
             continue
         with open(template, encoding="utf-8") as f:
-            text = Tempita.sub(f.read())
+            text = Tempita.Template(f.read(), name=template).substitute()
         with open(target, "w", encoding="utf-8") as f:
             f.write(text)
         print(f"rendered {template} -> {target}")
