@@ -29,7 +29,7 @@ def main():
     sys.path[:] = [p for p in sys.path if p not in ("", os.getcwd())]
     import ergmfit
     package = os.path.dirname(os.path.realpath(ergmfit.__file__))
-    if package.startswith(os.path.realpath(os.getcwd()) + os.sep):
+    if package == os.path.realpath("ergmfit"):
         sys.exit(f"ergmfit imports from the source tree ({package}), not the installed wheel")
     du = subprocess.run(["du", "-sh", package], capture_output=True, text=True).stdout.split()
     print(f"installed: ergmfit {version('ergmfit')} in {package}: "
