@@ -1,24 +1,34 @@
 """Build script: compiles every ``ergmfit/**/*.pyx`` and installs ``data/`` as ``ergmfit.data``.
 
-Templates first: every ``ergmfit/**/*.pyx.tp`` / ``*.pxd.tp`` (Tempita, shipped with
-Cython; the twin samplers of the model families, see ``ergmfit/sampling/_mh.pyx.tp``)
-is rendered to the file without ``.tp`` before cythonize (the rendered files are
-git-ignored; they are rewritten only when the template is newer).
+Nothing is generated when this file is imported (pip's "Getting requirements to build
+wheel" and ``egg_info`` only list the extensions); the build step (``build_ext``)
 
-``pip install .`` compiles the extensions in parallel (``ERGMFIT_BUILD_JOBS``
-processes, default: the number of CPUs), without debug symbols (``-g0``,
-stripped at link time), and installs neither the generated ``.c`` files nor
-the ``.pyx`` sources: only the compiled modules and the ``.pxd`` headers.
+1. renders the Tempita templates ``ergmfit/**/*.pyx.tp`` to ``.pyx`` (:func:`render_templates`),
+2. translates the ``.pyx`` files to C with Cython (:func:`cythonize_extensions`), the utility code
+   Cython would copy into every module (memoryviews, argument parsing, ...) generated once, as the
+   module ``ergmfit._cyutility`` (Cython's shared utility module),
+3. compiles the modules in parallel (``ERGMFIT_BUILD_JOBS`` processes, default: the number of
+   CPUs), without debug symbols (``-g0``, stripped at link time), printing one line per module.
+
+The wheel holds the compiled modules and the ``.pxd`` headers; neither the generated ``.c``
+files nor the ``.pyx`` sources.
 """
 import glob
 import os
+import time
 
-import numpy as np
-from Cython.Build import cythonize
 from setuptools import Extension, find_packages, setup
 from setuptools.command.build_ext import build_ext
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+PYX_GLOB = os.path.join("ergmfit", "**", "*.pyx")
+TEMPLATE_SUFFIX = ".tp"
+SHARED_UTILITY_MODULE = "ergmfit._cyutility"
+
+# no debug information in the objects and stripped modules: 2 MB instead of 24 MB installed
+COMPILE_ARGS = ["-O3", "-g0"]
+LINK_ARGS = ["-s"]
+CYTHON_DIRECTIVES = {"boundscheck": False, "wraparound": False, "cdivision": True,
+                     "initializedcheck": False}
 
 
 def build_jobs():
@@ -32,47 +42,94 @@ def build_jobs():
         return max(1, os.cpu_count() or 1)
 
 
-class ParallelBuildExt(build_ext):
-    """``build_ext`` compiling the extensions in parallel also under ``pip install``
-    (pip runs ``build_ext`` without ``-j``; ``-j N`` on the command line still wins)."""
+def template_paths(suffixes=(".pyx", ".pxd")):
+    """The Tempita templates ``ergmfit/**/*.pyx.tp`` and ``*.pxd.tp`` (those of ``suffixes``)."""
+    return sorted(t for suffix in suffixes
+                  for t in glob.glob(os.path.join("ergmfit", "**", "*" + suffix + TEMPLATE_SUFFIX),
+                                     recursive=True))
+
+
+def render_templates():
+    """Render each ``ergmfit/**/*.pyx.tp`` / ``*.pxd.tp`` to the file beside it without ``.tp``
+    (when the template is newer)."""
+    from Cython import Tempita
+    for template in template_paths():
+        target = template[:-len(TEMPLATE_SUFFIX)]
+        if os.path.exists(target) and os.path.getmtime(target) >= os.path.getmtime(template):
+            continue
+        with open(template, encoding="utf-8") as f:
+            text = Tempita.Template(f.read(), name=template).substitute()
+        with open(target, "w", encoding="utf-8") as f:
+            f.write(text)
+        print(f"rendered {template} -> {target}")
+
+
+def module_name(pyx):
+    return os.path.splitext(pyx)[0].replace(os.sep, ".")
+
+
+def extensions():
+    """One extension per ``.pyx`` (and per template that renders to one), plus the shared
+    utility module; sources are the ``.pyx`` files, translated to C only in the build step."""
+    pyx_files = set(glob.glob(PYX_GLOB, recursive=True))
+    pyx_files.update(t[:-len(TEMPLATE_SUFFIX)] for t in template_paths((".pyx",)))
+    exts = [Extension(module_name(pyx), [pyx],
+                      define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+                      extra_compile_args=COMPILE_ARGS, extra_link_args=LINK_ARGS)
+            for pyx in sorted(pyx_files)]
+    exts.append(Extension(SHARED_UTILITY_MODULE,
+                          [SHARED_UTILITY_MODULE.replace(".", os.sep) + ".c"],
+                          extra_compile_args=COMPILE_ARGS, extra_link_args=LINK_ARGS))
+    return exts
+
+
+def cythonize_extensions(exts):
+    """Translate the ``.pyx`` sources of ``exts`` to C (only those that changed)."""
+    import numpy as np
+    from Cython.Build import cythonize
+    for ext in exts:
+        if np.get_include() not in ext.include_dirs:
+            ext.include_dirs.append(np.get_include())
+    return cythonize(exts, language_level=3, nthreads=build_jobs(), quiet=True,
+                     shared_utility_qualified_name=SHARED_UTILITY_MODULE,
+                     compiler_directives=CYTHON_DIRECTIVES)
+
+
+def tool_versions():
+    """The versions of the build tools in use (pip builds in an isolated environment)."""
+    import Cython
+    import numpy
+    import setuptools
+    return (f"Cython {Cython.__version__}, numpy {numpy.__version__} (headers), "
+            f"setuptools {setuptools.__version__}")
+
+
+class BuildExt(build_ext):
+    """``build_ext`` that renders the templates and runs Cython first, then compiles the modules
+    in parallel also under ``pip install`` (pip runs ``build_ext`` without ``-j``; ``-j N`` on
+    the command line still wins), one progress line per module."""
 
     def finalize_options(self):
         super().finalize_options()
         if not self.parallel:
             self.parallel = build_jobs()
 
+    def run(self):
+        start = time.perf_counter()
+        print(f"ergmfit: building with {tool_versions()}", flush=True)
+        render_templates()
+        translated = {ext.name: ext for ext in cythonize_extensions(self.extensions)}
+        for ext in self.extensions:  # keep the objects build_ext has finalized; compile the C
+            ext.sources = translated[ext.name].sources
+        self._done = 0
+        super().run()
+        print(f"ergmfit: {len(self.extensions)} extension modules built in "
+              f"{time.perf_counter() - start:.0f} s")
 
-# no debug information in the objects and stripped modules: 2 MB instead of 24 MB installed
-COMPILE_ARGS = ["-O3", "-g0"]
-LINK_ARGS = ["-s"]
-
-
-def render_templates(root="ergmfit"):
-    """Render every ``*.pyx.tp`` / ``*.pxd.tp`` under ``root`` next to itself (without
-    ``.tp``) when the rendered file is missing or older than its template."""
-    from Cython import Tempita
-
-    for tp in sorted(glob.glob(os.path.join(root, "**", "*.p[xy][xd].tp"), recursive=True)):
-        out = tp[:-3]
-        if os.path.exists(out) and os.path.getmtime(out) >= os.path.getmtime(tp):
-            continue
-        with open(tp, encoding="utf-8") as f:
-            text = Tempita.sub(f.read())
-        with open(out, "w", encoding="utf-8") as f:
-            f.write(text)
-
-
-def extensions():
-    render_templates()
-    exts = []
-    for pyx in sorted(glob.glob(os.path.join("ergmfit", "**", "*.pyx"), recursive=True)):
-        name = os.path.splitext(pyx)[0].replace(os.sep, ".")
-        exts.append(Extension(name, [pyx], include_dirs=[np.get_include()],
-                              define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-                              extra_compile_args=COMPILE_ARGS, extra_link_args=LINK_ARGS))
-    return cythonize(exts, language_level=3, nthreads=build_jobs(),
-                     compiler_directives={"boundscheck": False, "wraparound": False,
-                                          "cdivision": True, "initializedcheck": False})
+    def build_extension(self, ext):
+        super().build_extension(ext)
+        self._done += 1
+        print(f"[{self._done}/{len(self.extensions)}] {ext.name}", flush=True)
 
 
 packages = find_packages(include=["ergmfit", "ergmfit.*"]) + ["ergmfit.data"]
@@ -82,9 +139,9 @@ setup(
     package_dir={"ergmfit.data": "data"},
     package_data={"ergmfit.data": ["*.csv", "*.gz", "*.md", "*.txt"],
                   "ergmfit": ["**/*.pxd"]},
-    # the generated C (and the .pyx it came from, and its template) stay out of the wheel
-    exclude_package_data={"": ["*.c", "*.cpp", "*.pyx", "*.html", "*.tp"]},
+    # the generated C (and the .pyx it came from) stay out of the wheel
+    exclude_package_data={"": ["*.c", "*.cpp", "*.pyx", "*.tp", "*.html"]},
     ext_modules=extensions(),
-    cmdclass={"build_ext": ParallelBuildExt},
+    cmdclass={"build_ext": BuildExt},
     zip_safe=False,
 )
