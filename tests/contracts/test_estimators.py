@@ -51,11 +51,6 @@ LONG = {
     "bayes-pl": dict(main_iters=10**6, mcmle=dict(maxit=2, samplesize=256)),
 }
 
-#: which estimators fit constraints and missing dyads, as ``ERGM._check_estimator`` lists
-#: them, until the estimators declare it themselves (``supports``, issue #31 item 2)
-FITS_TODAY = {"constraints": {"mple", "mcmle", "cd", "bayes", "bcd", "mcle", "ee"},
-              "missing": {"mple", "mcmle", "bayes", "ee", "cd"}}
-
 #: (method, setting) pairs whose check accepts a bad value today (strict xfail: fixing one
 #: makes its test pass, and then it must leave this list)
 KNOWN_LOOSE = {("ee", "init"): "EE's init check accepts anything that is not a string "
@@ -272,13 +267,9 @@ def _feature_model(feature):
 
 
 def _fits(method, feature):
-    cls = estimator_class(method)
-    declared = getattr(cls, "supports", None)
-    if declared is not None:                    # the estimator says what it fits
-        return bool(declared.get(feature)) if isinstance(declared, dict) else feature in declared
-    if feature == "curved":
-        return bool(cls.supports_curved)
-    return method in FITS_TODAY[feature]
+    # the estimator says what it fits (its ``supports`` declaration); the tests
+    # check that the declaration is honest both ways
+    return bool(estimator_class(method).supports.get(feature, False))
 
 
 FEATURE_WORDS = {"curved": "curved", "constraints": "constraint", "missing": "missing"}
