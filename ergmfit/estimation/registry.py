@@ -16,6 +16,7 @@ _ESTIMATORS = {
     "ee": "ergmfit.estimation.ee.estimator:EE",
     "bayes": "ergmfit.estimation.bayes.exchange:Bayes",
     "bayes-pl": "ergmfit.estimation.bayes.pseudo_posterior:BayesPL",
+    "sa": "ergmfit.estimation.sa.robbins_monro:SA",
 }
 #: what a plain registered function ``f(model, **settings)`` is taken to support
 FUNCTION_SUPPORTS = {"curved": True}

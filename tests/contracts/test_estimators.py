@@ -36,6 +36,7 @@ SMALL = {
     "ee": dict(ee_steps=10, ee_inner_steps=20, sampler_steps=300, s_steps=20, se_samplesize=100),
     "bayes": dict(burnin=5, main_iters=20, aux_iters=300, n_chains=2),
     "bayes-pl": dict(burnin=50, main_iters=200, n_chains=2, mcmle=dict(maxit=2, samplesize=256)),
+    "sa": dict(burnin=512, interval=256, phase1=10, n_subphases=2, phase2_min=5, phase3=50),
 }
 
 #: settings of a fit that runs for minutes unless interrupted; None: the estimator makes no
@@ -49,6 +50,7 @@ LONG = {
     "ee": dict(ee_steps=10**6),
     "bayes": dict(main_iters=10**5),
     "bayes-pl": dict(main_iters=10**6, mcmle=dict(maxit=2, samplesize=256)),
+    "sa": None,
 }
 
 #: (method, setting) pairs whose check accepts a bad value today (strict xfail: fixing one
