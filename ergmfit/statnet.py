@@ -46,9 +46,9 @@ class StatnetName:
 _MCMC = ("mcmle", "mple")
 #: statnet's ``control.ergm()`` names (docs/statnet_mapping.md's settings table)
 CONTROL = {s.name: s for s in (
-    StatnetName("main.method", ["method"], ["mple", "mcmle", "cd", "ee"], accept=False,
+    StatnetName("main.method", ["method"], ["mple", "mcmle", "cd", "ee", "sa"], accept=False,
                 note='the estimator is fit(method=...): "mcmle" (statnet\'s MCMLE), "mple", '
-                     '"cd", "ee" (for statnet\'s Stochastic-Approximation)'),
+                     '"cd", "sa" (statnet\'s Robbins-Monro / Stochastic-Approximation), "ee"'),
     StatnetName("seed", ["random_state"], ["mple", "mcmle", "cd", "ee"]),
     StatnetName("init", ["init"], ["mcmle", "cd", "ee"]),
     StatnetName("MCMC.burnin", ["burnin"], _MCMC),
@@ -88,23 +88,20 @@ CONTROL = {s.name: s for s in (
     StatnetName("CD.maxit", ["maxit"], ["cd"]),
     StatnetName("CD.conv.min.pval", ["conv_pval"], ["cd"]),
     StatnetName("CD.steplength.margin", ["steplength_margin"], ["cd"]),
-    StatnetName("SA.nsubphases", ["ee_steps", "ee_inner_steps"], ["ee"], accept=False,
-                note="no Stochastic-Approximation: Equilibrium Expectation's outer x inner "
-                     "iterations are the closest analogue"),
-    StatnetName("SA.niterations", ["ee_steps", "ee_inner_steps"], ["ee"], accept=False,
-                note="no Stochastic-Approximation: Equilibrium Expectation's outer x inner "
-                     "iterations are the closest analogue"),
-    StatnetName("SA.interval", ["sampler_steps"], ["ee"], accept=False,
-                note="no Stochastic-Approximation: proposals per EE iteration are the closest "
-                     "analogue"),
+    StatnetName("SA.nsubphases", ["n_subphases"], ["sa"]),
+    StatnetName("SA.niterations", ["phase2_min"], ["sa"], accept=False,
+                note="the first subphase's draws (each later one 2^(4/3) times more, as "
+                     "Snijders 2002)"),
+    StatnetName("SA.interval", ["interval"], ["sa"]),
 )}
 
 _BY_KEY = {name.lower(): s for name, s in CONTROL.items()}
 _BY_KEY.update({name.lower().replace(".", "_"): s for name, s in CONTROL.items()})
 
 #: statnet's ``estimate=`` / ``main.method`` values and ergmfit's method names for them
-METHOD_ALIASES = {"mle": "mcmle", "mcmle": "mcmle", "mple": "mple", "cd": "cd"}
-_NOT_HERE = {"stochastic-approximation": "ee", "robbins-monro": "ee"}
+METHOD_ALIASES = {"mle": "mcmle", "mcmle": "mcmle", "mple": "mple", "cd": "cd",
+                  "robbins-monro": "sa", "stochastic-approximation": "sa"}
+_NOT_HERE = {}
 
 
 def resolve_method(method) -> str:

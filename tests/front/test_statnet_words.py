@@ -41,8 +41,9 @@ def test_fit_takes_statnet_method_and_estimate(flo):
         assert fit.method == "mple" and np.allclose(fit.params, ref.params)
     with pytest.raises(SettingsError, match="contradicts"):
         m.fit(method="mple", estimate="CD")
-    with pytest.raises(SettingsError, match="'ee'"):
-        m.fit(method="Stochastic-Approximation")
+    # statnet's main.method="Robbins-Monro" / "Stochastic-Approximation": method "sa"
+    assert m.fit(method="Stochastic-Approximation", random_state=1).method == "sa"
+    assert m.fit(method="Robbins-Monro", random_state=1).method == "sa"
     # statnet's default estimate="MLE" is the MCMC-MLE
     fit = m.fit(method="MLE", random_state=1, **{"MCMC.samplesize": 256, "MCMLE.maxit": 2})
     assert fit.info.get("call_method", fit.method) in ("mcmle", "mle")
@@ -68,7 +69,7 @@ def test_make_estimator_takes_statnet_names():
     ("mcmle", {"MCMLE.samplesize.min": 10}, ["'samplesize'", "fixed per iteration"]),
     ("mcmle", {"parallel": 4}, ["'n_jobs'", "'n_chains'"]),
     ("mple", {"MPLE.samplesize": 10}, ["'sample_size'", "'max_dyads'"]),
-    ("ee", {"SA.nsubphases": 3}, ["'ee_steps'"]),
+    ("ee", {"SA.nsubphases": 3}, ["'n_subphases'", "'sa'"]),
     ("mcmle", {"main.method": "MCMLE"}, ["'method'"]),
     ("mcmle", {"samplesize": 10, "MCMC.samplesize": 20}, ["given twice"]),
     ("mple", {"MPLE.covariance.method": "sandwich"}, ["'godambe'"]),
@@ -109,7 +110,7 @@ def _doc_rows():
             continue
         names = [n for n in re.findall(r"`([^`]+)`", cells[0]) if "(" not in n]
         rows.append((names, re.findall(r"`([a-z-]+)`", cells[1]),
-                     re.findall(r"`([A-Za-z_]+)`", cells[2]), cells[3]))
+                     re.findall(r"`([A-Za-z_][A-Za-z0-9_]*)`", cells[2]), cells[3]))
     return rows
 
 
