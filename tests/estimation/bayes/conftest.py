@@ -1,7 +1,7 @@
 """Fixtures of the Bayesian ERGM tests."""
 import pytest
 
-from ergmfit.estimation import bayes as bayes_mod
+from ergmfit.estimation.bayes import exchange as bayes_mod
 
 
 @pytest.fixture
