@@ -18,7 +18,9 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="us
 import ergmfit
 
 # the child imports the ergmfit this test imported (the checkout's in-place build, or
-# the installed package when a clean clone's sources are not built)
+# the installed package when a clean clone's sources are not built); it runs in the
+# temporary folder, since `python -c` puts its working directory first on sys.path and
+# a clean clone's unbuilt sources would shadow the installed package
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(ergmfit.__file__)))
 
 CHILD = textwrap.dedent("""
@@ -64,7 +66,7 @@ def test_workers_die_with_killed_parent(kind):
     tmp = tempfile.gettempdir()
     before = {d for d in os.listdir(tmp) if d.startswith(longrun._TEMP_PREFIX)}
     p = subprocess.Popen([sys.executable, "-c", CHILD.format(kind=kind)],
-                         env=dict(os.environ, PYTHONPATH=ROOT),
+                         env=dict(os.environ, PYTHONPATH=ROOT), cwd=tmp,
                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     pids = []
     try:
