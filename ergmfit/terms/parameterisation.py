@@ -36,6 +36,8 @@ class Parameterisation:
     """Base class of the maps θ -> η(θ)."""
 
     linear = False
+    #: (parameter slice, statistic slice, curve) of each curved term with a free decay
+    curved_terms = ()
 
     def __init__(self, param_labels, stat_labels):
         self.param_labels = list(param_labels)
@@ -58,6 +60,10 @@ class Parameterisation:
     def lower_bounds(self) -> np.ndarray:
         """Smallest allowed value of each parameter (-inf: none)."""
         return np.full(self.n_params, -np.inf)
+
+    def decay_indices(self) -> list:
+        """Positions (in θ) of the decay parameters of the curved terms (none here)."""
+        return [ps.start + 1 for ps, _, _ in self.curved_terms]
 
     def upper_bounds(self) -> np.ndarray:
         """Largest allowed value of each parameter (+inf: none)."""

@@ -511,17 +511,18 @@ def degenerate_sample(model, exc, chains, g_obs, D, history, theta):
 RESTART_DECAY = {"decay": 0.5, "lambda": 2.0}
 
 
-def restart(model, settings, first, core, fit_mple):
+def restart(model, settings, first, core, mple):
     """After ``first`` (a DegenerateModelError of a curved fit from the default start:
     a degenerate sample or a stall, with its start decays in ``first.decay_start``),
     fit once more by ``core(model, **settings)`` from the fixed-decay MPLE with every
-    decay at RESTART_DECAY -- what a statnet expert tries first.  samplike
+    decay at RESTART_DECAY -- what a statnet expert tries first (``mple``: the MPLE
+    estimator class, passed in by the caller: this module stays below ``mple`` in the
+    import graph).  samplike
     ``edges + mutual + gwesp(fixed=FALSE)``: the default start (decay 2, the best
     fixed-decay pseudo-likelihood of the grid) stalls in the almost empty mode; from
-    decay 0.5, seeds 1-5 converge to gwesp.decay 1.75-1.81.  Returns (core's dict, a
-    note); raises ``first`` when its start had those decays already, or a
-    DegenerateModelError naming both attempts.  ``fit_mple`` is passed in by the caller
-    (this module stays below ``mple`` in the import graph)."""
+    decay 0.5, seeds 1-5 converge to gwesp.decay 1.75-1.81.  Returns (what core
+    returned, a note, how the fit started); raises ``first`` when its start had those
+    decays already, or a DegenerateModelError naming both attempts."""
     par = model.parameterisation
     init = np.full(len(model.labels), np.nan)
     for ps, _, curve in par.curved_terms:
@@ -532,7 +533,7 @@ def restart(model, settings, first, core, fit_mple):
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
-            start = np.asarray(fit_mple(model, init=init, verbose=False).info["curved_start"],
+            start = np.asarray(mple(init=init, verbose=False).fit(model).info["curved_start"],
                                dtype=float)
     except (DegenerateModelError, KeyError):
         raise first from None
@@ -543,9 +544,9 @@ def restart(model, settings, first, core, fit_mple):
     except DegenerateModelError as second:
         raise DegenerateModelError(f"{first} -- Restarted from the fixed-decay MPLE at {what}: "
                                    f"{second}") from None
-    out["init_method"] = f"MPLE (fixed decays {what}, after a failed start)"
     return out, (f"the fit from the default start failed ({str(first).split('. ')[0]}); it was "
-                 f"restarted from the fixed-decay MPLE at {what}")
+                 f"restarted from the fixed-decay MPLE at {what}"), \
+        f"MPLE (fixed decays {what}, after a failed start)"
 
 
 def check_runoff(model, history, theta, chains=None, g_obs=None, D=None):

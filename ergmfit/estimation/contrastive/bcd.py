@@ -199,10 +199,10 @@ class BCD(Estimator):
                 raise SettingsError(f"init must be 'mple', 'zero' or parameters, got {init!r}")
             lf = None
             if curved:         # the curved MPLE, in θ; its cov is (J'HJ)^-1
-                from ..mple.pseudolikelihood import fit_mple
+                from ..mple.pseudolikelihood import MPLE
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
-                    lf = fit_mple(model, verbose=False)
+                    lf = MPLE(verbose=False).fit(model)
             if self._feasible is not None:       # bd: the MPLE under the bounds
                 bounded = self._bounded_pseudo_fit(model, bm, labels, lf)
                 if bounded is not None:
@@ -267,10 +267,10 @@ class BCD(Estimator):
         if isinstance(self.precondition, str):          # "mple"
             if lf is None:
                 if getattr(model, "curved", False):
-                    from ..mple.pseudolikelihood import fit_mple
+                    from ..mple.pseudolikelihood import MPLE
                     with warnings.catch_warnings():
                         warnings.simplefilter("ignore")
-                        lf = fit_mple(model, verbose=False)
+                        lf = MPLE(verbose=False).fit(model)
                 else:
                     lf = self._pseudo_fit(bm, labels)
             Hinv = np.asarray(lf.cov, dtype=float)

@@ -757,14 +757,14 @@ def _mple_start(bm, labels, free=None):
 def _curved_start(model, init, labels):
     """Start of a curved MCLE: ``init`` (NaN entries filled from the curved
     MPLE), else the curved MPLE (its best fixed-decay start if it ran off)."""
-    from ..mple.pseudolikelihood import curved_init, fit_mple
+    from ..mple.pseudolikelihood import MPLE, curved_init
     given = curved_init(init, labels)
     if given is not None and np.all(np.isfinite(given)):
         theta = given
     else:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            fit = fit_mple(model, verbose=False)
+            fit = MPLE(verbose=False).fit(model)
         theta = np.asarray(fit.params, dtype=float)
         if not np.all(np.isfinite(theta)) and fit.info.get("curved_start") is not None:
             theta = np.asarray(fit.info["curved_start"], dtype=float)

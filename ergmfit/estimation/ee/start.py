@@ -14,8 +14,8 @@ def mple_start(model, rng, initial_estimate):
     par = getattr(model, "parameterisation", None)
     if par is not None and not par.linear:
         return np.asarray(initial_estimate(model, random_state=rng)[0], dtype=float)
-    from ..mple.pseudolikelihood import fit_mple
-    return np.asarray(fit_mple(model, verbose=False).params, dtype=float)
+    from ..mple.pseudolikelihood import MPLE
+    return np.asarray(MPLE(verbose=False).fit(model).params, dtype=float)
 
 
 def _ifd_runoff(par, chains):

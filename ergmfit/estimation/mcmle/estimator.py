@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import time
 import warnings
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -175,13 +176,64 @@ def _step_length(Z, margin):
     return max(hull, ell)
 
 
+@dataclass
+class MCMLEState:
+    """Where an MCMC-MLE fit stands between two iterations (and, once finished,
+    the estimate's pieces).  ``theta``, ``interval`` and ``history`` are what the
+    checkpoint keeps; the rest is the bookkeeping of the running fit."""
+
+    theta: np.ndarray
+    interval: int
+    history: list = field(default_factory=list)
+    burnin: int = 0
+    init_method: str = "user"
+    starts: list = None             # the chains' last states (None: the observed network)
+    pilot: int = None               # curved: the configured interval, while the first
+                                    # sample is a pilot at the smallest one
+    iteration: int = 0              # the iteration running (or last run)
+    n_before: int = 0               # records of a resumed run's earlier iterations
+    streak: int = 0                 # consecutive iterations with gamma == 1
+    guard: tuple = None             # (θ of the last accepted sample, its standardised mean)
+    backtracks: int = 0             # consecutive halvings of an overshooting step
+    final: bool = False             # the iteration running is the boosted last one
+    chains_z: list = None           # the last sample, centred at the observed statistics
+    sample_theta: np.ndarray = None  # where the last sample was drawn
+    converged: bool = False
+    interrupted: bool = False
+    # the estimate's pieces (set by MCMLE._estimate and MCMLE._loglik)
+    cov: np.ndarray = None
+    cov_model: np.ndarray = None
+    cov_mc: np.ndarray = None
+    loglik: float = None
+    loglik_se: float = None
+    loglik_interrupted: bool = False
+    seconds: float = 0.0
+    cpu_seconds: dict = field(default_factory=dict)   # CPU seconds of this process by phase
+    g_obs: np.ndarray = None        # the observed statistics
+
+    @property
+    def chains(self):
+        """The last sample's chains of statistics (None before the first sample)."""
+        return None if self.chains_z is None else [c + self.g_obs for c in self.chains_z]
+
+
 class MCMLE(Estimator):
     """Monte Carlo maximum likelihood, as statnet fits ERGMs (see :mod:`ergmfit.estimation.mcmle.estimator`).
 
     ``MCMLE(**settings).fit(model)`` returns an :class:`~ergmfit.results.ERGMResults`
     with method ``"mcmle"``; ``ERGM.fit(method="mcmle", **settings)`` builds it.
     ``info`` holds the iteration history, the final MCMC interval and the
-    initial estimate.  The settings are those of :func:`mcmle_core`.
+    initial estimate.  A model with missing dyads is fitted by the observed-data
+    likelihood (:class:`~ergmfit.estimation.mcmle.missing.MissingDataMCMLE`).
+
+    ``checkpoint=path`` writes the current estimate, interval and history after
+    every iteration (atomically, see :mod:`ergmfit.utils.longrun`; a second fit
+    writing to it at the same time is refused); ``resume=path`` continues from
+    it.  Ctrl-C returns the last finished iteration (marked interrupted); during
+    the bridge sampling it returns the finished fit with the log-likelihood NA.
+    A curved model's first sample is a pilot at ``min_interval``, forgotten
+    (redrawn at ``interval``) when short of ``target_ess``
+    (:func:`ergmfit.estimation.common.curved.first_sample_ok`).
 
     Examples
     --------
@@ -213,373 +265,341 @@ class MCMLE(Estimator):
         from ..common.interrupts import second_ctrl_c_waits
         try:
             with second_ctrl_c_waits():     # a second quick Ctrl-C does not lose the fit
-                out = mcmle_core(model, **settings)
+                state = self._run(model)
             fallback = None
         except DegenerateModelError as exc:
             if (getattr(exc, "decay_start", None) is not None and settings["init"] is None
                     and settings["resume"] is None):
                 # a curved fit failed from its default start: from decays 0.5 (curved.restart)
-                from ..mple.pseudolikelihood import fit_mple
-                out, fallback = _restart_decays(model, settings, exc,
-                                                lambda m, **s: mcmle_core(m, **s), fit_mple)
+                from ..mple.pseudolikelihood import MPLE
+                state, fallback, state.init_method = _restart_decays(model, settings, exc,
+                                                                     self._refit, MPLE)
             elif not getattr(exc, "retryable", False) or settings["resume"] is not None:
                 raise
             else:
-                out, fallback = _fall_back(model, settings, exc,
-                                           lambda m, **s: mcmle_core(m, **s))
-        if out["interrupted"]:
-            warn = [f"interrupted by the user after {out['n_iter']} iteration(s): not converged"]
-        elif not out["converged"]:
-            warn = [f"MCMC-MLE did not converge in {out['n_iter']} iterations"]
+                state, fallback = _fall_back(model, settings, exc, self._refit)
+        if state.interrupted:
+            warn = [f"interrupted by the user after {state.iteration} iteration(s): not converged"]
+        elif not state.converged:
+            warn = [f"MCMC-MLE did not converge in {state.iteration} iterations"]
         else:
             warn = []
-        if getattr(model, "curved", False):
-            from ..common.curved import decay_messages
-            for msg in decay_messages(model.parameterisation, out["params"], "likelihood"):
-                warn.append(msg)
-                if not msg.startswith("Note"):
-                    warnings.warn(msg, ConvergenceWarning, stacklevel=3)
-        if out["loglik_interrupted"]:
+        from ..common.curved import decay_messages
+        for msg in decay_messages(model.parameterisation, state.theta, "likelihood"):
+            warn.append(msg)
+            if not msg.startswith("Note"):
+                warnings.warn(msg, ConvergenceWarning, stacklevel=3)
+        if state.loglik_interrupted:
             warn.append("interrupted by the user while bridge-sampling the log-likelihood: the "
                         "fit is complete, its log-likelihood is NA (eval_loglik=False skips it)")
-        interval = out["final_interval"]
-        info = {"history": out["history"], "final_interval": interval,
+        interval = state.interval
+        info = {"history": state.history, "final_interval": interval,
                 "mcmc": {"interval": interval, "burnin": 16 * interval},
-                "init_method": out["init_method"], "loglik_mcse": out["loglik_se"],
-                "interrupted": out["interrupted"],
-                "loglik_interrupted": out["loglik_interrupted"],
-                "cov_model": out["cov_model"].tolist(), "cpu_seconds": out["cpu_seconds"]}
+                "init_method": state.init_method, "loglik_mcse": state.loglik_se,
+                "interrupted": state.interrupted,
+                "loglik_interrupted": state.loglik_interrupted,
+                "cov_model": state.cov_model.tolist(), "cpu_seconds": state.cpu_seconds}
         if fallback is not None:
             info["fallback"] = fallback
             warn.append(f"Note: {fallback}")
-        res = ERGMResults(out["params"], out["cov"], model.labels, method="mcmle",
-                           loglik=out["loglik"],
-                           loglik_kind="bridge" if out["loglik"] is not None else None,
-                           nobs=model.network.n_dyads, converged=out["converged"],
-                           n_iter=out["n_iter"], seconds=out["seconds"], cov_mc=out["cov_mc"],
-                           se_kind="MCMC", loglik_mcse=out["loglik_se"], warnings=warn,
-                           info=info, formula=model.formula, network=model.network, model=model,
-                           dyad_independent=model.dyad_independent)
-        if out["chains"] is not None:       # None: interrupted before the first sample
-            res.mcmc_sample = {"chains": out["chains"], "observed": model.statistics_vector(),
+        res = ERGMResults(state.theta, state.cov, model.labels, method="mcmle",
+                          loglik=state.loglik,
+                          loglik_kind="bridge" if state.loglik is not None else None,
+                          nobs=model.network.n_dyads, converged=state.converged,
+                          n_iter=state.iteration, seconds=state.seconds, cov_mc=state.cov_mc,
+                          se_kind="MCMC", loglik_mcse=state.loglik_se, warnings=warn,
+                          info=info, formula=model.formula, network=model.network, model=model,
+                          dyad_independent=model.dyad_independent)
+        if state.chains_z is not None:       # None: interrupted before the first sample
+            res.mcmc_sample = {"chains": state.chains, "observed": model.statistics_vector(),
                                "labels": list(model.stat_labels), "interval": interval}
         return res
 
+    def _refit(self, model, **settings):
+        """The iterations again with other settings (the second attempt of a failed fit)."""
+        return type(self)(**settings)._run(model)
 
-# The second attempt after a failure of the iterations (a start that fits the
-# failure, a longer chain, a tighter trust region): see _mcmle_fallback.
-from .fallback import fall_back as _fall_back, swing as _swing  # noqa: E402
-
-
-def fit_mcmle(model, random_state=None, verbose=True, **kwargs):
-    """Fit ``model`` by MCMC-MLE: ``MCMLE(random_state=..., verbose=..., **kwargs).fit(model)``.
-
-    Examples
-    --------
-    >>> import ergmfit as ef
-    >>> m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
-    >>> fit = m.fit(method="mcmle", random_state=1, verbose=False)
-    >>> round(float(fit.params["edges"]), 1)
-    -1.7
-    """
-    return MCMLE(random_state=random_state, verbose=verbose, **kwargs).fit(model)
-
-
-def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samplesize=1024,
-              interval=1024, burnin=None, n_chains=None, n_jobs=1, proposal="auto",
-              steplength_margin=0.05, termination="hummel", last_boost=4, conv_pval=0.5,
-              target_ess=64, min_interval=None, max_interval=2**20, eval_loglik=True, bridges=16,
-              bridge_samplesize=None, backend=None, checkpoint=None, resume=None, min_is_ess=0.05):
-    """Fit by MCMC-MLE; returns the pieces an ERGMResults needs (a dict).
-
-    Parameters
-    ----------
-    init : array or dict, optional
-        Starting parameters (default: the MPLE).
-    maxit : int
-        At most this many iterations (statnet's ``MCMLE.maxit``, 60).
-    samplesize, interval, burnin : int
-        MCMC sample per iteration, proposals between draws and before the first
-        (default burnin 16 × interval, as statnet).  A curved model's first sample
-        is a pilot at ``min_interval``, forgotten (redrawn at ``interval``) when short of
-        ``target_ess`` (see :func:`ergmfit.estimation.common.curved.first_sample_ok`).
-    n_chains, n_jobs : int
-        Chains per iteration (default: ``n_jobs``) and parallel processes.
-    min_is_ess : float
-        A step whose importance weights have an effective size below this share
-        of the sample is halved until it has (a trust region).
-    checkpoint : path, optional
-        After every iteration, write the current estimate, interval and history
-        to this JSON file (atomically, see :mod:`ergmfit.utils.longrun`; a
-        second fit writing to it at the same time is refused, a failed write
-        warns), so a long fit can be resumed.  Ctrl-C returns the last
-        finished iteration (marked interrupted); during the bridge sampling it
-        returns the finished fit with the log-likelihood NA.
-    resume : path, optional
-        Continue from a checkpoint written by an earlier fit of the same model.
-    termination : {"hummel", "hotelling"}
-        The stopping rule (see the module docstring).
-    bridges, bridge_samplesize : int
-        Bridge points of the log-likelihood (statnet's ``bridge.nsteps``, 16)
-        and draws at each, at the final interval (default ``samplesize / 8``,
-        128: over seeds 1-6 the log-likelihood of faux.mesa.high varied with
-        sd 0.53, as statnet's default runs do; 256 gave 0.44 at twice the
-        cost).
-    last_boost : int
-        Sample-size multiplier of the last iteration ("hummel").
-    target_ess : float
-        Effective sample size each iteration aims at (statnet's
-        ``MCMLE.effectiveSize``, 64, counted as statnet does: the multivariate
-        ESS, see :func:`ergmfit.sampling.chains.multivariate_ess`), with
-        at least half of it for every single statistic: the interval of the
-        next iteration is scaled by the larger target / ESS ratio, between
-        ``min_interval`` (default a quarter of ``interval``) and
-        ``max_interval``.  The last iteration's sample is ``last_boost``
-        times larger and aims at ``last_boost * target_ess`` effective draws
-        of every statistic (the smallest univariate ESS, stricter than
-        statnet), with the autocorrelation time pooled over the two samples
-        before it; its interval is between 1/2 and 4 times the previous one.
-    """
-    if termination not in ("hummel", "hotelling"):
-        raise ValueError(f"termination must be 'hummel' or 'hotelling', got {termination!r}")
-    if bridge_samplesize is not None and int(bridge_samplesize) < 8:
-        raise ValueError(f"bridge_samplesize must be at least 8, got {bridge_samplesize}")
-    t0 = time.perf_counter()
-    c0 = time.process_time()
-    timings = {}        # CPU seconds of this process by phase (parallel chains not included)
-    rng = check_random_state(random_state)
-    net = model.network
-    D = net.n_dyads
-    if n_chains is None:
+    # -- the iterations ------------------------------------------------------------------
+    def _n_chains(self):
+        if self.n_chains is not None:
+            return max(1, int(self.n_chains))
         # one chain per process: joblib's n_jobs = -k means every CPU but k - 1
         from joblib import effective_n_jobs
-        n_chains = effective_n_jobs(n_jobs) if n_jobs < 0 else n_jobs
-    n_chains = max(1, int(n_chains))
-    burnin = 16 * interval if burnin is None else int(burnin)
-    target_ess = float(target_ess)
-    # the interval may drop to a quarter of the start value when the draws are
-    # nearly independent (small, fast-mixing models), no lower: a short chain
-    # stuck in one mode of a near-degenerate model looks well mixed locally
-    min_interval = max(1, interval // 4) if min_interval is None else int(min_interval)
-    g_obs = model.statistics_vector()
-    par = model.parameterisation
-    init_method = "user"
-    history = []
-    if resume is not None:
-        state = read_checkpoint(resume, model, max_interval)
-        init, interval, history = state["theta"], int(state["interval"]), state["history"]
-        burnin = 16 * interval
-        init_method = f"checkpoint {resume}"
-    theta, how = start_theta(model, init, rng)
-    init_method = how or init_method
-    timings["start"] = time.process_time() - c0
-    pilot = None        # curved: the first sample at the smallest interval, a pilot
-    if getattr(model, "curved", False) and resume is None and min_interval < interval:
-        pilot, interval = interval, _first_interval(interval, min_interval)
-    starts = [None] * n_chains
-    progress = Progress(maxit, "MCMLE", unit="it", enabled=verbose)
-    store = None
-    if checkpoint is not None:
-        store = Checkpoint(checkpoint, what="MCMC-MLE checkpoint").acquire()
-    converged = False
-    interrupted = False
-    it = 0
-    chains_z = None
-    n_before = len(history)     # records of a resumed run's earlier iterations
-    try:
-        streak = 0          # consecutive iterations with gamma == 1
-        guard, backtracks = None, 0    # (θ of the last accepted sample, its standardised mean)
-        final = False       # this iteration is the boosted last one
-        for it in range(1, maxit + 1):
-            size = samplesize * (last_boost if final else 1)
-            if pilot is not None and it == 1:       # curved: see curved.first_sample_ok
-                before = (rng.bit_generator.state, starts)
-            chains, starts, acc = run_chains(model, theta, size, burnin, interval, starts,
-                                             n_chains=n_chains, n_jobs=n_jobs, random_state=rng,
-                                             proposal=proposal, backend=backend)
-            if pilot is not None and it == 1 and not _first_sample_ok(
-                    par, theta, chains, target_ess, MIN_ESS_SHARE):
-                # a pilot short of effective draws leaves no trace: the first sample
-                # is drawn as without it (same start, burn-in and random numbers)
-                rng.bit_generator.state, starts = before
-                interval = pilot
-                chains, starts, acc = run_chains(model, theta, size, burnin, interval, starts,
-                                                 n_chains=n_chains, n_jobs=n_jobs,
-                                                 random_state=rng, proposal=proposal,
-                                                 backend=backend)
-            sample_theta = theta.copy()        # where this sample was drawn
-            # a curved model's canonical statistics (e.g. 30 ESP counts, many
-            # nearly constant) are judged in the directions of its parameters,
-            # z J(θ): the step length, convergence test, ESS and degeneracy checks
-            proj = _projector(par, theta)
-            try:
-                check_degeneracy(model, [proj(c) for c in chains], D)
-            except DegenerateModelError as exc:
-                if par.linear:
-                    raise
-                raise _degenerate_sample(model, exc, chains, g_obs, D, history, theta) from None
-            chains_z = [c - g_obs for c in chains]
-            Z = np.concatenate(chains_z)
-            Zp, chains_zp = proj(Z), [proj(c) for c in chains_z]
-            # Guarded step: a step that overshoots -- the sample lands far on the
-            # other side of the observed statistics, farther than before it -- is
-            # halved back towards where it came from instead of being trusted
-            # (a near-degenerate region amplifies small moves; statnet would
-            # carry on from the overshoot and often oscillate).
-            tstat = _standardised_mean(Zp)
-            if (guard is not None and backtracks < MAX_BACKTRACKS
-                    and _overshoot(guard[1], tstat)):
-                backtracks += 1
-                history.append({"iteration": it, "theta": theta.tolist(), "backtrack": True,
-                                "gamma": 0.0, "pvalue": float("nan"),
-                                "interval": interval, "samplesize": size,
-                                "t_max": float(np.max(np.abs(tstat)))})
-                theta = guard[0] + 0.5 * (theta - guard[0])
-                final, streak = False, 0
-                progress.update(1, step="back", interval=interval)
-                continue
-            backtracks = 0
-            guard = (theta.copy(), tstat)
-            gamma = _step_length(Zp, steplength_margin)
-            pval = hotelling_pvalue(chains_zp) if gamma >= 1.0 else 0.0
-            if par.linear:
-                eta = maximize_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0))
-                while not np.all(np.isfinite(eta)) and gamma > 1e-3:
-                    # no finite maximiser (a target on the hull's face): step less far
-                    gamma *= 0.5
-                    eta = maximize_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0))
-                if not np.all(np.isfinite(eta)):
-                    raise _retryable(DegenerateModelError(
-                        "the importance-sampling step has no finite maximiser even towards the "
-                        "sample's own mean: the sample does not vary in some direction"))
-            else:
-                # a decay moves at most MAX_DECAY_STEP per iteration (the whole step is scaled)
-                eta, capped = _curved_step(Z, (1.0 - gamma) * Z.mean(axis=0), par, theta)
-                if capped:
-                    gamma = min(gamma, 0.5)
-            # trust region: keep the importance weights of the move informative
-            eta, halved = is_trust_region(Z, eta, min_is_ess, None if par.linear else
-                                          lambda e: par.eta(theta + e) - par.eta(theta))
-            if halved:
-                gamma = min(gamma, 0.5)
-            ess = effective_sizes(chains_zp)
-            mess = multivariate_ess(chains_zp)
-            history.append({"iteration": it, "theta": theta.tolist(), "gamma": gamma,
-                            "pvalue": pval, "min_ess": float(ess.min()), "ess": mess,
-                            "interval": interval,
-                            "samplesize": size, "acceptance": float(np.mean(acc))})
-            _check_oscillation(model, history, Zp, proj(g_obs), counts=par.linear)
-            if not par.linear:      # a decay running off, or a stall far from g_obs
-                _check_runoff(model, history, theta + eta, chains, g_obs, D)
-            progress.update(1, step=f"{gamma:.2f}", p=f"{pval:.2f}", interval=interval)
-            theta = theta + eta
-            if store is not None:
-                write_checkpoint(store, model, theta, interval, history)
-            streak = streak + 1 if gamma >= 1.0 else 0
-            if termination == "hotelling":
-                if gamma >= 1.0 and pval > conv_pval:
-                    converged = True
+        return max(1, int(effective_n_jobs(self.n_jobs) if self.n_jobs < 0 else self.n_jobs))
+
+    def _min_interval(self):
+        # the interval may drop to a quarter of the start value when the draws are
+        # nearly independent (small, fast-mixing models), no lower: a short chain
+        # stuck in one mode of a near-degenerate model looks well mixed locally
+        return max(1, self.interval // 4) if self.min_interval is None else int(self.min_interval)
+
+    def _run(self, model) -> MCMLEState:
+        """The whole fit: start, iterations, covariance, log-likelihood."""
+        t0 = time.perf_counter()
+        c0 = time.process_time()
+        rng = check_random_state(self.random_state)
+        state = self._start(model, rng)
+        state.cpu_seconds["start"] = time.process_time() - c0
+        progress = Progress(self.maxit, "MCMLE", unit="it", enabled=self.verbose)
+        store = None
+        if self.checkpoint is not None:
+            store = Checkpoint(self.checkpoint, what="MCMC-MLE checkpoint").acquire()
+        try:
+            for it in range(1, self.maxit + 1):
+                state.iteration = it
+                if self._iterate(model, state, rng, progress, store):
                     break
-            elif final and gamma >= 1.0:
-                converged = True
-                break
-            else:
-                final = streak >= 2
-            min_ess = max(float(ess.min()), 1.0)
-            if not final:
-                # Aim the next sample at target_ess effective draws as statnet's
-                # MCMLE.effectiveSize counts them (multivariate), and at least
-                # MIN_ESS_SHARE of that for every statistic: scale the interval by
-                # the larger target / ESS ratio, within a factor 1/4..8 per
-                # iteration, and burn in ~2 autocorrelation times of the slowest
-                # statistic.
-                ratio = max(target_ess / max(mess, 1.0), MIN_ESS_SHARE * target_ess / min_ess)
-                interval = quarter_octave(interval * min(8.0, max(0.25, ratio)),
-                                           min_interval, max_interval)
-                tau = interval * size / min_ess
-                burnin = int(min(16 * interval, max(interval, 2 * tau)))
-            else:
-                # The boosted last sample gives the estimate, its standard errors
-                # and the convergence test: aim it at last_boost * target_ess
-                # effective draws of *every* statistic (stricter than statnet).
-                # The autocorrelation time (proposals per effective draw of the
-                # slowest statistic) is pooled over the two samples of the streak,
-                # as the ESS of one sample is noisy; the interval moves by 1/2..4.
-                recent = history[-2:]
-                tau = (sum(h["interval"] * h["samplesize"] for h in recent)
-                       / sum(max(h["min_ess"], 1.0) for h in recent))
-                interval = quarter_octave(
-                    min(4.0 * interval, max(0.5 * interval, target_ess * tau / samplesize)),
-                    min_interval, max_interval)
-    except KeyboardInterrupt:
-        # Ctrl-C: keep what was done, clearly marked as unfinished
-        interrupted = True
-    finally:
-        progress.close()
+        except KeyboardInterrupt:
+            # Ctrl-C: keep what was done, clearly marked as unfinished
+            state.interrupted = True
+        finally:
+            progress.close()
+            if store is not None:
+                store.release()
+        if not self._estimate(model, state, c0):
+            state.seconds = time.perf_counter() - t0
+            return state                # Ctrl-C before the first sample: the start
+        self._loglik(model, state, rng)
+        state.cpu_seconds["loglik"] = (time.process_time() - c0 - state.cpu_seconds["start"]
+                                       - state.cpu_seconds["iterations"])
+        state.seconds = time.perf_counter() - t0
+        return state
+
+    def _start(self, model, rng) -> MCMLEState:
+        """The state before the first iteration: the start θ (or the checkpoint's)."""
+        interval = self.interval
+        burnin = 16 * interval if self.burnin is None else int(self.burnin)
+        init, init_method, history = self.init, "user", []
+        if self.resume is not None:
+            saved = read_checkpoint(self.resume, model, self.max_interval)
+            init, interval, history = saved["theta"], int(saved["interval"]), saved["history"]
+            burnin = 16 * interval
+            init_method = f"checkpoint {self.resume}"
+        theta, how = start_theta(model, init, rng)
+        state = MCMLEState(theta=theta, interval=interval, history=history, burnin=burnin,
+                           init_method=how or init_method, starts=[None] * self._n_chains(),
+                           n_before=len(history), g_obs=model.statistics_vector())
+        min_interval = self._min_interval()
+        if getattr(model, "curved", False) and self.resume is None and min_interval < interval:
+            # curved: the first sample is a pilot at the smallest interval
+            state.pilot, state.interval = interval, _first_interval(interval, min_interval)
+        return state
+
+    def _sample(self, model, state, rng, size):
+        """The iteration's sample (chains of statistics) at state.theta; the chains go on
+        from where the last sample left them."""
+        run = dict(n_chains=self._n_chains(), n_jobs=self.n_jobs, random_state=rng,
+                   proposal=self.proposal, backend=self.backend)
+        pilot = state.pilot is not None and state.iteration == 1
+        if pilot:       # curved: see curved.first_sample_ok
+            before = (rng.bit_generator.state, state.starts)
+        chains, state.starts, acc = run_chains(model, state.theta, size, state.burnin,
+                                               state.interval, state.starts, **run)
+        if pilot and not _first_sample_ok(model.parameterisation, state.theta, chains,
+                                          self.target_ess, MIN_ESS_SHARE):
+            # a pilot short of effective draws leaves no trace: the first sample
+            # is drawn as without it (same start, burn-in and random numbers)
+            rng.bit_generator.state, state.starts = before
+            state.interval = state.pilot
+            chains, state.starts, acc = run_chains(model, state.theta, size, state.burnin,
+                                                   state.interval, state.starts, **run)
+        return chains, acc
+
+    def _iterate(self, model, state, rng, progress, store) -> bool:
+        """One iteration: sample at θ, step towards the observed statistics, adapt the
+        interval.  Returns True when the fit has converged."""
+        par = model.parameterisation
+        g_obs = state.g_obs
+        size = self.samplesize * (self.last_boost if state.final else 1)
+        chains, acc = self._sample(model, state, rng, size)
+        theta = state.theta
+        state.sample_theta = theta.copy()        # where this sample was drawn
+        # a curved model's canonical statistics (e.g. 30 ESP counts, many
+        # nearly constant) are judged in the directions of its parameters,
+        # z J(θ): the step length, convergence test, ESS and degeneracy checks
+        proj = _projector(par, theta)
+        try:
+            check_degeneracy(model, [proj(c) for c in chains], model.network.n_dyads)
+        except DegenerateModelError as exc:
+            if par.linear:
+                raise
+            raise _degenerate_sample(model, exc, chains, g_obs, model.network.n_dyads,
+                                     state.history, theta) from None
+        state.chains_z = [c - g_obs for c in chains]
+        Z = np.concatenate(state.chains_z)
+        Zp, chains_zp = proj(Z), [proj(c) for c in state.chains_z]
+        # Guarded step: a step that overshoots -- the sample lands far on the
+        # other side of the observed statistics, farther than before it -- is
+        # halved back towards where it came from instead of being trusted
+        # (a near-degenerate region amplifies small moves; statnet would
+        # carry on from the overshoot and often oscillate).
+        tstat = _standardised_mean(Zp)
+        if (state.guard is not None and state.backtracks < MAX_BACKTRACKS
+                and _overshoot(state.guard[1], tstat)):
+            state.backtracks += 1
+            state.history.append({"iteration": state.iteration, "theta": theta.tolist(),
+                                  "backtrack": True, "gamma": 0.0, "pvalue": float("nan"),
+                                  "interval": state.interval, "samplesize": size,
+                                  "t_max": float(np.max(np.abs(tstat)))})
+            state.theta = state.guard[0] + 0.5 * (theta - state.guard[0])
+            state.final, state.streak = False, 0
+            progress.update(1, step="back", interval=state.interval)
+            return False
+        state.backtracks = 0
+        state.guard = (theta.copy(), tstat)
+        gamma = _step_length(Zp, self.steplength_margin)
+        pval = hotelling_pvalue(chains_zp) if gamma >= 1.0 else 0.0
+        eta, gamma = self._step(par, theta, Z, gamma)
+        ess = effective_sizes(chains_zp)
+        mess = multivariate_ess(chains_zp)
+        state.history.append({"iteration": state.iteration, "theta": theta.tolist(),
+                              "gamma": gamma, "pvalue": pval, "min_ess": float(ess.min()),
+                              "ess": mess, "interval": state.interval, "samplesize": size,
+                              "acceptance": float(np.mean(acc))})
+        _check_oscillation(model, state.history, Zp, proj(g_obs), counts=par.linear)
+        if not par.linear:      # a decay running off, or a stall far from g_obs
+            _check_runoff(model, state.history, theta + eta, chains, g_obs,
+                          model.network.n_dyads)
+        progress.update(1, step=f"{gamma:.2f}", p=f"{pval:.2f}", interval=state.interval)
+        state.theta = theta + eta
         if store is not None:
-            store.release()
-    if interrupted:
-        it = len(history) - n_before        # the iterations finished (backtracks included)
-        if chains_z is None:
-            # Ctrl-C before the first sample: the start estimate, without standard errors
-            warnings.warn(f"MCMC-MLE was interrupted by the user before its first iteration "
-                          f"finished: the estimates are the start ({init_method}) and are NOT "
-                          "converged; standard errors are NA", ConvergenceWarning, stacklevel=3)
-            p = len(theta)
-            nan = np.full((p, p), np.nan)
-            timings["iterations"] = time.process_time() - c0 - timings["start"]
-            return {"params": theta, "cov": nan, "cov_model": nan.copy(), "cov_mc": nan.copy(),
-                    "loglik": None, "loglik_se": None, "converged": False, "n_iter": 0,
-                    "seconds": time.perf_counter() - t0, "init_method": init_method,
-                    "history": history, "final_interval": interval, "sample": None,
-                    "chains": None, "interrupted": True, "cpu_seconds": timings,
-                    "loglik_interrupted": False}
-        warnings.warn(f"MCMC-MLE was interrupted after {it} iteration(s): the estimates "
-                      "are those of the last finished iteration and are NOT converged",
-                      ConvergenceWarning, stacklevel=3)
-    elif not converged:
-        warnings.warn(f"MCMC-MLE did not converge in {maxit} iterations; the estimates are "
-                      "not reliable. Increase maxit, the interval or the sample size",
-                      ConvergenceWarning, stacklevel=3)
-    # covariance from the last sample, importance-weighted to the final estimate
-    Z = np.concatenate(chains_z)
-    w = is_weights(Z, par.eta(theta) - par.eta(sample_theta))
-    # J' C J as the covariance of Z J (p columns, not the q canonical ones)
-    J = None if par.linear else par.jacobian(theta)
-    ZJ = Z if J is None else _times_jacobian(Z, J)
-    mu = w @ ZJ
-    info = (ZJ - mu).T @ ((ZJ - mu) * w[:, None])
-    try:
-        cov_model = np.linalg.inv(info)
-    except np.linalg.LinAlgError:
-        raise DegenerateModelError("the Fisher information is singular: some statistics are "
-                                   "linear combinations of others; remove a redundant term") from None
-    V = batch_means_cov(chains_z if J is None else [_times_jacobian(c, J) for c in chains_z])
-    cov_mc = cov_model @ V @ cov_model
-    cov = cov_model + cov_mc
-    timings["iterations"] = time.process_time() - c0 - timings["start"]
-    loglik = loglik_se = None
-    loglik_interrupted = False
-    if eval_loglik and not interrupted:
-        # Ctrl-C here keeps the converged fit: only the log-likelihood is NA
+            write_checkpoint(store, model, state.theta, state.interval, state.history)
+        state.streak = state.streak + 1 if gamma >= 1.0 else 0
+        if self.termination == "hotelling":
+            if gamma >= 1.0 and pval > self.conv_pval:
+                state.converged = True
+                return True
+        elif state.final and gamma >= 1.0:
+            state.converged = True
+            return True
+        else:
+            state.final = state.streak >= 2
+        self._adapt_interval(state, ess, mess, size)
+        return False
+
+    def _step(self, par, theta, Z, gamma):
+        """The importance-sampling step towards the pseudo-observation (1 − γ) z̄, kept
+        in the trust region; returns (step in θ, γ reduced when the step was)."""
+        if par.linear:
+            eta = maximize_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0))
+            while not np.all(np.isfinite(eta)) and gamma > 1e-3:
+                # no finite maximiser (a target on the hull's face): step less far
+                gamma *= 0.5
+                eta = maximize_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0))
+            if not np.all(np.isfinite(eta)):
+                raise _retryable(DegenerateModelError(
+                    "the importance-sampling step has no finite maximiser even towards the "
+                    "sample's own mean: the sample does not vary in some direction"))
+        else:
+            # a decay moves at most MAX_DECAY_STEP per iteration (the whole step is scaled)
+            eta, capped = _curved_step(Z, (1.0 - gamma) * Z.mean(axis=0), par, theta)
+            if capped:
+                gamma = min(gamma, 0.5)
+        # trust region: keep the importance weights of the move informative
+        eta, halved = is_trust_region(Z, eta, self.min_is_ess, None if par.linear else
+                                      lambda e: par.eta(theta + e) - par.eta(theta))
+        if halved:
+            gamma = min(gamma, 0.5)
+        return eta, gamma
+
+    def _adapt_interval(self, state, ess, mess, size):
+        """The next sample's interval (and burn-in) from this sample's effective size."""
+        min_ess = max(float(ess.min()), 1.0)
+        min_interval, interval = self._min_interval(), state.interval
+        if not state.final:
+            # Aim the next sample at target_ess effective draws as statnet's
+            # MCMLE.effectiveSize counts them (multivariate), and at least
+            # MIN_ESS_SHARE of that for every statistic: scale the interval by
+            # the larger target / ESS ratio, within a factor 1/4..8 per
+            # iteration, and burn in ~2 autocorrelation times of the slowest
+            # statistic.
+            ratio = max(self.target_ess / max(mess, 1.0),
+                        MIN_ESS_SHARE * self.target_ess / min_ess)
+            state.interval = quarter_octave(interval * min(8.0, max(0.25, ratio)),
+                                            min_interval, self.max_interval)
+            tau = state.interval * size / min_ess
+            state.burnin = int(min(16 * state.interval, max(state.interval, 2 * tau)))
+        else:
+            # The boosted last sample gives the estimate, its standard errors
+            # and the convergence test: aim it at last_boost * target_ess
+            # effective draws of *every* statistic (stricter than statnet).
+            # The autocorrelation time (proposals per effective draw of the
+            # slowest statistic) is pooled over the two samples of the streak,
+            # as the ESS of one sample is noisy; the interval moves by 1/2..4.
+            recent = state.history[-2:]
+            tau = (sum(h["interval"] * h["samplesize"] for h in recent)
+                   / sum(max(h["min_ess"], 1.0) for h in recent))
+            state.interval = quarter_octave(
+                min(4.0 * interval, max(0.5 * interval, self.target_ess * tau / self.samplesize)),
+                min_interval, self.max_interval)
+
+    def _estimate(self, model, state, c0) -> bool:
+        """The estimate's covariance from the last sample (importance-weighted to the
+        final θ), after the iterations' warnings.  False when there is no sample yet
+        (Ctrl-C before the first one: the start, without standard errors)."""
+        timings = state.cpu_seconds
+        if state.interrupted:
+            state.iteration = len(state.history) - state.n_before   # finished (backtracks too)
+            if state.chains_z is None:
+                warnings.warn(f"MCMC-MLE was interrupted by the user before its first iteration "
+                              f"finished: the estimates are the start ({state.init_method}) and "
+                              "are NOT converged; standard errors are NA", ConvergenceWarning,
+                              stacklevel=3)
+                p = len(state.theta)
+                nan = np.full((p, p), np.nan)
+                state.cov, state.cov_model, state.cov_mc = nan, nan.copy(), nan.copy()
+                state.iteration = 0
+                timings["iterations"] = time.process_time() - c0 - timings["start"]
+                return False
+            warnings.warn(f"MCMC-MLE was interrupted after {state.iteration} iteration(s): the "
+                          "estimates are those of the last finished iteration and are NOT "
+                          "converged", ConvergenceWarning, stacklevel=3)
+        elif not state.converged:
+            warnings.warn(f"MCMC-MLE did not converge in {self.maxit} iterations; the estimates "
+                          "are not reliable. Increase maxit, the interval or the sample size",
+                          ConvergenceWarning, stacklevel=3)
+        par = model.parameterisation
+        theta = state.theta
+        Z = np.concatenate(state.chains_z)
+        w = is_weights(Z, par.eta(theta) - par.eta(state.sample_theta))
+        # J' C J as the covariance of Z J (p columns, not the q canonical ones)
+        J = None if par.linear else par.jacobian(theta)
+        ZJ = Z if J is None else _times_jacobian(Z, J)
+        mu = w @ ZJ
+        info = (ZJ - mu).T @ ((ZJ - mu) * w[:, None])
+        try:
+            cov_model = np.linalg.inv(info)
+        except np.linalg.LinAlgError:
+            raise DegenerateModelError("the Fisher information is singular: some statistics "
+                                       "are linear combinations of others; remove a redundant "
+                                       "term") from None
+        V = batch_means_cov(state.chains_z if J is None
+                            else [_times_jacobian(c, J) for c in state.chains_z])
+        state.cov_model, state.cov_mc = cov_model, cov_model @ V @ cov_model
+        state.cov = cov_model + state.cov_mc
+        timings["iterations"] = time.process_time() - c0 - timings["start"]
+        return True
+
+    def _loglik(self, model, state, rng):
+        """The bridge-sampled log-likelihood at the estimate (``eval_loglik``); Ctrl-C
+        here keeps the converged fit, only the log-likelihood is NA."""
+        if not self.eval_loglik or state.interrupted:
+            return
+        samplesize = (self.bridge_samplesize if self.bridge_samplesize
+                      else max(64, self.samplesize // 8))
         with catch_interrupt() as stop:
-            loglik, loglik_se = bridge_loglik(
-                model, theta, g_obs, starts, rng, bridges=bridges,
-                samplesize=bridge_samplesize if bridge_samplesize else max(64, samplesize // 8),
-                interval=interval, n_jobs=n_jobs, proposal=proposal, backend=backend)
+            state.loglik, state.loglik_se = bridge_loglik(
+                model, state.theta, state.g_obs, state.starts, rng, bridges=self.bridges,
+                samplesize=samplesize, interval=state.interval, n_jobs=self.n_jobs,
+                proposal=self.proposal, backend=self.backend)
         if stop.interrupted:
-            loglik = loglik_se = None
-            loglik_interrupted = True
+            state.loglik = state.loglik_se = None
+            state.loglik_interrupted = True
             warnings.warn("interrupted while bridge-sampling the log-likelihood: the fit is "
                           "complete, its log-likelihood (and AIC, BIC) is NA",
                           ConvergenceWarning, stacklevel=3)
-    timings["loglik"] = time.process_time() - c0 - timings["start"] - timings["iterations"]
-    return {
-        "params": theta, "cov": cov, "cov_model": cov_model, "cov_mc": cov_mc,
-        "loglik": loglik, "loglik_se": loglik_se, "converged": converged, "n_iter": it,
-        "seconds": time.perf_counter() - t0, "init_method": init_method,
-        "history": history, "final_interval": interval, "sample": Z + g_obs,
-        "chains": [c + g_obs for c in chains_z],
-        "interrupted": interrupted, "cpu_seconds": timings,
-        "loglik_interrupted": loglik_interrupted,
-    }
+
+
+# The second attempt after a failure of the iterations (a start that fits the
+# failure, a longer chain, a tighter trust region): see .fallback.
+from .fallback import fall_back as _fall_back, swing as _swing  # noqa: E402

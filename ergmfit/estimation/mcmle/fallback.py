@@ -73,9 +73,9 @@ def _cd_start(model, random_state):
 
 
 def fall_back(model, settings, first, core):
-    """Fit again by ``core(model, **settings)`` (MCMC-MLE's mcmle_core) after
+    """Fit again by ``core(model, **settings)`` (the iterations of MCMC-MLE with these settings) after
     ``first`` (a retryable DegenerateModelError), as the module docstring says.
-    Returns (core's dict, a note saying what was done), or raises a
+    Returns (what core returned, a note saying what was done), or raises a
     DegenerateModelError naming both attempts and advice for this model."""
     s = dict(settings)
     how = []

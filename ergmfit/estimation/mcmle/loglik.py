@@ -26,7 +26,7 @@ def dyad_independent_loglik(model, theta):
     Returns None when no such reference exists: an infinite offset on a
     dyad-dependent term.
     """
-    from ..mple.pseudolikelihood import fit_mple
+    from ..mple.pseudolikelihood import MPLE
     theta = np.asarray(theta, dtype=float)
     p = len(theta)
     mask = np.asarray(getattr(model, "offset", np.zeros(p, bool)), dtype=bool)
@@ -63,7 +63,7 @@ def dyad_independent_loglik(model, theta):
         ll = _offsets_only_loglik(sub)
         theta0[idx] = theta[idx]
         return ll, theta0
-    res = fit_mple(sub, verbose=False)
+    res = MPLE(verbose=False).fit(sub)
     theta0[idx] = np.where(sub_mask, theta[idx], np.asarray(res.params, dtype=float))
     return float(res.loglik), theta0
 

@@ -36,7 +36,7 @@ estimate (statnet's).  On 6 nodes with 3 missing dyads it equals the exact
 observed-data MLE (enumerated) within 0.03 s.e.; lazega.na10 ``edges +
 gwesp(fixed=FALSE) + nodematch('practice')`` converges in 4 iterations (decay
 0.81-0.83, seeds 1, 3, 4), within 0.1 s.e. of EE with missing dyads.  A fit
-that fails from its default start is redone once (see :func:`fit_missing_mcmle`).
+that fails from its default start is redone once (see :class:`MissingDataMCMLE`).
 
 A dyad-independent model (on every dyad) has an exact observed-data MLE: the
 logistic regression on the observed dyads (the MPLE), returned without MCMC.
@@ -79,53 +79,8 @@ from ..common.stepping import is_weights, ellipsoid_step, hotelling_pvalue, humm
 
 MAX_STEP = 1.0      # largest change of a coefficient in one iteration
 
-_SETTINGS = ("init", "maxit", "samplesize", "interval", "burnin", "n_chains", "n_jobs",
-             "proposal", "steplength_margin", "conv_pval", "min_is_ess", "last_boost",
-             "obs_interval", "eval_loglik", "backend", "checkpoint", "resume", "termination",
-             "target_ess", "min_interval", "max_interval")
 
 
-
-
-def fit_missing_mcmle(model, random_state=None, verbose=False, **settings):
-    """Fit ``model`` (with missing dyads) by observed-data MCMC-MLE; see the module.
-
-    A curved fit that fails from its default start is redone once, as the
-    complete-data MCMC-MLE does (``info["fallback"]`` says so): after a decay
-    ran off or a stall, from the fixed-decay MPLE at decay 0.5
-    (:func:`ergmfit.estimation.common.curved.restart`); after FAR_ITERS iterations
-    far from the conditional sample with partial steps (a chain in the other
-    phase of a near-degenerate model), from the EE estimate with a longer
-    interval (:func:`ergmfit.estimation.mcmle.fallback.fall_back`), or -- when EE
-    fails or its decay runs off too (samplike.na10 seed 4) -- from decay 0.5."""
-    try:
-        return _observed_data_mcmle(model, random_state, verbose, **settings)
-    except DegenerateModelError as exc:
-        if settings.get("init") is not None or settings.get("resume") is not None:
-            raise
-        s = dict(settings, random_state=random_state, verbose=verbose, init=None)
-        core = lambda m, **kw: {"res": _observed_data_mcmle(m, **kw)}  # noqa: E731
-        from ..mple.pseudolikelihood import fit_mple
-        start = None
-        if getattr(exc, "retryable", False):         # no headway: from EE's estimate
-            from .fallback import _ee_start
-            start = _ee_start(model, check_random_state(random_state))
-        if start is not None:
-            from .fallback import fall_back
-            s.update(init=start, interval=s.get("interval", 1024),
-                     min_is_ess=s.get("min_is_ess", 0.05))
-            out, note = fall_back(model, s, exc, core)
-            out["init_method"] = "EE"
-            note = note.replace("restarted ", "restarted from the equilibrium-expectation (EE) "
-                                "estimate, ", 1)
-        elif getattr(exc, "decay_start", None) is not None:     # (EE ran off too)
-            out, note = restart(model, s, exc, core, fit_mple)
-        else:
-            raise
-    res = out["res"]
-    res.info.update(init_method=out["init_method"], fallback=note)
-    res.warnings.append(f"Note: {note}")
-    return res
 
 
 class MissingDataMCMLE(Estimator):
@@ -134,6 +89,15 @@ class MissingDataMCMLE(Estimator):
     when ``model.sample_space`` has missing dyads.  Its settings are MCMC-MLE's
     (:mod:`.settings`) without the bridge sampling, with ``maxit=30`` and one
     chain by default.
+
+    A curved fit that fails from its default start is redone once, as the
+    complete-data MCMC-MLE does (``info["fallback"]`` says so): after a decay
+    ran off or a stall, from the fixed-decay MPLE at decay 0.5
+    (:func:`ergmfit.estimation.common.curved.restart`); after FAR_ITERS iterations
+    far from the conditional sample with partial steps (a chain in the other
+    phase of a near-degenerate model), from the EE estimate with a longer
+    interval (:func:`ergmfit.estimation.mcmle.fallback.fall_back`), or -- when EE
+    fails or its decay runs off too (samplike.na10 seed 4) -- from decay 0.5.
 
     Examples
     --------
@@ -150,241 +114,269 @@ class MissingDataMCMLE(Estimator):
     SETTINGS = missing_data_settings()
 
     def fit(self, model):
-        return fit_missing_mcmle(model, **self.get_params())
-
-
-def _observed_data_mcmle(model, random_state=None, verbose=False, init=None, maxit=30,
-                      samplesize=1024, interval=1024, burnin=None, n_chains=1, n_jobs=1,
-                      proposal="auto", steplength_margin=0.05, conv_pval=0.5, min_is_ess=0.05,
-                      last_boost=4, obs_interval=None, eval_loglik=True, backend=None,
-                      checkpoint=None, resume=None, termination="hummel", target_ess=64,
-                      min_interval=None, max_interval=2**20, **unknown):
-    if unknown:
-        raise SettingsError(f"MCMC-MLE with missing dyads has no setting "
-                            f"{sorted(unknown)[0]!r}; its settings are {', '.join(_SETTINGS)}")
-    # a curved model works in θ through η(θ) (_curved_move); an offset view's η is
-    # affine in θ: its Jacobian is constant
-    curved = bool(getattr(model, "curved", False))
-    if (getattr(model, "dyad_independent", False) and model.sample_space.kind == "all"
-            and init is None and resume is None):
-        # the likelihood factorises over the dyads and the missing ones sum out:
-        # the observed-data MLE is the logistic regression on the observed dyads,
-        # the MPLE, exactly (statnet returns it too, without MCMC)
-        from .start import exact_mle
-        res = exact_mle(model, {})
-        res.info.update(n_missing=model.sample_space.n_missing,
-                        missing_data="observed-data likelihood (exact: dyad-independent)")
-        return res
-    t0 = time.perf_counter()
-    space = model.sample_space
-    # no missing dyads (a direct call): the conditional "chain" is the observed network
-    cond = conditional_model(model) if space.n_missing else None
-    if termination not in ("hummel", "hotelling"):
-        raise SettingsError(f"termination must be 'hummel' or 'hotelling', got {termination!r}")
-    burnin = 16 * interval if burnin is None else int(burnin)
-    # None: a quarter of the (adapted) interval
-    obs_interval = None if obs_interval is None else int(obs_interval)
-    min_interval = max(1, interval // 4) if min_interval is None else int(min_interval)
-    par = model.parameterisation
-    history = []
-    if resume is not None:
-        # the checkpoint's chains, bookkeeping and random stream: the fit goes
-        # on as if it had not stopped
-        st = _read_resume(resume, model, cond, n_chains)
-        rng, theta, history = st["rng"], st["theta"], st["history"]
-        interval, obs_interval = st["interval"], st["obs_interval"]
-        theta_ok, retreats, final = st["theta_ok"], st["retreats"], st["final"]
-        streak = st["streak"]
-        starts_u, starts_c = st["starts_u"], st["starts_c"]
-        init_method = f"checkpoint {resume}"
-    else:
-        rng = check_random_state(random_state)
-        # statnet's start: the MPLE on a random completion of the missing dyads (a
-        # curved one that ran off along a ridge: the best fixed-decay MPLE; NaN in
-        # init: the curved MPLE from there), CD when no MPLE exists
-        from .start import start_theta
-        theta, how = start_theta(model, init, rng, completion=rng)
-        init_method = how or "init"
-        theta_ok, retreats, final, streak = theta, 0, False, 0
-        starts_u = starts_c = None
-    g_obs = model.statistics_vector()
-    # statistics -> the directions of the free coefficients (offsets: a column selection);
-    # a curved model keeps the canonical statistics (its steps go through η(θ))
-    J = np.eye(len(g_obs)) if par.linear else par.jacobian(np.zeros(par.n_params))
-    g_ref = g_obs if curved else g_obs @ J
-    dep = _dependent_params(model)
-    converged = False
-    step = None         # "hummel": the last sample's step to the estimate
-    n_before = len(history)
-    cold = starts_u is None         # chains from the observed network: a full burn-in
-    store = None
-    if checkpoint is not None:
-        from ...utils.longrun import Checkpoint
-        store = Checkpoint(checkpoint, what="MCMC-MLE checkpoint").acquire()
-    it = 0
-    sample = None           # (θ, chains_u, chains_c): the last finished pair of samples
-    interrupted = False
-    try:
-        for it in range(1, maxit + 1):
-            size = samplesize * (last_boost if final else 1)
-            chains_u, starts_u, acc = run_chains(model, theta, size, burnin if cold else
-                                                 4 * interval, interval, starts_u,
-                                                 n_chains=n_chains, n_jobs=n_jobs,
-                                                 random_state=rng, proposal=proposal,
-                                                 backend=backend)
-            oi = obs_interval or max(8, interval // 4)
-            if cond is None:
-                chains_c = [np.tile(g_obs, (len(c), 1)) for c in chains_u]
-            else:
-                chains_c, starts_c, _ = run_chains(cond, theta, size, 4 * oi, oi, starts_c,
-                                                   n_chains=n_chains, n_jobs=n_jobs,
-                                                   random_state=rng, backend=backend)
-            cold = False
-            if not curved:
-                chains_u = [c @ J for c in chains_u]
-                chains_c = [c @ J for c in chains_c]
-            sample = (theta.copy(), chains_u, chains_c)
-            Zc = np.concatenate(chains_c) - g_ref
-            zc = Zc.mean(axis=0)
-            chains_z = [c - g_ref - zc for c in chains_u]
-            Z = np.concatenate(chains_z)
-            # the parameters' directions (curved: z J(θ), as mcmle judges its samples)
-            chains_zp = [projector(par, theta)(c) for c in chains_z] if curved else chains_z
-            Zp = np.concatenate(chains_zp)
-            if (Zp.std(axis=0) == 0).any():
-                flat = [lab for lab, s in zip(model.labels, Zp.std(axis=0)) if s == 0]
-                if retreats >= 8:
-                    raise DegenerateModelError(f"the simulated statistic(s) {flat} did not vary "
-                                               "in the MCMC sample: the model is degenerate or "
-                                               "the chain does not mix; try a starting value "
-                                               "(init=...)")
-                # a degenerate start (e.g. an MPLE in the near-complete-graph region):
-                # halve the dyad-dependent coefficients and start again from the data
-                theta = np.where(dep, theta_ok / 2.0, theta_ok)
-                theta_ok = theta
-                starts_u = starts_c = None
-                retreats += 1
-                final, streak = False, 0
-            else:
-                gamma = max(hummel_step(Zp, steplength_margin), ellipsoid_step(Zp))
-                pval = hotelling_pvalue(chains_zp) if gamma >= 1.0 else 0.0
-                history.append({"iteration": n_before + it, "theta": theta.tolist(),
-                                "gamma": gamma, "pvalue": pval, "interval": interval,
-                                "samplesize": size, "acceptance": float(np.mean(acc)),
-                                "t_mean": standardised_mean(Zp).tolist()})
-                if verbose:
-                    print(f"missing-data MCMC-MLE iteration {n_before + it}: step {gamma:.2f}, "
-                          f"p {pval:.2f}")
-                if final and termination == "hotelling":
-                    converged = True
-                    break
-                if curved:
-                    eta, gamma = _curved_move(Z, gamma, par, theta, min_is_ess)
-                else:
-                    eta = maximize_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0))
-                    eta = is_trust_region(Z, eta, min_is_ess)[0]
-                if np.max(np.abs(eta)) > MAX_STEP:        # a trust region in θ as well
-                    eta = eta * (MAX_STEP / np.max(np.abs(eta)))
-                    gamma = min(gamma, 0.5)
-                if curved:          # a decay running off, or a stall far from the data
-                    check_runoff(model, history, theta + eta, chains_u, g_obs,
-                                 model.network.n_dyads)
-                    _check_far(history, par)
-                if final and gamma >= 1.0:
-                    # the boosted last sample's full step gives the estimate (as mcmle)
-                    step = eta
-                    converged = True
-                    break
-                theta_ok = theta
-                theta = theta + eta
-                streak = streak + 1 if gamma >= 1.0 else 0
-                if termination == "hotelling":      # statnet's rule
-                    final = gamma >= 1.0 and pval > conv_pval
-                else:
-                    # mcmle's: two full steps in a row, then a boosted last sample
-                    final = streak >= 2
-                if not final and not (curved and _stalled(history[-1])):
-                    # (a curved chain stuck in another phase: a longer interval
-                    # does not free it -- samplike.na10 seed 3 grew it to 131072)
-                    interval = _adapted_interval(chains_zp, interval, target_ess,
-                                                 min_interval, max_interval)
-            if store is not None:
-                # the state the next iteration starts from (not written after the
-                # converged one: resuming then repeats it and returns the same fit)
-                _write_state(store, model, theta, interval, history, {
-                    "obs_interval": obs_interval, "theta_ok": [float(t) for t in theta_ok],
-                    "retreats": retreats, "final": bool(final), "streak": streak,
-                    "starts_u": _ties_list(starts_u), "starts_c": _ties_list(starts_c),
-                    "rng": rng.bit_generator.state})
-    except KeyboardInterrupt:
-        # Ctrl-C: the last finished sample's θ, marked (the checkpoint, if any,
-        # holds the last finished iteration: resume= goes on from it)
-        interrupted = True
-    finally:
-        if store is not None:
-            store.release()
-    warn = []
-    if interrupted:
-        it = len(history) - n_before
-        warn.append(f"interrupted by the user after {it} iteration(s): " + (
-            f"the estimates are the start ({init_method}), standard errors NA"
-            if sample is None else "the estimates are the θ of the last finished sample")
-            + "; NOT converged")
-    elif not converged:
-        warn.append(f"the missing-data MCMC-MLE did not converge in {maxit} iterations")
-    if curved and sample is not None:       # decays that ran off or sit at a bound
-        warn.extend(decay_messages(par, sample[0] if step is None else sample[0] + step,
-                                   "likelihood"))
-    for msg in warn:
-        if not msg.startswith("Note"):
-            warnings.warn(msg, ConvergenceWarning, stacklevel=3)
-    if sample is None:           # interrupted before the first sample: the start
-        cov = np.full((len(theta), len(theta)), np.nan)
-    else:
-        # the last sample's θ (statnet's "hotelling" rule), plus its step ("hummel");
-        # information there: complete-data minus missing-data covariance of the
-        # last samples (importance-weighted to the estimate after a final step)
-        theta, chains_u, chains_c = sample
-        move = step
-        if step is not None:
-            move = par.eta(theta + step) - par.eta(theta) if curved else step
-            theta = theta + step
-        info_obs = _weighted_cov(chains_u, move) - _weighted_cov(chains_c, move)
-        if curved:      # J' (Cov[g] - Cov[g | observed]) J at the estimate (the delta method)
-            info_obs = par.information(theta, info_obs)
         try:
-            cov = np.linalg.inv(info_obs)
-            if np.any(np.diag(cov) <= 0):
-                raise np.linalg.LinAlgError
-        except np.linalg.LinAlgError:
-            cov = np.full_like(info_obs, np.nan)
-            warnings.warn("the observed-data information is not positive definite: no "
-                          "standard errors", ConvergenceWarning, stacklevel=3)
-    loglik = loglik_se = None
-    if eval_loglik and not interrupted:
-        from ...utils.longrun import catch_interrupt
-        from .loglik import bridge_loglik
-        with catch_interrupt() as stop:     # Ctrl-C here keeps the fit, its loglik NA
-            loglik, loglik_se = bridge_loglik(
-                model, theta, g_obs, starts_u, rng, samplesize=max(64, samplesize // 8),
-                interval=interval, n_jobs=n_jobs, proposal=proposal, backend=backend,
-                cond=cond, cond_starts=starts_c,
-                cond_interval=obs_interval or max(8, interval // 4))
-        if stop.interrupted:
-            loglik = loglik_se = None
-            warn.append("interrupted by the user while bridge-sampling the log-likelihood: "
-                        "the fit is complete, its log-likelihood is NA")
-            warnings.warn(warn[-1], ConvergenceWarning, stacklevel=3)
-    return ERGMResults(
-        theta, cov, model.labels, method="mcmle", loglik=loglik, nobs=space.n_free,
-        loglik_kind="bridge" if loglik is not None else None, loglik_mcse=loglik_se,
-        converged=converged and not interrupted, n_iter=it, seconds=time.perf_counter() - t0,
-        se_kind="naive", warnings=warn,
-        info={"history": history, "init_method": init_method, "n_missing": space.n_missing,
-              "interrupted": interrupted,
-              "missing_data": "observed-data likelihood (Handcock & Gile 2010)"},
-        formula=model.formula, network=model.network, model=model,
-        dyad_independent=bool(getattr(model, "dyad_independent", False)))
+            return self._run(model)
+        except DegenerateModelError as exc:
+            if self.init is not None or self.resume is not None:
+                raise
+            s = dict(self.get_params(), init=None)
+            core = lambda m, **kw: {"res": type(self)(**kw)._run(m)}  # noqa: E731
+            from ..mple.pseudolikelihood import MPLE
+            start = None
+            if getattr(exc, "retryable", False):         # no headway: from EE's estimate
+                from .fallback import _ee_start
+                start = _ee_start(model, check_random_state(self.random_state))
+            if start is not None:
+                from .fallback import fall_back
+                s.update(init=start)
+                out, note = fall_back(model, s, exc, core)
+                out["init_method"] = "EE"
+                note = note.replace("restarted ", "restarted from the equilibrium-expectation "
+                                    "(EE) estimate, ", 1)
+            elif getattr(exc, "decay_start", None) is not None:     # (EE ran off too)
+                out, note, out["init_method"] = restart(model, s, exc, core, MPLE)
+            else:
+                raise
+        res = out["res"]
+        res.info.update(init_method=out["init_method"], fallback=note)
+        res.warnings.append(f"Note: {note}")
+        return res
+
+    def _run(self, model):
+        """The observed-data fit from its start (see the module docstring)."""
+        random_state, verbose, init, maxit = (self.random_state, self.verbose, self.init,
+                                              self.maxit)
+        samplesize, interval, burnin = self.samplesize, self.interval, self.burnin
+        n_chains, n_jobs, proposal, backend = (self.n_chains, self.n_jobs, self.proposal,
+                                               self.backend)
+        steplength_margin, conv_pval, min_is_ess = (self.steplength_margin, self.conv_pval,
+                                                    self.min_is_ess)
+        last_boost, obs_interval, eval_loglik = (self.last_boost, self.obs_interval,
+                                                 self.eval_loglik)
+        checkpoint, resume, termination = self.checkpoint, self.resume, self.termination
+        target_ess, min_interval, max_interval = (self.target_ess, self.min_interval,
+                                                  self.max_interval)
+        # a curved model works in θ through η(θ) (_curved_move); an offset view's η is
+        # affine in θ: its Jacobian is constant
+        curved = bool(getattr(model, "curved", False))
+        if (getattr(model, "dyad_independent", False) and model.sample_space.kind == "all"
+                and init is None and resume is None):
+            # the likelihood factorises over the dyads and the missing ones sum out:
+            # the observed-data MLE is the logistic regression on the observed dyads,
+            # the MPLE, exactly (statnet returns it too, without MCMC)
+            from .start import exact_mle
+            res = exact_mle(model, {})
+            res.info.update(n_missing=model.sample_space.n_missing,
+                            missing_data="observed-data likelihood (exact: dyad-independent)")
+            return res
+        t0 = time.perf_counter()
+        space = model.sample_space
+        # no missing dyads (a direct call): the conditional "chain" is the observed network
+        cond = conditional_model(model) if space.n_missing else None
+        burnin = 16 * interval if burnin is None else int(burnin)
+        # None: a quarter of the (adapted) interval
+        obs_interval = None if obs_interval is None else int(obs_interval)
+        min_interval = max(1, interval // 4) if min_interval is None else int(min_interval)
+        par = model.parameterisation
+        history = []
+        if resume is not None:
+            # the checkpoint's chains, bookkeeping and random stream: the fit goes
+            # on as if it had not stopped
+            st = _read_resume(resume, model, cond, n_chains)
+            rng, theta, history = st["rng"], st["theta"], st["history"]
+            interval, obs_interval = st["interval"], st["obs_interval"]
+            theta_ok, retreats, final = st["theta_ok"], st["retreats"], st["final"]
+            streak = st["streak"]
+            starts_u, starts_c = st["starts_u"], st["starts_c"]
+            init_method = f"checkpoint {resume}"
+        else:
+            rng = check_random_state(random_state)
+            # statnet's start: the MPLE on a random completion of the missing dyads (a
+            # curved one that ran off along a ridge: the best fixed-decay MPLE; NaN in
+            # init: the curved MPLE from there), CD when no MPLE exists
+            from .start import start_theta
+            theta, how = start_theta(model, init, rng, completion=rng)
+            init_method = how or "init"
+            theta_ok, retreats, final, streak = theta, 0, False, 0
+            starts_u = starts_c = None
+        g_obs = model.statistics_vector()
+        # statistics -> the directions of the free coefficients (offsets: a column selection);
+        # a curved model keeps the canonical statistics (its steps go through η(θ))
+        J = np.eye(len(g_obs)) if par.linear else par.jacobian(np.zeros(par.n_params))
+        g_ref = g_obs if curved else g_obs @ J
+        dep = _dependent_params(model)
+        converged = False
+        step = None         # "hummel": the last sample's step to the estimate
+        n_before = len(history)
+        cold = starts_u is None         # chains from the observed network: a full burn-in
+        store = None
+        if checkpoint is not None:
+            from ...utils.longrun import Checkpoint
+            store = Checkpoint(checkpoint, what="MCMC-MLE checkpoint").acquire()
+        it = 0
+        sample = None           # (θ, chains_u, chains_c): the last finished pair of samples
+        interrupted = False
+        try:
+            for it in range(1, maxit + 1):
+                size = samplesize * (last_boost if final else 1)
+                chains_u, starts_u, acc = run_chains(model, theta, size, burnin if cold else
+                                                     4 * interval, interval, starts_u,
+                                                     n_chains=n_chains, n_jobs=n_jobs,
+                                                     random_state=rng, proposal=proposal,
+                                                     backend=backend)
+                oi = obs_interval or max(8, interval // 4)
+                if cond is None:
+                    chains_c = [np.tile(g_obs, (len(c), 1)) for c in chains_u]
+                else:
+                    chains_c, starts_c, _ = run_chains(cond, theta, size, 4 * oi, oi, starts_c,
+                                                       n_chains=n_chains, n_jobs=n_jobs,
+                                                       random_state=rng, backend=backend)
+                cold = False
+                if not curved:
+                    chains_u = [c @ J for c in chains_u]
+                    chains_c = [c @ J for c in chains_c]
+                sample = (theta.copy(), chains_u, chains_c)
+                Zc = np.concatenate(chains_c) - g_ref
+                zc = Zc.mean(axis=0)
+                chains_z = [c - g_ref - zc for c in chains_u]
+                Z = np.concatenate(chains_z)
+                # the parameters' directions (curved: z J(θ), as mcmle judges its samples)
+                chains_zp = [projector(par, theta)(c) for c in chains_z] if curved else chains_z
+                Zp = np.concatenate(chains_zp)
+                if (Zp.std(axis=0) == 0).any():
+                    flat = [lab for lab, s in zip(model.labels, Zp.std(axis=0)) if s == 0]
+                    if retreats >= 8:
+                        raise DegenerateModelError(f"the simulated statistic(s) {flat} did not vary "
+                                                   "in the MCMC sample: the model is degenerate or "
+                                                   "the chain does not mix; try a starting value "
+                                                   "(init=...)")
+                    # a degenerate start (e.g. an MPLE in the near-complete-graph region):
+                    # halve the dyad-dependent coefficients and start again from the data
+                    theta = np.where(dep, theta_ok / 2.0, theta_ok)
+                    theta_ok = theta
+                    starts_u = starts_c = None
+                    retreats += 1
+                    final, streak = False, 0
+                else:
+                    gamma = max(hummel_step(Zp, steplength_margin), ellipsoid_step(Zp))
+                    pval = hotelling_pvalue(chains_zp) if gamma >= 1.0 else 0.0
+                    history.append({"iteration": n_before + it, "theta": theta.tolist(),
+                                    "gamma": gamma, "pvalue": pval, "interval": interval,
+                                    "samplesize": size, "acceptance": float(np.mean(acc)),
+                                    "t_mean": standardised_mean(Zp).tolist()})
+                    if verbose:
+                        print(f"missing-data MCMC-MLE iteration {n_before + it}: step {gamma:.2f}, "
+                              f"p {pval:.2f}")
+                    if final and termination == "hotelling":
+                        converged = True
+                        break
+                    if curved:
+                        eta, gamma = _curved_move(Z, gamma, par, theta, min_is_ess)
+                    else:
+                        eta = maximize_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0))
+                        eta = is_trust_region(Z, eta, min_is_ess)[0]
+                    if np.max(np.abs(eta)) > MAX_STEP:        # a trust region in θ as well
+                        eta = eta * (MAX_STEP / np.max(np.abs(eta)))
+                        gamma = min(gamma, 0.5)
+                    if curved:          # a decay running off, or a stall far from the data
+                        check_runoff(model, history, theta + eta, chains_u, g_obs,
+                                     model.network.n_dyads)
+                        _check_far(history, par)
+                    if final and gamma >= 1.0:
+                        # the boosted last sample's full step gives the estimate (as mcmle)
+                        step = eta
+                        converged = True
+                        break
+                    theta_ok = theta
+                    theta = theta + eta
+                    streak = streak + 1 if gamma >= 1.0 else 0
+                    if termination == "hotelling":      # statnet's rule
+                        final = gamma >= 1.0 and pval > conv_pval
+                    else:
+                        # mcmle's: two full steps in a row, then a boosted last sample
+                        final = streak >= 2
+                    if not final and not (curved and _stalled(history[-1])):
+                        # (a curved chain stuck in another phase: a longer interval
+                        # does not free it -- samplike.na10 seed 3 grew it to 131072)
+                        interval = _adapted_interval(chains_zp, interval, target_ess,
+                                                     min_interval, max_interval)
+                if store is not None:
+                    # the state the next iteration starts from (not written after the
+                    # converged one: resuming then repeats it and returns the same fit)
+                    _write_state(store, model, theta, interval, history, {
+                        "obs_interval": obs_interval, "theta_ok": [float(t) for t in theta_ok],
+                        "retreats": retreats, "final": bool(final), "streak": streak,
+                        "starts_u": _ties_list(starts_u), "starts_c": _ties_list(starts_c),
+                        "rng": rng.bit_generator.state})
+        except KeyboardInterrupt:
+            # Ctrl-C: the last finished sample's θ, marked (the checkpoint, if any,
+            # holds the last finished iteration: resume= goes on from it)
+            interrupted = True
+        finally:
+            if store is not None:
+                store.release()
+        warn = []
+        if interrupted:
+            it = len(history) - n_before
+            warn.append(f"interrupted by the user after {it} iteration(s): " + (
+                f"the estimates are the start ({init_method}), standard errors NA"
+                if sample is None else "the estimates are the θ of the last finished sample")
+                + "; NOT converged")
+        elif not converged:
+            warn.append(f"the missing-data MCMC-MLE did not converge in {maxit} iterations")
+        if curved and sample is not None:       # decays that ran off or sit at a bound
+            warn.extend(decay_messages(par, sample[0] if step is None else sample[0] + step,
+                                       "likelihood"))
+        for msg in warn:
+            if not msg.startswith("Note"):
+                warnings.warn(msg, ConvergenceWarning, stacklevel=3)
+        if sample is None:           # interrupted before the first sample: the start
+            cov = np.full((len(theta), len(theta)), np.nan)
+        else:
+            # the last sample's θ (statnet's "hotelling" rule), plus its step ("hummel");
+            # information there: complete-data minus missing-data covariance of the
+            # last samples (importance-weighted to the estimate after a final step)
+            theta, chains_u, chains_c = sample
+            move = step
+            if step is not None:
+                move = par.eta(theta + step) - par.eta(theta) if curved else step
+                theta = theta + step
+            info_obs = _weighted_cov(chains_u, move) - _weighted_cov(chains_c, move)
+            if curved:      # J' (Cov[g] - Cov[g | observed]) J at the estimate (the delta method)
+                info_obs = par.information(theta, info_obs)
+            try:
+                cov = np.linalg.inv(info_obs)
+                if np.any(np.diag(cov) <= 0):
+                    raise np.linalg.LinAlgError
+            except np.linalg.LinAlgError:
+                cov = np.full_like(info_obs, np.nan)
+                warnings.warn("the observed-data information is not positive definite: no "
+                              "standard errors", ConvergenceWarning, stacklevel=3)
+        loglik = loglik_se = None
+        if eval_loglik and not interrupted:
+            from ...utils.longrun import catch_interrupt
+            from .loglik import bridge_loglik
+            with catch_interrupt() as stop:     # Ctrl-C here keeps the fit, its loglik NA
+                loglik, loglik_se = bridge_loglik(
+                    model, theta, g_obs, starts_u, rng, samplesize=max(64, samplesize // 8),
+                    interval=interval, n_jobs=n_jobs, proposal=proposal, backend=backend,
+                    cond=cond, cond_starts=starts_c,
+                    cond_interval=obs_interval or max(8, interval // 4))
+            if stop.interrupted:
+                loglik = loglik_se = None
+                warn.append("interrupted by the user while bridge-sampling the log-likelihood: "
+                            "the fit is complete, its log-likelihood is NA")
+                warnings.warn(warn[-1], ConvergenceWarning, stacklevel=3)
+        return ERGMResults(
+            theta, cov, model.labels, method="mcmle", loglik=loglik, nobs=space.n_free,
+            loglik_kind="bridge" if loglik is not None else None, loglik_mcse=loglik_se,
+            converged=converged and not interrupted, n_iter=it, seconds=time.perf_counter() - t0,
+            se_kind="naive", warnings=warn,
+            info={"history": history, "init_method": init_method, "n_missing": space.n_missing,
+                  "interrupted": interrupted,
+                  "missing_data": "observed-data likelihood (Handcock & Gile 2010)"},
+            formula=model.formula, network=model.network, model=model,
+            dyad_independent=bool(getattr(model, "dyad_independent", False)))
 
 
 # a curved fit whose unconditional sample stays more than FAR_T sd from the
@@ -509,7 +501,7 @@ def _read_ties(value, model, space, n_chains, what):
 
 
 def _read_resume(path, model, cond, n_chains):
-    """What :func:`fit_missing_mcmle` goes on from: the checkpoint ``path``
+    """What :meth:`MissingDataMCMLE.fit` goes on from: the checkpoint ``path``
     (read and checked as an MCMC-MLE checkpoint, its sample space included),
     its chains' states and random generator.  CheckpointError if damaged."""
     from .checkpoint import read_checkpoint

@@ -48,10 +48,10 @@ def start_theta(model, init, rng, completion=None):
     no ``init``: :func:`initial_estimate`.  ``completion``: the random state of the
     MPLE's completion of missing dyads (None: its fixed one)."""
     if init is not None and getattr(model, "curved", False) and _has_na(init):
-        from ..mple.pseudolikelihood import fit_mple
+        from ..mple.pseudolikelihood import MPLE
         with warnings.catch_warnings():     # a ridge here is said later, if it matters
             warnings.simplefilter("ignore", ConvergenceWarning)
-            res0 = fit_mple(model, init=init, random_state=completion)
+            res0 = MPLE(init=init, random_state=completion).fit(model)
         theta = np.asarray(res0.params, dtype=float)
         if ran_off(model, theta, res0.converged):      # its decay ran off: fixed-decay MPLE
             return np.asarray(res0.info["curved_start"], dtype=float), "MPLE (fixed decays)"
@@ -65,11 +65,11 @@ def initial_estimate(model, random_state=None, completion=None):
     """Starting values: the MPLE, or -- when the MPLE does not exist
     (DegenerateModelError, e.g. separation) -- contrastive divergence
     (statnet's ``init.method = "CD"``).  Returns (theta, method name)."""
-    from ..mple.pseudolikelihood import fit_mple
+    from ..mple.pseudolikelihood import MPLE
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
-            res = fit_mple(model, verbose=False, random_state=completion)
+            res = MPLE(verbose=False, random_state=completion).fit(model)
         theta = np.asarray(res.params, dtype=float)
         if getattr(model, "curved", False) and ran_off(model, theta, res.converged):
             # the curved MPLE ran along a ridge: start from the best fixed-decay MPLE

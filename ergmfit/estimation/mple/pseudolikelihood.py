@@ -89,7 +89,7 @@ from ..base import Estimator, Setting, choice, integer, number
 from ._mple import build_design, count_on, pseudo_score  # noqa: F401 (re-exported)
 from ..common.restricted import compressed_rows, offset_design, target_design, target_network
 
-__all__ = ["MPLE", "fit_mple", "fit_pseudolikelihood", "pseudo_design", "Design", "LogitFit",
+__all__ = ["MPLE", "fit_pseudolikelihood", "pseudo_design", "Design", "LogitFit",
            "DEFAULT_MAX_DYADS"]
 
 DEFAULT_MAX_DYADS = 2 ** 26
@@ -766,11 +766,6 @@ def _bootstrap(model, lf: LogitFit, design: Design, est: MPLE, rng, labels, term
             "proposal": est.proposal, "acceptance_rate": _acceptance(sampler),
             "estimates": draws.tolist()}
     return cov, info
-
-
-def fit_mple(model, **kwargs) -> ERGMResults:
-    """``MPLE(**kwargs).fit(model)``; see :class:`MPLE`."""
-    return MPLE(**kwargs).fit(model)
 
 
 def fit_pseudolikelihood(bm, labels=None, sample_size=None, max_vars=DEFAULT_MAX_DYADS,

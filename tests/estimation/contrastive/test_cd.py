@@ -136,11 +136,11 @@ def test_mcmle_starts_from_cd_when_mple_does_not_exist(monkeypatch):
         raise DegenerateModelError("the MPLE does not exist (separation)")
 
     m = ef.ERGM(ef.datasets.load_network("samplike"), "edges + mutual")
-    monkeypatch.setattr(mple, "fit_mple", broken)
+    monkeypatch.setattr(mple.MPLE, "fit", broken)
     theta, how = start.initial_estimate(m, random_state=np.random.default_rng(1))
     assert how == "CD"
     assert abs(theta[0] + 1.76) < 0.3 and abs(theta[1] - 2.3) < 0.6
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        fit = mcmle.fit_mcmle(m, random_state=1, verbose=False, eval_loglik=False, maxit=4)
+        fit = mcmle.MCMLE(random_state=1, verbose=False, eval_loglik=False, maxit=4).fit(m)
     assert fit.info["init_method"] == "CD"

@@ -18,8 +18,8 @@ FORMULA = "edges + gwesp(0.5, fixed=TRUE)"
 
 
 def _fall_back(monkeypatch, first, **settings):
-    """The fall-back's second attempt: the settings it runs mcmle_core with, and its note
-    (mcmle_core itself is not run: the suite stays fast)."""
+    """The fall-back's second attempt: the settings it runs MCMC-MLE's iterations with, and
+    its note (the iterations themselves are not run: the suite stays fast)."""
     calls = []
     m = ef.ERGM(ef.datasets.load("flomarriage"), FORMULA)
     s = mcmle.MCMLE(random_state=1, verbose=False, **settings).get_params()

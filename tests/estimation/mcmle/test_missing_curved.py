@@ -100,7 +100,7 @@ def test_without_missing_dyads_it_is_the_plain_curved_fit():
     # (seeds 1-3: within 0.06 s.e.; log-likelihoods within 0.45)
     m = ef.ERGM("lazega", CURVED)
     assert m.sample_space.n_missing == 0
-    a = _quiet(M.fit_missing_mcmle, m, random_state=1)
+    a = _quiet(M.MissingDataMCMLE(random_state=1).fit, m)
     b = _quiet(m.fit, method="mcmle", random_state=1, verbose=False)
     se = np.sqrt(np.diag(b.cov))
     assert a.converged and b.converged
@@ -166,30 +166,30 @@ def test_no_headway_is_detected_and_the_fit_restarts_from_ee(monkeypatch):
     M._check_far(far + [{"iteration": 4, "gamma": 0.4, "t_mean": [4.0, 0.0, 0.0]}], par)
     calls = []
 
-    def core(model, random_state=None, verbose=False, **kw):
-        calls.append(kw.get("init"))
+    def run(self, model):
+        calls.append(self.init)
         if len(calls) == 1:
             raise info.value
         return ef.results.ERGMResults(np.zeros(3), np.eye(3), list(model.labels),
                                       method="mcmle", warnings=[], info={})
 
     import ergmfit.estimation.mcmle.fallback as fb
-    monkeypatch.setattr(M, "_observed_data_mcmle", core)
+    monkeypatch.setattr(M.MissingDataMCMLE, "_run", run)
     monkeypatch.setattr(fb, "_ee_start", lambda model, rng: np.array([1.0, 2.0, 0.7]))
-    res = M.fit_missing_mcmle(m, random_state=1)
+    res = M.MissingDataMCMLE(random_state=1).fit(m)
     assert calls[0] is None and list(calls[1]) == [1.0, 2.0, 0.7]
     assert res.info["init_method"] == "EE" and "no headway" in res.info["fallback"]
     assert "from the equilibrium-expectation (EE) estimate" in res.info["fallback"]
     # EE unusable (None: failed, or its decay ran off): from the fixed-decay MPLE at 0.5
     calls.clear()
     monkeypatch.setattr(fb, "_ee_start", lambda model, rng: None)
-    res = M.fit_missing_mcmle(m, random_state=1)
+    res = M.MissingDataMCMLE(random_state=1).fit(m)
     assert calls[0] is None and calls[1][2] == 0.5
     assert "gwesp.decay 0.5" in res.info["fallback"]
     # a start the user gave is kept: the failure is raised
     calls.clear()
     with pytest.raises(DegenerateModelError, match="no headway"):
-        M.fit_missing_mcmle(m, init=[0, 0, 0.5])
+        M.MissingDataMCMLE(init=[0, 0, 0.5]).fit(m)
 
 
 def test_ee_start_whose_decay_ran_off_is_not_used(monkeypatch):
@@ -222,5 +222,5 @@ def test_a_stalled_curved_chain_does_not_lengthen_its_interval(monkeypatch):
         return real(model, theta, size, burnin, interval, *a, **kw)
     monkeypatch.setattr(M, "run_chains", spy)
     with pytest.raises(DegenerateModelError, match="stalled"):
-        _quiet(M._observed_data_mcmle, m, random_state=3, eval_loglik=False)
+        _quiet(M.MissingDataMCMLE(random_state=3, eval_loglik=False)._run, m)
     assert max(seen) <= 4096, seen

@@ -38,15 +38,15 @@ def test_fallback_after_a_retryable_failure(monkeypatch):
     """A near-degenerate swing in the first attempt: the fit is redone from the
     CD estimate with a 4x longer interval and a tighter trust region, and says so."""
     calls = []
-    real = mcmle.mcmle_core
+    real = mcmle.MCMLE._run
 
-    def core(model, **s):
-        calls.append(s)
+    def run(self, model):
+        calls.append(self.get_params())
         if len(calls) == 1:
             raise mcmle._retryable(DegenerateModelError("swing"))
-        return real(model, **s)
+        return real(self, model)
 
-    monkeypatch.setattr(mcmle, "mcmle_core", core)
+    monkeypatch.setattr(mcmle.MCMLE, "_run", run)
     m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
     fit = m.fit(method="mcmle", random_state=1, verbose=False, eval_loglik=False)
     assert fit.converged and abs(fit.params["edges"] + 1.67) < 0.3
@@ -56,10 +56,10 @@ def test_fallback_after_a_retryable_failure(monkeypatch):
 
 
 def test_two_failures_give_advice(monkeypatch):
-    def core(model, **s):
+    def run(self, model):
         raise mcmle._retryable(DegenerateModelError("swing"))
 
-    monkeypatch.setattr(mcmle, "mcmle_core", core)
+    monkeypatch.setattr(mcmle.MCMLE, "_run", run)
     m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + gwesp(0.5, fixed=TRUE)")
     with pytest.raises(DegenerateModelError, match=r"failed twice.*smaller decay of gwesp"):
         m.fit(method="mcmle", random_state=1, verbose=False)
@@ -68,11 +68,11 @@ def test_two_failures_give_advice(monkeypatch):
 def test_other_errors_are_not_retried(monkeypatch):
     calls = []
 
-    def core(model, **s):
-        calls.append(s)
+    def run(self, model):
+        calls.append(self.get_params())
         raise DegenerateModelError("singular information")
 
-    monkeypatch.setattr(mcmle, "mcmle_core", core)
+    monkeypatch.setattr(mcmle.MCMLE, "_run", run)
     m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
     with pytest.raises(DegenerateModelError, match="singular"):
         m.fit(method="mcmle", random_state=1, verbose=False)
