@@ -97,14 +97,14 @@ class OffsetParameterisation(Parameterisation):
         """(A, c) with η(θ) = A θ + c at the decays of ``theta`` (every decay, if
         the view is affine): A is (q, p_free), c the offsets' part of η.  The
         free decays' columns of A are zero (see
-        :func:`ergmfit.estimation.common.curved.fixed_decay_matrix`)."""
+        :func:`ergmfit.terms.parameter_steps.fixed_decay_matrix`)."""
         theta = np.zeros(self.n_params) if theta is None else np.asarray(theta, float)
         full = self.full(theta)
         inner = self.inner
         if getattr(inner, "linear", False):
             A = np.eye(inner.n_stats)
         else:
-            from ..estimation.common.curved import fixed_decay_matrix
+            from .parameter_steps import fixed_decay_matrix
             A = fixed_decay_matrix(inner, full)
         return A[:, ~self.mask], A[:, self.mask] @ self.coef
 

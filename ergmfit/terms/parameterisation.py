@@ -15,7 +15,11 @@ Every estimator asks the model's :class:`Parameterisation` for
 * ``param_labels`` / ``stat_labels`` -- the coefficient and statistic labels;
 * ``lower_bounds()`` / ``upper_bounds()`` -- the box the parameters live in (a curved
   term's decay >= 0, statnet's ``Curve(minpar=, maxpar=)``), and :meth:`~Parameterisation.project`,
-  the one function every estimator uses to put θ back into it.
+  the one function every estimator uses to put θ back into it;
+* ``is_step(Z, target, theta)`` -- the importance-sampling step of a sample drawn at
+  θ (one step, curved or linear, for every likelihood estimator), with
+  ``eta_change``, ``projector`` and ``times_jacobian``, the sample and the step in the
+  parameters' directions (the maths: :mod:`ergmfit.terms.parameter_steps`).
 
 Examples
 --------
@@ -30,6 +34,8 @@ array([-1. ,  0.2])
 from __future__ import annotations
 
 import numpy as np
+
+from . import parameter_steps as steps
 
 
 class Parameterisation:
@@ -90,6 +96,29 @@ class Parameterisation:
         J = self.jacobian(theta)
         return J.T @ np.asarray(cov_stats, dtype=float) @ J
 
+    # -- the steps of the likelihood estimators -------------------------------------------
+    def is_step(self, Z, target, theta, decay_box=False):
+        """The importance-sampling step from ``theta``: the θ maximising the estimated
+        log-likelihood ratio of the sample ``Z`` (canonical statistics drawn at
+        ``theta``, centred at the observed ones) towards the pseudo-observation
+        ``target``, minus ``theta``; no decay moves more than MAX_DECAY_STEP (the step
+        is scaled, or with ``decay_box`` the decays are boxed).  Returns (step,
+        whether it was capped); see :func:`~ergmfit.terms.parameter_steps.curved_step`."""
+        return steps.curved_step(Z, target, self, theta, decay_box)
+
+    def eta_change(self, theta, step) -> np.ndarray:
+        """η(θ + step) − η(θ): the move of the natural parameters a step makes."""
+        return self.eta(theta + step) - self.eta(theta)
+
+    def projector(self, theta):
+        """z -> the statistics ``z`` in the parameters' directions at ``theta`` (z J,
+        see :func:`~ergmfit.terms.parameter_steps.projector`)."""
+        return steps.projector(self, theta)
+
+    def times_jacobian(self, Z, theta) -> np.ndarray:
+        """Z J(θ): the rows of ``Z`` (canonical statistics) in the parameters' directions."""
+        return steps.times_jacobian(Z, self.jacobian(theta))
+
 
 class Identity(Parameterisation):
     """η = θ: every term linear (one coefficient per statistic)."""
@@ -113,6 +142,21 @@ class Identity(Parameterisation):
 
     def information(self, theta, cov_stats) -> np.ndarray:
         return np.asarray(cov_stats, dtype=float)
+
+    def is_step(self, Z, target, theta, decay_box=False):
+        """The maximiser of the importance-sampling log-likelihood ratio (Newton's
+        method, concave), never capped: see
+        :func:`~ergmfit.terms.parameter_steps.maximize_is_loglik`."""
+        return steps.maximize_is_loglik(Z, target), False
+
+    def eta_change(self, theta, step) -> np.ndarray:
+        return step
+
+    def projector(self, theta):
+        return lambda A: A
+
+    def times_jacobian(self, Z, theta) -> np.ndarray:
+        return Z
 
 
 class Curved(Parameterisation):

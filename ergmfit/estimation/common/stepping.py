@@ -8,7 +8,10 @@ import numpy as np
 from scipy import optimize, special
 
 from ...sampling.chains import batch_means_cov, effective_sizes
-from ...utils.optimize import newton_ascent
+# the importance-sampling maximiser and its moments are the model layer's (one step
+# through the parameterisation for every estimator); kept here under their old names
+from ...terms.parameter_steps import (  # noqa: F401
+    is_moments, log_mean_exp, maximize_is_loglik, weighted_moments)
 
 
 def in_convex_hull(points, x):
@@ -76,24 +79,6 @@ def is_ess_fraction(Z, eta):
     return float(1.0 / (w @ w) / len(w))
 
 
-def is_moments(Z, eta):
-    """log mean_i exp(η·z_i), and the importance-weighted mean and covariance of
-    the z_i (weights ∝ exp(η·z_i)): the pieces of the IS log-likelihood ratio."""
-    return weighted_moments(Z @ eta, Z)
-
-
-def weighted_moments(a, X):
-    """log mean_i exp(a_i), and the mean and covariance of the rows of ``X``
-    weighted ∝ exp(a_i).  (A curved model passes X = Z J, the statistics in its
-    parameters' directions: p columns instead of the q canonical ones.)"""
-    top = a.max()
-    w = np.exp(a - top)
-    w /= w.sum()
-    mu = w @ X
-    C = (X - mu).T @ ((X - mu) * w[:, None])
-    return float(np.log(np.mean(np.exp(a - top))) + top), mu, C
-
-
 def is_trust_region(Z, eta, min_is_ess, move=None):
     """Halve the step ``eta`` until its importance weights keep ``min_is_ess`` of
     the sample ``Z`` (a trust region); ``move(eta)`` is the change of the
@@ -112,25 +97,6 @@ def standardised_mean(Z):
     """The sample's mean over its standard deviation, per column (0 where it does not vary)."""
     sd = Z.std(axis=0)
     return np.where(sd > 0, Z.mean(axis=0) / np.where(sd > 0, sd, 1.0), 0.0)
-
-
-def log_mean_exp(a) -> float:
-    """log mean_i exp(a_i), computed stably."""
-    top = a.max()
-    return float(np.log(np.mean(np.exp(a - top))) + top)
-
-
-def maximize_is_loglik(Z, target, maxit=100, tol=1e-12):
-    """Maximise η·target − log mean exp(η·z_i) by Newton's method (concave).
-
-    Returns η = θ − θ_t.  ``target`` is the pseudo-observation (centred).
-    """
-    def objective(eta):
-        lme, mu, C = is_moments(Z, eta)
-        return eta @ target - lme, target - mu, C
-
-    return newton_ascent(objective, np.zeros(Z.shape[1]), maxiter=maxit, tol=tol,
-                         min_step=1e-8)[0]
 
 
 def hotelling_pvalue(chains_z):

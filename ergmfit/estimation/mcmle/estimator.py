@@ -55,16 +55,14 @@ import numpy as np
 from ...exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
 from ...sampling.chains import batch_means_cov, effective_sizes, multivariate_ess, run_chains
 from ..common.stepping import (ellipsoid_step, hotelling_pvalue, hummel_step, in_convex_hull,  # noqa: F401
-                       is_trust_region, maximize_is_loglik, is_weights,
+                       is_trust_region, is_weights,
                        standardised_mean as _standardised_mean)
 from ...utils.longrun import Checkpoint, Progress, catch_interrupt
 from ...utils.validation import check_random_state
-from ..common.curved import (check_runoff as _check_runoff, curved_step as _curved_step,
-                     degenerate_sample as _degenerate_sample, gw_advice as _gw_advice,
-                     restart as _restart_decays,
-                     first_interval as _first_interval,
-                     first_sample_ok as _first_sample_ok,
-                     projector as _projector, times_jacobian as _times_jacobian)
+from ..common.curved import (check_runoff as _check_runoff,
+                              degenerate_sample as _degenerate_sample, gw_advice as _gw_advice,
+                              restart as _restart_decays, first_interval as _first_interval,
+                              first_sample_ok as _first_sample_ok)
 from ..base import Estimator
 from .checkpoint import read_checkpoint, write_checkpoint
 from .interval import MIN_ESS_SHARE, quarter_octave
@@ -417,12 +415,11 @@ class MCMLE(Estimator):
         # a curved model's canonical statistics (e.g. 30 ESP counts, many
         # nearly constant) are judged in the directions of its parameters,
         # z J(θ): the step length, convergence test, ESS and degeneracy checks
-        proj = _projector(par, theta)
+        proj = par.projector(theta)
         try:
             check_degeneracy(model, [proj(c) for c in chains], model.network.n_dyads)
         except DegenerateModelError as exc:
-            if par.linear:
-                raise
+            # (a curved model's: with what happened to its decays, in plain words)
             raise _degenerate_sample(model, exc, chains, g_obs, model.network.n_dyads,
                                      state.history, theta) from None
         state.chains_z = [c - g_obs for c in chains]
@@ -457,9 +454,8 @@ class MCMLE(Estimator):
                               "ess": mess, "interval": state.interval, "samplesize": size,
                               "acceptance": float(np.mean(acc))})
         _check_oscillation(model, state.history, Zp, proj(g_obs), counts=par.linear)
-        if not par.linear:      # a decay running off, or a stall far from g_obs
-            _check_runoff(model, state.history, theta + eta, chains, g_obs,
-                          model.network.n_dyads)
+        # a decay running off, or a stall far from g_obs
+        _check_runoff(model, state.history, theta + eta, chains, g_obs, model.network.n_dyads)
         progress.update(1, step=f"{gamma:.2f}", p=f"{pval:.2f}", interval=state.interval)
         state.theta = theta + eta
         if store is not None:
@@ -480,24 +476,21 @@ class MCMLE(Estimator):
     def _step(self, par, theta, Z, gamma):
         """The importance-sampling step towards the pseudo-observation (1 − γ) z̄, kept
         in the trust region; returns (step in θ, γ reduced when the step was)."""
-        if par.linear:
-            eta = maximize_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0))
-            while not np.all(np.isfinite(eta)) and gamma > 1e-3:
-                # no finite maximiser (a target on the hull's face): step less far
-                gamma *= 0.5
-                eta = maximize_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0))
-            if not np.all(np.isfinite(eta)):
-                raise _retryable(DegenerateModelError(
-                    "the importance-sampling step has no finite maximiser even towards the "
-                    "sample's own mean: the sample does not vary in some direction"))
-        else:
-            # a decay moves at most MAX_DECAY_STEP per iteration (the whole step is scaled)
-            eta, capped = _curved_step(Z, (1.0 - gamma) * Z.mean(axis=0), par, theta)
-            if capped:
-                gamma = min(gamma, 0.5)
+        # a decay moves at most MAX_DECAY_STEP per iteration (the whole step is scaled)
+        eta, capped = par.is_step(Z, (1.0 - gamma) * Z.mean(axis=0), theta)
+        while not np.all(np.isfinite(eta)) and gamma > 1e-3:
+            # no finite maximiser (a target on the hull's face): step less far
+            gamma *= 0.5
+            eta, capped = par.is_step(Z, (1.0 - gamma) * Z.mean(axis=0), theta)
+        if not np.all(np.isfinite(eta)):
+            raise _retryable(DegenerateModelError(
+                "the importance-sampling step has no finite maximiser even towards the "
+                "sample's own mean: the sample does not vary in some direction"))
+        if capped:
+            gamma = min(gamma, 0.5)
         # trust region: keep the importance weights of the move informative
-        eta, halved = is_trust_region(Z, eta, self.min_is_ess, None if par.linear else
-                                      lambda e: par.eta(theta + e) - par.eta(theta))
+        eta, halved = is_trust_region(Z, eta, self.min_is_ess,
+                                      lambda e: par.eta_change(theta, e))
         if halved:
             gamma = min(gamma, 0.5)
         return eta, gamma
@@ -563,8 +556,7 @@ class MCMLE(Estimator):
         Z = np.concatenate(state.chains_z)
         w = is_weights(Z, par.eta(theta) - par.eta(state.sample_theta))
         # J' C J as the covariance of Z J (p columns, not the q canonical ones)
-        J = None if par.linear else par.jacobian(theta)
-        ZJ = Z if J is None else _times_jacobian(Z, J)
+        ZJ = par.times_jacobian(Z, theta)
         mu = w @ ZJ
         info = (ZJ - mu).T @ ((ZJ - mu) * w[:, None])
         try:
@@ -573,8 +565,7 @@ class MCMLE(Estimator):
             raise DegenerateModelError("the Fisher information is singular: some statistics "
                                        "are linear combinations of others; remove a redundant "
                                        "term") from None
-        V = batch_means_cov(state.chains_z if J is None
-                            else [_times_jacobian(c, J) for c in state.chains_z])
+        V = batch_means_cov([par.times_jacobian(c, theta) for c in state.chains_z])
         state.cov_model, state.cov_mc = cov_model, cov_model @ V @ cov_model
         state.cov = cov_model + state.cov_mc
         timings["iterations"] = time.process_time() - c0 - timings["start"]
