@@ -17,7 +17,7 @@ K follows statnet: ``cutoff`` (default 30) but at most n − 2 for shared
 partners and n − 1 for degrees; ``altkstar`` uses every degree 1 … n − 1.
 A ``decay`` given with ``fixed=FALSE`` is the starting value of the decay
 (statnet ignores it with a warning); without it the estimators choose the
-start (see :func:`ergmfit.estimation.common.curved.start_values`).
+start (see :func:`ergmfit.terms.parameter_steps.start_values`).
 """
 from __future__ import annotations
 

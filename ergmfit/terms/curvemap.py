@@ -146,7 +146,7 @@ class MapParameterisation(Parameterisation):
     def affine_parts(self, theta=None):
         """(A, c) with η(θ') ≈ A θ' + c near ``theta`` (exact for affine maps); the free
         decays' columns of A are zero, so that a curved term's block is exact at the
-        decays of ``theta`` (:func:`ergmfit.estimation.common.curved.fixed_decay_matrix`)."""
+        decays of ``theta`` (:func:`ergmfit.terms.parameter_steps.fixed_decay_matrix`)."""
         theta = np.zeros(self.n_params) if theta is None else np.asarray(theta, dtype=float)
         A = self.jacobian(theta)
         A[:, self.decay_indices()] = 0.0

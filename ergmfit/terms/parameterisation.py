@@ -82,7 +82,7 @@ class Parameterisation:
 
     def at_bound(self, theta) -> np.ndarray:
         """Mask of the parameters sitting exactly on a finite bound (where a bounded
-        maximisation held them: see :func:`ergmfit.estimation.common.curved.bounded_ascent`)."""
+        maximisation held them: see :func:`ergmfit.terms.parameter_steps.bounded_ascent`)."""
         theta = np.asarray(theta, dtype=float)
         lo, hi = self.lower_bounds(), self.upper_bounds()
         return (np.isfinite(lo) & (theta <= lo)) | (np.isfinite(hi) & (theta >= hi))

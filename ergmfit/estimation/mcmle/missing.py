@@ -30,7 +30,7 @@ A curved model (``gwesp(fixed=FALSE)``, ...) is fitted in θ through η(θ), as 
 complete-data MCMC-MLE fits it: both chains run at η(θ) and keep the canonical
 statistics; the step length, Hotelling's test and the ESS judge them in the
 parameters' directions z J(θ); the step maximises the importance-sampling
-log-likelihood ratio in θ (:func:`ergmfit.estimation.common.curved.curved_step`,
+log-likelihood ratio in θ (:func:`ergmfit.terms.parameter_steps.curved_step`,
 decays capped) and the information is J'(Cov[g] − Cov[g | observed])J at the
 estimate (statnet's).  On 6 nodes with 3 missing dyads it equals the exact
 observed-data MLE (enumerated) within 0.03 s.e.; lazega.na10 ``edges +
