@@ -256,3 +256,13 @@ def test_every_computed_importlib_call_is_known():
     unread = {name: lines for name, path in mods.items()
               if (lines := _imports(name, path, known)[2])}
     assert set(unread) <= set(DYNAMIC), f"importlib calls the graph cannot read: {unread}"
+
+
+def test_the_model_layer_imports_no_estimator():
+    """The model layer (terms, sampling, the compiled core, networks) owns the
+    parameterisation and the sample space; estimators import it, never the reverse
+    (issue #31: terms/offsets.py used to import estimation.common.curved)."""
+    lower = ("ergmfit.terms", "ergmfit.sampling", "ergmfit.core", "ergmfit.network")
+    up = sorted(f"{m} imports {d}" for m, deps in import_graph().items()
+                if m.startswith(lower) for d in deps if d.startswith("ergmfit.estimation"))
+    assert up == [], up

@@ -97,6 +97,24 @@ class Parameterisation:
         return J.T @ np.asarray(cov_stats, dtype=float) @ J
 
     # -- the steps of the likelihood estimators -------------------------------------------
+    def start_values(self, fit_linear, init_decays=None, init=None) -> np.ndarray:
+        """Start θ of a fit: the decays given or the best of a grid by the fixed-decay
+        fit ``fit_linear(A, c, cols=cols)`` -> (params, loglik); see
+        :func:`~ergmfit.terms.parameter_steps.start_values`."""
+        return steps.start_values(self, fit_linear, init_decays, init)
+
+    def maximize_pseudolikelihood(self, design, theta0, maxiter=200, tol=1e-12):
+        """Maximise the pseudo-likelihood of ``design`` (rows X, weights n, s) in θ
+        from ``theta0``: (θ, loglik, information, n_iter, converged); see
+        :func:`~ergmfit.terms.parameter_steps.maximize_curved_pseudolikelihood`."""
+        return steps.maximize_curved_pseudolikelihood(design, self, theta0, maxiter, tol)
+
+    def decay_messages(self, theta, what="pseudo-likelihood") -> list:
+        """Plain-words notes on decays that ran off or parameters held at a bound
+        (none for a map without them); see
+        :func:`~ergmfit.terms.parameter_steps.decay_messages`."""
+        return steps.decay_messages(self, theta, what)
+
     def is_step(self, Z, target, theta, decay_box=False):
         """The importance-sampling step from ``theta``: the θ maximising the estimated
         log-likelihood ratio of the sample ``Z`` (canonical statistics drawn at

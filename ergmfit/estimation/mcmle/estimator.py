@@ -282,8 +282,7 @@ class MCMLE(Estimator):
             warn = [f"MCMC-MLE did not converge in {state.iteration} iterations"]
         else:
             warn = []
-        from ..common.curved import decay_messages
-        for msg in decay_messages(model.parameterisation, state.theta, "likelihood"):
+        for msg in model.parameterisation.decay_messages(state.theta, "likelihood"):
             warn.append(msg)
             if not msg.startswith("Note"):
                 warnings.warn(msg, ConvergenceWarning, stacklevel=3)

@@ -56,10 +56,9 @@ def _ee_start(model, random_state):
     except (ErgmfitError, NotImplementedError):
         return None
     theta = np.asarray(res.params, dtype=float)
-    if getattr(model, "curved", False):
-        from ..common.curved import ran_off
-        if ran_off(model, theta, True):         # a decay EE ran off with is no start
-            return None
+    from ..common.curved import ran_off
+    if ran_off(model, theta, True):         # a decay EE ran off with is no start
+        return None
     return theta if theta.shape == (len(model.labels),) and np.all(np.isfinite(theta)) else None
 
 

@@ -73,7 +73,7 @@ from ...utils.validation import check_random_state
 from .settings import missing_data_settings
 from ..base import Estimator
 from ..common.restricted import conditional_model  # noqa: F401 (its home was here)
-from ..common.curved import check_runoff, curved_step, decay_messages, projector, restart
+from ..common.curved import check_runoff, restart
 from ..common.stepping import is_weights, ellipsoid_step, hotelling_pvalue, hummel_step, \
     is_trust_region, maximize_is_loglik, standardised_mean
 
@@ -241,7 +241,7 @@ class MissingDataMCMLE(Estimator):
                 chains_z = [c - g_ref - zc for c in chains_u]
                 Z = np.concatenate(chains_z)
                 # the parameters' directions (curved: z J(θ), as mcmle judges its samples)
-                chains_zp = [projector(par, theta)(c) for c in chains_z] if curved else chains_z
+                chains_zp = [par.projector(theta)(c) for c in chains_z] if curved else chains_z
                 Zp = np.concatenate(chains_zp)
                 if (Zp.std(axis=0) == 0).any():
                     flat = [lab for lab, s in zip(model.labels, Zp.std(axis=0)) if s == 0]
@@ -324,9 +324,9 @@ class MissingDataMCMLE(Estimator):
                 + "; NOT converged")
         elif not converged:
             warn.append(f"the missing-data MCMC-MLE did not converge in {maxit} iterations")
-        if curved and sample is not None:       # decays that ran off or sit at a bound
-            warn.extend(decay_messages(par, sample[0] if step is None else sample[0] + step,
-                                       "likelihood"))
+        if sample is not None:       # decays that ran off or sit at a bound
+            warn.extend(par.decay_messages(sample[0] if step is None else sample[0] + step,
+                                           "likelihood"))
         for msg in warn:
             if not msg.startswith("Note"):
                 warnings.warn(msg, ConvergenceWarning, stacklevel=3)
@@ -426,9 +426,8 @@ def _curved_move(Z, gamma, par, theta, min_is_ess):
     pseudo-observation (1 − γ) z̄ of ``Z`` (canonical statistics centred at the
     conditional chain's mean); a capped or halved step is not a full one.
     Returns (step, γ)."""
-    eta, capped = curved_step(Z, (1.0 - gamma) * Z.mean(axis=0), par, theta)
-    eta, halved = is_trust_region(Z, eta, min_is_ess,
-                                  lambda e: par.eta(theta + e) - par.eta(theta))
+    eta, capped = par.is_step(Z, (1.0 - gamma) * Z.mean(axis=0), theta)
+    eta, halved = is_trust_region(Z, eta, min_is_ess, lambda e: par.eta_change(theta, e))
     return eta, (min(gamma, 0.5) if capped or halved else gamma)
 
 

@@ -620,8 +620,8 @@ def _curved_offset_design(par, design: Design) -> Design:
 
 
 def _fit_curved(model, design: Design, labels, term_of, est) -> LogitFit:
-    """The curved pseudo-likelihood, maximised in θ (see :mod:`ergmfit.estimation.common.curved`)."""
-    from ..common.curved import decay_messages, maximize_curved_pseudolikelihood, start_values
+    """The curved pseudo-likelihood, maximised in θ through the model's parameterisation
+    (see :mod:`ergmfit.terms.parameter_steps`)."""
     par = model.parameterisation
     init = curved_init(est.init, labels)
 
@@ -637,11 +637,11 @@ def _fit_curved(model, design: Design, labels, term_of, est) -> LogitFit:
     from ...terms.parameterisation import declared_decays
     from ...terms.registry import curved_terms
     decays = [d for _, d in declared_decays(par, curved_terms(model.terms))]
-    theta0 = start_values(par, fit_linear, decays, init)
-    theta, ll, H, n_iter, converged = maximize_curved_pseudolikelihood(design, par, theta0,
-                                                                       maxiter=est.maxiter)
+    theta0 = par.start_values(fit_linear, decays, init)
+    theta, ll, H, n_iter, converged = par.maximize_pseudolikelihood(design, theta0,
+                                                                    maxiter=est.maxiter)
     cov = inv_psd(H) if np.all(np.isfinite(H)) else np.full_like(H, np.nan)
-    messages = decay_messages(par, theta)
+    messages = par.decay_messages(theta)
     for msg in messages:
         if not msg.startswith("Note"):
             warnings.warn(msg, ConvergenceWarning, stacklevel=4)
