@@ -66,7 +66,7 @@ import warnings
 import numpy as np
 
 from ...exceptions import CheckpointError, ConvergenceWarning, DegenerateModelError, \
-    NetworkError, SettingsError
+    NetworkError
 from ...results import ERGMResults
 from ...sampling.chains import run_chains
 from ...utils.validation import check_random_state
