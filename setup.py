@@ -27,8 +27,7 @@ SHARED_UTILITY_MODULE = "ergmfit._cyutility"
 # no debug information in the objects and stripped modules: 2 MB instead of 24 MB installed
 COMPILE_ARGS = ["-O3", "-g0"]
 LINK_ARGS = ["-s"]
-# emit_code_comments=False: no copy of each .pyx line in the C (a fifth of its size, same code);
-# c_line_in_traceback=False (a cythonize option): tracebacks name .pyx lines, never C lines
+# emit_code_comments=False: no copy of each .pyx line in the C (a fifth of its size, same code)
 CYTHON_DIRECTIVES = {"boundscheck": False, "wraparound": False, "cdivision": True,
                      "initializedcheck": False, "emit_code_comments": False}
 
@@ -94,7 +93,7 @@ def cythonize_extensions(exts):
             ext.include_dirs.append(np.get_include())
     return cythonize(exts, language_level=3, nthreads=build_jobs(), quiet=True,
                      shared_utility_qualified_name=SHARED_UTILITY_MODULE,
-                     compiler_directives=CYTHON_DIRECTIVES, c_line_in_traceback=False)
+                     compiler_directives=CYTHON_DIRECTIVES)
 
 
 def tool_versions():
