@@ -8,20 +8,33 @@ the variables; each compiles to one
 sampler and estimator of the package runs on it:
 
 ==========  ===========================================================
-method      what runs
+method      what runs (the estimator class of ``LinearMRF.METHODS``)
 ==========  ===========================================================
 "exact"     Newton on the exact log-likelihood (enumeration, n <= 20;
-            junction tree for larger thin models)
-"pl"        pseudo-likelihood: the MPLE design builder + logistic fit
+            junction tree for larger thin models): ``ExactLikelihood``
+"pl"        pseudo-likelihood: the MPLE design builder + logistic fit:
+            ``PseudoLikelihood``
 "cl"        composite likelihood of order ``block_size`` (all k-subsets
-            by default: Yasuda et al.'s F_k), the MCLE block enumerator
+            by default: Yasuda et al.'s F_k), the MCLE block enumerator:
+            ``CompositeLikelihood``
 "scl"       stochastic composite likelihood (Dillon & Lebanon): the same
-            block designs, objects selected with probabilities lambda
+            block designs, objects selected with probabilities lambda:
+            ``StochasticCompositeLikelihood``
 "cd"        CD-n: ``n_steps`` random-scan Gibbs updates on blocks of
-            ``block_size`` variables (Bn-CDm), or ``sampler="mh"``
-"pcd"       persistent CD with the same samplers
-"ee"        Equilibrium Expectation on the product model of the rows
+            ``block_size`` variables (Bn-CDm), or ``sampler="mh"``:
+            ``ContrastiveDivergence``
+"pcd"       persistent CD with the same samplers:
+            ``PersistentContrastiveDivergence``
+"ee"        Equilibrium Expectation on the product model of the rows:
+            ``EquilibriumExpectation``
 ==========  ===========================================================
+
+The estimators share the ERGM estimators' protocol
+(:mod:`ergmfit.mrf.fitting`): ``model.fit(X, method=..., **settings)`` builds
+``METHODS[method](**settings)`` (settings validated by its ``SETTINGS``
+table), fits and copies the results to the fitted attributes; the same
+estimator object fits without changing the model:
+``PseudoLikelihood(maxiter=50).fit(model, X)`` returns the results.
 
 :class:`RBM` (visible likelihood, hidden units summed out) is NOT linear in
 its parameters -- log p*(v) = alpha.v + sum_j log 2cosh(beta_j + W_j.v) --
@@ -43,14 +56,16 @@ import numpy as np
 from scipy import optimize, special
 
 from ..utils.validation import check_random_state
-from . import estimation as _est
 from . import exact as _exact
 from ._base import MRFEstimator
 from ._models import MonomialModel
+from .ee import EquilibriumExpectation
+from .estimation import (CompositeLikelihood, ContrastiveDivergence,
+                         PersistentContrastiveDivergence, PseudoLikelihood)
+from .fitting import make_estimator
+from .scl import StochasticCompositeLikelihood
 
 __all__ = ["LinearMRF", "IsingModel", "BoltzmannMachine", "GridCRF", "RBM", "graph_edges"]
-
-_METHODS = ("exact", "pl", "cl", "scl", "cd", "pcd", "ee")
 
 
 def data_coding(X):
@@ -226,83 +241,69 @@ class LinearMRF(MRFEstimator):
         return coding
 
     # estimation --------------------------------------------------------------
-    def fit(self, X, y=None, method="pl", sample_weight=None, **kwargs):
+    #: the estimators ``fit(method=...)`` knows, by name (the MRF side's table)
+    METHODS = {"exact": _exact.ExactLikelihood, "pl": PseudoLikelihood,
+               "cl": CompositeLikelihood, "scl": StochasticCompositeLikelihood,
+               "cd": ContrastiveDivergence, "pcd": PersistentContrastiveDivergence,
+               "ee": EquilibriumExpectation}
+
+    def fit(self, X, y=None, method="pl", sample_weight=None, **settings):
         """Estimate theta from the rows of X (i.i.d. observations).
 
-        method: "exact", "pl", "cl" (``block_size=k``, ``blocks=``, ``n_blocks=``),
-        "scl" (stochastic composite likelihood, ``components=``, ``selection=``;
-        see :func:`ergmfit.mrf.scl.fit_scl`), "cd" / "pcd" (``n_steps``,
+        ``method`` names an estimator of :attr:`METHODS` and ``settings`` are
+        its settings (see its class): "exact"
+        (:class:`~ergmfit.mrf.exact.ExactLikelihood`), "pl"
+        (:class:`~ergmfit.mrf.estimation.PseudoLikelihood`), "cl"
+        (:class:`~ergmfit.mrf.estimation.CompositeLikelihood`: ``block_size=k``,
+        ``blocks=``, ``n_blocks=``), "scl"
+        (:class:`~ergmfit.mrf.scl.StochasticCompositeLikelihood`:
+        ``components=``, ``selection=``), "cd" / "pcd"
+        (:class:`~ergmfit.mrf.estimation.ContrastiveDivergence`: ``n_steps``,
         ``sampler``, ``block_size``, ``n_iter``, ``learning_rate``,
-        ``batch_size``, ...; see :func:`ergmfit.mrf.estimation.fit_cd`), "ee"
-        (Equilibrium Expectation, see :func:`ergmfit.mrf.ee.fit_ee`).
+        ``batch_size``, ...), "ee"
+        (:class:`~ergmfit.mrf.ee.EquilibriumExpectation`).  ``random_state``
+        defaults to the model's.  The results object is kept as ``results_``.
         """
         self.data_coding_ = data_coding(X)
-        return self._fit(self._instances(X, sample_weight), method, **kwargs)
+        return self._fit_with(method, settings, X, sample_weight=sample_weight)
 
-    def _fit(self, insts, method, **kwargs):
-        method = str(method).lower()
-        rs = kwargs.pop("random_state", getattr(self, "random_state", None))
-        self.method_ = method
-        self.cov_ = None
-        if method == "exact":
-            if len(insts) != 1:
-                raise ValueError("method='exact' needs a single model instance")
-            bm, X, w = insts[0]
-            if self.n_vars > _exact.MAX_EXACT_VARS:
-                from .junction import fit_ml
-                r = fit_ml(self._junction(), X, kwargs.get("theta0"), w, labels=self.labels,
-                           nonexistent=kwargs.get("nonexistent", "raise"))
-                self.coef_, self.loglik_, self.converged_ = r["theta"], r["loglik"], r["converged"]
-                self.n_iter_, self.cov_ = r["n_iter"], r["cov"]
-                return self
-            theta, ll, H, conv = _exact.fit_exact(bm, X, kwargs.get("theta0"), w,
-                                                   labels=self.labels,
-                                                   nonexistent=kwargs.get("nonexistent", "raise"))
-            self.coef_, self.loglik_, self.converged_, self.n_iter_ = theta, ll, conv, None
-            self.cov_ = np.linalg.pinv(H)
-        elif method == "pl":
-            lf = _est.fit_pl(insts, self.labels, **kwargs)
-            self.coef_, self.loglik_, self.converged_ = lf.params, lf.loglik, lf.converged
-            self.n_iter_, self.cov_ = lf.n_iter, lf.cov
-        elif method == "cl":
-            r = _est.fit_cl(insts, self.labels, random_state=rs, **kwargs)
-            self.coef_, self.loglik_, self.converged_ = r["theta"], r["loglik"], r["converged"]
-            self.n_iter_ = r["n_iter"]
-        elif method in ("cd", "pcd"):
-            theta0 = kwargs.pop("theta0", getattr(self, "coef_", None)
-                                if kwargs.pop("warm_start", False) else None)
-            r = _est.fit_cd(insts, self.n_stats, persistent=(method == "pcd"), theta0=theta0,
-                            random_state=rs, **kwargs)
-            self.coef_, self.n_iter_, self.converged_ = r["theta"], r["n_iter"], None
-            self.trace_ = r["trace"]
-        elif method == "scl":
-            from .scl import fit_scl
-            self._set_fitted(fit_scl(insts, self.labels, random_state=rs, **kwargs))
-        elif method == "ee":
-            from .ee import fit_ee
-            self._set_fitted(fit_ee(insts, self.labels, random_state=rs, **kwargs))
-        else:
-            raise ValueError(f"unknown method {method!r}; the methods are {list(_METHODS)}")
+    def _fit_with(self, method, settings, *data, sample_weight=None):
+        settings.setdefault("random_state", getattr(self, "random_state", None))
+        est = make_estimator(type(self).METHODS, method, **settings)
+        self._set_fitted(est.fit(self, *data, sample_weight=sample_weight))
         return self
 
-    def _set_fitted(self, r):
-        """Fitted attributes from an estimator's result dict: ``theta`` ->
-        ``coef_``; ``loglik``, ``converged``, ``n_iter``, ``cov``, ``trace`` ->
-        the same name with ``_``; anything in ``r["extra"]`` likewise."""
-        self.coef_ = np.asarray(r["theta"], dtype=float)
-        for key in ("loglik", "converged", "n_iter", "cov", "trace"):
-            setattr(self, key + "_", r.get(key))
-        for key, val in r.get("extra", {}).items():
-            setattr(self, key + "_", val)
+    def observations(self, X, sample_weight=None):
+        """The compiled instances of the data: [(compiled model, 0/1 rows,
+        weights or None)] (one instance: the observations are i.i.d. draws of
+        this model)."""
+        return self._instances(X, sample_weight)
 
-    def partial_fit(self, X, y=None, n_iter=1, **kwargs):
+    def cd_sampler(self, sampler, block_size, n_steps, sampler_given):
+        """(sampler, n_steps) of contrastive divergence on this model: the
+        estimator's own (``n_steps`` None: 1)."""
+        return sampler, (1 if n_steps is None else n_steps)
+
+    def _set_fitted(self, res):
+        """Fitted attributes from an estimator's :class:`~ergmfit.mrf.fitting.MRFResults`:
+        ``coef_``, ``loglik_``, ``converged_``, ``n_iter_``, ``cov_``,
+        ``method_``, ``results_``, and ``<key>_`` for every entry of ``res.info``."""
+        self.coef_ = np.asarray(res.params, dtype=float)
+        self.loglik_, self.converged_, self.n_iter_, self.cov_ = \
+            res.loglik, res.converged, res.n_iter, res.cov
+        self.method_ = res.method
+        for key, val in res.info.items():
+            setattr(self, key + "_", val)
+        self.results_ = res
+
+    def partial_fit(self, X, y=None, n_iter=1, **settings):
         """A few CD iterations from the current estimate (``method_`` "cd" or
         "pcd"; default "cd")."""
         method = getattr(self, "method_", "cd")
         if method not in ("cd", "pcd"):
             method = "cd"
-        kwargs.setdefault("average_from", 1.0)
-        return self._fit(self._instances(X), method, n_iter=n_iter, warm_start=True, **kwargs)
+        settings.setdefault("average_from", 1.0)
+        return self._fit_with(method, dict(settings, n_iter=n_iter, warm_start=True), X)
 
     def coef_dict(self):
         return dict(zip(self.labels, self._params()))
@@ -498,13 +499,20 @@ class GridCRF(LinearMRF):
         X = _to01(X, self.n_vars)
         return np.array([_stats_of(self.conditional(y), x) for x, y in zip(X, np.atleast_2d(Y))])
 
-    def fit(self, Y, X, method="pl", **kwargs):
-        """Fit from inputs Y (M, n_pixels) and labels X (M, n_pixels), 0/1 or +-1."""
-        Y = np.atleast_2d(np.asarray(Y, dtype=float))
+    def fit(self, Y, X, method="pl", **settings):
+        """Fit from inputs Y (M, n_pixels) and labels X (M, n_pixels), 0/1 or +-1
+        (``method`` and ``settings`` as for :meth:`LinearMRF.fit`)."""
         self.data_coding_ = data_coding(X)
+        return self._fit_with(method, settings, Y, X)
+
+    def observations(self, Y, X, sample_weight=None):
+        """One compiled conditional model per input: [(p(x | y_m), x_m, None)]."""
+        if sample_weight is not None:
+            raise ValueError("a GridCRF takes no sample_weight (repeat an input-label pair "
+                             "instead)")
+        Y = np.atleast_2d(np.asarray(Y, dtype=float))
         X = _to01(X, self.n_vars)
-        insts = [(self.conditional(y), x[None, :], None) for y, x in zip(Y, X)]
-        return self._fit(insts, method, **kwargs)
+        return [(self.conditional(y), x[None, :], None) for y, x in zip(Y, X)]
 
     def score(self, Y, X, theta=None):
         """Pixel accuracy of :meth:`predict` on inputs Y against labels X (0/1 or
