@@ -342,7 +342,7 @@ class ContrastiveDivergence(MRFMethod):
     """
 
     method = "cd"
-    #: PCD: persistent particles instead of chains restarted at the data
+    #: whether the chains persist between iterations (PCD) instead of restarting at the data
     persistent = False
     SETTINGS = (
         Setting("n_steps", None, integer(1, allow_none=True),

@@ -52,9 +52,7 @@ class MRFResults:
     params : LabeledArray
         The estimate, labelled by the model's statistics.
     cov : ndarray or None
-        Its covariance where the estimator gives one.
-    bse : LabeledArray
-        sqrt(diag(cov)) (NaN without a covariance).
+        Its covariance where the estimator gives one (``bse``: the standard errors).
     loglik : float or None
         The objective at the estimate (the log-likelihood for ``"exact"``,
         the log pseudo- or composite likelihood for ``"pl"``/``"cl"``).

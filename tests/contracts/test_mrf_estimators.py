@@ -1,5 +1,5 @@
 """The contract of the MRF estimators, over every method table the MRF models
-fit through (``LinearMRF.METHODS``, ``PottsModel.METHODS``): the checks
+fit through (``LinearMRF.METHODS``, ``PottsModel.METHODS``, ``RBM.METHODS``): the checks
 ``test_estimators.py`` runs over the ERGM estimators, where they apply to
 estimators fitted to i.i.d. data.
 
@@ -23,22 +23,27 @@ import pytest
 
 from ergmfit.estimation.base import Estimator
 from ergmfit.exceptions import SettingsError
-from ergmfit.mrf import IsingModel, PottsModel
+from ergmfit.mrf import RBM, IsingModel, PottsModel
 from ergmfit.mrf.fitting import MRFResults, make_estimator
 
 #: the model families and their method tables; a model and data of each
-FAMILIES = {"ising": IsingModel, "potts": PottsModel}
+FAMILIES = {"ising": IsingModel, "potts": PottsModel, "rbm": RBM}
 
 
 def _model(family):
     if family == "ising":
         return IsingModel(nx.cycle_graph(5))
+    if family == "rbm":
+        return RBM(3, 2)
     return PottsModel(nx.cycle_graph(4), q=3)
 
 
 def _data(family):
     if family == "ising":
         return IsingModel(nx.cycle_graph(5)).sample(200, theta=[0.1, 0.4], random_state=0)
+    if family == "rbm":
+        return RBM(3, 2).sample(100, theta=np.linspace(-0.5, 0.5, 11), random_state=0,
+                                coding="01")
     return PottsModel(nx.cycle_graph(4), q=3).sample(200, theta=[0.2, -0.1, 0.6],
                                                      random_state=0)
 
@@ -48,7 +53,8 @@ SMALL = {("ising", "cd"): dict(n_iter=100, batch_size=20),
          ("ising", "pcd"): dict(n_iter=100, batch_size=20),
          ("ising", "ee"): dict(ee_steps=20, cd_iter=20),
          ("potts", "cd"): dict(n_iter=50, batch_size=20),
-         ("potts", "pcd"): dict(n_iter=50, batch_size=20)}
+         ("potts", "pcd"): dict(n_iter=50, batch_size=20),
+         ("rbm", "cd"): dict(n_iter=50)}
 #: methods whose defaults are fast enough (no SMALL entry needed)
 FAST = {"exact", "pl", "cl", "scl"}
 
