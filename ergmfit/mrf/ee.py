@@ -340,7 +340,10 @@ def _callback(name, value):
 
 
 #: the settings that go to the shared EE engine (ergmfit.estimation.ee), with
-#: the defaults for MRFs (module docstring); the others are this estimator's own
+#: the defaults for MRFs (module docstring); the others are this estimator's own.
+#: Declared here while the ERGM EE's settings table is being rewritten; once it
+#: is the one declaration, these become its Setting objects taken by name
+#: (mrf.fitting.shared_settings) with the MRF defaults above.
 _ENGINE_SETTINGS = (
     Setting("proposal", "random", choice("random", "tnt", lower=False),
             "'random' (flip a uniformly chosen variable) or 'tnt'."),
