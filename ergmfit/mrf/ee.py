@@ -381,6 +381,9 @@ _ENGINE_SETTINGS = (
     Setting("min_ee_steps", 10, integer(0), "Outer iterations before an early stop."),
     Setting("thin", None, integer(1, allow_none=True),
             "Keep every thin-th iteration of the trajectory (None: ee_inner_steps)."),
+    Setting("checkpoint", None, None,
+            "Directory where the engine saves the run (the ERGM EE's checkpoint)."),
+    Setting("checkpoint_every", 60.0, number(0), "Seconds between saves."),
 )
 
 
