@@ -693,7 +693,7 @@ class RBM(MRFEstimator):
 
     @property
     def labels(self):
-        """Names of the parameters: alpha<i>, beta<j>, w<i>.<j> (theta's order)."""
+        """The parameters' names alpha<i>, beta<j> and w<i>.<j>, in theta's order."""
         nv, nh = check_count(self.n_visible, "n_visible"), check_count(self.n_hidden, "n_hidden")
         return ([f"alpha{i}" for i in range(nv)] + [f"beta{j}" for j in range(nh)]
                 + [f"w{i}.{j}" for i in range(nv) for j in range(nh)])
