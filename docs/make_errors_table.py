@@ -380,7 +380,7 @@ CASES = [
     # -- Markov random fields ---------------------------------------------------------
     Case("mrf-unknown-method", S_MRF, "An MRF estimator that does not exist",
          'from ergmfit.mrf import IsingModel\n'
-         'IsingModel(nx.path_graph(3)).fit(np.zeros((4, 3)), method="mle")', "ValueError",
+         'IsingModel(nx.path_graph(3)).fit(np.zeros((4, 3)), method="mle")', "SettingsError",
          "unknown method 'mle'"),
     Case("potts-state-range", S_MRF, "A Potts state outside 0..q-1",
          'from ergmfit.mrf import PottsModel\n'

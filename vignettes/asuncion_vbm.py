@@ -11,7 +11,7 @@ Blocks: Composite Likelihood and Contrastive Divergence" (AISTATS), with
   ``BoltzmannMachine(8, higher_order=...)``: a bias per unit (the diagonal
   of W), a weight per pair (all 28) and the four higher-order weights;
 * data: 2,000 training and 500 test cases drawn exactly (enumeration);
-* estimators (``fit(method="cd")`` = ``ergmfit.mrf.estimation.fit_cd``:
+* estimators (``fit(method="cd")`` = ``ergmfit.mrf.estimation.ContrastiveDivergence``:
   random-scan blocked Gibbs on the shared engine, uniform random blocks of
   n variables, exact block conditionals): Bn-CD1 (n = 1..4), B1-CDn (n = 2..4);
 * test log-likelihood: average over the test cases, exact (2^8 states);
@@ -66,7 +66,7 @@ say how θ scales with the "strength" nor what is plotted.  The paper's
 figures carry no numbers in its text; the table states the paper's
 qualitative findings beside our measured numbers.
 
-Cost: ``fit_cd`` loops over the mini-batch in Python; per chain about 25 µs,
+Cost: ``ContrastiveDivergence`` loops over the mini-batch in Python; per chain about 25 µs,
 of which ~60 % is the 0/1 validation in ``MonomialModel.set_state``
 (``_as01``: ``np.unique`` + ``np.isin`` on every call).
 
@@ -188,7 +188,7 @@ def test_ll(G, theta, ite):
 
 
 def run(Xtr, Xte, n, m, n_iter, batch, seed, trace_every):
-    """Bn-CDm with the package (fit_cd); returns (final test LL, trace, seconds)."""
+    """Bn-CDm with the package (method="cd"); returns (final test LL, trace, seconds)."""
     vbm, G, _ = setup()
     ite = exact.state_index(Xte)
     tr = []
@@ -269,7 +269,7 @@ def main():
     # small training set); the reference line is then the limit along its ridge
     has_mle = mle_exists(G, np.bincount(exact.state_index(Xtr), minlength=G.shape[0]) / len(Xtr))
     ll_mle = test_ll(G, vbm.fit(Xtr, method="exact").coef_ if has_mle else
-                     exact.fit_exact(vbm.compiled(), Xtr, nonexistent="ignore")[0], ite)
+                     exact.ExactLikelihood(nonexistent="ignore").fit(vbm, Xtr).params, ite)
     print(f"VBM, 8 units, {vbm.n_stats} parameters; test LL at the true θ {ll_true:.4f}, "
           f"at the MLE {ll_mle:.4f}" + ("" if has_mle else " (no finite MLE: the library's "
                                         "check; where Newton stops on its ridge)"))

@@ -2,7 +2,7 @@
 
 Reproduces Sec. 3 of "A Simple Algorithm for Scalable Monte Carlo
 Inference" with ``ergmfit.mrf`` and the package's one EE engine
-(``ergmfit.mrf.ee.fit_ee``: the compiled EE loop of the ERGMs run on the
+(``ergmfit.mrf.ee.EquilibriumExpectation``: the compiled EE loop of the ERGMs run on the
 product model of all observations, see its module docstring):
 
 * **data (Sec. 3.1)**: a visible Boltzmann machine on 15 spins x_i = ±1,
@@ -22,7 +22,7 @@ product model of all observations, see its module docstring):
   EE from the CD-1 iterate of step 4 (VBM) / 29 (Ising) with the paper's
   a = 0.005, c = 0.001 and m = 1 proposal per chain of the ensemble (1,000
   proposals of the product model of the 1,000 observations per update:
-  ``fit_ee``'s default m).  The log-likelihood (3) of every iterate is
+  the estimator's default m).  The log-likelihood (3) of every iterate is
   computed exactly by enumeration of the 2^15 states, and compared with the
   exact MLE (Newton on the exact likelihood, ``method="exact"``).
 * **(c) Fig. 4**: the image-denoising CRF (24): a 40x40 X-shaped ±1 image,
@@ -78,7 +78,7 @@ import networkx as nx
 import numpy as np
 
 from ergmfit.mrf import GridCRF, IsingModel, exact
-from ergmfit.mrf.ee import ProductModel, cd1_start, fit_ee
+from ergmfit.mrf.ee import EquilibriumExpectation, ProductModel, cd1_start
 from ergmfit.mrf.models import _grid_edges
 from ergmfit.sampling._mh import MHSampler
 from ergmfit.sampling._proposals import RandomToggle
@@ -144,14 +144,15 @@ def _one_seed(model, X, name, seed, ll, mle, se_mle):
     drift, conv = _cd_converged(ll, cd)
     k0 = START[name]
     t0 = time.perf_counter()
-    r = fit_ee(model._instances(X), model.labels, random_state=seed + 1, init=cd[k0 - 1],
-               learning_rate=EE_A, min_theta=EE_C, ee_steps=EE_ITERS // EE_INNER,
-               ee_inner_steps=EE_INNER, se="simulate")
+    r = EquilibriumExpectation(random_state=seed + 1, init=cd[k0 - 1], learning_rate=EE_A,
+                               min_theta=EE_C, ee_steps=EE_ITERS // EE_INNER,
+                               ee_inner_steps=EE_INNER, se="simulate").fit(model, X)
     t_ee = time.perf_counter() - t0
-    return {"cd": cd, "r": r, "ll_cd": ll(cd_est), "ll_cd_last": ll(cd[-1]), "ll_ee": ll(r["theta"]),
+    theta = np.asarray(r.params)
+    return {"cd": cd, "r": r, "ll_cd": ll(cd_est), "ll_cd_last": ll(cd[-1]), "ll_ee": ll(theta),
             "cd_drift": drift, "cd_converged": conv,
-            "t_max": float(np.max(np.abs(r["extra"]["t_ratios"]))),
-            "err_ee": float(np.max(np.abs(r["theta"] - mle) / se_mle)),
+            "t_max": float(np.max(np.abs(r.info["t_ratios"]))),
+            "err_ee": float(np.max(np.abs(theta - mle) / se_mle)),
             "err_cd": float(np.max(np.abs(cd_est - mle) / se_mle)), "seconds": (t_cd, t_ee)}
 
 
@@ -183,15 +184,15 @@ def _fork_call(k):
 
 
 def _strip(run, keep_rows):
-    """The picklable part of a _one_seed result (fit_ee's dict carries more)."""
+    """The picklable part of a _one_seed result (the EE results carry more)."""
     r = run["r"]
-    extra = {"store_every": r["extra"]["store_every"], "sampler_steps": r["extra"]["sampler_steps"]}
+    extra = {"store_every": r.info["store_every"], "sampler_steps": r.info["sampler_steps"]}
     if keep_rows:
-        extra["theta_rows"] = np.asarray(r["extra"]["theta_rows"])
+        extra["theta_rows"] = np.asarray(r.info["theta_rows"])
     out = {k: v for k, v in run.items() if k != "r"}
     if not keep_rows:
         out["cd"] = run["cd"][:1]
-    out["r"] = {"theta": np.asarray(r["theta"]), "converged": bool(r["converged"]), "extra": extra}
+    out["r"] = {"theta": np.asarray(r.params), "converged": bool(r.converged), "extra": extra}
     return out
 
 
@@ -296,10 +297,11 @@ def crf_experiment(seed):
         cdk = []
         cd1_start(ProductModel(insts, crf.labels), CRF_CD_STEPS, CRF_CD_LR,
                   random_state=seed + 1 + 10 * k, callback=lambda t, th: cdk.append(th.copy()))
-        rk = fit_ee(insts, crf.labels, random_state=seed + 2 + 10 * k, init=cdk[-1],
-                    learning_rate=(0.01, 0.001), min_theta=EE_C, sampler_steps=CRF_M,
-                    ee_steps=CRF_EE_STEPS // inner, ee_inner_steps=inner, se="none")
-        return np.mean(cdk[len(cdk) // 2:], axis=0), np.asarray(rk["theta"])
+        rk = EquilibriumExpectation(
+            random_state=seed + 2 + 10 * k, init=cdk[-1], learning_rate=(0.01, 0.001),
+            min_theta=EE_C, sampler_steps=CRF_M, ee_steps=CRF_EE_STEPS // inner,
+            ee_inner_steps=inner, se="none").fit_instances(insts, crf.labels)
+        return np.mean(cdk[len(cdk) // 2:], axis=0), np.asarray(rk.params)
     pending = _fork_map(other_seed, range(1, N_SEEDS))      # runs while seed 0 runs here
     # CD-1 (per-pixel learning rate, see the module docstring)
     product = ProductModel(insts, crf.labels)
@@ -311,15 +313,17 @@ def crf_experiment(seed):
     cd = np.array(cd)
     # EE from the last CD-1 iterate: a = 0.01 then 0.001
     t0 = time.perf_counter()
-    r = fit_ee(insts, crf.labels, random_state=seed + 2, init=cd[-1],
-               learning_rate=(0.01, 0.001), min_theta=EE_C, sampler_steps=CRF_M,
-               ee_steps=CRF_EE_STEPS // inner, ee_inner_steps=inner, se="simulate")
+    res = EquilibriumExpectation(
+        random_state=seed + 2, init=cd[-1], learning_rate=(0.01, 0.001), min_theta=EE_C,
+        sampler_steps=CRF_M, ee_steps=CRF_EE_STEPS // inner, ee_inner_steps=inner,
+        se="simulate").fit_instances(insts, crf.labels)
+    r = dict(res.info, theta=np.asarray(res.params), cov=res.cov, converged=res.converged)
     t_ee = time.perf_counter() - t0
     # more CD-1 and EE runs (other seeds, same data): the run-to-run Monte-Carlo spread
     more = pending.get()
     cd_thetas = np.array([cd[len(cd) // 2:].mean(axis=0)] + [a for a, _ in more])
     ee_thetas = np.array([r["theta"]] + [b for _, b in more])
-    ee_rows = r["extra"]["theta_rows"]
+    ee_rows = r["theta_rows"]
     # classification error along both runs
     t0 = time.perf_counter()
     cd_eval = np.unique(np.linspace(0, len(cd) - 1, N_EVAL).astype(int))
@@ -332,12 +336,12 @@ def crf_experiment(seed):
     t_err = time.perf_counter() - t0
     out = {"x": x, "y": Yte[0], "cd": cd, "ee": ee_rows, "ee_theta": r["theta"],
            "cd_theta": cd[len(cd) // 2:].mean(axis=0),
-           "cd_eval": cd_eval + 1, "ee_eval": len(cd) + 1 + ee_eval * r["extra"]["store_every"],
+           "cd_eval": cd_eval + 1, "ee_eval": len(cd) + 1 + ee_eval * r["store_every"],
            "cd_err": cd_err, "ee_err": ee_err, "err_cd": err_cd_final, "err_ee": err_ee_final,
-           "err_noisy": err_noisy, "t": r["extra"]["t_ratios"],
-           "t_sim": r["extra"]["t_ratios_sim"], "se": np.sqrt(np.diag(r["cov"])),
+           "err_noisy": err_noisy, "t": r["t_ratios"],
+           "t_sim": r["t_ratios_sim"], "se": np.sqrt(np.diag(r["cov"])),
            "converged": r["converged"], "labels": crf.labels, "seconds": (t_cd, t_ee, t_err),
-           "mcse": np.sqrt(np.diag(r["extra"]["cov_mc"])),
+           "mcse": np.sqrt(np.diag(r["cov_mc"])),
            "cd_thetas": cd_thetas, "ee_thetas": ee_thetas, "errs_cd": errs_cd, "errs_ee": errs_ee}
     se = out["se"]
     T = len(cd)          # CD-1's drift: third vs fourth quarter of the first seed's run, in s.e.

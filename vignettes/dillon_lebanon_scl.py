@@ -50,7 +50,7 @@ import time
 import numpy as np
 
 from ergmfit.mrf import IsingModel
-from ergmfit.mrf.scl import fit_scl, pl_mixture, scl_asymptotic_variance
+from ergmfit.mrf.scl import StochasticCompositeLikelihood, pl_mixture, scl_asymptotic_variance
 
 QUICK = os.environ.get("ERGMFIT_QUICK", "") not in ("", "0")
 #: where the figure and table go, set by main(): ``--out DIR``, else $ERGMFIT_FIGURES, else a
@@ -99,24 +99,23 @@ def mc_seed(model, theta, tr_ml, seed):
         est, est_det, sand = [], [], []
         for r in range(R_MC):
             X = model.sample(N_MC, theta=theta, random_state=rng)
-            insts = model._instances(X)
-            f = fit_scl(insts, model.labels, components=comps, random_state=rng,
-                        cov="sandwich" if r < 10 else "none")
-            est.append(f["theta"])
-            est_det.append(fit_scl(insts, model.labels, components=det_comps,
-                                   cov="none")["theta"])
-            if f["cov"] is not None:
-                sand.append(np.trace(f["cov"]) * N_MC / tr_ml)
+            f = StochasticCompositeLikelihood(components=comps, random_state=rng,
+                                              cov="sandwich" if r < 10 else "none").fit(model, X)
+            est.append(np.asarray(f.params))
+            est_det.append(np.asarray(StochasticCompositeLikelihood(
+                components=det_comps, cov="none").fit(model, X).params))
+            if f.cov is not None:
+                sand.append(np.trace(f.cov) * N_MC / tr_ml)
         est, est_det = np.array(est), np.array(est_det)
         out["mc"][alpha] = {"scl": ratio(est), "det": ratio(est_det),
                             "sel": ratio(est - est_det), "sandwich": float(np.mean(sand))}
     X = model.sample(N_SIM, theta=theta, random_state=rng)
     comps = pl_mixture(0.5, 1, 2)
-    f = fit_scl(model._instances(X), model.labels, components=comps, random_state=rng)
+    f = StochasticCompositeLikelihood(components=comps, random_state=rng).fit(model, X)
     sd = np.sqrt(np.diag(scl_asymptotic_variance(model, theta, comps)["cov"]) / N_SIM)
-    out["z"] = (f["theta"] - theta) / sd
-    out["z_sand"] = (f["theta"] - theta) / np.sqrt(np.diag(f["cov"]))
-    out["err"] = float(np.max(np.abs(f["theta"] - theta)))
+    out["z"] = (np.asarray(f.params) - theta) / sd
+    out["z_sand"] = (np.asarray(f.params) - theta) / np.sqrt(np.diag(f.cov))
+    out["err"] = float(np.max(np.abs(np.asarray(f.params) - theta)))
     out["err_ml"] = float(np.max(np.abs(model.fit(X, method="exact").coef_ - theta)))
     return out
 

@@ -34,7 +34,7 @@ Reproduces the synthetic experiment of Sec. 5.1 of Vickrey, Lin & Koller
     :func:`~ergmfit.mrf.contrastive.max_product`), until no example gets a
     new instantiation;
   - **ML** (reference): exact maximum likelihood
-    (:func:`ergmfit.mrf.exact.fit_exact`).
+    (:class:`ergmfit.mrf.exact.ExactLikelihood`).
 
   Identical examples give identical sub-objectives, so each objective is
   built once per distinct observed value with weight = its count (the
@@ -169,7 +169,7 @@ def maximize(obj, model, theta0=None):
 def ml_exists(G, U, counts):
     """Whether the exact ML estimate is finite: the library's check
     (:func:`ergmfit.mrf.exact.mle_direction`, a linear program over all
-    states; ``fit_exact`` raises DegenerateModelError where it fails)."""
+    states; ``ExactLikelihood`` raises DegenerateModelError where it fails)."""
     full = np.zeros(G.shape[0])
     np.add.at(full, exact.state_index(U), counts)
     return exact.mle_direction(G, full) is None
@@ -192,8 +192,8 @@ def estimate_all(model, G, lambda1, seed):
     exists[4] = ml_exists(G, U, c)
     # no finite MLE: the library raises; asked to ignore it, Newton's stopping point on the
     # ridge (lambda1 -> +Inf) gives lambda0 at that limit
-    out[4] = exact.fit_exact(model.compiled(), U, weights=c,
-                             nonexistent="raise" if exists[4] else "ignore")[0]
+    ml = exact.ExactLikelihood(nonexistent="raise" if exists[4] else "ignore")
+    out[4] = ml.fit(model, U, sample_weight=c).params
     if not exists[4]:
         out[4, 1] = np.inf
     walls = bool(np.any(U != U[:, :1]))

@@ -5,7 +5,9 @@ restricted Boltzmann machines and grid CRFs.  The linear-in-parameters
 models compile to a :class:`~ergmfit.core._model.BinaryModel`
 (``MonomialModel``), so the Metropolis-Hastings and blocked Gibbs samplers
 and the pseudo-/composite-likelihood machinery of the ERGMs run on them
-unchanged.
+unchanged.  The estimators are classes on the ERGM estimators' protocol
+(:mod:`ergmfit.mrf.fitting`): ``model.fit(X, method=...)`` goes through the
+model's method table ``METHODS``.
 
 >>> import networkx as nx
 >>> from ergmfit.mrf import IsingModel
@@ -17,11 +19,22 @@ unchanged.
 from . import contrastive, data, exact, junction, scl
 from ._potts import OneHotEnumeration, UniformGroupBlocks
 from ._trees import ForwardBackward, GridShapeBlocks
+from .ee import EquilibriumExpectation
+from .estimation import (CompositeLikelihood, ContrastiveDivergence,
+                         PersistentContrastiveDivergence, PseudoLikelihood)
+from .exact import ExactLikelihood
+from .fitting import MRFResults
 from .models import RBM, BoltzmannMachine, GridCRF, IsingModel, LinearMRF
-from .potts import PottsModel
-from .scl import SCLComponent, fit_scl, pl_mixture, scl_asymptotic_variance
+from .potts import (PottsCompositeLikelihood, PottsExactLikelihood, PottsModel,
+                    PottsPseudoLikelihood)
+from .scl import SCLComponent, StochasticCompositeLikelihood, pl_mixture, scl_asymptotic_variance
 
 __all__ = ["IsingModel", "BoltzmannMachine", "GridCRF", "RBM", "LinearMRF", "PottsModel",
-           "OneHotEnumeration", "UniformGroupBlocks", "data", "exact", "junction", "scl", "fit_scl",
+           "OneHotEnumeration", "UniformGroupBlocks", "data", "exact", "junction", "scl",
            "scl_asymptotic_variance", "pl_mixture", "SCLComponent",
-           "ForwardBackward", "GridShapeBlocks", "contrastive"]
+           "ForwardBackward", "GridShapeBlocks", "contrastive",
+           "ExactLikelihood", "PseudoLikelihood", "CompositeLikelihood",
+           "StochasticCompositeLikelihood", "ContrastiveDivergence",
+           "PersistentContrastiveDivergence", "EquilibriumExpectation",
+           "PottsPseudoLikelihood", "PottsCompositeLikelihood", "PottsExactLikelihood",
+           "MRFResults"]

@@ -55,7 +55,7 @@ MLE.  Integer sample weights replicate rows.
   kernel with a uniformly chosen variable: summed over the observations and
   variables that equation is the pseudo-likelihood score, so the CD-1
   estimator of that kernel IS the MPLE, solved exactly by Newton
-  (:func:`ergmfit.mrf.estimation.fit_pl`); when the MPLE does not exist
+  (:class:`ergmfit.mrf.estimation.PseudoLikelihood`); when the MPLE does not exist
   (separation, e.g. noise-free training images of a CRF) a warning says so
   and the start is ``"cd"``: CD-1 by stochastic gradient (:func:`cd1_start`:
   one Metropolis sweep of every observation per step, ``cd_iter`` steps of
@@ -79,28 +79,18 @@ drift (the ERGM EE's criteria).
 """
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
+from ..estimation.base import Setting, boolean, choice, integer, n_jobs_setting, number
 from ..estimation.ee import estimator as _ee
+from ..exceptions import SettingsError
 from ..utils.validation import check_params, check_random_state
 from ._models import MonomialModel
+from .fitting import MRFMethod, MRFResults
 
-__all__ = ["ProductModel", "fit_ee", "MRF_EE_DEFAULTS"]
-
-MRF_EE_DEFAULTS = {
-    "update": "borisenko",
-    "proposal": "random",
-    "sampler_steps": None,       # None: max(N, n_vars of the product / 100)
-    "s_steps": 100,
-    "ee_steps": 200,
-    "ee_inner_steps": 100,
-    "learning_rate": (0.01, 0.001),
-    "min_theta": 0.01,
-    "init": "pl",
-    "burnin": 0.2,
-    "se": "simulate",
-    "polish": False,
-}
+__all__ = ["ProductModel", "EquilibriumExpectation", "default_sampler_steps", "cd1_start"]
 
 
 def _rows01(X, n, what):
@@ -260,7 +250,7 @@ def default_sampler_steps(product):
 
 
 def cd1_start(product, n_iter=200, learning_rate=0.1, random_state=None, callback=None):
-    """CD-1 on all observations at once: :func:`ergmfit.mrf.estimation.fit_cd`
+    """CD-1 on all observations at once: :class:`ergmfit.mrf.estimation.ContrastiveDivergence`
     on the product model with ``n_steps`` = its number of variables, i.e. per
     iteration one Metropolis sweep (random toggles) of every copy started at
     its observation and undone afterwards (one compiled ``cd_sample`` call).
@@ -271,13 +261,13 @@ def cd1_start(product, n_iter=200, learning_rate=0.1, random_state=None, callbac
     variables of an observation).  Returns the average of the second half of
     the iterates; ``callback(t, theta)`` sees every iterate.
     """
-    from .estimation import fit_cd
+    from .estimation import ContrastiveDivergence
     bm = product.compiled()
-    r = fit_cd([(bm, product.x_obs[None, :], None)], len(product.labels),
-               n_steps=int(product.n_vars), sampler="mh", n_iter=int(n_iter),
-               learning_rate=float(learning_rate) / product.n_vars, average_from=0.5,
-               random_state=random_state, callback=callback)
-    return np.asarray(r["theta"], dtype=float)
+    cd = ContrastiveDivergence(n_steps=int(product.n_vars), sampler="mh", n_iter=int(n_iter),
+                               learning_rate=float(learning_rate) / product.n_vars,
+                               average_from=0.5, random_state=random_state, callback=callback)
+    res = cd.fit_instances([(bm, product.x_obs[None, :], None)], product.labels)
+    return np.asarray(res.params, dtype=float)
 
 
 def _init_theta(init, insts, labels, product, random_state, cd_iter, cd_learning_rate):
@@ -285,9 +275,10 @@ def _init_theta(init, insts, labels, product, random_state, cd_iter, cd_learning
     import warnings
     if isinstance(init, str):
         if init == "pl":
-            from .estimation import fit_pl
+            from .estimation import PseudoLikelihood
             try:
-                th = np.asarray(fit_pl(insts, labels).params, dtype=float)
+                th = np.asarray(PseudoLikelihood().fit_instances(insts, labels).params,
+                                dtype=float)
                 if np.all(np.isfinite(th)):
                     return th
                 why = "not finite"
@@ -303,55 +294,124 @@ def _init_theta(init, insts, labels, product, random_state, cd_iter, cd_learning
     return check_params(init, list(labels), "init")
 
 
-def fit_ee(insts, labels, random_state=None, update="borisenko", n_chains=1, n_jobs=1,
-           callback=None, verbose=False, cd_iter=200, cd_learning_rate=0.1, **kwargs):
-    """Equilibrium Expectation for the observations of an MRF or CRF.
+def _learning_rate(name, value):
+    def ok(v):
+        return isinstance(v, numbers.Real) and not isinstance(v, bool) and 0 < v < 1
+    if ok(value):
+        return value
+    if isinstance(value, (list, tuple)) and value and all(ok(v) for v in value):
+        return tuple(value)
+    raise SettingsError(f"setting {name!r} must be a number in (0, 1) or a sequence of them "
+                        f"(equal stages), got {value!r}")
+
+
+def _burnin(name, value):
+    if isinstance(value, float) and 0.0 <= value < 1.0:
+        return value
+    try:
+        return integer(0)(name, value)
+    except SettingsError:
+        raise SettingsError(f"setting {name!r} must be a fraction in [0, 1) or a number of "
+                            f"iterations, got {value!r}") from None
+
+
+def _init(name, value):
+    if isinstance(value, str):
+        if value in ("pl", "cd", "S"):
+            return value
+        raise SettingsError(f"setting {name!r} must be 'pl', 'cd', 'S' or parameter values, "
+                            f"got {value!r}")
+    if isinstance(value, dict):
+        return value
+    try:
+        arr = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        arr = None
+    if arr is None or arr.ndim != 1 or not np.all(np.isfinite(arr)):
+        raise SettingsError(f"setting {name!r} must be 'pl', 'cd', 'S' or a sequence of "
+                            f"finite parameter values, got {value!r}")
+    return value
+
+
+def _callback(name, value):
+    if value is not None and not callable(value):
+        raise SettingsError(f"setting {name!r} must be callable or None, got {value!r}")
+    return value
+
+
+#: the settings that go to the shared EE engine (ergmfit.estimation.ee), with
+#: the defaults for MRFs (module docstring); the others are this estimator's own.
+#: Declared here while the ERGM EE's settings table is being rewritten; once it
+#: is the one declaration, these become its Setting objects taken by name
+#: (mrf.fitting.shared_settings) with the MRF defaults above.
+_ENGINE_SETTINGS = (
+    Setting("proposal", "random", choice("random", "tnt", lower=False),
+            "'random' (flip a uniformly chosen variable) or 'tnt'."),
+    Setting("sampler_steps", None, integer(1, allow_none=True),
+            "m, proposals of the product model per EE iteration "
+            "(None: default_sampler_steps)."),
+    Setting("s_steps", 100, integer(0), "Algorithm S iterations (init='S')."),
+    Setting("ee_steps", 200, integer(1), "EE outer iterations."),
+    Setting("ee_inner_steps", 100, integer(1), "EE inner iterations per outer one."),
+    Setting("aca_s", 0.1, number(0), "EstimNet's ACA_S (init='S')."),
+    Setting("aca_ee", 1e-9, number(0), "EstimNet's ACA_EE (update='adaptive')."),
+    Setting("comp_c", 0.01, number(0), "EstimNet's compC."),
+    Setting("learning_rate", (0.01, 0.001), _learning_rate,
+            "a of the update: a number or equal stages."),
+    Setting("min_theta", 0.01, number(0), "c of the Borisenko update."),
+    Setting("init", "pl", _init, "'pl' (the MPLE = CD-1), 'cd', 'S' or parameter values."),
+    Setting("burnin", 0.2, _burnin,
+            "Fraction of the last stage (or number of iterations) dropped."),
+    Setting("se", "simulate", choice("simulate", "none", lower=False),
+            "'simulate' (a chain at the estimate) or 'none'."),
+    Setting("polish", False, boolean, "A final MCMC-MLE step from the EE estimate."),
+    Setting("se_samplesize", 1000, integer(1), "Draws of the simulation at the estimate."),
+    Setting("se_interval", None, integer(1, allow_none=True),
+            "Proposals between those draws (None: the engine's default)."),
+    Setting("se_burnin", None, integer(0, allow_none=True),
+            "Burn-in of that simulation (None: the engine's default)."),
+    Setting("t_tol", 0.1, number(0, lo_open=True), "Convergence: all |t-ratio| below this."),
+    Setting("drift_tol", 1.0, number(0, lo_open=True),
+            "Early stop: drift below this many sd of theta."),
+    Setting("drift_z_tol", 3.0, number(0, lo_open=True),
+            "Convergence: |z| of the two halves' difference below this."),
+    Setting("drift_se_tol", 0.2, number(0, lo_open=True),
+            "... or their difference below this many standard errors."),
+    Setting("stop_when_converged", False, boolean, "Stop as soon as the criteria hold."),
+    Setting("min_ee_steps", 10, integer(0), "Outer iterations before an early stop."),
+    Setting("thin", None, integer(1, allow_none=True),
+            "Keep every thin-th iteration of the trajectory (None: ee_inner_steps)."),
+    Setting("checkpoint", None, None,
+            "Directory where the engine saves the run (the ERGM EE's checkpoint)."),
+    Setting("checkpoint_every", 60.0, number(0), "Seconds between saves."),
+)
+
+
+class EquilibriumExpectation(MRFMethod):
+    """Equilibrium Expectation for the observations of an MRF or CRF (``method="ee"``).
 
     One EE run of the shared engine (:func:`ergmfit.estimation.ee.estimator.ee_core`)
-    on the :class:`ProductModel` of all observations (module docstring).
+    on the :class:`ProductModel` of all observations (module docstring);
+    sample weights must be non-negative integers (a weight replicates its
+    observation).
 
-    Parameters
+    ``params`` is the mean of theta over the kept iterations; ``cov`` (None
+    with ``se="none"``) the inverse Fisher information of the simulation at
+    the estimate plus the Monte-Carlo covariance of the average.  ``info``:
+    ``trace`` (theta every ``ee_inner_steps`` iterations, chain 1),
+    ``t_ratios`` (mean/sd of dzA = G(x_t) - G(x_obs) over the kept
+    iterations, labels order), ``t_ratios_sim`` (from the simulation at the
+    estimate), ``theta_rows`` and ``dz_rows`` (every ``store_every``-th
+    iteration of chain 1), ``init_theta`` (EE's start), ``algorithm_s``
+    (with ``init="S"``), ``cov_model``, ``cov_mc``, ``burnin_iterations``,
+    ``acceptance``, ``n_copies``, ``sampler_steps``, ``seconds``,
+    ``ee_warnings`` and ``ee_results`` (the engine's
+    :class:`~ergmfit.results.ERGMResults`, with ``summary()``).
+
+    References
     ----------
-    insts : list of (MonomialModel, X, weights or None)
-        One per model instance (one for an MRF, one per input for a CRF);
-        X holds 0/1 (or +-1) rows; weights must be non-negative integers.
-    labels : list of str
-    random_state : int, Generator or None
-        Same seed, same result.
-    update : {"borisenko", "adaptive", "newton"}
-        Borisenko et al.'s eq. 14 (default) or Byshkin et al.'s adaptive update.
-    n_chains, n_jobs : int
-        Independent EE chains (pooled as in the ERGM EE) and joblib workers.
-    callback : callable, optional
-        Called after every outer iteration (see :func:`ergmfit.estimation.ee.estimator.fit_ee`).
-    cd_iter, cd_learning_rate : int, float
-        Steps and learning rate (on the gradient per variable) of the CD-1
-        start with ``init="cd"`` (200, 0.1; :func:`cd1_start`).
-    **kwargs
-        Settings of the EE engine (:data:`ergmfit.estimation.ee.estimator.EE_DEFAULTS`;
-        the MRF defaults are :data:`MRF_EE_DEFAULTS`): ``sampler_steps`` (m,
-        default :func:`default_sampler_steps`), ``ee_steps``,
-        ``ee_inner_steps``, ``learning_rate`` (a number or stages),
-        ``min_theta``, ``burnin``, ``se`` ("simulate" or "none"), ``t_tol``,
-        ``stop_when_converged``, ... ; ``proposal`` is ``"random"``
-        (default) or ``"tnt"``; ``init`` is ``"pl"`` (default), ``"cd"``,
-        ``"S"`` or values (module docstring).
-
-    Returns
-    -------
-    dict
-        ``theta`` (mean of theta over the kept iterations), ``cov`` (None
-        with ``se="none"``),
-        ``converged``, ``n_iter``, ``trace`` (theta every ``ee_inner_steps``
-        iterations, chain 1), ``extra`` with ``t_ratios`` (mean/sd of
-        dzA = G(x_t) - G(x_obs) over the kept iterations, labels order),
-        ``t_ratios_sim`` (from the simulation at the estimate), ``theta_rows``
-        and ``dz_rows`` (every ``store_every``-th iteration of chain 1),
-        ``init_theta`` (EE's start), ``algorithm_s`` (with ``init="S"``),
-        ``cov_model``, ``cov_mc``, ``burnin_iterations``,
-        ``acceptance``, ``n_copies``, ``sampler_steps``, ``seconds``,
-        ``ee_results`` (the engine's :class:`~ergmfit.results.ERGMResults`,
-        with ``summary()``).
+    Borisenko, A., Byshkin, M. & Lomi, A. (2019). A simple algorithm for
+    scalable Monte Carlo inference. arXiv:1901.00533.
 
     Examples
     --------
@@ -359,71 +419,80 @@ def fit_ee(insts, labels, random_state=None, update="borisenko", n_chains=1, n_j
     >>> from ergmfit.mrf import IsingModel
     >>> m = IsingModel(nx.cycle_graph(5))
     >>> X = m.sample(300, theta=[0.2, 0.5], random_state=0)
-    >>> r = fit_ee(m._instances(X), m.labels, random_state=1, ee_steps=20, ee_inner_steps=50,
-    ...            se="none")
-    >>> r["theta"].shape, len(r["extra"]["t_ratios"])
+    >>> r = EquilibriumExpectation(random_state=1, ee_steps=20, ee_inner_steps=50,
+    ...                            se="none").fit(m, X)
+    >>> r.params.shape, len(r.info["t_ratios"])
     ((2,), 2)
     """
-    import warnings
 
-    from ..exceptions import ConvergenceWarning
-    labels = list(labels)
-    unknown = [k for k in kwargs if k not in _ee.EE_DEFAULTS]
-    if unknown:
-        raise TypeError(f"unknown EE setting(s) {unknown}; the settings are "
-                        f"{sorted(_ee.EE_DEFAULTS)}")
-    if update not in ("borisenko", "adaptive", "newton"):
-        raise ValueError(f"update must be 'borisenko', 'adaptive' or 'newton', got {update!r}")
-    cfg = {k: v for k, v in MRF_EE_DEFAULTS.items() if k != "update"}
-    cfg.update(kwargs)
-    if cfg["proposal"] not in ("random", "tnt"):
-        raise ValueError("proposal must be 'random' (flip a uniformly chosen variable) or 'tnt' "
-                         f"for an MRF, got {cfg['proposal']!r}")
-    product = ProductModel(insts, labels)
-    if cfg["sampler_steps"] is None:
-        cfg["sampler_steps"] = default_sampler_steps(product)
-    rng = check_random_state(random_state)
-    init = cfg["init"]
-    if isinstance(init, str) and init == "S":
-        init_theta = None
-    else:
-        init_theta = _init_theta(init, insts, labels, product, rng, cd_iter, cd_learning_rate)
-        cfg["init"] = init_theta
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)   # reported by "converged" below
-        out = _ee.ee_core(product, random_state=rng, verbose=verbose, n_chains=n_chains,
-                          n_jobs=n_jobs, callback=callback, update=update, **cfg)
-        res = _ee.build_results(product, out)
-    ch = out["chains"][0]
-    info = res.info
-    traj = info["trajectory"][0]
-    t = np.array([info["t_ratios"][lab] for lab in labels])
-    t_sim = None if info["t_ratios_sim"] is None else \
-        np.array([info["t_ratios_sim"][lab] for lab in labels])
-    cov, cov_model, cov_mc = _covariances(out, res, len(labels))
-    s_theta = ch["s_theta"]
-    extra = {
-        "t_ratios": t,
-        "t_ratios_sim": t_sim,
-        "theta_rows": ch["theta_rows"],
-        "dz_rows": ch["dz_rows"],
-        "store_every": ch["store_every"],
-        "algorithm_s": None if s_theta is None else np.asarray(s_theta, dtype=float),
-        "init_theta": (np.asarray(s_theta, dtype=float) if init_theta is None and s_theta is
-                       not None else init_theta),
-        "burnin_iterations": info["burnin_iterations"],
-        "acceptance": info["acceptance"],
-        "cov_model": cov_model,
-        "cov_mc": cov_mc,
-        "n_copies": product.n_copies,
-        "sampler_steps": int(cfg["sampler_steps"]),
-        "seconds": out["seconds"],
-        "ee_warnings": list(res.warnings),
-        "ee_results": res,
-    }
-    return {"theta": np.asarray(res.params, dtype=float), "cov": cov,
-            "converged": bool(res.converged), "n_iter": int(res.n_iter),
-            "trace": np.asarray(traj["theta"], dtype=float), "extra": extra}
+    method = "ee"
+    SETTINGS = (
+        Setting("update", "borisenko", choice("borisenko", "adaptive", "newton", lower=False),
+                "Borisenko et al.'s eq. 14, Byshkin et al.'s adaptive update or 'newton'."),
+    ) + _ENGINE_SETTINGS + (
+        Setting("n_chains", 1, integer(1), "Independent EE chains, pooled."),
+        Setting("n_jobs", 1, n_jobs_setting, "Parallel processes (joblib; -1: every CPU)."),
+        Setting("callback", None, _callback,
+                "Called after every outer iteration (see the ERGM EE)."),
+        Setting("cd_iter", 200, integer(1), "Steps of the CD-1 start (init='cd')."),
+        Setting("cd_learning_rate", 0.1, number(0, lo_open=True),
+                "Learning rate of the CD-1 start, on the gradient per variable."),
+    )
+
+    def fit_instances(self, insts, labels, model=None):
+        import warnings
+
+        from ..exceptions import ConvergenceWarning
+        labels = list(labels)
+        cfg = {s.name: getattr(self, s.name) for s in _ENGINE_SETTINGS}
+        product = ProductModel(insts, labels)
+        if cfg["sampler_steps"] is None:
+            cfg["sampler_steps"] = default_sampler_steps(product)
+        rng = check_random_state(self.random_state)
+        init = cfg["init"]
+        if isinstance(init, str) and init == "S":
+            init_theta = None
+        else:
+            init_theta = _init_theta(init, insts, labels, product, rng, self.cd_iter,
+                                     self.cd_learning_rate)
+            cfg["init"] = init_theta
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)   # reported by "converged" below
+            out = _ee.ee_core(product, random_state=rng, verbose=self.verbose,
+                              n_chains=self.n_chains, n_jobs=self.n_jobs, callback=self.callback,
+                              update=self.update, **cfg)
+            res = _ee.build_results(product, out)
+        ch = out["chains"][0]
+        info = res.info
+        traj = info["trajectory"][0]
+        t = np.array([info["t_ratios"][lab] for lab in labels])
+        t_sim = None if info["t_ratios_sim"] is None else \
+            np.array([info["t_ratios_sim"][lab] for lab in labels])
+        cov, cov_model, cov_mc = _covariances(out, res, len(labels))
+        s_theta = ch["s_theta"]
+        extra = {
+            "trace": np.asarray(traj["theta"], dtype=float),
+            "t_ratios": t,
+            "t_ratios_sim": t_sim,
+            "theta_rows": ch["theta_rows"],
+            "dz_rows": ch["dz_rows"],
+            "store_every": ch["store_every"],
+            "algorithm_s": None if s_theta is None else np.asarray(s_theta, dtype=float),
+            "init_theta": (np.asarray(s_theta, dtype=float) if init_theta is None and s_theta is
+                           not None else init_theta),
+            "burnin_iterations": info["burnin_iterations"],
+            "acceptance": info["acceptance"],
+            "cov_model": cov_model,
+            "cov_mc": cov_mc,
+            "n_copies": product.n_copies,
+            "sampler_steps": int(cfg["sampler_steps"]),
+            "seconds": out["seconds"],
+            "ee_warnings": list(res.warnings),
+            "ee_results": res,
+        }
+        return MRFResults(np.asarray(res.params, dtype=float), labels, method=self.method,
+                          cov=cov, converged=bool(res.converged), n_iter=int(res.n_iter),
+                          info=extra)
 
 
 _N_BATCHES = 20

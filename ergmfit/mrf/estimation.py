@@ -23,9 +23,17 @@ and add the designs up:
   :class:`~ergmfit.sampling._proposals.RandomToggle` -- started at the
   observation (CD) or at persistent particles (PCD).
 
-An "instance" below is a pair (bm, X, w): a compiled model, the 0/1 rows
+An "instance" below is a triple (bm, X, w): a compiled model, the 0/1 rows
 observed under it and their weights.  An unconditional MRF has one instance;
 a CRF one per input image.
+
+The estimators are classes on the ERGM estimators' protocol
+(:mod:`ergmfit.mrf.fitting`): :class:`PseudoLikelihood` (``"pl"``),
+:class:`CompositeLikelihood` (``"cl"``), :class:`ContrastiveDivergence`
+(``"cd"``) and :class:`PersistentContrastiveDivergence` (``"pcd"``).  The
+pseudo- and composite likelihoods run the ERGM's MPLE and MCLE algorithms on
+the merged designs and take those estimators' settings (``maxiter``,
+``tol``, ``block_size``, ``blocks``, ``n_blocks``) from their tables.
 """
 from __future__ import annotations
 
@@ -33,10 +41,16 @@ import math
 
 import numpy as np
 
-from ..utils.validation import check_random_state, seed_words
+from ..estimation.base import Setting, boolean, integer, number
+from ..estimation.contrastive.mcle import MCLE
+from ..estimation.mple.pseudolikelihood import MPLE
+from ..exceptions import SettingsError
+from ..utils.validation import check_params, check_random_state, seed_words
+from .fitting import MRFMethod, MRFResults, shared_settings
 
-__all__ = ["distinct_rows", "pseudo_design_multi", "fit_pl", "composite_design_multi",
-           "composite_loglik", "fit_cl", "fit_cd"]
+__all__ = ["distinct_rows", "pseudo_design_multi", "composite_design_multi", "composite_loglik",
+           "direction_text", "PseudoLikelihood", "CompositeLikelihood", "ContrastiveDivergence",
+           "PersistentContrastiveDivergence"]
 
 
 def distinct_rows(X, weights=None):
@@ -89,12 +103,55 @@ def pseudo_design_multi(instances):
                   np.bincount(inv, weights=s, minlength=len(key)), n_vars, n_on)
 
 
-def fit_pl(instances, labels, maxiter=100, tol=1e-14):
-    """Maximum pseudo-likelihood over all observations.  Returns the
-    :class:`~ergmfit.estimation.mple.pseudolikelihood.LogitFit` of the shared MPLE code."""
-    from ..estimation.mple.pseudolikelihood import fit_design
-    return fit_design(pseudo_design_multi(instances), labels, None, "error", maxiter, tol,
-                      unit="variable")
+def _theta0(name, value):
+    """A check for starting values: None or finite numbers (their number is
+    checked against the model's statistics when it fits)."""
+    if value is None:
+        return None
+    if isinstance(value, dict):
+        return value
+    try:
+        arr = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise SettingsError(f"setting {name!r} must be None or parameter values (numbers), "
+                            f"got {value!r}") from None
+    if arr.ndim != 1 or not np.all(np.isfinite(arr)):
+        raise SettingsError(f"setting {name!r} must be None or a sequence of finite numbers, "
+                            f"got {value!r}")
+    return value
+
+
+THETA0 = Setting("theta0", None, _theta0, "Starting values (default zeros).")
+
+
+class PseudoLikelihood(MRFMethod):
+    """Maximum pseudo-likelihood over all observations (``method="pl"``): the
+    merged design of :func:`pseudo_design_multi` fitted by the MPLE's
+    weighted logistic regression
+    (:func:`~ergmfit.estimation.mple.pseudolikelihood.fit_design`).
+
+    ``cov`` is the inverse pseudo-likelihood information; ``loglik`` the log
+    pseudo-likelihood at the estimate.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from ergmfit.mrf import IsingModel
+    >>> m = IsingModel(nx.cycle_graph(5))
+    >>> X = m.sample(200, theta=[0.2, 0.5], random_state=0)
+    >>> PseudoLikelihood().fit(m, X).params.shape
+    (2,)
+    """
+
+    method = "pl"
+    SETTINGS = shared_settings(MPLE, "maxiter", "tol")
+
+    def fit_instances(self, insts, labels, model=None):
+        from ..estimation.mple.pseudolikelihood import fit_design
+        lf = fit_design(pseudo_design_multi(insts), list(labels), None, "error", self.maxiter,
+                        self.tol, unit="variable")
+        return MRFResults(lf.params, labels, method=self.method, cov=lf.cov, loglik=lf.loglik,
+                          converged=lf.converged, n_iter=lf.n_iter)
 
 
 # ---------------------------------------------------------------------------
@@ -157,14 +214,42 @@ def composite_loglik(instances, theta, block_size):
     return des.loglik(theta) / (N * math.comb(n, block_size))
 
 
-def fit_cl(instances, labels, block_size=2, blocks="all", n_blocks=None, theta0=None,
-           random_state=None, maxiter=500, tol=1e-12):
-    """Maximum composite likelihood over all observations.
+class CompositeLikelihood(MRFMethod):
+    """Maximum composite likelihood over all observations (``method="cl"``):
+    blocks of ``block_size`` variables (all k-subsets: Yasuda et al.'s F_k;
+    random ones with ``n_blocks``; or a list), the same blocks for every
+    observation, maximised by the MCLE's
+    :func:`~ergmfit.estimation.contrastive.mcle.maximize_composite`.
 
-    Returns a dict: ``theta``, ``loglik`` (unnormalised CL at the maximum),
-    ``hessian`` (minus its Hessian), ``n_iter``, ``converged``, ``design``.
-    Raises DegenerateModelError, naming the direction, when the composite
-    likelihood has no finite maximiser (a linear program checks it first)."""
+    ``loglik`` is the unnormalised composite likelihood at the maximum;
+    ``info`` holds ``hessian`` (minus its Hessian) and ``design``.  Raises
+    DegenerateModelError, naming the direction, when the composite likelihood
+    has no finite maximiser (a linear program checks it first).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from ergmfit.mrf import IsingModel
+    >>> m = IsingModel(nx.cycle_graph(5))
+    >>> X = m.sample(200, theta=[0.2, 0.5], random_state=0)
+    >>> CompositeLikelihood(block_size=3).fit(m, X).converged
+    True
+    """
+
+    method = "cl"
+    SETTINGS = shared_settings(MCLE, "block_size", "blocks", "n_blocks") + (THETA0,) + \
+        shared_settings(MCLE, "maxiter", "tol")
+
+    def fit_instances(self, insts, labels, model=None):
+        r = _maximize_cl(insts, labels, self.block_size, self.blocks, self.n_blocks,
+                         self.theta0, self.random_state, self.maxiter, self.tol)
+        return MRFResults(r["theta"], labels, method=self.method, loglik=r["loglik"],
+                          converged=r["converged"], n_iter=r["n_iter"],
+                          info={"hessian": r["hessian"], "design": r["design"]})
+
+
+def _maximize_cl(instances, labels, block_size, blocks, n_blocks, theta0, random_state, maxiter,
+                 tol):
     from ..estimation.contrastive.mcle import maximize_composite, check_design, separation_direction
     from ..exceptions import DegenerateModelError
     des = composite_design_multi(instances, block_size, blocks, n_blocks, random_state)
@@ -179,8 +264,7 @@ def fit_cl(instances, labels, block_size=2, blocks="all", n_blocks=None, theta0=
             "direction no configuration of any block is more likely than the observed one "
             "(separation, e.g. only the constant states observed). Give data with more "
             "variety, use larger blocks, or drop the statistic.")
-    if theta0 is None:
-        theta0 = np.zeros(des.p)
+    theta0 = np.zeros(des.p) if theta0 is None else check_params(theta0, labels, "theta0")
     theta, ll, H, n_iter, converged = maximize_composite(des, theta0, maxiter, tol)
     return {"theta": theta, "loglik": ll, "hessian": H, "n_iter": n_iter,
             "converged": converged, "design": des}
@@ -203,91 +287,183 @@ def _make_sampler(bm, sampler, block_size, seed):
     raise ValueError(f"sampler must be 'gibbs' or 'mh', got {sampler!r}")
 
 
-def fit_cd(instances, p, n_steps=1, sampler="gibbs", block_size=1, persistent=False,
-           n_iter=2000, learning_rate=0.05, decay=0.0, batch_size=None, n_particles=None,
-           theta0=None, average_from=0.5, random_state=None, callback=None, trace_every=0):
-    """CD-n (``persistent=False``) or PCD by stochastic gradient ascent.
+def _sampler(name, value):
+    if callable(value) or (isinstance(value, str) and value in _SAMPLERS):
+        return value
+    raise SettingsError(f"setting {name!r} must be 'gibbs' (blocked Gibbs), 'mh' "
+                        f"(Metropolis-Hastings) or a factory (bm, seed_words) -> sampler, "
+                        f"got {value!r}")
+
+
+_SAMPLERS = ("gibbs", "block", "blocked", "mh", "metropolis")
+
+
+def _callback(name, value):
+    if value is not None and not callable(value):
+        raise SettingsError(f"setting {name!r} must be callable or None, got {value!r}")
+    return value
+
+
+class ContrastiveDivergence(MRFMethod):
+    """CD-n by stochastic gradient ascent (``method="cd"``).
 
     Each iteration takes a mini-batch of ``batch_size`` observations (all if
-    None).  CD: for each, the chain starts at the observation and makes
+    None).  For each, the chain starts at the observation and makes
     ``n_steps`` updates (``sampler="gibbs"``: random-scan blocked Gibbs on
     uniform blocks of ``block_size`` variables, i.e. Bn-CDm of Asuncion et
     al.; ``"mh"``: single-variable Metropolis-Hastings with random toggles;
     or a callable ``(bm, seed_words) -> sampler`` with ``run(theta, steps)``
-    and a ``delta`` array, e.g. a BlockGibbsSampler over a Potts model's node
-    blocks);
-    the gradient is minus the mean of g(x_n) - g(x_0).  PCD: ``n_particles``
-    chains (default: the batch size) persist between iterations; gradient =
-    mean g(data batch) - mean g(particles).  Step: learning_rate / (1 + decay t).
-    The estimate is the average of the iterates from fraction
-    ``average_from`` of the run on (Polyak-Ruppert), 1.0 = last iterate.
+    and a ``delta`` array); the gradient is minus the mean of
+    g(x_n) - g(x_0).  The model may choose its own sampler (a Potts model:
+    blocked Gibbs over its node groups, one sweep by default).  Step:
+    learning_rate / (1 + decay t).  The estimate is the average of the
+    iterates from fraction ``average_from`` of the run on (Polyak-Ruppert),
+    1.0 = last iterate; ``info`` holds ``trace`` (every ``trace_every``
+    iterations) and ``last`` (the last iterate).
 
-    Returns a dict: ``theta``, ``last``, ``trace`` (every ``trace_every``
-    iterations), ``n_iter``.
+    ``fit`` refuses sample weights (a weight would have to weight a chain).
+
+    References
+    ----------
+    Hinton, G. E. (2002). Training products of experts by minimizing
+    contrastive divergence. *Neural Computation* 14, 1771-1800.
+
+    Asuncion, A., Liu, Q., Ihler, A. & Smyth, P. (2010). Learning with blocks:
+    composite likelihood and contrastive divergence. AISTATS.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from ergmfit.mrf import IsingModel
+    >>> m = IsingModel(nx.cycle_graph(5))
+    >>> X = m.sample(200, theta=[0.2, 0.5], random_state=0)
+    >>> ContrastiveDivergence(n_iter=50, random_state=1).fit(m, X).params.shape
+    (2,)
     """
-    rng = check_random_state(random_state)
-    insts = [(bm, (np.asarray(X) > 0).astype(np.uint8) if np.asarray(X).min() < 0
-              else np.asarray(X, dtype=np.uint8), None) for bm, X, *_ in instances]
-    samplers = [_make_sampler(bm, sampler, block_size, seed_words(rng)) for bm, _, _ in insts]
-    is_mh = sampler in ("mh", "metropolis")
-    rows = [(i, r) for i, (_, X, _) in enumerate(insts) for r in range(len(X))]
-    N = len(rows)
-    B = N if batch_size is None else min(int(batch_size), N)
-    theta = np.zeros(p) if theta0 is None else np.asarray(theta0, dtype=float).copy()
-    start_avg = int(average_from * n_iter) if average_from < 1 else n_iter - 1
-    avg = np.zeros(p)
-    n_avg = 0
-    trace = []
-    particles = None
-    saved = [bm.state() for bm, _, _ in insts]
-    if persistent:
-        P = B if n_particles is None else int(n_particles)
-        pick = rng.integers(0, N, size=P)
-        particles = [(rows[j][0], insts[rows[j][0]][1][rows[j][1]].copy()) for j in pick]
-    try:
-        for t in range(n_iter):
-            batch = rng.choice(N, size=B, replace=False) if B < N else np.arange(N)
-            grad = np.zeros(p)
-            if not persistent:
-                for j in batch:
-                    i, r = rows[j]
-                    bm, X, _ = insts[i]
-                    s = samplers[i]
-                    bm.set_state(X[r])
-                    if is_mh:
-                        grad -= s.cd_sample(theta, 1, n_steps)[0]
-                    else:
-                        s.delta[:] = 0.0
-                        s.run(theta, n_steps)
-                        grad -= s.delta
-                grad /= B
-            else:
-                for j in batch:
-                    i, r = rows[j]
-                    bm, X, _ = insts[i]
-                    bm.set_state(X[r])
-                    grad += bm.statistics()
-                grad /= B
-                neg = np.zeros(p)
-                for q, (i, x) in enumerate(particles):
-                    bm = insts[i][0]
-                    bm.set_state(x)
-                    samplers[i].run(theta, n_steps)
-                    particles[q] = (i, bm.state())
-                    neg += bm.statistics()
-                grad -= neg / len(particles)
-            theta = theta + learning_rate / (1.0 + decay * t) * grad
-            if not np.all(np.isfinite(theta)):
-                raise FloatingPointError("contrastive divergence diverged; lower learning_rate")
-            if t >= start_avg:
-                n_avg += 1
-                avg += (theta - avg) / n_avg
-            if trace_every and (t + 1) % trace_every == 0:
-                trace.append(theta.copy())
-            if callback is not None:
-                callback(t, theta)
-    finally:
-        for (bm, _, _), s0 in zip(insts, saved):
-            bm.set_state(s0)
-    return {"theta": avg if n_avg else theta, "last": theta, "n_iter": n_iter,
-            "trace": np.asarray(trace).reshape(-1, p)}
+
+    method = "cd"
+    #: whether the chains persist between iterations (PCD) instead of restarting at the data
+    persistent = False
+    SETTINGS = (
+        Setting("n_steps", None, integer(1, allow_none=True),
+                "Sampler updates per chain and iteration (None: 1; a Potts model: one sweep)."),
+        Setting("sampler", "gibbs", _sampler, "'gibbs', 'mh' or a factory (bm, seed) -> sampler."),
+        Setting("block_size", 1, integer(1), "Variables per Gibbs block (Bn-CDm)."),
+        Setting("n_iter", 2000, integer(1), "Gradient steps."),
+        Setting("learning_rate", 0.05, number(0, lo_open=True), "Step size a."),
+        Setting("decay", 0.0, number(0), "Step a / (1 + decay t)."),
+        Setting("batch_size", None, integer(1, allow_none=True),
+                "Observations per step (None: all)."),
+        Setting("n_particles", None, integer(1, allow_none=True),
+                "PCD: persistent chains (None: the batch size)."),
+        THETA0,
+        Setting("warm_start", False, boolean, "Start at the model's current estimate (coef_)."),
+        Setting("average_from", 0.5, number(0, 1),
+                "Average the iterates from this fraction of the run (1: the last iterate)."),
+        Setting("trace_every", 0, integer(0), "Keep the estimate every this many steps."),
+        Setting("callback", None, _callback, "Called as callback(t, theta) after every step."),
+    )
+
+    def fit_instances(self, insts, labels, model=None):
+        if any(len(inst) > 2 and inst[2] is not None for inst in insts):
+            raise ValueError(f"sample_weight is not supported by method={self.method!r}")
+        labels = list(labels)
+        sampler, n_steps = self.sampler, self.n_steps
+        if model is not None:
+            sampler, n_steps = model.cd_sampler(sampler, self.block_size, n_steps,
+                                                "sampler" in self.given_params())
+        theta0 = self.theta0
+        if theta0 is None and self.warm_start and model is not None:
+            theta0 = getattr(model, "coef_", None)
+        r = self._run(insts, len(labels), 1 if n_steps is None else n_steps, sampler,
+                      None if theta0 is None else check_params(theta0, labels, "theta0"))
+        return MRFResults(r["theta"], labels, method=self.method, converged=None,
+                          n_iter=r["n_iter"], info={"trace": r["trace"]})
+
+    def _run(self, instances, p, n_steps, sampler, theta0):
+        n_iter, learning_rate, decay = self.n_iter, self.learning_rate, self.decay
+        batch_size, n_particles, persistent = self.batch_size, self.n_particles, self.persistent
+        average_from, callback, trace_every = self.average_from, self.callback, self.trace_every
+        block_size = self.block_size
+        rng = check_random_state(self.random_state)
+        insts = [(bm, (np.asarray(X) > 0).astype(np.uint8) if np.asarray(X).min() < 0
+                  else np.asarray(X, dtype=np.uint8), None) for bm, X, *_ in instances]
+        samplers = [_make_sampler(bm, sampler, block_size, seed_words(rng)) for bm, _, _ in insts]
+        is_mh = sampler in ("mh", "metropolis")
+        rows = [(i, r) for i, (_, X, _) in enumerate(insts) for r in range(len(X))]
+        N = len(rows)
+        B = N if batch_size is None else min(int(batch_size), N)
+        theta = np.zeros(p) if theta0 is None else np.asarray(theta0, dtype=float).copy()
+        start_avg = int(average_from * n_iter) if average_from < 1 else n_iter - 1
+        avg = np.zeros(p)
+        n_avg = 0
+        trace = []
+        particles = None
+        saved = [bm.state() for bm, _, _ in insts]
+        if persistent:
+            P = B if n_particles is None else int(n_particles)
+            pick = rng.integers(0, N, size=P)
+            particles = [(rows[j][0], insts[rows[j][0]][1][rows[j][1]].copy()) for j in pick]
+        try:
+            for t in range(n_iter):
+                batch = rng.choice(N, size=B, replace=False) if B < N else np.arange(N)
+                grad = np.zeros(p)
+                if not persistent:
+                    for j in batch:
+                        i, r = rows[j]
+                        bm, X, _ = insts[i]
+                        s = samplers[i]
+                        bm.set_state(X[r])
+                        if is_mh:
+                            grad -= s.cd_sample(theta, 1, n_steps)[0]
+                        else:
+                            s.delta[:] = 0.0
+                            s.run(theta, n_steps)
+                            grad -= s.delta
+                    grad /= B
+                else:
+                    for j in batch:
+                        i, r = rows[j]
+                        bm, X, _ = insts[i]
+                        bm.set_state(X[r])
+                        grad += bm.statistics()
+                    grad /= B
+                    neg = np.zeros(p)
+                    for q, (i, x) in enumerate(particles):
+                        bm = insts[i][0]
+                        bm.set_state(x)
+                        samplers[i].run(theta, n_steps)
+                        particles[q] = (i, bm.state())
+                        neg += bm.statistics()
+                    grad -= neg / len(particles)
+                theta = theta + learning_rate / (1.0 + decay * t) * grad
+                if not np.all(np.isfinite(theta)):
+                    raise FloatingPointError("contrastive divergence diverged; lower learning_rate")
+                if t >= start_avg:
+                    n_avg += 1
+                    avg += (theta - avg) / n_avg
+                if trace_every and (t + 1) % trace_every == 0:
+                    trace.append(theta.copy())
+                if callback is not None:
+                    callback(t, theta)
+        finally:
+            for (bm, _, _), s0 in zip(insts, saved):
+                bm.set_state(s0)
+        return {"theta": avg if n_avg else theta, "last": theta, "n_iter": n_iter,
+                "trace": np.asarray(trace).reshape(-1, p)}
+
+
+class PersistentContrastiveDivergence(ContrastiveDivergence):
+    """Persistent CD (``method="pcd"``; Tieleman 2008): as
+    :class:`ContrastiveDivergence`, but ``n_particles`` chains (default: the
+    batch size) persist between iterations; gradient = mean g(data batch) -
+    mean g(particles).
+
+    References
+    ----------
+    Tieleman, T. (2008). Training restricted Boltzmann machines using
+    approximations to the likelihood gradient. ICML.
+    """
+
+    method = "pcd"
+    persistent = True

@@ -43,7 +43,8 @@ observation) is obtained by forward-mode differentiation of the same two
 passes: tangent tables d alpha_i, d m_i, d b_i with one trailing axis per
 parameter (in blocks of parameters to bound memory), using
 d logsumexp(a) = sum softmax(a) da.  It is exact (no finite differences).
-:func:`fit_ml` runs Newton's method with the exact score
+:class:`~ergmfit.mrf.exact.ExactLikelihood` (``algorithm="junction"``, the
+default for models beyond 20 variables) runs Newton's method with the exact score
 sum_m g(x_m) - N E[g] and information N Cov(g).
 
 Layout and cost: all clique tables live in one flat array (clique i at
@@ -76,10 +77,8 @@ import heapq
 
 import numpy as np
 
-from ..utils.optimize import newton_ascent
-
 __all__ = ["JunctionTree", "elimination_order", "log_partition", "marginals",
-           "mean_statistics", "covariance", "loglik", "fit_ml", "MAX_CLIQUE_LOG2"]
+           "mean_statistics", "covariance", "loglik", "MAX_CLIQUE_LOG2"]
 
 #: default limit on the largest clique: 2^20 table entries (8 MiB of doubles)
 MAX_CLIQUE_LOG2 = 20
@@ -651,57 +650,3 @@ def covariance(model, theta, **kwargs):
 def loglik(model, theta, X, weights=None, **kwargs):
     """Exact sum_m w_m log p(x_m | theta)."""
     return _jt(model, **kwargs).loglik(theta, X, weights)
-
-
-def fit_ml(model, X, theta0=None, weights=None, maxiter=100, tol=1e-12, labels=None,
-           nonexistent="raise", **kwargs):
-    """Exact maximum likelihood on a thin model: Newton's method with the
-    exact score sum_m w_m g(x_m) - W E[g] and information W Cov(g)
-    (:meth:`JunctionTree.covariance`, forward-mode, no finite differences),
-    backtracking on the exact log-likelihood.
-
-    Returns a dict: ``theta``, ``loglik``, ``converged``, ``n_iter``,
-    ``cov`` (inverse information), ``fisher`` (W Cov(g) at theta), ``score``.
-    First the MLE's existence is checked as in
-    :func:`ergmfit.mrf.exact.fit_exact` (same option and message;
-    :func:`~ergmfit.mrf.exact.mle_direction_by_oracle` with
-    :meth:`JunctionTree.max_state` as the oracle): ``nonexistent="raise"``
-    raises DegenerateModelError naming the direction (``labels``: the names of
-    the statistics), ``"ignore"`` returns where Newton stops (not an estimate,
-    ``converged`` False after ``maxiter``).
-
-    Examples
-    --------
-    >>> import networkx as nx
-    >>> from ergmfit.mrf import IsingModel
-    >>> m = IsingModel(nx.path_graph(8))
-    >>> X = m.sample(300, theta=[0.2, 0.5], random_state=0)
-    >>> r = fit_ml(m, X)
-    >>> bool(np.allclose(r["theta"], m.fit(X, method="exact").coef_, atol=1e-8))
-    True
-    """
-    from .exact import check_nonexistent, mle_direction_by_oracle, require_mle
-    check_nonexistent(nonexistent)
-    jt = _jt(model, **kwargs)
-    G = jt.statistics(X)
-    w = np.ones(len(G)) if weights is None else np.asarray(weights, dtype=float).ravel()
-    if w.shape[0] != len(G):
-        raise ValueError("weights need one value per row of X")
-    if nonexistent == "raise":
-        require_mle(mle_direction_by_oracle(
-            G, w, lambda th: jt.statistics(jt.max_state(th)[0][None])[0]), labels, jt.n_stats)
-    W = float(w.sum())
-    gobs = w @ G
-    theta = np.zeros(jt.n_stats) if theta0 is None else jt._theta(theta0).copy()
-
-    def fun(th):
-        lz, mean, cov = jt.covariance(th)
-        return float(gobs @ th - W * lz), gobs - W * mean, W * cov
-
-    def value(th):
-        return float(gobs @ th - W * jt.log_partition(th))
-
-    theta, ll, g, H, it, conv = newton_ascent(fun, theta, value=value, maxiter=maxiter, tol=tol,
-                                              ridge=1e-12, min_step=1e-12)
-    return {"theta": theta, "loglik": ll, "converged": bool(conv), "n_iter": int(it),
-            "cov": np.linalg.pinv(H), "fisher": H, "score": g}

@@ -8,20 +8,33 @@ the variables; each compiles to one
 sampler and estimator of the package runs on it:
 
 ==========  ===========================================================
-method      what runs
+method      what runs (the estimator class of ``LinearMRF.METHODS``)
 ==========  ===========================================================
 "exact"     Newton on the exact log-likelihood (enumeration, n <= 20;
-            junction tree for larger thin models)
-"pl"        pseudo-likelihood: the MPLE design builder + logistic fit
+            junction tree for larger thin models): ``ExactLikelihood``
+"pl"        pseudo-likelihood: the MPLE design builder + logistic fit:
+            ``PseudoLikelihood``
 "cl"        composite likelihood of order ``block_size`` (all k-subsets
-            by default: Yasuda et al.'s F_k), the MCLE block enumerator
+            by default: Yasuda et al.'s F_k), the MCLE block enumerator:
+            ``CompositeLikelihood``
 "scl"       stochastic composite likelihood (Dillon & Lebanon): the same
-            block designs, objects selected with probabilities lambda
+            block designs, objects selected with probabilities lambda:
+            ``StochasticCompositeLikelihood``
 "cd"        CD-n: ``n_steps`` random-scan Gibbs updates on blocks of
-            ``block_size`` variables (Bn-CDm), or ``sampler="mh"``
-"pcd"       persistent CD with the same samplers
-"ee"        Equilibrium Expectation on the product model of the rows
+            ``block_size`` variables (Bn-CDm), or ``sampler="mh"``:
+            ``ContrastiveDivergence``
+"pcd"       persistent CD with the same samplers:
+            ``PersistentContrastiveDivergence``
+"ee"        Equilibrium Expectation on the product model of the rows:
+            ``EquilibriumExpectation``
 ==========  ===========================================================
+
+The estimators share the ERGM estimators' protocol
+(:mod:`ergmfit.mrf.fitting`): ``model.fit(X, method=..., **settings)`` builds
+``METHODS[method](**settings)`` (settings validated by its ``SETTINGS``
+table), fits and copies the results to the fitted attributes; the same
+estimator object fits without changing the model:
+``PseudoLikelihood(maxiter=50).fit(model, X)`` returns the results.
 
 :class:`RBM` (visible likelihood, hidden units summed out) is NOT linear in
 its parameters -- log p*(v) = alpha.v + sum_j log 2cosh(beta_j + W_j.v) --
@@ -42,15 +55,21 @@ import itertools
 import numpy as np
 from scipy import optimize, special
 
+from ..estimation.base import Setting, integer, number
+from ..exceptions import SettingsError
 from ..utils.validation import check_random_state
-from . import estimation as _est
 from . import exact as _exact
 from ._base import MRFEstimator
 from ._models import MonomialModel
+from .ee import EquilibriumExpectation
+from .estimation import (CompositeLikelihood, ContrastiveDivergence,
+                         PersistentContrastiveDivergence, PseudoLikelihood)
+from .fitting import MRFMethod, MRFResults, make_estimator
+from .scl import StochasticCompositeLikelihood
 
-__all__ = ["LinearMRF", "IsingModel", "BoltzmannMachine", "GridCRF", "RBM", "graph_edges"]
-
-_METHODS = ("exact", "pl", "cl", "scl", "cd", "pcd", "ee")
+__all__ = ["LinearMRF", "IsingModel", "BoltzmannMachine", "GridCRF", "RBM", "graph_edges",
+           "RBMLikelihood", "RBMPseudoLikelihood", "RBMCompositeLikelihood",
+           "RBMContrastiveDivergence"]
 
 
 def data_coding(X):
@@ -226,83 +245,69 @@ class LinearMRF(MRFEstimator):
         return coding
 
     # estimation --------------------------------------------------------------
-    def fit(self, X, y=None, method="pl", sample_weight=None, **kwargs):
+    #: the estimators ``fit(method=...)`` knows, by name (the MRF side's table)
+    METHODS = {"exact": _exact.ExactLikelihood, "pl": PseudoLikelihood,
+               "cl": CompositeLikelihood, "scl": StochasticCompositeLikelihood,
+               "cd": ContrastiveDivergence, "pcd": PersistentContrastiveDivergence,
+               "ee": EquilibriumExpectation}
+
+    def fit(self, X, y=None, method="pl", sample_weight=None, **settings):
         """Estimate theta from the rows of X (i.i.d. observations).
 
-        method: "exact", "pl", "cl" (``block_size=k``, ``blocks=``, ``n_blocks=``),
-        "scl" (stochastic composite likelihood, ``components=``, ``selection=``;
-        see :func:`ergmfit.mrf.scl.fit_scl`), "cd" / "pcd" (``n_steps``,
+        ``method`` names an estimator of :attr:`METHODS` and ``settings`` are
+        its settings (see its class): "exact"
+        (:class:`~ergmfit.mrf.exact.ExactLikelihood`), "pl"
+        (:class:`~ergmfit.mrf.estimation.PseudoLikelihood`), "cl"
+        (:class:`~ergmfit.mrf.estimation.CompositeLikelihood`: ``block_size=k``,
+        ``blocks=``, ``n_blocks=``), "scl"
+        (:class:`~ergmfit.mrf.scl.StochasticCompositeLikelihood`:
+        ``components=``, ``selection=``), "cd" / "pcd"
+        (:class:`~ergmfit.mrf.estimation.ContrastiveDivergence`: ``n_steps``,
         ``sampler``, ``block_size``, ``n_iter``, ``learning_rate``,
-        ``batch_size``, ...; see :func:`ergmfit.mrf.estimation.fit_cd`), "ee"
-        (Equilibrium Expectation, see :func:`ergmfit.mrf.ee.fit_ee`).
+        ``batch_size``, ...), "ee"
+        (:class:`~ergmfit.mrf.ee.EquilibriumExpectation`).  ``random_state``
+        defaults to the model's.  The results object is kept as ``results_``.
         """
         self.data_coding_ = data_coding(X)
-        return self._fit(self._instances(X, sample_weight), method, **kwargs)
+        return self._fit_with(method, settings, X, sample_weight=sample_weight)
 
-    def _fit(self, insts, method, **kwargs):
-        method = str(method).lower()
-        rs = kwargs.pop("random_state", getattr(self, "random_state", None))
-        self.method_ = method
-        self.cov_ = None
-        if method == "exact":
-            if len(insts) != 1:
-                raise ValueError("method='exact' needs a single model instance")
-            bm, X, w = insts[0]
-            if self.n_vars > _exact.MAX_EXACT_VARS:
-                from .junction import fit_ml
-                r = fit_ml(self._junction(), X, kwargs.get("theta0"), w, labels=self.labels,
-                           nonexistent=kwargs.get("nonexistent", "raise"))
-                self.coef_, self.loglik_, self.converged_ = r["theta"], r["loglik"], r["converged"]
-                self.n_iter_, self.cov_ = r["n_iter"], r["cov"]
-                return self
-            theta, ll, H, conv = _exact.fit_exact(bm, X, kwargs.get("theta0"), w,
-                                                   labels=self.labels,
-                                                   nonexistent=kwargs.get("nonexistent", "raise"))
-            self.coef_, self.loglik_, self.converged_, self.n_iter_ = theta, ll, conv, None
-            self.cov_ = np.linalg.pinv(H)
-        elif method == "pl":
-            lf = _est.fit_pl(insts, self.labels, **kwargs)
-            self.coef_, self.loglik_, self.converged_ = lf.params, lf.loglik, lf.converged
-            self.n_iter_, self.cov_ = lf.n_iter, lf.cov
-        elif method == "cl":
-            r = _est.fit_cl(insts, self.labels, random_state=rs, **kwargs)
-            self.coef_, self.loglik_, self.converged_ = r["theta"], r["loglik"], r["converged"]
-            self.n_iter_ = r["n_iter"]
-        elif method in ("cd", "pcd"):
-            theta0 = kwargs.pop("theta0", getattr(self, "coef_", None)
-                                if kwargs.pop("warm_start", False) else None)
-            r = _est.fit_cd(insts, self.n_stats, persistent=(method == "pcd"), theta0=theta0,
-                            random_state=rs, **kwargs)
-            self.coef_, self.n_iter_, self.converged_ = r["theta"], r["n_iter"], None
-            self.trace_ = r["trace"]
-        elif method == "scl":
-            from .scl import fit_scl
-            self._set_fitted(fit_scl(insts, self.labels, random_state=rs, **kwargs))
-        elif method == "ee":
-            from .ee import fit_ee
-            self._set_fitted(fit_ee(insts, self.labels, random_state=rs, **kwargs))
-        else:
-            raise ValueError(f"unknown method {method!r}; the methods are {list(_METHODS)}")
+    def _fit_with(self, method, settings, *data, sample_weight=None):
+        settings.setdefault("random_state", getattr(self, "random_state", None))
+        est = make_estimator(type(self).METHODS, method, **settings)
+        self._set_fitted(est.fit(self, *data, sample_weight=sample_weight))
         return self
 
-    def _set_fitted(self, r):
-        """Fitted attributes from an estimator's result dict: ``theta`` ->
-        ``coef_``; ``loglik``, ``converged``, ``n_iter``, ``cov``, ``trace`` ->
-        the same name with ``_``; anything in ``r["extra"]`` likewise."""
-        self.coef_ = np.asarray(r["theta"], dtype=float)
-        for key in ("loglik", "converged", "n_iter", "cov", "trace"):
-            setattr(self, key + "_", r.get(key))
-        for key, val in r.get("extra", {}).items():
-            setattr(self, key + "_", val)
+    def observations(self, X, sample_weight=None):
+        """The compiled instances of the data: [(compiled model, 0/1 rows,
+        weights or None)] (one instance: the observations are i.i.d. draws of
+        this model)."""
+        return self._instances(X, sample_weight)
 
-    def partial_fit(self, X, y=None, n_iter=1, **kwargs):
+    def cd_sampler(self, sampler, block_size, n_steps, sampler_given):
+        """(sampler, n_steps) of contrastive divergence on this model: the
+        estimator's own (``n_steps`` None: 1)."""
+        return sampler, (1 if n_steps is None else n_steps)
+
+    def _set_fitted(self, res):
+        """Fitted attributes from an estimator's :class:`~ergmfit.mrf.fitting.MRFResults`:
+        ``coef_``, ``loglik_``, ``converged_``, ``n_iter_``, ``cov_``,
+        ``method_``, ``results_``, and ``<key>_`` for every entry of ``res.info``."""
+        self.coef_ = np.asarray(res.params, dtype=float)
+        self.loglik_, self.converged_, self.n_iter_, self.cov_ = \
+            res.loglik, res.converged, res.n_iter, res.cov
+        self.method_ = res.method
+        for key, val in res.info.items():
+            setattr(self, key + "_", val)
+        self.results_ = res
+
+    def partial_fit(self, X, y=None, n_iter=1, **settings):
         """A few CD iterations from the current estimate (``method_`` "cd" or
         "pcd"; default "cd")."""
         method = getattr(self, "method_", "cd")
         if method not in ("cd", "pcd"):
             method = "cd"
-        kwargs.setdefault("average_from", 1.0)
-        return self._fit(self._instances(X), method, n_iter=n_iter, warm_start=True, **kwargs)
+        settings.setdefault("average_from", 1.0)
+        return self._fit_with(method, dict(settings, n_iter=n_iter, warm_start=True), X)
 
     def coef_dict(self):
         return dict(zip(self.labels, self._params()))
@@ -498,13 +503,20 @@ class GridCRF(LinearMRF):
         X = _to01(X, self.n_vars)
         return np.array([_stats_of(self.conditional(y), x) for x, y in zip(X, np.atleast_2d(Y))])
 
-    def fit(self, Y, X, method="pl", **kwargs):
-        """Fit from inputs Y (M, n_pixels) and labels X (M, n_pixels), 0/1 or +-1."""
-        Y = np.atleast_2d(np.asarray(Y, dtype=float))
+    def fit(self, Y, X, method="pl", **settings):
+        """Fit from inputs Y (M, n_pixels) and labels X (M, n_pixels), 0/1 or +-1
+        (``method`` and ``settings`` as for :meth:`LinearMRF.fit`)."""
         self.data_coding_ = data_coding(X)
+        return self._fit_with(method, settings, Y, X)
+
+    def observations(self, Y, X, sample_weight=None):
+        """One compiled conditional model per input: [(p(x | y_m), x_m, None)]."""
+        if sample_weight is not None:
+            raise ValueError("a GridCRF takes no sample_weight (repeat an input-label pair "
+                             "instead)")
+        Y = np.atleast_2d(np.asarray(Y, dtype=float))
         X = _to01(X, self.n_vars)
-        insts = [(self.conditional(y), x[None, :], None) for y, x in zip(Y, X)]
-        return self._fit(insts, method, **kwargs)
+        return [(self.conditional(y), x[None, :], None) for y, x in zip(Y, X)]
 
     def score(self, Y, X, theta=None):
         """Pixel accuracy of :meth:`predict` on inputs Y against labels X (0/1 or
@@ -549,7 +561,8 @@ class RBM(MRFEstimator):
     visible likelihood p(v) ∝ exp(alpha.v) prod_j 2 cosh(beta_j + sum_i w_ij v_i).
 
     Parameters are flattened as theta = [alpha (n_v), beta (n_h), W (n_v*n_h, row-major)].
-    Methods: "exact" (enumeration of the 2^n_v visible states), "cl" (order
+    Methods (:attr:`METHODS`, estimators on the ERGM protocol): "exact"
+    (enumeration of the 2^n_v visible states), "pl", "cl" (order
     ``block_size``, all k-subsets; order 1 is PL), "cd" (CD-k with
     alternating Gibbs).  Implemented in numpy (see module docstring).
 
@@ -678,77 +691,26 @@ class RBM(MRFEstimator):
         m = len(subsets)
         return (total / m, g / m) if grad else total / m
 
-    def fit(self, V, y=None, method="cl", block_size=1, theta0=None, n_steps=1, n_iter=2000,
-            learning_rate=0.05, maxiter=1000, optimizer="lbfgs", alpha_rule="exact"):
-        """Fit by "exact" ML, "pl", "cl" (order ``block_size``) or "cd" (CD-``n_steps``).
+    @property
+    def labels(self):
+        """The parameters' names alpha<i>, beta<j> and w<i>.<j>, in theta's order."""
+        nv, nh = check_count(self.n_visible, "n_visible"), check_count(self.n_hidden, "n_hidden")
+        return ([f"alpha{i}" for i in range(nv)] + [f"beta{j}" for j in range(nh)]
+                + [f"w{i}.{j}" for i in range(nv) for j in range(nh)])
 
-        ``optimizer="lbfgs"`` maximises to convergence; ``"gd"`` runs
-        ``n_iter`` plain gradient-ascent steps of ``learning_rate`` (Yasuda et
-        al.'s procedure: with few distinct rows the ML and CL optima can lie at
-        infinity, and the estimates are those of a fixed schedule).
-        ``alpha_rule="eq10"`` scales the visible biases' steps by n/k as their
-        eq. 10 is written.
+    def fit(self, V, y=None, method="cl", **settings):
+        """Fit by "exact" ML, "pl", "cl" (order ``block_size``) or "cd"
+        (CD-``n_steps``): the estimators of :attr:`METHODS`
+        (:class:`RBMLikelihood`, :class:`RBMPseudoLikelihood`,
+        :class:`RBMCompositeLikelihood`, :class:`RBMContrastiveDivergence`)
+        with their settings; ``random_state`` defaults to the model's.
         """
         self.data_coding_ = data_coding(V)
-        V = self._check_V(V)
-        rng = check_random_state(self.random_state)
-        theta = (0.01 * rng.standard_normal(self.n_params) if theta0 is None
-                 else np.asarray(theta0, dtype=float).copy())
-        method = method.lower()
-        if optimizer not in ("lbfgs", "gd"):
-            raise ValueError(f"optimizer must be 'lbfgs' or 'gd', got {optimizer!r}")
-        if alpha_rule not in ("exact", "eq10"):
-            raise ValueError(f"alpha_rule must be 'exact' or 'eq10', got {alpha_rule!r}")
-        if method in ("exact", "cl", "pl"):
-            nv = self.n_visible
-            k = nv if method == "exact" else (1 if method == "pl" else int(block_size))
-            if not 1 <= k <= nv:
-                raise ValueError(f"block_size must be in 1..{nv}, got {k}")
-            U, cnt = np.unique(V, axis=0, return_counts=True)     # distinct rows, weights
-            w = cnt / cnt.sum()
-
-            def value_grad(th):
-                if k == nv:
-                    Vall = self._all_v()
-                    L = self.log_unnorm(Vall, th)
-                    lz = special.logsumexp(L)
-                    P = np.exp(L - lz)
-                    ll = float(w @ self.log_unnorm(U, th)) - lz
-                    g = w @ self.grad_log_unnorm(U, th) - P @ self.grad_log_unnorm(Vall, th)
-                    return ll, g
-                return self.composite_loglik(U, th, k, grad=True, weights=w)
-
-            if optimizer == "gd":
-                scale = np.ones(self.n_params)
-                if alpha_rule == "eq10":
-                    scale[:nv] = nv / k
-                for _ in range(int(n_iter)):
-                    theta = theta + learning_rate * scale * value_grad(theta)[1]
-                self.coef_, self.n_iter_, self.converged_ = theta, int(n_iter), None
-            else:
-                def f(th):
-                    ll, g = value_grad(th)
-                    return -ll, -g
-
-                res = optimize.minimize(f, theta, jac=True, method="L-BFGS-B",
-                                        options={"maxiter": maxiter, "gtol": 1e-9,
-                                                 "ftol": 1e-15})
-                self.coef_, self.n_iter_, self.converged_ = res.x, int(res.nit), bool(res.success)
-        elif method == "cd":
-            for t in range(n_iter):
-                a, b, W = self.unpack(theta)
-                Vm = V.copy()
-                for _ in range(n_steps):
-                    ph = 0.5 * (1 + np.tanh(Vm @ W + b))
-                    H = np.where(rng.random(ph.shape) < ph, 1.0, -1.0)
-                    pv = 0.5 * (1 + np.tanh(H @ W.T + a))
-                    Vm = np.where(rng.random(pv.shape) < pv, 1.0, -1.0)
-                g = self.grad_log_unnorm(V, theta).mean(0) - self.grad_log_unnorm(Vm, theta).mean(0)
-                theta = theta + learning_rate * g
-            self.coef_, self.n_iter_, self.converged_ = theta, n_iter, None
-        else:
-            raise ValueError(f"unknown method {method!r}: 'exact', 'pl', 'cl' or 'cd'")
-        self.method_ = method
+        settings.setdefault("random_state", self.random_state)
+        res = make_estimator(type(self).METHODS, method, **settings).fit(self, V)
+        self.coef_ = np.asarray(res.params, dtype=float)
+        self.n_iter_, self.converged_, self.method_ = res.n_iter, res.converged, res.method
+        self.results_ = res
         return self
 
     def sample(self, n_samples, theta=None, random_state=None, coding=None):
@@ -765,3 +727,162 @@ class RBM(MRFEstimator):
         P = np.exp(L - special.logsumexp(L))
         V = Vall[rng.choice(len(P), size=n_samples, p=P / P.sum())]
         return V if coding == "pm1" else (V > 0).astype(np.uint8)
+
+
+# ---------------------------------------------------------------------------
+# the RBM's estimators (numpy: the visible likelihood is not linear in theta)
+# ---------------------------------------------------------------------------
+def _rbm_optimizer(name, value):
+    if isinstance(value, str) and value in ("lbfgs", "gd"):
+        return value
+    raise SettingsError(f"setting {name!r} must be 'lbfgs' or 'gd', got {value!r}")
+
+
+def _rbm_alpha_rule(name, value):
+    if isinstance(value, str) and value in ("exact", "eq10"):
+        return value
+    raise SettingsError(f"setting {name!r} must be 'exact' or 'eq10', got {value!r}")
+
+
+_RBM_START = Setting("theta0", None, None, "Starting values (default 0.01 N(0, 1) draws).")
+_RBM_ASCENT = (
+    Setting("maxiter", 1000, integer(1), "L-BFGS iterations (optimizer='lbfgs')."),
+    Setting("optimizer", "lbfgs", _rbm_optimizer,
+            "'lbfgs' (to convergence) or 'gd' (n_iter plain gradient steps)."),
+    Setting("n_iter", 2000, integer(1), "Gradient steps of optimizer='gd'."),
+    Setting("learning_rate", 0.05, number(0, lo_open=True), "Step of optimizer='gd'."),
+    Setting("alpha_rule", "exact", _rbm_alpha_rule,
+            "'eq10': scale the visible biases' steps by n/k (Yasuda et al.'s eq. 10)."),
+)
+
+
+class RBMCompositeLikelihood(MRFMethod):
+    """Composite likelihood of order ``block_size`` of an :class:`RBM`
+    (``method="cl"``; Yasuda et al.'s L_{F_k}, :meth:`RBM.composite_loglik`).
+
+    ``optimizer="lbfgs"`` maximises to convergence; ``"gd"`` runs ``n_iter``
+    plain gradient-ascent steps of ``learning_rate`` (Yasuda et al.'s
+    procedure: with few distinct rows the ML and CL optima can lie at
+    infinity, and the estimates are those of a fixed schedule).
+    ``alpha_rule="eq10"`` scales the visible biases' steps by n/k as their
+    eq. 10 is written.  The start is ``theta0`` or small random values
+    (``random_state``).
+
+    Examples
+    --------
+    >>> V = np.array([[0, 1, 1], [1, 1, 0], [0, 0, 1], [1, 1, 1]])
+    >>> RBMCompositeLikelihood(block_size=2, random_state=0).fit(RBM(3, 2), V).params.shape
+    (11,)
+    """
+
+    method = "cl"
+    SETTINGS = (Setting("block_size", 1, integer(1), "The order k (1: pseudo-likelihood)."),
+                _RBM_START) + _RBM_ASCENT
+
+    def _order(self, nv):
+        return int(self.block_size)
+
+    def fit(self, model, V, sample_weight=None):
+        if sample_weight is not None:
+            raise ValueError("an RBM takes no sample_weight (repeat a row instead)")
+        V = model._check_V(V)
+        rng = check_random_state(self.random_state)
+        theta = (0.01 * rng.standard_normal(model.n_params) if self.theta0 is None
+                 else np.asarray(self.theta0, dtype=float).copy())
+        nv = model.n_visible
+        k = self._order(nv)
+        if not 1 <= k <= nv:
+            raise ValueError(f"block_size must be in 1..{nv}, got {k}")
+        U, cnt = np.unique(V, axis=0, return_counts=True)     # distinct rows, weights
+        w = cnt / cnt.sum()
+
+        def value_grad(th):
+            if k == nv:
+                Vall = model._all_v()
+                L = model.log_unnorm(Vall, th)
+                lz = special.logsumexp(L)
+                P = np.exp(L - lz)
+                ll = float(w @ model.log_unnorm(U, th)) - lz
+                g = w @ model.grad_log_unnorm(U, th) - P @ model.grad_log_unnorm(Vall, th)
+                return ll, g
+            return model.composite_loglik(U, th, k, grad=True, weights=w)
+
+        if self.optimizer == "gd":
+            scale = np.ones(model.n_params)
+            if self.alpha_rule == "eq10":
+                scale[:nv] = nv / k
+            for _ in range(int(self.n_iter)):
+                theta = theta + self.learning_rate * scale * value_grad(theta)[1]
+            n_iter, converged = int(self.n_iter), None
+        else:
+            def f(th):
+                ll, g = value_grad(th)
+                return -ll, -g
+
+            res = optimize.minimize(f, theta, jac=True, method="L-BFGS-B",
+                                    options={"maxiter": self.maxiter, "gtol": 1e-9,
+                                             "ftol": 1e-15})
+            theta, n_iter, converged = res.x, int(res.nit), bool(res.success)
+        return MRFResults(theta, model.labels, method=self.method, converged=converged,
+                          n_iter=n_iter)
+
+
+class RBMPseudoLikelihood(RBMCompositeLikelihood):
+    """Pseudo-likelihood of an :class:`RBM` (``method="pl"``): the composite
+    likelihood of order 1 (see :class:`RBMCompositeLikelihood`)."""
+
+    method = "pl"
+    SETTINGS = (_RBM_START,) + _RBM_ASCENT
+
+    def _order(self, nv):
+        return 1
+
+
+class RBMLikelihood(RBMCompositeLikelihood):
+    """Exact maximum likelihood of an :class:`RBM` (``method="exact"``):
+    enumeration of the 2^n_visible visible states (the composite likelihood
+    of order n_visible; see :class:`RBMCompositeLikelihood`)."""
+
+    method = "exact"
+    SETTINGS = (_RBM_START,) + _RBM_ASCENT
+
+    def _order(self, nv):
+        return nv
+
+
+class RBMContrastiveDivergence(MRFMethod):
+    """CD-``n_steps`` of an :class:`RBM` with alternating Gibbs sampling of
+    the hidden and visible units (``method="cd"``): ``n_iter`` steps of
+    ``learning_rate`` on the full-batch gradient."""
+
+    method = "cd"
+    SETTINGS = (
+        _RBM_START,
+        Setting("n_steps", 1, integer(1), "Alternating Gibbs steps per gradient."),
+        Setting("n_iter", 2000, integer(1), "Gradient steps."),
+        Setting("learning_rate", 0.05, number(0, lo_open=True), "Step size."),
+    )
+
+    def fit(self, model, V, sample_weight=None):
+        if sample_weight is not None:
+            raise ValueError("an RBM takes no sample_weight (repeat a row instead)")
+        V = model._check_V(V)
+        rng = check_random_state(self.random_state)
+        theta = (0.01 * rng.standard_normal(model.n_params) if self.theta0 is None
+                 else np.asarray(self.theta0, dtype=float).copy())
+        for t in range(self.n_iter):
+            a, b, W = model.unpack(theta)
+            Vm = V.copy()
+            for _ in range(self.n_steps):
+                ph = 0.5 * (1 + np.tanh(Vm @ W + b))
+                H = np.where(rng.random(ph.shape) < ph, 1.0, -1.0)
+                pv = 0.5 * (1 + np.tanh(H @ W.T + a))
+                Vm = np.where(rng.random(pv.shape) < pv, 1.0, -1.0)
+            g = model.grad_log_unnorm(V, theta).mean(0) - model.grad_log_unnorm(Vm, theta).mean(0)
+            theta = theta + self.learning_rate * g
+        return MRFResults(theta, model.labels, method=self.method, converged=None,
+                          n_iter=self.n_iter)
+
+
+RBM.METHODS = {"exact": RBMLikelihood, "pl": RBMPseudoLikelihood, "cl": RBMCompositeLikelihood,
+               "cd": RBMContrastiveDivergence}

@@ -52,8 +52,9 @@ gives the exact conditional from change statistics.  So
   with the exact Hessian).  The same numbers come from
   :func:`~ergmfit.sampling._blocks.kernel_composite` /
   :class:`~ergmfit.estimation.contrastive.mcle.KernelComposite` with this kernel;
-* CD-n / PCD: :func:`ergmfit.mrf.estimation.fit_cd` with the blocked Gibbs
-  sampler above (``n_steps`` node-block updates per chain, default one sweep);
+* CD-n / PCD: :class:`ergmfit.mrf.estimation.ContrastiveDivergence` with the
+  blocked Gibbs sampler above (:meth:`PottsModel.cd_sampler`: ``n_steps``
+  node-block updates per chain, default one sweep);
 * exact: Newton (:func:`~ergmfit.utils.optimize.newton_ascent`) on the
   exact log-likelihood over the q^n states
   (:func:`~ergmfit.mrf.exact.loglik_score_fisher`).
@@ -80,18 +81,22 @@ import warnings
 
 import numpy as np
 
-from ..exceptions import ConvergenceWarning
+from ..estimation.base import Setting, choice, integer, number
+from ..estimation.contrastive.mcle import MCLE
+from ..exceptions import ConvergenceWarning, SettingsError
 from ..utils.validation import check_index_set, check_random_state, seed_words
 from . import exact as _exact
 from ._potts import OneHotEnumeration, UniformGroupBlocks
+from .estimation import ContrastiveDivergence, PersistentContrastiveDivergence
+from .fitting import MRFMethod, MRFResults, shared_settings
 from .models import LinearMRF, graph_edges, tied_pair
 
-__all__ = ["PottsModel", "MAX_EXACT_STATES"]
+__all__ = ["PottsModel", "MAX_EXACT_STATES", "PottsPseudoLikelihood", "PottsCompositeLikelihood",
+           "PottsExactLikelihood"]
 
 #: largest q^n handled by enumeration (exact sampling, log Z, score_samples, fit "exact")
 MAX_EXACT_STATES = 1 << 20
 _MAX_EXACT_CELLS = 1 << 25          # q^n x n_stats doubles held by the exact methods
-_METHODS = ("pl", "cl", "cd", "pcd", "exact")
 
 
 def _check_q(q):
@@ -479,123 +484,150 @@ class PottsModel(LinearMRF):
         return des.loglik(theta)
 
     # -- estimation ------------------------------------------------------------
-    def fit(self, X, y=None, method="pl", sample_weight=None, **kwargs):
-        """Estimate theta from the rows of X (i.i.d. observations of the states).
-
-        method:
-
-        * ``"pl"``: maximum pseudo-likelihood (one block per node);
-        * ``"cl"``: composite likelihood over node blocks (``block_size``,
-          ``blocks="all"|"edges"|list``, ``n_blocks``; see :meth:`node_blocks`);
-        * ``"exact"``: maximum likelihood by enumeration (q^n <= 2^20);
-        * ``"cd"`` / ``"pcd"``: (persistent) contrastive divergence with
-          blocked Gibbs on ``block_size`` nodes; ``n_steps`` block updates per
-          chain (default: one sweep, n_nodes / block_size) and the other
-          options of :func:`ergmfit.mrf.estimation.fit_cd`.
-
-        ``maxiter``, ``tol``, ``theta0`` tune the pl/cl/exact optimisers.
-        """
-        if method in ("cd", "pcd") and sample_weight is not None:
-            raise ValueError("sample_weight is not supported by method='cd'/'pcd'")
+    def observations(self, X, sample_weight=None):
+        """The compiled instance of the data: [(compiled model, one-hot rows, weights)]."""
         insts = self._instances(X, sample_weight)
         if len(insts[0][1]) == 0:
             raise ValueError("X has no observations")
-        return self._fit(insts, method, **kwargs)
+        return insts
 
-    def _fit(self, insts, method, **kwargs):
-        method = str(method).lower()
-        if method not in _METHODS:
-            raise ValueError(f"unknown method {method!r}; the Potts methods are {list(_METHODS)}")
-        rs = kwargs.pop("random_state", self.random_state)
-        self.method_ = method
-        self.cov_ = None
-        self.hessian_ = None
-        if method in ("pl", "cl"):
-            self._fit_composite(insts, method, rs, **kwargs)
-        elif method == "exact":
-            self._fit_exact(insts, **kwargs)
-        else:
-            self._fit_cd(insts, method, rs, **kwargs)
-        return self
+    def cd_sampler(self, sampler, block_size, n_steps, sampler_given):
+        """Contrastive divergence on a Potts model: blocked Gibbs over
+        ``block_size`` random nodes (a factory of
+        :class:`~ergmfit.sampling._blocks.BlockGibbsSampler` with this model's
+        one-hot kernel), ``n_steps`` block updates per chain (None: one sweep,
+        n_nodes / block_size)."""
+        if sampler_given:
+            raise ValueError("a Potts model is sampled by blocked Gibbs on node groups; "
+                             "'sampler' cannot be chosen")
+        k = int(block_size)
+        steps = max(1, -(-self.n_nodes // max(k, 1))) if n_steps is None else int(n_steps)
+        return self._sampler_factory(k), steps
 
-    def _fit_composite(self, insts, method, rs, block_size=None, blocks="all", n_blocks=None,
-                       theta0=None, maxiter=500, tol=1e-12):
-        from ..estimation.contrastive.mcle import check_design, maximize_composite, separation_direction
-        if method == "pl":
-            if block_size not in (None, 1) or not (isinstance(blocks, str) and blocks == "all"):
-                raise ValueError("method='pl' uses one block per node; use method='cl' for "
-                                 "other blocks")
-            block_size = 1
-        elif block_size is None:
-            block_size = 2
-        des = self._design(insts, self.node_blocks(block_size, blocks, n_blocks, rs))
-        check_design(des, self.labels)
-        th0 = np.zeros(self.n_stats) if theta0 is None else self._params(theta0)
-        theta, ll, H, n_iter, conv = maximize_composite(des, th0, maxiter, tol)
+
+class PottsCompositeLikelihood(MRFMethod):
+    """Maximum composite likelihood of a Potts model over node blocks
+    (``method="cl"``): blocks of ``block_size`` nodes (default 2;
+    ``blocks="all"|"edges"|list``, ``n_blocks``: see
+    :meth:`PottsModel.node_blocks`), the q^k configurations of each from the
+    one-hot kernel, maximised by the MCLE's
+    :func:`~ergmfit.estimation.contrastive.mcle.maximize_composite`.  A
+    ConvergenceWarning names the direction when there is no finite maximum.
+    ``loglik`` is the composite likelihood at the maximum; ``info`` holds
+    ``hessian`` and ``design``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> m = PottsModel(nx.cycle_graph(5), q=3)
+    >>> X = m.sample(500, theta=[0.3, -0.3, 0.8], random_state=0)
+    >>> PottsCompositeLikelihood(block_size=2).fit(m, X).params.shape
+    (3,)
+    """
+
+    method = "cl"
+    #: the block size of ``block_size=None``
+    default_block_size = 2
+    SETTINGS = (
+        Setting("block_size", None, integer(1, allow_none=True),
+                "Nodes per block (None: 2; pseudo-likelihood: 1)."),
+        Setting("blocks", "all", None, "'all', 'edges', 'uniform' or a list of node blocks."),
+    ) + shared_settings(MCLE, "n_blocks") + (
+        Setting("theta0", None, None, "Starting values (default zeros)."),
+    ) + shared_settings(MCLE, "maxiter", "tol")
+
+    def fit_instances(self, insts, labels, model=None):
+        from ..estimation.contrastive.mcle import (check_design, maximize_composite,
+                                                   separation_direction)
+        if model is None:
+            raise ValueError(f"method={self.method!r} of a Potts model needs the model "
+                             "(fit(model, X))")
+        block_size = self.default_block_size if self.block_size is None else self.block_size
+        des = model._design(insts, model.node_blocks(block_size, self.blocks, self.n_blocks,
+                                                     self.random_state))
+        check_design(des, model.labels)
+        th0 = np.zeros(model.n_stats) if self.theta0 is None else model._params(self.theta0)
+        theta, ll, H, n_iter, conv = maximize_composite(des, th0, self.maxiter, self.tol)
         d = separation_direction(des) if (not conv or np.max(np.abs(theta)) > 20) else None
         if d is not None or not conv or np.max(np.abs(theta)) > 1e3:
             where = ""
             if d is not None:
                 where = (" (it keeps increasing along "
-                         + ", ".join(f"{self.labels[k]}: {d[k]:+.3g}" for k in np.flatnonzero(d))
+                         + ", ".join(f"{model.labels[k]}: {d[k]:+.3g}" for k in np.flatnonzero(d))
                          + ", e.g. a state that no node takes in the data)")
-            warnings.warn(f"the {'pseudo' if method == 'pl' else 'composite'} likelihood has no "
-                          f"finite maximum or did not converge{where}", ConvergenceWarning,
+            warnings.warn(f"the {'pseudo' if self.method == 'pl' else 'composite'} likelihood "
+                          f"has no finite maximum or did not converge{where}", ConvergenceWarning,
                           stacklevel=4)
             conv = False
-        self.coef_, self.loglik_, self.hessian_ = theta, ll, H
-        self.n_iter_, self.converged_ = n_iter, conv
-        self.design_ = des
+        return MRFResults(theta, labels, method=self.method, loglik=ll, converged=conv,
+                          n_iter=n_iter, info={"hessian": H, "design": des})
 
-    def _fit_exact(self, insts, theta0=None, maxiter=200, tol=1e-12, nonexistent="raise"):
-        """Newton on the exact likelihood; first the MLE's existence is checked
-        as in :func:`ergmfit.mrf.exact.fit_exact` (``nonexistent="raise"``:
-        DegenerateModelError naming the direction; ``"ignore"``: where Newton
-        stops, with a ConvergenceWarning)."""
+
+class PottsPseudoLikelihood(PottsCompositeLikelihood):
+    """Maximum pseudo-likelihood of a Potts model (``method="pl"``): the
+    composite likelihood with one block per node (multinomial conditionals
+    p(s_i | s_-i)); see :class:`PottsCompositeLikelihood`."""
+
+    method = "pl"
+    default_block_size = 1
+
+    def _finish_settings(self):
+        if self.block_size not in (None, 1) or not (isinstance(self.blocks, str)
+                                                    and self.blocks == "all"):
+            raise SettingsError("method='pl' uses one block per node; use method='cl' for "
+                                "other blocks")
+
+
+class PottsExactLikelihood(MRFMethod):
+    """Maximum likelihood of a Potts model by Newton's method
+    (:func:`~ergmfit.utils.optimize.newton_ascent`) on the exact
+    log-likelihood over the q^n states (q^n <= 2^20), ``method="exact"``.
+    First the MLE's existence is checked as in
+    :class:`ergmfit.mrf.exact.ExactLikelihood` (``nonexistent="raise"``:
+    DegenerateModelError naming the direction; ``"ignore"``: where Newton
+    stops, with a ConvergenceWarning)."""
+
+    method = "exact"
+    SETTINGS = (
+        Setting("theta0", None, None, "Starting values (default zeros)."),
+        Setting("maxiter", 200, integer(1), "Newton iterations."),
+        Setting("tol", 1e-12, number(0, lo_open=True), "Newton-decrement tolerance."),
+        Setting("nonexistent", "raise", choice("raise", "ignore"),
+                "When the MLE does not exist: 'raise' (DegenerateModelError) or 'ignore'."),
+    )
+
+    def fit_instances(self, insts, labels, model=None):
         from ..utils.optimize import newton_ascent
-        from .estimation import _instances
-        _exact.check_nonexistent(nonexistent)
-        G, _, pos = self._enum()
+        from .estimation import distinct_rows
+        if model is None:
+            raise ValueError("method='exact' of a Potts model needs the model (fit(model, X))")
+        G, _, pos = model._enum()
         counts = np.zeros(len(G))
-        for _, U, cw in _instances(insts):
-            np.add.at(counts, pos[self._codes(self.states(U))], cw)
-        if nonexistent == "raise":
-            _exact.require_mle(_exact.mle_direction(G, counts), self.labels, self.n_stats)
-        th0 = np.zeros(self.n_stats) if theta0 is None else self._params(theta0)
+        for inst in insts:
+            U, cw = distinct_rows(inst[1], inst[2] if len(inst) > 2 else None)
+            np.add.at(counts, pos[model._codes(model.states(U))], cw)
+        if self.nonexistent == "raise":
+            _exact.require_mle(_exact.mle_direction(G, counts), model.labels, model.n_stats)
+        th0 = np.zeros(model.n_stats) if self.theta0 is None else model._params(self.theta0)
         theta, ll, _, H, n_iter, conv = newton_ascent(
-            lambda th: _exact.loglik_score_fisher(G, th, counts), th0, maxiter=maxiter, tol=tol,
-            ridge=1e-12, min_step=1e-12)
+            lambda th: _exact.loglik_score_fisher(G, th, counts), th0, maxiter=self.maxiter,
+            tol=self.tol, ridge=1e-12, min_step=1e-12)
         if not conv or np.max(np.abs(theta)) > 1e3:
             warnings.warn("the likelihood did not converge to a finite maximum (e.g. a state "
                           "that no node takes in the data)", ConvergenceWarning, stacklevel=4)
             conv = False
-        self.coef_, self.loglik_, self.converged_, self.n_iter_ = theta, ll, conv, n_iter
-        self.cov_ = np.linalg.pinv(H)
+        return MRFResults(theta, labels, method=self.method, cov=np.linalg.pinv(H), loglik=ll,
+                          converged=conv, n_iter=n_iter, info={"hessian": None})
 
-    def _fit_cd(self, insts, method, rs, block_size=1, n_steps=None, theta0=None,
-                warm_start=False, **kwargs):
-        from . import estimation as _est
-        if not cd_hook_available():
-            raise NotImplementedError(
-                "method='cd'/'pcd' on a Potts model needs ergmfit.mrf.estimation.fit_cd to accept "
-                "a sampler factory (sampler=callable(bm, seed)); that hook is missing")
-        if "sampler" in kwargs:
-            raise ValueError("a Potts model is sampled by blocked Gibbs on node groups; "
-                             "'sampler' cannot be chosen")
-        k = int(block_size)
-        steps = max(1, -(-self.n_nodes // max(k, 1))) if n_steps is None else int(n_steps)
-        if theta0 is None and warm_start:
-            theta0 = getattr(self, "coef_", None)
-        r = _est.fit_cd(insts, self.n_stats, n_steps=steps, sampler=self._sampler_factory(k),
-                        block_size=k, persistent=(method == "pcd"), theta0=theta0,
-                        random_state=rs, **kwargs)
-        self.coef_, self.n_iter_, self.converged_ = r["theta"], r["n_iter"], None
-        self.loglik_ = None
-        self.trace_ = r["trace"]
+
+PottsModel.METHODS = {"pl": PottsPseudoLikelihood, "cl": PottsCompositeLikelihood,
+                      "exact": PottsExactLikelihood, "cd": ContrastiveDivergence,
+                      "pcd": PersistentContrastiveDivergence}
 
 
 def cd_hook_available():
-    """Whether :func:`ergmfit.mrf.estimation.fit_cd` accepts a sampler factory."""
+    """Whether :class:`ergmfit.mrf.estimation.ContrastiveDivergence` accepts a
+    sampler factory (the hook :meth:`PottsModel.cd_sampler` relies on)."""
     from . import estimation as _est
     probe = object()
     try:

@@ -81,13 +81,15 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize, special
 
-from ..exceptions import ConvergenceWarning, DegenerateModelError
+from ..estimation.base import Setting, boolean, choice, integer, number
+from ..exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
 from ..utils.optimize import newton_ascent
 from ..utils.validation import check_params, check_random_state
+from .fitting import MRFMethod, MRFResults
 
 __all__ = ["SCLComponent", "make_components", "likelihood_objects", "pl_mixture",
-           "draw_selection", "scl_design", "fit_scl", "scl_asymptotic_variance",
-           "object_scores"]
+           "draw_selection", "scl_design", "StochasticCompositeLikelihood",
+           "scl_asymptotic_variance", "object_scores"]
 
 _MAX_FULL = 20
 
@@ -474,62 +476,75 @@ def _sandwich_J(insts, objects, Z, theta):
     return J
 
 
-def fit_scl(insts, labels, components=(("pl", 1, 1.0, 1.0),), selection="object",
-            random_state=None, theta0=None, maxiter=500, tol=1e-12, optimizer="BFGS",
-            polish=True, cov="sandwich", store_selection=True):
-    """Maximum stochastic composite likelihood estimate (Dillon & Lebanon 2009).
+def _optimizer(name, value):
+    opt = str(value).upper() if isinstance(value, str) else None
+    if opt not in ("BFGS", "L-BFGS-B", "LBFGS", "L-BFGS"):
+        raise SettingsError(f"setting {name!r} must be 'BFGS' or 'L-BFGS-B', got {value!r}")
+    return "BFGS" if opt == "BFGS" else "L-BFGS-B"
 
-    Parameters
+
+class StochasticCompositeLikelihood(MRFMethod):
+    """Maximum stochastic composite likelihood (Dillon & Lebanon 2009), ``method="scl"``.
+
+    Each observation x^(i) draws Z_ij ~ Bernoulli(lambda_j) for every
+    likelihood object j of the ``components`` (see :func:`make_components`;
+    default PL_1 with lambda = beta = 1), and the estimate maximises
+    sum_i sum_j beta_j Z_ij log p(x^(i)_{A_j} | x^(i)_{-A_j}) by scipy's
+    quasi-Newton method, polished by Newton steps with the exact Hessian.
+    A weight multiplies all terms of its observation.
+
+    ``loglik`` is the objective at the maximum (the paper's eq. 8 is this /
+    n); ``cov`` (``cov="sandwich"``) the estimated covariance H^-1 J H^-1,
+    H = minus the Hessian of the objective, J = sum_i u_i u_i' with u_i the
+    selected, weighted score of observation i (includes the selection noise).
+    ``info``: ``components`` (tuples), ``selection`` (Z, with
+    ``store_selection``), ``n_obs``, ``scl_mean`` (loglik / n),
+    ``n_selected`` (selected objects per component), ``cost``
+    (configurations enumerated per observation), ``hessian``.
+
+    References
     ----------
-    insts : list of (bm, X, w)
-        One per compiled model instance: the BinaryModel, its observed 0/1 rows
-        and row weights (or None).  Each row is one observation x^(i) with its own
-        draw of Z_i.; a weight multiplies all its terms.
-    labels : list of str
-        Names of the statistics.
-    components : sequence
-        See :func:`make_components`; default PL_1 with lambda = beta = 1.
-    selection : {"object", "component"}
-        Draw one Bernoulli per observation and object (the paper's Definition 2)
-        or one per observation and component.
-    random_state : int, Generator or None
-        Draws Z (same seed, same Z, same estimate).
-    theta0 : array or dict, optional
-        Start (default zeros).
-    maxiter : int
-        BFGS iterations.
-    tol : float
-        Newton-decrement tolerance of the polishing Newton steps.
-    optimizer : {"BFGS", "L-BFGS-B"}
-        The scipy quasi-Newton method.
-    polish : bool
-        Newton steps with the exact Hessian after the quasi-Newton run.
-    cov : {"sandwich", "none"}
-        ``"sandwich"``: the estimated covariance of the estimate H^-1 J H^-1,
-        H = minus the Hessian of the objective, J = sum_i u_i u_i' with u_i the
-        selected, weighted score of observation i (includes the selection noise).
-    store_selection : bool
-        Return Z in ``extra["selection"]``.
-
-    Returns
-    -------
-    dict with ``theta``, ``loglik`` (the objective sum_i sum_j beta_j Z_ij
-    log p(x_A|x_-A) at the maximum; the paper's eq. 8 is this / n),
-    ``converged``, ``n_iter``, ``cov`` and ``extra`` (``components``: tuples,
-    ``selection``: Z, ``n_obs``, ``scl_mean``: loglik / n, ``n_selected``:
-    selected objects per component, ``cost``: configurations enumerated per
-    observation, ``hessian``: minus the Hessian).
+    Dillon, J. V. & Lebanon, G. (2009). Statistical and computational
+    tradeoffs in stochastic composite likelihood. AISTATS.
 
     Examples
     --------
     >>> from ergmfit.mrf import IsingModel
     >>> m = IsingModel((3, [(0, 1), (1, 2)]), coding="01", tied=False, fields=False)
     >>> X = m.sample(200, theta=[1.0, -1.0], random_state=1)
-    >>> r = fit_scl([(m.compiled(), X, None)], m.labels, components=[("pl", 1, 0.5)],
-    ...             random_state=0)
-    >>> r["theta"].shape, r["converged"]
+    >>> r = StochasticCompositeLikelihood(components=[("pl", 1, 0.5)], random_state=0).fit(m, X)
+    >>> r.params.shape, r.converged
     ((2,), True)
     """
+
+    method = "scl"
+    SETTINGS = (
+        Setting("components", (("pl", 1, 1.0, 1.0),), None,
+                "Likelihood objects: ('pl', k, lam, beta), ('full', lam, beta), "
+                "('blocks', [...], lam, beta) (see make_components)."),
+        Setting("selection", "object", choice("object", "component"),
+                "One Bernoulli per observation and object, or per component."),
+        Setting("theta0", None, None, "Starting values (default zeros)."),
+        Setting("maxiter", 500, integer(1), "Quasi-Newton iterations."),
+        Setting("tol", 1e-12, number(0, lo_open=True),
+                "Newton-decrement tolerance of the polishing Newton steps."),
+        Setting("optimizer", "BFGS", _optimizer, "'BFGS' or 'L-BFGS-B' (scipy)."),
+        Setting("polish", True, boolean, "Newton steps with the exact Hessian at the end."),
+        Setting("cov", "sandwich", choice("sandwich", "none"), "'sandwich' or 'none'."),
+        Setting("store_selection", True, boolean, "Keep Z in info['selection']."),
+    )
+
+    def fit_instances(self, insts, labels, model=None):
+        r = _maximize_scl(insts, labels, self.components, self.selection, self.random_state,
+                          self.theta0, self.maxiter, self.tol, self.optimizer, self.polish,
+                          self.cov, self.store_selection)
+        return MRFResults(r["theta"], labels, method=self.method, cov=r["cov"],
+                          loglik=r["loglik"], converged=r["converged"], n_iter=r["n_iter"],
+                          info=r["extra"])
+
+
+def _maximize_scl(insts, labels, components, selection, random_state, theta0, maxiter, tol,
+                  opt, polish, cov, store_selection):
     from ..estimation.contrastive.mcle import check_design, separation_direction
     labels = list(labels)
     insts = _normalise_insts(insts)
@@ -537,12 +552,6 @@ def fit_scl(insts, labels, components=(("pl", 1, 1.0, 1.0),), selection="object"
     if any(int(bm.n_vars) != n_vars for bm, _, _ in insts):
         raise ValueError("all model instances must have the same number of variables")
     objects = likelihood_objects(components, n_vars)
-    if str(cov).lower() not in ("sandwich", "none"):
-        raise ValueError(f"cov must be 'sandwich' or 'none', got {cov!r}")
-    opt = str(optimizer).upper()
-    if opt not in ("BFGS", "L-BFGS-B", "LBFGS", "L-BFGS"):
-        raise ValueError(f"optimizer must be 'BFGS' or 'L-BFGS-B', got {optimizer!r}")
-    opt = "BFGS" if opt == "BFGS" else "L-BFGS-B"
     n_obs = sum(len(X) for _, X, _ in insts)
     Z = draw_selection(n_obs, objects, selection, random_state)
     des = scl_design(insts, objects, Z)
@@ -589,7 +598,7 @@ def fit_scl(insts, labels, components=(("pl", 1, 1.0, 1.0),), selection="object"
         warnings.warn(f"the stochastic composite likelihood did not converge to a finite "
                       f"maximum (largest |coefficient| {np.max(np.abs(theta)):.3g}); the "
                       "estimate may not exist for this selection (e.g. too few selected "
-                      "objects)", ConvergenceWarning, stacklevel=2)
+                      "objects)", ConvergenceWarning, stacklevel=4)
         converged = False
     covm = None
     if str(cov).lower() == "sandwich":

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from ergmfit.mrf import BoltzmannMachine, GridCRF, IsingModel
-from ergmfit.mrf.ee import ProductModel, default_sampler_steps, fit_ee
+from ergmfit.exceptions import SettingsError
+from ergmfit.mrf.ee import EquilibriumExpectation, ProductModel, default_sampler_steps
 
 
 # ---------------------------------------------------------------------------
@@ -113,7 +114,7 @@ def bm_fit():
     X = model.sample(1500, theta0, random_state=rng)
     model.fit(X, method="exact")
     mle, cov = model.coef_.copy(), model.cov_.copy()
-    r = fit_ee(model._instances(X), model.labels, random_state=3, init=np.zeros(model.n_stats))
+    r = EquilibriumExpectation(random_state=3, init=np.zeros(model.n_stats)).fit(model, X)
     return model, X, mle, cov, r
 
 
@@ -125,16 +126,16 @@ def test_ee_matches_exact_mle(bm_fit):
     EE average differs from the MLE by about I^-1 times that, i.e. ~0.1 s.e.
     per parameter (more along correlated directions); over five seeds the
     error measured on this model is 0.03-0.09 s.e.  The Monte-Carlo s.e. that
-    fit_ee reports (cov_mc, from the batch means of dzA) is ~0.03 s.e. here;
+    EE reports (cov_mc, from the batch means of dzA) is ~0.03 s.e. here;
     0.3 s.e. is ten of those.  EE starts at theta = 0, 1-8 s.e. from the MLE."""
     model, X, mle, cov, r = bm_fit
     se = np.sqrt(np.diag(cov))
     assert np.max(np.abs(mle) / se) > 1.0          # the start (0) is far from the MLE
-    err = np.abs(r["theta"] - mle) / se
+    err = np.abs(np.asarray(r.params) - mle) / se
     assert np.all(err < 0.3), err
-    mcse = np.sqrt(np.diag(r["extra"]["cov_mc"]))
+    mcse = np.sqrt(np.diag(r.info["cov_mc"]))
     assert np.all(mcse < 0.1 * se)
-    assert np.all(np.abs(r["theta"] - mle) < 10 * mcse + 0.05 * se)
+    assert np.all(np.abs(np.asarray(r.params) - mle) < 10 * mcse + 0.05 * se)
 
 
 def test_ee_standard_errors_match_exact(bm_fit):
@@ -143,25 +144,25 @@ def test_ee_standard_errors_match_exact(bm_fit):
     1,000 draws estimate a variance to ~5-10% (a standard deviation to
     about half that); tolerance 20% on the s.e."""
     model, X, mle, cov, r = bm_fit
-    ratio = np.sqrt(np.diag(r["cov"])) / np.sqrt(np.diag(cov))
+    ratio = np.sqrt(np.diag(r.cov)) / np.sqrt(np.diag(cov))
     assert np.all(np.abs(ratio - 1) < 0.2), ratio
 
 
 def test_ee_t_ratios_small_at_convergence(bm_fit):
     model, X, mle, cov, r = bm_fit
-    t = r["extra"]["t_ratios"]
+    t = r.info["t_ratios"]
     assert t.shape == (model.n_stats,)
     assert np.all(np.abs(t) < 0.1), t
-    assert r["converged"]
+    assert r.converged
     # the t-ratios are mean/sd of the kept dzA rows (recomputed here)
-    e = r["extra"]
+    e = r.info
     dz = e["dz_rows"][np.arange(len(e["dz_rows"])) * e["store_every"] >=
                       e["burnin_iterations"][0]]
     np.testing.assert_allclose(t, dz.mean(axis=0) / dz.std(axis=0, ddof=1), rtol=1e-10)
     # and the estimate is the mean of the kept theta rows
     th = e["theta_rows"][np.arange(len(e["theta_rows"])) * e["store_every"] >=
                          e["burnin_iterations"][0]]
-    np.testing.assert_allclose(r["theta"], th.mean(axis=0), rtol=1e-12)
+    np.testing.assert_allclose(np.asarray(r.params), th.mean(axis=0), rtol=1e-12)
 
 
 def test_ee_via_model_fit_and_reproducible():
@@ -181,9 +182,9 @@ def test_ee_via_model_fit_and_reproducible():
 def test_ee_adaptive_and_cd_start_run():
     m = IsingModel(nx.cycle_graph(5))
     X = m.sample(300, theta=[0.1, 0.5], random_state=2)
-    r = fit_ee(m._instances(X), m.labels, random_state=1, update="adaptive", ee_steps=20,
-               ee_inner_steps=50, se="none", init="cd", cd_iter=20)
-    assert np.all(np.isfinite(r["theta"])) and r["extra"]["init_theta"].shape == (2,)
+    r = EquilibriumExpectation(random_state=1, update="adaptive", ee_steps=20, ee_inner_steps=50,
+                               se="none", init="cd", cd_iter=20).fit(m, X)
+    assert np.all(np.isfinite(np.asarray(r.params))) and r.info["init_theta"].shape == (2,)
 
 
 def test_gridcrf_fit_ee():
@@ -208,38 +209,38 @@ def test_bad_input():
     X = np.array([[1, 0, 1, 1], [0, 0, 1, 0]])
     lab = m.labels
     with pytest.raises(ValueError, match="columns"):
-        fit_ee([(bm, X[:, :3], None)], lab)
+        EquilibriumExpectation().fit_instances([(bm, X[:, :3], None)], lab)
     with pytest.raises(ValueError, match="0/1"):
-        fit_ee([(bm, X * 2, None)], lab)
+        EquilibriumExpectation().fit_instances([(bm, X * 2, None)], lab)
     with pytest.raises(ValueError, match="integer"):
-        fit_ee([(bm, X, [0.5, 1.0])], lab)
+        EquilibriumExpectation().fit_instances([(bm, X, [0.5, 1.0])], lab)
     with pytest.raises(ValueError, match="one weight"):
-        fit_ee([(bm, X, [1])], lab)
+        EquilibriumExpectation().fit_instances([(bm, X, [1])], lab)
     with pytest.raises(ValueError, match="no observations"):
-        fit_ee([(bm, X, [0, 0])], lab)
+        EquilibriumExpectation().fit_instances([(bm, X, [0, 0])], lab)
     with pytest.raises(ValueError, match="non-empty"):
-        fit_ee([], lab)
+        EquilibriumExpectation().fit_instances([], lab)
     with pytest.raises(ValueError, match="statistics"):
-        fit_ee([(bm, X, None)], lab + ["extra"])
+        EquilibriumExpectation().fit_instances([(bm, X, None)], lab + ["extra"])
     with pytest.raises(ValueError, match="MonomialModel"):
-        fit_ee([(object(), X, None)], lab)
+        EquilibriumExpectation().fit_instances([(object(), X, None)], lab)
     with pytest.raises(ValueError, match="coding"):
         m01 = IsingModel(nx.cycle_graph(4), coding="01")
-        fit_ee([(bm, X, None), (m01.compiled(), X, None)], lab)
+        EquilibriumExpectation().fit_instances([(bm, X, None), (m01.compiled(), X, None)], lab)
     with pytest.raises(ValueError, match="update"):
-        fit_ee([(bm, X, None)], lab, update="younes")
+        EquilibriumExpectation(update="younes").fit_instances([(bm, X, None)], lab)
     with pytest.raises(ValueError, match="proposal"):
-        fit_ee([(bm, X, None)], lab, proposal="ifd")
+        EquilibriumExpectation(proposal="ifd").fit_instances([(bm, X, None)], lab)
     with pytest.raises(ValueError, match="init"):
-        fit_ee([(bm, X, None)], lab, init="mple")
+        EquilibriumExpectation(init="mple").fit_instances([(bm, X, None)], lab)
     with pytest.raises(ValueError, match="init"):
-        fit_ee([(bm, X, None)], lab, init=[0.1, 0.2, 0.3])
+        EquilibriumExpectation(init=[0.1, 0.2, 0.3]).fit_instances([(bm, X, None)], lab)
     with pytest.raises(ValueError, match="learning_rate"):
-        fit_ee([(bm, X, None)], lab, init=[0.1, 0.2], learning_rate=-1.0)
+        EquilibriumExpectation(init=[0.1, 0.2], learning_rate=-1.0)
     with pytest.raises(ValueError, match="ee_steps"):
-        fit_ee([(bm, X, None)], lab, init=[0.1, 0.2], ee_steps=0)
-    with pytest.raises(TypeError, match="unknown EE setting"):
-        fit_ee([(bm, X, None)], lab, n_sweeps=3)
+        EquilibriumExpectation(init=[0.1, 0.2], ee_steps=0).fit_instances([(bm, X, None)], lab)
+    with pytest.raises(SettingsError, match="no setting 'n_sweeps'"):
+        EquilibriumExpectation(n_sweeps=3).fit_instances([(bm, X, None)], lab)
 
 
 def test_product_matches_enumerated_likelihood_of_rows():

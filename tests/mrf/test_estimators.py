@@ -171,3 +171,26 @@ def test_crf_fit_and_denoise():
     insts = [(crf.conditional(y), x[None], None) for y, x in zip(Y, X)]
     tot = sum(est.pseudo_design_multi([i]).loglik(th) for i in insts)
     assert np.isclose(est.pseudo_design_multi(insts).loglik(th), tot)
+
+
+def test_cd_refuses_sample_weights_and_the_potts_sampler():
+    # a weight would have to weight a chain: refused, not ignored (before: ignored silently)
+    m = IsingModel((4, [(0, 1), (1, 2), (2, 3)]))
+    X = m.sample(50, theta=[0.1, 0.3], random_state=0)
+    for method in ("cd", "pcd"):
+        with pytest.raises(ValueError, match="sample_weight is not supported"):
+            m.fit(X, method=method, n_iter=5, sample_weight=np.ones(len(X)))
+    from ergmfit.mrf import PottsModel
+    pm = PottsModel((3, [(0, 1), (1, 2)]), q=3)
+    S = pm.sample(30, theta=[0.1, 0.1, 0.5], random_state=0)
+    with pytest.raises(ValueError, match="'sampler' cannot be chosen"):
+        pm.fit(S, method="cd", sampler="mh", n_iter=5)
+
+
+def test_the_estimator_object_leaves_the_model_alone():
+    m = IsingModel((4, [(0, 1), (1, 2), (2, 3)]))
+    X = m.sample(100, theta=[0.1, 0.3], random_state=0)
+    res = est.CompositeLikelihood(block_size=2).fit(m, X)
+    assert not hasattr(m, "coef_")
+    assert np.array_equal(m.fit(X, method="cl", block_size=2).coef_, res.params)
+    assert np.array_equal(m.results_.params, res.params) and m.design_ is not None

@@ -29,8 +29,8 @@ def test_only_the_constant_states_observed_no_mle():
     assert np.all((G - gbar) @ d <= 1e-9) and np.any((G - gbar) @ d < -1e-6)
     with pytest.raises(DegenerateModelError, match="does not exist.*combination.*field.*coupling"):
         m.fit(X, method="exact")
-    # asked to, fit_exact returns Newton's stopping point on the ridge (not an estimate)
-    assert np.all(np.isfinite(exact.fit_exact(m.compiled(), X, nonexistent="ignore")[0]))
+    # asked to, the exact fit returns Newton's stopping point on the ridge (not an estimate)
+    assert np.all(np.isfinite(exact.ExactLikelihood(nonexistent="ignore").fit(m, X).params))
 
 
 def test_a_statistic_at_its_extreme_is_named():

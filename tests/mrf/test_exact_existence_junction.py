@@ -7,7 +7,8 @@ import pytest
 
 from ergmfit.exceptions import DegenerateModelError
 from ergmfit.mrf import IsingModel, PottsModel, exact
-from ergmfit.mrf.junction import JunctionTree, fit_ml
+from ergmfit.mrf.exact import ExactLikelihood
+from ergmfit.mrf.junction import JunctionTree
 
 
 def test_max_product_and_oracle_agree_with_enumeration():
@@ -55,7 +56,7 @@ def test_junction_tree_exact_fit_checks_existence():
     X = np.array([[0] * 25] * 3 + [[1] * 25] * 5, dtype=np.uint8)
     with pytest.raises(DegenerateModelError, match="does not exist.*combination.*field.*coupling"):
         m.fit(X, method="exact")
-    assert np.all(np.isfinite(fit_ml(m, X, nonexistent="ignore")["theta"]))
+    assert np.all(np.isfinite(ExactLikelihood(nonexistent="ignore").fit(m, X).params))
     # the model's fit takes the option too (both sizes)
     assert np.all(np.isfinite(m.fit(X, method="exact", nonexistent="ignore").coef_))
     small = IsingModel(nx.path_graph(5), coding="01", tied=True, fields=True)
@@ -77,7 +78,7 @@ def test_junction_tree_check_matches_the_tree_criterion(nobs, seed):
     X = m.sample(nobs, theta=np.r_[np.zeros(30), np.full(29, 0.3)], random_state=seed)
     exists = all(len(set(zip(X[:, i], X[:, i + 1]))) == 4 for i in range(29))
     try:
-        fit_ml(m, X)
+        ExactLikelihood().fit(m, X)
         found = True
     except DegenerateModelError:
         found = False

@@ -192,35 +192,35 @@ def test_tied_chain_mean_and_covariance_vs_finite_differences():
     assert np.allclose(cov, H, rtol=1e-3)
 
 
-def test_fit_ml_equals_enumeration_mle():
+def test_junction_exact_fit_equals_enumeration_mle():
     rng = np.random.default_rng(6)
     m = BoltzmannMachine(7, higher_order=[(0, 1, 2), (2, 3, 4, 5)],
                          edges=[(i, i + 1) for i in range(6)], coding="01")
     theta0 = rng.normal(0, 0.5, m.n_stats)
     X = m.sample(400, theta=theta0, random_state=7)
-    r = junction.fit_ml(m, X)
-    ref, ll_ref, H_ref, conv = exact.fit_exact(m.compiled(), X)
-    assert r["converged"] and conv
-    assert np.allclose(r["theta"], ref, atol=1e-7)
-    assert np.isclose(r["loglik"], ll_ref, rtol=1e-10)
-    assert np.allclose(r["fisher"], H_ref, rtol=1e-6, atol=1e-8)
+    r = exact.ExactLikelihood(algorithm="junction").fit(m, X)
+    ref = exact.ExactLikelihood(algorithm="enumeration").fit(m, X)
+    assert r.converged and ref.converged
+    assert np.allclose(r.params, ref.params, atol=1e-7)
+    assert np.isclose(r.loglik, ref.loglik, rtol=1e-10)
+    assert np.allclose(r.info["fisher"], ref.info["fisher"], rtol=1e-6, atol=1e-8)
     # weights: a weighted fit equals the fit on the repeated rows
     U, c = np.unique(X, axis=0, return_counts=True)
-    rw = junction.fit_ml(m, U, weights=c)
-    assert np.allclose(rw["theta"], r["theta"], atol=1e-7)
+    rw = exact.ExactLikelihood(algorithm="junction").fit(m, U, sample_weight=c)
+    assert np.allclose(rw.params, r.params, atol=1e-7)
 
 
-def test_fit_ml_thin_grid():
+def test_junction_exact_fit_thin_grid():
     # 4 x 12 grid (48 spins: no enumeration): at the MLE E[g] = mean g(X) (the
     # data's statistics from the model's own numpy code), and PL is close
     m = IsingModel(nx.grid_2d_graph(4, 12))
     X = m.sample(400, theta=[0.1, 0.3], random_state=8, burnin=200, thin=3)
-    r = junction.fit_ml(m, X)
-    assert r["converged"]
+    r = exact.ExactLikelihood().fit(m, X)           # 48 variables: the junction tree
+    assert r.converged and "fisher" in r.info
     gbar = m.statistics(X).mean(axis=0)
-    assert np.allclose(junction.mean_statistics(m, r["theta"]), gbar, atol=1e-8)
+    assert np.allclose(junction.mean_statistics(m, r.params), gbar, atol=1e-8)
     pl = m.fit(X, method="pl").coef_
-    assert np.allclose(r["theta"], pl, atol=0.05)
+    assert np.allclose(r.params, pl, atol=0.05)
 
 
 @pytest.mark.parametrize("coding", ["pm1", "01"])

@@ -421,7 +421,7 @@ def test_q2_potts_is_ising(tied):
 
 
 @pytest.mark.skipif(not cd_hook_available(),
-                    reason="needs ergmfit.mrf.estimation.fit_cd to accept a sampler factory")
+                    reason="needs ContrastiveDivergence to accept a sampler factory")
 @pytest.mark.parametrize("method", ["cd", "pcd"])
 def test_cd_near_mle(method):
     m = PottsModel(nx.cycle_graph(5), q=3)

@@ -116,9 +116,10 @@ def test_mixture_objective_and_gradient_vs_brute_force(bm_setup, selection):
     X = X[:120].copy()
     w = np.random.default_rng(1).uniform(0.5, 2.0, len(X))
     X[5] = X[0]                                       # a repeated row with its own Z
-    r = scl.fit_scl([(m.compiled(), X, w)], m.labels, components=comps, selection=selection,
-                    random_state=11)
-    Z = r["extra"]["selection"]
+    res = scl.StochasticCompositeLikelihood(components=comps, selection=selection,
+                                            random_state=11).fit(m, X, sample_weight=w)
+    r = {"theta": np.asarray(res.params), "loglik": res.loglik, "cov": res.cov}
+    Z = res.info["selection"]
     # the objects in the order of likelihood_objects: singletons, pairs, full, blocks
     objs = [((v,), 1.0) for v in range(N)] + \
         [(A, 2.5) for A in itertools.combinations(range(N), 2)] + \
@@ -142,7 +143,7 @@ def test_mixture_objective_and_gradient_vs_brute_force(bm_setup, selection):
     U = np.array([w[i] * sum((b * grad_cond(X[i], A, r["theta"], stats)
                               for j, (A, b) in enumerate(objs) if Z[i, j]), np.zeros(len(theta)))
                   for i in range(len(X))])
-    Hinv = np.linalg.inv(r["extra"]["hessian"])
+    Hinv = np.linalg.inv(res.info["hessian"])
     assert np.allclose(r["cov"], Hinv @ (U.T @ U) @ Hinv, rtol=1e-6, atol=1e-10)
 
 
@@ -282,9 +283,9 @@ def test_variance_monte_carlo(small):
     est = []
     for _ in range(R):
         X = m.sample(n, theta=theta, random_state=rng)
-        r = scl.fit_scl(m._instances(X), m.labels, components=comps, selection="component",
-                        random_state=rng, cov="none")
-        est.append(r["theta"])
+        r = scl.StochasticCompositeLikelihood(components=comps, selection="component",
+                                              random_state=rng, cov="none").fit(m, X)
+        est.append(np.asarray(r.params))
     emp = n * np.cov(np.array(est).T)
     ratio = np.trace(emp) / np.trace(v["cov"])
     assert 0.75 < ratio < 1.3, ratio

@@ -1,0 +1,144 @@
+"""The MRF estimators: the ERGM estimators' protocol with i.i.d. data.
+
+Every MRF estimator is an :class:`~ergmfit.estimation.base.Estimator` (the
+ERGM estimators' base class): its settings are declared once, in its
+``SETTINGS`` table, which gives the constructor's signature, validation
+(a bad value or an unknown setting is a :class:`~ergmfit.exceptions.SettingsError`
+naming it), ``get_params`` / ``set_params`` and the docstring's "Settings"
+section.  What differs from an ERGM estimator is the data: an ERGM is fitted
+to the one network it holds, an MRF to observations passed beside it, so
+
+* ``Estimator(**settings).fit(model, X, sample_weight=None)`` (a
+  :class:`~ergmfit.mrf.models.GridCRF`: ``fit(crf, Y, X)``, inputs and label
+  images) returns an :class:`MRFResults`;
+* ``fit_instances(instances, labels)`` fits compiled model instances
+  directly: a list of (compiled model, 0/1 rows, weights or None), one for an
+  MRF, one per input for a CRF (``model.observations(...)`` builds them);
+* ``model.fit(X, method=..., **settings)`` builds the estimator from the
+  model's method table (``type(model).METHODS``, see :func:`make_estimator`),
+  fits, and copies the results to the model's fitted attributes
+  (``coef_``, ``loglik_``, ``converged_``, ``n_iter_``, ``cov_``, and one
+  ``<key>_`` per entry of ``results.info``).
+
+Examples
+--------
+>>> import networkx as nx
+>>> from ergmfit.mrf import IsingModel
+>>> from ergmfit.mrf.estimation import PseudoLikelihood
+>>> m = IsingModel(nx.cycle_graph(4))
+>>> X = m.sample(300, theta=[0.1, 0.4], random_state=0)
+>>> res = PseudoLikelihood(maxiter=50).fit(m, X)
+>>> res.method, res.params.labels
+('pl', ['field', 'coupling'])
+>>> bool(np.allclose(res.params, m.fit(X, method="pl").coef_))
+True
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..estimation.base import Estimator
+from ..exceptions import SettingsError
+from ..labeled import LabeledArray
+
+__all__ = ["MRFMethod", "MRFResults", "make_estimator", "shared_settings"]
+
+
+class MRFResults:
+    """What an MRF estimator returns, with statsmodels-like attributes.
+
+    Attributes
+    ----------
+    params : LabeledArray
+        The estimate, labelled by the model's statistics.
+    cov : ndarray or None
+        Its covariance where the estimator gives one (``bse``: the standard errors).
+    loglik : float or None
+        The objective at the estimate (the log-likelihood for ``"exact"``,
+        the log pseudo- or composite likelihood for ``"pl"``/``"cl"``).
+    converged : bool or None
+        None for the estimators without a convergence criterion (CD, PCD).
+    n_iter : int or None
+    method : str
+    labels : list of str
+    info : dict
+        What the method reports beside the estimate (e.g. ``trace``,
+        ``t_ratios``); ``model.fit`` sets one ``<key>_`` attribute per entry.
+    """
+
+    def __init__(self, params, labels, *, method, cov=None, loglik=None, converged=None,
+                 n_iter=None, info=None):
+        self.labels = [str(lab) for lab in labels]
+        self.params = LabeledArray(np.asarray(params, dtype=float), self.labels, name="coef")
+        self.cov = cov
+        self.loglik = loglik
+        self.converged = converged
+        self.n_iter = n_iter
+        self.method = str(method)
+        self.info = dict(info or {})
+
+    @property
+    def bse(self) -> LabeledArray:
+        """Standard errors sqrt(diag(cov)) (NaN where there is no covariance)."""
+        p = len(self.labels)
+        var = np.full(p, np.nan) if self.cov is None else \
+            np.diag(np.asarray(self.cov, dtype=float)).copy()
+        with np.errstate(invalid="ignore"):
+            return LabeledArray(np.sqrt(var), self.labels, name="stderr")
+
+    def summary(self) -> str:
+        """The estimates and standard errors as a text table."""
+        width = max([len(lab) for lab in self.labels] + [9])
+        lines = [f"MRF fit, method {self.method!r}",
+                 f"{'':{width}s} {'Estimate':>12s} {'Std. Error':>12s}"]
+        for lab, b, s in zip(self.labels, np.asarray(self.params), np.asarray(self.bse)):
+            lines.append(f"{lab:{width}s} {b:12.5g} {s:12.5g}")
+        if self.loglik is not None:
+            lines.append(f"objective at the estimate: {self.loglik:.6g}")
+        if self.converged is not None:
+            lines.append("converged" if self.converged else "did not converge")
+        return "\n".join(lines)
+
+    def __repr__(self):
+        vals = dict(zip(self.labels, np.round(np.asarray(self.params), 4).tolist()))
+        return f"<MRFResults method={self.method!r} params={vals}>"
+
+
+class MRFMethod(Estimator):
+    """Base of the MRF estimators: ``fit(model, *data, sample_weight=None)``
+    builds the model's compiled instances of the data
+    (``model.observations``) and calls :meth:`fit_instances`, which
+    subclasses implement."""
+
+    supports = {"curved": False, "constraints": False, "missing": False, "target_stats": False,
+                "missing+target_stats": False, "families": frozenset({"mrf"})}
+
+    def fit(self, model, *data, sample_weight=None):
+        """Fit ``model`` (an MRF of :mod:`ergmfit.mrf`) to the observations
+        ``data`` (the rows X; for a GridCRF the inputs Y and labels X);
+        returns an :class:`MRFResults`.  The model is not changed."""
+        insts = model.observations(*data, sample_weight=sample_weight)
+        return self.fit_instances(insts, model.labels, model=model)
+
+    def fit_instances(self, insts, labels, model=None):  # pragma: no cover - abstract
+        """Fit compiled instances [(compiled model, 0/1 rows, weights or None), ...]
+        whose statistics are named ``labels``; ``model`` (optional) is the
+        MRF they come from (for its hooks, e.g. a Potts model's sampler)."""
+        raise NotImplementedError
+
+
+def shared_settings(estimator_class, *names):
+    """The :class:`~ergmfit.estimation.base.Setting` objects called ``names``
+    of another estimator's table: where an MRF estimator runs the same
+    algorithm as an ERGM one, the settings are declared once, there."""
+    table = {s.name: s for s in estimator_class.settings_table()}
+    return tuple(table[n] for n in names)
+
+
+def make_estimator(table, method, **settings):
+    """The estimator called ``method`` in a model's method ``table``
+    (``{name: class}``), built with ``settings`` (validated)."""
+    key = str(method).lower()
+    if key not in table:
+        raise SettingsError(f"unknown method {method!r}; the methods are {list(table)}")
+    return table[key](**settings)
