@@ -1,11 +1,23 @@
-"""Ctrl-C in parallel runs: worker processes deaf to SIGINT (their parent stops
-them), and a main thread in which a second Ctrl-C waits for the finished work
-to be collected instead of losing it.  Shared by MCMC-MLE and EE."""
+"""Ctrl-C for long runs.
+
+* :class:`catch_interrupt` -- a ``with`` block that ends on
+  ``KeyboardInterrupt`` and records it, so the caller returns the last
+  finished work marked as interrupted instead of losing it (the compiled
+  samplers check for a pending signal every 2^16 proposals, so Ctrl-C is
+  seen within milliseconds);
+* :class:`ctrl_c_flag` -- Ctrl-C as a flag for a loop of short compiled calls;
+* :func:`deaf_to_sigint` -- worker processes deaf to SIGINT (their parent stops
+  them);
+* :func:`second_ctrl_c_waits` -- a main thread in which a second Ctrl-C waits
+  for the finished work to be collected instead of losing it.
+"""
 from __future__ import annotations
 
 import contextlib
 import signal
 import threading
+
+__all__ = ["catch_interrupt", "ctrl_c_flag", "deaf_to_sigint", "second_ctrl_c_waits"]
 
 
 @contextlib.contextmanager
@@ -58,3 +70,60 @@ def second_ctrl_c_waits():
         yield
     finally:
         signal.signal(signal.SIGINT, old)
+
+
+class catch_interrupt:
+    """A ``with`` block that ends quietly on Ctrl-C (``KeyboardInterrupt``).
+
+    >>> with catch_interrupt() as stop:
+    ...     raise KeyboardInterrupt
+    >>> stop.interrupted
+    True
+
+    The caller then returns the work finished before the interrupt, marked
+    as interrupted.  Other exceptions pass through.
+    """
+
+    def __init__(self):
+        self.interrupted = False
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is not None and issubclass(exc_type, KeyboardInterrupt):
+            self.interrupted = True
+            return True
+        return False
+
+
+class ctrl_c_flag:
+    """Ctrl-C as a flag for a loop of short compiled calls: while the context
+    is open (in the main thread, under Python's default SIGINT handler) a
+    Ctrl-C only sets ``hit``, and :meth:`check`, called between the calls,
+    raises the KeyboardInterrupt.  A KeyboardInterrupt raised by the default
+    handler can land in a garbage-collector callback, where CPython prints
+    "Exception ignored" and drops it; a flag cannot be lost that way."""
+
+    def __enter__(self):
+        import signal
+        import threading
+        self.hit, self._old = False, None
+        if (threading.current_thread() is threading.main_thread()
+                and signal.getsignal(signal.SIGINT) is signal.default_int_handler):
+            self._old = signal.signal(signal.SIGINT, self._handler)
+        return self
+
+    def _handler(self, signum, frame):
+        self.hit = True
+
+    def check(self):
+        if self.hit:
+            self.hit = False
+            raise KeyboardInterrupt
+
+    def __exit__(self, *exc):
+        if self._old is not None:
+            import signal
+            signal.signal(signal.SIGINT, self._old)
+        return False

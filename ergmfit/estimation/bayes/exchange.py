@@ -44,7 +44,7 @@ import numpy as np
 
 from ...exceptions import ErgmfitError, SettingsError
 from ...results_bayes import BayesResults
-from ...utils.longrun import Checkpoint, Progress, catch_interrupt
+from ...runtime import Checkpoint, Progress, catch_interrupt
 from ...utils.validation import check_random_state
 from ._bayes import exchange_block
 from .state import _CHECKPOINT_KIND, _GaussStage, _Imputer, _read_checkpoint, _Surrogate
@@ -427,7 +427,7 @@ class _ExchangeRun:
         # constrained spaces move several dyads at once (ConstrainedSampler):
         # their auxiliary draws go through the sampler's own cd_sample
         self.python_loop = bool(getattr(getattr(model, "sample_space", None), "constrained", False))
-        self.checkpoint = None  # a longrun.Checkpoint while one is written
+        self.checkpoint = None  # a runtime.Checkpoint while one is written
         self.surrogate = None   # a _GaussStage or _Surrogate: delayed acceptance
         self.imputer = None     # an _Imputer: missing dyads
         self.remeasure = None   # called with the population at the end of the burn-in

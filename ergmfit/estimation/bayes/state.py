@@ -8,7 +8,7 @@ import os
 import numpy as np
 
 from ...exceptions import CheckpointError
-from ...utils.longrun import read_npz
+from ...runtime import read_npz
 
 _CHECKPOINT_KIND = "ergmfit-bayes-checkpoint"
 

@@ -88,7 +88,7 @@ import numpy as np
 
 from ...exceptions import ConvergenceWarning, DegenerateModelError, NetworkError, SettingsError
 from ...results import ERGMResults
-from ...utils.longrun import catch_interrupt
+from ...runtime import catch_interrupt
 from ...utils.validation import check_params, check_random_state, seed_words
 from ..base import Estimator, Setting, boolean, choice, integer, number
 from .blocks import (C_INT_MAX, block_kernel, bounded_kernel, bounded_pseudo_fit,

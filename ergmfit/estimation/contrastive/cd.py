@@ -59,7 +59,7 @@ import numpy as np
 from scipy import special
 
 from ...exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
-from ...utils.longrun import catch_interrupt
+from ...runtime import catch_interrupt
 from ...utils.validation import check_params, seed_words
 from ..base import Estimator, Setting, choice, integer, number
 from ..mple.existence import nonexistence_error, observed_design, on_boundary

@@ -82,7 +82,7 @@ from scipy import optimize, special
 
 from ...exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
 from ...results import ERGMResults
-from ...utils.longrun import catch_interrupt
+from ...runtime import catch_interrupt
 from ...utils.optimize import newton_ascent
 from ...utils.validation import check_params, check_random_state, seed_words
 from ..base import Estimator, Setting, choice, integer, number

@@ -14,12 +14,12 @@ import time
 import numpy as np
 
 from ...exceptions import CheckpointError, DegenerateModelError
-from ...utils.longrun import Checkpoint, read_npz
+from ...runtime import Checkpoint, read_npz
 from ...utils.validation import seed_words
 from .missing import conditional_chain
 from .proposals import _constrained_space, _proposal
 from .simulation import SIMS_KIND, _curved_scales, _read_sims, _sim_sampler, _simulate, _sims_name, sim_plan
-from ..common.interrupts import deaf_to_sigint
+from ...runtime.interrupts import deaf_to_sigint
 
 _MAX_ROWS = 200_000          # stored trajectory rows per chain (thinned beyond)
 
@@ -535,7 +535,7 @@ def ee_chain(model, cfg, seed, chain=0, callback=None, control=None):
 
     ``model`` needs ``labels`` and ``compiled()``; ``cfg`` is a dict of the
     settings in :data:`EE_DEFAULTS` (plus ``init_theta``).  ``control``
-    (a :class:`~ergmfit.utils.longrun.JobControl`) receives the progress
+    (a :class:`~ergmfit.runtime.parallel.JobControl`) receives the progress
     and asks the chain to stop after its current outer iteration.
     """
     with deaf_to_sigint(control is not None and getattr(control, "on_report", None) is None):

@@ -37,10 +37,10 @@ import time
 import numpy as np
 
 from ...exceptions import CheckpointError, SettingsError
-from ...utils.longrun import Checkpoint, Progress, read_json, run_jobs
+from ...runtime import Checkpoint, Progress, read_json, run_jobs
 from ...utils.validation import check_params
 from ..base import BACKENDS, Estimator, Setting, boolean, choice, integer, n_jobs_setting, number
-from ..common.interrupts import second_ctrl_c_waits
+from ...runtime.interrupts import second_ctrl_c_waits
 from ..contrastive.cd import density_index
 from ..mcmle.start import initial_estimate
 from .chain import _CKPT_KIND, _planned_outer, _stages, ee_chain

@@ -9,7 +9,7 @@ import numpy as np
 
 from ...exceptions import CheckpointError
 from ...sampling import make_proposal
-from ...utils.longrun import read_npz
+from ...runtime import read_npz
 from ...utils.validation import seed_words
 from .proposals import _constrained_space
 

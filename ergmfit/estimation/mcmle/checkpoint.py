@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...exceptions import CheckpointError
-from ...utils.longrun import read_json
+from ...runtime import read_json
 
 
 _CKPT_KIND = "ergmfit-mcmle-checkpoint"

@@ -56,7 +56,7 @@ from ...sampling.chains import batch_means_cov, effective_sizes, multivariate_es
 from ..common.stepping import (ellipsoid_step, hotelling_pvalue, hummel_step, in_convex_hull,  # noqa: F401
                        is_trust_region, maximize_is_loglik, is_weights,
                        standardised_mean as _standardised_mean)
-from ...utils.longrun import Checkpoint, Progress, catch_interrupt
+from ...runtime import Checkpoint, Progress, catch_interrupt
 from ...utils.validation import check_random_state
 from ..common.curved import (check_runoff as _check_runoff, curved_step as _curved_step,
                      degenerate_sample as _degenerate_sample, gw_advice as _gw_advice,
@@ -210,7 +210,7 @@ class MCMLE(Estimator):
         settings.pop("obs_interval")
         if exact_mle_available(model, settings):
             return exact_mle(model, settings)
-        from ..common.interrupts import second_ctrl_c_waits
+        from ...runtime.interrupts import second_ctrl_c_waits
         try:
             with second_ctrl_c_waits():     # a second quick Ctrl-C does not lose the fit
                 out = mcmle_core(model, **settings)
@@ -310,7 +310,7 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
         of the sample is halved until it has (a trust region).
     checkpoint : path, optional
         After every iteration, write the current estimate, interval and history
-        to this JSON file (atomically, see :mod:`ergmfit.utils.longrun`; a
+        to this JSON file (atomically, see :mod:`ergmfit.runtime.checkpoint`; a
         second fit writing to it at the same time is refused, a failed write
         warns), so a long fit can be resumed.  Ctrl-C returns the last
         finished iteration (marked interrupted); during the bridge sampling it

@@ -219,7 +219,7 @@ def _observed_data_mcmle(model, random_state=None, verbose=False, init=None, max
     cold = starts_u is None         # chains from the observed network: a full burn-in
     store = None
     if checkpoint is not None:
-        from ...utils.longrun import Checkpoint
+        from ...runtime import Checkpoint
         store = Checkpoint(checkpoint, what="MCMC-MLE checkpoint").acquire()
     it = 0
     sample = None           # (θ, chains_u, chains_c): the last finished pair of samples
@@ -362,7 +362,7 @@ def _observed_data_mcmle(model, random_state=None, verbose=False, init=None, max
                           "standard errors", ConvergenceWarning, stacklevel=3)
     loglik = loglik_se = None
     if eval_loglik and not interrupted:
-        from ...utils.longrun import catch_interrupt
+        from ...runtime import catch_interrupt
         from .loglik import bridge_loglik
         with catch_interrupt() as stop:     # Ctrl-C here keeps the fit, its loglik NA
             loglik, loglik_se = bridge_loglik(
