@@ -15,12 +15,12 @@ Every estimator (and any later sampler) uses one service, the same way, for
 
 The runtime sits below sampling and estimation and imports neither.
 """
-from .checkpoint import (Checkpoint, check_fields, read_json, read_npz, write_json,
-                         write_npz)
+from .checkpoint import (Checkpoint, CheckpointState, check_fields, read_json, read_npz,
+                         write_json, write_npz)
 from .interrupts import catch_interrupt, ctrl_c_flag, deaf_to_sigint, second_ctrl_c_waits
 from .parallel import JobControl, inherit_in_workers, parallel_map, run_jobs
 from .progress import Progress
 
 __all__ = ["Progress", "catch_interrupt", "ctrl_c_flag", "deaf_to_sigint", "second_ctrl_c_waits",
-           "Checkpoint", "write_json", "read_json", "write_npz", "read_npz", "check_fields",
+           "Checkpoint", "CheckpointState", "write_json", "read_json", "write_npz", "read_npz", "check_fields",
            "parallel_map", "run_jobs", "JobControl", "inherit_in_workers"]

@@ -22,7 +22,9 @@ import numpy as np
 from ..exceptions import CheckpointError, CheckpointWarning
 from ..utils.fileio import NotRegularFileError, atomic_write, replaceable_target
 
-__all__ = ["Checkpoint", "write_json", "read_json", "write_npz", "read_npz", "check_fields"]
+__all__ = ["Checkpoint", "write_json", "read_json", "write_npz", "read_npz", "check_fields",
+           "CheckpointState", "Field", "integer", "real", "flag", "text", "array", "record", "group",
+           "generator"]
 
 
 # ---------------------------------------------------------------------------
@@ -358,3 +360,323 @@ class Checkpoint:
         except OSError as exc:
             self._warn(exc)
             return False
+
+
+# ---------------------------------------------------------------------------
+# the state of an estimator, declared once, written and read back checked
+# ---------------------------------------------------------------------------
+class Field:
+    """One declared field of a :class:`CheckpointState`.
+
+    Build fields with :func:`integer`, :func:`real`, :func:`flag`,
+    :func:`text`, :func:`array` and :func:`record`; ``optional=True`` lets
+    the field be missing or null (None).
+    """
+
+    def __init__(self, kind, low=None, high=None, choices=None, dtype=None, shape=None,
+                 optional=False, check=None, members=None, doc=""):
+        self.kind, self.low, self.high, self.choices = kind, low, high, choices
+        self.members = members
+        self.dtype, self.shape, self.optional, self.check, self.doc = (dtype, shape, optional,
+                                                                       check, doc)
+
+    def checked(self, value, name, dims):
+        """``value`` as this field holds it; ValueError (the reason) if it does not fit."""
+        if value is None:
+            if self.optional:
+                return None
+            raise ValueError("missing")
+        if self.kind == "array":
+            return self._array(value, dims)
+        if self.kind == "group":
+            if not isinstance(value, dict):
+                raise ValueError(f"{_short(value)}, not a record of {sorted(self.members)}")
+            out = {}
+            for member, spec in self.members.items():
+                try:
+                    out[member] = spec.checked(value.get(member), member, dims)
+                except _FieldError as exc:
+                    raise _FieldError(f"{member}.{exc.field}", exc.reason) from None
+                except (ValueError, TypeError, KeyError, OverflowError, AttributeError) as exc:
+                    raise _FieldError(member, str(exc)) from None
+            return out
+        if self.kind == "record":
+            if self.check is not None:
+                return self.check(value, dims)
+            return value
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        ok = {"int": isinstance(value, int) and not isinstance(value, bool),
+              "float": number and bool(np.isfinite(value)),
+              "bool": isinstance(value, bool), "str": isinstance(value, str)}[self.kind]
+        if not ok:
+            what = {"int": "a whole number", "float": "a finite number", "bool": "true or false",
+                    "str": "a string"}[self.kind]
+            raise ValueError(f"{_short(value)}, not {what}")
+        if self.choices is not None and value not in self.choices:
+            raise ValueError(f"{_short(value)}, not one of {sorted(self.choices)}")
+        size = len(value) if self.kind == "str" else value
+        low, high = _bound(self.low, dims), _bound(self.high, dims)
+        if (low is not None and size < low) or (high is not None and size > high):
+            shown = f"of length {size}" if self.kind == "str" else _short(value)
+            raise ValueError(f"{shown}, outside {low if low is not None else '-inf'}.."
+                             f"{high if high is not None else 'inf'}")
+        return float(value) if self.kind == "float" else value
+
+    def plain(self, value, storage="json"):
+        """``value`` as it is written (JSON; arrays of an ``"npz"`` state's top
+        level stay arrays)."""
+        if value is None:
+            return None
+        if self.kind == "array":
+            arr = np.asarray(value, dtype=self.dtype)
+            return arr if storage == "npz" else arr.tolist()
+        if self.kind == "int":
+            return int(value)
+        if self.kind == "float":
+            return float(value)
+        if self.kind == "group":
+            return {m: spec.plain(value.get(m)) for m, spec in self.members.items()}
+        if isinstance(value, np.random.Generator):
+            return value.bit_generator.state
+        return json.loads(json.dumps(value, default=_plain))
+
+    def _array(self, value, dims):
+        try:
+            arr = np.asarray(value)
+        except (TypeError, ValueError, OverflowError, MemoryError) as exc:
+            raise ValueError(f"not an array ({type(exc).__name__})") from None
+        want = np.dtype(self.dtype)
+        if arr.size == 0 and arr.dtype.kind in "fO":       # an empty JSON list: float64
+            arr = arr.astype(want)
+        if arr.dtype.kind == "b" or arr.dtype.kind not in ("iu" if want.kind in "iu" else "iuf"):
+            raise ValueError(f"an array of {arr.dtype}, not of {'whole' if want.kind in 'iu' else 'real'} "
+                             "numbers")
+        if want.kind == "f" and not np.all(np.isfinite(arr)):
+            raise ValueError("an array with values that are not finite")
+        if self.shape is not None:
+            shape = tuple(_bound(s, dims) for s in self.shape)
+            if arr.ndim != len(shape) or any(s is not None and a != s
+                                             for a, s in zip(arr.shape, shape)):
+                raise ValueError(f"an array of shape {arr.shape}, not "
+                                 f"{tuple('any' if s is None else s for s in shape)}")
+        if want.kind in "iu":
+            low, high = _bound(self.low, dims), _bound(self.high, dims)
+            if arr.size and ((low is not None and arr.min() < low)
+                             or (high is not None and arr.max() > high)):
+                raise ValueError(f"an array with values outside {low}..{high}")
+        return np.array(arr, dtype=want)
+
+
+def _plain(value):
+    """JSON for numpy values inside records."""
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+class _FieldError(ValueError):
+    """A member of a group of fields that does not fit: its (dotted) name and why."""
+
+    def __init__(self, field, reason):
+        super().__init__(f"{field}: {reason}")
+        self.field, self.reason = field, reason
+
+
+def _bound(b, dims):
+    """A declared bound or size: a number, None, or the name of a dimension."""
+    return dims[b] if isinstance(b, str) else b
+
+
+def integer(low=None, high=None, optional=False, doc=""):
+    """A whole number in ``low..high`` (a number or the name of a dimension)."""
+    return Field("int", low, high, optional=optional, doc=doc)
+
+
+def real(low=None, high=None, optional=False, doc=""):
+    """A finite number in ``low..high``."""
+    return Field("float", low, high, optional=optional, doc=doc)
+
+
+def flag(optional=False, doc=""):
+    """True or false."""
+    return Field("bool", optional=optional, doc=doc)
+
+
+def text(choices=None, max_len=256, optional=False, doc=""):
+    """A string: one of ``choices``, or of at most ``max_len`` characters."""
+    return Field("str", 0, max_len, choices=choices, optional=optional, doc=doc)
+
+
+def array(dtype, shape=None, low=None, high=None, optional=False, doc=""):
+    """A numeric array of ``dtype`` ("float64": finite; "int64": whole numbers in
+    ``low..high``) and ``shape`` (a tuple of sizes, names of dimensions or None
+    for any size)."""
+    return Field("array", low, high, dtype=dtype, shape=shape, optional=optional, doc=doc)
+
+
+def record(check=None, optional=False, doc=""):
+    """Any JSON value, passed to ``check(value, dims)``, which returns it as the
+    state holds it or raises ValueError (the reason) when it does not fit."""
+    return Field("record", check=check, optional=optional, doc=doc)
+
+
+_BIT_GENERATORS = ("PCG64", "PCG64DXSM", "MT19937", "Philox", "SFC64")
+
+
+def _generator_state(value, dims):
+    if not isinstance(value, dict) or value.get("bit_generator") not in _BIT_GENERATORS:
+        raise ValueError(f"{_short(value)}, not the state of a numpy random generator "
+                         f"({', '.join(_BIT_GENERATORS)})")
+    bg = getattr(np.random, value["bit_generator"])()
+    try:
+        bg.state = value
+    except (TypeError, ValueError, KeyError, OverflowError) as exc:
+        raise ValueError(f"not the state of a {value['bit_generator']} generator "
+                         f"({type(exc).__name__}: {_short(str(exc))})") from None
+    return np.random.Generator(bg)
+
+
+def group(members, optional=False, doc=""):
+    """A record of named fields (``members``: name -> :class:`Field`), each
+    checked as a field of the state; an error names ``group.member``."""
+    return Field("group", members=dict(members), optional=optional, doc=doc)
+
+
+def generator(optional=False, doc=""):
+    """The state of a numpy random generator (``Generator.bit_generator.state``);
+    read back as a :class:`numpy.random.Generator` in that state."""
+    return Field("record", check=_generator_state, optional=optional, doc=doc)
+
+
+class CheckpointState:
+    """The state an estimator saves to resume a run, declared once.
+
+    A subclass sets :attr:`kind` (a name no other state uses), :attr:`version`
+    (raised when the fields change), :attr:`what` (how messages name the
+    file), :attr:`storage` (``"json"``: one JSON file, arrays as lists;
+    ``"npz"``: one ``.npz`` file, the other fields as JSON inside it) and
+    :attr:`fields` (name -> :class:`Field`).  :meth:`write` writes it
+    atomically through a :class:`Checkpoint` (never pickle); :meth:`read`
+    reads it back and checks every field (type, bounds, dtype and shape,
+    where sizes may name dimensions from :meth:`dims` or from integer fields
+    declared before), the kind and version, and the model
+    (:meth:`fingerprint`); anything that does not fit is a
+    :class:`CheckpointError` naming the file and the field.  :meth:`validate`
+    adds checks that involve several fields.
+
+    >>> import os, tempfile
+    >>> class Counter(CheckpointState):
+    ...     kind, what = "example-counter", "example checkpoint"
+    ...     fields = {"it": integer(0, 100), "x": array("float64", ("it",))}
+    >>> class Model:
+    ...     labels = ["edges"]
+    >>> path = os.path.join(tempfile.mkdtemp(), "ck.json")
+    >>> with Checkpoint(path) as store:
+    ...     Counter(it=2, x=[0.5, 1.5]).write(store, Model())
+    True
+    >>> Counter.read(path, Model()).x
+    array([0.5, 1.5])
+    """
+
+    kind = None
+    version = 1
+    what = "checkpoint"
+    storage = "json"
+    fields = {}
+
+    def __init__(self, **values):
+        unknown = sorted(set(values) - set(self.fields))
+        if unknown:
+            raise TypeError(f"{type(self).__name__} has no fields {unknown}")
+        for name in self.fields:
+            setattr(self, name, values.get(name))
+
+    # -- the model it belongs to ------------------------------------------
+    @classmethod
+    def fingerprint(cls, model):
+        """What the state records of ``model`` (checked when read back)."""
+        return {"labels": [str(x) for x in model.labels],
+                "formula": getattr(model, "formula", None)}
+
+    @classmethod
+    def check_fingerprint(cls, saved, model, path):
+        labels = saved.get("labels")
+        if labels != [str(x) for x in model.labels]:
+            raise CheckpointError(f"cannot resume from {path}: the {cls.what} is for the "
+                                  f"statistics {_short(labels, 200)}, this model has "
+                                  f"{list(model.labels)}")
+
+    @classmethod
+    def dims(cls, model, context):
+        """Named sizes the fields' bounds and shapes may use: ``p`` (the
+        number of coefficients) and the read's ``context``."""
+        return {"p": len(model.labels), **context}
+
+    def validate(self, path, model, dims):
+        """Checks across fields (subclasses); raise ValueError (the reason) or
+        :class:`CheckpointError`."""
+
+    # -- writing and reading ----------------------------------------------
+    def write(self, store, model, name=None):
+        """Write the state to ``store`` (a :class:`Checkpoint`; ``name``: the file
+        in a checkpoint directory); True if written (a failed write warns)."""
+        meta = {"kind": self.kind, "state_version": self.version,
+                **self.fingerprint(model)}
+        arrays = {}
+        for field, spec in self.fields.items():
+            value = spec.plain(getattr(self, field), self.storage)
+            if isinstance(value, np.ndarray):
+                arrays[field] = value
+            else:
+                meta[field] = value
+        if self.storage == "npz":
+            return store.save_npz(name, arrays, meta)
+        return store.save_json(meta, name)
+
+    @classmethod
+    def read(cls, path, model, **context):
+        """The state saved in ``path`` for ``model``; ``context``: named sizes
+        and bounds of this run (see :meth:`dims`)."""
+        path = os.fspath(path)
+        if cls.storage == "npz":
+            meta, arrays = read_npz(path, what=cls.what)
+        else:
+            meta, arrays = read_json(path, what=cls.what), {}
+        if not isinstance(meta, dict) or meta.get("kind") != cls.kind:
+            raise CheckpointError(f"cannot resume from {path}: it is not {_a(cls.what)} "
+                                  f"{cls.what} of ergmfit")
+        version = meta.get("state_version")
+        if version is None:
+            raise CheckpointError(
+                f"cannot resume from {path}: the {cls.what} was written by an older ergmfit "
+                f"(version {_short(meta.get('ergmfit_version'))}) in a format this version no "
+                "longer reads; start the fit again without resume")
+        if version != cls.version:
+            raise CheckpointError(f"cannot resume from {path}: the {cls.what} has format "
+                                  f"version {_short(version)}, this ergmfit reads version "
+                                  f"{cls.version}; start the fit again without resume")
+        cls.check_fingerprint(meta, model, path)
+        dims = dict(cls.dims(model, context))
+        values = {}
+        for field, spec in cls.fields.items():
+            raw = arrays.get(field) if field in arrays else meta.get(field)
+            try:
+                values[field] = spec.checked(raw, field, dims)
+            except _FieldError as exc:
+                raise CheckpointError(f"cannot resume from {path}: its field "
+                                      f"'{field}.{exc.field}' is {exc.reason} (a damaged or "
+                                      f"tampered {cls.what})") from None
+            except (ValueError, TypeError, KeyError, OverflowError, AttributeError) as exc:
+                raise CheckpointError(f"cannot resume from {path}: its field {field!r} is "
+                                      f"{exc} (a damaged or tampered {cls.what})") from None
+            if spec.kind == "int" and values[field] is not None:
+                dims.setdefault(field, values[field])
+        state = cls(**values)
+        try:
+            state.validate(path, model, dims)
+        except (ValueError, TypeError, KeyError, OverflowError) as exc:
+            raise CheckpointError(f"cannot resume from {path}: {exc} (a damaged or tampered "
+                                  f"{cls.what})") from None
+        return state

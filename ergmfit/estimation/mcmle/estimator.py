@@ -65,7 +65,7 @@ from ..common.curved import (check_runoff as _check_runoff, curved_step as _curv
                      first_sample_ok as _first_sample_ok,
                      projector as _projector, times_jacobian as _times_jacobian)
 from ..base import Estimator
-from .checkpoint import read_checkpoint, write_checkpoint
+from .checkpoint import MCMLEState
 from .interval import MIN_ESS_SHARE, quarter_octave
 from .loglik import bridge_loglik
 from .settings import SETTINGS
@@ -366,8 +366,8 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
     init_method = "user"
     history = []
     if resume is not None:
-        state = read_checkpoint(resume, model, max_interval)
-        init, interval, history = state["theta"], int(state["interval"]), state["history"]
+        state = MCMLEState.read(resume, model, max_interval=max_interval)
+        init, interval, history = state.theta, state.interval, state.history
         burnin = 16 * interval
         init_method = f"checkpoint {resume}"
     theta, how = start_theta(model, init, rng)
@@ -474,7 +474,7 @@ def mcmle_core(model, random_state=None, verbose=True, init=None, maxit=60, samp
             progress.update(1, step=f"{gamma:.2f}", p=f"{pval:.2f}", interval=interval)
             theta = theta + eta
             if store is not None:
-                write_checkpoint(store, model, theta, interval, history)
+                MCMLEState(theta=theta, interval=interval, history=history).write(store, model)
             streak = streak + 1 if gamma >= 1.0 else 0
             if termination == "hotelling":
                 if gamma >= 1.0 and pval > conv_pval:
