@@ -451,7 +451,7 @@ class Field:
         if arr.dtype.kind == "b" or arr.dtype.kind not in ("iu" if want.kind in "iu" else "iuf"):
             raise ValueError(f"an array of {arr.dtype}, not of {'whole' if want.kind in 'iu' else 'real'} "
                              "numbers")
-        if want.kind == "f" and not np.all(np.isfinite(arr)):
+        if want.kind == "f" and self.check != "nonfinite" and not np.all(np.isfinite(arr)):
             raise ValueError("an array with values that are not finite")
         if self.shape is not None:
             shape = tuple(_bound(s, dims) for s in self.shape)
@@ -509,11 +509,12 @@ def text(choices=None, max_len=256, optional=False, doc=""):
     return Field("str", 0, max_len, choices=choices, optional=optional, doc=doc)
 
 
-def array(dtype, shape=None, low=None, high=None, optional=False, doc=""):
-    """A numeric array of ``dtype`` ("float64": finite; "int64": whole numbers in
-    ``low..high``) and ``shape`` (a tuple of sizes, names of dimensions or None
-    for any size)."""
-    return Field("array", low, high, dtype=dtype, shape=shape, optional=optional, doc=doc)
+def array(dtype, shape=None, low=None, high=None, optional=False, finite=True, doc=""):
+    """A numeric array of ``dtype`` ("float64": finite unless ``finite=False``;
+    "int64": whole numbers in ``low..high``) and ``shape`` (a tuple of sizes,
+    names of dimensions or None for any size)."""
+    return Field("array", low, high, dtype=dtype, shape=shape, optional=optional,
+                 check=None if finite else "nonfinite", doc=doc)
 
 
 def record(check=None, optional=False, doc=""):
@@ -605,8 +606,8 @@ class CheckpointState:
         labels = saved.get("labels")
         if labels != [str(x) for x in model.labels]:
             raise CheckpointError(f"cannot resume from {path}: the {cls.what} is for the "
-                                  f"statistics {_short(labels, 200)}, this model has "
-                                  f"{list(model.labels)}")
+                                  f"statistics (coefficients) {_short(labels, 200)}, this model "
+                                  f"has {list(model.labels)}")
 
     @classmethod
     def dims(cls, model, context):
@@ -676,6 +677,8 @@ class CheckpointState:
         state = cls(**values)
         try:
             state.validate(path, model, dims)
+        except CheckpointError:
+            raise
         except (ValueError, TypeError, KeyError, OverflowError) as exc:
             raise CheckpointError(f"cannot resume from {path}: {exc} (a damaged or tampered "
                                   f"{cls.what})") from None

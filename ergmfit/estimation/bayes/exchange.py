@@ -35,7 +35,6 @@ Examples
 """
 from __future__ import annotations
 
-import json
 import os
 import time
 import warnings
@@ -47,7 +46,7 @@ from ...results_bayes import BayesResults
 from ...runtime import Checkpoint, Progress, catch_interrupt
 from ...utils.validation import check_random_state
 from ._bayes import exchange_block
-from .state import _CHECKPOINT_KIND, _GaussStage, _Imputer, _read_checkpoint, _Surrogate
+from .state import BayesState, _GaussStage, _Imputer, _read_checkpoint, _Surrogate
 from ..base import Estimator, Setting, boolean, choice, integer, number
 
 __all__ = ["Bayes", "NormalPrior", "make_prior", "start_centre", "start_population"]
@@ -546,17 +545,14 @@ class _ExchangeRun:
 
     def save(self, it):
         """Write the state after ``it`` iterations to the checkpoint (atomically)."""
-        meta = {"kind": _CHECKPOINT_KIND, "formula": getattr(self.model, "formula", None),
-                "labels": list(self.model.labels), "it": int(it),
-                "n_total": int(self.out.shape[0]), "rng": self.rng.bit_generator.state,
-                "aux_iters": int(self.aux_iters)}
-        arrays = {"theta": self.theta, "out": self.out[:it], "accepted": self.accepted}
+        extra = {}
         if isinstance(self.surrogate, _GaussStage):
-            arrays.update(stage_prec=self.surrogate.prec, stage_mu=self.surrogate.mu)
+            extra.update(stage_prec=self.surrogate.prec, stage_mu=self.surrogate.mu)
         if self.imputer is not None:
-            arrays.update(self.imputer.arrays())
-        self.checkpoint.save_npz(None, arrays,
-                                 json.loads(json.dumps(meta, default=int)))
+            extra.update(self.imputer.arrays())
+        BayesState(n_total=self.out.shape[0], it=it, rng=self.rng, aux_iters=self.aux_iters,
+                   theta=self.theta, out=self.out[:it], accepted=self.accepted,
+                   **extra).write(self.checkpoint, self.model)
         self.last_save = time.perf_counter()
 
 
