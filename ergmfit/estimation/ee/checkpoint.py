@@ -12,7 +12,7 @@ import numpy as np
 
 from ...exceptions import CheckpointError
 from ...runtime.checkpoint import (Checkpoint, CheckpointState, array, flag, integer, real,
-                                   record, text)
+                                   record)
 from ..common.checkpoint import ModelState
 
 __all__ = ["EEMetaState", "EEChainState", "EESimsState", "ChainCheckpoint", "read_chain_state",
