@@ -554,11 +554,11 @@ def generator(optional=False, doc=""):
 class CheckpointState:
     """The state an estimator saves to resume a run, declared once.
 
-    A subclass sets :attr:`kind` (a name no other state uses), :attr:`version`
-    (raised when the fields change), :attr:`what` (how messages name the
-    file), :attr:`storage` (``"json"``: one JSON file, arrays as lists;
+    A subclass sets ``kind`` (a name no other state uses), ``version``
+    (raised when the fields change), ``what`` (how messages name the
+    file), ``storage`` (``"json"``: one JSON file, arrays as lists;
     ``"npz"``: one ``.npz`` file, the other fields as JSON inside it) and
-    :attr:`fields` (name -> :class:`Field`).  :meth:`write` writes it
+    ``fields`` (name -> :class:`Field`).  :meth:`write` writes it
     atomically through a :class:`Checkpoint` (never pickle); :meth:`read`
     reads it back and checks every field (type, bounds, dtype and shape,
     where sizes may name dimensions from :meth:`dims` or from integer fields
