@@ -524,7 +524,7 @@ def resume_space(model, kwargs):
     import copy
     import os
     from .exceptions import CheckpointError
-    from .utils.longrun import read_json
+    from .runtime import read_json
     try:
         path = os.fspath(kwargs["resume"])
     except TypeError:

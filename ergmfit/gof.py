@@ -496,7 +496,7 @@ def gof(model, params=None, n_sim=100, burnin=None, interval=None, statistics=No
         chain always gave.
     n_jobs : int
         Processes (or dask workers) running the chains at once
-        (:func:`ergmfit.utils.longrun.parallel_map`; -1: every core).
+        (:func:`ergmfit.runtime.parallel.parallel_map`; -1: every core).
     backend : str, optional
         joblib backend: "loky" (default), "threading", "multiprocessing" or
         "dask" (within a ``dask.distributed.Client``).

@@ -16,7 +16,7 @@ from .terms.offsets import offset_flags as _offset_flags, split_offsets  # noqa:
 from .terms.registry import build_term
 from .terms.macros import expand_for
 from .terms._ergm import ERGMModel
-from .utils.longrun import ctrl_c_flag
+from .runtime import ctrl_c_flag
 from .utils.validation import (check_params, check_random_state, check_simulation_work,
                                format_bytes, seed_words, warn, warns_at_callers_line,
                                whole_number)

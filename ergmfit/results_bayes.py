@@ -204,11 +204,11 @@ class BayesResults(ERGMResults):
         its pilot found long enough for near-stationary draws), so the
         networks are independent given the draws.  The chains run in
         ``n_jobs`` processes (joblib; ``backend`` as in
-        :func:`ergmfit.utils.longrun.parallel_map`); every network has its
+        :func:`ergmfit.runtime.parallel.parallel_map`); every network has its
         own seed, so the result does not depend on ``n_jobs``.  Other
         settings (``statistics``, ``proposal``, ``verbose``) go to
         :func:`ergmfit.gof.gof`."""
-        from .utils.longrun import parallel_map
+        from .runtime import parallel_map
         rows, seeds, steps = self._predictive_plan(n_sim, random_state, steps)
         for key in ("burnin", "interval", "params", "n_sim", "mcmc"):
             if key in kwargs:

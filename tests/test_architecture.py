@@ -68,7 +68,6 @@ KNOWN_CROSSINGS = {
     "ergmfit.terms.labelfun imports _Parser from ergmfit.formula",
     "ergmfit.terms.labelfun imports _tokenize from ergmfit.formula",
     "ergmfit.terms.operators imports _compact from ergmfit.formula",
-    "ergmfit.utils.longrun imports _mh from ergmfit.sampling",
 }
 
 
@@ -266,3 +265,22 @@ def test_the_model_layer_imports_no_estimator():
     up = sorted(f"{m} imports {d}" for m, deps in import_graph().items()
                 if m.startswith(lower) for d in deps if d.startswith("ergmfit.estimation"))
     assert up == [], up
+
+
+def test_the_runtime_sits_below_sampling_and_estimation():
+    # the runtime (progress, interrupts, checkpoints, parallel jobs) is the ground floor
+    # of long runs: it reaches, directly or through what it imports, nothing of the
+    # sampler, the estimators, the model or the results (the sampler registers what its
+    # workers must inherit with ergmfit.runtime.parallel.inherit_in_workers)
+    graph = import_graph()
+    reached, todo = set(), [m for m in graph if room(m) == "ergmfit.runtime"]
+    while todo:
+        m = todo.pop()
+        for t in graph.get(m, ()):
+            if t not in reached:
+                reached.add(t)
+                todo.append(t)
+    above = sorted(t for t in reached
+                   if room(t) not in ("ergmfit.runtime", "ergmfit.exceptions", "ergmfit.utils",
+                                      "ergmfit.version"))
+    assert above == [], f"the runtime imports layers above it: {above}"

@@ -14,7 +14,7 @@ from ..network.network import Network
 from ..network._countstate import CountState
 from ..terms._countergm import CountERGMModel
 from ..terms.registry import COUNT_STATE, build_term
-from ..utils.longrun import ctrl_c_flag
+from ..runtime import ctrl_c_flag
 from ..utils.validation import check_params, seed_words, warn
 from .count import CountFamily
 

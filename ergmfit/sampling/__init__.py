@@ -6,6 +6,21 @@ from ._blocks import (BlockChooser, BlockGibbsSampler, BlockKernel, Enumeration,
                       NodeTripleBlocks, StarBlocks, UniformBlocks)
 
 from .space import PROPOSALS, AllDyads, SampleSpace, make_proposal  # noqa: E402
+from ..runtime.parallel import inherit_in_workers  # noqa: E402
+
+
+def _runaway_guard_now():
+    from . import _mh
+    return dict(_mh.RUNAWAY_GUARD)
+
+
+def _set_runaway_guard(values):
+    from . import _mh
+    _mh.RUNAWAY_GUARD.update(values)
+
+
+# parallel workers run with this process's runaway guard (sampling.chains.runaway_guard)
+inherit_in_workers(_runaway_guard_now, _set_runaway_guard)
 
 
 __all__ = ["PROPOSALS", "SampleSpace", "AllDyads", "make_proposal", "MHSampler", "IFD", "ifd_correction", "Proposal", "RandomToggle", "TieNoTie", "TriadicTNT", "LiftedTriadicTNT",

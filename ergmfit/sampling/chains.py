@@ -12,7 +12,7 @@ import numpy as np
 import contextlib
 
 from ..exceptions import SettingsError
-from ..utils.longrun import parallel_map
+from ..runtime import parallel_map
 from ..utils.validation import check_random_state
 from . import _mh
 
@@ -87,7 +87,7 @@ def run_chains(model, theta, n, burnin, interval, starts=None, n_chains=1, n_job
     n_jobs : int
         Parallel processes (joblib); 1 runs in this process.
     backend : str, optional
-        joblib backend (see :func:`ergmfit.utils.longrun.parallel_map`).
+        joblib backend (see :func:`ergmfit.runtime.parallel.parallel_map`).
 
     Returns
     -------

@@ -4,7 +4,7 @@ other or in parallel (issue #22).
 The draws are shared out among ``n_chains`` chains, each with its own
 burn-in and seed; the seeds come from ``random_state`` in chain order, so the
 result depends on the seed and ``n_chains`` but never on ``n_jobs`` (how many
-processes or dask workers run the chains: :func:`ergmfit.utils.longrun.parallel_map`).
+processes or dask workers run the chains: :func:`ergmfit.runtime.parallel.parallel_map`).
 Chain 0 draws its seed exactly as a single chain always has, so ``n_chains=1``
 gives the draws a plain ``simulate``/``gof`` gives.
 """
@@ -52,7 +52,7 @@ def simulate_chains(model, params, n=1, burnin=16384, interval=1024, output="gra
     """:meth:`ERGM.simulate` by ``n_chains`` independent chains on ``n_jobs``
     processes (or dask workers, ``backend="dask"``): the same arguments and
     output, the networks of chain 0 first."""
-    from ..utils.longrun import parallel_map
+    from ..runtime import parallel_map
     if output not in ("graphs", "networks", "stats"):
         raise ValueError(f"output must be 'graphs', 'networks' or 'stats', got {output!r}")
     n, burnin, interval = int(n), int(burnin), int(interval)
@@ -129,11 +129,11 @@ def run_summary_chains(model, theta, eta, rows, states, sizes, burnin, interval,
                        graph_names, want_model, conditional, proposal, n_jobs, backend, verbose,
                        t0):
     """gof's chains (one per entry of ``states``/``sizes``, see :func:`chain_plan`)
-    through :func:`~ergmfit.utils.longrun.parallel_map`: the summaries of all
+    through :func:`~ergmfit.runtime.parallel.parallel_map`: the summaries of all
     their networks in chain order, the acceptance rate, and whether a Ctrl-C
     cut the run short (chains run one after another then keep the networks
     finished; KeyboardInterrupt when there are none)."""
-    from ..utils.longrun import parallel_map
+    from ..runtime import parallel_map
     n_sim = sum(sizes)
     step = max(1, n_sim // 10)
     offsets = np.cumsum([0] + sizes[:-1])

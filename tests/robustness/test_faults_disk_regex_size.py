@@ -51,7 +51,7 @@ def test_the_full_disk_fixture_is_a_full_disk(full_disk):
 
 @pytest.mark.parametrize("directory", [False, True])
 def test_a_lock_on_a_full_disk_warns_and_leaves_nothing(full_disk, directory):
-    from ergmfit.utils.longrun import Checkpoint
+    from ergmfit.runtime.checkpoint import Checkpoint
     path = full_disk / ("ck" if directory else "ck.json")
     with pytest.warns(CheckpointWarning, match="No space left"):
         with Checkpoint(path, directory=directory) as ck:
@@ -73,16 +73,16 @@ def test_a_lock_file_that_names_no_process_is_stale_once_old(tmp_path):
     # an empty lock file (left by a full disk or a kill before its write) blocked
     # its checkpoint path for ever; it is taken over once LOCK_GRACE_SECONDS old,
     # and refused while younger (another run may be writing it right now)
-    from ergmfit.utils import longrun
+    from ergmfit.runtime import checkpoint as runtime_checkpoint
     path = tmp_path / "fit.json"
     lock = tmp_path / "fit.json.lock"
     for content in ["", "garbage\n", "0 host\n", "99999999999999999999 x\n"]:
         lock.write_text(content)
         with pytest.raises(CheckpointError, match="another run"):
-            longrun.Checkpoint(path).acquire()
-        old = time.time() - 2 * getattr(longrun, "LOCK_GRACE_SECONDS", 10.0)
+            runtime_checkpoint.Checkpoint(path).acquire()
+        old = time.time() - 2 * getattr(runtime_checkpoint, "LOCK_GRACE_SECONDS", 10.0)
         os.utime(lock, (old, old))
-        with longrun.Checkpoint(path) as ck:
+        with runtime_checkpoint.Checkpoint(path) as ck:
             assert ck.locked
             pid, host = lock.read_text().split()
             assert int(pid) == os.getpid() and host == socket.gethostname()
@@ -90,17 +90,17 @@ def test_a_lock_file_that_names_no_process_is_stale_once_old(tmp_path):
 
 
 def test_a_live_lock_of_this_host_is_still_refused(tmp_path):
-    from ergmfit.utils import longrun
+    from ergmfit.runtime import checkpoint as runtime_checkpoint
     lock = tmp_path / "fit.json.lock"
     lock.write_text(f"{os.getppid()} {socket.gethostname()}\n")
     old = time.time() - 3600
     os.utime(lock, (old, old))
     with pytest.raises(CheckpointError, match=f"process {os.getppid()}"):
-        longrun.Checkpoint(tmp_path / "fit.json").acquire()
+        runtime_checkpoint.Checkpoint(tmp_path / "fit.json").acquire()
     lock.write_text("1234 some-other-host\n")      # another host's: cannot be checked
     os.utime(lock, (old, old))
     with pytest.raises(CheckpointError, match="some-other-host"):
-        longrun.Checkpoint(tmp_path / "fit.json").acquire()
+        runtime_checkpoint.Checkpoint(tmp_path / "fit.json").acquire()
 
 
 # ---------------------------------------------------------------------------
@@ -398,7 +398,7 @@ def test_a_model_of_offsets_only_returns_the_offsets(method):
 # ---------------------------------------------------------------------------
 def test_a_deeply_nested_json_checkpoint_is_a_checkpoint_error(tmp_path, flo):
     # was: a raw RecursionError from the JSON parser
-    from ergmfit.utils.longrun import read_json
+    from ergmfit.runtime.checkpoint import read_json
     path = tmp_path / "ck.json"
     path.write_text("[" * 200000 + "]" * 200000)
     with pytest.raises(CheckpointError, match="ck.json"):
@@ -408,22 +408,22 @@ def test_a_deeply_nested_json_checkpoint_is_a_checkpoint_error(tmp_path, flo):
 
 
 def test_an_oversized_checkpoint_is_refused_before_it_is_read(tmp_path, monkeypatch):
-    from ergmfit.utils import longrun
+    from ergmfit.runtime import checkpoint as runtime_checkpoint
     path = tmp_path / "ck.npz"
-    longrun.write_npz(path, {"x": np.zeros(10 ** 5)}, {"kind": "test"})
-    assert longrun.read_npz(path)[1]["x"].shape == (10 ** 5,)
-    monkeypatch.setattr(longrun, "MAX_NPZ_BYTES", 10 ** 5)
+    runtime_checkpoint.write_npz(path, {"x": np.zeros(10 ** 5)}, {"kind": "test"})
+    assert runtime_checkpoint.read_npz(path)[1]["x"].shape == (10 ** 5,)
+    monkeypatch.setattr(runtime_checkpoint, "MAX_NPZ_BYTES", 10 ** 5)
     with pytest.raises(CheckpointError, match="unpack to 800,"):
-        longrun.read_npz(path)
+        runtime_checkpoint.read_npz(path)
     js = tmp_path / "ck.json"
     js.write_text('{"kind": "x", "pad": "' + "a" * 2000 + '"}')
-    monkeypatch.setattr(longrun, "MAX_JSON_BYTES", 1000)
+    monkeypatch.setattr(runtime_checkpoint, "MAX_JSON_BYTES", 1000)
     with pytest.raises(CheckpointError, match="larger than 1000 bytes"):
-        longrun.read_json(js)
+        runtime_checkpoint.read_json(js)
 
 
 def test_check_fields_names_the_bad_field():
-    from ergmfit.utils.longrun import check_fields
+    from ergmfit.runtime.checkpoint import check_fields
     spec = {"it": ("int", 0, 100), "rate": ("float", 0, None), "seeds": ("list", 1, 64),
             "name": ("str", 1, 20), "done": ("bool", None, None), "aux?": ("int", 1, 2 ** 20)}
     good = {"it": 3, "rate": 0.5, "seeds": [1], "name": "x", "done": False}

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from ergmfit.utils import longrun
+from ergmfit.runtime import parallel as runtime_parallel
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses /proc")
 
@@ -26,7 +26,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(ergmfit.__file__)))
 CHILD = textwrap.dedent("""
     import os
     import numpy as np, networkx as nx, ergmfit as ef
-    from ergmfit.utils.longrun import parallel_map, run_jobs
+    from ergmfit.runtime.parallel import parallel_map, run_jobs
     from ergmfit.sampling.chains import run_chains
 
     def pid():
@@ -64,7 +64,7 @@ def test_workers_die_with_killed_parent(kind):
     # cause not found yet, see the #24 note), so the window is 30 s.  Without
     # the parent watch the workers compute on for ever and this fails.
     tmp = tempfile.gettempdir()
-    before = {d for d in os.listdir(tmp) if d.startswith(longrun._TEMP_PREFIX)}
+    before = {d for d in os.listdir(tmp) if d.startswith(runtime_parallel._TEMP_PREFIX)}
     p = subprocess.Popen([sys.executable, "-c", CHILD.format(kind=kind)],
                          env=dict(os.environ, PYTHONPATH=ROOT), cwd=tmp,
                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
@@ -84,7 +84,7 @@ def test_workers_die_with_killed_parent(kind):
         while any(_alive(q) for q in pids) and time.time() - t < 30:
             time.sleep(0.05)
         assert not any(_alive(q) for q in pids), "a worker outlived its killed parent"
-        left = {d for d in os.listdir(tmp) if d.startswith(f"{longrun._TEMP_PREFIX}{p.pid}_")}
+        left = {d for d in os.listdir(tmp) if d.startswith(f"{runtime_parallel._TEMP_PREFIX}{p.pid}_")}
         assert not left - before, f"control directories left behind: {left - before}"
         # loky's resource tracker removes its memory-map folders and semaphores once the
         # workers are gone (with workers computing on, they stayed for minutes)
@@ -107,10 +107,10 @@ def test_stale_control_directory_is_removed():
     # a directory of a process that no longer runs goes when the next one is made
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
-    stale = tempfile.mkdtemp(prefix=f"{longrun._TEMP_PREFIX}{dead.pid}_")
-    fresh = longrun._make_temp_dir()
+    stale = tempfile.mkdtemp(prefix=f"{runtime_parallel._TEMP_PREFIX}{dead.pid}_")
+    fresh = runtime_parallel._make_temp_dir()
     try:
         assert not os.path.exists(stale)
-        assert os.path.basename(fresh).startswith(f"{longrun._TEMP_PREFIX}{os.getpid()}_")
+        assert os.path.basename(fresh).startswith(f"{runtime_parallel._TEMP_PREFIX}{os.getpid()}_")
     finally:
         os.rmdir(fresh)

@@ -35,7 +35,6 @@ Examples
 """
 from __future__ import annotations
 
-import json
 import os
 import time
 import warnings
@@ -44,10 +43,10 @@ import numpy as np
 
 from ...exceptions import ErgmfitError, SettingsError
 from ...results_bayes import BayesResults
-from ...utils.longrun import Checkpoint, Progress, catch_interrupt
+from ...runtime import Checkpoint, Progress, catch_interrupt
 from ...utils.validation import check_random_state
 from ._bayes import exchange_block
-from .state import _CHECKPOINT_KIND, _GaussStage, _Imputer, _read_checkpoint, _Surrogate
+from .state import BayesState, _GaussStage, _Imputer, _read_checkpoint, _Surrogate
 from ..base import Estimator, Setting, boolean, choice, integer, number
 
 __all__ = ["Bayes", "NormalPrior", "make_prior", "start_centre", "start_population"]
@@ -427,7 +426,7 @@ class _ExchangeRun:
         # constrained spaces move several dyads at once (ConstrainedSampler):
         # their auxiliary draws go through the sampler's own cd_sample
         self.python_loop = bool(getattr(getattr(model, "sample_space", None), "constrained", False))
-        self.checkpoint = None  # a longrun.Checkpoint while one is written
+        self.checkpoint = None  # a runtime.Checkpoint while one is written
         self.surrogate = None   # a _GaussStage or _Surrogate: delayed acceptance
         self.imputer = None     # an _Imputer: missing dyads
         self.remeasure = None   # called with the population at the end of the burn-in
@@ -546,17 +545,14 @@ class _ExchangeRun:
 
     def save(self, it):
         """Write the state after ``it`` iterations to the checkpoint (atomically)."""
-        meta = {"kind": _CHECKPOINT_KIND, "formula": getattr(self.model, "formula", None),
-                "labels": list(self.model.labels), "it": int(it),
-                "n_total": int(self.out.shape[0]), "rng": self.rng.bit_generator.state,
-                "aux_iters": int(self.aux_iters)}
-        arrays = {"theta": self.theta, "out": self.out[:it], "accepted": self.accepted}
+        extra = {}
         if isinstance(self.surrogate, _GaussStage):
-            arrays.update(stage_prec=self.surrogate.prec, stage_mu=self.surrogate.mu)
+            extra.update(stage_prec=self.surrogate.prec, stage_mu=self.surrogate.mu)
         if self.imputer is not None:
-            arrays.update(self.imputer.arrays())
-        self.checkpoint.save_npz(None, arrays,
-                                 json.loads(json.dumps(meta, default=int)))
+            extra.update(self.imputer.arrays())
+        BayesState(n_total=self.out.shape[0], it=it, rng=self.rng, aux_iters=self.aux_iters,
+                   theta=self.theta, out=self.out[:it], accepted=self.accepted,
+                   **extra).write(self.checkpoint, self.model)
         self.last_save = time.perf_counter()
 
 

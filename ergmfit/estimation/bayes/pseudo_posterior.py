@@ -32,7 +32,7 @@ import numpy as np
 
 from ...exceptions import SettingsError
 from ...results_bayes import BayesResults
-from ...utils.longrun import Progress, catch_interrupt
+from ...runtime import Progress, catch_interrupt
 from ...utils.validation import check_random_state
 from ..base import Estimator, Setting, integer, number
 from .adjustment import adjustment, adjusted_design

@@ -3,15 +3,12 @@ delayed acceptance, the completed networks of missing dyads and the
 checkpoint reader."""
 from __future__ import annotations
 
-import os
 
 import numpy as np
 
 from ...exceptions import CheckpointError
-from ...utils.longrun import read_npz
-
-_CHECKPOINT_KIND = "ergmfit-bayes-checkpoint"
-
+from ...runtime.checkpoint import array, generator, integer
+from ..common.checkpoint import ModelState
 
 #: delayed='auto' uses the Gaussian first stage only when the pilot's whitened
 #: statistics are this close to Gaussian (largest |skewness|, |excess kurtosis|):
@@ -103,31 +100,73 @@ class _Imputer:
                 np.array([len(t) for t in ties], dtype=np.int64), "completion_gx": self.gx}
 
 
+def _max_aux_iters(model) -> int:
+    """The longest auxiliary chain a checkpoint may ask for: a thousand
+    proposals per dyad, and at least 10^6 (the automatic rule measures a few
+    per dyad; Bergm's default is 1000 in all)."""
+    dyads = getattr(getattr(model, "network", None), "n_dyads", None)
+    return max(10 ** 6, 1000 * int(dyads or 0))
+
+
+class BayesState(ModelState):
+    """Where a Bayes (exchange algorithm) run stands after ``it`` of its
+    ``n_total`` iterations: the chains' current θ, the draws so far, the
+    acceptance counts, the random generator and the auxiliary chains'
+    length; with delayed acceptance the Gaussian first stage, with missing
+    dyads every chain's completed network (its ties, stacked, their counts
+    and statistics)."""
+
+    kind = "ergmfit-bayes-checkpoint"
+    what = "Bayes checkpoint"
+    storage = "npz"
+    fields = {"n_total": integer(1, 2 ** 40),
+              "it": integer(0, "n_total"),
+              "rng": generator(),
+              "aux_iters": integer(1, "max_aux_iters"),
+              "theta": array("float64", (None, "p")),
+              "out": array("float64", ("it", None, "p")),
+              "accepted": array("int64", (None,), low=0, high="it"),
+              "stage_prec": array("float64", ("p", "p"), optional=True),
+              "stage_mu": array("float64", ("p",), optional=True),
+              "completion_ties": array("int64", (None, 2), low=0, high="last_node",
+                                       optional=True),
+              "completion_counts": array("int64", (None,), low=0, optional=True),
+              "completion_gx": array("float64", (None, "q"), optional=True)}
+
+    @classmethod
+    def dims(cls, model, context):
+        n = getattr(getattr(model, "network", None), "n", 1)
+        return {**super().dims(model, context), "q": len(model.stat_labels),
+                "last_node": int(n) - 1, "max_aux_iters": _max_aux_iters(model)}
+
+    def validate(self, path, model, dims):
+        H, n_total = dims["H"], dims["run_iterations"]
+        if self.n_total != n_total or self.theta.shape[0] != H:
+            raise CheckpointError(
+                f"cannot resume: the checkpoint {path} has {self.theta.shape[0]} chains and "
+                f"{self.n_total} iterations; the settings ask for {H} and {n_total}")
+        if self.out.shape[1] != H or self.accepted.shape != (H,):
+            raise ValueError("its draws or acceptance counts are not of its chains")
+        parts = (self.completion_ties, self.completion_counts, self.completion_gx)
+        if any(x is not None for x in parts):
+            if any(x is None for x in parts) or len(self.completion_counts) != H or \
+                    len(self.completion_gx) != H or \
+                    int(self.completion_counts.sum()) != len(self.completion_ties):
+                raise ValueError("its completions of the missing dyads do not fit together")
+        if (self.stage_prec is None) != (self.stage_mu is None):
+            raise ValueError("its first stage has a precision without a mean or the reverse")
+
+
 def _read_checkpoint(path, model, H, n_total):
-    meta, z = read_npz(os.fspath(path), what="Bayes checkpoint")
-    if meta.get("kind") != _CHECKPOINT_KIND or not {"theta", "out", "accepted"} <= set(z):
-        raise CheckpointError(f"cannot resume: {path} is not a Bayes checkpoint of ergmfit")
-    theta, done, accepted = z["theta"], z["out"], z["accepted"]
-    if meta.get("labels") != list(model.labels):
-        raise CheckpointError(f"cannot resume: the checkpoint {path} is for the coefficients "
-                              f"{meta.get('labels')}, the model has {list(model.labels)}")
-    if theta.shape != (H, model.n_params) or meta.get("n_total") != n_total:
-        raise CheckpointError(
-            f"cannot resume: the checkpoint {path} has {theta.shape[0]} chains and "
-            f"{meta.get('n_total')} iterations; the settings ask for {H} and {n_total}")
+    st = BayesState.read(path, model, H=H, run_iterations=n_total)
     out = np.empty((n_total, H, model.n_params))
-    out[:len(done)] = done
-    state = {"theta": np.array(theta), "out": out,
-             "accepted": np.array(accepted, dtype=np.int64), "it": int(meta["it"]),
-             "rng": meta["rng"], "aux_iters": meta.get("aux_iters")}
-    if "stage_prec" in z:               # the first stage of delayed acceptance
-        state["stage_prec"], state["stage_mu"] = np.array(z["stage_prec"]), np.array(z["stage_mu"])
-    if "completion_ties" in z:          # missing dyads: every chain's completed network
-        counts = np.asarray(z["completion_counts"], dtype=np.int64)
-        if counts.shape != (H,) or z["completion_gx"].shape != (H, len(model.stat_labels)):
-            raise CheckpointError(f"cannot resume: the completions in {path} do not fit "
-                                  "the model")
-        state["completions"] = np.split(np.asarray(z["completion_ties"], dtype=np.int64),
-                                        np.cumsum(counts)[:-1])
-        state["completion_gx"] = np.array(z["completion_gx"])
+    out[:st.it] = st.out
+    state = {"theta": st.theta, "out": out, "accepted": st.accepted, "it": st.it,
+             "rng": st.rng.bit_generator.state, "aux_iters": st.aux_iters}
+    if st.stage_prec is not None:        # the first stage of delayed acceptance
+        state["stage_prec"], state["stage_mu"] = st.stage_prec, st.stage_mu
+    if st.completion_ties is not None:   # missing dyads: every chain's completed network
+        state["completions"] = np.split(st.completion_ties,
+                                        np.cumsum(st.completion_counts)[:-1])
+        state["completion_gx"] = st.completion_gx
     return state

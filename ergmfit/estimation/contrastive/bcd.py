@@ -88,7 +88,7 @@ import numpy as np
 
 from ...exceptions import ConvergenceWarning, DegenerateModelError, NetworkError, SettingsError
 from ...results import ERGMResults
-from ...utils.longrun import catch_interrupt
+from ...runtime import Progress, catch_interrupt
 from ...utils.validation import check_params, check_random_state, seed_words
 from ..base import Estimator, Setting, boolean, choice, integer, number
 from .blocks import (C_INT_MAX, block_kernel, bounded_kernel, bounded_pseudo_fit,
@@ -375,11 +375,8 @@ class BCD(Estimator):
             bounds = np.linspace(0, n_iter, n_chunks + 1).astype(np.int64)
             seeds = [seed_words(rng) for _ in range(n_chunks)]
             trace_every = max(1, n_iter // self.trace) if self.trace > 0 else 0
-        bar = None
-        if self.verbose:
-            from tqdm.auto import tqdm
-            bar = tqdm(total=n_iter, desc=f"B{self.block_size}-CD{self.steps}", unit="it",
-                       leave=False)
+        bar = Progress(n_iter, f"B{self.block_size}-CD{self.steps}", unit="it",
+                       enabled=self.verbose)
         with stop:          # Ctrl-C: keep the iterations finished so far
             try:
                 for c in range(0 if stop.interrupted else n_chunks):
@@ -406,10 +403,8 @@ class BCD(Estimator):
                         grad_sum += out["grad_mean"] * k
                         n_avg += k
                     done = a + out["n_iter"]
-                    if bar is not None:
-                        bar.update(out["n_iter"])
-                        bar.set_postfix({labels[q]: f"{theta[q]:.3g}"
-                                         for q in range(min(p, 3))})
+                    bar.update(out["n_iter"], **{labels[q]: f"{theta[q]:.3g}"
+                                                 for q in range(min(p, 3))})
                     if out["diverged"]:
                         diverged = True
                         break
@@ -417,8 +412,7 @@ class BCD(Estimator):
                         stop.interrupted = True
                         break
             finally:
-                if bar is not None:
-                    bar.close()
+                bar.close()
         estimate = avg_sum / n_avg if n_avg else theta
         warn = []
         if stop.interrupted:

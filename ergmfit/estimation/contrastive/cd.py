@@ -59,7 +59,7 @@ import numpy as np
 from scipy import special
 
 from ...exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
-from ...utils.longrun import catch_interrupt
+from ...runtime import Progress, catch_interrupt
 from ...utils.validation import check_params, seed_words
 from ..base import Estimator, Setting, choice, integer, number
 from ..mple.existence import nonexistence_error, observed_design, on_boundary
@@ -204,10 +204,7 @@ def cd_core(model, init=None, nsteps=8, samplesize=None, samplesize_per_theta=12
         sampler.set_guard(reference_ties=model.network.n_ties)
         sampler.description = model._guard_name()
     missing = _MissingCD.make(model, space, bm, nsteps, random_state)
-    bar = None
-    if verbose:
-        from tqdm.auto import tqdm
-        bar = tqdm(total=maxit, desc=f"CD-{nsteps}", unit="it", leave=False)
+    bar = Progress(maxit, f"CD-{nsteps}", unit="it", enabled=verbose)
     history = []
     converged = False
     it = done = 0
@@ -234,15 +231,12 @@ def cd_core(model, init=None, nsteps=8, samplesize=None, samplesize_per_theta=12
                                 "pvalue": float(pval), "zbar": Z.mean(axis=0).tolist()})
                 theta = theta + eta
                 done = it
-                if bar is not None:
-                    bar.set_postfix(step=f"{gamma:.2f}", p=f"{pval:.2f}")
-                    bar.update(1)
+                bar.update(1, step=f"{gamma:.2f}", p=f"{pval:.2f}")
                 if gamma >= 1.0 and np.isfinite(pval) and pval > conv_pval:
                     converged = True
                     break
     finally:
-        if bar is not None:
-            bar.close()
+        bar.close()
     if stop.interrupted and not keep_interrupted:
         raise KeyboardInterrupt
     if (od is not None and done > 0 and not stop.interrupted and od.direction is not None

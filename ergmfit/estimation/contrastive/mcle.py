@@ -82,7 +82,7 @@ from scipy import optimize, special
 
 from ...exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
 from ...results import ERGMResults
-from ...utils.longrun import catch_interrupt
+from ...runtime import Progress, catch_interrupt
 from ...utils.optimize import newton_ascent
 from ...utils.validation import check_params, check_random_state, seed_words
 from ..base import Estimator, Setting, choice, integer, number
@@ -518,13 +518,7 @@ def exact_variability(bm, des, theta, free=None, feasible=None):
 
 
 def _progress(verbose, total, desc):
-    if not verbose:
-        return None
-    try:
-        from tqdm.auto import tqdm
-    except ImportError:  # pragma: no cover
-        return None
-    return tqdm(total=total, desc=desc, leave=False)
+    return Progress(total, desc, enabled=verbose)
 
 
 class MCLE(Estimator):

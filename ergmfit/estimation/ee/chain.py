@@ -13,13 +13,13 @@ import time
 
 import numpy as np
 
-from ...exceptions import CheckpointError, DegenerateModelError
-from ...utils.longrun import Checkpoint, read_npz
+from ...exceptions import DegenerateModelError
 from ...utils.validation import seed_words
 from .missing import conditional_chain
 from .proposals import _constrained_space, _proposal
-from .simulation import SIMS_KIND, _curved_scales, _read_sims, _sim_sampler, _simulate, _sims_name, sim_plan
-from ..common.interrupts import deaf_to_sigint
+from .checkpoint import ChainCheckpoint, EESimsState, read_chain_state, read_sims, sims_name
+from .simulation import _curved_scales, _sim_sampler, _simulate, sim_plan
+from ...runtime.interrupts import deaf_to_sigint
 
 _MAX_ROWS = 200_000          # stored trajectory rows per chain (thinned beyond)
 
@@ -136,63 +136,6 @@ def algorithm_s(sampler, p, free, steps, m, aca_s, ifd=None, arc_corr=0.0, dens=
 # ---------------------------------------------------------------------------
 # one chain (runs in a worker process)
 # ---------------------------------------------------------------------------
-# ---------------------------------------------------------------------------
-# checkpoints: a directory with meta.json (model and settings) and one
-# chain_<c>.npz per chain (no pickle: arrays plus a JSON string)
-# ---------------------------------------------------------------------------
-_CKPT_KIND = "ergmfit-ee-checkpoint"
-_RUN_ARRAYS = ("theta_rows", "dz_rows", "acc_rows", "v_rows", "iters", "final_theta",
-               "final_dzA", "D_final", "times", "cpu_times")
-_RUN_SCALARS = ("proposal", "n_done", "store_every", "stage_start", "stopped_early")
-
-
-class _ChainCheckpoint:
-    """Saves one chain's state (network, θ, dzA, D, IFD's V, trajectory so
-    far) when it is due (every ``every`` seconds) and at phase ends and Ctrl-C."""
-
-    def __init__(self, directory, chain, every, bm, ifd, fixed, runs, state):
-        # the parent run holds the directory's lock; a failed write warns
-        self.store = Checkpoint(directory, directory=True, what="EE checkpoint")
-        self.name = f"chain_{chain}.npz"
-        self.chain, self.every, self.bm, self.ifd = chain, every, bm, ifd
-        self.fixed, self.runs, self.state = fixed, runs, state
-        self.phase = 0
-        self.last = time.perf_counter()
-
-    def due(self):
-        return time.perf_counter() - self.last >= self.every
-
-    def __call__(self, partial):
-        arrays = dict(self.fixed)
-        for i, run in enumerate(self.runs):
-            arrays.update({f"run{i}.{k}": np.asarray(run[k]) for k in _RUN_ARRAYS})
-        arrays.update({f"cur.{k}": np.asarray(v) for k, v in partial.items() if k != "final"})
-        arrays["x_on"] = self.bm.on_vars()
-        if self.state.get("cond") is not None:     # missing dyads: the completion (_ee_missing)
-            arrays["y_on"] = self.state["cond"].bm.on_vars()
-        meta = {"kind": _CKPT_KIND, "chain": self.chain, "phase": self.phase,
-                "final": bool(partial["final"]), "outer_done": int(self.state["outer_done"]),
-                "V": None if self.ifd is None else float(self.ifd.V),
-                "is_delete": None if self.ifd is None else bool(self.ifd.is_delete),
-                "runs": [{k: (run[k].item() if hasattr(run[k], "item") else run[k])
-                          for k in _RUN_SCALARS} for run in self.runs]}
-        self.store.save_npz(self.name, arrays, meta)
-        self.last = time.perf_counter()
-
-
-def _read_chain_checkpoint(path, chain):
-    meta, arrays = read_npz(path, what="EE checkpoint")
-    if meta.get("kind") != _CKPT_KIND or meta.get("chain") != chain:
-        raise CheckpointError(f"{path} is not the EE checkpoint of chain {chain}")
-    runs = []
-    for i, sc in enumerate(meta["runs"]):
-        run = {k: arrays[f"run{i}.{k}"] for k in _RUN_ARRAYS}
-        run.update(sc)
-        runs.append(run)
-    current = {k[4:]: v for k, v in arrays.items() if k.startswith("cur.")}
-    return {"meta": meta, "arrays": arrays, "runs": runs, "current": current}
-
-
 def _restore_state(bm, x_on):
     """Flip ``bm`` (at the observed state) to the saved state x_on."""
     have = bm.on_vars()
@@ -535,7 +478,7 @@ def ee_chain(model, cfg, seed, chain=0, callback=None, control=None):
 
     ``model`` needs ``labels`` and ``compiled()``; ``cfg`` is a dict of the
     settings in :data:`EE_DEFAULTS` (plus ``init_theta``).  ``control``
-    (a :class:`~ergmfit.utils.longrun.JobControl`) receives the progress
+    (a :class:`~ergmfit.runtime.parallel.JobControl`) receives the progress
     and asks the chain to stop after its current outer iteration.
     """
     with deaf_to_sigint(control is not None and getattr(control, "on_report", None) is None):
@@ -590,7 +533,7 @@ def _ee_chain(model, cfg, seed, chain, callback, control):
     if cfg.get("resume") is not None:
         path = os.path.join(cfg["resume"], f"chain_{chain}.npz")
         if os.path.exists(path):     # else this chain had not started: run it afresh
-            saved = _read_chain_checkpoint(path, chain)
+            saved = read_chain_state(path, model, chain)
     if saved is not None:
         # a resumed chain continues with a stream of its own (the MH
         # sampler's generator state is not saved): reproducible, not the
@@ -669,8 +612,8 @@ def _ee_chain(model, cfg, seed, chain, callback, control):
     if cfg.get("checkpoint") is not None:
         fixed = {k: v for k, v in (("s_theta", s_theta), ("Dmean", Dmean), ("s_rows", s_rows))
                  if v is not None}
-        ckpt = _ChainCheckpoint(cfg["checkpoint"], chain, float(cfg["checkpoint_every"]), bm,
-                                prop if use_ifd else None, fixed, runs, state)
+        ckpt = ChainCheckpoint(cfg["checkpoint"], chain, float(cfg["checkpoint_every"]), bm,
+                               prop if use_ifd else None, fixed, runs, state, model)
         state["checkpoint"] = ckpt
     for ph in range(ph0, len(phases)):
         kind, n_outer = phases[ph]
@@ -742,7 +685,7 @@ def _ee_chain(model, cfg, seed, chain, callback, control):
     if saved is not None and ph0 >= len(phases):
         # a finished chain resumed: its own simulation, if it was saved, so the
         # run returns the estimate it gave (a new one would differ)
-        sims_saved = _read_sims(cfg["resume"], chain, state["outer_done"])
+        sims_saved = read_sims(cfg["resume"], model, chain, state["outer_done"])
     if sims_saved is not None and cfg["se"] == "simulate":
         out["sims"], out["sim_interval"], out["proposals_sim"], extra = sims_saved
         out.update(extra)                   # cond_cov: missing dyads (_ee_missing)
@@ -764,12 +707,10 @@ def _ee_chain(model, cfg, seed, chain, callback, control):
             out["sim_interval"] = int(interval)
             out["proposals_sim"] = int(burn) + int(n_sim) * int(interval)
             if ckpt is not None:
-                ckpt.store.save_npz(_sims_name(chain), {k: out[k] for k in ("sims", "cond_cov")
-                                                        if k in out},
-                                    {"kind": SIMS_KIND, "chain": chain,
-                                     "outer_done": int(state["outer_done"]),
-                                     "interval": int(interval),
-                                     "proposals": out["proposals_sim"]})
+                EESimsState(chain=chain, outer_done=int(state["outer_done"]),
+                            interval=int(interval), proposals=out["proposals_sim"],
+                            sims=out["sims"], cond_cov=out.get("cond_cov")).write(
+                    ckpt.store, model, sims_name(chain))
         except KeyboardInterrupt:
             out["interrupted"] = True
         out["seconds_sim"] = time.perf_counter() - t_sim

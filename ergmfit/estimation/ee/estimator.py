@@ -37,13 +37,14 @@ import time
 import numpy as np
 
 from ...exceptions import CheckpointError, SettingsError
-from ...utils.longrun import Checkpoint, Progress, read_json, run_jobs
+from ...runtime import Checkpoint, Progress, run_jobs
 from ...utils.validation import check_params
 from ..base import BACKENDS, Estimator, Setting, boolean, choice, integer, n_jobs_setting, number
-from ..common.interrupts import second_ctrl_c_waits
+from ...runtime.interrupts import second_ctrl_c_waits
 from ..contrastive.cd import density_index
 from ..mcmle.start import initial_estimate
-from .chain import _CKPT_KIND, _planned_outer, _stages, ee_chain
+from .chain import _planned_outer, _stages, ee_chain
+from .checkpoint import EEMetaState
 from .proposals import _density_param, _free_density
 from .simulation import sim_plan
 from .start import mple_start, refit_unconditional
@@ -95,26 +96,7 @@ def _write_meta(store, model, cfg, seeds, g_obs):
         v = cfg.get(k)
         conf[k] = v.tolist() if isinstance(v, np.ndarray) else (list(v) if isinstance(v, tuple)
                                                                else v)
-    from ...constraints import checkpoint_space      # constraints, missing dyads, offsets
-    meta = {"kind": _CKPT_KIND, "formula": getattr(model, "formula", None),
-            "sample_space": checkpoint_space(model),
-            "labels": list(model.labels), "g_obs": [float(x) for x in g_obs],
-            "seeds": [int(x) for x in seeds], "cfg": conf}
-    store.save_json(meta, "meta.json", indent=1)
-
-
-def _read_meta(directory, model):
-    path = os.path.join(directory, "meta.json")
-    try:
-        meta = read_json(path, kind=_CKPT_KIND, what="EE checkpoint")
-    except CheckpointError as exc:
-        raise CheckpointError(f"cannot resume: {exc}") from None
-    if list(meta.get("labels", [])) != list(model.labels):
-        raise CheckpointError(f"cannot resume: the checkpoint {directory} is for the statistics "
-                              f"{meta.get('labels')}, this model has {list(model.labels)}")
-    from ...constraints import check_checkpoint_space
-    check_checkpoint_space(meta.get("sample_space"), model, directory)
-    return meta
+    EEMetaState(g_obs=g_obs, seeds=seeds, cfg=conf).write(store, model, "meta.json")
 
 
 def _run_chains(model, cfg, seeds, n_jobs, backend, callback, verbose):
@@ -287,15 +269,15 @@ def _check_saved_cfg(model, conf, path):
 
 def _resume_cfg(model, directory, g_obs, kwargs):
     """The settings and chain seeds saved in the checkpoint ``directory``."""
-    meta = _read_meta(directory, model)
-    if not np.allclose(meta.get("g_obs", []), g_obs, rtol=1e-12, atol=0):
+    meta = EEMetaState.read(os.path.join(directory, "meta.json"), model)
+    if not np.allclose(meta.g_obs, g_obs, rtol=1e-12, atol=0):
         raise ValueError(f"cannot resume: the checkpoint {directory} was written for a network "
                          "with other observed statistics")
     given = sorted(k for k in kwargs if k not in ("checkpoint", "checkpoint_every"))
     if given:
         raise ValueError(f"resume continues with the checkpoint's settings; do not pass {given}")
     cfg = dict(EE_DEFAULTS)
-    cfg.update(_check_saved_cfg(model, meta.get("cfg"), os.path.join(directory, "meta.json")))
+    cfg.update(_check_saved_cfg(model, meta.cfg, os.path.join(directory, "meta.json")))
     if isinstance(cfg["learning_rate"], list):
         cfg["learning_rate"] = tuple(cfg["learning_rate"])
     if cfg.get("init_theta") is not None:
@@ -307,7 +289,7 @@ def _resume_cfg(model, directory, g_obs, kwargs):
         shutil.copytree(directory, cfg["checkpoint"], dirs_exist_ok=True,
                         ignore=shutil.ignore_patterns(".lock", ".*.tmp"))
     cfg["resume"] = directory
-    return cfg, list(meta["seeds"])
+    return cfg, [int(x) for x in meta.seeds]
 
 
 def ee_core(model, random_state=None, verbose=False, n_chains=1, n_jobs=1, backend=None,

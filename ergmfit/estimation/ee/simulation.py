@@ -1,15 +1,11 @@
 """Equilibrium Expectation's simulations (see :mod:`.chain`): the plan and the
-pieces of the simulation at the estimate (progress and stop between them, its
-checkpoint file), and the adaptive update's scales for curved models."""
+pieces of the simulation at the estimate (progress and stop between them; its
+checkpoint file is :class:`.checkpoint.EESimsState`), and the adaptive update's scales for curved models."""
 from __future__ import annotations
-
-import os
 
 import numpy as np
 
-from ...exceptions import CheckpointError
 from ...sampling import make_proposal
-from ...utils.longrun import read_npz
 from ...utils.validation import seed_words
 from .proposals import _constrained_space
 
@@ -86,33 +82,3 @@ def _curved_scales(sampler, par, theta, steps, m, dens_s):
         D0 += u * u
     with np.errstate(divide="ignore"):
         return np.where(D0 > 0, m / D0, np.inf)
-
-
-#: the kind of a finished chain's saved standard-error simulation (``chain_K_sims.npz``)
-SIMS_KIND = "ergmfit-ee-checkpoint-sims"
-
-
-def _sims_name(chain):
-    return f"chain_{chain}_sims.npz"
-
-
-def _read_sims(directory, chain, outer_done):
-    """(sims, interval, proposals, other arrays) a finished chain saved in
-    ``directory``, or None (not saved, or not of this run's last state)."""
-    path = os.path.join(directory, _sims_name(chain))
-    if not os.path.exists(path):
-        return None
-    meta, arrays = read_npz(path, what="EE checkpoint")
-    sims = arrays.get("sims")
-    try:
-        ok = (meta.get("kind") == SIMS_KIND and meta.get("chain") == chain
-              and meta.get("outer_done") == outer_done and sims is not None
-              and sims.ndim == 2 and np.all(np.isfinite(sims)))
-        interval, proposals = int(meta["interval"]), int(meta["proposals"])
-    except (KeyError, TypeError, ValueError, AttributeError):
-        ok = False
-    if not ok:
-        raise CheckpointError(f"{path} is damaged: not the standard-error simulation of chain "
-                              f"{chain} of this run")
-    return (np.asarray(sims, dtype=float), interval, proposals,
-            {k: np.asarray(v, dtype=float) for k, v in arrays.items() if k != "sims"})

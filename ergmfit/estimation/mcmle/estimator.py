@@ -57,14 +57,14 @@ from ...sampling.chains import batch_means_cov, effective_sizes, multivariate_es
 from ..common.stepping import (ellipsoid_step, hotelling_pvalue, hummel_step, in_convex_hull,  # noqa: F401
                        is_trust_region, is_weights,
                        standardised_mean as _standardised_mean)
-from ...utils.longrun import Checkpoint, Progress, catch_interrupt
+from ...runtime import Checkpoint, Progress, catch_interrupt
 from ...utils.validation import check_random_state
 from ..common.curved import (check_runoff as _check_runoff,
                               degenerate_sample as _degenerate_sample, gw_advice as _gw_advice,
                               restart as _restart_decays, first_interval as _first_interval,
                               first_sample_ok as _first_sample_ok)
 from ..base import Estimator
-from .checkpoint import read_checkpoint, write_checkpoint
+from .checkpoint import MCMLECheckpoint
 from .interval import MIN_ESS_SHARE, quarter_octave
 from .loglik import bridge_loglik
 from .settings import SETTINGS
@@ -225,7 +225,7 @@ class MCMLE(Estimator):
     likelihood (:class:`~ergmfit.estimation.mcmle.missing.MissingDataMCMLE`).
 
     ``checkpoint=path`` writes the current estimate, interval and history after
-    every iteration (atomically, see :mod:`ergmfit.utils.longrun`; a second fit
+    every iteration (atomically, see :mod:`ergmfit.runtime.checkpoint`; a second fit
     writing to it at the same time is refused); ``resume=path`` continues from
     it.  Ctrl-C returns the last finished iteration (marked interrupted); during
     the bridge sampling it returns the finished fit with the log-likelihood NA.
@@ -260,7 +260,7 @@ class MCMLE(Estimator):
         settings.pop("obs_interval")
         if exact_mle_available(model, settings):
             return exact_mle(model, settings)
-        from ..common.interrupts import second_ctrl_c_waits
+        from ...runtime.interrupts import second_ctrl_c_waits
         try:
             with second_ctrl_c_waits():     # a second quick Ctrl-C does not lose the fit
                 state = self._run(model)
@@ -368,8 +368,8 @@ class MCMLE(Estimator):
         burnin = 16 * interval if self.burnin is None else int(self.burnin)
         init, init_method, history = self.init, "user", []
         if self.resume is not None:
-            saved = read_checkpoint(self.resume, model, self.max_interval)
-            init, interval, history = saved["theta"], int(saved["interval"]), saved["history"]
+            saved = MCMLECheckpoint.read(self.resume, model, max_interval=self.max_interval)
+            init, interval, history = saved.theta, saved.interval, saved.history
             burnin = 16 * interval
             init_method = f"checkpoint {self.resume}"
         theta, how = start_theta(model, init, rng)
@@ -458,7 +458,8 @@ class MCMLE(Estimator):
         progress.update(1, step=f"{gamma:.2f}", p=f"{pval:.2f}", interval=state.interval)
         state.theta = theta + eta
         if store is not None:
-            write_checkpoint(store, model, state.theta, state.interval, state.history)
+            MCMLECheckpoint(theta=state.theta, interval=state.interval,
+                            history=state.history).write(store, model)
         state.streak = state.streak + 1 if gamma >= 1.0 else 0
         if self.termination == "hotelling":
             if gamma >= 1.0 and pval > self.conv_pval:

@@ -62,6 +62,7 @@ from __future__ import annotations
 
 import time
 import warnings
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -70,6 +71,8 @@ from ...exceptions import CheckpointError, ConvergenceWarning, DegenerateModelEr
 from ...results import ERGMResults
 from ...sampling.chains import run_chains
 from ...utils.validation import check_random_state
+from ...runtime.checkpoint import array, flag, generator, group, integer, record
+from .checkpoint import MCMLECheckpoint
 from .settings import missing_data_settings
 from ..base import Estimator
 from ..common.restricted import conditional_model  # noqa: F401 (its home was here)
@@ -211,7 +214,7 @@ class MissingDataMCMLE(Estimator):
         cold = starts_u is None         # chains from the observed network: a full burn-in
         store = None
         if checkpoint is not None:
-            from ...utils.longrun import Checkpoint
+            from ...runtime import Checkpoint
             store = Checkpoint(checkpoint, what="MCMC-MLE checkpoint").acquire()
         it = 0
         sample = None           # (θ, chains_u, chains_c): the last finished pair of samples
@@ -354,7 +357,7 @@ class MissingDataMCMLE(Estimator):
                               "standard errors", ConvergenceWarning, stacklevel=3)
         loglik = loglik_se = None
         if eval_loglik and not interrupted:
-            from ...utils.longrun import catch_interrupt
+            from ...runtime import catch_interrupt
             from .loglik import bridge_loglik
             with catch_interrupt() as stop:     # Ctrl-C here keeps the fit, its loglik NA
                 loglik, loglik_se = bridge_loglik(
@@ -453,19 +456,42 @@ def _adapted_interval(chains_z, interval, target_ess, lo, hi):
 
 
 # ---------------------------------------------------------------------------
-# checkpoints: the MCMC-MLE checkpoint (mcmle.py) plus this fit's chains
+# checkpoints: the MCMC-MLE checkpoint's fields plus this fit's chains
 # ---------------------------------------------------------------------------
-_STATE = "missing_data_state"
-
-
 def _ties_list(starts):
     return None if starts is None else [np.asarray(t, dtype=np.int64).reshape(-1, 2).tolist()
                                         for t in starts]
 
 
+def _chain_states(value, dims):
+    """The saved last states of the chains: a list of tie lists (checked
+    against the network and the sample space by :func:`_read_ties`)."""
+    if not isinstance(value, list) or len(value) > 2 ** 16:
+        raise ValueError("not a list of the chains' states")
+    return value
+
+
+class MissingMCMLEState(MCMLECheckpoint):
+    """Where a missing-data MCMC-MLE fit stands: the MCMC-MLE fields and
+    ``missing_data_state``: the fit's bookkeeping, its chains' last states
+    (unconditional and conditional) and its random generator."""
+
+    what = "missing-data MCMC-MLE checkpoint"
+    fields = {**MCMLECheckpoint.fields,
+              "missing_data_state": group({
+                  "obs_interval": integer(1, 2 ** 20, optional=True),
+                  "theta_ok": array("float64", ("p",)),
+                  "retreats": integer(0, 2 ** 20),
+                  "streak": integer(0, 2 ** 20),
+                  "final": flag(),
+                  "starts_u": record(_chain_states, optional=True),
+                  "starts_c": record(_chain_states, optional=True),
+                  "rng": generator()})}
+
+
 def _write_state(store, model, theta, interval, history, state):
-    from .checkpoint import write_checkpoint
-    write_checkpoint(store, model, theta, interval, history, extra={_STATE: state})
+    MissingMCMLEState(theta=theta, interval=interval, history=history,
+                      missing_data_state=state).write(store, model)
 
 
 def _read_ties(value, model, space, n_chains, what):
@@ -500,47 +526,23 @@ def _read_ties(value, model, space, n_chains, what):
 
 
 def _read_resume(path, model, cond, n_chains):
-    """What :meth:`MissingDataMCMLE.fit` goes on from: the checkpoint ``path``
-    (read and checked as an MCMC-MLE checkpoint, its sample space included),
-    its chains' states and random generator.  CheckpointError if damaged."""
-    from .checkpoint import read_checkpoint
-    data = read_checkpoint(path, model)
+    """What :class:`MissingDataMCMLE` goes on from: the checkpoint ``path``
+    (read and checked as a :class:`MissingMCMLEState`, its sample space
+    included), its chains' states and random generator.  CheckpointError if
+    damaged."""
+    whole = MissingMCMLEState.read(path, model)
+    st = SimpleNamespace(**whole.missing_data_state)
     try:
-        st = data[_STATE]
-        p = len(model.labels)
-        theta_ok = [float(t) for t in st["theta_ok"]]
-        retreats, streak = st["retreats"], st["streak"]
-        obs_interval = st["obs_interval"]
-        for name, v in (("retreats", retreats), ("streak", streak),
-                        ("obs_interval", 1 if obs_interval is None else obs_interval)):
-            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 2**20:
-                raise ValueError(f"{name} {v!r} is not a whole number within 0..2^20")
-        if obs_interval == 0 or len(theta_ok) != p or not np.all(np.isfinite(theta_ok)):
-            raise ValueError("obs_interval or theta_ok is damaged")
-        if not isinstance(st["final"], bool):
-            raise ValueError(f"final {st['final']!r} is not true/false")
-        rs = st["rng"]
-        bg = getattr(np.random, rs["bit_generator"]) if rs.get("bit_generator") in (
-            "PCG64", "PCG64DXSM", "MT19937", "Philox", "SFC64") else None
-        if bg is None:
-            raise ValueError(f"unknown random generator {rs.get('bit_generator')!r}")
-        bg = bg()
-        bg.state = rs
-        out = {"starts_u": _read_ties(st["starts_u"], model, model.sample_space, n_chains,
+        out = {"starts_u": _read_ties(st.starts_u, model, model.sample_space, n_chains,
                                       "unconditional"),
                "starts_c": None if cond is None else _read_ties(
-                   st["starts_c"], model, cond.sample_space, n_chains, "conditional")}
-    except KeyError as exc:
-        raise CheckpointError(f"cannot resume a missing-data fit from {path}: it has no "
-                              f"{exc.args[0]!r} entry (a checkpoint of a fit without missing "
-                              "dyads, or damaged)") from None
+                   st.starts_c, model, cond.sample_space, n_chains, "conditional")}
     except (TypeError, ValueError, OverflowError, AttributeError) as exc:
-        raise CheckpointError(f"cannot read {path}: a missing-data MCMC-MLE checkpoint with a "
-                              f"damaged entry ({type(exc).__name__}: {exc})") from None
+        raise CheckpointError(f"cannot resume from {path}: its chains' states are damaged "
+                              f"({type(exc).__name__}: {exc})") from None
     if cond is not None and (out["starts_u"] is None) != (out["starts_c"] is None):
         out["starts_u"] = out["starts_c"] = None
-    out.update(rng=np.random.Generator(bg), theta=np.asarray(data["theta"], dtype=float),
-               history=data["history"], interval=int(data["interval"]),
-               obs_interval=obs_interval, theta_ok=np.asarray(theta_ok), retreats=retreats,
-               final=st["final"], streak=streak)
+    out.update(rng=st.rng, theta=whole.theta, history=whole.history, interval=whole.interval,
+               obs_interval=st.obs_interval, theta_ok=st.theta_ok, retreats=st.retreats,
+               final=st.final, streak=st.streak)
     return out

@@ -119,11 +119,11 @@ def test_dask_chains_report_and_stop_through_dask_primitives(samplike, monkeypat
     import signal
     import threading
 
-    from ergmfit.utils import longrun
+    from ergmfit.runtime import parallel as runtime_parallel
 
     def no_files(*a, **k):
         raise AssertionError("the file-based control was used with backend='dask'")
-    monkeypatch.setattr(longrun, "_run_parallel", no_files)
+    monkeypatch.setattr(runtime_parallel, "_run_parallel", no_files)
     seen = []
 
     class Bar:
@@ -138,7 +138,7 @@ def test_dask_chains_report_and_stop_through_dask_primitives(samplike, monkeypat
         from ergmfit.estimation.ee.chain import ee_chain
         from ergmfit.estimation.ee.estimator import _resolve_cfg
         cfg = _resolve_cfg(samplike, dict(SHORT))
-        out, interrupted = longrun.run_jobs(
+        out, interrupted = runtime_parallel.run_jobs(
             ee_chain, [(samplike, cfg, s, c, None) for c, s in enumerate([11, 12])],
             n_jobs=2, backend="dask", progress=Bar(), is_interrupted=lambda r: r["interrupted"])
         assert not interrupted and len(out) == 2 and all(not r["interrupted"] for r in out)
@@ -354,7 +354,7 @@ def test_a_worker_ignores_sigint_while_its_chain_runs():
     import signal
     import time
 
-    from ergmfit.estimation.common.interrupts import deaf_to_sigint
+    from ergmfit.runtime.interrupts import deaf_to_sigint
     old = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         with deaf_to_sigint(True):
@@ -385,7 +385,7 @@ def test_a_second_ctrl_c_does_not_interrupt_collecting_the_results():
     import signal
     import time
 
-    from ergmfit.estimation.common.interrupts import second_ctrl_c_waits
+    from ergmfit.runtime.interrupts import second_ctrl_c_waits
     old = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         with second_ctrl_c_waits():

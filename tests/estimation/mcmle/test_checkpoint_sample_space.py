@@ -53,8 +53,10 @@ def test_checkpoint_records_and_restores_offsets(tmp_path):
         _fit(ef.ERGM(g, "edges + triangle"), constraints="~ edges", resume=ck2)
 
 
-def test_checkpoint_without_space_entry_still_resumes(tmp_path):
-    # written before checkpoints recorded the sample space: not checked
+def test_checkpoint_without_space_entry_is_refused(tmp_path):
+    # every checkpoint of the current format records the sample space: one without it
+    # is damaged (a file of the format before it, which has no state_version, is
+    # refused as written by an older ergmfit)
     g = ef.datasets.load("flomarriage")
     ck = tmp_path / "old.json"
     m = ef.ERGM(g, "edges + triangle")
@@ -62,5 +64,9 @@ def test_checkpoint_without_space_entry_still_resumes(tmp_path):
     data = json.loads(ck.read_text())
     del data["sample_space"]
     ck.write_text(json.dumps(data))
-    res = _fit(m, resume=ck)
-    assert np.isfinite(np.asarray(res.params, dtype=float)).all()
+    with pytest.raises(CheckpointError, match="field 'sample_space'"):
+        _fit(m, resume=ck)
+    del data["state_version"]
+    ck.write_text(json.dumps(data))
+    with pytest.raises(CheckpointError, match="older ergmfit.*without resume"):
+        _fit(m, resume=ck)

@@ -1,4 +1,4 @@
-"""The long-run service (ergmfit.utils.longrun) and how MCMC-MLE and EE use it:
+"""The runtime service (ergmfit.runtime) and how MCMC-MLE and EE use it:
 Ctrl-C keeps finished work, checkpoints are atomic, locked, and fail softly,
 damaged checkpoint files raise one ergmfit error naming the file, and parallel
 chains run on dask."""
@@ -13,7 +13,7 @@ import pytest
 
 import ergmfit as ef
 from ergmfit.exceptions import CheckpointError, CheckpointWarning, ErgmfitError
-from ergmfit.utils import longrun
+from ergmfit import runtime
 
 
 @pytest.fixture(scope="module")
@@ -23,44 +23,44 @@ def flo():
 
 def test_json_and_npz_round_trip_and_damaged_files_name_the_file(tmp_path):
     p = tmp_path / "a.json"
-    longrun.write_json(p, {"kind": "k", "x": [1, 2]})
-    data = longrun.read_json(p, kind="k")
+    runtime.write_json(p, {"kind": "k", "x": [1, 2]})
+    data = runtime.read_json(p, kind="k")
     assert data["x"] == [1, 2] and data["ergmfit_version"] == ef.__version__
     assert [f for f in os.listdir(tmp_path)] == ["a.json"]          # no temporary left
     with pytest.raises(CheckpointError, match="is not a checkpoint"):
-        longrun.read_json(p, kind="other")
+        runtime.read_json(p, kind="other")
     p.write_text('{"kind": "k", "x": [1, ')                          # truncated
     with pytest.raises(CheckpointError, match="a.json") as err:
-        longrun.read_json(p, kind="k")
+        runtime.read_json(p, kind="k")
     assert isinstance(err.value, ErgmfitError) and "damaged" in str(err.value)
     q = tmp_path / "b.npz"
-    longrun.write_npz(q, {"a": np.arange(3.0)}, {"n": 1})
-    meta, arrays = longrun.read_npz(q)
+    runtime.write_npz(q, {"a": np.arange(3.0)}, {"n": 1})
+    meta, arrays = runtime.read_npz(q)
     assert meta["n"] == 1 and arrays["a"].tolist() == [0.0, 1.0, 2.0]
     q.write_bytes(q.read_bytes()[:40])
     with pytest.raises(CheckpointError, match="b.npz"):
-        longrun.read_npz(q)
+        runtime.read_npz(q)
 
 
 def test_a_second_writer_is_refused_and_a_stale_lock_taken_over(tmp_path):
     path = tmp_path / "fit.json"
-    with longrun.Checkpoint(path) as first:
+    with runtime.Checkpoint(path) as first:
         assert first.locked and os.path.exists(f"{path}.lock")
         with pytest.raises(CheckpointError, match="another run"):
-            longrun.Checkpoint(path).acquire()
+            runtime.Checkpoint(path).acquire()
     assert not os.path.exists(f"{path}.lock")
     # a lock left by a process that has ended is taken over
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
                           capture_output=True, text=True).stdout.split()[0]
     import socket
     (tmp_path / "fit.json.lock").write_text(f"{dead} {socket.gethostname()}\n")
-    with longrun.Checkpoint(path) as ck:
+    with runtime.Checkpoint(path) as ck:
         assert ck.locked
 
 
 def test_mcmle_refuses_a_checkpoint_another_run_writes(tmp_path, flo):
     ck = tmp_path / "fit.json"
-    with longrun.Checkpoint(ck):
+    with runtime.Checkpoint(ck):
         with pytest.raises(CheckpointError, match="being written by another run"):
             flo.fit(method="mcmle", random_state=1, checkpoint=str(ck), maxit=1)
 
@@ -124,21 +124,21 @@ def test_ctrl_c_during_the_bridge_keeps_the_converged_fit(monkeypatch, flo):
 
 def test_catch_interrupt_passes_other_errors():
     with pytest.raises(ValueError):
-        with longrun.catch_interrupt():
+        with runtime.catch_interrupt():
             raise ValueError("x")
-    with longrun.catch_interrupt() as stop:
+    with runtime.catch_interrupt() as stop:
         pass
     assert not stop.interrupted
 
 
 def test_progress_writes_when_not_a_terminal(monkeypatch, capsys):
-    with longrun.Progress(3, "test", enabled=True) as bar:
+    with runtime.Progress(3, "test", enabled=True) as bar:
         for _ in range(3):
             bar.update(1, step="1.00")
         bar.update_to(2)                  # never back
     assert bar.n == 3
     assert "test" in capsys.readouterr().err
-    with longrun.Progress(3, "quiet", enabled=False) as bar:
+    with runtime.Progress(3, "quiet", enabled=False) as bar:
         bar.update(1)
     assert "quiet" not in capsys.readouterr().err
 

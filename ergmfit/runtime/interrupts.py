@@ -1,0 +1,129 @@
+"""Ctrl-C for long runs.
+
+* :class:`catch_interrupt` -- a ``with`` block that ends on
+  ``KeyboardInterrupt`` and records it, so the caller returns the last
+  finished work marked as interrupted instead of losing it (the compiled
+  samplers check for a pending signal every 2^16 proposals, so Ctrl-C is
+  seen within milliseconds);
+* :class:`ctrl_c_flag` -- Ctrl-C as a flag for a loop of short compiled calls;
+* :func:`deaf_to_sigint` -- worker processes deaf to SIGINT (their parent stops
+  them);
+* :func:`second_ctrl_c_waits` -- a main thread in which a second Ctrl-C waits
+  for the finished work to be collected instead of losing it.
+"""
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+
+__all__ = ["catch_interrupt", "ctrl_c_flag", "deaf_to_sigint", "second_ctrl_c_waits"]
+
+
+@contextlib.contextmanager
+def deaf_to_sigint(worker):
+    """In a worker process (``worker``): ignore SIGINT.  A terminal's Ctrl-C
+    reaches the workers too, but they stop when the parent asks (its control),
+    after their current outer iteration; a second Ctrl-C would otherwise abort
+    a worker while it returns its work, and the run would be lost.  A worker
+    process (loky's, multiprocessing's) stays deaf afterwards: its pool's idle
+    loop would otherwise die of that Ctrl-C with a traceback; the pool and the
+    parent end it."""
+    import multiprocessing
+    old = None
+    if worker and threading.current_thread() is threading.main_thread():
+        with contextlib.suppress(ValueError, OSError):
+            old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        if old is not None and multiprocessing.parent_process() is None:
+            with contextlib.suppress(ValueError, OSError):
+                signal.signal(signal.SIGINT, old)
+
+
+@contextlib.contextmanager
+def second_ctrl_c_waits():
+    """In the main thread, while EE runs and builds its results: the first
+    Ctrl-C raises KeyboardInterrupt as usual (the chains stop after their
+    current step and their work is returned, marked as interrupted); a second
+    one only says that this is happening -- it no longer lands in the middle
+    of collecting or summarising the chains' work, which would lose it; a
+    third aborts.  Nothing changes when SIGINT has a handler of the caller's."""
+    if threading.current_thread() is not threading.main_thread() \
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield
+        return
+    import sys
+    count = [0]
+
+    def handler(signum, frame):
+        count[0] += 1
+        if count[0] == 2:
+            print("ergmfit: stopping -- the chains finish their current step and what is "
+                  "finished is returned (Ctrl-C again aborts without results)", file=sys.stderr)
+            return
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGINT, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+class catch_interrupt:
+    """A ``with`` block that ends quietly on Ctrl-C (``KeyboardInterrupt``).
+
+    >>> with catch_interrupt() as stop:
+    ...     raise KeyboardInterrupt
+    >>> stop.interrupted
+    True
+
+    The caller then returns the work finished before the interrupt, marked
+    as interrupted.  Other exceptions pass through.
+    """
+
+    def __init__(self):
+        self.interrupted = False
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is not None and issubclass(exc_type, KeyboardInterrupt):
+            self.interrupted = True
+            return True
+        return False
+
+
+class ctrl_c_flag:
+    """Ctrl-C as a flag for a loop of short compiled calls: while the context
+    is open (in the main thread, under Python's default SIGINT handler) a
+    Ctrl-C only sets ``hit``, and :meth:`check`, called between the calls,
+    raises the KeyboardInterrupt.  A KeyboardInterrupt raised by the default
+    handler can land in a garbage-collector callback, where CPython prints
+    "Exception ignored" and drops it; a flag cannot be lost that way."""
+
+    def __enter__(self):
+        import signal
+        import threading
+        self.hit, self._old = False, None
+        if (threading.current_thread() is threading.main_thread()
+                and signal.getsignal(signal.SIGINT) is signal.default_int_handler):
+            self._old = signal.signal(signal.SIGINT, self._handler)
+        return self
+
+    def _handler(self, signum, frame):
+        self.hit = True
+
+    def check(self):
+        if self.hit:
+            self.hit = False
+            raise KeyboardInterrupt
+
+    def __exit__(self, *exc):
+        if self._old is not None:
+            import signal
+            signal.signal(signal.SIGINT, self._old)
+        return False
