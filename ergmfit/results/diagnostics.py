@@ -12,7 +12,7 @@ object (:class:`InfoView`): ``fit.info["history"]`` is
 ``fit.diagnostics.history``, and results files keep storing the diagnostics
 under ``"info"`` in that form, so files written before and after read alike.
 A key that no field declares (an estimator registered by a user, say) is kept
-in :attr:`Diagnostics.extra`; the contract tests check that no registered
+in :attr:`~ergmfit.results.Diagnostics.extra`; the contract tests check that no registered
 estimator reports one.
 
 >>> import ergmfit as ef

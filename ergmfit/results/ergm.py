@@ -118,10 +118,9 @@ class ERGMResults:
     diagnostics : Diagnostics
         What the estimator reported, typed by method (e.g.
         :class:`~ergmfit.results.MCMLEDiagnostics`); see
-        :mod:`ergmfit.results.diagnostics`.
-    info : mapping
-        The same diagnostics as the dict fits carried before
-        (``fit.info["history"]`` is ``fit.diagnostics.history``).
+        :mod:`ergmfit.results.diagnostics`.  :attr:`info` is the same as the
+        dict fits carried before (``fit.info["history"]`` is
+        ``fit.diagnostics.history``).
     formula, network : str, dict
         What the fit was about (see the module docstring for what is saved).
     model : the fitted model object, when the fit was made in this session
