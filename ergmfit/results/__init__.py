@@ -13,8 +13,9 @@ diagnostics (``fit.diagnostics``) and the results files (save/load).
 >>> isinstance(fit, ERGMResults), type(fit.diagnostics).__name__
 (True, 'MPLEDiagnostics')
 """
-from ..labeled import LabeledArray
-from ..rformat import format_pvalues, r_format, signif_stars
+from ..labeled import LabeledArray, make_unique, require_pandas  # noqa: F401
+from ..rformat import (format_pvalues, percent_label, r_format, r_round,  # noqa: F401
+                       signif_stars)
 from .bayes import BayesResults, BayesSummary, chain_ess, split_rhat
 from .diagnostics import (DIAGNOSTICS, BCDDiagnostics, CDDiagnostics, Diagnostics,
                           EEDiagnostics, ExchangeDiagnostics, InfoView, MCLEDiagnostics,
