@@ -54,7 +54,8 @@ TERM_MODULES_DOCUMENTED = ("ergmfit.terms", "ergmfit.terms.registry")
 #: the order of the API pages (modules not named here follow, sorted)
 ORDER = ["ergmfit", "ergmfit.datasets", "ergmfit.network", "ergmfit.network.io",
          "ergmfit.formula", "ergmfit.model", "ergmfit.constraints", "ergmfit.results",
-         "ergmfit.results_bayes", "ergmfit.diagnostics", "ergmfit.gof", "ergmfit.plotting",
+         "ergmfit.results.ergm", "ergmfit.results.bayes", "ergmfit.results.diagnostics",
+         "ergmfit.results.io", "ergmfit.diagnostics", "ergmfit.gof", "ergmfit.plotting",
          "ergmfit.exceptions", "ergmfit.estimation"]
 
 

@@ -421,7 +421,7 @@ def _gof_parameters(args, model):
     if args.coef is not None:
         return _coef_params(args, model), None
     fit = _fit(args, model)
-    return list(fit.params), fit.info.get("mcmc")
+    return list(fit.params), fit.diagnostics.mcmc
 
 
 def _run_gof(args):
@@ -541,17 +541,17 @@ _FIT_JSON_KEYS = ("model", "method", "n_nodes", "n_edges", "directed", "coef", "
 def _run_fit(args):
     from .model import ERGM
     net = load_network(args)
-    from .results import _results_extension
+    from .results import results_file_extension
     if args.save:
-        _results_extension(args.save)        # a wrong extension is an error before the fit
+        results_file_extension(args.save)       # a wrong extension is an error before the fit
     model = _make_model(net, args)
     fit = _fit(args, model)
     # the result is shown first: a save that fails cannot take the printed table with it
     if args.json:
         d = fit.to_dict()
         out = {k: d.get(k) for k in _FIT_JSON_KEYS}
-        if fit.info.get("sample_space"):
-            out["sample_space"] = fit.info["sample_space"]
+        if fit.diagnostics.sample_space:
+            out["sample_space"] = fit.diagnostics.sample_space
         emit_json(out)
     else:
         print(fit.summary())

@@ -359,8 +359,8 @@ def _different_data(fa, fb) -> str:
         tb = sorted(map(tuple, nb.get("ties", ())))
         if ta != tb:
             return "on different networks (their ties differ)"
-    sa = (fa.info or {}).get("sample_space") or {}
-    sb = (fb.info or {}).get("sample_space") or {}
+    sa = fa.diagnostics.sample_space or {}
+    sb = fb.diagnostics.sample_space or {}
     for key in ("constraints", "missing"):
         if sa.get(key) != sb.get(key):
             return f"on different sample spaces ({key} differ)"

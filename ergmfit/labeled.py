@@ -44,6 +44,16 @@ class LabeledArray(np.ndarray):
     ``a.to_series()`` and ``a.to_frame()`` give the labelled pandas objects (so does
     ``pd.Series(a.to_dict())``); ``pd.Series(a)`` numbers its rows, as pandas reads
     any NumPy array (this is one) by position.
+
+    Attributes
+    ----------
+    labels : list of str or None
+        The labels of the first axis (None once an operation changed that axis).
+    columns : list of str or None
+        The column names of a two-dimensional array.
+    name : str or None
+        The name of a one-dimensional array (its pandas Series' name); None for
+        an array derived from it by arithmetic.
     """
 
     def __new__(cls, values, labels, columns=None, name=None):

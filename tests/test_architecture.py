@@ -36,35 +36,19 @@ TARGET = re.compile(r"^(ergmfit(?:\.\w+)+):\w+$")
 DYNAMIC = {
     "ergmfit": "lazy ef.gof / ef.mrf / ... attribute access: loads a top-level "
                "sub-package only when a user asks for it; nothing imports ergmfit's __init__",
-    "ergmfit.results": "ERGMResults.from_dict loads the results subclass a file names "
-                       "(an 'ergmfit.*:Class' string written by that subclass)",
     "ergmfit.estimation.registry": "estimator_class loads the 'module:Class' strings of "
                                    "the estimator table, which the graph reads as edges",
 }
 
 
 # Private names still crossing outside estimation/ (issue #31 moved estimation's
-# out; these belong to other layers' work: results/_resultsio become one
-# results/ package, formula's parser helpers get public names).  The list may
+# and results' out; these belong to other layers' work: formula's parser helpers
+# get public names).  The list may
 # only shrink: a crossing not listed fails, and so does a listed one that is gone.
 KNOWN_CROSSINGS = {
-    "ergmfit.cli imports _results_extension from ergmfit.results",
     "ergmfit.datasets imports _records from ergmfit.network._edgelist",
     "ergmfit.diagnostics imports _iact from ergmfit.sampling.chains",
     "ergmfit.model imports _pairs_list from ergmfit.sampling.space",
-    "ergmfit.results imports _Damage from ergmfit._resultsio",
-    "ergmfit.results imports _check_loaded from ergmfit._resultsio",
-    "ergmfit.results imports _dec_array from ergmfit._resultsio",
-    "ergmfit.results imports _dec_float from ergmfit._resultsio",
-    "ergmfit.results imports _describe_damage from ergmfit._resultsio",
-    "ergmfit.results imports _enc from ergmfit._resultsio",
-    "ergmfit.results imports _loaded_sample from ergmfit._resultsio",
-    "ergmfit.results imports _read_results_file from ergmfit._resultsio",
-    "ergmfit.results imports _results_extension from ergmfit._resultsio",
-    "ergmfit.results imports _sample_parts from ergmfit._resultsio",
-    "ergmfit.results_bayes imports _dec_array from ergmfit.results",
-    "ergmfit.results_bayes imports _dec_float from ergmfit.results",
-    "ergmfit.results_bayes imports _enc from ergmfit.results",
     "ergmfit.terms.labelfun imports _Parser from ergmfit.formula",
     "ergmfit.terms.labelfun imports _tokenize from ergmfit.formula",
     "ergmfit.terms.operators imports _compact from ergmfit.formula",

@@ -15,6 +15,7 @@ A new estimator gets every check by being registered; the tables below (small an
 settings) must name it, which ``test_the_tables_cover_every_estimator`` enforces.
 """
 import inspect
+import json
 import os
 import warnings
 
@@ -300,3 +301,75 @@ def test_a_supported_feature_fits(method, feature):
         res = model.fit(method=method, random_state=1, **SMALL[method])
     assert np.asarray(res.params).shape == (len(model.labels),)
     assert np.all(np.isfinite(np.asarray(res.params, dtype=float)))
+
+
+# ---------------------------------------------------------------------------
+# typed diagnostics (fit.diagnostics)
+# ---------------------------------------------------------------------------
+#: settings that make an estimator report its optional diagnostics (standard
+#: errors by simulation, averaged iterates, ...), beyond SMALL's
+OPTIONAL_REPORTS = {
+    "mple": [dict(cov="godambe", n_sim=10), dict(bootstrap=4)],
+    "bcd": [dict(n_iter=100, cov="godambe", n_sim=10, average=0.5)],
+    "mcle": [dict(blocks="random", n_blocks=200, cov="godambe", n_sim=10),
+             dict(cov="exact")],         # on a 5-node network (2^10 states)
+}
+
+
+def _report_cases():
+    out = []
+    for method in METHODS:
+        out.append(pytest.param(method, "plain", {}, id=f"{method}-plain"))
+        for feature in ("curved", "constraints", "missing"):
+            if _fits(method, feature):
+                out.append(pytest.param(method, feature, {}, id=f"{method}-{feature}"))
+        for k, extra in enumerate(OPTIONAL_REPORTS.get(method, ())):
+            kind = "tiny" if extra.get("cov") == "exact" else "plain"
+            out.append(pytest.param(method, kind, extra, id=f"{method}-settings{k}"))
+    out.append(pytest.param("mcmle", "dyad-independent", {}, id="mcmle-exact-mle"))
+    out.append(pytest.param("mcmle", "offset", {}, id="mcmle-offset"))
+    return out
+
+
+def test_every_estimator_has_its_diagnostics_class():
+    from ergmfit.results import Diagnostics, diagnostics_class
+    for method in METHODS:
+        cls = diagnostics_class(method)
+        assert cls is not Diagnostics and method in cls.methods, method
+
+
+@pytest.mark.parametrize("method, feature, extra", _report_cases())
+def test_every_reported_diagnostic_is_a_declared_field(method, feature, extra, tmp_path):
+    """What an estimator reports becomes its method's typed diagnostics: a key no
+    field declares (``diagnostics.extra``) fails here, so none slips in untyped;
+    the typed object survives a save and a load."""
+    from ergmfit.results import ERGMResults, diagnostics_class
+    if feature == "dyad-independent":
+        model = ef.ERGM(ef.datasets.load("flomarriage"), "edges")
+    elif feature == "offset":
+        model = ef.ERGM(ef.datasets.load("flomarriage"), "edges + offset(triangle)")
+        extra = dict(offset_coef=[0.1])
+    elif feature == "plain":
+        model = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
+    elif feature == "tiny":
+        net = ef.Network(5, np.array([[0, 1], [1, 2], [2, 0], [2, 3]]), False)
+        model = ef.ERGM(net, "edges + triangle")
+    else:
+        model = _feature_model(feature)
+    settings = extra if feature == "tiny" else dict(SMALL[method], **extra)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = model.fit(method=method, random_state=1, **settings)
+    d = res.diagnostics
+    assert type(d) is diagnostics_class(res.method)
+    assert d.extra == {}, f"{method} reports undeclared keys {sorted(d.extra)}: declare them " \
+                          f"in {type(d).__name__}"
+    assert set(res.info) <= set(d.field_names()) and len(res.info) > 0
+    for key in res.info:
+        assert res.info[key] is getattr(d, key)
+    for ext in (".json", ".npz"):
+        res.save(tmp_path / f"fit{ext}")
+        back = ERGMResults.load(tmp_path / f"fit{ext}")
+        assert type(back) is type(res) and type(back.diagnostics) is type(d)
+        assert back.diagnostics == type(d).from_info(
+            json.loads(json.dumps(res.to_dict()["info"]))), ext

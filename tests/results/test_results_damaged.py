@@ -131,7 +131,7 @@ def test_damaged_npz_messages(tmp_path, arrays, what):
 
 
 def test_npz_bomb_is_refused_before_unpacking(tmp_path, monkeypatch):
-    import ergmfit._resultsio as resultsio
+    import ergmfit.results.io as resultsio
     monkeypatch.setattr(resultsio, "MAX_RESULTS_BYTES", 10_000)
     path = tmp_path / "bomb.npz"
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:

@@ -2,8 +2,8 @@
 dictionaries, and the checks that turn any damage to a results file into one
 :class:`~ergmfit.exceptions.ResultsFileError` naming what is wrong.
 
-Used by :mod:`ergmfit.results` (``ERGMResults.save``/``load``) and
-:mod:`ergmfit.results_bayes`.
+Used by :class:`~ergmfit.results.ERGMResults` (``save``/``load``) and
+:class:`~ergmfit.results.BayesResults`.
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import os
 
 import numpy as np
 
-from .exceptions import ErgmfitError, ResultsFileError
+from ..exceptions import ErgmfitError, ResultsFileError
 
 MAX_RESULTS_BYTES = 2 ** 30          # a results file (or its unpacked archive) beyond this is refused
 
@@ -97,7 +97,7 @@ def network_to_dict(net) -> dict:
 
 
 def network_from_dict(d):
-    from .network import Network
+    from ..network import Network
 
     def dec_vals(vals):
         return [None if v is None else v for v in vals]
@@ -109,8 +109,13 @@ def network_from_dict(d):
                    graph_attrs=d.get("graph_attrs", {}))
 
 
-def _results_extension(path) -> str:
-    """``.json`` or ``.npz``, the extension of a results file path (else a ValueError)."""
+def results_file_extension(path) -> str:
+    """``.json`` or ``.npz``, the extension of a results file path (else a
+    :class:`~ergmfit.exceptions.ResultsFileError`).
+
+    >>> results_file_extension("fit.NPZ")
+    '.npz'
+    """
     ext = os.path.splitext(os.fspath(path))[1].lower()
     if ext not in (".json", ".npz"):
         raise ResultsFileError(f"unknown results file type {ext!r}: use a .json or .npz path")

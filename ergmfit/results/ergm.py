@@ -16,8 +16,9 @@ bridge sampling, with ``loglik_mcse``; ``None``: not computed), ``nobs``
 (number of binary variables: dyads for an ERGM), ``converged``,
 ``n_iter``, ``seconds``, ``se_kind`` (``"naive"``, ``"godambe"``,
 ``"bootstrap"``, ``"fisher"``, ...), ``warnings`` (strings printed under the
-table) and ``info``, a JSON-serialisable dict of estimator-specific
-diagnostics (e.g. EE t-ratios, the MPLE sampling design).
+table) and ``info``, a JSON-serialisable dict of the estimator's diagnostics,
+which becomes the typed ``fit.diagnostics`` of the method (see
+:mod:`ergmfit.results.diagnostics`; ``fit.info`` stays readable as a view).
 
 Saving
 ------
@@ -41,15 +42,15 @@ import os
 import numpy as np
 from scipy import special
 
-from .exceptions import ResultsFileError, SaveError
-from .labeled import LabeledArray, require_pandas, make_unique
-from .rformat import percent_label, format_pvalues, r_format, r_round, signif_stars
-from .utils.fileio import atomic_write
-from .utils.validation import warns_at_callers_line
-from ._resultsio import (_Damage, _check_loaded, _dec_array,  # noqa: F401
-                         _dec_float, _describe_damage, _enc, _loaded_sample,
-                         _read_results_file, _results_extension, _sample_parts,
-                         network_from_dict, network_to_dict)
+from ..exceptions import ResultsFileError, SaveError
+from ..labeled import LabeledArray, require_pandas, make_unique
+from ..rformat import percent_label, format_pvalues, r_format, r_round, signif_stars
+from ..utils.fileio import atomic_write
+from ..utils.validation import warns_at_callers_line
+from .diagnostics import InfoView, diagnostics_class
+from .io import (_Damage, _check_loaded, _dec_array, _dec_float, _describe_damage, _enc,
+                 _loaded_sample, _read_results_file, _sample_parts, network_from_dict,
+                 network_to_dict, results_file_extension)
 
 FORMAT_VERSION = 1
 # OSErrors that mean the file cannot be read, not that its content is damaged
@@ -88,6 +89,10 @@ def register_model_builder(build):
     _MODEL_BUILDER = build
 
 
+#: modules that held results classes before (files name them): where they are now
+_MOVED_MODULES = {"ergmfit.results_bayes": "ergmfit.results.bayes"}
+
+
 class ERGMResults:
     """The outcome of fitting a model, whatever the estimator.
 
@@ -109,12 +114,30 @@ class ERGMResults:
         -2 loglik and -2 null_loglik.
     nobs : int or None
         Number of binary variables (dyads of an ERGM).
-    converged, method, n_iter, seconds, se_kind, warnings, info
+    converged, method, n_iter, seconds, se_kind, warnings
+    diagnostics : Diagnostics
+        What the estimator reported, typed by method (e.g.
+        :class:`~ergmfit.results.MCMLEDiagnostics`); see
+        :mod:`ergmfit.results.diagnostics`.  :attr:`info` is the same as the
+        dict fits carried before (``fit.info["history"]`` is
+        ``fit.diagnostics.history``).
     formula, network : str, dict
         What the fit was about (see the module docstring for what is saved).
     model : the fitted model object, when the fit was made in this session
         (or rebuilt by :meth:`rebuild_model`).
     """
+
+    #: ``"module:Class"`` -> every results class (files name their class so)
+    _classes: dict = {}
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        ERGMResults._classes[cls.saved_name()] = cls
+
+    @classmethod
+    def saved_name(cls) -> str:
+        """How results files name this class (``"module:Class"``)."""
+        return f"{cls.__module__}:{cls.__qualname__}"
 
     def __init__(self, params, cov, labels, *, method, loglik=None, loglik_kind=None,
                  nobs=None, null_loglik="auto", converged=True, n_iter=0, seconds=0.0,
@@ -141,11 +164,20 @@ class ERGMResults:
         self.seconds = float(seconds)
         self.se_kind = se_kind
         self.warnings = [str(w) for w in warnings]
-        self.info = dict(info or {})
+        self.diagnostics = diagnostics_class(self.method).from_info(info)
         self.formula = formula
         self._network = network         # a Network (converted on first use) or a dict
         self.model = model
         self.dyad_independent = dyad_independent
+
+    @property
+    def info(self) -> InfoView:
+        """The diagnostics as a dict-like view (reads and writes go to :attr:`diagnostics`)."""
+        return InfoView(self.diagnostics)
+
+    @info.setter
+    def info(self, value):
+        self.diagnostics = diagnostics_class(self.method).from_info(value)
 
     @property
     def network(self):
@@ -223,7 +255,7 @@ class ERGMResults:
         >>> round(float(fit.odds_ratios()["edges"][0]), 4)
         0.2
         """
-        from .interpretation import odds_ratios
+        from ..interpretation import odds_ratios
         return odds_ratios(self, alpha)
 
     def predict(self, dyads=None, compressed=False, **kwargs):
@@ -235,7 +267,7 @@ class ERGMResults:
         >>> round(float(fit.predict(dyads=[(9, 15)]).probability[0]), 4)
         0.1667
         """
-        from .interpretation import model_of, predict
+        from ..interpretation import model_of, predict
         model = model_of(self)
         if model is None:
             raise ResultsFileError("predict() needs the model: these results hold no network "
@@ -252,7 +284,7 @@ class ERGMResults:
         >>> fit.marginal_effects().columns
         ['AME', 'Std. Error', 'z value', 'Pr(>|z|)']
         """
-        from .interpretation import marginal_effects
+        from ..interpretation import marginal_effects
         return marginal_effects(self, dyads=dyads)
 
     @property
@@ -321,7 +353,7 @@ class ERGMResults:
     @warns_at_callers_line
     def gof(self, n_sim=100, random_state=None, **kwargs):
         """Goodness of fit of this fit (see :func:`ergmfit.gof.gof`)."""
-        from .gof import gof as _gof
+        from ..gof import gof as _gof
         return _gof(self, n_sim=n_sim, random_state=random_state, **kwargs)
 
     #: the estimator's last MCMC sample, ``{"chains", "observed", "labels", "interval"}``
@@ -331,13 +363,13 @@ class ERGMResults:
     def mcmc_diagnostics(self):
         """statnet's ``mcmc.diagnostics``: an :class:`ergmfit.diagnostics.MCMCDiagnostics`
         of the last MCMC sample of the fit (print it; ``.plot(path)`` for trace + density)."""
-        from .diagnostics import from_results
+        from ..diagnostics import from_results
         return from_results(self)
 
     def simulate(self, n=1, random_state=None, **kwargs):
         """Networks drawn from the fitted model (see :meth:`ergmfit.ERGM.simulate`)."""
         model = self.model if self.model is not None else self.rebuild_model()
-        mcmc = self.info.get("mcmc") or {}
+        mcmc = self.diagnostics.mcmc or {}
         kwargs.setdefault("interval", mcmc.get("interval", 1024))
         kwargs.setdefault("burnin", mcmc.get("burnin", 16 * kwargs["interval"]))
         return model.simulate(self.params, n=n, random_state=random_state, **kwargs)
@@ -392,7 +424,7 @@ class ERGMResults:
             "n_iter": self.n_iter,
             "se_kind": self.se_kind,
             "warnings": list(self.warnings),
-            "info": self.info,
+            "info": self.diagnostics.to_info(),
             "formula": self.formula,
             "dyad_independent": self.dyad_independent,
         }
@@ -407,9 +439,7 @@ class ERGMResults:
     def from_dict(cls, d: dict) -> "ERGMResults":
         target = d.get("results_class")    # a subclass that saved itself (e.g. a posterior)
         if cls is ERGMResults and isinstance(target, str) and target.startswith("ergmfit."):
-            import importlib
-            mod, name = target.split(":")
-            return getattr(importlib.import_module(mod), name).from_dict(d)
+            return _saved_class(target).from_dict(d)
         labels = d["labels"]
         cov = _dec_array(d.get("cov"))
         return cls(_dec_array(d["params"]), cov, labels, method=d["method"],
@@ -436,7 +466,7 @@ class ERGMResults:
         raises :class:`~ergmfit.exceptions.SaveError`.
         """
         path = os.fspath(path)
-        ext = _results_extension(path)
+        ext = results_file_extension(path)
         d = self.to_dict(include_network=include_network)
         sample = _sample_parts(self.mcmc_sample)
         try:
@@ -477,7 +507,7 @@ class ERGMResults:
         file PATH: what is wrong"), whatever the damage.
         """
         path = os.fspath(path)
-        ext = _results_extension(path)
+        ext = results_file_extension(path)
         try:
             d = _read_results_file(path, ext)
             if not isinstance(d, dict):
@@ -510,6 +540,15 @@ class ERGMResults:
         return res
 
 
+def _saved_class(target: str) -> type:
+    """The results class a file names (``"module:Class"``, old module names understood)."""
+    mod, _, name = target.partition(":")
+    cls = ERGMResults._classes.get(f"{_MOVED_MODULES.get(mod, mod)}:{name}")
+    if cls is None:
+        raise _Damage(f"it names results class {target!r}, which this ergmfit does not have")
+    return cls
+
+
 # ---------------------------------------------------------------------------
 # Summary
 # ---------------------------------------------------------------------------
@@ -538,7 +577,8 @@ class Summary:
     def t_ratios(self):
         """Convergence t-ratios (EE: mean/sd of g(x_t) − g(x_obs)) when the
         estimator stored them in ``info["t_ratios"]`` ({label: t}), else None."""
-        t = self.results.info.get("t_ratios")
+        d = self.results.diagnostics
+        t = getattr(d, "t_ratios", None) or d.extra.get("t_ratios")
         if not t:
             return None
         if isinstance(t, dict):
@@ -633,13 +673,13 @@ class Summary:
         r = self.results
         lines = []
         if r.formula is not None:
-            called = r.info.get("call_method", r.method)     # "mcmle" that gave an exact MLE
+            called = getattr(r.diagnostics, "call_method", None) or r.method  # exact MLE: mcmle
             lines += ["Call:", f"ergmfit.ERGM(network, {r.formula!r}).fit(method={called!r})", ""]
         lines += [self.header, ""]
         lines += self.coef_table_lines()
         lines += ["---", self.LEGEND, ""]
         lines += self.deviance_lines()
-        space = r.info.get("sample_space") or {}      # constraints, missing dyads (model.py)
+        space = r.diagnostics.sample_space or {}      # constraints, missing dyads (model.py)
         if space.get("constraints") is not None:
             c = space["constraints"]
             lines += ["", f"Constraints: {c[0] if isinstance(c, list) else c}"]
