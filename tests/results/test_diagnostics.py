@@ -67,6 +67,7 @@ def test_an_undeclared_key_is_kept_in_extra_not_lost():
 def test_the_summary_reads_the_typed_fields():
     res = _results("sa", {"t_ratios": {"edges": 0.0123, "triangle": -0.25}})
     assert "t ratio" in str(res.summary())
+    pytest.importorskip("pandas")
     assert res.summary().to_frame()["t ratio"].tolist() == [0.0123, -0.25]
     called = _results("mle", {"call_method": "mcmle"})
     called.formula = "edges + triangle"
