@@ -12,8 +12,8 @@ import numpy as np
 import contextlib
 
 from ..exceptions import SettingsError
-from ..utils.longrun import parallel_map
-from ..utils.validation import check_random_state
+from ..utils.longrun import ctrl_c_flag, parallel_map
+from ..utils.validation import check_random_state, warn
 from . import _mh
 
 
@@ -62,6 +62,64 @@ def _chain_job(model, theta, n, burnin, interval, start, seed, proposal):
     eta = model.eta(theta) if hasattr(model, "eta") else theta   # natural parameters
     stats = g0 + sampler.sample(eta, n, burnin, interval)
     return stats, cm.state.ties(), sampler.acceptance_rate
+
+
+def chain_draws(sampler, theta, n, burnin, interval, snapshot=None):
+    """``n`` draws of one Metropolis-Hastings chain: ``burnin`` proposals, then one
+    draw every ``interval`` proposals (the loop behind every model's ``simulate``).
+
+    The chain runs in pieces (the same draws as one call): a Ctrl-C between two
+    pieces ends it with a warning, and the draws finished by then are returned.
+
+    Parameters
+    ----------
+    sampler : MHSampler or CountMHSampler
+        A sampler of :mod:`ergmfit.sampling._mh` (its model's state advances in place).
+    theta : array
+        The natural parameters the sampler runs at.
+    n, burnin, interval : int
+        Checked by the caller (:func:`ergmfit.utils.validation.check_simulation_work`).
+    snapshot : callable, optional
+        Called after each draw's proposals; its results are the draws (networks).
+        Without it, the draws are the statistics g(x_t) - g(x_0).
+
+    Returns
+    -------
+    (k, p) array of statistic changes, or the list of ``snapshot()`` results;
+    k = n unless interrupted.
+
+    Examples
+    --------
+    >>> import networkx as nx, ergmfit as ef
+    >>> m = ef.ERGM(nx.empty_graph(10), "edges")
+    >>> sampler, cm = m.sampler([0.0], random_state=1)
+    >>> chain_draws(sampler, [0.0], 3, 100, 10).shape
+    (3, 1)
+    """
+    theta = np.asarray(theta, dtype=float)
+    rows, draws, done = [], [], 0
+    try:
+        with ctrl_c_flag() as ctrl_c:
+            if snapshot is None:
+                step = max(1, 2 ** 20 // interval)
+                while done < n:
+                    k = min(step, n - done)
+                    rows.append(sampler.sample(theta, k, burnin if done == 0 else 0, interval))
+                    done += k
+                    ctrl_c.check()
+            else:
+                sampler.run(theta, burnin)
+                for _ in range(n):
+                    sampler.run(theta, interval)
+                    draws.append(snapshot())
+                    done += 1
+                    ctrl_c.check()
+    except KeyboardInterrupt:
+        warn(f"simulate was interrupted by the user after {done} of {n} draws: only the "
+             f"{done} finished draws are returned")
+    if snapshot is not None:
+        return draws
+    return np.vstack(rows) if rows else np.zeros((0, sampler.model.n_stats))
 
 
 def chain_seeds(random_state, n_chains):
