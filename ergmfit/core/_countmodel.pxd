@@ -48,6 +48,8 @@ cdef class CountModel:
     set(v, y)       y_v <- y; returns -1 if memory ran out.
     n_on()/on_var(k) the variables currently nonzero (k in 0..n_on()-1), for
                     tie/no-tie-like proposals.
+    total()         the sum of the values (the runaway guard reads it every
+                    2^16 proposals; the default sums the nonzero values).
     random_var(rng) a uniformly drawn variable.
     """
     cdef readonly int n_stats
@@ -59,4 +61,5 @@ cdef class CountModel:
     cdef int set(self, int64_t v, int64_t y) noexcept nogil
     cdef int64_t n_on(self) noexcept nogil
     cdef int64_t on_var(self, int64_t k) noexcept nogil
+    cdef int64_t total(self) noexcept nogil
     cdef int64_t random_var(self, RNG* rng) noexcept nogil

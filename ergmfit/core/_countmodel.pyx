@@ -74,6 +74,12 @@ cdef class CountModel:
     cdef int64_t on_var(self, int64_t k) noexcept nogil:
         return -1
 
+    cdef int64_t total(self) noexcept nogil:
+        cdef int64_t k, out = 0
+        for k in range(self.n_on()):
+            out += self.get(self.on_var(k))
+        return out
+
     cdef int64_t random_var(self, RNG* rng) noexcept nogil:
         return rng_below(rng, self.n_vars)
 

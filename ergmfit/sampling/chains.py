@@ -18,7 +18,8 @@ from . import _mh
 
 
 @contextlib.contextmanager
-def runaway_guard(factor="keep", min_ties="keep", memory="keep"):
+def runaway_guard(factor="keep", min_ties="keep", memory="keep", min_value="keep",
+                  min_total="keep"):
     """Change the runaway guard of every Metropolis-Hastings chain in a ``with`` block.
 
     Every chain (``simulate``, gof, MCMC-MLE, CD, EE, Bayes, the s.e.
@@ -29,13 +30,21 @@ def runaway_guard(factor="keep", min_ties="keep", memory="keep"):
     ``factor=4``, ``min_ties=1_000_000``, ``memory=4 GiB``; ``None`` switches
     a part off.  Parallel workers (``n_jobs``) get the settings in force.
 
+    Count-valued models with an unbounded reference (Poisson, Geometric) have
+    two more ceilings, for an improper model whose values climb without bound:
+    a dyad value above ``max(min_value, factor x the largest observed value)``
+    stops the chain at once, a sum of the values above ``max(min_total, factor
+    x the observed sum)`` within 2^16 proposals.  Defaults: ``min_value=10_000``,
+    ``min_total=1_000_000``.
+
     >>> import networkx as nx, ergmfit as ef
     >>> m = ef.ERGM(nx.empty_graph(30), "edges")
     >>> with runaway_guard(factor=None):          # no tie ceiling
     ...     S = m.simulate([3.0], n=1, output="stats", random_state=1)
     """
     new = {}
-    for key, val in (("factor", factor), ("min_ties", min_ties), ("memory", memory)):
+    for key, val in (("factor", factor), ("min_ties", min_ties), ("memory", memory),
+                     ("min_value", min_value), ("min_total", min_total)):
         if isinstance(val, str) and val == "keep":
             continue
         if val is not None:

@@ -74,6 +74,9 @@ cdef class CountERGMModel(CountModel):
     cdef int64_t n_on(self) noexcept nogil:
         return self.state.n_nonzero
 
+    cdef int64_t total(self) noexcept nogil:
+        return self.state.total
+
     cdef int64_t on_var(self, int64_t k) noexcept nogil:
         cdef int i = self.state.ends[2 * k], j = self.state.ends[2 * k + 1]
         self._last_v = dyad_var(self.state.n, self.state.directed, i, j)
