@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .exceptions import FormulaError, SettingsError
+from .exceptions import ErgmfitError, FormulaError, NetworkError, SettingsError
 from .formula import parse_formula
 from .labeled import make_unique
 from .network import NetworkState, as_network
@@ -11,12 +11,16 @@ from .network.network import SMALL_NETWORK
 from .results import register_model_builder
 from .constraints import constraint_formula, parse_constraints, pairs_vars
 from .families.binary import BINARY
+from .families.count import CountFamily
+from .families.countmodel import valued_network
+from .network._countstate import CountState
 from .terms.parameterisation import parameterisation_of
 from .terms.offsets import offset_flags as _offset_flags, split_offsets  # noqa: F401
-from .terms.registry import build_term
+from .terms.registry import COUNT_STATE, build_term
 from .terms.macros import expand_for
 from .terms._ergm import ERGMModel
-from .runtime import ctrl_c_flag
+from .terms._countergm import CountERGMModel
+from .sampling.chains import chain_draws
 from .utils.validation import (check_params, check_random_state, check_simulation_work,
                                format_bytes, seed_words, warn, warns_at_callers_line,
                                whole_number)
@@ -55,7 +59,7 @@ class ERGM:
         ``response`` names the integer edge attribute, ``reference`` is
         ``"Poisson"`` (the default), ``"Binomial(3)"``, ``"Geometric"`` or
         ``"DiscUnif(a, b)"``.  Either makes ``ERGM(...)`` return a
-        :class:`~ergmfit.families.countmodel.CountERGM` (the count family).
+        :class:`CountERGM` (the count family; still an ``ERGM``).
 
     Examples
     --------
@@ -68,11 +72,13 @@ class ERGM:
     #: the model family (what a state is, its kernels, reference measure and proposals)
     family = BINARY
 
+    #: what ``simulate(output=...)`` can return
+    simulation_outputs = ("graphs", "networks", "stats")
+
     def __new__(cls, *args, response=None, reference=None, **kwargs):
-        # the count family's model when a response or reference is given (see ergmfit.families)
-        if response is not None or reference is not None:
-            from .families.countmodel import CountERGM
-            return CountERGM(*args, response=response, reference=reference, **kwargs)
+        # an ERGM with a response is a count-valued ERGM (the count family: CountERGM)
+        if cls is ERGM and (response is not None or reference is not None):
+            cls = CountERGM
         return super().__new__(cls)
 
     def __init__(self, network, formula, directed=None, weights="error", constraints=None,
@@ -339,30 +345,10 @@ class ERGM:
         theta = self.eta(params)       # the sampler runs on the natural parameters
         sampler, cm = self.sampler(params, proposal, random_state, start)
         g0 = self.statistics_vector(start)
-        # in pieces (the same draws as one call): Ctrl-C returns the draws finished
-        rows, nets, done = [], [], 0
-        try:
-            with ctrl_c_flag() as ctrl_c:
-                if output == "stats":
-                    step = max(1, 2 ** 20 // interval)
-                    while done < n:
-                        k = min(step, n - done)
-                        rows.append(sampler.sample(theta, k, burnin if done == 0 else 0,
-                                                   interval))
-                        done += k
-                        ctrl_c.check()
-                else:
-                    sampler.run(theta, burnin)
-                    for _ in range(n):
-                        sampler.run(theta, interval)
-                        nets.append(self.network.with_ties(cm.state.ties()))
-                        done += 1
-                        ctrl_c.check()
-        except KeyboardInterrupt:
-            warn(f"simulate was interrupted by the user after {done} of {n} draws: only the "
-                 f"{done} finished draws are returned")
         if output == "stats":
-            return g0 + (np.vstack(rows) if rows else np.zeros((0, len(g0))))
+            return g0 + chain_draws(sampler, theta, n, burnin, interval)
+        nets = chain_draws(sampler, theta, n, burnin, interval,
+                           snapshot=lambda: self.network.with_ties(cm.state.ties()))
         if output == "networks":
             return nets
         return [net.to_networkx() for net in nets]
@@ -455,6 +441,17 @@ class ERGM:
         from .estimation.base import curved_refusal
         from .estimation.registry import methods_supporting, supports
         can = supports(method)
+        families = can.get("families", frozenset({"binary"}))
+        if self.family.name not in families:
+            ref = self.family.reference
+            able = ", ".join(repr(m) for m in methods_supporting("families")
+                             if self.family.name in supports(m).get("families", ()))
+            raise SettingsError(
+                f"method={method!r} does not fit this model (family {self.family.name!r}"
+                + (f", reference {ref.label}" if ref is not None else "")
+                + f"): its supports declaration lists the families {sorted(families)}; "
+                + (f"methods for this family: {able}" if able else
+                   "no estimator fits this family yet (statistics() and simulate() work)"))
         if self.sample_space.constrained and not can.get("constraints"):
             raise FormulaError(f"method={method!r} under constraints is not implemented; use "
                                "method='mcmle', 'cd' or 'mple'")
@@ -516,7 +513,7 @@ class ERGM:
 
     def __copy__(self):
         # a shallow copy shares the compiled kernels (pickling rebuilds them)
-        new = ERGM.__new__(ERGM)
+        new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
         return new
 
@@ -526,6 +523,211 @@ class ERGM:
 
     def __repr__(self):
         return f"ERGM({self.network!r}, {self.formula!r})"
+
+
+
+class CountERGM(ERGM):
+    """A count-valued ERGM (ergm.count): the integer edge attribute ``response`` of a
+    network, a formula of valued terms and a reference measure.  ``ERGM(...,
+    response=..., reference=...)`` makes one; it is an :class:`ERGM` of the count
+    family (:class:`~ergmfit.families.CountFamily`).
+
+    Parameters
+    ----------
+    network : networkx.Graph, networkx.DiGraph or Network
+        The observed network; ``response`` names the edge attribute holding the
+        counts (an absent dyad is 0).
+    formula : str
+        Valued terms joined by ``+``: ``"sum + nonzero + mutual(form='min')"``.
+    response : str
+        The edge attribute (statnet's ``response=``).
+    reference : str or Reference
+        ``"Poisson"`` (default), ``"Binomial(3)"``, ``"Geometric"``,
+        ``"DiscUnif(a, b)"`` (a leading ``~`` is accepted, as statnet writes it).
+    directed : bool, optional
+        Only for inputs whose directedness is not stated.
+
+    No estimator fits the count family yet: ``fit`` refuses it by name (each
+    estimator's ``supports["families"]``); ``statistics`` and ``simulate`` work.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> import ergmfit as ef
+    >>> g = nx.DiGraph()
+    >>> g.add_edge(0, 1, weight=2); g.add_edge(1, 0, weight=3); g.add_edge(1, 2, weight=1)
+    >>> m = ef.ERGM(g, "sum + nonzero + mutual(form='min')", response="weight",
+    ...             reference="Poisson")
+    >>> isinstance(m, ef.ERGM)
+    True
+    >>> m.statistics()
+    {'sum': 6.0, 'nonzero': 3.0, 'mutual.min': 2.0}
+    >>> m.simulate([0.0, 0.0, 0.0], n=3, output="stats", random_state=1).shape
+    (3, 3)
+    """
+
+    simulation_outputs = ("graphs", "stats")
+
+    def __init__(self, network, formula, directed=None, weights="error", constraints=None,
+                 missing=None, nodes=None, response=None, reference=None, **unknown):
+        if unknown:
+            raise SettingsError(f"ERGM() got unknown argument(s) {sorted(unknown)}")
+        given = [k for k, v in (("weights", weights), ("constraints", constraints),
+                                ("missing", missing), ("nodes", nodes))
+                 if v not in (None, "error")]
+        if given:
+            raise SettingsError(f"{', '.join(given)}= not available for count-valued models yet "
+                                f"(response={response!r}, reference={reference!r})")
+        if response is None:
+            raise NetworkError("a count-valued model needs response=: the name of the edge "
+                               "attribute holding the counts")
+        if not isinstance(response, str):
+            raise NetworkError(f"response must be an edge attribute name, got {response!r}")
+        if not isinstance(formula, str):
+            raise FormulaError(f"formula must be a string, got {type(formula).__name__}")
+        family = CountFamily("Poisson" if reference is None else reference)
+        net, dyads, values = valued_network(network, response, family.reference, directed)
+        self._build(net, formula, response, family, dyads, values)
+
+    def _build(self, network, formula, response, family, dyads, values):
+        self.family, self.reference, self.response = family, family.reference, response
+        self.network, self._dyads, self._values = network, dyads, values
+        self.formula = formula
+        self.terms = [build_term(network, c.name, c.args, c.kwargs, state=COUNT_STATE)
+                      for c in parse_formula(formula)]
+        for t in self.terms:
+            family.check_kernel(t)
+        self.parameterisation = parameterisation_of(self.terms)
+        self.labels = [lab for t in self.terms for lab in t.labels]
+        self.stat_labels = list(self.labels)
+        self.offset = np.zeros(len(self.labels), dtype=bool)
+
+    @property
+    def default_proposal(self) -> str:
+        return self.family.resolve_proposal("auto")
+
+    def compiled(self, dyads=None, values=None) -> CountERGMModel:
+        """The compiled model on a fresh copy of the observed values (or ``dyads``/``values``)."""
+        if dyads is None:
+            dyads, values = self._dyads, self._values
+        state = CountState(self.network.n, self.network.directed, dyads, values)
+        return CountERGMModel(state, self.kernels, self.reference.compiled())
+
+    def statistics_vector(self, dyads=None, values=None) -> np.ndarray:
+        """The statistics of the observed values (or of ``dyads``/``values``), accumulated
+        from change statistics on the empty network."""
+        if dyads is None:
+            dyads, values = self._dyads, self._values
+        empty = CountERGMModel(CountState(self.network.n, self.network.directed),
+                               self.kernels, self.reference.compiled())
+        return empty.accumulate(np.ascontiguousarray(dyads, dtype=np.int64).reshape(-1, 2),
+                                np.ascontiguousarray(values, dtype=np.int64).reshape(-1))
+
+    def statistics(self) -> dict:
+        """Observed statistics as ``{label: value}`` (statnet's labels)."""
+        return dict(zip(make_unique(self.labels), self.statistics_vector().tolist()))
+
+    def sampler(self, params, proposal="auto", random_state=None, start=None):
+        """A Metropolis-Hastings sampler (``CountMHSampler``) started at the observed
+        values, and its compiled model."""
+        if start is not None:
+            raise SettingsError("start= is not available for count-valued models yet")
+        check_params(params, self.labels)
+        prop = self.family.make_proposal(proposal)          # checks the name first
+        cm = self.compiled()
+        sampler = self.family.make_sampler(cm, prop, seed_words(random_state))
+        sampler.set_guard(reference_ties=len(self._values))
+        sampler.description = self._guard_name()
+        return sampler, cm
+
+    def _guard_name(self):
+        return (f"the valued model '{self.formula}' ({self.network.n:,} nodes, "
+                f"reference {self.reference.label})")
+
+    @warns_at_callers_line
+    def simulate(self, params, n=1, burnin=16384, interval=1024, output="graphs",
+                 proposal="auto", random_state=None, start=None, constraints=None,
+                 n_chains=1, n_jobs=1, backend=None):
+        """Draw valued networks from the model at ``params`` by Metropolis-Hastings.
+
+        Parameters
+        ----------
+        params : sequence or dict
+            One value per statistic, in ``labels`` order (or ``{label: value}``).
+        n : int
+            Number of draws.
+        burnin, interval : int
+            Proposals before the first draw and between draws.
+        output : {"graphs", "stats"}
+            networkx graphs whose edges (the nonzero dyads) carry the counts in
+            the ``response`` attribute, or an ``(n, p)`` array of statistics.
+        proposal : {"auto", "tnt", "random"}
+            See :class:`~ergmfit.families.CountFamily`.
+        random_state : int, Generator or None
+        start, constraints, n_chains, n_jobs, backend
+            Not available for count-valued models yet (a SettingsError).
+
+        Raises
+        ------
+        SettingsError
+            As :meth:`ERGM.simulate`: a bad ``n``, ``burnin``, ``interval``,
+            ``output`` or ``proposal``, and, up front, work that cannot finish
+            or output that cannot fit in memory.
+        DegenerateModelError
+            When the chain runs away (an improper model whose values grow
+            without bound, or one filling the network; see
+            :meth:`ERGM.simulate`).
+        """
+        n, burnin, interval = _simulation_size(self, n, burnin, interval, output)
+        given = [k for k, v, d in (("start", start, None), ("constraints", constraints, None),
+                                   ("n_chains", n_chains, 1), ("n_jobs", n_jobs, 1),
+                                   ("backend", backend, None)) if v != d]
+        if given:
+            raise SettingsError(f"{', '.join(given)}= not available for count-valued models yet")
+        theta = self.eta(params)
+        sampler, cm = self.sampler(params, proposal, random_state)
+        if output == "stats":
+            return self.statistics_vector() + chain_draws(sampler, theta, n, burnin, interval)
+        return chain_draws(sampler, theta, n, burnin, interval,
+                           snapshot=lambda: self._graph(*cm.state.nonzero()))
+
+    def _graph(self, dyads, values):
+        g = self.network.with_ties(dyads).to_networkx()
+        labels = self.network.labels
+        for (i, j), y in zip(dyads.tolist(), values.tolist()):
+            g.edges[labels[i], labels[j]][self.response] = int(y)
+        return g
+
+    def _not_yet(self, what):
+        return ErgmfitError(f"{what} is not available for count-valued models yet (family "
+                            f"'{self.family.name}', reference {self.reference.label}): "
+                            "statistics() and simulate() are")
+
+    def with_constraints(self, constraints):
+        raise SettingsError("constraints= not available for count-valued models yet")
+
+    def submodel(self, term_indices):
+        raise self._not_yet("submodel()")
+
+    def predict(self, params, dyads=None, compressed=False, **kwargs):
+        raise self._not_yet("predict()")
+
+    def gof(self, params, n_sim=100, random_state=None, **kwargs):
+        raise self._not_yet("gof()")
+
+    def __reduce__(self):
+        return (_rebuild_count, (self.network, self.formula, self.response,
+                                 self.reference, self._dyads, self._values))
+
+    def __repr__(self):
+        return (f"<CountERGM '{self.formula}' on {self.network.n} nodes, "
+                f"response={self.response!r}, reference={self.reference.label}>")
+
+
+def _rebuild_count(network, formula, response, reference, dyads, values):
+    m = object.__new__(CountERGM)
+    m._build(network, formula, response, CountFamily(reference), dyads, values)
+    return m
 
 
 def _term_text(term):
@@ -660,8 +862,10 @@ def _simulation_size(model, n, burnin, interval, output):
     when the proposals or the output are beyond what can finish or fit (see
     :meth:`ERGM.simulate`)."""
     from .exceptions import SettingsError
-    if output not in ("graphs", "networks", "stats"):
-        raise SettingsError(f"output must be 'graphs', 'networks' or 'stats', got {output!r}")
+    outputs = model.simulation_outputs
+    if output not in outputs:
+        raise SettingsError(f"output must be {', '.join(map(repr, outputs[:-1]))} or "
+                            f"{outputs[-1]!r}, got {output!r}")
     n, burnin = whole_number(n, "n", 0), whole_number(burnin, "burnin", 0)
     interval = whole_number(interval, "interval", 1)
     net = model.network

@@ -1,6 +1,7 @@
 # cython: language_level=3
 from libc.stdint cimport int64_t
 from ergmfit.core._random cimport RNG
+from ergmfit.core._model cimport CompiledModel
 
 # the reference measures h(y) of a count-valued model (ergm.count's names)
 cdef enum:
@@ -35,9 +36,9 @@ cdef class ReferenceMeasure:
         return y >= self.lo and (self.unbounded or y <= self.hi)
 
 
-cdef class CountModel:
+cdef class CountModel(CompiledModel):
     """The interface samplers know for count-valued models (the count twin of
-    ``BinaryModel``).
+    ``BinaryModel``; ``CompiledModel`` has what both share).
 
     A model over integer variables y_0 .. y_{n_vars-1} (dyad values) with
     sufficient statistics g(y) in R^n_stats and a reference measure h.
@@ -46,17 +47,13 @@ cdef class CountModel:
                     (overwriting), from the current value of y_v.
     get(v)          current value of y_v.
     set(v, y)       y_v <- y; returns -1 if memory ran out.
-    n_on()/on_var(k) the variables currently nonzero (k in 0..n_on()-1), for
-                    tie/no-tie-like proposals.
-    random_var(rng) a uniformly drawn variable.
+    n_on()/on_var(k), random_var(rng): see ``CompiledModel`` (on: nonzero).
+    total()         the sum of the values (the runaway guard reads it every
+                    2^16 proposals; the default sums the nonzero values).
     """
-    cdef readonly int n_stats
-    cdef readonly int64_t n_vars
     cdef readonly ReferenceMeasure reference
 
     cdef void change(self, int64_t v, int64_t y, double* out) noexcept nogil
     cdef int64_t get(self, int64_t v) noexcept nogil
     cdef int set(self, int64_t v, int64_t y) noexcept nogil
-    cdef int64_t n_on(self) noexcept nogil
-    cdef int64_t on_var(self, int64_t k) noexcept nogil
-    cdef int64_t random_var(self, RNG* rng) noexcept nogil
+    cdef int64_t total(self) noexcept nogil

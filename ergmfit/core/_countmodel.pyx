@@ -4,7 +4,6 @@
 import numpy as np
 cimport numpy as cnp
 from libc.math cimport lgamma, INFINITY
-from ergmfit.core._random cimport rng_below
 
 cnp.import_array()
 
@@ -57,7 +56,7 @@ cdef class ReferenceMeasure:
         return self.log_ratio(a, b)
 
 
-cdef class CountModel:
+cdef class CountModel(CompiledModel):
 
     cdef void change(self, int64_t v, int64_t y, double* out) noexcept nogil:
         pass
@@ -68,14 +67,11 @@ cdef class CountModel:
     cdef int set(self, int64_t v, int64_t y) noexcept nogil:
         return 0
 
-    cdef int64_t n_on(self) noexcept nogil:
-        return 0
-
-    cdef int64_t on_var(self, int64_t k) noexcept nogil:
-        return -1
-
-    cdef int64_t random_var(self, RNG* rng) noexcept nogil:
-        return rng_below(rng, self.n_vars)
+    cdef int64_t total(self) noexcept nogil:
+        cdef int64_t k, out = 0
+        for k in range(self.n_on()):
+            out += self.get(self.on_var(k))
+        return out
 
     # Python-level access, for tests -------------------------------------
     def change_stats(self, int64_t v, int64_t y):
@@ -94,14 +90,3 @@ cdef class CountModel:
         if self.set(v, y) != 0:
             raise MemoryError("out of memory while setting a value")
 
-    def on_vars(self):
-        """Indices of the nonzero variables."""
-        cdef int64_t k, m = self.n_on()
-        out = np.empty(m, dtype=np.int64)
-        for k in range(m):
-            out[k] = self.on_var(k)
-        return out
-
-    def _check_var(self, int64_t v):
-        if v < 0 or v >= self.n_vars:
-            raise IndexError(f"variable {v} outside 0..{self.n_vars - 1}")

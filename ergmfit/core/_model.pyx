@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-"""Base class of every compiled binary model; see ``_model.pxd``."""
+"""The base classes of the compiled models (every model; binary models); see ``_model.pxd``."""
 import numpy as np
 cimport numpy as cnp
 from ergmfit.core._random cimport rng_below
@@ -7,16 +7,7 @@ from ergmfit.core._random cimport rng_below
 cnp.import_array()
 
 
-cdef class BinaryModel:
-
-    cdef void change(self, int64_t v, double* out) noexcept nogil:
-        pass
-
-    cdef bint get(self, int64_t v) noexcept nogil:
-        return 0
-
-    cdef int flip(self, int64_t v) noexcept nogil:
-        return 0
+cdef class CompiledModel:
 
     cdef int64_t n_on(self) noexcept nogil:
         return 0
@@ -26,6 +17,35 @@ cdef class BinaryModel:
 
     cdef int64_t random_var(self, RNG* rng) noexcept nogil:
         return rng_below(rng, self.n_vars)
+
+    def on_vars(self):
+        """Indices of the variables that are on (equal to 1; nonzero)."""
+        cdef int64_t k, m = self.n_on()
+        out = np.empty(m, dtype=np.int64)
+        for k in range(m):
+            out[k] = self.on_var(k)
+        return out
+
+    def _check_vars(self, variables):
+        arr = np.asarray(variables)
+        if arr.size and (arr.min() < 0 or arr.max() >= self.n_vars):
+            raise IndexError(f"variables must lie in 0..{self.n_vars - 1}")
+
+    def _check_var(self, int64_t v):
+        if v < 0 or v >= self.n_vars:
+            raise IndexError(f"variable {v} outside 0..{self.n_vars - 1}")
+
+
+cdef class BinaryModel(CompiledModel):
+
+    cdef void change(self, int64_t v, double* out) noexcept nogil:
+        pass
+
+    cdef bint get(self, int64_t v) noexcept nogil:
+        return 0
+
+    cdef int flip(self, int64_t v) noexcept nogil:
+        return 0
 
     cdef bint lookahead(self) noexcept nogil:
         return 0
@@ -52,14 +72,6 @@ cdef class BinaryModel:
         self._check_var(v)
         if self.flip(v) != 0:
             raise MemoryError("out of memory while flipping a variable")
-
-    def on_vars(self):
-        """Indices of the variables equal to 1."""
-        cdef int64_t k, m = self.n_on()
-        out = np.empty(m, dtype=np.int64)
-        for k in range(m):
-            out[k] = self.on_var(k)
-        return out
 
     def change_matrix(self, cnp.int64_t[:] variables):
         """Change statistics of many variables as an (len, n_stats) array."""
@@ -99,12 +111,3 @@ cdef class BinaryModel:
         if bad:
             raise MemoryError("out of memory while flipping variables")
         return total
-
-    def _check_vars(self, variables):
-        arr = np.asarray(variables)
-        if arr.size and (arr.min() < 0 or arr.max() >= self.n_vars):
-            raise IndexError(f"variables must lie in 0..{self.n_vars - 1}")
-
-    def _check_var(self, int64_t v):
-        if v < 0 or v >= self.n_vars:
-            raise IndexError(f"variable {v} outside 0..{self.n_vars - 1}")

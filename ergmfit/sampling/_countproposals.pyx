@@ -85,7 +85,19 @@ cdef inline double _lq_jump(ReferenceMeasure ref, int64_t y, int64_t z) noexcept
     return _log_jump(ref, z, y) - _log_jump(ref, y, z)
 
 
-cdef class CountProposal:
+cdef inline bint _jump_value(CountModel m, RNG* rng, int64_t v, int64_t* y, int64_t* y_new,
+                             double* log_q_ratio) noexcept nogil:
+    # the value jump of the drawn variable v: its value into y, the proposed one into
+    # y_new, the jump's Hastings log-ratio into log_q_ratio; False: no move
+    y[0] = m.get(v)
+    y_new[0] = _jump(m.reference, rng, y[0])
+    if y_new[0] < 0:
+        return False
+    log_q_ratio[0] = _lq_jump(m.reference, y[0], y_new[0])
+    return True
+
+
+cdef class CountProposal(ProposalBase):
     cdef void start(self, CountModel m) noexcept nogil:
         pass
 
@@ -97,30 +109,18 @@ cdef class CountProposal:
     cdef void accepted(self, CountModel m, int64_t v, int64_t y_new) noexcept nogil:
         pass
 
-    cdef double aux_theta(self) noexcept nogil:
-        return 0.0
-
-    cdef void end_batch(self) noexcept nogil:
-        pass
-
 
 cdef class CountRandom(CountProposal):
     """A uniformly drawn dyad and a jump of its value (see the module docstring)."""
 
     cdef int64_t propose(self, CountModel m, RNG* rng, int64_t* y_new,
                          double* log_q_ratio) noexcept nogil:
-        cdef int64_t v, y, z
+        cdef int64_t v, y
         log_q_ratio[0] = 0.0
         if m.n_vars <= 0:
             return -1
         v = m.random_var(rng)
-        y = m.get(v)
-        z = _jump(m.reference, rng, y)
-        if z < 0:
-            return -1
-        y_new[0] = z
-        log_q_ratio[0] = _lq_jump(m.reference, y, z)
-        return v
+        return v if _jump_value(m, rng, v, &y, y_new, log_q_ratio) else -1
 
 
 cdef class CountTNT(CountProposal):
@@ -138,14 +138,12 @@ cdef class CountTNT(CountProposal):
             v = m.on_var(rng_below(rng, L))
         else:
             v = m.random_var(rng)
-        y = m.get(v)
-        z = _jump(m.reference, rng, y)
-        if z < 0:
+        if not _jump_value(m, rng, v, &y, &z, log_q_ratio):
             return -1
         y_new[0] = z
-        # the dyad's probability of being drawn before and after the move
+        # times the dyad's probability of being drawn after the move over before it
         fwd = (0.5 / L + 0.5 / D if y != 0 else 0.5 / D) if L > 0 else 1.0 / D
         L2 = L + (z != 0) - (y != 0)
         bwd = (0.5 / L2 + 0.5 / D if z != 0 else 0.5 / D) if L2 > 0 else 1.0 / D
-        log_q_ratio[0] = log(bwd / fwd) + _lq_jump(m.reference, y, z)
+        log_q_ratio[0] += log(bwd / fwd)
         return v

@@ -18,7 +18,20 @@ cdef inline int tnt_lq_slot(int64_t* key, double* ldel, double* ladd, int64_t L,
     return slot
 
 
-cdef class Proposal:
+cdef class ProposalBase:
+    """What every Metropolis-Hastings proposal has, whatever its model family
+    (``Proposal`` for a BinaryModel, ``CountProposal`` for a CountModel):
+
+    aux_theta()   a term added to the log acceptance ratio (0 here; IFD's
+                  auxiliary parameter, see ``Proposal``), read once per batch
+                  of proposals, so it may change only in end_batch();
+    end_batch()   a hook run after each batch of proposals (nothing here).
+    """
+    cdef double aux_theta(self) noexcept nogil
+    cdef void end_batch(self) noexcept nogil
+
+
+cdef class Proposal(ProposalBase):
     """A Metropolis-Hastings proposal over the variables of a BinaryModel.
 
     propose() returns the variable to flip (or -1 for "no move") and
@@ -31,8 +44,6 @@ cdef class Proposal:
     cdef void start(self, BinaryModel m) noexcept nogil
     cdef int64_t propose(self, BinaryModel m, RNG* rng, double* log_q_ratio) noexcept nogil
     cdef void accepted(self, BinaryModel m, int64_t v, bint now_on) noexcept nogil
-    cdef double aux_theta(self) noexcept nogil
-    cdef void end_batch(self) noexcept nogil
 
 
 cdef class RandomToggle(Proposal):

@@ -5,7 +5,15 @@ from libc.stdint cimport int64_t, uint64_t
 from ergmfit.core._random cimport rng_below, rng_uniform, rng_next, word_uniform
 
 
-cdef class Proposal:
+cdef class ProposalBase:
+    cdef double aux_theta(self) noexcept nogil:
+        return 0.0
+
+    cdef void end_batch(self) noexcept nogil:
+        pass
+
+
+cdef class Proposal(ProposalBase):
     cdef void start(self, BinaryModel m) noexcept nogil:
         pass
 
@@ -14,12 +22,6 @@ cdef class Proposal:
         return -1
 
     cdef void accepted(self, BinaryModel m, int64_t v, bint now_on) noexcept nogil:
-        pass
-
-    cdef double aux_theta(self) noexcept nogil:
-        return 0.0
-
-    cdef void end_batch(self) noexcept nogil:
         pass
 
 

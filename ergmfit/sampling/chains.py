@@ -12,13 +12,14 @@ import numpy as np
 import contextlib
 
 from ..exceptions import SettingsError
-from ..runtime import parallel_map
-from ..utils.validation import check_random_state
+from ..runtime import ctrl_c_flag, parallel_map
+from ..utils.validation import check_random_state, warn
 from . import _mh
 
 
 @contextlib.contextmanager
-def runaway_guard(factor="keep", min_ties="keep", memory="keep"):
+def runaway_guard(factor="keep", min_ties="keep", memory="keep", min_value="keep",
+                  min_total="keep"):
     """Change the runaway guard of every Metropolis-Hastings chain in a ``with`` block.
 
     Every chain (``simulate``, gof, MCMC-MLE, CD, EE, Bayes, the s.e.
@@ -29,13 +30,21 @@ def runaway_guard(factor="keep", min_ties="keep", memory="keep"):
     ``factor=4``, ``min_ties=1_000_000``, ``memory=4 GiB``; ``None`` switches
     a part off.  Parallel workers (``n_jobs``) get the settings in force.
 
+    Count-valued models with an unbounded reference (Poisson, Geometric) have
+    two more ceilings, for an improper model whose values climb without bound:
+    a dyad value above ``max(min_value, factor x the largest observed value)``
+    stops the chain at once, a sum of the values above ``max(min_total, factor
+    x the observed sum)`` within 2^16 proposals.  Defaults: ``min_value=10_000``,
+    ``min_total=1_000_000``.
+
     >>> import networkx as nx, ergmfit as ef
     >>> m = ef.ERGM(nx.empty_graph(30), "edges")
     >>> with runaway_guard(factor=None):          # no tie ceiling
     ...     S = m.simulate([3.0], n=1, output="stats", random_state=1)
     """
     new = {}
-    for key, val in (("factor", factor), ("min_ties", min_ties), ("memory", memory)):
+    for key, val in (("factor", factor), ("min_ties", min_ties), ("memory", memory),
+                     ("min_value", min_value), ("min_total", min_total)):
         if isinstance(val, str) and val == "keep":
             continue
         if val is not None:
@@ -62,6 +71,64 @@ def _chain_job(model, theta, n, burnin, interval, start, seed, proposal):
     eta = model.eta(theta) if hasattr(model, "eta") else theta   # natural parameters
     stats = g0 + sampler.sample(eta, n, burnin, interval)
     return stats, cm.state.ties(), sampler.acceptance_rate
+
+
+def chain_draws(sampler, theta, n, burnin, interval, snapshot=None):
+    """``n`` draws of one Metropolis-Hastings chain: ``burnin`` proposals, then one
+    draw every ``interval`` proposals (the loop behind every model's ``simulate``).
+
+    The chain runs in pieces (the same draws as one call): a Ctrl-C between two
+    pieces ends it with a warning, and the draws finished by then are returned.
+
+    Parameters
+    ----------
+    sampler : MHSampler or CountMHSampler
+        A sampler of :mod:`ergmfit.sampling._mh` (its model's state advances in place).
+    theta : array
+        The natural parameters the sampler runs at.
+    n, burnin, interval : int
+        Checked by the caller (:func:`ergmfit.utils.validation.check_simulation_work`).
+    snapshot : callable, optional
+        Called after each draw's proposals; its results are the draws (networks).
+        Without it, the draws are the statistics g(x_t) - g(x_0).
+
+    Returns
+    -------
+    (k, p) array of statistic changes, or the list of ``snapshot()`` results;
+    k = n unless interrupted.
+
+    Examples
+    --------
+    >>> import networkx as nx, ergmfit as ef
+    >>> m = ef.ERGM(nx.empty_graph(10), "edges")
+    >>> sampler, cm = m.sampler([0.0], random_state=1)
+    >>> chain_draws(sampler, [0.0], 3, 100, 10).shape
+    (3, 1)
+    """
+    theta = np.asarray(theta, dtype=float)
+    rows, draws, done = [], [], 0
+    try:
+        with ctrl_c_flag() as ctrl_c:
+            if snapshot is None:
+                step = max(1, 2 ** 20 // interval)
+                while done < n:
+                    k = min(step, n - done)
+                    rows.append(sampler.sample(theta, k, burnin if done == 0 else 0, interval))
+                    done += k
+                    ctrl_c.check()
+            else:
+                sampler.run(theta, burnin)
+                for _ in range(n):
+                    sampler.run(theta, interval)
+                    draws.append(snapshot())
+                    done += 1
+                    ctrl_c.check()
+    except KeyboardInterrupt:
+        warn(f"simulate was interrupted by the user after {done} of {n} draws: only the "
+             f"{done} finished draws are returned")
+    if snapshot is not None:
+        return draws
+    return np.vstack(rows) if rows else np.zeros((0, sampler.model.n_stats))
 
 
 def chain_seeds(random_state, n_chains):

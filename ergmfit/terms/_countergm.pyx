@@ -2,11 +2,12 @@
 """CountERGMModel: the count-valued network state plus valued term kernels behind CountModel."""
 import numpy as np
 cimport numpy as cnp
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport free
 from ergmfit.core._random cimport RNG, rng_next
 from ergmfit.core._countmodel cimport ReferenceMeasure
 from ergmfit.network._dyadindex cimport dyad_var, var_dyad
 from ergmfit.terms._countkernel cimport CountKernel
+from ergmfit.terms._kerneltable cimport kernel_table
 
 cnp.import_array()
 
@@ -16,23 +17,15 @@ cdef class CountERGMModel(CountModel):
     of ``CountKernel`` and the :class:`ReferenceMeasure` of the dyad values."""
 
     def __cinit__(self, CountState state, list kernels, ReferenceMeasure reference):
-        cdef int t, off = 0
         self.state = state
         self.reference = reference
+        if not all(isinstance(k, CountKernel) for k in kernels):
+            raise TypeError("kernels must be CountKernel instances (valued terms)")
         self._kernel_list = list(kernels)
         self._n_terms = len(kernels)
-        self._kernels = <PyObject**>malloc(max(1, self._n_terms) * sizeof(PyObject*))
-        self._offsets = <int*>malloc(max(1, self._n_terms) * sizeof(int))
-        if self._kernels == NULL or self._offsets == NULL:
-            raise MemoryError()
-        for t in range(self._n_terms):
-            k = self._kernel_list[t]
-            if not isinstance(k, CountKernel):
-                raise TypeError("kernels must be CountKernel instances (valued terms)")
-            self._kernels[t] = <PyObject*>k
-            self._offsets[t] = off
-            off += (<CountKernel>k).n_stats
-        self.n_stats = off
+        self.n_stats = kernel_table(self._kernel_list,
+                                    [(<CountKernel>k).n_stats for k in self._kernel_list],
+                                    &self._kernels, &self._offsets)
         n = state.n
         self.n_vars = n * (n - 1) if state.directed else n * (n - 1) // 2
         self._last_v = -1
@@ -73,6 +66,9 @@ cdef class CountERGMModel(CountModel):
 
     cdef int64_t n_on(self) noexcept nogil:
         return self.state.n_nonzero
+
+    cdef int64_t total(self) noexcept nogil:
+        return self.state.total
 
     cdef int64_t on_var(self, int64_t k) noexcept nogil:
         cdef int i = self.state.ends[2 * k], j = self.state.ends[2 * k + 1]

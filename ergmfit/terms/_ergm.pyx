@@ -6,6 +6,7 @@ from libc.stdlib cimport malloc, free
 from libc.stdint cimport uint64_t, uint32_t
 from ergmfit.core._random cimport RNG, rng_next
 from ergmfit.network._dyadindex cimport dyad_var, var_dyad
+from ergmfit.terms._kerneltable cimport kernel_table
 
 cnp.import_array()
 
@@ -16,34 +17,30 @@ cdef double LOOKAHEAD_BYTES = 8.0 * 2 ** 20
 cdef class ERGMModel(BinaryModel):
 
     def __cinit__(self, NetworkState state, list kernels):
-        cdef int t, off = 0
+        cdef int t
         self.state = state
+        if not all(isinstance(k, TermKernel) for k in kernels):
+            raise TypeError("kernels must be TermKernel instances")
         # stateful kernels (operator terms) get their own copy, set up for this state
-        self._kernel_list = [k.bind(state) if isinstance(k, TermKernel) and (<TermKernel>k).stateful
-                             else k for k in kernels]
+        self._kernel_list = [k.bind(state) if (<TermKernel>k).stateful else k for k in kernels]
         self._n_terms = len(kernels)
-        self._kernels = <PyObject**>malloc(max(1, self._n_terms) * sizeof(PyObject*))
-        self._offsets = <int*>malloc(max(1, self._n_terms) * sizeof(int))
+        self.n_stats = kernel_table(self._kernel_list,
+                                    [(<TermKernel>k).n_stats for k in self._kernel_list],
+                                    &self._kernels, &self._offsets)
         self._stateful = <PyObject**>malloc(max(1, self._n_terms) * sizeof(PyObject*))
-        if self._kernels == NULL or self._offsets == NULL or self._stateful == NULL:
+        if self._stateful == NULL:
             raise MemoryError()
         self._n_stateful = 0
         caches = 0
         on_demand = True
         for t in range(self._n_terms):
             k = self._kernel_list[t]
-            if not isinstance(k, TermKernel):
-                raise TypeError("kernels must be TermKernel instances")
-            self._kernels[t] = <PyObject*>k
             if (<TermKernel>k).stateful:
                 self._stateful[self._n_stateful] = <PyObject*>k
                 self._n_stateful += 1
-            self._offsets[t] = off
-            off += (<TermKernel>k).n_stats
             caches |= (<TermKernel>k).caches
             if (<TermKernel>k).caches and not (<TermKernel>k).counts_on_demand:
                 on_demand = False
-        self.n_stats = off
         n = state.n
         self.n_vars = n * (n - 1) if state.directed else n * (n - 1) // 2
         if caches:

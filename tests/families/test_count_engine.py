@@ -13,7 +13,7 @@ import pytest
 
 import ergmfit as ef
 from ergmfit.families import CountFamily
-from ergmfit.families.countmodel import CountERGM
+from ergmfit.model import CountERGM
 from ergmfit.network._countstate import CountState
 
 

@@ -128,3 +128,40 @@ def test_binary_only_settings_refused():
         ef.ERGM(g, "sum", response="n", missing=[(1, 2)])
     with pytest.raises(SettingsError, match="unknown argument"):
         ef.ERGM(g, "sum", response="n", colour="red")
+
+
+def test_a_count_model_is_an_ergm():
+    m = ef.ERGM(graph([1, 2, 3, 1]), "sum + nonzero", response="n", reference="Binomial(3)")
+    assert isinstance(m, ef.ERGM) and m.family.name == "count"
+    assert not hasattr(ef.ERGM(nx.path_graph(3), "edges"), "response")
+
+
+@pytest.mark.parametrize("method", ["mple", "mcmle", "cd", "ee", "bayes", "sa"])
+def test_every_estimator_refuses_the_count_family_by_its_declaration(method):
+    from ergmfit.estimation.registry import supports
+    assert "count" not in supports(method)["families"]
+    m = ef.ERGM(graph([1, 2, 3, 1]), "sum", response="n", reference="Poisson")
+    with pytest.raises(SettingsError, match=f"method='{method}' does not fit .*family 'count'"):
+        m.fit(method=method, random_state=1)
+
+
+def test_simulate_has_the_binary_work_bounds():
+    m = ef.ERGM(graph([1, 2, 3, 1]), "sum + nonzero", response="n")
+    with pytest.raises(SettingsError, match="proposals, more than"):
+        m.simulate([0.0, 0.0], n=10 ** 9, interval=10 ** 6, output="stats")
+    with pytest.raises(SettingsError, match="\\bn\\b"):
+        m.simulate([0.0, 0.0], n=-1, output="stats")
+    with pytest.raises(SettingsError, match="not available for count-valued models"):
+        m.simulate([0.0, 0.0], n=2, n_chains=2)
+    for bad in ("submodel", "predict", "gof"):
+        with pytest.raises(ErgmfitError, match="not available for count-valued models"):
+            getattr(m, bad)([0.0, 0.0] if bad != "submodel" else [0])
+
+
+def test_pickle_and_copy_keep_the_count_model():
+    import copy
+    import pickle
+    m = ef.ERGM(graph([1, 2, 3, 1]), "sum + nonzero", response="n", reference="Binomial(3)")
+    for other in (pickle.loads(pickle.dumps(m)), copy.copy(m)):
+        assert type(other) is type(m) and other.statistics() == m.statistics()
+        assert other.reference == m.reference

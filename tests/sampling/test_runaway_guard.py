@@ -61,7 +61,8 @@ def test_default_ceiling(model):
         assert s2.max_ties == 40_000
     with runaway_guard(factor=None):
         assert model.sampler([-8.0, 0.0], random_state=1)[0].max_ties == 0
-    assert _mh.RUNAWAY_GUARD == {"factor": 4.0, "min_ties": 1_000_000, "memory": 4 * 2**30}
+    assert _mh.RUNAWAY_GUARD == {"factor": 4.0, "min_ties": 1_000_000, "memory": 4 * 2**30,
+                                "min_value": 10_000, "min_total": 1_000_000}
     s3, _ = model.sampler([-8.0, 0.0], random_state=1)
     assert s3.max_rss_kb == 0 or s3.max_rss_kb >= _mh.peak_memory_kb() + 4 * 2**20 - 1
     with pytest.raises(SettingsError):
@@ -98,3 +99,66 @@ def test_default_ceiling_stops_a_filling_chain():
         m.simulate([1.0], n=10, burnin=0, interval=10**7, output="stats", random_state=1)
     # ~1.0 M ties take ~2.0 M proposals; stopped there, not after the 10^8 asked for
     assert _proposals_before_stop(str(err.value)) <= 2_100_000
+
+
+# -- count-valued models: values that climb without bound (an improper model) -------------
+def _valued(seed=1, n=10):
+    rng = np.random.default_rng(seed)
+    g = nx.DiGraph()
+    g.add_nodes_from(range(n))
+    for i in range(n):
+        for j in range(n):
+            if i != j and rng.random() < 0.3:
+                g.add_edge(i, j, w=int(rng.integers(1, 5)))
+    return g
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_improper_count_model_stops_naming_the_cause(seed):
+    # sum with a positive coefficient under Geometric: no normalising constant
+    m = ef.ERGM(_valued(seed), "sum", response="w", reference="Geometric")
+    with runaway_guard(min_value=200):
+        with pytest.raises(DegenerateModelError) as err:
+            m.simulate([0.5], n=100, burnin=0, interval=10**6, output="stats", random_state=seed)
+    msg = str(err.value)
+    assert "not proper" in msg and "Geometric" in msg and "'sum'" in msg
+    assert "past the ceiling of 200" in msg and "min_value" in msg
+    assert _proposals_before_stop(msg) < 10**7      # stopped long before the 10^8 asked for
+    assert err.value.retryable and err.value.runaway
+
+
+def test_count_total_ceiling_and_the_bounded_reference():
+    g = _valued(4)
+    m = ef.ERGM(g, "sum", response="w", reference="Poisson")
+    with runaway_guard(min_value=10**12, min_total=2_000):
+        s, cm = m.sampler([4.0], random_state=1)    # proper, but a mean of e^4 per dyad
+        assert s.max_total == 2_000 and s.max_value == 10**12
+        with pytest.raises(DegenerateModelError, match="sum of the values grew"):
+            s.run(np.array([4.0]), 10**7)
+    b = ef.ERGM(g, "sum", response="w", reference="Binomial(4)")
+    s, _ = b.sampler([0.0], random_state=1)
+    assert s.max_value == s.max_total == 2**63 - 1      # a bounded support cannot run away
+    p, _ = m.sampler([0.0], random_state=1)
+    assert p.start_max_value == max(d["w"] for _, _, d in g.edges(data=True))
+    assert p.max_value == 10_000 and p.max_total == 1_000_000   # the defaults' floors
+
+
+def test_count_guard_in_cd_sample_restores_the_state():
+    m = ef.ERGM(_valued(5), "sum", response="w", reference="Geometric")
+    with runaway_guard(min_value=100):
+        s, cm = m.sampler([0.5], random_state=2)
+        before = cm.state.nonzero()
+        with pytest.raises(DegenerateModelError, match="not proper"):
+            s.cd_sample(np.array([0.5]), 3, 10**6)
+    after = cm.state.nonzero()
+    np.testing.assert_array_equal(before[0], after[0])
+    np.testing.assert_array_equal(before[1], after[1])
+
+
+def test_count_guard_changes_no_draw_of_a_proper_model():
+    m = ef.ERGM(_valued(6), "sum + nonzero", response="w", reference="Poisson")
+    a = m.simulate([0.2, -0.5], n=20, burnin=1000, interval=500, output="stats", random_state=3)
+    with runaway_guard(factor=None):
+        b = m.simulate([0.2, -0.5], n=20, burnin=1000, interval=500, output="stats",
+                       random_state=3)
+    np.testing.assert_array_equal(a, b)
