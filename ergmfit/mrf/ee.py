@@ -307,7 +307,7 @@ def fit_ee(insts, labels, random_state=None, update="borisenko", n_chains=1, n_j
            callback=None, verbose=False, cd_iter=200, cd_learning_rate=0.1, **kwargs):
     """Equilibrium Expectation for the observations of an MRF or CRF.
 
-    One EE run of the shared engine (:func:`ergmfit.estimation.ee.estimator.ee_core`)
+    One EE run of the shared engine (:meth:`ergmfit.estimation.ee.estimator.EE.run`)
     on the :class:`ProductModel` of all observations (module docstring).
 
     Parameters
@@ -323,12 +323,12 @@ def fit_ee(insts, labels, random_state=None, update="borisenko", n_chains=1, n_j
     n_chains, n_jobs : int
         Independent EE chains (pooled as in the ERGM EE) and joblib workers.
     callback : callable, optional
-        Called after every outer iteration (see :func:`ergmfit.estimation.ee.estimator.fit_ee`).
+        Called after every outer iteration (see :class:`ergmfit.estimation.ee.estimator.EE`).
     cd_iter, cd_learning_rate : int, float
         Steps and learning rate (on the gradient per variable) of the CD-1
         start with ``init="cd"`` (200, 0.1; :func:`cd1_start`).
     **kwargs
-        Settings of the EE engine (:data:`ergmfit.estimation.ee.estimator.EE_DEFAULTS`;
+        Settings of the EE engine (the table :attr:`ergmfit.estimation.ee.estimator.EE.SETTINGS`;
         the MRF defaults are :data:`MRF_EE_DEFAULTS`): ``sampler_steps`` (m,
         default :func:`default_sampler_steps`), ``ee_steps``,
         ``ee_inner_steps``, ``learning_rate`` (a number or stages),
@@ -368,10 +368,10 @@ def fit_ee(insts, labels, random_state=None, update="borisenko", n_chains=1, n_j
 
     from ..exceptions import ConvergenceWarning
     labels = list(labels)
-    unknown = [k for k in kwargs if k not in _ee.EE_DEFAULTS]
+    unknown = [k for k in kwargs if k not in _ee.EE.chain_defaults()]
     if unknown:
         raise TypeError(f"unknown EE setting(s) {unknown}; the settings are "
-                        f"{sorted(_ee.EE_DEFAULTS)}")
+                        f"{sorted(_ee.EE.chain_defaults())}")
     if update not in ("borisenko", "adaptive", "newton"):
         raise ValueError(f"update must be 'borisenko', 'adaptive' or 'newton', got {update!r}")
     cfg = {k: v for k, v in MRF_EE_DEFAULTS.items() if k != "update"}
@@ -391,8 +391,8 @@ def fit_ee(insts, labels, random_state=None, update="borisenko", n_chains=1, n_j
         cfg["init"] = init_theta
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)   # reported by "converged" below
-        out = _ee.ee_core(product, random_state=rng, verbose=verbose, n_chains=n_chains,
-                          n_jobs=n_jobs, callback=callback, update=update, **cfg)
+        out = _ee.EE(random_state=rng, verbose=verbose, n_chains=n_chains, n_jobs=n_jobs,
+                     callback=callback, update=update, **cfg).run(product)
         res = _ee.build_results(product, out)
     ch = out["chains"][0]
     info = res.info

@@ -95,7 +95,7 @@ from .blocks import (C_INT_MAX, block_kernel, bounded_kernel, bounded_pseudo_fit
                      degree_feasibility)
 from ..mple.existence import nonexistence_error, observed_design
 
-__all__ = ["BCD", "fit_bcd", "learning_rates"]
+__all__ = ["BCD", "learning_rates"]
 
 
 def learning_rates(n_iter, learning_rate=0.001, decay=None, t0=None):
@@ -596,8 +596,3 @@ def _curved_chunk(bm, chooser, kernel, theta, rates, steps, batch, rao_blackwell
         out["average"] = par.project(back(out["average"]))
         out["grad_mean"] = np.asarray(out["grad_mean"]) @ J
     return out
-
-
-def fit_bcd(model, **kwargs) -> ERGMResults:
-    """``BCD(**kwargs).fit(model)``; see :class:`BCD`."""
-    return BCD(**kwargs).fit(model)

@@ -90,7 +90,7 @@ from .blocks import (DEFAULT_MAX_BLOCKS, block_kernel, blocks_to_vars, degree_fe
                      free_variables, make_blocks, make_chooser)
 from ..mple.existence import observed_design
 
-__all__ = ["MCLE", "fit_mcle", "CompositeDesign", "KernelComposite", "composite_design",
+__all__ = ["MCLE", "CompositeDesign", "KernelComposite", "composite_design",
            "make_blocks",
            "make_chooser", "MAX_EXACT_VARS"]
 
@@ -772,8 +772,3 @@ def _curved_start(model, init, labels):
             ok = np.isfinite(given)
             theta[ok] = given[ok]
     return model.parameterisation.project(theta)
-
-
-def fit_mcle(model, **kwargs) -> ERGMResults:
-    """``MCLE(**kwargs).fit(model)``; see :class:`MCLE`."""
-    return MCLE(**kwargs).fit(model)

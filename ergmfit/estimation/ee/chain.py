@@ -534,7 +534,7 @@ def ee_chain(model, cfg, seed, chain=0, callback=None, control=None):
     tie/no-tie sample at the chain's estimate.  Returns a dict of arrays.
 
     ``model`` needs ``labels`` and ``compiled()``; ``cfg`` is a dict of the
-    settings in :data:`EE_DEFAULTS` (plus ``init_theta``).  ``control``
+    settings of the ``EE.SETTINGS`` table (plus ``init_theta``).  ``control``
     (a :class:`~ergmfit.utils.longrun.JobControl`) receives the progress
     and asks the chain to stop after its current outer iteration.
     """

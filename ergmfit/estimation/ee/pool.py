@@ -307,7 +307,7 @@ def pool_chains(summaries):
 
 
 def build_results(model, out):
-    """Turn :func:`ee_core`'s output into an ERGMResults."""
+    """Turn :meth:`EE.run <ergmfit.estimation.ee.estimator.EE.run>`'s output into an ERGMResults."""
     from ...results import ERGMResults
     cfg, chains = out["cfg"], out["chains"]
     labels = list(model.labels)
