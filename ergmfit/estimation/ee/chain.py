@@ -14,6 +14,7 @@ import time
 import numpy as np
 
 from ...exceptions import CheckpointError, DegenerateModelError
+from ...terms.parameterisation import Identity
 from ...utils.longrun import Checkpoint, read_npz
 from ...utils.validation import seed_words
 from .missing import conditional_chain
@@ -551,8 +552,8 @@ def _ee_chain(model, cfg, seed, chain, callback, control):
     p = len(labels)
     bm = model.compiled()
     q = int(bm.n_stats)
-    par = getattr(model, "parameterisation", None)
-    curved = par is not None and not par.linear
+    par = getattr(model, "parameterisation", None) or Identity(list(model.labels))
+    curved = not par.linear
     n_vars = int(bm.n_vars)
     L0 = int(len(bm.on_vars()))
     use_ifd = cfg["proposal"] in ("ifd", "ifd-tnt")
@@ -756,11 +757,11 @@ def _ee_chain(model, cfg, seed, chain, callback, control):
             # the model's own MCMC proposal (triadic moves for triangle terms mix
             # far better on clustered networks), as MCMC-MLE samples
             s2 = _sim_sampler(model, bm, rng)
-            draws = _simulate(s2, par.eta(est) if curved else est, n_sim, burn, interval, unit,
+            draws = _simulate(s2, par.eta(est), n_sim, burn, interval, unit,
                               control, n_planned)
             out["sims"] = out["final_dzA"] + draws
             if state["cond"] is not None:       # minus the conditional mean (_ee_missing)
-                state["cond"].adjust(out, par.eta(est) if curved else est, n_sim, interval)
+                state["cond"].adjust(out, par.eta(est), n_sim, interval)
             out["sim_interval"] = int(interval)
             out["proposals_sim"] = int(burn) + int(n_sim) * int(interval)
             if ckpt is not None:

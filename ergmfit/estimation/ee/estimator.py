@@ -96,7 +96,7 @@ def _resolve_cfg(model, cfg):
     if cfg["update"] == "auto":
         n_vars = getattr(getattr(model, "network", None), "n_dyads", None)
         cfg["update"] = "newton" if n_vars is None or n_vars <= 10**6 else "borisenko"
-    dens = _free_density(model, density_index(model), cfg["proposal"], curved)
+    dens = _free_density(model, density_index(model), cfg["proposal"])
     space = getattr(model, "sample_space", None)
     if space is not None and space.n_missing:       # a conditional chain beside EE's
         from .missing import check_missing_cfg
@@ -116,7 +116,7 @@ def _resolve_cfg(model, cfg):
                             "whose parameter it recovers from the auxiliary parameter; add "
                             "'edges' or use proposal='tnt'")
     cfg["dens"] = dens
-    cfg["dens_theta"] = _density_param(model, dens) if curved else dens
+    cfg["dens_theta"] = _density_param(model, dens)
     n_vars = getattr(getattr(model, "network", None), "n_dyads", None)
     large = n_vars is not None and n_vars > 10**6
     if cfg["se"] == "auto":
@@ -338,7 +338,7 @@ class EE(Estimator):
     >>> import ergmfit as ef
     >>> from ergmfit.estimation import EE
     >>> m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
-    >>> fit = EE(random_state=1, ee_steps=20).fit(m)
+    >>> fit = EE(random_state=1).fit(m)
     >>> fit.method
     'ee'
     """
