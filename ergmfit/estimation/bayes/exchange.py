@@ -345,10 +345,8 @@ class Bayes(Estimator):
             theta, out, accepted, it0 = (state["theta"], state["out"], state["accepted"],
                                          state["it"])
         else:
-            theta = start_population(centre, cov0, H, rng)
-            par = getattr(model, "parameterisation", None)
-            if par is not None and not par.linear:      # the chains start in the box
-                theta = par.project(theta)
+            # the chains start in the parameters' box
+            theta = model.parameterisation.project(start_population(centre, cov0, H, rng))
             out = np.empty((n_total, H, p))
             accepted = np.zeros(H, dtype=np.int64)
             it0 = 0

@@ -114,14 +114,11 @@ def _at_final_estimate(res, par, resim):
     estimate reported).  The Monte Carlo covariance stays the step's."""
     est = res["estimate"]
     Z, cond_cov = resim(est)
-    curved = par is not None and not par.linear
     C = np.cov(Z, rowvar=False).reshape(Z.shape[1], Z.shape[1])
     if cond_cov is not None:
         C = C - cond_cov
-    Zp = Z
-    if curved:
-        from ..common.curved import projector
-        C, Zp = par.information(est, C), projector(par, est)(Z)
+    from ..common.curved import projector
+    C, Zp = par.information(est, C), projector(par, est)(Z)     # the map's directions
     res.update(fisher=C, sim_t=t_ratios(Zp), sim_mean=Zp.mean(axis=0), final_sims=Z)
 
 
