@@ -84,6 +84,20 @@ class BCD(Estimator):
     ``float("inf")`` keeps it constant); ``n_iter`` defaults to 20,000
     without preconditioning (the paper's), with it max(20,000,
     200 M / (n * batch_size)).
+
+    References
+    ----------
+    Asuncion, A., Liu, Q., Ihler, A. & Smyth, P. (2010). Learning with blocks:
+    composite likelihood and contrastive divergence. *AISTATS*, JMLR W&CP 9, 33-40.
+
+    Examples
+    --------
+    >>> import ergmfit as ef
+    >>> from ergmfit.estimation import BCD
+    >>> m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
+    >>> fit = BCD(block_size=2, random_state=1).fit(m)
+    >>> fit.method, fit.info["precondition"]
+    ('bcd', 'mple')
     """
 
     method = "bcd"

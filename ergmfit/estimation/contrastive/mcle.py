@@ -496,6 +496,23 @@ class MCLE(Estimator):
     tree-shaped blocks of an MRF) instead of the precomputed Gray-code
     differences; minus the Hessian then comes from central differences of
     the score.
+
+    References
+    ----------
+    Lindsay, B. G. (1988). Composite likelihood methods. *Contemporary
+    Mathematics* 80, 221-239.
+
+    Varin, C., Reid, N. & Firth, D. (2011). An overview of composite likelihood
+    methods. *Statistica Sinica* 21, 5-42.
+
+    Examples
+    --------
+    >>> import ergmfit as ef
+    >>> from ergmfit.estimation import MCLE
+    >>> m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
+    >>> fit = MCLE(block_size=2, cov="naive").fit(m)
+    >>> fit.method, fit.info["block_size"]
+    ('mcle', 2)
     """
 
     method = "mcle"
