@@ -169,7 +169,7 @@ class _ChainCheckpoint:
             arrays.update({f"run{i}.{k}": np.asarray(run[k]) for k in _RUN_ARRAYS})
         arrays.update({f"cur.{k}": np.asarray(v) for k, v in partial.items() if k != "final"})
         arrays["x_on"] = self.bm.on_vars()
-        if self.state.get("cond") is not None:     # missing dyads: the completion (_ee_missing)
+        if self.state.get("cond") is not None:     # missing dyads: the completion (ee.missing)
             arrays["y_on"] = self.state["cond"].bm.on_vars()
         meta = {"kind": _CKPT_KIND, "chain": self.chain, "phase": self.phase,
                 "final": bool(partial["final"]), "outer_done": int(self.state["outer_done"]),
@@ -256,7 +256,7 @@ class _CurvedEE:
 
     def __init__(self, par, dens_t, dens_s, cond=None):
         self.par, self.dens_t, self.dens_s = par, dens_t, dens_s
-        self.cond = cond            # missing dyads: the conditional chain (_ee_missing)
+        self.cond = cond            # missing dyads: the conditional chain (ee.missing)
 
     def _iterate(self):
         from ._ee import ee_iterations
@@ -648,7 +648,7 @@ def _ee_chain(model, cfg, seed, chain, callback, control):
         phases.append(("tnt", int(cfg["tnt_steps"]) if cfg["tnt_steps"] is not None else outer))
     n_planned = sum(n for _, n in phases)
     state = {"outer_done": 0, "interrupted": False,
-             "cond": conditional_chain(model, rng, saved)}     # missing dyads (_ee_missing)
+             "cond": conditional_chain(model, rng, saved)}     # missing dyads (ee.missing)
     if curved:
         state["curved"] = _CurvedEE(par, cfg.get("dens_theta"), cfg["dens"], state["cond"])
     runs = []
@@ -746,7 +746,7 @@ def _ee_chain(model, cfg, seed, chain, callback, control):
         sims_saved = _read_sims(cfg["resume"], chain, state["outer_done"])
     if sims_saved is not None and cfg["se"] == "simulate":
         out["sims"], out["sim_interval"], out["proposals_sim"], extra = sims_saved
-        out.update(extra)                   # cond_cov: missing dyads (_ee_missing)
+        out.update(extra)                   # cond_cov: missing dyads (ee.missing)
     elif cfg["se"] == "simulate" and not interrupted and n_rows >= 4:
         it_idx = np.arange(n_rows) * store_every
         keep = it_idx >= burnin_iters(cfg["burnin"], done, out["stage_start"])
@@ -760,7 +760,7 @@ def _ee_chain(model, cfg, seed, chain, callback, control):
             draws = _simulate(s2, par.eta(est), n_sim, burn, interval, unit,
                               control, n_planned)
             out["sims"] = out["final_dzA"] + draws
-            if state["cond"] is not None:       # minus the conditional mean (_ee_missing)
+            if state["cond"] is not None:       # minus the conditional mean (ee.missing)
                 state["cond"].adjust(out, par.eta(est), n_sim, interval)
             out["sim_interval"] = int(interval)
             out["proposals_sim"] = int(burn) + int(n_sim) * int(interval)

@@ -108,10 +108,8 @@ def _chain_summary(ch, burnin, inner, polish=False, par=None, resim=None):
 def _at_final_estimate(res, par, resim):
     """The information, simulated t-ratios and mean at the estimate after the final
     MCMC-MLE step, from a new simulation there (``resim``): the sample of the EE
-    estimate is another θ's (on Lazega ``edges + gwesp(fixed=FALSE) +
-    nodematch('practice')`` the step moved the decay by 0.21, and the s.e. of
-    nodematch from the old sample was 0.31 against 0.16 from a long chain at the
-    estimate reported).  The Monte Carlo covariance stays the step's."""
+    estimate is another θ's (``docs/guide/estimators/ee_algorithm.md``, "Notes
+    from runs").  The Monte Carlo covariance stays the step's."""
     est = res["estimate"]
     Z, cond_cov = resim(est)
     C = np.cov(Z, rowvar=False).reshape(Z.shape[1], Z.shape[1])

@@ -309,7 +309,7 @@ def test_standard_error_simulation_reports_progress_and_stops_on_request(samplik
 
     from ergmfit.estimation.ee.chain import ee_chain, sim_plan
     from ergmfit.estimation.ee.estimator import EE
-    cfg = EE(**SHORT, se_samplesize=400, se_interval=3000).resolved_settings(samplike)
+    cfg = EE(**dict(SHORT, se_samplesize=400, se_interval=3000)).resolved_settings(samplike)
     units = sim_plan(cfg, samplike.network.n_ties)[4]
     assert units > 5
 
