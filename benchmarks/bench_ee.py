@@ -34,7 +34,7 @@ import numpy as np
 
 import ergmfit as ef
 from ergmfit.estimation.ee.chain import t_ratios
-from ergmfit.estimation.ee.estimator import fit_ee
+from ergmfit.estimation.ee.estimator import EE
 
 ESTIMNET = {  # Epinions, 1 chain, t = 10,100..21,700 (estimnet.md 8.2)
     "edges": (-13.837, 0.163, 0.039),
@@ -107,8 +107,8 @@ def run_epinions(args):
     t1 = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        fit = fit_ee(model, random_state=args.seed, verbose=args.verbose, n_chains=args.chains,
-                     n_jobs=args.jobs, **kw)
+        fit = EE(random_state=args.seed, verbose=args.verbose, n_chains=args.chains,
+                 n_jobs=args.jobs, **kw).fit(model)
     wall = time.perf_counter() - t1
     info = fit.info
     print()
@@ -168,7 +168,7 @@ def run_mesa(args):
         t = time.perf_counter()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            fit = fit_ee(model, random_state=seed, n_chains=args.chains, n_jobs=args.jobs, **kw)
+            fit = EE(random_state=seed, n_chains=args.chains, n_jobs=args.jobs, **kw).fit(model)
         ee = np.array(fit.info["ee_estimates"][0])
         c, s = ref
         print("EE average before the final step, max |diff|/se:",
@@ -187,7 +187,7 @@ def run_kstar(args):
         t = time.perf_counter()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            fit = fit_ee(model, random_state=seed)
+            fit = EE(random_state=seed).fit(model)
         print(f"\nLazega edges + kstar(2) + triangle, seed {seed}: {time.perf_counter() - t:.1f} s")
         print(fit.summary())
         print("EE estimate before the final MCMC-MLE step:", np.round(fit.info["ee_estimates"][0], 4))

@@ -390,7 +390,7 @@ _ENGINE_SETTINGS = (
 class EquilibriumExpectation(MRFMethod):
     """Equilibrium Expectation for the observations of an MRF or CRF (``method="ee"``).
 
-    One EE run of the shared engine (:func:`ergmfit.estimation.ee.estimator.ee_core`)
+    One EE run of the shared engine (:meth:`ergmfit.estimation.ee.estimator.EE.run`)
     on the :class:`ProductModel` of all observations (module docstring);
     sample weights must be non-negative integers (a weight replicates its
     observation).
@@ -458,9 +458,9 @@ class EquilibriumExpectation(MRFMethod):
             cfg["init"] = init_theta
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)   # reported by "converged" below
-            out = _ee.ee_core(product, random_state=rng, verbose=self.verbose,
-                              n_chains=self.n_chains, n_jobs=self.n_jobs, callback=self.callback,
-                              update=self.update, **cfg)
+            out = _ee.EE(random_state=rng, verbose=self.verbose, n_chains=self.n_chains,
+                         n_jobs=self.n_jobs, callback=self.callback, update=self.update,
+                         **cfg).run(product)
             res = _ee.build_results(product, out)
         ch = out["chains"][0]
         info = res.info

@@ -60,9 +60,9 @@ def test_ee_curved_lazega_near_statnet(lazega):
 
 
 def test_ee_density_position_when_a_curved_term_precedes_edges():
-    from ergmfit.estimation.ee.estimator import _resolve_cfg
+    from ergmfit.estimation.ee.estimator import EE
     m = ef.ERGM("lazega", "gwesp + edges")
-    cfg = _resolve_cfg(m, {})
+    cfg = EE().resolved_settings(m)
     assert cfg["dens"] == len(m.terms[0].labels)        # after the ESP counts
     assert cfg["dens_theta"] == 2                         # after gwesp, gwesp.decay
     assert m.labels[cfg["dens_theta"]] == "edges"

@@ -123,7 +123,7 @@ def _accepted_keywords(method):
     names |= set(inspect.signature(ergmfit.ERGM.fit).parameters)   # method, random_state, ...
     mod = importlib.import_module(fn.__module__)
     # estimators that pass **kwargs on: the core function / settings class / defaults table
-    for attr in ("MCMLE", "cd_core", "MPLE", "EE_DEFAULTS"):
+    for attr in ("MCMLE", "MPLE"):
         obj = getattr(mod, attr, None)
         if obj is None:
             continue

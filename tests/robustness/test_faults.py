@@ -58,14 +58,14 @@ def test_cd_keeps_the_finished_iterations_on_ctrl_c(monkeypatch, flo):
 def test_cd_as_a_start_passes_ctrl_c_on(default_sigint, monkeypatch, flo):
     # inside another estimator (MCMC-MLE's init='cd') the interrupt is not swallowed
     from ergmfit.estimation.contrastive import cd
-    from ergmfit.estimation.contrastive.cd import cd_core
+    from ergmfit.estimation.contrastive.cd import CD
 
     def interrupted(*args):
         raise KeyboardInterrupt
     monkeypatch.setattr(cd, "hotelling_iid", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        cd_core(flo, random_state=1)
-    assert cd_core(flo, random_state=1, keep_interrupted=True)["interrupted"]
+        CD(random_state=1).start(flo)
+    assert CD(random_state=1).run(flo, keep_interrupted=True)["interrupted"]
 
 
 @pytest.mark.parametrize("method", ["cd", "bcd", "mcle", "mcmle", "ee"])

@@ -1,7 +1,7 @@
 """Short Equilibrium Expectation runs for the tests."""
 import warnings
 
-from ergmfit.estimation.ee.estimator import fit_ee
+from ergmfit.estimation.ee.estimator import EE
 from ergmfit.exceptions import ConvergenceWarning
 
 #: settings of a short EE run (a few hundred proposals per step)
@@ -12,4 +12,4 @@ def quiet_fit(model, **kw):
     """An EE fit with its ConvergenceWarnings silenced."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        return fit_ee(model, **kw)
+        return EE(**kw).fit(model)

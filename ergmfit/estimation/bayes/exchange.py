@@ -129,9 +129,8 @@ def make_prior(p, prior=None, prior_mean=None, prior_sigma=None) -> NormalPrior:
 def default_aux_iters(model) -> int:
     """The fallback length of an auxiliary chain (when the pilot of
     :func:`auxiliary_length` cannot measure one): Bergm's 1000, or 6 per dyad
-    on larger networks (on Lazega's covariate model, 630 dyads, Bergm's 1000
-    leave the posterior means 0.6 sds and the sds 25 % off a run with 5000;
-    2500 and 4000 are within 0.31 and 0.21 sds)."""
+    on larger networks (``docs/guide/estimators/bayes_algorithm.md``, "Tuning
+    notes")."""
     net = getattr(model, "network", None)
     dyads = getattr(net, "n_dyads", None)
     return 1000 if dyads is None else max(1000, 6 * int(dyads))
@@ -154,25 +153,10 @@ def auxiliary_length(model, proposal, rng, eta0, storage=None, n=20000, max_roun
     ``n`` draws and looks among the first n/400 lags for the lag where the
     largest autocorrelation falls to ``AUX_LEVEL`` (0.25, estimated with less
     noise than 0.05), extrapolated geometrically to 0.05 (x ln 20 / ln 4); if it
-    is not there, s grows 4-fold.  Returns (length, info).
-
-    Why 0.05: an auxiliary chain of k proposals from the observed network y
-    gives g(y') correlated with g(y) by about the lag-k autocorrelation ρ,
-    which tempers the likelihood in the exchange ratio by (1 − ρ) (sds wider
-    by about 1/sqrt(1 − ρ)).  On Lazega's covariate model (at the posterior
-    mean) a long pilot puts the lags of 0.25 / 0.1 / 0.05 at 1,800 / 3,300 /
-    4,000 proposals and this pilot at 3,300-4,000 (seeds 1-6); 3,780 give
-    means within 0.22 posterior sds and sds within 7 % of a long run at
-    5,000, 2,000 (ρ ≈ 0.25) means 0.27 sds off and sds 3-16 % too wide.
-
-    Why the floor: the pilot sees one θ, and the posterior may reach slower
-    mixing (near-degenerate) parameters.  On the 5-node exactness test the
-    lag is 10-16 proposals, and chains that short miss the exact posterior
-    (by 5-10 MC s.e.); on flomarriage (lag 40-60) 100 proposals still give
-    means within 0.1 sds and sds within 9 % of Bergm's runs with 1,000, 50
-    sds 11-25 % too wide.  So the pilot only replaces the old default's
-    6 x dyads (Lazega: 3,780) where the chain needs fewer or more.  A model whose chain does not settle
-    within the rounds falls back to :func:`default_aux_iters`."""
+    is not there, s grows 4-fold.  Returns (length, info).  A model whose chain
+    does not settle within the rounds falls back to :func:`default_aux_iters`.
+    Why 0.05 and why the floor: ``docs/guide/estimators/bayes_algorithm.md``,
+    "Tuning notes"."""
     net = model.network
     dyads = int(net.n_dyads)
     smp, _ = fast_sampler(model, proposal, rng, eta0, storage=storage)
@@ -344,10 +328,8 @@ class Bayes(Estimator):
             theta, out, accepted, it0 = (state["theta"], state["out"], state["accepted"],
                                          state["it"])
         else:
-            theta = start_population(centre, cov0, H, rng)
-            par = getattr(model, "parameterisation", None)
-            if par is not None and not par.linear:      # the chains start in the box
-                theta = par.project(theta)
+            # the chains start in the parameters' box
+            theta = model.parameterisation.project(start_population(centre, cov0, H, rng))
             out = np.empty((n_total, H, p))
             accepted = np.zeros(H, dtype=np.int64)
             it0 = 0
@@ -364,7 +346,7 @@ class Bayes(Estimator):
             aux, aux_info = auxiliary_length(model, self.proposal, rng, eta0, storage)
             if self.burnin > 0 and aux > default_aux_iters(model):
                 # the burn-in's draws are discarded and the MPLE often mixes more slowly
-                # than the posterior (Lazega: 6,000-7,500): the old default caps it
+                # than the posterior (bayes_algorithm.md): the old default caps it
                 aux_info["capped_from"] = aux
                 aux = default_aux_iters(model)
         run = _ExchangeRun(model, sampler, prior, self, rng, theta, out, accepted)
@@ -391,7 +373,7 @@ class Bayes(Estimator):
             def remeasure(draws):
                 # the length for the kept iterations, measured at the mean of the burn-in's
                 # second half (the MPLE and the likelihood's mode may mix more slowly than
-                # the posterior: Lazega 6,600-7,500 / 5,000-6,500 / 3,300-4,000)
+                # the posterior: bayes_algorithm.md, "Tuning notes")
                 k, info = auxiliary_length(model, self.proposal, rng,
                                            model.eta(draws.mean(axis=0)), storage,
                                            step=max(1, run.aux_info.get("pilot_step", 2) // 2))
@@ -562,7 +544,7 @@ def fast_sampler(model, proposal, rng, eta0, pilot=20000, storage=None):
     mean degree of 32 on networks of more than 64 nodes, a choice made for
     large networks) or held in memory
     (``cache_degree=0``; on a small dense network the counts fit in the CPU
-    cache: Lazega's covariate model runs 2x faster).  The draws are the same
+    cache).  The draws are the same
     either way (the counts are exact), so only the speed depends on the
     choice, made by timing ``pilot`` proposals of each at ``eta0`` (best of 3),
     unless ``storage`` ('held' or 'default') names it.

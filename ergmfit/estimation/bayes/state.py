@@ -12,10 +12,8 @@ from ..common.checkpoint import ModelState
 
 #: delayed='auto' uses the Gaussian first stage only when the pilot's whitened
 #: statistics are this close to Gaussian (largest |skewness|, |excess kurtosis|):
-#: its error at r posterior sds is about skewness x r^3 / 6 (the next cumulant).
-#: Lazega's covariate model: 0.2-0.25 / 0.1-0.25; flomarriage 0.55-1.3 / 0.2-10;
-#: the 5-node test 0.8 / 0.6-1.0 (there a Gaussian's light tails leave the chain
-#: stuck for long in the posterior's flat tail: exact, but slow to mix).
+#: its error at r posterior sds is about skewness x r^3 / 6 (the next cumulant);
+#: the values measured on example models are in bayes_algorithm.md, "Tuning notes".
 GAUSS_MAX_SKEW, GAUSS_MAX_KURT = 0.35, 1.0
 
 

@@ -1,82 +1,19 @@
-"""Blocked contrastive divergence (Bn-CDm), ``method="bcd"``.
+"""Blocked contrastive divergence Bn-CDm (``method="bcd"``): the estimator class
+:class:`BCD`, its learning-rate schedule and the checks shared with MCLE.
 
-Asuncion, Liu, Ihler & Smyth (2010), "Learning with Blocks: Composite
-Likelihood and Contrastive Divergence", AISTATS.  For an exponential family
-p(x | theta) = exp(theta . g(x)) / Z(theta) and data x_0 (one network), the
-contrastive divergence gradient is
+The algorithm (blocks, step sizes, curved terms, constraints, standard errors)
+is described in ``docs/guide/estimators/cd.md``.
 
-    grad_t = g(x_0) - g(x_m),
-
-where x_m is the state after m = ``steps`` updates of a random-scan blocked
-Gibbs sampler started at the data: each update draws a block A of n =
-``block_size`` variables and replaces x_A by an exact draw from
-p(x_A | x_-A, theta) (:class:`ergmfit.sampling.Enumeration`, 2^n
-configurations by Gray-code flips; the MRF submodule plugs in
-forward-backward for tree-shaped blocks).  Then theta <- theta + a_t P grad_t.
-
-* Bn-CD1 (``steps=1``) is stochastic gradient ascent on the composite
-  likelihood (1/C) sum_c log p(x_{A_c} | x_{-A_c}, theta) over the blocks the
-  chooser draws (paper, eq. 10): its expected gradient is
-  g(x_0) - mean_c E[g | x_{-A_c}].  B1-CD1 is stochastic MPLE and B1-CDm
-  ordinary CD-m with single-site Gibbs sampling.
-* ``rao_blackwell=True`` replaces the last draw by its exact conditional
-  expectation E[g | x_-A] (same expected gradient, less variance); for m = 1
-  the gradient is then exactly the score of one block's log-conditional.
-
-Blocks (``blocks=``): ``"uniform"`` (n distinct variables uniformly, the
-paper's choice), ``"triple"`` (ERGM: the dyads of a random node triple,
-extended by dyads of its first node for n > 3, cut for n < 3), ``"star"``
-(ERGM: n dyads sharing a random node) or a list of blocks (variables, or
-dyads (i, j) of an ERGM), one drawn uniformly per update.
-
-Step sizes
+References
 ----------
-``precondition=None`` (the paper): plain gradient ascent with a_t =
-``learning_rate`` / (1 + t / ``decay``), the paper's 0.001 "gradually
-decreased" (default decay = n_iter / 4, so the last step is a fifth of the
-first), from ``init`` (default zeros).  Works for a few statistics on a
-common scale (the Lazega experiment) but is very slow for many statistics on
-different scales.
+Asuncion, A., Liu, Q., Ihler, A. & Smyth, P. (2010). Learning with blocks:
+composite likelihood and contrastive divergence. *AISTATS*, JMLR W&CP 9, 33-40.
 
-``precondition="mple"`` (default): Newton-preconditioned stochastic
-approximation from the MPLE, P = (M / n) H^-1 with H the pseudo-likelihood
-information at the MPLE and M the number of variables (so P grad_t is a
-Newton step of the per-block objective), and a_t = 1 / (t0 + t) with t0 =
-M / (n * batch_size), one pass over the variables.  This is the
-Robbins-Monro recursion with its optimal gain: after T iterations the
-estimate is close to an average of T per-block Newton steps, its Monte Carlo
-variance shrinks as 1/T and no tuning is needed; make n_iter a good multiple of
-M / n (the default is 200 such passes, at least 20,000 iterations).
-``learning_rate`` then multiplies the gain (default 1).
-
-``average`` (fraction in [0, 1)) reports the mean of the iterates over the
-last part of the run (Polyak-Ruppert) instead of the last iterate.
-
-Curved terms (``gwesp(fixed=FALSE)`` etc.): the gradient in θ is
-J(θ)'(g(x_0) − g(x_m)), J = ∂η/∂θ; the compiled loop runs in η over chunks
-of ``CURVED_CHUNK`` iterations with the map linearised at the chunk's start
-and preconditioner J P J' (J J' without one), and the iterates go back to θ
-by J's left inverse.  The start and the "mple" preconditioner are the
-curved MPLE's; decays stay at or above their bounds and move at most
-``MAX_DECAY_STEP`` per chunk.
-
-Constraints: dyad-set constraints restrict the blocks to free dyads (and the
-start and preconditioner are the MPLE's over the free dyads); under degree
-bounds (``bd``, also ``bd(attribs=)``, alone or with a dyad set) each block is
-drawn from its conditional restricted to the configurations that keep every
-bound (:class:`ergmfit.sampling._bounded.DegreeBounded`), the default start
-is the MPLE under the bounds (:func:`ergmfit.estimation.contrastive.blocks.bounded_pseudo_fit`: the
-dyads whose toggle breaks a bound carry no information; statnet's MPLE, and
-ours, use them all; ``info["init"]`` is then ``"mple_bounded"``), and
-``precondition="mple"`` uses the constrained composite information of the
-chooser's blocks at the start, through the Jacobian for a curved model (the
-unconstrained MPLE's overstates it: steps too short;
-``info["precondition"]`` is then ``"mple_bounded"``).
-
-Standard errors: ``cov="none"`` (default; the summary shows NA) or
-``cov="godambe"``: the sandwich covariance of the composite likelihood the
-run maximises, estimated at the BCD estimate over ``cov_blocks`` blocks drawn
-from the same chooser (see :mod:`ergmfit.estimation.contrastive.mcle`).
+Examples
+--------
+>>> from ergmfit.estimation.contrastive.bcd import learning_rates
+>>> learning_rates(4, 0.1, decay=1.0).tolist()
+[0.1, 0.05, 0.03333333333333333, 0.025]
 """
 from __future__ import annotations
 
@@ -90,12 +27,13 @@ from ...exceptions import ConvergenceWarning, DegenerateModelError, NetworkError
 from ...results import ERGMResults
 from ...runtime import Progress, catch_interrupt
 from ...utils.validation import check_params, check_random_state, seed_words
+from ...terms.parameterisation import Identity
 from ..base import Estimator, Setting, boolean, choice, integer, number
 from .blocks import (C_INT_MAX, block_kernel, bounded_kernel, bounded_pseudo_fit,
                      degree_feasibility)
 from ..mple.existence import nonexistence_error, observed_design
 
-__all__ = ["BCD", "fit_bcd", "learning_rates"]
+__all__ = ["BCD", "learning_rates"]
 
 
 def learning_rates(n_iter, learning_rate=0.001, decay=None, t0=None):
@@ -130,7 +68,15 @@ def learning_rates(n_iter, learning_rate=0.001, decay=None, t0=None):
 
 
 class BCD(Estimator):
-    """Blocked contrastive divergence estimator, Bn-CDm (see the module docstring).
+    """Blocked contrastive divergence estimator, Bn-CDm (Asuncion et al. 2010).
+
+    Each iteration moves θ along g(x_0) − g(x_m), x_m being m = ``steps``
+    updates of a random-scan blocked Gibbs sampler started at the data, each
+    block of n = ``block_size`` dyads drawn exactly from its conditional; with
+    ``precondition="mple"`` the steps are Newton-preconditioned Robbins-Monro
+    steps from the MPLE.  Curved terms and constraints (dyad sets, degree
+    bounds) come from the model.  The algorithm is described in
+    ``docs/guide/estimators/cd.md``.
 
     ``BCD(**settings).fit(model)``; ``ERGM.fit(method="bcd", **settings)``
     builds it.  Without preconditioning the learning rate decays as
@@ -138,6 +84,20 @@ class BCD(Estimator):
     ``float("inf")`` keeps it constant); ``n_iter`` defaults to 20,000
     without preconditioning (the paper's), with it max(20,000,
     200 M / (n * batch_size)).
+
+    References
+    ----------
+    Asuncion, A., Liu, Q., Ihler, A. & Smyth, P. (2010). Learning with blocks:
+    composite likelihood and contrastive divergence. *AISTATS*, JMLR W&CP 9, 33-40.
+
+    Examples
+    --------
+    >>> import ergmfit as ef
+    >>> from ergmfit.estimation import BCD
+    >>> m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
+    >>> fit = BCD(block_size=2, random_state=1).fit(m)
+    >>> fit.method, fit.info["precondition"]
+    ('bcd', 'mple')
     """
 
     method = "bcd"
@@ -189,12 +149,11 @@ class BCD(Estimator):
         init = self.init
         if init is None:
             init = "mple" if self.precondition is not None else "zero"
-        par = getattr(model, "parameterisation", None)
-        curved = par is not None and not par.linear
+        par = getattr(model, "parameterisation", None) or Identity(labels)
+        curved = not par.linear
         if isinstance(init, str):
             if init.lower() in ("zero", "zeros"):
-                th = np.zeros(len(labels))
-                return (par.project(th) if curved else th), "zero", None
+                return par.project(np.zeros(len(labels))), "zero", None
             if init.lower() != "mple":
                 raise SettingsError(f"init must be 'mple', 'zero' or parameters, got {init!r}")
             lf = None
@@ -471,20 +430,14 @@ class BCD(Estimator):
         des = composite_design(bm, kind, self.block_size,
                                n_blocks if isinstance(kind, str) else None,
                                random_state=rng, free=self._free, feasible=self._feasible)
-        par = getattr(model, "parameterisation", None)
-        if par is not None and not par.linear:
-            # through the map: H -> J'HJ, scores u -> u J, simulated at η(θ)
-            Jm = par.jacobian(theta)
-            _, _, H = des.loglik_score_hessian(par.eta(theta))
-            H = Jm.T @ H @ Jm
-            U, sampler, cut = _simulated_scores(model, bm, des, theta, self.n_sim, self.burnin,
-                                                self.interval, "tnt", rng, self.verbose,
-                                                eta=par.eta(theta))
-            U = U @ Jm
-        else:
-            _, _, H = des.loglik_score_hessian(theta)
-            U, sampler, cut = _simulated_scores(model, bm, des, theta, self.n_sim, self.burnin,
-                                                self.interval, "tnt", rng, self.verbose)
+        # through the map: H -> J'HJ, scores u -> u J, simulated at η(θ)
+        par = getattr(model, "parameterisation", None) or Identity(list(model.labels))
+        eta = par.eta(theta)
+        _, _, H = des.loglik_score_hessian(eta)
+        H = par.information(theta, H)
+        U, sampler, cut = _simulated_scores(model, bm, des, theta, self.n_sim, self.burnin,
+                                            self.interval, "tnt", rng, self.verbose, eta=eta)
+        U = par.score(theta, U)
         p = len(theta)
         J = U.T @ U / len(U) if len(U) >= 2 else np.full((p, p), np.nan)
         Hinv = _inv(H)
@@ -590,8 +543,3 @@ def _curved_chunk(bm, chooser, kernel, theta, rates, steps, batch, rao_blackwell
         out["average"] = par.project(back(out["average"]))
         out["grad_mean"] = np.asarray(out["grad_mean"]) @ J
     return out
-
-
-def fit_bcd(model, **kwargs) -> ERGMResults:
-    """``BCD(**kwargs).fit(model)``; see :class:`BCD`."""
-    return BCD(**kwargs).fit(model)

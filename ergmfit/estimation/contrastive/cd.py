@@ -1,54 +1,16 @@
-"""Contrastive divergence (CD-n), as statnet fits with ``estimate="CD"``.
+"""Contrastive divergence CD-n (statnet's ``estimate="CD"``): the estimator
+class :class:`CD` and the helpers other estimators start from
+(:func:`density_index`, :func:`density_start`, :func:`hotelling_iid`).
 
-The algorithm (Hinton 2002; Krivitsky 2017, "Using contrastive divergence to
-seed Monte Carlo MLE for exponential-family random graph models"):
+The algorithm, its missing-dyad variant and how it differs from statnet are in
+``docs/guide/estimators/cd.md``.
 
-1. Start from ``init`` (default: every parameter 0 except the density one --
-   ``edges`` -- at the logit of the observed density).
-2. At the current θ_t draw ``samplesize`` short runs of ``nsteps``
-   Metropolis-Hastings proposals, *each started from the observed state*, and
-   keep z_i = g(x_i) − g(x_obs) of their end points (statnet's
-   ``CD.nsteps = 8``; ``CD.samplesize.per_theta = 128`` draws per parameter).
-3. Update θ exactly as one MCMC-MLE iteration does with that sample
-   (:mod:`ergmfit.estimation.mcmle.estimator`): the Hummel et al. step length
-   (``steplength_margin``, statnet's ``CD.steplength.margin``) and the
-   maximiser of the importance-sampling approximation
-   θ ↦ −log mean_i exp((θ − θ_t)·z_i) with the pseudo-observation (1 − γ) z̄.
-4. Stop when the step length is 1 and Hotelling's T² test (the draws are
-   independent) no longer rejects E[z] = 0 at ``conv_pval`` (statnet's
-   ``CD.conv.min.pval = 0.5``), or after ``maxit`` iterations (``CD.maxit = 60``).
-
-CD-n solves E_θ[g(X_n) | X_0 = x_obs] = g(x_obs): as n grows it approaches
-the MLE, for small n it is a cheap, approximate estimate -- a starting point
-for MCMC-MLE (when the MPLE does not exist) and for Equilibrium Expectation.
-As in statnet 4.4 no standard errors are given (the summary prints NA).
-
-Differences from statnet: ``CD.multiplicity`` (several tentative toggles per
-step) is not implemented (statnet's default is 1); the proposal is the same
-tie/no-tie mixture as every other estimator here.
-
-**Missing dyads** (Handcock & Gile 2010's observed-data likelihood, whose
-score is E_θ[g | Y_obs] − E_θ[g]): CD as for a model with latent
-variables (Hinton 2002's contrastive divergence with hidden units).  A
-conditional chain -- tie/no-tie restricted to the missing dyads, on the
-same compiled network -- draws completions y of the missing dyads given the
-observed ones at the current θ (``max(nsteps, m // 4)`` proposals between
-draws for m missing dyads, 16 times that at the start of every iteration;
-it persists across iterations), and each CD run of ``nsteps`` proposals
-over all dyads starts at the current completion: z_i = g(x_i) − g(y_i).
-CD-n then solves E_θ[g(X_n) − g(Y)] = 0 with Y ~ π_θ(· | Y_obs) and X_n
-``nsteps`` proposals away from Y; as ``nsteps`` grows this is the
-observed-data likelihood equation E_θ[g] = E_θ[g | Y_obs], the equation the
-missing-data MCMC-MLE solves.  statnet instead imputes the missing dyads
-once (at the observed density) and starts both its unconditional and its
-conditional CD runs there, so its CD estimate depends on that single
-imputation (and it warns that CD with missing dyads "is not recommended"
-for ``CD.nsteps`` below their number).  Offsets and curved models go
-through the same path (the conditional chain runs at η(θ)).
-
-The core (:func:`cd_core`) needs only a model spec with ``labels`` and
-``compiled()`` (a :class:`~ergmfit.core._model.BinaryModel` at the observed
-state), so the MRF models reuse it.
+Examples
+--------
+>>> import ergmfit as ef
+>>> from ergmfit.estimation.contrastive.cd import density_index
+>>> density_index(ef.ERGM(ef.datasets.load("flomarriage"), "triangle + edges"))
+1
 """
 from __future__ import annotations
 
@@ -62,15 +24,14 @@ from ...exceptions import ConvergenceWarning, DegenerateModelError, SettingsErro
 from ...runtime import Progress, catch_interrupt
 from ...utils.validation import check_params, seed_words
 from ..base import Estimator, Setting, choice, integer, number
+from ...terms.parameterisation import Identity
+from ..common.stepping import hummel_step, maximize_is_loglik
 from ..mple.existence import nonexistence_error, observed_design, on_boundary
 
 CD_SE_WARNING = ("Standard errors are not computed for contrastive divergence (statnet prints "
                  "NA as well); use method=\"mcmle\" or method=\"ee\" for standard errors.")
 
 
-# ---------------------------------------------------------------------------
-# helpers shared with ee.py
-# ---------------------------------------------------------------------------
 def density_index(model):
     """Index of the density statistic (``edges``/``Arc``: change statistic 1 for
     every variable), or None.
@@ -143,130 +104,33 @@ def hotelling_iid(Z):
     return float(special.fdtrc(q, n - q, F)), T2
 
 
-# ---------------------------------------------------------------------------
-# the estimator
-# ---------------------------------------------------------------------------
-def cd_core(model, init=None, nsteps=8, samplesize=None, samplesize_per_theta=128, maxit=60,
-            conv_pval=0.5, steplength_margin=0.5, proposal="tnt", random_state=None,
-            verbose=False, bm=None, keep_interrupted=False):
-    """Contrastive divergence CD-``nsteps``; returns a dict (params, converged,
-    n_iter, history, seconds, samplesize).
+class _ObservedDraws:
+    """CD's draws when every dyad is observed: each run starts at the observed network."""
 
-    Parameters
-    ----------
-    model : ERGM or a model spec with ``labels`` and ``compiled()``
-    init : array or dict, optional
-        Starting parameters (default: :func:`density_start`).
-    nsteps : int
-        Metropolis-Hastings proposals per draw, from the observed state (statnet
-        ``CD.nsteps``, 8).  ``nsteps=1`` is CD-1.
-    samplesize : int, optional
-        Draws per iteration (default ``samplesize_per_theta`` × number of
-        parameters, statnet's ``CD.samplesize.per_theta = 128``).
-    maxit, conv_pval, steplength_margin
-        statnet's ``CD.maxit`` (60), ``CD.conv.min.pval`` (0.5) and
-        ``CD.steplength.margin`` (0.5).
-    proposal : {"tnt", "random"}
-    bm : BinaryModel, optional
-        A compiled model at the observed state to use (default ``model.compiled()``).
-    keep_interrupted : bool
-        On Ctrl-C, return the iterations finished (``interrupted`` True) instead of
-        raising ``KeyboardInterrupt`` (the CD estimator; not a start for another one).
-    """
-    from ...sampling import MHSampler, make_proposal
-    from ..common.stepping import hummel_step, maximize_is_loglik
-    t0 = time.perf_counter()
-    labels = list(model.labels)
-    p = len(labels)
-    nsteps = int(nsteps)
-    if nsteps < 1:
-        raise SettingsError(f"nsteps must be at least 1, got {nsteps}")
-    if maxit < 1:
-        raise SettingsError(f"maxit must be at least 1, got {maxit}")
-    samplesize = int(samplesize) if samplesize is not None else int(samplesize_per_theta) * max(p, 1)
-    if samplesize < 2:
-        raise SettingsError(f"samplesize must be at least 2, got {samplesize}")
-    bm = model.compiled() if bm is None else bm
-    # dead or collinear statistics: an error before any sampling (as the MPLE);
-    # a separation direction of the observed design: checked against the sample at the end
-    od = observed_design(model, bm)
-    theta = density_start(model, bm) if init is None else check_params(init, labels, "init")
-    par = getattr(model, "parameterisation", None)
-    curved = par is not None and not par.linear
-    if curved:
-        from ..common.curved import curved_step
-        from ..common.curved import projector as _projector
-    space = getattr(model, "sample_space", None)      # an ERGM's; an MRF spec has none
-    prop = space.proposal(proposal, bm, model) if space is not None else make_proposal(proposal, bm)
-    sampler = (space.make_sampler(bm, prop, seed_words(random_state)) if space is not None
-               else MHSampler(bm, prop, seed_words(random_state)))
-    if hasattr(model, "_guard_name"):           # the runaway guard's message names the model
-        sampler.set_guard(reference_ties=model.network.n_ties)
-        sampler.description = model._guard_name()
-    missing = _MissingCD.make(model, space, bm, nsteps, random_state)
-    bar = Progress(maxit, f"CD-{nsteps}", unit="it", enabled=verbose)
-    history = []
-    converged = False
-    it = done = 0
-    Z = None
-    stop = catch_interrupt()
-    try:
-        with stop:      # Ctrl-C: keep the iterations finished so far (the sampler checks too)
-            for it in range(1, maxit + 1):
-                eta_t = par.eta(theta) if curved else theta
-                Z = (sampler.cd_sample(eta_t, samplesize, nsteps) if missing is None
-                     else missing.sample(sampler, eta_t, samplesize, nsteps))
-                if not np.all(np.isfinite(Z)):
-                    raise DegenerateModelError("non-finite statistics in the contrastive-"
-                                               "divergence sample; check the model terms")
-                Zp = _projector(par, theta)(Z) if curved else Z   # the parameters' directions
-                gamma = hummel_step(Zp, steplength_margin)
-                pval, _ = hotelling_iid(Zp)
-                if curved:
-                    eta = curved_step(Z, (1.0 - gamma) * Z.mean(axis=0), par, theta,
-                                      decay_box=True)[0]
-                else:
-                    eta = maximize_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0))
-                history.append({"iteration": it, "theta": theta.tolist(), "gamma": float(gamma),
-                                "pvalue": float(pval), "zbar": Z.mean(axis=0).tolist()})
-                theta = theta + eta
-                done = it
-                bar.update(1, step=f"{gamma:.2f}", p=f"{pval:.2f}")
-                if gamma >= 1.0 and np.isfinite(pval) and pval > conv_pval:
-                    converged = True
-                    break
-    finally:
-        bar.close()
-    if stop.interrupted and not keep_interrupted:
-        raise KeyboardInterrupt
-    if (od is not None and done > 0 and not stop.interrupted and od.direction is not None
-            and on_boundary(Z, od.direction)):
-        # no toggle of the observed network and no CD draw goes beyond it along d
-        raise nonexistence_error(labels, od.direction, "contrastive divergence", theta)
-    if not np.all(np.isfinite(theta)):
-        raise DegenerateModelError("contrastive divergence diverged (non-finite parameters): the "
-                                   "model may be degenerate; try geometrically weighted terms or "
-                                   "a different init")
-    return {"params": theta, "converged": converged and not stop.interrupted, "n_iter": done,
-            "history": history, "seconds": time.perf_counter() - t0, "samplesize": samplesize,
-            "nsteps": nsteps, "acceptance": sampler.acceptance_rate,
-            "interrupted": stop.interrupted}
+    @staticmethod
+    def sample(sampler, eta, n, nsteps):
+        """``n`` CD draws g(x_i) − g(x_obs)."""
+        return sampler.cd_sample(eta, n, nsteps)
 
 
-class _MissingCD:
-    """The conditional chain over the missing dyads beside CD's runs (module
-    docstring): it shares CD's compiled network, so each CD run starts at
-    its completion; a CD run undoes its moves, and the conditional chain's
-    own bookkeeping stays valid."""
+class _CompletedDraws:
+    """CD's draws with missing dyads: a conditional chain over the missing dyads
+    (the sample space's conditional sampler) beside CD's runs; it shares CD's
+    compiled network, so each CD run starts at its completion; a CD run undoes
+    its moves, and the conditional chain's own bookkeeping stays valid
+    (``docs/guide/estimators/cd.md``)."""
 
     def __init__(self, cond, m_c):
         self.cond, self.m_c = cond, m_c
 
     @classmethod
-    def make(cls, model, space, bm, nsteps, random_state):
+    def make(cls, model, bm, nsteps, random_state):
+        """The draws of the model's sample space: :class:`_ObservedDraws` if it has
+        no missing dyads."""
+        space = getattr(model, "sample_space", None)
         n = int(getattr(space, "n_missing", 0) or 0)
         if not n:
-            return None
+            return _ObservedDraws()
         cspace = space.conditional()
         # a stream of its own (an integer random_state seeds CD's sampler too)
         words = [int(w) for w in seed_words(random_state)] + [18]
@@ -286,18 +150,29 @@ class _MissingCD:
 
 
 class CD(Estimator):
-    """Contrastive divergence, statnet's ``ergm(..., estimate = "CD")`` (see the
-    module docstring).
+    """Contrastive divergence CD-n, statnet's ``ergm(..., estimate = "CD")``.
+
+    At the current θ, ``samplesize`` short runs of ``nsteps`` Metropolis-Hastings
+    proposals each start at the observed network; θ moves by the importance-sampling
+    step of one MCMC-MLE iteration on the differences of their statistics from the
+    observed ones, until the step length is 1 and Hotelling's T² no longer rejects
+    a zero mean (Hinton 2002; Krivitsky 2017).  With missing dyads each run starts
+    at a completion drawn by a conditional chain at the current θ.  The algorithm,
+    the missing-dyad variant and the differences from statnet are in the user guide
+    (``docs/guide/estimators/cd.md``).
 
     Returns an :class:`~ergmfit.results.ERGMResults` with method ``"cd"``,
     NA standard errors (as statnet), and ``info`` holding the iteration
-    history, ``nsteps`` and the sample size.
+    history, ``nsteps``, the sample size and the acceptance rate.
 
-    With missing dyads each CD run starts at a completion of the missing
-    dyads drawn by a conditional chain at the current θ (CD for latent
-    variables; the module docstring says how this differs from statnet's
-    single imputation); as ``nsteps`` grows the estimate tends to the
-    observed-data MLE.
+    References
+    ----------
+    Hinton, G. E. (2002). Training products of experts by minimizing contrastive
+    divergence. *Neural Computation* 14, 1771-1800.
+
+    Krivitsky, P. N. (2017). Using contrastive divergence to seed Monte Carlo MLE
+    for exponential-family random graph models. *Computational Statistics & Data
+    Analysis* 107, 149-161.
 
     Examples
     --------
@@ -306,6 +181,9 @@ class CD(Estimator):
     >>> fit = m.fit(method="cd", random_state=1)
     >>> fit.method
     'cd'
+    >>> from ergmfit.estimation import CD
+    >>> CD(random_state=1, maxit=5).start(m).shape
+    (2,)
     """
 
     method = "cd"
@@ -325,30 +203,122 @@ class CD(Estimator):
     )
 
     def fit(self, model):
-        settings = self.get_params()
-        return _cd_results(model, **settings)
+        return _cd_results(model, self.run(model, keep_interrupted=True))
+
+    def start(self, model) -> np.ndarray:
+        """The CD estimate as the start of another estimator (MCMC-MLE, EE):
+        its parameters; Ctrl-C raises ``KeyboardInterrupt``."""
+        return np.asarray(self.run(model)["params"], dtype=float)
+
+    def run(self, model, bm=None, keep_interrupted=False) -> dict:
+        """The CD iterations on ``model`` (an ERGM or a spec with ``labels``
+        and ``compiled()``); returns a dict (``params``, ``converged``,
+        ``n_iter``, ``history``, ``seconds``, ``samplesize``, ``nsteps``,
+        ``acceptance``, ``interrupted``).
+
+        ``bm``: a compiled model at the observed state (default
+        ``model.compiled()``).  ``keep_interrupted``: on Ctrl-C return the
+        iterations finished (``interrupted`` True) instead of raising
+        ``KeyboardInterrupt``."""
+        from ..common.curved import projector
+        t0 = time.perf_counter()
+        labels = list(model.labels)
+        p = len(labels)
+        nsteps = self.nsteps
+        samplesize = (self.samplesize if self.samplesize is not None
+                      else self.samplesize_per_theta * max(p, 1))
+        if samplesize < 2:
+            raise SettingsError(f"samplesize must be at least 2, got {samplesize}")
+        bm = model.compiled() if bm is None else bm
+        # dead or collinear statistics: an error before any sampling (as the MPLE);
+        # a separation direction of the observed design: checked against the sample at the end
+        od = observed_design(model, bm)
+        theta = (density_start(model, bm) if self.init is None
+                 else check_params(self.init, labels, "init"))
+        par = getattr(model, "parameterisation", None) or Identity(labels)
+        sampler = _sampler(model, bm, self.proposal, self.random_state)
+        draws = _CompletedDraws.make(model, bm, nsteps, self.random_state)
+        step = _is_step(par)
+        bar = Progress(self.maxit, f"CD-{nsteps}", unit="it", enabled=self.verbose)
+        history = []
+        converged = False
+        it = done = 0
+        Z = None
+        stop = catch_interrupt()
+        try:
+            with stop:      # Ctrl-C: keep the iterations finished so far (the sampler checks too)
+                for it in range(1, self.maxit + 1):
+                    Z = draws.sample(sampler, par.eta(theta), samplesize, nsteps)
+                    if not np.all(np.isfinite(Z)):
+                        raise DegenerateModelError("non-finite statistics in the contrastive-"
+                                                   "divergence sample; check the model terms")
+                    Zp = projector(par, theta)(Z)           # the parameters' directions
+                    gamma = hummel_step(Zp, self.steplength_margin)
+                    pval, _ = hotelling_iid(Zp)
+                    eta = step(Z, (1.0 - gamma) * Z.mean(axis=0), par, theta)
+                    history.append({"iteration": it, "theta": theta.tolist(),
+                                    "gamma": float(gamma), "pvalue": float(pval),
+                                    "zbar": Z.mean(axis=0).tolist()})
+                    theta = theta + eta
+                    done = it
+                    bar.update(1, step=f"{gamma:.2f}", p=f"{pval:.2f}")
+                    if gamma >= 1.0 and np.isfinite(pval) and pval > self.conv_pval:
+                        converged = True
+                        break
+        finally:
+            bar.close()
+        if stop.interrupted and not keep_interrupted:
+            raise KeyboardInterrupt
+        if (od is not None and done > 0 and not stop.interrupted and od.direction is not None
+                and on_boundary(Z, od.direction)):
+            # no toggle of the observed network and no CD draw goes beyond it along d
+            raise nonexistence_error(labels, od.direction, "contrastive divergence", theta)
+        if not np.all(np.isfinite(theta)):
+            raise DegenerateModelError("contrastive divergence diverged (non-finite parameters): "
+                                       "the model may be degenerate; try geometrically weighted "
+                                       "terms or a different init")
+        return {"params": theta, "converged": converged and not stop.interrupted, "n_iter": done,
+                "history": history, "seconds": time.perf_counter() - t0,
+                "samplesize": samplesize, "nsteps": nsteps, "acceptance": sampler.acceptance_rate,
+                "interrupted": stop.interrupted}
 
 
-def fit_cd(model, **settings):
-    """``CD(**settings).fit(model)``; see :class:`CD` and :func:`cd_core`."""
-    return CD(**settings).fit(model)
+def _sampler(model, bm, proposal, random_state):
+    """CD's sampler on the model's sample space (an MRF spec has none: all variables)."""
+    from ...sampling import MHSampler, make_proposal
+    space = getattr(model, "sample_space", None)
+    prop = space.proposal(proposal, bm, model) if space is not None else make_proposal(proposal, bm)
+    sampler = (space.make_sampler(bm, prop, seed_words(random_state)) if space is not None
+               else MHSampler(bm, prop, seed_words(random_state)))
+    if hasattr(model, "_guard_name"):           # the runaway guard's message names the model
+        sampler.set_guard(reference_ties=model.network.n_ties)
+        sampler.description = model._guard_name()
+    return sampler
 
 
-def _cd_results(model, random_state=None, verbose=False, **kwargs):
+def _is_step(par):
+    """The importance-sampling step θ_{t+1} − θ_t towards a target: the curved
+    step through the map (decays boxed) where the map has a Jacobian to go
+    through, else the maximiser in η."""
+    from ..common.curved import curved_step
+    if par.linear:
+        return lambda Z, target, par, theta: maximize_is_loglik(Z, target)
+    return lambda Z, target, par, theta: curved_step(Z, target, par, theta, decay_box=True)[0]
+
+
+def _cd_results(model, out):
     from ...results import ERGMResults
-    out = cd_core(model, random_state=random_state, verbose=verbose, keep_interrupted=True,
-                  **kwargs)
     warn = [CD_SE_WARNING]
     if out["interrupted"]:
         msg = (f"contrastive divergence was interrupted by the user after {out['n_iter']} "
                "finished iteration(s): the estimate is that of the last finished iteration"
                + ("" if out["n_iter"] else " (the start)") + " and is NOT converged")
-        warnings.warn(msg, ConvergenceWarning, stacklevel=2)
+        warnings.warn(msg, ConvergenceWarning, stacklevel=3)
         warn.insert(0, msg)
     elif not out["converged"]:
         msg = (f"contrastive divergence did not converge in {out['n_iter']} iterations; "
                "increase maxit or nsteps")
-        warnings.warn(msg, ConvergenceWarning, stacklevel=2)
+        warnings.warn(msg, ConvergenceWarning, stacklevel=3)
         warn.insert(0, msg)
     p = len(model.labels)
     net = getattr(model, "network", None)

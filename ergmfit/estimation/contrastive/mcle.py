@@ -1,75 +1,30 @@
-"""Maximum composite likelihood estimation (MCLE), ``method="mcle"``.
+"""Maximum composite likelihood estimation (``method="mcle"``): the estimator
+class :class:`MCLE`, the composite designs it maximises and their covariance.
 
-The (conditional) composite log-likelihood of order k over a family of
-blocks A_1 .. A_C of k variables each (Lindsay 1988; Asuncion et al. 2010,
-eq. 7; Dillon & Lebanon 2009) is
+The composite likelihood, the block families, curved terms, constraints and
+the standard errors are described in ``docs/guide/estimators/mcle.md``.  The
+module is written against the BinaryModel interface and a model spec
+(``labels``, ``compiled()``; optionally ``sampler()``, ``formula``,
+``network``), so the MRF submodule reuses it.
 
-    CL(theta) = sum_c log p(x_{A_c} | x_{-A_c}, theta)
-              = - sum_c log sum_{s} exp(theta . D_{c,s}),
+References
+----------
+Lindsay, B. G. (1988). Composite likelihood methods. *Contemporary
+Mathematics* 80, 221-239.
 
-with D_{c,s} = g(x with the variables of A_c in the bit mask s flipped) -
-g(x), the statistic differences of the 2^k configurations of the block
-(s = 0 is the observed configuration, D_{c,0} = 0).  The D do not depend on
-theta: they are computed once, by Gray-code walks with change statistics
-(:func:`ergmfit.sampling._blocks.block_differences`), and blocks whose
-matrices coincide are merged with a weight, as the MPLE design is.
-Order 1 over every variable is the pseudo-likelihood; a single block of
-all the variables is the exact log-likelihood.  The score is
-sum_c (g(x) - E[g | x_{-A_c}]) and minus the Hessian
-H = sum_c Cov[g | x_{-A_c}]; CL is concave.
+Varin, C., Reid, N. & Firth, D. (2011). An overview of composite likelihood
+methods. *Statistica Sinica* 21, 5-42.
 
-Which blocks (``blocks=``)
---------------------------
-* ``"all"`` (default): every k-subset of the variables (C(M, k) blocks; an
-  error beyond ``max_blocks``).  With ``n_blocks`` given, that many drawn
-  uniformly instead (a stochastic composite likelihood, Dillon & Lebanon).
-* ``"uniform"``, ``"triple"``, ``"star"``: ``n_blocks`` blocks from the
-  block choosers of blocked CD (uniform k-subsets; for ERGMs dyads of a
-  random node triple, or of a random node's star).
-* a list of blocks: each a sequence of variable indices, or for an ERGM of
-  dyads ``(i, j)``.  Blocks may have different sizes.
+Asuncion, A., Liu, Q., Ihler, A. & Smyth, P. (2010). Learning with blocks:
+composite likelihood and contrastive divergence. *AISTATS*.
 
-Optimisation: L-BFGS (scipy) from the MPLE, then Newton steps with the
-exact Hessian until the Newton decrement is below ``tol``.
-
-Curved terms (``gwesp(fixed=FALSE)`` etc.): the differences D are of the
-canonical statistics and CL(η(θ)) is maximised over θ by Fisher scoring
-(gradient J' score, information J'HJ, J = ∂η/∂θ) with the decays kept at or
-above their bounds, from the curved MPLE -- as the curved MPLE itself
-(order 1 over every variable gives it exactly).  The sandwich goes through
-J as well: H -> J'HJ, scores u -> u J, simulated at η(θ̂).
-
-Constraints: under dyad-set constraints the blocks hold free dyads only;
-under degree bounds (``bd``) each block's conditional leaves out the
-configurations that break a bound (:func:`ergmfit.estimation.contrastive.blocks.degree_feasibility`), the
-constrained model's block conditional, in the design, the simulated scores
-and ``cov="exact"`` alike.
-
-Any other block sampler (``kernel=``, a
-:class:`~ergmfit.sampling._blocks.BlockKernel` such as forward-backward over
-tree-shaped blocks of a pairwise MRF) is used through the same interface:
-each block's log p(x_A | x_-A) and E[g | x_-A] are computed by the kernel at
-every theta (:class:`KernelComposite`).
-
-Standard errors (``cov=``)
---------------------------
-* ``"godambe"`` (default): the sandwich H^-1 J H^-1 (Godambe 1960; Varin,
-  Reid & Firth 2011), J = Var(score) estimated as (1/R) sum_r u_r u_r' from
-  the composite score u_r at the same blocks on R = ``n_sim`` states
-  simulated from the estimate (E u = 0 under the model).  Simulation uses
-  the model's own sampler when it has one (an ERGM: Metropolis-Hastings
-  with tie/no-tie proposals) and random-scan Gibbs sampling otherwise;
-  ``burnin`` updates, then one state every ``interval``.
-* ``"exact"``: J = E_theta[u u'] by enumerating every state (at most
-  ``MAX_EXACT_VARS`` variables), for tests and tiny models.
-* ``"naive"``: H^-1 alone (right only when the blocks are the whole model).
-
-For k = number of variables the sandwich reduces to the inverse Fisher
-information, the MLE's covariance.
-
-Written against the BinaryModel interface and a model spec (``labels``,
-``compiled()``; optionally ``sampler()``, ``formula``, ``network``), so the
-MRF submodule reuses it unchanged.
+Examples
+--------
+>>> import ergmfit as ef
+>>> from ergmfit.estimation import MCLE
+>>> m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
+>>> MCLE(block_size=2, random_state=1).fit(m).method
+'mcle'
 """
 from __future__ import annotations
 
@@ -85,12 +40,13 @@ from ...results import ERGMResults
 from ...runtime import Progress, catch_interrupt
 from ...utils.optimize import newton_ascent
 from ...utils.validation import check_params, check_random_state, seed_words
+from ...terms.parameterisation import Identity
 from ..base import Estimator, Setting, choice, integer, number
 from .blocks import (DEFAULT_MAX_BLOCKS, block_kernel, blocks_to_vars, degree_feasibility,  # noqa: F401,E501
                      free_variables, make_blocks, make_chooser)
 from ..mple.existence import observed_design
 
-__all__ = ["MCLE", "fit_mcle", "CompositeDesign", "KernelComposite", "composite_design",
+__all__ = ["MCLE", "CompositeDesign", "KernelComposite", "composite_design",
            "make_blocks",
            "make_chooser", "MAX_EXACT_VARS"]
 
@@ -522,7 +478,10 @@ def _progress(verbose, total, desc):
 
 
 class MCLE(Estimator):
-    """Maximum composite likelihood estimator (see the module docstring).
+    """Maximum composite likelihood estimator: θ maximising the sum over blocks
+    of k = ``block_size`` dyads of log p(x_block | rest, θ) (Lindsay 1988),
+    with the Godambe sandwich covariance (Varin, Reid & Firth 2011).  The
+    algorithm is described in ``docs/guide/estimators/mcle.md``.
 
     ``MCLE(**settings).fit(model)``; ``ERGM.fit(method="mcle", **settings)``
     builds it.  ``blocks="uniform"`` (or "triple", "star") draws random
@@ -531,6 +490,23 @@ class MCLE(Estimator):
     tree-shaped blocks of an MRF) instead of the precomputed Gray-code
     differences; minus the Hessian then comes from central differences of
     the score.
+
+    References
+    ----------
+    Lindsay, B. G. (1988). Composite likelihood methods. *Contemporary
+    Mathematics* 80, 221-239.
+
+    Varin, C., Reid, N. & Firth, D. (2011). An overview of composite likelihood
+    methods. *Statistica Sinica* 21, 5-42.
+
+    Examples
+    --------
+    >>> import ergmfit as ef
+    >>> from ergmfit.estimation import MCLE
+    >>> m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
+    >>> fit = MCLE(block_size=2, cov="naive").fit(m)
+    >>> fit.method, fit.info["block_size"]
+    ('mcle', 2)
     """
 
     method = "mcle"
@@ -570,8 +546,8 @@ class MCLE(Estimator):
         t0 = time.perf_counter()
         rng = check_random_state(self.random_state)
         labels = list(model.labels)
-        par = getattr(model, "parameterisation", None)
-        curved = par is not None and not par.linear
+        par = getattr(model, "parameterisation", None) or Identity(labels)
+        curved = not par.linear
         free = free_variables(model, "mcle")       # None: every dyad (no constraints)
         feasible = degree_feasibility(model)       # None: no degree bounds
         if feasible is not None and self.kernel is not None:
@@ -644,8 +620,10 @@ class MCLE(Estimator):
             converged = False
         Hinv = _inv(H)
         # the canonical-space score and its map to θ: s -> s J (identity when linear)
-        eta = par.eta(theta) if curved else theta
-        proj = (lambda A: np.asarray(A) @ par.jacobian(theta)) if curved else (lambda A: A)
+        eta = par.eta(theta)
+
+        def proj(A):
+            return par.score(theta, A)
         info = {"block_size": des.info.get("block_size"), "blocks": des.info.get("blocks"),
                 "n_blocks": des.n_blocks, "unique_blocks": des.n_unique,
                 "composite_loglik": ll, "score_at_estimate": proj(des.score(eta)).tolist()}
@@ -662,14 +640,12 @@ class MCLE(Estimator):
         else:
             if self.cov == "exact":
                 J, mean = exact_variability(bm, des, eta, free, feasible)
-                if curved:
-                    Jm = par.jacobian(theta)
-                    J, mean = Jm.T @ J @ Jm, mean @ Jm
+                J, mean = par.information(theta, J), par.score(theta, mean)
                 info["godambe"] = {"J": "exact", "mean_score": mean.tolist()}
             else:
                 U, kind, cut = _simulated_scores(model, bm, des, theta, self.n_sim, self.burnin,
                                                  self.interval, self.proposal, rng, self.verbose,
-                                                 eta=eta if curved else None)
+                                                 eta=eta)
                 U = proj(U)
                 J = U.T @ U / len(U) if len(U) >= 2 else np.full((len(labels),) * 2, np.nan)
                 info["godambe"] = {"n_sim": len(U), "burnin": self.burnin,
@@ -766,8 +742,3 @@ def _curved_start(model, init, labels):
             ok = np.isfinite(given)
             theta[ok] = given[ok]
     return model.parameterisation.project(theta)
-
-
-def fit_mcle(model, **kwargs) -> ERGMResults:
-    """``MCLE(**kwargs).fit(model)``; see :class:`MCLE`."""
-    return MCLE(**kwargs).fit(model)

@@ -14,6 +14,7 @@ import time
 import numpy as np
 
 from ...exceptions import DegenerateModelError
+from ...terms.parameterisation import Identity
 from ...utils.validation import seed_words
 from .missing import conditional_chain
 from .proposals import _constrained_space, _proposal
@@ -198,7 +199,7 @@ class _CurvedEE:
 
     def __init__(self, par, dens_t, dens_s, cond=None):
         self.par, self.dens_t, self.dens_s = par, dens_t, dens_s
-        self.cond = cond            # missing dyads: the conditional chain (_ee_missing)
+        self.cond = cond            # missing dyads: the conditional chain (ee.missing)
 
     def _iterate(self):
         from ._ee import ee_iterations
@@ -477,7 +478,7 @@ def ee_chain(model, cfg, seed, chain=0, callback=None, control=None):
     tie/no-tie sample at the chain's estimate.  Returns a dict of arrays.
 
     ``model`` needs ``labels`` and ``compiled()``; ``cfg`` is a dict of the
-    settings in :data:`EE_DEFAULTS` (plus ``init_theta``).  ``control``
+    settings of the ``EE.SETTINGS`` table (plus ``init_theta``).  ``control``
     (a :class:`~ergmfit.runtime.parallel.JobControl`) receives the progress
     and asks the chain to stop after its current outer iteration.
     """
@@ -494,8 +495,8 @@ def _ee_chain(model, cfg, seed, chain, callback, control):
     p = len(labels)
     bm = model.compiled()
     q = int(bm.n_stats)
-    par = getattr(model, "parameterisation", None)
-    curved = par is not None and not par.linear
+    par = getattr(model, "parameterisation", None) or Identity(list(model.labels))
+    curved = not par.linear
     n_vars = int(bm.n_vars)
     L0 = int(len(bm.on_vars()))
     use_ifd = cfg["proposal"] in ("ifd", "ifd-tnt")
@@ -590,7 +591,7 @@ def _ee_chain(model, cfg, seed, chain, callback, control):
         phases.append(("tnt", int(cfg["tnt_steps"]) if cfg["tnt_steps"] is not None else outer))
     n_planned = sum(n for _, n in phases)
     state = {"outer_done": 0, "interrupted": False,
-             "cond": conditional_chain(model, rng, saved)}     # missing dyads (_ee_missing)
+             "cond": conditional_chain(model, rng, saved)}     # missing dyads (ee.missing)
     if curved:
         state["curved"] = _CurvedEE(par, cfg.get("dens_theta"), cfg["dens"], state["cond"])
     runs = []
@@ -688,7 +689,7 @@ def _ee_chain(model, cfg, seed, chain, callback, control):
         sims_saved = read_sims(cfg["resume"], model, chain, state["outer_done"])
     if sims_saved is not None and cfg["se"] == "simulate":
         out["sims"], out["sim_interval"], out["proposals_sim"], extra = sims_saved
-        out.update(extra)                   # cond_cov: missing dyads (_ee_missing)
+        out.update(extra)                   # cond_cov: missing dyads (ee.missing)
     elif cfg["se"] == "simulate" and not interrupted and n_rows >= 4:
         it_idx = np.arange(n_rows) * store_every
         keep = it_idx >= burnin_iters(cfg["burnin"], done, out["stage_start"])
@@ -699,11 +700,11 @@ def _ee_chain(model, cfg, seed, chain, callback, control):
             # the model's own MCMC proposal (triadic moves for triangle terms mix
             # far better on clustered networks), as MCMC-MLE samples
             s2 = _sim_sampler(model, bm, rng)
-            draws = _simulate(s2, par.eta(est) if curved else est, n_sim, burn, interval, unit,
+            draws = _simulate(s2, par.eta(est), n_sim, burn, interval, unit,
                               control, n_planned)
             out["sims"] = out["final_dzA"] + draws
-            if state["cond"] is not None:       # minus the conditional mean (_ee_missing)
-                state["cond"].adjust(out, par.eta(est) if curved else est, n_sim, interval)
+            if state["cond"] is not None:       # minus the conditional mean (ee.missing)
+                state["cond"].adjust(out, par.eta(est), n_sim, interval)
             out["sim_interval"] = int(interval)
             out["proposals_sim"] = int(burn) + int(n_sim) * int(interval)
             if ckpt is not None:

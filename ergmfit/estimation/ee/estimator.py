@@ -1,31 +1,13 @@
-"""Equilibrium Expectation (EE): maximum likelihood for large networks.
+"""Equilibrium Expectation (EE), the estimator class :class:`EE`.
 
-EE runs one Metropolis-Hastings chain from the observed network and moves θ
-after every ``sampler_steps`` proposals so that the chain's statistics stay
-at the observed ones; the average θ once it settles is the MLE.  Algorithm S
-gives the start and the scales, then the EE updates (``update="borisenko"``,
-``"adaptive"`` or ``"newton"``) run with IFD, tie/no-tie or random-toggle
-proposals; constraints, missing dyads, offsets and curved terms are
-supported.  The algorithm, its settings' choices and what was checked are in
-``docs/guide/estimators/ee_algorithm.md``.
-
-References
-----------
-Byshkin, M., Stivala, A., Mira, A., Robins, G. & Lomi, A. (2018). Fast maximum
-likelihood estimation via equilibrium expectation for large network data.
-*Scientific Reports* 8, 11509.
-
-Borisenko, A., Byshkin, M. & Lomi, A. (2019). A simple algorithm for scalable
-Monte Carlo inference. arXiv:1901.00533.
+Its settings, defaults and checks are declared once, in ``EE.SETTINGS``; the
+algorithm is described in ``docs/guide/estimators/ee_algorithm.md``.
 
 Examples
 --------
->>> import ergmfit as ef
->>> from ergmfit.estimation import EE
->>> m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
->>> fit = EE(random_state=1).fit(m)
->>> fit.method
-'ee'
+>>> from ergmfit.estimation.ee.estimator import EE
+>>> EE(ee_steps=50).ee_steps
+50
 """
 from __future__ import annotations
 
@@ -50,49 +32,10 @@ from .simulation import sim_plan
 from .start import mple_start, refit_unconditional
 from .pool import build_results
 
-EE_DEFAULTS = {
-    "update": "auto",            # "newton" for at most 10^6 variables, else "borisenko"
-    "proposal": None,            # "ifd" if the model has an edges term, else "tnt"
-    "sampler_steps": 1000,       # m (EstimNet samplerSteps)
-    "s_steps": 100,              # Ssteps
-    "ee_steps": 200,             # EEsteps (outer); EstimNet: 500
-    "ee_inner_steps": 100,       # EEinnerSteps
-    "aca_s": 0.1,                # ACA_S
-    "aca_ee": 1e-9,              # ACA_EE
-    "comp_c": 0.01,              # compC
-    "ifd_k": 0.1,                # ifd_K
-    "learning_rate": "auto",     # a: (0.01, 0.001) in two stages for at most 10^6 variables,
-                                 # else 0.001 (EstimNet's) throughout
-    "min_theta": 0.01,           # minTheta (c)
-    "tnt_steps": None,           # outer iterations of the unconditional phase of "ifd-tnt"
-    "init": "S",
-    "burnin": "auto",            # 0.2 of the last stage; beyond 10^6 variables EstimNet's R
-                                 # script's 10,000 iterations (or 0.2 of the run if more)
-    "se": "auto",                # "simulate"; beyond 10^6 variables with IFD "estimnet"
-    "polish": "auto",            # a final MCMC-MLE step from the EE estimate (se="simulate");
-                                 # "auto": for models of at most 10^6 variables
-    "se_samplesize": 1000,
-    "se_interval": None,
-    "se_burnin": None,
-    "t_tol": 0.1,
-    "drift_tol": 1.0,            # early stop: drift < 1 sd(θ)
-    "drift_z_tol": 3.0,          # convergence: |Geweke-type z| of the two halves < 3
-    "drift_se_tol": 0.2,         #   or their difference < 0.2 standard errors
-    "stop_when_converged": False,
-    "min_ee_steps": 10,
-    "thin": None,                # info trajectory: every ee_inner_steps-th iteration
-    "checkpoint": None,          # directory: each chain's state is saved there ...
-    "checkpoint_every": 60.0,    # ... every this many seconds, at phase ends and on Ctrl-C
-}
-
-
-
-_CFG_SAVED = tuple(k for k in EE_DEFAULTS if k not in ("checkpoint", "checkpoint_every"))
-
 
 def _write_meta(store, model, cfg, seeds, g_obs):
     conf = {}
-    for k in _CFG_SAVED + ("dens", "dens_theta", "init_theta"):
+    for k in _saved_names() + ("dens", "dens_theta", "init_theta"):
         v = cfg.get(k)
         conf[k] = v.tolist() if isinstance(v, np.ndarray) else (list(v) if isinstance(v, tuple)
                                                                else v)
@@ -119,16 +62,12 @@ def _is_s(init) -> bool:
     return isinstance(init, str) and init == "S"
 
 
-def _resolve_cfg(model, kwargs):
-    cfg = dict(EE_DEFAULTS)
-    unknown = [k for k in kwargs if k not in cfg]
-    if unknown:
-        raise TypeError(f"unknown EE setting(s) {unknown}; the settings are {sorted(cfg)}")
-    cfg.update(kwargs)
+def _resolve_cfg(model, cfg):
+    """The chains' settings ``cfg`` (checked by the ``SETTINGS`` table) with the
+    model-dependent choices made: the ``"auto"`` values, the proposal, the density
+    parameter of IFD, the start; SettingsError where the model rules a setting out."""
+    cfg = dict(cfg)
     labels = list(model.labels)
-    if cfg["update"] not in ("auto", "borisenko", "adaptive", "newton"):
-        raise ValueError("update must be 'auto', 'borisenko', 'adaptive' or 'newton', got "
-                         f"{cfg['update']!r}")
     par = getattr(model, "parameterisation", None)
     curved = par is not None and not par.linear
     if curved:
@@ -139,7 +78,7 @@ def _resolve_cfg(model, kwargs):
     if cfg["update"] == "auto":
         n_vars = getattr(getattr(model, "network", None), "n_dyads", None)
         cfg["update"] = "newton" if n_vars is None or n_vars <= 10**6 else "borisenko"
-    dens = _free_density(model, density_index(model), cfg["proposal"], curved)
+    dens = _free_density(model, density_index(model), cfg["proposal"])
     space = getattr(model, "sample_space", None)
     if space is not None and space.n_missing:       # a conditional chain beside EE's
         from .missing import check_missing_cfg
@@ -154,56 +93,30 @@ def _resolve_cfg(model, kwargs):
             + ("the constrained proposal: use proposal='tnt' (the default)" if degree_space else
                "IFD or tie/no-tie restricted to the free dyads: use proposal='ifd', 'ifd-tnt' "
                "or 'tnt'") + f", not {cfg['proposal']!r}")
-    if cfg["proposal"] not in ("ifd", "ifd-tnt", "tnt", "random"):
-        raise ValueError("proposal must be 'ifd', 'ifd-tnt', 'tnt' or 'random', got "
-                         f"{cfg['proposal']!r}")
     if cfg["proposal"] in ("ifd", "ifd-tnt") and dens is None:
-        raise ValueError("proposal='ifd' needs a density term (edges / Arc) in the model, whose "
-                         "parameter it recovers from the auxiliary parameter; add 'edges' or use "
-                         "proposal='tnt'")
+        raise SettingsError("proposal='ifd' needs a density term (edges / Arc) in the model, "
+                            "whose parameter it recovers from the auxiliary parameter; add "
+                            "'edges' or use proposal='tnt'")
     cfg["dens"] = dens
-    cfg["dens_theta"] = _density_param(model, dens) if curved else dens
+    cfg["dens_theta"] = _density_param(model, dens)
     n_vars = getattr(getattr(model, "network", None), "n_dyads", None)
     large = n_vars is not None and n_vars > 10**6
     if cfg["se"] == "auto":
-        # beyond 10^6 variables the IFD estimate is conditional on the density and an
-        # unconditional chain at it does not settle in affordable time (Epinions: the
-        # simulated tie count keeps growing), so its covariance is no Fisher information:
-        # EstimNetDirected's formula from the trajectory, as its R script
+        # beyond 10^6 variables the IFD estimate is conditional on the density
+        # (ee_algorithm.md, "Standard errors")
         cfg["se"] = "estimnet" if large and cfg["proposal"] in ("ifd", "ifd-tnt") else "simulate"
     if isinstance(cfg["burnin"], str) and cfg["burnin"] == "auto":
-        # EstimNetDirected's R script drops t <= 10,000 (Epinions settles by t = 8,000:
-        # estimnet.md section 8.3); small networks settle within the first stage
+        # EstimNetDirected's R script drops t <= 10,000 (ee_algorithm.md, "Burn-in")
         cfg["burnin"] = (max(10_000, int(0.2 * int(cfg["ee_steps"]) * int(cfg["ee_inner_steps"])))
                          if large else 0.2)
     if cfg["polish"] == "auto":
-        n_vars = getattr(getattr(model, "network", None), "n_dyads", None)
-        cfg["polish"] = bool(cfg["se"] == "simulate" and (n_vars is None or n_vars <= 10**6))
+        cfg["polish"] = bool(cfg["se"] == "simulate" and not large)
     cfg["polish"] = bool(cfg["polish"])
-    if isinstance(cfg["learning_rate"], str):
-        if cfg["learning_rate"] != "auto":
-            raise ValueError(f"learning_rate must be a number, a sequence or 'auto', got "
-                             f"{cfg['learning_rate']!r}")
-        n_vars = getattr(getattr(model, "network", None), "n_dyads", None)
-        small = n_vars is None or n_vars <= 10**6
-        cfg["learning_rate"] = (0.01, 0.001) if small else 0.001
-    for key in ("sampler_steps", "ee_steps", "ee_inner_steps"):
-        if int(cfg[key]) < 1:
-            raise ValueError(f"{key} must be at least 1, got {cfg[key]}")
-        cfg[key] = int(cfg[key])
-    if int(cfg["s_steps"]) < 0:
-        raise ValueError(f"s_steps must be >= 0, got {cfg['s_steps']}")
-    cfg["s_steps"] = int(cfg["s_steps"])
-    if cfg["se"] not in ("simulate", "estimnet", "none"):
-        raise ValueError(f"se must be 'simulate', 'estimnet' or 'none', got {cfg['se']!r}")
+    if isinstance(cfg["learning_rate"], str):       # "auto"
+        cfg["learning_rate"] = (0.01, 0.001) if not large else 0.001
     _stages(cfg["learning_rate"], 1)
-    b = cfg["burnin"]
-    if isinstance(b, float) and not (0.0 <= b < 1.0):
-        raise ValueError(f"burnin must be a fraction in [0, 1) or a number of iterations, got {b}")
     init = cfg["init"]
     if isinstance(init, str):
-        if init not in ("S", "cd", "mple"):
-            raise ValueError(f"init must be 'S', 'cd', 'mple' or parameter values, got {init!r}")
         cfg["init_theta"] = None
     else:
         n = np.size(init) if not isinstance(init, dict) else len(labels)
@@ -229,14 +142,14 @@ def _check_saved_cfg(model, conf, path):
     checks, with bounds; CheckpointError naming the file if one is bad."""
     def bad(what):
         return CheckpointError(f"cannot resume: {path} is damaged: {what}")
-    if not isinstance(conf, dict) or set(conf) - set(_CFG_SAVED) - {"dens", "dens_theta",
+    if not isinstance(conf, dict) or set(conf) - set(_saved_names()) - {"dens", "dens_theta",
                                                                        "init_theta"}:
         raise bad("its settings ('cfg') are not EE's")
     out = {}
     for k, v in conf.items():
         if k in ("dens", "dens_theta", "init_theta", "init"):
             continue
-        check = _EE_CHECKS.get(k)
+        check = _checks().get(k)
         try:
             out[k] = v if check is None else check(k, v)
         except SettingsError as exc:
@@ -276,70 +189,20 @@ def _resume_cfg(model, directory, g_obs, kwargs):
     given = sorted(k for k in kwargs if k not in ("checkpoint", "checkpoint_every"))
     if given:
         raise ValueError(f"resume continues with the checkpoint's settings; do not pass {given}")
-    cfg = dict(EE_DEFAULTS)
+    cfg = EE.chain_defaults()
     cfg.update(_check_saved_cfg(model, meta.cfg, os.path.join(directory, "meta.json")))
     if isinstance(cfg["learning_rate"], list):
         cfg["learning_rate"] = tuple(cfg["learning_rate"])
     if cfg.get("init_theta") is not None:
         cfg["init_theta"] = np.asarray(cfg["init_theta"], dtype=float)
     cfg["checkpoint"] = kwargs.get("checkpoint", directory)
-    cfg["checkpoint_every"] = kwargs.get("checkpoint_every", EE_DEFAULTS["checkpoint_every"])
+    cfg["checkpoint_every"] = kwargs.get("checkpoint_every", EE.chain_defaults()["checkpoint_every"])
     if cfg["checkpoint"] is not None and os.path.abspath(cfg["checkpoint"]) != \
             os.path.abspath(directory):
         shutil.copytree(directory, cfg["checkpoint"], dirs_exist_ok=True,
                         ignore=shutil.ignore_patterns(".lock", ".*.tmp"))
     cfg["resume"] = directory
     return cfg, [int(x) for x in meta.seeds]
-
-
-def ee_core(model, random_state=None, verbose=False, n_chains=1, n_jobs=1, backend=None,
-            callback=None, resume=None, **kwargs):
-    """Run EE; returns a dict with everything :func:`fit_ee` puts in the results.
-
-    See the module docstring for the algorithm and :data:`EE_DEFAULTS` for
-    the settings (EstimNetDirected's names in lower case: ``sampler_steps``,
-    ``s_steps``, ``ee_steps``, ``ee_inner_steps``, ``aca_s``, ``aca_ee``,
-    ``comp_c``, ``ifd_k``, ``learning_rate``, ``min_theta``).
-    """
-    from ...sampling.chains import chain_seeds
-    t0 = time.perf_counter()
-    g_obs = np.asarray(model.statistics_vector(), dtype=float)
-    if resume is not None:
-        cfg, seeds = _resume_cfg(model, resume, g_obs, kwargs)
-        n_chains = len(seeds)
-    else:
-        cfg = _resolve_cfg(model, kwargs)
-        n_chains = int(n_chains)
-        if n_chains < 1:
-            raise ValueError(f"n_chains must be at least 1, got {n_chains}")
-        rng = np.random.default_rng(random_state) \
-            if not isinstance(random_state, np.random.Generator) else random_state
-        seeds = chain_seeds(rng, n_chains)
-        if cfg["init"] in ("cd", "mple"):
-            if cfg["init"] == "cd":
-                from ..contrastive.cd import cd_core
-                cfg["init_theta"] = np.asarray(cd_core(model, random_state=rng)["params"])
-            else:       # a curved MPLE that ran off: the fixed-decay one (_ee_parts)
-                cfg["init_theta"] = mple_start(model, rng, initial_estimate)
-            cfg["init"] = "user"
-        cfg["separation"] = _existence_check(model)
-    store = None
-    if cfg["checkpoint"] is not None:
-        store = Checkpoint(cfg["checkpoint"], directory=True, what="EE checkpoint").acquire()
-    try:
-        if store is not None and resume is None:
-            _write_meta(store, model, cfg, seeds, g_obs)
-        chains, interrupted = _run_chains(model, cfg, seeds, n_jobs, backend, callback, verbose)
-        cfg, chains, interrupted, note = refit_unconditional(      # a curved IFD run ran off
-            model, cfg, chains, interrupted,
-            lambda c: _run_chains(model, c, seeds, n_jobs, backend, callback, verbose))
-    finally:
-        if store is not None:
-            store.release()
-    if not chains:
-        raise KeyboardInterrupt
-    return {"cfg": cfg, "chains": chains, "interrupted": interrupted, "g_obs": g_obs,
-            "seconds": time.perf_counter() - t0, "seeds": seeds, "fallback": note}
 
 
 # at most this many dyads: EE first checks the observed network's design
@@ -422,156 +285,201 @@ def _callback(name, value):
     return value
 
 
-_EE_CHECKS = {
-    "update": choice("auto", "borisenko", "adaptive", "newton", lower=False),
-    "proposal": choice("ifd", "ifd-tnt", "tnt", "random", allow_none=True, lower=False),
-    "sampler_steps": integer(1), "s_steps": integer(0), "ee_steps": integer(1),
-    "ee_inner_steps": integer(1), "aca_s": number(0), "aca_ee": number(0), "comp_c": number(0),
-    "ifd_k": number(0, lo_open=True), "learning_rate": _learning_rate, "min_theta": number(0),
-    "tnt_steps": integer(1, allow_none=True), "init": _init, "burnin": _burnin,
-    "se": choice("auto", "simulate", "estimnet", "none", lower=False), "polish": _polish,
-    "se_samplesize": integer(1), "se_interval": integer(1, allow_none=True),
-    "se_burnin": integer(0, allow_none=True), "t_tol": number(0, lo_open=True),
-    "drift_tol": number(0, lo_open=True), "drift_z_tol": number(0, lo_open=True),
-    "drift_se_tol": number(0, lo_open=True), "stop_when_converged": boolean,
-    "min_ee_steps": integer(0), "thin": integer(1, allow_none=True), "checkpoint": None,
-    "checkpoint_every": number(0),
-}
-_EE_DOCS = {
-    "update": "'auto', 'newton', 'borisenko' or 'adaptive' (see above).",
-    "proposal": "'ifd' (default with an edges term), 'ifd-tnt', 'tnt' or 'random'.",
-    "sampler_steps": "m, proposals per EE iteration (EstimNet samplerSteps).",
-    "s_steps": "Algorithm S iterations (Ssteps).", "ee_steps": "EE outer iterations (EEsteps).",
-    "ee_inner_steps": "EE inner iterations per outer one (EEinnerSteps).",
-    "learning_rate": "a of the Borisenko / Newton update: a number, stages or 'auto'.",
-    "init": "'S', 'cd', 'mple' or parameter values.",
-    "burnin": "Fraction of the last stage (or iterations) dropped, or 'auto'.",
-    "se": "'auto', 'simulate', 'estimnet' or 'none'.", "polish": "Final MCMC-MLE step (True/False/'auto').",
-    "checkpoint": "Directory where the run is saved.",
-    "checkpoint_every": "Seconds between saves.",
-}
-
-
 class EE(Estimator):
-    """Equilibrium Expectation (see :mod:`ergmfit.estimation.ee.estimator`).
+    """Equilibrium Expectation: maximum likelihood for large networks.
+
+    One Metropolis-Hastings chain starts at the observed network and θ moves
+    after every ``sampler_steps`` proposals so that the chain's statistics
+    stay at the observed ones; the mean of θ once it settles is the MLE
+    (Byshkin et al. 2018; Borisenko et al. 2019).  Algorithm S gives the start
+    and the scales, then the EE updates run with IFD, tie/no-tie or
+    random-toggle proposals.  Curved terms, offsets, constraints and missing
+    dyads come from the model (:attr:`supports`).  The algorithm and the
+    choices behind the defaults are in the user guide
+    (``docs/guide/estimators/ee_algorithm.md``).
 
     ``EE(**settings).fit(model)`` returns an :class:`~ergmfit.results.ERGMResults`
     with method ``"ee"``; ``ERGM.fit(method="ee", **settings)`` builds it.
-    Model-dependent defaults (``"auto"`` values, the proposal) are resolved
-    when it fits.
+    Model-dependent defaults (``"auto"`` values, the proposal) are chosen when
+    it fits.  ``info`` holds ``t_ratios``, ``t_ratios_sim``, ``trajectory``
+    (θ every ``thin`` iterations of each chain), ``ifd``, ``chain_estimates``,
+    ``algorithm_s``, ``estimnet``, ``proposals_per_second`` and
+    ``proposals_per_cpu_second`` and the settings.
 
-    Fit ``model`` by Equilibrium Expectation (see the module docstring).
-
-    Parameters
+    References
     ----------
-    model : ERGM (or a spec with ``labels``, ``statistics_vector()``, ``compiled()``)
-    random_state : int, Generator or None
-        Same seed, same result (whatever ``n_jobs``).
-    verbose : bool
-        A tqdm progress bar (outer iterations of all chains).
-    n_chains, n_jobs, backend
-        Independent chains, pooled; run by joblib with ``n_jobs`` workers and
-        the joblib ``backend`` (``"loky"`` processes by default, ``"dask"`` for
-        a dask.distributed cluster; a ``joblib.parallel_config`` context is
-        honoured too).
-    callback : callable, optional
-        Called after every outer iteration with a dict (chain, outer,
-        n_outer, iterations, theta, dzA, acceptance).  Raising
-        KeyboardInterrupt there stops the run like Ctrl-C.
-    update : {"auto", "newton", "borisenko", "adaptive"}
-        The parameter update (module docstring); "auto": "newton" for at
-        most 10^6 variables, else "borisenko".
-    proposal : {"ifd", "ifd-tnt", "tnt", "random"}
-        Default "ifd" with an edges term, else "tnt".
-    sampler_steps, s_steps, ee_steps, ee_inner_steps : int
-        m proposals per iteration, Algorithm S iterations, EE outer × inner
-        iterations (1000, 100, 200 × 100; EstimNet: 1000, 100, 500 × 100).
-    tnt_steps : int
-        Outer iterations of the unconditional phase of "ifd-tnt" (default ee_steps).
-    learning_rate : float, sequence of floats or "auto"
-        a of the Borisenko update, constant or in equal stages (module docstring).
-    min_theta : float
-        c of the Borisenko update (0.01).
-    aca_s, aca_ee, comp_c, ifd_k : float
-        EstimNet's ACA_S (0.1), ACA_EE (1e-9), compC (0.01), ifd_K (0.1).
-    init : "S", "cd", "mple" or parameter values
-        EE's start: Algorithm S's CD-1 estimate (default), statnet-style CD,
-        the MPLE, or given values.
-    burnin : float, int or "auto"
-        Fraction of the last learning-rate stage or number of EE iterations
-        dropped; "auto": 0.2, and beyond 10^6 variables EstimNetDirected's
-        10,000 iterations (0.2 of the run when that is more).
-    se : {"auto", "simulate", "estimnet", "none"}
-        How the model part of the covariance is estimated (module docstring);
-        "auto": "simulate", and "estimnet" beyond 10^6 variables with IFD.
-    polish : bool or "auto"
-        The final MCMC-MLE step from the EE estimate (needs se="simulate").
-    se_samplesize, se_interval, se_burnin : int
-        The simulation at the estimate for ``se="simulate"`` (1000 draws,
-        interval max(1024, min(L, 10000)) proposals, burn-in 16 intervals).
-    t_tol, drift_z_tol, drift_se_tol, drift_tol : float
-        Convergence criteria: all |t-ratio| < t_tol (0.1), and the means of
-        the two halves of the kept trajectory differ by less than drift_z_tol
-        (3) Monte-Carlo standard errors or drift_se_tol (0.2) standard errors
-        of the estimate; ``stop_when_converged`` uses drift_tol (1) sd of θ.
-    stop_when_converged : bool
-        Stop as soon as the criteria hold (checked every outer iteration of
-        the last learning-rate stage after ``min_ee_steps``) instead of
-        running all ``ee_steps``.
-    thin : int
-        Keep every ``thin``-th iteration in ``info["trajectory"]`` (default
-        ``ee_inner_steps``, as EstimNet's output files).
-    checkpoint : path, optional
-        A directory where the run is saved: ``meta.json`` (model, settings,
-        seeds) and each chain's state (network, θ, dzA, D, IFD's V and the
-        trajectory so far) every ``checkpoint_every`` seconds (60), at the
-        end of each phase and on Ctrl-C.
-    resume : path, optional
-        Continue the run saved in this checkpoint directory with its
-        settings and chains (other settings may not be passed; ``n_chains``
-        and ``random_state`` are ignored).  It goes on saving there unless
-        ``checkpoint`` names another directory.  A resumed chain continues
-        with its own random stream, so its draws differ from those of an
-        uninterrupted run (reproducibly); its estimate is of the same quality.
+    Byshkin, M., Stivala, A., Mira, A., Robins, G. & Lomi, A. (2018). Fast
+    maximum likelihood estimation via equilibrium expectation for large network
+    data. *Scientific Reports* 8, 11509.
 
-    Returns
-    -------
-    ERGMResults
-        method ``"ee"``; ``info`` holds ``t_ratios``, ``t_ratios_sim``,
-        ``trajectory`` (θ every ``thin`` iterations of each chain),
-        ``ifd`` (auxiliary parameter history and the arc correction),
-        ``chain_estimates``, ``algorithm_s``, ``estimnet`` (the R script's
-        figures), ``proposals_per_second`` (wall) and ``proposals_per_cpu_second``
-        of the EE loop, and the settings.
-    
+    Borisenko, A., Byshkin, M. & Lomi, A. (2019). A simple algorithm for
+    scalable Monte Carlo inference. arXiv:1901.00533.
+
+    Examples
+    --------
+    >>> import ergmfit as ef
+    >>> from ergmfit.estimation import EE
+    >>> m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
+    >>> fit = EE(random_state=1).fit(m)
+    >>> fit.method
+    'ee'
     """
 
     method = "ee"
     supports = {"curved": True, "constraints": True, "missing": True, "target_stats": False,
                 "missing+target_stats": False, "families": frozenset({"binary"})}
-    SETTINGS = tuple(Setting(k, v, _EE_CHECKS[k], _EE_DOCS.get(k, "")) for k, v in
-                     EE_DEFAULTS.items()) + (
+    SETTINGS = (
+        Setting("update", "auto", choice("auto", "borisenko", "adaptive", "newton", lower=False),
+                "The parameter update: 'newton', 'borisenko' or 'adaptive'; 'auto': 'newton' "
+                "for at most 10^6 variables, else 'borisenko'."),
+        Setting("proposal", None,
+                choice("ifd", "ifd-tnt", "tnt", "random", allow_none=True, lower=False),
+                "'ifd', 'ifd-tnt', 'tnt' or 'random'; None: 'ifd' if the model has an edges "
+                "term (and no degree constraint), else 'tnt'."),
+        Setting("sampler_steps", 1000, integer(1),
+                "m, proposals per EE iteration (EstimNet's samplerSteps)."),
+        Setting("s_steps", 100, integer(0), "Algorithm S iterations (EstimNet's Ssteps)."),
+        Setting("ee_steps", 200, integer(1),
+                "EE outer iterations (EstimNet's EEsteps, whose default is 500)."),
+        Setting("ee_inner_steps", 100, integer(1),
+                "EE inner iterations per outer one (EstimNet's EEinnerSteps)."),
+        Setting("aca_s", 0.1, number(0), "EstimNet's ACA_S."),
+        Setting("aca_ee", 1e-9, number(0), "EstimNet's ACA_EE."),
+        Setting("comp_c", 0.01, number(0), "EstimNet's compC."),
+        Setting("ifd_k", 0.1, number(0, lo_open=True), "EstimNet's ifd_K."),
+        Setting("learning_rate", "auto", _learning_rate,
+                "a of the Borisenko / Newton update: a number in (0, 1), equal stages of "
+                "them, or 'auto': (0.01, 0.001) for at most 10^6 variables, else 0.001."),
+        Setting("min_theta", 0.01, number(0), "c of the Borisenko update (EstimNet's minTheta)."),
+        Setting("tnt_steps", None, integer(1, allow_none=True),
+                "Outer iterations of the unconditional phase of 'ifd-tnt' (default ee_steps)."),
+        Setting("init", "S", _init,
+                "EE's start: 'S' (Algorithm S), 'cd', 'mple' or parameter values."),
+        Setting("burnin", "auto", _burnin,
+                "Fraction of the last learning-rate stage or number of EE iterations dropped; "
+                "'auto': 0.2, beyond 10^6 variables 10,000 iterations (or 0.2 of the run)."),
+        Setting("se", "auto", choice("auto", "simulate", "estimnet", "none", lower=False),
+                "How the covariance is estimated; 'auto': 'simulate', beyond 10^6 variables "
+                "with IFD 'estimnet'."),
+        Setting("polish", "auto", _polish,
+                "A final MCMC-MLE step from the EE estimate (needs se='simulate'); 'auto': "
+                "for models of at most 10^6 variables."),
+        Setting("se_samplesize", 1000, integer(1), "Draws of the simulation at the estimate."),
+        Setting("se_interval", None, integer(1, allow_none=True),
+                "Proposals between those draws (default max(1024, min(L, 10000)))."),
+        Setting("se_burnin", None, integer(0, allow_none=True),
+                "Burn-in of that simulation (default 16 intervals)."),
+        Setting("t_tol", 0.1, number(0, lo_open=True), "Convergence: every |t-ratio| < t_tol."),
+        Setting("drift_tol", 1.0, number(0, lo_open=True),
+                "Early stop (stop_when_converged): drift below this many sd(θ)."),
+        Setting("drift_z_tol", 3.0, number(0, lo_open=True),
+                "Convergence: the two halves' means differ by less than this many Monte-Carlo "
+                "standard errors ..."),
+        Setting("drift_se_tol", 0.2, number(0, lo_open=True),
+                "... or by less than this many standard errors of the estimate."),
+        Setting("stop_when_converged", False, boolean,
+                "Stop as soon as the criteria hold (after min_ee_steps)."),
+        Setting("min_ee_steps", 10, integer(0),
+                "Outer iterations before stop_when_converged may stop."),
+        Setting("thin", None, integer(1, allow_none=True),
+                "Keep every thin-th iteration in info['trajectory'] (default ee_inner_steps)."),
+        Setting("checkpoint", None, None,
+                "Directory where the run is saved (meta.json and each chain's state)."),
+        Setting("checkpoint_every", 60.0, number(0), "Seconds between saves."),
         Setting("n_chains", 1, integer(1), "Independent chains, pooled."),
         Setting("n_jobs", 1, n_jobs_setting, "Parallel processes (joblib; -1: every CPU)."),
         Setting("backend", None, choice(*BACKENDS, allow_none=True),
                 "joblib backend of parallel chains ('loky' default, 'dask')."),
-        Setting("callback", None, _callback, "Called after every outer iteration."),
-        Setting("resume", None, None, "Continue the run saved in this checkpoint directory."),
+        Setting("callback", None, _callback,
+                "Called after every outer iteration with a dict (chain, outer, n_outer, "
+                "iterations, theta, dzA, acceptance); raising KeyboardInterrupt stops the run."),
+        Setting("resume", None, None,
+                "Continue the run saved in this checkpoint directory with its settings "
+                "(only checkpoint and checkpoint_every may be given with it)."),
     )
+    #: the settings of the run, not of the chains
+    RUN_SETTINGS = ("n_chains", "n_jobs", "backend", "callback", "resume")
+
+    @classmethod
+    def chain_defaults(cls) -> dict:
+        """``{name: default}`` of the chains' settings (the table less :attr:`RUN_SETTINGS`)."""
+        return {s.name: s.default for s in cls.SETTINGS if s.name not in cls.RUN_SETTINGS}
 
     def fit(self, model):
-        params = self.get_params()
-        settings = {k: params[k] for k in EE_DEFAULTS}
-        if params["resume"] is not None:
-            # a resumed run goes on with the checkpoint's settings: pass on
-            # only those set to something else (ee_core refuses them)
-            settings = {k: v for k, v in settings.items() if _differs(v, EE_DEFAULTS[k])}
         with second_ctrl_c_waits():
-            out = ee_core(model, random_state=params["random_state"], verbose=params["verbose"],
-                          n_chains=params["n_chains"], n_jobs=params["n_jobs"],
-                          backend=params["backend"], callback=params["callback"],
-                          resume=params["resume"], **settings)
-            return build_results(model, out)
+            return build_results(model, self.run(model))
+
+    def chain_settings(self) -> dict:
+        """The chains' settings of this estimator; with ``resume`` only those
+        set to something else than their default (a resumed run keeps the
+        checkpoint's and refuses others)."""
+        defaults = self.chain_defaults()
+        settings = {k: getattr(self, k) for k in defaults}
+        if self.resume is not None:
+            settings = {k: v for k, v in settings.items() if _differs(v, defaults[k])}
+        return settings
+
+    def resolved_settings(self, model) -> dict:
+        """The chains' settings for ``model``: the ``"auto"`` values, the proposal,
+        IFD's density parameter and the start chosen for it (SettingsError where
+        the model rules a setting out)."""
+        return _resolve_cfg(model, self.chain_settings())
+
+    def run(self, model) -> dict:
+        """Run the chains on ``model`` (an ERGM, or a spec with ``labels``,
+        ``statistics_vector()`` and ``compiled()``, as the MRF product model);
+        returns the dict :func:`~ergmfit.estimation.ee.pool.build_results` turns
+        into results (``cfg``, ``chains``, ``interrupted``, ``g_obs``,
+        ``seconds``, ``seeds``, ``fallback``)."""
+        from ...sampling.chains import chain_seeds
+        t0 = time.perf_counter()
+        kwargs = self.chain_settings()
+        g_obs = np.asarray(model.statistics_vector(), dtype=float)
+        n_jobs, backend, callback, verbose = self.n_jobs, self.backend, self.callback, self.verbose
+        if self.resume is not None:
+            cfg, seeds = _resume_cfg(model, self.resume, g_obs, kwargs)
+        else:
+            cfg = self.resolved_settings(model)
+            rng = np.random.default_rng(self.random_state) \
+                if not isinstance(self.random_state, np.random.Generator) else self.random_state
+            seeds = chain_seeds(rng, self.n_chains)
+            if cfg["init"] in ("cd", "mple"):
+                if cfg["init"] == "cd":
+                    from ..contrastive.cd import CD
+                    cfg["init_theta"] = np.asarray(CD(random_state=rng).start(model))
+                else:       # a curved MPLE that ran off: the fixed-decay one
+                    cfg["init_theta"] = mple_start(model, rng, initial_estimate)
+                cfg["init"] = "user"
+            cfg["separation"] = _existence_check(model)
+        store = None
+        if cfg["checkpoint"] is not None:
+            store = Checkpoint(cfg["checkpoint"], directory=True, what="EE checkpoint").acquire()
+        try:
+            if store is not None and self.resume is None:
+                _write_meta(store, model, cfg, seeds, g_obs)
+            chains, interrupted = _run_chains(model, cfg, seeds, n_jobs, backend, callback,
+                                              verbose)
+            cfg, chains, interrupted, note = refit_unconditional(      # a curved IFD run ran off
+                model, cfg, chains, interrupted,
+                lambda c: _run_chains(model, c, seeds, n_jobs, backend, callback, verbose))
+        finally:
+            if store is not None:
+                store.release()
+        if not chains:
+            raise KeyboardInterrupt
+        return {"cfg": cfg, "chains": chains, "interrupted": interrupted, "g_obs": g_obs,
+                "seconds": time.perf_counter() - t0, "seeds": seeds, "fallback": note}
+
+
+def _checks() -> dict:
+    """``{name: check}`` of the chains' settings, from the table (a resumed
+    run's saved settings go through them)."""
+    return {s.name: s.check for s in EE.SETTINGS if s.name not in EE.RUN_SETTINGS}
+
+
+def _saved_names() -> tuple:
+    """The settings a checkpoint's meta.json keeps (the chains' less where it is saved)."""
+    return tuple(k for k in EE.chain_defaults() if k not in ("checkpoint", "checkpoint_every"))
 
 
 def _differs(value, default):
@@ -582,17 +490,3 @@ def _differs(value, default):
             or np.shape(value) != np.shape(default)
     except Exception:        # noqa: BLE001 - incomparable: different
         return True
-
-
-def fit_ee(model, random_state=None, verbose=False, n_chains=1, n_jobs=1, backend=None,
-           callback=None, resume=None, **kwargs):
-    """Fit ``model`` by Equilibrium Expectation: ``EE(**settings).fit(model)``
-    (see :class:`EE` for the settings)."""
-    unknown = [k for k in kwargs if k not in EE_DEFAULTS]
-    if unknown:
-        raise SettingsError(f"unknown EE setting(s) {unknown}; the settings are: "
-                            + ", ".join(EE.setting_names()))
-    return EE(random_state=random_state, verbose=verbose, n_chains=n_chains, n_jobs=n_jobs,
-              backend=backend, callback=callback, resume=resume, **kwargs).fit(model)
-
-

@@ -108,20 +108,15 @@ def _chain_summary(ch, burnin, inner, polish=False, par=None, resim=None):
 def _at_final_estimate(res, par, resim):
     """The information, simulated t-ratios and mean at the estimate after the final
     MCMC-MLE step, from a new simulation there (``resim``): the sample of the EE
-    estimate is another θ's (on Lazega ``edges + gwesp(fixed=FALSE) +
-    nodematch('practice')`` the step moved the decay by 0.21, and the s.e. of
-    nodematch from the old sample was 0.31 against 0.16 from a long chain at the
-    estimate reported).  The Monte Carlo covariance stays the step's."""
+    estimate is another θ's (``docs/guide/estimators/ee_algorithm.md``, "Notes
+    from runs").  The Monte Carlo covariance stays the step's."""
     est = res["estimate"]
     Z, cond_cov = resim(est)
-    curved = par is not None and not par.linear
     C = np.cov(Z, rowvar=False).reshape(Z.shape[1], Z.shape[1])
     if cond_cov is not None:
         C = C - cond_cov
-    Zp = Z
-    if curved:
-        from ..common.curved import projector
-        C, Zp = par.information(est, C), projector(par, est)(Z)
+    from ..common.curved import projector
+    C, Zp = par.information(est, C), projector(par, est)(Z)     # the map's directions
     res.update(fisher=C, sim_t=t_ratios(Zp), sim_mean=Zp.mean(axis=0), final_sims=Z)
 
 
@@ -307,7 +302,7 @@ def pool_chains(summaries):
 
 
 def build_results(model, out):
-    """Turn :func:`ee_core`'s output into an ERGMResults."""
+    """Turn :meth:`EE.run <ergmfit.estimation.ee.estimator.EE.run>`'s output into an ERGMResults."""
     from ...results import ERGMResults
     cfg, chains = out["cfg"], out["chains"]
     labels = list(model.labels)

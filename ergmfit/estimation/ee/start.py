@@ -9,8 +9,7 @@ def mple_start(model, rng, initial_estimate):
     """EE's ``init="mple"``: the MPLE.  A curved MPLE whose decay ran off along a
     ridge starts at the fixed-decay MPLE instead, as MCMC-MLE does
     (``initial_estimate``: :func:`ergmfit.estimation.mcmle.start.initial_estimate`, passed in -- mcmle
-    sits above this module; samplike ``edges + mutual + gwesp(fixed=FALSE)``: the
-    curved MPLE's decay runs to 804)."""
+    sits above this module)."""
     par = getattr(model, "parameterisation", None)
     if par is not None and not par.linear:
         return np.asarray(initial_estimate(model, random_state=rng)[0], dtype=float)
@@ -41,15 +40,8 @@ def refit_unconditional(model, cfg, chains, interrupted, run):
     proposals from the same start (``run(cfg)`` -> (chains, interrupted)).
 
     IFD samples given the tie count, so EE with IFD solves the likelihood
-    *conditional* on it (module docstring of :mod:`ergmfit.estimation.ee.estimator`).  That one may have no
-    finite maximum in a decay: on samplike ``edges + mutual + gwesp(fixed=FALSE)``
-    the conditional log-likelihood (fixed-decay fits under ``constraints="~edges"``)
-    is -192.3, -191.9, -191.8, -191.7, -191.6 at decays 1, 1.75, 3, 5, 18, rising
-    to an asymptote, and IFD-EE duly drifts the decay to 18 (800 from the curved
-    MPLE).  The unconditional likelihood has its maximum at 1.75: there the large
-    decays are near-degenerate (the tie count swings between empty and full
-    graphs), which conditioning on the tie count hides.  Tie/no-tie EE from the
-    fixed-decay MPLE lands at decay 1.70-1.75 (seeds 1-3), statnet's MCMC-MLE.
+    *conditional* on it, which may have no finite maximum in a decay
+    (``docs/guide/estimators/ee_algorithm.md``, "Notes from runs").
     Returns (cfg, chains, interrupted, note); note None when nothing was redone.
     The rerun is not checkpointed: a resumed run redoes it."""
     par = getattr(model, "parameterisation", None)

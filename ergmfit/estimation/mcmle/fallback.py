@@ -63,10 +63,9 @@ def _ee_start(model, random_state):
 
 
 def _cd_start(model, random_state):
-    from ..contrastive.cd import cd_core
+    from ..contrastive.cd import CD
     try:
-        return np.asarray(cd_core(model, random_state=random_state, verbose=False)["params"],
-                          dtype=float)
+        return CD(random_state=random_state).start(model)
     except DegenerateModelError:
         return None
 

@@ -76,6 +76,5 @@ def initial_estimate(model, random_state=None, completion=None):
             return np.asarray(res.info["curved_start"], dtype=float), "MPLE (fixed decays)"
         return theta, "MPLE"
     except DegenerateModelError:
-        from ..contrastive.cd import cd_core
-        out = cd_core(model, random_state=random_state, verbose=False)
-        return np.asarray(out["params"], dtype=float), "CD"
+        from ..contrastive.cd import CD
+        return CD(random_state=random_state).start(model), "CD"

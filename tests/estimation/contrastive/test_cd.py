@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import ergmfit as ef
-from ergmfit.estimation.contrastive.cd import cd_core, density_index, density_start, hotelling_iid
+from ergmfit.estimation.contrastive.cd import CD, density_index, density_start, hotelling_iid
 from ergmfit.exceptions import DegenerateModelError
 from ergmfit.sampling._mh import MHSampler
 from ergmfit.sampling._proposals import RandomToggle, TieNoTie
@@ -96,7 +96,7 @@ def test_density_helpers(samplike):
 
 def test_cd_edges_only_is_logit_density():
     m = ef.ERGM(ef.datasets.load_network("lazega"), "edges")
-    out = cd_core(m, init=[0.0], random_state=1)
+    out = CD(init=[0.0], random_state=1).run(m)
     L, D = 115, 36 * 35 // 2
     assert out["converged"]
     assert out["params"][0] == pytest.approx(np.log(L / (D - L)), abs=0.06)
@@ -119,12 +119,12 @@ def test_cd_samplike_statnet_like_and_reproducible(samplike):
 
 
 def test_cd1_and_bad_arguments(samplike):
-    out = cd_core(samplike, nsteps=1, random_state=2, maxit=30)
+    out = CD(nsteps=1, random_state=2, maxit=30).run(samplike)
     assert np.all(np.isfinite(out["params"])) and out["nsteps"] == 1
     with pytest.raises(ValueError, match="nsteps"):
-        cd_core(samplike, nsteps=0)
+        CD(nsteps=0)
     with pytest.raises(ValueError, match="2 value"):
-        cd_core(samplike, init=[1.0])
+        CD(init=[1.0]).run(samplike)
 
 
 def test_mcmle_starts_from_cd_when_mple_does_not_exist(monkeypatch):

@@ -1,6 +1,6 @@
 """Contrastive divergence with missing dyads (#18): CD for a model with latent
 variables -- each CD run starts at a completion of the missing dyads drawn
-by a conditional chain at the current θ (estimation/cd.py, _MissingCD)."""
+by a conditional chain at the current θ (estimation/contrastive/cd.py, _CompletedDraws)."""
 import warnings
 
 import numpy as np

@@ -11,7 +11,7 @@ import pytest
 
 import ergmfit as ef
 from ergmfit.estimation.ee.chain import algorithm_s, batch_means_sigma, t_ratios
-from ergmfit.estimation.ee.estimator import EE_DEFAULTS, fit_ee
+from ergmfit.estimation.ee.estimator import EE
 from ergmfit.exceptions import ConvergenceWarning
 from ergmfit.results import ERGMResults
 from ergmfit.sampling._mh import MHSampler
@@ -251,8 +251,8 @@ def test_keyboard_interrupt_returns_the_trajectory_so_far(samplike):
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        fit = fit_ee(samplike, random_state=1, callback=stop_at_four, n_chains=2,
-                     ee_steps=50, ee_inner_steps=20, sampler_steps=200)
+        fit = EE(random_state=1, callback=stop_at_four, n_chains=2,
+                 ee_steps=50, ee_inner_steps=20, sampler_steps=200).fit(samplike)
     assert calls == [1, 2, 3, 4]                     # the second chain never started
     assert not fit.converged and fit.info["interrupted"]
     assert fit.n_iter == 4 * 20
@@ -264,8 +264,8 @@ def test_keyboard_interrupt_returns_the_trajectory_so_far(samplike):
 
 def test_summary_warns_on_large_t_ratios_and_results_serialise(samplike, tmp_path):
     with pytest.warns(ConvergenceWarning):
-        fit = fit_ee(samplike, random_state=2, ee_steps=2, ee_inner_steps=5, sampler_steps=20,
-                     s_steps=5, se_samplesize=30, learning_rate=0.05)
+        fit = EE(random_state=2, ee_steps=2, ee_inner_steps=5, sampler_steps=20,
+                 s_steps=5, se_samplesize=30, learning_rate=0.05).fit(samplike)
     assert not fit.converged
     text = str(fit.summary())
     assert "t ratio" in text
@@ -284,8 +284,8 @@ def test_warns_when_the_standard_error_simulation_has_not_settled(samplike):
     # at the estimate; 40 draws one proposal apart barely move from the last
     # EE state, so the simulated statistics sit off the observed ones
     with pytest.warns(ConvergenceWarning):
-        fit = fit_ee(samplike, random_state=4, ee_steps=3, polish=False, se_samplesize=40,
-                     se_interval=1, se_burnin=0)
+        fit = EE(random_state=4, ee_steps=3, polish=False, se_samplesize=40,
+                 se_interval=1, se_burnin=0).fit(samplike)
     off = [lab for lab, t in fit.info["t_ratios_sim"].items() if abs(t) > 0.3]
     assert off
     text = str(fit.summary())
@@ -306,17 +306,17 @@ def test_summary_t_ratio_column_layout():
 
 
 def test_bad_settings(samplike):
-    with pytest.raises(TypeError, match="unknown EE setting"):
-        fit_ee(samplike, bogus=1)
+    with pytest.raises(TypeError, match="has no setting 'bogus'"):
+        EE(bogus=1).fit(samplike)
     with pytest.raises(ValueError, match="update"):
-        fit_ee(samplike, update="fast")
+        EE(update="fast").fit(samplike)
     with pytest.raises(ValueError, match="learning_rate"):
-        fit_ee(samplike, learning_rate=-1)
+        EE(learning_rate=-1).fit(samplike)
     m = ef.ERGM(ef.datasets.load_network("samplike"), "mutual")
     with pytest.raises(ValueError, match="density term"):
-        fit_ee(m, proposal="ifd")
-    assert set(EE_DEFAULTS) >= {"sampler_steps", "s_steps", "ee_steps", "ee_inner_steps",
-                                "aca_s", "aca_ee", "comp_c", "ifd_k", "learning_rate",
+        EE(proposal="ifd").fit(m)
+    assert set(EE.chain_defaults()) >= {"sampler_steps", "s_steps", "ee_steps",
+                                        "ee_inner_steps", "aca_s", "aca_ee", "comp_c", "ifd_k", "learning_rate",
                                 "min_theta"}
 
 
@@ -337,8 +337,8 @@ def test_interrupted_run_resumes_from_its_checkpoint(samplike, tmp_path, proposa
     stop = 12 if proposal == "ifd" else 40          # ifd-tnt: inside the second phase
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        part = fit_ee(samplike, random_state=3, checkpoint=ck, callback=_stop_after(stop),
-                      n_chains=2, **settings)
+        part = EE(random_state=3, checkpoint=ck, callback=_stop_after(stop),
+                  n_chains=2, **settings).fit(samplike)
     assert part.info["interrupted"] and not part.converged
     assert sorted(os.listdir(ck)) == ["chain_0.npz", "meta.json"]   # chain 1 never started
     whole = quiet_fit(samplike, resume=ck)
@@ -365,18 +365,18 @@ def test_resume_refuses_another_model_or_new_settings(samplike, tmp_path):
     ck = str(tmp_path / "ck")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        fit_ee(samplike, random_state=3, checkpoint=ck, callback=_stop_after(2),
-               ee_steps=10, ee_inner_steps=10, sampler_steps=100)
+        EE(random_state=3, checkpoint=ck, callback=_stop_after(2),
+           ee_steps=10, ee_inner_steps=10, sampler_steps=100).fit(samplike)
     other = ef.ERGM(ef.datasets.load_network("samplike"), "edges + mutual + istar(2)")
     with pytest.raises(ValueError, match="is for the statistics"):
-        fit_ee(other, resume=ck)
+        EE(resume=ck).fit(other)
     with pytest.raises(ValueError, match="checkpoint's settings"):
-        fit_ee(samplike, resume=ck, ee_steps=20)
+        EE(resume=ck, ee_steps=20).fit(samplike)
     with pytest.raises(ValueError, match="not an EE checkpoint"):
-        fit_ee(samplike, resume=str(tmp_path))
+        EE(resume=str(tmp_path)).fit(samplike)
     other_net = ef.ERGM(ef.datasets.load("faux.dixon.high"), "edges + mutual")
     with pytest.raises(ValueError, match="other observed statistics"):
-        fit_ee(other_net, resume=ck)
+        EE(resume=ck).fit(other_net)
 
 
 def test_no_standard_errors_when_the_simulation_is_stuck():
@@ -412,8 +412,8 @@ def test_ctrl_c_in_the_standard_error_simulation_returns_the_trajectory(samplike
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            fit = fit_ee(samplike, random_state=1, ee_steps=5, callback=arm,
-                         se_burnin=10**11)             # hours of proposals unless it stops
+            fit = EE(random_state=1, ee_steps=5, callback=arm,
+                     se_burnin=10**11).fit(samplike)     # hours of proposals unless it stops
     finally:
         signal.signal(signal.SIGINT, old)
         for t in timers:

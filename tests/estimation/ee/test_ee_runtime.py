@@ -136,8 +136,8 @@ def test_dask_chains_report_and_stop_through_dask_primitives(samplike, monkeypat
             distributed.Client(cluster):
         # a short run: progress arrives through the Variables
         from ergmfit.estimation.ee.chain import ee_chain
-        from ergmfit.estimation.ee.estimator import _resolve_cfg
-        cfg = _resolve_cfg(samplike, dict(SHORT))
+        from ergmfit.estimation.ee.estimator import EE
+        cfg = EE(**SHORT).resolved_settings(samplike)
         out, interrupted = runtime_parallel.run_jobs(
             ee_chain, [(samplike, cfg, s, c, None) for c, s in enumerate([11, 12])],
             n_jobs=2, backend="dask", progress=Bar(), is_interrupted=lambda r: r["interrupted"])
@@ -308,8 +308,8 @@ def test_standard_error_simulation_reports_progress_and_stops_on_request(samplik
     import time
 
     from ergmfit.estimation.ee.chain import ee_chain, sim_plan
-    from ergmfit.estimation.ee.estimator import _resolve_cfg
-    cfg = _resolve_cfg(samplike, dict(SHORT, se_samplesize=400, se_interval=3000))
+    from ergmfit.estimation.ee.estimator import EE
+    cfg = EE(**dict(SHORT, se_samplesize=400, se_interval=3000)).resolved_settings(samplike)
     units = sim_plan(cfg, samplike.network.n_ties)[4]
     assert units > 5
 
