@@ -38,7 +38,7 @@ FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
 #: modules the issue names: they must have API pages
 REQUIRED_MODULES = ("ergmfit", "ergmfit.estimation", "ergmfit.diagnostics", "ergmfit.constraints",
                     "ergmfit.mrf", "ergmfit.datasets", "ergmfit.network", "ergmfit.network.io",
-                    "ergmfit.results", "ergmfit.results_bayes", "ergmfit.gof", "ergmfit.plotting",
+                    "ergmfit.results", "ergmfit.results.bayes", "ergmfit.gof", "ergmfit.plotting",
                     "ergmfit.exceptions", "ergmfit.formula",
                     "ergmfit.estimation.mple.pseudolikelihood", "ergmfit.estimation.mcmle.estimator",
                     "ergmfit.estimation.contrastive.cd", "ergmfit.estimation.ee.estimator",

@@ -42,7 +42,7 @@ import warnings
 import numpy as np
 
 from ...exceptions import ErgmfitError, SettingsError
-from ...results_bayes import BayesResults
+from ...results.bayes import BayesResults
 from ...runtime import Checkpoint, Progress, catch_interrupt
 from ...utils.validation import check_random_state
 from ._bayes import exchange_block
@@ -248,7 +248,7 @@ def _proposal_check(name, value):
 class Bayes(Estimator):
     """Posterior sampling by the approximate exchange algorithm with
     population MCMC (see the module docstring); returns
-    :class:`~ergmfit.results_bayes.BayesResults` (``params``: posterior
+    :class:`~ergmfit.results.bayes.BayesResults` (``params``: posterior
     means, ``bse``: posterior sds, ``draws``: an (n_draws, p) array).
 
     Bergm's ``bergm(formula, prior.mean, prior.sigma, burn.in, main.iters,

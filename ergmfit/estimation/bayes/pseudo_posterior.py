@@ -31,7 +31,7 @@ import warnings
 import numpy as np
 
 from ...exceptions import SettingsError
-from ...results_bayes import BayesResults
+from ...results.bayes import BayesResults
 from ...runtime import Progress, catch_interrupt
 from ...utils.validation import check_random_state
 from ..base import Estimator, Setting, integer, number
@@ -51,7 +51,7 @@ def _mcmle_check(name, value):
 
 class BayesPL(Estimator):
     """The adjusted pseudo-posterior (see the module docstring); returns
-    :class:`~ergmfit.results_bayes.BayesResults` with ``method="bayes-pl"``.
+    :class:`~ergmfit.results.bayes.BayesResults` with ``method="bayes-pl"``.
 
     Bergm's ``bergmC(formula, prior.mean, prior.sigma, burn.in, main.iters,
     thin)`` is ``BayesPL(prior_mean=, prior_sigma=, burnin=, main_iters=,

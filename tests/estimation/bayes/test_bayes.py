@@ -11,7 +11,7 @@ from ergmfit.estimation.bayes import exchange as bayes_mod
 from ergmfit.estimation import make_estimator
 from ergmfit.exceptions import CheckpointError, SettingsError
 from ergmfit.results import ERGMResults
-from ergmfit.results_bayes import BayesResults, split_rhat
+from ergmfit.results.bayes import BayesResults, split_rhat
 from support.bayes import BERGM, grid_moments, log_sum_exp_stats
 from support.paths import BENCHMARKS, load_script
 

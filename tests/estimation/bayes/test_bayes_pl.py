@@ -6,7 +6,7 @@ import ergmfit as ef
 from ergmfit.estimation.bayes.pseudo_posterior import adjustment
 from ergmfit.estimation.mple.pseudolikelihood import pseudo_design
 from ergmfit.exceptions import SettingsError
-from ergmfit.results_bayes import BayesResults
+from ergmfit.results.bayes import BayesResults
 from support.bayes import BERGM
 
 
