@@ -20,7 +20,7 @@ import numpy as np
 
 from .exceptions import ErgmfitError
 from .network import io as _network_io
-from .network._edgelist import _records
+from .network._edgelist import read_records
 from .network.values import parse_value as _parse_value
 
 
@@ -134,7 +134,7 @@ def _read_csv(path_obj):
     """Header and rows of a bundled CSV: unquoted cells parsed (numbers, TRUE/FALSE, NA),
     quoted cells kept as text -- the rules of the edge-list reader, with its parser."""
     with path_obj.open("r", encoding="utf-8", newline="") as fh:
-        recs = _records((line.rstrip("\r\n") for line in fh), ",", path_obj.name)
+        recs = read_records((line.rstrip("\r\n") for line in fh), ",", path_obj.name)
         _, header, _ = next(recs)
         rows = [[v if (quoted is not None and quoted[k]) else _parse_value(v)
                  for k, v in enumerate(fields)] for _, fields, quoted in recs]

@@ -29,7 +29,7 @@ import numpy as np
 from scipy import special, stats
 
 from .exceptions import ErgmfitError
-from .sampling.chains import _iact, effective_sizes
+from .sampling.chains import integrated_autocorrelation_time, effective_sizes
 
 LAGS = (0, 1, 2, 3, 4, 5)
 
@@ -39,7 +39,7 @@ def _mean_var(x):
     (coda's spectral density at 0 divided by n)."""
     n = len(x)
     v = float(np.var(x, ddof=1)) if n > 1 else 0.0
-    return v * (_iact(x) if v > 0 else 1.0) / max(n, 1)
+    return v * (integrated_autocorrelation_time(x) if v > 0 else 1.0) / max(n, 1)
 
 
 def geweke(x, first=0.1, last=0.5):

@@ -78,7 +78,7 @@ class FormulaArg:
     @property
     def compact(self) -> str:
         """The text without blanks outside strings, as statnet prints it in labels."""
-        return _compact(self.text)
+        return compact_text(self.text)
 
 
 class AsIs(list):
@@ -124,7 +124,7 @@ class RCode:
     text: str
 
 
-def _compact(text):
+def compact_text(text):
     """``text`` without blanks outside strings, strings in double quotes: R's
     ``despace(deparse(...))``, which statnet's labels print (``F(nodematch("a"))~edges``
     also for ``~nodematch('a')``)."""
@@ -163,7 +163,7 @@ class TermCall:
     text: str = ""
 
 
-def _tokenize(text):
+def tokenize(text):
     pos = 0
     out = []
     while pos < len(text):
@@ -184,13 +184,13 @@ def _where(text, pos, msg):
     return f"{msg} in formula at position {pos}:\n  {text}\n  {' ' * pos}^"
 
 
-class _Parser:
+class FormulaParser:
     def __init__(self, text):
         if len(text) > MAX_LENGTH:
             raise FormulaError(f"the formula is {len(text):,} characters long; at most "
                                f"{MAX_LENGTH:,} are read")
         self.text = text
-        self.toks = _tokenize(text)
+        self.toks = tokenize(text)
         self.i = 0
         self.depth = 0              # nesting of expressions being parsed
         self.values = 0             # numbers the ranges so far expanded to
@@ -573,7 +573,7 @@ def parse_formula(text: str) -> list:
     """
     if not isinstance(text, str):
         raise FormulaError(f"a formula must be a string, got {type(text).__name__}")
-    return _splice(_Parser(text).formula(), 0)
+    return _splice(FormulaParser(text).formula(), 0)
 
 
 def _splice(calls, depth):
@@ -599,5 +599,5 @@ def _splice(calls, depth):
             raise FormulaError("I() takes one formula or character vector of terms, "
                                f"got {c.text!r}")
         for t in texts:
-            out.extend(_splice(_Parser(t).formula(), depth + 1))
+            out.extend(_splice(FormulaParser(t).formula(), depth + 1))
     return out

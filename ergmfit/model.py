@@ -138,8 +138,8 @@ class ERGM:
     @property
     def missing_dyads(self) -> list:
         """The unobserved dyads as node-label pairs."""
-        from .sampling.space import _pairs_list
-        return _pairs_list(self.network, self._missing) or []
+        from .sampling.space import pairs_list
+        return pairs_list(self.network, self._missing) or []
 
     def with_constraints(self, constraints) -> "ERGM":
         """The same model on another sample space (``constraints``, statnet's syntax)."""

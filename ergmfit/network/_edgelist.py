@@ -119,7 +119,7 @@ def _csv_cell(text, quoted):
     return text if quoted else _parse_value(text)
 
 
-def _records(lines, delim, where):
+def read_records(lines, delim, where):
     """Yield ``(line_number, fields, quoted_flags or None)`` for each non-blank record.
 
     ``lines`` is an iterable of lines without their line breaks (a str is
@@ -192,7 +192,7 @@ def _records(lines, delim, where):
 
 def _table(lines, delim, where, what):
     """Header and rows of a delimited text file; rows checked for length."""
-    recs = _records(lines, delim, where)
+    recs = read_records(lines, delim, where)
     first = next(recs, None)
     if first is None:
         raise DataFormatError(f"{where} is empty: {what}")
@@ -220,7 +220,7 @@ def _read_node_csv(lines, where, delim):
 
 def _read_edge_csv(lines, where, delim, directed, node_table, weights, duplicates):
     """The network of an edge-list CSV, read record by record (never the whole text at once)."""
-    recs = _records(lines, delim, where)
+    recs = read_records(lines, delim, where)
     first = next(recs, None)
     if first is None:
         raise DataFormatError(f"{where} is empty: an edge-list file starts with a header line: "

@@ -203,7 +203,7 @@ def batch_means_cov(chains, n_batches=None):
     return sigma / total
 
 
-def _iact(x):
+def integrated_autocorrelation_time(x):
     """Integrated autocorrelation time of one series (Geyer's initial
     monotone positive sequence), in draws; 1 for independent draws."""
     n = len(x)
@@ -251,7 +251,7 @@ def multivariate_ess(chains):
     for c in chains:
         y = (c - mean) @ rot
         for k in range(y.shape[1]):
-            ess[k] += len(y) / _iact(y[:, k])
+            ess[k] += len(y) / integrated_autocorrelation_time(y[:, k])
     return float(np.exp(np.mean(np.log(ess))))
 
 
@@ -263,5 +263,5 @@ def effective_sizes(chains):
     for c in chains:
         for k in range(p):
             col = c[:, k]
-            ess[k] += len(col) / _iact(col) if col.std() > 0 else len(col)
+            ess[k] += len(col) / integrated_autocorrelation_time(col) if col.std() > 0 else len(col)
     return ess

@@ -103,7 +103,7 @@ class SampleSpace:
         return {}
 
     def to_dict(self) -> dict:
-        return {"kind": self.kind, "missing": _pairs_list(self.network, self.missing)}
+        return {"kind": self.kind, "missing": pairs_list(self.network, self.missing)}
 
     @property
     def n_free(self) -> int:
@@ -208,7 +208,7 @@ def _vars_or_none(v):
     return np.unique(np.asarray(v, dtype=np.int64))
 
 
-def _pairs_list(network, vars):
+def pairs_list(network, vars):
     if vars is None:
         return None
     return [[network.labels[int(i)], network.labels[int(j)]]

@@ -41,7 +41,7 @@ a TermError.
 from __future__ import annotations
 
 from ..exceptions import FormulaError, TermError
-from ..formula import FormulaArg, RCode, RName, _Parser, _tokenize
+from ..formula import FormulaArg, RCode, RName, FormulaParser, tokenize
 from .labelregex import Budget, Pattern, RegexError
 
 SUPPORTED = ("a function name (toupper, tolower, identity), a formula such as "
@@ -89,7 +89,7 @@ def label_function(label):
 
 
 def _function_body(text):
-    toks = _tokenize(text)
+    toks = tokenize(text)
     kinds = [(k, v) for k, v, _ in toks[:4]]
     if len(toks) < 5 or kinds[1] != ("op", "(") or kinds[2][0] != "name" or \
             kinds[3] != ("op", ")"):
@@ -105,7 +105,7 @@ class _Reader:
     def __init__(self, text, names):
         self.text, self.names = text, names
         try:
-            self.toks = _tokenize(text)
+            self.toks = tokenize(text)
         except FormulaError as exc:
             raise TermError(f"term Label: cannot read the label {text!r}: {exc}") from None
         self.i = 0
@@ -129,7 +129,7 @@ class _Reader:
         kind, val, pos = self.toks[self.i]
         self.i += 1
         if kind == "str":
-            return ("str", _Parser(self.text)._string(val[1:-1], pos))
+            return ("str", FormulaParser(self.text)._string(val[1:-1], pos))
         if kind == "name" and val in self.names:
             return ("arg",)
         if val == "{":                      # function(x) { body }

@@ -28,7 +28,7 @@ import re
 import numpy as np
 
 from ..exceptions import TermError
-from ..formula import AsIs, FormulaArg, RCode, RName, _compact, parse_formula
+from ..formula import AsIs, FormulaArg, RCode, RName, compact_text, parse_formula
 from ._operators import SubnetKernel
 from .stacking import stack
 from .curvemap import (curve_leaves, curve_map, keep_curvature,  # also registers the
@@ -295,11 +295,11 @@ def _s_two_mode(net, f, expr):
         ltext = expr.text if expr.lhs is None else _lhs_text(expr.lhs)
         tails, heads = _mode_selection(net, ltext, 1), _mode_selection(net, expr.text, 2)
         label = (f"S({expr.compact})" if expr.lhs is None else
-                 f"S({_compact(ltext)}~{expr.compact})")
+                 f"S({compact_text(ltext)}~{expr.compact})")
         return _s_bipartite(net, f, tails, heads, label)
     tails, ltext = _lhs_selection(net, expr.lhs)
     heads = node_selection(net, expr.text, "S")
-    label = f"S({_compact(ltext)}~{expr.compact})"
+    label = f"S({compact_text(ltext)}~{expr.compact})"
     if np.array_equal(tails, heads):
         expr1 = FormulaArg(expr.text)
         return s_operator(net, FormulaArg(f.text), expr1)
