@@ -23,6 +23,9 @@ def adjustment(model, design, mcmle_settings=None, random_state=None, verbose=Fa
     settings = {"eval_loglik": False, "verbose": verbose}
     settings.update(mcmle_settings or {})
     mle = MCMLE(random_state=random_state, **settings).fit(model)
+    if mle.info.get("interrupted"):
+        # Ctrl-C during the MCMC-MLE: no posterior draw exists yet, so the fit ends here
+        raise KeyboardInterrupt
     cov_model = np.asarray(mle.info.get("cov_model", mle.cov), dtype=float)
     if not (np.all(np.isfinite(mle.params)) and np.all(np.isfinite(cov_model))):
         raise DegenerateModelError("the adjusted pseudo-posterior needs a finite MLE and Fisher "

@@ -44,3 +44,21 @@ def test_bayes_pl_settings():
         ef.estimation.make_estimator("bayes-pl", mcmle=3)
     with pytest.raises(SettingsError, match="its settings are"):
         ef.estimation.make_estimator("bayes-pl", aux_iters=10)
+
+
+def test_ctrl_c_during_the_inner_mcmle_ends_the_fit(monkeypatch):
+    # the adjustment's MCMC-MLE returns an interrupted fit on Ctrl-C; the pseudo-posterior
+    # then has no draw to return and must not go on sampling as if nothing happened
+    # (it did: the user's Ctrl-C was swallowed)
+    from ergmfit.estimation.mcmle.estimator import MCMLE
+    real_fit = MCMLE.fit
+
+    def interrupted_fit(self, model, *args, **kwargs):
+        res = real_fit(self, model, *args, **kwargs)
+        res.info["interrupted"] = True
+        return res
+    monkeypatch.setattr(MCMLE, "fit", interrupted_fit)
+    m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
+    with pytest.raises(KeyboardInterrupt):
+        m.fit(method="bayes-pl", random_state=1, main_iters=200,
+              mcmle=dict(maxit=2, samplesize=256))
