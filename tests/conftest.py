@@ -29,3 +29,15 @@ def default_sigint():
     old = signal.signal(signal.SIGINT, signal.default_int_handler)
     yield
     signal.signal(signal.SIGINT, old)
+
+
+@pytest.fixture(autouse=True)
+def _sigint_handler_is_isolated():
+    """Every test starts with the SIGINT handler the test session had, and a test that
+    changes it (a fit interrupted at the wrong moment, a library installing its own)
+    cannot leave the change to the tests after it: in a full run the dask Ctrl-C test
+    once saw a handler that ignored its Ctrl-C and ran its 10^5 EE steps to the end."""
+    before = signal.getsignal(signal.SIGINT)
+    yield
+    if signal.getsignal(signal.SIGINT) is not before:
+        signal.signal(signal.SIGINT, before)

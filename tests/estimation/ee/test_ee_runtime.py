@@ -114,7 +114,7 @@ def test_ee_confirms_a_missing_mle_of_a_dependent_model_with_its_sample():
 # #22 item 3: progress and stop through dask's primitives
 # #24 item 5: a second Ctrl-C still returns what is finished
 # ---------------------------------------------------------------------------
-def test_dask_chains_report_and_stop_through_dask_primitives(samplike, monkeypatch):
+def test_dask_chains_report_and_stop_through_dask_primitives(samplike, monkeypatch, default_sigint):
     distributed = pytest.importorskip("distributed")
     import signal
     import threading
@@ -162,7 +162,7 @@ def test_dask_chains_report_and_stop_through_dask_primitives(samplike, monkeypat
     assert np.all(np.isfinite(np.asarray(fit.params)))
 
 
-def test_two_quick_ctrl_c_on_parallel_ee_return_the_work_marked_interrupted(samplike):
+def test_two_quick_ctrl_c_on_parallel_ee_return_the_work_marked_interrupted(samplike, default_sigint):
     import glob
     import os
     import signal
