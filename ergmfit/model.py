@@ -601,6 +601,9 @@ class CountERGM(ERGM):
         self.labels = [lab for t in self.terms for lab in t.labels]
         self.stat_labels = list(self.labels)
         self.offset = np.zeros(len(self.labels), dtype=bool)
+        # every dyad free and observed (constraints and missing values: not yet)
+        self.constraints, self._missing = None, None
+        self.sample_space = parse_constraints(None, network, None)
 
     @property
     def default_proposal(self) -> str:

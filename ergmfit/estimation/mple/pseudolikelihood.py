@@ -469,7 +469,7 @@ class MPLE(Estimator):
                 "control.ergm(init=) with NA), or a dict {label: value}."),
     )
     supports = {"curved": True, "constraints": True, "missing": True, "target_stats": True,
-                "missing+target_stats": True, "families": frozenset({"binary"})}
+                "missing+target_stats": True, "families": frozenset({"binary", "count"})}
 
     def _finish_settings(self):
         if self.bootstrap is not None:
@@ -485,6 +485,10 @@ class MPLE(Estimator):
         """Fit ``model`` (an :class:`~ergmfit.ERGM`, or anything with
         ``labels`` and ``compiled()``; simulation-based covariances also need
         ``sampler(params, proposal=, random_state=)``)."""
+        if getattr(getattr(model, "family", None), "reference", None) is not None:
+            # valued dyads: the full conditional over the reference's support (.count)
+            from .count import fit_count_mple
+            return fit_count_mple(self, model)
         t0 = time.perf_counter()
         rng = check_random_state(self.random_state)
         labels = list(model.labels)

@@ -1,0 +1,185 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""The compressed design of the count pseudo-likelihood (see :mod:`.count`).
+
+For every dyad v (or the dyads asked for), the change statistics
+D_v[k] = g(y with y_v = lo + 1 + k) - g(y with y_v = lo), k = 0 .. hi - lo - 1,
+are computed with the compiled model's ``change`` (the rest of the network at
+its present values), and the row (D_v, observed y_v) goes into a hash table of
+distinct rows with its weight: a sparse network's zero dyads with the same
+neighbourhood make one row.  The loop runs in C; no Python per dyad.
+"""
+import numpy as np
+cimport numpy as cnp
+from libc.stdint cimport int64_t, uint64_t
+from libc.stdlib cimport malloc, realloc, free, calloc
+from libc.string cimport memcmp, memcpy
+from ergmfit.core._countmodel cimport CountModel
+
+cnp.import_array()
+
+
+cdef struct RowTable:
+    int64_t width          # doubles per row
+    int64_t n_rows         # distinct rows stored
+    int64_t cap_rows
+    double* rows           # n_rows x width
+    int64_t* y_obs         # the observed value of each distinct row
+    double* weight         # total weight of each distinct row
+    int64_t* slots         # hash slots: row index + 1 (0: empty)
+    int64_t n_slots        # a power of two
+
+
+cdef uint64_t _hash(const double* row, int64_t width, int64_t y) noexcept nogil:
+    # FNV-1a over the row's bytes and the observed value
+    cdef uint64_t h = 1469598103934665603ULL
+    cdef const unsigned char* b = <const unsigned char*>row
+    cdef int64_t k
+    for k in range(width * <int64_t>sizeof(double)):
+        h = (h ^ b[k]) * 1099511628211ULL
+    b = <const unsigned char*>&y
+    for k in range(<int64_t>sizeof(int64_t)):
+        h = (h ^ b[k]) * 1099511628211ULL
+    return h
+
+
+cdef int _grow_slots(RowTable* t) noexcept nogil:
+    cdef int64_t n = t.n_slots * 2, r, s
+    cdef int64_t* slots = <int64_t*>calloc(n, sizeof(int64_t))
+    if slots == NULL:
+        return -1
+    for r in range(t.n_rows):
+        s = <int64_t>(_hash(t.rows + r * t.width, t.width, t.y_obs[r]) & <uint64_t>(n - 1))
+        while slots[s] != 0:
+            s = (s + 1) & (n - 1)
+        slots[s] = r + 1
+    free(t.slots)
+    t.slots = slots
+    t.n_slots = n
+    return 0
+
+
+cdef int _add(RowTable* t, const double* row, int64_t y, double w) noexcept nogil:
+    cdef uint64_t h = _hash(row, t.width, y)
+    cdef int64_t s = <int64_t>(h & <uint64_t>(t.n_slots - 1)), r
+    cdef double* rows
+    cdef int64_t* ys
+    cdef double* ws
+    while t.slots[s] != 0:
+        r = t.slots[s] - 1
+        if t.y_obs[r] == y and memcmp(t.rows + r * t.width, row,
+                                      t.width * sizeof(double)) == 0:
+            t.weight[r] += w
+            return 0
+        s = (s + 1) & (t.n_slots - 1)
+    if t.n_rows == t.cap_rows:
+        rows = <double*>realloc(t.rows, 2 * t.cap_rows * t.width * sizeof(double) + 8)
+        if rows == NULL:
+            return -1
+        t.rows = rows
+        ys = <int64_t*>realloc(t.y_obs, 2 * t.cap_rows * sizeof(int64_t))
+        if ys == NULL:
+            return -1
+        t.y_obs = ys
+        ws = <double*>realloc(t.weight, 2 * t.cap_rows * sizeof(double))
+        if ws == NULL:
+            return -1
+        t.weight = ws
+        t.cap_rows *= 2
+    r = t.n_rows
+    memcpy(t.rows + r * t.width, row, t.width * sizeof(double))
+    t.y_obs[r] = y
+    t.weight[r] = w
+    t.slots[s] = r + 1
+    t.n_rows = r + 1
+    if 2 * t.n_rows > t.n_slots:
+        return _grow_slots(t)
+    return 0
+
+
+def count_design(CountModel cm, int64_t lo, int64_t hi, variables=None, weights=None):
+    """The distinct rows of the count pseudo-likelihood's design.
+
+    Parameters
+    ----------
+    cm : CountModel
+        A compiled count-valued model at the network whose full conditionals are wanted.
+    lo, hi : int
+        The values each dyad may take (the reference's support, truncated at ``hi``).
+    variables, weights : arrays, optional
+        Only these variables (int64), with these weights (float64); default every
+        variable with weight 1.
+
+    Returns
+    -------
+    dict with ``D`` (U, hi - lo, p): the change statistics of the values lo + 1 .. hi
+    from lo; ``y`` (U,) the observed values; ``w`` (U,) the weights; ``n_vars``.
+    """
+    cdef int64_t K = hi - lo, p = cm.n_stats, width = K * p
+    cdef int64_t n, idx, v, k, j, y_cur
+    cdef double* buf
+    cdef double* base
+    cdef double w = 1.0
+    cdef RowTable t
+    cdef cnp.int64_t[::1] vs
+    cdef double[::1] ws
+    cdef bint all_vars = variables is None
+    cdef int err = 0
+    if K < 1:
+        raise ValueError("the support needs at least two values")
+    if all_vars:
+        n = cm.n_vars
+    else:
+        vs = np.ascontiguousarray(variables, dtype=np.int64)
+        ws = np.ascontiguousarray(weights, dtype=np.float64)
+        n = vs.shape[0]
+    t.width = width
+    t.n_rows = 0
+    t.cap_rows = 64
+    t.n_slots = 256
+    t.rows = <double*>malloc(t.cap_rows * width * sizeof(double) + 8)
+    t.y_obs = <int64_t*>malloc(t.cap_rows * sizeof(int64_t))
+    t.weight = <double*>malloc(t.cap_rows * sizeof(double))
+    t.slots = <int64_t*>calloc(t.n_slots, sizeof(int64_t))
+    buf = <double*>malloc((width + p + 1) * sizeof(double))
+    base = buf + width
+    if t.rows == NULL or t.y_obs == NULL or t.weight == NULL or t.slots == NULL or buf == NULL:
+        err = -1
+    try:
+        if err == 0:
+            with nogil:
+                for idx in range(n):
+                    if all_vars:
+                        v = idx
+                    else:
+                        v = vs[idx]
+                        w = ws[idx]
+                    y_cur = cm.get(v)
+                    if y_cur == lo:
+                        for j in range(p):
+                            base[j] = 0.0
+                    else:
+                        cm.change(v, lo, base)
+                    for k in range(K):
+                        cm.change(v, lo + 1 + k, buf + k * p)
+                        for j in range(p):
+                            # relative to y_v = lo; + 0.0 makes -0.0 hash as 0.0
+                            buf[k * p + j] = (buf[k * p + j] - base[j]) + 0.0
+                    if _add(&t, buf, y_cur, w) != 0:
+                        err = -1
+                        break
+        if err != 0:
+            raise MemoryError("out of memory while building the count pseudo-likelihood design")
+        D = np.empty((t.n_rows, K, p), dtype=np.float64)
+        y = np.empty(t.n_rows, dtype=np.int64)
+        wt = np.empty(t.n_rows, dtype=np.float64)
+        if t.n_rows:
+            memcpy(<void*>cnp.PyArray_DATA(D), t.rows, t.n_rows * width * sizeof(double))
+            memcpy(<void*>cnp.PyArray_DATA(y), t.y_obs, t.n_rows * sizeof(int64_t))
+            memcpy(<void*>cnp.PyArray_DATA(wt), t.weight, t.n_rows * sizeof(double))
+        return {"D": D, "y": y, "w": wt, "n_vars": n}
+    finally:
+        free(t.rows)
+        free(t.y_obs)
+        free(t.weight)
+        free(t.slots)
+        free(buf)

@@ -1,0 +1,403 @@
+"""Maximum pseudo-likelihood for count-valued ERGMs (ergm.count's models).
+
+The pseudo-likelihood is the product over the dyads v of the full conditional
+of the dyad's value given the rest of the network,
+
+    p(y_v = k | y_-v) = h(k) exp(θ·Δ_v(k)) / Σ_{j in S} h(j) exp(θ·Δ_v(j)),
+
+with h the reference measure, S its support and Δ_v(k) = g(y, y_v = k) −
+g(y, y_v = lo) (lo the smallest value of S).  Huang & Butts compare it with
+the other count-ERGM estimators; statnet has none ("when such graphs are at
+all large, you really need MPLE", ergm issue 411).  For a dyad-independent
+model it is the likelihood, so its maximiser is the MLE (a Poisson or
+binomial regression with an offset log h).
+
+How it is computed
+------------------
+* The change statistics Δ_v(k) for every k of the (truncated) support are
+  computed in C (:func:`._countmple.count_design`) from the compiled model's
+  ``change``; each dyad's rows and observed value go into a hash table of
+  distinct rows with their weights, so that a sparse network's many zero
+  dyads with equal neighbourhoods are one row.  Nothing per dyad runs in Python.
+* Bounded references (``Binomial(t)``, ``DiscUnif(a, b)``) sum over the whole
+  support.  Unbounded ones (``Poisson``, ``Geometric``) are truncated at a
+  value K (at first max(2 y_max, y_max + 30)); after the fit the mass beyond K
+  of every distinct row's conditional is bounded by p_K r / (1 − r), with
+  r = p_K / p_{K−1} (the tail is geometric or thinner when the ratio of
+  successive terms does not increase beyond K, which holds for the linear
+  terms ``sum``, ``nonzero`` and for a Poisson reference); while the bound is
+  above ``TAIL_TOL`` (1e-12) K is doubled and the fit redone.  The bound
+  reached is ``info["truncation"]["tail_bound"]``.
+* The log pseudo-likelihood is concave in θ (a sum of log-sum-exps of linear
+  functions); it is maximised by Newton–Raphson with step halving, stopped
+  when the Newton decrement falls below ``tol`` (1 + |ℓ|).
+
+Standard errors (``cov=``)
+--------------------------
+* ``"naive"``: the inverse of the negative pseudo-Hessian (exact for
+  dyad-independent models, suspect otherwise);
+* ``"godambe"``: H⁻¹ J H⁻¹ with J the mean outer product of the
+  pseudo-score at θ̂ on ``n_sim`` networks simulated from θ̂ (the same
+  sandwich as the binary MPLE);
+* ``"bootstrap"``: the covariance of the MPLEs refitted on ``bootstrap``
+  (else ``n_sim``) networks simulated from θ̂.
+
+The simulations use the count family's Metropolis-Hastings sampler started at
+the observed network (``burnin``, then one network every ``interval``
+proposals).
+
+References
+----------
+Krivitsky, P. N. (2012). Exponential-family random graph models for valued
+networks. Electronic Journal of Statistics 6, 1100-1128.
+Besag, J. (1974). Spatial interaction and the statistical analysis of lattice
+systems. JRSS B 36, 192-236.
+"""
+from __future__ import annotations
+
+import time
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.special import logsumexp
+
+from ...exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
+from ...utils.validation import check_random_state
+from ._countmple import count_design
+
+#: the largest mass the truncation of an unbounded support may leave out, per dyad
+TAIL_TOL = 1e-12
+#: the largest truncation point tried for an unbounded support
+MAX_TRUNCATION = 1 << 16
+
+NAIVE_SE_WARNING = ("Note: the standard errors are the inverse pseudo-Hessian's; for a "
+                    "dyad-dependent model they are suspect (cov='godambe' or 'bootstrap' "
+                    "simulate them)")
+
+
+@dataclass
+class CountDesign:
+    """The distinct rows of a count pseudo-likelihood: ``D`` (U, K, p) the change
+    statistics of the values lo+1 .. lo+K from lo, ``y`` (U,) the observed
+    values, ``w`` (U,) the weights, ``log_h`` (K + 1,) log h(lo .. lo+K)."""
+
+    D: np.ndarray
+    y: np.ndarray
+    w: np.ndarray
+    log_h: np.ndarray
+    lo: int
+    n_vars: int
+
+    @property
+    def hi(self) -> int:
+        return self.lo + self.D.shape[1]
+
+    def _eta(self, theta):
+        # (U, K+1): log h(k) + θ·Δ(k), the value lo first (Δ = 0)
+        U = self.D.shape[0]
+        eta = np.empty((U, self.D.shape[1] + 1))
+        eta[:, 0] = 0.0
+        eta[:, 1:] = self.D @ theta
+        return eta + self.log_h
+
+    def _full(self):
+        # (U, K+1, p): Δ with the zero row of lo
+        U, K, p = self.D.shape
+        full = np.zeros((U, K + 1, p))
+        full[:, 1:, :] = self.D
+        return full
+
+    def evaluate(self, theta, hessian=True):
+        """(log pseudo-likelihood, score, Hessian) at θ."""
+        eta = self._eta(theta)
+        lse = logsumexp(eta, axis=1)
+        obs = self.y - self.lo
+        rows = np.arange(len(obs))
+        ll = float(self.w @ (eta[rows, obs] - lse))
+        prob = np.exp(eta - lse[:, None])
+        full = self._full()
+        mean = np.einsum("uk,ukp->up", prob, full)
+        score = self.w @ (full[rows, obs, :] - mean)
+        if not hessian:
+            return ll, score, None
+        second = np.einsum("uk,ukp,ukq->upq", prob, full, full)
+        cov = second - mean[:, :, None] * mean[:, None, :]
+        return ll, score, -np.einsum("u,upq->pq", self.w, cov)
+
+    def score(self, theta):
+        return self.evaluate(theta, hessian=False)[1]
+
+    def tail_bound(self, theta) -> float:
+        """The largest (over the distinct rows) bound on the conditional mass beyond
+        the truncation point hi (see the module docstring); inf when the last ratio
+        of successive terms is not below 1."""
+        eta = self._eta(theta)
+        lse = logsumexp(eta, axis=1)
+        log_r = eta[:, -1] - eta[:, -2]
+        if np.any(log_r >= 0):
+            return float("inf")
+        log_pk = eta[:, -1] - lse
+        r = np.exp(log_r)
+        return float(np.max(np.exp(log_pk) * r / (1.0 - r)))
+
+
+def design_of(cm, reference, hi) -> CountDesign:
+    """The count pseudo-likelihood design of the compiled count model ``cm``
+    (its present values) over ``reference.lo .. hi``."""
+    lo = int(reference.lo)
+    d = count_design(cm, lo, int(hi))
+    return CountDesign(d["D"], d["y"], d["w"], reference.log_h(np.arange(lo, hi + 1)), lo,
+                       int(d["n_vars"]))
+
+
+def first_truncation(reference, values) -> int:
+    """Where the support is cut first: its end if bounded, else max(2 y_max, y_max + 30)."""
+    if reference.hi is not None:
+        return int(reference.hi)
+    ymax = int(np.max(values)) if len(values) else 0
+    return max(2 * ymax, ymax + 30, reference.lo + 1)
+
+
+@dataclass
+class CountFit:
+    params: np.ndarray
+    cov: np.ndarray
+    loglik: float
+    converged: bool
+    n_iter: int
+    design: CountDesign
+    tail_bound: float
+
+
+def newton(design: CountDesign, labels, maxiter=100, tol=1e-14, start=None):
+    """Maximise the (concave) log pseudo-likelihood by Newton-Raphson with step
+    halving; returns (θ, inverse negative Hessian, log PL, converged, iterations)."""
+    p = design.D.shape[2]
+    _check_columns(design, labels)
+    theta = np.zeros(p) if start is None else np.array(start, dtype=float)
+    ll, g, H = design.evaluate(theta)
+    converged = False
+    it = 0
+    for it in range(1, maxiter + 1):
+        try:
+            step = np.linalg.solve(-H, g)
+        except np.linalg.LinAlgError:
+            raise DegenerateModelError(_collinear_text(design, labels)) from None
+        dec = float(g @ step)
+        if not np.isfinite(dec):
+            break
+        if dec < tol * (1.0 + abs(ll)):
+            # the last (tiny) Newton step too: quadratic convergence makes it exact
+            new = theta + step
+            ll_new, g_new, H_new = design.evaluate(new)
+            if np.isfinite(ll_new) and ll_new >= ll - 1e-12 * (1.0 + abs(ll)):
+                theta, ll, g, H = new, ll_new, g_new, H_new
+            converged = True
+            break
+        t = 1.0
+        while True:
+            new = theta + t * step
+            ll_new, g_new, H_new = design.evaluate(new)
+            if np.isfinite(ll_new) and ll_new >= ll - 1e-12 * (1.0 + abs(ll)):
+                break
+            t *= 0.5
+            if t < 1e-10:
+                ll_new = None
+                break
+        if ll_new is None:
+            break
+        theta, ll, g, H = new, ll_new, g_new, H_new
+        if np.max(np.abs(theta)) > 1e6:
+            break
+    if not converged or not np.all(np.isfinite(theta)) or np.max(np.abs(theta)) > 20:
+        d = recession_direction(design)
+        if d is not None:
+            raise DegenerateModelError(
+                "the count MPLE does not exist: the pseudo-likelihood keeps increasing along "
+                "the direction " + ", ".join(f"{lab} {'+' if v > 0 else '-'}Inf" for lab, v in
+                                             zip(labels, d) if abs(v) > 1e-9)
+                + " (a statistic at its extreme, e.g. every dyad nonzero)")
+    try:
+        cov = np.linalg.inv(-H)
+    except np.linalg.LinAlgError:
+        raise DegenerateModelError(_collinear_text(design, labels)) from None
+    return theta, 0.5 * (cov + cov.T), ll, converged, it
+
+
+def recession_direction(design):
+    """A direction d along which the log pseudo-likelihood increases without bound
+    (d·(Δ_v(y_v) − Δ_v(k)) >= 0 for every dyad v and value k, > 0 for some), by a
+    linear program; None when there is none (the maximum exists)."""
+    from scipy.optimize import linprog
+    U, K, p = design.D.shape
+    full = np.zeros((U, K + 1, p))
+    full[:, 1:, :] = design.D
+    obs = full[np.arange(U), design.y - design.lo, :]
+    A = (obs[:, None, :] - full).reshape(-1, p)
+    A = A[np.any(A != 0, axis=1)]
+    if not len(A):
+        return None
+    scale = np.max(np.abs(A))
+    res = linprog(-A.sum(axis=0) / scale, A_ub=-A / scale, b_ub=np.zeros(len(A)),
+                  bounds=[(-1, 1)] * p, method="highs")
+    if res.status != 0 or -res.fun <= 1e-9 * len(A):
+        return None
+    return res.x
+
+
+def _check_columns(design, labels):
+    flat = [labels[k] for k in range(design.D.shape[2])
+            if not np.any(design.D[:, :, k] != 0)]
+    if flat:
+        raise DegenerateModelError(f"the change statistics of {flat} are 0 for every dyad and "
+                                   "value: the statistic(s) carry no information; remove them")
+
+
+def _collinear_text(design, labels):
+    return ("the pseudo-Hessian is singular: the change statistics of the terms "
+            f"{list(labels)} are linearly dependent over the dyads' values; remove a "
+            "redundant term")
+
+
+def fit_count(model, labels, maxiter=100, tol=1e-14, cm=None, hi=None) -> CountFit:
+    """The count MPLE of ``model`` (a CountERGM) at its observed values, or at the
+    compiled model ``cm``'s values; the truncation of an unbounded support is
+    raised until its tail bound is below TAIL_TOL."""
+    ref = model.reference
+    if cm is None:
+        cm = model.compiled()
+        values = model._values
+    else:
+        values = cm.state.nonzero()[1]
+    hi = first_truncation(ref, values) if hi is None else int(hi)
+    start = None
+    while True:
+        design = design_of(cm, ref, hi)
+        theta, cov, ll, conv, it = newton(design, labels, maxiter, tol, start)
+        bound = 0.0 if ref.hi is not None else design.tail_bound(theta)
+        if bound <= TAIL_TOL:
+            return CountFit(theta, cov, ll, conv, it, design, bound)
+        if 2 * hi > MAX_TRUNCATION:
+            raise DegenerateModelError(
+                f"the count MPLE's full conditionals do not vanish beyond {hi} (reference "
+                f"{ref.label}, tail bound {bound:.3g}): the model is not normalisable at the "
+                "pseudo-likelihood's maximum (e.g. a Geometric reference with a positive sum "
+                "coefficient)")
+        hi, start = 2 * hi, theta
+
+
+def fit_count_mple(est, model):
+    """``MPLE(...).fit(model)`` for a count-valued model (the hook in
+    :class:`~ergmfit.estimation.mple.pseudolikelihood.MPLE`)."""
+    from ...results import ERGMResults
+    t0 = time.perf_counter()
+    if est.sample_size is not None:
+        raise SettingsError("setting 'sample_size' (a case-control sample of non-ties) applies "
+                            "to binary models only; the count MPLE uses every dyad")
+    if est.init is not None:
+        raise SettingsError("setting 'init' applies to curved binary models only")
+    rng = check_random_state(est.random_state)
+    labels = list(model.labels)
+    lf = fit_count(model, labels, est.maxiter, est.tol)
+    warn = []
+    if not lf.converged:
+        warn.append(f"the count MPLE's Newton iterations did not converge in {est.maxiter}")
+        warnings.warn(warn[-1], ConvergenceWarning, stacklevel=4)
+    dyad_indep = bool(model.dyad_independent)
+    info = {"design": {"n_vars": lf.design.n_vars, "n_rows": int(lf.design.D.shape[0])},
+            "truncation": {"support": f"{lf.design.lo}..{lf.design.hi}",
+                           "tail_bound": lf.tail_bound,
+                           "truncated": model.reference.hi is None}}
+    cov, se_kind = lf.cov, "naive"
+    if est.cov in ("godambe", "bootstrap"):
+        if est.cov == "godambe":
+            cov, info["godambe"] = _godambe(model, lf, est, rng)
+        else:
+            cov, info["bootstrap"] = _bootstrap(model, lf, est, rng, labels)
+        se_kind = est.cov
+    if not dyad_indep and se_kind == "naive":
+        warn.append(NAIVE_SE_WARNING)
+    return ERGMResults(
+        lf.params, cov, labels, method="mple", loglik=lf.loglik,
+        loglik_kind="exact" if dyad_indep else "pseudo", nobs=lf.design.n_vars,
+        null_loglik=null_loglik(model, lf.design.n_vars),
+        converged=lf.converged, n_iter=lf.n_iter, seconds=time.perf_counter() - t0,
+        se_kind=se_kind, warnings=warn, info=info, formula=model.formula,
+        network=model.network, model=model, dyad_independent=dyad_indep)
+
+
+def null_loglik(model, n_vars):
+    """The log-likelihood at θ = 0 (the reference measure alone, every dyad
+    independent): Σ_v log h(y_v) − n_vars log Σ_k h(k); None for a reference
+    without a finite total mass (Geometric)."""
+    ref = model.reference
+    top = ref.hi if ref.hi is not None else ref.lo + 4096
+    log_h = ref.log_h(np.arange(ref.lo, top + 1))
+    log_total = float(logsumexp(log_h))
+    if ref.hi is None and log_h[-1] - log_total > -40:      # no finite total mass
+        return None
+    n_zero = n_vars - len(model._values)
+    obs = float(np.sum(ref.log_h(model._values))) + n_zero * float(ref.log_h(0))
+    return obs - n_vars * log_total
+
+
+def _simulated(model, theta, est, rng, count):
+    """Yield the compiled model at ``count`` states simulated from θ, then the sampler."""
+    sampler, cm = model.sampler(theta, proposal=est.proposal, random_state=rng)
+    eta = model.eta(theta)
+    sampler.run(eta, est.burnin)
+    for _ in range(count):
+        sampler.run(eta, est.interval)
+        yield cm
+    yield sampler
+
+
+def _acceptance(sampler):
+    n = int(sampler.n_proposed)
+    return float(sampler.n_accepted) / n if n else float("nan")
+
+
+def _godambe(model, lf, est, rng):
+    theta = lf.params
+    U = np.empty((est.n_sim, len(theta)))
+    it = _simulated(model, theta, est, rng, est.n_sim)
+    for r in range(est.n_sim):
+        U[r] = design_of(next(it), model.reference, lf.design.hi).score(theta)
+    sampler = next(it)
+    J = U.T @ U / est.n_sim
+    cov = lf.cov @ J @ lf.cov
+    info = {"n_sim": est.n_sim, "burnin": est.burnin, "interval": est.interval,
+            "acceptance_rate": _acceptance(sampler), "mean_score": U.mean(axis=0).tolist()}
+    return 0.5 * (cov + cov.T), info
+
+
+def _bootstrap(model, lf, est, rng, labels):
+    B = est.bootstrap if est.bootstrap is not None else est.n_sim
+    draws, failed = [], 0
+    it = _simulated(model, lf.params, est, rng, B)
+    for _ in range(B):
+        cm = next(it)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", ConvergenceWarning)
+                f = fit_count(model, labels, est.maxiter, est.tol, cm=cm, hi=lf.design.hi)
+            if not f.converged:
+                raise DegenerateModelError("not converged")
+            draws.append(f.params)
+        except DegenerateModelError:
+            failed += 1
+    sampler = next(it)
+    if len(draws) < 2:
+        raise DegenerateModelError(
+            f"the count MPLE does not exist for {failed} of {B} networks simulated from the "
+            "MPLE; the parametric bootstrap cannot estimate the covariance")
+    if failed:
+        warnings.warn(f"the count MPLE did not exist for {failed} of {B} bootstrap networks; "
+                      "they were left out of the bootstrap covariance", ConvergenceWarning,
+                      stacklevel=4)
+    draws = np.array(draws)
+    cov = np.atleast_2d(np.cov(draws, rowvar=False, ddof=1))
+    info = {"B": B, "n_failed": failed, "burnin": est.burnin, "interval": est.interval,
+            "acceptance_rate": _acceptance(sampler), "estimates": draws.tolist()}
+    return cov, info
