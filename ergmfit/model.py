@@ -189,6 +189,15 @@ class ERGM:
         sub._set_structure()
         return sub
 
+    def chain_end(self, cm):
+        """Where a chain on the compiled model ``cm`` stands: what ``sampler(start=)``
+        and ``statistics_vector()`` take back (a binary model: its ties)."""
+        return cm.state.ties()
+
+    def null_loglik(self, n_free) -> float:
+        """The log-likelihood of ``n_free`` free dyads at θ = 0 (each tie 1/2)."""
+        return -float(n_free) * np.log(2.0)
+
     def compiled(self, ties=None) -> ERGMModel:
         """The compiled model on a fresh copy of the observed ties (or ``ties``)."""
         net = self.network
@@ -589,12 +598,13 @@ class CountERGM(ERGM):
         net, dyads, values = valued_network(network, response, family.reference, directed)
         self._build(net, formula, response, family, dyads, values)
 
-    def _build(self, network, formula, response, family, dyads, values):
+    def _build(self, network, formula, response, family, dyads, values, terms=None):
         self.family, self.reference, self.response = family, family.reference, response
         self.network, self._dyads, self._values = network, dyads, values
         self.formula = formula
-        self.terms = [build_term(network, c.name, c.args, c.kwargs, state=COUNT_STATE)
-                      for c in parse_formula(formula)]
+        self.terms = terms if terms is not None else [
+            build_term(network, c.name, c.args, c.kwargs, state=COUNT_STATE)
+            for c in parse_formula(formula)]
         for t in self.terms:
             family.check_kernel(t)
         self.parameterisation = parameterisation_of(self.terms)
@@ -609,16 +619,43 @@ class CountERGM(ERGM):
     def default_proposal(self) -> str:
         return self.family.resolve_proposal("auto")
 
+    def chain_end(self, cm):
+        """Where a chain on the compiled model ``cm`` stands: its nonzero dyads and
+        their values (what ``sampler(start=)`` and ``statistics_vector()`` take back)."""
+        return cm.state.nonzero()
+
+    def null_loglik(self, n_free=None) -> float | None:
+        """The log-likelihood at θ = 0 (the reference measure alone): Σ_v log h(y_v)
+        − n_free log Σ_k h(k) over the dyads; None for a reference without a
+        finite total mass (Geometric)."""
+        from scipy.special import logsumexp
+        ref = self.reference
+        n_free = self.network.n_dyads if n_free is None else int(n_free)
+        top = ref.hi if ref.hi is not None else ref.lo + 4096
+        log_h = ref.log_h(np.arange(ref.lo, top + 1))
+        log_total = float(logsumexp(log_h))
+        if ref.hi is None and log_h[-1] - log_total > -40:
+            return None
+        n_zero = n_free - len(self._values)
+        obs = float(np.sum(ref.log_h(self._values))) + (n_zero * float(ref.log_h(0))
+                                                         if n_zero else 0.0)
+        return obs - n_free * log_total
+
     def compiled(self, dyads=None, values=None) -> CountERGMModel:
-        """The compiled model on a fresh copy of the observed values (or ``dyads``/``values``)."""
+        """The compiled model on a fresh copy of the observed values (or ``dyads``/``values``;
+        ``dyads`` may be the pair (dyads, values) that :meth:`chain_end` returns)."""
+        if isinstance(dyads, tuple):
+            dyads, values = dyads
         if dyads is None:
             dyads, values = self._dyads, self._values
         state = CountState(self.network.n, self.network.directed, dyads, values)
         return CountERGMModel(state, self.kernels, self.reference.compiled())
 
     def statistics_vector(self, dyads=None, values=None) -> np.ndarray:
-        """The statistics of the observed values (or of ``dyads``/``values``), accumulated
-        from change statistics on the empty network."""
+        """The statistics of the observed values (or of ``dyads``/``values``, or the pair
+        :meth:`chain_end` returns), accumulated from change statistics on the empty network."""
+        if isinstance(dyads, tuple):
+            dyads, values = dyads
         if dyads is None:
             dyads, values = self._dyads, self._values
         empty = CountERGMModel(CountState(self.network.n, self.network.directed),
@@ -633,11 +670,12 @@ class CountERGM(ERGM):
     def sampler(self, params, proposal="auto", random_state=None, start=None):
         """A Metropolis-Hastings sampler (``CountMHSampler``) started at the observed
         values, and its compiled model."""
-        if start is not None:
-            raise SettingsError("start= is not available for count-valued models yet")
         check_params(params, self.labels)
         prop = self.family.make_proposal(proposal)          # checks the name first
-        cm = self.compiled()
+        if start is not None and not (isinstance(start, tuple) and len(start) == 2):
+            raise SettingsError("start= of a count-valued model is the pair (dyads, values) "
+                                "that chain_end() returns")
+        cm = self.compiled(start)
         sampler = self.family.make_sampler(cm, prop, seed_words(random_state))
         sampler.set_guard(reference_ties=len(self._values))
         sampler.description = self._guard_name()
@@ -709,8 +747,13 @@ class CountERGM(ERGM):
     def with_constraints(self, constraints):
         raise SettingsError("constraints= not available for count-valued models yet")
 
-    def submodel(self, term_indices):
-        raise self._not_yet("submodel()")
+    def submodel(self, term_indices) -> "CountERGM":
+        """The model with only the given terms (same network, values and reference)."""
+        sub = object.__new__(CountERGM)
+        terms = [self.terms[k] for k in term_indices]
+        sub._build(self.network, " + ".join(_term_text(t) for t in terms), self.response,
+                   self.family, self._dyads, self._values, terms=terms)
+        return sub
 
     def predict(self, params, dyads=None, compressed=False, **kwargs):
         raise self._not_yet("predict()")

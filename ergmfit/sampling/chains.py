@@ -70,7 +70,7 @@ def _chain_job(model, theta, n, burnin, interval, start, seed, proposal):
     g0 = model.statistics_vector(start)
     eta = model.eta(theta) if hasattr(model, "eta") else theta   # natural parameters
     stats = g0 + sampler.sample(eta, n, burnin, interval)
-    return stats, cm.state.ties(), sampler.acceptance_rate
+    return stats, model.chain_end(cm), sampler.acceptance_rate
 
 
 def chain_draws(sampler, theta, n, burnin, interval, snapshot=None):

@@ -162,3 +162,38 @@ def test_simulated_standard_errors_are_reproducible_and_near_exact(cov):
     assert np.array_equal(se, np.asarray(b.bse, dtype=float))
     # 200 draws: the s.e. of a s.e. is about 1/sqrt(2 * 200) = 5 %; allow 25 %
     assert np.all(np.abs(se / naive - 1) < 0.25), (se, naive)
+
+
+# -- MCMC-MLE on the count family -------------------------------------------------------
+def exact_mle_by_enumeration(m, values=range(3)):
+    """The MLE of a 3-node directed count model, by enumerating every state."""
+    import itertools
+    dyads, Y = values_of(m)
+    G, LH = [], []
+    for ys in itertools.product(values, repeat=len(dyads)):
+        idx = [k for k, y in enumerate(ys) if y]
+        d = np.array([dyads[k] for k in idx], dtype=np.int64).reshape(-1, 2)
+        G.append(m.statistics_vector(d, np.array([ys[k] for k in idx], dtype=np.int64)))
+        LH.append(float(np.sum(m.reference.log_h(np.array(ys)))))
+    G, LH = np.array(G), np.array(LH)
+    g_obs = m.statistics_vector()
+    res = minimize(lambda t: -(t @ g_obs - logsumexp(LH + G @ t)), np.zeros(G.shape[1]),
+                   method="BFGS", options={"gtol": 1e-10})
+    return res.x
+
+
+@pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.slow)])
+def test_mcmle_equals_exact_mle_of_a_tiny_dyad_dependent_model(seed):
+    g = nx.DiGraph()
+    g.add_nodes_from(range(3))
+    for (i, j), y in {(0, 1): 2, (1, 0): 1, (1, 2): 1, (2, 0): 2, (0, 2): 1}.items():
+        g.add_edge(i, j, weight=y)
+    m = ef.ERGM(g, "sum + mutual(form='min')", response="weight", reference="Binomial(2)")
+    want = exact_mle_by_enumeration(m)
+    fit = m.fit("mcmle", random_state=seed)
+    assert fit.info["init_method"] == "MPLE"
+    mc_se = np.sqrt(np.diag(fit.cov_mc)) if fit.cov_mc is not None else 0
+    # the Monte Carlo error of the estimate only (the statistical s.e. is ~10 x larger)
+    err = np.abs(_params(fit) - want)
+    assert np.all(err < 5 * mc_se + 0.02), (err, mc_se)
+    assert np.all(err < 0.15 * np.asarray(fit.bse, dtype=float))

@@ -244,7 +244,7 @@ class MCMLE(Estimator):
 
     method = "mcmle"
     supports = {"curved": True, "constraints": True, "missing": True, "target_stats": True,
-                "missing+target_stats": False, "families": frozenset({"binary"})}
+                "missing+target_stats": False, "families": frozenset({"binary", "count"})}
     SETTINGS = SETTINGS
 
     def fit(self, model):
@@ -302,7 +302,9 @@ class MCMLE(Estimator):
         res = ERGMResults(state.theta, state.cov, model.labels, method="mcmle",
                           loglik=state.loglik,
                           loglik_kind="bridge" if state.loglik is not None else None,
-                          nobs=model.network.n_dyads, converged=state.converged,
+                          nobs=model.network.n_dyads,
+                          null_loglik=model.null_loglik(model.network.n_dyads),
+                          converged=state.converged,
                           n_iter=state.iteration, seconds=state.seconds, cov_mc=state.cov_mc,
                           se_kind="MCMC", loglik_mcse=state.loglik_se, warnings=warn,
                           info=info, formula=model.formula, network=model.network, model=model,

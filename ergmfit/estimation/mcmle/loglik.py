@@ -53,7 +53,7 @@ def dyad_independent_loglik(model, theta):
     if not idx:
         space = getattr(model, "sample_space", None)
         n_free = getattr(space, "n_free", D) if space is not None else D
-        return -float(n_free) * np.log(2.0), theta0
+        return model.null_loglik(n_free), theta0
     sub = model.submodel(terms)
     sub_mask = mask[idx]
     if sub_mask.any():

@@ -321,25 +321,10 @@ def fit_count_mple(est, model):
     return ERGMResults(
         lf.params, cov, labels, method="mple", loglik=lf.loglik,
         loglik_kind="exact" if dyad_indep else "pseudo", nobs=lf.design.n_vars,
-        null_loglik=null_loglik(model, lf.design.n_vars),
+        null_loglik=model.null_loglik(lf.design.n_vars),
         converged=lf.converged, n_iter=lf.n_iter, seconds=time.perf_counter() - t0,
         se_kind=se_kind, warnings=warn, info=info, formula=model.formula,
         network=model.network, model=model, dyad_independent=dyad_indep)
-
-
-def null_loglik(model, n_vars):
-    """The log-likelihood at θ = 0 (the reference measure alone, every dyad
-    independent): Σ_v log h(y_v) − n_vars log Σ_k h(k); None for a reference
-    without a finite total mass (Geometric)."""
-    ref = model.reference
-    top = ref.hi if ref.hi is not None else ref.lo + 4096
-    log_h = ref.log_h(np.arange(ref.lo, top + 1))
-    log_total = float(logsumexp(log_h))
-    if ref.hi is None and log_h[-1] - log_total > -40:      # no finite total mass
-        return None
-    n_zero = n_vars - len(model._values)
-    obs = float(np.sum(ref.log_h(model._values))) + n_zero * float(ref.log_h(0))
-    return obs - n_vars * log_total
 
 
 def _simulated(model, theta, est, rng, count):
