@@ -72,8 +72,9 @@ import warnings
 import numpy as np
 
 from .exceptions import FormulaError
-from .gofgraph import (GraphSummaries, degree_distribution, dsp_distribution,  # re-exported
-                       esp_distribution, geodesic_distribution)
+from .gofgraph import (GraphSummaries, ValuedGraphSummaries,  # re-exported
+                       degree_distribution, dsp_distribution, esp_distribution,
+                       geodesic_distribution)
 from .labeled import make_unique
 from .sampling.multichain import chain_plan, run_summary_chains
 
@@ -96,11 +97,52 @@ _ALIASES = {"deg": "degree", "ideg": "idegree", "odeg": "odegree", "indegree": "
 #: block headers: "Goodness-of-fit for <title>"
 TITLES = {"degree": "degree", "idegree": "in-degree", "odegree": "out-degree",
           "espartners": "edgewise shared partner", "dspartners": "dyadwise shared partner",
-          "distance": "minimum geodesic distance", "model": "model statistics"}
+          "distance": "minimum geodesic distance", "model": "model statistics",
+          "value": "dyad value"}
 
 #: row-label prefixes (statnet's)
 _PREFIX = {"degree": "degree", "idegree": "idegree", "odegree": "odegree",
-           "espartners": "esp", "dspartners": "dsp"}
+           "espartners": "esp", "dspartners": "dsp", "value": "value"}
+
+
+class GofTable:
+    """What gof compares for a model family: the summaries it knows, its defaults
+    (undirected, directed) and how one network's summaries are computed
+    (``summaries(model)`` gives a callable ``(n, state, directed)`` whose result has
+    ``compute(name)``; ``state`` is what ``model.chain_end`` returns).
+
+    * binary ties: statnet's ``gof`` (degree, shared partners, distance, model);
+    * count-valued dyads: the distribution of the dyad values (``value``) and the
+      same graph summaries of the *nonzero* ties, with the model statistics."""
+
+    def __init__(self, names, undirected, directed, summaries):
+        self.names, self.undirected, self.directed = tuple(names), undirected, directed
+        self.summaries = summaries
+
+    def defaults(self, directed) -> list:
+        return list(self.directed if directed else self.undirected)
+
+
+def _valued_summaries(model):
+    """The count family's summaries, the value distribution up to the reference's
+    largest value (unbounded: max(2 y_max, y_max + 10), the last row "or more")."""
+    import functools
+    ref = model.reference
+    values = model.chain_end(model.compiled())[1]
+    ymax = int(values.max()) if len(values) else 0
+    top = int(ref.hi) if ref.hi is not None else max(2 * ymax, ymax + 10)
+    return functools.partial(ValuedGraphSummaries, max_value=top)
+
+
+#: the gof table of each model family (``model.family.name``)
+GOF_TABLES = {
+    "binary": GofTable(GOF_STATISTICS, ("degree", "espartners", "distance", "model"),
+                       ("idegree", "odegree", "espartners", "distance", "model"),
+                       lambda model: GraphSummaries),
+    "count": GofTable(("value",) + GOF_STATISTICS, ("value", "degree", "espartners", "model"),
+                      ("value", "idegree", "odegree", "espartners", "model"),
+                      _valued_summaries),
+}
 
 COLUMNS = ("obs", "min", "mean", "max", "MC p-value")
 
@@ -131,9 +173,11 @@ def mc_pvalues(obs, sim, rtol=1e-9) -> np.ndarray:
     return np.minimum(1.0, 2.0 * np.minimum(lo, hi))
 
 
-def _row_labels(name, size):
+def _row_labels(name, size, open_end=False):
     if name == "distance":
         return [str(d) for d in range(1, size)] + ["Inf"]
+    if open_end:        # the last row counts that value or more
+        return [f"{_PREFIX[name]}{k}" for k in range(size - 1)] + [f"{_PREFIX[name]}{size - 1}+"]
     return [f"{_PREFIX[name]}{k}" for k in range(size)]
 
 
@@ -398,16 +442,17 @@ class GofResult:
 # ---------------------------------------------------------------------------
 # the driver
 # ---------------------------------------------------------------------------
-def parse_gof_statistics(statistics, directed) -> list:
+def parse_gof_statistics(statistics, directed, table=None) -> list:
     """The gof groups to compute, statnet's names, in order.
 
     ``statistics``: None (statnet's default: ``degree + espartners + distance
     + model``, directed ``idegree + odegree + espartners + distance + model``),
     a string like ``"~ degree + dspartners + model"``, or a list of names.
+    ``table``: the family's :class:`GofTable` (default the binary one).
     """
+    table = GOF_TABLES["binary"] if table is None else table
     if statistics is None:
-        return (["idegree", "odegree"] if directed else ["degree"]) + \
-            ["espartners", "distance", "model"]
+        return table.defaults(directed)
     if isinstance(statistics, str):
         text = statistics.strip()
         if text.startswith("~"):
@@ -421,9 +466,9 @@ def parse_gof_statistics(statistics, directed) -> list:
             raise FormulaError(f"gof statistics {statistics!r}: an empty name; write them as "
                                "\"degree + espartners + distance + model\"")
         name = _ALIASES.get(item.lower(), item.lower())
-        if name not in GOF_STATISTICS:
+        if name not in table.names:
             raise FormulaError(f"unknown gof statistic {item!r}; choose from "
-                               f"{', '.join(GOF_STATISTICS)}")
+                               f"{', '.join(table.names)}")
         if directed and name == "degree":
             raise FormulaError("gof statistic 'degree' is for undirected networks; "
                                "use 'idegree' and/or 'odegree' for a directed network")
@@ -532,7 +577,9 @@ def gof(model, params=None, n_sim=100, burnin=None, interval=None, statistics=No
         raise ValueError(f"n_sim must be at least 1, got {n_sim}")
     burnin, interval = _mcmc_settings(burnin, interval, mcmc)
     net = model.network
-    names = parse_gof_statistics(statistics, net.directed)
+    table = GOF_TABLES[getattr(getattr(model, "family", None), "name", "binary")]
+    summaries = table.summaries(model)
+    names = parse_gof_statistics(statistics, net.directed, table)
     if "model" in names and not model.labels:
         names.remove("model")
     # each simulated network keeps a row of at most n values per graph statistic (degree,
@@ -548,7 +595,7 @@ def gof(model, params=None, n_sim=100, burnin=None, interval=None, statistics=No
     t0 = time.perf_counter()
     states, sizes, rng = chain_plan(random_state, n_sim, n_chains)
     sims, acceptance, interrupted = run_summary_chains(
-        model, theta, eta, eta_rows, states, sizes, burnin, interval, GraphSummaries,
+        model, theta, eta, eta_rows, states, sizes, burnin, interval, summaries,
         graph_names, want_model, False, proposal, n_jobs, backend, verbose, t0)
     if interrupted:
         done = len(next(iter(sims.values()))) if sims else 0
@@ -565,7 +612,7 @@ def gof(model, params=None, n_sim=100, burnin=None, interval=None, statistics=No
                 raise KeyboardInterrupt
             cstates = [np.random.default_rng(int(w)) for w in rng.integers(0, 2**63, n_chains)]
             cond, _, cut = run_summary_chains(model, theta, eta, eta_rows, cstates, sizes,
-                                              burnin, interval, GraphSummaries, graph_names,
+                                              burnin, interval, summaries, graph_names,
                                               want_model, True, proposal, n_jobs, backend,
                                               verbose, t0)
             obs = {nm: cond[nm].mean(axis=0) for nm in cond}
@@ -579,7 +626,7 @@ def gof(model, params=None, n_sim=100, burnin=None, interval=None, statistics=No
                           "the observed summaries are those of the network with its missing "
                           "dyads empty", RuntimeWarning, stacklevel=2)
     if obs is None:
-        obs_s = GraphSummaries(net.n, net.ties, net.directed)
+        obs_s = summaries(net.n, model.chain_end(model.compiled()), net.directed)
         obs = {nm: obs_s.compute(nm) for nm in graph_names}
         if want_model:
             obs["model"] = model.statistics_vector()
@@ -587,7 +634,9 @@ def gof(model, params=None, n_sim=100, burnin=None, interval=None, statistics=No
     blocks = []
     for nm in names:
         labels = (list(getattr(model, "stat_labels", model.labels)) if nm == "model"
-                  else _row_labels(nm, obs[nm].size))
+                  else _row_labels(nm, obs[nm].size, open_end=(
+                      nm == "value" and getattr(model, "reference", None) is not None
+                      and model.reference.hi is None)))
         labels, o, sm = _trim(nm, labels, obs[nm], sims[nm])
         blocks.append(GofBlock(nm, labels, o, sm))
     res = GofResult(blocks, n_sim=n_sim, burnin=burnin, interval=interval,

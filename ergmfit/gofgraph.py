@@ -225,3 +225,47 @@ def dsp_distribution(network) -> np.ndarray:
 def geodesic_distribution(network) -> np.ndarray:
     """Number of dyads at geodesic distance 1..n-1, then the unreachable ones."""
     return GraphSummaries.of(network).distance()
+
+
+class ValuedGraphSummaries(GraphSummaries):
+    """The gof summaries of a count-valued network: the distribution of the dyad
+    values, and the graph summaries (degrees, shared partners, distances) of its
+    nonzero ties.
+
+    Parameters
+    ----------
+    n : int
+    state : (dyads, values)
+        The nonzero dyads, an (m, 2) array (each undirected dyad once), and their values.
+    directed : bool
+    max_value : int
+        The value distribution counts the dyads with value 0, 1, ..., ``max_value``;
+        the last entry counts every value >= ``max_value``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> s = ValuedGraphSummaries(3, (np.array([[0, 1], [1, 2]]), np.array([2, 5])), False, 4)
+    >>> s.compute("value").tolist()
+    [1.0, 0.0, 1.0, 0.0, 1.0]
+    >>> s.compute("degree").tolist()
+    [0.0, 2.0, 1.0]
+    """
+
+    def __init__(self, n, state, directed, max_value):
+        dyads, values = state
+        super().__init__(n, dyads, directed)
+        self.values = np.asarray(values, dtype=np.int64).reshape(-1)
+        self.max_value = int(max_value)
+
+    def value_distribution(self) -> np.ndarray:
+        """How many dyads have the value 0, 1, ..., max_value (the last: or more)."""
+        out = np.bincount(np.minimum(self.values, self.max_value),
+                          minlength=self.max_value + 1).astype(float)
+        out[0] += self.n_dyads - len(self.values)
+        return out
+
+    def compute(self, name) -> np.ndarray:
+        if name == "value":
+            return self.value_distribution()
+        return super().compute(name)

@@ -759,7 +759,14 @@ class CountERGM(ERGM):
         raise self._not_yet("predict()")
 
     def gof(self, params, n_sim=100, random_state=None, **kwargs):
-        raise self._not_yet("gof()")
+        """Goodness of fit of ``params`` (see :func:`ergmfit.gof.gof`): the dyad value
+        distribution, the degrees and shared partners of the nonzero ties and the
+        model statistics, observed against simulated."""
+        from .gof import gof as _gof
+        if kwargs.get("constraints") is not None:
+            raise SettingsError("constraints= not available for count-valued models yet")
+        kwargs.pop("constraints", None)
+        return _gof(self, params, n_sim=n_sim, random_state=random_state, **kwargs)
 
     def __reduce__(self):
         return (_rebuild_count, (self.network, self.formula, self.response,

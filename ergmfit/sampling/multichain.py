@@ -90,7 +90,7 @@ def _summary_chain(model, theta, eta, rows, random_state, n_draws, burnin, inter
                                      seed_words(random_state))
     else:
         sampler, cm = model.sampler(theta, proposal, random_state)
-    g0 = model.statistics_vector(cm.state.ties()) if want_model else None
+    g0 = model.statistics_vector(model.chain_end(cm)) if want_model else None
     out = {nm: [] for nm in graph_names}
     if want_model:
         out["model"] = []
@@ -102,7 +102,7 @@ def _summary_chain(model, theta, eta, rows, random_state, n_draws, burnin, inter
         for s in range(n_draws):
             sampler.run(eta if rows is None else rows[s], interval)
             if graph_names:
-                S = summaries(net.n, cm.state.ties(), net.directed)
+                S = summaries(net.n, model.chain_end(cm), net.directed)
                 for nm in graph_names:
                     out[nm].append(S.compute(nm))
             if want_model:
