@@ -85,6 +85,22 @@ def add_network_arguments(parser):
                              "that every listed edge is a tie")
     parser.add_argument("--duplicates", choices=("error", "merge"), default="error",
                         help="a tie listed twice: an error (default) or kept once")
+    parser.add_argument("--response", default=None, metavar="ATTR",
+                        help="a count-valued model (ergm.count): the edge attribute or "
+                             "edge-list column holding the counts, e.g. --response weight")
+    parser.add_argument("--reference", default=None, metavar="REF",
+                        help="the reference measure of a count-valued model: Poisson "
+                             "(default), Binomial(3), Geometric, DiscUnif(a,b)")
+
+
+def valued_arguments(args) -> dict:
+    """``response=`` and ``reference=`` for ``ERGM(...)`` (empty for a binary model)."""
+    out = {}
+    if getattr(args, "response", None) is not None:
+        out["response"] = args.response
+    if getattr(args, "reference", None) is not None:
+        out["reference"] = args.reference
+    return out
 
 
 def load_network(args):
@@ -93,8 +109,10 @@ def load_network(args):
     nodes = args.nodes
     if nodes is not None and len(nodes) == 1:
         nodes = nodes[0]
+    # a count-valued model reads its counts from the edges (a 'weight' column too)
+    weights = "keep" if getattr(args, "response", None) is not None else args.weights
     return load_any(args.data, directed=args.directed, nodes=nodes, fmt=args.fmt,
-                    weights=args.weights, duplicates=args.duplicates)
+                    weights=weights, duplicates=args.duplicates)
 
 
 def format_value(v) -> str:
@@ -229,7 +247,7 @@ def _configure_stats(p):
 def _run_stats(args):
     from .model import ERGM
     net = load_network(args)
-    model = ERGM(net, args.formula)
+    model = ERGM(net, args.formula, **valued_arguments(args))
     stats = model.statistics()
     if args.json:
         emit_json({label: json_value(v) for label, v in stats.items()})
@@ -305,7 +323,7 @@ def _make_model(net, args):
         missing = [(_option_value(r[0].strip()), _option_value(r[1].strip()))
                    for r in rows if len(r) >= 2]
     return ERGM(net, args.formula, constraints=getattr(args, "constraints", None),
-                missing=missing)
+                missing=missing, **valued_arguments(args))
 
 
 def _is_number(text):
@@ -375,6 +393,8 @@ def _run_simulate(args):
                     [[k + 1] + [format_value(float(v)) for v in row] for k, row in enumerate(S)],
                     right=tuple(range(len(model.labels) + 1)))
         return EXIT_OK
+    if "networks" not in model.simulation_outputs:     # count-valued: graphs with values
+        return _print_valued_draws(args, model, params, head)
     nets = model.simulate(params, n=args.n, burnin=args.burnin, interval=args.interval,
                           output="networks", random_state=args.seed)
     if args.json:
@@ -388,6 +408,25 @@ def _run_simulate(args):
     for k, x in enumerate(nets):
         for i, j in x.ties:
             w.writerow([k + 1, x.labels[i], x.labels[j]])
+    return EXIT_OK
+
+
+def _print_valued_draws(args, model, params, head):
+    """``simulate --output edgelist`` of a count-valued model: its nonzero dyads and values."""
+    graphs = model.simulate(params, n=args.n, burnin=args.burnin, interval=args.interval,
+                            output="graphs", random_state=args.seed)
+    resp = model.response
+    if args.json:
+        emit_json({**head, "response": resp, "networks": [
+            {"n_edges": g.number_of_edges(),
+             "edges": [[_json_label(u), _json_label(v), int(d[resp])]
+                       for u, v, d in g.edges(data=True)]} for g in graphs]})
+        return EXIT_OK
+    w = csv.writer(sys.stdout, lineterminator="\n")
+    w.writerow(["sim", "tail", "head", resp])
+    for k, g in enumerate(graphs):
+        for u, v, d in g.edges(data=True):
+            w.writerow([k + 1, u, v, int(d[resp])])
     return EXIT_OK
 
 

@@ -153,7 +153,8 @@ def load_any(data, directed=None, nodes=None, fmt=None, weights="error", duplica
     nodes, fmt : optional
         For files, see :func:`read_network`; for a DataFrame, ``nodes`` may
         be a node DataFrame whose first column is the node id.
-    weights : {"error", "ignore"}
+    weights : {"error", "ignore", "keep"}
+        ``"keep"``: a ``weight`` column stays an edge attribute (count-valued models).
     duplicates : {"error", "merge"}
 
     Examples
@@ -164,7 +165,7 @@ def load_any(data, directed=None, nodes=None, fmt=None, weights="error", duplica
     >>> load_any(np.array([[0, 1], [1, 0]]), directed=False)
     <Network: undirected, 2 nodes, 1 ties>
     """
-    _check_choice(weights, "weights", ("error", "ignore"))
+    _check_choice(weights, "weights", ("error", "ignore", "keep"))
     _check_choice(duplicates, "duplicates", ("error", "merge"))
     import networkx as nx
 
@@ -223,8 +224,9 @@ def read_network(path, directed=None, nodes=None, fmt=None, weights="error",
         node attributes).  Pajek: EstimNet attribute file(s).
     fmt : {"csv", "tsv", "graphml", "gml", "pajek"}, optional
         Default: from the file extension.
-    weights : {"error", "ignore"}
-        What to do with a ``weight`` column holding values other than 1.
+    weights : {"error", "ignore", "keep"}
+        What to do with a ``weight`` column holding values other than 1 (``"keep"``:
+        keep it as an edge attribute, for a count-valued model's ``response="weight"``).
     duplicates : {"error", "merge"}
         What to do with a tie listed twice.
 
@@ -234,7 +236,7 @@ def read_network(path, directed=None, nodes=None, fmt=None, weights="error",
     --------
     >>> net = read_network("edges.csv", directed=True, nodes="nodes.csv")  # doctest: +SKIP
     """
-    _check_choice(weights, "weights", ("error", "ignore"))
+    _check_choice(weights, "weights", ("error", "ignore", "keep"))
     _check_choice(duplicates, "duplicates", ("error", "merge"))
     path = os.fspath(path)
     fmt = _format_of(path, fmt)

@@ -674,7 +674,13 @@ class Summary:
         lines = []
         if r.formula is not None:
             called = getattr(r.diagnostics, "call_method", None) or r.method  # exact MLE: mcmle
-            lines += ["Call:", f"ergmfit.ERGM(network, {r.formula!r}).fit(method={called!r})", ""]
+            # a count-valued model: its response and reference, as statnet's call shows them
+            model = getattr(r, "model", None)
+            response = getattr(model, "response", None)
+            valued = (f", response={response!r}, reference={model.reference.label!r}"
+                      if response is not None else "")
+            lines += ["Call:", f"ergmfit.ERGM(network, {r.formula!r}{valued})"
+                               f".fit(method={called!r})", ""]
         lines += [self.header, ""]
         lines += self.coef_table_lines()
         lines += ["---", self.LEGEND, ""]
