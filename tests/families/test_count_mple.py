@@ -197,3 +197,25 @@ def test_mcmle_equals_exact_mle_of_a_tiny_dyad_dependent_model(seed):
     err = np.abs(_params(fit) - want)
     assert np.all(err < 5 * mc_se + 0.02), (err, mc_se)
     assert np.all(err < 0.15 * np.asarray(fit.bse, dtype=float))
+
+
+def test_case_control_sample_of_zero_dyads():
+    g = random_valued(40, True, 0.05, 1.0, 21)
+    m = ef.ERGM(g, "sum + nonzero + mutual(form='min')", response="weight",
+                reference="Poisson")
+    full = m.fit("mple")
+    assert full.info["design"]["n_sampled_zeros"] is None
+    fits = [m.fit("mple", sample_size=400, random_state=s) for s in (1, 2)]
+    assert all(f.info["design"]["n_sampled_zeros"] == 400 for f in fits)
+    assert not np.array_equal(_params(fits[0]), _params(fits[1]))     # random, seeded
+    assert np.array_equal(_params(fits[0]),
+                          _params(m.fit("mple", sample_size=400, random_state=1)))
+    # unbiased for the full pseudo-likelihood: close to the full MPLE (sampling error)
+    se = np.asarray(full.bse, dtype=float)
+    for f in fits:
+        assert np.all(np.abs(_params(f) - _params(full)) < 0.5 * se)
+    # a dyad-independent model without covariates: every zero dyad has the same row,
+    # so the weighted sample is the full pseudo-likelihood exactly
+    m2 = ef.ERGM(g, "sum + nonzero", response="weight", reference="Poisson")
+    assert np.allclose(_params(m2.fit("mple", sample_size=300, random_state=3)),
+                       _params(m2.fit("mple")), rtol=0, atol=1e-10)

@@ -29,16 +29,15 @@ cdef struct RowTable:
     int64_t n_slots        # a power of two
 
 
-cdef uint64_t _hash(const double* row, int64_t width, int64_t y) noexcept nogil:
-    # FNV-1a over the row's bytes and the observed value
-    cdef uint64_t h = 1469598103934665603ULL
-    cdef const unsigned char* b = <const unsigned char*>row
-    cdef int64_t k
-    for k in range(width * <int64_t>sizeof(double)):
-        h = (h ^ b[k]) * 1099511628211ULL
-    b = <const unsigned char*>&y
-    for k in range(<int64_t>sizeof(int64_t)):
-        h = (h ^ b[k]) * 1099511628211ULL
+cdef inline uint64_t _hash(const double* row, int64_t width, int64_t y) noexcept nogil:
+    # a multiplicative hash of the first (at most 16) words of the row and the observed
+    # value: rows are compared in full (memcmp), so a partial hash is only a bucket
+    cdef uint64_t h = 1469598103934665603ULL ^ <uint64_t>y
+    cdef const uint64_t* w = <const uint64_t*>row
+    cdef int64_t k, m = width if width < 16 else 16
+    for k in range(m):
+        h = (h ^ w[k]) * 0x9E3779B97F4A7C15ULL
+        h ^= h >> 29
     return h
 
 
@@ -58,7 +57,13 @@ cdef int _grow_slots(RowTable* t) noexcept nogil:
     return 0
 
 
-cdef int _add(RowTable* t, const double* row, int64_t y, double w) noexcept nogil:
+cdef int _add(RowTable* t, const double* row, int64_t y, double w,
+              int64_t* last) noexcept nogil:
+    # ``last``: the row the previous dyad went to (runs of equal rows skip the hash)
+    if last[0] >= 0 and t.y_obs[last[0]] == y and memcmp(t.rows + last[0] * t.width, row,
+                                                         t.width * sizeof(double)) == 0:
+        t.weight[last[0]] += w
+        return 0
     cdef uint64_t h = _hash(row, t.width, y)
     cdef int64_t s = <int64_t>(h & <uint64_t>(t.n_slots - 1)), r
     cdef double* rows
@@ -69,6 +74,7 @@ cdef int _add(RowTable* t, const double* row, int64_t y, double w) noexcept nogi
         if t.y_obs[r] == y and memcmp(t.rows + r * t.width, row,
                                       t.width * sizeof(double)) == 0:
             t.weight[r] += w
+            last[0] = r
             return 0
         s = (s + 1) & (t.n_slots - 1)
     if t.n_rows == t.cap_rows:
@@ -91,6 +97,7 @@ cdef int _add(RowTable* t, const double* row, int64_t y, double w) noexcept nogi
     t.weight[r] = w
     t.slots[s] = r + 1
     t.n_rows = r + 1
+    last[0] = r
     if 2 * t.n_rows > t.n_slots:
         return _grow_slots(t)
     return 0
@@ -124,6 +131,7 @@ def count_design(CountModel cm, int64_t lo, int64_t hi, variables=None, weights=
     cdef double[::1] ws
     cdef bint all_vars = variables is None
     cdef int err = 0
+    cdef int64_t last = -1
     if K < 1:
         raise ValueError("the support needs at least two values")
     if all_vars:
@@ -164,7 +172,7 @@ def count_design(CountModel cm, int64_t lo, int64_t hi, variables=None, weights=
                         for j in range(p):
                             # relative to y_v = lo; + 0.0 makes -0.0 hash as 0.0
                             buf[k * p + j] = (buf[k * p + j] - base[j]) + 0.0
-                    if _add(&t, buf, y_cur, w) != 0:
+                    if _add(&t, buf, y_cur, w, &last) != 0:
                         err = -1
                         break
         if err != 0:
@@ -183,3 +191,13 @@ def count_design(CountModel cm, int64_t lo, int64_t hi, variables=None, weights=
         free(t.weight)
         free(t.slots)
         free(buf)
+
+
+def nonzero_variables(CountModel cm):
+    """The variables whose value is not 0 (int64, in the model's order)."""
+    cdef int64_t k, m = cm.n_on()
+    out = np.empty(m, dtype=np.int64)
+    cdef cnp.int64_t[::1] o = out
+    for k in range(m):
+        o[k] = cm.on_var(k)
+    return out

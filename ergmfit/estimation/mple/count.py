@@ -19,9 +19,16 @@ How it is computed
   ``change``; each dyad's rows and observed value go into a hash table of
   distinct rows with their weights, so that a sparse network's many zero
   dyads with equal neighbourhoods are one row.  Nothing per dyad runs in Python.
+* Networks with more than ``max_dyads`` dyads (default 2**26), or whenever
+  ``sample_size`` is given, use a case-control sample as the binary MPLE does:
+  every nonzero dyad (weight 1) and ``sample_size`` distinct zero dyads drawn
+  uniformly (each weighted #zeros / sample_size; default max(100,000, 8 x
+  nonzero dyads)), so that the weighted pseudo-likelihood, its score and
+  Hessian are unbiased for the full ones.  The simulated networks of the
+  Godambe and bootstrap standard errors are sampled alike.
 * Bounded references (``Binomial(t)``, ``DiscUnif(a, b)``) sum over the whole
   support.  Unbounded ones (``Poisson``, ``Geometric``) are truncated at a
-  value K (at first max(2 y_max, y_max + 30)); after the fit the mass beyond K
+  value K (at first max(2 y_max, y_max + 10)); after the fit the mass beyond K
   of every distinct row's conditional is bounded by p_K r / (1 − r), with
   r = p_K / p_{K−1} (the tail is geometric or thinner when the ratio of
   successive terms does not increase beyond K, which holds for the linear
@@ -64,7 +71,7 @@ from scipy.special import logsumexp
 
 from ...exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
 from ...utils.validation import check_random_state
-from ._countmple import count_design
+from ._countmple import count_design, nonzero_variables
 
 #: the largest mass the truncation of an unbounded support may leave out, per dyad
 TAIL_TOL = 1e-12
@@ -88,6 +95,7 @@ class CountDesign:
     log_h: np.ndarray
     lo: int
     n_vars: int
+    n_sampled: int = None       # zero dyads of a case-control sample (None: every dyad)
 
     @property
     def hi(self) -> int:
@@ -142,21 +150,59 @@ class CountDesign:
         return float(np.max(np.exp(log_pk) * r / (1.0 - r)))
 
 
-def design_of(cm, reference, hi) -> CountDesign:
+def design_of(cm, reference, hi, sample=None) -> CountDesign:
     """The count pseudo-likelihood design of the compiled count model ``cm``
-    (its present values) over ``reference.lo .. hi``."""
+    (its present values) over ``reference.lo .. hi``; ``sample`` = (number of zero
+    dyads, random generator) for a case-control sample (every nonzero dyad, and
+    that many zero dyads drawn uniformly, each weighted #zeros / number)."""
     lo = int(reference.lo)
-    d = count_design(cm, lo, int(hi))
+    if sample is None:
+        d = count_design(cm, lo, int(hi))
+    else:
+        variables, weights = case_control(cm, *sample)
+        d = count_design(cm, lo, int(hi), variables, weights)
+        d["n_vars"] = int(cm.n_vars)
     return CountDesign(d["D"], d["y"], d["w"], reference.log_h(np.arange(lo, hi + 1)), lo,
-                       int(d["n_vars"]))
+                       int(d["n_vars"]), None if sample is None else int(sample[0]))
+
+
+def case_control(cm, size, rng):
+    """Every nonzero variable (weight 1) and ``size`` distinct zero variables drawn
+    uniformly (weight #zeros / size), as int64 / float64 arrays."""
+    nonzero = np.sort(nonzero_variables(cm))
+    n_zero = int(cm.n_vars) - len(nonzero)
+    picked = np.zeros(0, dtype=np.int64)
+    while len(picked) < size:
+        draw = rng.integers(0, int(cm.n_vars), size=2 * (size - len(picked)) + 64)
+        draw = draw[~np.isin(draw, nonzero, assume_unique=False)]
+        both = np.concatenate([picked, draw])
+        _, first = np.unique(both, return_index=True)
+        picked = both[np.sort(first)][:size]          # distinct, in the order drawn
+    variables = np.concatenate([nonzero, picked])
+    weights = np.concatenate([np.ones(len(nonzero)), np.full(size, n_zero / size)])
+    return variables, weights
+
+
+def sample_setting(cm, sample_size, max_dyads):
+    """None for every dyad, else the number of zero dyads of a case-control sample
+    (default max(100,000, 8 x nonzero dyads) above ``max_dyads`` dyads)."""
+    n_vars, n_on = int(cm.n_vars), int(len(nonzero_variables(cm)))
+    if sample_size is None:
+        if n_vars <= max_dyads:
+            return None
+        sample_size = max(100_000, 8 * n_on)
+    if 2 * int(sample_size) >= n_vars - n_on:
+        return None            # more than half of the zeros: take them all
+    return int(sample_size)
 
 
 def first_truncation(reference, values) -> int:
-    """Where the support is cut first: its end if bounded, else max(2 y_max, y_max + 30)."""
+    """Where the support is cut first: its end if bounded, else max(2 y_max, y_max + 10)
+    (raised by :func:`fit_count` while the tail bound is too large)."""
     if reference.hi is not None:
         return int(reference.hi)
     ymax = int(np.max(values)) if len(values) else 0
-    return max(2 * ymax, ymax + 30, reference.lo + 1)
+    return max(2 * ymax, ymax + 10, reference.lo + 1)
 
 
 @dataclass
@@ -260,10 +306,12 @@ def _collinear_text(design, labels):
             "redundant term")
 
 
-def fit_count(model, labels, maxiter=100, tol=1e-14, cm=None, hi=None) -> CountFit:
+def fit_count(model, labels, maxiter=100, tol=1e-14, cm=None, hi=None,
+              sample=None) -> CountFit:
     """The count MPLE of ``model`` (a CountERGM) at its observed values, or at the
     compiled model ``cm``'s values; the truncation of an unbounded support is
-    raised until its tail bound is below TAIL_TOL."""
+    raised until its tail bound is below TAIL_TOL.  ``sample``: (zero dyads,
+    generator) of a case-control sample (:func:`design_of`)."""
     ref = model.reference
     if cm is None:
         cm = model.compiled()
@@ -273,7 +321,7 @@ def fit_count(model, labels, maxiter=100, tol=1e-14, cm=None, hi=None) -> CountF
     hi = first_truncation(ref, values) if hi is None else int(hi)
     start = None
     while True:
-        design = design_of(cm, ref, hi)
+        design = design_of(cm, ref, hi, sample)
         theta, cov, ll, conv, it = newton(design, labels, maxiter, tol, start)
         bound = 0.0 if ref.hi is not None else design.tail_bound(theta)
         if bound <= TAIL_TOL:
@@ -292,20 +340,24 @@ def fit_count_mple(est, model):
     :class:`~ergmfit.estimation.mple.pseudolikelihood.MPLE`)."""
     from ...results import ERGMResults
     t0 = time.perf_counter()
-    if est.sample_size is not None:
-        raise SettingsError("setting 'sample_size' (a case-control sample of non-ties) applies "
-                            "to binary models only; the count MPLE uses every dyad")
     if est.init is not None:
         raise SettingsError("setting 'init' applies to curved binary models only")
+    if est.separation != "error":
+        raise SettingsError("setting 'separation' applies to binary models only (a count "
+                            "MPLE that does not exist is always an error)")
     rng = check_random_state(est.random_state)
     labels = list(model.labels)
-    lf = fit_count(model, labels, est.maxiter, est.tol)
+    cm = model.compiled()
+    size = sample_setting(cm, est.sample_size, est.max_dyads)
+    est_sample = None if size is None else (size, rng)
+    lf = fit_count(model, labels, est.maxiter, est.tol, cm=cm, sample=est_sample)
     warn = []
     if not lf.converged:
         warn.append(f"the count MPLE's Newton iterations did not converge in {est.maxiter}")
         warnings.warn(warn[-1], ConvergenceWarning, stacklevel=4)
     dyad_indep = bool(model.dyad_independent)
-    info = {"design": {"n_vars": lf.design.n_vars, "n_rows": int(lf.design.D.shape[0])},
+    info = {"design": {"n_vars": lf.design.n_vars, "n_rows": int(lf.design.D.shape[0]),
+                       "n_sampled_zeros": lf.design.n_sampled},
             "truncation": {"support": f"{lf.design.lo}..{lf.design.hi}",
                            "tail_bound": lf.tail_bound,
                            "truncated": model.reference.hi is None}}
@@ -318,6 +370,10 @@ def fit_count_mple(est, model):
         se_kind = est.cov
     if not dyad_indep and se_kind == "naive":
         warn.append(NAIVE_SE_WARNING)
+    if size is not None:
+        warn.append(f"Note: the pseudo-likelihood was computed from a case-control sample of "
+                    f"dyads: every nonzero dyad and {size} of the zero dyads (sample_size); "
+                    "the estimates carry that sampling error too.")
     return ERGMResults(
         lf.params, cov, labels, method="mple", loglik=lf.loglik,
         loglik_kind="exact" if dyad_indep else "pseudo", nobs=lf.design.n_vars,
@@ -338,6 +394,11 @@ def _simulated(model, theta, est, rng, count):
     yield sampler
 
 
+def sample_of(lf, rng):
+    """The case-control setting of a simulated network's design: as the observed one's."""
+    return None if lf.design.n_sampled is None else (lf.design.n_sampled, rng)
+
+
 def _acceptance(sampler):
     n = int(sampler.n_proposed)
     return float(sampler.n_accepted) / n if n else float("nan")
@@ -348,7 +409,7 @@ def _godambe(model, lf, est, rng):
     U = np.empty((est.n_sim, len(theta)))
     it = _simulated(model, theta, est, rng, est.n_sim)
     for r in range(est.n_sim):
-        U[r] = design_of(next(it), model.reference, lf.design.hi).score(theta)
+        U[r] = design_of(next(it), model.reference, lf.design.hi, sample_of(lf, rng)).score(theta)
     sampler = next(it)
     J = U.T @ U / est.n_sim
     cov = lf.cov @ J @ lf.cov
@@ -366,7 +427,8 @@ def _bootstrap(model, lf, est, rng, labels):
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", ConvergenceWarning)
-                f = fit_count(model, labels, est.maxiter, est.tol, cm=cm, hi=lf.design.hi)
+                f = fit_count(model, labels, est.maxiter, est.tol, cm=cm, hi=lf.design.hi,
+                              sample=sample_of(lf, rng))
             if not f.converged:
                 raise DegenerateModelError("not converged")
             draws.append(f.params)
