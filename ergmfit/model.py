@@ -556,8 +556,11 @@ class CountERGM(ERGM):
     directed : bool, optional
         Only for inputs whose directedness is not stated.
 
-    No estimator fits the count family yet: ``fit`` refuses it by name (each
-    estimator's ``supports["families"]``); ``statistics`` and ``simulate`` work.
+    ``fit(method="mple")`` (the count pseudo-likelihood) and ``fit(method="mcmle")``
+    (statnet's MCMC-MLE, started at the count MPLE) fit it; the other estimators
+    refuse the family by name (their ``supports["families"]``).  ``statistics``,
+    ``simulate`` and ``gof`` (the dyad value distribution, the degrees and shared
+    partners of the nonzero ties, the model statistics) work.
 
     Examples
     --------
