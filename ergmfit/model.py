@@ -771,6 +771,14 @@ class CountERGM(ERGM):
         kwargs.pop("constraints", None)
         return _gof(self, params, n_sim=n_sim, random_state=random_state, **kwargs)
 
+    def saved_spec(self) -> dict:
+        """What a results file keeps to rebuild this model (:func:`rebuild_from_info`):
+        the response, the reference and the nonzero dyads (node indices) with their
+        values."""
+        return {"response": self.response, "reference": self.reference.label,
+                "values": [[int(i), int(j), int(y)] for (i, j), y in
+                           zip(self._dyads.tolist(), self._values.tolist())]}
+
     def __reduce__(self):
         return (_rebuild_count, (self.network, self.formula, self.response,
                                  self.reference, self._dyads, self._values))
@@ -863,6 +871,10 @@ def rebuild_from_info(network, formula, info=None):
     constraints, missing dyads, offsets and target statistics saved in
     ``info["sample_space"]`` (see :meth:`ERGM.saved_spec`)."""
     spec = (info or {}).get("sample_space") or {}
+    if spec.get("response") is not None:        # a count-valued model (CountERGM.saved_spec)
+        rows = np.asarray(spec.get("values") or [], dtype=np.int64).reshape(-1, 3)
+        return _rebuild_count(network, formula, spec["response"], spec["reference"],
+                              np.ascontiguousarray(rows[:, :2]), np.ascontiguousarray(rows[:, 2]))
     cons = spec.get("constraints")
     if isinstance(cons, list):
         cons = (cons[0], {k: [tuple(p) for p in v] for k, v in cons[1].items()})

@@ -675,9 +675,12 @@ class Summary:
         if r.formula is not None:
             called = getattr(r.diagnostics, "call_method", None) or r.method  # exact MLE: mcmle
             # a count-valued model: its response and reference, as statnet's call shows them
+            spec = r.diagnostics.sample_space or {}     # a loaded fit: what was saved
             model = getattr(r, "model", None)
-            response = getattr(model, "response", None)
-            valued = (f", response={response!r}, reference={model.reference.label!r}"
+            response = getattr(model, "response", None) or spec.get("response")
+            reference = (model.reference.label if getattr(model, "response", None)
+                         else spec.get("reference"))
+            valued = (f", response={response!r}, reference={reference!r}"
                       if response is not None else "")
             lines += ["Call:", f"ergmfit.ERGM(network, {r.formula!r}{valued})"
                                f".fit(method={called!r})", ""]

@@ -86,3 +86,19 @@ def test_simulate_returns_valued_graphs_and_stats():
     for h, s in zip(graphs, S):
         vals = [d["w"] for _, _, d in h.edges(data=True)]
         assert s.tolist() == [sum(vals), len(vals)]
+
+
+@pytest.mark.parametrize("ext", ["json", "npz"])
+def test_a_saved_count_fit_rebuilds_its_count_model(tmp_path, ext):
+    from ergmfit.results import ERGMResults
+    g = small_valued(True, 6)
+    m = ef.ERGM(g, "sum + nonzero", response="w", reference="Binomial(3)")
+    fit = m.fit("mple")
+    path = tmp_path / f"fit.{ext}"
+    fit.save(str(path))
+    back = ERGMResults.load(str(path))
+    assert "response='w', reference='Binomial(3)'" in str(back.summary())
+    model = back.rebuild_model()
+    assert model.family.name == "count" and model.reference.label == "Binomial(3)"
+    assert np.array_equal(model.statistics_vector(), m.statistics_vector())
+    assert "value" in back.gof(n_sim=3, interval=50, random_state=1).blocks
