@@ -219,3 +219,13 @@ def test_case_control_sample_of_zero_dyads():
     m2 = ef.ERGM(g, "sum + nonzero", response="weight", reference="Poisson")
     assert np.allclose(_params(m2.fit("mple", sample_size=300, random_state=3)),
                        _params(m2.fit("mple")), rtol=0, atol=1e-10)
+
+
+def test_mcmle_fallback_starts_skip_estimators_that_refuse_counts():
+    # a failed first MCMC-MLE attempt restarts from EE's or CD's estimate; neither fits
+    # counts, so the restart keeps the MPLE start instead of failing inside CD
+    from ergmfit.estimation.mcmle.fallback import _cd_start, _ee_start
+    g = random_valued(6, True, 0.5, 1.0, 4)
+    m = ef.ERGM(g, "sum + nonzero", response="weight", reference="Poisson")
+    assert _cd_start(m, np.random.default_rng(1)) is None
+    assert _ee_start(m, np.random.default_rng(1)) is None
