@@ -53,6 +53,18 @@ The simulations use the count family's Metropolis-Hastings sampler started at
 the observed network (``burnin``, then one network every ``interval``
 proposals).
 
+Examples
+--------
+>>> import networkx as nx, ergmfit as ef
+>>> g = nx.DiGraph()
+>>> g.add_nodes_from(range(4))
+>>> for (i, j), y in {(0, 1): 2, (1, 0): 1, (1, 2): 3, (2, 3): 1}.items():
+...     g.add_edge(i, j, weight=y)
+>>> m = ef.ERGM(g, "sum + nonzero", response="weight", reference="Poisson")
+>>> fit = m.fit("mple")           # dyad-independent: the MLE, exactly
+>>> fit.info["truncation"]["tail_bound"] < 1e-12
+True
+
 References
 ----------
 Krivitsky, P. N. (2012). Exponential-family random graph models for valued
