@@ -150,7 +150,7 @@ def test_mple_that_does_not_exist_is_an_error():
         m.fit("mple")
 
 
-@pytest.mark.parametrize("cov", ["godambe", "bootstrap"])
+@pytest.mark.parametrize("cov", ["godambe", pytest.param("bootstrap", marks=pytest.mark.slow)])
 def test_simulated_standard_errors_are_reproducible_and_near_exact(cov):
     # dyad-independent: the naive s.e. are exact; the simulated ones estimate them
     g = random_valued(10, True, 0.4, 1.0, 5)
@@ -229,3 +229,15 @@ def test_mcmle_fallback_starts_skip_estimators_that_refuse_counts():
     m = ef.ERGM(g, "sum + nonzero", response="weight", reference="Poisson")
     assert _cd_start(m, np.random.default_rng(1)) is None
     assert _ee_start(m, np.random.default_rng(1)) is None
+
+
+def test_bootstrap_standard_errors_fast_check():
+    g = random_valued(8, True, 0.4, 1.0, 6)
+    m = ef.ERGM(g, "sum + nonzero", response="weight", reference="Poisson")
+    naive = np.asarray(m.fit("mple").bse, dtype=float)
+    fit = m.fit("mple", cov="bootstrap", bootstrap=40, interval=200, random_state=2)
+    se = np.asarray(fit.bse, dtype=float)
+    assert fit.info["bootstrap"]["B"] == 40 and len(fit.info["bootstrap"]["estimates"]) \
+        + fit.info["bootstrap"]["n_failed"] == 40
+    # 40 refits: a s.e. of a s.e. of about 11 %; allow 50 %
+    assert np.all(np.abs(se / naive - 1) < 0.5), (se, naive)
