@@ -121,6 +121,7 @@ class Design:
     sample_size: int = None   # the setting that produced it (None: every variable)
     offset: np.ndarray = None  # fixed part of each row's linear predictor (offset terms)
     target: np.ndarray = None  # X's replaced by these (target statistics), or None
+    forced: np.ndarray = None  # statistics of the variables an infinite offset sets to 1
 
     @property
     def n_rows(self) -> int:
@@ -469,7 +470,8 @@ class MPLE(Estimator):
                 "control.ergm(init=) with NA), or a dict {label: value}."),
     )
     supports = {"curved": True, "constraints": True, "missing": True, "target_stats": True,
-                "missing+target_stats": True, "families": frozenset({"binary"})}
+                "missing+target_stats": True, "families": frozenset({"binary"}),
+                "infinite_estimates": True}
 
     def _finish_settings(self):
         if self.bootstrap is not None:
@@ -504,7 +506,14 @@ class MPLE(Estimator):
         dvars = space.design_vars() if space is not None else None
         # the free, observed dyads only (statnet, too, ignores dyad-dependent
         # constraints -- bd, degrees, edges -- in the MPLE)
-        design = self._design(bm, rng) if dvars is None else restricted_design(bm, dvars)
+        design = None
+        if dvars is None and self.sample_size is None and bm.n_vars > self.max_dyads \
+                and _dyad_independent(model):
+            # too many dyads to visit: exact by attribute cells where the terms allow it
+            from .cells import cell_design
+            design = cell_design(model)
+        if design is None:
+            design = self._design(bm, rng) if dvars is None else restricted_design(bm, dvars)
         if _curved_view(model):
             design, restore = _curved_offset_design(model.parameterisation, design), None
         else:

@@ -1,0 +1,102 @@
+"""The attribute-cell design (#32 item 7): equal to the dyad-by-dyad design, and
+the EpiModel-style target fit exact with its zero cell at -Inf."""
+import math
+import warnings
+
+import numpy as np
+import pytest
+from scipy import special
+
+import ergmfit as ef
+from ergmfit.estimation.mple.cells import cell_design
+from ergmfit.estimation.mple.pseudolikelihood import pseudo_design
+from ergmfit.network import Network
+from support.paths import load_reference
+
+
+def _aggregate(X, n, s):
+    u, inv = np.unique(X, axis=0, return_inverse=True)
+    inv = inv.ravel()
+    return u, np.bincount(inv, n, len(u)), np.bincount(inv, s, len(u))
+
+
+@pytest.mark.parametrize("data, formula", [
+    ("faux.mesa.high", "edges + nodefactor('Grade') + nodematch('Grade', diff=TRUE) "
+                       "+ nodemix('Race') + absdiff('Grade') + nodecov('Grade')"),
+    ("faux.mesa.high", "edges"),
+    ("samplk1", "edges + nodematch('group', diff=TRUE) + nodeifactor('group') "
+                "+ nodeofactor('cloisterville') + nodemix('group')"),
+])
+def test_cell_design_equals_the_dyad_design(data, formula):
+    m = ef.ERGM(ef.datasets.load(data), formula)
+    cells = cell_design(m)
+    dyads = pseudo_design(m.compiled())
+    assert cells.n_vars == dyads.n_vars and cells.n_on == dyads.n_on
+    for a, b in zip(_aggregate(cells.X, cells.n, cells.s),
+                    _aggregate(dyads.X, dyads.n, dyads.s)):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_terms_without_a_cell_structure_are_not_counted_by_cells():
+    g = ef.datasets.load("faux.mesa.high")
+    assert cell_design(ef.ERGM(g, "edges + triangle")) is None
+    assert cell_design(ef.ERGM(g, "edges + nodematch('Grade')",
+                               constraints="~ bd(maxout=60)")) is None
+
+
+def _epi(sizes):
+    grp = np.repeat(np.arange(1, 5), sizes)
+    return Network(int(sum(sizes)), [], directed=False, node_attrs={"grp": grp.tolist()})
+
+
+def _epi_targets(N):
+    E = 0.6 * N
+    ts = np.concatenate([[E], E * np.array([.10, .20, .08, .10, .15, .05, .07, .05, 0.0])])
+    ts = ts + 0.37
+    ts[-1] = 0.0
+    return ts
+
+
+@pytest.mark.parametrize("method", ["mple", "mcmle"])
+def test_epi20000_target_fit_equals_the_closed_form(method):
+    ref = load_reference("statnet_dyadindep_targets.json")["entries"][0]
+    m = ef.ERGM(_epi(ref["group_sizes"]), "edges + nodemix('grp', levels2=-1)")
+    fit = m.fit(method=method, target_stats=ref["target_stats"])
+    assert list(fit.labels) == ref["coef_names"]
+    exact = ref["exact_coef"]
+    # exact s.e.: a cell's log-odds has variance 1 / (t (1 - t / dyads)); mix.grp.a.b is
+    # cell a.b minus cell 1.1
+    ts = np.asarray(ref["target_stats"], dtype=float)
+    cell_t = np.concatenate([[ts[0] - ts[1:].sum()], ts[1:]])
+    dyads = np.array(list(ref["cell_dyads"].values()), dtype=float)
+    var = 1.0 / (cell_t[:9] * (1.0 - cell_t[:9] / dyads[:9]))
+    se = np.sqrt(np.concatenate([[var[0]], var[1:9] + var[0]]))
+    for k, lab in enumerate(ref["coef_names"][:-1]):
+        assert fit.params[lab] == pytest.approx(exact[lab], abs=1e-9)
+        assert fit.bse[lab] == pytest.approx(se[k], rel=1e-6)
+        # statnet's MCMC-MLE is within its own s.e. of the exact value, and its s.e.
+        # (estimated from its MCMC sample) within 10 % of the exact one
+        assert abs(fit.params[lab] - ref["coef"][lab]) < 0.25 * ref["se"][lab]
+        assert fit.bse[lab] == pytest.approx(ref["se"][lab], rel=0.10)
+    assert fit.params["mix.grp.4.4"] == -math.inf and fit.bse["mix.grp.4.4"] == 0.0
+    assert "mix.grp.4.4" in str(fit.summary()).split("infinite coefficient estimates:")[1]
+
+
+def test_large_target_fit_is_exact_without_sampling():
+    # 40,000 nodes: 8e8 dyads, beyond the dyad-by-dyad design (2**26): by cells, exact
+    rng = np.random.default_rng(3)
+    sizes = rng.multinomial(40_000, [.3, .3, .25, .15])
+    m = ef.ERGM(_epi(sizes), "edges + nodemix('grp', levels2=-1)")
+    ts = _epi_targets(40_000)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")          # no case-control note, no warning
+        fit = m.fit(method="mple", target_stats=ts)
+    assert not fit.info["design"]["sampled"]
+    sz = sizes.astype(float)
+    cells = [(0, 0), (0, 1), (1, 1), (0, 2), (1, 2), (2, 2), (0, 3), (1, 3), (2, 3)]
+    dyads = np.array([sz[a] * (sz[a] - 1) / 2 if a == b else sz[a] * sz[b] for a, b in cells])
+    cell_t = np.concatenate([[ts[0] - ts[1:].sum()], ts[1:9]])
+    lo = special.logit(cell_t / dyads)
+    want = np.concatenate([[lo[0]], lo[1:] - lo[0]])
+    np.testing.assert_allclose(np.asarray(fit.params)[:9], want, rtol=0, atol=1e-9)
+    assert fit.params["mix.grp.4.4"] == -math.inf
