@@ -74,6 +74,9 @@ __all__ = ["DesignFace", "design_face", "ModelFace", "boundary_face", "infinite_
 
 #: LP objective (per unit of total weight) below which no separation is taken as found
 _LP_TOL = 1e-9
+#: a dyad-by-dyad design larger than this (dyads x statistics) is not built for the face
+#: question (nor its linear program solved): the estimator's own checks answer it
+MAX_DESIGN_ENTRIES = 5 * 10 ** 7
 
 
 @dataclass
@@ -222,6 +225,8 @@ class ModelFace:
             res.nobs = int(self.n_vars)
             if res.null_loglik is not None:
                 res.null_loglik = -res.nobs * math.log(2.0)
+        if res.loglik is not None:
+            res.loglik = res.loglik + 0.0       # every dyad decided: -0.0 prints as 0
         res.warnings = list(res.warnings) + [infinite_note(self.infinite)]
         return res
 
@@ -278,6 +283,8 @@ def independent_design(model):
     target = getattr(model, "target_stats", None)
     design = cell_design(model)
     if design is None:
+        if model.network.n_dyads * len(model.labels) > MAX_DESIGN_ENTRIES:
+            return None         # (the estimator's own checks and messages apply)
         space = model.sample_space
         dvars = space.design_vars()
         if dvars is None:

@@ -44,17 +44,21 @@ def _face_logit(g):
     free = ~(((race[i] == "Black") & (race[j] == "Black"))
              | ((race[i] == "Other") & (race[j] == "Other")))
     X, y = X[free], y[free]
+    # dyads with equal rows share their probability: sum them (k dyads, s ties per row)
+    X, inv = np.unique(X, axis=0, return_inverse=True)
+    k = np.bincount(inv.ravel()).astype(float)
+    s = np.bincount(inv.ravel(), weights=y)
     b = np.zeros(X.shape[1])
     for _ in range(50):
         mu = special.expit(X @ b)
-        H = X.T @ ((mu * (1 - mu))[:, None] * X)
-        step = np.linalg.solve(H, X.T @ (y - mu))
+        H = X.T @ ((k * mu * (1 - mu))[:, None] * X)
+        step = np.linalg.solve(H, X.T @ (s - k * mu))
         b += step
         if np.abs(step).max() < 1e-12:
             break
     mu = special.expit(X @ b)
-    H = X.T @ ((mu * (1 - mu))[:, None] * X)
-    ll = float(y @ np.log(mu) + (1 - y) @ np.log1p(-mu))
+    H = X.T @ ((k * mu * (1 - mu))[:, None] * X)
+    ll = float(s @ np.log(mu) + (k - s) @ np.log1p(-mu))
     return b, np.sqrt(np.diag(np.linalg.inv(H))), ll
 
 
@@ -149,12 +153,34 @@ def test_design_face_with_targets_names_the_zero_cell():
         design_face(X, n, np.array([200.0, 10.0]), ["edges", "cell2"])
 
 
-def test_dyad_dependent_model_with_a_dyad_independent_extreme_mcmle(faux):
-    # the -Inf of nodematch.Race.Black reported; gwesp fitted by MCMC on the face
-    m = ef.ERGM(faux, "edges + nodematch('Race', diff=TRUE, levels=I(['Black', 'Hisp'])) "
-                      "+ gwesp(0.25, fixed=TRUE)")
+_DEP = ("edges + {}nodematch('Race', diff=TRUE, levels=I(['Black'])){} + "
+        "nodematch('Race', diff=TRUE, levels=I(['Hisp'])) + gwesp(0.25, fixed=TRUE)")
+
+
+def _face_and_offset_fits(faux, method):
+    """The face fit of a dyad-dependent model whose dyad-independent part has a
+    statistic at its minimum, and the same model with that statistic an explicit
+    offset at -Inf (what the face is)."""
+    m = ef.ERGM(faux, _DEP.format("", ""))
+    off = ef.ERGM(faux, _DEP.format("offset(", ")"))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        fit = m.fit(method="mple")
+        fit = m.fit(method=method, random_state=1)
+        ref = off.fit(method=method, random_state=1, offset_coef=[-math.inf])
+    return fit, ref
+
+
+def test_dyad_dependent_model_with_a_dyad_independent_extreme_mple(faux):
+    fit, ref = _face_and_offset_fits(faux, "mple")
     assert fit.params["nodematch.Race.Black"] == -math.inf
-    assert np.isfinite(fit.params["gwesp.fixed.0.25"])
+    np.testing.assert_array_equal(np.asarray(fit.params), np.asarray(ref.params))
+    assert fit.labels[1] == "nodematch.Race.Black" and ref.labels[1].startswith("offset(")
+
+
+@pytest.mark.slow
+def test_dyad_dependent_model_with_a_dyad_independent_extreme_mcmle(faux):
+    # MCMC-MLE on the face: the same chain as the explicit -Inf offset's
+    fit, ref = _face_and_offset_fits(faux, "mcmle")
+    assert fit.params["nodematch.Race.Black"] == -math.inf
+    np.testing.assert_array_equal(np.asarray(fit.params), np.asarray(ref.params))
+    assert "infinite coefficient estimates" in str(fit.summary())
