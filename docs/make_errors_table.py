@@ -296,6 +296,11 @@ CASES = [
          'ef.as_network(sp.coo_matrix((2 ** 40, 2 ** 40)), directed=True)',
          "NetworkError", "more than ergmfit handles"),
     # -- fitting ----------------------------------------------------------------
+    Case("empty-graph", S_FIT,
+         "Fitting a network without ties: 'edges' is at its smallest value, so its estimate is "
+         "-Inf (a warning; statnet's summary names it too)",
+         'ef.ERGM(nx.empty_graph(5), "edges").fit(method="mple")',
+         "ConvergenceWarning", "is at its smallest attainable value", kind="warning"),
     Case("diverging-combination", S_FIT,
          "Only a combination of coefficients diverges (every tie within a group: edges -> "
          "-Inf and nodematch -> +Inf together); a single statistic at its extreme is fitted "

@@ -68,7 +68,8 @@ def offset_design(model, design, labels):
         forced = design.s[decided]
         sign = np.sign(Xo[decided][:, inf] @ np.sign(coef[inf]))
         bad = ((sign < 0) & (forced > 0)) | ((sign > 0) & (forced < design.n[decided]))
-        if bad.any():
+        # (with target statistics the network is not what is fitted: the target is)
+        if bad.any() and getattr(model, "target_stats", None) is None:
             raise DegenerateModelError("the observed network has a tie (or non-tie) that an "
                                        "infinite offset forbids: its likelihood is 0")
     fixed_eta = Xo[:, ~inf] @ coef[~inf]

@@ -63,14 +63,16 @@ from __future__ import annotations
 
 import copy
 import math
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
 from scipy import optimize, sparse
 
-from ...exceptions import DegenerateModelError
+from ...exceptions import ConvergenceWarning, DegenerateModelError
 
-__all__ = ["DesignFace", "design_face", "ModelFace", "boundary_face", "infinite_note"]
+__all__ = ["DesignFace", "design_face", "ModelFace", "boundary_face", "infinite_note",
+           "boundary_warning"]
 
 #: LP objective (per unit of total weight) below which no separation is taken as found
 _LP_TOL = 1e-9
@@ -228,7 +230,19 @@ class ModelFace:
         if res.loglik is not None:
             res.loglik = res.loglik + 0.0       # every dyad decided: -0.0 prints as 0
         res.warnings = list(res.warnings) + [infinite_note(self.infinite)]
+        warnings.warn(boundary_warning(self.infinite), ConvergenceWarning, stacklevel=3)
         return res
+
+
+def boundary_warning(infinite) -> str:
+    """The warning a fit with infinite estimates gives, naming them."""
+    parts = [f"{lab!r} is at its {'smallest' if v < 0 else 'largest'} attainable value "
+             f"(coefficient {'-' if v < 0 else '+'}Inf)" for lab, v in infinite.items()]
+    return ("the maximum likelihood estimate lies on the boundary of the attainable "
+            "statistics: " + "; ".join(parts) + ". The estimate is infinite for "
+            + ("it" if len(parts) == 1 else "them") + " and the other coefficients are fitted "
+            "with the dyads it decides fixed, as statnet does (its standard error is printed "
+            "as 0)")
 
 
 def infinite_note(infinite) -> str:
@@ -279,9 +293,10 @@ def independent_design(model):
     statistics minus those of the empty network; None when it would need a
     case-control sample (too many dyads and no cell structure)."""
     from .cells import cell_design
-    from .pseudolikelihood import DEFAULT_MAX_DYADS, pseudo_design, restricted_design
+    from .pseudolikelihood import DEFAULT_MAX_DYADS, Design, pseudo_design, restricted_design
     target = getattr(model, "target_stats", None)
-    design = cell_design(model)
+    cells = cell_design(model)
+    design = None if cells is None else Design(*cells)
     if design is None:
         if model.network.n_dyads * len(model.labels) > MAX_DESIGN_ENTRIES:
             return None         # (the estimator's own checks and messages apply)

@@ -32,8 +32,8 @@ Examples
 --------
 >>> import ergmfit as ef
 >>> m = ef.ERGM(ef.datasets.load("faux.mesa.high"), "edges + nodematch('Grade')")
->>> d = cell_design(m)
->>> int(d.n.sum()), int(d.s.sum()), d.X.shape[1]
+>>> X, n, s, n_vars, n_on = cell_design(m)
+>>> int(n.sum()), int(s.sum()), X.shape[1]
 (20910, 203, 2)
 """
 from __future__ import annotations
@@ -92,11 +92,12 @@ def node_classes(network, names):
 
 def cell_design(model, max_cells=MAX_CELLS):
     """The exact compressed design of ``model`` by attribute cells (module
-    docstring), a :class:`~ergmfit.estimation.mple.pseudolikelihood.Design`;
-    None when the model is not a cell model."""
+    docstring): (X, n, s, n_vars, n_on) -- one change-statistic row per cell,
+    its dyads, its ties, and the totals -- the fields of a
+    :class:`~ergmfit.estimation.mple.pseudolikelihood.Design`; None when the
+    model is not a cell model."""
     from ...sampling._constrained import change_rows
     from ...sampling.space import dyad_vars
-    from .pseudolikelihood import Design
     net = model.network
     space = getattr(model, "sample_space", None)
     if (space is None or getattr(space, "kind", None) != "all" or getattr(space, "n_missing", 0)
@@ -141,4 +142,4 @@ def cell_design(model, max_cells=MAX_CELLS):
         u, c = np.unique(ca * K + cb, return_counts=True)
         s[np.searchsorted(a * K + b, u)] = c
     n = count.astype(float)
-    return Design(X, n, s, int(count.sum()), int(len(ties)))
+    return X, n, s, int(count.sum()), int(len(ties))

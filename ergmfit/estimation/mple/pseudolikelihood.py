@@ -511,7 +511,8 @@ class MPLE(Estimator):
                 and _dyad_independent(model):
             # too many dyads to visit: exact by attribute cells where the terms allow it
             from .cells import cell_design
-            design = cell_design(model)
+            cells = cell_design(model)
+            design = None if cells is None else Design(*cells)
         if design is None:
             design = self._design(bm, rng) if dvars is None else restricted_design(bm, dvars)
         if _curved_view(model):

@@ -10,7 +10,7 @@ import pytest
 from scipy import special
 
 import ergmfit as ef
-from ergmfit.exceptions import DegenerateModelError
+from ergmfit.exceptions import ConvergenceWarning, DegenerateModelError
 from ergmfit.estimation.mple.boundary import boundary_face, design_face
 
 FAUX01 = ("edges + nodefactor('Grade') + nodematch('Grade', diff=TRUE) + nodefactor('Race') "
@@ -70,7 +70,8 @@ def faux():
 @pytest.mark.parametrize("method", ["mple", "mcmle"])
 def test_fauxmodel01_fits_on_the_face_with_two_minus_inf(faux, method):
     m = ef.ERGM(faux, FAUX01)
-    fit = m.fit(method=method, random_state=1)
+    with pytest.warns(ConvergenceWarning, match="'nodematch.Race.Black' is at its smallest"):
+        fit = m.fit(method=method, random_state=1)
     labels = list(m.labels)
     inf = ["nodematch.Race.Black", "nodematch.Race.Other"]
     b, se, ll = _face_logit(faux)

@@ -9,7 +9,8 @@ from scipy import special
 
 import ergmfit as ef
 from ergmfit.estimation.mple.cells import cell_design
-from ergmfit.estimation.mple.pseudolikelihood import pseudo_design
+from ergmfit.exceptions import ConvergenceWarning
+from ergmfit.estimation.mple.pseudolikelihood import Design, pseudo_design
 from ergmfit.network import Network
 from support.paths import load_reference
 
@@ -29,7 +30,7 @@ def _aggregate(X, n, s):
 ])
 def test_cell_design_equals_the_dyad_design(data, formula):
     m = ef.ERGM(ef.datasets.load(data), formula)
-    cells = cell_design(m)
+    cells = Design(*cell_design(m))
     dyads = pseudo_design(m.compiled())
     assert cells.n_vars == dyads.n_vars and cells.n_on == dyads.n_on
     for a, b in zip(_aggregate(cells.X, cells.n, cells.s),
@@ -61,7 +62,8 @@ def _epi_targets(N):
 def test_epi20000_target_fit_equals_the_closed_form(method):
     ref = load_reference("statnet_dyadindep_targets.json")["entries"][0]
     m = ef.ERGM(_epi(ref["group_sizes"]), "edges + nodemix('grp', levels2=-1)")
-    fit = m.fit(method=method, target_stats=ref["target_stats"])
+    with pytest.warns(ConvergenceWarning, match="'mix.grp.4.4' is at its smallest"):
+        fit = m.fit(method=method, target_stats=ref["target_stats"])
     assert list(fit.labels) == ref["coef_names"]
     exact = ref["exact_coef"]
     # exact s.e.: a cell's log-odds has variance 1 / (t (1 - t / dyads)); mix.grp.a.b is
@@ -88,10 +90,13 @@ def test_large_target_fit_is_exact_without_sampling():
     sizes = rng.multinomial(40_000, [.3, .3, .25, .15])
     m = ef.ERGM(_epi(sizes), "edges + nodemix('grp', levels2=-1)")
     ts = _epi_targets(40_000)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")          # no case-control note, no warning
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         fit = m.fit(method="mple", target_stats=ts)
+    # no case-control note; the one warning names the zero cell
+    assert [str(w.message).split(" is at")[0][-13:] for w in caught] == ["'mix.grp.4.4'"]
     assert not fit.info["design"]["sampled"]
+    assert not any("case-control" in w for w in fit.warnings)
     sz = sizes.astype(float)
     cells = [(0, 0), (0, 1), (1, 1), (0, 2), (1, 2), (2, 2), (0, 3), (1, 3), (2, 3)]
     dyads = np.array([sz[a] * (sz[a] - 1) / 2 if a == b else sz[a] * sz[b] for a, b in cells])
@@ -100,3 +105,26 @@ def test_large_target_fit_is_exact_without_sampling():
     want = np.concatenate([[lo[0]], lo[1:] - lo[0]])
     np.testing.assert_allclose(np.asarray(fit.params)[:9], want, rtol=0, atol=1e-9)
     assert fit.params["mix.grp.4.4"] == -math.inf
+
+
+@pytest.mark.parametrize("sizes", [(8, 6, 10), (9000, 7000, 8000)])
+def test_a_full_cell_target_gets_plus_inf_and_leaves_the_rest_exact(sizes):
+    # group 2's within-group dyads all ties (target = their number): mix.grp.2.2 = +Inf;
+    # the small network takes the dyad-by-dyad design, the large one the cells
+    grp = np.repeat(np.arange(1, 4), sizes)
+    net = Network(int(sum(sizes)), [], directed=False, node_attrs={"grp": grp.tolist()})
+    m = ef.ERGM(net, "edges + nodemix('grp', levels2=-1)")
+    sz = np.asarray(sizes, dtype=float)
+    cells = [(0, 0), (0, 1), (1, 1), (0, 2), (1, 2), (2, 2)]
+    dyads = np.array([sz[a] * (sz[a] - 1) / 2 if a == b else sz[a] * sz[b] for a, b in cells])
+    cell_t = np.array([0.2, 0.1, 1.0, 0.05, 0.15, 0.3]) * dyads
+    cell_t[[0, 1, 3, 4, 5]] = np.round(cell_t[[0, 1, 3, 4, 5]]) + 0.25
+    ts = np.concatenate([[cell_t.sum()], cell_t[1:]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit = m.fit(method="mple", target_stats=ts)
+    assert fit.params["mix.grp.2.2"] == math.inf and fit.bse["mix.grp.2.2"] == 0.0
+    lo = special.logit(cell_t / dyads)
+    want = np.concatenate([[lo[0]], lo[1:] - lo[0]])
+    keep = [0, 1, 3, 4, 5]
+    np.testing.assert_allclose(np.asarray(fit.params)[keep], want[keep], rtol=0, atol=1e-9)
