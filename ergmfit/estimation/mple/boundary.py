@@ -257,8 +257,10 @@ def _applies(model) -> bool:
     if not getattr(getattr(model, "parameterisation", None), "linear", True):
         return False
     off = getattr(model, "offset", None)
-    if off is not None and np.any(off):
-        return False        # (user offsets: left to the estimators; see the report)
+    if off is not None and np.any(off) and getattr(model, "offset_coef", None) is None:
+        return False        # (the estimator asks for the offsets' coefficients)
+    if hasattr(model.parameterisation, "offset_coef"):
+        return False        # a free-coefficient view made by ERGM.fit: not the front's model
     fam = getattr(getattr(model, "family", None), "name", "binary")
     if fam != "binary":
         return False
@@ -317,8 +319,10 @@ def independent_design(model):
 
 def boundary_face(model):
     """The face the model's MLE lies on (:class:`ModelFace`), or None when the
-    MLE exists (or the question does not apply: curved models, models with
-    offsets, dyad-dependent constraints, count models).  Raises
+    MLE exists (or the question does not apply: curved models, dyad-dependent
+    constraints, count models, an infinite offset on a dyad-dependent
+    statistic).  The user's offsets stay offsets (an infinite one's dyads are
+    decided before the face is sought).  Raises
     DegenerateModelError when the target statistics are not attainable or
     only a combination of coefficients diverges (module docstring)."""
     if not _applies(model):
@@ -330,17 +334,41 @@ def boundary_face(model):
     if got is None:
         return None
     design, t = got
-    if getattr(model, "target_stats", None) is not None:
-        t = t[cols] if len(t) != design.X.shape[1] else t
+    X, n = design.X, design.n
     labels = [model.labels[k] for k in cols]
-    face = design_face(design.X, design.n, t, labels)
+    # the user's offsets: out of the question; the dyads an infinite one decides leave the
+    # design (those it makes ties stay in every network of the face: out of the target)
+    p = len(model.labels)
+    user = np.zeros(p, dtype=bool)
+    user_coef = np.full(p, np.nan)
+    if np.any(model.offset):
+        user[:] = model.offset
+        user_coef[user] = np.asarray(model.offset_coef, dtype=float)
+        dep_inf = user & ~np.isfinite(user_coef)
+        dep_inf[cols] = False
+        if dep_inf.any():
+            return None         # an infinite offset on a dyad-dependent statistic
+    ucols = user[cols]
+    inf_cols = ucols & ~np.isfinite(user_coef[cols])
+    if inf_cols.any():
+        Xi = X[:, inf_cols]
+        decided = (Xi != 0).any(axis=1)
+        made = decided & (np.sign(Xi @ np.sign(user_coef[cols][inf_cols])) > 0)
+        t = t - n[made] @ X[made]
+        X, n = X[~decided], n[~decided]
+        if getattr(model, "target_stats", None) is None:
+            t = design.s[~decided] @ X
+    free = ~ucols
+    face = design_face(X[:, free], n, t[free], [lab for lab, f in zip(labels, free) if f])
     if face is None:
         return None
-    fixed = np.zeros(len(model.labels), dtype=bool)
-    fixed[cols[face.fixed]] = True
-    coef = face.coef[face.fixed]
-    infinite = {model.labels[k]: float(v) for k, v in zip(cols[face.fixed], coef)}
+    fcols = cols[free][face.fixed]
+    fixed = user.copy()
+    fixed[fcols] = True
+    coef_all = user_coef.copy()
+    coef_all[fcols] = face.coef[face.fixed]
+    infinite = {model.labels[k]: float(coef_all[k]) for k in fcols}
     m = copy.copy(model)
     m.offset = fixed
-    m.offset_coef = coef
+    m.offset_coef = coef_all[fixed]
     return ModelFace(m, infinite, int(round(float(design.n.sum()))), face.n_decided)

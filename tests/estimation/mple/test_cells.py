@@ -128,3 +128,22 @@ def test_a_full_cell_target_gets_plus_inf_and_leaves_the_rest_exact(sizes):
     want = np.concatenate([[lo[0]], lo[1:] - lo[0]])
     keep = [0, 1, 3, 4, 5]
     np.testing.assert_allclose(np.asarray(fit.params)[keep], want[keep], rtol=0, atol=1e-9)
+
+
+def test_a_zero_target_beside_a_user_offset_at_minus_inf():
+    # EpiModel writes structural zeros as offset(...) = -Inf; a zero target elsewhere is a
+    # face: -Inf too, the user's offset stays an offset, and the fit equals the one with
+    # both written as offsets
+    grp = np.repeat(np.arange(1, 5), [6037, 5981, 4897, 3085])
+    net = Network(20000, [], directed=False, node_attrs={"grp": grp.tolist()})
+    formula = ("edges + nodefactor('grp') + {}nodematch('grp', diff=TRUE, levels=I([3])){} "
+               "+ offset(nodematch('grp', diff=TRUE, levels=I([4])))")
+    ts = [12000.3, 7000.2, 6000.1, 2000.5, 0.0, 0.0]
+    m = ef.ERGM(net, formula.format("", ""))
+    with pytest.warns(ConvergenceWarning, match="'nodematch.grp.3' is at its smallest"):
+        fit = m.fit(method="mple", target_stats=ts, offset_coef=[-math.inf])
+    ref = ef.ERGM(net, formula.format("offset(", ")")).fit(
+        method="mple", target_stats=ts, offset_coef=[-math.inf, -math.inf])
+    np.testing.assert_array_equal(np.asarray(fit.params), np.asarray(ref.params))
+    assert fit.labels[4:] == ["nodematch.grp.3", "offset(nodematch.grp.4)"]
+    assert fit.info["infinite"] == {"nodematch.grp.3": "-Inf"}
