@@ -147,3 +147,16 @@ def test_a_zero_target_beside_a_user_offset_at_minus_inf():
     np.testing.assert_array_equal(np.asarray(fit.params), np.asarray(ref.params))
     assert fit.labels[4:] == ["nodematch.grp.3", "offset(nodematch.grp.4)"]
     assert fit.info["infinite"] == {"nodematch.grp.3": "-Inf"}
+
+
+def test_beyond_max_dyads_an_observed_network_is_fitted_exactly_by_cells():
+    # before: a case-control sample of the non-ties (estimates changing with the seed)
+    m = ef.ERGM(ef.datasets.load("faux.mesa.high"),
+                "edges + nodematch('Grade', diff=TRUE) + nodefactor('Race') + absdiff('Grade')")
+    full = m.fit(method="mple")
+    cells = m.fit(method="mple", max_dyads=1000)
+    assert not cells.info["design"]["sampled"]
+    np.testing.assert_allclose(np.asarray(cells.params), np.asarray(full.params),
+                               rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(np.asarray(cells.bse), np.asarray(full.bse), rtol=1e-9)
+    assert cells.loglik == pytest.approx(full.loglik, rel=1e-12)
