@@ -79,6 +79,8 @@ _LP_TOL = 1e-9
 #: a dyad-by-dyad design larger than this (dyads x statistics) is not built for the face
 #: question (nor its linear program solved): the estimator's own checks answer it
 MAX_DESIGN_ENTRIES = 5 * 10 ** 7
+#: nor is the linear program solved over more distinct rows than this
+MAX_LP_ROWS = 100_000
 
 
 @dataclass
@@ -334,6 +336,8 @@ def boundary_face(model):
     if got is None:
         return None
     design, t = got
+    if design.X.shape[0] > MAX_LP_ROWS:
+        return None             # (a continuous dyadic covariate: the estimator's checks apply)
     X, n = design.X, design.n
     labels = [model.labels[k] for k in cols]
     # the user's offsets: out of the question; the dyads an infinite one decides leave the

@@ -14,7 +14,10 @@ How it is computed
   rows with its weight and its number of ties (``_mple.build_design``), as
   statnet compresses it.  1,066,530 dyads of faux.magnolia.high make 75
   distinct rows for ``edges + nodematch('Grade') + gwesp(0.25, fixed=TRUE)``.
-* Networks with more than ``max_dyads`` dyads (default 2**26), or whenever
+* A dyad-independent model of attribute terms with more than ``max_dyads``
+  dyads is counted by attribute cells, exactly, in O(nodes + ties + cells)
+  (:mod:`ergmfit.estimation.mple.cells`).
+* Other networks with more than ``max_dyads`` dyads (default 2**26), or whenever
   ``sample_size`` is given, use a case-control sample: every tie (weight 1)
   plus ``sample_size`` distinct non-ties drawn uniformly (each with weight
   #non-ties / sample_size), so the weighted pseudo-likelihood, its score and
@@ -33,6 +36,12 @@ Degenerate designs (decided here, documented for users)
   ``nodefactor`` level no node has) carries no information: a
   :class:`~ergmfit.exceptions.DegenerateModelError` names it.  Linearly
   dependent statistics (collinear columns) are an error naming them too.
+* A statistic of the dyad-independent part at its smallest or largest
+  attainable value (an observed or target statistic on a face of the convex
+  hull) is not a separation to refuse: ``ERGM.fit`` fits the model on that face
+  and reports the coefficient as -Inf or +Inf, as statnet does
+  (:mod:`ergmfit.estimation.mple.boundary`).  What reaches the design below is
+  the rest.
 * Perfect or quasi-complete separation -- the MPLE does not exist, e.g.
   ``triangle`` on a network without triangles -- is detected exactly by a
   linear program (does a direction d != 0 exist with d . Delta_v >= 0 for
