@@ -80,14 +80,42 @@ def node_classes(network, names):
         return np.zeros(n, dtype=np.int64), 1
     codes = []
     for name in names:
-        vals = network.node_attribute(name)
-        _, inv = np.unique(np.asarray([repr(v) for v in vals]) if vals.dtype == object
-                           else vals, return_inverse=True)
-        codes.append(inv.reshape(-1))
-    key = np.stack(codes, axis=1)
-    _, cls = np.unique(key, axis=0, return_inverse=True)
+        # (the terms checked the values when they were built: present, none missing)
+        vals = network.node_attrs[name]
+        arr = np.asarray(vals) if len({type(v) for v in vals}) == 1 else None
+        if arr is None or arr.ndim != 1 or arr.dtype.kind not in "biufU":
+            arr = np.asarray([repr(v) for v in vals])      # mixed or unusual values
+        u, inv = np.unique(arr, return_inverse=True)
+        codes.append((inv.reshape(-1).astype(np.int64), len(u)))
+    key, radix = codes[0]
+    for code, k in codes[1:]:
+        if radix * k >= 2 ** 62:            # (astronomically many combinations)
+            return _classes_by_rows(codes)
+        key, radix = key * k + code, radix * k
+    if len(codes) == 1:
+        return key, radix
+    _, cls = np.unique(key, return_inverse=True)
     cls = cls.reshape(-1).astype(np.int64)
     return cls, int(cls.max()) + 1
+
+
+def _classes_by_rows(codes):
+    _, cls = np.unique(np.stack([c for c, _ in codes], axis=1), axis=0, return_inverse=True)
+    cls = cls.reshape(-1).astype(np.int64)
+    return cls, int(cls.max()) + 1
+
+
+def _representatives(cls, K):
+    """The first and (where there is one) second node of each class, in O(n)."""
+    n = len(cls)
+    idx = np.arange(n, dtype=np.int64)
+    rep1 = np.full(K, n, dtype=np.int64)
+    np.minimum.at(rep1, cls, idx)
+    rest = idx[idx != rep1[cls]]
+    rep2 = np.full(K, n, dtype=np.int64)
+    np.minimum.at(rep2, cls[rest], rest)
+    rep2 = np.where(rep2 == n, rep1, rep2)          # a one-node class: no within dyad
+    return rep1, rep2
 
 
 def cell_design(model, max_cells=MAX_CELLS):
@@ -122,10 +150,7 @@ def cell_design(model, max_cells=MAX_CELLS):
     if len(a) > max_cells:
         return None
     # two representatives per class (the first two nodes of it)
-    order = np.argsort(cls, kind="stable")
-    first = np.searchsorted(cls[order], np.arange(K))
-    rep1 = order[first]
-    rep2 = order[np.minimum(first + 1, len(order) - 1)]
+    rep1, rep2 = _representatives(cls, K)
     i = rep1[a]
     j = np.where(same, rep2[b], rep1[b])
     bm = model.compiled(np.zeros((0, 2), dtype=np.int64))
