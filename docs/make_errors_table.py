@@ -296,8 +296,19 @@ CASES = [
          'ef.as_network(sp.coo_matrix((2 ** 40, 2 ** 40)), directed=True)',
          "NetworkError", "more than ergmfit handles"),
     # -- fitting ----------------------------------------------------------------
-    Case("empty-graph", S_FIT, "Fitting a network without ties",
+    Case("empty-graph", S_FIT,
+         "Fitting a network without ties: 'edges' is at its smallest value, so its estimate is "
+         "-Inf (a warning; statnet's summary names it too)",
          'ef.ERGM(nx.empty_graph(5), "edges").fit(method="mple")',
+         "ConvergenceWarning", "is at its smallest attainable value", kind="warning"),
+    Case("diverging-combination", S_FIT,
+         "Only a combination of coefficients diverges (every tie within a group: edges -> "
+         "-Inf and nodematch -> +Inf together); a single statistic at its extreme is fitted "
+         "with a -Inf or +Inf estimate instead, as statnet does",
+         'g = nx.Graph()\ng.add_nodes_from(range(6))\n'
+         'nx.set_node_attributes(g, {i: i % 2 for i in range(6)}, "g")\n'
+         'g.add_edges_from([(0, 2), (1, 3), (2, 4)])\n'
+         'ef.ERGM(g, "edges + nodematch(\'g\')").fit(method="mple")',
          "DegenerateModelError", "does not exist"),
     Case("separation", S_FIT, "A statistic at its extreme (no triangles, triangle term)",
          'ef.ERGM(nx.cycle_graph(6), "edges + triangle").fit(method="mple")',

@@ -408,7 +408,12 @@ class ERGM:
     def _fit(self, method, random_state, verbose, kwargs):
         from .estimation import fit as _fit
         model = self
-        if model.target_stats is not None and method != "mple":
+        face = _boundary_face(model, method)
+        if face is not None:       # the MLE on a face of the hull: +/-Inf estimates (#36)
+            return face.finish(_fit_with_offsets(face.model, method, random_state, verbose,
+                                                 kwargs))
+        if model.target_stats is not None and method != "mple" and not (
+                model.dyad_independent and model.sample_space.dyad_independent):
             # as statnet: the chains start at a network with the target statistics
             import copy
             from .estimation.common.restricted import target_network
@@ -805,6 +810,16 @@ def _rebuild(network, formula, constraints=None, missing=None):
         m.constraints, m._missing = constraints, missing
         m._set_structure()
     return m
+
+
+def _boundary_face(model, method):
+    """The face the MLE lies on when ``method`` fits infinite estimates
+    (:func:`ergmfit.estimation.mple.boundary.boundary_face`), else None."""
+    from .estimation.registry import supports
+    if not supports(method).get("infinite_estimates"):
+        return None
+    from .estimation.mple.boundary import boundary_face
+    return boundary_face(model)
 
 
 def _fit_with_offsets(model, method, random_state, verbose, kwargs):

@@ -68,15 +68,21 @@ def offset_design(model, design, labels):
         forced = design.s[decided]
         sign = np.sign(Xo[decided][:, inf] @ np.sign(coef[inf]))
         bad = ((sign < 0) & (forced > 0)) | ((sign > 0) & (forced < design.n[decided]))
-        if bad.any():
+        # (with target statistics the network is not what is fitted: the target is)
+        if bad.any() and getattr(model, "target_stats", None) is None:
             raise DegenerateModelError("the observed network has a tie (or non-tie) that an "
                                        "infinite offset forbids: its likelihood is 0")
     fixed_eta = Xo[:, ~inf] @ coef[~inf]
     keep = ~decided
     free_labels = list(labels) if view else [lab for lab, o in zip(labels, mask) if not o]
+    # the dyads an infinite offset makes ties: their statistics are part of every network
+    # of the face (a target for the free statistics is taken net of them)
+    forced = np.zeros(len(design.n), bool)
+    if inf.any():
+        forced[decided] = sign > 0
     d = replace(design, X=design.X[keep][:, ~mask], n=design.n[keep], s=design.s[keep],
                 n_vars=int(design.n[keep].sum()), n_on=int(design.s[keep].sum()),
-                offset=fixed_eta[keep])
+                offset=fixed_eta[keep], forced=design.n[forced] @ design.X[forced][:, ~mask])
 
     def restore(lf, cov):
         p = len(labels)
@@ -102,6 +108,8 @@ def target_design(model, design, target, restore):
     mask = np.asarray(par.mask if hasattr(par, "offset_coef")
                       else getattr(model, "offset", np.zeros(len(t), bool)), dtype=bool)
     design.target = t[~mask]
+    if design.forced is not None:
+        design.target = design.target - design.forced
     return design
 
 

@@ -244,7 +244,8 @@ class MCMLE(Estimator):
 
     method = "mcmle"
     supports = {"curved": True, "constraints": True, "missing": True, "target_stats": True,
-                "missing+target_stats": False, "families": frozenset({"binary", "count"})}
+                "missing+target_stats": False, "families": frozenset({"binary", "count"}),
+                "infinite_estimates": True}
     SETTINGS = SETTINGS
 
     def fit(self, model):

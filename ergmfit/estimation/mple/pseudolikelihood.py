@@ -14,7 +14,10 @@ How it is computed
   rows with its weight and its number of ties (``_mple.build_design``), as
   statnet compresses it.  1,066,530 dyads of faux.magnolia.high make 75
   distinct rows for ``edges + nodematch('Grade') + gwesp(0.25, fixed=TRUE)``.
-* Networks with more than ``max_dyads`` dyads (default 2**26), or whenever
+* A dyad-independent model of attribute terms with more than ``max_dyads``
+  dyads is counted by attribute cells, exactly, in O(nodes + ties + cells)
+  (:mod:`ergmfit.estimation.mple.cells`).
+* Other networks with more than ``max_dyads`` dyads (default 2**26), or whenever
   ``sample_size`` is given, use a case-control sample: every tie (weight 1)
   plus ``sample_size`` distinct non-ties drawn uniformly (each with weight
   #non-ties / sample_size), so the weighted pseudo-likelihood, its score and
@@ -33,6 +36,12 @@ Degenerate designs (decided here, documented for users)
   ``nodefactor`` level no node has) carries no information: a
   :class:`~ergmfit.exceptions.DegenerateModelError` names it.  Linearly
   dependent statistics (collinear columns) are an error naming them too.
+* A statistic of the dyad-independent part at its smallest or largest
+  attainable value (an observed or target statistic on a face of the convex
+  hull) is not a separation to refuse: ``ERGM.fit`` fits the model on that face
+  and reports the coefficient as -Inf or +Inf, as statnet does
+  (:mod:`ergmfit.estimation.mple.boundary`).  What reaches the design below is
+  the rest.
 * Perfect or quasi-complete separation -- the MPLE does not exist, e.g.
   ``triangle`` on a network without triangles -- is detected exactly by a
   linear program (does a direction d != 0 exist with d . Delta_v >= 0 for
@@ -121,6 +130,7 @@ class Design:
     sample_size: int = None   # the setting that produced it (None: every variable)
     offset: np.ndarray = None  # fixed part of each row's linear predictor (offset terms)
     target: np.ndarray = None  # X's replaced by these (target statistics), or None
+    forced: np.ndarray = None  # statistics of the variables an infinite offset sets to 1
 
     @property
     def n_rows(self) -> int:
@@ -469,7 +479,8 @@ class MPLE(Estimator):
                 "control.ergm(init=) with NA), or a dict {label: value}."),
     )
     supports = {"curved": True, "constraints": True, "missing": True, "target_stats": True,
-                "missing+target_stats": True, "families": frozenset({"binary", "count"})}
+                "missing+target_stats": True, "families": frozenset({"binary", "count"}),
+                "infinite_estimates": True}
 
     def _finish_settings(self):
         if self.bootstrap is not None:
@@ -508,7 +519,15 @@ class MPLE(Estimator):
         dvars = space.design_vars() if space is not None else None
         # the free, observed dyads only (statnet, too, ignores dyad-dependent
         # constraints -- bd, degrees, edges -- in the MPLE)
-        design = self._design(bm, rng) if dvars is None else restricted_design(bm, dvars)
+        design = None
+        if dvars is None and self.sample_size is None and bm.n_vars > self.max_dyads \
+                and _dyad_independent(model):
+            # too many dyads to visit: exact by attribute cells where the terms allow it
+            from .cells import cell_design
+            cells = cell_design(model)
+            design = None if cells is None else Design(*cells)
+        if design is None:
+            design = self._design(bm, rng) if dvars is None else restricted_design(bm, dvars)
         if _curved_view(model):
             design, restore = _curved_offset_design(model.parameterisation, design), None
         else:

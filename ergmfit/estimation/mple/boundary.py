@@ -1,0 +1,378 @@
+"""Infinite estimates: the maximum likelihood estimate on a face of the convex hull.
+
+The MLE of an exponential family exists exactly when the observed (or target)
+statistics lie in the relative interior of the convex hull of the attainable
+ones.  When they lie on its boundary -- a statistic at its smallest or largest
+attainable value, or a separation in the dyad-independent part of the model --
+the likelihood keeps increasing along a direction d, and its supremum is the
+MLE of the model restricted to the *face* of the hull that the observed
+statistics lie on.  For the dyad-independent part the face is a set of dyads
+whose values it decides: every dyad whose change statistic z has d . z > 0 is
+a tie on the face, every one with d . z < 0 a non-tie.
+
+statnet (``ergm``) reports such a fit with the coefficients of the statistics
+at their extremes as -Inf (or +Inf), their standard error 0, and fits the other
+coefficients on the face.  This module finds the face and gives the model on
+it: the statistics whose coefficient is infinite become offsets at -Inf/+Inf
+(an infinite offset decides its dyads: :func:`ergmfit.estimation.common.restricted.offset_design`
+for the pseudo-likelihood, a structural zero for the samplers), so every
+estimator that fits offsets fits the face model.
+
+What is found, and when it is refused
+-------------------------------------
+The direction comes from one linear program over the distinct change-statistic
+rows z_r (weights n_r) of the model's dyad-independent terms, with t the
+observed statistics minus those of the empty network (sum_r s_r z_r, s_r ties
+of row r) or the target statistics minus those of the empty network: find d
+with sum_r n_r max(0, d . z_r) <= d . t (t on the face where every row with
+d . z_r > 0 is all ties and every row with d . z_r < 0 has none) and as much
+separation as possible.  Then
+
+* every statistic whose change statistic is non-zero only on the decided rows,
+  each time with the sign the decided value asks for, gets the coefficient
+  sign(d_k) x Inf (statnet's "statistic at its extreme");
+* the program runs again on the rows that are left (a face of a face);
+* a direction that is not of that coordinate form (only a combination of
+  coefficients diverges) is *not* turned into infinities: statnet does not
+  report those either, and the estimators refuse them with their own message
+  naming the combination.
+
+Only dyad-independent statistics go to infinity: their change statistics do
+not depend on the network, so a separation among them is a property of the
+whole sample space, not of the observed network (the pseudo-likelihood's
+separation in a dyad-dependent statistic is only necessary; see
+:mod:`ergmfit.estimation.mple.existence`).
+
+References
+----------
+Geyer, C. J. (2009). Likelihood inference in exponential families and
+directions of recession. Electronic Journal of Statistics 3, 259-289.
+Handcock, M. S. (2003). Assessing degeneracy in statistical models of social
+networks. CSSS working paper 39.
+
+Examples
+--------
+>>> import ergmfit as ef
+>>> g = ef.datasets.load("faux.mesa.high")
+>>> m = ef.ERGM(g, "edges + nodematch('Race', diff=TRUE)")
+>>> face = boundary_face(m)
+>>> face.infinite
+{'nodematch.Race.Black': -inf, 'nodematch.Race.Other': -inf}
+"""
+from __future__ import annotations
+
+import copy
+import math
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import optimize, sparse
+
+from ...exceptions import ConvergenceWarning, DegenerateModelError
+
+__all__ = ["DesignFace", "design_face", "ModelFace", "boundary_face", "infinite_note",
+           "boundary_warning"]
+
+#: LP objective (per unit of total weight) below which no separation is taken as found
+_LP_TOL = 1e-9
+#: a dyad-by-dyad design larger than this (dyads x statistics) is not built for the face
+#: question (nor its linear program solved): the estimator's own checks answer it
+MAX_DESIGN_ENTRIES = 5 * 10 ** 7
+#: nor is the linear program solved over more distinct rows than this
+MAX_LP_ROWS = 100_000
+
+
+@dataclass
+class DesignFace:
+    """The face of a compressed design: ``coef[k]`` is +/-Inf for the
+    statistics whose coefficient diverges (NaN elsewhere), ``keep`` the rows
+    left free on the face, ``target`` the target statistics of those rows
+    (the decided ties' change statistics taken out) and ``n_decided`` the
+    number of variables the face decides."""
+    coef: np.ndarray
+    keep: np.ndarray
+    target: np.ndarray
+    n_decided: float
+
+    @property
+    def fixed(self) -> np.ndarray:
+        return ~np.isnan(self.coef)
+
+
+def _recession_direction(Z, w, t):
+    """The LP: d in [-1, 1]^p and u_r >= max(0, d . z_r) with
+    sum_r w_r u_r <= d . t, maximising sum_r w_r (2 u_r - d . z_r) (which is
+    sum_r w_r |d . z_r| at the optimum and 0 exactly when t is interior).
+    Returns d or None."""
+    R, p = Z.shape
+    # variables x = (d, u)
+    c = -np.concatenate([-(w @ Z), 2.0 * w])
+    A1 = sparse.hstack([sparse.csr_matrix(Z), -sparse.identity(R, format="csr")])   # Zd - u <= 0
+    A2 = sparse.csr_matrix(np.concatenate([-t, w])[None, :])                        # wu - td <= 0
+    A = sparse.vstack([A1, A2]).tocsr()
+    b = np.zeros(R + 1)
+    bounds = [(-1.0, 1.0)] * p + [(0.0, None)] * R
+    res = optimize.linprog(c, A_ub=A, b_ub=b, bounds=bounds, method="highs")
+    if res.status != 0 or -res.fun <= _LP_TOL:
+        return None
+    d = np.asarray(res.x[:p])
+    d[np.abs(d) < 1e-7] = 0.0
+    return d if np.any(d) else None
+
+
+def design_face(X, n, t, labels=None):
+    """The face of the convex hull that target ``t`` lies on, for the
+    dyad-independent design (rows ``X``, weights ``n``); ``t`` is the target
+    minus the statistics of the empty network (for an observed network:
+    ``s @ X``, s the ties of each row).
+
+    Returns None when ``t`` is interior (the MLE exists), a
+    :class:`DesignFace` when the face is given by coefficients at +/-Inf, and
+    raises DegenerateModelError when ``t`` is outside the attainable range or
+    only a combination of coefficients diverges (``labels`` name them)."""
+    X = np.asarray(X, dtype=float)
+    n = np.asarray(n, dtype=float)
+    t = np.asarray(t, dtype=float).copy()
+    R, p = X.shape
+    labels = list(labels) if labels is not None else [f"statistic {k + 1}" for k in range(p)]
+    coef = np.full(p, np.nan)
+    keep = n > 0
+    active = np.ones(p, dtype=bool)
+    n_decided = 0.0
+    total = float(n[keep].sum())
+    while keep.any() and active.any():
+        rows = np.flatnonzero(keep)
+        cols = np.flatnonzero(active)
+        scale = np.abs(X[np.ix_(rows, cols)]).max(axis=0)
+        scale[scale == 0] = 1.0
+        Z = X[np.ix_(rows, cols)] / scale
+        w = n[rows] / total
+        tz = t[cols] / scale / total
+        d = _recession_direction(Z, w, tz)
+        if d is None:
+            break
+        dz = Z @ d
+        big = 1e-9 * max(1.0, float(np.abs(dz).max()))
+        slack = float(w @ np.maximum(dz, 0.0) - tz @ d)
+        if slack < -1e-7 * max(1.0, float(np.abs(tz).max())):
+            raise DegenerateModelError(
+                "the target statistics are outside the range any network attains: "
+                + _combination(d, cols, labels) + " exceeds its largest attainable value")
+        decided = np.abs(dz) > big
+        on = dz > big
+        nz = Z != 0
+        in_face = nz[decided].any(axis=0) & ~nz[~decided].any(axis=0)
+        # the decided value each row asks for, +1 (tie) or -1 (non-tie)
+        want = np.where(on, 1.0, -1.0)
+        signs = np.zeros(len(cols))
+        for j in np.flatnonzero(in_face):
+            r = decided & nz[:, j]
+            sg = np.unique(np.sign(Z[r, j]) * want[r])
+            if len(sg) != 1:
+                in_face[j] = False
+            else:
+                signs[j] = sg[0]
+        if np.any((d != 0) & ~in_face) or np.any(signs[d != 0] != np.sign(d[d != 0])):
+            raise DegenerateModelError(
+                "the maximum likelihood estimate does not exist: the likelihood keeps "
+                "increasing as " + _combination(d, cols, labels) + " -> +Inf, and this is not "
+                "a statistic at its extreme (no coefficient alone diverges, so there is no "
+                "+/-Inf estimate to report as statnet does for those). Remove the term(s) from "
+                "the formula.")
+        for j in np.flatnonzero(in_face):
+            coef[cols[j]] = signs[j] * math.inf
+        t -= n[rows[on]] @ X[rows[on]]
+        n_decided += float(n[rows[decided]].sum())
+        keep[rows[decided]] = False
+        active[cols[in_face]] = False
+    if not np.any(~np.isnan(coef)):
+        return None
+    return DesignFace(coef, keep, t, n_decided)
+
+
+def _combination(d, cols, labels):
+    sup = np.flatnonzero(d)
+    big = np.abs(d[sup]).max()
+    if len(sup) == 1:
+        return repr(labels[cols[sup[0]]])
+    return "the combination " + " + ".join(f"{d[k] / big:.3g}*{labels[cols[k]]}" for k in sup)
+
+
+# ---------------------------------------------------------------------------
+# The model on the face
+# ---------------------------------------------------------------------------
+@dataclass
+class ModelFace:
+    """A model whose MLE lies on a face: ``model`` is the same model with the
+    diverging statistics as offsets at +/-Inf (what the estimators fit),
+    ``infinite`` maps their labels to +/-Inf, ``n_vars`` counts the free
+    dyads of the whole model and ``n_decided`` those the face decides."""
+    model: object
+    infinite: dict
+    n_vars: int
+    n_decided: float
+
+    def finish(self, res):
+        """The results of the face model as results of the model: the infinite
+        coefficients are estimates (not the user's offsets), the deviances count
+        every dyad (the decided ones at probability 1), and a note names them
+        as statnet's summary does."""
+        off = res.info.get("offset")
+        if off:
+            res.info["offset"] = {k: (v and k not in self.infinite) for k, v in off.items()}
+            if not any(res.info["offset"].values()):
+                del res.info["offset"]
+        res.info["infinite"] = {k: ("+Inf" if v > 0 else "-Inf") for k, v in self.infinite.items()}
+        res.info["face_decided_dyads"] = int(round(self.n_decided))
+        if res.nobs is not None and res.nobs != self.n_vars:
+            res.nobs = int(self.n_vars)
+            if res.null_loglik is not None:
+                res.null_loglik = -res.nobs * math.log(2.0)
+        if res.loglik is not None:
+            res.loglik = res.loglik + 0.0       # every dyad decided: -0.0 prints as 0
+        res.warnings = list(res.warnings) + [infinite_note(self.infinite)]
+        warnings.warn(boundary_warning(self.infinite), ConvergenceWarning, stacklevel=3)
+        return res
+
+
+def boundary_warning(infinite) -> str:
+    """The warning a fit with infinite estimates gives, naming them."""
+    parts = [f"{lab!r} is at its {'smallest' if v < 0 else 'largest'} attainable value "
+             f"(coefficient {'-' if v < 0 else '+'}Inf)" for lab, v in infinite.items()]
+    return ("the maximum likelihood estimate lies on the boundary of the attainable "
+            "statistics: " + "; ".join(parts) + ". The estimate is infinite for "
+            + ("it" if len(parts) == 1 else "them") + " and the other coefficients are fitted "
+            "with the dyads it decides fixed, as statnet does (its standard error is printed "
+            "as 0)")
+
+
+def infinite_note(infinite) -> str:
+    """statnet's summary note on infinite estimates."""
+    return ("Warning: The following terms have infinite coefficient estimates:\n  "
+            + " ".join(infinite))
+
+
+def _applies(model) -> bool:
+    if getattr(model, "curved", False):
+        return False
+    if not getattr(getattr(model, "parameterisation", None), "linear", True):
+        return False
+    off = getattr(model, "offset", None)
+    if off is not None and np.any(off) and getattr(model, "offset_coef", None) is None:
+        return False        # (the estimator asks for the offsets' coefficients)
+    if hasattr(model.parameterisation, "offset_coef"):
+        return False        # a free-coefficient view made by ERGM.fit: not the front's model
+    fam = getattr(getattr(model, "family", None), "name", "binary")
+    if fam != "binary":
+        return False
+    space = getattr(model, "sample_space", None)
+    if space is None or not space.dyad_independent:
+        return False
+    if getattr(model, "target_stats", None) is not None and not model.dyad_independent:
+        return False        # a dyad-dependent model's targets go through SAN
+    return bool(getattr(model, "terms", None))
+
+
+def _independent_part(model):
+    """(submodel of the dyad-independent terms, their statistic columns)."""
+    cols, k = [], 0
+    idx = []
+    for j, term in enumerate(model.terms):
+        width = len(term.labels)
+        if term.dyad_independent:
+            idx.append(j)
+            cols.extend(range(k, k + width))
+        k += width
+    if not idx:
+        return None, None
+    sub = model if len(idx) == len(model.terms) else model.submodel(idx)
+    return sub, np.asarray(cols, dtype=int)
+
+
+def independent_design(model):
+    """The compressed design (X, n, s, t) of a dyad-independent model over its
+    free, observed dyads -- by attribute cells when the terms allow it
+    (:mod:`.cells`), else dyad by dyad -- with t the target (or observed)
+    statistics minus those of the empty network; None when it would need a
+    case-control sample (too many dyads and no cell structure)."""
+    from .cells import cell_design
+    from .pseudolikelihood import DEFAULT_MAX_DYADS, Design, pseudo_design, restricted_design
+    target = getattr(model, "target_stats", None)
+    cells = cell_design(model)
+    design = None if cells is None else Design(*cells)
+    if design is None:
+        if model.network.n_dyads * len(model.labels) > MAX_DESIGN_ENTRIES:
+            return None         # (the estimator's own checks and messages apply)
+        space = model.sample_space
+        dvars = space.design_vars()
+        if dvars is None:
+            if model.network.n_dyads > DEFAULT_MAX_DYADS:
+                return None
+            design = pseudo_design(model.compiled())
+        else:
+            design = restricted_design(model.compiled(), dvars)
+    if target is not None:
+        t = np.asarray(target, float) - model.statistics_vector(np.zeros((0, 2)))
+    else:
+        t = design.s @ design.X
+    return design, t
+
+
+def boundary_face(model):
+    """The face the model's MLE lies on (:class:`ModelFace`), or None when the
+    MLE exists (or the question does not apply: curved models, dyad-dependent
+    constraints, count models, an infinite offset on a dyad-dependent
+    statistic).  The user's offsets stay offsets (an infinite one's dyads are
+    decided before the face is sought).  Raises
+    DegenerateModelError when the target statistics are not attainable or
+    only a combination of coefficients diverges (module docstring)."""
+    if not _applies(model):
+        return None
+    sub, cols = _independent_part(model)
+    if sub is None:
+        return None
+    got = independent_design(sub)
+    if got is None:
+        return None
+    design, t = got
+    if design.X.shape[0] > MAX_LP_ROWS:
+        return None             # (a continuous dyadic covariate: the estimator's checks apply)
+    X, n = design.X, design.n
+    labels = [model.labels[k] for k in cols]
+    # the user's offsets: out of the question; the dyads an infinite one decides leave the
+    # design (those it makes ties stay in every network of the face: out of the target)
+    p = len(model.labels)
+    user = np.zeros(p, dtype=bool)
+    user_coef = np.full(p, np.nan)
+    if np.any(model.offset):
+        user[:] = model.offset
+        user_coef[user] = np.asarray(model.offset_coef, dtype=float)
+        dep_inf = user & ~np.isfinite(user_coef)
+        dep_inf[cols] = False
+        if dep_inf.any():
+            return None         # an infinite offset on a dyad-dependent statistic
+    ucols = user[cols]
+    inf_cols = ucols & ~np.isfinite(user_coef[cols])
+    if inf_cols.any():
+        Xi = X[:, inf_cols]
+        decided = (Xi != 0).any(axis=1)
+        made = decided & (np.sign(Xi @ np.sign(user_coef[cols][inf_cols])) > 0)
+        t = t - n[made] @ X[made]
+        X, n = X[~decided], n[~decided]
+        if getattr(model, "target_stats", None) is None:
+            t = design.s[~decided] @ X
+    free = ~ucols
+    face = design_face(X[:, free], n, t[free], [lab for lab, f in zip(labels, free) if f])
+    if face is None:
+        return None
+    fcols = cols[free][face.fixed]
+    fixed = user.copy()
+    fixed[fcols] = True
+    coef_all = user_coef.copy()
+    coef_all[fcols] = face.coef[face.fixed]
+    infinite = {model.labels[k]: float(coef_all[k]) for k in fcols}
+    m = copy.copy(model)
+    m.offset = fixed
+    m.offset_coef = coef_all[fixed]
+    return ModelFace(m, infinite, int(round(float(design.n.sum()))), face.n_decided)
