@@ -25,7 +25,8 @@ from ...runtime import Progress, catch_interrupt
 from ...utils.validation import check_params, seed_words
 from ..base import Estimator, Setting, choice, integer, number
 from ...terms.parameterisation import Identity
-from ..common.stepping import hummel_step, maximize_is_loglik
+from ..common.stepping import hummel_step
+from ...terms.parameter_steps import curved_step, maximize_is_loglik, projector
 from ..mple.existence import nonexistence_error, observed_design, on_boundary
 
 CD_SE_WARNING = ("Standard errors are not computed for contrastive divergence (statnet prints "
@@ -220,7 +221,6 @@ class CD(Estimator):
         ``model.compiled()``).  ``keep_interrupted``: on Ctrl-C return the
         iterations finished (``interrupted`` True) instead of raising
         ``KeyboardInterrupt``."""
-        from ..common.curved import projector
         t0 = time.perf_counter()
         labels = list(model.labels)
         p = len(labels)
@@ -300,7 +300,6 @@ def _is_step(par):
     """The importance-sampling step θ_{t+1} − θ_t towards a target: the curved
     step through the map (decays boxed) where the map has a Jacobian to go
     through, else the maximiser in η."""
-    from ..common.curved import curved_step
     if par.linear:
         return lambda Z, target, par, theta: maximize_is_loglik(Z, target)
     return lambda Z, target, par, theta: curved_step(Z, target, par, theta, decay_box=True)[0]

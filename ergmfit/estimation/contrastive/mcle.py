@@ -41,8 +41,9 @@ from ...runtime import Progress, catch_interrupt
 from ...utils.optimize import newton_ascent
 from ...utils.validation import check_params, check_random_state, seed_words
 from ...terms.parameterisation import Identity
+from ...terms.parameter_steps import bounded_ascent, decay_messages
 from ..base import Estimator, Setting, choice, integer, number
-from .blocks import (DEFAULT_MAX_BLOCKS, block_kernel, blocks_to_vars, degree_feasibility,  # noqa: F401,E501
+from .blocks import (DEFAULT_MAX_BLOCKS, block_kernel, degree_feasibility,
                      free_variables, make_blocks, make_chooser)
 from ..mple.existence import observed_design
 
@@ -331,10 +332,9 @@ def maximize_curved_composite(des: CompositeDesign, par, theta0, maxiter=200, to
     """Maximise CL(η(θ)) over θ (a curved model; ``des`` holds the canonical
     statistic differences): Fisher scoring with gradient J' score and
     information J' H J, decays kept at or above their bounds, as the curved
-    MPLE (:func:`ergmfit.estimation.common.curved.maximize_curved_pseudolikelihood`).  Returns
+    MPLE (:func:`ergmfit.terms.parameter_steps.maximize_curved_pseudolikelihood`).  Returns
     (theta, loglik, J'HJ, n_iter, converged); ``progress`` as for
     :func:`maximize_composite`."""
-    from ..common.curved import bounded_ascent
     best = [-np.inf]
 
     def fun(theta):
@@ -597,7 +597,6 @@ class MCLE(Estimator):
             return self._interrupted(model, des, progress.get("theta", theta0), labels, t0,
                                      "while maximising the composite likelihood")
         if curved:
-            from ..common.curved import decay_messages
             warn += decay_messages(par, theta, "composite likelihood")
         if not curved and (not converged or np.max(np.abs(theta)) > 20):
             d = separation_direction(des)

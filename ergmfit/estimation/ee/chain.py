@@ -15,6 +15,7 @@ import numpy as np
 
 from ...exceptions import DegenerateModelError
 from ...terms.parameterisation import Identity
+from ...terms.parameter_steps import MAX_DECAY_STEP, projector
 from ...utils.validation import seed_words
 from .missing import conditional_chain
 from .proposals import _constrained_space, _proposal
@@ -194,7 +195,7 @@ class _CurvedEE:
     at most ``MAX_DECAY_STEP`` per outer iteration, as in MCMC-MLE.  With
     IFD the density parameter (position ``dens_t`` in θ, ``dens_s`` in the
     statistics) is V − arc_corr, not a step of the update.  The stored dzA
-    rows are the parameters' directions z J (:func:`ergmfit.estimation.common.curved.projector`).
+    rows are the parameters' directions z J (:func:`ergmfit.terms.parameter_steps.projector`).
     """
 
     def __init__(self, par, dens_t, dens_s, cond=None):
@@ -227,7 +228,6 @@ class _CurvedEE:
         """One outer iteration; fills th_c (θ rows) and dz_c (projected dzA
         rows), updates dzA (canonical) in place; returns (θ, canonical dzA rows)."""
         ee_iterations = self._iterate()
-        from ..common.curved import MAX_DECAY_STEP, projector
         par = self.par
         p, q = par.n_params, par.n_stats
         fp, fs = self.masks(ifd)
@@ -267,7 +267,6 @@ class _CurvedEE:
         decays stay within ``MAX_DECAY_STEP`` of their value at the start of
         the outer iteration."""
         ee_iterations = self._iterate()
-        from ..common.curved import MAX_DECAY_STEP, projector
         par = self.par
         theta0 = np.array(theta, dtype=float)
         decays = par.decay_indices()

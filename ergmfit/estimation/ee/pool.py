@@ -7,6 +7,8 @@ import warnings
 import numpy as np
 
 from ...exceptions import ConvergenceWarning, DegenerateModelError
+from ...terms.parameter_steps import curved_step, maximize_is_loglik, projector
+from ..common.stepping import hummel_step
 from .chain import burnin_iters, _drift, _make_pd, _planned_outer, batch_means_sigma, t_ratios
 
 # ---------------------------------------------------------------------------
@@ -68,7 +70,6 @@ def _chain_summary(ch, burnin, inner, polish=False, par=None, resim=None):
         if polish:
             # one MCMC-MLE iteration from the EE estimate with the same sample:
             # Hummel step length and the importance-sampling maximiser
-            from ..common.stepping import hummel_step, maximize_is_loglik
             Z = ch["sims"]
             gamma = hummel_step(Z, 0.05)
             eta = maximize_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0))
@@ -115,7 +116,6 @@ def _at_final_estimate(res, par, resim):
     C = np.cov(Z, rowvar=False).reshape(Z.shape[1], Z.shape[1])
     if cond_cov is not None:
         C = C - cond_cov
-    from ..common.curved import projector
     C, Zp = par.information(est, C), projector(par, est)(Z)     # the map's directions
     res.update(fisher=C, sim_t=t_ratios(Zp), sim_mean=Zp.mean(axis=0), final_sims=Z)
 
@@ -149,8 +149,6 @@ def _curved_sim_summary(res, Z, est, par, polish, cond_cov=None):
     """The simulation at a curved model's estimate: Fisher information
     J'Cov(g)J, t-ratios in the parameters' directions, and the final
     MCMC-MLE step through the map (decays capped and bounded as in MCMC-MLE)."""
-    from ..common.curved import curved_step, projector
-    from ..common.stepping import hummel_step
     J = par.jacobian(est)
     C = np.cov(Z, rowvar=False)
     if cond_cov is not None:        # missing dyads: the observed-data information
