@@ -54,25 +54,33 @@ def density_index(model):
     return None
 
 
+def statistic_parameter(model, s):
+    """Position in θ of the coefficient of the statistic at ``s`` (the first statistic
+    of a term with one coefficient, as ``edges``), None when ``s`` is None or an offset
+    fixes it; a model spec without terms (an MRF) has θ in its statistics' order."""
+    if s is None or getattr(model, "terms", None) is None:
+        return s
+    off_s = off_t = 0
+    for t in model.terms:
+        if off_s == s:
+            return model.parameterisation.free_position(off_t)
+        off_s += len(t.labels)
+        off_t += len(t.param_labels)      # a term's coefficients (curved, operator-wrapped)
+    return None
+
+
 def density_start(model, bm=None):
     """Parameters 0 except the density one at logit(L / D) of the observed state
-    (and the decays of curved terms at their given start, else 0.5)."""
-    p = len(model.labels)
-    theta = np.zeros(p)
-    k = density_index(model)
-    par = getattr(model, "parameterisation", None)
-    if par is not None and not par.linear:
-        k = None
-        off = 0
-        for t in model.terms:
-            if getattr(t, "curve", None) is None and t.name == "edges" and len(t.labels) == 1:
-                k = off
-            off += len(t.param_labels)
+    (and the free decays of curved terms at their given start, else 0.5); an
+    offset's coefficient is not among the parameters."""
+    theta = np.zeros(len(model.labels))
+    if getattr(model, "terms", None) is not None:
         # every free decay, those of curved terms inside operators too (Label(~gwesp()))
         from ...terms.parameterisation import declared_decays
         from ...terms.registry import curved_terms
-        for at, d in declared_decays(par, curved_terms(model.terms)):
+        for at, d in declared_decays(model.parameterisation, curved_terms(model.terms)):
             theta[at] = 0.5 if d is None else d
+    k = statistic_parameter(model, density_index(model))
     if k is not None:
         bm = model.compiled() if bm is None else bm
         D = float(bm.n_vars)
