@@ -26,7 +26,7 @@ from ...utils.validation import check_params, seed_words
 from ..base import Estimator, Setting, choice, integer, number
 from ...terms.parameterisation import Identity
 from ..common.stepping import hummel_step
-from ...terms.parameter_steps import curved_step, maximize_is_loglik, projector
+from ...terms.parameter_steps import projector
 from ..mple.existence import nonexistence_error, observed_design, on_boundary
 
 CD_SE_WARNING = ("Standard errors are not computed for contrastive divergence (statnet prints "
@@ -246,7 +246,6 @@ class CD(Estimator):
         par = getattr(model, "parameterisation", None) or Identity(labels)
         sampler = _sampler(model, bm, self.proposal, self.random_state)
         draws = _CompletedDraws.make(model, bm, nsteps, self.random_state)
-        step = _is_step(par)
         bar = Progress(self.maxit, f"CD-{nsteps}", unit="it", enabled=self.verbose)
         history = []
         converged = False
@@ -263,7 +262,8 @@ class CD(Estimator):
                     Zp = projector(par, theta)(Z)           # the parameters' directions
                     gamma = hummel_step(Zp, self.steplength_margin)
                     pval, _ = hotelling_iid(Zp)
-                    eta = step(Z, (1.0 - gamma) * Z.mean(axis=0), par, theta)
+                    # the step through the map (decays boxed); θ = η: the plain maximiser
+                    eta = par.is_step(Z, (1.0 - gamma) * Z.mean(axis=0), theta, decay_box=True)[0]
                     history.append({"iteration": it, "theta": theta.tolist(),
                                     "gamma": float(gamma), "pvalue": float(pval),
                                     "zbar": Z.mean(axis=0).tolist()})
@@ -302,15 +302,6 @@ def _sampler(model, bm, proposal, random_state):
         sampler.set_guard(reference_ties=model.network.n_ties)
         sampler.description = model._guard_name()
     return sampler
-
-
-def _is_step(par):
-    """The importance-sampling step θ_{t+1} − θ_t towards a target: the curved
-    step through the map (decays boxed) where the map has a Jacobian to go
-    through, else the maximiser in η."""
-    if par.linear:
-        return lambda Z, target, par, theta: maximize_is_loglik(Z, target)
-    return lambda Z, target, par, theta: curved_step(Z, target, par, theta, decay_box=True)[0]
 
 
 def _cd_results(model, out):

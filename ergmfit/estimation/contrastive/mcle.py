@@ -41,7 +41,7 @@ from ...runtime import Progress, catch_interrupt
 from ...utils.optimize import newton_ascent
 from ...utils.validation import check_params, check_random_state, seed_words
 from ...terms.parameterisation import Identity
-from ...terms.parameter_steps import bounded_ascent, decay_messages
+from ...terms.parameter_steps import bounded_ascent
 from ..base import Estimator, Setting, choice, integer, number
 from .blocks import (DEFAULT_MAX_BLOCKS, block_kernel, degree_feasibility,
                      free_variables, make_blocks, make_chooser)
@@ -596,8 +596,7 @@ class MCLE(Estimator):
         if stop.interrupted:
             return self._interrupted(model, des, progress.get("theta", theta0), labels, t0,
                                      "while maximising the composite likelihood")
-        if curved:
-            warn += decay_messages(par, theta, "composite likelihood")
+        warn += par.decay_messages(theta, "composite likelihood")     # none when θ = η
         if not curved and (not converged or np.max(np.abs(theta)) > 20):
             d = separation_direction(des)
             if d is not None:

@@ -46,7 +46,8 @@ def refit_unconditional(model, cfg, chains, interrupted, run):
     Returns (cfg, chains, interrupted, note); note None when nothing was redone.
     The rerun is not checkpointed: a resumed run redoes it."""
     par = getattr(model, "parameterisation", None)
-    if interrupted or par is None or par.linear or cfg["proposal"] not in ("ifd", "ifd-tnt"):
+    # a map without decays (θ = η) has none to run off: _ifd_runoff finds none
+    if interrupted or par is None or cfg["proposal"] not in ("ifd", "ifd-tnt"):
         return cfg, chains, interrupted, None
     off = _ifd_runoff(par, chains)
     if off is None:
