@@ -33,7 +33,6 @@ from __future__ import annotations
 import html
 import math
 
-import numpy as np
 from scipy import stats
 
 from .exceptions import ErgmfitError

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import gzip
 import io
-import os
 import sys
 from dataclasses import dataclass
 from importlib import resources

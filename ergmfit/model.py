@@ -75,6 +75,9 @@ class ERGM:
     #: what ``simulate(output=...)`` can return
     simulation_outputs = ("graphs", "networks", "stats")
 
+    #: ``simulate`` arguments this kind of model does not take yet (a SettingsError)
+    simulation_unavailable = ()
+
     def __new__(cls, *args, response=None, reference=None, **kwargs):
         # an ERGM with a response is a count-valued ERGM (the count family: CountERGM)
         if cls is ERGM and (response is not None or reference is not None):
@@ -301,13 +304,18 @@ class ERGM:
             networkx graphs with the observed nodes and attributes,
             :class:`~ergmfit.network.Network` objects, or an ``(n, p)``
             array of statistics (columns as ``labels``).
+            A count-valued model (:class:`CountERGM`) returns "graphs" whose
+            edges (the nonzero dyads) carry the counts in the ``response``
+            attribute, or "stats".
         proposal : {"auto", "tnt", "triadic", "random", "lifted-tnt", "lifted-triadic"}
             Tie/no-tie (good for sparse networks), tie/no-tie with triadic
             closure moves (mixes much faster for triangle-type terms),
             random toggles, or the lifted (non-reversible) forms of the
             first two, which keep adding (or removing) ties until a
             proposal is rejected; "auto" picks "lifted-triadic" for models
-            with triangle-type terms and "lifted-tnt" otherwise.
+            with triangle-type terms and "lifted-tnt" otherwise.  A
+            count-valued model takes "auto", "tnt" or "random" (see
+            :class:`~ergmfit.families.CountFamily`).
         random_state : int, Generator or None
         start : array of ties, optional
             Start here instead of the observed network.
@@ -316,11 +324,13 @@ class ERGM:
             ``n`` draws, run by ``n_jobs`` processes (joblib; ``backend="dask"``
             within a dask Client); the result depends on the seed and
             ``n_chains``, not on ``n_jobs`` (:mod:`ergmfit.sampling.multichain`).
+            ``start``, ``constraints``, ``n_chains``, ``n_jobs`` and ``backend`` are
+            not available for count-valued models yet (a SettingsError).
 
         Raises
         ------
         SettingsError
-            For a bad ``n``, ``burnin``, ``interval`` or ``output``, and, up front,
+            For a bad ``n``, ``burnin``, ``interval``, ``output`` or ``proposal``, and, up front,
             when the work cannot finish or its output cannot fit: more than
             :data:`ergmfit.utils.validation.MAX_SIMULATION_PROPOSALS` proposals (``burnin + n * interval``),
             or an output larger than this machine's memory (``n`` draws of ``8 p``
@@ -329,7 +339,8 @@ class ERGM:
         DegenerateModelError
             When the chain runs away (a degenerate model filling the network):
             more ties than max(10^6, 4 x the observed ties), or 4 GiB more
-            memory, checked every 2^16 proposals.  The message names the model
+            memory, checked every 2^16 proposals (for a count-valued model also
+            values growing without bound under an improper model).  The message names the model
             and what to try; :func:`ergmfit.sampling.chains.runaway_guard`
             changes the limits (gof and every estimator's chains have them too).
 
@@ -342,6 +353,13 @@ class ERGM:
         (5, 1)
         """
         n, burnin, interval = _simulation_size(self, n, burnin, interval, output)
+        given = [k for k, v, d in (("start", start, None), ("constraints", constraints, None),
+                                   ("n_chains", n_chains, 1), ("n_jobs", n_jobs, 1),
+                                   ("backend", backend, None))
+                 if k in self.simulation_unavailable and v != d]
+        if given:
+            raise SettingsError(f"{', '.join(given)}= not available for {self.family.name}-valued "
+                                "models yet")
         if n_chains != 1 or n_jobs != 1:    # independent chains, maybe in parallel (#22)
             from .sampling.multichain import simulate_chains
             return simulate_chains(self if constraints is None else
@@ -353,14 +371,19 @@ class ERGM:
                 params, n, burnin, interval, output, proposal, random_state, start)
         theta = self.eta(params)       # the sampler runs on the natural parameters
         sampler, cm = self.sampler(params, proposal, random_state, start)
-        g0 = self.statistics_vector(start)
         if output == "stats":
-            return g0 + chain_draws(sampler, theta, n, burnin, interval)
-        nets = chain_draws(sampler, theta, n, burnin, interval,
-                           snapshot=lambda: self.network.with_ties(cm.state.ties()))
-        if output == "networks":
-            return nets
-        return [net.to_networkx() for net in nets]
+            return self.statistics_vector(start) + chain_draws(sampler, theta, n, burnin, interval)
+        draws = chain_draws(sampler, theta, n, burnin, interval,
+                            snapshot=lambda: self._snapshot(cm))
+        return self._simulation_output(draws, output)
+
+    def _snapshot(self, cm):
+        """What one draw of ``simulate`` keeps of the compiled model's current state."""
+        return self.network.with_ties(cm.state.ties())
+
+    def _simulation_output(self, draws, output):
+        """``simulate``'s return value from its snapshots (``output`` other than "stats")."""
+        return draws if output == "networks" else [net.to_networkx() for net in draws]
 
     @warns_at_callers_line
     def fit(self, method=None, random_state=None, verbose=False, **kwargs):
@@ -584,6 +607,7 @@ class CountERGM(ERGM):
     """
 
     simulation_outputs = ("graphs", "stats")
+    simulation_unavailable = ("start", "constraints", "n_chains", "n_jobs", "backend")
 
     def __init__(self, network, formula, directed=None, weights="error", constraints=None,
                  missing=None, nodes=None, response=None, reference=None, **unknown):
@@ -693,52 +717,11 @@ class CountERGM(ERGM):
         return (f"the valued model '{self.formula}' ({self.network.n:,} nodes, "
                 f"reference {self.reference.label})")
 
-    @warns_at_callers_line
-    def simulate(self, params, n=1, burnin=16384, interval=1024, output="graphs",
-                 proposal="auto", random_state=None, start=None, constraints=None,
-                 n_chains=1, n_jobs=1, backend=None):
-        """Draw valued networks from the model at ``params`` by Metropolis-Hastings.
+    def _snapshot(self, cm):
+        return self._graph(*cm.state.nonzero())
 
-        Parameters
-        ----------
-        params : sequence or dict
-            One value per statistic, in ``labels`` order (or ``{label: value}``).
-        n : int
-            Number of draws.
-        burnin, interval : int
-            Proposals before the first draw and between draws.
-        output : {"graphs", "stats"}
-            networkx graphs whose edges (the nonzero dyads) carry the counts in
-            the ``response`` attribute, or an ``(n, p)`` array of statistics.
-        proposal : {"auto", "tnt", "random"}
-            See :class:`~ergmfit.families.CountFamily`.
-        random_state : int, Generator or None
-        start, constraints, n_chains, n_jobs, backend
-            Not available for count-valued models yet (a SettingsError).
-
-        Raises
-        ------
-        SettingsError
-            As :meth:`ERGM.simulate`: a bad ``n``, ``burnin``, ``interval``,
-            ``output`` or ``proposal``, and, up front, work that cannot finish
-            or output that cannot fit in memory.
-        DegenerateModelError
-            When the chain runs away (an improper model whose values grow
-            without bound, or one filling the network; see
-            :meth:`ERGM.simulate`).
-        """
-        n, burnin, interval = _simulation_size(self, n, burnin, interval, output)
-        given = [k for k, v, d in (("start", start, None), ("constraints", constraints, None),
-                                   ("n_chains", n_chains, 1), ("n_jobs", n_jobs, 1),
-                                   ("backend", backend, None)) if v != d]
-        if given:
-            raise SettingsError(f"{', '.join(given)}= not available for count-valued models yet")
-        theta = self.eta(params)
-        sampler, cm = self.sampler(params, proposal, random_state)
-        if output == "stats":
-            return self.statistics_vector() + chain_draws(sampler, theta, n, burnin, interval)
-        return chain_draws(sampler, theta, n, burnin, interval,
-                           snapshot=lambda: self._graph(*cm.state.nonzero()))
+    def _simulation_output(self, draws, output):
+        return draws
 
     def _graph(self, dyads, values):
         g = self.network.with_ties(dyads).to_networkx()

@@ -79,16 +79,14 @@ drift (the ERGM EE's criteria).
 """
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
-from ..estimation.base import Setting, boolean, choice, integer, n_jobs_setting, number
+from ..estimation.base import Setting, integer, number
 from ..estimation.ee import estimator as _ee
 from ..exceptions import SettingsError
 from ..utils.validation import check_params, check_random_state
 from ._models import MonomialModel
-from .fitting import MRFMethod, MRFResults
+from .fitting import MRFMethod, MRFResults, shared_setting, shared_settings
 
 __all__ = ["ProductModel", "EquilibriumExpectation", "default_sampler_steps", "cd1_start"]
 
@@ -294,27 +292,6 @@ def _init_theta(init, insts, labels, product, random_state, cd_iter, cd_learning
     return check_params(init, list(labels), "init")
 
 
-def _learning_rate(name, value):
-    def ok(v):
-        return isinstance(v, numbers.Real) and not isinstance(v, bool) and 0 < v < 1
-    if ok(value):
-        return value
-    if isinstance(value, (list, tuple)) and value and all(ok(v) for v in value):
-        return tuple(value)
-    raise SettingsError(f"setting {name!r} must be a number in (0, 1) or a sequence of them "
-                        f"(equal stages), got {value!r}")
-
-
-def _burnin(name, value):
-    if isinstance(value, float) and 0.0 <= value < 1.0:
-        return value
-    try:
-        return integer(0)(name, value)
-    except SettingsError:
-        raise SettingsError(f"setting {name!r} must be a fraction in [0, 1) or a number of "
-                            f"iterations, got {value!r}") from None
-
-
 def _init(name, value):
     if isinstance(value, str):
         if value in ("pl", "cd", "S"):
@@ -333,58 +310,30 @@ def _init(name, value):
     return value
 
 
-def _callback(name, value):
-    if value is not None and not callable(value):
-        raise SettingsError(f"setting {name!r} must be callable or None, got {value!r}")
-    return value
-
-
-#: the settings that go to the shared EE engine (ergmfit.estimation.ee), with
-#: the defaults for MRFs (module docstring); the others are this estimator's own.
-#: Declared here while the ERGM EE's settings table is being rewritten; once it
-#: is the one declaration, these become its Setting objects taken by name
-#: (mrf.fitting.shared_settings) with the MRF defaults above.
+#: the settings that go to the shared EE engine (ergmfit.estimation.ee): the ERGM
+#: EE's Setting objects, with the defaults (and named choices) for MRFs (module
+#: docstring); ``init`` is this estimator's own ('pl', 'cd': MRF starts).
 _ENGINE_SETTINGS = (
-    Setting("proposal", "random", choice("random", "tnt", lower=False),
-            "'random' (flip a uniformly chosen variable) or 'tnt'."),
-    Setting("sampler_steps", None, integer(1, allow_none=True),
-            "m, proposals of the product model per EE iteration "
-            "(None: default_sampler_steps)."),
-    Setting("s_steps", 100, integer(0), "Algorithm S iterations (init='S')."),
-    Setting("ee_steps", 200, integer(1), "EE outer iterations."),
-    Setting("ee_inner_steps", 100, integer(1), "EE inner iterations per outer one."),
-    Setting("aca_s", 0.1, number(0), "EstimNet's ACA_S (init='S')."),
-    Setting("aca_ee", 1e-9, number(0), "EstimNet's ACA_EE (update='adaptive')."),
-    Setting("comp_c", 0.01, number(0), "EstimNet's compC."),
-    Setting("learning_rate", (0.01, 0.001), _learning_rate,
-            "a of the update: a number or equal stages."),
-    Setting("min_theta", 0.01, number(0), "c of the Borisenko update."),
+    shared_setting(_ee.EE, "proposal", "random", choices=("random", "tnt"),
+                   doc="'random' (flip a uniformly chosen variable) or 'tnt'."),
+    shared_setting(_ee.EE, "sampler_steps", None, choices=(None,),
+                   doc="m, proposals of the product model per EE iteration "
+                       "(None: default_sampler_steps)."),
+) + shared_settings(_ee.EE, "s_steps", "ee_steps", "ee_inner_steps", "aca_s", "aca_ee",
+                    "comp_c") + (
+    shared_setting(_ee.EE, "learning_rate", (0.01, 0.001), choices=(),
+                   doc="a of the update: a number in (0, 1) or equal stages of them."),
+) + shared_settings(_ee.EE, "min_theta") + (
     Setting("init", "pl", _init, "'pl' (the MPLE = CD-1), 'cd', 'S' or parameter values."),
-    Setting("burnin", 0.2, _burnin,
-            "Fraction of the last stage (or number of iterations) dropped."),
-    Setting("se", "simulate", choice("simulate", "none", lower=False),
-            "'simulate' (a chain at the estimate) or 'none'."),
-    Setting("polish", False, boolean, "A final MCMC-MLE step from the EE estimate."),
-    Setting("se_samplesize", 1000, integer(1), "Draws of the simulation at the estimate."),
-    Setting("se_interval", None, integer(1, allow_none=True),
-            "Proposals between those draws (None: the engine's default)."),
-    Setting("se_burnin", None, integer(0, allow_none=True),
-            "Burn-in of that simulation (None: the engine's default)."),
-    Setting("t_tol", 0.1, number(0, lo_open=True), "Convergence: all |t-ratio| below this."),
-    Setting("drift_tol", 1.0, number(0, lo_open=True),
-            "Early stop: drift below this many sd of theta."),
-    Setting("drift_z_tol", 3.0, number(0, lo_open=True),
-            "Convergence: |z| of the two halves' difference below this."),
-    Setting("drift_se_tol", 0.2, number(0, lo_open=True),
-            "... or their difference below this many standard errors."),
-    Setting("stop_when_converged", False, boolean, "Stop as soon as the criteria hold."),
-    Setting("min_ee_steps", 10, integer(0), "Outer iterations before an early stop."),
-    Setting("thin", None, integer(1, allow_none=True),
-            "Keep every thin-th iteration of the trajectory (None: ee_inner_steps)."),
-    Setting("checkpoint", None, None,
-            "Directory where the engine saves the run (the ERGM EE's checkpoint)."),
-    Setting("checkpoint_every", 60.0, number(0), "Seconds between saves."),
-)
+    shared_setting(_ee.EE, "burnin", 0.2, choices=(),
+                   doc="Fraction of the last stage (or number of iterations) dropped."),
+    shared_setting(_ee.EE, "se", "simulate", choices=("simulate", "none"),
+                   doc="'simulate' (a chain at the estimate) or 'none'."),
+    shared_setting(_ee.EE, "polish", False, choices=(),
+                   doc="A final MCMC-MLE step from the EE estimate."),
+) + shared_settings(_ee.EE, "se_samplesize", "se_interval", "se_burnin", "t_tol", "drift_tol",
+                    "drift_z_tol", "drift_se_tol", "stop_when_converged", "min_ee_steps",
+                    "thin", "checkpoint", "checkpoint_every")
 
 
 class EquilibriumExpectation(MRFMethod):
@@ -427,13 +376,10 @@ class EquilibriumExpectation(MRFMethod):
 
     method = "ee"
     SETTINGS = (
-        Setting("update", "borisenko", choice("borisenko", "adaptive", "newton", lower=False),
-                "Borisenko et al.'s eq. 14, Byshkin et al.'s adaptive update or 'newton'."),
-    ) + _ENGINE_SETTINGS + (
-        Setting("n_chains", 1, integer(1), "Independent EE chains, pooled."),
-        Setting("n_jobs", 1, n_jobs_setting, "Parallel processes (joblib; -1: every CPU)."),
-        Setting("callback", None, _callback,
-                "Called after every outer iteration (see the ERGM EE)."),
+        shared_setting(_ee.EE, "update", "borisenko", choices=("borisenko", "adaptive", "newton"),
+                       doc="Borisenko et al.'s eq. 14, Byshkin et al.'s adaptive update or "
+                           "'newton'."),
+    ) + _ENGINE_SETTINGS + shared_settings(_ee.EE, "n_chains", "n_jobs", "callback") + (
         Setting("cd_iter", 200, integer(1), "Steps of the CD-1 start (init='cd')."),
         Setting("cd_learning_rate", 0.1, number(0, lo_open=True),
                 "Learning rate of the CD-1 start, on the gradient per variable."),

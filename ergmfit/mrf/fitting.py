@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..estimation.base import Estimator
+from ..estimation.base import Estimator, Setting
 from ..exceptions import SettingsError
 from ..labeled import LabeledArray
 
@@ -133,6 +133,41 @@ def shared_settings(estimator_class, *names):
     algorithm as an ERGM one, the settings are declared once, there."""
     table = {s.name: s for s in estimator_class.settings_table()}
     return tuple(table[n] for n in names)
+
+
+def shared_setting(estimator_class, name, default, choices=None, doc=None):
+    """The :class:`~ergmfit.estimation.base.Setting` called ``name`` of another
+    estimator's table (its check, and its documentation unless ``doc``) with an
+    MRF's ``default``: one declaration of a setting whose default (or named
+    choices) differ for MRFs.  ``choices`` narrows the names it takes: a string
+    (or None) passes only when it is one of ``choices``; any other value goes to
+    the shared check.
+
+    >>> from ergmfit.estimation import EE
+    >>> s = shared_setting(EE, "update", "borisenko", choices=("borisenko", "newton"))
+    >>> s.default, s.validate("newton")
+    ('borisenko', 'newton')
+    """
+    base = {s.name: s for s in estimator_class.settings_table()}[name]
+    check = base.check
+    if choices is not None:
+        check = _narrowed(base.check, tuple(choices))
+    return Setting(name, default, check, base.doc if doc is None else doc)
+
+
+def _narrowed(check, choices):
+    names = [repr(c) for c in choices]
+    allowed = (", ".join(names[:-1]) + " or " + names[-1]) if len(names) > 1 else \
+        (names[0] if names else "no named value")
+
+    def narrowed(name, value):
+        if value is None or isinstance(value, str):
+            if value in choices:
+                return value
+            raise SettingsError(f"setting {name!r} of an MRF estimator takes {allowed} "
+                                f"among the named values, got {value!r}")
+        return check(name, value)
+    return narrowed
 
 
 def make_estimator(table, method, **settings):

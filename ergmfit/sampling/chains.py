@@ -73,7 +73,7 @@ def _chain_job(model, theta, n, burnin, interval, start, seed, proposal):
     return stats, model.chain_end(cm), sampler.acceptance_rate
 
 
-def chain_draws(sampler, theta, n, burnin, interval, snapshot=None):
+def chain_draws(sampler, theta, n, burnin, interval, snapshot=None, control=None):
     """``n`` draws of one Metropolis-Hastings chain: ``burnin`` proposals, then one
     draw every ``interval`` proposals (the loop behind every model's ``simulate``).
 
@@ -91,6 +91,10 @@ def chain_draws(sampler, theta, n, burnin, interval, snapshot=None):
     snapshot : callable, optional
         Called after each draw's proposals; its results are the draws (networks).
         Without it, the draws are the statistics g(x_t) - g(x_0).
+    control : ergmfit.runtime.JobControl, optional
+        The chain is a job of :func:`ergmfit.runtime.run_jobs`: it also stops when
+        the run asks it to (a Ctrl-C in the parent), and the caller, who sees
+        fewer than ``n`` draws, gives the warning.
 
     Returns
     -------
@@ -109,26 +113,37 @@ def chain_draws(sampler, theta, n, burnin, interval, snapshot=None):
     rows, draws, done = [], [], 0
     try:
         with ctrl_c_flag() as ctrl_c:
+
+            def check():
+                ctrl_c.check()
+                if control is not None and control.stop_requested():
+                    raise KeyboardInterrupt
             if snapshot is None:
                 step = max(1, 2 ** 20 // interval)
                 while done < n:
                     k = min(step, n - done)
                     rows.append(sampler.sample(theta, k, burnin if done == 0 else 0, interval))
                     done += k
-                    ctrl_c.check()
+                    check()
             else:
                 sampler.run(theta, burnin)
                 for _ in range(n):
                     sampler.run(theta, interval)
                     draws.append(snapshot())
                     done += 1
-                    ctrl_c.check()
+                    check()
     except KeyboardInterrupt:
-        warn(f"simulate was interrupted by the user after {done} of {n} draws: only the "
-             f"{done} finished draws are returned")
+        if control is None:
+            warn_interrupted_simulation(done, n)
     if snapshot is not None:
         return draws
     return np.vstack(rows) if rows else np.zeros((0, sampler.model.n_stats))
+
+
+def warn_interrupted_simulation(done, n):
+    """The warning of a simulation that a Ctrl-C ended after ``done`` of ``n`` draws."""
+    warn(f"simulate was interrupted by the user after {done} of {n} draws: only the "
+         f"{done} finished draws are returned")
 
 
 def chain_seeds(random_state, n_chains):

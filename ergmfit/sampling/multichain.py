@@ -16,6 +16,8 @@ import time
 
 import numpy as np
 
+from .chains import chain_draws, warn_interrupted_simulation
+
 
 def chain_plan(random_state, n_draws, n_chains):
     """Per chain its random state and its number of draws (in order), and the
@@ -32,18 +34,19 @@ def chain_plan(random_state, n_draws, n_chains):
     return states, sizes, rng
 
 
-def _simulate_chain(model, params, n, burnin, interval, stats, proposal, random_state, start):
-    # one chain: statistics (n, p) or the tie arrays of its n networks
+def _simulate_chain(model, params, n, burnin, interval, stats, proposal, random_state, start,
+                    control):
+    # one chain (simulate's loop): statistics (n, p) or the tie arrays of its n
+    # networks, and whether a Ctrl-C stopped it before its n draws
     theta = model.eta(params)
     sampler, cm = model.sampler(params, proposal, random_state, start)
     if stats:
-        return model.statistics_vector(start) + sampler.sample(theta, n, burnin, interval)
-    sampler.run(theta, burnin)
-    out = []
-    for _ in range(n):
-        sampler.run(theta, interval)
-        out.append(cm.state.ties())
-    return out
+        draws = model.statistics_vector(start) + chain_draws(sampler, theta, n, burnin, interval,
+                                                             control=control)
+    else:
+        draws = chain_draws(sampler, theta, n, burnin, interval, snapshot=cm.state.ties,
+                            control=control)
+    return draws, len(draws) < n
 
 
 def simulate_chains(model, params, n=1, burnin=16384, interval=1024, output="graphs",
@@ -51,8 +54,10 @@ def simulate_chains(model, params, n=1, burnin=16384, interval=1024, output="gra
                     backend=None):
     """:meth:`ERGM.simulate` by ``n_chains`` independent chains on ``n_jobs``
     processes (or dask workers, ``backend="dask"``): the same arguments and
-    output, the networks of chain 0 first."""
-    from ..runtime import parallel_map
+    output, the networks of chain 0 first.  A Ctrl-C stops the chains (those
+    after an interrupted one do not start when they run one after another) and
+    the draws finished by then are returned, with a warning, as by one chain."""
+    from ..runtime import run_jobs
     if output not in ("graphs", "networks", "stats"):
         raise ValueError(f"output must be 'graphs', 'networks' or 'stats', got {output!r}")
     n, burnin, interval = int(n), int(burnin), int(interval)
@@ -61,7 +66,11 @@ def simulate_chains(model, params, n=1, burnin=16384, interval=1024, output="gra
     states, sizes, _ = chain_plan(random_state, n, n_chains)
     jobs = [(model, params, k, burnin, interval, output == "stats", proposal, st, start)
             for st, k in zip(states, sizes) if k > 0]
-    parts = parallel_map(_simulate_chain, jobs, n_jobs=n_jobs, backend=backend)
+    results, interrupted = run_jobs(_simulate_chain, jobs, n_jobs=n_jobs, backend=backend,
+                                    is_interrupted=lambda res: res[1])
+    parts = [draws for draws, _ in results]
+    if interrupted:
+        warn_interrupted_simulation(sum(len(part) for part in parts), n)
     if output == "stats":
         return (np.concatenate(parts) if parts
                 else np.zeros((0, len(model.statistics_vector(start)))))

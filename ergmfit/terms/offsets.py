@@ -116,6 +116,9 @@ class OffsetParameterisation(Parameterisation):
     def decay_indices(self) -> list:
         return [ps.start + 1 for ps, _, _ in self.curved_terms]
 
+    def free_position(self, i):
+        return None if self.mask[i] else int(i - self.mask[:i].sum())
+
 
 def check_offset_mask(inner, mask):
     """Refuse what a curved term cannot do: a fixed weight with a free decay

@@ -75,6 +75,11 @@ class Parameterisation:
         """Largest allowed value of each parameter (+inf: none)."""
         return np.full(self.n_params, np.inf)
 
+    def free_position(self, i):
+        """Position in θ of the model's ``i``-th coefficient (in the terms' order), or
+        None when the map holds it fixed (an offset); every coefficient is free here."""
+        return int(i)
+
     def project(self, theta) -> np.ndarray:
         """θ (or rows of θ) clipped onto the box lower_bounds() <= θ <= upper_bounds():
         the one projection every estimator applies after a step."""

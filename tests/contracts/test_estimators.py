@@ -14,7 +14,6 @@
 A new estimator gets every check by being registered; the tables below (small and long
 settings) must name it, which ``test_the_tables_cover_every_estimator`` enforces.
 """
-import inspect
 import json
 import os
 import warnings
@@ -24,7 +23,8 @@ import pytest
 
 import ergmfit as ef
 from ergmfit.estimation import estimator_class, make_estimator, methods
-from ergmfit.exceptions import CheckpointError, ErgmfitError, SettingsError
+from ergmfit.exceptions import CheckpointError, ErgmfitError
+from support import estimator_contract as contract
 from support.interrupts import sigint_soon
 
 #: settings of a fit of flomarriage ``edges + triangle`` in well under a second
@@ -97,11 +97,6 @@ def _typed_settings():
     return out
 
 
-class _NotASetting:
-    def __repr__(self):
-        return "<not a setting>"
-
-
 def test_the_tables_cover_every_estimator():
     assert set(SMALL) == set(METHODS) and set(LONG) == set(METHODS)
     for method in METHODS:
@@ -114,16 +109,8 @@ def test_the_tables_cover_every_estimator():
 @pytest.mark.parametrize("method", METHODS)
 def test_settings_table_is_the_constructor_signature(method):
     cls = estimator_class(method)
-    table = cls.settings_table()
-    params = inspect.signature(cls).parameters
-    assert list(params) == [s.name for s in table]
-    assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in params.values())
-    assert [p.default for p in params.values()] == [s.default for s in table]
-    assert {"random_state", "verbose"} <= set(params)
+    contract.check_settings_table_is_the_signature(cls)
     assert cls.method == method and make_estimator(method).method == method
-    assert repr(cls()) == f"{cls.__name__}()"          # defaults are not shown
-    for s in table:                                    # each documented in the docstring
-        assert f"{s.name} : default" in cls.__doc__
 
 
 def _defaults():
@@ -139,8 +126,7 @@ def _defaults():
 
 @pytest.mark.parametrize("method, name", _defaults())
 def test_every_default_passes_its_own_check(method, name):
-    s = {s.name: s for s in estimator_class(method).settings_table()}[name]
-    assert s.validate(s.default) == s.default or s.default is None
+    contract.check_default_passes_its_own_check(estimator_class(method), name)
 
 
 def _round_trip_params():
@@ -152,39 +138,18 @@ def _round_trip_params():
 
 @pytest.mark.parametrize("method", _round_trip_params())
 def test_get_params_set_params_round_trip(method):
-    cls = estimator_class(method)
-    est = cls(random_state=5, **SMALL[method])
-    params = est.get_params()
-    assert list(params) == cls.setting_names()
-    assert cls(**params).get_params() == params        # a clone has the same settings
-    fresh = cls()
-    assert fresh.set_params(**params) is fresh and fresh.get_params() == params
-    for name, value in params.items():                 # setting a value again changes nothing
-        fresh.set_params(**{name: value})
-    assert fresh.get_params() == params
+    contract.check_get_params_set_params_round_trip(estimator_class(method), SMALL[method])
 
 
 @pytest.mark.parametrize("method, name", _typed_settings())
 def test_a_bad_value_of_a_typed_setting_is_refused(method, name):
-    cls = estimator_class(method)
-    for bad in (_NotASetting(), float("nan")):
-        with pytest.raises(SettingsError, match=repr(name)):
-            cls(**{name: bad})
-        est = cls()
-        before = est.get_params()[name]
-        with pytest.raises(SettingsError, match=repr(name)):
-            est.set_params(**{name: bad})
-        assert est.get_params()[name] is before or est.get_params()[name] == before
+    contract.check_a_bad_value_is_refused(estimator_class(method), name)
 
 
 @pytest.mark.parametrize("method", METHODS)
 def test_an_unknown_setting_names_the_valid_ones(method):
-    with pytest.raises(SettingsError, match="no setting 'bogus'") as err:
-        make_estimator(method, bogus=1)
-    for name in estimator_class(method).setting_names():
-        assert name in str(err.value)
-    with pytest.raises(SettingsError, match="no setting 'bogus'"):
-        make_estimator(method).set_params(bogus=1)
+    contract.check_an_unknown_setting_names_the_valid_ones(
+        lambda **settings: make_estimator(method, **settings), estimator_class(method))
 
 
 # ---------------------------------------------------------------------------

@@ -14,7 +14,6 @@ estimators fitted to i.i.d. data.
 A new MRF estimator gets every check by being put in a model's table; ``SMALL`` below
 must name it when its defaults are slow (``test_the_tables_are_covered``).
 """
-import inspect
 import warnings
 
 import networkx as nx
@@ -25,6 +24,7 @@ from ergmfit.estimation.base import Estimator
 from ergmfit.exceptions import SettingsError
 from ergmfit.mrf import RBM, IsingModel, PottsModel
 from ergmfit.mrf.fitting import MRFResults, make_estimator
+from support import estimator_contract as contract
 
 #: the model families and their method tables; a model and data of each
 FAMILIES = {"ising": IsingModel, "potts": PottsModel, "rbm": RBM}
@@ -71,11 +71,6 @@ def data():
     return {family: _data(family) for family in FAMILIES}
 
 
-class _NotASetting:
-    def __repr__(self):
-        return "<not a setting>"
-
-
 def test_the_tables_are_covered():
     for family, method in CASES:
         cls = _cls(family, method)
@@ -89,17 +84,8 @@ def test_the_tables_are_covered():
 # ---------------------------------------------------------------------------
 @pytest.mark.parametrize("family, method", CASES, ids=IDS)
 def test_settings_table_is_the_constructor_signature(family, method):
-    cls = _cls(family, method)
-    table = cls.settings_table()
-    params = inspect.signature(cls).parameters
-    assert list(params) == [s.name for s in table]
-    assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in params.values())
-    assert [p.default for p in params.values()] == [s.default for s in table]
-    assert {"random_state", "verbose"} <= set(params)
+    contract.check_settings_table_is_the_signature(_cls(family, method))
     assert make_estimator(FAMILIES[family].METHODS, method).method == method
-    assert repr(cls()) == f"{cls.__name__}()"          # defaults are not shown
-    for s in table:                                    # each documented in the docstring
-        assert f"{s.name} : default" in cls.__doc__
 
 
 def _defaults():
@@ -109,22 +95,13 @@ def _defaults():
 
 @pytest.mark.parametrize("family, method, name", _defaults())
 def test_every_default_passes_its_own_check(family, method, name):
-    s = {s.name: s for s in _cls(family, method).settings_table()}[name]
-    assert s.validate(s.default) == s.default or s.default is None
+    contract.check_default_passes_its_own_check(_cls(family, method), name)
 
 
 @pytest.mark.parametrize("family, method", CASES, ids=IDS)
 def test_get_params_set_params_round_trip(family, method):
-    cls = _cls(family, method)
-    est = cls(random_state=5, **SMALL.get((family, method), {}))
-    params = est.get_params()
-    assert list(params) == cls.setting_names()
-    assert cls(**params).get_params() == params        # a clone has the same settings
-    fresh = cls()
-    assert fresh.set_params(**params) is fresh and fresh.get_params() == params
-    for name, value in params.items():                 # setting a value again changes nothing
-        fresh.set_params(**{name: value})
-    assert fresh.get_params() == params
+    contract.check_get_params_set_params_round_trip(_cls(family, method),
+                                                    SMALL.get((family, method), {}))
 
 
 def _typed_settings():
@@ -134,26 +111,14 @@ def _typed_settings():
 
 @pytest.mark.parametrize("family, method, name", _typed_settings())
 def test_a_bad_value_of_a_typed_setting_is_refused(family, method, name):
-    cls = _cls(family, method)
-    for bad in (_NotASetting(), float("nan")):
-        with pytest.raises(SettingsError, match=repr(name)):
-            cls(**{name: bad})
-        est = cls()
-        before = est.get_params()[name]
-        with pytest.raises(SettingsError, match=repr(name)):
-            est.set_params(**{name: bad})
-        assert est.get_params()[name] is before or est.get_params()[name] == before
+    contract.check_a_bad_value_is_refused(_cls(family, method), name)
 
 
 @pytest.mark.parametrize("family, method", CASES, ids=IDS)
 def test_an_unknown_setting_names_the_valid_ones(family, method, data):
     table = FAMILIES[family].METHODS
-    with pytest.raises(SettingsError, match="no setting 'bogus'") as err:
-        make_estimator(table, method, bogus=1)
-    for name in _cls(family, method).setting_names():
-        assert name in str(err.value)
-    with pytest.raises(SettingsError, match="no setting 'bogus'"):
-        make_estimator(table, method).set_params(bogus=1)
+    contract.check_an_unknown_setting_names_the_valid_ones(
+        lambda **settings: make_estimator(table, method, **settings), _cls(family, method))
     # and through the model's fit, before any work
     with pytest.raises(SettingsError, match="no setting 'bogus'"):
         _model(family).fit(data[family], method=method, bogus=1)

@@ -11,7 +11,7 @@ import pytest
 from scipy import optimize, special
 
 import ergmfit as ef
-from ergmfit.estimation.common.curved import bounded_ascent
+from ergmfit.terms.parameter_steps import bounded_ascent
 from ergmfit.sampling.space import var_pairs
 from ergmfit.terms.parameterisation import Parameterisation
 

@@ -121,10 +121,10 @@ def test_refused_forms_say_why():
 def test_density_position_counts_the_wrapped_coefficients():
     """The stochastic-approximation estimator finds edges among the coefficients: after an
     operator over a curved term it is at its coefficients' count, not its statistics'."""
-    from ergmfit.estimation.ee.proposals import _density_param
+    from ergmfit.estimation.contrastive.cd import statistic_parameter
     m = ef.ERGM(FMH, 'Label(~nodematch("Grade") + gwesp(cutoff=6), "L") + edges')
     assert m.labels[3] == "edges" and m.stat_labels[7] == "edges"
-    assert _density_param(m, 7) == 3
+    assert statistic_parameter(m, 7) == 3
 
 
 # ---------------------------------------------------------------------------

@@ -258,3 +258,26 @@ def test_product_matches_enumerated_likelihood_of_rows():
     logZ = np.log(np.exp(Gs @ theta).sum())
     lp_rows = (m.statistics(X) @ theta - logZ).sum()
     assert abs(lp_prod - lp_rows) < 1e-10
+
+
+def test_engine_settings_are_the_ergm_ees_with_mrf_defaults():
+    """One declaration: the MRF EE takes the ERGM EE's Setting objects (their checks),
+    with its own defaults and narrower named choices."""
+    from ergmfit.estimation.ee.estimator import EE
+    from ergmfit.mrf.ee import EquilibriumExpectation
+    ergm = {s.name: s for s in EE.settings_table()}
+    mrf = {s.name: s for s in EquilibriumExpectation.settings_table()}
+    for name in ("ee_steps", "t_tol", "thin", "checkpoint_every", "n_chains", "callback"):
+        assert mrf[name] is ergm[name]
+    for name in ("learning_rate", "burnin", "polish", "sampler_steps"):
+        assert mrf[name].default != ergm[name].default
+    for name, value in [("update", "auto"), ("learning_rate", "auto"), ("burnin", "auto"),
+                        ("polish", "auto"), ("se", "estimnet"), ("proposal", "ifd"),
+                        ("proposal", None), ("init", "mple")]:
+        with pytest.raises(SettingsError, match=repr(name)):
+            EquilibriumExpectation(**{name: value})
+    # values go to the ERGM check
+    assert EquilibriumExpectation(learning_rate=[0.1, 0.01]).learning_rate == [0.1, 0.01]
+    with pytest.raises(SettingsError, match="'learning_rate' must be a number in"):
+        EquilibriumExpectation(learning_rate=1.5)
+    assert EquilibriumExpectation(sampler_steps=None).sampler_steps is None

@@ -187,3 +187,32 @@ def test_ctrl_c_stops_the_compiled_ee_loop(default_sigint):
         ee_iterations(s, theta.copy(), np.zeros(p), n, 1000, 0, 0.001, 0.01, 0.0, np.ones(p), -1,
                       0.0, rows, rows.copy(), np.zeros(n), np.zeros(n))
     timer.join()
+
+
+def test_ctrl_c_ends_a_multichain_simulation_with_the_finished_draws(default_sigint):
+    """Chains run one after another (``n_chains`` > 1, ``n_jobs=1``): a Ctrl-C in the first
+    chain returns its finished draws with simulate's warning, and the later chains do not
+    start (before, the KeyboardInterrupt lost every draw)."""
+    m, _, _, theta = _magnolia_sampler()
+    timer = sigint_soon(0.3)
+    with pytest.warns(UserWarning, match=r"interrupted by the user after \d+ of 30 draws"):
+        S = m.simulate(theta, n=30, interval=10**6, output="stats", proposal="tnt",
+                       random_state=1, n_chains=3)        # 3 x 10 draws of 10^6 proposals
+    timer.join()
+    assert S.shape[1] == 3 and S.shape[0] < 10
+
+
+def test_a_chain_job_stops_when_its_run_asks(tmp_path):
+    """A chain run as a job of ``runtime.run_jobs`` (parallel simulate) stops at the
+    parent's request between draws, leaving the warning to the parent."""
+    import warnings
+    from ergmfit.runtime import JobControl
+    from ergmfit.sampling.chains import chain_draws
+    m, s, cm, theta = _magnolia_sampler()
+    (tmp_path / "stop").write_text("")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        nets = chain_draws(s, theta, 50, 0, 10, snapshot=cm.state.ties,
+                           control=JobControl(0, str(tmp_path)))
+        stats = chain_draws(s, theta, 2 ** 21, 0, 1, control=JobControl(0, str(tmp_path)))
+    assert len(nets) == 1 and stats.shape == (2 ** 20, 3)

@@ -18,13 +18,7 @@ import warnings
 import numpy as np
 
 from ...exceptions import ConvergenceWarning, DegenerateModelError
-# the parameterisation maths, at home in the model layer since #31; imported here
-# under their old names, which the EE, contrastive and Bayes estimators still use
-from ...terms.parameter_steps import (  # noqa: F401
-    DECAY_GRID, DECAY_RIDGE, LAMBDA_GRID, MAX_DECAY_STEP, DecayBox, bounded_ascent,
-    curved_step, decay_messages, decay_ridge, fixed_decay_matrix, fixed_decay_parts, held_run,
-    maximize_curved_is_loglik, maximize_curved_pseudolikelihood, projector, start_values,
-    times_jacobian)
+from ...terms.parameter_steps import MAX_DECAY_STEP, decay_ridge, projector
 
 
 def first_interval(interval, min_interval):

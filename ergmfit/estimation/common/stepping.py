@@ -8,10 +8,6 @@ import numpy as np
 from scipy import optimize, special
 
 from ...sampling.chains import batch_means_cov, effective_sizes
-# the importance-sampling maximiser and its moments are the model layer's (one step
-# through the parameterisation for every estimator); kept here under their old names
-from ...terms.parameter_steps import (  # noqa: F401
-    is_moments, log_mean_exp, maximize_is_loglik, weighted_moments)
 
 
 def in_convex_hull(points, x):

@@ -28,6 +28,7 @@ from ...results import ERGMResults
 from ...runtime import Progress, catch_interrupt
 from ...utils.validation import check_params, check_random_state, seed_words
 from ...terms.parameterisation import Identity
+from ...terms.parameter_steps import MAX_DECAY_STEP, held_run
 from ..base import Estimator, Setting, boolean, choice, integer, number
 from .blocks import (C_INT_MAX, block_kernel, bounded_kernel, bounded_pseudo_fit,
                      degree_feasibility)
@@ -516,9 +517,8 @@ def _curved_chunk(bm, chooser, kernel, theta, rates, steps, batch, rao_blackwell
     without one), so that every step is θ ← θ + a P J'(g(x₀) − g(x_m)), the
     stochastic gradient in θ; iterates go back to θ by J's left inverse
     (exact: the steps lie in J's range).  Parameters stay in their box
-    (:func:`ergmfit.estimation.common.curved.held_run`) and decays move at most ``MAX_DECAY_STEP`` per chunk."""
+    (:func:`ergmfit.terms.parameter_steps.held_run`) and decays move at most ``MAX_DECAY_STEP`` per chunk."""
     from ...sampling._blocks import bcd_loop
-    from ..common.curved import MAX_DECAY_STEP, held_run
     eta0 = par.eta(theta)
     J = par.jacobian(theta)
     Pt = np.eye(par.n_params) if P is None else P

@@ -16,6 +16,7 @@ import math
 import numpy as np
 
 from ...exceptions import SettingsError
+from ...terms.parameter_steps import maximize_curved_pseudolikelihood
 from ...utils.validation import check_index_set, check_random_state
 
 __all__ = ["free_variables", "make_chooser", "blocks_to_vars", "make_blocks",
@@ -139,7 +140,6 @@ def bounded_pseudo_fit(model, bm, labels, feasible, free=None, start=None):
     par = getattr(model, "parameterisation", None)
     if par is None or par.linear:
         return fit_design(design, labels, unit="variable")
-    from ..common.curved import maximize_curved_pseudolikelihood
     theta, ll, H, n_iter, converged = maximize_curved_pseudolikelihood(
         design, par, np.asarray(start, dtype=float))
     if not (converged and np.all(np.isfinite(theta)) and np.all(np.isfinite(H))):

@@ -25,7 +25,8 @@ from ...runtime import Progress, catch_interrupt
 from ...utils.validation import check_params, seed_words
 from ..base import Estimator, Setting, choice, integer, number
 from ...terms.parameterisation import Identity
-from ..common.stepping import hummel_step, maximize_is_loglik
+from ..common.stepping import hummel_step
+from ...terms.parameter_steps import projector
 from ..mple.existence import nonexistence_error, observed_design, on_boundary
 
 CD_SE_WARNING = ("Standard errors are not computed for contrastive divergence (statnet prints "
@@ -53,25 +54,33 @@ def density_index(model):
     return None
 
 
+def statistic_parameter(model, s):
+    """Position in θ of the coefficient of the statistic at ``s`` (the first statistic
+    of a term with one coefficient, as ``edges``), None when ``s`` is None or an offset
+    fixes it; a model spec without terms (an MRF) has θ in its statistics' order."""
+    if s is None or getattr(model, "terms", None) is None:
+        return s
+    off_s = off_t = 0
+    for t in model.terms:
+        if off_s == s:
+            return model.parameterisation.free_position(off_t)
+        off_s += len(t.labels)
+        off_t += len(t.param_labels)      # a term's coefficients (curved, operator-wrapped)
+    return None
+
+
 def density_start(model, bm=None):
     """Parameters 0 except the density one at logit(L / D) of the observed state
-    (and the decays of curved terms at their given start, else 0.5)."""
-    p = len(model.labels)
-    theta = np.zeros(p)
-    k = density_index(model)
-    par = getattr(model, "parameterisation", None)
-    if par is not None and not par.linear:
-        k = None
-        off = 0
-        for t in model.terms:
-            if getattr(t, "curve", None) is None and t.name == "edges" and len(t.labels) == 1:
-                k = off
-            off += len(t.param_labels)
+    (and the free decays of curved terms at their given start, else 0.5); an
+    offset's coefficient is not among the parameters."""
+    theta = np.zeros(len(model.labels))
+    if getattr(model, "terms", None) is not None:
         # every free decay, those of curved terms inside operators too (Label(~gwesp()))
         from ...terms.parameterisation import declared_decays
         from ...terms.registry import curved_terms
-        for at, d in declared_decays(par, curved_terms(model.terms)):
+        for at, d in declared_decays(model.parameterisation, curved_terms(model.terms)):
             theta[at] = 0.5 if d is None else d
+    k = statistic_parameter(model, density_index(model))
     if k is not None:
         bm = model.compiled() if bm is None else bm
         D = float(bm.n_vars)
@@ -220,7 +229,6 @@ class CD(Estimator):
         ``model.compiled()``).  ``keep_interrupted``: on Ctrl-C return the
         iterations finished (``interrupted`` True) instead of raising
         ``KeyboardInterrupt``."""
-        from ..common.curved import projector
         t0 = time.perf_counter()
         labels = list(model.labels)
         p = len(labels)
@@ -238,7 +246,6 @@ class CD(Estimator):
         par = getattr(model, "parameterisation", None) or Identity(labels)
         sampler = _sampler(model, bm, self.proposal, self.random_state)
         draws = _CompletedDraws.make(model, bm, nsteps, self.random_state)
-        step = _is_step(par)
         bar = Progress(self.maxit, f"CD-{nsteps}", unit="it", enabled=self.verbose)
         history = []
         converged = False
@@ -255,7 +262,8 @@ class CD(Estimator):
                     Zp = projector(par, theta)(Z)           # the parameters' directions
                     gamma = hummel_step(Zp, self.steplength_margin)
                     pval, _ = hotelling_iid(Zp)
-                    eta = step(Z, (1.0 - gamma) * Z.mean(axis=0), par, theta)
+                    # the step through the map (decays boxed); θ = η: the plain maximiser
+                    eta = par.is_step(Z, (1.0 - gamma) * Z.mean(axis=0), theta, decay_box=True)[0]
                     history.append({"iteration": it, "theta": theta.tolist(),
                                     "gamma": float(gamma), "pvalue": float(pval),
                                     "zbar": Z.mean(axis=0).tolist()})
@@ -294,16 +302,6 @@ def _sampler(model, bm, proposal, random_state):
         sampler.set_guard(reference_ties=model.network.n_ties)
         sampler.description = model._guard_name()
     return sampler
-
-
-def _is_step(par):
-    """The importance-sampling step θ_{t+1} − θ_t towards a target: the curved
-    step through the map (decays boxed) where the map has a Jacobian to go
-    through, else the maximiser in η."""
-    from ..common.curved import curved_step
-    if par.linear:
-        return lambda Z, target, par, theta: maximize_is_loglik(Z, target)
-    return lambda Z, target, par, theta: curved_step(Z, target, par, theta, decay_box=True)[0]
 
 
 def _cd_results(model, out):

@@ -41,8 +41,9 @@ from ...runtime import Progress, catch_interrupt
 from ...utils.optimize import newton_ascent
 from ...utils.validation import check_params, check_random_state, seed_words
 from ...terms.parameterisation import Identity
+from ...terms.parameter_steps import bounded_ascent
 from ..base import Estimator, Setting, choice, integer, number
-from .blocks import (DEFAULT_MAX_BLOCKS, block_kernel, blocks_to_vars, degree_feasibility,  # noqa: F401,E501
+from .blocks import (DEFAULT_MAX_BLOCKS, block_kernel, degree_feasibility,
                      free_variables, make_blocks, make_chooser)
 from ..mple.existence import observed_design
 
@@ -331,10 +332,9 @@ def maximize_curved_composite(des: CompositeDesign, par, theta0, maxiter=200, to
     """Maximise CL(η(θ)) over θ (a curved model; ``des`` holds the canonical
     statistic differences): Fisher scoring with gradient J' score and
     information J' H J, decays kept at or above their bounds, as the curved
-    MPLE (:func:`ergmfit.estimation.common.curved.maximize_curved_pseudolikelihood`).  Returns
+    MPLE (:func:`ergmfit.terms.parameter_steps.maximize_curved_pseudolikelihood`).  Returns
     (theta, loglik, J'HJ, n_iter, converged); ``progress`` as for
     :func:`maximize_composite`."""
-    from ..common.curved import bounded_ascent
     best = [-np.inf]
 
     def fun(theta):
@@ -547,7 +547,6 @@ class MCLE(Estimator):
         rng = check_random_state(self.random_state)
         labels = list(model.labels)
         par = getattr(model, "parameterisation", None) or Identity(labels)
-        curved = not par.linear
         free = free_variables(model, "mcle")       # None: every dyad (no constraints)
         feasible = degree_feasibility(model)       # None: no degree bounds
         if feasible is not None and self.kernel is not None:
@@ -555,8 +554,10 @@ class MCLE(Estimator):
                                 "enumerated configurations (the feasible ones only): kernel= "
                                 "cannot be used")
         bm = model.compiled()
-        if not curved:         # dead or collinear statistics (non-identifiable): an error
-            observed_design(model, bm)
+        # the maximiser, chosen once: in η (θ = η) or through the curved map
+        fitter = (_LinearComposite if par.linear else _CurvedComposite)(
+            model, par, labels, self.init, bm, free)
+        fitter.check_observed()
         with catch_interrupt() as early:     # Ctrl-C while the blocks are enumerated
             if self.kernel is None:
                 des = composite_design(bm, self.blocks, self.block_size, self.n_blocks,
@@ -568,48 +569,23 @@ class MCLE(Estimator):
                                       desc)
                 des.n_vars = int(bm.n_vars) if free is None else len(free)
         if early.interrupted:        # nothing of the MCLE is done: the start, marked
-            theta0 = (_curved_start(model, self.init, labels) if curved else
-                      check_params(self.init, labels, "init") if self.init is not None else
-                      _mple_start(bm, labels, free))
-            return self._interrupted(model, None, theta0, labels, t0,
+            return self._interrupted(model, None, fitter.start(), labels, t0,
                                      "while building the composite likelihood's blocks",
                                      n_vars=int(bm.n_vars) if free is None else len(free))
-        if not curved:      # a curved term's high counts may never change: fine
-            check_design(des, labels)
+        fitter.check_design(des)
         if self.verbose:
             print(f"MCLE: {des.n_blocks:,} blocks -> {des.n_unique:,} distinct")
-        if curved:
-            theta0 = _curved_start(model, self.init, labels)
-        elif self.init is not None:
-            theta0 = check_params(self.init, labels, "init")
-        else:
-            theta0 = _mple_start(bm, labels, free)
+        theta0 = fitter.start()
         progress = {}
         with catch_interrupt() as stop:      # Ctrl-C: keep the best point so far
-            if curved:
-                theta, ll, H, n_iter, converged = maximize_curved_composite(
-                    des, par, theta0, self.maxiter, self.tol, progress)
-            else:
-                theta, ll, H, n_iter, converged = maximize_composite(
-                    des, theta0, self.maxiter, self.tol, progress)
+            theta, ll, H, n_iter, converged = fitter.maximize(des, theta0, self.maxiter,
+                                                              self.tol, progress)
         warn = []
         if stop.interrupted:
             return self._interrupted(model, des, progress.get("theta", theta0), labels, t0,
                                      "while maximising the composite likelihood")
-        if curved:
-            from ..common.curved import decay_messages
-            warn += decay_messages(par, theta, "composite likelihood")
-        if not curved and (not converged or np.max(np.abs(theta)) > 20):
-            d = separation_direction(des)
-            if d is not None:
-                sup = np.flatnonzero(d)
-                parts = " + ".join(f"{d[q] / np.abs(d[sup]).max():.3g}*{labels[q]}" for q in sup)
-                raise DegenerateModelError(
-                    "the maximum composite likelihood estimate does not exist: the composite "
-                    f"likelihood keeps increasing along {parts} (statistics "
-                    f"{', '.join(repr(labels[q]) for q in sup)}), i.e. no configuration of any "
-                    "block is more likely than the observed one in that direction (as for a "
-                    "statistic at its extreme). Remove the term(s) or use larger blocks.")
+        warn += par.decay_messages(theta, "composite likelihood")     # none when θ = η
+        fitter.check_existence(des, theta, converged)
         if not converged or np.max(np.abs(theta)) > 1e3:
             msg = ("the composite likelihood did not converge to a finite maximum (largest "
                    f"|coefficient| {np.max(np.abs(theta)):.3g}): the maximum composite likelihood "
@@ -709,6 +685,70 @@ def pseudo_fit(bm, labels, free=None):
     if free is None:
         return fit_pseudolikelihood(bm, labels)
     return fit_design(restricted_design(bm, free), labels, unit="variable")
+
+
+class _LinearComposite:
+    """MCLE's maximiser when θ = η: the observed design and the blocks are checked
+    for dead or collinear statistics, the start is ``init`` or the MPLE, the
+    maximiser is Newton's in η, and a separation direction is an error."""
+
+    def __init__(self, model, par, labels, init, bm, free):
+        self.model, self.par, self.labels = model, par, labels
+        self.init, self.bm, self.free = init, bm, free
+
+    def check_observed(self):
+        observed_design(self.model, self.bm)    # dead or collinear statistics: an error
+
+    def check_design(self, des):
+        check_design(des, self.labels)
+
+    def start(self):
+        if self.init is not None:
+            return check_params(self.init, self.labels, "init")
+        return _mple_start(self.bm, self.labels, self.free)
+
+    def maximize(self, des, theta0, maxiter, tol, progress):
+        return maximize_composite(des, theta0, maxiter, tol, progress)
+
+    def check_existence(self, des, theta, converged):
+        """DegenerateModelError when the composite likelihood keeps rising along a
+        direction of the statistics (no finite maximum)."""
+        if converged and not np.max(np.abs(theta)) > 20:
+            return
+        d = separation_direction(des)
+        if d is None:
+            return
+        labels = self.labels
+        sup = np.flatnonzero(d)
+        parts = " + ".join(f"{d[q] / np.abs(d[sup]).max():.3g}*{labels[q]}" for q in sup)
+        raise DegenerateModelError(
+            "the maximum composite likelihood estimate does not exist: the composite "
+            f"likelihood keeps increasing along {parts} (statistics "
+            f"{', '.join(repr(labels[q]) for q in sup)}), i.e. no configuration of any "
+            "block is more likely than the observed one in that direction (as for a "
+            "statistic at its extreme). Remove the term(s) or use larger blocks.")
+
+
+class _CurvedComposite(_LinearComposite):
+    """MCLE's maximiser through a curved map: a curved term's high counts may never
+    change (no dead-statistic checks), the start is the curved MPLE
+    (:func:`_curved_start`), the maximiser bounded in θ; a decay that runs off is
+    reported by the map's decay messages instead of a separation error."""
+
+    def check_observed(self):
+        pass
+
+    def check_design(self, des):
+        pass
+
+    def start(self):
+        return _curved_start(self.model, self.init, self.labels)
+
+    def maximize(self, des, theta0, maxiter, tol, progress):
+        return maximize_curved_composite(des, self.par, theta0, maxiter, tol, progress)
+
+    def check_existence(self, des, theta, converged):
+        pass
 
 
 def _mple_start(bm, labels, free=None):

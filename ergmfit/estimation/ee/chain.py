@@ -15,12 +15,13 @@ import numpy as np
 
 from ...exceptions import DegenerateModelError
 from ...terms.parameterisation import Identity
+from ...terms.parameter_steps import MAX_DECAY_STEP, projector
 from ...utils.validation import seed_words
 from .missing import conditional_chain
 from .proposals import _constrained_space, _proposal
 from .checkpoint import ChainCheckpoint, EESimsState, read_chain_state, read_sims, sims_name
 from .simulation import _curved_scales, _sim_sampler, _simulate, sim_plan
-from ...runtime.interrupts import deaf_to_sigint
+from ...runtime.interrupts import catch_interrupt, deaf_to_sigint
 
 _MAX_ROWS = 200_000          # stored trajectory rows per chain (thinned beyond)
 
@@ -180,7 +181,32 @@ def _inverse_cov(S, free):
     return P
 
 
-class _CurvedEE:
+class _EEUpdate:
+    """EE's update of θ for one kind of parameterisation, chosen once per chain
+    (:class:`_LinearEE`, :class:`_CurvedEE`): Algorithm S (or its scales), the
+    metric of ``update="newton"`` and one outer iteration.  ``dens_t``/``dens_s``:
+    the density parameter's position in θ and in the statistics (IFD); ``cond``: the
+    conditional chain over missing dyads (:mod:`ergmfit.estimation.ee.missing`)."""
+
+    def __init__(self, par, dens_t, dens_s, cond=None):
+        self.par, self.dens_t, self.dens_s = par, dens_t, dens_s
+        self.cond = cond
+
+    def _iterate(self):
+        from ._ee import ee_iterations
+        return ee_iterations if self.cond is None else self.cond.iterations
+
+    def masks(self, ifd):
+        """(free parameters, free statistics): all but the density under IFD."""
+        fp = np.ones(self.par.n_params, dtype=bool)
+        fs = np.ones(self.par.n_stats, dtype=bool)
+        if ifd:
+            fp[self.dens_t] = False
+            fs[self.dens_s] = False
+        return fp, fs
+
+
+class _CurvedEE(_EEUpdate):
     """The "newton" update of a curved model through its map η(θ).
 
     The chain's statistics (and dzA = g(x_t) − g(x_obs)) are the q canonical
@@ -194,24 +220,8 @@ class _CurvedEE:
     at most ``MAX_DECAY_STEP`` per outer iteration, as in MCMC-MLE.  With
     IFD the density parameter (position ``dens_t`` in θ, ``dens_s`` in the
     statistics) is V − arc_corr, not a step of the update.  The stored dzA
-    rows are the parameters' directions z J (:func:`ergmfit.estimation.common.curved.projector`).
+    rows are the parameters' directions z J (:func:`ergmfit.terms.parameter_steps.projector`).
     """
-
-    def __init__(self, par, dens_t, dens_s, cond=None):
-        self.par, self.dens_t, self.dens_s = par, dens_t, dens_s
-        self.cond = cond            # missing dyads: the conditional chain (ee.missing)
-
-    def _iterate(self):
-        from ._ee import ee_iterations
-        return ee_iterations if self.cond is None else self.cond.iterations
-
-    def masks(self, ifd):
-        fp = np.ones(self.par.n_params, dtype=bool)
-        fs = np.ones(self.par.n_stats, dtype=bool)
-        if ifd:
-            fp[self.dens_t] = False
-            fs[self.dens_s] = False
-        return fp, fs
 
     def cov(self, S, ifd):
         """The ridged Cov(g) of the free statistics (q × q, zeros elsewhere)."""
@@ -227,7 +237,6 @@ class _CurvedEE:
         """One outer iteration; fills th_c (θ rows) and dz_c (projected dzA
         rows), updates dzA (canonical) in place; returns (θ, canonical dzA rows)."""
         ee_iterations = self._iterate()
-        from ..common.curved import MAX_DECAY_STEP, projector
         par = self.par
         p, q = par.n_params, par.n_stats
         fp, fs = self.masks(ifd)
@@ -267,7 +276,6 @@ class _CurvedEE:
         decays stay within ``MAX_DECAY_STEP`` of their value at the start of
         the outer iteration."""
         ee_iterations = self._iterate()
-        from ..common.curved import MAX_DECAY_STEP, projector
         par = self.par
         theta0 = np.array(theta, dtype=float)
         decays = par.decay_indices()
@@ -301,6 +309,63 @@ class _CurvedEE:
         dz_c[:] = projector(par, theta)(dzq_c)
         return theta
 
+    def algorithm_s(self, sampler, cfg, m, prop, arc_corr, free, labels, adaptive):
+        """Only the scales of the adaptive update, in the parameters' directions at
+        the start (Algorithm S itself estimates η): (None, D, None)."""
+        Dmean = _curved_scales(sampler, self.par, np.asarray(cfg["init_theta"], dtype=float),
+                               int(cfg["s_steps"]), m, self.dens_s if prop is not None else None)
+        if prop is not None:
+            Dmean[self.dens_t] = np.inf
+        return None, Dmean, None
+
+    def metric(self, S, ifd):
+        return self.cov(S, ifd)
+
+    def outer_iteration(self, sampler, theta, dzA, inner, m, upd, rate, metric, Dvec, ifd,
+                        arc_corr, cfg, th_c, dz_c, acc_c, v_c):
+        """One outer iteration: (θ, the canonical dzA rows for the next stage's
+        metric, or None when the update has no metric)."""
+        if upd == 2:
+            return self.outer(sampler, theta, dzA, inner, m, rate, metric, ifd, arc_corr, cfg,
+                              th_c, dz_c, acc_c, v_c)
+        return self.outer_borisenko(sampler, theta, dzA, inner, m, rate, ifd, arc_corr, cfg,
+                                    th_c, dz_c, acc_c, v_c,
+                                    D=Dvec if upd == 1 else None), None
+
+
+class _LinearEE(_EEUpdate):
+    """EE's update of a model whose parameters are its natural ones (θ = η): the
+    compiled loop makes every step of an outer iteration."""
+
+    def algorithm_s(self, sampler, cfg, m, prop, arc_corr, free, labels, adaptive):
+        """Algorithm S: (θ, D, rows) (see :func:`algorithm_s`)."""
+        dens = self.dens_s if prop is not None else None
+        s_theta, Dmean, s_rows = algorithm_s(sampler, self.par.n_params, free,
+                                             int(cfg["s_steps"]), m, cfg["aca_s"], prop,
+                                             arc_corr, dens)
+        bad = [labels[k] for k in np.flatnonzero(~np.isfinite(Dmean) & free)]
+        if bad and adaptive:
+            raise DegenerateModelError(
+                f"the statistic(s) {bad} never changed in Algorithm S ({cfg['s_steps']} x {m} "
+                "proposals on the observed network): the model may be degenerate. Increase "
+                "s_steps or sampler_steps, or remove the term(s)")
+        return s_theta, Dmean, s_rows
+
+    def metric(self, S, ifd):
+        """The preconditioner of ``update="newton"``: Cov(g)⁻¹ over the free
+        parameters from the rows of statistics ``S``."""
+        return _inverse_cov(np.asarray(S, dtype=float), self.masks(ifd)[0])
+
+    def outer_iteration(self, sampler, theta, dzA, inner, m, upd, rate, metric, Dvec, ifd,
+                        arc_corr, cfg, th_c, dz_c, acc_c, v_c):
+        """One outer iteration (θ, dzA in place); returns (θ, the rows of statistics
+        for the next stage's metric, or None when the update has no metric)."""
+        self._iterate()(sampler, theta, dzA, inner, m, upd, float(rate),
+                        float(cfg["min_theta"]), float(cfg["aca_ee"]), Dvec,
+                        int(self.dens_s) if ifd else -1, float(arc_corr),
+                        th_c, dz_c, acc_c, v_c, metric)
+        return theta, (dz_c.copy() if upd == 2 else None)
+
 
 def _sample_at(sampler, theta, dzA, dens, m, n):
     """``n`` states ``m`` proposals apart, continuing the chain at θ (natural
@@ -314,410 +379,455 @@ def _sample_at(sampler, theta, dzA, dens, m, n):
     return S
 
 
-def _preconditioner(sampler, theta, dzA, dens, free, m, n):
-    """P for ``update="newton"``: Cov(g)⁻¹ from ``n`` states ``m`` proposals
-    apart, continuing the chain at θ (dzA follows it, in place)."""
-    return _inverse_cov(_sample_at(sampler, theta, dzA, dens, m, n), free)
+class _PhaseRecord:
+    """What one EE phase keeps: every ``store_every``-th iteration's θ, dzA,
+    acceptance and V rows, and the clocks after each outer iteration (continued
+    from ``start``, a partial phase read from a checkpoint)."""
+
+    def __init__(self, outer, inner, p, start=None):
+        total = outer * inner
+        self.store_every = max(1, -(-total // _MAX_ROWS))
+        n_store = -(-total // self.store_every)
+        self.theta_rows = np.zeros((n_store, p))
+        self.dz_rows = np.zeros((n_store, p))
+        self.acc_rows = np.zeros(n_store)
+        self.v_rows = np.zeros(n_store)
+        self.n_rows = self.done = 0
+        self.times, self.cpu_times = [], []
+        if start is not None:
+            self.n_rows = len(start["theta_rows"])
+            for name in ("theta_rows", "dz_rows", "acc_rows", "v_rows"):
+                getattr(self, name)[:self.n_rows] = start[name]
+            self.done = int(start["n_done"])
+            self.times, self.cpu_times = list(start["times"]), list(start["cpu_times"])
+
+    def store(self, th_c, dz_c, acc_c, v_c):
+        """Keep the stored rows of one outer iteration's ``len(th_c)`` iterations."""
+        inner = len(th_c)
+        sel = np.flatnonzero(np.arange(self.done, self.done + inner) % self.store_every == 0)
+        k, n = len(sel), self.n_rows
+        self.theta_rows[n:n + k] = th_c[sel]
+        self.dz_rows[n:n + k] = dz_c[sel]
+        self.acc_rows[n:n + k] = acc_c[sel]
+        self.v_rows[n:n + k] = v_c[sel]
+        self.n_rows += k
+        self.done += inner
+
+    def rows(self, name):
+        return getattr(self, name)[:self.n_rows]
+
+    def kept(self, burnin, stage_start):
+        """Mask of the stored rows after the burn-in."""
+        return np.arange(self.n_rows) * self.store_every >= burnin_iters(burnin, self.done,
+                                                                          stage_start)
 
 
-def _ee_phase(sampler, theta, dzA, outer, inner, m, upd, cfg, Dvec, dens, arc_corr, free, chain,
-              control, callback, state, n_planned, start=None):
-    """``outer`` outer iterations of Algorithm EE on ``sampler`` (θ, dzA in place).
+class EEChain:
+    """One EE chain as one resumable state and its steps: Algorithm S, the EE
+    phases (IFD, then tie/no-tie with ``proposal="ifd-tnt"``), then (``se="simulate"``)
+    a sample at the chain's estimate.  A checkpoint saves the state (θ, dzA, D, the
+    network, IFD's V, the rows so far) and :meth:`run` continues a saved one.
 
-    Returns the stored rows (every ``store_every``-th iteration), the number
-    of iterations done, and the final θ, dzA and D.  Sets
-    ``state["interrupted"]`` on KeyboardInterrupt or a stop request.
-    ``start`` (a partial phase read from a checkpoint) continues that phase;
-    ``state["checkpoint"]``, if set, saves the partial phase after outer
-    iterations when it is due, and at the end.
+    ``model`` needs ``labels`` and ``compiled()``; ``cfg`` is a dict of the settings
+    of the ``EE.SETTINGS`` table (plus ``init_theta``, ``dens``, ``dens_theta``).
+    ``control`` (a :class:`~ergmfit.runtime.parallel.JobControl`) receives the
+    progress and asks the chain to stop after its current outer iteration; a Ctrl-C
+    (:class:`~ergmfit.runtime.catch_interrupt`) does the same.
     """
-    from ._ee import ee_iterations
-    p = len(theta)
-    adaptive = upd == 1
-    curved = state.get("curved")
-    total = outer * inner
-    store_every = max(1, -(-total // _MAX_ROWS))
-    n_store = -(-total // store_every)
-    th_rows = np.zeros((n_store, p))
-    dz_rows = np.zeros((n_store, p))
-    acc_rows = np.zeros(n_store)
-    v_rows = np.zeros(n_store)
-    th_c = np.zeros((inner, p))
-    dz_c = np.zeros((inner, p))
-    acc_c = np.zeros(inner)
-    v_c = np.zeros(inner)
-    theta = np.ascontiguousarray(theta, dtype=float).copy()
-    dzA = np.ascontiguousarray(dzA, dtype=float).copy()
-    Dvec = np.ascontiguousarray(Dvec, dtype=float).copy()
-    n_rows = 0
-    done = 0
-    o_start = 0
-    stopped_early = False
-    rates, last_stage = _stages(cfg["learning_rate"], outer)
-    stage_start = last_stage * inner if not adaptive else 0
-    times, cpu_times = [], []
-    if start is not None:
-        n_rows = len(start["theta_rows"])
-        for name, arr in (("theta_rows", th_rows), ("dz_rows", dz_rows),
-                          ("acc_rows", acc_rows), ("v_rows", v_rows)):
-            arr[:n_rows] = start[name]
-        done = int(start["n_done"])
-        o_start = done // inner
-        times, cpu_times = list(start["times"]), list(start["cpu_times"])
-        if times:   # the clocks go on from the saved elapsed times
-            state.setdefault("t_start", time.perf_counter() - times[-1])
-            state.setdefault("c_start", time.process_time() - cpu_times[-1])
-    t_start = state.setdefault("t_start", time.perf_counter())
-    c_start = state.setdefault("c_start", time.process_time())
 
-    def partial(final=False):
-        return {"theta_rows": th_rows[:n_rows], "dz_rows": dz_rows[:n_rows],
-                "acc_rows": acc_rows[:n_rows], "v_rows": v_rows[:n_rows], "n_done": done,
-                "times": np.asarray(times, dtype=float),
-                "cpu_times": np.asarray(cpu_times, dtype=float), "theta": theta, "dzA": dzA,
-                "Dvec": Dvec, "final": final}
+    def __init__(self, model, cfg, seed, chain=0, callback=None, control=None):
+        from ...sampling._proposals import IFD, ifd_correction
+        self.t0 = time.perf_counter()
+        self.model, self.cfg, self.seed, self.chain = model, cfg, seed, chain
+        self.callback, self.control = callback, control
+        self.rng = np.random.default_rng(seed)
+        self.labels = list(model.labels)
+        self.p = p = len(self.labels)
+        self.bm = bm = model.compiled()
+        self.par = par = getattr(model, "parameterisation", None) or Identity(self.labels)
+        self.n_vars = int(bm.n_vars)
+        self.L0 = int(len(bm.on_vars()))
+        self.use_ifd = use_ifd = cfg["proposal"] in ("ifd", "ifd-tnt")
+        self.dens = dens = cfg["dens"] if use_ifd else None      # in the statistics
+        # the density parameter's position in θ (differs from ``dens`` when a
+        # curved term precedes it)
+        self.dens_t = cfg.get("dens_theta", dens) if use_ifd else None
+        self.free = np.ones(p, dtype=bool)
+        if dens is not None:
+            self.free[self.dens_t] = False
+        self.space = space = _constrained_space(model)
+        free_vars = space.free_vars() if space is not None and space.dyad_independent else None
+        if use_ifd and free_vars is not None:
+            # IFD on the free dyads of a dyad-set constraint
+            from ._ee import RestrictedIFD
+            L_f = int(np.isin(bm.on_vars(), free_vars).sum())
+            self.arc_corr = ifd_correction(len(free_vars), L_f)
+            self.prop = RestrictedIFD(free_vars, self.n_vars, K=cfg["ifd_k"])
+        else:
+            self.arc_corr = ifd_correction(self.n_vars, self.L0) if use_ifd else 0.0
+            self.prop = IFD(K=cfg["ifd_k"]) if use_ifd else _proposal(model, space,
+                                                                      cfg["proposal"], bm)
+        self.sampler = self._new_sampler()
+        self.m = int(cfg["sampler_steps"])
+        self.inner = int(cfg["ee_inner_steps"])
+        self.adaptive = cfg["update"] == "adaptive"
+        self.upd = {"borisenko": 0, "adaptive": 1, "newton": 2}[cfg["update"]]
+        self.phases = [("ifd" if use_ifd else cfg["proposal"], int(cfg["ee_steps"]))]
+        if cfg["proposal"] == "ifd-tnt":
+            self.phases.append(("tnt", int(cfg["tnt_steps"]) if cfg["tnt_steps"] is not None
+                                else int(cfg["ee_steps"])))
+        self.n_planned = sum(n for _, n in self.phases)
+        # the update of θ, chosen once: the compiled loop when θ = η, else through the map
+        self.update = (_LinearEE if par.linear else _CurvedEE)(
+            par, cfg.get("dens_theta", cfg.get("dens")), cfg.get("dens"))
+        # the resumable state
+        self.saved = self.cond = self.checkpoint = None
+        self.s_theta = self.Dmean = self.s_rows = None
+        self.theta = self.Dvec = None
+        self.dzA = np.zeros(int(bm.n_stats))
+        self.runs, self.phase, self.start = [], 0, None
+        self.outer_done, self.interrupted = 0, False
+        self.resumed_finished = False           # a finished chain's checkpoint
+        self.t_start = self.c_start = None
 
-    checkpoint = state.get("checkpoint")
-    iterate = ee_iterations if state.get("cond") is None else state["cond"].iterations
-    P = stage_dz = None
-    try:
-        ifd = dens is not None
-        if curved is not None and upd == 2:
-            C = curved.cov(_sample_at(sampler, curved.par.eta(theta), dzA,
-                                      curved.dens_s if ifd else None, m,
-                                      max(200, 20 * len(theta))), ifd)
-            stage_dz = []
-        elif upd == 2:
-            P = _preconditioner(sampler, theta, dzA, dens, free, m,
-                                max(200, 20 * len(theta)))
-            stage_dz = []
-        for o in range(o_start, outer):
-            if upd == 2 and o > o_start and rates[o] != rates[o - 1] and stage_dz:
-                # a new learning-rate stage: Cov(g) again, nearer the estimate
-                if curved is not None:
-                    C = curved.cov(np.concatenate(stage_dz), ifd)
-                else:
-                    P = _inverse_cov(np.concatenate(stage_dz), free)
-                stage_dz = []
-            if curved is not None and upd in (0, 1):
-                theta = curved.outer_borisenko(sampler, theta, dzA, inner, m, rates[o], ifd,
-                                               arc_corr, cfg, th_c, dz_c, acc_c, v_c,
-                                               D=Dvec if upd == 1 else None)
-            elif curved is not None:
-                theta, dzq = curved.outer(sampler, theta, dzA, inner, m, rates[o], C, ifd,
-                                          arc_corr, cfg, th_c, dz_c, acc_c, v_c)
-                stage_dz.append(dzq)
+    def _new_sampler(self):
+        from ...sampling._mh import MHSampler
+        if self.space is not None and not self.use_ifd:
+            return self.space.make_sampler(self.bm, self.prop, seed_words(self.rng))
+        return MHSampler(self.bm, self.prop, seed_words(self.rng))
+
+    # -- the steps ------------------------------------------------------------------
+    def run(self) -> dict:
+        """The chain from its start, or from the checkpoint ``cfg["resume"]``; returns
+        a dict of arrays (the trajectory, the estimate's sample, timings)."""
+        self._resume()
+        self._algorithm_s()
+        self._start()
+        t_ee, c_ee = time.perf_counter(), time.process_time()
+        self.cond = conditional_chain(self.model, self.rng, self.saved)   # missing dyads
+        self.update.cond = self.cond
+        self._resume_phases()
+        self._open_checkpoint()
+        self._run_phases()
+        out = self._summary(time.perf_counter() - t_ee, time.process_time() - c_ee)
+        self._simulate_at_estimate(out)
+        out["seconds"] = time.perf_counter() - self.t0
+        out["maxrss_mb"] = _peak_rss_mb()
+        return out
+
+    def _resume(self):
+        """Read this chain's checkpoint (``cfg["resume"]``): the network, IFD's V."""
+        cfg = self.cfg
+        if cfg.get("resume") is None:
+            return
+        path = os.path.join(cfg["resume"], f"chain_{self.chain}.npz")
+        if not os.path.exists(path):     # this chain had not started: run it afresh
+            return
+        self.saved = saved = read_chain_state(path, self.model, self.chain)
+        # a resumed chain continues with a stream of its own (the MH sampler's
+        # generator state is not saved): reproducible, not the same draws as an
+        # uninterrupted run
+        self.rng = np.random.default_rng([self.seed, saved["meta"]["outer_done"], 1])
+        _restore_state(self.bm, saved["arrays"]["x_on"])
+        if self.use_ifd:
+            self.prop.V = saved["meta"]["V"]
+            self.prop.is_delete = saved["meta"]["is_delete"]
+        self.sampler = self._new_sampler()
+
+    def _needs_s(self):
+        return self.cfg["init"] == "S" or self.adaptive
+
+    def _algorithm_s(self):
+        """Algorithm S (its start θ and the adaptive update's scales D), or what the
+        checkpoint saved of it."""
+        cfg = self.cfg
+        if self.saved is not None:
+            arrays = self.saved["arrays"]
+            self.s_theta, self.Dmean, self.s_rows = (arrays.get(k) for k in
+                                                     ("s_theta", "Dmean", "s_rows"))
+        elif self._needs_s() and cfg["s_steps"] > 0:
+            self.s_theta, self.Dmean, self.s_rows = self.update.algorithm_s(
+                self.sampler, cfg, self.m, self.prop if self.use_ifd else None, self.arc_corr,
+                self.free, self.labels, self.adaptive)
+
+    def _initial_scales(self):
+        if not self.adaptive:
+            return np.ones(self.p)
+        Dmean = np.ones(self.p) if self.Dmean is None else self.Dmean
+        return np.where(np.isfinite(Dmean), Dmean, 0.0).astype(float)
+
+    def _start(self):
+        """θ and D at the start of EE."""
+        cfg = self.cfg
+        if cfg["init"] == "S":
+            if self.s_theta is None:
+                raise ValueError("init='S' needs s_steps > 0")
+            theta = self.s_theta.copy()
+        else:
+            theta = np.asarray(cfg["init_theta"], dtype=float).copy()
+            if self.use_ifd and self.saved is None:
+                self.prop.V = theta[self.dens_t] + self.arc_corr
+        if self.Dmean is None:
+            self.Dmean = np.ones(self.p)
+        self.Dvec = self._initial_scales()
+        if self.use_ifd:
+            theta[self.dens_t] = self.prop.V - self.arc_corr
+        self.theta = theta
+
+    def _resume_phases(self):
+        """The finished phases and the partial one of a checkpoint."""
+        saved = self.saved
+        if saved is None:
+            return
+        self.runs = saved["runs"]
+        self.outer_done = saved["meta"]["outer_done"]
+        cur = saved["current"]
+        self.phase = saved["meta"]["phase"]
+        if saved["meta"]["final"]:
+            self.runs.append(_finished_run(cur, self.phases[self.phase], self.inner, self.cfg,
+                                           self.adaptive))
+            self.phase += 1
+        else:
+            self.start = cur
+        self.resumed_finished = self.phase >= len(self.phases)
+        self.theta, self.dzA, self.Dvec = cur["theta"], cur["dzA"], cur["Dvec"]
+
+    def _open_checkpoint(self):
+        cfg = self.cfg
+        if cfg.get("checkpoint") is None:
+            return
+        fixed = {k: v for k, v in (("s_theta", self.s_theta), ("Dmean", self.Dmean),
+                                   ("s_rows", self.s_rows)) if v is not None}
+        self.checkpoint = ChainCheckpoint(cfg["checkpoint"], self.chain,
+                                          float(cfg["checkpoint_every"]), self.bm,
+                                          self.prop if self.use_ifd else None, fixed, self.runs,
+                                          self, self.model)
+
+    def _run_phases(self):
+        for ph in range(self.phase, len(self.phases)):
+            kind, n_outer = self.phases[ph]
+            self.phase = ph
+            if self.checkpoint is not None:
+                self.checkpoint.phase = ph
+            if ph == 1:
+                self._enter_unconditional_phase()
+                dens, free = None, np.ones(self.p, dtype=bool)
             else:
-                iterate(sampler, theta, dzA, inner, m, upd, float(rates[o]),
-                              float(cfg["min_theta"]), float(cfg["aca_ee"]), Dvec,
-                              -1 if dens is None else int(dens), float(arc_corr),
-                              th_c, dz_c, acc_c, v_c, P)
-            if stage_dz is not None and curved is None:
-                stage_dz.append(dz_c.copy())
-            if adaptive:
-                mu = th_c.mean(axis=0)
-                sd = th_c.std(axis=0)
-                amu = np.where(np.abs(mu) < 0.1, 0.1, np.abs(mu))
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    fac = np.where(sd > 1e-10, np.sqrt(cfg["comp_c"] / (sd / amu)), 1.0)
-                Dvec = np.where(free, Dvec * fac, Dvec)
-            idx = np.arange(done, done + inner)
-            sel = np.flatnonzero(idx % store_every == 0)
-            k = len(sel)
-            th_rows[n_rows:n_rows + k] = th_c[sel]
-            dz_rows[n_rows:n_rows + k] = dz_c[sel]
-            acc_rows[n_rows:n_rows + k] = acc_c[sel]
-            v_rows[n_rows:n_rows + k] = v_c[sel]
-            n_rows += k
-            done += inner
-            state["outer_done"] += 1
-            times.append(time.perf_counter() - t_start)
-            cpu_times.append(time.process_time() - c_start)
-            if not np.all(np.isfinite(theta)):
-                raise DegenerateModelError(
-                    "Equilibrium Expectation diverged (non-finite parameters): the model may be "
-                    "degenerate; try geometrically weighted terms, a smaller learning_rate / "
-                    "aca_ee, or a different init")
-            if control is not None:
-                control.report(state["outer_done"], n_planned)
-            if callback is not None:
-                callback({"chain": chain, "outer": state["outer_done"], "n_outer": n_planned,
-                          "iterations": done, "theta": theta.copy(), "dzA": dzA.copy(),
-                          "acceptance": float(acc_c.mean())})
-            if checkpoint is not None and checkpoint.due():
-                checkpoint(partial())
-            if control is not None and control.stop_requested():
-                state["interrupted"] = True
+                dens, free = self.dens, self.free
+            run = self._phase(n_outer, dens, free)
+            self.start = None
+            run["proposal"] = kind
+            self.runs.append(run)
+            self.theta, self.Dvec = run["final_theta"], run["D_final"]
+            if self.interrupted:
                 break
-            if cfg["stop_when_converged"] and o + 1 >= cfg["min_ee_steps"]:
-                it_idx = np.arange(n_rows) * store_every
-                keep = it_idx >= burnin_iters(cfg["burnin"], done, stage_start)
-                if o >= last_stage and keep.sum() >= 8:
-                    tr = t_ratios(dz_rows[:n_rows][keep])
-                    dr = _drift(th_rows[:n_rows][keep])
-                    if np.all(np.abs(tr) < cfg["t_tol"]) and np.all(dr < cfg["drift_tol"]):
-                        stopped_early = True
-                        break
-    except KeyboardInterrupt:
-        state["interrupted"] = True
-    if checkpoint is not None:
-        # after Ctrl-C inside an outer iteration its rows are lost but θ, dzA
-        # and x_t still agree with each other: a resumed run goes on from them
-        checkpoint(partial(final=not state["interrupted"]))
-    return {"theta_rows": th_rows[:n_rows].copy(), "dz_rows": dz_rows[:n_rows].copy(),
-            "acc_rows": acc_rows[:n_rows].copy(), "v_rows": v_rows[:n_rows].copy(),
-            "iters": np.arange(n_rows) * store_every, "n_done": done,
-            "store_every": store_every, "final_theta": theta, "final_dzA": dzA.copy(),
-            "D_final": Dvec, "stage_start": stage_start, "times": times,
-            "cpu_times": cpu_times,
-            "stopped_early": stopped_early}
+        if not self.runs:
+            raise ValueError(f"the checkpoint of chain {self.chain} has no EE iterations")
+
+    def _enter_unconditional_phase(self):
+        """``proposal="ifd-tnt"``: tie/no-tie from the IFD phase's estimate, same state."""
+        from ...sampling._mh import MHSampler
+        from ...sampling._proposals import TieNoTie
+        if self.start is None:
+            prev = self.runs[-1]
+            keep = prev["iters"] >= burnin_iters(self.cfg["burnin"], prev["n_done"],
+                                                  prev["stage_start"])
+            if keep.any():
+                self.theta = prev["theta_rows"][keep].mean(axis=0)
+            self.dzA = prev["final_dzA"].copy()     # g(x_t) - g(x_obs), edges included
+            self.Dvec = self._initial_scales()
+            if self.adaptive and self.dens is not None and not self.Dvec[self.dens] > 0:
+                self.Dvec[self.dens] = np.median(self.Dvec[self.free]) if self.free.any() \
+                    else 1.0
+        if self.space is None:
+            self.sampler = MHSampler(self.bm, TieNoTie(), seed_words(self.rng))
+        else:
+            self.sampler = self.space.make_sampler(
+                self.bm, _proposal(self.model, self.space, "tnt", self.bm), seed_words(self.rng))
+
+    def _phase(self, outer, dens, free):
+        """``outer`` outer iterations of Algorithm EE (continuing ``self.start``, a
+        partial phase of a checkpoint); returns the phase's run dict.  Ctrl-C or a
+        stop request ends it after the current outer iteration (``interrupted``)."""
+        cfg, inner, m, upd = self.cfg, self.inner, self.m, self.upd
+        p, sampler, update = self.p, self.sampler, self.update
+        rec = _PhaseRecord(outer, inner, p, self.start)
+        th_c, dz_c = np.zeros((inner, p)), np.zeros((inner, p))
+        acc_c, v_c = np.zeros(inner), np.zeros(inner)
+        theta = np.ascontiguousarray(self.theta, dtype=float).copy()
+        dzA = np.ascontiguousarray(self.dzA, dtype=float).copy()
+        Dvec = np.ascontiguousarray(self.Dvec, dtype=float).copy()
+        o_start = rec.done // inner
+        stopped_early = False
+        rates, last_stage = _stages(cfg["learning_rate"], outer)
+        stage_start = last_stage * inner if not self.adaptive else 0
+        if rec.times and self.t_start is None:     # the clocks go on from the saved times
+            self.t_start = time.perf_counter() - rec.times[-1]
+            self.c_start = time.process_time() - rec.cpu_times[-1]
+        if self.t_start is None:
+            self.t_start, self.c_start = time.perf_counter(), time.process_time()
+
+        def partial(final=False):
+            return {"theta_rows": rec.rows("theta_rows"), "dz_rows": rec.rows("dz_rows"),
+                    "acc_rows": rec.rows("acc_rows"), "v_rows": rec.rows("v_rows"),
+                    "n_done": rec.done, "times": np.asarray(rec.times, dtype=float),
+                    "cpu_times": np.asarray(rec.cpu_times, dtype=float), "theta": theta,
+                    "dzA": dzA, "Dvec": Dvec, "final": final}
+
+        ifd = dens is not None
+        metric = stage_dz = None
+        with catch_interrupt() as stop:
+            if upd == 2:        # newton: the metric from a sample at the start
+                metric = update.metric(_sample_at(sampler, self.par.eta(theta), dzA, dens, m,
+                                                  max(200, 20 * p)), ifd)
+                stage_dz = []
+            for o in range(o_start, outer):
+                if upd == 2 and o > o_start and rates[o] != rates[o - 1] and stage_dz:
+                    # a new learning-rate stage: Cov(g) again, nearer the estimate
+                    metric = update.metric(np.concatenate(stage_dz), ifd)
+                    stage_dz = []
+                theta, rows = update.outer_iteration(sampler, theta, dzA, inner, m, upd,
+                                                     rates[o], metric, Dvec, ifd,
+                                                     self.arc_corr, cfg, th_c, dz_c, acc_c, v_c)
+                if stage_dz is not None:
+                    stage_dz.append(rows)
+                if self.adaptive:
+                    Dvec = _adapted_scales(Dvec, th_c, free, cfg["comp_c"])
+                rec.store(th_c, dz_c, acc_c, v_c)
+                self.outer_done += 1
+                rec.times.append(time.perf_counter() - self.t_start)
+                rec.cpu_times.append(time.process_time() - self.c_start)
+                if not np.all(np.isfinite(theta)):
+                    raise DegenerateModelError(
+                        "Equilibrium Expectation diverged (non-finite parameters): the model "
+                        "may be degenerate; try geometrically weighted terms, a smaller "
+                        "learning_rate / aca_ee, or a different init")
+                self._report(rec.done, theta, dzA, acc_c)
+                if self.checkpoint is not None and self.checkpoint.due():
+                    self.checkpoint(partial())
+                if self.control is not None and self.control.stop_requested():
+                    self.interrupted = True
+                    break
+                if cfg["stop_when_converged"] and o + 1 >= cfg["min_ee_steps"] \
+                        and o >= last_stage and _settled(rec, cfg, stage_start):
+                    stopped_early = True
+                    break
+        if stop.interrupted:
+            self.interrupted = True
+        if self.checkpoint is not None:
+            # after Ctrl-C inside an outer iteration its rows are lost but θ, dzA
+            # and x_t still agree with each other: a resumed run goes on from them
+            self.checkpoint(partial(final=not self.interrupted))
+        self.dzA = dzA
+        return {"theta_rows": rec.rows("theta_rows").copy(),
+                "dz_rows": rec.rows("dz_rows").copy(), "acc_rows": rec.rows("acc_rows").copy(),
+                "v_rows": rec.rows("v_rows").copy(),
+                "iters": np.arange(rec.n_rows) * rec.store_every, "n_done": rec.done,
+                "store_every": rec.store_every, "final_theta": theta, "final_dzA": dzA.copy(),
+                "D_final": Dvec, "stage_start": stage_start, "times": rec.times,
+                "cpu_times": rec.cpu_times, "stopped_early": stopped_early}
+
+    def _report(self, done, theta, dzA, acc_c):
+        """Progress to the run (``control``) and the user's ``callback``."""
+        if self.control is not None:
+            self.control.report(self.outer_done, self.n_planned)
+        if self.callback is not None:
+            self.callback({"chain": self.chain, "outer": self.outer_done,
+                           "n_outer": self.n_planned, "iterations": done,
+                           "theta": theta.copy(), "dzA": dzA.copy(),
+                           "acceptance": float(acc_c.mean())})
+
+    def _summary(self, seconds_ee, cpu_ee):
+        cfg, runs, m = self.cfg, self.runs, self.m
+        main = runs[-1]
+        return {"chain": self.chain, "labels": self.labels, "n_done": main["n_done"],
+                "store_every": main["store_every"], "stage_start": main["stage_start"],
+                "theta_rows": main["theta_rows"], "dz_rows": main["dz_rows"],
+                "acc_rows": main["acc_rows"], "v_rows": main["v_rows"],
+                "phases": [{"proposal": r["proposal"], "n_done": r["n_done"],
+                            "store_every": r["store_every"], "theta_rows": r["theta_rows"],
+                            "times": r["times"], "cpu_times": r["cpu_times"],
+                            "dz_rows": r["dz_rows"], "acc_rows": r["acc_rows"],
+                            "v_rows": r["v_rows"]} for r in runs],
+                "interrupted": self.interrupted, "s_theta": self.s_theta,
+                "s_rows": self.s_rows, "Dmean": self.Dmean, "D_final": main["D_final"],
+                "arc_correction": self.arc_corr, "dens": self.dens, "L_obs": self.L0,
+                "n_vars": self.n_vars, "final_theta": main["final_theta"],
+                "final_dzA": main["final_dzA"], "seconds_ee": seconds_ee, "cpu_ee": cpu_ee,
+                "proposals_ee": sum(r["n_done"] for r in runs) * m,
+                "proposals_s": (int(cfg["s_steps"]) * m if self._needs_s() else 0),
+                "ifd_unbalanced": int(self.prop.n_unbalanced) if self.use_ifd else 0,
+                "sims": None, "seconds_sim": 0.0, "proposals_sim": 0}
+
+    def _simulate_at_estimate(self, out):
+        """The Fisher information's sample at the chain's estimate (``se="simulate"``),
+        or the one a finished chain's checkpoint saved."""
+        cfg = self.cfg
+        sims_saved = None
+        if self.resumed_finished:
+            # a finished chain resumed: its own simulation, if it was saved, so the
+            # run returns the estimate it gave (a new one would differ)
+            sims_saved = read_sims(cfg["resume"], self.model, self.chain, self.outer_done)
+        if sims_saved is not None and cfg["se"] == "simulate":
+            out["sims"], out["sim_interval"], out["proposals_sim"], extra = sims_saved
+            out.update(extra)                   # cond_cov: missing dyads (ee.missing)
+            return
+        n_rows = len(out["theta_rows"])
+        if cfg["se"] != "simulate" or out["interrupted"] or n_rows < 4:
+            return
+        keep = np.arange(n_rows) * out["store_every"] >= burnin_iters(
+            cfg["burnin"], out["n_done"], out["stage_start"])
+        est = out["theta_rows"][keep].mean(axis=0)
+        t_sim = time.perf_counter()
+        interval, burn, n_sim, unit, _ = sim_plan(cfg, self.L0)
+        with catch_interrupt() as stop:
+            # the model's own MCMC proposal (triadic moves for triangle terms mix
+            # far better on clustered networks), as MCMC-MLE samples
+            s2 = _sim_sampler(self.model, self.bm, self.rng)
+            draws = _simulate(s2, self.par.eta(est), n_sim, burn, interval, unit,
+                              self.control, self.n_planned)
+            out["sims"] = out["final_dzA"] + draws
+            if self.cond is not None:       # minus the conditional mean (ee.missing)
+                self.cond.adjust(out, self.par.eta(est), n_sim, interval)
+            out["sim_interval"] = int(interval)
+            out["proposals_sim"] = int(burn) + int(n_sim) * int(interval)
+            if self.checkpoint is not None:
+                EESimsState(chain=self.chain, outer_done=int(self.outer_done),
+                            interval=int(interval), proposals=out["proposals_sim"],
+                            sims=out["sims"], cond_cov=out.get("cond_cov")).write(
+                    self.checkpoint.store, self.model, sims_name(self.chain))
+        if stop.interrupted:
+            out["interrupted"] = True
+        out["seconds_sim"] = time.perf_counter() - t_sim
+
+
+def _adapted_scales(Dvec, th_c, free, comp_c):
+    """The adaptive update's scales after an outer iteration whose θ rows are ``th_c``
+    (Byshkin et al. 2018: D_k × sqrt(compC / (sd_k / |mean_k|)))."""
+    mu = th_c.mean(axis=0)
+    sd = th_c.std(axis=0)
+    amu = np.where(np.abs(mu) < 0.1, 0.1, np.abs(mu))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        fac = np.where(sd > 1e-10, np.sqrt(comp_c / (sd / amu)), 1.0)
+    return np.where(free, Dvec * fac, Dvec)
+
+
+def _settled(rec, cfg, stage_start):
+    """``stop_when_converged``: after the burn-in (at least 8 rows), every |t-ratio|
+    below ``t_tol`` and every drift below ``drift_tol``."""
+    keep = rec.kept(cfg["burnin"], stage_start)
+    if keep.sum() < 8:
+        return False
+    tr = t_ratios(rec.rows("dz_rows")[keep])
+    dr = _drift(rec.rows("theta_rows")[keep])
+    return bool(np.all(np.abs(tr) < cfg["t_tol"]) and np.all(dr < cfg["drift_tol"]))
 
 
 def ee_chain(model, cfg, seed, chain=0, callback=None, control=None):
-    """One EE chain: Algorithm S, Algorithm EE, then (``se="simulate"``) a
-    tie/no-tie sample at the chain's estimate.  Returns a dict of arrays.
-
-    ``model`` needs ``labels`` and ``compiled()``; ``cfg`` is a dict of the
-    settings of the ``EE.SETTINGS`` table (plus ``init_theta``).  ``control``
-    (a :class:`~ergmfit.runtime.parallel.JobControl`) receives the progress
-    and asks the chain to stop after its current outer iteration.
-    """
+    """One EE chain (:class:`EEChain`), the job the EE estimator runs here or in a
+    worker (deaf to SIGINT there: the parent asks it to stop).  Returns a dict of arrays."""
     with deaf_to_sigint(control is not None and getattr(control, "on_report", None) is None):
-        return _ee_chain(model, cfg, seed, chain, callback, control)
-
-
-def _ee_chain(model, cfg, seed, chain, callback, control):
-    from ...sampling._mh import MHSampler
-    from ...sampling._proposals import IFD, TieNoTie, ifd_correction
-    t0 = time.perf_counter()
-    rng = np.random.default_rng(seed)
-    labels = list(model.labels)
-    p = len(labels)
-    bm = model.compiled()
-    q = int(bm.n_stats)
-    par = getattr(model, "parameterisation", None) or Identity(list(model.labels))
-    curved = not par.linear
-    n_vars = int(bm.n_vars)
-    L0 = int(len(bm.on_vars()))
-    use_ifd = cfg["proposal"] in ("ifd", "ifd-tnt")
-    two_phase = cfg["proposal"] == "ifd-tnt"
-    dens = cfg["dens"] if use_ifd else None      # in the statistics
-    # the density parameter's position in θ (differs from ``dens`` when a
-    # curved term precedes it)
-    dens_t = cfg.get("dens_theta", dens) if use_ifd else None
-    free = np.ones(p, dtype=bool)
-    if dens is not None:
-        free[dens_t] = False
-    space = _constrained_space(model)
-    free_vars = space.free_vars() if space is not None and space.dyad_independent else None
-    if use_ifd and free_vars is not None:
-        # IFD on the free dyads of a dyad-set constraint
-        from ._ee import RestrictedIFD
-        L_f = int(np.isin(bm.on_vars(), free_vars).sum())
-        arc_corr = ifd_correction(len(free_vars), L_f)
-        prop = RestrictedIFD(free_vars, n_vars, K=cfg["ifd_k"])
-    else:
-        arc_corr = ifd_correction(n_vars, L0) if use_ifd else 0.0
-        prop = IFD(K=cfg["ifd_k"]) if use_ifd else _proposal(model, space, cfg["proposal"], bm)
-
-    def new_sampler(prop):
-        if space is not None and not use_ifd:
-            return space.make_sampler(bm, prop, seed_words(rng))
-        return MHSampler(bm, prop, seed_words(rng))
-    sampler = new_sampler(prop)
-    m = int(cfg["sampler_steps"])
-    inner = int(cfg["ee_inner_steps"])
-    outer = int(cfg["ee_steps"])
-    adaptive = cfg["update"] == "adaptive"
-
-    saved = None
-    if cfg.get("resume") is not None:
-        path = os.path.join(cfg["resume"], f"chain_{chain}.npz")
-        if os.path.exists(path):     # else this chain had not started: run it afresh
-            saved = read_chain_state(path, model, chain)
-    if saved is not None:
-        # a resumed chain continues with a stream of its own (the MH
-        # sampler's generator state is not saved): reproducible, not the
-        # same draws as an uninterrupted run
-        rng = np.random.default_rng([seed, saved["meta"]["outer_done"], 1])
-        _restore_state(bm, saved["arrays"]["x_on"])
-        if use_ifd:
-            prop.V = saved["meta"]["V"]
-            prop.is_delete = saved["meta"]["is_delete"]
-        sampler = new_sampler(prop)
-
-    # --- Algorithm S --------------------------------------------------------
-    s_theta = Dmean = s_rows = None
-    need_s = cfg["init"] == "S" or adaptive
-    if saved is not None:
-        s_theta, Dmean, s_rows = (saved["arrays"].get(k) for k in ("s_theta", "Dmean", "s_rows"))
-    elif need_s and cfg["s_steps"] > 0 and curved:
-        # adaptive update of a curved model: only the scales, in the parameters'
-        # directions at the start (Algorithm S itself estimates η)
-        Dmean = _curved_scales(sampler, par, np.asarray(cfg["init_theta"], dtype=float),
-                               int(cfg["s_steps"]), m, cfg["dens"] if use_ifd else None)
-        if use_ifd:
-            Dmean[dens_t] = np.inf
-    elif need_s and cfg["s_steps"] > 0:
-        s_theta, Dmean, s_rows = algorithm_s(sampler, p, free, int(cfg["s_steps"]), m,
-                                             cfg["aca_s"], prop if use_ifd else None,
-                                             arc_corr, dens)
-        bad = [labels[k] for k in np.flatnonzero(~np.isfinite(Dmean) & free)]
-        if bad and adaptive:
-            raise DegenerateModelError(
-                f"the statistic(s) {bad} never changed in Algorithm S ({cfg['s_steps']} x {m} "
-                "proposals on the observed network): the model may be degenerate. Increase "
-                "s_steps or sampler_steps, or remove the term(s)")
-    if cfg["init"] == "S":
-        if s_theta is None:
-            raise ValueError("init='S' needs s_steps > 0")
-        theta = s_theta.copy()
-    else:
-        theta = np.asarray(cfg["init_theta"], dtype=float).copy()
-        if use_ifd and saved is None:
-            prop.V = theta[dens_t] + arc_corr
-    if Dmean is None:
-        Dmean = np.ones(p)
-    Dvec = np.where(np.isfinite(Dmean), Dmean, 0.0).astype(float) if adaptive else np.ones(p)
-    if use_ifd:
-        theta[dens_t] = prop.V - arc_corr
-
-    # --- Algorithm EE -------------------------------------------------------
-    upd = {"borisenko": 0, "adaptive": 1, "newton": 2}[cfg["update"]]
-    t_ee = time.perf_counter()
-    c_ee = time.process_time()
-    phases = [("ifd" if use_ifd else cfg["proposal"], outer)]
-    if two_phase:
-        phases.append(("tnt", int(cfg["tnt_steps"]) if cfg["tnt_steps"] is not None else outer))
-    n_planned = sum(n for _, n in phases)
-    state = {"outer_done": 0, "interrupted": False,
-             "cond": conditional_chain(model, rng, saved)}     # missing dyads (ee.missing)
-    if curved:
-        state["curved"] = _CurvedEE(par, cfg.get("dens_theta"), cfg["dens"], state["cond"])
-    runs = []
-    dzA = np.zeros(q)
-    ph0, start = 0, None
-    if saved is not None:
-        runs = saved["runs"]
-        state["outer_done"] = saved["meta"]["outer_done"]
-        cur = saved["current"]
-        ph0 = saved["meta"]["phase"]
-        if saved["meta"]["final"]:
-            runs.append(_finished_run(cur, phases[ph0], inner, cfg, adaptive))
-            theta, dzA, Dvec = cur["theta"], cur["dzA"], cur["Dvec"]
-            ph0 += 1
-        else:
-            start = cur
-            theta, dzA, Dvec = cur["theta"], cur["dzA"], cur["Dvec"]
-    ckpt = None
-    if cfg.get("checkpoint") is not None:
-        fixed = {k: v for k, v in (("s_theta", s_theta), ("Dmean", Dmean), ("s_rows", s_rows))
-                 if v is not None}
-        ckpt = ChainCheckpoint(cfg["checkpoint"], chain, float(cfg["checkpoint_every"]), bm,
-                               prop if use_ifd else None, fixed, runs, state, model)
-        state["checkpoint"] = ckpt
-    for ph in range(ph0, len(phases)):
-        kind, n_outer = phases[ph]
-        if ckpt is not None:
-            ckpt.phase = ph
-        if ph == 1:
-            if start is None:
-                # unconditional phase: start at the IFD phase's estimate, same state
-                prev = runs[-1]
-                keep = prev["iters"] >= burnin_iters(cfg["burnin"], prev["n_done"],
-                                                      prev["stage_start"])
-                if keep.any():
-                    theta = prev["theta_rows"][keep].mean(axis=0)
-                dzA = runs[-1]["final_dzA"].copy()     # g(x_t) - g(x_obs), edges included
-                Dvec = np.where(np.isfinite(Dmean), Dmean, 0.0).astype(float) if adaptive \
-                    else np.ones(p)
-                if adaptive and dens is not None and not Dvec[dens] > 0:
-                    Dvec[dens] = np.median(Dvec[free]) if free.any() else 1.0
-            if space is None:
-                sampler = MHSampler(bm, TieNoTie(), seed_words(rng))
-            else:
-                sampler = space.make_sampler(bm, _proposal(model, space, "tnt", bm),
-                                             seed_words(rng))
-            dens_ph = None
-            free_ph = np.ones(p, dtype=bool)
-        else:
-            dens_ph = dens
-            free_ph = free
-        run = _ee_phase(sampler, theta, dzA, n_outer, inner, m, upd, cfg, Dvec, dens_ph,
-                        arc_corr, free_ph, chain, control, callback, state, n_planned,
-                        start=start)
-        start = None
-        run["proposal"] = kind
-        runs.append(run)
-        theta = run["final_theta"]
-        Dvec = run["D_final"]
-        if state["interrupted"]:
-            break
-    if not runs:
-        raise ValueError(f"the checkpoint of chain {chain} has no EE iterations")
-    seconds_ee = time.perf_counter() - t_ee
-    cpu_ee = time.process_time() - c_ee
-    main = runs[-1]
-    interrupted = state["interrupted"]
-    out = {"chain": chain, "labels": labels, "n_done": main["n_done"],
-           "store_every": main["store_every"], "stage_start": main["stage_start"],
-           "theta_rows": main["theta_rows"], "dz_rows": main["dz_rows"],
-           "acc_rows": main["acc_rows"], "v_rows": main["v_rows"],
-           "phases": [{"proposal": r["proposal"], "n_done": r["n_done"],
-                       "store_every": r["store_every"], "theta_rows": r["theta_rows"],
-                       "times": r["times"], "cpu_times": r["cpu_times"],
-                       "dz_rows": r["dz_rows"], "acc_rows": r["acc_rows"], "v_rows": r["v_rows"]}
-                      for r in runs],
-           "interrupted": interrupted, "s_theta": None if s_theta is None else s_theta,
-           "s_rows": s_rows, "Dmean": Dmean, "D_final": main["D_final"],
-           "arc_correction": arc_corr, "dens": dens, "L_obs": L0, "n_vars": n_vars,
-           "final_theta": main["final_theta"], "final_dzA": main["final_dzA"],
-           "seconds_ee": seconds_ee, "cpu_ee": cpu_ee,
-           "proposals_ee": sum(r["n_done"] for r in runs) * m,
-           "proposals_s": (int(cfg["s_steps"]) * m if need_s else 0),
-           "ifd_unbalanced": int(prop.n_unbalanced) if use_ifd else 0, "sims": None,
-           "seconds_sim": 0.0, "proposals_sim": 0}
-    n_rows = len(main["theta_rows"])
-    done = main["n_done"]
-    store_every = main["store_every"]
-
-    # --- Fisher information by simulation at the chain's estimate ------------
-    sims_saved = None
-    if saved is not None and ph0 >= len(phases):
-        # a finished chain resumed: its own simulation, if it was saved, so the
-        # run returns the estimate it gave (a new one would differ)
-        sims_saved = read_sims(cfg["resume"], model, chain, state["outer_done"])
-    if sims_saved is not None and cfg["se"] == "simulate":
-        out["sims"], out["sim_interval"], out["proposals_sim"], extra = sims_saved
-        out.update(extra)                   # cond_cov: missing dyads (ee.missing)
-    elif cfg["se"] == "simulate" and not interrupted and n_rows >= 4:
-        it_idx = np.arange(n_rows) * store_every
-        keep = it_idx >= burnin_iters(cfg["burnin"], done, out["stage_start"])
-        est = out["theta_rows"][keep].mean(axis=0)
-        t_sim = time.perf_counter()
-        interval, burn, n_sim, unit, _ = sim_plan(cfg, L0)
-        try:
-            # the model's own MCMC proposal (triadic moves for triangle terms mix
-            # far better on clustered networks), as MCMC-MLE samples
-            s2 = _sim_sampler(model, bm, rng)
-            draws = _simulate(s2, par.eta(est), n_sim, burn, interval, unit,
-                              control, n_planned)
-            out["sims"] = out["final_dzA"] + draws
-            if state["cond"] is not None:       # minus the conditional mean (ee.missing)
-                state["cond"].adjust(out, par.eta(est), n_sim, interval)
-            out["sim_interval"] = int(interval)
-            out["proposals_sim"] = int(burn) + int(n_sim) * int(interval)
-            if ckpt is not None:
-                EESimsState(chain=chain, outer_done=int(state["outer_done"]),
-                            interval=int(interval), proposals=out["proposals_sim"],
-                            sims=out["sims"], cond_cov=out.get("cond_cov")).write(
-                    ckpt.store, model, sims_name(chain))
-        except KeyboardInterrupt:
-            out["interrupted"] = True
-        out["seconds_sim"] = time.perf_counter() - t_sim
-    out["seconds"] = time.perf_counter() - t0
-    out["maxrss_mb"] = _peak_rss_mb()
-    return out
+        return EEChain(model, cfg, seed, chain, callback, control).run()
 
 
 def _drift(theta_rows):

@@ -154,7 +154,9 @@ def read_chain_state(path, model, chain):
 
 class ChainCheckpoint:
     """Saves one chain's state (network, θ, dzA, D, IFD's V, trajectory so
-    far) when it is due (every ``every`` seconds) and at phase ends and Ctrl-C."""
+    far) when it is due (every ``every`` seconds) and at phase ends and Ctrl-C;
+    ``state`` is the chain (:class:`~ergmfit.estimation.ee.chain.EEChain`: its
+    ``outer_done`` and ``cond``)."""
 
     def __init__(self, directory, chain, every, bm, ifd, fixed, runs, state, model):
         # the parent run holds the directory's lock; a failed write warns
@@ -174,10 +176,10 @@ class ChainCheckpoint:
             values.update({f"run{i}.{k}": np.asarray(run[k]) for k in _RUN_ARRAYS})
         values.update({f"cur.{k}": np.asarray(v) for k, v in partial.items() if k != "final"})
         values["x_on"] = self.bm.on_vars()
-        if self.state.get("cond") is not None:     # missing dyads: the completion (missing.py)
-            values["y_on"] = self.state["cond"].bm.on_vars()
+        if self.state.cond is not None:     # missing dyads: the completion (missing.py)
+            values["y_on"] = self.state.cond.bm.on_vars()
         EEChainState(chain=self.chain, phase=self.phase, final=bool(partial["final"]),
-                     outer_done=int(self.state["outer_done"]),
+                     outer_done=int(self.state.outer_done),
                      V=None if self.ifd is None else float(self.ifd.V),
                      is_delete=None if self.ifd is None else bool(self.ifd.is_delete),
                      runs=[{k: (run[k].item() if hasattr(run[k], "item") else run[k])

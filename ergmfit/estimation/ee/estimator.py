@@ -23,11 +23,11 @@ from ...runtime import Checkpoint, Progress, run_jobs
 from ...utils.validation import check_params
 from ..base import BACKENDS, Estimator, Setting, boolean, choice, integer, n_jobs_setting, number
 from ...runtime.interrupts import second_ctrl_c_waits
-from ..contrastive.cd import density_index
+from ..contrastive.cd import density_index, statistic_parameter
 from ..mcmle.start import initial_estimate
 from .chain import _planned_outer, _stages, ee_chain
 from .checkpoint import EEMetaState
-from .proposals import _density_param, _free_density
+from .proposals import _free_density
 from .simulation import sim_plan
 from .start import mple_start, refit_unconditional
 from .pool import build_results
@@ -98,7 +98,7 @@ def _resolve_cfg(model, cfg):
                             "whose parameter it recovers from the auxiliary parameter; add "
                             "'edges' or use proposal='tnt'")
     cfg["dens"] = dens
-    cfg["dens_theta"] = _density_param(model, dens)
+    cfg["dens_theta"] = statistic_parameter(model, dens)
     n_vars = getattr(getattr(model, "network", None), "n_dyads", None)
     large = n_vars is not None and n_vars > 10**6
     if cfg["se"] == "auto":

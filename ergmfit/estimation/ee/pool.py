@@ -7,6 +7,9 @@ import warnings
 import numpy as np
 
 from ...exceptions import ConvergenceWarning, DegenerateModelError
+from ...terms.parameter_steps import projector
+from ...terms.parameterisation import Identity
+from ..common.stepping import hummel_step
 from .chain import burnin_iters, _drift, _make_pd, _planned_outer, batch_means_sigma, t_ratios
 
 # ---------------------------------------------------------------------------
@@ -19,7 +22,7 @@ def _chain_summary(ch, burnin, inner, polish=False, par=None, resim=None):
     observed or conditional statistics, conditional covariance or None)
     simulates at the estimate reported, whose information then gives the
     standard errors (:func:`_at_final_estimate`)."""
-    curved = par is not None and not par.linear
+    par = Identity(ch["labels"]) if par is None else par
     p = len(ch["labels"])
     th, dz = ch["theta_rows"], ch["dz_rows"]
     it_idx = np.arange(len(th)) * ch["store_every"]
@@ -55,35 +58,8 @@ def _chain_summary(ch, burnin, inner, polish=False, par=None, resim=None):
         res["drift_z"] = np.full(p, np.inf)
         res["drift_abs"] = np.full(p, np.inf)
     # model covariance from the simulation at the estimate
-    if curved and ch["sims"] is not None and len(ch["sims"]) > p:
-        _curved_sim_summary(res, ch["sims"], est, par, polish, ch.get("cond_cov"))
-    elif ch["sims"] is not None and len(ch["sims"]) > p:
-        S = np.cov(ch["sims"], rowvar=False).reshape(p, p)
-        if ch.get("cond_cov") is not None:      # missing dyads: the observed-data information
-            S = S - ch["cond_cov"]
-        res["fisher"] = S
-        res["sim_t"] = t_ratios(ch["sims"])
-        res["sim_mean"] = ch["sims"].mean(axis=0)
-        res["ee_estimate"] = est.copy()
-        if polish:
-            # one MCMC-MLE iteration from the EE estimate with the same sample:
-            # Hummel step length and the importance-sampling maximiser
-            from ..common.stepping import hummel_step, maximize_is_loglik
-            Z = ch["sims"]
-            gamma = hummel_step(Z, 0.05)
-            eta = maximize_is_loglik(Z, (1.0 - gamma) * Z.mean(axis=0))
-            res["polish"] = {"step": None, "gamma": float(gamma), "skipped": True}
-            # only a full step is trusted: the observed statistics must lie well
-            # inside the sample's convex hull (else the sample is far from the
-            # observed network -- EE not converged or a near-degenerate model)
-            if gamma >= 1.0 and np.all(np.isfinite(eta)):
-                res["estimate"] = est + eta
-                res["polish"] = {"step": eta.tolist(), "gamma": float(gamma), "skipped": False}
-                # its Monte-Carlo covariance, as MCMC-MLE: I^-1 Var(z bar) I^-1
-                Iinv = robust_inv(S)
-                V = batch_means_sigma(Z) / len(Z)
-                if np.all(np.isfinite(V)):
-                    res["cov_mc"] = Iinv @ _make_pd(V) @ Iinv
+    if ch["sims"] is not None and len(ch["sims"]) > p:
+        _sim_summary(res, ch["sims"], est, par, polish, ch.get("cond_cov"))
     if resim is not None and res.get("polish") and not res["polish"]["skipped"]:
         _at_final_estimate(res, par, resim)
     # EstimNetDirected's R formula on rows thinned to every `inner` iterations
@@ -115,7 +91,6 @@ def _at_final_estimate(res, par, resim):
     C = np.cov(Z, rowvar=False).reshape(Z.shape[1], Z.shape[1])
     if cond_cov is not None:
         C = C - cond_cov
-    from ..common.curved import projector
     C, Zp = par.information(est, C), projector(par, est)(Z)     # the map's directions
     res.update(fisher=C, sim_t=t_ratios(Zp), sim_mean=Zp.mean(axis=0), final_sims=Z)
 
@@ -145,18 +120,20 @@ def final_simulation(model, n, interval, seed):
     return resim
 
 
-def _curved_sim_summary(res, Z, est, par, polish, cond_cov=None):
-    """The simulation at a curved model's estimate: Fisher information
-    J'Cov(g)J, t-ratios in the parameters' directions, and the final
-    MCMC-MLE step through the map (decays capped and bounded as in MCMC-MLE)."""
-    from ..common.curved import curved_step, projector
-    from ..common.stepping import hummel_step
-    J = par.jacobian(est)
-    C = np.cov(Z, rowvar=False)
+def _sim_summary(res, Z, est, par, polish, cond_cov=None):
+    """The simulation at the estimate: the Fisher information J'Cov(g)J, t-ratios in
+    the parameters' directions, and (``polish``) a final MCMC-MLE step through the
+    map (decays capped and bounded as in MCMC-MLE; θ = η: the plain step) with its
+    Monte-Carlo covariance I⁻¹ Var(mean score) I⁻¹ -- only a full step is trusted:
+    the observed statistics must lie well inside the sample's convex hull (else the
+    sample is far from the observed network: EE not converged or a near-degenerate
+    model)."""
+    q = Z.shape[1]
+    C = np.cov(Z, rowvar=False).reshape(q, q)
     if cond_cov is not None:        # missing dyads: the observed-data information
         C = C - cond_cov
     S = par.information(est, C)
-    Zp = projector(par, est)(Z)
+    Zp = par.projector(est)(Z)
     res["fisher"] = S
     res["sim_t"] = t_ratios(Zp)
     res["sim_mean"] = Zp.mean(axis=0)
@@ -164,13 +141,13 @@ def _curved_sim_summary(res, Z, est, par, polish, cond_cov=None):
     if not polish:
         return
     gamma = hummel_step(Zp, 0.05)
-    step = curved_step(Z, (1.0 - gamma) * Z.mean(axis=0), par, est)[0]
+    step = par.is_step(Z, (1.0 - gamma) * Z.mean(axis=0), est)[0]
     res["polish"] = {"step": None, "gamma": float(gamma), "skipped": True}
     if gamma >= 1.0 and np.all(np.isfinite(step)):
         res["estimate"] = par.project(est + step)
         res["polish"] = {"step": step.tolist(), "gamma": float(gamma), "skipped": False}
         Iinv = robust_inv(S)
-        U = Z @ J                               # the scores J'z of the draws
+        U = par.score(est, Z)                   # the scores J'z of the draws
         V = batch_means_sigma(U) / len(U)
         if np.all(np.isfinite(V)):
             res["cov_mc"] = Iinv @ _make_pd(V) @ Iinv

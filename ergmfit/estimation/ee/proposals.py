@@ -4,30 +4,13 @@ from __future__ import annotations
 
 from ...exceptions import SettingsError
 from ...sampling import make_proposal
-
-
-def _density_param(model, dens):
-    """Position in θ of the density parameter whose statistic is at ``dens``
-    (None if it is an offset: fixed, not in θ); a model spec without terms (the
-    MRF product model) has θ in its statistics' order."""
-    if dens is None or getattr(model, "terms", None) is None:
-        return dens
-    off_s = off_t = 0
-    for t in model.terms:
-        if off_s == dens:
-            mask = getattr(model.parameterisation, "mask", None)     # offsets
-            if mask is None:
-                return off_t
-            return None if mask[off_t] else int(off_t - mask[:off_t].sum())
-        off_s += len(t.labels)
-        off_t += len(t.param_labels)      # a term's coefficients (curved, operator-wrapped)
-    return None
+from ..contrastive.cd import statistic_parameter
 
 
 def _free_density(model, dens, proposal):
     """The density statistic's position for IFD, None if ``offset(edges)``
     fixes its coefficient (IFD, which estimates it from V, is then refused)."""
-    if dens is not None and _density_param(model, dens) is None:
+    if dens is not None and statistic_parameter(model, dens) is None:
         if proposal in ("ifd", "ifd-tnt"):
             raise SettingsError(f"proposal={proposal!r} estimates the edges coefficient "
                                 "from its auxiliary parameter, but offset(edges) fixes it: use "

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...terms.parameter_steps import decay_ridge
+
 
 def mple_start(model, rng, initial_estimate):
     """EE's ``init="mple"``: the MPLE.  A curved MPLE whose decay ran off along a
@@ -18,11 +20,10 @@ def mple_start(model, rng, initial_estimate):
 
 
 def _ifd_runoff(par, chains):
-    """(decay label, value) of a decay beyond its ridge (:data:`ergmfit.estimation.common.curved.DECAY_RIDGE`)
+    """(decay label, value) of a decay beyond its ridge (:data:`ergmfit.terms.parameter_steps.DECAY_RIDGE`)
     at the end of the first phase of ``chains`` (the median of its last quarter of
     rows: the rows inside an outer iteration of the "newton" update are not capped),
     else None."""
-    from ..common.curved import decay_ridge
     worst = None
     for ch in chains:
         rows = np.asarray(ch["phases"][0]["theta_rows"], dtype=float)
@@ -45,7 +46,8 @@ def refit_unconditional(model, cfg, chains, interrupted, run):
     Returns (cfg, chains, interrupted, note); note None when nothing was redone.
     The rerun is not checkpointed: a resumed run redoes it."""
     par = getattr(model, "parameterisation", None)
-    if interrupted or par is None or par.linear or cfg["proposal"] not in ("ifd", "ifd-tnt"):
+    # a map without decays (θ = η) has none to run off: _ifd_runoff finds none
+    if interrupted or par is None or cfg["proposal"] not in ("ifd", "ifd-tnt"):
         return cfg, chains, interrupted, None
     off = _ifd_runoff(par, chains)
     if off is None:

@@ -78,7 +78,8 @@ from ..base import Estimator
 from ..common.restricted import conditional_model  # noqa: F401 (its home was here)
 from ..common.curved import check_runoff, restart
 from ..common.stepping import is_weights, ellipsoid_step, hotelling_pvalue, hummel_step, \
-    is_trust_region, maximize_is_loglik, standardised_mean
+    is_trust_region, standardised_mean
+from ...terms.parameter_steps import maximize_is_loglik
 
 MAX_STEP = 1.0      # largest change of a coefficient in one iteration
 

@@ -94,6 +94,47 @@ def test_density_helpers(samplike):
     assert density_index(m) is None and np.all(density_start(m) == 0)
 
 
+def _free_view(model, coef):
+    """The model of the free coefficients that a fit with offsets hands an estimator."""
+    import copy
+    from ergmfit.terms.offsets import OffsetParameterisation
+    free = copy.copy(model)
+    free.parameterisation = OffsetParameterisation(model.parameterisation, model.offset, coef)
+    free.labels = [lab for lab, o in zip(model.labels, model.offset) if not o]
+    free.offset = np.zeros(len(free.labels), dtype=bool)
+    return free
+
+
+@pytest.mark.parametrize("formula, density_at", [
+    ("offset(mutual) + edges", 0),            # edges after an offset: first free coefficient
+    ("edges + offset(mutual) + istar(2)", 0),
+    ("offset(mutual) + istar(2) + edges", 1),
+    ("offset(edges) + mutual", None),         # the density coefficient is fixed
+    ("offset(mutual) + edges + gwesp(0.3, fixed=FALSE)", 0)])
+def test_density_start_of_a_model_with_offsets(formula, density_at):
+    net = ef.datasets.load_network("samplike")
+    m = ef.ERGM(net, formula)
+    free = _free_view(m, [0.5])
+    th = density_start(free)
+    assert th.shape == (len(free.labels),)
+    L, D = 88, 18 * 17
+    logit = np.log(L / (D - L))
+    expected = np.zeros(len(free.labels))
+    if density_at is not None:
+        expected[density_at] = logit
+    if "gwesp" in formula:
+        expected[free.labels.index("gwesp.decay")] = 0.3
+    assert th == pytest.approx(expected)
+
+
+def test_cd_fits_a_model_with_an_offset_before_edges():
+    m = ef.ERGM(ef.datasets.load_network("samplike"), "offset(mutual) + edges")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit = m.fit(method="cd", offset_coef=[0.5], random_state=1, maxit=2)
+    assert fit.params[0] == 0.5 and np.isfinite(fit.params[1]) and fit.params[1] < 0
+
+
 def test_cd_edges_only_is_logit_density():
     m = ef.ERGM(ef.datasets.load_network("lazega"), "edges")
     out = CD(init=[0.0], random_state=1).run(m)

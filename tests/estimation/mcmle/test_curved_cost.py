@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 import ergmfit as ef
-from ergmfit.estimation.common.curved import first_interval, first_sample_ok, times_jacobian
+from ergmfit.estimation.common.curved import first_interval, first_sample_ok
+from ergmfit.terms.parameter_steps import times_jacobian
 
 BASE = ("edges + {} + nodecov('seniority') + nodecov('practice') + nodematch('practice') + "
         "nodematch('gender') + nodematch('office')")
