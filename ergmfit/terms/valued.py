@@ -93,7 +93,7 @@ for _name, _doc in _VALUE_DOCS.items():
 # -- the valued forms of the dyad-independent binary terms --------------------------------
 
 #: binary terms with statnet's valued ``form="sum"`` / ``form="nonzero"``
-FORM_TERMS = ("absdiff", "absdiffcat", "edgecov", "dyadcov", "mm", "nodecov", "nodefactor",
+FORM_TERMS = ("absdiff", "absdiffcat", "edgecov", "mm", "nodecov", "nodefactor",
               "nodeicov", "nodeifactor", "nodematch", "nodemix", "nodeocov", "nodeofactor",
               "receiver", "sender", "sociality")
 FORMS = ("sum", "nonzero")
