@@ -14,7 +14,7 @@
 * ``NodeCovarKernel``: ``nodecovar`` / ``nodeocovar`` / ``nodeicovar`` (``center``,
   ``transform="sqrt"``); O(degree) (the state keeps the global moments).
 """
-from libc.math cimport sqrt, fabs
+from libc.math cimport sqrt, fabs, INFINITY
 from libc.stdint cimport int64_t
 from libc.stdlib cimport malloc, free
 from ergmfit.network._countstate cimport CountState
@@ -175,10 +175,13 @@ cdef class WeightsKernel(CountKernel):
     (i, j): (i, b) for b an out-neighbour of j and (a, j) for a an in-neighbour of i
     (cyclical: (b, i) and (j, a)), of which only those with a nonzero value count
     (affect(0, c) = 0).  Each needs its C without the two-path through (i, j): a walk
-    over the smaller of two neighbour lists.  Cost: O(d) for the focus dyad plus O(d)
+    over the smaller of two neighbour lists, which stops as soon as the rest cannot
+    change the difference (combine "max": the other two-paths reach the moved one;
+    affect "min": they reach the focus value).  Cost: O(d) for the focus dyad plus O(d)
     per affected dyad whose two-path strength changes (twopath "min" skips those
     whose other leg is at most min(y_old, y_new)), d a degree: O(d^2) at worst, O(d)
-    when the ends share few partners.
+    when the ends share few partners or, with the defaults, when the strengths of
+    dense small counts reach their caps after a few partners.
     """
     cdef bint cyclical
     cdef int tp, cb, af
@@ -191,8 +194,10 @@ cdef class WeightsKernel(CountKernel):
         self.cb = W_MAX if combine == "max" else W_SUM
         self.af = W_MIN if affect == "min" else W_GEOMEAN
 
-    cdef double _strength(self, CountState s, int a, int b, int skip) noexcept nogil:
-        # C_ab without the two-path through ``skip``
+    cdef double _strength(self, CountState s, int a, int b, int skip,
+                          double cap) noexcept nogil:
+        # C_ab without the two-path through ``skip``, or a partial value >= cap (the
+        # two-path strengths are >= 0, so it only grows: the caller needs no more)
         cdef int t, k, d1 = s.odeg(a), d2 = s.ideg(b)
         cdef int* l
         cdef double c = 0.0, ya, yb
@@ -205,6 +210,8 @@ cdef class WeightsKernel(CountKernel):
                 yb = <double>s.value(k, b)
                 if yb != 0.0:
                     c = _comb(self.cb, c, _pair(self.tp, <double>s.value(a, k), yb))
+                    if c >= cap:
+                        return c
         else:
             l = s.inb(b)
             for t in range(d2):
@@ -214,27 +221,37 @@ cdef class WeightsKernel(CountKernel):
                 ya = <double>s.value(a, k)
                 if ya != 0.0:
                     c = _comb(self.cb, c, _pair(self.tp, ya, <double>s.value(k, b)))
+                    if c >= cap:
+                        return c
         return c
 
     cdef inline double _touched(self, CountState s, double w, int a, int b, int skip,
                                 double p_old, double p_new) noexcept nogil:
         # affect(w, C) after minus before, C = C_ab whose two-path via skip moves
-        # from p_old to p_new
-        cdef double r
+        # from p_old to p_new.  Once the other two-paths reach max(p_old, p_new) (combine
+        # "max") or w (affect "min"), the difference is 0: the walk stops there.
+        cdef double r, cap = INFINITY
         if p_old == p_new:
             return 0.0
-        r = self._strength(s, a, b, skip)
+        if self.cb == W_MAX:
+            cap = p_old if p_old > p_new else p_new
+        if self.af == W_MIN and w < cap:
+            cap = w
+        r = self._strength(s, a, b, skip, cap)
         return (_pair(self.af, w, _comb(self.cb, r, p_new))
                 - _pair(self.af, w, _comb(self.cb, r, p_old)))
 
     cdef void change(self, CountState s, int i, int j, int64_t y_old, int64_t y_new,
                      double* out) noexcept nogil:
         cdef double yo = <double>y_old, yn = <double>y_new, total = 0.0, c, w, leg
+        cdef double cap = INFINITY
         cdef int t, b, a, d
         cdef int* l
-        # the focus dyad
-        c = self._strength(s, j, i, -1) if (self.cyclical and s.directed) else \
-            self._strength(s, i, j, -1)
+        # the focus dyad (affect "min": two-paths beyond max(y_old, y_new) change nothing)
+        if self.af == W_MIN:
+            cap = yo if yo > yn else yn
+        c = self._strength(s, j, i, -1, cap) if (self.cyclical and s.directed) else \
+            self._strength(s, i, j, -1, cap)
         total += _pair(self.af, yn, c) - _pair(self.af, yo, c)
         # (i, j) as the first leg: the two-paths i -> j -> b
         d = s.odeg(j)
