@@ -260,7 +260,7 @@ def _is_one(v):
 def _handle_weights(names, cols, locs, weights):
     out_names, out_cols = [], []
     for name, col in zip(names, cols):
-        if name.strip().lower() != "weight":
+        if name.strip().lower() != "weight" or weights == "keep":
             out_names.append(name)
             out_cols.append(col)
             continue

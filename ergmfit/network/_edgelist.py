@@ -25,7 +25,7 @@ def from_edgelist(df, directed=None, nodes=None, weights="error", duplicates="er
     Same rules as a CSV edge list (see the module documentation);
     ``directed`` is required.
     """
-    _check_choice(weights, "weights", ("error", "ignore"))
+    _check_choice(weights, "weights", ("error", "ignore", "keep"))
     _check_choice(duplicates, "duplicates", ("error", "merge"))
     if not _is_dataframe(df):
         raise NetworkError(f"expected a pandas DataFrame edge list, got {type(df).__name__}")

@@ -153,7 +153,7 @@ def load_any(data, directed=None, nodes=None, fmt=None, weights="error", duplica
     nodes, fmt : optional
         For files, see :func:`read_network`; for a DataFrame, ``nodes`` may
         be a node DataFrame whose first column is the node id.
-    weights : {"error", "ignore"}
+    weights : {"error", "ignore", "keep"}
     duplicates : {"error", "merge"}
 
     Examples
@@ -164,7 +164,7 @@ def load_any(data, directed=None, nodes=None, fmt=None, weights="error", duplica
     >>> load_any(np.array([[0, 1], [1, 0]]), directed=False)
     <Network: undirected, 2 nodes, 1 ties>
     """
-    _check_choice(weights, "weights", ("error", "ignore"))
+    _check_choice(weights, "weights", ("error", "ignore", "keep"))
     _check_choice(duplicates, "duplicates", ("error", "merge"))
     import networkx as nx
 
@@ -223,8 +223,9 @@ def read_network(path, directed=None, nodes=None, fmt=None, weights="error",
         node attributes).  Pajek: EstimNet attribute file(s).
     fmt : {"csv", "tsv", "graphml", "gml", "pajek"}, optional
         Default: from the file extension.
-    weights : {"error", "ignore"}
-        What to do with a ``weight`` column holding values other than 1.
+    weights : {"error", "ignore", "keep"}
+        What to do with a ``weight`` column holding values other than 1 (``"keep"``: it stays
+        an edge attribute, which a count-valued model reads as its ``response=``).
     duplicates : {"error", "merge"}
         What to do with a tie listed twice.
 
@@ -234,7 +235,7 @@ def read_network(path, directed=None, nodes=None, fmt=None, weights="error",
     --------
     >>> net = read_network("edges.csv", directed=True, nodes="nodes.csv")  # doctest: +SKIP
     """
-    _check_choice(weights, "weights", ("error", "ignore"))
+    _check_choice(weights, "weights", ("error", "ignore", "keep"))
     _check_choice(duplicates, "duplicates", ("error", "merge"))
     path = os.fspath(path)
     fmt = _format_of(path, fmt)
