@@ -8,8 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..exceptions import NetworkError
-from ..network import as_network
-from ..network.values import is_matrix, valued_adjacency
+from ..network import as_network, is_matrix, valued_adjacency
 from ..network.network import Network
 
 
