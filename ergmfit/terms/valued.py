@@ -25,7 +25,7 @@ Examples
 >>> m = ef.ERGM(g, "sum + atleast(2) + mutual(form='nabsdiff') + transitiveweights",
 ...             response="w", reference="Poisson")
 >>> m.statistics()
-{'sum': 8.0, 'atleast.2': 3.0, 'mutual.nabsdiff': -3.0, 'transitiveweights.min.max.min': 1.0}
+{'sum': 8.0, 'atleast.2': 3.0, 'mutual.nabsdiff': -4.0, 'transitiveweights.min.max.min': 1.0}
 """
 from __future__ import annotations
 
