@@ -692,8 +692,11 @@ class CountERGM(ERGM):
             dyads, values = self._dyads, self._values
         empty = CountERGMModel(CountState(self.network.n, self.network.directed),
                                self.kernels, self.reference.compiled())
-        return empty.accumulate(np.ascontiguousarray(dyads, dtype=np.int64).reshape(-1, 2),
-                                np.ascontiguousarray(values, dtype=np.int64).reshape(-1))
+        on_empty = np.concatenate([t.on_empty() for t in self.terms]) if self.terms else \
+            np.zeros(0)
+        return on_empty + empty.accumulate(
+            np.ascontiguousarray(dyads, dtype=np.int64).reshape(-1, 2),
+            np.ascontiguousarray(values, dtype=np.int64).reshape(-1))
 
     def statistics(self) -> dict:
         """Observed statistics as ``{label: value}`` (statnet's labels)."""

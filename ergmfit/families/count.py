@@ -1,7 +1,7 @@
 """The count family: ERGMs of integer-valued dyads (ergm.count)."""
 from __future__ import annotations
 
-from ..sampling._countproposals import CountRandom, CountTNT
+from ..sampling._countproposals import CountRandom, CountTNT, CountZeroInflated
 from ..sampling._mh import CountMHSampler
 from ..terms._countkernel import CountKernel
 from .base import ModelFamily
@@ -19,7 +19,10 @@ class CountFamily(ModelFamily):
 
     * ``"tnt"`` (default): half the time a nonzero dyad, else any dyad, then a
       jump of its value -- for sparse, zero-inflated counts;
-    * ``"random"``: any dyad, then a jump of its value (ergm.count's "random").
+    * ``"random"``: any dyad, then a jump of its value (ergm.count's "random");
+    * ``"0inflated"``: as "random", but from a nonzero value a jump to 0 with
+      probability p0, the starting network's surplus of zeros over a Poisson law
+      of its mean (ergm.count's "0inflated").
 
     The jump (see ``ergmfit/sampling/_countproposals.pyx``): Poisson(y + 1/2)
     without y on an unbounded support, uniform on the rest of a bounded one.
@@ -32,7 +35,7 @@ class CountFamily(ModelFamily):
 
     name = "count"
     kernel_contract = CountKernel
-    proposals = {"tnt": CountTNT, "random": CountRandom}
+    proposals = {"tnt": CountTNT, "random": CountRandom, "0inflated": CountZeroInflated}
     default_proposal = "tnt"
 
     def __init__(self, reference="Poisson"):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..exceptions import NetworkError
-from ..network import as_network
+from ..network import as_network, is_matrix, valued_adjacency
 from ..network.network import Network
 
 
@@ -16,12 +16,20 @@ def valued_network(network, response, reference, directed=None):
     """(network, dyads, values): the network (nodes and attributes; its ties the nonzero
     dyads), the nonzero dyads as an (m, 2) int64 array and their counts, checked
     against ``reference`` (a :class:`~ergmfit.families.Reference`): a NetworkError
-    names a missing attribute, a missing, non-integer or out-of-support value."""
+    names a missing attribute, a missing, non-integer or out-of-support value.
+
+    ``network``: a networkx graph (``response`` an edge attribute), a weighted adjacency
+    matrix (numpy or scipy sparse; its entries are the values, whatever ``response``
+    says), an edge-list file or DataFrame with a value column named ``response`` (a
+    ``weight`` column included), or anything else :func:`~ergmfit.network.as_network`
+    reads."""
     import networkx as nx
     if isinstance(network, nx.Graph):
         net = Network.from_networkx(network, weights="keep")
+    elif is_matrix(network):
+        net = valued_adjacency(network, directed, response)
     else:
-        net = as_network(network, directed=directed)
+        net = as_network(network, directed=directed, weights="keep")
     if response not in net.edge_attrs and net.n_ties == 0:     # no edges: every count is 0
         empty = np.zeros((0, 2), dtype=np.int64)
         if reference.lo > 0:

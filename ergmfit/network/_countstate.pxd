@@ -12,7 +12,13 @@ cdef class CountState:
     index in flat arrays of ends and values (O(1) lookup, O(1) update; a value
     set to 0 removes the dyad, the last entry moving into its place), so that
     a uniformly drawn nonzero dyad is one index.  Undirected dyads are kept
-    as i < j.  ``total`` is the sum of the values.
+    as i < j.  ``total`` is the sum of the values, ``total_sq`` of their squares,
+    ``total_sqrt`` of their square roots (the valued terms' global moments).
+
+    Each node also has the list of its nonzero out-neighbours (``onb``, ``odeg``)
+    and, when directed, in-neighbours (``inb``, ``ideg``; undirected: the same list
+    as out), kept in O(degree) per change, so that triad terms read the two-paths
+    through a dyad in O(degree).
     """
     cdef readonly int n
     cdef readonly bint directed
@@ -22,6 +28,26 @@ cdef class CountState:
     cdef int64_t* vals        # its value (> 0 ... or any nonzero value)
     cdef TieMap index         # dyad key -> e
     cdef readonly int64_t total
+    cdef readonly int64_t total_sq
+    cdef readonly double total_sqrt
+    cdef int** nb_out           # nb_out[i][0:deg_out[i]]: nonzero out-neighbours of i
+    cdef int* deg_out
+    cdef int* cap_out
+    cdef int** nb_in            # directed only: nonzero in-neighbours (else NULL)
+    cdef int* deg_in
+    cdef int* cap_in
+
+    cdef inline int odeg(self, int i) noexcept nogil:
+        return self.deg_out[i]
+
+    cdef inline int* onb(self, int i) noexcept nogil:
+        return self.nb_out[i]
+
+    cdef inline int ideg(self, int i) noexcept nogil:
+        return self.deg_in[i] if self.directed else self.deg_out[i]
+
+    cdef inline int* inb(self, int i) noexcept nogil:
+        return self.nb_in[i] if self.directed else self.nb_out[i]
 
     cdef inline int64_t dyad_key(self, int i, int j) noexcept nogil:
         if not self.directed and i > j:
@@ -34,3 +60,5 @@ cdef class CountState:
 
     cdef int set_value(self, int i, int j, int64_t y) noexcept nogil
     cdef int _reserve(self, int64_t cap) noexcept nogil
+    cdef int _link(self, int i, int j) noexcept nogil
+    cdef void _unlink(self, int i, int j) noexcept nogil

@@ -2,10 +2,42 @@
 """CountState: the sparse count-valued network state (see ``_countstate.pxd``)."""
 import numpy as np
 cimport numpy as cnp
-from libc.stdlib cimport malloc, realloc, free
+from libc.stdlib cimport malloc, calloc, realloc, free
+from libc.math cimport sqrt
 from ergmfit.core._hashmap cimport tiemap_init, tiemap_free, tiemap_put, tiemap_del_slot
 
 cnp.import_array()
+
+
+cdef inline double _root(int64_t y) noexcept nogil:
+    return sqrt(<double>y) if y > 0 else 0.0
+
+
+cdef int _push(int** lists, int* deg, int* cap, int i, int j) noexcept nogil:
+    # append j to node i's list
+    cdef int* grown
+    cdef int c
+    if deg[i] == cap[i]:
+        c = 4 if cap[i] == 0 else 2 * cap[i]
+        grown = <int*>realloc(lists[i], c * sizeof(int))
+        if grown == NULL:
+            return -1
+        lists[i] = grown
+        cap[i] = c
+    lists[i][deg[i]] = j
+    deg[i] += 1
+    return 0
+
+
+cdef void _drop(int** lists, int* deg, int i, int j) noexcept nogil:
+    # remove j from node i's list (O(degree); the last entry takes its place)
+    cdef int k, d = deg[i]
+    cdef int* l = lists[i]
+    for k in range(d):
+        if l[k] == j:
+            l[k] = l[d - 1]
+            deg[i] = d - 1
+            return
 
 
 cdef class CountState:
@@ -32,8 +64,24 @@ cdef class CountState:
         self.n_nonzero = 0
         self.total = 0
         self.cap = 0
+        self.total_sq = 0
+        self.total_sqrt = 0.0
         self.ends = NULL
         self.vals = NULL
+        self.nb_out = <int**>calloc(n, sizeof(int*))
+        self.deg_out = <int*>calloc(n, sizeof(int))
+        self.cap_out = <int*>calloc(n, sizeof(int))
+        if self.nb_out == NULL or self.deg_out == NULL or self.cap_out == NULL:
+            raise MemoryError()
+        self.nb_in = NULL
+        self.deg_in = NULL
+        self.cap_in = NULL
+        if directed:
+            self.nb_in = <int**>calloc(n, sizeof(int*))
+            self.deg_in = <int*>calloc(n, sizeof(int))
+            self.cap_in = <int*>calloc(n, sizeof(int))
+            if self.nb_in == NULL or self.deg_in == NULL or self.cap_in == NULL:
+                raise MemoryError()
         d = np.zeros((0, 2), dtype=np.int64) if dyads is None else \
             np.ascontiguousarray(dyads, dtype=np.int64).reshape(-1, 2)
         y = np.zeros(0, dtype=np.int64) if values is None else \
@@ -52,8 +100,21 @@ cdef class CountState:
                 raise MemoryError()
 
     def __dealloc__(self):
+        cdef int i
         free(self.ends)
         free(self.vals)
+        if self.nb_out != NULL:
+            for i in range(self.n):
+                free(self.nb_out[i])
+        if self.nb_in != NULL:
+            for i in range(self.n):
+                free(self.nb_in[i])
+        free(self.nb_out)
+        free(self.deg_out)
+        free(self.cap_out)
+        free(self.nb_in)
+        free(self.deg_in)
+        free(self.cap_in)
         tiemap_free(&self.index)
 
     cdef int _reserve(self, int64_t cap) noexcept nogil:
@@ -72,6 +133,21 @@ cdef class CountState:
         self.cap = cap
         return 0
 
+    cdef int _link(self, int i, int j) noexcept nogil:
+        # j joins i's out-list and i joins j's in-list (undirected: each other's list)
+        if _push(self.nb_out, self.deg_out, self.cap_out, i, j) != 0:
+            return -1
+        if self.directed:
+            return _push(self.nb_in, self.deg_in, self.cap_in, j, i)
+        return _push(self.nb_out, self.deg_out, self.cap_out, j, i)
+
+    cdef void _unlink(self, int i, int j) noexcept nogil:
+        _drop(self.nb_out, self.deg_out, i, j)
+        if self.directed:
+            _drop(self.nb_in, self.deg_in, j, i)
+        else:
+            _drop(self.nb_out, self.deg_out, j, i)
+
     cdef int set_value(self, int i, int j, int64_t y) noexcept nogil:
         # the dyad's value <- y; returns -1 when memory runs out
         cdef int64_t key = self.dyad_key(i, j)
@@ -82,10 +158,13 @@ cdef class CountState:
         if s != NULL:
             e = s.val
             self.total += y - self.vals[e]
+            self.total_sq += y * y - self.vals[e] * self.vals[e]
+            self.total_sqrt += _root(y) - _root(self.vals[e])
             if y != 0:
                 self.vals[e] = y
                 return 0
             tiemap_del_slot(&self.index, s)
+            self._unlink(i, j)
             last = self.n_nonzero - 1
             if e != last:
                 self.ends[2 * e] = self.ends[2 * last]
@@ -102,11 +181,15 @@ cdef class CountState:
         e = self.n_nonzero
         if tiemap_put(&self.index, key, e) != 0:
             return -1
+        if self._link(i, j) != 0:
+            return -1
         self.ends[2 * e] = i
         self.ends[2 * e + 1] = j
         self.vals[e] = y
         self.n_nonzero = e + 1
         self.total += y
+        self.total_sq += y * y
+        self.total_sqrt += _root(y)
         return 0
 
     # Python access ---------------------------------------------------------
@@ -129,6 +212,17 @@ cdef class CountState:
         self._check(i, j)
         if self.set_value(i, j, y) != 0:
             raise MemoryError()
+
+    def neighbours(self, int i, bint out=True):
+        """The nonzero out-neighbours (``out=False``: in-neighbours) of node i, sorted
+        (undirected: all its nonzero neighbours)."""
+        cdef int d, k
+        cdef int* l
+        if not 0 <= i < self.n:
+            raise IndexError(f"node {i} is not in a {self.n}-node network")
+        d = self.odeg(i) if out else self.ideg(i)
+        l = self.onb(i) if out else self.inb(i)
+        return sorted([l[k] for k in range(d)])
 
     def nonzero(self):
         """The nonzero dyads and their values: an (m, 2) int64 array (i < j when

@@ -138,3 +138,75 @@ def _from_sparse(a, directed, weights):
     order = np.lexsort((cols, rows))
     ties = np.stack([rows[order], cols[order]], axis=1)
     return Network(n, ties, directed)
+
+
+def is_matrix(data) -> bool:
+    """Is ``data`` an adjacency matrix (a numpy array, a nested list of rows, or scipy
+    sparse) rather than another network input?"""
+    if hasattr(data, "tocoo") and hasattr(data, "shape"):
+        return True
+    return isinstance(data, np.ndarray)
+
+
+def valued_adjacency(a, directed, response):
+    """A :class:`~ergmfit.network.Network` from a weighted adjacency matrix (numpy or scipy
+    sparse): a tie for each nonzero entry a[i, j] (i -> j), its value the edge attribute
+    ``response``.  ``directed`` is required; an undirected network needs a symmetric
+    matrix.  A NetworkError names a non-numeric or infinite/NaN entry, a nonzero diagonal
+    or an asymmetric entry; the count checks (integers, support) are the reference's.  The
+    matrix is not modified.
+
+    >>> net = valued_adjacency(np.array([[0, 2], [0, 0]]), True, "w")
+    >>> net.ties.tolist(), net.edge_attrs["w"]
+    ([[0, 1]], [2])
+    """
+    directed = _need_directed(directed, "an adjacency matrix")
+    if hasattr(a, "tocoo"):
+        coo = a.tocoo(copy=True)
+        coo.sum_duplicates()
+        rows, cols, data = (np.asarray(coo.row, np.int64), np.asarray(coo.col, np.int64),
+                            np.asarray(coo.data))
+        shape = a.shape
+    else:
+        arr = np.asarray(a)
+        shape = arr.shape
+        if arr.ndim != 2:
+            raise NetworkError(f"an adjacency matrix must be square (n x n), got shape {shape}")
+        rows, cols = np.nonzero(arr)
+        data = arr[rows, cols]
+    if len(shape) != 2 or shape[0] != shape[1] or shape[0] == 0:
+        raise NetworkError(f"an adjacency matrix must be square (n x n) with at least one "
+                           f"node, got shape {tuple(shape)}")
+    n = int(shape[0])
+    values = []
+    for k, v in enumerate(data.tolist()):
+        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not np.isfinite(v):
+            raise NetworkError(f"the adjacency matrix has the value {v!r} at [{rows[k]}, "
+                               f"{cols[k]}]: a valued network needs finite numbers")
+        values.append(v)
+    keep = np.array([v != 0 for v in values], dtype=bool)
+    rows, cols = rows[keep], cols[keep]
+    values = [v for v, kp in zip(values, keep) if kp]
+    loops = np.flatnonzero(rows == cols)
+    if len(loops):
+        k = int(rows[loops[0]])
+        raise NetworkError(f"the adjacency matrix has a nonzero diagonal entry [{k}, {k}] (a "
+                           "self-loop); ERGMs here have no loops: set the diagonal to 0")
+    if not directed:
+        at = {(int(i), int(j)): v for i, j, v in zip(rows, cols, values)}
+        for (i, j), v in at.items():
+            if at.get((j, i), 0) != v:
+                raise NetworkError(f"the adjacency matrix is not symmetric ([{i}, {j}] is {v!r} "
+                                   f"but [{j}, {i}] is {at.get((j, i), 0)!r}), so it cannot be "
+                                   "undirected: pass directed=True, or symmetrise it first")
+        up = rows < cols
+        rows, cols = rows[up], cols[up]
+        values = [v for v, u in zip(values, up) if u]
+    ties = np.stack([rows, cols], axis=1).astype(np.int64).reshape(-1, 2)
+    return Network(n, ties, directed, edge_attrs={response: [_plain(v) for v in values]})
+
+
+def _plain(v):
+    if isinstance(v, numbers.Integral):
+        return int(v)
+    return float(v)

@@ -1,6 +1,6 @@
 # cython: language_level=3
 from libc.stdint cimport int64_t
-from ergmfit.core._countmodel cimport CountModel
+from ergmfit.core._countmodel cimport CountModel, ReferenceMeasure
 from ergmfit.core._random cimport RNG
 from ergmfit.sampling._proposals cimport ProposalBase
 
@@ -26,3 +26,9 @@ cdef class CountRandom(CountProposal):
 
 cdef class CountTNT(CountProposal):
     pass
+
+
+cdef class CountZeroInflated(CountProposal):
+    cdef readonly double p0       # the probability of a jump to 0 from a nonzero value
+    cdef readonly bint p0_given
+    cdef double _log_q(self, ReferenceMeasure ref, int64_t a, int64_t b) noexcept nogil

@@ -12,7 +12,13 @@ Both pick a dyad and then jump its value, as ergm.count's proposals do:
 * ``CountRandom`` ("random"): a uniformly drawn dyad, then the jump;
 * ``CountTNT`` ("tnt"): with probability 1/2 a uniformly drawn nonzero dyad
   (when there is one), else a uniformly drawn dyad, then the jump -- the
-  tie/no-tie idea for sparse (zero-inflated) counts.
+  tie/no-tie idea for sparse (zero-inflated) counts;
+* ``CountZeroInflated`` ("0inflated", ergm.count's proposal of that name): a
+  uniformly drawn dyad; from a nonzero value, with probability p0 a jump to 0,
+  else the jump -- for counts with more zeros than the reference gives.  p0
+  defaults to the surplus of zeros of the network the sampler starts from
+  relative to a Poisson law of its mean value, max(0, f0 - exp(-mean)), at
+  most 0.9 (ergm.count's default rule as its help words it).
 
 The Hastings log-ratio of each is exact: the jump's reverse over forward
 probability, times (for "tnt") the dyad's probability of being drawn after
@@ -146,4 +152,54 @@ cdef class CountTNT(CountProposal):
         L2 = L + (z != 0) - (y != 0)
         bwd = (0.5 / L2 + 0.5 / D if z != 0 else 0.5 / D) if L2 > 0 else 1.0 / D
         log_q_ratio[0] += log(bwd / fwd)
+        return v
+
+
+cdef class CountZeroInflated(CountProposal):
+    """A uniformly drawn dyad; from a nonzero value, with probability ``p0`` a jump to 0,
+    else the value jump (see the module docstring).  ``CountZeroInflated(p0=None)``: None
+    takes the surplus of zeros of the starting network."""
+
+    def __cinit__(self, p0=None):
+        self.p0_given = p0 is not None
+        self.p0 = 0.0 if p0 is None else float(p0)
+        if self.p0_given and not 0.0 <= self.p0 < 1.0:
+            raise ValueError(f"p0 must be in [0, 1), got {p0!r}")
+
+    cdef void start(self, CountModel m) noexcept nogil:
+        cdef double f0, mean
+        if self.p0_given or m.n_vars <= 0:
+            return
+        f0 = 1.0 - <double>m.n_on() / <double>m.n_vars
+        mean = <double>m.total() / <double>m.n_vars
+        self.p0 = f0 - exp(-mean)
+        if self.p0 < 0.0:
+            self.p0 = 0.0
+        if self.p0 > 0.9:
+            self.p0 = 0.9
+
+    cdef double _log_q(self, ReferenceMeasure ref, int64_t a, int64_t b) noexcept nogil:
+        # log q(a -> b), b != a, of the mixture
+        cdef double p = self.p0 if (a != 0 and ref.lo == 0) else 0.0
+        cdef double j = exp(_log_jump(ref, a, b))
+        if b == 0:
+            return log(p + (1.0 - p) * j)
+        return log((1.0 - p) * j)
+
+    cdef int64_t propose(self, CountModel m, RNG* rng, int64_t* y_new,
+                         double* log_q_ratio) noexcept nogil:
+        cdef int64_t v, y, z
+        log_q_ratio[0] = 0.0
+        if m.n_vars <= 0:
+            return -1
+        v = m.random_var(rng)
+        y = m.get(v)
+        if y != 0 and m.reference.lo == 0 and rng_uniform(rng) < self.p0:
+            z = 0
+        else:
+            z = _jump(m.reference, rng, y)
+            if z < 0:
+                return -1
+        y_new[0] = z
+        log_q_ratio[0] = self._log_q(m.reference, z, y) - self._log_q(m.reference, y, z)
         return v

@@ -25,16 +25,9 @@ from ergmfit.network._state cimport NetworkState, CACHE_SP
 from ergmfit.terms._kernel cimport TermKernel
 from ergmfit.terms._operators cimport CompoundKernel
 
-cdef enum:
-    H_POW = 0          # y^p (p = 1: y)
-    H_NONZERO = 1      # y != 0
-    H_ATLEAST = 2      # y >= a
-    H_ATMOST = 3       # y <= a
-    H_GREATER = 4      # y > a
-    H_SMALLER = 5      # y < a
-    H_EQUAL = 6        # |y - a| <= b
-    H_INTERVAL = 7     # a <(=) y <(=) b; c: lower open, d: upper open
-    H_LFACT = 8        # log(y!) (statnet's CMP)
+from ergmfit.terms._valuetransform cimport (H_POW, H_NONZERO, H_ATLEAST, H_ATMOST, H_GREATER,
+                                             H_SMALLER, H_EQUAL, H_INTERVAL, H_LFACT,
+                                             transform)
 
 TRANSFORMS = {"pow": H_POW, "nonzero": H_NONZERO, "atleast": H_ATLEAST, "atmost": H_ATMOST,
               "greaterthan": H_GREATER, "smallerthan": H_SMALLER, "equalto": H_EQUAL,
@@ -52,33 +45,6 @@ def projected_values(NetworkState state, int n1, int side):
     Y = (B @ B.T if side == 1 else B.T @ B).tocoo()
     off = Y.row != Y.col
     return sparse.coo_matrix((Y.data[off], (Y.row[off], Y.col[off])), shape=Y.shape)
-
-
-cdef inline double transform(int h, const double* a, double y) noexcept nogil:
-    if h == H_POW:
-        if a[0] == 1.0:
-            return y
-        return pow(y, a[0])
-    if h == H_NONZERO:
-        return 1.0 if y != 0.0 else 0.0
-    if h == H_ATLEAST:
-        return 1.0 if y >= a[0] else 0.0
-    if h == H_ATMOST:
-        return 1.0 if y <= a[0] else 0.0
-    if h == H_GREATER:
-        return 1.0 if y > a[0] else 0.0
-    if h == H_SMALLER:
-        return 1.0 if y < a[0] else 0.0
-    if h == H_EQUAL:
-        return 1.0 if fabs(y - a[0]) <= a[1] else 0.0
-    if h == H_LFACT:
-        return lgamma(y + 1.0)
-    # H_INTERVAL
-    if (y <= a[0]) if a[2] != 0.0 else (y < a[0]):
-        return 0.0
-    if (y >= a[1]) if a[3] != 0.0 else (y > a[1]):
-        return 0.0
-    return 1.0
 
 
 def transform_value(str kind, params, double y):

@@ -1,49 +1,345 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""Compiled kernels of the valued (count) terms: ``sum``, ``nonzero``, ``mutual(form="min")``."""
-from libc.math cimport pow as c_pow
+"""Compiled kernels of the valued (count) terms (ergm.count's definitions; see
+``ergmfit/terms/valued.py`` and docs/valued_terms.md).
+
+* ``ValueKernel``: sums over the dyads of transforms h(y_ij) of the value alone (``sum``,
+  ``nonzero``, ``CMP``, ``atleast``, ``atmost``, ``greaterthan``, ``smallerthan``,
+  ``equalto``, ``ininterval``), the transforms ``Project()`` uses; O(1) per change.
+* ``DyadicFormKernel``: statnet's ``form="sum"`` / ``form="nonzero"`` of a dyad-independent
+  binary term: Σ x_ij y_ij or Σ x_ij [y_ij != 0], x_ij the binary term's change statistic
+  (its kernel reads no state: one empty binary state serves every call); O(1).
+* ``MutualKernel``: Σ_{i<j} m(y_ij, y_ji); O(1).
+* ``WeightsKernel``: ``transitiveweights`` / ``cyclicalweights``; O(degree) per affected
+  dyad, see the class.
+* ``NodeCovarKernel``: ``nodecovar`` / ``nodeocovar`` / ``nodeicovar`` (``center``,
+  ``transform="sqrt"``); O(degree) (the state keeps the global moments).
+"""
+from libc.math cimport sqrt, fabs, INFINITY
 from libc.stdint cimport int64_t
+from libc.stdlib cimport malloc, free
 from ergmfit.network._countstate cimport CountState
+from ergmfit.network._state cimport NetworkState
 from ergmfit.terms._countkernel cimport CountKernel
+from ergmfit.terms._kernel cimport TermKernel
+from ergmfit.terms._valuetransform cimport transform
+
+from ergmfit.terms._projection import TRANSFORMS
 
 
-cdef class SumKernel(CountKernel):
-    """sum(pow=p): the sum of the dyad values to the power p."""
-    cdef readonly double power
+cdef class ValueKernel(CountKernel):
+    """``ValueKernel(items)``: one statistic Σ_ij h(y_ij) per item (kind, params), kind one
+    of ``_projection.TRANSFORMS`` (``"pow"``, ``"nonzero"``, ``"atleast"``, ...)."""
+    cdef int* htype
+    cdef double* hpar
+    cdef readonly list items
 
-    def __cinit__(self, double power=1.0):
-        self.n_stats = 1
-        self.power = power
+    def __cinit__(self, list items):
+        cdef int t, a
+        self.n_stats = len(items)
+        self.items = list(items)
+        self.htype = <int*>malloc(max(1, self.n_stats) * sizeof(int))
+        self.hpar = <double*>malloc(4 * max(1, self.n_stats) * sizeof(double))
+        if self.htype == NULL or self.hpar == NULL:
+            raise MemoryError()
+        for t, (kind, params) in enumerate(items):
+            self.htype[t] = TRANSFORMS[kind]
+            p = list(params) + [0.0] * (4 - len(params))
+            for a in range(4):
+                self.hpar[4 * t + a] = float(p[a])
+
+    def __dealloc__(self):
+        free(self.htype)
+        free(self.hpar)
 
     cdef void change(self, CountState s, int i, int j, int64_t y_old, int64_t y_new,
                      double* out) noexcept nogil:
-        if self.power == 1.0:
-            out[0] = <double>(y_new - y_old)
+        cdef int t
+        for t in range(self.n_stats):
+            out[t] = (transform(self.htype[t], self.hpar + 4 * t, <double>y_new)
+                      - transform(self.htype[t], self.hpar + 4 * t, <double>y_old))
+
+
+cdef class DyadicFormKernel(CountKernel):
+    """``DyadicFormKernel(kernel, nonzero, n, directed)``: the valued form of the
+    dyad-independent binary ``kernel`` (a TermKernel on n nodes): its change statistic
+    x_ij times the change of y_ij (``nonzero``: of [y_ij != 0])."""
+    cdef TermKernel binary
+    cdef NetworkState aux
+    cdef bint nonzero
+    cdef double* buf
+
+    def __cinit__(self, TermKernel kernel, bint nonzero, int n, bint directed):
+        self.binary = kernel
+        self.nonzero = nonzero
+        self.n_stats = kernel.n_stats
+        # the binary kernel is dyad-independent: it reads nothing of the state it is given
+        self.aux = NetworkState(max(n, 1), directed, dense=False)
+        self.buf = <double*>malloc(max(1, self.n_stats) * sizeof(double))
+        if self.buf == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.buf)
+
+    cdef void change(self, CountState s, int i, int j, int64_t y_old, int64_t y_new,
+                     double* out) noexcept nogil:
+        cdef int t
+        cdef double d
+        if self.nonzero:
+            d = <double>((y_new != 0) - (y_old != 0))
         else:
-            out[0] = c_pow(<double>y_new, self.power) - c_pow(<double>y_old, self.power)
+            d = <double>(y_new - y_old)
+        if d == 0.0:
+            for t in range(self.n_stats):
+                out[t] = 0.0
+            return
+        self.binary.change(self.aux, i, j, self.buf)
+        for t in range(self.n_stats):
+            out[t] = d * self.buf[t]
 
 
-cdef class NonzeroKernel(CountKernel):
-    """nonzero: the number of dyads with a nonzero value."""
+cdef enum:
+    M_MIN = 0
+    M_NABSDIFF = 1
+    M_THRESHOLD = 2
+    M_PRODUCT = 3
+    M_GEOMETRIC = 4
 
-    def __cinit__(self):
+MUTUAL_FORMS = {"min": M_MIN, "nabsdiff": M_NABSDIFF, "threshold": M_THRESHOLD,
+                "product": M_PRODUCT, "geometric": M_GEOMETRIC}
+
+
+cdef inline double _mutual(int form, double thr, double a, double b) noexcept nogil:
+    if form == M_MIN:
+        return a if a < b else b
+    if form == M_NABSDIFF:
+        return -fabs(a - b)
+    if form == M_THRESHOLD:
+        return 1.0 if (a > thr and b > thr) else 0.0
+    if form == M_PRODUCT:
+        return a * b
+    return sqrt(a * b)
+
+
+cdef class MutualKernel(CountKernel):
+    """``MutualKernel(form, threshold)`` on a directed network: Σ_{i<j} m(y_ij, y_ji), m
+    by ``form`` ("min", "nabsdiff": -|a - b|, "threshold": [a > t and b > t],
+    "product", "geometric": √(ab))."""
+    cdef int form
+    cdef double threshold
+
+    def __cinit__(self, str form="min", double threshold=0.0):
         self.n_stats = 1
+        self.form = MUTUAL_FORMS[form]
+        self.threshold = threshold
 
     cdef void change(self, CountState s, int i, int j, int64_t y_old, int64_t y_new,
                      double* out) noexcept nogil:
-        out[0] = <double>((y_new != 0) - (y_old != 0))
+        cdef double back = <double>s.value(j, i)
+        out[0] = (_mutual(self.form, self.threshold, <double>y_new, back)
+                  - _mutual(self.form, self.threshold, <double>y_old, back))
 
 
-cdef inline int64_t _min(int64_t a, int64_t b) noexcept nogil:
-    return a if a < b else b
+# transitiveweights / cyclicalweights: how two values combine ("min" or "geomean") and how
+# the two-path strengths combine ("max" or "sum")
+cdef enum:
+    W_MIN = 0
+    W_GEOMEAN = 1
+    W_MAX = 0
+    W_SUM = 1
 
 
-cdef class MutualMinKernel(CountKernel):
-    """mutual(form="min") on a directed network: sum over i < j of min(y_ij, y_ji)."""
+cdef inline double _pair(int rule, double a, double b) noexcept nogil:
+    if rule == W_MIN:
+        return a if a < b else b
+    return sqrt(a * b)
 
-    def __cinit__(self):
+
+cdef inline double _comb(int rule, double c, double p) noexcept nogil:
+    if rule == W_MAX:
+        return c if c > p else p
+    return c + p
+
+
+cdef class WeightsKernel(CountKernel):
+    """``WeightsKernel(cyclical, twopath, combine, affect)``: statnet's
+    ``transitiveweights`` (Krivitsky 2012, eq. 13) and ``cyclicalweights``.
+
+    With C_ab = combine over k of twopath(y_ak, y_kb) (the strength of the two-paths
+    a -> k -> b; combine "max" or "sum", twopath "min" or "geomean", 0 without one),
+    transitiveweights = Σ_{a != b} affect(y_ab, C_ab) and cyclicalweights =
+    Σ_{a != b} affect(y_ba, C_ab) (affect "min" or "geomean"); on an undirected network
+    the sum is over a < b and both are the same statistic.
+
+    A change of y_ij touches the focus dyad and the dyads whose two-paths go through
+    (i, j): (i, b) for b an out-neighbour of j and (a, j) for a an in-neighbour of i
+    (cyclical: (b, i) and (j, a)), of which only those with a nonzero value count
+    (affect(0, c) = 0).  Each needs its C without the two-path through (i, j): a walk
+    over the smaller of two neighbour lists, which stops as soon as the rest cannot
+    change the difference (combine "max": the other two-paths reach the moved one;
+    affect "min": they reach the focus value).  Cost: O(d) for the focus dyad plus O(d)
+    per affected dyad whose two-path strength changes (twopath "min" skips those
+    whose other leg is at most min(y_old, y_new)), d a degree: O(d^2) at worst, O(d)
+    when the ends share few partners or, with the defaults, when the strengths of
+    dense small counts reach their caps after a few partners.
+    """
+    cdef bint cyclical
+    cdef int tp, cb, af
+
+    def __cinit__(self, bint cyclical, str twopath="min", str combine="max",
+                  str affect="min"):
         self.n_stats = 1
+        self.cyclical = cyclical
+        self.tp = W_MIN if twopath == "min" else W_GEOMEAN
+        self.cb = W_MAX if combine == "max" else W_SUM
+        self.af = W_MIN if affect == "min" else W_GEOMEAN
+
+    cdef double _strength(self, CountState s, int a, int b, int skip,
+                          double cap) noexcept nogil:
+        # C_ab without the two-path through ``skip``, or a partial value >= cap (the
+        # two-path strengths are >= 0, so it only grows: the caller needs no more)
+        cdef int t, k, d1 = s.odeg(a), d2 = s.ideg(b)
+        cdef int* l
+        cdef double c = 0.0, ya, yb
+        if d1 <= d2:
+            l = s.onb(a)
+            for t in range(d1):
+                k = l[t]
+                if k == b or k == skip:
+                    continue
+                yb = <double>s.value(k, b)
+                if yb != 0.0:
+                    c = _comb(self.cb, c, _pair(self.tp, <double>s.value(a, k), yb))
+                    if c >= cap:
+                        return c
+        else:
+            l = s.inb(b)
+            for t in range(d2):
+                k = l[t]
+                if k == a or k == skip:
+                    continue
+                ya = <double>s.value(a, k)
+                if ya != 0.0:
+                    c = _comb(self.cb, c, _pair(self.tp, ya, <double>s.value(k, b)))
+                    if c >= cap:
+                        return c
+        return c
+
+    cdef inline double _touched(self, CountState s, double w, int a, int b, int skip,
+                                double p_old, double p_new) noexcept nogil:
+        # affect(w, C) after minus before, C = C_ab whose two-path via skip moves
+        # from p_old to p_new.  Once the other two-paths reach max(p_old, p_new) (combine
+        # "max") or w (affect "min"), the difference is 0: the walk stops there.
+        cdef double r, cap = INFINITY
+        if p_old == p_new:
+            return 0.0
+        if self.cb == W_MAX:
+            cap = p_old if p_old > p_new else p_new
+        if self.af == W_MIN and w < cap:
+            cap = w
+        r = self._strength(s, a, b, skip, cap)
+        return (_pair(self.af, w, _comb(self.cb, r, p_new))
+                - _pair(self.af, w, _comb(self.cb, r, p_old)))
 
     cdef void change(self, CountState s, int i, int j, int64_t y_old, int64_t y_new,
                      double* out) noexcept nogil:
-        cdef int64_t back = s.value(j, i)
-        out[0] = <double>(_min(y_new, back) - _min(y_old, back))
+        cdef double yo = <double>y_old, yn = <double>y_new, total = 0.0, c, w, leg
+        cdef double cap = INFINITY
+        cdef int t, b, a, d
+        cdef int* l
+        # the focus dyad (affect "min": two-paths beyond max(y_old, y_new) change nothing)
+        if self.af == W_MIN:
+            cap = yo if yo > yn else yn
+        c = self._strength(s, j, i, -1, cap) if (self.cyclical and s.directed) else \
+            self._strength(s, i, j, -1, cap)
+        total += _pair(self.af, yn, c) - _pair(self.af, yo, c)
+        # (i, j) as the first leg: the two-paths i -> j -> b
+        d = s.odeg(j)
+        l = s.onb(j)
+        for t in range(d):
+            b = l[t]
+            if b == i:
+                continue
+            w = <double>(s.value(b, i) if (self.cyclical and s.directed) else s.value(i, b))
+            if w == 0.0:
+                continue
+            leg = <double>s.value(j, b)
+            total += self._touched(s, w, i, b, j, _pair(self.tp, yo, leg),
+                                   _pair(self.tp, yn, leg))
+        # (i, j) as the second leg: the two-paths a -> i -> j
+        d = s.ideg(i)
+        l = s.inb(i)
+        for t in range(d):
+            a = l[t]
+            if a == j:
+                continue
+            w = <double>(s.value(j, a) if (self.cyclical and s.directed) else s.value(a, j))
+            if w == 0.0:
+                continue
+            leg = <double>s.value(a, i)
+            total += self._touched(s, w, a, j, i, _pair(self.tp, leg, yo),
+                                   _pair(self.tp, leg, yn))
+        out[0] = total
+
+
+cdef enum:
+    ROWS_BOTH = 0      # undirected: each dyad in the rows of both its ends
+    ROWS_OUT = 1       # directed: y_ij in row i
+    ROWS_IN = 2        # directed: y_ij in row j
+
+
+cdef class NodeCovarKernel(CountKernel):
+    """``NodeCovarKernel(rows, center, root)``: statnet's ``nodecovar`` (rows 0: undirected,
+    Σ_i Σ_{j<k} z_ij z_ik / (n-2)), ``nodeocovar`` (rows 1: Σ_i Σ_{j != k} z_ij z_ik /
+    (n-2)) and ``nodeicovar`` (rows 2: Σ_i Σ_{j != k} z_ji z_ki / (n-2)); z = f(y) (f the
+    identity, or √ when ``root``) minus, when ``center``, the mean of f(y) over all dyads
+    (the current network's: non-local, as statnet's help says).
+
+    Per row u with R_u = Σ f and P_u = Σ f², Σ_u Σ_{j != k} z_uj z_uk = Σ_u R_u² − r B −
+    (n − 2) r A² / N (A = Σ f, B = Σ f² over the N dyads, r rows per dyad; without
+    centring the last term is absent): a change costs the row sums of its ends, O(degree),
+    the state keeping A and B.
+    """
+    cdef int rows
+    cdef bint center, root
+
+    def __cinit__(self, int rows, bint center, bint root):
+        self.n_stats = 1
+        self.rows = rows
+        self.center = center
+        self.root = root
+
+    cdef inline double _f(self, int64_t y) noexcept nogil:
+        return sqrt(<double>y) if self.root else <double>y
+
+    cdef double _row(self, CountState s, int u, bint outward) noexcept nogil:
+        cdef int t, d = s.odeg(u) if outward else s.ideg(u)
+        cdef int* l = s.onb(u) if outward else s.inb(u)
+        cdef double r = 0.0
+        for t in range(d):
+            r += self._f(s.value(u, l[t]) if outward else s.value(l[t], u))
+        return r
+
+    cdef void change(self, CountState s, int i, int j, int64_t y_old, int64_t y_new,
+                     double* out) noexcept nogil:
+        cdef double fo = self._f(y_old), fn = self._f(y_new), delta = fn - fo
+        cdef double n = <double>s.n, r_rows = 2.0 if self.rows == ROWS_BOTH else 1.0
+        cdef double N = n * (n - 1.0) / r_rows, A, A2, Ri, Rj, total
+        if delta == 0.0:
+            out[0] = 0.0
+            return
+        if self.rows == ROWS_IN:
+            Rj = self._row(s, j, False)
+            total = 2.0 * Rj * delta + delta * delta
+        else:
+            Ri = self._row(s, i, True)
+            total = 2.0 * Ri * delta + delta * delta
+            if self.rows == ROWS_BOTH:
+                Rj = self._row(s, j, True)
+                total += 2.0 * Rj * delta + delta * delta
+        total -= r_rows * (fn * fn - fo * fo)
+        if self.center:
+            A = s.total_sqrt if self.root else <double>s.total
+            A2 = A + delta
+            total -= (n - 2.0) * r_rows * (A2 * A2 - A * A) / N
+        out[0] = total / (n - 2.0) / r_rows

@@ -201,8 +201,11 @@ def get_term(name: str, directed=None, state=BINARY_STATE) -> TermSpec:
     specs = lookup.get(name.lower())
     if not specs and state == COUNT_STATE and name.lower() in _LOOKUP:
         valued = ", ".join(sorted({s.name for s in _VALUED_TERMS}))
-        raise TermError(f"term {name!r} is a term of binary networks: a count-valued model "
-                        f"(response=..., reference=...) takes the valued terms ({valued})")
+        raise TermError(f"term {name!r} is a term of binary networks and has no valued form: "
+                        f"a count-valued model (response=..., reference=...) takes the valued "
+                        f"terms ({valued}); the dyad-independent covariate terms among them "
+                        "take form='sum' (Σ x_ij y_ij, the default) or form='nonzero', as in "
+                        "statnet")
     if specs and directed is not None:
         want = DIRECTED if directed else UNDIRECTED
         fitting = [s for s in specs if s.kinds in (want, BOTH)]

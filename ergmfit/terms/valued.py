@@ -1,49 +1,225 @@
-"""Valued (count) terms, ergm.count's names and labels: ``sum``, ``nonzero``, ``mutual``.
+"""Valued (count) terms with ergm.count's names, arguments and labels.
 
 They are registered with ``state="count"``: a count-valued model
-(``ERGM(g, formula, response=..., reference=...)``) looks its terms up here,
-and their kernels are ``CountKernel`` s (the change of the statistics when a
-dyad's value moves from one count to another).
+(``ERGM(g, formula, response=..., reference=...)``) looks its terms up here, and their
+kernels are ``CountKernel`` s (the change of the statistics when a dyad's value moves from
+one count to another; see ``ergmfit/terms/_valued.pyx`` and docs/valued_terms.md).
+
+* of the value alone (Σ_ij h(y_ij), the transforms ``Project()`` uses): ``sum(pow)``,
+  ``nonzero``, ``CMP``, ``atleast``, ``atmost``, ``greaterthan``, ``smallerthan``,
+  ``equalto(value, tolerance)``, ``ininterval(lower, upper, open)``;
+* ``form="sum"`` / ``form="nonzero"`` of the dyad-independent binary terms (``nodematch``,
+  ``nodefactor``, ``nodecov``, ``absdiff``, ``edgecov``, ``nodemix``, ...): the binary term's
+  own declaration, argument checks and labels (``nodematch.sum.group``), its kernel wrapped;
+* ``mutual(form, threshold)``, ``transitiveweights`` / ``cyclicalweights(twopath, combine,
+  affect)``, ``nodecovar`` / ``nodeocovar`` / ``nodeicovar(center, transform)`` and the
+  deprecated ``nodesqrtcovar`` / ``nodeosqrtcovar`` / ``nodeisqrtcovar(center)``.
+
+Examples
+--------
+>>> import networkx as nx
+>>> import ergmfit as ef
+>>> g = nx.DiGraph()
+>>> g.add_nodes_from(range(4))
+>>> g.add_edge(0, 1, w=2); g.add_edge(1, 0, w=3); g.add_edge(1, 2, w=1); g.add_edge(2, 0, w=2)
+>>> m = ef.ERGM(g, "sum + atleast(2) + mutual(form='nabsdiff') + transitiveweights",
+...             response="w", reference="Poisson")
+>>> m.statistics()
+{'sum': 8.0, 'atleast.2': 3.0, 'mutual.nabsdiff': -4.0, 'transitiveweights.min.max.min': 1.0}
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ..exceptions import TermError
-from .registry import COUNT_STATE, DIRECTED, Param, Term, as_float, format_number, \
+from . import registry
+from .projection import VALUE_TERMS, _form_label, _value_items
+from .registry import COUNT_STATE, DIRECTED, UNDIRECTED, Param, Term, as_bool, as_float, \
     register
-from ._valued import MutualMinKernel, NonzeroKernel, SumKernel
+from ._valued import DyadicFormKernel, MutualKernel, NodeCovarKernel, ValueKernel, WeightsKernel
+
+FAMILY = "valued"
 
 
-@register("sum", params=(Param("pow", 1, "power of the values"),), family="valued",
-          state=COUNT_STATE)
-def sum_term(net, pow):
-    """Sum of the dyad values (each to the power ``pow``): ergm.count's ``sum``.
+class _Call:
+    """A term call as ``projection._value_items`` reads it (name, args, kwargs)."""
 
-    Label ``sum``, or ``sum<pow>`` for another power (``sum0.5``), as statnet."""
-    p = as_float(pow, "sum: pow")
-    if p <= 0:
-        raise TermError(f"sum: pow must be positive, got {pow!r}")
-    label = "sum" if p == 1 else f"sum{format_number(p)}"
-    return Term("sum", [label], SumKernel(p), dyad_independent=True)
+    def __init__(self, name, kwargs):
+        self.name, self.args, self.kwargs = name, (), kwargs
 
 
-@register("nonzero", family="valued", state=COUNT_STATE)
-def nonzero_term(net):
-    """Number of dyads with a nonzero value: ergm.count's ``nonzero``."""
-    return Term("nonzero", ["nonzero"], NonzeroKernel(), dyad_independent=True)
+def _n_dyads(net):
+    return net.n * (net.n - 1) // (1 if net.directed else 2)
 
+
+def _value_term(name, bound, net):
+    items, labels = _value_items(name, _Call(name, bound))
+    kinds = [(kind, params) for kind, params, _ in items]
+    # the statistics on the all-zero network: N h(0) (atmost, equalto(0), ...)
+    from ._projection import transform_value
+    empty = [_n_dyads(net) * transform_value(kind, params, 0.0) for kind, params in kinds]
+    return Term(name, labels, ValueKernel(kinds), empty=np.array(empty), dyad_independent=True)
+
+
+def _register_value_term(name, params):
+    names, defaults = VALUE_TERMS[name]
+
+    @register(name, params=tuple(Param(p, d) for p, d in zip(names, defaults)),
+              family=FAMILY, state=COUNT_STATE)
+    def builder(net, **bound):
+        return _value_term(name, bound, net)
+
+    builder.__doc__ = params
+    return builder
+
+
+_VALUE_DOCS = {
+    "sum": "Σ y_ij^pow (ergm's valued ``sum``; label ``sum``, ``sum<pow>`` otherwise).",
+    "nonzero": "Number of dyads with a nonzero value (``nonzero``).",
+    "CMP": "Σ log(y_ij!): the Conway-Maxwell-Poisson term (ergm.count's ``CMP``); with the "
+           "Poisson reference, coefficient 0 is Poisson and 1 geometric.",
+    "atleast": "Number of dyads with y_ij >= threshold, one per threshold (``atleast.<t>``).",
+    "atmost": "Number of dyads with y_ij <= threshold (``atmost.<t>``).",
+    "greaterthan": "Number of dyads with y_ij > threshold (``greaterthan.<t>``).",
+    "smallerthan": "Number of dyads with y_ij < threshold (``smallerthan.<t>``).",
+    "equalto": "Number of dyads with |y_ij - value| <= tolerance (``equalto.<v>.pm.<tol>``).",
+    "ininterval": "Number of dyads with y_ij in the interval lower..upper, ``open`` saying "
+                  "which ends are excluded (default both: ``ininterval(1,2)``).",
+}
+for _name, _doc in _VALUE_DOCS.items():
+    _register_value_term(_name, _doc)
+
+
+# -- the valued forms of the dyad-independent binary terms --------------------------------
+
+#: binary terms with statnet's valued ``form="sum"`` / ``form="nonzero"``
+FORM_TERMS = ("absdiff", "absdiffcat", "edgecov", "mm", "nodecov", "nodefactor",
+              "nodeicov", "nodeifactor", "nodematch", "nodemix", "nodeocov", "nodeofactor",
+              "receiver", "sender", "sociality")
+FORMS = ("sum", "nonzero")
+
+
+def _register_form_term(spec):
+    @register(spec.name, kinds=spec.kinds, params=(*spec.params, Param("form", "sum")),
+              aliases=spec.aliases, family=FAMILY, state=COUNT_STATE)
+    def builder(net, **bound):
+        form = bound.pop("form")
+        if form not in FORMS:
+            raise TermError(f"{spec.name}: form must be 'sum' or 'nonzero', got {form!r}")
+        kwargs = dict(bound.pop("...", {}))
+        kwargs.update(bound)
+        binary = registry.build_term(net, spec.name, (), kwargs)
+        if not binary.dyad_independent or getattr(binary.kernel, "stateful", False):
+            raise TermError(f"{spec.name}: this use of it is not dyad-independent and has no "
+                            "valued form")
+        kernel = DyadicFormKernel(binary.kernel, form == "nonzero", net.n, net.directed)
+        return Term(spec.name, [_form_label(lab, form) for lab in binary.labels], kernel,
+                    dyad_independent=True)
+
+    builder.__doc__ = (f"Valued ``{spec.name}``: Σ x_ij y_ij (``form='sum'``, the default) or "
+                       f"Σ x_ij [y_ij != 0] (``form='nonzero'``), x_ij the binary "
+                       f"{spec.name}'s statistic of the dyad; labels "
+                       f"``{spec.name}.<form>...``.\n\n{spec.doc}")
+    return builder
+
+
+for _spec in registry.all_terms():
+    if _spec.name in FORM_TERMS:
+        _register_form_term(_spec)
+
+
+# -- mutual, triad weights, node covariances ----------------------------------------------
 
 MUTUAL_FORMS = ("min", "nabsdiff", "threshold", "product", "geometric")
 
 
 @register("mutual", kinds=DIRECTED, params=(Param("form", "min", "how the two values combine"),
                                             Param("threshold", 0)),
-          family="valued", state=COUNT_STATE)
+          family=FAMILY, state=COUNT_STATE)
 def mutual_term(net, form, threshold):
-    """Reciprocity of a directed valued network: with ``form="min"`` the sum over
-    the dyads i < j of min(y_ij, y_ji) (label ``mutual.min``, as ergm.count)."""
+    """Reciprocity of a directed valued network: Σ_{i<j} m(y_ij, y_ji), m by ``form``:
+    ``"min"`` min(a, b), ``"nabsdiff"`` -|a - b|, ``"threshold"`` [a > threshold and
+    b > threshold], ``"product"`` ab, ``"geometric"`` √a √b.  Label ``mutual.<form>``."""
     if form not in MUTUAL_FORMS:
         raise TermError(f"mutual: form must be one of {MUTUAL_FORMS}, got {form!r}")
-    if form != "min":
-        raise TermError(f"mutual(form={form!r}) is not available yet for count-valued models; "
-                        "form='min' is")
-    return Term("mutual", ["mutual.min"], MutualMinKernel())
+    t = as_float(threshold, "mutual: threshold")
+    return Term("mutual", [f"mutual.{form}"], MutualKernel(form, t))
+
+
+_WEIGHT_CHOICES = (("twopath", ("min", "geomean")), ("combine", ("max", "sum")),
+                   ("affect", ("min", "geomean")))
+
+
+def _weights(name, net, twopath, combine, affect):
+    args = {"twopath": twopath, "combine": combine, "affect": affect}
+    for key, allowed in _WEIGHT_CHOICES:
+        if args[key] not in allowed:
+            raise TermError(f"{name}: {key} must be {' or '.join(repr(v) for v in allowed)}, "
+                            f"got {args[key]!r}")
+    kernel = WeightsKernel(name == "cyclicalweights", twopath, combine, affect)
+    return Term(name, [f"{name}.{twopath}.{combine}.{affect}"], kernel)
+
+
+_WEIGHT_PARAMS = (Param("twopath", "min"), Param("combine", "max"), Param("affect", "min"))
+
+
+@register("transitiveweights", params=_WEIGHT_PARAMS, family=FAMILY, state=COUNT_STATE)
+def transitiveweights(net, twopath, combine, affect):
+    """Σ_{i != j} affect(y_ij, combine_k twopath(y_ik, y_kj)) (Krivitsky 2012, eq. 13; over
+    i < j when undirected): twopath ``"min"``/``"geomean"``, combine ``"max"``/``"sum"``,
+    affect ``"min"``/``"geomean"``.  Label ``transitiveweights.<twopath>.<combine>.<affect>``."""
+    return _weights("transitiveweights", net, twopath, combine, affect)
+
+
+@register("cyclicalweights", params=_WEIGHT_PARAMS, family=FAMILY, state=COUNT_STATE)
+def cyclicalweights(net, twopath, combine, affect):
+    """As ``transitiveweights`` with the focus dyad y_ji: Σ_{i != j} affect(y_ji, combine_k
+    twopath(y_ik, y_kj)).  Label ``cyclicalweights.<twopath>.<combine>.<affect>``
+    (statnet's help also spells the last argument ``affected``: pass it by position)."""
+    return _weights("cyclicalweights", net, twopath, combine, affect)
+
+
+_ROWS = {"nodecovar": (UNDIRECTED, 0), "nodeocovar": (DIRECTED, 1), "nodeicovar": (DIRECTED, 2)}
+
+
+def _covar(name, net, center, transform, label):
+    if center is None:
+        raise TermError(f"{name}: give center=TRUE or center=FALSE (statnet's {name}(center, "
+                        "transform) has no default for it)")
+    c = as_bool(center, f"{name}: center")
+    if transform not in ("identity", "sqrt"):
+        raise TermError(f"{name}: transform must be 'identity' or 'sqrt', got {transform!r}")
+    if net.n < 3:
+        raise TermError(f"{name}: divides by n - 2, so the network needs at least 3 nodes; it "
+                        f"has {net.n}")
+    base = name.replace("sqrt", "")
+    return Term(name, [label], NodeCovarKernel(_ROWS[base][1], c, transform == "sqrt"))
+
+
+def _register_covar(name, kinds):
+    @register(name, kinds=kinds, params=(Param("center", None), Param("transform", "identity")),
+              family=FAMILY, state=COUNT_STATE)
+    def builder(net, center, transform):
+        return _covar(name, net, center, transform, name)
+
+    star = {"nodecovar": "star(2)", "nodeocovar": "ostar(2)", "nodeicovar": "istar(2)"}[name]
+    builder.__doc__ = (f"Covariance of the values incident on each node, the valued {star}: "
+                       "Σ over nodes and pairs of their dyads z z' / (n - 2), z the values "
+                       "(``transform='sqrt'``: their square roots), centred by their mean over "
+                       "the network when ``center`` (non-local).  Label ``" + name + "``.")
+
+    @register(name.replace("covar", "sqrtcovar"), kinds=kinds, params=(Param("center", None),),
+              family=FAMILY, state=COUNT_STATE)
+    def sqrt_builder(net, center):
+        return _covar(name.replace("covar", "sqrtcovar"), net, center, "sqrt",
+                      name.replace("covar", "sqrtcovar"))
+
+    sqrt_builder.__doc__ = (f"``{name}(center, transform='sqrt')`` (statnet's deprecated "
+                            "spelling; label ``" + name.replace("covar", "sqrtcovar") + "``).")
+
+
+for _name, (_kinds, _) in _ROWS.items():
+    _register_covar(_name, _kinds)
+
+__all__ = ["FORM_TERMS", "MUTUAL_FORMS", "mutual_term", "transitiveweights", "cyclicalweights"]
+

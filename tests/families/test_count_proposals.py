@@ -1,0 +1,84 @@
+"""The count family's proposal table: each proposal samples the exact law of tiny networks
+(moments against exact enumeration, for each reference measure), ergm.count's "0inflated"
+with a given p0 and with its default (the starting network's surplus of zeros)."""
+import networkx as nx
+import numpy as np
+import pytest
+
+import ergmfit as ef
+from ergmfit.families import CountFamily
+from ergmfit.sampling._countproposals import CountZeroInflated
+from ergmfit.utils.validation import seed_words
+from families.test_count_engine import exact_moments
+from families.test_count_terms import exact_moments_of
+
+
+def batch_check(S, mean, second, batches=40):
+    p = S.shape[1]
+    feats = np.hstack([S] + [S[:, [a]] * S[:, [b]] for a in range(p) for b in range(a, p)])
+    want = np.concatenate([mean] + [[second[a, b]] for a in range(p) for b in range(a, p)])
+    bm = feats.reshape(batches, -1, feats.shape[1]).mean(1)
+    se = bm.std(0, ddof=1) / np.sqrt(batches)
+    z = (feats.mean(0) - want) / np.maximum(se, 1e-12)
+    assert np.all(np.abs(z) < 4.5), (z, feats.mean(0), want)
+
+
+def draws(m, theta, proposal, seed, n=20000, burnin=20000, interval=10):
+    sampler = m.family.make_sampler(m.compiled(), proposal, seed_words(seed))
+    return m.statistics_vector() + sampler.sample(np.asarray(theta, float), n, burnin, interval)
+
+
+def tiny(directed, edges=(), n=3):
+    g = nx.DiGraph() if directed else nx.Graph()
+    g.add_nodes_from(range(n))
+    for i, j, w in edges:
+        g.add_edge(i, j, w=w)
+    return g
+
+
+@pytest.mark.parametrize("reference, n, top", [("Poisson", 2, 30), ("Geometric", 2, 40),
+                                               ("Binomial(3)", 3, 3), ("DiscUnif(0, 3)", 3, 3)])
+@pytest.mark.parametrize("p0", [0.3, 0.7])
+def test_zero_inflated_matches_enumeration(reference, n, top, p0):
+    # unbounded references on one mutual pair, values beyond ``top`` negligible (< 1e-12)
+    g = tiny(True, [(0, 1, 2)] + ([(2, 1, 1)] if n == 3 else []), n=n)
+    m = ef.ERGM(g, "sum + nonzero + mutual(form='min')", response="w", reference=reference)
+    theta = np.array([-1.2 if reference == "Geometric" else -0.5, 0.4, 0.3])
+    mean, second = exact_moments(n, True, m.reference, m.labels, theta, top)
+    seed = 61 + int(10 * p0)
+    batch_check(draws(m, theta, CountZeroInflated(p0), seed), mean, second)
+
+
+def test_zero_inflated_default_p0_is_the_zero_surplus():
+    # 6 dyads, 2 nonzero, values 3 and 3: f0 = 4/6, mean 1, surplus 2/3 - exp(-1)
+    g = tiny(True, [(0, 1, 3), (1, 2, 3)])
+    m = ef.ERGM(g, "sum + nonzero", response="w", reference="Poisson")
+    prop = m.family.make_proposal("0inflated")
+    m.family.make_sampler(m.compiled(), prop, seed_words(1))
+    assert prop.p0 == pytest.approx(4 / 6 - np.exp(-1.0))
+    S = m.simulate([-0.3, -0.4], n=4, burnin=100, interval=10, output="stats",
+                   proposal="0inflated", random_state=2)
+    assert S.shape == (4, 2)
+
+
+@pytest.mark.parametrize("proposal", ["tnt", "random", "0inflated"])
+def test_every_proposal_samples_a_dependent_undirected_law(proposal):
+    # undirected 4 nodes, Binomial(2): transitiveweights + CMP by enumeration
+    g = nx.Graph()
+    g.add_nodes_from(range(4))
+    g.add_edge(0, 1, w=2)
+    g.add_edge(1, 2, w=1)
+    terms = ["sum(pow=0.5)", "CMP", "transitiveweights('min', 'max', 'min')"]
+    m = ef.ERGM(g, " + ".join(terms), response="w", reference="Binomial(2)")
+    theta = np.array([0.3, -0.4, 0.5])
+    mean, second = exact_moments_of(4, False, m.reference, terms, theta, 2)
+    S = m.simulate(theta, n=20000, burnin=20000, interval=10, output="stats",
+                   proposal=proposal, random_state=71)
+    batch_check(S, mean, second)
+
+
+def test_proposal_table():
+    fam = CountFamily("Poisson")
+    assert set(fam.proposals) == {"tnt", "random", "0inflated"}
+    with pytest.raises(ValueError):
+        CountZeroInflated(1.0)
