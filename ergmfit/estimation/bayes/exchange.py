@@ -434,6 +434,7 @@ class _ExchangeRun:
         it = it0
         with bar, catch_interrupt() as stop:     # Ctrl-C: the block under way is lost
             while it < n_total:
+                stop.check()                    # a Ctrl-C lost in a finalizer
                 if it == est.burnin and self.remeasure is not None:
                     # the auxiliary length at the second half of the burn-in's draws
                     self.remeasure(out[it // 2:it].reshape(-1, p))

@@ -1,0 +1,88 @@
+"""A Ctrl-C whose KeyboardInterrupt is raised inside a finalizer (the garbage collector
+runs ``__del__`` methods and weakref callbacks at any allocation) is dropped by CPython;
+the long loops raise it again at their next step instead of running to the end (#38,
+the real-Ctrl-C tests that were ignored in full test runs)."""
+import warnings
+
+import numpy as np
+import pytest
+
+import ergmfit as ef
+from ergmfit.runtime import catch_interrupt, lost_interrupts, run_jobs
+from support.interrupts import CtrlCInAFinalizer
+
+
+def test_the_finalizer_really_drops_the_interrupt(default_sigint, monkeypatch):
+    # the premise: without the context, the Ctrl-C goes to sys.unraisablehook and the
+    # code after the collection goes on
+    import sys
+    seen = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda u: seen.append(u.exc_type))
+    CtrlCInAFinalizer.collect()
+    assert seen == [KeyboardInterrupt]
+
+
+def test_a_lost_ctrl_c_is_raised_again_by_check(default_sigint):
+    with catch_interrupt() as stop:
+        CtrlCInAFinalizer.collect()
+        stop.check()
+        raise AssertionError("check() did not raise the lost Ctrl-C")
+    assert stop.interrupted
+    with lost_interrupts() as ctrl_c:       # nothing lost afterwards
+        ctrl_c.check()
+    assert not ctrl_c.lost
+
+
+def test_a_lost_ctrl_c_marks_the_block_interrupted_at_its_end(default_sigint):
+    with catch_interrupt() as stop:
+        CtrlCInAFinalizer.collect()
+    assert stop.interrupted
+
+
+def test_other_unraisable_exceptions_still_reach_the_previous_hook(default_sigint, monkeypatch):
+    import sys
+    seen = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda u: seen.append(u.exc_type))
+
+    class Bad:
+        def __init__(self):
+            self.cycle = self
+
+        def __del__(self):
+            raise ValueError("in a finalizer")
+    with catch_interrupt() as stop:
+        import gc
+        Bad()
+        gc.collect()
+    assert seen == [ValueError] and not stop.interrupted
+    assert sys.unraisablehook is not lost_interrupts._hook
+
+
+def test_bayes_stops_on_a_ctrl_c_lost_in_a_finalizer(default_sigint, monkeypatch):
+    from ergmfit.estimation.bayes import exchange
+    compiled_block, calls = exchange.exchange_block, []
+
+    def block(*args):
+        calls.append(1)
+        if len(calls) == 3:
+            CtrlCInAFinalizer.collect()
+        return compiled_block(*args)
+    monkeypatch.setattr(exchange, "exchange_block", block)
+    m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
+    with pytest.warns(RuntimeWarning, match="interrupted"):
+        fit = m.fit(method="bayes", random_state=1, burnin=0, main_iters=2000,
+                    aux_iters=200, delayed=False)
+    assert fit.interrupted and fit.chains.shape[1] == 30     # three blocks of 10
+    assert np.all(np.isfinite(fit.params))
+
+
+def test_jobs_in_this_process_stop_after_a_ctrl_c_lost_in_a_finalizer(default_sigint):
+    started = []
+
+    def job(c, control):
+        started.append(c)
+        if c == 1:
+            CtrlCInAFinalizer.collect()
+        return c
+    out, interrupted = run_jobs(job, [(c,) for c in range(4)])
+    assert interrupted and started == [0, 1] and out == [0, 1]
