@@ -92,7 +92,8 @@ class lost_interrupts:
     records such an interrupt instead (and prints nothing); a loop calls
     :meth:`check` between its compiled calls, and ``lost`` tells afterwards
     whether one was lost and not raised again.  Other unraisable exceptions
-    go to the previous hook.  Contexts may nest; they share the record.
+    go to the previous hook.  Contexts may nest; they share the record, and
+    one lost in an enclosing context is raised when an inner one is entered.
 
     >>> with lost_interrupts() as ctrl_c:
     ...     ctrl_c.check()          # nothing lost: no exception
@@ -114,6 +115,9 @@ class lost_interrupts:
             if cls._depth == 0:
                 cls._lost, cls._previous = False, sys.unraisablehook
                 sys.unraisablehook = cls._hook
+            elif cls._lost:         # lost before this block (in an enclosing one): raise it
+                cls._lost = False   # where it would have come through
+                raise KeyboardInterrupt
             cls._depth += 1
         return self
 

@@ -86,3 +86,28 @@ def test_jobs_in_this_process_stop_after_a_ctrl_c_lost_in_a_finalizer(default_si
         return c
     out, interrupted = run_jobs(job, [(c,) for c in range(4)])
     assert interrupted and started == [0, 1] and out == [0, 1]
+
+
+def test_a_ctrl_c_lost_before_the_loop_is_raised_when_the_loop_starts(default_sigint):
+    with lost_interrupts():
+        CtrlCInAFinalizer.collect()
+        with pytest.raises(KeyboardInterrupt):
+            with catch_interrupt():
+                raise AssertionError("the block ran although a Ctrl-C was lost before it")
+
+
+def test_a_ctrl_c_lost_in_the_set_up_of_a_fit_stops_it(default_sigint, monkeypatch):
+    # #38 item 9: a Ctrl-C in the first seconds of a fit (here while the start values
+    # are computed) raises KeyboardInterrupt as one outside a finalizer does, instead of
+    # the whole fit running
+    from ergmfit.estimation.bayes import exchange
+    real = exchange.start_centre
+
+    def start_centre(*args, **kwargs):
+        CtrlCInAFinalizer.collect()
+        return real(*args, **kwargs)
+    monkeypatch.setattr(exchange, "start_centre", start_centre)
+    m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
+    with pytest.raises(KeyboardInterrupt):
+        m.fit(method="bayes", random_state=1, burnin=0, main_iters=2000, aux_iters=200,
+              delayed=False)
