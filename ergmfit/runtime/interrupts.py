@@ -167,15 +167,12 @@ class catch_interrupt(lost_interrupts):
     as interrupted.  Other exceptions pass through.  A Ctrl-C lost in a
     finalizer (see :class:`lost_interrupts`) is raised again by
     :meth:`check`, which a loop calls between its steps; one still lost when
-    the block ends marks it as interrupted too.
+    the block ends marks it as interrupted too.  One object may be entered
+    again (``interrupted`` then stays True once set).
     """
 
     def __init__(self):
         self.interrupted = False
-
-    def __enter__(self):
-        self.interrupted = False
-        return super().__enter__()
 
     def __exit__(self, exc_type, exc, tb):
         super().__exit__(exc_type, exc, tb)
