@@ -609,22 +609,23 @@ def _check_information(model, proposal, rng, eta0):
     posterior along d is the prior's tail, which the chains do not explore).
     Under a constrained sample space (``~degrees``, ``~edges``, ...), where the
     observed design does not apply, a short chain at ``eta0`` looks for
-    statistics that never change (``edges`` under ``~degrees``).  Returns the
+    statistics that never change (``edges`` under ``~degrees``).  Missing dyads
+    and networks of more than 10^6 dyads skip these checks.  Returns the
     separation direction d of a dyad-dependent model (None if there is none):
     the run's sample confirms it (:func:`_confirm_separation`)."""
     from ...exceptions import DegenerateModelError
     from ..mple.existence import nonexistence_error, observed_design
     space = model.sample_space
     n_dyads = getattr(model.network, "n_dyads", None)
-    if n_dyads is None or n_dyads > _INFORMATION_CHECK_MAX_DYADS:
-        return None
+    if n_dyads is None or n_dyads > _INFORMATION_CHECK_MAX_DYADS or space.n_missing:
+        return None         # (missing dyads: the likelihood is the completions' marginal)
     od = observed_design(model, model.compiled())      # dead or collinear: raises
     if od is not None:
         d = od.direction
         if d is not None and bool(getattr(model, "dyad_independent", False)):
             raise nonexistence_error(list(model.labels), d, "the exchange algorithm")
         return d
-    if not getattr(space, "constrained", False) or space.n_missing:
+    if not getattr(space, "constrained", False):
         return None
     smp, _ = fast_sampler(model, proposal, rng, eta0, storage="default")
     eta0 = np.asarray(eta0, dtype=float)
