@@ -424,6 +424,19 @@ def _gof_parameters(args, model):
     return list(fit.params), fit.diagnostics.mcmc
 
 
+def _writable_target(option, path):
+    """An output path where a FIFO, a device or a directory is refused before
+    any work is done (ergmfit writes regular files only: a save would
+    otherwise fail after the fit, or a FIFO block the write)."""
+    from .utils.fileio import NotRegularFileError, replaceable_target
+    try:
+        replaceable_target(path)
+    except NotRegularFileError as exc:
+        raise ErgmfitError(f"{option} {path!r}: {exc}") from None
+    except OSError:
+        pass                    # a link loop etc.: the write says what is wrong
+
+
 def _run_gof(args):
     from .gof import gof
     from .model import ERGM
@@ -441,6 +454,7 @@ def _run_gof(args):
         if ext not in kinds:
             raise ErgmfitError(f"--plot {args.plot!r}: unknown figure type {ext or '(none)'!r}; "
                                f"use one of {', '.join(sorted(kinds))}")
+        _writable_target("--plot", args.plot)
     params, mcmc = _gof_parameters(args, model)
     res = gof(model, params, n_sim=args.n_sim, burnin=args.burnin, interval=args.interval,
               statistics=args.statistics, random_state=args.seed, mcmc=mcmc)
@@ -544,6 +558,7 @@ def _run_fit(args):
     from .results import results_file_extension
     if args.save:
         results_file_extension(args.save)       # a wrong extension is an error before the fit
+        _writable_target("--save", args.save)   # so is a FIFO or a device
     model = _make_model(net, args)
     fit = _fit(args, model)
     # the result is shown first: a save that fails cannot take the printed table with it
