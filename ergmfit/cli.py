@@ -660,7 +660,9 @@ def _main(args) -> int:
         warnings.simplefilter("default")
         warnings.showwarning = _show_warning
         try:
-            return args._run(args)
+            from .runtime import lost_interrupts
+            with lost_interrupts():     # a Ctrl-C lost in a finalizer before the fit is
+                return args._run(args)  # raised where the fit's first loop starts
         except (ErgmfitError, ValueError) as exc:
             # ValueError: settings an estimator refuses (e.g. a negative sample size)
             print(f"ergmfit: error: {_one_line(exc)}", file=sys.stderr)

@@ -111,3 +111,19 @@ def test_a_ctrl_c_lost_in_the_set_up_of_a_fit_stops_it(default_sigint, monkeypat
     with pytest.raises(KeyboardInterrupt):
         m.fit(method="bayes", random_state=1, burnin=0, main_iters=2000, aux_iters=200,
               delayed=False)
+
+
+def test_the_command_line_stops_on_a_ctrl_c_lost_while_it_reads_the_data(default_sigint,
+                                                                            monkeypatch, capsys):
+    # #38 item 9: one Ctrl-C of 18 in the first 2 s of `ergmfit fit` was lost; a loss before
+    # the fit (here while the network is read) ends the command as Ctrl-C does there
+    from ergmfit import cli
+    real = cli.load_network
+
+    def load_network(args):
+        CtrlCInAFinalizer.collect()
+        return real(args)
+    monkeypatch.setattr(cli, "load_network", load_network)
+    status = cli.main(["fit", "flomarriage", "edges + triangle", "--method", "bayes", "--seed",
+                       "1", "--quiet", "--set", "main_iters=2000", "--set", "aux_iters=200"])
+    assert status == 130 and "interrupted" in capsys.readouterr().err
