@@ -630,11 +630,13 @@ def _show_warning(message, category, filename, lineno, file=None, line=None):
 def main(argv=None) -> int:
     """Run the command line; returns the exit status (0 ok, 2 error in the input,
     3 the fit was printed but ``--save`` could not write it)."""
-    parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args = build_parser().parse_args(argv)
     except SystemExit as exc:  # --help, --version, usage errors (argparse printed them)
         return exc.code if isinstance(exc.code, int) else EXIT_ERROR
+    except KeyboardInterrupt:  # Ctrl-C while the arguments are read: no traceback
+        print("ergmfit: interrupted", file=sys.stderr)
+        return 130
     try:
         return _main(args)
     finally:

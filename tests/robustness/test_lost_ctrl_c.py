@@ -127,3 +127,15 @@ def test_the_command_line_stops_on_a_ctrl_c_lost_while_it_reads_the_data(default
     status = cli.main(["fit", "flomarriage", "edges + triangle", "--method", "bayes", "--seed",
                        "1", "--quiet", "--set", "main_iters=2000", "--set", "aux_iters=200"])
     assert status == 130 and "interrupted" in capsys.readouterr().err
+
+
+def test_the_command_line_says_interrupted_for_a_ctrl_c_while_it_reads_its_arguments(
+        monkeypatch, capsys):
+    # the first moments of `ergmfit fit` (the trials of #38 item 9): exit 130, no traceback
+    from ergmfit import cli
+
+    def build_parser():
+        raise KeyboardInterrupt
+    monkeypatch.setattr(cli, "build_parser", build_parser)
+    assert cli.main(["fit", "flomarriage", "edges"]) == 130
+    assert "interrupted" in capsys.readouterr().err
