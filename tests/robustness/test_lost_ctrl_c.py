@@ -137,5 +137,9 @@ def test_the_command_line_says_interrupted_for_a_ctrl_c_while_it_reads_its_argum
     def build_parser():
         raise KeyboardInterrupt
     monkeypatch.setattr(cli, "build_parser", build_parser)
-    assert cli.main(["fit", "flomarriage", "edges"]) == 130
+    try:
+        status = cli.main(["fit", "flomarriage", "edges"])
+    except KeyboardInterrupt:           # (uncaught, it would end the whole test session)
+        pytest.fail("KeyboardInterrupt escaped the command line's main()")
+    assert status == 130
     assert "interrupted" in capsys.readouterr().err
