@@ -22,8 +22,7 @@ class CtrlCInAFinalizer:
         self.cycle = self          # only the cyclic collector frees it
 
     def __del__(self):
-        import os
-        os.kill(os.getpid(), signal.SIGINT)
+        signal.raise_signal(signal.SIGINT)     # to this thread: handled in here
         total = 0
         for i in range(10000):     # bytecode runs: the handler raises in here
             total += i
