@@ -463,6 +463,19 @@ def _gof_parameters(args, model):
     return list(fit.params), fit.diagnostics.mcmc
 
 
+def _writable_target(option, path):
+    """An output path where a FIFO, a device or a directory is refused before
+    any work is done (ergmfit writes regular files only: a save would
+    otherwise fail after the fit, or a FIFO block the write)."""
+    from .utils.fileio import NotRegularFileError, replaceable_target
+    try:
+        replaceable_target(path)
+    except NotRegularFileError as exc:
+        raise ErgmfitError(f"{option} {path!r}: {exc}") from None
+    except OSError:
+        pass                    # a link loop etc.: the write says what is wrong
+
+
 def _run_gof(args):
     from .gof import gof
     from .model import ERGM
@@ -480,6 +493,7 @@ def _run_gof(args):
         if ext not in kinds:
             raise ErgmfitError(f"--plot {args.plot!r}: unknown figure type {ext or '(none)'!r}; "
                                f"use one of {', '.join(sorted(kinds))}")
+        _writable_target("--plot", args.plot)
     params, mcmc = _gof_parameters(args, model)
     res = gof(model, params, n_sim=args.n_sim, burnin=args.burnin, interval=args.interval,
               statistics=args.statistics, random_state=args.seed, mcmc=mcmc)
@@ -583,6 +597,7 @@ def _run_fit(args):
     from .results import results_file_extension
     if args.save:
         results_file_extension(args.save)       # a wrong extension is an error before the fit
+        _writable_target("--save", args.save)   # so is a FIFO or a device
     model = _make_model(net, args)
     fit = _fit(args, model)
     # the result is shown first: a save that fails cannot take the printed table with it
@@ -654,11 +669,13 @@ def _show_warning(message, category, filename, lineno, file=None, line=None):
 def main(argv=None) -> int:
     """Run the command line; returns the exit status (0 ok, 2 error in the input,
     3 the fit was printed but ``--save`` could not write it)."""
-    parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args = build_parser().parse_args(argv)
     except SystemExit as exc:  # --help, --version, usage errors (argparse printed them)
         return exc.code if isinstance(exc.code, int) else EXIT_ERROR
+    except KeyboardInterrupt:  # Ctrl-C while the arguments are read: no traceback
+        print("ergmfit: interrupted", file=sys.stderr)
+        return 130
     try:
         return _main(args)
     finally:
@@ -684,7 +701,9 @@ def _main(args) -> int:
         warnings.simplefilter("default")
         warnings.showwarning = _show_warning
         try:
-            return args._run(args)
+            from .runtime import lost_interrupts
+            with lost_interrupts():     # a Ctrl-C lost in a finalizer before the fit is
+                return args._run(args)  # raised where the fit's first loop starts
         except (ErgmfitError, ValueError) as exc:
             # ValueError: settings an estimator refuses (e.g. a negative sample size)
             print(f"ergmfit: error: {_one_line(exc)}", file=sys.stderr)

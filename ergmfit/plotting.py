@@ -56,8 +56,22 @@ def _figure(path, figsize):
 
 
 def _finish(fig, path, dpi):
+    """Write ``fig`` to ``path`` (if given) as a complete file or not at all:
+    through :func:`~ergmfit.utils.fileio.atomic_write`, so that a failed
+    write leaves an existing file as it was and a FIFO or a device at
+    ``path`` is refused (:class:`~ergmfit.exceptions.SaveError`) instead of
+    being written to (a FIFO without a reader would block for ever)."""
     if path is not None:
-        fig.savefig(path, dpi=dpi, bbox_inches="tight")
+        import os
+
+        from .exceptions import SaveError
+        from .utils.fileio import atomic_write
+        fmt = os.path.splitext(os.fspath(path))[1].lstrip(".").lower() or None
+        try:
+            with atomic_write(path, "wb") as fh:
+                fig.savefig(fh, format=fmt, dpi=dpi, bbox_inches="tight")
+        except OSError as exc:
+            raise SaveError(f"cannot write the figure to {os.fspath(path)}: {exc}") from None
     return fig
 
 

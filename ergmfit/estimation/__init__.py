@@ -32,7 +32,9 @@ def get_estimator(method: str):
 
 def fit(model, method: str = "mple", **settings):
     """Fit ``model`` with the estimator called ``method`` built with ``settings``."""
-    return make_estimator(method, **settings).fit(model)
+    from ..runtime import lost_interrupts
+    with lost_interrupts():     # a Ctrl-C lost in a finalizer during the set-up is raised
+        return make_estimator(method, **settings).fit(model)   # at the first loop's check
 
 
 def __getattr__(name):

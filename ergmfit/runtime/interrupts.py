@@ -5,6 +5,11 @@
   finished work marked as interrupted instead of losing it (the compiled
   samplers check for a pending signal every 2^16 proposals, so Ctrl-C is
   seen within milliseconds);
+* :class:`lost_interrupts` -- a Ctrl-C whose KeyboardInterrupt was raised
+  inside a finalizer (``__del__``, a weakref callback, run by the garbage
+  collector at any allocation), where CPython prints "Exception ignored"
+  and drops it, is recorded and raised again at the loop's next
+  :meth:`~lost_interrupts.check` (``catch_interrupt`` includes it);
 * :class:`ctrl_c_flag` -- Ctrl-C as a flag for a loop of short compiled calls;
 * :func:`deaf_to_sigint` -- worker processes deaf to SIGINT (their parent stops
   them);
@@ -17,7 +22,8 @@ import contextlib
 import signal
 import threading
 
-__all__ = ["catch_interrupt", "ctrl_c_flag", "deaf_to_sigint", "second_ctrl_c_waits"]
+__all__ = ["catch_interrupt", "ctrl_c_flag", "deaf_to_sigint", "lost_interrupts",
+           "second_ctrl_c_waits"]
 
 
 @contextlib.contextmanager
@@ -72,7 +78,84 @@ def second_ctrl_c_waits():
         signal.signal(signal.SIGINT, old)
 
 
-class catch_interrupt:
+class lost_interrupts:
+    """While open (in the main thread): a Ctrl-C lost in a finalizer is
+    recorded, and :meth:`check` raises its ``KeyboardInterrupt``.
+
+    Python runs a signal's handler at the next point where the main thread
+    executes bytecode.  When that point is inside a finalizer -- a
+    ``__del__`` or a weakref callback that the garbage collector runs at an
+    arbitrary allocation, more often the more garbage earlier work left --
+    the handler's ``KeyboardInterrupt`` cannot propagate: CPython passes it
+    to ``sys.unraisablehook`` ("Exception ignored in ...") and the run goes
+    on as if no Ctrl-C had come.  While this context is open, the hook
+    records such an interrupt instead (and prints nothing); a loop calls
+    :meth:`check` between its compiled calls, and ``lost`` tells afterwards
+    whether one was lost and not raised again.  Other unraisable exceptions
+    go to the previous hook.  Contexts may nest; they share the record, and
+    one lost in an enclosing context is raised when an inner one is entered.
+
+    >>> with lost_interrupts() as ctrl_c:
+    ...     ctrl_c.check()          # nothing lost: no exception
+    >>> ctrl_c.lost
+    False
+    """
+
+    _depth = 0
+    _lost = False
+    _previous = None
+    _active = lost = False
+
+    def __enter__(self):
+        import sys
+        self.lost = False
+        self._active = threading.current_thread() is threading.main_thread()
+        if self._active:
+            cls = lost_interrupts
+            if cls._depth == 0:
+                cls._lost, cls._previous = False, sys.unraisablehook
+                sys.unraisablehook = cls._hook
+            elif cls._lost:         # lost before this block (in an enclosing one): raise it
+                cls._lost = False   # where it would have come through
+                raise KeyboardInterrupt
+            cls._depth += 1
+        return self
+
+    @staticmethod
+    def _hook(unraisable):
+        if (unraisable.exc_type is not None
+                and issubclass(unraisable.exc_type, KeyboardInterrupt)):
+            lost_interrupts._lost = True
+            return
+        previous = lost_interrupts._previous
+        if previous is not None:
+            previous(unraisable)
+
+    def check(self):
+        """Raise the ``KeyboardInterrupt`` of a Ctrl-C lost in a finalizer."""
+        if self._active and lost_interrupts._lost:
+            lost_interrupts._lost = False
+            raise KeyboardInterrupt
+
+    def __exit__(self, exc_type, exc, tb):
+        import sys
+        if not self._active:
+            return False
+        cls = lost_interrupts
+        if exc_type is not None and issubclass(exc_type, KeyboardInterrupt):
+            cls._lost = False           # the Ctrl-C came through (or another one did)
+        self.lost = cls._lost
+        cls._depth -= 1
+        if cls._depth == 0:
+            if sys.unraisablehook is cls._hook:
+                sys.unraisablehook = cls._previous
+            cls._previous, cls._lost = None, False
+        elif self.lost:
+            cls._lost = False           # handed to this context's caller
+        return False
+
+
+class catch_interrupt(lost_interrupts):
     """A ``with`` block that ends quietly on Ctrl-C (``KeyboardInterrupt``).
 
     >>> with catch_interrupt() as stop:
@@ -81,20 +164,22 @@ class catch_interrupt:
     True
 
     The caller then returns the work finished before the interrupt, marked
-    as interrupted.  Other exceptions pass through.
+    as interrupted.  Other exceptions pass through.  A Ctrl-C lost in a
+    finalizer (see :class:`lost_interrupts`) is raised again by
+    :meth:`check`, which a loop calls between its steps; one still lost when
+    the block ends marks it as interrupted too.  One object may be entered
+    again (``interrupted`` then stays True once set).
     """
 
     def __init__(self):
         self.interrupted = False
 
-    def __enter__(self):
-        return self
-
     def __exit__(self, exc_type, exc, tb):
-        if exc_type is not None and issubclass(exc_type, KeyboardInterrupt):
+        super().__exit__(exc_type, exc, tb)
+        caught = exc_type is not None and issubclass(exc_type, KeyboardInterrupt)
+        if caught or (self.lost and exc_type is None):
             self.interrupted = True
-            return True
-        return False
+        return caught
 
 
 class ctrl_c_flag:

@@ -22,7 +22,7 @@ import threading
 import uuid
 
 from .checkpoint import _pid_alive
-from .interrupts import catch_interrupt
+from .interrupts import catch_interrupt, lost_interrupts
 
 __all__ = ["parallel_map", "run_jobs", "JobControl", "DaskJobControl", "inherit_in_workers"]
 
@@ -222,6 +222,7 @@ def _run_here(func, jobs, progress, is_interrupted):
     out = []
     with catch_interrupt() as stop:          # Ctrl-C while a job starts up
         for c, job in enumerate(jobs):
+            stop.check()                     # a Ctrl-C lost in a finalizer
             res = func(*job, JobControl(c, on_report=on_report))
             out.append(res)
             if is_interrupted(res):
@@ -273,8 +274,11 @@ def _run_parallel(func, jobs, n_jobs, backend, progress, is_interrupted):
     # return early afterwards (CPython), before the jobs have stopped
     try:
         try:
-            while not finished.wait(0.5):
-                poll()
+            with lost_interrupts() as ctrl_c:
+                while not finished.wait(0.5):
+                    ctrl_c.check()           # a Ctrl-C lost in a finalizer
+                    poll()
+                ctrl_c.check()
         except KeyboardInterrupt:
             interrupted = True
             with contextlib.suppress(OSError):
@@ -378,13 +382,16 @@ def run_dask(func, jobs, progress, is_interrupted):
     interrupted = False
     try:
         try:
-            while True:
-                try:
-                    if wait_all(0.5):
-                        break
-                except TimeoutError:
-                    pass
-                poll()
+            with lost_interrupts() as ctrl_c:
+                while True:
+                    try:
+                        if wait_all(0.5):
+                            break
+                    except TimeoutError:
+                        pass
+                    ctrl_c.check()           # a Ctrl-C lost in a finalizer
+                    poll()
+                ctrl_c.check()
         except KeyboardInterrupt:
             interrupted = True
             stop.set()

@@ -69,6 +69,21 @@ def test_mcmle_checkpoint_on_a_full_disk_goes_on(full_disk, flo):
     assert os.listdir(full_disk) == []
 
 
+@pytest.mark.parametrize("method, name, settings", [
+    ("bayes", "ck.npz", {"main_iters": 40, "burnin": 10, "aux_iters": 200}),
+    ("ee", "ee_ck", {"ee_steps": 10, "ee_inner_steps": 20, "sampler_steps": 300, "s_steps": 20,
+                     "se_samplesize": 100, "n_chains": 1})])
+def test_bayes_and_ee_checkpoints_on_a_full_disk_go_on(full_disk, flo, method, name, settings):
+    # the same promise for the other checkpointing estimators: a warning, a result, and
+    # no lock or temporary file left (an EE checkpoint directory is the user's path)
+    ck = full_disk / name
+    with pytest.warns(CheckpointWarning, match="No space left"):
+        fit = flo.fit(method=method, random_state=1, checkpoint=str(ck), **settings)
+    assert np.all(np.isfinite(np.asarray(fit.params)))
+    left = os.listdir(full_disk)
+    assert left in ([], [name]) and (not left or os.listdir(ck) == [])
+
+
 def test_a_lock_file_that_names_no_process_is_stale_once_old(tmp_path):
     # an empty lock file (left by a full disk or a kill before its write) blocked
     # its checkpoint path for ever; it is taken over once LOCK_GRACE_SECONDS old,

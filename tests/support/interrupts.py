@@ -10,3 +10,25 @@ def sigint_soon(delay):
     timer = threading.Timer(delay, signal.pthread_kill, (main, signal.SIGINT))
     timer.start()
     return timer
+
+
+class CtrlCInAFinalizer:
+    """Garbage whose finalizer receives a real SIGINT: the KeyboardInterrupt of Python's
+    default handler is raised inside ``__del__``, where CPython drops it ("Exception
+    ignored in ...") -- what happens to a Ctrl-C that arrives while the garbage collector
+    runs finalizers of earlier work.  :meth:`collect` makes one and collects it."""
+
+    def __init__(self):
+        self.cycle = self          # only the cyclic collector frees it
+
+    def __del__(self):
+        signal.raise_signal(signal.SIGINT)     # to this thread: handled in here
+        total = 0
+        for i in range(10000):     # bytecode runs: the handler raises in here
+            total += i
+
+    @classmethod
+    def collect(cls):
+        import gc
+        cls()
+        gc.collect()

@@ -334,6 +334,7 @@ class Bayes(Estimator):
             accepted = np.zeros(H, dtype=np.int64)
             it0 = 0
         eta0 = model.eta(centre)
+        separation = _check_information(model, self.proposal, rng, eta0)
         sampler, storage = fast_sampler(model, self.proposal, rng, eta0)
         aux_info = {"rule": "aux_iters"}
         if self.aux_iters is not None:
@@ -392,6 +393,9 @@ class Bayes(Estimator):
                 run.save(it)
         else:
             it, interrupted = run.iterate(it0, n_total, show)
+        if separation is not None and it > self.burnin and not interrupted:
+            _confirm_separation(model, self.proposal, rng, separation,
+                                run.out[self.burnin:it].reshape(-1, p).mean(axis=0))
         return _build_results(model, self, prior, run, it, interrupted, t0, c0)
 
 
@@ -434,6 +438,7 @@ class _ExchangeRun:
         it = it0
         with bar, catch_interrupt() as stop:     # Ctrl-C: the block under way is lost
             while it < n_total:
+                stop.check()                    # a Ctrl-C lost in a finalizer
                 if it == est.burnin and self.remeasure is not None:
                     # the auxiliary length at the second half of the burn-in's draws
                     self.remeasure(out[it // 2:it].reshape(-1, p))
@@ -585,6 +590,72 @@ def fast_sampler(model, proposal, rng, eta0, pilot=20000, storage=None):
             best[h] = min(times)
         held = best[True] < 0.9 * best[False]
     return make(held, seed), ("held" if held else "default")
+
+
+# at most this many dyads: the observed network's design is checked before the run
+_INFORMATION_CHECK_MAX_DYADS = 10**6
+# the sample that looks for statistics a constrained space never changes
+_DEAD_CHECK_DRAWS = 200
+
+
+def _check_information(model, proposal, rng, eta0):
+    """Refuse, before the run, a model whose data carry no information about a
+    parameter, as MCMC-MLE, EE, CD and MPLE refuse it (with their checks,
+    :mod:`ergmfit.estimation.mple.existence`): a statistic that no free dyad
+    changes or statistics that are linearly dependent (DegenerateModelError,
+    the MPLE's message); a dyad-independent model whose observed statistics lie
+    on the boundary of the attainable ones, so the likelihood keeps increasing
+    along a direction d (an empty or complete network; no MLE, and the
+    posterior along d is the prior's tail, which the chains do not explore).
+    Under a constrained sample space (``~degrees``, ``~edges``, ...), where the
+    observed design does not apply, a short chain at ``eta0`` looks for
+    statistics that never change (``edges`` under ``~degrees``).  Missing dyads
+    and networks of more than 10^6 dyads skip these checks.  Returns the
+    separation direction d of a dyad-dependent model (None if there is none):
+    the run's sample confirms it (:func:`_confirm_separation`)."""
+    from ...exceptions import DegenerateModelError
+    from ..mple.existence import nonexistence_error, observed_design
+    space = model.sample_space
+    n_dyads = getattr(model.network, "n_dyads", None)
+    if n_dyads is None or n_dyads > _INFORMATION_CHECK_MAX_DYADS or space.n_missing:
+        return None         # (missing dyads: the likelihood is the completions' marginal)
+    od = observed_design(model, model.compiled())      # dead or collinear: raises
+    if od is not None:
+        d = od.direction
+        if d is not None and bool(getattr(model, "dyad_independent", False)):
+            raise nonexistence_error(list(model.labels), d, "the exchange algorithm")
+        return d
+    if not getattr(space, "constrained", False):
+        return None
+    smp, _ = fast_sampler(model, proposal, rng, eta0, storage="default")
+    eta0 = np.asarray(eta0, dtype=float)
+    dyads = int(n_dyads)
+    X = smp.sample(eta0, _DEAD_CHECK_DRAWS, 10 * dyads, max(1, dyads // 10))
+    dead = [lab for lab, moved in zip(model.labels, np.any(X != 0, axis=0)) if not moved]
+    if dead:
+        raise DegenerateModelError(
+            f"the statistic(s) {dead} never changed in {_DEAD_CHECK_DRAWS} networks drawn from "
+            f"the sample space ({space.describe()}): the constraints fix them, so the data "
+            "carry no information about their coefficients (the posterior would be the "
+            "prior). Remove the term(s) from the formula (or fix the coefficient with offset())")
+    return None
+
+
+def _confirm_separation(model, proposal, rng, d, theta):
+    """The observed design's separation direction d of a dyad-dependent model,
+    confirmed as EE confirms it: every network simulated at the posterior mean
+    ``theta`` lies on the observed side of d (the observed statistics on the
+    boundary of the convex hull of the sample) -- then no MLE exists, the
+    likelihood keeps increasing along d and the posterior there is the prior's
+    tail: DegenerateModelError."""
+    from ..mple.existence import nonexistence_error, on_boundary
+    eta = model.eta(theta)
+    smp, _ = fast_sampler(model, proposal, rng, eta, storage="default")
+    dyads = int(model.network.n_dyads)
+    X = smp.sample(eta, _DEAD_CHECK_DRAWS, 10 * dyads, max(1, dyads // 10))
+    if on_boundary(X, np.asarray(d, dtype=float)):
+        raise nonexistence_error(list(model.labels), np.asarray(d, dtype=float),
+                                 "the exchange algorithm", theta)
 
 
 def _linear_unconstrained(model) -> bool:

@@ -118,6 +118,7 @@ class BayesPL(Estimator):
                 it += 1
                 if it % 1000 == 0:
                     bar.update(1000)
+                    stop.check()                # a Ctrl-C lost in a finalizer
         interrupted = stop.interrupted
         warn = []
         if interrupted:

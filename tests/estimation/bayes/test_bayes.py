@@ -263,10 +263,6 @@ def test_command_line_fits_a_posterior(capsys, tmp_path):
     assert isinstance(back, BayesResults) and back.draws.shape == (120, 2)
 
 
-@pytest.mark.xfail(strict=False, reason="in a full run (CI, and the in-place suite) this Ctrl-C was "
-                   "not acted upon although the test passes alone and after each preceding "
-                   "folder: cause not found yet (session 8 note); the fit is kept short so a "
-                   "miss costs seconds")
 def test_a_real_ctrl_c_stops_the_compiled_loop(monkeypatch):
     import os
     import signal

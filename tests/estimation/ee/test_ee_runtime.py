@@ -114,10 +114,6 @@ def test_ee_confirms_a_missing_mle_of_a_dependent_model_with_its_sample():
 # #22 item 3: progress and stop through dask's primitives
 # #24 item 5: a second Ctrl-C still returns what is finished
 # ---------------------------------------------------------------------------
-@pytest.mark.xfail(strict=False, reason="in a full run (CI, and the in-place suite) this Ctrl-C was "
-                   "not acted upon although the test passes alone and after each preceding "
-                   "folder: cause not found yet (session 8 note); the run is kept short so a "
-                   "miss costs seconds, not its 10^5 EE steps")
 def test_dask_chains_report_and_stop_through_dask_primitives(samplike, monkeypatch, default_sigint):
     distributed = pytest.importorskip("distributed")
     import signal
