@@ -321,3 +321,179 @@ def _block_diagonal(mats, sizes, name):
         out[s:s + nb, s:s + nb] = M
         s += nb
     return out
+
+
+class Layers(Networks):
+    """Several tie layers on one node set (ergm.multi's ``Layer()``): a :class:`Networks`
+    whose networks are the layers, each a copy of the same nodes.  Build it with
+    :func:`Layer`.
+
+    Attributes
+    ----------
+    layer_names : list of str
+        The layers, in order (the names layer logic uses: ``L(~edges, ~advice&!friendship)``).
+    base_network : Network
+        The node set with its attributes and no ties (what the terms inside ``L()`` see).
+
+    The combined network's nodes are ``(layer, label)``; terms outside ``L()`` sum their
+    statistics over the layers, as statnet's do.
+    """
+
+    def __init__(self, layers):
+        names = list(layers)
+        nets = list(layers.values())
+        super().__init__(nets, names=names)
+        self.layer_names = [str(n) for n in names]
+        first = nets[0]
+        self.base_network = Network(first.n, np.zeros((0, 2), np.int64), first.directed,
+                                    labels=first.labels,
+                                    node_attrs={a: _copy_values(v)
+                                                for a, v in first.node_attrs.items()})
+
+    def with_ties(self, ties):
+        out = Networks.with_ties(self, ties)
+        new = Layers.__new__(Layers)
+        new.__dict__.update(out.__dict__)
+        new.layer_names = list(self.layer_names)
+        new.base_network = self.base_network
+        return new
+
+    def layer_graphs(self, graph=None):
+        """{layer: networkx graph} of the observed network (or of a combined ``graph`` as
+        ``simulate`` returns), with the original node labels."""
+        import networkx as nx
+        g = self.to_networkx() if graph is None else graph
+        return dict(zip(self.layer_names, self.split(g)))
+
+    def __repr__(self):
+        kind = "directed" if self.directed else "undirected"
+        ties = ", ".join(f"{name}: {int(((self.ties[:, 0] >= b.start) & (self.ties[:, 0] < b.stop)).sum())}"
+                         for name, b in zip(self.layer_names, self.blocks))
+        return (f"<Layers: {len(self.blocks)} {kind} layers on {self.base_network.n} nodes "
+                f"({ties} ties)>")
+
+
+def Layer(data, layers=None, attr=None):
+    """Several tie layers on one node set, as one network (ergm.multi's ``Layer()``).
+
+    Parameters
+    ----------
+    data : dict of name -> graph, or one networkx graph
+        A dict of networks on the same nodes (networkx graphs or anything
+        :func:`ergmfit.as_network` reads), one per layer; or one graph whose edges say their
+        layers through ``layers`` or ``attr``.
+    layers : list of str, optional
+        With one graph: the edge attributes that are the layers (a tie is in layer ``a``
+        when its attribute ``a`` is true/nonzero), statnet's
+        ``Layer(nw, c("advice", "friendship"))``.
+    attr : str, optional
+        With one graph (a MultiGraph/MultiDiGraph allows a pair in several layers): the edge
+        attribute naming each tie's layer (a name, or a list/set of names).
+
+    Returns
+    -------
+    Layers
+        The layers stacked block-diagonally (see :class:`Networks`); node attributes come
+        from the nodes of the layers (they must agree where given).
+
+    Raises
+    ------
+    NetworkError
+        Layers on different node sets, mixed directedness, node attributes that disagree,
+        an unknown or missing layer attribute.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> import ergmfit as ef
+    >>> g = nx.DiGraph()
+    >>> g.add_edge(1, 2, advice=1, friendship=0)
+    >>> g.add_edge(2, 1, advice=1, friendship=1)
+    >>> lay = ef.Layer(g, ["advice", "friendship"])
+    >>> lay
+    <Layers: 2 directed layers on 2 nodes (advice: 2, friendship: 1 ties)>
+    >>> ef.ERGM(lay, "L(~edges, ~advice&!friendship) + L(~mutual, ~advice)").statistics()
+    {'L(advice&!friendship)~edges': 1.0, 'L(advice)~mutual': 1.0}
+    """
+    import networkx as nx
+    from .io import as_network
+    if isinstance(data, dict):
+        if layers is not None or attr is not None:
+            raise NetworkError("Layer(): with a dict of layer networks, give neither layers= "
+                               "nor attr=")
+        if not data:
+            raise NetworkError("Layer() needs at least one layer; got an empty dict")
+        nets = {str(k): as_network(g) for k, g in data.items()}
+        return Layers(_aligned(nets))
+    if not isinstance(data, nx.Graph):
+        raise NetworkError("Layer() takes a dict {layer: network} or one networkx graph with "
+                           f"layers= or attr=, got {type(data).__name__}")
+    if (layers is None) == (attr is None):
+        raise NetworkError("Layer(g, ...): give layers=[edge attributes] or attr=<edge "
+                           "attribute naming the layer>, one of them")
+    edges = list(data.edges(data=True))
+    if layers is not None:
+        layers = [layers] if isinstance(layers, str) else list(layers)
+        have = {k for _, _, d in edges for k in d}
+        for a in layers:
+            if a not in have:
+                raise NetworkError(f"Layer(): the graph has no edge attribute {a!r}; its edge "
+                                   f"attributes are {', '.join(map(repr, sorted(have))) or 'none'}")
+        member = {a: [(u, v) for u, v, d in edges if _true(d.get(a))] for a in layers}
+    else:
+        member = {}
+        for u, v, d in edges:
+            if attr not in d:
+                raise NetworkError(f"Layer(): the edge ({u!r}, {v!r}) has no attribute {attr!r}")
+            val = d[attr]
+            for a in ([val] if isinstance(val, (str, int)) else list(val)):
+                member.setdefault(str(a), []).append((u, v))
+        member = dict(sorted(member.items()))
+    out = {}
+    for a, ties in member.items():
+        g = nx.DiGraph() if data.is_directed() else nx.Graph()
+        g.add_nodes_from(data.nodes(data=True))
+        g.add_edges_from(ties)
+        out[a] = as_network(g)
+    return Layers(out)
+
+
+def _true(v):
+    if v is None or is_missing(v):
+        return False
+    if isinstance(v, str):
+        return v.strip().upper() not in ("", "0", "FALSE", "F")
+    return bool(v)
+
+
+def _aligned(nets):
+    """The layer networks on one node order (the first layer's) with one set of node
+    attributes."""
+    names = list(nets)
+    first = nets[names[0]]
+    order = {lab: k for k, lab in enumerate(first.labels)}
+    attrs = {a: list(v) for a, v in first.node_attrs.items()}
+    out = {}
+    for name in names:
+        net = nets[name]
+        if net.directed != first.directed:
+            raise NetworkError("Layer(): the layers must be all directed or all undirected")
+        if set(net.labels) != set(order) or net.n != first.n:
+            raise NetworkError(f"Layer(): layer {name!r} is not on the same nodes as layer "
+                               f"{names[0]!r}; every layer needs the same node set")
+        perm = np.array([order[lab] for lab in net.labels], dtype=np.int64)
+        for a, vals in net.node_attrs.items():
+            cur = attrs.setdefault(a, [None] * first.n)
+            for k, v in enumerate(vals):
+                pos = perm[k]
+                if is_missing(v):
+                    continue
+                if cur[pos] is not None and not is_missing(cur[pos]) and cur[pos] != v:
+                    raise NetworkError(f"Layer(): node {net.labels[k]!r} has {a}={v!r} in layer "
+                                       f"{name!r} but {cur[pos]!r} in another")
+                cur[pos] = v
+        out[name] = (perm[net.ties] if len(net.ties) else net.ties, net.edge_attrs)
+    return {name: Network(first.n, ties, first.directed, labels=first.labels,
+                          node_attrs={a: _copy_values(v) for a, v in attrs.items()},
+                          edge_attrs=eattrs)
+            for name, (ties, eattrs) in out.items()}
