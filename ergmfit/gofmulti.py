@@ -34,6 +34,7 @@ import numpy as np
 from .exceptions import ErgmfitError
 from .gof import GofBlock, GofResult, _mcmc_settings, _row_labels, _trim
 from .gofgraph import GraphSummaries
+from .network.networks import stacked_view
 
 __all__ = ["gof_layers", "gofN", "GofNResult"]
 
@@ -96,7 +97,7 @@ def gof_layers(model, params=None, layers=None, n_sim=100, burnin=None, interval
     """
     from .terms.multinet import layer_table
     model, params, mcmc = _model_and_params(model, params, mcmc)
-    net = model.network
+    net = stacked_view(model.network) or model.network
     if not hasattr(net, "layer_names"):
         raise ErgmfitError("gof_layers needs a model of a multilayer network (ef.Layer(...)); "
                            "for one network use ergmfit.gof.gof")
@@ -230,7 +231,7 @@ def gofN(model, params=None, formula=None, n_sim=100, burnin=None, interval=None
     """
     from .model import ERGM
     model, params, mcmc = _model_and_params(model, params, mcmc)
-    net = model.network
+    net = stacked_view(model.network) or model.network
     if not hasattr(net, "blocks"):
         raise ErgmfitError("gofN needs a model of several networks (ef.Networks([...]))")
     formula = _inner_formula(model) if formula is None else formula

@@ -37,6 +37,7 @@ import numpy as np
 
 from ..exceptions import TermError
 from ..formula import FormulaArg, compact_text
+from ..network.networks import stacked_view
 from ._multinet import LayerLogicKernel, NetworkDesignKernel
 from .netexpr import evaluate
 from .operators import build_formula
@@ -222,6 +223,7 @@ def n_operator(net, formula, lm=None, subset=True, weights=1, contrasts=None, of
     """ergm.multi's ``N(formula, lm=~1, subset=TRUE)`` on ``ef.Networks([...])``: the
     statistics of ``formula`` on each network, combined through the network-level design
     ``lm`` (default: summed). Labels ``N(1)~edges``, ``N(wave)~edges``, ..."""
+    net = stacked_view(net) or net
     if not hasattr(net, "blocks"):
         raise TermError("N() needs several networks: ef.ERGM(ef.Networks([g1, g2, ...]), "
                         "'N(~edges)')")
@@ -271,6 +273,7 @@ def l_operator(net, formula, Ls):
     """ergm.multi's ``L(formula, Ls)`` on ``ef.Layer(...)``: the statistics of ``formula``
     on the logical layer ``Ls`` (``~advice``, ``~advice&!friendship``, ...; a list sums
     them). Labels ``L(advice&!friendship)~edges``."""
+    net = stacked_view(net) or net
     if not hasattr(net, "layer_names"):
         raise TermError("L() needs a multilayer network: ef.ERGM(ef.Layer({...}), "
                         "'L(~edges, ~advice)')")
