@@ -32,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 
 from .exceptions import ErgmfitError
-from .gof import GofBlock, GofResult, _mcmc_settings, _row_labels, _trim
+from .gof import GofResult, gof_block, mcmc_settings
 from .gofgraph import GraphSummaries
 from .network.networks import stacked_view
 
@@ -52,7 +52,7 @@ def _model_and_params(model, params, mcmc):
 
 
 def _simulate(model, params, n_sim, burnin, interval, mcmc, random_state):
-    burnin, interval = _mcmc_settings(burnin, interval, mcmc)
+    burnin, interval = mcmc_settings(burnin, interval, mcmc)
     nets = model.simulate(params, n=int(n_sim), burnin=burnin, interval=interval,
                           output="networks", random_state=random_state)
     return nets, burnin, interval
@@ -128,10 +128,8 @@ def gof_layers(model, params=None, layers=None, n_sim=100, burnin=None, interval
     blocks = []
     for lay in layers:
         for s in names:
-            o = obs[(lay, s)]                  # the same length for every network:
-            sm = np.array([x[(lay, s)] for x in sim])     # the layer's node count
-            labels, o, sm = _trim(s, _row_labels(s, len(o)), o, sm)
-            block = GofBlock(s, labels, o, sm)
+            # the same length for every network: the layer's node count
+            block = gof_block(s, obs[(lay, s)], np.array([x[(lay, s)] for x in sim]))
             block.name = f"{lay}: {s}"
             block.title = f"{block.title} in layer {lay}"
             blocks.append(block)
