@@ -44,6 +44,11 @@ def test_n_is_the_lm_weighted_sum_over_networks():
     # no intercept, a factor of the network number: each network on its own
     got = ef.ERGM(nets, "N(~edges, lm=~0 + factor(.NetworkID))").statistics()
     assert got == {f"N(factor(.NetworkID){b})~edges": float(per[b - 1, 0]) for b in (1, 2, 3)}
+    # a function of a numeric attribute (R's names for the column)
+    got = ef.ERGM(nets, "N(~edges, lm=~log(wave))").statistics()
+    assert list(got) == ["N(1)~edges", "N(log(wave))~edges"]
+    np.testing.assert_allclose(list(got.values()),
+                               [per[:, 0].sum(), np.log([1, 2, 3]) @ per[:, 0]], rtol=1e-12)
     # subset: the networks where the expression holds
     got = ef.ERGM(nets, "N(~edges, subset=~wave > 1)").statistics()
     assert got == {"N(1)~edges": float(per[1:, 0].sum())}
