@@ -93,6 +93,11 @@ class Networks(Network):
     block_of : ndarray of int
         The 0-based network of every node.
 
+    Methods: ``block_network(b)`` gives network ``b`` on its own (a
+    :class:`~ergmfit.network.Network` with its original labels, attributes, network-level
+    attributes and dyadic covariates as graph attributes); ``split(graph)`` cuts a combined
+    graph (``simulate``'s output) into one networkx graph per network.
+
     The combined network's node labels are ``(name, label)`` pairs; its node attributes
     are those of the networks (None where a network lacks one; an attribute must hold
     numbers in every network or text in every network) plus ``.NetworkID`` (1-based
