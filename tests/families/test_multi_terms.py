@@ -87,17 +87,20 @@ def test_change_statistics_of_n(directed, seed):
     _check_changes(ef.ERGM(nets, f), seed)
 
 
+@pytest.mark.parametrize("directed", [True, False])
 @pytest.mark.parametrize("seed", [0, 1])
-def test_change_statistics_of_l(seed):
+def test_change_statistics_of_l(seed, directed):
     rng = np.random.default_rng(seed)
     layers = {}
     for name in ("a", "b", "c"):
-        g = nx.gnp_random_graph(9, 0.35, seed=int(rng.integers(1000)), directed=True)
+        g = nx.gnp_random_graph(9, 0.35, seed=int(rng.integers(1000)), directed=directed)
         nx.set_node_attributes(g, {v: v % 3 for v in g}, "k")
         layers[name] = g
     lay = ef.Layer(layers)
     f = ("L(~edges + mutual + ttriple + nodematch('k'), ~a&!b) + L(~edges + isolates, ~xor(a,c))"
-         " + L(~edges, list(~a, ~b|c)) + L(~transitiveties, ~a)")
+         " + L(~edges, list(~a, ~b|c)) + L(~transitiveties, ~a)") if directed else (
+        "L(~edges + triangle + kstar(2) + nodematch('k'), ~a&!b) + L(~edges + isolates, "
+        "~xor(a,c)) + L(~edges, list(~a, ~b|c)) + L(~gwesp(0.5, fixed=TRUE), ~a|b)")
     _check_changes(ef.ERGM(lay, f), seed)
 
 
