@@ -91,6 +91,18 @@ def add_network_arguments(parser):
     parser.add_argument("--reference", default=None, metavar="REF",
                         help="the reference measure of a count-valued model: Poisson "
                              "(default), Binomial(3), Geometric, DiscUnif(a,b)")
+    parser.add_argument("--also", action="append", default=None, metavar="DATA",
+                        help="another network (repeatable): DATA and these are stacked as "
+                             "several networks (ef.Networks; model them with N(...)); an "
+                             "edge-list CSV here may name its node file as EDGES::NODES")
+    parser.add_argument("--network-attr", dest="network_attrs", action="append", default=None,
+                        metavar="NAME=V1,V2,...",
+                        help="a network-level attribute of the stacked networks, one value "
+                             "per network (repeatable; for N(..., lm=~NAME))")
+    parser.add_argument("--layers", default=None, metavar="A,B,...",
+                        help="the edge attributes (0/1 columns) that are tie layers: the "
+                             "network becomes a multilayer network (ef.Layer; model it with "
+                             "L(...))")
 
 
 def valued_arguments(args) -> dict:
@@ -111,8 +123,15 @@ def load_network(args):
         nodes = nodes[0]
     # a count-valued model reads its counts from the edges (a 'weight' column too)
     weights = "keep" if getattr(args, "response", None) is not None else args.weights
-    return load_any(args.data, directed=args.directed, nodes=nodes, fmt=args.fmt,
-                    weights=weights, duplicates=args.duplicates)
+    net = load_any(args.data, directed=args.directed, nodes=nodes, fmt=args.fmt,
+                   weights=weights, duplicates=args.duplicates)
+    if getattr(args, "layers", None) or getattr(args, "also", None) or \
+            getattr(args, "network_attrs", None):
+        from .network.networks import stacked_from_cli
+        net = stacked_from_cli(net, args, lambda data, nodes: load_any(
+            data, directed=args.directed, nodes=nodes, fmt=args.fmt, weights=weights,
+            duplicates=args.duplicates))
+    return net
 
 
 def format_value(v) -> str:

@@ -79,6 +79,7 @@ from .labeled import make_unique
 from .sampling.multichain import chain_plan, run_summary_chains
 
 __all__ = ["gof", "GofResult", "GofBlock", "GofSummary", "GraphSummaries", "mc_pvalues",
+           "gof_block", "mcmc_settings",
            "parse_gof_statistics", "degree_distribution", "esp_distribution",
            "dsp_distribution", "geodesic_distribution", "DEFAULT_BURNIN", "DEFAULT_INTERVAL"]
 
@@ -310,6 +311,16 @@ class GofBlock:
         return f"<GofBlock {self.name}: {len(self)} rows, {self.n_sim} simulations>"
 
 
+def gof_block(name, obs, sim, labels=None, open_end=False) -> "GofBlock":
+    """The :class:`GofBlock` of the summary ``name`` (``degree``, ``espartners``, ...,
+    ``model`` with its ``labels``): statnet's row labels, rows after the last informative
+    one dropped; ``open_end``: the last row counts that value or more."""
+    if labels is None:
+        labels = _row_labels(name, np.asarray(obs).size, open_end=open_end)
+    labels, o, sm = _trim(name, labels, np.asarray(obs), np.asarray(sim))
+    return GofBlock(name, labels, o, sm)
+
+
 def _clean(arr):
     """A JSON-ready list: whole floats as ints, non-finite as None."""
     out = []
@@ -480,7 +491,9 @@ def parse_gof_statistics(statistics, directed, table=None) -> list:
     return names
 
 
-def _mcmc_settings(burnin, interval, mcmc):
+def mcmc_settings(burnin, interval, mcmc):
+    """(burnin, interval): the arguments, else ``mcmc``'s (a fit's MCMC settings), else
+    statnet's defaults (interval 1024, burn-in 16 x interval)."""
     mcmc = dict(mcmc or {})
 
     def pick(value, *keys):
@@ -575,7 +588,7 @@ def gof(model, params=None, n_sim=100, burnin=None, interval=None, statistics=No
     n_sim, n_chains = int(n_sim), int(n_chains)
     if n_sim < 1:
         raise ValueError(f"n_sim must be at least 1, got {n_sim}")
-    burnin, interval = _mcmc_settings(burnin, interval, mcmc)
+    burnin, interval = mcmc_settings(burnin, interval, mcmc)
     net = model.network
     table = GOF_TABLES[getattr(getattr(model, "family", None), "name", "binary")]
     summaries = table.summaries(model)
@@ -631,14 +644,11 @@ def gof(model, params=None, n_sim=100, burnin=None, interval=None, statistics=No
         if want_model:
             obs["model"] = model.statistics_vector()
 
-    blocks = []
-    for nm in names:
-        labels = (list(getattr(model, "stat_labels", model.labels)) if nm == "model"
-                  else _row_labels(nm, obs[nm].size, open_end=(
-                      nm == "value" and getattr(model, "reference", None) is not None
-                      and model.reference.hi is None)))
-        labels, o, sm = _trim(nm, labels, obs[nm], sims[nm])
-        blocks.append(GofBlock(nm, labels, o, sm))
+    blocks = [gof_block(nm, obs[nm], sims[nm],
+                        list(getattr(model, "stat_labels", model.labels)) if nm == "model"
+                        else None,
+                        open_end=(nm == "value" and getattr(model, "reference", None) is not None
+                                  and model.reference.hi is None)) for nm in names]
     res = GofResult(blocks, n_sim=n_sim, burnin=burnin, interval=interval,
                      params=dict(zip(make_unique(model.labels), theta.tolist())), formula=model.formula,
                      directed=net.directed, n_nodes=net.n,

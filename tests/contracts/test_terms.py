@@ -112,7 +112,12 @@ EXAMPLES = {
 }
 
 #: terms of the table left out, with the reason
-NOT_COVERED = {}
+NOT_COVERED = {
+    "N": "needs ef.Networks (several networks); its change statistics are checked within "
+         "the block-diagonal sample space in tests/families/test_multi_terms.py",
+    "L": "needs ef.Layer (a multilayer network); its change statistics are checked within "
+         "the layers in tests/families/test_multi_terms.py",
+}
 
 KINDS = {UNDIRECTED: ("undirected", "two-mode"), DIRECTED: ("directed",),
          BOTH: ("undirected", "directed", "two-mode")}
