@@ -1,0 +1,258 @@
+"""A panel of networks on the same nodes: tergm's ``NetSeries``.
+
+``NetSeries([g0, g1, ..., gT])`` holds the waves; a temporal model is fitted to its
+transitions y_{t-1} -> y_t, t = 1..T, stacked as the blocks of one block-diagonal network
+(tergm 4 builds its ``NetSeries`` on ergm.multi's ``Networks`` the same way): block t holds
+the nodes of wave t with wave t's node attributes and ties, and carries wave t-1's ties as
+its *previous network* (:attr:`SeriesNetwork.previous_ties`), which the temporal operators
+(``Form``, ``Persist``, ``Diss``, ``Cross``, ``Change``: :mod:`ergmfit.terms.temporal`) read.
+Only the dyads within a block vary in a fit (the blocks' node attribute
+:data:`TRANSITION_ATTRIBUTE`, statnet's ``blockdiag`` constraint).
+
+Node sets: every wave must have the same nodes (compared as sets of node labels; their order
+follows wave 0).  statnet's ``NetSeries`` of networks of different sizes needs
+networkDynamic's vertex activity; ergmfit refuses such a panel with an error naming the wave
+and the nodes that differ (add the absent nodes as isolates, or drop them, first).
+"""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from ..exceptions import NetworkError
+from .network import Network, _copy_values
+
+#: node attribute of the combined network naming each node's transition (1..T)
+TRANSITION_ATTRIBUTE = ".transition"
+
+
+class SeriesNetwork(Network):
+    """The block-diagonal network of a NetSeries' transitions, with the previous network of
+    every block (``previous_ties``: (m, 2) node indices of this network)."""
+
+    def __init__(self, *args, previous_ties=None, n_transitions=1, **kwargs):
+        super().__init__(*args, **kwargs)
+        prev = np.zeros((0, 2), dtype=np.int64) if previous_ties is None else previous_ties
+        self.previous_ties = np.asarray(prev, dtype=np.int64).reshape(-1, 2)
+        self.n_transitions = int(n_transitions)
+
+    def with_ties(self, ties):
+        """The same nodes, attributes and previous networks with other ties."""
+        return SeriesNetwork(self.n, ties, self.directed, labels=self.labels,
+                             node_attrs={a: _copy_values(v) for a, v in self.node_attrs.items()},
+                             graph_attrs=dict(self.graph_attrs),
+                             previous_ties=self.previous_ties.copy(),
+                             n_transitions=self.n_transitions)
+
+
+class NetSeries:
+    """A panel of networks on the same nodes (tergm's ``NetSeries``).
+
+    Parameters
+    ----------
+    networks : list
+        Two or more waves, oldest first: networkx graphs, :class:`Network` objects, file paths
+        or bundled dataset names (anything :func:`ergmfit.as_network` reads), all directed or
+        all undirected, on the same set of nodes.  Node attributes may change from wave to
+        wave (each transition uses those of its later wave, as tergm's NetSeries).
+    directed : bool, optional
+        For edge-list files that do not say.
+    nodes : path, DataFrame or list of them, optional
+        Node file(s) of edge-list files: one for all waves or one per wave.
+    missing : list, optional
+        One entry per wave: that wave's unobserved dyads as ``ERGM(missing=...)`` takes
+        them (pairs of node labels, a matrix with NaN, or an edge attribute name); ``None``
+        for a fully observed wave.  A wave's missing dyads are unobserved in the transition
+        that ends in it; as a previous network, an unobserved dyad counts as no tie (tergm's
+        NetSeries does the same with NA ties of the previous network).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> s = NetSeries([nx.path_graph(5), nx.cycle_graph(5), nx.star_graph(4)])
+    >>> s.n_waves, s.n_nodes, s.n_transitions
+    (3, 5, 2)
+    """
+
+    def __init__(self, networks, directed=None, nodes=None, missing=None):
+        from .io import as_network
+        networks = list(networks) if not isinstance(networks, (str, bytes, os.PathLike)) \
+            else [networks]
+        if len(networks) < 2:
+            raise NetworkError(f"NetSeries needs at least two waves (one transition), got "
+                               f"{len(networks)}")
+        node_files = nodes if isinstance(nodes, (list, tuple)) else [nodes] * len(networks)
+        if len(node_files) != len(networks):
+            raise NetworkError(f"nodes: give one node file for all waves or one per wave "
+                               f"({len(networks)}), got {len(node_files)}")
+        waves = []
+        for t, (g, nf) in enumerate(zip(networks, node_files)):
+            try:
+                waves.append(as_network(g, directed=directed, nodes=nf))
+            except NetworkError as exc:
+                raise NetworkError(f"wave {t}: {exc}") from None
+        self.waves = _aligned(waves)
+        if missing is not None:
+            missing = list(missing)
+            if len(missing) != len(self.waves):
+                raise NetworkError(f"missing: give one entry per wave ({len(self.waves)}), "
+                                   f"got {len(missing)}")
+        self.missing = missing
+
+    # -- facts -----------------------------------------------------------------------------
+    @property
+    def n_waves(self) -> int:
+        return len(self.waves)
+
+    @property
+    def n_transitions(self) -> int:
+        return len(self.waves) - 1
+
+    @property
+    def n_nodes(self) -> int:
+        return self.waves[0].n
+
+    @property
+    def directed(self) -> bool:
+        return self.waves[0].directed
+
+    @property
+    def labels(self) -> list:
+        """The node labels (wave 0's order)."""
+        return list(self.waves[0].labels)
+
+    def __len__(self):
+        return len(self.waves)
+
+    def __getitem__(self, t) -> Network:
+        return self.waves[t]
+
+    def __repr__(self):
+        kind = "directed" if self.directed else "undirected"
+        ties = ", ".join(str(w.n_ties) for w in self.waves)
+        return f"<NetSeries: {self.n_waves} {kind} waves of {self.n_nodes} nodes, ties {ties}>"
+
+    # -- the transitions -------------------------------------------------------------------
+    def transitions(self, times=None) -> list:
+        """The transitions (1-based index t of the later wave) a model uses: all by default,
+        or ``times`` (tergm's ``times=``: waves 0-based here, each with its previous one)."""
+        if times is None:
+            return list(range(1, self.n_waves))
+        ts = [int(t) for t in np.atleast_1d(times)]
+        bad = [t for t in ts if not 1 <= t < self.n_waves]
+        if bad:
+            raise NetworkError(f"times: wave(s) {bad} have no previous wave in this series of "
+                               f"{self.n_waves} waves (valid: 1..{self.n_waves - 1})")
+        return ts
+
+    def combined(self, times=None) -> SeriesNetwork:
+        """The block-diagonal network of the transitions (see the module docstring): node
+        (t, label) is ``label`` in the block of transition t; node attributes are wave t's,
+        plus :data:`TRANSITION_ATTRIBUTE`."""
+        ts = self.transitions(times)
+        n = self.n_nodes
+        ties, prev, labels = [], [], []
+        names = sorted({a for t in ts for a in self.waves[t].node_attrs})
+        attrs = {a: [] for a in names}
+        for b, t in enumerate(ts):
+            w = self.waves[t]
+            ties.append(w.ties + b * n)
+            prev.append(self.waves[t - 1].ties + b * n)
+            labels += [(t, lab) for lab in self.labels]
+            for a in names:
+                if a not in w.node_attrs:
+                    raise NetworkError(f"wave {t} has no node attribute {a!r} (another wave "
+                                       "has it): give every wave the same attributes")
+                attrs[a] += _copy_values(w.node_attrs[a])
+        attrs[TRANSITION_ATTRIBUTE] = [t for t in ts for _ in range(n)]
+        return SeriesNetwork(n * len(ts), np.concatenate(ties), self.directed, labels=labels,
+                             node_attrs=attrs, graph_attrs=dict(self.waves[ts[-1]].graph_attrs),
+                             previous_ties=np.concatenate(prev), n_transitions=len(ts))
+
+    # -- readers ---------------------------------------------------------------------------
+    @classmethod
+    def from_edgelist(cls, edges, wave="wave", source=None, target=None, directed=None,
+                      nodes=None):
+        """A series from one edge list with a wave column (CSV path or DataFrame).
+
+        ``source``/``target`` default to the first two columns other than ``wave``; every
+        wave value (sorted) is one wave; the node set is that of ``nodes`` (a node CSV or
+        DataFrame, its first column the id) or else every node named in any wave, so that a
+        node without ties in a wave is an isolate there.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> df = pd.DataFrame({"wave": [1, 1, 2], "from": [1, 2, 1], "to": [2, 3, 3]})
+        >>> NetSeries.from_edgelist(df, directed=False)
+        <NetSeries: 2 undirected waves of 3 nodes, ties 2, 1>
+        """
+        import pandas as pd
+        import networkx as nx
+        df = pd.read_csv(edges) if not isinstance(edges, pd.DataFrame) else edges
+        if wave not in df.columns:
+            raise NetworkError(f"the edge list has no wave column {wave!r} (columns: "
+                               f"{list(df.columns)})")
+        others = [c for c in df.columns if c != wave]
+        source = others[0] if source is None else source
+        target = others[1] if target is None and len(others) > 1 else target
+        for c in (source, target):
+            if c not in df.columns:
+                raise NetworkError(f"the edge list has no column {c!r} (columns: "
+                                   f"{list(df.columns)})")
+        if directed is None:
+            raise NetworkError("from_edgelist: say directed=True or directed=False")
+        node_frame = None
+        if nodes is not None:
+            node_frame = pd.read_csv(nodes) if not isinstance(nodes, pd.DataFrame) else nodes
+            ids = list(node_frame.iloc[:, 0])
+        else:
+            ids = sorted(set(df[source]) | set(df[target]), key=lambda v: (str(type(v)), v))
+        graphs = []
+        for _, part in sorted(df.groupby(wave), key=lambda kv: kv[0]):
+            g = nx.DiGraph() if directed else nx.Graph()
+            g.add_nodes_from(ids)
+            if node_frame is not None:
+                for row in node_frame.itertuples(index=False):
+                    g.nodes[row[0]].update(dict(zip(node_frame.columns[1:], row[1:])))
+            unknown = (set(part[source]) | set(part[target])) - set(ids)
+            if unknown:
+                raise NetworkError(f"wave {part[wave].iloc[0]!r}: nodes {sorted(unknown)[:5]} "
+                                   "are not in the node file")
+            g.add_edges_from(zip(part[source], part[target]))
+            graphs.append(g)
+        return cls(graphs)
+
+
+def _aligned(waves):
+    """The waves with wave 0's node order; a clear error for differing node sets or kinds."""
+    first = waves[0]
+    index = {lab: i for i, lab in enumerate(first.labels)}
+    out = [first]
+    for t, w in enumerate(waves[1:], start=1):
+        if w.directed != first.directed:
+            raise NetworkError(f"wave {t} is {'directed' if w.directed else 'undirected'} but "
+                               f"wave 0 is {'directed' if first.directed else 'undirected'}")
+        if w.bipartite != first.bipartite:
+            raise NetworkError(f"wave {t}'s two-mode layout differs from wave 0's")
+        if set(w.labels) != set(first.labels):
+            gained = [lab for lab in w.labels if lab not in index]
+            lost = sorted(set(first.labels) - set(w.labels), key=str)
+            raise NetworkError(
+                f"wave {t} has other nodes than wave 0 ({w.n} vs {first.n} nodes; "
+                + (f"new: {gained[:5]}" if gained else "")
+                + ("; " if gained and lost else "")
+                + (f"absent: {lost[:5]}" if lost else "")
+                + "): a NetSeries needs the same nodes in every wave (statnet needs "
+                  "networkDynamic's vertex activity for changing node sets); add the absent "
+                  "nodes as isolates or drop them from every wave")
+        if list(w.labels) != list(first.labels):
+            perm = np.array([index[lab] for lab in w.labels], dtype=np.int64)
+            ties = perm[w.ties] if len(w.ties) else w.ties
+            order = np.argsort(perm)
+            w = Network(w.n, ties, w.directed, labels=first.labels,
+                        node_attrs={a: [v[k] for k in order] for a, v in w.node_attrs.items()},
+                        graph_attrs=w.graph_attrs, bipartite=w.bipartite)
+        out.append(w)
+    return out

@@ -1,0 +1,136 @@
+"""The temporal ERGM of a NetSeries: tergm's conditional model of each wave given the one
+before, over the transitions of the panel.
+
+``ERGM(NetSeries([...]), formula)`` builds a :class:`TemporalERGM`: an ERGM on the
+block-diagonal network of the transitions (:meth:`NetSeries.combined`), every block carrying
+its previous network, on the sample space of the within-block dyads (statnet's
+``blockdiag``).  Its likelihood is the product over the transitions of p(y_t | y_{t-1}), so
+every static estimator fits it unchanged: ``method="cmle"`` is the MCMC-MLE (exact logistic
+regression when the model is dyad-independent given the previous networks, as tergm's),
+``method="cmple"`` the MPLE; other methods (``"ee"``, ``"bayes"``, ...) work as well.
+``method="btergm"`` is btergm's pooled MPLE with bootstrap intervals
+(:mod:`ergmfit.estimation.btergm`).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..exceptions import FormulaError, NetworkError, SettingsError
+from ..model import ERGM, missing_dyads, register_input_model
+from ..network.series import TRANSITION_ATTRIBUTE, NetSeries
+from ..sampling.space import dyad_vars, var_pairs
+
+#: tergm's estimate= names and what they are here
+TEMPORAL_METHODS = {"cmle": "mcmle", "cmple": "mple"}
+DISSOLUTION_OPERATORS = ("Persist", "Diss")
+
+
+class TemporalERGM(ERGM):
+    """A temporal ERGM (tergm's CMLE model) of the transitions of a :class:`NetSeries`.
+
+    Parameters
+    ----------
+    series : NetSeries
+        The panel.
+    formula : str
+        tergm 4's operator syntax (``"Form(~edges + mutual) + Persist(~edges)"``); a term
+        outside an operator is evaluated on the later wave of each transition (as
+        ``Cross``), as tergm does.
+    constraints : str, optional
+        Further constraints (statnet's syntax), within the blocks of the transitions.
+    times : list of int, optional
+        The waves (0-based, each ≥ 1) whose transitions from the wave before are modelled
+        (tergm's ``times=``); default all.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> import ergmfit as ef
+    >>> s = ef.NetSeries([nx.path_graph(6), nx.cycle_graph(6), nx.star_graph(5)])
+    >>> m = ef.ERGM(s, "Form(~edges) + Diss(~edges)")
+    >>> m.statistics()
+    {'Form~edges': 11.0, 'Diss~edges': -2.0}
+    """
+
+    def __init__(self, series, formula, constraints=None, times=None, directed=None,
+                 **kwargs):
+        if not isinstance(series, NetSeries):
+            raise NetworkError("TemporalERGM needs a NetSeries")
+        unknown = set(kwargs) - {"weights", "missing", "nodes"}
+        if unknown or kwargs.get("missing") is not None or kwargs.get("nodes") is not None:
+            raise SettingsError(f"{sorted(set(kwargs) - {'weights'})}: give a panel's missing "
+                                "dyads and node files to NetSeries(...), not to ERGM(...)")
+        self.series = series
+        self.times = series.transitions(times)
+        net = series.combined(self.times)
+        missing = self._missing_pairs(net)
+        block = f"blockdiag({TRANSITION_ATTRIBUTE!r})"
+        user = "" if constraints is None else _constraint_text(constraints)
+        super().__init__(net, formula, constraints="~ " + block + (" + " + user if user else ""),
+                         missing=missing)
+        self.user_constraints = constraints
+        self._check_dissolution()
+
+    def _missing_pairs(self, net):
+        # each wave's unobserved dyads, as pairs of the combined network's node labels
+        if self.series.missing is None:
+            return None
+        pairs = []
+        for t in self.times:
+            if self.series.missing[t] is None:
+                continue
+            wave = self.series.waves[t]
+            _, miss = missing_dyads(wave, self.series.missing[t])
+            if miss is None:
+                continue
+            for i, j in var_pairs(wave.n, wave.directed, miss).tolist():
+                pairs.append(((t, wave.labels[i]), (t, wave.labels[j])))
+        return pairs or None
+
+    def _check_dissolution(self):
+        # Persist()/Diss() on transitions whose previous networks have no ties: nothing can
+        # persist or dissolve, the coefficients do not exist
+        ops = [t for t in self.terms if getattr(t, "temporal_operator", None)
+               in DISSOLUTION_OPERATORS]
+        if not ops:
+            return
+        empty = [t - 1 for t in self.times if self.series.waves[t - 1].n_ties == 0]
+        if len(empty) == len(self.times):
+            waves = ", ".join(str(w) for w in empty)
+            raise FormulaError(
+                f"{ops[0].name}() models the dissolution of ties, but the previous wave(s) "
+                f"{waves} of every transition have no ties: no tie can persist or dissolve, so "
+                f"its coefficients ({', '.join(ops[0].param_labels)}) do not exist; drop "
+                f"{ops[0].name}() or use transitions whose earlier wave has ties")
+
+    def _check_estimator(self, method):
+        return super()._check_estimator(TEMPORAL_METHODS.get(method, method))
+
+    def _fit(self, method, random_state, verbose, kwargs):
+        if method == "btergm":
+            from ..estimation.btergm import BTERGM
+            return BTERGM(**kwargs).fit(self, random_state=random_state)
+        res = super()._fit(TEMPORAL_METHODS.get(method, method), random_state, verbose, kwargs)
+        if method in TEMPORAL_METHODS:
+            res.info["temporal_estimate"] = method.upper()
+        return res
+
+    def with_constraints(self, constraints):
+        return TemporalERGM(self.series, self.formula,
+                            constraints=constraints if constraints is not None
+                            else self.user_constraints, times=self.times)
+
+    def __reduce__(self):
+        return (TemporalERGM, (self.series, self.formula, self.user_constraints, self.times))
+
+    def __repr__(self):
+        return f"ERGM({self.series!r}, {self.formula!r})"
+
+
+def _constraint_text(constraints):
+    text = constraints if isinstance(constraints, str) else " + ".join(constraints)
+    text = text.strip()
+    return text[1:].strip() if text.startswith("~") else text
+
+
+register_input_model(NetSeries, TemporalERGM)
