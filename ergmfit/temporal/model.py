@@ -23,6 +23,9 @@ from ..sampling.space import dyad_vars, var_pairs
 #: tergm's estimate= names and what they are here
 TEMPORAL_METHODS = {"cmle": "mcmle", "cmple": "mple"}
 DISSOLUTION_OPERATORS = ("Persist", "Diss")
+#: tergm's summary headers
+TEMPORAL_HEADERS = {"cmle": "Conditional Maximum Likelihood Results:",
+                    "cmple": "Conditional Maximum Pseudolikelihood Results:"}
 
 
 class TemporalERGM(ERGM):
@@ -103,17 +106,55 @@ class TemporalERGM(ERGM):
                 f"its coefficients ({', '.join(ops[0].param_labels)}) do not exist; drop "
                 f"{ops[0].name}() or use transitions whose earlier wave has ties")
 
-    def _check_estimator(self, method):
-        return super()._check_estimator(TEMPORAL_METHODS.get(method, method))
+    def fit(self, method=None, random_state=None, verbose=False, **kwargs):
+        """Fit the model: ``method="cmle"`` (default; tergm's CMLE: the MCMC-MLE of the
+        transitions, exact for a model dyad-independent given the previous networks),
+        ``"cmple"`` (tergm's CMPLE), ``"btergm"`` (btergm's pooled MPLE with bootstrap
+        intervals over the transitions: settings ``R``, ``n_jobs``, ``level``; see
+        :class:`ergmfit.estimation.btergm.BTERGM`) or any static method (``"mple"``,
+        ``"mcmle"``, ``"ee"``, ...) on the transitions; settings as :meth:`ERGM.fit`.
 
-    def _fit(self, method, random_state, verbose, kwargs):
-        if method == "btergm":
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> import ergmfit as ef
+        >>> s = ef.NetSeries([nx.path_graph(6), nx.cycle_graph(6), nx.star_graph(5)])
+        >>> fit = ef.ERGM(s, "Form(~edges) + Persist(~edges)").fit(method="cmle")
+        >>> round(float(fit.params["Form~edges"]), 4)
+        -1.7918
+        """
+        name = method if method is not None else kwargs.pop("estimate", None)
+        name = "cmle" if name is None else str(name).lower()
+        if name == "btergm":
             from ..estimation.btergm import BTERGM
             return BTERGM(**kwargs).fit(self, random_state=random_state)
-        res = super()._fit(TEMPORAL_METHODS.get(method, method), random_state, verbose, kwargs)
-        if method in TEMPORAL_METHODS:
-            res.info["temporal_estimate"] = method.upper()
+        if name == "cmle" and self.exact_cmle_available(kwargs):
+            # the conditional likelihood of a model dyad-independent given the previous
+            # networks is its pseudo-likelihood: the CMLE is the CMPLE, exactly (as tergm)
+            res = super().fit("mple", random_state=random_state, verbose=verbose, **kwargs)
+            res.method = "mle"
+            res.info["exact_mle"] = True
+            res.warnings = list(res.warnings) + [
+                "Note: the model is dyad-independent given the previous networks, so its "
+                "conditional likelihood is exact and the CMLE is the CMPLE; no MCMC was run "
+                "(as tergm does)"]
+        else:
+            res = super().fit(TEMPORAL_METHODS.get(name, name), random_state=random_state,
+                              verbose=verbose, **kwargs)
+        if name in TEMPORAL_METHODS:
+            res.info["temporal_estimate"] = name.upper()
+            res.info["summary_header"] = TEMPORAL_HEADERS[name]
         return res
+
+    def exact_cmle_available(self, settings=None) -> bool:
+        """Whether the CMLE is exact logistic regression: every term dyad-independent given
+        the previous networks, not curved, the sample space free dyads only (the blocks and
+        dyad constraints), no missing dyads and no ``init``."""
+        settings = settings or {}
+        space = self.sample_space
+        return (self.dyad_independent and not self.curved and space.dyad_independent
+                and not space.n_missing and settings.get("init") is None
+                and self.target_stats is None)
 
     def with_constraints(self, constraints):
         return TemporalERGM(self.series, self.formula,
