@@ -31,11 +31,23 @@ class SeriesNetwork(Network):
     """The block-diagonal network of a NetSeries' transitions, with the previous network of
     every block (``previous_ties``: (m, 2) node indices of this network)."""
 
-    def __init__(self, *args, previous_ties=None, n_transitions=1, **kwargs):
+    def __init__(self, *args, previous_ties=None, n_transitions=1, times=None,
+                 **kwargs):
         super().__init__(*args, **kwargs)
         prev = np.zeros((0, 2), dtype=np.int64) if previous_ties is None else previous_ties
         self.previous_ties = np.asarray(prev, dtype=np.int64).reshape(-1, 2)
         self.n_transitions = int(n_transitions)
+        #: the wave of each block (0-based; wave 0's block has no previous network)
+        self.times = list(range(1, self.n_transitions + 1)) if times is None else list(times)
+
+    @property
+    def block_size(self) -> int:
+        """Nodes per block (the series' node count)."""
+        return self.n // self.n_transitions
+
+    def block_of(self) -> np.ndarray:
+        """The block (0-based position in ``times``) of every node."""
+        return np.arange(self.n) // self.block_size
 
     def with_ties(self, ties):
         """The same nodes, attributes and previous networks with other ties."""
@@ -43,7 +55,7 @@ class SeriesNetwork(Network):
                              node_attrs={a: _copy_values(v) for a, v in self.node_attrs.items()},
                              graph_attrs=dict(self.graph_attrs),
                              previous_ties=self.previous_ties.copy(),
-                             n_transitions=self.n_transitions)
+                             n_transitions=self.n_transitions, times=self.times)
 
 
 class NetSeries:
@@ -75,7 +87,7 @@ class NetSeries:
     (3, 5, 2)
     """
 
-    def __init__(self, networks, directed=None, nodes=None, missing=None):
+    def __init__(self, networks, directed=None, nodes=None, missing=None, edge_covariates=None):
         from .io import as_network
         networks = list(networks) if not isinstance(networks, (str, bytes, os.PathLike)) \
             else [networks]
@@ -99,6 +111,27 @@ class NetSeries:
                 raise NetworkError(f"missing: give one entry per wave ({len(self.waves)}), "
                                    f"got {len(missing)}")
         self.missing = missing
+        self.edge_covariates = {str(k): self._covariate(k, v)
+                                for k, v in (edge_covariates or {}).items()}
+
+    def _covariate(self, name, value):
+        # one n x n matrix per wave (a single matrix: the same in every wave)
+        n = self.n_nodes
+        mats = value if isinstance(value, (list, tuple)) else [value] * self.n_waves
+        if len(mats) != self.n_waves:
+            raise NetworkError(f"edge covariate {name!r}: give one matrix for all waves or one "
+                               f"per wave ({self.n_waves}), got {len(mats)}")
+        out = []
+        for t, m in enumerate(mats):
+            arr = np.asarray(m.toarray() if hasattr(m, "toarray") else m, dtype=float)
+            if arr.shape != (n, n):
+                raise NetworkError(f"edge covariate {name!r}, wave {t}: shape {arr.shape}, "
+                                   f"expected ({n}, {n}) (rows and columns in node order)")
+            if not np.isfinite(arr).all():
+                raise NetworkError(f"edge covariate {name!r}, wave {t}: missing or infinite "
+                                   "values; fill them first")
+            out.append(arr)
+        return out
 
     # -- facts -----------------------------------------------------------------------------
     @property
@@ -134,23 +167,26 @@ class NetSeries:
         return f"<NetSeries: {self.n_waves} {kind} waves of {self.n_nodes} nodes, ties {ties}>"
 
     # -- the transitions -------------------------------------------------------------------
-    def transitions(self, times=None) -> list:
-        """The transitions (1-based index t of the later wave) a model uses: all by default,
-        or ``times`` (tergm's ``times=``: waves 0-based here, each with its previous one)."""
+    def transitions(self, times=None, first=1) -> list:
+        """The waves (0-based) whose transitions from the wave before a model uses: all by
+        default, or ``times`` (tergm's ``times=``).  ``first=0`` admits wave 0 (a block
+        without a previous network: btergm's models without lagged terms)."""
         if times is None:
-            return list(range(1, self.n_waves))
+            return list(range(first, self.n_waves))
         ts = [int(t) for t in np.atleast_1d(times)]
-        bad = [t for t in ts if not 1 <= t < self.n_waves]
+        bad = [t for t in ts if not first <= t < self.n_waves]
         if bad:
             raise NetworkError(f"times: wave(s) {bad} have no previous wave in this series of "
-                               f"{self.n_waves} waves (valid: 1..{self.n_waves - 1})")
+                               f"{self.n_waves} waves (valid: {first}..{self.n_waves - 1})")
+        if len(set(ts)) != len(ts):
+            raise NetworkError(f"times: wave(s) repeated in {ts}")
         return ts
 
     def combined(self, times=None) -> SeriesNetwork:
         """The block-diagonal network of the transitions (see the module docstring): node
         (t, label) is ``label`` in the block of transition t; node attributes are wave t's,
         plus :data:`TRANSITION_ATTRIBUTE`."""
-        ts = self.transitions(times)
+        ts = self.transitions(times, first=0)
         n = self.n_nodes
         ties, prev, labels = [], [], []
         names = sorted({a for t in ts for a in self.waves[t].node_attrs})
@@ -158,7 +194,8 @@ class NetSeries:
         for b, t in enumerate(ts):
             w = self.waves[t]
             ties.append(w.ties + b * n)
-            prev.append(self.waves[t - 1].ties + b * n)
+            if t > 0:
+                prev.append(self.waves[t - 1].ties + b * n)
             labels += [(t, lab) for lab in self.labels]
             for a in names:
                 if a not in w.node_attrs:
@@ -166,9 +203,15 @@ class NetSeries:
                                        "has it): give every wave the same attributes")
                 attrs[a] += _copy_values(w.node_attrs[a])
         attrs[TRANSITION_ATTRIBUTE] = [t for t in ts for _ in range(n)]
+        graph_attrs = dict(self.waves[ts[-1]].graph_attrs)
+        if self.edge_covariates:
+            import scipy.sparse as sp
+            for name, mats in self.edge_covariates.items():
+                graph_attrs[name] = sp.block_diag([mats[t] for t in ts], format="csr")
         return SeriesNetwork(n * len(ts), np.concatenate(ties), self.directed, labels=labels,
-                             node_attrs=attrs, graph_attrs=dict(self.waves[ts[-1]].graph_attrs),
-                             previous_ties=np.concatenate(prev), n_transitions=len(ts))
+                             node_attrs=attrs, graph_attrs=graph_attrs,
+                             previous_ties=np.concatenate(prev) if prev else None,
+                             n_transitions=len(ts), times=ts)
 
     # -- readers ---------------------------------------------------------------------------
     @classmethod

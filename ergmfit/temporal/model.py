@@ -64,7 +64,8 @@ class TemporalERGM(ERGM):
             raise SettingsError(f"{sorted(set(kwargs) - {'weights'})}: give a panel's missing "
                                 "dyads and node files to NetSeries(...), not to ERGM(...)")
         self.series = series
-        self.times = series.transitions(times)
+        self.times = series.transitions(times, first=1 if times is None else 0)
+        self._default_times = times is None
         net = series.combined(self.times)
         missing = self._missing_pairs(net)
         block = f"blockdiag({TRANSITION_ATTRIBUTE!r})"
@@ -97,7 +98,7 @@ class TemporalERGM(ERGM):
                in DISSOLUTION_OPERATORS]
         if not ops:
             return
-        empty = [t - 1 for t in self.times if self.series.waves[t - 1].n_ties == 0]
+        empty = [t - 1 for t in self.times if t > 0 and self.series.waves[t - 1].n_ties == 0]
         if len(empty) == len(self.times):
             waves = ", ".join(str(w) for w in empty)
             raise FormulaError(
@@ -127,7 +128,12 @@ class TemporalERGM(ERGM):
         name = "cmle" if name is None else str(name).lower()
         if name == "btergm":
             from ..estimation.btergm import BTERGM
-            return BTERGM(**kwargs).fit(self, random_state=random_state)
+            model = self
+            if self._default_times and not self.reads_previous:
+                # btergm models every wave when no term looks back (wave 0 included)
+                model = TemporalERGM(self.series, self.formula, self.user_constraints,
+                                     times=list(range(self.series.n_waves)))
+            return BTERGM(random_state=random_state, **kwargs).fit(model)
         if name == "cmle" and self.exact_cmle_available(kwargs):
             # the conditional likelihood of a model dyad-independent given the previous
             # networks is its pseudo-likelihood: the CMLE is the CMPLE, exactly (as tergm)
@@ -145,6 +151,12 @@ class TemporalERGM(ERGM):
             res.info["temporal_estimate"] = name.upper()
             res.info["summary_header"] = TEMPORAL_HEADERS[name]
         return res
+
+    @property
+    def reads_previous(self) -> bool:
+        """Whether a term reads the previous networks (temporal operators, memory, delrecip)."""
+        return any(getattr(t, "temporal_operator", None) or getattr(t, "reads_previous", False)
+                   for t in self.terms)
 
     def exact_cmle_available(self, settings=None) -> bool:
         """Whether the CMLE is exact logistic regression: every term dyad-independent given
