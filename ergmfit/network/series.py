@@ -186,7 +186,7 @@ class NetSeries:
         """The block-diagonal network of the transitions (see the module docstring): node
         (t, label) is ``label`` in the block of transition t; node attributes are wave t's,
         plus :data:`TRANSITION_ATTRIBUTE`."""
-        ts = self.transitions(times, first=0)
+        ts = self.transitions(times, first=1 if times is None else 0)
         n = self.n_nodes
         ties, prev, labels = [], [], []
         names = sorted({a for t in ts for a in self.waves[t].node_attrs})

@@ -73,7 +73,6 @@ class TemporalERGM(ERGM):
         super().__init__(net, formula, constraints="~ " + block + (" + " + user if user else ""),
                          missing=missing)
         self.user_constraints = constraints
-        self._check_dissolution()
 
     def _missing_pairs(self, net):
         # each wave's unobserved dyads, as pairs of the combined network's node labels
@@ -126,6 +125,7 @@ class TemporalERGM(ERGM):
         """
         name = method if method is not None else kwargs.pop("estimate", None)
         name = "cmle" if name is None else str(name).lower()
+        self._check_dissolution()
         if name == "btergm":
             from ..estimation.btergm import BTERGM
             model = self

@@ -26,6 +26,8 @@ Examples
 """
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
 from ..exceptions import TermError
@@ -44,6 +46,12 @@ MEANING = {"Form": "y⁻ ∪ y", "Persist": "y⁻ ∩ y", "Diss": "−(y⁻ ∩ 
 def previous_ties(net, operator):
     """The previous network's ties of ``net`` ((m, 2) node indices), or a TermError saying
     that ``operator`` needs a series."""
+    outer = getattr(net, "inside_temporal", None)
+    if outer is not None:
+        raise TermError(f"term {operator}() inside {outer}(): temporal operators and terms do "
+                        f"not nest (the formula of {outer}() is evaluated on one network made "
+                        f"of y⁻ and y); write them side by side, e.g. {outer}(~edges) + "
+                        f"{operator}(~edges)")
     prev = getattr(net, "previous_ties", None)
     if prev is None:
         raise TermError(f"term {operator}() is a temporal term: it needs the previous "
@@ -59,7 +67,9 @@ def temporal_term(net, operator, formula):
     """The Term of ``operator(~formula)`` on ``net`` (a NetSeries' combined network)."""
     f = _formula(operator, formula)
     prev = previous_ties(net, operator)
-    terms = build_formula(net, f)
+    inner_net = copy.copy(net)          # the inner terms see one network, not a series
+    inner_net.inside_temporal = operator
+    terms = build_formula(inner_net, f)
     if not terms:
         raise TermError(f"term {operator}(): its formula has no terms")
     mode, sign = TEMPORAL_MODES[operator]
@@ -112,6 +122,10 @@ MEMORY_TYPES = {"autoregression": (1.0, 0.0), "stability": (1.0, -1.0),
 
 
 def _series_net(net, term):
+    outer = getattr(net, "inside_temporal", None)
+    if outer is not None:
+        raise TermError(f"term {term} inside {outer}(): btergm's temporal terms read the "
+                        f"previous wave themselves; write them outside the operator")
     if getattr(net, "previous_ties", None) is None or not hasattr(net, "block_of"):
         raise TermError(f"term {term} is a btergm temporal term: it needs a NetSeries "
                         "(ef.NetSeries([g0, g1, ...]))")
