@@ -181,7 +181,11 @@ def _nonzero_change_vars(network, formula):
 
 def _between_modes(network):
     """The dyads of a two-mode network (mode 1 to mode 2) as variable indices; None for a
-    one-mode network.  Within-mode dyads do not exist (statnet's bipartite networks)."""
+    one-mode network.  Within-mode dyads do not exist (statnet's bipartite networks).
+    A network defining ``base_free_vars()`` (several networks stacked: the dyads within
+    them, :class:`~ergmfit.network.networks.Networks`) gives its own."""
+    if hasattr(network, "base_free_vars"):
+        return network.base_free_vars()
     n1 = getattr(network, "bipartite", None)
     if n1 is None:
         return None
@@ -450,6 +454,8 @@ def parse_constraints(constraints, network, missing=None):
     if constraints is None or _strip(constraints) in ("", "."):
         if getattr(network, "bipartite", None) is not None:
             return _Builder(network, missing, names).space("two-mode")
+        if hasattr(network, "base_free_vars"):
+            return _Builder(network, missing, names).space(network.base_space_name)
         return AllDyads(network, missing)
     if not isinstance(constraints, str):
         raise FormulaError(f"constraints must be a formula string, got {type(constraints).__name__}")

@@ -1,0 +1,316 @@
+"""ergm.multi's operators on stacked networks: ``N()`` (several networks, an ``lm``-style
+design over network-level attributes) and ``L()`` (layer logic on a multilayer network).
+
+``N(~f, lm=~x, subset=~expr)`` on :class:`~ergmfit.network.networks.Networks`: the
+statistics of ``f`` computed per network and combined through the network-level design
+matrix X of ``lm`` (default ``~1``: the plain sum over networks), statistic s and design
+column k giving ``sum_b X[b, k] f_s(network b)``, labelled ``N(<column>)~<label>`` with
+R's column names (``N(1)`` for the intercept, ``N(wave)``, ``N(factor(size)3)``, ...).
+The kernel scales the sub-formula's change of a toggle in network b by row b of X
+(:class:`._multinet.NetworkDesignKernel`).
+
+``L(~f, ~logic)`` on :class:`~ergmfit.network.networks.Layers`: the statistics of ``f`` on
+the logical layer where ``logic`` of the layers' ties holds (``~advice``,
+``~advice&friendship``, ``~advice&!friendship``, ``~xor(a, b)``, ...), labelled
+``L(<logic>)~<label>``; a list of logics sums the statistics (statnet's ``L(f, list(...))``).
+
+The inner terms are evaluated on the combined network (``N``) or on one layer's node set
+(``L``): a term whose statistic is a sum over the dyads, nodes or triads of a network
+(every counting term of ergm) gives the per-network values exactly; a term normalised by
+the network's size (``density``, ``meandeg``) or a nonlinear operator would not, and is
+refused.
+
+References
+----------
+Krivitsky, P. N., Koehly, L. M. and Marcum, C. S. (2020). Exponential-family random graph
+models for multi-layer networks. Psychometrika 85, 630-659.
+
+Krivitsky, P. N., Coletti, P. and Hens, N. (2023). A tale of two datasets:
+representativeness and generalisability of inference for samples of networks. JASA
+118(544), 2213-2224.
+"""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from ..exceptions import TermError
+from ..formula import FormulaArg, compact_text
+from ._multinet import LayerLogicKernel, NetworkDesignKernel
+from .netexpr import evaluate
+from .operators import build_formula
+from .registry import BOTH, Param, Term, format_number, register
+from .stacking import stack
+
+FAMILY = "multinet"
+
+#: terms whose statistic is normalised by the network's size: not a sum over networks
+_SIZE_NORMALISED = frozenset({"density", "meandeg"})
+
+
+# -- the network-level design of N() --------------------------------------------------
+
+def _split_top(text, seps):
+    """Split ``text`` at the top-level characters of ``seps`` (outside brackets and
+    strings): [(sign, piece), ...] with sign the separator before the piece."""
+    out, depth, quote, start, sign = [], 0, None, 0, "+"
+    for k, ch in enumerate(text):
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "\"'`":
+            quote = ch
+        elif ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        elif depth == 0 and ch in seps:
+            out.append((sign, text[start:k]))
+            sign, start = ch, k + 1
+    out.append((sign, text[start:]))
+    return out
+
+
+def _levels(values):
+    vals = [v for v in values]
+    if all(isinstance(v, (bool, np.bool_)) for v in vals):
+        return [False, True]
+    try:
+        return sorted(set(vals))
+    except TypeError:
+        return sorted(set(vals), key=str)
+
+
+def _level_text(v):
+    if isinstance(v, (bool, np.bool_)):
+        return "TRUE" if v else "FALSE"
+    if isinstance(v, (int, float, np.number)):
+        return format_number(v)
+    return str(v)
+
+
+def _variable(piece, env, what):
+    """One lm variable: (column values (B, k), column name suffixes or None for numeric,
+    its text)."""
+    text = compact_text(piece.strip())
+    m = re.fullmatch(r"(?:as\.)?factor\((.+)\)", text)
+    if m:
+        vals = np.asarray(evaluate(m.group(1), env, what), dtype=object)
+        return vals, True, text
+    vals = evaluate(piece, env, what)
+    arr = np.asarray(vals, dtype=object)
+    if arr.ndim == 0:
+        arr = np.full(len(next(iter(env.values()))), arr.item(), dtype=object)
+    factor = not all(isinstance(v, (int, float, np.number)) and not isinstance(v, (bool, np.bool_))
+                     for v in arr)
+    return arr, factor, text
+
+
+def design_matrix(net, lm, what="N()"):
+    """(X, column names) of the lm formula text ``lm`` over the network-level attributes of
+    ``net`` (and ``.NetworkID``/``.NetworkName``), with R's ``model.matrix`` rules:
+    an intercept unless ``0``/``-1``; numeric variables as they are; a text, logical or
+    ``factor()`` variable as indicators of its sorted levels, the first dropped when the
+    model has an intercept (or an earlier factor); ``a:b`` products of numeric variables.
+
+    >>> import networkx as nx, ergmfit as ef
+    >>> nets = ef.Networks([nx.path_graph(3)] * 3, attrs={"wave": [1, 2, 3]})
+    >>> X, names = design_matrix(nets, "wave")
+    >>> X.tolist(), names
+    ([[1.0, 1.0], [1.0, 2.0], [1.0, 3.0]], ['1', 'wave'])
+    """
+    B = len(net.blocks)
+    env = {a: np.asarray(v, dtype=object) for a, v in net.network_attrs.items()}
+    env[".NetworkID"] = np.arange(1, B + 1, dtype=float)
+    env[".NetworkName"] = np.asarray([b.name for b in net.blocks], dtype=object)
+    intercept, cols, names, had_factor = True, [], [], False
+    for sign, piece in _split_top(lm, "+-"):
+        p = piece.strip()
+        if not p:
+            if sign == "-" or not cols and sign == "+" and p == "":
+                continue
+            continue
+        if p in ("0", "1"):
+            intercept = (p == "1") if sign == "+" else (p != "1")
+            continue
+        if sign == "-":
+            raise TermError(f"{what}: lm=~{lm}: removing the term {p!r} is not supported "
+                            "(only -1)")
+        parts = [_variable(q, env, what) for _, q in _split_top(p, ":")]
+        if len(parts) > 1:
+            if any(f for _, f, _ in parts):
+                raise TermError(f"{what}: lm=~{lm}: interactions with factors are not "
+                                "supported; interactions of numeric variables are")
+            col = np.prod([np.asarray(v, dtype=float) for v, _, _ in parts], axis=0)
+            cols.append(col)
+            names.append(":".join(t for _, _, t in parts))
+            continue
+        vals, factor, text = parts[0]
+        if any(v is None or (isinstance(v, float) and np.isnan(v)) for v in vals):
+            raise TermError(f"{what}: the network attribute in lm=~{lm} ({text}) is missing "
+                            "for some networks; select the others with subset=")
+        if not factor:
+            cols.append(np.asarray(vals, dtype=float))
+            names.append(text)
+            continue
+        levels = _levels(vals)
+        keep = levels if not intercept and not had_factor else levels[1:]
+        had_factor = True
+        for lev in keep:
+            cols.append(np.array([1.0 if v == lev else 0.0 for v in vals]))
+            names.append(f"{text}{_level_text(lev)}")
+    if intercept:
+        cols.insert(0, np.ones(B))
+        names.insert(0, "1")
+    if not cols:
+        raise TermError(f"{what}: lm=~{lm} gives no column")
+    return np.column_stack(cols).astype(float), names
+
+
+def _subset(net, subset, what):
+    if subset is True or subset is None:
+        return np.ones(len(net.blocks), dtype=bool)
+    text = subset.text if isinstance(subset, FormulaArg) else subset
+    if not isinstance(text, str):
+        raise TermError(f"{what}: subset must be TRUE or an expression (~wave > 1), got "
+                        f"{subset!r}")
+    env = {a: np.asarray(v, dtype=object) for a, v in net.network_attrs.items()}
+    env[".NetworkID"] = np.arange(1, len(net.blocks) + 1, dtype=float)
+    env[".NetworkName"] = np.asarray([b.name for b in net.blocks], dtype=object)
+    keep = np.broadcast_to(np.asarray(evaluate(text, env, f"{what} subset"), dtype=bool),
+                           (len(net.blocks),))
+    return np.array(keep)
+
+
+def _check_inner(terms, what):
+    for t in terms:
+        if t.name in _SIZE_NORMALISED:
+            raise TermError(f"{what}: {t.name} is normalised by the network's size, so it is "
+                            "not a sum over networks; use edges (and the lm design) instead")
+        if getattr(t.kernel, "exact_total", False):
+            raise TermError(f"{what}: the nonlinear term {t.name} cannot be evaluated per "
+                            "network here")
+        if t.param_labels != t.labels or getattr(t, "fixed", None) is not None:
+            raise TermError(f"{what}: curved terms and Offset() inside it are not supported "
+                            f"({t.name}); fix the decay (fixed=TRUE)")
+
+
+def _per_block_empty(net, terms, f, rows):
+    """sum_b rows[b] * (the inner statistics of network b when empty): zero for counting
+    terms of ties; nodes without ties (isolates, degree(0)) count per network."""
+    inner = np.concatenate([t.on_empty() for t in terms]) if terms else np.zeros(0)
+    if not inner.any():
+        return np.zeros((len(inner), rows.shape[1]))
+    labels = [lab for t in terms for lab in t.labels]
+    out = np.zeros((len(inner), rows.shape[1]))
+    for b in range(len(net.blocks)):
+        sub = build_formula(net.block_network(b), f)
+        if [lab for t in sub for lab in t.labels] != labels:
+            raise TermError("N(): the inner terms give other statistics on a single network "
+                            f"(network {b + 1}) than on all of them, and have nonzero values "
+                            "on the empty network; not supported")
+        out += np.outer(np.concatenate([t.on_empty() for t in sub]), rows[b])
+    return out
+
+
+@register("N", kinds=BOTH, params=[Param("formula"), Param("lm", None),
+                                   Param("subset", True), Param("weights", 1),
+                                   Param("contrasts", None), Param("offset", 0),
+                                   Param("label", None)], family=FAMILY)
+def n_operator(net, formula, lm=None, subset=True, weights=1, contrasts=None, offset=0,
+               label=None):
+    """ergm.multi's ``N(formula, lm=~1, subset=TRUE)`` on ``ef.Networks([...])``: the
+    statistics of ``formula`` on each network, combined through the network-level design
+    ``lm`` (default: summed). Labels ``N(1)~edges``, ``N(wave)~edges``, ..."""
+    if not hasattr(net, "blocks"):
+        raise TermError("N() needs several networks: ef.ERGM(ef.Networks([g1, g2, ...]), "
+                        "'N(~edges)')")
+    if not isinstance(formula, FormulaArg):
+        raise TermError(f"N(): the formula must be a formula such as ~edges, got {formula!r}")
+    if weights != 1 or contrasts is not None or offset != 0 or label is not None:
+        raise TermError("N(): weights=, contrasts=, offset= and label= are not supported "
+                        "(statnet reserves weights=; use lm= and subset=)")
+    if lm is None:
+        lm_text = "1"
+    elif isinstance(lm, FormulaArg):
+        lm_text = lm.text
+    else:
+        raise TermError(f"N(): lm must be a formula such as ~wave, got {lm!r}")
+    X, cols = design_matrix(net, lm_text)
+    X = X * _subset(net, subset, "N()")[:, None]
+    terms = build_formula(net, formula)
+    _check_inner(terms, "N()")
+    kernel = NetworkDesignKernel([t.kernel for t in terms], net.block_of, X)
+    labels = [f"N({c})~{lab}" for t in terms for lab in t.labels for c in cols]
+    empty = _per_block_empty(net, terms, formula, X).reshape(-1)
+    return Term("N", labels, kernel, empty=empty,
+                dyad_independent=all(t.dyad_independent for t in terms))
+
+
+# -- layer logic ------------------------------------------------------------------
+
+def layer_table(net, text, what="L()"):
+    """The truth table of the layer logic ``text`` over the layers of ``net``: entry
+    ``bits`` (bit m = a tie in layer m) is 1 where the logic holds."""
+    L = len(net.blocks)
+    codes = np.arange(1 << L)
+    env = {str(b.name): (codes >> m) & 1 for m, b in enumerate(net.blocks)}
+    try:
+        val = evaluate(text, env, f"{what} layer logic ~{text}")
+    except TermError as exc:
+        raise TermError(f"{exc}; the layers are {', '.join(map(str, env))}") from None
+    table = np.broadcast_to(np.asarray(val, dtype=float) != 0, codes.shape).astype(np.uint8)
+    if table[0]:
+        raise TermError(f"{what}: the layer logic ~{text} holds where no layer has a tie; "
+                        "the logical layer would be dense and is not supported")
+    return table
+
+
+@register("L", kinds=BOTH, params=[Param("formula"), Param("Ls")], family=FAMILY)
+def l_operator(net, formula, Ls):
+    """ergm.multi's ``L(formula, Ls)`` on ``ef.Layer(...)``: the statistics of ``formula``
+    on the logical layer ``Ls`` (``~advice``, ``~advice&!friendship``, ...; a list sums
+    them). Labels ``L(advice&!friendship)~edges``."""
+    if not hasattr(net, "layer_names"):
+        raise TermError("L() needs a multilayer network: ef.ERGM(ef.Layer({...}), "
+                        "'L(~edges, ~advice)')")
+    if not isinstance(formula, FormulaArg):
+        raise TermError(f"L(): the formula must be a formula such as ~edges, got {formula!r}")
+    logics = Ls if isinstance(Ls, list) else [Ls]
+    if not logics or not all(isinstance(x, FormulaArg) for x in logics):
+        raise TermError(f"L(): Ls must be a layer logic formula (~advice&friendship) or a "
+                        f"list of them, got {Ls!r}")
+    base = net.base_network
+    kernels, inner_labels, kernel_tables = [], None, []
+    for lg in logics:
+        terms = build_formula(base, formula)
+        _check_inner(terms, "L()")
+        kernel_tables.append(layer_table(net, lg.text))
+        kernels.append(LayerLogicKernel([t.kernel for t in terms], base.n, len(net.blocks),
+                                        kernel_tables[-1], base.directed))
+        inner_labels = [lab for t in terms for lab in t.labels]
+        # every layer empty: the logical layer is empty (table[0] == 0), the base values
+        inner_empty = np.concatenate([t.on_empty() for t in terms])
+    prefix = "L(" + ",".join(lg.compact for lg in logics) + ")"
+    labels = [f"{prefix}~{lab}" for lab in inner_labels]
+    p = len(inner_labels)
+    if len(kernels) == 1:
+        kernel = kernels[0]
+    else:
+        inner = [Term("L", labels, k, empty=inner_empty) for k in kernels]
+        return stack("L", inner, labels, np.hstack([np.eye(p)] * len(kernels)))
+    return Term("L", labels, kernel, empty=inner_empty, dyad_independent=all(t.dyad_independent for t in terms)
+                and len(_layers_used(kernel_tables)) <= 1)
+
+
+def _layers_used(tables):
+    """The layers whose tie changes some truth table (the others do not matter)."""
+    used = set()
+    for table in tables:
+        codes = np.arange(len(table))
+        m = 0
+        while (1 << m) < len(table):
+            if (table[codes] != table[codes ^ (1 << m)]).any():
+                used.add(m)
+            m += 1
+    return used
