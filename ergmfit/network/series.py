@@ -6,8 +6,8 @@ transitions y_{t-1} -> y_t, t = 1..T, stacked as the blocks of one block-diagona
 the nodes of wave t with wave t's node attributes and ties, and carries wave t-1's ties as
 its *previous network* (:attr:`SeriesNetwork.previous_ties`), which the temporal operators
 (``Form``, ``Persist``, ``Diss``, ``Cross``, ``Change``: :mod:`ergmfit.terms.temporal`) read.
-Only the dyads within a block vary in a fit (the blocks' node attribute
-:data:`TRANSITION_ATTRIBUTE`, statnet's ``blockdiag`` constraint).
+The combined network is a :class:`~ergmfit.network.networks.Networks` (ergm.multi's
+container, as tergm 4's NetSeries): only the dyads within a block vary in a fit.
 
 Node sets: every wave must have the same nodes (compared as sets of node labels; their order
 follows wave 0).  statnet's ``NetSeries`` of networks of different sizes needs
@@ -21,41 +21,39 @@ import os
 import numpy as np
 
 from ..exceptions import NetworkError
-from .network import Network, _copy_values
+from .network import Network
+from .networks import Networks
 
-#: node attribute of the combined network naming each node's transition (1..T)
-TRANSITION_ATTRIBUTE = ".transition"
+class SeriesNetwork(Networks):
+    """The block-diagonal network of a NetSeries' transitions (a :class:`Networks` of the
+    later waves, named by their wave numbers), with the previous network of every block
+    (``previous_ties``: (m, 2) node indices of this network; none for wave 0's block)."""
 
-
-class SeriesNetwork(Network):
-    """The block-diagonal network of a NetSeries' transitions, with the previous network of
-    every block (``previous_ties``: (m, 2) node indices of this network)."""
-
-    def __init__(self, *args, previous_ties=None, n_transitions=1, times=None,
-                 **kwargs):
-        super().__init__(*args, **kwargs)
+    def __init__(self, waves, times, previous_ties=None, dyadic=None):
+        super().__init__(waves, names=list(times), dyadic=dyadic)
         prev = np.zeros((0, 2), dtype=np.int64) if previous_ties is None else previous_ties
         self.previous_ties = np.asarray(prev, dtype=np.int64).reshape(-1, 2)
-        self.n_transitions = int(n_transitions)
         #: the wave of each block (0-based; wave 0's block has no previous network)
-        self.times = list(range(1, self.n_transitions + 1)) if times is None else list(times)
+        self.times = list(times)
+
+    @property
+    def n_transitions(self) -> int:
+        """Blocks (modelled waves)."""
+        return len(self.blocks)
 
     @property
     def block_size(self) -> int:
         """Nodes per block (the series' node count)."""
-        return self.n // self.n_transitions
-
-    def block_of(self) -> np.ndarray:
-        """The block (0-based position in ``times``) of every node."""
-        return np.arange(self.n) // self.block_size
+        return self.blocks[0].n
 
     def with_ties(self, ties):
         """The same nodes, attributes and previous networks with other ties."""
-        return SeriesNetwork(self.n, ties, self.directed, labels=self.labels,
-                             node_attrs={a: _copy_values(v) for a, v in self.node_attrs.items()},
-                             graph_attrs=dict(self.graph_attrs),
-                             previous_ties=self.previous_ties.copy(),
-                             n_transitions=self.n_transitions, times=self.times)
+        base = Networks.with_ties(self, ties)
+        out = SeriesNetwork.__new__(SeriesNetwork)
+        out.__dict__.update(base.__dict__)
+        out.previous_ties = self.previous_ties.copy()
+        out.times = list(self.times)
+        return out
 
 
 class NetSeries:
@@ -76,8 +74,11 @@ class NetSeries:
         One entry per wave: that wave's unobserved dyads as ``ERGM(missing=...)`` takes
         them (pairs of node labels, a matrix with NaN, or an edge attribute name); ``None``
         for a fully observed wave.  A wave's missing dyads are unobserved in the transition
-        that ends in it; as a previous network, an unobserved dyad counts as no tie (tergm's
-        NetSeries does the same with NA ties of the previous network).
+        that ends in it; as a previous network, an unobserved dyad counts as no tie (a
+        choice of ergmfit's, not checked against tergm).
+    edge_covariates : dict, optional
+        Dyadic covariates ``{name: matrix or [matrix per wave]}`` (n x n, rows and columns
+        in wave 0's node order): ``edgecov("name")`` reads each transition's own matrix.
 
     Examples
     --------
@@ -184,34 +185,15 @@ class NetSeries:
 
     def combined(self, times=None) -> SeriesNetwork:
         """The block-diagonal network of the transitions (see the module docstring): node
-        (t, label) is ``label`` in the block of transition t; node attributes are wave t's,
-        plus :data:`TRANSITION_ATTRIBUTE`."""
+        (t, label) is ``label`` in the block of wave t; node attributes are wave t's, plus
+        Networks' ``.NetworkID`` / ``.NetworkName`` (the wave number)."""
         ts = self.transitions(times, first=1 if times is None else 0)
         n = self.n_nodes
-        ties, prev, labels = [], [], []
-        names = sorted({a for t in ts for a in self.waves[t].node_attrs})
-        attrs = {a: [] for a in names}
-        for b, t in enumerate(ts):
-            w = self.waves[t]
-            ties.append(w.ties + b * n)
-            if t > 0:
-                prev.append(self.waves[t - 1].ties + b * n)
-            labels += [(t, lab) for lab in self.labels]
-            for a in names:
-                if a not in w.node_attrs:
-                    raise NetworkError(f"wave {t} has no node attribute {a!r} (another wave "
-                                       "has it): give every wave the same attributes")
-                attrs[a] += _copy_values(w.node_attrs[a])
-        attrs[TRANSITION_ATTRIBUTE] = [t for t in ts for _ in range(n)]
-        graph_attrs = dict(self.waves[ts[-1]].graph_attrs)
-        if self.edge_covariates:
-            import scipy.sparse as sp
-            for name, mats in self.edge_covariates.items():
-                graph_attrs[name] = sp.block_diag([mats[t] for t in ts], format="csr")
-        return SeriesNetwork(n * len(ts), np.concatenate(ties), self.directed, labels=labels,
-                             node_attrs=attrs, graph_attrs=graph_attrs,
+        prev = [self.waves[t - 1].ties + b * n for b, t in enumerate(ts) if t > 0]
+        dyadic = {name: [mats[t] for t in ts] for name, mats in self.edge_covariates.items()}
+        return SeriesNetwork([self.waves[t] for t in ts], ts,
                              previous_ties=np.concatenate(prev) if prev else None,
-                             n_transitions=len(ts), times=ts)
+                             dyadic=dyadic or None)
 
     # -- readers ---------------------------------------------------------------------------
     @classmethod

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..exceptions import FormulaError, NetworkError, SettingsError
 from ..model import ERGM, missing_dyads, register_input_model
-from ..network.series import TRANSITION_ATTRIBUTE, NetSeries
+from ..network.series import NetSeries
 from ..sampling.space import dyad_vars, var_pairs
 
 #: tergm's estimate= names and what they are here
@@ -68,10 +68,9 @@ class TemporalERGM(ERGM):
         self._default_times = times is None
         net = series.combined(self.times)
         missing = self._missing_pairs(net)
-        block = f"blockdiag({TRANSITION_ATTRIBUTE!r})"
-        user = "" if constraints is None else _constraint_text(constraints)
-        super().__init__(net, formula, constraints="~ " + block + (" + " + user if user else ""),
-                         missing=missing)
+        # the sample space: the dyads within the blocks (the Networks container's), and
+        # the user's constraints within them
+        super().__init__(net, formula, constraints=constraints, missing=missing)
         self.user_constraints = constraints
 
     def _missing_pairs(self, net):
@@ -178,12 +177,6 @@ class TemporalERGM(ERGM):
 
     def __repr__(self):
         return f"ERGM({self.series!r}, {self.formula!r})"
-
-
-def _constraint_text(constraints):
-    text = constraints if isinstance(constraints, str) else " + ".join(constraints)
-    text = text.strip()
-    return text[1:].strip() if text.startswith("~") else text
 
 
 register_input_model(NetSeries, TemporalERGM)

@@ -126,7 +126,7 @@ def _series_net(net, term):
     if outer is not None:
         raise TermError(f"term {term} inside {outer}(): btergm's temporal terms read the "
                         f"previous wave themselves; write them outside the operator")
-    if getattr(net, "previous_ties", None) is None or not hasattr(net, "block_of"):
+    if getattr(net, "previous_ties", None) is None or not hasattr(net, "block_size"):
         raise TermError(f"term {term} is a btergm temporal term: it needs a NetSeries "
                         "(ef.NetSeries([g0, g1, ...]))")
     return net

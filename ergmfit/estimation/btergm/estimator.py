@@ -158,7 +158,7 @@ class BTERGM(Estimator):
     def fit(self, model) -> BTERGMResults:
         t0 = time.perf_counter()
         net = model.network
-        if not hasattr(net, "block_of"):
+        if not hasattr(net, "previous_ties"):
             raise SettingsError("method='btergm' fits a panel: give the waves as "
                                 "ef.NetSeries([...])")
         if getattr(model, "curved", False):
