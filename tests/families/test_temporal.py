@@ -361,3 +361,32 @@ def test_btergm_without_lagged_terms_models_every_wave():
     assert fit.info["btergm"]["times"] == [0, 1, 2]
     fit = ef.ERGM(s, "edges + memory").fit(method="btergm", R=10, random_state=1)
     assert fit.info["btergm"]["times"] == [1, 2]
+
+
+# -- dynamic simulation -------------------------------------------------------------------
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_dynamic_simulation_of_independent_dyads(directed):
+    # Form(~edges) + Persist(~edges): every dyad is a two-state Markov chain, forming with
+    # probability expit(θ_F) and persisting with expit(θ_P); the simulated steps' formation
+    # and persistence shares must match within 4 binomial standard errors
+    from scipy.special import expit
+    n, steps = 30, 25
+    g = [nx.gnp_random_graph(n, 0.28, seed=k, directed=directed) for k in range(2)]
+    m = ef.ERGM(ef.NetSeries(g), "Form(~edges) + Persist(~edges)")
+    sim = m.simulate_dynamic([-3.0, 2.0], n_steps=steps, random_state=4, keep_networks=True)
+    p_form, p_persist = expit(-3.0), expit(2.0)
+    n_dyads = n * (n - 1) // (1 if directed else 2)
+    prev = sim.n_ties[:-1]
+    kept = (sim.persistence * prev).sum()
+    formed = (sim.formation * (n_dyads - prev)).sum()
+    assert abs(kept / prev.sum() - p_persist) < 4 * np.sqrt(p_persist * (1 - p_persist)
+                                                            / prev.sum())
+    assert abs(formed / (n_dyads - prev).sum() - p_form) < 4 * np.sqrt(
+        p_form * (1 - p_form) / (n_dyads - prev).sum())
+    assert sim.stats.shape == (steps, 2) and len(sim.networks) == steps
+    # the statistics of a step: Form~edges = ties of y_{t-1} ∪ y_t, Persist~edges = kept
+    a = {tuple(e) for e in sim.networks[3].ties.tolist()}
+    b = {tuple(e) for e in sim.networks[4].ties.tolist()}
+    assert tuple(sim.stats[4]) == (len(a | b), len(a & b))
+    assert np.all(sim.durations >= 1)
