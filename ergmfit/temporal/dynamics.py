@@ -63,7 +63,6 @@ def simulate_dynamic(model, params, n_steps, burnin=None, start=None, random_sta
     proposals per step (default 16 per free dyad)."""
     from ..network import as_network
     from ..network.series import NetSeries
-    from .model import TemporalERGM
     rng = check_random_state(random_state)
     n_steps = int(n_steps)
     if n_steps < 1:
@@ -80,8 +79,8 @@ def simulate_dynamic(model, params, n_steps, burnin=None, start=None, random_sta
     born = {k: None for k in keys(current.ties)}      # None: present at the start
     stats, n_ties, persist, form, durations, nets = [], [current.n_ties], [], [], [], []
     for step in range(n_steps):
-        one = TemporalERGM(NetSeries([current, current]), model.formula,
-                           constraints=model.user_constraints)
+        one = type(model)(NetSeries([current, current]), model.formula,
+                          constraints=model.user_constraints)
         if burnin is None:
             burnin_step = 16 * int(one.sample_space.n_free or n_dyads)
         else:

@@ -390,3 +390,34 @@ def test_dynamic_simulation_of_independent_dyads(directed):
     b = {tuple(e) for e in sim.networks[4].ties.tolist()}
     assert tuple(sim.stats[4]) == (len(a | b), len(a & b))
     assert np.all(sim.durations >= 1)
+
+
+@pytest.mark.parametrize("term", ["memory(type='stability')", "memory(type='autoregression')",
+                                  "memory(type='innovation')", "memory(type='loss')",
+                                  "delrecip", "delrecip(mutuality=TRUE)",
+                                  "timecov(transform=function(t) t^2)"])
+def test_btergm_terms_are_their_covariates(term):
+    # the statistic is Σ over the ties of y of the covariate built from y⁻ (or the time), and
+    # the change of a toggle is the covariate's value on the dyad
+    graphs = _panel(True, 3, n=7)
+    series = ef.NetSeries(graphs)
+    m = ef.ERGM(series, term)
+    n = series.n_nodes
+    want, cm = 0.0, m.compiled()
+    for b, t in enumerate((1, 2)):
+        prev = nx.to_numpy_array(graphs[t - 1], nodelist=series.labels)
+        if term.startswith("memory"):
+            kind = term.split("'")[1]
+            on, off = {"stability": (1, -1), "autoregression": (1, 0), "innovation": (0, 1),
+                       "loss": (-1, 0)}[kind]
+            cov = np.where(prev == 1, on, off)
+        elif term.startswith("delrecip"):
+            cov = np.where(prev.T == 1, 1, -1 if "TRUE" in term else 0)
+        else:
+            cov = np.full((n, n), float(t + 1) ** 2)
+        np.fill_diagonal(cov, 0)
+        cur = nx.to_numpy_array(graphs[t], nodelist=series.labels)
+        want += (cov * cur).sum()
+        for i, j in [(0, 1), (2, 5), (6, 3)]:
+            assert cm.dyad_change_stats(b * n + i, b * n + j)[0] == pytest.approx(cov[i, j])
+    assert m.statistics_vector()[0] == pytest.approx(want)
