@@ -85,6 +85,18 @@ def add_network_arguments(parser):
                              "that every listed edge is a tie")
     parser.add_argument("--duplicates", choices=("error", "merge"), default="error",
                         help="a tie listed twice: an error (default) or kept once")
+    parser.add_argument("--also", action="append", default=None, metavar="DATA",
+                        help="another network (repeatable): DATA and these are stacked as "
+                             "several networks (ef.Networks; model them with N(...)); an "
+                             "edge-list CSV here may name its node file as EDGES::NODES")
+    parser.add_argument("--network-attr", dest="network_attrs", action="append", default=None,
+                        metavar="NAME=V1,V2,...",
+                        help="a network-level attribute of the stacked networks, one value "
+                             "per network (repeatable; for N(..., lm=~NAME))")
+    parser.add_argument("--layers", default=None, metavar="A,B,...",
+                        help="the edge attributes (0/1 columns) that are tie layers: the "
+                             "network becomes a multilayer network (ef.Layer; model it with "
+                             "L(...))")
 
 
 def load_network(args):
@@ -93,8 +105,15 @@ def load_network(args):
     nodes = args.nodes
     if nodes is not None and len(nodes) == 1:
         nodes = nodes[0]
-    return load_any(args.data, directed=args.directed, nodes=nodes, fmt=args.fmt,
-                    weights=args.weights, duplicates=args.duplicates)
+    net = load_any(args.data, directed=args.directed, nodes=nodes, fmt=args.fmt,
+                   weights=args.weights, duplicates=args.duplicates)
+    if getattr(args, "layers", None) or getattr(args, "also", None) or \
+            getattr(args, "network_attrs", None):
+        from .network.networks import stacked_from_cli
+        net = stacked_from_cli(net, args, lambda data, nodes: load_any(
+            data, directed=args.directed, nodes=nodes, fmt=args.fmt, weights=args.weights,
+            duplicates=args.duplicates))
+    return net
 
 
 def format_value(v) -> str:

@@ -497,3 +497,27 @@ def _aligned(nets):
                           node_attrs={a: _copy_values(v) for a, v in attrs.items()},
                           edge_attrs=eattrs)
             for name, (ties, eattrs) in out.items()}
+
+
+def stacked_from_cli(net, args, load):
+    """The command line's ``--layers``, ``--also`` and ``--network-attr``: ``net`` as a
+    multilayer network, or stacked with the other networks (``load(data, nodes)`` reads
+    one; ``EDGES::NODES`` names an edge list's node file)."""
+    from ..exceptions import DataFormatError
+    if args.layers:
+        if args.also or args.network_attrs:
+            raise DataFormatError("--layers cannot be combined with --also / --network-attr")
+        return Layer(net.to_networkx(), [a.strip() for a in args.layers.split(",")])
+    nets = [net]
+    for data in args.also or []:
+        edges, _, nodes = str(data).partition("::")
+        nets.append(load(edges, nodes or None))
+    attrs = {}
+    for item in args.network_attrs or []:
+        name, eq, values = item.partition("=")
+        if not eq or not name.strip():
+            raise DataFormatError(f"--network-attr {item!r}: write NAME=V1,V2,... (one value "
+                                  "per network)")
+        from .values import parse_value
+        attrs[name.strip()] = [parse_value(v.strip()) for v in values.split(",")]
+    return Networks(nets, attrs=attrs or None)

@@ -118,6 +118,10 @@ NOT_COVERED = {
     **{name: "temporal: needs a NetSeries (tests/families/test_temporal.py)"
        for name in ("Form", "Persist", "Diss", "Cross", "Change", "memory", "delrecip",
                     "timecov")},
+    "N": "needs ef.Networks (several networks); its change statistics are checked within "
+         "the block-diagonal sample space in tests/families/test_multi_terms.py",
+    "L": "needs ef.Layer (a multilayer network); its change statistics are checked within "
+         "the layers in tests/families/test_multi_terms.py",
 }
 
 KINDS = {UNDIRECTED: ("undirected", "two-mode"), DIRECTED: ("directed",),
