@@ -170,7 +170,7 @@ class NetSeries:
     # -- the transitions -------------------------------------------------------------------
     def transitions(self, times=None, first=1) -> list:
         """The waves (0-based) whose transitions from the wave before a model uses: all by
-        default, or ``times`` (tergm's ``times=``).  ``first=0`` admits wave 0 (a block
+        default, or ``times`` (tergm's ``times=1:3`` spans networks 1 to 3: ``[1, 2]`` here).  ``first=0`` admits wave 0 (a block
         without a previous network: btergm's models without lagged terms)."""
         if times is None:
             return list(range(first, self.n_waves))

@@ -42,8 +42,9 @@ class TemporalERGM(ERGM):
     constraints : str, optional
         Further constraints (statnet's syntax), within the blocks of the transitions.
     times : list of int, optional
-        The waves (0-based, each ≥ 1) whose transitions from the wave before are modelled
-        (tergm's ``times=``); default all.
+        The later waves (0-based, each ≥ 1) of the modelled transitions, each from the wave
+        before it; default all.  tergm's ``times=`` lists the networks spanned instead
+        (1-based): its ``times=1:3`` is ``times=[1, 2]`` here.
 
     Examples
     --------

@@ -421,3 +421,15 @@ def test_btergm_terms_are_their_covariates(term):
         for i, j in [(0, 1), (2, 5), (6, 3)]:
             assert cm.dyad_change_stats(b * n + i, b * n + j)[0] == pytest.approx(cov[i, j])
     assert m.statistics_vector()[0] == pytest.approx(want)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("method", ["ee", "bayes"])
+def test_other_estimators_fit_the_transitions(method):
+    # EE and Bayes (posterior means) on the conditional model agree with tergm's CMLE
+    # within 0.3 of its standard errors (their own Monte Carlo error is about 0.1)
+    refs = next(r for f, r in MCMC_REFS.items() if "Persist(~edges + mutual)" in f)
+    fit = ef.ERGM(samplk(), formula(refs[0])).fit(method=method, random_state=1)
+    for k in refs[0]["coef_names"]:
+        ref = np.mean([r["coef"][k] for r in refs])
+        assert abs(fit.params[k] - ref) < 0.3 * refs[0]["se"][k], k
