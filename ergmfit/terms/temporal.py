@@ -163,12 +163,11 @@ def _dyad_values(net, on_tie, off_tie, transpose=False):
     rows, cols = _within_block_pairs(net)
     prev = previous_ties(net, "memory/delrecip")
     n = net.n
-    keys = set((prev[:, 0] * n + prev[:, 1]).tolist())
+    keys = prev[:, 0] * n + prev[:, 1]
     if not net.directed:
-        keys |= set((prev[:, 1] * n + prev[:, 0]).tolist())
+        keys = np.concatenate([keys, prev[:, 1] * n + prev[:, 0]])
     a, b = (cols, rows) if transpose else (rows, cols)
-    has = np.fromiter(((x * n + y) in keys for x, y in zip(a.tolist(), b.tolist())),
-                      dtype=bool, count=len(a))
+    has = np.isin(a * n + b, keys)
     return rows, cols, np.where(has, on_tie, off_tie).astype(float)
 
 
