@@ -7,7 +7,8 @@ from resampling the time steps.
 2. Each of ``R`` replicates draws T time steps with replacement out of the T modelled
    ones and refits the pooled logistic regression on the chosen waves' rows (a wave drawn
    k times counts k times).  The per-wave designs (distinct rows of change statistics with
-   their weights) are built once; a replicate only sums weights and runs Newton's method.
+   their weights) are built once; a replicate only sums weights and runs Newton's method,
+   once per distinct multiset of waves (a replicate depends on nothing else).
 3. A replicate whose coefficients do not all exist (a statistic without variation in the
    drawn waves, e.g. a time covariate when one wave is drawn T times) is dropped, as btergm's
    ``glm`` gives NA there; ``n_boot_complete`` counts the others.
@@ -16,8 +17,8 @@ from resampling the time steps.
    between neighbouring order statistics (boot's ``norm.inter``).
 
 The replicates' time steps are all drawn first from ``random_state``, so the result does not
-depend on ``n_jobs``; they run in ``n_jobs`` joblib processes (``backend="dask"`` for a dask
-cluster) in chunks.
+depend on ``n_jobs``; the distinct multisets are fitted in ``n_jobs`` joblib processes
+(``backend="dask"`` for a dask cluster) in chunks of ``chunk``.
 
 References
 ----------
@@ -69,12 +70,12 @@ def percentile_interval(draws, alpha):
     return float(t[k - 1] + (q[0] - q[1]) / (q[2] - q[1]) * (t[k] - t[k - 1]))
 
 
-def _replicate_fits(designs, picks, labels):
-    """Coefficients of the pooled logistic regression of each row of ``picks`` (indices of
-    the per-wave designs), NaN rows where a coefficient does not exist."""
-    out = np.full((len(picks), len(labels)), np.nan)
-    for r, pick in enumerate(picks):
-        counts = np.bincount(pick, minlength=len(designs))
+def _replicate_fits(designs, multiplicities, labels):
+    """Coefficients of the pooled logistic regression of each row of ``multiplicities``
+    (how often each per-wave design was drawn), NaN rows where a coefficient does not
+    exist."""
+    out = np.full((len(multiplicities), len(labels)), np.nan)
+    for r, counts in enumerate(multiplicities):
         chosen = [(designs[w], c) for w, c in enumerate(counts) if c]
         d = Design(np.concatenate([x.X for x, _ in chosen]),
                    np.concatenate([x.n * c for x, c in chosen]),
@@ -174,11 +175,16 @@ class BTERGM(Estimator):
         rng = check_random_state(self.random_state)
         T = net.n_transitions
         picks = rng.integers(0, T, size=(self.R, T))
+        # a replicate depends only on how often each wave was drawn: fit each distinct
+        # multiset once (with few waves most replicates repeat one: T = 3 has 10)
+        counts = np.apply_along_axis(np.bincount, 1, picks, minlength=T)
+        distinct, which = np.unique(counts, axis=0, return_inverse=True)
         from ...runtime.parallel import parallel_map
-        jobs = [(designs, picks[k:k + self.chunk], labels)
-                for k in range(0, self.R, self.chunk)]
-        boot = np.vstack(parallel_map(_replicate_fits, jobs, n_jobs=self.n_jobs,
+        jobs = [(designs, distinct[k:k + self.chunk], labels)
+                for k in range(0, len(distinct), self.chunk)]
+        fits = np.vstack(parallel_map(_replicate_fits, jobs, n_jobs=self.n_jobs,
                                       backend=self.backend))
+        boot = fits[np.asarray(which).reshape(-1)]
         info = dict(point.info)
         info["btergm"] = {"R": self.R, "n_time_steps": T, "times": list(net.times),
                           "n_boot_complete": int(np.all(np.isfinite(boot), axis=1).sum()),
