@@ -60,10 +60,13 @@ class TemporalERGM(ERGM):
                  **kwargs):
         if not isinstance(series, NetSeries):
             raise NetworkError("TemporalERGM needs a NetSeries")
-        unknown = set(kwargs) - {"weights", "missing", "nodes"}
-        if unknown or kwargs.get("missing") is not None or kwargs.get("nodes") is not None:
-            raise SettingsError(f"{sorted(set(kwargs) - {'weights'})}: give a panel's missing "
-                                "dyads and node files to NetSeries(...), not to ERGM(...)")
+        unknown = sorted(set(kwargs) - {"weights", "missing", "nodes"})
+        if unknown:
+            raise SettingsError(f"ERGM(NetSeries(...), ...) does not take {unknown}")
+        given = sorted(k for k in ("missing", "nodes") if kwargs.get(k) is not None)
+        if given:
+            raise SettingsError(f"{given}: give a panel's missing dyads and node files to "
+                                "NetSeries(...), not to ERGM(...)")
         self.series = series
         self.times = series.transitions(times, first=1 if times is None else 0)
         self._default_times = times is None

@@ -433,3 +433,11 @@ def test_other_estimators_fit_the_transitions(method):
     for k in refs[0]["coef_names"]:
         ref = np.mean([r["coef"][k] for r in refs])
         assert abs(fit.params[k] - ref) < 0.3 * refs[0]["se"][k], k
+
+
+def test_panel_settings_belong_to_the_series():
+    s = ef.NetSeries([nx.path_graph(4), nx.cycle_graph(4)])
+    with pytest.raises(ef.ErgmfitError, match="give a panel's missing dyads"):
+        ef.ERGM(s, "Form(~edges)", missing=[(0, 1)])
+    with pytest.raises(ef.ErgmfitError, match=r"does not take \['foo'\]"):
+        ef.ERGM(s, "Form(~edges)", foo=1)
