@@ -153,6 +153,7 @@ class TemporalERGM(ERGM):
         if name in TEMPORAL_METHODS:
             res.info["temporal_estimate"] = name.upper()
             res.info["summary_header"] = TEMPORAL_HEADERS[name]
+            res.info["call_method"] = name
         return res
 
     def simulate_dynamic(self, params, n_steps=10, burnin=None, start=None, random_state=None,

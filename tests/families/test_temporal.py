@@ -441,3 +441,30 @@ def test_panel_settings_belong_to_the_series():
         ef.ERGM(s, "Form(~edges)", missing=[(0, 1)])
     with pytest.raises(ef.ErgmfitError, match=r"does not take \['foo'\]"):
         ef.ERGM(s, "Form(~edges)", foo=1)
+
+
+# -- command line -------------------------------------------------------------------------
+
+def test_command_line_panel(tmp_path, capsys):
+    import json
+    from ergmfit.cli import main
+    rows = []
+    for k in (1, 2, 3):
+        g = ef.datasets.load(f"samplk{k}")
+        rows += [(k, u, v) for u, v in g.edges()]
+    path = tmp_path / "panel.csv"
+    pd.DataFrame(rows, columns=["wave", "source", "target"]).to_csv(path, index=False)
+    panel = [str(path), "--wave", "wave", "--directed"]
+    assert main(["stats", panel[0], "Form(~edges) + Persist(~mutual)", *panel[1:],
+                 "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"Form~edges": 150, "Persist~mutual": 16}
+    case = next(c for c in CMPLE if c["formula"].endswith("Form(~edges) + Persist(~edges)"))
+    assert main(["fit", panel[0], "Form(~edges) + Persist(~edges)", *panel[1:],
+                 "--method", "cmle", "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    for k, v in case["coef"].items():
+        assert abs(res["coef"][k] - v) < 1e-6
+    assert main(["fit", panel[0], "edges + memory", *panel[1:], "--method", "btergm",
+                 "--set", "R=20", "--seed", "1", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "Bootstrapped TERGM" in out and "edgecov.memory[[i]]" in out

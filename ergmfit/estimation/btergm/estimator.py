@@ -38,7 +38,7 @@ from scipy import special
 from ...exceptions import DegenerateModelError, SettingsError
 from ...labeled import LabeledArray
 from ...rformat import percent_label
-from ...results import ERGMResults
+from ...results import ERGMResults, Summary
 from ...sampling.space import var_pairs
 from ...utils.validation import check_random_state
 from ..base import Estimator, Setting, choice, integer, number
@@ -91,11 +91,22 @@ def _replicate_fits(designs, multiplicities, labels):
     return out
 
 
+class BTERGMSummary(Summary):
+    """The pooled MPLE's table followed by btergm's bootstrap table."""
+
+    def __str__(self) -> str:
+        return super().__str__() + "\n" + self.results.btergm_table() + "\n"
+
+
 class BTERGMResults(ERGMResults):
     """Results of :class:`BTERGM`: the pooled MPLE (``params``; ``bse`` its naive
     pseudo-likelihood standard errors, which btergm does not report) and the bootstrap:
     ``boot`` (R x p replicate coefficients, NaN rows for dropped replicates),
     ``n_boot_complete``, and :meth:`conf_int` giving btergm's percentile intervals."""
+
+    def summary(self) -> BTERGMSummary:
+        """The pooled MPLE's table and btergm's table of percentile intervals."""
+        return BTERGMSummary(self)
 
     def conf_int(self, alpha: float = 0.05) -> LabeledArray:
         """btergm's percentile bootstrap intervals (``confint(fit)``) as a (p, 2) array."""
@@ -190,6 +201,7 @@ class BTERGM(Estimator):
                           "n_boot_complete": int(np.all(np.isfinite(boot), axis=1).sum()),
                           "level": self.level}
         info["summary_header"] = "Bootstrapped TERGM (btergm) Results: pooled MPLE"
+        info["call_method"] = "btergm"
         # btergm's labels: its formula turns every edgecov covariate into a list per wave
         labels = [f"{lab}[[i]]" if lab.startswith("edgecov.") and not lab.endswith("[[i]]")
                   else lab for lab in point.labels]
