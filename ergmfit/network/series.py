@@ -4,7 +4,7 @@
 transitions y_{t-1} -> y_t, t = 1..T, stacked as the blocks of one block-diagonal network
 (tergm 4 builds its ``NetSeries`` on ergm.multi's ``Networks`` the same way): block t holds
 the nodes of wave t with wave t's node attributes and ties, and carries wave t-1's ties as
-its *previous network* (:attr:`SeriesNetwork.previous_ties`), which the temporal operators
+its *previous network* (``SeriesNetwork.previous_ties``), which the temporal operators
 (``Form``, ``Persist``, ``Diss``, ``Cross``, ``Change``: :mod:`ergmfit.terms.temporal`) read.
 The combined network is a :class:`~ergmfit.network.networks.Networks` (ergm.multi's
 container, as tergm 4's NetSeries): only the dyads within a block vary in a fit.

@@ -27,12 +27,12 @@ class DynamicSimulation:
 
     Attributes
     ----------
-    stats : ndarray (n_steps, p)
-        The model's statistics of each simulated transition (``labels`` order).
+    stats : ndarray (T, p)
+        The model's statistics of each of the T simulated transitions (``labels`` order).
     labels : list of str
-    n_ties : ndarray (n_steps + 1,)
+    n_ties : ndarray (T + 1,)
         Ties of the start network and of every simulated one.
-    persistence, formation : ndarray (n_steps,)
+    persistence, formation : ndarray (T,)
         Share of the previous ties kept / of the previous non-ties formed, per step.
     durations : ndarray
         Durations (steps) of the spells that began and ended within the run.
