@@ -50,6 +50,7 @@ import numpy as np
 
 from .exceptions import FormulaError, NetworkError
 from .formula import parse_formula
+from .network.networks import NETWORK_ID, within_network_vars
 from .sampling.space import AllDyads, ConstrainedSpace, dyad_vars
 
 _PRESERVE_RANK = {"edges": 1, "odegrees": 2, "idegrees": 2, "b1degrees": 2, "b2degrees": 2,
@@ -182,10 +183,11 @@ def _nonzero_change_vars(network, formula):
 def _between_modes(network):
     """The dyads of a two-mode network (mode 1 to mode 2) as variable indices; None for a
     one-mode network.  Within-mode dyads do not exist (statnet's bipartite networks).
-    A network defining ``base_free_vars()`` (several networks stacked: the dyads within
-    them, :class:`~ergmfit.network.networks.Networks`) gives its own."""
-    if hasattr(network, "base_free_vars"):
-        return network.base_free_vars()
+    Several networks stacked (a node attribute ``.NetworkID``:
+    :class:`~ergmfit.network.networks.Networks`) have only the dyads within them."""
+    within = within_network_vars(network)
+    if within is not None:
+        return within
     n1 = getattr(network, "bipartite", None)
     if n1 is None:
         return None
@@ -454,8 +456,8 @@ def parse_constraints(constraints, network, missing=None):
     if constraints is None or _strip(constraints) in ("", "."):
         if getattr(network, "bipartite", None) is not None:
             return _Builder(network, missing, names).space("two-mode")
-        if hasattr(network, "base_free_vars"):
-            return _Builder(network, missing, names).space(network.base_space_name)
+        if NETWORK_ID in network.node_attrs:
+            return _Builder(network, missing, names).space(f'blockdiag("{NETWORK_ID}")')
         return AllDyads(network, missing)
     if not isinstance(constraints, str):
         raise FormulaError(f"constraints must be a formula string, got {type(constraints).__name__}")

@@ -78,6 +78,7 @@ from .labeled import make_unique
 from .sampling.multichain import chain_plan, run_summary_chains
 
 __all__ = ["gof", "GofResult", "GofBlock", "GofSummary", "GraphSummaries", "mc_pvalues",
+           "gof_block", "mcmc_settings",
            "parse_gof_statistics", "degree_distribution", "esp_distribution",
            "dsp_distribution", "geodesic_distribution", "DEFAULT_BURNIN", "DEFAULT_INTERVAL"]
 
@@ -266,6 +267,16 @@ class GofBlock:
         return f"<GofBlock {self.name}: {len(self)} rows, {self.n_sim} simulations>"
 
 
+def gof_block(name, obs, sim, labels=None) -> "GofBlock":
+    """The :class:`GofBlock` of the summary ``name`` (``degree``, ``espartners``, ...,
+    ``model`` with its ``labels``): statnet's row labels, rows after the last informative
+    one dropped."""
+    if labels is None:
+        labels = _row_labels(name, np.asarray(obs).size)
+    labels, o, sm = _trim(name, labels, np.asarray(obs), np.asarray(sim))
+    return GofBlock(name, labels, o, sm)
+
+
 def _clean(arr):
     """A JSON-ready list: whole floats as ints, non-finite as None."""
     out = []
@@ -435,7 +446,9 @@ def parse_gof_statistics(statistics, directed) -> list:
     return names
 
 
-def _mcmc_settings(burnin, interval, mcmc):
+def mcmc_settings(burnin, interval, mcmc):
+    """(burnin, interval): the arguments, else ``mcmc``'s (a fit's MCMC settings), else
+    statnet's defaults (interval 1024, burn-in 16 x interval)."""
     mcmc = dict(mcmc or {})
 
     def pick(value, *keys):
@@ -530,7 +543,7 @@ def gof(model, params=None, n_sim=100, burnin=None, interval=None, statistics=No
     n_sim, n_chains = int(n_sim), int(n_chains)
     if n_sim < 1:
         raise ValueError(f"n_sim must be at least 1, got {n_sim}")
-    burnin, interval = _mcmc_settings(burnin, interval, mcmc)
+    burnin, interval = mcmc_settings(burnin, interval, mcmc)
     net = model.network
     names = parse_gof_statistics(statistics, net.directed)
     if "model" in names and not model.labels:
@@ -584,12 +597,9 @@ def gof(model, params=None, n_sim=100, burnin=None, interval=None, statistics=No
         if want_model:
             obs["model"] = model.statistics_vector()
 
-    blocks = []
-    for nm in names:
-        labels = (list(getattr(model, "stat_labels", model.labels)) if nm == "model"
-                  else _row_labels(nm, obs[nm].size))
-        labels, o, sm = _trim(nm, labels, obs[nm], sims[nm])
-        blocks.append(GofBlock(nm, labels, o, sm))
+    blocks = [gof_block(nm, obs[nm], sims[nm],
+                        list(getattr(model, "stat_labels", model.labels)) if nm == "model"
+                        else None) for nm in names]
     res = GofResult(blocks, n_sim=n_sim, burnin=burnin, interval=interval,
                      params=dict(zip(make_unique(model.labels), theta.tolist())), formula=model.formula,
                      directed=net.directed, n_nodes=net.n,

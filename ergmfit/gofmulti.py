@@ -32,8 +32,9 @@ from __future__ import annotations
 import numpy as np
 
 from .exceptions import ErgmfitError
-from .gof import GofBlock, GofResult, _mcmc_settings, _row_labels, _trim
+from .gof import GofResult, gof_block, mcmc_settings
 from .gofgraph import GraphSummaries
+from .network.networks import stacked_view
 
 __all__ = ["gof_layers", "gofN", "GofNResult"]
 
@@ -51,7 +52,7 @@ def _model_and_params(model, params, mcmc):
 
 
 def _simulate(model, params, n_sim, burnin, interval, mcmc, random_state):
-    burnin, interval = _mcmc_settings(burnin, interval, mcmc)
+    burnin, interval = mcmc_settings(burnin, interval, mcmc)
     nets = model.simulate(params, n=int(n_sim), burnin=burnin, interval=interval,
                           output="networks", random_state=random_state)
     return nets, burnin, interval
@@ -96,7 +97,7 @@ def gof_layers(model, params=None, layers=None, n_sim=100, burnin=None, interval
     """
     from .terms.multinet import layer_table
     model, params, mcmc = _model_and_params(model, params, mcmc)
-    net = model.network
+    net = stacked_view(model.network) or model.network
     if not hasattr(net, "layer_names"):
         raise ErgmfitError("gof_layers needs a model of a multilayer network (ef.Layer(...)); "
                            "for one network use ergmfit.gof.gof")
@@ -127,10 +128,8 @@ def gof_layers(model, params=None, layers=None, n_sim=100, burnin=None, interval
     blocks = []
     for lay in layers:
         for s in names:
-            o = obs[(lay, s)]                  # the same length for every network:
-            sm = np.array([x[(lay, s)] for x in sim])     # the layer's node count
-            labels, o, sm = _trim(s, _row_labels(s, len(o)), o, sm)
-            block = GofBlock(s, labels, o, sm)
+            # the same length for every network: the layer's node count
+            block = gof_block(s, obs[(lay, s)], np.array([x[(lay, s)] for x in sim]))
             block.name = f"{lay}: {s}"
             block.title = f"{block.title} in layer {lay}"
             blocks.append(block)
@@ -230,7 +229,7 @@ def gofN(model, params=None, formula=None, n_sim=100, burnin=None, interval=None
     """
     from .model import ERGM
     model, params, mcmc = _model_and_params(model, params, mcmc)
-    net = model.network
+    net = stacked_view(model.network) or model.network
     if not hasattr(net, "blocks"):
         raise ErgmfitError("gofN needs a model of several networks (ef.Networks([...]))")
     formula = _inner_formula(model) if formula is None else formula

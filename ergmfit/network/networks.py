@@ -24,6 +24,9 @@ from .values import is_missing
 NETWORK_ID = ".NetworkID"
 #: the node attribute holding each node's network name
 NETWORK_NAME = ".NetworkName"
+#: the graph attributes holding the network-level attribute table and the layer names
+NETWORK_TABLE = ".network_attrs"
+LAYER_NAMES = ".layers"
 
 
 @dataclass(frozen=True)
@@ -89,6 +92,11 @@ class Networks(Network):
         The network-level attribute table: one value per network (None where missing).
     block_of : ndarray of int
         The 0-based network of every node.
+
+    Methods: ``block_network(b)`` gives network ``b`` on its own (a
+    :class:`~ergmfit.network.Network` with its original labels, attributes, network-level
+    attributes and dyadic covariates as graph attributes); ``split(graph)`` cuts a combined
+    graph (``simulate``'s output) into one networkx graph per network.
 
     The combined network's node labels are ``(name, label)`` pairs; its node attributes
     are those of the networks (None where a network lacks one; an attribute must hold
@@ -166,6 +174,8 @@ class Networks(Network):
         table, dyad_mats = _network_level(nets, attrs, dyadic, B)
         graph_attrs = {name: _block_diagonal(mats, sizes, name) for name, mats in
                        dyad_mats.items()}
+        # the network-level table travels with the network (a results file keeps it)
+        graph_attrs[NETWORK_TABLE] = {a: list(v) for a, v in table.items()}
         super().__init__(int(starts[-1]), ties.reshape(-1, 2), directed.pop(), labels=labels,
                          node_attrs=node_attrs, edge_attrs=edge_attrs, graph_attrs=graph_attrs)
         self.network_attrs = table
@@ -178,20 +188,6 @@ class Networks(Network):
     def n_networks(self) -> int:
         return len(self.blocks)
 
-    def base_free_vars(self):
-        """The variables (dyad indices) a model of these networks may vary: the dyads
-        within a network (statnet's ``blockdiag(".NetworkID")``), sorted."""
-        from ..sampling.space import dyad_vars
-        pairs = []
-        for b in self.blocks:
-            i, j = np.nonzero(~np.eye(b.n, dtype=bool)) if self.directed else \
-                np.triu_indices(b.n, 1)
-            pairs.append(np.stack([i + b.start, j + b.start], axis=1))
-        return np.sort(dyad_vars(self.n, self.directed,
-                                 np.concatenate(pairs).astype(np.int64)))
-
-    base_space_name = 'blockdiag(".NetworkID")'
-
     # -- views ----------------------------------------------------------------------
     def block_network(self, b) -> Network:
         """Network ``b`` (0-based) on its own: its nodes (original labels), ties, node and
@@ -202,7 +198,8 @@ class Networks(Network):
         skip = (NETWORK_ID, NETWORK_NAME)
         graph = {a: _copy_value(v) for a, v in blk.attrs.items() if v is not None}
         for a, M in self.graph_attrs.items():
-            graph[a] = np.array(np.asarray(M)[blk.start:blk.stop, blk.start:blk.stop])
+            if a not in (NETWORK_TABLE, LAYER_NAMES):
+                graph[a] = np.array(np.asarray(M)[blk.start:blk.stop, blk.start:blk.stop])
         return Network(blk.n, self.ties[keep] - blk.start, self.directed,
                        labels=[lab for _, lab in self.labels[blk.start:blk.stop]],
                        node_attrs={a: _copy_values(v[blk.start:blk.stop])
@@ -240,6 +237,24 @@ class Networks(Network):
             (" + ..." if len(self.blocks) > 6 else "")
         return (f"<Networks: {len(self.blocks)} {kind} networks ({sizes} nodes), "
                 f"{self.n_ties} ties>")
+
+
+def within_network_vars(net):
+    """The dyads (variable indices, sorted) joining two nodes of the same network of a
+    stacked network: one with the node attribute ``.NetworkID`` (a :class:`Networks`, or
+    the combined network read back from a results file); None for any other network."""
+    from ..sampling.space import dyad_vars
+    ids = net.node_attrs.get(NETWORK_ID)
+    if ids is None:
+        return None
+    ids = np.asarray(ids)
+    pairs = []
+    for b in np.unique(ids):
+        nodes = np.flatnonzero(ids == b)
+        i, j = np.nonzero(~np.eye(len(nodes), dtype=bool)) if net.directed else \
+            np.triu_indices(len(nodes), 1)
+        pairs.append(np.stack([nodes[i], nodes[j]], axis=1))
+    return np.sort(dyad_vars(net.n, net.directed, np.concatenate(pairs).astype(np.int64)))
 
 
 def _joined(nets, what, size, word):
@@ -343,12 +358,8 @@ class Layers(Networks):
         names = list(layers)
         nets = list(layers.values())
         super().__init__(nets, names=names)
-        self.layer_names = [str(n) for n in names]
-        first = nets[0]
-        self.base_network = Network(first.n, np.zeros((0, 2), np.int64), first.directed,
-                                    labels=first.labels,
-                                    node_attrs={a: _copy_values(v)
-                                                for a, v in first.node_attrs.items()})
+        self.graph_attrs[LAYER_NAMES] = [str(n) for n in names]
+        _set_layers(self)
 
     def with_ties(self, ties):
         out = Networks.with_ties(self, ties)
@@ -521,3 +532,44 @@ def stacked_from_cli(net, args, load):
         from .values import parse_value
         attrs[name.strip()] = [parse_value(v.strip()) for v in values.split(",")]
     return Networks(nets, attrs=attrs or None)
+
+
+def _set_layers(net):
+    net.layer_names = list(net.graph_attrs[LAYER_NAMES])
+    b = net.blocks[0]
+    net.base_network = Network(b.n, np.zeros((0, 2), np.int64), net.directed,
+                               labels=[lab[1] for lab in net.labels[b.start:b.stop]],
+                               node_attrs={a: _copy_values(v[b.start:b.stop])
+                                           for a, v in net.node_attrs.items()
+                                           if a not in (NETWORK_ID, NETWORK_NAME)})
+
+
+def stacked_view(net):
+    """``net`` as the :class:`Networks` (or :class:`Layers`) it was made from: ``net``
+    itself, or a plain :class:`Network` carrying ``.NetworkID`` (a combined network read
+    back from a results file) with its blocks, network-level attributes and layers
+    restored; None for any other network."""
+    if isinstance(net, Networks):
+        return net
+    ids = net.node_attrs.get(NETWORK_ID)
+    if ids is None:
+        return None
+    ids = np.asarray(ids, dtype=np.int64)
+    if (np.diff(ids) < 0).any() or ids[0] != 1 or (np.diff(ids) > 1).any():
+        raise NetworkError(f"the node attribute {NETWORK_ID!r} must number the networks "
+                           "1, 2, ... in node order (as Networks() makes it)")
+    layered = LAYER_NAMES in net.graph_attrs
+    out = (Layers if layered else Networks).__new__(Layers if layered else Networks)
+    out.__dict__.update(Network.with_ties(net, net.ties).__dict__)
+    out.edge_attrs = {a: list(v) for a, v in net.edge_attrs.items()}
+    out.labels = [tuple(lab) if isinstance(lab, list) else lab for lab in net.labels]
+    table = {a: list(v) for a, v in net.graph_attrs.get(NETWORK_TABLE, {}).items()}
+    names = net.node_attrs.get(NETWORK_NAME, list(ids))
+    starts = np.concatenate([[0], np.flatnonzero(np.diff(ids)) + 1, [net.n]])
+    out.network_attrs = table
+    out.blocks = [Block(b, names[starts[b]], int(starts[b]), int(starts[b + 1]),
+                        {a: v[b] for a, v in table.items()}) for b in range(len(starts) - 1)]
+    out.block_of = ids - 1
+    if layered:
+        _set_layers(out)
+    return out

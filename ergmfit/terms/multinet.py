@@ -37,6 +37,7 @@ import numpy as np
 
 from ..exceptions import TermError
 from ..formula import FormulaArg, compact_text
+from ..network.networks import stacked_view
 from ._multinet import LayerLogicKernel, NetworkDesignKernel
 from .netexpr import evaluate
 from .operators import build_formula
@@ -120,9 +121,7 @@ def design_matrix(net, lm, what="N()"):
     ([[1.0, 1.0], [1.0, 2.0], [1.0, 3.0]], ['1', 'wave'])
     """
     B = len(net.blocks)
-    env = {a: np.asarray(v, dtype=object) for a, v in net.network_attrs.items()}
-    env[".NetworkID"] = np.arange(1, B + 1, dtype=float)
-    env[".NetworkName"] = np.asarray([b.name for b in net.blocks], dtype=object)
+    env = _network_env(net)
     intercept, cols, names, had_factor = True, [], [], False
     for sign, piece in _split_top(lm, "+-"):
         p = piece.strip()
@@ -167,6 +166,19 @@ def design_matrix(net, lm, what="N()"):
     return np.column_stack(cols).astype(float), names
 
 
+def _network_env(net):
+    """The network-level attributes as arrays (float where every value is a number), with
+    ``.NetworkID`` (1, 2, ...) and ``.NetworkName``."""
+    env = {}
+    for a, v in net.network_attrs.items():
+        numeric = all(isinstance(x, (int, float, np.number)) and not isinstance(x, (bool, np.bool_))
+                      for x in v)
+        env[a] = np.asarray(v, dtype=float if numeric else object)
+    env[".NetworkID"] = np.arange(1, len(net.blocks) + 1, dtype=float)
+    env[".NetworkName"] = np.asarray([b.name for b in net.blocks], dtype=object)
+    return env
+
+
 def _subset(net, subset, what):
     if subset is True or subset is None:
         return np.ones(len(net.blocks), dtype=bool)
@@ -174,9 +186,7 @@ def _subset(net, subset, what):
     if not isinstance(text, str):
         raise TermError(f"{what}: subset must be TRUE or an expression (~wave > 1), got "
                         f"{subset!r}")
-    env = {a: np.asarray(v, dtype=object) for a, v in net.network_attrs.items()}
-    env[".NetworkID"] = np.arange(1, len(net.blocks) + 1, dtype=float)
-    env[".NetworkName"] = np.asarray([b.name for b in net.blocks], dtype=object)
+    env = _network_env(net)
     keep = np.broadcast_to(np.asarray(evaluate(text, env, f"{what} subset"), dtype=bool),
                            (len(net.blocks),))
     return np.array(keep)
@@ -222,6 +232,7 @@ def n_operator(net, formula, lm=None, subset=True, weights=1, contrasts=None, of
     """ergm.multi's ``N(formula, lm=~1, subset=TRUE)`` on ``ef.Networks([...])``: the
     statistics of ``formula`` on each network, combined through the network-level design
     ``lm`` (default: summed). Labels ``N(1)~edges``, ``N(wave)~edges``, ..."""
+    net = stacked_view(net) or net
     if not hasattr(net, "blocks"):
         raise TermError("N() needs several networks: ef.ERGM(ef.Networks([g1, g2, ...]), "
                         "'N(~edges)')")
@@ -271,6 +282,7 @@ def l_operator(net, formula, Ls):
     """ergm.multi's ``L(formula, Ls)`` on ``ef.Layer(...)``: the statistics of ``formula``
     on the logical layer ``Ls`` (``~advice``, ``~advice&!friendship``, ...; a list sums
     them). Labels ``L(advice&!friendship)~edges``."""
+    net = stacked_view(net) or net
     if not hasattr(net, "layer_names"):
         raise TermError("L() needs a multilayer network: ef.ERGM(ef.Layer({...}), "
                         "'L(~edges, ~advice)')")

@@ -113,3 +113,20 @@ def test_clashing_attribute_types_are_an_error():
     nx.set_node_attributes(g2, {0: "a", 1: "b"}, "grade")
     with pytest.raises(NetworkError, match="'grade' has clashing types.*network 2"):
         ef.Networks([g1, g2])
+
+
+def test_a_results_file_keeps_the_networks(tmp_path):
+    from ergmfit.results.ergm import ERGMResults
+    from support.multi_networks import lazega2l
+    nets = ef.Networks(_waves(), names=["a", "b", "c"], attrs={"wave": [1, 2, 3]})
+    for net, formula in ((nets, "edges + mutual"), (nets, "N(~edges + mutual, lm=~wave)"),
+                         (lazega2l(), "L(~edges, ~advice&!friendship) + L(~mutual, ~advice)")):
+        m = ef.ERGM(net, formula)
+        fit = m.fit(method="mple")
+        path = tmp_path / "fit.json"
+        fit.save(path)
+        back = ERGMResults.load(path).rebuild_model()
+        assert back.sample_space.n_free == m.sample_space.n_free
+        assert back.statistics() == m.statistics()
+        np.testing.assert_allclose(np.asarray(back.fit(method="mple").params, float),
+                                   np.asarray(fit.params, float), rtol=1e-10)

@@ -44,6 +44,11 @@ def test_n_is_the_lm_weighted_sum_over_networks():
     # no intercept, a factor of the network number: each network on its own
     got = ef.ERGM(nets, "N(~edges, lm=~0 + factor(.NetworkID))").statistics()
     assert got == {f"N(factor(.NetworkID){b})~edges": float(per[b - 1, 0]) for b in (1, 2, 3)}
+    # a function of a numeric attribute (R's names for the column)
+    got = ef.ERGM(nets, "N(~edges, lm=~log(wave))").statistics()
+    assert list(got) == ["N(1)~edges", "N(log(wave))~edges"]
+    np.testing.assert_allclose(list(got.values()),
+                               [per[:, 0].sum(), np.log([1, 2, 3]) @ per[:, 0]], rtol=1e-12)
     # subset: the networks where the expression holds
     got = ef.ERGM(nets, "N(~edges, subset=~wave > 1)").statistics()
     assert got == {"N(1)~edges": float(per[1:, 0].sum())}
@@ -82,17 +87,20 @@ def test_change_statistics_of_n(directed, seed):
     _check_changes(ef.ERGM(nets, f), seed)
 
 
+@pytest.mark.parametrize("directed", [True, False])
 @pytest.mark.parametrize("seed", [0, 1])
-def test_change_statistics_of_l(seed):
+def test_change_statistics_of_l(seed, directed):
     rng = np.random.default_rng(seed)
     layers = {}
     for name in ("a", "b", "c"):
-        g = nx.gnp_random_graph(9, 0.35, seed=int(rng.integers(1000)), directed=True)
+        g = nx.gnp_random_graph(9, 0.35, seed=int(rng.integers(1000)), directed=directed)
         nx.set_node_attributes(g, {v: v % 3 for v in g}, "k")
         layers[name] = g
     lay = ef.Layer(layers)
     f = ("L(~edges + mutual + ttriple + nodematch('k'), ~a&!b) + L(~edges + isolates, ~xor(a,c))"
-         " + L(~edges, list(~a, ~b|c)) + L(~transitiveties, ~a)")
+         " + L(~edges, list(~a, ~b|c)) + L(~transitiveties, ~a)") if directed else (
+        "L(~edges + triangle + kstar(2) + nodematch('k'), ~a&!b) + L(~edges + isolates, "
+        "~xor(a,c)) + L(~edges, list(~a, ~b|c)) + L(~gwesp(0.5, fixed=TRUE), ~a|b)")
     _check_changes(ef.ERGM(lay, f), seed)
 
 
