@@ -13,6 +13,8 @@ from .exceptions import (ConvergenceWarning, DataFormatError, DegenerateModelErr
 from .formula import parse_formula
 from .model import ERGM
 from .network import Layer, Layers, Network, Networks, NetworkState, as_network, read_network
+from .network.series import NetSeries
+from .temporal import TemporalERGM  # noqa: F401  (registers ERGM(NetSeries) -> TemporalERGM)
 
 from .version import __version__
 
@@ -24,7 +26,7 @@ def __getattr__(name):
         return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'ergmfit' has no attribute {name!r}")
 
-__all__ = ["ERGM", "compare", "Network", "Networks", "Layer", "Layers", "NetworkState", "as_network", "read_network", "datasets", "parse_formula",
+__all__ = ["ERGM", "NetSeries", "compare", "Network", "Networks", "Layer", "Layers", "NetworkState", "as_network", "read_network", "datasets", "parse_formula",
            "ErgmfitError", "FormulaError", "TermError", "NetworkError", "DataFormatError",
            "DegenerateModelError", "ResultsFileError", "SaveError", "ConvergenceWarning",
            "__version__"]

@@ -99,6 +99,10 @@ def add_network_arguments(parser):
                         metavar="NAME=V1,V2,...",
                         help="a network-level attribute of the stacked networks, one value "
                              "per network (repeatable; for N(..., lm=~NAME))")
+    parser.add_argument("--wave", default=None, metavar="COLUMN",
+                        help="the edge list is a panel with a wave column COLUMN: one network "
+                             "per wave (ef.NetSeries); model its transitions with "
+                             "Form(~...) + Persist(~...) and --method cmle / cmple / btergm")
     parser.add_argument("--layers", default=None, metavar="A,B,...",
                         help="the edge attributes (0/1 columns) that are tie layers: the "
                              "network becomes a multilayer network (ef.Layer; model it with "
@@ -121,6 +125,10 @@ def load_network(args):
     nodes = args.nodes
     if nodes is not None and len(nodes) == 1:
         nodes = nodes[0]
+    if getattr(args, "wave", None):
+        from .network.series import NetSeries
+        return NetSeries.from_edgelist(args.data, wave=args.wave, directed=args.directed,
+                                       nodes=nodes)
     # a count-valued model reads its counts from the edges (a 'weight' column too)
     weights = "keep" if getattr(args, "response", None) is not None else args.weights
     net = load_any(args.data, directed=args.directed, nodes=nodes, fmt=args.fmt,
@@ -397,7 +405,8 @@ def _run_simulate(args):
     net = load_network(args)
     model = _make_model(net, args)
     params = _coef_params(args, model)
-    head = {"model": args.formula, "n_nodes": net.n, "directed": net.directed,
+    head = {"model": args.formula, "n_nodes": model.network.n,
+            "directed": model.network.directed,
             "coef": dict(zip(make_unique(model.labels), params)), "n": args.n,
             "burnin": args.burnin,
             "interval": args.interval, "seed": args.seed}
@@ -556,12 +565,17 @@ def _option_value(text):
     return text
 
 
+#: the methods of a panel's model (ergmfit.temporal.TemporalERGM.fit)
+TEMPORAL_METHODS = ("cmle", "cmple", "btergm")
+
+
 def _add_fit_arguments(p):
     from .estimation import methods
     from .statnet import resolve_method
-    p.add_argument("--method", default="mcmle", choices=methods(), type=resolve_method,
+    p.add_argument("--method", default="mcmle", choices=methods() + list(TEMPORAL_METHODS),
+                   type=resolve_method,
                    help="estimator (default mcmle: MCMC-MLE as statnet; mple: maximum "
-                        "pseudo-likelihood)")
+                        "pseudo-likelihood; a panel (--wave): cmle, cmple or btergm)")
     p.add_argument("--n-jobs", dest="n_jobs", type=_positive_int, default=None, metavar="N",
                    help="parallel processes for the MCMC chains (estimators that use them)")
     p.add_argument("--set", dest="options", action="append", default=[], metavar="KEY=VALUE",

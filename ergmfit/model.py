@@ -27,6 +27,15 @@ from .utils.validation import (check_params, check_random_state, check_simulatio
 
 
 
+#: model classes of other inputs than a network (see register_input_model)
+INPUT_MODELS = {}
+
+
+def register_input_model(input_type, model_class) -> None:
+    """Make ``ERGM(x, ...)`` build a ``model_class`` when ``x`` is an ``input_type``."""
+    INPUT_MODELS[input_type] = model_class
+
+
 class ERGM:
     """An exponential random graph model: a network and a formula.
 
@@ -82,6 +91,9 @@ class ERGM:
         # an ERGM with a response is a count-valued ERGM (the count family: CountERGM)
         if cls is ERGM and (response is not None or reference is not None):
             cls = CountERGM
+        # another input type picks its model class (NetSeries: TemporalERGM)
+        cls = INPUT_MODELS.get(type(args[0] if args else kwargs.get("network")), cls) \
+            if cls is ERGM else cls
         return super().__new__(cls)
 
     def __init__(self, network, formula, directed=None, weights="error", constraints=None,

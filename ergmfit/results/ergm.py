@@ -569,6 +569,8 @@ class Summary:
     @property
     def header(self) -> str:
         r = self.results
+        if r.info.get("summary_header"):        # a model family's own title (tergm's CMLE)
+            return r.info["summary_header"]
         if r.method == "mple" and r.loglik_kind == "exact":
             return _HEADERS["mple_exact"]
         return _HEADERS.get(r.method, f"{r.method.upper()} Results:")

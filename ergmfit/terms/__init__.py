@@ -11,5 +11,6 @@ from . import dyadic, degree, triad, dtriad, alternating  # noqa: F401,E402  (re
 from . import degfun, bipartite, operators, interaction, attrterms, census, nonlinear, mixing, composed, diversity, projection  # noqa: F401,E402  (registration)
 from . import multinet  # noqa: F401,E402  (registration of ergm.multi's N() and L())
 from . import valued  # noqa: F401,E402  (registration of the count-valued terms)
+from . import temporal  # noqa: F401,E402  (registration of tergm's operators)
 
 __all__ = ["Term", "TermSpec", "all_terms", "build_term", "get_term", "register"]

@@ -1,0 +1,220 @@
+"""btergm's estimator (btergm 1.10.12's meaning): the pooled maximum pseudo-likelihood
+estimate over the modelled waves of a panel, with percentile bootstrap confidence intervals
+from resampling the time steps.
+
+1. The point estimate is the MPLE of the block-diagonal network of the waves (each wave's
+   change statistics in its own block: the pooled logistic regression btergm fits).
+2. Each of ``R`` replicates draws T time steps with replacement out of the T modelled
+   ones and refits the pooled logistic regression on the chosen waves' rows (a wave drawn
+   k times counts k times).  The per-wave designs (distinct rows of change statistics with
+   their weights) are built once; a replicate only sums weights and runs Newton's method,
+   once per distinct multiset of waves (a replicate depends on nothing else).
+3. A replicate whose coefficients do not all exist (a statistic without variation in the
+   drawn waves, e.g. a time covariate when one wave is drawn T times) is dropped, as btergm's
+   ``glm`` gives NA there; ``n_boot_complete`` counts the others.
+4. The interval is boot's percentile interval (``boot.ci(type="perc")``): the order
+   statistic (R+1)·α of the complete replicates, interpolated on the normal quantile scale
+   between neighbouring order statistics (boot's ``norm.inter``).
+
+The replicates' time steps are all drawn first from ``random_state``, so the result does not
+depend on ``n_jobs``; the distinct multisets are fitted in ``n_jobs`` joblib processes
+(``backend="dask"`` for a dask cluster) in chunks of ``chunk``.
+
+References
+----------
+Leifeld, P., Cranmer, S. J. and Desmarais, B. A. (2018). Temporal exponential random graph
+models with btergm: estimation and bootstrap confidence intervals. *Journal of Statistical
+Software* 83(6).
+Davison, A. C. and Hinkley, D. V. (1997). *Bootstrap Methods and their Application*,
+section 5.2 (the percentile interval and its interpolation).
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from scipy import special
+
+from ...exceptions import DegenerateModelError, SettingsError
+from ...labeled import LabeledArray
+from ...rformat import percent_label
+from ...results import ERGMResults, Summary
+from ...sampling.space import var_pairs
+from ...utils.validation import check_random_state
+from ..base import Estimator, Setting, choice, integer, number
+from ..mple.pseudolikelihood import MPLE, Design, fit_design, restricted_design
+
+
+def percentile_interval(draws, alpha):
+    """boot's percentile limit at level ``alpha`` of the replicate values ``draws`` (one
+    coefficient): the order statistic (R+1)·alpha, interpolated on the normal quantile scale
+    when (R+1)·alpha is not a whole number (boot's ``norm.inter``); the extreme order
+    statistic when it falls outside 1..R.
+
+    >>> round(percentile_interval(np.arange(1.0, 200.0), 0.025), 6)
+    5.0
+    """
+    t = np.sort(np.asarray(draws, dtype=float))
+    r = len(t)
+    if r == 0:
+        return np.nan
+    rk = (r + 1) * alpha
+    k = int(np.floor(rk + 1e-10))
+    if abs(rk - round(rk)) < 1e-10 and 1 <= round(rk) <= r:
+        return float(t[int(round(rk)) - 1])
+    if k <= 0:
+        return float(t[0])
+    if k >= r:
+        return float(t[-1])
+    q = special.ndtri([alpha, k / (r + 1), (k + 1) / (r + 1)])
+    return float(t[k - 1] + (q[0] - q[1]) / (q[2] - q[1]) * (t[k] - t[k - 1]))
+
+
+def _replicate_fits(designs, multiplicities, labels):
+    """Coefficients of the pooled logistic regression of each row of ``multiplicities``
+    (how often each per-wave design was drawn), NaN rows where a coefficient does not
+    exist."""
+    out = np.full((len(multiplicities), len(labels)), np.nan)
+    for r, counts in enumerate(multiplicities):
+        chosen = [(designs[w], c) for w, c in enumerate(counts) if c]
+        d = Design(np.concatenate([x.X for x, _ in chosen]),
+                   np.concatenate([x.n * c for x, c in chosen]),
+                   np.concatenate([x.s * c for x, c in chosen]),
+                   int(sum(x.n_vars * c for x, c in chosen)),
+                   int(sum(x.n_on * c for x, c in chosen)))
+        try:
+            lf = fit_design(d, labels, separation="warn")
+        except DegenerateModelError:
+            continue
+        if np.all(np.isfinite(lf.params)) and not np.any(lf.fixed):
+            out[r] = lf.params
+    return out
+
+
+class BTERGMSummary(Summary):
+    """The pooled MPLE's table followed by btergm's bootstrap table."""
+
+    def __str__(self) -> str:
+        return super().__str__() + "\n" + self.results.btergm_table() + "\n"
+
+
+class BTERGMResults(ERGMResults):
+    """Results of :class:`BTERGM`: the pooled MPLE (``params``; ``bse`` its naive
+    pseudo-likelihood standard errors, which btergm does not report) and the bootstrap:
+    ``boot`` (R x p replicate coefficients, NaN rows for dropped replicates),
+    ``n_boot_complete``, and :meth:`conf_int` giving btergm's percentile intervals."""
+
+    def summary(self) -> BTERGMSummary:
+        """The pooled MPLE's table and btergm's table of percentile intervals."""
+        return BTERGMSummary(self)
+
+    def conf_int(self, alpha: float = 0.05) -> LabeledArray:
+        """btergm's percentile bootstrap intervals (``confint(fit)``) as a (p, 2) array."""
+        ok = np.all(np.isfinite(self.boot), axis=1)
+        good = self.boot[ok]
+        lo = [percentile_interval(good[:, k], alpha / 2.0) for k in range(good.shape[1])]
+        hi = [percentile_interval(good[:, k], 1.0 - alpha / 2.0) for k in range(good.shape[1])]
+        cols = [percent_label(alpha / 2.0), percent_label(1.0 - alpha / 2.0)]
+        return LabeledArray(np.column_stack([lo, hi]), self.labels, columns=cols)
+
+    @property
+    def n_boot_complete(self) -> int:
+        return int(np.all(np.isfinite(self.boot), axis=1).sum())
+
+    def btergm_table(self, alpha: float = 0.05) -> str:
+        """btergm's ``summary()`` table: estimate and percentile interval per coefficient."""
+        ci = np.asarray(self.conf_int(alpha))
+        w = max(len(lab) for lab in self.labels)
+        lines = [f"Bootstrapped TERGM: MPLE with {100 * (1 - alpha):g}% bootstrapped "
+                 "confidence intervals (percentile)", "",
+                 f"Number of replications: {self.boot.shape[0]}"
+                 + (f" ({self.n_boot_complete} complete)"
+                    if self.n_boot_complete != self.boot.shape[0] else ""), "",
+                 f"{'':{w}}   Estimate  {percent_label(alpha / 2):>9}  "
+                 f"{percent_label(1 - alpha / 2):>9}"]
+        for lab, b, (lo, hi) in zip(self.labels, self.params, ci):
+            lines.append(f"{lab:{w}}  {b:9.6f}  {lo:9.6f}  {hi:9.6f}")
+        return "\n".join(lines)
+
+
+class BTERGM(Estimator):
+    """btergm: pooled MPLE over the waves with bootstrap percentile intervals over time
+    steps (see the module docstring).  Built by ``TemporalERGM.fit(method="btergm")``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> import ergmfit as ef
+    >>> waves = [nx.gnp_random_graph(12, 0.3, seed=s, directed=True) for s in range(4)]
+    >>> fit = ef.ERGM(ef.NetSeries(waves), "edges + memory(type='stability')").fit(
+    ...     method="btergm", R=50, random_state=1)
+    >>> fit.conf_int().shape
+    (2, 2)
+    """
+
+    method = "btergm"
+    SETTINGS = (
+        Setting("R", 1000, integer(1), "Bootstrap replicates (btergm's R)."),
+        Setting("n_jobs", 1, integer(-1), "joblib processes for the replicates (-1: all)."),
+        Setting("backend", None, choice("loky", "threading", "multiprocessing", "dask", allow_none=True),
+                "joblib backend (None: the caller's or loky; 'dask' needs a Client)."),
+        Setting("chunk", 100, integer(1), "Replicates per parallel job."),
+        Setting("level", 0.95, number(0, 1, lo_open=True, hi_open=True),
+                "Confidence level of the printed intervals."),
+        Setting("random_state", None, None, "Seed of the bootstrap draws."),
+    )
+    supports = {"curved": False, "constraints": True, "missing": False, "target_stats": False,
+                "missing+target_stats": False, "families": frozenset({"binary"}),
+                "temporal": True}
+
+    def fit(self, model) -> BTERGMResults:
+        t0 = time.perf_counter()
+        net = model.network
+        if not hasattr(net, "previous_ties"):
+            raise SettingsError("method='btergm' fits a panel: give the waves as "
+                                "ef.NetSeries([...])")
+        if getattr(model, "curved", False):
+            raise SettingsError("method='btergm' with curved terms is not implemented (btergm "
+                                "fits fixed decays only): give the decays, fixed=True")
+        point = MPLE(separation="error").fit(model)
+        labels = list(model.labels)
+        # the per-wave designs: the free dyads of each block
+        bm = model.compiled()
+        dvars = model.sample_space.design_vars()
+        block = var_pairs(net.n, net.directed, dvars)[:, 0] // net.block_size
+        designs = [restricted_design(bm, dvars[block == b]) for b in range(net.n_transitions)]
+        rng = check_random_state(self.random_state)
+        T = net.n_transitions
+        picks = rng.integers(0, T, size=(self.R, T))
+        # a replicate depends only on how often each wave was drawn: fit each distinct
+        # multiset once (with few waves most replicates repeat one: T = 3 has 10)
+        counts = np.apply_along_axis(np.bincount, 1, picks, minlength=T)
+        distinct, which = np.unique(counts, axis=0, return_inverse=True)
+        from ...runtime.parallel import parallel_map
+        jobs = [(designs, distinct[k:k + self.chunk], labels)
+                for k in range(0, len(distinct), self.chunk)]
+        fits = np.vstack(parallel_map(_replicate_fits, jobs, n_jobs=self.n_jobs,
+                                      backend=self.backend))
+        boot = fits[np.asarray(which).reshape(-1)]
+        info = dict(point.info)
+        info["btergm"] = {"R": self.R, "n_time_steps": T, "times": list(net.times),
+                          "n_boot_complete": int(np.all(np.isfinite(boot), axis=1).sum()),
+                          "level": self.level}
+        info["summary_header"] = "Bootstrapped TERGM (btergm) Results: pooled MPLE"
+        info["call_method"] = "btergm"
+        # btergm's labels: its formula turns every edgecov covariate into a list per wave
+        labels = [f"{lab}[[i]]" if lab.startswith("edgecov.") and not lab.endswith("[[i]]")
+                  else lab for lab in point.labels]
+        res = BTERGMResults(point.params, point.cov, labels, method="mple",
+                            loglik=point.loglik, loglik_kind=point.loglik_kind, nobs=point.nobs,
+                            converged=point.converged, n_iter=point.n_iter,
+                            seconds=time.perf_counter() - t0, se_kind=point.se_kind,
+                            warnings=point.warnings, info=info, formula=point.formula,
+                            network=net, model=model, dyad_independent=point.dyad_independent)
+        res.boot = boot
+        n_bad = self.R - res.n_boot_complete
+        if n_bad:
+            res.warnings.append(f"Note: {n_bad} of {self.R} bootstrap replicates were dropped: "
+                                "some coefficient does not exist on the waves they drew "
+                                "(btergm's glm gives NA there)")
+        return res

@@ -1,0 +1,210 @@
+"""The temporal ERGM of a NetSeries: tergm's conditional model of each wave given the one
+before, over the transitions of the panel.
+
+``ERGM(NetSeries([...]), formula)`` builds a :class:`TemporalERGM`: an ERGM on the
+block-diagonal network of the transitions (:meth:`NetSeries.combined`), every block carrying
+its previous network, on the sample space of the within-block dyads (statnet's
+``blockdiag``).  Its likelihood is the product over the transitions of p(y_t | y_{t-1}), so
+every static estimator fits it unchanged: ``method="cmle"`` is the MCMC-MLE (exact logistic
+regression when the model is dyad-independent given the previous networks, as tergm's),
+``method="cmple"`` the MPLE; other methods (``"ee"``, ``"bayes"``, ...) work as well.
+``method="btergm"`` is btergm's pooled MPLE with bootstrap intervals
+(:mod:`ergmfit.estimation.btergm`).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..exceptions import FormulaError, NetworkError, SettingsError
+from ..model import ERGM, missing_dyads, register_input_model
+from ..network.series import NetSeries
+from ..sampling.space import dyad_vars, var_pairs
+
+#: tergm's estimate= names and what they are here
+TEMPORAL_METHODS = {"cmle": "mcmle", "cmple": "mple"}
+DISSOLUTION_OPERATORS = ("Persist", "Diss")
+#: tergm's summary headers
+TEMPORAL_HEADERS = {"cmle": "Conditional Maximum Likelihood Results:",
+                    "cmple": "Conditional Maximum Pseudolikelihood Results:"}
+
+
+class TemporalERGM(ERGM):
+    """A temporal ERGM (tergm's CMLE model) of the transitions of a :class:`NetSeries`.
+
+    Parameters
+    ----------
+    series : NetSeries
+        The panel.
+    formula : str
+        tergm 4's operator syntax (``"Form(~edges + mutual) + Persist(~edges)"``); a term
+        outside an operator is evaluated on the later wave of each transition (as
+        ``Cross``), as tergm does.
+    constraints : str, optional
+        Further constraints (statnet's syntax), within the blocks of the transitions.
+    times : list of int, optional
+        The later waves (0-based, each ≥ 1) of the modelled transitions, each from the wave
+        before it; default all.  tergm's ``times=`` lists the networks spanned instead
+        (1-based): its ``times=1:3`` is ``times=[1, 2]`` here.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> import ergmfit as ef
+    >>> s = ef.NetSeries([nx.path_graph(6), nx.cycle_graph(6), nx.star_graph(5)])
+    >>> m = ef.ERGM(s, "Form(~edges) + Diss(~edges)")
+    >>> m.statistics()
+    {'Form~edges': 15.0, 'Diss~edges': -7.0}
+    """
+
+    def __init__(self, series, formula, constraints=None, times=None, directed=None,
+                 **kwargs):
+        if not isinstance(series, NetSeries):
+            raise NetworkError("TemporalERGM needs a NetSeries")
+        unknown = sorted(set(kwargs) - {"weights", "missing", "nodes"})
+        if unknown:
+            raise SettingsError(f"ERGM(NetSeries(...), ...) does not take {unknown}")
+        given = sorted(k for k in ("missing", "nodes") if kwargs.get(k) is not None)
+        if given:
+            raise SettingsError(f"{given}: give a panel's missing dyads and node files to "
+                                "NetSeries(...), not to ERGM(...)")
+        self.series = series
+        self.times = series.transitions(times, first=1 if times is None else 0)
+        self._default_times = times is None
+        net = series.combined(self.times)
+        missing = self._missing_pairs(net)
+        # the sample space: the dyads within the blocks (the Networks container's), and
+        # the user's constraints within them
+        super().__init__(net, formula, constraints=constraints, missing=missing)
+        self.user_constraints = constraints
+
+    def _missing_pairs(self, net):
+        # each wave's unobserved dyads, as pairs of the combined network's node labels
+        if self.series.missing is None:
+            return None
+        pairs = []
+        for t in self.times:
+            if self.series.missing[t] is None:
+                continue
+            wave = self.series.waves[t]
+            _, miss = missing_dyads(wave, self.series.missing[t])
+            if miss is None:
+                continue
+            for i, j in var_pairs(wave.n, wave.directed, miss).tolist():
+                pairs.append(((t, wave.labels[i]), (t, wave.labels[j])))
+        return pairs or None
+
+    def _check_dissolution(self):
+        # Persist()/Diss() on transitions whose previous networks have no ties: nothing can
+        # persist or dissolve, the coefficients do not exist
+        ops = [t for t in self.terms if getattr(t, "temporal_operator", None)
+               in DISSOLUTION_OPERATORS]
+        if not ops:
+            return
+        empty = [t - 1 for t in self.times if t > 0 and self.series.waves[t - 1].n_ties == 0]
+        if len(empty) == len(self.times):
+            waves = ", ".join(str(w) for w in empty)
+            raise FormulaError(
+                f"{ops[0].name}() models the dissolution of ties, but the previous wave(s) "
+                f"{waves} of every transition have no ties: no tie can persist or dissolve, so "
+                f"its coefficients ({', '.join(ops[0].param_labels)}) do not exist; drop "
+                f"{ops[0].name}() or use transitions whose earlier wave has ties")
+
+    def fit(self, method=None, random_state=None, verbose=False, **kwargs):
+        """Fit the model: ``method="cmle"`` (default; tergm's CMLE: the MCMC-MLE of the
+        transitions, exact for a model dyad-independent given the previous networks),
+        ``"cmple"`` (tergm's CMPLE), ``"btergm"`` (btergm's pooled MPLE with bootstrap
+        intervals over the transitions: settings ``R``, ``n_jobs``, ``level``; see
+        :class:`ergmfit.estimation.btergm.BTERGM`) or any static method (``"mple"``,
+        ``"mcmle"``, ``"ee"``, ...) on the transitions; settings as :meth:`ERGM.fit`.
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> import ergmfit as ef
+        >>> s = ef.NetSeries([nx.path_graph(6), nx.cycle_graph(6), nx.star_graph(5)])
+        >>> fit = ef.ERGM(s, "Form(~edges) + Persist(~edges)").fit(method="cmle")
+        >>> round(float(fit.params["Form~edges"]), 4)     # log(4 / 15): 4 of 19 non-ties formed
+        -1.3218
+        """
+        name = method if method is not None else kwargs.pop("estimate", None)
+        name = "cmle" if name is None else str(name).lower()
+        self._check_dissolution()
+        if name == "btergm":
+            from ..estimation.btergm import BTERGM
+            model = self
+            if self._default_times and not self.reads_previous:
+                # btergm models every wave when no term looks back (wave 0 included)
+                model = TemporalERGM(self.series, self.formula, self.user_constraints,
+                                     times=list(range(self.series.n_waves)))
+            return BTERGM(random_state=random_state, **kwargs).fit(model)
+        if name == "cmle" and self.exact_cmle_available(kwargs):
+            # the conditional likelihood of a model dyad-independent given the previous
+            # networks is its pseudo-likelihood: the CMLE is the CMPLE, exactly (as tergm)
+            res = super().fit("mple", random_state=random_state, verbose=verbose, **kwargs)
+            res.method = "mle"
+            res.info["exact_mle"] = True
+            res.warnings = list(res.warnings) + [
+                "Note: the model is dyad-independent given the previous networks, so its "
+                "conditional likelihood is exact and the CMLE is the CMPLE; no MCMC was run "
+                "(as tergm does)"]
+        else:
+            res = super().fit(TEMPORAL_METHODS.get(name, name), random_state=random_state,
+                              verbose=verbose, **kwargs)
+        if name in TEMPORAL_METHODS:
+            res.info["temporal_estimate"] = name.upper()
+            res.info["summary_header"] = TEMPORAL_HEADERS[name]
+            res.info["call_method"] = name
+        return res
+
+    def simulate_dynamic(self, params, n_steps=10, burnin=None, start=None, random_state=None,
+                         keep_networks=False):
+        """Simulate the model forward ``n_steps`` discrete time steps from ``start`` (default
+        the series' last wave): each step draws y_t given y_{t-1}; returns a
+        :class:`~ergmfit.temporal.dynamics.DynamicSimulation` with the statistics of every
+        transition, tie counts, persistence and formation rates and the spells' durations
+        (EpiModel's ``netdx`` diagnostics).  ``burnin``: Metropolis-Hastings proposals per
+        step (default 16 per free dyad).
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> import ergmfit as ef
+        >>> s = ef.NetSeries([nx.gnp_random_graph(20, 0.1, seed=k) for k in range(2)])
+        >>> m = ef.ERGM(s, "Form(~edges) + Persist(~edges)")
+        >>> sim = m.simulate_dynamic([-3.0, 2.0], n_steps=5, random_state=1)
+        >>> sim.stats.shape, len(sim.n_ties)
+        ((5, 2), 6)
+        """
+        from .dynamics import simulate_dynamic
+        return simulate_dynamic(self, params, n_steps, burnin=burnin, start=start,
+                                random_state=random_state, keep_networks=keep_networks)
+
+    @property
+    def reads_previous(self) -> bool:
+        """Whether a term reads the previous networks (temporal operators, memory, delrecip)."""
+        return any(getattr(t, "temporal_operator", None) or getattr(t, "reads_previous", False)
+                   for t in self.terms)
+
+    def exact_cmle_available(self, settings=None) -> bool:
+        """Whether the CMLE is exact logistic regression: every term dyad-independent given
+        the previous networks, not curved, the sample space free dyads only (the blocks and
+        dyad constraints), no missing dyads and no ``init``."""
+        settings = settings or {}
+        space = self.sample_space
+        return (self.dyad_independent and not self.curved and space.dyad_independent
+                and not space.n_missing and settings.get("init") is None
+                and self.target_stats is None)
+
+    def with_constraints(self, constraints):
+        return TemporalERGM(self.series, self.formula,
+                            constraints=constraints if constraints is not None
+                            else self.user_constraints, times=self.times)
+
+    def __reduce__(self):
+        return (TemporalERGM, (self.series, self.formula, self.user_constraints, self.times))
+
+    def __repr__(self):
+        return f"ERGM({self.series!r}, {self.formula!r})"
+
+
+register_input_model(NetSeries, TemporalERGM)
