@@ -281,10 +281,10 @@ class MissingDataMCMLE(Estimator):
                     if np.max(np.abs(eta)) > MAX_STEP:        # a trust region in θ as well
                         eta = eta * (MAX_STEP / np.max(np.abs(eta)))
                         gamma = min(gamma, 0.5)
-                    if curved:          # a decay running off, or a stall far from the data
+                    if curved:          # a decay running off
                         check_runoff(model, history, theta + eta, chains_u, g_obs,
                                      model.network.n_dyads)
-                        _check_far(history, par)
+                    _check_far(history, par)    # a chain stuck in another phase
                     if final and gamma >= 1.0:
                         # the boosted last sample's full step gives the estimate (as mcmle)
                         step = eta
@@ -360,10 +360,11 @@ class MissingDataMCMLE(Estimator):
             from ...runtime import catch_interrupt
             from .loglik import bridge_loglik
             with catch_interrupt() as stop:     # Ctrl-C here keeps the fit, its loglik NA
+                # (chains restarted by a retreat in the last iteration: from the data)
                 loglik, loglik_se = bridge_loglik(
-                    model, theta, g_obs, starts_u, rng, samplesize=max(64, samplesize // 8),
+                    model, theta, g_obs, starts_u or [None] * n_chains, rng, samplesize=max(64, samplesize // 8),
                     interval=interval, n_jobs=n_jobs, proposal=proposal, backend=backend,
-                    cond=cond, cond_starts=starts_c,
+                    cond=cond, cond_starts=starts_c or [None] * n_chains,
                     cond_interval=obs_interval or max(8, interval // 4))
             if stop.interrupted:
                 loglik = loglik_se = None
@@ -407,7 +408,9 @@ def _check_far(history, par):
             f"step went at most {max(h['gamma'] for h in last):.0%} of the way: the model is "
             "near-degenerate there and the chain sits in another phase")
         exc.retryable = exc.swing = True
-        exc.decay_start = [history[0]["theta"][k] for k in par.decay_indices()]
+        decays = par.decay_indices() if hasattr(par, "decay_indices") else []
+        if len(decays):         # a curved fit may restart from other decays
+            exc.decay_start = [history[0]["theta"][k] for k in decays]
         raise exc
 
 
