@@ -57,7 +57,7 @@ from ...sampling.chains import batch_means_cov, effective_sizes, multivariate_es
 from ..common.stepping import (ellipsoid_step, hotelling_pvalue, hummel_step, in_convex_hull,  # noqa: F401
                        is_trust_region, is_weights,
                        standardised_mean as _standardised_mean)
-from ...runtime import Checkpoint, Progress, catch_interrupt
+from ...runtime import Checkpoint, GuardedPhases, Progress
 from ...utils.validation import check_random_state
 from ..common.curved import (check_runoff as _check_runoff,
                               degenerate_sample as _degenerate_sample, gw_advice as _gw_advice,
@@ -205,6 +205,7 @@ class MCMLEState:
     loglik: float = None
     loglik_se: float = None
     loglik_interrupted: bool = False
+    interrupted_in: str = None      # the phase a Ctrl-C ended ("iterations", "covariance", ...)
     seconds: float = 0.0
     cpu_seconds: dict = field(default_factory=dict)   # CPU seconds of this process by phase
     g_obs: np.ndarray = None        # the observed statistics
@@ -276,7 +277,10 @@ class MCMLE(Estimator):
                 raise
             else:
                 state, fallback = _fall_back(model, settings, exc, self._refit)
-        if state.interrupted:
+        if state.interrupted_in == "covariance":     # (after finished iterations)
+            warn = ["interrupted by the user while computing the covariance after the "
+                    "iterations: standard errors and log-likelihood are NA"]
+        elif state.interrupted:
             warn = [f"interrupted by the user after {state.iteration} iteration(s): not converged"]
         elif not state.converged:
             warn = [f"MCMC-MLE did not converge in {state.iteration} iterations"]
@@ -331,12 +335,49 @@ class MCMLE(Estimator):
         return max(1, self.interval // 4) if self.min_interval is None else int(self.min_interval)
 
     def _run(self, model) -> MCMLEState:
-        """The whole fit: start, iterations, covariance, log-likelihood."""
+        """The whole fit: start, then iterations, covariance and log-likelihood as one
+        guarded region (:class:`~ergmfit.runtime.interrupts.GuardedPhases`): a Ctrl-C in
+        any of these phases returns the finished work, marked (``state.interrupted_in``)."""
         t0 = time.perf_counter()
         c0 = time.process_time()
         rng = check_random_state(self.random_state)
         state = self._start(model, rng)
-        state.cpu_seconds["start"] = time.process_time() - c0
+        timings = state.cpu_seconds
+        timings["start"] = time.process_time() - c0
+        guard = GuardedPhases()
+        guard.run("iterations", self._iterations, model, state, rng)
+        state.interrupted = guard.interrupted == "iterations"
+        self._warn_unfinished(state)
+        if state.chains_z is not None:       # None: Ctrl-C before the first sample
+            # (also after interrupted iterations: the last sample's covariance)
+            guard.run("covariance", self._covariance, model, state, finishing=True)
+        timings["iterations"] = time.process_time() - c0 - timings["start"]
+        if state.chains_z is not None:
+            if self.eval_loglik:
+                guard.run("loglik", self._loglik, model, state, rng)
+            timings["loglik"] = (time.process_time() - c0 - timings["start"]
+                                 - timings["iterations"])
+        state.interrupted_in = guard.interrupted
+        if "covariance" in guard.interrupted_phases:
+            state.interrupted = True
+            warnings.warn("interrupted by the user while computing the covariance after the "
+                          "iterations: the estimates are those of the last iteration, standard "
+                          "errors and log-likelihood are NA", ConvergenceWarning, stacklevel=2)
+        elif guard.interrupted == "loglik":
+            state.loglik = state.loglik_se = None
+            state.loglik_interrupted = True
+            warnings.warn("interrupted while bridge-sampling the log-likelihood: the fit is "
+                          "complete, its log-likelihood (and AIC, BIC) is NA",
+                          ConvergenceWarning, stacklevel=2)
+        if state.cov is None:                # no sample, or the covariance interrupted
+            p = len(state.theta)
+            nan = np.full((p, p), np.nan)
+            state.cov, state.cov_model, state.cov_mc = nan, nan.copy(), nan.copy()
+        state.seconds = time.perf_counter() - t0
+        return state
+
+    def _iterations(self, model, state, rng):
+        """The iterations, until convergence or ``maxit``; a checkpoint after each."""
         progress = Progress(self.maxit, "MCMLE", unit="it", enabled=self.verbose)
         store = None
         if self.checkpoint is not None:
@@ -346,21 +387,10 @@ class MCMLE(Estimator):
                 state.iteration = it
                 if self._iterate(model, state, rng, progress, store):
                     break
-        except KeyboardInterrupt:
-            # Ctrl-C: keep what was done, clearly marked as unfinished
-            state.interrupted = True
         finally:
             progress.close()
             if store is not None:
                 store.release()
-        if not self._estimate(model, state, c0):
-            state.seconds = time.perf_counter() - t0
-            return state                # Ctrl-C before the first sample: the start
-        self._loglik(model, state, rng)
-        state.cpu_seconds["loglik"] = (time.process_time() - c0 - state.cpu_seconds["start"]
-                                       - state.cpu_seconds["iterations"])
-        state.seconds = time.perf_counter() - t0
-        return state
 
     def _start(self, model, rng) -> MCMLEState:
         """The state before the first iteration: the start θ (or the checkpoint's)."""
@@ -526,11 +556,8 @@ class MCMLE(Estimator):
                 min(4.0 * interval, max(0.5 * interval, self.target_ess * tau / self.samplesize)),
                 min_interval, self.max_interval)
 
-    def _estimate(self, model, state, c0) -> bool:
-        """The estimate's covariance from the last sample (importance-weighted to the
-        final θ), after the iterations' warnings.  False when there is no sample yet
-        (Ctrl-C before the first one: the start, without standard errors)."""
-        timings = state.cpu_seconds
+    def _warn_unfinished(self, state):
+        """The warning of iterations that were interrupted or did not converge."""
         if state.interrupted:
             state.iteration = len(state.history) - state.n_before   # finished (backtracks too)
             if state.chains_z is None:
@@ -538,12 +565,8 @@ class MCMLE(Estimator):
                               f"finished: the estimates are the start ({state.init_method}) and "
                               "are NOT converged; standard errors are NA", ConvergenceWarning,
                               stacklevel=3)
-                p = len(state.theta)
-                nan = np.full((p, p), np.nan)
-                state.cov, state.cov_model, state.cov_mc = nan, nan.copy(), nan.copy()
                 state.iteration = 0
-                timings["iterations"] = time.process_time() - c0 - timings["start"]
-                return False
+                return
             warnings.warn(f"MCMC-MLE was interrupted after {state.iteration} iteration(s): the "
                           "estimates are those of the last finished iteration and are NOT "
                           "converged", ConvergenceWarning, stacklevel=3)
@@ -551,6 +574,10 @@ class MCMLE(Estimator):
             warnings.warn(f"MCMC-MLE did not converge in {self.maxit} iterations; the estimates "
                           "are not reliable. Increase maxit, the interval or the sample size",
                           ConvergenceWarning, stacklevel=3)
+
+    def _covariance(self, model, state):
+        """The estimate's covariance from the last sample (importance-weighted to the
+        final θ)."""
         par = model.parameterisation
         theta = state.theta
         Z = np.concatenate(state.chains_z)
@@ -566,29 +593,17 @@ class MCMLE(Estimator):
                                        "are linear combinations of others; remove a redundant "
                                        "term") from None
         V = batch_means_cov([par.times_jacobian(c, theta) for c in state.chains_z])
-        state.cov_model, state.cov_mc = cov_model, cov_model @ V @ cov_model
-        state.cov = cov_model + state.cov_mc
-        timings["iterations"] = time.process_time() - c0 - timings["start"]
-        return True
+        cov_mc = cov_model @ V @ cov_model
+        state.cov_model, state.cov_mc, state.cov = cov_model, cov_mc, cov_model + cov_mc
 
     def _loglik(self, model, state, rng):
-        """The bridge-sampled log-likelihood at the estimate (``eval_loglik``); Ctrl-C
-        here keeps the converged fit, only the log-likelihood is NA."""
-        if not self.eval_loglik or state.interrupted:
-            return
+        """The bridge-sampled log-likelihood at the estimate (``eval_loglik``)."""
         samplesize = (self.bridge_samplesize if self.bridge_samplesize
                       else max(64, self.samplesize // 8))
-        with catch_interrupt() as stop:
-            state.loglik, state.loglik_se = bridge_loglik(
-                model, state.theta, state.g_obs, state.starts, rng, bridges=self.bridges,
-                samplesize=samplesize, interval=state.interval, n_jobs=self.n_jobs,
-                proposal=self.proposal, backend=self.backend)
-        if stop.interrupted:
-            state.loglik = state.loglik_se = None
-            state.loglik_interrupted = True
-            warnings.warn("interrupted while bridge-sampling the log-likelihood: the fit is "
-                          "complete, its log-likelihood (and AIC, BIC) is NA",
-                          ConvergenceWarning, stacklevel=3)
+        state.loglik, state.loglik_se = bridge_loglik(
+            model, state.theta, state.g_obs, state.starts, rng, bridges=self.bridges,
+            samplesize=samplesize, interval=state.interval, n_jobs=self.n_jobs,
+            proposal=self.proposal, backend=self.backend)
 
 
 # The second attempt after a failure of the iterations (a start that fits the

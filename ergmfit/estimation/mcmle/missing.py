@@ -60,6 +60,7 @@ sample space (other missing dyads, constraints, offsets) is refused.
 """
 from __future__ import annotations
 
+import contextlib
 import time
 import warnings
 from types import SimpleNamespace
@@ -71,6 +72,7 @@ from ...exceptions import CheckpointError, ConvergenceWarning, DegenerateModelEr
 from ...results import ERGMResults
 from ...sampling.chains import run_chains
 from ...utils.validation import check_random_state
+from ...runtime import GuardedPhases
 from ...runtime.checkpoint import array, flag, generator, group, integer, record
 from .checkpoint import MCMLECheckpoint
 from .settings import missing_data_settings
@@ -218,8 +220,10 @@ class MissingDataMCMLE(Estimator):
             store = Checkpoint(checkpoint, what="MCMC-MLE checkpoint").acquire()
         it = 0
         sample = None           # (θ, chains_u, chains_c): the last finished pair of samples
-        interrupted = False
-        try:
+        # iterations, covariance and log-likelihood: one guarded region (a Ctrl-C in any
+        # of them returns the finished work, marked)
+        guard = GuardedPhases()
+        with guard.phase("iterations"), _released(store):
             for it in range(1, maxit + 1):
                 size = samplesize * (last_boost if final else 1)
                 chains_u, starts_u, acc = run_chains(model, theta, size, burnin if cold else
@@ -311,13 +315,9 @@ class MissingDataMCMLE(Estimator):
                         "retreats": retreats, "final": bool(final), "streak": streak,
                         "starts_u": _ties_list(starts_u), "starts_c": _ties_list(starts_c),
                         "rng": rng.bit_generator.state})
-        except KeyboardInterrupt:
-            # Ctrl-C: the last finished sample's θ, marked (the checkpoint, if any,
-            # holds the last finished iteration: resume= goes on from it)
-            interrupted = True
-        finally:
-            if store is not None:
-                store.release()
+        # Ctrl-C in the iterations: the last finished sample's θ, marked (the checkpoint,
+        # if any, holds the last finished iteration: resume= goes on from it)
+        interrupted = guard.interrupted == "iterations"
         warn = []
         if interrupted:
             it = len(history) - n_before
@@ -344,29 +344,29 @@ class MissingDataMCMLE(Estimator):
             if step is not None:
                 move = par.eta(theta + step) - par.eta(theta) if curved else step
                 theta = theta + step
-            info_obs = _weighted_cov(chains_u, move) - _weighted_cov(chains_c, move)
-            if curved:      # J' (Cov[g] - Cov[g | observed]) J at the estimate (the delta method)
-                info_obs = par.information(theta, info_obs)
-            try:
-                cov = np.linalg.inv(info_obs)
-                if np.any(np.diag(cov) <= 0):
-                    raise np.linalg.LinAlgError
-            except np.linalg.LinAlgError:
-                cov = np.full_like(info_obs, np.nan)
-                warnings.warn("the observed-data information is not positive definite: no "
-                              "standard errors", ConvergenceWarning, stacklevel=3)
+            covs = []
+            # (also after interrupted iterations: the last samples' covariance)
+            if not guard.run("covariance", lambda: covs.append(
+                    _observed_data_cov(par, theta, chains_u, chains_c, move, curved)),
+                    finishing=True):
+                cov = np.full((len(theta), len(theta)), np.nan)
+                interrupted = True
+                warn.append("interrupted by the user while computing the covariance after the "
+                            "iterations: standard errors and log-likelihood are NA")
+                warnings.warn(warn[-1], ConvergenceWarning, stacklevel=3)
+            else:
+                cov = covs[0]
         loglik = loglik_se = None
-        if eval_loglik and not interrupted:
-            from ...runtime import catch_interrupt
-            from .loglik import bridge_loglik
-            with catch_interrupt() as stop:     # Ctrl-C here keeps the fit, its loglik NA
+        if eval_loglik and guard.interrupted is None:
+            from . import loglik as bridge
+            with guard.phase("loglik"):         # Ctrl-C here keeps the fit, its loglik NA
                 # (chains restarted by a retreat in the last iteration: from the data)
-                loglik, loglik_se = bridge_loglik(
-                    model, theta, g_obs, starts_u or [None] * n_chains, rng, samplesize=max(64, samplesize // 8),
-                    interval=interval, n_jobs=n_jobs, proposal=proposal, backend=backend,
+                loglik, loglik_se = bridge.bridge_loglik(
+                    model, theta, g_obs, starts_u or [None] * n_chains, rng,
+                    samplesize=max(64, samplesize // 8), interval=interval, n_jobs=n_jobs, proposal=proposal, backend=backend,
                     cond=cond, cond_starts=starts_c or [None] * n_chains,
                     cond_interval=obs_interval or max(8, interval // 4))
-            if stop.interrupted:
+            if guard.interrupted == "loglik":
                 loglik = loglik_se = None
                 warn.append("interrupted by the user while bridge-sampling the log-likelihood: "
                             "the fit is complete, its log-likelihood is NA")
@@ -374,7 +374,7 @@ class MissingDataMCMLE(Estimator):
         return ERGMResults(
             theta, cov, model.labels, method="mcmle", loglik=loglik, nobs=space.n_free,
             loglik_kind="bridge" if loglik is not None else None, loglik_mcse=loglik_se,
-            converged=converged and not interrupted, n_iter=it, seconds=time.perf_counter() - t0,
+            converged=converged and guard.interrupted != "iterations", n_iter=it, seconds=time.perf_counter() - t0,
             se_kind="naive", warnings=warn,
             info={"history": history, "init_method": init_method, "n_missing": space.n_missing,
                   "interrupted": interrupted,
@@ -435,6 +435,35 @@ def _curved_move(Z, gamma, par, theta, min_is_ess):
     eta, capped = par.is_step(Z, (1.0 - gamma) * Z.mean(axis=0), theta)
     eta, halved = is_trust_region(Z, eta, min_is_ess, lambda e: par.eta_change(theta, e))
     return eta, (min(gamma, 0.5) if capped or halved else gamma)
+
+
+def _observed_data_cov(par, theta, chains_u, chains_c, move, curved):
+    """The estimate's covariance: the inverse of the observed-data information, the
+    complete-data minus the missing-data covariance of the last samples
+    (importance-weighted by ``move`` to the estimate ``theta``); NaN, with a warning,
+    when that is not positive definite."""
+    info_obs = _weighted_cov(chains_u, move) - _weighted_cov(chains_c, move)
+    if curved:      # J' (Cov[g] - Cov[g | observed]) J at the estimate (the delta method)
+        info_obs = par.information(theta, info_obs)
+    try:
+        cov = np.linalg.inv(info_obs)
+        if np.any(np.diag(cov) <= 0):
+            raise np.linalg.LinAlgError
+    except np.linalg.LinAlgError:
+        cov = np.full_like(info_obs, np.nan)
+        warnings.warn("the observed-data information is not positive definite: no "
+                      "standard errors", ConvergenceWarning, stacklevel=4)
+    return cov
+
+
+@contextlib.contextmanager
+def _released(store):
+    """The checkpoint's lock released when the block ends, however it ends."""
+    try:
+        yield
+    finally:
+        if store is not None:
+            store.release()
 
 
 def _weighted_cov(chains, eta):
