@@ -249,6 +249,8 @@ class MCMLE(Estimator):
     SETTINGS = SETTINGS
 
     def fit(self, model):
+        if not len(model.labels):
+            return self._nothing_to_estimate(model)
         if getattr(getattr(model, "sample_space", None), "n_missing", 0):
             # missing dyads: the observed-data likelihood (statnet's), its own loop
             from .missing import MissingDataMCMLE
@@ -315,6 +317,44 @@ class MCMLE(Estimator):
             res.mcmc_sample = {"chains": state.chains, "observed": model.statistics_vector(),
                                "labels": list(model.stat_labels), "interval": interval}
         return res
+
+    def _nothing_to_estimate(self, model):
+        """A model whose every coefficient is an offset: no iterations (as statnet: "All
+        terms are either offsets or extreme values. No optimization is performed"); the
+        fit holds no free coefficient and, with ``eval_loglik``, the log-likelihood at
+        the offsets by bridge sampling (the observed-data one with missing dyads)."""
+        from ...results import ERGMResults
+        from ..common.restricted import conditional_model
+        msg = ("every coefficient of the model is an offset: nothing to estimate, no MCMC-MLE "
+               "iteration was run")
+        warnings.warn(msg, stacklevel=3)
+        theta, g_obs = np.zeros(0), model.statistics_vector()
+        space = model.sample_space
+        loglik = loglik_se = None
+        warn = [msg]
+        if self.eval_loglik:
+            n_chains = self._n_chains()
+            cond = conditional_model(model) if space.n_missing else None
+            guard = GuardedPhases()
+            with guard.phase("loglik"):
+                loglik, loglik_se = bridge_loglik(
+                    model, theta, g_obs, [None] * n_chains, check_random_state(self.random_state),
+                    bridges=self.bridges, samplesize=(self.bridge_samplesize
+                                                      or max(64, self.samplesize // 8)),
+                    interval=self.interval, n_jobs=self.n_jobs, proposal=self.proposal,
+                    backend=self.backend, cond=cond,
+                    cond_starts=None if cond is None else [None] * n_chains)
+            if guard.interrupted:
+                loglik = loglik_se = None
+                warn.append("interrupted by the user while bridge-sampling the log-likelihood: "
+                            "its log-likelihood is NA")
+        return ERGMResults(theta, np.zeros((0, 0)), [], method="mcmle", loglik=loglik,
+                           loglik_kind="bridge" if loglik is not None else None,
+                           loglik_mcse=loglik_se, nobs=space.n_free, converged=True, n_iter=0,
+                           se_kind="MCMC", warnings=warn,
+                           info={"nothing_estimated": True, "loglik_mcse": loglik_se},
+                           formula=model.formula, network=model.network, model=model,
+                           dyad_independent=model.dyad_independent)
 
     def _refit(self, model, **settings):
         """The iterations again with other settings (the second attempt of a failed fit)."""

@@ -119,6 +119,9 @@ class MissingDataMCMLE(Estimator):
     SETTINGS = missing_data_settings()
 
     def fit(self, model):
+        if not len(model.labels):      # every coefficient an offset: nothing to estimate
+            from .estimator import MCMLE
+            return MCMLE(**self.given_params())._nothing_to_estimate(model)
         try:
             return self._run(model)
         except DegenerateModelError as exc:
