@@ -48,8 +48,6 @@ from __future__ import annotations
 
 import time
 import warnings
-from dataclasses import dataclass, field
-
 import numpy as np
 
 from ...exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
@@ -65,10 +63,11 @@ from ..common.curved import (check_runoff as _check_runoff,
                               first_sample_ok as _first_sample_ok)
 from ..base import Estimator
 from .checkpoint import MCMLECheckpoint
+from .state import MCMLEState
 from .interval import MIN_ESS_SHARE, quarter_octave
 from .loglik import bridge_loglik
 from .settings import SETTINGS
-from .start import exact_mle, exact_mle_available, start_theta
+from .start import exact_mle, exact_mle_available, nothing_to_estimate, start_theta
 
 
 
@@ -174,48 +173,6 @@ def _step_length(Z, margin):
     return max(hull, ell)
 
 
-@dataclass
-class MCMLEState:
-    """Where an MCMC-MLE fit stands between two iterations (and, once finished,
-    the estimate's pieces).  ``theta``, ``interval`` and ``history`` are what the
-    checkpoint keeps; the rest is the bookkeeping of the running fit."""
-
-    theta: np.ndarray
-    interval: int
-    history: list = field(default_factory=list)
-    burnin: int = 0
-    init_method: str = "user"
-    starts: list = None             # the chains' last states (None: the observed network)
-    pilot: int = None               # curved: the configured interval, while the first
-                                    # sample is a pilot at the smallest one
-    iteration: int = 0              # the iteration running (or last run)
-    n_before: int = 0               # records of a resumed run's earlier iterations
-    streak: int = 0                 # consecutive iterations with gamma == 1
-    guard: tuple = None             # (θ of the last accepted sample, its standardised mean)
-    backtracks: int = 0             # consecutive halvings of an overshooting step
-    final: bool = False             # the iteration running is the boosted last one
-    chains_z: list = None           # the last sample, centred at the observed statistics
-    sample_theta: np.ndarray = None  # where the last sample was drawn
-    converged: bool = False
-    interrupted: bool = False
-    # the estimate's pieces (set by MCMLE._estimate and MCMLE._loglik)
-    cov: np.ndarray = None
-    cov_model: np.ndarray = None
-    cov_mc: np.ndarray = None
-    loglik: float = None
-    loglik_se: float = None
-    loglik_interrupted: bool = False
-    interrupted_in: str = None      # the phase a Ctrl-C ended ("iterations", "covariance", ...)
-    seconds: float = 0.0
-    cpu_seconds: dict = field(default_factory=dict)   # CPU seconds of this process by phase
-    g_obs: np.ndarray = None        # the observed statistics
-
-    @property
-    def chains(self):
-        """The last sample's chains of statistics (None before the first sample)."""
-        return None if self.chains_z is None else [c + self.g_obs for c in self.chains_z]
-
-
 class MCMLE(Estimator):
     """Monte Carlo maximum likelihood, as statnet fits ERGMs (see :mod:`ergmfit.estimation.mcmle.estimator`).
 
@@ -250,7 +207,7 @@ class MCMLE(Estimator):
 
     def fit(self, model):
         if not len(model.labels):
-            return self._nothing_to_estimate(model)
+            return nothing_to_estimate(model, self.get_params(), self._n_chains())
         if getattr(getattr(model, "sample_space", None), "n_missing", 0):
             # missing dyads: the observed-data likelihood (statnet's), its own loop
             from .missing import MissingDataMCMLE
@@ -317,44 +274,6 @@ class MCMLE(Estimator):
             res.mcmc_sample = {"chains": state.chains, "observed": model.statistics_vector(),
                                "labels": list(model.stat_labels), "interval": interval}
         return res
-
-    def _nothing_to_estimate(self, model):
-        """A model whose every coefficient is an offset: no iterations (as statnet: "All
-        terms are either offsets or extreme values. No optimization is performed"); the
-        fit holds no free coefficient and, with ``eval_loglik``, the log-likelihood at
-        the offsets by bridge sampling (the observed-data one with missing dyads)."""
-        from ...results import ERGMResults
-        from ..common.restricted import conditional_model
-        msg = ("every coefficient of the model is an offset: nothing to estimate, no MCMC-MLE "
-               "iteration was run")
-        warnings.warn(msg, stacklevel=3)
-        theta, g_obs = np.zeros(0), model.statistics_vector()
-        space = model.sample_space
-        loglik = loglik_se = None
-        warn = [msg]
-        if self.eval_loglik:
-            n_chains = self._n_chains()
-            cond = conditional_model(model) if space.n_missing else None
-            guard = GuardedPhases()
-            with guard.phase("loglik"):
-                loglik, loglik_se = bridge_loglik(
-                    model, theta, g_obs, [None] * n_chains, check_random_state(self.random_state),
-                    bridges=self.bridges, samplesize=(self.bridge_samplesize
-                                                      or max(64, self.samplesize // 8)),
-                    interval=self.interval, n_jobs=self.n_jobs, proposal=self.proposal,
-                    backend=self.backend, cond=cond,
-                    cond_starts=None if cond is None else [None] * n_chains)
-            if guard.interrupted:
-                loglik = loglik_se = None
-                warn.append("interrupted by the user while bridge-sampling the log-likelihood: "
-                            "its log-likelihood is NA")
-        return ERGMResults(theta, np.zeros((0, 0)), [], method="mcmle", loglik=loglik,
-                           loglik_kind="bridge" if loglik is not None else None,
-                           loglik_mcse=loglik_se, nobs=space.n_free, converged=True, n_iter=0,
-                           se_kind="MCMC", warnings=warn,
-                           info={"nothing_estimated": True, "loglik_mcse": loglik_se},
-                           formula=model.formula, network=model.network, model=model,
-                           dyad_independent=model.dyad_independent)
 
     def _refit(self, model, **settings):
         """The iterations again with other settings (the second attempt of a failed fit)."""
@@ -528,8 +447,7 @@ class MCMLE(Estimator):
         progress.update(1, step=f"{gamma:.2f}", p=f"{pval:.2f}", interval=state.interval)
         state.theta = theta + eta
         if store is not None:
-            MCMLECheckpoint(theta=state.theta, interval=state.interval,
-                            history=state.history).write(store, model)
+            MCMLECheckpoint.of(state).write(store, model)
         state.streak = state.streak + 1 if gamma >= 1.0 else 0
         if self.termination == "hotelling":
             if gamma >= 1.0 and pval > self.conv_pval:

@@ -120,8 +120,8 @@ class MissingDataMCMLE(Estimator):
 
     def fit(self, model):
         if not len(model.labels):      # every coefficient an offset: nothing to estimate
-            from .estimator import MCMLE
-            return MCMLE(**self.given_params())._nothing_to_estimate(model)
+            from .start import nothing_to_estimate
+            return nothing_to_estimate(model, self.get_params(), max(1, self.n_chains or 1))
         try:
             return self._run(model)
         except DegenerateModelError as exc:
