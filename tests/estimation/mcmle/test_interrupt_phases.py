@@ -96,3 +96,16 @@ def test_missing_data_interrupt_in_the_loglik_returns_the_converged_fit():
         fit, caught = _fit(m)
     assert fit.converged and fit.loglik is None
     assert any("bridge-sampling" in w for w in caught)
+
+
+def test_cli_interrupt_in_the_covariance_saves_the_fit(tmp_path, monkeypatch, capsys):
+    # the command line used to print "ergmfit: interrupted", exit 130 and save nothing
+    from ergmfit import cli
+    monkeypatch.setattr(mc, "batch_means_cov", _interrupt)
+    out_file = tmp_path / "fit.json"
+    code = cli.main(["fit", "flomarriage", "edges + triangle", "--method", "mcmle",
+                     "--seed", "1", "--save", str(out_file)])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert out_file.exists() and "edges" in out
+    assert "while computing the covariance" in err
