@@ -186,7 +186,11 @@ class MCMLE(Estimator):
     every iteration (atomically, see :mod:`ergmfit.runtime.checkpoint`; a second fit
     writing to it at the same time is refused); ``resume=path`` continues from
     it.  Ctrl-C returns the last finished iteration (marked interrupted); during
-    the bridge sampling it returns the finished fit with the log-likelihood NA.
+    the covariance step the estimate (marked interrupted, standard errors NA);
+    during the bridge sampling the finished fit with the log-likelihood NA
+    (:class:`~ergmfit.runtime.interrupts.GuardedPhases`).  A model whose every
+    coefficient is an offset has nothing to estimate: the fit holds none, with
+    the log-likelihood at the offsets.
     A curved model's first sample is a pilot at ``min_interval``, forgotten
     (redrawn at ``interval``) when short of ``target_ess``
     (:func:`ergmfit.estimation.common.curved.first_sample_ok`).

@@ -95,14 +95,19 @@ class MissingDataMCMLE(Estimator):
     (:mod:`.settings`) without the bridge sampling, with ``maxit=30`` and one
     chain by default.
 
-    A curved fit that fails from its default start is redone once, as the
-    complete-data MCMC-MLE does (``info["fallback"]`` says so): after a decay
-    ran off or a stall, from the fixed-decay MPLE at decay 0.5
-    (:func:`ergmfit.estimation.common.curved.restart`); after FAR_ITERS iterations
-    far from the conditional sample with partial steps (a chain in the other
-    phase of a near-degenerate model), from the EE estimate with a longer
-    interval (:func:`ergmfit.estimation.mcmle.fallback.fall_back`), or -- when EE
-    fails or its decay runs off too (samplike.na10 seed 4) -- from decay 0.5.
+    A fit that fails from its default start is redone once, as the
+    complete-data MCMC-MLE does (``info["fallback"]`` says so): after FAR_ITERS
+    iterations far from the conditional sample with partial steps (a chain in
+    the other phase of a near-degenerate model -- linear or curved), from the
+    EE estimate with a longer interval
+    (:func:`ergmfit.estimation.mcmle.fallback.fall_back`); a curved fit after a
+    decay ran off or a stall, or when EE fails or its decay runs off too
+    (samplike.na10 seed 4), from the fixed-decay MPLE at decay 0.5
+    (:func:`ergmfit.estimation.common.curved.restart`).
+
+    Ctrl-C anywhere in the iterations, the covariance or the log-likelihood
+    returns the finished work, marked
+    (:class:`~ergmfit.runtime.interrupts.GuardedPhases`).
 
     Examples
     --------
