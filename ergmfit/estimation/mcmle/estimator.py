@@ -64,6 +64,7 @@ from ..common.curved import (check_runoff as _check_runoff,
 from ..base import Estimator
 from .checkpoint import MCMLECheckpoint
 from .state import MCMLEState
+from .target import target_for
 from .interval import MIN_ESS_SHARE, quarter_octave
 from .loglik import bridge_loglik
 from .settings import SETTINGS
@@ -73,9 +74,12 @@ from .start import exact_mle, exact_mle_available, nothing_to_estimate, start_th
 
 
 
-def check_degeneracy(model, chains, D):
+def check_degeneracy(model, chains, D, centre=None):
     """Raise DegenerateModelError for a sample stuck at the empty/complete graph
-    or a statistic that does not vary."""
+    or a statistic that does not vary.  With ``centre`` (what the sample aims at),
+    a statistic stuck at another value than the centre's marks a chain far from
+    the data (a start in another phase): a second attempt from another start may
+    avoid it (retryable)."""
     S = np.concatenate(chains)
     labels = model.labels
     sd = S.std(axis=0)
@@ -88,10 +92,12 @@ def check_degeneracy(model, chains, D):
                 f"the MCMC sample is stuck at the {where} graph: the model is degenerate at these "
                 f"parameters. Try {_gw_advice(model)}a different starting value (init=...)"))
     if flat:
-        raise DegenerateModelError(
+        stuck_away = centre is not None and any(
+            S[0, k] != centre[k] for k in np.flatnonzero(sd == 0))
+        raise (_retryable if stuck_away else (lambda e: e))(DegenerateModelError(
             f"the simulated statistic(s) {flat} did not vary in the MCMC sample: the model is "
             f"degenerate or the chain does not mix. Try {_gw_advice(model)}a longer interval, "
-            "or removing the term(s)")
+            "or removing the term(s)"))
 
 
 def _check_oscillation(model, history, Z, g_obs, counts=True):
@@ -212,18 +218,20 @@ class MCMLE(Estimator):
     def fit(self, model):
         if not len(model.labels):
             return nothing_to_estimate(model, self.get_params(), self._n_chains())
-        if getattr(getattr(model, "sample_space", None), "n_missing", 0):
-            # missing dyads: the observed-data likelihood (statnet's), its own loop
+        target = target_for(model, self.obs_interval)
+        if type(target).completes_start and type(self).SETTINGS is SETTINGS:
+            # missing dyads: the same loop, with the missing-data fit's defaults
             from .missing import MissingDataMCMLE
             return MissingDataMCMLE(**self.given_params()).fit(model)
-        if self.obs_interval is not None:
+        if self.obs_interval is not None and target.checkpoint is MCMLECheckpoint:
             raise SettingsError("setting 'obs_interval' (the chains conditional on the observed "
                                 "dyads) applies to models with missing dyads only")
         from ...results import ERGMResults
         settings = self.get_params()
-        settings.pop("obs_interval")
         if exact_mle_available(model, settings):
-            return exact_mle(model, settings)
+            res = exact_mle(model, settings)
+            res.info.update(target.info(model))
+            return res
         from ...runtime.interrupts import second_ctrl_c_waits
         try:
             with second_ctrl_c_waits():     # a second quick Ctrl-C does not lose the fit
@@ -266,12 +274,13 @@ class MCMLE(Estimator):
         if fallback is not None:
             info["fallback"] = fallback
             warn.append(f"Note: {fallback}")
+        info.update(target.info(model))
         res = ERGMResults(state.theta, state.cov, model.labels, method="mcmle",
                           loglik=state.loglik,
                           loglik_kind="bridge" if state.loglik is not None else None,
-                          nobs=model.network.n_dyads, converged=state.converged,
+                          nobs=target.nobs(model), converged=state.converged,
                           n_iter=state.iteration, seconds=state.seconds, cov_mc=state.cov_mc,
-                          se_kind="MCMC", loglik_mcse=state.loglik_se, warnings=warn,
+                          se_kind=target.se_kind, loglik_mcse=state.loglik_se, warnings=warn,
                           info=info, formula=model.formula, network=model.network, model=model,
                           dyad_independent=model.dyad_independent)
         if state.chains_z is not None:       # None: interrupted before the first sample
@@ -305,6 +314,7 @@ class MCMLE(Estimator):
         c0 = time.process_time()
         rng = check_random_state(self.random_state)
         state = self._start(model, rng)
+        rng = state.rng or rng      # (a resumed fit with missing dyads: the checkpoint's)
         timings = state.cpu_seconds
         timings["start"] = time.process_time() - c0
         guard = GuardedPhases()
@@ -348,7 +358,10 @@ class MCMLE(Estimator):
         try:
             for it in range(1, self.maxit + 1):
                 state.iteration = it
-                if self._iterate(model, state, rng, progress, store):
+                done = self._iterate(model, state, rng, progress, store)
+                if store is not None:
+                    self._write(store, model, state, rng)
+                if done:
                     break
         finally:
             progress.close()
@@ -360,15 +373,21 @@ class MCMLE(Estimator):
         interval = self.interval
         burnin = 16 * interval if self.burnin is None else int(self.burnin)
         init, init_method, history = self.init, "user", []
+        target = target_for(model, self.obs_interval)
+        saved = None
         if self.resume is not None:
-            saved = MCMLECheckpoint.read(self.resume, model, max_interval=self.max_interval)
+            saved = target.checkpoint.read(self.resume, model, max_interval=self.max_interval)
             init, interval, history = saved.theta, saved.interval, saved.history
             burnin = 16 * interval
             init_method = f"checkpoint {self.resume}"
-        theta, how = start_theta(model, init, rng)
+        theta, how = start_theta(model, init, rng,
+                                 completion=rng if target.completes_start else None)
         state = MCMLEState(theta=theta, interval=interval, history=history, burnin=burnin,
                            init_method=how or init_method, starts=[None] * self._n_chains(),
-                           n_before=len(history), g_obs=model.statistics_vector())
+                           n_before=len(history), g_obs=model.statistics_vector(),
+                           target=target)
+        if saved is not None:
+            state.rng = target.restore(saved, state, self._n_chains(), self.resume)
         min_interval = self._min_interval()
         if getattr(model, "curved", False) and self.resume is None and min_interval < interval:
             # curved: the first sample is a pilot at the smallest interval
@@ -378,8 +397,7 @@ class MCMLE(Estimator):
     def _sample(self, model, state, rng, size):
         """The iteration's sample (chains of statistics) at state.theta; the chains go on
         from where the last sample left them."""
-        run = dict(n_chains=self._n_chains(), n_jobs=self.n_jobs, random_state=rng,
-                   proposal=self.proposal, backend=self.backend)
+        run = self._run_args(rng)
         pilot = state.pilot is not None and state.iteration == 1
         if pilot:       # curved: see curved.first_sample_ok
             before = (rng.bit_generator.state, state.starts)
@@ -395,13 +413,25 @@ class MCMLE(Estimator):
                                                    state.interval, state.starts, **run)
         return chains, acc
 
+    def _run_args(self, rng):
+        return dict(n_chains=self._n_chains(), n_jobs=self.n_jobs, random_state=rng,
+                    proposal=self.proposal, backend=self.backend)
+
+    def _write(self, store, model, state, rng):
+        """The checkpoint after an iteration (the target's extra fields included)."""
+        target = state.target
+        target.checkpoint.of(state, target.resume_state(state, rng)).write(store, model)
+
     def _iterate(self, model, state, rng, progress, store) -> bool:
         """One iteration: sample at θ, step towards the observed statistics, adapt the
         interval.  Returns True when the fit has converged."""
         par = model.parameterisation
-        g_obs = state.g_obs
         size = self.samplesize * (self.last_boost if state.final else 1)
         chains, acc = self._sample(model, state, rng, size)
+        # the point the sample aims at: the observed statistics, or with missing dyads
+        # the mean of the conditional sample at θ (see .target)
+        g_obs = state.centre = state.target.centre(model, state, rng, size,
+                                                   self._run_args(rng))
         theta = state.theta
         state.sample_theta = theta.copy()        # where this sample was drawn
         # a curved model's canonical statistics (e.g. 30 ESP counts, many
@@ -409,7 +439,8 @@ class MCMLE(Estimator):
         # z J(θ): the step length, convergence test, ESS and degeneracy checks
         proj = par.projector(theta)
         try:
-            check_degeneracy(model, [proj(c) for c in chains], model.network.n_dyads)
+            check_degeneracy(model, [proj(c) for c in chains], model.network.n_dyads,
+                             proj(g_obs))
         except DegenerateModelError as exc:
             # (a curved model's: with what happened to its decays, in plain words)
             raise _degenerate_sample(model, exc, chains, g_obs, model.network.n_dyads,
@@ -426,7 +457,7 @@ class MCMLE(Estimator):
         if (state.guard is not None and state.backtracks < MAX_BACKTRACKS
                 and _overshoot(state.guard[1], tstat)):
             state.backtracks += 1
-            state.history.append({"iteration": state.iteration, "theta": theta.tolist(),
+            state.history.append({"iteration": state.n_before + state.iteration, "theta": theta.tolist(),
                                   "backtrack": True, "gamma": 0.0, "pvalue": float("nan"),
                                   "interval": state.interval, "samplesize": size,
                                   "t_max": float(np.max(np.abs(tstat)))})
@@ -441,7 +472,7 @@ class MCMLE(Estimator):
         eta, gamma = self._step(par, theta, Z, gamma)
         ess = effective_sizes(chains_zp)
         mess = multivariate_ess(chains_zp)
-        state.history.append({"iteration": state.iteration, "theta": theta.tolist(),
+        state.history.append({"iteration": state.n_before + state.iteration, "theta": theta.tolist(),
                               "gamma": gamma, "pvalue": pval, "min_ess": float(ess.min()),
                               "ess": mess, "interval": state.interval, "samplesize": size,
                               "acceptance": float(np.mean(acc))})
@@ -450,8 +481,6 @@ class MCMLE(Estimator):
         _check_runoff(model, state.history, theta + eta, chains, g_obs, model.network.n_dyads)
         progress.update(1, step=f"{gamma:.2f}", p=f"{pval:.2f}", interval=state.interval)
         state.theta = theta + eta
-        if store is not None:
-            MCMLECheckpoint.of(state).write(store, model)
         state.streak = state.streak + 1 if gamma >= 1.0 else 0
         if self.termination == "hotelling":
             if gamma >= 1.0 and pval > self.conv_pval:
@@ -548,13 +577,27 @@ class MCMLE(Estimator):
         ZJ = par.times_jacobian(Z, theta)
         mu = w @ ZJ
         info = (ZJ - mu).T @ ((ZJ - mu) * w[:, None])
+        lost = state.target.information_correction(
+            par, theta, par.eta(theta) - par.eta(state.target.sample_theta)
+            if getattr(state.target, "sample_theta", None) is not None else None)
         try:
-            cov_model = np.linalg.inv(info)
+            if lost is not None:
+                # the observed-data information: complete-data minus missing information
+                cov_model = np.linalg.inv(info - lost)
+                if np.any(np.diag(cov_model) <= 0):
+                    warnings.warn("the observed-data information is not positive definite: "
+                                  "no standard errors", ConvergenceWarning, stacklevel=4)
+                    cov_model = np.full_like(info, np.nan)
+            else:
+                cov_model = np.linalg.inv(info)
         except np.linalg.LinAlgError:
             raise DegenerateModelError("the Fisher information is singular: some statistics "
                                        "are linear combinations of others; remove a redundant "
                                        "term") from None
         V = batch_means_cov([par.times_jacobian(c, theta) for c in state.chains_z])
+        V_centre = state.target.mc_variance(par, theta)
+        if V_centre is not None:
+            V = V + V_centre
         cov_mc = cov_model @ V @ cov_model
         state.cov_model, state.cov_mc, state.cov = cov_model, cov_mc, cov_model + cov_mc
 
@@ -565,7 +608,8 @@ class MCMLE(Estimator):
         state.loglik, state.loglik_se = bridge_loglik(
             model, state.theta, state.g_obs, state.starts, rng, bridges=self.bridges,
             samplesize=samplesize, interval=state.interval, n_jobs=self.n_jobs,
-            proposal=self.proposal, backend=self.backend)
+            proposal=self.proposal, backend=self.backend,
+            **state.target.loglik_args(state, self._n_chains()))
 
 
 # The second attempt after a failure of the iterations (a start that fits the

@@ -20,7 +20,6 @@ def exact_mle_available(model, settings):
     return (bool(getattr(model, "dyad_independent", False)) and getattr(model, "terms", None)
             and not getattr(model, "curved", False)
             and space is not None and getattr(space, "kind", "") == "all"
-            and not getattr(space, "n_missing", 0)
             and settings["init"] is None and settings["resume"] is None)
 
 

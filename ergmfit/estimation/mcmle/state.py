@@ -83,8 +83,11 @@ class MCMLEState:
     seconds: float = 0.0
     cpu_seconds: dict = field(default_factory=dict)   # CPU seconds of this process by phase
     g_obs: np.ndarray = None        # the observed statistics
+    centre: np.ndarray = None       # what the last sample is centred at (.target)
+    target: object = None           # what the samples aim at (.target.target_for)
+    rng: object = None              # a resumed fit's random generator (None: the fit's)
 
     @property
     def chains(self):
         """The last sample's chains of statistics (None before the first sample)."""
-        return None if self.chains_z is None else [c + self.g_obs for c in self.chains_z]
+        return None if self.chains_z is None else [c + self.centre for c in self.chains_z]

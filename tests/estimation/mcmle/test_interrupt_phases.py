@@ -10,7 +10,6 @@ import pytest
 
 import ergmfit as ef
 import ergmfit.estimation.mcmle.estimator as mc
-import ergmfit.estimation.mcmle.missing as mi
 
 
 def _interrupt(*args, **kwargs):
@@ -80,7 +79,7 @@ def test_missing_data_interrupt_in_the_covariance_returns_the_estimate():
     m = _missing_model()
     whole, _ = _fit(m, eval_loglik=False)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(mi, "_weighted_cov", _interrupt)
+        mp.setattr(mc, "batch_means_cov", _interrupt)     # (the one loop's covariance step)
         fit, caught = _fit(m)
     assert np.array_equal(np.asarray(fit.params), np.asarray(whole.params))
     assert fit.info["interrupted"] and fit.loglik is None
@@ -90,9 +89,8 @@ def test_missing_data_interrupt_in_the_covariance_returns_the_estimate():
 
 def test_missing_data_interrupt_in_the_loglik_returns_the_converged_fit():
     m = _missing_model()
-    import ergmfit.estimation.mcmle.loglik as ll
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(ll, "bridge_loglik", _interrupt)
+        mp.setattr(mc, "bridge_loglik", _interrupt)
         fit, caught = _fit(m)
     assert fit.converged and fit.loglik is None
     assert any("bridge-sampling" in w for w in caught)
