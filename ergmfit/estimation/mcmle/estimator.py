@@ -67,7 +67,7 @@ from .state import MCMLEState
 from .target import target_for
 from .interval import MIN_ESS_SHARE, quarter_octave
 from .loglik import bridge_loglik
-from .settings import SETTINGS
+from .settings import SETTINGS, missing_data_settings
 from .start import exact_mle, exact_mle_available, nothing_to_estimate, start_theta
 
 
@@ -221,7 +221,6 @@ class MCMLE(Estimator):
         target = target_for(model, self.obs_interval)
         if type(target).completes_start and type(self).SETTINGS is SETTINGS:
             # missing dyads: the same loop, with the missing-data fit's defaults
-            from .missing import MissingDataMCMLE
             return MissingDataMCMLE(**self.given_params()).fit(model)
         if self.obs_interval is not None and target.checkpoint is MCMLECheckpoint:
             raise SettingsError("setting 'obs_interval' (the chains conditional on the observed "
@@ -610,6 +609,24 @@ class MCMLE(Estimator):
             samplesize=samplesize, interval=state.interval, n_jobs=self.n_jobs,
             proposal=self.proposal, backend=self.backend,
             **state.target.loglik_args(state, self._n_chains()))
+
+
+class MissingDataMCMLE(MCMLE):
+    """MCMC-MLE of the observed-data likelihood of a model with missing dyads
+    (statnet's): what :class:`~ergmfit.estimation.mcmle.estimator.MCMLE` fits
+    when ``model.sample_space`` has missing dyads -- the same loop, with
+    ``maxit=30`` and one chain by default.
+
+    Examples
+    --------
+    >>> import ergmfit as ef
+    >>> g = ef.datasets.load("flomarriage")
+    >>> m = ef.ERGM(g, "edges + triangle", missing=[tuple(list(g.nodes)[:2])])
+    >>> round(float(m.fit(method="mcmle", random_state=1).params["edges"]), 1)
+    -1.7
+    """
+
+    SETTINGS = missing_data_settings()
 
 
 # The second attempt after a failure of the iterations (a start that fits the
