@@ -186,7 +186,9 @@ class MCMLE(Estimator):
     with method ``"mcmle"``; ``ERGM.fit(method="mcmle", **settings)`` builds it.
     ``info`` holds the iteration history, the final MCMC interval and the
     initial estimate.  A model with missing dyads is fitted by the observed-data
-    likelihood (:class:`~ergmfit.estimation.mcmle.missing.MissingDataMCMLE`).
+    likelihood in the same loop, its samples aimed at the conditional sample on
+    the missing dyads (:mod:`ergmfit.estimation.mcmle.target`;
+    :class:`MissingDataMCMLE` holds its defaults).
 
     ``checkpoint=path`` writes the current estimate, interval and history after
     every iteration (atomically, see :mod:`ergmfit.runtime.checkpoint`; a second fit

@@ -215,6 +215,7 @@ def test_a_stalled_curved_chain_does_not_lengthen_its_interval(monkeypatch):
         seen.append(interval)
         return real(model, theta, size, burnin, interval, *a, **kw)
     monkeypatch.setattr(mc, "run_chains", spy)
-    with pytest.raises(DegenerateModelError, match="stalled"):
+    # (the one MCMC-MLE loop: its curved guard names the near-empty chain, 4 iterations)
+    with pytest.raises(DegenerateModelError, match="stalled|did not vary"):
         _quiet(M.MissingDataMCMLE(random_state=3, eval_loglik=False)._run, m)
     assert max(seen) <= 4096, seen
