@@ -14,7 +14,11 @@
 * :func:`deaf_to_sigint` -- worker processes deaf to SIGINT (their parent stops
   them);
 * :func:`second_ctrl_c_waits` -- a main thread in which a second Ctrl-C waits
-  for the finished work to be collected instead of losing it.
+  for the finished work to be collected instead of losing it;
+* :class:`GuardedPhases` -- one guarded region over the phases of a run
+  (iterations, covariance, log-likelihood, ...): a Ctrl-C in any phase ends
+  that phase, the later ones are skipped, and the caller returns what the
+  finished phases made, marked with the phase interrupted.
 """
 from __future__ import annotations
 
@@ -22,7 +26,7 @@ import contextlib
 import signal
 import threading
 
-__all__ = ["catch_interrupt", "ctrl_c_flag", "deaf_to_sigint", "lost_interrupts",
+__all__ = ["GuardedPhases", "catch_interrupt", "ctrl_c_flag", "deaf_to_sigint", "lost_interrupts",
            "second_ctrl_c_waits"]
 
 
@@ -212,3 +216,54 @@ class ctrl_c_flag:
             import signal
             signal.signal(signal.SIGINT, self._old)
         return False
+
+
+class GuardedPhases:
+    """One guarded region over the phases of a long run: :meth:`run` runs a phase
+    unless an earlier one was interrupted, and a Ctrl-C (``KeyboardInterrupt``)
+    inside it ends that phase and is recorded in :attr:`interrupted` (the phase's
+    name) instead of propagating, so that the caller returns the work of the
+    finished phases, marked.  Other exceptions pass through.
+
+    >>> guard = GuardedPhases()
+    >>> def covariance():
+    ...     raise KeyboardInterrupt
+    >>> guard.run("iterations", lambda: None), guard.run("covariance", covariance)
+    (True, False)
+    >>> guard.run("loglik", print, "not run"), guard.interrupted
+    (False, 'covariance')
+
+    A short phase that assembles the finished work (the covariance of the last
+    sample after interrupted iterations) runs even after an interrupt
+    (``finishing=True``); :attr:`interrupted_phases` lists every phase a Ctrl-C
+    ended, :attr:`interrupted` the first.
+    """
+
+    def __init__(self):
+        self.interrupted = None
+        self.interrupted_phases = []
+
+    def run(self, phase, fn, *args, finishing=False, **kwargs) -> bool:
+        """Run ``fn(*args, **kwargs)`` as the phase named ``phase``; True when it
+        finished, False when it was interrupted or skipped (an earlier phase was,
+        and the phase is not ``finishing``)."""
+        if self.interrupted is not None and not finishing:
+            return False
+        before = len(self.interrupted_phases)
+        with self.phase(phase):
+            fn(*args, **kwargs)
+        return len(self.interrupted_phases) == before
+
+    @contextlib.contextmanager
+    def phase(self, phase):
+        """The phase named ``phase`` as a ``with`` block (a loop written inline): a
+        Ctrl-C ends the block and is recorded.  Skipping the block after an earlier
+        interrupt is the caller's (check :attr:`interrupted`)."""
+        try:
+            with lost_interrupts() as lost:     # a Ctrl-C lost in a finalizer counts too
+                yield
+                lost.check()
+        except KeyboardInterrupt:
+            self.interrupted_phases.append(phase)
+            if self.interrupted is None:
+                self.interrupted = phase

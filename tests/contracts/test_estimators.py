@@ -51,7 +51,7 @@ LONG = {
     "ee": dict(ee_steps=10**6),
     "bayes": dict(main_iters=10**5),
     "bayes-pl": dict(main_iters=10**6, mcmle=dict(maxit=2, samplesize=256)),
-    "sa": None,
+    "sa": dict(phase2_min=10**6),           # 10^6 Robbins-Monro steps in the first subphase
 }
 
 #: (method, setting) pairs whose check accepts a bad value today (strict xfail: fixing one

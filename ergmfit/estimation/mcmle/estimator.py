@@ -48,8 +48,6 @@ from __future__ import annotations
 
 import time
 import warnings
-from dataclasses import dataclass, field
-
 import numpy as np
 
 from ...exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
@@ -57,7 +55,7 @@ from ...sampling.chains import batch_means_cov, effective_sizes, multivariate_es
 from ..common.stepping import (ellipsoid_step, hotelling_pvalue, hummel_step, in_convex_hull,  # noqa: F401
                        is_trust_region, is_weights,
                        standardised_mean as _standardised_mean)
-from ...runtime import Checkpoint, Progress, catch_interrupt
+from ...runtime import Checkpoint, GuardedPhases, Progress
 from ...utils.validation import check_random_state
 from ..common.curved import (check_runoff as _check_runoff,
                               degenerate_sample as _degenerate_sample, gw_advice as _gw_advice,
@@ -65,18 +63,23 @@ from ..common.curved import (check_runoff as _check_runoff,
                               first_sample_ok as _first_sample_ok)
 from ..base import Estimator
 from .checkpoint import MCMLECheckpoint
+from .state import MCMLEState
+from .target import target_for
 from .interval import MIN_ESS_SHARE, quarter_octave
 from .loglik import bridge_loglik
-from .settings import SETTINGS
-from .start import exact_mle, exact_mle_available, start_theta
+from .settings import SETTINGS, missing_data_settings
+from .start import exact_mle, exact_mle_available, nothing_to_estimate, start_theta
 
 
 
 
 
-def check_degeneracy(model, chains, D):
+def check_degeneracy(model, chains, D, centre=None):
     """Raise DegenerateModelError for a sample stuck at the empty/complete graph
-    or a statistic that does not vary."""
+    or a statistic that does not vary.  With ``centre`` (what the sample aims at),
+    a statistic stuck at another value than the centre's marks a chain far from
+    the data (a start in another phase): a second attempt from another start may
+    avoid it (retryable)."""
     S = np.concatenate(chains)
     labels = model.labels
     sd = S.std(axis=0)
@@ -89,10 +92,12 @@ def check_degeneracy(model, chains, D):
                 f"the MCMC sample is stuck at the {where} graph: the model is degenerate at these "
                 f"parameters. Try {_gw_advice(model)}a different starting value (init=...)"))
     if flat:
-        raise DegenerateModelError(
+        stuck_away = centre is not None and any(
+            S[0, k] != centre[k] for k in np.flatnonzero(sd == 0))
+        raise (_retryable if stuck_away else (lambda e: e))(DegenerateModelError(
             f"the simulated statistic(s) {flat} did not vary in the MCMC sample: the model is "
             f"degenerate or the chain does not mix. Try {_gw_advice(model)}a longer interval, "
-            "or removing the term(s)")
+            "or removing the term(s)"))
 
 
 def _check_oscillation(model, history, Z, g_obs, counts=True):
@@ -174,47 +179,6 @@ def _step_length(Z, margin):
     return max(hull, ell)
 
 
-@dataclass
-class MCMLEState:
-    """Where an MCMC-MLE fit stands between two iterations (and, once finished,
-    the estimate's pieces).  ``theta``, ``interval`` and ``history`` are what the
-    checkpoint keeps; the rest is the bookkeeping of the running fit."""
-
-    theta: np.ndarray
-    interval: int
-    history: list = field(default_factory=list)
-    burnin: int = 0
-    init_method: str = "user"
-    starts: list = None             # the chains' last states (None: the observed network)
-    pilot: int = None               # curved: the configured interval, while the first
-                                    # sample is a pilot at the smallest one
-    iteration: int = 0              # the iteration running (or last run)
-    n_before: int = 0               # records of a resumed run's earlier iterations
-    streak: int = 0                 # consecutive iterations with gamma == 1
-    guard: tuple = None             # (θ of the last accepted sample, its standardised mean)
-    backtracks: int = 0             # consecutive halvings of an overshooting step
-    final: bool = False             # the iteration running is the boosted last one
-    chains_z: list = None           # the last sample, centred at the observed statistics
-    sample_theta: np.ndarray = None  # where the last sample was drawn
-    converged: bool = False
-    interrupted: bool = False
-    # the estimate's pieces (set by MCMLE._estimate and MCMLE._loglik)
-    cov: np.ndarray = None
-    cov_model: np.ndarray = None
-    cov_mc: np.ndarray = None
-    loglik: float = None
-    loglik_se: float = None
-    loglik_interrupted: bool = False
-    seconds: float = 0.0
-    cpu_seconds: dict = field(default_factory=dict)   # CPU seconds of this process by phase
-    g_obs: np.ndarray = None        # the observed statistics
-
-    @property
-    def chains(self):
-        """The last sample's chains of statistics (None before the first sample)."""
-        return None if self.chains_z is None else [c + self.g_obs for c in self.chains_z]
-
-
 class MCMLE(Estimator):
     """Monte Carlo maximum likelihood, as statnet fits ERGMs (see :mod:`ergmfit.estimation.mcmle.estimator`).
 
@@ -222,13 +186,19 @@ class MCMLE(Estimator):
     with method ``"mcmle"``; ``ERGM.fit(method="mcmle", **settings)`` builds it.
     ``info`` holds the iteration history, the final MCMC interval and the
     initial estimate.  A model with missing dyads is fitted by the observed-data
-    likelihood (:class:`~ergmfit.estimation.mcmle.missing.MissingDataMCMLE`).
+    likelihood in the same loop, its samples aimed at the conditional sample on
+    the missing dyads (:mod:`ergmfit.estimation.mcmle.target`;
+    :class:`MissingDataMCMLE` holds its defaults).
 
     ``checkpoint=path`` writes the current estimate, interval and history after
     every iteration (atomically, see :mod:`ergmfit.runtime.checkpoint`; a second fit
     writing to it at the same time is refused); ``resume=path`` continues from
     it.  Ctrl-C returns the last finished iteration (marked interrupted); during
-    the bridge sampling it returns the finished fit with the log-likelihood NA.
+    the covariance step the estimate (marked interrupted, standard errors NA);
+    during the bridge sampling the finished fit with the log-likelihood NA
+    (:class:`~ergmfit.runtime.interrupts.GuardedPhases`).  A model whose every
+    coefficient is an offset has nothing to estimate: the fit holds none, with
+    the log-likelihood at the offsets.
     A curved model's first sample is a pilot at ``min_interval``, forgotten
     (redrawn at ``interval``) when short of ``target_ess``
     (:func:`ergmfit.estimation.common.curved.first_sample_ok`).
@@ -249,18 +219,21 @@ class MCMLE(Estimator):
     SETTINGS = SETTINGS
 
     def fit(self, model):
-        if getattr(getattr(model, "sample_space", None), "n_missing", 0):
-            # missing dyads: the observed-data likelihood (statnet's), its own loop
-            from .missing import MissingDataMCMLE
+        if not len(model.labels):
+            return nothing_to_estimate(model, self.get_params(), self._n_chains())
+        target = target_for(model, self.obs_interval)
+        if type(target).completes_start and type(self).SETTINGS is SETTINGS:
+            # missing dyads: the same loop, with the missing-data fit's defaults
             return MissingDataMCMLE(**self.given_params()).fit(model)
-        if self.obs_interval is not None:
+        if self.obs_interval is not None and target.checkpoint is MCMLECheckpoint:
             raise SettingsError("setting 'obs_interval' (the chains conditional on the observed "
                                 "dyads) applies to models with missing dyads only")
         from ...results import ERGMResults
         settings = self.get_params()
-        settings.pop("obs_interval")
         if exact_mle_available(model, settings):
-            return exact_mle(model, settings)
+            res = exact_mle(model, settings)
+            res.info.update(target.info(model))
+            return res
         from ...runtime.interrupts import second_ctrl_c_waits
         try:
             with second_ctrl_c_waits():     # a second quick Ctrl-C does not lose the fit
@@ -277,7 +250,10 @@ class MCMLE(Estimator):
                 raise
             else:
                 state, fallback = _fall_back(model, settings, exc, self._refit)
-        if state.interrupted:
+        if state.interrupted_in == "covariance":     # (after finished iterations)
+            warn = ["interrupted by the user while computing the covariance after the "
+                    "iterations: standard errors and log-likelihood are NA"]
+        elif state.interrupted:
             warn = [f"interrupted by the user after {state.iteration} iteration(s): not converged"]
         elif not state.converged:
             warn = [f"MCMC-MLE did not converge in {state.iteration} iterations"]
@@ -300,14 +276,15 @@ class MCMLE(Estimator):
         if fallback is not None:
             info["fallback"] = fallback
             warn.append(f"Note: {fallback}")
+        info.update(target.info(model))
         res = ERGMResults(state.theta, state.cov, model.labels, method="mcmle",
                           loglik=state.loglik,
                           loglik_kind="bridge" if state.loglik is not None else None,
-                          nobs=model.network.n_dyads,
-                          null_loglik=model.null_loglik(model.network.n_dyads),
+                          nobs=target.nobs(model),
+                          null_loglik=model.null_loglik(target.nobs(model)),
                           converged=state.converged,
                           n_iter=state.iteration, seconds=state.seconds, cov_mc=state.cov_mc,
-                          se_kind="MCMC", loglik_mcse=state.loglik_se, warnings=warn,
+                          se_kind=target.se_kind, loglik_mcse=state.loglik_se, warnings=warn,
                           info=info, formula=model.formula, network=model.network, model=model,
                           dyad_independent=model.dyad_independent)
         if state.chains_z is not None:       # None: interrupted before the first sample
@@ -334,12 +311,50 @@ class MCMLE(Estimator):
         return max(1, self.interval // 4) if self.min_interval is None else int(self.min_interval)
 
     def _run(self, model) -> MCMLEState:
-        """The whole fit: start, iterations, covariance, log-likelihood."""
+        """The whole fit: start, then iterations, covariance and log-likelihood as one
+        guarded region (:class:`~ergmfit.runtime.interrupts.GuardedPhases`): a Ctrl-C in
+        any of these phases returns the finished work, marked (``state.interrupted_in``)."""
         t0 = time.perf_counter()
         c0 = time.process_time()
         rng = check_random_state(self.random_state)
         state = self._start(model, rng)
-        state.cpu_seconds["start"] = time.process_time() - c0
+        rng = state.rng or rng      # (a resumed fit with missing dyads: the checkpoint's)
+        timings = state.cpu_seconds
+        timings["start"] = time.process_time() - c0
+        guard = GuardedPhases()
+        guard.run("iterations", self._iterations, model, state, rng)
+        state.interrupted = guard.interrupted == "iterations"
+        self._warn_unfinished(state)
+        if state.chains_z is not None:       # None: Ctrl-C before the first sample
+            # (also after interrupted iterations: the last sample's covariance)
+            guard.run("covariance", self._covariance, model, state, finishing=True)
+        timings["iterations"] = time.process_time() - c0 - timings["start"]
+        if state.chains_z is not None:
+            if self.eval_loglik:
+                guard.run("loglik", self._loglik, model, state, rng)
+            timings["loglik"] = (time.process_time() - c0 - timings["start"]
+                                 - timings["iterations"])
+        state.interrupted_in = guard.interrupted
+        if "covariance" in guard.interrupted_phases:
+            state.interrupted = True
+            warnings.warn("interrupted by the user while computing the covariance after the "
+                          "iterations: the estimates are those of the last iteration, standard "
+                          "errors and log-likelihood are NA", ConvergenceWarning, stacklevel=2)
+        elif guard.interrupted == "loglik":
+            state.loglik = state.loglik_se = None
+            state.loglik_interrupted = True
+            warnings.warn("interrupted while bridge-sampling the log-likelihood: the fit is "
+                          "complete, its log-likelihood (and AIC, BIC) is NA",
+                          ConvergenceWarning, stacklevel=2)
+        if state.cov is None:                # no sample, or the covariance interrupted
+            p = len(state.theta)
+            nan = np.full((p, p), np.nan)
+            state.cov, state.cov_model, state.cov_mc = nan, nan.copy(), nan.copy()
+        state.seconds = time.perf_counter() - t0
+        return state
+
+    def _iterations(self, model, state, rng):
+        """The iterations, until convergence or ``maxit``; a checkpoint after each."""
         progress = Progress(self.maxit, "MCMLE", unit="it", enabled=self.verbose)
         store = None
         if self.checkpoint is not None:
@@ -347,38 +362,36 @@ class MCMLE(Estimator):
         try:
             for it in range(1, self.maxit + 1):
                 state.iteration = it
-                if self._iterate(model, state, rng, progress, store):
+                done = self._iterate(model, state, rng, progress, store)
+                if store is not None:
+                    self._write(store, model, state, rng)
+                if done:
                     break
-        except KeyboardInterrupt:
-            # Ctrl-C: keep what was done, clearly marked as unfinished
-            state.interrupted = True
         finally:
             progress.close()
             if store is not None:
                 store.release()
-        if not self._estimate(model, state, c0):
-            state.seconds = time.perf_counter() - t0
-            return state                # Ctrl-C before the first sample: the start
-        self._loglik(model, state, rng)
-        state.cpu_seconds["loglik"] = (time.process_time() - c0 - state.cpu_seconds["start"]
-                                       - state.cpu_seconds["iterations"])
-        state.seconds = time.perf_counter() - t0
-        return state
 
     def _start(self, model, rng) -> MCMLEState:
         """The state before the first iteration: the start θ (or the checkpoint's)."""
         interval = self.interval
         burnin = 16 * interval if self.burnin is None else int(self.burnin)
         init, init_method, history = self.init, "user", []
+        target = target_for(model, self.obs_interval)
+        saved = None
         if self.resume is not None:
-            saved = MCMLECheckpoint.read(self.resume, model, max_interval=self.max_interval)
+            saved = target.checkpoint.read(self.resume, model, max_interval=self.max_interval)
             init, interval, history = saved.theta, saved.interval, saved.history
             burnin = 16 * interval
             init_method = f"checkpoint {self.resume}"
-        theta, how = start_theta(model, init, rng)
+        theta, how = start_theta(model, init, rng,
+                                 completion=rng if target.completes_start else None)
         state = MCMLEState(theta=theta, interval=interval, history=history, burnin=burnin,
                            init_method=how or init_method, starts=[None] * self._n_chains(),
-                           n_before=len(history), g_obs=model.statistics_vector())
+                           n_before=len(history), g_obs=model.statistics_vector(),
+                           target=target)
+        if saved is not None:
+            state.rng = target.restore(saved, state, self._n_chains(), self.resume)
         min_interval = self._min_interval()
         if getattr(model, "curved", False) and self.resume is None and min_interval < interval:
             # curved: the first sample is a pilot at the smallest interval
@@ -388,8 +401,7 @@ class MCMLE(Estimator):
     def _sample(self, model, state, rng, size):
         """The iteration's sample (chains of statistics) at state.theta; the chains go on
         from where the last sample left them."""
-        run = dict(n_chains=self._n_chains(), n_jobs=self.n_jobs, random_state=rng,
-                   proposal=self.proposal, backend=self.backend)
+        run = self._run_args(rng)
         pilot = state.pilot is not None and state.iteration == 1
         if pilot:       # curved: see curved.first_sample_ok
             before = (rng.bit_generator.state, state.starts)
@@ -405,13 +417,25 @@ class MCMLE(Estimator):
                                                    state.interval, state.starts, **run)
         return chains, acc
 
+    def _run_args(self, rng):
+        return dict(n_chains=self._n_chains(), n_jobs=self.n_jobs, random_state=rng,
+                    proposal=self.proposal, backend=self.backend)
+
+    def _write(self, store, model, state, rng):
+        """The checkpoint after an iteration (the target's extra fields included)."""
+        target = state.target
+        target.checkpoint.of(state, target.resume_state(state, rng)).write(store, model)
+
     def _iterate(self, model, state, rng, progress, store) -> bool:
         """One iteration: sample at θ, step towards the observed statistics, adapt the
         interval.  Returns True when the fit has converged."""
         par = model.parameterisation
-        g_obs = state.g_obs
         size = self.samplesize * (self.last_boost if state.final else 1)
         chains, acc = self._sample(model, state, rng, size)
+        # the point the sample aims at: the observed statistics, or with missing dyads
+        # the mean of the conditional sample at θ (see .target)
+        g_obs = state.centre = state.target.centre(model, state, rng, size,
+                                                   self._run_args(rng))
         theta = state.theta
         state.sample_theta = theta.copy()        # where this sample was drawn
         # a curved model's canonical statistics (e.g. 30 ESP counts, many
@@ -419,7 +443,8 @@ class MCMLE(Estimator):
         # z J(θ): the step length, convergence test, ESS and degeneracy checks
         proj = par.projector(theta)
         try:
-            check_degeneracy(model, [proj(c) for c in chains], model.network.n_dyads)
+            check_degeneracy(model, [proj(c) for c in chains], model.network.n_dyads,
+                             proj(g_obs))
         except DegenerateModelError as exc:
             # (a curved model's: with what happened to its decays, in plain words)
             raise _degenerate_sample(model, exc, chains, g_obs, model.network.n_dyads,
@@ -436,7 +461,7 @@ class MCMLE(Estimator):
         if (state.guard is not None and state.backtracks < MAX_BACKTRACKS
                 and _overshoot(state.guard[1], tstat)):
             state.backtracks += 1
-            state.history.append({"iteration": state.iteration, "theta": theta.tolist(),
+            state.history.append({"iteration": state.n_before + state.iteration, "theta": theta.tolist(),
                                   "backtrack": True, "gamma": 0.0, "pvalue": float("nan"),
                                   "interval": state.interval, "samplesize": size,
                                   "t_max": float(np.max(np.abs(tstat)))})
@@ -451,7 +476,7 @@ class MCMLE(Estimator):
         eta, gamma = self._step(par, theta, Z, gamma)
         ess = effective_sizes(chains_zp)
         mess = multivariate_ess(chains_zp)
-        state.history.append({"iteration": state.iteration, "theta": theta.tolist(),
+        state.history.append({"iteration": state.n_before + state.iteration, "theta": theta.tolist(),
                               "gamma": gamma, "pvalue": pval, "min_ess": float(ess.min()),
                               "ess": mess, "interval": state.interval, "samplesize": size,
                               "acceptance": float(np.mean(acc))})
@@ -460,9 +485,6 @@ class MCMLE(Estimator):
         _check_runoff(model, state.history, theta + eta, chains, g_obs, model.network.n_dyads)
         progress.update(1, step=f"{gamma:.2f}", p=f"{pval:.2f}", interval=state.interval)
         state.theta = theta + eta
-        if store is not None:
-            MCMLECheckpoint(theta=state.theta, interval=state.interval,
-                            history=state.history).write(store, model)
         state.streak = state.streak + 1 if gamma >= 1.0 else 0
         if self.termination == "hotelling":
             if gamma >= 1.0 and pval > self.conv_pval:
@@ -529,11 +551,8 @@ class MCMLE(Estimator):
                 min(4.0 * interval, max(0.5 * interval, self.target_ess * tau / self.samplesize)),
                 min_interval, self.max_interval)
 
-    def _estimate(self, model, state, c0) -> bool:
-        """The estimate's covariance from the last sample (importance-weighted to the
-        final θ), after the iterations' warnings.  False when there is no sample yet
-        (Ctrl-C before the first one: the start, without standard errors)."""
-        timings = state.cpu_seconds
+    def _warn_unfinished(self, state):
+        """The warning of iterations that were interrupted or did not converge."""
         if state.interrupted:
             state.iteration = len(state.history) - state.n_before   # finished (backtracks too)
             if state.chains_z is None:
@@ -541,12 +560,8 @@ class MCMLE(Estimator):
                               f"finished: the estimates are the start ({state.init_method}) and "
                               "are NOT converged; standard errors are NA", ConvergenceWarning,
                               stacklevel=3)
-                p = len(state.theta)
-                nan = np.full((p, p), np.nan)
-                state.cov, state.cov_model, state.cov_mc = nan, nan.copy(), nan.copy()
                 state.iteration = 0
-                timings["iterations"] = time.process_time() - c0 - timings["start"]
-                return False
+                return
             warnings.warn(f"MCMC-MLE was interrupted after {state.iteration} iteration(s): the "
                           "estimates are those of the last finished iteration and are NOT "
                           "converged", ConvergenceWarning, stacklevel=3)
@@ -554,6 +569,10 @@ class MCMLE(Estimator):
             warnings.warn(f"MCMC-MLE did not converge in {self.maxit} iterations; the estimates "
                           "are not reliable. Increase maxit, the interval or the sample size",
                           ConvergenceWarning, stacklevel=3)
+
+    def _covariance(self, model, state):
+        """The estimate's covariance from the last sample (importance-weighted to the
+        final θ)."""
         par = model.parameterisation
         theta = state.theta
         Z = np.concatenate(state.chains_z)
@@ -562,36 +581,57 @@ class MCMLE(Estimator):
         ZJ = par.times_jacobian(Z, theta)
         mu = w @ ZJ
         info = (ZJ - mu).T @ ((ZJ - mu) * w[:, None])
+        lost = state.target.information_correction(
+            par, theta, par.eta(theta) - par.eta(state.target.sample_theta)
+            if getattr(state.target, "sample_theta", None) is not None else None)
         try:
-            cov_model = np.linalg.inv(info)
+            if lost is not None:
+                # the observed-data information: complete-data minus missing information
+                cov_model = np.linalg.inv(info - lost)
+                if np.any(np.diag(cov_model) <= 0):
+                    warnings.warn("the observed-data information is not positive definite: "
+                                  "no standard errors", ConvergenceWarning, stacklevel=4)
+                    cov_model = np.full_like(info, np.nan)
+            else:
+                cov_model = np.linalg.inv(info)
         except np.linalg.LinAlgError:
             raise DegenerateModelError("the Fisher information is singular: some statistics "
                                        "are linear combinations of others; remove a redundant "
                                        "term") from None
         V = batch_means_cov([par.times_jacobian(c, theta) for c in state.chains_z])
-        state.cov_model, state.cov_mc = cov_model, cov_model @ V @ cov_model
-        state.cov = cov_model + state.cov_mc
-        timings["iterations"] = time.process_time() - c0 - timings["start"]
-        return True
+        V_centre = state.target.mc_variance(par, theta)
+        if V_centre is not None:
+            V = V + V_centre
+        cov_mc = cov_model @ V @ cov_model
+        state.cov_model, state.cov_mc, state.cov = cov_model, cov_mc, cov_model + cov_mc
 
     def _loglik(self, model, state, rng):
-        """The bridge-sampled log-likelihood at the estimate (``eval_loglik``); Ctrl-C
-        here keeps the converged fit, only the log-likelihood is NA."""
-        if not self.eval_loglik or state.interrupted:
-            return
+        """The bridge-sampled log-likelihood at the estimate (``eval_loglik``)."""
         samplesize = (self.bridge_samplesize if self.bridge_samplesize
                       else max(64, self.samplesize // 8))
-        with catch_interrupt() as stop:
-            state.loglik, state.loglik_se = bridge_loglik(
-                model, state.theta, state.g_obs, state.starts, rng, bridges=self.bridges,
-                samplesize=samplesize, interval=state.interval, n_jobs=self.n_jobs,
-                proposal=self.proposal, backend=self.backend)
-        if stop.interrupted:
-            state.loglik = state.loglik_se = None
-            state.loglik_interrupted = True
-            warnings.warn("interrupted while bridge-sampling the log-likelihood: the fit is "
-                          "complete, its log-likelihood (and AIC, BIC) is NA",
-                          ConvergenceWarning, stacklevel=3)
+        state.loglik, state.loglik_se = bridge_loglik(
+            model, state.theta, state.g_obs, state.starts, rng, bridges=self.bridges,
+            samplesize=samplesize, interval=state.interval, n_jobs=self.n_jobs,
+            proposal=self.proposal, backend=self.backend,
+            **state.target.loglik_args(state, self._n_chains()))
+
+
+class MissingDataMCMLE(MCMLE):
+    """MCMC-MLE of the observed-data likelihood of a model with missing dyads
+    (statnet's): what :class:`~ergmfit.estimation.mcmle.estimator.MCMLE` fits
+    when ``model.sample_space`` has missing dyads -- the same loop, with
+    ``maxit=30`` and one chain by default.
+
+    Examples
+    --------
+    >>> import ergmfit as ef
+    >>> g = ef.datasets.load("flomarriage")
+    >>> m = ef.ERGM(g, "edges + triangle", missing=[tuple(list(g.nodes)[:2])])
+    >>> round(float(m.fit(method="mcmle", random_state=1).params["edges"]), 1)
+    -1.7
+    """
+
+    SETTINGS = missing_data_settings()
 
 
 # The second attempt after a failure of the iterations (a start that fits the

@@ -38,8 +38,6 @@ SETTINGS = (
             "effective size share of a step."),
 )
 
-#: settings only the complete-data fit has (the bridge-sampled log-likelihood)
-COMPLETE_DATA_ONLY = ("bridges", "bridge_samplesize")
 #: the missing-data fit's own defaults
 MISSING_DATA_DEFAULTS = {"maxit": 30, "n_chains": 1}
 
@@ -47,4 +45,4 @@ MISSING_DATA_DEFAULTS = {"maxit": 30, "n_chains": 1}
 def missing_data_settings() -> tuple:
     """The settings table of the observed-data (missing dyads) MCMC-MLE."""
     return tuple(Setting(s.name, MISSING_DATA_DEFAULTS.get(s.name, s.default), s.check, s.doc)
-                 for s in SETTINGS if s.name not in COMPLETE_DATA_ONLY)
+                 for s in SETTINGS)

@@ -20,7 +20,6 @@ def exact_mle_available(model, settings):
     return (bool(getattr(model, "dyad_independent", False)) and getattr(model, "terms", None)
             and not getattr(model, "curved", False)
             and space is not None and getattr(space, "kind", "") == "all"
-            and not getattr(space, "n_missing", 0)
             and settings["init"] is None and settings["resume"] is None)
 
 
@@ -78,3 +77,46 @@ def initial_estimate(model, random_state=None, completion=None):
     except DegenerateModelError:
         from ..contrastive.cd import CD
         return CD(random_state=random_state).start(model), "CD"
+
+
+def nothing_to_estimate(model, settings, n_chains):
+    """The MCMC-MLE of a model whose every coefficient is an offset: no iterations (as
+    statnet: "All terms are either offsets or extreme values. No optimization is
+    performed"); the fit holds no free coefficient and, with ``eval_loglik``, the
+    log-likelihood at the offsets by bridge sampling (the observed-data one with
+    missing dyads).  ``settings``: the MCMC-MLE's."""
+    from ...results import ERGMResults
+    from ...runtime import GuardedPhases
+    from ...utils.validation import check_random_state
+    from ..common.restricted import conditional_model
+    from .loglik import bridge_loglik
+    msg = ("every coefficient of the model is an offset: nothing to estimate, no MCMC-MLE "
+           "iteration was run")
+    warnings.warn(msg, stacklevel=4)
+    theta, g_obs = np.zeros(0), model.statistics_vector()
+    space = model.sample_space
+    loglik = loglik_se = None
+    warn = [msg]
+    if settings["eval_loglik"]:
+        cond = conditional_model(model) if space.n_missing else None
+        samplesize = settings.get("bridge_samplesize") or max(64, settings["samplesize"] // 8)
+        guard = GuardedPhases()
+        with guard.phase("loglik"):
+            loglik, loglik_se = bridge_loglik(
+                model, theta, g_obs, [None] * n_chains,
+                check_random_state(settings["random_state"]),
+                bridges=settings.get("bridges", 16), samplesize=samplesize,
+                interval=settings["interval"], n_jobs=settings["n_jobs"],
+                proposal=settings["proposal"], backend=settings["backend"], cond=cond,
+                cond_starts=None if cond is None else [None] * n_chains)
+        if guard.interrupted:
+            loglik = loglik_se = None
+            warn.append("interrupted by the user while bridge-sampling the log-likelihood: "
+                        "its log-likelihood is NA")
+    return ERGMResults(theta, np.zeros((0, 0)), [], method="mcmle", loglik=loglik,
+                       loglik_kind="bridge" if loglik is not None else None,
+                       loglik_mcse=loglik_se, nobs=space.n_free, converged=True, n_iter=0,
+                       se_kind="MCMC", warnings=warn,
+                       info={"nothing_estimated": True, "loglik_mcse": loglik_se},
+                       formula=model.formula, network=model.network, model=model,
+                       dyad_independent=model.dyad_independent)

@@ -14,7 +14,14 @@ observed network:
 
 Its settings are declared once in :class:`SA`'s table; it fits linear models
 on any sample space the model has (constraints included): the chain is
-``model.sampler()``.
+``model.sampler()``.  ``checkpoint=path`` writes, after phase 1 and after every
+subphase, the estimate, D⁻¹, the subphases done and the chain's network
+(:class:`SAState`); ``resume=path`` goes on from there (with ``random_state``'s
+random numbers: statistically, not bit for bit, the fit that was not stopped).
+Ctrl-C returns the work finished, marked interrupted
+(:class:`~ergmfit.runtime.interrupts.GuardedPhases`): in phase 1 the start, in
+phase 2 the last finished subphase's estimate (standard errors NA), in phase 3
+the final estimate without standard errors.
 
 References
 ----------
@@ -27,12 +34,16 @@ from __future__ import annotations
 
 import time
 import warnings
+from types import SimpleNamespace
 
 import numpy as np
 
 from ...exceptions import ConvergenceWarning
+from ...runtime import Checkpoint, GuardedPhases
+from ...runtime.checkpoint import array, record
 from ...utils.validation import check_random_state
 from ..base import Estimator, Setting, integer, number
+from ..common.checkpoint import ModelState
 from ..mcmle.start import start_theta
 
 
@@ -69,6 +80,8 @@ class SA(Estimator):
         Setting("phase3", 1000, integer(10), "Draws of phase 3."),
         Setting("t_ratio", 0.1, number(0, lo_open=True),
                 "Converged when every phase-3 t-ratio is below this."),
+        Setting("checkpoint", None, None, "JSON file written after phase 1 and every subphase."),
+        Setting("resume", None, None, "Continue from this checkpoint file."),
     )
 
     def fit(self, model):
@@ -77,50 +90,144 @@ class SA(Estimator):
         rng = check_random_state(s["random_state"])
         t0 = time.process_time()
         p = len(model.labels)
-        theta, how = start_theta(model, s["init"], rng)
-        theta = np.asarray(theta, dtype=float)
-        sampler, _ = model.sampler(theta, random_state=rng)
-        # sampler.delta is g(x_t) - g(x_obs): the step direction itself
-        sampler.run(theta, s["burnin"])
-        draws = _draws(sampler, theta, s["phase1"] or 7 + 3 * p, s["interval"])
-        D = np.atleast_2d(np.cov(draws, rowvar=False))
-        D_inv = np.linalg.pinv(D + 1e-8 * np.eye(p))
-        history = []
-        n_min = s["phase2_min"] or 7 + p
-        for k in range(s["n_subphases"]):
-            a = s["gain"] / 2 ** k
-            n_k = int(round(n_min * 2 ** (4 * k / 3)))
-            path = np.empty((n_k, p))
-            for i in range(n_k):
-                sampler.run(theta, s["interval"])
-                theta = theta - a * D_inv @ np.asarray(sampler.delta)
-                path[i] = theta
-            theta = path.mean(axis=0)
-            history.append({"subphase": k + 1, "gain": a, "draws": n_k, "theta": theta.tolist()})
-        sampler.run(theta, s["burnin"])
-        final = _draws(sampler, theta, s["phase3"], s["interval"])
-        sd = final.std(axis=0, ddof=1)
-        t = np.divide(final.mean(axis=0), sd, out=np.zeros(p), where=sd > 0)
-        cov = np.linalg.pinv(np.atleast_2d(np.cov(final, rowvar=False)))
-        converged = bool(np.all(np.abs(t) < s["t_ratio"]))
+        g_obs = model.statistics_vector()
+        run = SimpleNamespace(theta=None, how=None, D_inv=None, history=[], final=None,
+                              sampler=None, compiled=None, offset=np.zeros(p),
+                              store=None)
+        if s["resume"] is not None:
+            saved = SAState.read(s["resume"], model, last_node=model.network.n - 1)
+            run.theta, run.D_inv, run.history = saved.theta, saved.D_inv, saved.history
+            run.how = f"checkpoint {s['resume']}"
+            ties = saved.ties.reshape(-1, 2)
+            run.sampler, run.compiled = model.sampler(run.theta, random_state=rng, start=ties)
+            # the sampler's delta is g(x) - g(start): shift it to g(x) - g(x_obs)
+            run.offset = model.statistics_vector(ties) - g_obs
+        else:
+            theta, run.how = start_theta(model, s["init"], rng)
+            run.theta = np.asarray(theta, dtype=float)
+            run.sampler, run.compiled = model.sampler(run.theta, random_state=rng)
+        if s["checkpoint"] is not None:
+            run.store = Checkpoint(s["checkpoint"], what=SAState.what).acquire()
+        guard = GuardedPhases()
+        try:
+            if run.D_inv is None:
+                guard.run("phase 1", self._phase1, model, run, s)
+            for k in range(len(run.history), s["n_subphases"]):
+                if not guard.run("phase 2", self._subphase, model, run, s, k):
+                    break
+        finally:
+            if run.store is not None:
+                run.store.release()
+        guard.run("phase 3", self._phase3, run, s)
+        theta = run.theta
         warn = []
-        if not converged:
+        if guard.interrupted is not None:
+            done = len(run.history)
+            where = {"phase 1": "the start", "phase 2": f"the estimate after {done} of "
+                     f"{s['n_subphases']} subphases", "phase 3": "the final estimate"}
+            msg = (f"stochastic approximation was interrupted by the user in "
+                   f"{guard.interrupted}: the estimates are {where[guard.interrupted]}, "
+                   "NOT converged; standard errors are NA")
+            warnings.warn(msg, ConvergenceWarning, stacklevel=2)
+            warn.append(msg)
+            cov, t, converged = np.full((p, p), np.nan), np.full(p, np.nan), False
+        else:
+            final = run.final
+            sd = final.std(axis=0, ddof=1)
+            t = np.divide(final.mean(axis=0), sd, out=np.zeros(p), where=sd > 0)
+            cov = np.linalg.pinv(np.atleast_2d(np.cov(final, rowvar=False)))
+            converged = bool(np.all(np.abs(t) < s["t_ratio"]))
+        if guard.interrupted is None and not converged:
             msg = (f"stochastic approximation did not converge: phase-3 t-ratios up to "
                    f"{np.max(np.abs(t)):.3f} (criterion {s['t_ratio']}); raise phase2_min or "
                    "n_subphases, or start from this estimate (init=fit.params)")
             warnings.warn(msg, ConvergenceWarning, stacklevel=2)
             warn.append(msg)
         net = getattr(model, "network", None)
-        info = {"start": how, "history": history, "t_ratios": dict(zip(model.labels, t.tolist())),
-                "acceptance": sampler.acceptance_rate}
+        info = {"start": run.how, "history": run.history,
+                "t_ratios": dict(zip(model.labels, t.tolist())),
+                "acceptance": run.sampler.acceptance_rate,
+                "interrupted": guard.interrupted is not None}
         return ERGMResults(theta, cov, model.labels, method="sa",
                            nobs=getattr(net, "n_dyads", None), converged=converged,
-                           n_iter=s["n_subphases"], seconds=time.process_time() - t0,
+                           n_iter=len(run.history), seconds=time.process_time() - t0,
                            se_kind="sa", warnings=warn, info=info,
                            formula=getattr(model, "formula", None), network=net, model=model,
                            dyad_independent=getattr(model, "dyad_independent", None))
 
+    def _phase1(self, model, run, s):
+        """Burn-in, then the covariance D of the statistics at the start."""
+        p = len(run.theta)
+        run.sampler.run(run.theta, s["burnin"])
+        draws = _draws(run.sampler, run.theta, s["phase1"] or 7 + 3 * p, s["interval"])
+        D = np.atleast_2d(np.cov(draws, rowvar=False))
+        run.D_inv = np.linalg.pinv(D + 1e-8 * np.eye(p))
+        self._save(model, run)
+
+    def _subphase(self, model, run, s, k):
+        """Subphase ``k`` of phase 2: Robbins-Monro steps, then the average of its θ's."""
+        p = len(run.theta)
+        a = s["gain"] / 2 ** k
+        n_min = s["phase2_min"] or 7 + p
+        n_k = int(round(n_min * 2 ** (4 * k / 3)))
+        path = np.empty((n_k, p))
+        theta = run.theta
+        for i in range(n_k):
+            run.sampler.run(theta, s["interval"])
+            theta = theta - a * run.D_inv @ (np.asarray(run.sampler.delta) + run.offset)
+            path[i] = theta
+        run.theta = path.mean(axis=0)
+        run.history.append({"subphase": k + 1, "gain": a, "draws": n_k,
+                            "theta": run.theta.tolist()})
+        self._save(model, run)
+
+    def _phase3(self, run, s):
+        """Draws at the final θ: the covariance of the statistics and the t-ratios."""
+        run.sampler.run(run.theta, s["burnin"])
+        run.final = _draws(run.sampler, run.theta, s["phase3"], s["interval"]) + run.offset
+
+    @staticmethod
+    def _save(model, run):
+        if run.store is not None:
+            ties = np.asarray(run.compiled.state.ties(), dtype=np.int64).reshape(-1, 2)
+            SAState(theta=run.theta, D_inv=run.D_inv, history=run.history,
+                    ties=ties).write(run.store, model)
+
+
+def _history(value, dims):
+    """The subphases' records (at most 20, the most subphases a fit has)."""
+    if not isinstance(value, list) or len(value) > 20 or not all(
+            isinstance(h, dict) for h in value):
+        raise ValueError("not a list of at most 20 subphase records")
+    return value
+
+
+class SAState(ModelState):
+    """Where a stochastic-approximation fit stands after phase 1 or a subphase: the
+    estimate ``theta``, the inverse ``D_inv`` of phase 1's covariance, the finished
+    subphases' ``history`` and the chain's network (``ties``)."""
+
+    kind = "ergmfit-sa-checkpoint"
+    what = "SA checkpoint"
+    fields = {"theta": array("float64", ("p",)),
+              "D_inv": array("float64", ("p", "p")),
+              "history": record(_history),
+              "ties": array("int64", (None, 2), low=0, high="last_node")}
+
+    def validate(self, path, model, dims):
+        t = self.ties
+        if len(t) and np.any(t[:, 0] == t[:, 1]):
+            raise ValueError("the chain's network has a loop")
+        space = model.sample_space
+        if space.constrained:
+            from ...exceptions import NetworkError
+            try:
+                space.check(t)
+            except NetworkError as exc:
+                raise ValueError(f"the chain's network is outside the sample space ({exc})") \
+                    from None
+
 
 def _draws(sampler, theta, n, interval):
-    """``n`` draws of g(x) - g(x_obs), ``interval`` proposals apart, at ``theta``."""
+    """``n`` draws of g(x) - g(x_start), ``interval`` proposals apart, at ``theta``."""
     return np.asarray(sampler.sample(theta, n, 0, interval))

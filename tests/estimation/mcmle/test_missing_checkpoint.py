@@ -89,23 +89,24 @@ def test_damaged_chain_state_is_refused(written, tmp_path):
 
 
 def test_ctrl_c_returns_the_last_sample_and_resume_goes_on(written, tmp_path, monkeypatch):
-    import ergmfit.estimation.mcmle.missing as mi
+    import ergmfit.estimation.mcmle.estimator as mc
     m, _, whole, _ = written
-    real = mi.run_chains
+    real = mc.MCMLE._iterate
     calls = {"n": 0}
 
-    def interrupted_third(*a, **k):          # iteration 2's unconditional chain
+    def interrupted_second(self, *a, **k):     # in iteration 2 (the one loop's)
         calls["n"] += 1
-        if calls["n"] == 3:
+        if calls["n"] == 2:
             raise KeyboardInterrupt
-        return real(*a, **k)
-    monkeypatch.setattr(mi, "run_chains", interrupted_third)
+        return real(self, *a, **k)
+    monkeypatch.setattr(mc.MCMLE, "_iterate", interrupted_second)
     ck = tmp_path / "fit.json"
-    with pytest.warns(ef.ConvergenceWarning, match="interrupted by the user after 1 "):
+    with pytest.warns(ef.ConvergenceWarning, match="interrupted after 1 "):
         cut = m.fit(method="mcmle", random_state=5, checkpoint=ck, **FAST)
     assert cut.info["interrupted"] and not cut.converged and cut.n_iter == 1
-    np.testing.assert_array_equal(np.asarray(cut.params), whole.info["history"][0]["theta"])
+    # the last finished iteration's estimate: where iteration 2 was to sample
+    np.testing.assert_array_equal(np.asarray(cut.params), whole.info["history"][1]["theta"])
     assert np.all(np.isfinite(cut.cov))
-    monkeypatch.setattr(mi, "run_chains", real)
+    monkeypatch.setattr(mc.MCMLE, "_iterate", real)
     res = _fit(m, resume=ck)                 # from the last finished iteration
     np.testing.assert_array_equal(np.asarray(res.params), np.asarray(whole.params))

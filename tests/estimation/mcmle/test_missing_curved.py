@@ -151,44 +151,37 @@ def test_curved_missing_data_fit_agrees_with_ee(lazega_na10_fit):
 def test_no_headway_is_detected_and_the_fit_restarts_from_ee(monkeypatch):
     # a curved fit stuck in the other phase of a near-degenerate model (faux.mesa.high.na10
     # gwesp(fixed=FALSE) from its MPLE: 10-20 sd above the conditional sample for 30
-    # iterations) is stopped after FAR_ITERS iterations and redone from the EE
-    # estimate (there: converged in 3 iterations at EE's estimate, seeds 1-3); when
-    # EE's decay runs off too (samplike.na10 seed 4), from the decay 0.5
+    # iterations) is stopped as a stall (curved.check_runoff: the one MCMC-MLE loop's guard,
+    # with missing dyads too) and redone: from the fixed-decay MPLE at decay 0.5
+    from ergmfit.estimation.common.curved import STALL_ITERS, check_runoff
+    import ergmfit.estimation.mcmle.estimator as mc
     m = ef.ERGM("lazega", "edges + gwesp(fixed=FALSE)")
-    par = m.parameterisation
-    far = [{"iteration": k, "gamma": 0.2, "t_mean": [9.0, -1.0, 0.0],
-            "theta": [-3.0, 1.0, 1.2]} for k in range(1, 4)]
-    M._check_far(far, par)                               # three: not yet
-    with pytest.raises(DegenerateModelError, match="no headway") as info:
-        M._check_far(far + [{"iteration": 4, "gamma": 0.4, "t_mean": [6.0, 0.0, 0.0]}], par)
-    assert info.value.retryable and info.value.swing and info.value.decay_start == [1.2]
-    M._check_far(far + [{"iteration": 4, "gamma": 1.0, "t_mean": [6.0, 0.0, 0.0]}], par)
-    M._check_far(far + [{"iteration": 4, "gamma": 0.4, "t_mean": [4.0, 0.0, 0.0]}], par)
+    far = [{"iteration": k, "gamma": 0.01, "t_mean": [9.0, -1.0, 0.0],
+            "theta": [-3.0, 1.0, 1.2]} for k in range(1, STALL_ITERS)]
+    theta = np.array([-3.0, 1.0, 1.2])
+    check_runoff(m, far, theta)                            # not yet
+    with pytest.raises(DegenerateModelError, match="stalled") as info:
+        check_runoff(m, far + [{"iteration": STALL_ITERS, "gamma": 0.01,
+                                "t_mean": [6.0, 0.0, 0.0], "theta": [-3.0, 1.0, 1.2]}], theta)
+    assert info.value.decay_start == [1.2]
+    check_runoff(m, far + [{"iteration": STALL_ITERS, "gamma": 1.0, "t_mean": [6.0, 0.0, 0.0],
+                            "theta": [-3.0, 1.0, 1.2]}], theta)
     calls = []
+    real = mc.MCMLE._run
 
     def run(self, model):
         calls.append(self.init)
         if len(calls) == 1:
             raise info.value
-        return ef.results.ERGMResults(np.zeros(3), np.eye(3), list(model.labels),
-                                      method="mcmle", warnings=[], info={})
+        return real(self, model)
 
-    import ergmfit.estimation.mcmle.fallback as fb
-    monkeypatch.setattr(M.MissingDataMCMLE, "_run", run)
-    monkeypatch.setattr(fb, "_ee_start", lambda model, rng: np.array([1.0, 2.0, 0.7]))
-    res = M.MissingDataMCMLE(random_state=1).fit(m)
-    assert calls[0] is None and list(calls[1]) == [1.0, 2.0, 0.7]
-    assert res.info["init_method"] == "EE" and "no headway" in res.info["fallback"]
-    assert "from the equilibrium-expectation (EE) estimate" in res.info["fallback"]
-    # EE unusable (None: failed, or its decay ran off): from the fixed-decay MPLE at 0.5
-    calls.clear()
-    monkeypatch.setattr(fb, "_ee_start", lambda model, rng: None)
-    res = M.MissingDataMCMLE(random_state=1).fit(m)
+    monkeypatch.setattr(mc.MCMLE, "_run", run)
+    res = _quiet(M.MissingDataMCMLE(random_state=1, samplesize=256, eval_loglik=False).fit, m)
     assert calls[0] is None and calls[1][2] == 0.5
     assert "gwesp.decay 0.5" in res.info["fallback"]
     # a start the user gave is kept: the failure is raised
     calls.clear()
-    with pytest.raises(DegenerateModelError, match="no headway"):
+    with pytest.raises(DegenerateModelError, match="stalled"):
         M.MissingDataMCMLE(init=[0, 0, 0.5]).fit(m)
 
 
@@ -215,12 +208,14 @@ def test_a_stalled_curved_chain_does_not_lengthen_its_interval(monkeypatch):
     e = {"dataset": "samplike.na10", "directed": True}
     m = ef.ERGM(cr.network(e), "edges + mutual + gwesp(fixed=FALSE)", missing=cr.missing(e))
     seen = []
-    real = M.run_chains
+    import ergmfit.estimation.mcmle.estimator as mc
+    real = mc.run_chains
 
     def spy(model, theta, size, burnin, interval, *a, **kw):
         seen.append(interval)
         return real(model, theta, size, burnin, interval, *a, **kw)
-    monkeypatch.setattr(M, "run_chains", spy)
-    with pytest.raises(DegenerateModelError, match="stalled"):
+    monkeypatch.setattr(mc, "run_chains", spy)
+    # (the one MCMC-MLE loop: its curved guard names the near-empty chain, 4 iterations)
+    with pytest.raises(DegenerateModelError, match="stalled|did not vary"):
         _quiet(M.MissingDataMCMLE(random_state=3, eval_loglik=False)._run, m)
     assert max(seen) <= 4096, seen
