@@ -18,7 +18,7 @@ import numpy as np
 from ..exceptions import TermError
 from ._degfun import ENDS, FUNCS, DegreeFunctionKernel
 from .dyadic import _levels, _nonempty
-from .registry import BOTH, DIRECTED, UNDIRECTED, Param, Term, as_bool, as_float, as_int_list, \
+from .registry import DIRECTED, UNDIRECTED, Param, Term, as_bool, as_float, as_int_list, \
     format_number, register
 
 FAMILY = "degree functions"

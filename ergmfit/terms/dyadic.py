@@ -66,7 +66,8 @@ _COV = "nodal and dyadic covariates"
 _BOTH_ENDS, _HEAD, _TAIL = 0, 1, 2
 
 
-@register("edges", kinds=BOTH, aliases=("Arc", "Edge"), family="dyad-independent")
+@register("edges", kinds=BOTH, aliases=("Arc", "Edge"), family="dyad-independent",
+          cell_attrs=())
 def edges(net):
     """Number of ties (statnet ``edges``; EstimNet ``Arc`` / ``Edge``)."""
     return Term("edges", ["edges"], EdgesKernel(), dyad_independent=True)
@@ -361,7 +362,8 @@ def _cov_term(net, term, attr, end):
         dyad_independent=True))
 
 
-@register("nodecov", kinds=BOTH, aliases=("nodemain",), family=_COV, params=[Param("attr")])
+@register("nodecov", kinds=BOTH, aliases=("nodemain",), family=_COV, params=[Param("attr")],
+          cell_attrs="attr")
 def nodecov(net, attr):
     """Main effect of a numeric node attribute: Σ_{ties (i,j)} (x_i + x_j).
 
@@ -376,7 +378,7 @@ def nodecov(net, attr):
 
 
 @register("nodeicov", kinds=DIRECTED, aliases=("ContinuousReceiver",), family=_COV,
-          params=[Param("attr")])
+          params=[Param("attr")], cell_attrs="attr")
 def nodeicov(net, attr):
     """Receiver effect of a numeric attribute: Σ_{arcs i->j} x_j.
 
@@ -389,7 +391,7 @@ def nodeicov(net, attr):
 
 
 @register("nodeocov", kinds=DIRECTED, aliases=("ContinuousSender",), family=_COV,
-          params=[Param("attr")])
+          params=[Param("attr")], cell_attrs="attr")
 def nodeocov(net, attr):
     """Sender effect of a numeric attribute: Σ_{arcs i->j} x_i.
 
@@ -401,7 +403,8 @@ def nodeocov(net, attr):
     return _cov_term(net, "nodeocov", attr, _TAIL)
 
 
-@register("absdiff", kinds=BOTH, family=_COV, params=[Param("attr"), Param("pow", 1)])
+@register("absdiff", kinds=BOTH, family=_COV, params=[Param("attr"), Param("pow", 1)],
+          cell_attrs="attr")
 def absdiff(net, attr, pow=1):
     """Heterophily on a numeric attribute: Σ_{ties (i,j)} |x_i − x_j|^pow.
 
@@ -434,7 +437,7 @@ def _factor(net, term, attr, base, levels, mode):
 _FACTOR_PARAMS = [Param("attr"), Param("base", 1), Param("levels", -1)]
 
 
-@register("nodefactor", kinds=BOTH, family=_COV, params=_FACTOR_PARAMS)
+@register("nodefactor", kinds=BOTH, family=_COV, params=_FACTOR_PARAMS, cell_attrs="attr")
 def nodefactor(net, attr, base=1, levels=-1):
     """Factor main effect: one statistic per kept level ℓ,
     Σ_{ties (i,j)} ([a_i = ℓ] + [a_j = ℓ]) (both ends of an arc count).
@@ -449,7 +452,7 @@ def nodefactor(net, attr, base=1, levels=-1):
     return _factor(net, "nodefactor", attr, base, levels, _BOTH_ENDS)
 
 
-@register("nodeifactor", kinds=DIRECTED, family=_COV, params=_FACTOR_PARAMS)
+@register("nodeifactor", kinds=DIRECTED, family=_COV, params=_FACTOR_PARAMS, cell_attrs="attr")
 def nodeifactor(net, attr, base=1, levels=-1):
     """Factor receiver effect: per kept level ℓ, Σ_{arcs i->j} [a_j = ℓ].
 
@@ -461,7 +464,7 @@ def nodeifactor(net, attr, base=1, levels=-1):
     return _factor(net, "nodeifactor", attr, base, levels, _HEAD)
 
 
-@register("nodeofactor", kinds=DIRECTED, family=_COV, params=_FACTOR_PARAMS)
+@register("nodeofactor", kinds=DIRECTED, family=_COV, params=_FACTOR_PARAMS, cell_attrs="attr")
 def nodeofactor(net, attr, base=1, levels=-1):
     """Factor sender effect: per kept level ℓ, Σ_{arcs i->j} [a_i = ℓ].
 
@@ -475,7 +478,7 @@ def nodeofactor(net, attr, base=1, levels=-1):
 
 @register("nodematch", kinds=BOTH, aliases=("match", "Matching"), family=_COV,
           params=[Param("attr"), Param("diff", False), Param("keep", None),
-                  Param("levels", None)])
+                  Param("levels", None)], cell_attrs="attr")
 def nodematch(net, attr, diff=False, keep=None, levels=None):
     """Homophily: ties whose two ends share a (selected) level.
 
@@ -508,7 +511,7 @@ def nodematch(net, attr, diff=False, keep=None, levels=None):
 
 
 @register("absdiffcat", kinds=BOTH, family=_COV,
-          params=[Param("attr"), Param("base", None), Param("levels", None)])
+          params=[Param("attr"), Param("base", None), Param("levels", None)], cell_attrs="attr")
 def absdiffcat(net, attr, base=None, levels=None):
     """One statistic per distinct nonzero value d of |x_i − x_j| over all
     pairs of nodes: the number of ties with |x_i − x_j| = d.

@@ -95,7 +95,8 @@ def _cell_index(where, cells, r, c, symmetric, rlabels, clabels, listing):
 
 @register("nodemix", kinds=BOTH, family=_COV,
           params=[Param("attr"), Param("base", None), Param("b1levels", None),
-                  Param("b2levels", None), Param("levels", None), Param("levels2", -1)])
+                  Param("b2levels", None), Param("levels", None), Param("levels2", -1)],
+          cell_attrs="attr")
 def nodemix(net, attr, base=None, b1levels=None, b2levels=None, levels=None, levels2=-1):
     """Mixing matrix: one statistic per cell (ℓ, m) of the selected levels,
     the number of ties from a node of level ℓ to one of level m.

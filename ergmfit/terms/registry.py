@@ -61,6 +61,10 @@ class Term:
     # (Log, Exp, Prod) give their exact value at the top level and declare 0 there, but a
     # term built on them (Sum, Exp(~Log(...)), F, ...) needs the true value (.on_empty)
     true_empty: Any = None
+    # the node attributes whose values at i and j alone give the change statistic of
+    # (i, j) (empty: the same for every dyad, edges); None when it is not such a function.
+    # Set from the registration (``register(cell_attrs=)``); attribute-cell designs read it
+    cell_attrs: Any = None
 
     def on_empty(self) -> np.ndarray:
         """The statistics on the empty graph (``true_empty`` when set, else ``empty``)."""
@@ -100,6 +104,21 @@ class TermSpec:
     aliases: Sequence[str] = ()
     family: str = ""
     doc: str = ""
+    cell_attrs: Any = None
+
+    def cell_attributes(self, bound) -> list | None:
+        """The node attributes that alone give the change statistic of a dyad (i, j),
+        through their values at i and j, for the arguments ``bound``: ``cell_attrs=()``
+        declares none (the statistic is the same for every dyad), ``cell_attrs="attr"`` the
+        names the argument ``attr`` gives; None when the term declares nothing or the
+        argument is not a name or list of names."""
+        if self.cell_attrs is None:
+            return None
+        if not isinstance(self.cell_attrs, str):
+            return list(self.cell_attrs)
+        a = bound.get(self.cell_attrs)
+        names = [a] if isinstance(a, str) else list(a) if isinstance(a, (list, tuple)) else []
+        return names if names and all(isinstance(v, str) for v in names) else None
 
     def signature(self) -> str:
         parts = []
@@ -129,20 +148,25 @@ def _table(state):
             from None
 
 
-def register(name, *, kinds=BOTH, params=(), aliases=(), family="", state=BINARY_STATE):
+def register(name, *, kinds=BOTH, params=(), aliases=(), family="", state=BINARY_STATE,
+             cell_attrs=None):
     """Decorator registering ``builder(net, **args) -> Term`` as a term.
 
     A name may be registered twice, once for undirected and once for
     directed networks (e.g. ``triangle``); the network picks the entry.
     ``state`` is the kind of model state the term's kernel reads: ``"binary"``
     (a ``TermKernel``) or ``"count"`` (a ``CountKernel``, valued terms).
+    ``cell_attrs`` declares that the change statistic of a dyad (i, j) is a function of
+    the values at i and j of some node attributes only: ``()`` of none (``edges``), a
+    name (``"attr"``) of the attributes that argument names (:meth:`TermSpec.cell_attributes`;
+    the exact design by attribute cells, :mod:`ergmfit.estimation.mple.cells`, reads it).
     """
     terms, lookup = _table(state)
 
     def deco(builder):
         spec = TermSpec(name=name, builder=builder, kinds=kinds, params=tuple(params),
                         aliases=tuple(aliases), family=family,
-                        doc=(builder.__doc__ or "").strip())
+                        doc=(builder.__doc__ or "").strip(), cell_attrs=cell_attrs)
         for key in (name, *aliases):
             for other in lookup.get(key.lower(), []):
                 if BOTH in (other.kinds, kinds) or other.kinds == kinds:
@@ -325,6 +349,7 @@ def _build(spec, net, bound):
     except (TypeError, ValueError) as exc:
         raise TermError(f"term {spec.name}: {exc}") from None
     term.args = bound
+    term.cell_attrs = spec.cell_attributes(bound)
     return term
 
 

@@ -133,6 +133,7 @@ class BCD(Estimator):
 
     _free = None            # the free variables of a constrained space (set by fit)
     _feasible = None        # degree bounds: blocks.degree_feasibility (set by fit)
+    _steps = None           # the model's steps: _LinearSteps or _CurvedSteps (set by fit)
 
     def _finish_settings(self):
         precondition = self.precondition
@@ -150,36 +151,29 @@ class BCD(Estimator):
         init = self.init
         if init is None:
             init = "mple" if self.precondition is not None else "zero"
-        par = getattr(model, "parameterisation", None) or Identity(labels)
-        curved = not par.linear
+        steps = self._steps
         if isinstance(init, str):
             if init.lower() in ("zero", "zeros"):
-                return par.project(np.zeros(len(labels))), "zero", None
+                return steps.par.project(np.zeros(len(labels))), "zero", None
             if init.lower() != "mple":
                 raise SettingsError(f"init must be 'mple', 'zero' or parameters, got {init!r}")
-            lf = None
-            if curved:         # the curved MPLE, in θ; its cov is (J'HJ)^-1
-                from ..mple.pseudolikelihood import MPLE
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    lf = MPLE(verbose=False).fit(model)
             if self._feasible is not None:       # bd: the MPLE under the bounds
-                bounded = self._bounded_pseudo_fit(model, bm, labels, lf)
+                bounded = self._bounded_pseudo_fit(model, bm, labels,
+                                                   steps.bounded_start(self, model, bm, labels))
                 if bounded is not None:
                     return np.asarray(bounded.params, dtype=float), "mple_bounded", bounded
-            if lf is None:
-                lf = self._pseudo_fit(bm, labels)
+            lf = steps.pseudo_fit(self, model, bm, labels)
             return np.asarray(lf.params, dtype=float), "mple", lf
         return check_params(init, labels, "init"), "user", None
 
-    def _bounded_pseudo_fit(self, model, bm, labels, curved_fit=None):
+    def _bounded_pseudo_fit(self, model, bm, labels, start_fit=None):
         """Under degree bounds: the MPLE restricted to them
-        (:func:`ergmfit.estimation.contrastive.blocks.bounded_pseudo_fit`; a curved model's from its curved
-        MPLE ``curved_fit``), or None where it has no finite maximum (the
-        start is then the unconstrained MPLE, as statnet's)."""
+        (:func:`ergmfit.estimation.contrastive.blocks.bounded_pseudo_fit`), started from
+        ``start_fit``'s parameters when given (a curved model's curved MPLE), or None where
+        it has no finite maximum (the start is then the unconstrained MPLE, as statnet's)."""
         start = None
-        if curved_fit is not None:
-            start = np.asarray(curved_fit.params, dtype=float)
+        if start_fit is not None:
+            start = np.asarray(start_fit.params, dtype=float)
             if not np.all(np.isfinite(start)):
                 return None
         try:
@@ -204,16 +198,15 @@ class BCD(Estimator):
         blocks = [b for b in chooser.draw(nb, rng) if len(b)]
         return composite_design(bm, blocks, feasible=self._feasible)
 
-    @staticmethod
-    def _bounded_preconditioner(des, theta0, par=None):
+    def _bounded_preconditioner(self, des, theta0):
         """Under degree bounds: P = C H_C(theta0)^-1, with H_C the information of
         the constrained composite likelihood over the C blocks of ``des``
         (:meth:`_bounded_design`; the inverse mean per-block information, what
         (M / n) H^-1 approximates without bounds; the unconstrained MPLE's
         information overstates it and the steps would be too short); for a
-        curved model (``par``) in θ, H_C = J' H_C(η(theta0)) J.  None if H_C is
+        curved model in θ, H_C = J' H_C(η(theta0)) J.  None if H_C is
         singular."""
-        H = des.hessian(theta0) if par is None else _curved_information(des, par, theta0)
+        H = self._steps.information(des, theta0)
         if not np.all(np.isfinite(H)) or np.linalg.matrix_rank(H) < len(H):
             return None
         P = des.n_blocks * np.linalg.inv(H)
@@ -226,13 +219,7 @@ class BCD(Estimator):
         n = float(self.block_size)
         if isinstance(self.precondition, str):          # "mple"
             if lf is None:
-                if getattr(model, "curved", False):
-                    from ..mple.pseudolikelihood import MPLE
-                    with warnings.catch_warnings():
-                        warnings.simplefilter("ignore")
-                        lf = MPLE(verbose=False).fit(model)
-                else:
-                    lf = self._pseudo_fit(bm, labels)
+                lf = self._steps.pseudo_fit(self, model, bm, labels)
             Hinv = np.asarray(lf.cov, dtype=float)
             if not np.all(np.isfinite(Hinv)):
                 raise DegenerateModelError(
@@ -245,7 +232,7 @@ class BCD(Estimator):
         return P
 
     def fit(self, model) -> ERGMResults:
-        from ...sampling._blocks import Enumeration, bcd_loop
+        from ...sampling._blocks import Enumeration
         from ...sampling._bounded import DegreeBounded
         from .mcle import free_variables, make_chooser
         t_start = time.perf_counter()
@@ -284,16 +271,16 @@ class BCD(Estimator):
         # blocks cannot leave: errors before the run (as MPLE and MCLE)
         check_blocks(observed_design(model, bm), bm, chooser, labels, "blocked CD",
                      random_state=rng)
-        par = getattr(model, "parameterisation", None)
-        curved = par is not None and not par.linear
+        # the steps in θ, chosen once: the compiled loop when θ = η, else through the map
+        par = getattr(model, "parameterisation", None) or Identity(labels)
+        self._steps = steps = (_LinearSteps if par.linear else _CurvedSteps)(par)
         theta0, init_kind, lf = self._start(model, bm, labels)
         bd_design = None
         if self._feasible is not None:
             # under the bounds: the constrained composite likelihood of the chooser's
             # blocks (its step matrix below), and an error if it has no maximum
             bd_design = self._bounded_design(bm, chooser, rng)
-            if not curved:
-                _bounded_existence(bd_design, labels)
+            steps.check_bounded_existence(bd_design, labels)
         theta = theta0.copy()
         trace_rows, trace_iters = [theta0.copy()], [0]
         avg_sum = np.zeros(p)
@@ -307,7 +294,7 @@ class BCD(Estimator):
         with stop:      # Ctrl-C while the schedule is set up (10^7 rates: ~0.5 s)
             P = None
             if bd_design is not None and isinstance(self.precondition, str):
-                P = self._bounded_preconditioner(bd_design, theta0, par if curved else None)
+                P = self._bounded_preconditioner(bd_design, theta0)
             bounded_P = P is not None
             if P is None:
                 P = self._preconditioner(bm, labels, theta0, lf, model)
@@ -329,9 +316,7 @@ class BCD(Estimator):
                 schedule = (f"{lr} / ({t0:g} + t), preconditioned" if np.ndim(lr) == 0
                             and not callable(lr) else "callable/array, preconditioned")
             avg_from = int(n_iter * (1.0 - self.average)) if self.average > 0 else -1
-            n_chunks = min(100, n_iter)
-            if curved:       # the map is linearised over each chunk: keep chunks short
-                n_chunks = min(n_iter, max(n_chunks, -(-n_iter // CURVED_CHUNK)))
+            n_chunks = steps.n_chunks(n_iter)
             bounds = np.linspace(0, n_iter, n_chunks + 1).astype(np.int64)
             seeds = [seed_words(rng) for _ in range(n_chunks)]
             trace_every = max(1, n_iter // self.trace) if self.trace > 0 else 0
@@ -344,11 +329,11 @@ class BCD(Estimator):
                     if b <= a:
                         continue
                     # trace points falling in this chunk, relative to its start
-                    loop = _curved_chunk if curved else bcd_loop
-                    out = loop(bm, chooser, kernel, theta, rates[a:b], self.steps,
-                               self.batch_size, self.rao_blackwell, P, 1 if trace_every else 0,
-                               max(0, avg_from - a) if avg_from >= 0 and b > avg_from else -1,
-                               1e6, seeds[c], *((par,) if curved else ()))
+                    out = steps.run(bm, chooser, kernel, theta, rates[a:b], self.steps,
+                                    self.batch_size, self.rao_blackwell, P,
+                                    1 if trace_every else 0,
+                                    max(0, avg_from - a) if avg_from >= 0 and b > avg_from
+                                    else -1, 1e6, seeds[c])
                     theta = out["theta"]
                     if trace_every:
                         tr = out["trace"]
@@ -507,6 +492,81 @@ def check_blocks(od, bm, chooser, labels, method, n_blocks=2000, random_state=No
 
 # iterations over which a curved model's map is linearised (one compiled call)
 CURVED_CHUNK = 20
+
+
+class _LinearSteps:
+    """BCD's steps when θ = η (every term linear): the compiled loop itself, the
+    composite information as it is, the MPLE over the free variables."""
+
+    def __init__(self, par):
+        self.par = par
+
+    @staticmethod
+    def n_chunks(n_iter):
+        """Compiled calls the run is cut into (progress, Ctrl-C, trace)."""
+        return min(100, n_iter)
+
+    @staticmethod
+    def run(*args):
+        """One chunk of iterations: :func:`ergmfit.sampling._blocks.bcd_loop`."""
+        from ...sampling._blocks import bcd_loop
+        return bcd_loop(*args)
+
+    @staticmethod
+    def information(des, theta):
+        """The composite information of ``des`` at ``theta``."""
+        return des.hessian(theta)
+
+    @staticmethod
+    def pseudo_fit(est, model, bm, labels):
+        """The MPLE (``params``, ``cov``) over the free variables."""
+        return est._pseudo_fit(bm, labels)
+
+    @staticmethod
+    def bounded_start(est, model, bm, labels):
+        """Where the MPLE under degree bounds starts (None: its own default)."""
+        return None
+
+    @staticmethod
+    def check_bounded_existence(des, labels):
+        """Raise if the bounded composite likelihood has no maximum (:func:`_bounded_existence`)."""
+        _bounded_existence(des, labels)
+
+
+class _CurvedSteps(_LinearSteps):
+    """BCD's steps through a curved map η(θ): the loop linearised over short chunks
+    (:func:`_curved_chunk`), the information J'HJ (:func:`_curved_information`), the
+    curved MPLE in θ (its cov is (J'HJ)^-1), which also starts the bounded MPLE."""
+
+    def __init__(self, par):
+        super().__init__(par)
+        self._mple = None
+
+    @staticmethod
+    def n_chunks(n_iter):
+        # the map is linearised over each chunk: keep chunks short
+        return min(n_iter, max(min(100, n_iter), -(-n_iter // CURVED_CHUNK)))
+
+    def run(self, *args):
+        return _curved_chunk(*args, self.par)
+
+    def information(self, des, theta):
+        return _curved_information(des, self.par, theta)
+
+    def pseudo_fit(self, est, model, bm, labels):
+        if self._mple is None:
+            from ..mple.pseudolikelihood import MPLE
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                self._mple = MPLE(verbose=False).fit(model)
+        return self._mple
+
+    def bounded_start(self, est, model, bm, labels):
+        return self.pseudo_fit(est, model, bm, labels)
+
+    @staticmethod
+    def check_bounded_existence(des, labels):
+        """Not checked: a separation direction in η says nothing of θ."""
 
 
 def _curved_chunk(bm, chooser, kernel, theta, rates, steps, batch, rao_blackwell, P, trace,

@@ -636,8 +636,8 @@ class EEChain:
                 self.theta = prev["theta_rows"][keep].mean(axis=0)
             self.dzA = prev["final_dzA"].copy()     # g(x_t) - g(x_obs), edges included
             self.Dvec = self._initial_scales()
-            if self.adaptive and self.dens is not None and not self.Dvec[self.dens] > 0:
-                self.Dvec[self.dens] = np.median(self.Dvec[self.free]) if self.free.any() \
+            if self.adaptive and self.dens_t is not None and not self.Dvec[self.dens_t] > 0:
+                self.Dvec[self.dens_t] = np.median(self.Dvec[self.free]) if self.free.any() \
                     else 1.0
         if self.space is None:
             self.sampler = MHSampler(self.bm, TieNoTie(), seed_words(self.rng))

@@ -1,9 +1,10 @@
 """The design of a dyad-independent attribute model by attribute cells, in
 O(nodes + ties + cells) instead of O(dyads).
 
-For the terms listed in :data:`CELL_TERMS` the change statistic of a dyad
-(i, j) is a function of the two nodes' values of the attributes the term
-names (``attr``).  Nodes with the same values of every attribute the model
+For the terms whose registration declares it (``register(cell_attrs=)`` in
+:mod:`ergmfit.terms.registry`; a bound term's ``cell_attrs``) the change
+statistic of a dyad (i, j) is a function of the two nodes' values of the
+attributes the term names (``attr``).  Nodes with the same values of every attribute the model
 names form a *class*; every dyad between class a and class b (a cell) has the
 same change-statistic row, so the compressed pseudo-likelihood design --
 which for a dyad-independent model is its exact likelihood -- has one row
@@ -24,8 +25,8 @@ with ``target_stats``), and a cell whose target is 0 is a face of the hull
 (:mod:`.boundary`: its coefficient is -Inf).
 
 Only the whole sample space of a one-mode network (no constraints, no
-missing dyads) is counted this way; anything else -- or a term not listed,
-or more than ``max_cells`` cells -- returns None and the caller builds the
+missing dyads) is counted this way; anything else -- or a term that declares no cell
+attributes, or more than ``max_cells`` cells -- returns None and the caller builds the
 design dyad by dyad.
 
 Examples
@@ -40,33 +41,21 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["CELL_TERMS", "cell_design", "node_classes"]
-
-#: terms whose change statistic on (i, j) is a function of the values of i and j of
-#: the attributes named by their ``attr`` argument (edges: of nothing).  A term's
-#: declaration of this belongs in the term table (terms/registry.py); until it has
-#: one, this list is the declaration.
-CELL_TERMS = frozenset({"edges", "nodematch", "nodemix", "nodefactor", "nodeifactor",
-                        "nodeofactor", "nodecov", "nodeicov", "nodeocov", "absdiff",
-                        "absdiffcat"})
+__all__ = ["cell_design", "node_classes"]
 
 #: at most this many cells (beyond it the dyad-by-dyad design is built)
 MAX_CELLS = 2_000_000
 
 
 def _attributes(model):
-    """The node attributes the model's terms name, or None when a term is not a
-    cell term (or names its attribute in a way this module does not read)."""
+    """The node attributes the model's terms name, or None when a term declares no
+    cell attributes (its ``cell_attrs``, from the term table) or names one the network
+    does not have."""
     names = []
     attrs = model.network.node_attrs
     for t in model.terms:
-        if t.name not in CELL_TERMS or not t.dyad_independent:
-            return None
-        a = t.args.get("attr") if t.args else None
-        if t.name == "edges":
-            continue
-        vals = [a] if isinstance(a, str) else list(a) if isinstance(a, (list, tuple)) else None
-        if not vals or not all(isinstance(v, str) and v in attrs for v in vals):
+        vals = getattr(t, "cell_attrs", None)
+        if vals is None or not t.dyad_independent or not all(v in attrs for v in vals):
             return None
         names.extend(v for v in vals if v not in names)
     return names

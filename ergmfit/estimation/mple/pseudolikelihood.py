@@ -85,6 +85,7 @@ import math
 import time
 import warnings
 from dataclasses import dataclass, field, replace
+from functools import singledispatch
 
 import sys
 
@@ -92,10 +93,12 @@ import numpy as np
 from scipy import linalg, optimize, special
 
 from ...exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
+from ...families import BINARY, BinaryFamily, CountFamily
 from ...results import NAIVE_SE_WARNING, ERGMResults
 from ...utils.validation import check_random_state, seed_words
 from ..base import Estimator, Setting, choice, integer, number
-from ._mple import build_design, count_on, pseudo_score  # noqa: F401 (re-exported)
+from ._mple import build_design, count_on
+from .count import fit_count_mple
 from ..common.restricted import compressed_rows, offset_design, target_design, target_network
 
 __all__ = ["MPLE", "fit_pseudolikelihood", "pseudo_design", "Design", "LogitFit",
@@ -495,11 +498,13 @@ class MPLE(Estimator):
     def fit(self, model) -> ERGMResults:
         """Fit ``model`` (an :class:`~ergmfit.ERGM`, or anything with
         ``labels`` and ``compiled()``; simulation-based covariances also need
-        ``sampler(params, proposal=, random_state=)``)."""
-        if getattr(getattr(model, "family", None), "reference", None) is not None:
-            # valued dyads: the full conditional over the reference's support (.count)
-            from .count import fit_count_mple
-            return fit_count_mple(self, model)
+        ``sampler(params, proposal=, random_state=)``).  The pseudo-likelihood is
+        the model family's (:func:`family_pseudo_likelihood`)."""
+        return family_pseudo_likelihood(getattr(model, "family", BINARY), self, model)
+
+    def _fit_binary(self, model) -> ERGMResults:
+        """The MPLE of a binary ERGM: the logistic regression of each free dyad's tie on
+        its change statistics (curved maps, offsets, targets and missing dyads included)."""
         t0 = time.perf_counter()
         rng = check_random_state(self.random_state)
         labels = list(model.labels)
@@ -582,6 +587,26 @@ class MPLE(Estimator):
             formula=getattr(model, "formula", None),
             network=net,
             model=model, dyad_independent=dyad_indep)
+
+
+@singledispatch
+def family_pseudo_likelihood(family, estimator, model) -> ERGMResults:
+    """``estimator.fit(model)`` (an :class:`MPLE`) with the pseudo-likelihood of the model's
+    family: each family registers its own (``family_pseudo_likelihood.register``), the
+    estimator has one call.  Binary ties: the logistic regression of a tie on its change
+    statistics; count-valued dyads (:mod:`.count`): the full conditional of a dyad's count
+    over the reference measure's support."""
+    raise SettingsError(f"the MPLE has no pseudo-likelihood for the {family.name!r} family")
+
+
+@family_pseudo_likelihood.register(BinaryFamily)
+def _binary_pseudo_likelihood(family, estimator, model):
+    return estimator._fit_binary(model)
+
+
+@family_pseudo_likelihood.register(CountFamily)
+def _count_pseudo_likelihood(family, estimator, model):
+    return fit_count_mple(estimator, model)
 
 
 def _n_imputable(model) -> int:

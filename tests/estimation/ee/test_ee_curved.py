@@ -123,3 +123,17 @@ def test_ee_on_a_curved_model_whose_conditional_mle_runs_off_refits_unconditiona
     assert note is not None and "ran off" in note and "proposal='tnt'" in note
     assert any("given the tie count" in w for w in fit.warnings)
     assert fit.info["settings"]["proposal"] == "tnt"
+
+
+def test_ifd_tnt_adaptive_with_a_curved_term_before_edges():
+    # the tie/no-tie phase gives the density parameter a step size: it indexed the θ-vector
+    # of scales by the density *statistic's* position (16 here, past θ's 3 entries: an
+    # IndexError); the scale belongs to the density *parameter* (position 2)
+    m = ef.ERGM("samplike", "gwesp(0.5, fixed=FALSE) + edges")
+    fit = _ee(m, random_state=1, proposal="ifd-tnt", update="adaptive", ee_steps=5,
+              ee_inner_steps=10, sampler_steps=100, tnt_steps=5, se="none", polish=False,
+              n_chains=1)
+    assert fit.info["settings"]["dens"] == 16 and fit.info["settings"]["dens_theta"] == 2
+    tnt = np.asarray(fit.info["trajectory"][0]["phases"][1]["theta"])
+    assert np.all(np.isfinite(tnt))
+    assert np.ptp(tnt[:, 2]) > 0        # the edges coefficient has a step size: it moves

@@ -45,6 +45,15 @@ def test_terms_without_a_cell_structure_are_not_counted_by_cells():
                                constraints="~ bd(maxout=60)")) is None
 
 
+def test_the_term_table_declares_the_cell_attributes():
+    # estimation asks each bound term (its registration's cell_attrs), not its name
+    g = ef.datasets.load("faux.mesa.high")
+    m = ef.ERGM(g, "edges + nodematch('Grade') + nodemix(c('Race', 'Sex')) + absdiffcat('Grade')"
+                   " + triangle")
+    assert [t.cell_attrs for t in m.terms] == [[], ["Grade"], ["Race", "Sex"], ["Grade"], None]
+    assert cell_design(m) is None                        # triangle: no cell structure
+
+
 def _epi(sizes):
     grp = np.repeat(np.arange(1, 5), sizes)
     return Network(int(sum(sizes)), [], directed=False, node_attrs={"grp": grp.tolist()})
