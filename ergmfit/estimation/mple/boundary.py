@@ -121,6 +121,17 @@ def _recession_direction(Z, w, t):
     return d if np.any(d) else None
 
 
+def _is_recession_direction(X, n, t, d):
+    """Whether the likelihood does not decrease along ``d`` in the original units:
+    t . d >= sum_r n_r max(0, x_r . d) up to rounding of these sums themselves (the
+    LP works with weights n / sum(n), whose tolerance hides a few ties among 10^13
+    dyads)."""
+    xd = X @ d
+    lhs = float(t @ d)
+    rhs = float(n @ np.maximum(xd, 0.0))
+    return lhs >= rhs - 1e-9 * max(1.0, abs(lhs), abs(rhs))
+
+
 def design_face(X, n, t, labels=None):
     """The face of the convex hull that target ``t`` lies on, for the
     dyad-independent design (rows ``X``, weights ``n``); ``t`` is the target
@@ -153,6 +164,8 @@ def design_face(X, n, t, labels=None):
         if d is None:
             break
         dz = Z @ d
+        if not _is_recession_direction(X[np.ix_(rows, cols)], n[rows], t[cols], d / scale):
+            break       # the LP's tolerance, not the data: t is interior along d
         big = 1e-9 * max(1.0, float(np.abs(dz).max()))
         slack = float(w @ np.maximum(dz, 0.0) - tz @ d)
         if slack < -1e-7 * max(1.0, float(np.abs(tz).max())):
