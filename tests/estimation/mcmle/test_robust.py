@@ -7,8 +7,8 @@ import pytest
 
 import ergmfit as ef
 from ergmfit.estimation.mcmle import estimator as mcmle
-from ergmfit.estimation.common.stepping import (ellipsoid_step, hummel_step, in_convex_hull,
-                                         maximize_is_loglik)
+from ergmfit.estimation.common.stepping import ellipsoid_step, hummel_step, in_convex_hull
+from ergmfit.terms.parameter_steps import maximize_is_loglik
 from ergmfit.exceptions import DegenerateModelError
 
 
