@@ -27,6 +27,12 @@ from .utils.validation import (check_params, check_random_state, check_simulatio
 
 
 
+#: data types that are not networks -> the model class that takes them (registered by the
+#: package that defines the type, e.g. ergmfit.ego: EgoData -> EgoERGM), so that
+#: ``ERGM(data, formula, ...)`` is the one front door without this module importing them
+DATA_MODELS = {}
+
+
 class ERGM:
     """An exponential random graph model: a network and a formula.
 
@@ -79,6 +85,10 @@ class ERGM:
         # an ERGM with a response is a count-valued ERGM (the count family: CountERGM)
         if cls is ERGM and (response is not None or reference is not None):
             cls = CountERGM
+        data = args[0] if args else kwargs.get("network")
+        for kind, build in DATA_MODELS.items():     # e.g. EgoData -> ergm.ego's model
+            if cls is ERGM and isinstance(data, kind):
+                return build(*args, response=response, reference=reference, **kwargs)
         return super().__new__(cls)
 
     def __init__(self, network, formula, directed=None, weights="error", constraints=None,
