@@ -25,7 +25,7 @@ import math
 
 import numpy as np
 
-from ..exceptions import DataFormatError, SettingsError
+from ..exceptions import DataFormatError, DegenerateModelError, SettingsError
 from ..model import DATA_MODELS, ERGM
 from .data import EgoData
 from .statistics import ego_contributions, survey_vcov
@@ -140,9 +140,15 @@ class EgoERGM:
                        node_attrs=attrs)
 
     def network_model(self):
-        """The ERGM on the pseudo-population: ``offset(edges) + formula`` (the offset is
-        ergm.ego's netsize.adj)."""
-        return ERGM(self.pseudo_population(), f"offset(edges) + {self.formula}")
+        """The ERGM on the pseudo-population.  With an edges term the size offset (ergm.ego's
+        ``offset(netsize.adj)``, an edges term with a fixed coefficient) is folded into the
+        edges coefficient, the same model; without one it is ``offset(edges)``."""
+        formula = self.formula if self._has_edges else f"offset(edges) + {self.formula}"
+        return ERGM(self.pseudo_population(), formula)
+
+    @property
+    def _has_edges(self):
+        return "edges" in self.stat_labels
 
     @property
     def dyad_independent(self) -> bool:
@@ -172,30 +178,107 @@ class EgoERGM:
         """
         model = self.network_model()
         if method is None:
-            method = "mple" if model.dyad_independent else "mcmle"
-        target = np.concatenate([[self.target_stats[self.stat_labels.index("edges")]
-                                  if "edges" in self.stat_labels else 0.0],
-                                 self.target_stats])
-        res = model.fit(method=method, random_state=random_state, verbose=verbose,
-                        target_stats=target, offset_coef=[self.netsize_offset], **kwargs)
-        free = ~np.asarray(model.offset, dtype=bool)
-        ergm_cov = np.array(res.cov, dtype=float)
-        info = _information(ergm_cov[np.ix_(free, free)])
+            method = "exact" if model.dyad_independent else "mcmle"
+        if method == "exact" and not model.dyad_independent:
+            raise SettingsError("method='exact' needs a dyad-independent model; use 'mcmle'")
+        if not self._has_edges and method not in ("mple", "exact"):
+            raise SettingsError("an egocentric model without an edges term is fitted by "
+                                "method='exact' or 'mple' only (if it is dyad-independent); "
+                                "add edges to the formula")
+        if method == "exact":
+            res = self._exact_by_types(model)
+        elif self._has_edges:
+            res = model.fit(method=method, random_state=random_state, verbose=verbose,
+                            target_stats=self.target_stats, **kwargs)
+        else:
+            res = model.fit(method=method, random_state=random_state, verbose=verbose,
+                            target_stats=np.concatenate([[0.0], self.target_stats]),
+                            offset_coef=[self.netsize_offset], **kwargs)
+        # the information is that of the model, not of the Monte Carlo error of an MCMC fit
+        model_cov = np.asarray(res.cov, dtype=float)
+        if res.cov_mc is not None and np.all(np.isfinite(res.cov_mc)):
+            model_cov = model_cov - np.asarray(res.cov_mc, dtype=float)
+        if self._has_edges:
+            # the offset was folded into edges: unfold it
+            edges = self.stat_labels.index("edges")
+            params = np.concatenate([[self.netsize_offset], np.asarray(res.params, float)])
+            params[1 + edges] -= self.netsize_offset
+            p = len(self.stat_labels)
+            ergm_cov = np.zeros((p + 1, p + 1))
+            ergm_cov[1:, 1:] = model_cov
+        else:
+            params = np.asarray(res.params, dtype=float)
+            ergm_cov = np.array(model_cov, dtype=float)
+            ergm_cov[0, :] = ergm_cov[:, 0] = 0.0
+        info = _information(ergm_cov[1:, 1:])
         cov = np.zeros_like(ergm_cov)
         if info is not None:
             inv_pc = np.linalg.inv(info / self.ppopsize)
-            cov[np.ix_(free, free)] = inv_pc @ self.per_capita_vcov @ inv_pc
+            cov[1:, 1:] = inv_pc @ self.per_capita_vcov @ inv_pc
         else:
-            cov[np.ix_(free, free)] = np.nan
+            cov[1:, 1:] = np.nan
         res.labels = list(self.labels)
-        res.params = np.asarray(res.params, dtype=float)
+        res.params = params
         res.cov = cov
+        res.cov_mc = None           # as ergm.ego: the survey covariance has no MCMC part
+        res.formula = self.formula
         res.se_kind = "ergm.ego: survey variance of the targets through the inverse information"
         res.ego_info = {"popsize": self.popsize, "ppopsize": self.ppopsize,
                         "m": dict(zip(self.stat_labels, self.per_capita)),
                         "v": self.per_capita_vcov, "ergm_cov": ergm_cov,
                         "netsize_offset": self.netsize_offset}
         return res
+
+    def _exact_by_types(self, model):
+        """The exact MLE of a dyad-independent model at the targets, on dyad classes.
+
+        Dyad-independent ego terms (edges, nodefactor, nodematch, nodemix) see a dyad only
+        through its two nodes' attributes, so the N'(N'-1)/2 dyads fall into classes by the
+        (unordered) pair of ego types; the change statistics of each class come from a tie
+        between two representatives in a small network, and Newton's method solves
+        Σ_c n_c p_c x_c = t on the classes (the log-likelihood is concave).  Time and memory
+        grow with the number of types squared, not with N'."""
+        import time
+
+        from ..network import Network
+        from ..results import ERGMResults
+        start = time.process_time()
+        cols = [c for c in self.ego.egos.columns if c != self.ego.ego_id]
+        if cols:
+            key = self.ego.egos[cols].astype(str).agg("\x1f".join, axis=1).to_numpy()
+            _, codes = np.unique(key, return_inverse=True)
+        else:
+            codes = np.zeros(self.ego.n_egos, dtype=np.int64)
+        T = int(codes.max()) + 1
+        count = np.bincount(codes, weights=self.ego_copies, minlength=T)
+        first = np.array([np.flatnonzero(codes == k)[0] for k in range(T)])
+        # two representatives of each type: nodes 2k and 2k+1
+        attrs = {str(c): list(np.repeat(self.ego.egos[c].to_numpy()[first], 2)) for c in cols}
+        small = ERGM(Network(2 * T, np.zeros((0, 2), dtype=np.int64), directed=False,
+                             node_attrs=attrs), model.formula)
+        empty = np.zeros((0, 2), dtype=np.int64)
+        g0 = small.statistics_vector(empty)
+        pairs = [(a, b) for a in range(T) for b in range(a, T)]
+        X = np.array([small.statistics_vector(np.array([[2 * a, 2 * b + (a == b)]]))
+                      for a, b in pairs]) - g0
+        n = np.array([count[a] * (count[a] - 1) / 2 if a == b else count[a] * count[b]
+                      for a, b in pairs])
+        X, n = X[n > 0], n[n > 0]
+        free = ~np.asarray(model.offset, dtype=bool)
+        target = (self.target_stats if self._has_edges
+                  else np.concatenate([[0.0], self.target_stats]))
+        theta = np.zeros(len(free))
+        theta[~free] = self.netsize_offset
+        theta[free], info, loglik, iters = _logistic_at_targets(
+            X[:, free], X[:, ~free] @ theta[~free], n, (target - g0)[free],
+            [lab for lab, f in zip(model.labels, free) if f])
+        p = len(free)
+        cov = np.zeros((p, p))
+        cov[np.ix_(free, free)] = np.linalg.inv(info)
+        return ERGMResults(theta, cov, model.labels, method="mple", loglik=loglik,
+                           loglik_kind="exact", nobs=int(round(n.sum())), n_iter=iters,
+                           seconds=time.process_time() - start, se_kind="exact information",
+                           formula=model.formula, model=model, dyad_independent=True)
 
     def statistics(self, scaleto=None, se=False):
         """ergm.ego's ``summary(egor ~ formula, scaleto=, se=)`` (default scale: popsize)."""
@@ -216,3 +299,45 @@ def _information(cov):
 
 
 DATA_MODELS[EgoData] = EgoERGM
+
+
+def _logistic_at_targets(X, offset, n, t, labels, tol=1e-12, maxiter=200):
+    """Maximise θ·t - Σ_c n_c log(1 + exp(x_c θ + o_c)) by damped Newton steps: the MLE of a
+    dyad-independent ERGM whose dyad classes c (n_c dyads, change statistics x_c) must
+    reproduce the statistics t.  Returns θ, the information, the log-likelihood and the
+    number of steps."""
+    from scipy.special import expit, log1p
+
+    def loglik(th):
+        eta = X @ th + offset
+        return float(th @ t - np.sum(n * (np.maximum(eta, 0) + log1p(np.exp(-np.abs(eta))))))
+
+    theta = np.zeros(X.shape[1])
+    cur = loglik(theta)
+    for it in range(1, maxiter + 1):
+        prob = expit(X @ theta + offset)
+        score = t - X.T @ (n * prob)
+        info = (X * (n * prob * (1 - prob))[:, None]).T @ X
+        try:
+            step = np.linalg.solve(info, score)
+        except np.linalg.LinAlgError:
+            raise DegenerateModelError(f"the egocentric model's statistics are collinear on "
+                                       f"the pseudo-population ({', '.join(labels)}): drop a "
+                                       f"term") from None
+        size = 1.0
+        while True:
+            new = loglik(theta + size * step)
+            if new >= cur - 1e-12 * abs(cur) or size < 1e-10:
+                break
+            size /= 2
+        theta, cur = theta + size * step, new
+        if np.max(np.abs(score) / np.maximum(1.0, np.abs(t))) < tol or \
+                np.max(np.abs(size * step)) < 1e-13:
+            break
+    if not np.all(np.abs(theta) < 50):
+        raise DegenerateModelError(f"the egocentric MLE does not exist: a target statistic "
+                                   f"lies on the boundary of what the pseudo-population can "
+                                   f"have (coefficients {dict(zip(labels, theta.round(2)))})")
+    prob = expit(X @ theta + offset)
+    info = (X * (n * prob * (1 - prob))[:, None]).T @ X
+    return theta, info, cur, it
