@@ -118,3 +118,15 @@ def test_mcmc_fits_match_ergm_ego_seeds_averaged(fmh, name):
     params = np.mean([np.asarray(f.params) for f in fits], axis=0)
     se = np.mean([np.asarray(f.bse) for f in fits], axis=0)
     _compare(cases, params, se, fits[0].labels)
+
+
+def test_one_mcmc_fit_is_near_ergm_ego(fmh):
+    # the fast check of the MCMC path (the seeds-averaged, tight one is marked slow): one
+    # fit, tolerances wide enough for any seed (0.5 statnet s.e., s.e. within 30 %)
+    cases, m = _model(fmh, "e.fit.census_sex_deg01")
+    fit = m.fit(random_state=7)
+    labels = fit.labels
+    ref_coef = np.array([cases[0]["coef"][k] for k in labels])
+    ref_se = np.array([cases[0]["se"][k] for k in labels])
+    assert np.all(np.abs(np.asarray(fit.params) - ref_coef)[1:] < 0.5 * ref_se[1:])
+    assert np.all(np.abs(np.asarray(fit.bse)[1:] / ref_se[1:] - 1) < 0.3)
