@@ -129,22 +129,66 @@ class EgoERGM:
         return float(ppopsize)
 
     # ------------------------------------------------------------------ pseudo-population
-    def pseudo_population(self):
-        """The pseudo-population network without ties: N' nodes, ego i copied
-        ``ego_copies[i]`` times with its attributes."""
+    def pseudo_population(self, start_ties=None):
+        """The pseudo-population network: N' nodes, ego i copied ``ego_copies[i]`` times with
+        its attributes; no ties, or ``start_ties``."""
         from ..network import Network
         rows = np.repeat(np.arange(self.ego.n_egos), self.ego_copies)
         attrs = {str(c): list(self.ego.egos[c].to_numpy()[rows])
                  for c in self.ego.egos.columns if c != self.ego.ego_id}
-        return Network(self.ppopsize, np.zeros((0, 2), dtype=np.int64), directed=False,
-                       node_attrs=attrs)
+        ties = np.zeros((0, 2), dtype=np.int64) if start_ties is None else start_ties
+        return Network(self.ppopsize, ties, directed=False, node_attrs=attrs)
 
-    def network_model(self):
+    def start_ties(self, rng):
+        """A start for the MCMC fit near the targets: every pseudo-population node gets its
+        ego's ties, each to a random node of the type (attributes) of the alter, by matching
+        the tie ends of type A wanting B with those of B wanting A; unmatched ends, loops and
+        repeated ties are dropped.  The degrees and mixing are then close to the sample's
+        and the chain that meets the targets exactly (statnet's SAN) starts nearby."""
+        cols = [c for c in self.ego.egos.columns
+                if c != self.ego.ego_id and c in self.ego.alters.columns]
+        key_ego = self.ego.egos[cols].astype(str).agg("\x1f".join, axis=1) if cols else \
+            np.full(self.ego.n_egos, "")
+        key_alter = self.ego.alters[cols].astype(str).agg("\x1f".join, axis=1) if cols else \
+            np.full(len(self.ego.alters), "")
+        _, code = np.unique(np.concatenate([np.asarray(key_ego), np.asarray(key_alter)]),
+                            return_inverse=True)
+        ego_type, alter_type = code[:self.ego.n_egos], code[self.ego.n_egos:]
+        first_node = np.concatenate([[0], np.cumsum(self.ego_copies)[:-1]])
+        # the tie ends: one per (copy of an ego, alter of that ego)
+        copies = self.ego_copies[self.ego.alter_ego]
+        alter_row = np.repeat(np.arange(len(self.ego.alter_ego)), copies)
+        offset = np.arange(len(alter_row)) - np.repeat(np.cumsum(copies) - copies, copies)
+        node = first_node[self.ego.alter_ego][alter_row] + offset
+        own = ego_type[self.ego.alter_ego][alter_row]
+        want = alter_type[alter_row]
+        order = rng.permutation(len(node))
+        node, own, want = node[order], own[order], want[order]
+        n_types = int(code.max()) + 1
+        pool = own * n_types + want
+        sort = np.argsort(pool, kind="stable")
+        bounds = np.searchsorted(pool[sort], np.arange(n_types * n_types + 1))
+        ends = []
+        for a in range(n_types):
+            for b in range(a, n_types):
+                x = node[sort[bounds[a * n_types + b]:bounds[a * n_types + b + 1]]]
+                if a == b:
+                    k = len(x) // 2
+                    ends.append(np.stack([x[:k], x[k:2 * k]], axis=1))
+                else:
+                    y = node[sort[bounds[b * n_types + a]:bounds[b * n_types + a + 1]]]
+                    k = min(len(x), len(y))
+                    ends.append(np.stack([x[:k], y[:k]], axis=1))
+        ties = np.concatenate(ends) if ends else np.zeros((0, 2), dtype=np.int64)
+        ties = np.sort(ties[ties[:, 0] != ties[:, 1]], axis=1)
+        return np.unique(ties, axis=0).astype(np.int64)
+
+    def network_model(self, start_ties=None):
         """The ERGM on the pseudo-population.  With an edges term the size offset (ergm.ego's
         ``offset(netsize.adj)``, an edges term with a fixed coefficient) is folded into the
         edges coefficient, the same model; without one it is ``offset(edges)``."""
         formula = self.formula if self._has_edges else f"offset(edges) + {self.formula}"
-        return ERGM(self.pseudo_population(), formula)
+        return ERGM(self.pseudo_population(start_ties), formula)
 
     @property
     def _has_edges(self):
@@ -176,6 +220,8 @@ class EgoERGM:
             statistics ``m`` and their survey variance ``v``, and the network model's own
             covariance ``ergm_cov``.
         """
+        from ..utils.validation import check_random_state
+        rng = check_random_state(random_state)
         model = self.network_model()
         if method is None:
             method = "exact" if model.dyad_independent else "mcmle"
@@ -188,10 +234,12 @@ class EgoERGM:
         if method == "exact":
             res = self._exact_by_types(model)
         elif self._has_edges:
-            res = model.fit(method=method, random_state=random_state, verbose=verbose,
+            if not model.dyad_independent:
+                model = self.network_model(self.start_ties(rng))
+            res = model.fit(method=method, random_state=rng, verbose=verbose,
                             target_stats=self.target_stats, **kwargs)
         else:
-            res = model.fit(method=method, random_state=random_state, verbose=verbose,
+            res = model.fit(method=method, random_state=rng, verbose=verbose,
                             target_stats=np.concatenate([[0.0], self.target_stats]),
                             offset_coef=[self.netsize_offset], **kwargs)
         # the information is that of the model, not of the Monte Carlo error of an MCMC fit
