@@ -26,6 +26,7 @@ import math
 import numpy as np
 
 from ..exceptions import DataFormatError, DegenerateModelError, SettingsError
+from ..formula import parse_formula
 from ..model import DATA_MODELS, ERGM
 from .data import EgoData
 from .statistics import ego_contributions, survey_vcov
@@ -145,8 +146,11 @@ class EgoERGM:
         the tie ends of type A wanting B with those of B wanting A; unmatched ends, loops and
         repeated ties are dropped.  The degrees and mixing are then close to the sample's
         and the chain that meets the targets exactly (statnet's SAN) starts nearby."""
+        # the attributes the formula names (the mixing the start should have)
+        named = {v for call in parse_formula(self.formula)
+                 for v in list(call.args) + list(call.kwargs.values()) if isinstance(v, str)}
         cols = [c for c in self.ego.egos.columns
-                if c != self.ego.ego_id and c in self.ego.alters.columns]
+                if c in named and c != self.ego.ego_id and c in self.ego.alters.columns]
         key_ego = self.ego.egos[cols].astype(str).agg("\x1f".join, axis=1) if cols else \
             np.full(self.ego.n_egos, "")
         key_alter = self.ego.alters[cols].astype(str).agg("\x1f".join, axis=1) if cols else \
@@ -168,17 +172,23 @@ class EgoERGM:
         pool = own * n_types + want
         sort = np.argsort(pool, kind="stable")
         bounds = np.searchsorted(pool[sort], np.arange(n_types * n_types + 1))
-        ends = []
+        ends, used = [], np.zeros(len(node), dtype=bool)
         for a in range(n_types):
             for b in range(a, n_types):
-                x = node[sort[bounds[a * n_types + b]:bounds[a * n_types + b + 1]]]
+                x = sort[bounds[a * n_types + b]:bounds[a * n_types + b + 1]]
                 if a == b:
                     k = len(x) // 2
-                    ends.append(np.stack([x[:k], x[k:2 * k]], axis=1))
+                    x, y = x[:k], x[k:2 * k]
                 else:
-                    y = node[sort[bounds[b * n_types + a]:bounds[b * n_types + a + 1]]]
+                    y = sort[bounds[b * n_types + a]:bounds[b * n_types + a + 1]]
                     k = min(len(x), len(y))
-                    ends.append(np.stack([x[:k], y[:k]], axis=1))
+                    x, y = x[:k], y[:k]
+                used[x] = used[y] = True
+                ends.append(np.stack([node[x], node[y]], axis=1))
+        # the ends left over (types whose counts do not balance) pair at random: degrees kept
+        rest = rng.permutation(np.flatnonzero(~used))
+        k = len(rest) // 2
+        ends.append(np.stack([node[rest[:k]], node[rest[k:2 * k]]], axis=1))
         ties = np.concatenate(ends) if ends else np.zeros((0, 2), dtype=np.int64)
         ties = np.sort(ties[ties[:, 0] != ties[:, 1]], axis=1)
         return np.unique(ties, axis=0).astype(np.int64)
