@@ -53,7 +53,7 @@ class EgoData:
         id (column ``alter_id``) and the alter's attributes.
     alter_ties : pandas.DataFrame or path of a CSV file, optional
         Ties among the alters of one ego: the ego's id and the two alters' ids (columns
-        ``ego_id``, ``source``, ``target``; undirected, each tie once).  Needed by the
+        ``ego_id``, ``source``, ``target``; undirected, listed once or both ways).  Needed by the
         shared-partner terms (``esp``, ``gwesp``).
     ego_id : str
         Name of the ego id column in all three tables (egor's ``.egoID``; default

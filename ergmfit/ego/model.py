@@ -78,7 +78,7 @@ class EgoERGM:
     (205, 0.0)
     >>> fit = m.fit()
     >>> [round(float(v), 3) for v in fit.params]
-    [0.0, -4.801, 0.524]
+    [0.0, -4.989, 0.634]
     """
 
     def __init__(self, ego, formula, popsize=1, ppopsize="auto", ppopsize_mul=1.0,
@@ -370,6 +370,18 @@ def _logistic_at_targets(X, offset, n, t, labels, tol=1e-12, maxiter=200):
         eta = X @ th + offset
         return float(th @ t - np.sum(n * (np.maximum(eta, 0) + log1p(np.exp(-np.abs(eta))))))
 
+    # a target at the smallest or largest value the pseudo-population allows: no MLE
+    low = np.where((X >= 0).all(axis=0), 0.0, -np.inf)
+    high = np.where((X >= 0).all(axis=0), (n[:, None] * X).sum(axis=0), np.inf)
+    at_edge = [lab for lab, v, lo, hi in zip(labels, t, low, high)
+               if v <= lo + 1e-9 * max(1.0, abs(lo) if np.isfinite(lo) else 1.0)
+               or v >= hi - 1e-9 * max(1.0, abs(hi) if np.isfinite(hi) else 1.0)]
+    if at_edge:
+        raise DegenerateModelError(
+            f"the egocentric MLE does not exist: the target of {', '.join(at_edge)} is the "
+            f"smallest or largest value the pseudo-population allows (e.g. no ties of a "
+            f"mixing cell in the sample; statnet's coefficient would be -Inf): remove the "
+            f"statistic (nodemix(levels2=) / nodematch(levels=) are not supported yet)")
     theta = np.zeros(X.shape[1])
     cur = loglik(theta)
     for it in range(1, maxiter + 1):

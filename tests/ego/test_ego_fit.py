@@ -103,6 +103,8 @@ def test_bad_settings_are_clear_errors(fmh):
         ef.ERGM(ego, "edges", ppopsize="everyone")
     with pytest.raises(ef.exceptions.SettingsError, match="edges"):
         ef.ERGM(ego, "nodematch('Sex') + degree(1)", popsize=205).fit(random_state=1)
+    with pytest.raises(ef.DegenerateModelError, match="mix.Race.Black.Other"):
+        ef.ERGM(fmh["fmh.census"], "edges + nodemix('Race')", popsize=205).fit()
     with pytest.raises(ef.exceptions.SettingsError, match="dyad-independent"):
         ef.ERGM(ego, "edges + degree(1)", popsize=205).fit(method="exact")
 
@@ -130,3 +132,13 @@ def test_one_mcmc_fit_is_near_ergm_ego(fmh):
     ref_se = np.array([cases[0]["se"][k] for k in labels])
     assert np.all(np.abs(np.asarray(fit.params) - ref_coef)[1:] < 0.5 * ref_se[1:])
     assert np.all(np.abs(np.asarray(fit.bse)[1:] / ref_se[1:] - 1) < 0.3)
+
+
+def test_a_census_fit_is_the_whole_networks_mle(fmh):
+    # a census with popsize = n: the pseudo-population is the node set and the targets are
+    # the network's statistics, so the dyad-independent fit is ergm's MLE on the network
+    f = "edges + nodefactor('Grade') + nodematch('Sex') + nodematch('Grade', diff=TRUE)"
+    ego_fit = ef.ERGM(fmh["fmh.census"], f, popsize=205).fit()
+    net_fit = ef.ERGM(ef.datasets.load("faux.mesa.high"), f).fit(method="mple")
+    np.testing.assert_allclose(np.asarray(ego_fit.params)[1:], np.asarray(net_fit.params),
+                               atol=1e-6)
