@@ -2,7 +2,7 @@
 through a pseudo-population network."""
 from .data import EgoData
 from .model import EgoERGM, pseudo_population_counts
-from .statistics import EGO_TERMS, EgoStatistics, ego_statistics, survey_vcov
+from .egostats import EGO_TERMS, EgoStatistics, ego_statistics, survey_vcov
 
 #: ``ef.ego.statistics(ego, formula, scaleto=, se=)``: ergm.ego's ``summary(egor ~ ...)``
 statistics = ego_statistics

@@ -47,7 +47,7 @@ def run(args, print_table, format_value):
         else:
             print(fit.summary())
         return 0
-    from .statistics import ego_statistics
+    from .egostats import ego_statistics
     s = ego_statistics(ego, args.formula, scaleto=args.popsize, se=True)
     if args.json:
         print(json.dumps({"stats": {k: float(v) for k, v in s.stats.items()},

@@ -1,7 +1,7 @@
 """ergm.ego's fit: an ERGM for the population an egocentric sample was drawn from.
 
 The egocentric estimate of the per-capita statistics m (the weighted mean of the egos'
-contributions, :mod:`ergmfit.ego.statistics`) fixes the target statistics of a
+contributions, :mod:`ergmfit.ego.egostats`) fixes the target statistics of a
 *pseudo-population* network: each ego stands for round(N' w_i / Σw) nodes carrying its
 attributes, and an ERGM on those N' nodes is fitted to the targets N' m (statnet's
 ``target.stats``).  The size offset ``netsize.adj`` (an edges term with coefficient
@@ -29,7 +29,7 @@ from ..exceptions import DataFormatError, DegenerateModelError, SettingsError
 from ..formula import parse_formula
 from ..model import DATA_MODELS, ERGM
 from .data import EgoData
-from .statistics import ego_contributions, survey_vcov
+from .egostats import ego_contributions, survey_vcov
 
 __all__ = ["EgoERGM", "pseudo_population_counts"]
 
@@ -108,7 +108,7 @@ class EgoERGM:
         if self.ppopsize < 2:
             raise SettingsError(f"the pseudo-population has {self.ppopsize} node(s); raise "
                                 f"ppopsize or ppopsize_mul")
-        #: coefficient of the size offset: -log(N'/N)
+        #: -log(N'/N), the fixed coefficient of the size offset
         self.netsize_offset = -math.log(self.ppopsize / self.popsize) + 0.0
         self.labels = [NETSIZE_LABEL] + list(self.stat_labels)
         self.target_stats = self.per_capita * self.ppopsize
@@ -340,7 +340,7 @@ class EgoERGM:
 
     def statistics(self, scaleto=None, se=False):
         """ergm.ego's ``summary(egor ~ formula, scaleto=, se=)`` (default scale: popsize)."""
-        from .statistics import ego_statistics
+        from .egostats import ego_statistics
         return ego_statistics(self.ego, self.formula,
                               scaleto=self.popsize if scaleto is None else scaleto, se=se)
 

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 import ergmfit as ef
-from ergmfit.ego.statistics import survey_vcov
+from ergmfit.ego.egostats import survey_vcov
 from conftest import load_reference
 
 REF = load_reference("statnet_ego.json")
