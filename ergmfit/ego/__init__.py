@@ -2,10 +2,7 @@
 through a pseudo-population network."""
 from .data import EgoData
 from .model import EgoERGM, pseudo_population_counts
-from .egostats import EGO_TERMS, EgoStatistics, ego_statistics, survey_vcov
+from .egostats import EGO_TERMS, EgoStatistics, statistics, survey_vcov
 
-#: ``ef.ego.statistics(ego, formula, scaleto=, se=)``: ergm.ego's ``summary(egor ~ ...)``
-statistics = ego_statistics
-
-__all__ = ["EgoData", "EgoStatistics", "ego_statistics", "statistics", "survey_vcov",
-           "EGO_TERMS", "EgoERGM", "pseudo_population_counts"]
+__all__ = ["EgoData", "EgoStatistics", "statistics", "survey_vcov", "EGO_TERMS", "EgoERGM",
+           "pseudo_population_counts"]

@@ -47,8 +47,8 @@ def run(args, print_table, format_value):
         else:
             print(fit.summary())
         return 0
-    from .egostats import ego_statistics
-    s = ego_statistics(ego, args.formula, scaleto=args.popsize, se=True)
+    from .egostats import statistics
+    s = statistics(ego, args.formula, scaleto=args.popsize, se=True)
     if args.json:
         print(json.dumps({"stats": {k: float(v) for k, v in s.stats.items()},
                           "se": {k: float(v) for k, v in s.se.items()},

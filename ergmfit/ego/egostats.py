@@ -27,7 +27,7 @@ from ..formula import parse_formula
 from ..terms.registry import as_bool, format_number
 from .data import EgoData
 
-__all__ = ["ego_statistics", "EgoStatistics", "survey_vcov", "EGO_TERMS"]
+__all__ = ["statistics", "EgoStatistics", "survey_vcov", "EGO_TERMS"]
 
 
 # ---------------------------------------------------------------- attribute levels
@@ -334,7 +334,7 @@ class EgoStatistics:
     __repr__ = __str__
 
 
-def ego_statistics(ego: EgoData, formula, scaleto=None, se=False) -> EgoStatistics:
+def statistics(ego: EgoData, formula, scaleto=None, se=False) -> EgoStatistics:
     """ergm.ego's ``summary(egor ~ formula, scaleto=, se=)``: population statistics.
 
     Parameters

@@ -340,8 +340,8 @@ class EgoERGM:
 
     def statistics(self, scaleto=None, se=False):
         """ergm.ego's ``summary(egor ~ formula, scaleto=, se=)`` (default scale: popsize)."""
-        from .egostats import ego_statistics
-        return ego_statistics(self.ego, self.formula,
+        from .egostats import statistics
+        return statistics(self.ego, self.formula,
                               scaleto=self.popsize if scaleto is None else scaleto, se=se)
 
 
