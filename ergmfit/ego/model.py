@@ -342,7 +342,7 @@ class EgoERGM:
         """ergm.ego's ``summary(egor ~ formula, scaleto=, se=)`` (default scale: popsize)."""
         from .egostats import statistics
         return statistics(self.ego, self.formula,
-                              scaleto=self.popsize if scaleto is None else scaleto, se=se)
+                          scaleto=self.popsize if scaleto is None else scaleto, se=se)
 
 
 def _information(cov):
