@@ -10,6 +10,7 @@ from .comparison import compare
 from .exceptions import (ConvergenceWarning, DataFormatError, DegenerateModelError,
                          ErgmfitError, FormulaError, NetworkError, ResultsFileError, SaveError,
                          TermError)
+from .ego import EgoData
 from .formula import parse_formula
 from .model import ERGM
 from .network import Layer, Layers, Network, Networks, NetworkState, as_network, read_network
@@ -26,7 +27,8 @@ def __getattr__(name):
         return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'ergmfit' has no attribute {name!r}")
 
-__all__ = ["ERGM", "NetSeries", "compare", "Network", "Networks", "Layer", "Layers", "NetworkState", "as_network", "read_network", "datasets", "parse_formula",
+__all__ = ["ERGM", "NetSeries", "compare", "Network", "Networks", "Layer", "Layers", "NetworkState",
+           "as_network", "read_network", "datasets", "parse_formula", "EgoData", "ego",
            "ErgmfitError", "FormulaError", "TermError", "NetworkError", "DataFormatError",
            "DegenerateModelError", "ResultsFileError", "SaveError", "ConvergenceWarning",
            "__version__"]

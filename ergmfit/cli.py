@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .exceptions import ErgmfitError, SaveError
+from .ego import command as ego_command
 
 EXIT_OK = 0
 EXIT_ERROR = 2
@@ -665,6 +666,9 @@ COMMANDS = [
             _run_simulate),
     Command("gof", "goodness of fit: observed versus simulated degree, shared partner, "
                    "geodesic and model statistics", _configure_gof, _run_gof),
+    Command("ego", "egocentric data (egor's CSV layout): population statistics with survey "
+                   "s.e., or an ergm.ego fit with --fit", ego_command.configure,
+            lambda args: ego_command.run(args, print_table, format_value)),
 ]
 
 

@@ -27,7 +27,10 @@ from .utils.validation import (check_params, check_random_state, check_simulatio
 
 
 
-#: model classes of other inputs than a network (see register_input_model)
+#: input types that are not networks -> the model class that takes them, registered by the
+#: package that defines the type (ergmfit.temporal: NetSeries -> TemporalERGM; ergmfit.ego:
+#: EgoData -> EgoERGM), so that ``ERGM(data, formula, ...)`` is the one front door without
+#: this module importing them
 INPUT_MODELS = {}
 
 
@@ -91,9 +94,15 @@ class ERGM:
         # an ERGM with a response is a count-valued ERGM (the count family: CountERGM)
         if cls is ERGM and (response is not None or reference is not None):
             cls = CountERGM
-        # another input type picks its model class (NetSeries: TemporalERGM)
-        cls = INPUT_MODELS.get(type(args[0] if args else kwargs.get("network")), cls) \
-            if cls is ERGM else cls
+        # another input type picks its model class (NetSeries: TemporalERGM, an ERGM;
+        # EgoData: EgoERGM, which builds its pseudo-population's ERGM itself)
+        data = args[0] if args else kwargs.get("network")
+        for kind, model_class in (INPUT_MODELS.items() if cls is ERGM else ()):
+            if isinstance(data, kind):
+                if isinstance(model_class, type) and issubclass(model_class, ERGM):
+                    cls = model_class
+                    break
+                return model_class(*args, response=response, reference=reference, **kwargs)
         return super().__new__(cls)
 
     def __init__(self, network, formula, directed=None, weights="error", constraints=None,

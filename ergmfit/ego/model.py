@@ -1,0 +1,413 @@
+"""ergm.ego's fit: an ERGM for the population an egocentric sample was drawn from.
+
+The egocentric estimate of the per-capita statistics m (the weighted mean of the egos'
+contributions, :mod:`ergmfit.ego.egostats`) fixes the target statistics of a
+*pseudo-population* network: each ego stands for round(N' w_i / Σw) nodes carrying its
+attributes, and an ERGM on those N' nodes is fitted to the targets N' m (statnet's
+``target.stats``).  The size offset ``netsize.adj`` (an edges term with coefficient
+-log(N'/N)) carries the estimate from N' nodes to the population size N, so the coefficients
+refer to a network of N nodes with the sample's per-capita mean degree (Krivitsky, Handcock
+& Morris 2011).  The covariance of the estimate is the survey variance of m carried through
+the inverse per-capita information, I₁⁻¹ V(m) I₁⁻¹ with I₁ = I(θ)/N' (Krivitsky & Morris
+2017, section 4).
+
+References
+----------
+Krivitsky, P. N. and Morris, M. (2017). Inference for social network models from
+egocentrically sampled data. *Annals of Applied Statistics* 11(1), 427-455.
+Krivitsky, P. N., Handcock, M. S. and Morris, M. (2011). Adjusting for network size and
+composition effects in exponential-family random graph models. *Statistical Methodology*
+8(4), 319-339.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..exceptions import DataFormatError, DegenerateModelError, SettingsError
+from ..formula import parse_formula
+from ..model import ERGM, register_input_model
+from .data import EgoData
+from .egostats import ego_contributions, survey_vcov
+
+__all__ = ["EgoERGM", "pseudo_population_counts"]
+
+#: statnet's label of the size offset
+NETSIZE_LABEL = "offset(netsize.adj)"
+
+
+def pseudo_population_counts(weights, ppopsize):
+    """How many pseudo-population nodes each ego stands for (ergm.ego's ``ppop.wt="round"``):
+    round(N' w_i / Σw), rounding halves to even as R does."""
+    w = np.asarray(weights, dtype=float)
+    return np.round(ppopsize * w / w.sum()).astype(np.int64)
+
+
+class EgoERGM:
+    """An ERGM fitted to an egocentric sample, as ergm.ego does (``ef.ERGM(ego_data, ...)``).
+
+    Parameters
+    ----------
+    ego : EgoData
+    formula : str
+        Ego terms (see :data:`ergmfit.ego.EGO_TERMS`), statnet's syntax.
+    popsize : float
+        Size N of the population network (ergm.ego's ``popsize``, default 1: the
+        coefficients then refer to a network of one node, i.e. the edges coefficient carries
+        the -log N' offset).
+    ppopsize : "auto", "samp", "pop" or int
+        Size N' of the pseudo-population (ergm.ego's ``ppopsize``): "auto" is "pop" when
+        ``popsize`` is not 1 and "samp" otherwise; "samp" is the number of egos and "pop" is
+        N, each times ``ppopsize_mul``; a number sets N' directly.
+    ppopsize_mul : float
+        Multiplier of the "samp"/"pop" size.
+
+    Notes
+    -----
+    Sampling weights enter both the target statistics and the pseudo-population (each ego's
+    share of its nodes), and the survey variance; see docs/egocentric.md for where this
+    differs from ergm.ego 1.0.1.
+
+    Examples
+    --------
+    >>> import ergmfit as ef
+    >>> ego = ef.EgoData.from_network(ef.datasets.load("faux.mesa.high"))
+    >>> m = ef.ERGM(ego, "edges + nodematch('Sex')", popsize=205)
+    >>> m.ppopsize, m.netsize_offset
+    (205, 0.0)
+    >>> fit = m.fit()
+    >>> [round(float(v), 3) for v in fit.params]
+    [0.0, -4.989, 0.634]
+    """
+
+    def __init__(self, ego, formula, popsize=1, ppopsize="auto", ppopsize_mul=1.0,
+                 response=None, reference=None):
+        if response is not None or reference is not None:
+            raise SettingsError("egocentric ERGMs are binary: response= and reference= do "
+                                "not apply")
+        if not isinstance(ego, EgoData):
+            raise DataFormatError(f"an egocentric ERGM needs an EgoData, not "
+                                  f"{type(ego).__name__}")
+        if isinstance(popsize, bool) or not isinstance(popsize, (int, float, np.integer,
+                                                                 np.floating)) \
+                or not math.isfinite(popsize) or popsize <= 0:
+            raise SettingsError(f"popsize must be a positive number (the population size), "
+                                f"not {popsize!r}")
+        self.ego = ego
+        self.formula = formula
+        self.popsize = float(popsize)
+        self.stat_labels, self.contributions = ego_contributions(ego, formula)
+        w = ego.weights
+        #: per-capita statistics (the weighted mean contribution) and their survey variance
+        self.per_capita = (w[:, None] * self.contributions).sum(axis=0) / w.sum()
+        self.per_capita_vcov = survey_vcov(self.contributions, w, ego.strata)
+        target = self._ppopsize(ppopsize, ppopsize_mul)
+        self.ego_copies = pseudo_population_counts(w, target)
+        self.ppopsize = int(self.ego_copies.sum())
+        if self.ppopsize < 2:
+            raise SettingsError(f"the pseudo-population has {self.ppopsize} node(s); raise "
+                                f"ppopsize or ppopsize_mul")
+        #: -log(N'/N), the fixed coefficient of the size offset
+        self.netsize_offset = -math.log(self.ppopsize / self.popsize) + 0.0
+        self.labels = [NETSIZE_LABEL] + list(self.stat_labels)
+        self.target_stats = self.per_capita * self.ppopsize
+
+    def _ppopsize(self, ppopsize, mul):
+        if isinstance(ppopsize, str):
+            kind = ppopsize.lower()
+            if kind == "auto":
+                kind = "pop" if self.popsize != 1 else "samp"
+            if kind == "pop":
+                return self.popsize * float(mul)
+            if kind == "samp":
+                return self.ego.n_egos * float(mul)
+            raise SettingsError(f"ppopsize must be 'auto', 'samp', 'pop' or a number, "
+                                f"not {ppopsize!r}")
+        if isinstance(ppopsize, bool) or not isinstance(ppopsize, (int, float, np.integer)) \
+                or not ppopsize >= 2:
+            raise SettingsError(f"ppopsize must be a number >= 2, not {ppopsize!r}")
+        return float(ppopsize)
+
+    # ------------------------------------------------------------------ pseudo-population
+    def pseudo_population(self, start_ties=None):
+        """The pseudo-population network: N' nodes, ego i copied ``ego_copies[i]`` times with
+        its attributes; no ties, or ``start_ties``."""
+        from ..network import Network
+        rows = np.repeat(np.arange(self.ego.n_egos), self.ego_copies)
+        attrs = {str(c): list(self.ego.egos[c].to_numpy()[rows])
+                 for c in self.ego.egos.columns if c != self.ego.ego_id}
+        ties = np.zeros((0, 2), dtype=np.int64) if start_ties is None else start_ties
+        return Network(self.ppopsize, ties, directed=False, node_attrs=attrs)
+
+    def start_ties(self, rng):
+        """A start for the MCMC fit near the targets: every pseudo-population node gets its
+        ego's ties, each to a random node of the type (attributes) of the alter, by matching
+        the tie ends of type A wanting B with those of B wanting A; unmatched ends, loops and
+        repeated ties are dropped.  The degrees and mixing are then close to the sample's
+        and the chain that meets the targets exactly (statnet's SAN) starts nearby."""
+        # the attributes the formula names (the mixing the start should have)
+        named = {v for call in parse_formula(self.formula)
+                 for v in list(call.args) + list(call.kwargs.values()) if isinstance(v, str)}
+        cols = [c for c in self.ego.egos.columns
+                if c in named and c != self.ego.ego_id and c in self.ego.alters.columns]
+        key_ego = self.ego.egos[cols].astype(str).agg("\x1f".join, axis=1) if cols else \
+            np.full(self.ego.n_egos, "")
+        key_alter = self.ego.alters[cols].astype(str).agg("\x1f".join, axis=1) if cols else \
+            np.full(len(self.ego.alters), "")
+        _, code = np.unique(np.concatenate([np.asarray(key_ego), np.asarray(key_alter)]),
+                            return_inverse=True)
+        ego_type, alter_type = code[:self.ego.n_egos], code[self.ego.n_egos:]
+        first_node = np.concatenate([[0], np.cumsum(self.ego_copies)[:-1]])
+        # the tie ends: one per (copy of an ego, alter of that ego)
+        copies = self.ego_copies[self.ego.alter_ego]
+        alter_row = np.repeat(np.arange(len(self.ego.alter_ego)), copies)
+        offset = np.arange(len(alter_row)) - np.repeat(np.cumsum(copies) - copies, copies)
+        node = first_node[self.ego.alter_ego][alter_row] + offset
+        own = ego_type[self.ego.alter_ego][alter_row]
+        want = alter_type[alter_row]
+        order = rng.permutation(len(node))
+        node, own, want = node[order], own[order], want[order]
+        n_types = int(code.max()) + 1
+        pool = own * n_types + want
+        sort = np.argsort(pool, kind="stable")
+        bounds = np.searchsorted(pool[sort], np.arange(n_types * n_types + 1))
+        ends, used = [], np.zeros(len(node), dtype=bool)
+        for a in range(n_types):
+            for b in range(a, n_types):
+                x = sort[bounds[a * n_types + b]:bounds[a * n_types + b + 1]]
+                if a == b:
+                    k = len(x) // 2
+                    x, y = x[:k], x[k:2 * k]
+                else:
+                    y = sort[bounds[b * n_types + a]:bounds[b * n_types + a + 1]]
+                    k = min(len(x), len(y))
+                    x, y = x[:k], y[:k]
+                used[x] = used[y] = True
+                ends.append(np.stack([node[x], node[y]], axis=1))
+        # the ends left over (types whose counts do not balance) pair at random: degrees kept
+        rest = rng.permutation(np.flatnonzero(~used))
+        k = len(rest) // 2
+        ends.append(np.stack([node[rest[:k]], node[rest[k:2 * k]]], axis=1))
+        ties = np.concatenate(ends) if ends else np.zeros((0, 2), dtype=np.int64)
+        ties = np.sort(ties[ties[:, 0] != ties[:, 1]], axis=1)
+        return np.unique(ties, axis=0).astype(np.int64)
+
+    def network_model(self, start_ties=None):
+        """The ERGM on the pseudo-population.  With an edges term the size offset (ergm.ego's
+        ``offset(netsize.adj)``, an edges term with a fixed coefficient) is folded into the
+        edges coefficient, the same model; without one it is ``offset(edges)``."""
+        formula = self.formula if self._has_edges else f"offset(edges) + {self.formula}"
+        return ERGM(self.pseudo_population(start_ties), formula)
+
+    @property
+    def _has_edges(self):
+        return "edges" in self.stat_labels
+
+    @property
+    def dyad_independent(self) -> bool:
+        return self.network_model().dyad_independent
+
+    # ------------------------------------------------------------------ fit
+    def fit(self, method=None, random_state=None, verbose=False, **kwargs):
+        """Fit as ergm.ego: the pseudo-population ERGM at the target statistics, with the
+        size offset fixed, and the survey covariance of the estimate.
+
+        Parameters
+        ----------
+        method : {"mple", "mcmle"} or None
+            None: the exact MLE ("mple" at the targets, which is the MLE) for
+            dyad-independent models, MCMC-MLE otherwise.
+        random_state : int, Generator or None
+        **kwargs
+            Settings of the estimator.
+
+        Returns
+        -------
+        ERGMResults
+            With statnet's labels (``offset(netsize.adj)`` first); ``cov`` is ergm.ego's
+            covariance; ``ego_info`` holds ``popsize``, ``ppopsize``, the per-capita
+            statistics ``m`` and their survey variance ``v``, and the network model's own
+            covariance ``ergm_cov``.
+        """
+        from ..utils.validation import check_random_state
+        rng = check_random_state(random_state)
+        model = self.network_model()
+        if method is None:
+            method = "exact" if model.dyad_independent else "mcmle"
+        if method == "exact" and not model.dyad_independent:
+            raise SettingsError("method='exact' needs a dyad-independent model; use 'mcmle'")
+        if not self._has_edges and method not in ("mple", "exact"):
+            raise SettingsError("an egocentric model without an edges term is fitted by "
+                                "method='exact' or 'mple' only (if it is dyad-independent); "
+                                "add edges to the formula")
+        if method == "exact":
+            res = self._exact_by_types(model)
+        elif self._has_edges:
+            if not model.dyad_independent:
+                model = self.network_model(self.start_ties(rng))
+            res = model.fit(method=method, random_state=rng, verbose=verbose,
+                            target_stats=self.target_stats, **kwargs)
+        else:
+            res = model.fit(method=method, random_state=rng, verbose=verbose,
+                            target_stats=np.concatenate([[0.0], self.target_stats]),
+                            offset_coef=[self.netsize_offset], **kwargs)
+        # the information is that of the model, not of the Monte Carlo error of an MCMC fit
+        model_cov = np.asarray(res.cov, dtype=float)
+        if res.cov_mc is not None and np.all(np.isfinite(res.cov_mc)):
+            model_cov = model_cov - np.asarray(res.cov_mc, dtype=float)
+        if self._has_edges:
+            # the offset was folded into edges: unfold it
+            edges = self.stat_labels.index("edges")
+            params = np.concatenate([[self.netsize_offset], np.asarray(res.params, float)])
+            params[1 + edges] -= self.netsize_offset
+            p = len(self.stat_labels)
+            ergm_cov = np.zeros((p + 1, p + 1))
+            ergm_cov[1:, 1:] = model_cov
+        else:
+            params = np.asarray(res.params, dtype=float)
+            ergm_cov = np.array(model_cov, dtype=float)
+            ergm_cov[0, :] = ergm_cov[:, 0] = 0.0
+        info = _information(ergm_cov[1:, 1:])
+        cov = np.zeros_like(ergm_cov)
+        if info is not None:
+            inv_pc = np.linalg.inv(info / self.ppopsize)
+            cov[1:, 1:] = inv_pc @ self.per_capita_vcov @ inv_pc
+        else:
+            cov[1:, 1:] = np.nan
+        res.labels = list(self.labels)
+        res.params = params
+        res.cov = cov
+        res.cov_mc = None           # as ergm.ego: the survey covariance has no MCMC part
+        res.formula = self.formula
+        res.se_kind = "ergm.ego: survey variance of the targets through the inverse information"
+        res.ego_info = {"popsize": self.popsize, "ppopsize": self.ppopsize,
+                        "m": dict(zip(self.stat_labels, self.per_capita)),
+                        "v": self.per_capita_vcov, "ergm_cov": ergm_cov,
+                        "netsize_offset": self.netsize_offset}
+        return res
+
+    def _exact_by_types(self, model):
+        """The exact MLE of a dyad-independent model at the targets, on dyad classes.
+
+        Dyad-independent ego terms (edges, nodefactor, nodematch, nodemix) see a dyad only
+        through its two nodes' attributes, so the N'(N'-1)/2 dyads fall into classes by the
+        (unordered) pair of ego types; the change statistics of each class come from a tie
+        between two representatives in a small network, and Newton's method solves
+        Σ_c n_c p_c x_c = t on the classes (the log-likelihood is concave).  Time and memory
+        grow with the number of types squared, not with N'."""
+        import time
+
+        from ..network import Network
+        from ..results import ERGMResults
+        start = time.process_time()
+        cols = [c for c in self.ego.egos.columns if c != self.ego.ego_id]
+        if cols:
+            key = self.ego.egos[cols].astype(str).agg("\x1f".join, axis=1).to_numpy()
+            _, codes = np.unique(key, return_inverse=True)
+        else:
+            codes = np.zeros(self.ego.n_egos, dtype=np.int64)
+        T = int(codes.max()) + 1
+        count = np.bincount(codes, weights=self.ego_copies, minlength=T)
+        first = np.array([np.flatnonzero(codes == k)[0] for k in range(T)])
+        # two representatives of each type: nodes 2k and 2k+1
+        attrs = {str(c): list(np.repeat(self.ego.egos[c].to_numpy()[first], 2)) for c in cols}
+        small = ERGM(Network(2 * T, np.zeros((0, 2), dtype=np.int64), directed=False,
+                             node_attrs=attrs), model.formula)
+        empty = np.zeros((0, 2), dtype=np.int64)
+        g0 = small.statistics_vector(empty)
+        pairs = [(a, b) for a in range(T) for b in range(a, T)]
+        X = np.array([small.statistics_vector(np.array([[2 * a, 2 * b + (a == b)]]))
+                      for a, b in pairs]) - g0
+        n = np.array([count[a] * (count[a] - 1) / 2 if a == b else count[a] * count[b]
+                      for a, b in pairs])
+        X, n = X[n > 0], n[n > 0]
+        free = ~np.asarray(model.offset, dtype=bool)
+        target = (self.target_stats if self._has_edges
+                  else np.concatenate([[0.0], self.target_stats]))
+        theta = np.zeros(len(free))
+        theta[~free] = self.netsize_offset
+        theta[free], info, loglik, iters = _logistic_at_targets(
+            X[:, free], X[:, ~free] @ theta[~free], n, (target - g0)[free],
+            [lab for lab, f in zip(model.labels, free) if f])
+        p = len(free)
+        cov = np.zeros((p, p))
+        cov[np.ix_(free, free)] = np.linalg.inv(info)
+        return ERGMResults(theta, cov, model.labels, method="mple", loglik=loglik,
+                           loglik_kind="exact", nobs=int(round(n.sum())), n_iter=iters,
+                           seconds=time.process_time() - start, se_kind="exact information",
+                           formula=model.formula, model=model, dyad_independent=True)
+
+    def statistics(self, scaleto=None, se=False):
+        """ergm.ego's ``summary(egor ~ formula, scaleto=, se=)`` (default scale: popsize)."""
+        from .egostats import statistics
+        return statistics(self.ego, self.formula,
+                          scaleto=self.popsize if scaleto is None else scaleto, se=se)
+
+
+def _information(cov):
+    """The information matrix from the network model's covariance (its inverse), or None
+    if that is not invertible."""
+    if not np.all(np.isfinite(cov)):
+        return None
+    try:
+        return np.linalg.inv(cov)
+    except np.linalg.LinAlgError:
+        return None
+
+
+register_input_model(EgoData, EgoERGM)
+
+
+def _logistic_at_targets(X, offset, n, t, labels, tol=1e-12, maxiter=200):
+    """Maximise θ·t - Σ_c n_c log(1 + exp(x_c θ + o_c)) by damped Newton steps: the MLE of a
+    dyad-independent ERGM whose dyad classes c (n_c dyads, change statistics x_c) must
+    reproduce the statistics t.  Returns θ, the information, the log-likelihood and the
+    number of steps."""
+    from scipy.special import expit, log1p
+
+    def loglik(th):
+        eta = X @ th + offset
+        return float(th @ t - np.sum(n * (np.maximum(eta, 0) + log1p(np.exp(-np.abs(eta))))))
+
+    # a target at the smallest or largest value the pseudo-population allows: no MLE
+    low = np.where((X >= 0).all(axis=0), 0.0, -np.inf)
+    high = np.where((X >= 0).all(axis=0), (n[:, None] * X).sum(axis=0), np.inf)
+    at_edge = [lab for lab, v, lo, hi in zip(labels, t, low, high)
+               if v <= lo + 1e-9 * max(1.0, abs(lo) if np.isfinite(lo) else 1.0)
+               or v >= hi - 1e-9 * max(1.0, abs(hi) if np.isfinite(hi) else 1.0)]
+    if at_edge:
+        raise DegenerateModelError(
+            f"the egocentric MLE does not exist: the target of {', '.join(at_edge)} is the "
+            f"smallest or largest value the pseudo-population allows (e.g. no ties of a "
+            f"mixing cell in the sample; statnet's coefficient would be -Inf): remove the "
+            f"statistic (nodemix(levels2=) / nodematch(levels=) are not supported yet)")
+    theta = np.zeros(X.shape[1])
+    cur = loglik(theta)
+    for it in range(1, maxiter + 1):
+        prob = expit(X @ theta + offset)
+        score = t - X.T @ (n * prob)
+        info = (X * (n * prob * (1 - prob))[:, None]).T @ X
+        try:
+            step = np.linalg.solve(info, score)
+        except np.linalg.LinAlgError:
+            raise DegenerateModelError(f"the egocentric model's statistics are collinear on "
+                                       f"the pseudo-population ({', '.join(labels)}): drop a "
+                                       f"term") from None
+        size = 1.0
+        while True:
+            new = loglik(theta + size * step)
+            if new >= cur - 1e-12 * abs(cur) or size < 1e-10:
+                break
+            size /= 2
+        theta, cur = theta + size * step, new
+        if np.max(np.abs(score) / np.maximum(1.0, np.abs(t))) < tol or \
+                np.max(np.abs(size * step)) < 1e-13:
+            break
+    if not np.all(np.abs(theta) < 50):
+        raise DegenerateModelError(f"the egocentric MLE does not exist: a target statistic "
+                                   f"lies on the boundary of what the pseudo-population can "
+                                   f"have (coefficients {dict(zip(labels, theta.round(2)))})")
+    prob = expit(X @ theta + offset)
+    info = (X * (n * prob * (1 - prob))[:, None]).T @ X
+    return theta, info, cur, it
