@@ -12,6 +12,7 @@ from .exceptions import (ConvergenceWarning, DataFormatError, DegenerateModelErr
                          TermError)
 from .formula import parse_formula
 from .model import ERGM
+from .tapered import TaperedERGM
 from .network import Network, NetworkState, as_network, read_network
 
 from .version import __version__
@@ -24,7 +25,7 @@ def __getattr__(name):
         return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'ergmfit' has no attribute {name!r}")
 
-__all__ = ["ERGM", "compare", "Network", "NetworkState", "as_network", "read_network", "datasets", "parse_formula",
+__all__ = ["ERGM", "TaperedERGM", "compare", "Network", "NetworkState", "as_network", "read_network", "datasets", "parse_formula",
            "ErgmfitError", "FormulaError", "TermError", "NetworkError", "DataFormatError",
            "DegenerateModelError", "ResultsFileError", "SaveError", "ConvergenceWarning",
            "__version__"]

@@ -79,6 +79,8 @@ class ERGM:
         # an ERGM with a response is a count-valued ERGM (the count family: CountERGM)
         if cls is ERGM and (response is not None or reference is not None):
             cls = CountERGM
+        if cls is ERGM and kwargs.get("tapered"):       # a tapered ERGM (#36)
+            from .tapered import TaperedERGM as cls
         return super().__new__(cls)
 
     def __init__(self, network, formula, directed=None, weights="error", constraints=None,

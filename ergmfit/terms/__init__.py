@@ -9,6 +9,7 @@ a family: the layers go registry <- families <- this package.
 from .registry import Term, TermSpec, all_terms, build_term, get_term, register
 from . import dyadic, degree, triad, dtriad, alternating  # noqa: F401,E402  (registration)
 from . import degfun, bipartite, operators, interaction, attrterms, census, nonlinear, mixing, composed, diversity, projection  # noqa: F401,E402  (registration)
+from . import tapering  # noqa: F401,E402  (registration of Taper)
 from . import valued  # noqa: F401,E402  (registration of the count-valued terms)
 
 __all__ = ["Term", "TermSpec", "all_terms", "build_term", "get_term", "register"]
