@@ -77,8 +77,5 @@ class TaperedERGM(ERGM):
         return {k: v for k, v in super().statistics().items()
                 if k not in (LABEL, f"offset({LABEL})")}
 
-    def submodel(self, term_indices):
-        raise NotImplementedError("a sub-model of a tapered ERGM is not defined")
-
     def __repr__(self):
         return f"TaperedERGM({self.formula!r}, r={self.r:g})"
