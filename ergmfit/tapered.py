@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from .model import ERGM
-from .terms.tapering import LABEL, default_tau, fixed_penalty, taper_term
+from .terms.tapering import LABEL, default_tau, fixed_penalty, statistic_vector, taper_term
 
 
 class TaperedERGM(ERGM):
@@ -61,7 +61,8 @@ class TaperedERGM(ERGM):
         super().__init__(network, formula, **kwargs)
         base = ERGM(self.network, formula)          # the inner statistics: their own kernels
         observed = base.statistics_vector()
-        self.centers = observed if centers is None else np.asarray(centers, dtype=float)
+        self.centers = observed if centers is None else statistic_vector(
+            centers, len(observed), "m")
         self.tau = default_tau(self.centers, r) if tau is None else tau
         penalty = taper_term(base.terms, self.tau, self.centers)
         self.tau = penalty.args["tau"]

@@ -68,7 +68,9 @@ def default_tau(observed, r=2.0) -> np.ndarray:
     return 1.0 / (r * r * np.where(g > 0, g, 1.0))
 
 
-def _vector(value, n, what):
+def statistic_vector(value, n, what):
+    """``value`` (a number, recycled, or ``n`` numbers) as ``n`` finite floats; the error
+    names the Taper argument ``what``."""
     vals = value if isinstance(value, (list, tuple, np.ndarray)) else [value]
     if not all(isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
                for v in vals):
@@ -87,8 +89,8 @@ def taper_term(terms, tau, centers) -> Term:
     """The penalty −Σ τ_k (g_k − m_k)² over the statistics of ``terms`` (one Term, label
     ``Taper_Penalty``; the terms' kernels become the kernel's inner statistics)."""
     q = sum(len(t.labels) for t in terms)
-    tau = _vector(tau, q, "coef")
-    centers = _vector(centers, q, "m")
+    tau = statistic_vector(tau, q, "coef")
+    centers = statistic_vector(centers, q, "m")
     if (tau < 0).any():
         raise TermError(f"term Taper: the coefficients must be >= 0, got {tau.tolist()}")
     empty = np.concatenate([t.on_empty() for t in terms])
@@ -131,6 +133,6 @@ def taper(net, formula, coef=None, m=None, r=2.0):
     centers = observed_statistics(net, terms) if m is None else m
     if isinstance(r, bool) or not isinstance(r, (int, float)):
         raise TermError(f"term Taper: r must be a positive number, got {r!r}")
-    tau = default_tau(centers if m is None else _vector(m, len(
+    tau = default_tau(centers if m is None else statistic_vector(m, len(
         [lab for t in terms for lab in t.labels]), "m"), r) if coef is None else coef
     return taper_term(terms, tau, centers)
