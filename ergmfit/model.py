@@ -267,6 +267,9 @@ class ERGM:
     def sampler(self, params, proposal="auto", random_state=None, start=None):
         """A Metropolis-Hastings sampler (``MHSampler``) started at the observed
         network (or at ``start``: an (m, 2) tie array), and its compiled model."""
+        if getattr(self, "tempering", None) is not None:       # parallel tempering (#36)
+            from .sampling.tempered import tempered_sampler
+            return tempered_sampler(self, params, proposal, random_state, start)
         space = self.sample_space
         space.resolve_proposal(proposal, self)                     # checks the name first
         check_params(self._finite_offsets(params), self.labels)
