@@ -150,7 +150,7 @@ class TemperedSampler:
         self.rng = rng
         K = len(self.replicas)
         self.temp_of = np.arange(K)           # replica r runs at betas[temp_of[r]]
-        self.delta = np.zeros((K, self.models[0].n_stats))      # g(y_r) - g(start)
+        self.deltas = np.zeros((K, self.models[0].n_stats))     # g(y_r) - g(start)
         self.swaps_tried = np.zeros(max(K - 1, 0))
         self.swaps_done = np.zeros(max(K - 1, 0))
         self.model = _ColdModel(self)
@@ -163,6 +163,11 @@ class TemperedSampler:
     @property
     def cold_model(self):
         return self.models[self.cold]
+
+    @property
+    def delta(self) -> np.ndarray:
+        """The cold chain's g(y_t) − g(y_0) (as ``MHSampler.delta``)."""
+        return self.deltas[self.cold].copy()
 
     @property
     def swap_rates(self) -> np.ndarray:
@@ -182,7 +187,7 @@ class TemperedSampler:
         while steps > 0:
             k = min(self.sweep, steps)
             for r, s in enumerate(self.replicas):
-                self.delta[r] = s.sample(self.betas[self.temp_of[r]] * eta, 1, 0, k)[0]
+                self.deltas[r] = s.sample(self.betas[self.temp_of[r]] * eta, 1, 0, k)[0]
             steps -= k
             self._swap(eta)
 
@@ -190,7 +195,7 @@ class TemperedSampler:
         K = len(self.replicas)
         if K < 2:
             return
-        energy = self.delta @ eta                       # η·g(y_r) − η·g(start)
+        energy = self.deltas @ eta                       # η·g(y_r) − η·g(start)
         at = np.empty(K, dtype=int)
         at[self.temp_of] = np.arange(K)                 # replica holding each temperature
         # even pairs, then odd pairs: every neighbour pair is tried every two sweeps
@@ -216,11 +221,11 @@ class TemperedSampler:
         eta = np.ascontiguousarray(theta, dtype=float)
         if n < 0 or burnin < 0 or interval < 1:
             raise ValueError("need n >= 0, burnin >= 0 and interval >= 1")
-        out = np.zeros((n, self.delta.shape[1]))
+        out = np.zeros((n, self.deltas.shape[1]))
         self._advance(eta, int(burnin))
         for s in range(n):
             self._advance(eta, int(interval))
-            out[s] = self.delta[self.cold]
+            out[s] = self.deltas[self.cold]
         return out
 
     def _refuse(self, what):
