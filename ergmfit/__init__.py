@@ -11,8 +11,7 @@ from .exceptions import (ConvergenceWarning, DataFormatError, DegenerateModelErr
                          ErgmfitError, FormulaError, NetworkError, ResultsFileError, SaveError,
                          TermError)
 from .formula import parse_formula
-from .model import ERGM
-from .tapered import TaperedERGM
+from .model import ERGM, TaperedERGM
 from .network import Network, NetworkState, as_network, read_network
 
 from .version import __version__

@@ -19,6 +19,7 @@ from .terms.offsets import offset_flags as _offset_flags, split_offsets  # noqa:
 from .terms.registry import COUNT_STATE, build_term
 from .terms.macros import expand_for
 from .terms._ergm import ERGMModel
+from .tapered import TaperingMixin
 from .terms._countergm import CountERGMModel
 from .sampling.chains import chain_draws
 from .utils.validation import (check_params, check_random_state, check_simulation_work,
@@ -80,7 +81,7 @@ class ERGM:
         if cls is ERGM and (response is not None or reference is not None):
             cls = CountERGM
         if cls is ERGM and kwargs.get("tapered"):       # a tapered ERGM (#36)
-            from .tapered import TaperedERGM as cls
+            cls = TaperedERGM
         return super().__new__(cls)
 
     def __init__(self, network, formula, directed=None, weights="error", constraints=None,
@@ -543,6 +544,10 @@ class ERGM:
     def __repr__(self):
         return f"ERGM({self.network!r}, {self.formula!r})"
 
+
+
+class TaperedERGM(TaperingMixin, ERGM):
+    __doc__ = TaperingMixin.__doc__.split("\n\n", 1)[1]
 
 
 class CountERGM(ERGM):

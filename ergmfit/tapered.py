@@ -15,14 +15,18 @@ tapered model (the penalty's change enters each dyad's log-odds as an offset).
 """
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
-from .model import ERGM
 from .terms.tapering import LABEL, default_tau, fixed_penalty, statistic_vector, taper_term
 
 
-class TaperedERGM(ERGM):
-    """A tapered ERGM: ``formula``'s ERGM with the penalty −Σ_k τ_k (g_k(y) − m_k)².
+class TaperingMixin:
+    """What makes :class:`ergmfit.model.TaperedERGM` tapered (the class itself is in
+    :mod:`ergmfit.model`, beside :class:`ERGM`, so that the two modules import one way).
+
+    A tapered ERGM: ``formula``'s ERGM with the penalty −Σ_k τ_k (g_k(y) − m_k)².
 
     Parameters
     ----------
@@ -59,7 +63,7 @@ class TaperedERGM(ERGM):
     def __init__(self, network, formula, tapered=True, r=2.0, tau=None, centers=None,
                  **kwargs):
         super().__init__(network, formula, **kwargs)
-        base = ERGM(self.network, formula)          # the inner statistics: their own kernels
+        base = copy.copy(self)                      # the formula's model, before the penalty
         observed = base.statistics_vector()
         self.centers = observed if centers is None else statistic_vector(
             centers, len(observed), "m")
