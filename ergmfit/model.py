@@ -539,7 +539,9 @@ class ERGM:
 
     def __reduce__(self):
         # kernels are compiled objects: rebuild from the network and the formula
-        return (_rebuild, (self.network, self.formula, self.constraints, self._missing))
+        # (a model's sampler setting, e.g. parallel tempering, travels with it)
+        return (_rebuild, (self.network, self.formula, self.constraints, self._missing),
+                {"tempering": self.tempering} if getattr(self, "tempering", None) else None)
 
     def __repr__(self):
         return f"ERGM({self.network!r}, {self.formula!r})"

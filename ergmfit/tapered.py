@@ -82,5 +82,20 @@ class TaperingMixin:
         return {k: v for k, v in super().statistics().items()
                 if k not in (LABEL, f"offset({LABEL})")}
 
+    def __reduce__(self):
+        # kernels are compiled objects: rebuilt from the network, formula and tapering
+        _, _, state = super().__reduce__()
+        return (rebuild_tapered, (type(self), self.network, self.formula, self.tau,
+                                  self.centers, self.r, self.constraints, self._missing), state)
+
     def __repr__(self):
         return f"TaperedERGM({self.formula!r}, r={self.r:g})"
+
+
+def rebuild_tapered(cls, network, formula, tau, centers, r, constraints=None, missing=None):
+    """The tapered model ``cls`` again (what unpickling a :class:`TaperingMixin` model calls)."""
+    m = cls(network, formula, tau=tau, centers=centers, r=r)
+    if constraints is not None or missing is not None:
+        m.constraints, m._missing = constraints, missing
+        m._set_structure()
+    return m

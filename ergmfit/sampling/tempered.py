@@ -175,8 +175,20 @@ class TemperedSampler:
             return self.swaps_done / self.swaps_tried
 
     @property
+    def n_accepted(self) -> int:
+        """Accepted proposals of all replicas."""
+        return sum(int(r.n_accepted) for r in self.replicas)
+
+    @property
+    def n_proposed(self) -> int:
+        """Proposals of all replicas."""
+        return sum(int(r.n_proposed) for r in self.replicas)
+
+    @property
     def acceptance_rate(self) -> float:
-        return self.replicas[self.cold].acceptance_rate
+        """Accepted fraction of the proposals of all replicas (the cold chain's moves
+        between replicas are the swaps: :attr:`swap_rates`)."""
+        return self.n_accepted / self.n_proposed if self.n_proposed else float("nan")
 
     def set_guard(self, *args, **kwargs):
         for r in self.replicas:

@@ -104,3 +104,13 @@ def test_sampler_interface_and_swap_rates():
 def test_bad_tempering_settings_are_named(settings, what):
     with pytest.raises(SettingsError, match=what):
         with_tempering(ef.ERGM(_graph(4, [(0, 1)]), "edges"), Tempering(**settings))
+
+
+def test_tempered_model_in_multichain_simulate_and_gof():
+    """simulate(n_chains=2) and gof reach the tempered sampler through the model."""
+    m = with_tempering(ef.ERGM(_graph(6, [(0, 1), (1, 2), (0, 2)]), "edges + triangle"),
+                       n_temps=3, sweep=50)
+    S = m.simulate([-1.0, 0.5], n=10, burnin=200, interval=50, n_chains=2, output="stats",
+                   random_state=1)
+    assert S.shape == (10, 2)
+    assert type(m.gof([-1.0, 0.5], n_sim=5, random_state=1)).__name__ == "GofResult"

@@ -130,3 +130,17 @@ def test_tapered_mcmle_reproduces_lazega():
                        random_state=seed + 10)[:, :3]
         z = (S.mean(0) - obs) / (S.std(0, ddof=1) / np.sqrt(len(S)))
         assert np.all(np.abs(z) < 3), (seed, fit.params, z)
+
+
+def test_a_tapered_tempered_model_survives_pickling():
+    """Parallel chains (n_jobs > 1) pickle the model: it must stay tapered and tempered."""
+    import pickle
+    from ergmfit.sampling.tempered import TemperedSampler, with_tempering
+    m = with_tempering(ef.ERGM(_small_graph(), "edges + triangle", tapered=True, r=1),
+                       n_temps=3)
+    back = pickle.loads(pickle.dumps(m))
+    assert isinstance(back, ef.TaperedERGM) and back.tempering == m.tempering
+    np.testing.assert_allclose(back.tau, m.tau)
+    ties = np.array([[0, 1], [3, 4]])
+    np.testing.assert_allclose(back.statistics_vector(ties), m.statistics_vector(ties))
+    assert isinstance(back.sampler([-0.5, 0.8], random_state=1)[0], TemperedSampler)
