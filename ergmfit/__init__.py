@@ -12,7 +12,7 @@ from .exceptions import (ConvergenceWarning, DataFormatError, DegenerateModelErr
                          TermError)
 from .ego import EgoData
 from .formula import parse_formula
-from .model import ERGM
+from .model import ERGM, TaperedERGM
 from .network import Layer, Layers, Network, Networks, NetworkState, as_network, read_network
 from .network.series import NetSeries
 from .temporal import TemporalERGM  # noqa: F401  (registers ERGM(NetSeries) -> TemporalERGM)
@@ -27,8 +27,9 @@ def __getattr__(name):
         return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'ergmfit' has no attribute {name!r}")
 
-__all__ = ["ERGM", "NetSeries", "compare", "Network", "Networks", "Layer", "Layers", "NetworkState",
-           "as_network", "read_network", "datasets", "parse_formula", "EgoData", "ego",
+__all__ = ["ERGM", "TaperedERGM", "NetSeries", "compare", "Network", "Networks", "Layer", "Layers",
+           "NetworkState", "as_network", "read_network", "datasets", "parse_formula", "EgoData",
+           "ego",
            "ErgmfitError", "FormulaError", "TermError", "NetworkError", "DataFormatError",
            "DegenerateModelError", "ResultsFileError", "SaveError", "ConvergenceWarning",
            "__version__"]

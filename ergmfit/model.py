@@ -19,6 +19,7 @@ from .terms.offsets import offset_flags as _offset_flags, split_offsets  # noqa:
 from .terms.registry import COUNT_STATE, build_term
 from .terms.macros import expand_for
 from .terms._ergm import ERGMModel
+from .tapered import TaperingMixin
 from .terms._countergm import CountERGMModel
 from .sampling.chains import chain_draws
 from .utils.validation import (check_params, check_random_state, check_simulation_work,
@@ -94,6 +95,8 @@ class ERGM:
         # an ERGM with a response is a count-valued ERGM (the count family: CountERGM)
         if cls is ERGM and (response is not None or reference is not None):
             cls = CountERGM
+        if cls is ERGM and kwargs.get("tapered"):       # a tapered ERGM (#36)
+            cls = TaperedERGM
         # another input type picks its model class (NetSeries: TemporalERGM, an ERGM;
         # EgoData: EgoERGM, which builds its pseudo-population's ERGM itself)
         data = args[0] if args else kwargs.get("network")
@@ -289,6 +292,9 @@ class ERGM:
     def sampler(self, params, proposal="auto", random_state=None, start=None):
         """A Metropolis-Hastings sampler (``MHSampler``) started at the observed
         network (or at ``start``: an (m, 2) tie array), and its compiled model."""
+        if getattr(self, "tempering", None) is not None:       # parallel tempering (#36)
+            from .sampling.tempered import tempered_sampler
+            return tempered_sampler(self, params, proposal, random_state, start)
         space = self.sample_space
         space.resolve_proposal(proposal, self)                     # checks the name first
         check_params(self._finite_offsets(params), self.labels)
@@ -577,11 +583,17 @@ class ERGM:
 
     def __reduce__(self):
         # kernels are compiled objects: rebuild from the network and the formula
-        return (_rebuild, (self.network, self.formula, self.constraints, self._missing))
+        # (a model's sampler setting, e.g. parallel tempering, travels with it)
+        return (_rebuild, (self.network, self.formula, self.constraints, self._missing),
+                {"tempering": self.tempering} if getattr(self, "tempering", None) else None)
 
     def __repr__(self):
         return f"ERGM({self.network!r}, {self.formula!r})"
 
+
+
+class TaperedERGM(TaperingMixin, ERGM):
+    __doc__ = TaperingMixin.__doc__.split("\n\n", 1)[1]
 
 
 class CountERGM(ERGM):

@@ -10,6 +10,7 @@ from .registry import Term, TermSpec, all_terms, build_term, get_term, register
 from . import dyadic, degree, triad, dtriad, alternating  # noqa: F401,E402  (registration)
 from . import degfun, bipartite, operators, interaction, attrterms, census, nonlinear, mixing, composed, diversity, projection  # noqa: F401,E402  (registration)
 from . import multinet  # noqa: F401,E402  (registration of ergm.multi's N() and L())
+from . import tapering  # noqa: F401,E402  (registration of Taper)
 from . import valued  # noqa: F401,E402  (registration of the count-valued terms)
 from . import temporal  # noqa: F401,E402  (registration of tergm's operators)
 

@@ -1,6 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """Nonlinear functions of other statistics: ``Exp``, ``Log``, ``degcor``,
-``degcrossprod`` -- and the degree cross-product kernel they need.
+``degcrossprod``, the tapering penalty ``Taper`` -- and the degree cross-product kernel
+they need.
 
 :class:`TransformKernel` keeps the running value S of its inner statistics (bound to the
 model's state, updated on every toggle) and gives the change f(S without the tie + Δ) −
@@ -24,9 +25,11 @@ cdef enum:
     _DEGCOR = 3       # correlation of the degrees at the ends of the ties
     _TRIPCT = 4       # tripercent: 100 T / (K2 - 2 T) per pair (T, K2) of S, in single precision
     _PROD = 5         # Prod: out_t = Π_k S_k^W[t, k] (0^w = 0 for w > 0)
+    _TAPER = 6        # Taper: −Σ_k W[0, k] (S_k − W[1, k])² (coefficients τ, centres m)
 
 FUNCS = {"exp": _EXP, "log": _LOG, "ratio": _RATIO, "degcor": _DEGCOR,
-         "tripercent": _TRIPCT, "prod": _PROD}
+         "tripercent": _TRIPCT, "prod": _PROD,
+         "taper": _TAPER}
 
 
 cdef class DegreeProductKernel(TermKernel):
@@ -85,6 +88,12 @@ cdef class TransformKernel(CompoundKernel):
             # statnet 4.4 rounds the ratio to single precision (float) before the 100 x
             e = S[2 * t + 1] - 2.0 * S[2 * t]
             return 100.0 * <double>(<float>(S[2 * t] / e)) if e > 0 else 0.0
+        if self.func == _TAPER:
+            m = 0.0
+            for k in range(self.n_in):
+                e = S[k] - self.W[1, k]
+                m -= self.W[0, k] * e * e
+            return m
         if self.func == _PROD:
             m = 0.0
             for k in range(self.n_in):

@@ -76,6 +76,8 @@ EXAMPLES = {
     "Label": ["Label(~edges + triangle, c('E', 'T'))"],
     "localtriangle": ["localtriangle(L)"],
     "Log": ["Log(~edges + triangle + isolates)"],
+    "Taper": ["Taper(~edges + kstar(2) + triangle, coef=c(0.1, 0.01, 0.2), m=c(5, 10, 2))",
+              "Taper(~edges + triangle)"],
     "mm": ["mm('a')", "mm('a' ~ 'c')"],
     "nodecov": ["nodecov('x')"],
     "nodecovrange": ["nodecovrange('x')"],
