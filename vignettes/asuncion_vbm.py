@@ -42,14 +42,24 @@ Blocks: Composite Likelihood and Contrastive Divergence" (AISTATS), with
      steps agree with 10,000 to 1e-5 in test LL), i.e. the large-data /
      no-MC-noise version of the paper's run.
 
-  ``N_REP`` models are refit with a second seed to measure the
-  seed-to-seed (Monte Carlo) sd of the stochastic paired difference.  A
+  Every model is refit with ``N_REFIT`` = 3 further seeds (same data): its
+  stochastic difference is the mean over its 4 seeds, and its noise its own
+  standard error (the per-model seed-to-seed sd ranges ~0.0014-0.0061, so
+  one pooled sd flags the noisy models and misses the quiet ones).  A
   model counts as "B3-CD1 better" or "B1-CD4 better" only when its
-  difference exceeds twice its noise (stochastic: the seed-to-seed sd;
-  converged limits and the noise-free schedule: the standard error of the
-  paired difference over the 500 test cases); otherwise as a tie.  The paper
-  says "B3-CD1 performs as well or better than B1-CD4 over 100 different
-  models" (and, overall, "BCD rarely performs worse than CD").
+  difference exceeds its noise (stochastic: the 97.5% Student t quantile
+  (3 d.f.) x its s.e.; converged limits and the noise-free schedule: twice
+  the standard error of the paired difference over the 500 test cases);
+  otherwise as a tie.
+* Fig. 1's differences are also computed at the converged limits (exact
+  roots of the expected gradients from the MLE: the MCLE of order n for
+  Bn-CD1, the CD-n fixed point for B1-CDn): where those agree (here to
+  ~4e-4 in test LL, within 2 test-set s.e., against stochastic gaps of
+  ~3e-3 for n = 3, 4) a stochastic "BCD better" is a finite-run effect --
+  how fast the runs get there, not where they go -- and the table says so.
+
+The paper says "B3-CD1 performs as well or better than B1-CD4 over 100
+different models" (and, overall, "BCD rarely performs worse than CD").
 
 Deviations from the paper (documented): the paper uses plain gradient
 steps of 0.001 for 10,000 iterations, apparently on all 2,000 cases per
@@ -70,7 +80,8 @@ Cost: ``ContrastiveDivergence`` loops over the mini-batch in Python; per chain a
 of which ~60 % is the 0/1 validation in ``MonomialModel.set_state``
 (``_as01``: ``np.unique`` + ``np.isin`` on every call).
 
-Environment: ``ERGMFIT_QUICK=1`` (tiny settings for the smoke test),
+Environment: ``ERGMFIT_QUICK=1`` (tiny settings for the smoke test), ``ERGMFIT_SEED``
+(base seed),
 ``ERGMFIT_FIGURES=dir`` or ``--out dir`` (where the figure and table go).
 """
 import itertools
@@ -98,9 +109,12 @@ ODE_TIME = 10.0                          # paper: 10,000 steps of 0.001
 TRACE = 10 if QUICK else 50
 LR, DECAY = 0.1, 1e-3
 N_FIG1_SEEDS = 2 if QUICK else 5         # Fig. 1 runs per method
-N_REP = 2 if QUICK else 10             # models refit with a second seed
+#: every Fig. 2a model is refit with this many further seeds (same data): its own noise, the
+#: s.e. of its mean paired difference over 1 + N_REFIT seeds (per-model sds range 0.0014-0.0061)
+N_REFIT = 1 if QUICK else 3
 N_JOBS = 2
-SEED = 2010
+#: base seed (the committed figures use 2010); ERGMFIT_SEED overrides it, to re-run every verdict on other seeds
+SEED = int(os.environ.get("ERGMFIT_SEED") or 2010)
 
 HIGHER = [(0, 1, 2, 3), (4, 5, 6, 7), (2, 3, 4, 5), tuple(range(8))]
 PAIRS = [(0, 1), (2, 3), (4, 5), (6, 7)]
@@ -115,7 +129,7 @@ def setup():
         vbm = BoltzmannMachine(8, higher_order=HIGHER, coding="01")
         _CACHE["vbm"] = vbm
         _CACHE["G"] = exact.all_statistics(vbm.compiled())
-        _CACHE["idx"] = {n: block_index(8, n) for n in (1, 3)}
+        _CACHE["idx"] = {n: block_index(8, n) for n in (1, 2, 3, 4)}
     return _CACHE["vbm"], _CACHE["G"], _CACHE["idx"]
 
 
@@ -201,6 +215,25 @@ def run(Xtr, Xte, n, m, n_iter, batch, seed, trace_every):
     return test_ll(G, vbm.coef_, ite), np.array(tr), time.perf_counter() - t0
 
 
+def converged_limit(G, idx, p0, n, m, start):
+    """The root of the exact expected Bn-CDm gradient from ``start`` (the MLE), or None if
+    the root finder fails (residual >= 1e-8)."""
+    r = optimize.root(lambda t: expected_grad(G, idx, t, p0, n, m), start, method="hybr")
+    res = float(np.abs(expected_grad(G, idx, r.x, p0, n, m)).max())
+    return r.x if r.success and res < 1e-8 else None
+
+
+def per_model_noise(diffs):
+    """Per model (rows): mean paired difference over its seeds (columns), its s.e., and the
+    two-sided 97.5% Student t quantile for len(seeds) - 1 degrees of freedom (a s.e. from 2-4
+    seeds is itself uncertain; beyond t x s.e. the difference is not noise)."""
+    from scipy import stats
+    diffs = np.asarray(diffs, dtype=float)
+    k = diffs.shape[1]
+    se = diffs.std(axis=1, ddof=1) / np.sqrt(k)
+    return diffs.mean(axis=1), se, float(stats.t.ppf(0.975, k - 1))
+
+
 def random_model(w, thetas, seed):
     """One Fig. 2a experiment: stochastic B3-CD1 and B1-CD4 (package), and
     their exact expected-gradient counterparts (converged limit; paper schedule)."""
@@ -223,11 +256,11 @@ def random_model(w, thetas, seed):
         # only where the MLE exists (the root finder starts there)
         out[key + "_lim"], out[key + "_limres"] = np.nan, np.nan
         if out["mle_exists"]:
-            r = optimize.root(lambda t: expected_grad(G, idx, t, p0, n, m), mle, method="hybr")
-            res = float(np.abs(expected_grad(G, idx, r.x, p0, n, m)).max())
-            if r.success and res < 1e-8:
-                out[key + "_lim"], out[key + "_limres"] = test_ll(G, r.x, ite), res
-                th_lim[key] = r.x
+            root = converged_limit(G, idx, p0, n, m, mle)
+            if root is not None:
+                out[key + "_lim"] = test_ll(G, root, ite)
+                out[key + "_limres"] = float(np.abs(expected_grad(G, idx, root, p0, n, m)).max())
+                th_lim[key] = root
         # the paper's schedule (gradient steps of 0.001, 10,000 iterations, from 0) on the
         # exact expected gradient, integrated with N_ODE Euler steps of ODE_TIME / N_ODE
         t = np.zeros(vbm.n_stats)
@@ -288,26 +321,44 @@ def main():
     for (n, m), (mu, se) in f1.items():
         print(f"  B{n}-CD{m}: final test LL {mu:.4f} ± {se:.4f} ({N_FIG1_SEEDS} seeds; "
               f"{res[(n, m)][2]:.1f} s per run)")
+    # Fig. 1's converged limits (exact; roots of the expected gradients from the MLE):
+    # Bn-CD1 -> the MCLE of order n, B1-CDn -> the CD-n fixed point
+    lim1 = {}
+    if has_mle:
+        _, _, idx = setup()
+        p0 = np.bincount(exact.state_index(Xtr), minlength=G.shape[0]) / len(Xtr)
+        mle1 = vbm.fit(Xtr, method="exact").coef_
+        for n in (2, 3, 4):
+            ra, rb = (converged_limit(G, idx, p0, n, 1, mle1),
+                      converged_limit(G, idx, p0, 1, n, mle1))
+            if ra is not None and rb is not None:
+                lim1[n] = (test_ll(G, ra, ite) - test_ll(G, rb, ite), paired_se(G, ite, ra, rb))
+        print("  converged limits, Bn-CD1 - B1-CDn: " + "; ".join(
+            f"n={n}: {d:+.6f} ± {e:.6f} (test-set s.e.)" for n, (d, e) in lim1.items()))
 
     # ---- Fig. 2a ------------------------------------------------------------
     draws = [(float(rng.uniform(0, 1)), rng.uniform(-2, 2, 4), SEED + 1000 + i)
              for i in range(N_MODELS)]
     t0 = time.perf_counter()
     R = par(delayed(random_model)(w, th, s) for w, th, s in draws)
-    n_rep = min(N_MODELS, N_REP)
-    rep = par(delayed(repeat_seed)(*draws[i], 1) for i in range(n_rep))
+    refit = par(delayed(repeat_seed)(*draws[i], r) for i in range(N_MODELS)
+                for r in range(1, N_REFIT + 1))
     t2 = time.perf_counter() - t0
     col = {k: np.array([r[k] for r in R]) for k in R[0]}
-    d_sto = col["b3"] - col["c4"]
+    d_first = col["b3"] - col["c4"]
     d_lim = col["b3_lim"] - col["c4_lim"]
     d_ode = col["b3_ode"] - col["c4_ode"]
-    d_rep = np.array([a - b for a, b in rep])
-    # seed-to-seed sd of the paired difference (first n_rep models, two seeds each)
-    sd_seed = float(np.std(d_sto[:n_rep] - d_rep, ddof=1) / np.sqrt(2)) if n_rep > 1 else np.nan
+    d_all = np.column_stack([d_first, np.array([a - b for a, b in refit]).reshape(
+        N_MODELS, N_REFIT)])                                   # (models, 1 + N_REFIT seeds)
+    # each model's own noise: its stochastic difference is the mean over its 1 + N_REFIT
+    # seeds, classified beyond t x its s.e. (per-model sds differ by a factor ~4)
+    d_sto, se_model, t_crit = per_model_noise(d_all)
+    sd_model = se_model * np.sqrt(d_all.shape[1])
+    sd_seed = float(np.sqrt(np.mean(sd_model ** 2)))           # pooled, reported only
     has = np.isfinite(d_lim)                     # finite MLE and converged roots
     n_lim = int(has.sum())
     n_nomle = int(np.sum(~col["mle_exists"].astype(bool)))
-    cls_sto = classify(d_sto, sd_seed)
+    cls_sto = classify(d_sto, t_crit / 2 * se_model)         # beyond t x per-model s.e.
     cls_lim = classify(d_lim[has], col["se_lim"][has])
     cls_ode = classify(d_ode, col["se_ode"])
     se_mean_sto = float(d_sto.std(ddof=1) / np.sqrt(len(d_sto))) if len(d_sto) > 1 else np.nan
@@ -316,8 +367,8 @@ def main():
     def cls_text(c, total):
         return (f"B3-CD1 better on {c[0]}/{total}, B1-CD4 better on {c[1]}/{total}, "
                 f"within noise on {c[2]}/{total}")
-    # at 2 x noise, chance alone makes B1-CD4 "better" on 2.3% of the models
-    chance = 0.0228 * N_MODELS
+    # at the 97.5% t quantile, chance alone makes B1-CD4 "better" on 2.5% of the models
+    chance = 0.025 * N_MODELS
     allowed = chance + 2 * np.sqrt(chance)
     if cls_sto[1] <= allowed and abs(d_sto.mean()) <= 2 * se_mean_sto:
         verdict = (f"reproduced as 'as well' (B1-CD4 better beyond noise on {cls_sto[1]} models, "
@@ -329,6 +380,8 @@ def main():
                    f"not reproduced (B1-CD4 better on {cls_sto[1]}/{N_MODELS}; mean diff "
                    f"beyond 2 s.e.)")
     summary = {"quick": QUICK, "n_models": N_MODELS, "sd_seed": sd_seed,
+               "n_refit": N_REFIT, "t_crit": t_crit, "sd_model": sd_model.tolist(),
+               "fig1_limits": {n: list(x) for n, x in lim1.items()},
                "mean_diff_sto": float(d_sto.mean()), "mean_diff_sto_se": se_mean_sto,
                "cls_sto": cls_sto, "n_lim": n_lim, "n_no_mle": n_nomle,
                "mean_diff_lim": float(np.mean(d_lim[has])) if n_lim else None,
@@ -339,8 +392,9 @@ def main():
     err_b3 = col["b3"] - col["b3_lim"]
     err_c4 = col["c4"] - col["c4_lim"]
     print(f"Fig. 2a ({N_MODELS} models, {t2:.0f} s): stochastic: {cls_text(cls_sto, N_MODELS)} "
-          f"(noise: seed-to-seed sd of the difference {sd_seed:.5f}, from {n_rep} models "
-          f"refit with a second seed); mean diff {d_sto.mean():+.5f} ± {se_mean_sto:.5f}")
+          f"(each model's mean difference over {1 + N_REFIT} seeds beyond {t_crit:.2f} x its "
+          f"own s.e.; per-model seed-to-seed sd {np.min(sd_model):.5f}-{np.max(sd_model):.5f}); "
+          f"mean diff {d_sto.mean():+.5f} ± {se_mean_sto:.5f}")
     print(f"  converged limits (MCLE-3 vs CD-4 fixed point), {n_lim} models with a finite MLE "
           f"and converged roots ({n_nomle} without a finite MLE): {cls_text(cls_lim, n_lim)} "
           f"(noise: test-set s.e. of the paired difference)"
@@ -411,18 +465,30 @@ def main():
     summary["verdict_fig1"] = ("reproduced" if n_better == 3 else
                                f"reproduced for n = {', '.join(yes)}; not beyond 2 s.e. for n = "
                                f"{', '.join(no)}" if yes else "not reproduced")
+    if lim1 and yes and all(abs(d) <= 2 * e for d, e in lim1.values()):
+        big = max(abs(d) for d, _ in lim1.values())
+        summary["verdict_fig1"] += (
+            f"; a finite-run effect: run to convergence the two reach limits whose test LL "
+            f"differ by at most {big:.1e}, within 2 test-set s.e. (exact, table row below), so "
+            f"the gap is in how fast they get there, not where")
     rows = [
         (f"Fig. 1: Bn-CD1 vs B1-CDn (same n), final test LL, {N_FIG1_SEEDS} seeds",
          '"BCD significantly outperforms standard CD"',
          "; ".join(f"n={n}: {f1[(n, 1)][0]:.4f} vs {f1[(1, n)][0]:.4f} (diff {c[0]:+.4f} ± "
                    f"{c[1]:.4f}: {c[2]})" for n, c in comp.items())
          + f": {summary['verdict_fig1']}"),
+        ("Fig. 1: converged limits (exact roots of the expected gradients: MCLE of order n vs "
+         "CD-n fixed point), Bn-CD1 - B1-CDn", "(not in the paper)",
+         "; ".join(f"n={n}: {d:+.6f} ± {e:.6f} (test-set s.e.)" for n, (d, e) in lim1.items())
+         if lim1 else "not computed: no finite MLE for these training data"),
         ("Fig. 1: Bn-CD1 against n (final test LL)", "(shown in the figure; no numbers in text)",
          " → ".join(f"B{n} {f1[(n, 1)][0]:.4f} ± {f1[(n, 1)][1]:.4f}" for n in (1, 2, 3, 4))
          + f"; exact MLE {ll_mle:.4f}"),
         (f"Fig. 2a: B3-CD1 vs B1-CD4, stochastic ({N_MODELS} models)",
          '"B3-CD1 performs as well or better than B1-CD4 over 100 different models"',
-         f"{cls_text(cls_sto, N_MODELS)} (beyond 2 x the seed-to-seed sd {sd_seed:.5f}); "
+         f"{cls_text(cls_sto, N_MODELS)} (each model: mean over {1 + N_REFIT} seeds, beyond "
+         f"{t_crit:.2f} x its own s.e.; per-model seed-to-seed sd {np.min(sd_model):.5f}-"
+         f"{np.max(sd_model):.5f}); "
          f"mean diff {d_sto.mean():+.5f} ± {se_mean_sto:.5f}: {verdict}"),
         (f"Fig. 2a: converged limits (MCLE-3 vs CD-4 fixed point, exact), models with a "
          f"finite MLE", "—",

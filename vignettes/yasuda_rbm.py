@@ -103,7 +103,8 @@ ALPHA_RULE = "eq10"
 W_ALT = 0.15                            # second generator: data entropy ≈ the paper's -L_ML
 N_JOBS = 2
 N_TRACE = 60
-SEED = 2012
+#: base seed (the committed figures use 2012); ERGMFIT_SEED overrides it, to re-run every verdict on other seeds
+SEED = int(os.environ.get("ERGMFIT_SEED") or 2012)
 
 PAPER_MAD = {1: (0.377, 0.431, 0.360), 2: (0.223, 0.223, 0.192), 3: (0.128, 0.114, 0.103)}
 NAMES = {1: "CL1", 2: "CL2", 3: "CL3", N_VIS: "ML"}
@@ -276,6 +277,7 @@ def experiment(w_gen, seed, coding="pm"):
     res = dict(
         w_gen=w_gen, Q=Q, fits=fits, traces=traces, H=H.mean(),
         H_true=float(-(ptrue @ np.log(ptrue))), distinct=float(np.mean((Q > 0).sum(1))),
+        mad_trials=per_trial,
         mad={k: per_trial[k].mean(1) for k in (1, 2, 3)},
         mad_se={k: per_trial[k].std(1, ddof=1) / np.sqrt(N_TRIALS) if N_TRIALS > 1
                 else np.zeros(3) for k in (1, 2, 3)},
@@ -324,10 +326,26 @@ def main():
                 + f" (-entropy of the data {-res['H']:.3f} ± {res['H_se']:.3f}): paper within 2 "
                   f"s.e. for {sum(ok)} of 4")
 
+    def falls_z(res):
+        """Paired z of the fall MAD(k) - MAD(k+1), k = 1, 2, per group: the three MADs come
+        from the same trial (same data, same start), so the test is on the per-trial
+        differences, not on two independent error bars.  (2 steps, 3 groups)."""
+        t = res["mad_trials"]
+        z = np.full((2, 3), np.nan)
+        if N_TRIALS > 1:
+            for i, k in enumerate((1, 2)):
+                d = t[k] - t[k + 1]                                   # (3 groups, trials)
+                z[i] = d.mean(1) / (d.std(1, ddof=1) / np.sqrt(N_TRIALS))
+        return z
+
     def falls(res):
-        m, e = res["mad"], res["mad_se"]
-        return all(m[k][j] > m[k + 1][j] + 2 * np.hypot(e[k][j], e[k + 1][j])
-                   for k in (1, 2) for j in range(3))
+        return bool(np.all(falls_z(res) > 2))
+
+    def falls_row(res):
+        z = falls_z(res)
+        return ((f"{'reproduced' if falls(res) else 'not reproduced'}: paired z (per-trial "
+                 "differences, α/β/w) k=1 vs 2: ") + "/".join(f"{x:.1f}" for x in z[0])
+                + "; k=2 vs 3: " + "/".join(f"{x:.1f}" for x in z[1]))
     rows = []
     for k in (1, 2, 3):
         for j, g in enumerate(gnames):
@@ -346,8 +364,9 @@ def main():
                  " < ".join(f"{n} {ll[n]:.4f}" for n in sorted(ll, key=ll.get))))
     rows.append(("final L_{F_k} of each estimator (Fig. 1)", "CL1 > CL2 > CL3 > ML",
                  " > ".join(f"{n} {v:.4f}" for n, v in main_res["own"].items())))
-    rows.append(("MAD falls with k (Table 1), ±1 generator, every group, beyond 2 s.e.",
-                 "k=1 > k=2 > k=3", "reproduced" if falls(main_res) else "not reproduced"))
+    rows.append(("MAD falls with k (Table 1), ±1 generator, every group: paired z > 2 "
+                 "for each step (the magnitudes: rows above)",
+                 "k=1 > k=2 > k=3", falls_row(main_res)))
     for res, tag in ((alt, f"explanation 1: ±1 generator with w = {W_ALT} (entropy-matched)"),
                      (c01, f"explanation 2: {{0,1}} visible coding in the generator, w = {W0}")):
         rows.append((f"[{tag}] entropy of p(x) / of 70 data points", "(not given)",
@@ -362,6 +381,7 @@ def main():
     for key, res in (("pm", main_res), ("alt", alt), ("c01", c01)):
         summary[key] = {"H": res["H"], "H_se": res["H_se"], "H_true": res["H_true"],
                         "ll": res["ll"], "ll_se": res["ll_se"], "falls": falls(res),
+                        "falls_z": falls_z(res).tolist(),
                         "mad": {k: list(map(float, res["mad"][k])) for k in (1, 2, 3)},
                         "mad_se": {k: list(map(float, res["mad_se"][k])) for k in (1, 2, 3)}}
     import json
