@@ -15,7 +15,7 @@ import numpy as np
 from ergmfit.network._state cimport NetworkState
 from ergmfit.terms._kernel cimport TermKernel
 from ergmfit.terms._operators cimport CompoundKernel
-from ergmfit.terms._operators import _flags
+from ergmfit.terms._operators import inner_cache_flags
 
 
 cdef class NetworkDesignKernel(CompoundKernel):
@@ -32,7 +32,7 @@ cdef class NetworkDesignKernel(CompoundKernel):
         self.X = np.ascontiguousarray(X, dtype=np.float64)
         self.K = <int>self.X.shape[1]
         self.n_stats = self.n_in * self.K
-        self.caches, self.counts_on_demand = _flags(kernels)
+        self.caches, self.counts_on_demand = inner_cache_flags(kernels)
 
     cdef void change(self, NetworkState s, int i, int j, double* out) noexcept nogil:
         cdef int a, k
@@ -99,15 +99,9 @@ cdef class LayerLogicKernel(CompoundKernel):
 
     def bind(self, NetworkState state):
         cdef LayerLogicKernel new = LayerLogicKernel(*self._args)
-        cdef NetworkState aux = NetworkState(self.base_n, self.aux_directed)
+        cdef NetworkState aux = self.bind_inner_on_aux(new, self.base_n, self.aux_directed)
         cdef int a, b
-        caches, on_demand = _flags(self.inner)
-        if caches:
-            if not on_demand:
-                aux.cache_degree = 0.0
-            aux.enable_caches(caches)
         new.aux = aux
-        new._set_inner([k.bind(aux) for k in self.inner])
         for i, j in state.ties().tolist():
             a, b = i % self.base_n, j % self.base_n
             if new.table[new.bits(state, a, b)] and not aux.has_tie(a, b):

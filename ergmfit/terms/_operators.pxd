@@ -24,5 +24,6 @@ cdef class CompoundKernel(TermKernel):
     cdef void track(self, NetworkState s, int i, int j, bint added) noexcept nogil
     cdef void exact_values(self, double* out) noexcept nogil
     cdef _set_inner(self, list kernels)
+    cdef NetworkState bind_inner_on_aux(self, CompoundKernel new, int n, bint directed)
     cdef void inner_change(self, NetworkState s, int i, int j, double* out) noexcept nogil
     cdef void inner_toggled(self, NetworkState s, int i, int j, bint added) noexcept nogil

@@ -72,6 +72,18 @@ cdef class CompoundKernel(TermKernel):
         self.exact_idx = np.array([t for t in range(self.n_k)
                                    if getattr(self.inner[t], "exact_total", False)], dtype=np.intc)
 
+    cdef NetworkState bind_inner_on_aux(self, CompoundKernel new, int n, bint directed):
+        """A new auxiliary network of ``n`` nodes with the caches this kernel's inner kernels
+        need; ``new``'s inner kernels become them bound to it (an operator's ``bind``)."""
+        cdef NetworkState aux = NetworkState(n, directed)
+        caches, on_demand = inner_cache_flags(self.inner)
+        if caches:
+            if not on_demand:
+                aux.cache_degree = 0.0
+            aux.enable_caches(caches)
+        new._set_inner([k.bind(aux) for k in self.inner])
+        return aux
+
     cdef _track(self, empty):
         """Exact mode: keep the running inner statistics, starting from ``empty``."""
         self.exact_total = True
@@ -147,7 +159,8 @@ cdef class CompoundKernel(TermKernel):
         return new
 
 
-def _flags(kernels):
+def inner_cache_flags(kernels):
+    """(caches, counts_on_demand) that a compound kernel over ``kernels`` needs."""
     caches, on_demand = 0, True
     for k in kernels:
         caches |= k.caches
@@ -173,7 +186,7 @@ cdef class LinearKernel(CompoundKernel):
             W = np.eye(self.n_in)
         self.W = np.ascontiguousarray(W, dtype=np.float64).reshape(-1, self.n_in)
         self.n_stats = <int>self.W.shape[0]
-        self.caches, self.counts_on_demand = _flags(kernels)
+        self.caches, self.counts_on_demand = inner_cache_flags(kernels)
         if empty is not None and self.exact_idx.shape[0]:
             self._track(empty)
 
@@ -312,15 +325,9 @@ cdef class SubnetKernel(CompoundKernel):
 
     def bind(self, NetworkState state):
         cdef SubnetKernel new = SubnetKernel(*self._args)
-        cdef NetworkState aux = NetworkState(self.aux_n, self.aux_directed)
+        cdef NetworkState aux = self.bind_inner_on_aux(new, self.aux_n, self.aux_directed)
         cdef int a, b
-        caches, on_demand = _flags(self.inner)
-        if caches:
-            if not on_demand:
-                aux.cache_degree = 0.0
-            aux.enable_caches(caches)
         new.aux = aux
-        new._set_inner([k.bind(aux) for k in self.inner])
         for i, j in state.ties().tolist():
             if new.mode == _SYM:
                 if not new._sym_on(state, i, j):

@@ -23,6 +23,7 @@ import numpy as np
 from ergmfit.network._state cimport NetworkState
 from ergmfit.terms._kernel cimport TermKernel
 from ergmfit.terms._operators cimport CompoundKernel
+from ergmfit.terms._operators import inner_cache_flags
 
 cdef enum:
     _FORM = 0
@@ -33,15 +34,6 @@ cdef enum:
 #: operator name -> (mode, sign of the statistics)
 TEMPORAL_MODES = {"Form": (_FORM, 1.0), "Persist": (_PERSIST, 1.0), "Diss": (_PERSIST, -1.0),
                   "Cross": (_CROSS, 1.0), "Change": (_CHANGE, 1.0)}
-
-
-def _flags(kernels):
-    caches, on_demand = 0, True
-    for k in kernels:
-        caches |= k.caches
-        if k.caches and not k.counts_on_demand:
-            on_demand = False
-    return caches, on_demand
 
 
 cdef class TemporalKernel(CompoundKernel):
@@ -70,7 +62,7 @@ cdef class TemporalKernel(CompoundKernel):
         self.previous = np.ascontiguousarray(previous, dtype=np.int64).reshape(-1, 2)
         self.prev = NetworkState(n, directed, self.previous)
         self.n_stats = self.n_in
-        self.caches, self.counts_on_demand = _flags(kernels)
+        self.caches, self.counts_on_demand = inner_cache_flags(kernels)
         self.aux = None
 
     cdef void change(self, NetworkState s, int i, int j, double* out) noexcept nogil:
@@ -110,15 +102,9 @@ cdef class TemporalKernel(CompoundKernel):
 
     def bind(self, NetworkState state):
         cdef TemporalKernel new = TemporalKernel(*self._args)
-        cdef NetworkState aux = NetworkState(self.n, self.directed)
+        cdef NetworkState aux = self.bind_inner_on_aux(new, self.n, self.directed)
         cdef int i, j
-        caches, on_demand = _flags(self.inner)
-        if caches:
-            if not on_demand:
-                aux.cache_degree = 0.0
-            aux.enable_caches(caches)
         new.aux = aux
-        new._set_inner([k.bind(aux) for k in self.inner])
         if new.mode == _FORM or new.mode == _CHANGE:        # the derived network of y = ∅
             for i, j in new.previous.tolist():
                 if not aux.has_tie(i, j):
