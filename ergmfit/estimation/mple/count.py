@@ -84,6 +84,7 @@ from scipy.special import logsumexp
 from ...exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
 from ...utils.validation import check_random_state
 from ._countmple import count_design, nonzero_variables
+from .bootstrap import bootstrap_covariance
 
 #: the largest mass the truncation of an unbounded support may leave out, per dyad
 TAIL_TOL = 1e-12
@@ -432,31 +433,10 @@ def _godambe(model, lf, est, rng):
 
 def _bootstrap(model, lf, est, rng, labels):
     B = est.bootstrap if est.bootstrap is not None else est.n_sim
-    draws, failed = [], 0
-    it = _simulated(model, lf.params, est, rng, B)
-    for _ in range(B):
-        cm = next(it)
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", ConvergenceWarning)
-                f = fit_count(model, labels, est.maxiter, est.tol, cm=cm, hi=lf.design.hi,
-                              sample=sample_of(lf, rng))
-            if not f.converged:
-                raise DegenerateModelError("not converged")
-            draws.append(f.params)
-        except DegenerateModelError:
-            failed += 1
-    sampler = next(it)
-    if len(draws) < 2:
-        raise DegenerateModelError(
-            f"the count MPLE does not exist for {failed} of {B} networks simulated from the "
-            "MPLE; the parametric bootstrap cannot estimate the covariance")
-    if failed:
-        warnings.warn(f"the count MPLE did not exist for {failed} of {B} bootstrap networks; "
-                      "they were left out of the bootstrap covariance", ConvergenceWarning,
-                      stacklevel=4)
-    draws = np.array(draws)
-    cov = np.atleast_2d(np.cov(draws, rowvar=False, ddof=1))
+    cov, draws, failed, sampler = bootstrap_covariance(
+        _simulated(model, lf.params, est, rng, B),
+        lambda cm: fit_count(model, labels, est.maxiter, est.tol, cm=cm, hi=lf.design.hi,
+                             sample=sample_of(lf, rng)), B, what="count MPLE")
     info = {"B": B, "n_failed": failed, "burnin": est.burnin, "interval": est.interval,
             "acceptance_rate": _acceptance(sampler), "estimates": draws.tolist()}
     return cov, info

@@ -98,6 +98,7 @@ from ...results import NAIVE_SE_WARNING, ERGMResults
 from ...utils.validation import check_random_state, seed_words
 from ..base import Estimator, Setting, choice, integer, number
 from ._mple import build_design, count_on
+from .bootstrap import bootstrap_covariance
 from .count import fit_count_mple
 from ..common.restricted import compressed_rows, offset_design, target_design, target_network
 
@@ -781,35 +782,11 @@ def _godambe(model, lf: LogitFit, design: Design, est: MPLE, rng):
 
 
 def _bootstrap(model, lf: LogitFit, design: Design, est: MPLE, rng, labels, term_of):
-    theta = lf.params
     B = est.bootstrap if est.bootstrap is not None else est.n_sim
-    draws = []
-    failed = 0
-    it = _simulated_states(model, theta, est, rng, B)
-    for _ in range(B):
-        bm = next(it)
-        d = _sim_design(bm, design, est, rng)
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", ConvergenceWarning)
-                f = fit_design(d, labels, term_of, "error", est.maxiter, est.tol)
-            if not f.converged:
-                raise DegenerateModelError("not converged")
-            draws.append(f.params)
-        except DegenerateModelError:
-            failed += 1
-    sampler = next(it)
-    if len(draws) < 2:
-        raise DegenerateModelError(
-            f"the MPLE does not exist for {failed} of {B} networks simulated from the MPLE; "
-            "the parametric bootstrap cannot estimate the covariance (the model may be "
-            "degenerate near the estimate)")
-    draws = np.array(draws)
-    if failed:
-        warnings.warn(f"the MPLE did not exist for {failed} of {B} bootstrap networks; they "
-                      "were left out of the bootstrap covariance", ConvergenceWarning,
-                      stacklevel=4)
-    cov = np.atleast_2d(np.cov(draws, rowvar=False, ddof=1))
+    cov, draws, failed, sampler = bootstrap_covariance(
+        _simulated_states(model, lf.params, est, rng, B),
+        lambda bm: fit_design(_sim_design(bm, design, est, rng), labels, term_of, "error",
+                              est.maxiter, est.tol), B)
     info = {"B": B, "n_failed": failed, "burnin": est.burnin, "interval": est.interval,
             "proposal": est.proposal, "acceptance_rate": _acceptance(sampler),
             "estimates": draws.tolist()}
