@@ -209,6 +209,12 @@ class _EEUpdate:
 class _CurvedEE(_EEUpdate):
     """The "newton" update of a curved model through its map η(θ).
 
+    Algorithm S estimates η, not θ, so a run asked to start by it starts at the
+    curved MPLE (:attr:`starts_by_algorithm_s`); the chains' statistics are the
+    canonical ones, not one per parameter, so a statistic that never moved (e.g. a
+    high shared-partner count) says nothing about a parameter
+    (:attr:`statistics_are_parameters`).
+
     The chain's statistics (and dzA = g(x_t) − g(x_obs)) are the q canonical
     ones; θ has p parameters.  Each outer iteration linearises the map at its
     start θ₀ (η ≈ η(θ₀) + J Δθ, J = ∂η/∂θ) and runs the compiled loop in η
@@ -222,6 +228,11 @@ class _CurvedEE(_EEUpdate):
     statistics) is V − arc_corr, not a step of the update.  The stored dzA
     rows are the parameters' directions z J (:func:`ergmfit.terms.parameter_steps.projector`).
     """
+
+    #: whether ``init="S"`` (Algorithm S) can start the run: it estimates η
+    starts_by_algorithm_s = False
+    #: whether the chains' statistics are one per parameter (θ = η)
+    statistics_are_parameters = False
 
     def cov(self, S, ifd):
         """The ridged Cov(g) of the free statistics (q × q, zeros elsewhere)."""
@@ -336,6 +347,9 @@ class _CurvedEE(_EEUpdate):
 class _LinearEE(_EEUpdate):
     """EE's update of a model whose parameters are its natural ones (θ = η): the
     compiled loop makes every step of an outer iteration."""
+
+    starts_by_algorithm_s = True
+    statistics_are_parameters = True
 
     def algorithm_s(self, sampler, cfg, m, prop, arc_corr, free, labels, adaptive):
         """Algorithm S: (θ, D, rows) (see :func:`algorithm_s`)."""
@@ -478,7 +492,7 @@ class EEChain:
                                 else int(cfg["ee_steps"])))
         self.n_planned = sum(n for _, n in self.phases)
         # the update of θ, chosen once: the compiled loop when θ = η, else through the map
-        self.update = (_LinearEE if par.linear else _CurvedEE)(
+        self.update = ee_update_for(par)(
             par, cfg.get("dens_theta", cfg.get("dens")), cfg.get("dens"))
         # the resumable state
         self.saved = self.cond = self.checkpoint = None
@@ -849,3 +863,9 @@ def _planned_outer(cfg):
         n += cfg["tnt_steps"] if cfg["tnt_steps"] is not None else cfg["ee_steps"]
     return n
 
+
+def ee_update_for(par):
+    """EE's update of θ for the parameterisation ``par``, chosen once: the compiled
+    loop when θ = η (:class:`_LinearEE`, also for ``par`` None), else through the
+    map (:class:`_CurvedEE`)."""
+    return _CurvedEE if par is not None and not par.linear else _LinearEE
