@@ -473,7 +473,7 @@ class ERGM:
                 target_network(model, model.target_stats, rng))
             random_state = rng
         if model.offset.any() and (method != "mple" or model.curved
-                                   or hasattr(model.parameterisation, "offset_coef")):
+                                   or model.parameterisation.fixed_coefficients() is not None):
             return _fit_with_offsets(model, method, random_state, verbose, kwargs)
         return _fit(model, method, random_state=random_state, verbose=verbose, **kwargs)
 

@@ -143,6 +143,11 @@ class MapParameterisation(Parameterisation):
     def full(self, theta) -> np.ndarray:
         return self.eta(theta)
 
+    def fixed_coefficients(self):
+        """(mask over η's coordinates, all False; no values): a free-coefficient view
+        with no offsets of its own."""
+        return self.mask, self.offset_coef
+
     def affine_parts(self, theta=None):
         """(A, c) with η(θ') ≈ A θ' + c near ``theta`` (exact for affine maps); the free
         decays' columns of A are zero, so that a curved term's block is exact at the

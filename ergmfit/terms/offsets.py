@@ -119,6 +119,10 @@ class OffsetParameterisation(Parameterisation):
     def free_position(self, i):
         return None if self.mask[i] else int(i - self.mask[:i].sum())
 
+    def fixed_coefficients(self):
+        """(mask over the inner model's parameters, offset coefficients as given)."""
+        return self.mask, self.offset_coef
+
 
 def check_offset_mask(inner, mask):
     """Refuse what a curved term cannot do: a fixed weight with a free decay

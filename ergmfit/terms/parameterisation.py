@@ -80,6 +80,17 @@ class Parameterisation:
         None when the map holds it fixed (an offset); every coefficient is free here."""
         return int(i)
 
+    def fixed_coefficients(self):
+        """The coefficients this map holds fixed outside θ (offsets): (mask over the
+        full parameter vector, their values as given, possibly ±Inf), or None when θ
+        is the full parameter vector (Identity, Curved: the model's own ``offset()``
+        terms, if any, are then folded by the caller from ``model.offset``).
+
+        >>> Identity(["edges"]).fixed_coefficients() is None
+        True
+        """
+        return None
+
     def project(self, theta) -> np.ndarray:
         """θ (or rows of θ) clipped onto the box lower_bounds() <= θ <= upper_bounds():
         the one projection every estimator applies after a step."""

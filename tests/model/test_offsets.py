@@ -37,6 +37,21 @@ def test_offset_parameterisation():
     assert par.param_labels == ["a", "c"]
 
 
+def test_fixed_coefficients_over_the_full_parameter_vector():
+    """Identity and Curved maps fix nothing (θ is the full vector: None); an offset
+    view gives its mask over the inner model's parameters and the values as given."""
+    assert Identity(["a", "b"]).fixed_coefficients() is None
+    curved = ef.ERGM(ef.datasets.load("samplike"), "edges + gwesp").parameterisation
+    assert not curved.linear and curved.fixed_coefficients() is None
+    mask, coef = OffsetParameterisation(Identity(["a", "b", "c"]), [False, True, False],
+                                        [-np.inf]).fixed_coefficients()
+    np.testing.assert_array_equal(mask, [False, True, False])
+    np.testing.assert_array_equal(coef, [-np.inf])
+    mask, coef = OffsetParameterisation(curved, [False, False, True], [0.7]).fixed_coefficients()
+    np.testing.assert_array_equal(mask, [False, False, True])
+    np.testing.assert_array_equal(coef, [0.7])
+
+
 def _cross_sex_network():
     g = ef.datasets.load("faux.mesa.high")
     net = ef.ERGM(g, "edges").network

@@ -49,9 +49,11 @@ def offset_design(model, design, labels):
     labels of the full model, restore) where restore(lf, cov) puts the
     offsets back (or None without offsets)."""
     par = getattr(model, "parameterisation", None)
-    view = hasattr(par, "offset_coef")     # the free-coefficient view ERGM.fit makes
+    # the free-coefficient view ERGM.fit makes holds the offsets in its map
+    fixed = None if par is None else par.fixed_coefficients()
+    view = fixed is not None
     if view:
-        mask, coef = par.mask, par.offset_coef
+        mask, coef = fixed
     else:
         mask = np.asarray(getattr(model, "offset", np.zeros(len(labels), bool)), dtype=bool)
         coef = getattr(model, "offset_coef", None)
@@ -105,7 +107,8 @@ def target_design(model, design, target, restore):
     t - g(empty) in its place."""
     t = np.asarray(target, dtype=float) - model.statistics_vector(np.zeros((0, 2)))
     par = getattr(model, "parameterisation", None)
-    mask = np.asarray(par.mask if hasattr(par, "offset_coef")
+    fixed = None if par is None else par.fixed_coefficients()
+    mask = np.asarray(fixed[0] if fixed is not None
                       else getattr(model, "offset", np.zeros(len(t), bool)), dtype=bool)
     design.target = t[~mask]
     if design.forced is not None:

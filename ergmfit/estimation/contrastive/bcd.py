@@ -31,7 +31,7 @@ from ...terms.parameterisation import Identity
 from ...terms.parameter_steps import MAX_DECAY_STEP, held_run
 from ..base import Estimator, Setting, boolean, choice, integer, number
 from .blocks import (C_INT_MAX, block_kernel, bounded_kernel, bounded_pseudo_fit,
-                     degree_feasibility)
+                     curved_design_fit, degree_feasibility)
 from ..mple.existence import nonexistence_error, observed_design
 
 __all__ = ["BCD", "learning_rates"]
@@ -179,7 +179,8 @@ class BCD(Estimator):
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                lf = bounded_pseudo_fit(model, bm, labels, self._feasible, self._free, start)
+                lf = bounded_pseudo_fit(self._steps.design_fit, bm, labels, self._feasible,
+                                        self._free, start)
         except DegenerateModelError:
             return None
         ok = np.all(np.isfinite(lf.params)) and np.all(np.isfinite(lf.cov))
@@ -528,6 +529,12 @@ class _LinearSteps:
         return None
 
     @staticmethod
+    def design_fit(design, labels, start):
+        """The pseudo-likelihood fit of ``design`` (a logistic regression in η)."""
+        from ..mple.pseudolikelihood import fit_design
+        return fit_design(design, labels, unit="variable")
+
+    @staticmethod
     def check_bounded_existence(des, labels):
         """Raise if the bounded composite likelihood has no maximum (:func:`_bounded_existence`)."""
         _bounded_existence(des, labels)
@@ -563,6 +570,9 @@ class _CurvedSteps(_LinearSteps):
 
     def bounded_start(self, est, model, bm, labels):
         return self.pseudo_fit(est, model, bm, labels)
+
+    def design_fit(self, design, labels, start):
+        return curved_design_fit(design, self.par, start)
 
     @staticmethod
     def check_bounded_existence(des, labels):

@@ -21,7 +21,7 @@ from ...utils.validation import check_index_set, check_random_state
 
 __all__ = ["free_variables", "make_chooser", "blocks_to_vars", "make_blocks",
            "bounded_kernel", "degree_feasibility", "feasible_toggles", "bounded_pseudo_fit",
-           "DEFAULT_MAX_BLOCKS"]
+           "curved_design_fit", "DEFAULT_MAX_BLOCKS"]
 
 DEFAULT_MAX_BLOCKS = 2_000_000
 _CHUNK = 20_000
@@ -122,7 +122,7 @@ def feasible_toggles(feasible, bm, free=None):
     return vars_[np.asarray(feasible(bm, vars_.reshape(-1, 1)), dtype=bool)[:, 1]]
 
 
-def bounded_pseudo_fit(model, bm, labels, feasible, free=None, start=None):
+def bounded_pseudo_fit(design_fit, bm, labels, feasible, free=None, start=None):
     """The maximum pseudo-likelihood of the model restricted to its degree
     bounds (a :class:`~ergmfit.estimation.mple.pseudolikelihood.LogitFit`): each dyad's
     conditional given the rest, restricted to the space, is the logistic one
@@ -131,15 +131,21 @@ def bounded_pseudo_fit(model, bm, labels, feasible, free=None, start=None):
     regression over the dyads whose toggle is feasible -- the composite
     likelihood of one-dyad blocks under the bounds (MCLE with
     ``block_size=1``).  statnet's MPLE, like ``method="mple"``, ignores
-    ``bd`` and uses every free dyad.  A curved model's is maximised in θ from
-    ``start`` (its unconstrained curved MPLE), its ``cov`` then (J'HJ)^-1.
-    Raises :class:`DegenerateModelError` when the restricted design has no
-    maximum (e.g. a statistic that no feasible toggle changes)."""
-    from ..mple.pseudolikelihood import LogitFit, inv_psd, fit_design, restricted_design
+    ``bd`` and uses every free dyad.  ``design_fit(design, labels, start)``
+    maximises it for the model's parameterisation (the logistic regression when
+    θ = η; :func:`curved_design_fit` from ``start``, the unconstrained curved
+    MPLE, otherwise).  Raises :class:`DegenerateModelError` when the restricted
+    design has no maximum (e.g. a statistic that no feasible toggle changes)."""
+    from ..mple.pseudolikelihood import restricted_design
     design = restricted_design(bm, feasible_toggles(feasible, bm, free))
-    par = getattr(model, "parameterisation", None)
-    if par is None or par.linear:
-        return fit_design(design, labels, unit="variable")
+    return design_fit(design, labels, start)
+
+
+def curved_design_fit(design, par, start):
+    """The pseudo-likelihood of ``design`` maximised in θ through the curved map
+    ``par`` from ``start``: a LogitFit whose ``cov`` is (J'HJ)^-1;
+    DegenerateModelError when the maximisation does not converge."""
+    from ..mple.pseudolikelihood import LogitFit, inv_psd
     theta, ll, H, n_iter, converged = maximize_curved_pseudolikelihood(
         design, par, np.asarray(start, dtype=float))
     if not (converged and np.all(np.isfinite(theta)) and np.all(np.isfinite(H))):

@@ -17,7 +17,7 @@ from ...exceptions import DegenerateModelError
 from ...terms.parameterisation import Identity
 from ...terms.parameter_steps import MAX_DECAY_STEP, projector
 from ...utils.validation import seed_words
-from .missing import conditional_chain
+from .missing import COMPLETE_DATA, conditional_chain
 from .proposals import _constrained_space, _proposal
 from .checkpoint import ChainCheckpoint, EESimsState, read_chain_state, read_sims, sims_name
 from .simulation import _curved_scales, _sim_sampler, _simulate, sim_plan
@@ -188,13 +188,12 @@ class _EEUpdate:
     the density parameter's position in θ and in the statistics (IFD); ``cond``: the
     conditional chain over missing dyads (:mod:`ergmfit.estimation.ee.missing`)."""
 
-    def __init__(self, par, dens_t, dens_s, cond=None):
+    def __init__(self, par, dens_t, dens_s, cond=COMPLETE_DATA):
         self.par, self.dens_t, self.dens_s = par, dens_t, dens_s
         self.cond = cond
 
     def _iterate(self):
-        from ._ee import ee_iterations
-        return ee_iterations if self.cond is None else self.cond.iterations
+        return self.cond.iterations
 
     def masks(self, ifd):
         """(free parameters, free statistics): all but the density under IFD."""
@@ -209,6 +208,12 @@ class _EEUpdate:
 class _CurvedEE(_EEUpdate):
     """The "newton" update of a curved model through its map η(θ).
 
+    Algorithm S estimates η, not θ, so a run asked to start by it starts at the
+    curved MPLE (:attr:`starts_by_algorithm_s`); the chains' statistics are the
+    canonical ones, not one per parameter, so a statistic that never moved (e.g. a
+    high shared-partner count) says nothing about a parameter
+    (:attr:`statistics_are_parameters`).
+
     The chain's statistics (and dzA = g(x_t) − g(x_obs)) are the q canonical
     ones; θ has p parameters.  Each outer iteration linearises the map at its
     start θ₀ (η ≈ η(θ₀) + J Δθ, J = ∂η/∂θ) and runs the compiled loop in η
@@ -222,6 +227,18 @@ class _CurvedEE(_EEUpdate):
     statistics) is V − arc_corr, not a step of the update.  The stored dzA
     rows are the parameters' directions z J (:func:`ergmfit.terms.parameter_steps.projector`).
     """
+
+    #: whether ``init="S"`` (Algorithm S) can start the run: it estimates η
+    starts_by_algorithm_s = False
+    #: whether the chains' statistics are one per parameter (θ = η)
+    statistics_are_parameters = False
+
+    @staticmethod
+    def mple_start(model, rng, initial_estimate):
+        """EE's ``init="mple"`` through a curved map: MCMC-MLE's start
+        (``initial_estimate``), the curved MPLE, or the fixed-decay MPLE where the
+        curved one ran off along a ridge."""
+        return np.asarray(initial_estimate(model, random_state=rng)[0], dtype=float)
 
     def cov(self, S, ifd):
         """The ridged Cov(g) of the free statistics (q × q, zeros elsewhere)."""
@@ -336,6 +353,15 @@ class _CurvedEE(_EEUpdate):
 class _LinearEE(_EEUpdate):
     """EE's update of a model whose parameters are its natural ones (θ = η): the
     compiled loop makes every step of an outer iteration."""
+
+    starts_by_algorithm_s = True
+    statistics_are_parameters = True
+
+    @staticmethod
+    def mple_start(model, rng, initial_estimate):
+        """EE's ``init="mple"`` when θ = η: the MPLE."""
+        from ..mple.pseudolikelihood import MPLE
+        return np.asarray(MPLE(verbose=False).fit(model).params, dtype=float)
 
     def algorithm_s(self, sampler, cfg, m, prop, arc_corr, free, labels, adaptive):
         """Algorithm S: (θ, D, rows) (see :func:`algorithm_s`)."""
@@ -478,7 +504,7 @@ class EEChain:
                                 else int(cfg["ee_steps"])))
         self.n_planned = sum(n for _, n in self.phases)
         # the update of θ, chosen once: the compiled loop when θ = η, else through the map
-        self.update = (_LinearEE if par.linear else _CurvedEE)(
+        self.update = ee_update_for(par)(
             par, cfg.get("dens_theta", cfg.get("dens")), cfg.get("dens"))
         # the resumable state
         self.saved = self.cond = self.checkpoint = None
@@ -787,8 +813,8 @@ class EEChain:
             draws = _simulate(s2, self.par.eta(est), n_sim, burn, interval, unit,
                               self.control, self.n_planned)
             out["sims"] = out["final_dzA"] + draws
-            if self.cond is not None:       # minus the conditional mean (ee.missing)
-                self.cond.adjust(out, self.par.eta(est), n_sim, interval)
+            # missing dyads: minus the conditional mean (ee.missing)
+            self.cond.adjust(out, self.par.eta(est), n_sim, interval)
             out["sim_interval"] = int(interval)
             out["proposals_sim"] = int(burn) + int(n_sim) * int(interval)
             if self.checkpoint is not None:
@@ -849,3 +875,9 @@ def _planned_outer(cfg):
         n += cfg["tnt_steps"] if cfg["tnt_steps"] is not None else cfg["ee_steps"]
     return n
 
+
+def ee_update_for(par):
+    """EE's update of θ for the parameterisation ``par``, chosen once: the compiled
+    loop when θ = η (:class:`_LinearEE`, also for ``par`` None), else through the
+    map (:class:`_CurvedEE`)."""
+    return _CurvedEE if par is not None and not par.linear else _LinearEE

@@ -176,8 +176,7 @@ class ChainCheckpoint:
             values.update({f"run{i}.{k}": np.asarray(run[k]) for k in _RUN_ARRAYS})
         values.update({f"cur.{k}": np.asarray(v) for k, v in partial.items() if k != "final"})
         values["x_on"] = self.bm.on_vars()
-        if self.state.cond is not None:     # missing dyads: the completion (missing.py)
-            values["y_on"] = self.state.cond.bm.on_vars()
+        values.update(self.state.cond.saved_arrays())   # missing dyads: the completion
         EEChainState(chain=self.chain, phase=self.phase, final=bool(partial["final"]),
                      outer_done=int(self.state.outer_done),
                      V=None if self.ifd is None else float(self.ifd.V),

@@ -25,7 +25,7 @@ from ..base import BACKENDS, Estimator, Setting, boolean, choice, integer, n_job
 from ...runtime.interrupts import second_ctrl_c_waits
 from ..contrastive.cd import density_index, statistic_parameter
 from ..mcmle.start import initial_estimate
-from .chain import _planned_outer, _stages, ee_chain
+from .chain import _planned_outer, _stages, ee_chain, ee_update_for
 from .checkpoint import EEMetaState
 from .proposals import _free_density
 from .simulation import sim_plan
@@ -68,13 +68,9 @@ def _resolve_cfg(model, cfg):
     parameter of IFD, the start; SettingsError where the model rules a setting out."""
     cfg = dict(cfg)
     labels = list(model.labels)
-    par = getattr(model, "parameterisation", None)
-    curved = par is not None and not par.linear
-    if curved:
-        # θ and the statistics differ: the update goes through the map's
-        # Jacobian, which the per-parameter sign updates have no use for
-        if _is_s(cfg["init"]):      # Algorithm S estimates η, not θ: start at the curved MPLE
-            cfg["init"] = "mple"
+    update = ee_update_for(getattr(model, "parameterisation", None))
+    if _is_s(cfg["init"]) and not update.starts_by_algorithm_s:
+        cfg["init"] = "mple"        # Algorithm S estimates η, not θ: start at the MPLE
     if cfg["update"] == "auto":
         n_vars = getattr(getattr(model, "network", None), "n_dyads", None)
         cfg["update"] = "newton" if n_vars is None or n_vars <= 10**6 else "borisenko"
@@ -120,7 +116,7 @@ def _resolve_cfg(model, cfg):
         cfg["init_theta"] = None
     else:
         n = np.size(init) if not isinstance(init, dict) else len(labels)
-        if curved and n != len(labels):
+        if n != len(labels) and not update.statistics_are_parameters:
             raise SettingsError(
                 f"init must have {len(labels)} value(s), one per parameter {labels} (a curved "
                 f"term has a weight and a decay), not one per canonical statistic "

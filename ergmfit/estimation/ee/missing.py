@@ -68,12 +68,36 @@ def check_missing_cfg(model, cfg, space):
         cfg["init"] = "mple"
 
 
+class CompleteData:
+    """The conditional chain of a model without missing dyads: nothing to
+    complete, so EE's compiled iterations run as they are, the simulation at the
+    estimate keeps its statistics and a checkpoint holds no completion."""
+
+    @property
+    def iterations(self):
+        """:func:`._ee.ee_iterations` itself."""
+        from ._ee import ee_iterations
+        return ee_iterations
+
+    def adjust(self, out, est, n_sim, interval):
+        """Nothing to take off: the observed network is the whole network."""
+
+    def saved_arrays(self) -> dict:
+        """The arrays a chain checkpoint stores for this chain: none."""
+        return {}
+
+
+#: the conditional chain of every model without missing dyads
+COMPLETE_DATA = CompleteData()
+
+
 def conditional_chain(model, rng, saved=None):
-    """A :class:`ConditionalChain` for a model with missing dyads, else None;
-    ``saved`` (a chain checkpoint): continued from its completion."""
+    """A :class:`ConditionalChain` for a model with missing dyads, else
+    :data:`COMPLETE_DATA`; ``saved`` (a chain checkpoint): continued from its
+    completion."""
     space = getattr(model, "sample_space", None)
     if not getattr(space, "n_missing", 0):
-        return None
+        return COMPLETE_DATA
     y_on = None if saved is None else saved["arrays"].get("y_on")
     if saved is not None and y_on is None:
         raise CheckpointError("cannot resume: the EE checkpoint has no state of the conditional "
@@ -141,3 +165,7 @@ class ConditionalChain:
         p = draws.shape[1]
         out["cond_cov"] = np.cov(draws, rowvar=False).reshape(p, p)
         out["proposals_sim"] = int(out.get("proposals_sim", 0)) + 4 * ic + int(n_sim) * ic
+
+    def saved_arrays(self) -> dict:
+        """The arrays a chain checkpoint stores for this chain: the completion."""
+        return {"y_on": self.bm.on_vars()}

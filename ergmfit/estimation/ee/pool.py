@@ -10,7 +10,8 @@ from ...exceptions import ConvergenceWarning, DegenerateModelError
 from ...terms.parameter_steps import projector
 from ...terms.parameterisation import Identity
 from ..common.stepping import hummel_step
-from .chain import burnin_iters, _drift, _make_pd, _planned_outer, batch_means_sigma, t_ratios
+from .chain import (burnin_iters, _drift, _make_pd, _planned_outer, batch_means_sigma, ee_update_for,
+                    t_ratios)
 
 # ---------------------------------------------------------------------------
 # summaries of chains
@@ -153,17 +154,20 @@ def _sim_summary(res, Z, est, par, polish, cond_cov=None):
             res["cov_mc"] = Iinv @ _make_pd(V) @ Iinv
 
 
-def check_identifiable(chains, labels, cfg, curved=False):
+def check_identifiable(chains, labels, cfg, statistics_are_parameters=True):
     """Dead statistics and collinear terms, from the chains themselves (as
     MCMC-MLE checks its sample): DegenerateModelError when a free statistic
     never changed along any EE chain nor in the simulation at the estimate,
     or when the simulated statistics satisfy an exact linear relation (the
-    Fisher information is singular although every statistic varied)."""
+    Fisher information is singular although every statistic varied).  Done only
+    when the statistics are one per parameter (``statistics_are_parameters``:
+    :attr:`ergmfit.estimation.ee.chain._LinearEE.statistics_are_parameters`); a
+    curved model's canonical statistics may legitimately never move."""
     p = len(labels)
     dens = cfg["dens"] if cfg["proposal"] in ("ifd", "ifd-tnt") else None
     dz = [ph["dz_rows"] for ch in chains for ph in ch["phases"] if len(ph["dz_rows"])]
     sims = [ch["sims"] for ch in chains if ch.get("sims") is not None and len(ch["sims"]) > 1]
-    if dz and not curved:
+    if dz and statistics_are_parameters:
         D = np.concatenate(dz)
         moved = np.any(D != D[:1], axis=0) | np.any(D != 0, axis=0)
         if sims:
@@ -179,7 +183,7 @@ def check_identifiable(chains, labels, cfg, curved=False):
                 + ": they cannot vary (or the chain does not mix), carry no information and "
                 "their coefficients cannot be estimated (EE would report the start value). "
                 "Remove the term(s)")
-    if sims and not curved:
+    if sims and statistics_are_parameters:
         S = np.concatenate(sims)
         S = S - S.mean(axis=0)
         sd = S.std(axis=0)
@@ -291,7 +295,8 @@ def build_results(model, out):
                            final_simulation(model, len(ch["sims"]), ch["sim_interval"], seed))
             for ch, seed in zip(chains, out["seeds"])]
     if not out["interrupted"]:
-        check_identifiable(chains, labels, cfg, curved=par is not None and not par.linear)
+        check_identifiable(chains, labels, cfg,
+                           ee_update_for(par).statistics_are_parameters)
     est, cov, cov_mc, cov_model, pool = pool_chains(sums)
     if not out["interrupted"]:
         _check_existence(chains, labels, cfg, est)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...terms.parameter_steps import decay_ridge
+from .chain import ee_update_for
 
 
 def mple_start(model, rng, initial_estimate):
@@ -12,11 +13,8 @@ def mple_start(model, rng, initial_estimate):
     ridge starts at the fixed-decay MPLE instead, as MCMC-MLE does
     (``initial_estimate``: :func:`ergmfit.estimation.mcmle.start.initial_estimate`, passed in -- mcmle
     sits above this module)."""
-    par = getattr(model, "parameterisation", None)
-    if par is not None and not par.linear:
-        return np.asarray(initial_estimate(model, random_state=rng)[0], dtype=float)
-    from ..mple.pseudolikelihood import MPLE
-    return np.asarray(MPLE(verbose=False).fit(model).params, dtype=float)
+    update = ee_update_for(getattr(model, "parameterisation", None))
+    return update.mple_start(model, rng, initial_estimate)
 
 
 def _ifd_runoff(par, chains):

@@ -85,7 +85,7 @@ def _full_model(model, theta):
     view (:class:`~ergmfit.terms.offsets.OffsetParameterisation`) unwrapped, its
     offsets marked in ``offset`` and ``offset_coef``."""
     par = model.parameterisation
-    if not hasattr(par, "offset_coef"):
+    if par.fixed_coefficients() is None:
         return model, np.asarray(theta, dtype=float)
     import copy
     full = copy.copy(model)

@@ -274,7 +274,7 @@ def _applies(model) -> bool:
     off = getattr(model, "offset", None)
     if off is not None and np.any(off) and getattr(model, "offset_coef", None) is None:
         return False        # (the estimator asks for the offsets' coefficients)
-    if hasattr(model.parameterisation, "offset_coef"):
+    if model.parameterisation.fixed_coefficients() is not None:
         return False        # a free-coefficient view made by ERGM.fit: not the front's model
     fam = getattr(getattr(model, "family", None), "name", "binary")
     if fam != "binary":

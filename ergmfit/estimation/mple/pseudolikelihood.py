@@ -649,7 +649,8 @@ def impute_missing(model, random_state=None):
 def _curved_view(model) -> bool:
     """The free coefficients of a curved model with offsets (ERGM.fit's view)."""
     par = getattr(model, "parameterisation", None)
-    return hasattr(par, "offset_coef") and not getattr(par.inner, "linear", True)
+    return (par is not None and par.fixed_coefficients() is not None
+            and not getattr(par.inner, "linear", True))
 
 
 def _curved_offset_design(par, design: Design) -> Design:

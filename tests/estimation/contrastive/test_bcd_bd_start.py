@@ -93,8 +93,10 @@ def test_no_constrained_maximum_falls_back_to_the_mple(samplike, monkeypatch):
 def test_bounded_pseudo_fit_matches_a_logistic_regression_on_the_feasible_dyads(samplike):
     bm = samplike.compiled()
     feas = degree_feasibility(samplike)
-    lf = bounded_pseudo_fit(samplike, bm, samplike.labels, feas)
-    plain = bounded_pseudo_fit(samplike, bm, samplike.labels, lambda b, a: np.ones(
+    from ergmfit.estimation.contrastive.bcd import _LinearSteps
+    fit = _LinearSteps.design_fit          # θ = η: the logistic regression
+    lf = bounded_pseudo_fit(fit, bm, samplike.labels, feas)
+    plain = bounded_pseudo_fit(fit, bm, samplike.labels, lambda b, a: np.ones(
         (len(a), 2), dtype=bool))
     np.testing.assert_allclose(plain.params, [-1.76001077081866, 2.31962655875409], atol=1e-6)
     assert np.all(np.isfinite(lf.cov)) and not np.allclose(lf.params, plain.params)
