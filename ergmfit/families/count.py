@@ -37,6 +37,11 @@ class CountFamily(ModelFamily):
     kernel_contract = CountKernel
     proposals = {"tnt": CountTNT, "random": CountRandom, "0inflated": CountZeroInflated}
     default_proposal = "tnt"
+    #: MCMC-MLE draws its first sample as a pilot at the smallest interval, kept when it
+    #: has the target effective size (as for curved models; see
+    #: ``estimation.common.curved.first_sample_ok``): from the count MPLE start, count
+    #: chains mix within a quarter of the default interval
+    pilot_first_sample = True
 
     def __init__(self, reference="Poisson"):
         self.reference: Reference = parse_reference(reference)

@@ -380,7 +380,8 @@ class MCMLE(Estimator):
                            init_method=how or init_method, starts=[None] * self._n_chains(),
                            n_before=len(history), g_obs=model.statistics_vector())
         min_interval = self._min_interval()
-        if getattr(model, "curved", False) and self.resume is None and min_interval < interval:
+        if ((getattr(model, "curved", False) or getattr(model.family, "pilot_first_sample", False))
+                and self.resume is None and min_interval < interval):
             # curved: the first sample is a pilot at the smallest interval
             state.pilot, state.interval = interval, _first_interval(interval, min_interval)
         return state
