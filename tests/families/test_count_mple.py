@@ -222,12 +222,14 @@ def test_case_control_sample_of_zero_dyads():
 
 
 def test_mcmle_fallback_starts_skip_estimators_that_refuse_counts():
-    # a failed first MCMC-MLE attempt restarts from EE's or CD's estimate; neither fits
-    # counts, so the restart keeps the MPLE start instead of failing inside CD
+    # a failed first MCMC-MLE attempt restarts from EE's or CD's estimate: CD fits counts
+    # (its estimate is the restart), EE does not (the restart keeps the MPLE start
+    # instead of failing inside EE)
     from ergmfit.estimation.mcmle.fallback import _cd_start, _ee_start
     g = random_valued(6, True, 0.5, 1.0, 4)
     m = ef.ERGM(g, "sum + nonzero", response="weight", reference="Poisson")
-    assert _cd_start(m, np.random.default_rng(1)) is None
+    cd = _cd_start(m, np.random.default_rng(1))
+    assert cd is not None and np.asarray(cd).shape == (2,) and np.all(np.isfinite(cd))
     assert _ee_start(m, np.random.default_rng(1)) is None
 
 
