@@ -430,22 +430,35 @@ def _godambe(model, lf, est, rng):
     return 0.5 * (cov + cov.T), info
 
 
+def _bootstrap_refit(model, labels, maxiter, tol, state, hi, n_sampled, seed):
+    """One bootstrap refit: the count MPLE at the simulated values ``state`` ((dyads,
+    values)), its case-control sample (if any) drawn with ``seed``; None when it does
+    not exist or does not converge."""
+    cm = model.compiled(*state)
+    sample = None if n_sampled is None else (n_sampled, np.random.default_rng(seed))
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            f = fit_count(model, labels, maxiter, tol, cm=cm, hi=hi, sample=sample)
+    except DegenerateModelError:
+        return None
+    return f.params if f.converged else None
+
+
 def _bootstrap(model, lf, est, rng, labels):
+    # the B networks are simulated in turn (one chain); their refits run in parallel
+    # (``n_jobs``), each case-control sample from a seed drawn here in order
+    from ...runtime.parallel import parallel_map
     B = est.bootstrap if est.bootstrap is not None else est.n_sim
-    draws, failed = [], 0
     it = _simulated(model, lf.params, est, rng, B)
-    for _ in range(B):
-        cm = next(it)
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", ConvergenceWarning)
-                f = fit_count(model, labels, est.maxiter, est.tol, cm=cm, hi=lf.design.hi,
-                              sample=sample_of(lf, rng))
-            if not f.converged:
-                raise DegenerateModelError("not converged")
-            draws.append(f.params)
-        except DegenerateModelError:
-            failed += 1
+    states = [model.chain_end(next(it)) for _ in range(B)]
+    seeds = rng.integers(0, 2 ** 63, size=B)
+    fits = parallel_map(_bootstrap_refit,
+                        [(model, labels, est.maxiter, est.tol, st, lf.design.hi,
+                          lf.design.n_sampled, int(sd)) for st, sd in zip(states, seeds)],
+                        n_jobs=getattr(est, "n_jobs", 1))
+    draws = [f for f in fits if f is not None]
+    failed = B - len(draws)
     sampler = next(it)
     if len(draws) < 2:
         raise DegenerateModelError(

@@ -94,7 +94,7 @@ from scipy import linalg, optimize, special
 from ...exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
 from ...results import NAIVE_SE_WARNING, ERGMResults
 from ...utils.validation import check_random_state, seed_words
-from ..base import Estimator, Setting, choice, integer, number
+from ..base import Estimator, Setting, choice, integer, n_jobs_setting, number
 from ._mple import build_design, count_on, pseudo_score  # noqa: F401 (re-exported)
 from ..common.restricted import compressed_rows, offset_design, target_design, target_network
 
@@ -472,6 +472,8 @@ class MPLE(Estimator):
                 "Largest number of dyads fitted without sampling."),
         Setting("separation", "error", choice("error", "warn"),
                 "What a non-existent MPLE does (module docstring)."),
+        Setting("n_jobs", 1, n_jobs_setting, "Parallel processes of the count MPLE's bootstrap "
+                "refits (joblib; -1: every CPU)."),
         Setting("maxiter", 100, integer(1), "Newton iterations."),
         Setting("tol", 1e-14, number(0, lo_open=True), "Newton decrement tolerance."),
         Setting("proposal", "auto", None, "Proposal of the simulations ('auto', 'tnt', ...)."),
