@@ -2,16 +2,20 @@
 sparse 10^4-node Poisson network.
 
 Run by hand:  PYTHONPATH=. python benchmarks/bench_count.py [--seeds 1 2 3 4] [--nodes 10000]
+              PYTHONPATH=. python benchmarks/bench_count.py --ab OLD_TREE [--seeds ...]
 
 1. MCMC-MLE on the Sampson panel's total (samptot: the number of waves in which i named
-   j), for each fit of section 1_valued of tests/reference/statnet_valued_fits.json whose
-   terms exist here, beside that fit's ``cpu_seconds_fit`` (ergm.count 4.1.1 on ergm
-   4.4.0, same kind of shared 2-core machine: compare ratios); both without the
-   log-likelihood (the reference calls have ``eval.loglik=FALSE``).  The issue's Sampson
-   ``Binomial(3)`` model needs ``transitiveweights`` and ``cyclicalweights``; until those
-   terms exist the script also fits the nearest model, ``sum + nonzero + mutual.min``
-   under ``Binomial(3)``, which has no statnet reference time.
-2. Count MPLE on a synthetic sparse Poisson network (``--nodes`` nodes, 5 nonzero dyads
+   j), for each samptot fit of section 1_valued of tests/reference/statnet_valued_fits.json,
+   beside that fit's ``cpu_seconds_fit`` (ergm.count 4.1.1 on ergm 4.4.0, same kind of
+   shared 2-core machine: compare ratios); both without the log-likelihood (the reference
+   calls have ``eval.loglik=FALSE``).  Each model is fitted once untimed first (imports,
+   first compilations), then once per seed.  The issue's check is the ``Binomial(3)``
+   model with ``transitiveweights`` and ``cyclicalweights``: ergmfit >= 10x faster.
+2. ``--ab OLD_TREE``: the same fits, interleaved A/B between this source tree and
+   ``OLD_TREE`` (another checkout with its compiled modules, e.g. a copy of the tree
+   before a change): each (model, seed) runs in a fresh process per tree, alternately,
+   and the table prints both CPU times.
+3. Count MPLE on a synthetic sparse Poisson network (``--nodes`` nodes, 5 nonzero dyads
    per node, values 1 + Poisson(0.7)): over every dyad, then by a case-control sample of
    100,000 zero dyads, then with 20 bootstrap refits (sampled designs, an interval of 100
    proposals per node between the simulated networks).
@@ -29,7 +33,6 @@ import ergmfit as ef
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REFERENCE = os.path.join(HERE, "..", "tests", "reference", "statnet_valued_fits.json")
-DONE = {"sum", "nonzero", "mutual.min"}
 
 
 def samptot():
@@ -46,33 +49,63 @@ def samptot():
 
 
 def mcmle_cases():
+    """{(formula, reference): [statnet CPU s of its seeds]} of the samptot fits."""
     with open(REFERENCE) as fh:
         cases = json.load(fh)["cases"]
-    fits = [c for c in cases if c["kind"] == "fit" and c.get("status") == "ok"
-            and c["dataset"] == "samptot" and set(c["coef_names"]) <= DONE]
     models = {}
-    for c in fits:
-        models.setdefault((c["formula"].split("~", 1)[1].strip(), c["reference"].lstrip("~")),
-                          []).append(c["cpu_seconds_fit"])
-    models.setdefault(("sum + nonzero + mutual(form=\"min\")", "Binomial(3)"), [])
+    for c in cases:
+        if c["kind"] == "fit" and c.get("status") == "ok" and c["dataset"] == "samptot":
+            models.setdefault((c["formula"].split("~", 1)[1].strip(),
+                               c["reference"].lstrip("~")), []).append(c["cpu_seconds_fit"])
     return models
 
 
-def bench_mcmle(seeds):
-    g = samptot()
-    print("MCMC-MLE on samptot (18 nodes, 306 dyads)")
-    print(f"{'model':52s} {'reference':12s} {'ergmfit CPU s':>14s} {'ergm.count CPU s':>17s}")
-    for (formula, ref), statnet in mcmle_cases().items():
-        m = ef.ERGM(g, formula, response="nominations", reference=ref)
-        cpu = []
+def fit_cpu(formula, ref, seeds):
+    """CPU seconds of one MCMC-MLE fit per seed (after an untimed warm-up fit)."""
+    m = ef.ERGM(samptot(), formula, response="nominations", reference=ref)
+    cpu = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        m.fit("mcmle", random_state=0, eval_loglik=False)
         for s in seeds:
             t = time.process_time()
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                m.fit("mcmle", random_state=s, eval_loglik=False)    # statnet's: FALSE
+            m.fit("mcmle", random_state=s, eval_loglik=False)    # statnet's: FALSE
             cpu.append(time.process_time() - t)
-        theirs = f"{np.mean(statnet):.2f} ({len(statnet)} seeds)" if statnet else "-"
-        print(f"{formula:52s} {ref:12s} {np.mean(cpu):14.2f} {theirs:>17s}")
+    return cpu
+
+
+def bench_mcmle(seeds):
+    print("MCMC-MLE on samptot (18 nodes, 306 dyads); warm fits, mean over seeds "
+          f"{' '.join(map(str, seeds))}")
+    print(f"{'model':100s} {'reference':12s} {'ergmfit CPU s':>14s} {'ergm.count CPU s':>17s} "
+          f"{'ratio':>6s}")
+    for (formula, ref), statnet in mcmle_cases().items():
+        ours = float(np.mean(fit_cpu(formula, ref, seeds)))
+        print(f"{formula:100s} {ref:12s} {ours:14.2f} {np.mean(statnet):17.2f} "
+              f"{np.mean(statnet) / ours:6.1f}x")
+
+
+def bench_ab(old_tree, seeds):
+    """Interleaved A/B of the MCMC-MLE fits: this tree (new) and ``old_tree`` (old)."""
+    import subprocess
+    import sys
+    new_tree = os.path.abspath(os.path.join(HERE, ".."))
+    trees = {"new": new_tree, "old": os.path.abspath(old_tree)}
+    print(f"Interleaved A/B, MCMC-MLE on samptot: new = {new_tree}, old = {trees['old']}")
+    print(f"{'model':100s} {'reference':12s} {'old CPU s':>10s} {'new CPU s':>10s} "
+          f"{'old/new':>8s} {'statnet/new':>12s}")
+    for (formula, ref), statnet in mcmle_cases().items():
+        cpu = {"new": [], "old": []}
+        for s in seeds:
+            for which in ("old", "new") if s % 2 else ("new", "old"):
+                env = dict(os.environ, PYTHONPATH=trees[which])
+                out = subprocess.run(
+                    [sys.executable, os.path.abspath(__file__), "--one", formula, ref, str(s)],
+                    env=env, cwd=trees[which], capture_output=True, text=True, check=True)
+                cpu[which].append(float(out.stdout.split()[-1]))
+        o, n = np.mean(cpu["old"]), np.mean(cpu["new"])
+        print(f"{formula:100s} {ref:12s} {o:10.2f} {n:10.2f} {o / n:7.2f}x "
+              f"{np.mean(statnet) / n:11.1f}x")
 
 
 def sparse_poisson(n, seed=1):
@@ -113,7 +146,16 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3, 4])
     ap.add_argument("--nodes", type=int, default=10_000)
+    ap.add_argument("--ab", metavar="OLD_TREE", help="interleaved A/B against this tree")
+    ap.add_argument("--one", nargs=3, metavar=("FORMULA", "REFERENCE", "SEED"),
+                    help=argparse.SUPPRESS)     # one timed fit (a process of --ab)
     args = ap.parse_args()
+    if args.one:
+        print(fit_cpu(args.one[0], args.one[1], [int(args.one[2])])[0])
+        return
+    if args.ab:
+        bench_ab(args.ab, args.seeds)
+        return
     bench_mcmle(args.seeds)
     bench_mple(args.nodes)
 

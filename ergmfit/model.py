@@ -678,7 +678,7 @@ class CountERGM(ERGM):
         self.offset = np.zeros(len(self.labels), dtype=bool)
         # every dyad free and observed (constraints and missing values: not yet)
         self.constraints, self._missing = None, None
-        self.sample_space = parse_constraints(None, network, None)
+        self.sample_space = family.sample_space(network)
 
     @property
     def default_proposal(self) -> str:

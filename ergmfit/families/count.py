@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..sampling._countproposals import CountRandom, CountTNT, CountZeroInflated
 from ..sampling._mh import CountMHSampler
+from ..sampling.space import AllDyads
 from ..terms._countkernel import CountKernel
 from .base import ModelFamily
 from .reference import Reference, parse_reference
@@ -37,6 +38,11 @@ class CountFamily(ModelFamily):
     kernel_contract = CountKernel
     proposals = {"tnt": CountTNT, "random": CountRandom, "0inflated": CountZeroInflated}
     default_proposal = "tnt"
+    #: MCMC-MLE draws its first sample as a pilot at the smallest interval, kept when it
+    #: has the target effective size (as for curved models; see
+    #: ``estimation.common.curved.first_sample_ok``): from the count MPLE start, count
+    #: chains mix within a quarter of the default interval
+    pilot_first_sample = True
 
     def __init__(self, reference="Poisson"):
         self.reference: Reference = parse_reference(reference)
@@ -46,8 +52,53 @@ class CountFamily(ModelFamily):
     def make_sampler(self, compiled, proposal, seed):
         return CountMHSampler(compiled, proposal, seed)
 
+    def sample_space(self, network):
+        """The unconstrained sample space of ``network``'s dyad values (:class:`CountDyads`)."""
+        return CountDyads(network, self)
+
     def __eq__(self, other):
         return isinstance(other, CountFamily) and other.reference == self.reference
 
     def __hash__(self):
         return hash(("count", self.reference))
+
+
+class CountDyads(AllDyads):
+    """Every dyad's value may vary, walked by the count family's proposals: the sample
+    space of an unconstrained count-valued model, so that an estimator that asks the
+    space for its proposal and sampler (CD) runs the family's.
+
+    Parameters
+    ----------
+    network : Network
+        The network of the model (its nodes; its ties the nonzero dyads).
+    family : CountFamily
+        Its proposal table and sampler.
+
+    Examples
+    --------
+    >>> import networkx as nx, ergmfit as ef
+    >>> g = nx.DiGraph(); g.add_edge(0, 1, w=2); g.add_node(2)
+    >>> m = ef.ERGM(g, "sum", response="w", reference="Poisson")
+    >>> m.sample_space.resolve_proposal("auto", m), m.sample_space.proposals()
+    ('tnt', ('tnt', 'random', '0inflated'))
+    """
+
+    def __init__(self, network, family, missing=None):
+        super().__init__(network, missing)
+        self.family = family
+
+    def proposals(self) -> tuple:
+        return tuple(self.family.proposals)
+
+    def default_proposal(self, model) -> str:
+        return self.family.default_proposal
+
+    def resolve_proposal(self, name, model=None) -> str:
+        return self.family.resolve_proposal(name)
+
+    def proposal(self, name="auto", bm=None, model=None):
+        return self.family.make_proposal(name)
+
+    def make_sampler(self, cm, proposal, seed):
+        return self.family.make_sampler(cm, proposal, seed)

@@ -19,6 +19,11 @@ cdef class CountState:
     and, when directed, in-neighbours (``inb``, ``ideg``; undirected: the same list
     as out), kept in O(degree) per change, so that triad terms read the two-paths
     through a dyad in O(degree).
+
+    Networks of at most ``DENSE_MAX_NODES`` nodes also keep every value in an n x n
+    matrix (``dense``; both (i, j) and (j, i) when undirected), so that ``value`` is one
+    memory read instead of a hash probe (the valued triad terms read O(degree) values
+    per proposal).
     """
     cdef readonly int n
     cdef readonly bint directed
@@ -36,6 +41,7 @@ cdef class CountState:
     cdef int** nb_in            # directed only: nonzero in-neighbours (else NULL)
     cdef int* deg_in
     cdef int* cap_in
+    cdef int64_t* dense         # n <= DENSE_MAX_NODES: dense[i * n + j] = y_ij (else NULL)
 
     cdef inline int odeg(self, int i) noexcept nogil:
         return self.deg_out[i]
@@ -55,10 +61,14 @@ cdef class CountState:
         return <int64_t>i * self.n + j
 
     cdef inline int64_t value(self, int i, int j) noexcept nogil:
-        cdef TieSlot* s = tiemap_find(&self.index, self.dyad_key(i, j))
+        cdef TieSlot* s
+        if self.dense != NULL:
+            return self.dense[<int64_t>i * self.n + j]
+        s = tiemap_find(&self.index, self.dyad_key(i, j))
         return 0 if s == NULL else self.vals[s.val]
 
     cdef int set_value(self, int i, int j, int64_t y) noexcept nogil
+    cdef void _dense_set(self, int i, int j, int64_t y) noexcept nogil
     cdef int _reserve(self, int64_t cap) noexcept nogil
     cdef int _link(self, int i, int j) noexcept nogil
     cdef void _unlink(self, int i, int j) noexcept nogil

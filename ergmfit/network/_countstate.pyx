@@ -8,6 +8,10 @@ from ergmfit.core._hashmap cimport tiemap_init, tiemap_free, tiemap_put, tiemap_
 
 cnp.import_array()
 
+#: networks of at most this many nodes keep a dense matrix of their values too
+#: (8 MB at 1024 nodes)
+DENSE_MAX_NODES = 1024
+
 
 cdef inline double _root(int64_t y) noexcept nogil:
     return sqrt(<double>y) if y > 0 else 0.0
@@ -68,6 +72,11 @@ cdef class CountState:
         self.total_sqrt = 0.0
         self.ends = NULL
         self.vals = NULL
+        self.dense = NULL
+        if n <= DENSE_MAX_NODES:
+            self.dense = <int64_t*>calloc(<size_t>n * n, sizeof(int64_t))
+            if self.dense == NULL:
+                raise MemoryError()
         self.nb_out = <int**>calloc(n, sizeof(int*))
         self.deg_out = <int*>calloc(n, sizeof(int))
         self.cap_out = <int*>calloc(n, sizeof(int))
@@ -103,6 +112,7 @@ cdef class CountState:
         cdef int i
         free(self.ends)
         free(self.vals)
+        free(self.dense)
         if self.nb_out != NULL:
             for i in range(self.n):
                 free(self.nb_out[i])
@@ -148,6 +158,12 @@ cdef class CountState:
         else:
             _drop(self.nb_out, self.deg_out, j, i)
 
+    cdef void _dense_set(self, int i, int j, int64_t y) noexcept nogil:
+        if self.dense != NULL:
+            self.dense[<int64_t>i * self.n + j] = y
+            if not self.directed:
+                self.dense[<int64_t>j * self.n + i] = y
+
     cdef int set_value(self, int i, int j, int64_t y) noexcept nogil:
         # the dyad's value <- y; returns -1 when memory runs out
         cdef int64_t key = self.dyad_key(i, j)
@@ -160,6 +176,7 @@ cdef class CountState:
             self.total += y - self.vals[e]
             self.total_sq += y * y - self.vals[e] * self.vals[e]
             self.total_sqrt += _root(y) - _root(self.vals[e])
+            self._dense_set(i, j, y)
             if y != 0:
                 self.vals[e] = y
                 return 0
@@ -187,6 +204,7 @@ cdef class CountState:
         self.ends[2 * e + 1] = j
         self.vals[e] = y
         self.n_nonzero = e + 1
+        self._dense_set(i, j, y)
         self.total += y
         self.total_sq += y * y
         self.total_sqrt += _root(y)

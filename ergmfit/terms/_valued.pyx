@@ -14,6 +14,7 @@
 * ``NodeCovarKernel``: ``nodecovar`` / ``nodeocovar`` / ``nodeicovar`` (``center``,
   ``transform="sqrt"``); O(degree) (the state keeps the global moments).
 """
+cimport cython
 from libc.math cimport sqrt, fabs, INFINITY
 from libc.stdint cimport int64_t
 from libc.stdlib cimport malloc, free
@@ -161,6 +162,7 @@ cdef inline double _comb(int rule, double c, double p) noexcept nogil:
     return c + p
 
 
+@cython.final
 cdef class WeightsKernel(CountKernel):
     """``WeightsKernel(cyclical, twopath, combine, affect)``: statnet's
     ``transitiveweights`` (Krivitsky 2012, eq. 13) and ``cyclicalweights``.
@@ -194,8 +196,8 @@ cdef class WeightsKernel(CountKernel):
         self.cb = W_MAX if combine == "max" else W_SUM
         self.af = W_MIN if affect == "min" else W_GEOMEAN
 
-    cdef double _strength(self, CountState s, int a, int b, int skip,
-                          double cap) noexcept nogil:
+    cdef inline double _strength(self, CountState s, int a, int b, int skip,
+                                 double cap) noexcept nogil:
         # C_ab without the two-path through ``skip``, or a partial value >= cap (the
         # two-path strengths are >= 0, so it only grows: the caller needs no more)
         cdef int t, k, d1 = s.odeg(a), d2 = s.ideg(b)
@@ -247,10 +249,11 @@ cdef class WeightsKernel(CountKernel):
         cdef double cap = INFINITY
         cdef int t, b, a, d
         cdef int* l
+        cdef bint backward = self.cyclical and s.directed   # the affected value reversed
         # the focus dyad (affect "min": two-paths beyond max(y_old, y_new) change nothing)
         if self.af == W_MIN:
             cap = yo if yo > yn else yn
-        c = self._strength(s, j, i, -1, cap) if (self.cyclical and s.directed) else \
+        c = self._strength(s, j, i, -1, cap) if backward else \
             self._strength(s, i, j, -1, cap)
         total += _pair(self.af, yn, c) - _pair(self.af, yo, c)
         # (i, j) as the first leg: the two-paths i -> j -> b
@@ -260,7 +263,7 @@ cdef class WeightsKernel(CountKernel):
             b = l[t]
             if b == i:
                 continue
-            w = <double>(s.value(b, i) if (self.cyclical and s.directed) else s.value(i, b))
+            w = <double>(s.value(b, i) if backward else s.value(i, b))
             if w == 0.0:
                 continue
             leg = <double>s.value(j, b)
@@ -273,7 +276,7 @@ cdef class WeightsKernel(CountKernel):
             a = l[t]
             if a == j:
                 continue
-            w = <double>(s.value(j, a) if (self.cyclical and s.directed) else s.value(a, j))
+            w = <double>(s.value(j, a) if backward else s.value(a, j))
             if w == 0.0:
                 continue
             leg = <double>s.value(a, i)

@@ -222,12 +222,14 @@ def test_case_control_sample_of_zero_dyads():
 
 
 def test_mcmle_fallback_starts_skip_estimators_that_refuse_counts():
-    # a failed first MCMC-MLE attempt restarts from EE's or CD's estimate; neither fits
-    # counts, so the restart keeps the MPLE start instead of failing inside CD
+    # a failed first MCMC-MLE attempt restarts from EE's or CD's estimate: CD fits counts
+    # (its estimate is the restart), EE does not (the restart keeps the MPLE start
+    # instead of failing inside EE)
     from ergmfit.estimation.mcmle.fallback import _cd_start, _ee_start
     g = random_valued(6, True, 0.5, 1.0, 4)
     m = ef.ERGM(g, "sum + nonzero", response="weight", reference="Poisson")
-    assert _cd_start(m, np.random.default_rng(1)) is None
+    cd = _cd_start(m, np.random.default_rng(1))
+    assert cd is not None and np.asarray(cd).shape == (2,) and np.all(np.isfinite(cd))
     assert _ee_start(m, np.random.default_rng(1)) is None
 
 
@@ -241,3 +243,16 @@ def test_bootstrap_standard_errors_fast_check():
         + fit.info["bootstrap"]["n_failed"] == 40
     # 40 refits: a s.e. of a s.e. of about 11 %; allow 50 %
     assert np.all(np.abs(se / naive - 1) < 0.5), (se, naive)
+
+
+@pytest.mark.slow       # joblib's worker start: 1-30 s on a busy machine
+def test_bootstrap_refits_in_parallel_equal_the_serial_ones():
+    # the simulated networks and the case-control seeds are drawn before the refits, so
+    # n_jobs changes where the refits run, not their numbers
+    g = random_valued(10, True, 0.3, 1.0, 7)
+    m = ef.ERGM(g, "sum + nonzero", response="weight", reference="Poisson")
+    kw = dict(cov="bootstrap", bootstrap=6, interval=200, sample_size=40, random_state=3)
+    serial = m.fit("mple", **kw)
+    parallel = m.fit("mple", n_jobs=2, **kw)
+    assert serial.info["bootstrap"]["estimates"] == parallel.info["bootstrap"]["estimates"]
+    assert np.array_equal(np.asarray(serial.bse), np.asarray(parallel.bse))

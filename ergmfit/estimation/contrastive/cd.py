@@ -197,7 +197,7 @@ class CD(Estimator):
 
     method = "cd"
     supports = {"curved": True, "constraints": True, "missing": True, "target_stats": False,
-                "missing+target_stats": False, "families": frozenset({"binary"})}
+                "missing+target_stats": False, "families": frozenset({"binary", "count"})}
     SETTINGS = (
         Setting("init", None, None, "Starting parameters (default: the density start)."),
         Setting("nsteps", 8, integer(1),

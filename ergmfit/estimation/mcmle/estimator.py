@@ -393,7 +393,8 @@ class MCMLE(Estimator):
         if saved is not None:
             state.rng = target.restore(saved, state, self._n_chains(), self.resume)
         min_interval = self._min_interval()
-        if getattr(model, "curved", False) and self.resume is None and min_interval < interval:
+        if ((getattr(model, "curved", False) or getattr(model.family, "pilot_first_sample", False))
+                and self.resume is None and min_interval < interval):
             # curved: the first sample is a pilot at the smallest interval
             state.pilot, state.interval = interval, _first_interval(interval, min_interval)
         return state

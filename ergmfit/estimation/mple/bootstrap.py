@@ -8,25 +8,25 @@ import numpy as np
 from ...exceptions import ConvergenceWarning, DegenerateModelError
 
 
-def bootstrap_covariance(states, refit, B, what="MPLE"):
-    """The parametric bootstrap of a pseudo-likelihood estimate: ``refit(state)`` (a fit
-    with ``params`` and ``converged``, or DegenerateModelError) on each of the ``B``
-    simulated states of the iterator ``states``, whose next item after them is its
-    sampler.  Returns (covariance of the refits, their estimates, how many failed, the
-    sampler); refits that fail are left out with a warning, fewer than two is an error."""
-    draws, failed = [], 0
-    for _ in range(B):
-        state = next(states)
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", ConvergenceWarning)
-                f = refit(state)
-            if not f.converged:
-                raise DegenerateModelError("not converged")
-            draws.append(f.params)
-        except DegenerateModelError:
-            failed += 1
-    sampler = next(states)
+def refit_params(refit, *args):
+    """``refit(*args).params``, or None when that fit does not exist or does not converge
+    (one bootstrap replicate)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            f = refit(*args)
+    except DegenerateModelError:
+        return None
+    return f.params if f.converged else None
+
+
+def bootstrap_covariance(fits, what="MPLE"):
+    """The covariance of the bootstrap replicates ``fits`` (parameter vectors, None for a
+    replicate whose fit failed): (covariance, the estimates, how many failed).  Failed
+    replicates are left out with a warning; fewer than two left is an error."""
+    B = len(fits)
+    draws = [f for f in fits if f is not None]
+    failed = B - len(draws)
     if len(draws) < 2:
         raise DegenerateModelError(
             f"the {what} does not exist for {failed} of {B} networks simulated from the "
@@ -37,4 +37,4 @@ def bootstrap_covariance(states, refit, B, what="MPLE"):
                       "were left out of the bootstrap covariance", ConvergenceWarning,
                       stacklevel=5)
     draws = np.array(draws)
-    return np.atleast_2d(np.cov(draws, rowvar=False, ddof=1)), draws, failed, sampler
+    return np.atleast_2d(np.cov(draws, rowvar=False, ddof=1)), draws, failed

@@ -84,7 +84,7 @@ from scipy.special import logsumexp
 from ...exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
 from ...utils.validation import check_random_state
 from ._countmple import count_design, nonzero_variables
-from .bootstrap import bootstrap_covariance
+from .bootstrap import bootstrap_covariance, refit_params
 
 #: the largest mass the truncation of an unbounded support may leave out, per dyad
 TAIL_TOL = 1e-12
@@ -431,12 +431,29 @@ def _godambe(model, lf, est, rng):
     return 0.5 * (cov + cov.T), info
 
 
+def _bootstrap_refit(model, labels, maxiter, tol, state, hi, n_sampled, seed):
+    """One bootstrap refit: the count MPLE's parameters at the simulated values ``state``
+    ((dyads, values)), its case-control sample (if any) drawn with ``seed``; None when it
+    does not exist or does not converge."""
+    sample = None if n_sampled is None else (n_sampled, np.random.default_rng(seed))
+    return refit_params(lambda: fit_count(model, labels, maxiter, tol, cm=model.compiled(*state),
+                                          hi=hi, sample=sample))
+
+
 def _bootstrap(model, lf, est, rng, labels):
+    # the B networks are simulated in turn (one chain); their refits run in parallel
+    # (``n_jobs``), each case-control sample from a seed drawn here in order
+    from ...runtime.parallel import parallel_map
     B = est.bootstrap if est.bootstrap is not None else est.n_sim
-    cov, draws, failed, sampler = bootstrap_covariance(
-        _simulated(model, lf.params, est, rng, B),
-        lambda cm: fit_count(model, labels, est.maxiter, est.tol, cm=cm, hi=lf.design.hi,
-                             sample=sample_of(lf, rng)), B, what="count MPLE")
+    it = _simulated(model, lf.params, est, rng, B)
+    states = [model.chain_end(next(it)) for _ in range(B)]
+    seeds = rng.integers(0, 2 ** 63, size=B)
+    fits = parallel_map(_bootstrap_refit,
+                        [(model, labels, est.maxiter, est.tol, st, lf.design.hi,
+                          lf.design.n_sampled, int(sd)) for st, sd in zip(states, seeds)],
+                        n_jobs=getattr(est, "n_jobs", 1))
+    sampler = next(it)
+    cov, draws, failed = bootstrap_covariance(fits, what="count MPLE")
     info = {"B": B, "n_failed": failed, "burnin": est.burnin, "interval": est.interval,
             "acceptance_rate": _acceptance(sampler), "estimates": draws.tolist()}
     return cov, info

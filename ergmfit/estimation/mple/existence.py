@@ -50,6 +50,8 @@ class ObservedDesign:
 
 
 def _applies(model):
+    if getattr(getattr(model, "family", None), "reference", None) is not None:
+        return False            # valued dyads: the count MPLE checks its own design (.count)
     if getattr(model, "curved", False) or getattr(model, "target_stats", None) is not None:
         return False
     if not getattr(getattr(model, "parameterisation", None), "linear", True):

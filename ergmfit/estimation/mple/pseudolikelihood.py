@@ -96,9 +96,9 @@ from ...exceptions import ConvergenceWarning, DegenerateModelError, SettingsErro
 from ...families import BINARY, BinaryFamily, CountFamily
 from ...results import NAIVE_SE_WARNING, ERGMResults
 from ...utils.validation import check_random_state, seed_words
-from ..base import Estimator, Setting, choice, integer, number
+from ..base import Estimator, Setting, choice, integer, n_jobs_setting, number
 from ._mple import build_design, count_on
-from .bootstrap import bootstrap_covariance
+from .bootstrap import bootstrap_covariance, refit_params
 from .count import fit_count_mple
 from ..common.restricted import compressed_rows, offset_design, target_design, target_network
 
@@ -476,6 +476,8 @@ class MPLE(Estimator):
                 "Largest number of dyads fitted without sampling."),
         Setting("separation", "error", choice("error", "warn"),
                 "What a non-existent MPLE does (module docstring)."),
+        Setting("n_jobs", 1, n_jobs_setting, "Parallel processes of the count MPLE's bootstrap "
+                "refits (joblib; -1: every CPU)."),
         Setting("maxiter", 100, integer(1), "Newton iterations."),
         Setting("tol", 1e-14, number(0, lo_open=True), "Newton decrement tolerance."),
         Setting("proposal", "auto", None, "Proposal of the simulations ('auto', 'tnt', ...)."),
@@ -784,10 +786,12 @@ def _godambe(model, lf: LogitFit, design: Design, est: MPLE, rng):
 
 def _bootstrap(model, lf: LogitFit, design: Design, est: MPLE, rng, labels, term_of):
     B = est.bootstrap if est.bootstrap is not None else est.n_sim
-    cov, draws, failed, sampler = bootstrap_covariance(
-        _simulated_states(model, lf.params, est, rng, B),
-        lambda bm: fit_design(_sim_design(bm, design, est, rng), labels, term_of, "error",
-                              est.maxiter, est.tol), B)
+    it = _simulated_states(model, lf.params, est, rng, B)
+    fits = [refit_params(lambda bm: fit_design(_sim_design(bm, design, est, rng), labels,
+                                               term_of, "error", est.maxiter, est.tol), next(it))
+            for _ in range(B)]
+    sampler = next(it)
+    cov, draws, failed = bootstrap_covariance(fits)
     info = {"B": B, "n_failed": failed, "burnin": est.burnin, "interval": est.interval,
             "proposal": est.proposal, "acceptance_rate": _acceptance(sampler),
             "estimates": draws.tolist()}
