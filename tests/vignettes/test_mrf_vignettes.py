@@ -22,7 +22,8 @@ from support.paths import VIGNETTES, load_script
 OTHER_SEEDS = ["11", "23"]
 QUICK_RUNS = ([(name, "") for name in ["asuncion_vbm", "asuncion_crf", "dillon_lebanon_scl",
                                        "yasuda_rbm", "vickrey_chain", "borisenko_mrf"]]
-              + [(name, seed) for name in ["vickrey_chain", "borisenko_mrf", "asuncion_crf"]
+              + [pytest.param(name, seed, marks=pytest.mark.long)
+                 for name in ["vickrey_chain", "borisenko_mrf", "asuncion_crf"]
                  for seed in OTHER_SEEDS])
 
 
