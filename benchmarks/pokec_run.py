@@ -82,14 +82,14 @@ def main():
         print(f"  {lab:<22} {v:,.2f}")
     if args.stats_only:
         return
-    kw = dict(method="ee", n_chains=1, n_jobs=1, proposal="ifd", verbose=True)
+    kw = dict(method="ee", verbose=True)
     if args.checkpoint:
         kw.update(checkpoint=args.checkpoint, checkpoint_every=args.checkpoint_every)
     if args.resume:
         kw["resume"] = args.checkpoint
     else:
-        kw.update(random_state=args.seed, ee_steps=args.ee_steps,
-                  sampler_steps=args.sampler_steps)
+        kw.update(random_state=args.seed, ee_steps=args.ee_steps, n_chains=1, n_jobs=1,
+                  proposal="ifd", sampler_steps=args.sampler_steps)
     t2 = time.process_time()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -97,8 +97,9 @@ def main():
     t_fit = time.process_time() - t2
     loop = sum(fit.info["cpu_seconds_ee"])
     print(fit.summary())
-    print(f"fit {t_fit:.1f} CPU s, of which the EE loop {loop:.1f} s "
-          f"({fit.info['proposals_per_cpu_second']:,.0f} proposals per CPU s); converged: "
+    rate = (f"{fit.info['proposals_per_cpu_second']:,.0f} proposals per CPU s" if loop > 0.5
+            else "no EE iterations left to run")
+    print(f"fit {t_fit:.1f} CPU s, of which the EE loop {loop:.1f} s ({rate}); converged: "
           f"{fit.converged}; peak {peak_mb():.0f} MB = "
           f"{(peak_mb() - base_mb) * 2**20 / m:.0f} bytes per arc")
     if args.checkpoint:
