@@ -620,34 +620,40 @@ cdef class NetworkState:
         return c
 
     cdef int _build_caches(self, int new) noexcept nogil:
-        # Count every two-path once, centred at its middle node w.
-        cdef int w, x, y, a, b
+        # Count every two-path once, centred at its middle node w: the pairs of one
+        # end a with w's other neighbours go through _cache_add_list, which prefetches
+        # each chunk's hash slots before updating them (on Epinions' 20.5 M OTP pairs
+        # the misses then overlap instead of queueing one after another)
+        cdef int w, x, a, d
+        cdef int* nb
         for w in range(self.n):
             if new & CACHE_SP:
-                for x in range(self.out_deg[w]):
-                    a = self.out_nb[w][x]
-                    for y in range(x + 1, self.out_deg[w]):
-                        if _cache_add(self, self.d_sp, &self.sp, 1, a, self.out_nb[w][y], 1) != 0:
-                            return -1
-            if new & CACHE_OTP:
+                nb = self.out_nb[w]
+                d = self.out_deg[w]
+                for x in range(d - 1):
+                    if _cache_add_list(self, self.d_sp, &self.sp, 1, nb + x + 1, d - x - 1,
+                                       -1, nb[x], 1, 1) != 0:
+                        return -1
+            if new & CACHE_OTP:       # a -> w -> b, a != b
                 for x in range(self.in_deg[w]):
                     a = self.in_nb[w][x]
-                    for y in range(self.out_deg[w]):
-                        b = self.out_nb[w][y]
-                        if a != b and _cache_add(self, self.d_otp, &self.otp, 0, a, b, 1) != 0:
-                            return -1
+                    if _cache_add_list(self, self.d_otp, &self.otp, 0, self.out_nb[w],
+                                       self.out_deg[w], a, a, 1, 1) != 0:
+                        return -1
             if new & CACHE_OSP:       # w -> a and w -> b
-                for x in range(self.out_deg[w]):
-                    a = self.out_nb[w][x]
-                    for y in range(x + 1, self.out_deg[w]):
-                        if _cache_add(self, self.d_osp, &self.osp, 1, a, self.out_nb[w][y], 1) != 0:
-                            return -1
+                nb = self.out_nb[w]
+                d = self.out_deg[w]
+                for x in range(d - 1):
+                    if _cache_add_list(self, self.d_osp, &self.osp, 1, nb + x + 1, d - x - 1,
+                                       -1, nb[x], 1, 1) != 0:
+                        return -1
             if new & CACHE_ISP:       # a -> w and b -> w
-                for x in range(self.in_deg[w]):
-                    a = self.in_nb[w][x]
-                    for y in range(x + 1, self.in_deg[w]):
-                        if _cache_add(self, self.d_isp, &self.isp, 1, a, self.in_nb[w][y], 1) != 0:
-                            return -1
+                nb = self.in_nb[w]
+                d = self.in_deg[w]
+                for x in range(d - 1):
+                    if _cache_add_list(self, self.d_isp, &self.isp, 1, nb + x + 1, d - x - 1,
+                                       -1, nb[x], 1, 1) != 0:
+                        return -1
         return 0
 
     def cache_count(self, str kind, int i, int j):
