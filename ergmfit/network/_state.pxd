@@ -99,7 +99,17 @@ cdef class NetworkState:
     G(n, 10/n) at n = 10^5: 0.27 -> 1.05 M tie/no-tie proposals per CPU s
     for gwesp).  An ERGM whose terms read counts for every neighbour (gwdsp,
     dsp, directed terms: ``TermKernel.counts_on_demand`` False) sets
-    ``cache_degree`` to 0.  Above 2^20 nodes counts are never held.
+    ``cache_degree`` to 0.
+
+    Held counts are also bounded in memory: ``cache_memory`` bytes (default
+    ``DEFAULT_CACHE_MEMORY``, 1 GiB; :func:`set_cache_memory` changes it for
+    states built later).  Their size is bounded from the numbers of two-paths,
+    kept on every toggle in O(1); counts that would not fit, or that outgrow
+    the bound while held, are counted on demand instead (the same numbers,
+    slower per change statistic, no memory).  Above 2^20 nodes counts are
+    always counted on demand (held counts pack a pair and its count in 64
+    bits).  ``enable_caches(flags, require_held=True)`` raises a clear error
+    where held counts would not fit.
     """
     cdef readonly int n
     cdef readonly bint directed
@@ -124,6 +134,14 @@ cdef class NetworkState:
     cdef readonly int caches
     cdef readonly int cached
     cdef readonly double cache_degree
+    # bytes the held counts may take (above: counted on demand; see _held_bytes)
+    cdef readonly int64_t cache_memory
+    # two-path totals, kept on every toggle (O(1)), bounding the pairs a held count map
+    # needs: sum_w in(w) out(w) (OTP), sum_w C(out(w), 2) (OSP; plus the next for the
+    # undirected SP), sum_w C(in(w), 2) (ISP)
+    cdef int64_t tp_mid
+    cdef int64_t tp_out
+    cdef int64_t tp_in
     cdef CountMap sp
     cdef CountMap otp
     cdef CountMap osp
@@ -295,6 +313,8 @@ cdef class NetworkState:
     cdef void _set_adj(self, int i, int j, bint on) noexcept nogil
     cdef int _build_caches(self, int new) noexcept nogil
     cdef bint _hold_wanted(self) noexcept nogil
+    cdef int64_t _estimated_bytes(self, int flags) noexcept nogil
+    cdef int64_t _held_bytes(self) noexcept nogil
     cdef int _hold_counts(self, int flags) noexcept nogil
     cdef void _drop_counts(self) noexcept nogil
     cdef int _push(self, NodeRec* r, int** nb_mirror, int* deg_mirror, int v, int w) noexcept nogil

@@ -12,6 +12,7 @@ from ergmfit.core._hashmap cimport (
 
 cdef extern from "stdlib.h" nogil:
     int posix_memalign(void** memptr, size_t alignment, size_t size)
+    int __builtin_clzll(unsigned long long x)
 
 cnp.import_array()
 
@@ -19,6 +20,45 @@ CACHE_FLAGS = {"sp": CACHE_SP, "otp": CACHE_OTP, "osp": CACHE_OSP, "isp": CACHE_
 cdef enum:
     MAX_HELD_NODES = 1048576   # held counts are packed in 20 bits (above: always on demand)
 MAX_CACHE_NODES = MAX_HELD_NODES
+# Bytes the held two-path counts of one state may take by default (above them the
+# counts are counted on demand): see the NetworkState docstring and set_cache_memory.
+DEFAULT_CACHE_MEMORY = 2 ** 30
+cdef int64_t _cache_memory = DEFAULT_CACHE_MEMORY
+
+
+def set_cache_memory(nbytes):
+    """Set the bytes that the held two-path counts of a network state built from now on may
+    take (default 1 GiB); returns the previous setting.
+
+    Parameters
+    ----------
+    nbytes : int
+        Bytes (>= 0; 0 counts every two-path on demand).  Counts that would need more are
+        counted on demand: the same statistics, less memory, slower change statistics at
+        high degree.
+
+    Examples
+    --------
+    >>> from ergmfit.network._state import set_cache_memory
+    >>> old = set_cache_memory(2 ** 28)
+    >>> set_cache_memory(old) == 2 ** 28
+    True
+    """
+    global _cache_memory
+    from ergmfit.exceptions import SettingsError
+    if isinstance(nbytes, bool) or not isinstance(nbytes, (int, np.integer)) or nbytes < 0:
+        raise SettingsError(f"cache memory must be a non-negative number of bytes, not {nbytes!r}")
+    old = _cache_memory
+    _cache_memory = min(int(nbytes), 2 ** 62)
+    return old
+
+
+cdef inline int64_t _map_bytes(int64_t pairs) noexcept nogil:
+    # bytes of a count map sized for ``pairs`` keys (as countmap_init sizes it)
+    cdef uint64_t need = <uint64_t>(4 * pairs + 4 + 2) // 3
+    if need <= 16:
+        return 16 * 8
+    return <int64_t>8 << (64 - __builtin_clzll(need - 1))
 # Up to this many nodes the adjacency is also kept as an n x n bitmap (2 MiB):
 # a lookup is then one load instead of a hash probe (about 1.5x faster
 # sampling on faux.magnolia.high), and the two-path counts, when held, are
@@ -91,7 +131,7 @@ cdef inline int* _inline(NodeRec* r) noexcept nogil:
 cdef class NetworkState:
 
     def __cinit__(self, int n, bint directed, ties=None, int caches=0, dense=None,
-                  double cache_degree=CACHE_DEGREE):
+                  double cache_degree=CACHE_DEGREE, cache_memory=None):
         cdef int64_t i
         cdef double mean_deg = 0.0
         if n < 0:
@@ -116,6 +156,12 @@ cdef class NetworkState:
         if not cache_degree >= 0:
             raise ValueError("cache_degree must be >= 0")
         self.cache_degree = cache_degree
+        if cache_memory is None:
+            cache_memory = _cache_memory
+        if not cache_memory >= 0:
+            raise ValueError("cache_memory must be >= 0 bytes")
+        self.cache_memory = min(cache_memory, 2 ** 62)
+        self.tp_mid = self.tp_out = self.tp_in = 0
         arr = None
         if ties is not None:
             arr = np.asarray(ties, dtype=np.int64).reshape(-1, 2)
@@ -322,6 +368,9 @@ cdef class NetworkState:
         e = <int>self.n_ties
         self.ends[2 * e] = i
         self.ends[2 * e + 1] = j
+        self.tp_out += self.orec(i).deg
+        self.tp_in += self.irec(j).deg
+        self.tp_mid += self.irec(i).deg + self.orec(j).deg
         if (self._push(self.orec(i), self.out_nb, self.out_deg, i, j) != 0
                 or self._push(self.irec(j), self.in_nb, self.in_deg, j, i) != 0):
             return -1
@@ -330,7 +379,9 @@ cdef class NetworkState:
         if tiemap_put(&self.tie_map, self.dyad_key(i, j), e) != 0:
             return -1
         self.n_ties += 1
-        if self.caches != self.cached and self._hold_wanted():
+        if self.cached and self._held_bytes() > self.cache_memory:
+            self._drop_counts()          # outgrew its memory: counted on demand from now on
+        elif self.caches != self.cached and self._hold_wanted():
             return self._hold_counts(self.caches & ~self.cached)
         return 0
 
@@ -350,6 +401,9 @@ cdef class NetworkState:
                 return -1
         self._drop(self.orec(i), self.out_deg, i, j)
         self._drop(self.irec(j), self.in_deg, j, i)
+        self.tp_out -= self.orec(i).deg
+        self.tp_in -= self.irec(j).deg
+        self.tp_mid -= self.irec(i).deg + self.orec(j).deg
         if self.adj != NULL:
             self._set_adj(i, j, 0)
         tiemap_del_slot(&self.tie_map, slot)
@@ -405,19 +459,39 @@ cdef class NetworkState:
         """True if the adjacency (and any two-path cache) is held as dense n x n arrays."""
         return self.adj != NULL
 
-    def enable_caches(self, int flags):
-        """Provide the two-path counts named by ``flags`` from now on (built from
-        the current ties when held in memory)."""
+    def enable_caches(self, int flags, bint require_held=False):
+        """Provide the two-path counts named by ``flags`` from now on: held in memory
+        (built from the current ties) when the mean degree and ``cache_memory`` allow
+        (see the class docstring), else counted on demand.
+
+        Parameters
+        ----------
+        flags : int
+            Bit flags of the counts (``CACHE_FLAGS``: ``sp``, ``otp``, ``osp``, ``isp``).
+        require_held : bool
+            Hold the counts whatever the mean degree, and raise ``MemoryError`` naming the
+            bytes they need where they cannot be held (more than 2^20 nodes, or more than
+            ``cache_memory``) instead of counting them on demand.
+        """
         cdef int new = flags & ~self.caches
         cdef int rc = 0
+        cdef int64_t need
         if not new:
             return
         if not self.directed and (new & (CACHE_OTP | CACHE_OSP | CACHE_ISP)):
             raise ValueError("directed two-path caches on an undirected network")
         if self.directed and (new & CACHE_SP):
             raise ValueError("the undirected shared-partner cache on a directed network")
-        if self.n > MAX_CACHE_NODES and self.cache_degree == 0:
-            raise ValueError(f"held two-path counts support at most {MAX_CACHE_NODES} nodes")
+        if require_held:
+            need = self._estimated_bytes(self.caches | new)
+            if self.n > MAX_HELD_NODES:
+                raise MemoryError(f"held two-path counts support at most {MAX_HELD_NODES} nodes, "
+                                  f"this network has {self.n}: count them on demand")
+            if need > self.cache_memory:
+                raise MemoryError(f"held two-path counts of this network may need {need / 2**20:.0f} "
+                                  f"MiB, above the cache_memory setting ({self.cache_memory / 2**20:.0f}"
+                                  " MiB): raise it (set_cache_memory) or count them on demand")
+            self.cache_degree = 0.0
         self.caches |= new
         if self.cached or self._hold_wanted():
             with nogil:
@@ -426,19 +500,60 @@ cdef class NetworkState:
             raise MemoryError("out of memory while building the two-path caches")
 
     cdef bint _hold_wanted(self) noexcept nogil:
-        # hold the counts from a mean degree of cache_degree on (see the class docstring)
-        return self.n <= MAX_HELD_NODES and 2.0 * self.n_ties >= self.cache_degree * self.n
+        # hold the counts from a mean degree of cache_degree on, while they fit in
+        # cache_memory (see the class docstring)
+        return (self.n <= MAX_HELD_NODES and 2.0 * self.n_ties >= self.cache_degree * self.n
+                and self._estimated_bytes(self.caches) <= self.cache_memory)
+
+    cdef int64_t _estimated_bytes(self, int flags) noexcept nogil:
+        # an upper bound on the bytes of the held counts of ``flags`` (dense: n x n
+        # uint16 each; hash maps: sized for every two-path being a distinct pair)
+        cdef int64_t total = 0
+        cdef int64_t dense_bytes = <int64_t>self.n * self.n * <int64_t>sizeof(uint16_t)
+        if flags & CACHE_SP:
+            total += dense_bytes if self.adj != NULL else _map_bytes(self.tp_out + self.tp_in)
+        if flags & CACHE_OTP:
+            total += dense_bytes if self.adj != NULL else _map_bytes(self.tp_mid)
+        if flags & CACHE_OSP:
+            total += dense_bytes if self.adj != NULL else _map_bytes(self.tp_out)
+        if flags & CACHE_ISP:
+            total += dense_bytes if self.adj != NULL else _map_bytes(self.tp_in)
+        return total
+
+    cdef int64_t _held_bytes(self) noexcept nogil:
+        # bytes of the held count maps now (dense counts never grow)
+        if self.adj != NULL:
+            return 0
+        return <int64_t>8 * <int64_t>((self.sp.mask + 1 if self.sp.slots != NULL else 0)
+                                      + (self.otp.mask + 1 if self.otp.slots != NULL else 0)
+                                      + (self.osp.mask + 1 if self.osp.slots != NULL else 0)
+                                      + (self.isp.mask + 1 if self.isp.slots != NULL else 0))
+
+    @property
+    def two_path_bytes(self):
+        """(bytes held by the two-path counts now, upper bound on the bytes holding all the
+        enabled ones would take): for diagnostics and the memory reports of benchmarks/."""
+        held = self._held_bytes()
+        if self.adj != NULL:
+            held = sum(self.n * self.n * 2 for f in (CACHE_SP, CACHE_OTP, CACHE_OSP, CACHE_ISP)
+                       if self.cached & f)
+        return held, self._estimated_bytes(self.caches)
 
     cdef int _hold_counts(self, int flags) noexcept nogil:
         # allocate the counts of ``flags`` (dense n x n or hash maps) and count them
         cdef int64_t nn = max(1, <int64_t>self.n * self.n)
+        # maps sized for 4 pairs a tie, or for every two-path a pair where that is fewer
         cdef int64_t expect = self.n_ties * 4 + 16
         cdef bint failed
         if self.adj == NULL:
-            failed = ((flags & CACHE_SP and countmap_init(&self.sp, expect) != 0)
-                      or (flags & CACHE_OTP and countmap_init(&self.otp, expect) != 0)
-                      or (flags & CACHE_OSP and countmap_init(&self.osp, expect) != 0)
-                      or (flags & CACHE_ISP and countmap_init(&self.isp, expect) != 0))
+            failed = ((flags & CACHE_SP
+                       and countmap_init(&self.sp, min(expect, self.tp_out + self.tp_in + 16)) != 0)
+                      or (flags & CACHE_OTP
+                          and countmap_init(&self.otp, min(expect, self.tp_mid + 16)) != 0)
+                      or (flags & CACHE_OSP
+                          and countmap_init(&self.osp, min(expect, self.tp_out + 16)) != 0)
+                      or (flags & CACHE_ISP
+                          and countmap_init(&self.isp, min(expect, self.tp_in + 16)) != 0))
         else:
             # dense storage: at most n - 2 per pair, so uint16 suffices below 65537 nodes
             if flags & CACHE_SP:
@@ -505,34 +620,40 @@ cdef class NetworkState:
         return c
 
     cdef int _build_caches(self, int new) noexcept nogil:
-        # Count every two-path once, centred at its middle node w.
-        cdef int w, x, y, a, b
+        # Count every two-path once, centred at its middle node w: the pairs of one
+        # end a with w's other neighbours go through _cache_add_list, which prefetches
+        # each chunk's hash slots before updating them (on Epinions' 20.5 M OTP pairs
+        # the misses then overlap instead of queueing one after another)
+        cdef int w, x, a, d
+        cdef int* nb
         for w in range(self.n):
             if new & CACHE_SP:
-                for x in range(self.out_deg[w]):
-                    a = self.out_nb[w][x]
-                    for y in range(x + 1, self.out_deg[w]):
-                        if _cache_add(self, self.d_sp, &self.sp, 1, a, self.out_nb[w][y], 1) != 0:
-                            return -1
-            if new & CACHE_OTP:
+                nb = self.out_nb[w]
+                d = self.out_deg[w]
+                for x in range(d - 1):
+                    if _cache_add_list(self, self.d_sp, &self.sp, 1, nb + x + 1, d - x - 1,
+                                       -1, nb[x], 1, 1) != 0:
+                        return -1
+            if new & CACHE_OTP:       # a -> w -> b, a != b
                 for x in range(self.in_deg[w]):
                     a = self.in_nb[w][x]
-                    for y in range(self.out_deg[w]):
-                        b = self.out_nb[w][y]
-                        if a != b and _cache_add(self, self.d_otp, &self.otp, 0, a, b, 1) != 0:
-                            return -1
+                    if _cache_add_list(self, self.d_otp, &self.otp, 0, self.out_nb[w],
+                                       self.out_deg[w], a, a, 1, 1) != 0:
+                        return -1
             if new & CACHE_OSP:       # w -> a and w -> b
-                for x in range(self.out_deg[w]):
-                    a = self.out_nb[w][x]
-                    for y in range(x + 1, self.out_deg[w]):
-                        if _cache_add(self, self.d_osp, &self.osp, 1, a, self.out_nb[w][y], 1) != 0:
-                            return -1
+                nb = self.out_nb[w]
+                d = self.out_deg[w]
+                for x in range(d - 1):
+                    if _cache_add_list(self, self.d_osp, &self.osp, 1, nb + x + 1, d - x - 1,
+                                       -1, nb[x], 1, 1) != 0:
+                        return -1
             if new & CACHE_ISP:       # a -> w and b -> w
-                for x in range(self.in_deg[w]):
-                    a = self.in_nb[w][x]
-                    for y in range(x + 1, self.in_deg[w]):
-                        if _cache_add(self, self.d_isp, &self.isp, 1, a, self.in_nb[w][y], 1) != 0:
-                            return -1
+                nb = self.in_nb[w]
+                d = self.in_deg[w]
+                for x in range(d - 1):
+                    if _cache_add_list(self, self.d_isp, &self.isp, 1, nb + x + 1, d - x - 1,
+                                       -1, nb[x], 1, 1) != 0:
+                        return -1
         return 0
 
     def cache_count(self, str kind, int i, int j):
@@ -617,7 +738,7 @@ cdef class NetworkState:
     def copy(self):
         """An independent copy with the same ties, caches and storage."""
         return NetworkState(self.n, self.directed, self.ties(), self.caches, self.adj != NULL,
-                            self.cache_degree)
+                            self.cache_degree, self.cache_memory)
 
     def memory_bytes(self):
         """Bytes of compiled memory held (node records and their mirrors, neighbour

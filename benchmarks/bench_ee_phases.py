@@ -1,0 +1,93 @@
+"""CPU seconds per phase and peak memory of a short EE run on Epinions (issue #35 item 2).
+
+Run by hand:  PYTHONPATH=. python benchmarks/bench_ee_phases.py [--ee-steps 10] [--profile N]
+
+EstimNet's short schedule (1 chain, ``ee_steps`` x 100 iterations of 1,000 IFD proposals, the
+Algorithm S start) of ``Arc + AltInStars + AltOutStars + AltKTrianglesT`` on Epinions (75,879
+nodes, 508,837 arcs), in this process (``n_jobs=1``), timed phase by phase in CPU seconds
+(``time.process_time``):
+
+* load: reading data/epinions.txt.gz;
+* statistics: ``ERGM(...).statistics_vector()`` (the observed statistics, from the empty graph);
+* state: ``model.compiled()`` (the network state, its two-path counts if held);
+* fit: ``model.fit(method="ee", ...)``, of which the EE loop is ``info['cpu_seconds_ee']``
+  (the rest: the estimator's own set-up, Algorithm S, the standard errors' simulation).
+
+Peak memory is the process's ``ru_maxrss`` after each phase (EstimNetDirected's 15 MB on the
+same run is the yardstick).  ``--profile N`` prints the N functions of largest cumulative time
+of the whole run (cProfile).
+"""
+import argparse
+import cProfile
+import pstats
+import resource
+import time
+import warnings
+
+import ergmfit as ef
+
+FORMULA = "Arc + AltInStars + AltOutStars + AltKTrianglesT"
+
+
+def peak_mb():
+    """Peak resident memory of this process so far, in MB."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def run(ee_steps, seed):
+    phases = []
+
+    def phase(name, fn):
+        t0 = time.process_time()
+        out = fn()
+        phases.append((name, time.process_time() - t0, peak_mb()))
+        return out
+
+    net = phase("load", lambda: ef.datasets.load_network("epinions"))
+    model = ef.ERGM(net, FORMULA)
+    phase("statistics", model.statistics_vector)
+    state = phase("state", lambda: model.compiled().state)
+    held, bound = getattr(state, "two_path_bytes", (None, None))
+    del state
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit = phase("fit", lambda: model.fit(
+            method="ee", random_state=seed, n_chains=1, n_jobs=1, ee_steps=ee_steps,
+            proposal="ifd", sampler_steps=1000, se_samplesize=100, se_interval=1000))
+    loop = sum(fit.info["cpu_seconds_ee"])
+    total = sum(c for _, c, _ in phases)
+    print(f"{'phase':<12}{'CPU s':>8}{'peak MB':>9}")
+    for name, cpu, mb in phases:
+        print(f"{name:<12}{cpu:>8.2f}{mb:>9.0f}")
+    print(f"{'  EE loop':<12}{loop:>8.2f}")
+    print(f"{'  fit - loop':<12}{phases[-1][1] - loop:>8.2f}")
+    print(f"total {total:.2f} CPU s; fixed costs (all but the EE loop) {total - loop:.2f} s = "
+          f"{(total - loop) / max(loop, 1e-9):.1f} x the loop; proposals {fit.info['proposals']:,}, "
+          f"{fit.info['proposals'] / total:,.0f} per CPU s of the whole run")
+    if held is not None:
+        print(f"two-path counts of the state: {held / 2**20:.0f} MiB held "
+              f"(bound if all held: {bound / 2**20:.0f} MiB)")
+    print("estimates:", dict(zip(fit.labels, [round(float(v), 3) for v in fit.params])))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--ee-steps", type=int, default=10)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--profile", type=int, default=0, metavar="N")
+    ap.add_argument("--cache-memory", type=int, default=None, metavar="BYTES",
+                    help="bytes the held two-path counts may take (0: all on demand)")
+    args = ap.parse_args()
+    if args.cache_memory is not None:
+        from ergmfit.network._state import set_cache_memory
+        set_cache_memory(args.cache_memory)
+    if args.profile:
+        prof = cProfile.Profile()
+        prof.runcall(run, args.ee_steps, args.seed)
+        pstats.Stats(prof).sort_stats("cumulative").print_stats(args.profile)
+    else:
+        run(args.ee_steps, args.seed)
+
+
+if __name__ == "__main__":
+    main()
