@@ -38,6 +38,10 @@ def _sigint_handler_is_isolated():
     cannot leave the change to the tests after it: in a full run the dask Ctrl-C test
     once saw a handler that ignored its Ctrl-C and ran its 10^5 EE steps to the end."""
     before = signal.getsignal(signal.SIGINT)
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, [])
     yield
     if signal.getsignal(signal.SIGINT) is not before:
         signal.signal(signal.SIGINT, before)
+    if signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, []) and \
+            signal.SIGINT not in blocked:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])

@@ -55,7 +55,9 @@ def test_mcmle_huge_interval_is_refused(flo, tmp_path):
         _fit(flo, method="mcmle", resume=str(ck), **MCMLE)
 
 
-def test_missing_data_mcmle_huge_retreats_and_foreign_generator_are_refused(tmp_path):
+def test_missing_data_mcmle_huge_backtracks_and_foreign_generator_are_refused(tmp_path):
+    # (the old missing-data loop's 'retreats' went with it: the one MCMC-MLE loop counts
+    # backtracks)
     g = ef.datasets.load("flomarriage")
     lab = list(g.nodes)
     m = ef.ERGM(g, "edges + triangle", missing=[(lab[0], lab[1]), (lab[2], lab[3])])
@@ -63,8 +65,8 @@ def test_missing_data_mcmle_huge_retreats_and_foreign_generator_are_refused(tmp_
     _fit(m, method="mcmle", checkpoint=str(ck), **MCMLE)
     data = json.loads(ck.read_text())
     st = data["missing_data_state"]
-    _tamper_json(ck, missing_data_state=dict(st, retreats=2 ** 40))
-    with pytest.raises(CheckpointError, match="field 'missing_data_state.retreats'"):
+    _tamper_json(ck, missing_data_state=dict(st, backtracks=2 ** 40))
+    with pytest.raises(CheckpointError, match="field 'missing_data_state.backtracks'"):
         _fit(m, method="mcmle", resume=str(ck), **MCMLE)
     _tamper_json(ck, missing_data_state=dict(st, rng={"bit_generator": "os.system"}))
     with pytest.raises(CheckpointError, match="field 'missing_data_state.rng'"):

@@ -263,7 +263,7 @@ def test_command_line_fits_a_posterior(capsys, tmp_path):
     assert isinstance(back, BayesResults) and back.draws.shape == (120, 2)
 
 
-def test_a_real_ctrl_c_stops_the_compiled_loop(monkeypatch):
+def test_a_real_ctrl_c_stops_the_compiled_loop(monkeypatch, default_sigint):
     import os
     import signal
     import threading
