@@ -10,7 +10,7 @@ import numpy as np
 
 from ...exceptions import ConvergenceWarning, DegenerateModelError
 from ...utils.validation import check_params
-from ..common.curved import ran_off
+from ..common.curved import mple_start
 
 
 def exact_mle_available(model, settings):
@@ -51,10 +51,7 @@ def start_theta(model, init, rng, completion=None):
         with warnings.catch_warnings():     # a ridge here is said later, if it matters
             warnings.simplefilter("ignore", ConvergenceWarning)
             res0 = MPLE(init=init, random_state=completion).fit(model)
-        theta = np.asarray(res0.params, dtype=float)
-        if ran_off(model, theta, res0.converged):      # its decay ran off: fixed-decay MPLE
-            return np.asarray(res0.info["curved_start"], dtype=float), "MPLE (fixed decays)"
-        return theta, "MPLE"
+        return mple_start(model, res0)
     if init is None:
         return initial_estimate(model, random_state=rng, completion=completion)
     return check_params(init, model.labels, "init"), None
@@ -69,11 +66,7 @@ def initial_estimate(model, random_state=None, completion=None):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             res = MPLE(verbose=False, random_state=completion).fit(model)
-        theta = np.asarray(res.params, dtype=float)
-        if getattr(model, "curved", False) and ran_off(model, theta, res.converged):
-            # the curved MPLE ran along a ridge: start from the best fixed-decay MPLE
-            return np.asarray(res.info["curved_start"], dtype=float), "MPLE (fixed decays)"
-        return theta, "MPLE"
+        return mple_start(model, res)
     except DegenerateModelError:
         from ..contrastive.cd import CD
         return CD(random_state=random_state).start(model), "CD"
