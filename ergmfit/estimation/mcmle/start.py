@@ -81,8 +81,8 @@ def nothing_to_estimate(model, settings, n_chains):
     from ...results import ERGMResults
     from ...runtime import GuardedPhases
     from ...utils.validation import check_random_state
-    from ..common.restricted import conditional_model
     from .loglik import bridge_loglik
+    from .target import target_for
     msg = ("every coefficient of the model is an offset: nothing to estimate, no MCMC-MLE "
            "iteration was run")
     warnings.warn(msg, stacklevel=4)
@@ -91,7 +91,7 @@ def nothing_to_estimate(model, settings, n_chains):
     loglik = loglik_se = None
     warn = [msg]
     if settings["eval_loglik"]:
-        cond = conditional_model(model) if space.n_missing else None
+        target = target_for(model)
         samplesize = settings.get("bridge_samplesize") or max(64, settings["samplesize"] // 8)
         guard = GuardedPhases()
         with guard.phase("loglik"):
@@ -100,8 +100,8 @@ def nothing_to_estimate(model, settings, n_chains):
                 check_random_state(settings["random_state"]),
                 bridges=settings.get("bridges", 16), samplesize=samplesize,
                 interval=settings["interval"], n_jobs=settings["n_jobs"],
-                proposal=settings["proposal"], backend=settings["backend"], cond=cond,
-                cond_starts=None if cond is None else [None] * n_chains)
+                proposal=settings["proposal"], backend=settings["backend"],
+                **target.loglik_args(None, n_chains))
         if guard.interrupted:
             loglik = loglik_se = None
             warn.append("interrupted by the user while bridge-sampling the log-likelihood: "
