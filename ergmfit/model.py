@@ -163,6 +163,14 @@ class ERGM:
         return not par.linear and not getattr(par, "affine", False)
 
     @property
+    def pilot_first_sample(self) -> bool:
+        """True when MCMC-MLE draws its first sample as a pilot at the smallest
+        interval, kept when it has the target effective size
+        (``estimation.common.curved.first_sample_ok``): for curved models, and for
+        families that ask for it (``ModelFamily.pilot_first_sample``, e.g. counts)."""
+        return self.curved or self.family.pilot_first_sample
+
+    @property
     def missing_dyads(self) -> list:
         """The unobserved dyads as node-label pairs."""
         from .sampling.space import pairs_list

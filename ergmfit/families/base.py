@@ -22,6 +22,9 @@ class ModelFamily:
         Proposal name -> compiled proposal class (the family's proposal table).
     default_proposal : str
         What ``proposal="auto"`` means.
+    pilot_first_sample : bool
+        Whether MCMC-MLE draws the first sample as a pilot at the smallest interval
+        even for a linear model (``ERGM.pilot_first_sample``; curved models always do).
 
     A family makes the compiled proposal (:meth:`make_proposal`) and the
     Metropolis-Hastings sampler (:meth:`make_sampler`) for a compiled model of
@@ -34,6 +37,7 @@ class ModelFamily:
     reference = None
     proposals: dict = {}
     default_proposal = ""
+    pilot_first_sample = False
 
     def resolve_proposal(self, name) -> str:
         """The proposal ``name`` stands for ("auto": the default); a clear error for others."""

@@ -86,6 +86,17 @@ def ran_off(model, theta, converged):
                                   for ps, _, c in model.parameterisation.curved_terms)
 
 
+def mple_start(model, res):
+    """A start from the MPLE fit ``res``: (θ, how it was found).  Its estimate, unless
+    the MPLE offers a fixed-decay start (``info["curved_start"]``, a curved model's)
+    and :func:`ran_off`: then that start (the curved MPLE ran along a ridge)."""
+    theta = np.asarray(res.params, dtype=float)
+    fixed_decays = res.info.get("curved_start")
+    if fixed_decays is not None and ran_off(model, theta, res.converged):
+        return np.asarray(fixed_decays, dtype=float), "MPLE (fixed decays)"
+    return theta, "MPLE"
+
+
 def _sane(curve, path, history):
     """The last decay before things went wrong: at the last iteration whose sample was
     near the observed statistics (every |t| <= 3), else the start -- and never one

@@ -393,9 +393,9 @@ class MCMLE(Estimator):
         if saved is not None:
             state.rng = target.restore(saved, state, self._n_chains(), self.resume)
         min_interval = self._min_interval()
-        if ((getattr(model, "curved", False) or getattr(model.family, "pilot_first_sample", False))
-                and self.resume is None and min_interval < interval):
-            # curved: the first sample is a pilot at the smallest interval
+        if getattr(model, "pilot_first_sample", False) and self.resume is None \
+                and min_interval < interval:
+            # the model asks for a pilot first sample at the smallest interval
             state.pilot, state.interval = interval, _first_interval(interval, min_interval)
         return state
 
@@ -404,7 +404,7 @@ class MCMLE(Estimator):
         from where the last sample left them."""
         run = self._run_args(rng)
         pilot = state.pilot is not None and state.iteration == 1
-        if pilot:       # curved: see curved.first_sample_ok
+        if pilot:       # see curved.first_sample_ok
             before = (rng.bit_generator.state, state.starts)
         chains, state.starts, acc = run_chains(model, state.theta, size, state.burnin,
                                                state.interval, state.starts, **run)

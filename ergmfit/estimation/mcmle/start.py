@@ -10,7 +10,7 @@ import numpy as np
 
 from ...exceptions import ConvergenceWarning, DegenerateModelError
 from ...utils.validation import check_params
-from ..common.curved import ran_off
+from ..common.curved import mple_start
 
 
 def exact_mle_available(model, settings):
@@ -51,10 +51,7 @@ def start_theta(model, init, rng, completion=None):
         with warnings.catch_warnings():     # a ridge here is said later, if it matters
             warnings.simplefilter("ignore", ConvergenceWarning)
             res0 = MPLE(init=init, random_state=completion).fit(model)
-        theta = np.asarray(res0.params, dtype=float)
-        if ran_off(model, theta, res0.converged):      # its decay ran off: fixed-decay MPLE
-            return np.asarray(res0.info["curved_start"], dtype=float), "MPLE (fixed decays)"
-        return theta, "MPLE"
+        return mple_start(model, res0)
     if init is None:
         return initial_estimate(model, random_state=rng, completion=completion)
     return check_params(init, model.labels, "init"), None
@@ -69,11 +66,7 @@ def initial_estimate(model, random_state=None, completion=None):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             res = MPLE(verbose=False, random_state=completion).fit(model)
-        theta = np.asarray(res.params, dtype=float)
-        if getattr(model, "curved", False) and ran_off(model, theta, res.converged):
-            # the curved MPLE ran along a ridge: start from the best fixed-decay MPLE
-            return np.asarray(res.info["curved_start"], dtype=float), "MPLE (fixed decays)"
-        return theta, "MPLE"
+        return mple_start(model, res)
     except DegenerateModelError:
         from ..contrastive.cd import CD
         return CD(random_state=random_state).start(model), "CD"
@@ -88,8 +81,8 @@ def nothing_to_estimate(model, settings, n_chains):
     from ...results import ERGMResults
     from ...runtime import GuardedPhases
     from ...utils.validation import check_random_state
-    from ..common.restricted import conditional_model
     from .loglik import bridge_loglik
+    from .target import target_for
     msg = ("every coefficient of the model is an offset: nothing to estimate, no MCMC-MLE "
            "iteration was run")
     warnings.warn(msg, stacklevel=4)
@@ -98,7 +91,7 @@ def nothing_to_estimate(model, settings, n_chains):
     loglik = loglik_se = None
     warn = [msg]
     if settings["eval_loglik"]:
-        cond = conditional_model(model) if space.n_missing else None
+        target = target_for(model)
         samplesize = settings.get("bridge_samplesize") or max(64, settings["samplesize"] // 8)
         guard = GuardedPhases()
         with guard.phase("loglik"):
@@ -107,8 +100,8 @@ def nothing_to_estimate(model, settings, n_chains):
                 check_random_state(settings["random_state"]),
                 bridges=settings.get("bridges", 16), samplesize=samplesize,
                 interval=settings["interval"], n_jobs=settings["n_jobs"],
-                proposal=settings["proposal"], backend=settings["backend"], cond=cond,
-                cond_starts=None if cond is None else [None] * n_chains)
+                proposal=settings["proposal"], backend=settings["backend"],
+                **target.loglik_args(None, n_chains))
         if guard.interrupted:
             loglik = loglik_se = None
             warn.append("interrupted by the user while bridge-sampling the log-likelihood: "

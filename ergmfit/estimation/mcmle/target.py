@@ -53,6 +53,8 @@ class ObservedStatistics:
         return None
 
     def loglik_args(self, state, n_chains):
+        """What the bridge-sampled log-likelihood needs beyond the model (nothing
+        here); ``state`` None: before any iteration."""
         return {}
 
     def nobs(self, model):
@@ -114,8 +116,11 @@ class ConditionalSample:
                                 for c in self.chains])
 
     def loglik_args(self, state, n_chains):
+        """The conditional chain's model, starts and interval (``state`` None: before
+        any iteration, the interval ``obs_interval`` or bridge_loglik's default)."""
+        interval = self.obs_interval if state is None else self._interval(state)
         return {"cond": self.model, "cond_starts": self.starts or [None] * n_chains,
-                "cond_interval": self._interval(state)}
+                "cond_interval": interval}
 
     def nobs(self, model):
         return model.sample_space.n_free
