@@ -148,9 +148,10 @@ class GofNResult:
         One row per network and statistic: ``network`` (its name), ``statistic``,
         ``obs``, ``mean``, ``sd`` (over the simulated networks) and ``pearson``
         ((obs - mean) / sd; NaN where sd is 0).
-    sims : ndarray (n_sim, n_networks, p)
-        The statistics of every simulated network.
-    obs : ndarray (n_networks, p)
+    sims : ndarray
+        The statistics of every simulated network, shape (n_sim, n_networks, p).
+    obs : ndarray
+        Shape (n_networks, p).
     labels : list of str
     n_sim : int
     """

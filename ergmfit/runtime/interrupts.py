@@ -221,7 +221,7 @@ class ctrl_c_flag:
 class GuardedPhases:
     """One guarded region over the phases of a long run: :meth:`run` runs a phase
     unless an earlier one was interrupted, and a Ctrl-C (``KeyboardInterrupt``)
-    inside it ends that phase and is recorded in :attr:`interrupted` (the phase's
+    inside it ends that phase and is recorded in ``interrupted`` (the phase's
     name) instead of propagating, so that the caller returns the work of the
     finished phases, marked.  Other exceptions pass through.
 
@@ -235,8 +235,8 @@ class GuardedPhases:
 
     A short phase that assembles the finished work (the covariance of the last
     sample after interrupted iterations) runs even after an interrupt
-    (``finishing=True``); :attr:`interrupted_phases` lists every phase a Ctrl-C
-    ended, :attr:`interrupted` the first.
+    (``finishing=True``); ``interrupted_phases`` lists every phase a Ctrl-C
+    ended, ``interrupted`` the first.
     """
 
     def __init__(self):
@@ -258,7 +258,7 @@ class GuardedPhases:
     def phase(self, phase):
         """The phase named ``phase`` as a ``with`` block (a loop written inline): a
         Ctrl-C ends the block and is recorded.  Skipping the block after an earlier
-        interrupt is the caller's (check :attr:`interrupted`)."""
+        interrupt is the caller's (check ``interrupted``)."""
         try:
             with lost_interrupts() as lost:     # a Ctrl-C lost in a finalizer counts too
                 yield

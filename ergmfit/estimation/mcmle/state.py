@@ -1,5 +1,5 @@
 """The state of an MCMC-MLE fit between two iterations, declared once: the loop
-works on it, and the checkpoint (:mod:`.checkpoint`) keeps the fields declared
+works on it, and the checkpoint (:mod:`ergmfit.estimation.mcmle.checkpoint`) keeps the fields declared
 ``saved`` here."""
 from __future__ import annotations
 
