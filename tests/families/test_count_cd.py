@@ -1,25 +1,12 @@
 """Contrastive divergence on the count family (#33 item 4): CD runs the family's sampler
 through the count sample space (no branch on the family in the estimator)."""
-import networkx as nx
 import numpy as np
 import pytest
 
 import ergmfit as ef
+from support.valued_networks import samptot
 from ergmfit.families.count import CountDyads
 from ergmfit.sampling._mh import CountMHSampler
-
-
-def samptot():
-    waves = [ef.datasets.load(f"samplk{k}") for k in (1, 2, 3)]
-    g = nx.DiGraph()
-    g.add_nodes_from(waves[0].nodes(data=True))
-    for w in waves:
-        for u, v in w.edges():
-            if g.has_edge(u, v):
-                g.edges[u, v]["nominations"] += 1
-            else:
-                g.add_edge(u, v, nominations=1)
-    return g
 
 
 def test_count_model_space_runs_the_family_sampler():

@@ -7,7 +7,7 @@ import pytest
 
 import ergmfit as ef
 from conftest import load_reference
-from .test_count_reference import samptot
+from support.valued_networks import samptot
 
 CASES = load_reference("statnet_valued_fits.json")["cases"]
 DONE = {"sum", "nonzero", "mutual.min"}

@@ -6,29 +6,16 @@ as the reference file says it was built; lazega.layercount (the number of the la
 coworker, friendship in which i names j) is read from tests/reference/ext, a copy of the
 shared data file.
 """
-import networkx as nx
 import numpy as np
 import pytest
 
 import ergmfit as ef
+from support.valued_networks import samptot
 from conftest import load_reference
 from ergmfit.network import read_network
 from support.paths import REFERENCE
 
 CASES = load_reference("statnet_valued.json")["cases"]
-
-
-def samptot():
-    waves = [ef.datasets.load(f"samplk{k}") for k in (1, 2, 3)]
-    g = nx.DiGraph()
-    g.add_nodes_from(waves[0].nodes(data=True))
-    for w in waves:
-        for u, v in w.edges():
-            if g.has_edge(u, v):
-                g.edges[u, v]["nominations"] += 1
-            else:
-                g.add_edge(u, v, nominations=1)
-    return g
 
 
 def layercount():
