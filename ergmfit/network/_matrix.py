@@ -10,6 +10,15 @@ from .network import Network
 from ._common import _check_choice, _is_sparse, _need_directed, _scalar, _weights_problem
 
 
+
+def _refuse_loops(rows, cols):
+    """A clear error for a nonzero diagonal entry (ERGMs here have no self-loops)."""
+    loops = np.flatnonzero(rows == cols)
+    if len(loops):
+        k = int(rows[loops[0]])
+        raise NetworkError(f"the adjacency matrix has a nonzero diagonal entry [{k}, {k}] (a "
+                           "self-loop); ERGMs here have no loops: set the diagonal to 0")
+
 def from_adjacency(a, directed=None, weights="error") -> Network:
     """A network from a square 0/1 adjacency matrix (numpy or scipy sparse).
 
@@ -118,11 +127,7 @@ def _from_sparse(a, directed, weights):
     else:
         keep = data
     rows, cols = rows[keep], cols[keep]
-    loops = np.flatnonzero(rows == cols)
-    if len(loops):
-        k = int(rows[loops[0]])
-        raise NetworkError(f"the adjacency matrix has a nonzero diagonal entry [{k}, {k}] (a "
-                           "self-loop); ERGMs here have no loops: set the diagonal to 0")
+    _refuse_loops(rows, cols)
     if not directed:
         fwd = rows * n + cols
         rev = cols * n + rows
@@ -187,11 +192,7 @@ def valued_adjacency(a, directed, response):
     keep = np.array([v != 0 for v in values], dtype=bool)
     rows, cols = rows[keep], cols[keep]
     values = [v for v, kp in zip(values, keep) if kp]
-    loops = np.flatnonzero(rows == cols)
-    if len(loops):
-        k = int(rows[loops[0]])
-        raise NetworkError(f"the adjacency matrix has a nonzero diagonal entry [{k}, {k}] (a "
-                           "self-loop); ERGMs here have no loops: set the diagonal to 0")
+    _refuse_loops(rows, cols)
     if not directed:
         at = {(int(i), int(j)): v for i, j, v in zip(rows, cols, values)}
         for (i, j), v in at.items():
