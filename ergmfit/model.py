@@ -95,8 +95,6 @@ class ERGM:
         # an ERGM with a response is a count-valued ERGM (the count family: CountERGM)
         if cls is ERGM and (response is not None or reference is not None):
             cls = CountERGM
-        if cls is ERGM and kwargs.get("tapered"):       # a tapered ERGM (#36)
-            cls = TaperedERGM
         # another input type picks its model class (NetSeries: TemporalERGM, an ERGM;
         # EgoData: EgoERGM, which builds its pseudo-population's ERGM itself)
         data = args[0] if args else kwargs.get("network")
@@ -106,11 +104,17 @@ class ERGM:
                     cls = model_class
                     break
                 return model_class(*args, response=response, reference=reference, **kwargs)
+        if cls is ERGM and kwargs.get("tapered"):       # a tapered ERGM (#36) of a network
+            cls = TaperedERGM
         return super().__new__(cls)
 
     def __init__(self, network, formula, directed=None, weights="error", constraints=None,
                  missing=None, nodes=None, response=None,
-                 reference=None):
+                 reference=None, tapered=False, **unknown):
+        if unknown:
+            raise SettingsError(f"ERGM() got unknown argument(s) {sorted(unknown)}")
+        if tapered:         # only a network's binary ERGM is tapered (TaperedERGM)
+            raise SettingsError(f"tapered=True is not available for {type(self).__name__}")
         self.network, self._missing = missing_dyads(
             as_network(network, directed=directed, weights=weights, nodes=nodes), missing)
         self.formula = formula

@@ -7,30 +7,27 @@ which of an ego's alters are tied to each other.  This is the layout of R's egor
 """
 from __future__ import annotations
 
-import os
 
 import numpy as np
 import pandas as pd
 
 from ..exceptions import DataFormatError
+from ..network.tables import read_table
 
 __all__ = ["EgoData"]
 
 
-def _frame(table, what):
-    """A pandas frame from a frame or a CSV path (a copy: the caller's table is never changed)."""
-    if isinstance(table, pd.DataFrame):
-        return table.copy()
-    if isinstance(table, (str, os.PathLike)):
-        try:
-            return pd.read_csv(table)
-        except FileNotFoundError:
-            raise DataFormatError(f"{what}: no such file {os.fspath(table)!r}") from None
-        except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as err:
-            raise DataFormatError(f"{what}: {os.fspath(table)!r} does not parse as CSV "
-                                  f"({err})") from None
-    raise DataFormatError(f"{what} must be a pandas DataFrame or the path of a CSV file, "
-                          f"not {type(table).__name__}")
+def _node_indices(egos, n):
+    """``egos`` as distinct 0-based node indices below ``n`` (a DataFormatError otherwise)."""
+    values = list(np.ravel(np.asarray(egos, dtype=object)))
+    bad = [v for v in values if isinstance(v, (bool, np.bool_))
+           or not isinstance(v, (int, np.integer)) or not 0 <= v < n]
+    if bad:
+        raise DataFormatError(f"egos: {bad[0]!r:.40} is not a node index (0-based, below {n})")
+    chosen = np.asarray(values, dtype=np.int64)
+    if len(np.unique(chosen)) != len(chosen):
+        raise DataFormatError("egos: a node is listed twice")
+    return chosen
 
 
 def _need(frame, column, what):
@@ -80,9 +77,9 @@ class EgoData:
 
     def __init__(self, egos, alters, alter_ties=None, ego_id="egoID", alter_id="alterID",
                  source="srcID", target="tgtID", weights=None, strata=None):
-        self.egos = _frame(egos, "egos")
-        self.alters = _frame(alters, "alters")
-        self.alter_ties = None if alter_ties is None else _frame(alter_ties, "alter_ties")
+        self.egos = read_table(egos, "egos")
+        self.alters = read_table(alters, "alters")
+        self.alter_ties = None if alter_ties is None else read_table(alter_ties, "alter_ties")
         self.ego_id = ego_id
         _need(self.egos, ego_id, "egos")
         _need(self.alters, ego_id, "alters")
@@ -163,10 +160,14 @@ class EgoData:
             raise DataFormatError("alters: an alter id appears twice for the same ego")
         rows = pd.Series(np.arange(len(key)), index=key)
         # undirected: a tie listed both ways (as egor does) counts once
-        lo = np.where(at[source].values <= at[target].values, at[source].values,
-                      at[target].values)
-        hi = np.where(at[source].values <= at[target].values, at[target].values,
-                      at[source].values)
+        try:
+            first = at[source].values <= at[target].values
+        except TypeError:
+            raise DataFormatError(f"alter_ties: the alter ids in columns {source!r} and "
+                                  f"{target!r} mix types (e.g. text and numbers); use one type, "
+                                  f"that of the alters' {self.alter_id!r}") from None
+        lo = np.where(first, at[source].values, at[target].values)
+        hi = np.where(first, at[target].values, at[source].values)
         at = pd.DataFrame({self.ego_id: at[self.ego_id].values, source: lo, target: hi})
         if (at[source] == at[target]).any():
             raise DataFormatError("alter_ties: a tie joins an alter to itself")
@@ -222,7 +223,7 @@ class EgoData:
         n = net.n
         ties = np.asarray(net.ties, dtype=np.int64).reshape(-1, 2)
         attrs = {k: np.asarray(v) for k, v in net.node_attrs.items()}
-        chosen = np.arange(n) if egos is None else np.asarray(egos, dtype=np.int64)
+        chosen = np.arange(n) if egos is None else _node_indices(egos, n)
         nbrs = [[] for _ in range(n)]
         for i, j in ties:
             nbrs[i].append(j)

@@ -202,6 +202,8 @@ def _decay(name, args, kwargs):
     decay = _one(name, args, kwargs, "decay")
     if isinstance(decay, bool) or not isinstance(decay, (int, float)) or not math.isfinite(decay):
         raise TermError(f"ego term {name}: decay must be a finite number, not {decay!r}")
+    if decay < 0:                   # as the network terms (e^-decay would overflow below)
+        raise TermError(f"ego term {name}: decay must be non-negative, got {decay!r}")
     if not as_bool(kwargs.get("fixed", False), f"ego term {name}: fixed"):
         raise TermError(f"ego term {name}: only fixed=TRUE is supported for egocentric data "
                         f"(ergm.ego 1.0.1 likewise fits the curved form with a fixed decay); "
@@ -210,6 +212,9 @@ def _decay(name, args, kwargs):
 
 
 def _geometric(counts, a):
+    # e^a (1 - (1 - e^-a)^k); its limit k where e^a overflows (the binary terms' value)
+    if a > 700.0:
+        return np.asarray(counts, dtype=float)
     return math.exp(a) * (1.0 - (1.0 - math.exp(-a)) ** counts)
 
 

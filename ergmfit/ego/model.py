@@ -28,6 +28,7 @@ import numpy as np
 from ..exceptions import DataFormatError, DegenerateModelError, SettingsError
 from ..formula import parse_formula
 from ..model import ERGM, register_input_model
+from ..network.network import MAX_NODES
 from .data import EgoData
 from .egostats import ego_contributions, survey_vcov
 
@@ -82,7 +83,10 @@ class EgoERGM:
     """
 
     def __init__(self, ego, formula, popsize=1, ppopsize="auto", ppopsize_mul=1.0,
-                 response=None, reference=None):
+                 response=None, reference=None, **unknown):
+        if unknown:
+            raise SettingsError(f"ERGM(EgoData(...), ...) does not take {sorted(unknown)} "
+                                f"(it takes popsize, ppopsize, ppopsize_mul)")
         if response is not None or reference is not None:
             raise SettingsError("egocentric ERGMs are binary: response= and reference= do "
                                 "not apply")
@@ -103,6 +107,11 @@ class EgoERGM:
         self.per_capita = (w[:, None] * self.contributions).sum(axis=0) / w.sum()
         self.per_capita_vcov = survey_vcov(self.contributions, w, ego.strata)
         target = self._ppopsize(ppopsize, ppopsize_mul)
+        if not target <= MAX_NODES:       # refused before the copies are counted and built
+            raise SettingsError(f"the pseudo-population would have {target:.4g} nodes, more "
+                                f"than the {MAX_NODES:,} of a network; give a smaller ppopsize "
+                                f"(ergm.ego's ppopsize=; the coefficients still refer to "
+                                f"popsize)")
         self.ego_copies = pseudo_population_counts(w, target)
         self.ppopsize = int(self.ego_copies.sum())
         if self.ppopsize < 2:

@@ -65,13 +65,12 @@ class Reference:
         vals = list(values)
         out = np.zeros(len(vals), dtype=np.int64)
         for k, v in enumerate(vals):
-            if (isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer,
-                                                                      np.floating))
-                    or not np.isfinite(v) or not float(v).is_integer()):
+            if not _is_whole(v):
                 raise NetworkError(f"{what} has the value {v!r}: a count-valued model "
                                    f"(reference {self.label}) needs integer values")
-            if abs(float(v)) > 2 ** 62:
-                raise NetworkError(f"{what} has the value {v!r}, too large for a count")
+            if abs(int(v)) > MAX_COUNT:
+                raise NetworkError(f"{what} has the value {_short(v)}, too large for a count "
+                                   f"(at most 2^62)")
             out[k] = int(v)
         bad = out[(out < self.lo) | ((out > self.hi) if self.hi is not None else False)]
         if len(bad):
@@ -107,10 +106,31 @@ def DiscUnif(a, b) -> Reference:
     return Reference("DiscUnif", lo, hi)
 
 
+#: the largest count (a dyad value, a Binomial's trials or a DiscUnif bound) ergmfit holds
+MAX_COUNT = 2 ** 62
+
+
+def _short(v) -> str:
+    """``repr(v)``, cut to 30 characters (a number of 400 digits is not echoed whole)."""
+    text = repr(v)
+    return text if len(text) <= 30 else f"{text[:12]}...{text[-6:]} ({len(text)} characters)"
+
+
+def _is_whole(v) -> bool:
+    """Whether ``v`` is a whole number (an int, or a finite float without a fraction);
+    a Python int of any size is one (no float conversion that could overflow)."""
+    if isinstance(v, (bool, np.bool_)):
+        return False
+    if isinstance(v, (int, np.integer)):
+        return True
+    return isinstance(v, (float, np.floating)) and bool(np.isfinite(v)) and float(v).is_integer()
+
+
 def _int(v, what):
-    if (isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer, np.floating))
-            or not np.isfinite(v) or not float(v).is_integer()):
+    if not _is_whole(v):
         raise ReferenceError(f"{what} must be an integer, got {v!r}")
+    if abs(int(v)) > MAX_COUNT:
+        raise ReferenceError(f"{what} is {_short(v)}, too large for a count (at most 2^62)")
     return int(v)
 
 
@@ -152,5 +172,5 @@ def parse_reference(spec) -> Reference:
         am = _ARG.match(a)
         if am is None:
             raise ReferenceError(f"reference {spec!r}: {a.strip()!r} is not an integer")
-        vals.append(int(float(am.group(2))))
+        vals.append(int(am.group(2).split(".")[0]))    # '3.0' is 3; no float rounding
     return maker(*vals)

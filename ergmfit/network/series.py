@@ -17,6 +17,7 @@ and the nodes that differ (add the absent nodes as isolates, or drop them, first
 from __future__ import annotations
 
 import os
+import warnings
 
 import numpy as np
 
@@ -90,8 +91,13 @@ class NetSeries:
 
     def __init__(self, networks, directed=None, nodes=None, missing=None, edge_covariates=None):
         from .io import as_network
-        networks = list(networks) if not isinstance(networks, (str, bytes, os.PathLike)) \
-            else [networks]
+        if isinstance(networks, (str, bytes, os.PathLike)):
+            networks = [networks]
+        try:
+            networks = list(networks)
+        except TypeError:
+            raise NetworkError(f"NetSeries takes a list of two or more waves, not "
+                               f"{type(networks).__name__}") from None
         if len(networks) < 2:
             raise NetworkError(f"NetSeries needs at least two waves (one transition), got "
                                f"{len(networks)}")
@@ -124,7 +130,11 @@ class NetSeries:
                                f"per wave ({self.n_waves}), got {len(mats)}")
         out = []
         for t, m in enumerate(mats):
-            arr = np.asarray(m.toarray() if hasattr(m, "toarray") else m, dtype=float)
+            try:
+                arr = np.asarray(m.toarray() if hasattr(m, "toarray") else m, dtype=float)
+            except (TypeError, ValueError):
+                raise NetworkError(f"edge covariate {name!r}, wave {t}: not a numeric n x n "
+                                   f"matrix ({type(m).__name__})") from None
             if arr.shape != (n, n):
                 raise NetworkError(f"edge covariate {name!r}, wave {t}: shape {arr.shape}, "
                                    f"expected ({n}, {n}) (rows and columns in node order)")
@@ -213,29 +223,40 @@ class NetSeries:
         >>> NetSeries.from_edgelist(df, directed=False)
         <NetSeries: 2 undirected waves of 3 nodes, ties 2, 1>
         """
-        import pandas as pd
         import networkx as nx
-        df = pd.read_csv(edges) if not isinstance(edges, pd.DataFrame) else edges
+        from .tables import read_table
+        df = read_table(edges, "the panel's edge list")
         if wave not in df.columns:
             raise NetworkError(f"the edge list has no wave column {wave!r} (columns: "
                                f"{list(df.columns)})")
         others = [c for c in df.columns if c != wave]
-        source = others[0] if source is None else source
-        target = others[1] if target is None and len(others) > 1 else target
+        if source is None or target is None:
+            if len(others) < 2:
+                raise NetworkError(f"the edge list needs two node id columns beside the wave "
+                                   f"column {wave!r} (columns: {list(df.columns)})")
+            source = others[0] if source is None else source
+            target = others[1] if target is None else target
         for c in (source, target):
             if c not in df.columns:
                 raise NetworkError(f"the edge list has no column {c!r} (columns: "
                                    f"{list(df.columns)})")
         if directed is None:
             raise NetworkError("from_edgelist: say directed=True or directed=False")
+        for c in (wave, source, target):
+            empty = np.flatnonzero(df[c].isna().to_numpy())
+            if len(empty):
+                raise NetworkError(f"the edge list's data row {int(empty[0]) + 1} has no value "
+                                   f"in column {c!r}: every tie needs a wave and two node ids")
         node_frame = None
         if nodes is not None:
-            node_frame = pd.read_csv(nodes) if not isinstance(nodes, pd.DataFrame) else nodes
+            node_frame = read_table(nodes, "the panel's node file")
+            _check_node_ids(node_frame)
             ids = list(node_frame.iloc[:, 0])
         else:
             ids = sorted(set(df[source]) | set(df[target]), key=lambda v: (str(type(v)), v))
         graphs = []
-        for _, part in sorted(df.groupby(wave), key=lambda kv: kv[0]):
+        for w, part in sorted(df.groupby(wave), key=lambda kv: kv[0]):
+            w = w.item() if hasattr(w, "item") else w
             g = nx.DiGraph() if directed else nx.Graph()
             g.add_nodes_from(ids)
             if node_frame is not None:
@@ -243,11 +264,32 @@ class NetSeries:
                     g.nodes[row[0]].update(dict(zip(node_frame.columns[1:], row[1:])))
             unknown = (set(part[source]) | set(part[target])) - set(ids)
             if unknown:
-                raise NetworkError(f"wave {part[wave].iloc[0]!r}: nodes {sorted(unknown)[:5]} "
+                raise NetworkError(f"wave {w!r}: nodes {sorted(map(repr, unknown))[:5]} "
                                    "are not in the node file")
-            g.add_edges_from(zip(part[source], part[target]))
+            pairs = list(zip(part[source], part[target]))
+            if len(set(pairs)) != len(pairs):
+                raise NetworkError(f"wave {w!r}: {len(pairs) - len(set(pairs))} tie(s) are "
+                                   "listed twice (as read_network's duplicates='error')")
+            g.add_edges_from(pairs)
+            if g.number_of_edges() != len(pairs):
+                warnings.warn(f"wave {w!r}: {len(pairs) - g.number_of_edges()} tie(s) of the "
+                              "undirected panel are listed in both directions; each was kept "
+                              "once", stacklevel=2)
             graphs.append(g)
         return cls(graphs)
+
+
+def _check_node_ids(frame):
+    """A node file's first column: an id on every row, each once."""
+    if frame.shape[1] < 1 or len(frame) < 1:
+        raise NetworkError("the panel's node file has no nodes (its first column is the id)")
+    ids = frame.iloc[:, 0]
+    if ids.isna().any():
+        raise NetworkError(f"the panel's node file: data row {int(np.flatnonzero(ids.isna())[0]) + 1} "
+                           f"has no id (first column {frame.columns[0]!r})")
+    if ids.duplicated().any():
+        raise NetworkError(f"the panel's node file: the id {ids[ids.duplicated()].iloc[0]!r} "
+                           f"appears more than once")
 
 
 def _aligned(waves):

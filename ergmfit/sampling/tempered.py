@@ -38,6 +38,10 @@ from ..exceptions import SettingsError
 from ..utils.validation import check_random_state
 
 
+#: the most replicas (temperatures) of one tempered sampler
+MAX_REPLICAS = 1000
+
+
 @dataclass(frozen=True)
 class Tempering:
     """The setting of parallel tempering: the temperature ladder and the sweep length.
@@ -68,12 +72,20 @@ class Tempering:
     def ladder(self) -> np.ndarray:
         """The inverse temperatures, cold first (checked)."""
         if self.betas is not None:
-            b = np.asarray(self.betas, dtype=float).ravel()
+            try:
+                b = np.asarray(self.betas, dtype=float).ravel()
+            except (TypeError, ValueError):
+                raise SettingsError(f"tempering: betas must be numbers, got "
+                                    f"{self.betas!r:.60}") from None
+            if b.size > MAX_REPLICAS:
+                raise SettingsError(f"tempering: {b.size:,} betas, more than the "
+                                    f"{MAX_REPLICAS:,} replicas ergmfit runs")
         else:
             if isinstance(self.n_temps, bool) or not isinstance(self.n_temps, (int, np.integer)) \
-                    or self.n_temps < 1:
-                raise SettingsError(f"tempering: n_temps must be an integer >= 1, got "
-                                    f"{self.n_temps!r}")
+                    or not 1 <= self.n_temps <= MAX_REPLICAS:
+                raise SettingsError(f"tempering: n_temps must be an integer in "
+                                    f"1..{MAX_REPLICAS:,} (each replica is a sampler with its "
+                                    f"own network), got {self.n_temps!r}")
             if not (isinstance(self.min_beta, (int, float)) and 0 < self.min_beta <= 1):
                 raise SettingsError(f"tempering: min_beta must be in (0, 1], got "
                                     f"{self.min_beta!r}")

@@ -18,7 +18,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..utils.validation import check_random_state
+from ..utils.validation import check_random_state, check_simulation_work, whole_number
+
+#: the work of one step's model build, counted as this many proposals
+STEP_COST = 10_000
 
 
 @dataclass
@@ -64,10 +67,9 @@ def simulate_dynamic(model, params, n_steps, burnin=None, start=None, random_sta
     from ..network import as_network
     from ..network.series import NetSeries
     rng = check_random_state(random_state)
-    n_steps = int(n_steps)
-    if n_steps < 1:
-        from ..exceptions import SettingsError
-        raise SettingsError(f"n_steps must be at least 1, got {n_steps}")
+    n_steps = whole_number(n_steps, "n_steps", 1)
+    if burnin is not None:
+        burnin = whole_number(burnin, "burnin", 0)
     last = model.series.waves[-1]
     current = last if start is None else NetSeries([last, as_network(start)]).waves[1]
     n, directed = current.n, current.directed
@@ -76,6 +78,13 @@ def simulate_dynamic(model, params, n_steps, burnin=None, start=None, random_sta
     def keys(ties):
         return set((ties[:, 0] * n + ties[:, 1]).tolist()) if len(ties) else set()
 
+    # refused up front beyond a day's work: each step's proposals, plus its model build
+    # (about a millisecond, some STEP_COST proposals' worth)
+    per_step = (16 * n_dyads if burnin is None else burnin) + STEP_COST
+    record = 8 * (len(model.stat_labels) + 4) + (16 * max(current.n_ties, 1) if keep_networks
+                                                 else 0)
+    check_simulation_work(n_steps, 0, per_step, record, "one step's record",
+                          caller="simulate_dynamic")
     born = {k: None for k in keys(current.ties)}      # None: present at the start
     stats, n_ties, persist, form, durations, nets = [], [current.n_ties], [], [], [], []
     for step in range(n_steps):

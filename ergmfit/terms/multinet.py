@@ -163,7 +163,12 @@ def design_matrix(net, lm, what="N()"):
         names.insert(0, "1")
     if not cols:
         raise TermError(f"{what}: lm=~{lm} gives no column")
-    return np.column_stack(cols).astype(float), names
+    X = np.column_stack(cols).astype(float)
+    bad = [nm for nm, col in zip(names, X.T) if not np.all(np.isfinite(col))]
+    if bad:
+        raise TermError(f"{what}: lm=~{lm}: the column(s) {bad} are not finite for some "
+                        "networks (a division by 0, a log of 0 or a number too large)")
+    return X, names
 
 
 def _network_env(net):

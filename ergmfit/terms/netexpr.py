@@ -22,6 +22,9 @@ _TOKEN = re.compile(r"""\s*(?:
   | (?P<op>\|\||&&|==|!=|<=|>=|%%|[|&!<>+\-*/^(),])
 )""", re.X)
 
+#: how deeply an expression may nest (parentheses, calls, ``!``, ``^`` and unary signs)
+MAX_DEPTH = 100
+
 _FUNCS = {"abs": np.abs, "log": np.log, "exp": np.exp, "sqrt": np.sqrt,
           "as.numeric": lambda x: np.asarray(x, dtype=float), "I": lambda x: x}
 
@@ -51,6 +54,7 @@ class _Parser:
         self.what = what
         self.text = text
         self.names = []
+        self.depth = 0
 
     def peek(self):
         return self.toks[self.i]
@@ -63,7 +67,8 @@ class _Parser:
         return None
 
     def error(self, msg):
-        return TermError(f"{self.what}: {msg} in {self.text!r}")
+        text = self.text if len(self.text) <= 80 else self.text[:60] + "..."
+        return TermError(f"{self.what}: {msg} in {text!r}")
 
     def parse(self):
         v = self.or_()
@@ -71,10 +76,18 @@ class _Parser:
             raise self.error(f"unexpected {self.peek()[1]!r}")
         return v
 
+    def nest(self):
+        """One level deeper (each recursive rule calls this); an error past MAX_DEPTH."""
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise self.error(f"nested more than {MAX_DEPTH} deep")
+
     def or_(self):
+        self.nest()
         v = self.and_()
         while self.take("|", "||"):
             v = np.logical_or(v, self.and_())
+        self.depth -= 1
         return v
 
     def and_(self):
@@ -85,7 +98,10 @@ class _Parser:
 
     def not_(self):
         if self.take("!"):
-            return np.logical_not(self.not_())
+            self.nest()
+            v = np.logical_not(self.not_())
+            self.depth -= 1
+            return v
         return self.cmp()
 
     def cmp(self):
@@ -120,14 +136,19 @@ class _Parser:
     def pow(self):
         v = self.unary()
         if self.take("^"):
-            return np.power(np.asarray(v, dtype=float), self.pow())
+            self.nest()
+            with np.errstate(over="ignore", invalid="ignore"):
+                v = np.power(np.asarray(v, dtype=float), self.pow())
+            self.depth -= 1
         return v
 
     def unary(self):
-        if self.take("-"):
-            return np.negative(np.asarray(self.unary(), dtype=float))
-        if self.take("+"):
-            return self.unary()
+        sign = self.take("-", "+")
+        if sign:
+            self.nest()
+            v = self.unary()
+            self.depth -= 1
+            return np.negative(np.asarray(v, dtype=float)) if sign == "-" else v
         return self.atom()
 
     def atom(self):
@@ -154,7 +175,7 @@ class _Parser:
                 if val == "xor" and len(args) == 2:
                     return np.logical_xor(args[0], args[1])
                 if val in _FUNCS and len(args) == 1:
-                    with np.errstate(divide="ignore", invalid="ignore"):
+                    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
                         return _FUNCS[val](args[0])
                 raise self.error(f"the function {val}() is not supported (xor, "
                                  f"{', '.join(_FUNCS)})")

@@ -59,9 +59,11 @@ def default_tau(observed, r=2.0) -> np.ndarray:
     >>> default_tau([115.0, 926.0, 120.0], r=2).round(6).tolist()
     [0.002174, 0.00027, 0.002083]
     """
-    r = float(r)
-    if not np.isfinite(r) or r <= 0:
+    if isinstance(r, (bool, np.bool_)) or not isinstance(r, (int, float, np.integer,
+                                                                np.floating)) \
+            or not np.isfinite(r) or r <= 0:
         raise TermError(f"the tapering scale r must be a positive number, got {r!r}")
+    r = float(r)
     g = np.abs(np.asarray(observed, dtype=float))
     if not np.isfinite(g).all():
         raise TermError("the tapering centres must be finite")

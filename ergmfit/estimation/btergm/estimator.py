@@ -40,7 +40,7 @@ from ...labeled import LabeledArray
 from ...rformat import percent_label
 from ...results import ERGMResults, Summary
 from ...sampling.space import var_pairs
-from ...utils.validation import check_random_state
+from ...utils.validation import check_random_state, format_bytes, machine_memory
 from ..base import Estimator, Setting, choice, integer, number
 from ..mple.pseudolikelihood import MPLE, Design, fit_design, restricted_design
 
@@ -185,6 +185,10 @@ class BTERGM(Estimator):
         designs = [restricted_design(bm, dvars[block == b]) for b in range(net.n_transitions)]
         rng = check_random_state(self.random_state)
         T = net.n_transitions
+        need = self.R * (24.0 * T + 8.0 * len(labels))   # draws, counts and coefficients
+        if need > machine_memory():
+            raise SettingsError(f"R = {self.R:,} bootstrap replicates would take "
+                                f"{format_bytes(need)}, more than this machine's memory")
         picks = rng.integers(0, T, size=(self.R, T))
         # a replicate depends only on how often each wave was drawn: fit each distinct
         # multiset once (with few waves most replicates repeat one: T = 3 has 10)

@@ -306,6 +306,12 @@ def recession_direction(design):
 
 
 def _check_columns(design, labels):
+    huge = [labels[k] for k in range(design.D.shape[2])
+            if not np.all(np.isfinite(design.D[:, :, k]))]
+    if huge:
+        raise DegenerateModelError(f"the change statistics of {huge} are not finite for the "
+                                   f"values {design.lo}..{design.hi} (e.g. a power too large for "
+                                   "floating point): the model cannot be fitted")
     flat = [labels[k] for k in range(design.D.shape[2])
             if not np.any(design.D[:, :, k] != 0)]
     if flat:
@@ -332,6 +338,12 @@ def fit_count(model, labels, maxiter=100, tol=1e-14, cm=None, hi=None,
     else:
         values = cm.state.nonzero()[1]
     hi = first_truncation(ref, values) if hi is None else int(hi)
+    if hi - ref.lo > MAX_TRUNCATION:        # the design holds hi - lo values per dyad
+        why = f"the reference {ref.label}" if ref.hi is not None else "the largest count"
+        raise SettingsError(f"the count MPLE sums each dyad's full conditional over the values "
+                            f"{ref.lo}..{hi} (from {why}), more than its limit of "
+                            f"{MAX_TRUNCATION:,} values: rescale the counts or use a "
+                            f"smaller reference")
     start = None
     while True:
         design = design_of(cm, ref, hi, sample)
