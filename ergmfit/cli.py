@@ -45,7 +45,7 @@ import warnings
 from dataclasses import dataclass
 from typing import Callable
 
-from .exceptions import ErgmfitError, SaveError
+from .exceptions import ErgmfitError, SaveError, SettingsError
 from .ego import command as ego_command
 
 EXIT_OK = 0
@@ -128,6 +128,12 @@ def load_network(args):
         nodes = nodes[0]
     if getattr(args, "wave", None):
         from .network.series import NetSeries
+        other = [opt for opt, key in (("--also", "also"), ("--layers", "layers"),
+                                      ("--network-attr", "network_attrs"),
+                                      ("--response", "response"), ("--reference", "reference"))
+                 if getattr(args, key, None)]
+        if other:
+            raise SettingsError(f"--wave (a panel) does not combine with {', '.join(other)}")
         return NetSeries.from_edgelist(args.data, wave=args.wave, directed=args.directed,
                                        nodes=nodes)
     # a count-valued model reads its counts from the edges (a 'weight' column too)

@@ -750,6 +750,8 @@ class CountERGM(ERGM):
     def sampler(self, params, proposal="auto", random_state=None, start=None):
         """A Metropolis-Hastings sampler (``CountMHSampler``) started at the observed
         values, and its compiled model."""
+        if getattr(self, "tempering", None) is not None:    # not silently untempered
+            raise SettingsError("parallel tempering is not available for count-valued models")
         check_params(params, self.labels)
         prop = self.family.make_proposal(proposal)          # checks the name first
         if start is not None and not (isinstance(start, tuple) and len(start) == 2):

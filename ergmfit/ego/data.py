@@ -136,6 +136,10 @@ class EgoData:
                                   f"weights are >= 0")
         if not np.any(w > 0):
             raise DataFormatError("weights are all zero: no ego counts")
+        with np.errstate(over="ignore"):
+            if not np.isfinite(w.sum()):
+                raise DataFormatError("weights: their sum overflows floating point; rescale "
+                                      "them (only their ratios matter)")
         return w
 
     def _strata(self, strata):

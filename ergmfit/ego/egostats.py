@@ -339,6 +339,10 @@ class EgoStatistics:
     __repr__ = __str__
 
 
+#: the largest population size statistics are scaled to (its square must stay finite)
+MAX_SCALETO = 1e150
+
+
 def statistics(ego: EgoData, formula, scaleto=None, se=False) -> EgoStatistics:
     """ergm.ego's ``summary(egor ~ formula, scaleto=, se=)``: population statistics.
 
@@ -373,6 +377,9 @@ def statistics(ego: EgoData, formula, scaleto=None, se=False) -> EgoStatistics:
                                                              np.floating)) \
             or not math.isfinite(scaleto) or scaleto <= 0:
         raise DataFormatError(f"scaleto must be a positive number, not {scaleto!r}")
+    if scaleto > MAX_SCALETO:
+        raise DataFormatError(f"scaleto = {scaleto:.4g} is too large: the variances "
+                              f"(scaleto²) overflow floating point (at most {MAX_SCALETO:.0e})")
     labels, H = ego_contributions(ego, formula)
     w = ego.weights
     mean = (w[:, None] * H).sum(axis=0) / w.sum()

@@ -117,6 +117,9 @@ def with_tempering(model, tempering=None, **settings):
     >>> m.simulate([-1.0, 0.5], n=3, output="stats", random_state=1).shape
     (3, 2)
     """
+    if not callable(getattr(model, "sampler", None)):
+        raise SettingsError(f"with_tempering: model must be an ERGM, not "
+                            f"{type(model).__name__}")
     if tempering is None:
         tempering = Tempering(**settings)
     elif settings:

@@ -272,7 +272,7 @@ def layer_table(net, text, what="L()"):
     codes = np.arange(1 << L)
     env = {str(b.name): (codes >> m) & 1 for m, b in enumerate(net.blocks)}
     try:
-        val = evaluate(text, env, f"{what} layer logic ~{text}")
+        val = evaluate(text, env, f"{what} layer logic")
     except TermError as exc:
         raise TermError(f"{exc}; the layers are {', '.join(map(str, env))}") from None
     table = np.broadcast_to(np.asarray(val, dtype=float) != 0, codes.shape).astype(np.uint8)

@@ -39,6 +39,8 @@ from ...exceptions import DegenerateModelError, SettingsError
 from ...labeled import LabeledArray
 from ...rformat import percent_label
 from ...results import ERGMResults, Summary
+from ...runtime import catch_interrupt
+from ...runtime.parallel import run_jobs
 from ...sampling.space import var_pairs
 from ...utils.validation import check_random_state, format_bytes, machine_memory
 from ..base import Estimator, Setting, choice, integer, number
@@ -70,25 +72,55 @@ def percentile_interval(draws, alpha):
     return float(t[k - 1] + (q[0] - q[1]) / (q[2] - q[1]) * (t[k] - t[k - 1]))
 
 
-def _replicate_fits(designs, multiplicities, labels):
+def _replicate_fits(designs, multiplicities, labels, control=None):
     """Coefficients of the pooled logistic regression of each row of ``multiplicities``
     (how often each per-wave design was drawn), NaN rows where a coefficient does not
-    exist."""
+    exist; and how many rows were fitted (fewer after a Ctrl-C: the rows before it)."""
     out = np.full((len(multiplicities), len(labels)), np.nan)
-    for r, counts in enumerate(multiplicities):
-        chosen = [(designs[w], c) for w, c in enumerate(counts) if c]
-        d = Design(np.concatenate([x.X for x, _ in chosen]),
-                   np.concatenate([x.n * c for x, c in chosen]),
-                   np.concatenate([x.s * c for x, c in chosen]),
-                   int(sum(x.n_vars * c for x, c in chosen)),
-                   int(sum(x.n_on * c for x, c in chosen)))
-        try:
-            lf = fit_design(d, labels, separation="warn")
-        except DegenerateModelError:
-            continue
-        if np.all(np.isfinite(lf.params)) and not np.any(lf.fixed):
-            out[r] = lf.params
-    return out
+    done = 0
+    with catch_interrupt():                  # here (n_jobs=1): the rows fitted so far
+        for r, counts in enumerate(multiplicities):
+            if control is not None and control.stop_requested():     # Ctrl-C in the parent
+                break
+            chosen = [(designs[w], c) for w, c in enumerate(counts) if c]
+            d = Design(np.concatenate([x.X for x, _ in chosen]),
+                       np.concatenate([x.n * c for x, c in chosen]),
+                       np.concatenate([x.s * c for x, c in chosen]),
+                       int(sum(x.n_vars * c for x, c in chosen)),
+                       int(sum(x.n_on * c for x, c in chosen)))
+            try:
+                lf = fit_design(d, labels, separation="warn")
+            except DegenerateModelError:
+                lf = None
+            if lf is not None and np.all(np.isfinite(lf.params)) and not np.any(lf.fixed):
+                out[r] = lf.params
+            done = r + 1
+    return out, done
+
+
+def _distinct_multisets(picks, T):
+    """The distinct rows of how often each of the T waves was drawn in each replicate (a
+    row of ``picks``), in the order of their first draw; each one's first replicate; and
+    each replicate's multiset (its row)."""
+    if T <= 15:            # a multiset as one integer: sum of (T + 1)^wave over its draws
+        powers = (T + 1) ** np.arange(T, dtype=np.int64)
+        keys, first, which = np.unique(powers[picks].sum(axis=1), return_index=True,
+                                       return_inverse=True)
+        distinct = keys[:, None] // powers % (T + 1)
+    else:
+        counts = np.stack([(picks == t).sum(axis=1) for t in range(T)], axis=1)
+        distinct, first, which = np.unique(counts, axis=0, return_index=True,
+                                           return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    return (distinct[order].astype(np.int64), first[order],
+            rank[np.asarray(which).reshape(-1)])
+
+
+#: the most bootstrap replicates (btergm's default is 500): their set-up stays well under
+#: a second, so that a Ctrl-C is honoured at once
+MAX_REPLICATES = 10 ** 6
 
 
 class BTERGMSummary(Summary):
@@ -154,7 +186,7 @@ class BTERGM(Estimator):
 
     method = "btergm"
     SETTINGS = (
-        Setting("R", 1000, integer(1), "Bootstrap replicates (btergm's R)."),
+        Setting("R", 1000, integer(1, MAX_REPLICATES), "Bootstrap replicates (btergm's R)."),
         Setting("n_jobs", 1, integer(-1), "joblib processes for the replicates (-1: all)."),
         Setting("backend", None, choice("loky", "threading", "multiprocessing", "dask", allow_none=True),
                 "joblib backend (None: the caller's or loky; 'dask' needs a Client)."),
@@ -191,17 +223,25 @@ class BTERGM(Estimator):
                                 f"{format_bytes(need)}, more than this machine's memory")
         picks = rng.integers(0, T, size=(self.R, T))
         # a replicate depends only on how often each wave was drawn: fit each distinct
-        # multiset once (with few waves most replicates repeat one: T = 3 has 10)
-        counts = np.apply_along_axis(np.bincount, 1, picks, minlength=T)
-        distinct, which = np.unique(counts, axis=0, return_inverse=True)
-        from ...runtime.parallel import parallel_map
+        # multiset once (with few waves most replicates repeat one: T = 3 has 10), in the
+        # order of their first draw, so that after a Ctrl-C the replicates up to the first
+        # unfitted multiset are a bootstrap of their own (the first R' draws)
+        distinct, first, which = _distinct_multisets(picks, T)
         jobs = [(designs, distinct[k:k + self.chunk], labels)
                 for k in range(0, len(distinct), self.chunk)]
-        fits = np.vstack(parallel_map(_replicate_fits, jobs, n_jobs=self.n_jobs,
-                                      backend=self.backend))
-        boot = fits[np.asarray(which).reshape(-1)]
+        results, interrupted = run_jobs(_replicate_fits, jobs, n_jobs=self.n_jobs,
+                                        backend=self.backend,
+                                        is_interrupted=lambda res: res[1] < len(res[0]))
+        fits = np.vstack([out for out, _ in results]) if results else \
+            np.zeros((0, len(labels)))
+        fitted = np.concatenate([np.arange(len(out)) < done for out, done in results]
+                                + [np.zeros(len(distinct) - len(fits), dtype=bool)])
+        n_kept = self.R if fitted.all() else int(first[np.argmin(fitted)])
+        boot = fits[which[:n_kept]]
         info = dict(point.info)
-        info["btergm"] = {"R": self.R, "n_time_steps": T, "times": list(net.times),
+        if n_kept < self.R:
+            info["interrupted"] = True
+        info["btergm"] = {"R": n_kept, "n_time_steps": T, "times": list(net.times),
                           "n_boot_complete": int(np.all(np.isfinite(boot), axis=1).sum()),
                           "level": self.level}
         info["summary_header"] = "Bootstrapped TERGM (btergm) Results: pooled MPLE"
@@ -216,9 +256,12 @@ class BTERGM(Estimator):
                             warnings=point.warnings, info=info, formula=point.formula,
                             network=net, model=model, dyad_independent=point.dyad_independent)
         res.boot = boot
-        n_bad = self.R - res.n_boot_complete
+        if n_kept < self.R:
+            res.warnings.append(f"Note: interrupted by the user: the bootstrap has the first "
+                                f"{n_kept} of the R = {self.R} replicates")
+        n_bad = n_kept - res.n_boot_complete
         if n_bad:
-            res.warnings.append(f"Note: {n_bad} of {self.R} bootstrap replicates were dropped: "
+            res.warnings.append(f"Note: {n_bad} of {n_kept} bootstrap replicates were dropped: "
                                 "some coefficient does not exist on the waves they drew "
                                 "(btergm's glm gives NA there)")
         return res
