@@ -211,10 +211,15 @@ class ctrl_c_flag:
             self.hit = False
             raise KeyboardInterrupt
 
-    def __exit__(self, *exc):
+    def __exit__(self, exc_type, exc, tb):
         if self._old is not None:
             import signal
             signal.signal(signal.SIGINT, self._old)
+        if self.hit and exc_type is None:
+            # a Ctrl-C after the last check() (during the last compiled call, or after
+            # it): raised here, not dropped with the flag
+            self.hit = False
+            raise KeyboardInterrupt
         return False
 
 

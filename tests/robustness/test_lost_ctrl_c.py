@@ -143,3 +143,17 @@ def test_the_command_line_says_interrupted_for_a_ctrl_c_while_it_reads_its_argum
         pytest.fail("KeyboardInterrupt escaped the command line's main()")
     assert status == 130
     assert "interrupted" in capsys.readouterr().err
+
+
+def test_a_ctrl_c_after_the_last_check_is_not_dropped(default_sigint):
+    # #38: a Ctrl-C that sets the flag after the loop's last check() (while its last
+    # compiled call runs) was dropped with the flag when the block ended: the run went on
+    import signal
+    from ergmfit.runtime import ctrl_c_flag
+    with pytest.raises(KeyboardInterrupt):
+        with ctrl_c_flag() as flag:
+            flag.check()
+            signal.raise_signal(signal.SIGINT)      # handled by the flag: sets hit
+            for _ in range(1000):                   # bytecodes: the handler runs
+                pass
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
