@@ -191,8 +191,29 @@ class LabeledArray(np.ndarray):
 
 
 def require_pandas(what):
+    """The ``pandas`` module, or an ImportError saying that ``what`` needs it."""
     try:
         import pandas as pd
     except ImportError:  # pragma: no cover - depends on the environment
-        raise ImportError(f"{what} needs pandas (pip install pandas)") from None
+        raise ImportError(f"{what} needs pandas (pip install pandas, or "
+                          f"pip install 'ergmfit[pandas]')") from None
     return pd
+
+
+class LazyPandas:
+    """``pandas`` for a module that needs it only when used: pandas is an optional dependency,
+    so ``import ergmfit`` must not import it. Attribute access imports pandas, or raises the
+    ImportError of :func:`require_pandas` naming ``what``.
+
+    Examples
+    --------
+    >>> pd = LazyPandas("this example")
+    >>> pd.Series([1, 2]).sum()
+    np.int64(3)
+    """
+
+    def __init__(self, what):
+        self._what = what
+
+    def __getattr__(self, name):
+        return getattr(require_pandas(self._what), name)

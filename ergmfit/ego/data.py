@@ -9,10 +9,12 @@ from __future__ import annotations
 
 
 import numpy as np
-import pandas as pd
 
 from ..exceptions import DataFormatError
+from ..labeled import LazyPandas
 from ..network.tables import read_table
+
+pd = LazyPandas("egocentric data (EgoData)")
 
 __all__ = ["EgoData"]
 

@@ -20,12 +20,14 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import pandas as pd
 
 from ..exceptions import DataFormatError, TermError
 from ..formula import parse_formula
+from ..labeled import LazyPandas
 from ..terms.registry import as_bool, format_number
 from .data import EgoData
+
+pd = LazyPandas("egocentric statistics")
 
 __all__ = ["statistics", "EgoStatistics", "survey_vcov", "EGO_TERMS"]
 

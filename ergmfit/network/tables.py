@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import os
 
-import pandas as pd
-
 from ..exceptions import DataFormatError
+from ..labeled import LazyPandas
+
+pd = LazyPandas("reading a table (an edge list, node or egocentric file)")
 
 
 def read_table(table, what) -> pd.DataFrame:
