@@ -33,7 +33,7 @@ from __future__ import annotations
 import html
 import math
 
-from scipy import stats
+from scipy.special import chdtrc
 
 from .exceptions import ErgmfitError
 from .rformat import signif_stars
@@ -113,7 +113,7 @@ class Comparison:
         small, big = (fa, fb) if fa.n_free <= fb.n_free else (fb, fa)
         lr = 2.0 * (big.loglik - small.loglik)
         df = big.n_free - small.n_free
-        out.update(lr=float(lr), df=int(df), p=float(stats.chi2.sf(max(lr, 0.0), df)))
+        out.update(lr=float(lr), df=int(df), p=float(chdtrc(df, max(lr, 0.0))))
         if "bridge" in (fa.loglik_kind, fb.loglik_kind):
             out["note"] = "log-likelihoods estimated by bridge sampling (Monte Carlo error)"
         if lr < 0:
