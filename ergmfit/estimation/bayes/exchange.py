@@ -259,7 +259,7 @@ class Bayes(Estimator):
 
     method = "bayes"
     supports = {"curved": True, "constraints": True, "missing": True, "target_stats": False,
-                "missing+target_stats": False, "families": frozenset({"binary"})}
+                "missing+target_stats": False, "families": frozenset({"binary", "count"})}
     SETTINGS = (
         Setting("prior", None, None,
                 "Normal prior: (mean, sigma), {'mean':, 'sigma':} or a multivariate normal."),

@@ -18,7 +18,7 @@ from ...terms.parameterisation import Identity
 from ...terms.parameter_steps import MAX_DECAY_STEP, projector
 from ...utils.validation import seed_words
 from .missing import COMPLETE_DATA, conditional_chain
-from .proposals import _constrained_space, _proposal
+from .proposals import _constrained_space, _proposal, _sampler
 from .checkpoint import ChainCheckpoint, EESimsState, read_chain_state, read_sims, sims_name
 from .simulation import _curved_scales, _sim_sampler, _simulate, sim_plan
 from ...runtime.interrupts import catch_interrupt, deaf_to_sigint
@@ -518,9 +518,9 @@ class EEChain:
 
     def _new_sampler(self):
         from ...sampling._mh import MHSampler
-        if self.space is not None and not self.use_ifd:
-            return self.space.make_sampler(self.bm, self.prop, seed_words(self.rng))
-        return MHSampler(self.bm, self.prop, seed_words(self.rng))
+        if self.use_ifd:        # IFD (restricted or not) walks binary ties on any space
+            return MHSampler(self.bm, self.prop, seed_words(self.rng))
+        return _sampler(self.model, self.bm, self.prop, seed_words(self.rng))
 
     # -- the steps ------------------------------------------------------------------
     def run(self) -> dict:

@@ -323,7 +323,7 @@ class EE(Estimator):
 
     method = "ee"
     supports = {"curved": True, "constraints": True, "missing": True, "target_stats": False,
-                "missing+target_stats": False, "families": frozenset({"binary"})}
+                "missing+target_stats": False, "families": frozenset({"binary", "count"})}
     SETTINGS = (
         Setting("update", "auto", choice("auto", "borisenko", "adaptive", "newton", lower=False),
                 "The parameter update: 'newton', 'borisenko' or 'adaptive'; 'auto': 'newton' "
