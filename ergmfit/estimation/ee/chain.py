@@ -14,6 +14,7 @@ import time
 import numpy as np
 
 from ...exceptions import DegenerateModelError
+from ...families import family_of
 from ...terms.parameterisation import Identity
 from ...terms.parameter_steps import MAX_DECAY_STEP, projector
 from ...utils.validation import seed_words
@@ -138,13 +139,6 @@ def algorithm_s(sampler, p, free, steps, m, aca_s, ifd=None, arc_corr=0.0, dens=
 # ---------------------------------------------------------------------------
 # one chain (runs in a worker process)
 # ---------------------------------------------------------------------------
-def _restore_state(bm, x_on):
-    """Flip ``bm`` (at the observed state) to the saved state x_on."""
-    have = bm.on_vars()
-    for v in np.setxor1d(have, np.asarray(x_on, dtype=np.int64)):
-        bm.flip_var(int(v))
-
-
 def _finished_run(cur, phase, inner, cfg, adaptive):
     """The run dict of a phase that a checkpoint saved as finished."""
     kind, outer = phase
@@ -554,7 +548,7 @@ class EEChain:
         # generator state is not saved): reproducible, not the same draws as an
         # uninterrupted run
         self.rng = np.random.default_rng([self.seed, saved["meta"]["outer_done"], 1])
-        _restore_state(self.bm, saved["arrays"]["x_on"])
+        family_of(self.model).restore_state(self.bm, saved["arrays"])
         if self.use_ifd:
             self.prop.V = saved["meta"]["V"]
             self.prop.is_delete = saved["meta"]["is_delete"]
