@@ -65,7 +65,7 @@ def _register_value_term(name, params):
     names, defaults = VALUE_TERMS[name]
 
     @register(name, params=tuple(Param(p, d) for p, d in zip(names, defaults)),
-              family=FAMILY, state=COUNT_STATE)
+              family=FAMILY, state=COUNT_STATE, cell_attrs=())     # the value alone
     def builder(net, **bound):
         return _value_term(name, bound, net)
 
@@ -101,7 +101,8 @@ FORMS = ("sum", "nonzero")
 
 def _register_form_term(spec):
     @register(spec.name, kinds=spec.kinds, params=(*spec.params, Param("form", "sum")),
-              aliases=spec.aliases, family=FAMILY, state=COUNT_STATE)
+              aliases=spec.aliases, family=FAMILY, state=COUNT_STATE,
+              cell_attrs=spec.cell_attrs)         # the binary term's (and the value)
     def builder(net, **bound):
         form = bound.pop("form")
         if form not in FORMS:
