@@ -222,3 +222,28 @@ def test_new_terms_simulate_the_exact_law(directed, reference, terms, theta, see
     top = 2
     mean, second = exact_moments_of(n, directed, m.reference, terms, theta, top)
     check_against_exact(m, theta, mean, second, seed, "tnt", n=20000, interval=10)
+
+
+def test_weights_dense_path_equals_the_general_path(monkeypatch):
+    # transitiveweights/cyclicalweights with statnet's default rules take an integer path
+    # on the dense value matrix; a state without the matrix takes the general path: every
+    # change statistic of 8 random networks (directed and undirected) is the same
+    import networkx as nx
+    import ergmfit.network._countstate as countstate
+    formula = ('transitiveweights("min","max","min") + cyclicalweights("min","max","min") + '
+               'transitiveweights("min","sum","min")')
+    for directed in (True, False):
+        for seed in range(4):
+            rng = np.random.default_rng(seed)
+            g = nx.DiGraph() if directed else nx.Graph()
+            g.add_nodes_from(range(10))
+            g.add_edges_from((i, j, {"w": int(rng.integers(1, 4))}) for i in range(10)
+                             for j in range(10) if i != j and rng.random() < 0.45)
+            m = ef.ERGM(g, formula, response="w", reference="Binomial(3)")
+            dense = m.compiled()
+            monkeypatch.setattr(countstate, "DENSE_MAX_NODES", 0)
+            general = m.compiled()
+            monkeypatch.undo()
+            for v in range(dense.n_vars):
+                for y in range(4):
+                    assert np.array_equal(dense.change_stats(v, y), general.change_stats(v, y))
