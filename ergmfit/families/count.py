@@ -54,6 +54,18 @@ class CountFamily(ModelFamily):
     def make_sampler(self, compiled, proposal, seed):
         return CountMHSampler(compiled, proposal, seed)
 
+    def check_kernel(self, term) -> None:
+        """Besides the kernel contract: a term defined for values up to ``term.max_value``
+        only (``CMB(trials)``) needs a reference that allows no more (a TermError)."""
+        super().check_kernel(term)
+        top = getattr(term, "max_value", None)
+        if top is not None and (self.reference.hi is None or self.reference.hi > top):
+            from ..exceptions import TermError
+            raise TermError(f"term {term.name} is defined for values up to {top}, but the "
+                            f"reference {self.reference.label} allows values "
+                            f"{self.reference.support}: use Binomial(t) or DiscUnif(a, b) "
+                            f"with t, b <= {top}")
+
     def state_arrays(self, compiled) -> dict:
         """``x_on``: the nonzero dyads (variables); ``x_values``: their values."""
         on = np.asarray(compiled.on_vars(), dtype=np.int64)

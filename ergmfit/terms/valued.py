@@ -90,6 +90,29 @@ for _name, _doc in _VALUE_DOCS.items():
     _register_value_term(_name, _doc)
 
 
+@register("CMB", params=(Param("trials"), Param("coupled", True)), family=FAMILY,
+          state=COUNT_STATE, cell_attrs=())
+def _cmb(net, trials, coupled):
+    """Conway-Maxwell-Binomial (ergm.count's ``CMB(trials, coupled=TRUE)``): Σ_ij log(y_ij!) +
+    log((trials - y_ij)!), label ``CMB``; with ``coupled=FALSE`` the two sums as two
+    statistics, labels ``CMB.1`` (Σ log(y_ij!)) and ``CMB.2`` (Σ log((trials - y_ij)!)).
+    With a ``Binomial(trials)`` reference a negative coefficient makes the values
+    underdispersed and a positive one overdispersed; the term is defined for values up to
+    ``trials``, so the reference may not allow more (``Binomial(t)`` with t <= trials, or
+    ``DiscUnif(a, b)`` with b <= trials)."""
+    t = as_float(trials, "CMB: trials")
+    if not float(t).is_integer() or t < 1:
+        raise TermError(f"CMB: trials must be a positive integer, got {trials!r}")
+    kinds = [("cmb", [t])] if as_bool(coupled, "CMB: coupled") else \
+        [("lfactorial", []), ("lfactorial_rest", [t])]
+    labels = ["CMB"] if len(kinds) == 1 else ["CMB.1", "CMB.2"]
+    from ._projection import transform_value
+    empty = [_n_dyads(net) * transform_value(kind, params, 0.0) for kind, params in kinds]
+    term = Term("CMB", labels, ValueKernel(kinds), empty=np.array(empty), dyad_independent=True)
+    term.max_value = int(t)
+    return term
+
+
 # -- the valued forms of the dyad-independent binary terms --------------------------------
 
 #: binary terms with statnet's valued ``form="sum"`` / ``form="nonzero"``

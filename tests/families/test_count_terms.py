@@ -247,3 +247,38 @@ def test_weights_dense_path_equals_the_general_path(monkeypatch):
             for v in range(dense.n_vars):
                 for y in range(4):
                     assert np.array_equal(dense.change_stats(v, y), general.change_stats(v, y))
+
+
+def test_cmb_statistics_and_saturated_fit():
+    # ergm.count's CMB(trials): sum log(y!) + log((trials - y)!) (coupled), or the two sums
+    from scipy.special import gammaln
+    from support.valued_networks import samptot
+    g = samptot()
+    m = ef.ERGM(g, "CMB(3) + CMB(3, coupled=FALSE)", response="nominations",
+                reference="Binomial(3)")
+    assert m.labels == ["CMB", "CMB.1", "CMB.2"]
+    n = g.number_of_nodes()
+    y = np.array([d["nominations"] for _, _, d in g.edges(data=True)]
+                 + [0] * (n * (n - 1) - g.number_of_edges()), dtype=float)
+    a, b = gammaln(y + 1).sum(), gammaln(4 - y).sum()
+    assert np.allclose(m.statistics_vector(), [a + b, a, b], rtol=0, atol=1e-9)
+    # sum + nonzero + CMB under Binomial(3) saturates the 4 values of a dyad: the MLE's
+    # dyad law is the observed frequencies of 0..3
+    fit = ef.ERGM(g, "sum + nonzero + CMB(3)", response="nominations",
+                  reference="Binomial(3)").fit("mple")
+    th = np.asarray(fit.params, dtype=float)
+    k = np.arange(4.0)
+    logp = (gammaln(4) - gammaln(k + 1) - gammaln(4 - k) + th[0] * k + th[1] * (k > 0)
+            + th[2] * (gammaln(k + 1) + gammaln(4 - k)))
+    p = np.exp(logp - logp.max())
+    assert np.allclose(p / p.sum(), np.bincount(y.astype(int), minlength=4) / len(y),
+                       atol=1e-8)
+
+
+@pytest.mark.parametrize("reference", ["Poisson", "Geometric", "Binomial(4)"])
+def test_cmb_needs_a_reference_within_its_trials(reference):
+    from support.valued_networks import samptot
+    with pytest.raises(TermError, match="defined for values up to 3"):
+        ef.ERGM(samptot(), "sum + CMB(3)", response="nominations", reference=reference)
+    with pytest.raises(TermError, match="positive integer"):
+        ef.ERGM(samptot(), "sum + CMB(2.5)", response="nominations", reference="Binomial(3)")
