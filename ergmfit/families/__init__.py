@@ -27,5 +27,13 @@ from .composite import CompositeFamily
 from .count import CountFamily
 from .reference import (Binomial, DiscUnif, Geometric, Poisson, Reference, parse_reference)
 
-__all__ = ["ModelFamily", "BINARY", "BinaryFamily", "CountFamily", "CompositeFamily",
+
+
+def family_of(model) -> ModelFamily:
+    """The family of ``model`` (a model spec without one, as the MRF product model:
+    :data:`BINARY`, binary variables)."""
+    return getattr(model, "family", None) or BINARY
+
+
+__all__ = ["family_of", "ModelFamily", "BINARY", "BinaryFamily", "CountFamily", "CompositeFamily",
            "Reference", "Poisson", "Binomial", "Geometric", "DiscUnif", "parse_reference"]

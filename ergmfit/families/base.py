@@ -25,6 +25,13 @@ class ModelFamily:
     pilot_first_sample : bool
         Whether MCMC-MLE draws the first sample as a pilot at the smallest interval
         even for a linear model (``ERGM.pilot_first_sample``; curved models always do).
+    fixed_density : bool
+        Whether a state is binary ties whose number a fixed-density proposal holds
+        (Equilibrium Expectation's IFD proposals need it).
+    logistic_pseudo_likelihood : bool
+        Whether the family's pseudo-likelihood is the logistic regression of the
+        ties on their change statistics (the binary design that the exchange
+        algorithm's ``delayed=True`` first stage evaluates).
 
     A family makes the compiled proposal (:meth:`make_proposal`) and the
     Metropolis-Hastings sampler (:meth:`make_sampler`) for a compiled model of
@@ -38,6 +45,8 @@ class ModelFamily:
     proposals: dict = {}
     default_proposal = ""
     pilot_first_sample = False
+    fixed_density = False
+    logistic_pseudo_likelihood = False
 
     def resolve_proposal(self, name) -> str:
         """The proposal ``name`` stands for ("auto": the default); a clear error for others."""
@@ -54,6 +63,16 @@ class ModelFamily:
 
     def make_sampler(self, compiled, proposal, seed):
         """The Metropolis-Hastings sampler of a compiled model of this family."""
+        raise NotImplementedError
+
+    def state_arrays(self, compiled) -> dict:
+        """The compiled model's current state as arrays (an estimator's checkpoint saves
+        them): ``x_on``, the variables that are on (ties, nonzero values), and what
+        the family needs besides."""
+        return {"x_on": compiled.on_vars()}
+
+    def restore_state(self, compiled, arrays) -> None:
+        """Move ``compiled`` to the state :meth:`state_arrays` gave as ``arrays``."""
         raise NotImplementedError
 
     def check_kernel(self, term) -> None:

@@ -1,6 +1,8 @@
 """The binary family: ERGMs of binary ties, as the engine has always run them."""
 from __future__ import annotations
 
+import numpy as np
+
 from ..sampling._mh import MHSampler
 from ..sampling.space import PROPOSALS
 from ..terms._kernel import TermKernel
@@ -33,8 +35,17 @@ class BinaryFamily(ModelFamily):
         raise NotImplementedError("binary proposals depend on the sample space: use "
                                   "ERGM.sampler() (model.sample_space.proposal(...))")
 
+    fixed_density = True
+    logistic_pseudo_likelihood = True
+
     def make_sampler(self, compiled, proposal, seed):
         return MHSampler(compiled, proposal, seed)
+
+    def restore_state(self, compiled, arrays) -> None:
+        """Flip the ties that differ from the saved ones (``arrays["x_on"]``)."""
+        have = compiled.on_vars()
+        for v in np.setxor1d(have, np.asarray(arrays["x_on"], dtype=np.int64)):
+            compiled.flip_var(int(v))
 
 
 #: the binary family (one instance: it has no settings)

@@ -1,6 +1,8 @@
 """The count family: ERGMs of integer-valued dyads (ergm.count)."""
 from __future__ import annotations
 
+import numpy as np
+
 from ..sampling._countproposals import CountRandom, CountTNT, CountZeroInflated
 from ..sampling._mh import CountMHSampler
 from ..sampling.space import AllDyads
@@ -51,6 +53,35 @@ class CountFamily(ModelFamily):
 
     def make_sampler(self, compiled, proposal, seed):
         return CountMHSampler(compiled, proposal, seed)
+
+    def check_kernel(self, term) -> None:
+        """Besides the kernel contract: a term defined for values up to ``term.max_value``
+        only (``CMB(trials)``) needs a reference that allows no more (a TermError)."""
+        super().check_kernel(term)
+        top = getattr(term, "max_value", None)
+        if top is not None and (self.reference.hi is None or self.reference.hi > top):
+            from ..exceptions import TermError
+            raise TermError(f"term {term.name} is defined for values up to {top}, but the "
+                            f"reference {self.reference.label} allows values "
+                            f"{self.reference.support}: use Binomial(t) or DiscUnif(a, b) "
+                            f"with t, b <= {top}")
+
+    def state_arrays(self, compiled) -> dict:
+        """``x_on``: the nonzero dyads (variables); ``x_values``: their values."""
+        on = np.asarray(compiled.on_vars(), dtype=np.int64)
+        return {"x_on": on,
+                "x_values": np.array([compiled.value(int(v)) for v in on], dtype=np.int64)}
+
+    def restore_state(self, compiled, arrays) -> None:
+        """Set the values to the saved ones (``x_on``, ``x_values``), the rest to 0."""
+        on = np.asarray(arrays["x_on"], dtype=np.int64)
+        values = arrays.get("x_values")
+        if values is None or len(values) != len(on):
+            raise ValueError("a count-valued state needs the values of its nonzero dyads")
+        for v in np.setdiff1d(compiled.on_vars(), on):
+            compiled.set_value(int(v), 0)
+        for v, y in zip(on.tolist(), np.asarray(values, dtype=np.int64).tolist()):
+            compiled.set_value(v, y)
 
     def sample_space(self, network):
         """The unconstrained sample space of ``network``'s dyad values (:class:`CountDyads`)."""

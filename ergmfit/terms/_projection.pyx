@@ -27,11 +27,12 @@ from ergmfit.terms._operators cimport CompoundKernel
 
 from ergmfit.terms._valuetransform cimport (H_POW, H_NONZERO, H_ATLEAST, H_ATMOST, H_GREATER,
                                              H_SMALLER, H_EQUAL, H_INTERVAL, H_LFACT,
-                                             transform)
+                                             H_LFACT_REST, H_CMB, transform)
 
 TRANSFORMS = {"pow": H_POW, "nonzero": H_NONZERO, "atleast": H_ATLEAST, "atmost": H_ATMOST,
               "greaterthan": H_GREATER, "smallerthan": H_SMALLER, "equalto": H_EQUAL,
-              "ininterval": H_INTERVAL, "lfactorial": H_LFACT}
+              "ininterval": H_INTERVAL, "lfactorial": H_LFACT,
+              "lfactorial_rest": H_LFACT_REST, "cmb": H_CMB}
 
 
 def projected_values(NetworkState state, int n1, int side):

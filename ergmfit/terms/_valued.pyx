@@ -162,6 +162,51 @@ cdef inline double _comb(int rule, double c, double p) noexcept nogil:
     return c + p
 
 
+cdef inline int64_t _imin(int64_t a, int64_t b) noexcept nogil:
+    return a if a < b else b
+
+
+cdef inline int64_t _imax(int64_t a, int64_t b) noexcept nogil:
+    return a if a > b else b
+
+
+cdef inline int64_t _strength_dense(const int64_t* D, int64_t n, CountState s, int a, int b,
+                                    int skip, int64_t cap) noexcept nogil:
+    # WeightsKernel._strength for twopath "min", combine "max" on the dense matrix D:
+    # max over k != b, skip of min(y_ak, y_kb), or a partial value >= cap; a partner whose
+    # leg from the shorter list is not above the maximum so far cannot raise it
+    cdef int t, k, d1 = s.odeg(a), d2 = s.ideg(b)
+    cdef int* l
+    cdef int64_t c = 0, v
+    if d1 <= d2:
+        l = s.onb(a)
+        for t in range(d1):
+            k = l[t]
+            if k == b or k == skip:
+                continue
+            v = D[k * n + b]
+            if v > c:
+                v = _imin(D[a * n + k], v)
+                if v > c:
+                    c = v
+                    if c >= cap:
+                        return c
+    else:
+        l = s.inb(b)
+        for t in range(d2):
+            k = l[t]
+            if k == a or k == skip:
+                continue
+            v = D[a * n + k]
+            if v > c:
+                v = _imin(v, D[k * n + b])
+                if v > c:
+                    c = v
+                    if c >= cap:
+                        return c
+    return c
+
+
 @cython.final
 cdef class WeightsKernel(CountKernel):
     """``WeightsKernel(cyclical, twopath, combine, affect)``: statnet's
@@ -184,9 +229,16 @@ cdef class WeightsKernel(CountKernel):
     whose other leg is at most min(y_old, y_new)), d a degree: O(d^2) at worst, O(d)
     when the ends share few partners or, with the defaults, when the strengths of
     dense small counts reach their caps after a few partners.
+
+    statnet's default rules ("min", "max", "min") on a network that keeps its dense value
+    matrix (``CountState.dense``) take a specialised path (:meth:`_change_min_max_min`):
+    integer arithmetic on the matrix, and a two-path whose second leg is not above the
+    strength found so far is skipped without reading its first leg.  Its numbers are
+    those of the general path exactly (integers throughout).
     """
     cdef bint cyclical
     cdef int tp, cb, af
+    cdef bint min_max_min
 
     def __cinit__(self, bint cyclical, str twopath="min", str combine="max",
                   str affect="min"):
@@ -195,6 +247,7 @@ cdef class WeightsKernel(CountKernel):
         self.tp = W_MIN if twopath == "min" else W_GEOMEAN
         self.cb = W_MAX if combine == "max" else W_SUM
         self.af = W_MIN if affect == "min" else W_GEOMEAN
+        self.min_max_min = self.tp == W_MIN and self.cb == W_MAX and self.af == W_MIN
 
     cdef inline double _strength(self, CountState s, int a, int b, int skip,
                                  double cap) noexcept nogil:
@@ -243,6 +296,50 @@ cdef class WeightsKernel(CountKernel):
         return (_pair(self.af, w, _comb(self.cb, r, p_new))
                 - _pair(self.af, w, _comb(self.cb, r, p_old)))
 
+    cdef void _change_min_max_min(self, CountState s, int i, int j, int64_t y_old,
+                                  int64_t y_new, double* out) noexcept nogil:
+        # the rules ("min", "max", "min") on the dense matrix: as the general path below
+        cdef const int64_t* D = s.dense
+        cdef int64_t n = s.n, hi = _imax(y_old, y_new), lo = _imin(y_old, y_new)
+        cdef int64_t total, c, w, leg, p_old, p_new, r
+        cdef int t, b, a, d
+        cdef int* l
+        cdef bint backward = self.cyclical and s.directed   # the affected value reversed
+        c = _strength_dense(D, n, s, j, i, -1, hi) if backward else \
+            _strength_dense(D, n, s, i, j, -1, hi)
+        total = _imin(y_new, c) - _imin(y_old, c)
+        # (i, j) as the first leg: the two-paths i -> j -> b
+        d = s.odeg(j)
+        l = s.onb(j)
+        for t in range(d):
+            b = l[t]
+            if b == i:
+                continue
+            w = D[b * n + i] if backward else D[i * n + b]
+            leg = D[j * n + b]
+            if w == 0 or leg <= lo:          # (leg <= lo: the two-path's strength stays)
+                continue
+            p_old = _imin(y_old, leg)
+            p_new = _imin(y_new, leg)
+            r = _strength_dense(D, n, s, i, b, j, _imin(_imax(p_old, p_new), w))
+            total += _imin(w, _imax(r, p_new)) - _imin(w, _imax(r, p_old))
+        # (i, j) as the second leg: the two-paths a -> i -> j
+        d = s.ideg(i)
+        l = s.inb(i)
+        for t in range(d):
+            a = l[t]
+            if a == j:
+                continue
+            w = D[j * n + a] if backward else D[a * n + j]
+            leg = D[a * n + i]
+            if w == 0 or leg <= lo:
+                continue
+            p_old = _imin(leg, y_old)
+            p_new = _imin(leg, y_new)
+            r = _strength_dense(D, n, s, a, j, i, _imin(_imax(p_old, p_new), w))
+            total += _imin(w, _imax(r, p_new)) - _imin(w, _imax(r, p_old))
+        out[0] = <double>total
+
     cdef void change(self, CountState s, int i, int j, int64_t y_old, int64_t y_new,
                      double* out) noexcept nogil:
         cdef double yo = <double>y_old, yn = <double>y_new, total = 0.0, c, w, leg
@@ -250,6 +347,9 @@ cdef class WeightsKernel(CountKernel):
         cdef int t, b, a, d
         cdef int* l
         cdef bint backward = self.cyclical and s.directed   # the affected value reversed
+        if self.min_max_min and s.dense != NULL:
+            self._change_min_max_min(s, i, j, y_old, y_new, out)
+            return
         # the focus dyad (affect "min": two-paths beyond max(y_old, y_new) change nothing)
         if self.af == W_MIN:
             cap = yo if yo > yn else yn

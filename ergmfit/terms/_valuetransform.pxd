@@ -14,6 +14,8 @@ cdef enum:
     H_EQUAL = 6        # |y - a| <= b
     H_INTERVAL = 7     # a <(=) y <(=) b; c: lower open, d: upper open
     H_LFACT = 8        # log(y!) (statnet's CMP)
+    H_LFACT_REST = 9   # log((a - y)!) (statnet's CMB, uncoupled)
+    H_CMB = 10         # log(y!) + log((a - y)!) (statnet's CMB)
 
 
 cdef inline double transform(int h, const double* a, double y) noexcept nogil:
@@ -35,6 +37,10 @@ cdef inline double transform(int h, const double* a, double y) noexcept nogil:
         return 1.0 if fabs(y - a[0]) <= a[1] else 0.0
     if h == H_LFACT:
         return lgamma(y + 1.0)
+    if h == H_LFACT_REST:
+        return lgamma(a[0] - y + 1.0)
+    if h == H_CMB:
+        return lgamma(y + 1.0) + lgamma(a[0] - y + 1.0)
     # H_INTERVAL
     if (y <= a[0]) if a[2] != 0.0 else (y < a[0]):
         return 0.0

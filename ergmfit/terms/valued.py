@@ -65,7 +65,7 @@ def _register_value_term(name, params):
     names, defaults = VALUE_TERMS[name]
 
     @register(name, params=tuple(Param(p, d) for p, d in zip(names, defaults)),
-              family=FAMILY, state=COUNT_STATE)
+              family=FAMILY, state=COUNT_STATE, cell_attrs=())     # the value alone
     def builder(net, **bound):
         return _value_term(name, bound, net)
 
@@ -90,6 +90,29 @@ for _name, _doc in _VALUE_DOCS.items():
     _register_value_term(_name, _doc)
 
 
+@register("CMB", params=(Param("trials"), Param("coupled", True)), family=FAMILY,
+          state=COUNT_STATE, cell_attrs=())
+def _cmb(net, trials, coupled):
+    """Conway-Maxwell-Binomial (ergm.count's ``CMB(trials, coupled=TRUE)``): Σ_ij log(y_ij!) +
+    log((trials - y_ij)!), label ``CMB``; with ``coupled=FALSE`` the two sums as two
+    statistics, labels ``CMB.1`` (Σ log(y_ij!)) and ``CMB.2`` (Σ log((trials - y_ij)!)).
+    With a ``Binomial(trials)`` reference a negative coefficient makes the values
+    underdispersed and a positive one overdispersed; the term is defined for values up to
+    ``trials``, so the reference may not allow more (``Binomial(t)`` with t <= trials, or
+    ``DiscUnif(a, b)`` with b <= trials)."""
+    t = as_float(trials, "CMB: trials")
+    if not float(t).is_integer() or t < 1:
+        raise TermError(f"CMB: trials must be a positive integer, got {trials!r}")
+    kinds = [("cmb", [t])] if as_bool(coupled, "CMB: coupled") else \
+        [("lfactorial", []), ("lfactorial_rest", [t])]
+    labels = ["CMB"] if len(kinds) == 1 else ["CMB.1", "CMB.2"]
+    from ._projection import transform_value
+    empty = [_n_dyads(net) * transform_value(kind, params, 0.0) for kind, params in kinds]
+    term = Term("CMB", labels, ValueKernel(kinds), empty=np.array(empty), dyad_independent=True)
+    term.max_value = int(t)
+    return term
+
+
 # -- the valued forms of the dyad-independent binary terms --------------------------------
 
 #: binary terms with statnet's valued ``form="sum"`` / ``form="nonzero"``
@@ -101,7 +124,8 @@ FORMS = ("sum", "nonzero")
 
 def _register_form_term(spec):
     @register(spec.name, kinds=spec.kinds, params=(*spec.params, Param("form", "sum")),
-              aliases=spec.aliases, family=FAMILY, state=COUNT_STATE)
+              aliases=spec.aliases, family=FAMILY, state=COUNT_STATE,
+              cell_attrs=spec.cell_attrs)         # the binary term's (and the value)
     def builder(net, **bound):
         form = bound.pop("form")
         if form not in FORMS:

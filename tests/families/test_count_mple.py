@@ -15,6 +15,7 @@ from scipy.special import gammaln, logsumexp
 
 import ergmfit as ef
 from ergmfit.exceptions import DegenerateModelError
+from support.valued_networks import samptot
 
 
 def random_valued(n, directed, density, mean, seed, trials=None):
@@ -221,16 +222,16 @@ def test_case_control_sample_of_zero_dyads():
                        _params(m2.fit("mple")), rtol=0, atol=1e-10)
 
 
-def test_mcmle_fallback_starts_skip_estimators_that_refuse_counts():
-    # a failed first MCMC-MLE attempt restarts from EE's or CD's estimate: CD fits counts
-    # (its estimate is the restart), EE does not (the restart keeps the MPLE start
-    # instead of failing inside EE)
+def test_mcmle_fallback_starts_on_counts():
+    # a failed first MCMC-MLE attempt restarts from EE's or CD's estimate: both fit
+    # counts (their supports declarations), so both give a restart
     from ergmfit.estimation.mcmle.fallback import _cd_start, _ee_start
     g = random_valued(6, True, 0.5, 1.0, 4)
     m = ef.ERGM(g, "sum + nonzero", response="weight", reference="Poisson")
     cd = _cd_start(m, np.random.default_rng(1))
     assert cd is not None and np.asarray(cd).shape == (2,) and np.all(np.isfinite(cd))
-    assert _ee_start(m, np.random.default_rng(1)) is None
+    ee = _ee_start(m, np.random.default_rng(1))
+    assert ee is not None and np.asarray(ee).shape == (2,) and np.all(np.isfinite(ee))
 
 
 def test_bootstrap_standard_errors_fast_check():
@@ -256,3 +257,51 @@ def test_bootstrap_refits_in_parallel_equal_the_serial_ones():
     parallel = m.fit("mple", n_jobs=2, **kw)
     assert serial.info["bootstrap"]["estimates"] == parallel.info["bootstrap"]["estimates"]
     assert np.array_equal(np.asarray(serial.bse), np.asarray(parallel.bse))
+
+
+# -- zero dyads counted by attribute cell (#33 item 4) ------------------------------------
+@pytest.mark.parametrize("formula, reference", [
+    ("sum + nonzero", "Poisson"),
+    ('sum + nonzero + nodematch("group", form="sum")', "Binomial(3)"),
+    ('sum + CMP + nodefactor("group", form="nonzero") + absdiff("cloisterville", form="sum")',
+     "Poisson"),
+    ("sum + atleast(2)", "Geometric"),
+])
+def test_zero_dyads_counted_by_cell_give_the_dyad_by_dyad_mple(formula, reference, monkeypatch):
+    from ergmfit.estimation.mple import count
+    m = ef.ERGM(samptot(), formula, response="nominations", reference=reference)
+    assert count.ZeroCells.of(m) is not None
+    by_cell = m.fit("mple")
+    monkeypatch.setattr(count.ZeroCells, "of", classmethod(lambda cls, model: None))
+    by_dyad = m.fit("mple")
+    assert np.allclose(np.asarray(by_cell.params), np.asarray(by_dyad.params), atol=1e-10)
+    assert np.allclose(np.asarray(by_cell.bse), np.asarray(by_dyad.bse), atol=1e-10)
+    assert by_cell.loglik == pytest.approx(by_dyad.loglik, abs=1e-8)
+
+
+def test_zero_cells_only_for_attribute_cell_models():
+    from ergmfit.estimation.mple import count
+    assert count.ZeroCells.of(ef.ERGM(samptot(), 'sum + mutual(form="min")',
+                                      response="nominations")) is None
+
+
+def test_a_sparse_large_network_needs_rows_per_nonzero_dyad_not_per_dyad():
+    # 3,000 nodes (4.5 million dyads): the design has one row per distinct nonzero row
+    # and one per cell, and the dyad-independent MPLE is the Poisson GLM's closed form
+    rng = np.random.default_rng(5)
+    n = 3000
+    pairs = np.unique(np.sort(rng.integers(0, n, size=(6000, 2)), axis=1), axis=0)
+    pairs = pairs[pairs[:, 0] != pairs[:, 1]]
+    g = nx.Graph()
+    g.add_nodes_from(range(n))
+    vals = 1 + rng.poisson(0.7, size=len(pairs))
+    g.add_edges_from((int(i), int(j), {"w": int(y)}) for (i, j), y in zip(pairs, vals))
+    fit = ef.ERGM(g, "sum + nonzero", response="w", reference="Poisson").fit("mple")
+    assert fit.info["design"]["n_rows"] <= len(np.unique(vals)) + 1
+    N, m1, total = n * (n - 1) // 2, len(pairs), int(vals.sum())
+    # zero-truncated Poisson part: nonzero = log(m1 / (N - m1)) - log(e^mu - 1), sum = log mu
+    # where mu solves mu / (1 - e^-mu) = total / m1
+    from scipy.optimize import brentq
+    mu = brentq(lambda u: u / (1 - np.exp(-u)) - total / m1, 1e-9, 50)
+    want = [np.log(mu), np.log(m1 / (N - m1)) - np.log(np.expm1(mu))]
+    assert np.allclose(np.asarray(fit.params, dtype=float), want, atol=1e-8)

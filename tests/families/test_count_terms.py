@@ -222,3 +222,63 @@ def test_new_terms_simulate_the_exact_law(directed, reference, terms, theta, see
     top = 2
     mean, second = exact_moments_of(n, directed, m.reference, terms, theta, top)
     check_against_exact(m, theta, mean, second, seed, "tnt", n=20000, interval=10)
+
+
+def test_weights_dense_path_equals_the_general_path(monkeypatch):
+    # transitiveweights/cyclicalweights with statnet's default rules take an integer path
+    # on the dense value matrix; a state without the matrix takes the general path: every
+    # change statistic of 8 random networks (directed and undirected) is the same
+    import networkx as nx
+    import ergmfit.network._countstate as countstate
+    formula = ('transitiveweights("min","max","min") + cyclicalweights("min","max","min") + '
+               'transitiveweights("min","sum","min")')
+    for directed in (True, False):
+        for seed in range(4):
+            rng = np.random.default_rng(seed)
+            g = nx.DiGraph() if directed else nx.Graph()
+            g.add_nodes_from(range(10))
+            g.add_edges_from((i, j, {"w": int(rng.integers(1, 4))}) for i in range(10)
+                             for j in range(10) if i != j and rng.random() < 0.45)
+            m = ef.ERGM(g, formula, response="w", reference="Binomial(3)")
+            dense = m.compiled()
+            monkeypatch.setattr(countstate, "DENSE_MAX_NODES", 0)
+            general = m.compiled()
+            monkeypatch.undo()
+            for v in range(dense.n_vars):
+                for y in range(4):
+                    assert np.array_equal(dense.change_stats(v, y), general.change_stats(v, y))
+
+
+def test_cmb_statistics_and_saturated_fit():
+    # ergm.count's CMB(trials): sum log(y!) + log((trials - y)!) (coupled), or the two sums
+    from scipy.special import gammaln
+    from support.valued_networks import samptot
+    g = samptot()
+    m = ef.ERGM(g, "CMB(3) + CMB(3, coupled=FALSE)", response="nominations",
+                reference="Binomial(3)")
+    assert m.labels == ["CMB", "CMB.1", "CMB.2"]
+    n = g.number_of_nodes()
+    y = np.array([d["nominations"] for _, _, d in g.edges(data=True)]
+                 + [0] * (n * (n - 1) - g.number_of_edges()), dtype=float)
+    a, b = gammaln(y + 1).sum(), gammaln(4 - y).sum()
+    assert np.allclose(m.statistics_vector(), [a + b, a, b], rtol=0, atol=1e-9)
+    # sum + nonzero + CMB under Binomial(3) saturates the 4 values of a dyad: the MLE's
+    # dyad law is the observed frequencies of 0..3
+    fit = ef.ERGM(g, "sum + nonzero + CMB(3)", response="nominations",
+                  reference="Binomial(3)").fit("mple")
+    th = np.asarray(fit.params, dtype=float)
+    k = np.arange(4.0)
+    logp = (gammaln(4) - gammaln(k + 1) - gammaln(4 - k) + th[0] * k + th[1] * (k > 0)
+            + th[2] * (gammaln(k + 1) + gammaln(4 - k)))
+    p = np.exp(logp - logp.max())
+    assert np.allclose(p / p.sum(), np.bincount(y.astype(int), minlength=4) / len(y),
+                       atol=1e-8)
+
+
+@pytest.mark.parametrize("reference", ["Poisson", "Geometric", "Binomial(4)"])
+def test_cmb_needs_a_reference_within_its_trials(reference):
+    from support.valued_networks import samptot
+    with pytest.raises(TermError, match="defined for values up to 3"):
+        ef.ERGM(samptot(), "sum + CMB(3)", response="nominations", reference=reference)
+    with pytest.raises(TermError, match="positive integer"):
+        ef.ERGM(samptot(), "sum + CMB(2.5)", response="nominations", reference="Binomial(3)")

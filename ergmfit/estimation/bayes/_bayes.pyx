@@ -20,9 +20,14 @@ cimport numpy as cnp
 from libc.math cimport exp, log1p
 from libc.stdint cimport int64_t
 from libc.stdlib cimport malloc, free
-from ergmfit.sampling._mh cimport MHSampler
+from ergmfit.sampling._mh cimport CountMHSampler, MHSampler
 
 cnp.import_array()
+
+# the samplers the loop runs on (both families' samplers have the same batch interface)
+ctypedef fused AnySampler:
+    MHSampler
+    CountMHSampler
 
 
 cdef inline double _quad(const double* x, const double* mu, const double* prec, int p) noexcept nogil:
@@ -48,7 +53,7 @@ cdef double _surrogate(const double[:, ::1] XW, const double[::1] c, const doubl
     return total
 
 
-def exchange_block(MHSampler sampler, double[:, ::1] theta, double[::1] lp,
+def exchange_block(AnySampler sampler, double[:, ::1] theta, double[::1] lp,
                    double[:, :, ::1] out, int64_t[::1] accepted,
                    const double[:, :, ::1] eps, const double[:, ::1] logu,
                    const int64_t[:, ::1] r1, const int64_t[:, ::1] r2,
@@ -95,7 +100,8 @@ def exchange_block(MHSampler sampler, double[:, ::1] theta, double[::1] lp,
     cdef double* delta = <double*>malloc(max(1, p) * sizeof(double))
     cdef int64_t* journal = NULL
     if not persist:
-        journal = <int64_t*>malloc(max(1, aux_iters) * sizeof(int64_t))
+        # room for two entries per proposal: a count sampler records (variable, old value)
+        journal = <int64_t*>malloc(max(1, 2 * aux_iters) * sizeof(int64_t))
     if prop == NULL or delta == NULL or (journal == NULL and not persist):
         free(prop); free(delta); free(journal)
         raise MemoryError()

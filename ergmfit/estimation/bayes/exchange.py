@@ -42,6 +42,7 @@ import warnings
 import numpy as np
 
 from ...exceptions import ErgmfitError, SettingsError
+from ...families import family_of
 from ...results.bayes import BayesResults
 from ...runtime import Checkpoint, Progress, catch_interrupt
 from ...utils.validation import check_random_state
@@ -259,7 +260,7 @@ class Bayes(Estimator):
 
     method = "bayes"
     supports = {"curved": True, "constraints": True, "missing": True, "target_stats": False,
-                "missing+target_stats": False, "families": frozenset({"binary"})}
+                "missing+target_stats": False, "families": frozenset({"binary", "count"})}
     SETTINGS = (
         Setting("prior", None, None,
                 "Normal prior: (mean, sigma), {'mean':, 'sigma':} or a multivariate normal."),
@@ -311,6 +312,12 @@ class Bayes(Estimator):
         p = model.n_params
         if p == 0:
             raise SettingsError("the model has no parameters to sample")
+        family = family_of(model)
+        if self.delayed is True and not family.logistic_pseudo_likelihood:
+            raise SettingsError(f"delayed=True screens proposals with the logistic "
+                                f"pseudo-likelihood of binary ties; the {family.name} family's "
+                                f"states are {family.state}: use delayed='auto' or 'pilot' (a "
+                                "Gaussian first stage) or delayed=False")
         prior = make_prior(p, self.prior, self.prior_mean, self.prior_sigma)
         H = self.n_chains if self.n_chains is not None else 2 * p
         n_total = self.burnin + self.main_iters

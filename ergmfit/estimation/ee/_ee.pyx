@@ -1,7 +1,9 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """The inner loop of Equilibrium Expectation, compiled (no Python per iteration).
 
-One call runs ``n_iter`` EE iterations on an :class:`~ergmfit.sampling._mh.MHSampler`:
+One call runs ``n_iter`` EE iterations on a Metropolis-Hastings sampler of either
+family (:class:`~ergmfit.sampling._mh.MHSampler` or ``CountMHSampler``: the loop is
+compiled once per sampler type, ``AnySampler``):
 each makes ``m`` Metropolis-Hastings proposals at the current θ (moves
 applied), accumulates dzA += add − del (so dzA = g(x_t) − g(x_obs) when the
 chain started at the observed state with dzA = 0), calls the proposal's
@@ -30,10 +32,15 @@ from libc.stdint cimport int64_t
 from libc.stdlib cimport malloc, free
 from ergmfit.core._model cimport BinaryModel
 from ergmfit.core._random cimport RNG, rng_below
-from ergmfit.sampling._mh cimport MHSampler
+from ergmfit.sampling._mh cimport CountMHSampler, MHSampler
 from ergmfit.sampling._proposals cimport IFD
 
 cnp.import_array()
+
+# the samplers the loop runs on (both families' samplers have the same batch interface)
+ctypedef fused AnySampler:
+    MHSampler
+    CountMHSampler
 
 
 cdef class RestrictedIFD(IFD):
@@ -143,7 +150,7 @@ def ifd_follow(MHSampler s, double d):
     return D, L - (1 if ifd.is_delete and L > 0 else 0)
 
 
-def ee_iterations(MHSampler s, double[::1] theta, double[::1] dzA, int64_t n_iter, int64_t m,
+def ee_iterations(AnySampler s, double[::1] theta, double[::1] dzA, int64_t n_iter, int64_t m,
                   int update, double a, double c, double aca, double[::1] D,
                   int dens, double arc_corr,
                   double[:, ::1] theta_out, double[:, ::1] dz_out, double[::1] acc_out,
@@ -154,7 +161,8 @@ def ee_iterations(MHSampler s, double[::1] theta, double[::1] dzA, int64_t n_ite
     """
     cdef int p = s.model.n_stats
     cdef int rc = 0
-    cdef IFD ifd = s.proposal if isinstance(s.proposal, IFD) else None
+    cdef object proposal = s.proposal
+    cdef IFD ifd = proposal if isinstance(proposal, IFD) else None
     cdef bint use_ifd = ifd is not None and dens >= 0
     cdef double* th_s
     cdef double* add
@@ -184,7 +192,7 @@ def ee_iterations(MHSampler s, double[::1] theta, double[::1] dzA, int64_t n_ite
     return n_iter
 
 
-cdef int _loop(MHSampler s, double[::1] theta, double[::1] dzA, int64_t n_iter, int64_t m,
+cdef int _loop(AnySampler s, double[::1] theta, double[::1] dzA, int64_t n_iter, int64_t m,
                int update, double a, double c, double aca, double[::1] D, int dens,
                double arc_corr, double[:, ::1] theta_out, double[:, ::1] dz_out,
                double[::1] acc_out, double[::1] v_out, double[:, ::1] P, IFD ifd, bint use_ifd,

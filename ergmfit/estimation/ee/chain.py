@@ -14,11 +14,12 @@ import time
 import numpy as np
 
 from ...exceptions import DegenerateModelError
+from ...families import family_of
 from ...terms.parameterisation import Identity
 from ...terms.parameter_steps import MAX_DECAY_STEP, projector
 from ...utils.validation import seed_words
 from .missing import COMPLETE_DATA, conditional_chain
-from .proposals import _constrained_space, _proposal
+from .proposals import _constrained_space, _proposal, _sampler
 from .checkpoint import ChainCheckpoint, EESimsState, read_chain_state, read_sims, sims_name
 from .simulation import _curved_scales, _sim_sampler, _simulate, sim_plan
 from ...runtime.interrupts import catch_interrupt, deaf_to_sigint
@@ -138,13 +139,6 @@ def algorithm_s(sampler, p, free, steps, m, aca_s, ifd=None, arc_corr=0.0, dens=
 # ---------------------------------------------------------------------------
 # one chain (runs in a worker process)
 # ---------------------------------------------------------------------------
-def _restore_state(bm, x_on):
-    """Flip ``bm`` (at the observed state) to the saved state x_on."""
-    have = bm.on_vars()
-    for v in np.setxor1d(have, np.asarray(x_on, dtype=np.int64)):
-        bm.flip_var(int(v))
-
-
 def _finished_run(cur, phase, inner, cfg, adaptive):
     """The run dict of a phase that a checkpoint saved as finished."""
     kind, outer = phase
@@ -518,9 +512,9 @@ class EEChain:
 
     def _new_sampler(self):
         from ...sampling._mh import MHSampler
-        if self.space is not None and not self.use_ifd:
-            return self.space.make_sampler(self.bm, self.prop, seed_words(self.rng))
-        return MHSampler(self.bm, self.prop, seed_words(self.rng))
+        if self.use_ifd:        # IFD (restricted or not) walks binary ties on any space
+            return MHSampler(self.bm, self.prop, seed_words(self.rng))
+        return _sampler(self.model, self.bm, self.prop, seed_words(self.rng))
 
     # -- the steps ------------------------------------------------------------------
     def run(self) -> dict:
@@ -554,7 +548,7 @@ class EEChain:
         # generator state is not saved): reproducible, not the same draws as an
         # uninterrupted run
         self.rng = np.random.default_rng([self.seed, saved["meta"]["outer_done"], 1])
-        _restore_state(self.bm, saved["arrays"]["x_on"])
+        family_of(self.model).restore_state(self.bm, saved["arrays"])
         if self.use_ifd:
             self.prop.V = saved["meta"]["V"]
             self.prop.is_delete = saved["meta"]["is_delete"]

@@ -11,6 +11,7 @@ import time
 import numpy as np
 
 from ...exceptions import CheckpointError
+from ...families import family_of
 from ...runtime.checkpoint import (Checkpoint, CheckpointState, array, flag, integer, real,
                                    record)
 from ..common.checkpoint import ModelState
@@ -89,6 +90,7 @@ def _chain_fields():
               "is_delete": flag(optional=True),
               "runs": record(_runs),
               "x_on": array("int64", (None,), low=0, high="last_var"),
+              "x_values": array("int64", (None,), low=0, optional=True),
               "y_on": array("int64", (None,), low=0, high="last_var", optional=True),
               "s_theta": array("float64", ("p",), optional=True, finite=False),
               "Dmean": array("float64", ("p",), optional=True, finite=False),
@@ -175,7 +177,7 @@ class ChainCheckpoint:
         for i, run in enumerate(self.runs):
             values.update({f"run{i}.{k}": np.asarray(run[k]) for k in _RUN_ARRAYS})
         values.update({f"cur.{k}": np.asarray(v) for k, v in partial.items() if k != "final"})
-        values["x_on"] = self.bm.on_vars()
+        values.update(family_of(self.model).state_arrays(self.bm))
         values.update(self.state.cond.saved_arrays())   # missing dyads: the completion
         EEChainState(chain=self.chain, phase=self.phase, final=bool(partial["final"]),
                      outer_done=int(self.state.outer_done),

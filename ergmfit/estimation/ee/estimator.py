@@ -19,6 +19,7 @@ import time
 import numpy as np
 
 from ...exceptions import CheckpointError, SettingsError
+from ...families import family_of
 from ...runtime import Checkpoint, Progress, run_jobs
 from ...utils.validation import check_params
 from ..base import BACKENDS, Estimator, Setting, boolean, choice, integer, n_jobs_setting, number
@@ -89,6 +90,11 @@ def _resolve_cfg(model, cfg):
             + ("the constrained proposal: use proposal='tnt' (the default)" if degree_space else
                "IFD or tie/no-tie restricted to the free dyads: use proposal='ifd', 'ifd-tnt' "
                "or 'tnt'") + f", not {cfg['proposal']!r}")
+    family = family_of(model)
+    if cfg["proposal"] in ("ifd", "ifd-tnt") and not family.fixed_density:
+        raise SettingsError(f"proposal={cfg['proposal']!r} holds the number of ties fixed, "
+                            f"which needs binary ties; the {family.name} family's states are "
+                            f"{family.state}: use proposal='tnt' (the default) or 'random'")
     if cfg["proposal"] in ("ifd", "ifd-tnt") and dens is None:
         raise SettingsError("proposal='ifd' needs a density term (edges / Arc) in the model, "
                             "whose parameter it recovers from the auxiliary parameter; add "
@@ -323,7 +329,7 @@ class EE(Estimator):
 
     method = "ee"
     supports = {"curved": True, "constraints": True, "missing": True, "target_stats": False,
-                "missing+target_stats": False, "families": frozenset({"binary"})}
+                "missing+target_stats": False, "families": frozenset({"binary", "count"})}
     SETTINGS = (
         Setting("update", "auto", choice("auto", "borisenko", "adaptive", "newton", lower=False),
                 "The parameter update: 'newton', 'borisenko' or 'adaptive'; 'auto': 'newton' "

@@ -28,7 +28,20 @@ def _constrained_space(model):
 def _proposal(model, space, name, bm):
     """A compiled proposal by name; under constraints the space's own (it
     never leaves the constrained space: restricted tie/no-tie, or the degree
-    preserving moves)."""
+    preserving moves); else from the proposal table of the model's sample space
+    (its family's: binary tie/no-tie, or the count family's moves of a dyad's value)."""
+    if space is not None:
+        return space.proposal("auto" if name in ("tnt", None) else name, bm, model)
+    own = getattr(model, "sample_space", None)      # None: a spec without one (MRF)
+    return make_proposal(name, bm) if own is None else own.proposal(name, bm, model)
+
+
+def _sampler(model, bm, proposal, seed):
+    """The Metropolis-Hastings sampler that runs ``proposal`` on the compiled ``bm``:
+    the model's sample space makes it (its family's sampler; a constrained space's
+    own), a plain binary one for a spec without a sample space (MRF)."""
+    space = getattr(model, "sample_space", None)
     if space is None:
-        return make_proposal(name, bm)
-    return space.proposal("auto" if name in ("tnt", None) else name, bm, model)
+        from ...sampling._mh import MHSampler
+        return MHSampler(bm, proposal, seed)
+    return space.make_sampler(bm, proposal, seed)

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["cell_design", "node_classes"]
+__all__ = ["CellLayout", "cell_design", "cell_layout", "node_classes"]
 
 #: at most this many cells (beyond it the dyad-by-dyad design is built)
 MAX_CELLS = 2_000_000
@@ -107,13 +107,29 @@ def _representatives(cls, K):
     return rep1, rep2
 
 
-def cell_design(model, max_cells=MAX_CELLS):
-    """The exact compressed design of ``model`` by attribute cells (module
-    docstring): (X, n, s, n_vars, n_on) -- one change-statistic row per cell,
-    its dyads, its ties, and the totals -- the fields of a
-    :class:`~ergmfit.estimation.mple.pseudolikelihood.Design`; None when the
-    model is not a cell model."""
-    from ...sampling._constrained import change_rows
+class CellLayout:
+    """The attribute cells of a cell model (:func:`cell_layout`): ``cls`` the class of
+    every node and ``K`` the number of classes; per cell ``a``, ``b`` its classes
+    (increasing a * K + b; undirected a <= b), ``count`` its dyads and ``rep`` the
+    variable (dyad index) of one representative dyad."""
+
+    def __init__(self, cls, K, a, b, count, rep, directed):
+        self.cls, self.K, self.a, self.b = cls, K, a, b
+        self.count, self.rep, self.directed = count, rep, directed
+
+    def cell_of(self, pairs):
+        """The cell (index into ``a``, ``b``) of every node pair (an (m, 2) array)."""
+        pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+        ca, cb = self.cls[pairs[:, 0]], self.cls[pairs[:, 1]]
+        if not self.directed:
+            ca, cb = np.minimum(ca, cb), np.maximum(ca, cb)
+        return np.searchsorted(self.a * self.K + self.b, ca * self.K + cb)
+
+
+def cell_layout(model, max_cells=MAX_CELLS):
+    """The :class:`CellLayout` of ``model``, or None when it is not a cell model (a
+    term without cell attributes, a constrained or bipartite space, missing dyads,
+    curved terms, more than ``max_cells`` cells)."""
     from ...sampling.space import dyad_vars
     net = model.network
     space = getattr(model, "sample_space", None)
@@ -142,18 +158,27 @@ def cell_design(model, max_cells=MAX_CELLS):
     rep1, rep2 = _representatives(cls, K)
     i = rep1[a]
     j = np.where(same, rep2[b], rep1[b])
+    rep = dyad_vars(net.n, net.directed, np.stack([i, j], axis=1))
+    return CellLayout(cls, K, a, b, count, rep, net.directed)
+
+
+def cell_design(model, max_cells=MAX_CELLS):
+    """The exact compressed design of ``model`` by attribute cells (module
+    docstring): (X, n, s, n_vars, n_on) -- one change-statistic row per cell,
+    its dyads, its ties, and the totals -- the fields of a
+    :class:`~ergmfit.estimation.mple.pseudolikelihood.Design`; None when the
+    model is not a cell model."""
+    from ...sampling._constrained import change_rows
+    cells = cell_layout(model, max_cells)
+    if cells is None:
+        return None
     bm = model.compiled(np.zeros((0, 2), dtype=np.int64))
-    X, _ = change_rows(bm, dyad_vars(net.n, net.directed, np.stack([i, j], axis=1)))
+    X, _ = change_rows(bm, cells.rep)
     X = np.asarray(X, dtype=float)
-    # ties per cell
-    ties = np.asarray(net.ties, dtype=np.int64).reshape(-1, 2)
-    ca, cb = cls[ties[:, 0]], cls[ties[:, 1]]
-    if not net.directed:
-        ca, cb = np.minimum(ca, cb), np.maximum(ca, cb)
-    s = np.zeros(len(a))
+    # ties per cell (the cells are in increasing order of a * K + b)
+    ties = np.asarray(model.network.ties, dtype=np.int64).reshape(-1, 2)
+    s = np.zeros(len(cells.a))
     if len(ties):
-        # the cells are in increasing order of a * K + b (meshgrid, row-major)
-        u, c = np.unique(ca * K + cb, return_counts=True)
-        s[np.searchsorted(a * K + b, u)] = c
-    n = count.astype(float)
-    return X, n, s, int(count.sum()), int(len(ties))
+        np.add.at(s, cells.cell_of(ties), 1.0)
+    n = cells.count.astype(float)
+    return X, n, s, int(cells.count.sum()), int(len(ties))

@@ -163,13 +163,63 @@ class CountDesign:
         return float(np.max(np.exp(log_pk) * r / (1.0 - r)))
 
 
-def design_of(cm, reference, hi, sample=None) -> CountDesign:
+class ZeroCells:
+    """The zero dyads of a dyad-independent count model whose terms depend on node
+    attributes only (``cell_attrs``, as the binary attribute-cell design of
+    :mod:`.cells`), counted by cell: every zero dyad of a cell has the same full
+    conditional, so the design has one row per cell with the cell's zero dyads as its
+    weight, and one row per nonzero dyad -- O(nonzero dyads + cells), never O(dyads).
+
+    ``ZeroCells.of(model)`` is None when this does not apply (dyad-dependent terms,
+    terms without cell attributes, a reference without 0, constraints)."""
+
+    def __init__(self, layout, empty):
+        self.layout, self.empty = layout, empty
+
+    @classmethod
+    def of(cls, model):
+        from .cells import cell_layout
+        if model.reference.lo != 0 or not getattr(model, "dyad_independent", False):
+            return None
+        layout = cell_layout(model)
+        if layout is None:
+            return None
+        return cls(layout, model.compiled(np.zeros((0, 2), dtype=np.int64),
+                                          np.zeros(0, dtype=np.int64)))
+
+    def design(self, cm, lo, hi):
+        """count_design's dict for ``cm``'s values: the nonzero dyads one by one, then
+        one row per cell with zero dyads (the change statistics of a representative
+        dyad on the empty network: dyad-independent, they are any state's)."""
+        from ...sampling.space import dyad_vars
+        dyads, _ = cm.state.nonzero()
+        layout = self.layout
+        on = dyad_vars(cm.state.n, cm.state.directed, dyads) if len(dyads) else \
+            np.zeros(0, dtype=np.int64)
+        zeros = layout.count - np.bincount(layout.cell_of(dyads), minlength=len(layout.count))
+        keep = zeros > 0
+        parts = [count_design(cm, lo, hi, np.ascontiguousarray(on, dtype=np.int64),
+                              np.ones(len(on)))] if len(on) else []
+        if keep.any():
+            parts.append(count_design(self.empty, lo, hi,
+                                      np.ascontiguousarray(layout.rep[keep], dtype=np.int64),
+                                      zeros[keep].astype(float)))
+        return {"D": np.concatenate([d["D"] for d in parts]),
+                "y": np.concatenate([d["y"] for d in parts]),
+                "w": np.concatenate([d["w"] for d in parts]), "n_vars": int(cm.n_vars)}
+
+
+def design_of(cm, reference, hi, sample=None, cells=None) -> CountDesign:
     """The count pseudo-likelihood design of the compiled count model ``cm``
     (its present values) over ``reference.lo .. hi``; ``sample`` = (number of zero
     dyads, random generator) for a case-control sample (every nonzero dyad, and
-    that many zero dyads drawn uniformly, each weighted #zeros / number)."""
+    that many zero dyads drawn uniformly, each weighted #zeros / number); ``cells``
+    (a :class:`ZeroCells`, without ``sample``): every dyad, the zero ones counted by
+    attribute cell."""
     lo = int(reference.lo)
-    if sample is None:
+    if sample is None and cells is not None:
+        d = cells.design(cm, lo, int(hi))
+    elif sample is None:
         d = count_design(cm, lo, int(hi))
     else:
         variables, weights = case_control(cm, *sample)
@@ -345,8 +395,9 @@ def fit_count(model, labels, maxiter=100, tol=1e-14, cm=None, hi=None,
                             f"{MAX_TRUNCATION:,} values: rescale the counts or use a "
                             f"smaller reference")
     start = None
+    cells = ZeroCells.of(model) if sample is None else None
     while True:
-        design = design_of(cm, ref, hi, sample)
+        design = design_of(cm, ref, hi, sample, cells)
         theta, cov, ll, conv, it = newton(design, labels, maxiter, tol, start)
         bound = 0.0 if ref.hi is not None else design.tail_bound(theta)
         if bound <= TAIL_TOL:
@@ -433,8 +484,10 @@ def _godambe(model, lf, est, rng):
     theta = lf.params
     U = np.empty((est.n_sim, len(theta)))
     it = _simulated(model, theta, est, rng, est.n_sim)
+    cells = ZeroCells.of(model) if lf.design.n_sampled is None else None
     for r in range(est.n_sim):
-        U[r] = design_of(next(it), model.reference, lf.design.hi, sample_of(lf, rng)).score(theta)
+        U[r] = design_of(next(it), model.reference, lf.design.hi, sample_of(lf, rng),
+                         cells).score(theta)
     sampler = next(it)
     J = U.T @ U / est.n_sim
     cov = lf.cov @ J @ lf.cov
