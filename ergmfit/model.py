@@ -189,16 +189,23 @@ class ERGM:
         return self.parameterisation.eta(check_params(self._finite_offsets(params), self.labels))
 
     def _finite_offsets(self, params):
-        # an offset may be ±Inf (a structural zero): the sampler takes ±1e300
-        if not self.offset.any():
+        # an offset may be ±Inf (a structural zero): the sampler takes ±1e300; so may every
+        # coefficient of a linear model (a fit's infinite estimate, #36: statnet simulates
+        # from it on the face); NaN stays an error
+        infinite_ok = self.offset if self.curved else np.ones(len(self.labels), dtype=bool)
+        if not infinite_ok.any():
             return params
         from .terms.offsets import BIG
         if isinstance(params, dict):
             return {k: (float(np.clip(v, -BIG, BIG)) if k in self.labels
-                        and self.offset[self.labels.index(k)] else v) for k, v in params.items()}
-        arr = np.array(params, dtype=float)
-        return np.where(self.offset, np.clip(arr, -BIG, BIG), arr) \
-            if arr.shape == self.offset.shape else params
+                        and infinite_ok[self.labels.index(k)] and isinstance(v, (int, float))
+                        else v) for k, v in params.items()}
+        try:
+            arr = np.array(params, dtype=float)
+        except (TypeError, ValueError, OverflowError):
+            return params               # (check_params names the problem)
+        return np.where(infinite_ok, np.clip(arr, -BIG, BIG), arr) \
+            if arr.shape == infinite_ok.shape else params
 
     @property
     def n_params(self) -> int:
