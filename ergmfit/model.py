@@ -97,6 +97,11 @@ class ERGM:
             cls = CountERGM
         if cls is ERGM and kwargs.get("tapered"):       # a tapered ERGM (#36)
             cls = TaperedERGM
+        elif cls is ERGM:
+            tapering_only = [k for k in ("r", "tau", "centers") if k in kwargs]
+            if tapering_only:
+                raise FormulaError(f"{', '.join(tapering_only)}: tapering settings of a tapered "
+                                   "ERGM; pass tapered=True with them")
         # another input type picks its model class (NetSeries: TemporalERGM, an ERGM;
         # EgoData: EgoERGM, which builds its pseudo-population's ERGM itself)
         data = args[0] if args else kwargs.get("network")
@@ -110,7 +115,8 @@ class ERGM:
 
     def __init__(self, network, formula, directed=None, weights="error", constraints=None,
                  missing=None, nodes=None, response=None,
-                 reference=None):
+                 reference=None, tapered=False):
+        # (tapered=True made a TaperedERGM in __new__; tapered=False is the plain model)
         self.network, self._missing = missing_dyads(
             as_network(network, directed=directed, weights=weights, nodes=nodes), missing)
         self.formula = formula
@@ -928,7 +934,10 @@ def rebuild_from_info(network, formula, info=None):
     if isinstance(cons, list):
         cons = (cons[0], {k: [tuple(p) for p in v] for k, v in cons[1].items()})
     missing = [tuple(p) for p in spec["missing"]] if spec.get("missing") else None
-    m = ERGM(network, formula, constraints=cons, missing=missing)
+    taper = spec.get("tapering")
+    m = ERGM(network, formula, constraints=cons, missing=missing) if taper is None else \
+        TaperedERGM(network, formula, constraints=cons, missing=missing, r=taper["r"],
+                    tau=taper["tau"], centers=taper["centers"])
     return m.configured(None, spec.get("offset_coef"), spec.get("target_stats"))
 
 

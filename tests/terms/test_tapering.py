@@ -144,3 +144,40 @@ def test_a_tapered_tempered_model_survives_pickling():
     ties = np.array([[0, 1], [3, 4]])
     np.testing.assert_allclose(back.statistics_vector(ties), m.statistics_vector(ties))
     assert isinstance(back.sampler([-0.5, 0.8], random_state=1)[0], TemperedSampler)
+
+
+def test_tapered_false_is_the_plain_model_and_stray_tapering_settings_are_named():
+    m = ef.ERGM(_small_graph(), "edges + triangle", tapered=False)
+    assert type(m) is ef.ERGM and m.stat_labels == ["edges", "triangle"]
+    with pytest.raises(ErgmfitError, match="r: tapering settings.*tapered=True"):
+        ef.ERGM(_small_graph(), "edges + triangle", r=2)
+
+
+@pytest.mark.parametrize("ext", [".json", ".npz"])
+def test_a_saved_tapered_fit_reloads_tapered(tmp_path, ext):
+    from ergmfit.results import ERGMResults
+    m = ef.ERGM(_small_graph(), "edges + triangle", tapered=True, r=1.5)
+    fit = m.fit(method="mple")
+    fit.save(tmp_path / f"fit{ext}")
+    back = ERGMResults.load(tmp_path / f"fit{ext}")
+    back.model = None
+    re = back.rebuild_model()
+    assert isinstance(re, ef.TaperedERGM) and re.r == 1.5
+    np.testing.assert_allclose(re.tau, m.tau)
+    np.testing.assert_allclose(re.centers, m.centers)
+    ties = np.array([[0, 1], [3, 4]])
+    np.testing.assert_allclose(re.statistics_vector(ties), m.statistics_vector(ties))
+    # the reloaded fit simulates the tapered model: the same draws as the original
+    np.testing.assert_array_equal(back.simulate(n=5, output="stats", random_state=4),
+                                  fit.simulate(n=5, output="stats", random_state=4))
+
+
+def test_simulated_statistics_of_a_tapered_model_are_the_formulas():
+    m = ef.ERGM(_small_graph(), "edges + triangle", tapered=True, r=1)
+    S = m.simulate([-0.5, 0.8], n=4, output="stats", random_state=1)
+    assert S.shape == (4, 2)          # columns as labels / statistics(): no penalty column
+    S2 = m.simulate([-0.5, 0.8], n=4, output="stats", random_state=1, n_chains=2)
+    assert S2.shape == (4, 2)
+    S3 = m.simulate([-0.5, 0.8], n=4, output="stats", random_state=1,
+                    constraints="~ edges")
+    assert S3.shape == (4, 2) and np.all(S3[:, 0] == 4)
