@@ -468,7 +468,7 @@ class ERGM:
             from .constraints import resume_space
             base = resume_space(self, kwargs)
         model = base.configured(kwargs.pop("constraints", None), kwargs.pop("offset_coef", None),
-                                kwargs.pop("target_stats", None))
+                                kwargs.pop("target_stats", None), kwargs.pop("tempering", None))
         model._check_estimator(method)
         res = model._fit(method, random_state, verbose, kwargs)
         spec = model.saved_spec()
@@ -498,11 +498,18 @@ class ERGM:
             return _fit_with_offsets(model, method, random_state, verbose, kwargs)
         return _fit(model, method, random_state=random_state, verbose=verbose, **kwargs)
 
-    def configured(self, constraints=None, offset_coef=None, target_stats=None) -> "ERGM":
+    def configured(self, constraints=None, offset_coef=None, target_stats=None,
+                   tempering=None) -> "ERGM":
         """This model with other constraints, the coefficients of its offset
-        terms and/or target statistics (statnet's ``target.stats``)."""
+        terms, target statistics (statnet's ``target.stats``) and/or parallel-tempered
+        chains (``tempering``: True, a dict of
+        :class:`~ergmfit.sampling.tempered.Tempering`'s settings or a Tempering; see
+        :func:`~ergmfit.sampling.tempered.with_tempering`)."""
         import copy
         m = self if constraints is None else self.with_constraints(constraints)
+        if tempering is not None and tempering is not False:
+            from .sampling.tempered import tempering_setting, with_tempering
+            m = with_tempering(m, tempering_setting(tempering))
         if offset_coef is not None:
             m = copy.copy(m)
             coef = np.atleast_1d(np.asarray(offset_coef, dtype=float))
@@ -553,6 +560,11 @@ class ERGM:
         if self.curved and not can.get("curved"):
             able = ", ".join(repr(m) for m in methods_supporting("curved"))
             raise SettingsError(curved_refusal(method, self, able))
+        if getattr(self, "tempering", None) is not None and not can.get("tempering"):
+            able = ", ".join(repr(m) for m in methods_supporting("tempering"))
+            raise SettingsError(f"method={method!r} does not draw its chains through the "
+                                f"parallel-tempered sampler (tempering); methods that do: {able}. "
+                                "Fit without tempering (simulate and gof take it)")
 
     def predict(self, params, dyads=None, compressed=False, **kwargs):
         """P(Y_ij = 1 | the rest of the network) at ``params`` for ``dyads``
@@ -594,6 +606,9 @@ class ERGM:
             out["offset_coef"] = [float(v) for v in self.offset_coef]
         if self.target_stats is not None:
             out["target_stats"] = [float(v) for v in self.target_stats]
+        if getattr(self, "tempering", None) is not None:
+            from .sampling.tempered import tempering_spec
+            out["tempering"] = tempering_spec(self.tempering)
         return out
 
     def __copy__(self):
@@ -938,7 +953,8 @@ def rebuild_from_info(network, formula, info=None):
     m = ERGM(network, formula, constraints=cons, missing=missing) if taper is None else \
         TaperedERGM(network, formula, constraints=cons, missing=missing, r=taper["r"],
                     tau=taper["tau"], centers=taper["centers"])
-    return m.configured(None, spec.get("offset_coef"), spec.get("target_stats"))
+    return m.configured(None, spec.get("offset_coef"), spec.get("target_stats"),
+                        spec.get("tempering"))
 
 
 register_model_builder(rebuild_from_info)
