@@ -415,8 +415,9 @@ def statistic_bounds(model):
 def extreme_statistics(model) -> dict:
     """The columns of ``model``'s dyad-dependent statistics observed (or targeted) at a
     bound of :func:`statistic_bounds` -- at their smallest or largest attainable value
-    -- as {column: -Inf or +Inf}; the user's offsets are left out, and a statistic whose
-    two bounds agree (constant on every network) is not at an extreme.  Empty when a
+    -- as {column: -Inf or +Inf}; the user's offsets are left out, and neither a statistic
+    whose two bounds agree (constant on every network) nor one that no single toggle of
+    the observed network moves (:func:`_unmoved`) is taken as at an extreme.  Empty when a
     model has missing dyads (the observed statistics are then not a network's)."""
     if model.sample_space.n_missing:
         return {}
@@ -432,7 +433,34 @@ def extreme_statistics(model) -> dict:
         at_high = not np.isnan(upper[k]) and abs(obs[k] - upper[k]) <= 1e-9 * max(1.0, abs(obs[k]))
         if at_low != at_high:
             out[k] = -math.inf if at_low else math.inf
+    if out:
+        for k in _unmoved(model, sorted(out)):
+            del out[k]
     return out
+
+
+#: the check that a statistic at its extreme moves under some single toggle builds the change
+#: statistics of every free dyad for networks of at most this many dyads
+MAX_MOVE_CHECK_DYADS = 10 ** 6
+
+
+def _unmoved(model, cols):
+    """The columns among ``cols`` whose change statistic is 0 for every free dyad of the
+    observed network (no single toggle moves them; e.g. ``degree(20)`` on 16 nodes, which
+    no network can change): left to the estimators' own check ("has no variation"), not
+    made infinite."""
+    if model.network.n_dyads > MAX_MOVE_CHECK_DYADS:
+        return []
+    from .pseudolikelihood import pseudo_design, restricted_design
+    starts = np.cumsum([0] + [len(t.labels) for t in model.terms])
+    terms = sorted({int(np.searchsorted(starts, k, side="right")) - 1 for k in cols})
+    sub = model.submodel(terms)
+    dvars = model.sample_space.design_vars()
+    design = pseudo_design(sub.compiled()) if dvars is None else \
+        restricted_design(sub.compiled(), dvars)
+    sub_cols = np.concatenate([np.arange(starts[j], starts[j + 1]) for j in terms])
+    moved = np.abs(design.X).max(axis=0) > 0 if len(design.X) else np.zeros(len(sub_cols), bool)
+    return [k for k in cols if not moved[int(np.flatnonzero(sub_cols == k)[0])]]
 
 
 def boundary_face(model):

@@ -136,20 +136,28 @@ def test_bounds_declared_by_the_terms():
 def test_kstar3_at_zero_and_triangle_at_its_maximum():
     m = ef.ERGM(nx.cycle_graph(7), "edges + kstar(2) + kstar(3)")
     assert extreme_statistics(m) == {2: -math.inf}
+    # on the complete network no single toggle makes an isolate: isolates = 0 is left to
+    # the estimators' own checks; the star's leaves can become isolates
     k5 = ef.ERGM(nx.complete_graph(5), "triangle + isolates")
-    assert extreme_statistics(k5) == {0: math.inf, 1: -math.inf}
+    assert extreme_statistics(k5) == {0: math.inf}
     k5_minus = nx.complete_graph(5)
     k5_minus.remove_edge(0, 1)
-    assert extreme_statistics(ef.ERGM(k5_minus, "triangle + isolates")) == {1: -math.inf}
+    assert extreme_statistics(ef.ERGM(k5_minus, "triangle + isolates")) == {}
+    assert extreme_statistics(ef.ERGM(nx.star_graph(4), "edges + isolates")) == {1: -math.inf}
 
 
 def test_no_extreme_where_nothing_is_certain():
     # a curved term (statnet drops only canonical terms), a term without declared bounds,
-    # a statistic constant on every network (2 nodes: no triangle can exist) and the
-    # user's own offset are left alone
+    # a statistic constant on every network (2 nodes: no triangle can exist; no degree 20
+    # on 16 nodes) and the user's own offset are left alone
     assert boundary_face(ef.ERGM(nx.cycle_graph(6), "edges + gwesp(0.5, fixed=FALSE)")) is None
     assert extreme_statistics(ef.ERGM(nx.cycle_graph(6), "edges + gwnsp(0.5, fixed=TRUE)")) == {}
     assert extreme_statistics(ef.ERGM(nx.path_graph(2), "edges + triangle")) == {}
+    # a statistic no network can change (degree 20 on 16 nodes): the MPLE's "no variation"
+    flo = ef.datasets.load("flomarriage")
+    assert extreme_statistics(ef.ERGM(flo, "edges + degree(20)")) == {}
+    with pytest.raises(DegenerateModelError, match="has no variation"):
+        ef.ERGM(flo, "edges + degree(20)").fit(method="mple")
     m = ef.ERGM(_graph(), "edges + kstar(2) + offset(triangle)")
     assert extreme_statistics(m) == {}
 
