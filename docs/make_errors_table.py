@@ -310,8 +310,17 @@ CASES = [
          'g.add_edges_from([(0, 2), (1, 3), (2, 4)])\n'
          'ef.ERGM(g, "edges + nodematch(\'g\')").fit(method="mple")',
          "DegenerateModelError", "does not exist"),
-    Case("separation", S_FIT, "A statistic at its extreme (no triangles, triangle term)",
+    Case("dyad-dependent-extreme", S_FIT,
+         "A dyad-dependent statistic at its extreme (no triangles, triangle term): its "
+         "estimate is -Inf and the others are fitted on the triangle-free networks, as statnet "
+         "does (a warning)",
          'ef.ERGM(nx.cycle_graph(6), "edges + triangle").fit(method="mple")',
+         "ConvergenceWarning", "is at its smallest attainable value", kind="warning"),
+    Case("separation", S_FIT,
+         "A combination of statistics at its extreme (the path on 8 nodes: no triangle, and "
+         "the fewest two-stars a triangle-free network with its ties has), which statnet does "
+         "not fit either",
+         'ef.ERGM(nx.path_graph(8), "edges + kstar(2) + triangle").fit(method="mple")',
          "DegenerateModelError", "the maximum pseudo-likelihood estimate does not exist"),
     Case("no-variation", S_FIT, "A statistic that cannot change",
          'ef.ERGM("flomarriage", "edges + degree(20)").fit(method="mple")',

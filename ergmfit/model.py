@@ -106,6 +106,11 @@ class ERGM:
                 return model_class(*args, response=response, reference=reference, **kwargs)
         if cls is ERGM and kwargs.get("tapered"):       # a tapered ERGM (#36) of a network
             cls = TaperedERGM
+        elif cls is ERGM:
+            tapering_only = [k for k in ("r", "tau", "centers") if k in kwargs]
+            if tapering_only:
+                raise FormulaError(f"{', '.join(tapering_only)}: tapering settings of a tapered "
+                                   "ERGM; pass tapered=True with them")
         return super().__new__(cls)
 
     def __init__(self, network, formula, directed=None, weights="error", constraints=None,
@@ -193,16 +198,23 @@ class ERGM:
         return self.parameterisation.eta(check_params(self._finite_offsets(params), self.labels))
 
     def _finite_offsets(self, params):
-        # an offset may be ±Inf (a structural zero): the sampler takes ±1e300
-        if not self.offset.any():
+        # an offset may be ±Inf (a structural zero): the sampler takes ±1e300; so may every
+        # coefficient of a linear model (a fit's infinite estimate, #36: statnet simulates
+        # from it on the face); NaN stays an error
+        infinite_ok = self.offset if self.curved else np.ones(len(self.labels), dtype=bool)
+        if not infinite_ok.any():
             return params
         from .terms.offsets import BIG
         if isinstance(params, dict):
             return {k: (float(np.clip(v, -BIG, BIG)) if k in self.labels
-                        and self.offset[self.labels.index(k)] else v) for k, v in params.items()}
-        arr = np.array(params, dtype=float)
-        return np.where(self.offset, np.clip(arr, -BIG, BIG), arr) \
-            if arr.shape == self.offset.shape else params
+                        and infinite_ok[self.labels.index(k)] and isinstance(v, (int, float))
+                        else v) for k, v in params.items()}
+        try:
+            arr = np.array(params, dtype=float)
+        except (TypeError, ValueError, OverflowError):
+            return params               # (check_params names the problem)
+        return np.where(infinite_ok, np.clip(arr, -BIG, BIG), arr) \
+            if arr.shape == infinite_ok.shape else params
 
     @property
     def n_params(self) -> int:
@@ -459,7 +471,7 @@ class ERGM:
             from .constraints import resume_space
             base = resume_space(self, kwargs)
         model = base.configured(kwargs.pop("constraints", None), kwargs.pop("offset_coef", None),
-                                kwargs.pop("target_stats", None))
+                                kwargs.pop("target_stats", None), kwargs.pop("tempering", None))
         model._check_estimator(method)
         res = model._fit(method, random_state, verbose, kwargs)
         spec = model.saved_spec()
@@ -489,11 +501,18 @@ class ERGM:
             return _fit_with_offsets(model, method, random_state, verbose, kwargs)
         return _fit(model, method, random_state=random_state, verbose=verbose, **kwargs)
 
-    def configured(self, constraints=None, offset_coef=None, target_stats=None) -> "ERGM":
+    def configured(self, constraints=None, offset_coef=None, target_stats=None,
+                   tempering=None) -> "ERGM":
         """This model with other constraints, the coefficients of its offset
-        terms and/or target statistics (statnet's ``target.stats``)."""
+        terms, target statistics (statnet's ``target.stats``) and/or parallel-tempered
+        chains (``tempering``: True, a dict of
+        :class:`~ergmfit.sampling.tempered.Tempering`'s settings or a Tempering; see
+        :func:`~ergmfit.sampling.tempered.with_tempering`)."""
         import copy
         m = self if constraints is None else self.with_constraints(constraints)
+        if tempering is not None and tempering is not False:
+            from .sampling.tempered import tempering_setting, with_tempering
+            m = with_tempering(m, tempering_setting(tempering))
         if offset_coef is not None:
             m = copy.copy(m)
             coef = np.atleast_1d(np.asarray(offset_coef, dtype=float))
@@ -544,6 +563,11 @@ class ERGM:
         if self.curved and not can.get("curved"):
             able = ", ".join(repr(m) for m in methods_supporting("curved"))
             raise SettingsError(curved_refusal(method, self, able))
+        if getattr(self, "tempering", None) is not None and not can.get("tempering"):
+            able = ", ".join(repr(m) for m in methods_supporting("tempering"))
+            raise SettingsError(f"method={method!r} does not draw its chains through the "
+                                f"parallel-tempered sampler (tempering); methods that do: {able}. "
+                                "Fit without tempering (simulate and gof take it)")
 
     def predict(self, params, dyads=None, compressed=False, **kwargs):
         """P(Y_ij = 1 | the rest of the network) at ``params`` for ``dyads``
@@ -585,6 +609,9 @@ class ERGM:
             out["offset_coef"] = [float(v) for v in self.offset_coef]
         if self.target_stats is not None:
             out["target_stats"] = [float(v) for v in self.target_stats]
+        if getattr(self, "tempering", None) is not None:
+            from .sampling.tempered import tempering_spec
+            out["tempering"] = tempering_spec(self.tempering)
         return out
 
     def __copy__(self):
@@ -927,8 +954,12 @@ def rebuild_from_info(network, formula, info=None):
     if isinstance(cons, list):
         cons = (cons[0], {k: [tuple(p) for p in v] for k, v in cons[1].items()})
     missing = [tuple(p) for p in spec["missing"]] if spec.get("missing") else None
-    m = ERGM(network, formula, constraints=cons, missing=missing)
-    return m.configured(None, spec.get("offset_coef"), spec.get("target_stats"))
+    taper = spec.get("tapering")
+    m = ERGM(network, formula, constraints=cons, missing=missing) if taper is None else \
+        TaperedERGM(network, formula, constraints=cons, missing=missing, r=taper["r"],
+                    tau=taper["tau"], centers=taper["centers"])
+    return m.configured(None, spec.get("offset_coef"), spec.get("target_stats"),
+                        spec.get("tempering"))
 
 
 register_model_builder(rebuild_from_info)

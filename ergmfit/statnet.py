@@ -135,7 +135,8 @@ def fit_call(method, random_state, settings, setting_names):
     names = setting_names(method)               # an unknown method: the list of methods
     if names is not None:
         settings = translate_settings(method, settings, set(names)
-                                      | {"constraints", "offset_coef", "target_stats"})
+                                      | {"constraints", "offset_coef", "target_stats",
+                                         "tempering"})
         if "random_state" in settings:          # statnet's seed=
             seed = settings.pop("random_state")
             if random_state is not None:

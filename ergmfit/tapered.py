@@ -8,7 +8,8 @@
 without knowing it; its coefficient is fixed, so the coefficients are those of ``formula``
 (``ergm.tapered``'s labels).  ``statistics()`` gives the formula's statistics; the penalty's
 value is in ``statistics_vector()`` (its last entry, ``offset(Taper_Penalty)``, 0 at the
-observed network).
+observed network), not in ``simulate(output="stats")``, whose columns are ``labels``.  A saved
+fit keeps τ, the centres and r, and reloads tapered.
 
 ``fit(method="mple")`` is ``ergm.tapered``'s ``estimate="MPLE"``: the pseudo-likelihood of the
 tapered model (the penalty's change enters each dyad's log-odds as an offset).
@@ -81,6 +82,25 @@ class TaperingMixin:
         """The observed statistics of ``formula`` (statnet's labels; the penalty left out)."""
         return {k: v for k, v in super().statistics().items()
                 if k not in (LABEL, f"offset({LABEL})")}
+
+    def saved_spec(self) -> dict:
+        """:meth:`ERGM.saved_spec` and the tapering (τ, centres, r): a results file
+        rebuilds the tapered model (:func:`ergmfit.model.rebuild_from_info`)."""
+        out = super().saved_spec()
+        out["tapering"] = {"tau": [float(v) for v in self.tau],
+                           "centers": [float(v) for v in self.centers], "r": self.r}
+        return out
+
+    def simulate(self, params, *args, **kwargs):
+        """:meth:`ERGM.simulate` of the tapered model; ``output="stats"`` has the columns of
+        ``labels`` (the formula's statistics, as :meth:`statistics`): the penalty, whose
+        coefficient is fixed at 1, is not one of them (``ergm.tapered``'s coefficients are
+        the formula's)."""
+        out = super().simulate(params, *args, **kwargs)
+        if isinstance(out, np.ndarray) and out.ndim == 2 \
+                and out.shape[1] == len(self.stat_labels):
+            return out[:, :-1]          # (a nested call -- constraints -- dropped it already)
+        return out
 
     def __reduce__(self):
         # kernels are compiled objects: rebuilt from the network, formula and tapering

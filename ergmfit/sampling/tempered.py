@@ -14,10 +14,13 @@ are (compiled, in place); what is swapped is the temperature each one runs at, a
 come from whichever replica holds β = 1.  The swap step is Python, once per sweep of
 thousands of proposals; every proposal stays compiled.
 
-A model gets tempering through one setting, :func:`with_tempering` (``model.tempering``):
-its ``sampler()`` then returns a :class:`TemperedSampler`, so ``simulate``, ``gof`` and
-the estimators that draw through ``sampler(...).sample`` (MCMC-MLE, the s.e. and
-log-likelihood chains) use it without knowing.  Moves that run a chain and undo it
+A model gets tempering through one setting, :func:`with_tempering` (``model.tempering``),
+or ``fit(..., tempering=...)`` (True, or a dict of :class:`Tempering`'s settings), which
+fits that copy and keeps the setting with the results (a saved fit reloads it): its
+``sampler()`` then returns a :class:`TemperedSampler`, so ``simulate``, ``gof``,
+``fit.simulate``/``fit.gof`` and the estimators that draw through ``sampler(...).sample``
+(MCMC-MLE -- an MLE method for near-degenerate models whose chains cross the modes --,
+the s.e. and log-likelihood chains) use it without knowing.  Moves that run a chain and undo it
 (contrastive divergence, the EE and Bayes exchange moves) are refused with a clear error.
 
 References
@@ -99,6 +102,37 @@ class Tempering:
                 self.sweep < 1:
             raise SettingsError(f"tempering: sweep must be an integer >= 1, got {self.sweep!r}")
         return b
+
+
+def tempering_setting(value) -> Tempering:
+    """The :class:`Tempering` a ``fit(tempering=...)`` / results-file value stands for:
+    True (the defaults), a dict of Tempering's settings or a Tempering.
+
+    >>> tempering_setting({"n_temps": 3, "min_beta": 0.25}).ladder().tolist()
+    [1.0, 0.5, 0.25]
+    """
+    if value is True:
+        return Tempering()
+    if isinstance(value, Tempering):
+        return value
+    if isinstance(value, dict):
+        unknown = sorted(set(value) - {"betas", "n_temps", "min_beta", "sweep"})
+        if unknown:
+            raise SettingsError(f"tempering: unknown setting(s) {unknown}; the settings are "
+                                "betas, n_temps, min_beta and sweep")
+        got = dict(value)
+        if got.get("betas") is not None:
+            got["betas"] = tuple(float(b) for b in got["betas"])
+        return Tempering(**got)
+    raise SettingsError(f"tempering must be True, a dict of Tempering's settings (betas, "
+                        f"n_temps, min_beta, sweep) or a Tempering, got {value!r}")
+
+
+def tempering_spec(tempering) -> dict:
+    """What a results file keeps of a :class:`Tempering` (:func:`tempering_setting` reads it)."""
+    return {"betas": None if tempering.betas is None else [float(b) for b in tempering.betas],
+            "n_temps": int(tempering.n_temps), "min_beta": float(tempering.min_beta),
+            "sweep": int(tempering.sweep)}
 
 
 def with_tempering(model, tempering=None, **settings):

@@ -105,7 +105,8 @@ def typed_ties(net, name, attr, levels, plain):
     return Term(name, [f"{name}.{lv.name}"], on_filter(net, [plain], same_level_mask(code)))
 
 
-@register("cycle", kinds=DIRECTED, params=[Param("k"), Param("semi", False)], family=FAMILY)
+@register("cycle", kinds=DIRECTED, params=[Param("k"), Param("semi", False)],
+          family=FAMILY, bounds="count")
 def cycle_directed(net, k, semi=False):
     """Directed k-cycles v1→v2→…→vk→v1 (2 ≤ k ≤ n; cycle2 = mutual dyads), one statistic
     per k (labels ``cycle<k>``); ``semi=TRUE``: semicycles, the k-cycles (3 ≤ k ≤ n) of the

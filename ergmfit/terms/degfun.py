@@ -183,7 +183,7 @@ def _concurrent(net, term, by, ends, mode=None, prefix=None, levels=None):
 
 
 @register("concurrent", kinds=UNDIRECTED, params=[Param("by", None), Param("levels", None)],
-          family=FAMILY)
+          family=FAMILY, bounds="increasing")
 def concurrent(net, by=None, levels=None):
     """Nodes with degree ≥ 2 (statnet ``concurrent``); ``by``: per level
     (``concurrent.Grade7``)."""

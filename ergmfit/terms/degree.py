@@ -108,7 +108,7 @@ def _stars(net, name, k, mode, attr=None, levels=None):
     return Term(name, [f"{name}{v}" for v in ks], StarKernel(ks, mode))
 
 
-@register("kstar", kinds=UNDIRECTED, params=_STAR_PARAMS, family=FAMILY)
+@register("kstar", kinds=UNDIRECTED, params=_STAR_PARAMS, family=FAMILY, bounds="increasing")
 def kstar(net, k, attr=None, levels=None):
     """k-stars: Σ_i C(d_i, k), one statistic per k (statnet ``kstar``; ``kstar(2)`` is
     EstimNet's ``TwoStars``). Labels ``kstar2``, ``kstar3``, ...
@@ -118,7 +118,7 @@ def kstar(net, k, attr=None, levels=None):
     return _stars(net, "kstar", k, MODE_UND, attr, levels)
 
 
-@register("istar", kinds=DIRECTED, params=_STAR_PARAMS, family=FAMILY)
+@register("istar", kinds=DIRECTED, params=_STAR_PARAMS, family=FAMILY, bounds="increasing")
 def istar(net, k, attr=None, levels=None):
     """In-k-stars: Σ_i C(din_i, k), one statistic per k (statnet ``istar``; ``istar(2)`` is
     EstimNet's ``InTwoStars``). Labels ``istar2``, ...
@@ -128,7 +128,7 @@ def istar(net, k, attr=None, levels=None):
     return _stars(net, "istar", k, MODE_IN, attr, levels)
 
 
-@register("ostar", kinds=DIRECTED, params=_STAR_PARAMS, family=FAMILY)
+@register("ostar", kinds=DIRECTED, params=_STAR_PARAMS, family=FAMILY, bounds="increasing")
 def ostar(net, k, attr=None, levels=None):
     """Out-k-stars: Σ_i C(dout_i, k), one statistic per k (statnet ``ostar``; ``ostar(2)`` is
     EstimNet's ``OutTwoStars``). Labels ``ostar2``, ...
@@ -150,7 +150,7 @@ def _degrees(net, name, d, mode, by=None, homophily=False, levels=None):
     return Term(name, [f"{name}{v}" for v in ds], DegreeKernel(ds, mode), empty=empty)
 
 
-@register("degree", kinds=UNDIRECTED, params=_DEGREE_PARAMS, family=FAMILY)
+@register("degree", kinds=UNDIRECTED, params=_DEGREE_PARAMS, family=FAMILY, bounds="count")
 def degree(net, d, by=None, homophily=False, levels=None):
     """Degree counts: D_d = #{i : d_i = d}, one statistic per d (statnet ``degree``).
     Labels ``degree0``, ``degree1``, ...; on the empty graph degree0 = n.
@@ -160,7 +160,7 @@ def degree(net, d, by=None, homophily=False, levels=None):
     return _degrees(net, "degree", d, MODE_UND, by, homophily, levels)
 
 
-@register("idegree", kinds=DIRECTED, params=_DEGREE_PARAMS, family=FAMILY)
+@register("idegree", kinds=DIRECTED, params=_DEGREE_PARAMS, family=FAMILY, bounds="count")
 def idegree(net, d, by=None, homophily=False, levels=None):
     """In-degree counts: #{i : din_i = d}, one statistic per d (statnet ``idegree``).
     Labels ``idegree0``, ...; on the empty graph idegree0 = n.
@@ -170,7 +170,7 @@ def idegree(net, d, by=None, homophily=False, levels=None):
     return _degrees(net, "idegree", d, MODE_IN, by, homophily, levels)
 
 
-@register("odegree", kinds=DIRECTED, params=_DEGREE_PARAMS, family=FAMILY)
+@register("odegree", kinds=DIRECTED, params=_DEGREE_PARAMS, family=FAMILY, bounds="count")
 def odegree(net, d, by=None, homophily=False, levels=None):
     """Out-degree counts: #{i : dout_i = d}, one statistic per d (statnet ``odegree``).
     Labels ``odegree0``, ...; on the empty graph odegree0 = n.
@@ -180,7 +180,7 @@ def odegree(net, d, by=None, homophily=False, levels=None):
     return _degrees(net, "odegree", d, MODE_OUT, by, homophily, levels)
 
 
-@register("isolates", kinds=BOTH, family=FAMILY)
+@register("isolates", kinds=BOTH, family=FAMILY, bounds="count")
 def isolates(net):
     """Isolates: number of nodes with no tie (directed: din_i + dout_i = 0); statnet
     ``isolates``, EstimNet ``Isolates``. Equals ``degree(0)`` on undirected networks; n on the
@@ -217,7 +217,7 @@ def _gw(net, name, short, decay, fixed, cutoff, mode, attr=None, levels=None):
     return Term(name, [f"{short}.fixed.{format_number(decay)}"], GWDegreeKernel(decay, mode))
 
 
-@register("gwdegree", kinds=UNDIRECTED, params=_GW_PARAMS, family=FAMILY)
+@register("gwdegree", kinds=UNDIRECTED, params=_GW_PARAMS, family=FAMILY, bounds="count")
 def gwdegree(net, decay=None, fixed=False, attr=None, cutoff=30, levels=None):
     """Geometrically weighted degree with fixed decay α (statnet ``gwdegree(α, fixed=TRUE)``):
 
@@ -231,7 +231,7 @@ def gwdegree(net, decay=None, fixed=False, attr=None, cutoff=30, levels=None):
     return _gw(net, "gwdegree", "gwdeg", decay, fixed, cutoff, MODE_UND, attr, levels)
 
 
-@register("gwidegree", kinds=DIRECTED, params=_GW_PARAMS, family=FAMILY)
+@register("gwidegree", kinds=DIRECTED, params=_GW_PARAMS, family=FAMILY, bounds="count")
 def gwidegree(net, decay=None, fixed=False, attr=None, cutoff=30, levels=None):
     """Geometrically weighted in-degree with fixed decay α (statnet ``gwidegree(α, fixed=TRUE)``):
     e^α Σ_i {1 − (1 − e^−α)^din_i}. Label ``gwideg.fixed.<α>``.
@@ -242,7 +242,7 @@ def gwidegree(net, decay=None, fixed=False, attr=None, cutoff=30, levels=None):
     return _gw(net, "gwidegree", "gwideg", decay, fixed, cutoff, MODE_IN, attr, levels)
 
 
-@register("gwodegree", kinds=DIRECTED, params=_GW_PARAMS, family=FAMILY)
+@register("gwodegree", kinds=DIRECTED, params=_GW_PARAMS, family=FAMILY, bounds="count")
 def gwodegree(net, decay=None, fixed=False, attr=None, cutoff=30, levels=None):
     """Geometrically weighted out-degree with fixed decay α (statnet ``gwodegree(α, fixed=TRUE)``):
     e^α Σ_i {1 − (1 − e^−α)^dout_i}. Label ``gwodeg.fixed.<α>``.

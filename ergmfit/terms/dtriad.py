@@ -85,7 +85,7 @@ def _triad(name, net, mode, attr=None, diff=False, levels=None, label=None):
 
 
 @register("triangle", kinds=DIRECTED, params=_ATTR_PARAMS, aliases=("triangles",),
-          family=_FAMILY)
+          family=_FAMILY, bounds="increasing")
 def dtriangle(net, attr=None, diff=False, levels=None):
     """Directed triangles: every transitive or cyclic triple, ttriple + ctriple.
 
@@ -98,7 +98,8 @@ def dtriangle(net, attr=None, diff=False, levels=None):
     return _triad("triangle", net, "triangle", attr, diff, levels)
 
 
-@register("ttriple", kinds=DIRECTED, params=_ATTR_PARAMS, aliases=("ttriad",), family=_FAMILY)
+@register("ttriple", kinds=DIRECTED, params=_ATTR_PARAMS, aliases=("ttriad",),
+          family=_FAMILY, bounds="increasing")
 def ttriple(net, attr=None, diff=False, levels=None):
     """Transitive triples: Σ_{a,b,c distinct} x_ab x_bc x_ac (a->b->c with a->c).
 
@@ -111,7 +112,8 @@ def ttriple(net, attr=None, diff=False, levels=None):
     return _triad("ttriple", net, "ttriple", attr, diff, levels)
 
 
-@register("ctriple", kinds=DIRECTED, params=_ATTR_PARAMS, aliases=("ctriad",), family=_FAMILY)
+@register("ctriple", kinds=DIRECTED, params=_ATTR_PARAMS, aliases=("ctriad",),
+          family=_FAMILY, bounds="increasing")
 def ctriple(net, attr=None, diff=False, levels=None):
     """Cyclic triples: directed 3-cycles a->b->c->a, (1/3) Σ_{a,b,c} x_ab x_bc x_ca.
 
@@ -122,7 +124,7 @@ def ctriple(net, attr=None, diff=False, levels=None):
     return _triad("ctriple", net, "ctriple", attr, diff, levels)
 
 
-@register("transitive", kinds=DIRECTED, family=_FAMILY)
+@register("transitive", kinds=DIRECTED, family=_FAMILY, bounds="increasing")
 def transitive(net):
     """statnet's ``transitive``, as statnet 4.4 computes it: equal to ``ttriple``.
 
@@ -137,7 +139,7 @@ def transitive(net):
     return Term("transitive", ["transitive"], DTriadKernel(TRIAD_MODES["ttriple"]))
 
 
-@register("twopath", kinds=DIRECTED, family=_FAMILY)
+@register("twopath", kinds=DIRECTED, family=_FAMILY, bounds="increasing")
 def dtwopath(net):
     """Directed two-paths: Σ_{a≠c} #{b: a->b->c} (each a->b->c with a ≠ c once).
 
@@ -245,7 +247,7 @@ def _counts(net, name, label_prefix, sptype, kind, d):
     return Term(name, [f"{label_prefix}{v}" for v in ds], kernel, empty=empty)
 
 
-@register("gwesp", kinds=DIRECTED, params=_GW_PARAMS + [_TYPE412], family=_FAMILY)
+@register("gwesp", kinds=DIRECTED, params=_GW_PARAMS + [_TYPE412], family=_FAMILY, bounds="count")
 def dir_gwesp(net, decay=None, fixed=False, cutoff=30, type=None):
     """Geometrically weighted edgewise shared partners, directed: OTP partners.
 
@@ -261,7 +263,7 @@ def dir_gwesp(net, decay=None, fixed=False, cutoff=30, type=None):
     return _gw(net, "gwesp", "gwesp", "OTP", "edge", decay, fixed, cutoff)
 
 
-@register("gwdsp", kinds=DIRECTED, params=_GW_PARAMS + [_TYPE412], family=_FAMILY)
+@register("gwdsp", kinds=DIRECTED, params=_GW_PARAMS + [_TYPE412], family=_FAMILY, bounds="count")
 def dir_gwdsp(net, decay=None, fixed=False, cutoff=30, type=None):
     """Geometrically weighted dyadwise shared partners, directed: OTP partners.
 
@@ -334,7 +336,7 @@ def dgwnsp(net, decay=None, fixed=False, cutoff=30, type="OTP"):
     return _gw(net, "dgwnsp", f"gwnsp.{t}", t, "nonedge", decay, fixed, cutoff)
 
 
-@register("esp", kinds=DIRECTED, params=[Param("d"), _TYPE412], family=_FAMILY)
+@register("esp", kinds=DIRECTED, params=[Param("d"), _TYPE412], family=_FAMILY, bounds="count")
 def dir_esp(net, d, type=None):
     """Edgewise shared partners, directed (OTP): EP_k = #{ties a->b with k nodes a->k->b}.
 
@@ -348,7 +350,7 @@ def dir_esp(net, d, type=None):
     return _counts(net, "esp", "esp", "OTP", "edge", d)
 
 
-@register("dsp", kinds=DIRECTED, params=[Param("d"), _TYPE412], family=_FAMILY)
+@register("dsp", kinds=DIRECTED, params=[Param("d"), _TYPE412], family=_FAMILY, bounds="count")
 def dir_dsp(net, d, type=None):
     """Dyadwise shared partners, directed (OTP): DP_k = #{ordered pairs (a, b), a ≠ b, with
     k nodes a->k->b}; dsp0 of the empty graph is n(n−1).

@@ -297,7 +297,7 @@ def _levels(net, attr, term):
 
 @register("mutual", kinds=DIRECTED, aliases=("Reciprocity",), family=_FAMILY,
           params=[Param("same", None), Param("by", None), Param("diff", False),
-                  Param("keep", None), Param("levels", None)])
+                  Param("keep", None), Param("levels", None)], bounds="increasing")
 def mutual(net, same=None, by=None, diff=False, keep=None, levels=None):
     """Number of mutual dyads: Σ_{i<j} x_ij x_ji.
 

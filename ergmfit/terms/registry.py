@@ -65,6 +65,10 @@ class Term:
     # (i, j) (empty: the same for every dyad, edges); None when it is not such a function.
     # Set from the registration (``register(cell_attrs=)``); attribute-cell designs read it
     cell_attrs: Any = None
+    # what is certain about the statistics' range on any sample space (set from the
+    # registration, ``register(bounds=)``; see BOUNDS): the face of a statistic at its
+    # extreme (:mod:`ergmfit.estimation.mple.boundary`) reads it
+    bounds: Any = None
 
     def on_empty(self) -> np.ndarray:
         """The statistics on the empty graph (``true_empty`` when set, else ``empty``)."""
@@ -105,6 +109,7 @@ class TermSpec:
     family: str = ""
     doc: str = ""
     cell_attrs: Any = None
+    bounds: Any = None
 
     def cell_attributes(self, bound) -> list | None:
         """The node attributes that alone give the change statistic of a dyad (i, j),
@@ -148,8 +153,15 @@ def _table(state):
             from None
 
 
+#: what a term may declare about its statistics' range, for every network of any sample
+#: space: ``"count"`` -- each statistic counts something (0 is a lower bound);
+#: ``"increasing"`` -- adding a tie never decreases a statistic (its values on the empty
+#: and on the complete network are lower and upper bounds)
+BOUNDS = ("count", "increasing")
+
+
 def register(name, *, kinds=BOTH, params=(), aliases=(), family="", state=BINARY_STATE,
-             cell_attrs=None):
+             cell_attrs=None, bounds=None):
     """Decorator registering ``builder(net, **args) -> Term`` as a term.
 
     A name may be registered twice, once for undirected and once for
@@ -160,13 +172,19 @@ def register(name, *, kinds=BOTH, params=(), aliases=(), family="", state=BINARY
     the values at i and j of some node attributes only: ``()`` of none (``edges``), a
     name (``"attr"``) of the attributes that argument names (:meth:`TermSpec.cell_attributes`;
     the exact design by attribute cells, :mod:`ergmfit.estimation.mple.cells`, reads it).
+    ``bounds`` declares what is certain about the statistics' range (one of
+    :data:`BOUNDS`; for a term with a curved form, of its fixed form): a statistic
+    observed at such a bound is at its extreme (statnet's ``minval``/``maxval``).
     """
+    if bounds is not None and bounds not in BOUNDS:
+        raise AssertionError(f"term {name}: bounds={bounds!r} is not one of {BOUNDS}")
     terms, lookup = _table(state)
 
     def deco(builder):
         spec = TermSpec(name=name, builder=builder, kinds=kinds, params=tuple(params),
                         aliases=tuple(aliases), family=family,
-                        doc=(builder.__doc__ or "").strip(), cell_attrs=cell_attrs)
+                        doc=(builder.__doc__ or "").strip(), cell_attrs=cell_attrs,
+                        bounds=bounds)
         for key in (name, *aliases):
             for other in lookup.get(key.lower(), []):
                 if BOTH in (other.kinds, kinds) or other.kinds == kinds:
@@ -350,6 +368,7 @@ def _build(spec, net, bound):
         raise TermError(f"term {spec.name}: {exc}") from None
     term.args = bound
     term.cell_attrs = spec.cell_attributes(bound)
+    term.bounds = spec.bounds
     return term
 
 

@@ -34,7 +34,7 @@ def _undirected_type(name, type):
 @register("triangle", kinds=UNDIRECTED, aliases=("triangles",), family=_FAMILY,
           params=[Param("attr", None, "count only triangles whose nodes share this attribute"),
                   Param("diff", False, "with attr: one statistic per level"),
-                  Param("levels", None, "with attr: the levels counted")])
+                  Param("levels", None, "with attr: the levels counted")], bounds="increasing")
 def triangle(net, attr=None, diff=False, levels=None):
     """Number of triangles: sets {i, j, k} with all three ties present.
 
@@ -53,7 +53,7 @@ def triangle(net, attr=None, diff=False, levels=None):
     return Term("triangle", ["triangle"], TriangleKernel())
 
 
-@register("twopath", kinds=UNDIRECTED, family=_FAMILY)
+@register("twopath", kinds=UNDIRECTED, family=_FAMILY, bounds="increasing")
 def twopath(net):
     """Number of two-paths i–k–j (unordered ends): Σ_k C(d_k, 2), equal to ``kstar(2)``.
 
@@ -71,7 +71,7 @@ def _sp_values(name, d):
     return ds
 
 
-@register("esp", kinds=UNDIRECTED, params=[Param("d"), _TYPE412], family=_FAMILY)
+@register("esp", kinds=UNDIRECTED, params=[Param("d"), _TYPE412], family=_FAMILY, bounds="count")
 def esp(net, d, type=None):
     """Edgewise shared partners: one statistic per value in ``d``, EP_d.
 
@@ -90,7 +90,7 @@ def _all_pairs_empty(net, ds):
     return [pairs if v == 0 else 0.0 for v in ds]
 
 
-@register("dsp", kinds=UNDIRECTED, params=[Param("d"), _TYPE412], family=_FAMILY)
+@register("dsp", kinds=UNDIRECTED, params=[Param("d"), _TYPE412], family=_FAMILY, bounds="count")
 def dsp(net, d, type=None):
     """Dyadwise shared partners: one statistic per value in ``d``, DP_d.
 
@@ -151,7 +151,7 @@ def _curved_sp(net, name, decay, cutoff, kernel_cls, stat_prefix):
                        [name, f"{name}.decay"], GeometricWeights(K), start_decay(name, decay))
 
 
-@register("gwesp", kinds=UNDIRECTED, params=_GW_PARAMS + [_TYPE412], family=_FAMILY)
+@register("gwesp", kinds=UNDIRECTED, params=_GW_PARAMS + [_TYPE412], family=_FAMILY, bounds="count")
 def gwesp(net, decay=None, fixed=False, cutoff=30, type=None):
     """Geometrically weighted edgewise shared partners (fixed decay α).
 
@@ -175,7 +175,7 @@ def gwesp(net, decay=None, fixed=False, cutoff=30, type=None):
     return Term("gwesp", [f"gwesp.fixed.{format_number(a)}"], GwespKernel(a, net.n))
 
 
-@register("gwdsp", kinds=UNDIRECTED, params=_GW_PARAMS + [_TYPE412], family=_FAMILY)
+@register("gwdsp", kinds=UNDIRECTED, params=_GW_PARAMS + [_TYPE412], family=_FAMILY, bounds="count")
 def gwdsp(net, decay=None, fixed=False, cutoff=30, type=None):
     """Geometrically weighted dyadwise shared partners (fixed decay α).
 
@@ -262,7 +262,7 @@ def dnsp_undirected(net, d, type="OTP"):
 
 
 @register("cycle", kinds=UNDIRECTED, params=[Param("k"), Param("semi", False)],
-          family=_FAMILY)
+          family=_FAMILY, bounds="count")
 def cycle(net, k, semi=False):
     """Number of k-cycles, one statistic per value in ``k`` (3 ≤ k ≤ n).
 

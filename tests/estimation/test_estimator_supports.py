@@ -12,8 +12,9 @@ from ergmfit.exceptions import FormulaError, SettingsError
 
 FEATURES = {"curved", "constraints", "missing", "target_stats", "missing+target_stats", "families"}
 #: declared by the estimators that have it, absent (False) elsewhere: fitting a model whose
-#: MLE lies on a face of the hull, with +/-Inf estimates (#36; ERGM.fit asks for it)
-OPTIONAL_FEATURES = {"infinite_estimates"}
+#: MLE lies on a face of the hull, with +/-Inf estimates (#36; ERGM.fit asks for it), and
+#: drawing the chains through the parallel-tempered sampler (#36, fit(tempering=...))
+OPTIONAL_FEATURES = {"infinite_estimates", "tempering"}
 
 
 @pytest.mark.parametrize("method", methods())
@@ -48,6 +49,14 @@ def test_the_model_refuses_what_an_estimator_does_not_declare(plain, make, error
     m = make(ef.datasets.load("flomarriage"))
     with pytest.raises(error, match=text):
         m.fit(method="plain-test")
+
+
+def test_tempering_refused_unless_declared(plain):
+    m = ef.ERGM(ef.datasets.load("flomarriage"), "edges")
+    with pytest.raises(SettingsError, match="parallel-tempered sampler.*'mcmle'"):
+        m.fit(method="plain-test", tempering=True)
+    with pytest.raises(SettingsError, match="parallel-tempered"):
+        m.fit(method="cd", tempering={"n_temps": 3})
 
 
 def test_target_stats_refused_unless_declared(plain):

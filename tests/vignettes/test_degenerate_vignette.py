@@ -1,6 +1,7 @@
 """vignettes/degenerate_lazega.py runs end to end in quick mode (#36 item 4): the plain
 MCMC-MLE fails clearly, the tempered chain at the MPLE is at the complete graph, the
-tapered fit reproduces the observed statistics within 3 s.e. with both samplers."""
+tapered fit reproduces the observed statistics within 3 s.e. with both samplers, and so does
+its MCMC-MLE on tempered chains (fit(tempering=...))."""
 import json
 import os
 import pathlib
@@ -24,6 +25,7 @@ def test_degenerate_vignette_quick(tmp_path):
     res = json.loads((tmp_path / "degenerate_lazega.json").read_text())
     assert res["quick"] and res["plain_mcmle"] == "DegenerateModelError"
     assert res["tempered_at_mple"]["mean"][0] == 630.0          # the complete graph
-    assert res["tapered_within_3_se"]
+    assert res["tapered_within_3_se"]       # also the tempered MCMC-MLE's fit.simulate (step 4)
+    assert len(res["tempered_mcmle"]) == 1 and len(res["tempered_mcmle"][0]["params"]) == 3
     assert abs(res["tapered_mple"][2] - 0.665536) < 1e-3         # ergm.tapered's MPLE
     assert (tmp_path / "degenerate_lazega.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -215,7 +215,7 @@ class MCMLE(Estimator):
     method = "mcmle"
     supports = {"curved": True, "constraints": True, "missing": True, "target_stats": True,
                 "missing+target_stats": False, "families": frozenset({"binary", "count"}),
-                "infinite_estimates": True}
+                "infinite_estimates": True, "tempering": True}
     SETTINGS = SETTINGS
 
     def fit(self, model):

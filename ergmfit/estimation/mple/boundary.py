@@ -37,11 +37,25 @@ separation as possible.  Then
   report those either, and the estimators refuse them with their own message
   naming the combination.
 
-Only dyad-independent statistics go to infinity: their change statistics do
-not depend on the network, so a separation among them is a property of the
-whole sample space, not of the observed network (the pseudo-likelihood's
-separation in a dyad-dependent statistic is only necessary; see
-:mod:`ergmfit.estimation.mple.existence`).
+The linear program covers the dyad-independent statistics only: their change
+statistics do not depend on the network, so a separation among them is a
+property of the whole sample space, not of the observed network (the
+pseudo-likelihood's separation in a dyad-dependent statistic is only
+necessary; see :mod:`ergmfit.estimation.mple.existence`).
+
+A dyad-dependent statistic goes to infinity when it is *certainly* at its
+extreme (:func:`extreme_statistics`, statnet's check of ``minval``/``maxval``):
+its term declares bounds valid on every network (``register(bounds=)``: a
+count is at least 0; a statistic that adding a tie never decreases lies
+between its values on the empty and on the complete network) and the observed
+statistic equals one of them -- then the observed network attains it, so it
+is the smallest (largest) attainable value on any sample space that holds the
+observed network.  Its coefficient is -Inf (+Inf) and the others are fitted on
+the face: the networks on which the statistic keeps its extreme value (the
+samplers reject every toggle that changes it, the pseudo-likelihood leaves out
+the dyads whose toggle would).  A statistic at its extreme that no declared
+bound certifies (a combination of statistics, or a term without ``bounds``)
+is refused by the estimators, as statnet refuses it.
 
 References
 ----------
@@ -58,6 +72,9 @@ Examples
 >>> face = boundary_face(m)
 >>> face.infinite
 {'nodematch.Race.Black': -inf, 'nodematch.Race.Other': -inf}
+>>> import networkx as nx
+>>> boundary_face(ef.ERGM(nx.cycle_graph(6), "edges + triangle")).infinite
+{'triangle': -inf}
 """
 from __future__ import annotations
 
@@ -72,7 +89,7 @@ from scipy import optimize, sparse
 from ...exceptions import ConvergenceWarning, DegenerateModelError
 
 __all__ = ["DesignFace", "design_face", "ModelFace", "boundary_face", "infinite_note",
-           "boundary_warning"]
+           "boundary_warning", "statistic_bounds", "extreme_statistics"]
 
 #: LP objective (per unit of total weight) below which no separation is taken as found
 _LP_TOL = 1e-9
@@ -81,6 +98,9 @@ _LP_TOL = 1e-9
 MAX_DESIGN_ENTRIES = 5 * 10 ** 7
 #: nor is the linear program solved over more distinct rows than this
 MAX_LP_ROWS = 100_000
+#: the complete network's statistics (the upper bound of a statistic that adding a tie
+#: never decreases) are computed for networks of at most this many dyads
+MAX_COMPLETE_DYADS = 5000
 
 
 @dataclass
@@ -238,7 +258,7 @@ class ModelFace:
                 del res.info["offset"]
         res.info["infinite"] = {k: ("+Inf" if v > 0 else "-Inf") for k, v in self.infinite.items()}
         res.info["face_decided_dyads"] = int(round(self.n_decided))
-        if res.nobs is not None and res.nobs != self.n_vars:
+        if res.nobs is not None and self.n_vars is not None and res.nobs != self.n_vars:
             res.nobs = int(self.n_vars)
             if res.null_loglik is not None:
                 res.null_loglik = -res.nobs * math.log(2.0)
@@ -256,8 +276,8 @@ def boundary_warning(infinite) -> str:
     return ("the maximum likelihood estimate lies on the boundary of the attainable "
             "statistics: " + "; ".join(parts) + ". The estimate is infinite for "
             + ("it" if len(parts) == 1 else "them") + " and the other coefficients are fitted "
-            "with the dyads it decides fixed, as statnet does (its standard error is printed "
-            "as 0)")
+            "on the networks that keep " + ("it" if len(parts) == 1 else "them") + " at that "
+            "value (the face), as statnet does (a standard error of 0 is printed)")
 
 
 def infinite_note(infinite) -> str:
@@ -266,7 +286,11 @@ def infinite_note(infinite) -> str:
             + " ".join(infinite))
 
 
-def _applies(model) -> bool:
+def _applies_any(model) -> bool:
+    """Whether the model is one whose infinite estimates are sought at all: a
+    linear binary model fitted by the front (not a free-coefficient view), its
+    offsets' coefficients given, and target statistics only
+    for dyad-independent models (a dyad-dependent model's targets go through SAN)."""
     if getattr(model, "curved", False):
         return False
     if not getattr(getattr(model, "parameterisation", None), "linear", True):
@@ -280,11 +304,17 @@ def _applies(model) -> bool:
     if fam != "binary":
         return False
     space = getattr(model, "sample_space", None)
-    if space is None or not space.dyad_independent:
+    if space is None:
         return False
     if getattr(model, "target_stats", None) is not None and not model.dyad_independent:
         return False        # a dyad-dependent model's targets go through SAN
     return bool(getattr(model, "terms", None))
+
+
+def _applies(model) -> bool:
+    """Whether the linear program over the dyad-independent design applies: also a
+    sample space of free dyads only (no degree bounds)."""
+    return _applies_any(model) and model.sample_space.dyad_independent
 
 
 def _independent_part(model):
@@ -332,16 +362,150 @@ def independent_design(model):
     return design, t
 
 
+def _complete_ties(network):
+    """Every dyad of ``network``'s kind as an (m, 2) tie array (the complete network)."""
+    n = network.n
+    if network.bipartite is not None:
+        i, j = np.meshgrid(np.arange(network.bipartite), np.arange(network.bipartite, n),
+                           indexing="ij")
+    elif network.directed:
+        i, j = np.nonzero(~np.eye(n, dtype=bool))
+    else:
+        i, j = np.triu_indices(n, 1)
+    return np.column_stack([np.ravel(i), np.ravel(j)]).astype(np.int64)
+
+
+def statistic_bounds(model):
+    """(lower, upper): bounds of each statistic of ``model``'s linear dyad-dependent
+    terms that hold on every network, from the terms' ``bounds`` declarations
+    (:data:`ergmfit.terms.registry.BOUNDS`); NaN where nothing is declared (and for
+    dyad-independent statistics, whose face the linear program finds exactly).  The
+    upper bound of an increasing statistic (its value on the complete network) is
+    computed for networks of at most :data:`MAX_COMPLETE_DYADS` dyads.
+
+    >>> import ergmfit as ef, networkx as nx
+    >>> statistic_bounds(ef.ERGM(nx.path_graph(4), "edges + triangle + kstar(2)"))
+    (array([nan,  0.,  0.]), array([nan,  4., 12.]))
+    """
+    p = len(model.stat_labels)
+    lower, upper = np.full(p, np.nan), np.full(p, np.nan)
+    increasing, k = [], 0
+    for j, term in enumerate(model.terms):
+        cols = slice(k, k + len(term.labels))
+        k += len(term.labels)
+        kind = getattr(term, "bounds", None)
+        if kind is None or term.dyad_independent or getattr(term, "curve", None) is not None:
+            continue
+        if kind == "count":
+            lower[cols] = 0.0
+        elif kind == "increasing":
+            lower[cols] = term.on_empty()
+            increasing.append((j, cols))
+    if increasing and model.network.n_dyads <= MAX_COMPLETE_DYADS:
+        sub = model.submodel([j for j, _ in increasing])
+        full = sub.statistics_vector(_complete_ties(model.network))
+        k = 0
+        for _, cols in increasing:
+            width = cols.stop - cols.start
+            upper[cols] = full[k:k + width]
+            k += width
+    return lower, upper
+
+
+def extreme_statistics(model) -> dict:
+    """The columns of ``model``'s dyad-dependent statistics observed (or targeted) at a
+    bound of :func:`statistic_bounds` -- at their smallest or largest attainable value
+    -- as {column: -Inf or +Inf}; the user's offsets are left out, and neither a statistic
+    whose two bounds agree (constant on every network) nor one that no single toggle of
+    the observed network moves (:func:`_unmoved`) is taken as at an extreme.  Empty when a
+    model has missing dyads (the observed statistics are then not a network's)."""
+    if model.sample_space.n_missing:
+        return {}
+    lower, upper = statistic_bounds(model)
+    if np.all(np.isnan(lower) & np.isnan(upper)):
+        return {}
+    obs = model.statistics_vector()
+    out = {}
+    for k in range(len(obs)):
+        if model.offset[k]:
+            continue
+        at_low = not np.isnan(lower[k]) and abs(obs[k] - lower[k]) <= 1e-9 * max(1.0, abs(obs[k]))
+        at_high = not np.isnan(upper[k]) and abs(obs[k] - upper[k]) <= 1e-9 * max(1.0, abs(obs[k]))
+        if at_low != at_high:
+            out[k] = -math.inf if at_low else math.inf
+    if out:
+        for k in _unmoved(model, sorted(out)):
+            del out[k]
+    return out
+
+
+#: the check that a statistic at its extreme moves under some single toggle builds the change
+#: statistics of every free dyad for networks of at most this many dyads
+MAX_MOVE_CHECK_DYADS = 10 ** 6
+
+
+def _unmoved(model, cols):
+    """The columns among ``cols`` whose change statistic is 0 for every free dyad of the
+    observed network (no single toggle moves them; e.g. ``degree(20)`` on 16 nodes, which
+    no network can change): left to the estimators' own check ("has no variation"), not
+    made infinite."""
+    if model.network.n_dyads > MAX_MOVE_CHECK_DYADS:
+        return []
+    from .pseudolikelihood import pseudo_design, restricted_design
+    starts = np.cumsum([0] + [len(t.labels) for t in model.terms])
+    terms = sorted({int(np.searchsorted(starts, k, side="right")) - 1 for k in cols})
+    sub = model.submodel(terms)
+    dvars = model.sample_space.design_vars()
+    design = pseudo_design(sub.compiled()) if dvars is None else \
+        restricted_design(sub.compiled(), dvars)
+    sub_cols = np.concatenate([np.arange(starts[j], starts[j + 1]) for j in terms])
+    moved = np.abs(design.X).max(axis=0) > 0 if len(design.X) else np.zeros(len(sub_cols), bool)
+    return [k for k in cols if not moved[int(np.flatnonzero(sub_cols == k)[0])]]
+
+
 def boundary_face(model):
     """The face the model's MLE lies on (:class:`ModelFace`), or None when the
-    MLE exists (or the question does not apply: curved models, dyad-dependent
-    constraints, count models, an infinite offset on a dyad-dependent
-    statistic).  The user's offsets stay offsets (an infinite one's dyads are
-    decided before the face is sought).  Raises
-    DegenerateModelError when the target statistics are not attainable or
-    only a combination of coefficients diverges (module docstring)."""
-    if not _applies(model):
+    MLE exists as far as is certain (or the question does not apply: curved
+    models, count models, missing offset coefficients).  The dyad-independent
+    statistics' face is found by the linear program (not under dyad-dependent
+    constraints, nor with an infinite user offset on a dyad-dependent statistic),
+    the dyad-dependent statistics at their extremes by :func:`extreme_statistics`.
+    The user's offsets stay offsets (an infinite one's dyads are decided before
+    the face is sought).  Raises DegenerateModelError when the target statistics
+    are not attainable or only a combination of coefficients diverges (module
+    docstring)."""
+    if not _applies_any(model):
         return None
+    independent = _independent_face(model) if _applies(model) else None
+    extreme = extreme_statistics(model)
+    if independent is None and not extreme:
+        return None
+    p = len(model.labels)
+    fixed = np.asarray(model.offset, dtype=bool).copy()
+    coef_all = np.full(p, np.nan)
+    if fixed.any():
+        coef_all[fixed] = np.asarray(model.offset_coef, dtype=float)
+    found = dict(extreme)
+    n_vars, n_decided = None, 0.0
+    if independent is not None:
+        found.update(independent[0])
+        n_vars, n_decided = independent[1], independent[2]
+    for k, v in found.items():
+        fixed[k] = True
+        coef_all[k] = v
+    infinite = {model.labels[k]: float(v) for k, v in sorted(found.items())}
+    m = copy.copy(model)
+    m.offset = fixed
+    m.offset_coef = coef_all[fixed]
+    if n_vars is None:
+        n_vars = int(model.sample_space.n_free) if model.sample_space.constrained \
+            else int(model.network.n_dyads)
+    return ModelFace(m, infinite, n_vars, n_decided)
+
+
+def _independent_face(model):
+    """The linear program's face of the dyad-independent statistics:
+    ({column: +/-Inf}, free dyads, dyads the face decides), or None."""
     sub, cols = _independent_part(model)
     if sub is None:
         return None
@@ -380,12 +544,5 @@ def boundary_face(model):
     if face is None:
         return None
     fcols = cols[free][face.fixed]
-    fixed = user.copy()
-    fixed[fcols] = True
-    coef_all = user_coef.copy()
-    coef_all[fcols] = face.coef[face.fixed]
-    infinite = {model.labels[k]: float(coef_all[k]) for k in fcols}
-    m = copy.copy(model)
-    m.offset = fixed
-    m.offset_coef = coef_all[fixed]
-    return ModelFace(m, infinite, int(round(float(design.n.sum()))), face.n_decided)
+    return ({int(k): float(v) for k, v in zip(fcols, face.coef[face.fixed])},
+            int(round(float(design.n.sum()))), face.n_decided)
