@@ -108,3 +108,45 @@ cdef class LayerLogicKernel(CompoundKernel):
                 aux.add_tie(a, b)
                 new.inner_toggled(aux, a, b, True)
         return new
+
+
+cdef class DyadLayerKernel(TermKernel):
+    """A function of each dyad's ties across ``n_layers`` stacked layers of ``base_n`` nodes,
+    summed over the dyads {a, b} (a < b) of the node set: the dyad adds ``table[x]``, where
+    bit m of x is the tie a->b of layer m and, in a directed network, bit n_layers + m the
+    tie b->a (ergm.multi's cross-layer dyad terms: ``mutualL``, ``CMBL``)."""
+    cdef int base_n
+    cdef int n_layers
+    cdef bint directed
+    cdef double[::1] table
+
+    def __cinit__(self, int base_n, int n_layers, table, bint directed):
+        self.base_n = base_n
+        self.n_layers = n_layers
+        self.directed = directed
+        self.table = np.ascontiguousarray(table, dtype=np.float64)
+        if self.table.shape[0] != (1 << (n_layers * (2 if directed else 1))):
+            raise ValueError("the dyad table needs 2**n_layers entries (4**n_layers directed)")
+        self.n_stats = 1
+
+    cdef inline unsigned int bits(self, NetworkState s, int a, int b) noexcept nogil:
+        cdef unsigned int m, out = 0
+        for m in range(<unsigned int>self.n_layers):
+            if s.has_tie(m * self.base_n + a, m * self.base_n + b):
+                out |= 1u << m
+        return out
+
+    cdef void change(self, NetworkState s, int i, int j, double* out) noexcept nogil:
+        cdef int a = i % self.base_n, b = j % self.base_n
+        cdef unsigned int layer = i // self.base_n, x, flip
+        if self.directed:
+            if a < b:
+                x = self.bits(s, a, b) | (self.bits(s, b, a) << self.n_layers)
+                flip = 1u << layer
+            else:
+                x = self.bits(s, b, a) | (self.bits(s, a, b) << self.n_layers)
+                flip = 1u << (layer + self.n_layers)
+        else:
+            x = self.bits(s, a, b)
+            flip = 1u << layer
+        out[0] = self.table[x | flip] - self.table[x & ~flip]

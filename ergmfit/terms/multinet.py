@@ -36,10 +36,11 @@ import re
 import numpy as np
 
 from ..exceptions import TermError
-from ..formula import FormulaArg, compact_text
+from ..formula import FormulaArg, RCode, compact_text
 from ..network.networks import stacked_view
-from ._multinet import LayerLogicKernel, NetworkDesignKernel
+from ._multinet import DyadLayerKernel, LayerLogicKernel, NetworkDesignKernel
 from .netexpr import evaluate
+from .curvemap import curve_leaves, keep_curvature
 from .operators import build_formula
 from .registry import BOTH, Param, Term, format_number, register
 from .stacking import stack
@@ -193,6 +194,7 @@ def _subset(net, subset, what):
 
 
 def _check_inner(terms, what):
+    """Refuse inner terms that are not sums over networks (layers); curved terms pass."""
     for t in terms:
         if t.name in _SIZE_NORMALISED:
             raise TermError(f"{what}: {t.name} is normalised by the network's size, so it is "
@@ -200,9 +202,9 @@ def _check_inner(terms, what):
         if getattr(t.kernel, "exact_total", False):
             raise TermError(f"{what}: the nonlinear term {t.name} cannot be evaluated per "
                             "network here")
-        if t.param_labels != t.labels or getattr(t, "fixed", None) is not None:
-            raise TermError(f"{what}: curved terms and Offset() inside it are not supported "
-                            f"({t.name}); fix the decay (fixed=TRUE)")
+        if getattr(t, "fixed", None) is not None or getattr(t, "curve_map", None) is not None:
+            raise TermError(f"{what}: Offset() and Curve() inside it are not supported "
+                            f"({t.name}); put {what[:-2]}() inside them instead")
 
 
 def _per_block_empty(net, terms, f, rows):
@@ -229,18 +231,29 @@ def _per_block_empty(net, terms, f, rows):
                                    Param("label", None)], family=FAMILY)
 def n_operator(net, formula, lm=None, subset=True, weights=1, contrasts=None, offset=0,
                label=None):
-    """ergm.multi's ``N(formula, lm=~1, subset=TRUE)`` on ``ef.Networks([...])``: the
-    statistics of ``formula`` on each network, combined through the network-level design
-    ``lm`` (default: summed). Labels ``N(1)~edges``, ``N(wave)~edges``, ..."""
+    """ergm.multi's ``N(formula, lm=~1, subset=TRUE, offset=0)`` on ``ef.Networks([...])``:
+    the statistics of ``formula`` on each network, combined through the network-level design
+    ``lm`` (default: summed). Labels ``N(1)~edges``, ``N(wave)~edges``, ...
+
+    Network b's coefficients of ``formula`` are ``X[b] @ theta + offset[b]`` (X the ``lm``
+    design): ``offset`` is a number, one per network, or a (networks x parameters of
+    ``formula``) matrix, as statnet's.  With curved terms inside (``gwesp(fixed=FALSE)``) or
+    an offset the term holds every network's statistics and maps the coefficients to each
+    network's; its parameters are ``N(<column>)~gwesp``, ``N(<column>)~gwesp.decay``.
+    ``weights`` is reserved by statnet (it refuses any other value) and so here."""
     net = stacked_view(net) or net
     if not hasattr(net, "blocks"):
         raise TermError("N() needs several networks: ef.ERGM(ef.Networks([g1, g2, ...]), "
                         "'N(~edges)')")
     if not isinstance(formula, FormulaArg):
         raise TermError(f"N(): the formula must be a formula such as ~edges, got {formula!r}")
-    if weights != 1 or contrasts is not None or offset != 0 or label is not None:
-        raise TermError("N(): weights=, contrasts=, offset= and label= are not supported "
-                        "(statnet reserves weights=; use lm= and subset=)")
+    if not (isinstance(weights, (int, float)) and not isinstance(weights, bool)
+            and weights == 1):
+        raise TermError("N(): weights= is reserved in statnet (ergm.multi refuses any value "
+                        "but 1: networks cannot be given sampling weights); leave it out")
+    if contrasts is not None or label is not None:
+        raise TermError("N(): contrasts= and label= are not supported (use factor() in lm= "
+                        "and the default labels)")
     if lm is None:
         lm_text = "1"
     elif isinstance(lm, FormulaArg):
@@ -251,11 +264,85 @@ def n_operator(net, formula, lm=None, subset=True, weights=1, contrasts=None, of
     X = X * _subset(net, subset, "N()")[:, None]
     terms = build_formula(net, formula)
     _check_inner(terms, "N()")
-    kernel = NetworkDesignKernel([t.kernel for t in terms], net.block_of, X)
+    leaves = curve_leaves("N", terms)
+    params = [lab for t in terms for lab in t.param_labels]
+    offsets = _offset_matrix(offset, len(net.blocks), params)
     labels = [f"N({c})~{lab}" for t in terms for lab in t.labels for c in cols]
+    one_column = X.shape[1] == 1 and np.isin(X, (0.0, 1.0)).all()
+    if offsets.any() or (leaves is not None and not one_column):
+        return _per_network_term(net, terms, formula, X, cols, offsets, leaves)
+    # every network (of the subset) has the same coefficients: the summed statistics,
+    # curved terms keeping their parameters (N(1)~gwesp, N(1)~gwesp.decay)
+    kernel = NetworkDesignKernel([t.kernel for t in terms], net.block_of, X)
     empty = _per_block_empty(net, terms, formula, X).reshape(-1)
-    return Term("N", labels, kernel, empty=empty,
+    term = Term("N", labels, kernel, empty=empty,
                 dyad_independent=all(t.dyad_independent for t in terms))
+    return keep_curvature("N", term, terms, lambda names: [f"N({cols[0]})~{n}" for n in names])
+
+
+def _offset_matrix(offset, B, params):
+    """statnet's ``offset``: a number, one per network, or a (networks x parameters)
+    matrix (an R ``matrix(..., nrow=B)`` is read column by column), as a B x p array."""
+    p = len(params)
+    vals = offset if isinstance(offset, list) else [offset]
+    if isinstance(offset, RCode) or not vals or not all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals):
+        raise TermError(f"N(): offset must be a number, one number per network or a "
+                        f"networks x parameters matrix, got {offset!r}")
+    vals = np.asarray(vals, dtype=float)
+    if not np.isfinite(vals).all():
+        raise TermError("N(): offset must be finite")
+    if len(vals) == 1:
+        return np.full((B, p), vals[0])
+    if len(vals) == B:
+        return np.repeat(vals[:, None], p, axis=1)
+    if len(vals) == B * p:
+        return vals.reshape(p, B).T
+    raise TermError(f"N(): offset has {len(vals)} values; give 1, one per network ({B}) or "
+                    f"one per network and parameter ({B} x {p} = {B * p}: the parameters "
+                    f"are {', '.join(params)})")
+
+
+def _per_network_term(net, terms, formula, X, cols, offsets, leaves):
+    """N() over curved terms or with an offset: the statistics of every network
+    (``N[<network>]~<label>``) and the map theta -> each network's coefficients
+    ``inner.eta(X[b] @ theta + offset[b])``."""
+    from .parameterisation import Curved
+    from types import SimpleNamespace
+    B, K = X.shape
+    inner = Curved(leaves if leaves is not None else
+                   [SimpleNamespace(param_labels=list(t.labels), labels=list(t.labels),
+                                    curve=None) for t in terms])
+    p, q = inner.n_params, inner.n_stats
+    kernel = NetworkDesignKernel([t.kernel for t in terms], net.block_of, np.eye(B))
+    names = [b.name for b in net.blocks]
+    labels = [f"N[{nm}]~{lab}" for t in terms for lab in t.labels for nm in names]
+    empty = _per_block_empty(net, terms, formula, np.eye(B)).reshape(-1)
+
+    def psi(theta):              # (B, p): each network's parameters of the inner model
+        return X @ np.asarray(theta, dtype=float).reshape(p, K).T + offsets
+
+    def eta(theta):
+        out = np.empty((q, B))
+        for b, row in enumerate(psi(theta)):
+            out[:, b] = inner.eta(row)
+        return out.reshape(-1)
+
+    def jac(theta):
+        out = np.zeros((q, B, p, K))
+        for b, row in enumerate(psi(theta)):
+            out[:, b, :, :] = inner.jacobian(row)[:, :, None] * X[b][None, None, :]
+        return out.reshape(q * B, p * K)
+
+    lower = np.full(p * K, -np.inf)
+    if K == 1 and np.all(X == 1) and not offsets.any():
+        lower = np.asarray(inner.lower_bounds(), dtype=float)
+    term = Term("N", labels, kernel, empty=empty,
+                dyad_independent=all(t.dyad_independent for t in terms))
+    term.param_labels = [f"N({c})~{lab}" for lab in inner.param_labels for c in cols]
+    term.curve_map = {"map": {"eta": eta, "jac": jac, "affine": leaves is None},
+                      "lower": lower, "upper": np.full(p * K, np.inf), "why": None}
+    return term
 
 
 # -- layer logic ------------------------------------------------------------------
@@ -307,12 +394,14 @@ def l_operator(net, formula, Ls):
     labels = [f"{prefix}~{lab}" for lab in inner_labels]
     p = len(inner_labels)
     if len(kernels) == 1:
-        kernel = kernels[0]
+        term = Term("L", labels, kernels[0], empty=inner_empty,
+                    dyad_independent=all(t.dyad_independent for t in terms)
+                    and len(_layers_used(kernel_tables)) <= 1)
     else:
         inner = [Term("L", labels, k, empty=inner_empty) for k in kernels]
-        return stack("L", inner, labels, np.hstack([np.eye(p)] * len(kernels)))
-    return Term("L", labels, kernel, empty=inner_empty, dyad_independent=all(t.dyad_independent for t in terms)
-                and len(_layers_used(kernel_tables)) <= 1)
+        term = stack("L", inner, labels, np.hstack([np.eye(p)] * len(kernels)))
+    # curved inner terms keep their parameters: L(advice)~gwesp, L(advice)~gwesp.decay
+    return keep_curvature("L", term, terms, lambda names: [f"{prefix}~{n}" for n in names])
 
 
 def _layers_used(tables):
@@ -326,3 +415,124 @@ def _layers_used(tables):
                 used.add(m)
             m += 1
     return used
+
+
+# -- cross-layer dyad terms ------------------------------------------------------------
+
+def _logics(net, Ls, what, default_all=False):
+    """The layer logics of ``Ls`` (a formula or a list of them; ``~.`` every layer when
+    ``default_all``) as (compact texts, truth tables over the layer bits)."""
+    if not hasattr(net, "layer_names"):
+        raise TermError(f"{what} needs a multilayer network: ef.ERGM(ef.Layer({{...}}), ...)")
+    items = Ls if isinstance(Ls, list) else [Ls]
+    if not items or not all(isinstance(x, FormulaArg) for x in items):
+        raise TermError(f"{what}: Ls must be a layer logic formula (~advice&friendship) or a "
+                        f"list of them (c(~advice, ~friendship)), got {Ls!r}")
+    if default_all and len(items) == 1 and items[0].text.strip() == ".":
+        codes = np.arange(1 << len(net.blocks))
+        return list(map(str, net.layer_names)), [((codes >> m) & 1).astype(np.uint8)
+                                                 for m in range(len(net.blocks))]
+    return [lg.compact for lg in items], [layer_table(net, lg.text, what) for lg in items]
+
+
+def _dyad_term(name, net, label, value):
+    """One statistic summing ``value(forward bits, backward bits)`` (directed) or
+    ``value(bits, bits)`` (undirected) over the dyads of the layers' node set."""
+    L, base = len(net.blocks), net.base_network
+    codes = np.arange(1 << L)
+    if net.directed:
+        fwd, bwd = np.meshgrid(codes, codes, indexing="xy")      # x = fwd | bwd << L
+        table = value(fwd.reshape(-1), bwd.reshape(-1))
+    else:
+        table = value(codes, codes)
+    table = np.asarray(table, dtype=float)
+    return Term(name, [label], DyadLayerKernel(base.n, L, table, net.directed),
+                dyad_independent=True)
+
+
+_MAX_DYAD_LAYERS = 8
+
+
+def _check_layer_count(net, what):
+    if len(net.blocks) > _MAX_DYAD_LAYERS:
+        raise TermError(f"{what}: at most {_MAX_DYAD_LAYERS} layers are supported (the "
+                        f"network has {len(net.blocks)})")
+
+
+@register("mutualL", kinds=BOTH, params=[Param("same", None), Param("diff", False),
+                                         Param("by", None), Param("keep", None),
+                                         Param("Ls", None)], family=FAMILY)
+def mutual_layers(net, same=None, diff=False, by=None, keep=None, Ls=None):
+    """ergm.multi's ``mutualL(Ls=c(~L1, ~L2))``: the number of dyads where a tie in logical
+    layer L1 reciprocates a tie in L2, and vice versa, i.e. the sum over dyads {i, j} of
+    L1(i->j) L2(j->i) + L1(j->i) L2(i->j) (a dyad with mutual ties in both adds 2); one
+    formula is replicated (``Ls=~a`` counts twice the mutual dyads of layer a).  Directed
+    layers only.  Label ``mutualL(<L1>,<L2>)``.
+
+    References
+    ----------
+    Krivitsky, P. N., Koehly, L. M. and Marcum, C. S. (2020). Exponential-family random
+    graph models for multi-layer networks. Psychometrika 85, 630-659.
+
+    Examples
+    --------
+    >>> import networkx as nx, ergmfit as ef
+    >>> a, b = nx.DiGraph([(0, 1), (1, 0)]), nx.DiGraph([(1, 0)])
+    >>> ef.ERGM(ef.Layer({"a": a, "b": b}), "mutualL(Ls=c(~a, ~b))").statistics()
+    {'mutualL(a,b)': 1.0}
+    """
+    net = stacked_view(net) or net
+    if same is not None or by is not None or diff is not False or keep is not None:
+        raise TermError("mutualL: same=, by=, diff= and keep= are not implemented; use "
+                        "L(~mutual(same=...), ~layer) for one layer")
+    if Ls is None:
+        raise TermError("mutualL needs Ls: the layer logics, mutualL(Ls=c(~advice, "
+                        "~friendship)) (L(~mutual, ~advice) counts within one layer)")
+    names, tables = _logics(net, Ls, "mutualL")
+    if not net.directed:
+        raise TermError("mutualL: the layers must be directed (mutuality of undirected ties "
+                        "is their edges)")
+    if len(tables) == 1:
+        names, tables = names * 2, tables * 2
+    if len(tables) != 2:
+        raise TermError(f"mutualL: Ls takes one or two layer logics, got {len(tables)}")
+    _check_layer_count(net, "mutualL")
+    t1, t2 = (np.asarray(t, dtype=float) for t in tables)
+    return _dyad_term("mutualL", net, f"mutualL({names[0]},{names[1]})",
+                      lambda f, b: t1[f] * t2[b] + t1[b] * t2[f])
+
+
+@register("CMBL", kinds=BOTH, params=[Param("Ls", None)], family=FAMILY)
+def cmb_layers(net, Ls=None):
+    """ergm.multi's ``CMBL(Ls=~.)`` (Conway-Maxwell-Binomial dependence among layers): the
+    sum over the dyads (ordered pairs in a directed network) of log(E! (R-E)! / R!), E the
+    number of the R logical layers of ``Ls`` (default: every layer) with a tie there.  A
+    positive coefficient makes a dyad's layers agree.  Label ``CMBL(<L1>,<L2>,...)``.
+
+    References
+    ----------
+    Krivitsky, P. N., Koehly, L. M. and Marcum, C. S. (2020). Exponential-family random
+    graph models for multi-layer networks. Psychometrika 85, 630-659.
+
+    Examples
+    --------
+    >>> import networkx as nx, ergmfit as ef
+    >>> a, b = nx.path_graph(3), nx.Graph([(0, 1)])
+    >>> b.add_node(2)
+    >>> ef.ERGM(ef.Layer({"a": a, "b": b}), "CMBL").statistics()    # one dyad with E = 1
+    {'CMBL(a,b)': -0.6931471805599453}
+    """
+    from math import lgamma
+    net = stacked_view(net) or net
+    names, tables = _logics(net, FormulaArg(".") if Ls is None else Ls, "CMBL",
+                            default_all=True)
+    R = len(tables)
+    if R < 2:
+        raise TermError(f"CMBL: Ls needs at least two layer logics, got {R}")
+    _check_layer_count(net, "CMBL")
+    count = np.sum([np.asarray(t, dtype=np.int64) for t in tables], axis=0)  # E per code
+    cmb = np.array([lgamma(e + 1) + lgamma(R - e + 1) - lgamma(R + 1) for e in range(R + 1)])
+    per_code = cmb[count]
+    value = (lambda f, b: per_code[f] + per_code[b]) if net.directed else \
+        (lambda f, b: per_code[f])
+    return _dyad_term("CMBL", net, f"CMBL({','.join(names)})", value)

@@ -124,6 +124,10 @@ NOT_COVERED = {
          "the block-diagonal sample space in tests/families/test_multi_terms.py",
     "L": "needs ef.Layer (a multilayer network); its change statistics are checked within "
          "the layers in tests/families/test_multi_terms.py",
+    "mutualL": "needs ef.Layer (a multilayer network); its change statistics are checked "
+               "within the layers in tests/families/test_multi_terms.py",
+    "CMBL": "needs ef.Layer (a multilayer network); its change statistics are checked within "
+            "the layers in tests/families/test_multi_terms.py",
 }
 
 KINDS = {UNDIRECTED: ("undirected", "two-mode"), DIRECTED: ("directed",),
