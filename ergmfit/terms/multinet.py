@@ -522,7 +522,7 @@ def cmb_layers(net, Ls=None):
     >>> ef.ERGM(ef.Layer({"a": a, "b": b}), "CMBL").statistics()    # one dyad with E = 1
     {'CMBL(a,b)': -0.6931471805599453}
     """
-    from math import lgamma
+    from math import comb, log
     net = stacked_view(net) or net
     names, tables = _logics(net, FormulaArg(".") if Ls is None else Ls, "CMBL",
                             default_all=True)
@@ -531,7 +531,7 @@ def cmb_layers(net, Ls=None):
         raise TermError(f"CMBL: Ls needs at least two layer logics, got {R}")
     _check_layer_count(net, "CMBL")
     count = np.sum([np.asarray(t, dtype=np.int64) for t in tables], axis=0)  # E per code
-    cmb = np.array([lgamma(e + 1) + lgamma(R - e + 1) - lgamma(R + 1) for e in range(R + 1)])
+    cmb = np.array([-log(comb(R, e)) for e in range(R + 1)])     # log(E!(R-E)!/R!)
     per_code = cmb[count]
     value = (lambda f, b: per_code[f] + per_code[b]) if net.directed else \
         (lambda f, b: per_code[f])
