@@ -37,6 +37,15 @@ cdef class NetworkDesignKernel(CompoundKernel):
     cdef void change(self, NetworkState s, int i, int j, double* out) noexcept nogil:
         cdef int a, k
         cdef long b = self.block[i]
+        cdef bint zero = True
+        for k in range(self.K):
+            if self.X[b, k] != 0.0:
+                zero = False
+                break
+        if zero:                    # a network outside the design (subset=, one layer of L())
+            for a in range(self.n_stats):
+                out[a] = 0.0
+            return
         self.inner_change(s, i, j, self.buf)
         for a in range(self.n_in):
             for k in range(self.K):

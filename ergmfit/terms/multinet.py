@@ -385,7 +385,8 @@ def l_operator(net, formula, Ls):
         terms = build_formula(base, formula)
         _check_inner(terms, "L()")
         kernel_tables.append(layer_table(net, lg.text))
-        kernels.append(LayerLogicKernel([t.kernel for t in terms], base.n, len(net.blocks),
+        kernels.append(_one_layer_kernel(net, formula, terms, kernel_tables[-1]) or
+                       LayerLogicKernel([t.kernel for t in terms], base.n, len(net.blocks),
                                         kernel_tables[-1], base.directed))
         inner_labels = [lab for t in terms for lab in t.labels]
         # every layer empty: the logical layer is empty (table[0] == 0), the base values
@@ -402,6 +403,31 @@ def l_operator(net, formula, Ls):
         term = stack("L", inner, labels, np.hstack([np.eye(p)] * len(kernels)))
     # curved inner terms keep their parameters: L(advice)~gwesp, L(advice)~gwesp.decay
     return keep_curvature("L", term, terms, lambda names: [f"{prefix}~{n}" for n in names])
+
+
+def _one_layer_kernel(net, formula, terms, table):
+    """The kernel of ``formula`` on a logic that is one observed layer m (``~advice``): the
+    inner terms on the stacked network itself, their changes kept for toggles in layer m's
+    block only (``N()``'s design kernel with the indicator of m) -- no logical copy of the
+    layer to keep beside the model's network.  None for any other logic, or when the inner
+    terms are not the same on the stacked network (other statistics or empty values)."""
+    codes = np.arange(len(table))
+    single = [m for m in range(len(net.blocks))
+              if np.array_equal(table, ((codes >> m) & 1).astype(table.dtype))]
+    if not single:
+        return None
+    X = np.zeros((len(net.blocks), 1))
+    X[single[0], 0] = 1.0
+    stacked = build_formula(net, formula)
+    if [lab for t in stacked for lab in t.labels] != [lab for t in terms for lab in t.labels]:
+        return None
+    try:
+        empty = _per_block_empty(net, stacked, formula, X).reshape(-1)
+    except TermError:
+        return None
+    if not np.allclose(empty, np.concatenate([t.on_empty() for t in terms])):
+        return None
+    return NetworkDesignKernel([t.kernel for t in stacked], net.block_of, X)
 
 
 def _layers_used(tables):
