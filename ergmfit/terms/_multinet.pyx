@@ -159,3 +159,178 @@ cdef class DyadLayerKernel(TermKernel):
             x = self.bits(s, a, b)
             flip = 1u << layer
         out[0] = self.table[x | flip] - self.table[x & ~flip]
+
+
+# the shared-partner types of SharedPartnerLayerKernel and its pair kinds
+cdef enum:
+    SP_UTP = 0
+    SP_OTP = 1
+    SP_ITP = 2
+    SP_OSP = 3
+    SP_ISP = 4
+LAYER_SP_TYPES = {"UTP": SP_UTP, "OTP": SP_OTP, "ITP": SP_ITP, "OSP": SP_OSP, "ISP": SP_ISP}
+LAYER_SP_KINDS = {"edge": 0, "dyad": 1, "nonedge": 2}
+
+
+cdef class SharedPartnerLayerKernel(TermKernel):
+    """ergm.multi's shared partners on layers (``despL``, ``ddspL``, ``dnspL`` and their
+    geometrically weighted forms): sum over the pairs (i, j) -- ordered when directed --
+    of w(base(i, j)) H[sp(i, j), :], where base is the logical layer ``tb`` at (i, j), w
+    selects ties (kind 0), every pair (1) or non-ties (2), and sp(i, j) counts the nodes k
+    whose two ties with i and j (t1, t2 by the type: OTP i->k, k->j; ITP j->k, k->i; OSP
+    i->k, j->k; ISP k->i, k->j; UTP i-k, k-j) are in the path logics: t1 in ``t1`` and t2
+    in ``t2`` (``in_order``), or either way round.  The logics are truth tables over the
+    layer bits of a tie.  The kernel keeps sp of every pair (an n x n table) and updates
+    the O(n) pairs a toggle touches."""
+    cdef int n, n_layers, sptype, kind
+    cdef bint directed, in_order
+    cdef unsigned char[::1] tb, t1, t2
+    cdef double[:, ::1] H
+    cdef int[:, ::1] sp
+    cdef object _args
+
+    def __init__(self, int n, int n_layers, int sptype, int kind, tb, t1, t2, bint in_order,
+                 H, bint directed):
+        self._args = (n, n_layers, sptype, kind, tb, t1, t2, in_order, H, directed)
+        self.n, self.n_layers, self.sptype, self.kind = n, n_layers, sptype, kind
+        self.tb = np.ascontiguousarray(tb, dtype=np.uint8)
+        self.t1 = np.ascontiguousarray(t1, dtype=np.uint8)
+        self.t2 = np.ascontiguousarray(t2, dtype=np.uint8)
+        self.in_order, self.directed = in_order, directed
+        self.H = np.ascontiguousarray(H, dtype=np.float64)
+        if self.H.shape[0] < max(n - 1, 1):
+            raise ValueError("H needs a row for every partner count 0 .. n-2")
+        self.n_stats = <int>self.H.shape[1]
+        self.stateful = True
+        self.sp = np.zeros((n, n), dtype=np.int32)
+
+    cdef inline unsigned int bits(self, NetworkState s, int a, int b) noexcept nogil:
+        cdef unsigned int m, out = 0
+        cdef int lo = a, hi = b
+        if not self.directed and a > b:
+            lo, hi = b, a
+        for m in range(<unsigned int>self.n_layers):
+            if s.has_tie(m * self.n + lo, m * self.n + hi):
+                out |= 1u << m
+        return out
+
+    cdef inline int partner(self, unsigned int a, unsigned int b) noexcept nogil:
+        """Whether the ties of bits a (the pair's first two-path tie) and b (the second)
+        make a partner."""
+        if self.in_order:
+            return self.t1[a] & self.t2[b]
+        return (self.t1[a] & self.t2[b]) | (self.t2[a] & self.t1[b])
+
+    cdef inline double weight(self, int base) noexcept nogil:
+        if self.kind == 0:
+            return <double>base
+        if self.kind == 1:
+            return 1.0
+        return <double>(1 - base)
+
+    cdef inline void pair(self, NetworkState s, int i, int j, int d, bint present,
+                          double* out, bint update) noexcept nogil:
+        """The pair (i, j) gains d partners by the toggle: its contribution's change into
+        out (from the state without the tie; ``present``: the state has it now), or its
+        count updated."""
+        cdef int a = i, b = j, c, t
+        cdef double w
+        if d == 0:
+            return
+        if not self.directed and a > b:
+            a, b = j, i
+        if update:
+            self.sp[a, b] += d
+            return
+        c = self.sp[a, b] - (d if present else 0)
+        w = self.weight(self.tb[self.bits(s, a, b)])
+        if w == 0.0:
+            return
+        for t in range(self.n_stats):
+            out[t] += w * (self.H[c + d, t] - self.H[c, t])
+
+    cdef void walk(self, NetworkState s, int u, int v, unsigned int xb, unsigned int xa,
+                   bint present, double* out, bint update) noexcept nogil:
+        """Every pair whose partner count the tie u->v changes (bits xb -> xa)."""
+        cdef int w
+        cdef unsigned int o
+        for w in range(self.n):
+            if w == u or w == v:
+                continue
+            if self.sptype == SP_OTP:        # pair (u, w) via u->v->w; pair (w, v) via w->u->v
+                o = self.bits(s, v, w)
+                self.pair(s, u, w, self.partner(xa, o) - self.partner(xb, o), present, out, update)
+                o = self.bits(s, w, u)
+                self.pair(s, w, v, self.partner(o, xa) - self.partner(o, xb), present, out, update)
+            elif self.sptype == SP_ITP:      # pair (w, u): u->v->w; pair (v, w): w->u->v
+                o = self.bits(s, v, w)
+                self.pair(s, w, u, self.partner(xa, o) - self.partner(xb, o), present, out, update)
+                o = self.bits(s, w, u)
+                self.pair(s, v, w, self.partner(o, xa) - self.partner(o, xb), present, out, update)
+            elif self.sptype == SP_OSP:      # pairs (u, w) and (w, u): u->v, w->v
+                o = self.bits(s, w, v)
+                self.pair(s, u, w, self.partner(xa, o) - self.partner(xb, o), present, out, update)
+                self.pair(s, w, u, self.partner(o, xa) - self.partner(o, xb), present, out, update)
+            elif self.sptype == SP_ISP:      # pairs (v, w) and (w, v): u->v, u->w
+                o = self.bits(s, u, w)
+                self.pair(s, v, w, self.partner(xa, o) - self.partner(xb, o), present, out, update)
+                self.pair(s, w, v, self.partner(o, xa) - self.partner(o, xb), present, out, update)
+            else:                            # UTP: pair {u, w} via v, pair {v, w} via u
+                o = self.bits(s, v, w)
+                self.pair(s, u, w, self.partner(xa, o) - self.partner(xb, o), present, out, update)
+                o = self.bits(s, u, w)
+                self.pair(s, v, w, self.partner(xa, o) - self.partner(xb, o), present, out, update)
+
+    cdef void change(self, NetworkState s, int i, int j, double* out) noexcept nogil:
+        cdef int u = i % self.n, v = j % self.n, t, c
+        cdef unsigned int flip = 1u << (i // self.n)
+        cdef unsigned int x = self.bits(s, u, v)
+        cdef unsigned int xb = x & ~flip, xa = x | flip
+        cdef bint present = (x & flip) != 0
+        cdef double dw
+        for t in range(self.n_stats):
+            out[t] = 0.0
+        dw = self.weight(self.tb[xa]) - self.weight(self.tb[xb])
+        if dw != 0.0:                        # the pair's own base tie
+            c = self.sp[u, v] if (self.directed or u < v) else self.sp[v, u]
+            for t in range(self.n_stats):
+                out[t] += dw * self.H[c, t]
+        if self.t1[xa] != self.t1[xb] or self.t2[xa] != self.t2[xb]:
+            self.walk(s, u, v, xb, xa, present, out, False)
+
+    cdef void toggled(self, NetworkState s, int i, int j, bint added) noexcept nogil:
+        cdef int u = i % self.n, v = j % self.n
+        cdef unsigned int flip = 1u << (i // self.n)
+        cdef unsigned int xa = self.bits(s, u, v)
+        cdef unsigned int xb = (xa & ~flip) if added else (xa | flip)
+        if self.t1[xa] != self.t1[xb] or self.t2[xa] != self.t2[xb]:
+            self.walk(s, u, v, xb, xa, False, NULL, True)
+
+    cdef void count_all(self, NetworkState s) noexcept nogil:
+        cdef int a, b, k
+        cdef unsigned int p, q
+        for a in range(self.n):
+            for b in range(self.n):
+                if a == b or (not self.directed and b < a):
+                    continue
+                self.sp[a, b] = 0
+                for k in range(self.n):
+                    if k == a or k == b:
+                        continue
+                    if self.sptype == SP_OTP:
+                        p, q = self.bits(s, a, k), self.bits(s, k, b)
+                    elif self.sptype == SP_ITP:
+                        p, q = self.bits(s, b, k), self.bits(s, k, a)
+                    elif self.sptype == SP_OSP:
+                        p, q = self.bits(s, a, k), self.bits(s, b, k)
+                    elif self.sptype == SP_ISP:
+                        p, q = self.bits(s, k, a), self.bits(s, k, b)
+                    else:
+                        p, q = self.bits(s, a, k), self.bits(s, k, b)
+                    self.sp[a, b] += self.partner(p, q)
+
+    def bind(self, NetworkState state):
+        cdef SharedPartnerLayerKernel new = SharedPartnerLayerKernel(*self._args)
+        with nogil:
+            new.count_all(state)
+        return new

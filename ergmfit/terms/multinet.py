@@ -38,7 +38,8 @@ import numpy as np
 from ..exceptions import TermError
 from ..formula import FormulaArg, RCode, compact_text
 from ..network.networks import stacked_view
-from ._multinet import DyadLayerKernel, LayerLogicKernel, NetworkDesignKernel
+from ._multinet import (LAYER_SP_KINDS, LAYER_SP_TYPES, DyadLayerKernel, LayerLogicKernel,
+                        NetworkDesignKernel, SharedPartnerLayerKernel)
 from .netexpr import evaluate
 from .curvemap import curve_leaves, keep_curvature
 from .operators import build_formula
@@ -562,3 +563,138 @@ def cmb_layers(net, Ls=None):
     value = (lambda f, b: per_code[f] + per_code[b]) if net.directed else \
         (lambda f, b: per_code[f])
     return _dyad_term("CMBL", net, f"CMBL({','.join(names)})", value)
+
+
+# -- shared partners on layers (ergm.multi's despL, ddspL, dnspL, dgwespL, ...) ----------
+
+_SP_PARAMS = [Param("type", "OTP"), Param("L.base", None), Param("Ls.path", None),
+              Param("L.in_order", False)]
+_SP_COUNT = {"edge": "esp", "dyad": "dsp", "nonedge": "nsp"}
+
+
+def _sp_setup(net, name, kind, type, kw):
+    """(type, base table, path tables, in_order, label text) of a shared-partner layer
+    term."""
+    from .registry import as_bool
+    net = stacked_view(net) or net
+    if not hasattr(net, "layer_names"):
+        raise TermError(f"{name} needs a multilayer network: ef.ERGM(ef.Layer({{...}}), ...)")
+    _check_layer_count(net, name)
+    t = "UTP" if not net.directed else str(type).upper()
+    if t not in LAYER_SP_TYPES or (net.directed and t == "UTP"):
+        raise TermError(f"{name}: type must be one of OTP, ITP, OSP, ISP (RTP is not "
+                        f"implemented on layers), got {type!r}")
+    if kw.get("Ls.path") is None:
+        raise TermError(f"{name} needs Ls.path: the layer logic(s) of the two-path ties, "
+                        f"e.g. {name}(..., Ls.path=c(~advice, ~friendship))")
+    paths, path_tables = _logics(net, kw["Ls.path"], name)
+    if len(path_tables) == 1:
+        paths, path_tables = paths * 2, path_tables * 2
+    if len(path_tables) != 2:
+        raise TermError(f"{name}: Ls.path takes one or two layer logics, got "
+                        f"{len(path_tables)}")
+    in_order = as_bool(kw.get("L.in_order", False), f"term {name}: L.in_order")
+    if in_order and not net.directed:
+        raise TermError(f"{name}: L.in_order=TRUE needs directed layers")
+    base_text, base_table = None, np.zeros(len(path_tables[0]), dtype=np.uint8)
+    if kind == "dyad":
+        if kw.get("L.base") is not None:
+            raise TermError(f"{name}: counts every dyad; L.base does not apply")
+    else:
+        if kw.get("L.base") is None:
+            raise TermError(f"{name} needs L.base: the layer logic of the tie whose partners "
+                            f"are counted, e.g. L.base=~advice")
+        (base_text,), (base_table,) = _logics(net, kw["L.base"], name)
+    where = ("" if base_text is None else f"{base_text}|") + ",".join(paths) + \
+        (";ordered" if in_order else "")
+    typed = f".{t}" if net.directed else ""
+    return net, t, base_table, path_tables, in_order, f"{typed}({where})"
+
+
+def _sp_term(net, name, kind, t, tb, paths, in_order, H, labels, empty_rows=True):
+    n = net.base_network.n
+    kernel = SharedPartnerLayerKernel(n, len(net.blocks), LAYER_SP_TYPES[t],
+                                      LAYER_SP_KINDS[kind], tb, paths[0], paths[1], in_order,
+                                      H, net.directed)
+    n_pairs = n * (n - 1) / (1 if net.directed else 2)
+    empty = (0.0 if kind == "edge" else n_pairs) * H[0]
+    return Term(name, labels, kernel, empty=empty)
+
+
+def _sp_counts(net, name, kind, d, type, kw):
+    from .registry import as_int_list
+    net, t, tb, paths, in_order, where = _sp_setup(net, name, kind, type, kw)
+    ds = as_int_list(d, f"term {name}: d", minimum=0)
+    if len(set(ds)) != len(ds):
+        raise TermError(f"term {name}: the values of d must be distinct, got {ds}")
+    n = net.base_network.n
+    H = np.zeros((max(n - 1, 1), len(ds)))
+    for col, v in enumerate(ds):
+        if v < len(H):
+            H[v, col] = 1.0
+    return _sp_term(net, name, kind, t, tb, paths, in_order, H,
+                    [f"{_SP_COUNT[kind]}L{where}{v}" for v in ds])
+
+
+def _sp_gw(net, name, kind, decay, fixed, cutoff, type, kw):
+    from .curved import GeometricWeights, curve_length, make_curved, start_decay
+    from .registry import as_bool, as_float
+    net, t, tb, paths, in_order, where = _sp_setup(net, name, kind, type, kw)
+    n = net.base_network.n
+    prefix = f"gw{_SP_COUNT[kind]}L{where}"
+    if not as_bool(fixed, f"term {name}: fixed"):
+        K = curve_length(name, cutoff, n - 2)
+        H = np.zeros((max(n - 1, 1), K))
+        H[np.arange(1, K + 1), np.arange(K)] = 1.0
+        stats = [f"{_SP_COUNT[kind]}L{where}#{v}" for v in range(1, K + 1)]
+        counts = _sp_term(net, name, kind, t, tb, paths, in_order, H, stats)
+        return make_curved(name, counts, stats, [prefix, f"{prefix}.decay"],
+                           GeometricWeights(K), start_decay(name, decay))
+    if decay is None:
+        raise TermError(f"term {name}: decay is required with fixed=TRUE, e.g. "
+                        f"{name}(0.5, fixed=TRUE, ...)")
+    a = as_float(decay, f"term {name}: decay")
+    if a < 0:
+        raise TermError(f"term {name}: decay must be non-negative, got {format_number(a)}")
+    k = np.arange(max(n - 1, 1), dtype=float)
+    H = (np.exp(a) * (1.0 - (1.0 - np.exp(-a)) ** k))[:, None]
+    return _sp_term(net, name, kind, t, tb, paths, in_order, H,
+                    [f"{prefix}.fixed.{format_number(a)}"])
+
+
+def _register_sp(kind, count_name, gw_name):
+    count_doc = (f"ergm.multi's ``{count_name}(d, type='OTP', L.base=, Ls.path=, "
+                 f"L.in_order=FALSE)``: the number of "
+                 + {"edge": "ties of the logical layer L.base",
+                    "dyad": "dyads (ordered pairs when directed)",
+                    "nonedge": "pairs without a tie in L.base"}[kind]
+                 + " with exactly d partners, a partner k's two ties with the pair being in "
+                 "the layer logics Ls.path (one logic: both ties in it; two: one tie in "
+                 "each, the first incident on the pair's first node with L.in_order=TRUE, "
+                 "either way round otherwise).  Types OTP, ITP, OSP, ISP as ergm's "
+                 "(undirected: UTP).  Labels ``" + _SP_COUNT[kind] + "L.OTP(<base>|<L1>,<L2>)"
+                 "<d>`` (ergmfit's).")
+
+    @register(count_name, kinds=BOTH, params=[Param("d")] + (
+        [p for p in _SP_PARAMS if p.name != "L.base"] if kind == "dyad" else _SP_PARAMS),
+        aliases=(count_name[1:],), family=FAMILY)
+    def counts(net, d, type="OTP", **kw):
+        return _sp_counts(net, count_name, kind, d, type, kw)
+
+    @register(gw_name, kinds=BOTH, params=[Param("decay", None), Param("fixed", False),
+                                           Param("cutoff", 30)] + (
+        [p for p in _SP_PARAMS if p.name != "L.base"] if kind == "dyad" else _SP_PARAMS),
+        aliases=(gw_name[1:],), family=FAMILY)
+    def gw(net, decay=None, fixed=False, cutoff=30, type="OTP", **kw):
+        return _sp_gw(net, gw_name, kind, decay, fixed, cutoff, type, kw)
+
+    counts.__doc__ = count_doc
+    gw.__doc__ = (f"ergm.multi's ``{gw_name}(decay, fixed=FALSE, cutoff=30, ...)``: the "
+                  f"geometrically weighted form of ``{count_name}`` (weights e^a (1 - (1 - "
+                  f"e^-a)^k)); curved (``fixed=FALSE``: the counts 1 .. cutoff, coefficients "
+                  f"and decay) or fixed.")
+
+
+_register_sp("edge", "despL", "dgwespL")
+_register_sp("dyad", "ddspL", "dgwdspL")
+_register_sp("nonedge", "dnspL", "dgwnspL")

@@ -285,3 +285,83 @@ def test_change_statistics_of_cross_layer_terms(seed, directed):
     f = "CMBL + CMBL(Ls=c(~a&!b, ~c))" + (
         " + mutualL(Ls=c(~a, ~b|c)) + mutualL(Ls=~xor(a, c))" if directed else "")
     _check_changes(ef.ERGM(lay, f), seed)
+
+
+# -- shared partners on layers (despL, ddspL, dnspL and the gw forms) ----------------------
+
+def _random_layers(seed, directed, names=("a", "b"), n=9, p=0.35):
+    rng = np.random.default_rng(seed)
+    return ef.Layer({k: nx.gnp_random_graph(n, p, seed=int(rng.integers(1000)),
+                                            directed=directed) for k in names})
+
+
+@pytest.mark.parametrize("directed, sptype", [(True, "OTP"), (True, "ITP"), (True, "OSP"),
+                                              (True, "ISP"), (False, "UTP")])
+def test_shared_partner_layer_terms_are_ergms_on_one_layer(directed, sptype):
+    lay = _random_layers(5, directed)
+    for kind, plain in (("despL", "desp"), ("ddspL", "ddsp"), ("dnspL", "dnsp")):
+        base = "" if kind == "ddspL" else ", L.base=~a"
+        got = ef.ERGM(lay, f"{kind}(0:3, type='{sptype}'{base}, Ls.path=~a)").statistics()
+        want = ef.ERGM(lay, f"L(~{plain}(0:3, type='{sptype}'), ~a)").statistics()
+        assert list(got.values()) == list(want.values())
+    got = ef.ERGM(lay, f"dgwnspL(0.7, fixed=TRUE, type='{sptype}', L.base=~a, "
+                       "Ls.path=~a)").statistics()
+    want = ef.ERGM(lay, f"L(~dgwnsp(0.7, fixed=TRUE, type='{sptype}'), ~a)").statistics()
+    np.testing.assert_allclose(list(got.values()), list(want.values()), atol=1e-9)
+
+
+def _two_paths(sptype, P, Q):
+    """Partner indicators k of pair (i, j), [i, j, k], with the first tie in P, second in Q."""
+    if sptype in ("OTP", "UTP"):
+        return P[:, None, :] * Q.T[None, :, :]          # i->k (P), k->j (Q)
+    if sptype == "ITP":
+        return Q.T[:, None, :] * P[None, :, :]          # j->k (P), k->i (Q)
+    if sptype == "OSP":
+        return P[:, None, :] * Q[None, :, :]            # i->k (P), j->k (Q)
+    return P.T[:, None, :] * Q.T[None, :, :]            # ISP: k->i (P), k->j (Q)
+
+
+@pytest.mark.parametrize("directed, sptype", [(True, "OTP"), (True, "ITP"), (True, "OSP"),
+                                              (True, "ISP"), (False, "UTP")])
+@pytest.mark.parametrize("in_order", [False, True])
+def test_shared_partners_across_layers_by_hand(directed, sptype, in_order):
+    if in_order and not directed:
+        pytest.skip("L.in_order needs directed layers")
+    lay = _random_layers(11, directed, n=10, p=0.4)
+    A, B = _layer_matrices(lay)
+    n = len(A)
+    part = _two_paths(sptype, A, B)
+    if not in_order:
+        part = np.maximum(part, _two_paths(sptype, B, A))
+    idx = np.arange(n)
+    part[idx, :, idx] = 0
+    part[:, idx, idx] = 0
+    sp = part.sum(axis=2)
+    base = np.maximum(A, B)                              # L.base = ~a|b
+    pairs = ~np.eye(n, dtype=bool) if directed else np.triu(np.ones((n, n), bool), 1)
+    ds = [0, 1, 2, 3]
+    want = {"esp": [int(((sp == d) & pairs & (base == 1)).sum()) for d in ds],
+            "dsp": [int(((sp == d) & pairs).sum()) for d in ds],
+            "nsp": [int(((sp == d) & pairs & (base == 0)).sum()) for d in ds]}
+    order = ", L.in_order=TRUE" if in_order else ""
+    for kind in ("esp", "dsp", "nsp"):
+        base_arg = "" if kind == "dsp" else ", L.base=~a|b"
+        got = ef.ERGM(lay, f"d{kind}L(0:3, type='{sptype}'{base_arg}, Ls.path=c(~a, ~b)"
+                           f"{order})").statistics()
+        assert list(got.values()) == want[kind], kind
+
+
+@pytest.mark.parametrize("directed", [True, False])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_change_statistics_of_shared_partner_layer_terms(seed, directed):
+    lay = _random_layers(seed, directed, names=("a", "b", "c"))
+    if directed:
+        f = ("despL(0:2, L.base=~a|c, Ls.path=c(~a, ~b&!c)) + "
+             "ddspL(1:2, type='OSP', Ls.path=c(~b, ~c), L.in_order=TRUE) + "
+             "dgwnspL(0.4, fixed=TRUE, type='ISP', L.base=~b, Ls.path=~xor(a, c)) + "
+             "dgwespL(type='ITP', L.base=~c, Ls.path=c(~a, ~b))")
+    else:
+        f = ("despL(0:2, L.base=~a|c, Ls.path=c(~a, ~b&!c)) + ddspL(1:2, Ls.path=~b) + "
+             "dgwnspL(0.4, fixed=TRUE, L.base=~b, Ls.path=~xor(a, c)) + "
+             "dgwespL(L.base=~c, Ls.path=c(~a, ~b))")
+    _check_changes(ef.ERGM(lay, f), seed)
