@@ -38,8 +38,9 @@ import numpy as np
 from ..exceptions import TermError
 from ..formula import FormulaArg, RCode, compact_text
 from ..network.networks import stacked_view
-from ._multinet import (LAYER_SP_KINDS, LAYER_SP_TYPES, DyadLayerKernel, LayerLogicKernel,
-                        NetworkDesignKernel, SharedPartnerLayerKernel)
+from ._multinet import (LAYER_SP_KINDS, LAYER_SP_TYPES, LAYER_STAR_TYPES, DyadLayerKernel,
+                        LayerLogicKernel, NetworkDesignKernel, SharedPartnerLayerKernel,
+                        TwoStarLayerKernel)
 from .netexpr import evaluate
 from .curvemap import curve_leaves, keep_curvature
 from .operators import build_formula
@@ -698,3 +699,43 @@ def _register_sp(kind, count_name, gw_name):
 _register_sp("edge", "despL", "dgwespL")
 _register_sp("dyad", "ddspL", "dgwdspL")
 _register_sp("nonedge", "dnspL", "dgwnspL")
+
+
+@register("twostarL", kinds=BOTH, params=[Param("Ls"), Param("type", None),
+                                          Param("distinct", True)], family=FAMILY)
+def twostar_layers(net, Ls, type=None, distinct=True):
+    """ergm.multi's ``twostarL(Ls=c(~L1, ~L2), type, distinct=TRUE)``: the number of pairs
+    of ties at a node i, the first in logical layer L1 and the second in L2 -- ``"out"``:
+    i->j, i->k; ``"in"``: j->i, k->i; ``"path"``: j->i, i->k; undirected (``type`` ignored,
+    ``"any"``): i-j, i-k -- with j != k when ``distinct`` (the two ties neither the same
+    dyad nor reciprocal).  The pairs are ordered (first tie in L1, second in L2), so with
+    L1 = L2 each two-star counts twice.  Label ``twostarL(<L1>,<L2>).<type>`` (ergmfit's).
+
+    Examples
+    --------
+    >>> import networkx as nx, ergmfit as ef
+    >>> a, b = nx.Graph([(0, 1)]), nx.Graph([(0, 2)])
+    >>> a.add_node(2); b.add_node(1)
+    >>> ef.ERGM(ef.Layer({"a": a, "b": b}), "twostarL(c(~a, ~b))").statistics()
+    {'twostarL(a,b).any': 1.0}
+    """
+    from .registry import as_bool
+    net = stacked_view(net) or net
+    names, tables = _logics(net, Ls, "twostarL")
+    if len(tables) == 1:
+        names, tables = names * 2, tables * 2
+    if len(tables) != 2:
+        raise TermError(f"twostarL: Ls takes two layer logics (or one, replicated), got "
+                        f"{len(tables)}")
+    _check_layer_count(net, "twostarL")
+    if net.directed:
+        if type not in ("out", "in", "path"):
+            raise TermError(f"twostarL: on directed layers type must be 'out', 'in' or "
+                            f"'path' ('any' is for undirected layers), got {type!r}")
+        kind = type
+    else:
+        kind = "any"
+    kernel = TwoStarLayerKernel(net.base_network.n, len(net.blocks), LAYER_STAR_TYPES[kind],
+                                tables[0], tables[1],
+                                as_bool(distinct, "term twostarL: distinct"), net.directed)
+    return Term("twostarL", [f"twostarL({names[0]},{names[1]}).{kind}"], kernel)

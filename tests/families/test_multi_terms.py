@@ -365,3 +365,35 @@ def test_change_statistics_of_shared_partner_layer_terms(seed, directed):
              "dgwnspL(0.4, fixed=TRUE, L.base=~b, Ls.path=~xor(a, c)) + "
              "dgwespL(L.base=~c, Ls.path=c(~a, ~b))")
     _check_changes(ef.ERGM(lay, f), seed)
+
+
+# -- twostarL ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("directed", [True, False])
+@pytest.mark.parametrize("distinct", [True, False])
+def test_twostar_l_by_hand(directed, distinct):
+    lay = _random_layers(7, directed, n=10, p=0.4)
+    A, B = _layer_matrices(lay)
+    A = A * (1 - B)                                      # L1 = a&!b, L2 = b
+    types = ("out", "in", "path") if directed else ("any",)
+    want = {"out": A.sum(1) @ B.sum(1) - distinct * (A * B).sum(),
+            "in": A.sum(0) @ B.sum(0) - distinct * (A * B).sum(),
+            "path": A.sum(0) @ B.sum(1) - distinct * (A.T * B).sum(),
+            "any": A.sum(1) @ B.sum(1) - distinct * (A * B).sum()}
+    flag = "TRUE" if distinct else "FALSE"
+    for t in types:
+        got = ef.ERGM(lay, f"twostarL(c(~a&!b, ~b), '{t}', distinct={flag})").statistics()
+        assert list(got.values()) == [want[t]], t
+    if not directed:      # one logic, replicated: twice the two-stars of the layer (kstar)
+        got = ef.ERGM(lay, "twostarL(~a)").statistics()["twostarL(a,a).any"]
+        assert got == 2 * ef.ERGM(lay, "L(~kstar(2), ~a)").statistics()["L(a)~kstar2"]
+
+
+@pytest.mark.parametrize("directed", [True, False])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_change_statistics_of_twostar_l(seed, directed):
+    lay = _random_layers(seed, directed, names=("a", "b", "c"))
+    f = ("twostarL(c(~a, ~b|c), 'out') + twostarL(c(~a&!c, ~b), 'in', distinct=FALSE) + "
+         "twostarL(c(~xor(a, b), ~c), 'path') + twostarL(~a, 'path')") if directed else \
+        "twostarL(c(~a, ~b|c)) + twostarL(c(~a&!c, ~b), distinct=FALSE) + twostarL(~c)"
+    _check_changes(ef.ERGM(lay, f), seed)
