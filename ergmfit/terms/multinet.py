@@ -263,12 +263,14 @@ def n_operator(net, formula, lm=None, subset=True, weights=1, contrasts=None, of
     else:
         raise TermError(f"N(): lm must be a formula such as ~wave, got {lm!r}")
     X, cols = design_matrix(net, lm_text)
-    X = X * _subset(net, subset, "N()")[:, None]
+    keep = _subset(net, subset, "N()")[:, None]
+    X = X * keep
     terms = build_formula(net, formula)
     _check_inner(terms, "N()")
     leaves = curve_leaves("N", terms)
     params = [lab for t in terms for lab in t.param_labels]
-    offsets = _offset_matrix(offset, len(net.blocks), params)
+    # a network outside subset= is not affected by the term at all, its offset included
+    offsets = _offset_matrix(offset, len(net.blocks), params) * keep
     labels = [f"N({c})~{lab}" for t in terms for lab in t.labels for c in cols]
     one_column = X.shape[1] == 1 and np.isin(X, (0.0, 1.0)).all()
     if offsets.any() or (leaves is not None and not one_column):

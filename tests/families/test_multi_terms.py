@@ -223,6 +223,12 @@ def test_n_offset_shifts_every_networks_coefficients():
     dyads = [b.n * (b.n - 1) for b in nets.blocks]
     score = sum(y - d / (1 + np.exp(-(theta + o))) for y, d, o in zip(ties, dyads, offs))
     assert abs(score) < 1e-6
+    # a network outside subset= is not affected by the term, its offset included
+    sub = ef.ERGM(nets, "N(~edges, subset=~wave > 1)").fit(method="mple").coef
+    sub_model = ef.ERGM(nets, "N(~edges, subset=~wave > 1, offset=0.5)")
+    sub_off = sub_model.fit(method="mple").coef
+    assert sub_off["N(1)~edges"] == pytest.approx(sub["N(1)~edges"] - 0.5, abs=1e-7)
+    np.testing.assert_allclose(sub_model.eta([-2.0]), [0.0, -1.5, -1.5])   # wave 1 untouched
     # a (networks x parameters) matrix, column by column as R's matrix()
     mat = ef.ERGM(nets, "N(~edges + mutual, offset=c(0, 0, 0, 0.5, 0.5, 0.5))")
     np.testing.assert_allclose(mat.eta([-2.0, 1.0]), [-2.0] * 3 + [1.5] * 3)
