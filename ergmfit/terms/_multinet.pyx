@@ -187,6 +187,8 @@ cdef class SharedPartnerLayerKernel(TermKernel):
     cdef unsigned char[::1] tb, t1, t2
     cdef double[:, ::1] H
     cdef int[:, ::1] sp
+    cdef int[::1] mark
+    cdef int stamp
     cdef object _args
 
     def __init__(self, int n, int n_layers, int sptype, int kind, tb, t1, t2, bint in_order,
@@ -203,6 +205,8 @@ cdef class SharedPartnerLayerKernel(TermKernel):
         self.n_stats = <int>self.H.shape[1]
         self.stateful = True
         self.sp = np.zeros((n, n), dtype=np.int32)
+        self.mark = np.zeros(n, dtype=np.int32)
+        self.stamp = 0
 
     cdef inline unsigned int bits(self, NetworkState s, int a, int b) noexcept nogil:
         cdef unsigned int m, out = 0
@@ -213,6 +217,50 @@ cdef class SharedPartnerLayerKernel(TermKernel):
             if s.has_tie(m * self.n + lo, m * self.n + hi):
                 out |= 1u << m
         return out
+
+    cdef void visit(self, NetworkState s, int x, bint out_ties, int role, int u, int v,
+                    unsigned int xb, unsigned int xa, bint present, double* out,
+                    bint update) noexcept nogil:
+        """The pairs of ``walk`` through the nodes w tied to x (x->w when ``out_ties``,
+        else w->x) in some layer: the other tie of a two-path must be in a layer for the
+        toggled tie to change the pair's partners (a logic never holds where no layer has
+        a tie).  ``role`` says which pairs (see ``walk``)."""
+        cdef int m, t, w, deg, node
+        cdef int* nb
+        cdef unsigned int o
+        self.stamp += 1
+        if self.stamp == 2147483647:
+            self.mark[:] = 0
+            self.stamp = 1
+        for m in range(self.n_layers):
+            node = m * self.n + x
+            deg = s.odeg(node) if out_ties else s.ideg(node)
+            nb = s.onb(node) if out_ties else s.inb(node)
+            for t in range(deg):
+                w = nb[t] - m * self.n
+                if w == u or w == v or self.mark[w] == self.stamp:
+                    continue
+                self.mark[w] = self.stamp
+                if role == 0:            # OTP: pair (u, w) via u->v->w
+                    o = self.bits(s, v, w)
+                    self.pair(s, u, w, self.partner(xa, o) - self.partner(xb, o), present, out, update)
+                elif role == 1:          # OTP: pair (w, v) via w->u->v
+                    o = self.bits(s, w, u)
+                    self.pair(s, w, v, self.partner(o, xa) - self.partner(o, xb), present, out, update)
+                elif role == 2:          # ITP: pair (w, u) via u->v->w
+                    o = self.bits(s, v, w)
+                    self.pair(s, w, u, self.partner(xa, o) - self.partner(xb, o), present, out, update)
+                elif role == 3:          # ITP: pair (v, w) via w->u->v
+                    o = self.bits(s, w, u)
+                    self.pair(s, v, w, self.partner(o, xa) - self.partner(o, xb), present, out, update)
+                elif role == 4:          # OSP: pairs (u, w), (w, u) via u->v, w->v
+                    o = self.bits(s, w, v)
+                    self.pair(s, u, w, self.partner(xa, o) - self.partner(xb, o), present, out, update)
+                    self.pair(s, w, u, self.partner(o, xa) - self.partner(o, xb), present, out, update)
+                else:                    # ISP: pairs (v, w), (w, v) via u->v, u->w
+                    o = self.bits(s, u, w)
+                    self.pair(s, v, w, self.partner(xa, o) - self.partner(xb, o), present, out, update)
+                    self.pair(s, w, v, self.partner(o, xa) - self.partner(o, xb), present, out, update)
 
     cdef inline int partner(self, unsigned int a, unsigned int b) noexcept nogil:
         """Whether the ties of bits a (the pair's first two-path tie) and b (the second)
@@ -254,6 +302,18 @@ cdef class SharedPartnerLayerKernel(TermKernel):
         """Every pair whose partner count the tie u->v changes (bits xb -> xa)."""
         cdef int w
         cdef unsigned int o
+        if self.directed:
+            if self.sptype == SP_OTP:
+                self.visit(s, v, True, 0, u, v, xb, xa, present, out, update)
+                self.visit(s, u, False, 1, u, v, xb, xa, present, out, update)
+            elif self.sptype == SP_ITP:
+                self.visit(s, v, True, 2, u, v, xb, xa, present, out, update)
+                self.visit(s, u, False, 3, u, v, xb, xa, present, out, update)
+            elif self.sptype == SP_OSP:
+                self.visit(s, v, False, 4, u, v, xb, xa, present, out, update)
+            else:
+                self.visit(s, u, True, 5, u, v, xb, xa, present, out, update)
+            return
         for w in range(self.n):
             if w == u or w == v:
                 continue
