@@ -414,9 +414,13 @@ cdef class TwoStarLayerKernel(TermKernel):
     cdef int n, n_layers, mode
     cdef bint distinct, directed
     cdef unsigned char[::1] t1, t2
+    cdef int[::1] mark
+    cdef int stamp
 
     def __cinit__(self, int n, int n_layers, int mode, t1, t2, bint distinct, bint directed):
         self.n, self.n_layers, self.mode = n, n_layers, mode
+        self.mark = np.zeros(n, dtype=np.int32)
+        self.stamp = 0
         self.t1 = np.ascontiguousarray(t1, dtype=np.uint8)
         self.t2 = np.ascontiguousarray(t2, dtype=np.uint8)
         self.distinct, self.directed = distinct, directed
@@ -434,10 +438,28 @@ cdef class TwoStarLayerKernel(TermKernel):
 
     cdef inline double degree(self, NetworkState s, int u, bint out_ties,
                               unsigned char[::1] table) noexcept nogil:
-        cdef int w
+        cdef int w, m, t, deg, node
+        cdef int* nb
         cdef double d = 0.0
-        for w in range(self.n):
-            if w != u:
+        if not self.directed:
+            for w in range(self.n):
+                if w != u:
+                    d += table[self.bits(s, u, w)]
+            return d
+        # directed: only the nodes tied to u in some layer (a logic is false without a tie)
+        self.stamp += 1
+        if self.stamp == 2147483647:
+            self.mark[:] = 0
+            self.stamp = 1
+        for m in range(self.n_layers):
+            node = m * self.n + u
+            deg = s.odeg(node) if out_ties else s.ideg(node)
+            nb = s.onb(node) if out_ties else s.inb(node)
+            for t in range(deg):
+                w = nb[t] - m * self.n
+                if self.mark[w] == self.stamp:
+                    continue
+                self.mark[w] = self.stamp
                 d += table[self.bits(s, u, w) if out_ties else self.bits(s, w, u)]
         return d
 
