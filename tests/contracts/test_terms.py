@@ -122,8 +122,10 @@ NOT_COVERED = {
                     "timecov")},
     "N": "needs ef.Networks (several networks); its change statistics are checked within "
          "the block-diagonal sample space in tests/families/test_multi_terms.py",
-    "L": "needs ef.Layer (a multilayer network); its change statistics are checked within "
-         "the layers in tests/families/test_multi_terms.py",
+    **{name: "needs ef.Layer (a multilayer network); its change statistics are checked within "
+             "the layers in tests/families/test_multi_terms.py"
+       for name in ("L", "mutualL", "CMBL", "twostarL", "despL", "ddspL", "dnspL", "dgwespL",
+                    "dgwdspL", "dgwnspL")},
 }
 
 KINDS = {UNDIRECTED: ("undirected", "two-mode"), DIRECTED: ("directed",),
