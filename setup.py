@@ -138,7 +138,7 @@ packages = find_packages(include=["ergmfit", "ergmfit.*"]) + ["ergmfit.data"]
 setup(
     packages=packages,
     package_dir={"ergmfit.data": "data"},
-    package_data={"ergmfit.data": ["*.csv", "*.gz", "*.md", "*.txt"],
+    package_data={"ergmfit.data": ["*.csv", "*.md", "*.txt", "*.xz"],
                   "ergmfit": ["**/*.pxd"]},
     # the generated C (and the .pyx it came from) stay out of the wheel
     exclude_package_data={"": ["*.c", "*.cpp", "*.pyx", "*.tp", "*.html"]},
