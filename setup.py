@@ -26,9 +26,12 @@ TEMPLATE_SUFFIX = ".tp"
 SHARED_UTILITY_MODULE = "ergmfit._cyutility"
 
 # no debug information in the objects and stripped modules: 2 MB instead of 24 MB installed;
-# -O2 (Python's own flags say -O3): about 15 % less compile time and 10 % smaller modules, and
-# the same speed in the A/B benchmarks of docs/build.md
+# -O2 (Python's own flags say -O3): 11-23 % less gcc time per module and 10 % smaller modules;
+# the estimators' own loops stay at -O3, where -O2 measured slower (A/B figures: docs/build.md)
 COMPILE_ARGS = ["-O2", "-g0"]
+FAST_LOOP_COMPILE_ARGS = ["-O3", "-g0"]
+FAST_LOOP_MODULES = {"ergmfit.estimation.bayes._bayes", "ergmfit.estimation.ee._ee",
+                     "ergmfit.estimation.mple._mple"}
 LINK_ARGS = ["-s"]
 # emit_code_comments=False: no copy of each .pyx line in the C (a fifth of its size, same code)
 CYTHON_DIRECTIVES = {"boundscheck": False, "wraparound": False, "cdivision": True,
@@ -72,6 +75,11 @@ def module_name(pyx):
     return os.path.splitext(pyx)[0].replace(os.sep, ".")
 
 
+def compile_args(module):
+    """The optimisation and debug flags of one module (``FAST_LOOP_MODULES`` at -O3)."""
+    return list(FAST_LOOP_COMPILE_ARGS if module in FAST_LOOP_MODULES else COMPILE_ARGS)
+
+
 def extensions():
     """One extension per ``.pyx`` (and per template that renders to one), plus the shared
     utility module; sources are the ``.pyx`` files, translated to C only in the build step."""
@@ -79,7 +87,8 @@ def extensions():
     pyx_files.update(t[:-len(TEMPLATE_SUFFIX)] for t in template_paths((".pyx",)))
     exts = [Extension(module_name(pyx), [pyx],
                       define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-                      extra_compile_args=COMPILE_ARGS, extra_link_args=LINK_ARGS)
+                      extra_compile_args=compile_args(module_name(pyx)),
+                      extra_link_args=LINK_ARGS)
             for pyx in sorted(pyx_files)]
     exts.append(Extension(SHARED_UTILITY_MODULE,
                           [SHARED_UTILITY_MODULE.replace(".", os.sep) + ".c"],
