@@ -1,4 +1,5 @@
-"""Check a built ergmfit wheel (used by .ci/run): no sources in it, every extension compiled.
+"""Check a built ergmfit wheel (used by .ci/run): no sources (nor .pxd headers) in it, every
+extension compiled.
 
 Usage: python .ci/check_wheel.py dist/ergmfit-*.whl   (from the repository root)
 """
@@ -10,7 +11,7 @@ import zipfile
 
 def main(wheel):
     names = zipfile.ZipFile(wheel).namelist()
-    sources = [n for n in names if n.endswith((".c", ".cpp", ".pyx", ".tp"))]
+    sources = [n for n in names if n.endswith((".c", ".cpp", ".pyx", ".pxd", ".tp"))]
     if sources:
         sys.exit(f"the wheel holds sources it should not: {sources}")
     n_pyx = len(glob.glob(os.path.join("ergmfit", "**", "*.pyx"), recursive=True))

@@ -7,7 +7,7 @@ Algorithm S start) of ``Arc + AltInStars + AltOutStars + AltKTrianglesT`` on Epi
 nodes, 508,837 arcs), in this process (``n_jobs=1``), timed phase by phase in CPU seconds
 (``time.process_time``):
 
-* load: reading data/epinions.txt.gz;
+* load: reading data/epinions.arcs.npz.xz;
 * statistics: ``ERGM(...).statistics_vector()`` (the observed statistics, from the empty graph);
 * state: ``model.compiled()`` (the network state, its two-path counts if held);
 * fit: ``model.fit(method="ee", ...)``, of which the EE loop is ``info['cpu_seconds_ee']``

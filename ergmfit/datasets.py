@@ -9,8 +9,8 @@
 """
 from __future__ import annotations
 
-import gzip
 import io
+import lzma
 import sys
 from dataclasses import dataclass
 from importlib import resources
@@ -164,11 +164,93 @@ def load_network(name: str):
     return net
 
 
+_EPINIONS_FILE = "epinions.arcs.npz.xz"
+
+
+def _encode_arc_list(text: bytes) -> bytes:
+    r"""Compress a SNAP arc list losslessly (what ``data/epinions.arcs.npz.xz`` holds).
+
+    The text is ``#`` header lines, then one ``tail<TAB>head`` line per arc, the arcs of one
+    tail contiguous and their heads ascending (SNAP's layout). Stored: the header bytes, the
+    tail of each run of arcs in file order, the run lengths, the head gaps within each run
+    (the first head of a run as it is) and the line break, as an uncompressed ``.npz``
+    compressed with xz; :func:`_decode_arc_list` gives the text back byte for byte.
+
+    Parameters
+    ----------
+    text : bytes
+        The arc list file's content.
+
+    Returns
+    -------
+    bytes
+        The xz-compressed ``.npz``.
+
+    Examples
+    --------
+    >>> text = b"# toy\n0\t4\n0\t5\n2\t1\n"
+    >>> _decode_arc_list(_encode_arc_list(text)) == text
+    True
+    """
+    lines = text.splitlines(keepends=True)
+    n_header = next((k for k, line in enumerate(lines) if not line.startswith(b"#")), len(lines))
+    header = b"".join(lines[:n_header])
+    body = lines[n_header:]
+    newline = body[0][len(body[0].rstrip(b"\r\n")):] if body else b"\n"
+    if any(line[len(line) - len(newline):] != newline or line[:-len(newline)].endswith(b"\r")
+           for line in body):
+        raise ErgmfitError("arc list: every arc line must end with the same line break")
+    arcs = np.array([line.split() for line in body], dtype=np.int64).reshape(-1, 2)
+    tails, heads = arcs[:, 0], arcs[:, 1]
+    starts = np.flatnonzero(np.r_[True, tails[1:] != tails[:-1]]) if len(arcs) else np.array([], int)
+    gaps = np.diff(heads, prepend=0)
+    gaps[starts] = heads[starts]
+    if (gaps < 0).any() or len(np.unique(tails[starts])) != len(starts):
+        raise ErgmfitError("arc list: the arcs of a tail must be contiguous with ascending heads")
+    buffer = io.BytesIO()
+    np.savez(buffer, header=np.frombuffer(header, np.uint8),
+             newline=np.frombuffer(newline, np.uint8), run_tails=tails[starts].astype("<u4"),
+             run_lengths=np.diff(np.r_[starts, len(arcs)]).astype("<u4"),
+             head_gaps=gaps.astype("<u4"))
+    return lzma.compress(buffer.getvalue(), preset=9)
+
+
+def _decode_arcs(blob):
+    """Header bytes, line break and the ``(n_arcs, 2)`` int64 arcs, in file order, of an
+    :func:`_encode_arc_list` blob."""
+    with np.load(io.BytesIO(lzma.decompress(blob)), allow_pickle=False) as parts:
+        header = parts["header"].tobytes()
+        newline = parts["newline"].tobytes()
+        lengths = parts["run_lengths"].astype(np.int64)
+        tails = np.repeat(parts["run_tails"].astype(np.int64), lengths)
+        gaps = parts["head_gaps"].astype(np.int64)
+    heads = np.cumsum(gaps)
+    starts = np.cumsum(lengths) - lengths
+    heads -= np.repeat(heads[starts] - gaps[starts], lengths)
+    return header, newline, np.column_stack([tails, heads])
+
+
+def _decode_arc_list(blob: bytes) -> bytes:
+    """The arc list text of an :func:`_encode_arc_list` blob, byte for byte.
+
+    Parameters
+    ----------
+    blob : bytes
+        What :func:`_encode_arc_list` returned.
+
+    Returns
+    -------
+    bytes
+        The original text.
+    """
+    header, newline, arcs = _decode_arcs(blob)
+    return header + b"".join(b"%d\t%d%s" % (t, h, newline) for t, h in arcs.tolist())
+
+
 def _load_epinions():
     from .network import Network
-    with _open("epinions.txt.gz").open("rb") as fh:
-        data = gzip.decompress(fh.read())
-    arcs = np.loadtxt(io.BytesIO(data), dtype=np.int64, comments="#")
+    with _open(_EPINIONS_FILE).open("rb") as fh:
+        _, _, arcs = _decode_arcs(fh.read())
     ids, inv = np.unique(arcs, return_inverse=True)
     ties = inv.reshape(arcs.shape)
     return Network(len(ids), ties, True, labels=ids.tolist())
