@@ -13,6 +13,7 @@ import numpy as np
 from ..exceptions import DataFormatError
 from ..labeled import LazyPandas
 from ..network.tables import read_table
+from ..utils.validation import checks_arguments
 
 pd = LazyPandas("egocentric data (EgoData)")
 
@@ -77,6 +78,7 @@ class EgoData:
     (3, [2, 1, 0])
     """
 
+    @checks_arguments
     def __init__(self, egos, alters, alter_ties=None, ego_id="egoID", alter_id="alterID",
                  source="srcID", target="tgtID", weights=None, strata=None):
         self.egos = read_table(egos, "egos")
@@ -207,6 +209,7 @@ class EgoData:
         return self.alters[name].to_numpy()
 
     @classmethod
+    @checks_arguments
     def from_network(cls, network, egos=None):
         """The egocentric view of a whole undirected network (egor's ``as.egor(network)``).
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..exceptions import NetworkError
+from ..utils.validation import checks_arguments
 from .network import Network, _copy_value, _copy_values
 from .values import is_missing
 
@@ -131,6 +132,7 @@ class Networks(Network):
     8
     """
 
+    @checks_arguments
     def __init__(self, networks, names=None, attrs=None, dyadic=None):
         from .io import as_network
         if isinstance(networks, dict):
@@ -354,6 +356,7 @@ class Layers(Networks):
     statistics over the layers, as statnet's do.
     """
 
+    @checks_arguments
     def __init__(self, layers):
         names = list(layers)
         nets = list(layers.values())
@@ -384,6 +387,7 @@ class Layers(Networks):
                 f"({ties} ties)>")
 
 
+@checks_arguments
 def Layer(data, layers=None, attr=None):
     """Several tie layers on one node set, as one network (ergm.multi's ``Layer()``).
 

@@ -22,6 +22,7 @@ import warnings
 import numpy as np
 
 from ..exceptions import NetworkError
+from ..utils.validation import checks_arguments
 from .network import Network
 from .networks import Networks
 
@@ -89,6 +90,7 @@ class NetSeries:
     (3, 5, 2)
     """
 
+    @checks_arguments
     def __init__(self, networks, directed=None, nodes=None, missing=None, edge_covariates=None):
         from .io import as_network
         if isinstance(networks, (str, bytes, os.PathLike)):
@@ -207,6 +209,7 @@ class NetSeries:
 
     # -- readers ---------------------------------------------------------------------------
     @classmethod
+    @checks_arguments
     def from_edgelist(cls, edges, wave="wave", source=None, target=None, directed=None,
                       nodes=None):
         """A series from one edge list with a wave column (CSV path or DataFrame).

@@ -57,6 +57,48 @@ def warns_at_callers_line(func):
     return wrapper
 
 
+def checks_arguments(func):
+    """Decorate a constructor a user calls (``Networks``, ``NetSeries``, ``EgoData``, ...)
+    so that an unknown, missing or repeated argument is a :class:`SettingsError` naming
+    it (with the closest argument name, and the ones it takes) instead of Python's bare
+    TypeError from inside the package.
+
+    Examples
+    --------
+    >>> class Panel:
+    ...     @checks_arguments
+    ...     def __init__(self, waves, directed=None):
+    ...         self.waves = waves
+    >>> Panel([1], directd=True)
+    Traceback (most recent call last):
+    ...
+    ergmfit.exceptions.SettingsError: Panel() got an unknown argument 'directd' (did you mean 'directed'?); it takes waves, directed
+    """
+    import difflib
+    import functools
+    import inspect
+
+    signature = inspect.signature(func)
+    names = [n for n in signature.parameters if n not in ("self", "cls")]
+    owner = (func.__qualname__.rsplit(".", 1)[0] if func.__name__ == "__init__"
+             else func.__qualname__)
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        try:
+            signature.bind(*args, **kwargs)
+        except TypeError as err:
+            unknown = [k for k in kwargs if k not in signature.parameters]
+            if unknown:
+                close = difflib.get_close_matches(unknown[0], names, n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                raise SettingsError(f"{owner}() got an unknown argument {unknown[0]!r}{hint}; "
+                                    f"it takes {', '.join(names)}") from None
+            raise SettingsError(f"{owner}(): {err}; it takes {', '.join(names)}") from None
+        return func(*args, **kwargs)
+    return wrapper
+
+
 def check_random_state(random_state) -> np.random.Generator:
     """A numpy Generator from None, an int, a SeedSequence or a Generator.
 

@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 
 import ergmfit as ef
 from ergmfit.cli import main
+from ergmfit.exceptions import SettingsError
 from ergmfit.sampling.tempered import with_tempering
 from ergmfit.temporal.dynamics import simulate_dynamic
 from support.interrupts import sigint_soon
@@ -598,3 +599,15 @@ def test_cli_families_write_nothing_unnamed(cli_files, tmp_path):
                          "--response", "weight", "--reference", "Binomial(3)", "--method",
                          "mple", "--save", str(save)], cwd)
     assert code == 0 and save.exists(), err
+
+
+@pytest.mark.parametrize("make, name", [
+    (lambda: ef.Networks([nx.path_graph(3)], nosuch=1), "'nosuch'"),
+    (lambda: ef.NetSeries([nx.path_graph(3)] * 2, directd=True), "did you mean 'directed'"),
+    (lambda: ef.Layer(nx.path_graph(3), layer=["a"]), "did you mean 'layers'"),
+    (lambda: ef.NetSeries.from_edgelist("panel.csv", wav="w"), "did you mean 'wave'"),
+    (lambda: ef.EgoData(), "missing a required argument: 'egos'"),
+])
+def test_constructors_name_a_wrong_argument(make, name):
+    with pytest.raises(SettingsError, match=name):
+        make()
