@@ -195,6 +195,18 @@ class TemporalERGM(ERGM):
                 and not space.n_missing and settings.get("init") is None
                 and self.target_stats is None)
 
+    def on_waves(self, times, series=None):
+        """This model (formula and constraints) on the transitions into the waves ``times``
+        of ``series`` (default this model's panel)."""
+        return TemporalERGM(self.series if series is None else series, self.formula,
+                            self.user_constraints, times=list(times))
+
+    def gof_on_waves(self, fit, target=None, series=None, **settings):
+        """Goodness of fit of ``fit`` (of this model) on target waves, in or out of sample:
+        :func:`ergmfit.temporal.heldout_gof`."""
+        from .heldout import heldout_gof
+        return heldout_gof(fit, target=target, series=series, **settings)
+
     def with_constraints(self, constraints):
         return TemporalERGM(self.series, self.formula,
                             constraints=constraints if constraints is not None
