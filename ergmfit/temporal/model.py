@@ -151,9 +151,13 @@ class TemporalERGM(ERGM):
             res = super().fit(TEMPORAL_METHODS.get(name, name), random_state=random_state,
                               verbose=verbose, **kwargs)
         if name in TEMPORAL_METHODS:
-            res.info["temporal_estimate"] = name.upper()
-            res.info["summary_header"] = TEMPORAL_HEADERS[name]
-            res.info["call_method"] = name
+            # tergm's title: "Monte Carlo ..." when the CMLE ran MCMC; assigned anew so that
+            # the results rebuild their diagnostics (the printed call) from it
+            header = TEMPORAL_HEADERS[name]
+            if name == "cmle" and not res.info.get("exact_mle"):
+                header = "Monte Carlo " + header
+            res.info = {**res.info, "temporal_estimate": name.upper(),
+                        "summary_header": header, "call_method": name}
         return res
 
     def simulate_dynamic(self, params, n_steps=10, burnin=None, start=None, random_state=None,
