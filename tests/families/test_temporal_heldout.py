@@ -103,3 +103,20 @@ def test_cmle_fit_on_a_held_out_wave():
     assert list(res.waves) == [4, 3]
     assert np.allclose(res[4].gof["model"].obs,
                        ef.ERGM(panel, fit.model.formula, times=[4]).statistics_vector())
+
+
+def test_a_series_with_other_covariates_is_refused():
+    # nodefactor's levels come from the data: a target series without level 'c' gives the
+    # formula other statistics than the fit's
+    def labelled(graphs, levels):
+        out = []
+        for g in graphs:
+            g = g.copy()
+            nx.set_node_attributes(g, {v: levels[v % len(levels)] for v in g}, "g")
+            out.append(g)
+        return out
+    fit = ef.ERGM(ef.NetSeries(labelled(WAVES[:3], "abc")), "edges + nodefactor('g')").fit(
+        method="btergm", R=5, random_state=1)
+    other = ef.NetSeries(labelled(WAVES, "ab"))
+    with pytest.raises(SettingsError, match="the formula on wave 4 of series has the statistics"):
+        heldout_gof(fit, target=4, series=other, n_sim=2)
