@@ -151,9 +151,13 @@ class TemporalERGM(ERGM):
             res = super().fit(TEMPORAL_METHODS.get(name, name), random_state=random_state,
                               verbose=verbose, **kwargs)
         if name in TEMPORAL_METHODS:
-            res.info["temporal_estimate"] = name.upper()
-            res.info["summary_header"] = TEMPORAL_HEADERS[name]
-            res.info["call_method"] = name
+            # tergm's title: "Monte Carlo ..." when the CMLE ran MCMC; assigned anew so that
+            # the results rebuild their diagnostics (the printed call) from it
+            header = TEMPORAL_HEADERS[name]
+            if name == "cmle" and not res.info.get("exact_mle"):
+                header = "Monte Carlo " + header
+            res.info = {**res.info, "temporal_estimate": name.upper(),
+                        "summary_header": header, "call_method": name}
         return res
 
     def simulate_dynamic(self, params, n_steps=10, burnin=None, start=None, random_state=None,
@@ -194,6 +198,18 @@ class TemporalERGM(ERGM):
         return (self.dyad_independent and not self.curved and space.dyad_independent
                 and not space.n_missing and settings.get("init") is None
                 and self.target_stats is None)
+
+    def on_waves(self, times, series=None):
+        """This model (formula and constraints) on the transitions into the waves ``times``
+        of ``series`` (default this model's panel)."""
+        return TemporalERGM(self.series if series is None else series, self.formula,
+                            self.user_constraints, times=list(times))
+
+    def gof_on_waves(self, fit, target=None, series=None, **settings):
+        """Goodness of fit of ``fit`` (of this model) on target waves, in or out of sample:
+        :func:`ergmfit.temporal.heldout_gof`."""
+        from .heldout import heldout_gof
+        return heldout_gof(fit, target=target, series=series, **settings)
 
     def with_constraints(self, constraints):
         return TemporalERGM(self.series, self.formula,

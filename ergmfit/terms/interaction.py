@@ -27,8 +27,23 @@ def interaction(net, left, right):
     if not (ta.dyad_independent and tb.dyad_independent):
         raise TermError(f"interactions (':' and '*') need dyad-independent terms; "
                         f"{ta.name if not ta.dyad_independent else tb.name} is not")
+    _check_overlap(ta, tb)
     labels = [f"{a}:{b}" for b in tb.labels for a in ta.labels]
     return Term(":", labels, ProductKernel(ta.kernel, tb.kernel), dyad_independent=True)
+
+
+def _check_overlap(ta, tb):
+    # terms declaring on which dyads (by the previous wave's state) they can change: the
+    # product of change statistics of two terms changing on disjoint dyads is always zero
+    on_a, on_b = (getattr(t, "changes_on_previous", None) for t in (ta, tb))
+    if on_a is None or on_b is None or on_a == on_b:
+        return
+    state = {False: "absent from", True: "present in"}
+    raise TermError(f"{ta.name}():{tb.name}() is zero on every network: "
+                    f"{ta.name}() changes only on dyads {state[on_a]} the previous wave, "
+                    f"{tb.name}() only on dyads {state[on_b]} it, so its coefficient does not "
+                    f"exist; write {ta.name}(~...) + {tb.name}(~...), or interact terms inside "
+                    f"one operator ({ta.name}(~a:b))")
 
 
 def _call(net, call):

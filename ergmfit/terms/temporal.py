@@ -41,6 +41,11 @@ FAMILY = "temporal"
 #: what each operator evaluates its formula on (for the docs and error messages)
 MEANING = {"Form": "y⁻ ∪ y", "Persist": "y⁻ ∩ y", "Diss": "−(y⁻ ∩ y)", "Cross": "y",
            "Change": "y⁻ △ y"}
+#: the dyads on which each operator's statistics can change, by their state in y⁻: absent
+#: (False), present (True) or either (None); an interaction of two operators changing on
+#: disjoint dyads (Form with Persist or Diss) is zero on every network
+CHANGES_ON_PREVIOUS = {"Form": False, "Persist": True, "Diss": True, "Cross": None,
+                       "Change": None}
 
 
 def previous_ties(net, operator):
@@ -90,6 +95,7 @@ def temporal_term(net, operator, formula):
                 true_empty=true if kernel.exact_total else None,
                 dyad_independent=all(t.dyad_independent for t in terms))
     term.temporal_operator = operator
+    term.changes_on_previous = CHANGES_ON_PREVIOUS[operator]
     return keep_curvature(operator, term, terms,
                           lambda labs: [f"{operator}~{lab}" for lab in labs])
 

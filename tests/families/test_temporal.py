@@ -197,6 +197,20 @@ def test_operator_errors_name_the_term():
         ef.ERGM(s, "memory(type='sticky')")
 
 
+@pytest.mark.parametrize("formula, first, second", [
+    ("Form(~edges) * Persist(~edges)", "Form", "Persist"),
+    ("Diss(~edges):Form(~edges)", "Diss", "Form")])
+def test_interaction_of_formation_and_dissolution_is_refused(formula, first, second):
+    # Form() changes only on dyads absent from y⁻, Persist()/Diss() only on those present:
+    # their product is identically zero (its coefficient does not exist)
+    s = ef.NetSeries([nx.path_graph(5), nx.cycle_graph(5)])
+    with pytest.raises(TermError, match=rf"{first}\(\):{second}\(\) is zero on every network"):
+        ef.ERGM(s, formula)
+    # operators changing on the same or on all dyads interact
+    stats = ef.ERGM(s, "Form(~edges):Cross(~edges) + Persist(~edges):Diss(~edges)").statistics()
+    assert stats == {"Form~edges:Cross~edges": 1.0, "Persist~edges:Diss~edges": -4.0}
+
+
 def test_dissolution_model_on_waves_without_ties():
     s = ef.NetSeries([nx.empty_graph(5), nx.path_graph(5)])
     m = ef.ERGM(s, "Form(~edges) + Diss(~edges)")

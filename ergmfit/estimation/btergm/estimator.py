@@ -149,6 +149,16 @@ class BTERGMResults(ERGMResults):
         cols = [percent_label(alpha / 2.0), percent_label(1.0 - alpha / 2.0)]
         return LabeledArray(np.column_stack([lo, hi]), self.labels, columns=cols)
 
+    def gof(self, n_sim=100, random_state=None, target=None, series=None, **kwargs):
+        """btergm's ``gof(fit, target=..., nsim=...)``: per target wave (default every
+        fitted one; a wave of ``series`` left out of the fit for an out-of-sample check),
+        statnet's gof tables of the wave against networks simulated from the pooled
+        coefficients given the wave before, and tie prediction (AUC-ROC, AUC-PR); see
+        :func:`ergmfit.temporal.heldout_gof` (``statistics``, ``burnin``, ``interval``,
+        ``proposal`` as there)."""
+        return self.model.gof_on_waves(self, target=target, series=series, n_sim=n_sim,
+                                       random_state=random_state, **kwargs)
+
     @property
     def n_boot_complete(self) -> int:
         return int(np.all(np.isfinite(self.boot), axis=1).sum())
