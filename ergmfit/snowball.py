@@ -236,7 +236,7 @@ def snowball_samples(network, n_samples, n_seeds, waves, random_state=None, zone
     Examples
     --------
     >>> import networkx as nx
-    >>> samples = snowball_samples(nx.karate_club_graph(), 2, n_seeds=2, waves=1,
+    >>> samples = snowball_samples(nx.florentine_families_graph(), 2, n_seeds=2, waves=1,
     ...                            random_state=3)
     >>> len(samples), samples[0].n_waves
     (2, 2)
