@@ -61,7 +61,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .exceptions import NetworkError, SettingsError
+from .exceptions import DegenerateModelError, NetworkError, SettingsError
 from .labeled import LabeledArray
 from .network import Network, as_network
 from .utils.validation import check_random_state
@@ -327,7 +327,7 @@ class MetaAnalysis:
                          f"{float(self.q[k]):>9.2f} {float(self.q_pvalue[k]):>8.3f}")
         left = np.flatnonzero(~self.used)
         if len(left):
-            lines.append(f"left out (not converged or no standard error): samples "
+            lines.append(f"left out (not converged, degenerate or no standard error): samples "
                          f"{(left + 1).tolist()}")
         return "\n".join(lines)
 
@@ -391,15 +391,22 @@ def meta_analysis(estimates, std_errors, labels=None, usable=None) -> MetaAnalys
 def _fit_one(sample, formula, method, seed, settings):
     """Fit one sample conditionally on its outermost wave; a small picklable record."""
     wall, cpu = time.perf_counter(), time.process_time()
-    fit = sample.model(formula).fit(method=method, random_state=seed, **settings)
-    return {"params": np.asarray(fit.params, dtype=float),
-            "bse": np.asarray(fit.bse, dtype=float),
-            "labels": list(fit.params.labels),
-            "converged": bool(getattr(fit, "converged", True)),
-            "n_nodes": int(sample.network.n), "n_ties": int(sample.network.n_ties),
-            "wave_sizes": sample.wave_sizes,
-            "seconds": time.perf_counter() - wall, "cpu_seconds": time.process_time() - cpu,
-            "pid": os.getpid()}
+    model = sample.model(formula)
+    record = {"labels": list(model.labels), "n_nodes": int(sample.network.n),
+              "n_ties": int(sample.network.n_ties), "wave_sizes": sample.wave_sizes,
+              "error": None}
+    try:
+        fit = model.fit(method=method, random_state=seed, **settings)
+        record.update(params=np.asarray(fit.params, dtype=float),
+                      bse=np.asarray(fit.bse, dtype=float),
+                      converged=bool(getattr(fit, "converged", True)))
+    except DegenerateModelError as err:
+        # a sample whose statistics cannot vary carries no information: left out, said why
+        nan = np.full(len(record["labels"]), np.nan)
+        record.update(params=nan, bse=nan.copy(), converged=False, error=str(err))
+    record.update(seconds=time.perf_counter() - wall, cpu_seconds=time.process_time() - cpu,
+                  pid=os.getpid())
+    return record
 
 
 def fit_snowball(samples, formula, method="ee", random_state=None, n_jobs=1, backend=None,
@@ -425,7 +432,10 @@ def fit_snowball(samples, formula, method="ee", random_state=None, n_jobs=1, bac
         ``Client(LocalCluster(n_workers=2, threads_per_worker=1))`` or one
         connected to a cluster's scheduler).
     require_converged : bool
-        Leave out samples whose fit reports ``converged=False``.
+        Leave out samples whose fit reports ``converged=False``.  A sample
+        whose fit raises :class:`~ergmfit.DegenerateModelError` (a statistic
+        that cannot vary in it) is always left out; its record's ``error``
+        says why.
     **settings
         The estimator's settings (``ERGM.fit(method, **settings)``).
 

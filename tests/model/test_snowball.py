@@ -226,3 +226,15 @@ def test_fit_snowball_errors():
     s = ef.snowball_samples(nx.path_graph(8), 1, 1, 1, random_state=1)
     with pytest.raises(SettingsError, match="formula"):
         ef.fit_snowball(s, 3)
+
+
+def test_a_sample_without_information_is_left_out_not_fatal():
+    # a star around each seed: no triangle can form in a 1-wave sample of a tree, so the
+    # triangle statistic cannot vary there (DegenerateModelError in that sample's fit)
+    tree = nx.balanced_tree(3, 4)
+    samples = ef.snowball_samples(tree, 2, n_seeds=1, waves=1, random_state=1)
+    g = nx.gnp_random_graph(300, 0.03, seed=2)
+    samples += ef.snowball_samples(g, 2, n_seeds=5, waves=1, random_state=3)
+    fit = ef.fit_snowball(samples, "edges + triangle", method="mple", random_state=4)
+    assert [r["error"] is not None for r in fit.samples][:2] == [True, True]
+    assert not fit.used[:2].any() and "left out" in fit.summary()
