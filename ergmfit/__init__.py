@@ -15,6 +15,7 @@ from .formula import parse_formula
 from .model import ERGM, TaperedERGM
 from .network import Layer, Layers, Network, Networks, NetworkState, as_network, read_network
 from .network.series import NetSeries
+from .snowball import fit_snowball, meta_analysis, snowball_sample, snowball_samples
 from .temporal import TemporalERGM  # noqa: F401  (registers ERGM(NetSeries) -> TemporalERGM)
 
 from .version import __version__
@@ -29,7 +30,7 @@ def __getattr__(name):
 
 __all__ = ["ERGM", "TaperedERGM", "NetSeries", "compare", "Network", "Networks", "Layer", "Layers",
            "NetworkState", "as_network", "read_network", "datasets", "parse_formula", "EgoData",
-           "ego",
+           "ego", "snowball_sample", "snowball_samples", "fit_snowball", "meta_analysis",
            "ErgmfitError", "FormulaError", "TermError", "NetworkError", "DataFormatError",
            "DegenerateModelError", "ResultsFileError", "SaveError", "ConvergenceWarning",
            "__version__"]

@@ -30,6 +30,13 @@ preserved statistic is kept.  Constraints understood:
                                             only dyads with a nonzero change statistic of a
                                             ``vary`` term vary
 ``observed``                                only the missing dyads vary
+``snowball(zone)``                          conditional estimation of a snowball sample
+                                            (ergmfit's; Pattison et al. 2013): ``zone`` names
+                                            the node attribute of each node's wave (0: seeds);
+                                            only dyads between nodes of the same or adjacent
+                                            waves, not both in the last wave, vary, and every
+                                            node of wave w >= 1 keeps a tie (either direction)
+                                            to wave w - 1 (see :mod:`ergmfit.snowball`)
 ==========================================  ======================================================
 
 Dyad lists (``free``, ``present``, ``absent``) are lists of node-label pairs,
@@ -123,7 +130,7 @@ def label_pairs(network, pairs, what):
 #: the constraint names parse_constraints knows (statnet's spelling)
 CONSTRAINT_NAMES = ("bd", "edges", "degrees", "odegrees", "idegrees", "b1degrees", "b2degrees",
                     "degreedist", "blockdiag", "blocks", "fixallbut", "fixedas", "dyads",
-                    "observed")
+                    "observed", "snowball")
 
 
 def unknown_constraint_message(name) -> str:
@@ -195,6 +202,82 @@ def _between_modes(network):
     return np.sort(dyad_vars(network.n, False, np.column_stack([i.ravel(), j.ravel()])))
 
 
+def snowball_zones(network, name):
+    """The waves of a snowball sample: node attribute ``name`` as whole numbers
+    0, 1, ..., L (every wave present), checked; FormulaError / NetworkError otherwise."""
+    if not isinstance(name, str):
+        raise FormulaError(f"snowball(zone) needs a node attribute name, got {name!r}")
+    if name not in network.node_attrs:
+        raise network._missing_attr(name)
+    raw = np.asarray(network.node_attrs[name], dtype=object)
+    try:
+        zone = np.array([float(v) for v in raw])
+    except (TypeError, ValueError):
+        raise NetworkError(f"snowball({name!r}): the waves must be whole numbers 0, 1, ...; "
+                           f"got {raw[:3].tolist()}...") from None
+    if not np.isfinite(zone).all() or (zone != np.round(zone)).any() or (zone < 0).any():
+        raise NetworkError(f"snowball({name!r}): the waves must be whole numbers 0, 1, ...")
+    zone = zone.astype(np.int64)
+    present = np.unique(zone)
+    if present[0] != 0 or len(present) != present[-1] + 1:
+        raise NetworkError(f"snowball({name!r}): the waves present are {present.tolist()}; a "
+                           "snowball sample has every wave from 0 (the seeds) to the last")
+    return zone
+
+
+def snowball_space_parts(network, zone):
+    """``(free_vars, attr_bounds, pinned)`` of the snowball constraint for waves
+    ``zone`` (see :func:`snowball_zones`): the free dyads, the bound of one tie to
+    the previous wave, and the ties that are a node's only one to the previous
+    wave; NetworkError if the observed ties break the design."""
+    n, directed = network.n, network.directed
+    last = int(zone.max())
+    if last == 0:
+        raise NetworkError("snowball(): every node is a seed (wave 0): no wave is conditioned "
+                           "on; use no constraint (or sample at least one wave)")
+    t = np.asarray(network.ties, dtype=np.int64).reshape(-1, 2)
+    gap = np.abs(zone[t[:, 0]] - zone[t[:, 1]]) >= 2
+    if gap.any():
+        i, j = t[np.flatnonzero(gap)[0]]
+        raise NetworkError(f"snowball(): the tie ({network.labels[i]!r}, {network.labels[j]!r}) "
+                           f"joins waves {zone[i]} and {zone[j]}; in a snowball sample ties join "
+                           "nodes of the same or adjacent waves")
+    members = [np.flatnonzero(zone == w) for w in range(last + 1)]
+    blocks = []
+    for a in range(last):
+        for b in (a, a + 1):
+            i, j = np.meshgrid(members[a], members[b], indexing="ij")
+            i, j = i.ravel(), j.ravel()
+            keep = i != j
+            if not directed and a == b:
+                keep &= i < j
+            i, j = i[keep], j[keep]
+            blocks.append(np.column_stack([i, j]))
+            if directed:
+                blocks.append(np.column_stack([j, i]) if a != b else np.zeros((0, 2), np.int64))
+    pairs = np.concatenate(blocks) if blocks else np.zeros((0, 2), np.int64)
+    free = np.unique(dyad_vars(n, directed, pairs))
+    onehot = zone[:, None] == np.arange(last + 1)[None, :]
+    lo = np.zeros((n, last + 1), np.int64)
+    inner = np.flatnonzero(zone > 0)
+    lo[inner, zone[inner] - 1] = 1
+    deg_prev = np.zeros(n, np.int64)
+    np.add.at(deg_prev, t[:, 0], zone[t[:, 1]] == zone[t[:, 0]] - 1)
+    np.add.at(deg_prev, t[:, 1], zone[t[:, 0]] == zone[t[:, 1]] - 1)
+    lost = inner[deg_prev[inner] == 0]
+    if len(lost):
+        k = int(lost[0])
+        raise NetworkError(f"snowball(): node {network.labels[k]!r} of wave {zone[k]} has no tie "
+                           f"to wave {zone[k] - 1}; in a snowball sample each node of a wave "
+                           "was reached through a tie to the wave before")
+    hi = np.full((n, last + 1), _BIG, np.int64)
+    # a node's only tie to the previous wave cannot be removed: pinned at the observed network
+    back = (zone[t[:, 0]] - zone[t[:, 1]] == 1) & (deg_prev[t[:, 0]] == 1)
+    back |= (zone[t[:, 1]] - zone[t[:, 0]] == 1) & (deg_prev[t[:, 1]] == 1)
+    pinned = dyad_vars(n, directed, t[back])
+    return free, (onehot, lo, hi, np.zeros_like(lo), hi.copy()), pinned
+
+
 class _Builder:
     def __init__(self, network, missing, names):
         self.net = network
@@ -207,6 +290,8 @@ class _Builder:
         self.has_bounds = False
         self.preserve = None
         self.attr_bounds = None
+        self.attr_either = False
+        self.pinned = None
 
     def restrict(self, vars_):
         vars_ = np.unique(np.asarray(vars_, dtype=np.int64))
@@ -298,6 +383,16 @@ class _Builder:
                 self.restrict(_nonzero_change_vars(net, kw["vary"]))
             if kw.get("fix") is not None:
                 self.fix(_nonzero_change_vars(net, kw["fix"]))
+        elif name == "snowball":
+            if len(args) + len(kw) != 1 or (kw and "zone" not in kw):
+                raise FormulaError("snowball(zone) takes one node attribute name: each node's "
+                                   "wave (0 for the seeds)")
+            if self.attr_bounds is not None:
+                raise FormulaError("snowball() cannot be combined with bd(attribs=)")
+            free, self.attr_bounds, self.pinned = snowball_space_parts(
+                net, snowball_zones(net, args[0] if args else kw["zone"]))
+            self.attr_either = bool(net.directed)
+            self.restrict(free)
         elif name == "observed":
             if self.missing is None:
                 raise FormulaError("the constraint 'observed' fixes every observed dyad, but the "
@@ -310,7 +405,7 @@ class _Builder:
         """``bd(attribs=, maxout=, maxin=, minout=, minin=)``: bounds per node and class."""
         net, n = self.net, self.net.n
         if self.attr_bounds is not None:
-            raise FormulaError("only one bd(attribs=...) may be given")
+            raise FormulaError("only one bd(attribs=...) may be given, and not with snowball()")
         att = kw["attribs"]
         if isinstance(att, str) and att not in self.names:
             vals = _attr(net, att, "bd(attribs=)")
@@ -394,7 +489,7 @@ class _Builder:
                 lo_i, hi_i = lo_o, hi_o
             bounds = tuple(np.minimum(b, _BIG) for b in (lo_o, hi_o, lo_i, hi_i))
         space = ConstrainedSpace(self.net, self.free, bounds, self.preserve, self.missing, spec,
-                                 self.attr_bounds)
+                                 self.attr_bounds, self.attr_either, self.pinned)
         space.check(self.net.ties)
         return space
 

@@ -43,6 +43,7 @@ cdef class ConstrainedProposal(Proposal):
     cdef int* hi_in
     # bd(attribs=): K classes, attribs[i*K + k], bounds per (node, class)
     cdef int K
+    cdef bint attr_either            # directed: count arcs to and from a class together
     cdef uint8_t* attribs
     cdef int* alo_out
     cdef int* ahi_out

@@ -100,6 +100,11 @@ cdef class ConstrainedProposal(Proposal):
     attr_bounds : (attribs, lo_out, hi_out, lo_in, hi_in) or None
         ``bd(attribs=)``: an (n, K) boolean matrix of the alters' classes and
         (n, K) bounds on each node's ties to (out) / from (in) each class.
+    attr_either : bool
+        Directed networks: a node's arcs to and from the nodes of a class
+        count together against ``lo_out``/``hi_out`` of ``attr_bounds`` (the
+        ``snowball`` constraint: a tie in either direction to the previous
+        wave); ``lo_in``/``hi_in`` are then unused.
     n1 : int
         Two-mode networks: the number of first-mode nodes (b1degrees, b2degrees).
     delayed : bool or None
@@ -109,7 +114,7 @@ cdef class ConstrainedProposal(Proposal):
     """
 
     def __init__(self, ERGMModel model, mode="tnt", free_vars=None, bounds=None,
-                 attr_bounds=None, n1=0, delayed=None):
+                 attr_bounds=None, n1=0, delayed=None, attr_either=False):
         cdef int64_t k, h, cap
         cdef int n = model.state.n
         self.em = model
@@ -175,6 +180,7 @@ cdef class ConstrainedProposal(Proposal):
             self.lo_in = <int*>cnp.PyArray_DATA(arrs[2])
             self.hi_in = <int*>cnp.PyArray_DATA(arrs[3])
         self.K = 0
+        self.attr_either = bool(attr_either) and model.state.directed
         if attr_bounds is not None:
             att = np.ascontiguousarray(attr_bounds[0], dtype=np.uint8)
             if att.ndim != 2 or att.shape[0] != n or att.shape[1] < 1:
@@ -340,7 +346,7 @@ cdef class ConstrainedProposal(Proposal):
                 if self.attribs[j * K + c]:
                     self.c_out[i * K + c] += sgn
                 if self.attribs[i * K + c]:
-                    if directed:
+                    if directed and not self.attr_either:
                         self.c_in[j * K + c] += sgn
                     else:
                         self.c_out[j * K + c] += sgn
@@ -365,6 +371,10 @@ cdef class ConstrainedProposal(Proposal):
                     cnt = 0
                     for w in range(self.st.out_deg[i]):
                         cnt += self.attribs[nb[w] * K + c]
+                    if self.attr_either:
+                        nb = self.st.in_nb[i]
+                        for w in range(self.st.in_deg[i]):
+                            cnt += self.attribs[nb[w] * K + c]
                     d = cnt + self.c_out[e]
                     if d < self.alo_out[e] or d > self.ahi_out[e]:
                         ok = False

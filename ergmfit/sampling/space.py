@@ -237,14 +237,26 @@ class ConstrainedSpace(SampleSpace):
         ``bd(attribs=)``: an (n, K) boolean matrix of the classes of the
         alters and (n, K) bounds on each node's ties to (out) / from (in) the
         nodes of each class (undirected: lo_out/hi_out).
+    attr_either : bool
+        Directed networks: ``attr_bounds``' lo_out/hi_out bound a node's arcs
+        to and from each class counted together (lo_in/hi_in unused), as the
+        ``snowball`` constraint needs (a tie in either direction to the
+        previous wave).
+    pinned : int array or None
+        Free dyads that the bounds keep at their observed value at the
+        observed network (a toggle of one alone leaves the space: the
+        ``snowball`` constraint's only tie of a node to the previous wave).
+        Their full conditional is degenerate, so they leave the MPLE design.
     """
 
     kind = "constrained"
     constrained = True
 
     def __init__(self, network, free_vars=None, bounds=None, preserve=None, missing=None,
-                 spec="", attr_bounds=None):
+                 spec="", attr_bounds=None, attr_either=False, pinned=None):
         super().__init__(network, missing)
+        self.pinned = _vars_or_none(pinned)
+        self.attr_either = bool(attr_either) and bool(network.directed)
         self._free = _vars_or_none(free_vars)
         self.bounds = None if bounds is None else tuple(np.asarray(b, dtype=np.intc)
                                                        for b in bounds)
@@ -264,6 +276,14 @@ class ConstrainedSpace(SampleSpace):
     def free_vars(self):
         return self._free
 
+    def design_vars(self):
+        v = super().design_vars()
+        if self.pinned is None or not len(self.pinned):
+            return v
+        if v is None:
+            v = np.arange(self.network.n_dyads, dtype=np.int64)
+        return np.setdiff1d(v, self.pinned, assume_unique=True)
+
     def free_dyads(self):
         v = self.design_vars()
         return None if v is None else var_pairs(self.network.n, self.network.directed, v)
@@ -274,7 +294,7 @@ class ConstrainedSpace(SampleSpace):
 
     def _degree_args(self):
         return {"bounds": self.bounds, "preserve": self.preserve,
-                "attr_bounds": self.attr_bounds}
+                "attr_bounds": self.attr_bounds, "attr_either": self.attr_either}
 
     def proposals(self) -> tuple:
         return ("tnt",)
@@ -296,7 +316,8 @@ class ConstrainedSpace(SampleSpace):
             raise SettingsError("a constrained sample space needs the model's compiled network "
                                 "(ERGM.compiled())")
         return ConstrainedProposal(bm, self.preserve or "tnt", self._free, self.bounds,
-                                   self.attr_bounds, getattr(self.network, "bipartite", None) or 0)
+                                   self.attr_bounds, getattr(self.network, "bipartite", None) or 0,
+                                   attr_either=self.attr_either)
 
     def make_sampler(self, cm, proposal, seed):
         from ._constrainedmh import ConstrainedSampler
@@ -336,17 +357,18 @@ class ConstrainedSpace(SampleSpace):
             c_out = np.zeros(att.shape, dtype=np.int64)
             c_in = np.zeros(att.shape, dtype=np.int64)
             np.add.at(c_out, t[:, 0], a[t[:, 1]])
-            if net.directed:
+            if net.directed and not self.attr_either:
                 np.add.at(c_in, t[:, 1], a[t[:, 0]])
             else:
                 np.add.at(c_out, t[:, 1], a[t[:, 0]])
             bad = (c_out < lo_o) | (c_out > hi_o)
-            if net.directed:
+            separate = net.directed and not self.attr_either
+            if separate:
                 bad |= (c_in < lo_i) | (c_in > hi_i)
             if bad.any():
                 k, c = (int(x) for x in np.argwhere(bad)[0])
                 raise NetworkError(f"node {net.labels[k]!r} has {int(c_out[k, c])} ties to "
-                                   + (f"(and {int(c_in[k, c])} from) " if net.directed else "")
+                                   + (f"(and {int(c_in[k, c])} from) " if separate else "")
                                    + f"the nodes of class {c + 1} of bd(attribs=), outside "
                                    f"the bounds of the constraints ({self.describe()})")
         if self.preserve is not None:

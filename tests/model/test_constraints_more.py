@@ -120,3 +120,25 @@ def test_constraint_errors_name_the_problem():
     # b1degrees + b2degrees is degrees
     assert ef.ERGM(_two_mode(), "edges",
                    constraints="~ b1degrees + b2degrees").sample_space.preserve == "degrees"
+
+
+def test_mcmle_starts_by_cd_under_a_degree_constraint():
+    # the MPLE ignores ~degrees (its start was nodematch -3.3 against the MLE's 2.2, and the
+    # fit took 23-24 iterations against statnet's 5); CD runs the constrained chain
+    from ergmfit.estimation.mcmle.start import initial_estimate
+    m = ef.ERGM(ef.datasets.load("faux.mesa.high"),
+                "nodematch('Grade') + gwesp(0.25, fixed=TRUE)", constraints="~ degrees")
+    theta, how = initial_estimate(m, 1)
+    assert how == "CD" and theta[0] > 1.0
+    free = ef.ERGM(ef.datasets.load("faux.mesa.high"), "edges + nodematch('Grade')",
+                   constraints="~ blockdiag('Sex')")
+    assert initial_estimate(free, 1)[1] != "CD"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [1, 2])
+def test_degrees_constrained_mcmle_converges_in_few_iterations(seed):
+    m = ef.ERGM(ef.datasets.load("faux.mesa.high"),
+                "nodematch('Grade') + gwesp(0.25, fixed=TRUE)", constraints="~ degrees")
+    fit = m.fit(method="mcmle", random_state=seed)
+    assert len(fit.info["history"]) <= 10

@@ -85,6 +85,9 @@ def bounded_kernel(model, max_size):
         return None
     from ...sampling._bounded import DegreeBounded
     net = space.network
+    if getattr(space, "attr_either", False):
+        raise SettingsError("block samplers do not implement the snowball constraint of a "
+                            "directed network; use method='ee' or 'mcmle'")
     n = net.n
     lo_o, hi_o, lo_i, hi_i = (space.bounds if space.bounds is not None else
                               (np.zeros(n), np.full(n, n), np.zeros(n), np.full(n, n)))

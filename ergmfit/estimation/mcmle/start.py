@@ -58,10 +58,18 @@ def start_theta(model, init, rng, completion=None):
 
 
 def initial_estimate(model, random_state=None, completion=None):
-    """Starting values: the MPLE, or -- when the MPLE does not exist
-    (DegenerateModelError, e.g. separation) -- contrastive divergence
-    (statnet's ``init.method = "CD"``).  Returns (theta, method name)."""
+    """Starting values: the MPLE, or contrastive divergence (statnet's
+    ``init.method = "CD"``) when the MPLE does not exist (DegenerateModelError,
+    e.g. separation) or ignores the sample space: under a constraint that is not
+    a set of free dyads (``degrees``, ``bd``, ``edges``, ``snowball``...) the
+    pseudo-likelihood treats every free dyad as free to toggle alone (statnet's
+    MPLE refuses such constraints unless ``MPLE.constraints.ignore=TRUE``), while
+    CD runs the constrained chain.  Returns (theta, method name)."""
     from ..mple.pseudolikelihood import MPLE
+    space = getattr(model, "sample_space", None)
+    if space is not None and not space.dyad_independent:
+        from ..contrastive.cd import CD
+        return CD(random_state=random_state).start(model), "CD"
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)

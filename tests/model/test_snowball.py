@@ -1,0 +1,240 @@
+"""Snowball samples and their conditional estimation (Pattison et al. 2013; Stivala et
+al. 2016): the waves, the ``snowball(zone)`` sample space (exact on enumerated spaces,
+never left), the MPLE design, the meta-analysis and the parallel fits."""
+import itertools
+
+import networkx as nx
+import numpy as np
+import pytest
+
+import ergmfit as ef
+from ergmfit.exceptions import FormulaError, NetworkError, SettingsError, TermError
+from ergmfit.network import Network
+from ergmfit.sampling.space import dyad_vars, var_pairs
+
+from support.constrained_spaces import check_exact, space_graphs
+
+
+def _undirected5():
+    # seed 0; wave 1: 1, 2; wave 2: 3, 4
+    ties = [(0, 1), (0, 2), (1, 3), (2, 4), (3, 4), (1, 2)]
+    return Network(5, ties, False, node_attrs={"zone": [0, 1, 1, 2, 2]})
+
+
+def _directed4():
+    # seed 0; wave 1: 1; wave 2: 2, 3 (reached through arcs in either direction)
+    ties = [(0, 1), (2, 1), (1, 3), (2, 3), (3, 2)]
+    return Network(4, ties, True, node_attrs={"zone": [0, 1, 2, 2]})
+
+
+def _brute_force_space(net):
+    """Every network that agrees with ``net`` outside the free dyads and keeps each node of
+    wave w >= 1 tied (either direction) to wave w - 1, by its definition."""
+    z = np.array(net.node_attrs["zone"])
+    last = z.max()
+    n_all = net.n * (net.n - 1) // (1 if net.directed else 2)
+    allp = var_pairs(net.n, net.directed, np.arange(n_all))
+    free = np.array([abs(z[i] - z[j]) <= 1 and min(z[i], z[j]) < last for i, j in allp])
+    obs = set(dyad_vars(net.n, net.directed, net.ties).tolist())
+    base = np.array([k in obs for k in range(n_all)])
+    out = set()
+    for bits in itertools.product([False, True], repeat=int(free.sum())):
+        on = base.copy()
+        on[free] = bits
+        ties = allp[on]
+        ok = all(any(z[a] == z[u] - 1 for i, j in ties for a, b in ((i, j), (j, i)) if b == u)
+                 for u in range(net.n) if z[u] > 0)
+        if ok:
+            out.add(tuple(np.flatnonzero(on).tolist()))
+    return out
+
+
+@pytest.mark.parametrize("make", [_undirected5, _directed4])
+def test_snowball_space_is_the_conditional_design(make):
+    net = make()
+    m = ef.ERGM(net, "edges", constraints='~ snowball("zone")')
+    got = {k for k, _ in space_graphs(m)}
+    assert got == _brute_force_space(net)
+    assert len(got) >= 10
+
+
+@pytest.mark.parametrize("make, formula, theta", [
+    (_undirected5, "edges + triangle", [-0.4, 0.8]),
+    (_directed4, "edges + mutual", [-0.3, 0.9]),
+])
+def test_snowball_proposal_is_exact(make, formula, theta):
+    m = ef.ERGM(make(), formula, constraints='~ snowball("zone")')
+    sampler, cm = m.sampler(theta, random_state=7)
+    counts = check_exact(m, space_graphs(m), np.asarray(theta, float), sampler, cm, 5000, 40)
+    assert (counts > 0).sum() > 5
+
+
+def test_snowball_mple_design_leaves_out_pinned_ties():
+    # node 2's only tie to wave 1 ... wave 0 is 0-2 (1-2 is within wave 1): pinned; node 1
+    # has 0-1 only: pinned; node 3 has 1-3 only, node 4 has 2-4 only: pinned
+    m = ef.ERGM(_undirected5(), "edges", constraints='~ snowball("zone")')
+    design = set(m.sample_space.design_vars().tolist())
+    pinned = set(dyad_vars(5, False, [(0, 1), (0, 2), (1, 3), (2, 4)]).tolist())
+    free = set(m.sample_space.free_vars().tolist())
+    assert design == free - pinned
+    # a second tie to the previous wave frees both
+    net = Network(5, [(0, 1), (0, 2), (1, 3), (2, 3), (2, 4), (3, 4)], False,
+                  node_attrs={"zone": [0, 1, 1, 2, 2]})
+    m = ef.ERGM(net, "edges", constraints='~ snowball("zone")')
+    assert set(dyad_vars(5, False, [(1, 3), (2, 3)]).tolist()) <= \
+        set(m.sample_space.design_vars().tolist())
+
+
+@pytest.mark.parametrize("net, match", [
+    (Network(3, [(0, 1), (1, 2)], False, node_attrs={"zone": [0, 1, 3]}), "every wave"),
+    (Network(3, [(0, 1), (0, 2)], False, node_attrs={"zone": [0, 1, 2]}), "joins waves 0 and 2"),
+    (Network(4, [(0, 1), (2, 3)], False, node_attrs={"zone": [0, 1, 1, 2]}), "no tie to wave 0"),
+    (Network(3, [(0, 1)], False, node_attrs={"zone": [0, 0, 0]}), "every node is a seed"),
+    (Network(3, [(0, 1)], False, node_attrs={"zone": [0, "a", 1]}), "whole numbers"),
+    (Network(3, [(0, 1)], False, node_attrs={"zone": [0, 1.5, 1]}), "whole numbers"),
+])
+def test_snowball_constraint_refuses_what_is_no_snowball_sample(net, match):
+    with pytest.raises(NetworkError, match=match):
+        ef.ERGM(net, "edges", constraints='~ snowball("zone")')
+
+
+def test_snowball_constraint_argument_errors():
+    net = _undirected5()
+    with pytest.raises(FormulaError, match="snowball"):
+        ef.ERGM(net, "edges", constraints="~ snowball()")
+    with pytest.raises(TermError, match="no node attribute 'wave'"):
+        ef.ERGM(net, "edges", constraints='~ snowball("wave")')
+    with pytest.raises(FormulaError, match="snowball"):
+        ef.ERGM(net, "edges", constraints=("~ snowball('zone') + bd(attribs=A, maxout=2)",
+                                           {"A": np.ones((5, 1), bool)}))
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_snowball_samples_have_the_design(directed):
+    g = nx.gnm_random_graph(600, 1500, seed=3, directed=directed)
+    samples = ef.snowball_samples(g, 4, n_seeds=3, waves=2, random_state=11)
+    seeds = [set(s.nodes[s.zones == 0].tolist()) for s in samples]
+    for k, s in enumerate(samples):
+        z = np.asarray(s.network.node_attrs["zone"])
+        assert (z == s.zones).all() and list(np.sort(z)) == list(z)
+        assert s.n_waves == 3 and s.wave_sizes[0] == 3
+        # the sample is the induced subnetwork, labels those of g
+        full = {(a, b) for a, b in g.edges()}
+        sub = {(s.network.labels[i], s.network.labels[j]) for i, j in s.network.ties}
+        nodes = set(s.network.labels)
+        want = {(a, b) for a, b in full if a in nodes and b in nodes}
+        if not directed:
+            want = {tuple(sorted(e)) for e in want}
+            sub = {tuple(sorted(e)) for e in sub}
+        assert sub == want
+        # wave w is every neighbour of wave w - 1 not in an earlier wave
+        und = g.to_undirected() if directed else g
+        lab = dict(zip(s.network.labels, z))
+        for w in (1, 2):
+            prev = {u for u, zz in lab.items() if zz == w - 1}
+            nxt = set().union(*(set(und[u]) for u in prev)) - {u for u, zz in lab.items()
+                                                               if zz < w}
+            assert nxt == {u for u, zz in lab.items() if zz == w}
+        # the constraint accepts it; seeds of later samples lie outside earlier samples
+        s.model("edges")
+        for j in range(k):
+            assert not seeds[k] & set(samples[j].nodes.tolist())
+    again = ef.snowball_samples(g, 4, n_seeds=3, waves=2, random_state=11)
+    assert all((a.nodes == b.nodes).all() for a, b in zip(samples, again))
+    other = ef.snowball_samples(g, 4, n_seeds=3, waves=2, random_state=12)
+    assert any(len(a.nodes) != len(b.nodes) or (a.nodes != b.nodes).any()
+               for a, b in zip(samples, other))
+
+
+def test_snowball_sampling_errors_and_input_untouched():
+    g = nx.path_graph(6)
+    before = nx.to_dict_of_dicts(g)
+    with pytest.raises(SettingsError, match="n_seeds"):
+        ef.snowball_samples(g, 1, n_seeds=0, waves=1)
+    with pytest.raises(SettingsError, match="waves"):
+        ef.snowball_samples(g, 1, n_seeds=1, waves=1.5)
+    with pytest.raises(SettingsError, match="nodes are left"):
+        ef.snowball_samples(g, 3, n_seeds=3, waves=1, random_state=1)
+    nx.set_node_attributes(g, 1, "zone")
+    with pytest.raises(SettingsError, match="zone_attr"):
+        ef.snowball_sample(g, 1, 1)
+    s = ef.snowball_sample(g, 1, 1, random_state=0, zone_attr="wave")
+    assert s.constraints == '~ snowball("wave")'
+    assert nx.to_dict_of_dicts(g) == before and all(d["zone"] == 1 for _, d in g.nodes(data=True))
+
+
+def test_meta_analysis_is_inverse_variance_weighted():
+    est = np.array([[1.0, 0.5], [2.0, 0.7], [4.0, np.nan], [3.0, 0.6]])
+    se = np.array([[0.5, 0.1], [1.0, 0.2], [1.0, 0.1], [0.0, 0.1]])
+    m = ef.meta_analysis(est, se, labels=["a", "b"])
+    assert m.used.tolist() == [True, True, False, False]
+    w = 1 / se[:2] ** 2
+    theta = (w * est[:2]).sum(0) / w.sum(0)
+    assert np.allclose(m.params, theta) and np.allclose(m.bse, w.sum(0) ** -0.5)
+    assert np.allclose(m.q, (w * (est[:2] - theta) ** 2).sum(0))
+    assert m.params.labels == ["a", "b"] and m.n_used == 2
+    assert "2 of 4 samples" in m.summary() and "[3, 4]" in m.summary()
+    ci = m.conf_int()
+    assert np.allclose(ci[:, 1] - ci[:, 0], 2 * 1.959964 * m.bse, rtol=1e-5)
+    with pytest.raises(SettingsError, match="nothing to combine"):
+        ef.meta_analysis([[1.0]], [[np.inf]])
+    with pytest.raises(SettingsError, match="shape"):
+        ef.meta_analysis([[1.0, 2.0]], [[1.0]])
+
+
+def _gnp_samples(seed):
+    g = nx.gnp_random_graph(1500, 0.004, seed=seed)
+    return ef.snowball_samples(g, 6, n_seeds=4, waves=2, random_state=seed + 1)
+
+
+@pytest.mark.parametrize("seed", [21, 31, 41])
+def test_fit_snowball_recovers_density(seed):
+    # G(n, p) with p = 0.004: the conditional MPLE of edges, combined, is within 3 s.e.
+    one = ef.fit_snowball(_gnp_samples(seed), "edges", method="mple", random_state=5)
+    assert one.n_used == 6 and len(one.samples) == 6
+    truth = np.log(0.004 / 0.996)
+    assert abs(one.params[0] - truth) < 3 * one.bse[0]
+
+
+def test_fit_snowball_threads_equal_serial():
+    samples = _gnp_samples(21)
+    one = ef.fit_snowball(samples, "edges", method="mple", random_state=5)
+    two = ef.fit_snowball(samples, "edges", method="mple", random_state=5, n_jobs=2,
+                          backend="threading")
+    assert np.allclose(one.params, two.params) and np.allclose(one.bse, two.bse)
+
+
+@pytest.mark.slow
+def test_fit_snowball_on_processes_and_dask_equals_serial():
+    distributed = pytest.importorskip("distributed")
+    samples = _gnp_samples(21)
+    one = ef.fit_snowball(samples, "edges", method="mple", random_state=5)
+    loky = ef.fit_snowball(samples, "edges", method="mple", random_state=5, n_jobs=2)
+    assert np.allclose(one.params, loky.params) and np.allclose(one.bse, loky.bse)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster):
+        dask = ef.fit_snowball(samples, "edges", method="mple", random_state=5, n_jobs=2,
+                               backend="dask")
+    assert np.allclose(one.params, dask.params) and np.allclose(one.bse, dask.bse)
+    assert len({r["pid"] for r in dask.samples}) >= 1
+
+
+def test_fit_snowball_errors():
+    with pytest.raises(SettingsError, match="SnowballSample"):
+        ef.fit_snowball([], "edges")
+    s = ef.snowball_samples(nx.path_graph(8), 1, 1, 1, random_state=1)
+    with pytest.raises(SettingsError, match="formula"):
+        ef.fit_snowball(s, 3)
+
+
+def test_a_sample_without_information_is_left_out_not_fatal():
+    # a star around each seed: no triangle can form in a 1-wave sample of a tree, so the
+    # triangle statistic cannot vary there (DegenerateModelError in that sample's fit)
+    tree = nx.balanced_tree(3, 4)
+    samples = ef.snowball_samples(tree, 2, n_seeds=1, waves=1, random_state=1)
+    g = nx.gnp_random_graph(300, 0.03, seed=2)
+    samples += ef.snowball_samples(g, 2, n_seeds=5, waves=1, random_state=3)
+    fit = ef.fit_snowball(samples, "edges + triangle", method="mple", random_state=4)
+    assert [r["error"] is not None for r in fit.samples][:2] == [True, True]
+    assert not fit.used[:2].any() and "left out" in fit.summary()
