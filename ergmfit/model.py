@@ -460,7 +460,7 @@ class ERGM:
         res = model._fit(method, random_state, verbose, kwargs)
         spec = model.saved_spec()
         if spec:
-            res.info["sample_space"] = spec
+            res.diagnostics.sample_space = spec
         return res
 
     def _fit(self, method, random_state, verbose, kwargs):
@@ -875,7 +875,7 @@ def _fit_with_offsets(model, method, random_state, verbose, kwargs):
              f"method={method!r} is not run; the fit holds the offset coefficients (with "
              "the pseudo-likelihood at them, as fit(method='mple'))")
         res = free._fit("mple", random_state, False, {})
-        res.info["nothing_estimated"] = True
+        res.diagnostics.nothing_estimated = True
     else:
         res = free._fit(method, random_state, verbose, kwargs)
     p, m = model.n_params, model.offset
@@ -891,7 +891,7 @@ def _fit_with_offsets(model, method, random_state, verbose, kwargs):
         cm = np.zeros((p, p))
         cm[np.ix_(~m, ~m)] = res.cov_mc
         res.cov_mc = cm
-    res.info["offset"] = dict(zip(make_unique(model.labels), map(bool, m)))
+    res.diagnostics.offset = dict(zip(make_unique(model.labels), map(bool, m)))
     res.model = model
     return res
 

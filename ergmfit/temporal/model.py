@@ -142,7 +142,7 @@ class TemporalERGM(ERGM):
             # networks is its pseudo-likelihood: the CMLE is the CMPLE, exactly (as tergm)
             res = super().fit("mple", random_state=random_state, verbose=verbose, **kwargs)
             res.method = "mle"
-            res.info["exact_mle"] = True
+            res.diagnostics.set("exact_mle", True)
             res.warnings = list(res.warnings) + [
                 "Note: the model is dyad-independent given the previous networks, so its "
                 "conditional likelihood is exact and the CMLE is the CMPLE; no MCMC was run "
@@ -151,9 +151,9 @@ class TemporalERGM(ERGM):
             res = super().fit(TEMPORAL_METHODS.get(name, name), random_state=random_state,
                               verbose=verbose, **kwargs)
         if name in TEMPORAL_METHODS:
-            res.info["temporal_estimate"] = name.upper()
-            res.info["summary_header"] = TEMPORAL_HEADERS[name]
-            res.info["call_method"] = name
+            res.diagnostics.update({"temporal_estimate": name.upper(),
+                                    "summary_header": TEMPORAL_HEADERS[name],
+                                    "call_method": name})
         return res
 
     def simulate_dynamic(self, params, n_steps=10, burnin=None, start=None, random_state=None,

@@ -30,8 +30,7 @@ def exact_mle(model, settings):
     res.warnings = list(res.warnings) + [
         "Note: the model is dyad-independent, so its likelihood is exact and the MLE is the "
         "MPLE; no MCMC was run (as statnet does)"]
-    res.info["exact_mle"] = True
-    res.info["call_method"] = "mcmle"
+    res.diagnostics.update({"exact_mle": True, "call_method": "mcmle"})
     return res
 
 

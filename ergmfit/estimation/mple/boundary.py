@@ -231,13 +231,15 @@ class ModelFace:
         coefficients are estimates (not the user's offsets), the deviances count
         every dyad (the decided ones at probability 1), and a note names them
         as statnet's summary does."""
-        off = res.info.get("offset")
+        diag = res.diagnostics
+        off = diag.offset
         if off:
-            res.info["offset"] = {k: (v and k not in self.infinite) for k, v in off.items()}
-            if not any(res.info["offset"].values()):
-                del res.info["offset"]
-        res.info["infinite"] = {k: ("+Inf" if v > 0 else "-Inf") for k, v in self.infinite.items()}
-        res.info["face_decided_dyads"] = int(round(self.n_decided))
+            diag.offset = {k: (v and k not in self.infinite) for k, v in off.items()}
+            if not any(diag.offset.values()):
+                diag.unset("offset")
+        diag.update({"infinite": {k: ("+Inf" if v > 0 else "-Inf")
+                                  for k, v in self.infinite.items()},
+                     "face_decided_dyads": int(round(self.n_decided))})
         if res.nobs is not None and res.nobs != self.n_vars:
             res.nobs = int(self.n_vars)
             if res.null_loglik is not None:
