@@ -158,9 +158,9 @@ class ERGM:
 
     @property
     def curved(self) -> bool:
-        """True when a term is curved (its decay estimated: statnet's fixed=FALSE)."""
-        par = self.parameterisation
-        return not par.linear and not getattr(par, "affine", False)
+        """True when a term is curved (its decay estimated: statnet's fixed=FALSE):
+        the map η(θ) is not affine (:attr:`Parameterisation.affine`)."""
+        return not self.parameterisation.affine
 
     @property
     def pilot_first_sample(self) -> bool:
@@ -306,7 +306,7 @@ class ERGM:
         space = self.sample_space
         space.resolve_proposal(proposal, self)                     # checks the name first
         check_params(self._finite_offsets(params), self.labels)
-        if start is not None and space.constrained:
+        if start is not None:
             space.check(start)
         cm = self.compiled(start)
         prop = space.proposal(proposal, cm, self)

@@ -41,7 +41,12 @@ from . import parameter_steps as steps
 class Parameterisation:
     """Base class of the maps θ -> η(θ)."""
 
+    #: η(θ) = θ: one coefficient per statistic
     linear = False
+    #: η(θ) = A θ + c (no free decay): the pseudo-likelihood is a logistic regression on
+    #: X A and the importance-sampling step the linear one, in effect; a model whose map
+    #: is not affine is *curved* (``ERGM.curved``)
+    affine = False
     #: (parameter slice, statistic slice, curve) of each curved term with a free decay
     curved_terms = ()
 
@@ -158,6 +163,7 @@ class Identity(Parameterisation):
     """η = θ: every term linear (one coefficient per statistic)."""
 
     linear = True
+    affine = True
 
     def __init__(self, labels):
         super().__init__(labels, labels)
@@ -260,6 +266,19 @@ def parameterisation_of(terms) -> Parameterisation:
     if any(getattr(t, "curve", None) is not None for t in terms):
         return Curved(terms)
     return Identity([lab for t in terms for lab in t.labels])
+
+
+def model_parameterisation(model) -> Parameterisation:
+    """The map an estimator asks: ``model.parameterisation``, or the identity on
+    ``model.labels`` for a model without one (an MRF).
+
+    >>> class Field:
+    ...     labels = ["h", "J"]
+    >>> model_parameterisation(Field()).affine
+    True
+    """
+    par = getattr(model, "parameterisation", None)
+    return Identity(list(model.labels)) if par is None else par
 
 
 def declared_decays(par, curved) -> list:

@@ -1,9 +1,9 @@
-"""Equilibrium Expectation's proposals: the sample space's proposal for a chain,
-and the density parameter that the Improved Fixed Density proposal holds."""
+"""Equilibrium Expectation's proposals: the density parameter that the Improved
+Fixed Density proposal holds (the other proposals are the sample space's:
+:meth:`~ergmfit.sampling.space.SampleSpace.proposal`)."""
 from __future__ import annotations
 
 from ...exceptions import SettingsError
-from ...sampling import make_proposal
 from ..contrastive.cd import statistic_parameter
 
 
@@ -17,18 +17,3 @@ def _free_density(model, dens, proposal):
                                 "proposal='tnt' (the default here)")
         return None
     return dens
-
-
-def _constrained_space(model):
-    """The model's constrained sample space (statnet's ``constraints=``), or None."""
-    space = getattr(model, "sample_space", None)
-    return space if space is not None and getattr(space, "constrained", False) else None
-
-
-def _proposal(model, space, name, bm):
-    """A compiled proposal by name; under constraints the space's own (it
-    never leaves the constrained space: restricted tie/no-tie, or the degree
-    preserving moves)."""
-    if space is None:
-        return make_proposal(name, bm)
-    return space.proposal("auto" if name in ("tnt", None) else name, bm, model)

@@ -269,10 +269,8 @@ def infinite_note(infinite) -> str:
 
 
 def _applies(model) -> bool:
-    if getattr(model, "curved", False):
-        return False
     if not getattr(getattr(model, "parameterisation", None), "linear", True):
-        return False
+        return False        # curved, or a free-coefficient view
     off = getattr(model, "offset", None)
     if off is not None and np.any(off) and getattr(model, "offset_coef", None) is None:
         return False        # (the estimator asks for the offsets' coefficients)

@@ -52,10 +52,10 @@ class ObservedDesign:
 def _applies(model):
     if getattr(getattr(model, "family", None), "reference", None) is not None:
         return False            # valued dyads: the count MPLE checks its own design (.count)
-    if getattr(model, "curved", False) or getattr(model, "target_stats", None) is not None:
-        return False
     if not getattr(getattr(model, "parameterisation", None), "linear", True):
-        return False            # a fit's free-coefficient view of offsets (labels != columns)
+        return False            # curved, or a fit's free-coefficient view of offsets
+    if getattr(model, "target_stats", None) is not None:
+        return False            # the response is the targets, not the observed network
     off = getattr(model, "offset", None)
     if off is not None and np.any(off):
         return False

@@ -95,6 +95,8 @@ from scipy import linalg, optimize, special
 from ...exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
 from ...families import BINARY, BinaryFamily, CountFamily
 from ...results import NAIVE_SE_WARNING, ERGMResults
+from ...sampling.space import sample_space_of
+from ...terms.parameterisation import model_parameterisation
 from ...utils.validation import check_random_state, seed_words
 from ..base import Estimator, Setting, choice, integer, n_jobs_setting, number
 from ._mple import build_design, count_on
@@ -515,7 +517,8 @@ class MPLE(Estimator):
         target = getattr(model, "target_stats", None)
         if target is not None and not _dyad_independent(model):
             bm = model.compiled(target_network(model, target, rng))
-        elif _n_imputable(model) and not _dyad_independent(model):
+        elif (sample_space_of(model).conditional() is not None
+              and not _dyad_independent(model)):
             # the completion is random: random_state drives it (default a fixed one, so
             # that an MPLE without random_state -- e.g. another estimator's start -- is
             # reproducible)
@@ -548,7 +551,7 @@ class MPLE(Estimator):
                      if design.sampled else ""), file=sys.stderr)
         if target is not None and _dyad_independent(model):
             design = target_design(model, design, target, restore)
-        if getattr(model, "curved", False):
+        if not model_parameterisation(model).affine:
             lf = _fit_curved(model, design, labels, term_of, self)
         else:
             lf = fit_design(design, labels, term_of, self.separation, self.maxiter, self.tol)
@@ -612,11 +615,6 @@ def _count_pseudo_likelihood(family, estimator, model):
     return fit_count_mple(estimator, model)
 
 
-def _n_imputable(model) -> int:
-    space = getattr(model, "sample_space", None)
-    return 0 if space is None else int(getattr(space, "n_missing", 0))
-
-
 def impute_missing(model, random_state=None):
     """The observed ties plus a random completion of the missing dyads, as
     statnet completes them before its MPLE (and its MCMC-MLE chains): of the
@@ -637,7 +635,7 @@ def impute_missing(model, random_state=None):
     free = space.free_vars()
     missing = space.missing if free is None else np.intersect1d(free, space.missing)
     ties = np.asarray(net.ties, dtype=np.int64).reshape(-1, 2)
-    n_inf = net.n_dyads - space.n_missing if informative is None else len(informative)
+    n_inf = net.n_dyads if informative is None else len(informative)   # (None: none missing)
     tie_vars = dyad_vars(net.n, net.directed, ties) if len(ties) else np.zeros(0, np.int64)
     on = len(tie_vars) if informative is None else int(np.isin(tie_vars, informative).sum())
     d = on / n_inf if n_inf else 0.0
