@@ -262,12 +262,15 @@ def test_the_runtime_sits_below_sampling_and_estimation():
 
 
 # Estimators ask the model's interfaces (issue #31, item 2): ``model.parameterisation``
-# (``affine``, ``linear``, ``fixed_coefficients()``, ...) and ``model.sample_space``
-# (``conditional()``, ``check()``, ``proposal()``, ``dyad_independent``, ...), or objects
-# chosen once from them; they do not read a model's feature flags.  Every read of these
-# attribute names in ``ergmfit/estimation`` counts, whatever the receiver, and so does
-# ``getattr``/``hasattr`` with the name as a string.
-FEATURE_FLAGS = ("curved", "n_missing", "constrained", "target_stats")
+# (``affine``, ``linear``, ``fixed_by_columns``, ``fixed_coefficients()``, ...),
+# ``model.sample_space`` (``conditional()``, ``check()``, ``proposal()``,
+# ``dyad_independent``, ...), the model's target (``ergmfit.terms.targets.target_of``:
+# ``given``, ``needs_network_search``, ...) and offsets
+# (``ergmfit.terms.offsets.model_offsets``), or objects chosen once from them; they do not
+# read a model's feature flags.  Every read of these attribute names in
+# ``ergmfit/estimation`` counts, whatever the receiver, and so does ``getattr``/``hasattr``
+# with the name as a string (writes, e.g. of a submodel's ``offset_coef``, do not).
+FEATURE_FLAGS = ("curved", "n_missing", "constrained", "target_stats", "offset_coef")
 
 # The reads left, with the reason each stays: (module, flag) -> count.  It may only shrink
 # (test_feature_reads_only_shrink).
@@ -278,14 +281,6 @@ KNOWN_FEATURE_READS = {
     ("ergmfit.estimation.bayes.state", "n_missing"): 1,
     ("ergmfit.estimation.contrastive.cd", "n_missing"): 1,
     ("ergmfit.estimation.mcmle.target", "n_missing"): 1,
-    # target statistics (statnet's target.stats) are the data these fit instead of the
-    # observed network's statistics: the MPLE's response (a network with them, or the
-    # design's targets), the boundary LP's target point, and the two checks of the
-    # observed network that do not apply to them (existence, an infinite offset's zero)
-    ("ergmfit.estimation.common.restricted", "target_stats"): 1,
-    ("ergmfit.estimation.mple.boundary", "target_stats"): 3,
-    ("ergmfit.estimation.mple.existence", "target_stats"): 1,
-    ("ergmfit.estimation.mple.pseudolikelihood", "target_stats"): 1,
 }
 
 

@@ -25,6 +25,10 @@ class ModelFamily:
     pilot_first_sample : bool
         Whether MCMC-MLE draws the first sample as a pilot at the smallest interval
         even for a linear model (``ERGM.pilot_first_sample``; curved models always do).
+    has_boundary_faces : bool
+        Whether a dyad-independent model of the family has its attainable statistics'
+        faces sought (:mod:`ergmfit.estimation.mple.boundary`: an MLE at ±Inf fitted as
+        statnet does); binary ties only so far.
 
     A family makes the compiled proposal (:meth:`make_proposal`) and the
     Metropolis-Hastings sampler (:meth:`make_sampler`) for a compiled model of
@@ -38,6 +42,7 @@ class ModelFamily:
     proposals: dict = {}
     default_proposal = ""
     pilot_first_sample = False
+    has_boundary_faces = False
 
     def resolve_proposal(self, name) -> str:
         """The proposal ``name`` stands for ("auto": the default); a clear error for others."""

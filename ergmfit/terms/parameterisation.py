@@ -49,6 +49,12 @@ class Parameterisation:
     affine = False
     #: (parameter slice, statistic slice, curve) of each curved term with a free decay
     curved_terms = ()
+    #: how a pseudo-likelihood design meets the coefficients held fixed (offsets): True
+    #: when they are statistics' own coefficients, so that their design columns move into
+    #: each row's fixed part (θ is the full parameter vector, or a free view of a linear
+    #: map); False when the design goes through the map (a free view of a curved map,
+    #: ``Curve()``: :meth:`~ergmfit.terms.offsets.OffsetParameterisation.affine_parts`)
+    fixed_by_columns = True
 
     def __init__(self, param_labels, stat_labels):
         self.param_labels = list(param_labels)

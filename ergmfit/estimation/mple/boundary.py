@@ -70,6 +70,9 @@ import numpy as np
 from scipy import optimize, sparse
 
 from ...exceptions import ConvergenceWarning, DegenerateModelError
+from ...families import BINARY
+from ...terms.offsets import model_offsets
+from ...terms.targets import target_of
 
 __all__ = ["DesignFace", "design_face", "ModelFace", "boundary_face", "infinite_note",
            "boundary_warning"]
@@ -271,18 +274,17 @@ def infinite_note(infinite) -> str:
 def _applies(model) -> bool:
     if not getattr(getattr(model, "parameterisation", None), "linear", True):
         return False        # curved, or a free-coefficient view
-    off = getattr(model, "offset", None)
-    if off is not None and np.any(off) and getattr(model, "offset_coef", None) is None:
+    off, off_coef = model_offsets(model)
+    if np.any(off) and off_coef is None:
         return False        # (the estimator asks for the offsets' coefficients)
     if model.parameterisation.fixed_coefficients() is not None:
         return False        # a free-coefficient view made by ERGM.fit: not the front's model
-    fam = getattr(getattr(model, "family", None), "name", "binary")
-    if fam != "binary":
+    if not getattr(model, "family", BINARY).has_boundary_faces:
         return False
     space = getattr(model, "sample_space", None)
     if space is None or not space.dyad_independent:
         return False
-    if getattr(model, "target_stats", None) is not None and not model.dyad_independent:
+    if target_of(model).needs_network_search(model.dyad_independent):
         return False        # a dyad-dependent model's targets go through SAN
     return bool(getattr(model, "terms", None))
 
@@ -311,7 +313,7 @@ def independent_design(model):
     case-control sample (too many dyads and no cell structure)."""
     from .cells import cell_design
     from .pseudolikelihood import DEFAULT_MAX_DYADS, Design, pseudo_design, restricted_design
-    target = getattr(model, "target_stats", None)
+    target = target_of(model)
     cells = cell_design(model)
     design = None if cells is None else Design(*cells)
     if design is None:
@@ -325,10 +327,8 @@ def independent_design(model):
             design = pseudo_design(model.compiled())
         else:
             design = restricted_design(model.compiled(), dvars)
-    if target is not None:
-        t = np.asarray(target, float) - model.statistics_vector(np.zeros((0, 2)))
-    else:
-        t = design.s @ design.X
+    t = target.statistics_over_empty(lambda: model.statistics_vector(np.zeros((0, 2))),
+                                     lambda: design.s @ design.X)
     return design, t
 
 
@@ -358,9 +358,10 @@ def boundary_face(model):
     p = len(model.labels)
     user = np.zeros(p, dtype=bool)
     user_coef = np.full(p, np.nan)
-    if np.any(model.offset):
-        user[:] = model.offset
-        user_coef[user] = np.asarray(model.offset_coef, dtype=float)
+    off, off_coef = model_offsets(model)
+    if np.any(off):
+        user[:] = off
+        user_coef[user] = off_coef
         dep_inf = user & ~np.isfinite(user_coef)
         dep_inf[cols] = False
         if dep_inf.any():
@@ -373,7 +374,7 @@ def boundary_face(model):
         made = decided & (np.sign(Xi @ np.sign(user_coef[cols][inf_cols])) > 0)
         t = t - n[made] @ X[made]
         X, n = X[~decided], n[~decided]
-        if getattr(model, "target_stats", None) is None:
+        if target_of(model).checks_observed_network:
             t = design.s[~decided] @ X
     free = ~ucols
     face = design_face(X[:, free], n, t[free], [lab for lab, f in zip(labels, free) if f])

@@ -28,6 +28,8 @@ from __future__ import annotations
 import numpy as np
 
 from ...exceptions import DegenerateModelError
+from ...terms.offsets import model_offsets
+from ...terms.targets import target_of
 
 __all__ = ["ObservedDesign", "observed_design", "on_boundary", "nonexistence_error"]
 
@@ -54,10 +56,9 @@ def _applies(model):
         return False            # valued dyads: the count MPLE checks its own design (.count)
     if not getattr(getattr(model, "parameterisation", None), "linear", True):
         return False            # curved, or a fit's free-coefficient view of offsets
-    if getattr(model, "target_stats", None) is not None:
+    if target_of(model).given:
         return False            # the response is the targets, not the observed network
-    off = getattr(model, "offset", None)
-    if off is not None and np.any(off):
+    if np.any(model_offsets(model)[0]):
         return False
     space = getattr(model, "sample_space", None)
     if space is None or not space.dyad_independent:
