@@ -1,7 +1,8 @@
 """The questions estimators ask the model layer (issue #31, item 2) instead of reading
 its feature flags: the sample space's ``check``, ``conditional``, ``moves_one_dyad``,
 ``proposal``/``make_sampler`` (also for a model without a sample space), and the
-parameterisation's ``affine``."""
+parameterisation's ``affine`` and ``fixed_by_columns``, the target (``target_of``), the
+offsets (``model_offsets``) and the family's ``has_boundary_faces``."""
 import numpy as np
 import pytest
 
@@ -72,3 +73,62 @@ def test_an_offset_view_is_affine_exactly_when_no_decay_is_free():
     keep_decay = OffsetParameterisation(par, np.array([True, False, False]), np.array([-2.0]))
     fix_decay = OffsetParameterisation(par, np.array([False, False, True]), np.array([0.5]))
     assert not keep_decay.affine and fix_decay.affine
+
+
+# -- target statistics, offsets, boundary faces (issue #31, the last feature branches) ----
+
+def test_the_target_says_whether_statistics_replace_the_network():
+    from ergmfit.terms.targets import Target, target_of
+    m = _flo()
+    observed = target_of(m)
+    assert not observed.given and observed.checks_observed_network
+    assert not observed.needs_network_search(False) and not observed.solves_at_targets(True)
+    targeted = target_of(m.configured(target_stats=[20.0, 3.0]))
+    np.testing.assert_array_equal(targeted.statistics, [20.0, 3.0])
+    assert targeted.given and not targeted.checks_observed_network
+    # a dyad-dependent model needs a network with the targets (san); an independent one not
+    assert targeted.needs_network_search(False) and not targeted.needs_network_search(True)
+    assert targeted.solves_at_targets(True) and not targeted.solves_at_targets(False)
+    empty = np.array([0.0, 0.0])
+    calls = []
+    assert targeted.statistics_over_empty(lambda: empty, lambda: calls.append(1)).tolist() \
+        == [20.0, 3.0] and calls == []         # the observed statistics are not computed
+    assert Target().statistics_over_empty(lambda: calls.append(1), lambda: "obs") == "obs"
+    assert calls == []
+
+    class Field:
+        labels = ["h"]
+    assert not target_of(Field()).given
+
+
+def test_model_offsets_are_the_offset_terms_and_their_given_coefficients():
+    from ergmfit.terms.offsets import model_offsets
+    m = _flo("edges + offset(triangle)")
+    mask, coef = model_offsets(m)
+    assert mask.tolist() == [False, True] and coef is None
+    mask, coef = model_offsets(m.configured(offset_coef=[-np.inf]))
+    assert mask.tolist() == [False, True] and coef.tolist() == [-np.inf]
+    mask, coef = model_offsets(_flo())
+    assert mask.tolist() == [False, False] and coef is None
+
+
+def test_fixed_by_columns_says_how_the_design_meets_the_offsets():
+    from ergmfit.terms.offsets import OffsetParameterisation
+    assert Identity(["edges"]).fixed_by_columns                  # the model's own offsets
+    lin = _flo().parameterisation
+    assert OffsetParameterisation(lin, np.array([False, True]), np.array([0.1])).fixed_by_columns
+    cur = _flo("edges + gwesp(fixed=FALSE)").parameterisation
+    assert cur.fixed_by_columns                                  # θ is every coefficient
+    view = OffsetParameterisation(cur, np.array([False, False, True]), np.array([0.5]))
+    assert not view.fixed_by_columns                             # through the map (A, c)
+    curve = ef.ERGM(ef.datasets.load("flomarriage"),
+                    "edges + Curve(~gwesp(fixed=FALSE), params=c('w', 'a'), map='rep', "
+                    "minpar=c(-Inf, 0))").parameterisation
+    assert not curve.fixed_by_columns
+
+
+def test_only_binary_families_have_boundary_faces():
+    from ergmfit.families import BINARY, CompositeFamily, CountFamily
+    assert BINARY.has_boundary_faces
+    assert not CountFamily("Poisson").has_boundary_faces
+    assert not CompositeFamily({"Form": BINARY, "Persist": BINARY}).has_boundary_faces
