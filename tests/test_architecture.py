@@ -269,8 +269,12 @@ def test_the_runtime_sits_below_sampling_and_estimation():
 # (``ergmfit.terms.offsets.model_offsets``), or objects chosen once from them; they do not
 # read a model's feature flags.  Every read of these attribute names in
 # ``ergmfit/estimation`` counts, whatever the receiver, and so does ``getattr``/``hasattr``
-# with the name as a string (writes, e.g. of a submodel's ``offset_coef``, do not).
+# with the name as a string (writes, e.g. of a submodel's ``offset_coef``, do not);
+# MODEL_FLAGS count only when read from ``model``.
 FEATURE_FLAGS = ("curved", "n_missing", "constrained", "target_stats", "offset_coef")
+# names too common to count whatever the receiver (a design's ``offset``): counted when read
+# from a variable named ``model``
+MODEL_FLAGS = ("offset",)
 
 # The reads left, with the reason each stays: (module, flag) -> count.  It may only shrink
 # (test_feature_reads_only_shrink).
@@ -284,6 +288,11 @@ KNOWN_FEATURE_READS = {
 }
 
 
+def _is_flag(name, receiver):
+    return name in FEATURE_FLAGS or (name in MODEL_FLAGS and isinstance(receiver, ast.Name)
+                                     and receiver.id == "model")
+
+
 def feature_reads(root=ROOT):
     """{(module, flag): count} of the reads of FEATURE_FLAGS in ``root``'s estimation."""
     out = {}
@@ -292,12 +301,12 @@ def feature_reads(root=ROOT):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             flag = None
             if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) \
-                    and node.attr in FEATURE_FLAGS:
+                    and _is_flag(node.attr, node.value):
                 flag = node.attr
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
                     and node.func.id in ("getattr", "hasattr") and len(node.args) >= 2 \
                     and isinstance(node.args[1], ast.Constant) \
-                    and node.args[1].value in FEATURE_FLAGS:
+                    and _is_flag(node.args[1].value, node.args[0]):
                 flag = node.args[1].value
             if flag is not None:
                 out[(name, flag)] = out.get((name, flag), 0) + 1
@@ -312,11 +321,14 @@ def test_feature_read_finder_sees_attributes_and_getattr(tmp_path):
         "    a = model.curved or getattr(model, 'target_stats', None)\n"
         "    b = hasattr(space, 'constrained') and space.n_missing\n"
         "    model.curved = True          # a write is not a read\n"
-        "    return par.curved_terms, model.sample_space.n_missing\n")
+        "    return par.curved_terms, model.sample_space.n_missing\n"
+        "def g(model, design):\n"
+        "    return model.offset, getattr(model, 'offset', None), design.offset\n")
     assert feature_reads(pkg) == {("ergmfit.estimation.m.x", "curved"): 1,
                                   ("ergmfit.estimation.m.x", "target_stats"): 1,
                                   ("ergmfit.estimation.m.x", "constrained"): 1,
-                                  ("ergmfit.estimation.m.x", "n_missing"): 2}
+                                  ("ergmfit.estimation.m.x", "n_missing"): 2,
+                                  ("ergmfit.estimation.m.x", "offset"): 2}
 
 
 def test_estimators_do_not_read_feature_flags():
