@@ -571,6 +571,7 @@ ergmfit's own exceptions all derive from `ergmfit.ErgmfitError`:
 | `ResultsFileError` | a results file that is damaged, truncated, tampered with or of an unknown type | `ValueError` |
 | `SaveError` | results that could not be written (the file already at the path is left unchanged) | `OSError` |
 | `SettingsError` | an estimator setting that does not exist or lies out of its range (the message lists the valid settings or the range) | `ValueError`, `TypeError` |
+| `ReadOnlyError` | a write to `fit.info`, the read-only view of `fit.diagnostics` (the message says where a field is set) | `TypeError` |
 
 so `except ergmfit.ErgmfitError` catches every problem with the user's data
 and model, and the estimator settings.

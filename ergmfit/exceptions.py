@@ -30,6 +30,11 @@ class DegenerateModelError(ErgmfitError, RuntimeError):
     """A model whose fit or simulation is degenerate."""
 
 
+class ReadOnlyError(ErgmfitError, TypeError):
+    """A write to something ergmfit hands out to be read only (``fit.info``, the
+    view of ``fit.diagnostics``); the message names where the write goes instead."""
+
+
 class ConvergenceWarning(UserWarning):
     """A fit that did not converge."""
 

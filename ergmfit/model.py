@@ -167,9 +167,9 @@ class ERGM:
 
     @property
     def curved(self) -> bool:
-        """True when a term is curved (its decay estimated: statnet's fixed=FALSE)."""
-        par = self.parameterisation
-        return not par.linear and not getattr(par, "affine", False)
+        """True when a term is curved (its decay estimated: statnet's fixed=FALSE):
+        the map η(θ) is not affine (:attr:`Parameterisation.affine`)."""
+        return not self.parameterisation.affine
 
     @property
     def pilot_first_sample(self) -> bool:
@@ -322,7 +322,7 @@ class ERGM:
         space = self.sample_space
         space.resolve_proposal(proposal, self)                     # checks the name first
         check_params(self._finite_offsets(params), self.labels)
-        if start is not None and space.constrained:
+        if start is not None:
             space.check(start)
         cm = self.compiled(start)
         prop = space.proposal(proposal, cm, self)
@@ -476,7 +476,7 @@ class ERGM:
         res = model._fit(method, random_state, verbose, kwargs)
         spec = model.saved_spec()
         if spec:
-            res.info["sample_space"] = spec
+            res.diagnostics.sample_space = spec
         return res
 
     def _fit(self, method, random_state, verbose, kwargs):
@@ -908,7 +908,7 @@ def _fit_with_offsets(model, method, random_state, verbose, kwargs):
              f"method={method!r} is not run; the fit holds the offset coefficients (with "
              "the pseudo-likelihood at them, as fit(method='mple'))")
         res = free._fit("mple", random_state, False, {})
-        res.info["nothing_estimated"] = True
+        res.diagnostics.nothing_estimated = True
     else:
         res = free._fit(method, random_state, verbose, kwargs)
     p, m = model.n_params, model.offset
@@ -924,7 +924,7 @@ def _fit_with_offsets(model, method, random_state, verbose, kwargs):
         cm = np.zeros((p, p))
         cm[np.ix_(~m, ~m)] = res.cov_mc
         res.cov_mc = cm
-    res.info["offset"] = dict(zip(make_unique(model.labels), map(bool, m)))
+    res.diagnostics.offset = dict(zip(make_unique(model.labels), map(bool, m)))
     res.model = model
     return res
 

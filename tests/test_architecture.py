@@ -259,3 +259,85 @@ def test_the_runtime_sits_below_sampling_and_estimation():
                    if room(t) not in ("ergmfit.runtime", "ergmfit.exceptions", "ergmfit.utils",
                                       "ergmfit.version"))
     assert above == [], f"the runtime imports layers above it: {above}"
+
+
+# Estimators ask the model's interfaces (issue #31, item 2): ``model.parameterisation``
+# (``affine``, ``linear``, ``fixed_by_columns``, ``fixed_coefficients()``, ...),
+# ``model.sample_space`` (``conditional()``, ``check()``, ``proposal()``,
+# ``dyad_independent``, ...), the model's target (``ergmfit.terms.targets.target_of``:
+# ``given``, ``needs_network_search``, ...) and offsets
+# (``ergmfit.terms.offsets.model_offsets``), or objects chosen once from them; they do not
+# read a model's feature flags.  Every read of these attribute names in
+# ``ergmfit/estimation`` counts, whatever the receiver, and so does ``getattr``/``hasattr``
+# with the name as a string (writes, e.g. of a submodel's ``offset_coef``, do not);
+# MODEL_FLAGS count only when read from ``model``.
+FEATURE_FLAGS = ("curved", "n_missing", "constrained", "target_stats", "offset_coef")
+# names too common to count whatever the receiver (a design's ``offset``): counted when read
+# from a variable named ``model``
+MODEL_FLAGS = ("offset",)
+
+# The reads left, with the reason each stays: (module, flag) -> count.  It may only shrink
+# (test_feature_reads_only_shrink).
+KNOWN_FEATURE_READS = {
+    # the number of missing dyads as a number, not a branch: reported in fit.info
+    # ("n_missing"), or the default length of an imputation / conditional chain
+    ("ergmfit.estimation.bayes.exchange", "n_missing"): 1,
+    ("ergmfit.estimation.bayes.state", "n_missing"): 1,
+    ("ergmfit.estimation.contrastive.cd", "n_missing"): 1,
+    ("ergmfit.estimation.mcmle.target", "n_missing"): 1,
+}
+
+
+def _is_flag(name, receiver):
+    return name in FEATURE_FLAGS or (name in MODEL_FLAGS and isinstance(receiver, ast.Name)
+                                     and receiver.id == "model")
+
+
+def feature_reads(root=ROOT):
+    """{(module, flag): count} of the reads of FEATURE_FLAGS in ``root``'s estimation."""
+    out = {}
+    for path in sorted((root / "estimation").rglob("*.py")):
+        name = _module_name(path, root)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            flag = None
+            if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) \
+                    and _is_flag(node.attr, node.value):
+                flag = node.attr
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                    and node.func.id in ("getattr", "hasattr") and len(node.args) >= 2 \
+                    and isinstance(node.args[1], ast.Constant) \
+                    and _is_flag(node.args[1].value, node.args[0]):
+                flag = node.args[1].value
+            if flag is not None:
+                out[(name, flag)] = out.get((name, flag), 0) + 1
+    return out
+
+
+def test_feature_read_finder_sees_attributes_and_getattr(tmp_path):
+    pkg = tmp_path / "ergmfit"
+    (pkg / "estimation" / "m").mkdir(parents=True)
+    (pkg / "estimation" / "m" / "x.py").write_text(
+        "def f(model, space, par):\n"
+        "    a = model.curved or getattr(model, 'target_stats', None)\n"
+        "    b = hasattr(space, 'constrained') and space.n_missing\n"
+        "    model.curved = True          # a write is not a read\n"
+        "    return par.curved_terms, model.sample_space.n_missing\n"
+        "def g(model, design):\n"
+        "    return model.offset, getattr(model, 'offset', None), design.offset\n")
+    assert feature_reads(pkg) == {("ergmfit.estimation.m.x", "curved"): 1,
+                                  ("ergmfit.estimation.m.x", "target_stats"): 1,
+                                  ("ergmfit.estimation.m.x", "constrained"): 1,
+                                  ("ergmfit.estimation.m.x", "n_missing"): 2,
+                                  ("ergmfit.estimation.m.x", "offset"): 2}
+
+
+def test_estimators_do_not_read_feature_flags():
+    new = {k: v for k, v in feature_reads().items() if v > KNOWN_FEATURE_READS.get(k, 0)}
+    assert new == {}, (f"estimators read a model's feature flags: {new}; ask "
+                       "model.parameterisation / model.sample_space instead")
+
+
+def test_feature_reads_only_shrink():
+    found = feature_reads()
+    gone = {k: v for k, v in KNOWN_FEATURE_READS.items() if found.get(k, 0) < v}
+    assert gone == {}, f"fewer reads than KNOWN_FEATURE_READS lists, lower it: {gone}"

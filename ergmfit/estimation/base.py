@@ -285,7 +285,8 @@ def _checked_fit(fit):
     @functools.wraps(fit)
     @warns_at_callers_line            # a ConvergenceWarning points at the user's fit() line
     def checked(self, model, *args, **kwargs):
-        if getattr(model, "curved", False) and not self.supports.get("curved", False):
+        par = getattr(model, "parameterisation", None)
+        if par is not None and not par.affine and not self.supports.get("curved", False):
             raise SettingsError(curved_refusal(self.method, model))
         return fit(self, model, *args, **kwargs)
     return checked

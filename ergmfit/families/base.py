@@ -32,6 +32,10 @@ class ModelFamily:
         Whether the family's pseudo-likelihood is the logistic regression of the
         ties on their change statistics (the binary design that the exchange
         algorithm's ``delayed=True`` first stage evaluates).
+    has_boundary_faces : bool
+        Whether a dyad-independent model of the family has its attainable statistics'
+        faces sought (:mod:`ergmfit.estimation.mple.boundary`: an MLE at ±Inf fitted as
+        statnet does); binary ties only so far.
 
     A family makes the compiled proposal (:meth:`make_proposal`) and the
     Metropolis-Hastings sampler (:meth:`make_sampler`) for a compiled model of
@@ -47,6 +51,7 @@ class ModelFamily:
     pilot_first_sample = False
     fixed_density = False
     logistic_pseudo_likelihood = False
+    has_boundary_faces = False
 
     def resolve_proposal(self, name) -> str:
         """The proposal ``name`` stands for ("auto": the default); a clear error for others."""

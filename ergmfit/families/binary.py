@@ -21,6 +21,7 @@ class BinaryFamily(ModelFamily):
     kernel_contract = TermKernel
     reference = None
     default_proposal = "auto"
+    has_boundary_faces = True
 
     @property
     def proposals(self):

@@ -7,10 +7,14 @@ fields once, with their types and meaning, in one small dataclass below;
 (:func:`diagnostics_class`) from the estimator's report with
 :meth:`Diagnostics.from_info`.
 
-``fit.info``, the dictionary fits carried before, is a view of the same
-object (:class:`InfoView`): ``fit.info["history"]`` is
+``fit.info``, the dictionary fits carried before, is a read-only view of the
+same object (:class:`InfoView`): ``fit.info["history"]`` is
 ``fit.diagnostics.history``, and results files keep storing the diagnostics
 under ``"info"`` in that form, so files written before and after read alike.
+What adds a field after the results are built (the model layer, an estimator's
+wrapper) sets it on ``fit.diagnostics`` (:meth:`Diagnostics.set`,
+:meth:`Diagnostics.update`, :meth:`Diagnostics.unset`); writing to
+``fit.info`` raises :class:`~ergmfit.exceptions.ReadOnlyError`.
 A key that no field declares (an estimator registered by a user, say) is kept
 in :attr:`~ergmfit.results.Diagnostics.extra`; the contract tests check that no registered
 estimator reports one.
@@ -25,10 +29,12 @@ estimator reports one.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import MutableMapping
+from collections.abc import Mapping
 from typing import Any, ClassVar, Optional
 
 import numpy as np
+
+from ..exceptions import ReadOnlyError
 
 __all__ = ["Diagnostics", "MPLEDiagnostics", "MCMLEDiagnostics", "CDDiagnostics",
            "BCDDiagnostics", "MCLEDiagnostics", "EEDiagnostics", "SADiagnostics",
@@ -116,6 +122,28 @@ class Diagnostics:
             setattr(self, key, value)
         else:
             self.extra[key] = value
+
+    def update(self, fields) -> None:
+        """:meth:`set` each ``key: value`` of the mapping ``fields``, in order.
+
+        >>> from ergmfit.results import MPLEDiagnostics
+        >>> d = MPLEDiagnostics()
+        >>> d.update({"exact_mle": True, "call_method": "mcmle"})
+        >>> d.to_info()
+        {'exact_mle': True, 'call_method': 'mcmle'}
+        """
+        for key, value in dict(fields).items():
+            self.set(str(key), value)
+
+    def unset(self, key: str) -> None:
+        """Remove the reported field ``key`` (back to None, out of :meth:`to_info`)
+        or ``extra[key]``; a KeyError if neither was reported."""
+        reported = self.__dict__["_reported"]
+        if key in reported:
+            del reported[key]
+            object.__setattr__(self, key, None)
+        else:
+            del self.extra[key]
 
     def to_info(self) -> dict:
         """The reported fields as a dict, in the order they were reported
@@ -519,12 +547,22 @@ def diagnostics_class(method) -> type:
     return DIAGNOSTICS.get(str(method).lower(), Diagnostics)
 
 
-class InfoView(MutableMapping):
-    """``fit.info``: the diagnostics as the dict fits carried before.
+class InfoView(Mapping):
+    """``fit.info``: the diagnostics as the dict fits carried before, read-only.
 
-    Reading ``info[key]`` gives the field ``key`` (or ``extra[key]``); writing
-    sets it (estimators and the model layer still add a few fields after the
-    results are built).  ``dict(fit.info)`` is a plain copy.
+    Reading ``info[key]`` gives the field ``key`` (or ``extra[key]``);
+    ``dict(fit.info)`` is a plain (writable) copy.  Writing raises
+    :class:`~ergmfit.exceptions.ReadOnlyError`: the fields live on
+    ``fit.diagnostics`` (:meth:`Diagnostics.set`), where a write is typed.
+
+    >>> import ergmfit as ef
+    >>> fit = ef.ERGM(ef.datasets.load("flomarriage"), "edges").fit(method="mple")
+    >>> fit.info["design"]["n_on"]
+    20
+    >>> fit.info["exact_mle"] = True
+    Traceback (most recent call last):
+    ...
+    ergmfit.exceptions.ReadOnlyError: fit.info is read-only (a view of fit.diagnostics, an MPLEDiagnostics); set a field with fit.diagnostics.set('exact_mle', value), or copy the view with dict(fit.info)
     """
 
     __slots__ = ("_diagnostics",)
@@ -538,17 +576,6 @@ class InfoView(MutableMapping):
             return getattr(d, key)
         return d.extra[key]
 
-    def __setitem__(self, key, value):
-        self._diagnostics.set(str(key), value)
-
-    def __delitem__(self, key):
-        d = self._diagnostics
-        if key in d.__dict__["_reported"]:
-            del d.__dict__["_reported"][key]
-            object.__setattr__(d, key, None)
-        else:
-            del d.extra[key]
-
     def __iter__(self):
         return iter(self._diagnostics.to_info())
 
@@ -557,6 +584,35 @@ class InfoView(MutableMapping):
 
     def __repr__(self):
         return repr(self._diagnostics.to_info())
+
+    def _refuse(self, key=None):
+        name = type(self._diagnostics).__name__
+        article = "an" if name[0] in "AEIOUM" else "a"
+        shown = "key" if key is None else repr(key)
+        raise ReadOnlyError(f"fit.info is read-only (a view of fit.diagnostics, {article} "
+                            f"{name}); set a field with fit.diagnostics.set({shown}, value), "
+                            "or copy the view with dict(fit.info)")
+
+    def __setitem__(self, key, value):
+        self._refuse(key)
+
+    def __delitem__(self, key):
+        self._refuse(key)
+
+    def update(self, *args, **kwargs):
+        self._refuse()
+
+    def setdefault(self, key, default=None):
+        self._refuse(key)
+
+    def pop(self, key, *default):
+        self._refuse(key)
+
+    def popitem(self):
+        self._refuse()
+
+    def clear(self):
+        self._refuse()
 
 
 def _same(a, b) -> bool:

@@ -42,7 +42,7 @@ import os
 import numpy as np
 from scipy import special
 
-from ..exceptions import ResultsFileError, SaveError
+from ..exceptions import ReadOnlyError, ResultsFileError, SaveError
 from ..labeled import LabeledArray, require_pandas, make_unique
 from ..rformat import percent_label, format_pvalues, r_format, r_round, signif_stars
 from ..utils.fileio import atomic_write
@@ -172,12 +172,14 @@ class ERGMResults:
 
     @property
     def info(self) -> InfoView:
-        """The diagnostics as a dict-like view (reads and writes go to :attr:`diagnostics`)."""
+        """The diagnostics as a read-only dict-like view of :attr:`diagnostics`
+        (a field is set there: ``fit.diagnostics.set(key, value)``)."""
         return InfoView(self.diagnostics)
 
     @info.setter
     def info(self, value):
-        self.diagnostics = diagnostics_class(self.method).from_info(value)
+        raise ReadOnlyError("fit.info is read-only (a view of fit.diagnostics); set fields "
+                            "with fit.diagnostics.set(key, value) or .update(mapping)")
 
     @property
     def network(self):

@@ -53,6 +53,10 @@ class SampleSpace:
 
     kind = "abstract"
     constrained = False
+    #: its sampler toggles one dyad per proposal (the compiled MH engine and the loops
+    #: written for it); a constrained space's own moves may change several dyads at once
+    #: and keep statistics (degrees, the tie count) fixed
+    moves_one_dyad = True
 
     def __init__(self, network, missing=None):
         self.network = network
@@ -88,11 +92,15 @@ class SampleSpace:
         from ._mh import MHSampler
         return MHSampler(cm, proposal, seed)
 
+    def check(self, ties) -> None:
+        """Raise NetworkError unless the network with ``ties`` lies in this space
+        (every network on the nodes does, but in a :class:`ConstrainedSpace`)."""
+
     def conditional(self):
         """The space of the missing dyads given the observed ones (the
         second chain of the missing-data MCMC-MLE), or None without
         missing dyads."""
-        if self.missing is None:
+        if not self.n_missing:
             return None
         free = self.free_vars()
         free = self.missing if free is None else np.intersect1d(free, self.missing)
@@ -167,6 +175,38 @@ class AllDyads(SampleSpace):
 
     def describe(self) -> str:
         return "all dyads" + (f" ({self.n_missing} missing)" if self.missing is not None else "")
+
+
+class AllVariables(SampleSpace):
+    """Every variable of a model without a network may vary (an MRF's): what
+    :func:`sample_space_of` answers for a model that has no ``sample_space``.
+    Its proposals are made by name (:func:`make_proposal`); "auto" is the
+    model's ``default_proposal`` ("tnt" if it has none)."""
+
+    kind = "all"
+
+    def __init__(self):
+        super().__init__(None, None)
+
+    def default_proposal(self, model) -> str:
+        return getattr(model, "default_proposal", "tnt")
+
+    def describe(self) -> str:
+        return "all variables"
+
+    def __repr__(self):
+        return "AllVariables()"
+
+
+def sample_space_of(model) -> SampleSpace:
+    """The sample space an estimator asks: ``model.sample_space``, or
+    :class:`AllVariables` for a model without one (an MRF).
+
+    >>> sample_space_of(object())
+    AllVariables()
+    """
+    space = getattr(model, "sample_space", None)
+    return AllVariables() if space is None else space
 
 
 # ---------------------------------------------------------------------------
@@ -251,6 +291,7 @@ class ConstrainedSpace(SampleSpace):
 
     kind = "constrained"
     constrained = True
+    moves_one_dyad = False
 
     def __init__(self, network, free_vars=None, bounds=None, preserve=None, missing=None,
                  spec="", attr_bounds=None, attr_either=False, pinned=None):

@@ -142,7 +142,7 @@ class TemporalERGM(ERGM):
             # networks is its pseudo-likelihood: the CMLE is the CMPLE, exactly (as tergm)
             res = super().fit("mple", random_state=random_state, verbose=verbose, **kwargs)
             res.method = "mle"
-            res.info["exact_mle"] = True
+            res.diagnostics.set("exact_mle", True)
             res.warnings = list(res.warnings) + [
                 "Note: the model is dyad-independent given the previous networks, so its "
                 "conditional likelihood is exact and the CMLE is the CMPLE; no MCMC was run "
@@ -151,13 +151,12 @@ class TemporalERGM(ERGM):
             res = super().fit(TEMPORAL_METHODS.get(name, name), random_state=random_state,
                               verbose=verbose, **kwargs)
         if name in TEMPORAL_METHODS:
-            # tergm's title: "Monte Carlo ..." when the CMLE ran MCMC; assigned anew so that
-            # the results rebuild their diagnostics (the printed call) from it
+            # tergm's title: "Monte Carlo ..." when the CMLE ran MCMC
             header = TEMPORAL_HEADERS[name]
             if name == "cmle" and not res.info.get("exact_mle"):
                 header = "Monte Carlo " + header
-            res.info = {**res.info, "temporal_estimate": name.upper(),
-                        "summary_header": header, "call_method": name}
+            res.diagnostics.update({"temporal_estimate": name.upper(),
+                                    "summary_header": header, "call_method": name})
         return res
 
     def simulate_dynamic(self, params, n_steps=10, burnin=None, start=None, random_state=None,

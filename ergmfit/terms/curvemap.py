@@ -75,6 +75,7 @@ class MapParameterisation(Parameterisation):
     places among the model's curved terms), as for a model without Curve()."""
 
     linear = False
+    fixed_by_columns = False        # the design goes through the map (affine_parts)
 
     def __init__(self, param_labels, stat_labels, blocks, lower, upper=None, why=None,
                  fixed=None, values=None):

@@ -79,6 +79,11 @@ class OffsetParameterisation(Parameterisation):
         """η is affine in the free coefficients: no free decay."""
         return not self.curved_terms
 
+    @property
+    def fixed_by_columns(self) -> bool:
+        """The offsets are statistics' own coefficients: the inner map is linear."""
+        return getattr(self.inner, "linear", True)
+
     def full(self, theta) -> np.ndarray:
         """θ with the offset coefficients put back (in the inner model's order)."""
         theta = np.asarray(theta, dtype=float)
@@ -122,6 +127,25 @@ class OffsetParameterisation(Parameterisation):
     def fixed_coefficients(self):
         """(mask over the inner model's parameters, offset coefficients as given)."""
         return self.mask, self.offset_coef
+
+
+def model_offsets(model):
+    """The coefficients ``model``'s own ``offset()`` terms hold fixed: (mask over its
+    coefficients, their values as given -- ``fit(offset_coef=)``, ±Inf kept -- or None
+    when not given).  The mask is all False without offset terms, or for a model without
+    them (an MRF).  A fit's free-coefficient view holds its offsets in its map instead
+    (:meth:`~ergmfit.terms.parameterisation.Parameterisation.fixed_coefficients`).
+
+    >>> class Field:
+    ...     labels = ["h", "J"]
+    >>> model_offsets(Field())
+    (array([False, False]), None)
+    """
+    mask = getattr(model, "offset", None)
+    mask = (np.zeros(len(model.labels), dtype=bool) if mask is None
+            else np.asarray(mask, dtype=bool))
+    coef = getattr(model, "offset_coef", None)
+    return mask, (None if coef is None else np.asarray(coef, dtype=float))
 
 
 def check_offset_mask(inner, mask):

@@ -41,9 +41,20 @@ from . import parameter_steps as steps
 class Parameterisation:
     """Base class of the maps θ -> η(θ)."""
 
+    #: η(θ) = θ: one coefficient per statistic
     linear = False
+    #: η(θ) = A θ + c (no free decay): the pseudo-likelihood is a logistic regression on
+    #: X A and the importance-sampling step the linear one, in effect; a model whose map
+    #: is not affine is *curved* (``ERGM.curved``)
+    affine = False
     #: (parameter slice, statistic slice, curve) of each curved term with a free decay
     curved_terms = ()
+    #: how a pseudo-likelihood design meets the coefficients held fixed (offsets): True
+    #: when they are statistics' own coefficients, so that their design columns move into
+    #: each row's fixed part (θ is the full parameter vector, or a free view of a linear
+    #: map); False when the design goes through the map (a free view of a curved map,
+    #: ``Curve()``: :meth:`~ergmfit.terms.offsets.OffsetParameterisation.affine_parts`)
+    fixed_by_columns = True
 
     def __init__(self, param_labels, stat_labels):
         self.param_labels = list(param_labels)
@@ -158,6 +169,7 @@ class Identity(Parameterisation):
     """η = θ: every term linear (one coefficient per statistic)."""
 
     linear = True
+    affine = True
 
     def __init__(self, labels):
         super().__init__(labels, labels)
@@ -260,6 +272,19 @@ def parameterisation_of(terms) -> Parameterisation:
     if any(getattr(t, "curve", None) is not None for t in terms):
         return Curved(terms)
     return Identity([lab for t in terms for lab in t.labels])
+
+
+def model_parameterisation(model) -> Parameterisation:
+    """The map an estimator asks: ``model.parameterisation``, or the identity on
+    ``model.labels`` for a model without one (an MRF).
+
+    >>> class Field:
+    ...     labels = ["h", "J"]
+    >>> model_parameterisation(Field()).affine
+    True
+    """
+    par = getattr(model, "parameterisation", None)
+    return Identity(list(model.labels)) if par is None else par
 
 
 def declared_decays(par, curved) -> list:

@@ -41,17 +41,47 @@ def test_the_estimators_dict_becomes_the_methods_typed_fields():
         res.info["init_method"]
 
 
-def test_writing_to_the_view_sets_the_typed_field():
+def test_fields_are_set_on_the_diagnostics_and_show_in_the_view():
     res = _results("mple", {"design": {"n_vars": 3}})
-    res.info["exact_mle"] = True                   # as the estimators and the model layer do
-    res.info.update(call_method="mcmle", sample_space={"constraints": "~ edges"})
+    res.diagnostics.set("exact_mle", True)          # as the estimators and the model layer do
+    res.diagnostics.update({"call_method": "mcmle", "sample_space": {"constraints": "~ edges"}})
     assert res.diagnostics.exact_mle is True and res.diagnostics.call_method == "mcmle"
     assert res.diagnostics.sample_space == {"constraints": "~ edges"}
     assert list(res.info) == ["design", "exact_mle", "call_method", "sample_space"]
     res.diagnostics.curved_start = [1.0]            # and a typed write shows in the view
     assert res.info["curved_start"] == [1.0]
-    del res.info["exact_mle"]
+    res.diagnostics.unset("exact_mle")
     assert "exact_mle" not in res.info and res.diagnostics.exact_mle is None
+    res.diagnostics.set("my_figure", 2.0)
+    res.diagnostics.unset("my_figure")
+    assert "my_figure" not in res.info
+    with pytest.raises(KeyError):
+        res.diagnostics.unset("never_reported")
+
+
+@pytest.mark.parametrize("write", [
+    lambda info: info.__setitem__("exact_mle", True),
+    lambda info: info.__delitem__("design"),
+    lambda info: info.update(call_method="mcmle"),
+    lambda info: info.setdefault("exact_mle", True),
+    lambda info: info.pop("design"),
+    lambda info: info.popitem(),
+    lambda info: info.clear(),
+], ids=["setitem", "delitem", "update", "setdefault", "pop", "popitem", "clear"])
+def test_fit_info_is_read_only_and_says_where_writes_go(write):
+    from ergmfit.exceptions import ErgmfitError, ReadOnlyError
+    res = _results("mple", {"design": {"n_vars": 3}})
+    before = res.diagnostics.to_info()
+    with pytest.raises(ReadOnlyError, match=r"read-only.*fit\.diagnostics\.set") as exc:
+        write(res.info)
+    assert isinstance(exc.value, ErgmfitError) and isinstance(exc.value, TypeError)
+    assert res.diagnostics.to_info() == before      # nothing changed
+    with pytest.raises(ReadOnlyError, match="read-only"):
+        res.info = {"design": {}}
+    assert res.diagnostics.to_info() == before
+    copy = dict(res.info)                           # a copy is the user's to change
+    copy["exact_mle"] = True
+    assert "exact_mle" not in res.info
 
 
 def test_an_undeclared_key_is_kept_in_extra_not_lost():

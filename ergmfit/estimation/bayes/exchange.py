@@ -45,6 +45,8 @@ from ...exceptions import ErgmfitError, SettingsError
 from ...families import family_of
 from ...results.bayes import BayesResults
 from ...runtime import Checkpoint, Progress, catch_interrupt
+from ...sampling.space import sample_space_of
+from ...terms.parameterisation import model_parameterisation
 from ...utils.validation import check_random_state
 from ._bayes import exchange_block
 from .state import BayesState, _GaussStage, _Imputer, _read_checkpoint, _Surrogate
@@ -360,7 +362,7 @@ class Bayes(Estimator):
         run = _ExchangeRun(model, sampler, prior, self, rng, theta, out, accepted)
         run.aux_iters, run.storage, run.aux_info = aux, storage, aux_info
         plain = _linear_unconstrained(model)
-        if model.sample_space.n_missing:
+        if model.sample_space.conditional() is not None:       # missing dyads: imputed
             if self.delayed in (True, "pilot"):
                 raise SettingsError(f"delayed={self.delayed!r} with missing dyads is not "
                                     "implemented")
@@ -416,9 +418,9 @@ class _ExchangeRun:
         param = getattr(model, "parameterisation", None)
         self.eta = (None if param is None or isinstance(param, Identity) else model.eta)
         self.last_save = time.perf_counter()
-        # constrained spaces move several dyads at once (ConstrainedSampler):
-        # their auxiliary draws go through the sampler's own cd_sample
-        self.python_loop = bool(getattr(getattr(model, "sample_space", None), "constrained", False))
+        # a space whose moves change several dyads at once (ConstrainedSampler): the
+        # auxiliary draws go through the sampler's own cd_sample
+        self.python_loop = not sample_space_of(model).moves_one_dyad
         self.checkpoint = None  # a runtime.Checkpoint while one is written
         self.surrogate = None   # a _GaussStage or _Surrogate: delayed acceptance
         self.imputer = None     # an _Imputer: missing dyads
@@ -624,7 +626,8 @@ def _check_information(model, proposal, rng, eta0):
     from ..mple.existence import nonexistence_error, observed_design
     space = model.sample_space
     n_dyads = getattr(model.network, "n_dyads", None)
-    if n_dyads is None or n_dyads > _INFORMATION_CHECK_MAX_DYADS or space.n_missing:
+    if n_dyads is None or n_dyads > _INFORMATION_CHECK_MAX_DYADS \
+            or space.conditional() is not None:
         return None         # (missing dyads: the likelihood is the completions' marginal)
     od = observed_design(model, model.compiled())      # dead or collinear: raises
     if od is not None:
@@ -632,8 +635,8 @@ def _check_information(model, proposal, rng, eta0):
         if d is not None and bool(getattr(model, "dyad_independent", False)):
             raise nonexistence_error(list(model.labels), d, "the exchange algorithm")
         return d
-    if not getattr(space, "constrained", False):
-        return None
+    if space.moves_one_dyad:
+        return None         # (the constraints' own moves may keep a statistic fixed)
     smp, _ = fast_sampler(model, proposal, rng, eta0, storage="default")
     eta0 = np.asarray(eta0, dtype=float)
     dyads = int(n_dyads)
@@ -666,13 +669,11 @@ def _confirm_separation(model, proposal, rng, d, theta):
 
 
 def _linear_unconstrained(model) -> bool:
-    """Linear terms (θ = η), no constraint and no missing dyads: the models of
-    the compiled loop's delayed acceptance."""
-    from ...terms.parameterisation import Identity
-    param = getattr(model, "parameterisation", None)
+    """Linear terms (θ = η), one-dyad moves (no constraint) and no missing dyads:
+    the models of the compiled loop's delayed acceptance."""
     space = model.sample_space
-    return ((param is None or isinstance(param, Identity))
-            and not getattr(space, "constrained", False) and not space.n_missing)
+    return (model_parameterisation(model).linear and space.moves_one_dyad
+            and space.conditional() is None)
 
 
 def _gauss_first_stage(est, run, model, prior, rng, eta0, max_step=3.0):

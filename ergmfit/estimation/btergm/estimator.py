@@ -215,9 +215,6 @@ class BTERGM(Estimator):
         if not hasattr(net, "previous_ties"):
             raise SettingsError("method='btergm' fits a panel: give the waves as "
                                 "ef.NetSeries([...])")
-        if getattr(model, "curved", False):
-            raise SettingsError("method='btergm' with curved terms is not implemented (btergm "
-                                "fits fixed decays only): give the decays, fixed=True")
         point = MPLE(separation="error").fit(model)
         labels = list(model.labels)
         # the per-wave designs: the free dyads of each block

@@ -16,6 +16,8 @@ from dataclasses import replace
 import numpy as np
 
 from ...exceptions import DegenerateModelError
+from ...terms.offsets import model_offsets
+from ...terms.targets import target_of
 
 
 def conditional_model(model):
@@ -55,14 +57,12 @@ def offset_design(model, design, labels):
     if view:
         mask, coef = fixed
     else:
-        mask = np.asarray(getattr(model, "offset", np.zeros(len(labels), bool)), dtype=bool)
-        coef = getattr(model, "offset_coef", None)
+        mask, coef = model_offsets(model)
         if not mask.any():
             return design, labels, None
         if coef is None:
             raise DegenerateModelError("the model has offset terms: give their coefficients, "
                                        "fit(..., offset_coef=[...])")
-        coef = np.asarray(coef, dtype=float)
     Xo = design.X[:, mask]
     inf = ~np.isfinite(coef)
     decided = (Xo[:, inf] != 0).any(axis=1) if inf.any() else np.zeros(len(Xo), bool)
@@ -71,7 +71,7 @@ def offset_design(model, design, labels):
         sign = np.sign(Xo[decided][:, inf] @ np.sign(coef[inf]))
         bad = ((sign < 0) & (forced > 0)) | ((sign > 0) & (forced < design.n[decided]))
         # (with target statistics the network is not what is fitted: the target is)
-        if bad.any() and getattr(model, "target_stats", None) is None:
+        if bad.any() and target_of(model).checks_observed_network:
             raise DegenerateModelError("the observed network has a tie (or non-tie) that an "
                                        "infinite offset forbids: its likelihood is 0")
     fixed_eta = Xo[:, ~inf] @ coef[~inf]
@@ -108,8 +108,7 @@ def target_design(model, design, target, restore):
     t = np.asarray(target, dtype=float) - model.statistics_vector(np.zeros((0, 2)))
     par = getattr(model, "parameterisation", None)
     fixed = None if par is None else par.fixed_coefficients()
-    mask = np.asarray(fixed[0] if fixed is not None
-                      else getattr(model, "offset", np.zeros(len(t), bool)), dtype=bool)
+    mask = fixed[0] if fixed is not None else model_offsets(model)[0]
     design.target = t[~mask]
     if design.forced is not None:
         design.target = design.target - design.forced

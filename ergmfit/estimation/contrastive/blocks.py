@@ -16,6 +16,7 @@ import math
 import numpy as np
 
 from ...exceptions import SettingsError
+from ...sampling.space import sample_space_of
 from ...terms.parameter_steps import maximize_curved_pseudolikelihood
 from ...utils.validation import check_index_set, check_random_state
 
@@ -35,9 +36,7 @@ def free_variables(model, method):
     Under dyad-set constraints (``blockdiag``, ``blocks``, ``fixallbut``,
     ``fixedas``, ``dyads``) the blocks hold free dyads only: the fixed ones
     keep their observed values and are part of every block's "rest"."""
-    space = getattr(model, "sample_space", None)
-    if space is None or not getattr(space, "constrained", False):
-        return None
+    space = sample_space_of(model)
     if not space.dyad_independent and not (method in ("mcle", "bcd") and bounded_only(space)):
         from ...exceptions import FormulaError
         preserve = getattr(space, "preserve", None)

@@ -22,6 +22,7 @@ from scipy import special
 
 from ...exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
 from ...runtime import Progress, catch_interrupt
+from ...sampling.space import sample_space_of
 from ...utils.validation import check_params, seed_words
 from ..base import Estimator, Setting, choice, integer, number
 from ...terms.parameterisation import Identity
@@ -136,11 +137,11 @@ class _CompletedDraws:
     def make(cls, model, bm, nsteps, random_state):
         """The draws of the model's sample space: :class:`_ObservedDraws` if it has
         no missing dyads."""
-        space = getattr(model, "sample_space", None)
-        n = int(getattr(space, "n_missing", 0) or 0)
-        if not n:
-            return _ObservedDraws()
+        space = sample_space_of(model)
         cspace = space.conditional()
+        if cspace is None:
+            return _ObservedDraws()
+        n = int(space.n_missing)        # the conditional chain's steps scale with it
         # a stream of its own (an integer random_state seeds CD's sampler too)
         words = [int(w) for w in seed_words(random_state)] + [18]
         cond = cspace.make_sampler(bm, cspace.proposal("auto", bm, model),
@@ -293,11 +294,9 @@ class CD(Estimator):
 
 def _sampler(model, bm, proposal, random_state):
     """CD's sampler on the model's sample space (an MRF spec has none: all variables)."""
-    from ...sampling import MHSampler, make_proposal
-    space = getattr(model, "sample_space", None)
-    prop = space.proposal(proposal, bm, model) if space is not None else make_proposal(proposal, bm)
-    sampler = (space.make_sampler(bm, prop, seed_words(random_state)) if space is not None
-               else MHSampler(bm, prop, seed_words(random_state)))
+    space = sample_space_of(model)
+    sampler = space.make_sampler(bm, space.proposal(proposal, bm, model),
+                                 seed_words(random_state))
     if hasattr(model, "_guard_name"):           # the runaway guard's message names the model
         sampler.set_guard(reference_ties=model.network.n_ties)
         sampler.description = model._guard_name()

@@ -17,9 +17,9 @@ from ...exceptions import DegenerateModelError
 from ...families import family_of
 from ...terms.parameterisation import Identity
 from ...terms.parameter_steps import MAX_DECAY_STEP, projector
+from ...sampling.space import sample_space_of
 from ...utils.validation import seed_words
 from .missing import COMPLETE_DATA, conditional_chain
-from .proposals import _constrained_space, _proposal, _sampler
 from .checkpoint import ChainCheckpoint, EESimsState, read_chain_state, read_sims, sims_name
 from .simulation import _curved_scales, _sim_sampler, _simulate, sim_plan
 from ...runtime.interrupts import catch_interrupt, deaf_to_sigint
@@ -475,8 +475,8 @@ class EEChain:
         self.free = np.ones(p, dtype=bool)
         if dens is not None:
             self.free[self.dens_t] = False
-        self.space = space = _constrained_space(model)
-        free_vars = space.free_vars() if space is not None and space.dyad_independent else None
+        self.space = space = sample_space_of(model)
+        free_vars = space.free_vars() if space.dyad_independent else None
         if use_ifd and free_vars is not None:
             # IFD on the free dyads of a dyad-set constraint
             from ._ee import RestrictedIFD
@@ -485,8 +485,8 @@ class EEChain:
             self.prop = RestrictedIFD(free_vars, self.n_vars, K=cfg["ifd_k"])
         else:
             self.arc_corr = ifd_correction(self.n_vars, self.L0) if use_ifd else 0.0
-            self.prop = IFD(K=cfg["ifd_k"]) if use_ifd else _proposal(model, space,
-                                                                      cfg["proposal"], bm)
+            self.prop = IFD(K=cfg["ifd_k"]) if use_ifd else space.proposal(cfg["proposal"],
+                                                                            bm, model)
         self.sampler = self._new_sampler()
         self.m = int(cfg["sampler_steps"])
         self.inner = int(cfg["ee_inner_steps"])
@@ -512,9 +512,9 @@ class EEChain:
 
     def _new_sampler(self):
         from ...sampling._mh import MHSampler
-        if self.use_ifd:        # IFD (restricted or not) walks binary ties on any space
-            return MHSampler(self.bm, self.prop, seed_words(self.rng))
-        return _sampler(self.model, self.bm, self.prop, seed_words(self.rng))
+        if not self.use_ifd:        # IFD is EE's own proposal, run by the plain engine
+            return self.space.make_sampler(self.bm, self.prop, seed_words(self.rng))
+        return MHSampler(self.bm, self.prop, seed_words(self.rng))
 
     # -- the steps ------------------------------------------------------------------
     def run(self) -> dict:
@@ -646,8 +646,6 @@ class EEChain:
 
     def _enter_unconditional_phase(self):
         """``proposal="ifd-tnt"``: tie/no-tie from the IFD phase's estimate, same state."""
-        from ...sampling._mh import MHSampler
-        from ...sampling._proposals import TieNoTie
         if self.start is None:
             prev = self.runs[-1]
             keep = prev["iters"] >= burnin_iters(self.cfg["burnin"], prev["n_done"],
@@ -659,11 +657,8 @@ class EEChain:
             if self.adaptive and self.dens_t is not None and not self.Dvec[self.dens_t] > 0:
                 self.Dvec[self.dens_t] = np.median(self.Dvec[self.free]) if self.free.any() \
                     else 1.0
-        if self.space is None:
-            self.sampler = MHSampler(self.bm, TieNoTie(), seed_words(self.rng))
-        else:
-            self.sampler = self.space.make_sampler(
-                self.bm, _proposal(self.model, self.space, "tnt", self.bm), seed_words(self.rng))
+        self.sampler = self.space.make_sampler(
+            self.bm, self.space.proposal("tnt", self.bm, self.model), seed_words(self.rng))
 
     def _phase(self, outer, dens, free):
         """``outer`` outer iterations of Algorithm EE (continuing ``self.start``, a

@@ -24,10 +24,12 @@ from ...runtime import Checkpoint, Progress, run_jobs
 from ...utils.validation import check_params
 from ..base import BACKENDS, Estimator, Setting, boolean, choice, integer, n_jobs_setting, number
 from ...runtime.interrupts import second_ctrl_c_waits
+from ...sampling.space import sample_space_of
 from ..contrastive.cd import density_index, statistic_parameter
 from ..mcmle.start import initial_estimate
 from .chain import _planned_outer, _stages, ee_chain, ee_update_for
 from .checkpoint import EEMetaState
+from .missing import conditional_chain_kind
 from .proposals import _free_density
 from .simulation import sim_plan
 from .start import mple_start, refit_unconditional
@@ -76,15 +78,16 @@ def _resolve_cfg(model, cfg):
         n_vars = getattr(getattr(model, "network", None), "n_dyads", None)
         cfg["update"] = "newton" if n_vars is None or n_vars <= 10**6 else "borisenko"
     dens = _free_density(model, density_index(model), cfg["proposal"])
-    space = getattr(model, "sample_space", None)
-    if space is not None and space.n_missing:       # a conditional chain beside EE's
-        from .missing import check_missing_cfg
-        check_missing_cfg(model, cfg, space)
-    degree_space = space is not None and space.constrained and not space.dyad_independent
+    space = sample_space_of(model)
+    conditional_chain_kind(model).check_cfg(cfg)    # the chain over missing dyads, if any
+    # a space of degree bounds or a preserved statistic is walked by its own proposal only;
+    # IFD (EE's own) walks every dyad, or the free dyads of a dyad-set constraint
+    degree_space = not space.dyad_independent
     if cfg["proposal"] is None:
         cfg["proposal"] = "ifd" if dens is not None and not degree_space else "tnt"
-    if space is not None and space.constrained and (
-            cfg["proposal"] == "random" or degree_space and cfg["proposal"] != "tnt"):
+    walks = (cfg["proposal"] in space.proposals()
+             or cfg["proposal"] in ("ifd", "ifd-tnt") and not degree_space)
+    if not walks:
         raise SettingsError(
             f"under the constraints {space.describe()!r} EE samples with "
             + ("the constrained proposal: use proposal='tnt' (the default)" if degree_space else

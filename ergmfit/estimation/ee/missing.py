@@ -56,22 +56,23 @@ from __future__ import annotations
 import numpy as np
 
 from ...exceptions import CheckpointError, NetworkError
-
-
-def check_missing_cfg(model, cfg, space):
-    """The settings EE runs with on a model with missing dyads (``cfg`` in
-    place): Algorithm S's start becomes the MPLE."""
-    if isinstance(cfg["init"], str) and cfg["init"] == "S":     # (not parameter values)
-        # Algorithm S scores moves at the observed network, whose missing dyads
-        # are empty: start at the MPLE instead (statnet's start, the missing
-        # dyads left out)
-        cfg["init"] = "mple"
+from ...sampling.space import sample_space_of
 
 
 class CompleteData:
     """The conditional chain of a model without missing dyads: nothing to
     complete, so EE's compiled iterations run as they are, the simulation at the
     estimate keeps its statistics and a checkpoint holds no completion."""
+
+    @staticmethod
+    def check_cfg(cfg) -> None:
+        """Every EE setting runs as it is."""
+
+    @staticmethod
+    def centred(model, draws, theta, n, interval, rng):
+        """A simulation's ``draws`` of g at ``theta`` centred at the observed
+        statistics, and no conditional covariance: (draws - g(y_obs), None)."""
+        return draws - model.statistics_vector(), None
 
     @property
     def iterations(self):
@@ -91,12 +92,20 @@ class CompleteData:
 COMPLETE_DATA = CompleteData()
 
 
+def conditional_chain_kind(model):
+    """:class:`ConditionalChain` when the model's sample space has a conditional
+    space (missing dyads: :meth:`~ergmfit.sampling.space.SampleSpace.conditional`),
+    else :data:`COMPLETE_DATA`; both answer ``check_cfg`` and ``centred``."""
+    if sample_space_of(model).conditional() is None:
+        return COMPLETE_DATA
+    return ConditionalChain
+
+
 def conditional_chain(model, rng, saved=None):
     """A :class:`ConditionalChain` for a model with missing dyads, else
     :data:`COMPLETE_DATA`; ``saved`` (a chain checkpoint): continued from its
     completion."""
-    space = getattr(model, "sample_space", None)
-    if not getattr(space, "n_missing", 0):
+    if conditional_chain_kind(model) is COMPLETE_DATA:
         return COMPLETE_DATA
     y_on = None if saved is None else saved["arrays"].get("y_on")
     if saved is not None and y_on is None:
@@ -107,6 +116,29 @@ def conditional_chain(model, rng, saved=None):
 
 class ConditionalChain:
     """The conditional chain over the missing dyads beside an EE chain."""
+
+    @staticmethod
+    def check_cfg(cfg) -> None:
+        """The settings EE runs with on a model with missing dyads (``cfg`` in
+        place): Algorithm S's start becomes the MPLE."""
+        if isinstance(cfg["init"], str) and cfg["init"] == "S":     # (not parameter values)
+            # Algorithm S scores moves at the observed network, whose missing dyads
+            # are empty: start at the MPLE instead (statnet's start, the missing
+            # dyads left out)
+            cfg["init"] = "mple"
+
+    @staticmethod
+    def centred(model, draws, theta, n, interval, rng):
+        """A simulation's ``draws`` of g at ``theta`` minus the mean of a conditional
+        chain's ``n`` draws (a quarter of ``interval`` apart, after 4 of those, seeded
+        by ``rng``), and that chain's covariance Cov(g | Y_obs)."""
+        from ...sampling.chains import run_chains
+        from ..common.restricted import conditional_model
+        ic = max(8, int(interval) // 4)
+        c = run_chains(conditional_model(model), theta, n, 4 * ic, ic, None, n_chains=1,
+                       random_state=rng)[0][0]
+        q = draws.shape[1]
+        return draws - c.mean(axis=0), np.cov(c, rowvar=False).reshape(q, q)
 
     def __init__(self, model, rng, y_on=None):
         from ..common.restricted import conditional_model

@@ -10,6 +10,7 @@ from ...exceptions import ConvergenceWarning, DegenerateModelError
 from ...terms.parameter_steps import projector
 from ...terms.parameterisation import Identity
 from ..common.stepping import hummel_step
+from .missing import conditional_chain_kind
 from .chain import (burnin_iters, _drift, _make_pd, _planned_outer, batch_means_sigma, ee_update_for,
                     t_ratios)
 
@@ -102,22 +103,16 @@ def final_simulation(model, n, interval, seed):
     the observed network, minus the observed statistics -- with missing dyads minus
     the mean of a conditional chain, whose covariance is returned too (as
     :meth:`ergmfit.estimation.ee.missing.ConditionalChain.adjust` does).  Seeded by ``seed``."""
-    space = getattr(model, "sample_space", None)
-    if space is None or not hasattr(model, "statistics_vector"):
+    if getattr(model, "sample_space", None) is None or not hasattr(model, "statistics_vector"):
         return None
+    conditional = conditional_chain_kind(model)
 
     def resim(theta):
         from ...sampling.chains import run_chains
         rng = np.random.default_rng([int(seed), 1])
         g = run_chains(model, theta, n, 16 * interval, interval, None, n_chains=1,
                        random_state=rng)[0][0]
-        if not space.n_missing:
-            return g - model.statistics_vector(), None
-        from ..common.restricted import conditional_model
-        ic = max(8, int(interval) // 4)
-        c = run_chains(conditional_model(model), theta, n, 4 * ic, ic, None, n_chains=1,
-                       random_state=rng)[0][0]
-        return g - c.mean(axis=0), np.cov(c, rowvar=False).reshape(g.shape[1], g.shape[1])
+        return conditional.centred(model, g, theta, n, interval, rng)
     return resim
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...sampling.space import sample_space_of
 from ...utils.validation import seed_words
-from .proposals import _constrained_space, _proposal, _sampler
 
 
 def sim_plan(cfg, L0):
@@ -23,11 +23,8 @@ def sim_plan(cfg, L0):
 
 
 def _sim_sampler(model, bm, rng):
-    space = _constrained_space(model)
-    if space is not None:
-        return space.make_sampler(bm, space.proposal("auto", bm, model), seed_words(rng))
-    prop = _proposal(model, None, getattr(model, "default_proposal", "tnt"), bm)
-    return _sampler(model, bm, prop, seed_words(rng))
+    space = sample_space_of(model)
+    return space.make_sampler(bm, space.proposal("auto", bm, model), seed_words(rng))
 
 
 def _simulate(sampler, theta, n, burn, interval, unit, control, offset):

@@ -95,11 +95,10 @@ def read_ties(value, model, space, n_chains, what):
         t = t.astype(np.int64)
         if len(np.unique(dyad_vars(net.n, net.directed, t))) != len(t):
             raise ValueError(f"a {what} chain's state lists a tie twice")
-        if space.constrained:
-            try:
-                space.check(t)
-            except NetworkError as exc:
-                raise ValueError(f"a {what} chain's state is outside its sample space "
-                                 f"({exc})") from None
+        try:
+            space.check(t)
+        except NetworkError as exc:
+            raise ValueError(f"a {what} chain's state is outside its sample space "
+                             f"({exc})") from None
         out.append(t)
     return out

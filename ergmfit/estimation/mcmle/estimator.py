@@ -232,7 +232,7 @@ class MCMLE(Estimator):
         settings = self.get_params()
         if exact_mle_available(model, settings):
             res = exact_mle(model, settings)
-            res.info.update(target.info(model))
+            res.diagnostics.update(target.info(model))
             return res
         from ...runtime.interrupts import second_ctrl_c_waits
         try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...sampling.chains import batch_means_cov, run_chains
+from ...terms.offsets import model_offsets
 from ...utils.validation import check_random_state
 
 
@@ -29,12 +30,12 @@ def dyad_independent_loglik(model, theta):
     from ..mple.pseudolikelihood import MPLE
     theta = np.asarray(theta, dtype=float)
     p = len(theta)
-    mask = np.asarray(getattr(model, "offset", np.zeros(p, bool)), dtype=bool)
+    mask, coef = model_offsets(model)
     if mask.shape != (p,):
         mask = np.zeros(p, bool)
     given = np.array(theta)                      # offsets as given (±Inf kept)
-    if mask.any() and getattr(model, "offset_coef", None) is not None:
-        given[mask] = model.offset_coef
+    if mask.any() and coef is not None:
+        given[mask] = coef
     idx, off, terms = [], 0, []
     theta0 = np.zeros(p)
     for j, t in enumerate(model.terms):
@@ -91,8 +92,9 @@ def _full_model(model, theta):
     full = copy.copy(model)
     full.parameterisation = par.inner
     full.labels = list(par.inner.param_labels)
-    full.offset = par.mask.copy()
-    full.offset_coef = par.offset_coef.copy()
+    mask, coef = par.fixed_coefficients()
+    full.offset = mask.copy()
+    full.offset_coef = coef.copy()
     return full, par.full(theta)
 
 

@@ -9,6 +9,7 @@ import warnings
 import numpy as np
 
 from ...exceptions import ConvergenceWarning, DegenerateModelError
+from ...terms.parameterisation import model_parameterisation
 from ...utils.validation import check_params
 from ..common.curved import mple_start
 
@@ -18,8 +19,8 @@ def exact_mle_available(model, settings):
     so the MLE is the MPLE, exactly (statnet returns it too, without MCMC)."""
     space = getattr(model, "sample_space", None)
     return (bool(getattr(model, "dyad_independent", False)) and getattr(model, "terms", None)
-            and not getattr(model, "curved", False)
-            and space is not None and getattr(space, "kind", "") == "all"
+            and model_parameterisation(model).affine
+            and space is not None and space.moves_one_dyad
             and settings["init"] is None and settings["resume"] is None)
 
 
@@ -30,8 +31,7 @@ def exact_mle(model, settings):
     res.warnings = list(res.warnings) + [
         "Note: the model is dyad-independent, so its likelihood is exact and the MLE is the "
         "MPLE; no MCMC was run (as statnet does)"]
-    res.info["exact_mle"] = True
-    res.info["call_method"] = "mcmle"
+    res.diagnostics.update({"exact_mle": True, "call_method": "mcmle"})
     return res
 
 
@@ -46,7 +46,7 @@ def start_theta(model, init, rng, completion=None):
     with NaN (statnet's ``init=c(NA, NA, 0.7, ...)``) starts the curved MPLE there;
     no ``init``: :func:`initial_estimate`.  ``completion``: the random state of the
     MPLE's completion of missing dyads (None: its fixed one)."""
-    if init is not None and getattr(model, "curved", False) and _has_na(init):
+    if init is not None and not model_parameterisation(model).affine and _has_na(init):
         from ..mple.pseudolikelihood import MPLE
         with warnings.catch_warnings():     # a ridge here is said later, if it matters
             warnings.simplefilter("ignore", ConvergenceWarning)

@@ -25,6 +25,7 @@ import numpy as np
 from ...exceptions import CheckpointError
 
 from ...sampling.chains import batch_means_cov, run_chains
+from ...sampling.space import sample_space_of
 from ..common.restricted import conditional_model
 from ..common.stepping import is_weights
 from .checkpoint import MCMLECheckpoint, MissingMCMLECheckpoint
@@ -171,6 +172,6 @@ def _ties_list(starts):
 def target_for(model, obs_interval=None):
     """The target of ``model``'s sample space: the conditional sample when it has
     missing dyads, else the observed statistics."""
-    if getattr(getattr(model, "sample_space", None), "n_missing", 0):
+    if sample_space_of(model).conditional() is not None:
         return ConditionalSample(model, obs_interval)
     return ObservedStatistics()

@@ -87,6 +87,9 @@ import numpy as np
 from scipy import optimize, sparse
 
 from ...exceptions import ConvergenceWarning, DegenerateModelError
+from ...families import BINARY
+from ...terms.offsets import model_offsets
+from ...terms.targets import target_of
 
 __all__ = ["DesignFace", "design_face", "ModelFace", "boundary_face", "infinite_note",
            "boundary_warning", "statistic_bounds", "extreme_statistics"]
@@ -251,13 +254,15 @@ class ModelFace:
         coefficients are estimates (not the user's offsets), the deviances count
         every dyad (the decided ones at probability 1), and a note names them
         as statnet's summary does."""
-        off = res.info.get("offset")
+        diag = res.diagnostics
+        off = diag.offset
         if off:
-            res.info["offset"] = {k: (v and k not in self.infinite) for k, v in off.items()}
-            if not any(res.info["offset"].values()):
-                del res.info["offset"]
-        res.info["infinite"] = {k: ("+Inf" if v > 0 else "-Inf") for k, v in self.infinite.items()}
-        res.info["face_decided_dyads"] = int(round(self.n_decided))
+            diag.offset = {k: (v and k not in self.infinite) for k, v in off.items()}
+            if not any(diag.offset.values()):
+                diag.unset("offset")
+        diag.update({"infinite": {k: ("+Inf" if v > 0 else "-Inf")
+                                  for k, v in self.infinite.items()},
+                     "face_decided_dyads": int(round(self.n_decided))})
         if res.nobs is not None and self.n_vars is not None and res.nobs != self.n_vars:
             res.nobs = int(self.n_vars)
             if res.null_loglik is not None:
@@ -288,25 +293,22 @@ def infinite_note(infinite) -> str:
 
 def _applies_any(model) -> bool:
     """Whether the model is one whose infinite estimates are sought at all: a
-    linear binary model fitted by the front (not a free-coefficient view), its
-    offsets' coefficients given, and target statistics only
+    linear model of a family with boundary faces, fitted by the front (not a
+    free-coefficient view), its offsets' coefficients given, and target statistics only
     for dyad-independent models (a dyad-dependent model's targets go through SAN)."""
-    if getattr(model, "curved", False):
-        return False
     if not getattr(getattr(model, "parameterisation", None), "linear", True):
-        return False
-    off = getattr(model, "offset", None)
-    if off is not None and np.any(off) and getattr(model, "offset_coef", None) is None:
+        return False        # curved, or a free-coefficient view
+    off, off_coef = model_offsets(model)
+    if np.any(off) and off_coef is None:
         return False        # (the estimator asks for the offsets' coefficients)
     if model.parameterisation.fixed_coefficients() is not None:
         return False        # a free-coefficient view made by ERGM.fit: not the front's model
-    fam = getattr(getattr(model, "family", None), "name", "binary")
-    if fam != "binary":
+    if not getattr(model, "family", BINARY).has_boundary_faces:
         return False
     space = getattr(model, "sample_space", None)
     if space is None:
         return False
-    if getattr(model, "target_stats", None) is not None and not model.dyad_independent:
+    if target_of(model).needs_network_search(model.dyad_independent):
         return False        # a dyad-dependent model's targets go through SAN
     return bool(getattr(model, "terms", None))
 
@@ -341,7 +343,7 @@ def independent_design(model):
     case-control sample (too many dyads and no cell structure)."""
     from .cells import cell_design
     from .pseudolikelihood import DEFAULT_MAX_DYADS, Design, pseudo_design, restricted_design
-    target = getattr(model, "target_stats", None)
+    target = target_of(model)
     cells = cell_design(model)
     design = None if cells is None else Design(*cells)
     if design is None:
@@ -355,10 +357,8 @@ def independent_design(model):
             design = pseudo_design(model.compiled())
         else:
             design = restricted_design(model.compiled(), dvars)
-    if target is not None:
-        t = np.asarray(target, float) - model.statistics_vector(np.zeros((0, 2)))
-    else:
-        t = design.s @ design.X
+    t = target.statistics_over_empty(lambda: model.statistics_vector(np.zeros((0, 2))),
+                                     lambda: design.s @ design.X)
     return design, t
 
 
@@ -419,15 +419,16 @@ def extreme_statistics(model) -> dict:
     whose two bounds agree (constant on every network) nor one that no single toggle of
     the observed network moves (:func:`_unmoved`) is taken as at an extreme.  Empty when a
     model has missing dyads (the observed statistics are then not a network's)."""
-    if model.sample_space.n_missing:
+    if model.sample_space.conditional() is not None:      # missing dyads
         return {}
     lower, upper = statistic_bounds(model)
     if np.all(np.isnan(lower) & np.isnan(upper)):
         return {}
     obs = model.statistics_vector()
+    offset, _ = model_offsets(model)
     out = {}
     for k in range(len(obs)):
-        if model.offset[k]:
+        if offset[k]:
             continue
         at_low = not np.isnan(lower[k]) and abs(obs[k] - lower[k]) <= 1e-9 * max(1.0, abs(obs[k]))
         at_high = not np.isnan(upper[k]) and abs(obs[k] - upper[k]) <= 1e-9 * max(1.0, abs(obs[k]))
@@ -481,10 +482,11 @@ def boundary_face(model):
     if independent is None and not extreme:
         return None
     p = len(model.labels)
-    fixed = np.asarray(model.offset, dtype=bool).copy()
+    off, off_coef = model_offsets(model)
+    fixed = np.asarray(off, dtype=bool).copy()
     coef_all = np.full(p, np.nan)
     if fixed.any():
-        coef_all[fixed] = np.asarray(model.offset_coef, dtype=float)
+        coef_all[fixed] = np.asarray(off_coef, dtype=float)
     found = dict(extreme)
     n_vars, n_decided = None, 0.0
     if independent is not None:
@@ -497,9 +499,8 @@ def boundary_face(model):
     m = copy.copy(model)
     m.offset = fixed
     m.offset_coef = coef_all[fixed]
-    if n_vars is None:
-        n_vars = int(model.sample_space.n_free) if model.sample_space.constrained \
-            else int(model.network.n_dyads)
+    if n_vars is None:          # (no missing dyads here: extreme_statistics is empty then)
+        n_vars = int(model.sample_space.n_free)
     return ModelFace(m, infinite, n_vars, n_decided)
 
 
@@ -522,9 +523,10 @@ def _independent_face(model):
     p = len(model.labels)
     user = np.zeros(p, dtype=bool)
     user_coef = np.full(p, np.nan)
-    if np.any(model.offset):
-        user[:] = model.offset
-        user_coef[user] = np.asarray(model.offset_coef, dtype=float)
+    off, off_coef = model_offsets(model)
+    if np.any(off):
+        user[:] = off
+        user_coef[user] = off_coef
         dep_inf = user & ~np.isfinite(user_coef)
         dep_inf[cols] = False
         if dep_inf.any():
@@ -537,7 +539,7 @@ def _independent_face(model):
         made = decided & (np.sign(Xi @ np.sign(user_coef[cols][inf_cols])) > 0)
         t = t - n[made] @ X[made]
         X, n = X[~decided], n[~decided]
-        if getattr(model, "target_stats", None) is None:
+        if target_of(model).checks_observed_network:
             t = design.s[~decided] @ X
     free = ~ucols
     face = design_face(X[:, free], n, t[free], [lab for lab, f in zip(labels, free) if f])

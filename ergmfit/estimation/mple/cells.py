@@ -41,6 +41,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...terms.parameterisation import model_parameterisation
+
 __all__ = ["CellLayout", "cell_design", "cell_layout", "node_classes"]
 
 #: at most this many cells (beyond it the dyad-by-dyad design is built)
@@ -133,8 +135,9 @@ def cell_layout(model, max_cells=MAX_CELLS):
     from ...sampling.space import dyad_vars
     net = model.network
     space = getattr(model, "sample_space", None)
-    if (space is None or getattr(space, "kind", None) != "all" or getattr(space, "n_missing", 0)
-            or net.is_bipartite or getattr(model, "curved", False) or net.n < 2):
+    # every dyad free and observed (no constraint, no missing dyad), η affine in θ
+    if (space is None or not space.moves_one_dyad or space.design_vars() is not None
+            or net.is_bipartite or not model_parameterisation(model).affine or net.n < 2):
         return None
     names = _attributes(model)
     if names is None:

@@ -28,6 +28,8 @@ from __future__ import annotations
 import numpy as np
 
 from ...exceptions import DegenerateModelError
+from ...terms.offsets import model_offsets
+from ...terms.targets import target_of
 
 __all__ = ["ObservedDesign", "observed_design", "on_boundary", "nonexistence_error"]
 
@@ -52,12 +54,11 @@ class ObservedDesign:
 def _applies(model):
     if getattr(getattr(model, "family", None), "reference", None) is not None:
         return False            # valued dyads: the count MPLE checks its own design (.count)
-    if getattr(model, "curved", False) or getattr(model, "target_stats", None) is not None:
-        return False
     if not getattr(getattr(model, "parameterisation", None), "linear", True):
-        return False            # a fit's free-coefficient view of offsets (labels != columns)
-    off = getattr(model, "offset", None)
-    if off is not None and np.any(off):
+        return False            # curved, or a fit's free-coefficient view of offsets
+    if target_of(model).given:
+        return False            # the response is the targets, not the observed network
+    if np.any(model_offsets(model)[0]):
         return False
     space = getattr(model, "sample_space", None)
     if space is None or not space.dyad_independent:

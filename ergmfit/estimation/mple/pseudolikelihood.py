@@ -95,6 +95,9 @@ from scipy import linalg, optimize, special
 from ...exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
 from ...families import BINARY, BinaryFamily, CountFamily
 from ...results import NAIVE_SE_WARNING, ERGMResults
+from ...sampling.space import sample_space_of
+from ...terms.parameterisation import model_parameterisation
+from ...terms.targets import target_of
 from ...utils.validation import check_random_state, seed_words
 from ..base import Estimator, Setting, choice, integer, n_jobs_setting, number
 from ._mple import build_design, count_on
@@ -512,10 +515,11 @@ class MPLE(Estimator):
         rng = check_random_state(self.random_state)
         labels = list(model.labels)
         term_of = _term_map(model)
-        target = getattr(model, "target_stats", None)
-        if target is not None and not _dyad_independent(model):
-            bm = model.compiled(target_network(model, target, rng))
-        elif _n_imputable(model) and not _dyad_independent(model):
+        target = target_of(model)
+        if target.needs_network_search(_dyad_independent(model)):
+            bm = model.compiled(target_network(model, target.statistics, rng))
+        elif (sample_space_of(model).conditional() is not None
+              and not _dyad_independent(model)):
             # the completion is random: random_state drives it (default a fixed one, so
             # that an MPLE without random_state -- e.g. another estimator's start -- is
             # reproducible)
@@ -536,7 +540,7 @@ class MPLE(Estimator):
             design = None if cells is None else Design(*cells)
         if design is None:
             design = self._design(bm, rng) if dvars is None else restricted_design(bm, dvars)
-        if _curved_view(model):
+        if not model_parameterisation(model).fixed_by_columns:
             design, restore = _curved_offset_design(model.parameterisation, design), None
         else:
             design, labels_all, restore = offset_design(model, design, labels)
@@ -546,9 +550,9 @@ class MPLE(Estimator):
             print(f"MPLE: {design.n_vars:,} dyads -> {design.n_rows:,} distinct rows"
                   + (f" (case-control sample of {design.n_sampled:,} non-ties)"
                      if design.sampled else ""), file=sys.stderr)
-        if target is not None and _dyad_independent(model):
-            design = target_design(model, design, target, restore)
-        if getattr(model, "curved", False):
+        if target.solves_at_targets(_dyad_independent(model)):
+            design = target_design(model, design, target.statistics, restore)
+        if not model_parameterisation(model).affine:
             lf = _fit_curved(model, design, labels, term_of, self)
         else:
             lf = fit_design(design, labels, term_of, self.separation, self.maxiter, self.tol)
@@ -612,11 +616,6 @@ def _count_pseudo_likelihood(family, estimator, model):
     return fit_count_mple(estimator, model)
 
 
-def _n_imputable(model) -> int:
-    space = getattr(model, "sample_space", None)
-    return 0 if space is None else int(getattr(space, "n_missing", 0))
-
-
 def impute_missing(model, random_state=None):
     """The observed ties plus a random completion of the missing dyads, as
     statnet completes them before its MPLE (and its MCMC-MLE chains): of the
@@ -637,7 +636,7 @@ def impute_missing(model, random_state=None):
     free = space.free_vars()
     missing = space.missing if free is None else np.intersect1d(free, space.missing)
     ties = np.asarray(net.ties, dtype=np.int64).reshape(-1, 2)
-    n_inf = net.n_dyads - space.n_missing if informative is None else len(informative)
+    n_inf = net.n_dyads if informative is None else len(informative)   # (None: none missing)
     tie_vars = dyad_vars(net.n, net.directed, ties) if len(ties) else np.zeros(0, np.int64)
     on = len(tie_vars) if informative is None else int(np.isin(tie_vars, informative).sum())
     d = on / n_inf if n_inf else 0.0
@@ -648,13 +647,6 @@ def impute_missing(model, random_state=None):
     return np.concatenate([ties, var_pairs(net.n, net.directed, np.sort(chosen))])
 
 
-def _curved_view(model) -> bool:
-    """The free coefficients of a curved model with offsets (ERGM.fit's view)."""
-    par = getattr(model, "parameterisation", None)
-    return (par is not None and par.fixed_coefficients() is not None
-            and not getattr(par.inner, "linear", True))
-
-
 def _curved_offset_design(par, design: Design) -> Design:
     """The design of the free coefficients of a curved model with offsets.
     With every decay fixed, η(θ) = A θ + c (:meth:`OffsetParameterisation.affine_parts`):
@@ -662,7 +654,7 @@ def _curved_offset_design(par, design: Design) -> Design:
     same fit as the fixed-decay model's.  With a decay free, the design keeps
     the canonical statistics (the curved pseudo-likelihood applies η(θ),
     offsets included)."""
-    if not np.all(np.isfinite(par.offset_coef)):
+    if not np.all(np.isfinite(par.fixed_coefficients()[1])):
         from ...exceptions import FormulaError
         raise FormulaError("an infinite offset in a curved model is not implemented")
     if not par.affine:

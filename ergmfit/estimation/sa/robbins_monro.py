@@ -218,14 +218,12 @@ class SAState(ModelState):
         t = self.ties
         if len(t) and np.any(t[:, 0] == t[:, 1]):
             raise ValueError("the chain's network has a loop")
-        space = model.sample_space
-        if space.constrained:
-            from ...exceptions import NetworkError
-            try:
-                space.check(t)
-            except NetworkError as exc:
-                raise ValueError(f"the chain's network is outside the sample space ({exc})") \
-                    from None
+        from ...exceptions import NetworkError
+        try:
+            model.sample_space.check(t)
+        except NetworkError as exc:
+            raise ValueError(f"the chain's network is outside the sample space ({exc})") \
+                from None
 
 
 def _draws(sampler, theta, n, interval):

@@ -55,7 +55,7 @@ def test_ctrl_c_during_the_inner_mcmle_ends_the_fit(monkeypatch):
 
     def interrupted_fit(self, model, *args, **kwargs):
         res = real_fit(self, model, *args, **kwargs)
-        res.info["interrupted"] = True
+        res.diagnostics.interrupted = True
         return res
     monkeypatch.setattr(MCMLE, "fit", interrupted_fit)
     m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
