@@ -100,6 +100,9 @@ class ERGM:
         # another input type picks its model class (NetSeries: TemporalERGM, an ERGM;
         # EgoData: EgoERGM, which builds its pseudo-population's ERGM itself)
         data = args[0] if args else kwargs.get("network")
+        if cls is ERGM:     # tergm's operators on one network: its dynamic model (EGMME, #32)
+            from .temporal.equilibrium import cross_section_class
+            cls = cross_section_class(data, args, kwargs) or cls
         for kind, model_class in (INPUT_MODELS.items() if cls is ERGM else ()):
             if isinstance(data, kind):
                 if isinstance(model_class, type) and issubclass(model_class, ERGM):

@@ -55,6 +55,7 @@ class DynamicChain:
         if start is not None:
             wave = wave.with_ties(np.asarray(start, dtype=np.int64).reshape(-1, 2))
         formula = model.formula
+        self.cross_formula = cross
         self.n_model = len(model.stat_labels)
         if cross:
             formula = f"{formula} + Cross(~{cross})"

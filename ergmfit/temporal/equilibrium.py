@@ -1,0 +1,139 @@
+"""A dynamic (separable temporal) model of ONE observed cross-section: tergm's data for
+``estimate="EGMME"``.
+
+``ef.ERGM(g, "Form(~edges + gwesp(0, fixed=TRUE)) + Persist(~offset(edges))")`` with one
+network ``g`` builds a :class:`CrossSectionTERGM`: the dynamic model whose equilibrium is
+assumed to have produced ``g``.  Its transitions are not observed, so the conditional
+estimators (CMLE, CMPLE, btergm) do not apply; it is fitted by ``method="egmme"``
+(:class:`ergmfit.estimation.egmme.EGMME`), and simulated forward with
+:meth:`~ergmfit.temporal.model.TemporalERGM.simulate_dynamic` from ``g``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..exceptions import SettingsError
+from ..model import ERGM
+from ..network import as_network
+from ..network.series import NetSeries
+from .model import TemporalERGM
+
+#: tergm's operators: a formula with one of them on one network is a dynamic model
+OPERATORS = ("Form", "Persist", "Diss", "Cross", "Change")
+#: the estimators of transitions, which one cross-section cannot feed
+TRANSITION_METHODS = ("cmle", "cmple", "btergm")
+
+
+def is_dynamic_formula(formula) -> bool:
+    """Whether ``formula`` (a string) has a temporal operator among its top-level terms."""
+    from ..formula import parse_formula
+    from ..terms.offsets import split_offsets
+    if not isinstance(formula, str):
+        return False
+    try:
+        text, _ = split_offsets(formula)
+        return any(c.name in OPERATORS for c in parse_formula(text))
+    except Exception:           # a bad formula: the ERGM constructor says what is wrong
+        return False
+
+
+def cross_section_class(data, args, kwargs):
+    """:class:`CrossSectionTERGM` when ``ERGM(data, formula)`` is a dynamic formula on one
+    network, else None (the front door's dispatch, :meth:`ergmfit.model.ERGM.__new__`)."""
+    formula = args[1] if len(args) > 1 else kwargs.get("formula")
+    if isinstance(data, NetSeries) or not is_dynamic_formula(formula):
+        return None
+    return CrossSectionTERGM
+
+
+class CrossSectionTERGM(TemporalERGM):
+    """A separable temporal ERGM of one observed cross-section ``network`` (tergm's EGMME
+    data): the one-transition model ``network → network`` whose dynamics are fitted to
+    the cross-section's statistics by :class:`~ergmfit.estimation.egmme.EGMME`.
+
+    Parameters
+    ----------
+    network : networkx graph, Network or a file path
+    formula : str
+        tergm's operators (``"Form(~edges + gwesp(0, fixed=TRUE)) +
+        Persist(~offset(edges))"``); ``offset()`` inside an operator is an offset.
+    constraints : str, optional
+    directed : bool, optional
+
+    Examples
+    --------
+    >>> import ergmfit as ef
+    >>> m = ef.ERGM(ef.datasets.load("flobusiness"), "Form(~edges) + Persist(~offset(edges))")
+    >>> type(m).__name__, m.labels
+    ('CrossSectionTERGM', ['Form~edges', 'offset(Persist~edges)'])
+    """
+
+    def __init__(self, network, formula, constraints=None, directed=None, **kwargs):
+        net = as_network(network, directed=directed)
+        self.cross_section = net
+        super().__init__(NetSeries([net, net]), formula, constraints=constraints, **kwargs)
+
+    def fit(self, method=None, random_state=None, verbose=False, **kwargs):
+        """Fit the dynamic model to the cross-section: ``method="egmme"`` (the default;
+        settings of :class:`~ergmfit.estimation.egmme.EGMME`, e.g. ``targets=``,
+        ``offset_coef=``).
+
+        Examples
+        --------
+        >>> import numpy as np, ergmfit as ef
+        >>> m = ef.ERGM(ef.datasets.load("flobusiness"), "Form(~edges) + Persist(~offset(edges))")
+        >>> fit = m.fit(offset_coef=[np.log(9)], random_state=1, n_iter=3, steps=200)
+        >>> fit.method
+        'egmme'
+        """
+        name = method if method is not None else kwargs.pop("estimate", None)
+        name = "egmme" if name is None else str(name).lower()
+        if name in TRANSITION_METHODS:
+            raise SettingsError(
+                f"method={name!r} fits observed transitions, but this model has one "
+                "cross-section (ERGM(network, 'Form(~...) + ...')): fit it with "
+                "method='egmme', or give the waves as ef.NetSeries([g0, g1, ...])")
+        return ERGM.fit(self, name, random_state=random_state, verbose=verbose, **kwargs)
+
+    def with_constraints(self, constraints):
+        return CrossSectionTERGM(self.cross_section, self.formula,
+                                 constraints=constraints if constraints is not None
+                                 else self.user_constraints)
+
+    def __reduce__(self):
+        return (CrossSectionTERGM, (self.cross_section, self.formula, self.user_constraints))
+
+    def __repr__(self):
+        return f"ERGM({self.cross_section!r}, {self.formula!r})"
+
+
+def operator_formula(formula, operator) -> str:
+    """The formula text inside ``operator(~...)`` of ``formula`` (the texts of several
+    such operators joined with ``+``; empty when there is none)."""
+    from ..formula import parse_formula
+    from ..terms.offsets import split_offsets
+    text, _ = split_offsets(formula)
+    parts = [c.args[0].text for c in parse_formula(text) if c.name == operator and c.args]
+    return " + ".join(parts)
+
+
+def formation_start(model):
+    """EGMME's default start: the cross-sectional MPLE of the Form() formula on the
+    observed cross-section for the ``Form~`` coefficients (the equilibrium when ties
+    dissolve slowly), 0 for the other free coefficients (``model.labels`` order)."""
+    import warnings
+    theta = np.zeros(len(model.labels))
+    text = operator_formula(model.formula, "Form")
+    if not text or "offset(" in text:
+        return theta
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fit = ERGM(model.series.waves[-1], text).fit("mple")
+    except Exception:           # no usable MPLE (e.g. a separable network): start at 0
+        return theta
+    for lab, val in zip(fit.labels, np.asarray(fit.params, dtype=float)):
+        key = f"Form~{lab}"
+        if key in model.labels and np.isfinite(val):
+            theta[model.labels.index(key)] = val
+    return theta
