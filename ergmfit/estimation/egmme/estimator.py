@@ -14,8 +14,8 @@ parameters; see docs/egmme.md for the derivations):
 2. Newton steps θ ← θ − J⁻¹ (ḡ_T − g_obs) from the chain's means over ``steps`` time
    steps, the Jacobian J estimated on the same chain as Cov(g_T(y_t), g_θ(y_{t-1}, y_t))
    (the edges-dissolution approximation of the equilibrium: exact in the limit of long
-   durations, and only the speed of convergence depends on it), each step at most
-   ``max_step`` approximate standard errors;
+   durations, and only the speed of convergence depends on it), damped
+   (Levenberg-Marquardt) and no coefficient moving more than ``max_step`` per step;
 3. ``n_average`` further half-steps whose θ's are averaged (Polyak-Ruppert);
 4. a final run at θ̂ gives the equilibrium covariance Σ of the targets and their mean
    (t-ratios); the Jacobian is re-estimated by central differences with common random
@@ -78,8 +78,8 @@ class EGMME(Estimator):
         Setting("steps", 1000, integer(10), "Time steps averaged per Newton iteration."),
         Setting("n_iter", 8, integer(1), "Newton iterations (gain 1)."),
         Setting("n_average", 4, integer(0), "Half-gain iterations averaged at the end."),
-        Setting("max_step", 2.0, number(0, lo_open=True),
-                "Largest Newton step, in approximate standard errors."),
+        Setting("max_step", 1.0, number(0, lo_open=True),
+                "Largest change of a coefficient in one Newton step."),
         Setting("final_steps", 4000, integer(10), "Time steps of the final run (Σ, t-ratios)."),
         Setting("fd_steps", 2000, integer(10),
                 "Time steps of each finite-difference chain of the final Jacobian."),
@@ -172,11 +172,13 @@ class EGMME(Estimator):
         r = _checked(run.chain.run(eta, s["steps"]))
         dev = r.cross.mean(axis=0) - run.g_obs
         J = run.eda_jacobian(r)
-        # the step in approximate standard errors (Σ⁻¹ metric), capped at max_step
-        step = -np.linalg.lstsq(J, dev, rcond=None)[0]
-        info = J.T @ np.linalg.pinv(np.atleast_2d(np.cov(r.cross, rowvar=False))) @ J
-        size = np.sqrt(max(float(step @ info @ step), 0.0))
-        if size > s["max_step"]:
+        # Levenberg-Marquardt: a ridge of 1e-3 x the largest curvature keeps a flat
+        # direction (a statistic that does not move) from taking a huge step
+        JtJ = J.T @ J
+        ridge = 1e-3 * max(float(np.max(np.diag(JtJ))), 1e-12)
+        step = -np.linalg.solve(JtJ + ridge * np.eye(len(run.theta)), J.T @ dev)
+        size = float(np.max(np.abs(step))) if len(step) else 0.0
+        if size > s["max_step"]:            # at most max_step in every coefficient
             step *= s["max_step"] / size
         run.theta = run.theta + gain * step
         run.history.append({"theta": run.theta.tolist(), "gain": gain,
