@@ -31,7 +31,7 @@ from typing import Any, ClassVar, Optional
 import numpy as np
 
 __all__ = ["Diagnostics", "MPLEDiagnostics", "MCMLEDiagnostics", "CDDiagnostics",
-           "BCDDiagnostics", "MCLEDiagnostics", "EEDiagnostics", "SADiagnostics",
+           "BCDDiagnostics", "MCLEDiagnostics", "EEDiagnostics", "SADiagnostics", "EGMMEDiagnostics",
            "PosteriorDiagnostics", "ExchangeDiagnostics", "PseudoPosteriorDiagnostics",
            "DIAGNOSTICS", "diagnostics_class", "InfoView"]
 
@@ -536,7 +536,7 @@ class PseudoPosteriorDiagnostics(PosteriorDiagnostics):
 #: ``fit.method`` -> the diagnostics class of its reports
 DIAGNOSTICS = {m: cls for cls in (MPLEDiagnostics, MCMLEDiagnostics, CDDiagnostics,
                                   BCDDiagnostics, MCLEDiagnostics, EEDiagnostics,
-                                  SADiagnostics, ExchangeDiagnostics, PseudoPosteriorDiagnostics)
+                                  SADiagnostics, EGMMEDiagnostics, ExchangeDiagnostics, PseudoPosteriorDiagnostics)
                for m in cls.methods}
 
 
