@@ -193,7 +193,7 @@ def test_ctrl_c_returns_the_work_done_marked_interrupted(method, flo, default_si
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            res = est.fit(flo)
+            res = est.fit(_model_for(method, flo))
     finally:
         timer.cancel()
         timer.join()
