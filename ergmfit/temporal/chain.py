@@ -6,6 +6,15 @@ advanced in place (``TemporalKernel.advance``: y⁻ := y, O(ties) compiled work)
 compiled model and one sampler serve the whole run: Python only calls the sampler and the
 advance once per step, never per dyad.
 
+A model dyad-independent given y⁻ whose terms declare their attribute cells (EpiModel's
+edges-dissolution models: ``Form(~edges + nodematch("g")) + Persist(~offset(edges))``) is
+stepped exactly instead, without Metropolis-Hastings (``exact=True``): every tie of y⁻
+persists independently with its probability, and the non-ties form by thinning -- a
+Binomial(N, q) uniform subset of the N dyads (q the largest formation probability over the
+attribute cells), each non-tie of it kept with probability p_ij / q.  The change statistics
+come from the compiled model (``change_matrix``), the flips from its compiled loop
+(``change_and_flip``): O(ties + formations) per step, never O(dyads).
+
 Cross-sectional statistics of every step (EGMME's targets, netdx's target statistics) ride
 along as ``Cross(~...)`` terms with coefficient 0: their running value is exact (a Cross
 kernel never depends on y⁻).  Tie ages are kept as the step at which each present tie
@@ -32,6 +41,9 @@ class DynamicChain:
         gwesp(0, fixed=TRUE)"``); read with :meth:`run` (``cross`` columns).
     proposals : int, optional
         Metropolis-Hastings proposals per time step (default 16 per dyad, at least 1024).
+    exact : {"auto", True, False}
+        Step a dyad-independent model exactly (see the module docstring); "auto": when
+        the model allows it.
     random_state : int, Generator or None
 
     Examples
@@ -46,7 +58,8 @@ class DynamicChain:
     ((5, 1), (5,))
     """
 
-    def __init__(self, model, cross=None, start=None, proposals=None, random_state=None):
+    def __init__(self, model, cross=None, start=None, proposals=None, random_state=None,
+                 exact="auto"):
         from ..network.series import NetSeries
         from .model import TemporalERGM
         from ..utils.validation import check_random_state
@@ -77,18 +90,27 @@ class DynamicChain:
                           if isinstance(k, TemporalKernel)]
         # statistics of the current transition = base + sampler.delta
         self._base = self.model.statistics_vector() - np.asarray(self.sampler.delta)
+        self._exact_delta = np.zeros(len(self._base))
         self.step = 0
         self.born = {}          # tie key -> step it formed (None: present at the start)
         for key in self._keys(self.state.ties()).tolist():
             self.born[key] = None
         self.durations = []
+        self.classes = self._node_classes() if exact in ("auto", True) else None
+        if exact is True and self.classes is None:
+            from ..exceptions import SettingsError
+            raise SettingsError("exact=True steps a model that is dyad-independent given the "
+                                "previous network, with terms that declare attribute cells "
+                                "(edges, nodematch, nodefactor, nodemix, ...); this one is not")
+        self.exact = self.classes is not None
+        self._q_eta = None
 
     def _keys(self, ties):
         return ties[:, 0] * self.state.n + ties[:, 1] if len(ties) else np.zeros(0, np.int64)
 
     def statistics(self):
         """The statistics of the current transition (model's, then ``cross``)."""
-        return self._base + np.asarray(self.sampler.delta)
+        return self._base + np.asarray(self.sampler.delta) + self._exact_delta
 
     def eta_of(self, eta):
         """The chain's natural parameters: the model's ``eta``, zeros for ``cross``."""
@@ -113,7 +135,10 @@ class DynamicChain:
                 for t in range(n_steps):
                     before = self.state.ties() if ages else None
                     m0 = self._n_ties()
-                    self.sampler.run(full, self.proposals)
+                    if self.exact:
+                        self._exact_step(full)
+                    else:
+                        self.sampler.run(full, self.proposals)
                     stats[t] = self.statistics()
                     for k, a, b in self._temporal:
                         self._base[a:b] += k.advance(self.state)
@@ -130,6 +155,87 @@ class DynamicChain:
                 interrupted = True
         return ChainRun(stats[:done, :self.n_model], stats[:done, self.n_model:],
                         n_ties[:done], formed[:done], dissolved[:done], interrupted)
+
+    def _node_classes(self):
+        """(class of each node, number of classes) of the attributes the model's inner
+        terms name, or None when the model is not stepped exactly (dyad-dependent given
+        y⁻, a constraint, or a term without declared attribute cells)."""
+        from ..model import ERGM
+        from ..estimation.mple.cells import node_classes
+        from .equilibrium import OPERATORS, operator_formula
+        m = self.model
+        if not m.dyad_independent or m.user_constraints:
+            return None
+        inner = [operator_formula(m.formula, op) for op in OPERATORS]
+        text = " + ".join(f for f in inner if f)
+        if not text:
+            return None
+        try:
+            static = ERGM(self.model.series.waves[-1], text.replace("offset(", "("))
+        except Exception:
+            return None
+        names = []
+        for t in static.terms:
+            attrs = getattr(t, "cell_attrs", None)
+            if attrs is None or not t.dyad_independent:
+                return None
+            names.extend(a for a in attrs if a not in names)
+        return node_classes(static.network, names)
+
+    def _formation_bound(self, eta):
+        """The largest formation probability over the cells (one non-tie of y⁻ in each
+        pair of node classes, its change statistics from the compiled model)."""
+        cls, k = self.classes
+        n = self.state.n
+        members = [np.flatnonzero(cls == c) for c in range(k)]
+        best = -np.inf
+        rng = np.random.default_rng(12345)     # which representative: any non-tie will do
+        for a in range(k):
+            for b in range(a if not self.state.directed else 0, k):
+                A, B = members[a], members[b]
+                if len(A) == 0 or len(B) == 0 or (a == b and len(A) < 2):
+                    continue
+                for _ in range(64):
+                    i, j = int(rng.choice(A)), int(rng.choice(B))
+                    if i == j:
+                        continue
+                    v = self.compiled.var_of(i, j) if (self.state.directed or i < j) \
+                        else self.compiled.var_of(j, i)
+                    if not self.compiled.value(v):
+                        best = max(best, float(self.compiled.change_stats(v) @ eta))
+                        break
+        return 1.0 / (1.0 + np.exp(-best)) if np.isfinite(best) else 1.0
+
+    def _exact_step(self, eta):
+        """One exact time step of a dyad-independent model (module docstring)."""
+        cm, rng = self.compiled, self.rng
+        if self._q_eta is None or not np.array_equal(self._q_eta[0], eta):
+            self._q_eta = (eta.copy(), self._formation_bound(eta))
+        q = self._q_eta[1]
+        ties = np.asarray(cm.on_vars(), dtype=np.int64)
+        C_tie = cm.change_matrix(ties) if len(ties) else np.zeros((0, len(eta)))
+        keep = 1.0 / (1.0 + np.exp(-(C_tie @ eta)))
+        drop = rng.random(len(ties)) >= keep
+        N = int(cm.n_vars)
+        k = int(rng.binomial(N, q))
+        cand = np.zeros(0, dtype=np.int64)
+        while len(cand) < k:        # k distinct uniform variables, in the order drawn
+            more = rng.integers(0, N, size=k - len(cand) + 8)
+            both = np.concatenate([cand, more])
+            _, first = np.unique(both, return_index=True)
+            cand = both[np.sort(first)][:k]
+        cand = cand[~np.isin(cand, ties)]
+        C_new = cm.change_matrix(cand) if len(cand) else np.zeros((0, len(eta)))
+        p = 1.0 / (1.0 + np.exp(-(C_new @ eta)))
+        if np.any(p > q * (1 + 1e-9)):
+            raise RuntimeError("exact dynamic step: a formation probability above the "
+                               "cells' bound (a term's statistics depend on more than its "
+                               "declared attributes)")
+        form = rng.random(len(cand)) * q < p
+        flips = np.concatenate([ties[drop], cand[form]])
+        if len(flips):
+            cm.change_and_flip(flips, False)
+        self._exact_delta += C_new[form].sum(axis=0) - C_tie[drop].sum(axis=0)
 
     def _n_ties(self):
         return int(len(self.state.ties()))
