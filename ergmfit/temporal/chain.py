@@ -92,6 +92,7 @@ class DynamicChain:
         self._base = self.model.statistics_vector() - np.asarray(self.sampler.delta)
         self._exact_delta = np.zeros(len(self._base))
         self.step = 0
+        self._aged_until = 0
         self.born = {}          # tie key -> step it formed (None: present at the start)
         for key in self._keys(self.state.ties()).tolist():
             self.born[key] = None
@@ -124,6 +125,10 @@ class DynamicChain:
         run after the step in progress (``ChainRun.interrupted``)."""
         full = self.eta_of(eta)
         n_steps = int(n_steps)
+        if ages and self._aged_until != self.step:
+            # ages were not kept since the last aged step: the ties now present are
+            # left-censored (their start is not known)
+            self.born = {k: None for k in self._keys(self.state.ties()).tolist()}
         stats = np.empty((n_steps, self.n_model + self.n_cross))
         n_ties = np.empty(n_steps, dtype=np.int64)
         formed = np.empty(n_steps, dtype=np.int64)
@@ -149,6 +154,8 @@ class DynamicChain:
                         f, d = self._counts(stats[t], m0, n_ties[t])
                     formed[t], dissolved[t] = f, d
                     self.step += 1
+                    if ages:
+                        self._aged_until = self.step
                     done += 1
                     ctrl_c.check()
             except KeyboardInterrupt:
@@ -166,12 +173,13 @@ class DynamicChain:
         m = self.model
         if not m.dyad_independent or m.user_constraints:
             return None
-        inner = [operator_formula(m.formula, op) for op in OPERATORS]
+        from ..terms.offsets import split_offsets
+        inner = [split_offsets(operator_formula(m.formula, op))[0] for op in OPERATORS]
         text = " + ".join(f for f in inner if f)
         if not text:
             return None
-        try:
-            static = ERGM(self.model.series.waves[-1], text.replace("offset(", "("))
+        try:        # the inner terms on the cross-section: what their cells are
+            static = ERGM(self.model.series.waves[-1], text)
         except Exception:
             return None
         names = []
@@ -224,7 +232,9 @@ class DynamicChain:
             both = np.concatenate([cand, more])
             _, first = np.unique(both, return_index=True)
             cand = both[np.sort(first)][:k]
-        cand = cand[~np.isin(cand, ties)]
+        sorted_ties = np.sort(ties)
+        at = np.minimum(np.searchsorted(sorted_ties, cand), max(0, len(ties) - 1))
+        cand = cand[~(sorted_ties[at] == cand)] if len(ties) else cand
         C_new = cm.change_matrix(cand) if len(cand) else np.zeros((0, len(eta)))
         p = 1.0 / (1.0 + np.exp(-(C_new @ eta)))
         if np.any(p > q * (1 + 1e-9)):
