@@ -40,7 +40,7 @@ class DynamicChain:
         A formula of cross-sectional statistics followed at every step (``"edges +
         gwesp(0, fixed=TRUE)"``); read with :meth:`run` (``cross`` columns).
     proposals : int, optional
-        Metropolis-Hastings proposals per time step (default 16 per dyad, at least 1024).
+        Metropolis-Hastings proposals per time step (default 16 per dyad).
     exact : {"auto", True, False}
         Step a dyad-independent model exactly (see the module docstring); "auto": when
         the model allows it.
@@ -78,7 +78,7 @@ class DynamicChain:
         n = wave.n
         n_dyads = n * (n - 1) // (1 if wave.directed else 2)
         self.n_dyads = n_dyads
-        self.proposals = int(proposals) if proposals is not None else max(1024, 16 * n_dyads)
+        self.proposals = int(proposals) if proposals is not None else 16 * n_dyads
         zero = np.zeros(len(self.model.labels))
         self.sampler, self.compiled = self.model.sampler(zero, random_state=self.rng)
         self.state = self.compiled.state

@@ -72,8 +72,7 @@ class EGMME(Estimator):
         Setting("init", None, None, "Starting free coefficients (default: the formation "
                 "formula's cross-sectional MPLE, other coefficients 0)."),
         Setting("proposals", None, integer(1, allow_none=True),
-                "Metropolis-Hastings proposals per time step (default 16 per dyad, "
-                "at least 1024)."),
+                "Metropolis-Hastings proposals per time step (default 16 per dyad)."),
         Setting("burnin", 100, integer(0), "Time steps run before each iteration's means."),
         Setting("steps", 1000, integer(10), "Time steps averaged per Newton iteration."),
         Setting("n_iter", 8, integer(1), "Newton iterations (gain 1)."),
