@@ -1,4 +1,5 @@
 """Temporal ERGMs (tergm, btergm): the model of a NetSeries' transitions."""
 from .model import TemporalERGM
+from .equilibrium import CrossSectionTERGM    # registers ERGM(network, "Form(~...)")
 
-__all__ = ["TemporalERGM"]
+__all__ = ["TemporalERGM", "CrossSectionTERGM"]

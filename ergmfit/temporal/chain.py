@@ -60,8 +60,6 @@ class DynamicChain:
 
     def __init__(self, model, cross=None, start=None, proposals=None, random_state=None,
                  exact="auto"):
-        from ..network.series import NetSeries
-        from .model import TemporalERGM
         from ..utils.validation import check_random_state
         self.rng = check_random_state(random_state)
         wave = model.series.waves[-1]
@@ -72,8 +70,7 @@ class DynamicChain:
         self.n_model = len(model.stat_labels)
         if cross:
             formula = f"{formula} + Cross(~{cross})"
-        self.model = TemporalERGM(NetSeries([wave, wave]), formula,
-                                  constraints=model.user_constraints)
+        self.model = model.transition_model(wave, formula)
         self.n_cross = len(self.model.stat_labels) - self.n_model
         n = wave.n
         n_dyads = n * (n - 1) // (1 if wave.directed else 2)
@@ -169,7 +166,7 @@ class DynamicChain:
         y⁻, a constraint, or a term without declared attribute cells)."""
         from ..model import ERGM
         from ..estimation.mple.cells import node_classes
-        from .equilibrium import OPERATORS, operator_formula
+        from .formulas import OPERATORS, operator_formula
         m = self.model
         if not m.dyad_independent or m.user_constraints:
             return None

@@ -13,13 +13,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..exceptions import SettingsError
-from ..model import ERGM
+from ..model import ERGM, register_formula_model
 from ..network import as_network
 from ..network.series import NetSeries
+from .formulas import OPERATORS
 from .model import TemporalERGM
 
-#: tergm's operators: a formula with one of them on one network is a dynamic model
-OPERATORS = ("Form", "Persist", "Diss", "Cross", "Change")
 #: the estimators of transitions, which one cross-section cannot feed
 TRANSITION_METHODS = ("cmle", "cmple", "btergm")
 
@@ -37,13 +36,11 @@ def is_dynamic_formula(formula) -> bool:
         return False
 
 
-def cross_section_class(data, args, kwargs):
-    """:class:`CrossSectionTERGM` when ``ERGM(data, formula)`` is a dynamic formula on one
-    network, else None (the front door's dispatch, :meth:`ergmfit.model.ERGM.__new__`)."""
+def is_cross_section_model(data, args, kwargs) -> bool:
+    """Whether ``ERGM(data, formula)`` is a dynamic formula on one network (the front
+    door's dispatch to :class:`CrossSectionTERGM`, :func:`ergmfit.model.register_formula_model`)."""
     formula = args[1] if len(args) > 1 else kwargs.get("formula")
-    if isinstance(data, NetSeries) or not is_dynamic_formula(formula):
-        return None
-    return CrossSectionTERGM
+    return not isinstance(data, NetSeries) and is_dynamic_formula(formula)
 
 
 class CrossSectionTERGM(TemporalERGM):
@@ -107,33 +104,4 @@ class CrossSectionTERGM(TemporalERGM):
         return f"ERGM({self.cross_section!r}, {self.formula!r})"
 
 
-def operator_formula(formula, operator) -> str:
-    """The formula text inside ``operator(~...)`` of ``formula`` (the texts of several
-    such operators joined with ``+``; empty when there is none)."""
-    from ..formula import parse_formula
-    from ..terms.offsets import split_offsets
-    text, _ = split_offsets(formula)
-    parts = [c.args[0].text for c in parse_formula(text) if c.name == operator and c.args]
-    return " + ".join(parts)
-
-
-def formation_start(model):
-    """EGMME's default start: the cross-sectional MPLE of the Form() formula on the
-    observed cross-section for the ``Form~`` coefficients (the equilibrium when ties
-    dissolve slowly), 0 for the other free coefficients (``model.labels`` order)."""
-    import warnings
-    theta = np.zeros(len(model.labels))
-    text = operator_formula(model.formula, "Form")
-    if not text or "offset(" in text:
-        return theta
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            fit = ERGM(model.series.waves[-1], text).fit("mple")
-    except Exception:           # no usable MPLE (e.g. a separable network): start at 0
-        return theta
-    for lab, val in zip(fit.labels, np.asarray(fit.params, dtype=float)):
-        key = f"Form~{lab}"
-        if key in model.labels and np.isfinite(val):
-            theta[model.labels.index(key)] = val
-    return theta
+register_formula_model(is_cross_section_model, CrossSectionTERGM)

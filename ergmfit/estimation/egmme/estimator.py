@@ -88,7 +88,6 @@ class EGMME(Estimator):
 
     def fit(self, model):
         from ...results import ERGMResults
-        from ...temporal.chain import DynamicChain
         s = self.get_params()
         rng = check_random_state(s["random_state"])
         t0 = time.process_time()
@@ -100,7 +99,7 @@ class EGMME(Estimator):
                 "Persist(~offset(edges))'), with targets= and offset_coef=")
         cross = series.waves[-1]
         targets = _targets_formula(model, s["targets"])
-        g_obs = _target_statistics(cross, targets)
+        g_obs, tlabels = model.cross_section_statistics(targets)
         p, q = len(model.labels), len(g_obs)
         if q < p:
             raise SettingsError(
@@ -109,8 +108,8 @@ class EGMME(Estimator):
                 "with offset()")
         run = _Run(model, g_obs, p)
         run.theta = _start(model, s["init"], rng)
-        run.chain = DynamicChain(model, cross=targets, proposals=s["proposals"],
-                                 random_state=rng)
+        run.chain = model.dynamic_chain(cross=targets, proposals=s["proposals"],
+                                        random_state=rng)
         guard = GuardedPhases()
         guard.run("burn-in", self._burnin, run, s)
         for k in range(s["n_iter"]):
@@ -146,7 +145,6 @@ class EGMME(Estimator):
                        "(init=fit.params)")
                 warnings.warn(msg, ConvergenceWarning, stacklevel=2)
                 warn.append(msg)
-        tlabels = _target_labels(cross, targets)
         info = {"targets": dict(zip(tlabels, g_obs.tolist())),
                 "target_means": None if means is None else dict(zip(tlabels, means.tolist())),
                 "t_ratios": dict(zip(tlabels, t.tolist())),
@@ -199,7 +197,6 @@ class EGMME(Estimator):
     def _fd_jacobian(self, run, s, J0, Sigma, rng):
         """Central differences of the equilibrium means at θ̂ ± h e_k, both chains with the
         same seed from the chain's present network (common random numbers)."""
-        from ...temporal.chain import DynamicChain
         p = len(run.theta)
         approx = np.linalg.pinv(J0.T @ np.linalg.pinv(Sigma) @ J0)
         h = 0.5 * np.sqrt(np.maximum(np.diag(approx), 1e-8))
@@ -211,8 +208,9 @@ class EGMME(Estimator):
             for sign in (1.0, -1.0):
                 theta = run.theta.copy()
                 theta[k] += sign * h[k]
-                chain = DynamicChain(run.model, cross=run.chain.cross_formula, start=start,
-                                     proposals=run.chain.proposals, random_state=seed)
+                chain = run.model.dynamic_chain(cross=run.chain.cross_formula, start=start,
+                                                proposals=run.chain.proposals,
+                                                random_state=seed)
                 eta = run.model.eta(theta)
                 _checked(chain.run(eta, s["burnin"]))
                 means.append(_checked(chain.run(eta, s["fd_steps"])).cross.mean(axis=0))
@@ -246,9 +244,8 @@ def _checked(r):
 
 
 def _targets_formula(model, targets):
-    from ...temporal.equilibrium import operator_formula
     if targets is None or (isinstance(targets, str) and targets.strip().lower() == "formation"):
-        text = operator_formula(model.formula, "Form")
+        text = model.operator_formula("Form")
         if not text:
             raise SettingsError("method='egmme': the model has no Form() to take the targets "
                                 "from; give targets='~...'")
@@ -259,23 +256,9 @@ def _targets_formula(model, targets):
     return targets.strip().lstrip("~").strip()
 
 
-def _target_model(cross, targets):
-    from ...model import ERGM
-    return ERGM(cross, targets)
-
-
-def _target_statistics(cross, targets):
-    return np.asarray(_target_model(cross, targets).statistics_vector(), dtype=float)
-
-
-def _target_labels(cross, targets):
-    return list(_target_model(cross, targets).stat_labels)
-
-
 def _start(model, init, rng):
     """θ₀: ``init``, or the cross-sectional MPLE of each operator's formula on y_obs for
     the coefficients of Form() (the equilibrium of slow dissolution), 0 elsewhere."""
-    from ...temporal.equilibrium import formation_start
     p = len(model.labels)
     if init is not None:
         theta = np.asarray(init, dtype=float).ravel()
@@ -283,4 +266,4 @@ def _start(model, init, rng):
             raise SettingsError(f"setting 'init' must be {p} finite number(s) "
                                 f"({', '.join(model.labels)}), got {init!r}")
         return theta
-    return formation_start(model)
+    return model.equilibrium_start()
