@@ -429,6 +429,8 @@ class EGMMEDiagnostics(Diagnostics):
         Their equilibrium means in the final run at the estimate.
     t_ratios : dict or None
         (mean - observed) / sd of each target in the final run.
+    target_mc_se : dict or None
+        Monte Carlo standard error (batch means) of each target's final mean.
     history : list of dict
         One dict per Newton iteration: ``theta``, ``gain``, ``deviation``.
     time_steps : int or None
@@ -442,6 +444,7 @@ class EGMMEDiagnostics(Diagnostics):
     targets: Optional[dict] = None
     target_means: Optional[dict] = None
     t_ratios: Optional[dict] = None
+    target_mc_se: Optional[dict] = None
     history: Optional[list] = None
     time_steps: Optional[int] = None
     proposals_per_step: Optional[int] = None

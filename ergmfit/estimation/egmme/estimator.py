@@ -17,8 +17,8 @@ parameters; see docs/egmme.md for the derivations):
    durations, and only the speed of convergence depends on it), damped
    (Levenberg-Marquardt) and no coefficient moving more than ``max_step`` per step;
 3. ``n_average`` further half-steps whose θ's are averaged (Polyak-Ruppert);
-4. a final run at θ̂ gives the equilibrium covariance Σ of the targets and their mean
-   (t-ratios); the Jacobian is re-estimated by central differences with common random
+4. a final run at θ̂ gives the equilibrium covariance Σ of the targets, their mean
+   (t-ratios) and its Monte Carlo error (batch means); the Jacobian is re-estimated by central differences with common random
    numbers (chains of the same seed at θ̂ ± h e_k, h half an approximate s.e.), and
    Cov(θ̂) = J⁻¹ Σ J⁻ᵀ (the observed network as one draw from the equilibrium).
 
@@ -76,14 +76,15 @@ class EGMME(Estimator):
         Setting("burnin", 100, integer(0), "Time steps run before each iteration's means."),
         Setting("steps", 1000, integer(10), "Time steps averaged per Newton iteration."),
         Setting("n_iter", 8, integer(1), "Newton iterations (gain 1)."),
-        Setting("n_average", 4, integer(0), "Half-gain iterations averaged at the end."),
+        Setting("n_average", 8, integer(0), "Half-gain iterations averaged at the end."),
         Setting("max_step", 1.0, number(0, lo_open=True),
                 "Largest change of a coefficient in one Newton step."),
         Setting("final_steps", 4000, integer(10), "Time steps of the final run (Σ, t-ratios)."),
         Setting("fd_steps", 2000, integer(10),
                 "Time steps of each finite-difference chain of the final Jacobian."),
         Setting("t_ratio", 0.1, number(0, lo_open=True),
-                "Converged when every final |mean - observed| / sd is below this."),
+                "Converged when every final |mean - observed| / sd is below this, or "
+                "within two Monte Carlo standard errors of the final run's mean."),
     )
 
     def fit(self, model):
@@ -137,7 +138,8 @@ class EGMME(Estimator):
             cov, t, converged, means = np.full((p, p), np.nan), np.full(q, np.nan), False, None
         else:
             cov, t, means = run.cov, run.t, run.means
-            converged = bool(np.all(np.abs(t) < s["t_ratio"]))
+            converged = bool(np.all(np.abs(t) < s["t_ratio"])
+                             or np.all(np.abs(means - g_obs) < 2 * run.mc_se))
             if not converged:
                 msg = (f"EGMME did not converge: the equilibrium means of the targets are up "
                        f"to {np.max(np.abs(t)):.3f} sd from the observed (criterion "
@@ -148,6 +150,8 @@ class EGMME(Estimator):
         info = {"targets": dict(zip(tlabels, g_obs.tolist())),
                 "target_means": None if means is None else dict(zip(tlabels, means.tolist())),
                 "t_ratios": dict(zip(tlabels, t.tolist())),
+                "target_mc_se": None if run.mc_se is None else dict(zip(tlabels,
+                                                                        run.mc_se.tolist())),
                 "history": run.history, "time_steps": int(run.chain.step),
                 "proposals_per_step": int(run.chain.proposals),
                 "interrupted": guard.interrupted is not None}
@@ -188,6 +192,7 @@ class EGMME(Estimator):
         Sigma = np.atleast_2d(np.cov(r.cross, rowvar=False))
         sd = np.sqrt(np.diag(Sigma))
         run.means = r.cross.mean(axis=0)
+        run.mc_se = _batch_means_se(r.cross)
         run.t = np.divide(run.means - run.g_obs, sd, out=np.zeros_like(sd), where=sd > 0)
         J0 = run.eda_jacobian(r)
         J = self._fd_jacobian(run, s, J0, Sigma, rng)
@@ -223,7 +228,7 @@ class _Run:
 
     def __init__(self, model, g_obs, p):
         self.model, self.g_obs, self.p = model, g_obs, p
-        self.theta = self.chain = self.cov = self.t = self.means = None
+        self.theta = self.chain = self.cov = self.t = self.means = self.mc_se = None
         self.history = []
 
     def eda_jacobian(self, r):
@@ -235,6 +240,14 @@ class _Run:
         Tc, Sc = T - T.mean(axis=0), S - S.mean(axis=0)
         J = Tc.T @ Sc / max(1, len(T) - 1)
         return J
+
+
+def _batch_means_se(T, n_batches=20):
+    """Monte Carlo standard error of the column means of the autocorrelated rows ``T``
+    (batch means)."""
+    b = len(T) // n_batches
+    means = T[: b * n_batches].reshape(n_batches, b, -1).mean(axis=1)
+    return means.std(axis=0, ddof=1) / np.sqrt(n_batches)
 
 
 def _checked(r):
