@@ -7,7 +7,9 @@ solve it for the observed density within its Monte Carlo error.
 """
 import warnings
 
+import networkx as nx
 import numpy as np
+from scipy.special import expit
 import pytest
 
 import ergmfit as ef
@@ -47,7 +49,7 @@ def test_the_chain_follows_the_transition_statistics_exactly(flobusiness):
         prev = cur
 
 
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.slow)])
 def test_dyad_independent_egmme_equals_the_closed_form(flobusiness, seed):
     m = ef.ERGM(flobusiness, "Form(~edges) + Persist(~offset(edges))")
     with warnings.catch_warnings():
@@ -63,8 +65,8 @@ def test_dyad_independent_egmme_equals_the_closed_form(flobusiness, seed):
 
 def test_the_same_seed_gives_the_same_result(flobusiness):
     m = ef.ERGM(flobusiness, "Form(~edges + gwesp(0, fixed=TRUE)) + Persist(~offset(edges))")
-    kw = dict(method="egmme", offset_coef=[np.log(9)], random_state=3,
-              steps=100, n_iter=3, n_average=1, final_steps=100, fd_steps=100)
+    kw = dict(method="egmme", offset_coef=[np.log(9)], random_state=3, proposals=240,
+              burnin=10, steps=50, n_iter=3, n_average=1, final_steps=50, fd_steps=50)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         a, b = m.fit(**kw), m.fit(**kw)
@@ -116,3 +118,26 @@ def test_at_the_tutorial_estimate_the_equilibrium_means_are_the_targets(flobusin
     dev = T.mean(axis=0) - np.array([15.0, 12.0])
     # the estimate's own MC error adds to the simulation's: 4 MC s.e. of the simulation
     assert np.all(np.abs(dev) < 4 * mc_se + 0.1 * T.std(axis=0)), (dev, mc_se)
+
+
+@pytest.mark.parametrize("exact", [True, False])
+def test_dynamic_steps_reach_the_closed_form_equilibrium(exact):
+    # Form(~edges + nodematch) + Persist(~edges): per cell, π = p_f / (p_f + p_d); the exact
+    # (thinning) steps and the Metropolis-Hastings steps both within 4 MC s.e. of it
+    g = nx.empty_graph(30)
+    nx.set_node_attributes(g, {i: i % 2 for i in range(30)}, "grp")
+    g.add_edges_from([(i, i + 2) for i in range(0, 26, 3)])
+    m = ef.ERGM(NetSeries([g, g]), "Form(~edges + nodematch('grp')) + Persist(~edges)")
+    theta = np.array([-3.0, 1.0, 1.5])
+    chain = DynamicChain(m, cross="edges + nodematch('grp')", random_state=7, exact=exact,
+                         proposals=None if exact else 3000)
+    assert chain.exact is exact
+    chain.run(theta, 50)
+    T = chain.run(theta, 600 if exact else 400).cross
+    p_d = 1 / (1 + np.exp(1.5))
+    pi = {k: expit(-3.0 + k) / (expit(-3.0 + k) + p_d) for k in (0, 1)}
+    match = 2 * 15 * 14 // 2                    # dyads within the two groups of 15
+    expected = np.array([match * pi[1] + (435 - match) * pi[0], match * pi[1]])
+    b = T.reshape(20, -1, 2).mean(axis=1)
+    se = b.std(axis=0, ddof=1) / np.sqrt(20)
+    assert np.all(np.abs(T.mean(axis=0) - expected) < 4 * se + 1e-9), (T.mean(0), expected, se)
