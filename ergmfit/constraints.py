@@ -551,9 +551,9 @@ def parse_constraints(constraints, network, missing=None):
     if constraints is None or _strip(constraints) in ("", "."):
         if getattr(network, "bipartite", None) is not None:
             return _Builder(network, missing, names).space("two-mode")
-        if NETWORK_ID in network.node_attrs:
+        if NETWORK_ID in network.node_attrs and len(set(network.node_attrs[NETWORK_ID])) > 1:
             return _Builder(network, missing, names).space(f'blockdiag("{NETWORK_ID}")')
-        return AllDyads(network, missing)
+        return AllDyads(network, missing)      # (one network: its blocks are every dyad)
     if not isinstance(constraints, str):
         raise FormulaError(f"constraints must be a formula string, got {type(constraints).__name__}")
     text = _split_tilde_args(_strip(constraints))

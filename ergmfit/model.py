@@ -40,6 +40,17 @@ def register_input_model(input_type, model_class) -> None:
     INPUT_MODELS[input_type] = model_class
 
 
+#: (test(data, args, kwargs), model class): a model class chosen by what the formula says
+#: (ergmfit.temporal: tergm's operators on one network -> CrossSectionTERGM, for EGMME)
+FORMULA_MODELS = []
+
+
+def register_formula_model(test, model_class) -> None:
+    """Make ``ERGM(data, formula)`` build a ``model_class`` when ``test(data, args,
+    kwargs)`` (the constructor's arguments) is true."""
+    FORMULA_MODELS.append((test, model_class))
+
+
 class ERGM:
     """An exponential random graph model: a network and a formula.
 
@@ -98,6 +109,8 @@ class ERGM:
         # another input type picks its model class (NetSeries: TemporalERGM, an ERGM;
         # EgoData: EgoERGM, which builds its pseudo-population's ERGM itself)
         data = args[0] if args else kwargs.get("network")
+        cls = next((c for test, c in FORMULA_MODELS if test(data, args, kwargs)), cls) \
+            if cls is ERGM else cls     # e.g. tergm's operators on one network (EGMME, #32)
         for kind, model_class in (INPUT_MODELS.items() if cls is ERGM else ()):
             if isinstance(data, kind):
                 if isinstance(model_class, type) and issubclass(model_class, ERGM):

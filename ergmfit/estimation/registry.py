@@ -17,6 +17,7 @@ _ESTIMATORS = {
     "bayes": "ergmfit.estimation.bayes.exchange:Bayes",
     "bayes-pl": "ergmfit.estimation.bayes.pseudo_posterior:BayesPL",
     "sa": "ergmfit.estimation.sa.robbins_monro:SA",
+    "egmme": "ergmfit.estimation.egmme.estimator:EGMME",
 }
 #: what a plain registered function ``f(model, **settings)`` is taken to support
 FUNCTION_SUPPORTS = {"curved": True}

@@ -20,14 +20,14 @@ from .bayes import BayesResults, BayesSummary, chain_ess, split_rhat
 from .diagnostics import (DIAGNOSTICS, BCDDiagnostics, CDDiagnostics, Diagnostics,
                           EEDiagnostics, ExchangeDiagnostics, InfoView, MCLEDiagnostics,
                           MCMLEDiagnostics, MPLEDiagnostics, PosteriorDiagnostics,
-                          PseudoPosteriorDiagnostics, SADiagnostics, diagnostics_class)
+                          PseudoPosteriorDiagnostics, SADiagnostics, EGMMEDiagnostics, diagnostics_class)
 from .ergm import (FORMAT_VERSION, NAIVE_SE_WARNING, ERGMResults, Summary,
                    register_model_builder)
 from .io import network_from_dict, network_to_dict, results_file_extension
 
 __all__ = ["ERGMResults", "Summary", "BayesResults", "BayesSummary", "split_rhat", "chain_ess",
            "Diagnostics", "MPLEDiagnostics", "MCMLEDiagnostics", "CDDiagnostics",
-           "BCDDiagnostics", "MCLEDiagnostics", "EEDiagnostics", "SADiagnostics",
+           "BCDDiagnostics", "MCLEDiagnostics", "EEDiagnostics", "SADiagnostics", "EGMMEDiagnostics",
            "PosteriorDiagnostics", "ExchangeDiagnostics", "PseudoPosteriorDiagnostics",
            "DIAGNOSTICS", "diagnostics_class", "InfoView", "LabeledArray",
            "network_to_dict", "network_from_dict", "results_file_extension",

@@ -37,7 +37,7 @@ import numpy as np
 from ..exceptions import ReadOnlyError
 
 __all__ = ["Diagnostics", "MPLEDiagnostics", "MCMLEDiagnostics", "CDDiagnostics",
-           "BCDDiagnostics", "MCLEDiagnostics", "EEDiagnostics", "SADiagnostics",
+           "BCDDiagnostics", "MCLEDiagnostics", "EEDiagnostics", "SADiagnostics", "EGMMEDiagnostics",
            "PosteriorDiagnostics", "ExchangeDiagnostics", "PseudoPosteriorDiagnostics",
            "DIAGNOSTICS", "diagnostics_class", "InfoView"]
 
@@ -445,6 +445,40 @@ class SADiagnostics(Diagnostics):
 
 
 @dataclasses.dataclass(eq=False, repr=False)
+class EGMMEDiagnostics(Diagnostics):
+    """Equilibrium generalised method of moments (``"egmme"``, tergm's
+    ``estimate="EGMME"``).
+
+    Attributes
+    ----------
+    targets : dict or None
+        The observed target statistics ``{label: value}``.
+    target_means : dict or None
+        Their equilibrium means in the final run at the estimate.
+    t_ratios : dict or None
+        (mean - observed) / sd of each target in the final run.
+    target_mc_se : dict or None
+        Monte Carlo standard error (batch means) of each target's final mean.
+    history : list of dict
+        One dict per Newton iteration: ``theta``, ``gain``, ``deviation``.
+    time_steps : int or None
+        Time steps the main chain ran.
+    proposals_per_step : int or None
+        Metropolis-Hastings proposals per time step.
+    """
+
+    methods: ClassVar[tuple] = ("egmme",)
+
+    targets: Optional[dict] = None
+    target_means: Optional[dict] = None
+    t_ratios: Optional[dict] = None
+    target_mc_se: Optional[dict] = None
+    history: Optional[list] = None
+    time_steps: Optional[int] = None
+    proposals_per_step: Optional[int] = None
+
+
+@dataclasses.dataclass(eq=False, repr=False)
 class PosteriorDiagnostics(Diagnostics):
     """What every Bayesian fit reports (see the two methods below).
 
@@ -533,7 +567,7 @@ class PseudoPosteriorDiagnostics(PosteriorDiagnostics):
 #: ``fit.method`` -> the diagnostics class of its reports
 DIAGNOSTICS = {m: cls for cls in (MPLEDiagnostics, MCMLEDiagnostics, CDDiagnostics,
                                   BCDDiagnostics, MCLEDiagnostics, EEDiagnostics,
-                                  SADiagnostics, ExchangeDiagnostics, PseudoPosteriorDiagnostics)
+                                  SADiagnostics, EGMMEDiagnostics, ExchangeDiagnostics, PseudoPosteriorDiagnostics)
                for m in cls.methods}
 
 

@@ -64,6 +64,7 @@ _HEADERS = {
     "mcmle": "Monte Carlo Maximum Likelihood Results:",
     "cd": "Contrastive Divergence Results:",
     "sa": "Stochastic Approximation Maximum Likelihood Results:",
+    "egmme": "Gradient Descent Equilibrium Generalized Method of Moments Results:",
     "ee": "Equilibrium Expectation Results:",
     "bcd": "Blocked Contrastive Divergence Results:",
     "mcle": "Maximum Composite Likelihood Results:",

@@ -2,9 +2,9 @@
 ``simulate(..., time.slices=)`` in its discrete-time form).
 
 Each step draws y_t from the model's conditional distribution p(y_t | y_{t-1}) by
-Metropolis-Hastings on the one-transition model whose previous network is the current one
-(the compiled sampler and the temporal kernels; Python only hands over the network between
-steps), then updates the tie ages: a tie present at both ends of a step ages by one step, a
+Metropolis-Hastings on the one-transition model whose previous network is the current one,
+or exactly for a model dyad-independent given y_{t-1} (one compiled model for the whole run:
+:class:`~ergmfit.temporal.chain.DynamicChain`), then updates the tie ages: a tie present at both ends of a step ages by one step, a
 tie that ends closes a spell (its duration: the steps it was present), a new tie starts one.
 
 What it reports (as EpiModel's ``netdx``): the model's statistics of every transition, the
@@ -18,10 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..utils.validation import check_random_state, check_simulation_work, whole_number
-
-#: the work of one step's model build, counted as this many proposals
-STEP_COST = 10_000
+from ..utils.validation import check_simulation_work, whole_number
 
 
 @dataclass
@@ -60,13 +57,16 @@ class DynamicSimulation:
 
 
 def simulate_dynamic(model, params, n_steps, burnin=None, start=None, random_state=None,
-                     keep_networks=False):
+                     keep_networks=False, exact="auto"):
     """Simulate ``model`` (a TemporalERGM) forward ``n_steps`` steps from ``start`` (a wave
     of the model's nodes; default the series' last wave).  ``burnin``: Metropolis-Hastings
-    proposals per step (default 16 per free dyad)."""
+    proposals per step (default 16 per dyad).  ``exact``: step a model dyad-independent
+    given the previous network exactly, without Metropolis-Hastings ("auto": when its
+    terms allow it; see :class:`~ergmfit.temporal.chain.DynamicChain`, which runs the
+    whole simulation on one compiled model)."""
     from ..network import as_network
     from ..network.series import NetSeries
-    rng = check_random_state(random_state)
+    from .chain import DynamicChain
     n_steps = whole_number(n_steps, "n_steps", 1)
     if burnin is not None:
         burnin = whole_number(burnin, "burnin", 0)
@@ -74,46 +74,32 @@ def simulate_dynamic(model, params, n_steps, burnin=None, start=None, random_sta
     current = last if start is None else NetSeries([last, as_network(start)]).waves[1]
     n, directed = current.n, current.directed
     n_dyads = n * (n - 1) // (1 if directed else 2)
-
-    def keys(ties):
-        return set((ties[:, 0] * n + ties[:, 1]).tolist()) if len(ties) else set()
-
-    # refused up front beyond a day's work: each step's proposals, plus its model build
-    # (about a millisecond, some STEP_COST proposals' worth)
-    per_step = (16 * n_dyads if burnin is None else burnin) + STEP_COST
+    chain = DynamicChain(model, start=current.ties, random_state=random_state,
+                         proposals=burnin, exact=exact)
+    # refused up front beyond a day's work: each step's proposals (an exact step's
+    # work is about its ties), and the records kept
+    per_step = max(current.n_ties, 1) if chain.exact else chain.proposals
     record = 8 * (len(model.stat_labels) + 4) + (16 * max(current.n_ties, 1) if keep_networks
                                                  else 0)
     check_simulation_work(n_steps, 0, per_step, record, "one step's record",
                           caller="simulate_dynamic")
-    born = {k: None for k in keys(current.ties)}      # None: present at the start
-    stats, n_ties, persist, form, durations, nets = [], [current.n_ties], [], [], [], []
-    for step in range(n_steps):
-        one = type(model)(NetSeries([current, current]), model.formula,
-                          constraints=model.user_constraints)
-        if burnin is None:
-            burnin_step = 16 * int(one.sample_space.n_free or n_dyads)
-        else:
-            burnin_step = int(burnin)
-        drawn = one.simulate(params, n=1, burnin=burnin_step, output="networks",
-                             random_state=rng)[0]
-        nxt = current.with_ties(drawn.ties)
-        stats.append(one.statistics_vector(drawn.ties))
-        before, after = set(born), keys(nxt.ties)
-        kept = before & after
-        persist.append(len(kept) / len(before) if before else np.nan)
-        form.append(len(after - before) / (n_dyads - len(before))
-                    if n_dyads > len(before) else np.nan)
-        for k in before - after:
-            if born[k] is not None:
-                durations.append(step - born[k])
-            del born[k]
-        for k in after - before:
-            born[k] = step
-        n_ties.append(nxt.n_ties)
+    eta = model.eta(params)
+    prev = np.array([current.n_ties])
+    runs, nets = [], []
+    for _ in range(n_steps if keep_networks else 1):
+        runs.append(chain.run(eta, 1 if keep_networks else n_steps, ages=True))
         if keep_networks:
-            nets.append(nxt)
-        current = nxt
-    ages = [n_steps - b for b in born.values() if b is not None]
-    return DynamicSimulation(np.array(stats), list(model.stat_labels), np.array(n_ties),
-                             np.array(persist), np.array(form), np.array(durations, float),
-                             np.array(ages, float), nets)
+            nets.append(current.with_ties(chain.state.ties()))
+        if runs[-1].interrupted:
+            break
+    stats = np.vstack([r.stats for r in runs])
+    after = np.concatenate([r.n_ties for r in runs])
+    formed = np.concatenate([r.formed for r in runs]).astype(float)
+    dissolved = np.concatenate([r.dissolved for r in runs]).astype(float)
+    before = np.concatenate([prev, after[:-1]]).astype(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        persist = np.where(before > 0, (before - dissolved) / before, np.nan)
+        form = np.where(n_dyads > before, formed / (n_dyads - before), np.nan)
+    return DynamicSimulation(stats, list(model.stat_labels), np.concatenate([prev, after]),
+                             persist, form, np.array(chain.durations, float),
+                             chain.censored_ages(), nets)

@@ -182,6 +182,36 @@ class TemporalERGM(ERGM):
         return simulate_dynamic(self, params, n_steps, burnin=burnin, start=start,
                                 random_state=random_state, keep_networks=keep_networks)
 
+    def dynamic_chain(self, cross=None, start=None, proposals=None, random_state=None,
+                      exact="auto"):
+        """The model's dynamic process as one compiled chain (see
+        :class:`~ergmfit.temporal.chain.DynamicChain`), following the cross-sectional
+        statistics of the formula ``cross``."""
+        from .chain import DynamicChain
+        return DynamicChain(self, cross=cross, start=start, proposals=proposals,
+                            random_state=random_state, exact=exact)
+
+    def transition_model(self, wave, formula):
+        """The one-transition model ``wave → wave`` of ``formula`` (this model's
+        constraints): what a dynamic chain runs on."""
+        return TemporalERGM(NetSeries([wave, wave]), formula, constraints=self.user_constraints)
+
+    def operator_formula(self, operator) -> str:
+        """The formula inside ``operator(~...)`` of the model's formula ("" if none)."""
+        from .formulas import operator_formula
+        return operator_formula(self.formula, operator)
+
+    def cross_section_statistics(self, formula):
+        """(values, labels) of the statistics ``formula`` on the last wave (EGMME's
+        targets on the observed cross-section)."""
+        static = ERGM(self.series.waves[-1], formula)
+        return np.asarray(static.statistics_vector(), dtype=float), list(static.stat_labels)
+
+    def equilibrium_start(self):
+        """EGMME's default start (see :func:`ergmfit.temporal.formulas.formation_start`)."""
+        from .formulas import formation_start
+        return formation_start(self)
+
     @property
     def reads_previous(self) -> bool:
         """Whether a term reads the previous networks (temporal operators, memory, delrecip)."""

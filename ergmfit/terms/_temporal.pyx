@@ -17,8 +17,15 @@ operator     derived network      a toggle of (i, j) in y
 The derived network starts (``bind``) from the operator's network for the empty y (y⁻ for
 ``Form`` and ``Change``, the empty graph otherwise) and follows every toggle in O(1) plus
 what its inner kernels do.
+
+``advance(state)`` starts the next time step of a dynamic simulation in place: the current
+network becomes the previous one (y⁻ := y) and the derived network follows (y⁻ ∪ y and
+y⁻ ∩ y both become y, y⁻ △ y empty), in O(ties of y⁻ and y) compiled work, so that one bound
+model runs a whole simulation (:mod:`ergmfit.temporal.chain`).
 """
 import numpy as np
+from libc.stdint cimport int64_t
+from libc.stdlib cimport malloc, free
 
 from ergmfit.network._state cimport NetworkState
 from ergmfit.terms._kernel cimport TermKernel
@@ -86,6 +93,22 @@ cdef class TemporalKernel(CompoundKernel):
             return
         if self.mode == _CHANGE and was:
             added = not added
+        self._derived(i, j, added, NULL)
+
+    cdef void exact_values(self, double* out) noexcept nogil:
+        cdef int t
+        for t in range(self.n_stats):
+            out[t] = self.sign * self.run[t]
+
+    cdef void _derived(self, int i, int j, bint added, double* acc) noexcept nogil:
+        # (i, j) enters (added) or leaves the derived network; acc (when not NULL) gains
+        # the change of the operator's statistics (linear mode; acc[n_stats:] is scratch)
+        cdef int t
+        cdef double* row = acc + self.n_stats
+        if acc != NULL and not self.exact_total:
+            self.inner_change(self.aux, i, j, row)
+            for t in range(self.n_stats):
+                acc[t] += self.sign * row[t] if added else -self.sign * row[t]
         if added:
             self.aux.add_tie(i, j)
         else:
@@ -95,10 +118,63 @@ cdef class TemporalKernel(CompoundKernel):
         else:
             self.inner_toggled(self.aux, i, j, added)
 
-    cdef void exact_values(self, double* out) noexcept nogil:
-        cdef int t
-        for t in range(self.n_stats):
-            out[t] = self.sign * self.run[t]
+    def advance(self, NetworkState state):
+        """Make ``state`` (the network this bound kernel follows) the previous network of
+        the next transition: y⁻ := y, the derived network updated in place.  Returns the
+        change of the operator's statistics (those of y⁻ → y before, of y → y after)."""
+        cdef int64_t m_prev = self.prev.n_ties, m_cur = state.n_ties, e, k = 0, n_gone = 0
+        cdef int* gone
+        cdef int* came
+        cdef int i, j, t
+        cdef double[::1] acc = np.zeros(2 * max(1, self.n_stats))
+        cdef double[::1] before = np.zeros(max(1, self.n_stats))
+        if self.aux is None:
+            raise ValueError("advance() needs a bound kernel (ERGMModel(...).kernels)")
+        if self.exact_total:
+            self.exact_values(&before[0])
+        gone = <int*>malloc(max(1, 2 * m_prev) * sizeof(int))
+        came = <int*>malloc(max(1, 2 * m_cur) * sizeof(int))
+        if gone == NULL or came == NULL:
+            free(gone)
+            free(came)
+            raise MemoryError()
+        with nogil:
+            for e in range(m_prev):                 # ties of y⁻ that y has not
+                i = self.prev.ends[2 * e]
+                j = self.prev.ends[2 * e + 1]
+                if not state.has_tie(i, j):
+                    gone[2 * n_gone] = i
+                    gone[2 * n_gone + 1] = j
+                    n_gone += 1
+            for e in range(m_cur):                  # ties of y that y⁻ has not
+                i = state.ends[2 * e]
+                j = state.ends[2 * e + 1]
+                if not self.prev.has_tie(i, j):
+                    came[2 * k] = i
+                    came[2 * k + 1] = j
+                    k += 1
+            for e in range(n_gone):
+                i = gone[2 * e]
+                j = gone[2 * e + 1]
+                self.prev.remove_tie(i, j)
+                if self.mode == _FORM or self.mode == _CHANGE:   # it leaves y⁻ ∪ y, y⁻ △ y
+                    self._derived(i, j, False, &acc[0])
+            for e in range(k):
+                i = came[2 * e]
+                j = came[2 * e + 1]
+                self.prev.add_tie(i, j)
+                if self.mode == _PERSIST:                        # it enters y⁻ ∩ y
+                    self._derived(i, j, True, &acc[0])
+                elif self.mode == _CHANGE:                       # it leaves y⁻ △ y
+                    self._derived(i, j, False, &acc[0])
+        free(gone)
+        free(came)
+        out = np.asarray(acc)[:self.n_stats].copy()
+        if self.exact_total:
+            self.exact_values(&acc[0])
+            for t in range(self.n_stats):
+                out[t] = acc[t] - before[t]
+        return out
 
     def bind(self, NetworkState state):
         cdef TemporalKernel new = TemporalKernel(*self._args)

@@ -33,6 +33,7 @@ import numpy as np
 from ..exceptions import TermError
 from ._temporal import TEMPORAL_MODES, TemporalKernel
 from .curvemap import keep_curvature
+from .offsets import propagate_offsets
 from .operators import _formula, build_formula
 from .registry import BOTH, Param, Term, register
 
@@ -74,7 +75,7 @@ def temporal_term(net, operator, formula):
     prev = previous_ties(net, operator)
     inner_net = copy.copy(net)          # the inner terms see one network, not a series
     inner_net.inside_temporal = operator
-    terms = build_formula(inner_net, f)
+    terms = build_formula(inner_net, f, offsets="propagate")
     if not terms:
         raise TermError(f"term {operator}(): its formula has no terms")
     mode, sign = TEMPORAL_MODES[operator]
@@ -96,8 +97,11 @@ def temporal_term(net, operator, formula):
                 dyad_independent=all(t.dyad_independent for t in terms))
     term.temporal_operator = operator
     term.changes_on_previous = CHANGES_ON_PREVIOUS[operator]
-    return keep_curvature(operator, term, terms,
+    term = keep_curvature(operator, term, terms,
                           lambda labs: [f"{operator}~{lab}" for lab in labs])
+    # offset() inside the operator is an offset of the operator's statistic (tergm's
+    # Persist(~offset(edges)) is labelled offset(Persist~edges))
+    return propagate_offsets(operator, term, terms, np.eye(len(labels)), 1)
 
 
 def _register(operator):

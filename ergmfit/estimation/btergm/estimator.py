@@ -220,6 +220,8 @@ class BTERGM(Estimator):
         # the per-wave designs: the free dyads of each block
         bm = model.compiled()
         dvars = model.sample_space.design_vars()
+        if dvars is None:           # every dyad (a single transition: one block)
+            dvars = np.arange(net.n_dyads, dtype=np.int64)
         block = var_pairs(net.n, net.directed, dvars)[:, 0] // net.block_size
         designs = [restricted_design(bm, dvars[block == b]) for b in range(net.n_transitions)]
         rng = check_random_state(self.random_state)

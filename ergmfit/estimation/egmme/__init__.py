@@ -1,0 +1,4 @@
+"""Equilibrium generalised method of moments of a dynamic model (tergm's EGMME)."""
+from .estimator import EGMME
+
+__all__ = ["EGMME"]

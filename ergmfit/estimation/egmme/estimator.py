@@ -1,0 +1,282 @@
+"""Equilibrium generalised method of moments (tergm's ``estimate="EGMME"``).
+
+A separable temporal model ``Form(~...) + Persist(~...)`` (or ``Diss``) is fitted to ONE
+observed cross-section y_obs: the free coefficients θ are those at which the stationary
+(equilibrium) distribution of the dynamic process has mean target statistics equal to the
+observed ones, E_θ[g_T(Y)] = g_T(y_obs) (tergm: Krivitsky & Handcock 2014).  Offsets fix
+what one cross-section cannot tell (typically the dissolution, from a known mean duration).
+
+How it is solved here (tergm uses a Robbins-Monro gradient search with jittered
+parameters; see docs/egmme.md for the derivations):
+
+1. one long dynamic chain (:class:`~ergmfit.temporal.chain.DynamicChain`: one bound
+   compiled model, advanced in place each time step) started at y_obs;
+2. Newton steps θ ← θ − J⁻¹ (ḡ_T − g_obs) from the chain's means over ``steps`` time
+   steps, the Jacobian J estimated on the same chain as Cov(g_T(y_t), g_θ(y_{t-1}, y_t))
+   (the edges-dissolution approximation of the equilibrium: exact in the limit of long
+   durations, and only the speed of convergence depends on it), damped
+   (Levenberg-Marquardt) and no coefficient moving more than ``max_step`` per step;
+3. ``n_average`` further half-steps whose θ's are averaged (Polyak-Ruppert);
+4. a final run at θ̂ gives the equilibrium covariance Σ of the targets, their mean
+   (t-ratios) and its Monte Carlo error (batch means); the Jacobian is re-estimated by central differences with common random
+   numbers (chains of the same seed at θ̂ ± h e_k, h half an approximate s.e.), and
+   Cov(θ̂) = J⁻¹ Σ J⁻ᵀ (the observed network as one draw from the equilibrium).
+
+Ctrl-C returns the estimate reached, marked interrupted (standard errors NA).
+
+References
+----------
+Krivitsky, P. N. & Handcock, M. S. (2014). A separable model for dynamic networks.
+JRSS B 76(1), 29-46.
+Carnegie, N. B., Krivitsky, P. N., Hunter, D. R. & Goodreau, S. M. (2015). An
+approximation method for improving dynamic network model fitting. JCGS 24(2), 502-519.
+"""
+from __future__ import annotations
+
+import time
+import warnings
+
+import numpy as np
+
+from ...exceptions import ConvergenceWarning, SettingsError
+from ...runtime import GuardedPhases
+from ...utils.validation import check_random_state
+from ..base import Estimator, Setting, integer, number
+
+
+class EGMME(Estimator):
+    """Equilibrium generalised method of moments of a dynamic model (tergm's EGMME).
+
+    Returns an :class:`~ergmfit.results.ERGMResults` with method ``"egmme"``; its
+    ``info`` holds the targets, their equilibrium means and t-ratios, and the history of
+    the Newton steps.
+
+    Examples
+    --------
+    >>> import numpy as np, ergmfit as ef
+    >>> m = ef.ERGM(ef.datasets.load("flobusiness"),
+    ...             "Form(~edges) + Persist(~offset(edges))")
+    >>> fit = m.fit(method="egmme", offset_coef=[np.log(9)], random_state=1)
+    >>> bool(abs(fit.params["Form~edges"] + 4.08) < 0.3)     # closed form: -4.07
+    True
+    """
+
+    method = "egmme"
+    supports = {"curved": False, "constraints": True, "missing": False,
+                "target_stats": False, "missing+target_stats": False,
+                "families": frozenset({"binary"})}
+    SETTINGS = (
+        Setting("targets", None, None,
+                "The target statistics' formula (``'~edges + gwesp(0, fixed=TRUE)'``) or "
+                "``'formation'`` (the default: the formula of Form())."),
+        Setting("init", None, None, "Starting free coefficients (default: the formation "
+                "formula's cross-sectional MPLE, other coefficients 0)."),
+        Setting("proposals", None, integer(1, allow_none=True),
+                "Metropolis-Hastings proposals per time step (default 16 per dyad)."),
+        Setting("burnin", 100, integer(0), "Time steps run before each iteration's means."),
+        Setting("steps", 1000, integer(10), "Time steps averaged per Newton iteration."),
+        Setting("n_iter", 8, integer(1), "Newton iterations (gain 1)."),
+        Setting("n_average", 8, integer(0), "Half-gain iterations averaged at the end."),
+        Setting("max_step", 1.0, number(0, lo_open=True),
+                "Largest change of a coefficient in one Newton step."),
+        Setting("final_steps", 4000, integer(10), "Time steps of the final run (Σ, t-ratios)."),
+        Setting("fd_steps", 2000, integer(10),
+                "Time steps of each finite-difference chain of the final Jacobian."),
+        Setting("t_ratio", 0.1, number(0, lo_open=True),
+                "Converged when every final |mean - observed| / sd is below this, or "
+                "within two Monte Carlo standard errors of the final run's mean."),
+    )
+
+    def fit(self, model):
+        from ...results import ERGMResults
+        s = self.get_params()
+        rng = check_random_state(s["random_state"])
+        t0 = time.process_time()
+        series = getattr(model, "series", None)
+        if series is None or not getattr(model, "reads_previous", False):
+            raise SettingsError(
+                "method='egmme' fits a dynamic model to one cross-section: write it with "
+                "tergm's operators, e.g. ef.ERGM(g, 'Form(~edges + gwesp(0, fixed=TRUE)) + "
+                "Persist(~offset(edges))'), with targets= and offset_coef=")
+        cross = series.waves[-1]
+        targets = _targets_formula(model, s["targets"])
+        g_obs, tlabels = model.cross_section_statistics(targets)
+        p, q = len(model.labels), len(g_obs)
+        if q < p:
+            raise SettingsError(
+                f"method='egmme': {q} target statistic(s) ({targets}) cannot identify {p} free "
+                f"coefficient(s) ({', '.join(model.labels)}); add targets or fix coefficients "
+                "with offset()")
+        run = _Run(model, g_obs, p)
+        run.theta = _start(model, s["init"], rng)
+        run.chain = model.dynamic_chain(cross=targets, proposals=s["proposals"],
+                                        random_state=rng)
+        guard = GuardedPhases()
+        guard.run("burn-in", self._burnin, run, s)
+        for k in range(s["n_iter"]):
+            if not guard.run("Newton", self._iteration, run, s, 1.0):
+                break
+        averaged = []
+        for k in range(s["n_average"]):
+            if guard.interrupted is not None or not guard.run(
+                    "averaging", self._iteration, run, s, 0.5):
+                break
+            averaged.append(run.theta.copy())
+        if averaged:
+            run.theta = np.mean(averaged, axis=0)
+        if guard.interrupted is None:
+            guard.run("final run", self._final, run, s, rng)
+        theta = run.theta
+        warn = []
+        labels = list(model.labels)
+        if guard.interrupted is not None:
+            msg = (f"EGMME was interrupted by the user in its {guard.interrupted} phase: the "
+                   f"estimates are those after {len(run.history)} iteration(s), NOT converged; "
+                   "standard errors are NA")
+            warnings.warn(msg, ConvergenceWarning, stacklevel=2)
+            warn.append(msg)
+            cov, t, converged, means = np.full((p, p), np.nan), np.full(q, np.nan), False, None
+        else:
+            cov, t, means = run.cov, run.t, run.means
+            converged = bool(np.all(np.abs(t) < s["t_ratio"])
+                             or np.all(np.abs(means - g_obs) < 2 * run.mc_se))
+            if not converged:
+                msg = (f"EGMME did not converge: the equilibrium means of the targets are up "
+                       f"to {np.max(np.abs(t)):.3f} sd from the observed (criterion "
+                       f"{s['t_ratio']}); raise n_iter or steps, or start from this estimate "
+                       "(init=fit.params)")
+                warnings.warn(msg, ConvergenceWarning, stacklevel=2)
+                warn.append(msg)
+        info = {"targets": dict(zip(tlabels, g_obs.tolist())),
+                "target_means": None if means is None else dict(zip(tlabels, means.tolist())),
+                "t_ratios": dict(zip(tlabels, t.tolist())),
+                "target_mc_se": None if run.mc_se is None else dict(zip(tlabels,
+                                                                        run.mc_se.tolist())),
+                "history": run.history, "time_steps": int(run.chain.step),
+                "proposals_per_step": int(run.chain.proposals),
+                "interrupted": guard.interrupted is not None}
+        net = getattr(model, "network", None)
+        return ERGMResults(theta, cov, labels, method="egmme", nobs=getattr(net, "n_dyads", None),
+                           converged=converged, n_iter=len(run.history),
+                           seconds=time.process_time() - t0, se_kind="egmme", warnings=warn,
+                           info=info, formula=getattr(model, "formula", None), network=net,
+                           model=model, dyad_independent=getattr(model, "dyad_independent", None))
+
+    # -- phases ----------------------------------------------------------------------------
+    def _burnin(self, run, s):
+        _checked(run.chain.run(run.model.eta(run.theta), s["burnin"]))
+
+    def _iteration(self, run, s, gain):
+        """One Newton step from the chain's means at θ (after ``burnin`` steps there)."""
+        eta = run.model.eta(run.theta)
+        _checked(run.chain.run(eta, s["burnin"]))
+        r = _checked(run.chain.run(eta, s["steps"]))
+        dev = r.cross.mean(axis=0) - run.g_obs
+        J = run.eda_jacobian(r)
+        # Levenberg-Marquardt: a ridge of 1e-3 x the largest curvature keeps a flat
+        # direction (a statistic that does not move) from taking a huge step
+        JtJ = J.T @ J
+        ridge = 1e-3 * max(float(np.max(np.diag(JtJ))), 1e-12)
+        step = -np.linalg.solve(JtJ + ridge * np.eye(len(run.theta)), J.T @ dev)
+        size = float(np.max(np.abs(step))) if len(step) else 0.0
+        if size > s["max_step"]:            # at most max_step in every coefficient
+            step *= s["max_step"] / size
+        run.theta = run.theta + gain * step
+        run.history.append({"theta": run.theta.tolist(), "gain": gain,
+                            "deviation": dev.tolist()})
+
+    def _final(self, run, s, rng):
+        eta = run.model.eta(run.theta)
+        _checked(run.chain.run(eta, s["burnin"]))
+        r = _checked(run.chain.run(eta, s["final_steps"]))
+        Sigma = np.atleast_2d(np.cov(r.cross, rowvar=False))
+        sd = np.sqrt(np.diag(Sigma))
+        run.means = r.cross.mean(axis=0)
+        run.mc_se = _batch_means_se(r.cross)
+        run.t = np.divide(run.means - run.g_obs, sd, out=np.zeros_like(sd), where=sd > 0)
+        J0 = run.eda_jacobian(r)
+        J = self._fd_jacobian(run, s, J0, Sigma, rng)
+        Jp = np.linalg.pinv(J)
+        run.cov = Jp @ Sigma @ Jp.T
+
+    def _fd_jacobian(self, run, s, J0, Sigma, rng):
+        """Central differences of the equilibrium means at θ̂ ± h e_k, both chains with the
+        same seed from the chain's present network (common random numbers)."""
+        p = len(run.theta)
+        approx = np.linalg.pinv(J0.T @ np.linalg.pinv(Sigma) @ J0)
+        h = 0.5 * np.sqrt(np.maximum(np.diag(approx), 1e-8))
+        start = run.chain.state.ties()
+        J = np.empty((len(run.g_obs), p))
+        for k in range(p):
+            seed = int(rng.integers(2**63 - 1))
+            means = []
+            for sign in (1.0, -1.0):
+                theta = run.theta.copy()
+                theta[k] += sign * h[k]
+                chain = run.model.dynamic_chain(cross=run.chain.cross_formula, start=start,
+                                                proposals=run.chain.proposals,
+                                                random_state=seed)
+                eta = run.model.eta(theta)
+                _checked(chain.run(eta, s["burnin"]))
+                means.append(_checked(chain.run(eta, s["fd_steps"])).cross.mean(axis=0))
+            J[:, k] = (means[0] - means[1]) / (2 * h[k])
+        return J
+
+
+class _Run:
+    """What the phases share."""
+
+    def __init__(self, model, g_obs, p):
+        self.model, self.g_obs, self.p = model, g_obs, p
+        self.theta = self.chain = self.cov = self.t = self.means = self.mc_se = None
+        self.history = []
+
+    def eda_jacobian(self, r):
+        """Cov(g_T(y_t), g_θ(y_{t-1}, y_t)) over the run: the derivative of the equilibrium
+        means in the edges-dissolution approximation (the statistics of the transitions
+        mapped to θ through the parameterisation)."""
+        S = r.stats @ self.model.parameterisation.jacobian(self.theta)
+        T = r.cross
+        Tc, Sc = T - T.mean(axis=0), S - S.mean(axis=0)
+        J = Tc.T @ Sc / max(1, len(T) - 1)
+        return J
+
+
+def _batch_means_se(T, n_batches=20):
+    """Monte Carlo standard error of the column means of the autocorrelated rows ``T``
+    (batch means)."""
+    b = len(T) // n_batches
+    means = T[: b * n_batches].reshape(n_batches, b, -1).mean(axis=1)
+    return means.std(axis=0, ddof=1) / np.sqrt(n_batches)
+
+
+def _checked(r):
+    if r.interrupted:
+        raise KeyboardInterrupt
+    return r
+
+
+def _targets_formula(model, targets):
+    if targets is None or (isinstance(targets, str) and targets.strip().lower() == "formation"):
+        text = model.operator_formula("Form")
+        if not text:
+            raise SettingsError("method='egmme': the model has no Form() to take the targets "
+                                "from; give targets='~...'")
+        return text
+    if not isinstance(targets, str):
+        raise SettingsError(f"setting 'targets' must be a formula such as '~edges + "
+                            f"gwesp(0, fixed=TRUE)' or 'formation', got {targets!r}")
+    return targets.strip().lstrip("~").strip()
+
+
+def _start(model, init, rng):
+    """θ₀: ``init``, or the cross-sectional MPLE of each operator's formula on y_obs for
+    the coefficients of Form() (the equilibrium of slow dissolution), 0 elsewhere."""
+    p = len(model.labels)
+    if init is not None:
+        theta = np.asarray(init, dtype=float).ravel()
+        if theta.shape != (p,) or not np.all(np.isfinite(theta)):
+            raise SettingsError(f"setting 'init' must be {p} finite number(s) "
+                                f"({', '.join(model.labels)}), got {init!r}")
+        return theta
+    return model.equilibrium_start()

@@ -1,0 +1,143 @@
+"""EGMME (tergm's estimate="EGMME") and the dynamic chain behind it.
+
+The dyad-independent check is exact: with Form(~edges) and Persist(~edges) each dyad is a
+two-state Markov chain (forms with p_f = logistic(θ_F), persists with logistic(θ_P)), whose
+stationary tie probability is p_f / (p_f + 1 - logistic(θ_P)) (docs/egmme.md); EGMME must
+solve it for the observed density within its Monte Carlo error.
+"""
+import warnings
+
+import networkx as nx
+import numpy as np
+from scipy.special import expit
+import pytest
+
+import ergmfit as ef
+from ergmfit.exceptions import SettingsError
+from ergmfit.network.series import NetSeries
+from ergmfit.temporal.chain import DynamicChain
+
+FAST = dict(steps=400, burnin=30, n_iter=8, n_average=2, final_steps=800, fd_steps=400)
+
+
+@pytest.fixture(scope="module")
+def flobusiness():
+    return ef.datasets.load("flobusiness")
+
+
+def closed_form_formation(density, theta_persist):
+    """θ_F whose stationary density is ``density`` (docs/egmme.md)."""
+    p_d = 1.0 / (1.0 + np.exp(theta_persist))
+    p_f = density * p_d / (1.0 - density)
+    return np.log(p_f / (1.0 - p_f))
+
+
+def test_the_chain_follows_the_transition_statistics_exactly(flobusiness):
+    # after every step the chain's statistics equal a fresh model's on (y_{t-1}, y_t)
+    f = "Form(~edges + gwesp(0, fixed=TRUE)) + Diss(~edges + kstar(2)) + Change(~triangle)"
+    m = ef.ERGM(NetSeries([flobusiness, flobusiness]), f)
+    chain = DynamicChain(m, cross="edges + triangle", proposals=200, random_state=4)
+    eta = np.array([-2.0, 0.3, 0.5, -0.1, 0.2])
+    wave = m.series.waves[-1]
+    prev = chain.state.ties()
+    for _ in range(10):
+        r = chain.run(eta, 1)
+        cur = chain.state.ties()
+        ref = ef.ERGM(NetSeries([wave.with_ties(prev), wave.with_ties(cur)]),
+                      f + " + Cross(~edges + triangle)").statistics_vector()
+        np.testing.assert_allclose(np.concatenate([r.stats[0], r.cross[0]]), ref, atol=1e-9)
+        prev = cur
+
+
+@pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.slow)])
+def test_dyad_independent_egmme_equals_the_closed_form(flobusiness, seed):
+    m = ef.ERGM(flobusiness, "Form(~edges) + Persist(~offset(edges))")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit = m.fit(method="egmme", offset_coef=[np.log(9)], random_state=seed, **FAST)
+    exact = closed_form_formation(15 / 120, np.log(9))           # -4.234
+    est, se = float(fit.params["Form~edges"]), float(fit.bse["Form~edges"])
+    # the estimate's Monte Carlo error is a small fraction of the s.e. (0.28)
+    assert abs(est - exact) < 0.25 * se, (est, exact, se)
+    assert fit.labels == ["Form~edges", "offset(Persist~edges)"]
+    assert fit.bse["offset(Persist~edges)"] == 0
+
+
+def test_the_same_seed_gives_the_same_result(flobusiness):
+    m = ef.ERGM(flobusiness, "Form(~edges + gwesp(0, fixed=TRUE)) + Persist(~offset(edges))")
+    kw = dict(method="egmme", offset_coef=[np.log(9)], random_state=3, proposals=240,
+              burnin=10, steps=50, n_iter=3, n_average=1, final_steps=50, fd_steps=50)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        a, b = m.fit(**kw), m.fit(**kw)
+    np.testing.assert_array_equal(np.asarray(a.params), np.asarray(b.params))
+    np.testing.assert_array_equal(np.asarray(a.bse), np.asarray(b.bse))
+
+
+def test_summary_has_statnets_labels_and_header(flobusiness):
+    m = ef.ERGM(flobusiness, "Form(~edges) + Persist(~offset(edges))")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit = m.fit(offset_coef=[np.log(9)], random_state=1, steps=100, n_iter=2,
+                    n_average=0, final_steps=100, fd_steps=100)
+    text = str(fit.summary())
+    assert "Form~edges" in text and "offset(Persist~edges)" in text
+    assert "Equilibrium Generalized Method of Moments" in text
+
+
+def test_bad_input_is_refused_by_name(flobusiness):
+    static = ef.ERGM(flobusiness, "edges + triangle")
+    with pytest.raises(SettingsError, match="egmme"):
+        ef.estimation.make_estimator("egmme").fit(static)
+    m = ef.ERGM(flobusiness, "Form(~edges + triangle) + Persist(~edges)")
+    with pytest.raises(SettingsError, match="cannot identify 3 free"):
+        m.fit(method="egmme", random_state=1)
+    with pytest.raises(SettingsError, match="cross-section"):
+        m.fit(method="cmle")
+    with pytest.raises(SettingsError, match="'targets'"):
+        m.fit(method="egmme", targets=3, random_state=1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [1, 2])
+def test_at_the_tutorial_estimate_the_equilibrium_means_are_the_targets(flobusiness, seed):
+    # tergm's tutorial: flobusiness ~ Form(~edges + gwesp(0, fixed=TRUE)) +
+    # Persist(~offset(edges)), offset log(9) (mean duration 10)
+    m = ef.ERGM(flobusiness, "Form(~edges + gwesp(0, fixed=TRUE)) + Persist(~offset(edges))")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit = m.fit(method="egmme", targets="~edges + gwesp(0, fixed=TRUE)",
+                    offset_coef=[np.log(9)], random_state=seed)
+    # a long independent simulation at the estimate: mean targets within 3 MC s.e.
+    chain = DynamicChain(m, cross="edges + gwesp(0, fixed=TRUE)", random_state=100 + seed)
+    eta = m.eta(np.asarray(fit.params, dtype=float))
+    chain.run(eta, 200)
+    T = chain.run(eta, 6000).cross
+    batches = T.reshape(60, 100, -1).mean(axis=1)
+    mc_se = batches.std(axis=0, ddof=1) / np.sqrt(len(batches))
+    dev = T.mean(axis=0) - np.array([15.0, 12.0])
+    # the estimate's own MC error adds to the simulation's: 4 MC s.e. of the simulation
+    assert np.all(np.abs(dev) < 4 * mc_se + 0.1 * T.std(axis=0)), (dev, mc_se)
+
+
+@pytest.mark.parametrize("exact", [True, False])
+def test_dynamic_steps_reach_the_closed_form_equilibrium(exact):
+    # Form(~edges + nodematch) + Persist(~edges): per cell, π = p_f / (p_f + p_d); the exact
+    # (thinning) steps and the Metropolis-Hastings steps both within 4 MC s.e. of it
+    g = nx.empty_graph(30)
+    nx.set_node_attributes(g, {i: i % 2 for i in range(30)}, "grp")
+    g.add_edges_from([(i, i + 2) for i in range(0, 26, 3)])
+    m = ef.ERGM(NetSeries([g, g]), "Form(~edges + nodematch('grp')) + Persist(~edges)")
+    theta = np.array([-3.0, 1.0, 1.5])
+    chain = DynamicChain(m, cross="edges + nodematch('grp')", random_state=7, exact=exact,
+                         proposals=None if exact else 3000)
+    assert chain.exact is exact
+    chain.run(theta, 50)
+    T = chain.run(theta, 600 if exact else 400).cross
+    p_d = 1 / (1 + np.exp(1.5))
+    pi = {k: expit(-3.0 + k) / (expit(-3.0 + k) + p_d) for k in (0, 1)}
+    match = 2 * 15 * 14 // 2                    # dyads within the two groups of 15
+    expected = np.array([match * pi[1] + (435 - match) * pi[0], match * pi[1]])
+    b = T.reshape(20, -1, 2).mean(axis=1)
+    se = b.std(axis=0, ddof=1) / np.sqrt(20)
+    assert np.all(np.abs(T.mean(axis=0) - expected) < 4 * se + 1e-9), (T.mean(0), expected, se)
