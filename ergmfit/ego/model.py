@@ -34,6 +34,10 @@ from .egostats import ego_contributions, survey_vcov
 
 __all__ = ["EgoERGM", "pseudo_population_counts"]
 
+#: pseudo-populations larger than this are fitted by EE (equilibrium expectation) by default,
+#: smaller ones by MCMC-MLE as ergm.ego does
+EE_FROM_PPOPSIZE = 10_000
+
 #: statnet's label of the size offset
 NETSIZE_LABEL = "offset(netsize.adj)"
 
@@ -202,6 +206,23 @@ class EgoERGM:
         ties = np.sort(ties[ties[:, 0] != ties[:, 1]], axis=1)
         return np.unique(ties, axis=0).astype(np.int64)
 
+    def near_targets(self, rng):
+        """The pseudo-population ERGM on a network whose statistics are (nearly) the targets,
+        and a start θ for its fit: :meth:`start_ties`, the MPLE there (θ), and statnet's SAN
+        (a chain steered to the targets) started at that θ, so that a large sparse network's
+        chain stays near the targets' density instead of starting from θ = 0."""
+        import warnings
+
+        from ..estimation.common.restricted import target_network
+        from ..exceptions import ConvergenceWarning
+        model = self.network_model(self.start_ties(rng))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            theta = np.asarray(model.fit(method="mple").params, dtype=float)
+        ties = target_network(model, self.target_stats, rng, theta=theta,
+                              steps=max(16, self.ppopsize // 2000))
+        return self.network_model(ties), theta
+
     def network_model(self, start_ties=None):
         """The ERGM on the pseudo-population.  With an edges term the size offset (ergm.ego's
         ``offset(netsize.adj)``, an edges term with a fixed coefficient) is folded into the
@@ -224,9 +245,12 @@ class EgoERGM:
 
         Parameters
         ----------
-        method : {"mple", "mcmle"} or None
-            None: the exact MLE ("mple" at the targets, which is the MLE) for
-            dyad-independent models, MCMC-MLE otherwise.
+        method : {"exact", "mple", "mcmle", "ee"} or None
+            None: the exact MLE on dyad classes for dyad-independent models; otherwise
+            MCMC-MLE at the target statistics (as ergm.ego), or EE (equilibrium expectation,
+            on a network at the targets) when the pseudo-population has more than
+            ``EE_FROM_PPOPSIZE`` (10,000) nodes.  Both start at the MPLE of a network
+            near the targets (:meth:`near_targets`).
         random_state : int, Generator or None
         **kwargs
             Settings of the estimator.
@@ -243,7 +267,11 @@ class EgoERGM:
         rng = check_random_state(random_state)
         model = self.network_model()
         if method is None:
-            method = "exact" if model.dyad_independent else "mcmle"
+            method = ("exact" if model.dyad_independent
+                      else "ee" if self.ppopsize > EE_FROM_PPOPSIZE else "mcmle")
+        if method == "ee" and (model.dyad_independent or not self._has_edges):
+            raise SettingsError("method='ee' is for dyad-dependent egocentric models with an "
+                                "edges term (dyad-independent ones get the exact MLE)")
         if method == "exact" and not model.dyad_independent:
             raise SettingsError("method='exact' needs a dyad-independent model; use 'mcmle'")
         if not self._has_edges and method not in ("mple", "exact"):
@@ -253,10 +281,20 @@ class EgoERGM:
         if method == "exact":
             res = self._exact_by_types(model)
         elif self._has_edges:
+            target_gap = None
             if not model.dyad_independent:
-                model = self.network_model(self.start_ties(rng))
-            res = model.fit(method=method, random_state=rng, verbose=verbose,
-                            target_stats=self.target_stats, **kwargs)
+                model, theta0 = self.near_targets(rng)
+                kwargs.setdefault("init", theta0)
+            if method == "ee":
+                # EE fits the network's statistics: the one near_targets found
+                target_gap = model.statistics_vector(model.network.ties) - self.target_stats
+                # the information at the estimate from a simulation there (EstimNet's
+                # own s.e. are not the covariance of the statistics the survey step needs)
+                kwargs.setdefault("se", "simulate")
+                res = model.fit(method="ee", random_state=rng, verbose=verbose, **kwargs)
+            else:
+                res = model.fit(method=method, random_state=rng, verbose=verbose,
+                                target_stats=self.target_stats, **kwargs)
         else:
             res = model.fit(method=method, random_state=rng, verbose=verbose,
                             target_stats=np.concatenate([[0.0], self.target_stats]),
@@ -294,6 +332,8 @@ class EgoERGM:
                         "m": dict(zip(self.stat_labels, self.per_capita)),
                         "v": self.per_capita_vcov, "ergm_cov": ergm_cov,
                         "netsize_offset": self.netsize_offset}
+        if method == "ee":
+            res.ego_info["target_gap"] = dict(zip(self.stat_labels, target_gap))
         return res
 
     def _exact_by_types(self, model):
