@@ -142,3 +142,37 @@ def test_a_census_fit_is_the_whole_networks_mle(fmh):
     net_fit = ef.ERGM(ef.datasets.load("faux.mesa.high"), f).fit(method="mple")
     np.testing.assert_allclose(np.asarray(ego_fit.params)[1:], np.asarray(net_fit.params),
                                atol=1e-6)
+
+
+def test_ee_is_refused_where_it_does_not_apply(fmh):
+    ego = fmh["fmh.s100"]
+    with pytest.raises(ef.exceptions.SettingsError, match="method='ee'"):
+        ef.ERGM(ego, "edges + nodematch('Sex')", popsize=205).fit(method="ee")
+
+
+def test_near_targets_starts_the_chains_at_the_targets(fmh):
+    # the start network of a dyad-dependent fit: statistics within 1 % of the targets on a
+    # 20,000-node pseudo-population (from theta = 0 its SAN chain ended up to 2 % off, seed 1)
+    m = ef.ERGM(fmh["fmh.s100"], "edges + nodefactor('Sex') + nodematch('Sex') + degree(0:1)",
+                popsize=20_000)
+    for seed in (1, 2):
+        net_model, theta = m.near_targets(np.random.default_rng(seed))
+        g = net_model.statistics_vector(net_model.network.ties)
+        assert np.all(np.abs(g - m.target_stats) <= 0.01 * m.target_stats), (seed, g)
+        assert np.all(np.isfinite(theta))
+
+
+@pytest.mark.slow
+def test_large_pseudo_population_ee_fit_agrees_with_a_small_mcmle_fit(fmh):
+    # the coefficients refer to popsize whatever N' is: EE on N' = 20,000 and MCMC-MLE on
+    # N' = 2,000 estimate the same model (edges up to log(20,000/2,000)); within 0.25 of the
+    # MCMC-MLE's s.e. for the coefficients, s.e. within 35 % (both Monte Carlo)
+    f = "edges + nodefactor('Sex') + nodematch('Sex') + degree(0:1)"
+    big = ef.ERGM(fmh["fmh.s100"], f, popsize=20_000).fit(random_state=3)
+    small = ef.ERGM(fmh["fmh.s100"], f, popsize=2_000).fit(random_state=3)
+    assert big.method == "ee" and small.method != "ee"
+    shift = np.zeros(len(big.params))
+    shift[big.labels.index("edges")] = np.log(10)
+    dev = np.abs(np.asarray(big.params) + shift - np.asarray(small.params))[1:]
+    assert np.all(dev < 0.25 * np.asarray(small.bse)[1:]), dev
+    assert np.all(np.abs(np.asarray(big.bse)[1:] / np.asarray(small.bse)[1:] - 1) < 0.35)
