@@ -42,11 +42,29 @@ EE_FROM_PPOPSIZE = 10_000
 NETSIZE_LABEL = "offset(netsize.adj)"
 
 
-def pseudo_population_counts(weights, ppopsize):
-    """How many pseudo-population nodes each ego stands for (ergm.ego's ``ppop.wt="round"``):
-    round(N' w_i / Σw), rounding halves to even as R does."""
+def pseudo_population_counts(weights, ppopsize, ppop_wt="round", random_state=None):
+    """How many pseudo-population nodes each ego stands for.
+
+    ``ppop_wt="round"`` (ergm.ego's default): round(N' w_i / Σw), rounding halves to even as
+    R does (the N' used is the sum).  ``"sample"``: N' egos drawn with replacement with
+    probabilities w_i / Σw (a multinomial draw; exactly N' nodes, an ego may get none).
+
+    Examples
+    --------
+    >>> pseudo_population_counts([1.0, 1.0, 2.0], 10).tolist()
+    [2, 2, 5]
+    >>> int(pseudo_population_counts([1.0, 1.0, 2.0], 10, "sample", random_state=1).sum())
+    10
+    """
     w = np.asarray(weights, dtype=float)
-    return np.round(ppopsize * w / w.sum()).astype(np.int64)
+    if ppop_wt == "round":
+        return np.round(ppopsize * w / w.sum()).astype(np.int64)
+    if ppop_wt == "sample":
+        from ..utils.validation import check_random_state
+        rng = check_random_state(random_state)
+        return rng.multinomial(int(round(ppopsize)), w / w.sum()).astype(np.int64)
+    raise SettingsError(f"ppop_wt must be 'round' or 'sample' (ergm.ego's ppop.wt), not "
+                        f"{ppop_wt!r}")
 
 
 class EgoERGM:
@@ -67,6 +85,12 @@ class EgoERGM:
         N, each times ``ppopsize_mul``; a number sets N' directly.
     ppopsize_mul : float
         Multiplier of the "samp"/"pop" size.
+    ppop_wt : {"round", "sample"}
+        How egos become pseudo-population nodes (ergm.ego's ``ppop.wt``): each ego
+        round(N' w_i / Σw) times, or N' egos drawn with replacement in proportion to the
+        weights (see :func:`pseudo_population_counts`).
+    random_state : int, Generator or None
+        For ``ppop_wt="sample"`` only.
 
     Notes
     -----
@@ -87,10 +111,12 @@ class EgoERGM:
     """
 
     def __init__(self, ego, formula, popsize=1, ppopsize="auto", ppopsize_mul=1.0,
-                 response=None, reference=None, **unknown):
+                 ppop_wt="round", random_state=None, response=None, reference=None,
+                 **unknown):
         if unknown:
             raise SettingsError(f"ERGM(EgoData(...), ...) does not take {sorted(unknown)} "
-                                f"(it takes popsize, ppopsize, ppopsize_mul)")
+                                f"(it takes popsize, ppopsize, ppopsize_mul, ppop_wt, "
+                                f"random_state)")
         if response is not None or reference is not None:
             raise SettingsError("egocentric ERGMs are binary: response= and reference= do "
                                 "not apply")
@@ -116,7 +142,7 @@ class EgoERGM:
                                 f"than the {MAX_NODES:,} of a network; give a smaller ppopsize "
                                 f"(ergm.ego's ppopsize=; the coefficients still refer to "
                                 f"popsize)")
-        self.ego_copies = pseudo_population_counts(w, target)
+        self.ego_copies = pseudo_population_counts(w, target, ppop_wt, random_state)
         self.ppopsize = int(self.ego_copies.sum())
         if self.ppopsize < 2:
             raise SettingsError(f"the pseudo-population has {self.ppopsize} node(s); raise "
