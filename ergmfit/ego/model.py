@@ -417,6 +417,13 @@ class EgoERGM:
                            seconds=time.process_time() - start, se_kind="exact information",
                            formula=model.formula, model=model, dyad_independent=True)
 
+    def gof(self, fit, nsim=100, max_degree=None, random_state=None, **kwargs):
+        """ergm.ego's ``gof(fit, GOF="degree")``: the egos' degree distribution beside that
+        of networks simulated from ``fit`` (see :func:`ergmfit.ego.gof.ego_degree_gof`)."""
+        from .gof import ego_degree_gof
+        return ego_degree_gof(self, fit, nsim=nsim, max_degree=max_degree,
+                              random_state=random_state, **kwargs)
+
     def statistics(self, scaleto=None, se=False):
         """ergm.ego's ``summary(egor ~ formula, scaleto=, se=)`` (default scale: popsize)."""
         from .egostats import statistics
