@@ -27,7 +27,11 @@ def configure(p):
                         "refers to it (ergm.ego's popsize / scaleto)")
     p.add_argument("--fit", action="store_true",
                    help="fit the model as ergm.ego (default: print the statistics)")
-    p.add_argument("--seed", type=int, default=None, help="random seed of an MCMC fit")
+    p.add_argument("--ppop-wt", choices=("round", "sample"), default="round",
+                   help="pseudo-population: each ego round(N' w/sum w) times, or N' egos "
+                        "drawn in proportion to the weights (ergm.ego's ppop.wt)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="random seed of an MCMC fit (and of --ppop-wt sample)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -37,8 +41,10 @@ def run(args, print_table, format_value):
                   alter_id=args.alter_id, weights=args.weights, strata=args.strata)
     if args.fit:
         from .model import EgoERGM
+        rng = np.random.default_rng(args.seed)
         fit = EgoERGM(ego, args.formula, popsize=1 if args.popsize is None
-                      else args.popsize).fit(random_state=args.seed)
+                      else args.popsize, ppop_wt=args.ppop_wt,
+                      random_state=rng).fit(random_state=rng)
         if args.json:
             print(json.dumps({"coef": dict(zip(fit.labels, map(float, fit.params))),
                               "se": dict(zip(fit.labels, map(float, fit.bse))),

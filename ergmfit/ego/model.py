@@ -34,15 +34,37 @@ from .egostats import ego_contributions, survey_vcov
 
 __all__ = ["EgoERGM", "pseudo_population_counts"]
 
+#: pseudo-populations larger than this are fitted by EE (equilibrium expectation) by default,
+#: smaller ones by MCMC-MLE as ergm.ego does
+EE_FROM_PPOPSIZE = 10_000
+
 #: statnet's label of the size offset
 NETSIZE_LABEL = "offset(netsize.adj)"
 
 
-def pseudo_population_counts(weights, ppopsize):
-    """How many pseudo-population nodes each ego stands for (ergm.ego's ``ppop.wt="round"``):
-    round(N' w_i / Σw), rounding halves to even as R does."""
+def pseudo_population_counts(weights, ppopsize, ppop_wt="round", random_state=None):
+    """How many pseudo-population nodes each ego stands for.
+
+    ``ppop_wt="round"`` (ergm.ego's default): round(N' w_i / Σw), rounding halves to even as
+    R does (the N' used is the sum).  ``"sample"``: N' egos drawn with replacement with
+    probabilities w_i / Σw (a multinomial draw; exactly N' nodes, an ego may get none).
+
+    Examples
+    --------
+    >>> pseudo_population_counts([1.0, 1.0, 2.0], 10).tolist()
+    [2, 2, 5]
+    >>> int(pseudo_population_counts([1.0, 1.0, 2.0], 10, "sample", random_state=1).sum())
+    10
+    """
     w = np.asarray(weights, dtype=float)
-    return np.round(ppopsize * w / w.sum()).astype(np.int64)
+    if ppop_wt == "round":
+        return np.round(ppopsize * w / w.sum()).astype(np.int64)
+    if ppop_wt == "sample":
+        from ..utils.validation import check_random_state
+        rng = check_random_state(random_state)
+        return rng.multinomial(int(round(ppopsize)), w / w.sum()).astype(np.int64)
+    raise SettingsError(f"ppop_wt must be 'round' or 'sample' (ergm.ego's ppop.wt), not "
+                        f"{ppop_wt!r}")
 
 
 class EgoERGM:
@@ -63,6 +85,12 @@ class EgoERGM:
         N, each times ``ppopsize_mul``; a number sets N' directly.
     ppopsize_mul : float
         Multiplier of the "samp"/"pop" size.
+    ppop_wt : {"round", "sample"}
+        How egos become pseudo-population nodes (ergm.ego's ``ppop.wt``): each ego
+        round(N' w_i / Σw) times, or N' egos drawn with replacement in proportion to the
+        weights (see :func:`pseudo_population_counts`).
+    random_state : int, Generator or None
+        For ``ppop_wt="sample"`` only.
 
     Notes
     -----
@@ -83,10 +111,12 @@ class EgoERGM:
     """
 
     def __init__(self, ego, formula, popsize=1, ppopsize="auto", ppopsize_mul=1.0,
-                 response=None, reference=None, **unknown):
+                 ppop_wt="round", random_state=None, response=None, reference=None,
+                 **unknown):
         if unknown:
             raise SettingsError(f"ERGM(EgoData(...), ...) does not take {sorted(unknown)} "
-                                f"(it takes popsize, ppopsize, ppopsize_mul)")
+                                f"(it takes popsize, ppopsize, ppopsize_mul, ppop_wt, "
+                                f"random_state)")
         if response is not None or reference is not None:
             raise SettingsError("egocentric ERGMs are binary: response= and reference= do "
                                 "not apply")
@@ -112,7 +142,7 @@ class EgoERGM:
                                 f"than the {MAX_NODES:,} of a network; give a smaller ppopsize "
                                 f"(ergm.ego's ppopsize=; the coefficients still refer to "
                                 f"popsize)")
-        self.ego_copies = pseudo_population_counts(w, target)
+        self.ego_copies = pseudo_population_counts(w, target, ppop_wt, random_state)
         self.ppopsize = int(self.ego_copies.sum())
         if self.ppopsize < 2:
             raise SettingsError(f"the pseudo-population has {self.ppopsize} node(s); raise "
@@ -202,6 +232,23 @@ class EgoERGM:
         ties = np.sort(ties[ties[:, 0] != ties[:, 1]], axis=1)
         return np.unique(ties, axis=0).astype(np.int64)
 
+    def near_targets(self, rng):
+        """The pseudo-population ERGM on a network whose statistics are (nearly) the targets,
+        and a start θ for its fit: :meth:`start_ties`, the MPLE there (θ), and statnet's SAN
+        (a chain steered to the targets) started at that θ, so that a large sparse network's
+        chain stays near the targets' density instead of starting from θ = 0."""
+        import warnings
+
+        from ..estimation.common.restricted import target_network
+        from ..exceptions import ConvergenceWarning
+        model = self.network_model(self.start_ties(rng))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            theta = np.asarray(model.fit(method="mple").params, dtype=float)
+        ties = target_network(model, self.target_stats, rng, theta=theta,
+                              steps=max(16, self.ppopsize // 2000))
+        return self.network_model(ties), theta
+
     def network_model(self, start_ties=None):
         """The ERGM on the pseudo-population.  With an edges term the size offset (ergm.ego's
         ``offset(netsize.adj)``, an edges term with a fixed coefficient) is folded into the
@@ -224,9 +271,12 @@ class EgoERGM:
 
         Parameters
         ----------
-        method : {"mple", "mcmle"} or None
-            None: the exact MLE ("mple" at the targets, which is the MLE) for
-            dyad-independent models, MCMC-MLE otherwise.
+        method : {"exact", "mple", "mcmle", "ee"} or None
+            None: the exact MLE on dyad classes for dyad-independent models; otherwise
+            MCMC-MLE at the target statistics (as ergm.ego), or EE (equilibrium expectation,
+            on a network at the targets) when the pseudo-population has more than
+            ``EE_FROM_PPOPSIZE`` (10,000) nodes.  Both start at the MPLE of a network
+            near the targets (:meth:`near_targets`).
         random_state : int, Generator or None
         **kwargs
             Settings of the estimator.
@@ -243,7 +293,11 @@ class EgoERGM:
         rng = check_random_state(random_state)
         model = self.network_model()
         if method is None:
-            method = "exact" if model.dyad_independent else "mcmle"
+            method = ("exact" if model.dyad_independent
+                      else "ee" if self.ppopsize > EE_FROM_PPOPSIZE else "mcmle")
+        if method == "ee" and (model.dyad_independent or not self._has_edges):
+            raise SettingsError("method='ee' is for dyad-dependent egocentric models with an "
+                                "edges term (dyad-independent ones get the exact MLE)")
         if method == "exact" and not model.dyad_independent:
             raise SettingsError("method='exact' needs a dyad-independent model; use 'mcmle'")
         if not self._has_edges and method not in ("mple", "exact"):
@@ -253,10 +307,24 @@ class EgoERGM:
         if method == "exact":
             res = self._exact_by_types(model)
         elif self._has_edges:
+            target_gap = None
             if not model.dyad_independent:
-                model = self.network_model(self.start_ties(rng))
-            res = model.fit(method=method, random_state=rng, verbose=verbose,
-                            target_stats=self.target_stats, **kwargs)
+                model, theta0 = self.near_targets(rng)
+                kwargs.setdefault("init", theta0)
+            if method == "ee":
+                # EE fits the network's statistics: the one near_targets found
+                target_gap = model.statistics_vector(model.network.ties) - self.target_stats
+                # the information at the estimate from a simulation there (EstimNet's
+                # own s.e. are not the covariance of the statistics the survey step needs);
+                # its draws one pseudo-population size of proposals apart: at 100,000 nodes
+                # the s.e. then agree with an MCMC-MLE fit at 2,000 nodes (docs/egocentric.md)
+                kwargs.setdefault("se", "simulate")
+                kwargs.setdefault("se_interval", max(10_000, self.ppopsize))
+                kwargs.setdefault("se_samplesize", 500)
+                res = model.fit(method="ee", random_state=rng, verbose=verbose, **kwargs)
+            else:
+                res = model.fit(method=method, random_state=rng, verbose=verbose,
+                                target_stats=self.target_stats, **kwargs)
         else:
             res = model.fit(method=method, random_state=rng, verbose=verbose,
                             target_stats=np.concatenate([[0.0], self.target_stats]),
@@ -294,6 +362,8 @@ class EgoERGM:
                         "m": dict(zip(self.stat_labels, self.per_capita)),
                         "v": self.per_capita_vcov, "ergm_cov": ergm_cov,
                         "netsize_offset": self.netsize_offset}
+        if method == "ee":
+            res.ego_info["target_gap"] = dict(zip(self.stat_labels, target_gap))
         return res
 
     def _exact_by_types(self, model):
@@ -346,6 +416,13 @@ class EgoERGM:
                            loglik_kind="exact", nobs=int(round(n.sum())), n_iter=iters,
                            seconds=time.process_time() - start, se_kind="exact information",
                            formula=model.formula, model=model, dyad_independent=True)
+
+    def gof(self, fit, nsim=100, max_degree=None, random_state=None, **kwargs):
+        """ergm.ego's ``gof(fit, GOF="degree")``: the egos' degree distribution beside that
+        of networks simulated from ``fit`` (see :func:`ergmfit.ego.gof.ego_degree_gof`)."""
+        from .gof import ego_degree_gof
+        return ego_degree_gof(self, fit, nsim=nsim, max_degree=max_degree,
+                              random_state=random_state, **kwargs)
 
     def statistics(self, scaleto=None, se=False):
         """ergm.ego's ``summary(egor ~ formula, scaleto=, se=)`` (default scale: popsize)."""

@@ -41,3 +41,15 @@ def test_bad_input_is_one_error_line(tmp_path, capsys):
     assert err.startswith("ergmfit: error:") and "alter_ties" in err
     assert main(["ego", files[0], str(tmp_path / "missing.csv"), "edges"]) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+def test_ppop_wt_sample_on_the_command_line(tmp_path, capsys):
+    # census of 205 egos, popsize 1000: rounding gives 5 copies each (1025 nodes), sampling
+    # exactly 1000
+    _, files = _write(tmp_path)
+    base = ["ego", *files, "edges + nodematch('Sex')", "--popsize", "1000", "--fit", "--json",
+            "--seed", "1"]
+    assert main(base) == 0
+    assert json.loads(capsys.readouterr().out)["ppopsize"] == 1025
+    assert main(base + ["--ppop-wt", "sample"]) == 0
+    assert json.loads(capsys.readouterr().out)["ppopsize"] == 1000

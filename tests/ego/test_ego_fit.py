@@ -142,3 +142,92 @@ def test_a_census_fit_is_the_whole_networks_mle(fmh):
     net_fit = ef.ERGM(ef.datasets.load("faux.mesa.high"), f).fit(method="mple")
     np.testing.assert_allclose(np.asarray(ego_fit.params)[1:], np.asarray(net_fit.params),
                                atol=1e-6)
+
+
+def test_ee_is_refused_where_it_does_not_apply(fmh):
+    ego = fmh["fmh.s100"]
+    with pytest.raises(ef.exceptions.SettingsError, match="method='ee'"):
+        ef.ERGM(ego, "edges + nodematch('Sex')", popsize=205).fit(method="ee")
+
+
+def test_near_targets_starts_the_chains_at_the_targets(fmh):
+    # the start network of a dyad-dependent fit: statistics within 1 % of the targets on a
+    # 20,000-node pseudo-population (from theta = 0 its SAN chain ended up to 2 % off, seed 1)
+    m = ef.ERGM(fmh["fmh.s100"], "edges + nodefactor('Sex') + nodematch('Sex') + degree(0:1)",
+                popsize=20_000)
+    for seed in (1, 2):
+        net_model, theta = m.near_targets(np.random.default_rng(seed))
+        g = net_model.statistics_vector(net_model.network.ties)
+        assert np.all(np.abs(g - m.target_stats) <= 0.01 * m.target_stats), (seed, g)
+        assert np.all(np.isfinite(theta))
+
+
+@pytest.mark.slow
+def test_large_pseudo_population_ee_fit_agrees_with_a_small_mcmle_fit(fmh):
+    # the coefficients refer to popsize whatever N' is: EE on N' = 20,000 and MCMC-MLE on
+    # N' = 2,000 estimate the same model (edges up to log(20,000/2,000)); within 0.25 of the
+    # MCMC-MLE's s.e. for the coefficients, s.e. within 35 % (both Monte Carlo)
+    f = "edges + nodefactor('Sex') + nodematch('Sex') + degree(0:1)"
+    big = ef.ERGM(fmh["fmh.s100"], f, popsize=20_000).fit(random_state=3)
+    small = ef.ERGM(fmh["fmh.s100"], f, popsize=2_000).fit(random_state=3)
+    assert big.method == "ee" and small.method != "ee"
+    shift = np.zeros(len(big.params))
+    shift[big.labels.index("edges")] = np.log(10)
+    dev = np.abs(np.asarray(big.params) + shift - np.asarray(small.params))[1:]
+    assert np.all(dev < 0.25 * np.asarray(small.bse)[1:]), dev
+    assert np.all(np.abs(np.asarray(big.bse)[1:] / np.asarray(small.bse)[1:] - 1) < 0.35)
+
+
+def test_ppop_wt_sample_draws_exactly_ppopsize_nodes_in_proportion_to_the_weights(fmh):
+    ego = fmh["fmh.s100"]
+    w = np.arange(1, ego.n_egos + 1, dtype=float)
+    weighted = ef.EgoData(ego.egos, ego.alters, ego.alter_ties, weights=w)
+    draws = [ef.ERGM(weighted, "edges", ppopsize=20_000, ppop_wt="sample",
+                     random_state=s).ego_copies for s in (1, 2, 3)]
+    assert all(d.sum() == 20_000 for d in draws)
+    again = ef.ERGM(weighted, "edges", ppopsize=20_000, ppop_wt="sample", random_state=2)
+    np.testing.assert_array_equal(again.ego_copies, draws[1])
+    # multinomial counts: within 5 binomial s.d. of N' w_i / Σw (pooled over 3 draws)
+    expect = 20_000 * w / w.sum()
+    sd = np.sqrt(expect * (1 - w / w.sum()))
+    assert np.all(np.abs(np.mean(draws, axis=0) - expect) < 5 * sd / np.sqrt(3))
+    rounded = ef.ERGM(weighted, "edges", ppopsize=20_000).ego_copies
+    np.testing.assert_array_equal(rounded, np.round(expect).astype(int))
+    with pytest.raises(ef.exceptions.SettingsError, match="ppop_wt"):
+        ef.ERGM(weighted, "edges", ppopsize=200, ppop_wt="jitter")
+
+
+def test_ppop_wt_sample_fit_is_near_the_rounded_one(fmh):
+    # the same model on a sampled and on a rounded pseudo-population of 50,000 nodes: the
+    # composition differs by multinomial noise only, far below the survey s.e.
+    f = "edges + nodefactor('Sex') + nodematch('Sex')"
+    r = ef.ERGM(fmh["fmh.s100"], f, popsize=50_000).fit()
+    for seed in (1, 2):
+        s = ef.ERGM(fmh["fmh.s100"], f, popsize=50_000, ppop_wt="sample",
+                    random_state=seed).fit()
+        dev = np.abs(np.asarray(s.params) - np.asarray(r.params))[1:] / np.asarray(r.bse)[1:]
+        assert np.all(dev < 0.2), dev
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_degree_gof_finds_the_isolates_a_dyad_independent_model_misses(fmh, seed):
+    # faux.mesa.high's classic: edges + nodematch has far too few isolates (observed 57/205;
+    # the model's share is about half of it), the degree(0:1) model reproduces them
+    census = fmh["fmh.census"]
+    plain = ef.ERGM(census, "edges + nodematch('Sex')", popsize=205)
+    t = plain.gof(plain.fit(), nsim=40, max_degree=6, random_state=seed)
+    assert t.loc["degree0", "obs"] == pytest.approx(57 / 205, abs=1e-12)
+    assert t["obs"].sum() == pytest.approx(1.0, abs=1e-12)
+    assert t.loc["degree0", "p"] < 0.05 and t.loc["degree0", "max"] < t.loc["degree0", "obs"]
+    deg = ef.ERGM(census, "edges + nodematch('Sex') + degree(0:1)", popsize=205)
+    t = deg.gof(deg.fit(random_state=seed), nsim=40, max_degree=6, random_state=seed)
+    assert t.loc["degree0", "p"] > 0.05 and t.loc["degree1", "p"] > 0.05
+    assert abs(t.loc["degree0", "mean"] - t.loc["degree0", "obs"]) < 0.08
+
+
+def test_degree_gof_bad_input(fmh):
+    m = ef.ERGM(fmh["fmh.census"], "edges + nodematch('Sex')", popsize=205)
+    with pytest.raises(ef.exceptions.SettingsError, match="nsim"):
+        m.gof(m.fit(), nsim=0)
+    with pytest.raises(ef.exceptions.SettingsError, match="EgoERGM.fit"):
+        m.gof(object())

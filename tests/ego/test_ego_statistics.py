@@ -167,3 +167,51 @@ def test_unknown_ego_term_and_curved_form_are_errors():
 def test_a_missing_file_is_a_clear_error(tmp_path):
     with pytest.raises(ef.DataFormatError, match="no such file"):
         ef.EgoData(tmp_path / "egos.csv", tmp_path / "alters.csv")
+
+
+def _toy_ties():
+    egos, alters = _toy()
+    alters = alters.assign(alterID=[11, 12, 21, 31, 32, 33])
+    ties = pd.DataFrame({"egoID": [1, 3], "srcID": [11, 31], "tgtID": [12, 33]})
+    return egos, alters, ties
+
+
+@pytest.mark.parametrize("change, message", [
+    # alter ties of an ego that is not among the egos
+    (lambda t: t.assign(egoID=[1, 7]), "alter_ties: 1 rows name egos that are not in egos"),
+    # an alter id that the ego does not have (ids that do not match across the files)
+    (lambda t: t.assign(tgtID=[12, 99]), "not among that ego's alters"),
+    (lambda t: t.assign(srcID=[11, 33]), "joins an alter to itself"),
+])
+def test_alter_ties_whose_ids_do_not_match_are_clear_errors(change, message):
+    egos, alters, ties = _toy_ties()
+    with pytest.raises(ef.DataFormatError, match=message):
+        ef.EgoData(egos, alters, change(ties))
+
+
+def test_alters_with_one_alter_id_twice_for_an_ego_is_an_error():
+    egos, alters, ties = _toy_ties()
+    with pytest.raises(ef.DataFormatError, match="alter id appears twice"):
+        ef.EgoData(egos, alters.assign(alterID=[11, 11, 21, 31, 32, 33]), ties)
+
+
+@pytest.mark.parametrize("weights, message", [
+    ([1.0, np.inf, 1.0, 1.0], "infinite"),
+    ([1.0, 2.0, 3.0], "one value per ego"),
+    (["a", "b", "c", "d"], "must be numbers"),
+    ([1e308, 1e308, 1.0, 1.0], "overflows"),
+    ([-0.0, 0.0, -0.0, 0.0], "all zero"),
+])
+def test_weights_that_do_not_sum_sensibly_are_clear_errors(weights, message):
+    egos, alters = _toy()
+    with pytest.raises(ef.DataFormatError, match=message):
+        ef.EgoData(egos, alters, weights=np.array(weights, dtype=object))
+
+
+def test_zero_weights_drop_egos_from_the_estimate():
+    egos, alters = _toy()
+    f = "edges + nodematch('sex') + degree(1)"
+    w0 = ef.ego.statistics(ef.EgoData(egos, alters, weights=[1.0, 0.0, 1.0, 1.0]), f, scaleto=3)
+    kept = ef.ego.statistics(ef.EgoData(egos[egos.egoID != 2], alters[alters.egoID != 2]), f,
+                             scaleto=3)
+    np.testing.assert_allclose(w0.stats.to_numpy(), kept.stats.to_numpy(), rtol=1e-12)

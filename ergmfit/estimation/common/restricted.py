@@ -115,13 +115,15 @@ def target_design(model, design, target, restore):
     return design
 
 
-def target_network(model, target, rng, max_rounds=20000, steps=16):
+def target_network(model, target, rng, max_rounds=20000, steps=16, theta=None):
     """A network of ``model``'s sample space whose statistics equal
     ``target`` (statnet's ``san``), by a Metropolis-Hastings chain whose
     parameters are pushed towards the target after every ``steps``
-    proposals (a Robbins-Monro walk); (m, 2) tie array."""
+    proposals (a Robbins-Monro walk), starting at ``theta`` (default 0: a
+    start near the model's estimate keeps a large sparse network's chain
+    from drifting to density 1/2); (m, 2) tie array."""
     t = np.asarray(target, dtype=float)
-    theta = np.zeros(len(t))
+    theta = np.zeros(len(t)) if theta is None else np.array(theta, dtype=float)
     sampler, cm = model.sampler(theta, random_state=rng)
     g0 = model.statistics_vector(model.network.ties)
     scale = np.maximum(np.abs(t), 1.0)
