@@ -82,6 +82,8 @@ class EgoData:
     def __init__(self, egos, alters, alter_ties=None, ego_id="egoID", alter_id="alterID",
                  source="srcID", target="tgtID", weights=None, strata=None):
         self.egos = read_table(egos, "egos")
+        if len(self.egos) == 0:
+            raise DataFormatError("egos: the table has no rows (no egos to describe)")
         self.alters = read_table(alters, "alters")
         self.alter_ties = None if alter_ties is None else read_table(alter_ties, "alter_ties")
         self.ego_id = ego_id

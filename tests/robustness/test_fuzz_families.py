@@ -611,3 +611,11 @@ def test_cli_families_write_nothing_unnamed(cli_files, tmp_path):
 def test_constructors_name_a_wrong_argument(make, name):
     with pytest.raises(SettingsError, match=name):
         make()
+
+
+def test_an_ego_table_with_no_rows_is_refused(tmp_path):
+    # found by test_fuzz_ego_files: an empty egos file reached np.stack with nothing to stack
+    (tmp_path / "e.csv").write_text("egoID,sex\n")
+    (tmp_path / "a.csv").write_text("egoID,alterID,sex\n")
+    with pytest.raises(ef.exceptions.DataFormatError, match="egos: the table has no rows"):
+        ef.EgoData(str(tmp_path / "e.csv"), str(tmp_path / "a.csv"))
