@@ -149,9 +149,12 @@ def test_mple_equals_statnet(entry_id):
     "s3.target.flomarriage.MPLE"])
 def test_fits_within_statnet_tolerance(entry_id):
     e = next(x for x in cr.entries() if x["id"] == entry_id)
-    for lab, ours, theirs, z, se_ratio in cr.compare(e, cr.fit(e, random_state=1)):
+    res = cr.fit(e, random_state=1)
+    for lab, ours, theirs, z, se_ratio in cr.compare(e, res):
         assert z < 0.25, (lab, ours, theirs)
         assert 0.8 < se_ratio < 1.2, (lab, se_ratio)
+    # the null model's degrees of freedom: the dyads the constraints let vary (blockdiag: 96)
+    assert res.nobs == e["null_df"]
 
 
 def test_constraint_errors_are_clear():

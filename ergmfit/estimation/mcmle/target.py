@@ -59,7 +59,10 @@ class ObservedStatistics:
         return {}
 
     def nobs(self, model):
-        return model.network.n_dyads
+        # statnet's nobs: the dyads the model's sample space lets vary (blockdiag,
+        # fixallbut, Dyads(), a panel's transitions), as the MPLE counts them
+        space = getattr(model, "sample_space", None)
+        return model.network.n_dyads if space is None else int(space.n_free)
 
     def info(self, model):
         return {}
