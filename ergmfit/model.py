@@ -181,7 +181,7 @@ class ERGM:
     @property
     def curved(self) -> bool:
         """True when a term is curved (its decay estimated: statnet's fixed=FALSE):
-        the map η(θ) is not affine (:attr:`Parameterisation.affine`)."""
+        the map η(θ) is not affine (:attr:`~ergmfit.terms.parameterisation.Parameterisation.affine`)."""
         return not self.parameterisation.affine
 
     @property

@@ -1,4 +1,4 @@
-"""Equilibrium Expectation's simulations (see :mod:`.chain`): the plan and the
+"""Equilibrium Expectation's simulations (see :mod:`ergmfit.estimation.ee.chain`): the plan and the
 pieces of the simulation at the estimate (progress and stop between them; its
 checkpoint file is :class:`.checkpoint.EESimsState`), and the adaptive update's scales for curved models."""
 from __future__ import annotations
