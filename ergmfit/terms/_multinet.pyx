@@ -18,6 +18,15 @@ from ergmfit.terms._operators cimport CompoundKernel
 from ergmfit.terms._operators import inner_cache_flags
 
 
+cdef inline unsigned int layer_bits(NetworkState s, int n, int n_layers, int a,
+                                    int b) noexcept nogil:
+    """Bit m set when layer m of the stacked network (n nodes per layer) has the tie a -> b."""
+    cdef unsigned int m, out = 0
+    for m in range(<unsigned int>n_layers):
+        if s.has_tie(m * n + a, m * n + b):
+            out |= 1u << m
+    return out
+
 cdef class NetworkDesignKernel(CompoundKernel):
     """out[s * K + k] = X[block[i], k] * (inner change s) for a toggle of (i, j), whose
     nodes lie in one network ``block[i]`` (a block-diagonal sample space)."""
@@ -75,11 +84,7 @@ cdef class LayerLogicKernel(CompoundKernel):
         self.aux = None
 
     cdef inline unsigned int bits(self, NetworkState s, int a, int b) noexcept nogil:
-        cdef unsigned int m, out = 0
-        for m in range(<unsigned int>self.n_layers):
-            if s.has_tie(m * self.base_n + a, m * self.base_n + b):
-                out |= 1u << m
-        return out
+        return layer_bits(s, self.base_n, self.n_layers, a, b)
 
     cdef void change(self, NetworkState s, int i, int j, double* out) noexcept nogil:
         cdef int t, a = i % self.base_n, b = j % self.base_n
@@ -139,11 +144,7 @@ cdef class DyadLayerKernel(TermKernel):
         self.n_stats = 1
 
     cdef inline unsigned int bits(self, NetworkState s, int a, int b) noexcept nogil:
-        cdef unsigned int m, out = 0
-        for m in range(<unsigned int>self.n_layers):
-            if s.has_tie(m * self.base_n + a, m * self.base_n + b):
-                out |= 1u << m
-        return out
+        return layer_bits(s, self.base_n, self.n_layers, a, b)
 
     cdef void change(self, NetworkState s, int i, int j, double* out) noexcept nogil:
         cdef int a = i % self.base_n, b = j % self.base_n
@@ -209,14 +210,9 @@ cdef class SharedPartnerLayerKernel(TermKernel):
         self.stamp = 0
 
     cdef inline unsigned int bits(self, NetworkState s, int a, int b) noexcept nogil:
-        cdef unsigned int m, out = 0
-        cdef int lo = a, hi = b
         if not self.directed and a > b:
-            lo, hi = b, a
-        for m in range(<unsigned int>self.n_layers):
-            if s.has_tie(m * self.n + lo, m * self.n + hi):
-                out |= 1u << m
-        return out
+            return layer_bits(s, self.n, self.n_layers, b, a)
+        return layer_bits(s, self.n, self.n_layers, a, b)
 
     cdef void visit(self, NetworkState s, int x, bint out_ties, int role, int u, int v,
                     unsigned int xb, unsigned int xa, bint present, double* out,
@@ -427,14 +423,9 @@ cdef class TwoStarLayerKernel(TermKernel):
         self.n_stats = 1
 
     cdef inline unsigned int bits(self, NetworkState s, int a, int b) noexcept nogil:
-        cdef unsigned int m, out = 0
-        cdef int lo = a, hi = b
         if not self.directed and a > b:
-            lo, hi = b, a
-        for m in range(<unsigned int>self.n_layers):
-            if s.has_tie(m * self.n + lo, m * self.n + hi):
-                out |= 1u << m
-        return out
+            return layer_bits(s, self.n, self.n_layers, b, a)
+        return layer_bits(s, self.n, self.n_layers, a, b)
 
     cdef inline double degree(self, NetworkState s, int u, bint out_ties,
                               unsigned char[::1] table) noexcept nogil:
