@@ -101,3 +101,70 @@ def test_ergm_takes_a_node_file_as_the_cli_does():
     with pytest.raises(ef.TermError, match="wealth"):
         ef.ERGM(str(DATA / "flomarriage.edges.csv"), "edges + nodecov('wealth')",
                 directed=False)
+
+
+def _samplk_series():
+    return ef.NetSeries([ef.datasets.load(f"samplk{k}") for k in (1, 2, 3)])
+
+
+def _samptot_model():
+    from support.valued_networks import samptot
+    return ef.ERGM(samptot(), "sum + nonzero", response="nominations", reference="Poisson")
+
+
+def _bayes_interrupted_in_its_second_block(monkeypatch):
+    from ergmfit.estimation.bayes import exchange
+    real, calls = exchange.exchange_block, []
+
+    def block(*args):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args)
+    monkeypatch.setattr(exchange, "exchange_block", block)
+
+
+# (estimator and family, model, fit settings that stop it early, warning class expected)
+EARLY_STOPS = {
+    "ee": (lambda: ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle"),
+           dict(method="ee", ee_steps=2, min_ee_steps=1, se="none"), ConvergenceWarning),
+    "cd": (lambda: ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle"),
+           dict(method="cd", maxit=1, nsteps=1, conv_pval=0.999), ConvergenceWarning),
+    "sa": (lambda: ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle"),
+           dict(method="sa", phase3=20), ConvergenceWarning),
+    "bayes": (lambda: ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle"),
+              dict(method="bayes", burnin=10, main_iters=40, aux_iters=200), RuntimeWarning),
+    "count-ee": (_samptot_model, dict(method="ee", ee_steps=2, min_ee_steps=1, se="none"),
+                 ConvergenceWarning),
+    "count-cd": (_samptot_model, dict(method="cd", maxit=1, nsteps=1, conv_pval=0.999),
+                 ConvergenceWarning),
+    "temporal-cmle": (lambda: ef.ERGM(_samplk_series(), "Form(~edges + mutual) + "
+                                      "Persist(~edges + mutual)"),
+                      dict(method="cmle", maxit=1, samplesize=200), ConvergenceWarning),
+}
+
+
+@pytest.mark.parametrize("case", sorted(EARLY_STOPS))
+def test_every_estimators_warnings_point_at_the_users_line(case, monkeypatch):
+    make, settings, category = EARLY_STOPS[case]
+    if case == "bayes":
+        _bayes_interrupted_in_its_second_block(monkeypatch)
+    model = make()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model.fit(random_state=1, **settings)                            # every estimator
+    line = _lineno_of("every estimator")
+    assert any(issubclass(w.category, category) for w in caught), [str(w.message) for w in caught]
+    for w in caught:
+        assert pathlib.Path(w.filename).resolve() == HERE, (w.filename, str(w.message))
+        assert w.lineno == line
+
+
+def test_ergm_takes_node_and_edge_frames_and_names_a_mixed_pair():
+    edges = pd.read_csv(DATA / "flomarriage.edges.csv")
+    nodes = pd.read_csv(DATA / "flomarriage.nodes.csv")
+    ref = ef.ERGM(ef.datasets.load("flomarriage"), "edges + nodecov('wealth')")
+    m = ef.ERGM(edges, "edges + nodecov('wealth')", directed=False, nodes=nodes)
+    assert m.statistics() == ref.statistics()
+    with pytest.raises(NetworkError, match="nodes="):
+        ef.ERGM(str(DATA / "flomarriage.edges.csv"), "edges", directed=False, nodes=nodes)
