@@ -7,7 +7,8 @@ and collection would fail on the first compiled import.  When the source tree ha
 compiled in place (``python setup.py build_ext --inplace``), this file takes the repository root
 off ``sys.path`` so that ``import ergmfit`` finds the installed package; when nothing is
 installed either, the run stops with one line saying what to run.  A tree compiled in place is
-tested as it is (the developer's set-up).  See docs/build.md, "Running the tests".
+tested as it is (the developer's set-up).  See docs/guide/python.md, "Running the tests from a
+clone".
 """
 import importlib.machinery
 import importlib.util

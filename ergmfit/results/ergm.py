@@ -342,7 +342,7 @@ class ERGMResults:
     @property
     def interrupted(self) -> bool:
         """Whether Ctrl-C stopped the fit: the results are those of its last finished step
-        (see docs/guide/interrupts.md)."""
+        (see docs/guide/python.md)."""
         return bool(self.diagnostics.interrupted)
 
     def raise_if_interrupted(self):

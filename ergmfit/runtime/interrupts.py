@@ -22,7 +22,7 @@
 * :func:`stop_on_interrupt` and :func:`stops_when_interrupted` -- the user's choice that a
   Ctrl-C also stops the script: the interrupted fit is built as usual, then handed to the
   caller inside a :class:`~ergmfit.exceptions.FitInterrupted` (a KeyboardInterrupt)
-  instead of being returned (docs/guide/interrupts.md).
+  instead of being returned (docs/guide/python.md).
 """
 from __future__ import annotations
 

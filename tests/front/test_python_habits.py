@@ -3,6 +3,7 @@ line, ERGM(path, formula, nodes=...)."""
 import pathlib
 import warnings
 
+import numpy as np
 import pytest
 
 import ergmfit as ef
@@ -168,3 +169,42 @@ def test_ergm_takes_node_and_edge_frames_and_names_a_mixed_pair():
     assert m.statistics() == ref.statistics()
     with pytest.raises(NetworkError, match="nodes="):
         ef.ERGM(str(DATA / "flomarriage.edges.csv"), "edges", directed=False, nodes=nodes)
+
+
+def test_pandas_reads_the_labels_of_params_bse_tvalues_and_pvalues(fit):
+    for what, arr in [("params", fit.params), ("bse", fit.bse), ("tvalues", fit.tvalues),
+                      ("pvalues", fit.pvalues)]:
+        s = pd.Series(arr)
+        assert s.index.tolist() == fit.labels, what
+        assert s.tolist() == np.asarray(arr).tolist(), what
+    table = pd.concat({"coef": pd.Series(fit.params), "stderr": pd.Series(fit.bse)}, axis=1)
+    assert table.index.tolist() == fit.labels
+    assert dict(fit.params) == fit.params.to_dict()
+
+
+def test_labelled_results_keep_numpy_behaviour(fit):
+    p = fit.params
+    a = np.asarray(p)
+    assert a.base is None or np.shares_memory(a, np.asarray(p))       # no copy
+    assert isinstance(p * 2, type(p)) and (p * 2).labels == fit.labels and (p * 2).name is None
+    assert np.exp(p)["edges"] == np.exp(a[0])
+    assert p[0] == a[0] and p[-1] == a[-1] and list(p) == a.tolist() and len(p) == 2
+    assert p[::-1].labels == fit.labels[::-1] and p[[1]].labels == [fit.labels[1]]
+    assert p.shape == (2,) and p.ndim == 1 and p.dtype == float and p.size == 2
+    assert p.sum() == a.sum() and np.mean(p) == a.mean() and float(p @ p) == float(a @ a)
+    np.testing.assert_array_equal(p, a)
+    np.testing.assert_array_equal(np.concatenate([p, [1.0]]), np.append(a, 1.0))
+    ci = fit.conf_int()
+    assert ci.shape == (2, 2) and ci[:, 0].tolist() == np.asarray(ci)[:, 0].tolist()
+    assert (p == a).all() and (p > -np.inf).all()
+    with pytest.raises(TypeError):
+        hash(p)
+    q = p.copy()
+    q["edges"] = 0.0
+    q[1] = 1.0
+    assert q.tolist() == [0.0, 1.0] and p.tolist() == a.tolist()
+    import copy
+    import pickle
+    back = pickle.loads(pickle.dumps(p))
+    assert back.labels == p.labels and back.name == "coef" and back.tolist() == p.tolist()
+    assert copy.deepcopy(p).labels == p.labels

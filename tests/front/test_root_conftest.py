@@ -36,7 +36,7 @@ def _clone(tmp_path, *, installed, compiled, expected="installed"):
     (repo / "tests" / "test_which.py").write_text(TEST.format(expected=expected))
     env = dict(os.environ)
     env.pop("PYTHONPATH", None)
-    env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"      # a bare pytest starts in a fraction of a second
+    env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"       # a bare pytest: starts in a blink
     if installed:
         site = tmp_path / "site"
         (site / "ergmfit").mkdir(parents=True)

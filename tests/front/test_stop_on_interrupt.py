@@ -1,6 +1,6 @@
 """Ctrl-C in a loop of fits stops the loop once the partial fit is kept (#37 item 3):
 ``fit.interrupted``, ``fit.raise_if_interrupted()`` and ``with ef.stop_on_interrupt():``
-(docs/guide/interrupts.md)."""
+(docs/guide/python.md)."""
 import os
 import pathlib
 import signal
