@@ -122,6 +122,8 @@ class LabeledArray(np.lib.mixins.NDArrayOperatorsMixin):
         if name.startswith("__") or name in ("_array", "labels", "columns", "name"):
             raise AttributeError(name)
         attr = getattr(self._array, name)
+        if name == "view":               # a.view(np.ndarray): the plain array, as NumPy's
+            return attr
         if callable(attr):
             def method(*args, **kwargs):
                 return self._derived(attr(*_plain_tree(args), **_plain_tree(kwargs)))

@@ -346,7 +346,7 @@ class ERGMResults:
         return bool(self.diagnostics.interrupted)
 
     def raise_if_interrupted(self):
-        """Raise :class:`~ergmfit.exceptions.FitInterrupted` (a ``KeyboardInterrupt``
+        """Raise :class:`~ergmfit.FitInterrupted` (a ``KeyboardInterrupt``
         holding this fit as ``.result``) if Ctrl-C stopped the fit; else do nothing.  In a
         loop of fits: keep or save the fit, then call this, and the first Ctrl-C stops the
         loop after its partial fit was kept (see also :func:`ergmfit.stop_on_interrupt`).

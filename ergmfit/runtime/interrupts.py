@@ -21,7 +21,7 @@
   finished phases made, marked with the phase interrupted;
 * :func:`stop_on_interrupt` and :func:`stops_when_interrupted` -- the user's choice that a
   Ctrl-C also stops the script: the interrupted fit is built as usual, then handed to the
-  caller inside a :class:`~ergmfit.exceptions.FitInterrupted` (a KeyboardInterrupt)
+  caller inside a :class:`~ergmfit.FitInterrupted` (a KeyboardInterrupt)
   instead of being returned (docs/guide/python.md).
 """
 from __future__ import annotations
@@ -44,7 +44,7 @@ _fit_depth = contextvars.ContextVar("ergmfit_fit_depth", default=0)
 @contextlib.contextmanager
 def stop_on_interrupt():
     """Inside this block, a fit that Ctrl-C interrupted raises
-    :class:`~ergmfit.exceptions.FitInterrupted` (a ``KeyboardInterrupt``) once its partial
+    :class:`~ergmfit.FitInterrupted` (a ``KeyboardInterrupt``) once its partial
     result is built, instead of returning it: a loop of fits stops at the first Ctrl-C, as a
     statnet user expects of a script.  The partial fit is the exception's ``result``.
 
@@ -76,7 +76,7 @@ def stop_on_interrupt():
 def stops_when_interrupted(fit):
     """Decorate a public fit entry point (``ERGM.fit``, an estimator's ``fit``): inside
     :func:`stop_on_interrupt`, its interrupted result is raised in a
-    :class:`~ergmfit.exceptions.FitInterrupted` by the outermost such call."""
+    :class:`~ergmfit.FitInterrupted` by the outermost such call."""
     @functools.wraps(fit)
     def wrapper(*args, **kwargs):
         token = _fit_depth.set(_fit_depth.get() + 1)

@@ -208,3 +208,4 @@ def test_labelled_results_keep_numpy_behaviour(fit):
     back = pickle.loads(pickle.dumps(p))
     assert back.labels == p.labels and back.name == "coef" and back.tolist() == p.tolist()
     assert copy.deepcopy(p).labels == p.labels
+    assert type(p.view(np.ndarray)) is np.ndarray
