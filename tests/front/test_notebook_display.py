@@ -23,7 +23,7 @@ from matplotlib.figure import Figure  # noqa: E402
 @pytest.fixture(scope="module")
 def fit():
     m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
-    return m.fit(method="mcmle", random_state=1)
+    return m.fit(method="mcmle", random_state=1, samplesize=1000)
 
 
 @pytest.fixture(scope="module")
