@@ -125,3 +125,22 @@ def test_a_real_ctrl_c_stops_a_loop_of_fits_after_keeping_the_partial_fit(tmp_pa
     assert out.splitlines() == ["KEPT 1 True"], (out, err)
     assert err.strip().splitlines()[-1].startswith("ergmfit.exceptions.FitInterrupted:"), err
     assert proc.returncode == 1
+
+
+def test_a_temporal_fit_raises_its_finished_result_with_tergms_header(monkeypatch):
+    """The fit that raises is the outermost one: TemporalERGM.fit adds tergm's header after
+    ERGM.fit returns, and the partial result raised has it."""
+    from ergmfit.model import ERGM
+    real = ERGM._fit
+
+    def interrupted(self, *args, **kwargs):
+        res = real(self, *args, **kwargs)
+        res.diagnostics.set("interrupted", True)            # as a Ctrl-C in the MCMC-MLE
+        return res
+    monkeypatch.setattr(ERGM, "_fit", interrupted)
+    series = ef.NetSeries([ef.datasets.load(f"samplk{k}") for k in (1, 2, 3)])
+    m = ef.ERGM(series, "Form(~edges + mutual) + Persist(~edges + mutual)")
+    with pytest.warns(Warning), pytest.raises(ef.FitInterrupted) as stop:
+        with ef.stop_on_interrupt():
+            m.fit(method="cmle", random_state=1, maxit=1, samplesize=200)
+    assert stop.value.result.info["summary_header"].startswith("Monte Carlo Conditional")
