@@ -8,13 +8,14 @@
 from . import datasets
 from .comparison import compare
 from .exceptions import (ConvergenceWarning, DataFormatError, DegenerateModelError,
-                         ErgmfitError, FormulaError, NetworkError, ResultsFileError, SaveError,
-                         TermError)
+                         ErgmfitError, FitInterrupted, FormulaError, NetworkError,
+                         ResultsFileError, SaveError, TermError)
 from .ego import EgoData
 from .formula import parse_formula
 from .model import ERGM, TaperedERGM
 from .network import Layer, Layers, Network, Networks, NetworkState, as_network, read_network
 from .network.series import NetSeries
+from .runtime.interrupts import stop_on_interrupt
 from .snowball import fit_snowball, meta_analysis, snowball_sample, snowball_samples
 from .temporal import TemporalERGM  # noqa: F401  (registers ERGM(NetSeries) -> TemporalERGM)
 
@@ -33,4 +34,5 @@ __all__ = ["ERGM", "TaperedERGM", "NetSeries", "compare", "Network", "Networks",
            "ego", "snowball_sample", "snowball_samples", "fit_snowball", "meta_analysis",
            "ErgmfitError", "FormulaError", "TermError", "NetworkError", "DataFormatError",
            "DegenerateModelError", "ResultsFileError", "SaveError", "ConvergenceWarning",
+           "FitInterrupted", "stop_on_interrupt",
            "__version__"]

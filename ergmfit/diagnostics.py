@@ -182,6 +182,26 @@ class MCMCDiagnostics:
                 f"min ESS {float(np.min(self.ess)):.0f}, joint Geweke p "
                 f"{self.geweke_joint_p:.3g}>")
 
+    def _repr_html_(self):
+        """The notebook's display: the summary's tables (statistics minus their observed
+        values; Geweke p-values below 0.05 in red)."""
+        from .results.htmltable import html_table
+        step = self.interval or 1
+        head = (f"<p><b>MCMC diagnostics</b> ({self.method}): {self.n} draws in "
+                f"{len(self.chains)} chain(s), statistics relative to their observed values; "
+                f"joint Geweke p-value {self.geweke_joint_p:.4g} (lower = worse)</p>")
+        cols = ["Mean", "SD", "Naive SE", "Time-series SE", "ESS", "Geweke z", "Geweke p",
+                "R-hat"]
+        rows = [(lab, [self.mean[k], self.sd[k], self.naive_se[k], self.ts_se[k], self.ess[k],
+                       self.geweke_z[k], self.geweke_p[k], self.rhat[k]])
+                for k, lab in enumerate(self.labels)]
+        summary = html_table(cols, rows, caption="Sample statistics",
+                             flag=lambda col, v: col == "Geweke p" and v < 0.05)
+        acf = html_table(self.labels, [(f"Lag {lag * step}", self.autocorr[i])
+                                       for i, lag in enumerate(LAGS)],
+                         caption="Sample statistics auto-correlation")
+        return head + summary + acf
+
     # -- plots -------------------------------------------------------------
     def plot(self, path=None, **kwargs):
         """Trace and density of every statistic minus its observed value

@@ -58,3 +58,21 @@ class CheckpointError(ErgmfitError, ValueError):
 class CheckpointWarning(UserWarning):
     """A checkpoint that could not be written (read-only directory, full
     disk): the run goes on without it."""
+
+
+class FitInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a fit, and the script is to stop too: raised, with the partial fit as
+    :attr:`result`, by ``fit.raise_if_interrupted()`` and by ``ERGM.fit`` inside
+    ``with ergmfit.stop_on_interrupt():``.  A :class:`KeyboardInterrupt`, so an uncaught one
+    ends the script as Ctrl-C does, and ``except KeyboardInterrupt`` catches it.
+
+    Attributes
+    ----------
+    result : the partial fit (an :class:`~ergmfit.results.ERGMResults`, marked
+        ``interrupted``), to keep or save before the script stops.
+    """
+
+    def __init__(self, result=None, message=None):
+        super().__init__(message or "the fit was interrupted by the user (Ctrl-C); the partial "
+                                    "fit is this exception's .result")
+        self.result = result

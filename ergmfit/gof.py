@@ -423,6 +423,22 @@ class GofResult:
         return (f"<GofResult {self.formula!r}: blocks {list(self.blocks)}, "
                 f"{self.n_sim} simulations>")
 
+    def _repr_html_(self):
+        """The notebook's display: one table per block (statnet's columns), Monte Carlo
+        p-values below 0.05 in red."""
+        import html
+
+        from .results.htmltable import html_table
+        head = (f"<p><b>Goodness of fit</b> of <code>{html.escape(str(self.formula))}</code>: "
+                f"{self.n_sim} simulated networks"
+                + (" (<b>interrupted</b>: fewer than asked)" if self.interrupted else "")
+                + "</p>")
+        tables = [html_table(COLUMNS, [(lab, row) for lab, row in zip(b.labels, b.table())],
+                             index_name=b.name, caption=f"Goodness-of-fit for {b.title}",
+                             flag=lambda col, v: col == "MC p-value" and v < 0.05)
+                  for b in self.blocks.values()]
+        return head + "\n".join(tables)
+
     def to_dict(self, include_sim=True) -> dict:
         """JSON-ready: settings and, per block, rows, obs, min, mean, max, pvalue (and sim)."""
         return {"model": self.formula, "n_nodes": self.n_nodes, "directed": self.directed,

@@ -8,6 +8,8 @@ np.float64(-0.25)
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 
 
@@ -33,17 +35,25 @@ def make_unique(labels) -> list:
     return out
 
 
-class LabeledArray(np.ndarray):
+class LabeledArray(np.lib.mixins.NDArrayOperatorsMixin):
     """A float array whose first axis is labelled by the statistics.
 
-    Behaves as a NumPy array; in addition ``a["edges"]`` selects by label,
+    Behaves as a NumPy array (arithmetic, ufuncs such as ``np.exp``, NumPy functions,
+    positional indexing and slicing, ``.shape``, ``.sum()``, ...; ``np.asarray(a)`` is the
+    plain array, without a copy); in addition ``a["edges"]`` selects by label,
     ``a.labels`` lists them and ``a.to_dict()`` gives ``{label: value}``.
     A two-dimensional one (``conf_int()``) also names its columns
     (``a.columns``); a one-dimensional one may have a :attr:`name` (``fit.params``:
     ``"coef"``, ``fit.bse``: ``"stderr"``), the name of its pandas Series or column.
-    ``a.to_series()`` and ``a.to_frame()`` give the labelled pandas objects (so does
-    ``pd.Series(a.to_dict())``); ``pd.Series(a)`` numbers its rows, as pandas reads
-    any NumPy array (this is one) by position.
+
+    pandas reads the labels without help: ``pd.Series(fit.params)`` is indexed by them.
+    pandas' constructors read any ``numpy.ndarray`` (subclasses included) by position and
+    look for labels only in a Series, an Index or a mapping, so a LabeledArray is not an
+    ``ndarray`` subclass but wraps one, and is registered as a
+    :class:`collections.abc.Mapping` (``keys()``, ``values()``, ``items()``, ``get()``; its
+    iteration and ``in`` stay NumPy's: values) -- the design and its alternatives are in
+    docs/guide/python.md.  ``a.to_series()`` and ``a.to_frame()`` give the named pandas
+    objects.
 
     Attributes
     ----------
@@ -56,39 +66,121 @@ class LabeledArray(np.ndarray):
         an array derived from it by arithmetic.
     """
 
-    def __new__(cls, values, labels, columns=None, name=None):
-        obj = np.asarray(values, dtype=float).view(cls)
+    __hash__ = None                   # as an ndarray: mutable, compared element-wise
+    __array_priority__ = 20
+
+    def __init__(self, values, labels, columns=None, name=None):
+        arr = np.asarray(values, dtype=float)
         labels = [str(lab) for lab in labels]
-        if obj.ndim == 0 or obj.shape[0] != len(labels):
-            raise ValueError(f"{len(labels)} labels for an array of shape {obj.shape}")
-        obj.labels = labels
+        if arr.ndim == 0 or arr.shape[0] != len(labels):
+            raise ValueError(f"{len(labels)} labels for an array of shape {arr.shape}")
         if columns is not None:
             columns = [str(c) for c in columns]
-            if obj.ndim != 2 or obj.shape[1] != len(columns):
-                raise ValueError(f"{len(columns)} column names for an array of shape {obj.shape}")
-        obj.columns = columns
-        obj.name = None if name is None else str(name)
-        return obj
+            if arr.ndim != 2 or arr.shape[1] != len(columns):
+                raise ValueError(f"{len(columns)} column names for an array of shape {arr.shape}")
+        self._array, self.labels, self.columns = arr, labels, columns
+        self.name = None if name is None else str(name)
 
-    def __array_finalize__(self, obj):
-        # a derived array (arithmetic, a copy) is no longer what the name says
-        self.name = None
-        labels = getattr(obj, "labels", None)
-        if labels is not None and self.ndim >= 1 and self.shape[0] == len(labels):
-            self.labels = labels
-        else:
-            self.labels = None
-        columns = getattr(obj, "columns", None)
-        if columns is not None and self.ndim == 2 and self.shape[1] == len(columns):
-            self.columns = columns
-        else:
-            self.columns = None
+    # -- NumPy's protocols ------------------------------------------------------
+    def __array__(self, dtype=None, copy=None):
+        if copy:
+            return np.array(self._array, dtype=dtype, copy=True)
+        return self._array if dtype is None else self._array.astype(dtype, copy=False)
 
-    def __array_wrap__(self, arr, *args, **kwargs):
-        out = super().__array_wrap__(arr, *args, **kwargs)
-        if isinstance(out, np.ndarray) and out.ndim == 0:
-            return out[()]
-        return out
+    def __array_ufunc__(self, ufunc, method, *inputs, out=None, **kwargs):
+        inputs = tuple(_plain(x) for x in inputs)
+        if out is not None:
+            kwargs["out"] = tuple(_plain(x) for x in out)
+        result = getattr(ufunc, method)(*inputs, **kwargs)
+        if out is not None:
+            return out[0] if len(out) == 1 else out
+        if isinstance(result, tuple):
+            return tuple(self._derived(r) for r in result)
+        return self._derived(result)
+
+    def __array_function__(self, func, types, args, kwargs):
+        return self._derived(func(*_plain_tree(args), **_plain_tree(kwargs)))
+
+    def _derived(self, result, labels=None):
+        """``result`` of an operation on this array: labelled as this one while its first axis
+        is this one's (a derived array has no :attr:`name`), a plain array otherwise, a
+        scalar for a 0-d result."""
+        if not isinstance(result, np.ndarray):
+            return result
+        if result.ndim == 0:
+            return result[()]
+        labels = self.labels if labels is None else labels
+        if labels is None or result.shape[0] != len(labels) or result.dtype.kind not in "fc":
+            return result
+        columns = self.columns if (self.columns is not None and result.ndim == 2
+                                   and result.shape[1] == len(self.columns)) else None
+        return LabeledArray(result, labels, columns=columns) if result.dtype.kind == "f" \
+            else result
+
+    def __getattr__(self, name):
+        # the ndarray's attributes and methods (shape, dtype, T, sum, round, copy, tolist, ...)
+        if name.startswith("__") or name in ("_array", "labels", "columns", "name"):
+            raise AttributeError(name)
+        attr = getattr(self._array, name)
+        if name == "view":               # a.view(np.ndarray): the plain array, as NumPy's
+            return attr
+        if callable(attr):
+            def method(*args, **kwargs):
+                return self._derived(attr(*_plain_tree(args), **_plain_tree(kwargs)))
+            method.__name__ = name
+            method.__doc__ = attr.__doc__
+            return method
+        return self._derived(attr) if isinstance(attr, np.ndarray) else attr
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(dir(self._array)))
+
+    def __len__(self):
+        return len(self._array)
+
+    def __iter__(self):
+        return iter(self._array)
+
+    def __contains__(self, value):
+        return value in self._array
+
+    def __bool__(self):
+        # a mapping's truth (pandas' Series(mapping) asks it): not empty
+        return len(self._array) > 0
+
+    def __copy__(self):
+        return LabeledArray(self._array.copy(), self.labels, self.columns, self.name)
+
+    def __deepcopy__(self, memo):
+        return self.__copy__()
+
+    def __getstate__(self):
+        return {"array": self._array, "labels": self.labels, "columns": self.columns,
+                "name": self.name}
+
+    def __setstate__(self, state):
+        self._array, self.labels = state["array"], state["labels"]
+        self.columns, self.name = state["columns"], state["name"]
+
+    # -- the mapping pandas reads -------------------------------------------------
+    def keys(self) -> list:
+        """The labels (a mapping's keys)."""
+        if self.labels is None:
+            raise ValueError("this array has no labels")
+        return list(self.labels)
+
+    def values(self) -> list:
+        """The values in label order (a mapping's values): floats, or a 2-D array's rows."""
+        return [v.item() if np.ndim(v) == 0 else v for v in self._array]
+
+    def items(self) -> list:
+        return list(zip(self.keys(), self.values()))
+
+    def get(self, key, default=None):
+        try:
+            return self[key]
+        except (KeyError, IndexError):
+            return default
 
     def _index(self, key):
         if self.labels is None:
@@ -105,15 +197,25 @@ class LabeledArray(np.ndarray):
 
     def __getitem__(self, key):
         if isinstance(key, str):
-            return np.asarray(self)[self._index(key)]
+            return self._array[self._index(key)]
         if isinstance(key, list) and key and all(isinstance(k, str) for k in key):
-            return np.asarray(self)[[self._index(k) for k in key]]
-        return super().__getitem__(key)
+            return self._array[[self._index(k) for k in key]]
+        key = _plain_tree(key)
+        result = self._array[key]
+        if self.labels is not None and isinstance(result, np.ndarray) and result.ndim >= 1 \
+                and not isinstance(key, tuple):
+            try:
+                labels = np.asarray(self.labels, dtype=object)[key]
+            except (IndexError, TypeError, ValueError):
+                return result
+            if np.ndim(labels) == 1 and len(labels) == result.shape[0]:
+                return self._derived(result, labels=[str(lab) for lab in labels])
+        return result
 
     def __setitem__(self, key, value):
         if isinstance(key, str):
             key = self._index(key)
-        super().__setitem__(key, value)
+        self._array[_plain_tree(key)] = _plain_tree(value)
 
     def to_dict(self) -> dict:
         if self.labels is None:
@@ -188,6 +290,24 @@ class LabeledArray(np.ndarray):
             return None
         import html
         return f"<pre>{html.escape(repr(self))}</pre>"
+
+
+Mapping.register(LabeledArray)
+
+
+def _plain(x):
+    return x._array if isinstance(x, LabeledArray) else x
+
+
+def _plain_tree(x):
+    """``x`` with every LabeledArray in it (in lists, tuples, dicts) replaced by its array."""
+    if isinstance(x, LabeledArray):
+        return x._array
+    if type(x) in (list, tuple):
+        return type(x)(_plain_tree(v) for v in x)
+    if isinstance(x, dict):
+        return {k: _plain_tree(v) for k, v in x.items()}
+    return x
 
 
 def require_pandas(what):

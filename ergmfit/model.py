@@ -21,6 +21,7 @@ from .terms.macros import expand_for
 from .terms._ergm import ERGMModel
 from .tapered import TaperingMixin
 from .terms._countergm import CountERGMModel
+from .runtime.interrupts import stops_when_interrupted
 from .sampling.chains import chain_draws
 from .utils.validation import (check_params, check_random_state, check_simulation_work,
                                format_bytes, seed_words, warn, warns_at_callers_line,
@@ -450,6 +451,7 @@ class ERGM:
         return draws if output == "networks" else [net.to_networkx() for net in draws]
 
     @warns_at_callers_line
+    @stops_when_interrupted    # inside ef.stop_on_interrupt(): an interrupted fit raises
     def fit(self, method=None, random_state=None, verbose=False, **kwargs):
         """Fit the model; returns an :class:`~ergmfit.results.ERGMResults`.
 

@@ -9,6 +9,11 @@ is written there (format from the extension: .png, .pdf, .svg, ...) and is
 not registered with pyplot, so scripts and the command line can draw any
 number of figures without a display or leaking memory; without ``path`` it is
 a pyplot figure, shown inline in a notebook or by ``plt.show()``.
+
+In a notebook the figure is drawn once: Jupyter shows a cell's pyplot figures when the cell
+ends, and the Figure returned as the cell's value does not show a second copy (its
+``_ipython_display_`` leaves it to pyplot; once ``plt.close(fig)`` took it from pyplot,
+displaying it shows it).  See docs/guide/python.md.
 """
 from __future__ import annotations
 
@@ -52,7 +57,45 @@ def _figure(path, figsize):
         import matplotlib.pyplot as plt
     except ImportError as exc:
         raise ImportError(MISSING_MATPLOTLIB) from exc
-    return plt.figure(figsize=figsize)
+    return plt.figure(figsize=figsize, FigureClass=_pyplot_figure_class())
+
+
+_PYPLOT_FIGURE = []
+
+
+def _pyplot_figure_class():
+    """A matplotlib ``Figure`` that a notebook shows once (made when first needed, as
+    matplotlib is imported only then)."""
+    if not _PYPLOT_FIGURE:
+        from matplotlib.figure import Figure
+
+        class PyplotFigure(Figure):
+            """A pyplot ``Figure`` returned by an ergmfit plot: while pyplot holds it, the
+            notebook shows it when the cell ends, so displaying it as the cell's value shows
+            nothing more (matplotlib's own Figure would be drawn a second time); a figure
+            closed from pyplot (``plt.close(fig)``) is shown as a PNG when displayed."""
+
+            def _ipython_display_(self):
+                from matplotlib._pylab_helpers import Gcf     # pyplot's figure registry
+                if any(m.canvas.figure is self for m in Gcf.get_all_fig_managers()):
+                    return
+                import io
+
+                from IPython.display import display
+                buf = io.BytesIO()
+                self.savefig(buf, format="png", bbox_inches="tight")
+                display({"image/png": buf.getvalue(), "text/plain": repr(self)}, raw=True)
+
+        PyplotFigure.__module__, PyplotFigure.__qualname__ = __name__, "PyplotFigure"
+        _PYPLOT_FIGURE.append(PyplotFigure)
+    return _PYPLOT_FIGURE[0]
+
+
+def __getattr__(name):
+    # ergmfit.plotting.PyplotFigure (for pickle) without importing matplotlib up front
+    if name == "PyplotFigure":
+        return _pyplot_figure_class()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _finish(fig, path, dpi):

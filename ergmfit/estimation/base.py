@@ -34,6 +34,7 @@ import operator
 import numpy as np
 
 from ..exceptions import SettingsError
+from ..runtime.interrupts import stops_when_interrupted
 from ..utils.validation import warns_at_callers_line
 
 _MISSING = object()
@@ -284,6 +285,7 @@ def _checked_fit(fit):
     """``fit`` refusing, with a clear message, a model the estimator cannot fit."""
     @functools.wraps(fit)
     @warns_at_callers_line            # a ConvergenceWarning points at the user's fit() line
+    @stops_when_interrupted           # inside ef.stop_on_interrupt(): an interrupted fit raises
     def checked(self, model, *args, **kwargs):
         par = getattr(model, "parameterisation", None)
         if par is not None and not par.affine and not self.supports.get("curved", False):

@@ -171,10 +171,6 @@ class BayesResults(ERGMResults):
         a = self.acceptance[np.isfinite(self.acceptance)]
         return float(a.mean()) if a.size else float("nan")
 
-    @property
-    def interrupted(self) -> bool:
-        return bool(self.diagnostics.interrupted)
-
     # -- presentation --------------------------------------------------------
     def summary(self) -> "BayesSummary":
         """Bergm's ``summary(bergm)`` as an object that prints."""

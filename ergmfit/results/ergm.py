@@ -339,6 +339,34 @@ class ERGMResults:
         it = f"{self.n_iter} iteration{'s' if self.n_iter != 1 else ''}"
         return f"Converged after {it}." if self.converged else f"Did not converge after {it}."
 
+    @property
+    def interrupted(self) -> bool:
+        """Whether Ctrl-C stopped the fit: the results are those of its last finished step
+        (see docs/guide/python.md)."""
+        return bool(self.diagnostics.interrupted)
+
+    def raise_if_interrupted(self):
+        """Raise :class:`~ergmfit.FitInterrupted` (a ``KeyboardInterrupt``
+        holding this fit as ``.result``) if Ctrl-C stopped the fit; else do nothing.  In a
+        loop of fits: keep or save the fit, then call this, and the first Ctrl-C stops the
+        loop after its partial fit was kept (see also :func:`ergmfit.stop_on_interrupt`).
+
+        Examples
+        --------
+        >>> import ergmfit as ef
+        >>> fits = []
+        >>> for seed in (1, 2):
+        ...     fit = ef.ERGM(ef.datasets.load("flomarriage"), "edges").fit(
+        ...         method="cd", random_state=seed)
+        ...     fits.append(fit)
+        ...     fit.raise_if_interrupted()          # a Ctrl-C stops the loop here
+        >>> [f.interrupted for f in fits]
+        [False, False]
+        """
+        if self.interrupted:
+            from ..exceptions import FitInterrupted
+            raise FitInterrupted(self)
+
     def __repr__(self):
         conv = (f"converged after {self.n_iter} iterations" if self.converged
                 else f"not converged after {self.n_iter} iterations") if self.n_iter > 0 \

@@ -18,16 +18,86 @@
 * :class:`GuardedPhases` -- one guarded region over the phases of a run
   (iterations, covariance, log-likelihood, ...): a Ctrl-C in any phase ends
   that phase, the later ones are skipped, and the caller returns what the
-  finished phases made, marked with the phase interrupted.
+  finished phases made, marked with the phase interrupted;
+* :func:`stop_on_interrupt` and :func:`stops_when_interrupted` -- the user's choice that a
+  Ctrl-C also stops the script: the interrupted fit is built as usual, then handed to the
+  caller inside a :class:`~ergmfit.FitInterrupted` (a KeyboardInterrupt)
+  instead of being returned (docs/guide/python.md).
 """
 from __future__ import annotations
 
 import contextlib
+import contextvars
+import functools
 import signal
 import threading
 
 __all__ = ["GuardedPhases", "catch_interrupt", "ctrl_c_flag", "deaf_to_sigint", "lost_interrupts",
-           "second_ctrl_c_waits"]
+           "second_ctrl_c_waits", "stop_on_interrupt", "stops_when_interrupted"]
+
+# how many stop_on_interrupt() blocks are open, and how deep the fit calls are, in this
+# thread / asyncio task (a fit calling another fit raises only at the outer call)
+_stop_blocks = contextvars.ContextVar("ergmfit_stop_on_interrupt", default=0)
+_fit_depth = contextvars.ContextVar("ergmfit_fit_depth", default=0)
+
+
+@contextlib.contextmanager
+def stop_on_interrupt():
+    """Inside this block, a fit that Ctrl-C interrupted raises
+    :class:`~ergmfit.FitInterrupted` (a ``KeyboardInterrupt``) once its partial
+    result is built, instead of returning it: a loop of fits stops at the first Ctrl-C, as a
+    statnet user expects of a script.  The partial fit is the exception's ``result``.
+
+    Outside the block a fit returns its partial result marked ``fit.interrupted`` (and a
+    loop goes on); ``fit.raise_if_interrupted()`` raises the same exception afterwards.
+
+    Examples
+    --------
+    >>> import ergmfit as ef
+    >>> m = ef.ERGM(ef.datasets.load("flomarriage"), "edges")
+    >>> fits = []
+    >>> with ef.stop_on_interrupt():
+    ...     for seed in (1, 2):
+    ...         try:
+    ...             fits.append(m.fit(method="cd", random_state=seed))
+    ...         except ef.FitInterrupted as stop:
+    ...             fits.append(stop.result)       # keep (or save) the partial fit, then stop
+    ...             raise
+    >>> len(fits)
+    2
+    """
+    token = _stop_blocks.set(_stop_blocks.get() + 1)
+    try:
+        yield
+    finally:
+        _stop_blocks.reset(token)
+
+
+def stops_when_interrupted(fit):
+    """Decorate a public fit entry point (``ERGM.fit``, an estimator's ``fit``): inside
+    :func:`stop_on_interrupt`, its interrupted result is raised in a
+    :class:`~ergmfit.FitInterrupted` by the outermost such call."""
+    @functools.wraps(fit)
+    def wrapper(*args, **kwargs):
+        token = _fit_depth.set(_fit_depth.get() + 1)
+        try:
+            result = fit(*args, **kwargs)
+        finally:
+            _fit_depth.reset(token)
+        if _stop_blocks.get() and _fit_depth.get() == 0 and was_interrupted(result):
+            from ..exceptions import FitInterrupted
+            raise FitInterrupted(result)
+        return result
+    return wrapper
+
+
+def was_interrupted(result) -> bool:
+    """Whether a fit's result says Ctrl-C stopped it (``result.interrupted``, or its
+    diagnostics' ``interrupted``)."""
+    flag = getattr(result, "interrupted", None)
+    if flag is None:
+        flag = getattr(getattr(result, "diagnostics", None), "interrupted", None)
+    return bool(flag)
 
 
 @contextlib.contextmanager

@@ -1,6 +1,7 @@
 """Progress bars for long runs: :class:`Progress`, a tqdm bar that also behaves
 when the output is not a terminal (a log file or a CI job: a line every 30 s
-instead of a carriage-return animation)."""
+instead of a carriage-return animation), and in a notebook without ipywidgets (a
+text bar, with no warning; with ipywidgets installed, tqdm's widget bar)."""
 from __future__ import annotations
 
 import sys
@@ -19,7 +20,7 @@ class Progress:
         self.bar = None
         self.n = 0
         if enabled:
-            from tqdm.auto import tqdm
+            tqdm = progress_bar_class()
             tty = bool(getattr(sys.stderr, "isatty", lambda: False)())
             self.bar = tqdm(total=total, desc=desc, unit=unit, leave=False, file=sys.stderr,
                             mininterval=0.1 if tty else 30.0, dynamic_ncols=tty,
@@ -49,3 +50,15 @@ class Progress:
     def __exit__(self, *exc):
         self.close()
         return False
+
+
+def progress_bar_class():
+    """tqdm's bar for where we run: ``tqdm.auto``'s (a widget in a notebook) when ipywidgets
+    is installed, else tqdm's text bar -- which works in a notebook too, where
+    ``tqdm.auto`` without ipywidgets warns "IProgress not found" before falling back to it."""
+    import importlib.util
+    if importlib.util.find_spec("ipywidgets") is None:
+        from tqdm.std import tqdm
+        return tqdm
+    from tqdm.auto import tqdm
+    return tqdm

@@ -18,6 +18,7 @@ import numpy as np
 from ..exceptions import FormulaError, NetworkError, SettingsError
 from ..model import ERGM, missing_dyads, register_input_model
 from ..network.series import NetSeries
+from ..runtime.interrupts import stops_when_interrupted
 from ..sampling.space import dyad_vars, var_pairs
 
 #: tergm's estimate= names and what they are here
@@ -109,6 +110,7 @@ class TemporalERGM(ERGM):
                 f"its coefficients ({', '.join(ops[0].param_labels)}) do not exist; drop "
                 f"{ops[0].name}() or use transitions whose earlier wave has ties")
 
+    @stops_when_interrupted    # inside ef.stop_on_interrupt(): raises after the tergm header
     def fit(self, method=None, random_state=None, verbose=False, **kwargs):
         """Fit the model: ``method="cmle"`` (default; tergm's CMLE: the MCMC-MLE of the
         transitions, exact for a model dyad-independent given the previous networks),

@@ -3,6 +3,7 @@ line, ERGM(path, formula, nodes=...)."""
 import pathlib
 import warnings
 
+import numpy as np
 import pytest
 
 import ergmfit as ef
@@ -101,3 +102,110 @@ def test_ergm_takes_a_node_file_as_the_cli_does():
     with pytest.raises(ef.TermError, match="wealth"):
         ef.ERGM(str(DATA / "flomarriage.edges.csv"), "edges + nodecov('wealth')",
                 directed=False)
+
+
+def _samplk_series():
+    return ef.NetSeries([ef.datasets.load(f"samplk{k}") for k in (1, 2, 3)])
+
+
+def _samptot_model():
+    from support.valued_networks import samptot
+    return ef.ERGM(samptot(), "sum + nonzero", response="nominations", reference="Poisson")
+
+
+def _bayes_interrupted_in_its_second_block(monkeypatch):
+    from ergmfit.estimation.bayes import exchange
+    real, calls = exchange.exchange_block, []
+
+    def block(*args):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args)
+    monkeypatch.setattr(exchange, "exchange_block", block)
+
+
+# (estimator and family, model, fit settings that stop it early, warning class expected)
+EARLY_STOPS = {
+    "ee": (lambda: ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle"),
+           dict(method="ee", ee_steps=2, min_ee_steps=1, se="none"), ConvergenceWarning),
+    "cd": (lambda: ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle"),
+           dict(method="cd", maxit=1, nsteps=1, conv_pval=0.999), ConvergenceWarning),
+    "sa": (lambda: ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle"),
+           dict(method="sa", phase3=20), ConvergenceWarning),
+    "bayes": (lambda: ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle"),
+              dict(method="bayes", burnin=10, main_iters=40, aux_iters=200), RuntimeWarning),
+    "count-ee": (_samptot_model, dict(method="ee", ee_steps=2, min_ee_steps=1, se="none"),
+                 ConvergenceWarning),
+    "count-cd": (_samptot_model, dict(method="cd", maxit=1, nsteps=1, conv_pval=0.999),
+                 ConvergenceWarning),
+    "temporal-cmle": (lambda: ef.ERGM(_samplk_series(), "Form(~edges + mutual) + "
+                                      "Persist(~edges + mutual)"),
+                      dict(method="cmle", maxit=1, samplesize=200), ConvergenceWarning),
+}
+
+
+@pytest.mark.parametrize("case", sorted(EARLY_STOPS))
+def test_every_estimators_warnings_point_at_the_users_line(case, monkeypatch):
+    make, settings, category = EARLY_STOPS[case]
+    if case == "bayes":
+        _bayes_interrupted_in_its_second_block(monkeypatch)
+    model = make()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model.fit(random_state=1, **settings)                            # every estimator
+    line = _lineno_of("every estimator")
+    assert any(issubclass(w.category, category) for w in caught), [str(w.message) for w in caught]
+    for w in caught:
+        assert pathlib.Path(w.filename).resolve() == HERE, (w.filename, str(w.message))
+        assert w.lineno == line
+
+
+def test_ergm_takes_node_and_edge_frames_and_names_a_mixed_pair():
+    edges = pd.read_csv(DATA / "flomarriage.edges.csv")
+    nodes = pd.read_csv(DATA / "flomarriage.nodes.csv")
+    ref = ef.ERGM(ef.datasets.load("flomarriage"), "edges + nodecov('wealth')")
+    m = ef.ERGM(edges, "edges + nodecov('wealth')", directed=False, nodes=nodes)
+    assert m.statistics() == ref.statistics()
+    with pytest.raises(NetworkError, match="nodes="):
+        ef.ERGM(str(DATA / "flomarriage.edges.csv"), "edges", directed=False, nodes=nodes)
+
+
+def test_pandas_reads_the_labels_of_params_bse_tvalues_and_pvalues(fit):
+    for what, arr in [("params", fit.params), ("bse", fit.bse), ("tvalues", fit.tvalues),
+                      ("pvalues", fit.pvalues)]:
+        s = pd.Series(arr)
+        assert s.index.tolist() == fit.labels, what
+        assert s.tolist() == np.asarray(arr).tolist(), what
+    table = pd.concat({"coef": pd.Series(fit.params), "stderr": pd.Series(fit.bse)}, axis=1)
+    assert table.index.tolist() == fit.labels
+    assert dict(fit.params) == fit.params.to_dict()
+
+
+def test_labelled_results_keep_numpy_behaviour(fit):
+    p = fit.params
+    a = np.asarray(p)
+    assert a.base is None or np.shares_memory(a, np.asarray(p))       # no copy
+    assert isinstance(p * 2, type(p)) and (p * 2).labels == fit.labels and (p * 2).name is None
+    assert np.exp(p)["edges"] == np.exp(a[0])
+    assert p[0] == a[0] and p[-1] == a[-1] and list(p) == a.tolist() and len(p) == 2
+    assert p[::-1].labels == fit.labels[::-1] and p[[1]].labels == [fit.labels[1]]
+    assert p.shape == (2,) and p.ndim == 1 and p.dtype == float and p.size == 2
+    assert p.sum() == a.sum() and np.mean(p) == a.mean() and float(p @ p) == float(a @ a)
+    np.testing.assert_array_equal(p, a)
+    np.testing.assert_array_equal(np.concatenate([p, [1.0]]), np.append(a, 1.0))
+    ci = fit.conf_int()
+    assert ci.shape == (2, 2) and ci[:, 0].tolist() == np.asarray(ci)[:, 0].tolist()
+    assert (p == a).all() and (p > -np.inf).all()
+    with pytest.raises(TypeError):
+        hash(p)
+    q = p.copy()
+    q["edges"] = 0.0
+    q[1] = 1.0
+    assert q.tolist() == [0.0, 1.0] and p.tolist() == a.tolist()
+    import copy
+    import pickle
+    back = pickle.loads(pickle.dumps(p))
+    assert back.labels == p.labels and back.name == "coef" and back.tolist() == p.tolist()
+    assert copy.deepcopy(p).labels == p.labels
+    assert type(p.view(np.ndarray)) is np.ndarray
