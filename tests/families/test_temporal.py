@@ -287,6 +287,26 @@ def test_cmle_equals_tergm_seeds_averaged(form):
     _check_cmle(form, MCMC_REFS[form], seeds=range(1, 7), base_tol=0.1)
 
 
+def test_cmle_samples_as_tergm_does():
+    # tergm's CMLE is ergm 4's MCMC-MLE with control.ergm()'s sample sizes: max(256, 32 p)
+    # draws per iteration, the last at most twice that (the static MCMC-MLE draws 1024 and
+    # 4096); settings given to fit() win
+    m = ef.ERGM(samplk(), "Form(~edges + mutual) + Persist(~edges + mutual)")
+    assert m.cmle_sampling() == {"samplesize": 256, "last_boost": 2, "interval": 256}
+    hist = m.fit(method="cmle", random_state=3, eval_loglik=False).info["history"]
+    assert hist[0]["samplesize"] == 256 and hist[0]["interval"] == 256
+    assert hist[-1]["samplesize"] == 512
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")            # (one iteration: not converged)
+        hist = m.fit(method="cmle", random_state=3, samplesize=300, maxit=1,
+                     eval_loglik=False).info["history"]
+    assert hist[0]["samplesize"] == 300
+    big = ef.ERGM(samplk(), "Form(~edges + mutual + cyclicalties + transitiveties + "
+                  "nodematch('group') + gwesp(0, fixed=True) + ttriple + ctriple + "
+                  "istar(2))")
+    assert big.cmle_sampling()["samplesize"] == 32 * 9
+
+
 def test_static_estimators_work_on_the_transitions():
     m = ef.ERGM(samplk(), "Form(~edges + mutual) + Persist(~edges)")
     fit = m.fit(method="mple")
