@@ -369,6 +369,33 @@ def test_btergm_bootstrap_is_the_time_step_bootstrap():
     assert np.all(ci[:, 1] <= values.max(axis=0) + 1e-9)
 
 
+def test_btergm_replicates_refit_the_pooled_rows():
+    # a replicate's design is the pooled table's rows weighted by the waves drawn: the same
+    # pseudo-likelihood as the drawn waves' designs stacked (each as often as drawn)
+    from ergmfit.estimation.btergm.estimator import PooledRows
+    from ergmfit.estimation.mple.pseudolikelihood import (Design, fit_design,
+                                                          restricted_design)
+    from ergmfit.sampling.space import var_pairs
+    m = ef.ERGM(knecht(), 'edges + mutual + ttriple + nodematch("sex") + delrecip')
+    net, bm, dvars = m.network, m.compiled(), m.sample_space.design_vars()
+    block = var_pairs(net.n, net.directed, dvars)[:, 0] // net.block_size
+    designs = [restricted_design(bm, dvars[block == b]) for b in range(net.n_transitions)]
+    rows = PooledRows(designs)
+    assert rows.X.shape[0] < sum(d.n_rows for d in designs)
+    for counts in ([1, 1, 1], [3, 0, 0], [0, 2, 1]):
+        chosen = [(d, c) for d, c in zip(designs, counts) if c]
+        stacked = Design(np.concatenate([d.X for d, _ in chosen]),
+                         np.concatenate([d.n * c for d, c in chosen]),
+                         np.concatenate([d.s * c for d, c in chosen]),
+                         sum(d.n_vars * c for d, c in chosen),
+                         sum(d.n_on * c for d, c in chosen))
+        pooled = rows.design(counts)
+        assert (pooled.n_vars, pooled.n_on) == (stacked.n_vars, stacked.n_on)
+        a = fit_design(stacked, list(m.labels), separation="warn")
+        b = fit_design(pooled, list(m.labels), separation="warn")
+        np.testing.assert_allclose(b.params, a.params, rtol=1e-9, atol=1e-9)
+
+
 def test_btergm_drops_replicates_without_all_coefficients():
     # timecov is constant when one wave is drawn three times (probability 1/9): btergm's
     # glm gives NA there (179 of 200 complete in the reference); ours drops those too
