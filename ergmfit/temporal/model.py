@@ -274,7 +274,20 @@ class TemporalERGM(ERGM):
 
     def gof_on_waves(self, fit, target=None, series=None, **settings):
         """Goodness of fit of ``fit`` (of this model) on target waves, in or out of sample:
-        :func:`ergmfit.temporal.heldout_gof`."""
+        :func:`ergmfit.temporal.heldout_gof`.  ``fit.gof()`` of any fit of this model (CMLE,
+        CMPLE, btergm, ...) is this, per transition: each fitted wave against networks
+        simulated given the wave before it, as tergm checks a CMLE transition by
+        transition (not the transitions pooled into one block-diagonal network).
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> import ergmfit as ef
+        >>> s = ef.NetSeries([nx.gnp_random_graph(10, 0.3, seed=k) for k in range(3)])
+        >>> fit = ef.ERGM(s, "Form(~edges) + Persist(~edges)").fit(method="cmle")
+        >>> sorted(fit.gof(n_sim=5, random_state=1).waves)
+        [1, 2]
+        """
         from .heldout import heldout_gof
         return heldout_gof(fit, target=target, series=series, **settings)
 
