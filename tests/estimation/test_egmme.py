@@ -166,3 +166,26 @@ def test_unreachable_targets_are_named(flobusiness):
     with pytest.warns(ConvergenceWarning, match="out of reach"):
         fit = m.fit(method="egmme", offset_coef=[np.log(9)], random_state=1)
     assert not fit.converged
+
+
+def test_command_line_egmme(tmp_path, capsys):
+    # `ergmfit fit ... --method egmme` on one cross-section, offsets from --offset-coef
+    import json
+    from ergmfit.cli import main
+    g = ef.datasets.load("flobusiness")
+    path = tmp_path / "flobusiness.csv"
+    path.write_text("source,target\n" + "".join(f"{u},{v}\n" for u, v in g.edges()))
+    nodes = tmp_path / "nodes.csv"                 # (with the isolates)
+    nodes.write_text("id\n" + "".join(f"{v}\n" for v in g.nodes()))
+    args = ["fit", str(path), "Form(~edges) + Persist(~offset(edges))", "--undirected",
+            "--nodes", str(nodes),
+            "--method", "egmme", "--offset-coef", str(np.log(9)), "--seed", "1", "--quiet",
+            "--json"] + [f"--set={k}={v}" for k, v in dict(
+                steps=100, burnin=10, n_iter=4, n_average=0, final_steps=100,
+                fd_steps=50).items()]
+    assert main(args) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert res["method"] == "egmme"
+    assert abs(res["coef"]["Form~edges"] - closed_form_formation(
+        g.number_of_edges() / (g.number_of_nodes() * (g.number_of_nodes() - 1) / 2),
+        np.log(9))) < 1.0                     # (short runs: about 0.3 apart)
