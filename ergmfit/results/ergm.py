@@ -383,7 +383,12 @@ class ERGMResults:
     # -- model -------------------------------------------------------------
     @warns_at_callers_line
     def gof(self, n_sim=100, random_state=None, **kwargs):
-        """Goodness of fit of this fit (see :func:`ergmfit.gof.gof`)."""
+        """Goodness of fit of this fit (see :func:`ergmfit.gof.gof`); a model with parts
+        checked one by one (a temporal model's transitions) gives its own
+        (``model.gof_on_waves``)."""
+        per_part = getattr(self.model, "gof_on_waves", None)
+        if callable(per_part):
+            return per_part(self, n_sim=n_sim, random_state=random_state, **kwargs)
         from ..gof import gof as _gof
         return _gof(self, n_sim=n_sim, random_state=random_state, **kwargs)
 

@@ -24,6 +24,14 @@ from ..sampling.space import dyad_vars, var_pairs
 #: tergm's estimate= names and what they are here
 TEMPORAL_METHODS = {"cmle": "mcmle", "cmple": "mple"}
 DISSOLUTION_OPERATORS = ("Persist", "Diss")
+#: ergm 4's control.ergm() sample size of an MCMC-MLE iteration, which tergm's CMLE uses
+#: (control.tergm's CMLE.ergm): MCMLE.samplesize.per_theta draws per coefficient, at least
+#: MCMLE.samplesize.min
+CMLE_SAMPLESIZE_PER_COEF, CMLE_SAMPLESIZE_MIN = 32, 256
+#: ergm 4's MCMLE.confidence.boost: the last sample is at most this many times larger
+CMLE_LAST_BOOST = 2
+#: statnet's starting interval, the CMLE's largest starting interval
+CMLE_MAX_INTERVAL = 1024
 #: tergm's summary headers
 TEMPORAL_HEADERS = {"cmle": "Conditional Maximum Likelihood Results:",
                     "cmple": "Conditional Maximum Pseudolikelihood Results:"}
@@ -150,6 +158,8 @@ class TemporalERGM(ERGM):
                 "conditional likelihood is exact and the CMLE is the CMPLE; no MCMC was run "
                 "(as tergm does)"]
         else:
+            if name == "cmle":
+                kwargs = {**self.cmle_sampling(), **kwargs}
             res = super().fit(TEMPORAL_METHODS.get(name, name), random_state=random_state,
                               verbose=verbose, **kwargs)
         if name in TEMPORAL_METHODS:
@@ -160,6 +170,34 @@ class TemporalERGM(ERGM):
             res.diagnostics.update({"temporal_estimate": name.upper(),
                                     "summary_header": header, "call_method": name})
         return res
+
+    def cmle_sampling(self) -> dict:
+        """The MCMC-MLE settings of ``method="cmle"`` (settings given to :meth:`fit` win).
+
+        tergm's CMLE runs ergm 4's MCMC-MLE with ``control.ergm()``'s defaults: about
+        ``MCMLE.effectiveSize = 64`` effective draws per iteration from
+        ``max(MCMLE.samplesize.min, MCMLE.samplesize.per_theta x coefficients)`` = max(256,
+        32 p) draws, a last sample at most ``MCMLE.confidence.boost = 2`` times larger.  The
+        same effort here: ``samplesize`` max(256, 32 p), ``last_boost`` 2 (``method="mcmle"``
+        keeps the static defaults: 1024 draws, a last sample 4 times larger).  A panel of
+        small networks has few free dyads (Sampson's two transitions: 612), and a chain
+        forgets its start in a few sweeps over them: the first interval is half a sweep (a
+        power of 2 between 64 and statnet's 1024), from which the iterations adapt it to the
+        target effective size as usual.  See docs/temporal.md (CMLE speed).
+
+        Examples
+        --------
+        >>> import ergmfit as ef
+        >>> s = ef.NetSeries([ef.datasets.load(f"samplk{k}") for k in (1, 2, 3)])
+        >>> ef.ERGM(s, "Form(~edges + mutual) + Persist(~edges)").cmle_sampling()
+        {'samplesize': 256, 'last_boost': 2, 'interval': 256}
+        """
+        p = len(self.labels)
+        half_sweep = max(1, int(self.sample_space.n_free) // 2)
+        interval = 2 ** int(np.floor(np.log2(half_sweep)))
+        return {"samplesize": max(CMLE_SAMPLESIZE_MIN, CMLE_SAMPLESIZE_PER_COEF * p),
+                "last_boost": CMLE_LAST_BOOST,
+                "interval": int(min(CMLE_MAX_INTERVAL, max(64, interval)))}
 
     def simulate_dynamic(self, params, n_steps=10, burnin=None, start=None, random_state=None,
                          keep_networks=False):
@@ -238,7 +276,20 @@ class TemporalERGM(ERGM):
 
     def gof_on_waves(self, fit, target=None, series=None, **settings):
         """Goodness of fit of ``fit`` (of this model) on target waves, in or out of sample:
-        :func:`ergmfit.temporal.heldout_gof`."""
+        :func:`ergmfit.temporal.heldout_gof`.  ``fit.gof()`` of any fit of this model (CMLE,
+        CMPLE, btergm, ...) is this, per transition: each fitted wave against networks
+        simulated given the wave before it, as tergm checks a CMLE transition by
+        transition (not the transitions pooled into one block-diagonal network).
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> import ergmfit as ef
+        >>> s = ef.NetSeries([nx.gnp_random_graph(10, 0.3, seed=k) for k in range(3)])
+        >>> fit = ef.ERGM(s, "Form(~edges) + Persist(~edges)").fit(method="cmle")
+        >>> sorted(fit.gof(n_sim=5, random_state=1).waves)
+        [1, 2]
+        """
         from .heldout import heldout_gof
         return heldout_gof(fit, target=target, series=series, **settings)
 

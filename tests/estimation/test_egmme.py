@@ -13,7 +13,7 @@ from scipy.special import expit
 import pytest
 
 import ergmfit as ef
-from ergmfit.exceptions import SettingsError
+from ergmfit.exceptions import ConvergenceWarning, SettingsError
 from ergmfit.network.series import NetSeries
 from ergmfit.temporal.chain import DynamicChain
 
@@ -141,3 +141,51 @@ def test_dynamic_steps_reach_the_closed_form_equilibrium(exact):
     b = T.reshape(20, -1, 2).mean(axis=1)
     se = b.std(axis=0, ddof=1) / np.sqrt(20)
     assert np.all(np.abs(T.mean(axis=0) - expected) < 4 * se + 1e-9), (T.mean(0), expected, se)
+
+
+def test_stalled_newton_is_named():
+    # the Newton iterations' deviations (raw) against the equilibrium sd: a gap that does
+    # not close is reported, a gap closed to noise is not
+    from ergmfit.estimation.egmme.estimator import stalled
+    stuck = [{"deviation": [4.3, -4.3]}, {"deviation": [2.1, -5.1]}, {"deviation": [2.0, -4.5]},
+             {"deviation": [2.7, -4.5]}]
+    assert stalled(stuck, [5.0, 5.1]) is not None
+    closing = [{"deviation": [4.3, -4.3]}, {"deviation": [1.0, -0.8]}, {"deviation": [0.2, 0.1]},
+               {"deviation": [-0.1, 0.2]}]
+    assert stalled(closing, [5.0, 5.1]) is None
+    assert stalled(stuck[:1], [5.0, 5.1]) is None
+    assert stalled(stuck, [np.nan, 5.0]) is None
+
+
+@pytest.mark.slow
+def test_unreachable_targets_are_named(flobusiness):
+    # tergm's reference call: Diss(~offset(edges)) at log(9) makes a tie last 1.1 steps on
+    # average; the equilibrium then cannot give flobusiness's 12 of 15 edges with a shared
+    # partner, and the fit says so instead of returning a silent non-convergence
+    m = ef.ERGM(flobusiness, "Form(~edges + gwesp(0, fixed=TRUE)) + Diss(~offset(edges))")
+    with pytest.warns(ConvergenceWarning, match="out of reach"):
+        fit = m.fit(method="egmme", offset_coef=[np.log(9)], random_state=1)
+    assert not fit.converged
+
+
+def test_command_line_egmme(tmp_path, capsys):
+    # `ergmfit fit ... --method egmme` on one cross-section, offsets from --offset-coef
+    import json
+    from ergmfit.cli import main
+    g = ef.datasets.load("flobusiness")
+    path = tmp_path / "flobusiness.csv"
+    path.write_text("source,target\n" + "".join(f"{u},{v}\n" for u, v in g.edges()))
+    nodes = tmp_path / "nodes.csv"                 # (with the isolates)
+    nodes.write_text("id\n" + "".join(f"{v}\n" for v in g.nodes()))
+    args = ["fit", str(path), "Form(~edges) + Persist(~offset(edges))", "--undirected",
+            "--nodes", str(nodes),
+            "--method", "egmme", "--offset-coef", str(np.log(9)), "--seed", "1", "--quiet",
+            "--json"] + [f"--set={k}={v}" for k, v in dict(
+                steps=100, burnin=10, n_iter=4, n_average=0, final_steps=100,
+                fd_steps=50).items()]
+    assert main(args) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert res["method"] == "egmme"
+    assert abs(res["coef"]["Form~edges"] - closed_form_formation(
+        g.number_of_edges() / (g.number_of_nodes() * (g.number_of_nodes() - 1) / 2),
+        np.log(9))) < 1.0                     # (short runs: about 0.3 apart)

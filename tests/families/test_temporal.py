@@ -287,6 +287,26 @@ def test_cmle_equals_tergm_seeds_averaged(form):
     _check_cmle(form, MCMC_REFS[form], seeds=range(1, 7), base_tol=0.1)
 
 
+def test_cmle_samples_as_tergm_does():
+    # tergm's CMLE is ergm 4's MCMC-MLE with control.ergm()'s sample sizes: max(256, 32 p)
+    # draws per iteration, the last at most twice that (the static MCMC-MLE draws 1024 and
+    # 4096); settings given to fit() win
+    m = ef.ERGM(samplk(), "Form(~edges + mutual) + Persist(~edges + mutual)")
+    assert m.cmle_sampling() == {"samplesize": 256, "last_boost": 2, "interval": 256}
+    hist = m.fit(method="cmle", random_state=3, eval_loglik=False).info["history"]
+    assert hist[0]["samplesize"] == 256 and hist[0]["interval"] == 256
+    assert hist[-1]["samplesize"] == 512
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")            # (one iteration: not converged)
+        hist = m.fit(method="cmle", random_state=3, samplesize=300, maxit=1,
+                     eval_loglik=False).info["history"]
+    assert hist[0]["samplesize"] == 300
+    big = ef.ERGM(samplk(), "Form(~edges + mutual + cyclicalties + transitiveties + "
+                  "nodematch('group') + gwesp(0, fixed=True) + ttriple + ctriple + "
+                  "istar(2))")
+    assert big.cmle_sampling()["samplesize"] == 32 * 9
+
+
 def test_static_estimators_work_on_the_transitions():
     m = ef.ERGM(samplk(), "Form(~edges + mutual) + Persist(~edges)")
     fit = m.fit(method="mple")
@@ -347,6 +367,33 @@ def test_btergm_bootstrap_is_the_time_step_bootstrap():
     ci = np.asarray(fit.conf_int())
     assert np.all(ci[:, 0] >= values.min(axis=0) - 1e-9)
     assert np.all(ci[:, 1] <= values.max(axis=0) + 1e-9)
+
+
+def test_btergm_replicates_refit_the_pooled_rows():
+    # a replicate's design is the pooled table's rows weighted by the waves drawn: the same
+    # pseudo-likelihood as the drawn waves' designs stacked (each as often as drawn)
+    from ergmfit.estimation.btergm.estimator import PooledRows
+    from ergmfit.estimation.mple.pseudolikelihood import (Design, fit_design,
+                                                          restricted_design)
+    from ergmfit.sampling.space import var_pairs
+    m = ef.ERGM(knecht(), 'edges + mutual + ttriple + nodematch("sex") + delrecip')
+    net, bm, dvars = m.network, m.compiled(), m.sample_space.design_vars()
+    block = var_pairs(net.n, net.directed, dvars)[:, 0] // net.block_size
+    designs = [restricted_design(bm, dvars[block == b]) for b in range(net.n_transitions)]
+    rows = PooledRows(designs)
+    assert rows.X.shape[0] < sum(d.n_rows for d in designs)
+    for counts in ([1, 1, 1], [3, 0, 0], [0, 2, 1]):
+        chosen = [(d, c) for d, c in zip(designs, counts) if c]
+        stacked = Design(np.concatenate([d.X for d, _ in chosen]),
+                         np.concatenate([d.n * c for d, c in chosen]),
+                         np.concatenate([d.s * c for d, c in chosen]),
+                         sum(d.n_vars * c for d, c in chosen),
+                         sum(d.n_on * c for d, c in chosen))
+        pooled = rows.design(counts)
+        assert (pooled.n_vars, pooled.n_on) == (stacked.n_vars, stacked.n_on)
+        a = fit_design(stacked, list(m.labels), separation="warn")
+        b = fit_design(pooled, list(m.labels), separation="warn")
+        np.testing.assert_allclose(b.params, a.params, rtol=1e-9, atol=1e-9)
 
 
 def test_btergm_drops_replicates_without_all_coefficients():

@@ -120,3 +120,18 @@ def test_a_series_with_other_covariates_is_refused():
     other = ef.NetSeries(labelled(WAVES, "ab"))
     with pytest.raises(SettingsError, match="the formula on wave 4 of series has the statistics"):
         heldout_gof(fit, target=4, series=other, n_sim=2)
+
+
+def test_cmle_gof_is_per_transition():
+    # fit.gof() of a CMLE checks each transition against networks simulated given the wave
+    # before it (the pooled block-diagonal network's gof mixed the transitions)
+    panel = ef.NetSeries([ef.datasets.load(f"samplk{k}") for k in (1, 2, 3)])
+    m = ef.ERGM(panel, "Form(~edges) + Persist(~edges)")
+    fit = m.fit(method="cmle")
+    res = fit.gof(n_sim=5, random_state=1)
+    assert sorted(res.waves) == [1, 2]
+    for t in (1, 2):
+        one = m.on_waves([t])
+        assert np.allclose(res[t].gof["model"].obs, one.statistics_vector())
+        assert res[t].gof["idegree"].obs is not None
+    assert not np.allclose(res[1].gof["model"].obs, res[2].gof["model"].obs)

@@ -7,8 +7,10 @@ from resampling the time steps.
 2. Each of ``R`` replicates draws T time steps with replacement out of the T modelled
    ones and refits the pooled logistic regression on the chosen waves' rows (a wave drawn
    k times counts k times).  The per-wave designs (distinct rows of change statistics with
-   their weights) are built once; a replicate only sums weights and runs Newton's method,
-   once per distinct multiset of waves (a replicate depends on nothing else).
+   their weights) are built once and pooled into one table of the rows distinct over all
+   waves with a weight per wave (:class:`PooledRows`); a replicate only sums weights (two
+   matrix-vector products) and runs Newton's method on those rows, once per distinct
+   multiset of waves (a replicate depends on nothing else).
 3. A replicate whose coefficients do not all exist (a statistic without variation in the
    drawn waves, e.g. a time covariate when one wave is drawn T times) is dropped, as btergm's
    ``glm`` gives NA there; ``n_boot_complete`` counts the others.
@@ -72,24 +74,60 @@ def percentile_interval(draws, alpha):
     return float(t[k - 1] + (q[0] - q[1]) / (q[2] - q[1]) * (t[k] - t[k - 1]))
 
 
-def _replicate_fits(designs, multiplicities, labels, control=None):
+class PooledRows:
+    """The per-wave designs of a panel as one table: the distinct rows ``X`` (U x p) of
+    change statistics over all waves, and each row's weight ``n`` and weight of ties ``s``
+    in each wave (U x T).  A replicate that drew wave t c_t times is the design with
+    weights ``n @ c`` and ``s @ c`` on the same U rows: its set-up is two matrix-vector
+    products, and its Newton iterations run over U rows (a wave's rows recur in the other
+    waves: far fewer than the drawn waves' rows together).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ergmfit.estimation.mple.pseudolikelihood import Design
+    >>> w1 = Design(np.array([[1.0, 0.0], [1.0, 1.0]]), np.array([3.0, 1.0]),
+    ...             np.array([1.0, 1.0]), 4, 2)
+    >>> w2 = Design(np.array([[1.0, 0.0]]), np.array([4.0]), np.array([2.0]), 4, 2)
+    >>> rows = PooledRows([w1, w2])
+    >>> d = rows.design([2, 1])                       # wave 1 drawn twice, wave 2 once
+    >>> d.X.tolist(), d.n.tolist(), d.s.tolist(), d.n_vars, d.n_on
+    ([[1.0, 0.0], [1.0, 1.0]], [10.0, 2.0], [4.0, 2.0], 12, 6)
+    """
+
+    def __init__(self, designs):
+        T = len(designs)
+        X = np.concatenate([d.X for d in designs])
+        self.X, row = np.unique(X, axis=0, return_inverse=True)
+        row = np.asarray(row).reshape(-1)
+        wave = np.repeat(np.arange(T), [d.n_rows for d in designs])
+        self.n = np.zeros((len(self.X), T))
+        self.s = np.zeros((len(self.X), T))
+        np.add.at(self.n, (row, wave), np.concatenate([d.n for d in designs]))
+        np.add.at(self.s, (row, wave), np.concatenate([d.s for d in designs]))
+        self.n_vars = np.array([d.n_vars for d in designs], dtype=np.int64)
+        self.n_on = np.array([d.n_on for d in designs], dtype=np.int64)
+
+    def design(self, counts) -> Design:
+        """The pooled design of the waves drawn ``counts[t]`` times each."""
+        c = np.asarray(counts, dtype=np.int64)
+        return Design(self.X, self.n @ c, self.s @ c, int(self.n_vars @ c),
+                      int(self.n_on @ c))
+
+
+def _replicate_fits(rows, multiplicities, labels, control=None):
     """Coefficients of the pooled logistic regression of each row of ``multiplicities``
-    (how often each per-wave design was drawn), NaN rows where a coefficient does not
-    exist; and how many rows were fitted (fewer after a Ctrl-C: the rows before it)."""
+    (how often each wave of the :class:`PooledRows` ``rows`` was drawn), NaN rows where a
+    coefficient does not exist; and how many rows were fitted (fewer after a Ctrl-C: the
+    rows before it)."""
     out = np.full((len(multiplicities), len(labels)), np.nan)
     done = 0
     with catch_interrupt():                  # here (n_jobs=1): the rows fitted so far
         for r, counts in enumerate(multiplicities):
             if control is not None and control.stop_requested():     # Ctrl-C in the parent
                 break
-            chosen = [(designs[w], c) for w, c in enumerate(counts) if c]
-            d = Design(np.concatenate([x.X for x, _ in chosen]),
-                       np.concatenate([x.n * c for x, c in chosen]),
-                       np.concatenate([x.s * c for x, c in chosen]),
-                       int(sum(x.n_vars * c for x, c in chosen)),
-                       int(sum(x.n_on * c for x, c in chosen)))
             try:
-                lf = fit_design(d, labels, separation="warn")
+                lf = fit_design(rows.design(counts), labels, separation="warn")
             except DegenerateModelError:
                 lf = None
             if lf is not None and np.all(np.isfinite(lf.params)) and not np.any(lf.fixed):
@@ -223,7 +261,8 @@ class BTERGM(Estimator):
         if dvars is None:           # every dyad (a single transition: one block)
             dvars = np.arange(net.n_dyads, dtype=np.int64)
         block = var_pairs(net.n, net.directed, dvars)[:, 0] // net.block_size
-        designs = [restricted_design(bm, dvars[block == b]) for b in range(net.n_transitions)]
+        rows = PooledRows([restricted_design(bm, dvars[block == b])
+                           for b in range(net.n_transitions)])
         rng = check_random_state(self.random_state)
         T = net.n_transitions
         need = self.R * (24.0 * T + 8.0 * len(labels))   # draws, counts and coefficients
@@ -236,7 +275,7 @@ class BTERGM(Estimator):
         # order of their first draw, so that after a Ctrl-C the replicates up to the first
         # unfitted multiset are a bootstrap of their own (the first R' draws)
         distinct, first, which = _distinct_multisets(picks, T)
-        jobs = [(designs, distinct[k:k + self.chunk], labels)
+        jobs = [(rows, distinct[k:k + self.chunk], labels)
                 for k in range(0, len(distinct), self.chunk)]
         results, interrupted = run_jobs(_replicate_fits, jobs, n_jobs=self.n_jobs,
                                         backend=self.backend,

@@ -143,8 +143,19 @@ class EGMME(Estimator):
             if not converged:
                 msg = (f"EGMME did not converge: the equilibrium means of the targets are up "
                        f"to {np.max(np.abs(t)):.3f} sd from the observed (criterion "
-                       f"{s['t_ratio']}); raise n_iter or steps, or start from this estimate "
-                       "(init=fit.params)")
+                       f"{s['t_ratio']}); ")
+                stall = stalled(run.history, np.sqrt(np.diag(cov_targets(run))))
+                if stall is not None:
+                    msg += (f"the Newton steps stopped closing the gap (the deviation of the "
+                            f"targets, in sd, went from {stall[0]:.2f} at the first step to "
+                            f"{stall[1]:.2f} on average over the last half): the observed "
+                            f"targets {dict(zip(tlabels, np.round(g_obs, 3).tolist()))} look "
+                            "out of reach of this model's equilibrium with its offsets (e.g. "
+                            "a dissolution offset giving ties a very short life); check the "
+                            "offsets (Diss() and Persist() have opposite signs) and the "
+                            "targets; standard errors are not meaningful here")
+                else:
+                    msg += "raise n_iter or steps, or start from this estimate (init=fit.params)"
                 warnings.warn(msg, ConvergenceWarning, stacklevel=2)
                 warn.append(msg)
         info = {"targets": dict(zip(tlabels, g_obs.tolist())),
@@ -190,6 +201,7 @@ class EGMME(Estimator):
         _checked(run.chain.run(eta, s["burnin"]))
         r = _checked(run.chain.run(eta, s["final_steps"]))
         Sigma = np.atleast_2d(np.cov(r.cross, rowvar=False))
+        run.sigma = Sigma
         sd = np.sqrt(np.diag(Sigma))
         run.means = r.cross.mean(axis=0)
         run.mc_se = _batch_means_se(r.cross)
@@ -223,12 +235,41 @@ class EGMME(Estimator):
         return J
 
 
+def cov_targets(run):
+    """The equilibrium covariance of the targets from the final run (NaN before it)."""
+    return run.sigma if run.sigma is not None else \
+        np.full((len(run.g_obs),) * 2, np.nan)
+
+
+def stalled(history, sd, share=0.5):
+    """(first, late) sizes of the targets' deviation from the observed, in equilibrium sd
+    (the largest over the targets), when the Newton iterations stopped closing the gap: the
+    average over the last half of the iterations still ``share`` or more of the first
+    iteration's; else None.
+
+    Examples
+    --------
+    >>> h = [{"deviation": [4.0, -4.0]}, {"deviation": [3.0, -4.5]}, {"deviation": [2.0, -4.4]}]
+    >>> stalled(h, [5.0, 5.0])
+    (0.8, 0.89)
+    >>> stalled([{"deviation": [4.0]}, {"deviation": [0.2]}, {"deviation": [-0.1]}], [5.0])
+    """
+    sd = np.asarray(sd, dtype=float)
+    if len(history) < 2 or not np.all(np.isfinite(sd)) or np.any(sd <= 0):
+        return None
+    size = [float(np.max(np.abs(np.asarray(h["deviation"], dtype=float)) / sd))
+            for h in history]
+    late = float(np.mean(size[len(size) // 2:]))
+    return (round(size[0], 3), round(late, 3)) if late >= share * size[0] else None
+
+
 class _Run:
     """What the phases share."""
 
     def __init__(self, model, g_obs, p):
         self.model, self.g_obs, self.p = model, g_obs, p
         self.theta = self.chain = self.cov = self.t = self.means = self.mc_se = None
+        self.sigma = None
         self.history = []
 
     def eda_jacobian(self, r):
