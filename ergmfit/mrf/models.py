@@ -59,8 +59,9 @@ from ..estimation.base import Setting, integer, number
 from ..exceptions import SettingsError
 from ..utils.validation import check_random_state
 from . import exact as _exact
-from ._base import MRFEstimator
+from ._base import MRFEstimator, _to01
 from ._models import MonomialModel
+from .contrastive import ContrastiveConstraintGeneration
 from .ee import EquilibriumExpectation
 from .estimation import (CompositeLikelihood, ContrastiveDivergence,
                          PersistentContrastiveDivergence, PseudoLikelihood)
@@ -82,19 +83,6 @@ def in_coding(X01, coding):
     """0/1 rows in the given coding: unchanged ("01") or as -1/+1 spins ("pm1")."""
     X01 = np.asarray(X01)
     return 2 * X01.astype(np.int8) - 1 if coding == "pm1" else X01
-
-
-def _to01(X, n=None):
-    X = np.atleast_2d(np.asarray(X))
-    if n is not None and X.shape[1] != n:
-        raise ValueError(f"X must have {n} columns (one per variable), got {X.shape[1]}")
-    if X.size and X.min() < 0:
-        if not np.all(np.isin(X, (-1, 1))):
-            raise ValueError("X must hold 0/1 values or -1/+1 spins")
-        return (X > 0).astype(np.uint8)
-    if not np.all(np.isin(X, (0, 1))):
-        raise ValueError("X must hold 0/1 values or -1/+1 spins")
-    return X.astype(np.uint8)
 
 
 def graph_edges(graph):
@@ -249,7 +237,7 @@ class LinearMRF(MRFEstimator):
     METHODS = {"exact": _exact.ExactLikelihood, "pl": PseudoLikelihood,
                "cl": CompositeLikelihood, "scl": StochasticCompositeLikelihood,
                "cd": ContrastiveDivergence, "pcd": PersistentContrastiveDivergence,
-               "ee": EquilibriumExpectation}
+               "ee": EquilibriumExpectation, "ccg": ContrastiveConstraintGeneration}
 
     def fit(self, X, y=None, method="pl", sample_weight=None, **settings):
         """Estimate theta from the rows of X (i.i.d. observations).
