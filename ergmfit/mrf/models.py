@@ -27,6 +27,9 @@ method      what runs (the estimator class of ``LinearMRF.METHODS``)
             ``PersistentContrastiveDivergence``
 "ee"        Equilibrium Expectation on the product model of the rows:
             ``EquilibriumExpectation``
+"ccg"       Contrastive Constraint Generation (Vickrey et al.): PL plus
+            ICM or Gibbs-n instantiations of each example's own model:
+            ``ContrastiveConstraintGeneration``
 ==========  ===========================================================
 
 The estimators share the ERGM estimators' protocol
@@ -253,7 +256,9 @@ class LinearMRF(MRFEstimator):
         (:class:`~ergmfit.mrf.estimation.ContrastiveDivergence`: ``n_steps``,
         ``sampler``, ``block_size``, ``n_iter``, ``learning_rate``,
         ``batch_size``, ...), "ee"
-        (:class:`~ergmfit.mrf.ee.EquilibriumExpectation`).  ``random_state``
+        (:class:`~ergmfit.mrf.ee.EquilibriumExpectation`), "ccg"
+        (:class:`~ergmfit.mrf.contrastive.ContrastiveConstraintGeneration`:
+        ``instantiation``, ``n_sweeps``, ``init``, ``max_rounds``).  ``random_state``
         defaults to the model's.  The results object is kept as ``results_``.
         """
         self.data_coding_ = data_coding(X)
