@@ -315,8 +315,9 @@ def main():
                  f"over-couple (θ_edge above CCG(ICM+PL)'s on {over} of {len(E)} draws: "
                  f"{np.nanmean(T[:, iPL, 2]):.3f} vs {np.nanmean(T[:, iCCG, 2]):.3f}), as the "
                  "paper says, but ICM started from the node potentials' labels barely pays "
-                 "for it here: a 4-parameter grid CRF cannot go as wrong as the paper's "
-                 "region-graph CRF with many features"))
+                 "for it here: this 4-parameter grid CRF does not show the gaps of the "
+                 "paper's many-feature region CRF (whether it would on their data is not "
+                 "tested here)"))
     lines = ["| quantity | paper | ergmfit |", "| --- | --- | --- |"]
     lines += [f"| {a} | {b} | {c} |" for a, b, c in rows]
     table = "\n".join(lines)
