@@ -19,6 +19,7 @@ model's method table ``METHODS``.
 from . import contrastive, data, exact, junction, scl
 from ._potts import OneHotEnumeration, UniformGroupBlocks
 from ._trees import ForwardBackward, GridShapeBlocks
+from .contrastive import ContrastiveConstraintGeneration
 from .ee import EquilibriumExpectation
 from .estimation import (CompositeLikelihood, ContrastiveDivergence,
                          PersistentContrastiveDivergence, PseudoLikelihood)
@@ -36,5 +37,6 @@ __all__ = ["IsingModel", "BoltzmannMachine", "GridCRF", "RBM", "LinearMRF", "Pot
            "ExactLikelihood", "PseudoLikelihood", "CompositeLikelihood",
            "StochasticCompositeLikelihood", "ContrastiveDivergence",
            "PersistentContrastiveDivergence", "EquilibriumExpectation",
+           "ContrastiveConstraintGeneration",
            "PottsPseudoLikelihood", "PottsCompositeLikelihood", "PottsExactLikelihood",
            "MRFResults"]

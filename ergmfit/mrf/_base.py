@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import inspect
 
+import numpy as np
+
 __all__ = ["ParamsMixin", "MRFEstimator", "HAVE_SKLEARN"]
 
 
@@ -115,3 +117,16 @@ class MRFEstimator(_Base):
                 delattr(self, key)     # fitted attributes belong to the old parameters
             self._build()
         return self
+
+
+def _to01(X, n=None):
+    X = np.atleast_2d(np.asarray(X))
+    if n is not None and X.shape[1] != n:
+        raise ValueError(f"X must have {n} columns (one per variable), got {X.shape[1]}")
+    if X.size and X.min() < 0:
+        if not np.all(np.isin(X, (-1, 1))):
+            raise ValueError("X must hold 0/1 values or -1/+1 spins")
+        return (X > 0).astype(np.uint8)
+    if not np.all(np.isin(X, (0, 1))):
+        raise ValueError("X must hold 0/1 values or -1/+1 spins")
+    return X.astype(np.uint8)

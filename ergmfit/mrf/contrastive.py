@@ -23,7 +23,12 @@ that example's own sub-objective S_m = {x^m, y_1, y_2, ...} (a set, w = 1)
 
 Models: any :class:`~ergmfit.mrf.models.LinearMRF` (statistics of
 instantiations by ``model.statistics``; change statistics from its compiled
-BinaryModel for PL and ICM).
+BinaryModel for PL and ICM).  :class:`ContrastiveConstraintGeneration`
+(``method="ccg"`` of every LinearMRF, the GridCRF included) runs CCG on the
+compiled instances of the estimators' protocol, one per CRF input, so that
+each example's instantiations come from its own conditional model
+p(y | x^m), with ICM or Gibbs-n instantiations (CCG(ICM+PL),
+CCG(Gibbs-n+PL) of the paper's Sec. 6).
 """
 import warnings
 from types import SimpleNamespace
@@ -31,8 +36,12 @@ from types import SimpleNamespace
 import numpy as np
 from scipy.optimize import minimize
 
+from ..estimation.base import Setting, choice, integer
 from ..exceptions import ConvergenceWarning, DegenerateModelError
-from .models import _to01
+from ..utils.validation import check_params, check_random_state, seed_words
+from ._base import _to01
+from .estimation import THETA0, _make_sampler
+from .fitting import MRFMethod, MRFResults
 
 SEPARATION = ("error", "warn", "ignore")
 
@@ -215,13 +224,19 @@ def pseudo_likelihood_objective(model, X, obj=None, weights=None):
     X = _to01(X, model.n_vars)
     w = _weights(weights, len(X))
     obj = ContrastiveObjective(model.n_stats) if obj is None else obj
-    bm = model.compiled()
+    add_pseudo_likelihood_groups(obj, model.compiled(), X, w, ("pl",))
+    return obj
+
+
+def add_pseudo_likelihood_groups(obj, bm, X, weights, key):
+    """Add to ``obj`` the PL sub-objectives of the 0/1 rows X observed under the
+    compiled model ``bm`` (row m weighted by ``weights[m]``), keyed
+    ``key + (m, i)``.  Leaves bm in the state of the last row."""
     for m, x in enumerate(X):
         bm.set_state(x)
-        for i in range(model.n_vars):
+        for i in range(bm.n_vars):
             d = bm.change_stats(i)
-            obj.set_group(("pl", m, i), (d if not x[i] else -d)[None, :], weight=w[m])
-    return obj
+            obj.set_group(key + (m, i), (d if not x[i] else -d)[None, :], weight=weights[m])
 
 
 def _weights(weights, n):
@@ -237,13 +252,20 @@ def icm(model, theta, x0=None, random_state=None, max_sweeps=100):
     """Iterated conditional modes: greedy single-variable ascent in random
     order from x0 (random if None) to a local maximum of theta . g(x)."""
     rng = np.random.default_rng(random_state)
-    theta = np.asarray(theta, dtype=float)
-    bm = model.compiled()
-    x = rng.integers(0, 2, model.n_vars) if x0 is None else _to01(x0, model.n_vars)
+    return icm_state(model.compiled(), np.asarray(theta, dtype=float),
+                     None if x0 is None else _to01(x0, model.n_vars), rng, max_sweeps)
+
+
+def icm_state(bm, theta, x0, rng, max_sweeps=100):
+    """:func:`icm` on a compiled model ``bm`` (e.g. one CRF instance): from the
+    0/1 state x0 (uniformly random if None, drawn from the Generator ``rng``),
+    at most ``max_sweeps`` sweeps in random order; returns the local maximum
+    (bm is left in it)."""
+    x = rng.integers(0, 2, bm.n_vars) if x0 is None else x0
     bm.set_state(x)
     for _ in range(max_sweeps):
         moved = False
-        for v in rng.permutation(model.n_vars):
+        for v in rng.permutation(bm.n_vars):
             z = bm.change_stats(int(v)) @ theta
             want = z > 0
             if bool(bm.value(int(v))) != want and z != 0:
@@ -307,40 +329,186 @@ def ccg(model, X, map_method="icm", init="pl", theta0=None, max_rounds=50, rando
     w = _weights(weights, len(X))
     obj = pseudo_likelihood_objective(model, X, weights=w) if init == "pl" else \
         ContrastiveObjective(model.n_stats)
-    sets = [dict() for _ in range(len(X))]
     GX = model.statistics(X)
     stats_of = {}                  # instantiation (bytes) -> g(y), computed once
+
+    def statistics_of(m, key, y):
+        if key not in stats_of:
+            stats_of[key] = model.statistics(y[None, :])[0]
+        return stats_of[key]
+
+    def new_round(theta):
+        if map_method == "max_product":
+            mp = max_product(model, theta)
+            return lambda m: mp
+        return lambda m: icm(model, theta, None, rng)
+
     theta = np.zeros(model.n_stats) if theta0 is None else np.asarray(theta0, dtype=float)
-    converged = False
     if len(obj):
         theta, val, _ = obj.maximize(theta, separation="ignore")
+    theta, rounds, converged, sets = generate_constraints(
+        obj, [(x, GX[m], w[m]) for m, x in enumerate(X)], new_round, statistics_of, theta,
+        max_rounds, verbose)
+    val, _ = obj.value_and_grad(theta)
+    d = _warn_if_separated(obj, getattr(model, "labels", None))
+    return {"theta": theta, "objective": val, "n_rounds": rounds, "converged": converged,
+            "sets": [list(s.values()) for s in sets], "objective_obj": obj, "separation": d}
+
+
+def _warn_if_separated(obj, labels):
+    d = obj.separation_direction()
+    if d is not None:
+        warnings.warn("CCG: " + _no_maximiser_message(d, labels or
+                                                      [f"x{k}" for k in range(len(d))])
+                      + " theta is where the optimiser stopped.", ConvergenceWarning,
+                      stacklevel=3)
+    return d
+
+
+def generate_constraints(obj, examples, new_round, statistics_of, theta, max_rounds,
+                         verbose=False):
+    """The rounds of CCG (Vickrey et al. 2010, Sec. 5.2) on the objective ``obj``.
+
+    ``examples`` are (x, g(x), weight) with x 0/1; each round calls
+    ``pick = new_round(theta)`` and, for every example m, ``y = pick(m)``:
+    a y not equal to x and not yet in example m's set joins it (the
+    sub-objective ``("ccg", m)``: log P(x | {x} ∪ set), with g(y) from
+    ``statistics_of(m, y.tobytes(), y)``); then ``obj`` is maximised again.
+    Stops when no example gets a new instantiation (converged) or after
+    ``max_rounds``.  Returns (theta, rounds, converged, sets), sets[m] a dict
+    bytes -> y."""
+    sets = [dict() for _ in examples]
+    converged = False
     rounds = 0
     for rounds in range(1, max_rounds + 1):
         new = 0
-        mp = max_product(model, theta) if map_method == "max_product" else None
-        for m, x in enumerate(X):
-            y = mp if mp is not None else icm(model, theta, None, rng)
+        pick = new_round(theta)
+        for m, (x, gx, w) in enumerate(examples):
+            y = pick(m)
             key = y.tobytes()
             if np.array_equal(y, x) or key in sets[m]:
                 continue
             sets[m][key] = y.copy()
             new += 1
-            if key not in stats_of:
-                stats_of[key] = model.statistics(y[None, :])[0]
-            D = np.array([stats_of[k] for k in sets[m]]) - GX[m]
-            obj.set_group(("ccg", m), D, weight=w[m])
+            D = np.array([statistics_of(m, k, s) for k, s in sets[m].items()]) - gx
+            obj.set_group(("ccg", m), D, weight=w)
         if verbose:
             print(f"CCG round {rounds}: {new} new instantiations")
         if new == 0:
             converged = True
             break
-        theta, val, _ = obj.maximize(theta, separation="ignore")
-    val, _ = obj.value_and_grad(theta)
-    d = obj.separation_direction()
-    if d is not None:
-        warnings.warn("CCG: " + _no_maximiser_message(d, getattr(model, "labels", None) or
-                                                      [f"x{k}" for k in range(len(d))])
-                      + " theta is where the optimiser stopped.", ConvergenceWarning,
-                      stacklevel=2)
-    return {"theta": theta, "objective": val, "n_rounds": rounds, "converged": converged,
-            "sets": [list(s.values()) for s in sets], "objective_obj": obj, "separation": d}
+        theta, _, _ = obj.maximize(theta, separation="ignore")
+    return theta, rounds, converged, sets
+
+
+class ContrastiveConstraintGeneration(MRFMethod):
+    """Contrastive Constraint Generation (``method="ccg"``; Vickrey, Lin &
+    Koller 2010, Sec. 5.2) on the compiled instances of the data: for a CRF
+    one conditional model per input, so every example's instantiations come
+    from its own p(y | x^m).
+
+    Start from the pseudo-likelihood sub-objectives (``init="pl"``) or none
+    (``"empty"``); repeat: maximise the contrastive objective (L-BFGS), then
+    for every example m draw one instantiation y -- ``instantiation="icm"``:
+    iterated conditional modes from a uniformly random state (the paper's
+    ICM, a non-local local maximum of the current model); ``"gibbs"``:
+    ``n_sweeps`` rounds of single-site Gibbs (``n_sweeps`` times the number
+    of variables random-scan updates) started at the observation, as CD-n
+    draws its negative sample (the paper's CCG(Gibbs-n)) -- and add it to
+    the example's own sub-objective log P(y^m | {y^m} ∪ S_m) (a set; w = 1,
+    or the row's sample weight) -- until no example gets a new
+    instantiation (``converged``) or ``max_rounds`` rounds.
+
+    ``loglik`` is the contrastive objective at the estimate; ``info``:
+    ``n_rounds``, ``n_instantiations`` (the size of all the sets together)
+    and ``separation`` (a direction along which the final objective has no
+    finite maximiser, with a ConvergenceWarning, or None).
+
+    References
+    ----------
+    Vickrey, D., Lin, C. C. & Koller, D. (2010). Non-local contrastive
+    objectives. ICML.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from ergmfit.mrf import IsingModel
+    >>> m = IsingModel(nx.path_graph(6))
+    >>> X = m.sample(100, theta=[0.2, 0.6], random_state=0)
+    >>> res = ContrastiveConstraintGeneration(random_state=1).fit(m, X)
+    >>> res.method, res.params.shape, res.converged
+    ('ccg', (2,), True)
+    """
+
+    method = "ccg"
+    SETTINGS = (
+        Setting("instantiation", "icm", choice("icm", "gibbs"),
+                "'icm' (randomly initialised iterated conditional modes) or 'gibbs' "
+                "(n_sweeps Gibbs sweeps from the observation)."),
+        Setting("n_sweeps", 1, integer(1),
+                "Gibbs instantiations: sweeps (n_vars single-site updates each)."),
+        Setting("init", "pl", choice("pl", "empty"),
+                "Initial objective: the PL sub-objectives or none."),
+        Setting("max_rounds", 50, integer(1), "Rounds of constraint generation at most."),
+        Setting("max_sweeps", 100, integer(1), "ICM: sweeps at most per instantiation."),
+        THETA0,
+    )
+
+    def fit_instances(self, insts, labels, model=None):
+        labels = list(labels)
+        p = len(labels)
+        rng = check_random_state(self.random_state)
+        obj = ContrastiveObjective(p)
+        examples, where = [], []
+        saved = [bm.state() for bm, *_ in insts]
+        try:
+            for i, (bm, X, *rest) in enumerate(insts):
+                X = _to01(X, bm.n_vars)
+                w = _weights(rest[0] if rest else None, len(X))
+                if self.init == "pl":
+                    add_pseudo_likelihood_groups(obj, bm, X, w, ("pl", i))
+                for r, x in enumerate(X):
+                    bm.set_state(x)
+                    examples.append((x, np.asarray(bm.statistics(), dtype=float), w[r]))
+                    where.append(i)
+            theta = np.zeros(p) if self.theta0 is None else \
+                np.asarray(check_params(self.theta0, labels, "theta0"), dtype=float)
+            if len(obj):
+                theta, _, _ = obj.maximize(theta, separation="ignore")
+            theta, rounds, converged, sets = generate_constraints(
+                obj, examples, self._instantiator(insts, examples, where, rng),
+                lambda m, key, y: _statistics_at(insts[where[m]][0], y), theta,
+                self.max_rounds, self.verbose)
+        finally:
+            for (bm, *_), s0 in zip(insts, saved):
+                bm.set_state(s0)
+        val, _ = obj.value_and_grad(theta)
+        d = _warn_if_separated(obj, labels)
+        return MRFResults(theta, labels, method=self.method, loglik=val, converged=converged,
+                          n_iter=rounds,
+                          info={"n_rounds": rounds,
+                                "n_instantiations": int(sum(len(s) for s in sets)),
+                                "separation": d})
+
+    def _instantiator(self, insts, examples, where, rng):
+        """new_round(theta) -> pick(m) for :func:`generate_constraints`."""
+        if self.instantiation == "icm":
+            max_sweeps = self.max_sweeps
+            return lambda theta: (lambda m: icm_state(insts[where[m]][0], theta, None, rng,
+                                                      max_sweeps))
+        samplers = [_make_sampler(bm, "gibbs", 1, seed_words(rng)) for bm, *_ in insts]
+        n_sweeps = self.n_sweeps
+
+        def new_round(theta):
+            def pick(m):
+                bm, s = insts[where[m]][0], samplers[where[m]]
+                bm.set_state(examples[m][0])
+                s.run(theta, n_sweeps * bm.n_vars)
+                return bm.state()
+            return pick
+        return new_round
+
+
+def _statistics_at(bm, y):
+    bm.set_state(y)
+    return np.asarray(bm.statistics(), dtype=float)

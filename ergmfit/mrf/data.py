@@ -5,6 +5,9 @@
   :class:`~ergmfit.sampling._blocks.BlockGibbsSampler` (larger models).
 * :func:`chessboard` -- the 32x32 chessboard of Asuncion et al. (2010, sec. 4.2)
   with additive N(0, sigma^2) noise, as (y, x) pairs for :class:`~ergmfit.mrf.models.GridCRF`.
+* :func:`segmentation_pairs` -- random label images made of smooth regions (a thresholded
+  smoothed Gaussian field) with noisy observations, for CRF learning experiments
+  (a synthetic stand-in for region-labelled scene images).
 """
 from __future__ import annotations
 
@@ -13,7 +16,8 @@ import numpy as np
 from ..utils.validation import check_random_state, seed_words
 from . import exact as _exact
 
-__all__ = ["exact_sample", "gibbs_sample", "chessboard", "chessboard_pairs", "random_theta"]
+__all__ = ["exact_sample", "gibbs_sample", "chessboard", "chessboard_pairs", "segmentation_pairs",
+           "random_theta"]
 
 
 def exact_sample(bm_or_G, theta, n_samples, n_vars=None, random_state=None):
@@ -62,3 +66,65 @@ def chessboard_pairs(n_images, size=32, squares=4, sigma=1.0, random_state=None)
 def random_theta(p, scale=1.0, random_state=None):
     """Parameters drawn uniformly from [-scale, scale]."""
     return check_random_state(random_state).uniform(-scale, scale, size=int(p))
+
+
+def segmentation_pairs(n_images, shape=(12, 12), length_scale=2.0, sigma=1.2,
+                       random_state=None):
+    """Label images of smooth random regions and their noisy observations.
+
+    Each label image x in {-1, +1}^(rows x columns) is the sign of white
+    noise smoothed by a Gaussian filter of standard deviation
+    ``length_scale`` (pixels; periodic boundary), so neighbouring labels
+    agree far more often than not and region sizes vary; its observation is
+    y = x + N(0, sigma^2) pixel by pixel.  The label model is not a grid
+    CRF, so a :class:`~ergmfit.mrf.models.GridCRF` fitted to the pairs is
+    misspecified, as a CRF of real images is.  With sigma = 1.2 a pixel
+    classified from its own y alone is wrong with probability
+    Phi(-1/1.2) = 0.20.
+
+    Parameters
+    ----------
+    n_images : int
+        Number of (y, x) pairs.
+    shape : (int, int)
+        Rows and columns of each image.
+    length_scale : float
+        Smoothing scale of the latent field in pixels (> 0); larger: larger regions.
+    sigma : float
+        Standard deviation of the observation noise (>= 0).
+    random_state : None, int or Generator
+
+    Returns
+    -------
+    (Y, X) : arrays of shape (n_images, rows * columns), rows flattened row-major;
+    X holds -1/+1.
+
+    Examples
+    --------
+    >>> Y, X = segmentation_pairs(3, shape=(6, 8), random_state=0)
+    >>> Y.shape, sorted(set(X.ravel().tolist()))
+    ((3, 48), [-1, 1])
+    """
+    from scipy.ndimage import gaussian_filter
+    def positive_int(k):
+        return isinstance(k, (int, np.integer)) and not isinstance(k, (bool, np.bool_)) \
+            and k >= 1
+    if not positive_int(n_images):
+        raise ValueError(f"n_images must be an integer >= 1, got {n_images!r}")
+    if not (isinstance(shape, (tuple, list)) and len(shape) == 2
+            and all(positive_int(k) for k in shape)):
+        raise ValueError(f"shape must be (rows, columns) of positive integers, got {shape!r}")
+    h, w = (int(k) for k in shape)
+    for name, value, lo in (("length_scale", length_scale, "a positive"),
+                            ("sigma", sigma, "a non-negative")):
+        ok = isinstance(value, (int, float, np.integer, np.floating)) and \
+            not isinstance(value, (bool, np.bool_)) and np.isfinite(value) and \
+            (value > 0 if name == "length_scale" else value >= 0)
+        if not ok:
+            raise ValueError(f"{name} must be {lo} number, got {value!r}")
+    rng = check_random_state(random_state)
+    Z = gaussian_filter(rng.standard_normal((n_images, h, w)),
+                        (0, float(length_scale), float(length_scale)), mode="wrap")
+    X = np.where(Z > 0, 1, -1).reshape(int(n_images), h * w)
+    Y = X + float(sigma) * rng.standard_normal(X.shape)
+    return Y, X

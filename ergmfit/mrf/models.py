@@ -27,6 +27,9 @@ method      what runs (the estimator class of ``LinearMRF.METHODS``)
             ``PersistentContrastiveDivergence``
 "ee"        Equilibrium Expectation on the product model of the rows:
             ``EquilibriumExpectation``
+"ccg"       Contrastive Constraint Generation (Vickrey et al.): PL plus
+            ICM or Gibbs-n instantiations of each example's own model:
+            ``ContrastiveConstraintGeneration``
 ==========  ===========================================================
 
 The estimators share the ERGM estimators' protocol
@@ -59,8 +62,9 @@ from ..estimation.base import Setting, integer, number
 from ..exceptions import SettingsError
 from ..utils.validation import check_random_state
 from . import exact as _exact
-from ._base import MRFEstimator
+from ._base import MRFEstimator, _to01
 from ._models import MonomialModel
+from .contrastive import ContrastiveConstraintGeneration
 from .ee import EquilibriumExpectation
 from .estimation import (CompositeLikelihood, ContrastiveDivergence,
                          PersistentContrastiveDivergence, PseudoLikelihood)
@@ -82,19 +86,6 @@ def in_coding(X01, coding):
     """0/1 rows in the given coding: unchanged ("01") or as -1/+1 spins ("pm1")."""
     X01 = np.asarray(X01)
     return 2 * X01.astype(np.int8) - 1 if coding == "pm1" else X01
-
-
-def _to01(X, n=None):
-    X = np.atleast_2d(np.asarray(X))
-    if n is not None and X.shape[1] != n:
-        raise ValueError(f"X must have {n} columns (one per variable), got {X.shape[1]}")
-    if X.size and X.min() < 0:
-        if not np.all(np.isin(X, (-1, 1))):
-            raise ValueError("X must hold 0/1 values or -1/+1 spins")
-        return (X > 0).astype(np.uint8)
-    if not np.all(np.isin(X, (0, 1))):
-        raise ValueError("X must hold 0/1 values or -1/+1 spins")
-    return X.astype(np.uint8)
 
 
 def graph_edges(graph):
@@ -249,7 +240,7 @@ class LinearMRF(MRFEstimator):
     METHODS = {"exact": _exact.ExactLikelihood, "pl": PseudoLikelihood,
                "cl": CompositeLikelihood, "scl": StochasticCompositeLikelihood,
                "cd": ContrastiveDivergence, "pcd": PersistentContrastiveDivergence,
-               "ee": EquilibriumExpectation}
+               "ee": EquilibriumExpectation, "ccg": ContrastiveConstraintGeneration}
 
     def fit(self, X, y=None, method="pl", sample_weight=None, **settings):
         """Estimate theta from the rows of X (i.i.d. observations).
@@ -265,7 +256,9 @@ class LinearMRF(MRFEstimator):
         (:class:`~ergmfit.mrf.estimation.ContrastiveDivergence`: ``n_steps``,
         ``sampler``, ``block_size``, ``n_iter``, ``learning_rate``,
         ``batch_size``, ...), "ee"
-        (:class:`~ergmfit.mrf.ee.EquilibriumExpectation`).  ``random_state``
+        (:class:`~ergmfit.mrf.ee.EquilibriumExpectation`), "ccg"
+        (:class:`~ergmfit.mrf.contrastive.ContrastiveConstraintGeneration`:
+        ``instantiation``, ``n_sweeps``, ``init``, ``max_rounds``).  ``random_state``
         defaults to the model's.  The results object is kept as ``results_``.
         """
         self.data_coding_ = data_coding(X)

@@ -56,7 +56,7 @@ SMALL = {("ising", "cd"): dict(n_iter=100, batch_size=20),
          ("potts", "pcd"): dict(n_iter=50, batch_size=20),
          ("rbm", "cd"): dict(n_iter=50)}
 #: methods whose defaults are fast enough (no SMALL entry needed)
-FAST = {"exact", "pl", "cl", "scl"}
+FAST = {"exact", "pl", "cl", "scl", "ccg"}
 
 CASES = [(family, method) for family, cls in FAMILIES.items() for method in cls.METHODS]
 IDS = [f"{f}-{m}" for f, m in CASES]
