@@ -231,3 +231,54 @@ def test_degree_gof_bad_input(fmh):
         m.gof(m.fit(), nsim=0)
     with pytest.raises(ef.exceptions.SettingsError, match="EgoERGM.fit"):
         m.gof(object())
+
+
+def test_ee_proposes_triadic_closures_for_triangle_terms(fmh):
+    # IFD proposes random dyads, which in a large sparse pseudo-population almost never close
+    # a two-path: EE then ran the gwesp coefficient away (26 million at N' = 20,000).  The
+    # ego fit gives EE the triadic proposal for such terms and keeps IFD for the others.
+    from ergmfit.ego.model import ee_proposal
+    ego = fmh["fmh.s100"]
+    gw = ef.ERGM(ego, "edges + nodematch('Sex') + gwesp(0.5, fixed=TRUE)", popsize=2_000)
+    dg = ef.ERGM(ego, "edges + nodematch('Sex') + degree(0:1)", popsize=2_000)
+    assert ee_proposal(gw.network_model()) == "triadic"
+    assert ee_proposal(dg.network_model()) == "ifd"
+    # EE itself takes the triadic proposal (a SettingsError before)
+    m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
+    fit = m.fit(method="ee", proposal="triadic", se="none", ee_steps=5, ee_inner_steps=10,
+                s_steps=10, random_state=1)
+    assert fit.info["settings"]["proposal"] == "triadic"
+    assert np.all(np.isfinite(np.asarray(fit.params)))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [1, 2])
+def test_large_pseudo_population_gwesp_fit_stays_at_the_targets(fmh, seed):
+    # N' = 20,000: the default EE fit of a gwesp model.  With IFD its estimate made the
+    # simulation at it fill the network (DegenerateModelError); with triadic moves the
+    # simulation at the estimate stays near the targets (|t| < 2 of its own spread) and
+    # the coefficients are those of a sparse clustered network
+    m = ef.ERGM(fmh["fmh.s100"], "edges + nodematch('Sex') + gwesp(0.5, fixed=TRUE)",
+                popsize=20_000)
+    fit = m.fit(random_state=seed)
+    assert fit.method == "ee" and fit.converged
+    assert np.all(np.abs(list(fit.info["t_ratios_sim"].values())) < 2), fit.info["t_ratios_sim"]
+    gw = fit.params[fit.labels.index("gwesp.fixed.0.5")]
+    assert 1.0 < gw < 6.0, gw
+    assert np.all(np.isfinite(np.asarray(fit.bse)))
+
+
+def test_near_targets_is_reproducible_from_its_random_state(fmh, monkeypatch):
+    # the MPLE of a pseudo-population of more than 2^26 dyads samples them: it drew them from
+    # an unseeded generator, so two fits with the same random_state started (and ended)
+    # elsewhere.  SAN is left out here (it is seeded and costs seconds at this size).
+    import ergmfit.estimation.common.restricted as restricted
+    monkeypatch.setattr(restricted, "target_network",
+                        lambda model, target, rng, **kw: model.network.ties)
+    m = ef.ERGM(fmh["fmh.s100"], "edges + nodefactor('Sex') + nodematch('Sex') + degree(0:1)",
+                popsize=12_000)
+    assert m.ppopsize * (m.ppopsize - 1) / 2 > 2 ** 26
+    a_model, a = m.near_targets(np.random.default_rng(3))
+    b_model, b = m.near_targets(np.random.default_rng(3))
+    np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(a_model.network.ties, b_model.network.ties)

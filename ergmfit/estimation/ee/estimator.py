@@ -338,9 +338,11 @@ class EE(Estimator):
                 "The parameter update: 'newton', 'borisenko' or 'adaptive'; 'auto': 'newton' "
                 "for at most 10^6 variables, else 'borisenko'."),
         Setting("proposal", None,
-                choice("ifd", "ifd-tnt", "tnt", "random", allow_none=True, lower=False),
-                "'ifd', 'ifd-tnt', 'tnt' or 'random'; None: 'ifd' if the model has an edges "
-                "term (and no degree constraint), else 'tnt'."),
+                choice("ifd", "ifd-tnt", "tnt", "triadic", "random", allow_none=True,
+                       lower=False),
+                "'ifd', 'ifd-tnt', 'tnt', 'triadic' (tie/no-tie with triadic closure) or "
+                "'random'; None: 'ifd' if the model has an edges term (and no degree "
+                "constraint), else 'tnt'."),
         Setting("sampler_steps", 1000, integer(1),
                 "m, proposals per EE iteration (EstimNet's samplerSteps)."),
         Setting("s_steps", 100, integer(0), "Algorithm S iterations (EstimNet's Ssteps)."),
