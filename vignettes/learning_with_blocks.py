@@ -63,6 +63,7 @@ else ``$ERGMFIT_FIGURES``, else a fresh temporary directory.
 Run ``python vignettes/learning_with_blocks.py`` (the 5 reference runs take
 ~20 CPU-seconds each, 2 in parallel; the rest ~50 CPU-s), ``--quick`` (or ``ERGMFIT_QUICK=1``:
 3 seeds, 400,000-iteration limits, stored reference; under a minute).
+``--seed N`` (or ``ERGMFIT_SEED=N``) offsets every seed, to re-run the verdicts on other seeds.
 """
 from __future__ import annotations
 
@@ -363,7 +364,8 @@ def main(argv=None):
                     help="3 seeds, shorter limit runs, the stored reference (also ERGMFIT_QUICK=1)")
     ap.add_argument("--stored-reference", action="store_true",
                     help="use the stored 5-seed reference (REFERENCE) instead of recomputing it")
-    ap.add_argument("--seed", type=int, default=0, help="offset added to every seed")
+    ap.add_argument("--seed", type=int, default=int(os.environ.get("ERGMFIT_SEED") or 0),
+                    help="offset added to every seed (default: $ERGMFIT_SEED, else 0)")
     ap.add_argument("--out", metavar="DIR", default=None,
                     help="where the figure and tables go (default: $ERGMFIT_FIGURES, else a "
                          "fresh temporary directory)")

@@ -1,7 +1,9 @@
 """The MRF vignettes run end to end with ERGMFIT_QUICK=1, and their quick-mode
 numbers are checked within their error bars, at several base seeds (ERGMFIT_SEED):
-the committed one and two others for the vignettes whose verdicts a single seed
-once carried (Vickrey, Borisenko, the CRF), so a check that holds at one seed only fails.
+the committed one and four others (marked ``long``) for the vignettes whose verdicts a
+single seed once carried (Vickrey, Borisenko, the CRF), so a check that holds at one seed
+only fails.  ``test_paper_seeds.py`` checks every paper vignette's verdict at several seeds
+in seconds.
 
 Each runs in a subprocess whose cwd is outside the repository, importing the
 same ``ergmfit`` package as this test session (the installed one in CI)."""
@@ -19,10 +21,18 @@ from support.paths import VIGNETTES, load_script
 
 
 #: base seeds of the quick runs: "" is the vignette's own (the committed figures' seed)
-OTHER_SEEDS = ["11", "23"]
+OTHER_SEEDS = ["11", "23", "5", "37"]
+#: quick-mode checks known to fail at a seed (strict: they must keep failing until fixed)
+KNOWN_FAILURES = {
+    ("asuncion_crf", "37"): "quick mode's 60-iteration B1-CD1 errs 31.3% on the test images, "
+                            "worse than sign(y) (15.9%): that the quick fits denoise at all is "
+                            "seed-dependent (the full run's 4-5% is the claim)",
+}
 QUICK_RUNS = ([(name, "") for name in ["asuncion_vbm", "asuncion_crf", "dillon_lebanon_scl",
                                        "yasuda_rbm", "vickrey_chain", "borisenko_mrf"]]
-              + [pytest.param(name, seed, marks=pytest.mark.long)
+              + [pytest.param(name, seed, marks=[pytest.mark.long] + (
+                  [pytest.mark.xfail(reason=KNOWN_FAILURES[name, seed], strict=True)]
+                  if (name, seed) in KNOWN_FAILURES else []))
                  for name in ["vickrey_chain", "borisenko_mrf", "asuncion_crf"]
                  for seed in OTHER_SEEDS])
 
