@@ -10,9 +10,13 @@ wheel" and ``egg_info`` only list the extensions); the build step (``build_ext``
 3. compiles the modules in parallel (``ERGMFIT_BUILD_JOBS`` processes, default: the number of
    CPUs), without debug symbols (``-g0``, stripped at link time), printing one line per module.
 
+Small modules that change rarely share one extension (``ergmfit/terms/_longtail.pyx`` includes
+the ``.pxi`` sources of five term kernels): each extension module costs about 1 CPU s of build
+before its own code (``docs/build.md``).
+
 The wheel holds the compiled modules only: neither the generated ``.c`` files nor the ``.pyx``
-sources, nor the ``.pxd`` headers (ergmfit has no public Cython API to ``cimport``; the headers
-are only needed to build ergmfit itself, from the source tree or the sdist).
+and ``.pxi`` sources, nor the ``.pxd`` headers (ergmfit has no public Cython API to ``cimport``;
+the headers are only needed to build ergmfit itself, from the source tree or the sdist).
 """
 import glob
 import os
@@ -33,9 +37,13 @@ FAST_LOOP_COMPILE_ARGS = ["-O3", "-g0"]
 FAST_LOOP_MODULES = {"ergmfit.estimation.bayes._bayes", "ergmfit.estimation.ee._ee",
                      "ergmfit.estimation.mple._mple"}
 LINK_ARGS = ["-s"]
-# emit_code_comments=False: no copy of each .pyx line in the C (a fifth of its size, same code)
+# emit_code_comments=False: no copy of each .pyx line in the C (a fifth of its size, same code);
+# auto_pickle=False: no generated __reduce_cython__/__setstate_cython__ for every extension type
+# (6 % of the C, 7 % of gcc's time); nothing pickles a compiled object (a model pickles its
+# Python description and compiles again), see docs/build.md
 CYTHON_DIRECTIVES = {"boundscheck": False, "wraparound": False, "cdivision": True,
-                     "initializedcheck": False, "emit_code_comments": False}
+                     "initializedcheck": False, "emit_code_comments": False,
+                     "auto_pickle": False}
 
 
 def build_jobs():
@@ -152,7 +160,7 @@ setup(
     package_dir={"ergmfit.data": "data"},
     package_data={"ergmfit.data": ["*.csv", "*.md", "*.txt", "*.xz"]},
     # the generated C (and the .pyx/.pxd it came from) stay out of the wheel
-    exclude_package_data={"": ["*.c", "*.cpp", "*.pyx", "*.pxd", "*.tp", "*.html"]},
+    exclude_package_data={"": ["*.c", "*.cpp", "*.pyx", "*.pxd", "*.pxi", "*.tp", "*.html"]},
     ext_modules=extensions(),
     cmdclass={"build_ext": BuildExt},
     zip_safe=False,

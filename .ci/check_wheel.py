@@ -11,7 +11,7 @@ import zipfile
 
 def main(wheel):
     names = zipfile.ZipFile(wheel).namelist()
-    sources = [n for n in names if n.endswith((".c", ".cpp", ".pyx", ".pxd", ".tp"))]
+    sources = [n for n in names if n.endswith((".c", ".cpp", ".pyx", ".pxd", ".pxi", ".tp"))]
     if sources:
         sys.exit(f"the wheel holds sources it should not: {sources}")
     n_pyx = len(glob.glob(os.path.join("ergmfit", "**", "*.pyx"), recursive=True))

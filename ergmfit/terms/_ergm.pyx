@@ -203,7 +203,7 @@ cdef class ERGMModel(BinaryModel):
         cdef int i, j, t
         cdef cnp.ndarray[double, ndim=1] total = np.zeros(self.n_stats)
         # kernels of nonlinear statistics give their exact value at the end (see
-        # terms/_nonlinear.pyx): their terms declare 0 on the empty graph
+        # terms/_nonlinear.pxi): their terms declare 0 on the empty graph
         exact = [(self._offsets[t], kk, None if self.state.n_ties == 0 else kk.values())
                  for t, kk in enumerate(self._kernel_list) if getattr(kk, "exact_total", False)]
         cdef cnp.ndarray[double, ndim=1] buf = np.zeros(max(1, self.n_stats))

@@ -1,5 +1,5 @@
 """Property tests of the kernels added for statnet's long tail of terms (issue #19):
-degree functions (``_degfun``), two-mode terms (``_bipartite``), the other new families and
+degree functions (``_degfun.pxi``), two-mode terms (``_bipartite``), the other new families and
 the operators.
 
 For random directed, undirected and two-mode graphs with attributes: the change statistic

@@ -1,4 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """One kernel for every statistic that is a sum over nodes of a function of the degree:
 Σ_v [class(v) = c_t] f_t(d_v), one statistic t per (class, function) pair.
 

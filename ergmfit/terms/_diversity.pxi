@@ -1,4 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """Neighbour diversity (statnet 4.6+): the range of a numeric attribute over each node's
 neighbours (``nodecovrange`` and its out/in/two-mode forms) and the number of distinct
 levels of a categorical one among them (``nodefactordistinct`` and its forms), summed
@@ -14,22 +13,22 @@ from ergmfit.terms._kernel cimport TermKernel
 import numpy as np
 
 cdef enum:
-    _RANGE = 0
-    _DISTINCT = 1
+    _COVRANGE = 0
+    _FACTORDISTINCT = 1
 
 
 cdef class DiversityKernel(TermKernel):
-    cdef int kind               # _RANGE or _DISTINCT
+    cdef int kind               # _COVRANGE or _FACTORDISTINCT
     cdef bint tail, head        # count the tail's / head's statistic
     cdef bint both              # directed: neighbours are out- and in-neighbours
-    cdef double[::1] x          # _RANGE: the values
-    cdef int[::1] code          # _DISTINCT: the level (-1: not counted)
+    cdef double[::1] x          # _COVRANGE: the values
+    cdef int[::1] code          # _FACTORDISTINCT: the level (-1: not counted)
 
     def __init__(self, str kind, values, bint tail, bint head, bint both):
         self.n_stats = 1
-        self.kind = _RANGE if kind == "range" else _DISTINCT
+        self.kind = _COVRANGE if kind == "range" else _FACTORDISTINCT
         self.tail, self.head, self.both = tail, head, both
-        if self.kind == _RANGE:
+        if self.kind == _COVRANGE:
             self.x = np.ascontiguousarray(values, dtype=np.float64)
             self.code = np.zeros(1, dtype=np.intc)
         else:
@@ -46,7 +45,7 @@ cdef class DiversityKernel(TermKernel):
         cdef bint seen = False
         if self.both and s.directed and (s.has_tie(u, v) if out else s.has_tie(v, u)):
             return 0.0
-        if self.kind == _DISTINCT and self.code[u] < 0:
+        if self.kind == _FACTORDISTINCT and self.code[u] < 0:
             return 0.0
         for pas in range(2 if (self.both and s.directed) else 1):
             if (pas == 0) == out:
@@ -57,7 +56,7 @@ cdef class DiversityKernel(TermKernel):
                 w = nb[t]
                 if w == u:
                     continue
-                if self.kind == _DISTINCT:
+                if self.kind == _FACTORDISTINCT:
                     if self.code[w] == self.code[u]:
                         return 0.0
                 else:
@@ -66,7 +65,7 @@ cdef class DiversityKernel(TermKernel):
                     if n_other == 0 or self.x[w] > hi:
                         hi = self.x[w]
                     n_other += 1
-        if self.kind == _DISTINCT:
+        if self.kind == _FACTORDISTINCT:
             return 1.0
         if n_other == 0:
             return 0.0

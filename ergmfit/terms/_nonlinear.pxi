@@ -1,4 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """Nonlinear functions of other statistics: ``Exp``, ``Log``, ``degcor``,
 ``degcrossprod``, the tapering penalty ``Taper`` -- and the degree cross-product kernel
 they need.
@@ -27,7 +26,7 @@ cdef enum:
     _PROD = 5         # Prod: out_t = Π_k S_k^W[t, k] (0^w = 0 for w > 0)
     _TAPER = 6        # Taper: −Σ_k W[0, k] (S_k − W[1, k])² (coefficients τ, centres m)
 
-FUNCS = {"exp": _EXP, "log": _LOG, "ratio": _RATIO, "degcor": _DEGCOR,
+TRANSFORM_FUNCS = {"exp": _EXP, "log": _LOG, "ratio": _RATIO, "degcor": _DEGCOR,
          "tripercent": _TRIPCT, "prod": _PROD,
          "taper": _TAPER}
 
@@ -69,7 +68,7 @@ cdef class TransformKernel(CompoundKernel):
         self._args = (kernels, func, empty, log0, n_out, W)
         self.W = np.ascontiguousarray(W if W is not None else np.zeros((1, 1)), dtype=np.float64)
         self._set_inner(list(kernels))
-        self.func = FUNCS[func]
+        self.func = TRANSFORM_FUNCS[func]
         self.log0 = log0
         self._track(empty)
         self.S0 = np.array(self.run, dtype=np.float64)

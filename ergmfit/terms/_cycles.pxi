@@ -1,4 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """Directed k-cycles (statnet ``cycle(k)`` on a directed network).
 
 A directed k-cycle is a set of k distinct nodes with ties v1→v2→…→vk→v1 (k = 2: a mutual

@@ -1,4 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """Triad census kernel: the statistics are counts of triads by type (``triadcensus``,
 ``balance``, ``simmelian``, ``nearsimmelian``, ``intransitive``).
 
