@@ -63,7 +63,7 @@ def test_fit_by_name_equals_the_object(flo):
     a = flo.fit(method="cd", random_state=3, maxit=5, nsteps=2)
     b = make_estimator("cd", random_state=3, maxit=5, nsteps=2).fit(flo)
     c = fit_by_name(flo, "cd", random_state=3, maxit=5, nsteps=2)
-    assert np.array_equal(a.params.values if hasattr(a.params, "values") else a.params, b.params)
+    assert np.array_equal(np.asarray(a.params), np.asarray(b.params))
     assert np.array_equal(np.asarray(b.params), np.asarray(c.params))
 
 
