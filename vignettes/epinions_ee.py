@@ -6,7 +6,9 @@ fitted with IFD proposals and the Borisenko update, two chains in parallel.
 
     python vignettes/epinions_ee.py [--chains 2] [--jobs 2] [--ee-steps 200]
                                     [--learning-rate 0.001] [--quick] [--out DIR]
+
     python vignettes/epinions_ee.py --paper [--checkpoint DIR] [--out DIR]
+
     python vignettes/epinions_ee.py --paper --report-only --checkpoint DIR [--out DIR]
 
 Two runs.  ``--paper`` is the reproduction of Borisenko et al. (Sec. 3.3) at
