@@ -34,7 +34,7 @@ preserved statistic is kept.  Constraints understood:
                                             (ergmfit's; Pattison et al. 2013): ``zone`` names
                                             the node attribute of each node's wave (0: seeds);
                                             only dyads between nodes of the same or adjacent
-                                            waves, not both in the last wave, vary, and every
+                                            waves, neither in the last wave, vary, and every
                                             node of wave w >= 1 keeps a tie (either direction)
                                             to wave w - 1 (see :mod:`ergmfit.snowball`)
 ==========================================  ======================================================
@@ -244,8 +244,12 @@ def snowball_space_parts(network, zone):
                            "nodes of the same or adjacent waves")
     members = [np.flatnonzero(zone == w) for w in range(last + 1)]
     blocks = []
+    # free: dyads within a wave or between adjacent waves, both ends before the last wave;
+    # a node of the last wave has ties outside the sample, so a dyad touching it has change
+    # statistics the sample cannot compute: the last wave's ties to the wave before are fixed
+    # too (Pattison et al. 2013; EstimNetDirected's conditional samplers)
     for a in range(last):
-        for b in (a, a + 1):
+        for b in (a, a + 1) if a + 1 < last else (a,):
             i, j = np.meshgrid(members[a], members[b], indexing="ij")
             i, j = i.ravel(), j.ravel()
             keep = i != j
@@ -272,8 +276,9 @@ def snowball_space_parts(network, zone):
                            "was reached through a tie to the wave before")
     hi = np.full((n, last + 1), _BIG, np.int64)
     # a node's only tie to the previous wave cannot be removed: pinned at the observed network
-    back = (zone[t[:, 0]] - zone[t[:, 1]] == 1) & (deg_prev[t[:, 0]] == 1)
-    back |= (zone[t[:, 1]] - zone[t[:, 0]] == 1) & (deg_prev[t[:, 1]] == 1)
+    # (only a node before the last wave: the last wave's ties are fixed already)
+    back = (zone[t[:, 0]] - zone[t[:, 1]] == 1) & (deg_prev[t[:, 0]] == 1) & (zone[t[:, 0]] < last)
+    back |= (zone[t[:, 1]] - zone[t[:, 0]] == 1) & (deg_prev[t[:, 1]] == 1) & (zone[t[:, 1]] < last)
     pinned = dyad_vars(n, directed, t[back])
     return free, (onehot, lo, hi, np.zeros_like(lo), hi.copy()), pinned
 

@@ -11,12 +11,17 @@ small snowball samples (Stivala et al. 2016):
 2. Each sample is estimated *conditionally* on its outermost wave (Pattison
    et al. 2013): the constraint ``snowball("zone")`` (see
    :mod:`ergmfit.constraints`) leaves free only the dyads between nodes of
-   the same or adjacent waves that are not both in the last wave (the last
-   wave's ties to unsampled nodes are unobserved; its ties among itself are
-   conditioned on; ties two or more waves apart cannot exist in a snowball
-   sample), and keeps every node of wave w >= 1 tied to wave w - 1 (how it was
-   reached).  Any estimator that supports constraints (``"ee"``, ``"mcmle"``)
-   fits it unchanged.
+   the same or adjacent waves, neither in the last wave, and keeps every node
+   of wave w >= 1 tied to wave w - 1 (how it was reached).  The last wave's
+   ties (among itself and to the wave before) are conditioned on: a node of
+   the last wave has ties to unsampled nodes, so a dyad touching it has change
+   statistics the sample cannot compute, while every neighbour of an earlier
+   wave's node is in the sample, so the free dyads' change statistics are
+   those of the full network (EstimNetDirected's conditional samplers fix the
+   same dyads).  Ties two or more waves apart cannot exist in a snowball
+   sample.  A sample needs at least 2 waves to have ties that vary beyond its
+   seeds.  Any estimator that supports constraints (``"ee"``, ``"mcmle"``,
+   ``"mple"``) fits it unchanged.
 3. :func:`meta_analysis` combines the samples' estimates by their inverse
    variances: for each parameter, theta = sum(theta_i / s_i^2) /
    sum(1 / s_i^2) with standard error (sum(1 / s_i^2))^(-1/2); samples whose

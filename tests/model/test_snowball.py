@@ -21,10 +21,16 @@ def _undirected5():
     return Network(5, ties, False, node_attrs={"zone": [0, 1, 1, 2, 2]})
 
 
+def _undirected6():
+    # seeds 0, 1; wave 1: 2, 3; wave 2: 4, 5 (six free dyads among waves 0 and 1)
+    ties = [(0, 2), (1, 2), (0, 3), (2, 4), (3, 5), (4, 5)]
+    return Network(6, ties, False, node_attrs={"zone": [0, 0, 1, 1, 2, 2]})
+
+
 def _directed4():
-    # seed 0; wave 1: 1; wave 2: 2, 3 (reached through arcs in either direction)
-    ties = [(0, 1), (2, 1), (1, 3), (2, 3), (3, 2)]
-    return Network(4, ties, True, node_attrs={"zone": [0, 1, 2, 2]})
+    # seed 0; wave 1: 1, 2 (reached through arcs in either direction); wave 2: 3
+    ties = [(0, 1), (2, 0), (1, 2), (1, 3), (3, 2)]
+    return Network(4, ties, True, node_attrs={"zone": [0, 1, 1, 2]})
 
 
 def _brute_force_space(net):
@@ -34,7 +40,7 @@ def _brute_force_space(net):
     last = z.max()
     n_all = net.n * (net.n - 1) // (1 if net.directed else 2)
     allp = var_pairs(net.n, net.directed, np.arange(n_all))
-    free = np.array([abs(z[i] - z[j]) <= 1 and min(z[i], z[j]) < last for i, j in allp])
+    free = np.array([abs(z[i] - z[j]) <= 1 and max(z[i], z[j]) < last for i, j in allp])
     obs = set(dyad_vars(net.n, net.directed, net.ties).tolist())
     base = np.array([k in obs for k in range(n_all)])
     out = set()
@@ -49,7 +55,7 @@ def _brute_force_space(net):
     return out
 
 
-@pytest.mark.parametrize("make", [_undirected5, _directed4])
+@pytest.mark.parametrize("make", [_undirected6, _directed4])
 def test_snowball_space_is_the_conditional_design(make):
     net = make()
     m = ef.ERGM(net, "edges", constraints='~ snowball("zone")')
@@ -59,7 +65,7 @@ def test_snowball_space_is_the_conditional_design(make):
 
 
 @pytest.mark.parametrize("make, formula, theta", [
-    (_undirected5, "edges + triangle", [-0.4, 0.8]),
+    (_undirected6, "edges + triangle", [-0.4, 0.8]),
     (_directed4, "edges + mutual", [-0.3, 0.9]),
 ])
 def test_snowball_proposal_is_exact(make, formula, theta):
@@ -70,19 +76,49 @@ def test_snowball_proposal_is_exact(make, formula, theta):
 
 
 def test_snowball_mple_design_leaves_out_pinned_ties():
-    # node 2's only tie to wave 1 ... wave 0 is 0-2 (1-2 is within wave 1): pinned; node 1
-    # has 0-1 only: pinned; node 3 has 1-3 only, node 4 has 2-4 only: pinned
+    # node 2's only tie to wave 0 is 0-2 (1-2 is within wave 1): pinned; node 1 has 0-1
+    # only: pinned; the last wave's ties (1-3, 2-4, 3-4) are fixed, not free
     m = ef.ERGM(_undirected5(), "edges", constraints='~ snowball("zone")')
     design = set(m.sample_space.design_vars().tolist())
-    pinned = set(dyad_vars(5, False, [(0, 1), (0, 2), (1, 3), (2, 4)]).tolist())
+    pinned = set(dyad_vars(5, False, [(0, 1), (0, 2)]).tolist())
     free = set(m.sample_space.free_vars().tolist())
+    assert free == set(dyad_vars(5, False, [(0, 1), (0, 2), (1, 2)]).tolist())
     assert design == free - pinned
     # a second tie to the previous wave frees both
-    net = Network(5, [(0, 1), (0, 2), (1, 3), (2, 3), (2, 4), (3, 4)], False,
-                  node_attrs={"zone": [0, 1, 1, 2, 2]})
+    net = Network(5, [(0, 2), (1, 2), (1, 3), (3, 4)], False,
+                  node_attrs={"zone": [0, 0, 1, 1, 2]})
     m = ef.ERGM(net, "edges", constraints='~ snowball("zone")')
-    assert set(dyad_vars(5, False, [(1, 3), (2, 3)]).tolist()) <= \
-        set(m.sample_space.design_vars().tolist())
+    design = set(m.sample_space.design_vars().tolist())
+    assert set(dyad_vars(5, False, [(0, 2), (1, 2)]).tolist()) <= design
+    assert not set(dyad_vars(5, False, [(1, 3), (3, 4), (2, 4)]).tolist()) & design
+
+
+def _heavy_tailed_digraph(n, seed):
+    rng = np.random.default_rng(seed)
+    w = rng.pareto(2.0, n) + 1
+    a, b = (rng.choice(n, 4 * n, p=w / w.sum()) for _ in range(2))
+    return Network(n, np.unique(np.column_stack([a, b])[a != b], axis=0), True)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_snowball_free_dyads_have_the_full_networks_change_statistics(seed):
+    # Pattison et al. (2013): conditional estimation is exact because every free dyad's
+    # change statistics are those of the full network; a dyad touching the last wave
+    # would see that wave's ties to unsampled nodes missing (its degrees, two-paths)
+    net = _heavy_tailed_digraph(800, seed)
+    formula = "Arc + Reciprocity + AltInStars + AltOutStars + AltKTrianglesT + AltTwoPathsT"
+    full = ef.ERGM(net, formula).compiled()
+    checked = 0
+    for s in ef.snowball_samples(net, 3, n_seeds=3, waves=2, random_state=seed):
+        m = s.model(formula)
+        v = m.sample_space.free_vars()
+        pairs = var_pairs(s.network.n, True, v)
+        assert (s.zones[pairs] < s.zones.max()).all()
+        got = m.compiled().change_matrix(v)
+        want = full.change_matrix(dyad_vars(net.n, True, s.nodes[pairs]))
+        np.testing.assert_allclose(got, want, rtol=0, atol=1e-9)
+        checked += len(v)
+    assert checked > 100
 
 
 @pytest.mark.parametrize("net, match", [
@@ -183,8 +219,9 @@ def test_meta_analysis_is_inverse_variance_weighted():
 
 
 def _gnp_samples(seed):
+    # 10 seeds: the free dyads are those among waves 0 and 1 only (about 70 nodes)
     g = nx.gnp_random_graph(1500, 0.004, seed=seed)
-    return ef.snowball_samples(g, 6, n_seeds=4, waves=2, random_state=seed + 1)
+    return ef.snowball_samples(g, 6, n_seeds=10, waves=2, random_state=seed + 1)
 
 
 @pytest.mark.parametrize("seed", [21, 31, 41])
@@ -229,12 +266,12 @@ def test_fit_snowball_errors():
 
 
 def test_a_sample_without_information_is_left_out_not_fatal():
-    # a star around each seed: no triangle can form in a 1-wave sample of a tree, so the
-    # triangle statistic cannot vary there (DegenerateModelError in that sample's fit)
+    # a 1-wave sample of one seed has no free dyad (its last wave is conditioned on), so
+    # nothing can vary there (an error in that sample's fit)
     tree = nx.balanced_tree(3, 4)
     samples = ef.snowball_samples(tree, 2, n_seeds=1, waves=1, random_state=1)
     g = nx.gnp_random_graph(300, 0.03, seed=2)
-    samples += ef.snowball_samples(g, 2, n_seeds=5, waves=1, random_state=3)
+    samples += ef.snowball_samples(g, 2, n_seeds=5, waves=2, random_state=3)
     fit = ef.fit_snowball(samples, "edges + triangle", method="mple", random_state=4)
     assert [r["error"] is not None for r in fit.samples][:2] == [True, True]
     assert not fit.used[:2].any() and "left out" in fit.summary()

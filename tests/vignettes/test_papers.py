@@ -80,3 +80,63 @@ def test_epinions_quick(tmp_path):
     assert all(np.isfinite(t["estimate"]) and t["se"] > 0 for t in terms.values())
     # the signs of EstimNet's estimates already (Algorithm S + 1,000 EE iterations)
     assert terms["edges"]["estimate"] < 0 < terms["AltKTrianglesT(2)"]["estimate"]
+
+
+def _paper_trace(path, n_outer, drift, seed):
+    """A trace.csv as ``epinions_ee.py --paper`` writes it: θ stationary about EstimNet's
+    estimates (plus ``drift`` per outer iteration on AltKTrianglesT), dzA about 0."""
+    rng = np.random.default_rng(seed)
+    labels = ["edges", "AltInStars(2)", "AltOutStars(2)", "AltKTrianglesT(2)"]
+    centre = np.array([-13.8, 1.3, 1.0, 3.2])
+    with open(path, "w") as fh:
+        fh.write(",".join(["outer", "iterations", "cpu_s", "acceptance"]
+                          + [f"theta:{x}" for x in labels] + [f"dz:{x}" for x in labels]) + "\n")
+        for o in range(1, n_outer + 1):
+            th = centre + 0.02 * rng.standard_normal(4)
+            th[3] += drift * o
+            dz = 50 * rng.standard_normal(4)
+            fh.write(",".join(str(v) for v in [o, o * 100, 0.3 * o, 0.28, *th, *dz]) + "\n")
+
+
+def test_epinions_paper_report_in_process(tmp_path):
+    """The same verdicts from ``paper_report`` called in this process (the fast check; the
+    command line is checked by the slow test below)."""
+    import importlib.util
+    pytest.importorskip("matplotlib")
+    spec = importlib.util.spec_from_file_location("epinions_ee_vignette",
+                                                  os.path.join(VIGNETTES, "epinions_ee.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    for name, drift, settled in (("still", 0.0, True), ("drift", 0.001, False)):
+        ck = tmp_path / name
+        ck.mkdir()
+        _paper_trace(ck / "trace.csv", 400, drift, 3)
+        terms = mod.paper_report(str(ck), str(ck), "stopped")
+        table = (ck / "epinions_ee_paper.md").read_text()
+        assert ("NOT settled" not in table) == settled and "40,000 of 500,000" in table
+        assert (abs(terms["AltKTrianglesT(2)"]["drift_z"]) <= 3) == settled
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [1, 2])
+def test_epinions_paper_report_says_settled_only_without_drift(tmp_path, seed):
+    """``--paper --report-only`` reads a checkpoint's trace: a stationary θ is "settled", a
+    drifting one "NOT settled", and the table states how many of the planned steps ran."""
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(ergmfit.__file__)),
+               MPLBACKEND="Agg")
+    for name, drift, verdict in (("still", 0.0, "settled:"), ("drift", 0.001, "NOT settled")):
+        ck, out = tmp_path / name, tmp_path / (name + "_figs")
+        ck.mkdir()
+        _paper_trace(ck / "trace.csv", 400, drift, seed)
+        r = subprocess.run([sys.executable, os.path.join(VIGNETTES, "epinions_ee.py"), "--paper",
+                            "--report-only", "--checkpoint", str(ck), "--out", str(out)],
+                           cwd=str(tmp_path), env=env, capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, r.stderr[-3000:]
+        table = (out / "epinions_ee_paper.md").read_text()
+        assert verdict in table and "40,000 of 500,000" in table and "converge" not in table
+        res = json.loads((out / "epinions_ee_paper.json").read_text())
+        assert not res["finished"] and res["iterations"] == 40_000
+        assert (out / "epinions_ee_paper.png").stat().st_size > 1000
+        # a stationary θ about EstimNet's estimates agrees with them
+        if drift == 0.0:
+            assert all(abs(t["z_estimnet"]) < 2 for t in res["terms"].values())
