@@ -1,6 +1,8 @@
 """The model-family seam: the interface every family implements."""
 from __future__ import annotations
 
+import numpy as np
+
 from ..exceptions import SettingsError
 
 
@@ -61,6 +63,11 @@ class ModelFamily:
             raise SettingsError(f"proposal {name!r} is not one of the {self.name} family's "
                                 f"proposals: {', '.join(['auto', *self.proposals])}")
         return name
+
+    def density_start(self, model, bm, theta) -> np.ndarray:
+        """``theta`` (contrastive divergence's start, all 0 but the binary density
+        coefficient) with what the family sets besides: nothing here."""
+        return theta
 
     def make_proposal(self, name="auto"):
         """A new compiled proposal of the family's table."""

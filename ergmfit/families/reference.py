@@ -54,6 +54,34 @@ class Reference:
             out = np.zeros_like(y)
         return np.where(inside, out, -np.inf)
 
+    def mean_coefficient(self, mean) -> float:
+        """The b whose i.i.d. law h(y) e^(b y) on the support has mean ``mean`` (moved
+        0.01 inside the support's ends): log(mean) under Poisson, log(mean / (1 + mean))
+        under Geometric, logit(mean / trials) under Binomial, a root for DiscUnif.
+
+        >>> round(Poisson().mean_coefficient(2.0), 6), round(Binomial(4).mean_coefficient(2.0), 6)
+        (0.693147, 0.0)
+        """
+        top = np.inf if self.hi is None else self.hi
+        if top <= self.lo:
+            return 0.0
+        m = float(min(max(mean, self.lo + 0.01), top - 0.01))
+        if self.name == "Poisson":
+            return float(np.log(m))
+        if self.name == "Geometric":
+            return float(np.log(m / (1.0 + m)))
+        if self.name == "Binomial":
+            return float(np.log(m / (self.trials - m)))
+        from scipy.optimize import brentq
+        y = np.arange(self.lo, self.hi + 1, dtype=float)
+        lh = self.log_h(y)
+
+        def excess(b):
+            w = lh + b * y
+            w = np.exp(w - w.max())
+            return float(w @ y / w.sum()) - m
+        return float(brentq(excess, -60.0, 60.0))
+
     def compiled(self):
         """The compiled :class:`~ergmfit.core._countmodel.ReferenceMeasure`."""
         from ..core._countmodel import ReferenceMeasure

@@ -18,7 +18,16 @@ Both pick a dyad and then jump its value, as ergm.count's proposals do:
   else the jump -- for counts with more zeros than the reference gives.  p0
   defaults to the surplus of zeros of the network the sampler starts from
   relative to a Poisson law of its mean value, max(0, f0 - exp(-mean)), at
-  most 0.9 (ergm.count's default rule as its help words it).
+  most 0.9 (ergm.count's default rule as its help words it);
+* ``CountGibbs`` ("gibbs"): a uniformly drawn dyad, then a value drawn from its full
+  conditional given the rest of the network at the sampler's parameter (a heat-bath
+  step; the Hastings log-ratio cancels the model's, so every move is accepted).  On an
+  unbounded support the conditional is summed from the support's lower end until the
+  log weights fall 40 below their maximum and keep falling (a rule that depends on
+  the rest of the network only, so the step stays reversible), at most GIBBS_MAX_VALUES
+  values; a dyad whose current value is past that end is not moved.  Contrastive
+  divergence draws with it: its estimating equation on a dyad-independent model is
+  then the likelihood's (the pseudo-likelihood's in general), whatever the reference.
 
 The Hastings log-ratio of each is exact: the jump's reverse over forward
 probability, times (for "tnt") the dyad's probability of being drawn after
@@ -27,6 +36,7 @@ The reference measure's own ratio h(y')/h(y) is added by the sampler.
 """
 from libc.math cimport log, exp, lgamma, INFINITY
 from libc.stdint cimport int64_t
+from libc.stdlib cimport malloc, realloc, free
 from ergmfit.core._countmodel cimport ReferenceMeasure
 from ergmfit.core._random cimport rng_below, rng_uniform
 
@@ -39,6 +49,11 @@ cdef enum:
     # from this value on, an unbounded support's jump is a step of +-1 (probability 1/2
     # each): a Poisson(y + 1/2) draw by inversion costs O(y) and exp(-y) underflows
     STEP_FROM = 400
+    # the most values of an unbounded support a Gibbs step weighs
+    GIBBS_MAX_VALUES = 4096
+    # a Gibbs step over an unbounded support stops once the log weights have fallen
+    # this far below their maximum and keep falling (e^-40 of the mass is left out)
+    GIBBS_LOG_DROP = 40
 
 
 cdef inline int64_t _draw_pois(RNG* rng, double mu) noexcept nogil:
@@ -104,6 +119,9 @@ cdef inline bint _jump_value(CountModel m, RNG* rng, int64_t v, int64_t* y, int6
 
 
 cdef class CountProposal(ProposalBase):
+    cdef void use_theta(self, const double* theta) noexcept nogil:
+        pass
+
     cdef void start(self, CountModel m) noexcept nogil:
         pass
 
@@ -202,4 +220,101 @@ cdef class CountZeroInflated(CountProposal):
                 return -1
         y_new[0] = z
         log_q_ratio[0] = self._log_q(m.reference, z, y) - self._log_q(m.reference, y, z)
+        return v
+
+
+cdef class CountGibbs(CountProposal):
+    """A uniformly drawn dyad and a value drawn from its full conditional given the rest
+    of the network at the sampler's parameter (see the module docstring).
+
+    Examples
+    --------
+    >>> from ergmfit.sampling._countproposals import CountGibbs
+    >>> type(CountGibbs()).__name__
+    'CountGibbs'
+    """
+
+    def __cinit__(self):
+        self.theta = NULL
+        self.change_buf = NULL
+        self.log_w = NULL
+        self.n_stats = 0
+        self.capacity = 0
+
+    def __dealloc__(self):
+        free(self.change_buf)
+        free(self.log_w)
+
+    cdef void use_theta(self, const double* theta) noexcept nogil:
+        self.theta = theta
+
+    cdef void start(self, CountModel m) noexcept nogil:
+        free(self.change_buf)
+        self.n_stats = m.n_stats
+        self.change_buf = <double*>malloc(max(1, m.n_stats) * sizeof(double))
+
+    cdef bint _reserve(self, int64_t n) noexcept nogil:
+        # room for n log weights; False: out of memory
+        cdef int64_t cap = self.capacity
+        cdef double* grown
+        if n <= cap:
+            return True
+        cap = max(n, 2 * cap, 16)
+        grown = <double*>realloc(self.log_w, cap * sizeof(double))
+        if grown == NULL:
+            return False
+        self.log_w = grown
+        self.capacity = cap
+        return True
+
+    cdef int64_t propose(self, CountModel m, RNG* rng, int64_t* y_new,
+                         double* log_q_ratio) noexcept nogil:
+        cdef int64_t v, y, z, k, n_values, lo = m.reference.lo
+        cdef int64_t j
+        cdef double lw, top = -INFINITY, total, u
+        cdef bint unbounded = m.reference.unbounded
+        log_q_ratio[0] = 0.0
+        if m.n_vars <= 0 or self.theta == NULL or self.change_buf == NULL:
+            return -1
+        v = m.random_var(rng)
+        y = m.get(v)
+        # log weights log p(z | rest) - log p(y | rest) over the support
+        n_values = m.reference.hi - lo + 1 if not unbounded else GIBBS_MAX_VALUES
+        k = 0
+        while k < n_values:
+            z = lo + k
+            if not self._reserve(k + 1):
+                return -1
+            lw = 0.0
+            if z != y:
+                m.change(v, z, self.change_buf)
+                for j in range(self.n_stats):
+                    lw += self.theta[j] * self.change_buf[j]
+                lw += m.reference.log_ratio(y, z)
+            self.log_w[k] = lw
+            if lw > top:
+                top = lw
+            k += 1
+            if (unbounded and k > 1 and lw < top - GIBBS_LOG_DROP
+                    and lw < self.log_w[k - 2]):
+                break
+        n_values = k
+        if y - lo >= n_values or top == INFINITY or top != top:
+            return -1
+        total = 0.0
+        for k in range(n_values):
+            total += exp(self.log_w[k] - top)
+        u = rng_uniform(rng) * total
+        k = 0
+        while k < n_values - 1:
+            u -= exp(self.log_w[k] - top)
+            if u < 0.0:
+                break
+            k += 1
+        z = lo + k
+        if z == y:
+            return -1
+        y_new[0] = z
+        # q(y -> z) = p(z | rest), q(z -> y) = p(y | rest): cancels the model's ratio
+        log_q_ratio[0] = -self.log_w[k]
         return v

@@ -151,6 +151,12 @@ class SampleSpace:
         """A fresh compiled proposal called ``name`` that walks this space."""
         return make_proposal(self.resolve_proposal(name, model), bm)
 
+    def contrastive_proposal(self, name="auto", bm=None, model=None):
+        """The proposal of contrastive divergence's draws from the observed network:
+        ``name``, or for "auto" the space's choice for them ("tnt" here, statnet's;
+        a count space draws from each dyad's full conditional)."""
+        return self.proposal("tnt" if name in (None, "auto") else name, bm, model)
+
     def describe(self) -> str:
         raise NotImplementedError
 

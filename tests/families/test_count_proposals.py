@@ -61,7 +61,22 @@ def test_zero_inflated_default_p0_is_the_zero_surplus():
     assert S.shape == (4, 2)
 
 
-@pytest.mark.parametrize("proposal", ["tnt", "random", "0inflated"])
+@pytest.mark.parametrize("reference, n, top", [("Poisson", 2, 30), ("Geometric", 2, 40),
+                                               ("Binomial(3)", 3, 3), ("DiscUnif(1, 3)", 3, 3)])
+def test_gibbs_matches_enumeration(reference, n, top):
+    # the heat-bath step: a dyad's value from its full conditional at theta (every move
+    # accepted); unbounded references summed until the weights fall e^-40 below the top
+    g = tiny(True, [(0, 1, 2)] + ([(2, 1, 1)] if n == 3 else []), n=n)
+    if reference.startswith("DiscUnif"):
+        g = tiny(True, [(i, j, 1 + (i + j) % 3) for i in range(n) for j in range(n) if i != j],
+                 n=n)
+    m = ef.ERGM(g, "sum + nonzero + mutual(form='min')", response="w", reference=reference)
+    theta = np.array([-1.2 if reference == "Geometric" else -0.5, 0.4, 0.3])
+    mean, second = exact_moments(n, True, m.reference, m.labels, theta, top)
+    batch_check(draws(m, theta, m.family.make_proposal("gibbs"), 83, n=10000), mean, second)
+
+
+@pytest.mark.parametrize("proposal", ["tnt", "random", "0inflated", "gibbs"])
 def test_every_proposal_samples_a_dependent_undirected_law(proposal):
     # undirected 4 nodes, Binomial(2): transitiveweights + CMP by enumeration
     g = nx.Graph()
@@ -79,6 +94,6 @@ def test_every_proposal_samples_a_dependent_undirected_law(proposal):
 
 def test_proposal_table():
     fam = CountFamily("Poisson")
-    assert set(fam.proposals) == {"tnt", "random", "0inflated"}
+    assert set(fam.proposals) == {"tnt", "random", "0inflated", "gibbs"}
     with pytest.raises(ValueError):
         CountZeroInflated(1.0)

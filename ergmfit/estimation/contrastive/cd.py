@@ -22,6 +22,7 @@ from scipy import special
 
 from ...exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
 from ...runtime import Progress, catch_interrupt
+from ...families import family_of
 from ...sampling.space import sample_space_of
 from ...utils.validation import check_params, seed_words
 from ..base import Estimator, Setting, choice, integer, number
@@ -72,6 +73,8 @@ def statistic_parameter(model, s):
 
 def density_start(model, bm=None):
     """Parameters 0 except the density one at logit(L / D) of the observed state
+    (a count model: the coefficient of ``sum`` that gives the reference's i.i.d. law
+    the observed mean value, :meth:`CountFamily.density_start`)
     (and the free decays of curved terms at their given start, else 0.5); an
     offset's coefficient is not among the parameters."""
     theta = np.zeros(len(model.labels))
@@ -88,7 +91,7 @@ def density_start(model, bm=None):
         L = float(len(bm.on_vars()))
         L = min(max(L, 0.5), D - 0.5)           # keep the logit finite
         theta[k] = np.log(L / (D - L))
-    return theta
+    return family_of(model).density_start(model, bm, theta)
 
 
 def hotelling_iid(Z):
@@ -209,7 +212,10 @@ class CD(Estimator):
         Setting("maxit", 60, integer(1), "statnet's CD.maxit."),
         Setting("conv_pval", 0.5, number(0, 1), "statnet's CD.conv.min.pval."),
         Setting("steplength_margin", 0.5, number(0), "statnet's CD.steplength.margin."),
-        Setting("proposal", "tnt", choice("tnt", "random"), "Proposal of the CD draws."),
+        Setting("proposal", "auto", choice("auto", "tnt", "random", "gibbs"),
+                "Proposal of the CD draws (auto: the sample space's choice for CD: 'tnt' "
+                "for binary networks, 'gibbs' -- each dyad's full conditional -- for "
+                "count-valued ones)."),
     )
 
     def fit(self, model):
@@ -295,7 +301,7 @@ class CD(Estimator):
 def _sampler(model, bm, proposal, random_state):
     """CD's sampler on the model's sample space (an MRF spec has none: all variables)."""
     space = sample_space_of(model)
-    sampler = space.make_sampler(bm, space.proposal(proposal, bm, model),
+    sampler = space.make_sampler(bm, space.contrastive_proposal(proposal, bm, model),
                                  seed_words(random_state))
     if hasattr(model, "_guard_name"):           # the runaway guard's message names the model
         sampler.set_guard(reference_ties=model.network.n_ties)
