@@ -462,6 +462,9 @@ class GridCRF(LinearMRF):
         except (TypeError, ValueError) as e:
             raise ValueError(f"shape must be (rows, columns) of positive integers, got "
                              f"{self.shape!r}") from e
+        if h * w < 2:
+            raise ValueError(f"shape {self.shape!r} has a single pixel and no neighbouring pair: "
+                             f"a GridCRF's edge parameters need at least two pixels")
         self.grid_shape = (h, w)
         self.n_vars = h * w
         self.edges = _grid_edges(self.grid_shape)

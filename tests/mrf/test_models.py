@@ -145,3 +145,11 @@ def test_rbm_gradient_matches_finite_differences():
         e = np.zeros_like(th); e[q] = 1e-6
         num[q] = (rbm.log_unnorm(V, th + e).sum() - rbm.log_unnorm(V, th - e).sum()) / 2e-6
     assert np.allclose(g, num, atol=1e-6)
+
+
+def test_a_one_pixel_grid_crf_is_refused_by_name():
+    # a 1x1 grid has no neighbouring pair: it used to fail later, inside the edge features,
+    # with numpy's IndexError
+    with pytest.raises(ValueError, match="single pixel"):
+        GridCRF((1, 1))
+    GridCRF((1, 2))  # two pixels, one pair: a valid CRF
