@@ -77,6 +77,7 @@ from .gofgraph import (GraphSummaries, ValuedGraphSummaries,  # re-exported
                        geodesic_distribution)
 from .labeled import make_unique
 from .sampling.multichain import chain_plan, run_summary_chains
+from .utils.validation import checks_arguments
 
 __all__ = ["gof", "GofResult", "GofBlock", "GofSummary", "GraphSummaries", "mc_pvalues",
            "gof_block", "mcmc_settings",
@@ -530,6 +531,7 @@ def mcmc_settings(burnin, interval, mcmc):
     return burnin, interval
 
 
+@checks_arguments
 def gof(model, params=None, n_sim=100, burnin=None, interval=None, statistics=None,
         random_state=None, verbose=False, mcmc=None, proposal="auto", n_chains=1, n_jobs=1,
         backend=None) -> GofResult:

@@ -24,8 +24,8 @@ from .terms._countergm import CountERGMModel
 from .runtime.interrupts import stops_when_interrupted
 from .sampling.chains import chain_draws
 from .utils.validation import (check_params, check_random_state, check_simulation_work,
-                               format_bytes, seed_words, warn, warns_at_callers_line,
-                               whole_number)
+                               checks_arguments, format_bytes, seed_words, warn,
+                               warns_at_callers_line, whole_number)
 
 
 
@@ -350,6 +350,7 @@ class ERGM:
         net = self.network
         return (f"the model '{self.formula}' ({net.n:,} nodes, {net.n_ties:,} observed ties)")
 
+    @checks_arguments
     @warns_at_callers_line
     def simulate(self, params, n=1, burnin=16384, interval=1024, output="graphs",
                  proposal="auto", random_state=None, start=None, constraints=None,

@@ -57,6 +57,16 @@ def warns_at_callers_line(func):
     return wrapper
 
 
+#: statnet's argument names a user types from habit -> ergmfit's names for the same thing
+#: (the first one a function takes is named in the error)
+STATNET_ARGUMENTS = {
+    "nsim": ("n", "n_sim"),
+    "seed": ("random_state",),
+    "basis": ("start", "network"),
+    "coef": ("params",),
+}
+
+
 def checks_arguments(func):
     """Decorate a constructor a user calls (``Networks``, ``NetSeries``, ``EgoData``, ...)
     so that an unknown, missing or repeated argument is a :class:`SettingsError` naming
@@ -90,8 +100,10 @@ def checks_arguments(func):
         except TypeError as err:
             unknown = [k for k in kwargs if k not in signature.parameters]
             if unknown:
-                close = difflib.get_close_matches(unknown[0], names, n=1)
-                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                ours = [n for n in STATNET_ARGUMENTS.get(unknown[0], ()) if n in names]
+                close = ours or difflib.get_close_matches(unknown[0], names, n=1)
+                hint = (f" (statnet's {unknown[0]!r} is {ours[0]!r} here)" if ours else
+                        f" (did you mean {close[0]!r}?)" if close else "")
                 raise SettingsError(f"{owner}() got an unknown argument {unknown[0]!r}{hint}; "
                                     f"it takes {', '.join(names)}") from None
             raise SettingsError(f"{owner}(): {err}; it takes {', '.join(names)}") from None

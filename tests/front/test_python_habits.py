@@ -209,3 +209,20 @@ def test_labelled_results_keep_numpy_behaviour(fit):
     assert back.labels == p.labels and back.name == "coef" and back.tolist() == p.tolist()
     assert copy.deepcopy(p).labels == p.labels
     assert type(p.view(np.ndarray)) is np.ndarray
+
+
+def test_statnet_argument_names_are_answered_with_ours():
+    # simulate(nsim=) / gof(nsim=) / simulate(seed=) used to be Python's bare TypeError
+    from ergmfit.exceptions import SettingsError
+    m = ef.ERGM(ef.datasets.load("flomarriage"), "edges")
+    fit = m.fit(method="mple")
+    with pytest.raises(SettingsError, match="statnet's 'nsim' is 'n' here"):
+        m.simulate(fit.params, nsim=2)
+    with pytest.raises(SettingsError, match="statnet's 'nsim' is 'n' here"):
+        fit.simulate(nsim=2)
+    with pytest.raises(SettingsError, match="statnet's 'nsim' is 'n_sim' here"):
+        fit.gof(nsim=5)
+    with pytest.raises(SettingsError, match="statnet's 'seed' is 'random_state' here"):
+        m.simulate(fit.params, seed=1)
+    with pytest.raises(SettingsError, match="did you mean 'n_sim'"):
+        fit.gof(n_simm=5)
