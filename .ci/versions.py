@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 RUNTIME = ["numpy", "scipy", "networkx", "joblib", "tqdm", "pandas", "matplotlib", "pytest",
-           "hypothesis", "distributed", "dask", "arviz", "pip"]
+           "pytest-xdist", "hypothesis", "distributed", "dask", "arviz", "pip"]
 
 
 def tree_size(path):

@@ -64,8 +64,10 @@ run and prints the estimates of the trajectory so far (marked as not
 converged).
 """
 import argparse
+import gzip
 import json
 import os
+import shutil
 import time
 
 import numpy as np
@@ -350,6 +352,9 @@ def paper_report(ckpt, figdir, status):
                    "cpu_seconds": cpu, "learning_rate": PAPER_LR, "terms": terms,
                    "settled": settled}, fh, indent=1)
     _paper_figure(tr, terms, os.path.join(figdir, "epinions_ee_paper.png"), iters, planned)
+    with open(os.path.join(ckpt, TRACE), "rb") as src, \
+            gzip.open(os.path.join(figdir, "epinions_ee_paper_trace.csv.gz"), "wb") as dst:
+        shutil.copyfileobj(src, dst)        # the whole trace the table and figure were read from
     return terms
 
 

@@ -111,8 +111,12 @@ def test_a_real_ctrl_c_stops_a_loop_of_fits_after_keeping_the_partial_fit(tmp_pa
     script = tmp_path / "loop.py"
     script.write_text(LOOP)
     env = dict(os.environ, PYTHONPATH=str(pathlib.Path(ef.__file__).resolve().parent.parent))
+    # the child starts with SIGINT's default disposition, as a script started from a terminal:
+    # a parent that ignores SIGINT (a pytest-xdist worker, a background job) would hand the
+    # child an ignored SIGINT, and Python then installs no KeyboardInterrupt handler at all
     proc = subprocess.Popen([sys.executable, str(script), how], cwd=tmp_path, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         assert proc.stdout.readline().strip() == "READY"
         time.sleep(1.5)                                   # inside the first fit's MCMC
