@@ -8,6 +8,7 @@ import pytest
 
 import ergmfit as ef
 from ergmfit.exceptions import ConvergenceWarning, NetworkError
+from support.interrupts import interrupt_the_second_bayes_block
 from support.paths import ROOT
 
 pd = pytest.importorskip("pandas")
@@ -113,18 +114,6 @@ def _samptot_model():
     return ef.ERGM(samptot(), "sum + nonzero", response="nominations", reference="Poisson")
 
 
-def _bayes_interrupted_in_its_second_block(monkeypatch):
-    from ergmfit.estimation.bayes import exchange
-    real, calls = exchange.exchange_block, []
-
-    def block(*args):
-        calls.append(1)
-        if len(calls) == 2:
-            raise KeyboardInterrupt
-        return real(*args)
-    monkeypatch.setattr(exchange, "exchange_block", block)
-
-
 # (estimator and family, model, fit settings that stop it early, warning class expected)
 EARLY_STOPS = {
     "ee": (lambda: ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle"),
@@ -149,7 +138,7 @@ EARLY_STOPS = {
 def test_every_estimators_warnings_point_at_the_users_line(case, monkeypatch):
     make, settings, category = EARLY_STOPS[case]
     if case == "bayes":
-        _bayes_interrupted_in_its_second_block(monkeypatch)
+        interrupt_the_second_bayes_block(monkeypatch)
     model = make()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -12,31 +12,18 @@ import pytest
 
 import ergmfit as ef
 from ergmfit.estimation import make_estimator
+from support.interrupts import interrupt_the_second_bayes_block
 
 
 def _flomarriage():
     return ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
 
 
-def _ctrl_c_in_the_second_bayes_block(monkeypatch):
-    """The exchange algorithm sees a KeyboardInterrupt in its second block of draws (what a
-    real Ctrl-C does there; the real signal is sent in the subprocess test below)."""
-    from ergmfit.estimation.bayes import exchange
-    real, calls = exchange.exchange_block, []
-
-    def block(*args):
-        calls.append(1)
-        if len(calls) == 2:
-            raise KeyboardInterrupt
-        return real(*args)
-    monkeypatch.setattr(exchange, "exchange_block", block)
-
-
 BAYES = dict(method="bayes", random_state=1, burnin=10, main_iters=40, aux_iters=200)
 
 
 def test_an_interrupted_fit_is_returned_marked_and_raise_if_interrupted_raises_it(monkeypatch):
-    _ctrl_c_in_the_second_bayes_block(monkeypatch)
+    interrupt_the_second_bayes_block(monkeypatch)
     with pytest.warns(RuntimeWarning, match="interrupted"):
         fit = _flomarriage().fit(**BAYES)
     assert fit.interrupted
@@ -53,7 +40,7 @@ def test_a_finished_fit_is_not_interrupted():
 
 
 def test_inside_stop_on_interrupt_the_fit_raises_with_its_partial_result(monkeypatch):
-    _ctrl_c_in_the_second_bayes_block(monkeypatch)
+    interrupt_the_second_bayes_block(monkeypatch)
     fits = []
     with pytest.warns(RuntimeWarning, match="interrupted"), pytest.raises(ef.FitInterrupted) as stop:
         with ef.stop_on_interrupt():
@@ -69,11 +56,11 @@ def test_stop_on_interrupt_leaves_finished_fits_and_estimator_objects_alone(monk
     with ef.stop_on_interrupt():
         assert not m.fit(method="mple").interrupted
     est = make_estimator("bayes", random_state=1, burnin=10, main_iters=40, aux_iters=200)
-    _ctrl_c_in_the_second_bayes_block(monkeypatch)
+    interrupt_the_second_bayes_block(monkeypatch)
     with pytest.warns(RuntimeWarning), pytest.raises(ef.FitInterrupted):
         with ef.stop_on_interrupt():
             est.fit(m)
-    _ctrl_c_in_the_second_bayes_block(monkeypatch)
+    interrupt_the_second_bayes_block(monkeypatch)
     with pytest.warns(RuntimeWarning):                   # outside the block: returned
         assert est.fit(m).interrupted
 

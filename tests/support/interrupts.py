@@ -32,3 +32,17 @@ class CtrlCInAFinalizer:
         import gc
         cls()
         gc.collect()
+
+
+def interrupt_the_second_bayes_block(monkeypatch):
+    """The exchange algorithm sees a KeyboardInterrupt in its second block of draws (what a
+    real Ctrl-C does there), through ``monkeypatch`` (undone after the test)."""
+    from ergmfit.estimation.bayes import exchange
+    real, calls = exchange.exchange_block, []
+
+    def block(*args):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args)
+    monkeypatch.setattr(exchange, "exchange_block", block)
