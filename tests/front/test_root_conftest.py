@@ -45,10 +45,28 @@ def _clone(tmp_path, *, installed, compiled, expected="installed"):
     return repo, env
 
 
-def _pytest(repo, env, *args):
-    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                           *args],
+def _pytest(repo, env, *args, python_flags=()):
+    return subprocess.run([sys.executable, *python_flags, "-m", "pytest", "-q", "-p",
+                           "no:cacheprovider", *args],
                           cwd=repo, env=env, capture_output=True, text=True, timeout=120)
+
+
+def _pytest_alone(tmp_path):
+    """A directory holding pytest and the packages it imports, and nothing else of this
+    environment's site-packages: with ``python -S`` (no site-packages) and this directory
+    on PYTHONPATH, an ergmfit installed beside pytest (as in CI) is out of reach."""
+    import importlib.util
+    import pathlib
+    alone = tmp_path / "pytest_alone"
+    alone.mkdir()
+    for name in ("pytest", "_pytest", "py", "pluggy", "iniconfig", "packaging", "pygments"):
+        spec = importlib.util.find_spec(name)
+        if spec is None or spec.origin is None:
+            continue
+        origin = pathlib.Path(spec.origin)
+        source = origin.parent if origin.name == "__init__.py" else origin
+        (alone / source.name).symlink_to(source)
+    return alone
 
 
 @pytest.mark.parametrize("how", [(), ("tests/test_which.py",)])
@@ -61,7 +79,8 @@ def test_python_m_pytest_in_a_fresh_clone_imports_the_installed_package(tmp_path
 
 def test_without_an_installed_package_one_line_says_what_to_run(tmp_path):
     repo, env = _clone(tmp_path, installed=False, compiled=False)
-    run = _pytest(repo, env)
+    env["PYTHONPATH"] = str(_pytest_alone(tmp_path))
+    run = _pytest(repo, env, python_flags=("-S",))
     assert run.returncode != 0
     out = run.stdout + run.stderr
     lines = [line for line in out.splitlines() if "not installed" in line]
