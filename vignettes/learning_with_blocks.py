@@ -472,7 +472,7 @@ def main(argv=None):
         ("reference", "statnet's MCMC-MLE (2010; values not in the text)",
          f"the MLE by two-basin MCMC-MLE, {len(ref['per_seed'])} seeds: "
          + ", ".join(f"{lab} {v:.4f} ± {s:.4f}" for lab, v, s in zip(labels, ref_theta, ref_se))
-         + f" (MC s.e.); statnet 4.4 and plain MCMC-MLE fail on this model"),
+         + " (MC s.e.); statnet 4.4 and plain MCMC-MLE fail on this model"),
         (f"L1 error after {N_ITER:,} it., step {LR} / (1 + t / {DECAY:g}) (decay ours)",
          "falls with the block size (figure only)",
          " → ".join(f"B{n} {l1_prot[n]:.3f} ± {res['protocol'][n]['l1_se']:.3f}"
