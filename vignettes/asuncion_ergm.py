@@ -34,8 +34,11 @@ numbers or figure for it, so we run the protocol of its Lazega experiment
   exact MPLE (B1-CD1's fixed point) and exact MCLE of order 2 over all
   198,135 dyad pairs (B2-CD1's) check those limits;
 * the MLE: ``fit(method="mcmle")`` (statnet's algorithm) on every draw;
-  where it fails (the lazega θ: its chains run to the complete graph) the
-  two-basin MCMC-MLE of ``learning_with_blocks.py``.  The MLE is not the
+  where it fails (as it does on the Lazega network itself, whose chains run
+  to the complete graph) the two-basin MCMC-MLE of
+  ``learning_with_blocks.py``.  In the committed run plain MCMC-MLE
+  converged on all 16 draws: the sparse-mode draws at the lazega θ are less
+  clustered than Lazega (17-54 triangles against its 120).  The MLE is not the
   truth either: it is the best a single network allows, and its statistical
   standard error says how far from the truth any estimator must be.
 
@@ -300,6 +303,11 @@ def summarise(draws, setting):
               for d in draws]
         z[name] = float(np.max(zz))
     res["limit_vs_exact_max_z"] = z
+    # ... and the same differences in the MLE's statistical s.e. (where there is an MLE)
+    res["limit_vs_exact_max_se"] = {
+        name: float(np.max([np.abs(d["limit"][name].mean(axis=0) - d[key]) / d["mle_se"]
+                            for d in draws if d["mle_se"] is not None] or [np.nan]))
+        for name, key in (("B1-CD1", "mple"), ("B2-CD1", "mcle2"))}
     # 1. protocol: B4-CD1 vs B1-CD1 (independent seeds: two-sample s.e.)
     P = res["protocol"]
     d1 = np.subtract(P["B4-CD1"]["l1_draws"], P["B1-CD1"]["l1_draws"])
@@ -381,9 +389,11 @@ def table(summaries, quick):
         rows.append((f"{tag} claim 1: B4-CD1 − B1-CD1, paper's protocol, paired by draw",
                      "higher-order blocks lead to more accurate estimates",
                      f"{_fmt(c['pooled'])} over draws; {c['verdict'][1]}: **{c['verdict'][0]}**"
-                     f" -- but every run is still ≥ {min(s['protocol_to_limit'].values()):.2f} "
-                     "(L1) from its own limit: this orders how far each schedule has moved from "
-                     "θ = 0 in 20,000 steps, not the estimators (claim 2)"))
+                     f" -- but the runs are on average still {min(s['protocol_to_limit'].values()):.2f}"
+                     f"–{max(s['protocol_to_limit'].values()):.2f} (L1) from their own limits: "
+                     "this orders how far each schedule has moved from θ = 0 in 20,000 steps "
+                     "(a block of n dyads moves about n times as fast), not the estimators "
+                     "(claim 2)"))
         c = s["claim2"]
         rows.append((f"{tag} claim 2: the same at convergence (Bn-CD1's limit = MCLE of order n; "
                      f"B1's = exact MPLE)", "higher-order blocks lead to more accurate estimates",
@@ -420,11 +430,17 @@ def table(summaries, quick):
         cpu = s["cpu"]
         rows.append((f"{tag} CPU seconds per run", "not reported",
                      ", ".join(f"{k} {v:.2f}" for k, v in cpu.items())
-                     + f"; limits {'agree' if max(s['limit_vs_exact_max_z'].values()) < stats.t.ppf(0.975, s['n_seeds'] - 1) else 'DIFFER'}"
-                       f" with the exact MPLE / MCLE-2 (max z over draws and parameters, in s.e. "
-                       f"over {s['n_seeds']} seeds: "
-                       + ", ".join(f"{k} {v:.1f}" for k, v in s["limit_vs_exact_max_z"].items())
-                       + ")"))
+                     + "; the B1-CD1 / B2-CD1 limits against the exact MPLE / MCLE-2: at most "
+                     + " / ".join(f"{v:.3f}" for v in s["limit_vs_exact_max_se"].values())
+                     + " of the MLE's s.e. apart in any parameter on any draw, max z (in s.e. "
+                       f"over {s['n_seeds']} seeds) "
+                     + " / ".join(f"{v:.1f}" for v in s["limit_vs_exact_max_z"].values())
+                     + (f" (beyond the t quantile {stats.t.ppf(0.975, s['n_seeds'] - 1):.2f} on "
+                        f"some draw: a small bias of the finite Robbins-Monro run, or a "
+                        f"{s['n_seeds']}-seed s.e. that is small by chance; negligible against "
+                        "the statistical error)"
+                        if max(s["limit_vs_exact_max_z"].values())
+                        > stats.t.ppf(0.975, s["n_seeds"] - 1) else "")))
     lines = ["| quantity | paper | ergmfit |", "| --- | --- | --- |"]
     lines += [f"| {a} | {b} | {c} |" for a, b, c in rows]
     notes = [
@@ -502,6 +518,26 @@ def _jsonable(x):
     return x
 
 
+def _table_from(path):
+    """The table (and the json's summaries) again from a run's stored draws."""
+    with open(path, encoding="utf-8") as fh:
+        run = json.load(fh)
+    draws = run["draws"]
+    for d in draws:
+        for key in ("mple", "mcle2", "mle", "mle_se"):
+            d[key] = None if d[key] is None else np.asarray(d[key], dtype=float)
+        for phase in ("protocol", "limit"):
+            d[phase] = {k: np.asarray(v, dtype=float) for k, v in d[phase].items()}
+    summaries = [summarise([d for d in draws if d["setting"] == st], st) for st in THETAS]
+    text = table(summaries, run["quick"])
+    print(text)
+    with open(os.path.join(FIGDIR, "asuncion_ergm.md"), "w", encoding="utf-8") as fh:
+        fh.write(text + "\n")
+    with open(os.path.join(FIGDIR, "asuncion_ergm.json"), "w", encoding="utf-8") as fh:
+        json.dump(_jsonable({**run, "summaries": summaries}), fh, indent=1)
+    return summaries
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true",
@@ -510,6 +546,8 @@ def main(argv=None):
                     help="offset added to every seed (default: $ERGMFIT_SEED, else 0)")
     ap.add_argument("--draws", type=int, default=None, help=f"draws per θ (default {N_DRAWS})")
     ap.add_argument("--jobs", type=int, default=2, help="processes (joblib; default 2)")
+    ap.add_argument("--table-from", metavar="JSON", default=None,
+                    help="rewrite the table from a run's asuncion_ergm.json (no fits, no figure)")
     ap.add_argument("--out", metavar="DIR", default=None,
                     help="where the figure and tables go (default: $ERGMFIT_FIGURES, else a "
                          "fresh temporary directory)")
@@ -525,6 +563,8 @@ def main(argv=None):
     from _output import figures_dir
     FIGDIR = str(figures_dir("asuncion_ergm", [] if args.out is None else ["--out", args.out]))
     print(f"figure and tables go to {FIGDIR}")
+    if args.table_from:
+        return _table_from(args.table_from)
     jobs = [(st, d) for st in THETAS for d in range(n_draws)]
     kw = dict(base_seed=args.seed, n_seeds=n_seeds, limit_iter=limit_iter)
     if args.jobs > 1:

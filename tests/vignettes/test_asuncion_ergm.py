@@ -9,12 +9,15 @@ MCLE-2), checking what the vignette's verdicts rest on:
   lies within half a statistical standard error of the MLE in every parameter;
 * claim 2 not reproduced: the converged B4-CD1 estimate is the MPLE (B1-CD1's limit) within a
   quarter of the MLE's standard error -- the block size does not change the estimator;
-* claim 1 a transient: after the paper's 20,000 decaying steps from 0 every Bn-CD1 run is still
-  far (L1) from its own converged limit, and B4-CD1 has moved farther from 0 than B1-CD1.
+* claim 1 a matter of speed: after the paper's 20,000 decaying steps from 0, B4-CD1 has moved
+  farther from 0 than B1-CD1 (observed 0.22-0.42 farther in L1 on 6 draws tried; with the same
+  step a block of 4 dyads moves about 4 times as fast).
 
-Under ``long``: more seeds, the near-degenerate lazega θ as well, and the exact MCLE of order 2
-equal to the MPLE to 1 % of the MLE's standard error.
+Under ``long``: more seeds, the near-degenerate lazega θ as well (there every protocol run is
+still far, L1 > 1, from its own limit: a transient), and the exact MCLE of order 2 equal to
+the MPLE to 1 % of the MLE's standard error.
 """
+
 import numpy as np
 import pytest
 
@@ -42,12 +45,14 @@ def _check_unimodal(v, seed, draw=0, mcle2=False):
     return d
 
 
-def _check_transient(v, d):
-    for name in v.NAMES:
-        far = v.l1(d["protocol"][name], d["limit"][name].mean(axis=0))
-        assert np.all(far > 0.15), (name, far)
+def _check_transient(v, d, far=None):
     zero = np.zeros(3)
-    assert v.l1(d["protocol"]["B4-CD1"], zero).mean() > v.l1(d["protocol"]["B1-CD1"], zero).mean()
+    moved = v.l1(d["protocol"]["B4-CD1"], zero).mean() - v.l1(d["protocol"]["B1-CD1"], zero).mean()
+    assert moved > 0.05, moved
+    if far is not None:
+        for name in v.NAMES:
+            dist = v.l1(d["protocol"][name], d["limit"][name].mean(axis=0))
+            assert np.all(dist > far), (name, dist)
 
 
 @pytest.mark.parametrize("seed", FAST_SEEDS)
@@ -62,7 +67,7 @@ def test_quick_draws_more_seeds(vignette, seed):
         _check_unimodal(vignette, seed, draw, mcle2=True)
         d = vignette.run_draw("lazega", draw, base_seed=seed, n_seeds=2, limit_iter=100_000,
                               mle=False)
-        _check_transient(vignette, d)
+        _check_transient(vignette, d, far=1.0)
         b4 = d["limit"]["B4-CD1"].mean(axis=0)
         assert np.all(np.abs(d["mcle2"] - d["mple"]) < 0.01), (d["mcle2"], d["mple"])
         assert np.abs(b4 - d["mple"]).sum() < 0.1 * np.abs(d["mple"] - vignette.THETAS["lazega"]).sum() + 0.1
