@@ -38,9 +38,10 @@ numbers or figure for it, so we run the protocol of its Lazega experiment
   to the complete graph) the two-basin MCMC-MLE of
   ``learning_with_blocks.py``.  In the committed run plain MCMC-MLE
   converged on all 16 draws: the sparse-mode draws at the lazega θ are less
-  clustered than Lazega (17-54 triangles against its 120).  The MLE is not the
-  truth either: it is the best a single network allows, and its statistical
-  standard error says how far from the truth any estimator must be.
+  clustered than Lazega (17-54 triangles against its 120).  The MLE is not
+  the truth either: it is the best a single network allows, and its
+  statistical standard error says how far from the truth any estimator must
+  be.
 
 The error is the paper's measure, the L1 distance to the true θ.  Each
 verdict is a paired comparison within each draw, with that draw's Monte
@@ -65,9 +66,9 @@ uniformly from the 630 share a node with probability 68 / 629, about 11 %,
 so the composite likelihood of order 2 is nearly the pseudo-likelihood --
 the exact MCLE of order 2 agrees with the MPLE to about 10^-3 on every
 draw -- and the converged Bn-CD1 estimators for n <= 4 are nearly one
-estimator (their L1 errors differ by less than their Monte Carlo error).  Along the paper's protocol, by
-contrast, a Bn-CD1 step can change up to n dyads' worth of statistics, so
-with the same step size it moves away from θ = 0 about n times as fast:
+estimator (their L1 errors differ by less than their Monte Carlo error).
+Along the paper's protocol, by contrast, a Bn-CD1 step can change up to n
+dyads' worth of statistics, so with the same step size it moves away from θ = 0 about n times as fast:
 what falls with the block size after 20,000 decaying steps is how far the
 run has got, not where the estimator is going (CD-4, whose negative phase
 also changes up to 4 dyads, keeps pace with B4-CD1).
@@ -84,11 +85,14 @@ Output: the table ``| quantity | paper | ergmfit |`` with the verdicts
 per-draw errors of every estimator), in ``--out DIR``, else
 ``$ERGMFIT_FIGURES``, else a fresh temporary directory.
 
-Run ``python vignettes/asuncion_ergm.py`` (about 10 CPU-minutes, two
-processes), ``--quick`` (or ``ERGMFIT_QUICK=1``: 2 draws per θ, 2 seeds,
-100,000-iteration limits, the MLE only for the unimodal θ; about a
-CPU-minute).  ``--seed N`` (or ``ERGMFIT_SEED=N``) offsets every seed: other
-data draws and other algorithm seeds.
+Run ``python vignettes/asuncion_ergm.py`` (about 7 CPU-minutes in two
+processes; the committed run took 33 minutes at a machine load of 30),
+``--quick`` (or ``ERGMFIT_QUICK=1``: 2 draws per θ, 2 seeds,
+100,000-iteration limits, the MLE only for the unimodal θ; about 15
+CPU-seconds).  ``--table-from JSON`` rewrites the table from a run's
+``asuncion_ergm.json`` without refitting.  ``--seed N`` (or
+``ERGMFIT_SEED=N``) offsets every seed: other data draws and other
+algorithm seeds.
 """
 from __future__ import annotations
 
