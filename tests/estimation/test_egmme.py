@@ -166,6 +166,22 @@ def test_unreachable_targets_are_named(flobusiness):
     with pytest.warns(ConvergenceWarning, match="out of reach"):
         fit = m.fit(method="egmme", offset_coef=[np.log(9)], random_state=1)
     assert not fit.converged
+    # no standard errors where the equilibrium means barely move (they were ~10^5)
+    assert np.all(np.isnan(np.asarray(fit.bse, dtype=float)[:2]))
+
+
+def test_a_bistable_equilibrium_is_named():
+    # a run that spends >= 5 % of its steps at most half the observed and >= 5 % at least
+    # twice it matches the targets, if at all, only as an average of two phases
+    from ergmfit.estimation.egmme.estimator import bistable
+    rng = np.random.default_rng(3)
+    obs = np.array([15.0, 12.0])
+    phases = np.where(rng.random(400) < 0.75, 0, 1)
+    two = np.column_stack([np.where(phases, rng.normal(55, 3, 400), rng.poisson(1, 400)),
+                           np.where(phases, rng.normal(50, 3, 400), 0)])
+    assert [lab for lab, *_ in bistable(two, obs, ["edges", "gwesp"])] == ["edges", "gwesp"]
+    one = np.column_stack([rng.normal(15, 4, 400), rng.normal(12, 4, 400)])
+    assert bistable(one, obs, ["edges", "gwesp"]) == []
 
 
 def test_command_line_egmme(tmp_path, capsys):
