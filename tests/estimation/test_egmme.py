@@ -182,6 +182,8 @@ def test_a_bistable_equilibrium_is_named():
     assert [lab for lab, *_ in bistable(two, obs, ["edges", "gwesp"])] == ["edges", "gwesp"]
     one = np.column_stack([rng.normal(15, 4, 400), rng.normal(12, 4, 400)])
     assert bistable(one, obs, ["edges", "gwesp"]) == []
+    # a small count's Poisson noise is not two phases (esp2 observed 3 on flobusiness)
+    assert bistable(rng.poisson(3, (400, 1)).astype(float), np.array([3.0]), ["esp2"]) == []
 
 
 def test_command_line_egmme(tmp_path, capsys):

@@ -284,6 +284,10 @@ def stalled(history, sd, share=0.5):
 
 #: a phase of a bistable equilibrium holds at least this share of the time steps
 PHASE_SHARE = 0.05
+#: the smallest observed value whose halves and doubles are two phases: below it a count
+#: with Poisson noise alone reaches both (from 8 on, half and twice the observed lie
+#: more than 4 Poisson sd apart)
+MIN_PHASE_VALUE = 8.0
 
 
 def bistable(cross, g_obs, labels, share=PHASE_SHARE):
@@ -291,6 +295,8 @@ def bistable(cross, g_obs, labels, share=PHASE_SHARE):
     ``cross`` (time steps x targets) spends at least ``share`` of its steps at most half
     the observed value and ``share`` at least twice it (a process switching between two
     phases, neither like the observed network; the MCMC-MLE's bistable rule); [] if none.
+    Targets observed below ``MIN_PHASE_VALUE`` are not judged (Poisson noise alone puts a
+    small count at half and twice its mean).
 
     Examples
     --------
@@ -307,7 +313,7 @@ def bistable(cross, g_obs, labels, share=PHASE_SHARE):
     out = []
     for k, lab in enumerate(labels):
         obs = float(g_obs[k])
-        if obs <= 0:
+        if obs < MIN_PHASE_VALUE:
             continue
         lo = float(np.mean(cross[:, k] <= obs / 2))
         hi = float(np.mean(cross[:, k] >= 2 * obs))
