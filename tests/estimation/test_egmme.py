@@ -182,6 +182,11 @@ def test_a_bistable_equilibrium_is_named():
     assert [lab for lab, *_ in bistable(two, obs, ["edges", "gwesp"])] == ["edges", "gwesp"]
     one = np.column_stack([rng.normal(15, 4, 400), rng.normal(12, 4, 400)])
     assert bistable(one, obs, ["edges", "gwesp"]) == []
+    # a wide one-peaked equilibrium (the tutorial's gwesp(0) at its estimate: ~20 % at most
+    # half the observed, ~5 % at least twice it) is not two phases either
+    wide = rng.gamma(3.0, 4.0, (4000, 1))
+    assert np.mean(wide <= 6) > 0.05 and np.mean(wide >= 24) > 0.05
+    assert bistable(wide, np.array([12.0]), ["gwesp"]) == []
     # a small count's Poisson noise is not two phases (esp2 observed 3 on flobusiness)
     assert bistable(rng.poisson(3, (400, 1)).astype(float), np.array([3.0]), ["esp2"]) == []
 
