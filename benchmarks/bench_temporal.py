@@ -89,6 +89,12 @@ def bench_egmme(seeds):
             line = (f"{dissolution:<8} seed {s}: {sec:6.2f} CPU s  coef {coef[:2].round(3)}  "
                     f"s.e. {se[:2].round(3)}  t {np.round(list(fit.info['t_ratios'].values()), 3)}  "
                     f"converged {fit.converged}")
+            means, mcse = fit.info["target_means"], fit.info["target_mc_se"]
+            if means is not None:
+                line += "\n          equilibrium means " + ", ".join(
+                    f"{k} {means[k]:.2f} ± {mcse[k]:.2f} (target {v:g})"
+                    for k, v in fit.info["targets"].items())
+                line += f"; bistable: {fit.info.get('bistable') or 'no'}"
             if ref_id in ref:
                 r = ref[ref_id]
                 rc = np.array([r["coef"]["Form~edges"], r["coef"]["Form~gwesp.fixed.0"]])

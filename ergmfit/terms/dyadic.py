@@ -312,8 +312,11 @@ def mutual(net, same=None, by=None, diff=False, keep=None, levels=None):
         return _mutual_attr(net, same, by, diff, keep, levels)
     if diff is not False or keep is not None or levels is not None:
         raise TermError("term mutual: diff, keep and levels need same= or by=")
-    # x_ij's change statistic depends on x_ji: dyad-dependent (as statnet says)
-    return Term("mutual", ["mutual"], MutualKernel(), dyad_independent=False)
+    # x_ij's change statistic depends on x_ji: dyad-dependent (as statnet says), but on
+    # no other dyad (the exact log-likelihood of mcmle.loglik.pair_independent_loglik)
+    term = Term("mutual", ["mutual"], MutualKernel(), dyad_independent=False)
+    term.pair_independent = True
+    return term
 
 
 def _codes(net, term, attr, diff, levels):

@@ -166,6 +166,29 @@ def test_unreachable_targets_are_named(flobusiness):
     with pytest.warns(ConvergenceWarning, match="out of reach"):
         fit = m.fit(method="egmme", offset_coef=[np.log(9)], random_state=1)
     assert not fit.converged
+    # no standard errors where the equilibrium means barely move (they were ~10^5)
+    assert np.all(np.isnan(np.asarray(fit.bse, dtype=float)[:2]))
+
+
+def test_a_bistable_equilibrium_is_named():
+    # a run that spends >= 5 % of its steps at most half the observed and >= 5 % at least
+    # twice it matches the targets, if at all, only as an average of two phases
+    from ergmfit.estimation.egmme.estimator import bistable
+    rng = np.random.default_rng(3)
+    obs = np.array([15.0, 12.0])
+    phases = np.where(rng.random(400) < 0.75, 0, 1)
+    two = np.column_stack([np.where(phases, rng.normal(55, 3, 400), rng.poisson(1, 400)),
+                           np.where(phases, rng.normal(50, 3, 400), 0)])
+    assert [lab for lab, *_ in bistable(two, obs, ["edges", "gwesp"])] == ["edges", "gwesp"]
+    one = np.column_stack([rng.normal(15, 4, 400), rng.normal(12, 4, 400)])
+    assert bistable(one, obs, ["edges", "gwesp"]) == []
+    # a wide one-peaked equilibrium (the tutorial's gwesp(0) at its estimate: ~20 % at most
+    # half the observed, ~5 % at least twice it) is not two phases either
+    wide = rng.gamma(3.0, 4.0, (4000, 1))
+    assert np.mean(wide <= 6) > 0.05 and np.mean(wide >= 24) > 0.05
+    assert bistable(wide, np.array([12.0]), ["gwesp"]) == []
+    # a small count's Poisson noise is not two phases (esp2 observed 3 on flobusiness)
+    assert bistable(rng.poisson(3, (400, 1)).astype(float), np.array([3.0]), ["esp2"]) == []
 
 
 def test_command_line_egmme(tmp_path, capsys):

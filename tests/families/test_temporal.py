@@ -538,3 +538,34 @@ def test_command_line_panel(tmp_path, capsys):
                  "--set", "R=20", "--seed", "1", "--quiet"]) == 0
     out = capsys.readouterr().out
     assert "Bootstrapped TERGM" in out and "edgecov.memory[[i]]" in out
+
+
+@pytest.mark.parametrize("form", ["Cross(~edges + mutual) + Change(~edges)",
+                                  "Form(~edges + mutual) + Persist(~edges + mutual)"])
+def test_pair_independent_loglik_equals_enumeration(form):
+    # one transition of 4 directed nodes: the 2^12 networks of its free dyads enumerated
+    rng = np.random.default_rng(5)
+    waves = [nx.gnp_random_graph(4, 0.5, seed=s, directed=True) for s in (1, 2)]
+    m = ef.ERGM(ef.NetSeries(waves), form)
+    n = m.network.n
+    dyads = [(i, j) for i in range(n) for j in range(n) if i != j]
+    g = np.array([m.statistics_vector(np.array([d for d, b in zip(dyads, bits) if b],
+                                               dtype=np.int64).reshape(-1, 2))
+                  for bits in itertools.product((0, 1), repeat=len(dyads))])
+    for _ in range(3):
+        theta = rng.normal(0, 1.5, len(m.labels))
+        from scipy.special import logsumexp
+        exact = theta @ m.statistics_vector() - logsumexp(g @ theta)
+        assert m.exact_loglik(theta) == pytest.approx(exact, abs=1e-9)
+
+
+def test_cmle_loglik_exact_when_pair_independent():
+    # tergm bridge-samples every dyad-dependent CMLE's log-likelihood; a model independent
+    # across dyad pairs has it exactly (no Monte Carlo error), a triadic one does not
+    s = samplk()
+    m = ef.ERGM(s, "Cross(~edges + mutual) + Change(~edges)")
+    fit = m.fit(method="cmle", random_state=2)
+    assert fit.loglik_kind == "exact"
+    assert fit.loglik == pytest.approx(m.exact_loglik(np.asarray(fit.params, float)), abs=1e-9)
+    assert ef.ERGM(s, "Form(~edges + mutual + transitiveties) + Persist(~edges)") \
+        .exact_loglik([0.0] * 4) is None

@@ -153,9 +153,25 @@ class EGMME(Estimator):
                             "out of reach of this model's equilibrium with its offsets (e.g. "
                             "a dissolution offset giving ties a very short life); check the "
                             "offsets (Diss() and Persist() have opposite signs) and the "
-                            "targets; standard errors are not meaningful here")
+                            "targets (docs/egmme.md); the standard errors are NA (the "
+                            "equilibrium means barely move along some direction there)")
+                    cov = np.full((p, p), np.nan)
                 else:
                     msg += "raise n_iter or steps, or start from this estimate (init=fit.params)"
+                warnings.warn(msg, ConvergenceWarning, stacklevel=2)
+                warn.append(msg)
+            phases = bistable(run.final_cross, g_obs, tlabels)
+            if phases:
+                msg = ("EGMME: the equilibrium at the estimate is bistable: the process switches "
+                       "between networks far below and far above the observed ("
+                       + "; ".join(f"{lab}: {lo:.0%} of the time steps at most half the observed "
+                                   f"{obs:g}, {hi:.0%} at least twice it"
+                                   for lab, obs, lo, hi in phases)
+                       + "), so its mean statistics match the targets, if at all, only as an "
+                       "average of two phases, neither of which looks like the observed "
+                       "network: a degenerate model at these offsets; the estimate is not "
+                       "meaningful and its standard errors are NA")
+                cov = np.full((p, p), np.nan)
                 warnings.warn(msg, ConvergenceWarning, stacklevel=2)
                 warn.append(msg)
         info = {"targets": dict(zip(tlabels, g_obs.tolist())),
@@ -163,6 +179,8 @@ class EGMME(Estimator):
                 "t_ratios": dict(zip(tlabels, t.tolist())),
                 "target_mc_se": None if run.mc_se is None else dict(zip(tlabels,
                                                                         run.mc_se.tolist())),
+                "bistable": None if run.final_cross is None else [
+                    lab for lab, _, _, _ in bistable(run.final_cross, g_obs, tlabels)],
                 "history": run.history, "time_steps": int(run.chain.step),
                 "proposals_per_step": int(run.chain.proposals),
                 "interrupted": guard.interrupted is not None}
@@ -202,6 +220,7 @@ class EGMME(Estimator):
         r = _checked(run.chain.run(eta, s["final_steps"]))
         Sigma = np.atleast_2d(np.cov(r.cross, rowvar=False))
         run.sigma = Sigma
+        run.final_cross = r.cross
         sd = np.sqrt(np.diag(Sigma))
         run.means = r.cross.mean(axis=0)
         run.mc_se = _batch_means_se(r.cross)
@@ -263,13 +282,79 @@ def stalled(history, sd, share=0.5):
     return (round(size[0], 3), round(late, 3)) if late >= share * size[0] else None
 
 
+#: a phase of a bistable equilibrium holds at least this share of the time steps
+PHASE_SHARE = 0.05
+#: Sarle's bimodality coefficient above which a distribution counts as two-peaked (5/9: a
+#: uniform distribution's; a normal has 1/3): a wide one-peaked equilibrium such as the
+#: tutorial's (gwesp(0): 0.36-0.44 at its estimate) also puts 5 % beyond half and twice the
+#: observed, a two-phase one (0.56-0.89 along the Diss model's knife edge) is set apart
+BIMODALITY = 5.0 / 9.0
+#: the smallest observed value whose halves and doubles are two phases: below it a count
+#: with Poisson noise alone reaches both (from 8 on, half and twice the observed lie
+#: more than 4 Poisson sd apart)
+MIN_PHASE_VALUE = 8.0
+
+
+def bistable(cross, g_obs, labels, share=PHASE_SHARE):
+    """[(label, observed, low share, high share)] of the targets whose equilibrium run
+    ``cross`` (time steps x targets) is two-peaked (Sarle's bimodality coefficient
+    (skewness² + 1) / (excess kurtosis + 3 (n−1)² / ((n−2)(n−3))) above ``BIMODALITY``)
+    and spends at least ``share`` of its steps at most half the observed value and
+    ``share`` at least twice it (a process switching between two phases, neither like the
+    observed network; the MCMC-MLE's bistable rule); [] if none.  Targets observed below
+    ``MIN_PHASE_VALUE`` are not judged (Poisson noise alone puts a small count at half and
+    twice its mean).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> two_phases = np.array([[0.0], [1.0], [40.0], [45.0], [2.0]] * 4)
+    >>> bistable(two_phases, np.array([15.0]), ["edges"])
+    [('edges', 15.0, 0.6, 0.4)]
+    >>> bistable(np.array([[12.0], [15.0], [18.0]] * 5), np.array([15.0]), ["edges"])
+    []
+    """
+    if cross is None or not len(cross):
+        return []
+    cross = np.asarray(cross, dtype=float)
+    out = []
+    for k, lab in enumerate(labels):
+        obs = float(g_obs[k])
+        if obs < MIN_PHASE_VALUE:
+            continue
+        lo = float(np.mean(cross[:, k] <= obs / 2))
+        hi = float(np.mean(cross[:, k] >= 2 * obs))
+        if lo >= share and hi >= share and bimodality(cross[:, k]) > BIMODALITY:
+            out.append((lab, obs, round(lo, 3), round(hi, 3)))
+    return out
+
+
+def bimodality(x):
+    """Sarle's bimodality coefficient of the sample ``x`` (1/3 for a normal, 5/9 for a
+    uniform, towards 1 for two separate peaks); 0 for fewer than 4 values or no spread.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> round(bimodality(np.r_[np.zeros(50), np.full(50, 10.0)]), 3)
+    0.915
+    """
+    from scipy.stats import kurtosis, skew
+    x = np.asarray(x, dtype=float)
+    n = len(x)
+    if n < 4 or np.ptp(x) == 0:
+        return 0.0
+    g, k = float(skew(x)), float(kurtosis(x))
+    return (g * g + 1.0) / (k + 3.0 * (n - 1) ** 2 / ((n - 2) * (n - 3)))
+
+
 class _Run:
     """What the phases share."""
 
     def __init__(self, model, g_obs, p):
         self.model, self.g_obs, self.p = model, g_obs, p
         self.theta = self.chain = self.cov = self.t = self.means = self.mc_se = None
-        self.sigma = None
+        self.sigma = self.final_cross = None
         self.history = []
 
     def eda_jacobian(self, r):

@@ -279,7 +279,7 @@ class MCMLE(Estimator):
         info.update(target.info(model))
         res = ERGMResults(state.theta, state.cov, model.labels, method="mcmle",
                           loglik=state.loglik,
-                          loglik_kind="bridge" if state.loglik is not None else None,
+                          loglik_kind=state.loglik_kind if state.loglik is not None else None,
                           nobs=target.nobs(model),
                           null_loglik=model.null_loglik(target.nobs(model)),
                           converged=state.converged,
@@ -607,7 +607,14 @@ class MCMLE(Estimator):
         state.cov_model, state.cov_mc, state.cov = cov_model, cov_mc, cov_model + cov_mc
 
     def _loglik(self, model, state, rng):
-        """The bridge-sampled log-likelihood at the estimate (``eval_loglik``)."""
+        """The log-likelihood at the estimate (``eval_loglik``): the model's exact one where
+        it has it (``model.exact_loglik(θ)``, e.g. a temporal model independent across dyad
+        pairs), else bridge-sampled."""
+        exact = getattr(model, "exact_loglik", None)
+        loglik = exact(state.theta) if exact is not None else None
+        if loglik is not None:
+            state.loglik, state.loglik_se, state.loglik_kind = loglik, 0.0, "exact"
+            return
         samplesize = (self.bridge_samplesize if self.bridge_samplesize
                       else max(64, self.samplesize // 8))
         state.loglik, state.loglik_se = bridge_loglik(

@@ -78,6 +78,7 @@ class MCMLEState:
     cov_mc: np.ndarray = None
     loglik: float = None
     loglik_se: float = None
+    loglik_kind: str = "bridge"     # or "exact" (the model's own, MCMLE._loglik)
     loglik_interrupted: bool = False
     interrupted_in: str = None      # the phase a Ctrl-C ended ("iterations", "covariance", ...)
     seconds: float = 0.0

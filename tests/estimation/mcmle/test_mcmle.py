@@ -206,3 +206,18 @@ def test_intervals_follow_the_effective_size_rule():
                                                lo, hi)
     # the multivariate size counts every direction, so it is at least the smallest one here
     assert all(h["ess"] >= h["min_ess"] for h in hist)
+
+
+def test_hull_test_agrees_with_the_linear_programme():
+    # the facets' test (qhull, 1-4 dimensions) and the LP decide alike, on integer samples
+    # with ties and on points on the boundary (sample points, midpoints of two)
+    from ergmfit.estimation.common.stepping import hull_test, _in_hull_lp
+    rng = np.random.default_rng(2)
+    for _ in range(60):
+        p = int(rng.integers(1, 6))
+        Z = np.round(rng.normal(size=(int(rng.integers(p + 2, 200)), p)) * rng.integers(1, 6))
+        test = hull_test(Z)
+        points = [Z[0], (Z[1] + Z[2]) / 2] + [Z.mean(axis=0) + rng.normal(size=p) * Z.std(axis=0)
+                                              * rng.uniform(0, 3) for _ in range(5)]
+        for x in points:
+            assert test(x) == _in_hull_lp(Z, x)
