@@ -201,3 +201,80 @@ def nonzero_variables(CountModel cm):
     for k in range(m):
         o[k] = cm.on_var(k)
     return out
+
+
+cdef inline bint _sorted_has(const int64_t* keys, int64_t m, int64_t key) noexcept nogil:
+    # binary search of ``key`` in the increasing keys[0:m]
+    cdef int64_t lo = 0, hi = m, mid
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if keys[mid] < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo < m and keys[lo] == key
+
+
+def plain_representatives(members, starts, pair_a, pair_b, excluded, int n, bint directed):
+    """One node pair of each class pair that is not excluded.
+
+    Parameters
+    ----------
+    members : int64 array
+        The nodes, grouped by class (class c is members[starts[c]:starts[c + 1]]).
+    starts : int64 array
+        The class offsets (K + 1).
+    pair_a, pair_b : int64 arrays
+        The class pairs wanted (undirected: pair_a <= pair_b); each must hold at least one
+        node pair (i != j) whose key is not in ``excluded``.
+    excluded : int64 array
+        The increasing keys of the excluded node pairs (i * n + j; undirected with i < j).
+    n : int
+        The number of nodes.
+    directed : bool
+        Ordered pairs (else unordered, returned as i < j).
+
+    Returns
+    -------
+    (m, 2) int64 array: the first pair of each class pair (in the order of its members)
+    that is not excluded.  The search visits at most one more pair than the class pair
+    has excluded pairs, so the whole costs O(class pairs + excluded pairs) probes.
+    """
+    cdef cnp.int64_t[::1] mem = np.ascontiguousarray(members, dtype=np.int64)
+    cdef cnp.int64_t[::1] st = np.ascontiguousarray(starts, dtype=np.int64)
+    cdef cnp.int64_t[::1] pa = np.ascontiguousarray(pair_a, dtype=np.int64)
+    cdef cnp.int64_t[::1] pb = np.ascontiguousarray(pair_b, dtype=np.int64)
+    cdef cnp.int64_t[::1] ex = np.ascontiguousarray(excluded, dtype=np.int64)
+    cdef int64_t m = pa.shape[0], n_ex = ex.shape[0], r, p, q, p0, p1, q0, q1, u, w, key
+    cdef int64_t* exp = NULL
+    cdef bint found
+    if n_ex:
+        exp = &ex[0]
+    out = np.empty((m, 2), dtype=np.int64)
+    cdef cnp.int64_t[:, ::1] o = out
+    with nogil:
+        for r in range(m):
+            p0, p1 = st[pa[r]], st[pa[r] + 1]
+            q0, q1 = st[pb[r]], st[pb[r] + 1]
+            found = False
+            for p in range(p0, p1):
+                for q in range(q0, q1):
+                    u, w = mem[p], mem[q]
+                    if u == w or (not directed and pa[r] == pb[r] and q <= p):
+                        continue
+                    if not directed and u > w:
+                        u, w = w, u
+                    key = u * n + w
+                    if n_ex == 0 or not _sorted_has(exp, n_ex, key):
+                        found = True
+                        break
+                if found:
+                    break
+            if not found:
+                u = -1
+                w = -1
+            o[r, 0] = u
+            o[r, 1] = w
+    if m and np.any(out[:, 0] < 0):
+        raise ValueError("a class pair has no pair outside the excluded ones")
+    return out
