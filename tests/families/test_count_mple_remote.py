@@ -42,6 +42,13 @@ def every_size(monkeypatch):
         calls.append(d is not None)
         return d
     monkeypatch.setattr(count.RemoteZeros, "design", spy)
+    split = count.count_design
+
+    def spy_split(*args, **kw):
+        if kw.get("fixed") is not None:
+            calls.append("split")
+        return split(*args, **kw)
+    monkeypatch.setattr(count, "count_design", spy_split)
     return calls
 
 
@@ -75,6 +82,9 @@ def test_grouped_zero_dyads_give_the_dyad_by_dyad_mple(directed, n, density, for
     assert count.RemoteZeros.of(m) is not None
     grouped = m.fit("mple")
     assert every_size and all(every_size)
+    # the near dyads' class-reading terms are taken per class pair where both kinds are
+    if not directed:       # (here every undirected case has near dyads sharing class pairs)
+        assert "split" in every_size
     dyadwise = by_dyad(m, monkeypatch)
     assert grouped.info["design"]["n_vars"] == dyadwise.info["design"]["n_vars"]
     assert np.allclose(np.asarray(grouped.params), np.asarray(dyadwise.params), atol=1e-10)

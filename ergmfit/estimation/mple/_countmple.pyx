@@ -103,7 +103,26 @@ cdef int _add(RowTable* t, const double* row, int64_t y, double w,
     return 0
 
 
-def count_design(CountModel cm, int64_t lo, int64_t hi, variables=None, weights=None):
+cdef inline void _changes(CountModel cm, int64_t v, int64_t lo, int64_t K, int64_t p,
+                          double* base, double* tmp, double* buf, int64_t* cols,
+                          int64_t width) noexcept nogil:
+    # the change statistics of y_v = lo + 1 .. lo + K from y_v = lo, statistic j of value k
+    # into buf[k * width + cols[j]] (cols NULL: j)
+    cdef int64_t k, j
+    if cm.get(v) == lo:
+        for j in range(p):
+            base[j] = 0.0
+    else:
+        cm.change(v, lo, base)
+    for k in range(K):
+        cm.change(v, lo + 1 + k, tmp)
+        for j in range(p):
+            # relative to y_v = lo; + 0.0 makes -0.0 hash as 0.0
+            buf[k * width + (cols[j] if cols != NULL else j)] = (tmp[j] - base[j]) + 0.0
+
+
+def count_design(CountModel cm, int64_t lo, int64_t hi, variables=None, weights=None,
+                 columns=None, fixed=None, fixed_columns=None, fixed_index=None):
     """The distinct rows of the count pseudo-likelihood's design.
 
     Parameters
@@ -115,31 +134,56 @@ def count_design(CountModel cm, int64_t lo, int64_t hi, variables=None, weights=
     variables, weights : arrays, optional
         Only these variables (int64), with these weights (float64); default every
         variable with weight 1.
+    columns, fixed, fixed_columns, fixed_index : arrays, optional
+        Rows that ``cm`` computes only in part: ``cm``'s statistic j goes to column
+        ``columns[j]`` of the row, and the columns ``fixed_columns`` are copied from
+        ``fixed[fixed_index[r]]`` ((F, hi - lo, len(fixed_columns)) change statistics
+        computed elsewhere) for the r-th variable.
 
     Returns
     -------
     dict with ``D`` (U, hi - lo, p): the change statistics of the values lo + 1 .. hi
     from lo; ``y`` (U,) the observed values; ``w`` (U,) the weights; ``n_vars``.
     """
-    cdef int64_t K = hi - lo, p = cm.n_stats, width = K * p
-    cdef int64_t n, idx, v, k, j, y_cur
+    cdef int64_t K = hi - lo, p_cm = cm.n_stats, p = cm.n_stats, width
+    cdef int64_t n, idx, v, k, j, y_cur, p_fix = 0
     cdef double* buf
     cdef double* base
+    cdef double* tmp
     cdef double w = 1.0
     cdef RowTable t
     cdef cnp.int64_t[::1] vs
     cdef double[::1] ws
-    cdef bint all_vars = variables is None
+    cdef cnp.int64_t[::1] cols_v, fcols_v, fidx_v
+    cdef double[:, :, ::1] fixed_v
+    cdef int64_t* cols = NULL
+    cdef bint all_vars = variables is None, split = columns is not None
     cdef int err = 0
     cdef int64_t last = -1
     if K < 1:
         raise ValueError("the support needs at least two values")
+    if split:
+        cols_v = np.ascontiguousarray(columns, dtype=np.int64)
+        fcols_v = np.ascontiguousarray(fixed_columns, dtype=np.int64)
+        fidx_v = np.ascontiguousarray(fixed_index, dtype=np.int64)
+        fixed_v = np.ascontiguousarray(fixed, dtype=np.float64)
+        p_fix = fcols_v.shape[0]
+        p = p_cm + p_fix
+        if cols_v.shape[0] != p_cm or fixed_v.shape[1] != K or fixed_v.shape[2] != p_fix:
+            raise ValueError("columns / fixed do not match the model and the support")
+        if p_cm:
+            cols = &cols_v[0]
+    width = K * p
     if all_vars:
+        if split:
+            raise ValueError("fixed columns need the variables")
         n = cm.n_vars
     else:
         vs = np.ascontiguousarray(variables, dtype=np.int64)
         ws = np.ascontiguousarray(weights, dtype=np.float64)
         n = vs.shape[0]
+        if split and fidx_v.shape[0] != n:
+            raise ValueError("fixed_index needs one row per variable")
     t.width = width
     t.n_rows = 0
     t.cap_rows = 64
@@ -148,8 +192,9 @@ def count_design(CountModel cm, int64_t lo, int64_t hi, variables=None, weights=
     t.y_obs = <int64_t*>malloc(t.cap_rows * sizeof(int64_t))
     t.weight = <double*>malloc(t.cap_rows * sizeof(double))
     t.slots = <int64_t*>calloc(t.n_slots, sizeof(int64_t))
-    buf = <double*>malloc((width + p + 1) * sizeof(double))
+    buf = <double*>malloc((width + 2 * p_cm + 2) * sizeof(double))
     base = buf + width
+    tmp = base + p_cm + 1
     if t.rows == NULL or t.y_obs == NULL or t.weight == NULL or t.slots == NULL or buf == NULL:
         err = -1
     try:
@@ -162,16 +207,11 @@ def count_design(CountModel cm, int64_t lo, int64_t hi, variables=None, weights=
                         v = vs[idx]
                         w = ws[idx]
                     y_cur = cm.get(v)
-                    if y_cur == lo:
-                        for j in range(p):
-                            base[j] = 0.0
-                    else:
-                        cm.change(v, lo, base)
-                    for k in range(K):
-                        cm.change(v, lo + 1 + k, buf + k * p)
-                        for j in range(p):
-                            # relative to y_v = lo; + 0.0 makes -0.0 hash as 0.0
-                            buf[k * p + j] = (buf[k * p + j] - base[j]) + 0.0
+                    _changes(cm, v, lo, K, p_cm, base, tmp, buf, cols, p)
+                    if split:
+                        for k in range(K):
+                            for j in range(p_fix):
+                                buf[k * p + fcols_v[j]] = fixed_v[fidx_v[idx], k, j] + 0.0
                     if _add(&t, buf, y_cur, w, &last) != 0:
                         err = -1
                         break
@@ -191,6 +231,29 @@ def count_design(CountModel cm, int64_t lo, int64_t hi, variables=None, weights=
         free(t.weight)
         free(t.slots)
         free(buf)
+
+
+def change_rows(CountModel cm, int64_t lo, int64_t hi, variables):
+    """The change statistics of each variable's values lo + 1 .. hi from lo, one row per
+    variable (not merged): an (m, hi - lo, n_stats) array."""
+    cdef int64_t K = hi - lo, p = cm.n_stats, idx
+    cdef cnp.int64_t[::1] vs = np.ascontiguousarray(variables, dtype=np.int64)
+    if K < 1:
+        raise ValueError("the support needs at least two values")
+    out = np.zeros((vs.shape[0], K, p), dtype=np.float64)
+    cdef double[:, :, ::1] o = out
+    cdef double* scratch = <double*>malloc((2 * p + 2) * sizeof(double))
+    if scratch == NULL:
+        raise MemoryError()
+    try:
+        if p:
+            with nogil:
+                for idx in range(vs.shape[0]):
+                    _changes(cm, vs[idx], lo, K, p, scratch, scratch + p + 1, &o[idx, 0, 0],
+                             NULL, p)
+        return out
+    finally:
+        free(scratch)
 
 
 def nonzero_variables(CountModel cm):

@@ -241,6 +241,16 @@ class RemoteZeros:
         near = {loc.near for loc in localities}
         self.near = "twopath" if "twopath" in near else ("reverse" if "reverse" in near
                                                          else None)
+        # the terms whose change at a near dyad needs the dyad (the others: its class pair)
+        reads_near = [getattr(t.zero_locality, "near", None) is not None for t in model.terms]
+        width = np.array([t.kernel.n_stats for t in model.terms], dtype=np.int64)
+        first = np.concatenate([[0], np.cumsum(width)[:-1]]).astype(np.int64)
+        self.near_terms = [k for k, r in enumerate(reads_near) if r]
+        self.class_terms = [k for k, r in enumerate(reads_near) if not r]
+        self.near_columns, self.class_columns = (
+            np.concatenate([np.arange(first[k], first[k] + width[k]) for k in ks] or
+                           [np.zeros(0, dtype=np.int64)]).astype(np.int64)
+            for ks in (self.near_terms, self.class_terms))
 
     @classmethod
     def of(cls, model):
@@ -342,15 +352,31 @@ class RemoteZeros:
         starts = np.concatenate([[0], np.cumsum(size)])
         reps = plain_representatives(order, starts, a[keep], b[keep], np.sort(excluded), n,
                                      directed)
-        near_pairs = np.stack([near // n, near % n], axis=1)
-        variables = np.concatenate([dyad_vars(n, directed, dyads), dyad_vars(n, directed,
-                                                                              near_pairs),
-                                    dyad_vars(n, directed, reps)]) if len(reps) else \
-            np.concatenate([dyad_vars(n, directed, dyads), dyad_vars(n, directed, near_pairs)])
-        weights = np.concatenate([np.ones(len(dyads) + len(near)), count[keep].astype(float)])
-        d = count_design(cm, lo, hi, np.ascontiguousarray(variables, dtype=np.int64), weights)
-        d["n_vars"] = int(cm.n_vars)
-        return d
+        near_vars = dyad_vars(n, directed, np.stack([near // n, near % n], axis=1))
+        parts = [count_design(cm, lo, hi, np.concatenate([
+            dyad_vars(n, directed, dyads), dyad_vars(n, directed, reps).reshape(-1)]),
+            np.concatenate([np.ones(len(dyads)), count[keep].astype(float)]))]
+        if len(near):
+            parts.append(self._near_design(cm, lo, hi, near_vars, pair_of[len(on_keys):],
+                                           dyads, values))
+        return {"D": np.concatenate([d["D"] for d in parts]),
+                "y": np.concatenate([d["y"] for d in parts]),
+                "w": np.concatenate([d["w"] for d in parts]), "n_vars": int(cm.n_vars)}
+
+    def _near_design(self, cm, lo, hi, near_vars, near_pair, dyads, values):
+        """The rows of the near zero dyads: the near-reading terms' changes dyad by dyad,
+        the other terms' once per class pair (any zero dyad of the pair gives them)."""
+        from ._countmple import change_rows
+        ones = np.ones(len(near_vars))
+        pairs, first, inverse = np.unique(near_pair, return_index=True, return_inverse=True)
+        if not self.class_terms or not self.near_terms or len(pairs) == len(near_vars):
+            return count_design(cm, lo, hi, near_vars, ones)     # splitting would not pay
+        compiled = [self.model.submodel(ks).compiled(dyads, values)
+                    for ks in (self.near_terms, self.class_terms)]
+        fixed = change_rows(compiled[1], lo, hi, near_vars[first])
+        return count_design(compiled[0], lo, hi, near_vars, ones, columns=self.near_columns,
+                            fixed=fixed, fixed_columns=self.class_columns,
+                            fixed_index=inverse.reshape(-1))
 
 
 def design_of(cm, reference, hi, sample=None, cells=None) -> CountDesign:
