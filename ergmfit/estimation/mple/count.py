@@ -327,7 +327,10 @@ class RemoteZeros:
             return None
         on_keys = dyads[:, 0] * n + dyads[:, 1] if directed else \
             np.minimum(dyads[:, 0], dyads[:, 1]) * n + np.maximum(dyads[:, 0], dyads[:, 1])
-        near = near[~np.isin(near, on_keys)]                 # the near *zero* dyads
+        on_keys = np.sort(on_keys)
+        at = np.minimum(np.searchsorted(on_keys, near), max(len(on_keys) - 1, 0))
+        if len(on_keys):
+            near = near[on_keys[at] != near]                 # the near *zero* dyads
         cls, K = self._classes(n, directed, dyads, values)
         if K * K > self.MAX_FRACTION * cm.n_vars:
             return None
@@ -350,11 +353,12 @@ class RemoteZeros:
         keep = count > 0
         order = np.argsort(cls, kind="stable")
         starts = np.concatenate([[0], np.cumsum(size)])
-        reps = plain_representatives(order, starts, a[keep], b[keep], np.sort(excluded), n,
-                                     directed)
+        reps = plain_representatives(order, starts, a[keep], b[keep],
+                                     np.sort(excluded, kind="stable"), n, directed)
         near_vars = dyad_vars(n, directed, np.stack([near // n, near % n], axis=1))
         parts = [count_design(cm, lo, hi, np.concatenate([
-            dyad_vars(n, directed, dyads), dyad_vars(n, directed, reps).reshape(-1)]),
+            dyad_vars(n, directed, np.stack([on_keys // n, on_keys % n], axis=1)),
+            dyad_vars(n, directed, reps).reshape(-1)]),
             np.concatenate([np.ones(len(dyads)), count[keep].astype(float)]))]
         if len(near):
             parts.append(self._near_design(cm, lo, hi, near_vars, pair_of[len(on_keys):],
