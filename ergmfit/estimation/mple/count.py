@@ -285,34 +285,21 @@ class RemoteZeros:
         return cls, int(cls.max()) + 1
 
     def _near_keys(self, n, directed, dyads):
-        """The keys (i * n + j; undirected i < j) of the near node pairs (zero or not),
-        or None when there are too many."""
-        i, j = dyads[:, 0].astype(np.int64), dyads[:, 1].astype(np.int64)
-        parts = []
-        if self.near is not None and directed:
-            parts.append(j * n + i)                     # the reverse of each nonzero dyad
-        if self.near == "twopath":
-            # the skeleton (nonzero either way), each neighbour list once
-            a = np.concatenate([i, j])
-            b = np.concatenate([j, i])
-            ab = np.unique(a * n + b)
-            a, b = ab // n, ab % n
-            deg = np.bincount(a, minlength=n).astype(np.int64)
-            total = int(np.sum(deg * deg))
-            if total > self.MAX_FRACTION * self.model.network.n_dyads * (1 + directed):
-                return None
-            start = np.concatenate([[0], np.cumsum(deg)[:-1]])
-            owner = np.repeat(np.arange(n, dtype=np.int64), deg * deg)
-            pos = np.arange(total, dtype=np.int64) - np.repeat(
-                np.concatenate([[0], np.cumsum(deg * deg)[:-1]]), deg * deg)
-            d = deg[owner]
-            u = b[start[owner] + pos // np.maximum(d, 1)]
-            w = b[start[owner] + pos % np.maximum(d, 1)]
-            keep = u != w if directed else u < w
-            parts.append(u[keep] * n + w[keep])
-        if not parts:
+        """The increasing keys (i * n + j; undirected i < j) of the near node pairs (zero
+        or not), or None when there are too many."""
+        from ._countmple import near_pairs
+        if self.near is None or (self.near == "reverse" and not directed):
             return np.zeros(0, dtype=np.int64)
-        return np.unique(np.concatenate(parts))
+        i, j = dyads[:, 0].astype(np.int64), dyads[:, 1].astype(np.int64)
+        # the skeleton (nonzero either way), each neighbour list once, in CSR form
+        ab = np.unique(np.concatenate([i * n + j, j * n + i]))
+        deg = np.bincount(ab // n, minlength=n).astype(np.int64)
+        two_hop = self.near == "twopath"
+        if two_hop and float(np.sum(deg.astype(float) ** 2)) > \
+                self.MAX_FRACTION * self.model.network.n_dyads * (1 + directed):
+            return None
+        indptr = np.concatenate([[0], np.cumsum(deg)]).astype(np.int64)
+        return near_pairs(indptr, ab % n, n, two_hop, directed, directed)
 
     def design(self, cm, lo, hi):
         """count_design's dict for ``cm``'s values (every dyad; the remote zero dyads one
