@@ -65,6 +65,10 @@ class Term:
     # (i, j) (empty: the same for every dyad, edges); None when it is not such a function.
     # Set from the registration (``register(cell_attrs=)``); attribute-cell designs read it
     cell_attrs: Any = None
+    # count-valued terms: what the change statistic of a zero dyad (i, j) reads (a
+    # :class:`ergmfit.terms.valued.ZeroDyadLocality`); None when not declared.  The count
+    # MPLE groups the zero dyads by it (:class:`ergmfit.estimation.mple.count.RemoteZeros`)
+    zero_locality: Any = None
     # what is certain about the statistics' range on any sample space (set from the
     # registration, ``register(bounds=)``; see BOUNDS): the face of a statistic at its
     # extreme (:mod:`ergmfit.estimation.mple.boundary`) reads it

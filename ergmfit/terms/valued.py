@@ -41,6 +41,34 @@ from ._valued import DyadicFormKernel, MutualKernel, NodeCovarKernel, ValueKerne
 FAMILY = "valued"
 
 
+class ZeroDyadLocality:
+    """What the change statistic of a count term reads at a *zero* dyad (i, j) whose ends
+    are *remote*: y_ij = y_ji = 0 and no node k has a nonzero value with both i and j
+    (in either direction).  There the change of y_ij from 0 to any k is a function of
+    ``node_features`` of i and of j alone (and of the network's global moments), so the
+    count MPLE computes it once per pair of node classes
+    (:class:`ergmfit.estimation.mple.count.RemoteZeros`).
+
+    ``near``: the zero dyads where that does not hold and the change is computed dyad by
+    dyad: ``"reverse"`` (y_ji != 0), ``"twopath"`` (i and j share a nonzero neighbour, or
+    y_ji != 0), or ``None``.  ``node_features(n, directed, dyads, values)``: an (n, q)
+    array of the per-node quantities the change reads (None: q = 0).
+    """
+
+    NEAR = (None, "reverse", "twopath")
+
+    def __init__(self, near=None, node_features=None):
+        if near not in self.NEAR:
+            raise AssertionError(f"near must be one of {self.NEAR}, got {near!r}")
+        self.near, self.node_features = near, node_features
+
+    def features(self, n, directed, dyads, values):
+        """The (n, q) node features of the network with these nonzero ``dyads``/``values``."""
+        if self.node_features is None:
+            return np.zeros((n, 0))
+        return self.node_features(n, directed, dyads, values)
+
+
 class _Call:
     """A term call as ``projection._value_items`` reads it (name, args, kwargs)."""
 
@@ -167,7 +195,8 @@ def mutual_term(net, form, threshold):
     if form not in MUTUAL_FORMS:
         raise TermError(f"mutual: form must be one of {MUTUAL_FORMS}, got {form!r}")
     t = as_float(threshold, "mutual: threshold")
-    return Term("mutual", [f"mutual.{form}"], MutualKernel(form, t))
+    return Term("mutual", [f"mutual.{form}"], MutualKernel(form, t),
+                zero_locality=ZeroDyadLocality(near="reverse"))   # reads y_ji alone
 
 
 _WEIGHT_CHOICES = (("twopath", ("min", "geomean")), ("combine", ("max", "sum")),
@@ -181,7 +210,9 @@ def _weights(name, net, twopath, combine, affect):
             raise TermError(f"{name}: {key} must be {' or '.join(repr(v) for v in allowed)}, "
                             f"got {args[key]!r}")
     kernel = WeightsKernel(name == "cyclicalweights", twopath, combine, affect)
-    return Term(name, [f"{name}.{twopath}.{combine}.{affect}"], kernel)
+    # at a remote zero dyad no two-path runs through (i, j) or joins i to j: the change is 0
+    return Term(name, [f"{name}.{twopath}.{combine}.{affect}"], kernel,
+                zero_locality=ZeroDyadLocality(near="twopath"))
 
 
 _WEIGHT_PARAMS = (Param("twopath", "min"), Param("combine", "max"), Param("affect", "min"))
@@ -217,7 +248,24 @@ def _covar(name, net, center, transform, label):
         raise TermError(f"{name}: divides by n - 2, so the network needs at least 3 nodes; it "
                         f"has {net.n}")
     base = name.replace("sqrt", "")
-    return Term(name, [label], NodeCovarKernel(_ROWS[base][1], c, transform == "sqrt"))
+    rows = _ROWS[base][1]
+    root = transform == "sqrt"
+    return Term(name, [label], NodeCovarKernel(rows, c, root),
+                zero_locality=ZeroDyadLocality(node_features=_row_sums(rows, root)))
+
+
+def _row_sums(rows, root):
+    """The node features of ``NodeCovarKernel``'s change at a zero dyad (i, j): the row
+    sums of f(y) (f the identity or √) of i and j -- undirected, of every dyad at the node
+    (rows 0); directed, out of it (rows 1) and into it (rows 2), both kept per node."""
+    def features(n, directed, dyads, values):
+        f = np.sqrt(values.astype(float)) if root else values.astype(float)
+        out = np.bincount(dyads[:, 0], weights=f, minlength=n) if len(f) else np.zeros(n)
+        into = np.bincount(dyads[:, 1], weights=f, minlength=n) if len(f) else np.zeros(n)
+        if rows == 0:
+            return (out + into)[:, None]
+        return np.stack([out, into], axis=1)
+    return features
 
 
 def _register_covar(name, kinds):
@@ -245,5 +293,6 @@ def _register_covar(name, kinds):
 for _name, (_kinds, _) in _ROWS.items():
     _register_covar(_name, _kinds)
 
-__all__ = ["FORM_TERMS", "MUTUAL_FORMS", "mutual_term", "transitiveweights", "cyclicalweights"]
+__all__ = ["FORM_TERMS", "MUTUAL_FORMS", "ZeroDyadLocality", "mutual_term", "transitiveweights",
+           "cyclicalweights"]
 

@@ -11,7 +11,7 @@ neighbourhood make one row.  The loop runs in C; no Python per dyad.
 import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport int64_t, uint64_t
-from libc.stdlib cimport malloc, realloc, free, calloc
+from libc.stdlib cimport malloc, realloc, free, calloc, qsort
 from libc.string cimport memcmp, memcpy
 from ergmfit.core._countmodel cimport CountModel
 
@@ -103,7 +103,26 @@ cdef int _add(RowTable* t, const double* row, int64_t y, double w,
     return 0
 
 
-def count_design(CountModel cm, int64_t lo, int64_t hi, variables=None, weights=None):
+cdef inline void _changes(CountModel cm, int64_t v, int64_t lo, int64_t K, int64_t p,
+                          double* base, double* tmp, double* buf, int64_t* cols,
+                          int64_t width) noexcept nogil:
+    # the change statistics of y_v = lo + 1 .. lo + K from y_v = lo, statistic j of value k
+    # into buf[k * width + cols[j]] (cols NULL: j)
+    cdef int64_t k, j
+    if cm.get(v) == lo:
+        for j in range(p):
+            base[j] = 0.0
+    else:
+        cm.change(v, lo, base)
+    for k in range(K):
+        cm.change(v, lo + 1 + k, tmp)
+        for j in range(p):
+            # relative to y_v = lo; + 0.0 makes -0.0 hash as 0.0
+            buf[k * width + (cols[j] if cols != NULL else j)] = (tmp[j] - base[j]) + 0.0
+
+
+def count_design(CountModel cm, int64_t lo, int64_t hi, variables=None, weights=None,
+                 columns=None, fixed=None, fixed_columns=None, fixed_index=None):
     """The distinct rows of the count pseudo-likelihood's design.
 
     Parameters
@@ -115,31 +134,56 @@ def count_design(CountModel cm, int64_t lo, int64_t hi, variables=None, weights=
     variables, weights : arrays, optional
         Only these variables (int64), with these weights (float64); default every
         variable with weight 1.
+    columns, fixed, fixed_columns, fixed_index : arrays, optional
+        Rows that ``cm`` computes only in part: ``cm``'s statistic j goes to column
+        ``columns[j]`` of the row, and the columns ``fixed_columns`` are copied from
+        ``fixed[fixed_index[r]]`` ((F, hi - lo, len(fixed_columns)) change statistics
+        computed elsewhere) for the r-th variable.
 
     Returns
     -------
     dict with ``D`` (U, hi - lo, p): the change statistics of the values lo + 1 .. hi
     from lo; ``y`` (U,) the observed values; ``w`` (U,) the weights; ``n_vars``.
     """
-    cdef int64_t K = hi - lo, p = cm.n_stats, width = K * p
-    cdef int64_t n, idx, v, k, j, y_cur
+    cdef int64_t K = hi - lo, p_cm = cm.n_stats, p = cm.n_stats, width
+    cdef int64_t n, idx, v, k, j, y_cur, p_fix = 0
     cdef double* buf
     cdef double* base
+    cdef double* tmp
     cdef double w = 1.0
     cdef RowTable t
     cdef cnp.int64_t[::1] vs
     cdef double[::1] ws
-    cdef bint all_vars = variables is None
+    cdef cnp.int64_t[::1] cols_v, fcols_v, fidx_v
+    cdef double[:, :, ::1] fixed_v
+    cdef int64_t* cols = NULL
+    cdef bint all_vars = variables is None, split = columns is not None
     cdef int err = 0
     cdef int64_t last = -1
     if K < 1:
         raise ValueError("the support needs at least two values")
+    if split:
+        cols_v = np.ascontiguousarray(columns, dtype=np.int64)
+        fcols_v = np.ascontiguousarray(fixed_columns, dtype=np.int64)
+        fidx_v = np.ascontiguousarray(fixed_index, dtype=np.int64)
+        fixed_v = np.ascontiguousarray(fixed, dtype=np.float64)
+        p_fix = fcols_v.shape[0]
+        p = p_cm + p_fix
+        if cols_v.shape[0] != p_cm or fixed_v.shape[1] != K or fixed_v.shape[2] != p_fix:
+            raise ValueError("columns / fixed do not match the model and the support")
+        if p_cm:
+            cols = &cols_v[0]
+    width = K * p
     if all_vars:
+        if split:
+            raise ValueError("fixed columns need the variables")
         n = cm.n_vars
     else:
         vs = np.ascontiguousarray(variables, dtype=np.int64)
         ws = np.ascontiguousarray(weights, dtype=np.float64)
         n = vs.shape[0]
+        if split and fidx_v.shape[0] != n:
+            raise ValueError("fixed_index needs one row per variable")
     t.width = width
     t.n_rows = 0
     t.cap_rows = 64
@@ -148,8 +192,9 @@ def count_design(CountModel cm, int64_t lo, int64_t hi, variables=None, weights=
     t.y_obs = <int64_t*>malloc(t.cap_rows * sizeof(int64_t))
     t.weight = <double*>malloc(t.cap_rows * sizeof(double))
     t.slots = <int64_t*>calloc(t.n_slots, sizeof(int64_t))
-    buf = <double*>malloc((width + p + 1) * sizeof(double))
+    buf = <double*>malloc((width + 2 * p_cm + 2) * sizeof(double))
     base = buf + width
+    tmp = base + p_cm + 1
     if t.rows == NULL or t.y_obs == NULL or t.weight == NULL or t.slots == NULL or buf == NULL:
         err = -1
     try:
@@ -162,16 +207,11 @@ def count_design(CountModel cm, int64_t lo, int64_t hi, variables=None, weights=
                         v = vs[idx]
                         w = ws[idx]
                     y_cur = cm.get(v)
-                    if y_cur == lo:
-                        for j in range(p):
-                            base[j] = 0.0
-                    else:
-                        cm.change(v, lo, base)
-                    for k in range(K):
-                        cm.change(v, lo + 1 + k, buf + k * p)
-                        for j in range(p):
-                            # relative to y_v = lo; + 0.0 makes -0.0 hash as 0.0
-                            buf[k * p + j] = (buf[k * p + j] - base[j]) + 0.0
+                    _changes(cm, v, lo, K, p_cm, base, tmp, buf, cols, p)
+                    if split:
+                        for k in range(K):
+                            for j in range(p_fix):
+                                buf[k * p + fcols_v[j]] = fixed_v[fidx_v[idx], k, j] + 0.0
                     if _add(&t, buf, y_cur, w, &last) != 0:
                         err = -1
                         break
@@ -193,6 +233,29 @@ def count_design(CountModel cm, int64_t lo, int64_t hi, variables=None, weights=
         free(buf)
 
 
+def change_rows(CountModel cm, int64_t lo, int64_t hi, variables):
+    """The change statistics of each variable's values lo + 1 .. hi from lo, one row per
+    variable (not merged): an (m, hi - lo, n_stats) array."""
+    cdef int64_t K = hi - lo, p = cm.n_stats, idx
+    cdef cnp.int64_t[::1] vs = np.ascontiguousarray(variables, dtype=np.int64)
+    if K < 1:
+        raise ValueError("the support needs at least two values")
+    out = np.zeros((vs.shape[0], K, p), dtype=np.float64)
+    cdef double[:, :, ::1] o = out
+    cdef double* scratch = <double*>malloc((2 * p + 2) * sizeof(double))
+    if scratch == NULL:
+        raise MemoryError()
+    try:
+        if p:
+            with nogil:
+                for idx in range(vs.shape[0]):
+                    _changes(cm, vs[idx], lo, K, p, scratch, scratch + p + 1, &o[idx, 0, 0],
+                             NULL, p)
+        return out
+    finally:
+        free(scratch)
+
+
 def nonzero_variables(CountModel cm):
     """The variables whose value is not 0 (int64, in the model's order)."""
     cdef int64_t k, m = cm.n_on()
@@ -201,3 +264,169 @@ def nonzero_variables(CountModel cm):
     for k in range(m):
         o[k] = cm.on_var(k)
     return out
+
+
+cdef inline bint _sorted_has(const int64_t* keys, int64_t m, int64_t key) noexcept nogil:
+    # binary search of ``key`` in the increasing keys[0:m]
+    cdef int64_t lo = 0, hi = m, mid
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if keys[mid] < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo < m and keys[lo] == key
+
+
+def plain_representatives(members, starts, pair_a, pair_b, excluded, int n, bint directed):
+    """One node pair of each class pair that is not excluded.
+
+    Parameters
+    ----------
+    members : int64 array
+        The nodes, grouped by class (class c is members[starts[c]:starts[c + 1]]).
+    starts : int64 array
+        The class offsets (K + 1).
+    pair_a, pair_b : int64 arrays
+        The class pairs wanted (undirected: pair_a <= pair_b); each must hold at least one
+        node pair (i != j) whose key is not in ``excluded``.
+    excluded : int64 array
+        The increasing keys of the excluded node pairs (i * n + j; undirected with i < j).
+    n : int
+        The number of nodes.
+    directed : bool
+        Ordered pairs (else unordered, returned as i < j).
+
+    Returns
+    -------
+    (m, 2) int64 array: the first pair of each class pair (in the order of its members)
+    that is not excluded.  The search visits at most one more pair than the class pair
+    has excluded pairs, so the whole costs O(class pairs + excluded pairs) probes.
+    """
+    cdef cnp.int64_t[::1] mem = np.ascontiguousarray(members, dtype=np.int64)
+    cdef cnp.int64_t[::1] st = np.ascontiguousarray(starts, dtype=np.int64)
+    cdef cnp.int64_t[::1] pa = np.ascontiguousarray(pair_a, dtype=np.int64)
+    cdef cnp.int64_t[::1] pb = np.ascontiguousarray(pair_b, dtype=np.int64)
+    cdef cnp.int64_t[::1] ex = np.ascontiguousarray(excluded, dtype=np.int64)
+    cdef int64_t m = pa.shape[0], n_ex = ex.shape[0], r, p, q, p0, p1, q0, q1, u, w, key
+    cdef int64_t* exp = NULL
+    cdef bint found
+    if n_ex:
+        exp = &ex[0]
+    out = np.empty((m, 2), dtype=np.int64)
+    cdef cnp.int64_t[:, ::1] o = out
+    with nogil:
+        for r in range(m):
+            p0, p1 = st[pa[r]], st[pa[r] + 1]
+            q0, q1 = st[pb[r]], st[pb[r] + 1]
+            found = False
+            for p in range(p0, p1):
+                for q in range(q0, q1):
+                    u, w = mem[p], mem[q]
+                    if u == w or (not directed and pa[r] == pb[r] and q <= p):
+                        continue
+                    if not directed and u > w:
+                        u, w = w, u
+                    key = u * n + w
+                    if n_ex == 0 or not _sorted_has(exp, n_ex, key):
+                        found = True
+                        break
+                if found:
+                    break
+            if not found:
+                u = -1
+                w = -1
+            o[r, 0] = u
+            o[r, 1] = w
+    if m and np.any(out[:, 0] < 0):
+        raise ValueError("a class pair has no pair outside the excluded ones")
+    return out
+
+
+cdef int _cmp_int64(const void* a, const void* b) noexcept nogil:
+    cdef int64_t x = (<const int64_t*>a)[0], y = (<const int64_t*>b)[0]
+    return (x > y) - (x < y)
+
+
+def near_pairs(indptr, neighbours, int n, bint two_hop, bint one_hop, bint directed):
+    """The node pairs (u, w) within two steps of each other on a graph, as increasing keys
+    u * n + w (undirected: u < w only; directed: both orders).
+
+    Parameters
+    ----------
+    indptr, neighbours : int64 arrays
+        The graph's neighbour lists (CSR: node u's are neighbours[indptr[u]:indptr[u + 1]],
+        each neighbour once, symmetric).
+    n : int
+        The number of nodes.
+    two_hop : bool
+        Pairs with a common neighbour.
+    one_hop : bool
+        Pairs of neighbours.
+    directed : bool
+        Ordered pairs.
+
+    Each pair is emitted once (a per-node stamp), each node's pairs sorted: O(Σ_k deg(k)²)
+    work and no global sort.
+    """
+    cdef cnp.int64_t[::1] ip = np.ascontiguousarray(indptr, dtype=np.int64)
+    cdef cnp.int64_t[::1] nb = np.ascontiguousarray(neighbours, dtype=np.int64)
+    cdef int64_t u, r, w, a, b, m = 0, cap = 1024, start
+    cdef int64_t* stamp = <int64_t*>malloc(max(n, 1) * sizeof(int64_t))
+    cdef int64_t* out = <int64_t*>malloc(cap * sizeof(int64_t))
+    cdef int64_t* grown
+    cdef int err = 0
+    if stamp == NULL or out == NULL:
+        free(stamp)
+        free(out)
+        raise MemoryError()
+    try:
+        with nogil:
+            for u in range(n):
+                stamp[u] = -1
+            for u in range(n):
+                start = m
+                stamp[u] = u                       # never pair u with itself
+                for a in range(ip[u], ip[u + 1]):
+                    r = nb[a]
+                    if one_hop and stamp[r] != u and (directed or r > u):
+                        stamp[r] = u
+                        if m == cap:
+                            grown = <int64_t*>realloc(out, 2 * cap * sizeof(int64_t))
+                            if grown == NULL:
+                                err = -1
+                                break
+                            out = grown
+                            cap *= 2
+                        out[m] = u * n + r
+                        m += 1
+                    if not two_hop:
+                        continue
+                    for b in range(ip[r], ip[r + 1]):
+                        w = nb[b]
+                        if stamp[w] == u or (not directed and w < u):
+                            continue
+                        stamp[w] = u
+                        if m == cap:
+                            grown = <int64_t*>realloc(out, 2 * cap * sizeof(int64_t))
+                            if grown == NULL:
+                                err = -1
+                                break
+                            out = grown
+                            cap *= 2
+                        out[m] = u * n + w
+                        m += 1
+                    if err:
+                        break
+                if err:
+                    break
+                qsort(out + start, m - start, sizeof(int64_t), _cmp_int64)
+        if err:
+            raise MemoryError("out of memory while listing the near node pairs")
+        keys = np.empty(m, dtype=np.int64)
+        if m:
+            memcpy(<void*>cnp.PyArray_DATA(keys), out, m * sizeof(int64_t))
+        return keys
+    finally:
+        free(stamp)
+        free(out)

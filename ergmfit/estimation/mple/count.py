@@ -209,24 +209,192 @@ class ZeroCells:
                 "w": np.concatenate([d["w"] for d in parts]), "n_vars": int(cm.n_vars)}
 
 
+class RemoteZeros:
+    """The zero dyads of a dyad-dependent count model grouped by what their change
+    statistics read, when every term declares it (a dyad-independent term by its
+    ``cell_attrs``, a dyad-dependent one by its ``zero_locality``,
+    :class:`~ergmfit.terms.valued.ZeroDyadLocality`).
+
+    A zero dyad (i, j) is *near* when a term's change there reads the dyad's surroundings:
+    y_ji != 0 (``near="reverse"``, e.g. ``mutual``) or, for ``near="twopath"`` terms
+    (``transitiveweights``), also when i and j share a nonzero neighbour.  Every other
+    zero dyad is *remote*: its change statistic of every value is a function of the
+    classes of i and j (nodes with equal attributes the terms name and equal
+    ``node_features``, e.g. ``nodecovar``'s row sums), so the design takes one remote
+    representative per pair of classes, weighted by the pair's remote zero dyads (its
+    node pairs, counted from the class sizes, minus its nonzero and near dyads).  The
+    design has O(nonzero + near dyads + class pairs) rows, computed by the model's own
+    kernels; its pseudo-likelihood is the dyad-by-dyad one exactly.  Near dyads are
+    enumerated through the common neighbours: O(Σ_k deg(k)²).
+
+    ``RemoteZeros.of(model)`` is None when a term declares nothing, for a reference
+    without 0, or a constrained space; :meth:`design` returns None (and the caller goes
+    dyad by dyad) when the near dyads or the class pairs would be too many to pay.
+    """
+
+    #: give up (dyad by dyad) when the node pairs sharing a neighbour or the class pairs
+    #: exceed this fraction of the dyads
+    MAX_FRACTION = 0.25
+
+    def __init__(self, model, names, localities):
+        self.model, self.names, self.localities = model, names, localities
+        near = {loc.near for loc in localities}
+        self.near = "twopath" if "twopath" in near else ("reverse" if "reverse" in near
+                                                         else None)
+        # the terms whose change at a near dyad needs the dyad (the others: its class pair)
+        reads_near = [getattr(t.zero_locality, "near", None) is not None for t in model.terms]
+        width = np.array([t.kernel.n_stats for t in model.terms], dtype=np.int64)
+        first = np.concatenate([[0], np.cumsum(width)[:-1]]).astype(np.int64)
+        self.near_terms = [k for k, r in enumerate(reads_near) if r]
+        self.class_terms = [k for k, r in enumerate(reads_near) if not r]
+        self.near_columns, self.class_columns = (
+            np.concatenate([np.arange(first[k], first[k] + width[k]) for k in ks] or
+                           [np.zeros(0, dtype=np.int64)]).astype(np.int64)
+            for ks in (self.near_terms, self.class_terms))
+
+    @classmethod
+    def of(cls, model):
+        net = model.network
+        space = getattr(model, "sample_space", None)
+        if (model.reference.lo != 0 or space is None or not space.moves_one_dyad
+                or space.design_vars() is not None or net.is_bipartite or net.n < 3):
+            return None
+        names, localities = [], []
+        attrs = net.node_attrs
+        for t in model.terms:
+            loc = getattr(t, "zero_locality", None)
+            vals = getattr(t, "cell_attrs", None)
+            if loc is not None:
+                localities.append(loc)
+            elif t.dyad_independent and vals is not None and all(v in attrs for v in vals):
+                names.extend(v for v in vals if v not in names)
+            else:
+                return None
+        if not localities:
+            return None                 # dyad-independent: ZeroCells counts it
+        return cls(model, names, localities)
+
+    def _classes(self, n, directed, dyads, values):
+        from .cells import node_classes
+        attr_cls, _ = node_classes(self.model.network, self.names)
+        cols = [attr_cls[:, None].astype(float)] + [
+            np.asarray(loc.features(n, directed, dyads, values), dtype=float).reshape(n, -1)
+            for loc in self.localities]
+        _, cls = np.unique(np.concatenate(cols, axis=1), axis=0, return_inverse=True)
+        cls = cls.reshape(-1).astype(np.int64)
+        return cls, int(cls.max()) + 1
+
+    def _near_keys(self, n, directed, dyads):
+        """The increasing keys (i * n + j; undirected i < j) of the near node pairs (zero
+        or not), or None when there are too many."""
+        from ._countmple import near_pairs
+        if self.near is None or (self.near == "reverse" and not directed):
+            return np.zeros(0, dtype=np.int64)
+        i, j = dyads[:, 0].astype(np.int64), dyads[:, 1].astype(np.int64)
+        # the skeleton (nonzero either way), each neighbour list once, in CSR form
+        ab = np.unique(np.concatenate([i * n + j, j * n + i]))
+        deg = np.bincount(ab // n, minlength=n).astype(np.int64)
+        two_hop = self.near == "twopath"
+        if two_hop and float(np.sum(deg.astype(float) ** 2)) > \
+                self.MAX_FRACTION * self.model.network.n_dyads * (1 + directed):
+            return None
+        indptr = np.concatenate([[0], np.cumsum(deg)]).astype(np.int64)
+        return near_pairs(indptr, ab % n, n, two_hop, directed, directed)
+
+    def design(self, cm, lo, hi):
+        """count_design's dict for ``cm``'s values (every dyad; the remote zero dyads one
+        row per class pair), or None when it would not pay."""
+        from ...sampling.space import dyad_vars
+        from ._countmple import plain_representatives
+        n, directed = int(cm.state.n), bool(cm.state.directed)
+        dyads, values = cm.state.nonzero()
+        dyads = np.asarray(dyads, dtype=np.int64).reshape(-1, 2)
+        near = self._near_keys(n, directed, dyads)
+        if near is None:
+            return None
+        on_keys = dyads[:, 0] * n + dyads[:, 1] if directed else \
+            np.minimum(dyads[:, 0], dyads[:, 1]) * n + np.maximum(dyads[:, 0], dyads[:, 1])
+        on_keys = np.sort(on_keys)
+        at = np.minimum(np.searchsorted(on_keys, near), max(len(on_keys) - 1, 0))
+        if len(on_keys):
+            near = near[on_keys[at] != near]                 # the near *zero* dyads
+        cls, K = self._classes(n, directed, dyads, values)
+        if K * K > self.MAX_FRACTION * cm.n_vars:
+            return None
+        size = np.bincount(cls, minlength=K).astype(np.int64)
+        a, b = np.meshgrid(np.arange(K), np.arange(K), indexing="ij")
+        a, b = a.ravel(), b.ravel()
+        if not directed:
+            keep = a <= b
+            a, b = a[keep], b[keep]
+        same = a == b
+        count = np.where(same, size[a] * (size[a] - 1), size[a] * size[b])
+        if not directed:
+            count = np.where(same, count // 2, count)
+        excluded = np.concatenate([on_keys, near])
+        ex_a, ex_b = cls[excluded // n], cls[excluded % n]
+        if not directed:
+            ex_a, ex_b = np.minimum(ex_a, ex_b), np.maximum(ex_a, ex_b)
+        pair_of = np.searchsorted(a * K + b, ex_a * K + ex_b)
+        count = count - np.bincount(pair_of, minlength=len(a))
+        keep = count > 0
+        order = np.argsort(cls, kind="stable")
+        starts = np.concatenate([[0], np.cumsum(size)])
+        reps = plain_representatives(order, starts, a[keep], b[keep],
+                                     np.sort(excluded, kind="stable"), n, directed)
+        near_vars = dyad_vars(n, directed, np.stack([near // n, near % n], axis=1))
+        parts = [count_design(cm, lo, hi, np.concatenate([
+            dyad_vars(n, directed, np.stack([on_keys // n, on_keys % n], axis=1)),
+            dyad_vars(n, directed, reps).reshape(-1)]),
+            np.concatenate([np.ones(len(dyads)), count[keep].astype(float)]))]
+        if len(near):
+            parts.append(self._near_design(cm, lo, hi, near_vars, pair_of[len(on_keys):],
+                                           dyads, values))
+        return {"D": np.concatenate([d["D"] for d in parts]),
+                "y": np.concatenate([d["y"] for d in parts]),
+                "w": np.concatenate([d["w"] for d in parts]), "n_vars": int(cm.n_vars)}
+
+    def _near_design(self, cm, lo, hi, near_vars, near_pair, dyads, values):
+        """The rows of the near zero dyads: the near-reading terms' changes dyad by dyad,
+        the other terms' once per class pair (any zero dyad of the pair gives them)."""
+        from ._countmple import change_rows
+        ones = np.ones(len(near_vars))
+        pairs, first, inverse = np.unique(near_pair, return_index=True, return_inverse=True)
+        if not self.class_terms or not self.near_terms or len(pairs) == len(near_vars):
+            return count_design(cm, lo, hi, near_vars, ones)     # splitting would not pay
+        compiled = [self.model.submodel(ks).compiled(dyads, values)
+                    for ks in (self.near_terms, self.class_terms)]
+        fixed = change_rows(compiled[1], lo, hi, near_vars[first])
+        return count_design(compiled[0], lo, hi, near_vars, ones, columns=self.near_columns,
+                            fixed=fixed, fixed_columns=self.class_columns,
+                            fixed_index=inverse.reshape(-1))
+
+
 def design_of(cm, reference, hi, sample=None, cells=None) -> CountDesign:
     """The count pseudo-likelihood design of the compiled count model ``cm``
     (its present values) over ``reference.lo .. hi``; ``sample`` = (number of zero
     dyads, random generator) for a case-control sample (every nonzero dyad, and
     that many zero dyads drawn uniformly, each weighted #zeros / number); ``cells``
-    (a :class:`ZeroCells`, without ``sample``): every dyad, the zero ones counted by
-    attribute cell."""
+    (a :class:`ZeroCells` or :class:`RemoteZeros`, :func:`zero_groups`; without
+    ``sample``): every dyad, the zero ones counted by attribute cell or by class pair."""
     lo = int(reference.lo)
-    if sample is None and cells is not None:
-        d = cells.design(cm, lo, int(hi))
-    elif sample is None:
+    d = cells.design(cm, lo, int(hi)) if sample is None and cells is not None else None
+    if d is None and sample is None:
         d = count_design(cm, lo, int(hi))
-    else:
+    elif d is None:
         variables, weights = case_control(cm, *sample)
         d = count_design(cm, lo, int(hi), variables, weights)
         d["n_vars"] = int(cm.n_vars)
     return CountDesign(d["D"], d["y"], d["w"], reference.log_h(np.arange(lo, hi + 1)), lo,
                        int(d["n_vars"]), None if sample is None else int(sample[0]))
+
+
+def zero_groups(model):
+    """How the zero dyads of ``model`` are grouped in an every-dyad design:
+    :class:`ZeroCells` (dyad-independent attribute models), else :class:`RemoteZeros`,
+    else None (dyad by dyad)."""
+    cells = ZeroCells.of(model)
+    return cells if cells is not None else RemoteZeros.of(model)
 
 
 def case_control(cm, size, rng):
@@ -395,7 +563,7 @@ def fit_count(model, labels, maxiter=100, tol=1e-14, cm=None, hi=None,
                             f"{MAX_TRUNCATION:,} values: rescale the counts or use a "
                             f"smaller reference")
     start = None
-    cells = ZeroCells.of(model) if sample is None else None
+    cells = zero_groups(model) if sample is None else None
     while True:
         design = design_of(cm, ref, hi, sample, cells)
         theta, cov, ll, conv, it = newton(design, labels, maxiter, tol, start)
@@ -484,7 +652,7 @@ def _godambe(model, lf, est, rng):
     theta = lf.params
     U = np.empty((est.n_sim, len(theta)))
     it = _simulated(model, theta, est, rng, est.n_sim)
-    cells = ZeroCells.of(model) if lf.design.n_sampled is None else None
+    cells = zero_groups(model) if lf.design.n_sampled is None else None
     for r in range(est.n_sim):
         U[r] = design_of(next(it), model.reference, lf.design.hi, sample_of(lf, rng),
                          cells).score(theta)
