@@ -93,7 +93,17 @@ cdef class CountState:
         self.nb_in = NULL
         self.deg_in = NULL
         self.cap_in = NULL
+        self.sum_out = <double*>calloc(n, sizeof(double))
+        self.root_out = <double*>calloc(n, sizeof(double))
+        self.sum_in = NULL
+        self.root_in = NULL
+        if self.sum_out == NULL or self.root_out == NULL:
+            raise MemoryError()
         if directed:
+            self.sum_in = <double*>calloc(n, sizeof(double))
+            self.root_in = <double*>calloc(n, sizeof(double))
+            if self.sum_in == NULL or self.root_in == NULL:
+                raise MemoryError()
             self.nb_in = <int**>calloc(n, sizeof(int*))
             self.deg_in = <int*>calloc(n, sizeof(int))
             self.cap_in = <int*>calloc(n, sizeof(int))
@@ -122,6 +132,10 @@ cdef class CountState:
         free(self.vals)
         free(self.dense)
         free(self.level_twopaths)
+        free(self.sum_out)
+        free(self.sum_in)
+        free(self.root_out)
+        free(self.root_in)
         if self.nb_out != NULL:
             for i in range(self.n):
                 free(self.nb_out[i])
@@ -172,6 +186,16 @@ cdef class CountState:
             self.dense[<int64_t>i * self.n + j] = y
             if not self.directed:
                 self.dense[<int64_t>j * self.n + i] = y
+
+    cdef void _move_rows(self, int i, int j, double dy, double droot) noexcept nogil:
+        self.sum_out[i] += dy
+        self.root_out[i] += droot
+        if self.directed:
+            self.sum_in[j] += dy
+            self.root_in[j] += droot
+        else:
+            self.sum_out[j] += dy
+            self.root_out[j] += droot
 
     cdef void _move_level_twopaths(self, int i, int j, int64_t y_old,
                                    int64_t y_new) noexcept nogil:
@@ -224,11 +248,14 @@ cdef class CountState:
         # the dyad's value <- y; returns -1 when memory runs out
         cdef int64_t key = self.dyad_key(i, j)
         cdef TieSlot* s = tiemap_find(&self.index, key)
-        cdef int64_t e, last
+        cdef int64_t e, last, y_old
         if not self.directed and i > j:
             i, j = j, i
+        y_old = 0 if s == NULL else self.vals[s.val]
+        if y_old != y:
+            self._move_rows(i, j, <double>(y - y_old), _root(y) - _root(y_old))
         if self.levels > 0:
-            self._move_level_twopaths(i, j, 0 if s == NULL else self.vals[s.val], y)
+            self._move_level_twopaths(i, j, y_old, y)
         if s != NULL:
             e = s.val
             self.total += y - self.vals[e]

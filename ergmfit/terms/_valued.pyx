@@ -12,7 +12,7 @@
 * ``WeightsKernel``: ``transitiveweights`` / ``cyclicalweights``; O(degree) per affected
   dyad, see the class.
 * ``NodeCovarKernel``: ``nodecovar`` / ``nodeocovar`` / ``nodeicovar`` (``center``,
-  ``transform="sqrt"``); O(degree) (the state keeps the global moments).
+  ``transform="sqrt"``); O(1) (the state keeps the row sums and global moments).
 """
 cimport cython
 from libc.math cimport sqrt, fabs, INFINITY
@@ -496,8 +496,8 @@ cdef class NodeCovarKernel(CountKernel):
 
     Per row u with R_u = Σ f and P_u = Σ f², Σ_u Σ_{j != k} z_uj z_uk = Σ_u R_u² − r B −
     (n − 2) r A² / N (A = Σ f, B = Σ f² over the N dyads, r rows per dyad; without
-    centring the last term is absent): a change costs the row sums of its ends, O(degree),
-    the state keeping A and B.
+    centring the last term is absent): a change reads the row sums of its ends, which the
+    state keeps (``CountState.row_sum``) with A and B: O(1).
     """
     cdef int rows
     cdef bint center, root
@@ -511,13 +511,8 @@ cdef class NodeCovarKernel(CountKernel):
     cdef inline double _f(self, int64_t y) noexcept nogil:
         return sqrt(<double>y) if self.root else <double>y
 
-    cdef double _row(self, CountState s, int u, bint outward) noexcept nogil:
-        cdef int t, d = s.odeg(u) if outward else s.ideg(u)
-        cdef int* l = s.onb(u) if outward else s.inb(u)
-        cdef double r = 0.0
-        for t in range(d):
-            r += self._f(s.value(u, l[t]) if outward else s.value(l[t], u))
-        return r
+    cdef inline double _row(self, CountState s, int u, bint outward) noexcept nogil:
+        return s.row_sum(u, outward, self.root)
 
     cdef void change(self, CountState s, int i, int j, int64_t y_old, int64_t y_new,
                      double* out) noexcept nogil:
