@@ -3,6 +3,7 @@
 import numpy as np
 cimport numpy as cnp
 from libc.stdlib cimport malloc, calloc, realloc, free
+from libc.stdint cimport int32_t
 from libc.math cimport sqrt
 from ergmfit.core._hashmap cimport tiemap_init, tiemap_free, tiemap_put, tiemap_del_slot
 
@@ -11,6 +12,10 @@ cnp.import_array()
 #: networks of at most this many nodes keep a dense matrix of their values too
 #: (8 MB at 1024 nodes)
 DENSE_MAX_NODES = 1024
+
+#: the level two-path counts of a state may take at most this many bytes (else they are
+#: not kept and the valued triad terms walk the neighbour lists)
+LEVEL_TWOPATH_MEMORY = 256 * 2 ** 20
 
 
 cdef inline double _root(int64_t y) noexcept nogil:
@@ -73,6 +78,9 @@ cdef class CountState:
         self.ends = NULL
         self.vals = NULL
         self.dense = NULL
+        self.levels = 0
+        self.level_overflow = 0
+        self.level_twopaths = NULL
         if n <= DENSE_MAX_NODES:
             self.dense = <int64_t*>calloc(<size_t>n * n, sizeof(int64_t))
             if self.dense == NULL:
@@ -85,7 +93,17 @@ cdef class CountState:
         self.nb_in = NULL
         self.deg_in = NULL
         self.cap_in = NULL
+        self.sum_out = <double*>calloc(n, sizeof(double))
+        self.root_out = <double*>calloc(n, sizeof(double))
+        self.sum_in = NULL
+        self.root_in = NULL
+        if self.sum_out == NULL or self.root_out == NULL:
+            raise MemoryError()
         if directed:
+            self.sum_in = <double*>calloc(n, sizeof(double))
+            self.root_in = <double*>calloc(n, sizeof(double))
+            if self.sum_in == NULL or self.root_in == NULL:
+                raise MemoryError()
             self.nb_in = <int**>calloc(n, sizeof(int*))
             self.deg_in = <int*>calloc(n, sizeof(int))
             self.cap_in = <int*>calloc(n, sizeof(int))
@@ -113,6 +131,11 @@ cdef class CountState:
         free(self.ends)
         free(self.vals)
         free(self.dense)
+        free(self.level_twopaths)
+        free(self.sum_out)
+        free(self.sum_in)
+        free(self.root_out)
+        free(self.root_in)
         if self.nb_out != NULL:
             for i in range(self.n):
                 free(self.nb_out[i])
@@ -164,13 +187,75 @@ cdef class CountState:
             if not self.directed:
                 self.dense[<int64_t>j * self.n + i] = y
 
+    cdef void _move_rows(self, int i, int j, double dy, double droot) noexcept nogil:
+        self.sum_out[i] += dy
+        self.root_out[i] += droot
+        if self.directed:
+            self.sum_in[j] += dy
+            self.root_in[j] += droot
+        else:
+            self.sum_out[j] += dy
+            self.root_out[j] += droot
+
+    cdef void _move_level_twopaths(self, int i, int j, int64_t y_old,
+                                   int64_t y_new) noexcept nogil:
+        # the level two-path counts when y_ij moves from y_old to y_new (i < j when
+        # undirected): the two-paths i -> j -> b and a -> i -> j gain (lose) the levels
+        # min(y_old, y_new) + 1 .. min(max(y_old, y_new), other leg, levels)
+        cdef int L = self.levels, t, b, a, d
+        cdef int64_t n = self.n, lo, hi, m, v
+        cdef int32_t sgn = 1 if y_new > y_old else -1
+        cdef int32_t* N = self.level_twopaths
+        cdef const int64_t* D = self.dense
+        cdef int* l
+        self.level_overflow += (y_new > L) - (y_old > L)
+        lo = y_old if y_old < y_new else y_new
+        hi = y_old if y_old > y_new else y_new
+        if lo < 0:                     # (levels count values >= 1 only)
+            lo = 0
+        if hi > L:
+            hi = L
+        if hi <= lo:
+            return
+        d = self.deg_out[j]
+        l = self.nb_out[j]
+        for t in range(d):
+            b = l[t]
+            if b == i:
+                continue
+            m = D[j * n + b]
+            if m > hi:
+                m = hi
+            for v in range(lo, m):
+                N[(i * n + b) * L + v] += sgn
+                if not self.directed:
+                    N[(b * n + i) * L + v] += sgn
+        d = self.ideg(i)
+        l = self.inb(i)
+        for t in range(d):
+            a = l[t]
+            if a == j:
+                continue
+            m = D[a * n + i]
+            if m > hi:
+                m = hi
+            for v in range(lo, m):
+                N[(a * n + j) * L + v] += sgn
+                if not self.directed:
+                    N[(j * n + a) * L + v] += sgn
+
     cdef int set_value(self, int i, int j, int64_t y) noexcept nogil:
         # the dyad's value <- y; returns -1 when memory runs out
         cdef int64_t key = self.dyad_key(i, j)
         cdef TieSlot* s = tiemap_find(&self.index, key)
-        cdef int64_t e, last
+        cdef int64_t e, last, y_old
         if not self.directed and i > j:
             i, j = j, i
+        y_old = 0 if s == NULL else self.vals[s.val]
+        if y_old != y:
+            self._move_rows(i, j, <double>(y - y_old), _root(y) - _root(y_old))
+        if self.levels > 0:
+            self._move_level_twopaths(i, j, y_old, y)
         if s != NULL:
             e = s.val
             self.total += y - self.vals[e]
@@ -263,6 +348,66 @@ cdef class CountState:
             a[d[:, 1], d[:, 0]] = y
         return a
 
+    def keep_level_twopaths(self, int levels):
+        """Keep the level two-path counts N_v(a, b) = #{k : y_ak >= v and y_kb >= v},
+        v = 1..``levels``, from now on (0: stop keeping them); built in
+        O(Σ_k deg(k)^2 levels), then updated on every change.  Kept only on a state with
+        the dense value matrix and within ``LEVEL_TWOPATH_MEMORY``; returns whether they
+        are kept.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> s = CountState(3, True, np.array([[0, 1], [1, 2]]), np.array([2, 3]))
+        >>> s.keep_level_twopaths(3)
+        True
+        >>> s.level_twopath_counts()[0, 2].tolist()     # 0 -> 1 -> 2 at levels 1 and 2
+        [1, 1, 0]
+        """
+        cdef int a, k, b, t, u, v
+        cdef int64_t n = self.n, m, e
+        if levels < 0:
+            raise ValueError(f"levels must be >= 0, not {levels}")
+        free(self.level_twopaths)
+        self.level_twopaths = NULL
+        self.levels = 0
+        self.level_overflow = 0
+        if levels == 0 or self.dense == NULL or \
+                n * n * levels * sizeof(int32_t) > LEVEL_TWOPATH_MEMORY:
+            return levels == 0
+        self.level_twopaths = <int32_t*>calloc(<size_t>(n * n * levels), sizeof(int32_t))
+        if self.level_twopaths == NULL:
+            raise MemoryError()
+        self.levels = levels
+        for a in range(self.n):
+            for t in range(self.deg_out[a]):
+                k = self.nb_out[a][t]
+                for u in range(self.deg_out[k]):
+                    b = self.nb_out[k][u]
+                    if b == a:
+                        continue
+                    m = min(self.dense[a * n + k], self.dense[k * n + b], <int64_t>levels)
+                    for v in range(m):
+                        self.level_twopaths[(a * n + b) * levels + v] += 1
+        for e in range(self.n_nonzero):
+            self.level_overflow += self.vals[e] > levels
+        return True
+
+    def level_twopath_counts(self):
+        """The level two-path counts as an (n, n, levels) int array (entry [a, b, v - 1]
+        is N_v(a, b)); None when they are not kept."""
+        cdef int64_t k, size
+        if self.levels == 0:
+            return None
+        size = <int64_t>self.n * self.n * self.levels
+        out = np.empty(size, dtype=np.int32)
+        for k in range(size):
+            out[k] = self.level_twopaths[k]
+        return out.reshape(self.n, self.n, self.levels)
+
     def copy(self):
         d, y = self.nonzero()
-        return CountState(self.n, self.directed, d, y)
+        c = CountState(self.n, self.directed, d, y)
+        if self.levels:
+            c.keep_level_twopaths(self.levels)
+        return c

@@ -29,6 +29,8 @@ cdef class CountERGMModel(CountModel):
         n = state.n
         self.n_vars = n * (n - 1) if state.directed else n * (n - 1) // 2
         self._last_v = -1
+        for k in self._kernel_list:
+            k.prepare_state(state, reference)
 
     def __dealloc__(self):
         free(self._kernels)

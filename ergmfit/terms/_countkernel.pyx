@@ -3,6 +3,12 @@
 
 
 cdef class CountKernel:
+    def prepare_state(self, CountState state, reference):
+        """Ask ``state`` to keep what this kernel's change statistic reads (called once
+        when a compiled model is built on the state; ``reference`` its
+        ``ReferenceMeasure``).  The default asks for nothing."""
+        pass
+
     cdef void change(self, CountState s, int i, int j, int64_t y_old, int64_t y_new,
                      double* out) noexcept nogil:
         pass

@@ -12,11 +12,11 @@
 * ``WeightsKernel``: ``transitiveweights`` / ``cyclicalweights``; O(degree) per affected
   dyad, see the class.
 * ``NodeCovarKernel``: ``nodecovar`` / ``nodeocovar`` / ``nodeicovar`` (``center``,
-  ``transform="sqrt"``); O(degree) (the state keeps the global moments).
+  ``transform="sqrt"``); O(1) (the state keeps the row sums and global moments).
 """
 cimport cython
 from libc.math cimport sqrt, fabs, INFINITY
-from libc.stdint cimport int64_t
+from libc.stdint cimport int32_t, int64_t
 from libc.stdlib cimport malloc, free
 from ergmfit.network._countstate cimport CountState
 from ergmfit.network._state cimport NetworkState
@@ -170,6 +170,11 @@ cdef inline int64_t _imax(int64_t a, int64_t b) noexcept nogil:
     return a if a > b else b
 
 
+#: the most strength levels a state keeps two-path counts for (a reference with more values,
+#: or unbounded, walks the neighbour lists instead)
+MAX_LEVELS = 64
+
+
 cdef inline int64_t _strength_dense(const int64_t* D, int64_t n, CountState s, int a, int b,
                                     int skip, int64_t cap) noexcept nogil:
     # WeightsKernel._strength for twopath "min", combine "max" on the dense matrix D:
@@ -235,6 +240,17 @@ cdef class WeightsKernel(CountKernel):
     integer arithmetic on the matrix, and a two-path whose second leg is not above the
     strength found so far is skipped without reading its first leg.  Its numbers are
     those of the general path exactly (integers throughout).
+
+    With twopath "min" and a reference whose values are 0..hi (Binomial, DiscUnif; hi at
+    most ``MAX_LEVELS``), the kernel asks the state to keep its level two-path counts
+    N_v(a, b) = #{k : min(y_ak, y_kb) >= v} (:meth:`prepare_state`).  Then C_ab without one
+    two-path is read from the hi counts of (a, b) in O(hi) instead of a neighbour walk
+    (combine "max": the top level with a count; "sum": the sum of the counts), and the
+    default rules need no C at all: min(y_ab, C_ab) = Σ_v [y_ab >= v][N_v(a, b) > 0], so
+    a change that crosses the levels lo+1..hi changes the statistic by the pairs whose
+    count at such a level leaves or reaches 0: O(degree) per change with O(1) per
+    neighbour and level (:meth:`_change_levels`; derived in docs/valued_terms.md, "Level
+    two-path counts").
     """
     cdef bint cyclical
     cdef int tp, cb, af
@@ -248,6 +264,79 @@ cdef class WeightsKernel(CountKernel):
         self.cb = W_MAX if combine == "max" else W_SUM
         self.af = W_MIN if affect == "min" else W_GEOMEAN
         self.min_max_min = self.tp == W_MIN and self.cb == W_MAX and self.af == W_MIN
+
+    def prepare_state(self, CountState state, reference):
+        """Ask ``state`` for its level two-path counts when they apply (twopath "min",
+        values 0..hi with 1 <= hi <= ``MAX_LEVELS``)."""
+        if self.tp != W_MIN or reference.unbounded or reference.lo < 0 or \
+                not 1 <= reference.hi <= MAX_LEVELS or state.levels == reference.hi:
+            return
+        state.keep_level_twopaths(reference.hi)
+
+    cdef inline double _strength_levels(self, CountState s, int a, int b,
+                                        int64_t p_skip) noexcept nogil:
+        # C_ab without one two-path of strength p_skip (twopath "min"), from the level counts
+        cdef int L = s.levels, v
+        cdef const int32_t* N = s.level_twopaths + (<int64_t>a * s.n + b) * L
+        cdef int64_t c = 0
+        if self.cb == W_MAX:
+            for v in range(L, 0, -1):
+                if N[v - 1] - (v <= p_skip) > 0:
+                    return <double>v
+            return 0.0
+        for v in range(L):
+            c += N[v]
+        return <double>(c - p_skip)
+
+    cdef inline double _strength_any(self, CountState s, bint levels, int a, int b, int skip,
+                                     double p_skip, double cap) noexcept nogil:
+        # C_ab without the two-path through ``skip`` (of strength p_skip; -1: none): from
+        # the level counts when they cover the state, else by a neighbour walk
+        if levels:
+            return self._strength_levels(s, a, b, <int64_t>p_skip)
+        return self._strength(s, a, b, skip, cap)
+
+    cdef void _change_levels(self, CountState s, int i, int j, int64_t y_old,
+                             int64_t y_new, double* out) noexcept nogil:
+        # the rules ("min", "max", "min") from the level counts: at each level v in
+        # lo+1..hi the thresholded dyad (i, j) toggles; a pair whose value reaches v and
+        # whose count at v moves between 0 and 1 changes the statistic by one
+        cdef const int64_t* D = s.dense
+        cdef const int32_t* N = s.level_twopaths
+        cdef int64_t n = s.n, L = s.levels, hi = _imax(y_old, y_new), lo = _imin(y_old, y_new)
+        cdef int64_t total = 0, m, v, base
+        cdef int32_t gone = 0 if y_new > y_old else 1    # the count that changes the pair
+        cdef int t, b, a, d
+        cdef int* l
+        cdef bint backward = self.cyclical and s.directed   # the affected value reversed
+        if lo < 0:
+            lo = 0
+        base = ((<int64_t>j * n + i) if backward else (<int64_t>i * n + j)) * L
+        for v in range(lo, hi):
+            total += N[base + v] > 0
+        # (i, j) as the first leg: the two-paths i -> j -> b, pairs (i, b)
+        d = s.odeg(j)
+        l = s.onb(j)
+        for t in range(d):
+            b = l[t]
+            if b == i:
+                continue
+            m = _imin(_imin(D[b * n + i] if backward else D[i * n + b], D[j * n + b]), hi)
+            base = (<int64_t>i * n + b) * L
+            for v in range(lo, m):
+                total += N[base + v] == gone
+        # (i, j) as the second leg: the two-paths a -> i -> j, pairs (a, j)
+        d = s.ideg(i)
+        l = s.inb(i)
+        for t in range(d):
+            a = l[t]
+            if a == j:
+                continue
+            m = _imin(_imin(D[j * n + a] if backward else D[a * n + j], D[a * n + i]), hi)
+            base = (<int64_t>a * n + j) * L
+            for v in range(lo, m):
+                total += N[base + v] == gone
+        out[0] = <double>(total if y_new > y_old else -total)
 
     cdef inline double _strength(self, CountState s, int a, int b, int skip,
                                  double cap) noexcept nogil:
@@ -280,8 +369,8 @@ cdef class WeightsKernel(CountKernel):
                         return c
         return c
 
-    cdef inline double _touched(self, CountState s, double w, int a, int b, int skip,
-                                double p_old, double p_new) noexcept nogil:
+    cdef inline double _touched(self, CountState s, bint levels, double w, int a, int b,
+                                int skip, double p_old, double p_new) noexcept nogil:
         # affect(w, C) after minus before, C = C_ab whose two-path via skip moves
         # from p_old to p_new.  Once the other two-paths reach max(p_old, p_new) (combine
         # "max") or w (affect "min"), the difference is 0: the walk stops there.
@@ -292,7 +381,7 @@ cdef class WeightsKernel(CountKernel):
             cap = p_old if p_old > p_new else p_new
         if self.af == W_MIN and w < cap:
             cap = w
-        r = self._strength(s, a, b, skip, cap)
+        r = self._strength_any(s, levels, a, b, skip, p_old, cap)
         return (_pair(self.af, w, _comb(self.cb, r, p_new))
                 - _pair(self.af, w, _comb(self.cb, r, p_old)))
 
@@ -347,14 +436,21 @@ cdef class WeightsKernel(CountKernel):
         cdef int t, b, a, d
         cdef int* l
         cdef bint backward = self.cyclical and s.directed   # the affected value reversed
+        cdef bint levels = self.tp == W_MIN and s.levels_cover(y_new)
+        if y_old == y_new:
+            out[0] = 0.0
+            return
+        if self.min_max_min and levels:
+            self._change_levels(s, i, j, y_old, y_new, out)
+            return
         if self.min_max_min and s.dense != NULL:
             self._change_min_max_min(s, i, j, y_old, y_new, out)
             return
         # the focus dyad (affect "min": two-paths beyond max(y_old, y_new) change nothing)
         if self.af == W_MIN:
             cap = yo if yo > yn else yn
-        c = self._strength(s, j, i, -1, cap) if backward else \
-            self._strength(s, i, j, -1, cap)
+        c = self._strength_any(s, levels, j, i, -1, 0.0, cap) if backward else \
+            self._strength_any(s, levels, i, j, -1, 0.0, cap)
         total += _pair(self.af, yn, c) - _pair(self.af, yo, c)
         # (i, j) as the first leg: the two-paths i -> j -> b
         d = s.odeg(j)
@@ -367,7 +463,7 @@ cdef class WeightsKernel(CountKernel):
             if w == 0.0:
                 continue
             leg = <double>s.value(j, b)
-            total += self._touched(s, w, i, b, j, _pair(self.tp, yo, leg),
+            total += self._touched(s, levels, w, i, b, j, _pair(self.tp, yo, leg),
                                    _pair(self.tp, yn, leg))
         # (i, j) as the second leg: the two-paths a -> i -> j
         d = s.ideg(i)
@@ -380,7 +476,7 @@ cdef class WeightsKernel(CountKernel):
             if w == 0.0:
                 continue
             leg = <double>s.value(a, i)
-            total += self._touched(s, w, a, j, i, _pair(self.tp, leg, yo),
+            total += self._touched(s, levels, w, a, j, i, _pair(self.tp, leg, yo),
                                    _pair(self.tp, leg, yn))
         out[0] = total
 
@@ -400,8 +496,8 @@ cdef class NodeCovarKernel(CountKernel):
 
     Per row u with R_u = Σ f and P_u = Σ f², Σ_u Σ_{j != k} z_uj z_uk = Σ_u R_u² − r B −
     (n − 2) r A² / N (A = Σ f, B = Σ f² over the N dyads, r rows per dyad; without
-    centring the last term is absent): a change costs the row sums of its ends, O(degree),
-    the state keeping A and B.
+    centring the last term is absent): a change reads the row sums of its ends, which the
+    state keeps (``CountState.row_sum``) with A and B: O(1).
     """
     cdef int rows
     cdef bint center, root
@@ -415,13 +511,8 @@ cdef class NodeCovarKernel(CountKernel):
     cdef inline double _f(self, int64_t y) noexcept nogil:
         return sqrt(<double>y) if self.root else <double>y
 
-    cdef double _row(self, CountState s, int u, bint outward) noexcept nogil:
-        cdef int t, d = s.odeg(u) if outward else s.ideg(u)
-        cdef int* l = s.onb(u) if outward else s.inb(u)
-        cdef double r = 0.0
-        for t in range(d):
-            r += self._f(s.value(u, l[t]) if outward else s.value(l[t], u))
-        return r
+    cdef inline double _row(self, CountState s, int u, bint outward) noexcept nogil:
+        return s.row_sum(u, outward, self.root)
 
     cdef void change(self, CountState s, int i, int j, int64_t y_old, int64_t y_new,
                      double* out) noexcept nogil:
