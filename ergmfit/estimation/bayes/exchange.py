@@ -414,6 +414,11 @@ class Bayes(Estimator):
                 run.proposal_cov = _RW_SCALE ** 2 / p * np.linalg.inv(run.proposal_stage.prec)
             if run.proposal_cov is not None:
                 eps_cov, run.gamma = run.proposal_cov, 0.0
+            if run.proposal_stage is not None and state is None and self.start is None:
+                # the chains start in the Gaussian instead of around the MPLE: smaller steps
+                # than ADS's from the MPLE would take long to cross a prior-dominated gap
+                theta[:] = model.parameterisation.project(start_population(
+                    run.proposal_stage.mu, np.linalg.inv(run.proposal_stage.prec), H, rng))
         run.eps_chol = np.linalg.cholesky(eps_cov)
         show = self.verbose if self.progress is None else self.progress
         if self.checkpoint is not None:
