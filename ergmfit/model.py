@@ -320,6 +320,7 @@ class ERGM:
         # the statistics of ``ties`` (the network's when None), from the empty graph
         ties = self.network.ties if ties is None else np.asarray(ties, dtype=np.int64).reshape(-1, 2)
         empty = ERGMModel(NetworkState(self.network.n, self.network.directed), self.kernels)
+        empty.state.reserve_two_paths(ties)     # held counts: no map grows on the way
         return self._empty + empty.add_ties_accumulate(np.ascontiguousarray(ties, dtype=np.int64))
 
     @property

@@ -123,6 +123,40 @@ cdef inline int _cache_add_list(NetworkState s, uint16_t* dense, CountMap* spars
     return 0
 
 
+cdef int64_t _distinct_pairs(NetworkState s, int flag, int* mark) noexcept nogil:
+    # The number of pairs with a non-zero two-path count in the cache ``flag`` of the
+    # current ties (the size its held map needs): the ends reached from each node a in two
+    # steps, each counted once by a stamp mark[b] = a (``mark``: n ints), in O(two-paths)
+    # time.  Symmetric caches count each unordered pair at its smaller end.
+    cdef int a, w, b, x, y
+    cdef int64_t total = 0
+    cdef int** first_nb = s.out_nb if (flag == CACHE_OTP or flag == CACHE_ISP
+                                       or flag == CACHE_SP) else s.in_nb
+    cdef int* first_deg = s.out_deg if (flag == CACHE_OTP or flag == CACHE_ISP
+                                        or flag == CACHE_SP) else s.in_deg
+    cdef int** second_nb = s.in_nb if flag == CACHE_ISP else s.out_nb
+    cdef int* second_deg = s.in_deg if flag == CACHE_ISP else s.out_deg
+    cdef bint symmetric = flag != CACHE_OTP
+    for a in range(s.n):
+        mark[a] = -1
+    for a in range(s.n):
+        for x in range(first_deg[a]):
+            w = first_nb[a][x]
+            for y in range(second_deg[w]):
+                b = second_nb[w][y]
+                if b != a and mark[b] != a and (b > a or not symmetric):
+                    mark[b] = a
+                    total += 1
+    return total
+
+
+cdef int _init_count_map(NetworkState s, CountMap* m, int flag, int* mark) noexcept nogil:
+    # a held map of cache ``flag`` sized once for the current ties' distinct pairs and an
+    # eighth more (no growth while they are counted, and room for a chain's moves)
+    cdef int64_t pairs = _distinct_pairs(s, flag, mark)
+    return countmap_init(m, pairs + pairs // 8 + 16)
+
+
 cdef inline int* _inline(NodeRec* r) noexcept nogil:
     # the neighbours kept in the record itself, after its head
     return <int*>(<char*>r + sizeof(NodeRec))
@@ -539,21 +573,68 @@ cdef class NetworkState:
                        if self.cached & f)
         return held, self._estimated_bytes(self.caches)
 
+    def reserve_two_paths(self, ties):
+        """Size the held two-path count maps of this empty state for the network of ``ties``.
+
+        Adding those ties one by one (the statistics accumulated from the empty network,
+        ``ERGM.statistics_vector``) then never grows a map: a growing map holds its old and
+        new slots at once (1.5 x its final size), while a map sized up front holds only its
+        own.  The counts, hence every statistic, are the same either way.  Nothing happens
+        unless the state is empty and holds hash-map counts (``two_path_bytes``).
+
+        Parameters
+        ----------
+        ties : array-like of shape (m, 2)
+            The ties that will be added (node ids; each unordered pair once if undirected).
+        """
+        cdef NetworkState full
+        cdef int* mark
+        cdef int rc = 0
+        if self.adj != NULL or self.n_ties != 0 or not self.cached:
+            return
+        try:
+            full = NetworkState(self.n, self.directed, ties, cache_memory=0)
+        except (ValueError, TypeError, OverflowError):
+            return      # bad ties: adding them reports what is wrong
+        mark = <int*>malloc(max(1, self.n) * sizeof(int))
+        if mark == NULL:
+            raise MemoryError("cannot size the two-path caches")
+        with nogil:
+            if self.cached & CACHE_SP:
+                countmap_free(&self.sp)
+                rc = _init_count_map(full, &self.sp, CACHE_SP, mark) if rc == 0 else rc
+            if self.cached & CACHE_OTP:
+                countmap_free(&self.otp)
+                rc = _init_count_map(full, &self.otp, CACHE_OTP, mark) if rc == 0 else rc
+            if self.cached & CACHE_OSP:
+                countmap_free(&self.osp)
+                rc = _init_count_map(full, &self.osp, CACHE_OSP, mark) if rc == 0 else rc
+            if self.cached & CACHE_ISP:
+                countmap_free(&self.isp)
+                rc = _init_count_map(full, &self.isp, CACHE_ISP, mark) if rc == 0 else rc
+        free(mark)
+        if rc != 0:
+            self._drop_counts()
+            raise MemoryError("out of memory while sizing the two-path caches")
+
     cdef int _hold_counts(self, int flags) noexcept nogil:
-        # allocate the counts of ``flags`` (dense n x n or hash maps) and count them
+        # allocate the counts of ``flags`` (dense n x n or hash maps sized for the distinct
+        # pairs of the current ties: no map grows, so no old and new copy at once, while
+        # they are counted) and count them
         cdef int64_t nn = max(1, <int64_t>self.n * self.n)
-        # maps sized for 4 pairs a tie, or for every two-path a pair where that is fewer
-        cdef int64_t expect = self.n_ties * 4 + 16
         cdef bint failed
+        cdef int* mark
         if self.adj == NULL:
-            failed = ((flags & CACHE_SP
-                       and countmap_init(&self.sp, min(expect, self.tp_out + self.tp_in + 16)) != 0)
+            mark = <int*>malloc(max(1, self.n) * sizeof(int))
+            failed = (mark == NULL
+                      or (flags & CACHE_SP and _init_count_map(self, &self.sp, CACHE_SP, mark) != 0)
                       or (flags & CACHE_OTP
-                          and countmap_init(&self.otp, min(expect, self.tp_mid + 16)) != 0)
+                          and _init_count_map(self, &self.otp, CACHE_OTP, mark) != 0)
                       or (flags & CACHE_OSP
-                          and countmap_init(&self.osp, min(expect, self.tp_out + 16)) != 0)
+                          and _init_count_map(self, &self.osp, CACHE_OSP, mark) != 0)
                       or (flags & CACHE_ISP
-                          and countmap_init(&self.isp, min(expect, self.tp_in + 16)) != 0))
+                          and _init_count_map(self, &self.isp, CACHE_ISP, mark) != 0))
+            free(mark)
         else:
             # dense storage: at most n - 2 per pair, so uint16 suffices below 65537 nodes
             if flags & CACHE_SP:

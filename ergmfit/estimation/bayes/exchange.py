@@ -55,6 +55,11 @@ from ..base import Estimator, Setting, boolean, choice, integer, number
 __all__ = ["Bayes", "NormalPrior", "make_prior", "start_centre", "start_population"]
 
 _AUTO_SCALE = 0.2  # v_proposal=None: proposal noise sd = this x the MPLE's sds
+#: v_proposal=None and gamma=None with a Gaussian first stage: a random walk whose covariance
+#: is (_RW_SCALE^2 / p) x the stage's (the posterior's Gaussian approximation), no ADS move
+#: (docs/guide/estimators/bayes_algorithm.md, "The default proposal")
+_RW_SCALE = 1.8
+_BERGM_GAMMA = 0.5  # gamma=None otherwise: Bergm's ADS move factor
 _BLOCK = 10        # iterations per compiled call (Ctrl-C, progress and checkpoints between)
 
 
@@ -276,7 +281,10 @@ class Bayes(Estimator):
                 "see auxiliary_length)."),
         Setting("n_chains", None, integer(1, allow_none=True),
                 "Chains of the population (nchains; default 2 x number of parameters)."),
-        Setting("gamma", 0.5, number(0.0), "ADS move factor (gamma)."),
+        Setting("gamma", None, number(0.0, allow_none=True),
+                "ADS move factor (gamma; None: 0 -- a random walk on the posterior's Gaussian "
+                "approximation -- where delayed acceptance fits one and v_proposal is None, "
+                "else Bergm's 0.5)."),
         Setting("v_proposal", None, number(0.0, lo_open=True, allow_none=True),
                 "Variance of the proposal noise, every parameter (V.proposal; None: scaled)."),
         Setting("start", None, None, "Centre of the starting values (default: the MPLE)."),
@@ -394,6 +402,23 @@ class Bayes(Estimator):
                 run.aux_iters, run.aux_info = k, info
             run.remeasure = remeasure
         aux_info.pop("_moments", None)
+        run.gamma = _BERGM_GAMMA if self.gamma is None else self.gamma
+        if self.v_proposal is None and self.gamma is None:
+            if state is not None and "proposal_cov" in state:       # as it was when saved
+                run.proposal_cov = state["proposal_cov"]
+            elif run.proposal_stage is not None:
+                # independent random walks shaped and scaled by the posterior's Gaussian
+                # approximation (the pilot's, used by delayed acceptance or not): about 2.5x
+                # the effective draws per CPU s of ADS on Lazega (bayes_algorithm.md, "The
+                # default proposal"); the posterior is the same whatever the proposal
+                run.proposal_cov = _RW_SCALE ** 2 / p * np.linalg.inv(run.proposal_stage.prec)
+            if run.proposal_cov is not None:
+                eps_cov, run.gamma = run.proposal_cov, 0.0
+            if run.proposal_stage is not None and state is None and self.start is None:
+                # the chains start in the Gaussian instead of around the MPLE: smaller steps
+                # than ADS's from the MPLE would take long to cross a prior-dominated gap
+                theta[:] = model.parameterisation.project(start_population(
+                    run.proposal_stage.mu, np.linalg.inv(run.proposal_stage.prec), H, rng))
         run.eps_chol = np.linalg.cholesky(eps_cov)
         show = self.verbose if self.progress is None else self.progress
         if self.checkpoint is not None:
@@ -428,6 +453,9 @@ class _ExchangeRun:
         self.storage = None     # the auxiliary sampler's two-path storage ('held'/'default')
         self.passed = np.zeros(theta.shape[0], dtype=np.int64)
         self.eps_chol = None    # Cholesky factor of the covariance of the proposal noise
+        self.gamma = est.gamma  # the ADS move factor in use (fit() resolves None)
+        self.proposal_stage = None  # the pilot's Gaussian approximation of the posterior
+        self.proposal_cov = None    # the random walk's covariance (gamma None), checkpointed
         # aux_start='last': g(current auxiliary network) - g(y0), carried across draws
         # (the Python loop reads the sampler's own delta, which starts at 0 too)
         self.gaux = None if est.aux_start == "observed" else np.zeros(theta.shape[1])
@@ -466,11 +494,11 @@ class _ExchangeRun:
                     self._missing_block(*args)
                 elif sur is not None and not self.python_loop:
                     first = ((sur.prec, sur.mu) if gauss else (sur.XW, sur.c, sur.s, sur.n))
-                    exchange_block(self.sampler, *args, float(est.gamma), int(self.aux_iters),
+                    exchange_block(self.sampler, *args, float(self.gamma), int(self.aux_iters),
                                    prec, mu, first + (ls, np.log(rng.random((m, H))),
                                                       self.passed), self.gaux)
                 elif self.eta is None and not self.python_loop:
-                    exchange_block(self.sampler, *args, float(est.gamma), int(self.aux_iters),
+                    exchange_block(self.sampler, *args, float(self.gamma), int(self.aux_iters),
                                    prec, mu, None, self.gaux)
                 else:
                     self._python_block(*args)
@@ -495,7 +523,7 @@ class _ExchangeRun:
             sl = (theta, lp, out[t:t + 1], accepted, eps[t:t + 1], logu[t:t + 1], r1[t:t + 1],
                   r2[t:t + 1])
             if compiled:
-                exchange_block(self.sampler, *sl, float(self.est.gamma), int(self.aux_iters),
+                exchange_block(self.sampler, *sl, float(self.gamma), int(self.aux_iters),
                                np.ascontiguousarray(self.prior.precision), self.prior.mean,
                                None, self.gaux, imp.gx)
             else:
@@ -518,7 +546,7 @@ class _ExchangeRun:
                     b = r2[t, h]
                     b += b >= lo
                     b += b >= hi
-                    prop = th + est.gamma * (theta[a] - theta[b]) + eps[t, h]
+                    prop = th + self.gamma * (theta[a] - theta[b]) + eps[t, h]
                 else:
                     prop = th + eps[t, h]
                 if box is not None and not np.array_equal(box.project(prop), prop):
@@ -544,6 +572,8 @@ class _ExchangeRun:
         extra = {}
         if isinstance(self.surrogate, _GaussStage):
             extra.update(stage_prec=self.surrogate.prec, stage_mu=self.surrogate.mu)
+        if self.proposal_cov is not None:
+            extra.update(proposal_cov=self.proposal_cov)
         if self.imputer is not None:
             extra.update(self.imputer.arrays())
         BayesState(n_total=self.out.shape[0], it=it, rng=self.rng, aux_iters=self.aux_iters,
@@ -707,6 +737,7 @@ def _gauss_first_stage(est, run, model, prior, rng, eta0, max_step=3.0):
     else:
         moments, _ = pilot_moments(model, est.proposal, rng, theta1, run.storage,
                                    run.aux_iters, n=1000)
+    run.proposal_stage = _GaussStage.fit(prior, moments, "pilot")
     run.surrogate = _GaussStage.fit(prior, moments, est.delayed)
 
 
@@ -762,10 +793,10 @@ def _build_results(model, est, prior, run, it, interrupted, t0, c0):
                     f"{AUX_ACF}: set aux_iters={capped} for chains that long")
     if it > 0 and not (0.05 <= rate <= 0.9):
         warn.append(f"Note: the acceptance rate is {rate:.2f}; change v_proposal (now "
-                    f"{est.v_proposal}) or gamma (now {est.gamma}) for a rate near 0.2-0.5")
+                    f"{est.v_proposal}) or gamma (now {run.gamma}) for a rate near 0.2-0.5")
     info = {"interrupted": interrupted, "iterations": int(it), "burnin": est.burnin,
             "main_iters": est.main_iters, "thin": est.thin, "aux_iters": run.aux_iters,
-            "n_chains": int(run.theta.shape[0]), "gamma": est.gamma,
+            "n_chains": int(run.theta.shape[0]), "gamma": run.gamma,
             "v_proposal": est.v_proposal, "proposal_cov": run.eps_chol @ run.eps_chol.T,
             "cpu_seconds": time.process_time() - c0,
             "delayed": ("pilot" if isinstance(run.surrogate, _GaussStage)

@@ -126,6 +126,7 @@ class BayesState(ModelState):
               "accepted": array("int64", (None,), low=0, high="it"),
               "stage_prec": array("float64", ("p", "p"), optional=True),
               "stage_mu": array("float64", ("p",), optional=True),
+              "proposal_cov": array("float64", ("p", "p"), optional=True),
               "completion_ties": array("int64", (None, 2), low=0, high="last_node",
                                        optional=True),
               "completion_counts": array("int64", (None,), low=0, optional=True),
@@ -161,6 +162,8 @@ def _read_checkpoint(path, model, H, n_total):
     out[:st.it] = st.out
     state = {"theta": st.theta, "out": out, "accepted": st.accepted, "it": st.it,
              "rng": st.rng.bit_generator.state, "aux_iters": st.aux_iters}
+    if st.proposal_cov is not None:      # the random walk's covariance (gamma None)
+        state["proposal_cov"] = st.proposal_cov
     if st.stage_prec is not None:        # the first stage of delayed acceptance
         state["stage_prec"], state["stage_mu"] = st.stage_prec, st.stage_mu
     if st.completion_ties is not None:   # missing dyads: every chain's completed network

@@ -141,3 +141,31 @@ def test_kept_auxiliary_length_is_capped_at_six_per_dyad_with_a_note(monkeypatch
     assert fit.info["aux_iters"] == cap == 1000
     assert fit.info["aux_rule"]["capped_from"] == 5000
     assert any("aux_iters=5000" in w for w in fit.warnings)
+
+
+def test_default_proposal_is_a_random_walk_on_the_pilots_gaussian(monkeypatch):
+    # gamma and v_proposal left None: the chains are independent random walks whose
+    # covariance is (1.8^2 / p) x the pilot's Gaussian approximation of the posterior (the
+    # first stage's); gamma=0.5 gives Bergm's ADS move with noise 0.2 x the MPLE's sds.  The
+    # posterior is the same (the exact test above runs the default)
+    m, _ = _dyad_independent_model()
+    p = m.n_params
+    seen = {}
+    real = bayes_mod._GaussStage.fit
+
+    def keep(prior, moments, mode="auto"):
+        seen["stage"] = real(prior, moments, "pilot")
+        return real(prior, moments, mode)
+    monkeypatch.setattr(bayes_mod._GaussStage, "fit", keep)
+    rw = m.fit(method="bayes", random_state=1, main_iters=30, burnin=10)
+    monkeypatch.undo()
+    assert rw.info["gamma"] == 0.0
+    np.testing.assert_allclose(rw.info["proposal_cov"],
+                               1.8 ** 2 / p * np.linalg.inv(seen["stage"].prec), rtol=1e-9)
+    ads = m.fit(method="bayes", random_state=1, main_iters=30, burnin=10, gamma=0.5)
+    assert ads.info["gamma"] == 0.5
+    _, cov0 = bayes_mod.start_centre(m)
+    np.testing.assert_allclose(ads.info["proposal_cov"], 0.2 ** 2 * cov0, rtol=1e-9)
+    # a declined first stage (delayed=False is not 'auto') keeps Bergm's move
+    plain = m.fit(method="bayes", random_state=1, main_iters=30, burnin=10, delayed=False)
+    assert plain.info["gamma"] == 0.5
