@@ -289,10 +289,11 @@ def test_near_targets_is_reproducible_from_its_random_state(fmh, monkeypatch):
 def test_large_pseudo_population_ee_takes_the_egocentric_run_lengths(fmh):
     # above EE_FROM_PPOPSIZE the ego fit runs EE for EE_STEPS (400) outer iterations (at
     # N' = 100,000 the degree model's edges coefficient still drifted after EE's own 200 at
-    # one seed in three) and simulates the s.e. draws half a pseudo-population of proposals
-    # apart (were N': docs/egocentric.md).  The EE run itself is cut short here (one inner
+    # one seed in three), keeps the second half of the trajectory (a quarter was dropped) and
+    # simulates the s.e. draws half a pseudo-population of proposals apart (were N':
+    # docs/egocentric.md).  The EE run itself is cut short here (one inner
     # step per outer iteration, two draws): only the settings EE ran with are checked
-    from ergmfit.ego.model import EE_STEPS
+    from ergmfit.ego.model import EE_BURNIN, EE_STEPS
     m = ef.ERGM(fmh["fmh.s100"], "edges + nodematch('Sex') + degree(0:1)", popsize=22_000)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -301,3 +302,4 @@ def test_large_pseudo_population_ee_takes_the_egocentric_run_lengths(fmh):
     assert fit.method == "ee"
     assert fit.info["settings"]["ee_steps"] == EE_STEPS == 400
     assert fit.info["settings"]["se_interval"] == 11_000
+    assert fit.info["settings"]["burnin"] == EE_BURNIN == 0.5
