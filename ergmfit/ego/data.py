@@ -229,8 +229,11 @@ class EgoData:
         from ..network import as_network
         net = as_network(network)
         if net.directed:
-            raise DataFormatError("EgoData.from_network needs an undirected network "
-                                  "(ergm.ego's terms are undirected)")
+            raise DataFormatError("EgoData.from_network: the network is directed, and "
+                                  "directed egocentric data are not supported (ergm.ego's "
+                                  "documentation describes none: its pseudo-population and "
+                                  "ego statistics are undirected); symmetrise it first, "
+                                  "e.g. with networkx's to_undirected()")
         n = net.n
         ties = np.asarray(net.ties, dtype=np.int64).reshape(-1, 2)
         attrs = {k: np.asarray(v) for k, v in net.node_attrs.items()}

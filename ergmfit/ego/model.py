@@ -37,6 +37,18 @@ __all__ = ["EgoERGM", "pseudo_population_counts"]
 #: pseudo-populations larger than this are fitted by EE (equilibrium expectation) by default,
 #: smaller ones by MCMC-MLE as ergm.ego does
 EE_FROM_PPOPSIZE = 10_000
+#: EE's outer iterations for an egocentric fit (EE's own default is 200): at N' = 100,000 the
+#: degree model's edges coefficient still drifted between the two halves of a 200-step
+#: trajectory at one seed in three (docs/egocentric.md, "Convergence")
+EE_STEPS = 400
+#: the share of EE's trajectory dropped as burn-in (EE's own default at this size is 10,000
+#: of the 40,000 inner steps): with a quarter dropped, the edges coefficient's kept
+#: trajectory still trended at one seed in four at N' = 100,000
+EE_BURNIN = 0.5
+#: draws of the simulation at the EE estimate (the information the survey s.e. need), and
+#: their spacing as a share of the pseudo-population size (at least 10,000 proposals)
+EE_SE_SAMPLESIZE = 500
+EE_SE_INTERVAL_PER_NODE = 0.5
 
 #: statnet's label of the size offset
 NETSIZE_LABEL = "offset(netsize.adj)"
@@ -319,9 +331,12 @@ class EgoERGM:
                 # its draws one pseudo-population size of proposals apart: at 100,000 nodes
                 # the s.e. then agree with an MCMC-MLE fit at 2,000 nodes (docs/egocentric.md)
                 kwargs.setdefault("proposal", ee_proposal(model))
+                kwargs.setdefault("ee_steps", EE_STEPS)
+                kwargs.setdefault("burnin", EE_BURNIN)
                 kwargs.setdefault("se", "simulate")
-                kwargs.setdefault("se_interval", max(10_000, self.ppopsize))
-                kwargs.setdefault("se_samplesize", 500)
+                kwargs.setdefault("se_interval",
+                                  max(10_000, int(EE_SE_INTERVAL_PER_NODE * self.ppopsize)))
+                kwargs.setdefault("se_samplesize", EE_SE_SAMPLESIZE)
                 res = model.fit(method="ee", random_state=rng, verbose=verbose, **kwargs)
             else:
                 res = model.fit(method=method, random_state=rng, verbose=verbose,

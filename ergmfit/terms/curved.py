@@ -31,6 +31,9 @@ class CurvedMap:
 
     decay_name = "decay"
     decay_lower = 0.0          # statnet: a "nonnegative decay parameter"
+    #: the term as the user writes it with a fixed decay, with ``{decay}`` in its place,
+    #: for terms whose label is not their call (see :func:`fixed_term`); None: the label
+    fixed_form = None
 
     def __init__(self, K: int):
         self.K = int(K)
@@ -45,6 +48,22 @@ class CurvedMap:
 
     def check_decay(self, value) -> float:
         return float(value)
+
+
+def fixed_term(curve, weight_label, decay):
+    """The curved term ``curve`` (weight labelled ``weight_label``) written with its decay
+    fixed at ``decay``, as advice to the user: ``gwesp(0.5, fixed=TRUE)`` from the label,
+    or the curve's ``fixed_form`` where the label is not the call (ergm.multi's layer
+    terms: label ``gwespL.OTP(advice|friendship,friendship)``, call
+    ``dgwespL(0.5, fixed=TRUE, type="OTP", L.base=~advice, Ls.path=~friendship)``).
+
+    >>> fixed_term(GeometricWeights(3), "gwesp", 0.5)
+    'gwesp(0.5, fixed=TRUE)'
+    """
+    text = f"{decay:.3g}" if isinstance(decay, float) else str(decay)
+    if getattr(curve, "fixed_form", None) is not None:
+        return curve.fixed_form.format(decay=text)
+    return f"{weight_label}({text}, fixed=TRUE)"
 
 
 STABLE_FROM = 3.0      # GeometricWeights: above this decay, the cancellation-free form

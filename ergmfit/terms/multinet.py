@@ -596,6 +596,8 @@ def _sp_setup(net, name, kind, type, kw):
         raise TermError(f"{name} needs Ls.path: the layer logic(s) of the two-path ties, "
                         f"e.g. {name}(..., Ls.path=c(~advice, ~friendship))")
     paths, path_tables = _logics(net, kw["Ls.path"], name)
+    call = [f"Ls.path=~{paths[0]}" if len(paths) == 1
+            else "Ls.path=c(" + ", ".join(f"~{p}" for p in paths) + ")"]
     if len(path_tables) == 1:
         paths, path_tables = paths * 2, path_tables * 2
     if len(path_tables) != 2:
@@ -613,10 +615,15 @@ def _sp_setup(net, name, kind, type, kw):
             raise TermError(f"{name} needs L.base: the layer logic of the tie whose partners "
                             f"are counted, e.g. L.base=~advice")
         (base_text,), (base_table,) = _logics(net, kw["L.base"], name)
+        call.insert(0, f"L.base=~{base_text}")
+    if in_order:
+        call.append("L.in_order=TRUE")
     where = ("" if base_text is None else f"{base_text}|") + ",".join(paths) + \
         (";ordered" if in_order else "")
     typed = f".{t}" if net.directed else ""
-    return net, t, base_table, path_tables, in_order, f"{typed}({where})"
+    if net.directed:
+        call.insert(0, f'type="{t}"')
+    return net, t, base_table, path_tables, in_order, f"{typed}({where})", ", ".join(call)
 
 
 def _sp_term(net, name, kind, t, tb, paths, in_order, H, labels, empty_rows=True):
@@ -631,7 +638,7 @@ def _sp_term(net, name, kind, t, tb, paths, in_order, H, labels, empty_rows=True
 
 def _sp_counts(net, name, kind, d, type, kw):
     from .registry import as_int_list
-    net, t, tb, paths, in_order, where = _sp_setup(net, name, kind, type, kw)
+    net, t, tb, paths, in_order, where, _ = _sp_setup(net, name, kind, type, kw)
     ds = as_int_list(d, f"term {name}: d", minimum=0)
     if len(set(ds)) != len(ds):
         raise TermError(f"term {name}: the values of d must be distinct, got {ds}")
@@ -647,7 +654,7 @@ def _sp_counts(net, name, kind, d, type, kw):
 def _sp_gw(net, name, kind, decay, fixed, cutoff, type, kw):
     from .curved import GeometricWeights, curve_length, make_curved, start_decay
     from .registry import as_bool, as_float
-    net, t, tb, paths, in_order, where = _sp_setup(net, name, kind, type, kw)
+    net, t, tb, paths, in_order, where, call = _sp_setup(net, name, kind, type, kw)
     n = net.base_network.n
     prefix = f"gw{_SP_COUNT[kind]}L{where}"
     if not as_bool(fixed, f"term {name}: fixed"):
@@ -656,8 +663,11 @@ def _sp_gw(net, name, kind, decay, fixed, cutoff, type, kw):
         H[np.arange(1, K + 1), np.arange(K)] = 1.0
         stats = [f"{_SP_COUNT[kind]}L{where}#{v}" for v in range(1, K + 1)]
         counts = _sp_term(net, name, kind, t, tb, paths, in_order, H, stats)
-        return make_curved(name, counts, stats, [prefix, f"{prefix}.decay"],
-                           GeometricWeights(K), start_decay(name, decay))
+        curve = GeometricWeights(K)
+        # its label is not its call: advice to fix the decay names the call
+        curve.fixed_form = f"{name}({{decay}}, fixed=TRUE, {call})"
+        return make_curved(name, counts, stats, [prefix, f"{prefix}.decay"], curve,
+                           start_decay(name, decay))
     if decay is None:
         raise TermError(f"term {name}: decay is required with fixed=TRUE, e.g. "
                         f"{name}(0.5, fixed=TRUE, ...)")

@@ -36,6 +36,7 @@ import numpy as np
 from scipy import special
 
 from ..exceptions import DegenerateModelError
+from .curved import fixed_term
 from ..utils.optimize import newton_ascent
 
 
@@ -344,7 +345,7 @@ def decay_messages(par, theta, what="pseudo-likelihood"):
                 f"{d_lab} ran off to {decay:.3g}: the {what} keeps rising along a ridge as the "
                 f"decay grows, so it has no finite maximum in {d_lab} (with a very large decay "
                 f"{w_lab} counts every shared partner, as a triangle or k-star term does). "
-                f"Fix the decay, e.g. {w_lab}(1, fixed=TRUE), or start elsewhere with "
+                f"Fix the decay, e.g. {fixed_term(curve, w_lab, 1)}, or start elsewhere with "
                 f"init=[..., {d_lab}=0.5, ...]")
         elif decay <= curve.decay_lower + 1e-9:
             out.append(f"Note: {d_lab} is at its lower bound {curve.decay_lower:g} (the {what} "

@@ -5,6 +5,8 @@ Tolerances (the issue's): coefficients within 0.1 statnet s.e. (seeds averaged w
 is by MCMC), s.e. within 15 %.  statnet fits dyad-independent models by MCMC as well, so its
 numbers are only Monte-Carlo close to the exact MLE that ergmfit computes.
 """
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -282,3 +284,22 @@ def test_near_targets_is_reproducible_from_its_random_state(fmh, monkeypatch):
     b_model, b = m.near_targets(np.random.default_rng(3))
     np.testing.assert_array_equal(a, b)
     np.testing.assert_array_equal(a_model.network.ties, b_model.network.ties)
+
+
+def test_large_pseudo_population_ee_takes_the_egocentric_run_lengths(fmh):
+    # above EE_FROM_PPOPSIZE the ego fit runs EE for EE_STEPS (400) outer iterations (at
+    # N' = 100,000 the degree model's edges coefficient still drifted after EE's own 200 at
+    # one seed in three), keeps the second half of the trajectory (a quarter was dropped) and
+    # simulates the s.e. draws half a pseudo-population of proposals apart (were N':
+    # docs/egocentric.md).  The EE run itself is cut short here (one inner
+    # step per outer iteration, two draws): only the settings EE ran with are checked
+    from ergmfit.ego.model import EE_BURNIN, EE_STEPS
+    m = ef.ERGM(fmh["fmh.s100"], "edges + nodematch('Sex') + degree(0:1)", popsize=22_000)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit = m.fit(random_state=1, ee_inner_steps=1, s_steps=1, sampler_steps=10,
+                    se_samplesize=2)
+    assert fit.method == "ee"
+    assert fit.info["settings"]["ee_steps"] == EE_STEPS == 400
+    assert fit.info["settings"]["se_interval"] == 11_000
+    assert fit.info["settings"]["burnin"] == EE_BURNIN == 0.5

@@ -215,3 +215,15 @@ def test_zero_weights_drop_egos_from_the_estimate():
     kept = ef.ego.statistics(ef.EgoData(egos[egos.egoID != 2], alters[alters.egoID != 2]), f,
                              scaleto=3)
     np.testing.assert_allclose(w0.stats.to_numpy(), kept.stats.to_numpy(), rtol=1e-12)
+
+
+def test_directed_network_is_refused_by_name_and_left_unchanged():
+    # ergm.ego documents no directed egocentric data (its template network is undirected):
+    # a directed network is refused with the reason and the way out, not misread
+    import networkx as nx
+    g = nx.DiGraph([(0, 1), (1, 2), (2, 0)])
+    before = sorted(g.edges())
+    with pytest.raises(ef.DataFormatError, match="directed egocentric data are not supported"
+                                                 ".*symmetrise"):
+        ef.EgoData.from_network(g)
+    assert sorted(g.edges()) == before and g.is_directed()

@@ -403,3 +403,75 @@ def test_change_statistics_of_twostar_l(seed, directed):
          "twostarL(c(~xor(a, b), ~c), 'path') + twostarL(~a, 'path')") if directed else \
         "twostarL(c(~a, ~b|c)) + twostarL(c(~a&!c, ~b), distinct=FALSE) + twostarL(~c)"
     _check_changes(ef.ERGM(lay, f), seed)
+
+
+# -- advice to fix a layer term's decay names the term's call, not its label ---------------
+LAYER_GW_CURVED = {
+    True: ["dgwespL(L.base=~a|c, Ls.path=c(~a, ~b&!c), fixed=FALSE)",
+           "dgwdspL(type='OSP', Ls.path=c(~b, ~c), L.in_order=TRUE, fixed=FALSE)",
+           "dgwnspL(type='ISP', L.base=~b, Ls.path=~xor(a, c), fixed=FALSE)"],
+    False: ["dgwespL(L.base=~c, Ls.path=c(~a, ~b), fixed=FALSE)",
+            "dgwnspL(L.base=~b, Ls.path=~xor(a, c), fixed=FALSE)"],
+}
+
+
+@pytest.mark.parametrize("directed", [True, False])
+def test_fixed_decay_advice_of_layer_terms_is_the_fixed_term(directed):
+    # the call the advice gives is the same term with the decay fixed: its statistic is
+    # the curved term's counts weighted by η(1, decay)
+    from ergmfit.terms.curved import fixed_term
+    lay = _random_layers(3, directed, names=("a", "b", "c"))
+    for f in LAYER_GW_CURVED[directed]:
+        curved = ef.ERGM(lay, f)
+        par = curved.parameterisation
+        ((ps, _, curve),) = par.curved_terms
+        call = fixed_term(curve, par.param_labels[ps.start], 0.7)
+        fixed = ef.ERGM(lay, call)
+        want = curve.eta(np.array([1.0, 0.7])) @ curved.statistics_vector()
+        assert fixed.statistics_vector() == pytest.approx([want], abs=1e-9), call
+
+
+LAZEGA_ALL_LAYER_TERMS = ("L(~edges, ~advice) + L(~edges, ~friendship) + "
+                          "mutualL(Ls=c(~advice, ~friendship)) + CMBL + "
+                          "dgwespL(L.base=~advice, Ls.path=~friendship, fixed=FALSE)")
+
+
+def _advised_calls(text):
+    """The 'fixed=TRUE' calls a message advises, as ERGM formulas."""
+    import re
+    return re.findall(r"(dgw\w+L\([^()]*(?:\([^()]*\)[^()]*)*fixed=TRUE[^()]*(?:\([^()]*\)"
+                      r"[^()]*)*\))", text)
+
+
+def test_mple_ridge_warning_on_all_layer_terms_advises_a_valid_call():
+    # Lazega with the cross-layer terms and a curved dgwespL: the pseudo-likelihood rises
+    # along the decay (ran off to ~200); the warning's advice was the label
+    # 'gwespL.OTP(advice|friendship,friendship)(1, fixed=TRUE)', which does not parse
+    lay = DATASETS["lazega2l"]()
+    m = ef.ERGM(lay, LAZEGA_ALL_LAYER_TERMS)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        m.fit(method="mple")
+    text = " ".join(str(w.message) for w in caught if "ran off" in str(w.message))
+    calls = _advised_calls(text)
+    assert calls == ['dgwespL(1, fixed=TRUE, type="OTP", L.base=~advice, '
+                     'Ls.path=~friendship)'], text
+    assert ef.ERGM(lay, calls[0]).labels == ["gwespL.OTP(advice|friendship,friendship)"
+                                             ".fixed.1"]
+
+
+@pytest.mark.slow
+def test_mcmle_with_all_layer_terms_ends_in_a_clear_error_with_valid_advice():
+    # ~5 CPU s: from the fixed-decay MPLE (the curved MPLE's decay ran off) the samples stay
+    # far from the observed network and the steps towards it stall, twice (the restart
+    # from decay 0.5 too): a DegenerateModelError whose advice can be pasted into a formula
+    lay = DATASETS["lazega2l"]()
+    m = ef.ERGM(lay, LAZEGA_ALL_LAYER_TERMS)
+    with pytest.raises(ef.DegenerateModelError, match="stalled") as err:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            m.fit(method="mcmle", random_state=1, eval_loglik=False)
+    calls = _advised_calls(str(err.value))
+    assert calls
+    for call in calls:
+        assert ef.ERGM(lay, call).labels[0].startswith("gwespL.OTP(advice|friendship,")

@@ -18,6 +18,7 @@ import warnings
 import numpy as np
 
 from ...exceptions import ConvergenceWarning, DegenerateModelError
+from ...terms.curved import fixed_term
 from ...terms.parameter_steps import MAX_DECAY_STEP, decay_ridge, projector
 
 
@@ -130,7 +131,7 @@ def expert_advice(par, paths, history, running=None):
             v = _sane(curve, d, history)
         else:
             v = _sane(curve, [d[0] if d_lab == running else d[-1]], [])
-        fixes.append(f"{w_lab}({v:.3g}, fixed=TRUE)")
+        fixes.append(fixed_term(curve, w_lab, float(v)))
         low = 0.5 if curve.decay_name == "decay" else 2.0
         moved = running is None or d_lab == running
         inits.append(f"{d_lab}={(min(v, low) if v > 0 else low) if moved else v:.3g}")
