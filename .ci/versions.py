@@ -32,8 +32,12 @@ def main():
     if package == os.path.realpath("ergmfit"):
         sys.exit(f"ergmfit imports from the source tree ({package}), not the installed wheel")
     du = subprocess.run(["du", "-sh", package], capture_output=True, text=True).stdout.split()
+    du_k = subprocess.run(["du", "-sk", package], capture_output=True, text=True).stdout.split()
+    size = tree_size(package)
+    allocated = f"{int(du_k[0]) * 1024 / 1e6:.2f} MB" if du_k else "?"
     print(f"installed: ergmfit {version('ergmfit')} in {package}: "
-          f"{tree_size(package) / 2**20:.1f} MiB of files, du -sh {du[0] if du else '?'}")
+          f"{size:,} bytes of files = {size / 1e6:.2f} MB ({size / 2**20:.2f} MiB); "
+          f"du -s {allocated}, du -sh {du[0] if du else '?'}")
     print(f"Python {platform.python_version()} on {platform.platform()}")
     print("ran with: " + ", ".join(f"{name} {version(name)}" for name in RUNTIME))
 

@@ -15,22 +15,22 @@ from ergmfit.sampling._constrained cimport ConstrainedProposal
 from ergmfit.sampling._kernelsets cimport KernelSet, ks_changes, ks_dot, ks_init, ks_free
 from ergmfit.sampling._gwpass cimport gw_change, gw_apart_now, MAX_TOGGLES
 from ergmfit.terms._kernel cimport TermKernel
-from ergmfit.terms import _dyadic, _triad, _degree
+from ergmfit.terms import _coreterms
 
 cnp.import_array()
 
 # kernels whose change statistic reads no tie of the network (dyadic covariates:
 # ``mutual`` reads the reverse tie and is not one of them)
-_TIE_FREE = tuple(getattr(_dyadic, name) for name in (
+_TIE_FREE = tuple(getattr(_coreterms, name) for name in (
     "EdgesKernel", "NodeCovKernel", "AbsDiffKernel", "FactorKernel", "MatchKernel", "MixKernel",
     "AbsDiffCatKernel", "DenseEdgeCovKernel", "SparseEdgeCovKernel"))
 
 # kernels whose statistic reads no node label or attribute (its value is the
 # same on any relabelling of the network): a neighbourhood exchange of two
 # nodes is such a relabelling, so it does not change them
-_LABEL_FREE = tuple(getattr(_triad, name) for name in (
+_LABEL_FREE = tuple(getattr(_coreterms, name) for name in (
     "TriangleKernel", "TwopathKernel", "EspKernel", "DspKernel", "NspKernel", "GwespKernel",
-    "GwdspKernel", "GwnspKernel", "CycleKernel")) + tuple(getattr(_degree, name) for name in (
+    "GwdspKernel", "GwnspKernel", "CycleKernel")) + tuple(getattr(_coreterms, name) for name in (
     "StarKernel", "DegreeKernel", "GWDegreeKernel", "AltStarKernel", "IsolatesKernel"))
 
 
@@ -49,7 +49,7 @@ cdef class ConstrainedSampler(MHSampler):
             raise ValueError("the proposal walks another compiled model")
         em = self.cprop.em
         free_of_ties = [type(k) in _TIE_FREE for k in em.kernels]
-        unit = [type(k) is _dyadic.EdgesKernel for k in em.kernels]
+        unit = [type(k) is _coreterms.EdgesKernel for k in em.kernels]
         ks_init(&self.kall, em, [True] * len(unit), unit)
         ks_init(&self.kfree, em, free_of_ties, unit)
         ks_init(&self.kfree1, em, [f and not u for f, u in zip(free_of_ties, unit)], unit)
@@ -77,7 +77,7 @@ cdef class ConstrainedSampler(MHSampler):
         dep = [t for t, f in enumerate(free_of_ties) if not f]
         self.dep_invariant = all(type(em.kernels[t]) in _LABEL_FREE for t in dep)
         self.one_pass = (not em.state.directed and em._n_stateful == 0
-                         and all(type(em.kernels[t]) is _triad.GwespKernel for t in dep))
+                         and all(type(em.kernels[t]) is _coreterms.GwespKernel for t in dep))
         if self.one_pass:
             self._init_gw(em, dep)
         self.one_pass = self.one_pass and self.gw.n == len(dep)

@@ -37,9 +37,9 @@ shared in-neighbour, EstimNet's out-two-path O.)  The tests check all of these a
 statnet's own values (samplike, samplk1, ecoli1; decay 0.5 and log 2).
 
 Change statistics are EstimNetDirected's (``changeStatisticsDirected.c``), computed in
-O(degree) from the state's two-path caches (see ``_alternating.pyx``).
+O(degree) from the state's two-path caches (see ``_alternating.pxi``).
 """
-from ._alternating import (
+from ._coreterms import (
     AltKTrianglesCKernel, AltKTrianglesDKernel, AltKTrianglesTKernel, AltKTrianglesUKernel,
     AltTwoPathsDKernel, AltTwoPathsTDKernel, AltTwoPathsTKernel, AltTwoPathsUKernel,
 )

@@ -6,16 +6,16 @@ dyad-independent terms of statnet's index that are functions of the dyad:
 * ``mutual(same=, diff=)``, ``mutual(by=)``, ``asymmetric(attr, diff)``;
 * ``density``, ``meandeg``, ``smalldiff``, ``diff``, ``hamming``, ``dyadcov`` (undirected).
 
-Kernels: :class:`._attrtriad.AttrDyadTriadKernel` (O(degree) for triads, O(1) for dyads)
-and the dyadic covariate kernels of :mod:`._dyadic` (O(1)).
+Kernels: :class:`._coreterms.AttrDyadTriadKernel` (O(degree) for triads, O(1) for dyads)
+and the dyadic covariate kernels of :mod:`._coreterms` (`_dyadic.pxi`) (O(1)).
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ..exceptions import TermError
-from ._attrtriad import AttrDyadTriadKernel
-from ._dyadic import DenseEdgeCovKernel, NodeCovKernel
+from ._coreterms import AttrDyadTriadKernel
+from ._coreterms import DenseEdgeCovKernel, NodeCovKernel
 from .dyadic import _codes, _nonempty, _numeric_attr, select_levels
 from .registry import BOTH, DIRECTED, UNDIRECTED, Param, Term, as_bool, as_float, \
     format_number, register
@@ -186,7 +186,7 @@ def dyadcov(net, x, attrname=None):
     Directed: with c_ab = x_ab of the upper triangle (a < b; as statnet, an asymmetric x
     is read from its upper triangle), three statistics Σ c [a↔b] (``dyadcov.<x>.mutual``),
     Σ c [b→a only] (``.utri``), Σ c [a→b only] (``.ltri``), as statnet 4.4 computes them."""
-    from ._attrtriad import DirectedDyadCovKernel
+    from ._coreterms import DirectedDyadCovKernel
     M, name = _dyad_matrix(net, x, "dyadcov")
     label = f"dyadcov.{attrname or name}"
     if not net.directed:
@@ -199,9 +199,9 @@ def dyadcov(net, x, attrname=None):
 def opentriad(net):
     """Open triads: two-paths whose ends are not tied, kstar(2) − 3·triangle
     (label ``opentriad``)."""
-    from ._degree import MODE_UND, StarKernel
+    from ._coreterms import MODE_UND, StarKernel
     from ._operators import LinearKernel
-    from ._triad import TriangleKernel
+    from ._coreterms import TriangleKernel
     return Term("opentriad", ["opentriad"],
                 LinearKernel([StarKernel([2], MODE_UND), TriangleKernel()], [[1.0, -3.0]]))
 
@@ -234,7 +234,7 @@ def threetrail(net, keep=None, levels=None):
     (labels ``threetrail.RRR``, ...); ``levels`` (statnet ≥ 4) selects types by name or
     index, ``keep`` (statnet 3's spelling, indices 1..4) too; ``levels`` wins when both are
     given, as statnet says.  ``threepath`` is statnet's deprecated name (same labels)."""
-    from ._attrtriad import ThreeTrailKernel
+    from ._coreterms import ThreeTrailKernel
     if not net.directed:
         if keep is not None or levels is not None:
             raise TermError("term threetrail: keep and levels apply to directed networks only")
@@ -250,12 +250,12 @@ def threetrail(net, keep=None, levels=None):
 @register("isolatededges", kinds=UNDIRECTED, family=FAMILY)
 def isolatededges(net):
     """Isolated ties: ties whose two ends have no other tie (label ``isolatededges``)."""
-    from ._attrtriad import IsolatedEdgesKernel
+    from ._coreterms import IsolatedEdgesKernel
     return Term("isolatededges", ["isolatededges"], IsolatedEdgesKernel())
 
 
 def _ties_in_triangles(net, name, attr, levels):
-    from ._attrtriad import TransitiveTiesKernel
+    from ._coreterms import TransitiveTiesKernel
     if attr is None:
         if levels is not None:
             raise TermError(f"term {name}: levels needs attr")

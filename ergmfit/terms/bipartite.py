@@ -4,7 +4,7 @@ A two-mode network has n1 mode-1 nodes (0..n1-1, statnet's "actors", ``b1``) and
 nodes (statnet's "events", ``b2``); ties join the modes.  Attributes may be defined on one
 mode only (the other mode's values are ignored).  Degree-type terms use
 :class:`._longtail.DegreeFunctionKernel` (O(1) per change); shared partners, homophilous
-two-paths and star mixing use the kernels of :mod:`._bipartite` (O(degree)).  Labels and
+two-paths and star mixing use the kernels of :mod:`._coreterms` (`_bipartite.pxi`) (O(degree)).  Labels and
 arguments follow statnet ``ergm`` 4.4.
 """
 from __future__ import annotations
@@ -15,8 +15,8 @@ import numpy as np
 
 from ..exceptions import TermError
 from ..formula import AsIs
-from ._bipartite import BipartiteMatchKernel, BipartiteSPKernel, BipartiteStarMixKernel
-from ._dyadic import FactorKernel, NodeCovKernel
+from ._coreterms import BipartiteMatchKernel, BipartiteSPKernel, BipartiteStarMixKernel
+from ._coreterms import FactorKernel, NodeCovKernel
 from . import degfun
 from .degfun import INF, Stat, by_stats, classes, degree_term, range_label, ranges
 from .curved import (GeometricWeights, degree_max, make_curved, partner_max, start_decay,

@@ -93,7 +93,7 @@ def intransitive(net):
     """Intransitive two-paths, as statnet 4.4 computes ``intransitive``: the ordered triples
     a→b→c without a→c (label ``intransitive``).  statnet's help page describes the count of
     triads of types 111D, 201, 111U, 021C and 030C; its code (and ergmfit) counts two-paths.
-    Kernel: :class:`._attrtriad.AttrDyadTriadKernel`, O(degree)."""
-    from ._attrtriad import AttrDyadTriadKernel
+    Kernel: :class:`._coreterms.AttrDyadTriadKernel`, O(degree)."""
+    from ._coreterms import AttrDyadTriadKernel
     return Term("intransitive", ["intransitive"],
                 AttrDyadTriadKernel(np.zeros(net.n, dtype=np.intc), 1, "intransitive"))

@@ -19,7 +19,7 @@ weights' geometric factor q^k = e^{−k log(λ/(λ−1))} shrinks).
 """
 import numpy as np
 
-from ._degree import (MODE_IN, MODE_OUT, MODE_UND, AltStarKernel, DegreeKernel,
+from ._coreterms import (MODE_IN, MODE_OUT, MODE_UND, AltStarKernel, DegreeKernel,
                       GWDegreeKernel, IsolatesKernel, StarKernel)
 from . import degfun
 from .dyadic import _nonempty

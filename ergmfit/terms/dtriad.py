@@ -44,7 +44,7 @@ Change statistics read the state's two-path caches (O(degree) per dyad), RTP exc
 """
 import numpy as np
 
-from ._dtriad import (SP_KINDS, SP_TYPES, TRIAD_MODES, DSPKernel, DTriadKernel)
+from ._coreterms import (SP_KINDS, SP_TYPES, TRIAD_MODES, DSPKernel, DTriadKernel)
 from ..exceptions import TermError
 from .curved import (GeometricWeights, curve_length, make_curved, partner_max, start_decay,
                      warn_beyond_cutoff)

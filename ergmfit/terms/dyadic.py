@@ -2,7 +2,7 @@
 
 Every term here is a sum over ties of a value that depends on the dyad
 only, so each is ``dyad_independent`` and its change statistic is that
-value (O(1) in the kernels of :mod:`._dyadic`).  Definitions, argument
+value (O(1) in the kernels of :mod:`._coreterms` (`_dyadic.pxi`)).  Definitions, argument
 semantics and coefficient labels follow statnet ``ergm`` 4.4.
 
 Categorical attributes (``nodefactor``, ``nodematch``, ``nodemix``, ...)
@@ -51,10 +51,10 @@ import numpy as np
 
 from ..exceptions import TermError
 from ..formula import AsIs
-from ._attrtriad import AttrDyadTriadKernel
+from ._coreterms import AttrDyadTriadKernel
 from ._operators import ProductKernel
 from . import twomode
-from ._dyadic import (AbsDiffCatKernel, AbsDiffKernel, DenseEdgeCovKernel, EdgesKernel,
+from ._coreterms import (AbsDiffCatKernel, AbsDiffKernel, DenseEdgeCovKernel, EdgesKernel,
                       FactorKernel, MatchKernel, MutualKernel, NodeCovKernel,
                       SparseEdgeCovKernel)
 from .registry import BOTH, DIRECTED, UNDIRECTED, Param, Term, as_bool, as_float, register
@@ -62,7 +62,7 @@ from .registry import BOTH, DIRECTED, UNDIRECTED, Param, Term, as_bool, as_float
 _FAMILY = "dyad-independent"
 _COV = "nodal and dyadic covariates"
 
-# ends of a tie read by the nodal kernels (see _dyadic.pyx)
+# ends of a tie read by the nodal kernels (see _dyadic.pxi)
 _BOTH_ENDS, _HEAD, _TAIL = 0, 1, 2
 
 

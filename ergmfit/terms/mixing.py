@@ -8,7 +8,7 @@ import numpy as np
 
 from ..exceptions import TermError
 from ..formula import RCode
-from ._dyadic import DenseEdgeCovKernel, MixKernel
+from ._coreterms import DenseEdgeCovKernel, MixKernel
 from .curvemap import r_value
 from .dyadic import _COV, _base_drop, _levels, _nonempty, _norm, _r_text, select_levels
 from .registry import BOTH, Param, Term, register
@@ -271,7 +271,7 @@ def _mm_margin(net, attr, rows, levels, levels2):
     """mm(a ~ .) (``rows``) or mm(. ~ a): tie ends of each level on that side, counted as
     statnet's mixing-matrix margins (undirected: both orientations of each tie, so both
     ends; directed: tails for rows, heads for columns; two-mode: mode-1 / mode-2 nodes)."""
-    from ._dyadic import FactorKernel
+    from ._coreterms import FactorKernel
     if net.bipartite is not None:
         mode = 1 if rows else 2
         lv = _levels(net._mode_view(mode), attr, "mm")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._longtail import ENDS, FUNCS, DegreeFunctionKernel
-from ._dyadic import EdgesKernel
+from ._coreterms import EdgesKernel
 from ._longtail import DegreeProductKernel, TransformKernel
 from .operators import _formula, build_formula, keep_curvature
 from .registry import BOTH, UNDIRECTED, Param, Term, as_float, register

@@ -9,7 +9,7 @@ of nodes i and j; ``EP_k`` the number of edges with exactly k shared
 partners, ``DP_k`` the number of dyads (unordered pairs, tie or not) with k,
 ``NP_k = DP_k - EP_k`` the number of non-tied pairs with k.
 """
-from ._triad import (CycleKernel, DspKernel, EspKernel, GwdspKernel, GwespKernel,
+from ._coreterms import (CycleKernel, DspKernel, EspKernel, GwdspKernel, GwespKernel,
                      GwnspKernel, NspKernel, TriangleKernel, TwopathKernel)
 from ..exceptions import TermError
 from .curved import (GeometricWeights, curve_length, make_curved, partner_max, start_decay,

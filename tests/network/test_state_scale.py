@@ -98,7 +98,7 @@ def test_alternating_k_triangles_on_hash_storage_equal_dense():
     g.add_edges_from((0, v) for v in range(1, 250))
     g.add_edges_from((v, 1) for v in range(2, 200))
     net = ef.Network(n, list(g.edges()), directed=True)
-    from ergmfit.terms._alternating import AltKTrianglesTKernel
+    from ergmfit.terms._coreterms import AltKTrianglesTKernel
     rng = np.random.default_rng(3)
     on = ERGMModel(NetworkState(n, True, net.ties), [AltKTrianglesTKernel(2.0)]).on_vars()
     v = np.concatenate([rng.integers(0, n * (n - 1), 2000), on[rng.integers(0, len(on), 2000)],

@@ -56,9 +56,9 @@ class HugeRange(Exception):
 
 
 KNOWN_BUGS = {
-    ("OverflowError", "_degree.pyx"): "kernel-huge-integer",  # degree(2147483648), kstar(1e300)
-    ("OverflowError", "_triad.pyx"): "kernel-huge-integer",   # esp/dsp/nsp(1e300)
-    ("OverflowError", "_dtriad.pyx"): "kernel-huge-integer",
+    ("OverflowError", "_degree.pxi"): "kernel-huge-integer",  # degree(2147483648), kstar(1e300)
+    ("OverflowError", "_triad.pxi"): "kernel-huge-integer",   # esp/dsp/nsp(1e300)
+    ("OverflowError", "_dtriad.pxi"): "kernel-huge-integer",
     ("OverflowError", "network.py"): "attribute-huge-int",   # a node attribute 10**400
 }
 

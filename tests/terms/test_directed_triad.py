@@ -1,4 +1,4 @@
-"""Directed triad and shared-partner terms (ergmfit/terms/dtriad.py, _dtriad.pyx).
+"""Directed triad and shared-partner terms (ergmfit/terms/dtriad.py, _dtriad.pxi).
 
 Checked against: an independent numpy reference of every full statistic (and a
 set-based brute force of the partner definitions); change statistics = differences of

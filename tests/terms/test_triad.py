@@ -301,7 +301,7 @@ def test_gw_limits():
 def test_gw_weights_beyond_the_table():
     from ergmfit.network import NetworkState
     from ergmfit.terms._ergm import ERGMModel
-    from ergmfit.terms._triad import GwdspKernel, GwespKernel, GwnspKernel
+    from ergmfit.terms._coreterms import GwdspKernel, GwespKernel, GwnspKernel
     k = GwespKernel(0.5, 10000)
     for c in (0, 1, 5, 4095, 4096, 9000):
         assert k.weight(c) == pytest.approx(_gw(0.5, c), rel=1e-13)

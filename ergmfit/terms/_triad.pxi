@@ -1,4 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """Kernels of the undirected triad and shared-partner terms.
 
 triangle, twopath, esp / dsp / nsp counts, gwesp / gwdsp / gwnsp (fixed decay)

@@ -1,4 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """Kernels of degree and star terms.
 
 Every kernel here looks only at the degrees of the dyad's endpoints, so a

@@ -1,4 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """Kernels of the directed triad and shared-partner terms (statnet ``ergm`` 4.4 definitions).
 
 Shared-partner counts of an ordered pair (a, b), k ranging over nodes other than a, b

@@ -1,4 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """Kernels of the attribute forms of dyad and triad terms: ``mutual(same=, by=)``,
 ``asymmetric(attr)``, ``triangle(attr=, diff=)``, ``ttriple(attr=)``, ``ctriple(attr=)``.
 

@@ -1,4 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """Kernels of EstimNetDirected's directed alternating statistics.
 
 Notation (counts of the current state, w ranging over nodes other than a, b):

@@ -1,4 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """Kernels of dyad-independent terms: edges, mutual, nodal and dyadic covariates.
 
 Every kernel here is O(1) per call (apart from zeroing its n_stats outputs;

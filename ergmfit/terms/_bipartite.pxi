@@ -1,4 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """Kernels of the two-mode terms that look past the dyad's degrees: shared partners of
 same-mode pairs (``b1dsp``, ``gwb1dsp``), homophilous two-paths (``b1nodematch``), two-star
 and k-star mixing (``b1twostar``, ``b1starmix``) and their mode-2 twins.

@@ -1,0 +1,24 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Kernels of statnet's core terms, compiled as one extension module.
+
+Each compiled module costs about 1 CPU s of build (Cython and gcc) before its own code
+(``docs/build.md``); these kernels share one module. Their sources stay in separate files,
+included here:
+
+- ``_dyadic.pxi``: dyad-independent terms (``edges``, ``mutual``, nodal and dyadic covariates,
+  mixing);
+- ``_degree.pxi``: degree and star terms (``degree``, ``kstar``, ``gwdegree``, ...);
+- ``_triad.pxi``: undirected triangles and shared partners (``triangle``, ``gwesp``, ...);
+- ``_dtriad.pxi``: directed triads and shared partners (``ttriple``, ``ctriple``, ``dgwesp``, ...);
+- ``_alternating.pxi``: alternating k-triangles and two-paths of directed networks;
+- ``_attrtriad.pxi``: attribute-dependent triad and dyad terms;
+- ``_bipartite.pxi``: two-mode shared partners, matching and star mixing.
+"""
+
+include "_dyadic.pxi"
+include "_degree.pxi"
+include "_triad.pxi"
+include "_dtriad.pxi"
+include "_alternating.pxi"
+include "_attrtriad.pxi"
+include "_bipartite.pxi"
