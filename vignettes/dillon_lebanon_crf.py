@@ -48,7 +48,9 @@ Environment: ``ERGMFIT_QUICK=1`` (small documents, a small vocabulary: a smoke t
 ``ERGMFIT_SEEDS`` (number of data draws), ``ERGMFIT_SEED`` (base seed; the committed
 figures use 2009), ``ERGMFIT_JOBS`` (processes over the draws, default 1),
 ``ERGMFIT_FIGURES=dir`` or ``--out dir``.  ``--report-only`` rebuilds the table and
-figure from the per-draw results a run left in ``<out>/dillon_lebanon_crf_draws/``.
+figure from the per-draw results a run left in ``<out>/dillon_lebanon_crf_draws/`` (the
+first ``ERGMFIT_SEEDS`` draws found); ``--draws=2,3`` runs only those draws, into that
+folder (to spread a run over processes or machines).
 """
 import json
 import os
@@ -134,7 +136,9 @@ def run_draw(draw, names=None):
     out = {"draw": draw, "n_train_labels": int(len(train.labels)), "fits": {}}
     start = {}
     for (name, s2, comps), seed in zip(CONFIGS, seeds):
-        if names is not None and name not in names and not name.startswith("PL1|"):
+        # PL1 of a sigma^2 is always fitted when that sigma^2 is asked for: the warm start
+        if names is not None and name not in names and not (
+                name.startswith("PL1|") and any(n.endswith(f"|{s2:g}") for n in names)):
             continue
         t = time.process_time()
         with warnings.catch_warnings(record=True) as caught:
@@ -359,6 +363,11 @@ def main():
         report(results, FIGDIR)
         return
     print("deviations:\n  " + "\n  ".join(DEVIATIONS))
+    only = [a.split("=", 1)[1] for a in sys.argv if a.startswith("--draws=")]
+    if only:                 # run these draws only (into the cache), e.g. in another process
+        for k in (int(x) for x in only[0].split(",")):
+            _run_and_save(k, cache)
+        return
     if N_JOBS > 1:
         from concurrent.futures import ProcessPoolExecutor
         with ProcessPoolExecutor(N_JOBS) as ex:
