@@ -68,7 +68,7 @@ import warnings
 import numpy as np
 from scipy import optimize, sparse, special
 
-from ..estimation.base import Setting, choice, integer, number
+from ..estimation.base import Setting, boolean, choice, integer, number
 from ..exceptions import ConvergenceWarning, SettingsError
 from ..utils.validation import check_random_state
 from ._base import MRFEstimator
@@ -565,13 +565,16 @@ class ChainCRF(MRFEstimator):
             raise ValueError("theta must be finite")
         return theta
 
-    def observations(self, F, Y, sample_weight=None):
+    def observations(self, F, Y=None, sample_weight=None):
         """The documents as a :class:`ChainData` (what the estimators fit)."""
         if isinstance(F, ChainData):
             if Y is not None or sample_weight is not None:
                 raise ValueError("a ChainData already holds the labels and weights: pass "
                                  "Y=None")
             return F
+        if Y is None:
+            raise ValueError("the labels Y are missing: fit(F, Y) takes the documents' "
+                             "features F and label sequences Y (or a ChainData as F)")
         return check_documents(F, Y, int(self.n_states), int(self.n_features), sample_weight)
 
     METHODS = {}
@@ -679,19 +682,22 @@ class ChainStochasticCompositeLikelihood(MRFMethod):
 
     method = "scl"
     supports = dict(MRFMethod.supports, families=frozenset({"chain_crf"}))
-    SETTINGS = (
-        Setting("components", (("pl", 1, 1.0, 1.0),), None,
-                "Windows: ('pl', 1, lam, beta), ('window', k, lam, beta), ('full', lam, beta)."),
+    #: the settings of every chain-CRF estimator (exact and pl fix their components)
+    COMMON = (
         Setting("sigma2", 1.0, number(0, lo_open=True, allow_none=True),
                 "Variance of the Gaussian prior (L2 penalty |theta|^2 / (2 sigma2)); None: none."),
-        Setting("selection", "object", choice("object", "component"),
-                "One Bernoulli per document and window, or per document and component."),
         Setting("theta0", None, None, "Starting values (default zeros)."),
         Setting("maxiter", 1000, integer(1), "L-BFGS-B iterations."),
         Setting("gtol", 1e-5, number(0, lo_open=True),
                 "Stop when the largest gradient component, per document, is below this."),
-        Setting("store_selection", False, None, "Keep Z in info['selection']."),
     )
+    SETTINGS = (
+        Setting("components", (("pl", 1, 1.0, 1.0),), None,
+                "Windows: ('pl', 1, lam, beta), ('window', k, lam, beta), ('full', lam, beta)."),
+        Setting("selection", "object", choice("object", "component"),
+                "One Bernoulli per document and window, or per document and component."),
+        Setting("store_selection", False, boolean, "Keep Z in info['selection']."),
+    ) + COMMON
 
     def _components(self):
         try:
@@ -765,14 +771,12 @@ class ChainLikelihood(ChainStochasticCompositeLikelihood):
     component ("full", 1, 1), computed by forward-backward."""
 
     method = "exact"
+    SETTINGS = ChainStochasticCompositeLikelihood.COMMON
+    selection = "object"
+    store_selection = False
 
     def _components(self):
         return [ChainComponent("full", None, 1.0, 1.0)]
-
-    def _finish_settings(self):
-        if "components" in self._given:
-            raise SettingsError(f"method={self.method!r} fixes its likelihood objects; use "
-                                "method='scl' to choose components")
 
 
 class ChainPseudoLikelihood(ChainLikelihood):

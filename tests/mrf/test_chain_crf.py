@@ -241,7 +241,7 @@ def test_bad_input_is_named_and_input_untouched():
         crf.fit(F, Y, method="scl", components=[("pl", 2)])
     with pytest.raises(SettingsError, match="sigma2"):
         crf.fit(F, Y, method="scl", sigma2=-1.0)
-    with pytest.raises(SettingsError, match="fixes its likelihood objects"):
+    with pytest.raises(SettingsError, match="no setting 'components'"):
         crf.fit(F, Y, method="exact", components=[("pl", 1)])
     with pytest.raises(ValueError, match="not fitted"):
         ChainCRF(3, 4).predict(F)
