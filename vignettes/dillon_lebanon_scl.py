@@ -40,6 +40,8 @@ quantity (the variance ratios, the selection noise, the SCL fit) is repeated
 over ``N_SEEDS`` = 5 seeds and given as mean ± Monte Carlo s.e.; every
 deviation from the paper is printed (``DEVIATIONS``).
 
+The paper's CRF experiment (Sec. 7.2, Figs. 2-3) is ``vignettes/dillon_lebanon_crf.py``.
+
 Environment: ``ERGMFIT_QUICK=1`` (small settings for the smoke test), ``ERGMFIT_SEEDS``,
 ``ERGMFIT_SEED`` (base seed),
 ``ERGMFIT_FIGURES=dir`` or ``--out dir`` (where the figure and table go).

@@ -16,9 +16,10 @@ model's method table ``METHODS``.
 >>> m.fit(X, method="pl").coef_.shape
 (2,)
 """
-from . import contrastive, data, exact, junction, scl
+from . import chain_crf, contrastive, data, exact, junction, scl
 from ._potts import OneHotEnumeration, UniformGroupBlocks
 from ._trees import ForwardBackward, GridShapeBlocks
+from .chain_crf import ChainCRF, ChainStochasticCompositeLikelihood
 from .contrastive import ContrastiveConstraintGeneration
 from .ee import EquilibriumExpectation
 from .estimation import (CompositeLikelihood, ContrastiveDivergence,
@@ -39,4 +40,4 @@ __all__ = ["IsingModel", "BoltzmannMachine", "GridCRF", "RBM", "LinearMRF", "Pot
            "PersistentContrastiveDivergence", "EquilibriumExpectation",
            "ContrastiveConstraintGeneration",
            "PottsPseudoLikelihood", "PottsCompositeLikelihood", "PottsExactLikelihood",
-           "MRFResults"]
+           "MRFResults", "chain_crf", "ChainCRF", "ChainStochasticCompositeLikelihood"]

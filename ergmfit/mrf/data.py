@@ -8,6 +8,9 @@
 * :func:`segmentation_pairs` -- random label images made of smooth regions (a thresholded
   smoothed Gaussian field) with noisy observations, for CRF learning experiments
   (a synthetic stand-in for region-labelled scene images).
+* :func:`sentiment_documents` -- documents of sentences with 5-level sentiment labels that
+  flow from sentence to sentence and bag-of-words features, for chain CRFs (a synthetic
+  stand-in for Mao & Lebanon's local-sentiment data).
 """
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ from ..utils.validation import check_random_state, seed_words
 from . import exact as _exact
 
 __all__ = ["exact_sample", "gibbs_sample", "chessboard", "chessboard_pairs", "segmentation_pairs",
-           "random_theta"]
+           "random_theta", "sentiment_documents"]
 
 
 def exact_sample(bm_or_G, theta, n_samples, n_vars=None, random_state=None):
@@ -128,3 +131,115 @@ def segmentation_pairs(n_images, shape=(12, 12), length_scale=2.0, sigma=1.2,
     X = np.where(Z > 0, 1, -1).reshape(int(n_images), h * w)
     Y = X + float(sigma) * rng.standard_normal(X.shape)
     return Y, X
+
+
+def sentiment_documents(n_docs=249, mean_sentences=30.5, mean_words=12.3, vocabulary=12633,
+                        n_states=5, stay=0.7, signal=0.15, lexicon=300, bias=True,
+                        random_state=None):
+    """Documents of sentences with sentiment labels and bag-of-words features.
+
+    A synthetic stand-in, at its sizes, for the local-sentiment data of Mao &
+    Lebanon (2007) used by Dillon & Lebanon (2009, Sec. 7.2): 249 documents
+    of 30.5 sentences on average, 12.3 words per sentence on average, a
+    vocabulary of 12,633 words and five labels (very negative .. very
+    positive).  Per document:
+
+    * the number of sentences is 1 + a negative binomial count (a Poisson
+      with a Gamma(4) mean, so lengths vary) with mean ``mean_sentences``;
+    * the labels flow: the first is drawn with probabilities
+      (0.15, 0.2, 0.3, 0.2, 0.15) (for 5 states; else uniform), and each next
+      one stays with probability ``stay`` or moves to another state r with
+      probability proportional to exp(-|r - s|) (a neighbouring level is the
+      likeliest move);
+    * a sentence has 1 + Poisson(``mean_words`` - 1) words; each word is, with
+      probability ``signal``, drawn from its label's lexicon (``lexicon``
+      words of the vocabulary, chosen at random once per call, Zipf-
+      distributed within it) and otherwise from a Zipf distribution over the
+      whole vocabulary (exponent 1.07, as word frequencies roughly are).
+
+    Parameters
+    ----------
+    n_docs, mean_sentences, mean_words, vocabulary, n_states : sizes (see above)
+    stay : float in [0, 1) -- probability that a label repeats the previous one
+    signal : float in [0, 1] -- share of words drawn from the label's lexicon
+    lexicon : int -- words per label lexicon (<= vocabulary)
+    bias : bool -- append a constant feature (column ``vocabulary``)
+    random_state : None, int or Generator
+
+    Returns
+    -------
+    (F, Y) : lists of length n_docs; F[i] a scipy CSR matrix (sentences x
+    features) of word counts (plus the constant), Y[i] an int64 array of labels
+    0..n_states-1.
+
+    Examples
+    --------
+    >>> F, Y = sentiment_documents(3, vocabulary=50, random_state=0)
+    >>> len(F), F[0].shape[1], F[0].shape[0] == len(Y[0])
+    (3, 51, True)
+    """
+    from scipy import sparse
+
+    def count(name, v, lo):
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or v < lo:
+            raise ValueError(f"{name} must be an integer >= {lo}, got {v!r}")
+        return int(v)
+
+    def real(name, v, lo, hi, hi_open=False):
+        ok = isinstance(v, (int, float, np.integer, np.floating)) and \
+            not isinstance(v, (bool, np.bool_)) and np.isfinite(v) and lo <= v <= hi and \
+            not (hi_open and v == hi)
+        if not ok:
+            raise ValueError(f"{name} must be a number in [{lo}, {hi}{')' if hi_open else ']'}, "
+                             f"got {v!r}")
+        return float(v)
+    n_docs = count("n_docs", n_docs, 1)
+    vocabulary = count("vocabulary", vocabulary, 1)
+    n_states = count("n_states", n_states, 2)
+    lexicon = count("lexicon", lexicon, 1)
+    if lexicon > vocabulary:
+        raise ValueError(f"lexicon ({lexicon}) cannot exceed the vocabulary ({vocabulary})")
+    mean_sentences = real("mean_sentences", mean_sentences, 1, np.inf, hi_open=True)
+    mean_words = real("mean_words", mean_words, 1, np.inf, hi_open=True)
+    stay = real("stay", stay, 0, 1, hi_open=True)
+    signal = real("signal", signal, 0, 1)
+    rng = check_random_state(random_state)
+    ranks = np.arange(1, vocabulary + 1, dtype=float)
+    background = ranks ** -1.07
+    background /= background.sum()
+    lex = [rng.choice(vocabulary, size=lexicon, replace=False) for _ in range(n_states)]
+    lex_p = np.arange(1, lexicon + 1, dtype=float) ** -1.07
+    lex_p /= lex_p.sum()
+    s = np.arange(n_states)
+    move = np.exp(-np.abs(s[:, None] - s[None, :]).astype(float))
+    np.fill_diagonal(move, 0.0)
+    move /= move.sum(axis=1, keepdims=True)
+    trans = stay * np.eye(n_states) + (1 - stay) * move
+    first = np.array([0.15, 0.2, 0.3, 0.2, 0.15]) if n_states == 5 else \
+        np.full(n_states, 1.0 / n_states)
+    d = vocabulary + (1 if bias else 0)
+    F, Y = [], []
+    for _ in range(n_docs):
+        T = 1 + rng.poisson(rng.gamma(4.0, (mean_sentences - 1) / 4.0))
+        y = np.empty(T, dtype=np.int64)
+        y[0] = rng.choice(n_states, p=first)
+        for t in range(1, T):
+            y[t] = rng.choice(n_states, p=trans[y[t - 1]])
+        n_words = 1 + rng.poisson(mean_words - 1, size=T)
+        rows = np.repeat(np.arange(T), n_words)
+        from_lex = rng.random(len(rows)) < signal
+        words = rng.choice(vocabulary, size=len(rows), p=background)
+        k = int(from_lex.sum())
+        if k:
+            pick = rng.choice(lexicon, size=k, p=lex_p)
+            lab = y[rows[from_lex]]
+            words[from_lex] = np.array([lex[a][b] for a, b in zip(lab, pick)], dtype=np.int64)
+        M = sparse.csr_matrix((np.ones(len(rows)), (rows, words)), shape=(T, d))
+        M.sum_duplicates()
+        if bias:
+            M = M.tolil()
+            M[:, vocabulary] = 1.0
+            M = M.tocsr()
+        F.append(M)
+        Y.append(y)
+    return F, Y

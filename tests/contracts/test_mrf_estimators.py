@@ -22,12 +22,12 @@ import pytest
 
 from ergmfit.estimation.base import Estimator
 from ergmfit.exceptions import SettingsError
-from ergmfit.mrf import RBM, IsingModel, PottsModel
+from ergmfit.mrf import RBM, ChainCRF, IsingModel, PottsModel
 from ergmfit.mrf.fitting import MRFResults, make_estimator
 from support import estimator_contract as contract
 
 #: the model families and their method tables; a model and data of each
-FAMILIES = {"ising": IsingModel, "potts": PottsModel, "rbm": RBM}
+FAMILIES = {"ising": IsingModel, "potts": PottsModel, "rbm": RBM, "chain": ChainCRF}
 
 
 def _model(family):
@@ -35,12 +35,19 @@ def _model(family):
         return IsingModel(nx.cycle_graph(5))
     if family == "rbm":
         return RBM(3, 2)
+    if family == "chain":
+        return ChainCRF(3, 4)
     return PottsModel(nx.cycle_graph(4), q=3)
 
 
 def _data(family):
     if family == "ising":
         return IsingModel(nx.cycle_graph(5)).sample(200, theta=[0.1, 0.4], random_state=0)
+    if family == "chain":                 # documents as one ChainData (features and labels)
+        from ergmfit.mrf.data import sentiment_documents
+        F, Y = sentiment_documents(12, mean_sentences=5, n_states=3, vocabulary=3, lexicon=2,
+                                   random_state=0)
+        return ChainCRF(3, 4).observations(F, Y)
     if family == "rbm":
         return RBM(3, 2).sample(100, theta=np.linspace(-0.5, 0.5, 11), random_state=0,
                                 coding="01")
