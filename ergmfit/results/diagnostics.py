@@ -465,6 +465,10 @@ class EGMMEDiagnostics(Diagnostics):
         Time steps the main chain ran.
     proposals_per_step : int or None
         Metropolis-Hastings proposals per time step.
+    bistable : list of str or None
+        Targets whose final run switches between two phases, one at most half
+        and one at least twice the observed value (each a two-peaked share of
+        the time steps); ``[]`` if none, None without a final run.
     """
 
     methods: ClassVar[tuple] = ("egmme",)
@@ -476,6 +480,7 @@ class EGMMEDiagnostics(Diagnostics):
     history: Optional[list] = None
     time_steps: Optional[int] = None
     proposals_per_step: Optional[int] = None
+    bistable: Optional[list] = None
 
 
 @dataclasses.dataclass(eq=False, repr=False)
