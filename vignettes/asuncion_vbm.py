@@ -503,7 +503,7 @@ def main():
          f"{n_lim} of {N_MODELS} models ({n_nomle} have no finite MLE): "
          f"{cls_text(cls_lim, n_lim)} (beyond 2 test-set s.e.)"
          + (f"; mean diff {np.mean(d_lim[has]):+.6f} ± {se_mean_lim:.6f}" if n_lim > 1 else "")),
-        ("Fig. 2a: paper schedule (step 0.001, 10^4 its) on exact E[gradient]", "—",
+        ("Fig. 2a: paper schedule (step 0.001, 10^4 its) on exact E[gradient], read as the per-case mean gradient (the other reading, the gradient summed over the training cases, was not run)", "—",
          f"{cls_text(cls_ode, N_MODELS)}; mean diff {d_ode.mean():+.5f}; "
          f"gap to MLE B3 {np.nanmean(col['mle'] - col['b3_ode']):.4f}, "
          f"CD4 {np.nanmean(col['mle'] - col['c4_ode']):.4f}"),
