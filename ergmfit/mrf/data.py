@@ -174,7 +174,7 @@ def sentiment_documents(n_docs=249, mean_sentences=30.5, mean_words=12.3, vocabu
 
     Examples
     --------
-    >>> F, Y = sentiment_documents(3, vocabulary=50, random_state=0)
+    >>> F, Y = sentiment_documents(3, vocabulary=50, lexicon=10, random_state=0)
     >>> len(F), F[0].shape[1], F[0].shape[0] == len(Y[0])
     (3, 51, True)
     """
