@@ -254,7 +254,7 @@ def test_ee_proposes_triadic_closures_for_triangle_terms(fmh):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.long)])
 def test_large_pseudo_population_gwesp_fit_stays_at_the_targets(fmh, seed):
     # N' = 20,000: the default EE fit of a gwesp model.  With IFD its estimate made the
     # simulation at it fill the network (DegenerateModelError); with triadic moves the

@@ -99,7 +99,7 @@ def test_bad_input_is_refused_by_name(flobusiness):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.long)])
 def test_at_the_tutorial_estimate_the_equilibrium_means_are_the_targets(flobusiness, seed):
     # tergm's tutorial: flobusiness ~ Form(~edges + gwesp(0, fixed=TRUE)) +
     # Persist(~offset(edges)), offset log(9) (mean duration 10)

@@ -91,7 +91,7 @@ def test_verdict_rules(vignette):
     assert text.startswith("not reproduced") and "within 2 s.e." in text
 
 
-@pytest.mark.slow
+@pytest.mark.long
 def test_quick_mode_end_to_end(vignette, tmp_path):
     """The whole quick run in-process (about 15 CPU s): its table has a verdict for every claim
     on both θ, and ``--table-from`` rebuilds the same table from the run's json."""
