@@ -73,6 +73,7 @@ from ..exceptions import ConvergenceWarning, SettingsError
 from ..utils.validation import check_random_state
 from ._base import MRFEstimator
 from .fitting import MRFMethod, MRFResults, make_estimator
+from .scl import component_lam_beta, component_tuples
 
 __all__ = ["ChainCRF", "ChainData", "ChainComponent", "chain_components", "window_cost",
            "ChainStochasticCompositeLikelihood", "ChainLikelihood", "ChainPseudoLikelihood"]
@@ -210,20 +211,6 @@ class ChainComponent:
         return f"ChainComponent{self.as_tuple()!r}"
 
 
-def _lam_beta(c, i, what):
-    lam = c[i] if len(c) > i else 1.0
-    beta = c[i + 1] if len(c) > i + 1 else 1.0
-    for name, v in (("lambda", lam), ("beta", beta)):
-        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not np.isfinite(v):
-            raise ValueError(f"{what}: {name} must be a finite number, got {v!r}")
-    if not 0.0 < lam <= 1.0:
-        raise ValueError(f"{what}: the selection probability lambda must lie in (0, 1], got "
-                         f"{lam} (leave the component out rather than give it lambda = 0)")
-    if not beta > 0:
-        raise ValueError(f"{what}: the weight beta must be positive, got {beta}")
-    return float(lam), float(beta)
-
-
 def chain_components(components):
     """Validate ``components`` (see the module docstring): a list of
     :class:`ChainComponent`.
@@ -231,20 +218,10 @@ def chain_components(components):
     >>> chain_components([("pl", 1), ("window", 2, 0.5, 2.0)])
     [ChainComponent('window', 1, 1.0, 1.0), ChainComponent('window', 2, 0.5, 2.0)]
     """
-    if isinstance(components, (str, ChainComponent)) or (
-            isinstance(components, tuple) and components and isinstance(components[0], str)):
-        components = [components]
     out = []
-    for i, c in enumerate(list(components)):
-        what = f"component {i} ({c!r})"
-        if isinstance(c, ChainComponent):
-            c = c.as_tuple()
-        if isinstance(c, str):
-            c = (c,)
-        if not isinstance(c, (tuple, list)) or not c or not isinstance(c[0], str):
-            raise ValueError(f"{what}: a component is ('pl', 1, lam, beta), ('window', k, lam, "
-                             "beta) or ('full', lam, beta)")
-        kind = c[0].lower()
+    for what, kind, c in component_tuples(
+            components, ChainComponent, "('pl', 1, lam, beta), ('window', k, lam, beta) or "
+            "('full', lam, beta)", "[('pl', 1)]"):
         if kind in ("pl", "window"):
             if len(c) < 2 or len(c) > 4:
                 raise ValueError(f"{what}: expected ({kind!r}, k[, lam[, beta]])")
@@ -255,18 +232,16 @@ def chain_components(components):
             if kind == "pl" and k != 1:
                 raise ValueError(f"{what}: on a chain, ('pl', k) is defined for k = 1 only; use "
                                  f"('window', {k}) for runs of {k} adjacent labels")
-            lam, beta = _lam_beta(c, 2, what)
+            lam, beta = component_lam_beta(c, 2, what)
             out.append(ChainComponent("window", int(k), lam, beta))
         elif kind in ("full", "fl"):
             if len(c) > 3:
                 raise ValueError(f"{what}: expected ('full'[, lam[, beta]])")
-            lam, beta = _lam_beta(c, 1, what)
+            lam, beta = component_lam_beta(c, 1, what)
             out.append(ChainComponent("full", None, lam, beta))
         else:
             raise ValueError(f"{what}: unknown component kind {c[0]!r}; use 'pl', 'window' or "
                              "'full'")
-    if not out:
-        raise ValueError("components is empty: give at least one, e.g. [('pl', 1)]")
     return out
 
 

@@ -135,16 +135,56 @@ class SCLComponent:
         return f"blocks({len(self.blocks)})"
 
 
-def _check_lam_beta(lam, beta, what):
-    if not isinstance(lam, numbers.Real) or not isinstance(beta, numbers.Real):
-        raise ValueError(f"{what}: lambda and beta must be numbers, got {lam!r}, {beta!r}")
-    lam, beta = float(lam), float(beta)
-    if not (0.0 < lam <= 1.0):
+def component_lam_beta(c, first, what):
+    """The selection probability and weight of component tuple ``c``, read from
+    positions ``first`` and ``first + 1`` (each 1 when absent) and validated:
+    lambda in (0, 1], beta positive and finite.  ``what`` names the component in
+    the errors.
+
+    >>> component_lam_beta(("pl", 2, 0.5), 2, "component 0")
+    (0.5, 1.0)
+    """
+    lam = c[first] if len(c) > first else 1.0
+    beta = c[first + 1] if len(c) > first + 1 else 1.0
+    for name, v in (("lambda", lam), ("beta", beta)):
+        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not np.isfinite(v):
+            raise ValueError(f"{what}: {name} must be a finite number, got {v!r}")
+    if not 0.0 < lam <= 1.0:
         raise ValueError(f"{what}: the selection probability lambda must lie in (0, 1], got "
-                         f"{lam} (drop a component rather than give it lambda = 0)")
-    if not (np.isfinite(beta) and beta > 0):
-        raise ValueError(f"{what}: the weight beta must be positive and finite, got {beta}")
-    return lam, beta
+                         f"{lam} (leave the component out rather than give it lambda = 0)")
+    if not beta > 0:
+        raise ValueError(f"{what}: the weight beta must be positive, got {beta}")
+    return float(lam), float(beta)
+
+
+def component_tuples(components, component_type, usage, example):
+    """Normalise a component specification to ``(what, kind, tuple)`` triples.
+
+    ``components`` is one component or a sequence of them, each a
+    ``component_type`` instance (turned into its ``as_tuple()``), a kind name or
+    a tuple starting with one; ``what`` names the component in errors, ``kind``
+    is the lower-cased kind.  ``usage`` (the accepted tuple shapes) and
+    ``example`` (a valid specification) word the errors.  The kinds themselves
+    are checked by the caller.
+
+    >>> [k for _, k, _ in component_tuples([("PL", 1), "full"], SCLComponent, "", "")]
+    ['pl', 'full']
+    """
+    if isinstance(components, (component_type, str)) or (
+            isinstance(components, tuple) and components and isinstance(components[0], str)):
+        components = [components]          # a single component
+    components = list(components)
+    if not components:
+        raise ValueError(f"components is empty: give at least one, e.g. {example}")
+    for i, c in enumerate(components):
+        what = f"component {i} ({c!r})"
+        if isinstance(c, component_type):
+            c = c.as_tuple()
+        if isinstance(c, str):
+            c = (c,)
+        if not isinstance(c, (tuple, list)) or not c or not isinstance(c[0], str):
+            raise ValueError(f"{what}: a component is {usage}")
+        yield what, c[0].lower(), c
 
 
 def make_components(components, n_vars=None):
@@ -170,23 +210,10 @@ def make_components(components, n_vars=None):
     >>> [c.label() for c in make_components([("pl", 1, 0.3), ("pl", 2, 0.7, 2.0)], 5)]
     ['PL1', 'PL2']
     """
-    if isinstance(components, (SCLComponent, str)) or (
-            isinstance(components, tuple) and components and isinstance(components[0], str)):
-        components = [components]          # a single component
-    components = list(components)
-    if not components:
-        raise ValueError("components is empty: give at least one, e.g. [('pl', 1, 1.0, 1.0)]")
     out = []
-    for i, c in enumerate(components):
-        what = f"component {i} ({c!r})"
-        if isinstance(c, SCLComponent):
-            c = c.as_tuple()
-        if isinstance(c, str):
-            c = (c,)
-        if not isinstance(c, (tuple, list)) or not c or not isinstance(c[0], str):
-            raise ValueError(f"{what}: a component is a tuple ('pl', k, lam, beta), "
-                             "('full', lam, beta) or ('blocks', blocks, lam, beta)")
-        kind = c[0].lower()
+    for what, kind, c in component_tuples(
+            components, SCLComponent, "a tuple ('pl', k, lam, beta), ('full', lam, beta) or "
+            "('blocks', blocks, lam, beta)", "[('pl', 1, 1.0, 1.0)]"):
         if kind in ("pl", "cl"):
             if len(c) < 2 or len(c) > 4:
                 raise ValueError(f"{what}: expected ('pl', k[, lam[, beta]])")
@@ -195,14 +222,12 @@ def make_components(components, n_vars=None):
                 raise ValueError(f"{what}: the order k must be a positive integer, got {k!r}")
             if n_vars is not None and k > n_vars:
                 raise ValueError(f"{what}: order {k} exceeds the number of variables {n_vars}")
-            lam, beta = _check_lam_beta(c[2] if len(c) > 2 else 1.0,
-                                        c[3] if len(c) > 3 else 1.0, what)
+            lam, beta = component_lam_beta(c, 2, what)
             out.append(SCLComponent("pl", int(k), lam, beta))
         elif kind in ("full", "fl", "ml"):
             if len(c) > 3:
                 raise ValueError(f"{what}: expected ('full'[, lam[, beta]])")
-            lam, beta = _check_lam_beta(c[1] if len(c) > 1 else 1.0,
-                                        c[2] if len(c) > 2 else 1.0, what)
+            lam, beta = component_lam_beta(c, 1, what)
             out.append(SCLComponent("full", None, lam, beta))
         elif kind == "blocks":
             if len(c) < 2 or len(c) > 4:
@@ -220,8 +245,7 @@ def make_components(components, n_vars=None):
                 blocks.append(tuple(sorted(int(v) for v in arr)))
             if not blocks:
                 raise ValueError(f"{what}: the list of blocks is empty")
-            lam, beta = _check_lam_beta(c[2] if len(c) > 2 else 1.0,
-                                        c[3] if len(c) > 3 else 1.0, what)
+            lam, beta = component_lam_beta(c, 2, what)
             out.append(SCLComponent("blocks", None, lam, beta, tuple(blocks)))
         else:
             raise ValueError(f"{what}: unknown component kind {c[0]!r}; use 'pl', 'full' or "
