@@ -274,11 +274,19 @@ def curved_refusal(method, model, able=None):
     """The message refusing a curved ``model`` to the estimator ``method``,
     which does not fit curved terms; ``able``: the methods that do."""
     curved = [t.name for t in getattr(model, "terms", ()) if getattr(t, "curve", None)]
-    use = (f"method {able}" if able else
-           "a method that does (ergmfit.estimation.methods_supporting('curved'))")
+    par = getattr(model, "parameterisation", None)
+    if not curved and par is not None:      # inside an operator: the decays' labels
+        curved = [str(model.labels[i]) for i in par.decay_indices()]
+    from .registry import estimator_class
+    note = getattr(estimator_class(method), "curved_refusal_note", None)
+    use = (f"({note}); fix the decay" if note else
+           f"; use method {able}, or fix the decay" if able else
+           "; use a method that does (ergmfit.estimation.methods_supporting('curved')), "
+           "or fix the decay")
     return (f"method {method!r} does not fit curved terms ({', '.join(curved)}: "
-            f"fixed=FALSE, statnet's default) yet; use {use}, or fix the decay, "
-            f"e.g. {curved[0] if curved else 'gwesp'}(0.5, fixed=TRUE)")
+            f"fixed=FALSE, statnet's default) yet{' ' if note else ''}{use}, "
+            f"e.g. {curved[0].split('~')[-1].split('.')[0] if curved else 'gwesp'}"
+            "(0.5, fixed=TRUE)")
 
 
 def _checked_fit(fit):

@@ -68,6 +68,11 @@ class EGMME(Estimator):
     """
 
     method = "egmme"
+    #: what the refusal of a curved formation model says (see docs/egmme.md)
+    curved_refusal_note = (
+        "tergm's documentation names no such limit of its EGMME; ergmfit's is issue #32, "
+        "and the estimators that fit curved terms fit observed transitions "
+        "(ef.NetSeries([...])), not one cross-section")
     supports = {"curved": False, "constraints": True, "missing": False,
                 "target_stats": False, "missing+target_stats": False,
                 "families": frozenset({"binary"})}
