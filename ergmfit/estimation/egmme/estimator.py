@@ -98,7 +98,9 @@ class EGMME(Estimator):
                 "within two Monte Carlo standard errors of the final run's mean."),
         Setting("checkpoint", None, None,
                 "JSON file written after the burn-in and every iteration."),
-        Setting("resume", None, None, "Continue from this checkpoint file."),
+        Setting("resume", None, None,
+                "Continue from this checkpoint file (its random generator replaces "
+                "random_state; its offsets are used when none are given)."),
     )
 
     def fit(self, model):
@@ -146,15 +148,15 @@ class EGMME(Estimator):
             [("Newton", self._iteration, (1.0,))] * s["n_iter"] + \
             [("averaging", self._iteration, (0.5,))] * s["n_average"]
         try:
-            for number, (phase, step, args) in enumerate(stages, start=1):
-                if number <= run.stage:
+            for stage, (phase, step, args) in enumerate(stages, start=1):
+                if stage <= run.stage:
                     continue
                 if not guard.run(phase, step, run, s, *args):
                     break
                 if phase == "averaging":
                     run.averaged.append(run.theta.copy())
-                run.stage = number
-                self._boundary(run, store, targets, rng)
+                run.stage = stage
+                guard.run(phase, self._boundary, run, store, targets, rng)
         finally:
             if store is not None:
                 store.release()
