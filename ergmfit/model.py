@@ -585,7 +585,7 @@ class ERGM:
     def _check_estimator(self, method):
         # what the estimator declares it cannot fit: say so instead of a wrong answer
         from .estimation.base import curved_refusal
-        from .estimation.registry import methods_supporting, supports
+        from .estimation.registry import estimator_class, methods_supporting, supports
         can = supports(method)
         families = can.get("families", frozenset({"binary"}))
         if self.family.name not in families:
@@ -613,7 +613,8 @@ class ERGM:
             raise FormulaError(f"target_stats is implemented for 'mple' and 'mcmle', not {method!r}")
         if self.curved and not can.get("curved"):
             able = ", ".join(repr(m) for m in methods_supporting("curved"))
-            raise SettingsError(curved_refusal(method, self, able))
+            raise SettingsError(curved_refusal(method, self, able,
+                                               estimator_class(method).curved_refusal_note))
         if getattr(self, "tempering", None) is not None and not can.get("tempering"):
             able = ", ".join(repr(m) for m in methods_supporting("tempering"))
             raise SettingsError(f"method={method!r} does not draw its chains through the "
