@@ -263,6 +263,40 @@ class ERGM:
         """The log-likelihood of ``n_free`` free dyads at θ = 0 (each tie 1/2)."""
         return -float(n_free) * np.log(2.0)
 
+    def exact_loglik(self, theta) -> float | None:
+        """The log-likelihood at ``theta`` computed exactly, or None where this model has
+        no exact one (the MCMC-MLE then bridge-samples it).  A binary model independent
+        across dyad pairs has it: every term's change statistic at (i, j) reads no dyad
+        but (j, i) (``edges``, ``mutual``, dyadic covariates, tergm's operators over them:
+        terms declaring ``pair_independent``), on a sample space of free dyads
+        (:func:`ergmfit.estimation.mcmle.loglik.pair_independent_loglik`).
+
+        Examples
+        --------
+        >>> import ergmfit as ef
+        >>> m = ef.ERGM(ef.datasets.load("samplike"), "edges + mutual")
+        >>> round(m.exact_loglik([0.0, 0.0]), 4)          # 306 free dyads: 306 log(1/2)
+        -212.103
+        >>> ef.ERGM(ef.datasets.load("samplike"), "edges + triangle").exact_loglik([0.0, 0.0])
+        """
+        from .estimation.mcmle.loglik import pair_independent_loglik
+        return pair_independent_loglik(self, theta)
+
+    def gof_of_fit(self, fit, n_sim=100, random_state=None, **kwargs):
+        """The goodness of fit of ``fit`` (a fit of this model) when the model checks its
+        fits its own way, else None: :meth:`ergmfit.results.ERGMResults.gof` then runs
+        :func:`ergmfit.gof.gof` (a temporal model checks each transition,
+        :meth:`ergmfit.temporal.model.TemporalERGM.gof_of_fit`).
+
+        Examples
+        --------
+        >>> import ergmfit as ef
+        >>> m = ef.ERGM(ef.datasets.load("flomarriage"), "edges")
+        >>> m.gof_of_fit(m.fit(method="mple")) is None
+        True
+        """
+        return None
+
     def compiled(self, ties=None) -> ERGMModel:
         """The compiled model on a fresh copy of the observed ties (or ``ties``)."""
         net = self.network
@@ -551,7 +585,7 @@ class ERGM:
     def _check_estimator(self, method):
         # what the estimator declares it cannot fit: say so instead of a wrong answer
         from .estimation.base import curved_refusal
-        from .estimation.registry import methods_supporting, supports
+        from .estimation.registry import estimator_class, methods_supporting, supports
         can = supports(method)
         families = can.get("families", frozenset({"binary"}))
         if self.family.name not in families:
@@ -579,7 +613,8 @@ class ERGM:
             raise FormulaError(f"target_stats is implemented for 'mple' and 'mcmle', not {method!r}")
         if self.curved and not can.get("curved"):
             able = ", ".join(repr(m) for m in methods_supporting("curved"))
-            raise SettingsError(curved_refusal(method, self, able))
+            raise SettingsError(curved_refusal(method, self, able,
+                                               estimator_class(method).curved_refusal_note))
         if getattr(self, "tempering", None) is not None and not can.get("tempering"):
             able = ", ".join(repr(m) for m in methods_supporting("tempering"))
             raise SettingsError(f"method={method!r} does not draw its chains through the "
@@ -761,6 +796,11 @@ class CountERGM(ERGM):
         obs = float(np.sum(ref.log_h(self._values))) + (n_zero * float(ref.log_h(0))
                                                          if n_zero else 0.0)
         return obs - n_free * log_total
+
+    def exact_loglik(self, theta) -> None:
+        """None: no exact log-likelihood of a count model here (the MCMC-MLE
+        bridge-samples it; the binary pair-independent factorisation does not apply)."""
+        return None
 
     def compiled(self, dyads=None, values=None) -> CountERGMModel:
         """The compiled model on a fresh copy of the observed values (or ``dyads``/``values``;

@@ -179,6 +179,9 @@ class Estimator:
     #: and the model families
     supports = {"curved": False, "constraints": False, "missing": False, "target_stats": False,
                 "missing+target_stats": False, "families": frozenset({"binary"})}
+    #: what refusing a curved model says instead of naming the methods that fit curved
+    #: terms (None: those methods; see :func:`curved_refusal`)
+    curved_refusal_note = None
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -270,15 +273,22 @@ class Estimator:
         return f"{type(self).__name__}({', '.join(shown)})"
 
 
-def curved_refusal(method, model, able=None):
+def curved_refusal(method, model, able=None, note=None):
     """The message refusing a curved ``model`` to the estimator ``method``,
-    which does not fit curved terms; ``able``: the methods that do."""
+    which does not fit curved terms; ``able``: the methods that do; ``note``: the
+    estimator's ``curved_refusal_note``, said instead of them."""
     curved = [t.name for t in getattr(model, "terms", ()) if getattr(t, "curve", None)]
-    use = (f"method {able}" if able else
-           "a method that does (ergmfit.estimation.methods_supporting('curved'))")
+    par = getattr(model, "parameterisation", None)
+    if not curved and par is not None:      # inside an operator: the decays' labels
+        curved = [str(model.labels[i]) for i in par.decay_indices()]
+    use = (f"({note}); fix the decay" if note else
+           f"; use method {able}, or fix the decay" if able else
+           "; use a method that does (ergmfit.estimation.methods_supporting('curved')), "
+           "or fix the decay")
     return (f"method {method!r} does not fit curved terms ({', '.join(curved)}: "
-            f"fixed=FALSE, statnet's default) yet; use {use}, or fix the decay, "
-            f"e.g. {curved[0] if curved else 'gwesp'}(0.5, fixed=TRUE)")
+            f"fixed=FALSE, statnet's default) yet{' ' if note else ''}{use}, "
+            f"e.g. {curved[0].split('~')[-1].split('.')[0] if curved else 'gwesp'}"
+            "(0.5, fixed=TRUE)")
 
 
 def _checked_fit(fit):
@@ -289,7 +299,8 @@ def _checked_fit(fit):
     def checked(self, model, *args, **kwargs):
         par = getattr(model, "parameterisation", None)
         if par is not None and not par.affine and not self.supports.get("curved", False):
-            raise SettingsError(curved_refusal(self.method, model))
+            raise SettingsError(curved_refusal(self.method, model,
+                                               note=self.curved_refusal_note))
         return fit(self, model, *args, **kwargs)
     return checked
 

@@ -385,10 +385,11 @@ class ERGMResults:
     def gof(self, n_sim=100, random_state=None, **kwargs):
         """Goodness of fit of this fit (see :func:`ergmfit.gof.gof`); a model with parts
         checked one by one (a temporal model's transitions) gives its own
-        (``model.gof_on_waves``)."""
-        per_part = getattr(self.model, "gof_on_waves", None)
-        if callable(per_part):
-            return per_part(self, n_sim=n_sim, random_state=random_state, **kwargs)
+        (:meth:`ergmfit.ERGM.gof_of_fit`)."""
+        own = None if self.model is None else self.model.gof_of_fit(
+            self, n_sim=n_sim, random_state=random_state, **kwargs)
+        if own is not None:
+            return own
         from ..gof import gof as _gof
         return _gof(self, n_sim=n_sim, random_state=random_state, **kwargs)
 

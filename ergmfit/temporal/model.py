@@ -199,24 +199,6 @@ class TemporalERGM(ERGM):
                 "last_boost": CMLE_LAST_BOOST,
                 "interval": int(min(CMLE_MAX_INTERVAL, max(64, interval)))}
 
-    def exact_loglik(self, theta):
-        """The conditional log-likelihood at ``theta`` computed exactly when the model is
-        independent across dyad pairs given the previous networks (``Form``, ``Persist``,
-        ``Diss``, ``Cross``, ``Change`` over ``edges``, ``mutual`` and dyadic covariates), else
-        None: the CMLE then bridge-samples it, as tergm always does
-        (:func:`ergmfit.estimation.mcmle.loglik.pair_independent_loglik`).
-
-        Examples
-        --------
-        >>> import ergmfit as ef
-        >>> s = ef.NetSeries([ef.datasets.load(f"samplk{k}") for k in (1, 2, 3)])
-        >>> m = ef.ERGM(s, "Cross(~edges + mutual) + Change(~edges)")
-        >>> round(m.exact_loglik([0.0, 0.0, 0.0]), 4)     # 612 free dyads: 612 log(1/2)
-        -424.2061
-        """
-        from ..estimation.mcmle.loglik import pair_independent_loglik
-        return pair_independent_loglik(self, theta)
-
     def simulate_dynamic(self, params, n_steps=10, burnin=None, start=None, random_state=None,
                          keep_networks=False):
         """Simulate the model forward ``n_steps`` discrete time steps from ``start`` (default
@@ -310,6 +292,11 @@ class TemporalERGM(ERGM):
         """
         from .heldout import heldout_gof
         return heldout_gof(fit, target=target, series=series, **settings)
+
+    def gof_of_fit(self, fit, n_sim=100, random_state=None, **kwargs):
+        """``fit.gof()`` of a fit of this model: :meth:`gof_on_waves`, transition by
+        transition (the base model's hook, :meth:`ergmfit.ERGM.gof_of_fit`)."""
+        return self.gof_on_waves(fit, n_sim=n_sim, random_state=random_state, **kwargs)
 
     def with_constraints(self, constraints):
         return TemporalERGM(self.series, self.formula,

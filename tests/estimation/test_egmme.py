@@ -212,3 +212,14 @@ def test_command_line_egmme(tmp_path, capsys):
     assert abs(res["coef"]["Form~edges"] - closed_form_formation(
         g.number_of_edges() / (g.number_of_nodes() * (g.number_of_nodes() - 1) / 2),
         np.log(9))) < 1.0                     # (short runs: about 0.3 apart)
+
+
+def test_a_curved_formation_model_is_refused_by_its_decay(flobusiness):
+    # EGMME does not fit curved terms yet: the refusal names the decay inside Form() and
+    # does not send a cross-section to the estimators that fit observed transitions
+    m = ef.ERGM(flobusiness, "Form(~edges + gwesp(0.5, fixed=FALSE)) + Persist(~offset(edges))")
+    with pytest.raises(SettingsError) as err:
+        m.fit(method="egmme", offset_coef=[np.log(9)], random_state=1)
+    msg = str(err.value)
+    assert "Form~gwesp.decay" in msg and "gwesp(0.5, fixed=TRUE)" in msg
+    assert "tergm" in msg and "'mcmle'" not in msg

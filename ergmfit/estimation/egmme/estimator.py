@@ -23,6 +23,11 @@ parameters; see docs/egmme.md for the derivations):
    Cov(θ̂) = J⁻¹ Σ J⁻ᵀ (the observed network as one draw from the equilibrium).
 
 Ctrl-C returns the estimate reached, marked interrupted (standard errors NA).
+``checkpoint=path`` writes where the run stands after the burn-in and after every
+iteration (:mod:`ergmfit.estimation.egmme.checkpoint`; only that file, atomically);
+``resume=path`` goes on from it, to the result the uninterrupted run with the same seed
+returns (the chain is rebuilt from its network, with a seed from the run's generator, at
+every iteration, also without a checkpoint).
 
 References
 ----------
@@ -39,9 +44,10 @@ import warnings
 import numpy as np
 
 from ...exceptions import ConvergenceWarning, SettingsError
-from ...runtime import GuardedPhases
+from ...runtime import Checkpoint, GuardedPhases
 from ...utils.validation import check_random_state
 from ..base import Estimator, Setting, integer, number
+from .checkpoint import EGMMECheckpoint
 
 
 class EGMME(Estimator):
@@ -62,6 +68,11 @@ class EGMME(Estimator):
     """
 
     method = "egmme"
+    #: what the refusal of a curved formation model says (see docs/egmme.md)
+    curved_refusal_note = (
+        "tergm's documentation names no such limit of its EGMME; ergmfit's is issue #32, "
+        "and the estimators that fit curved terms fit observed transitions "
+        "(ef.NetSeries([...])), not one cross-section")
     supports = {"curved": False, "constraints": True, "missing": False,
                 "target_stats": False, "missing+target_stats": False,
                 "families": frozenset({"binary"})}
@@ -85,6 +96,11 @@ class EGMME(Estimator):
         Setting("t_ratio", 0.1, number(0, lo_open=True),
                 "Converged when every final |mean - observed| / sd is below this, or "
                 "within two Monte Carlo standard errors of the final run's mean."),
+        Setting("checkpoint", None, None,
+                "JSON file written after the burn-in and every iteration."),
+        Setting("resume", None, None,
+                "Continue from this checkpoint file (its random generator replaces "
+                "random_state; its offsets are used when none are given)."),
     )
 
     def fit(self, model):
@@ -108,22 +124,44 @@ class EGMME(Estimator):
                 f"coefficient(s) ({', '.join(model.labels)}); add targets or fix coefficients "
                 "with offset()")
         run = _Run(model, g_obs, p)
-        run.theta = _start(model, s["init"], rng)
-        run.chain = model.dynamic_chain(cross=targets, proposals=s["proposals"],
+        saved = None
+        if s["resume"] is not None:
+            saved = EGMMECheckpoint.read(s["resume"], model)
+            saved.check_targets(targets, s["resume"])
+            rng = saved.rng
+            run.theta, run.history = np.array(saved.theta, dtype=float), list(saved.history)
+            run.averaged, run.stage, run.step = list(saved.averaged), saved.stage, saved.step
+            proposals, start = saved.proposals, saved.ties
+        else:
+            run.theta = _start(model, s["init"], rng)
+            proposals, start = s["proposals"], None
+        run.chain = model.dynamic_chain(cross=targets, start=start, proposals=proposals,
                                         random_state=rng)
+        run.chain.step = run.step
+        store = None
+        if s["checkpoint"] is not None:
+            store = Checkpoint(s["checkpoint"], what="EGMME checkpoint").acquire()
         guard = GuardedPhases()
-        guard.run("burn-in", self._burnin, run, s)
-        for k in range(s["n_iter"]):
-            if not guard.run("Newton", self._iteration, run, s, 1.0):
-                break
-        averaged = []
-        for k in range(s["n_average"]):
-            if guard.interrupted is not None or not guard.run(
-                    "averaging", self._iteration, run, s, 0.5):
-                break
-            averaged.append(run.theta.copy())
-        if averaged:
-            run.theta = np.mean(averaged, axis=0)
+        # the stages: the burn-in, n_iter Newton iterations (gain 1), n_average averaged
+        # half-steps; each is skipped when a resumed checkpoint has done it
+        stages = [("burn-in", self._burnin, ())] + \
+            [("Newton", self._iteration, (1.0,))] * s["n_iter"] + \
+            [("averaging", self._iteration, (0.5,))] * s["n_average"]
+        try:
+            for stage, (phase, step, args) in enumerate(stages, start=1):
+                if stage <= run.stage:
+                    continue
+                if not guard.run(phase, step, run, s, *args):
+                    break
+                if phase == "averaging":
+                    run.averaged.append(run.theta.copy())
+                run.stage = stage
+                guard.run(phase, self._boundary, run, store, targets, rng)
+        finally:
+            if store is not None:
+                store.release()
+        if run.averaged:
+            run.theta = np.mean(run.averaged, axis=0)
         if guard.interrupted is None:
             guard.run("final run", self._final, run, s, rng)
         theta = run.theta
@@ -192,6 +230,19 @@ class EGMME(Estimator):
                            model=model, dyad_independent=getattr(model, "dyad_independent", None))
 
     # -- phases ----------------------------------------------------------------------------
+    def _boundary(self, run, store, targets, rng):
+        """After a stage: the checkpoint (with the generator's state before the chain is
+        rebuilt), then the chain rebuilt from its network with a seed from ``rng``."""
+        ties, step = run.chain.state.ties(), run.chain.step
+        if store is not None:
+            EGMMECheckpoint(stage=run.stage, theta=run.theta, history=run.history,
+                            averaged=[a.tolist() for a in run.averaged], ties=ties.tolist(),
+                            step=step, proposals=run.chain.proposals, targets=targets,
+                            rng=rng).write(store, run.model)
+        run.chain = run.model.dynamic_chain(cross=run.chain.cross_formula, start=ties,
+                                            proposals=run.chain.proposals, random_state=rng)
+        run.chain.step = step
+
     def _burnin(self, run, s):
         _checked(run.chain.run(run.model.eta(run.theta), s["burnin"]))
 
@@ -355,7 +406,8 @@ class _Run:
         self.model, self.g_obs, self.p = model, g_obs, p
         self.theta = self.chain = self.cov = self.t = self.means = self.mc_se = None
         self.sigma = self.final_cross = None
-        self.history = []
+        self.history, self.averaged = [], []
+        self.stage = self.step = 0          # stages done (see EGMME.fit), chain time steps
 
     def eda_jacobian(self, r):
         """Cov(g_T(y_t), g_θ(y_{t-1}, y_t)) over the run: the derivative of the equilibrium

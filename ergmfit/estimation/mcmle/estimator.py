@@ -610,8 +610,7 @@ class MCMLE(Estimator):
         """The log-likelihood at the estimate (``eval_loglik``): the model's exact one where
         it has it (``model.exact_loglik(θ)``, e.g. a temporal model independent across dyad
         pairs), else bridge-sampled."""
-        exact = getattr(model, "exact_loglik", None)
-        loglik = exact(state.theta) if exact is not None else None
+        loglik = model.exact_loglik(state.theta)
         if loglik is not None:
             state.loglik, state.loglik_se, state.loglik_kind = loglik, 0.0, "exact"
             return
