@@ -13,8 +13,9 @@ The algorithm (Geyer & Thompson 1992; Hummel, Hunter & Handcock 2012):
    statistics replaced by that pseudo-observation: E_θ[z] = (1 − γ) z̄.
 4. Stop (``termination="hummel"``, the default, as statnet 3's rule of the same
    name) when γ = 1 in two consecutive iterations; then one last iteration
-   with a sample ``last_boost`` (4) times larger gives the estimate and its
-   covariance.  With ``termination="hotelling"`` stop instead when γ = 1 and
+   with a sample up to ``last_boost`` (4) times larger gives the estimate and its
+   covariance (as large as its effective-size target needs at its interval:
+   :func:`~ergmfit.estimation.mcmle.interval.final_sample_size`).  With ``termination="hotelling"`` stop instead when γ = 1 and
    Hotelling's T² test (batch-means covariance, so autocorrelation counts)
    no longer rejects E_θ[g] = g(x_obs) at ``conv_pval``.  Either way the final
    Hotelling p-value is kept in ``info["history"]``.  The interval adapts so
@@ -65,7 +66,7 @@ from ..base import Estimator
 from .checkpoint import MCMLECheckpoint
 from .state import MCMLEState
 from .target import target_for
-from .interval import MIN_ESS_SHARE, quarter_octave
+from .interval import MIN_ESS_SHARE, final_sample_size, quarter_octave, streak_tau
 from .loglik import bridge_loglik
 from .settings import SETTINGS, missing_data_settings
 from .start import exact_mle, exact_mle_available, nothing_to_estimate, start_theta
@@ -431,7 +432,9 @@ class MCMLE(Estimator):
         """One iteration: sample at θ, step towards the observed statistics, adapt the
         interval.  Returns True when the fit has converged."""
         par = model.parameterisation
-        size = self.samplesize * (self.last_boost if state.final else 1)
+        size = (final_sample_size(state.history[-2:], state.interval, self.samplesize,
+                                  self.last_boost, self.target_ess)
+                if state.final else self.samplesize)
         chains, acc = self._sample(model, state, rng, size)
         # the point the sample aims at: the observed statistics, or with missing dyads
         # the mean of the conditional sample at θ (see .target)
@@ -545,9 +548,9 @@ class MCMLE(Estimator):
             # The autocorrelation time (proposals per effective draw of the
             # slowest statistic) is pooled over the two samples of the streak,
             # as the ESS of one sample is noisy; the interval moves by 1/2..4.
-            recent = state.history[-2:]
-            tau = (sum(h["interval"] * h["samplesize"] for h in recent)
-                   / sum(max(h["min_ess"], 1.0) for h in recent))
+            tau = streak_tau(state.history[-2:])
+            if tau is None:         # (a resumed history without effective sizes)
+                return
             state.interval = quarter_octave(
                 min(4.0 * interval, max(0.5 * interval, self.target_ess * tau / self.samplesize)),
                 min_interval, self.max_interval)
