@@ -214,6 +214,10 @@ class MCMLE(Estimator):
     """
 
     method = "mcmle"
+    #: the last sample's draws as its effective-size target needs at its interval
+    #: (:func:`~ergmfit.estimation.mcmle.interval.final_sample_size`), not always
+    #: ``last_boost`` x ``samplesize``
+    final_sample_by_ess = True
     supports = {"curved": True, "constraints": True, "missing": True, "target_stats": True,
                 "missing+target_stats": False, "families": frozenset({"binary", "count"}),
                 "infinite_estimates": True, "tempering": True}
@@ -432,9 +436,11 @@ class MCMLE(Estimator):
         """One iteration: sample at θ, step towards the observed statistics, adapt the
         interval.  Returns True when the fit has converged."""
         par = model.parameterisation
-        size = (final_sample_size(state.history[-2:], state.interval, self.samplesize,
-                                  self.last_boost, self.target_ess)
-                if state.final else self.samplesize)
+        size = self.samplesize
+        if state.final:
+            size = (final_sample_size(state.history[-2:], state.interval, self.samplesize,
+                                      self.last_boost, self.target_ess)
+                    if self.final_sample_by_ess else self.last_boost * self.samplesize)
         chains, acc = self._sample(model, state, rng, size)
         # the point the sample aims at: the observed statistics, or with missing dyads
         # the mean of the conditional sample at θ (see .target)
@@ -643,6 +649,11 @@ class MissingDataMCMLE(MCMLE):
     """
 
     SETTINGS = missing_data_settings()
+    #: the observed-data information is the difference of two sampled covariances
+    #: (complete-data minus conditional), whose relative Monte Carlo error is larger than
+    #: either's: the last samples keep ``last_boost`` x ``samplesize`` draws (with the
+    #: shrunk ones, 6 nodes, 3 missing dyads: a s.e. 13 % off the exact one at seed 2)
+    final_sample_by_ess = False
 
 
 # The second attempt after a failure of the iterations (a start that fits the
