@@ -21,8 +21,10 @@ by ergm from the model (``MCMC.interval`` and ``MCMC.samplesize`` are NULL in it
 with an effective-size target (``MCMLE.effectiveSize``), burn-in 16 intervals, stopping
 by its "confidence" rule (the sample size grows after each unconverged iteration, as its
 printed messages show); no log-likelihood bridge.  ergmfit's: 1024 draws per iteration,
-the interval from 1024 adapted to 64 effective draws, Hummel's stopping rule and a last
-sample ``last_boost`` (4) times larger (docs/guide/multinetwork.md, "Speed").
+the interval from 1024 adapted to 64 effective draws (an ensemble of networks: a pilot
+first sample at 256), Hummel's stopping rule and a last sample of up to ``last_boost`` (4)
+times as many draws, as many as 4 x 64 effective draws need at its interval
+(docs/guide/multinetwork.md, "Speed").
 """
 import argparse
 import json

@@ -190,8 +190,10 @@ class ERGM:
         """True when MCMC-MLE draws its first sample as a pilot at the smallest
         interval, kept when it has the target effective size
         (``estimation.common.curved.first_sample_ok``): for curved models, and for
-        families that ask for it (``ModelFamily.pilot_first_sample``, e.g. counts)."""
-        return self.curved or self.family.pilot_first_sample
+        families that ask for it (``ModelFamily.pilot_first_sample``, e.g. counts) and
+        networks that do (``Networks.pilot_first_sample``: ensembles of small networks)."""
+        return (self.curved or self.family.pilot_first_sample
+                or getattr(self.network, "pilot_first_sample", False))
 
     @property
     def missing_dyads(self) -> list:

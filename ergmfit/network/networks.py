@@ -132,6 +132,14 @@ class Networks(Network):
     8
     """
 
+    #: MCMC-MLE draws the first sample as a pilot at its smallest interval (kept when it
+    #: has the target effective size, else redrawn as without it: ``ERGM.pilot_first_sample``).
+    #: An ensemble of separate small networks mixes within each of them in a few sweeps
+    #: over its few dyads: Sampson's three waves (918 dyads) reach 441-467 effective draws
+    #: of the slowest statistic at the default interval of 1024, seven times the 64 aimed
+    #: at, and 66-135 at 256 (docs/guide/multinetwork.md, "Speed").
+    pilot_first_sample = True
+
     @checks_arguments
     def __init__(self, networks, names=None, attrs=None, dyadic=None):
         from .io import as_network
@@ -355,6 +363,9 @@ class Layers(Networks):
     The combined network's nodes are ``(layer, label)``; terms outside ``L()`` sum their
     statistics over the layers, as statnet's do.
     """
+
+    #: the layers share their nodes (dependence across them): no pilot (see Networks)
+    pilot_first_sample = False
 
     @checks_arguments
     def __init__(self, layers):

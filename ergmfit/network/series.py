@@ -31,6 +31,8 @@ class SeriesNetwork(Networks):
     later waves, named by their wave numbers), with the previous network of every block
     (``previous_ties``: (m, 2) node indices of this network; none for wave 0's block)."""
 
+    pilot_first_sample = False      # (the temporal fits set their own first interval)
+
     def __init__(self, waves, times, previous_ties=None, dyadic=None):
         super().__init__(waves, names=list(times), dyadic=dyadic)
         prev = np.zeros((0, 2), dtype=np.int64) if previous_ties is None else previous_ties

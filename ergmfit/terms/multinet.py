@@ -273,6 +273,8 @@ def n_operator(net, formula, lm=None, subset=True, weights=1, contrasts=None, of
     terms = build_formula(net, formula)
     _check_inner(terms, "N()")
     leaves = curve_leaves("N", terms)
+    _advise_within(terms, lambda call: f"N(~{call}" + (f", lm=~{lm_text})" if lm is not None
+                                                         else ")"))
     params = [lab for t in terms for lab in t.param_labels]
     # a network outside subset= is not affected by the term at all, its offset included
     offsets = _offset_matrix(offset, len(net.blocks), params) * keep
@@ -287,6 +289,19 @@ def n_operator(net, formula, lm=None, subset=True, weights=1, contrasts=None, of
     term = Term("N", labels, kernel, empty=empty,
                 dyad_independent=all(t.dyad_independent for t in terms))
     return keep_curvature("N", term, terms, lambda names: [f"N({cols[0]})~{n}" for n in names])
+
+
+def _advise_within(terms, wrap):
+    """Make the advice to fix a curved inner term's decay a call that parses: the inner
+    term with its decay fixed (:func:`~ergmfit.terms.curved.fixed_term`) inside the
+    operator, ``wrap(inner call)`` (``N(~gwesp(0.5, fixed=TRUE), lm=~wave)``), not the
+    operator's parameter label with arguments glued on (``N(wave)~gwesp(0.5, fixed=TRUE)``).
+    Sets the ``fixed_form`` of the inner terms' own curves (built for this operator)."""
+    from .curved import fixed_term
+    for leaf in curve_leaves("", terms) or []:
+        if leaf.curve is not None:
+            leaf.curve.fixed_form = wrap(fixed_term(leaf.curve, leaf.param_labels[0],
+                                                    "{decay}"))
 
 
 def _offset_matrix(offset, B, params):
@@ -411,6 +426,9 @@ def l_operator(net, formula, Ls):
         inner = [Term("L", labels, k, empty=inner_empty) for k in kernels]
         term = stack("L", inner, labels, np.hstack([np.eye(p)] * len(kernels)))
     # curved inner terms keep their parameters: L(advice)~gwesp, L(advice)~gwesp.decay
+    ls_text = (f"~{logics[0].text}" if not isinstance(Ls, list)
+               else "c(" + ", ".join(f"~{lg.text}" for lg in logics) + ")")
+    _advise_within(terms, lambda call: f"L(~{call}, {ls_text})")
     return keep_curvature("L", term, terms, lambda names: [f"{prefix}~{n}" for n in names])
 
 

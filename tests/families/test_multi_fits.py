@@ -93,3 +93,18 @@ def test_exact_reference_of_the_wave_model_is_the_mple_neighbourhood():
     mutual = 153 * np.exp(2 * te + tm) / z
     expected = np.concatenate([X.T @ edges, X.T @ mutual])
     np.testing.assert_allclose(expected, list(m.statistics().values()), atol=1e-6)
+
+
+def test_an_ensemble_of_small_networks_starts_with_a_pilot_sample():
+    # Sampson's three waves (918 dyads) have 441-467 effective draws of the slowest
+    # statistic at the default interval 1024: the first sample is a pilot at the smallest
+    # interval (256), kept when it has the target effective size (it has, here).  Layers
+    # share their nodes and a NetSeries' transitions set their own first interval: no pilot.
+    m = _model([c for c in MPLES if c["model"] == "m.fit.samplk3w_lm_wave"][0])
+    assert m.pilot_first_sample
+    assert not ef.ERGM(DATASETS["lazega2l"](), "L(~edges, ~advice)").pilot_first_sample
+    series = ef.NetSeries([ef.datasets.load(f"samplk{k}") for k in (1, 2, 3)])
+    assert not ef.ERGM(series, "Form(~edges) + Persist(~edges)").pilot_first_sample
+    for seed in (1, 2):
+        first = m.fit(method="mcmle", random_state=seed, eval_loglik=False).info["history"][0]
+        assert first["interval"] == 256 and first["ess"] >= 64 and first["min_ess"] >= 32

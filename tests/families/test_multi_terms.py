@@ -475,3 +475,37 @@ def test_mcmle_with_all_layer_terms_ends_in_a_clear_error_with_valid_advice():
     assert calls
     for call in calls:
         assert ef.ERGM(lay, call).labels[0].startswith("gwespL.OTP(advice|friendship,")
+
+
+@pytest.mark.parametrize("formula, advised", [
+    ("N(~edges + gwesp(fixed=FALSE))", "N(~gwesp(0.7, fixed=TRUE))"),
+    ("L(~edges + gwesp(fixed=FALSE), ~advice)", "L(~gwesp(0.7, fixed=TRUE), ~advice)"),
+    ("L(~gwdsp(fixed=FALSE), c(~advice, ~friendship))",
+     "L(~gwdsp(0.7, fixed=TRUE), c(~advice, ~friendship))"),
+    ("L(~gwesp(fixed=FALSE), ~advice&!friendship)",
+     "L(~gwesp(0.7, fixed=TRUE), ~advice&!friendship)")])
+def test_fixed_decay_advice_inside_n_and_l_is_the_fixed_term(formula, advised):
+    # a curved term inside N() or L(): the advice to fix its decay is that term with the
+    # decay fixed, inside the operator (it was the label with arguments glued on,
+    # 'N(1)~gwesp(0.7, fixed=TRUE)', which does not parse); its statistic is the curved
+    # term's counts weighted by eta(1, decay)
+    from ergmfit.terms.curved import fixed_term
+    net = DATASETS["samplk3w" if formula.startswith("N") else "lazega2l"]()
+    curved = ef.ERGM(net, formula)
+    par = curved.parameterisation
+    ((ps, ss, curve),) = par.curved_terms
+    call = fixed_term(curve, par.param_labels[ps.start], 0.7)
+    assert call == advised
+    want = curve.eta(np.array([1.0, 0.7])) @ curved.statistics_vector()[ss]
+    assert ef.ERGM(net, call).statistics_vector() == pytest.approx([want], abs=1e-9)
+
+
+def test_mple_ridge_warning_inside_n_advises_a_valid_call():
+    # Sampson's waves, gwesp's decay inside N() runs off along the pseudo-likelihood ridge
+    net = DATASETS["samplk3w"]()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ef.ERGM(net, "N(~edges + mutual + gwesp(fixed=FALSE))").fit(method="mple")
+    text = " ".join(str(w.message) for w in caught if "ran off" in str(w.message))
+    assert "e.g. N(~gwesp(1, fixed=TRUE))," in text, text
+    assert ef.ERGM(net, "N(~gwesp(1, fixed=TRUE))").labels == ["N(1)~gwesp.fixed.1"]

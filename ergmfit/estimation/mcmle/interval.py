@@ -13,3 +13,42 @@ MIN_ESS_SHARE = 0.5
 def quarter_octave(interval, lo, hi):
     """``interval`` rounded to a power of 2**(1/4), within [lo, hi]."""
     return int(min(hi, max(lo, 2 ** (round(4 * np.log2(interval)) / 4))))
+
+
+def streak_tau(records):
+    """Proposals per effective draw of the slowest statistic, pooled over the iteration
+    ``records`` (the two samples of the streak before the last one: the ESS of one
+    sample is noisy); None when a record has no effective size (a backtrack)."""
+    if not records or any("min_ess" not in h for h in records):
+        return None
+    return (sum(h["interval"] * h["samplesize"] for h in records)
+            / sum(max(h["min_ess"], 1.0) for h in records))
+
+
+def final_sample_size(records, interval, samplesize, last_boost, target_ess):
+    """Draws of the last (boosted) sample of the Hummel rule, drawn at ``interval``.
+
+    The last sample aims at ``last_boost`` x ``target_ess`` effective draws of every
+    statistic: ``last_boost`` x ``samplesize`` draws at the interval ``target_ess`` x tau /
+    ``samplesize`` (tau: :func:`streak_tau`), rounded to a quarter octave.  When a limit
+    held the interval above that (``min_interval``, or half the last interval), so many
+    draws would overshoot the target by the same factor (Sampson's three waves: 512
+    effective draws for 256 asked).  The draws then shrink by that factor, to at least
+    ``samplesize``; otherwise (and without a tau) they are ``last_boost`` x
+    ``samplesize``.
+
+    Examples
+    --------
+    >>> recs = [{"interval": 1024, "samplesize": 1024, "min_ess": 467.0},
+    ...         {"interval": 256, "samplesize": 1024, "min_ess": 66.0}]
+    >>> final_sample_size(recs, 256, 1024, 4, 64)    # asks for 152, held at 256
+    2432
+    >>> final_sample_size(recs, 152, 1024, 4, 64)    # the interval asked: the full boost
+    4096
+    """
+    full = int(last_boost) * int(samplesize)
+    tau = streak_tau(records)
+    if tau is None:
+        return full
+    asked = quarter_octave(target_ess * tau / samplesize, 1, 2 ** 62)
+    return int(min(full, max(int(samplesize), int(np.ceil(full * asked / interval)))))

@@ -159,12 +159,17 @@ def test_ctrl_c_returns_what_was_done(monkeypatch):
 
 def test_boosted_last_sample_shortens_an_overshooting_interval():
     # flomarriage mixes fast: the sample before the last has far more than 64
-    # effective draws, so the boosted last one runs at half its interval
+    # effective draws, so the boosted last one runs at half its interval (the most
+    # it may shorten), with fewer than 4 x 1024 draws: as many as 4 x 64 effective
+    # draws need at that interval (interval.final_sample_size)
+    from ergmfit.estimation.mcmle.interval import final_sample_size
     m = ef.ERGM(ef.datasets.load_network("flomarriage"), "edges + triangle")
     fit = m.fit(method="mcmle", random_state=1, verbose=False, interval=4096, min_interval=64,
                 eval_loglik=False)
     hist = fit.info["history"]
-    assert fit.converged and hist[-1]["samplesize"] == 4 * hist[-2]["samplesize"]
+    assert fit.converged and hist[-2]["samplesize"] == 1024
+    assert hist[-1]["samplesize"] == final_sample_size(hist[-3:-1], hist[-1]["interval"],
+                                                       1024, 4, 64) < 4096
     assert hist[-2]["min_ess"] > 128
     assert hist[-1]["interval"] == hist[-2]["interval"] // 2
 
@@ -206,6 +211,25 @@ def test_intervals_follow_the_effective_size_rule():
                                                lo, hi)
     # the multivariate size counts every direction, so it is at least the smallest one here
     assert all(h["ess"] >= h["min_ess"] for h in hist)
+
+
+def test_last_sample_shrinks_when_its_interval_is_held_above_the_target():
+    # the boosted last sample aims at 4 x 64 effective draws of the slowest statistic.
+    # When min_interval holds its interval above what tau asks for, 4096 draws would
+    # overshoot that target by the same factor: the draws shrink by it (at least 1024)
+    from ergmfit.estimation.mcmle.interval import quarter_octave, streak_tau
+    m = ef.ERGM(ef.datasets.load("samplk3"), "edges + mutual")
+    shrunk = 0
+    for seed in (1, 2, 3):
+        hist = m.fit(method="mcmle", random_state=seed, eval_loglik=False).info["history"]
+        last, pool = hist[-1], hist[-3:-1]
+        asked = quarter_octave(64 * streak_tau(pool) / 1024, 1, 2 ** 62)
+        want = int(min(4096, max(1024, np.ceil(4096 * asked / last["interval"]))))
+        assert last["samplesize"] == want
+        shrunk += last["samplesize"] < 4096
+        # the target is still met (the ESS estimate is noisy: half of it at least)
+        assert last["min_ess"] >= 128
+    assert shrunk >= 2
 
 
 def test_hull_test_agrees_with_the_linear_programme():
