@@ -48,6 +48,7 @@ def run(ee_steps, seed):
     phase("statistics", model.statistics_vector)
     state = phase("state", lambda: model.compiled().state)
     held, bound = getattr(state, "two_path_bytes", (None, None))
+    budget = getattr(state, "cache_memory", None)
     del state
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -66,7 +67,8 @@ def run(ee_steps, seed):
           f"{fit.info['proposals'] / total:,.0f} per CPU s of the whole run")
     if held is not None:
         print(f"two-path counts of the state: {held / 2**20:.0f} MiB held "
-              f"(bound if all held: {bound / 2**20:.0f} MiB)")
+              f"(bound if all held: {bound / 2**20:.0f} MiB; budget "
+              f"{budget / 2**20:.0f} MiB: {'held' if held else 'counted on demand'})")
     print("estimates:", dict(zip(fit.labels, [round(float(v), 3) for v in fit.params])))
 
 
@@ -76,7 +78,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--profile", type=int, default=0, metavar="N")
     ap.add_argument("--cache-memory", type=int, default=None, metavar="BYTES",
-                    help="bytes the held two-path counts may take (0: all on demand)")
+                    help="bytes the held two-path counts may take (0: all on demand; "
+                         "default: the 'auto' setting, 4 x the network state's own bytes)")
     args = ap.parse_args()
     if args.cache_memory is not None:
         from ergmfit.network._state import set_cache_memory

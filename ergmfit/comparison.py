@@ -33,7 +33,6 @@ from __future__ import annotations
 import html
 import math
 
-from scipy.special import chdtrc
 
 from .exceptions import ErgmfitError
 from .rformat import signif_stars
@@ -113,6 +112,8 @@ class Comparison:
         small, big = (fa, fb) if fa.n_free <= fb.n_free else (fb, fa)
         lr = 2.0 * (big.loglik - small.loglik)
         df = big.n_free - small.n_free
+        from scipy.special import chdtrc
+
         out.update(lr=float(lr), df=int(df), p=float(chdtrc(df, max(lr, 0.0))))
         if "bridge" in (fa.loglik_kind, fb.loglik_kind):
             out["note"] = "log-likelihoods estimated by bridge sampling (Monte Carlo error)"

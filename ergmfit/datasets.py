@@ -218,16 +218,23 @@ def _encode_arc_list(text: bytes) -> bytes:
 def _decode_arcs(blob):
     """Header bytes, line break and the ``(n_arcs, 2)`` int64 arcs, in file order, of an
     :func:`_encode_arc_list` blob."""
+    # written straight into the one (n_arcs, 2) array returned: no column copies (the
+    # temporaries are one column's worth at most)
     with np.load(io.BytesIO(lzma.decompress(blob)), allow_pickle=False) as parts:
         header = parts["header"].tobytes()
         newline = parts["newline"].tobytes()
         lengths = parts["run_lengths"].astype(np.int64)
-        tails = np.repeat(parts["run_tails"].astype(np.int64), lengths)
-        gaps = parts["head_gaps"].astype(np.int64)
-    heads = np.cumsum(gaps)
+        run_tails = parts["run_tails"]
+        gaps = parts["head_gaps"]
+    arcs = np.empty((len(gaps), 2), dtype=np.int64)
+    arcs[:, 0] = np.repeat(run_tails, lengths)
+    heads = arcs[:, 1]
+    heads[:] = gaps
     starts = np.cumsum(lengths) - lengths
-    heads -= np.repeat(heads[starts] - gaps[starts], lengths)
-    return header, newline, np.column_stack([tails, heads])
+    first = heads[starts]                   # each run's first head, as stored
+    np.cumsum(heads, out=heads)
+    heads -= np.repeat(heads[starts] - first, lengths)
+    return header, newline, arcs
 
 
 def _decode_arc_list(blob: bytes) -> bytes:
@@ -250,10 +257,31 @@ def _decode_arc_list(blob: bytes) -> bytes:
 def _load_epinions():
     from .network import Network
     with _open(_EPINIONS_FILE).open("rb") as fh:
-        _, _, arcs = _decode_arcs(fh.read())
-    ids, inv = np.unique(arcs, return_inverse=True)
-    ties = inv.reshape(arcs.shape)
-    return Network(len(ids), ties, True, labels=ids.tolist())
+        _, _, ties = _decode_arcs(fh.read())
+    n, ties, labels = _relabel_in_place(ties)
+    return Network(n, ties, True, labels=labels)
+
+
+def _relabel_in_place(ties, chunk=1 << 16):
+    """``(n, ties, labels)``: the ids in ``ties`` (non-negative integers) replaced, in place,
+    by their ranks 0..n-1 among the distinct ids, and the ids themselves (ascending) as
+    labels; what ``np.unique(ties, return_inverse=True)`` gives, without its sorted copies.
+
+    Examples
+    --------
+    >>> t = np.array([[10, 3], [3, 7]])
+    >>> _relabel_in_place(t)
+    (3, array([[2, 0],
+           [0, 1]]), [3, 7, 10])
+    """
+    present = np.zeros(int(ties.max()) + 1 if ties.size else 0, dtype=bool)
+    present[ties.ravel()] = True
+    rank = np.cumsum(present) - 1
+    ids = np.flatnonzero(present)
+    del present
+    for a in range(0, len(ties), chunk):
+        ties[a:a + chunk] = rank[ties[a:a + chunk]]
+    return len(ids), ties, ids.tolist()
 
 
 def load(name: str, as_network: bool = False):

@@ -8,6 +8,7 @@ from .formula import parse_formula
 from .labeled import make_unique
 from .network import NetworkState, as_network
 from .network.network import SMALL_NETWORK
+from .network._state import cache_budget
 from .results import register_model_builder
 from .constraints import constraint_formula, parse_constraints, pairs_vars
 from .families.binary import BINARY
@@ -355,7 +356,8 @@ class ERGM:
     def _accumulated(self, ties):
         # the statistics of ``ties`` (the network's when None), from the empty graph
         ties = self.network.ties if ties is None else np.asarray(ties, dtype=np.int64).reshape(-1, 2)
-        empty = ERGMModel(NetworkState(self.network.n, self.network.directed), self.kernels)
+        empty = ERGMModel(NetworkState(self.network.n, self.network.directed, cache_memory=cache_budget(
+            self.network.n, len(ties), self.network.directed)), self.kernels)
         empty.state.reserve_two_paths(ties)     # held counts: no map grows on the way
         return self._empty + empty.add_ties_accumulate(np.ascontiguousarray(ties, dtype=np.int64))
 

@@ -102,7 +102,8 @@ cdef class NetworkState:
     ``cache_degree`` to 0.
 
     Held counts are also bounded in memory: ``cache_memory`` bytes (default
-    ``DEFAULT_CACHE_MEMORY``, 1 GiB; :func:`set_cache_memory` changes it for
+    ``DEFAULT_CACHE_MEMORY``, "auto": 4 times the state's own bytes, at least
+    128 MiB, see :func:`cache_budget`; :func:`set_cache_memory` changes it for
     states built later).  Their size is bounded from the numbers of two-paths,
     kept on every toggle in O(1); counts that would not fit, or that outgrow
     the bound while held, are counted on demand instead (the same numbers,

@@ -21,21 +21,28 @@ cdef enum:
     MAX_HELD_NODES = 1048576   # held counts are packed in 20 bits (above: always on demand)
 MAX_CACHE_NODES = MAX_HELD_NODES
 # Bytes the held two-path counts of one state may take by default (above them the
-# counts are counted on demand): see the NetworkState docstring and set_cache_memory.
-DEFAULT_CACHE_MEMORY = 2 ** 30
-cdef int64_t _cache_memory = DEFAULT_CACHE_MEMORY
+# counts are counted on demand): "auto", CACHE_MEMORY_FACTOR times the state's own bytes
+# (the network's adjacency: records, tie list, tie map), at least CACHE_MEMORY_FLOOR (which
+# holds every dense n x n count array, n <= DENSE_MAX_NODES, as before).  See the
+# NetworkState docstring, set_cache_memory and docs/large_networks.md.
+DEFAULT_CACHE_MEMORY = "auto"
+CACHE_MEMORY_FACTOR = 4
+CACHE_MEMORY_FLOOR = 2 ** 27
+cdef int64_t _cache_memory = -1         # -1: "auto"
 
 
 def set_cache_memory(nbytes):
     """Set the bytes that the held two-path counts of a network state built from now on may
-    take (default 1 GiB); returns the previous setting.
+    take; returns the previous setting.
 
     Parameters
     ----------
-    nbytes : int
-        Bytes (>= 0; 0 counts every two-path on demand).  Counts that would need more are
-        counted on demand: the same statistics, less memory, slower change statistics at
-        high degree.
+    nbytes : int or "auto"
+        Bytes (>= 0; 0 counts every two-path on demand), or ``"auto"`` (the default):
+        ``CACHE_MEMORY_FACTOR`` (4) times the state's own memory, at least
+        ``CACHE_MEMORY_FLOOR`` (128 MiB); see :func:`cache_budget`.  Counts that would need
+        more are counted on demand: the same statistics, less memory, slower change
+        statistics at high degree.
 
     Examples
     --------
@@ -46,11 +53,53 @@ def set_cache_memory(nbytes):
     """
     global _cache_memory
     from ergmfit.exceptions import SettingsError
+    old = "auto" if _cache_memory < 0 else _cache_memory
+    if isinstance(nbytes, str) and nbytes == "auto":
+        _cache_memory = -1
+        return old
     if isinstance(nbytes, bool) or not isinstance(nbytes, (int, np.integer)) or nbytes < 0:
-        raise SettingsError(f"cache memory must be a non-negative number of bytes, not {nbytes!r}")
-    old = _cache_memory
+        raise SettingsError(f"cache memory must be a non-negative number of bytes or 'auto', "
+                            f"not {nbytes!r}")
     _cache_memory = min(int(nbytes), 2 ** 62)
     return old
+
+
+def state_bytes(int64_t n, int64_t n_ties, bint directed):
+    """About the bytes a network state of ``n`` nodes and ``n_ties`` ties holds without
+    two-path counts: node records and their mirrors, the tie list, the tie map and the
+    neighbour lists (an estimate from the sizes, not a measurement).
+
+    Examples
+    --------
+    >>> state_bytes(75879, 508837, True) // 2 ** 20      # Epinions
+    34
+    """
+    cdef double mean_deg = n_ties / max(n, 1) * (1.0 if directed else 2.0)
+    cdef int64_t rec = 64 if mean_deg <= REC_LINE_DEGREE else (128 if mean_deg <= REC_WIDE_DEGREE
+                                                              else 16)
+    cdef int64_t sides = 2 if directed else 1
+    return int(sides * n * (rec + sizeof(int*) + sizeof(int))    # records, nb and deg mirrors
+               + 2 * n_ties * sizeof(int)                      # the tie list (both ends)
+               + 2 * n_ties * sizeof(TieSlot)                   # the tie map (half full or more)
+               + 2 * n_ties * sizeof(int))                     # neighbour lists, both ends
+
+
+def cache_budget(int64_t n, int64_t n_ties, bint directed):
+    """The bytes the held two-path counts of a state of ``n`` nodes and ``n_ties`` ties may
+    take under the current :func:`set_cache_memory` setting: the setting itself, or for
+    ``"auto"`` ``max(CACHE_MEMORY_FLOOR, CACHE_MEMORY_FACTOR * state_bytes(...))``, so that
+    the state with its counts stays within about five times the state alone.
+
+    Examples
+    --------
+    >>> cache_budget(75879, 508837, True) // 2 ** 20      # Epinions: 256 MiB of counts exceed it
+    137
+    >>> cache_budget(1000, 5000, True) == CACHE_MEMORY_FLOOR
+    True
+    """
+    if _cache_memory >= 0:
+        return int(_cache_memory)
+    return int(max(CACHE_MEMORY_FLOOR, CACHE_MEMORY_FACTOR * state_bytes(n, n_ties, directed)))
 
 
 cdef inline int64_t _map_bytes(int64_t pairs) noexcept nogil:
@@ -190,17 +239,17 @@ cdef class NetworkState:
         if not cache_degree >= 0:
             raise ValueError("cache_degree must be >= 0")
         self.cache_degree = cache_degree
-        if cache_memory is None:
-            cache_memory = _cache_memory
-        if not cache_memory >= 0:
-            raise ValueError("cache_memory must be >= 0 bytes")
-        self.cache_memory = min(cache_memory, 2 ** 62)
         self.tp_mid = self.tp_out = self.tp_in = 0
         arr = None
         if ties is not None:
             arr = np.asarray(ties, dtype=np.int64).reshape(-1, 2)
             if n:
                 mean_deg = arr.shape[0] / n * (1.0 if directed else 2.0)
+        if cache_memory is None:
+            cache_memory = cache_budget(n, 0 if arr is None else arr.shape[0], directed)
+        if not cache_memory >= 0:
+            raise ValueError("cache_memory must be >= 0 bytes")
+        self.cache_memory = min(cache_memory, 2 ** 62)
         # record size from the mean degree: most nodes' neighbours inline
         if mean_deg <= REC_LINE_DEGREE:
             self.rec_bytes = 64
@@ -574,13 +623,16 @@ cdef class NetworkState:
         return held, self._estimated_bytes(self.caches)
 
     def reserve_two_paths(self, ties):
-        """Size the held two-path count maps of this empty state for the network of ``ties``.
+        """Size this empty state (its adjacency and held two-path count maps) for the network
+        of ``ties``.
 
         Adding those ties one by one (the statistics accumulated from the empty network,
         ``ERGM.statistics_vector``) then never grows a map: a growing map holds its old and
         new slots at once (1.5 x its final size), while a map sized up front holds only its
         own.  The counts, hence every statistic, are the same either way.  Nothing happens
         unless the state is empty and holds hash-map counts (``two_path_bytes``).
+        If the counts of that network would exceed ``cache_memory`` (the rule
+        :meth:`enable_caches` applies), they are dropped here and counted on demand throughout.
 
         Parameters
         ----------
@@ -590,12 +642,31 @@ cdef class NetworkState:
         cdef NetworkState full
         cdef int* mark
         cdef int rc = 0
-        if self.adj != NULL or self.n_ties != 0 or not self.cached:
+        if self.n_ties != 0:
+            return
+        try:
+            arr = np.ascontiguousarray(ties, dtype=np.int64).reshape(-1, 2)
+        except (ValueError, TypeError, OverflowError):
+            return      # bad ties: adding them reports what is wrong
+        # the adjacency too: tie list, tie map and neighbour lists sized once (no doubling)
+        if len(arr) and self._presize(arr, len(arr)) != 0:
+            raise MemoryError("out of memory while sizing the network state")
+        if self.adj != NULL or not self.cached:
+            return
+        try:
+            need = self._estimated_bytes_of(ties)
+        except (ValueError, TypeError, OverflowError):
+            return      # bad ties: adding them reports what is wrong
+        if need > self.cache_memory:
+            # the network of ``ties`` would not hold its counts (the rule enable_caches
+            # applies to it): counted on demand from the start, never held and then dropped
+            self._drop_counts()
+            self.cache_memory = 0
             return
         try:
             full = NetworkState(self.n, self.directed, ties, cache_memory=0)
         except (ValueError, TypeError, OverflowError):
-            return      # bad ties: adding them reports what is wrong
+            return
         mark = <int*>malloc(max(1, self.n) * sizeof(int))
         if mark == NULL:
             raise MemoryError("cannot size the two-path caches")
@@ -616,6 +687,29 @@ cdef class NetworkState:
         if rc != 0:
             self._drop_counts()
             raise MemoryError("out of memory while sizing the two-path caches")
+
+    def _estimated_bytes_of(self, ties):
+        # _estimated_bytes(cached) of the hash-map state holding ``ties``, from the degrees
+        # (what add_tie's two-path counters would reach: sum of C(out-degree, 2), of
+        # C(in-degree, 2), of in-degree x out-degree), without building that state
+        cdef int64_t total = 0
+        arr = np.asarray(ties, dtype=np.int64).reshape(-1, 2)
+        if arr.size and (arr.min() < 0 or arr.max() >= self.n):
+            raise ValueError("a tie refers to a node outside the network")
+        if not self.directed:
+            deg = np.bincount(arr.ravel(), minlength=self.n)
+            if self.cached & CACHE_SP:
+                total += _map_bytes(int((deg * (deg - 1) // 2).sum()))
+            return total
+        dout = np.bincount(arr[:, 0], minlength=self.n)
+        din = np.bincount(arr[:, 1], minlength=self.n)
+        if self.cached & CACHE_OTP:
+            total += _map_bytes(int((din * dout).sum()))
+        if self.cached & CACHE_OSP:
+            total += _map_bytes(int((dout * (dout - 1) // 2).sum()))
+        if self.cached & CACHE_ISP:
+            total += _map_bytes(int((din * (din - 1) // 2).sum()))
+        return total
 
     cdef int _hold_counts(self, int flags) noexcept nogil:
         # allocate the counts of ``flags`` (dense n x n or hash maps sized for the distinct

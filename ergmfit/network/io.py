@@ -79,6 +79,7 @@ import os
 import numpy as np
 
 from ..exceptions import DataFormatError, NetworkError
+from ..utils.optional import is_networkx_graph
 from .network import MAX_NODES, Network  # noqa: F401 - MAX_NODES is part of this module's API
 from .values import parse_value as _parse_value
 from ._common import (_COMPRESSED, _LINE_BREAK, _agree, _check_choice, _check_names, _decode,
@@ -167,13 +168,11 @@ def load_any(data, directed=None, nodes=None, fmt=None, weights="error", duplica
     """
     _check_choice(weights, "weights", ("error", "ignore", "keep"))
     _check_choice(duplicates, "duplicates", ("error", "merge"))
-    import networkx as nx
-
     if isinstance(data, Network):
         _no_file_options(nodes, fmt, "a Network")
         _agree(data.directed, directed, "the network")
         return data
-    if isinstance(data, nx.Graph):
+    if is_networkx_graph(data):
         _no_file_options(nodes, fmt, "a networkx graph")
         net = Network.from_networkx(data, weights=weights)
         _agree(net.directed, directed, "the graph")

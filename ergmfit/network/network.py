@@ -10,10 +10,10 @@ from __future__ import annotations
 import copy
 import numbers
 
-import networkx as nx
 import numpy as np
 
 from ..exceptions import NetworkError, TermError
+from ..utils.optional import is_networkx_graph
 from ..utils.validation import warn as _warn
 from ._state import NetworkState
 from .values import is_missing, missing_error
@@ -76,7 +76,9 @@ class Network:
                                    "ERGMs here have no loops; remove self-loops first")
             if not directed:
                 ties = np.sort(ties, axis=1)
-            keys = np.sort(ties[:, 0] * n + ties[:, 1])    # sorted: linear-time check, no hashing
+            keys = ties[:, 0] * n                         # sorted: linear-time check, no hashing
+            keys += ties[:, 1]
+            keys.sort()
             if (keys[1:] == keys[:-1]).any():
                 raise NetworkError("the network has repeated ties (a multigraph); "
                                    "ergmfit models binary ties: remove the duplicates")
@@ -192,8 +194,10 @@ class Network:
         (``"ignore"``) or kept as an edge attribute like any other (``"keep"``:
         a count-valued model's response).
         """
-        if not isinstance(g, nx.Graph):
+        if not is_networkx_graph(g):
             raise NetworkError(f"expected a networkx Graph or DiGraph, got {type(g).__name__}")
+        import networkx as nx
+
         if g.is_multigraph():
             raise NetworkError("multigraphs are not supported: ERGMs model binary ties; "
                                "convert with nx.Graph(g) or nx.DiGraph(g) to drop repeated ties")
@@ -248,6 +252,8 @@ class Network:
         Attribute values are copies: editing the graph never edits this
         network (or the graph it was made from), nor the other way round.
         """
+        import networkx as nx
+
         g = nx.DiGraph() if self.directed else nx.Graph()
         g.graph.update({k: _copy_value(v) for k, v in self.graph_attrs.items()})
         # attribute dicts, not keyword arguments: any attribute name works ('self', 'u', ...)

@@ -40,7 +40,6 @@ import math
 import os
 
 import numpy as np
-from scipy import special
 
 from ..exceptions import ReadOnlyError, ResultsFileError, SaveError
 from ..labeled import LabeledArray, require_pandas, make_unique
@@ -223,6 +222,7 @@ class ERGMResults:
     @property
     def pvalues(self) -> LabeledArray:
         z = np.asarray(self.tvalues)
+        from scipy import special
         return LabeledArray(2.0 * special.ndtr(-np.abs(z)), self.labels, name="p")
 
     @property
@@ -244,6 +244,7 @@ class ERGMResults:
         ``confint`` names them (``"2.5 %"``, ``"97.5 %"``); it prints as a
         labelled table and ``.to_frame()`` gives a pandas DataFrame.
         """
+        from scipy import special
         q = special.ndtri(1.0 - alpha / 2.0)
         b, se = np.asarray(self.params), np.asarray(self.bse)
         cols = [percent_label(alpha / 2.0), percent_label(1.0 - alpha / 2.0)]

@@ -46,11 +46,11 @@ import math
 import numbers
 import warnings
 
-import networkx as nx
 import numpy as np
 
 from ..exceptions import TermError
 from ..formula import AsIs
+from ..utils.optional import is_networkx_graph
 from ._coreterms import AttrDyadTriadKernel
 from ._operators import ProductKernel
 from . import twomode
@@ -760,7 +760,7 @@ def edgecov(net, x, attrname=None):
     if x in net.graph_attrs:
         obj = net.graph_attrs[x]
         what = f"the network attribute {x!r}"
-        if isinstance(obj, nx.Graph):
+        if is_networkx_graph(obj):
             kernel = _graph_covariate(net, obj, attrname, what)
         elif attrname is not None:
             raise TermError(f"term edgecov: attrname={attrname!r} applies only when {what} is a "

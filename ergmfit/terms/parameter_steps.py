@@ -33,7 +33,6 @@ Examples
 from __future__ import annotations
 
 import numpy as np
-from scipy import special
 
 from ..exceptions import DegenerateModelError
 from .curved import fixed_term
@@ -232,6 +231,8 @@ def maximize_curved_pseudolikelihood(design, par, theta0, maxiter=200, tol=1e-12
 
     Returns (theta, loglik, information J'X'WXJ, n_iter, converged)."""
     keep = design.n > 0
+    from scipy import special
+
     X, n, s = design.X[keep], design.n[keep], design.s[keep]
 
     def value(theta):

@@ -5,7 +5,6 @@ batch-means Hotelling test of E[z] = 0.  Neither estimator imports the other."""
 from __future__ import annotations
 
 import numpy as np
-from scipy import optimize, special
 
 from ...sampling.chains import batch_means_cov, effective_sizes
 
@@ -60,6 +59,8 @@ def _in_hull_lp(points, x):
     n = len(points)
     A_eq = np.vstack([points.T, np.ones((1, n))])
     b_eq = np.concatenate([x, [1.0]])
+    from scipy import optimize
+
     res = optimize.linprog(np.zeros(n), A_eq=A_eq, b_eq=b_eq, bounds=(0, None), method="highs")
     return res.status == 0
 
@@ -104,6 +105,8 @@ def ellipsoid_step(Z, level=0.99):
         d2 = float(zbar @ np.linalg.solve(C, zbar))
     except np.linalg.LinAlgError:
         d2 = float(zbar @ np.linalg.lstsq(C, zbar, rcond=None)[0])
+    from scipy import special
+
     q = float(special.chdtri(Z.shape[1], 1.0 - level))
     return 1.0 if d2 <= q else float(np.sqrt(q / d2))
 
@@ -153,4 +156,6 @@ def hotelling_pvalue(chains_z):
         T2 = float(zbar @ np.linalg.lstsq(V, zbar, rcond=None)[0])
     ess = max(float(np.min(effective_sizes(chains_z))), p + 2.0)
     F = (ess - p) / (p * (ess - 1)) * T2
+    from scipy import special
+
     return float(special.fdtrc(p, ess - p, F))

@@ -18,7 +18,6 @@ import time
 import warnings
 
 import numpy as np
-from scipy import special
 
 from ...exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
 from ...runtime import Progress, catch_interrupt
@@ -114,6 +113,8 @@ def hotelling_iid(Z):
     S = np.cov(Z[:, live], rowvar=False).reshape(q, q)
     T2 = float(n * zbar[live] @ np.linalg.pinv(S) @ zbar[live])
     F = (n - q) / (q * (n - 1.0)) * T2
+    from scipy import special
+
     return float(special.fdtrc(q, n - q, F)), T2
 
 
