@@ -103,7 +103,7 @@ cdef class NetworkState:
 
     Held counts are also bounded in memory: ``cache_memory`` bytes (default
     ``DEFAULT_CACHE_MEMORY``, "auto": 4 times the state's own bytes, at least
-    128 MiB, see :func:`cache_budget`; :func:`set_cache_memory` changes it for
+    1 GiB, see :func:`cache_budget`; :func:`set_cache_memory` changes it for
     states built later).  Their size is bounded from the numbers of two-paths,
     kept on every toggle in O(1); counts that would not fit, or that outgrow
     the bound while held, are counted on demand instead (the same numbers,

@@ -34,16 +34,16 @@ def setting():
 def test_default_is_relative_to_the_state_and_floored(setting):
     assert _state.DEFAULT_CACHE_MEMORY == "auto"
     assert set_cache_memory("auto") == "auto"
-    # Epinions: the state about 34 MiB, so 137 MiB for counts, below its 256 MiB of counts
+    # Epinions: the state about 34 MiB; the 1 GiB floor holds its 256 MiB of counts
     own = state_bytes(75879, 508837, True)
     assert 30 * 2**20 < own < 40 * 2**20
-    assert cache_budget(75879, 508837, True) == _state.CACHE_MEMORY_FACTOR * own < 2**28
+    assert cache_budget(75879, 508837, True) == _state.CACHE_MEMORY_FLOOR == 2**30
     # small networks: the floor, which holds every dense count array (n <= 4096, 3 of them)
     assert cache_budget(300, 3000, True) == _state.CACHE_MEMORY_FLOOR >= 3 * 2 * 4096**2
-    # larger networks: the factor times the state, growing with the ties
-    assert cache_budget(10**6, 10**7, True) == _state.CACHE_MEMORY_FACTOR * state_bytes(
-        10**6, 10**7, True)
-    assert cache_budget(10**6, 2 * 10**7, True) > 1.5 * cache_budget(10**6, 10**7, True)
+    # larger networks (Pokec's size and above): the factor times the state, growing with the ties
+    assert cache_budget(1632803, 30622564, True) == _state.CACHE_MEMORY_FACTOR * state_bytes(
+        1632803, 30622564, True) > 2**30
+    assert cache_budget(10**6, 4 * 10**7, True) > 1.5 * cache_budget(10**6, 2 * 10**7, True)
     # an explicit setting is taken as it is
     set_cache_memory(12345)
     assert cache_budget(75879, 508837, True) == 12345
@@ -111,9 +111,16 @@ def test_on_demand_counts_give_bit_identical_ee_chains(setting, seed):
 
 
 @pytest.mark.slow
-def test_epinions_counts_on_demand_by_default(setting):
+def test_epinions_holds_its_counts_by_default_and_counts_on_demand_under_a_smaller_budget(
+        setting):
     from ergmfit.datasets import load_network
-    model = ERGM(load_network("epinions"), FORMULA)
+    net = load_network("epinions")
+    model = ERGM(net, FORMULA)
     state = model.compiled().state
-    assert state.caches and state.cached == 0 and state.two_path_bytes[0] == 0
+    assert state.caches and state.cached == state.caches and state.two_path_bytes[0] > 2**27
     np.testing.assert_allclose(model.statistics_vector()[:2], [508837.0, 868986.66483683])
+    set_cache_memory(2**27)                 # 128 MiB: below Epinions' 256 MiB of counts
+    small = ERGM(net, FORMULA)
+    state = small.compiled().state
+    assert state.caches and state.cached == 0 and state.two_path_bytes[0] == 0
+    np.testing.assert_allclose(small.statistics_vector()[:2], [508837.0, 868986.66483683])
