@@ -34,7 +34,10 @@ draws as the earlier code, for a before/after figure under the same load.
 The line "ADS (gamma=0.5)" is the default before the random-walk proposal on the pilot's
 Gaussian approximation (``gamma=None``; ``docs/guide/estimators/bayes_algorithm.md``, "The
 default proposal"), measured on Lazega ``edges + gwesp(0.2, fixed=TRUE)`` (issue #35) and
-compared with a long run (``LAZEGA_GWESP_LONG``).
+compared with a long run (``LAZEGA_GWESP_LONG``); it runs with the first stage's skewness
+limit of that default too (0.35: ``OLD_GAUSS_MAX_SKEW``), so it is that default exactly (ergmx's
+algorithm, per issue #35).  Since session 13 the limit is 0.5, which lets Lazega gwesp's pilots
+(skewness 0.30-0.40) use the first stage.
 """
 import argparse
 import functools
@@ -44,6 +47,7 @@ import numpy as np
 
 import ergmfit as ef
 from ergmfit.estimation.bayes import exchange as bayes_mod
+from ergmfit.estimation.bayes import state as bayes_state
 
 LAZEGA = ("edges + gwesp(log(3), fixed=TRUE) + nodecov('seniority') + nodecov('practice') "
           "+ nodematch('practice') + nodematch('gender') + nodematch('office')")
@@ -76,6 +80,21 @@ MODELS = [("flomarriage", "edges + kstar(2) + triangle"),
           ("flomarriage", "edges + gwesp(0.2, fixed=TRUE)"),
           ("lazega", "edges + gwesp(0.2, fixed=TRUE)"),
           ("lazega", LAZEGA)]
+
+
+#: the first stage's skewness limit before session 13 (state.GAUSS_MAX_SKEW is 0.5 now)
+OLD_GAUSS_MAX_SKEW = 0.35
+
+
+def run_old_default(model, seed):
+    """The default before the random walk (``gamma=0.5``, ADS) with the first stage's old
+    skewness limit: ergmx's algorithm, per issue #35."""
+    real = bayes_state.GAUSS_MAX_SKEW
+    bayes_state.GAUSS_MAX_SKEW = OLD_GAUSS_MAX_SKEW
+    try:
+        return run(model, "bayes", seed, gamma=0.5)
+    finally:
+        bayes_state.GAUSS_MAX_SKEW = real
 
 
 def run_previous(model, seed):
@@ -129,8 +148,8 @@ def main(argv=None):
             return (f"    vs {what}: means off by {np.round(dm, 2).tolist()} sds, sds by "
                     f"{np.round(100 * ds).astype(int).tolist()} %")
         print(versus(ours["fit"]))
-        ads = run(model, "bayes", args.seed, gamma=0.5)
-        print(line("ours (ADS, gamma=0.5)", ads) + f"  aux_iters {ads['fit'].info['aux_iters']}")
+        ads = run_old_default(model, args.seed)
+        print(line("ours (old default: ADS)", ads) + f"  aux_iters {ads['fit'].info['aux_iters']}")
         print(versus(ads["fit"]))
         print(line("ours (Bergm's settings)", bergm_settings))
         previous = run_previous(model, args.seed)

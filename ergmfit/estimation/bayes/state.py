@@ -13,8 +13,9 @@ from ..common.checkpoint import ModelState
 #: delayed='auto' uses the Gaussian first stage only when the pilot's whitened
 #: statistics are this close to Gaussian (largest |skewness|, |excess kurtosis|):
 #: its error at r posterior sds is about skewness x r^3 / 6 (the next cumulant);
-#: the values measured on example models are in bayes_algorithm.md, "Tuning notes".
-GAUSS_MAX_SKEW, GAUSS_MAX_KURT = 0.35, 1.0
+#: the values measured on example models, and why 0.5, are in bayes_algorithm.md,
+#: "Tuning notes".
+GAUSS_MAX_SKEW, GAUSS_MAX_KURT = 0.5, 1.0
 
 
 class _GaussStage:

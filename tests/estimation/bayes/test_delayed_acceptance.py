@@ -169,3 +169,26 @@ def test_default_proposal_is_a_random_walk_on_the_pilots_gaussian(monkeypatch):
     # a declined first stage (delayed=False is not 'auto') keeps Bergm's move
     plain = m.fit(method="bayes", random_state=1, main_iters=30, burnin=10, delayed=False)
     assert plain.info["gamma"] == 0.5
+
+
+def test_auto_first_stage_takes_pilots_up_to_skewness_one_half():
+    # the rule: 'auto' fits the Gaussian first stage when the pilot's whitened statistics have
+    # |skewness| <= 0.5 and |excess kurtosis| <= 1 (Lazega gwesp's pilots: 0.30-0.40, declined
+    # under the old limit 0.35; flomarriage gwesp's: 0.59-0.63, declined)
+    from ergmfit.estimation.bayes.exchange import make_prior
+    from ergmfit.estimation.bayes.state import _GaussStage
+    prior = make_prior(2)
+    moments = lambda skew, kurt: (np.zeros(2), np.zeros(2), np.eye(2), skew, kurt)  # noqa: E731
+    assert _GaussStage.fit(prior, moments(0.45, 0.4)) is not None
+    assert _GaussStage.fit(prior, moments(0.55, 0.4)) is None
+    assert _GaussStage.fit(prior, moments(0.3, 1.2)) is None
+    assert _GaussStage.fit(prior, moments(0.55, 1.2), "pilot") is not None
+
+
+@pytest.mark.slow
+def test_lazega_gwesp_uses_the_first_stage():
+    # issue #35's benchmark model: its pilots' largest skewness is 0.30-0.40 over 20 seeds
+    m = ef.ERGM(ef.datasets.load("lazega"), "edges + gwesp(0.2, fixed=TRUE)")
+    fit = m.fit(method="bayes", random_state=3, main_iters=2, burnin=0)
+    assert fit.info["delayed"] == "pilot"
+    assert fit.info["gamma"] == 0.0             # the random walk on the same Gaussian
