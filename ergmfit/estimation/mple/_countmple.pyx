@@ -3,10 +3,10 @@
 
 For every dyad v (or the dyads asked for), the change statistics
 D_v[k] = g(y with y_v = lo + 1 + k) - g(y with y_v = lo), k = 0 .. hi - lo - 1,
-are computed with the compiled model's ``change`` (the rest of the network at
-its present values), and the row (D_v, observed y_v) goes into a hash table of
-distinct rows with its weight: a sparse network's zero dyads with the same
-neighbourhood make one row.  The loop runs in C; no Python per dyad.
+are computed with one ``change_support`` call of the compiled model per dyad (every
+value of the support at once, the rest of the network at its present values), and the
+row (D_v, observed y_v) goes into a hash table of distinct rows with its weight: a sparse
+network's zero dyads with the same neighbourhood make one row.  The loop runs in C; no Python per dyad.
 """
 import numpy as np
 cimport numpy as cnp
@@ -104,21 +104,23 @@ cdef int _add(RowTable* t, const double* row, int64_t y, double w,
 
 
 cdef inline void _changes(CountModel cm, int64_t v, int64_t lo, int64_t K, int64_t p,
-                          double* base, double* tmp, double* buf, int64_t* cols,
+                          double* values, double* buf, int64_t* cols,
                           int64_t width) noexcept nogil:
     # the change statistics of y_v = lo + 1 .. lo + K from y_v = lo, statistic j of value k
-    # into buf[k * width + cols[j]] (cols NULL: j)
+    # into buf[k * width + cols[j]] (cols NULL: j); ``values`` ((K + 1) * p scratch) gets
+    # the changes of lo .. lo + K from the present value, in one whole-support call
     cdef int64_t k, j
     if cm.get(v) == lo:
         for j in range(p):
-            base[j] = 0.0
+            values[j] = 0.0
+        cm.change_support(v, lo + 1, K, values + p)
     else:
-        cm.change(v, lo, base)
+        cm.change_support(v, lo, K + 1, values)
     for k in range(K):
-        cm.change(v, lo + 1 + k, tmp)
         for j in range(p):
             # relative to y_v = lo; + 0.0 makes -0.0 hash as 0.0
-            buf[k * width + (cols[j] if cols != NULL else j)] = (tmp[j] - base[j]) + 0.0
+            buf[k * width + (cols[j] if cols != NULL else j)] = \
+                (values[(k + 1) * p + j] - values[j]) + 0.0
 
 
 def count_design(CountModel cm, int64_t lo, int64_t hi, variables=None, weights=None,
@@ -148,8 +150,7 @@ def count_design(CountModel cm, int64_t lo, int64_t hi, variables=None, weights=
     cdef int64_t K = hi - lo, p_cm = cm.n_stats, p = cm.n_stats, width
     cdef int64_t n, idx, v, k, j, y_cur, p_fix = 0
     cdef double* buf
-    cdef double* base
-    cdef double* tmp
+    cdef double* values
     cdef double w = 1.0
     cdef RowTable t
     cdef cnp.int64_t[::1] vs
@@ -192,9 +193,8 @@ def count_design(CountModel cm, int64_t lo, int64_t hi, variables=None, weights=
     t.y_obs = <int64_t*>malloc(t.cap_rows * sizeof(int64_t))
     t.weight = <double*>malloc(t.cap_rows * sizeof(double))
     t.slots = <int64_t*>calloc(t.n_slots, sizeof(int64_t))
-    buf = <double*>malloc((width + 2 * p_cm + 2) * sizeof(double))
-    base = buf + width
-    tmp = base + p_cm + 1
+    buf = <double*>malloc((width + (K + 1) * p_cm + 1) * sizeof(double))
+    values = buf + width
     if t.rows == NULL or t.y_obs == NULL or t.weight == NULL or t.slots == NULL or buf == NULL:
         err = -1
     try:
@@ -207,7 +207,7 @@ def count_design(CountModel cm, int64_t lo, int64_t hi, variables=None, weights=
                         v = vs[idx]
                         w = ws[idx]
                     y_cur = cm.get(v)
-                    _changes(cm, v, lo, K, p_cm, base, tmp, buf, cols, p)
+                    _changes(cm, v, lo, K, p_cm, values, buf, cols, p)
                     if split:
                         for k in range(K):
                             for j in range(p_fix):
@@ -242,15 +242,14 @@ def change_rows(CountModel cm, int64_t lo, int64_t hi, variables):
         raise ValueError("the support needs at least two values")
     out = np.zeros((vs.shape[0], K, p), dtype=np.float64)
     cdef double[:, :, ::1] o = out
-    cdef double* scratch = <double*>malloc((2 * p + 2) * sizeof(double))
+    cdef double* scratch = <double*>malloc(((K + 1) * p + 1) * sizeof(double))
     if scratch == NULL:
         raise MemoryError()
     try:
         if p:
             with nogil:
                 for idx in range(vs.shape[0]):
-                    _changes(cm, vs[idx], lo, K, p, scratch, scratch + p + 1, &o[idx, 0, 0],
-                             NULL, p)
+                    _changes(cm, vs[idx], lo, K, p, scratch, &o[idx, 0, 0], NULL, p)
         return out
     finally:
         free(scratch)
