@@ -295,6 +295,37 @@ def _separation_direction(Z, n, s):
     return d
 
 
+def separation_message(d, labels, name_of=None,
+                       separated="the observed ties from the non-ties"):
+    """Why the maximum pseudo-likelihood estimate does not exist, for the direction ``d``
+    (:func:`_separation_direction`) over the statistics ``labels``; ``name_of(k)`` names
+    statistic k (default its quoted label), ``separated`` says what the change statistics
+    separate (binary: ties from non-ties; counts: each dyad's observed value from its
+    other values)."""
+    name_of = name_of or (lambda k: f"'{labels[k]}'")
+    sup = np.flatnonzero(d)
+    if len(sup) == 1:
+        what = f"{name_of(sup[0])} -> {'+Inf' if d[sup[0]] > 0 else '-Inf'}"
+    else:
+        parts = " + ".join(f"{d[k]:.3g}*{labels[k]}" for k in sup)
+        what = (f"the combination {parts} -> +Inf (statistics "
+                f"{', '.join(name_of(k) for k in sup)})")
+    return (f"the maximum pseudo-likelihood estimate does not exist: the pseudo-likelihood "
+            f"keeps increasing as {what}, i.e. the change statistics separate {separated} "
+            f"(perfect or quasi-complete separation; e.g. an observed statistic at its "
+            f"smallest or largest attainable value).")
+
+
+def separation_error(msg, single, warn_option=True):
+    """The DegenerateModelError of :func:`separation_message`'s ``msg``: remove the terms
+    (or, for a single statistic with ``warn_option``, fix it at +/-Inf with
+    ``separation='warn'``)."""
+    return DegenerateModelError(
+        msg + " Remove the term(s) from the formula"
+        + (", or pass separation='warn' to fix the coefficient at +/-Inf as statnet does."
+           if single and warn_option else "."))
+
+
 def _newton(Z, n, s, maxiter, tol, off=None, tz=None):
     """Newton-Raphson with step halving on scaled columns; returns
     (beta, H, loglik, eta, n_iter, converged).  ``off``: a fixed part of
@@ -394,21 +425,9 @@ def fit_design(design: Design, labels, term_of=None, separation="error", maxiter
             break
         sup = np.flatnonzero(d)
         glob = active[sup]
-        if len(sup) == 1:
-            sign = "+Inf" if d[sup[0]] > 0 else "-Inf"
-            what = f"{name(glob[0])} -> {sign}"
-        else:
-            parts = " + ".join(f"{d[k]:.3g}*{labels[active[k]]}" for k in sup)
-            what = f"the combination {parts} -> +Inf (statistics {', '.join(name(k) for k in glob)})"
-        msg = (f"the maximum pseudo-likelihood estimate does not exist: the pseudo-likelihood "
-               f"keeps increasing as {what}, i.e. the change statistics separate the "
-               f"observed ties from the non-ties (perfect or quasi-complete separation; "
-               f"e.g. an observed statistic at its smallest or largest attainable value).")
+        msg = separation_message(d, [labels[k] for k in active], name_of=lambda k: name(active[k]))
         if separation == "error" or len(sup) != 1:
-            raise DegenerateModelError(
-                msg + " Remove the term(s) from the formula"
-                + (", or pass separation='warn' to fix the coefficient at +/-Inf as statnet "
-                   "does." if len(sup) == 1 else "."))
+            raise separation_error(msg, single=len(sup) == 1)
         k = glob[0]
         params[k] = math.inf if d[sup[0]] > 0 else -math.inf
         fixed[k] = True
