@@ -347,6 +347,26 @@ cdef int _cmp_int64(const void* a, const void* b) noexcept nogil:
     return (x > y) - (x < y)
 
 
+cdef struct KeyBuffer:
+    int64_t* keys
+    int64_t m          # keys stored
+    int64_t cap
+
+
+cdef inline int _push_key(KeyBuffer* buf, int64_t key) noexcept nogil:
+    # append ``key``, doubling the buffer when full; -1 when memory runs out
+    cdef int64_t* grown
+    if buf.m == buf.cap:
+        grown = <int64_t*>realloc(buf.keys, 2 * buf.cap * sizeof(int64_t))
+        if grown == NULL:
+            return -1
+        buf.keys = grown
+        buf.cap *= 2
+    buf.keys[buf.m] = key
+    buf.m += 1
+    return 0
+
+
 def near_pairs(indptr, neighbours, int n, bint two_hop, bint one_hop, bint directed):
     """The node pairs (u, w) within two steps of each other on a graph, as increasing keys
     u * n + w (undirected: u < w only; directed: both orders).
@@ -370,35 +390,30 @@ def near_pairs(indptr, neighbours, int n, bint two_hop, bint one_hop, bint direc
     """
     cdef cnp.int64_t[::1] ip = np.ascontiguousarray(indptr, dtype=np.int64)
     cdef cnp.int64_t[::1] nb = np.ascontiguousarray(neighbours, dtype=np.int64)
-    cdef int64_t u, r, w, a, b, m = 0, cap = 1024, start
+    cdef int64_t u, r, w, a, b, start
     cdef int64_t* stamp = <int64_t*>malloc(max(n, 1) * sizeof(int64_t))
-    cdef int64_t* out = <int64_t*>malloc(cap * sizeof(int64_t))
-    cdef int64_t* grown
+    cdef KeyBuffer out
     cdef int err = 0
-    if stamp == NULL or out == NULL:
+    out.m, out.cap = 0, 1024
+    out.keys = <int64_t*>malloc(out.cap * sizeof(int64_t))
+    if stamp == NULL or out.keys == NULL:
         free(stamp)
-        free(out)
+        free(out.keys)
         raise MemoryError()
     try:
         with nogil:
             for u in range(n):
                 stamp[u] = -1
             for u in range(n):
-                start = m
+                start = out.m
                 stamp[u] = u                       # never pair u with itself
                 for a in range(ip[u], ip[u + 1]):
                     r = nb[a]
                     if one_hop and stamp[r] != u and (directed or r > u):
                         stamp[r] = u
-                        if m == cap:
-                            grown = <int64_t*>realloc(out, 2 * cap * sizeof(int64_t))
-                            if grown == NULL:
-                                err = -1
-                                break
-                            out = grown
-                            cap *= 2
-                        out[m] = u * n + r
-                        m += 1
+                        err = _push_key(&out, u * n + r)
+                        if err:
+                            break
                     if not two_hop:
                         continue
                     for b in range(ip[r], ip[r + 1]):
@@ -406,26 +421,20 @@ def near_pairs(indptr, neighbours, int n, bint two_hop, bint one_hop, bint direc
                         if stamp[w] == u or (not directed and w < u):
                             continue
                         stamp[w] = u
-                        if m == cap:
-                            grown = <int64_t*>realloc(out, 2 * cap * sizeof(int64_t))
-                            if grown == NULL:
-                                err = -1
-                                break
-                            out = grown
-                            cap *= 2
-                        out[m] = u * n + w
-                        m += 1
+                        err = _push_key(&out, u * n + w)
+                        if err:
+                            break
                     if err:
                         break
                 if err:
                     break
-                qsort(out + start, m - start, sizeof(int64_t), _cmp_int64)
+                qsort(out.keys + start, out.m - start, sizeof(int64_t), _cmp_int64)
         if err:
             raise MemoryError("out of memory while listing the near node pairs")
-        keys = np.empty(m, dtype=np.int64)
-        if m:
-            memcpy(<void*>cnp.PyArray_DATA(keys), out, m * sizeof(int64_t))
+        keys = np.empty(out.m, dtype=np.int64)
+        if out.m:
+            memcpy(<void*>cnp.PyArray_DATA(keys), out.keys, out.m * sizeof(int64_t))
         return keys
     finally:
         free(stamp)
-        free(out)
+        free(out.keys)
