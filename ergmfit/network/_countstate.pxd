@@ -4,13 +4,6 @@ from libc.stdint cimport int32_t, int64_t
 from ergmfit.core._hashmap cimport TieMap, TieSlot, tiemap_find
 
 
-cdef struct TwoPath:
-    # a two-path a -> mid -> b through a dyad (i, j) (CountState.twopath)
-    int a, b          # the pair whose two-path it is
-    int mid           # its middle node (j when (i, j) is its first leg, else i)
-    bint first        # (i, j) is its first leg (its other leg: mid -> b, else a -> mid)
-
-
 @cython.final
 cdef class CountState:
     """A count-valued (di)graph in compiled memory: dyad -> nonnegative integer.
@@ -101,43 +94,6 @@ cdef class CountState:
         if outward or not self.directed:
             return self.root_out[u] if root else self.sum_out[u]
         return self.root_in[u] if root else self.sum_in[u]
-
-    cdef inline int n_twopaths(self, int i, int j) noexcept nogil:
-        # how many candidates ``twopath`` enumerates for the dyad (i, j)
-        return self.deg_out[j] + self.ideg(i)
-
-    cdef inline bint twopath(self, int i, int j, int t, TwoPath* p) noexcept nogil:
-        # the t-th two-path through the dyad (i, j), t < n_twopaths(i, j): (i, j) as its
-        # first leg, i -> j -> b (b an out-neighbour of j; pair (i, b)), for t < odeg(j),
-        # else as its second leg, a -> i -> j (a an in-neighbour of i; pair (a, j)), in
-        # neighbour-list order; False when its far end is i or j (not a two-path)
-        cdef int d = self.deg_out[j], k
-        if t < d:
-            k = self.nb_out[j][t]
-            if k == i:
-                return False
-            p.a, p.b, p.mid, p.first = i, k, j, True
-        else:
-            k = self.inb(i)[t - d]
-            if k == j:
-                return False
-            p.a, p.b, p.mid, p.first = k, j, i, False
-        return True
-
-    cdef inline int64_t other_leg(self, const TwoPath* p) noexcept nogil:
-        # the value of the leg of the two-path ``p`` that is not the dyad it was found through
-        return self.value(p.mid, p.b) if p.first else self.value(p.a, p.mid)
-
-    cdef inline void level_range(self, int64_t y_old, int64_t y_new, int64_t* lo,
-                                 int64_t* hi) noexcept nogil:
-        # the 0-based levels lo .. hi - 1 (levels lo + 1 .. hi) that a dyad moving between
-        # y_old and y_new crosses, within 1 .. ``levels``
-        lo[0] = y_old if y_old < y_new else y_new
-        hi[0] = y_old if y_old > y_new else y_new
-        if lo[0] < 0:
-            lo[0] = 0
-        if hi[0] > self.levels:
-            hi[0] = self.levels
 
     cdef inline bint levels_cover(self, int64_t y) noexcept nogil:
         # the level two-path counts are complete now and stay so when a dyad moves to y

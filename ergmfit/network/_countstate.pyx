@@ -202,25 +202,47 @@ cdef class CountState:
         # the level two-path counts when y_ij moves from y_old to y_new (i < j when
         # undirected): the two-paths i -> j -> b and a -> i -> j gain (lose) the levels
         # min(y_old, y_new) + 1 .. min(max(y_old, y_new), other leg, levels)
-        cdef int L = self.levels, t
+        cdef int L = self.levels, t, b, a, d
         cdef int64_t n = self.n, lo, hi, m, v
         cdef int32_t sgn = 1 if y_new > y_old else -1
         cdef int32_t* N = self.level_twopaths
-        cdef TwoPath p
+        cdef const int64_t* D = self.dense
+        cdef int* l
         self.level_overflow += (y_new > L) - (y_old > L)
-        self.level_range(y_old, y_new, &lo, &hi)
+        lo = y_old if y_old < y_new else y_new
+        hi = y_old if y_old > y_new else y_new
+        if lo < 0:                     # (levels count values >= 1 only)
+            lo = 0
+        if hi > L:
+            hi = L
         if hi <= lo:
             return
-        for t in range(self.n_twopaths(i, j)):
-            if not self.twopath(i, j, t, &p):
+        d = self.deg_out[j]
+        l = self.nb_out[j]
+        for t in range(d):
+            b = l[t]
+            if b == i:
                 continue
-            m = self.other_leg(&p)
+            m = D[j * n + b]
             if m > hi:
                 m = hi
             for v in range(lo, m):
-                N[(p.a * n + p.b) * L + v] += sgn
+                N[(i * n + b) * L + v] += sgn
                 if not self.directed:
-                    N[(p.b * n + p.a) * L + v] += sgn
+                    N[(b * n + i) * L + v] += sgn
+        d = self.ideg(i)
+        l = self.inb(i)
+        for t in range(d):
+            a = l[t]
+            if a == j:
+                continue
+            m = D[a * n + i]
+            if m > hi:
+                m = hi
+            for v in range(lo, m):
+                N[(a * n + j) * L + v] += sgn
+                if not self.directed:
+                    N[(j * n + a) * L + v] += sgn
 
     cdef int set_value(self, int i, int j, int64_t y) noexcept nogil:
         # the dyad's value <- y; returns -1 when memory runs out

@@ -18,7 +18,7 @@ cimport cython
 from libc.math cimport sqrt, fabs, INFINITY
 from libc.stdint cimport int32_t, int64_t
 from libc.stdlib cimport malloc, free
-from ergmfit.network._countstate cimport CountState, TwoPath
+from ergmfit.network._countstate cimport CountState
 from ergmfit.network._state cimport NetworkState
 from ergmfit.terms._countkernel cimport CountKernel
 from ergmfit.terms._kernel cimport TermKernel
@@ -303,22 +303,37 @@ cdef class WeightsKernel(CountKernel):
         # whose count at v moves between 0 and 1 changes the statistic by one
         cdef const int64_t* D = s.dense
         cdef const int32_t* N = s.level_twopaths
-        cdef int64_t n = s.n, L = s.levels, lo, hi, total = 0, m, v, base, w
+        cdef int64_t n = s.n, L = s.levels, hi = _imax(y_old, y_new), lo = _imin(y_old, y_new)
+        cdef int64_t total = 0, m, v, base
         cdef int32_t gone = 0 if y_new > y_old else 1    # the count that changes the pair
-        cdef int t
-        cdef TwoPath p
+        cdef int t, b, a, d
+        cdef int* l
         cdef bint backward = self.cyclical and s.directed   # the affected value reversed
-        s.level_range(y_old, y_new, &lo, &hi)
+        if lo < 0:
+            lo = 0
         base = ((<int64_t>j * n + i) if backward else (<int64_t>i * n + j)) * L
         for v in range(lo, hi):
             total += N[base + v] > 0
-        # the two-paths through (i, j): pairs (i, b) of i -> j -> b, (a, j) of a -> i -> j
-        for t in range(s.n_twopaths(i, j)):
-            if not s.twopath(i, j, t, &p):
+        # (i, j) as the first leg: the two-paths i -> j -> b, pairs (i, b)
+        d = s.odeg(j)
+        l = s.onb(j)
+        for t in range(d):
+            b = l[t]
+            if b == i:
                 continue
-            w = D[p.b * n + p.a] if backward else D[p.a * n + p.b]
-            m = _imin(_imin(w, s.other_leg(&p)), hi)
-            base = (<int64_t>p.a * n + p.b) * L
+            m = _imin(_imin(D[b * n + i] if backward else D[i * n + b], D[j * n + b]), hi)
+            base = (<int64_t>i * n + b) * L
+            for v in range(lo, m):
+                total += N[base + v] == gone
+        # (i, j) as the second leg: the two-paths a -> i -> j, pairs (a, j)
+        d = s.ideg(i)
+        l = s.inb(i)
+        for t in range(d):
+            a = l[t]
+            if a == j:
+                continue
+            m = _imin(_imin(D[j * n + a] if backward else D[a * n + j], D[a * n + i]), hi)
+            base = (<int64_t>a * n + j) * L
             for v in range(lo, m):
                 total += N[base + v] == gone
         out[0] = <double>(total if y_new > y_old else -total)
@@ -465,19 +480,19 @@ cdef class WeightsKernel(CountKernel):
                                    _pair(self.tp, leg, yn))
         out[0] = total
 
-    cdef inline void _touched_support(self, CountState s, double w, const TwoPath* p,
-                                      double yo, int64_t y_first, int64_t m, double* out,
-                                      int64_t stride) noexcept nogil:
-        # out[k * stride] += what ``_touched`` gives when the two-path ``p`` through (i, j)
-        # moves with y_ij from yo to y_first + k, for every k: C of its pair without it is
-        # walked once, capped for the largest of the new strengths (they grow with the
-        # value), which changes no difference (class docstring)
-        cdef double leg = <double>s.other_leg(p), p_old, p_lo, p_hi, p_new, r, cap = INFINITY
+    cdef inline void _touched_support(self, CountState s, double w, int a, int b, int skip,
+                                      double leg, bint first_leg, double yo, int64_t y_first,
+                                      int64_t m, double* out, int64_t stride) noexcept nogil:
+        # out[k * stride] += what ``_touched`` gives when the two-path via ``skip`` (its
+        # other leg ``leg``) moves with y_ij from yo to y_first + k, for every k: C_ab
+        # without that two-path is walked once, capped for the largest of the new strengths
+        # (they grow with the value), which changes no difference (class docstring)
+        cdef double p_old, p_lo, p_hi, p_new, r, cap = INFINITY
         cdef int64_t k
-        p_old = _pair(self.tp, yo, leg) if p.first else _pair(self.tp, leg, yo)
-        p_lo = _pair(self.tp, <double>y_first, leg) if p.first else \
+        p_old = _pair(self.tp, yo, leg) if first_leg else _pair(self.tp, leg, yo)
+        p_lo = _pair(self.tp, <double>y_first, leg) if first_leg else \
             _pair(self.tp, leg, <double>y_first)
-        p_hi = _pair(self.tp, <double>(y_first + m - 1), leg) if p.first else \
+        p_hi = _pair(self.tp, <double>(y_first + m - 1), leg) if first_leg else \
             _pair(self.tp, leg, <double>(y_first + m - 1))
         if p_lo == p_old and p_hi == p_old:
             return                      # the strength stays for every value: 0 throughout
@@ -485,9 +500,9 @@ cdef class WeightsKernel(CountKernel):
             cap = p_old if p_old > p_hi else p_hi
         if self.af == W_MIN and w < cap:
             cap = w
-        r = self._strength(s, p.a, p.b, p.mid, cap)
+        r = self._strength(s, a, b, skip, cap)
         for k in range(m):
-            p_new = _pair(self.tp, <double>(y_first + k), leg) if p.first else \
+            p_new = _pair(self.tp, <double>(y_first + k), leg) if first_leg else \
                 _pair(self.tp, leg, <double>(y_first + k))
             if p_new != p_old:
                 out[k * stride] += (_pair(self.af, w, _comb(self.cb, r, p_new))
@@ -505,8 +520,8 @@ cdef class WeightsKernel(CountKernel):
         cdef double yo = <double>y_old, y_top = <double>(y_first + m - 1), c, w
         cdef double cap = INFINITY
         cdef int64_t k
-        cdef int t
-        cdef TwoPath p
+        cdef int t, b, a, d
+        cdef int* l
         cdef bint backward = self.cyclical and s.directed   # the affected value reversed
         if m < 2 or s.levels > 0 or (self.min_max_min and s.dense != NULL):
             CountKernel.change_support(self, s, i, j, y_old, y_first, m, out, stride)
@@ -520,13 +535,30 @@ cdef class WeightsKernel(CountKernel):
             out[k * stride] = 0.0
             out[k * stride] += (_pair(self.af, <double>(y_first + k), c)
                                 - _pair(self.af, yo, c))
-        # the two-paths through (i, j), first legs then second legs as in ``change``
-        for t in range(s.n_twopaths(i, j)):
-            if not s.twopath(i, j, t, &p):
+        # (i, j) as the first leg: the two-paths i -> j -> b
+        d = s.odeg(j)
+        l = s.onb(j)
+        for t in range(d):
+            b = l[t]
+            if b == i:
                 continue
-            w = <double>(s.value(p.b, p.a) if backward else s.value(p.a, p.b))
-            if w != 0.0:
-                self._touched_support(s, w, &p, yo, y_first, m, out, stride)
+            w = <double>(s.value(b, i) if backward else s.value(i, b))
+            if w == 0.0:
+                continue
+            self._touched_support(s, w, i, b, j, <double>s.value(j, b), True, yo, y_first, m,
+                                  out, stride)
+        # (i, j) as the second leg: the two-paths a -> i -> j
+        d = s.ideg(i)
+        l = s.inb(i)
+        for t in range(d):
+            a = l[t]
+            if a == j:
+                continue
+            w = <double>(s.value(j, a) if backward else s.value(a, j))
+            if w == 0.0:
+                continue
+            self._touched_support(s, w, a, j, i, <double>s.value(a, i), False, yo, y_first, m,
+                                  out, stride)
         if y_first <= y_old < y_first + m:
             out[(y_old - y_first) * stride] = 0.0
 

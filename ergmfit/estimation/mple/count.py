@@ -85,6 +85,8 @@ from ...exceptions import ConvergenceWarning, DegenerateModelError, SettingsErro
 from ...utils.validation import check_random_state
 from ._countmple import count_design, nonzero_variables
 from .bootstrap import bootstrap_covariance, refit_params
+from .separation import _names, _separation_direction, _term_map, separation_error, \
+    separation_message
 
 #: the largest mass the truncation of an unbounded support may leave out, per dyad
 TAIL_TOL = 1e-12
@@ -492,7 +494,6 @@ def newton(design: CountDesign, labels, maxiter=100, tol=1e-14, start=None, term
             break
     d = separation_direction(design)
     if d is not None:
-        from .pseudolikelihood import _names, separation_error, separation_message
         name = _names(labels, term_of)
         raise separation_error(separation_message(
             d, labels, name_of=name, separated="each dyad's observed value from its other "
@@ -519,10 +520,9 @@ def separation_direction(design):
     """A direction (in columns scaled to max |a| = 1) along which the count log
     pseudo-likelihood increases without bound, or None when its maximum exists: the binary
     MPLE's separation linear program
-    (:func:`~ergmfit.estimation.mple.pseudolikelihood._separation_direction`) on the
+    (:func:`~ergmfit.estimation.mple.separation._separation_direction`) on the
     distinct rows of :func:`difference_rows`, each a row whose observed side is d . a >= 0
     (a "tie" row of the binary program)."""
-    from .pseudolikelihood import _separation_direction
     A = difference_rows(design)
     A = A[np.any(A != 0, axis=1)]
     if not len(A):
@@ -575,7 +575,6 @@ def fit_count(model, labels, maxiter=100, tol=1e-14, cm=None, hi=None,
                             f"smaller reference")
     start = None
     cells = zero_groups(model) if sample is None else None
-    from .pseudolikelihood import _term_map
     term_of = _term_map(model)
     while True:
         design = design_of(cm, ref, hi, sample, cells)
