@@ -45,6 +45,11 @@ cdef class CountModel(CompiledModel):
 
     change(v, y, out) writes g(y with y_v = y) - g(y) into out[0:n_stats]
                     (overwriting), from the current value of y_v.
+    change_support(v, y_first, m, out)
+                    the change statistics of the m values y_first .. y_first + m - 1
+                    of y_v at once: value y_first + k into out[k * n_stats:(k + 1) *
+                    n_stats] (the count MPLE's full conditionals; the default calls
+                    ``change`` once per value, a model may share work between them).
     get(v)          current value of y_v.
     set(v, y)       y_v <- y; returns -1 if memory ran out.
     n_on()/on_var(k), random_var(rng): see ``CompiledModel`` (on: nonzero).
@@ -57,3 +62,5 @@ cdef class CountModel(CompiledModel):
     cdef int64_t get(self, int64_t v) noexcept nogil
     cdef int set(self, int64_t v, int64_t y) noexcept nogil
     cdef int64_t total(self) noexcept nogil
+    cdef void change_support(self, int64_t v, int64_t y_first, int64_t m,
+                             double* out) noexcept nogil

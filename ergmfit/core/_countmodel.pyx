@@ -61,6 +61,12 @@ cdef class CountModel(CompiledModel):
     cdef void change(self, int64_t v, int64_t y, double* out) noexcept nogil:
         pass
 
+    cdef void change_support(self, int64_t v, int64_t y_first, int64_t m,
+                             double* out) noexcept nogil:
+        cdef int64_t k
+        for k in range(m):
+            self.change(v, y_first + k, out + k * self.n_stats)
+
     cdef int64_t get(self, int64_t v) noexcept nogil:
         return 0
 
@@ -80,6 +86,16 @@ cdef class CountModel(CompiledModel):
         cdef cnp.ndarray[double, ndim=1] out = np.zeros(max(1, self.n_stats))
         self.change(v, y, &out[0])
         return out[:self.n_stats].copy()
+
+    def change_support_stats(self, int64_t v, int64_t y_first, int64_t m):
+        """The change statistics of y_v = y_first .. y_first + m - 1 from its present value,
+        in one ``change_support`` call: an (m, n_stats) float array."""
+        self._check_var(v)
+        if m < 1:
+            raise ValueError(f"m must be at least 1, not {m}")
+        cdef cnp.ndarray[double, ndim=1] out = np.zeros(max(1, m * self.n_stats))
+        self.change_support(v, y_first, m, &out[0])
+        return out[:m * self.n_stats].reshape(m, self.n_stats).copy()
 
     def value(self, int64_t v):
         self._check_var(v)

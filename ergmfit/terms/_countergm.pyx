@@ -56,6 +56,17 @@ cdef class CountERGMModel(CountModel):
             (<CountKernel>self._kernels[t]).change(self.state, i, j, y_old, y,
                                                    out + self._offsets[t])
 
+    cdef void change_support(self, int64_t v, int64_t y_first, int64_t m,
+                             double* out) noexcept nogil:
+        cdef int i, j, t
+        cdef int64_t y_old
+        self.dyad(v, &i, &j)
+        y_old = self.state.value(i, j)
+        for t in range(self._n_terms):
+            (<CountKernel>self._kernels[t]).change_support(self.state, i, j, y_old, y_first, m,
+                                                           out + self._offsets[t],
+                                                           self.n_stats)
+
     cdef int64_t get(self, int64_t v) noexcept nogil:
         cdef int i, j
         self.dyad(v, &i, &j)

@@ -9,7 +9,17 @@ cdef class CountKernel:
     (overwriting) g(y with y_ij = y_new) - g(y with y_ij = y_old), where the
     state ``s`` holds y_ij = y_old now (the count twin of ``TermKernel.change``:
     a binary toggle is the move 0 -> 1).  For undirected networks i < j.
+
+    change_support(s, i, j, y_old, y_first, m, out, stride) writes the change
+    statistics of the m values y_first .. y_first + m - 1 from y_old at once: value
+    y_first + k into out[k * stride:k * stride + n_stats].  The default calls
+    ``change`` once per value; a kernel whose change reads the network in a way that
+    does not depend on the new value (``WeightsKernel``'s two-path strengths) reads it
+    once for every value.
     """
     cdef readonly int n_stats
     cdef void change(self, CountState s, int i, int j, int64_t y_old, int64_t y_new,
                      double* out) noexcept nogil
+    cdef void change_support(self, CountState s, int i, int j, int64_t y_old,
+                             int64_t y_first, int64_t m, double* out,
+                             int64_t stride) noexcept nogil

@@ -12,3 +12,10 @@ cdef class CountKernel:
     cdef void change(self, CountState s, int i, int j, int64_t y_old, int64_t y_new,
                      double* out) noexcept nogil:
         pass
+
+    cdef void change_support(self, CountState s, int i, int j, int64_t y_old,
+                             int64_t y_first, int64_t m, double* out,
+                             int64_t stride) noexcept nogil:
+        cdef int64_t k
+        for k in range(m):
+            self.change(s, i, j, y_old, y_first + k, out + k * stride)

@@ -480,6 +480,88 @@ cdef class WeightsKernel(CountKernel):
                                    _pair(self.tp, leg, yn))
         out[0] = total
 
+    cdef inline void _touched_support(self, CountState s, double w, int a, int b, int skip,
+                                      double leg, bint first_leg, double yo, int64_t y_first,
+                                      int64_t m, double* out, int64_t stride) noexcept nogil:
+        # out[k * stride] += what ``_touched`` gives when the two-path via ``skip`` (its
+        # other leg ``leg``) moves with y_ij from yo to y_first + k, for every k: C_ab
+        # without that two-path is walked once, capped for the largest of the new strengths
+        # (they grow with the value), which changes no difference (class docstring)
+        cdef double p_old, p_lo, p_hi, p_new, r, cap = INFINITY
+        cdef int64_t k
+        p_old = _pair(self.tp, yo, leg) if first_leg else _pair(self.tp, leg, yo)
+        p_lo = _pair(self.tp, <double>y_first, leg) if first_leg else \
+            _pair(self.tp, leg, <double>y_first)
+        p_hi = _pair(self.tp, <double>(y_first + m - 1), leg) if first_leg else \
+            _pair(self.tp, leg, <double>(y_first + m - 1))
+        if p_lo == p_old and p_hi == p_old:
+            return                      # the strength stays for every value: 0 throughout
+        if self.cb == W_MAX:
+            cap = p_old if p_old > p_hi else p_hi
+        if self.af == W_MIN and w < cap:
+            cap = w
+        r = self._strength(s, a, b, skip, cap)
+        for k in range(m):
+            p_new = _pair(self.tp, <double>(y_first + k), leg) if first_leg else \
+                _pair(self.tp, leg, <double>(y_first + k))
+            if p_new != p_old:
+                out[k * stride] += (_pair(self.af, w, _comb(self.cb, r, p_new))
+                                    - _pair(self.af, w, _comb(self.cb, r, p_old)))
+
+    cdef void change_support(self, CountState s, int i, int j, int64_t y_old,
+                             int64_t y_first, int64_t m, double* out,
+                             int64_t stride) noexcept nogil:
+        # the general path of ``change`` for every value y_first .. y_first + m - 1 at once:
+        # the strengths it walks (the focus dyad's C, each affected dyad's C without the
+        # moved two-path) do not depend on the new value, so each is walked once, and each
+        # value's sum is accumulated in ``change``'s order (the same numbers exactly: the
+        # values are counts, >= 0, so a strength only grows along its walk).  The level-count
+        # and dense ("min", "max", "min") paths take one ``change`` per value.
+        cdef double yo = <double>y_old, y_top = <double>(y_first + m - 1), c, w
+        cdef double cap = INFINITY
+        cdef int64_t k
+        cdef int t, b, a, d
+        cdef int* l
+        cdef bint backward = self.cyclical and s.directed   # the affected value reversed
+        if m < 2 or s.levels > 0 or (self.min_max_min and s.dense != NULL):
+            CountKernel.change_support(self, s, i, j, y_old, y_first, m, out, stride)
+            return
+        # the focus dyad (affect "min": two-paths beyond the largest value change nothing)
+        if self.af == W_MIN:
+            cap = yo if yo > y_top else y_top
+        c = self._strength(s, j, i, -1, cap) if backward else \
+            self._strength(s, i, j, -1, cap)
+        for k in range(m):
+            out[k * stride] = 0.0
+            out[k * stride] += (_pair(self.af, <double>(y_first + k), c)
+                                - _pair(self.af, yo, c))
+        # (i, j) as the first leg: the two-paths i -> j -> b
+        d = s.odeg(j)
+        l = s.onb(j)
+        for t in range(d):
+            b = l[t]
+            if b == i:
+                continue
+            w = <double>(s.value(b, i) if backward else s.value(i, b))
+            if w == 0.0:
+                continue
+            self._touched_support(s, w, i, b, j, <double>s.value(j, b), True, yo, y_first, m,
+                                  out, stride)
+        # (i, j) as the second leg: the two-paths a -> i -> j
+        d = s.ideg(i)
+        l = s.inb(i)
+        for t in range(d):
+            a = l[t]
+            if a == j:
+                continue
+            w = <double>(s.value(j, a) if backward else s.value(a, j))
+            if w == 0.0:
+                continue
+            self._touched_support(s, w, a, j, i, <double>s.value(a, i), False, yo, y_first, m,
+                                  out, stride)
+        if y_first <= y_old < y_first + m:
+            out[(y_old - y_first) * stride] = 0.0
+
 
 cdef enum:
     ROWS_BOTH = 0      # undirected: each dyad in the rows of both its ends

@@ -150,6 +150,30 @@ def test_mple_that_does_not_exist_is_an_error():
         m.fit("mple")
 
 
+def test_separated_pseudolikelihood_is_an_error_naming_the_term():
+    # On a triangle-free undirected network transitiveweights' change is 0 for every value
+    # of a nonzero dyad and >= 0 for a zero one (> 0 where its ends share a neighbour), so
+    # each dyad's observed value has the smallest change of its values: the pseudo-
+    # likelihood keeps increasing as the coefficient -> -Inf.  The old check (run for
+    # |θ| > 20 only) returned transitiveweights -11.1 with s.e. 2e6 for seed 2.
+    separated = 0
+    for seed in range(12):
+        g = random_valued(7, False, 0.35, 1.0, seed)
+        m = ef.ERGM(g, "sum + nonzero + transitiveweights", response="weight",
+                    reference="Poisson")
+        if sum(nx.triangles(g).values()) == 0:
+            separated += 1
+            with pytest.raises(DegenerateModelError,
+                               match=r"does not exist: .*'transitiveweights.min.max.min' "
+                                     r"\(term transitiveweights\) -> -Inf.*observed value"):
+                m.fit("mple")
+        else:
+            fit = m.fit("mple")
+            assert np.all(np.isfinite(_params(fit)))
+            assert np.all(np.asarray(fit.bse, dtype=float) < 10)
+    assert 3 <= separated <= 9          # both kinds of network are checked
+
+
 @pytest.mark.parametrize("cov", ["godambe", pytest.param("bootstrap", marks=pytest.mark.slow)])
 def test_simulated_standard_errors_are_reproducible_and_near_exact(cov):
     # dyad-independent: the naive s.e. are exact; the simulated ones estimate them

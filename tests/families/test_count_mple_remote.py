@@ -123,7 +123,9 @@ def test_grouped_mple_equals_direct_pseudolikelihood_maximum(directed, formula, 
 def test_a_wrong_declaration_changes_the_estimate(every_size, monkeypatch):
     # transitiveweights declared as reading nothing near: its nonzero changes at the zero
     # dyads that close a two-path are replaced by the remote ones (0): a different MPLE
-    g = grouped_network(40, False, 0.08, seed=7)
+    # (seed 8: with seed 7 the wrong design's pseudo-likelihood has no maximum, which the
+    # count MPLE now reports as an error instead of returning a point on the way to -Inf)
+    g = grouped_network(40, False, 0.08, seed=8)
     m = ef.ERGM(g, "sum + nonzero + transitiveweights", response="w", reference="Poisson")
     right = m.fit("mple")
     monkeypatch.setattr(m.terms[2].zero_locality, "near", None)

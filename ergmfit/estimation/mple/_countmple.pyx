@@ -3,10 +3,10 @@
 
 For every dyad v (or the dyads asked for), the change statistics
 D_v[k] = g(y with y_v = lo + 1 + k) - g(y with y_v = lo), k = 0 .. hi - lo - 1,
-are computed with the compiled model's ``change`` (the rest of the network at
-its present values), and the row (D_v, observed y_v) goes into a hash table of
-distinct rows with its weight: a sparse network's zero dyads with the same
-neighbourhood make one row.  The loop runs in C; no Python per dyad.
+are computed with one ``change_support`` call of the compiled model per dyad (every
+value of the support at once, the rest of the network at its present values), and the
+row (D_v, observed y_v) goes into a hash table of distinct rows with its weight: a sparse
+network's zero dyads with the same neighbourhood make one row.  The loop runs in C; no Python per dyad.
 """
 import numpy as np
 cimport numpy as cnp
@@ -104,21 +104,23 @@ cdef int _add(RowTable* t, const double* row, int64_t y, double w,
 
 
 cdef inline void _changes(CountModel cm, int64_t v, int64_t lo, int64_t K, int64_t p,
-                          double* base, double* tmp, double* buf, int64_t* cols,
+                          double* values, double* buf, int64_t* cols,
                           int64_t width) noexcept nogil:
     # the change statistics of y_v = lo + 1 .. lo + K from y_v = lo, statistic j of value k
-    # into buf[k * width + cols[j]] (cols NULL: j)
+    # into buf[k * width + cols[j]] (cols NULL: j); ``values`` ((K + 1) * p scratch) gets
+    # the changes of lo .. lo + K from the present value, in one whole-support call
     cdef int64_t k, j
     if cm.get(v) == lo:
         for j in range(p):
-            base[j] = 0.0
+            values[j] = 0.0
+        cm.change_support(v, lo + 1, K, values + p)
     else:
-        cm.change(v, lo, base)
+        cm.change_support(v, lo, K + 1, values)
     for k in range(K):
-        cm.change(v, lo + 1 + k, tmp)
         for j in range(p):
             # relative to y_v = lo; + 0.0 makes -0.0 hash as 0.0
-            buf[k * width + (cols[j] if cols != NULL else j)] = (tmp[j] - base[j]) + 0.0
+            buf[k * width + (cols[j] if cols != NULL else j)] = \
+                (values[(k + 1) * p + j] - values[j]) + 0.0
 
 
 def count_design(CountModel cm, int64_t lo, int64_t hi, variables=None, weights=None,
@@ -148,8 +150,7 @@ def count_design(CountModel cm, int64_t lo, int64_t hi, variables=None, weights=
     cdef int64_t K = hi - lo, p_cm = cm.n_stats, p = cm.n_stats, width
     cdef int64_t n, idx, v, k, j, y_cur, p_fix = 0
     cdef double* buf
-    cdef double* base
-    cdef double* tmp
+    cdef double* values
     cdef double w = 1.0
     cdef RowTable t
     cdef cnp.int64_t[::1] vs
@@ -192,9 +193,8 @@ def count_design(CountModel cm, int64_t lo, int64_t hi, variables=None, weights=
     t.y_obs = <int64_t*>malloc(t.cap_rows * sizeof(int64_t))
     t.weight = <double*>malloc(t.cap_rows * sizeof(double))
     t.slots = <int64_t*>calloc(t.n_slots, sizeof(int64_t))
-    buf = <double*>malloc((width + 2 * p_cm + 2) * sizeof(double))
-    base = buf + width
-    tmp = base + p_cm + 1
+    buf = <double*>malloc((width + (K + 1) * p_cm + 1) * sizeof(double))
+    values = buf + width
     if t.rows == NULL or t.y_obs == NULL or t.weight == NULL or t.slots == NULL or buf == NULL:
         err = -1
     try:
@@ -207,7 +207,7 @@ def count_design(CountModel cm, int64_t lo, int64_t hi, variables=None, weights=
                         v = vs[idx]
                         w = ws[idx]
                     y_cur = cm.get(v)
-                    _changes(cm, v, lo, K, p_cm, base, tmp, buf, cols, p)
+                    _changes(cm, v, lo, K, p_cm, values, buf, cols, p)
                     if split:
                         for k in range(K):
                             for j in range(p_fix):
@@ -242,15 +242,14 @@ def change_rows(CountModel cm, int64_t lo, int64_t hi, variables):
         raise ValueError("the support needs at least two values")
     out = np.zeros((vs.shape[0], K, p), dtype=np.float64)
     cdef double[:, :, ::1] o = out
-    cdef double* scratch = <double*>malloc((2 * p + 2) * sizeof(double))
+    cdef double* scratch = <double*>malloc(((K + 1) * p + 1) * sizeof(double))
     if scratch == NULL:
         raise MemoryError()
     try:
         if p:
             with nogil:
                 for idx in range(vs.shape[0]):
-                    _changes(cm, vs[idx], lo, K, p, scratch, scratch + p + 1, &o[idx, 0, 0],
-                             NULL, p)
+                    _changes(cm, vs[idx], lo, K, p, scratch, &o[idx, 0, 0], NULL, p)
         return out
     finally:
         free(scratch)
@@ -348,6 +347,26 @@ cdef int _cmp_int64(const void* a, const void* b) noexcept nogil:
     return (x > y) - (x < y)
 
 
+cdef struct KeyBuffer:
+    int64_t* keys
+    int64_t m          # keys stored
+    int64_t cap
+
+
+cdef inline int _push_key(KeyBuffer* buf, int64_t key) noexcept nogil:
+    # append ``key``, doubling the buffer when full; -1 when memory runs out
+    cdef int64_t* grown
+    if buf.m == buf.cap:
+        grown = <int64_t*>realloc(buf.keys, 2 * buf.cap * sizeof(int64_t))
+        if grown == NULL:
+            return -1
+        buf.keys = grown
+        buf.cap *= 2
+    buf.keys[buf.m] = key
+    buf.m += 1
+    return 0
+
+
 def near_pairs(indptr, neighbours, int n, bint two_hop, bint one_hop, bint directed):
     """The node pairs (u, w) within two steps of each other on a graph, as increasing keys
     u * n + w (undirected: u < w only; directed: both orders).
@@ -371,35 +390,30 @@ def near_pairs(indptr, neighbours, int n, bint two_hop, bint one_hop, bint direc
     """
     cdef cnp.int64_t[::1] ip = np.ascontiguousarray(indptr, dtype=np.int64)
     cdef cnp.int64_t[::1] nb = np.ascontiguousarray(neighbours, dtype=np.int64)
-    cdef int64_t u, r, w, a, b, m = 0, cap = 1024, start
+    cdef int64_t u, r, w, a, b, start
     cdef int64_t* stamp = <int64_t*>malloc(max(n, 1) * sizeof(int64_t))
-    cdef int64_t* out = <int64_t*>malloc(cap * sizeof(int64_t))
-    cdef int64_t* grown
+    cdef KeyBuffer out
     cdef int err = 0
-    if stamp == NULL or out == NULL:
+    out.m, out.cap = 0, 1024
+    out.keys = <int64_t*>malloc(out.cap * sizeof(int64_t))
+    if stamp == NULL or out.keys == NULL:
         free(stamp)
-        free(out)
+        free(out.keys)
         raise MemoryError()
     try:
         with nogil:
             for u in range(n):
                 stamp[u] = -1
             for u in range(n):
-                start = m
+                start = out.m
                 stamp[u] = u                       # never pair u with itself
                 for a in range(ip[u], ip[u + 1]):
                     r = nb[a]
                     if one_hop and stamp[r] != u and (directed or r > u):
                         stamp[r] = u
-                        if m == cap:
-                            grown = <int64_t*>realloc(out, 2 * cap * sizeof(int64_t))
-                            if grown == NULL:
-                                err = -1
-                                break
-                            out = grown
-                            cap *= 2
-                        out[m] = u * n + r
-                        m += 1
+                        err = _push_key(&out, u * n + r)
+                        if err:
+                            break
                     if not two_hop:
                         continue
                     for b in range(ip[r], ip[r + 1]):
@@ -407,26 +421,20 @@ def near_pairs(indptr, neighbours, int n, bint two_hop, bint one_hop, bint direc
                         if stamp[w] == u or (not directed and w < u):
                             continue
                         stamp[w] = u
-                        if m == cap:
-                            grown = <int64_t*>realloc(out, 2 * cap * sizeof(int64_t))
-                            if grown == NULL:
-                                err = -1
-                                break
-                            out = grown
-                            cap *= 2
-                        out[m] = u * n + w
-                        m += 1
+                        err = _push_key(&out, u * n + w)
+                        if err:
+                            break
                     if err:
                         break
                 if err:
                     break
-                qsort(out + start, m - start, sizeof(int64_t), _cmp_int64)
+                qsort(out.keys + start, out.m - start, sizeof(int64_t), _cmp_int64)
         if err:
             raise MemoryError("out of memory while listing the near node pairs")
-        keys = np.empty(m, dtype=np.int64)
-        if m:
-            memcpy(<void*>cnp.PyArray_DATA(keys), out, m * sizeof(int64_t))
+        keys = np.empty(out.m, dtype=np.int64)
+        if out.m:
+            memcpy(<void*>cnp.PyArray_DATA(keys), out.keys, out.m * sizeof(int64_t))
         return keys
     finally:
         free(stamp)
-        free(out)
+        free(out.keys)

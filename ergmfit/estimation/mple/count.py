@@ -85,6 +85,8 @@ from ...exceptions import ConvergenceWarning, DegenerateModelError, SettingsErro
 from ...utils.validation import check_random_state
 from ._countmple import count_design, nonzero_variables
 from .bootstrap import bootstrap_covariance, refit_params
+from .separation import _names, _separation_direction, _term_map, separation_error, \
+    separation_message
 
 #: the largest mass the truncation of an unbounded support may leave out, per dyad
 TAIL_TOL = 1e-12
@@ -447,9 +449,12 @@ class CountFit:
     tail_bound: float
 
 
-def newton(design: CountDesign, labels, maxiter=100, tol=1e-14, start=None):
+def newton(design: CountDesign, labels, maxiter=100, tol=1e-14, start=None, term_of=None):
     """Maximise the (concave) log pseudo-likelihood by Newton-Raphson with step
-    halving; returns (θ, inverse negative Hessian, log PL, converged, iterations)."""
+    halving; returns (θ, inverse negative Hessian, log PL, converged, iterations).
+    A pseudo-likelihood without a maximum (:func:`separation_direction`) is a
+    DegenerateModelError naming the statistics (``term_of``: label -> term name), in the
+    binary MPLE's words."""
     p = design.D.shape[2]
     _check_columns(design, labels)
     theta = np.zeros(p) if start is None else np.array(start, dtype=float)
@@ -460,7 +465,7 @@ def newton(design: CountDesign, labels, maxiter=100, tol=1e-14, start=None):
         try:
             step = np.linalg.solve(-H, g)
         except np.linalg.LinAlgError:
-            raise DegenerateModelError(_collinear_text(design, labels)) from None
+            break               # separated (below) or collinear (the covariance's error)
         dec = float(g @ step)
         if not np.isfinite(dec):
             break
@@ -487,14 +492,12 @@ def newton(design: CountDesign, labels, maxiter=100, tol=1e-14, start=None):
         theta, ll, g, H = new, ll_new, g_new, H_new
         if np.max(np.abs(theta)) > 1e6:
             break
-    if not converged or not np.all(np.isfinite(theta)) or np.max(np.abs(theta)) > 20:
-        d = recession_direction(design)
-        if d is not None:
-            raise DegenerateModelError(
-                "the count MPLE does not exist: the pseudo-likelihood keeps increasing along "
-                "the direction " + ", ".join(f"{lab} {'+' if v > 0 else '-'}Inf" for lab, v in
-                                             zip(labels, d) if abs(v) > 1e-9)
-                + " (a statistic at its extreme, e.g. every dyad nonzero)")
+    d = separation_direction(design)
+    if d is not None:
+        name = _names(labels, term_of)
+        raise separation_error(separation_message(
+            d, labels, name_of=name, separated="each dyad's observed value from its other "
+            "values"), single=np.count_nonzero(d) == 1, warn_option=False)
     try:
         cov = np.linalg.inv(-H)
     except np.linalg.LinAlgError:
@@ -502,25 +505,33 @@ def newton(design: CountDesign, labels, maxiter=100, tol=1e-14, start=None):
     return theta, 0.5 * (cov + cov.T), ll, converged, it
 
 
-def recession_direction(design):
-    """A direction d along which the log pseudo-likelihood increases without bound
-    (d·(Δ_v(y_v) − Δ_v(k)) >= 0 for every dyad v and value k, > 0 for some), by a
-    linear program; None when there is none (the maximum exists)."""
-    from scipy.optimize import linprog
+def difference_rows(design):
+    """The rows a = Δ_v(y_v) − Δ_v(k) of every distinct dyad row v and value k of the support
+    (U (K + 1), p): the log pseudo-likelihood keeps increasing along d exactly when
+    d . a >= 0 for every row a, > 0 for some (the observed values are then each dyad's
+    most likely along d: the count twin of a separation of ties from non-ties)."""
     U, K, p = design.D.shape
-    full = np.zeros((U, K + 1, p))
-    full[:, 1:, :] = design.D
+    full = design._full()
     obs = full[np.arange(U), design.y - design.lo, :]
-    A = (obs[:, None, :] - full).reshape(-1, p)
+    return (obs[:, None, :] - full).reshape(-1, p)
+
+
+def separation_direction(design):
+    """A direction (in columns scaled to max |a| = 1) along which the count log
+    pseudo-likelihood increases without bound, or None when its maximum exists: the binary
+    MPLE's separation linear program
+    (:func:`~ergmfit.estimation.mple.separation._separation_direction`) on the
+    distinct rows of :func:`difference_rows`, each a row whose observed side is d . a >= 0
+    (a "tie" row of the binary program)."""
+    A = difference_rows(design)
     A = A[np.any(A != 0, axis=1)]
     if not len(A):
         return None
-    scale = np.max(np.abs(A))
-    res = linprog(-A.sum(axis=0) / scale, A_ub=-A / scale, b_ub=np.zeros(len(A)),
-                  bounds=[(-1, 1)] * p, method="highs")
-    if res.status != 0 or -res.fun <= 1e-9 * len(A):
-        return None
-    return res.x
+    scale = np.abs(A).max(axis=0)
+    scale[scale == 0] = 1.0
+    Z = np.unique(A / scale, axis=0)
+    ones = np.ones(len(Z))
+    return _separation_direction(Z, ones, ones)
 
 
 def _check_columns(design, labels):
@@ -564,9 +575,10 @@ def fit_count(model, labels, maxiter=100, tol=1e-14, cm=None, hi=None,
                             f"smaller reference")
     start = None
     cells = zero_groups(model) if sample is None else None
+    term_of = _term_map(model)
     while True:
         design = design_of(cm, ref, hi, sample, cells)
-        theta, cov, ll, conv, it = newton(design, labels, maxiter, tol, start)
+        theta, cov, ll, conv, it = newton(design, labels, maxiter, tol, start, term_of)
         bound = 0.0 if ref.hi is not None else design.tail_bound(theta)
         if bound <= TAIL_TOL:
             return CountFit(theta, cov, ll, conv, it, design, bound)

@@ -13,7 +13,7 @@ observed network are networks of that space, so:
   and message);
 * if the MLE does not exist, a direction d exists with d . (g(y) - g(x_obs))
   <= 0 for every network y, in particular for every single toggle: the
-  MPLE's separation linear program (:func:`ergmfit.estimation.mple.pseudolikelihood._separation_direction`)
+  MPLE's separation linear program (:func:`ergmfit.estimation.mple.separation._separation_direction`)
   finds such a d.  That is necessary, not sufficient (the MPLE may fail to
   exist where the MLE exists), so an estimator confirms it with its own
   sample: :func:`on_boundary` asks whether every simulated network also lies

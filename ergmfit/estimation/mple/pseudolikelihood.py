@@ -90,7 +90,7 @@ from functools import singledispatch
 import sys
 
 import numpy as np
-from scipy import linalg, optimize, special
+from scipy import linalg, special
 
 from ...exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
 from ...families import BINARY, BinaryFamily, CountFamily
@@ -103,6 +103,8 @@ from ..base import Estimator, Setting, choice, integer, n_jobs_setting, number
 from ._mple import build_design, count_on
 from .bootstrap import bootstrap_covariance, refit_params
 from .count import fit_count_mple
+from .separation import (_names, _separation_direction, _term_map, separation_error,
+                         separation_message)
 from ..common.restricted import compressed_rows, offset_design, target_design, target_network
 
 __all__ = ["MPLE", "fit_pseudolikelihood", "pseudo_design", "Design", "LogitFit",
@@ -220,16 +222,6 @@ class LogitFit:
     messages: list = field(default_factory=list)
 
 
-def _names(labels, term_of):
-    def name(k):
-        lab = labels[k]
-        if list(labels).count(lab) > 1:        # a repeated label: say which one
-            return f"'{lab}' (statistic {k + 1} of the model)"
-        t = term_of.get(lab) if term_of else None
-        return f"'{lab}'" + (f" (term {t})" if t and t != lab else "")
-    return name
-
-
 def _solve_psd(A, b):
     try:
         c = linalg.cho_factor(A, check_finite=False)
@@ -271,28 +263,6 @@ def _check_variation(Z, n, labels, term_of, where):
             f"the change statistics of {names} are linearly dependent over every {where} "
             "(collinear: one is a combination of the others), so their coefficients are not "
             "identifiable; remove one of them from the formula.")
-
-
-def _separation_direction(Z, n, s):
-    """A direction d (scaled columns) along which the pseudo-likelihood rises
-    without bound, or None when the MPLE exists (a linear program)."""
-    # s sums the weights of the ties alone: it is 0 exactly when a row has none
-    # (a relative tolerance called a row of 5e13 dyads with 2 ties tie-free);
-    # n - s is a difference, exact up to the rounding of n
-    pos = s > 0.0
-    neg = (n - s) > 4.0 * np.finfo(float).eps * n
-    p = Z.shape[1]
-    A = np.vstack([-Z[pos], Z[neg]])
-    c = -(Z[pos].sum(axis=0) - Z[neg].sum(axis=0))
-    res = optimize.linprog(c, A_ub=A, b_ub=np.zeros(len(A)), bounds=[(-1.0, 1.0)] * p,
-                           method="highs")
-    if res.status != 0 or -res.fun <= 1e-7:
-        return None
-    d = np.asarray(res.x)
-    d[np.abs(d) < 1e-7] = 0.0
-    if not np.any(d):
-        return None
-    return d
 
 
 def _newton(Z, n, s, maxiter, tol, off=None, tz=None):
@@ -394,21 +364,9 @@ def fit_design(design: Design, labels, term_of=None, separation="error", maxiter
             break
         sup = np.flatnonzero(d)
         glob = active[sup]
-        if len(sup) == 1:
-            sign = "+Inf" if d[sup[0]] > 0 else "-Inf"
-            what = f"{name(glob[0])} -> {sign}"
-        else:
-            parts = " + ".join(f"{d[k]:.3g}*{labels[active[k]]}" for k in sup)
-            what = f"the combination {parts} -> +Inf (statistics {', '.join(name(k) for k in glob)})"
-        msg = (f"the maximum pseudo-likelihood estimate does not exist: the pseudo-likelihood "
-               f"keeps increasing as {what}, i.e. the change statistics separate the "
-               f"observed ties from the non-ties (perfect or quasi-complete separation; "
-               f"e.g. an observed statistic at its smallest or largest attainable value).")
+        msg = separation_message(d, [labels[k] for k in active], name_of=lambda k: name(active[k]))
         if separation == "error" or len(sup) != 1:
-            raise DegenerateModelError(
-                msg + " Remove the term(s) from the formula"
-                + (", or pass separation='warn' to fix the coefficient at +/-Inf as statnet "
-                   "does." if len(sup) == 1 else "."))
+            raise separation_error(msg, single=len(sup) == 1)
         k = glob[0]
         params[k] = math.inf if d[sup[0]] > 0 else -math.inf
         fixed[k] = True
@@ -441,14 +399,6 @@ def fit_design(design: Design, labels, term_of=None, separation="error", maxiter
 # ---------------------------------------------------------------------------
 def _dyad_independent(model) -> bool:
     return bool(getattr(model, "dyad_independent", False))
-
-
-def _term_map(model) -> dict:
-    out = {}
-    for t in getattr(model, "terms", ()) or ():
-        for lab in getattr(t, "labels", ()):
-            out[lab] = getattr(t, "name", None)
-    return out
 
 
 class MPLE(Estimator):
