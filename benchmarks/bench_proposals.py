@@ -2,7 +2,7 @@
 across network sizes (issue #35 item 5: which proposal should "auto" pick?).
 
 Run by hand:  python benchmarks/bench_proposals.py [--sizes 1000 10000 100000]
-                  [--models gnp clustered] [--seeds 1 2 3]
+                  [--models gnp homophily] [--seeds 1 2 3]
                   [--proposals tnt triadic lifted-tnt lifted-triadic]
                   [--sweeps 200] [--draws 400]
 
@@ -31,15 +31,22 @@ draws ``sweeps * ties / draws`` proposals apart, timed in CPU seconds
 * M proposals per CPU s;
 * the effective sample size (ESS) per CPU s of each statistic: Geyer's initial
   monotone sequence estimator of the integrated autocorrelation time
-  (:func:`ergmfit.sampling.chains.effective_sizes`, the one statnet-style
-  MCMC-MLE diagnostics here use), per chain;
+  (:func:`ergmfit.sampling.chains.effective_sizes`, the one ergmfit's MCMC
+  diagnostics report), per chain;
 * the smallest of them, the figure that bounds an MCMC-MLE step's precision,
   and its ratio to the present default's.
 
 The ESS estimate needs the chain to be many autocorrelation times long: the
 ``tau`` column (autocorrelation time of the slowest statistic, in draws) should
-stay well below ``draws / 20``; raise ``--sweeps`` where it does not.
-The figures and the rule drawn from them are in docs/large_networks.md.
+stay well below ``draws / 20``; raise ``--sweeps`` where it does not.  The
+``drift`` column (the largest distance between the means of the two halves of a
+chain's draws, in batch-means standard errors, over the seeds) flags a chain that
+has not mixed.  Session 13's figures came from ``--models gnp --sizes 1000 10000
+--proposals tnt lifted-tnt lifted-triadic``, ``--models gnp --sizes 100000 --seeds
+1 2 --sweeps 100 --draws 300`` (same proposals) and ``--models homophily --sizes
+1000 10000 --sweeps 800`` (same proposals; the reversible ``triadic`` once at 1,000).
+The figures and what was decided from them: docs/guide/large_networks.md, "Which
+proposal at which size".
 """
 import argparse
 import math
