@@ -49,7 +49,6 @@ The figures and what was decided from them: docs/guide/large_networks.md, "Which
 proposal at which size".
 """
 import argparse
-import math
 import time
 
 import numpy as np
