@@ -22,7 +22,7 @@ from libc.math cimport log
 from libc.stdint cimport int64_t
 from ergmfit.core._model cimport BinaryModel
 from ergmfit.core._random cimport RNG, rng_below, rng_uniform
-from ergmfit.network._state cimport NetworkState, CACHE_SP, CACHE_OTP
+from ergmfit.network._state cimport NetworkState, CACHE_SP, CACHE_OTP, in_list
 from ergmfit.sampling._proposals cimport Proposal
 from ergmfit.terms._ergm cimport ERGMModel
 
@@ -54,17 +54,23 @@ cdef double _triadic_sum(NetworkState s, int a, int b) noexcept nogil:
                     d = s.out_deg[w] - (1 if s.has_tie(w, a) else 0)
                     tot += 1.0 / d
         return tot
-    # undirected: both orientations (a, w, b) and (b, w, a), each with prob 1/2
-    if s.out_deg[a] <= s.out_deg[b]:
+    # undirected: both orientations (a, w, b) and (b, w, a), each with prob 1/2;
+    # the shorter neighbour list is scanned, each entry looked up in the other list
+    # (hash storage, short lists: no hash probe) or by has_tie (the same w, in the
+    # same order: the same sum)
+    if s.out_deg[a] > s.out_deg[b]:
+        x = a; a = b; b = x
+    d = s.out_deg[b]
+    if s.scan_cheaper(s.out_deg[a], d):
         for x in range(s.out_deg[a]):
             w = s.out_nb[a][x]
-            if w != b and s.has_tie(w, b):
+            if in_list(s.out_nb[b], d, w):
                 tot += 1.0 / (s.out_deg[w] - 1)
-    else:
-        for x in range(s.out_deg[b]):
-            w = s.out_nb[b][x]
-            if w != a and s.has_tie(w, a):
-                tot += 1.0 / (s.out_deg[w] - 1)
+        return tot
+    for x in range(s.out_deg[a]):
+        w = s.out_nb[a][x]
+        if w != b and s.has_tie(w, b):
+            tot += 1.0 / (s.out_deg[w] - 1)
     return tot
 
 
