@@ -67,6 +67,7 @@ from .state import MCMLEState
 from .target import target_for
 from .interval import MIN_ESS_SHARE, quarter_octave
 from .loglik import bridge_loglik
+from .burnin import MAX_REDRAWS, unfit_to_step
 from .settings import SETTINGS, missing_data_settings
 from .start import exact_mle, exact_mle_available, nothing_to_estimate, start_theta
 
@@ -472,11 +473,13 @@ class MCMLE(Estimator):
             return False
         state.backtracks = 0
         state.guard = (theta.copy(), tstat)
+        ess = effective_sizes(chains_zp)
+        mess = multivariate_ess(chains_zp)
+        if self._redraw(model, state, chains_zp, ess, mess, size, theta, progress):
+            return False
         gamma = _step_length(Zp, self.steplength_margin)
         pval = hotelling_pvalue(chains_zp) if gamma >= 1.0 else 0.0
         eta, gamma = self._step(par, theta, Z, gamma)
-        ess = effective_sizes(chains_zp)
-        mess = multivariate_ess(chains_zp)
         state.history.append({"iteration": state.n_before + state.iteration, "theta": theta.tolist(),
                               "gamma": gamma, "pvalue": pval, "min_ess": float(ess.min()),
                               "ess": mess, "interval": state.interval, "samplesize": size,
@@ -498,6 +501,37 @@ class MCMLE(Estimator):
             state.final = state.streak >= 2
         self._adapt_interval(state, ess, mess, size)
         return False
+
+    def _min_step_ess(self, model):
+        """The effective draws a (non-final) sample needs to be stepped on: the
+        ``min_step_ess`` setting, else the model family's share of ``target_ess``
+        (``ModelFamily.min_step_ess_share``; 0: every sample is stepped on)."""
+        if self.min_step_ess is not None:
+            return float(self.min_step_ess)
+        share = getattr(getattr(model, "family", None), "min_step_ess_share", 0.0)
+        return float(share) * self.target_ess
+
+    def _redraw(self, model, state, chains_zp, ess, mess, size, theta, progress) -> bool:
+        """True when this sample is not fit to step on (too few effective draws, or
+        chains still drifting: :mod:`.burnin`) and is redrawn instead: θ stays, the
+        chains go on from where they stopped, the interval adapts; at most
+        ``burnin.MAX_REDRAWS`` times in a row."""
+        min_ess = self._min_step_ess(model)
+        if min_ess <= 0 or state.final or state.redraws >= MAX_REDRAWS:
+            state.redraws = 0
+            return False
+        why = unfit_to_step(chains_zp, mess, min_ess)
+        if why is None:
+            state.redraws = 0
+            return False
+        state.redraws += 1
+        state.history.append({"iteration": state.n_before + state.iteration,
+                              "theta": theta.tolist(), "redraw": why, "gamma": 0.0,
+                              "pvalue": float("nan"), "min_ess": float(ess.min()), "ess": mess,
+                              "interval": state.interval, "samplesize": size})
+        progress.update(1, step="redraw", interval=state.interval)
+        self._adapt_interval(state, ess, mess, size)
+        return True
 
     def _step(self, par, theta, Z, gamma):
         """The importance-sampling step towards the pseudo-observation (1 − γ) z̄, kept
