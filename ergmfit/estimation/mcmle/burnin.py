@@ -30,8 +30,9 @@ DRIFT_Z = 4.0
 
 def drift_z(chains) -> np.ndarray:
     """Per statistic, the largest over chains of |mean(second half) - mean(first half)|
-    in units of its Monte Carlo standard error (batch means of each half): a
-    Geweke-type test that the chain has finished its burn-in.
+    in units of its Monte Carlo standard error under stationarity (twice the batch-means
+    variance of the second half's mean): a Geweke-type test that the chain has
+    finished its burn-in.
 
     Parameters
     ----------
@@ -58,7 +59,10 @@ def drift_z(chains) -> np.ndarray:
         if half < 8:
             continue
         a, b = c[:half], c[-half:]
-        var = np.diag(batch_means_cov([a])) + np.diag(batch_means_cov([b]))
+        # both halves' means have the Monte Carlo variance of the second one's when the
+        # chain is stationary; the first half's own batch means would count a drift
+        # within it as variance and hide it
+        var = 2.0 * np.diag(batch_means_cov([b]))
         diff = np.abs(b.mean(axis=0) - a.mean(axis=0))
         z = np.where(var > 0, diff / np.sqrt(np.where(var > 0, var, 1.0)), 0.0)
         out = z if out is None else np.maximum(out, z)

@@ -568,8 +568,10 @@ class MCMLE(Estimator):
             # statistic.
             ratio = max(self.target_ess / max(mess, 1.0),
                         MIN_ESS_SHARE * self.target_ess / min_ess)
-            state.interval = quarter_octave(interval * min(8.0, max(0.25, ratio)),
-                                            min_interval, self.max_interval)
+            wanted = interval * min(8.0, max(0.25, ratio))
+            state.interval = quarter_octave(wanted, min_interval, self.max_interval)
+            if wanted > self.max_interval:
+                self._interval_capped(state, wanted, mess, size)
             tau = state.interval * size / min_ess
             state.burnin = int(min(16 * state.interval, max(state.interval, 2 * tau)))
         else:
@@ -585,6 +587,23 @@ class MCMLE(Estimator):
             state.interval = quarter_octave(
                 min(4.0 * interval, max(0.5 * interval, self.target_ess * tau / self.samplesize)),
                 min_interval, self.max_interval)
+
+    def _interval_capped(self, state, wanted, mess, size):
+        """The interval the sample's effective size asks for exceeds ``max_interval``: it
+        stays there, the iteration's record says so (``interval_capped``), and the first
+        time a ConvergenceWarning says what it means."""
+        state.history[-1]["interval_capped"] = int(wanted)
+        if state.capped_warned:
+            return
+        state.capped_warned = True
+        warnings.warn(f"MCMC-MLE: the sample at the current parameters had {mess:.1f} effective "
+                      f"draws of {size}, and the interval that would give {self.target_ess:g} "
+                      f"({int(wanted):,} proposals between draws) exceeds max_interval="
+                      f"{self.max_interval:,}: the interval stays at {self.max_interval:,}. The "
+                      "chain mixes too slowly (or still moves away from the observed network) "
+                      "at these parameters; give a better start (init=), another proposal, or "
+                      "a larger max_interval if the cost is acceptable",
+                      ConvergenceWarning, stacklevel=4)
 
     def _warn_unfinished(self, state):
         """The warning of iterations that were interrupted or did not converge."""
