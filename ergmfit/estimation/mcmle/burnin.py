@@ -22,6 +22,8 @@ from ...sampling.chains import batch_means_cov
 #: one is stepped on whatever its effective size (as statnet's
 #: ``MCMC.effectiveSize.maxruns`` bounds its runs)
 MAX_REDRAWS = 4
+#: a redrawn sample's interval grows at most this many times over the last one's
+REDRAW_GROWTH = 2
 #: a drift between a chain's first and second half larger than this many Monte Carlo
 #: standard errors, in the statistic that drifts most (a Bonferroni-like bound for
 #: ~20 statistics), marks the sample as still burning in

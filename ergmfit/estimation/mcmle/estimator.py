@@ -67,7 +67,7 @@ from .state import MCMLEState
 from .target import target_for
 from .interval import MIN_ESS_SHARE, quarter_octave
 from .loglik import bridge_loglik
-from .burnin import MAX_REDRAWS, unfit_to_step
+from .burnin import MAX_REDRAWS, REDRAW_GROWTH, unfit_to_step
 from .settings import SETTINGS, missing_data_settings
 from .start import exact_mle, exact_mle_available, nothing_to_estimate, start_theta
 
@@ -530,7 +530,15 @@ class MCMLE(Estimator):
                               "pvalue": float("nan"), "min_ess": float(ess.min()), "ess": mess,
                               "interval": state.interval, "samplesize": size})
         progress.update(1, step="redraw", interval=state.interval)
+        # a drifting sample's effective size says little about the mixing at equilibrium:
+        # the chains go on (that is the burn-in), the interval grows at most REDRAW_GROWTH
+        # times per redraw (the usual adaptation's x8 ran the interval up 8^4 in 4 redraws)
+        before = state.interval
         self._adapt_interval(state, ess, mess, size)
+        if state.interval > REDRAW_GROWTH * before:
+            state.interval = quarter_octave(REDRAW_GROWTH * before, self._min_interval(),
+                                            self.max_interval)
+            state.burnin = min(state.burnin, 16 * state.interval)
         return True
 
     def _step(self, par, theta, Z, gamma):
