@@ -9,8 +9,8 @@ tests the burn-in (``MCMC.effectiveSize.burnin.pval``) before the sample is used
 
 Which models need it is the model's declaration (``ModelFamily.min_step_ess_share``,
 read through ``model.min_step_ess_share``): the count family's chains from its MPLE
-drift for millions of proposals before they settle (docs/valued.md, "The issue-554
-model"), the binary family keeps its fits as they were (0: off).
+drift for millions of proposals before they settle (docs/valued_terms.md, "MCMC-MLE
+of the issue-554 model"), the binary family keeps its fits as they were (0: off).
 """
 from __future__ import annotations
 
