@@ -454,6 +454,12 @@ class MCMLE(Estimator):
         state.chains_z = [c - g_obs for c in chains]
         Z = np.concatenate(state.chains_z)
         Zp, chains_zp = proj(Z), [proj(c) for c in state.chains_z]
+        ess = effective_sizes(chains_zp)
+        mess = multivariate_ess(chains_zp)
+        # a sample still burning in is redrawn before anything is judged from it (the
+        # overshoot guard below then compares the settled sample with the last one used)
+        if self._redraw(model, state, chains_zp, ess, mess, size, theta, progress):
+            return False
         # Guarded step: a step that overshoots -- the sample lands far on the
         # other side of the observed statistics, farther than before it -- is
         # halved back towards where it came from instead of being trusted
@@ -473,10 +479,6 @@ class MCMLE(Estimator):
             return False
         state.backtracks = 0
         state.guard = (theta.copy(), tstat)
-        ess = effective_sizes(chains_zp)
-        mess = multivariate_ess(chains_zp)
-        if self._redraw(model, state, chains_zp, ess, mess, size, theta, progress):
-            return False
         gamma = _step_length(Zp, self.steplength_margin)
         pval = hotelling_pvalue(chains_zp) if gamma >= 1.0 else 0.0
         eta, gamma = self._step(par, theta, Z, gamma)
