@@ -24,6 +24,9 @@ Prints the network's summary, then per seed: CPU seconds of ``fit("mcmle")`` (wi
 log-likelihood, as the issue's call did not ask for it), MCMC-MLE iterations, whether it
 converged, and the largest |t| of the final convergence check.  The issue's check: converged
 in < 10 CPU minutes.  ``--profile`` runs one fit under cProfile and prints the top entries.
+``--drift`` instead measures, from each start (count MPLE, CD, EE), how far a chain from the
+observed network moves: the statistics after 10^5 and 3 x 10^6 proposals beside the observed
+ones (docs/valued_terms.md, "MCMC-MLE of the issue-554 model").
 ``--rate N`` instead times N Metropolis-Hastings proposals (the default proposal) at the count
 MPLE, of the whole model and of the model without ``transitiveweights``, in CPU s (run it
 alternately from two trees for an A/B).
@@ -111,12 +114,41 @@ def proposal_rates(n_proposals):
               f"{n_proposals / cpu / 1e3:.0f}k per CPU s")
 
 
+def start_drift():
+    """The chain's drift from the observed network at each start (see the module docstring)."""
+    from ergmfit.estimation.contrastive.cd import CD
+    m = model()
+    g = m.statistics_vector()
+    shown = [m.labels.index(k) for k in ("sum", "mutual.min", "nodeicovar",
+                                         "transitiveweights.min.max.min")]
+    print("observed", " ".join(f"{m.labels[k]}={g[k]:.0f}" for k in shown))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        starts = {}
+        for name, how in (("MPLE", lambda: m.fit("mple").params),
+                          ("CD", lambda: CD(random_state=1).start(m)),
+                          ("EE", lambda: m.fit("ee", random_state=1, polish=False,
+                                               se="none").params)):
+            t = time.process_time()
+            starts[name] = np.asarray(how(), dtype=float)
+            print(f"{name} start: {time.process_time() - t:.1f} CPU s")
+        for name, theta in starts.items():
+            S = m.simulate(theta, n=30, burnin=0, interval=100_000, output="stats",
+                           random_state=1)
+            print(f"{name:5s} after 0.1M: " + " ".join(f"{S[0, k]:.0f}" for k in shown)
+                  + "   after 3M: " + " ".join(f"{S[-1, k]:.0f}" for k in shown))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, nargs="+", default=[1])
     ap.add_argument("--profile", action="store_true")
     ap.add_argument("--rate", type=int, metavar="N", help="time N proposals at the MPLE")
+    ap.add_argument("--drift", action="store_true", help="the chain's drift from each start")
     args = ap.parse_args()
+    if args.drift:
+        start_drift()
+        return
     if args.rate:
         proposal_rates(args.rate)
         return
@@ -142,8 +174,10 @@ def main():
     for s in args.seeds:
         fit, cpu = fit_once(m, s)
         info = fit.info
-        print(f"seed {s}: {cpu:8.1f} CPU s, iterations {info.get('iterations')}, converged "
-              f"{info.get('converged')}, coef {np.round(np.asarray(fit.params, float), 3).tolist()}")
+        redraws = sum("redraw" in h for h in info.get("history", []))
+        print(f"seed {s}: {cpu:8.1f} CPU s, iterations {getattr(fit, 'n_iter', None)} "
+              f"({redraws} redrawn samples), converged "
+              f"{fit.converged}, coef {np.round(np.asarray(fit.params, float), 3).tolist()}")
 
 
 if __name__ == "__main__":

@@ -27,6 +27,10 @@ class ModelFamily:
     pilot_first_sample : bool
         Whether MCMC-MLE draws the first sample as a pilot at the smallest interval
         even for a linear model (``ERGM.pilot_first_sample``; curved models always do).
+    min_step_ess_share : float
+        The share of MCMC-MLE's ``target_ess`` a sample needs to be stepped on: a sample
+        with fewer effective draws, or whose chains still drift, is redrawn at the same
+        parameters (:mod:`ergmfit.estimation.mcmle.burnin`); 0: every sample is used.
     fixed_density : bool
         Whether a state is binary ties whose number a fixed-density proposal holds
         (Equilibrium Expectation's IFD proposals need it).
@@ -51,6 +55,7 @@ class ModelFamily:
     proposals: dict = {}
     default_proposal = ""
     pilot_first_sample = False
+    min_step_ess_share = 0.0
     fixed_density = False
     logistic_pseudo_likelihood = False
     has_boundary_faces = False

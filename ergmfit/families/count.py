@@ -46,6 +46,11 @@ class CountFamily(ModelFamily):
     #: ``estimation.common.curved.first_sample_ok``): from the count MPLE start, count
     #: chains mix within a quarter of the default interval
     pilot_first_sample = True
+    #: MCMC-MLE redraws a sample with fewer than a quarter of its target effective draws
+    #: or still drifting (:mod:`ergmfit.estimation.mcmle.burnin`): a count chain from its
+    #: MPLE can drift for millions of proposals (the issue-554 model: ``sum`` 14,179 to
+    #: ~17,600 over 3 M), and an importance-sampling step on such a sample diverges
+    min_step_ess_share = 0.25
 
     def __init__(self, reference="Poisson"):
         self.reference: Reference = parse_reference(reference)

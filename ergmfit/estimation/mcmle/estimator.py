@@ -68,6 +68,7 @@ from .state import MCMLEState
 from .target import target_for
 from .interval import MIN_ESS_SHARE, final_sample_size, quarter_octave, streak_tau
 from .loglik import bridge_loglik
+from .burnin import MAX_REDRAWS, REDRAW_GROWTH, unfit_to_step
 from .settings import SETTINGS, missing_data_settings
 from .start import exact_mle, exact_mle_available, nothing_to_estimate, start_theta
 
@@ -462,6 +463,12 @@ class MCMLE(Estimator):
         state.chains_z = [c - g_obs for c in chains]
         Z = np.concatenate(state.chains_z)
         Zp, chains_zp = proj(Z), [proj(c) for c in state.chains_z]
+        ess = effective_sizes(chains_zp)
+        mess = multivariate_ess(chains_zp)
+        # a sample still burning in is redrawn before anything is judged from it (the
+        # overshoot guard below then compares the settled sample with the last one used)
+        if self._redraw(model, state, chains_zp, ess, mess, size, theta, progress):
+            return False
         # Guarded step: a step that overshoots -- the sample lands far on the
         # other side of the observed statistics, farther than before it -- is
         # halved back towards where it came from instead of being trusted
@@ -484,8 +491,6 @@ class MCMLE(Estimator):
         gamma = _step_length(Zp, self.steplength_margin)
         pval = hotelling_pvalue(chains_zp) if gamma >= 1.0 else 0.0
         eta, gamma = self._step(par, theta, Z, gamma)
-        ess = effective_sizes(chains_zp)
-        mess = multivariate_ess(chains_zp)
         state.history.append({"iteration": state.n_before + state.iteration, "theta": theta.tolist(),
                               "gamma": gamma, "pvalue": pval, "min_ess": float(ess.min()),
                               "ess": mess, "interval": state.interval, "samplesize": size,
@@ -507,6 +512,45 @@ class MCMLE(Estimator):
             state.final = state.streak >= 2
         self._adapt_interval(state, ess, mess, size)
         return False
+
+    def _min_step_ess(self, model):
+        """The effective draws a (non-final) sample needs to be stepped on: the
+        ``min_step_ess`` setting, else the model family's share of ``target_ess``
+        (``ModelFamily.min_step_ess_share``; 0: every sample is stepped on)."""
+        if self.min_step_ess is not None:
+            return float(self.min_step_ess)
+        share = getattr(getattr(model, "family", None), "min_step_ess_share", 0.0)
+        return float(share) * self.target_ess
+
+    def _redraw(self, model, state, chains_zp, ess, mess, size, theta, progress) -> bool:
+        """True when this sample is not fit to step on (too few effective draws, or
+        chains still drifting: :mod:`.burnin`) and is redrawn instead: θ stays, the
+        chains go on from where they stopped, the interval adapts; at most
+        ``burnin.MAX_REDRAWS`` times in a row."""
+        min_ess = self._min_step_ess(model)
+        if min_ess <= 0 or state.final or state.redraws >= MAX_REDRAWS:
+            state.redraws = 0
+            return False
+        why = unfit_to_step(chains_zp, mess, min_ess)
+        if why is None:
+            state.redraws = 0
+            return False
+        state.redraws += 1
+        state.history.append({"iteration": state.n_before + state.iteration,
+                              "theta": theta.tolist(), "redraw": why, "gamma": 0.0,
+                              "pvalue": float("nan"), "min_ess": float(ess.min()), "ess": mess,
+                              "interval": state.interval, "samplesize": size})
+        progress.update(1, step="redraw", interval=state.interval)
+        # a drifting sample's effective size says little about the mixing at equilibrium:
+        # the chains go on (that is the burn-in), the interval grows at most REDRAW_GROWTH
+        # times per redraw (the usual adaptation's x8 ran the interval up 8^4 in 4 redraws)
+        before = state.interval
+        self._adapt_interval(state, ess, mess, size)
+        if state.interval > REDRAW_GROWTH * before:
+            state.interval = quarter_octave(REDRAW_GROWTH * before, self._min_interval(),
+                                            self.max_interval)
+            state.burnin = min(state.burnin, 16 * state.interval)
+        return True
 
     def _step(self, par, theta, Z, gamma):
         """The importance-sampling step towards the pseudo-observation (1 − γ) z̄, kept
@@ -543,8 +587,10 @@ class MCMLE(Estimator):
             # statistic.
             ratio = max(self.target_ess / max(mess, 1.0),
                         MIN_ESS_SHARE * self.target_ess / min_ess)
-            state.interval = quarter_octave(interval * min(8.0, max(0.25, ratio)),
-                                            min_interval, self.max_interval)
+            wanted = interval * min(8.0, max(0.25, ratio))
+            state.interval = quarter_octave(wanted, min_interval, self.max_interval)
+            if wanted > self.max_interval:
+                self._interval_capped(state, wanted, mess, size)
             tau = state.interval * size / min_ess
             state.burnin = int(min(16 * state.interval, max(state.interval, 2 * tau)))
         else:
@@ -560,6 +606,23 @@ class MCMLE(Estimator):
             state.interval = quarter_octave(
                 min(4.0 * interval, max(0.5 * interval, self.target_ess * tau / self.samplesize)),
                 min_interval, self.max_interval)
+
+    def _interval_capped(self, state, wanted, mess, size):
+        """The interval the sample's effective size asks for exceeds ``max_interval``: it
+        stays there, the iteration's record says so (``interval_capped``), and the first
+        time a ConvergenceWarning says what it means."""
+        state.history[-1]["interval_capped"] = int(wanted)
+        if state.capped_warned:
+            return
+        state.capped_warned = True
+        warnings.warn(f"MCMC-MLE: the sample at the current parameters had {mess:.1f} effective "
+                      f"draws of {size}, and the interval that would give {self.target_ess:g} "
+                      f"({int(wanted):,} proposals between draws) exceeds max_interval="
+                      f"{self.max_interval:,}: the interval stays at {self.max_interval:,}. The "
+                      "chain mixes too slowly (or still moves away from the observed network) "
+                      "at these parameters; give a better start (init=), another proposal, or "
+                      "a larger max_interval if the cost is acceptable",
+                      ConvergenceWarning, stacklevel=4)
 
     def _warn_unfinished(self, state):
         """The warning of iterations that were interrupted or did not converge."""

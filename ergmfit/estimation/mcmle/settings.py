@@ -34,6 +34,10 @@ SETTINGS = (
     Setting("obs_interval", None, integer(1, allow_none=True),
             "Missing dyads only: proposals between draws of the chains conditional on the "
             "observed dyads (default a quarter of the adapted interval)."),
+    Setting("min_step_ess", None, number(0, allow_none=True),
+            "Effective draws a sample needs to be stepped on; fewer, or chains still "
+            "drifting, and it is redrawn at the same parameters (default: the model "
+            "family's share of target_ess, 0 for binary ties)."),
     Setting("min_is_ess", 0.05, number(0, 1), "Trust region: smallest importance-sampling "
             "effective size share of a step."),
 )

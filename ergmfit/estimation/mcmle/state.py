@@ -67,6 +67,8 @@ class MCMLEState:
     streak: int = 0                 # consecutive iterations with gamma == 1
     guard: tuple = None             # (θ of the last accepted sample, its standardised mean)
     backtracks: int = 0             # consecutive halvings of an overshooting step
+    redraws: int = 0                # consecutive samples redrawn unused (.burnin)
+    capped_warned: bool = False     # the interval reached max_interval (warned once)
     final: bool = False             # the iteration running is the boosted last one
     chains_z: list = None           # the last sample, centred at the observed statistics
     sample_theta: np.ndarray = None  # where the last sample was drawn

@@ -1,0 +1,102 @@
+"""MCMC-MLE's rule for a sample not fit to step on (:mod:`ergmfit.estimation.mcmle.burnin`,
+#33, the issue-554 fit): a count chain from its MPLE drifts for millions of proposals,
+and an importance-sampling step on a drifting sample of ~3 effective draws diverged.
+Such a sample is now redrawn at the same parameters; and an interval that would pass
+``max_interval`` stays there with a ConvergenceWarning that says why."""
+import warnings
+
+import numpy as np
+import pytest
+
+import ergmfit as ef
+from ergmfit.estimation.mcmle.burnin import DRIFT_Z, MAX_REDRAWS, drift_z, unfit_to_step
+from ergmfit.exceptions import ConvergenceWarning
+from support.valued_networks import samptot
+
+
+def _ar1(rng, n, p, rho):
+    x = np.zeros((n, p))
+    e = rng.standard_normal((n, p))
+    for t in range(1, n):
+        x[t] = rho * x[t - 1] + e[t]
+    return x
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_drift_test_passes_stationary_chains(seed):
+    # autocorrelated but stationary (AR(1), rho 0.9: ~20 draws per effective one): no
+    # statistic's halves differ by DRIFT_Z Monte Carlo s.e.
+    rng = np.random.default_rng(seed)
+    chains = [_ar1(rng, 1024, 5, 0.9), _ar1(rng, 1024, 5, 0.9)]
+    assert drift_z(chains).max() < DRIFT_Z
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_drift_test_catches_a_chain_still_burning_in(seed):
+    # the issue-554 shape: one statistic climbs by ~3 sd of its stationary spread over the
+    # sample (a relaxation towards equilibrium), the others stationary
+    rng = np.random.default_rng(seed)
+    x = _ar1(rng, 1024, 5, 0.9)
+    sd = x[:, 0].std()
+    x[:, 0] += 3 * sd * (1 - np.exp(-np.arange(1024) / 300.0))
+    assert drift_z([x]).max() > DRIFT_Z
+    assert "drift" in unfit_to_step([x], mess=500.0, min_ess=16)
+
+
+def test_too_few_effective_draws_is_unfit():
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((256, 3))
+    assert unfit_to_step([x], mess=3.0, min_ess=16).startswith("3.0 effective draws")
+    assert unfit_to_step([x], mess=200.0, min_ess=16) is None
+
+
+def test_count_family_declares_the_rule_and_binary_does_not():
+    from ergmfit.families.binary import BinaryFamily
+    from ergmfit.families.count import CountFamily
+    assert CountFamily("Poisson").min_step_ess_share > 0
+    assert BinaryFamily().min_step_ess_share == 0
+
+
+def _short_chain_fit(**settings):
+    m = ef.ERGM(samptot(), 'sum + nonzero + mutual(form="min")', response="nominations",
+                reference="Binomial(3)")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fit = m.fit("mcmle", eval_loglik=False, **settings)
+    return fit, caught
+
+
+@pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.slow)])
+def test_a_short_sample_is_redrawn_not_stepped_on(seed):
+    # one proposal between draws of a 306-dyad count network: far fewer effective draws
+    # than asked, so the samples are redrawn (theta kept, interval grown) -- at most
+    # MAX_REDRAWS in a row -- before a step is taken
+    fit, _ = _short_chain_fit(random_state=seed, interval=4, min_interval=1, samplesize=256,
+                              min_step_ess=64, maxit=40)
+    hist = fit.info["history"]
+    assert "redraw" in hist[0]
+    run = 0
+    for a, b in zip(hist, hist[1:]):
+        if "redraw" in a:
+            assert b["theta"] == a["theta"]          # the redrawn sample moved nothing
+            assert b["interval"] >= a["interval"]
+            run += 1
+            assert run <= MAX_REDRAWS
+        else:
+            run = 0
+    assert fit.converged
+    # the same model by the default settings (no redraw needed there)
+    ref, _ = _short_chain_fit(random_state=seed)
+    dev = np.abs(np.asarray(fit.params, float) - np.asarray(ref.params, float))
+    assert np.all(dev < 0.5 * np.asarray(ref.bse, float)), dev / np.asarray(ref.bse, float)
+
+
+def test_interval_past_max_interval_is_capped_with_a_clear_warning():
+    fit, caught = _short_chain_fit(random_state=1, interval=8, min_interval=8, max_interval=8,
+                                   target_ess=10_000, min_step_ess=0, maxit=3)
+    msgs = [str(w.message) for w in caught if issubclass(w.category, ConvergenceWarning)
+            and "max_interval" in str(w.message)]
+    assert len(msgs) == 1, msgs                   # said once, not per iteration
+    assert "exceeds max_interval=8" in msgs[0] and "init=" in msgs[0]
+    assert all(h["interval"] <= 8 for h in fit.info["history"])
+    assert any(h.get("interval_capped") for h in fit.info["history"])
