@@ -10,9 +10,11 @@ wheel" and ``egg_info`` only list the extensions); the build step (``build_ext``
 3. compiles the modules in parallel (``ERGMFIT_BUILD_JOBS`` processes, default: the number of
    CPUs), without debug symbols (``-g0``, stripped at link time), printing one line per module.
 
-Term kernels share extensions (``ergmfit/terms/_coreterms.pyx`` includes the ``.pxi`` sources
-of seven kernels of core terms, ``ergmfit/terms/_longtail.pyx`` five of the long tail): each
-extension module costs about 1 CPU s of build before its own code (``docs/build.md``).
+Related kernels share extensions (``ergmfit/terms/_coreterms.pyx`` includes the ``.pxi`` sources
+of twelve term kernels, ``ergmfit/mrf/_models.pyx`` the MRF block kernels,
+``ergmfit/sampling/_blocks.pyx`` the block choosers, ``ergmfit/sampling/_constrained.pyx`` the
+constrained sampler and its helpers): each extension module costs about 1 CPU s of build before
+its own code (``docs/build.md``).
 
 The wheel holds the compiled modules only: neither the generated ``.c`` files nor the ``.pyx``
 and ``.pxi`` sources, nor the ``.pxd`` headers (ergmfit has no public Cython API to ``cimport``;

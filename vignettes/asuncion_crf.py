@@ -12,7 +12,7 @@ Reproduces Sec. 4.2 of Asuncion, Liu, Ihler & Smyth (2010) with
   10 for training (10,240 pixels), 5 for testing;
 * estimators: Bn-CD1 with the tree-shaped blocks of the paper's Fig. 4
   (n = 3: "L" or "-"; 4: "T"; 5: "+"; 7: "H"; random placement and
-  orientation, ``ergmfit.mrf._trees.GridShapeBlocks``) sampled exactly by
+  orientation, ``ergmfit.mrf._models.GridShapeBlocks``) sampled exactly by
   forward-backward (``ForwardBackward``), and B1-CDn (n single-site Gibbs
   steps) for the same n, plus B1-CD1.  Both run in compiled code
   (``ergmfit.sampling._blocks.bcd_loop``) on one model holding the 10
@@ -62,7 +62,7 @@ from ergmfit.core._model import BinaryModel  # noqa: F401  (the engine's interfa
 from ergmfit.exceptions import DegenerateModelError
 from ergmfit.mrf import GridCRF, data
 from ergmfit.mrf._models import MonomialModel
-from ergmfit.mrf._trees import ForwardBackward, GridShapeBlocks
+from ergmfit.mrf._models import ForwardBackward, GridShapeBlocks
 from ergmfit.sampling._blocks import bcd_loop
 from ergmfit.utils.validation import seed_words
 

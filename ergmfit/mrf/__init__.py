@@ -17,8 +17,8 @@ model's method table ``METHODS``.
 (2,)
 """
 from . import chain_crf, contrastive, data, exact, junction, scl
-from ._potts import OneHotEnumeration, UniformGroupBlocks
-from ._trees import ForwardBackward, GridShapeBlocks
+from ._models import OneHotEnumeration, UniformGroupBlocks
+from ._models import ForwardBackward, GridShapeBlocks
 from .chain_crf import ChainCRF, ChainStochasticCompositeLikelihood
 from .contrastive import ContrastiveConstraintGeneration
 from .ee import EquilibriumExpectation

@@ -210,3 +210,11 @@ def _as01(x, int64_t n):
     if np.all(np.isin(vals, (-1, 1))):
         return (a > 0).astype(np.uint8)
     raise ValueError("a state must hold 0/1 values, booleans, or -1/+1 spins")
+
+
+# The block kernels of the MRF models share this extension module (each compiled module costs
+# about 1 CPU s of build before its own code, docs/build.md); their sources stay in their own files:
+# - _potts.pxi: the one-hot (Potts) block kernel and node-group block choosers;
+# - _trees.pxi: forward-backward over chain/tree blocks and grid-shaped block choosers.
+include "_potts.pxi"
+include "_trees.pxi"

@@ -280,7 +280,7 @@ def max_product(model, theta):
     """Exact MAP of a model that is pairwise on a forest (chains, trees):
     max-product (Viterbi) with the unary and pairwise log-potentials read off
     the change statistics at x = 0 (as in ``ForwardBackward``)."""
-    from ._trees import interaction_edges
+    from ._models import interaction_edges
     import networkx as nx
     theta = np.asarray(theta, dtype=float)
     n = model.n_vars

@@ -47,7 +47,7 @@ PL / CL of order k (Yasuda et al.) and CD-k are written directly in numpy.
 Potts models (q states) are in :mod:`ergmfit.mrf.potts`
 (:class:`~ergmfit.mrf.potts.PottsModel`): one-hot indicators in a
 MonomialModel, moved a whole node at a time by the block kernel
-:class:`~ergmfit.mrf._potts.OneHotEnumeration`, so the sum-to-one constraint
+:class:`~ergmfit.mrf._models.OneHotEnumeration`, so the sum-to-one constraint
 always holds (exact sampling and Gibbs, PL/CL over node blocks, CD/PCD,
 exact ML).
 """

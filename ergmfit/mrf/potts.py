@@ -32,7 +32,7 @@ indicators.  (The kernel supports reference coding too: ``allow_none``.)
 
 The engine
 ----------
-:class:`~ergmfit.mrf._potts.OneHotEnumeration` is a
+:class:`~ergmfit.mrf._models.OneHotEnumeration` is a
 :class:`~ergmfit.sampling._blocks.BlockKernel` whose blocks are whole node
 groups: it enumerates only the q^k one-hot configurations of k nodes and
 gives the exact conditional from change statistics.  So
@@ -40,7 +40,7 @@ gives the exact conditional from change statistics.  So
 * sampling: exact by enumeration of the q^n states (the kernel's walk over
   all nodes) when q^n <= 2^20, else the shared
   :class:`~ergmfit.sampling._blocks.BlockGibbsSampler` with
-  :class:`~ergmfit.mrf._potts.UniformGroupBlocks` (random nodes) and this
+  :class:`~ergmfit.mrf._models.UniformGroupBlocks` (random nodes) and this
   kernel;
 * pseudo-likelihood = the composite likelihood with one block per node
   (multinomial conditionals p(s_i | s_-i)); composite likelihood of order k =
@@ -86,7 +86,7 @@ from ..estimation.contrastive.mcle import MCLE
 from ..exceptions import ConvergenceWarning, SettingsError
 from ..utils.validation import check_index_set, check_random_state, seed_words
 from . import exact as _exact
-from ._potts import OneHotEnumeration, UniformGroupBlocks
+from ._models import OneHotEnumeration, UniformGroupBlocks
 from .estimation import ContrastiveDivergence, PersistentContrastiveDivergence
 from .fitting import MRFMethod, MRFResults, shared_settings
 from .models import LinearMRF, graph_edges, tied_pair
@@ -258,7 +258,7 @@ class PottsModel(LinearMRF):
         return np.argmax(Z3, axis=2).astype(np.int64)
 
     def kernel(self, max_size=None, max_configs=None):
-        """A fresh :class:`~ergmfit.mrf._potts.OneHotEnumeration` over the node groups."""
+        """A fresh :class:`~ergmfit.mrf._models.OneHotEnumeration` over the node groups."""
         mc = MAX_EXACT_STATES if max_configs is None else int(max_configs)
         return OneHotEnumeration.potts(self.n_nodes, self.q, max_size, mc)
 

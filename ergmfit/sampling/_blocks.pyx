@@ -47,10 +47,10 @@ from ergmfit.terms._ergm cimport ERGMModel
 
 cnp.import_array()
 
-# the choosers live in _choosers; their Python names are re-exported here
-from ergmfit.sampling._choosers import UniformBlocks, NodeTripleBlocks, StarBlocks, FreeOnly  # noqa: F401
-import ergmfit.sampling._choosers as _choosers
-globals().update(BlockChooser=_choosers.BlockChooser, ListBlocks=_choosers.ListBlocks)
+# the block choosers and the random-scan blocked Gibbs sampler share this extension module (each
+# compiled module costs about 1 CPU s of build before its own code, docs/build.md); their source
+# stays in its own file
+include "_choosers.pxi"
 
 cdef extern from *:
     """

@@ -76,7 +76,6 @@ from ergmfit.terms._ergm cimport ERGMModel
 from ergmfit.network._state cimport NetworkState
 from ergmfit.core._model cimport BinaryModel
 from ergmfit.sampling._proposals cimport tnt_lq_slot
-from ergmfit.sampling._dyadrows import change_rows, pairs_of as _pairs_of  # noqa: F401 (re-exported)
 
 cnp.import_array()
 
@@ -585,3 +584,15 @@ cdef class ConstrainedProposal(Proposal):
         """(free dyads, free ties now)."""
         self.sync()
         return int(self.n_free), int(self.st.n_ties if self.all_free else self.n_free_on)
+
+
+# The bulk dyad rows, gwesp's one-pass change and the sampler that runs these proposals share this
+# extension module (each compiled module costs about 1 CPU s of build before its own code,
+# docs/build.md); their sources stay in their own files:
+# - _dyadrows.pxi: dyads and change statistics of a compiled ERGM's variables, in bulk;
+# - _gwpass.pxi: gwesp's change under a constrained move, without applying it;
+# - _constrainedmh.pxi: the Metropolis-Hastings sampler of the constrained proposals.
+include "_dyadrows.pxi"
+include "_gwpass.pxi"
+include "_constrainedmh.pxi"
+_pairs_of = pairs_of

@@ -375,7 +375,7 @@ class ConstrainedSpace(SampleSpace):
                                    attr_either=self.attr_either)
 
     def make_sampler(self, cm, proposal, seed):
-        from ._constrainedmh import ConstrainedSampler
+        from ._constrained import ConstrainedSampler
         return ConstrainedSampler(cm, proposal, seed)
 
     def check(self, ties) -> None:

@@ -1,5 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""Kernels of statnet's core terms, compiled as one extension module.
+"""Kernels of statnet's core terms and of the long tail of its term list, compiled as one
+extension module.
 
 Each compiled module costs about 1 CPU s of build (Cython and gcc) before its own code
 (``docs/build.md``); these kernels share one module. Their sources stay in separate files,
@@ -12,7 +13,13 @@ included here:
 - ``_dtriad.pxi``: directed triads and shared partners (``ttriple``, ``ctriple``, ``dgwesp``, ...);
 - ``_alternating.pxi``: alternating k-triangles and two-paths of directed networks;
 - ``_attrtriad.pxi``: attribute-dependent triad and dyad terms;
-- ``_bipartite.pxi``: two-mode shared partners, matching and star mixing.
+- ``_bipartite.pxi``: two-mode shared partners, matching and star mixing;
+- ``_census.pxi``: the triad census (``triadcensus``, ``balance``, ``simmelian``, ...);
+- ``_cycles.pxi``: directed k-cycles (``cycle(k)`` on a directed network);
+- ``_diversity.pxi``: neighbour diversity (``nodecovrange``, ``nodefactordistinct``, ...);
+- ``_degfun.pxi``: functions of the degrees at a tie's ends (``degrange``, ``degreepopularity``, ...);
+- ``_nonlinear.pxi``: nonlinear maps of other terms' statistics (``Exp``, ``Log``, ``Prod``,
+  ``Taper``, ``degcor``, ...).
 """
 
 include "_dyadic.pxi"
@@ -22,3 +29,8 @@ include "_dtriad.pxi"
 include "_alternating.pxi"
 include "_attrtriad.pxi"
 include "_bipartite.pxi"
+include "_census.pxi"
+include "_cycles.pxi"
+include "_diversity.pxi"
+include "_degfun.pxi"
+include "_nonlinear.pxi"

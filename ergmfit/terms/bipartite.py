@@ -3,7 +3,7 @@
 A two-mode network has n1 mode-1 nodes (0..n1-1, statnet's "actors", ``b1``) and n2 mode-2
 nodes (statnet's "events", ``b2``); ties join the modes.  Attributes may be defined on one
 mode only (the other mode's values are ignored).  Degree-type terms use
-:class:`._longtail.DegreeFunctionKernel` (O(1) per change); shared partners, homophilous
+:class:`._coreterms.DegreeFunctionKernel` (O(1) per change); shared partners, homophilous
 two-paths and star mixing use the kernels of :mod:`._coreterms` (`_bipartite.pxi`) (O(degree)).  Labels and
 arguments follow statnet ``ergm`` 4.4.
 """

@@ -1,6 +1,6 @@
 """Triad census terms (statnet ``ergm`` 4.4): ``triadcensus``, ``balance``, ``simmelian``,
 ``nearsimmelian``, ``intransitive``, all counts of triads by type (kernel:
-:class:`._longtail.TriadCensusKernel`, O(n) per change as statnet's).
+:class:`._coreterms.TriadCensusKernel`, O(n) per change as statnet's).
 
 Directed triad types in statnet's order: 003, 012, 102, 021D, 021U, 021C, 111D, 111U,
 030T, 030C, 201, 120D, 120U, 120C, 210, 300 (Holland & Leinhardt's MAN labels).
@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from ..exceptions import TermError
-from ._longtail import TriadCensusKernel
+from ._coreterms import TriadCensusKernel
 from .registry import BOTH, DIRECTED, Param, Term, register
 
 FAMILY = "triad census"

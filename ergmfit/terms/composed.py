@@ -1,7 +1,7 @@
 """Terms statnet defines from other terms, built here as compositions of existing kernels
 (no new per-toggle code): the inner terms run on the model's network or on a derived
 network (:class:`._operators.SubnetKernel`: the ties between nodes of one level, the
-mutual ties), and nonlinear ones through :class:`._longtail.TransformKernel`.
+mutual ties), and nonlinear ones through :class:`._coreterms.TransformKernel`.
 
 * ``tripercent(attr, diff, levels)`` = 100 T / (T + S), T the triangles and S the two-stars
   not in a triangle (S = kstar2 − 3T), 0 when T + S = 0; with ``attr`` on the ties between
@@ -13,7 +13,7 @@ mutual ties), and nonlinear ones through :class:`._longtail.TransformKernel`.
 * ``transitiveties(attr)`` / ``cyclicalties(attr)`` on a directed network: the plain
   statistic on the ties between nodes of the same level (all three nodes share it).
 * ``cycle(k, semi=TRUE)`` on a directed network: the k-cycles of the weak symmetrisation
-  (semicycles); directed cycles have their own kernel (:class:`._longtail.DirectedCycleKernel`).
+  (semicycles); directed cycles have their own kernel (:class:`._coreterms.DirectedCycleKernel`).
 * ``Prod(formulas, label)``: Π_f S_f^w_f elementwise (statnet: Exp(~Sum(~Log(f), label)),
   labels ``Exp~Sum~<label>``).  ergmfit computes the product directly; statnet 4.4's
   summary goes through Log's −1/√ε for 0 while it adds the ties one by one and loses about
@@ -26,7 +26,7 @@ import numpy as np
 
 from ..exceptions import TermError
 from ..formula import parse_formula
-from ._longtail import TransformKernel
+from ._coreterms import TransformKernel
 from ._operators import SubnetKernel
 from .dyadic import _codes
 from .registry import BOTH, DIRECTED, UNDIRECTED, Param, Term, as_bool, build_term, register
@@ -122,7 +122,7 @@ def cycle_directed(net, k, semi=False):
     if semi:
         kernel = on_symmetrised(net, [f"cycle(c({', '.join(map(str, ks))}))"], "weak")
         return Term("cycle", [f"semicycle{v}" for v in ks], kernel)
-    from ._longtail import DirectedCycleKernel
+    from ._coreterms import DirectedCycleKernel
     return Term("cycle", [f"cycle{v}" for v in ks], DirectedCycleKernel(ks))
 
 

@@ -2,7 +2,7 @@
 arguments: degree ranges (``degrange``, ``odegrange``, ``idegrange``), ``concurrent``,
 ``concurrentties``, ``degree1.5``, and the by-attribute forms of ``degree``, ``kstar``,
 ``gwdegree`` (and their directed siblings).  The two-mode forms (``b1degree``, ...) are in
-:mod:`.bipartite`.  All use :class:`._longtail.DegreeFunctionKernel` (statistics
+:mod:`.bipartite`.  All use :class:`._coreterms.DegreeFunctionKernel` (statistics
 Σ_v [class(v) = c] f(d_v); O(1) per statistic, O(degree) with ``homophily``).
 
 Notation: d_v the degree (in-/out-degree for the ``i``/``o`` forms), a_v node v's level of
@@ -16,7 +16,7 @@ import math
 import numpy as np
 
 from ..exceptions import TermError
-from ._longtail import ENDS, FUNCS, DegreeFunctionKernel
+from ._coreterms import ENDS, FUNCS, DegreeFunctionKernel
 from .dyadic import _levels, _nonempty
 from .registry import DIRECTED, UNDIRECTED, Param, Term, as_bool, as_float, as_int_list, \
     format_number, register

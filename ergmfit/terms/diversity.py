@@ -1,4 +1,4 @@
-"""Neighbour diversity terms of statnet ``ergm`` 4.6+ (kernel: :class:`._longtail.
+"""Neighbour diversity terms of statnet ``ergm`` 4.6+ (kernel: :class:`._coreterms.
 DiversityKernel`): Σ over nodes of the range of a numeric attribute over the node's
 neighbours (0 with fewer than two), and Σ over nodes of the number of distinct levels of a
 categorical attribute among its neighbours.
@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..exceptions import TermError
-from ._longtail import DiversityKernel
+from ._coreterms import DiversityKernel
 from .degfun import classes
 from .dyadic import _nonempty, _numeric_attr
 from .registry import BOTH, DIRECTED, UNDIRECTED, Param, Term, register

@@ -1,6 +1,6 @@
 """Nonlinear statistics: ``Exp(~f)``, ``Log(~f, log0)`` (statnet's operators) and the
 degree correlations ``degcrossprod`` and ``degcor`` (kernel:
-:class:`._longtail.TransformKernel`, which follows the running value of its inner
+:class:`._coreterms.TransformKernel`, which follows the running value of its inner
 statistics; observed values are computed exactly as f of the inner statistics).
 
 Not supported: ``Prod`` (statnet 4.4 prints exp(Σ log) with its own rounding, e.g.
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._longtail import ENDS, FUNCS, DegreeFunctionKernel
+from ._coreterms import ENDS, FUNCS, DegreeFunctionKernel
 from ._coreterms import EdgesKernel
-from ._longtail import DegreeProductKernel, TransformKernel
+from ._coreterms import DegreeProductKernel, TransformKernel
 from .operators import _formula, build_formula, keep_curvature
 from .registry import BOTH, UNDIRECTED, Param, Term, as_float, register
 

@@ -11,7 +11,7 @@ the ERGM with a quadratic penalty on the distance of the statistics from their c
     Taper(~f, coef=τ, m=m) = −Σ_k τ_k (g_k(y) − m_k)²     (label ``Taper_Penalty``),
 
 with a fixed coefficient 1: a tapered model is the ERGM plus ``Offset(~Taper(...), 1)``.
-Its kernel is :class:`._longtail.TransformKernel` with the function ``"taper"`` (it follows
+Its kernel is :class:`._coreterms.TransformKernel` with the function ``"taper"`` (it follows
 the running value S of the inner statistics and gives the change of −Σ τ (S − m)²), so the
 sampler, the pseudo-likelihood and every estimator that works through the model see it as
 any other term.
@@ -32,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..exceptions import TermError
-from ._longtail import TransformKernel
+from ._coreterms import TransformKernel
 from .operators import _formula, build_formula
 from .registry import BOTH, Param, Term, register
 from .stacking import stack

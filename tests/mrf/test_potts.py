@@ -1,4 +1,4 @@
-"""Potts models on the binary engine: the one-hot block kernel (ergmfit.mrf._potts)
+"""Potts models on the binary engine: the one-hot block kernel (ergmfit.mrf._models)
 and PottsModel (ergmfit.mrf.potts).
 
 Every check compares with brute force over the states (numpy, written here
@@ -14,7 +14,7 @@ from scipy import special
 from ergmfit.mrf import IsingModel
 from ergmfit.mrf.models import tied_pair
 from ergmfit.mrf._models import MonomialModel
-from ergmfit.mrf._potts import OneHotEnumeration, UniformGroupBlocks, gray_levels
+from ergmfit.mrf._models import OneHotEnumeration, UniformGroupBlocks, gray_levels
 from ergmfit.mrf.potts import PottsModel, cd_hook_available
 from ergmfit.estimation.contrastive.mcle import KernelComposite
 from ergmfit.sampling._blocks import Enumeration, kernel_composite

@@ -1,4 +1,4 @@
-"""Forward-backward block kernel and grid-shaped block choosers (ergmfit.mrf._trees)."""
+"""Forward-backward block kernel and grid-shaped block choosers (ergmfit.mrf._models)."""
 import itertools
 
 import networkx as nx
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from ergmfit.mrf import BoltzmannMachine, GridCRF, IsingModel, exact
-from ergmfit.mrf._trees import ForwardBackward, GridShapeBlocks, grid_placements, shape_orientations
+from ergmfit.mrf._models import ForwardBackward, GridShapeBlocks, grid_placements, shape_orientations
 from ergmfit.sampling._blocks import BlockGibbsSampler, Enumeration, bcd_loop
 from ergmfit.utils.validation import seed_words
 

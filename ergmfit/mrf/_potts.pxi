@@ -54,9 +54,10 @@ from libc.string cimport memcpy
 from ergmfit.core._model cimport BinaryModel
 from ergmfit.sampling._blocks import _as_block, _as_theta
 from ergmfit.utils.validation import check_index_set
+from ergmfit.mrf._blockspec import _groups_csr, gray_levels  # noqa: F401 (re-exported)
 from ergmfit.core._random cimport RNG, rng_seed, rng_below
 from ergmfit.sampling._blocks cimport BlockKernel, conditional_draw
-from ergmfit.sampling._choosers cimport BlockChooser
+from ergmfit.sampling._blocks cimport BlockChooser
 
 cnp.import_array()
 
@@ -68,40 +69,6 @@ cdef int64_t MAX_CELLS = 1 << 25     # configurations x statistics held at once 
 DEFAULT_MAX_CONFIGS = 1 << 20
 NOT_WHOLE_GROUPS_CODE = NOT_WHOLE_GROUPS
 INVALID_STATE_CODE = INVALID_STATE
-
-
-def _groups_csr(int64_t n_vars, groups, allow_none):
-    """(group_of, offsets, members, none) with every ungrouped variable a
-    singleton group that allows 'none' (a free binary variable)."""
-    groups = [np.asarray(g, dtype=np.int64).ravel() for g in groups]
-    if n_vars < 1:
-        raise ValueError("need at least one variable")
-    G = len(groups)
-    if np.ndim(allow_none) == 0:
-        none = np.full(G, bool(allow_none))
-    else:
-        none = np.asarray(allow_none, dtype=bool).ravel()
-        if none.shape[0] != G:
-            raise ValueError(f"allow_none needs one value per group ({G}), got {none.shape[0]}")
-    group_of = np.full(n_vars, -1, dtype=np.int64)
-    for c, g in enumerate(groups):
-        check_index_set(g, n_vars, "group")
-        if np.any(group_of[g] >= 0):
-            raise ValueError(f"the groups overlap (variable(s) "
-                             f"{g[group_of[g] >= 0].tolist()} in two groups)")
-        if g.size == 1 and not none[c]:
-            raise ValueError("a one-variable group without allow_none has a single state")
-        group_of[g] = c
-    free_vars = np.flatnonzero(group_of < 0)
-    for v in free_vars:
-        group_of[v] = len(groups)
-        groups.append(np.array([v], dtype=np.int64))
-    none = np.concatenate([none, np.ones(free_vars.size, dtype=bool)])
-    sizes = np.array([g.size for g in groups], dtype=np.int64)
-    off = np.zeros(len(groups) + 1, dtype=np.int64)
-    off[1:] = np.cumsum(sizes)
-    members = np.ascontiguousarray(np.concatenate(groups), dtype=np.int64)
-    return group_of, off, members, none.astype(np.uint8)
 
 
 cdef class OneHotEnumeration(BlockKernel):
@@ -125,7 +92,7 @@ cdef class OneHotEnumeration(BlockKernel):
     --------
     >>> import numpy as np
     >>> from ergmfit.mrf._models import MonomialModel
-    >>> from ergmfit.mrf._potts import OneHotEnumeration
+    >>> from ergmfit.mrf._models import OneHotEnumeration
     >>> # two 3-level variables, coupling [s_0 = s_1] = sum_s x_{0,s} x_{1,s}
     >>> bm = MonomialModel(6, 1, [[0, 3], [1, 4], [2, 5]], [0, 0, 0], [1, 1, 1], False)
     >>> bm.set_state([1, 0, 0, 0, 1, 0])                 # s = (0, 1)
@@ -534,26 +501,6 @@ cdef class OneHotEnumeration(BlockKernel):
                              "give blocks of equal shape")
         _check(rc, bl[c] if C else bl[0], self.max_configs)
         return out[:, :, :p]
-
-
-def gray_levels(L, lv0=None):
-    """The levels of m units in the N = prod(L) configurations of the walk of
-    :class:`OneHotEnumeration`: the reflected mixed-radix Gray code with unit
-    0 fastest, offset by the start levels ``lv0`` (mod L).  An (N, m) array."""
-    L = np.asarray(L, dtype=np.int64).ravel()
-    lv0 = np.zeros_like(L) if lv0 is None else np.asarray(lv0, dtype=np.int64).ravel()
-    N = int(np.prod(L)) if L.size else 1
-    t = np.arange(N, dtype=np.int64)
-    out = np.empty((N, L.size), dtype=np.int64)
-    P = 1
-    for u in range(L.size):
-        r = t // P
-        d = r % L[u]
-        odd = (r // L[u]) % 2 == 1
-        d[odd] = L[u] - 1 - d[odd]
-        out[:, u] = (lv0[u] + d) % L[u]
-        P *= int(L[u])
-    return out
 
 
 def _check(int rc, b, max_configs):

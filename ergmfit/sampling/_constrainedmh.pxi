@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """The Metropolis-Hastings engine of the constrained proposals
 (:class:`~ergmfit.sampling._constrained.ConstrainedProposal`): moves of several
-toggles scored in stages, with the exact shortcuts of :mod:`._gwpass` (see the
+toggles scored in stages, with the exact shortcuts of :mod:`._constrained` (``_gwpass.pxi``) (see the
 docstring of :mod:`._constrained` for the moves and the staged acceptance)."""
 import numpy as np
 cimport numpy as cnp
@@ -11,9 +11,7 @@ from ergmfit.terms._ergm cimport ERGMModel
 from ergmfit.core._model cimport BinaryModel
 from ergmfit.sampling._proposals cimport Proposal
 from ergmfit.sampling._mh cimport add_row, acc_row, mh_accept as _accept
-from ergmfit.sampling._constrained cimport ConstrainedProposal
 from ergmfit.sampling._kernelsets cimport KernelSet, ks_changes, ks_dot, ks_init, ks_free
-from ergmfit.sampling._gwpass cimport gw_change, gw_apart_now, MAX_TOGGLES
 from ergmfit.terms._kernel cimport TermKernel
 from ergmfit.terms import _coreterms
 

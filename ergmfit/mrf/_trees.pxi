@@ -47,9 +47,10 @@ from libc.stdlib cimport malloc, realloc, free
 from ergmfit.core._model cimport BinaryModel
 from ergmfit.core._random cimport RNG, rng_uniform, rng_below, rng_seed
 from ergmfit.sampling._blocks cimport BlockKernel
-from ergmfit.sampling._choosers cimport BlockChooser, ListBlocks
+from ergmfit.sampling._blocks cimport BlockChooser, ListBlocks
 
 cnp.import_array()
+from ergmfit.mrf._blockspec import _csr, interaction_edges, shape_orientations, grid_placements  # noqa: F401 (re-exported)
 
 NOT_A_FOREST_CODE = -4
 cdef enum:
@@ -71,34 +72,6 @@ cdef inline double _sigmoid(double z) noexcept nogil:
     if z >= 0:
         return 1.0 / (1.0 + exp(-z))
     return exp(z) / (1.0 + exp(z))
-
-
-def _csr(int64_t n_vars, edges):
-    e = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
-    if e.size and (e.min() < 0 or e.max() >= n_vars):
-        raise IndexError(f"edge endpoints must lie in 0..{n_vars - 1}")
-    e = e[e[:, 0] != e[:, 1]]
-    both = np.concatenate([e, e[:, ::-1]]) if e.size else e
-    if both.size:
-        both = np.unique(both, axis=0)
-    deg = np.bincount(both[:, 0], minlength=n_vars) if both.size else np.zeros(n_vars, np.int64)
-    off = np.zeros(n_vars + 1, dtype=np.int64)
-    off[1:] = np.cumsum(deg)
-    nb = np.ascontiguousarray(both[:, 1] if both.size else np.zeros(0, np.int64), dtype=np.int64)
-    return off, nb
-
-
-def interaction_edges(model):
-    """The interaction graph of a MonomialModel or LinearMRF: the pairs of
-    variables that share a monomial (an (E, 2) int64 array)."""
-    mons = model.monomials()[0] if callable(getattr(model, "monomials", None)) else model.monomials
-    pairs = set()
-    for m in mons:
-        m = [int(v) for v in np.asarray(m).ravel()]
-        for a in range(len(m)):
-            for b in range(a + 1, len(m)):
-                pairs.add((min(m[a], m[b]), max(m[a], m[b])))
-    return np.array(sorted(pairs), dtype=np.int64).reshape(-1, 2)
 
 
 cdef class ForwardBackward(BlockKernel):
@@ -431,7 +404,7 @@ cdef class ForwardBackward(BlockKernel):
             th = np.zeros(1)
         rc = self.update(model, <int64_t*>&b[0] if b.shape[0] else NULL, <int>b.shape[0],
                          &th[0], NULL, NULL, &e[0], &lp)
-        _check(rc, b)
+        _check_forest(rc, b)
         return lp, e[:model.n_stats].copy()
 
     def draw(self, BinaryModel model, block, theta, seed=None):
@@ -452,11 +425,11 @@ cdef class ForwardBackward(BlockKernel):
             th = np.zeros(1)
         rc = self.update(model, <int64_t*>&b[0] if b.shape[0] else NULL, <int>b.shape[0],
                          &th[0], &rng, &dl[0], NULL, NULL)
-        _check(rc, b)
+        _check_forest(rc, b)
         return dl[:model.n_stats].copy()
 
 
-def _check(int rc, b):
+def _check_forest(int rc, b):
     if rc == NOT_A_FOREST:
         raise ValueError(f"the block {np.asarray(b).tolist()} induces a cycle in the "
                          "interaction graph: forward-backward needs a chain or tree")
@@ -466,51 +439,6 @@ def _check(int rc, b):
         raise ValueError("block too large or variable out of range")
     if rc != 0:
         raise RuntimeError(f"block kernel failed (code {rc})")
-
-
-# ---------------------------------------------------------------------------
-# Grid shapes (Asuncion et al. 2010, Fig. 4)
-# ---------------------------------------------------------------------------
-_BASE_SHAPES = {
-    "-": [(0, 0), (0, 1), (0, 2)],
-    "L": [(0, 0), (1, 0), (1, 1)],
-    "T": [(0, 0), (0, 1), (0, 2), (1, 1)],
-    "+": [(0, 1), (1, 0), (1, 1), (1, 2), (2, 1)],
-    "H": [(0, 0), (1, 0), (2, 0), (1, 1), (0, 2), (1, 2), (2, 2)],
-    ".": [(0, 0)],
-    "|": [(0, 0), (1, 0)],
-}
-
-
-def shape_orientations(shape):
-    """The distinct orientations (rotations by 90 degrees) of a shape, each a
-    sorted tuple of (row, col) offsets normalised to start at (0, 0)."""
-    cells = _BASE_SHAPES[shape] if isinstance(shape, str) else [tuple(c) for c in shape]
-    out = []
-    cur = [tuple(c) for c in cells]
-    for _ in range(4):
-        r0 = min(r for r, c in cur)
-        c0 = min(c for r, c in cur)
-        norm = tuple(sorted((r - r0, c - c0) for r, c in cur))
-        if norm not in out:
-            out.append(norm)
-        cur = [(c, -r) for r, c in cur]
-    return out
-
-
-def grid_placements(height, width, shapes):
-    """All placements of all orientations of ``shapes`` in a height x width
-    grid (row-major variable indices): a list of int64 arrays."""
-    blocks = []
-    for sh in shapes:
-        for o in shape_orientations(sh):
-            hr = max(r for r, c in o) + 1
-            wc = max(c for r, c in o) + 1
-            for r in range(height - hr + 1):
-                for c in range(width - wc + 1):
-                    blocks.append(np.array([(r + dr) * width + (c + dc) for dr, dc in o],
-                                           dtype=np.int64))
-    return blocks
 
 
 cdef class GridShapeBlocks(ListBlocks):
