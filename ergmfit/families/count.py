@@ -6,7 +6,7 @@ import numpy as np
 from ..sampling._countproposals import CountGibbs, CountRandom, CountTNT, CountZeroInflated
 from ..sampling._mh import CountMHSampler
 from ..sampling.space import AllDyads
-from ..terms._countkernel import CountKernel
+from ..terms._valued import CountKernel
 from .base import ModelFamily
 from .reference import Reference, parse_reference
 
