@@ -243,3 +243,7 @@ def ifd_correction(n_vars, n_on):
 
 # tie / no-tie proposals with a triadic-closure component (TriadicTNT, LiftedTriadicTNT)
 include "_triadic.pxi"
+
+
+# proposals for count-valued models (CountRandom, CountTNT, CountZeroInflated, CountGibbs)
+include "_countproposals.pxi"

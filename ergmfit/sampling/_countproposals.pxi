@@ -229,7 +229,7 @@ cdef class CountGibbs(CountProposal):
 
     Examples
     --------
-    >>> from ergmfit.sampling._countproposals import CountGibbs
+    >>> from ergmfit.sampling._proposals import CountGibbs
     >>> type(CountGibbs()).__name__
     'CountGibbs'
     """
