@@ -37,7 +37,7 @@ The reference measure's own ratio h(y')/h(y) is added by the sampler.
 from libc.math cimport log, exp, lgamma, INFINITY
 from libc.stdint cimport int64_t
 from libc.stdlib cimport malloc, realloc, free
-from ergmfit.core._countmodel cimport ReferenceMeasure
+from ergmfit.core._model cimport ReferenceMeasure
 from ergmfit.core._random cimport rng_below, rng_uniform
 
 

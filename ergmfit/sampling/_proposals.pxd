@@ -2,7 +2,7 @@
 from libc.stdint cimport int64_t, uint64_t
 from libc.math cimport log
 from ergmfit.core._model cimport BinaryModel
-from ergmfit.core._countmodel cimport CountModel, ReferenceMeasure
+from ergmfit.core._model cimport CountModel, ReferenceMeasure
 from ergmfit.core._random cimport RNG
 
 cdef inline int tnt_lq_slot(int64_t* key, double* ldel, double* ladd, int64_t L,

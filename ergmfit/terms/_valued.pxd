@@ -4,7 +4,7 @@
 cimport cython
 from cpython.ref cimport PyObject
 from libc.stdint cimport int64_t
-from ergmfit.core._countmodel cimport CountModel
+from ergmfit.core._model cimport CountModel
 from ergmfit.network._countstate cimport CountState
 
 cdef class CountKernel:

@@ -13,7 +13,7 @@ cimport numpy as cnp
 from libc.stdint cimport int64_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free, calloc, qsort
 from libc.string cimport memcmp, memcpy
-from ergmfit.core._countmodel cimport CountModel
+from ergmfit.core._model cimport CountModel
 
 cnp.import_array()
 
