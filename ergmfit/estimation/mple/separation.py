@@ -1,6 +1,7 @@
 """Does the maximum pseudo-likelihood estimate exist?  The separation check shared by the
 binary MPLE (:mod:`.pseudolikelihood`: ties against non-ties) and the count MPLE
-(:mod:`.count`: each dyad's observed value against its other values), and its message.
+(:mod:`ergmfit.estimation.mple.count`: each dyad's observed value against its other values),
+and its message.
 
 The log pseudo-likelihood keeps increasing along a direction d exactly when d . z >= 0 for
 every row z of its design oriented to the observed side (binary: a tie's change statistic,
