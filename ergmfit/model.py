@@ -21,7 +21,7 @@ from .terms.registry import COUNT_STATE, build_term
 from .terms.macros import expand_for
 from .terms._ergm import ERGMModel
 from .tapered import TaperingMixin
-from .terms._countergm import CountERGMModel
+from .terms._valued import CountERGMModel
 from .runtime.interrupts import stops_when_interrupted
 from .sampling.chains import chain_draws
 from .utils.validation import (check_params, check_random_state, check_simulation_work,

@@ -111,3 +111,7 @@ cdef class BinaryModel(CompiledModel):
         if bad:
             raise MemoryError("out of memory while flipping variables")
         return total
+
+
+# compiled reference measures and the base class of count-valued models
+include "_countmodel.pxi"

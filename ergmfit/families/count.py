@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..sampling._countproposals import CountGibbs, CountRandom, CountTNT, CountZeroInflated
+from ..sampling._proposals import CountGibbs, CountRandom, CountTNT, CountZeroInflated
 from ..sampling._mh import CountMHSampler
 from ..sampling.space import AllDyads
-from ..terms._countkernel import CountKernel
+from ..terms._valued import CountKernel
 from .base import ModelFamily
 from .reference import Reference, parse_reference
 
@@ -27,7 +27,7 @@ class CountFamily(ModelFamily):
       probability p0, the starting network's surplus of zeros over a Poisson law
       of its mean (ergm.count's "0inflated").
 
-    The jump (see ``ergmfit/sampling/_countproposals.pyx``): Poisson(y + 1/2)
+    The jump (see ``ergmfit/sampling/_countproposals.pxi``): Poisson(y + 1/2)
     without y on an unbounded support, uniform on the rest of a bounded one.
 
     Parameters
@@ -155,7 +155,7 @@ class CountDyads(AllDyads):
         return self.family.make_proposal(name)
 
     def contrastive_proposal(self, name="auto", bm=None, model=None):
-        """"auto": a Gibbs step (:class:`~ergmfit.sampling._countproposals.CountGibbs`,
+        """"auto": a Gibbs step (:class:`~ergmfit.sampling._proposals.CountGibbs`,
         a dyad's value drawn from its full conditional at the parameter), under which
         contrastive divergence's estimating equation is the pseudo-likelihood's (on a
         dyad-independent model the likelihood's) whatever the reference; one-dyad

@@ -83,8 +83,8 @@ class Reference:
         return float(brentq(excess, -60.0, 60.0))
 
     def compiled(self):
-        """The compiled :class:`~ergmfit.core._countmodel.ReferenceMeasure`."""
-        from ..core._countmodel import ReferenceMeasure
+        """The compiled :class:`~ergmfit.core._model.ReferenceMeasure`."""
+        from ..core._model import ReferenceMeasure
         return ReferenceMeasure(self.name, self.lo, self.hi, self.trials)
 
     def check_values(self, values, what="the response") -> np.ndarray:

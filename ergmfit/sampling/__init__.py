@@ -1,7 +1,7 @@
 """Samplers: one Metropolis-Hastings engine with pluggable proposals."""
 from ._mh import MHSampler
 from ._proposals import IFD, Proposal, RandomToggle, TieNoTie, ifd_correction
-from ._triadic import LiftedTriadicTNT, TriadicTNT
+from ._proposals import LiftedTriadicTNT, TriadicTNT
 from ._blocks import (BlockChooser, BlockGibbsSampler, BlockKernel, Enumeration, ListBlocks,
                       NodeTripleBlocks, StarBlocks, UniformBlocks)
 

@@ -239,3 +239,11 @@ def ifd_correction(n_vars, n_on):
     if L >= D:
         raise ValueError("the IFD proposal needs at least one variable off (a non-tie)")
     return _log((D - L) / (L + 1.0))
+
+
+# tie / no-tie proposals with a triadic-closure component (TriadicTNT, LiftedTriadicTNT)
+include "_triadic.pxi"
+
+
+# proposals for count-valued models (CountRandom, CountTNT, CountZeroInflated, CountGibbs)
+include "_countproposals.pxi"

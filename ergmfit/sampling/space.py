@@ -464,7 +464,7 @@ def make_proposal(name, bm=None):
     """
     from ..terms._ergm import ERGMModel
     from ._proposals import RandomToggle, TieNoTie
-    from ._triadic import LiftedTriadicTNT, TriadicTNT
+    from ._proposals import LiftedTriadicTNT, TriadicTNT
     makers = {"tnt": TieNoTie, "random": RandomToggle, "triadic": TriadicTNT,
               "lifted-tnt": lambda: LiftedTriadicTNT(0.0), "lifted-triadic": LiftedTriadicTNT}
     if name not in makers:

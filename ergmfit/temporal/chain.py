@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..runtime import ctrl_c_flag
-from ..terms._temporal import TemporalKernel
+from ..terms._coreterms import TemporalKernel
 
 
 class DynamicChain:

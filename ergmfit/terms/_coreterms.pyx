@@ -19,7 +19,12 @@ included here:
 - ``_diversity.pxi``: neighbour diversity (``nodecovrange``, ``nodefactordistinct``, ...);
 - ``_degfun.pxi``: functions of the degrees at a tie's ends (``degrange``, ``degreepopularity``, ...);
 - ``_nonlinear.pxi``: nonlinear maps of other terms' statistics (``Exp``, ``Log``, ``Prod``,
-  ``Taper``, ``degcor``, ...).
+  ``Taper``, ``degcor``, ...);
+- ``_temporal.pxi``: tergm's temporal operators (``Form``, ``Persist``, ``Diss``, ``Cross``,
+  ``Change``);
+- ``_multinet.pxi``: ergm.multi's operators on stacked networks (``N()``, layer terms);
+- ``_projection.pxi``: statnet's ``Project(formula, mode)`` (valued terms of a two-mode
+  network's one-mode projection; also the value transforms ``TRANSFORMS`` the valued terms use).
 """
 
 include "_dyadic.pxi"
@@ -34,3 +39,6 @@ include "_cycles.pxi"
 include "_diversity.pxi"
 include "_degfun.pxi"
 include "_nonlinear.pxi"
+include "_temporal.pxi"
+include "_multinet.pxi"
+include "_projection.pxi"

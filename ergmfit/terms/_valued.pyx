@@ -20,16 +20,18 @@ from libc.stdint cimport int32_t, int64_t
 from libc.stdlib cimport malloc, free
 from ergmfit.network._countstate cimport CountState
 from ergmfit.network._state cimport NetworkState
-from ergmfit.terms._countkernel cimport CountKernel
 from ergmfit.terms._kernel cimport TermKernel
 from ergmfit.terms._valuetransform cimport transform
 
-from ergmfit.terms._projection import TRANSFORMS
+from ergmfit.terms._coreterms import TRANSFORMS
+
+include "_countkernel.pxi"
+include "_countergm.pxi"
 
 
 cdef class ValueKernel(CountKernel):
     """``ValueKernel(items)``: one statistic Σ_ij h(y_ij) per item (kind, params), kind one
-    of ``_projection.TRANSFORMS`` (``"pow"``, ``"nonzero"``, ``"atleast"``, ...)."""
+    of ``_coreterms.TRANSFORMS`` (``_projection.pxi``) (``"pow"``, ``"nonzero"``, ``"atleast"``, ...)."""
     cdef int* htype
     cdef double* hpar
     cdef readonly list items

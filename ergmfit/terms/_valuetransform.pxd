@@ -1,6 +1,6 @@
 # cython: language_level=3
 """Transforms h(y) of one dyad value, shared by the valued terms of count-valued models
-(``_valued.pyx``) and of ``Project()`` (``_projection.pyx``): statnet's valued terms of the
+(``_valued.pyx``) and of ``Project()`` (``_projection.pxi`` in ``_coreterms``): statnet's valued terms of the
 value alone are sums over the dyads of h(y_ij)."""
 from libc.math cimport pow, fabs, lgamma
 

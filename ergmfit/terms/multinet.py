@@ -7,7 +7,7 @@ matrix X of ``lm`` (default ``~1``: the plain sum over networks), statistic s an
 column k giving ``sum_b X[b, k] f_s(network b)``, labelled ``N(<column>)~<label>`` with
 R's column names (``N(1)`` for the intercept, ``N(wave)``, ``N(factor(size)3)``, ...).
 The kernel scales the sub-formula's change of a toggle in network b by row b of X
-(:class:`._multinet.NetworkDesignKernel`).
+(:class:`._coreterms.NetworkDesignKernel`, source `_multinet.pxi`).
 
 ``L(~f, ~logic)`` on :class:`~ergmfit.network.networks.Layers`: the statistics of ``f`` on
 the logical layer where ``logic`` of the layers' ties holds (``~advice``,
@@ -38,7 +38,7 @@ import numpy as np
 from ..exceptions import TermError
 from ..formula import FormulaArg, RCode, compact_text
 from ..network.networks import stacked_view
-from ._multinet import (LAYER_SP_KINDS, LAYER_SP_TYPES, LAYER_STAR_TYPES, DyadLayerKernel,
+from ._coreterms import (LAYER_SP_KINDS, LAYER_SP_TYPES, LAYER_STAR_TYPES, DyadLayerKernel,
                         LayerLogicKernel, NetworkDesignKernel, SharedPartnerLayerKernel,
                         TwoStarLayerKernel)
 from .netexpr import evaluate

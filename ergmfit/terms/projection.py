@@ -35,12 +35,12 @@ inner terms are statnet's *valued* terms.  ergmfit gives those a projection make
   dyads when ``center=TRUE`` (non-local; statnet's help and test-valued-terms.R); label
   ``nodecovar`` (statnet 4.4 prints ``nodeocovar``/``nodeicovar`` for the centred directed
   forms; the sqrt form's label is not confirmed by a statnet print).  ``center`` must be
-  given.  Its kernel (:class:`._projection.ProjectedNodeCovarKernel`) keeps each projected
+  given.  Its kernel (:class:`._coreterms.ProjectedNodeCovarKernel`) keeps each projected
   node's sum of values: O(deg) per toggle.
 
 Labels ``Proj<mode>~<label>`` (statnet's, also for ``Project(f, 1)``).  Any other inner term
 is refused, by name.  The kernel of the dyadic terms is
-:class:`._projection.ProjectionKernel`: O(deg) per toggle.
+:class:`._coreterms.ProjectionKernel`: O(deg) per toggle.
 """
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ import numpy as np
 
 from ..exceptions import TermError
 from ._operators import LinearKernel
-from ._projection import (ProjectedNodeCovarKernel, ProjectedWeightsKernel, ProjectionKernel,
+from ._coreterms import (ProjectedNodeCovarKernel, ProjectedWeightsKernel, ProjectionKernel,
                           transform_value)
 from .operators import _formula
 from .registry import UNDIRECTED, Param, Term, as_bool, as_float, build_term, format_number, \

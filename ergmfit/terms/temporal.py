@@ -14,7 +14,7 @@ Labels are ``<Operator>~<label>`` (``Form~edges``, ``Persist~gwesp.fixed.0.5``).
 previous network is the one a :class:`ergmfit.network.series.NetSeries` gives each
 transition (``net.previous_ties``); on a network without one the operators refuse.
 A model of these operators is the conditional model of y given y⁻ (tergm's CMLE).  The
-compiled side is :class:`._temporal.TemporalKernel`.
+compiled side is :class:`._coreterms.TemporalKernel` (source `_temporal.pxi`).
 
 Examples
 --------
@@ -31,7 +31,7 @@ import copy
 import numpy as np
 
 from ..exceptions import TermError
-from ._temporal import TEMPORAL_MODES, TemporalKernel
+from ._coreterms import TEMPORAL_MODES, TemporalKernel
 from .curvemap import keep_curvature
 from .offsets import propagate_offsets
 from .operators import _formula, build_formula

@@ -84,7 +84,7 @@ def _value_term(name, bound, net):
     items, labels = _value_items(name, _Call(name, bound))
     kinds = [(kind, params) for kind, params, _ in items]
     # the statistics on the all-zero network: N h(0) (atmost, equalto(0), ...)
-    from ._projection import transform_value
+    from ._coreterms import transform_value
     empty = [_n_dyads(net) * transform_value(kind, params, 0.0) for kind, params in kinds]
     return Term(name, labels, ValueKernel(kinds), empty=np.array(empty), dyad_independent=True)
 
@@ -134,7 +134,7 @@ def _cmb(net, trials, coupled):
     kinds = [("cmb", [t])] if as_bool(coupled, "CMB: coupled") else \
         [("lfactorial", []), ("lfactorial_rest", [t])]
     labels = ["CMB"] if len(kinds) == 1 else ["CMB.1", "CMB.2"]
-    from ._projection import transform_value
+    from ._coreterms import transform_value
     empty = [_n_dyads(net) * transform_value(kind, params, 0.0) for kind, params in kinds]
     term = Term("CMB", labels, ValueKernel(kinds), empty=np.array(empty), dyad_independent=True)
     term.max_value = int(t)

@@ -7,7 +7,7 @@ import pytest
 
 import ergmfit as ef
 from ergmfit.families import CountFamily
-from ergmfit.sampling._countproposals import CountZeroInflated
+from ergmfit.sampling._proposals import CountZeroInflated
 from ergmfit.utils.validation import seed_words
 from families.test_count_engine import exact_moments
 from families.test_count_terms import exact_moments_of

@@ -677,3 +677,7 @@ def _seen_flags(cnp.int64_t[::1] keys, int64_t n_vars, int64_t expected):
     finally:
         seen_free(&st)
     return compact, out
+
+
+# the compressed design of the count pseudo-likelihood (count_design, change_rows, ...)
+include "_countmple.pxi"

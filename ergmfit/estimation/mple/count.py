@@ -15,7 +15,7 @@ binomial regression with an offset log h).
 How it is computed
 ------------------
 * The change statistics Δ_v(k) for every k of the (truncated) support are
-  computed in C (:func:`._countmple.count_design`) from the compiled model's
+  computed in C (:func:`._mple.count_design`) from the compiled model's
   ``change``; each dyad's rows and observed value go into a hash table of
   distinct rows with their weights, so that a sparse network's many zero
   dyads with equal neighbourhoods are one row.  Nothing per dyad runs in Python.
@@ -83,7 +83,7 @@ from scipy.special import logsumexp
 
 from ...exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
 from ...utils.validation import check_random_state
-from ._countmple import count_design, nonzero_variables
+from ._mple import count_design, nonzero_variables
 from .bootstrap import bootstrap_covariance, refit_params
 from .separation import _names, _separation_direction, _term_map, separation_error, \
     separation_message
@@ -289,7 +289,7 @@ class RemoteZeros:
     def _near_keys(self, n, directed, dyads):
         """The increasing keys (i * n + j; undirected i < j) of the near node pairs (zero
         or not), or None when there are too many."""
-        from ._countmple import near_pairs
+        from ._mple import near_pairs
         if self.near is None or (self.near == "reverse" and not directed):
             return np.zeros(0, dtype=np.int64)
         i, j = dyads[:, 0].astype(np.int64), dyads[:, 1].astype(np.int64)
@@ -307,7 +307,7 @@ class RemoteZeros:
         """count_design's dict for ``cm``'s values (every dyad; the remote zero dyads one
         row per class pair), or None when it would not pay."""
         from ...sampling.space import dyad_vars
-        from ._countmple import plain_representatives
+        from ._mple import plain_representatives
         n, directed = int(cm.state.n), bool(cm.state.directed)
         dyads, values = cm.state.nonzero()
         dyads = np.asarray(dyads, dtype=np.int64).reshape(-1, 2)
@@ -359,7 +359,7 @@ class RemoteZeros:
     def _near_design(self, cm, lo, hi, near_vars, near_pair, dyads, values):
         """The rows of the near zero dyads: the near-reading terms' changes dyad by dyad,
         the other terms' once per class pair (any zero dyad of the pair gives them)."""
-        from ._countmple import change_rows
+        from ._mple import change_rows
         ones = np.ones(len(near_vars))
         pairs, first, inverse = np.unique(near_pair, return_index=True, return_inverse=True)
         if not self.class_terms or not self.near_terms or len(pairs) == len(near_vars):

@@ -4,9 +4,9 @@ import numpy as np
 cimport numpy as cnp
 from libc.stdlib cimport free
 from ergmfit.core._random cimport RNG, rng_next
-from ergmfit.core._countmodel cimport ReferenceMeasure
+from ergmfit.core._model cimport ReferenceMeasure
 from ergmfit.network._dyadindex cimport dyad_var, var_dyad
-from ergmfit.terms._countkernel cimport CountKernel
+# CountKernel: declared in _valued.pxd, defined in _countkernel.pxi (both in this module)
 from ergmfit.terms._kerneltable cimport kernel_table
 
 cnp.import_array()

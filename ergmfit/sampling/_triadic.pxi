@@ -23,7 +23,7 @@ from libc.stdint cimport int64_t
 from ergmfit.core._model cimport BinaryModel
 from ergmfit.core._random cimport RNG, rng_below, rng_uniform
 from ergmfit.network._state cimport NetworkState, CACHE_SP, CACHE_OTP, in_list
-from ergmfit.sampling._proposals cimport Proposal
+# Proposal: declared in _proposals.pxd (this file is included by _proposals.pyx)
 from ergmfit.terms._ergm cimport ERGMModel
 
 

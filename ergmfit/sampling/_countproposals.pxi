@@ -37,7 +37,7 @@ The reference measure's own ratio h(y')/h(y) is added by the sampler.
 from libc.math cimport log, exp, lgamma, INFINITY
 from libc.stdint cimport int64_t
 from libc.stdlib cimport malloc, realloc, free
-from ergmfit.core._countmodel cimport ReferenceMeasure
+from ergmfit.core._model cimport ReferenceMeasure
 from ergmfit.core._random cimport rng_below, rng_uniform
 
 
@@ -229,7 +229,7 @@ cdef class CountGibbs(CountProposal):
 
     Examples
     --------
-    >>> from ergmfit.sampling._countproposals import CountGibbs
+    >>> from ergmfit.sampling._proposals import CountGibbs
     >>> type(CountGibbs()).__name__
     'CountGibbs'
     """

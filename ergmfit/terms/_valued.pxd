@@ -1,5 +1,10 @@
 # cython: language_level=3
+"""Declarations of ``_valued``: the valued (count) term kernels' base class ``CountKernel``
+(``_countkernel.pxi``) and the compiled count model ``CountERGMModel`` (``_countergm.pxi``)."""
+cimport cython
+from cpython.ref cimport PyObject
 from libc.stdint cimport int64_t
+from ergmfit.core._model cimport CountModel
 from ergmfit.network._countstate cimport CountState
 
 cdef class CountKernel:
@@ -23,3 +28,18 @@ cdef class CountKernel:
     cdef void change_support(self, CountState s, int i, int j, int64_t y_old,
                              int64_t y_first, int64_t m, double* out,
                              int64_t stride) noexcept nogil
+
+
+@cython.final
+cdef class CountERGMModel(CountModel):
+    """A count-valued network state and the kernels of a valued formula, as a
+    CountModel (variables numbered as ``ERGMModel``'s dyads)."""
+    cdef readonly CountState state
+    cdef list _kernel_list
+    cdef PyObject** _kernels
+    cdef int* _offsets
+    cdef int _n_terms
+    # the last decoded variable (the proposal and the sampler ask for the same v)
+    cdef int64_t _last_v
+    cdef int _last_i, _last_j
+    cdef void dyad(self, int64_t v, int* i, int* j) noexcept nogil

@@ -1,6 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """Compiled reference measures and the base class of count-valued models (see
-``_countmodel.pxd``)."""
+``_model.pxd``)."""
 import numpy as np
 cimport numpy as cnp
 from libc.math cimport lgamma, INFINITY

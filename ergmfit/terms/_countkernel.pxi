@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Base class of the valued (count) term kernels; see ``_countkernel.pxd``."""
+"""Base class of the valued (count) term kernels; see ``_valued.pxd``."""
 
 
 cdef class CountKernel:

@@ -13,12 +13,12 @@ cimport numpy as cnp
 from libc.stdint cimport int64_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free, calloc, qsort
 from libc.string cimport memcmp, memcpy
-from ergmfit.core._countmodel cimport CountModel
+from ergmfit.core._model cimport CountModel
 
 cnp.import_array()
 
 
-cdef struct RowTable:
+cdef struct CountRowTable:
     int64_t width          # doubles per row
     int64_t n_rows         # distinct rows stored
     int64_t cap_rows
@@ -41,7 +41,7 @@ cdef inline uint64_t _hash(const double* row, int64_t width, int64_t y) noexcept
     return h
 
 
-cdef int _grow_slots(RowTable* t) noexcept nogil:
+cdef int _grow_slots(CountRowTable* t) noexcept nogil:
     cdef int64_t n = t.n_slots * 2, r, s
     cdef int64_t* slots = <int64_t*>calloc(n, sizeof(int64_t))
     if slots == NULL:
@@ -57,7 +57,7 @@ cdef int _grow_slots(RowTable* t) noexcept nogil:
     return 0
 
 
-cdef int _add(RowTable* t, const double* row, int64_t y, double w,
+cdef int _add(CountRowTable* t, const double* row, int64_t y, double w,
               int64_t* last) noexcept nogil:
     # ``last``: the row the previous dyad went to (runs of equal rows skip the hash)
     if last[0] >= 0 and t.y_obs[last[0]] == y and memcmp(t.rows + last[0] * t.width, row,
@@ -152,7 +152,7 @@ def count_design(CountModel cm, int64_t lo, int64_t hi, variables=None, weights=
     cdef double* buf
     cdef double* values
     cdef double w = 1.0
-    cdef RowTable t
+    cdef CountRowTable t
     cdef cnp.int64_t[::1] vs
     cdef double[::1] ws
     cdef cnp.int64_t[::1] cols_v, fcols_v, fidx_v
