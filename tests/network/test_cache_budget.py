@@ -1,6 +1,6 @@
 """Held or on-demand two-path counts by what they cost (issue #35 item 1): the default
 ``cache_memory`` is relative to the network state's own size ("auto": 4 times it, at least
-128 MiB), the choice it makes is the same for the observed statistics and for the compiled
+1 GiB), the choice it makes is the same for the observed statistics and for the compiled
 state, and counting on demand gives bit-identical statistics and EE chains."""
 import warnings
 
@@ -13,15 +13,9 @@ from ergmfit.exceptions import SettingsError
 from ergmfit.network import Network
 from ergmfit.network._state import cache_budget, set_cache_memory, state_bytes
 
+from support.clustered_arcs import clustered_arcs
+
 FORMULA = "Arc + AltInStars + AltOutStars + AltKTrianglesT"
-
-
-def _clustered_arcs(seed, n_core=300, m=2500):
-    rng = np.random.default_rng(seed)
-    arcs = rng.integers(0, n_core, (m, 2))
-    arcs = np.concatenate([arcs, arcs[: m // 4, ::-1]])
-    arcs = arcs[arcs[:, 0] != arcs[:, 1]]
-    return np.unique(arcs, axis=0)
 
 
 @pytest.fixture
@@ -58,7 +52,7 @@ def test_budget_chooses_held_or_on_demand_for_statistics_and_state(setting, monk
     # 300 nodes, 3,061 arcs: the state about 0.23 MB, the dense two-path counts 0.18 MB
     monkeypatch.setattr(_state, "CACHE_MEMORY_FLOOR", 0)
     monkeypatch.setattr(_state, "CACHE_MEMORY_FACTOR", factor)
-    arcs = _clustered_arcs(1)
+    arcs = clustered_arcs(1)
     model = ERGM(Network(300, arcs, directed=True), FORMULA)
     state = model.compiled().state
     assert state.cache_memory == int(factor * state_bytes(300, len(arcs), True))
@@ -77,7 +71,7 @@ def test_budget_chooses_held_or_on_demand_for_statistics_and_state(setting, monk
 def test_statistics_state_over_budget_counts_on_demand_from_the_start(setting):
     from ergmfit.network import NetworkState
     from ergmfit.network._state import CACHE_FLAGS
-    arcs = _clustered_arcs(2)
+    arcs = clustered_arcs(2)
     flags = CACHE_FLAGS["otp"] | CACHE_FLAGS["osp"] | CACHE_FLAGS["isp"]
     for budget, held in ((10**9, True), (1000, False)):
         empty = NetworkState(300, True, dense=False, cache_degree=0.0, cache_memory=budget)
@@ -90,7 +84,7 @@ def test_statistics_state_over_budget_counts_on_demand_from_the_start(setting):
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_on_demand_counts_give_bit_identical_ee_chains(setting, seed):
-    arcs = _clustered_arcs(seed)
+    arcs = clustered_arcs(seed)
     net = Network(300, arcs, directed=True)
     fits = []
     for budget in (2**40, 0):

@@ -10,21 +10,14 @@ from ergmfit.network import Network, NetworkState
 from ergmfit.network._state import CACHE_FLAGS, MAX_CACHE_NODES, cache_budget, set_cache_memory
 from ergmfit.terms._ergm import ERGMModel
 
+from support.clustered_arcs import clustered_arcs
+
 FORMULA = "Arc + Reciprocity + AltInStars + AltOutStars + AltKTrianglesT + AltTwoPathsT"
 DIRECTED_FLAGS = CACHE_FLAGS["otp"] | CACHE_FLAGS["osp"] | CACHE_FLAGS["isp"]
 
 
-def _clustered_arcs(seed, n_core=300, m=2500):
-    # arcs among a core of few nodes, so that pairs share partners (and some reciprocate)
-    rng = np.random.default_rng(seed)
-    arcs = rng.integers(0, n_core, (m, 2))
-    arcs = np.concatenate([arcs, arcs[: m // 4, ::-1]])
-    arcs = arcs[arcs[:, 0] != arcs[:, 1]]
-    return np.unique(arcs, axis=0)
-
-
 def test_statistics_above_two_to_the_twenty_nodes_equal_the_held_answer():
-    arcs = _clustered_arcs(0)
+    arcs = clustered_arcs(0)
     n_big = MAX_CACHE_NODES + 5
     # the same arcs, half of the nodes relabelled to the top of 0..n_big-1
     labels = np.arange(300)
@@ -38,7 +31,7 @@ def test_statistics_above_two_to_the_twenty_nodes_equal_the_held_answer():
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_counts_on_demand_give_identical_statistics_and_change_statistics(seed):
-    arcs = _clustered_arcs(seed)
+    arcs = clustered_arcs(seed)
     kernels = ERGM(Network(300, arcs, directed=True), FORMULA).kernels
     held = ERGMModel(NetworkState(300, True, arcs, dense=False), kernels)
     on_demand = ERGMModel(NetworkState(300, True, arcs, dense=False, cache_memory=0), kernels)
@@ -62,7 +55,7 @@ def test_counts_on_demand_give_identical_statistics_and_change_statistics(seed):
 
 
 def test_held_counts_that_outgrow_cache_memory_are_then_counted_on_demand():
-    arcs = _clustered_arcs(4)
+    arcs = clustered_arcs(4)
     reference = NetworkState(300, True, arcs, caches=DIRECTED_FLAGS, cache_degree=0, dense=False)
     bounded = NetworkState(300, True, caches=DIRECTED_FLAGS, cache_degree=0, dense=False,
                            cache_memory=64 * 1024)
@@ -81,7 +74,7 @@ def test_held_counts_that_outgrow_cache_memory_are_then_counted_on_demand():
 
 
 def test_require_held_names_what_does_not_fit():
-    arcs = _clustered_arcs(5)
+    arcs = clustered_arcs(5)
     state = NetworkState(300, True, arcs, dense=False, cache_memory=1024)
     with pytest.raises(MemoryError, match="MiB, above the cache_memory setting"):
         state.enable_caches(DIRECTED_FLAGS, require_held=True)
