@@ -82,7 +82,7 @@ def main():
                          "default: the 'auto' setting, 4 x the network state's own bytes)")
     args = ap.parse_args()
     if args.cache_memory is not None:
-        from ergmfit.network._state import set_cache_memory
+        from ergmfit.network import set_cache_memory
         set_cache_memory(args.cache_memory)
     if args.profile:
         prof = cProfile.Profile()

@@ -61,7 +61,7 @@ def main():
         ap.error("--resume needs --checkpoint DIR")
     import ergmfit as ef
     if args.cache_memory is not None:
-        from ergmfit.network._state import set_cache_memory
+        from ergmfit.network import set_cache_memory
         set_cache_memory(args.cache_memory)
     base_mb = peak_mb()
     t0 = time.process_time()

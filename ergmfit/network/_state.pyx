@@ -46,7 +46,7 @@ def set_cache_memory(nbytes):
 
     Examples
     --------
-    >>> from ergmfit.network._state import set_cache_memory
+    >>> from ergmfit.network import set_cache_memory
     >>> old = set_cache_memory(2 ** 28)
     >>> set_cache_memory(old) == 2 ** 28
     True
