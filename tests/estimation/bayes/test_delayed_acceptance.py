@@ -196,11 +196,11 @@ def test_lazega_gwesp_uses_the_first_stage():
 
 def test_persistent_auxiliary_networks_match_the_exact_posterior():
     # aux_start='chain' (the default with the random walk): every chain's auxiliary network
-    # continues from its own last one.  At this model's lag of autocorrelation 0.25 (about 380
-    # proposals, the rule AUX_CHAIN_ACF without the floor) the posterior is exact within the
-    # Monte Carlo error at every seed, where auxiliary chains started from the observed
-    # network at that length leave nodecov 3-5 MC s.e. off and its sd 11-15 % wide
-    # (bayes_algorithm.md, "Persistent auxiliary networks")
+    # continues from its own last one.  At 400 proposals (about this model's lag of
+    # autocorrelation 0.25, 380; the rule's 0.15 without the floor would be about 520) the
+    # posterior is exact within the Monte Carlo error at every seed, where auxiliary chains
+    # started from the observed network at 380 left nodecov 3-5 MC s.e. off and its sd
+    # 11-15 % wide (bayes_algorithm.md, "Persistent auxiliary networks")
     m, x = _dyad_independent_model()
     mean, sd = _exact_posterior(m, x)
     for seed in (1, 2, 3):
