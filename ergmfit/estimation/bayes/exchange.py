@@ -551,17 +551,14 @@ class _ExchangeRun:
         """Iterations with one persistent auxiliary network per chain
         (``aux_start='chain'``): the chains are independent random walks
         (gamma 0), so each runs the block alone on its own sampler."""
-        m = len(out)
+        m, c = len(out), np.ascontiguousarray     # (the compiled loop takes C-contiguous arrays)
         logu1 = np.log(self.rng.random((m, theta.shape[0]))) if sur is not None else None
         for h, smp in enumerate(self.chain_samplers):
             sl = slice(h, h + 1)
             first = None
-            if sur is not None:
-                first = ((sur.prec, sur.mu) if gauss else (sur.XW, sur.c, sur.s, sur.n))
-                first = first + (ls[sl], logu1[:, sl], self.passed[sl])
-            c = np.ascontiguousarray
-            if first is not None:
-                first = first[:-2] + (c(first[-2]), first[-1])
+            if sur is not None:         # the chain's own slices, updated in place
+                stage = (sur.prec, sur.mu) if gauss else (sur.XW, sur.c, sur.s, sur.n)
+                first = stage + (ls[sl], c(logu1[:, sl]), self.passed[sl])
             out_h = np.empty((m, 1, theta.shape[1]))
             exchange_block(smp, theta[sl], lp[sl], out_h, accepted[sl], c(eps[:, sl]),
                            c(logu[:, sl]), c(r1[:, sl]), c(r2[:, sl]), 0.0,
