@@ -37,7 +37,10 @@ default proposal"), measured on Lazega ``edges + gwesp(0.2, fixed=TRUE)`` (issue
 compared with a long run (``LAZEGA_GWESP_LONG``); it runs with the first stage's skewness
 limit of that default too (0.35: ``OLD_GAUSS_MAX_SKEW``), so it is that default exactly (ergmx's
 algorithm, per issue #35).  Since session 13 the limit is 0.5, which lets Lazega gwesp's pilots
-(skewness 0.30-0.40) use the first stage.
+(skewness 0.30-0.40) use the first stage.  Since session 14 the default random walk keeps one
+auxiliary network per chain (``aux_start='chain'``, the chain's own last auxiliary network, and
+shorter auxiliary chains: ``docs/guide/estimators/bayes_algorithm.md``, "Persistent auxiliary
+networks"); the line "session 13 default" is the same run with ``aux_start='observed'``.
 """
 import argparse
 import functools
@@ -71,6 +74,11 @@ LAZEGA_LONG = {
 #: 2026); seeds 2026 and 2027 averaged (84 + 56 CPU s; min ESS 1,454 and 1,157; the two runs'
 #: means -4.7816 / -4.7556 and 2.3985 / 2.3788, sds 0.6228 / 0.6198 and 0.4970 / 0.4919)
 LAZEGA_GWESP_LONG = {"mean": [-4.7686, 2.38865], "sd": [0.6213, 0.49445]}
+#: issue #35's second model, Lazega edges + gwesp(0.2, fixed=TRUE) + nodematch('practice'):
+#: delayed=False, aux_iters=8000, 6 chains x 4,000 draws, seeds 2026 and 2027 averaged (the two
+#: within 0.02 sds and 2 %; session 13, bayes_algorithm.md)
+LAZEGA_GWNM = "edges + gwesp(0.2, fixed=TRUE) + nodematch('practice')"
+LAZEGA_GWNM_LONG = {"mean": [-5.0650, 2.3825, 0.5629], "sd": [0.6421, 0.5095, 0.1804]}
 #: Bergm 5.0.7 posterior means/sds on flomarriage (seeds 101, 202 averaged)
 BERGM_POST = {
     "edges + kstar(2) + triangle": ([-1.10363, -0.127737, -0.0193407], [0.923926, 0.221447, 0.788410]),
@@ -79,6 +87,7 @@ BERGM_POST = {
 MODELS = [("flomarriage", "edges + kstar(2) + triangle"),
           ("flomarriage", "edges + gwesp(0.2, fixed=TRUE)"),
           ("lazega", "edges + gwesp(0.2, fixed=TRUE)"),
+          ("lazega", LAZEGA_GWNM),
           ("lazega", LAZEGA)]
 
 
@@ -138,7 +147,8 @@ def main(argv=None):
                              delayed=False)
         print(line("ours (defaults)", ours) + f"  aux_iters {ours['fit'].info['aux_iters']}, "
               f"storage {ours['fit'].info['storage']}, delayed {ours['fit'].info['delayed']}")
-        long_run = LAZEGA_LONG if formula == LAZEGA else LAZEGA_GWESP_LONG
+        long_run = {LAZEGA: LAZEGA_LONG, LAZEGA_GWNM: LAZEGA_GWNM_LONG}.get(formula,
+                                                                         LAZEGA_GWESP_LONG)
         ref, what = ((long_run["mean"], long_run["sd"]), "the long run") \
             if data == "lazega" else (BERGM_POST[formula], "Bergm")
 
@@ -148,6 +158,9 @@ def main(argv=None):
             return (f"    vs {what}: means off by {np.round(dm, 2).tolist()} sds, sds by "
                     f"{np.round(100 * ds).astype(int).tolist()} %")
         print(versus(ours["fit"]))
+        s13 = run(model, "bayes", args.seed, aux_start="observed")
+        print(line("ours (session 13 default)", s13) + f"  aux_iters {s13['fit'].info['aux_iters']}")
+        print(versus(s13["fit"]))
         ads = run_old_default(model, args.seed)
         print(line("ours (old default: ADS)", ads) + f"  aux_iters {ads['fit'].info['aux_iters']}")
         print(versus(ads["fit"]))
@@ -165,6 +178,9 @@ def main(argv=None):
         rate_b = bergm_settings["ess"] / cpu_b
         print(f"  {'Bergm 5.0.7 (defaults)':<28} {cpu_b:7.2f} CPU s ({how}); min ESS ~ "
               f"{bergm_settings['ess']:.0f} (ours at its settings) -> {rate_b:8.1f} ESS / CPU s")
+        print(f"  defaults against the old default (ADS: ergmx's algorithm, issue #35): "
+              f"{ours['rate'] / ads['rate']:.1f}x; against session 13's: "
+              f"{ours['rate'] / s13['rate']:.1f}x")
         print(f"  speed-up in ESS / CPU s: defaults {ours['rate'] / rate_b:5.1f}x, "
               f"ADS {ads['rate'] / rate_b:5.1f}x, "
               f"previous defaults {previous['rate'] / rate_b:5.1f}x, "

@@ -36,13 +36,22 @@ class CtrlCInAFinalizer:
 
 def interrupt_the_second_bayes_block(monkeypatch):
     """The exchange algorithm sees a KeyboardInterrupt in its second block of draws (what a
-    real Ctrl-C does there), through ``monkeypatch`` (undone after the test)."""
+    real Ctrl-C does there), through ``monkeypatch`` (undone after the test): in the first
+    compiled call after the first block is done (a block is one compiled call, or one per
+    chain with persistent auxiliary networks); only once."""
     from ergmfit.estimation.bayes import exchange
-    real, calls = exchange.exchange_block, []
+    real, real_progress, done = exchange.exchange_block, exchange.Progress, []
+
+    class Counting(real_progress):
+        def update(self, n=1, **postfix):
+            if n > 0:
+                done.append(n)          # iterations finished (after every block)
+            return super().update(n, **postfix)
 
     def block(*args):
-        calls.append(1)
-        if len(calls) == 2:
+        if len(done) == 1:
+            done.append(0)              # once
             raise KeyboardInterrupt
         return real(*args)
+    monkeypatch.setattr(exchange, "Progress", Counting)
     monkeypatch.setattr(exchange, "exchange_block", block)

@@ -150,17 +150,23 @@ AUX_ACF = 0.05
 AUX_FLOOR = 1000
 #: ... found as the lag of this level, extrapolated geometrically (less noisy)
 AUX_LEVEL = 0.25
+#: auxiliary_length with one persistent auxiliary network per chain (aux_start 'chain'): the
+#: autocorrelation the statistics must fall to (bayes_algorithm.md, "Persistent auxiliary
+#: networks": 0.25 left Lazega gwesp's means up to 0.2 posterior sds off)
+AUX_CHAIN_ACF = 0.15
 
 
 def auxiliary_length(model, proposal, rng, eta0, storage=None, n=20000, max_rounds=8,
                      target=AUX_ACF, step=None):
     """Proposals per auxiliary network when ``aux_iters`` is None, measured:
     the lag at which every statistic's autocorrelation, in a stationary
-    chain at η0, has fallen to ``AUX_ACF`` (0.05), and at least Bergm's 1,000
+    chain at η0, has fallen to ``target`` (``AUX_ACF``, 0.05, for auxiliary chains
+    started from the observed network; ``AUX_CHAIN_ACF``, 0.15, for persistent
+    ones), and at least Bergm's 1,000
     (``AUX_FLOOR``) and one proposal per dyad.  A pilot thins the chain by s proposals (first dyads/50), takes
     ``n`` draws and looks among the first n/400 lags for the lag where the
     largest autocorrelation falls to ``AUX_LEVEL`` (0.25, estimated with less
-    noise than 0.05), extrapolated geometrically to 0.05 (x ln 20 / ln 4); if it
+    noise than 0.05), extrapolated geometrically to ``target`` (0.05: x ln 20 / ln 4); if it
     is not there, s grows 4-fold.  Returns (length, info).  A model whose chain
     does not settle within the rounds falls back to :func:`default_aux_iters`.
     Why 0.05 and why the floor: ``docs/guide/estimators/bayes_algorithm.md``,
@@ -295,9 +301,11 @@ class Bayes(Estimator):
         Setting("checkpoint_every", 60.0, number(0.0), "Seconds between checkpoints."),
         Setting("resume", None, None, "Continue from this checkpoint file."),
         Setting("progress", None, boolean, "Progress bar (default: as verbose)."),
-        Setting("aux_start", "observed", choice("observed", "last"),
-                "Start of each auxiliary chain: 'observed' (Bergm) or 'last' (the last "
-                "auxiliary network)."),
+        Setting("aux_start", "auto", choice("auto", "observed", "last", "chain"),
+                "Start of each auxiliary chain: 'observed' (Bergm), 'last' (the last "
+                "auxiliary network of any chain), 'chain' (each chain's own last "
+                "auxiliary network; random-walk chains only) or 'auto' ('chain' where the "
+                "default random walk runs, else 'observed')."),
         Setting("missing_update", None, integer(1, allow_none=True),
                 "Missing dyads: MH proposals of each imputation step (missingUpdate; "
                 "None: the number of missing dyads)."),
@@ -370,6 +378,14 @@ class Bayes(Estimator):
         run = _ExchangeRun(model, sampler, prior, self, rng, theta, out, accepted)
         run.aux_iters, run.storage, run.aux_info = aux, storage, aux_info
         plain = _linear_unconstrained(model)
+        # one persistent auxiliary network per chain where the chains will be the default
+        # random walk (fitted by _gauss_first_stage): shorter auxiliary chains measured to a
+        # higher autocorrelation (AUX_CHAIN_ACF; bayes_algorithm.md, "Persistent auxiliary
+        # networks")
+        run.aux_start = self.aux_start
+        if self.aux_start == "auto":
+            run.aux_start = ("chain" if self.v_proposal is None and self.gamma is None and plain
+                             and self.delayed in ("auto", "pilot") else "observed")
         if model.sample_space.conditional() is not None:       # missing dyads: imputed
             if self.delayed in (True, "pilot"):
                 raise SettingsError(f"delayed={self.delayed!r} with missing dyads is not "
@@ -386,8 +402,10 @@ class Bayes(Estimator):
             if state is not None and "stage_prec" in state:      # as it was when saved
                 run.surrogate = _GaussStage(state["stage_prec"], state["stage_mu"])
             else:
-                _gauss_first_stage(self, run, model, prior, rng, eta0)
-        if self.aux_iters is None and it0 <= self.burnin and self.burnin > 0:
+                _gauss_first_stage(self, run, model, prior, rng, eta0,
+                                   AUX_CHAIN_ACF if run.aux_start == "chain" else AUX_ACF)
+        if self.aux_iters is None and it0 <= self.burnin and self.burnin > 0 \
+                and run.aux_start != "chain":
             def remeasure(draws):
                 # the length for the kept iterations, measured at the mean of the burn-in's
                 # second half (the MPLE and the likelihood's mode may mix more slowly than
@@ -420,6 +438,18 @@ class Bayes(Estimator):
                 theta[:] = model.parameterisation.project(start_population(
                     run.proposal_stage.mu, np.linalg.inv(run.proposal_stage.prec), H, rng))
         run.eps_chol = np.linalg.cholesky(eps_cov)
+        if run.aux_start == "chain":
+            if run.gamma != 0 or run.imputer is not None or run.python_loop:
+                if self.aux_start == "chain":
+                    raise SettingsError("aux_start='chain' needs independent random-walk "
+                                        "chains (gamma=0), one-dyad moves and no missing dyads")
+                run.aux_start = "observed"      # 'auto' without the random walk
+            else:
+                run.chain_samplers = [fast_sampler(model, self.proposal, rng, eta0,
+                                                   storage=storage)[0]
+                                      for _ in range(theta.shape[0])]
+        run.gaux = {"observed": None, "last": np.zeros(p),
+                    "chain": np.zeros((H, p))}[run.aux_start]
         show = self.verbose if self.progress is None else self.progress
         if self.checkpoint is not None:
             with Checkpoint(self.checkpoint, what="Bayes checkpoint") as run.checkpoint:
@@ -456,9 +486,12 @@ class _ExchangeRun:
         self.gamma = est.gamma  # the ADS move factor in use (fit() resolves None)
         self.proposal_stage = None  # the pilot's Gaussian approximation of the posterior
         self.proposal_cov = None    # the random walk's covariance (gamma None), checkpointed
-        # aux_start='last': g(current auxiliary network) - g(y0), carried across draws
-        # (the Python loop reads the sampler's own delta, which starts at 0 too)
+        # aux_start 'last': g(current auxiliary network) - g(y0), carried across draws
+        # (the Python loop reads the sampler's own delta, which starts at 0 too); 'chain':
+        # one row per chain (set by Bayes.fit)
+        self.aux_start = est.aux_start
         self.gaux = None if est.aux_start == "observed" else np.zeros(theta.shape[1])
+        self.chain_samplers = None  # aux_start 'chain': one sampler (own network) per chain
 
     def iterate(self, it0, n_total, show):
         """Run iterations it0 .. n_total-1 in blocks of ``_BLOCK`` (the random
@@ -469,7 +502,7 @@ class _ExchangeRun:
         L = self.eps_chol
         mu, prec = prior.mean, np.ascontiguousarray(prior.precision)
         lp = np.array([prior.logpdf(t) for t in theta])
-        sur = None
+        sur, gauss, ls = None, False, None
         bar = Progress(n_total, "bayes", enabled=show)
         bar.update(it0)
         it = it0
@@ -492,6 +525,8 @@ class _ExchangeRun:
                 args = (theta, lp, out[it:it + m], accepted, eps, logu, r1, r2)
                 if self.imputer is not None:
                     self._missing_block(*args)
+                elif self.chain_samplers is not None:
+                    self._chain_block(*args, sur, gauss, ls, prec, mu)
                 elif sur is not None and not self.python_loop:
                     first = ((sur.prec, sur.mu) if gauss else (sur.XW, sur.c, sur.s, sur.n))
                     exchange_block(self.sampler, *args, float(self.gamma), int(self.aux_iters),
@@ -510,6 +545,25 @@ class _ExchangeRun:
         if stop.interrupted and it > 0:
             theta[:] = out[it - 1]      # the population after the last finished iteration
         return it, stop.interrupted
+
+    def _chain_block(self, theta, lp, out, accepted, eps, logu, r1, r2, sur, gauss, ls, prec,
+                     mu):
+        """Iterations with one persistent auxiliary network per chain
+        (``aux_start='chain'``): the chains are independent random walks
+        (gamma 0), so each runs the block alone on its own sampler."""
+        m, c = len(out), np.ascontiguousarray     # (the compiled loop takes C-contiguous arrays)
+        logu1 = np.log(self.rng.random((m, theta.shape[0]))) if sur is not None else None
+        for h, smp in enumerate(self.chain_samplers):
+            sl = slice(h, h + 1)
+            first = None
+            if sur is not None:         # the chain's own slices, updated in place
+                stage = (sur.prec, sur.mu) if gauss else (sur.XW, sur.c, sur.s, sur.n)
+                first = stage + (ls[sl], c(logu1[:, sl]), self.passed[sl])
+            out_h = np.empty((m, 1, theta.shape[1]))
+            exchange_block(smp, theta[sl], lp[sl], out_h, accepted[sl], c(eps[:, sl]),
+                           c(logu[:, sl]), c(r1[:, sl]), c(r2[:, sl]), 0.0,
+                           int(self.aux_iters), prec, mu, first, self.gaux[h])
+            out[:, h] = out_h[:, 0]
 
     def _missing_block(self, theta, lp, out, accepted, eps, logu, r1, r2):
         """Iterations with missing dyads (Bergm's ``bergmM``; Koskinen, Robins
@@ -706,7 +760,7 @@ def _linear_unconstrained(model) -> bool:
             and space.conditional() is None)
 
 
-def _gauss_first_stage(est, run, model, prior, rng, eta0, max_step=3.0):
+def _gauss_first_stage(est, run, model, prior, rng, eta0, target=AUX_ACF, max_step=3.0):
     """Delayed acceptance's Gaussian first stage (:class:`_GaussStage`), fitted
     in two pilots: the first at the MPLE (the length pilot already run, or
     :func:`pilot_moments`) gives a Gaussian whose mode is one Newton step of
@@ -725,7 +779,7 @@ def _gauss_first_stage(est, run, model, prior, rng, eta0, max_step=3.0):
     if measure:
         # (the burn-in's length and the first stage's moments: half the usual draws)
         k, info = auxiliary_length(model, est.proposal, rng, theta1, run.storage, n=10000,
-                                   step=None if guess is None else 2 * guess)
+                                   step=None if guess is None else 2 * guess, target=target)
         moments = info.pop("_moments", None)
         info["pilot_at"] = "the mode of a Gaussian fitted at the MPLE"
         if est.burnin > 0 and k > default_aux_iters(model):
@@ -800,7 +854,7 @@ def _build_results(model, est, prior, run, it, interrupted, t0, c0):
             "v_proposal": est.v_proposal, "proposal_cov": run.eps_chol @ run.eps_chol.T,
             "cpu_seconds": time.process_time() - c0,
             "delayed": ("pilot" if isinstance(run.surrogate, _GaussStage)
-                        else run.surrogate is not None), "aux_start": est.aux_start,
+                        else run.surrogate is not None), "aux_start": run.aux_start,
             "storage": run.storage, "aux_rule": run.aux_info,
             "missing_update": None if run.imputer is None else run.imputer.steps,
             "n_missing": int(model.sample_space.n_missing),

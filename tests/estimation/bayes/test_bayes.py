@@ -167,26 +167,31 @@ def test_posterior_predictive_gof_uses_one_draw_per_network():
     assert not np.array_equal(same["model"].sim, g["model"].sim)
 
 
-def test_ctrl_c_returns_the_draws_so_far_and_resume_finishes(tmp_path, monkeypatch):
+@pytest.mark.parametrize("aux_start", ["observed", "chain"])
+def test_ctrl_c_returns_the_draws_so_far_and_resume_finishes(tmp_path, monkeypatch, aux_start):
     m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
     ck = tmp_path / "state.npz"
     real = bayes_mod.exchange_block
     calls = {"n": 0}
+    # one compiled call per block of 10 iterations, or (aux_start 'chain') one per chain and
+    # block: Ctrl-C in the 4th block (with 'chain': during its second chain's call)
+    stop_at = 4 if aux_start == "observed" else 3 * 4 + 2
 
     def interrupted_block(*args):
         calls["n"] += 1
-        if calls["n"] == 4:
+        if calls["n"] == stop_at:
             raise KeyboardInterrupt
         return real(*args)
     monkeypatch.setattr(bayes_mod, "exchange_block", interrupted_block)
     with pytest.warns(RuntimeWarning, match="interrupted"):
         fit = m.fit(method="bayes", random_state=1, burnin=10, main_iters=40, aux_iters=200,
-                    checkpoint=str(ck))
-    assert fit.interrupted and not fit.converged
+                    checkpoint=str(ck), aux_start=aux_start)
+    assert fit.interrupted and not fit.converged and fit.info["aux_start"] == aux_start
     assert fit.chains.shape == (4, 20, 2)          # 3 blocks of 10 done, burn-in 10
     assert ck.exists()
     monkeypatch.setattr(bayes_mod, "exchange_block", real)
-    done = m.fit(method="bayes", burnin=10, main_iters=40, aux_iters=200, resume=str(ck))
+    done = m.fit(method="bayes", burnin=10, main_iters=40, aux_iters=200, resume=str(ck),
+                 aux_start=aux_start)
     assert not done.interrupted and done.chains.shape == (4, 40, 2)
     np.testing.assert_array_equal(done.chains[:, :20], fit.chains)
     with pytest.raises(CheckpointError, match="coefficients"):
@@ -227,9 +232,14 @@ def test_auxiliary_iterations_are_measured_by_a_pilot():
     flo = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
     k, info = auxiliary_length(flo, "auto", np.random.default_rng(1), np.array([-1.7, 0.2]))
     assert k == 1000 and info["pilot_lag"] < 120
-    fit = flo.fit(method="bayes", random_state=1, main_iters=2, burnin=2)
+    fit = flo.fit(method="bayes", random_state=1, main_iters=2, burnin=2, aux_start="observed")
     assert fit.info["aux_iters"] == 1000 and fit.info["aux_rule"]["burnin_aux_iters"] == 1000
     assert fit.info["mcmc"]["interval"] == 1000
+    # persistent auxiliary networks (the default random walk): measured once, at the mode of
+    # the pilot's Gaussian, to autocorrelation AUX_CHAIN_ACF; no second pilot after the burn-in
+    fit = flo.fit(method="bayes", random_state=1, main_iters=2, burnin=2)
+    assert fit.info["aux_start"] == "chain" and fit.info["aux_iters"] == 1000
+    assert "burnin_aux_iters" not in fit.info["aux_rule"]
 
 
 def test_measured_auxiliary_length_gives_near_stationary_draws():
