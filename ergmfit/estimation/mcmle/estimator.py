@@ -66,7 +66,8 @@ from ..base import Estimator
 from .checkpoint import MCMLECheckpoint
 from .state import MCMLEState
 from .target import target_for
-from .interval import MIN_ESS_SHARE, final_sample_size, quarter_octave, streak_tau
+from .interval import (MIN_ESS_SHARE, final_sample_size, quarter_octave, step_sample_parts,
+                       streak_tau)
 from .loglik import bridge_loglik
 from .burnin import MAX_REDRAWS, REDRAW_GROWTH, unfit_to_step
 from .settings import SETTINGS, missing_data_settings
@@ -219,6 +220,9 @@ class MCMLE(Estimator):
     #: (:func:`~ergmfit.estimation.mcmle.interval.final_sample_size`), not always
     #: ``last_boost`` x ``samplesize``
     final_sample_by_ess = True
+    #: a non-final sample held at the smallest interval stops, part by part, once it has
+    #: its effective-size target (:func:`~ergmfit.estimation.mcmle.interval.step_sample_parts`)
+    step_sample_by_ess = True
     supports = {"curved": True, "constraints": True, "missing": True, "target_stats": True,
                 "missing+target_stats": False, "families": frozenset({"binary", "count"}),
                 "infinite_estimates": True, "tempering": True}
@@ -412,8 +416,7 @@ class MCMLE(Estimator):
         pilot = state.pilot is not None and state.iteration == 1
         if pilot:       # see curved.first_sample_ok
             before = (rng.bit_generator.state, state.starts)
-        chains, state.starts, acc = run_chains(model, state.theta, size, state.burnin,
-                                               state.interval, state.starts, **run)
+        chains, state.starts, acc = self._draw(model, state, size, run)
         if pilot and not _first_sample_ok(model.parameterisation, state.theta, chains,
                                           self.target_ess, MIN_ESS_SHARE):
             # a pilot short of effective draws leaves no trace: the first sample
@@ -423,6 +426,35 @@ class MCMLE(Estimator):
             chains, state.starts, acc = run_chains(model, state.theta, size, state.burnin,
                                                    state.interval, state.starts, **run)
         return chains, acc
+
+    def _draw(self, model, state, size, run):
+        """``size`` draws at state.theta from state.starts (:func:`run_chains`); a sample at
+        the smallest interval in parts, stopping at the first part after which it has its
+        effective-size target (:func:`.interval.step_sample_parts`)."""
+        part = step_sample_parts(self.samplesize, state.interval, self._min_interval())
+        if part is None or not self._in_parts(state):
+            return run_chains(model, state.theta, size, state.burnin, state.interval,
+                              state.starts, **run)
+        # what it aims at: the step's target (MIN_ESS_SHARE of target_ess for every
+        # statistic), or the last sample's (last_boost x target_ess for every statistic)
+        target = ((self.last_boost * self.target_ess, 1.0) if state.final
+                  else (self.target_ess, MIN_ESS_SHARE))
+        chains, starts, accepted, burnin, drawn = None, state.starts, 0.0, state.burnin, 0
+        while drawn < size:
+            n = min(part, size - drawn)
+            more, starts, acc = run_chains(model, state.theta, n, burnin, state.interval,
+                                           starts, **run)
+            chains = more if chains is None else [np.vstack([a, b])
+                                                  for a, b in zip(chains, more)]
+            accepted, drawn, burnin = accepted + n * np.mean(acc), drawn + n, 0
+            if drawn < size and _first_sample_ok(model.parameterisation, state.theta, chains,
+                                                 *target):
+                break
+        return chains, starts, [accepted / drawn]
+
+    def _in_parts(self, state):
+        """Whether this iteration's sample is drawn in parts until it has its target."""
+        return self.step_sample_by_ess and state.interval <= self._min_interval()
 
     def _run_args(self, rng):
         return dict(n_chains=self._n_chains(), n_jobs=self.n_jobs, random_state=rng,
@@ -441,8 +473,10 @@ class MCMLE(Estimator):
         if state.final:
             size = (final_sample_size(state.history[-2:], state.interval, self.samplesize,
                                       self.last_boost, self.target_ess)
-                    if self.final_sample_by_ess else self.last_boost * self.samplesize)
+                    if self.final_sample_by_ess and not self._in_parts(state)
+                    else self.last_boost * self.samplesize)
         chains, acc = self._sample(model, state, rng, size)
+        size = sum(len(c) for c in chains)        # (fewer when it reached its target early)
         # the point the sample aims at: the observed statistics, or with missing dyads
         # the mean of the conditional sample at θ (see .target)
         g_obs = state.centre = state.target.centre(model, state, rng, size,
@@ -716,6 +750,8 @@ class MissingDataMCMLE(MCMLE):
     #: either's: the last samples keep ``last_boost`` x ``samplesize`` draws (with the
     #: shrunk ones, 6 nodes, 3 missing dyads: a s.e. 13 % off the exact one at seed 2)
     final_sample_by_ess = False
+    #: (and its samples are drawn whole)
+    step_sample_by_ess = False
 
 
 # The second attempt after a failure of the iterations (a start that fits the

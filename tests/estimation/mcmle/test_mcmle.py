@@ -245,3 +245,37 @@ def test_hull_test_agrees_with_the_linear_programme():
                                               * rng.uniform(0, 3) for _ in range(5)]
         for x in points:
             assert test(x) == _in_hull_lp(Z, x)
+
+
+def test_samples_at_the_interval_floor_stop_at_their_effective_size_target():
+    # Sampson's three waves mix in a few sweeps of their 918 dyads: at the smallest
+    # interval (256) a sample of 1024 draws had 3-4 times the effective draws a step
+    # asks (64 multivariate, 32 of every statistic).  A sample held at the floor is
+    # drawn in parts of 256 and stops after the first part that has its target; the last
+    # one (up to 4 x 1024 draws) once every statistic has 4 x 64 (interval.step_sample_parts)
+    from ergmfit.estimation.common.curved import first_sample_ok
+    from ergmfit.estimation.mcmle.interval import step_sample_parts
+    from support.multi_networks import samplk3w
+    assert step_sample_parts(1024, 256, 256) == 256
+    assert step_sample_parts(1024, 362, 256) is None
+    m = ef.ERGM(samplk3w(), "N(~edges + mutual)")
+    shortened = 0
+    for seed in (1, 2, 3):
+        fit = m.fit(method="mcmle", random_state=seed, eval_loglik=False)
+        hist = fit.info["history"]
+        assert fit.converged
+        for h in hist:
+            assert h["interval"] == 256 and h["samplesize"] % 256 == 0
+        for h in hist[:-1]:
+            assert h["samplesize"] <= 1024
+            if h["samplesize"] < 1024:       # stopped early: it had its target
+                assert h["ess"] >= 64 and h["min_ess"] >= 32
+        last = hist[-1]
+        assert last["samplesize"] <= 4096
+        if last["samplesize"] < 4096:
+            assert last["min_ess"] >= 256
+        # the kept last sample is the one the rule judged
+        assert first_sample_ok(m.parameterisation, np.asarray(fit.params, float),
+                               fit.mcmc_sample["chains"], 256, 1.0) == (last["samplesize"] < 4096)
+        shortened += sum(h["samplesize"] < 1024 for h in hist[:-1])
+    assert shortened >= 3          # (all 1024 before the rule)
