@@ -49,6 +49,8 @@ from __future__ import annotations
 
 import time
 import warnings
+from functools import partial
+
 import numpy as np
 
 from ...exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
@@ -147,6 +149,13 @@ def _check_oscillation(model, history, Z, g_obs, counts=True):
                 f"estimate reproduces the observed network. Try "
                 f"{_gw_advice(model, 'a smaller decay of the geometrically weighted terms, ')}"
                 "add dyad-independent covariate terms, or fit by method='ee'")))
+
+
+def _has_target(par, theta, target_ess, min_share, stats):
+    """Whether one chain's ``stats`` have ``target_ess`` effective draws (multivariate) and
+    ``min_share`` of it for every direction of θ (``run_chains``' stopping rule of a sample
+    drawn in parts)."""
+    return _first_sample_ok(par, theta, [stats], target_ess, min_share)
 
 
 def _retryable(exc):
@@ -429,28 +438,19 @@ class MCMLE(Estimator):
 
     def _draw(self, model, state, size, run):
         """``size`` draws at state.theta from state.starts (:func:`run_chains`); a sample at
-        the smallest interval in parts, stopping at the first part after which it has its
-        effective-size target (:func:`.interval.step_sample_parts`)."""
+        the smallest interval in parts, each chain stopping after the first part at which
+        it has its share of the effective-size target (:func:`.interval.step_sample_parts`)."""
         part = step_sample_parts(self.samplesize, state.interval, self._min_interval())
-        if part is None or not self._in_parts(state):
-            return run_chains(model, state.theta, size, state.burnin, state.interval,
-                              state.starts, **run)
-        # what it aims at: the step's target (MIN_ESS_SHARE of target_ess for every
-        # statistic), or the last sample's (last_boost x target_ess for every statistic)
-        target = ((self.last_boost * self.target_ess, 1.0) if state.final
-                  else (self.target_ess, MIN_ESS_SHARE))
-        chains, starts, accepted, burnin, drawn = None, state.starts, 0.0, state.burnin, 0
-        while drawn < size:
-            n = min(part, size - drawn)
-            more, starts, acc = run_chains(model, state.theta, n, burnin, state.interval,
-                                           starts, **run)
-            chains = more if chains is None else [np.vstack([a, b])
-                                                  for a, b in zip(chains, more)]
-            accepted, drawn, burnin = accepted + n * np.mean(acc), drawn + n, 0
-            if drawn < size and _first_sample_ok(model.parameterisation, state.theta, chains,
-                                                 *target):
-                break
-        return chains, starts, [accepted / drawn]
+        until = None
+        if part is not None and self._in_parts(state):
+            # what it aims at: the step's target (MIN_ESS_SHARE of target_ess for every
+            # statistic), or the last sample's (last_boost x target_ess for every statistic)
+            ess, share = ((self.last_boost * self.target_ess, 1.0) if state.final
+                          else (self.target_ess, MIN_ESS_SHARE))
+            until = (part, partial(_has_target, model.parameterisation, state.theta.copy(),
+                                   ess / run["n_chains"], share))
+        return run_chains(model, state.theta, size, state.burnin, state.interval,
+                          state.starts, until=until, **run)
 
     def _in_parts(self, state):
         """Whether this iteration's sample is drawn in parts until it has its target."""
