@@ -22,7 +22,9 @@ The algorithm (Geyer & Thompson 1992; Hummel, Hunter & Handcock 2012):
    that each sample has ``target_ess`` (64) effective draws, counted as statnet
    counts them (the multivariate effective size), and at least 32 of every
    statistic; the last, boosted sample aims at ``last_boost`` × 64 effective
-   draws of every single statistic.
+   draws of every single statistic.  A sample at the smallest interval, which may
+   have many times its target, is drawn in parts and stops once it has it
+   (:func:`~ergmfit.estimation.mcmle.interval.step_sample_parts`).
 5. Standard errors: the inverse of the Fisher information Cov_θ̂[g] estimated
    from the last sample (importance-weighted to θ̂), plus the Monte Carlo
    variance I⁻¹ V I⁻¹ with V the batch-means variance of the weighted mean
@@ -154,7 +156,10 @@ def _check_oscillation(model, history, Z, g_obs, counts=True):
 def _has_target(par, theta, target_ess, min_share, stats):
     """Whether one chain's ``stats`` have ``target_ess`` effective draws (multivariate) and
     ``min_share`` of it for every direction of θ (``run_chains``' stopping rule of a sample
-    drawn in parts)."""
+    drawn in parts).  A statistic that does not vary has no effective size (the estimate
+    says n): a chain stuck in one state never stops early, so the whole sample shows it."""
+    if np.any(np.ptp(par.projector(theta)(stats), axis=0) == 0):
+        return False
     return _first_sample_ok(par, theta, [stats], target_ess, min_share)
 
 
