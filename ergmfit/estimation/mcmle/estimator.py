@@ -153,12 +153,13 @@ def _check_oscillation(model, history, Z, g_obs, counts=True):
                 "add dyad-independent covariate terms, or fit by method='ee'")))
 
 
-def _has_target(par, theta, target_ess, min_share, stats):
+def _has_target(par, theta, target_ess, min_share, min_draws, stats):
     """Whether one chain's ``stats`` have ``target_ess`` effective draws (multivariate) and
-    ``min_share`` of it for every direction of θ (``run_chains``' stopping rule of a sample
-    drawn in parts).  A statistic that does not vary has no effective size (the estimate
-    says n): a chain stuck in one state never stops early, so the whole sample shows it."""
-    if np.any(np.ptp(par.projector(theta)(stats), axis=0) == 0):
+    ``min_share`` of it for every direction of θ, in at least ``min_draws`` draws
+    (``run_chains``' stopping rule of a sample drawn in parts).  A statistic that does not
+    vary has no effective size (the estimate says n): a chain stuck in one state never
+    stops early, so the whole sample shows it."""
+    if len(stats) < min_draws or np.any(np.ptp(par.projector(theta)(stats), axis=0) == 0):
         return False
     return _first_sample_ok(par, theta, [stats], target_ess, min_share)
 
@@ -449,11 +450,14 @@ class MCMLE(Estimator):
         until = None
         if part is not None and self._in_parts(state):
             # what it aims at: the step's target (MIN_ESS_SHARE of target_ess for every
-            # statistic), or the last sample's (last_boost x target_ess for every statistic)
-            ess, share = ((self.last_boost * self.target_ess, 1.0) if state.final
-                          else (self.target_ess, MIN_ESS_SHARE))
+            # statistic), or the last sample's (last_boost x target_ess for every statistic,
+            # in at least samplesize draws, as final_sample_size keeps: the s.e. of a tiny
+            # network's last sample of 256 draws scattered by 15 %)
+            ess, share, least = ((self.last_boost * self.target_ess, 1.0, self.samplesize)
+                                 if state.final else (self.target_ess, MIN_ESS_SHARE, 0))
+            chains = run["n_chains"]
             until = (part, partial(_has_target, model.parameterisation, state.theta.copy(),
-                                   ess / run["n_chains"], share))
+                                   ess / chains, share, least / chains))
         return run_chains(model, state.theta, size, state.burnin, state.interval,
                           state.starts, until=until, **run)
 
