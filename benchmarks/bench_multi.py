@@ -23,7 +23,8 @@ by its "confidence" rule (the sample size grows after each unconverged iteration
 printed messages show); no log-likelihood bridge.  ergmfit's: 1024 draws per iteration,
 the interval from 1024 adapted to 64 effective draws (an ensemble of networks: a pilot
 first sample at 256), Hummel's stopping rule and a last sample of up to ``last_boost`` (4)
-times as many draws, as many as 4 x 64 effective draws need at its interval
+times as many draws, as many as 4 x 64 effective draws need at its interval; a sample at
+the interval floor (256) is drawn in parts and stops once it has its target
 (docs/guide/multinetwork.md, "Speed").
 """
 import argparse

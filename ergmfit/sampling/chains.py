@@ -65,11 +65,21 @@ def runaway_guard(factor="keep", min_ties="keep", memory="keep", min_value="keep
         _mh.RUNAWAY_GUARD.update(old)
 
 
-def _chain_job(model, theta, n, burnin, interval, start, seed, proposal):
+def _chain_job(model, theta, n, burnin, interval, start, seed, proposal, until=None):
     sampler, cm = model.sampler(theta, proposal=proposal, random_state=seed, start=start)
     g0 = model.statistics_vector(start)
     eta = model.eta(theta) if hasattr(model, "eta") else theta   # natural parameters
-    stats = g0 + sampler.sample(eta, n, burnin, interval)
+    if until is None:
+        stats = g0 + sampler.sample(eta, n, burnin, interval)
+    else:       # in parts (the same draws as one call), stopping when until[1](stats)
+        rows, done = [], 0
+        while done < n:
+            k = min(until[0], n - done)
+            rows.append(sampler.sample(eta, k, burnin if done == 0 else 0, interval))
+            done += k
+            stats = g0 + np.vstack(rows)
+            if done < n and until[1](stats):
+                break
     return stats, model.chain_end(cm), sampler.acceptance_rate
 
 
@@ -153,7 +163,7 @@ def chain_seeds(random_state, n_chains):
 
 
 def run_chains(model, theta, n, burnin, interval, starts=None, n_chains=1, n_jobs=1,
-               random_state=None, proposal="auto", backend=None):
+               random_state=None, proposal="auto", backend=None, until=None):
     """Draw ``n`` statistic vectors from ``n_chains`` chains at ``theta``.
 
     Parameters
@@ -170,6 +180,10 @@ def run_chains(model, theta, n, burnin, interval, starts=None, n_chains=1, n_job
         Parallel processes (joblib); 1 runs in this process.
     backend : str, optional
         joblib backend (see :func:`ergmfit.runtime.parallel.parallel_map`).
+    until : (int, callable), optional
+        ``(part, enough)``: each chain draws in parts of ``part`` draws (the same draws as
+        one run) and stops after the first part at which ``enough(its statistics)`` is
+        true (a picklable callable; used by MCMC-MLE's samples at the smallest interval).
 
     Returns
     -------
@@ -184,7 +198,7 @@ def run_chains(model, theta, n, burnin, interval, starts=None, n_chains=1, n_job
     sizes = [n // n_chains + (1 if c < n % n_chains else 0) for c in range(n_chains)]
     seeds = chain_seeds(random_state, n_chains)
     jobs = [(model, np.asarray(theta, dtype=float), sizes[c], burnin, interval, starts[c],
-             seeds[c], proposal) for c in range(n_chains)]
+             seeds[c], proposal, until) for c in range(n_chains)]
     out = parallel_map(_chain_job, jobs, n_jobs=n_jobs if n_chains > 1 else 1, backend=backend)
     return [o[0] for o in out], [o[1] for o in out], [o[2] for o in out]
 

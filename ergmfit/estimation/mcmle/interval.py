@@ -9,6 +9,11 @@ import numpy as np
 # the slowest directions, and fits wandered for 11-14 iterations (5-6 with it).
 MIN_ESS_SHARE = 0.5
 
+# A non-final sample drawn at the smallest interval (where the interval cannot shrink to
+# what the effective-size target asks) is drawn in this many parts and stops after the
+# first part at which it has its target (:func:`step_sample_parts`).
+STEP_SAMPLE_PARTS = 4
+
 
 def quarter_octave(interval, lo, hi):
     """``interval`` rounded to a power of 2**(1/4), within [lo, hi]."""
@@ -52,3 +57,30 @@ def final_sample_size(records, interval, samplesize, last_boost, target_ess):
         return full
     asked = quarter_octave(target_ess * tau / samplesize, 1, 2 ** 62)
     return int(min(full, max(int(samplesize), int(np.ceil(full * asked / interval)))))
+
+
+def step_sample_parts(samplesize, interval, min_interval):
+    """Draws of each part of a sample drawn until it has its effective-size target, or
+    None when the sample is drawn whole.
+
+    At the smallest interval (``interval <= min_interval``) a sample can have many times
+    the effective draws it aims at: the interval adapts towards the target but is held at
+    the floor (Sampson's three waves at 256: 89-140 effective draws of the slowest
+    statistic for the 32 a step asks).  Such a sample is drawn in parts of ``samplesize /
+    STEP_SAMPLE_PARTS`` draws (the chains go on from part to part), up to its size, and
+    stops after the first part at which it has its target, as statnet's
+    ``MCMC.effectiveSize`` runs the chain forward until its target is reached: a step's
+    sample ``target_ess`` multivariate and ``MIN_ESS_SHARE`` of it for every statistic,
+    the last sample ``last_boost`` x ``target_ess`` for every statistic (drawn up to
+    ``last_boost`` x ``samplesize``; above the floor :func:`final_sample_size` sizes it).
+
+    Examples
+    --------
+    >>> step_sample_parts(1024, 256, 256)
+    256
+    >>> step_sample_parts(1024, 512, 256) is None     # the interval adapts instead
+    True
+    """
+    if interval > min_interval or samplesize < 2 * STEP_SAMPLE_PARTS:
+        return None
+    return int(samplesize) // STEP_SAMPLE_PARTS

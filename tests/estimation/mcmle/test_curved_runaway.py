@@ -85,16 +85,23 @@ def test_lazega_gwdegree_degenerate_says_why(formula, start):
 def test_samplike_curved_gwesp_stall_then_restart_from_decay_half():
     # statnet: not converged (default) or "did not mix at all" (init); ours before this
     # fix: 5 s, 5,096 RuntimeWarnings, a decay crawling to 8.3, not converged.  Now the
-    # default start (decay 2) stalls in the almost empty mode within 6 iterations, and the
-    # fit restarts from the fixed-decay MPLE at decay 0.5 -- the fit init=(NA, NA, NA, 0.5)
+    # default start (decay 2) falls into the almost empty mode: MCMC-MLE stalls there within
+    # 10 iterations, or a sample stuck in it (0 ties, the ESP counts constant) is refused as
+    # degenerate -- which of the two at a given seed depends on the chain's path (session
+    # 14: the samples at the interval floor stop at their target; at seeds 1-4 the old code
+    # stalled, the new one stalls at 2 and 4 and finds the stuck sample at 1 and 3) -- and
+    # the fit restarts from the fixed-decay MPLE at decay 0.5: the fit init=(NA, NA, NA, 0.5)
     # gives, to the last digit (same random_state)
     m = ef.ERGM("samplike", "edges + mutual + gwesp(fixed=FALSE)")
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)
         fit = m.fit(method="mcmle", random_state=1, verbose=False, eval_loglik=False)
-    assert _last_iteration_named(fit.info["fallback"]) <= 10
-    assert fit.converged and "stalled" in fit.info["fallback"] and "bimodal" in fit.info["fallback"]
-    assert "observed 88" in fit.info["fallback"]
+    why = fit.info["fallback"]
+    if "stalled" in why:
+        assert _last_iteration_named(why) <= 10 and "bimodal" in why
+    else:
+        assert "did not vary" in why and "have 0 ties on average" in why
+    assert fit.converged and "observed 88" in why
     assert any("restarted from the fixed-decay MPLE at gwesp.decay 0.5" in w
                for w in fit.warnings)
     ref = m.fit(method="mcmle", init=[np.nan, np.nan, np.nan, 0.5], random_state=1,
