@@ -354,11 +354,32 @@ class MetaAnalysis:
             b, s = float(self.params[k]), float(self.bse[k])
             lines.append(f"{lab:<{w}} {b:>10.4f} {s:>10.4f} {b / s:>8.2f} "
                          f"{float(self.q[k]):>9.2f} {float(self.q_pvalue[k]):>8.3f}")
-        left = np.flatnonzero(~self.used)
-        if len(left):
-            lines.append(f"left out (not converged, degenerate or no standard error): samples "
-                         f"{(left + 1).tolist()}")
+        for reason, which in self.left_out().items():
+            lines.append(f"left out, {reason}: {len(which)} (samples {which})")
         return "\n".join(lines)
+
+    def left_out(self) -> dict:
+        """``{reason: [sample numbers (from 1)]}`` of the samples not combined.
+
+        The reasons: the fit raised an error (a statistic that cannot vary in
+        the sample), has no finite estimate or standard error, or did not
+        converge by its estimator's criterion (``converged=False``).
+        """
+        out = {}
+        finite = (np.isfinite(self.estimates).all(axis=1) & np.isfinite(self.std_errors).all(axis=1)
+                  & (self.std_errors > 0).all(axis=1))
+        for k in np.flatnonzero(~self.used):
+            rec = self.samples[k] if k < len(self.samples) else {}
+            if rec.get("error"):
+                reason = "no information (the fit raised an error)"
+            elif not finite[k]:
+                reason = "no finite estimate or standard error"
+            elif rec and not rec.get("converged", True):
+                reason = "not converged"
+            else:
+                reason = "excluded by the caller"
+            out.setdefault(reason, []).append(int(k) + 1)
+        return out
 
     def __str__(self):
         return self.summary()

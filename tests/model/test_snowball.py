@@ -247,6 +247,9 @@ def test_meta_analysis_is_inverse_variance_weighted():
     assert np.allclose(m.q, (w * (est[:2] - theta) ** 2).sum(0))
     assert m.params.labels == ["a", "b"] and m.n_used == 2
     assert "2 of 4 samples" in m.summary() and "[3, 4]" in m.summary()
+    assert m.left_out() == {"no finite estimate or standard error": [3, 4]}
+    assert ef.meta_analysis(est, se, usable=[True, False, True, True]).left_out() == {
+        "excluded by the caller": [2], "no finite estimate or standard error": [3, 4]}
     ci = m.conf_int()
     assert np.allclose(ci[:, 1] - ci[:, 0], 2 * 1.959964 * m.bse, rtol=1e-5)
     with pytest.raises(SettingsError, match="nothing to combine"):
@@ -261,13 +264,19 @@ def _gnp_samples(seed):
     return ef.snowball_samples(g, 6, n_seeds=10, waves=2, random_state=seed + 1)
 
 
-@pytest.mark.parametrize("seed", [21, 31, 41])
-def test_fit_snowball_recovers_density(seed):
-    # G(n, p) with p = 0.004: the conditional MPLE of edges, combined, is within 3 s.e.
-    one = ef.fit_snowball(_gnp_samples(seed), "edges", method="mple", random_state=5)
-    assert one.n_used == 6 and len(one.samples) == 6
+def test_fit_snowball_recovers_density():
+    # G(n, p) with p = 0.004: the conditional MPLE of edges, combined over 6 samples, against
+    # the truth in combined s.e. (z), on 8 networks.  Measured over 30 networks (seeds 100-129):
+    # mean z +0.6 (inverse-variance weights favour samples with more ties), sd 1.2, max |z|
+    # 2.6; a single network's |z| reaches 3 now and then (network 31: 3.04), so the check is
+    # on the mean over 8 networks (s.e. about 0.4) and a looser bound per network
     truth = np.log(0.004 / 0.996)
-    assert abs(one.params[0] - truth) < 3 * one.bse[0]
+    z = []
+    for seed in (21, 31, 41, 51, 61, 71, 81, 91):
+        one = ef.fit_snowball(_gnp_samples(seed), "edges", method="mple", random_state=5)
+        assert one.n_used == 6 and len(one.samples) == 6
+        z.append((one.params[0] - truth) / one.bse[0])
+    assert abs(np.mean(z)) < 1.6 and np.max(np.abs(z)) < 4
 
 
 def test_fit_snowball_threads_equal_serial():
@@ -312,3 +321,4 @@ def test_a_sample_without_information_is_left_out_not_fatal():
     fit = ef.fit_snowball(samples, "edges + triangle", method="mple", random_state=4)
     assert [r["error"] is not None for r in fit.samples][:2] == [True, True]
     assert not fit.used[:2].any() and "left out" in fit.summary()
+    assert fit.left_out()["no information (the fit raised an error)"] == [1, 2]
