@@ -174,7 +174,7 @@ def run_epinions(args):
         settings = dict(method=args.method)
     full = full_network_references(args)
     print(f"design: {args.samples} samples of {args.n_seeds} seeds, {args.waves} waves (seeds "
-          "drawn at once among all nodes, as Stivala et al. 2016 / EstimNetDirected); EE per "
+          "drawn at once among all nodes, as Stivala et al. 2016 / EstimNetDirected); fit per "
           f"sample: {settings}")
     rows_out = []
     first = None
