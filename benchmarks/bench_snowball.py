@@ -1,7 +1,9 @@
 """Snowball conditional estimation (issue #35 item 3), run by hand.
 
     python benchmarks/bench_snowball.py synthetic [--seeds 1 2 3]
-    python benchmarks/bench_snowball.py epinions [--samples 12 --n-seeds 10 --waves 1]
+    python benchmarks/bench_snowball.py epinions [--samples 10 --n-seeds 20 --waves 2
+                                                  --random-states 1 2 --method ee|mple
+                                                  --workers 2 --dask-repeats 2 --timing-only]
 
 ``synthetic`` simulates an undirected network of ``--n`` nodes from a known
 ``edges + gwesp(0.5, fixed=TRUE)`` theta, draws snowball samples, fits each
@@ -9,11 +11,20 @@ conditionally by EE and prints the combined estimate, its s.e. and
 (estimate - truth) / s.e. for every seed.
 
 ``epinions`` fits EstimNetDirected's Epinions specification (``Arc +
-AltInStars + AltOutStars + AltKTrianglesT``) from snowball samples, first with
-one process, then on a dask ``LocalCluster`` of 2 workers (1 thread each),
-and prints the combined estimates beside the full-network EE estimates of
-EstimNetDirected (``bench_ee.py``'s reference), the wall and CPU seconds of
-both runs and the parallel efficiency (T1 / (2 T2)).
+AltInStars + AltOutStars + AltKTrianglesT``) from snowball samples of the
+papers' design (all seeds drawn at once among all nodes; 10 samples of 20
+seeds and 2 waves by default), at every ``--random-states`` value: the sample
+and inner-wave sizes, the inner ties that close a transitive two-path (what
+AltKTrianglesT learns from), each sample's fit (EE by default, with the
+settings of a model of the sample's free size; ``--method mple`` for the
+conditional MPLE), the samples left out and why, and the combined estimates
+with Cochran's Q beside the full-network EE fits (ergmfit's own, and
+EstimNetDirected's partial run), per parameter "within" (|difference| <= the
+combined s.e.), "2 se" or "OUT".  Then it times the samples on a dask
+``LocalCluster`` (1 thread per worker) with 1 and 2 workers, alternated
+``--dask-repeats`` times, printing wall time, CPU seconds per worker, the load
+average, and the efficiency T1 / (2 T2) of the medians.
+The figures of the last run are in ``docs/guide/snowball.md`` ("Epinions").
 """
 from __future__ import annotations
 
@@ -30,6 +41,18 @@ ESTIMNET = {  # Epinions, full network, EstimNetDirected EE (bench_ee.py)
     "AltInStars(2)": (1.316, 0.066),
     "AltOutStars(2)": (0.991, 0.243),
     "AltKTrianglesT(2)": (3.188, 0.078),
+}
+
+# ergmfit's own full-network EE on Epinions, the committed run of
+# vignettes/figures/epinions_ee_paper.md (Borisenko et al.'s settings, 500,000 x 1,000 IFD
+# proposals; mean over the second half and its Monte-Carlo s.e., not a statistical s.e.;
+# AltKTrianglesT still drifts there).  Pass --full-ee PATH for a fit saved by
+# `bench_ee.py epinions --save PATH` instead.
+ERGMFIT_FULL_EE = {
+    "edges": (-13.869, 0.003),
+    "AltInStars(2)": (1.347, 0.001),
+    "AltOutStars(2)": (1.011, 0.001),
+    "AltKTrianglesT(2)": (2.583, 0.004),
 }
 
 
@@ -61,34 +84,162 @@ def run_synthetic(args):
         print(f"  {fit.seconds:.0f} s wall, {fit.cpu_seconds:.0f} CPU s of fits", flush=True)
 
 
+def _design(samples):
+    """Per sample: nodes, inner-wave nodes and their ties, free dyads (the sample's space)."""
+    rows = []
+    for s in samples:
+        last = s.n_waves - 1
+        t = np.asarray(s.network.ties, dtype=np.int64).reshape(-1, 2)
+        inner = s.zones < last
+        free = t[inner[t[:, 0]] & inner[t[:, 1]]]
+        # ties among the inner waves that close a two-path i -> w -> j (w anywhere in the
+        # sample): those carry AltKTrianglesT's information
+        from scipy import sparse
+        n = len(s.nodes)
+        a = sparse.csr_matrix((np.ones(len(t)), (t[:, 0], t[:, 1])), shape=(n, n))
+        rows_i = np.unique(free[:, 0])
+        two = (a[rows_i] @ a).tocsr()
+        where = np.searchsorted(rows_i, free[:, 0])
+        closing = int(sum(two[w, j] > 0 for w, j in zip(where.tolist(), free[:, 1].tolist())))
+        rows.append(dict(nodes=n, ties=int(s.network.n_ties), inner=int(inner.sum()),
+                         inner_ties=len(free), closing=closing))
+    return rows
+
+
+def compare(fit, full, rows_out):
+    """The combined estimate beside the full-network EE fits; 'within' per parameter."""
+    print(f"\n{'term':<18}{'snowball':>9}{'comb.se':>8}{'Q':>7}{'p(Q)':>6} | "
+          + " | ".join(f"{name:>28}" for name in full))
+    for k, lab in enumerate(fit.labels):
+        b, se = float(fit.params[k]), float(fit.bse[k])
+        cells = []
+        for name, ref in full.items():
+            e, es = ref[lab]
+            d = b - e
+            within = "within" if abs(d) <= se else ("2 se" if abs(d) <= 2 * se else "OUT")
+            z = d / np.hypot(se, es) if np.isfinite(es) else float("nan")
+            cells.append(f"{e:>7.3f} ({es:.3f}) d/se {d / se:>+5.1f} {within:>6}")
+            rows_out.append(dict(term=lab, snowball=b, se=se, q=float(fit.q[k]),
+                                 q_p=float(fit.q_pvalue[k]), ref=name, ref_est=e, ref_se=es,
+                                 diff_over_se=d / se, z_both=z))
+        print(f"{lab:<18}{b:>9.3f}{se:>8.3f}{float(fit.q[k]):>7.1f}"
+              f"{float(fit.q_pvalue[k]):>6.3f} | " + " | ".join(cells))
+
+
+def _load(s):
+    import os
+    return os.getloadavg()[0]
+
+
+def _fit_on_dask(samples, formula, settings, n_workers):
+    from distributed import Client, LocalCluster
+    with LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster, Client(cluster):
+        t = time.perf_counter()
+        fit = ef.fit_snowball(samples, formula, n_jobs=-1, backend="dask", **settings)
+        wall = time.perf_counter() - t
+    per_worker = {}
+    for r in fit.samples:
+        per_worker[r["pid"]] = per_worker.get(r["pid"], 0.0) + r["cpu_seconds"]
+    return fit, wall, sorted(per_worker.values(), reverse=True)
+
+
+def full_network_references(args):
+    """{name: {label: (estimate, s.e.)}}: ergmfit's own full-network EE (bench_ee.py) and
+    EstimNetDirected's partial run."""
+    out = {}
+    if args.full_ee:
+        from ergmfit.results.ergm import ERGMResults
+        f = ERGMResults.load(args.full_ee)
+        out["ergmfit full EE (" + args.full_ee.split("/")[-1] + ")"] = {
+            lab: (float(f.params[k]), float(f.bse[k])) for k, lab in enumerate(f.labels)}
+    else:
+        out["ergmfit full EE (vignette, MC s.e.)"] = ERGMFIT_FULL_EE
+    out["EstimNet (partial run)"] = ESTIMNET
+    return out
+
+
 def run_epinions(args):
+    import subprocess
+    print("uptime:", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
     net = ef.datasets.load_network("epinions")
     formula = "Arc + AltInStars + AltOutStars + AltKTrianglesT"
-    samples = ef.snowball_samples(net, args.samples, n_seeds=args.n_seeds, waves=args.waves,
-                                  random_state=args.seed)
-    print("sample nodes:", [len(s.nodes) for s in samples], flush=True)
-    settings = dict(method="ee", random_state=args.seed + 1, ee_steps=args.ee_steps)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        t = time.perf_counter()
-        one = ef.fit_snowball(samples, formula, **settings)
-        t1 = time.perf_counter() - t
-        print(f"1 process: {t1:.1f} s wall, {one.cpu_seconds:.1f} CPU s of fits", flush=True)
-        show(one)
-        from distributed import Client, LocalCluster
-        with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                          dashboard_address=None) as cluster, Client(cluster):
-            t = time.perf_counter()
-            two = ef.fit_snowball(samples, formula, n_jobs=2, backend="dask", **settings)
-            t2 = time.perf_counter() - t
-    print(f"dask, 2 workers: {t2:.1f} s wall, {two.cpu_seconds:.1f} CPU s of fits; "
-          f"speed-up {t1 / t2:.2f}, efficiency {t1 / (2 * t2):.2f}")
-    print("same estimates on dask as in one process:", bool(np.allclose(one.params, two.params)))
-    print(f"\n{'term':<20}{'snowball':>10}{'s.e.':>8}{'full EE':>10}{'s.e.':>8}{'diff/snow se':>14}")
-    for k, lab in enumerate(one.labels):
-        e, se = ESTIMNET[lab]
-        print(f"{lab:<20}{one.params[k]:>10.3f}{one.bse[k]:>8.3f}{e:>10.3f}{se:>8.3f}"
-              f"{(one.params[k] - e) / one.bse[k]:>14.2f}")
+    # each sample's space is its inner waves' dyads (10^4-10^5), far below EE's "large"
+    # threshold, but EE's "auto" settings look at the whole sample's n(n-1) (10^7-10^8):
+    # the settings of a model of that free size are given explicitly
+    settings = dict(method="ee", update=args.update, learning_rate=(0.01, 0.001), burnin=0.2,
+                    polish=True, se="simulate", ee_steps=args.ee_steps, init=args.init,
+                    se_samplesize=args.se_samplesize, se_interval=args.se_interval)
+    if args.method != "ee":      # e.g. the conditional MPLE of every sample (seconds each)
+        settings = dict(method=args.method)
+    full = full_network_references(args)
+    print(f"design: {args.samples} samples of {args.n_seeds} seeds, {args.waves} waves (seeds "
+          "drawn at once among all nodes, as Stivala et al. 2016 / EstimNetDirected); fit per "
+          f"sample: {settings}")
+    rows_out = []
+    first = None
+    for rs in ([] if args.timing_only else args.random_states):
+        samples = ef.snowball_samples(net, args.samples, n_seeds=args.n_seeds, waves=args.waves,
+                                      random_state=rs)
+        d = _design(samples)
+        print(f"\nrandom_state {rs}: sample nodes {[r['nodes'] for r in d]}; inner-wave nodes "
+              f"{[r['inner'] for r in d]}; their ties {[r['inner_ties'] for r in d]}, of which in a "
+              f"transitive triangle {[r['closing'] for r in d]}",
+              flush=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            if args.workers:
+                fit, t1, cpu = _fit_on_dask(samples, formula,
+                                            dict(settings, random_state=rs + 1000), args.workers)
+                where = f"dask, {args.workers} workers (CPU s per worker {[round(c) for c in cpu]})"
+            else:
+                t = time.perf_counter()
+                fit = ef.fit_snowball(samples, formula, random_state=rs + 1000, **settings)
+                t1, where = time.perf_counter() - t, "1 process"
+        print(f"{where}: {t1:.0f} s wall, {fit.cpu_seconds:.0f} CPU s of fits (per sample "
+              + ", ".join(f"{r['cpu_seconds']:.0f}" for r in fit.samples) + ")")
+        print(fit.summary())
+        print(f"combined: {fit.n_used} of {len(samples)} samples; left out: {fit.left_out() or 'none'}")
+        compare(fit, full, rows_out)
+        if first is None:
+            first = (samples, fit)
+    if args.dask_repeats:
+        if first is None:
+            samples = ef.snowball_samples(net, args.samples, n_seeds=args.n_seeds,
+                                          waves=args.waves, random_state=args.random_states[0])
+            serial = None
+        else:
+            samples, serial = first
+        if args.dask_samples:
+            samples = samples[:args.dask_samples]
+        print(f"\ndask LocalCluster (1 thread per worker), {len(samples)} samples of "
+              f"random_state {args.random_states[0]}, 1 and 2 workers alternated "
+              f"{args.dask_repeats} times:")
+        times = {1: [], 2: []}
+        for rep in range(args.dask_repeats):
+            for nw in (1, 2):
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    load0 = _load(None)
+                    fit, wall, cpu = _fit_on_dask(samples, formula,
+                                                  dict(settings, random_state=
+                                                       args.random_states[0] + 1000), nw)
+                times[nw].append(wall)
+                serial = fit if serial is None else serial
+                same = all(np.allclose(a["params"], b["params"], equal_nan=True)
+                           for a, b in zip(fit.samples, serial.samples))
+                print(f"  {nw} worker(s): {wall:.0f} s wall; CPU s per worker "
+                      f"{[round(c) for c in cpu]}; load {load0:.1f} -> {_load(None):.1f}; "
+                      f"estimates as in the first run: {same}", flush=True)
+        t1, t2 = np.median(times[1]), np.median(times[2])
+        print(f"median wall: 1 worker {t1:.0f} s, 2 workers {t2:.0f} s; speed-up "
+              f"{t1 / t2:.2f}, efficiency T1/(2 T2) = {t1 / (2 * t2):.2f} (each repeat: "
+              + ", ".join(f"{a / (2 * b):.2f}" for a, b in zip(times[1], times[2])) + ")")
+    print("uptime:", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
+    if args.save:
+        import json
+        with open(args.save, "w") as fh:
+            json.dump(rows_out, fh, indent=1)
 
 
 def main():
@@ -101,12 +252,30 @@ def main():
     ap.add_argument("--edges", type=float, default=-7.0)
     ap.add_argument("--gwesp", type=float, default=1.0)
     ap.add_argument("--burnin", type=int, default=4_000_000)
-    ap.add_argument("--samples", type=int, default=12)
-    ap.add_argument("--n-seeds", type=int, default=10)
+    ap.add_argument("--samples", type=int, default=10)
+    ap.add_argument("--n-seeds", type=int, default=20)
     ap.add_argument("--waves", type=int, default=2)
     ap.add_argument("--method", default="ee")
     ap.add_argument("--jobs", type=int, default=1)
-    ap.add_argument("--ee-steps", type=int, default=100)
+    ap.add_argument("--ee-steps", type=int, default=40)
+    ap.add_argument("--update", default="newton",
+                    help="EE's update for each sample (its space is the inner waves' dyads)")
+    ap.add_argument("--init", default="S", help="EE's start for each sample: S or mple")
+    ap.add_argument("--se-samplesize", type=int, default=200)
+    ap.add_argument("--se-interval", type=int, default=2000)
+    ap.add_argument("--random-states", type=int, nargs="+", default=[1, 2])
+    ap.add_argument("--full-ee", default=None,
+                    help="a full-network fit saved by bench_ee.py epinions --save PATH")
+    ap.add_argument("--workers", type=int, default=0,
+                    help="fit the samples on a dask LocalCluster of this many workers (0: in "
+                         "this process)")
+    ap.add_argument("--dask-repeats", type=int, default=2)
+    ap.add_argument("--timing-only", action="store_true",
+                    help="only the dask 1 vs 2 workers timing (samples of the first random "
+                         "state)")
+    ap.add_argument("--dask-samples", type=int, default=None,
+                    help="time dask on the first k samples only")
+    ap.add_argument("--save", default=None, help="write the comparison rows as JSON here")
     args = ap.parse_args()
     {"synthetic": run_synthetic, "epinions": run_epinions}[args.what](args)
 

@@ -212,14 +212,24 @@ def snowball_sample(network, n_seeds, waves, random_state=None, zone_attr="zone"
     return snowball_samples(network, 1, n_seeds, waves, random_state, zone_attr)[0]
 
 
-def snowball_samples(network, n_samples, n_seeds, waves, random_state=None, zone_attr="zone"):
+def snowball_samples(network, n_samples, n_seeds, waves, random_state=None, zone_attr="zone",
+                     seeds_outside_samples=False):
     """``n_samples`` snowball samples of ``network`` (Stivala et al. 2016).
 
-    Each sample's seeds are drawn uniformly at random among the nodes that are
-    in no earlier sample, so no node is a seed twice and no sample's seed lies
-    inside another sample; the waves of different samples may overlap (then
-    the samples are not independent: keep ``n_samples * n_seeds`` small against
-    the network's size, as the papers do).
+    The design of Stivala et al. (2016) and of EstimNetDirected's sampling
+    scripts: ``n_samples * n_seeds`` distinct seeds are drawn uniformly at
+    random among all the nodes and split into the samples' seed sets, so every
+    sample is a snowball sample of the same design from the whole network
+    (and no node is a seed twice).  The waves of different samples may overlap
+    (then the samples are not quite independent: keep ``n_samples * n_seeds``
+    small against the network's size, as the papers do).
+
+    ``seeds_outside_samples=True`` draws each sample's seeds among the nodes of
+    no earlier sample instead (disjoint seeds and no seed inside another
+    sample).  On a network with hubs this is another design: the first
+    samples take the hubs' neighbourhoods, and later samples' seeds are left
+    with the periphery (on Epinions, 10 samples of 10 seeds and 2 waves: the
+    first sample held 282 nodes in its inner waves, the nine others 26-76).
 
     Parameters
     ----------
@@ -233,6 +243,9 @@ def snowball_samples(network, n_samples, n_seeds, waves, random_state=None, zone
     random_state : None, int or numpy Generator
     zone_attr : str
         The node attribute of each sample holding the waves (``"zone"``).
+    seeds_outside_samples : bool
+        Draw each sample's seeds among the nodes of no earlier sample (see
+        above) instead of all seeds at once among all the nodes.
 
     Returns
     -------
@@ -250,8 +263,19 @@ def snowball_samples(network, n_samples, n_seeds, waves, random_state=None, zone
     n_seeds = _check_count(n_seeds, "n_seeds", 1)
     waves = _check_count(waves, "waves", 1)
     net = _prepare(network, zone_attr)
+    if not isinstance(seeds_outside_samples, (bool, np.bool_)):
+        raise SettingsError(f"seeds_outside_samples must be True or False, got "
+                            f"{seeds_outside_samples!r}")
     rng = check_random_state(random_state)
     csr = _neighbours(net)
+    if not seeds_outside_samples:
+        if n_samples * n_seeds > net.n:
+            raise SettingsError(f"{n_samples} samples of {n_seeds} distinct seeds need "
+                                f"{n_samples * n_seeds} nodes, but the network has {net.n}: "
+                                "take fewer or smaller samples")
+        seeds = rng.choice(net.n, size=n_samples * n_seeds, replace=False)
+        return [_draw(net, csr, np.sort(seeds[k * n_seeds:(k + 1) * n_seeds]), waves,
+                      zone_attr) for k in range(n_samples)]
     used = np.zeros(net.n, dtype=bool)
     out = []
     for k in range(n_samples):
@@ -330,11 +354,32 @@ class MetaAnalysis:
             b, s = float(self.params[k]), float(self.bse[k])
             lines.append(f"{lab:<{w}} {b:>10.4f} {s:>10.4f} {b / s:>8.2f} "
                          f"{float(self.q[k]):>9.2f} {float(self.q_pvalue[k]):>8.3f}")
-        left = np.flatnonzero(~self.used)
-        if len(left):
-            lines.append(f"left out (not converged, degenerate or no standard error): samples "
-                         f"{(left + 1).tolist()}")
+        for reason, which in self.left_out().items():
+            lines.append(f"left out, {reason}: {len(which)} (samples {which})")
         return "\n".join(lines)
+
+    def left_out(self) -> dict:
+        """``{reason: [sample numbers (from 1)]}`` of the samples not combined.
+
+        The reasons: the fit raised an error (a statistic that cannot vary in
+        the sample), has no finite estimate or standard error, or did not
+        converge by its estimator's criterion (``converged=False``).
+        """
+        out = {}
+        finite = (np.isfinite(self.estimates).all(axis=1) & np.isfinite(self.std_errors).all(axis=1)
+                  & (self.std_errors > 0).all(axis=1))
+        for k in np.flatnonzero(~self.used):
+            rec = self.samples[k] if k < len(self.samples) else {}
+            if rec.get("error"):
+                reason = "no information (the fit raised an error)"
+            elif not finite[k]:
+                reason = "no finite estimate or standard error"
+            elif rec and not rec.get("converged", True):
+                reason = "not converged"
+            else:
+                reason = "excluded by the caller"
+            out.setdefault(reason, []).append(int(k) + 1)
+        return out
 
     def __str__(self):
         return self.summary()

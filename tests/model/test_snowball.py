@@ -171,15 +171,51 @@ def test_snowball_samples_have_the_design(directed):
             nxt = set().union(*(set(und[u]) for u in prev)) - {u for u, zz in lab.items()
                                                                if zz < w}
             assert nxt == {u for u, zz in lab.items() if zz == w}
-        # the constraint accepts it; seeds of later samples lie outside earlier samples
+        # the constraint accepts it; no node is a seed of two samples
         s.model("edges")
         for j in range(k):
-            assert not seeds[k] & set(samples[j].nodes.tolist())
+            assert not seeds[k] & seeds[j]
     again = ef.snowball_samples(g, 4, n_seeds=3, waves=2, random_state=11)
     assert all((a.nodes == b.nodes).all() for a, b in zip(samples, again))
     other = ef.snowball_samples(g, 4, n_seeds=3, waves=2, random_state=12)
     assert any(len(a.nodes) != len(b.nodes) or (a.nodes != b.nodes).any()
                for a, b in zip(samples, other))
+
+
+def test_snowball_seeds_are_drawn_from_every_node():
+    # Stivala et al. (2016) / EstimNetDirected: n_samples * n_seeds distinct seeds drawn
+    # uniformly among all nodes.  On K_8, one seed's first wave is every other node: drawing
+    # later seeds outside the earlier samples would leave none (the old design raised here)
+    g = nx.complete_graph(8)
+    samples = ef.snowball_samples(g, 4, n_seeds=2, waves=1, random_state=5)
+    seeds = [s.nodes[s.zones == 0].tolist() for s in samples]
+    assert sorted(sum(seeds, [])) == sorted(set(sum(seeds, [])))
+    assert all(s.wave_sizes == [2, 6] for s in samples)
+    # every node is equally likely to be a seed of the first sample, hubs included: on a
+    # star, the hub is among sample 1's 2 seeds (of 21 nodes) in 2/21 of draws, and so in
+    # every sample; with seeds outside the earlier samples, a 1-wave sample from the hub
+    # or a leaf takes the hub, and later samples never have it as a seed
+    star = nx.star_graph(20)
+    n_rep = 800
+    hub_first = hub_later = hub_later_outside = 0
+    for rep in range(n_rep):
+        a = ef.snowball_samples(star, 3, n_seeds=2, waves=1, random_state=rep)
+        hub_first += 0 in a[0].nodes[a[0].zones == 0]
+        hub_later += 0 in a[2].nodes[a[2].zones == 0]
+        if rep < 50:        # (no seed is left after a first sample with the hub as seed)
+            try:
+                b = ef.snowball_samples(star, 3, n_seeds=2, waves=1, random_state=rep,
+                                        seeds_outside_samples=True)
+            except SettingsError:
+                continue
+            hub_later_outside += sum(0 in s.nodes[s.zones == 0] for s in b[1:])
+    p, sd = 2 / 21, (2 / 21 * 19 / 21 / n_rep) ** 0.5
+    assert abs(hub_first / n_rep - p) < 4 * sd and abs(hub_later / n_rep - p) < 4 * sd
+    assert hub_later_outside == 0
+    with pytest.raises(SettingsError, match="distinct seeds"):
+        ef.snowball_samples(g, 5, n_seeds=2, waves=1, random_state=1)
+    with pytest.raises(SettingsError, match="seeds_outside_samples"):
+        ef.snowball_samples(g, 2, n_seeds=2, waves=1, seeds_outside_samples="yes")
 
 
 def test_snowball_sampling_errors_and_input_untouched():
@@ -190,7 +226,8 @@ def test_snowball_sampling_errors_and_input_untouched():
     with pytest.raises(SettingsError, match="waves"):
         ef.snowball_samples(g, 1, n_seeds=1, waves=1.5)
     with pytest.raises(SettingsError, match="nodes are left"):
-        ef.snowball_samples(g, 3, n_seeds=3, waves=1, random_state=1)
+        ef.snowball_samples(g, 3, n_seeds=3, waves=1, random_state=1,
+                            seeds_outside_samples=True)
     nx.set_node_attributes(g, 1, "zone")
     with pytest.raises(SettingsError, match="zone_attr"):
         ef.snowball_sample(g, 1, 1)
@@ -210,6 +247,9 @@ def test_meta_analysis_is_inverse_variance_weighted():
     assert np.allclose(m.q, (w * (est[:2] - theta) ** 2).sum(0))
     assert m.params.labels == ["a", "b"] and m.n_used == 2
     assert "2 of 4 samples" in m.summary() and "[3, 4]" in m.summary()
+    assert m.left_out() == {"no finite estimate or standard error": [3, 4]}
+    assert ef.meta_analysis(est, se, usable=[True, False, True, True]).left_out() == {
+        "excluded by the caller": [2], "no finite estimate or standard error": [3, 4]}
     ci = m.conf_int()
     assert np.allclose(ci[:, 1] - ci[:, 0], 2 * 1.959964 * m.bse, rtol=1e-5)
     with pytest.raises(SettingsError, match="nothing to combine"):
@@ -224,13 +264,19 @@ def _gnp_samples(seed):
     return ef.snowball_samples(g, 6, n_seeds=10, waves=2, random_state=seed + 1)
 
 
-@pytest.mark.parametrize("seed", [21, 31, 41])
-def test_fit_snowball_recovers_density(seed):
-    # G(n, p) with p = 0.004: the conditional MPLE of edges, combined, is within 3 s.e.
-    one = ef.fit_snowball(_gnp_samples(seed), "edges", method="mple", random_state=5)
-    assert one.n_used == 6 and len(one.samples) == 6
+def test_fit_snowball_recovers_density():
+    # G(n, p) with p = 0.004: the conditional MPLE of edges, combined over 6 samples, against
+    # the truth in combined s.e. (z), on 8 networks.  Measured over 30 networks (seeds 100-129):
+    # mean z +0.6 (inverse-variance weights favour samples with more ties), sd 1.2, max |z|
+    # 2.6; a single network's |z| reaches 3 now and then (network 31: 3.04), so the check is
+    # on the mean over 8 networks (s.e. about 0.4) and a looser bound per network
     truth = np.log(0.004 / 0.996)
-    assert abs(one.params[0] - truth) < 3 * one.bse[0]
+    z = []
+    for seed in (21, 31, 41, 51, 61, 71, 81, 91):
+        one = ef.fit_snowball(_gnp_samples(seed), "edges", method="mple", random_state=5)
+        assert one.n_used == 6 and len(one.samples) == 6
+        z.append((one.params[0] - truth) / one.bse[0])
+    assert abs(np.mean(z)) < 1.6 and np.max(np.abs(z)) < 4
 
 
 def test_fit_snowball_threads_equal_serial():
@@ -275,3 +321,4 @@ def test_a_sample_without_information_is_left_out_not_fatal():
     fit = ef.fit_snowball(samples, "edges + triangle", method="mple", random_state=4)
     assert [r["error"] is not None for r in fit.samples][:2] == [True, True]
     assert not fit.used[:2].any() and "left out" in fit.summary()
+    assert fit.left_out()["no information (the fit raised an error)"] == [1, 2]
