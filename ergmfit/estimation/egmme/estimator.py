@@ -11,11 +11,16 @@ parameters; see docs/egmme.md for the derivations):
 
 1. one long dynamic chain (:class:`~ergmfit.temporal.chain.DynamicChain`: one bound
    compiled model, advanced in place each time step) started at y_obs;
-2. Newton steps θ ← θ − J⁻¹ (ḡ_T − g_obs) from the chain's means over ``steps`` time
+2. from the start (the cross-sectional MPLE of Form()'s formula shifted for the
+   dissolution, :func:`~ergmfit.temporal.formulas.dissolution_shift`), Newton steps
+   θ ← θ − (J'WJ)⁻¹ J'W (ḡ_T − g_obs) from the chain's means over ``steps`` time
    steps, the Jacobian J estimated on the same chain as Cov(g_T(y_t), g_θ(y_{t-1}, y_t))
    (the edges-dissolution approximation of the equilibrium: exact in the limit of long
-   durations, and only the speed of convergence depends on it), damped
-   (Levenberg-Marquardt) and no coefficient moving more than ``max_step`` per step;
+   durations, and only the speed of convergence depends on it), the targets weighted by
+   W = Σ⁺, the pseudo-inverse of their covariance on the chain (with more targets than
+   coefficients the generalised method of moments' step; with as many, the Newton step
+   −J⁻¹ (ḡ_T − g_obs)), damped (Levenberg-Marquardt) and no coefficient moving more
+   than ``max_step`` per step;
 3. ``n_average`` further half-steps whose θ's are averaged (Polyak-Ruppert);
 4. a final run at θ̂ gives the equilibrium covariance Σ of the targets, their mean
    (t-ratios) and its Monte Carlo error (batch means); the Jacobian is re-estimated by central differences with common random
@@ -70,9 +75,11 @@ class EGMME(Estimator):
     method = "egmme"
     #: what the refusal of a curved formation model says (see docs/egmme.md)
     curved_refusal_note = (
-        "tergm's documentation names no such limit of its EGMME; ergmfit's is issue #32, "
-        "and the estimators that fit curved terms fit observed transitions "
-        "(ef.NetSeries([...])), not one cross-section")
+        "tergm's documentation names no such limit of its EGMME; ergmfit's is issue #32: "
+        "a free decay did not converge in our trials (docs/egmme.md), a fixed one is a "
+        "linear term and converges from the dissolution-shifted start; the estimators "
+        "that fit curved terms fit observed transitions (ef.NetSeries([...])), not one "
+        "cross-section")
     supports = {"curved": False, "constraints": True, "missing": False,
                 "target_stats": False, "missing+target_stats": False,
                 "families": frozenset({"binary"})}
