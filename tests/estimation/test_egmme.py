@@ -277,3 +277,20 @@ def test_a_fixed_decay_gwesp_egmme_converges_on_a_small_network(seed):
     truth = np.array([-4.5, 0.5])
     est, se = np.asarray(fit.params)[:2], np.asarray(fit.bse)[:2]
     assert np.all(np.abs(est - truth) < 2 * se)
+
+
+def test_more_targets_than_coefficients_are_judged_along_the_coefficients(flobusiness):
+    # edges and kstar(2) targets for one formation coefficient: no θ matches both; the
+    # covariance-weighted step solves the moment conditions and convergence reads the
+    # deviation projected on Form~edges's direction
+    m = ef.ERGM(flobusiness, "Form(~edges) + Persist(~offset(edges))")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit = m.fit(method="egmme", offset_coef=[np.log(9)], random_state=1,
+                    targets="~edges + kstar(2)", **{**FAST, "proposals": 600})
+    z = fit.info["projected_t"]
+    assert list(z) == ["Form~edges"] and np.isfinite(z["Form~edges"])
+    assert set(fit.info["t_ratios"]) == {"edges", "kstar2"}
+    assert np.isfinite(np.asarray(fit.bse)[0]) and np.asarray(fit.bse)[0] > 0
+    # two targets that move together: the estimate stays near the edges-only root (-4.23)
+    assert abs(float(fit.params["Form~edges"]) + 4.23) < 0.8
