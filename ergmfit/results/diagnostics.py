@@ -459,6 +459,10 @@ class EGMMEDiagnostics(Diagnostics):
         (mean - observed) / sd of each target in the final run.
     target_mc_se : dict or None
         Monte Carlo standard error (batch means) of each target's final mean.
+    projected_t : dict or None
+        With more targets than coefficients: the targets' deviation projected on
+        each coefficient's direction, in equilibrium sd (what convergence is judged
+        by then); None otherwise.
     history : list of dict
         One dict per Newton iteration: ``theta``, ``gain``, ``deviation``.
     time_steps : int or None
@@ -477,6 +481,7 @@ class EGMMEDiagnostics(Diagnostics):
     target_means: Optional[dict] = None
     t_ratios: Optional[dict] = None
     target_mc_se: Optional[dict] = None
+    projected_t: Optional[dict] = None
     history: Optional[list] = None
     time_steps: Optional[int] = None
     proposals_per_step: Optional[int] = None

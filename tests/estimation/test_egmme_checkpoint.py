@@ -99,3 +99,22 @@ def test_a_bad_checkpoint_is_refused_by_name(model, tmp_path):
         other.fit(method="mcmle", random_state=1, checkpoint=mc, maxit=1)
     with pytest.raises(CheckpointError, match="not an EGMME checkpoint"):
         _fit(model, resume=mc, offset_coef=[np.log(9)])
+
+
+@pytest.mark.parametrize("change", [dict(n_iter=5), dict(steps=60), dict(n_average=1),
+                                    dict(proposals=100)])
+def test_resuming_with_settings_that_change_the_run_is_refused(model, tmp_path, monkeypatch,
+                                                               change):
+    # a resume with another n_iter (or steps, ...) would return neither run's result
+    path = tmp_path / "egmme.json"
+    with monkeypatch.context() as mp:
+        _interrupt_at(mp, 2)
+        _fit(model, offset_coef=[np.log(9)], random_state=3, checkpoint=path)
+    with pytest.raises(CheckpointError) as err:
+        _fit(model, resume=path, **change)
+    (name, value), = change.items()
+    assert f"{name}={value!r}" in str(err.value) and "resume with the checkpoint's" in \
+        str(err.value)
+    # settings that only change the final run are allowed
+    resumed = _fit(model, resume=path, final_steps=60)
+    assert not resumed.info["interrupted"]

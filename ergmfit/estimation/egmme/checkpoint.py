@@ -52,6 +52,19 @@ def _thetas(value, dims):
     return out
 
 
+#: the settings that decide the run's stages and their draws: a resume must keep them
+RUN_SETTINGS = ("burnin", "steps", "n_iter", "n_average", "max_step", "proposals")
+
+
+def _settings(value, dims):
+    """The run's settings (:data:`RUN_SETTINGS`): {name: number or None}."""
+    if not isinstance(value, dict) or set(value) != set(RUN_SETTINGS) or not all(
+            v is None or (isinstance(v, (int, float)) and not isinstance(v, bool))
+            for v in value.values()):
+        raise ValueError(f"not the run's settings ({', '.join(RUN_SETTINGS)})")
+    return value
+
+
 class EGMMECheckpoint(ModelState):
     """Where an EGMME run stands: ``stage`` (the burn-in and the iterations done: 1 after
     the burn-in, 1 + k after the k-th Newton or averaging iteration), the estimate
@@ -70,7 +83,8 @@ class EGMMECheckpoint(ModelState):
               "step": integer(0, 2 ** 62),
               "proposals": integer(1, 2 ** 62),
               "targets": text(max_len=4096),
-              "rng": generator()}
+              "rng": generator(),
+              "settings": record(_settings, optional=True)}
 
     def validate(self, path, model, dims):
         """The chain's network: ties between the cross-section's nodes, none twice, in the
@@ -78,6 +92,23 @@ class EGMMECheckpoint(ModelState):
         chain_model = model.transition_model(model.series.waves[-1], model.formula)
         self.ties = read_ties([self.ties], chain_model, chain_model.sample_space, 1,
                               "EGMME")[0]
+
+    def check_settings(self, settings, path):
+        """Refuse to resume with settings that change the run (:data:`RUN_SETTINGS`: the
+        stages and their lengths), which would return neither run's result; ``proposals``
+        not given (None) takes the checkpoint's."""
+        saved = getattr(self, "settings", None)
+        if not saved:
+            return
+        changed = [f"{k}={settings[k]!r} (the checkpoint's run: {saved[k]!r})"
+                   for k in RUN_SETTINGS
+                   if settings.get(k) is not None and settings[k] != saved[k]]
+        if changed:
+            raise CheckpointError(
+                f"cannot resume from {path}: the {self.what} was written by a run with other "
+                f"settings: {'; '.join(changed)}; these settings decide the run's iterations "
+                f"and their draws, so resume with the checkpoint's values (or leave them "
+                f"out), or start a new fit from its estimate (init=...)")
 
     def check_targets(self, targets, path):
         """Refuse to resume with other target statistics than the run was started with."""

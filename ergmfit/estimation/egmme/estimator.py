@@ -11,11 +11,16 @@ parameters; see docs/egmme.md for the derivations):
 
 1. one long dynamic chain (:class:`~ergmfit.temporal.chain.DynamicChain`: one bound
    compiled model, advanced in place each time step) started at y_obs;
-2. Newton steps θ ← θ − J⁻¹ (ḡ_T − g_obs) from the chain's means over ``steps`` time
+2. from the start (the cross-sectional MPLE of Form()'s formula shifted for the
+   dissolution, :func:`~ergmfit.temporal.formulas.dissolution_shift`), Newton steps
+   θ ← θ − (J'WJ)⁻¹ J'W (ḡ_T − g_obs) from the chain's means over ``steps`` time
    steps, the Jacobian J estimated on the same chain as Cov(g_T(y_t), g_θ(y_{t-1}, y_t))
    (the edges-dissolution approximation of the equilibrium: exact in the limit of long
-   durations, and only the speed of convergence depends on it), damped
-   (Levenberg-Marquardt) and no coefficient moving more than ``max_step`` per step;
+   durations, and only the speed of convergence depends on it), the targets weighted by
+   W = Σ⁺, the pseudo-inverse of their covariance on the chain (with more targets than
+   coefficients the generalised method of moments' step; with as many, the Newton step
+   −J⁻¹ (ḡ_T − g_obs)), damped (Levenberg-Marquardt) and no coefficient moving more
+   than ``max_step`` per step;
 3. ``n_average`` further half-steps whose θ's are averaged (Polyak-Ruppert);
 4. a final run at θ̂ gives the equilibrium covariance Σ of the targets, their mean
    (t-ratios) and its Monte Carlo error (batch means); the Jacobian is re-estimated by central differences with common random
@@ -47,7 +52,7 @@ from ...exceptions import ConvergenceWarning, SettingsError
 from ...runtime import Checkpoint, GuardedPhases
 from ...utils.validation import check_random_state
 from ..base import Estimator, Setting, integer, number
-from .checkpoint import EGMMECheckpoint
+from .checkpoint import RUN_SETTINGS, EGMMECheckpoint
 
 
 class EGMME(Estimator):
@@ -70,9 +75,11 @@ class EGMME(Estimator):
     method = "egmme"
     #: what the refusal of a curved formation model says (see docs/egmme.md)
     curved_refusal_note = (
-        "tergm's documentation names no such limit of its EGMME; ergmfit's is issue #32, "
-        "and the estimators that fit curved terms fit observed transitions "
-        "(ef.NetSeries([...])), not one cross-section")
+        "tergm's documentation names no such limit of its EGMME; ergmfit's is issue #32: "
+        "a free decay did not converge in our trials (docs/egmme.md), a fixed one is a "
+        "linear term and converges from the dissolution-shifted start; the estimators "
+        "that fit curved terms fit observed transitions (ef.NetSeries([...])), not one "
+        "cross-section")
     supports = {"curved": False, "constraints": True, "missing": False,
                 "target_stats": False, "missing+target_stats": False,
                 "families": frozenset({"binary"})}
@@ -124,10 +131,12 @@ class EGMME(Estimator):
                 f"coefficient(s) ({', '.join(model.labels)}); add targets or fix coefficients "
                 "with offset()")
         run = _Run(model, g_obs, p)
+        run.settings = {k: s[k] for k in RUN_SETTINGS}
         saved = None
         if s["resume"] is not None:
             saved = EGMMECheckpoint.read(s["resume"], model)
             saved.check_targets(targets, s["resume"])
+            saved.check_settings(s, s["resume"])
             rng = saved.rng
             run.theta, run.history = np.array(saved.theta, dtype=float), list(saved.history)
             run.averaged, run.stage, run.step = list(saved.averaged), saved.stage, saved.step
@@ -176,13 +185,21 @@ class EGMME(Estimator):
             cov, t, converged, means = np.full((p, p), np.nan), np.full(q, np.nan), False, None
         else:
             cov, t, means = run.cov, run.t, run.means
-            converged = bool(np.all(np.abs(t) < s["t_ratio"])
-                             or np.all(np.abs(means - g_obs) < 2 * run.mc_se))
+            if run.z is None:
+                converged = bool(np.all(np.abs(t) < s["t_ratio"])
+                                 or np.all(np.abs(means - g_obs) < 2 * run.mc_se))
+                gap = (f"the equilibrium means of the targets are up to "
+                       f"{np.max(np.abs(t)):.3f} sd from the observed")
+            else:
+                converged = bool(np.all(np.abs(run.z) < s["t_ratio"])
+                                 or np.all(np.abs(run.z) < 2 * run.z_se))
+                gap = (f"the {q} targets' deviation from the observed, projected on the "
+                       f"{p} coefficients' directions, is up to {np.max(np.abs(run.z)):.3f} "
+                       f"sd (Monte Carlo s.e. {np.max(run.z_se):.3f})")
             if not converged:
-                msg = (f"EGMME did not converge: the equilibrium means of the targets are up "
-                       f"to {np.max(np.abs(t)):.3f} sd from the observed (criterion "
-                       f"{s['t_ratio']}); ")
-                stall = stalled(run.history, np.sqrt(np.diag(cov_targets(run))))
+                msg = f"EGMME did not converge: {gap} (criterion {s['t_ratio']}); "
+                stall = None if run.z is not None else \
+                    stalled(run.history, np.sqrt(np.diag(cov_targets(run))))
                 if stall is not None:
                     msg += (f"the Newton steps stopped closing the gap (the deviation of the "
                             f"targets, in sd, went from {stall[0]:.2f} at the first step to "
@@ -215,6 +232,7 @@ class EGMME(Estimator):
         info = {"targets": dict(zip(tlabels, g_obs.tolist())),
                 "target_means": None if means is None else dict(zip(tlabels, means.tolist())),
                 "t_ratios": dict(zip(tlabels, t.tolist())),
+                "projected_t": None if run.z is None else dict(zip(labels, run.z.tolist())),
                 "target_mc_se": None if run.mc_se is None else dict(zip(tlabels,
                                                                         run.mc_se.tolist())),
                 "bistable": None if run.final_cross is None else [
@@ -238,7 +256,7 @@ class EGMME(Estimator):
             EGMMECheckpoint(stage=run.stage, theta=run.theta, history=run.history,
                             averaged=[a.tolist() for a in run.averaged], ties=ties.tolist(),
                             step=step, proposals=run.chain.proposals, targets=targets,
-                            rng=rng).write(store, run.model)
+                            rng=rng, settings=run.settings).write(store, run.model)
         run.chain = run.model.dynamic_chain(cross=run.chain.cross_formula, start=ties,
                                             proposals=run.chain.proposals, random_state=rng)
         run.chain.step = step
@@ -253,15 +271,12 @@ class EGMME(Estimator):
         r = _checked(run.chain.run(eta, s["steps"]))
         dev = r.cross.mean(axis=0) - run.g_obs
         J = run.eda_jacobian(r)
-        # Levenberg-Marquardt: a ridge of 1e-3 x the largest curvature keeps a flat
-        # direction (a statistic that does not move) from taking a huge step
-        JtJ = J.T @ J
-        ridge = 1e-3 * max(float(np.max(np.diag(JtJ))), 1e-12)
-        step = -np.linalg.solve(JtJ + ridge * np.eye(len(run.theta)), J.T @ dev)
+        W = target_weights(np.atleast_2d(np.cov(r.cross, rowvar=False)))
+        step = weighted_step(J, dev, W)
         size = float(np.max(np.abs(step))) if len(step) else 0.0
         if size > s["max_step"]:            # at most max_step in every coefficient
             step *= s["max_step"] / size
-        run.theta = run.theta + gain * step
+        run.theta = run.model.parameterisation.project(run.theta + gain * step)
         run.history.append({"theta": run.theta.tolist(), "gain": gain,
                             "deviation": dev.tolist()})
 
@@ -278,8 +293,15 @@ class EGMME(Estimator):
         run.t = np.divide(run.means - run.g_obs, sd, out=np.zeros_like(sd), where=sd > 0)
         J0 = run.eda_jacobian(r)
         J = self._fd_jacobian(run, s, J0, Sigma, rng)
-        Jp = np.linalg.pinv(J)
-        run.cov = Jp @ Sigma @ Jp.T
+        if len(run.g_obs) > len(run.theta):
+            # over-identified: the weighted estimate's covariance (J'WJ)⁻¹ with W = Σ⁺,
+            # and the deviation judged along the coefficients' directions
+            W = target_weights(Sigma)
+            run.cov = np.linalg.pinv(J.T @ W @ J)
+            run.z, run.z_se = projected_t(r.cross, run.g_obs, J, Sigma)
+        else:
+            Jp = np.linalg.pinv(J)
+            run.cov = Jp @ Sigma @ Jp.T
 
     def _fd_jacobian(self, run, s, J0, Sigma, rng):
         """Central differences of the equilibrium means at θ̂ ± h e_k, both chains with the
@@ -303,6 +325,74 @@ class EGMME(Estimator):
                 means.append(_checked(chain.run(eta, s["fd_steps"])).cross.mean(axis=0))
             J[:, k] = (means[0] - means[1]) / (2 * h[k])
         return J
+
+
+def target_weights(Sigma, rel_tol=1e-9):
+    """W = Σ⁺, the weights of the targets (their equilibrium covariance's pseudo-inverse:
+    tergm's EGMME weights its targets' deviations by the inverse of their covariance);
+    eigenvalues below ``rel_tol`` of the largest count as 0 (a target that does not vary
+    at θ: its row of the Jacobian is 0 too, so it takes no part in the step).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> target_weights(np.diag([4.0, 0.0]))
+    array([[0.25, 0.  ],
+           [0.  , 0.  ]])
+    """
+    Sigma = np.atleast_2d(np.asarray(Sigma, dtype=float))
+    vals, vecs = np.linalg.eigh((Sigma + Sigma.T) / 2)
+    top = float(np.max(vals)) if vals.size else 0.0
+    keep = vals > rel_tol * max(top, 0.0) if top > 0 else np.zeros(len(vals), dtype=bool)
+    return (vecs[:, keep] / vals[keep]) @ vecs[:, keep].T
+
+
+def weighted_step(J, dev, W, ridge=1e-3):
+    """The Gauss-Newton step of the weighted moment equations, −(J'WJ + λI)⁻¹ J'W dev:
+    with as many targets as coefficients and J invertible the Newton step −J⁻¹ dev (the
+    weights do not move the root), with more targets the step of the generalised method
+    of moments with weights W (the targets' deviations in equilibrium sd, correlated
+    targets counted once).  Levenberg-Marquardt: λ = ``ridge`` x the largest curvature
+    keeps a flat direction (a statistic that does not move) from taking a huge step.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> weighted_step(np.eye(2), np.array([1.0, -2.0]), np.eye(2), ridge=0.0)
+    array([-1.,  2.])
+    """
+    J, dev = np.atleast_2d(np.asarray(J, dtype=float)), np.asarray(dev, dtype=float)
+    JtW = J.T @ W
+    H = JtW @ J
+    lam = ridge * max(float(np.max(np.diag(H))) if H.size else 0.0, 1e-12)
+    return -np.linalg.solve(H + lam * np.eye(J.shape[1]), JtW @ dev)
+
+
+def projected_t(cross, g_obs, J, Sigma):
+    """(z, Monte Carlo s.e. of z) of an over-identified fit (more targets than
+    coefficients, where no θ matches every target): the targets' deviation projected on
+    the directions the coefficients move them, in equilibrium sd,
+    z = (J'WJ)^{-1/2} J'W (ḡ − g_obs) with W = Σ⁺ — the moment conditions the weighted
+    estimate solves (z = 0 at the root; with as many targets as coefficients |z| is the
+    deviation's Mahalanobis length).  The Monte Carlo s.e. by batch means of z over the
+    time steps of ``cross``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(1)
+    >>> cross = rng.normal([1.0, 1.0], 1.0, size=(4000, 2))
+    >>> z, se = projected_t(cross, np.array([1.0, 1.0]), np.array([[1.0], [1.0]]), np.eye(2))
+    >>> bool(abs(z[0]) < 3 * se[0])
+    True
+    """
+    W = target_weights(Sigma)
+    H = J.T @ W @ J
+    vals, vecs = np.linalg.eigh((H + H.T) / 2)
+    vals = np.where(vals > 1e-12 * max(float(np.max(vals)), 1e-300), vals, np.inf)
+    A = (vecs / np.sqrt(vals)) @ vecs.T @ J.T @ W          # p x q
+    Z = (np.asarray(cross, dtype=float) - g_obs) @ A.T
+    return Z.mean(axis=0), _batch_means_se(Z)
 
 
 def cov_targets(run):
@@ -405,7 +495,7 @@ class _Run:
     def __init__(self, model, g_obs, p):
         self.model, self.g_obs, self.p = model, g_obs, p
         self.theta = self.chain = self.cov = self.t = self.means = self.mc_se = None
-        self.sigma = self.final_cross = None
+        self.sigma = self.final_cross = self.z = self.z_se = None
         self.history, self.averaged = [], []
         self.stage = self.step = 0          # stages done (see EGMME.fit), chain time steps
 

@@ -98,7 +98,10 @@ def nothing_to_estimate(model, settings, n_chains):
     space = model.sample_space
     loglik = loglik_se = None
     warn = [msg]
-    if settings["eval_loglik"]:
+    exact = model.exact_loglik(theta) if settings["eval_loglik"] else None
+    if exact is not None:                   # a model independent across dyad pairs
+        loglik, loglik_se = exact, 0.0
+    elif settings["eval_loglik"]:
         target = target_for(model)
         samplesize = settings.get("bridge_samplesize") or max(64, settings["samplesize"] // 8)
         guard = GuardedPhases()
@@ -115,7 +118,8 @@ def nothing_to_estimate(model, settings, n_chains):
             warn.append("interrupted by the user while bridge-sampling the log-likelihood: "
                         "its log-likelihood is NA")
     return ERGMResults(theta, np.zeros((0, 0)), [], method="mcmle", loglik=loglik,
-                       loglik_kind="bridge" if loglik is not None else None,
+                       loglik_kind=None if loglik is None else
+                       "exact" if exact is not None else "bridge",
                        loglik_mcse=loglik_se, nobs=space.n_free, converged=True, n_iter=0,
                        se_kind="MCMC", warnings=warn,
                        info={"nothing_estimated": True, "loglik_mcse": loglik_se},

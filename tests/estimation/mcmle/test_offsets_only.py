@@ -49,3 +49,17 @@ def test_dependent_offsets_give_a_bridged_loglik(missing):
     assert fit.info["nothing_estimated"] and np.isfinite(fit.loglik)
     # near the edges-only log-likelihood (triangle 0.1 changes little): -54.07
     assert abs(fit.loglik + 54.07) < 1.0
+
+
+def test_pair_independent_offsets_give_the_exact_loglik_without_bridging():
+    # edges + mutual is independent across dyad pairs: its log-likelihood is exact
+    # (ERGM.exact_loglik), where the bridge was a Monte Carlo estimate of it
+    m = ef.ERGM(ef.datasets.load("samplike"), "offset(edges) + offset(mutual)").configured(
+        offset_coef=[-1.5, 2.0])
+    free = copy.copy(m)
+    free.parameterisation = OffsetParameterisation(m.parameterisation, m.offset, m.offset_coef)
+    free.labels, free.offset = [], np.zeros(0, dtype=bool)
+    with pytest.warns(UserWarning, match="nothing to estimate"):
+        fit = MCMLE(random_state=1, samplesize=64).fit(free)
+    assert fit.loglik == pytest.approx(free.exact_loglik(np.zeros(0)), abs=1e-9)
+    assert fit.loglik_kind == "exact" and fit.info["loglik_mcse"] == 0.0
