@@ -10,10 +10,12 @@
 who-trusts-whom network (75,879 nodes, 508,837 arcs) with IFD proposals.  By
 default it runs the reference's own schedule and window, so that the two are
 compared like for like: 218 outer iterations of 100 x 1,000 proposals (the
-reference's run reached t = 21,750), the estimate averaged over the rows
+reference's last written row is t = 21,700), the estimate averaged over the rows
 t = 10,100..21,700 (the R script's burn-in, ``--burnin 10001``), four chains
-on two cores.  (Longer runs keep moving AltKTrianglesT down slowly: 3.05 at
-t = 20,000, about 2.86 over t = 80,000..150,000.)  It prints: proposals per CPU-second of the EE loop, the wall time at which the
+on two cores.  (AltKTrianglesT's window mean varies by 0.1-0.2 from run to run
+on this schedule, for EstimNet's rule as for ergmfit's: the comparison run by run
+and by simulation at each estimate is in docs/guide/estimators/ee_algorithm.md,
+"ergmfit's EE and EstimNetDirected's".)  It prints: proposals per CPU-second of the EE loop, the wall time at which the
 convergence t-ratios (computed as EstimNet's R script does, on the rows of
 every outer iteration, over the last half of the run so far) first fall below
 0.1 for every statistic and stay there, the peak memory (resource.getrusage)
