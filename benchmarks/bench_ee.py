@@ -4,16 +4,20 @@
     python benchmarks/bench_ee.py mesa       # faux.mesa.high tutorial model vs statnet
     python benchmarks/bench_ee.py kstar      # Lazega edges + kstar(2) + triangle
     python benchmarks/bench_ee.py speed      # raw IFD proposals/s on Epinions
+    python benchmarks/bench_ee.py rules --seeds 1 2 --ee-steps 217   # EstimNet's rule
+    python benchmarks/bench_ee.py moments --theta=-13.837,1.316,0.991,3.188 --ee-steps 250 --seeds 1 2
 
 ``epinions`` fits EstimNetDirected's specification of Borisenko et al. (2019),
 ``Arc + AltInStars + AltOutStars + AltKTrianglesT`` (lambda 2), on the SNAP
 who-trusts-whom network (75,879 nodes, 508,837 arcs) with IFD proposals.  By
 default it runs the reference's own schedule and window, so that the two are
 compared like for like: 218 outer iterations of 100 x 1,000 proposals (the
-reference's run reached t = 21,750), the estimate averaged over the rows
+reference's last written row is t = 21,700), the estimate averaged over the rows
 t = 10,100..21,700 (the R script's burn-in, ``--burnin 10001``), four chains
-on two cores.  (Longer runs keep moving AltKTrianglesT down slowly: 3.05 at
-t = 20,000, about 2.86 over t = 80,000..150,000.)  It prints: proposals per CPU-second of the EE loop, the wall time at which the
+on two cores.  (AltKTrianglesT's window mean varies by 0.1-0.2 from run to run
+on this schedule, for EstimNet's rule as for ergmfit's: the comparison run by run
+and by simulation at each estimate is in docs/guide/estimators/ee_algorithm.md,
+"ergmfit's EE and EstimNetDirected's".)  It prints: proposals per CPU-second of the EE loop, the wall time at which the
 convergence t-ratios (computed as EstimNet's R script does, on the rows of
 every outer iteration, over the last half of the run so far) first fall below
 0.1 for every statistic and stay there, the peak memory (resource.getrusage)
@@ -236,9 +240,74 @@ def run_speed(args):
               f"(acceptance {bufs[2].mean():.3f})")
 
 
+def _epinions_sampler(theta_arc, seed):
+    """Epinions' compiled model with an IFD sampler whose V gives ``theta_arc``."""
+    from ergmfit.sampling._mh import MHSampler
+    from ergmfit.sampling._proposals import IFD, ifd_correction
+    from ergmfit.utils.validation import seed_words
+    net = ef.datasets.load_network("epinions")
+    model = ef.ERGM(net, "Arc + AltInStars + AltOutStars + AltKTrianglesT")
+    bm = model.compiled()
+    corr = ifd_correction(bm.n_vars, len(bm.on_vars()))
+    prop = IFD(V=theta_arc + corr, K=0.1)
+    return MHSampler(bm, prop, seed_words(seed)), prop, corr
+
+
+def run_rules(args):
+    """EstimNetDirected's EE rule replayed on ergmfit's sampler (Algorithm S, V reset
+    to 0 at EE's start, theta updated after every m proposals with sign(0) = +1),
+    averaged as its R script does (rows t = 0 mod 100, t > 10,000); compare with
+    ``bench_ee.py epinions --chains 1 --seed S``."""
+    from ergmfit.estimation.ee._ee import ee_iterations
+    from ergmfit.estimation.ee.chain import algorithm_s
+    a, c, m, n = 0.001, 0.01, args.m, args.ee_steps * args.inner
+    for seed in args.seeds:
+        s, prop, corr = _epinions_sampler(0.0, seed)
+        c0 = time.process_time()
+        theta, _, _ = algorithm_s(s, 4, np.array([False, True, True, True]), args.s_steps, m,
+                                  0.1, prop, corr, 0)
+        prop.V = 0.0                                # EstimNet: EE starts its own V at 0
+        theta[0] = -corr
+        dz, rows = np.zeros(4), np.zeros((n, 4))
+        buf = [np.zeros((1, 4)), np.zeros((1, 4)), np.zeros(1), np.zeros(1)]
+        for t in range(n):
+            ee_iterations(s, theta, dz, 1, m, 0, 0.0, c, 1e-9, np.ones(4), 0, corr, *buf)
+            theta[1:] -= np.where(dz[1:] >= 0, 1.0, -1.0) * a * np.maximum(np.abs(theta[1:]), c)
+            rows[t] = theta
+        t = np.arange(n)
+        kept = rows[(t % args.inner == 0) & (t > 10_000)] if n > 10_100 else rows[n // 2:]
+        print(f"EstimNet's rule, seed {seed}: {time.process_time() - c0:.0f} CPU s; theta at "
+              f"t = {n - 1}: {np.round(rows[-1], 3).tolist()}; R-script estimate "
+              f"({len(kept)} rows): {np.round(kept.mean(axis=0), 3).tolist()}", flush=True)
+
+
+def run_moments(args):
+    """EE's fixed point is E_theta[g | L] = g(x_obs): EE's IFD chain at a fixed theta
+    (``--theta``, the update off), from the observed network; prints the mean of
+    g(x_t) - g(x_obs) over the second half, its t = mean / sd and the end value."""
+    from ergmfit.estimation.ee._ee import ee_iterations
+    theta0 = np.array([float(x) for x in args.theta.split(",")])
+    n = args.ee_steps * args.inner
+    for seed in args.seeds:
+        s, prop, corr = _epinions_sampler(theta0[0], seed)
+        theta, dz, out = theta0.copy(), np.zeros(4), np.zeros((n, 4))
+        c0 = time.process_time()
+        for i in range(0, n, 1000):
+            k = min(1000, n - i)
+            buf = [np.zeros((k, 4)), np.zeros((k, 4)), np.zeros(k), np.zeros(k)]
+            ee_iterations(s, theta, dz, k, args.m, 0, 0.0, 0.01, 1e-9, np.ones(4), 0, corr, *buf)
+            out[i:i + k] = buf[1]
+        z = out[n // 2:, 1:]
+        print(f"theta {theta0.tolist()}, seed {seed}: {time.process_time() - c0:.0f} CPU s; "
+              f"second half mean {np.round(z.mean(axis=0)).tolist()}, t "
+              f"{np.round(z.mean(axis=0) / z.std(axis=0), 2).tolist()}, end "
+              f"{np.round(out[-1, 1:]).tolist()}", flush=True)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", choices=("epinions", "mesa", "kstar", "speed"), nargs="?",
+    ap.add_argument("what", choices=("epinions", "mesa", "kstar", "speed", "rules", "moments"),
+                    nargs="?",
                     default="epinions")
     ap.add_argument("--chains", type=int, default=4)
     ap.add_argument("--jobs", type=int, default=2)
@@ -257,10 +326,12 @@ def main(argv=None):
     ap.add_argument("--init", default=None, help="mesa: EE start, e.g. mple")
     ap.add_argument("--seeds", type=int, nargs="+", default=[1])
     ap.add_argument("--save", default=None)
+    ap.add_argument("--theta", default="-13.837,1.316,0.991,3.188",
+                    help="moments: Arc,AltInStars,AltOutStars,AltKTrianglesT")
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args(argv)
-    {"epinions": run_epinions, "mesa": run_mesa, "kstar": run_kstar, "speed": run_speed}[
-        args.what](args)
+    {"epinions": run_epinions, "mesa": run_mesa, "kstar": run_kstar, "speed": run_speed,
+     "rules": run_rules, "moments": run_moments}[args.what](args)
     return 0
 
 

@@ -60,6 +60,10 @@ def _run_chains(model, cfg, seeds, n_jobs, backend, callback, verbose):
                         is_interrupted=lambda res: res["interrupted"])
 
 
+#: iterations EstimNetDirected's R script drops (it keeps t > 10,000, t counted from 0)
+ESTIMNET_BURNIN = 10_001
+
+
 def _is_s(init) -> bool:
     """``init`` is Algorithm S (not parameter values, which compare elementwise)."""
     return isinstance(init, str) and init == "S"
@@ -111,8 +115,10 @@ def _resolve_cfg(model, cfg):
         # (ee_algorithm.md, "Standard errors")
         cfg["se"] = "estimnet" if large and cfg["proposal"] in ("ifd", "ifd-tnt") else "simulate"
     if isinstance(cfg["burnin"], str) and cfg["burnin"] == "auto":
-        # EstimNetDirected's R script drops t <= 10,000 (ee_algorithm.md, "Burn-in")
-        cfg["burnin"] = (max(10_000, int(0.2 * int(cfg["ee_steps"]) * int(cfg["ee_inner_steps"])))
+        # EstimNetDirected's R script drops t <= 10,000, i.e. 10,001 iterations
+        # (ee_algorithm.md, "Estimate")
+        cfg["burnin"] = (max(ESTIMNET_BURNIN,
+                             int(0.2 * int(cfg["ee_steps"]) * int(cfg["ee_inner_steps"])))
                          if large else 0.2)
     if cfg["polish"] == "auto":
         cfg["polish"] = bool(cfg["se"] == "simulate" and not large)
@@ -364,7 +370,8 @@ class EE(Estimator):
                 "EE's start: 'S' (Algorithm S), 'cd', 'mple' or parameter values."),
         Setting("burnin", "auto", _burnin,
                 "Fraction of the last learning-rate stage or number of EE iterations dropped; "
-                "'auto': 0.2, beyond 10^6 variables 10,000 iterations (or 0.2 of the run)."),
+                "'auto': 0.2, beyond 10^6 variables 10,001 (EstimNet's t > 10,000) or 0.2 "
+                "of the run."),
         Setting("se", "auto", choice("auto", "simulate", "estimnet", "none", lower=False),
                 "How the covariance is estimated; 'auto': 'simulate', beyond 10^6 variables "
                 "with IFD 'estimnet'."),

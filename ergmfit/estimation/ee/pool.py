@@ -64,9 +64,9 @@ def _chain_summary(ch, burnin, inner, polish=False, par=None, resim=None):
         _sim_summary(res, ch["sims"], est, par, polish, ch.get("cond_cov"))
     if resim is not None and res.get("polish") and not res["polish"]["skipped"]:
         _at_final_estimate(res, par, resim)
-    # EstimNetDirected's R formula on rows thinned to every `inner` iterations
-    step = max(1, inner // ch["store_every"])
-    thr, dzr = thk[::step], dzk[::step]
+    # EstimNetDirected's R formula on the rows EstimNet logs: the first inner
+    # iteration of each outer one (t = 0, inner, 2 inner, ...), after the burn-in
+    thr, dzr = estimnet_rows(th, dz, it_idx, keep, inner, ch["store_every"])
     en = {"rows": len(thr)}
     if len(thr) >= 4:
         st = batch_means_sigma(thr) / len(thr)
@@ -81,6 +81,27 @@ def _chain_summary(ch, burnin, inner, polish=False, par=None, resim=None):
                   se_mc=np.sqrt(np.clip(np.diag(_make_pd(st)), 0, None)).tolist())
     res["estimnet"] = en
     return res
+
+
+def estimnet_rows(th, dz, it_idx, keep, inner, store_every):
+    """The θ and dzA rows EstimNetDirected writes and its R script averages: those
+    of the iterations t = 0, ``inner``, 2 ``inner``, ... (the first inner iteration
+    of each outer one) among the kept ones ``keep`` (iteration ``it_idx`` of each
+    stored row; with the burn-in b = 10,001 the R script's t > 10,000).  When the
+    stored rows are thinned so that they miss those iterations (``store_every``
+    not dividing ``inner``), every ``inner // store_every``-th kept row instead.
+
+    >>> import numpy as np
+    >>> t = np.arange(50)
+    >>> th, _ = estimnet_rows(t[:, None], t[:, None], t, t >= 21, 10, 1)
+    >>> th.ravel().tolist()
+    [30, 40]
+    """
+    if inner % store_every == 0:
+        logged = keep & (it_idx % inner == 0)
+        return th[logged], dz[logged]
+    step = max(1, inner // store_every)
+    return th[keep][::step], dz[keep][::step]
 
 
 def _at_final_estimate(res, par, resim):
