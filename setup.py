@@ -36,7 +36,7 @@ SHARED_UTILITY_MODULE = "ergmfit._cyutility"
 # the estimators' own loops stay at -O3, where -O2 measured slower (A/B figures: docs/build.md)
 # gcc flags of every module: no code generated for symbol interposition or lazy PLT binding (a
 # module exports only PyInit_*, which Python marks visible itself), no temporary assembler files;
-# 4-6 % less gcc time, the same code speed (docs/build.md, session 14)
+# 0-6 % less gcc time on the largest modules, the same code speed (docs/build.md, session 14)
 GCC_FLAGS = ["-fno-semantic-interposition", "-fvisibility=hidden", "-fno-plt", "-pipe"]
 COMPILE_ARGS = ["-O2", "-g0"] + GCC_FLAGS
 # Cython's Python-level call paths without their inline fast paths: method calls go through
