@@ -34,15 +34,29 @@ SHARED_UTILITY_MODULE = "ergmfit._cyutility"
 # no debug information in the objects and stripped modules: 2 MB instead of 24 MB installed;
 # -O2 (Python's own flags say -O3): 11-23 % less gcc time per module and 10 % smaller modules;
 # the estimators' own loops stay at -O3, where -O2 measured slower (A/B figures: docs/build.md)
-COMPILE_ARGS = ["-O2", "-g0"]
+# gcc flags of every module: no code generated for symbol interposition or lazy PLT binding (a
+# module exports only PyInit_*, which Python marks visible itself), no temporary assembler files;
+# 0-6 % less gcc time on the largest modules, the same code speed (docs/build.md, session 14)
+GCC_FLAGS = ["-fno-semantic-interposition", "-fvisibility=hidden", "-fno-plt", "-pipe"]
+COMPILE_ARGS = ["-O2", "-g0"] + GCC_FLAGS
 # Cython's Python-level call paths without their inline fast paths: method calls go through
 # Python's own vectorcall instead of being unpacked at every call site, module globals are looked
 # up without a per-site dict-version cache. Only Python-level code (argument checks, numpy calls)
 # takes these paths, never a nogil loop; 9 % less C for gcc to optimise (docs/build.md)
-CYTHON_MACROS = [("CYTHON_UNPACK_METHODS", "0"), ("CYTHON_USE_DICT_VERSIONS", "0")]
-FAST_LOOP_COMPILE_ARGS = ["-O3", "-g0"]
+# CYTHON_USE_PYLONG_INTERNALS=0: Python ints are converted to C integers through the C API
+# (PyLong_AsLong, ...) instead of inline code reading the digits of the int object: that code is
+# repeated in every module for every C integer type (5-7 % of gcc's time on the largest modules);
+# conversions happen only where Python code calls into Cython, never inside a nogil loop
+CYTHON_MACROS = [("CYTHON_UNPACK_METHODS", "0"), ("CYTHON_USE_DICT_VERSIONS", "0"),
+                 ("CYTHON_USE_PYLONG_INTERNALS", "0")]
+FAST_LOOP_COMPILE_ARGS = ["-O3", "-g0"] + GCC_FLAGS
 FAST_LOOP_MODULES = {"ergmfit.estimation.bayes._bayes", "ergmfit.estimation.ee._ee",
                      "ergmfit.estimation.mple._mple"}
+# modules with no loop of their own, only Python-level glue: Cython's shared utility code
+# (memoryview objects, argument parsing) and the kernels' empty base class, at -O1 (a third less
+# gcc time; docs/build.md)
+GLUE_COMPILE_ARGS = ["-O1", "-g0"] + GCC_FLAGS
+GLUE_MODULES = {"ergmfit._cyutility", "ergmfit.terms._kernel"}
 LINK_ARGS = ["-s"]
 # emit_code_comments=False: no copy of each .pyx line in the C (a fifth of its size, same code);
 # auto_pickle=False: no generated __reduce_cython__/__setstate_cython__ for every extension type
@@ -91,8 +105,13 @@ def module_name(pyx):
 
 
 def compile_args(module):
-    """The optimisation and debug flags of one module (``FAST_LOOP_MODULES`` at -O3)."""
-    return list(FAST_LOOP_COMPILE_ARGS if module in FAST_LOOP_MODULES else COMPILE_ARGS)
+    """The optimisation and debug flags of one module (``FAST_LOOP_MODULES`` at -O3,
+    ``GLUE_MODULES`` at -O1, the others at -O2)."""
+    if module in FAST_LOOP_MODULES:
+        return list(FAST_LOOP_COMPILE_ARGS)
+    if module in GLUE_MODULES:
+        return list(GLUE_COMPILE_ARGS)
+    return list(COMPILE_ARGS)
 
 
 def extensions():
@@ -108,7 +127,8 @@ def extensions():
     exts.append(Extension(SHARED_UTILITY_MODULE,
                           [SHARED_UTILITY_MODULE.replace(".", os.sep) + ".c"],
                           define_macros=list(CYTHON_MACROS),
-                          extra_compile_args=COMPILE_ARGS, extra_link_args=LINK_ARGS))
+                          extra_compile_args=compile_args(SHARED_UTILITY_MODULE),
+                          extra_link_args=LINK_ARGS))
     return exts
 
 
