@@ -65,6 +65,47 @@ def read_snap(path):
     return n, arcs, ids
 
 
+def pokec_statistics(n, arcs, lam=2.0, block_paths=5e7):
+    """The observed statistics of the default model (``FORMULA``, decay ``lam``) counted by
+    sparse matrix products: each block of rows i of the adjacency A times A gives the two-path
+    counts L2(i, j) of those rows (blocks of about ``block_paths`` two-paths, so memory stays
+    near 1 GB), summed through f(c) = lam (1 - (1 - 1/lam)^c): AltTwoPathsT over the pairs
+    i != j, AltKTrianglesT over the arcs.  O(two-paths) work at about 30 ns each (1% of
+    Pokec's size: 0.75 CPU s, against 10.8 s for the kernels' tie-by-tie count with two-paths
+    on demand); equal to the kernels' values (tests/estimation/ee/test_ee_large_setup.py)."""
+    import scipy.sparse as sp
+    m = len(arcs)
+    A = sp.csr_matrix((np.ones(m, np.int32), (arcs[:, 0], arcs[:, 1])), shape=(n, n))
+    AT = A.T.tocsr()
+    mutual = A.multiply(AT).tocsr()
+    d_out, d_in, d_mut = np.diff(A.indptr), np.diff(AT.indptr), np.diff(mutual.indptr)
+    n_mutual = mutual.nnz // 2
+    del AT, mutual
+    q = 1.0 - 1.0 / lam
+
+    def alt_stars(d):
+        d = d.astype(float)
+        return float(np.sum(lam * d - lam * lam * (1.0 - q ** d)))
+    paths = np.zeros(n)
+    active = d_out > 0
+    if m:
+        paths[active] = np.add.reduceat(d_out[A.indices], A.indptr[:-1][active])
+    f = lam * (1.0 - q ** np.arange(int(max(d_out.max(initial=0), d_in.max(initial=0))) + 2))
+    cum = np.cumsum(paths)
+    k_triangles = two_paths = 0.0
+    start = 0
+    while start < n:
+        stop = max(int(np.searchsorted(cum, (cum[start - 1] if start else 0.0) + block_paths,
+                                       "right")), start + 1)
+        rows = A[start:stop]
+        counts = rows @ A
+        two_paths += float(f[counts.data].sum())
+        k_triangles += float(f[counts.multiply(rows).data].sum())
+        start = stop
+    two_paths -= float(f[d_mut].sum())      # i -> k -> i joins no pair of two nodes
+    return np.array([m, n_mutual, alt_stars(d_in), alt_stars(d_out), k_triangles, two_paths])
+
+
 def tie_digest(ties):
     """SHA-256 of a tie array's bytes (what the saved observed statistics belong to)."""
     return hashlib.sha256(np.ascontiguousarray(ties, dtype=np.int64).data).hexdigest()
@@ -129,6 +170,9 @@ def main():
     ap.add_argument("--sampler-steps", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--cache-memory", type=int, default=None, metavar="BYTES")
+    ap.add_argument("--kernel-statistics", action="store_true",
+                    help="count the observed statistics tie by tie with the model's kernels "
+                         "(any formula; the default formula's are counted by sparse products)")
     ap.add_argument("--stats-only", action="store_true",
                     help="stop after the observed statistics (memory per arc of the set-up)")
     args = ap.parse_args()
@@ -167,9 +211,16 @@ def main():
         model._observed_statistics = ((model.network, model.network.ties, model.terms),
                                       stats.copy())
         how = f"read from {os.path.join(args.checkpoint, OBSERVED_FILE)} (tie SHA-256 matched)"
+    elif args.formula == FORMULA and not args.kernel_statistics:
+        stats = pokec_statistics(n, net.ties)
+        model._observed_statistics = ((model.network, model.network.ties, model.terms),
+                                      stats.copy())
+        how = "counted by sparse products (pokec_statistics)"
+        if args.checkpoint:
+            save_observed(args.checkpoint, model, digest, stats)
     else:
         stats = model.statistics_vector()
-        how = "counted"
+        how = "counted by the kernels"
         if args.checkpoint:
             save_observed(args.checkpoint, model, digest, stats)
     t_stats = time.process_time() - t1

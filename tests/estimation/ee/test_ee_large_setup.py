@@ -51,7 +51,7 @@ def test_observed_statistics_counted_once_through_a_checkpointed_fit_and_its_res
         on_demand, counted, tmp_path):
     model = ef.ERGM(ef.Network(60, _arcs(), True), FORMULA)
     g = model.statistics_vector()
-    kw = dict(method="ee", ee_steps=2, ee_inner_steps=5, sampler_steps=50, s_steps=5,
+    kw = dict(method="ee", ee_steps=2, ee_inner_steps=3, sampler_steps=20, s_steps=2,
               se="none", random_state=1, checkpoint=str(tmp_path / "ck"))
     model.fit(**kw)
     assert len(counted) == 1            # the fit and its checkpoint reuse the count
@@ -101,3 +101,13 @@ def test_pokec_reader_relabels_and_saved_statistics_need_the_same_ties(tmp_path)
     assert run.saved_observed(str(tmp_path / "ck"), model, other) is None
     assert run.saved_observed(str(tmp_path / "ck"),
                               ef.ERGM(model.network, "edges + mutual + istar(2)"), digest) is None
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_pokec_sparse_statistics_equal_the_kernels(on_demand, seed):
+    run = load_script(BENCHMARKS / "pokec_run.py")
+    gen = load_script(BENCHMARKS / "pokec_synthetic.py")
+    arcs = gen.pokec_like(400, 4000, max_degree=60, random_state=seed).astype(np.int64)
+    model = ef.ERGM(ef.Network(400, arcs, True), run.FORMULA)
+    np.testing.assert_allclose(run.pokec_statistics(400, model.network.ties, block_paths=500),
+                               model.statistics_vector(), rtol=1e-12)
