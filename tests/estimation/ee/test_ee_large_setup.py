@@ -111,3 +111,34 @@ def test_pokec_sparse_statistics_equal_the_kernels(on_demand, seed):
     model = ef.ERGM(ef.Network(400, arcs, True), run.FORMULA)
     np.testing.assert_allclose(run.pokec_statistics(400, model.network.ties, block_paths=500),
                                model.statistics_vector(), rtol=1e-12)
+
+
+def test_pokec_sparse_statistics_go_on_from_their_saved_sums(tmp_path, monkeypatch):
+    import json
+    import os
+    run = load_script(BENCHMARKS / "pokec_run.py")
+    gen = load_script(BENCHMARKS / "pokec_synthetic.py")
+    arcs = gen.pokec_like(300, 3000, max_degree=50, random_state=4).astype(np.int64)
+    whole = run.pokec_statistics(300, arcs, block_paths=400)
+    progress = str(tmp_path / "partial.json")
+    replace, calls = os.replace, []
+
+    def stop_at_the_third_save(a, b):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        replace(a, b)
+    monkeypatch.setattr(os, "replace", stop_at_the_third_save)
+    with pytest.raises(KeyboardInterrupt):
+        run.pokec_statistics(300, arcs, block_paths=400, progress=progress)
+    monkeypatch.setattr(os, "replace", replace)
+    with open(progress) as fh:
+        saved = json.load(fh)
+    assert 0 < saved["start"] < 300 and saved["two_paths"] > 0
+    np.testing.assert_allclose(run.pokec_statistics(300, arcs, block_paths=400,
+                                                    progress=progress), whole, rtol=1e-12)
+    # sums saved for another tie array are not used
+    with open(progress, "w") as fh:
+        json.dump(dict(saved, ties_sha256="0" * 64, two_paths=1e9), fh)
+    np.testing.assert_allclose(run.pokec_statistics(300, arcs, block_paths=400,
+                                                    progress=progress), whole, rtol=1e-12)
