@@ -321,6 +321,14 @@ class ERGM:
         (the target statistics, if the model has them, when ``ties`` is None)."""
         if ties is None and self.target_stats is not None:
             return np.array(self.target_stats, dtype=float)
+        if ties is None:
+            # the observed statistics once per model, network and terms: at Pokec's size
+            # they take as long as millions of EE proposals, and a fit asks again
+            # (EE's start, its checkpoint's checks); a copy each time
+            key = (self.network, self.network.ties, self.terms)
+            memo = self.__dict__.get("_observed_statistics")
+            if memo is not None and all(a is b for a, b in zip(memo[0], key)):
+                return memo[1].copy()
         out = self._accumulated(ties)
         bad = [lab for lab, v in zip(self.stat_labels, out) if not np.isfinite(v)]
         if bad:
@@ -332,6 +340,8 @@ class ERGM:
                                 "prints Inf): a model with them cannot be fitted or simulated")
             raise TermError(f"the statistic(s) {bad} are not finite: an attribute's values are too "
                             "large for floating point; rescale it")
+        if ties is None:
+            self._observed_statistics = (key, out.copy())
         return out
 
     def statistics(self) -> dict:

@@ -1,0 +1,144 @@
+"""EE's set-up on large networks (issue #35 item 2): the observed statistics are counted once
+per model (at Pokec's size, with two-paths counted on demand, one count costs as much as
+millions of EE proposals, and a fit with a checkpoint asked for them three times), and the
+Pokec benchmark's reader and saved statistics (``benchmarks/pokec_run.py``).  Small networks
+with a zero two-path count budget take the same on-demand path as Pokec."""
+import gzip
+
+import numpy as np
+import pytest
+
+import ergmfit as ef
+from ergmfit.model import ERGM
+from ergmfit.network._state import set_cache_memory
+from tests.support.paths import BENCHMARKS, load_script
+
+FORMULA = "Arc + Reciprocity + AltInStars + AltOutStars + AltKTrianglesT + AltTwoPathsT"
+
+
+@pytest.fixture
+def on_demand():
+    """Two-path counts counted on demand in the states built meanwhile (as above 2^20 nodes)."""
+    old = set_cache_memory(0)
+    yield
+    set_cache_memory(old)
+
+
+def _arcs(n=60, m=300, seed=1):
+    rng = np.random.default_rng(seed)
+    keys = np.unique(rng.integers(0, n * n, 3 * m))
+    keys = keys[keys // n != keys % n]
+    keys = rng.permutation(keys)[:m]
+    return np.stack([keys // n, keys % n], axis=1)
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    """How many times the observed statistics of a network were counted."""
+    calls = []
+    original = ERGM._accumulated
+
+    def counting(self, ties):
+        if ties is None:
+            calls.append(1)
+        return original(self, ties)
+    monkeypatch.setattr(ERGM, "_accumulated", counting)
+    return calls
+
+
+@pytest.mark.filterwarnings("ignore::ergmfit.exceptions.ConvergenceWarning")
+def test_observed_statistics_counted_once_through_a_checkpointed_fit_and_its_resume(
+        on_demand, counted, tmp_path):
+    model = ef.ERGM(ef.Network(60, _arcs(), True), FORMULA)
+    g = model.statistics_vector()
+    kw = dict(method="ee", ee_steps=2, ee_inner_steps=3, sampler_steps=20, s_steps=2,
+              se="none", random_state=1, checkpoint=str(tmp_path / "ck"))
+    model.fit(**kw)
+    assert len(counted) == 1            # the fit and its checkpoint reuse the count
+    model.fit(method="ee", resume=str(tmp_path / "ck"))
+    assert len(counted) == 1
+    # a new model object on the same network counts once more, then resumes from it
+    again = ef.ERGM(model.network, FORMULA)
+    again.fit(method="ee", resume=str(tmp_path / "ck"))
+    assert len(counted) == 2
+    np.testing.assert_array_equal(again.statistics_vector(), g)
+
+
+def test_observed_statistics_memo_is_a_copy_and_follows_the_network(on_demand):
+    net = ef.Network(60, _arcs(), True)
+    model = ef.ERGM(net, FORMULA)
+    g = model.statistics_vector()
+    g[:] = -1.0                         # the caller's array, not the memo
+    first = model.statistics_vector()
+    assert np.all(first >= 0)
+    other = net.with_ties(_arcs(seed=2))
+    import copy
+    moved = copy.copy(model)
+    moved.network = other               # what a target-statistics fit does to its copy
+    np.testing.assert_array_equal(moved.statistics_vector(),
+                                  ef.ERGM(other, FORMULA).statistics_vector())
+    assert not np.array_equal(moved.statistics_vector(), first)
+    np.testing.assert_array_equal(model.statistics_vector(), first)
+    # and the memo gives what counting from scratch gives
+    np.testing.assert_array_equal(first, ef.ERGM(net, FORMULA).statistics_vector())
+
+
+def test_pokec_reader_relabels_and_saved_statistics_need_the_same_ties(tmp_path):
+    run = load_script(BENCHMARKS / "pokec_run.py")
+    path = tmp_path / "net.txt.gz"
+    with gzip.open(path, "wt") as fh:
+        fh.write("# a SNAP file\n# FromNodeId\tToNodeId\n10\t3\n3\t7\n7\t10\n10\t7\n")
+    n, arcs, ids = run.read_snap(str(path))
+    assert n == 3 and ids == [3, 7, 10]
+    np.testing.assert_array_equal(arcs, [[2, 0], [0, 1], [1, 2], [2, 1]])
+    assert arcs.dtype == np.int64 and arcs.flags.c_contiguous
+    model = ef.ERGM(ef.Network(n, arcs, True), "edges + mutual")
+    g = model.statistics_vector()
+    digest = run.tie_digest(model.network.ties)
+    run.save_observed(str(tmp_path / "ck"), model, digest, g)
+    np.testing.assert_array_equal(run.saved_observed(str(tmp_path / "ck"), model, digest), g)
+    other = run.tie_digest(model.network.ties[:3])
+    assert run.saved_observed(str(tmp_path / "ck"), model, other) is None
+    assert run.saved_observed(str(tmp_path / "ck"),
+                              ef.ERGM(model.network, "edges + mutual + istar(2)"), digest) is None
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_pokec_sparse_statistics_equal_the_kernels(on_demand, seed):
+    run = load_script(BENCHMARKS / "pokec_run.py")
+    gen = load_script(BENCHMARKS / "pokec_synthetic.py")
+    arcs = gen.pokec_like(400, 4000, max_degree=60, random_state=seed).astype(np.int64)
+    model = ef.ERGM(ef.Network(400, arcs, True), run.FORMULA)
+    np.testing.assert_allclose(run.pokec_statistics(400, model.network.ties, block_paths=500),
+                               model.statistics_vector(), rtol=1e-12)
+
+
+def test_pokec_sparse_statistics_go_on_from_their_saved_sums(tmp_path, monkeypatch):
+    import json
+    import os
+    run = load_script(BENCHMARKS / "pokec_run.py")
+    gen = load_script(BENCHMARKS / "pokec_synthetic.py")
+    arcs = gen.pokec_like(300, 3000, max_degree=50, random_state=4).astype(np.int64)
+    whole = run.pokec_statistics(300, arcs, block_paths=400)
+    progress = str(tmp_path / "partial.json")
+    replace, calls = os.replace, []
+
+    def stop_at_the_third_save(a, b):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        replace(a, b)
+    monkeypatch.setattr(os, "replace", stop_at_the_third_save)
+    with pytest.raises(KeyboardInterrupt):
+        run.pokec_statistics(300, arcs, block_paths=400, progress=progress)
+    monkeypatch.setattr(os, "replace", replace)
+    with open(progress) as fh:
+        saved = json.load(fh)
+    assert 0 < saved["start"] < 300 and saved["two_paths"] > 0
+    np.testing.assert_allclose(run.pokec_statistics(300, arcs, block_paths=400,
+                                                    progress=progress), whole, rtol=1e-12)
+    # sums saved for another tie array are not used
+    with open(progress, "w") as fh:
+        json.dump(dict(saved, ties_sha256="0" * 64, two_paths=1e9), fh)
+    np.testing.assert_allclose(run.pokec_statistics(300, arcs, block_paths=400,
+                                                    progress=progress), whole, rtol=1e-12)
