@@ -223,16 +223,14 @@ def main():
     if stats is not None:
         # the memo statistics_vector() keeps (ERGM.statistics_vector), filled from the file
         # whose tie digest matched: EE's start and its checkpoint's checks read it
-        model._observed_statistics = ((model.network, model.network.ties, model.terms),
-                                      stats.copy())
+        model._remember_observed_statistics(stats)
         how = f"read from {os.path.join(args.checkpoint, OBSERVED_FILE)} (tie SHA-256 matched)"
     elif args.formula == FORMULA and not args.kernel_statistics:
         if args.checkpoint:
             os.makedirs(args.checkpoint, exist_ok=True)
         stats = pokec_statistics(n, net.ties, progress=os.path.join(
             args.checkpoint, "observed_statistics.partial.json") if args.checkpoint else None)
-        model._observed_statistics = ((model.network, model.network.ties, model.terms),
-                                      stats.copy())
+        model._remember_observed_statistics(stats)
         how = "counted by sparse products (pokec_statistics)"
         if args.checkpoint:
             save_observed(args.checkpoint, model, digest, stats)

@@ -322,12 +322,13 @@ class ERGM:
         if ties is None and self.target_stats is not None:
             return np.array(self.target_stats, dtype=float)
         if ties is None:
-            # the observed statistics once per model, network and terms: at Pokec's size
-            # they take as long as millions of EE proposals, and a fit asks again
-            # (EE's start, its checkpoint's checks); a copy each time
-            key = (self.network, self.network.ties, self.terms)
+            # the observed statistics once per model, network, tie values and terms: at
+            # Pokec's size they take as long as millions of EE proposals, and a fit asks
+            # again (EE's start, its checkpoint's checks); a copy each time
+            key = self._observed_key()
             memo = self.__dict__.get("_observed_statistics")
-            if memo is not None and all(a is b for a, b in zip(memo[0], key)):
+            if memo is not None and all(a is b for a, b in zip(memo[0][:3], key[:3])) \
+                    and memo[0][3:] == key[3:]:
                 return memo[1].copy()
         out = self._accumulated(ties)
         bad = [lab for lab, v in zip(self.stat_labels, out) if not np.isfinite(v)]
@@ -343,6 +344,20 @@ class ERGM:
         if ties is None:
             self._observed_statistics = (key, out.copy())
         return out
+
+    def _observed_key(self):
+        """What the memo of :meth:`statistics_vector` is valid for: the network, tie array
+        and terms (by identity) and the ties' values (a CRC-32 of their bytes, so that a
+        tie array changed in place is counted again)."""
+        import zlib
+        ties = np.ascontiguousarray(self.network.ties)
+        return (self.network, self.network.ties, self.terms, ties.shape, ties.dtype.str,
+                zlib.crc32(memoryview(ties).cast("B")))
+
+    def _remember_observed_statistics(self, values):
+        """Fill the memo of :meth:`statistics_vector` with ``values`` counted elsewhere
+        (e.g. read from a checkpoint whose ties match)."""
+        self._observed_statistics = (self._observed_key(), np.array(values, dtype=float))
 
     def statistics(self) -> dict:
         """Observed statistics as ``{label: value}``, with statnet's labels (for a curved

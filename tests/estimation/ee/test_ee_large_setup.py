@@ -142,3 +142,18 @@ def test_pokec_sparse_statistics_go_on_from_their_saved_sums(tmp_path, monkeypat
         json.dump(dict(saved, ties_sha256="0" * 64, two_paths=1e9), fh)
     np.testing.assert_allclose(run.pokec_statistics(300, arcs, block_paths=400,
                                                     progress=progress), whole, rtol=1e-12)
+
+
+def test_observed_statistics_memo_sees_ties_changed_in_place():
+    # the memo is keyed on the ties' values too: an edit of the tie array in place is
+    # counted again, never answered from the memo
+    net = ef.Network(60, _arcs(), True)
+    model = ef.ERGM(net, FORMULA)
+    first = model.statistics_vector()
+    ties = model.network.ties
+    present = {tuple(t) for t in ties.tolist()}
+    a = int(ties[0, 0])
+    ties[0, 1] = next(c for c in range(60) if c != a and (a, c) not in present)
+    changed = ef.ERGM(ef.Network(60, ties.copy(), True), FORMULA).statistics_vector()
+    assert not np.array_equal(changed, first)
+    np.testing.assert_array_equal(model.statistics_vector(), changed)
