@@ -83,3 +83,21 @@ def unfit_to_step(chains, mess, min_ess):
     if z.size and float(z.max()) > DRIFT_Z:
         return f"the chains still drift ({float(z.max()):.1f} Monte Carlo s.e. between halves)"
     return None
+
+
+def streak_records(history, k=2):
+    """The last ``k`` iteration records of samples that were stepped on: a redrawn
+    sample's record (``"redraw"``) is left out.  A redraw does not end the Hummel streak
+    (it is not a step), so without this the streak's last two records -- from which the
+    boosted last sample's interval and size are read
+    (:func:`~ergmfit.estimation.mcmle.interval.streak_tau`) -- could be a drifting
+    sample's, whose effective size says little about the mixing at equilibrium.
+
+    Examples
+    --------
+    >>> h = [{"gamma": 1.0, "min_ess": 60.0}, {"redraw": "drift", "gamma": 0.0,
+    ...      "min_ess": 3.0}, {"gamma": 1.0, "min_ess": 70.0}]
+    >>> [r["min_ess"] for r in streak_records(h)]
+    [60.0, 70.0]
+    """
+    return [h for h in history if "redraw" not in h][-k:]

@@ -68,7 +68,7 @@ from .state import MCMLEState
 from .target import target_for
 from .interval import MIN_ESS_SHARE, final_sample_size, quarter_octave, streak_tau
 from .loglik import bridge_loglik
-from .burnin import MAX_REDRAWS, REDRAW_GROWTH, unfit_to_step
+from .burnin import MAX_REDRAWS, REDRAW_GROWTH, streak_records, unfit_to_step
 from .settings import SETTINGS, missing_data_settings
 from .start import exact_mle, exact_mle_available, nothing_to_estimate, start_theta
 
@@ -439,7 +439,7 @@ class MCMLE(Estimator):
         par = model.parameterisation
         size = self.samplesize
         if state.final:
-            size = (final_sample_size(state.history[-2:], state.interval, self.samplesize,
+            size = (final_sample_size(streak_records(state.history), state.interval, self.samplesize,
                                       self.last_boost, self.target_ess)
                     if self.final_sample_by_ess else self.last_boost * self.samplesize)
         chains, acc = self._sample(model, state, rng, size)
@@ -519,8 +519,7 @@ class MCMLE(Estimator):
         (``ModelFamily.min_step_ess_share``; 0: every sample is stepped on)."""
         if self.min_step_ess is not None:
             return float(self.min_step_ess)
-        share = getattr(getattr(model, "family", None), "min_step_ess_share", 0.0)
-        return float(share) * self.target_ess
+        return float(model.family.min_step_ess_share) * self.target_ess
 
     def _redraw(self, model, state, chains_zp, ess, mess, size, theta, progress) -> bool:
         """True when this sample is not fit to step on (too few effective draws, or
@@ -600,7 +599,7 @@ class MCMLE(Estimator):
             # The autocorrelation time (proposals per effective draw of the
             # slowest statistic) is pooled over the two samples of the streak,
             # as the ESS of one sample is noisy; the interval moves by 1/2..4.
-            tau = streak_tau(state.history[-2:])
+            tau = streak_tau(streak_records(state.history))
             if tau is None:         # (a resumed history without effective sizes)
                 return
             state.interval = quarter_octave(
