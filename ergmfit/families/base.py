@@ -92,6 +92,16 @@ class ModelFamily:
         """Move ``compiled`` to the state :meth:`state_arrays` gave as ``arrays``."""
         raise NotImplementedError
 
+    def chain_arrays(self, end):
+        """A chain's end (what ``model.chain_end`` gives) as ``(ties, values)``: the
+        (m, 2) nonzero dyads and their values, None when the state is binary ties (an
+        estimator's JSON checkpoint stores them)."""
+        return np.asarray(end, dtype=np.int64).reshape(-1, 2), None
+
+    def chain_start(self, ties, values):
+        """What ``model.sampler(start=)`` takes for the state :meth:`chain_arrays` gave."""
+        return ties
+
     def check_kernel(self, term) -> None:
         """Raise TypeError unless ``term``'s kernel follows the family's kernel contract."""
         if self.kernel_contract is not None and not isinstance(term.kernel, self.kernel_contract):

@@ -106,6 +106,19 @@ class CountFamily(ModelFamily):
         for v, y in zip(on.tolist(), np.asarray(values, dtype=np.int64).tolist()):
             compiled.set_value(v, y)
 
+    def chain_arrays(self, end):
+        """``(dyads, values)``: the nonzero dyads and their counts."""
+        dyads, values = end
+        return (np.asarray(dyads, dtype=np.int64).reshape(-1, 2),
+                np.asarray(values, dtype=np.int64).reshape(-1))
+
+    def chain_start(self, ties, values):
+        """The pair (dyads, values) that ``CountERGM.sampler(start=)`` takes."""
+        if values is None or len(values) != len(ties):
+            raise ValueError("a count-valued state needs the values of its nonzero dyads")
+        return (np.ascontiguousarray(ties, dtype=np.int64),
+                np.ascontiguousarray(values, dtype=np.int64))
+
     def sample_space(self, network):
         """The unconstrained sample space of ``network``'s dyad values (:class:`CountDyads`)."""
         return CountDyads(network, self)
