@@ -51,6 +51,10 @@ class CountFamily(ModelFamily):
     #: MPLE can drift for millions of proposals (the issue-554 model: ``sum`` 14,179 to
     #: ~17,600 over 3 M), and an importance-sampling step on such a sample diverges
     min_step_ess_share = 0.25
+    #: a chain that still drifts from the MPLE start moves the start by stochastic
+    #: approximation (Robbins-Monro steps follow the chain, instead of Hummel steps of a
+    #: few % from a sample settled far from the data: docs/valued_terms.md)
+    drift_start = "sa"
 
     def __init__(self, reference="Poisson"):
         self.reference: Reference = parse_reference(reference)

@@ -109,6 +109,9 @@ class SA(Estimator):
             theta, run.how = start_theta(model, s["init"], rng)
             run.theta = np.asarray(theta, dtype=float)
             run.sampler, run.compiled = model.sampler(run.theta, random_state=rng)
+            # 0 but where the chain's network is not the one g_obs describes (the
+            # network of target statistics that MCMC-MLE's chains start at)
+            run.offset = model.statistics_vector(model.chain_end(run.compiled)) - g_obs
         if s["checkpoint"] is not None:
             run.store = Checkpoint(s["checkpoint"], what=SAState.what).acquire()
         guard = GuardedPhases()
