@@ -25,9 +25,10 @@ log-likelihood, as the issue's call did not ask for it), MCMC-MLE iterations, wh
 converged, and the largest |t| of the final convergence check.  The issue's check: converged
 in < 10 CPU minutes.  From the MPLE the first sample's chains drift, so the fit moves its
 start once by stochastic approximation (the count family's ``drift_start``; the iteration
-record says ``moved_start``) and goes on from there.  ``--profile`` runs one fit under cProfile and prints the top entries.
-``--drift`` instead measures, from each start (count MPLE, CD, EE, stochastic approximation from
-the MPLE), how far a chain from the observed network moves: the statistics after 10^5 and 3 x 10^6 proposals beside the observed
+record says ``moved_start``) and goes on from there.  ``--profile`` runs one fit under
+cProfile and prints the top entries.  ``--drift`` instead measures, from each start (count
+MPLE, CD, EE, stochastic approximation from the MPLE), how far a chain from the observed
+network moves: the statistics after 10^5 and 3 x 10^6 proposals beside the observed
 ones (docs/valued_terms.md, "MCMC-MLE of the issue-554 model").
 ``--rate N`` instead times N Metropolis-Hastings proposals (the default proposal) at the count
 MPLE, of the whole model and of the model without ``transitiveweights``, in CPU s (run it
