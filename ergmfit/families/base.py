@@ -31,6 +31,11 @@ class ModelFamily:
         The share of MCMC-MLE's ``target_ess`` a sample needs to be stepped on: a sample
         with fewer effective draws, or whose chains still drift, is redrawn at the same
         parameters (:mod:`ergmfit.estimation.mcmle.burnin`); 0: every sample is used.
+    drift_start : str or None
+        What MCMC-MLE does when the chains of a sample from its default start (the MPLE)
+        still drift (:mod:`ergmfit.estimation.mcmle.burnin`): ``"sa"``, move the start
+        once by stochastic approximation from there (the chains restarted at the
+        observed network); None: redraw only.
     fixed_density : bool
         Whether a state is binary ties whose number a fixed-density proposal holds
         (Equilibrium Expectation's IFD proposals need it).
@@ -56,6 +61,7 @@ class ModelFamily:
     default_proposal = ""
     pilot_first_sample = False
     min_step_ess_share = 0.0
+    drift_start = None
     fixed_density = False
     logistic_pseudo_likelihood = False
     has_boundary_faces = False
@@ -91,6 +97,16 @@ class ModelFamily:
     def restore_state(self, compiled, arrays) -> None:
         """Move ``compiled`` to the state :meth:`state_arrays` gave as ``arrays``."""
         raise NotImplementedError
+
+    def chain_arrays(self, end):
+        """A chain's end (what ``model.chain_end`` gives) as ``(ties, values)``: the
+        (m, 2) nonzero dyads and their values, None when the state is binary ties (an
+        estimator's JSON checkpoint stores them)."""
+        return np.asarray(end, dtype=np.int64).reshape(-1, 2), None
+
+    def chain_start(self, ties, values):
+        """What ``model.sampler(start=)`` takes for the state :meth:`chain_arrays` gave."""
+        return ties
 
     def check_kernel(self, term) -> None:
         """Raise TypeError unless ``term``'s kernel follows the family's kernel contract."""

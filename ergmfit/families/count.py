@@ -51,6 +51,10 @@ class CountFamily(ModelFamily):
     #: MPLE can drift for millions of proposals (the issue-554 model: ``sum`` 14,179 to
     #: ~17,600 over 3 M), and an importance-sampling step on such a sample diverges
     min_step_ess_share = 0.25
+    #: a chain that still drifts from the MPLE start moves the start by stochastic
+    #: approximation (Robbins-Monro steps follow the chain, instead of Hummel steps of a
+    #: few % from a sample settled far from the data: docs/valued_terms.md)
+    drift_start = "sa"
 
     def __init__(self, reference="Poisson"):
         self.reference: Reference = parse_reference(reference)
@@ -105,6 +109,19 @@ class CountFamily(ModelFamily):
             compiled.set_value(int(v), 0)
         for v, y in zip(on.tolist(), np.asarray(values, dtype=np.int64).tolist()):
             compiled.set_value(v, y)
+
+    def chain_arrays(self, end):
+        """``(dyads, values)``: the nonzero dyads and their counts."""
+        dyads, values = end
+        return (np.asarray(dyads, dtype=np.int64).reshape(-1, 2),
+                np.asarray(values, dtype=np.int64).reshape(-1))
+
+    def chain_start(self, ties, values):
+        """The pair (dyads, values) that ``CountERGM.sampler(start=)`` takes."""
+        if values is None or len(values) != len(ties):
+            raise ValueError("a count-valued state needs the values of its nonzero dyads")
+        return (np.ascontiguousarray(ties, dtype=np.int64),
+                np.ascontiguousarray(values, dtype=np.int64))
 
     def sample_space(self, network):
         """The unconstrained sample space of ``network``'s dyad values (:class:`CountDyads`)."""

@@ -14,8 +14,11 @@ of the issue-554 model"), the binary family keeps its fits as they were (0: off)
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
+from ...exceptions import ConvergenceWarning, SettingsError
 from ...sampling.chains import batch_means_cov
 
 #: at most this many samples in a row are redrawn at the same parameters; the next
@@ -73,13 +76,59 @@ def drift_z(chains) -> np.ndarray:
     return out
 
 
+def drifting(chains) -> bool:
+    """Whether a chain of ``chains`` still drifts (:func:`drift_z` above :data:`DRIFT_Z`)."""
+    z = drift_z(chains)
+    return bool(z.size and float(z.max()) > DRIFT_Z)
+
+
+#: phase-3 draws of the stochastic approximation that moves a drifting start: its
+#: estimate is what is used, not its standard errors
+APPROACH_PHASE3 = 50
+
+
+def approach(model, method, theta, random_state):
+    """The start moved from ``theta`` by ``method`` (``"sa"``: Robbins-Monro stochastic
+    approximation, :class:`~ergmfit.estimation.sa.robbins_monro.SA`, on a chain from the
+    observed network), for a start whose MCMC-MLE chains still drift: each Robbins-Monro
+    step follows the chain, where Hummel's importance-sampling steps from a sample settled
+    far from the data move a few % (docs/valued_terms.md, "MCMC-MLE of the issue-554
+    model").  Returns the new θ."""
+    if method != "sa":
+        raise SettingsError(f"drift_start={method!r}: the start is moved by 'sa' only")
+    from ..sa.robbins_monro import SA
+    with warnings.catch_warnings():     # not converged by SA's own t-ratios: MCMC-MLE goes on
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        fit = SA(init=np.asarray(theta, dtype=float), random_state=random_state,
+                 phase3=APPROACH_PHASE3).fit(model)
+    return np.asarray(fit.params, dtype=float)
+
+
 def unfit_to_step(chains, mess, min_ess):
     """Why the sample ``chains`` (effective size ``mess``, multivariate) is not fit to
     step on, or None: fewer than ``min_ess`` effective draws, or chains still
     drifting (:func:`drift_z` above :data:`DRIFT_Z`)."""
     if mess < min_ess:
         return f"{mess:.1f} effective draws, fewer than {min_ess:.0f}"
-    z = drift_z(chains)
-    if z.size and float(z.max()) > DRIFT_Z:
-        return f"the chains still drift ({float(z.max()):.1f} Monte Carlo s.e. between halves)"
+    if drifting(chains):
+        return (f"the chains still drift ({float(drift_z(chains).max()):.1f} Monte Carlo s.e. "
+                "between halves)")
     return None
+
+
+def streak_records(history, k=2):
+    """The last ``k`` iteration records of samples that were stepped on: a redrawn
+    sample's record (``"redraw"``) is left out.  A redraw does not end the Hummel streak
+    (it is not a step), so without this the streak's last two records -- from which the
+    boosted last sample's interval and size are read
+    (:func:`~ergmfit.estimation.mcmle.interval.streak_tau`) -- could be a drifting
+    sample's, whose effective size says little about the mixing at equilibrium.
+
+    Examples
+    --------
+    >>> h = [{"gamma": 1.0, "min_ess": 60.0}, {"redraw": "drift", "gamma": 0.0,
+    ...      "min_ess": 3.0}, {"gamma": 1.0, "min_ess": 70.0}]
+    >>> [r["min_ess"] for r in streak_records(h)]
+    [60.0, 70.0]
+    """
+    return [h for h in history if "redraw" not in h][-k:]

@@ -73,7 +73,8 @@ from .target import target_for
 from .interval import (MIN_ESS_SHARE, final_sample_size, quarter_octave, step_sample_parts,
                        streak_tau)
 from .loglik import bridge_loglik
-from .burnin import MAX_REDRAWS, REDRAW_GROWTH, unfit_to_step
+from .burnin import (MAX_REDRAWS, REDRAW_GROWTH, approach, drifting, streak_records,
+                     unfit_to_step)
 from .settings import SETTINGS, missing_data_settings
 from .start import exact_mle, exact_mle_available, nothing_to_estimate, start_theta
 
@@ -480,7 +481,7 @@ class MCMLE(Estimator):
         par = model.parameterisation
         size = self.samplesize
         if state.final:
-            size = (final_sample_size(state.history[-2:], state.interval, self.samplesize,
+            size = (final_sample_size(streak_records(state.history), state.interval, self.samplesize,
                                       self.last_boost, self.target_ess)
                     if self.final_sample_by_ess and not self._in_parts(state)
                     else self.last_boost * self.samplesize)
@@ -510,7 +511,7 @@ class MCMLE(Estimator):
         mess = multivariate_ess(chains_zp)
         # a sample still burning in is redrawn before anything is judged from it (the
         # overshoot guard below then compares the settled sample with the last one used)
-        if self._redraw(model, state, chains_zp, ess, mess, size, theta, progress):
+        if self._redraw(model, state, chains_zp, ess, mess, size, theta, progress, rng):
             return False
         # Guarded step: a step that overshoots -- the sample lands far on the
         # other side of the observed statistics, farther than before it -- is
@@ -562,14 +563,14 @@ class MCMLE(Estimator):
         (``ModelFamily.min_step_ess_share``; 0: every sample is stepped on)."""
         if self.min_step_ess is not None:
             return float(self.min_step_ess)
-        share = getattr(getattr(model, "family", None), "min_step_ess_share", 0.0)
-        return float(share) * self.target_ess
+        return float(model.family.min_step_ess_share) * self.target_ess
 
-    def _redraw(self, model, state, chains_zp, ess, mess, size, theta, progress) -> bool:
+    def _redraw(self, model, state, chains_zp, ess, mess, size, theta, progress, rng) -> bool:
         """True when this sample is not fit to step on (too few effective draws, or
         chains still drifting: :mod:`.burnin`) and is redrawn instead: θ stays, the
         chains go on from where they stopped, the interval adapts; at most
-        ``burnin.MAX_REDRAWS`` times in a row."""
+        ``burnin.MAX_REDRAWS`` times in a row.  The first drifting sample from the
+        default start moves the start instead (:meth:`_approach`)."""
         min_ess = self._min_step_ess(model)
         if min_ess <= 0 or state.final or state.redraws >= MAX_REDRAWS:
             state.redraws = 0
@@ -583,6 +584,9 @@ class MCMLE(Estimator):
                               "theta": theta.tolist(), "redraw": why, "gamma": 0.0,
                               "pvalue": float("nan"), "min_ess": float(ess.min()), "ess": mess,
                               "interval": state.interval, "samplesize": size})
+        if self._approach(model, state, chains_zp, theta, rng):
+            state.history[-1]["moved_start"] = state.init_method
+            state.redraws = 0
         progress.update(1, step="redraw", interval=state.interval)
         # a drifting sample's effective size says little about the mixing at equilibrium:
         # the chains go on (that is the burn-in), the interval grows at most REDRAW_GROWTH
@@ -593,6 +597,23 @@ class MCMLE(Estimator):
             state.interval = quarter_octave(REDRAW_GROWTH * before, self._min_interval(),
                                             self.max_interval)
             state.burnin = min(state.burnin, 16 * state.interval)
+        return True
+
+    def _approach(self, model, state, chains_zp, theta, rng) -> bool:
+        """Once per fit from the default start (no ``init``, no ``resume``): when this
+        sample's chains still drift and ``drift_start`` (``"auto"``: the model family's
+        ``drift_start``) names an estimator, the start moves by it
+        (:func:`.burnin.approach`) and the chains restart at the observed network.  Not
+        with missing dyads (stochastic approximation does not fit them)."""
+        method = model.family.drift_start if self.drift_start == "auto" else self.drift_start
+        if (method is None or state.approached or self.init is not None
+                or self.resume is not None or type(state.target).completes_start
+                or not drifting(chains_zp)):
+            return False
+        state.approached = True
+        state.theta = approach(model, method, theta, rng)
+        state.starts = [None] * len(state.starts)
+        state.init_method = f"{state.init_method}, moved by {method} (its chains drifted)"
         return True
 
     def _step(self, par, theta, Z, gamma):
@@ -643,7 +664,7 @@ class MCMLE(Estimator):
             # The autocorrelation time (proposals per effective draw of the
             # slowest statistic) is pooled over the two samples of the streak,
             # as the ESS of one sample is noisy; the interval moves by 1/2..4.
-            tau = streak_tau(state.history[-2:])
+            tau = streak_tau(streak_records(state.history))
             if tau is None:         # (a resumed history without effective sizes)
                 return
             state.interval = quarter_octave(

@@ -68,6 +68,7 @@ class MCMLEState:
     guard: tuple = None             # (θ of the last accepted sample, its standardised mean)
     backtracks: int = 0             # consecutive halvings of an overshooting step
     redraws: int = 0                # consecutive samples redrawn unused (.burnin)
+    approached: bool = False        # the start was moved once (.burnin.approach)
     capped_warned: bool = False     # the interval reached max_interval (warned once)
     final: bool = False             # the iteration running is the boosted last one
     chains_z: list = None           # the last sample, centred at the observed statistics

@@ -13,10 +13,12 @@ observed network:
    t-ratios (mean − observed) / sd, which statnet and Snijders want below 0.1.
 
 Its settings are declared once in :class:`SA`'s table; it fits linear models
-on any sample space the model has (constraints included): the chain is
-``model.sampler()``.  ``checkpoint=path`` writes, after phase 1 and after every
-subphase, the estimate, D⁻¹, the subphases done and the chain's network
-(:class:`SAState`); ``resume=path`` goes on from there (with ``random_state``'s
+of binary ties or counts (``ERGM(g, ..., response=, reference=)``) on any sample
+space the model has (constraints included): the chain is ``model.sampler()``,
+the family's Metropolis-Hastings sampler.  ``checkpoint=path`` writes, after
+phase 1 and after every subphase, the estimate, D⁻¹, the subphases done and the
+chain's network (:class:`SAState`: its nonzero dyads, and their values under a
+count family); ``resume=path`` goes on from there (with ``random_state``'s
 random numbers: statistically, not bit for bit, the fit that was not stopped).
 Ctrl-C returns the work finished, marked interrupted
 (:class:`~ergmfit.runtime.interrupts.GuardedPhases`): in phase 1 the start, in
@@ -42,6 +44,7 @@ from ...exceptions import ConvergenceWarning
 from ...runtime import Checkpoint, GuardedPhases
 from ...runtime.checkpoint import array, record
 from ...utils.validation import check_random_state
+from ...families import family_of
 from ..base import Estimator, Setting, integer, number
 from ..common.checkpoint import ModelState
 from ..mcmle.start import start_theta
@@ -65,7 +68,7 @@ class SA(Estimator):
 
     method = "sa"
     supports = {"curved": False, "constraints": True, "missing": False, "target_stats": False,
-                "missing+target_stats": False, "families": frozenset({"binary"})}
+                "missing+target_stats": False, "families": frozenset({"binary", "count"})}
     SETTINGS = (
         Setting("init", None, None, "Starting parameters (default: the MPLE)."),
         Setting("interval", 1024, integer(1), "Proposals between two draws."),
@@ -98,14 +101,17 @@ class SA(Estimator):
             saved = SAState.read(s["resume"], model, last_node=model.network.n - 1)
             run.theta, run.D_inv, run.history = saved.theta, saved.D_inv, saved.history
             run.how = f"checkpoint {s['resume']}"
-            ties = saved.ties.reshape(-1, 2)
-            run.sampler, run.compiled = model.sampler(run.theta, random_state=rng, start=ties)
+            start = family_of(model).chain_start(saved.ties.reshape(-1, 2), saved.values)
+            run.sampler, run.compiled = model.sampler(run.theta, random_state=rng, start=start)
             # the sampler's delta is g(x) - g(start): shift it to g(x) - g(x_obs)
-            run.offset = model.statistics_vector(ties) - g_obs
+            run.offset = model.statistics_vector(start) - g_obs
         else:
             theta, run.how = start_theta(model, s["init"], rng)
             run.theta = np.asarray(theta, dtype=float)
             run.sampler, run.compiled = model.sampler(run.theta, random_state=rng)
+            # 0 but where the chain's network is not the one g_obs describes (the
+            # network of target statistics that MCMC-MLE's chains start at)
+            run.offset = model.statistics_vector(model.chain_end(run.compiled)) - g_obs
         if s["checkpoint"] is not None:
             run.store = Checkpoint(s["checkpoint"], what=SAState.what).acquire()
         guard = GuardedPhases()
@@ -189,9 +195,9 @@ class SA(Estimator):
     @staticmethod
     def _save(model, run):
         if run.store is not None:
-            ties = np.asarray(run.compiled.state.ties(), dtype=np.int64).reshape(-1, 2)
+            ties, values = family_of(model).chain_arrays(model.chain_end(run.compiled))
             SAState(theta=run.theta, D_inv=run.D_inv, history=run.history,
-                    ties=ties).write(run.store, model)
+                    ties=ties, values=values).write(run.store, model)
 
 
 def _history(value, dims):
@@ -205,19 +211,23 @@ def _history(value, dims):
 class SAState(ModelState):
     """Where a stochastic-approximation fit stands after phase 1 or a subphase: the
     estimate ``theta``, the inverse ``D_inv`` of phase 1's covariance, the finished
-    subphases' ``history`` and the chain's network (``ties``)."""
+    subphases' ``history`` and the chain's network (``ties``: its nonzero dyads;
+    ``values``: their values, None for binary ties -- ``ModelFamily.chain_arrays``)."""
 
     kind = "ergmfit-sa-checkpoint"
     what = "SA checkpoint"
     fields = {"theta": array("float64", ("p",)),
               "D_inv": array("float64", ("p", "p")),
               "history": record(_history),
-              "ties": array("int64", (None, 2), low=0, high="last_node")}
+              "ties": array("int64", (None, 2), low=0, high="last_node"),
+              "values": array("int64", (None,), low=0, optional=True)}
 
     def validate(self, path, model, dims):
         t = self.ties
         if len(t) and np.any(t[:, 0] == t[:, 1]):
             raise ValueError("the chain's network has a loop")
+        if self.values is not None and len(self.values) != len(t):
+            raise ValueError(f"{len(self.values)} values for {len(t)} nonzero dyads")
         from ...exceptions import NetworkError
         try:
             model.sample_space.check(t)

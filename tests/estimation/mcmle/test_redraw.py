@@ -70,9 +70,10 @@ def _short_chain_fit(**settings):
 def test_a_short_sample_is_redrawn_not_stepped_on(seed):
     # one proposal between draws of a 306-dyad count network: far fewer effective draws
     # than asked, so the samples are redrawn (theta kept, interval grown) -- at most
-    # MAX_REDRAWS in a row -- before a step is taken
+    # MAX_REDRAWS in a row -- before a step is taken (drift_start=None: the redraw rule
+    # alone, without moving the start when these short chains look drifting)
     fit, _ = _short_chain_fit(random_state=seed, interval=4, min_interval=1, samplesize=256,
-                              min_step_ess=64, maxit=40)
+                              min_step_ess=64, maxit=40, drift_start=None)
     hist = fit.info["history"]
     assert "redraw" in hist[0]
     run = 0
@@ -100,3 +101,36 @@ def test_interval_past_max_interval_is_capped_with_a_clear_warning():
     assert "exceeds max_interval=8" in msgs[0] and "init=" in msgs[0]
     assert all(h["interval"] <= 8 for h in fit.info["history"])
     assert any(h.get("interval_capped") for h in fit.info["history"])
+
+
+def test_a_redraw_record_does_not_feed_the_last_samples_interval_and_size():
+    # a redraw does not end the Hummel streak (it is no step): with the records [step,
+    # redraw, step] the streak's two samples are the two steps; the redrawn (drifting)
+    # sample's 3 effective draws would ask for a 4x longer last interval (the old
+    # history[-2:] read it)
+    from types import SimpleNamespace
+    from ergmfit.estimation.mcmle.estimator import MCMLE
+    from ergmfit.estimation.mcmle.interval import final_sample_size
+    step = {"gamma": 1.0, "min_ess": 80.0, "interval": 256, "samplesize": 1024}
+    redraw = {"redraw": "the chains still drift", "gamma": 0.0, "min_ess": 3.0,
+              "interval": 256, "samplesize": 1024}
+    est = MCMLE()
+    intervals = []
+    for history in ([step, redraw, dict(step)], [step, dict(step)]):
+        state = SimpleNamespace(final=True, interval=256, history=history)
+        est._adapt_interval(state, np.array([80.0]), 80.0, 1024)
+        intervals.append(state.interval)
+    assert intervals[0] == intervals[1]
+    from ergmfit.estimation.mcmle.burnin import streak_records
+    sizes = [final_sample_size(streak_records(h), 256, 1024, 4, 64)
+             for h in ([step, redraw, dict(step)], [step, dict(step)])]
+    assert sizes[0] == sizes[1]
+
+
+def test_the_redraw_rule_reads_the_model_familys_declaration():
+    from ergmfit.estimation.mcmle.estimator import MCMLE
+    count = ef.ERGM(samptot(), "sum", response="nominations", reference="Binomial(3)")
+    binary = ef.ERGM(ef.datasets.load("flomarriage"), "edges")
+    est = MCMLE()
+    assert est._min_step_ess(count) == count.family.min_step_ess_share * est.target_ess > 0
+    assert est._min_step_ess(binary) == 0

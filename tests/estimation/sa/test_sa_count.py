@@ -1,0 +1,79 @@
+"""Stochastic approximation of count-valued ERGMs (#33: the count family through the
+model/family interface; the MCMC-MLE start of a count model whose MPLE chain drifts)."""
+import json
+import warnings
+
+import numpy as np
+import pytest
+
+import ergmfit as ef
+from ergmfit.estimation.sa import robbins_monro as rm
+from support.valued_networks import samptot
+
+DEPENDENT = 'sum + nonzero + mutual(form="min") + transitiveweights("min", "max", "min")'
+
+
+def _model(formula):
+    return ef.ERGM(samptot(), formula, response="nominations", reference="Binomial(3)")
+
+
+def _quiet(model, method, **settings):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return model.fit(method, **settings)
+
+
+def test_from_a_far_start_a_dyad_independent_count_model_reaches_its_exact_mle():
+    # sum + nonzero is dyad-independent: its MLE is the count MPLE exactly (a GLM); SA
+    # starts at 0 (the MLE is (0.38, -3.54), 2.6 and 11.6 s.e. away) and must get there by
+    # its own steps (30 draws in the first subphase: at the default 7 + p = 9 draws
+    # a 2-coefficient fit's average ends up to 1.7 s.e. off)
+    m = _model("sum + nonzero")
+    exact = _quiet(m, "mple")
+    se = np.asarray(exact.bse)
+    z = np.array([(np.asarray(_quiet(m, "sa", random_state=s, init=[0.0, 0.0],
+                                     phase2_min=30).params)
+                   - np.asarray(exact.params)) / se for s in (1, 2, 3)])
+    assert np.all(np.abs(z) < 0.35), z
+    assert np.all(np.abs(z.mean(axis=0)) < 0.2), z
+
+
+@pytest.mark.slow
+def test_a_dyad_dependent_count_model_agrees_with_mcmc_mle_over_seeds():
+    m = _model(DEPENDENT)
+    ref = _quiet(m, "mcmle", random_state=1, eval_loglik=False)
+    fits = [_quiet(m, "sa", random_state=s) for s in (1, 2, 3, 4)]
+    z = (np.mean([np.asarray(f.params) for f in fits], axis=0)
+         - np.asarray(ref.params)) / np.asarray(ref.bse)
+    assert np.all(np.abs(z) < 0.15), z
+    for f in fits:
+        ratio = np.asarray(f.bse) / np.asarray(ref.bse)
+        assert np.all((ratio > 0.85) & (ratio < 1.15)), ratio
+        assert f.method == "sa" and set(f.info["t_ratios"]) == set(m.labels)
+
+
+def test_a_count_checkpoint_keeps_the_values_and_resumes(tmp_path, monkeypatch):
+    m = _model('sum + nonzero + mutual(form="min")')
+    ck = tmp_path / "sa.json"
+    real = rm.SA._subphase
+
+    def stop_in_the_third(self, model, run, s, k):
+        if k == 2:
+            raise KeyboardInterrupt
+        return real(self, model, run, s, k)
+
+    small = dict(burnin=512, interval=256, phase1=10, n_subphases=3, phase2_min=5, phase3=50)
+    with monkeypatch.context() as mp:
+        mp.setattr(rm.SA, "_subphase", stop_in_the_third)
+        cut = _quiet(m, "sa", random_state=5, checkpoint=str(ck), **small)
+    assert cut.info["interrupted"]
+    saved = json.loads(ck.read_text())
+    assert len(saved["values"]) == len(saved["ties"]) > 0
+    assert set(saved["values"]) <= {1, 2, 3}
+    fit = _quiet(m, "sa", random_state=5, resume=str(ck), **small)
+    assert fit.info["start"].startswith("checkpoint") and len(fit.info["history"]) == 3
+    assert np.all(np.isfinite(np.asarray(fit.bse)))
+    saved["values"] = saved["values"][:-1]          # one value short: refused by name
+    ck.write_text(json.dumps(saved))
+    with pytest.raises(Exception, match="values"):
+        _quiet(m, "sa", random_state=5, resume=str(ck), **small)
