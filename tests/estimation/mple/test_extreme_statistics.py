@@ -87,7 +87,10 @@ def test_mcmle_on_the_face_equals_the_enumerated_conditional_mle(seed):
     # the Monte Carlo error of the default run is a few hundredths of a standard error
     # (seeds 1-5: at most 0.032): 0.1 s.e. leaves a wide margin
     assert np.all(np.abs(got[:2] - exact) <= 0.1 * exact_se), (got, exact, exact_se)
-    np.testing.assert_allclose(se[:2], exact_se, rtol=0.05)
+    # the s.e. come from the last sample, sized for 4 x 64 effective draws of every
+    # statistic (a relative Monte Carlo error of about 1/sqrt(2 * 256) = 4.4 %); seeds 1-10
+    # measured: spread 2.8 %, largest -5.4 % (seed 3): 0.1 is about 3.5 spreads
+    np.testing.assert_allclose(se[:2], exact_se, rtol=0.1)
 
 
 def test_mple_on_the_face_is_the_logistic_regression_of_the_free_dyads():
