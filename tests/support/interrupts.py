@@ -1,4 +1,5 @@
 """A real Ctrl-C delivered to the test's main thread."""
+import contextlib
 import signal
 import threading
 
@@ -55,3 +56,19 @@ def interrupt_the_second_bayes_block(monkeypatch):
         return real(*args)
     monkeypatch.setattr(exchange, "Progress", Counting)
     monkeypatch.setattr(exchange, "exchange_block", block)
+
+
+@contextlib.contextmanager
+def sa_interrupted_in_subphase(monkeypatch, k):
+    """Inside the block, stochastic approximation sees a KeyboardInterrupt at the start of
+    its subphase ``k`` (0-based), as a real Ctrl-C there would; undone after the block."""
+    from ergmfit.estimation.sa import robbins_monro
+    real = robbins_monro.SA._subphase
+
+    def stop(self, model, run, s, subphase):
+        if subphase == k:
+            raise KeyboardInterrupt
+        return real(self, model, run, s, subphase)
+    with monkeypatch.context() as mp:
+        mp.setattr(robbins_monro.SA, "_subphase", stop)
+        yield

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import ergmfit as ef
-from ergmfit.estimation.sa import robbins_monro as rm
+from support.interrupts import sa_interrupted_in_subphase
 from support.valued_networks import samptot
 
 DEPENDENT = 'sum + nonzero + mutual(form="min") + transitiveweights("min", "max", "min")'
@@ -55,16 +55,9 @@ def test_a_dyad_dependent_count_model_agrees_with_mcmc_mle_over_seeds():
 def test_a_count_checkpoint_keeps_the_values_and_resumes(tmp_path, monkeypatch):
     m = _model('sum + nonzero + mutual(form="min")')
     ck = tmp_path / "sa.json"
-    real = rm.SA._subphase
-
-    def stop_in_the_third(self, model, run, s, k):
-        if k == 2:
-            raise KeyboardInterrupt
-        return real(self, model, run, s, k)
 
     small = dict(burnin=512, interval=256, phase1=10, n_subphases=3, phase2_min=5, phase3=50)
-    with monkeypatch.context() as mp:
-        mp.setattr(rm.SA, "_subphase", stop_in_the_third)
+    with sa_interrupted_in_subphase(monkeypatch, 2):      # in the third subphase
         cut = _quiet(m, "sa", random_state=5, checkpoint=str(ck), **small)
     assert cut.info["interrupted"]
     saved = json.loads(ck.read_text())

@@ -9,6 +9,7 @@ import pytest
 
 import ergmfit as ef
 from ergmfit.estimation.sa import robbins_monro as rm
+from support.interrupts import sa_interrupted_in_subphase
 from ergmfit.exceptions import CheckpointError
 
 SMALL = dict(burnin=512, interval=256, phase1=10, n_subphases=3, phase2_min=5, phase3=50)
@@ -47,15 +48,8 @@ def test_an_interrupt_in_each_phase_returns_the_work_done(flo, phase, monkeypatc
 
 def test_checkpoint_of_an_interrupted_fit_resumes(flo, tmp_path, monkeypatch):
     ck = tmp_path / "sa.json"
-    real = rm.SA._subphase
 
-    def stop_in_the_third(self, model, run, s, k):
-        if k == 2:
-            raise KeyboardInterrupt
-        return real(self, model, run, s, k)
-
-    with monkeypatch.context() as mp:
-        mp.setattr(rm.SA, "_subphase", stop_in_the_third)
+    with sa_interrupted_in_subphase(monkeypatch, 2):      # in the third subphase
         cut, _ = _fit(flo, checkpoint=str(ck))
     saved = json.loads(ck.read_text())
     assert len(saved["history"]) == 2 and saved["theta"] == cut.info["history"][-1]["theta"]
