@@ -64,8 +64,7 @@ def _ee_start(model, random_state):
 
 def _cd_start(model, random_state):
     from ..contrastive.cd import CD
-    family = getattr(getattr(model, "family", None), "name", "binary")
-    if family not in CD.supports.get("families", ()):
+    if model.family.name not in CD.supports.get("families", ()):
         return None             # CD does not fit this family (its supports declaration)
     try:
         return CD(random_state=random_state).start(model)
