@@ -352,7 +352,7 @@ class ERGM:
         import zlib
         ties = np.ascontiguousarray(self.network.ties)
         return (self.network, self.network.ties, self.terms, ties.shape, ties.dtype.str,
-                zlib.crc32(memoryview(ties).cast("B")))
+                zlib.crc32(ties))
 
     def _remember_observed_statistics(self, values):
         """Fill the memo of :meth:`statistics_vector` with ``values`` counted elsewhere

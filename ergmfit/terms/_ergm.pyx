@@ -2,6 +2,7 @@
 """ERGMModel: the network state plus term kernels behind BinaryModel."""
 import numpy as np
 cimport numpy as cnp
+from cpython.exc cimport PyErr_CheckSignals
 from libc.stdlib cimport malloc, free
 from libc.stdint cimport uint64_t, uint32_t
 from ergmfit.core._random cimport RNG, rng_next
@@ -207,13 +208,25 @@ cdef class ERGMModel(BinaryModel):
         exact = [(self._offsets[t], kk, None if self.state.n_ties == 0 else kk.values())
                  for t, kk in enumerate(self._kernel_list) if getattr(kk, "exact_total", False)]
         cdef cnp.ndarray[double, ndim=1] buf = np.zeros(max(1, self.n_stats))
-        for r in range(m):
-            i = <int>ties[r, 0]; j = <int>ties[r, 1]
-            self.state._check(i, j)
-            if self.state.has_tie(i, j):
-                raise ValueError(f"duplicate tie ({i}, {j})")
+        cdef Py_ssize_t bad = -1
+        arr = np.asarray(ties)
+        if m:
+            wrong = np.flatnonzero((arr < 0).any(axis=1) | (arr >= self.state.n).any(axis=1)
+                                   | (arr[:, 0] == arr[:, 1]))
+            if len(wrong):
+                self.state._check(int(arr[wrong[0], 0]), int(arr[wrong[0], 1]))
         with nogil:
             for r in range(m):
+                if self.state.has_tie(<int>ties[r, 0], <int>ties[r, 1]):
+                    bad = r
+                    break
+        if bad >= 0:
+            raise ValueError(f"duplicate tie ({ties[bad, 0]}, {ties[bad, 1]})")
+        with nogil:
+            for r in range(m):
+                if (r & 0xFFFF) == 0xFFFF:
+                    with gil:                   # Ctrl-C ends a long count (Pokec: minutes)
+                        PyErr_CheckSignals()
                 i = <int>ties[r, 0]; j = <int>ties[r, 1]
                 if not self.state.directed and i > j:
                     t = i; i = j; j = t
