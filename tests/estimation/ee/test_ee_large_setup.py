@@ -11,7 +11,7 @@ import pytest
 import ergmfit as ef
 from ergmfit.model import ERGM
 from ergmfit.network._state import set_cache_memory
-from tests.support.paths import BENCHMARKS, load_script
+from support.paths import BENCHMARKS, load_script
 
 FORMULA = "Arc + Reciprocity + AltInStars + AltOutStars + AltKTrianglesT + AltTwoPathsT"
 
