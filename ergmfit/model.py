@@ -6,9 +6,8 @@ import numpy as np
 from .exceptions import ErgmfitError, FormulaError, NetworkError, SettingsError
 from .formula import parse_formula
 from .labeled import make_unique
-from .network import NetworkState, as_network
+from .network import NetworkState, as_network, cache_budget
 from .network.network import SMALL_NETWORK
-from .network._state import cache_budget
 from .results import register_model_builder
 from .constraints import constraint_formula, parse_constraints, pairs_vars
 from .families.binary import BINARY
