@@ -206,13 +206,20 @@ def test_ctrl_c_returns_the_draws_so_far_and_resume_finishes(tmp_path, monkeypat
         m.fit(method="bayes", resume=str(tmp_path / "missing.npz"))
 
 
-@pytest.mark.parametrize("stop_at", [2 * 4 + 3, 1])
-def test_a_resumed_chain_mode_run_equals_the_uninterrupted_one(tmp_path, monkeypatch, stop_at):
-    # aux_start 'chain': the checkpoint holds every chain's auxiliary network, and each block's
-    # samplers are seeded from the run's generator, so interrupt + resume gives the uninterrupted
-    # run's draws exactly; Ctrl-C during a block's third chain (or its first call) loses that
-    # block: the networks, generator and counts go back to where it began
-    m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
+@pytest.mark.parametrize("stop_at,family", [(2 * 4 + 3, "binary"), (1, "binary"),
+                                            (2 * 4 + 3, "count")])
+def test_a_resumed_chain_mode_run_equals_the_uninterrupted_one(tmp_path, monkeypatch, stop_at,
+                                                               family):
+    # aux_start 'chain': the checkpoint holds every chain's auxiliary network (a count model's
+    # with its values), and each block's samplers are seeded from the run's generator, so
+    # interrupt + resume gives the uninterrupted run's draws exactly; Ctrl-C during a block's
+    # third chain (or its first call) loses that block: the networks, generator and counts go
+    # back to where it began
+    if family == "binary":
+        m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
+    else:
+        from support.valued_networks import samptot
+        m = ef.ERGM(samptot(), "sum + nonzero", response="nominations", reference="Poisson")
     kw = dict(method="bayes", burnin=10, main_iters=30, aux_iters=200, aux_start="chain")
     whole = m.fit(random_state=3, **kw)
     ck = tmp_path / "state.npz"
