@@ -608,7 +608,7 @@ def gof(model, params=None, n_sim=100, burnin=None, interval=None, statistics=No
         raise ValueError(f"n_sim must be at least 1, got {n_sim}")
     burnin, interval = mcmc_settings(burnin, interval, mcmc)
     net = model.network
-    table = GOF_TABLES[getattr(getattr(model, "family", None), "name", "binary")]
+    table = GOF_TABLES[model.family.name]
     summaries = table.summaries(model)
     names = parse_gof_statistics(statistics, net.directed, table)
     if "model" in names and not model.labels:

@@ -27,6 +27,7 @@ import functools
 import pathlib
 import re
 
+import numpy as np
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent / "ergmfit"
@@ -341,3 +342,31 @@ def test_feature_reads_only_shrink():
     found = feature_reads()
     gone = {k: v for k, v in KNOWN_FEATURE_READS.items() if found.get(k, 0) < v}
     assert gone == {}, f"fewer reads than KNOWN_FEATURE_READS lists, lower it: {gone}"
+
+
+def family_guesses(root=ROOT):
+    """[(module, line)] of every ``getattr``/``hasattr`` of ``"family"`` in ``root``: a
+    read that guesses a family (binary) for a model that declares none."""
+    out = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                    and node.func.id in ("getattr", "hasattr") and len(node.args) >= 2 \
+                    and isinstance(node.args[1], ast.Constant) and node.args[1].value == "family":
+                out.append((_module_name(path, root), node.lineno))
+    return out
+
+
+def test_every_model_declares_its_family():
+    # the family is an interface of every model spec (ERGM.family; the MRF models and the MRF
+    # product model declare binary variables): no estimator guesses it for a model without one
+    import networkx as nx
+    from ergmfit.families import BINARY, family_of
+    from ergmfit.mrf import IsingModel
+    from ergmfit.mrf.ee import ProductModel
+    assert family_guesses() == []
+    m = IsingModel(nx.cycle_graph(4))
+    product = ProductModel(m._instances(np.array([[1, 0, 1, 1]])), m.labels)
+    assert m.family is BINARY and product.family is BINARY and family_of(product) is BINARY
+    with pytest.raises(AttributeError, match="family"):
+        family_of(object())

@@ -30,9 +30,9 @@ from .reference import (Binomial, DiscUnif, Geometric, Poisson, Reference, parse
 
 
 def family_of(model) -> ModelFamily:
-    """The family of ``model`` (a model spec without one, as the MRF product model:
-    :data:`BINARY`, binary variables)."""
-    return getattr(model, "family", None) or BINARY
+    """The family of ``model``: every model spec declares one (``ERGM.family``; the MRF
+    models and the MRF product model: :data:`BINARY`, binary variables)."""
+    return model.family
 
 
 __all__ = ["family_of", "ModelFamily", "BINARY", "BinaryFamily", "CountFamily", "CompositeFamily",

@@ -10,7 +10,7 @@ of dzA = g(x_t) - g(x_obs),
 
 (or the adaptive update of Byshkin et al. 2018), started from the CD-1
 estimate of Algorithm S.  That engine needs only a model spec with
-``labels``, ``compiled()`` (a BinaryModel at the observed state) and
+``labels``, ``family``, ``compiled()`` (a BinaryModel at the observed state) and
 ``statistics_vector()``.  This module supplies that spec for MRFs; it has no
 EE loop of its own.
 
@@ -84,6 +84,7 @@ import numpy as np
 from ..estimation.base import Setting, integer, number
 from ..estimation.ee import estimator as _ee
 from ..exceptions import SettingsError
+from ..families import BINARY
 from ..utils.validation import check_params, check_random_state
 from ._models import MonomialModel
 from .fitting import MRFMethod, MRFResults, shared_setting, shared_settings
@@ -134,7 +135,8 @@ class ProductModel:
     instance's monomials on its own block of variables; the statistics of
     the product are the sums over the copies.
 
-    The spec the EE engine needs: ``labels``, ``compiled()`` (a fresh
+    The spec the EE engine needs: ``labels``, ``family`` (binary variables:
+    :data:`~ergmfit.families.BINARY`), ``compiled()`` (a fresh
     :class:`MonomialModel` of all copies at the observed state),
     ``statistics_vector()`` (= sum of the rows' statistics).
 
@@ -150,6 +152,8 @@ class ProductModel:
     >>> np.allclose(P.compiled().statistics(), m.statistics(X).sum(axis=0))
     True
     """
+
+    family = BINARY
 
     def __init__(self, insts, labels):
         self.labels = [str(lab) for lab in labels]

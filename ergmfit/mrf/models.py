@@ -60,6 +60,7 @@ from scipy import optimize, special
 
 from ..estimation.base import Setting, integer, number
 from ..exceptions import SettingsError
+from ..families import BINARY
 from ..utils.validation import check_random_state
 from . import exact as _exact
 from ._base import MRFEstimator, _to01
@@ -127,6 +128,8 @@ class LinearMRF(MRFEstimator):
     """
 
     coding = "pm1"
+    #: the engine's family of the compiled model's state: binary variables (0/1 or +-1)
+    family = BINARY
 
     def _init_spec(self, n_vars, labels, monomials, stat, coef, coding):
         if coding not in ("pm1", "01"):

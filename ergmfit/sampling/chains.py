@@ -284,13 +284,40 @@ def multivariate_ess(chains):
     return float(np.exp(np.mean(np.log(ess))))
 
 
+def _run_bound(col, ess):
+    """``ess`` of the column ``col``, at most its number of runs (maximal
+    stretches of one value) when no value comes back once the chain has left it."""
+    starts = np.flatnonzero(col[1:] != col[:-1]) + 1
+    if len(starts) + 1 >= ess:
+        return ess                      # (the usual case: many runs)
+    values = col[np.concatenate(([0], starts))]
+    return float(len(values)) if len(np.unique(values)) == len(values) else ess
+
+
 def effective_sizes(chains):
     """Effective sample size of each statistic, summed over chains
-    (autocorrelation time by Geyer's initial monotone sequence)."""
+    (autocorrelation time by Geyer's initial monotone sequence).
+
+    A statistic that never comes back to a value it has left (it changes
+    once, or only drifts) counts at most one draw per run of equal values
+    in a chain: its draws show no return, so no mixing.  (Geyer's sequence
+    alone gives n/k for a chain whose last k draws differ from the rest:
+    n after a single change in its last draw.)  A statistic that does not
+    vary at all counts every draw (there is nothing to estimate; callers that
+    need variation check it themselves).
+
+    >>> import numpy as np
+    >>> x = np.zeros((1000, 1)); x[-1] = 1.0          # one change, in the last draw
+    >>> effective_sizes([x])
+    array([2.])
+    """
     p = chains[0].shape[1]
     ess = np.zeros(p)
     for c in chains:
         for k in range(p):
             col = c[:, k]
-            ess[k] += len(col) / integrated_autocorrelation_time(col) if col.std() > 0 else len(col)
+            if col.std() > 0:
+                ess[k] += _run_bound(col, len(col) / integrated_autocorrelation_time(col))
+            else:
+                ess[k] += len(col)
     return ess

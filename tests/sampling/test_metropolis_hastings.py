@@ -120,6 +120,30 @@ def test_lifted_proposal_rejects_alpha_one():
         LiftedTriadicTNT(1.0)
 
 
+def test_a_statistic_that_changes_once_has_a_tiny_effective_size():
+    from ergmfit.sampling.chains import effective_sizes, integrated_autocorrelation_time
+    rng = np.random.default_rng(5)
+    n = 1000
+    fast = rng.standard_normal(n)
+    for k in (1, 3, 500):                   # one change: the last k draws differ
+        step = np.zeros(n)
+        step[n - k:] = 1.0
+        ess = effective_sizes([np.column_stack([step, fast])])
+        assert ess[0] == 2.0 and ess[1] > 0.5 * n        # (Geyer's alone: n / k)
+        assert effective_sizes([step[::-1, None]])[0] == 2.0       # or the first k
+    drift = np.repeat(np.arange(10.0), 100)          # ten runs, never back: at most ten
+    assert effective_sizes([drift[:, None]])[0] <= 10
+    # a value left and come back to is mixing: a rare spike or rare iid events keep Geyer's
+    spike = np.zeros(n)
+    spike[500] = 1.0
+    rare = (rng.random(n) < 0.01).astype(float)
+    for x in (spike, rare):
+        assert effective_sizes([x[:, None]])[0] == n / integrated_autocorrelation_time(x) > 800
+    # chains are summed: a stuck chain adds its two runs, a constant one its length
+    two = effective_sizes([np.column_stack([step, fast]), np.ones((n, 2))])
+    assert two[0] == 2.0 + n
+
+
 def test_multivariate_ess():
     from ergmfit.sampling.chains import effective_sizes, multivariate_ess
     rng = np.random.default_rng(4)

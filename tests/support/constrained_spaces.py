@@ -12,9 +12,16 @@ from ergmfit.exceptions import NetworkError
 from ergmfit.sampling.space import dyad_vars, var_pairs
 
 
-def space_graphs(m):
+def space_graphs(m, members=None):
     """Every network of the model's sample space (over the dyads that exist: the
-    between-mode ones of a two-mode network) with its statistics."""
+    between-mode ones of a two-mode network) with its statistics; ``members``: that
+    space's networks already enumerated (:func:`space_members`)."""
+    members = space_members(m) if members is None else members
+    return [(key, m.statistics_vector(ties)) for key, ties in members]
+
+
+def space_members(m):
+    """(dyad-index key, ties) of every network of the model's sample space."""
     net, sp = m.network, m.sample_space
     if net.bipartite is not None:
         n1 = net.bipartite
@@ -29,8 +36,7 @@ def space_graphs(m):
             sp.check(ties)
         except NetworkError:
             continue
-        key = tuple(np.sort(dyad_vars(net.n, net.directed, ties)))
-        out.append((key, m.statistics_vector(ties)))
+        out.append((tuple(np.sort(dyad_vars(net.n, net.directed, ties))), ties))
     return out
 
 
@@ -68,11 +74,21 @@ def six_node_graph():
     return g
 
 
+# the enumerated spaces of check_space, by network (ties and node attributes) and constraints:
+# the enumeration (2^15 sample-space checks on six nodes) is most of a check's time, and the
+# cases share three spaces
+_MEMBERS = {}
+
+
 def check_space(g, formula, theta, cons, seed, delayed):
     """Run the constrained sampler (delayed acceptance on or off) on an enumerated
     space and check it (see check_exact); the sampler."""
     m = ef.ERGM(g, formula, constraints=cons)
-    graphs = space_graphs(m)
+    key = (type(g).__name__, tuple(sorted(g.edges)), cons,
+           tuple(sorted((v, tuple(sorted(d.items()))) for v, d in g.nodes(data=True))))
+    if key not in _MEMBERS:
+        _MEMBERS[key] = space_members(m)
+    graphs = space_graphs(m, _MEMBERS[key])
     assert len(graphs) >= 3
     sampler, cm = m.sampler(theta, random_state=seed)
     sampler.proposal.delayed = delayed

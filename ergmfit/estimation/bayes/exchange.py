@@ -348,6 +348,10 @@ class Bayes(Estimator):
         state = None
         if self.resume is not None:
             state = _read_checkpoint(self.resume, model, H, n_total)
+            # the iterations continue the saved generator where it stood, as the
+            # uninterrupted run's did; the set-up below (checks, samplers) draws from a copy
+            run_rng = np.random.default_rng()
+            run_rng.bit_generator.state = state["rng"]
             rng = np.random.default_rng()
             rng.bit_generator.state = state["rng"]
             theta, out, accepted, it0 = (state["theta"], state["out"], state["accepted"],
@@ -358,6 +362,7 @@ class Bayes(Estimator):
             out = np.empty((n_total, H, p))
             accepted = np.zeros(H, dtype=np.int64)
             it0 = 0
+            run_rng = rng
         eta0 = model.eta(centre)
         separation = _check_information(model, self.proposal, rng, eta0)
         sampler, storage = fast_sampler(model, self.proposal, rng, eta0)
@@ -375,7 +380,7 @@ class Bayes(Estimator):
                 # than the posterior (bayes_algorithm.md): the old default caps it
                 aux_info["capped_from"] = aux
                 aux = default_aux_iters(model)
-        run = _ExchangeRun(model, sampler, prior, self, rng, theta, out, accepted)
+        run = _ExchangeRun(model, sampler, prior, self, run_rng, theta, out, accepted)
         run.aux_iters, run.storage, run.aux_info = aux, storage, aux_info
         plain = _linear_unconstrained(model)
         # one persistent auxiliary network per chain where the chains will be the default
@@ -410,7 +415,7 @@ class Bayes(Estimator):
                 # the length for the kept iterations, measured at the mean of the burn-in's
                 # second half (the MPLE and the likelihood's mode may mix more slowly than
                 # the posterior: bayes_algorithm.md, "Tuning notes")
-                k, info = auxiliary_length(model, self.proposal, rng,
+                k, info = auxiliary_length(model, self.proposal, run.rng,
                                            model.eta(draws.mean(axis=0)), storage,
                                            step=max(1, run.aux_info.get("pilot_step", 2) // 2))
                 info["burnin_aux_iters"] = run.aux_iters
@@ -445,11 +450,15 @@ class Bayes(Estimator):
                                         "chains (gamma=0), one-dyad moves and no missing dyads")
                 run.aux_start = "observed"      # 'auto' without the random walk
             else:
-                run.chain_samplers = [fast_sampler(model, self.proposal, rng, eta0,
-                                                   storage=storage)[0]
-                                      for _ in range(theta.shape[0])]
+                # every chain's network: the observed one, or where the checkpoint left it
+                # (compiled afresh with its sampler at every block: _chain_block)
+                obs = model.chain_end(model.compiled())
+                run.chain_ends = (list(state["aux_starts"]) if state is not None
+                                  and "aux_starts" in state else [obs] * H)
         run.gaux = {"observed": None, "last": np.zeros(p),
                     "chain": np.zeros((H, p))}[run.aux_start]
+        if run.chain_ends is not None and state is not None and "aux_g" in state:
+            run.gaux = np.ascontiguousarray(state["aux_g"], dtype=float)
         show = self.verbose if self.progress is None else self.progress
         if self.checkpoint is not None:
             with Checkpoint(self.checkpoint, what="Bayes checkpoint") as run.checkpoint:
@@ -458,7 +467,7 @@ class Bayes(Estimator):
         else:
             it, interrupted = run.iterate(it0, n_total, show)
         if separation is not None and it > self.burnin and not interrupted:
-            _confirm_separation(model, self.proposal, rng, separation,
+            _confirm_separation(model, self.proposal, run.rng, separation,
                                 run.out[self.burnin:it].reshape(-1, p).mean(axis=0))
         return _build_results(model, self, prior, run, it, interrupted, t0, c0)
 
@@ -486,12 +495,18 @@ class _ExchangeRun:
         self.gamma = est.gamma  # the ADS move factor in use (fit() resolves None)
         self.proposal_stage = None  # the pilot's Gaussian approximation of the posterior
         self.proposal_cov = None    # the random walk's covariance (gamma None), checkpointed
-        # aux_start 'last': g(current auxiliary network) - g(y0), carried across draws
-        # (the Python loop reads the sampler's own delta, which starts at 0 too); 'chain':
-        # one row per chain (set by Bayes.fit)
+        # Bayes.fit resolves aux_start and sets gaux: None ('observed'), g(current
+        # auxiliary network) - g(y0) carried across draws ('last'; the Python loop reads the
+        # sampler's own delta, which starts at 0 too), one such row per chain ('chain')
         self.aux_start = est.aux_start
-        self.gaux = None if est.aux_start == "observed" else np.zeros(theta.shape[1])
-        self.chain_samplers = None  # aux_start 'chain': one sampler (own network) per chain
+        self.gaux = None
+        # aux_start 'chain': every chain's network (what model.chain_end gives) where the
+        # last finished block left it, and that block's samplers; a block compiles the
+        # networks afresh and makes their samplers with seeds from the run's generator, so
+        # that a checkpoint (the networks, gaux and the generator) resumes the run draw for
+        # draw
+        self.chain_ends = None
+        self.chain_samplers = None
 
     def iterate(self, it0, n_total, show):
         """Run iterations it0 .. n_total-1 in blocks of ``_BLOCK`` (the random
@@ -518,25 +533,33 @@ class _ExchangeRun:
                     gauss = isinstance(sur, _GaussStage)
                     ls = np.array([sur.logpdf(t) if gauss else sur.loglik(t) for t in theta]
                                   if sur is not None else [])
+                # where the block begins: a Ctrl-C in it returns here (the generator, the
+                # population, the counts), so that a checkpoint resumes with the same block
+                kept = rng.bit_generator.state, theta.copy(), accepted.copy(), self.passed.copy()
                 eps = rng.standard_normal((m, H, p)) @ L.T
                 logu = np.log(rng.random((m, H)))
                 r1 = rng.integers(0, max(H - 1, 1), (m, H))
                 r2 = rng.integers(0, max(H - 2, 1), (m, H))
                 args = (theta, lp, out[it:it + m], accepted, eps, logu, r1, r2)
-                if self.imputer is not None:
-                    self._missing_block(*args)
-                elif self.chain_samplers is not None:
-                    self._chain_block(*args, sur, gauss, ls, prec, mu)
-                elif sur is not None and not self.python_loop:
-                    first = ((sur.prec, sur.mu) if gauss else (sur.XW, sur.c, sur.s, sur.n))
-                    exchange_block(self.sampler, *args, float(self.gamma), int(self.aux_iters),
-                                   prec, mu, first + (ls, np.log(rng.random((m, H))),
-                                                      self.passed), self.gaux)
-                elif self.eta is None and not self.python_loop:
-                    exchange_block(self.sampler, *args, float(self.gamma), int(self.aux_iters),
-                                   prec, mu, None, self.gaux)
-                else:
-                    self._python_block(*args)
+                try:
+                    if self.imputer is not None:
+                        self._missing_block(*args)
+                    elif self.chain_ends is not None:
+                        self._chain_block(*args, sur, gauss, ls, prec, mu)
+                    elif sur is not None and not self.python_loop:
+                        first = ((sur.prec, sur.mu) if gauss else (sur.XW, sur.c, sur.s, sur.n))
+                        exchange_block(self.sampler, *args, float(self.gamma),
+                                       int(self.aux_iters), prec, mu,
+                                       first + (ls, np.log(rng.random((m, H))), self.passed),
+                                       self.gaux)
+                    elif self.eta is None and not self.python_loop:
+                        exchange_block(self.sampler, *args, float(self.gamma),
+                                       int(self.aux_iters), prec, mu, None, self.gaux)
+                    else:
+                        self._python_block(*args)
+                except KeyboardInterrupt:       # the block is lost
+                    rng.bit_generator.state, theta[:], accepted[:], self.passed[:] = kept
+                    raise
                 it += m
                 bar.update(m)
                 if (self.checkpoint is not None
@@ -550,20 +573,37 @@ class _ExchangeRun:
                      mu):
         """Iterations with one persistent auxiliary network per chain
         (``aux_start='chain'``): the chains are independent random walks
-        (gamma 0), so each runs the block alone on its own sampler."""
+        (gamma 0), so each runs the block alone on its own network.  The block
+        compiles every chain's network afresh (the order of ties and neighbours
+        then depends on the network only) and makes its sampler (a fresh
+        proposal, the generator seeded from the run's): the block's draws depend
+        on nothing a checkpoint lacks.  Ctrl-C leaves the networks where the
+        block began."""
         m, c = len(out), np.ascontiguousarray     # (the compiled loop takes C-contiguous arrays)
-        logu1 = np.log(self.rng.random((m, theta.shape[0]))) if sur is not None else None
-        for h, smp in enumerate(self.chain_samplers):
-            sl = slice(h, h + 1)
-            first = None
-            if sur is not None:         # the chain's own slices, updated in place
-                stage = (sur.prec, sur.mu) if gauss else (sur.XW, sur.c, sur.s, sur.n)
-                first = stage + (ls[sl], c(logu1[:, sl]), self.passed[sl])
-            out_h = np.empty((m, 1, theta.shape[1]))
-            exchange_block(smp, theta[sl], lp[sl], out_h, accepted[sl], c(eps[:, sl]),
-                           c(logu[:, sl]), c(r1[:, sl]), c(r2[:, sl]), 0.0,
-                           int(self.aux_iters), prec, mu, first, self.gaux[h])
-            out[:, h] = out_h[:, 0]
+        H = theta.shape[0]
+        logu1 = np.log(self.rng.random((m, H))) if sur is not None else None
+        words = self.rng.integers(0, 2**64, size=(H, 4), dtype=np.uint64)
+        held = self.storage == "held"
+        self.chain_samplers = [
+            sampler_on(self.model, self.est.proposal, compiled_on(self.model, held, end), words[h])
+            for h, end in enumerate(self.chain_ends)]
+        g0 = self.gaux.copy()
+        try:
+            for h, smp in enumerate(self.chain_samplers):
+                sl = slice(h, h + 1)
+                first = None
+                if sur is not None:         # the chain's own slices, updated in place
+                    stage = (sur.prec, sur.mu) if gauss else (sur.XW, sur.c, sur.s, sur.n)
+                    first = stage + (ls[sl], c(logu1[:, sl]), self.passed[sl])
+                out_h = np.empty((m, 1, theta.shape[1]))
+                exchange_block(smp, theta[sl], lp[sl], out_h, accepted[sl], c(eps[:, sl]),
+                               c(logu[:, sl]), c(r1[:, sl]), c(r2[:, sl]), 0.0,
+                               int(self.aux_iters), prec, mu, first, self.gaux[h])
+                out[:, h] = out_h[:, 0]
+        except KeyboardInterrupt:
+            self.gaux[:] = g0
+            raise
+        self.chain_ends = [self.model.chain_end(smp.model) for smp in self.chain_samplers]
 
     def _missing_block(self, theta, lp, out, accepted, eps, logu, r1, r2):
         """Iterations with missing dyads (Bergm's ``bergmM``; Koskinen, Robins
@@ -630,10 +670,41 @@ class _ExchangeRun:
             extra.update(proposal_cov=self.proposal_cov)
         if self.imputer is not None:
             extra.update(self.imputer.arrays())
+        if self.chain_ends is not None:        # every chain's auxiliary network
+            family = family_of(self.model)
+            ends = [family.chain_arrays(end) for end in self.chain_ends]
+            extra.update(aux_ties=np.concatenate([t for t, _ in ends]),
+                         aux_counts=np.array([len(t) for t, _ in ends], dtype=np.int64),
+                         aux_g=self.gaux)
+            if ends[0][1] is not None:
+                extra.update(aux_values=np.concatenate([v for _, v in ends]))
         BayesState(n_total=self.out.shape[0], it=it, rng=self.rng, aux_iters=self.aux_iters,
                    theta=self.theta, out=self.out[:it], accepted=self.accepted,
                    **extra).write(self.checkpoint, self.model)
         self.last_save = time.perf_counter()
+
+
+def compiled_on(model, held, start=None):
+    """The compiled model of ``model`` on a fresh copy of the observed network (or of
+    ``start``, what ``model.sampler(start=)`` takes), its two-path counts held in
+    memory (``held``) or the network state's default storage."""
+    if not held:
+        return model.compiled(start)
+    from ...network._state import NetworkState
+    from ...terms._ergm import ERGMModel
+    net = model.network
+    return ERGMModel(NetworkState(net.n, net.directed, net.ties if start is None else start,
+                                  cache_degree=0.0), model.kernels)
+
+
+def sampler_on(model, proposal, cm, words):
+    """A sampler of ``model``'s space on the compiled model ``cm`` (which it advances in
+    place) with a fresh ``proposal`` and its generator seeded by ``words``."""
+    space = model.sample_space
+    smp = space.make_sampler(cm, space.proposal(proposal, cm, model), words)
+    smp.set_guard(reference_ties=model.network.n_ties)
+    smp.description = model._guard_name()
+    return smp
 
 
 def fast_sampler(model, proposal, rng, eta0, pilot=20000, storage=None):
@@ -647,30 +718,20 @@ def fast_sampler(model, proposal, rng, eta0, pilot=20000, storage=None):
     choice, made by timing ``pilot`` proposals of each at ``eta0`` (best of 3),
     unless ``storage`` ('held' or 'default') names it.
     Returns (sampler, 'held' or 'default')."""
-    from ...network._state import NetworkState
-    from ...terms._ergm import ERGMModel
     from ...utils.validation import seed_words
     seed = seed_words(rng)
-    space, net = model.sample_space, model.network
+    net = model.network
     caching = any(getattr(k, "caches", 0) for k in model.kernels)
 
     def make(held, words):
-        if not held:
-            cm = model.compiled()
-        else:
-            cm = ERGMModel(NetworkState(net.n, net.directed, net.ties, cache_degree=0.0),
-                           model.kernels)
-        smp = space.make_sampler(cm, space.proposal(proposal, cm, model), words)
-        smp.set_guard(reference_ties=net.n_ties)
-        smp.description = model._guard_name()
-        return smp
+        return sampler_on(model, proposal, compiled_on(model, held), words)
 
     from ...network.network import SMALL_NETWORK
     held = storage == "held"
     # networks of at most SMALL_NETWORK nodes hold their counts already
     # (ERGM.compiled): both storages would be the same, so no pilot
     if storage is None and caching and SMALL_NETWORK < net.n <= 4096:
-        space.resolve_proposal(proposal, model)
+        model.sample_space.resolve_proposal(proposal, model)
         eta0 = np.asarray(eta0, dtype=float)
         best = {}
         for h in (False, True):

@@ -113,10 +113,16 @@ class BayesState(ModelState):
     acceptance counts, the random generator and the auxiliary chains'
     length; with delayed acceptance the Gaussian first stage, with missing
     dyads every chain's completed network (its ties, stacked, their counts
-    and statistics)."""
+    and statistics), with one auxiliary network per chain (``aux_start=
+    'chain'``) every chain's auxiliary network (its nonzero dyads, stacked,
+    their counts, their values in a count family, and g(x_h) - g(y0)).
+
+    Version 2 added the auxiliary networks (version 1 files are refused: a
+    resumed run would restart them from the observed network)."""
 
     kind = "ergmfit-bayes-checkpoint"
     what = "Bayes checkpoint"
+    version = 2
     storage = "npz"
     fields = {"n_total": integer(1, 2 ** 40),
               "it": integer(0, "n_total"),
@@ -131,7 +137,11 @@ class BayesState(ModelState):
               "completion_ties": array("int64", (None, 2), low=0, high="last_node",
                                        optional=True),
               "completion_counts": array("int64", (None,), low=0, optional=True),
-              "completion_gx": array("float64", (None, "q"), optional=True)}
+              "completion_gx": array("float64", (None, "q"), optional=True),
+              "aux_ties": array("int64", (None, 2), low=0, high="last_node", optional=True),
+              "aux_counts": array("int64", (None,), low=0, optional=True),
+              "aux_values": array("int64", (None,), optional=True),
+              "aux_g": array("float64", (None, "p"), optional=True)}
 
     @classmethod
     def dims(cls, model, context):
@@ -155,6 +165,35 @@ class BayesState(ModelState):
                 raise ValueError("its completions of the missing dyads do not fit together")
         if (self.stage_prec is None) != (self.stage_mu is None):
             raise ValueError("its first stage has a precision without a mean or the reverse")
+        if self.aux_ties is not None or self.aux_counts is not None or self.aux_g is not None \
+                or self.aux_values is not None:
+            self._check_auxiliary(model, H)
+
+    def aux_starts(self, model):
+        """Every chain's auxiliary network as ``model.sampler(start=)`` takes it."""
+        from ...families import family_of
+        family = family_of(model)
+        cuts = np.cumsum(self.aux_counts)[:-1]
+        values = (np.split(self.aux_values, cuts) if self.aux_values is not None
+                  else [None] * len(self.aux_counts))
+        return [family.chain_start(t, v)
+                for t, v in zip(np.split(self.aux_ties, cuts), values)]
+
+    def _check_auxiliary(self, model, H):
+        ties, counts, values, g = self.aux_ties, self.aux_counts, self.aux_values, self.aux_g
+        if ties is None or counts is None or g is None or len(counts) != H or len(g) != H \
+                or int(counts.sum()) != len(ties) \
+                or (values is not None and len(values) != len(ties)):
+            raise ValueError("its chains' auxiliary networks do not fit together")
+        # each network is a valid state (no duplicate dyad or self-loop, values in the
+        # reference's support: the state's own checks) whose statistics are the carried ones
+        y0 = model.statistics_vector(model.chain_end(model.compiled()))   # (not targets)
+        for h, start in enumerate(self.aux_starts(model)):
+            model.compiled(start)
+            found = model.statistics_vector(start) - y0
+            if not np.allclose(found, g[h], rtol=1e-9, atol=1e-9 * (1 + np.abs(y0).max())):
+                raise ValueError(f"the statistics of its chain {h}'s auxiliary network are "
+                                 f"not the ones it carries")
 
 
 def _read_checkpoint(path, model, H, n_total):
@@ -171,4 +210,6 @@ def _read_checkpoint(path, model, H, n_total):
         state["completions"] = np.split(st.completion_ties,
                                         np.cumsum(st.completion_counts)[:-1])
         state["completion_gx"] = st.completion_gx
+    if st.aux_ties is not None:          # aux_start 'chain': every chain's auxiliary network
+        state["aux_starts"], state["aux_g"] = st.aux_starts(model), st.aux_g
     return state

@@ -87,7 +87,6 @@ import numpy as np
 from scipy import optimize, sparse
 
 from ...exceptions import ConvergenceWarning, DegenerateModelError
-from ...families import BINARY
 from ...terms.offsets import model_offsets
 from ...terms.targets import target_of
 
@@ -303,7 +302,7 @@ def _applies_any(model) -> bool:
         return False        # (the estimator asks for the offsets' coefficients)
     if model.parameterisation.fixed_coefficients() is not None:
         return False        # a free-coefficient view made by ERGM.fit: not the front's model
-    if not getattr(model, "family", BINARY).has_boundary_faces:
+    if not model.family.has_boundary_faces:
         return False
     space = getattr(model, "sample_space", None)
     if space is None:

@@ -52,7 +52,7 @@ class ObservedDesign:
 
 
 def _applies(model):
-    if getattr(getattr(model, "family", None), "reference", None) is not None:
+    if model.family.reference is not None:
         return False            # valued dyads: the count MPLE checks its own design (.count)
     if not getattr(getattr(model, "parameterisation", None), "linear", True):
         return False            # curved, or a fit's free-coefficient view of offsets

@@ -93,7 +93,7 @@ import numpy as np
 from scipy import linalg, special
 
 from ...exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
-from ...families import BINARY, BinaryFamily, CountFamily
+from ...families import BinaryFamily, CountFamily
 from ...results import NAIVE_SE_WARNING, ERGMResults
 from ...sampling.space import sample_space_of
 from ...terms.parameterisation import model_parameterisation
@@ -453,10 +453,10 @@ class MPLE(Estimator):
 
     def fit(self, model) -> ERGMResults:
         """Fit ``model`` (an :class:`~ergmfit.ERGM`, or anything with
-        ``labels`` and ``compiled()``; simulation-based covariances also need
+        ``labels``, ``family`` and ``compiled()``; simulation-based covariances also need
         ``sampler(params, proposal=, random_state=)``).  The pseudo-likelihood is
         the model family's (:func:`family_pseudo_likelihood`)."""
-        return family_pseudo_likelihood(getattr(model, "family", BINARY), self, model)
+        return family_pseudo_likelihood(model.family, self, model)
 
     def _fit_binary(self, model) -> ERGMResults:
         """The MPLE of a binary ERGM: the logistic regression of each free dyad's tie on

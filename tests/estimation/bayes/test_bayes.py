@@ -167,15 +167,10 @@ def test_posterior_predictive_gof_uses_one_draw_per_network():
     assert not np.array_equal(same["model"].sim, g["model"].sim)
 
 
-@pytest.mark.parametrize("aux_start", ["observed", "chain"])
-def test_ctrl_c_returns_the_draws_so_far_and_resume_finishes(tmp_path, monkeypatch, aux_start):
-    m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
-    ck = tmp_path / "state.npz"
+def _interrupt_call(monkeypatch, stop_at):
+    """Ctrl-C at the ``stop_at``-th call of the compiled exchange loop; returns the real one."""
     real = bayes_mod.exchange_block
     calls = {"n": 0}
-    # one compiled call per block of 10 iterations, or (aux_start 'chain') one per chain and
-    # block: Ctrl-C in the 4th block (with 'chain': during its second chain's call)
-    stop_at = 4 if aux_start == "observed" else 3 * 4 + 2
 
     def interrupted_block(*args):
         calls["n"] += 1
@@ -183,6 +178,16 @@ def test_ctrl_c_returns_the_draws_so_far_and_resume_finishes(tmp_path, monkeypat
             raise KeyboardInterrupt
         return real(*args)
     monkeypatch.setattr(bayes_mod, "exchange_block", interrupted_block)
+    return real
+
+
+@pytest.mark.parametrize("aux_start", ["observed", "chain"])
+def test_ctrl_c_returns_the_draws_so_far_and_resume_finishes(tmp_path, monkeypatch, aux_start):
+    m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
+    ck = tmp_path / "state.npz"
+    # one compiled call per block of 10 iterations, or (aux_start 'chain') one per chain and
+    # block: Ctrl-C in the 4th block (with 'chain': during its second chain's call)
+    real = _interrupt_call(monkeypatch, 4 if aux_start == "observed" else 3 * 4 + 2)
     with pytest.warns(RuntimeWarning, match="interrupted"):
         fit = m.fit(method="bayes", random_state=1, burnin=10, main_iters=40, aux_iters=200,
                     checkpoint=str(ck), aux_start=aux_start)
@@ -199,6 +204,65 @@ def test_ctrl_c_returns_the_draws_so_far_and_resume_finishes(tmp_path, monkeypat
             method="bayes", main_iters=40, burnin=10, n_chains=4, resume=str(ck))
     with pytest.raises(CheckpointError, match="missing"):
         m.fit(method="bayes", resume=str(tmp_path / "missing.npz"))
+
+
+@pytest.mark.parametrize("stop_at,family", [(2 * 4 + 3, "binary"), (1, "binary"),
+                                            (2 * 4 + 3, "count")])
+def test_a_resumed_chain_mode_run_equals_the_uninterrupted_one(tmp_path, monkeypatch, stop_at,
+                                                               family):
+    # aux_start 'chain': the checkpoint holds every chain's auxiliary network (a count model's
+    # with its values), and each block's samplers are seeded from the run's generator, so
+    # interrupt + resume gives the uninterrupted run's draws exactly; Ctrl-C during a block's
+    # third chain (or its first call) loses that block: the networks, generator and counts go
+    # back to where it began
+    if family == "binary":
+        m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
+    else:
+        from support.valued_networks import samptot
+        m = ef.ERGM(samptot(), "sum + nonzero", response="nominations", reference="Poisson")
+    kw = dict(method="bayes", burnin=10, main_iters=30, aux_iters=200, aux_start="chain")
+    whole = m.fit(random_state=3, **kw)
+    ck = tmp_path / "state.npz"
+    real = _interrupt_call(monkeypatch, stop_at)
+    with pytest.warns(RuntimeWarning, match="interrupted"):
+        m.fit(random_state=3, checkpoint=str(ck), **kw)
+    monkeypatch.setattr(bayes_mod, "exchange_block", real)
+    done = m.fit(resume=str(ck), **kw)
+    np.testing.assert_array_equal(done.chains, whole.chains)
+    np.testing.assert_array_equal(done.acceptance, whole.acceptance)
+
+
+def test_a_checkpoint_of_the_first_format_is_refused(tmp_path, monkeypatch):
+    # version 1 held no auxiliary networks: resuming it would restart them from the observed one
+    from ergmfit.estimation.bayes.state import BayesState
+    m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
+    kw = dict(method="bayes", burnin=0, main_iters=10, aux_iters=100, n_chains=4)
+    monkeypatch.setattr(BayesState, "version", 1)
+    m.fit(random_state=1, checkpoint=str(tmp_path / "old.npz"), **kw)
+    monkeypatch.undo()
+    with pytest.raises(CheckpointError, match="format version 1, this ergmfit reads version 2"):
+        m.fit(resume=str(tmp_path / "old.npz"), **kw)
+
+
+def test_tampered_auxiliary_networks_are_refused(tmp_path):
+    import json
+    m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
+    kw = dict(method="bayes", burnin=0, main_iters=10, aux_iters=100, n_chains=4,
+              aux_start="chain")
+    m.fit(random_state=1, checkpoint=str(tmp_path / "ck.npz"), **kw)
+    with np.load(tmp_path / "ck.npz") as z:
+        saved = {k: z[k] for k in z.files}
+    assert json.loads(str(saved["__meta__"]))["state_version"] == 2
+    assert saved["aux_g"].shape == (4, 2) and saved["aux_counts"].sum() == len(saved["aux_ties"])
+    for field, change, what in [("aux_g", lambda a: a + 1.0, "not the ones it carries"),
+                                ("aux_counts", lambda a: a[:3], "do not fit together"),
+                                ("aux_ties", lambda a: np.vstack([a, a[-1:]]), "duplicate")]:
+        bad = dict(saved, **{field: change(saved[field])})
+        if field == "aux_ties":         # the last chain's last tie twice
+            bad["aux_counts"] = saved["aux_counts"] + np.array([0, 0, 0, 1])
+        np.savez(tmp_path / "bad.npz", **bad)
+        with pytest.raises(CheckpointError, match=what):
+            m.fit(resume=str(tmp_path / "bad.npz"), **kw)
 
 
 def test_trace_and_density_plots(tmp_path):

@@ -98,7 +98,11 @@ def test_samplike_curved_gwesp_stall_then_restart_from_decay_half():
         fit = m.fit(method="mcmle", random_state=1, verbose=False, eval_loglik=False)
     why = fit.info["fallback"]
     if "stalled" in why:
-        assert _last_iteration_named(why) <= 10 and "bimodal" in why
+        # "bimodal" when an earlier sample was near the observed network (the chain then fell
+        # into the other mode); with effective_sizes' run bound (a statistic that changes once
+        # has a tiny size) the chain at seed 1 stalls from the first iteration instead
+        assert _last_iteration_named(why) <= 10
+        assert "bimodal" in why or "in iterations 1-" in why
     else:
         assert "did not vary" in why and "have 0 ties on average" in why
     assert fit.converged and "observed 88" in why
