@@ -109,7 +109,7 @@ cdef enum:
 
 # mode 8's default chances of toggling the drawn direction, its reverse and both, of a
 # directed pair (docs/guide/multinetwork.md, "Speed")
-PAIR_DIRECTIONS = (2.0 / 3.0, 1.0 / 6.0, 1.0 / 6.0)
+PAIR_DIRECTIONS = (0.8, 0.1, 0.1)
 
 
 def _free_rows(pairs, n, directed):

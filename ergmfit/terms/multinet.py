@@ -425,6 +425,7 @@ def l_operator(net, formula, Ls):
     else:
         inner = [Term("L", labels, k, empty=inner_empty) for k in kernels]
         term = stack("L", inner, labels, np.hstack([np.eye(p)] * len(kernels)))
+    term.within_ordered_pair = all(t.dyad_independent for t in terms)
     # curved inner terms keep their parameters: L(advice)~gwesp, L(advice)~gwesp.decay
     ls_text = (f"~{logics[0].text}" if not isinstance(Ls, list)
                else "c(" + ", ".join(f"~{lg.text}" for lg in logics) + ")")
