@@ -123,3 +123,23 @@ def test_pair_move_settings_are_checked():
     across = np.append(free, dyad_vars(6, True, [(0, 4)]))       # layer 0's node 0 -> layer 1's 1
     with pytest.raises(ValueError, match="within a layer"):
         ConstrainedProposal(cm, "pairs", across, layers=2)
+
+
+def test_the_drawn_direction_only_where_no_term_couples_the_two():
+    di = ef.Networks([nx.DiGraph([(0, 1), (1, 2)]), nx.DiGraph([(1, 0)])])
+    # stacked networks, no term coupling a pair's directions: tie/no-tie, which "pairs"
+    # would equal
+    m = ef.ERGM(di, "edges")
+    assert m.sample_space.default_proposal(m) == "tnt"
+    m = ef.ERGM(di, "edges + mutual")
+    sampler, _ = m.sampler([-1.0, 1.0], random_state=1)
+    assert (sampler.proposal.mode, sampler.proposal.p_this) == (8, 0.8)
+    lay = _layers(True, 2, [[(0, 1)], [(1, 0)]])
+    m = ef.ERGM(lay, "L(~edges, ~l0) + L(~edges, ~l0&l1)")
+    assert [t.within_ordered_pair for t in m.terms] == [True, True]
+    sampler, _ = m.sampler([-1.0, 1.0], random_state=1)
+    assert (sampler.proposal.mode, sampler.proposal.p_this, sampler.proposal.n_layers) \
+        == (8, 1.0, 2)
+    m = ef.ERGM(lay, "L(~edges + mutual, ~l0) + L(~edges, ~l0&l1)")
+    sampler, _ = m.sampler([-1.0, 1.0, 1.0], random_state=1)
+    assert sampler.proposal.p_this == 0.8
