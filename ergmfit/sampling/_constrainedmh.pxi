@@ -19,9 +19,7 @@ cnp.import_array()
 
 # kernels whose change statistic reads no tie of the network (dyadic covariates:
 # ``mutual`` reads the reverse tie and is not one of them)
-_TIE_FREE = tuple(getattr(_coreterms, name) for name in (
-    "EdgesKernel", "NodeCovKernel", "AbsDiffKernel", "FactorKernel", "MatchKernel", "MixKernel",
-    "AbsDiffCatKernel", "DenseEdgeCovKernel", "SparseEdgeCovKernel"))
+from ergmfit.terms.multinet import TIE_FREE_KERNELS as _TIE_FREE
 
 # kernels whose statistic reads no node label or attribute (its value is the
 # same on any relabelling of the network): a neighbourhood exchange of two
