@@ -25,7 +25,10 @@ the interval from 1024 adapted to 64 effective draws (an ensemble of networks: a
 first sample at 256), Hummel's stopping rule and a last sample of up to ``last_boost`` (4)
 times as many draws, as many as 4 x 64 effective draws need at its interval; a sample at
 the interval floor (256) is drawn in parts and stops once it has its target
-(docs/guide/multinetwork.md, "Speed").
+(docs/guide/multinetwork.md, "Speed").  The chains walk the within-network dyads by
+node-pair moves (``proposal="pairs"``, the default on these spaces: a pair's dyads in a set
+of layers, one direction, the other or both, at once); ``--proposal tnt`` runs the
+single-toggle tie/no-tie of earlier sessions.
 """
 import argparse
 import json
@@ -54,6 +57,8 @@ def main():
     ap.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
     ap.add_argument("--rounds", type=int, default=1,
                     help="repeat the interleaved MCMC-MLE fits this many times")
+    ap.add_argument("--proposal", default="auto",
+                    help="the MCMC-MLE chains' proposal (default: the sample space's)")
     args = ap.parse_args()
     cases = json.loads((ROOT / "tests" / "reference" / "statnet_multi.json")
                        .read_text(encoding="utf-8"))["cases"]
@@ -74,7 +79,8 @@ def main():
         for seed in args.seeds:            # interleaved: every model at seed s, then s + 1
             for name, (m, _) in models.items():
                 t = time.process_time()
-                fit = m.fit(method="mcmle", random_state=seed, eval_loglik=False)
+                fit = m.fit(method="mcmle", random_state=seed, eval_loglik=False,
+                            proposal=args.proposal)
                 cpu[name, "mcmle"].append(time.process_time() - t)
                 runs[name].append(fit)
     print(f"{'model':22s} {'method':6s} {'ergmfit CPU s':>13s} {'statnet CPU s':>13s} "

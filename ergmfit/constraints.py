@@ -57,7 +57,7 @@ import numpy as np
 
 from .exceptions import FormulaError, NetworkError
 from .formula import parse_formula
-from .network.networks import NETWORK_ID, within_network_vars
+from .network.networks import LAYER_NAMES, NETWORK_ID, within_network_vars
 from .sampling.space import AllDyads, ConstrainedSpace, dyad_vars
 
 _PRESERVE_RANK = {"edges": 1, "odegrees": 2, "idegrees": 2, "b1degrees": 2, "b2degrees": 2,
@@ -494,9 +494,19 @@ class _Builder:
                 lo_i, hi_i = lo_o, hi_o
             bounds = tuple(np.minimum(b, _BIG) for b in (lo_o, hi_o, lo_i, hi_i))
         space = ConstrainedSpace(self.net, self.free, bounds, self.preserve, self.missing, spec,
-                                 self.attr_bounds, self.attr_either, self.pinned)
+                                 self.attr_bounds, self.attr_either, self.pinned,
+                                 pair_layers=stacked_layers(self.net))
         space.check(self.net.ties)
         return space
+
+
+def stacked_layers(network):
+    """The layers of a stacked network (``ef.Layer``: their number; ``ef.Networks``: 1),
+    for the node-pair moves of its sample space; None for any other network."""
+    if NETWORK_ID not in network.node_attrs or getattr(network, "bipartite", None) is not None:
+        return None
+    names = network.graph_attrs.get(LAYER_NAMES)
+    return len(names) if names else 1
 
 
 def constraint_formula(constraints):

@@ -149,6 +149,27 @@ cdef class ConstrainedProposal(Proposal):
     cdef readonly bint relabel        # the last move exchanged two nodes' neighbourhoods
     cdef readonly bint swap           # the last move was an undirected double-edge swap
     cdef int n1                      # two-mode networks: the size of the first mode
+    # node-pair moves (mode 8): the stacked layers (n_layers of base_n nodes each, layer m
+    # holding nodes m*base_n ..) and the chances of toggling the drawn pair's direction,
+    # its reverse, or both (directed)
+    cdef readonly int base_n
+    cdef readonly int n_layers
+    cdef readonly double p_this
+    cdef readonly double p_rev
+    cdef readonly double p_both
+    cdef readonly bint pairs_closed   # every dyad of a free dyad's pair (all layers, both
+                                      # directions) is free: no look-ups to draw a move
+    # log chances of mode 8's toggle sets by the free-tie count L (a direct-mapped table of
+    # 64 slots keyed by L, as tie/no-tie's), for closed pairs of at most PAIR_CACHE_LAYERS
+    # layers: (c_ab, c_ba, directions) -> log chance, NaN until computed
+    # mode 8, when each node's free dyads are one run of nodes (but itself): the position
+    # of the free dyad (i, j) is row0[i] + j - col0[i] - (directed and j > i), no look-up
+    cdef int64_t* row0
+    cdef int* col0
+    cdef int64_t pq_key[64]
+    cdef double* pq_log
+    cdef int pq_w
+    cdef double pair_log_chance(self, int cab, int cba, int64_t L, int dirs) noexcept nogil
     cdef int* fij                    # the free dyads (i, j) in pairs, i < j when undirected
     # open-addressing table: [dyad key i*n + j, its position among the free dyads] pairs
     cdef int64_t* hkv
@@ -195,6 +216,8 @@ cdef class ConstrainedProposal(Proposal):
     cdef int flip(self, int i, int j, bint on, int64_t pos) noexcept nogil
     cdef int swap_moves(self, RNG* rng, int* ti, int* tj, bint* ton, int64_t* tp) noexcept nogil
     cdef int neighbour_swap(self, RNG* rng, int* ti, int* tj, bint* ton, int64_t* tp) noexcept nogil
+    cdef int pair_move(self, RNG* rng, int* ti, int* tj, bint* ton, int64_t* tp,
+                       double* lq) noexcept nogil
 
 
 # the sampler of these proposals (_constrainedmh.pxi)

@@ -38,6 +38,24 @@ these moves (``mode``):
    probability from either end (symmetric); swaps connect each degree
    sequence, neighbourhood exchanges connect the sequences with the same
    distribution.
+8. ``pairs`` (tie/no-tie on node pairs, for stacked networks and layers): a
+   node pair is drawn as tie/no-tie draws a dyad (with probability 1/2 a free
+   tie's pair, else a uniformly drawn free dyad's pair; of a layered network,
+   ``layers`` blocks of ``n / layers`` nodes, the pair of nodes the dyad joins
+   in its layer), then a nonempty set of layers uniformly (one layer: that one)
+   and, directed, the drawn direction (``p_this``), the reverse one (``p_rev``)
+   or both (``p_both``): every dyad of the pair so named is toggled (a fixed one
+   among them: no move).  The move toggles at once what single toggles must
+   pass through rarer states for: a dyad in two layers (a term on
+   ``advice & friendship``), a mutual pair.  The Hastings ratio: with c_ab
+   (f_ab) the free ties (free dyads) among the layers' dyads a -> b, L_F the
+   free ties and D_F the free dyads, the pair (a, b) is drawn with probability
+   s_ab = c_ab / (2 L_F) + f_ab / (2 D_F) (f_ab / D_F when L_F = 0); a toggle
+   set on a -> b is proposed with probability P(M) (s_ab p_this + s_ba p_rev),
+   on b -> a with P(M) (s_ab p_rev + s_ba p_this), on both with
+   P(M) (s_ab + s_ba) p_both (the two draws that name the same set), and the
+   reverse move the same way at the proposed network.  One layer, undirected,
+   it is mode 0.
 
 A move that would leave the space (a fixed dyad, a degree bound) is
 proposed as "no move": the chain stays, which keeps the Metropolis-Hastings
@@ -70,6 +88,7 @@ import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport int64_t, uint64_t, uint8_t
 from libc.stdlib cimport malloc, calloc, free, realloc
+from libc.math cimport log, isnan, NAN
 from ergmfit.core._random cimport RNG, rng_below, rng_uniform, rng_next, word_uniform
 from ergmfit.core._hashmap cimport mix64
 from ergmfit.terms._ergm cimport ERGMModel
@@ -80,7 +99,71 @@ from ergmfit.sampling._proposals cimport tnt_lq_slot
 cnp.import_array()
 
 MODES = {"tnt": 0, "edges": 1, "degrees": 2, "odegrees": 3, "idegrees": 4,
-         "b1degrees": 5, "b2degrees": 6, "degreedist": 7}
+         "b1degrees": 5, "b2degrees": 6, "degreedist": 7, "pairs": 8}
+
+# the most layers of a node-pair move (mode 8): 2^layers - 1 sets of layers
+MAX_PAIR_LAYERS = 16
+# the most layers whose log chances mode 8 keeps by tie count ((layers + 1)^2 x 3 per count)
+cdef enum:
+    PAIR_CACHE_LAYERS = 3
+
+# mode 8's default chances of toggling the drawn direction, its reverse and both, of a
+# directed pair (docs/guide/multinetwork.md, "Speed")
+PAIR_DIRECTIONS = (0.8, 0.1, 0.1)
+
+
+def _free_rows(pairs, n, directed):
+    """(row0, col0) such that the free dyad (i, j) (rows of ``pairs``, in the order of their
+    variable indices) is at position row0[i] + j - col0[i] - (directed and j > i), when each
+    node's free dyads are one run of nodes (itself left out: a block of stacked networks);
+    None otherwise."""
+    i = pairs[:, 0].astype(np.int64)
+    j = pairs[:, 1].astype(np.int64)
+    counts = np.bincount(i, minlength=n)
+    row0 = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+    first = np.full(n, n, dtype=np.int64)
+    np.minimum.at(first, i, j)
+    if directed:                     # the run may start at the node itself (left out)
+        first = np.minimum(first, np.arange(n))
+    col0 = np.where(first < n, first, 0).astype(np.intc)
+    pos = row0[i] + j - col0[i] - ((j > i) if directed else 0)
+    if not np.array_equal(pos, np.arange(len(pairs))):
+        return None
+    return [np.ascontiguousarray(row0), np.ascontiguousarray(col0)]
+
+
+def _pairs_closed(pairs, n, base_n, layers, directed):
+    """Whether, with every free dyad (rows of ``pairs``), every dyad of its node pair is
+    free: in each of the ``layers`` layers of ``base_n`` nodes and, directed, both ways."""
+    keys = np.sort(pairs[:, 0].astype(np.int64) * n + pairs[:, 1])
+    a, b = pairs[:, 0] % base_n, pairs[:, 1] % base_n
+    need = []
+    for m in range(layers):
+        need.append((m * base_n + a) * n + m * base_n + b)
+        if directed:
+            need.append((m * base_n + b) * n + m * base_n + a)
+    need = np.concatenate(need)
+    k = np.searchsorted(keys, need)
+    return bool((k < len(keys)).all() and (keys[np.minimum(k, len(keys) - 1)] == need).all())
+
+
+cdef inline double _pair_chance(int c, int f, int64_t L, double D) noexcept nogil:
+    # the chance that mode 8 draws a pair (one direction) with c free ties among f free dyads
+    if L > 0:
+        return 0.5 * c / <double>L + 0.5 * f / D
+    return f / D
+
+
+cdef inline double _pair_set_chance(ConstrainedProposal p, int cab, int cba, int fab, int fba,
+                                    int64_t L, double D, int dirs) noexcept nogil:
+    # the chance (but the layers' factor) that mode 8 proposes a pair's toggle set in
+    # directions ``dirs`` (1: a -> b, 2: b -> a, 3: both): the two draws that name it
+    cdef double sab = _pair_chance(cab, fab, L, D), sba = _pair_chance(cba, fba, L, D)
+    if dirs == 1:
+        return sab * p.p_this + sba * p.p_rev
+    if dirs == 2:
+        return sab * p.p_rev + sba * p.p_this
+    return (sab + sba) * p.p_both
 
 
 cdef class ConstrainedProposal(Proposal):
@@ -91,7 +174,7 @@ cdef class ConstrainedProposal(Proposal):
     model : ERGMModel
         The compiled model the chain runs on.
     mode : {"tnt", "edges", "degrees", "odegrees", "idegrees", "b1degrees",
-            "b2degrees", "degreedist"}
+            "b2degrees", "degreedist", "pairs"}
     free_vars : int64 array or None
         The free variables (dyad indices); None: every dyad.
     bounds : (lo_out, hi_out, lo_in, hi_in) int arrays of length n, or None
@@ -106,6 +189,12 @@ cdef class ConstrainedProposal(Proposal):
         wave); ``lo_in``/``hi_in`` are then unused.
     n1 : int
         Two-mode networks: the number of first-mode nodes (b1degrees, b2degrees).
+    layers : int
+        ``pairs``: the number of stacked layers, each of ``n / layers`` nodes (layer m
+        holds nodes m n / layers, ...); 1 for one network or stacked networks.
+    directions : (float, float, float) or None
+        ``pairs``, directed: the chances of toggling the drawn direction, the reverse
+        one and both (default ``PAIR_DIRECTIONS``); an undirected pair has one.
     delayed : bool or None
         Score moves of several toggles by delayed acceptance (see the module's
         docstring); None: on networks of at least 50 nodes and density at most
@@ -113,7 +202,8 @@ cdef class ConstrainedProposal(Proposal):
     """
 
     def __init__(self, ERGMModel model, mode="tnt", free_vars=None, bounds=None,
-                 attr_bounds=None, n1=0, delayed=None, attr_either=False):
+                 attr_bounds=None, n1=0, delayed=None, attr_either=False, layers=1,
+                 directions=None):
         cdef int64_t k, h, cap
         cdef int n = model.state.n
         self.em = model
@@ -127,6 +217,23 @@ cdef class ConstrainedProposal(Proposal):
         if self.mode == 7 and model.state.directed:
             raise ValueError("degreedist moves are for undirected networks")
         self.max_toggles = max(MAX_TOGGLES, 4 * n) if self.mode == 7 else MAX_TOGGLES
+        if not 1 <= layers <= MAX_PAIR_LAYERS or n % layers:
+            raise ValueError(f"layers must be 1..{MAX_PAIR_LAYERS} and divide the {n} nodes, "
+                             f"got {layers!r}")
+        self.n_layers = int(layers)
+        self.base_n = n // self.n_layers
+        if self.mode == 8:
+            self.max_toggles = max(MAX_TOGGLES, 2 * self.n_layers)
+            if self.n_layers > 1 and free_vars is None:
+                raise ValueError("node-pair moves of layers need the free dyads (those within "
+                                 "the layers)")
+        dirs = PAIR_DIRECTIONS if directions is None else tuple(float(x) for x in directions)
+        if len(dirs) != 3 or min(dirs) < 0 or abs(sum(dirs) - 1.0) > 1e-9 or dirs[0] + dirs[1] <= 0:
+            raise ValueError("directions must be three chances >= 0 summing to 1, the drawn or "
+                             f"the reverse direction possible; got {directions!r}")
+        if not model.state.directed:
+            dirs = (1.0, 0.0, 0.0)
+        self.p_this, self.p_rev, self.p_both = dirs
         if delayed is None:
             # delayed acceptance pays on sparse networks, where the toggles of a
             # move rarely interact; on small or dense ones its first stage would
@@ -168,6 +275,26 @@ cdef class ConstrainedProposal(Proposal):
                 self.hkv[2 * h] = key
                 self.hkv[2 * h + 1] = k
             self.seen_version = -1
+        if self.mode == 8 and not self.all_free and self.n_free:
+            if (pairs[:, 0] // self.base_n != pairs[:, 1] // self.base_n).any():
+                raise ValueError("node-pair moves of layers need every free dyad within a layer")
+            self.pairs_closed = _pairs_closed(pairs, n, self.base_n, self.n_layers,
+                                              model.state.directed)
+            rows = _free_rows(pairs, n, model.state.directed)
+            if self.pairs_closed and rows is not None:
+                keep += rows
+                self.row0 = <int64_t*>cnp.PyArray_DATA(rows[0])
+                self.col0 = <int*>cnp.PyArray_DATA(rows[1])
+        elif self.mode == 8:
+            self.pairs_closed = self.n_layers == 1
+        self.pq_w = 0
+        if self.mode == 8 and self.pairs_closed and self.n_layers <= PAIR_CACHE_LAYERS:
+            self.pq_w = (self.n_layers + 1) * (self.n_layers + 1) * 3
+            pq = np.full(64 * self.pq_w, np.nan)
+            keep.append(pq)
+            self.pq_log = <double*>cnp.PyArray_DATA(pq)
+            for k in range(64):
+                self.pq_key[k] = -1
         self.has_bounds = bounds is not None
         if self.has_bounds:
             arrs = [np.ascontiguousarray(b, dtype=np.intc) for b in bounds]
@@ -481,6 +608,90 @@ cdef class ConstrainedProposal(Proposal):
                 k += 2
         return k
 
+    cdef double pair_log_chance(self, int cab, int cba, int64_t L, int dirs) noexcept nogil:
+        # log _pair_set_chance of a closed pair (every dyad free), kept by L when pq_w > 0
+        cdef int slot, e, t
+        cdef double* row
+        if self.pq_w == 0:
+            return log(_pair_set_chance(self, cab, cba, self.n_layers, self.n_layers, L,
+                                        <double>self.n_free, dirs))
+        slot = <int>(L & 63)
+        row = self.pq_log + slot * self.pq_w
+        if self.pq_key[slot] != L:
+            for t in range(self.pq_w):
+                row[t] = NAN
+            self.pq_key[slot] = L
+        e = ((cab * (self.n_layers + 1)) + cba) * 3 + dirs - 1
+        if isnan(row[e]):
+            row[e] = log(_pair_set_chance(self, cab, cba, self.n_layers, self.n_layers, L,
+                                          <double>self.n_free, dirs))
+        return row[e]
+
+    cdef int pair_move(self, RNG* rng, int* ti, int* tj, bint* ton, int64_t* tp,
+                       double* lq) noexcept nogil:
+        # mode 8: toggle a set of layers' dyads of one node pair (see the module's docstring)
+        cdef int64_t L = self.st.n_ties if self.all_free else self.n_free_on
+        cdef double D = <double>self.n_free, u
+        cdef int64_t pos
+        cdef int i, j, a, b, m, d, x, y, k = 0, nb = self.base_n
+        cdef int nd = 2 if self.st.directed else 1
+        cdef int dirs = 1
+        cdef bint on, picked
+        cdef unsigned int M
+        # per direction (0: a -> b, 1: b -> a): free ties, free dyads, change of the ties
+        cdef int c[2]
+        cdef int f[2]
+        cdef int dc[2]
+        if L > 0 and rng_uniform(rng) < 0.5:
+            self.free_tie(rng, &i, &j, &pos)
+        else:
+            self.free_dyad(rng, &i, &j, &pos)
+        if self.n_layers == 1:
+            a = i
+            b = j
+        else:
+            a = i % nb
+            b = j % nb
+        M = 1u
+        if self.n_layers > 1:
+            M += <unsigned int>rng_below(rng, (1 << self.n_layers) - 1)
+        if nd == 2:
+            u = rng_uniform(rng)
+            dirs = 1 if u < self.p_this else (2 if u < self.p_this + self.p_rev else 3)
+        c[0] = c[1] = f[0] = f[1] = dc[0] = dc[1] = 0
+        for m in range(self.n_layers):
+            for d in range(nd):
+                x = m * nb + (a if d == 0 else b)
+                y = m * nb + (b if d == 0 else a)
+                picked = (M >> m) & 1 and (dirs >> d) & 1
+                if self.row0 != NULL:
+                    pos = self.row0[x] + y - self.col0[x] - (nd == 2 and y > x)
+                elif self.pairs_closed:
+                    pos = -2                       # free (looked up if the toggle is made)
+                elif not self.free_at(x, y, &pos):
+                    if picked:
+                        return 0
+                    continue
+                on = self.st.has_tie(x, y)
+                f[d] += 1
+                c[d] += on
+                if picked:
+                    ti[k] = x
+                    tj[k] = y
+                    ton[k] = on
+                    tp[k] = pos
+                    dc[d] += -1 if on else 1
+                    k += 1
+        # the chances of drawing the set at x and, the reverse move, at the proposed network
+        if self.pairs_closed:
+            lq[0] = (self.pair_log_chance(c[0] + dc[0], c[1] + dc[1], L + dc[0] + dc[1], dirs)
+                     - self.pair_log_chance(c[0], c[1], L, dirs))
+            return k
+        lq[0] = log(_pair_set_chance(self, c[0] + dc[0], c[1] + dc[1], f[0], f[1],
+                                     L + dc[0] + dc[1], D, dirs)
+                    / _pair_set_chance(self, c[0], c[1], f[0], f[1], L, D, dirs))
+        return k
+
     cdef int propose_k(self, RNG* rng, int* ti, int* tj, bint* ton, int64_t* tp,
                        double* lq) noexcept nogil:
         # writes the toggles of one move; returns their number (0: no move)
@@ -520,6 +731,10 @@ cdef class ConstrainedProposal(Proposal):
             ti[1] = a; tj[1] = b
             ton[0] = True; ton[1] = False
             k = 2
+        elif self.mode == 8:
+            k = self.pair_move(rng, ti, tj, ton, tp, lq)
+            if k == 0:
+                return 0
         elif self.mode == 2 or self.mode == 7:
             if self.mode == 7 and rng_uniform(rng) < 0.5:
                 k = self.neighbour_swap(rng, ti, tj, ton, tp)

@@ -19,9 +19,7 @@ cnp.import_array()
 
 # kernels whose change statistic reads no tie of the network (dyadic covariates:
 # ``mutual`` reads the reverse tie and is not one of them)
-_TIE_FREE = tuple(getattr(_coreterms, name) for name in (
-    "EdgesKernel", "NodeCovKernel", "AbsDiffKernel", "FactorKernel", "MatchKernel", "MixKernel",
-    "AbsDiffCatKernel", "DenseEdgeCovKernel", "SparseEdgeCovKernel"))
+from ergmfit.terms.multinet import TIE_FREE_KERNELS as _TIE_FREE
 
 # kernels whose statistic reads no node label or attribute (its value is the
 # same on any relabelling of the network): a neighbourhood exchange of two
@@ -322,16 +320,24 @@ cdef class ConstrainedSampler(MHSampler):
                             delta[self.gw.off[c]] += self.gw.d[c]
                 continue
             elif not self.cprop.delayed:
-                # plain Metropolis-Hastings, the change taken toggle by toggle
+                # plain Metropolis-Hastings, the change taken toggle by toggle: the first
+                # k - 1 toggles applied, the last one's change taken there and applied only
+                # if the move is accepted (a rejected move undoes k - 1 toggles, not k)
                 ks_changes(&self.kall, self.cprop.st, ti[0], tj[0], buf)
                 lr = lq
-                if self._forward(&self.kall, theta, k, &lr) != 0:
+                if self._forward(&self.kall, theta, k - 1, &lr) != 0:
                     return -1
-                flipped = True
+                row = buf + (k - 1) * p
+                ks_changes(&self.kall, self.cprop.st, ti[k - 1], tj[k - 1], row)
+                s = ks_dot(&self.kall, theta, row)
+                lr += -s if ton[k - 1] else s
                 if not _accept(&self.rng, lr):
-                    if self._undo(k) != 0:
+                    if self._undo(k - 1) != 0:
                         return -1
                     continue
+                if self.cprop.flip(ti[k - 1], tj[k - 1], ton[k - 1], self.tp[k - 1]) != 0:
+                    return -1
+                flipped = True
             else:
                 # stage 1: the tie-free kernels, whose summed changes are exact
                 if not _accept(&self.rng, lq + self._free_lr(theta, k)):

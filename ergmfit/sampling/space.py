@@ -301,6 +301,10 @@ class ConstrainedSpace(SampleSpace):
         observed network (a toggle of one alone leaves the space: the
         ``snowball`` constraint's only tie of a node to the previous wave).
         Their full conditional is degenerate, so they leave the MPLE design.
+    pair_layers : int or None
+        The network is stacked (``ef.Networks``, ``ef.Layer``): its number of layers
+        (1 for stacked networks), for the node-pair moves (``proposal="pairs"``);
+        None for any other network.
     """
 
     kind = "constrained"
@@ -308,8 +312,9 @@ class ConstrainedSpace(SampleSpace):
     moves_one_dyad = False
 
     def __init__(self, network, free_vars=None, bounds=None, preserve=None, missing=None,
-                 spec="", attr_bounds=None, attr_either=False, pinned=None):
+                 spec="", attr_bounds=None, attr_either=False, pinned=None, pair_layers=None):
         super().__init__(network, missing)
+        self.pair_layers = pair_layers
         self.pinned = _vars_or_none(pinned)
         self.attr_either = bool(attr_either) and bool(network.directed)
         self._free = _vars_or_none(free_vars)
@@ -349,27 +354,53 @@ class ConstrainedSpace(SampleSpace):
 
     def _degree_args(self):
         return {"bounds": self.bounds, "preserve": self.preserve,
-                "attr_bounds": self.attr_bounds, "attr_either": self.attr_either}
+                "attr_bounds": self.attr_bounds, "attr_either": self.attr_either,
+                "pair_layers": self.pair_layers}
+
+    def _pair_layers(self):
+        """The layers of the node-pair moves ("pairs") on this space: the number of layers
+        of a stacked network (1 for networks stacked by ``ef.Networks``) when the space is a
+        set of free dyads (no degree bounds, no preserved statistic); None otherwise."""
+        if not self.dyad_independent or self.pinned is not None and len(self.pinned):
+            return None
+        return self.pair_layers
 
     def proposals(self) -> tuple:
-        return ("tnt",)
+        return ("tnt", "pairs") if self._pair_layers() is not None else ("tnt",)
 
     def default_proposal(self, model) -> str:
-        return "tnt"
+        """"pairs" (tie/no-tie on node pairs: a pair's dyads in a set of layers, one
+        direction, the other or both; ``ConstrainedProposal``'s mode 8) on stacked
+        networks with no degree bounds or preserved statistic that are layered, or
+        directed with a term coupling the two directions of a pair (``mutual``,
+        triadic terms: :func:`pair_directions`); "tnt" otherwise (where "pairs" would move
+        one dyad at a time, as "tnt" does).  docs/guide/multinetwork.md, "Speed", has
+        the effective draws per CPU second on the ergm.multi reference models."""
+        layers = self._pair_layers()
+        if layers is None or (layers == 1 and (not self.network.directed
+                                                or pair_directions(model) is not None)):
+            return "tnt"
+        return "pairs"
 
     def resolve_proposal(self, name, model=None) -> str:
-        if name is None or name in ("auto", "tnt"):
-            return "tnt"
+        if name is None or name == "auto":
+            return self.default_proposal(model)
+        if name in self.proposals():
+            return name
         raise SettingsError(f"the constrained sample space ({self.describe()}) is walked by its "
-                            f"own proposal: use proposal='auto' (got {name!r})")
+                            f"own proposals {self.proposals()}: use proposal='auto' or one of "
+                            f"them (got {name!r})")
 
     def proposal(self, name="auto", bm=None, model=None):
         from ._constrained import ConstrainedProposal
         from ..terms._ergm import ERGMModel
-        self.resolve_proposal(name, model)
+        name = self.resolve_proposal(name, model)
         if not isinstance(bm, ERGMModel):
             raise SettingsError("a constrained sample space needs the model's compiled network "
                                 "(ERGM.compiled())")
+        if name == "pairs":
+            return ConstrainedProposal(bm, "pairs", self._free, layers=self._pair_layers(),
+                                       directions=pair_directions(model))
         return ConstrainedProposal(bm, self.preserve or "tnt", self._free, self.bounds,
                                    self.attr_bounds, getattr(self.network, "bipartite", None) or 0,
                                    attr_either=self.attr_either)
@@ -451,6 +482,19 @@ class ConstrainedSpace(SampleSpace):
         d = super().to_dict()
         d["spec"] = self.spec
         return d
+
+
+def pair_directions(model):
+    """The chances of the node-pair moves ("pairs") toggling a pair's drawn direction, the
+    reverse one and both: the drawn direction only when no term of ``model`` couples the two
+    directions of a pair (each dyad-independent, or an L() term of dyad-independent terms:
+    moving both directions at once would only join two independent proposals), else None
+    (``_constrained.PAIR_DIRECTIONS``)."""
+    terms = getattr(model, "terms", None)
+    if terms and all(t.dyad_independent or getattr(t, "within_ordered_pair", False)
+                     for t in terms):
+        return (1.0, 0.0, 0.0)
+    return None
 
 
 def make_proposal(name, bm=None):

@@ -70,9 +70,11 @@ cdef class LayerLogicKernel(CompoundKernel):
     cdef unsigned char[::1] table
     cdef NetworkState aux
     cdef readonly bint aux_directed
+    cdef readonly bint tie_free
 
-    def __init__(self, kernels, int base_n, int n_layers, table, bint aux_directed):
-        self._args = (kernels, base_n, n_layers, table, aux_directed)
+    def __init__(self, kernels, int base_n, int n_layers, table, bint aux_directed,
+                 bint tie_free=False):
+        self._args = (kernels, base_n, n_layers, table, aux_directed, tie_free)
         self._set_inner(list(kernels))
         self.base_n = base_n
         self.n_layers = n_layers
@@ -82,6 +84,12 @@ cdef class LayerLogicKernel(CompoundKernel):
         self.aux_directed = aux_directed
         self.n_stats = self.n_in
         self.aux = None
+        # inner kernels that read no tie (edges, node and dyadic covariates): no logical
+        # layer to keep, so no copy per model and nothing to follow on a toggle (their
+        # changes are taken on the model's own state, which they do not read)
+        self.tie_free = tie_free
+        if tie_free:
+            self.stateful = False
 
     cdef inline unsigned int bits(self, NetworkState s, int a, int b) noexcept nogil:
         return layer_bits(s, self.base_n, self.n_layers, a, b)
@@ -95,7 +103,10 @@ cdef class LayerLogicKernel(CompoundKernel):
             for t in range(self.n_stats):
                 out[t] = 0.0
             return
-        self.inner_change(self.aux, a, b, out)
+        if self.tie_free:
+            self.inner_change(s, a, b, out)
+        else:
+            self.inner_change(self.aux, a, b, out)
         if off:
             for t in range(self.n_stats):
                 out[t] = -out[t]

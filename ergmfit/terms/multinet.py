@@ -38,6 +38,7 @@ import numpy as np
 from ..exceptions import TermError
 from ..formula import FormulaArg, RCode, compact_text
 from ..network.networks import stacked_view
+from . import _coreterms
 from ._coreterms import (LAYER_SP_KINDS, LAYER_SP_TYPES, LAYER_STAR_TYPES, DyadLayerKernel,
                         LayerLogicKernel, NetworkDesignKernel, SharedPartnerLayerKernel,
                         TwoStarLayerKernel)
@@ -48,6 +49,14 @@ from .registry import BOTH, Param, Term, format_number, register
 from .stacking import stack
 
 FAMILY = "multinet"
+
+#: kernels whose change statistic reads no tie of the network (edges, node and dyadic
+#: covariates; ``mutual`` reads the reverse tie and is not one of them): an L() term of
+#: them keeps no logical layer, and the constrained sampler scores them first (its
+#: factorised stage, ``sampling/_constrainedmh.pxi``)
+TIE_FREE_KERNELS = tuple(getattr(_coreterms, name) for name in (
+    "EdgesKernel", "NodeCovKernel", "AbsDiffKernel", "FactorKernel", "MatchKernel", "MixKernel",
+    "AbsDiffCatKernel", "DenseEdgeCovKernel", "SparseEdgeCovKernel"))
 
 #: terms whose statistic is normalised by the network's size: not a sum over networks
 _SIZE_NORMALISED = frozenset({"density", "meandeg"})
@@ -411,7 +420,8 @@ def l_operator(net, formula, Ls):
         kernel_tables.append(layer_table(net, lg.text))
         kernels.append(_one_layer_kernel(net, formula, terms, kernel_tables[-1]) or
                        LayerLogicKernel([t.kernel for t in terms], base.n, len(net.blocks),
-                                        kernel_tables[-1], base.directed))
+                                        kernel_tables[-1], base.directed,
+                                        all(type(t.kernel) in TIE_FREE_KERNELS for t in terms)))
         inner_labels = [lab for t in terms for lab in t.labels]
         # every layer empty: the logical layer is empty (table[0] == 0), the base values
         inner_empty = np.concatenate([t.on_empty() for t in terms])
@@ -425,6 +435,7 @@ def l_operator(net, formula, Ls):
     else:
         inner = [Term("L", labels, k, empty=inner_empty) for k in kernels]
         term = stack("L", inner, labels, np.hstack([np.eye(p)] * len(kernels)))
+    term.within_ordered_pair = all(t.dyad_independent for t in terms)
     # curved inner terms keep their parameters: L(advice)~gwesp, L(advice)~gwesp.decay
     ls_text = (f"~{logics[0].text}" if not isinstance(Ls, list)
                else "c(" + ", ".join(f"~{lg.text}" for lg in logics) + ")")

@@ -73,6 +73,11 @@ class Term:
     # registration, ``register(bounds=)``; see BOUNDS): the face of a statistic at its
     # extreme (:mod:`ergmfit.estimation.mple.boundary`) reads it
     bounds: Any = None
+    # the change statistic of a dyad i -> j reads no dyad but i -> j in the layers (an L()
+    # term of dyad-independent terms): with ``dyad_independent``, what tells the node-pair
+    # moves of stacked networks (``proposal="pairs"``) that no term couples the two
+    # directions of a pair
+    within_ordered_pair: bool = False
 
     def on_empty(self) -> np.ndarray:
         """The statistics on the empty graph (``true_empty`` when set, else ``empty``)."""

@@ -509,3 +509,21 @@ def test_mple_ridge_warning_inside_n_advises_a_valid_call():
     text = " ".join(str(w.message) for w in caught if "ran off" in str(w.message))
     assert "e.g. N(~gwesp(1, fixed=TRUE))," in text, text
     assert ef.ERGM(net, "N(~gwesp(1, fixed=TRUE))").labels == ["N(1)~gwesp.fixed.1"]
+
+
+def test_layer_logic_of_tie_free_terms_keeps_no_logical_layer():
+    # L(~edges, ~a&b) reads no tie of its logical layer: the kernel keeps none (not
+    # stateful: no copy per model, nothing to follow on a toggle); a chain's running
+    # statistics still equal those counted on the network it ends at
+    a = nx.DiGraph([(0, 1), (1, 2), (2, 0), (3, 1)])
+    b = nx.DiGraph([(0, 1), (2, 0), (1, 3)])
+    b.add_nodes_from(a)
+    a.add_nodes_from(b)
+    m = ef.ERGM(ef.Layer({"a": a, "b": b}),
+                "L(~edges, ~a&b) + L(~edges, ~a&!b) + L(~mutual, ~a|b)")
+    kinds = [(t.kernel.tie_free, t.kernel.stateful) for t in m.terms]
+    assert kinds == [(True, False), (True, False), (False, True)]
+    theta = np.array([1.0, -0.5, 0.8])
+    sampler, cm = m.sampler(theta, random_state=3)
+    delta = sampler.sample(theta, 1, 5000, 1)[0]
+    assert np.allclose(m.statistics_vector() + delta, m.statistics_vector(cm.state.ties()))
