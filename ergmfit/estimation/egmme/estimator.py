@@ -19,8 +19,12 @@ parameters; see docs/egmme.md for the derivations):
    durations, and only the speed of convergence depends on it), the targets weighted by
    W = Σ⁺, the pseudo-inverse of their covariance on the chain (with more targets than
    coefficients the generalised method of moments' step; with as many, the Newton step
-   −J⁻¹ (ḡ_T − g_obs)), damped (Levenberg-Marquardt) and no coefficient moving more
-   than ``max_step`` per step;
+   −J⁻¹ (ḡ_T − g_obs)), damped (Levenberg-Marquardt; each direction of the step's
+   Monte Carlo noise shrunk by signal² / (signal² + variance), :func:`noise_damped`),
+   its gain divided by 1 + the number of steps that turned back (Kesten's rule), no
+   coefficient moving more than ``max_step`` per step, and a step after which the
+   deviation grew more than ``REJECT_GROWTH`` times (and past 1 sd) taken back to a
+   quarter of it, the chain restarting from y_obs (a step into another phase);
 3. ``n_average`` further half-steps whose θ's are averaged (Polyak-Ruppert);
 4. a final run at θ̂ gives the equilibrium covariance Σ of the targets, their mean
    (t-ratios) and its Monte Carlo error (batch means); the Jacobian is re-estimated by central differences with common random
@@ -73,15 +77,15 @@ class EGMME(Estimator):
     """
 
     method = "egmme"
-    #: what the refusal of a curved model it does not fit says (see docs/egmme.md)
+    #: what the refusal of a curved formation model says (see docs/egmme.md)
     curved_refusal_note = (
-        "EGMME fits the free decay of gwesp inside Form() (docs/egmme.md, 'Curved "
-        "terms'); the other decays were not tried (issue #32), a fixed decay is a "
-        "linear term; the estimators that fit every curved term fit observed "
-        "transitions (ef.NetSeries([...])), not one cross-section")
-    #: the free decays EGMME fits (their labels); others are refused
-    FITTED_DECAYS = ("Form~gwesp.decay",)
-    supports = {"curved": True, "constraints": True, "missing": False,
+        "tergm's documentation names no such limit of its EGMME; ergmfit's is issue #32: "
+        "in our trials a free gwesp decay ran to its bound 0 with a standard error that "
+        "did not cover the process's decay, or did not converge (docs/egmme.md, 'Curved "
+        "terms'); a fixed decay is a linear term and converges; the estimators that fit "
+        "curved terms fit observed transitions (ef.NetSeries([...])), not one "
+        "cross-section")
+    supports = {"curved": False, "constraints": True, "missing": False,
                 "target_stats": False, "missing+target_stats": False,
                 "families": frozenset({"binary"})}
     SETTINGS = (
@@ -122,15 +126,6 @@ class EGMME(Estimator):
                 "method='egmme' fits a dynamic model to one cross-section: write it with "
                 "tergm's operators, e.g. ef.ERGM(g, 'Form(~edges + gwesp(0, fixed=TRUE)) + "
                 "Persist(~offset(edges))'), with targets= and offset_coef=")
-        par = model.parameterisation
-        untried = [str(model.labels[i]) for i in par.decay_indices()
-                   if str(model.labels[i]) not in self.FITTED_DECAYS]
-        if untried:
-            term = untried[0].split("~")[-1].split(".")[0]
-            raise SettingsError(
-                f"method 'egmme' does not fit the free decay of {', '.join(untried)} "
-                f"(fixed=FALSE, statnet's default) yet ({self.curved_refusal_note}); fix "
-                f"the decay, e.g. {term}(0.5, fixed=TRUE)")
         cross = series.waves[-1]
         targets = _targets_formula(model, s["targets"])
         g_obs, tlabels = model.cross_section_statistics(targets)
