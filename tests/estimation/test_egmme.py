@@ -155,6 +155,10 @@ def test_stalled_newton_is_named():
     assert stalled(closing, [5.0, 5.1]) is None
     assert stalled(stuck[:1], [5.0, 5.1]) is None
     assert stalled(stuck, [np.nan, 5.0]) is None
+    # a start at the root (the dyad-independent model's shifted start): the deviations
+    # are the means' Monte Carlo noise, under half an sd, and no stall
+    noise = [{"deviation": [0.5, 0.4]}, {"deviation": [-1.0, 0.9]}, {"deviation": [1.2, -1.1]}]
+    assert stalled(noise, [5.0, 5.1]) is None
 
 
 @pytest.mark.slow

@@ -477,11 +477,13 @@ def cov_targets(run):
         np.full((len(run.g_obs),) * 2, np.nan)
 
 
-def stalled(history, sd, share=0.5):
+def stalled(history, sd, share=0.5, floor=0.5):
     """(first, late) sizes of the targets' deviation from the observed, in equilibrium sd
     (the largest over the targets), when the Newton iterations stopped closing the gap: the
     average over the last half of the iterations still ``share`` or more of the first
-    iteration's; else None.
+    iteration's, and at least ``floor`` sd (below it the late deviations are the Monte
+    Carlo noise of the iterations' means: a start already at the root, such as the
+    dissolution-shifted start of a dyad-independent model, is not a stall); else None.
 
     Examples
     --------
@@ -489,6 +491,7 @@ def stalled(history, sd, share=0.5):
     >>> stalled(h, [5.0, 5.0])
     (0.8, 0.89)
     >>> stalled([{"deviation": [4.0]}, {"deviation": [0.2]}, {"deviation": [-0.1]}], [5.0])
+    >>> stalled([{"deviation": [0.5]}, {"deviation": [1.0]}, {"deviation": [-1.0]}], [5.0])
     """
     sd = np.asarray(sd, dtype=float)
     if len(history) < 2 or not np.all(np.isfinite(sd)) or np.any(sd <= 0):
@@ -496,7 +499,8 @@ def stalled(history, sd, share=0.5):
     size = [float(np.max(np.abs(np.asarray(h["deviation"], dtype=float)) / sd))
             for h in history]
     late = float(np.mean(size[len(size) // 2:]))
-    return (round(size[0], 3), round(late, 3)) if late >= share * size[0] else None
+    return (round(size[0], 3), round(late, 3)) \
+        if late >= max(share * size[0], floor) else None
 
 
 #: a Newton iteration whose targets' deviation (largest |mean − observed| / sd) grew past
