@@ -460,11 +460,18 @@ class EGMMEDiagnostics(Diagnostics):
     target_mc_se : dict or None
         Monte Carlo standard error (batch means) of each target's final mean.
     projected_t : dict or None
-        With more targets than coefficients: the targets' deviation projected on
-        each coefficient's direction, in equilibrium sd (what convergence is judged
-        by then); None otherwise.
+        With more targets than coefficients, or a coefficient held at its bound:
+        the targets' deviation projected on each free coefficient's direction, in
+        equilibrium sd (what convergence is judged by then; NaN for one held at its
+        bound); None otherwise.
+    held_at_bound : list of str
+        Coefficients (a decay at 0) held at their bound at the estimate because the
+        targets would move them out of it; their moment condition is not asked for.
     history : list of dict
-        One dict per Newton iteration: ``theta``, ``gain``, ``deviation``.
+        One dict per Newton iteration: ``theta`` (after the step), ``start`` (the θ
+        the iteration ran at), ``gain`` (after Kesten's rule), ``deviation``,
+        ``changes`` (the steps that turned back so far) and, for an iteration that
+        took the last step back, ``rejected``.
     time_steps : int or None
         Time steps the main chain ran.
     proposals_per_step : int or None
@@ -482,6 +489,7 @@ class EGMMEDiagnostics(Diagnostics):
     t_ratios: Optional[dict] = None
     target_mc_se: Optional[dict] = None
     projected_t: Optional[dict] = None
+    held_at_bound: Optional[list] = None
     history: Optional[list] = None
     time_steps: Optional[int] = None
     proposals_per_step: Optional[int] = None

@@ -155,6 +155,10 @@ def test_stalled_newton_is_named():
     assert stalled(closing, [5.0, 5.1]) is None
     assert stalled(stuck[:1], [5.0, 5.1]) is None
     assert stalled(stuck, [np.nan, 5.0]) is None
+    # a start at the root (the dyad-independent model's shifted start): the deviations
+    # are the means' Monte Carlo noise, under half an sd, and no stall
+    noise = [{"deviation": [0.5, 0.4]}, {"deviation": [-1.0, 0.9]}, {"deviation": [1.2, -1.1]}]
+    assert stalled(noise, [5.0, 5.1]) is None
 
 
 @pytest.mark.slow
@@ -215,7 +219,7 @@ def test_command_line_egmme(tmp_path, capsys):
 
 
 def test_a_curved_formation_model_is_refused_by_its_decay(flobusiness):
-    # EGMME does not fit curved terms yet: the refusal names the decay inside Form() and
+    # EGMME does not fit free decays yet: the refusal names the decay inside Form() and
     # does not send a cross-section to the estimators that fit observed transitions
     m = ef.ERGM(flobusiness, "Form(~edges + gwesp(0.5, fixed=FALSE)) + Persist(~offset(edges))")
     with pytest.raises(SettingsError) as err:
@@ -294,3 +298,91 @@ def test_more_targets_than_coefficients_are_judged_along_the_coefficients(flobus
     assert np.isfinite(np.asarray(fit.bse)[0]) and np.asarray(fit.bse)[0] > 0
     # two targets that move together: the estimate stays near the edges-only root (-4.23)
     assert abs(float(fit.params["Form~edges"]) + 4.23) < 0.8
+
+
+class _Draws:
+    def __init__(self, cross):
+        self.cross, self.stats, self.interrupted = cross, cross, False
+
+
+class _ScriptedChain:
+    """A stand-in for the dynamic chain: each iteration's run has the given mean (1 sd)."""
+
+    def __init__(self, means):
+        self.means, self.rng = list(means), np.random.default_rng(0)
+
+    def run(self, eta, n_steps):
+        mean = self.means[0] if n_steps != 7 else 0.0       # 7: the burn-in
+        if n_steps != 7:
+            self.means.pop(0)
+        z = self.rng.standard_normal((400, 1))
+        return _Draws(mean + (z - z.mean()) / z.std(ddof=1))
+
+
+def _scripted_run(means):
+    from ergmfit.estimation.egmme.estimator import _Run
+    from ergmfit.terms.parameterisation import Identity
+
+    class Model:
+        parameterisation = Identity(["a"])
+
+        def eta(self, theta):
+            return theta
+
+    run = _Run(Model(), np.zeros(1), 1)
+    run.theta, run.chain = np.zeros(1), _ScriptedChain(means)
+    return run
+
+
+SCRIPTED = {"burnin": 7, "steps": 400, "max_step": 10.0}
+
+
+def test_a_step_that_turns_back_halves_the_gain():
+    # Kesten's rule: the second deviation has the other sign (an overshoot past the root),
+    # so the second step is taken at half the gain; the old code took it in full
+    from ergmfit.estimation.egmme.estimator import EGMME
+    run = _scripted_run([-1.0, 0.5])
+    EGMME()._iteration(run, SCRIPTED, 1.0)
+    assert run.theta[0] == pytest.approx(1.0, abs=0.01)   # J = Var = 1: step -dev (damped a bit)
+    EGMME()._iteration(run, SCRIPTED, 1.0)
+    assert run.history[-1]["changes"] == 1 and run.history[-1]["gain"] == 0.5
+    assert run.theta[0] == pytest.approx(1.0 - 0.25, abs=0.05)
+
+
+def test_a_step_into_another_phase_is_taken_back():
+    # the deviation grows from 0.8 sd to 6 sd after a step (the dense phase beyond a steep
+    # stretch): a quarter of the step is taken instead, from the observed network
+    from ergmfit.estimation.egmme.estimator import EGMME, REJECT_SHRINK
+    run = _scripted_run([-0.8, 6.0])
+    EGMME()._iteration(run, SCRIPTED, 1.0)
+    first = run.theta[0]
+    EGMME()._iteration(run, SCRIPTED, 1.0)
+    assert run.history[-1]["rejected"] and run.restart
+    assert run.theta[0] == pytest.approx(REJECT_SHRINK * first)
+
+
+def test_a_coefficient_held_at_its_bound_takes_no_step_outward():
+    from ergmfit.estimation.egmme.estimator import free_directions, weighted_step
+    J, W = np.eye(2), np.eye(2)
+    dev = np.array([-1.0, 2.0])                 # the step would be (+1, -2): decay below 0
+    free = free_directions(J, dev, W, np.array([False, True]), np.array([0.0, 0.0]),
+                           np.array([-np.inf, 0.0]))
+    assert free.tolist() == [True, False]
+    np.testing.assert_allclose(weighted_step(J, dev, W, ridge=0.0, free=free), [1.0, 0.0])
+    # pointing inward, it is free
+    free = free_directions(J, -dev, W, np.array([False, True]), np.array([0.0, 0.0]),
+                           np.array([-np.inf, 0.0]))
+    assert free.tolist() == [True, True]
+
+
+@pytest.mark.slow
+def test_flobusiness_gwesp_half_converges_past_its_steep_stretch(flobusiness):
+    # about 15 CPU s.  Session 14's steps ran from the sparse side into the dense phase and
+    # stayed (0.57 sd off, stalled); a step into another phase is now taken back
+    m = ef.ERGM(flobusiness, "Form(~edges + gwesp(0.5, fixed=TRUE)) + Persist(~offset(edges))")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit = m.fit(method="egmme", offset_coef=[np.log(9)], random_state=1)
+    assert fit.converged
+    assert any(h.get("rejected") for h in fit.info["history"])
+    np.testing.assert_allclose(np.asarray(fit.params)[:2], [-5.66, 1.19], atol=0.1)

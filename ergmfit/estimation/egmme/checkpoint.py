@@ -24,13 +24,22 @@ __all__ = ["EGMMECheckpoint"]
 MAX_STAGES = 2 ** 20
 
 
+#: the keys of an iteration's record that older checkpoints lack: the sign changes so far
+#: (Kesten's rule), the θ the iteration ran at, whether it rejected the last step
+OPTIONAL_KEYS = frozenset({"changes", "start", "rejected"})
+
+
 def _history(value, dims):
-    """The Newton steps' records: {"theta", "gain", "deviation"} each."""
+    """The Newton steps' records: {"theta", "gain", "deviation"} each, and "changes" (the
+    sign changes so far, for the gains' Kesten rule; 0 when absent: older checkpoints)."""
     if not isinstance(value, list) or len(value) > MAX_STAGES:
         raise ValueError("not a list of the iterations' records")
     for h in value:
-        if not isinstance(h, dict) or set(h) != {"theta", "gain", "deviation"} \
+        if not isinstance(h, dict) or set(h) - OPTIONAL_KEYS != {"theta", "gain", "deviation"} \
+                or not isinstance(h.get("changes", 0), int) or isinstance(h.get("changes"), bool) \
                 or not isinstance(h["theta"], list) or len(h["theta"]) != dims["p"] \
+                or not isinstance(h.get("start", h["theta"]), list) \
+                or len(h.get("start", h["theta"])) != dims["p"] \
                 or not isinstance(h["deviation"], list) \
                 or not isinstance(h["gain"], (int, float)) or isinstance(h["gain"], bool):
             raise ValueError("not a list of the iterations' records (theta, gain, deviation)")

@@ -19,8 +19,12 @@ parameters; see docs/egmme.md for the derivations):
    durations, and only the speed of convergence depends on it), the targets weighted by
    W = Σ⁺, the pseudo-inverse of their covariance on the chain (with more targets than
    coefficients the generalised method of moments' step; with as many, the Newton step
-   −J⁻¹ (ḡ_T − g_obs)), damped (Levenberg-Marquardt) and no coefficient moving more
-   than ``max_step`` per step;
+   −J⁻¹ (ḡ_T − g_obs)), damped (Levenberg-Marquardt; each direction of the step's
+   Monte Carlo noise shrunk by signal² / (signal² + variance), :func:`noise_damped`),
+   its gain divided by 1 + the number of steps that turned back (Kesten's rule), no
+   coefficient moving more than ``max_step`` per step, and a step after which the
+   deviation grew more than ``REJECT_GROWTH`` times (and past 1 sd) taken back to a
+   quarter of it, the chain restarting from y_obs (a step into another phase);
 3. ``n_average`` further half-steps whose θ's are averaged (Polyak-Ruppert);
 4. a final run at θ̂ gives the equilibrium covariance Σ of the targets, their mean
    (t-ratios) and its Monte Carlo error (batch means); the Jacobian is re-estimated by central differences with common random
@@ -76,9 +80,10 @@ class EGMME(Estimator):
     #: what the refusal of a curved formation model says (see docs/egmme.md)
     curved_refusal_note = (
         "tergm's documentation names no such limit of its EGMME; ergmfit's is issue #32: "
-        "a free decay did not converge in our trials (docs/egmme.md), a fixed one is a "
-        "linear term and converges from the dissolution-shifted start; the estimators "
-        "that fit curved terms fit observed transitions (ef.NetSeries([...])), not one "
+        "in our trials a free gwesp decay ran to its bound 0 with a standard error that "
+        "did not cover the process's decay, or did not converge (docs/egmme.md, 'Curved "
+        "terms'); a fixed decay is a linear term and converges; the estimators that fit "
+        "curved terms fit observed transitions (ef.NetSeries([...])), not one "
         "cross-section")
     supports = {"curved": False, "constraints": True, "missing": False,
                 "target_stats": False, "missing+target_stats": False,
@@ -131,6 +136,7 @@ class EGMME(Estimator):
                 f"coefficient(s) ({', '.join(model.labels)}); add targets or fix coefficients "
                 "with offset()")
         run = _Run(model, g_obs, p)
+        run.observed_ties = np.asarray(cross.ties)
         run.settings = {k: s[k] for k in RUN_SETTINGS}
         saved = None
         if s["resume"] is not None:
@@ -191,11 +197,12 @@ class EGMME(Estimator):
                 gap = (f"the equilibrium means of the targets are up to "
                        f"{np.max(np.abs(t)):.3f} sd from the observed")
             else:
-                converged = bool(np.all(np.abs(run.z) < s["t_ratio"])
-                                 or np.all(np.abs(run.z) < 2 * run.z_se))
+                z, z_se = run.z[~run.held], run.z_se[~run.held]
+                converged = bool(np.all(np.abs(z) < s["t_ratio"])
+                                 or np.all(np.abs(z) < 2 * z_se))
                 gap = (f"the {q} targets' deviation from the observed, projected on the "
-                       f"{p} coefficients' directions, is up to {np.max(np.abs(run.z)):.3f} "
-                       f"sd (Monte Carlo s.e. {np.max(run.z_se):.3f})")
+                       f"{len(z)} free coefficients' directions, is up to "
+                       f"{np.max(np.abs(z)):.3f} sd (Monte Carlo s.e. {np.max(z_se):.3f})")
             if not converged:
                 msg = f"EGMME did not converge: {gap} (criterion {s['t_ratio']}); "
                 stall = None if run.z is not None else \
@@ -233,6 +240,8 @@ class EGMME(Estimator):
                 "target_means": None if means is None else dict(zip(tlabels, means.tolist())),
                 "t_ratios": dict(zip(tlabels, t.tolist())),
                 "projected_t": None if run.z is None else dict(zip(labels, run.z.tolist())),
+                "held_at_bound": [] if run.held is None else [
+                    lab for lab, h in zip(labels, run.held) if h],
                 "target_mc_se": None if run.mc_se is None else dict(zip(tlabels,
                                                                         run.mc_se.tolist())),
                 "bistable": None if run.final_cross is None else [
@@ -252,6 +261,8 @@ class EGMME(Estimator):
         """After a stage: the checkpoint (with the generator's state before the chain is
         rebuilt), then the chain rebuilt from its network with a seed from ``rng``."""
         ties, step = run.chain.state.ties(), run.chain.step
+        if run.restart:                     # a rejected step: back to the observed network
+            ties, run.restart = np.array(run.observed_ties, copy=True), False
         if store is not None:
             EGMMECheckpoint(stage=run.stage, theta=run.theta, history=run.history,
                             averaged=[a.tolist() for a in run.averaged], ties=ties.tolist(),
@@ -270,15 +281,50 @@ class EGMME(Estimator):
         _checked(run.chain.run(eta, s["burnin"]))
         r = _checked(run.chain.run(eta, s["steps"]))
         dev = r.cross.mean(axis=0) - run.g_obs
+        if run.history:
+            last = run.history[-1]
+            sd = np.sqrt(np.maximum(np.var(r.cross, axis=0, ddof=1), 1e-12))
+            now = float(np.max(np.abs(dev) / sd))
+            before = float(np.max(np.abs(np.asarray(last["deviation"])) / sd))
+            if "start" in last and now > max(REJECT_GROWTH * before, 1.0):
+                # the last step overshot into another regime of the equilibrium (a dense
+                # phase beyond a steep stretch, where the Jacobian of the sparse side
+                # does not hold): a quarter of it is taken instead, from the observed
+                # network, and the turn counts for Kesten's rule
+                start = np.asarray(last["start"], dtype=float)
+                changes = last.get("changes", 0) + 1
+                theta = run.model.parameterisation.project(
+                    start + REJECT_SHRINK * (run.theta - start))
+                run.history.append({"theta": theta.tolist(), "gain": 0.0,
+                                    "deviation": dev.tolist(), "changes": changes,
+                                    "start": run.theta.tolist(), "rejected": True})
+                run.theta, run.restart = theta, True
+                return
         J = run.eda_jacobian(r)
         W = target_weights(np.atleast_2d(np.cov(r.cross, rowvar=False)))
-        step = weighted_step(J, dev, W)
+        par = run.model.parameterisation
+        free = free_directions(J, dev, W, par.at_bound(run.theta), run.theta,
+                               par.lower_bounds())
+        step = weighted_step(J, dev, W, free=free)
+        step = noise_damped(step, J, W, _batch_means_cov(r.cross), free)
+        # Kesten's rule: the gain falls as 1 / (1 + the number of times the step has
+        # turned back), measured along the coefficients' directions in the J'WJ metric
+        # (an overshoot past the root, or the Monte Carlo noise of the means near it)
+        changes = run.history[-1].get("changes", 0) if run.history else 0
+        if run.history:
+            back = weighted_step(J, np.asarray(run.history[-1]["deviation"], dtype=float), W,
+                                 free=free)
+            if float(step @ (J.T @ W @ J) @ back) < 0:
+                changes += 1
+        gain = gain / (1.0 + changes)
         size = float(np.max(np.abs(step))) if len(step) else 0.0
         if size > s["max_step"]:            # at most max_step in every coefficient
             step *= s["max_step"] / size
-        run.theta = run.model.parameterisation.project(run.theta + gain * step)
+        start = run.theta
+        run.theta = par.project(run.theta + gain * step)
         run.history.append({"theta": run.theta.tolist(), "gain": gain,
-                            "deviation": dev.tolist()})
+                            "deviation": dev.tolist(), "changes": changes,
+                            "start": start.tolist()})
 
     def _final(self, run, s, rng):
         eta = run.model.eta(run.theta)
@@ -293,12 +339,18 @@ class EGMME(Estimator):
         run.t = np.divide(run.means - run.g_obs, sd, out=np.zeros_like(sd), where=sd > 0)
         J0 = run.eda_jacobian(r)
         J = self._fd_jacobian(run, s, J0, Sigma, rng)
-        if len(run.g_obs) > len(run.theta):
-            # over-identified: the weighted estimate's covariance (J'WJ)⁻¹ with W = Σ⁺,
-            # and the deviation judged along the coefficients' directions
-            W = target_weights(Sigma)
+        par = run.model.parameterisation
+        W = target_weights(Sigma)
+        free = free_directions(J, run.means - run.g_obs, W, par.at_bound(run.theta),
+                               run.theta, par.lower_bounds())
+        run.held = ~free
+        if len(run.g_obs) > len(run.theta) or run.held.any():
+            # over-identified (or a coefficient held at its bound, whose moment condition
+            # need not hold): the weighted estimate's covariance (J'WJ)⁻¹ with W = Σ⁺,
+            # and the deviation judged along the free coefficients' directions
             run.cov = np.linalg.pinv(J.T @ W @ J)
-            run.z, run.z_se = projected_t(r.cross, run.g_obs, J, Sigma)
+            run.z, run.z_se = np.full(len(free), np.nan), np.full(len(free), np.nan)
+            run.z[free], run.z_se[free] = projected_t(r.cross, run.g_obs, J[:, free], Sigma)
         else:
             Jp = np.linalg.pinv(J)
             run.cov = Jp @ Sigma @ Jp.T
@@ -311,10 +363,13 @@ class EGMME(Estimator):
         h = 0.5 * np.sqrt(np.maximum(np.diag(approx), 1e-8))
         start = run.chain.state.ties()
         J = np.empty((len(run.g_obs), p))
+        lower = run.model.parameterisation.lower_bounds()
         for k in range(p):
             seed = int(rng.integers(2**63 - 1))
             means = []
-            for sign in (1.0, -1.0):
+            # one-sided at a bound of the box (a decay near 0): θ̂ + 2h against θ̂
+            signs = (1.0, -1.0) if run.theta[k] - h[k] >= lower[k] else (2.0, 0.0)
+            for sign in signs:
                 theta = run.theta.copy()
                 theta[k] += sign * h[k]
                 chain = run.model.dynamic_chain(cross=run.chain.cross_formula, start=start,
@@ -347,7 +402,22 @@ def target_weights(Sigma, rel_tol=1e-9):
     return (vecs[:, keep] / vals[keep]) @ vecs[:, keep].T
 
 
-def weighted_step(J, dev, W, ridge=1e-3):
+def free_directions(J, dev, W, at_bound, theta, lower):
+    """Mask of the coefficients a step may move: all but those held at a bound of the
+    parameter box (a decay at 0) whose step points out of it — the active set of the
+    bounded moment equations (the step then solves them in the other coefficients)."""
+    free = np.ones(J.shape[1], dtype=bool)
+    at_bound = np.asarray(at_bound, dtype=bool)
+    if not at_bound.any():
+        return free
+    step = weighted_step(J, dev, W)
+    lower = np.asarray(lower, dtype=float)
+    outward = np.where(np.asarray(theta) <= lower, step < 0, step > 0)
+    free[at_bound & outward] = False
+    return free
+
+
+def weighted_step(J, dev, W, ridge=1e-3, free=None):
     """The Gauss-Newton step of the weighted moment equations, −(J'WJ + λI)⁻¹ J'W dev:
     with as many targets as coefficients and J invertible the Newton step −J⁻¹ dev (the
     weights do not move the root), with more targets the step of the generalised method
@@ -362,10 +432,16 @@ def weighted_step(J, dev, W, ridge=1e-3):
     array([-1.,  2.])
     """
     J, dev = np.atleast_2d(np.asarray(J, dtype=float)), np.asarray(dev, dtype=float)
+    out = np.zeros(J.shape[1])
+    cols = np.ones(J.shape[1], dtype=bool) if free is None else np.asarray(free, dtype=bool)
+    if not cols.any():
+        return out
+    J = J[:, cols]
     JtW = J.T @ W
     H = JtW @ J
     lam = ridge * max(float(np.max(np.diag(H))) if H.size else 0.0, 1e-12)
-    return -np.linalg.solve(H + lam * np.eye(J.shape[1]), JtW @ dev)
+    out[cols] = -np.linalg.solve(H + lam * np.eye(J.shape[1]), JtW @ dev)
+    return out
 
 
 def projected_t(cross, g_obs, J, Sigma):
@@ -401,11 +477,13 @@ def cov_targets(run):
         np.full((len(run.g_obs),) * 2, np.nan)
 
 
-def stalled(history, sd, share=0.5):
+def stalled(history, sd, share=0.5, floor=0.5):
     """(first, late) sizes of the targets' deviation from the observed, in equilibrium sd
     (the largest over the targets), when the Newton iterations stopped closing the gap: the
     average over the last half of the iterations still ``share`` or more of the first
-    iteration's; else None.
+    iteration's, and at least ``floor`` sd (below it the late deviations are the Monte
+    Carlo noise of the iterations' means: a start already at the root, such as the
+    dissolution-shifted start of a dyad-independent model, is not a stall); else None.
 
     Examples
     --------
@@ -413,6 +491,7 @@ def stalled(history, sd, share=0.5):
     >>> stalled(h, [5.0, 5.0])
     (0.8, 0.89)
     >>> stalled([{"deviation": [4.0]}, {"deviation": [0.2]}, {"deviation": [-0.1]}], [5.0])
+    >>> stalled([{"deviation": [0.5]}, {"deviation": [1.0]}, {"deviation": [-1.0]}], [5.0])
     """
     sd = np.asarray(sd, dtype=float)
     if len(history) < 2 or not np.all(np.isfinite(sd)) or np.any(sd <= 0):
@@ -420,9 +499,15 @@ def stalled(history, sd, share=0.5):
     size = [float(np.max(np.abs(np.asarray(h["deviation"], dtype=float)) / sd))
             for h in history]
     late = float(np.mean(size[len(size) // 2:]))
-    return (round(size[0], 3), round(late, 3)) if late >= share * size[0] else None
+    return (round(size[0], 3), round(late, 3)) \
+        if late >= max(share * size[0], floor) else None
 
 
+#: a Newton iteration whose targets' deviation (largest |mean − observed| / sd) grew past
+#: this many times the last one's, and past 1 sd, rejects the last step
+REJECT_GROWTH = 3.0
+#: the share of a rejected step taken instead
+REJECT_SHRINK = 0.25
 #: a phase of a bistable equilibrium holds at least this share of the time steps
 PHASE_SHARE = 0.05
 #: Sarle's bimodality coefficient above which a distribution counts as two-peaked (5/9: a
@@ -495,8 +580,9 @@ class _Run:
     def __init__(self, model, g_obs, p):
         self.model, self.g_obs, self.p = model, g_obs, p
         self.theta = self.chain = self.cov = self.t = self.means = self.mc_se = None
-        self.sigma = self.final_cross = self.z = self.z_se = None
+        self.sigma = self.final_cross = self.z = self.z_se = self.held = None
         self.history, self.averaged = [], []
+        self.restart, self.observed_ties = False, None
         self.stage = self.step = 0          # stages done (see EGMME.fit), chain time steps
 
     def eda_jacobian(self, r):
@@ -508,6 +594,48 @@ class _Run:
         Tc, Sc = T - T.mean(axis=0), S - S.mean(axis=0)
         J = Tc.T @ Sc / max(1, len(T) - 1)
         return J
+
+
+def noise_damped(step, J, W, V, free=None, ridge=1e-3):
+    """The step with each of its Monte Carlo noise's principal directions shrunk by
+    signal² / (signal² + noise variance) (a Wiener filter): V is the covariance of the
+    targets' mean deviation (batch means), the step's noise covariance A V A' with
+    A = (J'WJ + λI)⁻¹ J'W; a direction the step takes mostly because of the noise of
+    the means (along a ridge of nearly collinear statistics) hardly moves, one it takes
+    for the signal moves in full.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> J, W = np.eye(2), np.eye(2)
+    >>> noise_damped(np.array([3.0, 0.1]), J, W, np.diag([0.01, 1.0])).round(3).tolist()
+    [2.997, 0.001]
+    """
+    J = np.atleast_2d(np.asarray(J, dtype=float))
+    cols = np.ones(J.shape[1], dtype=bool) if free is None else np.asarray(free, dtype=bool)
+    step = np.asarray(step, dtype=float).copy()
+    if not cols.any():
+        return step
+    Jf = J[:, cols]
+    JtW = Jf.T @ W
+    H = JtW @ Jf
+    lam = ridge * max(float(np.max(np.diag(H))) if H.size else 0.0, 1e-12)
+    A = np.linalg.solve(H + lam * np.eye(Jf.shape[1]), JtW)
+    C = A @ np.atleast_2d(V) @ A.T
+    vals, U = np.linalg.eigh((C + C.T) / 2)
+    c = U.T @ step[cols]
+    vals = np.maximum(vals, 0.0)
+    c *= np.divide(c * c, c * c + vals, out=np.ones_like(c), where=(c * c + vals) > 0)
+    step[cols] = U @ c
+    return step
+
+
+def _batch_means_cov(T, n_batches=20):
+    """Monte Carlo covariance of the column means of the autocorrelated rows ``T``
+    (batch means)."""
+    b = len(T) // n_batches
+    means = T[: b * n_batches].reshape(n_batches, b, -1).mean(axis=1)
+    return np.atleast_2d(np.cov(means, rowvar=False)) / n_batches
 
 
 def _batch_means_se(T, n_batches=20):
