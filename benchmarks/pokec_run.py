@@ -48,21 +48,60 @@ def peak_mb():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
+def snap_nodes(path):
+    """The node count of a SNAP file's ``# Nodes: N`` header line (None without one)."""
+    import gzip
+    import re
+    with (gzip.open(path, "rt") if str(path).endswith(".gz") else open(path)) as fh:
+        for line in fh:
+            if not line.startswith("#"):
+                return None
+            found = re.search(r"Nodes:\s*(\d+)", line)
+            if found:
+                return int(found.group(1))
+    return None
+
+
 def read_snap(path):
-    """(n, arcs as a C-ordered (m, 2) int64 array of 0-based ids, the original ids ascending)
-    of a SNAP edge list.  The ids are relabelled in place through a presence map of the
-    largest id (``ergmfit.datasets._relabel_in_place``), not by ``np.unique``'s sorted copies:
-    at Pokec's size the read peaks near the tie array's own 0.5 GB plus pandas' columns."""
+    """(n, arcs as a C-ordered (m, 2) int64 array of 0-based ids, the node labels ascending)
+    of a SNAP edge list.
+
+    Without a ``# Nodes: N`` header the nodes are the ids the arcs name, relabelled 0..n-1 in
+    ascending order.  With one, the network has N nodes, isolates included (a node no arc names
+    is still a node of SNAP's network and of the model's statistics, e.g. AltTwoPathsT's pairs):
+    when the arcs name fewer than N ids, the ids are taken as SNAP numbers them, 1..N (Pokec's
+    ``soc-pokec-relationships``), or 0..N-1 if id 0 occurs, and node k is id k + 1 (or k).  A
+    header smaller than the ids the arcs name, or ids outside that range, is an error.
+
+    The ids are relabelled in place through a presence map of the largest id
+    (``ergmfit.datasets._relabel_in_place``), not by ``np.unique``'s sorted copies: at
+    Pokec's size the read peaks near the tie array's own 0.5 GB plus pandas' columns."""
     import pandas as pd
     from ergmfit.datasets import _relabel_in_place
+    declared = snap_nodes(path)
     df = pd.read_csv(path, sep="\t", comment="#", header=None, names=["tail", "head"],
                      dtype=np.int64, engine="c")
     arcs = np.empty((len(df), 2), dtype=np.int64)
     arcs[:, 0] = df["tail"].to_numpy()
     arcs[:, 1] = df["head"].to_numpy()
     del df
+    if arcs.size and arcs.min() < 0:
+        raise ValueError(f"{path}: a negative node id ({int(arcs.min())})")
     n, arcs, ids = _relabel_in_place(arcs)
-    return n, arcs, ids
+    if declared is None or declared == n:
+        return n, arcs, ids
+    if declared < n:
+        raise ValueError(f"{path}: its header says '# Nodes: {declared}' but its arcs name "
+                         f"{n:,} distinct nodes")
+    base = 0 if ids[0] == 0 else 1
+    if ids[-1] > declared - 1 + base:
+        raise ValueError(f"{path}: its header says '# Nodes: {declared}' (ids {base}.."
+                         f"{declared - 1 + base}, isolates being the ids no arc names) but an "
+                         f"arc names id {ids[-1]}")
+    shift = np.asarray(ids, dtype=np.int64) - base       # rank -> node
+    for a in range(0, len(arcs), 1 << 16):
+        arcs[a:a + (1 << 16)] = shift[arcs[a:a + (1 << 16)]]
+    return declared, arcs, list(range(base, declared + base))
 
 
 def pokec_statistics(n, arcs, lam=2.0, block_paths=5e7, progress=None):
@@ -185,14 +224,17 @@ def main():
     ap.add_argument("--sampler-steps", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--cache-memory", type=int, default=None, metavar="BYTES")
-    ap.add_argument("--kernel-statistics", action="store_true",
-                    help="count the observed statistics tie by tie with the model's kernels "
-                         "(any formula; the default formula's are counted by sparse products)")
+    ap.add_argument("--sparse-statistics", action="store_true",
+                    help="count the default formula's observed statistics by blocked sparse "
+                         "products (pokec_statistics; an independent check, slower) instead of "
+                         "ERGM.statistics_vector")
     ap.add_argument("--stats-only", action="store_true",
                     help="stop after the observed statistics (memory per arc of the set-up)")
     args = ap.parse_args()
     if args.resume and not args.checkpoint:
         ap.error("--resume needs --checkpoint DIR")
+    if args.sparse_statistics and args.formula != FORMULA:
+        ap.error("--sparse-statistics counts the default formula only")
     # a background job of a non-interactive shell starts with SIGINT ignored: make Ctrl-C,
     # kill -INT and kill -TERM stop EE cleanly (after its outer iteration, checkpointed)
     signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -225,7 +267,7 @@ def main():
         # whose tie digest matched: EE's start and its checkpoint's checks read it
         model._remember_observed_statistics(stats)
         how = f"read from {os.path.join(args.checkpoint, OBSERVED_FILE)} (tie SHA-256 matched)"
-    elif args.formula == FORMULA and not args.kernel_statistics:
+    elif args.sparse_statistics:
         if args.checkpoint:
             os.makedirs(args.checkpoint, exist_ok=True)
         stats = pokec_statistics(n, net.ties, progress=os.path.join(
@@ -236,7 +278,8 @@ def main():
             save_observed(args.checkpoint, model, digest, stats)
     else:
         stats = model.statistics_vector()
-        how = "counted by the kernels"
+        how = ("counted by ERGM.statistics_vector (the alternating terms by whole-network "
+               "counts, ergmfit.terms.wholecount)")
         if args.checkpoint:
             save_observed(args.checkpoint, model, digest, stats)
     t_stats = time.process_time() - t1

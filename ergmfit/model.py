@@ -19,6 +19,7 @@ from .terms.offsets import offset_flags as _offset_flags, split_offsets  # noqa:
 from .terms.registry import COUNT_STATE, build_term
 from .terms.macros import expand_for
 from .terms._ergm import ERGMModel
+from .terms.wholecount import whole_counted, whole_counts
 from .tapered import TaperingMixin
 from .terms._valued import CountERGMModel
 from .runtime.interrupts import stops_when_interrupted
@@ -380,10 +381,33 @@ class ERGM:
     def _accumulated(self, ties):
         # the statistics of ``ties`` (the network's when None), from the empty graph
         ties = self.network.ties if ties is None else np.asarray(ties, dtype=np.int64).reshape(-1, 2)
+        kernels = self.kernels
+        whole = whole_counted(self.network, kernels)
+        if whole:
+            # the directed alternating terms at large n: one pass over the two-paths
+            # (ergmfit.terms.wholecount) instead of a two-path look-up per tie and term
+            rest = [k for p, k in enumerate(kernels) if p not in whole]
+            rest_stats = self._accumulate_by_ties(ties, rest)
+            sizes = [len(t.empty) for t in self.terms]
+            starts = np.concatenate([[0], np.cumsum(sizes)]).astype(int)
+            out, r = self._empty.copy(), 0
+            counted = whole_counts(self.network.n, ties, [kernels[p] for p in whole])
+            for p in range(len(kernels)):
+                lo, hi = starts[p], starts[p + 1]
+                if p in whole:
+                    out[lo] += counted[whole.index(p)]
+                else:
+                    out[lo:hi] += rest_stats[r:r + hi - lo]
+                    r += hi - lo
+            return out
+        return self._empty + self._accumulate_by_ties(ties, kernels)
+
+    def _accumulate_by_ties(self, ties, kernels):
+        # the summed change statistics of ``kernels`` adding ``ties`` one by one to the empty graph
         empty = ERGMModel(NetworkState(self.network.n, self.network.directed, cache_memory=cache_budget(
-            self.network.n, len(ties), self.network.directed)), self.kernels)
+            self.network.n, len(ties), self.network.directed)), kernels)
         empty.state.reserve_two_paths(ties)     # held counts: no map grows on the way
-        return self._empty + empty.add_ties_accumulate(np.ascontiguousarray(ties, dtype=np.int64))
+        return empty.add_ties_accumulate(np.ascontiguousarray(ties, dtype=np.int64))
 
     @property
     def default_proposal(self) -> str:

@@ -157,3 +157,35 @@ def test_observed_statistics_memo_sees_ties_changed_in_place():
     changed = ef.ERGM(ef.Network(60, ties.copy(), True), FORMULA).statistics_vector()
     assert not np.array_equal(changed, first)
     np.testing.assert_array_equal(model.statistics_vector(), changed)
+
+
+def test_pokec_reader_keeps_the_isolates_its_header_declares(tmp_path):
+    # SNAP numbers Pokec's nodes 1..N; "# Nodes: 6" with arcs naming 1, 3, 4, 6: nodes 2 and 5
+    # are isolates (the old reader made a 4-node network of the arcs' ids)
+    run = load_script(BENCHMARKS / "pokec_run.py")
+    path = tmp_path / "net.txt"
+    path.write_text("# Directed graph\n# Nodes: 6 Edges: 4\n# FromNodeId\tToNodeId\n"
+                    "1\t3\n3\t6\n6\t1\n4\t3\n")
+    n, arcs, ids = run.read_snap(str(path))
+    assert n == 6 and ids == [1, 2, 3, 4, 5, 6]
+    np.testing.assert_array_equal(arcs, [[0, 2], [2, 5], [5, 0], [3, 2]])
+    assert arcs.dtype == np.int64 and arcs.flags.c_contiguous
+    model = ef.ERGM(ef.Network(n, arcs, True), "edges + isolates")
+    np.testing.assert_array_equal(model.statistics_vector(), [4, 2])
+    # 0-based ids (id 0 present), gzip
+    gz = tmp_path / "net0.txt.gz"
+    with gzip.open(gz, "wt") as fh:
+        fh.write("# Nodes: 5 Edges: 2\n0\t2\n2\t3\n")
+    n, arcs, ids = run.read_snap(str(gz))
+    assert n == 5 and ids == [0, 1, 2, 3, 4]
+    np.testing.assert_array_equal(arcs, [[0, 2], [2, 3]])
+    # a header equal to the ids named: the arcs' ids relabelled, as without a header
+    (tmp_path / "same.txt").write_text("# Nodes: 3 Edges: 2\n10\t30\n30\t20\n")
+    assert run.read_snap(str(tmp_path / "same.txt"))[0] == 3
+    # a header that cannot be right is a clear error
+    (tmp_path / "small.txt").write_text("# Nodes: 2 Edges: 2\n1\t2\n2\t3\n")
+    with pytest.raises(ValueError, match="Nodes: 2.*3 distinct"):
+        run.read_snap(str(tmp_path / "small.txt"))
+    (tmp_path / "far.txt").write_text("# Nodes: 4 Edges: 2\n1\t2\n2\t9\n")
+    with pytest.raises(ValueError, match="names id 9"):
+        run.read_snap(str(tmp_path / "far.txt"))
