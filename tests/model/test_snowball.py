@@ -322,3 +322,23 @@ def test_a_sample_without_information_is_left_out_not_fatal():
     assert [r["error"] is not None for r in fit.samples][:2] == [True, True]
     assert not fit.used[:2].any() and "left out" in fit.summary()
     assert fit.left_out()["no information (the fit raised an error)"] == [1, 2]
+
+
+def test_ee_auto_settings_read_the_free_dyads_not_the_whole_sample():
+    # a seed, 5 nodes in wave 1 and 1,095 in the outermost wave: 1,211,100 ordered dyads,
+    # of which only the 30 among waves 0 and 1 vary.  EE's "auto" settings are those of a
+    # model of 30 variables (until session 15 they read the whole sample's dyads and
+    # chose the Borisenko update, EstimNet's burn-in and s.e., and no polish)
+    from ergmfit.estimation.ee.estimator import EE
+    n = 1101
+    ties = [(0, k) for k in range(1, 6)] + [(1 + k % 5, k) for k in range(6, n)]
+    zone = [0] + [1] * 5 + [2] * (n - 6)
+    net = Network(n, ties, True, node_attrs={"zone": zone})
+    m = ef.ERGM(net, "edges + mutual", constraints='~ snowball("zone")')
+    assert net.n_dyads > 10**6 and len(m.sample_space.free_vars()) == 30
+    cfg = EE(ee_steps=200, ee_inner_steps=100).resolved_settings(m)
+    assert cfg["update"] == "newton" and cfg["burnin"] == 0.2 and cfg["polish"] is True
+    assert cfg["se"] == "simulate" and cfg["learning_rate"] == (0.01, 0.001)
+    # the same network unconstrained is a large one
+    cfg = EE(ee_steps=200, ee_inner_steps=100).resolved_settings(ef.ERGM(net, "edges + mutual"))
+    assert cfg["update"] == "borisenko" and cfg["burnin"] == 10_001 and cfg["polish"] is False
