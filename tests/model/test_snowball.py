@@ -67,6 +67,10 @@ def test_snowball_space_is_the_conditional_design(make):
 @pytest.mark.parametrize("make, formula, theta", [
     (_undirected6, "edges + triangle", [-0.4, 0.8]),
     (_directed4, "edges + mutual", [-0.3, 0.9]),
+    # the Epinions model's directed alternating kernels (held two-path counts) under the
+    # constraint's moves
+    (_directed4, "Arc + Reciprocity + AltInStars + AltKTrianglesT + AltTwoPathsT",
+     [-0.5, 0.8, -0.4, 0.6, -0.3]),
 ])
 def test_snowball_proposal_is_exact(make, formula, theta):
     m = ef.ERGM(make(), formula, constraints='~ snowball("zone")')
@@ -256,6 +260,25 @@ def test_meta_analysis_is_inverse_variance_weighted():
         ef.meta_analysis([[1.0]], [[np.inf]])
     with pytest.raises(SettingsError, match="shape"):
         ef.meta_analysis([[1.0, 2.0]], [[1.0]])
+
+
+def test_meta_analysis_random_effects_widen_the_se_of_disagreeing_samples():
+    # DerSimonian-Laird by hand: estimates 0, 2, 4 with s.e. 1, 1, 2 (weights 1, 1, 1/4)
+    est, se = np.array([[0.0], [2.0], [4.0]]), np.array([[1.0], [1.0], [2.0]])
+    m = ef.meta_analysis(est, se)
+    w = np.array([1.0, 1.0, 0.25])
+    theta = (w * est[:, 0]).sum() / w.sum()
+    q = (w * (est[:, 0] - theta) ** 2).sum()
+    tau2 = (q - 2) / (w.sum() - (w ** 2).sum() / w.sum())
+    w_re = 1 / (se[:, 0] ** 2 + tau2)
+    assert np.isclose(m.q[0], q) and np.isclose(m.tau2[0], tau2) and tau2 > 0
+    assert np.isclose(m.re_params[0], (w_re * est[:, 0]).sum() / w_re.sum())
+    assert np.isclose(m.re_bse[0], w_re.sum() ** -0.5) and m.re_bse[0] > m.bse[0]
+    assert "RE s.e." in m.summary()
+    # samples that agree within their s.e. (Q < N - 1): tau^2 = 0, the fixed-effect figures
+    m = ef.meta_analysis([[1.0], [1.2], [0.9]], [[1.0], [1.0], [1.0]])
+    assert m.tau2[0] == 0 and np.isclose(m.re_params[0], m.params[0])
+    assert np.isclose(m.re_bse[0], m.bse[0])
 
 
 def _gnp_samples(seed):
