@@ -3,6 +3,7 @@
     python benchmarks/bench_snowball.py synthetic [--seeds 1 2 3]
     python benchmarks/bench_snowball.py epinions [--samples 10 --n-seeds 20 --waves 2
                                                   --random-states 1 2 --method ee|mple
+                                                  --model 4|6 --full-mple SEED
                                                   --workers 2 --dask-repeats 2 --timing-only]
 
 ``synthetic`` simulates an undirected network of ``--n`` nodes from a known
@@ -11,19 +12,24 @@ conditionally by EE and prints the combined estimate, its s.e. and
 (estimate - truth) / s.e. for every seed.
 
 ``epinions`` fits EstimNetDirected's Epinions specification (``Arc +
-AltInStars + AltOutStars + AltKTrianglesT``) from snowball samples of the
+AltInStars + AltOutStars + AltKTrianglesT``; ``--model 6`` adds Reciprocity and
+AltTwoPathsT, issue #35's model, for which no full-network reference is stored)
+from snowball samples of the
 papers' design (all seeds drawn at once among all nodes; 10 samples of 20
 seeds and 2 waves by default), at every ``--random-states`` value: the sample
 and inner-wave sizes, the inner ties that close a transitive two-path (what
 AltKTrianglesT learns from), each sample's fit (EE by default, with the
 settings of a model of the sample's free size; ``--method mple`` for the
 conditional MPLE), the samples left out and why, and the combined estimates
-with Cochran's Q beside the full-network EE fits (ergmfit's own, and
-EstimNetDirected's partial run), per parameter "within" (|difference| <= the
-combined s.e.), "2 se" or "OUT".  Then it times the samples on a dask
+with Cochran's Q and the random-effects (DerSimonian-Laird) combination beside
+the full-network EE fits (ergmfit's own, and EstimNetDirected's partial run) and,
+with ``--full-mple``, the full-network MPLE, per parameter "within"
+(|difference| <= the combined s.e.), "2 se" or "OUT", for both combinations.  Then it times the samples on a dask
 ``LocalCluster`` (1 thread per worker) with 1 and 2 workers, alternated
 ``--dask-repeats`` times, printing wall time, CPU seconds per worker, the load
-average, and the efficiency T1 / (2 T2) of the medians.
+average, and the efficiency T1 / (2 T2) of the medians.  (With one worker joblib takes its
+sequential path: the samples run in this process, so T1 is plain serial fitting, without dask's
+overhead; the CPU seconds "per worker" are then this process's.)
 The figures of the last run are in ``docs/guide/snowball.md`` ("Epinions").
 """
 from __future__ import annotations
@@ -53,6 +59,14 @@ ERGMFIT_FULL_EE = {
     "AltInStars(2)": (1.347, 0.001),
     "AltOutStars(2)": (1.011, 0.001),
     "AltKTrianglesT(2)": (2.583, 0.004),
+}
+
+
+FORMULAS = {
+    # EstimNetDirected's Epinions specification (the full-network references above)
+    "4": "Arc + AltInStars + AltOutStars + AltKTrianglesT",
+    # issue #35's model (EstimNetDirected's directed structural specification)
+    "6": "Arc + Reciprocity + AltInStars + AltOutStars + AltKTrianglesT + AltTwoPathsT",
 }
 
 
@@ -106,24 +120,34 @@ def _design(samples):
     return rows
 
 
+def _within(d, se):
+    return "within" if abs(d) <= se else ("2 se" if abs(d) <= 2 * se else "OUT")
+
+
 def compare(fit, full, rows_out):
-    """The combined estimate beside the full-network EE fits; 'within' per parameter."""
-    print(f"\n{'term':<18}{'snowball':>9}{'comb.se':>8}{'Q':>7}{'p(Q)':>6} | "
-          + " | ".join(f"{name:>28}" for name in full))
+    """The combined estimate (fixed and random effects) beside the full-network fits;
+    'within' per parameter (|difference| <= the combined s.e.)."""
+    print(f"\n{'term':<18}{'snowball':>9}{'comb.se':>8}{'Q':>7}{'p(Q)':>6}{'RE':>8}{'RE se':>7} | "
+          + " | ".join(f"{name:>40}" for name in full))
     for k, lab in enumerate(fit.labels):
         b, se = float(fit.params[k]), float(fit.bse[k])
+        rb, rse = float(fit.re_params[k]), float(fit.re_bse[k])
         cells = []
         for name, ref in full.items():
+            if lab not in ref:
+                cells.append(f"{'-':>40}")
+                continue
             e, es = ref[lab]
-            d = b - e
-            within = "within" if abs(d) <= se else ("2 se" if abs(d) <= 2 * se else "OUT")
+            d, rd = b - e, rb - e
             z = d / np.hypot(se, es) if np.isfinite(es) else float("nan")
-            cells.append(f"{e:>7.3f} ({es:.3f}) d/se {d / se:>+5.1f} {within:>6}")
+            cells.append(f"{e:>7.3f} ({es:.3f}) d/se {d / se:>+6.1f} {_within(d, se):>6} "
+                         f"RE {rd / rse:>+5.1f} {_within(rd, rse):>6}")
             rows_out.append(dict(term=lab, snowball=b, se=se, q=float(fit.q[k]),
-                                 q_p=float(fit.q_pvalue[k]), ref=name, ref_est=e, ref_se=es,
-                                 diff_over_se=d / se, z_both=z))
+                                 q_p=float(fit.q_pvalue[k]), re=rb, re_se=rse, ref=name,
+                                 ref_est=e, ref_se=es, diff_over_se=d / se,
+                                 re_diff_over_se=rd / rse, z_both=z))
         print(f"{lab:<18}{b:>9.3f}{se:>8.3f}{float(fit.q[k]):>7.1f}"
-              f"{float(fit.q_pvalue[k]):>6.3f} | " + " | ".join(cells))
+              f"{float(fit.q_pvalue[k]):>6.3f}{rb:>8.3f}{rse:>7.3f} | " + " | ".join(cells))
 
 
 def _load(s):
@@ -163,16 +187,26 @@ def run_epinions(args):
     import subprocess
     print("uptime:", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
     net = ef.datasets.load_network("epinions")
-    formula = "Arc + AltInStars + AltOutStars + AltKTrianglesT"
-    # each sample's space is its inner waves' dyads (10^4-10^5), far below EE's "large"
-    # threshold, but EE's "auto" settings look at the whole sample's n(n-1) (10^7-10^8):
-    # the settings of a model of that free size are given explicitly
-    settings = dict(method="ee", update=args.update, learning_rate=(0.01, 0.001), burnin=0.2,
-                    polish=True, se="simulate", ee_steps=args.ee_steps, init=args.init,
+    formula = FORMULAS[args.model]
+    # each sample's space is its inner waves' dyads (10^4-10^5): EE's "auto" settings read
+    # that (since session 15), so a sample gets the schedule of a model of its free size
+    # (Newton update, learning rates (0.01, 0.001), burn-in 0.2, the MCMC-MLE polish)
+    settings = dict(method="ee", update=args.update, ee_steps=args.ee_steps, init=args.init,
                     se_samplesize=args.se_samplesize, se_interval=args.se_interval)
     if args.method != "ee":      # e.g. the conditional MPLE of every sample (seconds each)
         settings = dict(method=args.method)
-    full = full_network_references(args)
+    full = full_network_references(args) if args.model == "4" else {}
+    if args.full_mple:
+        # the same estimator on the whole network (case-control MPLE above 10^4 nodes): the
+        # gap between it and the conditional MPLE is the samples', not the estimator's
+        t = time.process_time()
+        f = ef.ERGM(net, formula).fit(method="mple", random_state=args.full_mple)
+        full["ergmfit full-network MPLE"] = {lab: (float(f.params[k]), float("nan"))
+                                             for k, lab in enumerate(f.labels)}
+        print(f"full-network MPLE (random_state {args.full_mple}, "
+              f"{time.process_time() - t:.0f} CPU s): "
+              + ", ".join(f"{lab} {float(f.params[k]):.3f}" for k, lab in enumerate(f.labels)),
+              flush=True)
     print(f"design: {args.samples} samples of {args.n_seeds} seeds, {args.waves} waves (seeds "
           "drawn at once among all nodes, as Stivala et al. 2016 / EstimNetDirected); fit per "
           f"sample: {settings}")
@@ -221,9 +255,11 @@ def run_epinions(args):
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
                     load0 = _load(None)
+                    # timing only: every sample's fit counts, converged or not
                     fit, wall, cpu = _fit_on_dask(samples, formula,
                                                   dict(settings, random_state=
-                                                       args.random_states[0] + 1000), nw)
+                                                       args.random_states[0] + 1000,
+                                                       require_converged=False), nw)
                 times[nw].append(wall)
                 serial = fit if serial is None else serial
                 same = all(np.allclose(a["params"], b["params"], equal_nan=True)
@@ -258,9 +294,14 @@ def main():
     ap.add_argument("--method", default="ee")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--ee-steps", type=int, default=40)
-    ap.add_argument("--update", default="newton",
-                    help="EE's update for each sample (its space is the inner waves' dyads)")
-    ap.add_argument("--init", default="S", help="EE's start for each sample: S or mple")
+    ap.add_argument("--update", default="auto",
+                    help="EE's update for each sample ('auto': by its free dyads, Newton)")
+    ap.add_argument("--init", default="mple", help="EE's start for each sample: S or mple")
+    ap.add_argument("--model", choices=sorted(FORMULAS), default="4",
+                    help="4: EstimNetDirected's Epinions terms (with full-network "
+                         "references); 6: issue #35's six terms")
+    ap.add_argument("--full-mple", type=int, default=None, metavar="SEED",
+                    help="also fit the whole network by (case-control) MPLE at this seed")
     ap.add_argument("--se-samplesize", type=int, default=200)
     ap.add_argument("--se-interval", type=int, default=2000)
     ap.add_argument("--random-states", type=int, nargs="+", default=[1, 2])

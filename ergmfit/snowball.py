@@ -309,6 +309,13 @@ class MetaAnalysis:
     q, q_pvalue : ndarray (p,)
         Cochran's Q of each parameter and its chi-square(n_used - 1) p-value
         (small: the samples disagree by more than their standard errors).
+    tau2, re_params, re_bse : ndarray (p,)
+        The random-effects combination (DerSimonian & Laird 1986), for samples
+        that disagree by more than their standard errors: the between-sample
+        variance tau^2 = max(0, (Q - (N - 1)) / (S1 - S2 / S1)) (S1, S2: sums
+        of the weights 1 / s_i^2 and of their squares), the estimate weighted
+        by 1 / (s_i^2 + tau^2) and its standard error (sum of those weights)^(-1/2).
+        Equal to ``params`` and ``bse`` when tau^2 = 0.
     samples : list of dict
         What :func:`fit_snowball` recorded of each sample's fit (nodes, ties,
         waves, converged, seconds...).
@@ -323,6 +330,9 @@ class MetaAnalysis:
     used: np.ndarray
     q: np.ndarray
     q_pvalue: np.ndarray
+    tau2: np.ndarray = None
+    re_params: LabeledArray = None
+    re_bse: LabeledArray = None
     samples: list = field(default_factory=list)
     seconds: float = float("nan")
     cpu_seconds: float = float("nan")
@@ -349,11 +359,14 @@ class MetaAnalysis:
                  "(inverse-variance weights)"]
         w = max(12, max(len(lab) for lab in self.labels))
         lines.append(f"{'':<{w}} {'Estimate':>10} {'Std.Err':>10} {'z':>8} {'Q':>9} "
-                     f"{'Pr(>Q)':>8}")
+                     f"{'Pr(>Q)':>8} | {'RE est.':>9} {'RE s.e.':>9}")
         for k, lab in enumerate(self.labels):
             b, s = float(self.params[k]), float(self.bse[k])
             lines.append(f"{lab:<{w}} {b:>10.4f} {s:>10.4f} {b / s:>8.2f} "
-                         f"{float(self.q[k]):>9.2f} {float(self.q_pvalue[k]):>8.3f}")
+                         f"{float(self.q[k]):>9.2f} {float(self.q_pvalue[k]):>8.3f} | "
+                         f"{float(self.re_params[k]):>9.4f} {float(self.re_bse[k]):>9.4f}")
+        lines.append("RE: random effects (DerSimonian-Laird), for samples that disagree "
+                     "(small Pr(>Q))")
         for reason, which in self.left_out().items():
             lines.append(f"left out, {reason}: {len(which)} (samples {which})")
         return "\n".join(lines)
@@ -408,6 +421,14 @@ def meta_analysis(estimates, std_errors, labels=None, usable=None) -> MetaAnalys
     >>> m = meta_analysis([[1.0], [3.0]], [[1.0], [1.0]], labels=["edges"])
     >>> float(m.params["edges"]), round(float(m.bse["edges"]), 4)
     (2.0, 0.7071)
+    >>> m = meta_analysis([[0.0], [2.0], [4.0]], [[1.0], [1.0], [1.0]])
+    >>> float(m.q[0]), float(m.tau2[0]), round(float(m.re_bse[0]), 4)   # Q 8 on 2 d.f.
+    (8.0, 3.0, 1.1547)
+
+    References
+    ----------
+    DerSimonian, R. & Laird, N. (1986). Meta-analysis in clinical trials.
+    *Controlled Clinical Trials* 7, 177-188.
     """
     from scipy.stats import chi2
     est = np.atleast_2d(np.asarray(estimates, dtype=float))
@@ -430,9 +451,16 @@ def meta_analysis(estimates, std_errors, labels=None, usable=None) -> MetaAnalys
     q = (w * (est[ok] - theta) ** 2).sum(axis=0)
     dof = int(ok.sum()) - 1
     qp = chi2.sf(q, dof) if dof > 0 else np.full(p, np.nan)
+    # DerSimonian-Laird between-sample variance and the random-effects combination
+    scale = total - (w ** 2).sum(axis=0) / total
+    tau2 = np.where(scale > 0, np.maximum(0.0, (q - dof) / np.where(scale > 0, scale, 1.0)), 0.0)
+    w_re = 1.0 / (se[ok] ** 2 + tau2)
+    re_theta = (w_re * est[ok]).sum(axis=0) / w_re.sum(axis=0)
     return MetaAnalysis(LabeledArray(theta, labels, name="coef"),
                         LabeledArray(np.sqrt(1.0 / total), labels, name="stderr"),
-                        est, se, ok, q, np.asarray(qp, dtype=float))
+                        est, se, ok, q, np.asarray(qp, dtype=float), tau2,
+                        LabeledArray(re_theta, labels, name="coef"),
+                        LabeledArray(np.sqrt(1.0 / w_re.sum(axis=0)), labels, name="stderr"))
 
 
 # ---------------------------------------------------------------------------

@@ -67,6 +67,10 @@ def test_snowball_space_is_the_conditional_design(make):
 @pytest.mark.parametrize("make, formula, theta", [
     (_undirected6, "edges + triangle", [-0.4, 0.8]),
     (_directed4, "edges + mutual", [-0.3, 0.9]),
+    # the Epinions model's directed alternating kernels (held two-path counts) under the
+    # constraint's moves
+    (_directed4, "Arc + Reciprocity + AltInStars + AltKTrianglesT + AltTwoPathsT",
+     [-0.5, 0.8, -0.4, 0.6, -0.3]),
 ])
 def test_snowball_proposal_is_exact(make, formula, theta):
     m = ef.ERGM(make(), formula, constraints='~ snowball("zone")')
@@ -258,6 +262,25 @@ def test_meta_analysis_is_inverse_variance_weighted():
         ef.meta_analysis([[1.0, 2.0]], [[1.0]])
 
 
+def test_meta_analysis_random_effects_widen_the_se_of_disagreeing_samples():
+    # DerSimonian-Laird by hand: estimates 0, 2, 4 with s.e. 1, 1, 2 (weights 1, 1, 1/4)
+    est, se = np.array([[0.0], [2.0], [4.0]]), np.array([[1.0], [1.0], [2.0]])
+    m = ef.meta_analysis(est, se)
+    w = np.array([1.0, 1.0, 0.25])
+    theta = (w * est[:, 0]).sum() / w.sum()
+    q = (w * (est[:, 0] - theta) ** 2).sum()
+    tau2 = (q - 2) / (w.sum() - (w ** 2).sum() / w.sum())
+    w_re = 1 / (se[:, 0] ** 2 + tau2)
+    assert np.isclose(m.q[0], q) and np.isclose(m.tau2[0], tau2) and tau2 > 0
+    assert np.isclose(m.re_params[0], (w_re * est[:, 0]).sum() / w_re.sum())
+    assert np.isclose(m.re_bse[0], w_re.sum() ** -0.5) and m.re_bse[0] > m.bse[0]
+    assert "RE s.e." in m.summary()
+    # samples that agree within their s.e. (Q < N - 1): tau^2 = 0, the fixed-effect figures
+    m = ef.meta_analysis([[1.0], [1.2], [0.9]], [[1.0], [1.0], [1.0]])
+    assert m.tau2[0] == 0 and np.isclose(m.re_params[0], m.params[0])
+    assert np.isclose(m.re_bse[0], m.bse[0])
+
+
 def _gnp_samples(seed):
     # 10 seeds: the free dyads are those among waves 0 and 1 only (about 70 nodes)
     g = nx.gnp_random_graph(1500, 0.004, seed=seed)
@@ -322,3 +345,23 @@ def test_a_sample_without_information_is_left_out_not_fatal():
     assert [r["error"] is not None for r in fit.samples][:2] == [True, True]
     assert not fit.used[:2].any() and "left out" in fit.summary()
     assert fit.left_out()["no information (the fit raised an error)"] == [1, 2]
+
+
+def test_ee_auto_settings_read_the_free_dyads_not_the_whole_sample():
+    # a seed, 5 nodes in wave 1 and 1,095 in the outermost wave: 1,211,100 ordered dyads,
+    # of which only the 30 among waves 0 and 1 vary.  EE's "auto" settings are those of a
+    # model of 30 variables (until session 15 they read the whole sample's dyads and
+    # chose the Borisenko update, EstimNet's burn-in and s.e., and no polish)
+    from ergmfit.estimation.ee.estimator import EE
+    n = 1101
+    ties = [(0, k) for k in range(1, 6)] + [(1 + k % 5, k) for k in range(6, n)]
+    zone = [0] + [1] * 5 + [2] * (n - 6)
+    net = Network(n, ties, True, node_attrs={"zone": zone})
+    m = ef.ERGM(net, "edges + mutual", constraints='~ snowball("zone")')
+    assert net.n_dyads > 10**6 and len(m.sample_space.free_vars()) == 30
+    cfg = EE(ee_steps=200, ee_inner_steps=100).resolved_settings(m)
+    assert cfg["update"] == "newton" and cfg["burnin"] == 0.2 and cfg["polish"] is True
+    assert cfg["se"] == "simulate" and cfg["learning_rate"] == (0.01, 0.001)
+    # the same network unconstrained is a large one
+    cfg = EE(ee_steps=200, ee_inner_steps=100).resolved_settings(ef.ERGM(net, "edges + mutual"))
+    assert cfg["update"] == "borisenko" and cfg["burnin"] == 10_001 and cfg["polish"] is False

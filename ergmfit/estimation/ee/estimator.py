@@ -69,6 +69,31 @@ def _is_s(init) -> bool:
     return isinstance(init, str) and init == "S"
 
 
+#: beyond this many variables (the dyads EE's chains may toggle) the ``"auto"`` settings
+#: are the large-network ones: the Borisenko update, EstimNet's burn-in, its s.e., no polish
+LARGE_VARIABLES = 10**6
+
+
+def _n_variables(model, space):
+    """The size of ``model``'s sample space: the dyads its chains may toggle (a
+    constrained model's free dyads, e.g. the inner waves of a snowball sample;
+    every dyad of an unconstrained network); None for a model without a network.
+
+    >>> import networkx as nx, ergmfit as ef
+    >>> from ergmfit.sampling.space import sample_space_of
+    >>> m = ef.ERGM(nx.path_graph(5), "edges",
+    ...             constraints=("~ fixallbut(free)", {"free": [(0, 1), (1, 2)]}))
+    >>> m.network.n_dyads, _n_variables(m, sample_space_of(m))
+    (10, 2)
+    """
+    net = getattr(model, "network", None)
+    dyads = getattr(net, "n_dyads", None)
+    if dyads is None:
+        return None
+    free = space.free_vars()
+    return int(dyads) if free is None else int(len(free))
+
+
 def _resolve_cfg(model, cfg):
     """The chains' settings ``cfg`` (checked by the ``SETTINGS`` table) with the
     model-dependent choices made: the ``"auto"`` values, the proposal, the density
@@ -78,11 +103,12 @@ def _resolve_cfg(model, cfg):
     update = ee_update_for(getattr(model, "parameterisation", None))
     if _is_s(cfg["init"]) and not update.starts_by_algorithm_s:
         cfg["init"] = "mple"        # Algorithm S estimates η, not θ: start at the MPLE
-    if cfg["update"] == "auto":
-        n_vars = getattr(getattr(model, "network", None), "n_dyads", None)
-        cfg["update"] = "newton" if n_vars is None or n_vars <= 10**6 else "borisenko"
-    dens = _free_density(model, density_index(model), cfg["proposal"])
     space = sample_space_of(model)
+    n_vars = _n_variables(model, space)
+    large = n_vars is not None and n_vars > LARGE_VARIABLES
+    if cfg["update"] == "auto":
+        cfg["update"] = "borisenko" if large else "newton"
+    dens = _free_density(model, density_index(model), cfg["proposal"])
     conditional_chain_kind(model).check_cfg(cfg)    # the chain over missing dyads, if any
     # a space of degree bounds or a preserved statistic is walked by its own proposal only;
     # IFD (EE's own) walks every dyad, or the free dyads of a dyad-set constraint
@@ -108,8 +134,6 @@ def _resolve_cfg(model, cfg):
                             "'edges' or use proposal='tnt'")
     cfg["dens"] = dens
     cfg["dens_theta"] = statistic_parameter(model, dens)
-    n_vars = getattr(getattr(model, "network", None), "n_dyads", None)
-    large = n_vars is not None and n_vars > 10**6
     if cfg["se"] == "auto":
         # beyond 10^6 variables the IFD estimate is conditional on the density
         # (ee_algorithm.md, "Standard errors")
@@ -342,7 +366,8 @@ class EE(Estimator):
     SETTINGS = (
         Setting("update", "auto", choice("auto", "borisenko", "adaptive", "newton", lower=False),
                 "The parameter update: 'newton', 'borisenko' or 'adaptive'; 'auto': 'newton' "
-                "for at most 10^6 variables, else 'borisenko'."),
+                "for at most 10^6 variables (the free dyads of a constrained model's sample space, "
+                "e.g. a snowball sample's inner waves), else 'borisenko'."),
         Setting("proposal", None,
                 choice("ifd", "ifd-tnt", "tnt", "triadic", "random", allow_none=True,
                        lower=False),
