@@ -209,6 +209,29 @@ cdef int _init_count_map(NetworkState s, CountMap* m, int flag, int* mark) noexc
     return countmap_init(m, pairs + pairs // 8 + 16)
 
 
+cdef inline int _count_marked(const int* nb, int d, const int* mk, int gen) noexcept nogil:
+    # how many of nb[0:d] carry the mark ``gen`` (a two-path count on demand, see _mark)
+    cdef int t, c = 0
+    for t in range(d):
+        c += mk[nb[t]] == gen
+    return c
+
+
+cdef inline int _next_gen(int* mk, int gen, int n) noexcept nogil:
+    # the next mark generation of the stamps mk (n of them); all cleared when they wrap
+    if gen == 2147483647:
+        memset(mk, 0, <size_t>max(1, n) * sizeof(int))
+        return 1
+    return gen + 1
+
+
+cdef inline void _stamp(int* mk, const int* nb, int d, int gen) noexcept nogil:
+    # mark nb[0:d] with ``gen`` (see _mark)
+    cdef int t
+    for t in range(d):
+        mk[nb[t]] = gen
+
+
 cdef inline int* _inline(NodeRec* r) noexcept nogil:
     # the neighbours kept in the record itself, after its head
     return <int*>(<char*>r + sizeof(NodeRec))
@@ -227,6 +250,8 @@ cdef class NetworkState:
         self.adj = NULL
         self.d_sp = self.d_otp = self.d_osp = self.d_isp = NULL
         self.out_rec = self.in_rec = NULL
+        self.mko = self.mki = self.mkx = self.cand = NULL
+        self.mko_node = self.mki_node = -1
         if dense is None:
             dense = n <= DENSE_MAX_NODES
         elif dense and n > 65535:
@@ -325,6 +350,7 @@ cdef class NetworkState:
         countmap_free(&self.osp); countmap_free(&self.isp)
         free(self.adj)
         free(self.d_sp); free(self.d_otp); free(self.d_osp); free(self.d_isp)
+        free(self.mko); free(self.mki); free(self.mkx); free(self.cand)
 
     def _add_many(self, const cnp.int64_t[:, :] arr):
         cdef Py_ssize_t k
@@ -760,6 +786,49 @@ cdef class NetworkState:
         self.cached = 0
 
     # two-path counts on demand: scan the shorter neighbour list, look up the other side
+    cdef bint _alloc_marks(self) noexcept nogil:
+        # the mark arrays (n ints each, zero: no mark), at the first mark
+        cdef size_t nn = <size_t>max(1, self.n)
+        if self.mkx != NULL:
+            return 1
+        self.mko = <int*>calloc(nn, sizeof(int))
+        self.mki = <int*>calloc(nn, sizeof(int))
+        self.cand = <int*>malloc(nn * sizeof(int))
+        self.mkx = <int*>calloc(nn, sizeof(int))
+        if self.mko == NULL or self.mki == NULL or self.cand == NULL or self.mkx == NULL:
+            free(self.mko); free(self.mki); free(self.cand); free(self.mkx)
+            self.mko = self.mki = self.cand = self.mkx = NULL
+            return 0
+        self.mko_gen = self.mki_gen = self.mkx_gen = 0
+        return 1
+
+    cdef bint _mark(self, int v, bint incoming) noexcept nogil:
+        # mark v's in-list (incoming) or out-list in its slot: a new generation stamped
+        # on its entries
+        cdef NodeRec* r = self.irec(v) if incoming else self.orec(v)
+        if not self._alloc_marks():
+            return 0
+        if incoming:
+            self.mki_gen = _next_gen(self.mki, self.mki_gen, self.n)
+            _stamp(self.mki, r.nb, r.deg, self.mki_gen)
+            self.mki_node = v
+            self.mki_version = self.version
+        else:
+            self.mko_gen = _next_gen(self.mko, self.mko_gen, self.n)
+            _stamp(self.mko, r.nb, r.deg, self.mko_gen)
+            self.mko_node = v
+            self.mko_version = self.version
+        return 1
+
+    cdef int _scratch(self, const int* nb, int d) noexcept nogil:
+        # mark nb[0:d] in the scratch marks (one count or intersection at a time); the
+        # generation (mkx[w] == it for the entries), 0 if out of memory
+        if not self._alloc_marks():
+            return 0
+        self.mkx_gen = _next_gen(self.mkx, self.mkx_gen, self.n)
+        _stamp(self.mkx, nb, d, self.mkx_gen)
+        return self.mkx_gen
+
     cdef int count_common(self, int a, int b, bint incoming) noexcept nogil:
         # #{w: w -> a, w -> b} (incoming) or #{w: a -> w, b -> w};
         # undirected: the common neighbours of a and b
@@ -769,6 +838,15 @@ cdef class NetworkState:
         cdef int da = ra.deg, db = rb.deg
         cdef int* la = ra.nb
         cdef int* lb = rb.nb
+        cdef int node = self.mki_node if incoming else self.mko_node
+        if node >= 0 and (self.mki_version if incoming else self.mko_version) == self.version:
+            # one of the lists marked (mark_in / mark_out): scan the other against the marks
+            if node == a and db <= MARK_RATIO * da:
+                return _count_marked(lb, db, self.mki if incoming else self.mko,
+                                     self.mki_gen if incoming else self.mko_gen)
+            if node == b and da <= MARK_RATIO * db:
+                return _count_marked(la, da, self.mki if incoming else self.mko,
+                                     self.mki_gen if incoming else self.mko_gen)
         if da > db:
             a, b, da, db, la, lb = b, a, db, da, lb, la
         if self.scan_cheaper(da, db):
@@ -776,6 +854,11 @@ cdef class NetworkState:
             for t in range(da):
                 c += in_list(lb, db, la[t])
             return c
+        if self.adj == NULL and db < MARK_RATIO * da:
+            # hash storage: the shorter list marked, the longer scanned, cheaper than probing
+            t = self._scratch(la, da)
+            if t:
+                return _count_marked(lb, db, self.mkx, t)
         for t in range(da):
             w = la[t]
             if (self.has_tie(w, b) if incoming else self.has_tie(b, w)):
@@ -787,12 +870,28 @@ cdef class NetworkState:
         cdef int t, c = 0
         cdef NodeRec* ra = self.orec(a)
         cdef NodeRec* rb = self.irec(b)
-        if ra.deg <= rb.deg:
-            for t in range(ra.deg):
+        cdef int da = ra.deg, db = rb.deg
+        # out(a) or in(b) marked (mark_out / mark_in): scan the other list against the marks
+        if self.mko_node == a and self.mko_version == self.version and db <= MARK_RATIO * da:
+            return _count_marked(rb.nb, db, self.mko, self.mko_gen)
+        if self.mki_node == b and self.mki_version == self.version and da <= MARK_RATIO * db:
+            return _count_marked(ra.nb, da, self.mki, self.mki_gen)
+        if self.adj == NULL and da < MARK_RATIO * db and db < MARK_RATIO * da:
+            # hash storage: the shorter list marked, the longer scanned, cheaper than probing
+            if da <= db:
+                t = self._scratch(ra.nb, da)
+                if t:
+                    return _count_marked(rb.nb, db, self.mkx, t)
+            else:
+                t = self._scratch(rb.nb, db)
+                if t:
+                    return _count_marked(ra.nb, da, self.mkx, t)
+        if da <= db:
+            for t in range(da):
                 if self.has_tie(ra.nb[t], b):
                     c += 1
         else:
-            for t in range(rb.deg):
+            for t in range(db):
                 if self.has_tie(a, rb.nb[t]):
                     c += 1
         return c
