@@ -165,22 +165,19 @@ cdef double _otp_common_marked(AltKernel K, NetworkState s, const int* la, int d
     # the candidates v of la (in its order) found in lb by fixed's marks (lb_fixed), by
     # scratch marks of lb (cheaper than da probes) or by probes, collected first (the
     # counts may use the scratch marks), then each M counted against fixed's marks
-    cdef int t, v, g, cn = 0
-    cdef const int* mk = NULL
+    cdef int t, v, cn = 0
     cdef int* cand = s.cand
     cdef double d = 0.0
     if lb_fixed:
-        mk = s.mko if fixed_tail else s.mki
-        g = s.mko_gen if fixed_tail else s.mki_gen
-    elif db < MARK_RATIO * da:
-        g = s._scratch(lb, db)
-        mk = s.mkx
-    else:
-        g = 0
-    if g:
         for t in range(da):
             v = la[t]
-            if v != skip and mk[v] == g:
+            if v != skip and (s.out_marked(v) if fixed_tail else s.in_marked(v)):
+                cand[cn] = v
+                cn += 1
+    elif db < MARK_RATIO * da and s._scratch(lb, db):
+        for t in range(da):
+            v = la[t]
+            if v != skip and s.scratch_marked(v):
                 cand[cn] = v
                 cn += 1
     else:
