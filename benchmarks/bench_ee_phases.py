@@ -81,7 +81,7 @@ def main():
     ap.add_argument("--cache-memory", type=int, default=None, metavar="BYTES",
                     help="bytes the held two-path counts may take (0: all on demand; "
                          "default: the 'auto' setting, 4 x the network state's own bytes, "
-                         "at least 128 MiB: Epinions counts on demand)")
+                         "at least 1 GiB: Epinions holds its counts)")
     ap.add_argument("--formula", default=FORMULA,
                     help=f"the model (default EstimNet's Epinions model, {FORMULA!r})")
     args = ap.parse_args()

@@ -122,12 +122,11 @@ cdef class NetworkState:
 
     Held counts are also bounded in memory: ``cache_memory`` bytes (default
     ``DEFAULT_CACHE_MEMORY``, "auto": 4 times the state's own bytes, at least
-    128 MiB, see :func:`cache_budget`; :func:`set_cache_memory` changes it for
+    1 GiB, see :func:`cache_budget`; :func:`set_cache_memory` changes it for
     states built later).  Their size is bounded from the numbers of two-paths,
     kept on every toggle in O(1); counts that would not fit, or that outgrow
-    the bound while held, are counted on demand instead (the same numbers, no
-    memory; on hash storage each count scans one neighbour list against marks
-    of the other, see ``mark_out``).  Above 2^20 nodes counts are
+    the bound while held, are counted on demand instead (the same numbers,
+    slower per change statistic, no memory).  Above 2^20 nodes counts are
     always counted on demand (held counts pack a pair and its count in 64
     bits).  ``enable_caches(flags, require_held=True)`` raises a clear error
     where held counts would not fit.

@@ -22,14 +22,12 @@ cdef enum:
 MAX_CACHE_NODES = MAX_HELD_NODES
 # Bytes the held two-path counts of one state may take by default (above them the
 # counts are counted on demand): "auto", CACHE_MEMORY_FACTOR times the state's own bytes
-# (the network's adjacency: records, tie list, tie map), at least CACHE_MEMORY_FLOOR (128 MiB:
-# the three dense n x n count arrays of a directed network, n <= DENSE_MAX_NODES, are held).
-# Counts on demand by marks are about as fast in an EE loop as held ones on Epinions; its
-# held counts (256 MiB) cost more set-up than the whole loop of a short run: it counts on
-# demand.  See the NetworkState docstring, set_cache_memory and docs/guide/large_networks.md.
+# (the network's adjacency: records, tie list, tie map), at least CACHE_MEMORY_FLOOR (1 GiB:
+# every dense n x n count array, n <= DENSE_MAX_NODES, and Epinions' 256 MiB are held).  See
+# the NetworkState docstring, set_cache_memory and docs/guide/large_networks.md.
 DEFAULT_CACHE_MEMORY = "auto"
 CACHE_MEMORY_FACTOR = 4
-CACHE_MEMORY_FLOOR = 2 ** 27
+CACHE_MEMORY_FLOOR = 2 ** 30
 cdef int64_t _cache_memory = -1         # -1: "auto"
 
 
@@ -42,7 +40,7 @@ def set_cache_memory(nbytes):
     nbytes : int or "auto"
         Bytes (>= 0; 0 counts every two-path on demand), or ``"auto"`` (the default):
         ``CACHE_MEMORY_FACTOR`` (4) times the state's own memory, at least
-        ``CACHE_MEMORY_FLOOR`` (128 MiB); see :func:`cache_budget`.  Counts that would need
+        ``CACHE_MEMORY_FLOOR`` (1 GiB); see :func:`cache_budget`.  Counts that would need
         more are counted on demand: the same statistics, less memory, slower change
         statistics at high degree.
 
@@ -91,12 +89,12 @@ def cache_budget(int64_t n, int64_t n_ties, bint directed):
     take under the current :func:`set_cache_memory` setting: the setting itself, or for
     ``"auto"`` ``max(CACHE_MEMORY_FLOOR, CACHE_MEMORY_FACTOR * state_bytes(...))``, so that
     a large state with its counts stays within about five times the state alone, and a
-    small one may take up to 128 MiB of counts.
+    small one may take up to 1 GiB of counts.
 
     Examples
     --------
-    >>> cache_budget(75879, 508837, True) // 2 ** 20      # Epinions: its 256 MiB: on demand
-    137
+    >>> cache_budget(75879, 508837, True) // 2 ** 20      # Epinions: its 256 MiB of counts fit
+    1024
     >>> cache_budget(1632803, 30622564, True) // 2 ** 30  # Pokec's size: 4 times its state
     7
     >>> cache_budget(1000, 5000, True) == CACHE_MEMORY_FLOOR

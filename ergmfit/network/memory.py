@@ -24,7 +24,7 @@ def cache_memory(nbytes):
     nbytes : int or "auto"
         Bytes the held two-path counts of each state built inside the block may take (0:
         count every two-path on demand, the least memory), or ``"auto"`` (the default
-        setting: 4 times the state's own memory, at least 128 MiB); see
+        setting: 4 times the state's own memory, at least 1 GiB); see
         :func:`set_cache_memory`.
 
     Examples

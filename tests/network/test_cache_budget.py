@@ -1,6 +1,6 @@
 """Held or on-demand two-path counts by what they cost (issue #35 item 1): the default
 ``cache_memory`` is relative to the network state's own size ("auto": 4 times it, at least
-128 MiB), the choice it makes is the same for the observed statistics and for the compiled
+1 GiB), the choice it makes is the same for the observed statistics and for the compiled
 state, and counting on demand gives bit-identical statistics and EE chains."""
 import warnings
 
@@ -28,12 +28,10 @@ def setting():
 def test_default_is_relative_to_the_state_and_floored(setting):
     assert _state.DEFAULT_CACHE_MEMORY == "auto"
     assert set_cache_memory("auto") == "auto"
-    # Epinions: the state about 34 MiB, 4 times it (137 MiB) above the 128 MiB floor: its
-    # counts (bound 512 MiB, 256 MiB held) are counted on demand, by marks
+    # Epinions: the state about 34 MiB; the 1 GiB floor holds its 256 MiB of counts
     own = state_bytes(75879, 508837, True)
     assert 30 * 2**20 < own < 40 * 2**20
-    assert _state.CACHE_MEMORY_FLOOR == 2**27
-    assert cache_budget(75879, 508837, True) == _state.CACHE_MEMORY_FACTOR * own < 2**28
+    assert cache_budget(75879, 508837, True) == _state.CACHE_MEMORY_FLOOR == 2**30
     # small networks: the floor, which holds every dense count array (n <= 4096, 3 of them)
     assert cache_budget(300, 3000, True) == _state.CACHE_MEMORY_FLOOR >= 3 * 2 * 4096**2
     # larger networks (Pokec's size and above): the factor times the state, growing with the ties
@@ -107,16 +105,16 @@ def test_on_demand_counts_give_bit_identical_ee_chains(setting, seed):
 
 
 @pytest.mark.slow
-def test_epinions_counts_on_demand_by_default_and_holds_its_counts_under_a_larger_budget(
+def test_epinions_holds_its_counts_by_default_and_counts_on_demand_under_a_smaller_budget(
         setting):
     from ergmfit.datasets import load_network
     net = load_network("epinions")
     model = ERGM(net, FORMULA)
     state = model.compiled().state
-    assert state.caches and state.cached == 0 and state.two_path_bytes[0] == 0
-    np.testing.assert_allclose(model.statistics_vector()[:2], [508837.0, 868986.66483683])
-    set_cache_memory(2**30)                 # 1 GiB: above Epinions' 256 MiB of counts
-    held = ERGM(net, FORMULA)
-    state = held.compiled().state
     assert state.caches and state.cached == state.caches and state.two_path_bytes[0] > 2**27
-    np.testing.assert_allclose(held.statistics_vector()[:2], [508837.0, 868986.66483683])
+    np.testing.assert_allclose(model.statistics_vector()[:2], [508837.0, 868986.66483683])
+    set_cache_memory(2**27)                 # 128 MiB: below Epinions' 256 MiB of counts
+    small = ERGM(net, FORMULA)
+    state = small.compiled().state
+    assert state.caches and state.cached == 0 and state.two_path_bytes[0] == 0
+    np.testing.assert_allclose(small.statistics_vector()[:2], [508837.0, 868986.66483683])

@@ -13,12 +13,12 @@ def test_context_manager_sets_and_restores():
     try:
         with cache_memory(12345):
             assert cache_budget(10**6, 10**7, True) == 12345
-        assert cache_budget(1000, 5000, True) == 2 ** 27          # "auto" again
+        assert cache_budget(1000, 5000, True) == 2 ** 30          # "auto" again
         with pytest.raises(RuntimeError):
             with cache_memory(0):
                 assert cache_budget(1000, 5000, True) == 0
                 raise RuntimeError("inside")
-        assert cache_budget(1000, 5000, True) == 2 ** 27
+        assert cache_budget(1000, 5000, True) == 2 ** 30
     finally:
         set_cache_memory(before)
 
@@ -36,4 +36,4 @@ def test_bad_budget_is_refused_and_the_setting_kept(bad):
     with pytest.raises(SettingsError, match="cache memory"):
         with cache_memory(bad):
             pass
-    assert cache_budget(1000, 5000, True) == 2 ** 27
+    assert cache_budget(1000, 5000, True) == 2 ** 30
