@@ -1,6 +1,7 @@
 """CPU seconds per phase and peak memory of a short EE run on Epinions (issue #35 item 2).
 
 Run by hand:  PYTHONPATH=. python benchmarks/bench_ee_phases.py [--ee-steps 10] [--profile N]
+              [--cache-memory BYTES] [--formula "Arc + Reciprocity + ... + AltTwoPathsT"]
 
 EstimNet's short schedule (1 chain, ``ee_steps`` x 100 iterations of 1,000 IFD proposals, the
 Algorithm S start) of ``Arc + AltInStars + AltOutStars + AltKTrianglesT`` on Epinions (75,879
@@ -34,7 +35,7 @@ def peak_mb():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
-def run(ee_steps, seed):
+def run(ee_steps, seed, formula=FORMULA):
     phases = []
 
     def phase(name, fn):
@@ -44,7 +45,7 @@ def run(ee_steps, seed):
         return out
 
     net = phase("load", lambda: ef.datasets.load_network("epinions"))
-    model = ef.ERGM(net, FORMULA)
+    model = ef.ERGM(net, formula)
     phase("statistics", model.statistics_vector)
     state = phase("state", lambda: model.compiled().state)
     held, bound = getattr(state, "two_path_bytes", (None, None))
@@ -79,17 +80,20 @@ def main():
     ap.add_argument("--profile", type=int, default=0, metavar="N")
     ap.add_argument("--cache-memory", type=int, default=None, metavar="BYTES",
                     help="bytes the held two-path counts may take (0: all on demand; "
-                         "default: the 'auto' setting, 4 x the network state's own bytes)")
+                         "default: the 'auto' setting, 4 x the network state's own bytes, "
+                         "at least 1 GiB: Epinions holds its counts)")
+    ap.add_argument("--formula", default=FORMULA,
+                    help=f"the model (default EstimNet's Epinions model, {FORMULA!r})")
     args = ap.parse_args()
     if args.cache_memory is not None:
         from ergmfit.network import set_cache_memory
         set_cache_memory(args.cache_memory)
     if args.profile:
         prof = cProfile.Profile()
-        prof.runcall(run, args.ee_steps, args.seed)
+        prof.runcall(run, args.ee_steps, args.seed, args.formula)
         pstats.Stats(prof).sort_stats("cumulative").print_stats(args.profile)
     else:
-        run(args.ee_steps, args.seed)
+        run(args.ee_steps, args.seed, args.formula)
 
 
 if __name__ == "__main__":

@@ -209,6 +209,47 @@ cdef int _init_count_map(NetworkState s, CountMap* m, int flag, int* mark) noexc
     return countmap_init(m, pairs + pairs // 8 + 16)
 
 
+cdef inline void _marks_init(Marks* m) noexcept nogil:
+    m.bits = NULL
+    m.list = NULL
+    m.n_list = 0
+    m.node = -1
+    m.version = -1
+
+
+cdef inline void _marks_free(Marks* m) noexcept nogil:
+    free(m.bits)
+    free(m.list)
+    _marks_init(m)
+
+
+cdef inline bint _marks_alloc(Marks* m, int n) noexcept nogil:
+    m.bits = <uint64_t*>calloc((<size_t>max(1, n) + 63) // 64, sizeof(uint64_t))
+    m.list = <int*>malloc(<size_t>max(1, n) * sizeof(int))
+    return m.bits != NULL and m.list != NULL
+
+
+cdef inline void _marks_set(Marks* m, const int* nb, int d) noexcept nogil:
+    # mark nb[0:d] (a neighbour list: no entry twice), the previous marks cleared
+    cdef int t, w
+    for t in range(m.n_list):
+        m.bits[m.list[t] >> 6] = 0
+    for t in range(d):
+        w = nb[t]
+        m.bits[w >> 6] |= (<uint64_t>1) << (w & 63)
+        m.list[t] = w
+    m.n_list = d
+
+
+cdef inline int _count_marked(const int* nb, int d, const uint64_t* bits) noexcept nogil:
+    # how many of nb[0:d] are marked in ``bits`` (a two-path count on demand, see _mark)
+    cdef int t, w, c = 0
+    for t in range(d):
+        w = nb[t]
+        c += (bits[w >> 6] >> (w & 63)) & 1
+    return c
+
+
 cdef inline int* _inline(NodeRec* r) noexcept nogil:
     # the neighbours kept in the record itself, after its head
     return <int*>(<char*>r + sizeof(NodeRec))
@@ -227,6 +268,10 @@ cdef class NetworkState:
         self.adj = NULL
         self.d_sp = self.d_otp = self.d_osp = self.d_isp = NULL
         self.out_rec = self.in_rec = NULL
+        _marks_init(&self.mo)
+        _marks_init(&self.mi)
+        _marks_init(&self.mx)
+        self.cand = NULL
         if dense is None:
             dense = n <= DENSE_MAX_NODES
         elif dense and n > 65535:
@@ -325,6 +370,8 @@ cdef class NetworkState:
         countmap_free(&self.osp); countmap_free(&self.isp)
         free(self.adj)
         free(self.d_sp); free(self.d_otp); free(self.d_osp); free(self.d_isp)
+        _marks_free(&self.mo); _marks_free(&self.mi); _marks_free(&self.mx)
+        free(self.cand)
 
     def _add_many(self, const cnp.int64_t[:, :] arr):
         cdef Py_ssize_t k
@@ -760,6 +807,38 @@ cdef class NetworkState:
         self.cached = 0
 
     # two-path counts on demand: scan the shorter neighbour list, look up the other side
+    cdef bint _alloc_marks(self) noexcept nogil:
+        # the marks and the candidate buffer, at the first mark
+        if self.cand != NULL:
+            return 1
+        self.cand = <int*>malloc(<size_t>max(1, self.n) * sizeof(int))
+        if (self.cand == NULL or not _marks_alloc(&self.mo, self.n)
+                or not _marks_alloc(&self.mi, self.n) or not _marks_alloc(&self.mx, self.n)):
+            _marks_free(&self.mo); _marks_free(&self.mi); _marks_free(&self.mx)
+            free(self.cand)
+            self.cand = NULL
+            return 0
+        return 1
+
+    cdef bint _mark(self, int v, bint incoming) noexcept nogil:
+        # mark v's in-list (incoming) or out-list in its slot
+        cdef NodeRec* r = self.irec(v) if incoming else self.orec(v)
+        cdef Marks* m = &self.mi if incoming else &self.mo
+        if not self._alloc_marks():
+            return 0
+        _marks_set(m, r.nb, r.deg)
+        m.node = v
+        m.version = self.version
+        return 1
+
+    cdef bint _scratch(self, const int* nb, int d) noexcept nogil:
+        # mark nb[0:d] in the scratch marks (one count or intersection at a time);
+        # False if out of memory
+        if not self._alloc_marks():
+            return 0
+        _marks_set(&self.mx, nb, d)
+        return 1
+
     cdef int count_common(self, int a, int b, bint incoming) noexcept nogil:
         # #{w: w -> a, w -> b} (incoming) or #{w: a -> w, b -> w};
         # undirected: the common neighbours of a and b
@@ -769,6 +848,13 @@ cdef class NetworkState:
         cdef int da = ra.deg, db = rb.deg
         cdef int* la = ra.nb
         cdef int* lb = rb.nb
+        cdef Marks* m = &self.mi if incoming else &self.mo
+        if m.node >= 0 and m.version == self.version:
+            # one of the lists marked (mark_in / mark_out): scan the other against the marks
+            if m.node == a and db <= MARK_RATIO * da:
+                return _count_marked(lb, db, m.bits)
+            if m.node == b and da <= MARK_RATIO * db:
+                return _count_marked(la, da, m.bits)
         if da > db:
             a, b, da, db, la, lb = b, a, db, da, lb, la
         if self.scan_cheaper(da, db):
@@ -776,6 +862,10 @@ cdef class NetworkState:
             for t in range(da):
                 c += in_list(lb, db, la[t])
             return c
+        if self.adj == NULL and db < MARK_RATIO * da:
+            # hash storage: the shorter list marked, the longer scanned, cheaper than probing
+            if self._scratch(la, da):
+                return _count_marked(lb, db, self.mx.bits)
         for t in range(da):
             w = la[t]
             if (self.has_tie(w, b) if incoming else self.has_tie(b, w)):
@@ -787,12 +877,25 @@ cdef class NetworkState:
         cdef int t, c = 0
         cdef NodeRec* ra = self.orec(a)
         cdef NodeRec* rb = self.irec(b)
-        if ra.deg <= rb.deg:
-            for t in range(ra.deg):
+        cdef int da = ra.deg, db = rb.deg
+        # out(a) or in(b) marked (mark_out / mark_in): scan the other list against the marks
+        if self.mo.node == a and self.mo.version == self.version and db <= MARK_RATIO * da:
+            return _count_marked(rb.nb, db, self.mo.bits)
+        if self.mi.node == b and self.mi.version == self.version and da <= MARK_RATIO * db:
+            return _count_marked(ra.nb, da, self.mi.bits)
+        if self.adj == NULL and da < MARK_RATIO * db and db < MARK_RATIO * da:
+            # hash storage: the shorter list marked, the longer scanned, cheaper than probing
+            if da <= db:
+                if self._scratch(ra.nb, da):
+                    return _count_marked(rb.nb, db, self.mx.bits)
+            elif self._scratch(rb.nb, db):
+                return _count_marked(ra.nb, da, self.mx.bits)
+        if da <= db:
+            for t in range(da):
                 if self.has_tie(ra.nb[t], b):
                     c += 1
         else:
-            for t in range(rb.deg):
+            for t in range(db):
                 if self.has_tie(a, rb.nb[t]):
                     c += 1
         return c

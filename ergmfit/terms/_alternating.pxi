@@ -13,12 +13,17 @@ contain a two-path through the arc i->j itself are lowered by p = x_ij
 unaffected by the toggle, and pairs (a, a) are never counted.
 
 Each call is O(degree): one pass over a (smaller, where there is a choice)
-neighbour list with O(1) tie look-ups and O(1) cache look-ups.  The full
+neighbour list with O(1) tie look-ups and O(1) cache look-ups.  Where the
+counts are counted on demand (large networks, or ``set_cache_memory(0)``),
+each kernel first marks the list of the end its counts share (``out(i)`` for
+M(i, .), ``in(j)`` for M(., j); ``NetworkState.mark_out`` / ``mark_in``), so
+that each count scans one list against the marks instead of probing the tie
+map once per entry: the same integers, in the same order.  The full
 definitions and their statnet equivalents are in :mod:`.alternating`.
 """
 from libc.math cimport pow
 from libc.stdlib cimport malloc, free
-from ergmfit.network._state cimport NetworkState, CACHE_OTP, CACHE_OSP, CACHE_ISP, in_list
+from ergmfit.network._state cimport NetworkState, CACHE_OTP, CACHE_OSP, CACHE_ISP, MARK_RATIO, in_list
 from ergmfit.terms._kernel cimport TermKernel
 
 cdef enum:
@@ -76,21 +81,22 @@ cdef class AltKTrianglesTKernel(AltKernel):
 
     cdef void change(self, NetworkState s, int i, int j, double* out) noexcept nogil:
         cdef int p = 1 if s.has_tie(i, j) else 0
-        cdef double d = self.lam * (1.0 - qpow(self.tab, self.q, s.n_otp(i, j)))
+        cdef double d_out, d_in
         cdef int di = s.odeg(i), dj = s.odeg(j)
         # v in out(i) & out(j): M(i, v)
         if di <= dj:
-            d += _otp_common(self, s, s.onb(i), di, s.onb(j), dj, j, j, 1, i, 1, p)
+            d_out = _otp_common(self, s, s.onb(i), di, s.onb(j), dj, j, j, 1, i, 1, 0, p)
         else:
-            d += _otp_common(self, s, s.onb(j), dj, s.onb(i), di, i, i, 1, i, 1, p)
+            d_out = _otp_common(self, s, s.onb(j), dj, s.onb(i), di, i, i, 1, i, 1, 1, p)
         # v in in(i) & in(j): M(v, j)
         di = s.ideg(i)
         dj = s.ideg(j)
         if di <= dj:
-            d += _otp_common(self, s, s.inb(i), di, s.inb(j), dj, j, j, 0, j, 0, p)
+            d_in = _otp_common(self, s, s.inb(i), di, s.inb(j), dj, j, j, 0, j, 0, 1, p)
         else:
-            d += _otp_common(self, s, s.inb(j), dj, s.inb(i), di, i, i, 0, j, 0, p)
-        out[0] = d
+            d_in = _otp_common(self, s, s.inb(j), dj, s.inb(i), di, i, i, 0, j, 0, 0, p)
+        # M(i, j) last (out(i) or in(j) may be marked by now), summed in the order above
+        out[0] = self.lam * (1.0 - qpow(self.tab, self.q, s.n_otp(i, j))) + d_out + d_in
 
 
 cdef enum:
@@ -99,18 +105,25 @@ cdef enum:
 
 cdef inline double _otp_common(AltKernel K, NetworkState s, const int* la, int da,
                                const int* lb, int db, int skip, int other, bint other_tail,
-                               int fixed, bint fixed_tail, int p) noexcept nogil:
-    """Sum over v in la (in its order), v != skip, v in lb, of q^(M - p) with
-    M = n_otp(fixed, v) if fixed_tail else n_otp(v, fixed).
+                               int fixed, bint fixed_tail, bint lb_fixed, int p) noexcept nogil:
+    """Sum over v in la (in its order; da <= db), v != skip, v in lb, of q^(M - p)
+    with M = n_otp(fixed, v) if fixed_tail else n_otp(v, fixed); lb_fixed: lb is
+    fixed's list (out(fixed) if fixed_tail, else in(fixed)), else la is.
 
     Membership in lb is a direct scan when cheaper (scan_cheaper), else the tie
     (other, v) (other_tail) or (v, other); the hash slots of each chunk of
     candidates are prefetched before they are read, and the sum keeps la's order.
+    Where M is counted on demand, fixed's list is marked instead (when it is at
+    most MARK_RATIO times la): see _otp_common_marked.
     """
     cdef int base, m, t, v, cn
     cdef int cand[CHUNK]
     cdef bint scan = s.scan_cheaper(da, db)
     cdef double d = 0.0
+    if (s.marks_wanted(CACHE_OTP) and (db if lb_fixed else da) <= MARK_RATIO * da
+            and (s.mark_out(fixed) if fixed_tail else s.mark_in(fixed))):
+        return _otp_common_marked(K, s, la, da, lb, db, skip, other, other_tail, fixed,
+                                  fixed_tail, lb_fixed, p)
     base = 0
     while base < da:
         m = min(<int>CHUNK, da - base)
@@ -142,6 +155,40 @@ cdef inline double _otp_common(AltKernel K, NetworkState s, const int* la, int d
         for t in range(cn):
             d += qpow(K.tab, K.q, (s.n_otp(fixed, cand[t]) if fixed_tail
                                    else s.n_otp(cand[t], fixed)) - p)
+    return d
+
+
+cdef double _otp_common_marked(AltKernel K, NetworkState s, const int* la, int da,
+                               const int* lb, int db, int skip, int other, bint other_tail,
+                               int fixed, bint fixed_tail, bint lb_fixed, int p) noexcept nogil:
+    # _otp_common with fixed's list marked (mark_out / mark_in) and M counted on demand:
+    # the candidates v of la (in its order) found in lb by fixed's marks (lb_fixed), by
+    # scratch marks of lb (cheaper than da probes) or by probes, collected first (the
+    # counts may use the scratch marks), then each M counted against fixed's marks
+    cdef int t, v, cn = 0
+    cdef int* cand = s.cand
+    cdef double d = 0.0
+    if lb_fixed:
+        for t in range(da):
+            v = la[t]
+            if v != skip and (s.out_marked(v) if fixed_tail else s.in_marked(v)):
+                cand[cn] = v
+                cn += 1
+    elif db < MARK_RATIO * da and s._scratch(lb, db):
+        for t in range(da):
+            v = la[t]
+            if v != skip and s.scratch_marked(v):
+                cand[cn] = v
+                cn += 1
+    else:
+        for t in range(da):
+            v = la[t]
+            if v != skip and (s.has_tie(other, v) if other_tail else s.has_tie(v, other)):
+                cand[cn] = v
+                cn += 1
+    for t in range(cn):
+        d += qpow(K.tab, K.q, (s.n_otp(fixed, cand[t]) if fixed_tail
+                               else s.n_otp(cand[t], fixed)) - p)
     return d
 
 
@@ -252,12 +299,15 @@ cdef class AltKTrianglesUKernel(AltKernel):
 
 cdef inline double a2p_t(AltKernel K, NetworkState s, int i, int j, int p) noexcept nogil:
     # sum_{v: j->v, v != i} q^{M(i,v) - p} + sum_{v: v->i, v != j} q^{M(v,j) - p}
+    # (on demand: out(i), then in(j), marked for these counts, see want_out_marks)
     cdef int k, v
     cdef double d = 0.0
+    s.want_out_marks(i, CACHE_OTP, s.odeg(j))
     for k in range(s.odeg(j)):
         v = s.onb(j)[k]
         if v != i:
             d += qpow(K.tab, K.q, s.n_otp(i, v) - p)
+    s.want_in_marks(j, CACHE_OTP, s.ideg(i))
     for k in range(s.ideg(i)):
         v = s.inb(i)[k]
         if v != j:
@@ -266,9 +316,10 @@ cdef inline double a2p_t(AltKernel K, NetworkState s, int i, int j, int p) noexc
 
 
 cdef inline double a2p_d(AltKernel K, NetworkState s, int i, int j, int p) noexcept nogil:
-    # sum_{v: i->v, v != j} q^{O(j,v) - p}
+    # sum_{v: i->v, v != j} q^{O(j,v) - p}  (on demand: in(j) marked)
     cdef int k, v
     cdef double d = 0.0
+    s.want_in_marks(j, CACHE_OSP, s.odeg(i))
     for k in range(s.odeg(i)):
         v = s.onb(i)[k]
         if v != j:
@@ -309,6 +360,7 @@ cdef class AltTwoPathsUKernel(AltKernel):
         cdef int k, v
         cdef int p = 1 if s.has_tie(i, j) else 0
         cdef double d = 0.0
+        s.want_out_marks(i, CACHE_ISP, s.ideg(j))      # on demand: out(i) marked
         for k in range(s.ideg(j)):
             v = s.inb(j)[k]
             if v != i:
