@@ -55,7 +55,7 @@ class CountFamily(ModelFamily):
     #: approximation (Robbins-Monro steps follow the chain, instead of Hummel steps of a
     #: few % from a sample settled far from the data: docs/valued_terms.md; the
     #: setting's "newton", Newton steps on equilibrium samples, is not the default: it
-    #: was slower on the 80-node model and not measured to the end on the 554 model)
+    #: was slower on the 80-node model and did not finish on the 554 model)
     drift_start = "sa"
 
     def __init__(self, reference="Poisson"):
