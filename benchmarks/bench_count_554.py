@@ -25,7 +25,10 @@ log-likelihood, as the issue's call did not ask for it), MCMC-MLE iterations, wh
 converged, and the largest |t| of the final convergence check.  The issue's check: converged
 in < 10 CPU minutes.  From the MPLE the first sample's chains drift, so the fit moves its
 start once by stochastic approximation (the count family's ``drift_start``; the iteration
-record says ``moved_start``) and goes on from there.  ``--profile`` runs one fit under
+record says ``moved_start``) and goes on from there.  Each seed's line also
+gives the 1-minute load average before and after (the machine is shared: CPU s, not wall
+time, is the figure), the estimate's largest |t| of the last sample and the largest
+difference between seeds in units of the first seed's standard errors.  ``--profile`` runs one fit under
 cProfile and prints the top entries.  ``--drift`` instead measures, from each start (count
 MPLE, CD, EE, stochastic approximation from the MPLE), how far a chain from the observed
 network moves: the statistics after 10^5 and 3 x 10^6 proposals beside the observed
@@ -35,6 +38,7 @@ MPLE, of the whole model and of the model without ``transitiveweights``, in CPU 
 alternately from two trees for an A/B).
 """
 import argparse
+import os
 import time
 import warnings
 
@@ -175,14 +179,26 @@ def main():
         pstats.Stats(pr).sort_stats("tottime").print_stats(25)
         print(f"profiled fit: {cpu:.1f} CPU s")
         return
+    fits = []
     for s in args.seeds:
+        load = os.getloadavg()[0]
         fit, cpu = fit_once(m, s)
         info = fit.info
-        redraws = sum("redraw" in h for h in info.get("history", []))
+        hist = info.get("history", [])
+        redraws = sum("redraw" in h for h in hist)
         print(f"seed {s}: start {info.get('init_method')}")
-        print(f"seed {s}: {cpu:8.1f} CPU s, iterations {getattr(fit, 'n_iter', None)} "
-              f"({redraws} redrawn samples), converged "
-              f"{fit.converged}, coef {np.round(np.asarray(fit.params, float), 3).tolist()}")
+        print(f"seed {s}: {cpu:8.1f} CPU s (load {load:.1f} -> {os.getloadavg()[0]:.1f}), "
+              f"iterations {getattr(fit, 'n_iter', None)} ({redraws} redrawn samples), "
+              f"converged {fit.converged}, final interval {info.get('final_interval')}, "
+              f"phases { {k: round(v, 1) for k, v in info.get('cpu_seconds', {}).items()}}")
+        print(f"seed {s}: coef {np.round(np.asarray(fit.params, float), 3).tolist()}")
+        print(f"seed {s}: s.e. {np.round(np.asarray(fit.bse, float), 3).tolist()}")
+        fits.append(fit)
+    if len(fits) > 1:
+        est = np.array([np.asarray(f.params, float) for f in fits])
+        se = np.asarray(fits[0].bse, float)
+        print(f"largest difference between seeds: {np.max(np.ptp(est, axis=0) / se):.2f} "
+              f"s.e. (of seed {args.seeds[0]})")
 
 
 if __name__ == "__main__":

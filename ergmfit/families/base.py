@@ -35,7 +35,8 @@ class ModelFamily:
         What MCMC-MLE does when the chains of a sample from its default start (the MPLE)
         still drift (:mod:`ergmfit.estimation.mcmle.burnin`): ``"sa"``, move the start
         once by stochastic approximation from there (the chains restarted at the
-        observed network); None: redraw only.
+        observed network); ``"newton"``, by Newton steps on equilibrium samples; None:
+        redraw only.
     fixed_density : bool
         Whether a state is binary ties whose number a fixed-density proposal holds
         (Equilibrium Expectation's IFD proposals need it).

@@ -53,7 +53,9 @@ class CountFamily(ModelFamily):
     min_step_ess_share = 0.25
     #: a chain that still drifts from the MPLE start moves the start by stochastic
     #: approximation (Robbins-Monro steps follow the chain, instead of Hummel steps of a
-    #: few % from a sample settled far from the data: docs/valued_terms.md)
+    #: few % from a sample settled far from the data: docs/valued_terms.md; the
+    #: setting's "newton", Newton steps on equilibrium samples, is not the default: it
+    #: was slower on the 80-node model and did not finish on the 554 model)
     drift_start = "sa"
 
     def __init__(self, reference="Poisson"):

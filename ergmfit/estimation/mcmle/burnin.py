@@ -85,23 +85,80 @@ def drifting(chains) -> bool:
 #: phase-3 draws of the stochastic approximation that moves a drifting start: its
 #: estimate is what is used, not its standard errors
 APPROACH_PHASE3 = 50
+#: the Newton approach: draws per sample, most Newton steps, most redraws of one sample
+NEWTON_DRAWS = 256
+NEWTON_STEPS = 5
+NEWTON_REDRAWS = 6
+#: its samples start at this many times the MCMC-MLE's interval (whose sample drifted)
+NEWTON_INTERVAL_FACTOR = 4
+#: it hands over to the MCMC-MLE steps once Hummel's step length reaches this
+NEWTON_HANDOVER = 0.5
 
 
-def approach(model, method, theta, random_state):
-    """The start moved from ``theta`` by ``method`` (``"sa"``: Robbins-Monro stochastic
-    approximation, :class:`~ergmfit.estimation.sa.robbins_monro.SA`, on a chain from the
-    observed network), for a start whose MCMC-MLE chains still drift: each Robbins-Monro
-    step follows the chain, where Hummel's importance-sampling steps from a sample settled
-    far from the data move a few % (docs/valued_terms.md, "MCMC-MLE of the issue-554
-    model").  Returns the new θ."""
+def approach(model, method, theta, random_state, interval=1024, max_interval=2 ** 20):
+    """The start moved from ``theta`` for a start whose MCMC-MLE chains still drift;
+    returns ``(theta, interval)``, the new start and the interval its chains need.
+
+    ``"newton"``: :func:`newton_approach`.  ``"sa"``: Robbins-Monro stochastic
+    approximation (:class:`~ergmfit.estimation.sa.robbins_monro.SA`, on a chain from the
+    observed network; the interval unchanged).  See docs/valued_terms.md, "MCMC-MLE of
+    the issue-554 model"."""
+    if method == "newton":
+        return newton_approach(model, theta, random_state, interval, max_interval)
     if method != "sa":
-        raise SettingsError(f"drift_start={method!r}: the start is moved by 'sa' only")
+        raise SettingsError(f"drift_start={method!r}: the start is moved by 'newton' or 'sa'")
     from ..sa.robbins_monro import SA
     with warnings.catch_warnings():     # not converged by SA's own t-ratios: MCMC-MLE goes on
         warnings.simplefilter("ignore", ConvergenceWarning)
         fit = SA(init=np.asarray(theta, dtype=float), random_state=random_state,
                  phase3=APPROACH_PHASE3).fit(model)
-    return np.asarray(fit.params, dtype=float)
+    return np.asarray(fit.params, dtype=float), interval
+
+
+def newton_approach(model, theta, random_state, interval=1024, max_interval=2 ** 20):
+    """Newton steps on equilibrium samples: at θ, a chain run until it no longer drifts
+    and has 2p effective draws (its interval doubled per redraw), then
+    θ ← θ + Σ⁻¹ (g(x_obs) − μ), μ and Σ the sample's mean and covariance (the
+    maximiser of the log-normal approximation of the log-likelihood, statnet's
+    ``MCMLE.metric="lognormal"``, with no step-length limit), until Hummel's step length
+    reaches :data:`NEWTON_HANDOVER` (the MCMC-MLE steps take over), at most
+    :data:`NEWTON_STEPS` times; a step after which the sample lies farther from the data
+    (Mahalanobis distance of its mean) than before is halved back.
+
+    Why: a count chain from its MPLE can relax for millions of proposals to an
+    equilibrium far from the data (the issue-554 model: 30-37 s.d. away), from which
+    Hummel's steps, bounded by the sample's convex hull, move a few % per iteration;
+    the first Newton step from that equilibrium lands within about 10 s.d.
+    (docs/valued_terms.md).  Returns ``(theta, interval)``."""
+    from ...sampling.chains import multivariate_ess, run_chains
+    from ..common.stepping import hummel_step
+    rng = random_state
+    g_obs = model.statistics_vector()
+    theta = np.asarray(theta, dtype=float).copy()
+    p = len(theta)
+    interval = min(int(interval) * NEWTON_INTERVAL_FACTOR, int(max_interval))
+    starts, before, last = None, None, None
+    for _ in range(NEWTON_STEPS):
+        burnin = 4 * interval
+        for _redraw in range(NEWTON_REDRAWS):
+            chains, starts, _acc = run_chains(model, theta, NEWTON_DRAWS, burnin, interval,
+                                              starts, random_state=rng)
+            if unfit_to_step(chains, multivariate_ess(chains), 2 * p) is None:
+                break
+            interval, burnin = min(2 * interval, int(max_interval)), 0
+        Z = np.concatenate(chains) - g_obs
+        zbar = Z.mean(axis=0)
+        C = np.atleast_2d(np.cov(Z, rowvar=False))
+        dist = float(zbar @ np.linalg.lstsq(C, zbar, rcond=None)[0])
+        if before is not None and dist > before and last is not None:
+            theta = theta - 0.5 * last          # farther than before: halve the step back
+            last = 0.5 * last
+            continue
+        if hummel_step(Z) >= NEWTON_HANDOVER:
+            break
+        last = np.linalg.lstsq(C, -zbar, rcond=None)[0]
+        theta, before = theta + last, dist
+    return theta, interval
 
 
 def unfit_to_step(chains, mess, min_ess):

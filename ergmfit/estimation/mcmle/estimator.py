@@ -73,8 +73,8 @@ from .target import target_for
 from .interval import (MIN_ESS_SHARE, final_sample_size, quarter_octave, step_sample_parts,
                        streak_tau)
 from .loglik import bridge_loglik
-from .burnin import (MAX_REDRAWS, REDRAW_GROWTH, approach, drifting, streak_records,
-                     unfit_to_step)
+from .burnin import (MAX_REDRAWS, NEWTON_DRAWS, REDRAW_GROWTH, approach, drifting,
+                     streak_records, unfit_to_step)
 from .settings import SETTINGS, missing_data_settings
 from .start import exact_mle, exact_mle_available, nothing_to_estimate, start_theta
 
@@ -611,8 +611,16 @@ class MCMLE(Estimator):
                 or not drifting(chains_zp)):
             return False
         state.approached = True
-        state.theta = approach(model, method, theta, rng)
+        state.theta, interval = approach(model, method, theta, rng, state.interval,
+                                         self.max_interval)
         state.starts = [None] * len(state.starts)
+        # the interval at which its samples of NEWTON_DRAWS had their effective draws,
+        # for samples of samplesize draws
+        interval = quarter_octave(interval * NEWTON_DRAWS / self.samplesize,
+                                  self._min_interval(), self.max_interval)
+        if interval > state.interval:
+            state.interval = interval
+            state.burnin = 16 * interval
         state.init_method = f"{state.init_method}, moved by {method} (its chains drifted)"
         return True
 

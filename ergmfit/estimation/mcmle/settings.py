@@ -38,10 +38,11 @@ SETTINGS = (
             "Effective draws a sample needs to be stepped on; fewer, or chains still "
             "drifting, and it is redrawn at the same parameters (default: the model "
             "family's share of target_ess, 0 for binary ties)."),
-    Setting("drift_start", "auto", choice("auto", "sa", allow_none=True),
-            "When a sample from the default start (the MPLE) still drifts: 'sa' moves the "
-            "start once by stochastic approximation, None only redraws ('auto': the model "
-            "family's declaration, 'sa' for counts, None for binary ties)."),
+    Setting("drift_start", "auto", choice("auto", "newton", "sa", allow_none=True),
+            "When a sample from the default start (the MPLE) still drifts: 'newton' moves "
+            "the start once by Newton steps on equilibrium samples, 'sa' by stochastic "
+            "approximation, None only redraws ('auto': the model family's declaration, "
+            "'sa' for counts, None for binary ties)."),
     Setting("min_is_ess", 0.05, number(0, 1), "Trust region: smallest importance-sampling "
             "effective size share of a step."),
 )

@@ -55,3 +55,20 @@ def test_a_given_init_is_not_moved(drifting):
     mple = np.asarray(drifting.fit("mple").params, dtype=float)
     fit = _fit(drifting, random_state=1, maxit=1, init=mple)
     assert all("moved_start" not in h for h in fit.info["history"])
+
+
+def test_newton_steps_on_equilibrium_samples_bring_a_far_start_near_the_mle():
+    # drift_start="newton" (burnin.newton_approach): from 0, 2.6 and 11.6 s.e. from the
+    # exact MLE of a dyad-independent count model (its MPLE), Newton steps on equilibrium
+    # samples hand over to the MCMC-MLE steps within a few s.e. (seeds 1-3: at most 3.1)
+    from ergmfit.estimation.mcmle.burnin import approach
+    from support.valued_networks import samptot
+    m = ef.ERGM(samptot(), "sum + nonzero", response="nominations", reference="Binomial(3)")
+    exact = m.fit("mple")
+    se, mle = np.asarray(exact.bse), np.asarray(exact.params)
+    for seed in (1, 2, 3):
+        theta, interval = approach(m, "newton", np.zeros(2), np.random.default_rng(seed),
+                                   interval=256)
+        assert np.max(np.abs(theta - mle) / se) < 4.5, (seed, (theta - mle) / se)
+        assert interval >= 1024          # its samples run at 4 x the interval given
+    _fit(m, random_state=1, maxit=1, drift_start="newton")      # a valid setting
