@@ -433,15 +433,21 @@ def weighted_step(J, dev, W, ridge=1e-3, free=None):
     """
     J, dev = np.atleast_2d(np.asarray(J, dtype=float)), np.asarray(dev, dtype=float)
     out = np.zeros(J.shape[1])
+    cols, H, JtW = _normal_equations(J, W, free, ridge)
+    if cols.any():
+        out[cols] = -np.linalg.solve(H, JtW @ dev)
+    return out
+
+
+def _normal_equations(J, W, free, ridge):
+    """The free columns of ``J`` (all when ``free`` is None), and the ridged normal matrix
+    J'WJ + ridge * max(diag) * I and J'W over them (empty when no column is free)."""
     cols = np.ones(J.shape[1], dtype=bool) if free is None else np.asarray(free, dtype=bool)
-    if not cols.any():
-        return out
     J = J[:, cols]
     JtW = J.T @ W
     H = JtW @ J
     lam = ridge * max(float(np.max(np.diag(H))) if H.size else 0.0, 1e-12)
-    out[cols] = -np.linalg.solve(H + lam * np.eye(J.shape[1]), JtW @ dev)
-    return out
+    return cols, H + lam * np.eye(J.shape[1]), JtW
 
 
 def projected_t(cross, g_obs, J, Sigma):
@@ -612,15 +618,11 @@ def noise_damped(step, J, W, V, free=None, ridge=1e-3):
     [2.997, 0.001]
     """
     J = np.atleast_2d(np.asarray(J, dtype=float))
-    cols = np.ones(J.shape[1], dtype=bool) if free is None else np.asarray(free, dtype=bool)
     step = np.asarray(step, dtype=float).copy()
+    cols, H, JtW = _normal_equations(J, W, free, ridge)
     if not cols.any():
         return step
-    Jf = J[:, cols]
-    JtW = Jf.T @ W
-    H = JtW @ Jf
-    lam = ridge * max(float(np.max(np.diag(H))) if H.size else 0.0, 1e-12)
-    A = np.linalg.solve(H + lam * np.eye(Jf.shape[1]), JtW)
+    A = np.linalg.solve(H, JtW)
     C = A @ np.atleast_2d(V) @ A.T
     vals, U = np.linalg.eigh((C + C.T) / 2)
     c = U.T @ step[cols]
