@@ -69,6 +69,7 @@ import numpy as np
 from .exceptions import DegenerateModelError, NetworkError, SettingsError
 from .labeled import LabeledArray
 from .network import Network, as_network
+from .network.rows import neighbour_rows
 from .utils.validation import check_random_state
 
 __all__ = ["SnowballSample", "snowball_sample", "snowball_samples", "meta_analysis",
@@ -81,12 +82,8 @@ __all__ = ["SnowballSample", "snowball_sample", "snowball_samples", "meta_analys
 def _neighbours(net):
     """CSR of the ties ignoring direction: (starts, neighbours)."""
     t = np.asarray(net.ties, dtype=np.int64).reshape(-1, 2)
-    a = np.concatenate([t[:, 0], t[:, 1]])
-    b = np.concatenate([t[:, 1], t[:, 0]])
-    order = np.argsort(a, kind="stable")
-    starts = np.zeros(net.n + 1, dtype=np.int64)
-    np.cumsum(np.bincount(a, minlength=net.n), out=starts[1:])
-    return starts, b[order]
+    return neighbour_rows(net.n, np.concatenate([t[:, 0], t[:, 1]]),
+                          np.concatenate([t[:, 1], t[:, 0]]))
 
 
 @dataclass

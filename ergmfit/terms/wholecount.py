@@ -30,6 +30,7 @@ from ._coreterms import (
     AltKTrianglesCKernel, AltKTrianglesDKernel, AltKTrianglesTKernel, AltKTrianglesUKernel,
     AltTwoPathsDKernel, AltTwoPathsTDKernel, AltTwoPathsTKernel, AltTwoPathsUKernel,
 )
+from ..network.rows import neighbour_rows
 from ._wholecount import two_path_sums
 
 #: networks with at least this many nodes count the terms of :data:`WHOLE_COUNTS` by
@@ -56,17 +57,6 @@ def countable(kernel) -> bool:
     return type(kernel) in WHOLE_COUNTS
 
 
-def compressed_rows(n, tails, heads):
-    """(indptr int64 of n + 1, indices int32): the heads of each tail, by a counting sort."""
-    tails = np.asarray(tails)
-    order = np.argsort(tails, kind="stable")
-    indices = np.asarray(heads)[order].astype(np.int32)
-    del order
-    indptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(np.bincount(tails, minlength=n), out=indptr[1:])
-    return indptr, indices
-
-
 def whole_counts(n, ties, kernels):
     """The statistics of the directed network ``ties`` ((m, 2) int array, no repeated arcs or
     self-loops) for each kernel of ``kernels`` (each :func:`countable`), as a float array in
@@ -84,8 +74,8 @@ def whole_counts(n, ties, kernels):
     bad = [type(k).__name__ for k in kernels if not countable(k)]
     if bad:
         raise ValueError(f"whole_counts cannot count {bad}")
-    out_rows = compressed_rows(n, ties[:, 0], ties[:, 1])
-    in_rows = compressed_rows(n, ties[:, 1], ties[:, 0])
+    out_rows = neighbour_rows(n, ties[:, 0], ties[:, 1], np.int32)
+    in_rows = neighbour_rows(n, ties[:, 1], ties[:, 0], np.int32)
     first = {"M": out_rows, "O": in_rows, "I": out_rows}
     second = {"M": out_rows, "O": out_rows, "I": in_rows}
     result = np.zeros(len(kernels))
