@@ -110,7 +110,11 @@ cdef class NetworkState:
 
     The two-path counts the model's terms read (``caches``) are either held
     in memory and updated on every toggle in O(degree), or counted on demand
-    by intersecting neighbour lists.
+    by intersecting neighbour lists.  A term that reads the counts of arcs
+    only (``CACHE_AOTP``: AltKTrianglesT) gets one count per arc, ``arc_m``
+    beside the tie list (4 bytes an arc, within ``cache_memory``), where the
+    counts of every pair (``CACHE_OTP``) are not held; ``cached`` then has
+    the ``CACHE_AOTP`` bit (also when every pair's counts serve the arcs).
 
     ``NetworkState(n, directed, ties, caches, dense, cache_degree)``: with
     ``dense`` (default: n <= 4,096) the adjacency is also kept as an n x n
