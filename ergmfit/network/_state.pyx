@@ -717,13 +717,17 @@ cdef class NetworkState:
             raise ValueError("the undirected shared-partner cache on a directed network")
         if require_held:
             need = self._estimated_bytes(self.caches | new)
-            if self.n > MAX_HELD_NODES:
+            if ((self.caches | new) & CACHE_AOTP and not ((self.caches | new) & CACHE_OTP)
+                    and self.adj == NULL):
+                need += sizeof(int) * max(self.tie_cap, self.n_ties)    # per-arc counts
+            if self.n > MAX_HELD_NODES and (self.caches | new) & CACHE_PAIRS:
                 raise MemoryError(f"held two-path counts support at most {MAX_HELD_NODES} nodes, "
                                   f"this network has {self.n}: count them on demand")
             if need > self.cache_memory:
-                raise MemoryError(f"held two-path counts of this network may need {need / 2**20:.0f} "
-                                  f"MiB, above the cache_memory setting ({self.cache_memory / 2**20:.0f}"
-                                  " MiB): raise it (set_cache_memory) or count them on demand")
+                raise MemoryError(f"held two-path counts of this network may need {need:,} bytes = "
+                                  f"{need / 2**20:,.2f} MiB, above the cache_memory setting "
+                                  f"({self.cache_memory:,} bytes): raise it (set_cache_memory) or "
+                                  "count them on demand")
             self.cache_degree = 0.0
         if new & CACHE_AOTP and self.adj != NULL:
             # dense storage: the n x n counts of every pair (one load each) where they are held

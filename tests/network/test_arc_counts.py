@@ -4,6 +4,7 @@ reads nothing else (besides the toggled pair's own count), so the state holds th
 every pair's counts where those are not held; the counts, the change statistics and the chains
 are the same integers and doubles as with held or on-demand pair counts."""
 import numpy as np
+import pytest
 
 from ergmfit import ERGM
 from ergmfit.network import Network, NetworkState
@@ -113,3 +114,18 @@ def test_budget_rule_chooses_by_the_terms_and_the_memory_setting():
     # nothing fits: everything on demand
     assert state(six, cache_memory=0).cached == 0
     assert state("AltKTrianglesT", cache_memory=arcs_bytes // 2).cached == 0
+
+
+def test_require_held_names_the_bytes_of_the_arc_counts():
+    # per-arc counts that do not fit the setting: a clear error with require_held, on demand
+    # without it; no node-count limit (they are indexed by arc, not by pair)
+    arcs, _ = hub_arcs(5)
+    tight = NetworkState(N, True, arcs, dense=False, cache_memory=1024)
+    with pytest.raises(MemoryError, match=r"may need [0-9,]+ bytes = 0\.0[0-9] MiB, above the "
+                                          r"cache_memory setting \(1,024 bytes\)"):
+        tight.enable_caches(AOTP, require_held=True)
+    tight.enable_caches(AOTP)
+    assert tight.cached == 0
+    roomy = NetworkState(N, True, arcs, dense=False)
+    roomy.enable_caches(AOTP, require_held=True)
+    assert roomy.cached == AOTP
