@@ -26,6 +26,11 @@ cdef enum:
     CACHE_OTP = 2   # directed: #{w: a->w->b}, ordered pair (a, b)
     CACHE_OSP = 4   # directed: #{w: w->a, w->b}, unordered
     CACHE_ISP = 8   # directed: #{w: a->w, b->w}, unordered
+    # directed: #{w: a->w->b} of the arcs a->b only (one counter per arc, beside the
+    # tie list: 4 bytes an arc), for kernels that read the two-path counts of arcs and
+    # of the toggled pair only (AltKTrianglesT); see NetworkState.n_arc_otp
+    CACHE_AOTP = 16
+    CACHE_PAIRS = 15   # the counts of every pair (SP, OTP, OSP, ISP)
 
     SCAN_WORK = 1024   # neighbour-list pairs compared directly rather than hashed (scan_cheaper)
     # Two-path counts on demand on hash storage scan one neighbour list against marks
@@ -105,7 +110,11 @@ cdef class NetworkState:
 
     The two-path counts the model's terms read (``caches``) are either held
     in memory and updated on every toggle in O(degree), or counted on demand
-    by intersecting neighbour lists.
+    by intersecting neighbour lists.  A term that reads the counts of arcs
+    only (``CACHE_AOTP``: AltKTrianglesT) gets one count per arc, ``arc_m``
+    beside the tie list (4 bytes an arc, within ``cache_memory``), where the
+    counts of every pair (``CACHE_OTP``) are not held; ``cached`` then has
+    the ``CACHE_AOTP`` bit (also when every pair's counts serve the arcs).
 
     ``NetworkState(n, directed, ties, caches, dense, cache_degree)``: with
     ``dense`` (default: n <= 4,096) the adjacency is also kept as an n x n
@@ -183,6 +192,9 @@ cdef class NetworkState:
     cdef Marks mi
     cdef Marks mx
     cdef int* cand
+    # per-arc two-path counts (CACHE_AOTP held): arc_m[e] = M(a, b) of the tie e = a->b of
+    # the tie list (same index, moved with it), updated on every toggle in O(degree)
+    cdef int* arc_m
 
     cdef inline NodeRec* orec(self, int v) noexcept nogil:
         return <NodeRec*>(self.out_rec + <size_t>v * <size_t>self.rec_bytes)
@@ -319,6 +331,17 @@ cdef class NetworkState:
         if self.cached & CACHE_OTP:
             return <int>countmap_get(&self.otp, <int64_t>i * self.n + j)
         return self.count_otp(i, j)
+    # M(a, b) = #{w: a->w->b} of a present arc a->b: from the held counts of every pair
+    # if held, else from the per-arc counts (CACHE_AOTP) if held, else counted on demand
+    cdef inline bint arcs_counted(self) noexcept nogil:
+        return self.arc_m != NULL and not (self.cached & CACHE_OTP)
+    cdef inline int n_arc_otp(self, int a, int b) noexcept nogil:
+        cdef TieSlot* slot
+        if self.arcs_counted():
+            slot = tiemap_find(&self.tie_map, <int64_t>a * self.n + b)
+            if slot != NULL:
+                return self.arc_m[slot.val]
+        return self.n_otp(a, b)
     cdef inline int n_osp(self, int i, int j) noexcept nogil:
         if self.d_osp != NULL:
             return self.d_osp[self.sym_key(i, j)]
@@ -375,6 +398,12 @@ cdef class NetworkState:
     cdef int remove_tie(self, int i, int j) noexcept nogil
     cdef int toggle(self, int i, int j) noexcept nogil
     cdef int _update_caches(self, int i, int j, int delta) noexcept nogil
+    cdef void _update_arcs(self, int i, int j, int delta) noexcept nogil
+    cdef void _arc_side(self, const int* fl, int fd, const int* ol, int od, int fixed,
+                        bint fixed_tail, int other, int delta) noexcept nogil
+    cdef bint _arcs_wanted(self) noexcept nogil
+    cdef int _hold_arcs(self) noexcept nogil
+    cdef void _served(self) noexcept nogil
     cdef void _set_adj(self, int i, int j, bint on) noexcept nogil
     cdef int _build_caches(self, int new) noexcept nogil
     cdef bint _hold_wanted(self) noexcept nogil

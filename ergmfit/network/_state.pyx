@@ -16,7 +16,8 @@ cdef extern from "stdlib.h" nogil:
 
 cnp.import_array()
 
-CACHE_FLAGS = {"sp": CACHE_SP, "otp": CACHE_OTP, "osp": CACHE_OSP, "isp": CACHE_ISP}
+CACHE_FLAGS = {"sp": CACHE_SP, "otp": CACHE_OTP, "osp": CACHE_OSP, "isp": CACHE_ISP,
+               "aotp": CACHE_AOTP}
 cdef enum:
     MAX_HELD_NODES = 1048576   # held counts are packed in 20 bits (above: always on demand)
 MAX_CACHE_NODES = MAX_HELD_NODES
@@ -272,6 +273,7 @@ cdef class NetworkState:
         _marks_init(&self.mi)
         _marks_init(&self.mx)
         self.cand = NULL
+        self.arc_m = NULL
         if dense is None:
             dense = n <= DENSE_MAX_NODES
         elif dense and n > 65535:
@@ -372,6 +374,7 @@ cdef class NetworkState:
         free(self.d_sp); free(self.d_otp); free(self.d_osp); free(self.d_isp)
         _marks_free(&self.mo); _marks_free(&self.mi); _marks_free(&self.mx)
         free(self.cand)
+        free(self.arc_m)
 
     def _add_many(self, const cnp.int64_t[:, :] arr):
         cdef Py_ssize_t k
@@ -431,6 +434,10 @@ cdef class NetworkState:
     cdef int _reserve_ties(self, int64_t cap) noexcept nogil:
         # room for cap ties in the flat tie list
         cdef int* p
+        if self.arc_m != NULL:
+            p = <int*>realloc(self.arc_m, cap * sizeof(int))
+            if p == NULL: return -1
+            self.arc_m = p
         p = <int*>realloc(self.ends, cap * 2 * sizeof(int))
         if p == NULL: return -1
         self.ends = p
@@ -501,6 +508,8 @@ cdef class NetworkState:
         e = <int>self.n_ties
         self.ends[2 * e] = i
         self.ends[2 * e + 1] = j
+        if self.arc_m != NULL:
+            self.arc_m[e] = self.count_otp(i, j)     # the new arc's own count
         self.tp_out += self.orec(i).deg
         self.tp_in += self.irec(j).deg
         self.tp_mid += self.irec(i).deg + self.orec(j).deg
@@ -512,10 +521,10 @@ cdef class NetworkState:
         if tiemap_put(&self.tie_map, self.dyad_key(i, j), e) != 0:
             return -1
         self.n_ties += 1
-        if self.cached and self._held_bytes() > self.cache_memory:
+        if self.cached & CACHE_PAIRS and self._held_bytes() > self.cache_memory:
             self._drop_counts()          # outgrew its memory: counted on demand from now on
-        elif self.caches != self.cached and self._hold_wanted():
-            return self._hold_counts(self.caches & ~self.cached)
+        elif self.caches & CACHE_PAIRS & ~self.cached and self._hold_wanted():
+            return self._hold_counts(self.caches & CACHE_PAIRS & ~self.cached)
         return 0
 
     cdef int remove_tie(self, int i, int j) noexcept nogil:
@@ -546,8 +555,10 @@ cdef class NetworkState:
             a = self.ends[2 * e] = self.ends[2 * last]
             b = self.ends[2 * e + 1] = self.ends[2 * last + 1]
             tiemap_find(&self.tie_map, self.dyad_key(a, b)).val = e
+            if self.arc_m != NULL:
+                self.arc_m[e] = self.arc_m[last]
         self.n_ties -= 1
-        if self.cached and 4.0 * self.n_ties < self.cache_degree * self.n:
+        if self.cached & CACHE_PAIRS and 4.0 * self.n_ties < self.cache_degree * self.n:
             self._drop_counts()
         return 0
 
@@ -567,6 +578,8 @@ cdef class NetworkState:
                                            self.odeg(i), j, j, 1, delta) != 0):
                     return -1
             return 0
+        if self.arc_m != NULL:
+            self._update_arcs(i, j, delta)
         if self.cached & CACHE_OTP:
             # i->j->w, then w->i->j
             if (_cache_add_list(self, self.d_otp, &self.otp, 0, self.onb(j), self.odeg(j),
@@ -583,6 +596,93 @@ cdef class NetworkState:
                                i, i, 1, delta) != 0:
                 return -1
         return 0
+
+    cdef void _update_arcs(self, int i, int j, int delta) noexcept nogil:
+        # the per-arc counts a toggle of i->j changes (called before the neighbour arrays
+        # change): the two-path i->j->w counts in M(i, w) for the arcs i->w, w in out(j),
+        # and w->i->j in M(w, j) for the arcs w->j, w in in(i)
+        self._arc_side(self.onb(i), self.odeg(i), self.onb(j), self.odeg(j), i, 1, j, delta)
+        self._arc_side(self.inb(j), self.ideg(j), self.inb(i), self.ideg(i), j, 0, i, delta)
+
+    cdef void _arc_side(self, const int* fl, int fd, const int* ol, int od, int fixed,
+                        bint fixed_tail, int other, int delta) noexcept nogil:
+        # add delta to the count of the arc fixed->w (fixed_tail) or w->fixed for every w
+        # in both fixed's list fl (out(fixed) or in(fixed)) and other's list ol: the
+        # shorter list scanned, the other side found by a tie-map probe (which gives the
+        # arc's index when ol is scanned) or by scratch marks of ol
+        cdef int t, w
+        cdef TieSlot* slot
+        cdef int64_t n = self.n
+        if od <= fd:
+            for t in range(od):
+                w = ol[t]
+                slot = tiemap_find(&self.tie_map, fixed * n + w if fixed_tail else w * n + fixed)
+                if slot != NULL:
+                    self.arc_m[slot.val] += delta
+            return
+        if od <= MARK_RATIO * fd and self._scratch(ol, od):
+            for t in range(fd):
+                w = fl[t]
+                if self.scratch_marked(w):
+                    slot = tiemap_find(&self.tie_map, fixed * n + w if fixed_tail else w * n + fixed)
+                    self.arc_m[slot.val] += delta
+            return
+        for t in range(fd):
+            w = fl[t]
+            if self.has_tie(other, w) if fixed_tail else self.has_tie(w, other):
+                slot = tiemap_find(&self.tie_map, fixed * n + w if fixed_tail else w * n + fixed)
+                self.arc_m[slot.val] += delta
+
+    cdef bint _arcs_wanted(self) noexcept nogil:
+        # hold per-arc counts where a term asks for them (CACHE_AOTP), the counts of every
+        # pair (OTP) are not held, and their 4 bytes an arc fit in what cache_memory leaves
+        return (self.directed and self.caches & CACHE_AOTP and self.arc_m == NULL
+                and not (self.cached & CACHE_OTP)
+                and <int64_t>sizeof(int) * max(self.tie_cap, self.n_ties)
+                + self._held_bytes() <= self.cache_memory)
+
+    cdef int _hold_arcs(self) noexcept nogil:
+        # count M(a, b) of every arc a->b: for each tail a, the two-paths a->w->b counted
+        # into a dense array of n counters (cnt[b]), read at a's out-neighbours and reset;
+        # O(sum_w in(w) out(w)) in all
+        cdef int a, x, y, w
+        cdef int64_t n = self.n
+        cdef int* cnt
+        cdef int* nb
+        cdef TieSlot* slot
+        if self.arc_m == NULL:
+            self.arc_m = <int*>malloc(<size_t>max(1, self.tie_cap) * sizeof(int))
+            if self.arc_m == NULL:
+                return -1
+        cnt = <int*>calloc(<size_t>max(1, self.n), sizeof(int))
+        if cnt == NULL:
+            free(self.arc_m)
+            self.arc_m = NULL
+            return -1
+        for a in range(self.n):
+            nb = self.out_nb[a]
+            for x in range(self.out_deg[a]):
+                w = nb[x]
+                for y in range(self.out_deg[w]):
+                    cnt[self.out_nb[w][y]] += 1
+            for x in range(self.out_deg[a]):
+                slot = tiemap_find(&self.tie_map, a * n + nb[x])
+                self.arc_m[slot.val] = cnt[nb[x]]
+            for x in range(self.out_deg[a]):
+                w = nb[x]
+                for y in range(self.out_deg[w]):
+                    cnt[self.out_nb[w][y]] = 0
+        free(cnt)
+        self.cached |= CACHE_AOTP
+        return 0
+
+    cdef void _served(self) noexcept nogil:
+        # the CACHE_AOTP bit of ``cached``: arcs' counts served from memory, by the
+        # per-arc counts or by the held counts of every pair
+        if self.caches & CACHE_AOTP and (self.arc_m != NULL or self.cached & CACHE_OTP):
+            self.cached |= CACHE_AOTP
+        else:
+            self.cached &= ~CACHE_AOTP
 
     # ------------------------------------------------------------------
     # Python API
@@ -611,24 +711,35 @@ cdef class NetworkState:
         cdef int64_t need
         if not new:
             return
-        if not self.directed and (new & (CACHE_OTP | CACHE_OSP | CACHE_ISP)):
+        if not self.directed and (new & (CACHE_OTP | CACHE_OSP | CACHE_ISP | CACHE_AOTP)):
             raise ValueError("directed two-path caches on an undirected network")
         if self.directed and (new & CACHE_SP):
             raise ValueError("the undirected shared-partner cache on a directed network")
         if require_held:
             need = self._estimated_bytes(self.caches | new)
-            if self.n > MAX_HELD_NODES:
+            if ((self.caches | new) & CACHE_AOTP and not ((self.caches | new) & CACHE_OTP)
+                    and self.adj == NULL):
+                need += sizeof(int) * max(self.tie_cap, self.n_ties)    # per-arc counts
+            if self.n > MAX_HELD_NODES and (self.caches | new) & CACHE_PAIRS:
                 raise MemoryError(f"held two-path counts support at most {MAX_HELD_NODES} nodes, "
                                   f"this network has {self.n}: count them on demand")
             if need > self.cache_memory:
-                raise MemoryError(f"held two-path counts of this network may need {need / 2**20:.0f} "
-                                  f"MiB, above the cache_memory setting ({self.cache_memory / 2**20:.0f}"
-                                  " MiB): raise it (set_cache_memory) or count them on demand")
+                raise MemoryError(f"held two-path counts of this network may need {need:,} bytes = "
+                                  f"{need / 2**20:,.2f} MiB, above the cache_memory setting "
+                                  f"({self.cache_memory:,} bytes): raise it (set_cache_memory) or "
+                                  "count them on demand")
             self.cache_degree = 0.0
+        if new & CACHE_AOTP and self.adj != NULL:
+            # dense storage: the n x n counts of every pair (one load each) where they are held
+            new |= CACHE_OTP & ~self.caches
         self.caches |= new
-        if self.cached or self._hold_wanted():
+        if new & CACHE_PAIRS and (self.cached & CACHE_PAIRS or self._hold_wanted()):
             with nogil:
-                rc = self._hold_counts(new)
+                rc = self._hold_counts(new & CACHE_PAIRS)
+        if rc == 0 and self._arcs_wanted():
+            with nogil:
+                rc = self._hold_arcs()
+        self._served()
         if rc != 0:
             raise MemoryError("out of memory while building the two-path caches")
 
@@ -665,12 +776,15 @@ cdef class NetworkState:
     @property
     def two_path_bytes(self):
         """(bytes held by the two-path counts now, upper bound on the bytes holding all the
-        enabled ones would take): for diagnostics and the memory reports of benchmarks/."""
+        enabled ones would take): for diagnostics and the memory reports of benchmarks/.
+        Per-arc counts (CACHE_AOTP) count 4 bytes an arc of the tie list's capacity."""
         held = self._held_bytes()
         if self.adj != NULL:
             held = sum(self.n * self.n * 2 for f in (CACHE_SP, CACHE_OTP, CACHE_OSP, CACHE_ISP)
                        if self.cached & f)
-        return held, self._estimated_bytes(self.caches)
+        arcs = self.tie_cap * sizeof(int)
+        return (held + (arcs if self.arc_m != NULL else 0),
+                self._estimated_bytes(self.caches) + (arcs if self.caches & CACHE_AOTP else 0))
 
     def reserve_two_paths(self, ties):
         """Size this empty state (its adjacency and held two-path count maps) for the network
@@ -701,7 +815,7 @@ cdef class NetworkState:
         # the adjacency too: tie list, tie map and neighbour lists sized once (no doubling)
         if len(arr) and self._presize(arr, len(arr)) != 0:
             raise MemoryError("out of memory while sizing the network state")
-        if self.adj != NULL or not self.cached:
+        if self.adj != NULL or not (self.cached & CACHE_PAIRS):
             return
         try:
             need = self._estimated_bytes_of(ties)
@@ -797,6 +911,7 @@ cdef class NetworkState:
             self._drop_counts()
             return -1
         self.cached |= flags
+        self._served()
         return 0
 
     cdef void _drop_counts(self) noexcept nogil:
@@ -804,7 +919,10 @@ cdef class NetworkState:
         self.d_sp = self.d_otp = self.d_osp = self.d_isp = NULL
         countmap_free(&self.sp); countmap_free(&self.otp)
         countmap_free(&self.osp); countmap_free(&self.isp)
-        self.cached = 0
+        self.cached = 0                     # per-arc counts stay (4 bytes an arc) ...
+        if self._arcs_wanted():
+            self._hold_arcs()               # ... or are taken up where OTP held them
+        self._served()
 
     # two-path counts on demand: scan the shorter neighbour list, look up the other side
     cdef bint _alloc_marks(self) noexcept nogil:
@@ -947,6 +1065,8 @@ cdef class NetworkState:
             return self.n_sp(i, j)
         if flag == CACHE_OTP:
             return self.n_otp(i, j)
+        if flag == CACHE_AOTP:
+            return self.n_arc_otp(i, j) if self.has_tie(i, j) else self.n_otp(i, j)
         if flag == CACHE_OSP:
             return self.n_osp(i, j)
         return self.n_isp(i, j)
@@ -958,7 +1078,7 @@ cdef class NetworkState:
         for kind, flag, sparse in (("sp", CACHE_SP, self.sp.size), ("otp", CACHE_OTP, self.otp.size),
                                    ("osp", CACHE_OSP, self.osp.size), ("isp", CACHE_ISP, self.isp.size)):
             if self.caches & flag:
-                out[kind] = sparse if self.cached and self.adj == NULL else self._count_nonzero(flag)
+                out[kind] = sparse if self.cached & CACHE_PAIRS and self.adj == NULL else self._count_nonzero(flag)
         return out
 
     def _count_nonzero(self, int flag):
@@ -1038,6 +1158,8 @@ cdef class NetworkState:
         total += self.n * (self.rec_bytes + sizeof(int*) + sizeof(int)) * (2 if self.directed else 1)
         total += self.tie_cap * 2 * sizeof(int)
         total += (self.tie_map.mask + 1) * sizeof(TieSlot)
+        if self.arc_m != NULL:
+            total += self.tie_cap * sizeof(int)
         for cm in (self.sp.mask, self.otp.mask, self.osp.mask, self.isp.mask):
             if cm:
                 total += (cm + 1) * 8

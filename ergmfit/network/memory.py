@@ -4,7 +4,10 @@ Kernels of triangle and two-path terms (``gwesp``, ``AltKTrianglesT``, ``AltTwoP
 read the number of two-paths between two nodes at every proposal.  A network state holds those
 counts when they fit in its budget and counts them on demand from the neighbour lists
 otherwise: the same statistics either way, less memory and slower change statistics at high
-degree on demand.  The budget is a process-wide setting read when a state is built.  See
+degree on demand.  What is held follows the terms: every pair's counts where a term reads any
+pair's (``AltTwoPathsT``, ``gwesp``, ...) and they fit; one count per arc (4 bytes an arc)
+where a term reads arcs' counts only (``AltKTrianglesT``) and every pair's are not held.  The
+budget is a process-wide setting read when a state is built.  See
 ``docs/guide/large_networks.md`` ("Memory").
 """
 from contextlib import contextmanager

@@ -23,7 +23,10 @@ definitions and their statnet equivalents are in :mod:`.alternating`.
 """
 from libc.math cimport pow
 from libc.stdlib cimport malloc, free
-from ergmfit.network._state cimport NetworkState, CACHE_OTP, CACHE_OSP, CACHE_ISP, MARK_RATIO, in_list
+from ergmfit.network._state cimport (
+    NetworkState, CACHE_OTP, CACHE_OSP, CACHE_ISP, CACHE_AOTP, MARK_RATIO, in_list,
+)
+from ergmfit.core._hashmap cimport TieSlot, tiemap_find
 from ergmfit.terms._kernel cimport TermKernel
 
 cdef enum:
@@ -74,15 +77,36 @@ cdef class AltKTrianglesTKernel(AltKernel):
                 + sum_{v: i->v, j->v} q^{M(i,v) - p}     (new path i->j->v)
                 + sum_{v: v->i, v->j} q^{M(v,j) - p}     (new path v->i->j)
     M(i, j) does not involve the arc i->j.
+
+    Only arcs' counts are read (i->v, v->j) besides the pair's own M(i, j): the state
+    holds one count per arc (CACHE_AOTP, 4 bytes an arc) where it does not hold the
+    counts of every pair, so that each term of the sums is a tie-map probe, not a
+    two-path count on demand (see _otp_arcs).
     """
 
     def __cinit__(self, double lam):
-        self.caches = CACHE_OTP
+        self.caches = CACHE_AOTP
 
     cdef void change(self, NetworkState s, int i, int j, double* out) noexcept nogil:
         cdef int p = 1 if s.has_tie(i, j) else 0
         cdef double d_out, d_in
         cdef int di = s.odeg(i), dj = s.odeg(j)
+        if s.arcs_counted():
+            # the same sums in the same order as below, each M an arc's held count
+            if di <= dj:
+                d_out = _otp_arcs(self, s, s.onb(i), di, s.onb(j), dj, j, j, 1, i, 1, 0, p)
+            else:
+                d_out = _otp_arcs(self, s, s.onb(j), dj, s.onb(i), di, i, i, 1, i, 1, 1, p)
+            di = s.ideg(i)
+            dj = s.ideg(j)
+            if di <= dj:
+                d_in = _otp_arcs(self, s, s.inb(i), di, s.inb(j), dj, j, j, 0, j, 0, 1, p)
+            else:
+                d_in = _otp_arcs(self, s, s.inb(j), dj, s.inb(i), di, i, i, 0, j, 0, 0, p)
+            out[0] = (self.lam * (1.0 - qpow(self.tab, self.q,
+                                             s.n_arc_otp(i, j) if p else s.count_otp(i, j)))
+                      + d_out + d_in)
+            return
         # v in out(i) & out(j): M(i, v)
         if di <= dj:
             d_out = _otp_common(self, s, s.onb(i), di, s.onb(j), dj, j, j, 1, i, 1, 0, p)
@@ -155,6 +179,93 @@ cdef inline double _otp_common(AltKernel K, NetworkState s, const int* la, int d
         for t in range(cn):
             d += qpow(K.tab, K.q, (s.n_otp(fixed, cand[t]) if fixed_tail
                                    else s.n_otp(cand[t], fixed)) - p)
+    return d
+
+
+cdef double _otp_arcs(AltKernel K, NetworkState s, const int* la, int da,
+                      const int* lb, int db, int skip, int other, bint other_tail,
+                      int fixed, bint fixed_tail, bint lb_fixed, int p) noexcept nogil:
+    # _otp_common where the state holds per-arc counts (s.arcs_counted()): each v of la
+    # (in its order), v != skip, in lb adds q^(M - p), M the count of the arc fixed->v
+    # (fixed_tail) or v->fixed, read at the arc's index in the tie list.  Membership in
+    # lb: two short lists compared (scan_cheaper), else lb's marks (fixed's own marks,
+    # mark_out / mark_in, kept for the pair's count M(i, j); or scratch marks) where
+    # marking costs less than probing, else a tie-map probe per entry (of the arc itself
+    # when lb is fixed's list: the probe then also finds its count); the arcs of the
+    # members are then probed for their counts, a chunk of slots prefetched at a time.
+    cdef int base, m, t, v, cn
+    cdef int cand[CHUNK]
+    cdef int64_t n = s.n
+    cdef TieSlot* slot
+    cdef const int* arc_m = s.arc_m
+    cdef int how = 0      # 0 probes, 1 short lists compared, 2 fixed's marks, 3 scratch marks
+    cdef double d = 0.0
+    if s.scan_cheaper(da, db):
+        how = 1
+    elif lb_fixed:
+        if db <= MARK_RATIO * da and (s.mark_out(fixed) if fixed_tail else s.mark_in(fixed)):
+            how = 2
+    elif db < MARK_RATIO * da and s._scratch(lb, db):
+        how = 3
+    base = 0
+    while base < da:
+        m = min(<int>CHUNK, da - base)
+        base += m
+        cn = 0
+        if how == 0:
+            for t in range(m):
+                v = la[base - m + t]
+                if lb_fixed:
+                    if fixed_tail:
+                        s.prefetch_tie(fixed, v)
+                    else:
+                        s.prefetch_tie(v, fixed)
+                elif other_tail:
+                    s.prefetch_tie(other, v)
+                else:
+                    s.prefetch_tie(v, other)
+            if lb_fixed:
+                for t in range(m):
+                    v = la[base - m + t]
+                    if v != skip:
+                        slot = tiemap_find(&s.tie_map, fixed * n + v if fixed_tail
+                                           else v * n + fixed)
+                        if slot != NULL:
+                            d += qpow(K.tab, K.q, arc_m[slot.val] - p)
+                continue
+            for t in range(m):
+                v = la[base - m + t]
+                if v != skip and (s.has_tie(other, v) if other_tail else s.has_tie(v, other)):
+                    cand[cn] = v
+                    cn += 1
+        elif how == 1:
+            for t in range(m):
+                v = la[base - m + t]
+                if v != skip and in_list(lb, db, v):
+                    cand[cn] = v
+                    cn += 1
+        elif how == 2:
+            for t in range(m):
+                v = la[base - m + t]
+                if v != skip and (s.out_marked(v) if fixed_tail else s.in_marked(v)):
+                    cand[cn] = v
+                    cn += 1
+        else:
+            for t in range(m):
+                v = la[base - m + t]
+                if v != skip and s.scratch_marked(v):
+                    cand[cn] = v
+                    cn += 1
+        for t in range(cn):
+            v = cand[t]
+            if fixed_tail:
+                s.prefetch_tie(fixed, v)
+            else:
+                s.prefetch_tie(v, fixed)
+        for t in range(cn):
+            v = cand[t]
+            slot = tiemap_find(&s.tie_map, fixed * n + v if fixed_tail else v * n + fixed)
+            d += qpow(K.tab, K.q, arc_m[slot.val] - p)
     return d
 
 

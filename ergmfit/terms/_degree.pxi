@@ -121,6 +121,10 @@ cdef class GWDegreeKernel(TermKernel):
         out[0] = v
 
 
+cdef enum:
+    STAR_QTAB = 512     # AltStarKernel: q^d tabulated below this degree
+
+
 cdef class AltStarKernel(TermKernel):
     """altkstar / AltInStars / AltOutStars with parameter lambda.
 
@@ -130,12 +134,17 @@ cdef class AltStarKernel(TermKernel):
     cdef int mode
     cdef double lam
     cdef double q
+    cdef double[STAR_QTAB] tab      # q^d as pow() gives it, for d < STAR_QTAB (EE calls it
+                                    # at every proposal: a load instead of a pow)
 
     def __cinit__(self, double lam, int mode):
+        cdef int k
         self.n_stats = 1
         self.mode = mode
         self.lam = lam
         self.q = 1.0 - 1.0 / lam
+        for k in range(STAR_QTAB):
+            self.tab[k] = pow(self.q, k)
 
     cdef void change(self, NetworkState s, int i, int j, double* out) noexcept nogil:
         cdef int d[2]
@@ -143,7 +152,7 @@ cdef class AltStarKernel(TermKernel):
         cdef int e
         cdef double v = 0.0
         for e in range(m):
-            v += self.lam * (1.0 - pow(self.q, d[e]))
+            v += self.lam * (1.0 - (self.tab[d[e]] if d[e] < STAR_QTAB else pow(self.q, d[e])))
         out[0] = v
 
 

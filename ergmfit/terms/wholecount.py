@@ -89,7 +89,8 @@ def whole_counts(n, ties, kernels):
         lams = sorted({lam for _, lam, _, _ in parts})
         # the kernels' weight: lambda (1 - q^c), with q^c as pow() gives it
         ftab = np.array([lam * (1.0 - np.power(1.0 - 1.0 / lam, c)) for lam in lams])
-        sums = two_path_sums(n, *first[kind], *second[kind], *out_rows, *in_rows, ftab)
+        sums = two_path_sums(n, *first[kind], *second[kind], *out_rows, *in_rows, ftab,
+                             pairs=any(which == _PAIRS for _, _, which, _ in parts))
         for pos, lam, which, factor in parts:
             result[pos] += factor * sums[lams.index(lam), which]
     return result

@@ -58,7 +58,11 @@ def test_budget_chooses_held_or_on_demand_for_statistics_and_state(setting, monk
     assert state.cache_memory == int(factor * state_bytes(300, len(arcs), True))
     assert state.caches
     assert (state.cached == state.caches) is held
-    assert (state.two_path_bytes[0] > 0) is held
+    # every pair's counts (dense, 0.18 MB) held or not; AltKTrianglesT's arcs' counts are
+    # served either way (by those, or by per-arc counts: 12 kB, within both budgets)
+    otp, aotp = _state.CACHE_FLAGS["otp"], _state.CACHE_FLAGS["aotp"]
+    assert bool(state.cached & otp) is held and state.cached & aotp
+    assert (state.two_path_bytes[0] > 100_000) is held
     # the observed statistics' state makes the same choice (never holds then drops)
     monkeypatch.setattr(_state, "CACHE_MEMORY_FACTOR", 4)
     set_cache_memory(0)
@@ -105,15 +109,19 @@ def test_on_demand_counts_give_bit_identical_ee_chains(setting, seed):
 
 
 @pytest.mark.slow
-def test_epinions_holds_its_counts_by_default_and_counts_on_demand_under_a_smaller_budget(
+def test_epinions_holds_per_arc_counts_by_default_and_counts_on_demand_under_a_smaller_budget(
         setting):
+    # Epinions' four-term model reads the two-path counts of arcs only (AltKTrianglesT):
+    # the default holds one count per arc (about 2 MiB), not every pair's (256 MiB)
     from ergmfit.datasets import load_network
+    from ergmfit.network._state import CACHE_FLAGS
     net = load_network("epinions")
     model = ERGM(net, FORMULA)
     state = model.compiled().state
-    assert state.caches and state.cached == state.caches and state.two_path_bytes[0] > 2**27
+    assert state.caches == state.cached == CACHE_FLAGS["aotp"]
+    assert 4 * 508837 <= state.two_path_bytes[0] <= 2**22
     np.testing.assert_allclose(model.statistics_vector()[:2], [508837.0, 868986.66483683])
-    set_cache_memory(2**27)                 # 128 MiB: below Epinions' 256 MiB of counts
+    set_cache_memory(2**20)                 # 1 MiB: below Epinions' 2 MiB of arc counts
     small = ERGM(net, FORMULA)
     state = small.compiled().state
     assert state.caches and state.cached == 0 and state.two_path_bytes[0] == 0

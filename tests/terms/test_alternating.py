@@ -22,7 +22,7 @@ from ergmfit.network import NetworkState
 
 NAMES = ["AltKTrianglesT", "AltKTrianglesC", "AltKTrianglesD", "AltKTrianglesU",
          "AltTwoPathsT", "AltTwoPathsD", "AltTwoPathsU", "AltTwoPathsTD"]
-CACHE = {"otp": 2, "osp": 4, "isp": 8}
+CACHE = {"otp": 2, "osp": 4, "isp": 8, "aotp": 16}
 
 
 # ---------------------------------------------------------------------------
@@ -325,7 +325,8 @@ def test_undirected_network_rejected():
 
 def test_kernels_declare_their_caches():
     net = network(_hub_graph(20))
-    want = {"AltKTrianglesT": CACHE["otp"], "AltKTrianglesC": CACHE["otp"],
+    # AltKTrianglesT reads the counts of arcs only (and of the toggled pair): per-arc counts
+    want = {"AltKTrianglesT": CACHE["aotp"], "AltKTrianglesC": CACHE["otp"],
             "AltKTrianglesD": CACHE["osp"], "AltKTrianglesU": CACHE["isp"],
             "AltTwoPathsT": CACHE["otp"], "AltTwoPathsD": CACHE["osp"],
             "AltTwoPathsU": CACHE["isp"], "AltTwoPathsTD": CACHE["otp"] | CACHE["osp"]}

@@ -120,3 +120,21 @@ def test_two_path_sums_checks_its_arrays():
         two_path_sums(*args, ftab=np.array([[0.0]]))
     with pytest.raises(ValueError, match="cannot count"):
         wc.whole_counts(3, np.array([[0, 1]]), [object()])
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_arc_sums_without_the_pairs_equal_the_full_pass(seed):
+    # pairs=False (stamped counters, no list of the pairs reached): the same sums over arcs,
+    # bit for bit, for each kind of two-path; the sum over pairs is left at 0
+    from ergmfit.network.rows import neighbour_rows
+    n = 300
+    arcs = _arcs(n, 2500, seed)
+    out = neighbour_rows(n, arcs[:, 0], arcs[:, 1], np.int32)
+    inn = neighbour_rows(n, arcs[:, 1], arcs[:, 0], np.int32)
+    ftab = np.array([lam * (1 - (1 - 1 / lam) ** np.arange(n)) for lam in (2.0, 3.5)])
+    ftab[:, 0] = 0.0
+    for first, second in ((out, out), (inn, out), (out, inn)):
+        full = two_path_sums(n, *first, *second, *out, *inn, ftab)
+        arcs_only = two_path_sums(n, *first, *second, *out, *inn, ftab, pairs=False)
+        assert full[:, 0].min() > 0 and (arcs_only[:, 0] == 0).all()
+        np.testing.assert_array_equal(arcs_only[:, 1:], full[:, 1:])
