@@ -126,9 +126,9 @@ class MRFMethod(Estimator):
                 model.family.name not in self.variable_families:
             family = model.family
             methods = sorted(getattr(type(model), "METHODS", {}))
+            kinds = " or ".join(sorted(self.variable_families))
             raise SettingsError(
-                f"{type(self).__name__} fits models of {' or '.join(sorted(self.variable_families))}"
-                f" variables; a {type(model).__name__}'s are {family.state} (family "
+                f"{type(self).__name__} fits models of {kinds} variables; a {type(model).__name__}'s are {family.state} (family "
                 f"{family.name!r}): use its own methods, {methods}")
         insts = model.observations(*data, sample_weight=sample_weight)
         return self.fit_instances(insts, model.labels, model=model)

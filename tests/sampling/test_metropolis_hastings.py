@@ -183,7 +183,8 @@ def test_multivariate_ess_of_a_statistic_that_changes_once():
     for k in (1, 3, 500):
         step = np.zeros(n)
         step[n - k:] = 1.0
-        for X in (np.column_stack([step, fast]), np.column_stack([fast[:, 0], 3 * step, fast[:, 1]])):
+        for X in (np.column_stack([step, fast]),
+                  np.column_stack([fast[:, 0], 3 * step, fast[:, 1]])):
             assert 0.9 * want < multivariate_ess([X]) < 1.1 * want < 0.2 * n
         assert multivariate_ess([step[:, None]]) == 2.0
     # two statistics that change together once: one direction, the other left out as constant

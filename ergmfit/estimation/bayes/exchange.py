@@ -749,11 +749,11 @@ def _check_resumed_auxiliary(path, state, aux_start, H):
         return
     said = {0: "no auxiliary network (aux_start 'observed', or 'last' written before the "
                "shared network was saved)", 1: "one shared auxiliary network (aux_start 'last')"}
+    held = said.get(have, f"{have} auxiliary networks, one per chain (aux_start 'chain')")
     raise CheckpointError(
-        f"cannot resume: the checkpoint {path} holds "
-        f"{said.get(have, f'{have} auxiliary networks, one per chain (aux_start ' + repr('chain') + ')')}"
-        f", but these settings run aux_start={aux_start!r} ({want} network(s)); resume with the "
-        f"settings of the run that wrote it")
+        f"cannot resume: the checkpoint {path} holds {held}, but these settings run "
+        f"aux_start={aux_start!r} ({want} network(s)); resume with the settings of the run "
+        "that wrote it")
 
 
 def compiled_on(model, held, start=None):
