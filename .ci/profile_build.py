@@ -52,7 +52,8 @@ def main():
     ap.add_argument("--keep", default=None, help="build in this directory (kept)")
     ap.add_argument("--no-gcc", action="store_true")
     ap.add_argument("--no-glue", action="store_true", help="do not mark the glue functions -O1")
-    ap.add_argument("--glue-level", default=None, help="the glue's level instead of O1 (Os, O0)")
+    ap.add_argument("--glue-level", default=None,
+                    help="the glue's level instead of setup.py's GLUE_LEVEL (O1, Os, O0)")
     args = ap.parse_args()
 
     src = os.getcwd()
@@ -114,7 +115,9 @@ def main():
             ns["mark_glue_file"](c)
             if args.glue_level:
                 with open(c, encoding="utf-8") as f:
-                    text = f.read().replace('optimize ("O1")', f'optimize ("{args.glue_level}")')
+                    level = ns.get("GLUE_LEVEL", "O1")      # setup.py's, replaced
+                    text = f.read().replace(f'optimize ("{level}")',
+                                            f'optimize ("{args.glue_level}")')
                 with open(c, "w", encoding="utf-8") as f:
                     f.write(text)
         with open(c, encoding="utf-8") as f:

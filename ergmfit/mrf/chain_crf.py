@@ -655,6 +655,8 @@ class ChainStochasticCompositeLikelihood(MRFMethod):
     (15,)
     """
 
+    variable_families = None    # a ChainCRF's own estimators (its labels are categorical)
+
     method = "scl"
     supports = dict(MRFMethod.supports, families=frozenset({"chain_crf"}))
     #: the settings of every chain-CRF estimator (exact and pl fix their components)

@@ -341,6 +341,9 @@ class ContrastiveDivergence(MRFMethod):
     (2,)
     """
 
+    # a Potts model's one-hot states too: it is sampled through the model's cd_sampler hook
+    variable_families = frozenset({"binary", "one-hot"})
+
     method = "cd"
     #: whether the chains persist between iterations (PCD) instead of restarting at the data
     persistent = False

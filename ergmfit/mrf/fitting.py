@@ -113,10 +113,23 @@ class MRFMethod(Estimator):
     supports = {"curved": False, "constraints": False, "missing": False, "target_stats": False,
                 "missing+target_stats": False, "families": frozenset({"mrf"})}
 
+    #: the families of the models it fits (``model.family.name``): binary variables,
+    #: unless an estimator says more (a Potts model's are one-hot); None: the estimator
+    #: of one model class, which has no family to check (a ChainCRF's)
+    variable_families = frozenset({"binary"})
+
     def fit(self, model, *data, sample_weight=None):
         """Fit ``model`` (an MRF of :mod:`ergmfit.mrf`) to the observations
         ``data`` (the rows X; for a GridCRF the inputs Y and labels X);
         returns an :class:`MRFResults`.  The model is not changed."""
+        if self.variable_families is not None and \
+                model.family.name not in self.variable_families:
+            family = model.family
+            methods = sorted(getattr(type(model), "METHODS", {}))
+            kinds = " or ".join(sorted(self.variable_families))
+            raise SettingsError(
+                f"{type(self).__name__} fits models of {kinds} variables; a {type(model).__name__}'s are {family.state} (family "
+                f"{family.name!r}): use its own methods, {methods}")
         insts = model.observations(*data, sample_weight=sample_weight)
         return self.fit_instances(insts, model.labels, model=model)
 

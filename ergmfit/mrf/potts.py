@@ -82,6 +82,7 @@ import warnings
 import numpy as np
 
 from ..estimation.base import Setting, choice, integer, number
+from ..families.base import ModelFamily
 from ..estimation.contrastive.mcle import MCLE
 from ..exceptions import ConvergenceWarning, SettingsError
 from ..utils.validation import check_index_set, check_random_state, seed_words
@@ -139,6 +140,42 @@ def check_states(X, n, q):
     return A
 
 
+class OneHotFamily(ModelFamily):
+    """The family of a Potts model's state: n categorical variables of q states, coded
+    one-hot on n * q binary indicators of which exactly one per node is on.
+
+    Not the binary family its base class :class:`~ergmfit.mrf.models.LinearMRF` declares:
+    flipping one indicator (the binary family's proposals, the binary pseudo-likelihood of
+    one variable given the rest, EE's single-variable moves) leaves the one-hot states, so
+    the family offers no single-variable proposal, and the MRF estimators for binary
+    variables refuse it (:meth:`~ergmfit.mrf.fitting.MRFMethod.fit`).  A Potts model is
+    sampled by blocked Gibbs over whole nodes (:class:`~ergmfit.mrf._models.OneHotEnumeration`)
+    and fitted by the estimators of :attr:`PottsModel.METHODS`.
+
+    >>> PottsModel((2, [(0, 1)]), q=3).family.name
+    'one-hot'
+    """
+
+    name = "one-hot"
+    state = "categorical variables coded one-hot (one indicator on per node)"
+
+    def resolve_proposal(self, name) -> str:
+        raise SettingsError(
+            f"proposal {name!r}: a Potts model's states are one-hot (one indicator on per "
+            "node), which no single-variable proposal keeps; it is sampled by blocked Gibbs "
+            "over whole nodes (PottsModel.sample, and cd_sampler for contrastive divergence)")
+
+    def make_sampler(self, compiled, proposal, seed):
+        self.resolve_proposal(proposal)
+
+    def describe(self) -> str:
+        return f"{self.state}, sampled by blocked Gibbs over nodes"
+
+
+#: the family of every Potts model
+ONE_HOT = OneHotFamily()
+
+
 class PottsModel(LinearMRF):
     """Potts model on a graph, coded one-hot on the binary engine.
 
@@ -178,6 +215,8 @@ class PottsModel(LinearMRF):
     """
 
     coding = "01"
+    #: not the binary family of LinearMRF: one-hot states (:class:`OneHotFamily`)
+    family = ONE_HOT
 
     def __init__(self, graph, q, fields=True, tied=True, random_state=None, verbose=False):
         self.graph = graph
@@ -525,6 +564,8 @@ class PottsCompositeLikelihood(MRFMethod):
     (3,)
     """
 
+    variable_families = frozenset({"one-hot"})
+
     method = "cl"
     #: the block size of ``block_size=None``
     default_block_size = 2
@@ -586,6 +627,8 @@ class PottsExactLikelihood(MRFMethod):
     :class:`ergmfit.mrf.exact.ExactLikelihood` (``nonexistent="raise"``:
     DegenerateModelError naming the direction; ``"ignore"``: where Newton
     stops, with a ConvergenceWarning)."""
+
+    variable_families = frozenset({"one-hot"})
 
     method = "exact"
     SETTINGS = (

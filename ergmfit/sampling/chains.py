@@ -265,23 +265,99 @@ def multivariate_ess(chains):
     Hadamard's inequality never above the Vats-Flegal-Jones value, and
     robust where short batch means are not.  Directions that do not vary
     are left out; a sample that does not vary at all gives its size.
+
+    A statistic that never comes back to a value it has left in some chain
+    (it changes once, or only drifts; the rule of :func:`effective_sizes`)
+    is whitened on its own, before the principal components of the others
+    (which are taken of their parts not explained by it): its direction then
+    has its runs of equal values, and counts at most one draw per run, as in
+    :func:`effective_sizes`.  (A principal component mixes it with the other
+    statistics, whose noise hides its single change from Geyer's sequence:
+    a size near n for a statistic that changed once.)  Any whitening keeps
+    the Hadamard bound above.
+
+    >>> import numpy as np
+    >>> x = np.zeros((1000, 1)); x[-1] = 1.0          # one change, in the last draw
+    >>> multivariate_ess([x])
+    2.0
     """
     Z = np.concatenate(chains)
     n = len(Z)
     if n < 4:
         return float(n)
     mean = Z.mean(axis=0)
-    w, vecs = np.linalg.eigh(np.atleast_2d(np.cov(Z, rowvar=False)))
-    keep = w > 1e-12 * max(float(w.max()), 0.0)
-    if not keep.any():
-        return float(n)
-    rot = vecs[:, keep] / np.sqrt(w[keep])
-    ess = np.zeros(int(keep.sum()))
+    cov = np.atleast_2d(np.cov(Z, rowvar=False))
+    stuck = _never_back(chains)
+    if stuck:
+        rot, n_stuck = _whiten_stuck_first(cov, stuck)
+        if rot is None:
+            return float(n)
+    else:
+        w, vecs = np.linalg.eigh(cov)
+        keep = w > 1e-12 * max(float(w.max()), 0.0)
+        if not keep.any():
+            return float(n)
+        rot, n_stuck = vecs[:, keep] / np.sqrt(w[keep]), 0
+    ess = np.zeros(rot.shape[1])
     for c in chains:
         y = (c - mean) @ rot
         for k in range(y.shape[1]):
-            ess[k] += len(y) / integrated_autocorrelation_time(y[:, k])
+            geyer = len(y) / integrated_autocorrelation_time(y[:, k])
+            ess[k] += _run_bound(y[:, k], geyer) if k < n_stuck else geyer
     return float(np.exp(np.mean(np.log(ess))))
+
+
+def _never_back(chains):
+    """The columns that :func:`effective_sizes` bounds by their runs in some chain (they
+    never come back to a value they have left, in fewer runs than Geyer's size)."""
+    stuck = []
+    for k in range(chains[0].shape[1]):
+        for c in chains:
+            col = c[:, k]
+            starts = np.flatnonzero(col[1:] != col[:-1]) + 1
+            if len(starts) == 0 or len(starts) + 1 >= len(col):
+                continue                        # constant, or a new value at every draw
+            values = col[np.concatenate(([0], starts))]
+            if len(np.unique(values)) != len(values):
+                continue                        # a value comes back: the usual case
+            geyer = len(col) / integrated_autocorrelation_time(col)
+            if _run_bound(col, geyer) < geyer:
+                stuck.append(k)
+                break
+    return stuck
+
+
+def _whiten_stuck_first(cov, stuck):
+    """A whitening matrix (p, m) of the covariance ``cov`` whose first columns are the
+    ``stuck`` statistics, each standardised after taking out the ones before it (Gram-Schmidt
+    in ``cov``'s inner product), then the principal components of the other statistics'
+    parts not explained by them; directions that do not vary are left out.  Returns the
+    matrix (None if nothing varies) and the number of stuck directions kept."""
+    p = cov.shape[0]
+    scale = max(float(np.max(np.diag(cov))), 0.0)
+    cols = []
+    for k in stuck:
+        v = np.zeros(p)
+        v[k] = 1.0
+        for u in cols:
+            v -= u * (u @ cov @ v)
+        var = float(v @ cov @ v)
+        if var > 1e-12 * max(float(cov[k, k]), 1e-300) and cov[k, k] > 1e-12 * scale:
+            cols.append(v / np.sqrt(var))
+    rest = [k for k in range(p) if k not in stuck]
+    B = np.eye(p)[:, rest]
+    if cols:
+        U = np.column_stack(cols)
+        B = B - U @ (U.T @ cov @ B)
+    parts = []
+    if rest:
+        w, vecs = np.linalg.eigh(np.atleast_2d(B.T @ cov @ B))
+        keep = w > 1e-12 * max(float(w.max()), scale * 1e-12, 0.0)
+        if keep.any():
+            parts.append(B @ vecs[:, keep] / np.sqrt(w[keep]))
+    if not cols and not parts:
+        return None, 0
+    return np.column_stack(cols + parts), len(cols)
 
 
 def _run_bound(col, ess):

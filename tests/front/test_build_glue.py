@@ -1,4 +1,5 @@
-"""setup.py's ``mark_glue``: which C functions of a Cython module gcc compiles at -O1.
+"""setup.py's ``mark_glue``: which C functions of a Cython module gcc compiles at the glue's
+level (``GLUE_LEVEL``, -O1; -Os measured and not taken in session 16).
 
 The Python-level glue (argument parsing, loop-free def bodies, type slots, Cython's
 Python-object helpers) is bracketed with ``#pragma GCC optimize ("O1")``; the cdef functions,
@@ -59,7 +60,6 @@ static int __pyx_tp_traverse_3mod_B(PyObject *o, visitproc v, void *a) {
 }
 """
 
-O1 = '#pragma GCC optimize ("O1")'
 
 
 @pytest.fixture(scope="module")
@@ -75,11 +75,19 @@ def build():
         setuptools.setup = real
 
 
-def marked(text, name):
-    """Whether the function ``name`` in ``text`` is preceded by the -O1 pragma."""
+def pragma(level):
+    return f'#pragma GCC optimize ("{level}")'
+
+
+def marked(text, name, level="O1"):
+    """Whether the function ``name`` in ``text`` is preceded by the glue's pragma."""
     lines = text.split("\n")
     i = next(k for k, line in enumerate(lines) if name + "(" in line and line.endswith("{"))
-    return lines[i - 1] == O1
+    return lines[i - 1] == pragma(level)
+
+
+def test_the_glue_level_is_named_in_the_mark(build):
+    assert build["GLUE_LEVEL"] == "O1" and "-O1" in build["GLUE_MARK"]
 
 
 def test_glue_is_marked_and_loops_are_not(build):
@@ -111,3 +119,15 @@ def test_cythons_header_stays_the_first_line(build):
     out = build["mark_glue"](header + C_MODULE)
     assert out.startswith(header)
     assert build["GLUE_MARK"] in out
+
+
+def test_a_module_marked_at_another_level_is_relevelled(build):
+    # an in-place build does not regenerate the C of an unchanged .pyx: a module marked by a
+    # build with another glue level (here -Os) gets this build's level on the same functions,
+    # not a second mark
+    old = build["mark_glue"](C_MODULE).replace(pragma("O1"), pragma("Os")).replace(
+        build["GLUE_MARK"], "/* ergmfit: Python-level glue at -Os (setup.py, mark_glue) */")
+    assert marked(old, "__pyx_pw_3mod_1f", "Os")
+    again = build["mark_glue"](old)
+    assert again == build["mark_glue"](C_MODULE)
+    assert again.count("#pragma GCC push_options") == 4 and pragma("Os") not in again

@@ -171,6 +171,30 @@ def test_multivariate_ess():
     assert 0.8 * want < multivariate_ess(halves) < 1.2 * want
 
 
+
+def test_multivariate_ess_of_a_statistic_that_changes_once():
+    # the rule of effective_sizes in the rotated directions: a principal component mixes the
+    # step with the other statistics' noise, which hid the single change (about n before)
+    from ergmfit.sampling.chains import effective_sizes, multivariate_ess
+    rng = np.random.default_rng(5)
+    n = 1000
+    fast = rng.standard_normal((n, 2))
+    want = (2.0 * effective_sizes([fast]).prod()) ** (1 / 3)   # its direction counts 2 draws
+    for k in (1, 3, 500):
+        step = np.zeros(n)
+        step[n - k:] = 1.0
+        for X in (np.column_stack([step, fast]),
+                  np.column_stack([fast[:, 0], 3 * step, fast[:, 1]])):
+            assert 0.9 * want < multivariate_ess([X]) < 1.1 * want < 0.2 * n
+        assert multivariate_ess([step[:, None]]) == 2.0
+    # two statistics that change together once: one direction, the other left out as constant
+    both = np.column_stack([step, 2 * step + 1, fast])
+    assert 0.9 * want < multivariate_ess([both]) < 1.1 * want
+    # summed over chains: in its direction a stuck chain adds its two runs, a mixing chain
+    # about n; about 2n in the other two (geometric mean (n (2n)^2)^(1/3) = 1.59 n, 2n before)
+    mixing = rng.standard_normal((n, 3))
+    assert 1.4 * n < multivariate_ess([np.column_stack([step, fast]), mixing]) < 1.75 * n
+
 # ---------------------------------------------------------------------------
 # Ctrl-C inside the compiled loops (issue 24 item 4)
 # ---------------------------------------------------------------------------

@@ -41,13 +41,13 @@ import warnings
 
 import numpy as np
 
-from ...exceptions import ErgmfitError, SettingsError
+from ...exceptions import CheckpointError, ErgmfitError, SettingsError
 from ...families import family_of
 from ...results.bayes import BayesResults
 from ...runtime import Checkpoint, Progress, catch_interrupt
 from ...sampling.space import sample_space_of
 from ...terms.parameterisation import model_parameterisation
-from ...utils.validation import check_random_state
+from ...utils.validation import check_random_state, seed_words
 from ._bayes import exchange_block
 from .state import BayesState, _GaussStage, _Imputer, _read_checkpoint, _Surrogate
 from ..base import Estimator, Setting, boolean, choice, integer, number
@@ -399,7 +399,8 @@ class Bayes(Estimator):
                                    *((state["completions"], state["completion_gx"])
                                      if state is not None and "completions" in state else ()))
         if self.delayed is True and run.eta is None:
-            run.surrogate = _Surrogate(model, rng, self.verbose)
+            run.surrogate = _Surrogate(model, rng, self.verbose, saved=(
+                state.get("surrogate") if state is not None else None))
         elif self.delayed == "pilot" and not plain:
             raise SettingsError("delayed='pilot' needs a model with linear terms, no "
                                 "constraint and no missing dyads")
@@ -455,10 +456,16 @@ class Bayes(Estimator):
                 obs = model.chain_end(model.compiled())
                 run.chain_ends = (list(state["aux_starts"]) if state is not None
                                   and "aux_starts" in state else [obs] * H)
-        run.gaux = {"observed": None, "last": np.zeros(p),
-                    "chain": np.zeros((H, p))}[run.aux_start]
-        if run.chain_ends is not None and state is not None and "aux_g" in state:
-            run.gaux = np.ascontiguousarray(state["aux_g"], dtype=float)
+        q = len(model.stat_labels)          # (p for the linear models of the compiled loop)
+        run.gaux = {"observed": None, "last": np.zeros(q),
+                    "chain": np.zeros((H, q))}[run.aux_start]
+        if state is not None:
+            _check_resumed_auxiliary(self.resume, state, run.aux_start, H)
+            if run.aux_start == "chain":
+                run.gaux = np.ascontiguousarray(state["aux_g"], dtype=float)
+            elif run.aux_start == "last":       # the shared auxiliary network, where it was
+                run.aux_end = state["aux_starts"][0]
+                run.gaux = np.ascontiguousarray(state["aux_g"][0], dtype=float)
         show = self.verbose if self.progress is None else self.progress
         if self.checkpoint is not None:
             with Checkpoint(self.checkpoint, what="Bayes checkpoint") as run.checkpoint:
@@ -507,6 +514,13 @@ class _ExchangeRun:
         # draw
         self.chain_ends = None
         self.chain_samplers = None
+        # the other modes ('observed', 'last'): one auxiliary sampler for all chains, made
+        # afresh at every block in the same way, on the observed network ('observed') or on
+        # the network the last block left (``aux_end``; None: the observed one), with
+        # ``aux_base`` the block's starting g(x) - g(y0) ('last'); missing dyads: the
+        # imputer's samplers too (_Imputer.restart)
+        self.aux_end = None
+        self.aux_base = None
 
     def iterate(self, it0, n_total, show):
         """Run iterations it0 .. n_total-1 in blocks of ``_BLOCK`` (the random
@@ -536,12 +550,15 @@ class _ExchangeRun:
                 # where the block begins: a Ctrl-C in it returns here (the generator, the
                 # population, the counts), so that a checkpoint resumes with the same block
                 kept = rng.bit_generator.state, theta.copy(), accepted.copy(), self.passed.copy()
+                g_kept = None if self.gaux is None else self.gaux.copy()
                 eps = rng.standard_normal((m, H, p)) @ L.T
                 logu = np.log(rng.random((m, H)))
                 r1 = rng.integers(0, max(H - 1, 1), (m, H))
                 r2 = rng.integers(0, max(H - 2, 1), (m, H))
                 args = (theta, lp, out[it:it + m], accepted, eps, logu, r1, r2)
                 try:
+                    if self.chain_ends is None:
+                        self._fresh_samplers()
                     if self.imputer is not None:
                         self._missing_block(*args)
                     elif self.chain_ends is not None:
@@ -559,7 +576,12 @@ class _ExchangeRun:
                         self._python_block(*args)
                 except KeyboardInterrupt:       # the block is lost
                     rng.bit_generator.state, theta[:], accepted[:], self.passed[:] = kept
+                    if g_kept is not None:
+                        self.gaux[:] = g_kept
+                    if self.imputer is not None:
+                        self.imputer.rollback()
                     raise
+                self._block_done()
                 it += m
                 bar.update(m)
                 if (self.checkpoint is not None
@@ -568,6 +590,29 @@ class _ExchangeRun:
         if stop.interrupted and it > 0:
             theta[:] = out[it - 1]      # the population after the last finished iteration
         return it, stop.interrupted
+
+    def _fresh_samplers(self):
+        """The samplers of a block in the modes other than 'chain': the auxiliary sampler
+        compiled afresh on its network (the observed one, or the one the last block left
+        with aux_start 'last') and seeded from the run's generator, and the imputer's
+        samplers likewise (missing dyads): the block's draws then depend only on what a
+        checkpoint holds (the generator, the networks, their statistics), so that a resumed
+        run continues draw for draw.  (A sampler's own generator cannot be saved.)"""
+        held = self.storage == "held"
+        self.sampler = sampler_on(self.model, self.est.proposal,
+                                  compiled_on(self.model, held, self.aux_end),
+                                  seed_words(self.rng))
+        self.aux_base = None if self.gaux is None else self.gaux.copy()
+        if self.imputer is not None:
+            self.imputer.restart(self.rng)
+
+    def _block_done(self):
+        """After a finished block: where the shared auxiliary network and the completions
+        stand (the starts of the next block's samplers)."""
+        if self.chain_ends is None and self.aux_start == "last":
+            self.aux_end = self.model.chain_end(self.sampler.model)
+        if self.imputer is not None:
+            self.imputer.commit()
 
     def _chain_block(self, theta, lp, out, accepted, eps, logu, r1, r2, sur, gauss, ls, prec,
                      mu):
@@ -651,7 +696,9 @@ class _ExchangeRun:
                     delta = sampler.cd_sample(e_new, 1, self.aux_iters)[0]     # g(y') - g(y)
                 else:                       # from the last auxiliary network
                     sampler.run(e_new, self.aux_iters)
-                    delta = sampler.delta   # g(y') - g(y0)
+                    # g(y') - g(y0): the block's sampler started at the last block's network
+                    delta = self.aux_base + sampler.delta
+                    self.gaux[:] = delta
                 if gx is not None:          # missing dyads: against the completed network
                     delta = delta - gx[h]
                 logr = lp_new - lp[h] - float((e_new - eta(th)) @ delta)
@@ -666,22 +713,47 @@ class _ExchangeRun:
         extra = {}
         if isinstance(self.surrogate, _GaussStage):
             extra.update(stage_prec=self.surrogate.prec, stage_mu=self.surrogate.mu)
+        elif isinstance(self.surrogate, _Surrogate):
+            extra.update(self.surrogate.arrays())
         if self.proposal_cov is not None:
             extra.update(proposal_cov=self.proposal_cov)
         if self.imputer is not None:
             extra.update(self.imputer.arrays())
-        if self.chain_ends is not None:        # every chain's auxiliary network
+        if self.chain_ends is not None or self.aux_start == "last":
+            # every chain's auxiliary network ('chain'), or the shared one ('last')
             family = family_of(self.model)
-            ends = [family.chain_arrays(end) for end in self.chain_ends]
+            if self.chain_ends is not None:
+                ends, g = self.chain_ends, self.gaux
+            else:
+                ends = [self.aux_end if self.aux_end is not None
+                        else self.model.chain_end(self.model.compiled())]
+                g = self.gaux[None, :]
+            ends = [family.chain_arrays(end) for end in ends]
             extra.update(aux_ties=np.concatenate([t for t, _ in ends]),
                          aux_counts=np.array([len(t) for t, _ in ends], dtype=np.int64),
-                         aux_g=self.gaux)
+                         aux_g=g)
             if ends[0][1] is not None:
                 extra.update(aux_values=np.concatenate([v for _, v in ends]))
         BayesState(n_total=self.out.shape[0], it=it, rng=self.rng, aux_iters=self.aux_iters,
                    theta=self.theta, out=self.out[:it], accepted=self.accepted,
                    **extra).write(self.checkpoint, self.model)
         self.last_save = time.perf_counter()
+
+
+def _check_resumed_auxiliary(path, state, aux_start, H):
+    """Refuse a checkpoint whose auxiliary networks are not the ones ``aux_start`` carries
+    (one per chain for 'chain', one shared for 'last', none for 'observed')."""
+    have = len(state["aux_starts"]) if "aux_starts" in state else 0
+    want = {"observed": 0, "last": 1, "chain": H}[aux_start]
+    if have == want:
+        return
+    said = {0: "no auxiliary network (aux_start 'observed', or 'last' written before the "
+               "shared network was saved)", 1: "one shared auxiliary network (aux_start 'last')"}
+    held = said.get(have, f"{have} auxiliary networks, one per chain (aux_start 'chain')")
+    raise CheckpointError(
+        f"cannot resume: the checkpoint {path} holds {held}, but these settings run "
+        f"aux_start={aux_start!r} ({want} network(s)); resume with the settings of the run "
+        "that wrote it")
 
 
 def compiled_on(model, held, start=None):

@@ -52,7 +52,11 @@ class _Surrogate:
     """The adjusted pseudo-likelihood of a model (:mod:`ergmfit.estimation.bayes.adjustment`) as the
     first stage of delayed acceptance."""
 
-    def __init__(self, model, rng, verbose=False):
+    def __init__(self, model, rng, verbose=False, saved=None):
+        if saved is not None:           # a checkpoint's (the adjustment is random)
+            self.XW, self.c, self.s, self.n = (np.ascontiguousarray(a, dtype=float)
+                                               for a in saved)
+            return
         from .adjustment import adjusted_design, adjustment
         from ..mple.pseudolikelihood import pseudo_design
         design = pseudo_design(model.compiled(), random_state=rng)
@@ -60,6 +64,11 @@ class _Surrogate:
         self.XW, self.c = adjusted_design(design, adj)
         self.s = np.ascontiguousarray(design.s, dtype=float)
         self.n = np.ascontiguousarray(design.n, dtype=float)
+
+    def arrays(self):
+        """The first stage for a checkpoint."""
+        return {"surrogate_XW": self.XW, "surrogate_c": self.c, "surrogate_s": self.s,
+                "surrogate_n": self.n}
 
     def loglik(self, theta) -> float:
         e = self.XW @ theta + self.c
@@ -76,8 +85,8 @@ class _Imputer:
 
     def __init__(self, model, H, steps, rng, starts=None, gx=None):
         from ..mcmle.missing import conditional_model
-        cond = conditional_model(model)
-        zero = np.zeros(model.n_params)
+        self.cond = cond = conditional_model(model)
+        self.zero = zero = np.zeros(model.n_params)
         made = [cond.sampler(zero, "auto", rng, start=None if starts is None else starts[h])
                 for h in range(H)]
         self.samplers = [smp for smp, _ in made]
@@ -85,6 +94,26 @@ class _Imputer:
         self.steps = int(model.sample_space.n_missing if steps is None else steps)
         self.gx = np.zeros((H, len(model.stat_labels))) if gx is None else np.array(gx)
         self.base = self.gx.copy()      # g(x_h) - g(y0) when the chain's sampler started
+        self.commit()
+
+    def commit(self):
+        """The completions as they stand: where :meth:`restart` starts the samplers and
+        what a checkpoint saves (a block's end)."""
+        self.starts = [np.array(st.ties(), dtype=np.int64).reshape(-1, 2) for st in self.states]
+        self.base = self.gx.copy()
+
+    def restart(self, rng):
+        """Every chain's sampler made afresh at its committed completion, seeded from
+        ``rng`` (the run's generator: a sampler's own cannot be saved), so that a resumed
+        run continues draw for draw."""
+        made = [self.cond.sampler(self.zero, "auto", rng, start=start) for start in self.starts]
+        self.samplers = [smp for smp, _ in made]
+        self.states = [cm.state for _, cm in made]
+        self.gx[:] = self.base
+
+    def rollback(self):
+        """Back to the committed completions (a Ctrl-C in a block: the block is lost)."""
+        self.gx[:] = self.base
 
     def update(self, theta, eta=None):
         """One imputation step of every chain's network at its θ_h."""
@@ -94,9 +123,9 @@ class _Imputer:
 
     def arrays(self):
         """The completions for a checkpoint: every chain's ties, stacked, and counts."""
-        ties = [np.asarray(st.ties(), dtype=np.int64).reshape(-1, 2) for st in self.states]
+        ties = self.starts
         return {"completion_ties": np.concatenate(ties), "completion_counts":
-                np.array([len(t) for t in ties], dtype=np.int64), "completion_gx": self.gx}
+                np.array([len(t) for t in ties], dtype=np.int64), "completion_gx": self.base}
 
 
 def _max_aux_iters(model) -> int:
@@ -115,7 +144,8 @@ class BayesState(ModelState):
     dyads every chain's completed network (its ties, stacked, their counts
     and statistics), with one auxiliary network per chain (``aux_start=
     'chain'``) every chain's auxiliary network (its nonzero dyads, stacked,
-    their counts, their values in a count family, and g(x_h) - g(y0)).
+    their counts, their values in a count family, and g(x_h) - g(y0)), with
+    ``aux_start='last'`` the one shared auxiliary network in the same fields.
 
     Version 2 added the auxiliary networks (version 1 files are refused: a
     resumed run would restart them from the observed network)."""
@@ -134,6 +164,10 @@ class BayesState(ModelState):
               "stage_prec": array("float64", ("p", "p"), optional=True),
               "stage_mu": array("float64", ("p",), optional=True),
               "proposal_cov": array("float64", ("p", "p"), optional=True),
+              "surrogate_XW": array("float64", (None, "p"), optional=True),
+              "surrogate_c": array("float64", (None,), optional=True),
+              "surrogate_s": array("float64", (None,), optional=True),
+              "surrogate_n": array("float64", (None,), optional=True),
               "completion_ties": array("int64", (None, 2), low=0, high="last_node",
                                        optional=True),
               "completion_counts": array("int64", (None,), low=0, optional=True),
@@ -141,7 +175,7 @@ class BayesState(ModelState):
               "aux_ties": array("int64", (None, 2), low=0, high="last_node", optional=True),
               "aux_counts": array("int64", (None,), low=0, optional=True),
               "aux_values": array("int64", (None,), optional=True),
-              "aux_g": array("float64", (None, "p"), optional=True)}
+              "aux_g": array("float64", (None, "q"), optional=True)}
 
     @classmethod
     def dims(cls, model, context):
@@ -163,6 +197,12 @@ class BayesState(ModelState):
                     len(self.completion_gx) != H or \
                     int(self.completion_counts.sum()) != len(self.completion_ties):
                 raise ValueError("its completions of the missing dyads do not fit together")
+        sur = (self.surrogate_XW, self.surrogate_c, self.surrogate_s, self.surrogate_n)
+        if any(x is not None for x in sur) and (
+                any(x is None for x in sur)
+                or not len(self.surrogate_XW) == len(self.surrogate_c) == len(self.surrogate_s)
+                == len(self.surrogate_n)):
+            raise ValueError("its pseudo-likelihood first stage does not fit together")
         if (self.stage_prec is None) != (self.stage_mu is None):
             raise ValueError("its first stage has a precision without a mean or the reverse")
         if self.aux_ties is not None or self.aux_counts is not None or self.aux_g is not None \
@@ -181,7 +221,8 @@ class BayesState(ModelState):
 
     def _check_auxiliary(self, model, H):
         ties, counts, values, g = self.aux_ties, self.aux_counts, self.aux_values, self.aux_g
-        if ties is None or counts is None or g is None or len(counts) != H or len(g) != H \
+        if ties is None or counts is None or g is None or len(counts) not in (1, H) \
+                or len(g) != len(counts) \
                 or int(counts.sum()) != len(ties) \
                 or (values is not None and len(values) != len(ties)):
             raise ValueError("its chains' auxiliary networks do not fit together")
@@ -204,12 +245,14 @@ def _read_checkpoint(path, model, H, n_total):
              "rng": st.rng.bit_generator.state, "aux_iters": st.aux_iters}
     if st.proposal_cov is not None:      # the random walk's covariance (gamma None)
         state["proposal_cov"] = st.proposal_cov
+    if st.surrogate_XW is not None:      # delayed=True: the adjusted pseudo-likelihood
+        state["surrogate"] = (st.surrogate_XW, st.surrogate_c, st.surrogate_s, st.surrogate_n)
     if st.stage_prec is not None:        # the first stage of delayed acceptance
         state["stage_prec"], state["stage_mu"] = st.stage_prec, st.stage_mu
     if st.completion_ties is not None:   # missing dyads: every chain's completed network
         state["completions"] = np.split(st.completion_ties,
                                         np.cumsum(st.completion_counts)[:-1])
         state["completion_gx"] = st.completion_gx
-    if st.aux_ties is not None:          # aux_start 'chain': every chain's auxiliary network
+    if st.aux_ties is not None:          # every chain's auxiliary network, or the shared one
         state["aux_starts"], state["aux_g"] = st.aux_starts(model), st.aux_g
     return state

@@ -232,6 +232,64 @@ def test_a_resumed_chain_mode_run_equals_the_uninterrupted_one(tmp_path, monkeyp
     np.testing.assert_array_equal(done.acceptance, whole.acceptance)
 
 
+def _interrupt_python_block(monkeypatch, stop_at):
+    """Ctrl-C at the ``stop_at``-th iteration block of the Python loop (curved models)."""
+    real = bayes_mod._ExchangeRun._python_block
+    calls = {"n": 0}
+
+    def interrupted(self, *args, **kw):
+        calls["n"] += 1
+        if calls["n"] == stop_at:
+            raise KeyboardInterrupt
+        return real(self, *args, **kw)
+    monkeypatch.setattr(bayes_mod._ExchangeRun, "_python_block", interrupted)
+
+
+@pytest.mark.parametrize("aux_start,data,stop_at", [
+    ("observed", "binary", 3), ("observed", "binary", 1), ("last", "binary", 2),
+    ("last", "count", 3), ("observed", "missing", 25), ("last", "missing", 14),
+    ("last", "curved", 3), ("observed", "curved", 2), ("observed", "delayed", 2)])
+def test_a_resumed_run_equals_the_uninterrupted_one_in_every_mode(tmp_path, monkeypatch,
+                                                                  aux_start, data, stop_at):
+    # the auxiliary sampler (and with missing dyads the completions' samplers) is made afresh
+    # at every block, seeded from the run's generator, on the observed network or (aux_start
+    # 'last') on the shared auxiliary network the checkpoint holds: interrupt + resume gives
+    # the uninterrupted run's draws exactly (before: a resumed sampler drew other numbers, and
+    # 'last' restarted from the observed network)
+    from support.bayes import missing_five_node_model
+    if data == "binary":
+        m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
+    elif data == "count":
+        from support.valued_networks import samptot
+        m = ef.ERGM(samptot(), "sum + nonzero", response="nominations", reference="Poisson")
+    elif data == "missing":             # one compiled call per iteration
+        m = missing_five_node_model()
+    elif data == "delayed":             # the adjusted pseudo-likelihood first stage
+        m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
+    else:                               # the Python loop (curved: eta(theta))
+        m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + gwesp")
+    kw = dict(method="bayes", burnin=10, main_iters=20, aux_iters=100, aux_start=aux_start,
+              n_chains=4, **({"delayed": True} if data == "delayed" else {}))
+    whole = m.fit(random_state=3, **kw)
+    assert whole.info["aux_start"] == aux_start
+    ck = tmp_path / "state.npz"
+    if data == "curved":
+        _interrupt_python_block(monkeypatch, stop_at)
+    else:
+        _interrupt_call(monkeypatch, stop_at)
+    with pytest.warns(RuntimeWarning, match="interrupted"):
+        cut = m.fit(random_state=3, checkpoint=str(ck), **kw)
+    assert cut.interrupted
+    monkeypatch.undo()
+    done = m.fit(resume=str(ck), **kw)
+    np.testing.assert_array_equal(done.chains, whole.chains)
+    np.testing.assert_array_equal(done.acceptance, whole.acceptance)
+    # a checkpoint of one mode is refused by the settings of another, naming both
+    other = "observed" if aux_start == "last" else "last"
+    with pytest.raises(CheckpointError, match=f"aux_start={other!r}"):
+        m.fit(resume=str(ck), **dict(kw, aux_start=other))
+
+
 def test_a_checkpoint_of_the_first_format_is_refused(tmp_path, monkeypatch):
     # version 1 held no auxiliary networks: resuming it would restart them from the observed one
     from ergmfit.estimation.bayes.state import BayesState

@@ -87,18 +87,22 @@ def test_checkpoint_holds_the_completions_of_missing_dyads(tmp_path, monkeypatch
         if calls["n"] == 25:                # missing dyads: one call per iteration
             raise KeyboardInterrupt
         return real(*args)
-    seen = {}
+    history = []
     real_update = bayes_mod._Imputer.update
 
     def update(self, theta, eta=None):
         real_update(self, theta, eta)
-        seen["ties"] = [np.asarray(st.ties()).tolist() for st in self.states]
-        seen["gx"] = self.gx.copy()
+        history.append({"ties": [np.asarray(st.ties()).tolist() for st in self.states],
+                        "gx": self.gx.copy()})
     monkeypatch.setattr(bayes_mod, "exchange_block", interrupted_block)
     monkeypatch.setattr(bayes_mod._Imputer, "update", update)
     with pytest.warns(RuntimeWarning, match="interrupted"):
         m.fit(method="bayes", random_state=1, burnin=10, main_iters=40, aux_iters=50,
               checkpoint=str(ck))
+    # the Ctrl-C came in iteration 25, in the block of iterations 21-30, which is lost:
+    # the checkpoint holds the completions after iteration 20, where that block began
+    assert len(history) == 24
+    seen = history[19]
     z = np.load(ck)
     counts = z["completion_counts"]
     assert counts.shape == (4,) and z["completion_gx"].shape == (4, 2)
