@@ -218,15 +218,42 @@ def test_command_line_egmme(tmp_path, capsys):
         np.log(9))) < 1.0                     # (short runs: about 0.3 apart)
 
 
-def test_a_curved_formation_model_is_refused_by_its_decay(flobusiness):
-    # EGMME does not fit free decays yet: the refusal names the decay inside Form() and
-    # does not send a cross-section to the estimators that fit observed transitions
+def test_a_free_decay_needs_targets_that_carry_it(flobusiness):
+    # a free decay is fitted through the curved statistics of the targets; targets whose
+    # statistics give the decay no moment of its own (esp counts: the decay ran to 0 in
+    # session 15's trials) are refused by name, as are curved targets whose parameters
+    # are not the model's
     m = ef.ERGM(flobusiness, "Form(~edges + gwesp(0.5, fixed=FALSE)) + Persist(~offset(edges))")
     with pytest.raises(SettingsError) as err:
-        m.fit(method="egmme", offset_coef=[np.log(9)], random_state=1)
+        m.fit(method="egmme", offset_coef=[np.log(9)], random_state=1,
+              targets="~edges + esp(1:3)")
     msg = str(err.value)
-    assert "Form~gwesp.decay" in msg and "gwesp(0.5, fixed=TRUE)" in msg
-    assert "tergm" in msg and "'mcmle'" not in msg
+    assert "Form~gwesp.decay" in msg and "fixed=TRUE" in msg and "targets" in msg
+    fixed = ef.ERGM(flobusiness, "Form(~edges + gwesp(0.5, fixed=TRUE)) + Persist(~offset(edges))")
+    with pytest.raises(SettingsError, match="'gwesp' .* not a free coefficient"):
+        fixed.fit(method="egmme", offset_coef=[np.log(9)], random_state=1,
+                  targets="~edges + gwesp(0.5, fixed=FALSE)")
+
+
+def test_curved_targets_are_the_curved_statistics(flobusiness):
+    # A(θ)' g: edges, gwesp at the decay (the fixed-decay statistic's value), and its
+    # derivative in the decay (central differences of that statistic)
+    from ergmfit.estimation.egmme.estimator import CurvedTargets
+    m = ef.ERGM(flobusiness, "Form(~edges + gwesp(0.5, fixed=FALSE)) + Persist(~offset(edges))")
+    free = m.configured(offset_coef=[np.log(9)])
+    t = CurvedTargets.of(free, "edges + gwesp(0.5, fixed=FALSE)")
+    assert t.labels == ["edges", "gwesp", "gwesp.decay"]
+    g, _ = free.cross_section_statistics("edges + gwesp(0.5, fixed=FALSE)")
+
+    def gwesp(decay):
+        return float(ef.ERGM(flobusiness, f"gwesp({decay!r}, fixed=TRUE)").statistics_vector()[0])
+
+    for theta in ([-5.0, 1.3, 0.7], [-5.0, 0.0, 0.3]):     # (the decay's moment at θ_w = 0)
+        curved = g @ t.matrix(np.array(theta))
+        d, h = theta[2], 1e-5
+        np.testing.assert_allclose(curved, [15.0, gwesp(d),
+                                            (gwesp(d + h) - gwesp(d - h)) / (2 * h)], rtol=1e-6)
+    assert CurvedTargets.of(free, "edges + esp(1:3)") is None
 
 
 def test_the_start_is_shifted_for_the_dissolution(flobusiness):
