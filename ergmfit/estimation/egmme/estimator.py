@@ -25,6 +25,10 @@ parameters; see docs/egmme.md for the derivations):
    coefficient moving more than ``max_step`` per step, and a step after which the
    deviation grew more than ``REJECT_GROWTH`` times (and past 1 sd) taken back to a
    quarter of it, the chain restarting from y_obs (a step into another phase);
+   With a free decay (``gwesp(0.5, fixed=FALSE)``) the targets are their curved
+   statistics at θ, A(θ)' g_T (:class:`CurvedTargets`: edges, gwesp at the decay, its
+   derivative in the decay), as many as the coefficients, so that no weight matrix and
+   no Jacobian estimate moves the root;
 3. ``n_average`` further half-steps whose θ's are averaged (Polyak-Ruppert);
 4. a final run at θ̂ gives the equilibrium covariance Σ of the targets, their mean
    (t-ratios) and its Monte Carlo error (batch means); the Jacobian is re-estimated by central differences with common random
@@ -77,14 +81,6 @@ class EGMME(Estimator):
     """
 
     method = "egmme"
-    #: what the refusal of a curved formation model says (see docs/egmme.md)
-    curved_refusal_note = (
-        "tergm's documentation names no such limit of its EGMME; ergmfit's is issue #32: "
-        "in our trials a free gwesp decay ran to its bound 0 with a standard error that "
-        "did not cover the process's decay, or did not converge (docs/egmme.md, 'Curved "
-        "terms'); a fixed decay is a linear term and converges; the estimators that fit "
-        "curved terms fit observed transitions (ef.NetSeries([...])), not one "
-        "cross-section")
     supports = {"curved": True, "constraints": True, "missing": False,
                 "target_stats": False, "missing+target_stats": False,
                 "families": frozenset({"binary"})}
@@ -446,8 +442,7 @@ class CurvedTargets:
         """The map of ``targets`` (a formula text) on ``model``'s cross-section, or None
         when the targets have no free decay; a target coefficient that is not one of the
         model's (``Form~`` + its name) is refused by name."""
-        from ...model import ERGM
-        static = ERGM(model.series.waves[-1], targets)
+        static = model.cross_section_model(targets)
         if static.parameterisation.affine:
             return None
         labels = list(model.labels)
