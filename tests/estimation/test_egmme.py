@@ -290,19 +290,25 @@ SYNTHETIC24 = [
     (16, 18), (2, 14), (14, 18), (1, 3), (3, 11)]
 
 
+def _short_fit_24(ties, gwesp, seed):
+    """EGMME of Form(~edges + ``gwesp``) + Persist(~offset(edges)) at log 9 on the 24-node
+    network ``ties``, short settings (warnings silenced)."""
+    g = nx.Graph()
+    g.add_nodes_from(range(24))
+    g.add_edges_from(ties)
+    m = ef.ERGM(g, f"Form(~edges + {gwesp}) + Persist(~offset(edges))")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return m.fit(method="egmme", offset_coef=[np.log(9)], random_state=seed, steps=200,
+                     burnin=20, n_iter=4, n_average=2, final_steps=600, fd_steps=300)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2])
 def test_a_fixed_decay_gwesp_egmme_converges_on_a_small_network(seed):
     # about 6 CPU s each; the old start (the unshifted MPLE, 120 edges too many) did not
     # converge at these settings at any of seeds 1-4
-    g = nx.Graph()
-    g.add_nodes_from(range(24))
-    g.add_edges_from(SYNTHETIC24)
-    m = ef.ERGM(g, "Form(~edges + gwesp(0.5, fixed=TRUE)) + Persist(~offset(edges))")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        fit = m.fit(method="egmme", offset_coef=[np.log(9)], random_state=seed, steps=200,
-                    burnin=20, n_iter=4, n_average=2, final_steps=600, fd_steps=300)
+    fit = _short_fit_24(SYNTHETIC24, "gwesp(0.5, fixed=TRUE)", seed)
     assert fit.converged
     # the process's own coefficients are within two of the fit's standard errors
     truth = np.array([-4.5, 0.5])
@@ -334,14 +340,7 @@ def test_a_free_decay_is_recovered_on_a_known_process(seed):
     # about 8 CPU s on a quiet machine.  With the esp counts as targets (session 15, the
     # refusal lifted by hand) the decay ran to 0-0.03 on such networks; the curved
     # statistics as targets put it at 0.48-0.53 (seeds 1, 2; docs/egmme.md)
-    g = nx.Graph()
-    g.add_nodes_from(range(24))
-    g.add_edges_from(FREE_DECAY24)
-    m = ef.ERGM(g, "Form(~edges + gwesp(0.5, fixed=FALSE)) + Persist(~offset(edges))")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        fit = m.fit(method="egmme", offset_coef=[np.log(9)], random_state=seed, steps=200,
-                    burnin=20, n_iter=4, n_average=2, final_steps=600, fd_steps=300)
+    fit = _short_fit_24(FREE_DECAY24, "gwesp(0.5, fixed=FALSE)", seed)
     assert list(fit.info["t_ratios"]) == ["edges", "gwesp", "gwesp.decay"]
     est, se = np.asarray(fit.params)[:3], np.asarray(fit.bse)[:3]
     truth = np.array([-5.0, 1.0, 0.5])
