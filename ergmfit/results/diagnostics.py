@@ -452,9 +452,13 @@ class EGMMEDiagnostics(Diagnostics):
     Attributes
     ----------
     targets : dict or None
-        The observed target statistics ``{label: value}``.
+        The observed target statistics ``{label: value}``; with a free decay in the
+        targets, their curved statistics at the estimate (``gwesp``: its value at the
+        decay, ``gwesp.decay``: its derivative in the decay), what the fit matches.
+    target_statistics : dict or None
+        The observed statistics of the targets' formula (``edges``, ``esp#1``, ...).
     target_means : dict or None
-        Their equilibrium means in the final run at the estimate.
+        The equilibrium means of ``targets`` in the final run at the estimate.
     t_ratios : dict or None
         (mean - observed) / sd of each target in the final run.
     target_mc_se : dict or None
@@ -485,6 +489,7 @@ class EGMMEDiagnostics(Diagnostics):
     methods: ClassVar[tuple] = ("egmme",)
 
     targets: Optional[dict] = None
+    target_statistics: Optional[dict] = None
     target_means: Optional[dict] = None
     t_ratios: Optional[dict] = None
     target_mc_se: Optional[dict] = None

@@ -241,10 +241,14 @@ class TemporalERGM(ERGM):
         from .formulas import operator_formula
         return operator_formula(self.formula, operator)
 
+    def cross_section_model(self, formula):
+        """The static model ``formula`` on the last wave (EGMME's targets)."""
+        return ERGM(self.series.waves[-1], formula)
+
     def cross_section_statistics(self, formula):
         """(values, labels) of the statistics ``formula`` on the last wave (EGMME's
         targets on the observed cross-section)."""
-        static = ERGM(self.series.waves[-1], formula)
+        static = self.cross_section_model(formula)
         return np.asarray(static.statistics_vector(), dtype=float), list(static.stat_labels)
 
     def equilibrium_start(self):

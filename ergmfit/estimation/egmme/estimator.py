@@ -25,6 +25,10 @@ parameters; see docs/egmme.md for the derivations):
    coefficient moving more than ``max_step`` per step, and a step after which the
    deviation grew more than ``REJECT_GROWTH`` times (and past 1 sd) taken back to a
    quarter of it, the chain restarting from y_obs (a step into another phase);
+   With a free decay (``gwesp(0.5, fixed=FALSE)``) the targets are their curved
+   statistics at θ, A(θ)' g_T (:class:`CurvedTargets`: edges, gwesp at the decay, its
+   derivative in the decay), as many as the coefficients, so that no weight matrix and
+   no Jacobian estimate moves the root;
 3. ``n_average`` further half-steps whose θ's are averaged (Polyak-Ruppert);
 4. a final run at θ̂ gives the equilibrium covariance Σ of the targets, their mean
    (t-ratios) and its Monte Carlo error (batch means); the Jacobian is re-estimated by central differences with common random
@@ -77,15 +81,7 @@ class EGMME(Estimator):
     """
 
     method = "egmme"
-    #: what the refusal of a curved formation model says (see docs/egmme.md)
-    curved_refusal_note = (
-        "tergm's documentation names no such limit of its EGMME; ergmfit's is issue #32: "
-        "in our trials a free gwesp decay ran to its bound 0 with a standard error that "
-        "did not cover the process's decay, or did not converge (docs/egmme.md, 'Curved "
-        "terms'); a fixed decay is a linear term and converges; the estimators that fit "
-        "curved terms fit observed transitions (ef.NetSeries([...])), not one "
-        "cross-section")
-    supports = {"curved": False, "constraints": True, "missing": False,
+    supports = {"curved": True, "constraints": True, "missing": False,
                 "target_stats": False, "missing+target_stats": False,
                 "families": frozenset({"binary"})}
     SETTINGS = (
@@ -129,13 +125,30 @@ class EGMME(Estimator):
         cross = series.waves[-1]
         targets = _targets_formula(model, s["targets"])
         g_obs, tlabels = model.cross_section_statistics(targets)
-        p, q = len(model.labels), len(g_obs)
+        tmap = CurvedTargets.of(model, targets)
+        decays = model.parameterisation.decay_indices() \
+            if not model.parameterisation.affine else []
+        missing = [model.labels[d] for d in decays
+                   if tmap is None or d not in tmap.columns]
+        if missing:
+            raise SettingsError(
+                f"method='egmme' with a free decay ({', '.join(missing)}) needs targets "
+                "that carry it: the Form() formula's own terms with the decay free (the "
+                f"default targets='formation'), not {targets!r}, whose statistics give the "
+                "decay no moment of its own (with counts such as esp(1), ..., esp(k) as "
+                "targets the decay ran to 0 in our trials, docs/egmme.md); or fix the decay "
+                "(fixed=TRUE)")
+        p = len(model.labels)
+        q = len(g_obs) if tmap is None else len(tmap.labels)
         if q < p:
             raise SettingsError(
                 f"method='egmme': {q} target statistic(s) ({targets}) cannot identify {p} free "
                 f"coefficient(s) ({', '.join(model.labels)}); add targets or fix coefficients "
                 "with offset()")
         run = _Run(model, g_obs, p)
+        run.tmap, run.raw_labels = tmap, tlabels
+        if tmap is not None:
+            tlabels = list(tmap.labels)
         run.observed_ties = np.asarray(cross.ties)
         run.settings = {k: s[k] for k in RUN_SETTINGS}
         saved = None
@@ -150,6 +163,7 @@ class EGMME(Estimator):
         else:
             run.theta = _start(model, s["init"], rng)
             proposals, start = s["proposals"], None
+        run.set_targets(run.theta)
         run.chain = model.dynamic_chain(cross=targets, start=start, proposals=proposals,
                                         random_state=rng)
         run.chain.step = run.step
@@ -180,6 +194,7 @@ class EGMME(Estimator):
         if guard.interrupted is None:
             guard.run("final run", self._final, run, s, rng)
         theta = run.theta
+        g_obs = run.g_obs               # (a curved target's: at the estimate)
         warn = []
         labels = list(model.labels)
         if guard.interrupted is not None:
@@ -222,7 +237,7 @@ class EGMME(Estimator):
                     msg += "raise n_iter or steps, or start from this estimate (init=fit.params)"
                 warnings.warn(msg, ConvergenceWarning, stacklevel=2)
                 warn.append(msg)
-            phases = bistable(run.final_cross, g_obs, tlabels)
+            phases = bistable(run.final_cross, run.g_raw, run.raw_labels)
             if phases:
                 msg = ("EGMME: the equilibrium at the estimate is bistable: the process switches "
                        "between networks far below and far above the observed ("
@@ -245,7 +260,9 @@ class EGMME(Estimator):
                 "target_mc_se": None if run.mc_se is None else dict(zip(tlabels,
                                                                         run.mc_se.tolist())),
                 "bistable": None if run.final_cross is None else [
-                    lab for lab, _, _, _ in bistable(run.final_cross, g_obs, tlabels)],
+                    lab for lab, _, _, _ in bistable(run.final_cross, run.g_raw,
+                                                     run.raw_labels)],
+                "target_statistics": dict(zip(run.raw_labels, run.g_raw.tolist())),
                 "history": run.history, "time_steps": int(run.chain.step),
                 "proposals_per_step": int(run.chain.proposals),
                 "interrupted": guard.interrupted is not None}
@@ -278,8 +295,9 @@ class EGMME(Estimator):
     def _iteration(self, run, s, gain):
         """One Newton step from the chain's means at θ (after ``burnin`` steps there)."""
         eta = run.model.eta(run.theta)
+        run.set_targets(run.theta)
         _checked(run.chain.run(eta, s["burnin"]))
-        r = _checked(run.chain.run(eta, s["steps"]))
+        r = run.reduced(_checked(run.chain.run(eta, s["steps"])))
         dev = r.cross.mean(axis=0) - run.g_obs
         if run.history:
             last = run.history[-1]
@@ -328,11 +346,13 @@ class EGMME(Estimator):
 
     def _final(self, run, s, rng):
         eta = run.model.eta(run.theta)
+        run.set_targets(run.theta)
         _checked(run.chain.run(eta, s["burnin"]))
         r = _checked(run.chain.run(eta, s["final_steps"]))
+        run.final_cross = r.cross
+        r = run.reduced(r)
         Sigma = np.atleast_2d(np.cov(r.cross, rowvar=False))
         run.sigma = Sigma
-        run.final_cross = r.cross
         sd = np.sqrt(np.diag(Sigma))
         run.means = r.cross.mean(axis=0)
         run.mc_se = _batch_means_se(r.cross)
@@ -377,9 +397,80 @@ class EGMME(Estimator):
                                                 random_state=seed)
                 eta = run.model.eta(theta)
                 _checked(chain.run(eta, s["burnin"]))
-                means.append(_checked(chain.run(eta, s["fd_steps"])).cross.mean(axis=0))
+                means.append(run.reduced(_checked(chain.run(eta, s["fd_steps"])))
+                             .cross.mean(axis=0))
             J[:, k] = (means[0] - means[1]) / (2 * h[k])
         return J
+
+
+class CurvedTargets:
+    """Targets with a free decay (``gwesp(0.5, fixed=FALSE)``, the default targets of a
+    curved Form() formula) mapped to their curved statistics: at θ the target statistics
+    g_T (edges, esp(1), esp(2), ...) become A(θ)' g_T with A = ∂η_T/∂θ_T, the Jacobian of
+    the targets' own parameterisation at the model's coefficients of the same names
+    (``Form~gwesp`` for ``gwesp``).  A decay's column is taken at its term's coefficient
+    1 (∂c/∂decay of η_k = θ_w c_k(decay): the same moment, scaled, and defined at
+    θ_w = 0).  The moment equations E_θ[A' g_T] = A' g_T(y_obs) are then as many as the
+    coefficients: in the edges-dissolution approximation, where the equilibrium is the
+    cross-sectional ERGM of the Form() coefficients (edges shifted) and dm/dθ = Σ A, the
+    efficient GMM's J'Σ⁻¹ (m − g_obs) = A'(m − g_obs) — the curved ERGM's likelihood
+    equations, as for a cross-sectional fit — with no weight matrix to estimate (the Σ⁺
+    of the rare esp counts was what sent a free decay to 0, docs/egmme.md).
+
+    Examples
+    --------
+    >>> import numpy as np, ergmfit as ef
+    >>> m = ef.ERGM(ef.datasets.load("flobusiness"),
+    ...             "Form(~edges + gwesp(0.5, fixed=FALSE)) + Persist(~offset(edges))")
+    >>> free = m.configured(offset_coef=[np.log(9)])
+    >>> t = CurvedTargets.of(free, "edges + gwesp(0.5, fixed=FALSE)")
+    >>> t.labels
+    ['edges', 'gwesp', 'gwesp.decay']
+    >>> A = t.matrix(np.array([-5.0, 1.0, 0.5]))
+    >>> A.shape, round(float(A[2, 1]), 3)       # esp(2)'s weight in gwesp(0.5)
+    ((15, 3), 1.393)
+    """
+
+    def __init__(self, static, columns):
+        self.static, self.columns = static, np.asarray(columns, dtype=int)
+        self.labels = list(static.labels)
+        par = static.parameterisation
+        self.decays = list(par.decay_indices())
+
+    @classmethod
+    def of(cls, model, targets):
+        """The map of ``targets`` (a formula text) on ``model``'s cross-section, or None
+        when the targets have no free decay; a target coefficient that is not one of the
+        model's (``Form~`` + its name) is refused by name."""
+        static = model.cross_section_model(targets)
+        if static.parameterisation.affine:
+            return None
+        labels = list(model.labels)
+        columns = []
+        for lab in static.labels:
+            for name in (f"Form~{lab}", lab):
+                if name in labels:
+                    columns.append(labels.index(name))
+                    break
+            else:
+                raise SettingsError(
+                    f"method='egmme': the targets ({targets}) have a free decay, so their "
+                    f"curved statistics are taken at the model's coefficients of the same "
+                    f"names, but {lab!r} (or 'Form~{lab}') is not a free coefficient of the "
+                    f"model ({', '.join(labels)}); give the targets' decay fixed=TRUE or "
+                    "use the Form() formula's terms")
+        return cls(static, columns)
+
+    def matrix(self, theta):
+        """A(θ): target statistics x curved statistics."""
+        th = np.asarray(theta, dtype=float)[self.columns]
+        jac = self.static.parameterisation.jacobian
+        A = jac(th)
+        if self.decays:
+            unit = th.copy()
+            unit[[d - 1 for d in self.decays]] = 1.0
+            A[:, self.decays] = jac(unit)[:, self.decays]
+        return A
 
 
 def target_weights(Sigma, rel_tol=1e-9):
@@ -585,11 +676,27 @@ class _Run:
 
     def __init__(self, model, g_obs, p):
         self.model, self.g_obs, self.p = model, g_obs, p
+        self.g_raw, self.raw_labels = g_obs, None
+        self.tmap = self.A = None           # curved targets (CurvedTargets) and their map
         self.theta = self.chain = self.cov = self.t = self.means = self.mc_se = None
         self.sigma = self.final_cross = self.z = self.z_se = self.held = None
         self.history, self.averaged = [], []
         self.restart, self.observed_ties = False, None
         self.stage = self.step = 0          # stages done (see EGMME.fit), chain time steps
+
+    def set_targets(self, theta):
+        """Curved targets: the map A(θ) of the target statistics to their curved
+        statistics at ``theta`` and the observed ones, g_obs = A(θ)' g_T(y_obs)."""
+        if self.tmap is not None:
+            self.A = self.tmap.matrix(theta)
+            self.g_obs = self.g_raw @ self.A
+
+    def reduced(self, r):
+        """The chain's run ``r`` with its targets' statistics mapped by A(θ) (curved
+        targets; ``r`` itself otherwise)."""
+        if self.tmap is None:
+            return r
+        return _Draws(r.cross @ self.A, r.stats, r.interrupted)
 
     def eda_jacobian(self, r):
         """Cov(g_T(y_t), g_θ(y_{t-1}, y_t)) over the run: the derivative of the equilibrium
@@ -630,6 +737,13 @@ def noise_damped(step, J, W, V, free=None, ridge=1e-3):
     c *= np.divide(c * c, c * c + vals, out=np.ones_like(c), where=(c * c + vals) > 0)
     step[cols] = U @ c
     return step
+
+
+class _Draws:
+    """A dynamic chain's run with its targets' statistics replaced (curved targets)."""
+
+    def __init__(self, cross, stats, interrupted):
+        self.cross, self.stats, self.interrupted = cross, stats, interrupted
 
 
 def _batch_means_cov(T, n_batches=20):
