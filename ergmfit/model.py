@@ -248,7 +248,7 @@ class ERGM:
     @property
     def pair_independent(self) -> bool:
         """Whether every term's change statistic of a dyad reads no dyad outside its node
-        pair (``Term.locality``): the likelihood is then a product over the node pairs
+        pair (``Term.locality``); the likelihood is then a product over the node pairs
         (:mod:`ergmfit.estimation.common.pairstates`).
 
         >>> import ergmfit as ef

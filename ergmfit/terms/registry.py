@@ -88,9 +88,9 @@ class Term:
 
     @property
     def locality(self):
-        """What the change statistic of a dyad (i, j) reads: ``"dyad"`` (nothing else:
-        dyad-independent), ``"pair"`` or ``"node pair"`` (see ``reads``), or None (other
-        dyads too).  A model whose every term reads within the node pair factorises over
+        """The dyads the change statistic of a dyad (i, j) reads besides (i, j): ``"dyad"``
+        for none (dyad-independent), ``"pair"`` or ``"node pair"`` (the field ``reads``),
+        or None for other dyads too.  A model whose every term reads within the node pair factorises over
         the node pairs (:func:`ergmfit.estimation.common.pairstates.pair_states`).
 
         >>> import ergmfit as ef
