@@ -170,6 +170,7 @@ cdef class ConstrainedProposal(Proposal):
     cdef double* pq_log
     cdef int pq_w
     cdef double pair_log_chance(self, int cab, int cba, int64_t L, int dirs) noexcept nogil
+    cdef bint pair_slot(self, int x, int y, int64_t* pos) noexcept nogil
     # the lifted node-pair moves (mode 9): the direction of the walk (+1 adds ties, -1
     # removes them) and whether the last move was accepted (the sampler sets it)
     cdef public int lift

@@ -613,6 +613,17 @@ cdef class ConstrainedProposal(Proposal):
                 k += 2
         return k
 
+    cdef bint pair_slot(self, int x, int y, int64_t* pos) noexcept nogil:
+        # whether the dyad (x, y) of a drawn node pair is free, and its position (-2: free,
+        # looked up if the toggle is made)
+        if self.row0 != NULL:
+            pos[0] = self.row0[x] + y - self.col0[x] - (self.st.directed and y > x)
+            return True
+        if self.pairs_closed:
+            pos[0] = -2
+            return True
+        return self.free_at(x, y, pos)
+
     cdef double pair_log_chance(self, int cab, int cba, int64_t L, int dirs) noexcept nogil:
         # log _pair_set_chance of a closed pair (every dyad free), kept by L when pq_w > 0
         cdef int slot, e, t
@@ -651,12 +662,8 @@ cdef class ConstrainedProposal(Proposal):
             self.free_tie(rng, &i, &j, &pos)
         else:
             self.free_dyad(rng, &i, &j, &pos)
-        if self.n_layers == 1:
-            a = i
-            b = j
-        else:
-            a = i % nb
-            b = j % nb
+        a = i if self.n_layers == 1 else i % nb          # the pair's nodes in the layer
+        b = j if self.n_layers == 1 else j % nb
         M = 1u
         if self.n_layers > 1:
             M += <unsigned int>rng_below(rng, (1 << self.n_layers) - 1)
@@ -669,11 +676,7 @@ cdef class ConstrainedProposal(Proposal):
                 x = m * nb + (a if d == 0 else b)
                 y = m * nb + (b if d == 0 else a)
                 picked = (M >> m) & 1 and (dirs >> d) & 1
-                if self.row0 != NULL:
-                    pos = self.row0[x] + y - self.col0[x] - (nd == 2 and y > x)
-                elif self.pairs_closed:
-                    pos = -2                       # free (looked up if the toggle is made)
-                elif not self.free_at(x, y, &pos):
+                if not self.pair_slot(x, y, &pos):
                     if picked:
                         return 0
                     continue
@@ -733,21 +736,13 @@ cdef class ConstrainedProposal(Proposal):
                 return 0
             self.free_tie(rng, &i, &j, &pos)
         want = self.lift < 0                  # the state of the dyads the move toggles
-        if self.n_layers == 1:
-            a = i
-            b = j
-        else:
-            a = i % nb
-            b = j % nb
+        a = i if self.n_layers == 1 else i % nb
+        b = j if self.n_layers == 1 else j % nb
         for m in range(self.n_layers):
             for d in range(nd):
                 x = m * nb + (a if d == 0 else b)
                 y = m * nb + (b if d == 0 else a)
-                if self.row0 != NULL:
-                    pos = self.row0[x] + y - self.col0[x] - (nd == 2 and y > x)
-                elif self.pairs_closed:
-                    pos = -2
-                elif not self.free_at(x, y, &pos):
+                if not self.pair_slot(x, y, &pos):
                     continue
                 on = self.st.has_tie(x, y)
                 if on == want:
