@@ -29,6 +29,13 @@ the interval floor (256) is drawn in parts and stops once it has its target
 node-pair moves (``proposal="pairs"``, the default on these spaces: a pair's dyads in a set
 of layers, one direction, the other or both, at once); ``--proposal tnt`` runs the
 single-toggle tie/no-tie of earlier sessions.
+
+A model independent across node pairs (every term's change statistic reads only its node
+pair's dyads: here Lazega's two models and Sampson's ``lm_wave``) has its MLE computed
+exactly, without MCMC (:mod:`ergmfit.estimation.common.pairstates`; the row says
+``exact``, its iterations are Newton's); ``--force-main`` runs the MCMC-MLE for them too.
+The last columns: the largest |difference| in statnet s.e. and the range of the s.e. ratios
+(ergmfit / statnet).
 """
 import argparse
 import json
@@ -46,7 +53,10 @@ from support.multi_networks import DATASETS  # noqa: E402
 
 
 def work(fit):
-    """(iterations, proposals drawn after the burn-ins, smallest ESS of the last sample)."""
+    """(iterations, proposals drawn after the burn-ins, smallest ESS of the last sample);
+    an exact fit (no MCMC): its Newton iterations, 0 proposals, an infinite ESS."""
+    if fit.info.get("exact_mle"):
+        return fit.n_iter, 0, np.inf
     hist = [h for h in fit.info["history"] if not h.get("backtrack")]
     proposals = sum(int(h["interval"]) * int(h["samplesize"]) for h in fit.info["history"])
     return len(hist), proposals, float(hist[-1]["min_ess"])
@@ -59,6 +69,9 @@ def main():
                     help="repeat the interleaved MCMC-MLE fits this many times")
     ap.add_argument("--proposal", default="auto",
                     help="the MCMC-MLE chains' proposal (default: the sample space's)")
+    ap.add_argument("--force-main", action="store_true",
+                    help="run the MCMC-MLE also where the MLE is exact (statnet's force.main: "
+                         "the models independent across node pairs)")
     args = ap.parse_args()
     cases = json.loads((ROOT / "tests" / "reference" / "statnet_multi.json")
                        .read_text(encoding="utf-8"))["cases"]
@@ -80,12 +93,13 @@ def main():
             for name, (m, _) in models.items():
                 t = time.process_time()
                 fit = m.fit(method="mcmle", random_state=seed, eval_loglik=False,
-                            proposal=args.proposal)
+                            proposal=args.proposal,
+                            **({"force_main": True} if args.force_main else {}))
                 cpu[name, "mcmle"].append(time.process_time() - t)
                 runs[name].append(fit)
     print(f"{'model':22s} {'method':6s} {'ergmfit CPU s':>13s} {'statnet CPU s':>13s} "
           f"{'ratio':>6s}  {'iter (statnet)':>14s} {'proposals':>10s} {'last ESS':>8s} "
-          f"{'max |d|/se':>10s}")
+          f"{'max |d|/se':>10s} {'se ratio':>10s}")
     for name, (m, mine) in models.items():
         for est, how in (("MPLE", "mple"), ("MLE", "mcmle")):
             ref = [c for c in mine if c["estimate"] == est]
@@ -99,8 +113,11 @@ def main():
                 ref_coef = np.mean([[c["coef"][k] for k in labels] for c in ref], axis=0)
                 ref_se = np.mean([[c["se"][k] for k in labels] for c in ref], axis=0)
                 its = "/".join(str(c["iterations"]) for c in ref)
+                se = np.mean([np.asarray(f.bse) for f in runs[name]], axis=0)
+                exact = "exact" if runs[name][0].info.get("exact_mle") else ""
                 extra = (f"  {np.median(w[:, 0]):6.0f} ({its:>5s}) {np.median(w[:, 1]):10.3g} "
-                         f"{np.median(w[:, 2]):8.0f} {np.max(np.abs(coef - ref_coef) / ref_se):10.3f}")
+                         f"{np.median(w[:, 2]):8.0f} {np.max(np.abs(coef - ref_coef) / ref_se):10.3f}"
+                         f" {np.min(se / ref_se):5.2f}-{np.max(se / ref_se):4.2f} {exact}")
             print(f"{name[6:]:22s} {how:6s} {ours:13.3f} {theirs:13.3f} {theirs / ours:6.1f}"
                   + extra)
 

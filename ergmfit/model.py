@@ -245,6 +245,19 @@ class ERGM:
     def dyad_independent(self) -> bool:
         return all(t.dyad_independent for t in self.terms)
 
+    @property
+    def pair_independent(self) -> bool:
+        """Whether every term's change statistic of a dyad reads no dyad outside its node
+        pair (``Term.locality``); the likelihood is then a product over the node pairs
+        (:mod:`ergmfit.estimation.common.pairstates`).
+
+        >>> import ergmfit as ef
+        >>> ef.ERGM(ef.datasets.load("samplk1"), "edges + mutual").pair_independent
+        True
+        """
+        from .terms.registry import within_node_pair
+        return within_node_pair(self.terms)
+
     def submodel(self, term_indices) -> "ERGM":
         """The model with only the given terms (same network)."""
         sub = ERGM.__new__(ERGM)

@@ -60,6 +60,7 @@ CONTROL = {s.name: s for s in (
     StatnetName("MCMC.prop.weights", ["proposal"], ["mcmle", "mple", "cd"], accept=False,
                 note='proposals are named: proposal="tnt" (statnet\'s TNT), "random", ...'),
     StatnetName("MCMLE.maxit", ["maxit"], ["mcmle"]),
+    StatnetName("force.main", ["force_main"], ["mcmle"]),
     StatnetName("MCMLE.termination", ["termination"], ["mcmle"]),
     StatnetName("MCMLE.conv.min.pval", ["conv_pval"], ["mcmle"]),
     StatnetName("MCMLE.effectiveSize", ["target_ess"], ["mcmle"]),

@@ -170,6 +170,13 @@ cdef class ConstrainedProposal(Proposal):
     cdef double* pq_log
     cdef int pq_w
     cdef double pair_log_chance(self, int cab, int cba, int64_t L, int dirs) noexcept nogil
+    cdef bint pair_slot(self, int x, int y, int64_t* pos) noexcept nogil
+    # the lifted node-pair moves (mode 9): the direction of the walk (+1 adds ties, -1
+    # removes them) and whether the last move was accepted (the sampler sets it)
+    cdef public int lift
+    cdef public bint lift_ok
+    cdef int lifted_pair_move(self, RNG* rng, int* ti, int* tj, bint* ton, int64_t* tp,
+                              double* lq) noexcept nogil
     cdef int* fij                    # the free dyads (i, j) in pairs, i < j when undirected
     # open-addressing table: [dyad key i*n + j, its position among the free dyads] pairs
     cdef int64_t* hkv

@@ -307,6 +307,7 @@ cdef class ConstrainedSampler(MHSampler):
                 if not _accept(&self.rng, lr1 + lr):
                     continue
                 self.n_accepted += 1
+                self.cprop.lift_ok = 1          # (the lifted moves turn after a rejection)
                 if apply:
                     if self._apply(k, True, journal, n_journal) != 0:
                         return -1
@@ -372,6 +373,7 @@ cdef class ConstrainedSampler(MHSampler):
                             return -1
                         continue
             self.n_accepted += 1
+            self.cprop.lift_ok = 1          # (the lifted moves turn after a rejection)
             if apply:
                 if self._apply(k, not flipped, journal, n_journal) != 0:
                     return -1

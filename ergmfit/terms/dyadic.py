@@ -297,7 +297,8 @@ def _levels(net, attr, term):
 
 @register("mutual", kinds=DIRECTED, aliases=("Reciprocity",), family=_FAMILY,
           params=[Param("same", None), Param("by", None), Param("diff", False),
-                  Param("keep", None), Param("levels", None)], bounds="increasing")
+                  Param("keep", None), Param("levels", None)], bounds="increasing",
+          reads="pair")
 def mutual(net, same=None, by=None, diff=False, keep=None, levels=None):
     """Number of mutual dyads: Σ_{i<j} x_ij x_ji.
 
@@ -313,10 +314,8 @@ def mutual(net, same=None, by=None, diff=False, keep=None, levels=None):
     if diff is not False or keep is not None or levels is not None:
         raise TermError("term mutual: diff, keep and levels need same= or by=")
     # x_ij's change statistic depends on x_ji: dyad-dependent (as statnet says), but on
-    # no other dyad (the exact log-likelihood of mcmle.loglik.pair_independent_loglik)
-    term = Term("mutual", ["mutual"], MutualKernel(), dyad_independent=False)
-    term.pair_independent = True
-    return term
+    # no other dyad (reads="pair": the exact likelihood over node pairs, common.pairstates)
+    return Term("mutual", ["mutual"], MutualKernel(), dyad_independent=False)
 
 
 def _codes(net, term, attr, diff, levels):

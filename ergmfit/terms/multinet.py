@@ -297,7 +297,17 @@ def n_operator(net, formula, lm=None, subset=True, weights=1, contrasts=None, of
     empty = _per_block_empty(net, terms, formula, X).reshape(-1)
     term = Term("N", labels, kernel, empty=empty,
                 dyad_independent=all(t.dyad_independent for t in terms))
+    term.reads = _reads_within(terms)
     return keep_curvature("N", term, terms, lambda names: [f"N({cols[0]})~{n}" for n in names])
+
+
+def _reads_within(terms):
+    """What the change statistic of a dyad of one network reads, N() over ``terms``: the
+    widest of theirs (``Term.reads``), None when one reads other dyads."""
+    loc = [t.locality for t in terms]
+    if any(x is None for x in loc):
+        return None
+    return "node pair" if "node pair" in loc else "pair" if "pair" in loc else None
 
 
 def _advise_within(terms, wrap):
@@ -372,6 +382,7 @@ def _per_network_term(net, terms, formula, X, cols, offsets, leaves):
         lower = np.asarray(inner.lower_bounds(), dtype=float)
     term = Term("N", labels, kernel, empty=empty,
                 dyad_independent=all(t.dyad_independent for t in terms))
+    term.reads = _reads_within(terms)
     term.param_labels = [f"N({c})~{lab}" for lab in inner.param_labels for c in cols]
     term.curve_map = {"map": {"eta": eta, "jac": jac, "affine": leaves is None},
                       "lower": lower, "upper": np.full(p * K, np.inf), "why": None}
@@ -436,6 +447,9 @@ def l_operator(net, formula, Ls):
         inner = [Term("L", labels, k, empty=inner_empty) for k in kernels]
         term = stack("L", inner, labels, np.hstack([np.eye(p)] * len(kernels)))
     term.within_ordered_pair = all(t.dyad_independent for t in terms)
+    # a dyad of a logical layer reads the node pair's dyads in the layers of the logic
+    term.reads = ("node pair" if all(t.locality in ("dyad", "pair") for t in terms)
+                  else None)
     # curved inner terms keep their parameters: L(advice)~gwesp, L(advice)~gwesp.decay
     ls_text = (f"~{logics[0].text}" if not isinstance(Ls, list)
                else "c(" + ", ".join(f"~{lg.text}" for lg in logics) + ")")
@@ -511,7 +525,7 @@ def _dyad_term(name, net, label, value):
         table = value(codes, codes)
     table = np.asarray(table, dtype=float)
     return Term(name, [label], DyadLayerKernel(base.n, L, table, net.directed),
-                dyad_independent=True)
+                dyad_independent=True, reads="node pair")
 
 
 _MAX_DYAD_LAYERS = 8

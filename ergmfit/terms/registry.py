@@ -78,6 +78,27 @@ class Term:
     # moves of stacked networks (``proposal="pairs"``) that no term couples the two
     # directions of a pair
     within_ordered_pair: bool = False
+    # the dyads besides (i, j) that the change statistic of (i, j) reads, when they are all
+    # in (i, j)'s node pair (one of READS: "pair" -- the reverse dyad (j, i) of the same
+    # network or layer, ``mutual``; "node pair" -- the dyads of i and j in every layer,
+    # both ways, ``L(~edges, ~a&b)``); None: not declared (other dyads, as ``triangle``).
+    # Set from the registration (``register(reads=)``) or by an operator from its inner
+    # terms; a dyad-independent term reads none (:attr:`locality`)
+    reads: Any = None
+
+    @property
+    def locality(self):
+        """The dyads the change statistic of a dyad (i, j) reads besides (i, j): ``"dyad"``
+        for none (dyad-independent), ``"pair"`` or ``"node pair"`` (the field ``reads``),
+        or None for other dyads too.  A model whose every term reads within the node pair factorises over
+        the node pairs (:func:`ergmfit.estimation.common.pairstates.pair_states`).
+
+        >>> import ergmfit as ef
+        >>> [t.locality for t in ef.ERGM(ef.datasets.load("samplk1"),
+        ...                              "edges + mutual + triangle").terms]
+        ['dyad', 'pair', None]
+        """
+        return "dyad" if self.dyad_independent else self.reads
 
     def on_empty(self) -> np.ndarray:
         """The statistics on the empty graph (``true_empty`` when set, else ``empty``)."""
@@ -119,6 +140,7 @@ class TermSpec:
     doc: str = ""
     cell_attrs: Any = None
     bounds: Any = None
+    reads: Any = None
 
     def cell_attributes(self, bound) -> list | None:
         """The node attributes that alone give the change statistic of a dyad (i, j),
@@ -162,6 +184,27 @@ def _table(state):
             from None
 
 
+#: what a term may declare about the dyads its change statistic of (i, j) reads besides
+#: (i, j) (``register(reads=)``): the reverse dyad (j, i) only, or the dyads of i and j in
+#: every layer of a multilayer network (both ways)
+READS = ("pair", "node pair")
+
+
+def within_node_pair(terms) -> bool:
+    """Whether the change statistic of every term's dyad (i, j) reads no dyad outside the
+    node pair {i, j} (its layers, both ways): each is dyad-independent or declares
+    ``reads`` (:data:`READS`).
+
+    >>> import ergmfit as ef
+    >>> g = ef.datasets.load("samplk1")
+    >>> within_node_pair(ef.ERGM(g, "edges + mutual").terms)
+    True
+    >>> within_node_pair(ef.ERGM(g, "edges + gwesp(0.5, fixed=TRUE)").terms)
+    False
+    """
+    return all(t.locality is not None for t in terms)
+
+
 #: what a term may declare about its statistics' range, for every network of any sample
 #: space: ``"count"`` -- each statistic counts something (0 is a lower bound);
 #: ``"increasing"`` -- adding a tie never decreases a statistic (its values on the empty
@@ -170,7 +213,7 @@ BOUNDS = ("count", "increasing")
 
 
 def register(name, *, kinds=BOTH, params=(), aliases=(), family="", state=BINARY_STATE,
-             cell_attrs=None, bounds=None):
+             cell_attrs=None, bounds=None, reads=None):
     """Decorator registering ``builder(net, **args) -> Term`` as a term.
 
     A name may be registered twice, once for undirected and once for
@@ -184,16 +227,22 @@ def register(name, *, kinds=BOTH, params=(), aliases=(), family="", state=BINARY
     ``bounds`` declares what is certain about the statistics' range (one of
     :data:`BOUNDS`; for a term with a curved form, of its fixed form): a statistic
     observed at such a bound is at its extreme (statnet's ``minval``/``maxval``).
+    ``reads`` declares the dyads besides (i, j) that the change statistic of (i, j) reads,
+    for every argument: one of :data:`READS` (``"pair"``: the reverse dyad only, as
+    ``mutual``); left None for a dyad-independent term (``Term.dyad_independent``) and for
+    terms that read other dyads.  An operator sets ``Term.reads`` from its inner terms.
     """
     if bounds is not None and bounds not in BOUNDS:
         raise AssertionError(f"term {name}: bounds={bounds!r} is not one of {BOUNDS}")
+    if reads is not None and reads not in READS:
+        raise AssertionError(f"term {name}: reads={reads!r} is not one of {READS}")
     terms, lookup = _table(state)
 
     def deco(builder):
         spec = TermSpec(name=name, builder=builder, kinds=kinds, params=tuple(params),
                         aliases=tuple(aliases), family=family,
                         doc=(builder.__doc__ or "").strip(), cell_attrs=cell_attrs,
-                        bounds=bounds)
+                        bounds=bounds, reads=reads)
         for key in (name, *aliases):
             for other in lookup.get(key.lower(), []):
                 if BOTH in (other.kinds, kinds) or other.kinds == kinds:
@@ -378,6 +427,8 @@ def _build(spec, net, bound):
     term.args = bound
     term.cell_attrs = spec.cell_attributes(bound)
     term.bounds = spec.bounds
+    if term.reads is None:
+        term.reads = spec.reads
     return term
 
 

@@ -97,8 +97,7 @@ def temporal_term(net, operator, formula):
                 dyad_independent=all(t.dyad_independent for t in terms))
     term.temporal_operator = operator
     # the derived network's (i, j) and (j, i) read y and y⁻ at those two dyads only
-    term.pair_independent = all(t.dyad_independent or getattr(t, "pair_independent", False)
-                                for t in terms)
+    term.reads = "pair" if all(t.locality in ("dyad", "pair") for t in terms) else None
     term.changes_on_previous = CHANGES_ON_PREVIOUS[operator]
     term = keep_curvature(operator, term, terms,
                           lambda labs: [f"{operator}~{lab}" for lab in labs])

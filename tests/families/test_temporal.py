@@ -294,13 +294,16 @@ def test_cmle_samples_as_tergm_does():
     # 4096); settings given to fit() win
     m = ef.ERGM(samplk(), "Form(~edges + mutual) + Persist(~edges + mutual)")
     assert m.cmle_sampling() == {"samplesize": 256, "last_boost": 2, "interval": 256}
-    hist = m.fit(method="cmle", random_state=3, eval_loglik=False).info["history"]
+    # force_main: the model is independent across node pairs, so its CMLE is exact
+    assert m.fit(method="cmle", random_state=3).info["exact_mle"]
+    hist = m.fit(method="cmle", random_state=3, eval_loglik=False,
+                 force_main=True).info["history"]
     assert hist[0]["samplesize"] == 256 and hist[0]["interval"] == 256
     assert hist[-1]["samplesize"] == 512
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")            # (one iteration: not converged)
         hist = m.fit(method="cmle", random_state=3, samplesize=300, maxit=1,
-                     eval_loglik=False).info["history"]
+                     eval_loglik=False, force_main=True).info["history"]
     assert hist[0]["samplesize"] == 300
     big = ef.ERGM(samplk(), "Form(~edges + mutual + cyclicalties + transitiveties + "
                   "nodematch('group') + gwesp(0, fixed=True) + ttriple + ctriple + "

@@ -42,10 +42,11 @@ def _layers(directed, k, edges):
     return ef.Layer(layers)
 
 
-def _run(m, theta, free, layers, directions, seed, n_draws=6000, interval=40):
+def _run(m, theta, free, layers, directions, seed, n_draws=6000, interval=40, mode="pairs"):
     graphs = _free_space_graphs(m, free)
     cm = m.compiled(None)
-    prop = ConstrainedProposal(cm, "pairs", free, layers=layers, directions=directions)
+    prop = ConstrainedProposal(cm, mode, free, layers=layers,
+                               **({"directions": directions} if mode == "pairs" else {}))
     sampler = ConstrainedSampler(cm, prop, np.array([seed, 5], dtype=np.uint64))
     counts = check_exact(m, graphs, np.asarray(theta, dtype=float), sampler, cm, n_draws,
                          interval)
@@ -81,7 +82,8 @@ def test_pair_moves_are_exact(case):
     make, formula, theta, directions = CASES[case]
     m = ef.ERGM(make(), formula)
     space = m.sample_space
-    assert space.default_proposal(m) == "pairs"
+    # (a term couples a pair's directions in each case: the default is the lifted form)
+    assert space.default_proposal(m) == "lifted-pairs"
     prop, sampler = _run(m, theta, space.free_vars(), space._pair_layers(), directions, 7)
     assert prop.pairs_closed
     assert 0 < sampler.n_moves <= sampler.n_proposed
@@ -102,7 +104,7 @@ def test_the_default_is_pairs_only_where_it_moves_more_than_one_dyad():
     und = ef.Networks([nx.path_graph(3), nx.path_graph(4)])
     assert ef.ERGM(und, "edges").sample_space.default_proposal(None) == "tnt"
     di = ef.Networks([nx.DiGraph([(0, 1)]), nx.DiGraph([(1, 0)])])
-    assert ef.ERGM(di, "edges").sample_space.proposals() == ("tnt", "pairs")
+    assert ef.ERGM(di, "edges").sample_space.proposals() == ("tnt", "pairs", "lifted-pairs")
     # a degree bound: the plain moves
     m = ef.ERGM(di, "edges", constraints="~ blockdiag('.NetworkID') + bd(maxout=1)")
     assert m.sample_space.default_proposal(m) == "tnt"
@@ -133,7 +135,9 @@ def test_the_drawn_direction_only_where_no_term_couples_the_two():
     assert m.sample_space.default_proposal(m) == "tnt"
     m = ef.ERGM(di, "edges + mutual")
     sampler, _ = m.sampler([-1.0, 1.0], random_state=1)
-    assert (sampler.proposal.mode, sampler.proposal.p_this) == (8, 0.8)
+    assert sampler.proposal.mode == 9          # mutual couples them: the lifted moves
+    sampler, _ = m.sampler([-1.0, 1.0], random_state=1, proposal="pairs")
+    assert (sampler.proposal.mode, sampler.proposal.p_this) == (8, 0.5)     # PAIR_DIRECTIONS
     lay = _layers(True, 2, [[(0, 1)], [(1, 0)]])
     m = ef.ERGM(lay, "L(~edges, ~l0) + L(~edges, ~l0&l1)")
     assert [t.within_ordered_pair for t in m.terms] == [True, True]
@@ -141,5 +145,29 @@ def test_the_drawn_direction_only_where_no_term_couples_the_two():
     assert (sampler.proposal.mode, sampler.proposal.p_this, sampler.proposal.n_layers) \
         == (8, 1.0, 2)
     m = ef.ERGM(lay, "L(~edges + mutual, ~l0) + L(~edges, ~l0&l1)")
-    sampler, _ = m.sampler([-1.0, 1.0, 1.0], random_state=1)
-    assert sampler.proposal.p_this == 0.8
+    sampler, _ = m.sampler([-1.0, 1.0, 1.0], random_state=1, proposal="pairs")
+    assert sampler.proposal.p_this == 0.5     # PAIR_DIRECTIONS
+    assert m.sampler([-1.0, 1.0, 1.0], random_state=1)[0].proposal.mode == 9
+
+
+@pytest.mark.parametrize("case", sorted(c for c in CASES if "other directions" not in c))
+def test_lifted_pair_moves_are_exact(case):
+    # the lifted (non-reversible) node-pair moves (mode 9, proposal="lifted-pairs"): going
+    # up, a set of a pair's absent dyads added; going down, a set of its ties removed; the
+    # walk turns after a rejection.  Skew detailed balance: the same frequencies
+    make, formula, theta, _ = CASES[case]
+    m = ef.ERGM(make(), formula)
+    space = m.sample_space
+    assert "lifted-pairs" in space.proposals()
+    prop, sampler = _run(m, theta, space.free_vars(), space._pair_layers(), None, 11,
+                         mode="lifted-pairs")
+    assert prop.mode == 9 and prop.lift in (-1, 1)
+    assert 0 < sampler.n_accepted < sampler.n_proposed
+
+
+def test_lifted_pair_moves_on_a_free_set_that_is_not_closed():
+    m = ef.ERGM(_layers(True, 2, [[(0, 1), (1, 0), (1, 2)], [(0, 1), (2, 0)]]),
+                "L(~edges, ~l0) + L(~edges, ~l1) + L(~edges, ~l0&l1) + L(~mutual, ~l0)")
+    free = np.delete(m.sample_space.free_vars(), [1, 6, 8])
+    prop, _ = _run(m, [-0.8, -1.0, 1.6, 1.2], free, 2, None, 5, mode="lifted-pairs")
+    assert not prop.pairs_closed

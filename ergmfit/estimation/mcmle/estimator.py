@@ -256,8 +256,8 @@ class MCMLE(Estimator):
                                 "dyads) applies to models with missing dyads only")
         from ...results import ERGMResults
         settings = self.get_params()
-        if exact_mle_available(model, settings):
-            res = exact_mle(model, settings)
+        res = exact_mle(model, settings) if exact_mle_available(model, settings) else None
+        if res is not None:
             res.diagnostics.update(target.info(model))
             return res
         from ...runtime.interrupts import second_ctrl_c_waits

@@ -70,22 +70,17 @@ def dyad_independent_loglik(model, theta):
 
 
 def pair_independent_loglik(model, theta):
-    """Exact log-likelihood at ``theta`` of a model independent across dyad pairs, or None.
+    """Exact log-likelihood at ``theta`` of a model independent across node pairs, or None.
 
-    A directed model whose every term's change statistic of (i, j) reads no dyad but
-    (j, i) (``edges``, ``mutual``, dyadic covariates, tergm's operators over them: a
-    term declares it with ``pair_independent``; dyad-independent terms are) factorises
-    over the unordered pairs {i, j}: each has the four states of (x_ij, x_ji), and
-
-        log p(x) = Σ_pairs [η·(g(x_pair) − g(0, 0)) − log Σ_s exp(η·(g(s) − g(0, 0)))],
-
-    with g(1,0) − g(0,0) = Δ_ij(x_ji = 0), g(0,1) − g(0,0) = Δ_ji(x_ij = 0) and g(1,1) −
-    g(0,0) = Δ_ij(x_ji = 0) + Δ_ji(x_ij = 1): the change statistics of every free dyad at
-    the observed network and at its complement over the free dyads give both values.  A
-    free dyad whose reverse is not free (or an undirected dyad) has two states.  The sum
-    runs over the free dyads of the sample space (the blocks of a panel's transitions, a
-    tergm CMLE's conditional log-likelihood).  None (bridge sampling applies) when a term
-    does not declare it, the space has missing dyads or is not a set of free dyads, or a
+    A binary model whose every term's change statistic of (i, j) reads no dyad outside
+    the node pair {i, j} (``edges``, ``mutual``, dyadic covariates, tergm's operators and
+    ergm.multi's ``N()``/``L()`` over them: terms declaring ``reads``, see
+    :attr:`ergmfit.terms.registry.Term.locality`; dyad-independent terms) factorises over
+    the node pairs, each a categorical model of its joint states
+    (:func:`ergmfit.estimation.common.pairstates.pair_states`).  The sum runs over the free
+    dyads of the sample space (the blocks of a panel's transitions, a tergm CMLE's
+    conditional log-likelihood).  None (bridge sampling applies) when a term does not
+    declare it, the space has missing dyads or is not a set of free dyads, or a
     coefficient (an offset) is infinite.
 
     Examples
@@ -95,54 +90,9 @@ def pair_independent_loglik(model, theta):
     >>> round(pair_independent_loglik(m, [0.0, 0.0]) / m.network.n_dyads, 6)   # log(1/2)
     -0.693147
     """
-    from ...sampling.space import dyad_vars, var_pairs
+    from ..common.pairstates import pair_state_loglik
     model, theta = _full_model(model, theta)
-    space = getattr(model, "sample_space", None)
-    if space is None or space.conditional() is not None or not space.dyad_independent:
-        return None
-    if not all(t.dyad_independent or getattr(t, "pair_independent", False)
-               for t in model.terms):
-        return None
-    eta = np.asarray(model.parameterisation.eta(theta), dtype=float)
-    if not np.all(np.isfinite(eta)):
-        return None
-    net = model.network
-    n, directed = net.n, net.directed
-    free = space.design_vars()
-    free = (np.arange(net.n_dyads, dtype=np.int64) if free is None
-            else np.asarray(free, dtype=np.int64))
-    tie_vars = np.sort(dyad_vars(n, directed, net.ties)) if net.n_ties else \
-        np.zeros(0, np.int64)
-    on = np.isin(free, tie_vars, assume_unique=True)
-    # the complement over the free dyads (the others as observed)
-    flipped = np.concatenate([np.setdiff1d(tie_vars, free, assume_unique=True), free[~on]])
-    delta_obs = model.compiled().change_matrix(free) @ eta
-    delta_flip = model.compiled(var_pairs(n, directed, flipped)).change_matrix(free) @ eta
-    if directed:
-        ij = var_pairs(n, True, free)
-        rev = dyad_vars(n, True, ij[:, ::-1])
-        at = np.minimum(np.searchsorted(free, rev), len(free) - 1)
-        rev_free = free[at] == rev
-    else:
-        at = np.arange(len(free))
-        rev_free = np.zeros(len(free), bool)
-    # a dyad alone (its reverse fixed, or undirected): two states
-    single = ~rev_free
-    s = delta_obs[single]
-    ll = float(np.sum(np.where(on[single], s, 0.0) - np.logaddexp(0.0, s)))
-    # a pair (a, b) of free dyads, each counted once (a < b)
-    a = np.flatnonzero(rev_free & (free < np.where(rev_free, free[at], -1)))
-    b = at[a]
-    on_a, on_b = on[a], on[b]
-    # Δ_a at x_b = 0 and Δ_b at x_a = 0 and 1: the observed state's or the complement's
-    da0 = np.where(on_b, delta_flip[a], delta_obs[a])
-    db0 = np.where(on_a, delta_flip[b], delta_obs[b])
-    db1 = np.where(on_a, delta_obs[b], delta_flip[b])
-    states = np.stack([np.zeros(len(a)), da0, db0, da0 + db1], axis=1)
-    observed = states[np.arange(len(a)), on_a.astype(int) + 2 * on_b.astype(int)]
-    m = states.max(axis=1)
-    ll += float(np.sum(observed - m - np.log(np.exp(states - m[:, None]).sum(axis=1))))
-    return ll
+    return pair_state_loglik(model, theta)
 
 
 def _offsets_only_loglik(sub):

@@ -7,6 +7,9 @@ from ..base import BACKENDS, Setting, boolean, choice, integer, n_jobs_setting, 
 SETTINGS = (
     Setting("init", None, None, "Starting parameters (array or dict); default the MPLE "
             "(contrastive divergence when the MPLE does not exist)."),
+    Setting("force_main", False, boolean, "Run the MCMC-MLE even where the MLE is exact "
+            "(dyad-independent models; models independent across node pairs on stacked "
+            "networks), as statnet's force.main."),
     Setting("maxit", 60, integer(1), "At most this many iterations (statnet's MCMLE.maxit)."),
     Setting("samplesize", 1024, integer(2), "MCMC draws per iteration."),
     Setting("interval", 1024, integer(1), "Proposals between draws (adapted, see above)."),

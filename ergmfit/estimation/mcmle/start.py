@@ -15,23 +15,74 @@ from ..common.curved import mple_start
 
 
 def exact_mle_available(model, settings):
-    """A dyad-independent model on all dyads: its likelihood is the pseudo-likelihood,
-    so the MLE is the MPLE, exactly (statnet returns it too, without MCMC)."""
+    """Whether the MLE is computed exactly, without MCMC (unless ``force_main``, statnet's
+    ``force.main``, or an ``init`` or ``resume`` is given):
+
+    - a dyad-independent model on all dyads: its likelihood is the pseudo-likelihood, so
+      the MLE is the MPLE, exactly (statnet returns it too, without MCMC);
+    - a model independent across node pairs (every term's change statistic reads within
+      its node pair: ``Term.locality``) on a stacked network (``ef.Networks``,
+      ``ef.Layer``) whose sample space is walked by node pairs: the likelihood is a product
+      over the pairs' joint states (:mod:`ergmfit.estimation.common.pairstates`); where
+      that solve fails (no MLE) the MCMC-MLE runs."""
+    if settings["init"] is not None or settings["resume"] is not None \
+            or settings.get("force_main"):
+        return False
+    if not getattr(model, "terms", None) or not model_parameterisation(model).affine:
+        return False
     space = getattr(model, "sample_space", None)
-    return (bool(getattr(model, "dyad_independent", False)) and getattr(model, "terms", None)
-            and model_parameterisation(model).affine
-            and space is not None and space.moves_one_dyad
-            and settings["init"] is None and settings["resume"] is None)
+    if space is None:
+        return False
+    if bool(getattr(model, "dyad_independent", False)) and space.moves_one_dyad:
+        return True
+    return "pairs" in space.proposals() and bool(getattr(model, "pair_independent", False))
 
 
 def exact_mle(model, settings):
+    """The exact MLE (see :func:`exact_mle_available`), or None where the node-pair solve
+    finds none (the MCMC-MLE then runs)."""
     from ..mple.pseudolikelihood import MPLE
+    if not (bool(getattr(model, "dyad_independent", False)) and model.sample_space.moves_one_dyad):
+        return pair_state_result(model)
     res = MPLE(verbose=False).fit(model)
     res.method = "mle"
     res.warnings = list(res.warnings) + [
         "Note: the model is dyad-independent, so its likelihood is exact and the MLE is the "
         "MPLE; no MCMC was run (as statnet does)"]
     res.diagnostics.update({"exact_mle": True, "call_method": "mcmle"})
+    return res
+
+
+def pair_state_result(model):
+    """The MCMC-MLE's results of a model independent across node pairs, computed exactly by
+    :func:`~ergmfit.estimation.common.pairstates.pair_state_mle` (statnet's summary,
+    "Maximum Likelihood Results", with an exact log-likelihood and no Monte Carlo part of
+    the s.e.), or None where it finds no MLE."""
+    import time
+    from ...results import ERGMResults
+    from ..common.pairstates import pair_state_mle
+    t0, c0 = time.perf_counter(), time.process_time()
+    fit = pair_state_mle(model)
+    if fit is None:
+        return None
+    p = len(fit.theta)
+    nobs = model.sample_space.n_free
+    table = fit.table
+    res = ERGMResults(
+        fit.theta, fit.cov, model.labels, method="mle", loglik=fit.loglik, loglik_kind="exact",
+        nobs=nobs, null_loglik=model.null_loglik(nobs), converged=True, n_iter=fit.iterations,
+        seconds=time.perf_counter() - t0, cov_mc=np.zeros((p, p)), se_kind="exact",
+        warnings=["Note: every term's change statistic reads only its node pair's dyads, so "
+                  "the likelihood is a product over the node pairs' joint states and the MLE "
+                  f"is exact (Newton's method on {table.n_pairs} pairs' tables of "
+                  f"{table.D.shape[1]} states); no MCMC was run"],
+        info={"exact_mle": True, "call_method": "mcmle",
+              "pair_states": {"pairs": int(table.n_pairs), "dyads": int(table.n_dyads),
+                              "states": int(table.D.shape[1]), "classes": int(len(table.D)),
+                              "newton_iterations": int(fit.iterations),
+                              "cpu_seconds": time.process_time() - c0}},
+        formula=model.formula, network=model.network, model=model,
+        dyad_independent=model.dyad_independent)
     return res
 
 
