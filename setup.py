@@ -80,10 +80,11 @@ CYTHON_DIRECTIVES = {"boundscheck": False, "wraparound": False, "cdivision": Tru
 # a little: gcc's inlining budget is per module, and the glue now uses less of it). A function it
 # cannot delimit safely is left alone. gcc CPU s of the 18 modules 60.1 -> 46.4, hot loops as
 # fast (A/B and figures: docs/build.md, session 15).
-# -Os measured in session 16: the installed package 436 kB smaller, the hot loops level, but the
-# clean wheel 3.6 % slower to build (two side-by-side pairs; gcc 0-10 % slower per module), so
-# the glue stays at -O1 (docs/build.md, session 16); a .c marked at another level is re-levelled
-GLUE_LEVEL = "O1"
+# -Os measured in session 16: the installed package 436 kB smaller, the hot loops level, the
+# clean wheel 3.6 % slower to build (two side-by-side pairs); the size margin under the 10 MB
+# limit was 111 kB at -O1, so the glue is at -Os (docs/build.md, session 16); a .c marked at
+# another level is re-levelled
+GLUE_LEVEL = "Os"
 GLUE_MARK = f"/* ergmfit: Python-level glue at -{GLUE_LEVEL} (setup.py, mark_glue) */"
 # a mark of any level: a .c file Cython did not regenerate may carry an older build's level
 _ANY_GLUE_MARK = re.compile(

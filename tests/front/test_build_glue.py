@@ -1,8 +1,8 @@
 """setup.py's ``mark_glue``: which C functions of a Cython module gcc compiles at the glue's
-level (``GLUE_LEVEL``, -O1; -Os measured and not taken in session 16).
+level (``GLUE_LEVEL``: -O1 in session 15, -Os since session 16 for the installed size).
 
 The Python-level glue (argument parsing, loop-free def bodies, type slots, Cython's
-Python-object helpers) is bracketed with ``#pragma GCC optimize ("O1")``; the cdef functions,
+Python-object helpers) is bracketed with ``#pragma GCC optimize ("Os")``; the cdef functions,
 the inline helpers a nogil loop calls and the defs that loop keep the command line's level
 (docs/build.md, session 15). A function it cannot delimit is left alone.
 """
@@ -79,7 +79,10 @@ def pragma(level):
     return f'#pragma GCC optimize ("{level}")'
 
 
-def marked(text, name, level="O1"):
+LEVEL, OTHER = "Os", "O1"  # the glue's level, and another one an older build may have left
+
+
+def marked(text, name, level=LEVEL):
     """Whether the function ``name`` in ``text`` is preceded by the glue's pragma."""
     lines = text.split("\n")
     i = next(k for k, line in enumerate(lines) if name + "(" in line and line.endswith("{"))
@@ -87,7 +90,7 @@ def marked(text, name, level="O1"):
 
 
 def test_the_glue_level_is_named_in_the_mark(build):
-    assert build["GLUE_LEVEL"] == "O1" and "-O1" in build["GLUE_MARK"]
+    assert build["GLUE_LEVEL"] == LEVEL and f"-{LEVEL}" in build["GLUE_MARK"]
 
 
 def test_glue_is_marked_and_loops_are_not(build):
@@ -123,11 +126,11 @@ def test_cythons_header_stays_the_first_line(build):
 
 def test_a_module_marked_at_another_level_is_relevelled(build):
     # an in-place build does not regenerate the C of an unchanged .pyx: a module marked by a
-    # build with another glue level (here -Os) gets this build's level on the same functions,
-    # not a second mark
-    old = build["mark_glue"](C_MODULE).replace(pragma("O1"), pragma("Os")).replace(
-        build["GLUE_MARK"], "/* ergmfit: Python-level glue at -Os (setup.py, mark_glue) */")
-    assert marked(old, "__pyx_pw_3mod_1f", "Os")
+    # build with another glue level gets this build's level on the same functions, not a
+    # second mark
+    old = build["mark_glue"](C_MODULE).replace(pragma(LEVEL), pragma(OTHER)).replace(
+        build["GLUE_MARK"], f"/* ergmfit: Python-level glue at -{OTHER} (setup.py, mark_glue) */")
+    assert marked(old, "__pyx_pw_3mod_1f", OTHER)
     again = build["mark_glue"](old)
     assert again == build["mark_glue"](C_MODULE)
-    assert again.count("#pragma GCC push_options") == 4 and pragma("Os") not in again
+    assert again.count("#pragma GCC push_options") == 4 and pragma(OTHER) not in again
