@@ -256,7 +256,8 @@ cdef class ReciprocalIFD(IFD):
     The Hastings term keeps IFD's stationary distribution, exp(θ·g(x)) on the
     layers of L and L + 1 arcs with the layer L + 1 weighted by
     e^V (L + 1) / (D − L), so θ_density = V − log((D − L) / (L + 1)) as for IFD
-    (``docs/guide/ee_reciprocation.md`` derives it).  From x (L arcs, M mutual
+    (``docs/guide/estimators/ee_algorithm.md``, "IFD's reciprocating component",
+    derives it).  From x (L arcs, M mutual
     dyads, A = L − 2M asymmetric arcs, N₀ = D − L non-arcs) an add of y proposes
     it with probability q(x → x + y) = p / A + (1 − p) / N₀ if the reverse of y
     is an arc, (1 − p) / N₀ otherwise (p taken as 0 when A = 0); the log

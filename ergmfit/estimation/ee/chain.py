@@ -551,7 +551,7 @@ class EEChain:
         path = os.path.join(cfg["resume"], f"chain_{self.chain}.npz")
         if not os.path.exists(path):     # this chain had not started: run it afresh
             return
-        self.saved = saved = read_chain_state(path, self.model, self.chain)
+        self.saved = saved = read_chain_state(path, self.model, self.chain, self.n_vars)
         # a resumed chain continues with a stream of its own (the MH sampler's
         # generator state is not saved): reproducible, not the same draws as an
         # uninterrupted run

@@ -165,3 +165,30 @@ def test_ee_holds_reciprocity_of_a_sparse_network():
     dz0 = np.array(plain.info["trajectory"][0]["dzA"])[:, 1]
     assert plain.info["ifd"]["reciprocation"] == 0.0
     assert dz0[len(dz0) // 2:].mean() < -50        # stuck below the observed M
+
+
+@pytest.mark.slow
+def test_a_resumed_chain_compiles_the_model_once(tmp_path, monkeypatch):
+    # reading the chain's checkpoint compiled the model a second time only to learn its
+    # number of variables: a second network state, about 2 GB of a resumed Pokec run's peak
+    from ergmfit.estimation.ee.checkpoint import read_chain_state
+    m = ef.ERGM(_sparse_reciprocal(n=300, n_mutual=60, n_asym=200), "edges + mutual")
+    ck = str(tmp_path / "ck")
+    kw = dict(ee_steps=4, ee_inner_steps=5, sampler_steps=100, s_steps=5, se="none",
+              polish=False)
+    quiet_fit(m, random_state=2, checkpoint=ck, **kw)
+    n_vars = m.compiled().n_vars
+    calls = []
+    original = type(m).compiled
+
+    def counted(self, *args, **kwargs):
+        calls.append(1)
+        return original(self, *args, **kwargs)
+    monkeypatch.setattr(type(m), "compiled", counted)
+    saved = read_chain_state(f"{ck}/chain_0.npz", m, 0, n_vars)
+    assert calls == [] and len(saved["arrays"]["x_on"]) > 0
+    read_chain_state(f"{ck}/chain_0.npz", m, 0)             # without n_vars it compiles
+    assert calls == [1]
+    calls.clear()
+    quiet_fit(m, resume=ck)
+    assert calls == [1]                                       # the chain's own model only
