@@ -3,6 +3,8 @@
 from libc.math cimport log
 from libc.stdint cimport int64_t, uint64_t
 from ergmfit.core._random cimport rng_below, rng_uniform, rng_next, word_uniform
+from ergmfit.network._state cimport NetworkState
+from ergmfit.terms._ergm cimport ERGMModel
 
 
 cdef class ProposalBase:
@@ -239,6 +241,147 @@ def ifd_correction(n_vars, n_on):
     if L >= D:
         raise ValueError("the IFD proposal needs at least one variable off (a non-tie)")
     return _log((D - L) / (L + 1.0))
+
+
+cdef class ReciprocalIFD(IFD):
+    """The IFD proposal with a reciprocating component, for directed ERGMs.
+
+    An add is, with probability ``p``, the reverse of a uniformly chosen
+    asymmetric arc (a uniform arc, redrawn while its reverse exists), and
+    otherwise a uniform non-arc as in :class:`IFD`; deletes, the alternation
+    and V's adaptation are IFD's.  At a low density a uniform non-arc is almost
+    never the reverse of an arc, so plain IFD cannot rebuild the mutual dyads
+    its deletes break; this component can.
+
+    The Hastings term keeps IFD's stationary distribution, exp(θ·g(x)) on the
+    layers of L and L + 1 arcs with the layer L + 1 weighted by
+    e^V (L + 1) / (D − L), so θ_density = V − log((D − L) / (L + 1)) as for IFD
+    (``docs/guide/estimators/ee_algorithm.md``, "IFD's reciprocating component",
+    derives it).  From x (L arcs, M mutual
+    dyads, A = L − 2M asymmetric arcs, N₀ = D − L non-arcs) an add of y proposes
+    it with probability q(x → x + y) = p / A + (1 − p) / N₀ if the reverse of y
+    is an arc, (1 − p) / N₀ otherwise (p taken as 0 when A = 0); the log
+    acceptance ratio is θ·Δ + V − log(N₀ q(x → x + y)) for the add and, for
+    the delete of y from x + y, −θ·Δ − V + log(N₀ q(x → x + y)) with x the
+    state after the delete.
+
+    M is counted from the network state in ``start`` and then kept by the
+    accepted toggles (a toggle not made by this proposal, seen as a change of
+    the state's version, makes it count again).  ``p = 0`` is IFD's chain.
+
+    Parameters
+    ----------
+    model : ERGMModel
+        The compiled directed ERGM it proposes on.
+    p : float
+        Probability in [0, 1) that an add is a reciprocating one.
+    V, K, adapt, start_delete
+        As for :class:`IFD`.
+    """
+    cdef ERGMModel em
+    cdef NetworkState st
+    cdef readonly double p
+    cdef readonly int64_t n_mutual       # M, valid at state version ``ver``
+    cdef int64_t ver
+    cdef double log_1mp
+    cdef public long long n_recip        # reciprocating add proposals made
+
+    def __init__(self, model, double p, double V=0.0, double K=0.1, bint adapt=True,
+                 bint start_delete=False):
+        IFD.__init__(self, V, K, adapt, start_delete)
+        if not isinstance(model, ERGMModel) or not (<ERGMModel>model).state.directed:
+            raise ValueError("the reciprocating IFD proposal needs a compiled directed ERGM")
+        if not 0.0 <= p < 1.0:
+            raise ValueError(f"the reciprocation probability must be in [0, 1), got {p}")
+        self.em = <ERGMModel>model
+        self.st = self.em.state
+        self.p = p
+        self.log_1mp = log(1.0 - p)
+        self.n_recip = 0
+        self._count()
+
+    cdef void _count(self) noexcept nogil:
+        cdef int64_t k, twice = 0
+        for k in range(self.st.n_ties):
+            if self.st.has_tie(self.st.ends[2 * k + 1], self.st.ends[2 * k]):
+                twice += 1
+        self.n_mutual = twice // 2
+        self.ver = self.st.version
+
+    cdef void start(self, BinaryModel m) noexcept nogil:
+        self._count()
+
+    cdef double _log_nq(self, int64_t N0, int64_t A, bint recip) noexcept nogil:
+        # log(N0 q(x -> x + y)) in the state x without y
+        if A <= 0:
+            return 0.0
+        if recip:
+            return log((1.0 - self.p) + self.p * (<double>N0) / (<double>A))
+        return self.log_1mp
+
+    cdef int64_t propose(self, BinaryModel m, RNG* rng, double* log_q_ratio) noexcept nogil:
+        cdef int64_t L = self.st.n_ties, D = m.n_vars
+        cdef int64_t v, k, A, tries
+        cdef int i, j
+        log_q_ratio[0] = 0.0
+        if D <= 0:
+            return -1
+        if self.st.version != self.ver:
+            self._count()
+        if self.is_delete and L == 0:
+            self.is_delete = 0
+        elif not self.is_delete and L >= D:
+            self.is_delete = 1
+        A = L - 2 * self.n_mutual
+        if self.is_delete:
+            self.n_del += 1
+            k = rng_below(rng, L)
+            i = self.st.ends[2 * k]
+            j = self.st.ends[2 * k + 1]
+            v = m.on_var(k)
+            # the state x after the delete: L - 1 arcs; its A
+            if self.st.has_tie(j, i):
+                log_q_ratio[0] = self._log_nq(D - L + 1, A + 1, True)
+            else:
+                log_q_ratio[0] = self._log_nq(D - L + 1, A - 1, False)
+            return v
+        self.n_add += 1
+        if A > 0 and self.p > 0.0 and rng_uniform(rng) < self.p:
+            self.n_recip += 1
+            tries = 0
+            while True:
+                k = rng_below(rng, L)
+                i = self.st.ends[2 * k]
+                j = self.st.ends[2 * k + 1]
+                if not self.st.has_tie(j, i):
+                    break
+                tries += 1
+                if tries > 1000000:
+                    return -1
+            log_q_ratio[0] = -self._log_nq(D - L, A, True)
+            return self.em.proposed_var(j, i)
+        tries = 0
+        while True:
+            v = rng_below(rng, D)
+            if not m.get(v):
+                break
+            tries += 1
+            if tries > 1000000:
+                return -1
+        if A > 0:
+            self.em.dyad(v, &i, &j)
+            log_q_ratio[0] = -self._log_nq(D - L, A, self.st.has_tie(j, i))
+        return v
+
+    cdef void accepted(self, BinaryModel m, int64_t v, bint now_on) noexcept nogil:
+        cdef int i, j
+        self.is_delete = not self.is_delete
+        if self.st.version != self.ver + 1:
+            return          # scored, not applied (Algorithm S), or the state moved otherwise
+        self.em.dyad(v, &i, &j)
+        if self.st.has_tie(j, i):
+            self.n_mutual += 1 if now_on else -1
+        self.ver = self.st.version
 
 
 # tie / no-tie proposals with a triadic-closure component (TriadicTNT, LiftedTriadicTNT)

@@ -485,8 +485,16 @@ class EEChain:
             self.prop = RestrictedIFD(free_vars, self.n_vars, K=cfg["ifd_k"])
         else:
             self.arc_corr = ifd_correction(self.n_vars, self.L0) if use_ifd else 0.0
-            self.prop = IFD(K=cfg["ifd_k"]) if use_ifd else space.proposal(cfg["proposal"],
-                                                                            bm, model)
+            # the resolved probability (a checkpoint of a run made before the setting
+            # existed has none: plain IFD, as it was made)
+            recip = cfg.get("reciprocation", 0.0)
+            recip = float(recip) if use_ifd and isinstance(recip, float) else 0.0
+            if recip > 0.0:
+                from ...sampling._proposals import ReciprocalIFD
+                self.prop = ReciprocalIFD(bm, recip, K=cfg["ifd_k"])
+            else:
+                self.prop = IFD(K=cfg["ifd_k"]) if use_ifd else space.proposal(cfg["proposal"],
+                                                                                bm, model)
         self.sampler = self._new_sampler()
         self.m = int(cfg["sampler_steps"])
         self.inner = int(cfg["ee_inner_steps"])
@@ -543,7 +551,7 @@ class EEChain:
         path = os.path.join(cfg["resume"], f"chain_{self.chain}.npz")
         if not os.path.exists(path):     # this chain had not started: run it afresh
             return
-        self.saved = saved = read_chain_state(path, self.model, self.chain)
+        self.saved = saved = read_chain_state(path, self.model, self.chain, self.n_vars)
         # a resumed chain continues with a stream of its own (the MH sampler's
         # generator state is not saved): reproducible, not the same draws as an
         # uninterrupted run

@@ -120,7 +120,12 @@ class EEChainState(CheckpointState):
 
     @classmethod
     def dims(cls, model, context):
-        return {**super().dims(model, context), "last_var": int(model.compiled().n_vars) - 1}
+        # the chain passes its compiled model's n_vars: compiling again only to read it
+        # built a second network state (at Pokec's size about 2 GB of a resume's peak)
+        n_vars = context.get("n_vars")
+        if n_vars is None:
+            n_vars = model.compiled().n_vars
+        return {**super().dims(model, context), "last_var": int(n_vars) - 1}
 
     def validate(self, path, model, dims):
         if self.chain != dims["chain"]:
@@ -137,10 +142,11 @@ class EEChainState(CheckpointState):
             raise ValueError("its fields 'V' and 'is_delete' are not both set or both unset")
 
 
-def read_chain_state(path, model, chain):
+def read_chain_state(path, model, chain, n_vars=None):
     """The saved state of ``chain`` as the chain loop reads it: ``meta`` (the
-    scalars), ``arrays``, ``runs`` (finished phases) and ``current``."""
-    st = EEChainState.read(path, model, chain=chain)
+    scalars), ``arrays``, ``runs`` (finished phases) and ``current``.  ``n_vars``:
+    the variables of the chain's compiled model (None: ``model.compiled()``'s)."""
+    st = EEChainState.read(path, model, chain=chain, n_vars=n_vars)
     meta = {k: getattr(st, k) for k in ("chain", "phase", "final", "outer_done", "V",
                                         "is_delete", "runs")}
     arrays = {k: getattr(st, k) for k in EEChainState.fields

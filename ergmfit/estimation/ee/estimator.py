@@ -30,7 +30,7 @@ from ..mcmle.start import initial_estimate
 from .chain import _planned_outer, _stages, ee_chain, ee_update_for
 from .checkpoint import EEMetaState
 from .missing import conditional_chain_kind
-from .proposals import _free_density
+from .proposals import _free_density, _reciprocation_setting, reciprocation_probability
 from .simulation import sim_plan
 from .start import mple_start, refit_unconditional
 from .pool import build_results
@@ -134,6 +134,8 @@ def _resolve_cfg(model, cfg):
                             "'edges' or use proposal='tnt'")
     cfg["dens"] = dens
     cfg["dens_theta"] = statistic_parameter(model, dens)
+    cfg["reciprocation"] = reciprocation_probability(model, cfg["reciprocation"],
+                                                     cfg["proposal"], space)
     if cfg["se"] == "auto":
         # beyond 10^6 variables the IFD estimate is conditional on the density
         # (ee_algorithm.md, "Standard errors")
@@ -385,6 +387,11 @@ class EE(Estimator):
         Setting("aca_ee", 1e-9, number(0), "EstimNet's ACA_EE."),
         Setting("comp_c", 0.01, number(0), "EstimNet's compC."),
         Setting("ifd_k", 0.1, number(0, lo_open=True), "EstimNet's ifd_K."),
+        Setting("reciprocation", "auto", _reciprocation_setting,
+                "IFD on a directed network: the probability that an add reverses a uniformly "
+                "chosen asymmetric arc (ReciprocalIFD), a number in [0, 1), True (the observed "
+                "share of mutual arcs 2M/L, at most 0.9) or False; 'auto': that share when it "
+                "is at least 10 times the chance that a uniform add reverses an arc, else 0."),
         Setting("learning_rate", "auto", _learning_rate,
                 "a of the Borisenko / Newton update: a number in (0, 1), equal stages of "
                 "them, or 'auto': (0.01, 0.001) for at most 10^6 variables, else 0.001."),

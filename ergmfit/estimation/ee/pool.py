@@ -430,7 +430,7 @@ def build_results(model, out):
     ifd = None
     if cfg["proposal"] in ("ifd", "ifd-tnt"):
         ifd = {"arc_correction": chains[0]["arc_correction"], "L": chains[0]["L_obs"],
-               "D": chains[0]["n_vars"],
+               "D": chains[0]["n_vars"], "reciprocation": float(cfg.get("reciprocation") or 0.0),
                "V": [ch["phases"][0]["v_rows"][::max(1, thin // ch["phases"][0]["store_every"])]
                      .tolist() for ch in chains]}
     prop_ee = sum(ch["proposals_ee"] for ch in chains)
