@@ -5,6 +5,24 @@
                                                   --random-states 1 2 --method ee|mple
                                                   --model 4|6 --full-mple SEED
                                                   --workers 2 --dask-repeats 2 --timing-only]
+    python benchmarks/bench_snowball.py directed [--n 10000 --theta=-7,-0.3,-0.3,2.0
+                                                  --designs 10x20x2 10x5x3 --random-states 1 2
+                                                  --methods mple ee --ee-steps 40 --full-ee-fit]
+    python benchmarks/bench_snowball.py directed --timing-only --designs 10x5x3
+                                                  --ee-steps 200 --dask-repeats 3
+
+``directed`` is issue #35's check on a network whose theta is known: the Epinions
+model (``--model``) simulated on ``--n`` nodes from ``--theta`` (from the empty
+network, ``--burnin`` proposals), fitted whole (MPLE; EE with ``--full-ee-fit``)
+and from snowball samples of every ``--designs`` (SAMPLESxSEEDSxWAVES) and
+random state by every ``--methods`` (conditional MPLE, conditional EE from the
+MPLE), combined; each combination beside the truth and the whole-network fits
+("within": |difference| <= the combined s.e.), for EE also the combination of
+every sample with a finite estimate (EE's own criterion leaves out samples whose
+|t| is 0.1-0.3), and a count over all cases at the end.  ``--timing-only``
+instead times the conditional EE fits of the first design's samples on a dask
+``LocalCluster`` with 1 and 2 workers, alternated ``--dask-repeats`` times (wall
+time, CPU s per worker, load; the efficiency from both).
 
 ``synthetic`` simulates an undirected network of ``--n`` nodes from a known
 ``edges + gwesp(0.5, fixed=TRUE)`` theta, draws snowball samples, fits each
@@ -278,10 +296,152 @@ def run_epinions(args):
             json.dump(rows_out, fh, indent=1)
 
 
+def _parse_design(text):
+    """'10x20x2' -> (samples, seeds, waves)."""
+    a, b, c = (int(x) for x in text.lower().split("x"))
+    return a, b, c
+
+
+def _time_dask(net, formula, args):
+    """1 against 2 dask workers (LocalCluster, 1 thread each), alternated
+    ``--dask-repeats`` times, on the conditional EE fits of the samples of the first design
+    and random state: wall time, CPU s of the fits per worker, the load average."""
+    n_samples, n_seeds, waves = _parse_design(args.designs[0])
+    rs = args.random_states[0]
+    samples = ef.snowball_samples(net, n_samples, n_seeds=n_seeds, waves=waves, random_state=rs)
+    settings = dict(method="ee", init="mple", ee_steps=args.ee_steps, random_state=rs + 1000,
+                    require_converged=False)
+    print(f"dask LocalCluster (1 thread per worker): {n_samples} samples (design "
+          f"{args.designs[0]}, random_state {rs}), conditional EE of {args.ee_steps * 100:,} "
+          f"iterations each; 1 and 2 workers alternated {args.dask_repeats} times", flush=True)
+    times, cpus = {1: [], 2: []}, {1: [], 2: []}
+    first = None
+    for rep in range(args.dask_repeats):
+        for nw in (1, 2):
+            load0 = _load(None)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                fit, wall, cpu = _fit_on_dask(samples, formula, settings, nw)
+            first = fit if first is None else first
+            same = all(np.allclose(a["params"], b["params"], equal_nan=True)
+                       for a, b in zip(fit.samples, first.samples))
+            times[nw].append(wall)
+            cpus[nw].append(cpu)
+            print(f"  round {rep + 1}, {nw} worker(s): {wall:.1f} s wall; CPU s of the fits per "
+                  f"worker {[round(c, 1) for c in cpu]} (sum {sum(cpu):.1f}); load {load0:.1f} -> "
+                  f"{_load(None):.1f}; estimates as in the first run: {same}", flush=True)
+    eff = [a / (2 * b) for a, b in zip(times[1], times[2])]
+    eff_cpu = [sum(a) / (2 * max(b)) for a, b in zip(cpus[1], cpus[2])]
+    print(f"wall efficiency T1 / (2 T2) per round {[round(e, 2) for e in eff]}, median "
+          f"{np.median(eff):.2f}; from the CPU s (one worker's total / (2 x the busier of two)) "
+          f"{[round(e, 2) for e in eff_cpu]}, median {np.median(eff_cpu):.2f}")
+
+
+def run_directed(args):
+    """Issue #35's check on a network with a known theta: the Epinions model (``--model``)
+    simulated on ``--n`` nodes, fitted whole (EE with the "auto" settings, and MPLE) and from
+    snowball samples (conditional MPLE and EE, combined), every design and random state."""
+    import subprocess
+    print("uptime:", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
+    formula = FORMULAS[args.model]
+    theta = np.array([float(x) for x in args.theta.split(",")])
+    empty = ef.ERGM(ef.Network(args.n, np.zeros((0, 2), dtype=np.int64), True), formula)
+    t0 = time.process_time()
+    net = empty.simulate(theta, n=1, burnin=args.burnin, output="networks",
+                         random_state=args.seed)[0]
+    model = ef.ERGM(net, formula)
+    deg = np.bincount(np.asarray(net.ties).ravel(), minlength=net.n)
+    print(f"simulated at theta {theta.tolist()} (seed {args.seed}, burn-in {args.burnin:,}): "
+          f"{net.n} nodes, {net.n_ties} arcs, mean total degree {deg.mean():.2f}, median "
+          f"{np.median(deg):.0f}, max {deg.max()}; statistics "
+          f"{np.round(model.statistics_vector(), 1).tolist()}; "
+          f"{time.process_time() - t0:.0f} CPU s", flush=True)
+    labels = list(model.labels)
+    truth = {lab: (float(theta[k]), 0.0) for k, lab in enumerate(labels)}
+    full = {"truth": truth}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        t = time.process_time()
+        f = model.fit(method="mple", random_state=args.seed)
+        full["full MPLE"] = {lab: (float(f.params[k]), float(f.bse[k]))
+                             for k, lab in enumerate(labels)}
+        print(f"full-network MPLE ({time.process_time() - t:.0f} CPU s): "
+              + ", ".join(f"{lab} {float(f.params[k]):.3f} ({float(f.bse[k]):.3f})"
+                          for k, lab in enumerate(labels)), flush=True)
+        if args.full_ee_fit:
+            t = time.process_time()
+            f = model.fit(method="ee", random_state=args.seed, init="mple")
+            full["full EE"] = {lab: (float(f.params[k]), float(f.bse[k]))
+                               for k, lab in enumerate(labels)}
+            print(f"full-network EE (auto settings, MPLE start; "
+                  f"{time.process_time() - t:.0f} CPU s, converged {f.converged}): "
+                  + ", ".join(f"{lab} {float(f.params[k]):.3f} ({float(f.bse[k]):.3f})"
+                              for k, lab in enumerate(labels)), flush=True)
+    rows_out = []
+    if args.timing_only:
+        _time_dask(net, formula, args)
+        return
+    for design in args.designs:
+        n_samples, n_seeds, waves = _parse_design(design)
+        for rs in args.random_states:
+            samples = ef.snowball_samples(net, n_samples, n_seeds=n_seeds, waves=waves,
+                                          random_state=rs)
+            d = _design(samples)
+            print(f"\ndesign {design} (samples x seeds x waves), random_state {rs}: sample "
+                  f"nodes {[r['nodes'] for r in d]}; inner-wave nodes {[r['inner'] for r in d]}; "
+                  f"their ties {[r['inner_ties'] for r in d]}", flush=True)
+            for method in args.methods:
+                settings = dict(method=method)
+                if method == "ee":
+                    settings.update(init="mple", ee_steps=args.ee_steps)
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    fit = ef.fit_snowball(samples, formula, random_state=rs + 1000,
+                                          n_jobs=args.jobs, **settings)
+                print(f"-- conditional {method.upper()}: {fit.cpu_seconds:.0f} CPU s of fits; "
+                      f"combined {fit.n_used} of {len(samples)}; left out: "
+                      f"{fit.left_out() or 'none'}")
+                print("   per-sample " + labels[-1] + ": "
+                      + ", ".join(f"{e:.2f}" for e in fit.estimates[:, -1]))
+                before = len(rows_out)
+                compare(fit, full, rows_out)
+                for r in rows_out[before:]:
+                    r.update(design=design, random_state=rs, method=method)
+                finite = np.isfinite(fit.estimates).all(axis=1) & (fit.std_errors > 0).all(axis=1)
+                if finite.sum() > fit.n_used:
+                    # EE's criterion (every |t| < 0.1, no drift) leaves out samples whose
+                    # chains match the observed statistics to |t| 0.1-0.3 (EstimNet's 0.3):
+                    # the combination of every sample with a finite estimate beside it
+                    every = ef.meta_analysis(fit.estimates, fit.std_errors, labels)
+                    print(f"-- conditional {method.upper()}, every sample with a finite "
+                          f"estimate ({every.n_used}), converged or not:")
+                    before = len(rows_out)
+                    compare(every, full, rows_out)
+                    for r in rows_out[before:]:
+                        r.update(design=design, random_state=rs, method=method + " (all)")
+    if rows_out:
+        print("\nsummary: |combined - reference| <= 1 / 2 combined s.e. (fixed effects; "
+              "random effects)")
+        keys = sorted({(r["method"], r["ref"]) for r in rows_out})
+        for method, ref in keys:
+            rr = [r for r in rows_out if r["method"] == method and r["ref"] == ref]
+            z = np.abs([r["diff_over_se"] for r in rr])
+            zr = np.abs([r["re_diff_over_se"] for r in rr])
+            print(f"  conditional {method:<5} vs {ref:<10}: {int((z <= 1).sum())} / "
+                  f"{int((z <= 2).sum())} of {len(z)} ({int((zr <= 1).sum())} / "
+                  f"{int((zr <= 2).sum())}); median |d|/se {np.median(z):.2f} "
+                  f"({np.median(zr):.2f})")
+    print("uptime:", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
+    if args.save:
+        import json
+        with open(args.save, "w") as fh:
+            json.dump(rows_out, fh, indent=1)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=("synthetic", "epinions"))
+    ap.add_argument("what", choices=("synthetic", "epinions", "directed"))
     ap.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--n", type=int, default=3000)
@@ -316,9 +476,18 @@ def main():
                          "state)")
     ap.add_argument("--dask-samples", type=int, default=None,
                     help="time dask on the first k samples only")
+    ap.add_argument("--theta", default="-7,-0.3,-0.3,2.0",
+                    help="directed: the true theta of --model (comma-separated)")
+    ap.add_argument("--designs", nargs="+", default=["10x20x2"],
+                    help="directed: sample designs SAMPLESxSEEDSxWAVES")
+    ap.add_argument("--methods", nargs="+", default=["mple", "ee"],
+                    help="directed: the conditional estimators of every sample")
+    ap.add_argument("--full-ee-fit", dest="full_ee_fit", action="store_true",
+                    help="directed: also fit the whole simulated network by EE")
     ap.add_argument("--save", default=None, help="write the comparison rows as JSON here")
     args = ap.parse_args()
-    {"synthetic": run_synthetic, "epinions": run_epinions}[args.what](args)
+    {"synthetic": run_synthetic, "epinions": run_epinions,
+     "directed": run_directed}[args.what](args)
 
 
 if __name__ == "__main__":

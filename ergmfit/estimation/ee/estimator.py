@@ -254,12 +254,13 @@ def _existence_check(model):
     A dyad-independent model separated along d has no MLE (it is the MPLE):
     DegenerateModelError at once.  For a dyad-dependent one the chains
     confirm it (:func:`ergmfit.estimation.ee.pool.check_identifiable`: the simulation at the
-    estimate on the observed side of d).  Networks of more than 10^6 dyads,
-    curved models, offsets and degree constraints skip this (the chains'
-    own checks remain)."""
+    estimate on the observed side of d).  Sample spaces of more than 10^6
+    free dyads (the model's, as the ``"auto"`` settings count them: a
+    network of 10^8 dyads with 10^3 free is checked), curved models, offsets
+    and degree constraints skip this (the chains' own checks remain)."""
     from ..mple.existence import nonexistence_error, observed_design
-    n_dyads = getattr(getattr(model, "network", None), "n_dyads", None)
-    if n_dyads is None or n_dyads > _EXISTENCE_CHECK_MAX_DYADS:
+    n_vars = _n_variables(model, sample_space_of(model))
+    if n_vars is None or n_vars > _EXISTENCE_CHECK_MAX_DYADS:
         return None
     od = observed_design(model, model.compiled())
     d = None if od is None else od.direction

@@ -102,6 +102,24 @@ def test_ee_refuses_a_separated_dyad_independent_model():
         quiet_fit(m, random_state=1, **SHORT)
 
 
+def test_existence_check_counts_the_free_dyads_not_the_network():
+    # 1,208,900 dyads, 80 free (fixallbut): the check's size limit is the sample space's
+    # (as the "auto" settings count it), so the separated free dyads (every within-group
+    # one a tie, every between-group one empty) are refused at once; it read the
+    # network's n_dyads and reported estimates marked only "not converged"
+    from ergmfit.network import Network
+    n = 1100
+    ties = [(i, (i + 2) % n) for i in range(n)] + [(i, (i + 4) % n) for i in range(0, n, 3)]
+    net = Network(n, ties, True, node_attrs={"grp": [k % 2 for k in range(n)]})
+    free = [(i, (i + 2) % n) for i in range(40)] + [(i, (i + 1) % n) for i in range(40)]
+    m = ef.ERGM(net, "edges + nodematch('grp')",
+                constraints=("~ fixallbut(free)", {"free": free}))
+    assert net.n_dyads > 10**6
+    with pytest.raises(ef.DegenerateModelError,
+                       match="does not exist, so Equilibrium Expectation.*nodematch.grp"):
+        quiet_fit(m, random_state=1, **SHORT)
+
+
 def test_ee_confirms_a_missing_mle_of_a_dependent_model_with_its_sample():
     # the separation of the observed design is only necessary for a
     # dyad-dependent model; the simulation at the estimate confirms it
