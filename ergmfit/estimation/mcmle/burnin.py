@@ -82,6 +82,40 @@ def drifting(chains) -> bool:
     return bool(z.size and float(z.max()) > DRIFT_Z)
 
 
+#: a sample's burn-in runs in at most this many parts (each at most the sample's size)
+#: before the sample is used whatever its drift (statnet's ``MCMC.effectiveSize.maxruns``)
+MAX_SETTLE = 16
+#: where a chain's burn-in may end: these shares of the sample's draws are tried in turn
+BURNIN_CUTS = (0.0, 0.125, 0.25, 0.375, 0.5, 0.625, 0.75)
+
+
+def burnin_cut(chains):
+    """Draws to drop from the head of every chain of ``chains`` so that the rest no longer
+    drifts (:func:`drift_z` at most :data:`DRIFT_Z`), the first of :data:`BURNIN_CUTS` of
+    the shortest chain that does; None when none does (the whole sample is burn-in).  The
+    burn-in test of statnet's adaptive MCMC (``MCMC.effectiveSize.burnin.pval``): a
+    Geweke-type comparison of the halves of what is kept.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> x = rng.standard_normal((512, 2))
+    >>> burnin_cut([x])
+    0
+    >>> x[:, 0] += 30 * np.exp(-np.arange(512) / 20.0)     # relaxing, then settled
+    >>> burnin_cut([x])
+    64
+    """
+    n = min(len(c) for c in chains)
+    for share in BURNIN_CUTS:
+        k = int(share * n)
+        z = drift_z([np.asarray(c)[k:] for c in chains])
+        if not z.size or float(z.max()) <= DRIFT_Z:
+            return k
+    return None
+
+
 #: phase-3 draws of the stochastic approximation that moves a drifting start: its
 #: estimate is what is used, not its standard errors
 APPROACH_PHASE3 = 50
