@@ -73,8 +73,8 @@ from .target import target_for
 from .interval import (MIN_ESS_SHARE, final_sample_size, quarter_octave, step_sample_parts,
                        streak_tau)
 from .loglik import bridge_loglik
-from .burnin import (MAX_REDRAWS, MAX_SETTLE, NEWTON_DRAWS, REDRAW_GROWTH, approach,
-                     burnin_cut, drifting, streak_records, unfit_to_step)
+from .burnin import (MAX_REDRAWS, NEWTON_DRAWS, REDRAW_GROWTH, approach, drifting, settle,
+                     streak_records, unfit_to_step)
 from .settings import SETTINGS, missing_data_settings
 from .start import exact_mle, exact_mle_available, nothing_to_estimate, start_theta
 
@@ -623,27 +623,15 @@ class MCMLE(Estimator):
             return chains, acc
         proj = model.parameterisation.projector(state.theta)
         run = self._run_args(rng)
-        first = sum(len(c) for c in chains)
-        dropped = parts = 0
-        for parts in range(MAX_SETTLE + 1):
-            zp = [proj(c) for c in chains]
-            cut = burnin_cut(zp)
-            if cut == 0:
-                if (state.final or sum(len(c) for c in chains) >= self.last_boost * first
-                        or multivariate_ess(zp) >= min_ess):
-                    break
-                more = min(len(c) for c in chains)      # settled but short: go on
-            else:
-                more = cut if cut is not None else min(len(c) for c in chains)
-            if parts == MAX_SETTLE:
-                break
-            new, state.starts, acc = run_chains(model, state.theta, more * len(chains), 0,
-                                                state.interval, state.starts, **run)
-            drop = more if cut != 0 else 0
-            dropped += drop * len(chains)
-            chains = [np.vstack([c[drop:], m]) for c, m in zip(chains, new)]
-        if parts:
-            state.settled = {"burnin_parts": parts, "burnin_draws": dropped}
+        acc = [acc]
+
+        def more(k, chains):
+            new, state.starts, acc[0] = run_chains(model, state.theta, k * len(chains), 0,
+                                                   state.interval, state.starts, **run)
+            return new
+        chains, state.settled = settle(chains, more, 0 if state.final else min_ess,
+                                       self.last_boost, proj)
+        acc = acc[0]
         return chains, acc
 
     def _may_approach(self, model, state) -> bool:
