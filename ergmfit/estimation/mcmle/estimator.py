@@ -73,8 +73,8 @@ from .target import target_for
 from .interval import (MIN_ESS_SHARE, final_sample_size, quarter_octave, step_sample_parts,
                        streak_tau)
 from .loglik import bridge_loglik
-from .burnin import (MAX_REDRAWS, NEWTON_DRAWS, REDRAW_GROWTH, approach, drifting, settle,
-                     streak_records, unfit_to_step)
+from .burnin import (MAX_REDRAWS, MAX_SETTLE, NEWTON_DRAWS, REDRAW_GROWTH, approach,
+                     drifting, settle, streak_records, unfit_to_step)
 from .settings import SETTINGS, missing_data_settings
 from .start import exact_mle, exact_mle_available, nothing_to_estimate, start_theta
 
@@ -573,7 +573,10 @@ class MCMLE(Estimator):
         ``burnin.MAX_REDRAWS`` times in a row.  The first drifting sample from the
         default start moves the start instead (:meth:`_approach`)."""
         min_ess = self._min_step_ess(model)
-        if min_ess <= 0 or state.final or state.redraws >= MAX_REDRAWS:
+        if (min_ess <= 0 or state.final or state.redraws >= MAX_REDRAWS
+                or state.settled.get("burnin_parts", 0) >= MAX_SETTLE):
+            # (a sample whose burn-in ran its MAX_SETTLE parts is stepped on: a chain that
+            # relaxes for longer moves towards its equilibrium, and Hummel's step follows it)
             state.redraws = 0
             return False
         why = unfit_to_step(chains_zp, mess, min_ess)

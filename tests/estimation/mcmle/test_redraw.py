@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import ergmfit as ef
-from ergmfit.estimation.mcmle.burnin import (DRIFT_Z, MAX_REDRAWS, burnin_cut, drift_z,
-                                            unfit_to_step)
+from ergmfit.estimation.mcmle.burnin import (DRIFT_Z, MAX_REDRAWS, MAX_SETTLE, burnin_cut,
+                                            drift_z, unfit_to_step)
 from ergmfit.exceptions import ConvergenceWarning
 from support.valued_networks import samptot
 
@@ -72,18 +72,20 @@ def _short_chain_fit(**settings):
 @pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.slow)])
 def test_a_short_sample_is_redrawn_not_stepped_on(seed):
     # one proposal between draws of a 306-dyad count network: far fewer effective draws
-    # than asked, so the samples are redrawn (theta kept, interval grown) -- at most
-    # MAX_REDRAWS in a row -- before a step is taken (drift_start=None: the redraw rule
-    # alone, without moving the start when these short chains look drifting)
+    # than asked, so a sample is not stepped on as drawn: it runs on (its draws kept, up
+    # to last_boost x its size: MCMLE._settle), and one still short is redrawn (theta
+    # kept) -- at most MAX_REDRAWS in a row -- before a step is taken (drift_start=None:
+    # without moving the start when these short chains look drifting).  Session 16: the
+    # running on came first (the old rule redrew every short sample whole)
     fit, _ = _short_chain_fit(random_state=seed, interval=4, min_interval=1, samplesize=256,
                               min_step_ess=64, maxit=40, drift_start=None)
     hist = fit.info["history"]
-    assert "redraw" in hist[0]
+    assert "redraw" in hist[0] or hist[0].get("burnin_parts", 0) >= 1
+    assert hist[0]["samplesize"] > 256 or "redraw" in hist[0]
     run = 0
     for a, b in zip(hist, hist[1:]):
         if "redraw" in a:
             assert b["theta"] == a["theta"]          # the redrawn sample moved nothing
-            assert b["interval"] >= a["interval"]
             run += 1
             assert run <= MAX_REDRAWS
         else:
@@ -173,4 +175,6 @@ def test_a_drifting_sample_burns_in_within_the_iteration(seed):
     assert "redraw" not in first, first["redraw"]
     assert first["burnin_parts"] >= 1 and first["burnin_draws"] > 0
     assert first["gamma"] > 0 and not np.allclose(np.asarray(fit.params, float), init)
-    assert drift_z(fit.mcmc_sample["chains"]).max() <= DRIFT_Z
+    # settled, or stepped on after its MAX_SETTLE parts (a chain still relaxing)
+    assert (drift_z(fit.mcmc_sample["chains"]).max() <= DRIFT_Z
+            or first["burnin_parts"] == MAX_SETTLE)
