@@ -188,7 +188,8 @@ def relaxation(n_draws=600, every=100_000):
     cut = burnin_cut([S])
     tail = S[cut if cut is not None else n_draws // 2:]
     sd = tail.std(axis=0)
-    at = [0, 9, 19, 39, 79, 119, 199, 299, 399, 499, n_draws - 1]
+    at = sorted({k for k in (0, 9, 19, 39, 79, 119, 199, 299, 399, 499) if k < n_draws}
+                | {n_draws - 1})
     print(f"{n_draws * every:.1e} proposals in {cpu:.1f} CPU s; burn-in test: "
           + (f"ends after draw {cut}" if cut is not None else "never passes")
           + "; (statistic - observed) / sd of the tail after "
