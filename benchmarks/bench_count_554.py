@@ -33,6 +33,12 @@ cProfile and prints the top entries.  ``--drift`` instead measures, from each st
 MPLE, CD, EE, stochastic approximation from the MPLE), how far a chain from the observed
 network moves: the statistics after 10^5 and 3 x 10^6 proposals beside the observed
 ones (docs/valued_terms.md, "MCMC-MLE of the issue-554 model").
+``--relax`` instead tests the near-critical reading of that drift (session 16): a chain at
+the start stochastic approximation gives (from the MPLE) runs from the observed network for
+6 x 10^7 proposals (a draw every 10^5): the statistics' distance from the data over time,
+where the burn-in test (``burnin_cut``) ends its burn-in, and each statistic's integrated
+autocorrelation time in the settled tail (proposals per effective draw, which sets the cost
+of every MCMC-MLE sample there).
 ``--rate N`` instead times N Metropolis-Hastings proposals (the default proposal) at the count
 MPLE, of the whole model and of the model without ``transitiveweights``, in CPU s (run it
 alternately from two trees for an A/B).
@@ -147,13 +153,65 @@ def start_drift():
                   + "   after 3M: " + " ".join(f"{S[-1, k]:.0f}" for k in shown))
 
 
+def iact(x):
+    """Integrated autocorrelation time of the series ``x`` (in draws): 1 + 2 x the sum of
+    its autocorrelations up to the first below 0.05."""
+    x = np.asarray(x, float) - np.mean(x)
+    n = len(x)
+    f = np.fft.rfft(x, 2 * n)
+    ac = np.fft.irfft(f * np.conj(f))[:n]
+    if ac[0] <= 0:
+        return float("nan")
+    ac = ac / ac[0]
+    s = 1.0
+    for k in range(1, n // 3):
+        if ac[k] < 0.05:
+            break
+        s += 2 * ac[k]
+    return s
+
+
+def relaxation(n_draws=600, every=100_000):
+    """The near-critical reading tested (see the module docstring)."""
+    from ergmfit.estimation.mcmle.burnin import approach, burnin_cut
+    m = model()
+    g = m.statistics_vector()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        t = time.process_time()
+        mple = np.asarray(m.fit("mple").params, dtype=float)
+        theta, _ = approach(m, "sa", mple, np.random.default_rng(1))
+        print(f"count MPLE and SA start: {time.process_time() - t:.1f} CPU s")
+    t = time.process_time()
+    S = m.simulate(theta, n=n_draws, burnin=0, interval=every, output="stats", random_state=2)
+    cpu = time.process_time() - t
+    cut = burnin_cut([S])
+    tail = S[cut if cut is not None else n_draws // 2:]
+    sd = tail.std(axis=0)
+    at = sorted({k for k in (0, 9, 19, 39, 79, 119, 199, 299, 399, 499) if k < n_draws}
+                | {n_draws - 1})
+    print(f"{n_draws * every:.1e} proposals in {cpu:.1f} CPU s; burn-in test: "
+          + (f"ends after draw {cut}" if cut is not None else "never passes")
+          + "; (statistic - observed) / sd of the tail after "
+          + ", ".join(f"{(k + 1) * every / 1e6:g}" for k in at) + " x 10^6 proposals:")
+    for j, lab in enumerate(m.labels):
+        z = (S[:, j] - g[j]) / sd[j]
+        print(f"  {lab[:30]:30s} " + " ".join(f"{z[k]:+5.1f}" for k in at)
+              + f"   IACT {iact(tail[:, j]) * every:9.2e} proposals")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, nargs="+", default=[1])
     ap.add_argument("--profile", action="store_true")
     ap.add_argument("--rate", type=int, metavar="N", help="time N proposals at the MPLE")
     ap.add_argument("--drift", action="store_true", help="the chain's drift from each start")
+    ap.add_argument("--relax", action="store_true",
+                    help="relaxation at the SA start vs autocorrelation once settled")
     args = ap.parse_args()
+    if args.relax:
+        relaxation()
+        return
     if args.drift:
         start_drift()
         return
@@ -191,6 +249,11 @@ def main():
               f"iterations {getattr(fit, 'n_iter', None)} ({redraws} redrawn samples), "
               f"converged {fit.converged}, final interval {info.get('final_interval')}, "
               f"phases { {k: round(v, 1) for k, v in info.get('cpu_seconds', {}).items()}}")
+        parts = [h.get("burnin_parts", 0) for h in hist]
+        print(f"seed {s}: burn-in run on in {sum(parts)} parts over {sum(p > 0 for p in parts)} "
+              f"samples ({sum(h.get('burnin_draws', 0) for h in hist):,} draws dropped); "
+              f"largest |t| of the last sample "
+              f"{max(abs(x) for x in (hist[-1] if hist else {}).get('t_mean', [float('nan')])):.2f}")
         print(f"seed {s}: coef {np.round(np.asarray(fit.params, float), 3).tolist()}")
         print(f"seed {s}: s.e. {np.round(np.asarray(fit.bse, float), 3).tolist()}")
         fits.append(fit)

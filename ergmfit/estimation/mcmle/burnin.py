@@ -82,13 +82,106 @@ def drifting(chains) -> bool:
     return bool(z.size and float(z.max()) > DRIFT_Z)
 
 
+#: a sample's burn-in runs in at most this many parts (each at most the sample's size)
+#: before the sample is stepped on whatever its drift (statnet's
+#: ``MCMC.effectiveSize.maxruns``): on the issue-554 model at its SA start the burn-in never
+#: ends (docs/valued_terms.md, session 16), and 16 parts then cost 3.4 x 10^7 proposals
+#: per iteration without a step
+MAX_SETTLE = 4
+#: where a chain's burn-in may end: these shares of the sample's draws are tried in turn
+BURNIN_CUTS = (0.0, 0.125, 0.25, 0.375, 0.5, 0.625, 0.75)
+
+
+def burnin_cut(chains):
+    """Draws to drop from the head of every chain of ``chains`` so that the rest no longer
+    drifts (:func:`drift_z` at most :data:`DRIFT_Z`), the first of :data:`BURNIN_CUTS` of
+    the shortest chain that does; None when none does (the whole sample is burn-in).  The
+    burn-in test of statnet's adaptive MCMC (``MCMC.effectiveSize.burnin.pval``): a
+    Geweke-type comparison of the halves of what is kept.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> x = rng.standard_normal((512, 2))
+    >>> burnin_cut([x])
+    0
+    >>> x[:, 0] += 30 * np.exp(-np.arange(512) / 20.0)     # relaxing, then settled
+    >>> burnin_cut([x])
+    64
+    """
+    n = min(len(c) for c in chains)
+    for share in BURNIN_CUTS:
+        k = int(share * n)
+        z = drift_z([np.asarray(c)[k:] for c in chains])
+        if not z.size or float(z.max()) <= DRIFT_Z:
+            return k
+    return None
+
+
+def settle(chains, more, min_ess=0.0, max_growth=4, proj=None):
+    """A sample whose burn-in has ended: while the chains still drift, the draws before
+    the burn-in's end (:func:`burnin_cut`; all of them when no cut ends it) are dropped
+    and the chains go on to replace them; a settled sample with fewer than ``min_ess``
+    effective draws (multivariate) goes on too, keeping its draws, up to ``max_growth``
+    x its size.  At most :data:`MAX_SETTLE` parts.  statnet's adaptive MCMC
+    (``MCMC.effectiveSize``) runs its chains on in the same way.
+
+    Parameters
+    ----------
+    chains : list of (n, p) arrays
+        The sample's chains of statistics.
+    more : callable
+        ``more(k, chains)``: k further draws of every chain, from where it stopped (a list
+        of (k, p) arrays).
+    min_ess : float
+        Effective draws a settled sample needs (0: none).
+    proj : callable, optional
+        Maps a chain's statistics to what is tested (a curved model's directions).
+
+    Returns
+    -------
+    (chains, record): the settled sample, and ``{"burnin_parts", "burnin_draws"}`` (the
+    parts run on, the draws dropped over all chains; empty when none was run).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> relaxing = [rng.standard_normal((256, 2)) + 40 * np.exp(-np.arange(256) / 20)[:, None]]
+    >>> chains, record = settle(relaxing, lambda k, c: [rng.standard_normal((k, 2))])
+    >>> record["burnin_parts"] >= 1, len(chains[0])
+    (True, 256)
+    """
+    from ...sampling.chains import multivariate_ess
+    proj = proj or (lambda c: c)
+    first = sum(len(c) for c in chains)
+    dropped = parts = 0
+    for parts in range(MAX_SETTLE + 1):
+        zp = [proj(c) for c in chains]
+        cut = burnin_cut(zp)
+        if cut == 0:
+            if (min_ess <= 0 or sum(len(c) for c in chains) >= max_growth * first
+                    or multivariate_ess(zp) >= min_ess):
+                break
+            k = min(len(c) for c in chains)         # settled but short: go on
+        else:
+            k = cut if cut is not None else min(len(c) for c in chains)
+        if parts == MAX_SETTLE:
+            break
+        new = more(k, chains)
+        drop = k if cut != 0 else 0
+        dropped += drop * len(chains)
+        chains = [np.vstack([c[drop:], m]) for c, m in zip(chains, new)]
+    return chains, ({"burnin_parts": parts, "burnin_draws": dropped} if parts else {})
+
+
 #: phase-3 draws of the stochastic approximation that moves a drifting start: its
 #: estimate is what is used, not its standard errors
 APPROACH_PHASE3 = 50
-#: the Newton approach: draws per sample, most Newton steps, most redraws of one sample
+#: the Newton approach: draws per sample, most Newton steps
 NEWTON_DRAWS = 256
 NEWTON_STEPS = 5
-NEWTON_REDRAWS = 6
 #: its samples start at this many times the MCMC-MLE's interval (whose sample drifted)
 NEWTON_INTERVAL_FACTOR = 4
 #: it hands over to the MCMC-MLE steps once Hummel's step length reaches this
@@ -116,8 +209,8 @@ def approach(model, method, theta, random_state, interval=1024, max_interval=2 *
 
 
 def newton_approach(model, theta, random_state, interval=1024, max_interval=2 ** 20):
-    """Newton steps on equilibrium samples: at θ, a chain run until it no longer drifts
-    and has 2p effective draws (its interval doubled per redraw), then
+    """Newton steps on equilibrium samples: at θ, a chain whose burn-in runs on until it
+    has ended and that has 2p effective draws (:func:`settle`, up to 4 x its draws), then
     θ ← θ + Σ⁻¹ (g(x_obs) − μ), μ and Σ the sample's mean and covariance (the
     maximiser of the log-normal approximation of the log-likelihood, statnet's
     ``MCMLE.metric="lognormal"``, with no step-length limit), until Hummel's step length
@@ -130,7 +223,7 @@ def newton_approach(model, theta, random_state, interval=1024, max_interval=2 **
     Hummel's steps, bounded by the sample's convex hull, move a few % per iteration;
     the first Newton step from that equilibrium lands within about 10 s.d.
     (docs/valued_terms.md).  Returns ``(theta, interval)``."""
-    from ...sampling.chains import multivariate_ess, run_chains
+    from ...sampling.chains import run_chains
     from ..common.stepping import hummel_step
     rng = random_state
     g_obs = model.statistics_vector()
@@ -139,13 +232,17 @@ def newton_approach(model, theta, random_state, interval=1024, max_interval=2 **
     interval = min(int(interval) * NEWTON_INTERVAL_FACTOR, int(max_interval))
     starts, before, last = None, None, None
     for _ in range(NEWTON_STEPS):
-        burnin = 4 * interval
-        for _redraw in range(NEWTON_REDRAWS):
-            chains, starts, _acc = run_chains(model, theta, NEWTON_DRAWS, burnin, interval,
-                                              starts, random_state=rng)
-            if unfit_to_step(chains, multivariate_ess(chains), 2 * p) is None:
-                break
-            interval, burnin = min(2 * interval, int(max_interval)), 0
+        chains, starts, _acc = run_chains(model, theta, NEWTON_DRAWS, 4 * interval, interval,
+                                          starts, random_state=rng)
+        ends = [starts]
+
+        def more(k, chains, theta=theta):
+            new, ends[0], _acc = run_chains(model, theta, k * len(chains), 0, interval,
+                                            ends[0], random_state=rng)
+            return new
+        # its burn-in run on until it has ended, and 2p effective draws (up to 4 x the draws)
+        chains, _record = settle(chains, more, 2 * p)
+        starts = ends[0]
         Z = np.concatenate(chains) - g_obs
         zbar = Z.mean(axis=0)
         C = np.atleast_2d(np.cov(Z, rowvar=False))

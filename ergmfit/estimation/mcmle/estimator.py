@@ -73,8 +73,8 @@ from .target import target_for
 from .interval import (MIN_ESS_SHARE, final_sample_size, quarter_octave, step_sample_parts,
                        streak_tau)
 from .loglik import bridge_loglik
-from .burnin import (MAX_REDRAWS, NEWTON_DRAWS, REDRAW_GROWTH, approach, drifting,
-                     streak_records, unfit_to_step)
+from .burnin import (MAX_REDRAWS, MAX_SETTLE, NEWTON_DRAWS, REDRAW_GROWTH, approach,
+                     drifting, settle, streak_records, unfit_to_step)
 from .settings import SETTINGS, missing_data_settings
 from .start import exact_mle, exact_mle_available, nothing_to_estimate, start_theta
 
@@ -486,6 +486,7 @@ class MCMLE(Estimator):
                     if self.final_sample_by_ess and not self._in_parts(state)
                     else self.last_boost * self.samplesize)
         chains, acc = self._sample(model, state, rng, size)
+        chains, acc = self._settle(model, state, chains, acc, rng)
         size = sum(len(c) for c in chains)        # (fewer when it reached its target early)
         # the point the sample aims at: the observed statistics, or with missing dyads
         # the mean of the conditional sample at θ (see .target)
@@ -538,7 +539,7 @@ class MCMLE(Estimator):
         state.history.append({"iteration": state.n_before + state.iteration, "theta": theta.tolist(),
                               "gamma": gamma, "pvalue": pval, "min_ess": float(ess.min()),
                               "ess": mess, "interval": state.interval, "samplesize": size,
-                              "acceptance": float(np.mean(acc))})
+                              "acceptance": float(np.mean(acc)), **state.settled})
         _check_oscillation(model, state.history, Zp, proj(g_obs), counts=par.linear)
         # a decay running off, or a stall far from g_obs
         _check_runoff(model, state.history, theta + eta, chains, g_obs, model.network.n_dyads)
@@ -572,7 +573,10 @@ class MCMLE(Estimator):
         ``burnin.MAX_REDRAWS`` times in a row.  The first drifting sample from the
         default start moves the start instead (:meth:`_approach`)."""
         min_ess = self._min_step_ess(model)
-        if min_ess <= 0 or state.final or state.redraws >= MAX_REDRAWS:
+        if (min_ess <= 0 or state.final or state.redraws >= MAX_REDRAWS
+                or state.settled.get("burnin_parts", 0) >= MAX_SETTLE):
+            # (a sample whose burn-in ran its MAX_SETTLE parts is stepped on: a chain that
+            # relaxes for longer moves towards its equilibrium, and Hummel's step follows it)
             state.redraws = 0
             return False
         why = unfit_to_step(chains_zp, mess, min_ess)
@@ -583,7 +587,8 @@ class MCMLE(Estimator):
         state.history.append({"iteration": state.n_before + state.iteration,
                               "theta": theta.tolist(), "redraw": why, "gamma": 0.0,
                               "pvalue": float("nan"), "min_ess": float(ess.min()), "ess": mess,
-                              "interval": state.interval, "samplesize": size})
+                              "interval": state.interval, "samplesize": size,
+                              **state.settled})
         if self._approach(model, state, chains_zp, theta, rng):
             state.history[-1]["moved_start"] = state.init_method
             state.redraws = 0
@@ -599,6 +604,45 @@ class MCMLE(Estimator):
             state.burnin = min(state.burnin, 16 * state.interval)
         return True
 
+    def _settle(self, model, state, chains, acc, rng):
+        """The sample's burn-in, run until it has ended (for models whose samples must be
+        fit to step on: ``_min_step_ess`` > 0, the count family): while the chains still
+        drift, the draws before the burn-in's end (:func:`.burnin.burnin_cut`; all of
+        them when no cut ends it) are dropped and the chains go on, at the same θ and
+        interval, to replace them; a settled step sample with fewer than
+        ``_min_step_ess`` effective draws goes on too, keeping its draws, up to
+        ``last_boost`` x its size.  At most :data:`.burnin.MAX_SETTLE` parts.  statnet's
+        adaptive MCMC (``MCMC.effectiveSize``) runs its chains on in the same way, rather
+        than redrawing whole samples at a longer interval: a count chain after a move of
+        θ relaxes for millions of proposals (the node strengths' near-critical feedback,
+        docs/valued_terms.md), and a whole redrawn sample at a doubled interval threw
+        that away each time.  Not the first sample while the start may still move
+        (:meth:`_approach`): its drift is what moves it.  The iteration's
+        record says ``burnin_parts`` and ``burnin_draws`` (the draws dropped)."""
+        state.settled = {}
+        min_ess = self._min_step_ess(model)
+        if min_ess <= 0 or (self._may_approach(model, state)
+                            and len(state.history) == state.n_before):
+            return chains, acc
+        proj = model.parameterisation.projector(state.theta)
+        run = self._run_args(rng)
+        acc = [acc]
+
+        def more(k, chains):
+            new, state.starts, acc[0] = run_chains(model, state.theta, k * len(chains), 0,
+                                                   state.interval, state.starts, **run)
+            return new
+        chains, state.settled = settle(chains, more, 0 if state.final else min_ess,
+                                       self.last_boost, proj)
+        acc = acc[0]
+        return chains, acc
+
+    def _may_approach(self, model, state) -> bool:
+        """Whether a drifting sample would still move the start (:meth:`_approach`)."""
+        method = model.family.drift_start if self.drift_start == "auto" else self.drift_start
+        return not (method is None or state.approached or self.init is not None
+                    or self.resume is not None or type(state.target).completes_start)
+
     def _approach(self, model, state, chains_zp, theta, rng) -> bool:
         """Once per fit from the default start (no ``init``, no ``resume``): when this
         sample's chains still drift and ``drift_start`` (``"auto"``: the model family's
@@ -606,9 +650,7 @@ class MCMLE(Estimator):
         (:func:`.burnin.approach`) and the chains restart at the observed network.  Not
         with missing dyads (stochastic approximation does not fit them)."""
         method = model.family.drift_start if self.drift_start == "auto" else self.drift_start
-        if (method is None or state.approached or self.init is not None
-                or self.resume is not None or type(state.target).completes_start
-                or not drifting(chains_zp)):
+        if not self._may_approach(model, state) or not drifting(chains_zp):
             return False
         state.approached = True
         state.theta, interval = approach(model, method, theta, rng, state.interval,

@@ -71,6 +71,7 @@ class MCMLEState:
     approached: bool = False        # the start was moved once (.burnin.approach)
     capped_warned: bool = False     # the interval reached max_interval (warned once)
     final: bool = False             # the iteration running is the boosted last one
+    settled: dict = field(default_factory=dict)  # the sample's burn-in parts (._settle)
     chains_z: list = None           # the last sample, centred at the observed statistics
     sample_theta: np.ndarray = None  # where the last sample was drawn
     converged: bool = False

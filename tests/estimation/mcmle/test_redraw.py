@@ -1,7 +1,9 @@
 """MCMC-MLE's rule for a sample not fit to step on (:mod:`ergmfit.estimation.mcmle.burnin`,
 #33, the issue-554 fit): a count chain from its MPLE drifts for millions of proposals,
 and an importance-sampling step on a drifting sample of ~3 effective draws diverged.
-Such a sample is now redrawn at the same parameters; and an interval that would pass
+Such a sample's burn-in now runs on within the iteration until it has ended (statnet's
+burn-in test, :func:`~ergmfit.estimation.mcmle.burnin.burnin_cut`); a sample still unfit
+after that is redrawn at the same parameters; and an interval that would pass
 ``max_interval`` stays there with a ConvergenceWarning that says why."""
 import warnings
 
@@ -9,7 +11,8 @@ import numpy as np
 import pytest
 
 import ergmfit as ef
-from ergmfit.estimation.mcmle.burnin import DRIFT_Z, MAX_REDRAWS, drift_z, unfit_to_step
+from ergmfit.estimation.mcmle.burnin import (DRIFT_Z, MAX_REDRAWS, MAX_SETTLE, burnin_cut,
+                                            drift_z, unfit_to_step)
 from ergmfit.exceptions import ConvergenceWarning
 from support.valued_networks import samptot
 
@@ -69,18 +72,20 @@ def _short_chain_fit(**settings):
 @pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.slow)])
 def test_a_short_sample_is_redrawn_not_stepped_on(seed):
     # one proposal between draws of a 306-dyad count network: far fewer effective draws
-    # than asked, so the samples are redrawn (theta kept, interval grown) -- at most
-    # MAX_REDRAWS in a row -- before a step is taken (drift_start=None: the redraw rule
-    # alone, without moving the start when these short chains look drifting)
+    # than asked, so a sample is not stepped on as drawn: it runs on (its draws kept, up
+    # to last_boost x its size: MCMLE._settle), and one still short is redrawn (theta
+    # kept) -- at most MAX_REDRAWS in a row -- before a step is taken (drift_start=None:
+    # without moving the start when these short chains look drifting).  Session 16: the
+    # running on came first (the old rule redrew every short sample whole)
     fit, _ = _short_chain_fit(random_state=seed, interval=4, min_interval=1, samplesize=256,
                               min_step_ess=64, maxit=40, drift_start=None)
     hist = fit.info["history"]
-    assert "redraw" in hist[0]
+    assert "redraw" in hist[0] or hist[0].get("burnin_parts", 0) >= 1
+    assert hist[0]["samplesize"] > 256 or "redraw" in hist[0]
     run = 0
     for a, b in zip(hist, hist[1:]):
         if "redraw" in a:
             assert b["theta"] == a["theta"]          # the redrawn sample moved nothing
-            assert b["interval"] >= a["interval"]
             run += 1
             assert run <= MAX_REDRAWS
         else:
@@ -134,3 +139,42 @@ def test_the_redraw_rule_reads_the_model_familys_declaration():
     est = MCMLE()
     assert est._min_step_ess(count) == count.family.min_step_ess_share * est.target_ess > 0
     assert est._min_step_ess(binary) == 0
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_burnin_cut_finds_where_a_relaxing_chain_has_settled(seed):
+    # stationary: nothing to drop; relaxing over its first ~15 % (time constant 40 of 1024
+    # draws, from 30 sd away): a cut after the relaxation and before the middle; still
+    # climbing over the whole sample: no cut ends the burn-in
+    rng = np.random.default_rng(seed)
+    x = _ar1(rng, 1024, 4, 0.5)
+    assert burnin_cut([x]) == 0
+    sd = x[:, 0].std()
+    relaxing = x.copy()
+    relaxing[:, 0] += 30 * sd * np.exp(-np.arange(1024) / 40.0)
+    assert 0 < burnin_cut([relaxing]) <= 512
+    climbing = x.copy()
+    climbing[:, 0] += 30 * sd * np.arange(1024) / 1024
+    assert burnin_cut([climbing]) is None
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_drifting_sample_burns_in_within_the_iteration(seed):
+    # from a start whose chains leave the observed network (sum 168 -> far above), the
+    # first sample drifts: its burn-in runs on (draws dropped, the chains going on at the
+    # same theta) until the burn-in test passes, and the iteration steps on the settled
+    # sample.  Before (#33, session 16), that sample was redrawn whole, unused, at a
+    # doubled interval, and the iteration took no step.
+    m = ef.ERGM(samptot(), "sum + nonzero", response="nominations", reference="Binomial(3)")
+    init = np.asarray(m.fit("mple").params, dtype=float) + np.array([0.8, -0.5])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit = m.fit("mcmle", init=init, random_state=seed, eval_loglik=False, interval=8,
+                    samplesize=256, maxit=1)
+    first = fit.info["history"][0]
+    assert "redraw" not in first, first["redraw"]
+    assert first["burnin_parts"] >= 1 and first["burnin_draws"] > 0
+    assert first["gamma"] > 0 and not np.allclose(np.asarray(fit.params, float), init)
+    # settled, or stepped on after its MAX_SETTLE parts (a chain still relaxing)
+    assert (drift_z(fit.mcmc_sample["chains"]).max() <= DRIFT_Z
+            or first["burnin_parts"] == MAX_SETTLE)
