@@ -37,6 +37,27 @@ cdef int _check_signals() except -1 with gil:
     return PyErr_CheckSignals()
 
 
+cdef inline void _arc_part(Py_ssize_t a, const i64* op, const i32* oi, const i64* ip,
+                           const i32* ii, const i32* cnt, const double* ftab, Py_ssize_t n_f,
+                           Py_ssize_t width, double* part) noexcept nogil:
+    # source a's sums over its out-arcs (a, b) and in-arcs (b, a) of ftab[l, cnt[b]], b != a,
+    # into part[3 l + 1] and part[3 l + 2]
+    cdef Py_ssize_t r, l
+    cdef i32 b, c
+    for r in range(op[a], op[a + 1]):
+        b = oi[r]
+        c = cnt[b]
+        if b != a and c:
+            for l in range(n_f):
+                part[3 * l + 1] += ftab[l * width + c]
+    for r in range(ip[a], ip[a + 1]):
+        b = ii[r]
+        c = cnt[b]
+        if b != a and c:
+            for l in range(n_f):
+                part[3 * l + 2] += ftab[l * width + c]
+
+
 cdef int _sums(Py_ssize_t n, const i64* xp, const i32* xi, const i64* yp, const i32* yi,
                const i64* op, const i32* oi, const i64* ip, const i32* ii,
                const double* ftab, Py_ssize_t n_f, Py_ssize_t width, double* out,
@@ -68,16 +89,7 @@ cdef int _sums(Py_ssize_t n, const i64* xp, const i32* xi, const i64* yp, const 
                 c = cnt[touched[t]]
                 for l in range(n_f):
                     part[3 * l] += ftab[l * width + c]
-            for r in range(op[a], op[a + 1]):
-                c = cnt[oi[r]]
-                if c:
-                    for l in range(n_f):
-                        part[3 * l + 1] += ftab[l * width + c]
-            for r in range(ip[a], ip[a + 1]):
-                c = cnt[ii[r]]
-                if c:
-                    for l in range(n_f):
-                        part[3 * l + 2] += ftab[l * width + c]
+            _arc_part(a, op, oi, ip, ii, cnt, ftab, n_f, width, part)
             for l in range(3 * n_f):
                 out[l] += part[l]
             for t in range(nt):
@@ -114,18 +126,7 @@ cdef int _arc_sums(Py_ssize_t n, const i64* xp, const i32* xi, const i64* yp, co
                     sc[yi[s]] += 1
             for l in range(3 * n_f):
                 part[l] = 0.0
-            for r in range(op[a], op[a + 1]):
-                b = oi[r]
-                c = sc[b]
-                if b != a and c:
-                    for l in range(n_f):
-                        part[3 * l + 1] += ftab[l * width + c]
-            for r in range(ip[a], ip[a + 1]):
-                b = ii[r]
-                c = sc[b]
-                if b != a and c:
-                    for l in range(n_f):
-                        part[3 * l + 2] += ftab[l * width + c]
+            _arc_part(a, op, oi, ip, ii, sc, ftab, n_f, width, part)
             for l in range(3 * n_f):
                 out[l] += part[l]
             for r in range(xp[a], xp[a + 1]):
