@@ -231,8 +231,11 @@ class _CurvedEE(_EEUpdate):
     def mple_start(model, rng, initial_estimate):
         """EE's ``init="mple"`` through a curved map: MCMC-MLE's start
         (``initial_estimate``), the curved MPLE, or the fixed-decay MPLE where the
-        curved one ran off along a ridge."""
-        return np.asarray(initial_estimate(model, random_state=rng)[0], dtype=float)
+        curved one ran off along a ridge.  ``rng`` drives the MPLE too (its
+        case-control sample of non-ties beyond ``max_dyads`` dyads, its completion of
+        missing dyads): an MPLE without a random state draws a fresh sample each run."""
+        return np.asarray(initial_estimate(model, random_state=rng, completion=rng)[0],
+                          dtype=float)
 
     def cov(self, S, ifd):
         """The ridged Cov(g) of the free statistics (q × q, zeros elsewhere)."""
@@ -353,9 +356,11 @@ class _LinearEE(_EEUpdate):
 
     @staticmethod
     def mple_start(model, rng, initial_estimate):
-        """EE's ``init="mple"`` when θ = η: the MPLE."""
+        """EE's ``init="mple"`` when θ = η: the MPLE, seeded by ``rng`` (its
+        case-control sample of non-ties beyond ``max_dyads`` dyads, its completion of
+        missing dyads): an MPLE without a random state draws a fresh sample each run."""
         from ..mple.pseudolikelihood import MPLE
-        return np.asarray(MPLE(verbose=False).fit(model).params, dtype=float)
+        return np.asarray(MPLE(verbose=False, random_state=rng).fit(model).params, dtype=float)
 
     def algorithm_s(self, sampler, cfg, m, prop, arc_corr, free, labels, adaptive):
         """Algorithm S: (θ, D, rows) (see :func:`algorithm_s`)."""
