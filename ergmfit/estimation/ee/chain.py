@@ -25,6 +25,13 @@ from .simulation import _curved_scales, _sim_sampler, _simulate, sim_plan
 from ...runtime.interrupts import catch_interrupt, deaf_to_sigint
 
 _MAX_ROWS = 200_000          # stored trajectory rows per chain (thinned beyond)
+#: the random state of the MPLE that starts EE (``init="mple"``): fixed, so the start is
+#: a function of the model alone, as the MPLE of a network of at most ``max_dyads`` dyads
+#: is, and its completion of missing dyads is MPLE's own default one (0).  Beyond
+#: ``max_dyads`` the MPLE fits a case-control sample of the non-ties, which an MPLE
+#: without a random state drew afresh in every run: the same EE seed gave other starts,
+#: estimates, standard errors and ``converged`` flags (tests/estimation/ee/test_ee_seed.py).
+MPLE_START_SEED = 0
 
 
 # ---------------------------------------------------------------------------
@@ -231,8 +238,11 @@ class _CurvedEE(_EEUpdate):
     def mple_start(model, rng, initial_estimate):
         """EE's ``init="mple"`` through a curved map: MCMC-MLE's start
         (``initial_estimate``), the curved MPLE, or the fixed-decay MPLE where the
-        curved one ran off along a ridge."""
-        return np.asarray(initial_estimate(model, random_state=rng)[0], dtype=float)
+        curved one ran off along a ridge.  The MPLE's random state is
+        :data:`MPLE_START_SEED`; ``rng`` drives contrastive divergence where the MPLE
+        does not exist."""
+        return np.asarray(initial_estimate(model, random_state=rng,
+                                           completion=MPLE_START_SEED)[0], dtype=float)
 
     def cov(self, S, ifd):
         """The ridged Cov(g) of the free statistics (q × q, zeros elsewhere)."""
@@ -353,9 +363,11 @@ class _LinearEE(_EEUpdate):
 
     @staticmethod
     def mple_start(model, rng, initial_estimate):
-        """EE's ``init="mple"`` when θ = η: the MPLE."""
+        """EE's ``init="mple"`` when θ = η: the MPLE, with the random state
+        :data:`MPLE_START_SEED` (``rng`` is not used)."""
         from ..mple.pseudolikelihood import MPLE
-        return np.asarray(MPLE(verbose=False).fit(model).params, dtype=float)
+        return np.asarray(MPLE(verbose=False, random_state=MPLE_START_SEED).fit(model).params,
+                          dtype=float)
 
     def algorithm_s(self, sampler, cfg, m, prop, arc_corr, free, labels, adaptive):
         """Algorithm S: (θ, D, rows) (see :func:`algorithm_s`)."""
