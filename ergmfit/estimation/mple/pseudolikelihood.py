@@ -194,14 +194,15 @@ def pseudo_design(bm, sample_size=None, max_vars=DEFAULT_MAX_DYADS, random_state
         all variables equal to 1 are always used.  Default: every variable
         if there are at most ``max_vars``, otherwise max(100,000, 8 x #ones).
     random_state : int, Generator or None
-        Used only when sampling.
+        Used only when sampling. None: a fixed sample (seed 0), so that a pseudo-likelihood
+        fit without one -- e.g. another estimator's start -- gives the same result every run.
     """
     n_vars, n_on = int(bm.n_vars), count_on(bm)
     size = _sample_setting(n_vars, n_on, sample_size, max_vars)
     if size < 0:
         d = build_design(bm, -1)
     else:
-        d = build_design(bm, size, seed_words(random_state))
+        d = build_design(bm, size, seed_words(0 if random_state is None else random_state))
     return Design(d["X"], d["n"], d["s"], d["n_vars"], d["n_on"], d["sampled"], d["n_sampled"],
                   sample_size)
 
@@ -449,7 +450,9 @@ class MPLE(Estimator):
 
     # -- helpers -----------------------------------------------------------
     def _design(self, bm, rng):
-        return pseudo_design(bm, self.sample_size, self.max_dyads, rng)
+        # without a random_state the case-control sample is pseudo_design's fixed one
+        return pseudo_design(bm, self.sample_size, self.max_dyads,
+                             None if self.random_state is None else rng)
 
     def fit(self, model) -> ERGMResults:
         """Fit ``model`` (an :class:`~ergmfit.ERGM`, or anything with

@@ -247,6 +247,20 @@ def test_case_control_recovers_full_mple():
     np.testing.assert_array_equal(again.params, samp.params)
 
 
+def test_a_case_control_mple_without_random_state_is_reproducible():
+    # without random_state the non-tie sample is a fixed one (seed 0): an MPLE that another
+    # estimator runs as its start (EE, MCMC-MLE above 2**26 dyads) gives the same start every
+    # run; before, each run drew a new sample
+    m = _model("lazega", "edges + triangle")
+    a, b = (fit(m, "mple", sample_size=100) for _ in range(2))
+    assert a.info["design"]["sampled"]
+    np.testing.assert_array_equal(a.params, b.params)
+    np.testing.assert_array_equal(a.params, fit(m, "mple", sample_size=100,
+                                                 random_state=0).params)
+    assert not np.array_equal(a.params, fit(m, "mple", sample_size=100,
+                                            random_state=1).params)
+
+
 def test_sampling_switches_on_above_max_dyads():
     m = _model("lazega", "edges + triangle")
     res = fit(m, "mple", max_dyads=100, random_state=1)
