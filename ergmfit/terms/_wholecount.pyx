@@ -61,10 +61,14 @@ cdef inline void _arc_part(Py_ssize_t a, const i64* op, const i32* oi, const i64
 cdef int _sums(Py_ssize_t n, const i64* xp, const i32* xi, const i64* yp, const i32* yi,
                const i64* op, const i32* oi, const i64* ip, const i32* ii,
                const double* ftab, Py_ssize_t n_f, Py_ssize_t width, double* out,
-               i32* cnt, i32* touched) except -1 nogil:
+               i32* cnt, i32* touched, bint pairs) except -1 nogil:
+    # each source a counts its two-paths into cnt[b]; with pairs, the pairs reached are
+    # listed in touched (b != a) for the sum over pairs and the reset; without (out[3 l]
+    # stays 0: Epinions' AltKTrianglesT), nothing is listed and the two-paths are walked again
+    # to reset (measured faster than the list, or than stamped counters, on Epinions)
     cdef Py_ssize_t a, r, s, t, l, nt
     cdef i64 work = 0
-    cdef i32 w, b, c
+    cdef i32 w, b
     cdef double* part = <double*>malloc(3 * n_f * sizeof(double))
     if part == NULL:
         with gil:
@@ -77,7 +81,9 @@ cdef int _sums(Py_ssize_t n, const i64* xp, const i32* xi, const i64* yp, const 
                 work += yp[w + 1] - yp[w]
                 for s in range(yp[w], yp[w + 1]):
                     b = yi[s]
-                    if b != a:
+                    if not pairs:
+                        cnt[b] += 1
+                    elif b != a:
                         if cnt[b] == 0:
                             touched[nt] = b
                             nt += 1
@@ -86,53 +92,19 @@ cdef int _sums(Py_ssize_t n, const i64* xp, const i32* xi, const i64* yp, const 
             for l in range(3 * n_f):
                 part[l] = 0.0
             for t in range(nt):
-                c = cnt[touched[t]]
                 for l in range(n_f):
-                    part[3 * l] += ftab[l * width + c]
+                    part[3 * l] += ftab[l * width + cnt[touched[t]]]
             _arc_part(a, op, oi, ip, ii, cnt, ftab, n_f, width, part)
             for l in range(3 * n_f):
                 out[l] += part[l]
-            for t in range(nt):
-                cnt[touched[t]] = 0
-            if work >= SIGNAL_WORK:
-                work = 0
-                _check_signals()
-    finally:
-        free(part)
-    return 0
-
-
-cdef int _arc_sums(Py_ssize_t n, const i64* xp, const i32* xi, const i64* yp, const i32* yi,
-                   const i64* op, const i32* oi, const i64* ip, const i32* ii,
-                   const double* ftab, Py_ssize_t n_f, Py_ssize_t width, double* out,
-                   i32* sc) except -1 nogil:
-    # _sums without the sum over pairs (out[3 l] stays 0): each source a counts its
-    # two-paths into the counters sc[b] (nothing listed), reads them at its arcs and walks
-    # its two-paths again to reset them (measured faster than a list of the pairs reached,
-    # or than stamped counters, on Epinions)
-    cdef Py_ssize_t a, r, s, l
-    cdef i64 work = 0
-    cdef i32 w, b, c
-    cdef double* part = <double*>malloc(3 * n_f * sizeof(double))
-    if part == NULL:
-        with gil:
-            raise MemoryError()
-    try:
-        for a in range(n):
-            for r in range(xp[a], xp[a + 1]):
-                w = xi[r]
-                work += yp[w + 1] - yp[w]
-                for s in range(yp[w], yp[w + 1]):
-                    sc[yi[s]] += 1
-            for l in range(3 * n_f):
-                part[l] = 0.0
-            _arc_part(a, op, oi, ip, ii, sc, ftab, n_f, width, part)
-            for l in range(3 * n_f):
-                out[l] += part[l]
-            for r in range(xp[a], xp[a + 1]):
-                w = xi[r]
-                for s in range(yp[w], yp[w + 1]):
-                    sc[yi[s]] = 0
+            if pairs:
+                for t in range(nt):
+                    cnt[touched[t]] = 0
+            else:
+                for r in range(xp[a], xp[a + 1]):
+                    w = xi[r]
+                    for s in range(yp[w], yp[w + 1]):
+                        cnt[yi[s]] = 0
             if work >= SIGNAL_WORK:
                 work = 0
                 _check_signals()
@@ -191,24 +163,9 @@ def two_path_sums(Py_ssize_t n, x_indptr, x_indices, y_indptr, y_indices,
     cdef double[:, ::1] res = result
     if n == 0 or n_f == 0:
         return result
-    cdef i32* cnt
-    cdef i32* touched
-    if not pairs:
-        cnt = <i32*>calloc(n, sizeof(i32))
-        if cnt == NULL:
-            raise MemoryError(f"two_path_sums: scratch array of {n:,} nodes")
-        try:
-            with nogil:
-                _arc_sums(n, &xp[0], &xi[0] if xi.shape[0] else NULL, &yp[0],
-                          &yi[0] if yi.shape[0] else NULL, &op[0], &oi[0] if oi.shape[0] else NULL,
-                          &ip[0], &ii[0] if ii.shape[0] else NULL, &fv[0, 0], n_f, width,
-                          &res[0, 0], cnt)
-        finally:
-            free(cnt)
-        return result
-    cnt = <i32*>calloc(n, sizeof(i32))
-    touched = <i32*>malloc(n * sizeof(i32))
-    if cnt == NULL or touched == NULL:
+    cdef i32* cnt = <i32*>calloc(n, sizeof(i32))
+    cdef i32* touched = <i32*>malloc(n * sizeof(i32)) if pairs else NULL
+    if cnt == NULL or (pairs and touched == NULL):
         free(cnt)
         free(touched)
         raise MemoryError(f"two_path_sums: scratch arrays of {n:,} nodes")
@@ -217,7 +174,7 @@ def two_path_sums(Py_ssize_t n, x_indptr, x_indices, y_indptr, y_indices,
             _sums(n, &xp[0], &xi[0] if xi.shape[0] else NULL, &yp[0],
                   &yi[0] if yi.shape[0] else NULL, &op[0], &oi[0] if oi.shape[0] else NULL,
                   &ip[0], &ii[0] if ii.shape[0] else NULL, &fv[0, 0], n_f, width, &res[0, 0],
-                  cnt, touched)
+                  cnt, touched, pairs)
     finally:
         free(cnt)
         free(touched)
