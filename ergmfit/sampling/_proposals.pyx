@@ -143,6 +143,19 @@ cdef class TieNoTie(Proposal):
                     m.prefetch_on(k if k < top else top, False)
 
 
+cdef inline int64_t uniform_off_var(BinaryModel m, RNG* rng) noexcept nogil:
+    """A uniform variable that is off (a non-tie), by redrawing uniform variables; -1 after
+    10^6 draws that were all on."""
+    cdef int64_t v, tries = 0
+    while True:
+        v = rng_below(rng, m.n_vars)
+        if not m.get(v):
+            return v
+        tries += 1
+        if tries > 1000000:
+            return -1
+
+
 cdef class IFD(Proposal):
     """Improved Fixed Density proposal (Byshkin et al. 2016), as EstimNetDirected's
     ``ifdSampler``.
@@ -188,7 +201,6 @@ cdef class IFD(Proposal):
 
     cdef int64_t propose(self, BinaryModel m, RNG* rng, double* log_q_ratio) noexcept nogil:
         cdef int64_t L = m.n_on()
-        cdef int64_t v, tries
         log_q_ratio[0] = 0.0
         if m.n_vars <= 0:
             return -1
@@ -200,14 +212,7 @@ cdef class IFD(Proposal):
             self.n_del += 1
             return m.on_var(rng_below(rng, L))
         self.n_add += 1
-        tries = 0
-        while True:
-            v = rng_below(rng, m.n_vars)
-            if not m.get(v):
-                return v
-            tries += 1
-            if tries > 1000000:
-                return -1
+        return uniform_off_var(m, rng)
 
     cdef void accepted(self, BinaryModel m, int64_t v, bint now_on) noexcept nogil:
         self.is_delete = not self.is_delete
@@ -360,14 +365,9 @@ cdef class ReciprocalIFD(IFD):
                     return -1
             log_q_ratio[0] = -self._log_nq(D - L, A, True)
             return self.em.proposed_var(j, i)
-        tries = 0
-        while True:
-            v = rng_below(rng, D)
-            if not m.get(v):
-                break
-            tries += 1
-            if tries > 1000000:
-                return -1
+        v = uniform_off_var(m, rng)
+        if v < 0:
+            return -1
         if A > 0:
             self.em.dyad(v, &i, &j)
             log_q_ratio[0] = -self._log_nq(D - L, A, self.st.has_tie(j, i))
