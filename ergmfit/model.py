@@ -343,9 +343,7 @@ class ERGM:
             if memo is not None and all(a is b for a, b in zip(memo[0][:3], key[:3])) \
                     and memo[0][3:] == key[3:]:
                 return memo[1].copy()
-        else:
-            ties = self._without_duplicates(ties)
-        out = self._accumulated(ties)
+        out = self._accumulated(ties)     # a tie given twice: the count names it (ValueError)
         bad = [lab for lab, v in zip(self.stat_labels, out) if not np.isfinite(v)]
         if bad:
             from .exceptions import TermError
@@ -359,29 +357,6 @@ class ERGM:
         if ties is None:
             self._observed_statistics = (key, out.copy())
         return out
-
-    def _without_duplicates(self, ties):
-        """``ties`` as an (m, 2) int64 array, refused with a clear error if a tie appears twice
-        (an undirected tie in either order): the count adds each row as a new tie, so a
-        repeated one would be counted twice, where :meth:`compiled` refuses it."""
-        arr = np.asarray(ties, dtype=np.int64).reshape(-1, 2)
-        n = self.network.n
-        if len(arr) < 2 or ((arr < 0) | (arr >= n)).any():
-            return arr                  # out of range: the count's own check names the tie
-        a, b = arr[:, 0], arr[:, 1]
-        if not self.network.directed:
-            a, b = np.minimum(a, b), np.maximum(a, b)
-        key = a * n + b
-        order = np.argsort(key, kind="stable")
-        same = np.flatnonzero(key[order[1:]] == key[order[:-1]])
-        if len(same):
-            first = int(np.argmin(order[same + 1]))
-            earlier, later = int(order[same[first]]), int(order[same[first] + 1])
-            i, j = (int(v) for v in arr[later])
-            kind = "directed" if self.network.directed else "undirected, in either order"
-            raise ValueError(f"duplicate tie ({i}, {j}) in ties: rows {earlier} and {later} are "
-                             f"the same tie ({kind}); each tie may appear once")
-        return arr
 
     def _observed_key(self):
         """What the memo of :meth:`statistics_vector` is valid for: the network, tie array
