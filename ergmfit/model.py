@@ -316,7 +316,7 @@ class ERGM:
     def compiled(self, ties=None) -> ERGMModel:
         """The compiled model on a fresh copy of the observed ties (or ``ties``)."""
         net = self.network
-        ties = net.ties if ties is None else ties
+        ties = net.ties if ties is None else _tie_rows(ties)
         if net.n <= SMALL_NETWORK:
             # a small network's two-path counts fit in the L1 cache: holding them
             # beats counting shared partners on demand (Lazega's MCMC-MLE 1.6x
@@ -343,6 +343,8 @@ class ERGM:
             if memo is not None and all(a is b for a, b in zip(memo[0][:3], key[:3])) \
                     and memo[0][3:] == key[3:]:
                 return memo[1].copy()
+        else:
+            ties = _tie_rows(ties)
         out = self._accumulated(ties)     # a tie given twice: the count names it (ValueError)
         bad = [lab for lab, v in zip(self.stat_labels, out) if not np.isfinite(v)]
         if bad:
@@ -973,6 +975,28 @@ class CountERGM(ERGM):
     def __repr__(self):
         return (f"<CountERGM '{self.formula}' on {self.network.n} nodes, "
                 f"response={self.response!r}, reference={self.reference.label}>")
+
+
+def _tie_rows(ties, what="ties"):
+    """``ties`` as an (m, 2) array of node indices, or a ValueError naming what is wrong
+    with it: an array of another shape was read two numbers at a time (a (2, 3) array as
+    three ties), and non-whole values cut to integers (0.5 as node 0)."""
+    arr = np.asarray(ties)
+    if arr.dtype.kind in "iu" and arr.ndim == 2 and arr.shape[1] == 2:
+        return arr
+    if arr.size == 0:
+        return np.zeros((0, 2), dtype=np.int64)
+    if arr.ndim != 2 or arr.shape[1] != 2:
+        raise ValueError(f"{what} must be an (m, 2) array of node pairs (one row per tie), "
+                         f"got shape {arr.shape}")
+    if arr.dtype.kind != "f":
+        raise ValueError(f"{what} must hold node indices (integers), got dtype {arr.dtype}")
+    bad = ~np.isfinite(arr) | (arr != np.round(arr))
+    if bad.any():
+        r = int(np.flatnonzero(bad.any(axis=1))[0])
+        raise ValueError(f"{what} must hold node indices (whole numbers): row {r} is "
+                         f"({arr[r, 0]:g}, {arr[r, 1]:g})")
+    return arr.astype(np.int64)
 
 
 def _rebuild_count(network, formula, response, reference, dyads, values):

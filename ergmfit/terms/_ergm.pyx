@@ -213,6 +213,9 @@ cdef class ERGMModel(BinaryModel):
         cdef cnp.ndarray[double, ndim=1] buf = np.zeros(max(1, self.n_stats))
         cdef Py_ssize_t bad = -1
         arr = np.asarray(ties)
+        if ties.shape[1] != 2:
+            raise ValueError(f"ties must be an (m, 2) array of node pairs, got shape "
+                             f"{arr.shape}")
         if m:
             wrong = np.flatnonzero((arr < 0).any(axis=1) | (arr >= self.state.n).any(axis=1)
                                    | (arr[:, 0] == arr[:, 1]))

@@ -63,3 +63,10 @@ def test_a_tie_of_the_state_is_refused():
         started.add_ties_accumulate(ties)
     assert len(started.state.ties()) == 1
     assert started.add_ties_accumulate(np.ascontiguousarray(ties[1:])).tolist() == [19.0]
+
+
+def test_a_tie_array_of_another_shape_is_refused():
+    net, model = _flomarriage("edges")
+    with pytest.raises(ValueError, match=r"\(m, 2\) array .*shape \(2, 3\)"):
+        ERGMModel(NetworkState(net.n, False), model.kernels).add_ties_accumulate(
+            np.array([[0, 1, 2], [3, 4, 5]], dtype=np.int64))
