@@ -130,6 +130,9 @@ class LinearMRF(MRFEstimator):
     coding = "pm1"
     #: the engine's family of the compiled model's state: binary variables (0/1 or +-1)
     family = BINARY
+    #: the class of :meth:`compiled`'s model (its ``family``, if it declares one, is the
+    #: family of the instances an estimator sees: :func:`~ergmfit.mrf.fitting.compiled_family`)
+    compiled_class = MonomialModel
 
     def _init_spec(self, n_vars, labels, monomials, stat, coef, coding):
         if coding not in ("pm1", "01"):
@@ -150,9 +153,9 @@ class LinearMRF(MRFEstimator):
 
     # the engine --------------------------------------------------------------
     def compiled(self):
-        """A fresh compiled :class:`MonomialModel` (BinaryModel), state all 0."""
-        return MonomialModel(self.n_vars, self.n_stats, self.monomials, self.stat, self.coef,
-                             self.coding == "pm1")
+        """A fresh compiled model (``compiled_class``, a :class:`MonomialModel`), state all 0."""
+        return self.compiled_class(self.n_vars, self.n_stats, self.monomials, self.stat,
+                                   self.coef, self.coding == "pm1")
 
     def _shared(self):
         if self._bm is None:

@@ -82,14 +82,13 @@ import warnings
 import numpy as np
 
 from ..estimation.base import Setting, choice, integer, number
-from ..families.base import ModelFamily
 from ..estimation.contrastive.mcle import MCLE
 from ..exceptions import ConvergenceWarning, SettingsError
 from ..utils.validation import check_index_set, check_random_state, seed_words
 from . import exact as _exact
-from ._models import OneHotEnumeration, UniformGroupBlocks
+from ._models import MonomialModel, OneHotEnumeration, UniformGroupBlocks
 from .estimation import ContrastiveDivergence, PersistentContrastiveDivergence
-from .fitting import MRFMethod, MRFResults, shared_settings
+from .fitting import MRFMethod, MRFResults, ProposalFreeFamily, shared_settings
 from .models import LinearMRF, graph_edges, tied_pair
 
 __all__ = ["PottsModel", "MAX_EXACT_STATES", "PottsPseudoLikelihood", "PottsCompositeLikelihood",
@@ -140,7 +139,7 @@ def check_states(X, n, q):
     return A
 
 
-class OneHotFamily(ModelFamily):
+class OneHotFamily(ProposalFreeFamily):
     """The family of a Potts model's state: n categorical variables of q states, coded
     one-hot on n * q binary indicators of which exactly one per node is on.
 
@@ -158,22 +157,28 @@ class OneHotFamily(ModelFamily):
 
     name = "one-hot"
     state = "categorical variables coded one-hot (one indicator on per node)"
-
-    def resolve_proposal(self, name) -> str:
-        raise SettingsError(
-            f"proposal {name!r}: a Potts model's states are one-hot (one indicator on per "
-            "node), which no single-variable proposal keeps; it is sampled by blocked Gibbs "
-            "over whole nodes (PottsModel.sample, and cd_sampler for contrastive divergence)")
-
-    def make_sampler(self, compiled, proposal, seed):
-        self.resolve_proposal(proposal)
-
-    def describe(self) -> str:
-        return f"{self.state}, sampled by blocked Gibbs over nodes"
+    no_proposal = ("a Potts model's states are one-hot (one indicator on per node), which no "
+                   "single-variable proposal keeps; it is sampled by blocked Gibbs over whole "
+                   "nodes (PottsModel.sample, and cd_sampler for contrastive divergence)")
+    handled_by = "sampled by blocked Gibbs over nodes"
 
 
 #: the family of every Potts model
 ONE_HOT = OneHotFamily()
+
+
+class OneHotMonomialModel(MonomialModel):
+    """A Potts model's compiled model: the binary engine's
+    :class:`~ergmfit.mrf._models.MonomialModel` over the one-hot indicators, declaring their
+    family (:data:`ONE_HOT`), so that an estimator given its instances without the model
+    (``fit_instances``, EE's product model) sees that they are not binary variables.
+
+    >>> bm = PottsModel((2, [(0, 1)]), q=3).compiled()
+    >>> type(bm).__name__, bm.family.name
+    ('OneHotMonomialModel', 'one-hot')
+    """
+
+    family = ONE_HOT
 
 
 class PottsModel(LinearMRF):
@@ -217,6 +222,7 @@ class PottsModel(LinearMRF):
     coding = "01"
     #: not the binary family of LinearMRF: one-hot states (:class:`OneHotFamily`)
     family = ONE_HOT
+    compiled_class = OneHotMonomialModel
 
     def __init__(self, graph, q, fields=True, tied=True, random_state=None, verbose=False):
         self.graph = graph
@@ -577,7 +583,7 @@ class PottsCompositeLikelihood(MRFMethod):
         Setting("theta0", None, None, "Starting values (default zeros)."),
     ) + shared_settings(MCLE, "maxiter", "tol")
 
-    def fit_instances(self, insts, labels, model=None):
+    def _fit_instances(self, insts, labels, model=None):
         from ..estimation.contrastive.mcle import (check_design, maximize_composite,
                                                    separation_direction)
         if model is None:
@@ -639,7 +645,7 @@ class PottsExactLikelihood(MRFMethod):
                 "When the MLE does not exist: 'raise' (DegenerateModelError) or 'ignore'."),
     )
 
-    def fit_instances(self, insts, labels, model=None):
+    def _fit_instances(self, insts, labels, model=None):
         from ..utils.optimize import newton_ascent
         from .estimation import distinct_rows
         if model is None:

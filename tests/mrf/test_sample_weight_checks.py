@@ -1,0 +1,26 @@
+"""The MRF estimators check ``sample_weight`` once (``mrf._base.row_weights``): a negative
+weight or all weights 0 gave an estimate (0 for every parameter with "exact" and "cl")
+without a word, and NaN or a wrong length failed deep inside (bincount, linprog)."""
+import networkx as nx
+import numpy as np
+import pytest
+
+from ergmfit.mrf import IsingModel
+
+
+@pytest.mark.parametrize("method", ["pl", "exact", "cl"])
+def test_bad_weights_are_named(method):
+    m = IsingModel(nx.cycle_graph(4))
+    X = m.sample(50, theta=[0.1, 0.3], random_state=0)
+    for w, message in ((-np.ones(50), r"non-negative: weight 0 is -1"),
+                       (np.r_[np.ones(49), np.nan], r"weight 49 is nan"),
+                       (np.ones(49), r"one weight per observation \(50\), got shape \(49,\)"),
+                       (np.ones((50, 2)), r"got shape \(50, 2\)"),
+                       (np.zeros(50), "every weight is 0")):
+        with pytest.raises(ValueError, match="sample_weight.*" + message):
+            m.fit(X, method=method, sample_weight=w)
+    # integer weights are replicated rows
+    w = np.r_[np.full(25, 2.0), np.zeros(25)]
+    np.testing.assert_allclose(m.fit(X, method=method, sample_weight=w).coef_,
+                               m.fit(np.repeat(X[:25], 2, axis=0), method=method).coef_,
+                               atol=1e-6)
