@@ -71,7 +71,7 @@ from scipy import optimize, sparse, special
 from ..estimation.base import Setting, boolean, choice, integer, number
 from ..exceptions import ConvergenceWarning, SettingsError
 from ..utils.validation import check_random_state
-from ._base import MRFEstimator
+from ._base import MRFEstimator, row_weights
 from .fitting import MRFMethod, MRFResults, ProposalFreeFamily, make_estimator
 from .scl import component_lam_beta, component_tuples
 
@@ -181,13 +181,7 @@ def check_documents(F, Y, n_states, n_features, sample_weight=None):
         mats.append(m)
         labs.append(y)
     starts = np.concatenate([[0], np.cumsum([len(y) for y in labs])]).astype(np.int64)
-    if sample_weight is None:
-        w = np.ones(len(labs))
-    else:
-        w = np.asarray(sample_weight, dtype=float).ravel()
-        if w.shape[0] != len(labs) or not np.all(np.isfinite(w)) or np.any(w < 0):
-            raise ValueError(f"sample_weight must hold {len(labs)} finite non-negative values "
-                             "(one per document)")
+    w = row_weights(sample_weight, len(labs))
     return ChainData(sparse.vstack(mats, format="csr"), np.concatenate(labs), starts, w,
                      int(n_states), int(n_features))
 

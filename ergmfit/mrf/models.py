@@ -184,6 +184,9 @@ class LinearMRF(MRFEstimator):
         if theta.shape[0] != self.n_stats:
             raise ValueError(f"theta needs {self.n_stats} values ({self.labels}), got "
                              f"{theta.shape[0]}")
+        if not np.all(np.isfinite(theta)):
+            bad = [lab for lab, v in zip(self.labels, theta) if not np.isfinite(v)]
+            raise ValueError(f"theta must be finite; not {bad}")
         return theta
 
     def _G(self):

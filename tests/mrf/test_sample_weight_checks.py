@@ -24,3 +24,25 @@ def test_bad_weights_are_named(method):
     np.testing.assert_allclose(m.fit(X, method=method, sample_weight=w).coef_,
                                m.fit(np.repeat(X[:25], 2, axis=0), method=method).coef_,
                                atol=1e-6)
+
+
+def test_chain_crf_documents_with_no_weight_are_refused():
+    # all weights 0 gave 0 for every parameter (the prior's maximum) without a word
+    from ergmfit.mrf.chain_crf import ChainCRF
+    rng = np.random.default_rng(0)
+    F = [rng.random((n, 3)) for n in (4, 6, 5)]
+    Y = [rng.integers(0, 2, len(f)) for f in F]
+    with pytest.raises(ValueError, match="sample_weight: every weight is 0"):
+        ChainCRF(2, 3).fit(F, Y, method="pl", sample_weight=[0, 0, 0])
+    with pytest.raises(ValueError, match="sample_weight must be finite and non-negative"):
+        ChainCRF(2, 3).fit(F, Y, method="pl", sample_weight=[1, -1, 1])
+
+
+def test_a_non_finite_theta_is_named():
+    # sample() failed with numpy's "Probabilities contain NaN", score() gave nan
+    m = IsingModel(nx.cycle_graph(4))
+    for call in (lambda th: m.sample(2, theta=th, random_state=0),
+                 lambda th: m.score(np.array([[1, 0, 1, 1]]), theta=th),
+                 lambda th: m.log_partition(th)):
+        with pytest.raises(ValueError, match=r"theta must be finite; not \['coupling'\]"):
+            call([0.1, np.nan])
