@@ -17,7 +17,7 @@ import inspect
 
 import numpy as np
 
-__all__ = ["ParamsMixin", "MRFEstimator", "HAVE_SKLEARN", "row_weights"]
+__all__ = ["ParamsMixin", "MRFEstimator", "HAVE_SKLEARN", "row_weights", "whole_count"]
 
 
 class ParamsMixin:
@@ -117,6 +117,21 @@ class MRFEstimator(_Base):
                 delattr(self, key)     # fitted attributes belong to the old parameters
             self._build()
         return self
+
+
+def whole_count(value, name, least=0):
+    """``value`` as an int when it is a whole number >= ``least`` (also a float such as
+    ``1e3``), else a ValueError naming ``name``: 2.5 samples were 2, and a negative burn-in
+    none.
+
+    >>> whole_count(1e3, "n_samples")
+    1000
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+            value, (int, np.integer, float, np.floating)) or not np.isfinite(value) \
+            or not float(value).is_integer() or value < least:
+        raise ValueError(f"{name} must be a whole number >= {least}, got {value!r}")
+    return int(value)
 
 
 def row_weights(weights, n, what="sample_weight", positive_total=True):

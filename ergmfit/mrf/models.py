@@ -63,7 +63,7 @@ from ..exceptions import SettingsError
 from ..families import BINARY
 from ..utils.validation import check_random_state
 from . import exact as _exact
-from ._base import MRFEstimator, _to01
+from ._base import MRFEstimator, _to01, whole_count
 from ._models import MonomialModel
 from .contrastive import ContrastiveConstraintGeneration
 from .ee import EquilibriumExpectation
@@ -235,7 +235,8 @@ class LinearMRF(MRFEstimator):
             X = data.exact_sample(self._G(), theta, n_samples, self.n_vars, random_state)
         else:
             X = data.gibbs_sample(self._shared(), theta, n_samples, random_state,
-                                  burnin=burnin or 100, thin=thin or 1)
+                                  burnin=100 if burnin is None else burnin,
+                                  thin=1 if thin is None else thin)
         return in_coding(X, self._sample_coding(coding))
 
     def _sample_coding(self, coding):
@@ -727,6 +728,7 @@ class RBM(MRFEstimator):
         if coding not in ("01", "pm1"):
             raise ValueError(f"coding must be '01' or 'pm1' (-1/+1), got {coding!r}")
         rng = check_random_state(random_state)
+        n_samples = whole_count(n_samples, "n_samples")
         Vall = self._all_v()
         L = self.log_unnorm(Vall, theta)
         P = np.exp(L - special.logsumexp(L))

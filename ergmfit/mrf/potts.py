@@ -86,6 +86,7 @@ from ..estimation.contrastive.mcle import MCLE
 from ..exceptions import ConvergenceWarning, SettingsError
 from ..utils.validation import check_index_set, check_random_state, seed_words
 from . import exact as _exact
+from ._base import whole_count
 from ._models import MonomialModel, OneHotEnumeration, UniformGroupBlocks
 from .estimation import ContrastiveDivergence, PersistentContrastiveDivergence
 from .fitting import MRFMethod, MRFResults, ProposalFreeFamily, shared_settings
@@ -412,9 +413,8 @@ class PottsModel(LinearMRF):
         """
         theta = self._params(theta)
         rng = check_random_state(self.random_state if random_state is None else random_state)
-        n_samples = int(n_samples)
-        if n_samples < 0:
-            raise ValueError(f"n_samples must be non-negative, got {n_samples}")
+        n_samples = whole_count(n_samples, "n_samples")
+        burnin, thin = whole_count(burnin, "burnin"), whole_count(thin, "thin", 1)
         method = str(method).lower()
         if method == "auto":
             method = "exact" if self.n_states <= MAX_EXACT_STATES else "gibbs"
@@ -424,14 +424,12 @@ class PottsModel(LinearMRF):
             return S[idx].copy()
         if method != "gibbs":
             raise ValueError(f"method must be 'auto', 'exact' or 'gibbs', got {method!r}")
-        if int(burnin) < 0 or int(thin) < 1:
-            raise ValueError("need burnin >= 0 and thin >= 1")
         sampler, bm = self.gibbs_sampler(block_size, rng)
         sweep = max(1, -(-self.n_nodes // int(block_size)))
-        sampler.run(theta, int(burnin) * sweep)
+        sampler.run(theta, burnin * sweep)
         out = np.empty((n_samples, self.n_nodes), dtype=np.int64)
         for r in range(n_samples):
-            sampler.run(theta, int(thin) * sweep)
+            sampler.run(theta, thin * sweep)
             out[r] = self.states(bm.state())[0]
         return out
 

@@ -46,3 +46,26 @@ def test_a_non_finite_theta_is_named():
                  lambda th: m.log_partition(th)):
         with pytest.raises(ValueError, match=r"theta must be finite; not \['coupling'\]"):
             call([0.1, np.nan])
+
+
+def test_sample_counts_are_whole_numbers():
+    # 2.5 samples were 2, a negative burn-in none, and burnin=0 meant 100 sweeps
+    from ergmfit.mrf.potts import PottsModel
+    small, large = IsingModel(nx.cycle_graph(4)), IsingModel(nx.grid_2d_graph(5, 5))
+    potts = PottsModel(nx.cycle_graph(4), q=3)
+    for m in (small, large, potts):
+        th = np.zeros(m.n_stats)
+        for n in (2.5, -1, True):
+            with pytest.raises(ValueError, match=r"n_samples must be a whole number >= 0"):
+                m.sample(n, theta=th, random_state=0)
+        assert m.sample(3.0, theta=th, random_state=0).shape[0] == 3
+    for m in (large, potts):
+        th = np.zeros(m.n_stats)
+        with pytest.raises(ValueError, match=r"burnin must be a whole number >= 0, got -5"):
+            m.sample(3, theta=th, random_state=0, burnin=-5)
+        with pytest.raises(ValueError, match=r"thin must be a whole number >= 1, got 0"):
+            m.sample(3, theta=th, random_state=0, thin=0)
+    # burnin=0: no burn-in (the first draw one sweep from the start), not 100 sweeps
+    a = large.sample(1, theta=[0.1, 0.1], random_state=0, burnin=0)
+    b = large.sample(1, theta=[0.1, 0.1], random_state=0, burnin=100)
+    assert not np.array_equal(a, b)
