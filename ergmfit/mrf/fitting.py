@@ -160,11 +160,16 @@ class MRFMethod(Estimator):
         """Fit ``model`` (an MRF of :mod:`ergmfit.mrf`) to the observations
         ``data`` (the rows X; for a GridCRF the inputs Y and labels X);
         returns an :class:`MRFResults`.  The model is not changed."""
+        self.check_model(model)
+        insts = model.observations(*data, sample_weight=sample_weight)
+        return self.fit_instances(insts, model.labels, model=model)
+
+    def check_model(self, model):
+        """A SettingsError unless this estimator fits ``model``'s family of variables
+        (naming the model's own methods)."""
         name = type(model).__name__
         self.check_family(model.family, f"{'an' if name[0] in 'AEIOU' else 'a'} {name}'s",
                           sorted(getattr(type(model), "METHODS", {})))
-        insts = model.observations(*data, sample_weight=sample_weight)
-        return self.fit_instances(insts, model.labels, model=model)
 
     def check_family(self, family, whose, methods=None):
         """A SettingsError unless this estimator fits variables of ``family`` (``whose``:

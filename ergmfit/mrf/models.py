@@ -69,7 +69,7 @@ from .contrastive import ContrastiveConstraintGeneration
 from .ee import EquilibriumExpectation
 from .estimation import (CompositeLikelihood, ContrastiveDivergence,
                          PersistentContrastiveDivergence, PseudoLikelihood)
-from .fitting import MRFMethod, MRFResults, make_estimator
+from .fitting import MRFMethod, MRFResults, ProposalFreeFamily, make_estimator
 from .scl import StochasticCompositeLikelihood
 
 __all__ = ["LinearMRF", "IsingModel", "BoltzmannMachine", "GridCRF", "RBM", "graph_edges",
@@ -560,6 +560,27 @@ def _stats_of(bm, x):
 # ---------------------------------------------------------------------------
 # Restricted Boltzmann machine (numpy; not a change-statistic model)
 # ---------------------------------------------------------------------------
+class RBMFamily(ProposalFreeFamily):
+    """The family of an :class:`RBM`'s data: its visible units (+-1), the hidden ones summed
+    out, so that the likelihood is not linear in the parameters and there is no compiled
+    model: fitted by the RBM's own numpy estimators (:attr:`RBM.METHODS`), which refuse
+    other models, as the binary-variable MRF estimators refuse an RBM.
+
+    >>> RBM(3, 2).family.name
+    'rbm'
+    """
+
+    name = "rbm"
+    state = "visible units of a restricted Boltzmann machine (hidden units summed out)"
+    no_proposal = ("an RBM is not sampled by proposals of its visible units; RBM.sample "
+                   "draws them exactly, its 'cd' method by alternating Gibbs")
+    handled_by = "fitted by the RBM's own estimators"
+
+
+#: the family of every RBM
+RBM_FAMILY = RBMFamily()
+
+
 class RBM(MRFEstimator):
     """Restricted Boltzmann machine with +-1 units (Yasuda et al.):
 
@@ -583,6 +604,9 @@ class RBM(MRFEstimator):
     >>> rbm.transform(V).shape, bool(rbm.sample(2, random_state=0).min() >= 0)
     ((4, 2), True)
     """
+
+    #: its visible units, the hidden ones summed out (:class:`RBMFamily`)
+    family = RBM_FAMILY
 
     def __init__(self, n_visible, n_hidden, random_state=None, verbose=False):
         self.n_visible = n_visible
@@ -782,6 +806,7 @@ class RBMCompositeLikelihood(MRFMethod):
     (11,)
     """
 
+    variable_families = frozenset({"rbm"})
     method = "cl"
     SETTINGS = (Setting("block_size", 1, integer(1), "The order k (1: pseudo-likelihood)."),
                 _RBM_START) + _RBM_ASCENT
@@ -790,6 +815,7 @@ class RBMCompositeLikelihood(MRFMethod):
         return int(self.block_size)
 
     def fit(self, model, V, sample_weight=None):
+        self.check_model(model)
         if sample_weight is not None:
             raise ValueError("an RBM takes no sample_weight (repeat a row instead)")
         V = model._check_V(V)
@@ -862,6 +888,7 @@ class RBMContrastiveDivergence(MRFMethod):
     the hidden and visible units (``method="cd"``): ``n_iter`` steps of
     ``learning_rate`` on the full-batch gradient."""
 
+    variable_families = frozenset({"rbm"})
     method = "cd"
     SETTINGS = (
         _RBM_START,
@@ -871,6 +898,7 @@ class RBMContrastiveDivergence(MRFMethod):
     )
 
     def fit(self, model, V, sample_weight=None):
+        self.check_model(model)
         if sample_weight is not None:
             raise ValueError("an RBM takes no sample_weight (repeat a row instead)")
         V = model._check_V(V)

@@ -93,3 +93,19 @@ def test_binary_estimators_refuse_a_chain_crf_and_chain_estimators_an_ising_mode
     assert ChainLikelihood().fit_instances(data, ChainCRF(2, 3).labels).params.shape == (10,)
     with pytest.raises(SettingsError, match="not sampled by proposals"):
         ChainCRF(2, 3).family.resolve_proposal("tnt")
+
+
+def test_rbm_has_a_family_and_its_estimators_refuse_other_models():
+    # an RBM had none (a binary estimator failed with AttributeError 'family'), and its own
+    # estimators failed on another model with AttributeError '_check_V'
+    from ergmfit.mrf.models import RBM, RBMContrastiveDivergence, RBMLikelihood
+    rbm = RBM(3, 2)
+    V = np.array([[1, -1, 1], [1, 1, 1], [-1, -1, 1]])
+    assert rbm.family.name == "rbm"
+    with pytest.raises(SettingsError, match=r"binary variables; a RBM's are visible units .*"
+                                            r"'rbm'.*\['cd', 'cl', 'exact', 'pl'\]"):
+        PseudoLikelihood().fit(rbm, V)
+    for est in (RBMLikelihood(), RBMContrastiveDivergence(n_iter=3, random_state=0)):
+        with pytest.raises(SettingsError, match=r"fits models of rbm variables; an IsingModel's"):
+            est.fit(IsingModel(nx.path_graph(3)), np.zeros((3, 3)))
+        assert est.fit(rbm, V).params.shape == (rbm.n_params,)
