@@ -316,7 +316,7 @@ class ERGM:
     def compiled(self, ties=None) -> ERGMModel:
         """The compiled model on a fresh copy of the observed ties (or ``ties``)."""
         net = self.network
-        ties = net.ties if ties is None else ties
+        ties = net.ties if ties is None else _tie_rows(ties)
         if net.n <= SMALL_NETWORK:
             # a small network's two-path counts fit in the L1 cache: holding them
             # beats counting shared partners on demand (Lazega's MCMC-MLE 1.6x
@@ -344,8 +344,8 @@ class ERGM:
                     and memo[0][3:] == key[3:]:
                 return memo[1].copy()
         else:
-            ties = self._without_duplicates(ties)
-        out = self._accumulated(ties)
+            ties = _tie_rows(ties)
+        out = self._accumulated(ties)     # a tie given twice: the count names it (ValueError)
         bad = [lab for lab, v in zip(self.stat_labels, out) if not np.isfinite(v)]
         if bad:
             from .exceptions import TermError
@@ -359,29 +359,6 @@ class ERGM:
         if ties is None:
             self._observed_statistics = (key, out.copy())
         return out
-
-    def _without_duplicates(self, ties):
-        """``ties`` as an (m, 2) int64 array, refused with a clear error if a tie appears twice
-        (an undirected tie in either order): the count adds each row as a new tie, so a
-        repeated one would be counted twice, where :meth:`compiled` refuses it."""
-        arr = np.asarray(ties, dtype=np.int64).reshape(-1, 2)
-        n = self.network.n
-        if len(arr) < 2 or ((arr < 0) | (arr >= n)).any():
-            return arr                  # out of range: the count's own check names the tie
-        a, b = arr[:, 0], arr[:, 1]
-        if not self.network.directed:
-            a, b = np.minimum(a, b), np.maximum(a, b)
-        key = a * n + b
-        order = np.argsort(key, kind="stable")
-        same = np.flatnonzero(key[order[1:]] == key[order[:-1]])
-        if len(same):
-            first = int(np.argmin(order[same + 1]))
-            earlier, later = int(order[same[first]]), int(order[same[first] + 1])
-            i, j = (int(v) for v in arr[later])
-            kind = "directed" if self.network.directed else "undirected, in either order"
-            raise ValueError(f"duplicate tie ({i}, {j}) in ties: rows {earlier} and {later} are "
-                             f"the same tie ({kind}); each tie may appear once")
-        return arr
 
     def _observed_key(self):
         """What the memo of :meth:`statistics_vector` is valid for: the network, tie array
@@ -998,6 +975,28 @@ class CountERGM(ERGM):
     def __repr__(self):
         return (f"<CountERGM '{self.formula}' on {self.network.n} nodes, "
                 f"response={self.response!r}, reference={self.reference.label}>")
+
+
+def _tie_rows(ties, what="ties"):
+    """``ties`` as an (m, 2) array of node indices, or a ValueError naming what is wrong
+    with it: an array of another shape was read two numbers at a time (a (2, 3) array as
+    three ties), and non-whole values cut to integers (0.5 as node 0)."""
+    arr = np.asarray(ties)
+    if arr.dtype.kind in "iu" and arr.ndim == 2 and arr.shape[1] == 2:
+        return arr
+    if arr.size == 0:
+        return np.zeros((0, 2), dtype=np.int64)
+    if arr.ndim != 2 or arr.shape[1] != 2:
+        raise ValueError(f"{what} must be an (m, 2) array of node pairs (one row per tie), "
+                         f"got shape {arr.shape}")
+    if arr.dtype.kind != "f":
+        raise ValueError(f"{what} must hold node indices (integers), got dtype {arr.dtype}")
+    bad = ~np.isfinite(arr) | (arr != np.round(arr))
+    if bad.any():
+        r = int(np.flatnonzero(bad.any(axis=1))[0])
+        raise ValueError(f"{what} must hold node indices (whole numbers): row {r} is "
+                         f"({arr[r, 0]:g}, {arr[r, 1]:g})")
+    return arr.astype(np.int64)
 
 
 def _rebuild_count(network, formula, response, reference, dyads, values):

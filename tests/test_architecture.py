@@ -358,8 +358,9 @@ def family_guesses(root=ROOT):
 
 
 def test_every_model_declares_its_family():
-    # the family is an interface of every model spec (ERGM.family; the MRF models and the MRF
-    # product model declare binary variables): no estimator guesses it for a model without one
+    # the family is an interface of every model spec (ERGM.family; the MRF models, their
+    # compiled models and the MRF product model declare theirs): no estimator guesses it for a
+    # model without one
     import networkx as nx
     from ergmfit.families import BINARY, family_of
     from ergmfit.mrf import IsingModel
@@ -368,5 +369,11 @@ def test_every_model_declares_its_family():
     m = IsingModel(nx.cycle_graph(4))
     product = ProductModel(m._instances(np.array([[1, 0, 1, 1]])), m.labels)
     assert m.family is BINARY and product.family is BINARY and family_of(product) is BINARY
+    # a product model has its factors' family, a compiled MRF its class's (chores17)
+    from ergmfit.mrf.potts import PottsModel
+    potts = PottsModel(nx.cycle_graph(3), q=3)
+    assert ProductModel(potts._instances(np.array([[0, 1, 2]])), potts.labels).family \
+        is potts.family is potts.compiled().family
+    assert m.compiled().family is BINARY
     with pytest.raises(AttributeError, match="family"):
         family_of(object())

@@ -17,7 +17,7 @@ import inspect
 
 import numpy as np
 
-__all__ = ["ParamsMixin", "MRFEstimator", "HAVE_SKLEARN"]
+__all__ = ["ParamsMixin", "MRFEstimator", "HAVE_SKLEARN", "row_weights", "whole_count"]
 
 
 class ParamsMixin:
@@ -117,6 +117,44 @@ class MRFEstimator(_Base):
                 delattr(self, key)     # fitted attributes belong to the old parameters
             self._build()
         return self
+
+
+def whole_count(value, name, least=0):
+    """``value`` as an int when it is a whole number >= ``least`` (also a float such as
+    ``1e3``), else a ValueError naming ``name``: 2.5 samples were 2, and a negative burn-in
+    none.
+
+    >>> whole_count(1e3, "n_samples")
+    1000
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+            value, (int, np.integer, float, np.floating)) or not np.isfinite(value) \
+            or not float(value).is_integer() or value < least:
+        raise ValueError(f"{name} must be a whole number >= {least}, got {value!r}")
+    return int(value)
+
+
+def row_weights(weights, n, what="sample_weight", positive_total=True):
+    """``weights`` (one per row of n observations; None: ones) as floats, or a ValueError
+    naming what is wrong: not one per row, not finite, negative, or (``positive_total``)
+    all 0.  A negative weight or a zero total gave an estimate (0 for every parameter)
+    without a word.
+
+    >>> row_weights([1, 2], 2).tolist()
+    [1.0, 2.0]
+    """
+    if weights is None:
+        return np.ones(n)
+    w = np.asarray(weights, dtype=float)
+    if w.ndim != 1 or w.shape[0] != n:
+        raise ValueError(f"{what} needs one weight per observation ({n}), got shape "
+                         f"{w.shape}")
+    if not np.all(np.isfinite(w)) or np.any(w < 0):
+        bad = int(np.flatnonzero(~np.isfinite(w) | (w < 0))[0])
+        raise ValueError(f"{what} must be finite and non-negative: weight {bad} is {w[bad]}")
+    if positive_total and n and not w.any():
+        raise ValueError(f"{what}: every weight is 0, no observation to fit")
+    return w
 
 
 def _to01(X, n=None):

@@ -25,6 +25,7 @@ cimport numpy as cnp
 from libc.stdlib cimport malloc, calloc, free
 from libc.stdint cimport int64_t
 from ergmfit.utils.validation import check_index_set
+from ergmfit.families.binary import BINARY
 
 cnp.import_array()
 
@@ -40,7 +41,13 @@ cdef class MonomialModel(BinaryModel):
     stat : int array (one per monomial) -- the statistic it adds to
     coef : float array (one per monomial)
     pm1 : bool -- +-1 spins (True) or 0/1 variables (False)
+
+    ``family``: what its variables are, binary (:data:`~ergmfit.families.BINARY`); a
+    subclass coding other variables on the binary engine declares theirs (a Potts model's
+    :class:`~ergmfit.mrf.potts.OneHotMonomialModel`: one-hot).
     """
+
+    family = BINARY
 
     def __cinit__(self, int64_t n_vars, int n_stats, monomials, stat, coef, bint pm1=True):
         cdef int64_t t, r, v, T = len(monomials), total = 0

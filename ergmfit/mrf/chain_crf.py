@@ -71,11 +71,12 @@ from scipy import optimize, sparse, special
 from ..estimation.base import Setting, boolean, choice, integer, number
 from ..exceptions import ConvergenceWarning, SettingsError
 from ..utils.validation import check_random_state
-from ._base import MRFEstimator
-from .fitting import MRFMethod, MRFResults, make_estimator
+from ._base import MRFEstimator, row_weights
+from .fitting import MRFMethod, MRFResults, ProposalFreeFamily, make_estimator
 from .scl import component_lam_beta, component_tuples
 
-__all__ = ["ChainCRF", "ChainData", "ChainComponent", "chain_components", "window_cost",
+__all__ = ["ChainCRF", "ChainFamily", "CHAIN", "ChainData", "ChainComponent", "chain_components",
+           "window_cost",
            "ChainStochasticCompositeLikelihood", "ChainLikelihood", "ChainPseudoLikelihood"]
 
 
@@ -87,6 +88,11 @@ class ChainData:
     every document), ``labels`` (int64), ``starts`` (document i is rows
     starts[i]:starts[i+1]), ``weights`` (one per document), ``n_states``,
     ``n_features``.  Built by :meth:`ChainCRF.observations`."""
+
+    #: what its variables are (:data:`CHAIN`, a chain CRF's label sequences)
+    @property
+    def family(self):
+        return CHAIN
 
     def __init__(self, features, labels, starts, weights, n_states, n_features):
         self.features = features
@@ -175,13 +181,7 @@ def check_documents(F, Y, n_states, n_features, sample_weight=None):
         mats.append(m)
         labs.append(y)
     starts = np.concatenate([[0], np.cumsum([len(y) for y in labs])]).astype(np.int64)
-    if sample_weight is None:
-        w = np.ones(len(labs))
-    else:
-        w = np.asarray(sample_weight, dtype=float).ravel()
-        if w.shape[0] != len(labs) or not np.all(np.isfinite(w)) or np.any(w < 0):
-            raise ValueError(f"sample_weight must hold {len(labs)} finite non-negative values "
-                             "(one per document)")
+    w = row_weights(sample_weight, len(labs))
     return ChainData(sparse.vstack(mats, format="csr"), np.concatenate(labs), starts, w,
                      int(n_states), int(n_features))
 
@@ -466,6 +466,30 @@ def _selected_windows(data, comps, selection, rng):
 # ---------------------------------------------------------------------------
 # The model
 # ---------------------------------------------------------------------------
+class ChainFamily(ProposalFreeFamily):
+    """The family of a :class:`ChainCRF`'s state: documents' label sequences, each label
+    one of q categorical states.
+
+    Not binary variables: the chain CRF is not compiled on the binary engine, and is
+    fitted by forward-backward over its windows (:attr:`ChainCRF.METHODS`); the MRF
+    estimators for binary variables refuse it (:meth:`~ergmfit.mrf.fitting.MRFMethod.fit`),
+    and its own estimators refuse other models.  It has no proposal.
+
+    >>> ChainCRF(n_states=3, n_features=2).family.name
+    'chain'
+    """
+
+    name = "chain"
+    state = "label sequences of categorical states (a linear-chain CRF)"
+    no_proposal = ("a chain CRF is not sampled by proposals; it is fitted by forward-backward "
+                   "(ChainCRF.fit, methods 'exact', 'pl', 'scl')")
+    handled_by = "fitted by forward-backward"
+
+
+#: the family of every chain CRF
+CHAIN = ChainFamily()
+
+
 class ChainCRF(MRFEstimator):
     """Linear-chain CRF over documents of items with ``n_features`` features
     and ``n_states`` label states (see the module docstring).
@@ -492,6 +516,9 @@ class ChainCRF(MRFEstimator):
     >>> crf.n_params, crf.labels[:2], crf.labels[-1]
     (15, ['w[0,0]', 'w[0,1]'], 'tau[2,2]')
     """
+
+    #: categorical label sequences (:class:`ChainFamily`), not binary variables
+    family = CHAIN
 
     def __init__(self, n_states, n_features, random_state=None, verbose=False):
         self.n_states = n_states
@@ -655,7 +682,7 @@ class ChainStochasticCompositeLikelihood(MRFMethod):
     (15,)
     """
 
-    variable_families = None    # a ChainCRF's own estimators (its labels are categorical)
+    variable_families = frozenset({"chain"})    # a ChainCRF's (categorical label sequences)
 
     method = "scl"
     supports = dict(MRFMethod.supports, families=frozenset({"chain_crf"}))
@@ -685,7 +712,7 @@ class ChainStochasticCompositeLikelihood(MRFMethod):
     def _finish_settings(self):
         self._components()
 
-    def fit_instances(self, insts, labels, model=None):
+    def _fit_instances(self, insts, labels, model=None):
         data = insts
         if not isinstance(data, ChainData):
             raise ValueError("a chain CRF estimator fits a ChainData (ChainCRF.observations)")

@@ -39,7 +39,7 @@ from scipy.optimize import minimize
 from ..estimation.base import Setting, choice, integer
 from ..exceptions import ConvergenceWarning, DegenerateModelError
 from ..utils.validation import check_params, check_random_state, seed_words
-from ._base import _to01
+from ._base import _to01, row_weights
 from .estimation import THETA0, _make_sampler
 from .fitting import MRFMethod, MRFResults
 
@@ -240,12 +240,7 @@ def add_pseudo_likelihood_groups(obj, bm, X, weights, key):
 
 
 def _weights(weights, n):
-    if weights is None:
-        return np.ones(n)
-    w = np.asarray(weights, dtype=float).ravel()
-    if w.shape != (n,) or not np.all(np.isfinite(w)) or np.any(w < 0):
-        raise ValueError(f"weights must be {n} finite non-negative numbers (one per example)")
-    return w
+    return row_weights(weights, n, "weights", positive_total=False)
 
 
 def icm(model, theta, x0=None, random_state=None, max_sweeps=100):
@@ -454,7 +449,7 @@ class ContrastiveConstraintGeneration(MRFMethod):
         THETA0,
     )
 
-    def fit_instances(self, insts, labels, model=None):
+    def _fit_instances(self, insts, labels, model=None):
         labels = list(labels)
         p = len(labels)
         rng = check_random_state(self.random_state)

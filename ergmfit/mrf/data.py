@@ -18,6 +18,7 @@ import numpy as np
 
 from ..utils.validation import check_random_state, seed_words
 from . import exact as _exact
+from ._base import whole_count
 
 __all__ = ["exact_sample", "gibbs_sample", "chessboard", "chessboard_pairs", "segmentation_pairs",
            "random_theta", "sentiment_documents"]
@@ -29,7 +30,7 @@ def exact_sample(bm_or_G, theta, n_samples, n_vars=None, random_state=None):
     G = bm_or_G if isinstance(bm_or_G, np.ndarray) else _exact.all_statistics(bm_or_G)
     n = int(round(np.log2(G.shape[0]))) if n_vars is None else int(n_vars)
     P = _exact.probabilities(G, theta)
-    idx = rng.choice(len(P), size=int(n_samples), p=P / P.sum())
+    idx = rng.choice(len(P), size=whole_count(n_samples, "n_samples"), p=P / P.sum())
     return ((idx[:, None] >> np.arange(n)) & 1).astype(np.uint8)
 
 
@@ -37,13 +38,15 @@ def gibbs_sample(bm, theta, n_samples, random_state=None, burnin=100, thin=1):
     """Draws by random-scan single-site Gibbs on the compiled model: ``burnin``
     sweeps (n_vars updates each), then one draw every ``thin`` sweeps."""
     from ..sampling._blocks import BlockGibbsSampler, Enumeration, UniformBlocks
+    n_samples = whole_count(n_samples, "n_samples")
+    burnin, thin = whole_count(burnin, "burnin"), whole_count(thin, "thin", 1)
     s = BlockGibbsSampler(bm, UniformBlocks(bm.n_vars, 1), Enumeration(1),
                           seed_words(random_state))
     theta = np.asarray(theta, dtype=float)
     n = int(bm.n_vars)
     s.run(theta, burnin * n)
-    out = np.empty((int(n_samples), n), dtype=np.uint8)
-    for r in range(int(n_samples)):
+    out = np.empty((n_samples, n), dtype=np.uint8)
+    for r in range(n_samples):
         s.run(theta, thin * n)
         out[r] = bm.state()
     return out

@@ -84,10 +84,10 @@ import numpy as np
 from ..estimation.base import Setting, integer, number
 from ..estimation.ee import estimator as _ee
 from ..exceptions import SettingsError
-from ..families import BINARY
 from ..utils.validation import check_params, check_random_state
+from ._base import row_weights
 from ._models import MonomialModel
-from .fitting import MRFMethod, MRFResults, shared_setting, shared_settings
+from .fitting import MRFMethod, MRFResults, compiled_family, shared_setting, shared_settings
 
 __all__ = ["ProductModel", "EquilibriumExpectation", "default_sampler_steps", "cd1_start"]
 
@@ -115,10 +115,8 @@ def _rows01(X, n, what):
 def _int_weights(w, n_rows, what):
     if w is None:
         return np.ones(n_rows, dtype=np.int64)
-    w = np.asarray(w, dtype=float).ravel()
-    if w.shape[0] != n_rows:
-        raise ValueError(f"{what}: need one weight per observation ({n_rows}), got {w.shape[0]}")
-    if not np.all(np.isfinite(w)) or np.any(w < 0) or np.any(w != np.round(w)):
+    w = row_weights(w, n_rows, f"{what}: sample_weight", positive_total=False)
+    if np.any(w != np.round(w)):
         raise ValueError(f"{what}: EE needs non-negative integer sample weights (a weight "
                          "replicates its observation in the product model)")
     return w.astype(np.int64)
@@ -135,9 +133,11 @@ class ProductModel:
     instance's monomials on its own block of variables; the statistics of
     the product are the sums over the copies.
 
-    The spec the EE engine needs: ``labels``, ``family`` (binary variables:
-    :data:`~ergmfit.families.BINARY`), ``compiled()`` (a fresh
-    :class:`MonomialModel` of all copies at the observed state),
+    The spec the EE engine needs: ``labels``, ``family`` (its factors' family,
+    :func:`~ergmfit.mrf.fitting.compiled_family`: binary variables,
+    :data:`~ergmfit.families.BINARY`, or a Potts model's one-hot ones; factors of
+    different families are refused), ``compiled()`` (a fresh compiled model of the
+    factors' class, of all copies, at the observed state),
     ``statistics_vector()`` (= sum of the rows' statistics).
 
     Examples
@@ -152,8 +152,6 @@ class ProductModel:
     >>> np.allclose(P.compiled().statistics(), m.statistics(X).sum(axis=0))
     True
     """
-
-    family = BINARY
 
     def __init__(self, insts, labels):
         self.labels = [str(lab) for lab in labels]
@@ -176,7 +174,12 @@ class ProductModel:
                 raise ValueError(f"instance {i}: the compiled model has {bm.n_stats} statistics, "
                                  f"the labels name {p}")
             if pm1 is None:
-                pm1 = bool(bm.pm1)
+                kind, pm1 = type(bm), bool(bm.pm1)
+            elif type(bm) is not kind:
+                raise ValueError(
+                    f"instance {i}: a compiled {type(bm).__name__} of {compiled_family(bm).name} "
+                    f"variables, instance 0 a {kind.__name__} of {compiled_family(kind).name} "
+                    "ones: the factors of a product model must be of one kind")
             elif bool(bm.pm1) != pm1:
                 raise ValueError("all instances must use the same coding (+-1 or 0/1)")
             n = int(bm.n_vars)
@@ -191,12 +194,18 @@ class ProductModel:
         if not parts:
             raise ValueError("no observations (every weight is 0 or X has no rows)")
         self.pm1 = pm1
+        self._kind = kind
         self._parts = parts
         self.n_copies = int(sum(len(r) for *_, r in parts))
         self.n_vars = int(sum(n * len(r) for _, _, _, n, r in parts))
         self.copy_size = int(max(n for _, _, _, n, _ in parts))
         self.x_obs = np.concatenate([r.ravel() for *_, r in parts]).astype(np.uint8)
         self._cache = None
+
+    @property
+    def family(self):
+        """The family of the product's variables: its factors' (all of one class)."""
+        return compiled_family(self._kind)
 
     # pickling (joblib workers): compiled models are rebuilt there
     def __getstate__(self):
@@ -213,8 +222,8 @@ class ProductModel:
                 off += n
             stats.append(np.tile(stat, len(rows)))
             coefs.append(np.tile(coef, len(rows)))
-        return MonomialModel(self.n_vars, len(self.labels), mons_all, np.concatenate(stats),
-                             np.concatenate(coefs), self.pm1)
+        return self._kind(self.n_vars, len(self.labels), mons_all, np.concatenate(stats),
+                          np.concatenate(coefs), self.pm1)
 
     def compiled(self):
         """The compiled product model (a :class:`MonomialModel`) at the observed state.
@@ -389,13 +398,14 @@ class EquilibriumExpectation(MRFMethod):
                 "Learning rate of the CD-1 start, on the gradient per variable."),
     )
 
-    def fit_instances(self, insts, labels, model=None):
+    def _fit_instances(self, insts, labels, model=None):
         import warnings
 
         from ..exceptions import ConvergenceWarning
         labels = list(labels)
         cfg = {s.name: getattr(self, s.name) for s in _ENGINE_SETTINGS}
         product = ProductModel(insts, labels)
+        self.check_family(product.family, "the product model's factors")
         if cfg["sampler_steps"] is None:
             cfg["sampler_steps"] = default_sampler_steps(product)
         rng = check_random_state(self.random_state)

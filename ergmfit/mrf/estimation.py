@@ -46,6 +46,7 @@ from ..estimation.contrastive.mcle import MCLE
 from ..estimation.mple.pseudolikelihood import MPLE
 from ..exceptions import SettingsError
 from ..utils.validation import check_params, check_random_state, seed_words
+from ._base import row_weights
 from .fitting import MRFMethod, MRFResults, shared_settings
 
 __all__ = ["distinct_rows", "pseudo_design_multi", "composite_design_multi", "composite_loglik",
@@ -57,7 +58,7 @@ def distinct_rows(X, weights=None):
     """The distinct rows of a 0/1 matrix and their total weights."""
     X = np.atleast_2d(np.asarray(X))
     X01 = (X > 0).astype(np.uint8) if X.min() < 0 else X.astype(np.uint8)
-    w = np.ones(len(X01)) if weights is None else np.asarray(weights, dtype=float)
+    w = row_weights(weights, len(X01))
     U, inv = np.unique(X01, axis=0, return_inverse=True)
     return U, np.bincount(np.asarray(inv).ravel(), weights=w, minlength=len(U))
 
@@ -146,7 +147,7 @@ class PseudoLikelihood(MRFMethod):
     method = "pl"
     SETTINGS = shared_settings(MPLE, "maxiter", "tol")
 
-    def fit_instances(self, insts, labels, model=None):
+    def _fit_instances(self, insts, labels, model=None):
         from ..estimation.mple.pseudolikelihood import fit_design
         lf = fit_design(pseudo_design_multi(insts), list(labels), None, "error", self.maxiter,
                         self.tol, unit="variable")
@@ -240,7 +241,7 @@ class CompositeLikelihood(MRFMethod):
     SETTINGS = shared_settings(MCLE, "block_size", "blocks", "n_blocks") + (THETA0,) + \
         shared_settings(MCLE, "maxiter", "tol")
 
-    def fit_instances(self, insts, labels, model=None):
+    def _fit_instances(self, insts, labels, model=None):
         r = _maximize_cl(insts, labels, self.block_size, self.blocks, self.n_blocks,
                          self.theta0, self.random_state, self.maxiter, self.tol)
         return MRFResults(r["theta"], labels, method=self.method, loglik=r["loglik"],
@@ -342,7 +343,9 @@ class ContrastiveDivergence(MRFMethod):
     """
 
     # a Potts model's one-hot states too: it is sampled through the model's cd_sampler hook
+    # (so not from one-hot instances given without their model)
     variable_families = frozenset({"binary", "one-hot"})
+    instance_families = frozenset({"binary"})
 
     method = "cd"
     #: whether the chains persist between iterations (PCD) instead of restarting at the data
@@ -367,7 +370,7 @@ class ContrastiveDivergence(MRFMethod):
         Setting("callback", None, _callback, "Called as callback(t, theta) after every step."),
     )
 
-    def fit_instances(self, insts, labels, model=None):
+    def _fit_instances(self, insts, labels, model=None):
         if any(len(inst) > 2 and inst[2] is not None for inst in insts):
             raise ValueError(f"sample_weight is not supported by method={self.method!r}")
         labels = list(labels)

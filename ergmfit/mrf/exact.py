@@ -21,6 +21,7 @@ from scipy import special
 from ..estimation.base import Setting, choice, integer, number
 from ..utils.optimize import newton_ascent
 from ..utils.validation import check_params
+from ._base import row_weights
 from .fitting import MRFMethod, MRFResults
 
 __all__ = ["MAX_EXACT_VARS", "state_matrix", "all_statistics", "log_partition", "probabilities",
@@ -291,7 +292,7 @@ class ExactLikelihood(MRFMethod):
                 "When the MLE does not exist: 'raise' (DegenerateModelError) or 'ignore'."),
     )
 
-    def fit_instances(self, insts, labels, model=None):
+    def _fit_instances(self, insts, labels, model=None):
         if len(insts) != 1:
             raise ValueError("method='exact' needs a single model instance")
         bm, X, w = (tuple(insts[0]) + (None,))[:3]
@@ -309,7 +310,7 @@ class ExactLikelihood(MRFMethod):
     def _fit_enumeration(self, G, X, w, theta0, labels):
         n = int(round(np.log2(G.shape[0])))
         idx = state_index(X)
-        w = np.ones(len(idx)) if w is None else np.asarray(w, dtype=float)
+        w = row_weights(w, len(idx))
         counts = np.bincount(idx, weights=w, minlength=2 ** n).astype(float)
         p = G.shape[1]
         if self.nonexistent == "raise":
@@ -326,9 +327,7 @@ class ExactLikelihood(MRFMethod):
         from .junction import JunctionTree
         jt = model if isinstance(model, JunctionTree) else JunctionTree(model)
         G = jt.statistics(X)
-        w = np.ones(len(G)) if w is None else np.asarray(w, dtype=float).ravel()
-        if w.shape[0] != len(G):
-            raise ValueError("weights need one value per row of X")
+        w = row_weights(w, len(G))
         if self.nonexistent == "raise":
             require_mle(mle_direction_by_oracle(
                 G, w, lambda th: jt.statistics(jt.max_state(th)[0][None])[0]), labels, jt.n_stats)

@@ -39,9 +39,43 @@ import numpy as np
 
 from ..estimation.base import Estimator, Setting
 from ..exceptions import SettingsError
+from ..families.base import ModelFamily
 from ..labeled import LabeledArray
 
-__all__ = ["MRFMethod", "MRFResults", "make_estimator", "shared_settings"]
+__all__ = ["MRFMethod", "MRFResults", "make_estimator", "shared_settings", "compiled_family",
+           "instances_family", "ProposalFreeFamily"]
+
+
+class ProposalFreeFamily(ModelFamily):
+    """The family of MRF states that no single-variable proposal walks (a Potts model's
+    one-hot states, a chain CRF's label sequences): ``resolve_proposal`` and
+    ``make_sampler`` refuse every proposal, saying ``no_proposal`` (why, and how the model
+    is sampled or fitted instead); ``describe`` ends with ``handled_by``."""
+
+    no_proposal = ""
+    handled_by = ""
+
+    def resolve_proposal(self, name) -> str:
+        raise SettingsError(f"proposal {name!r}: {self.no_proposal}")
+
+    def make_sampler(self, compiled, proposal, seed):
+        self.resolve_proposal(proposal)
+
+    def describe(self) -> str:
+        return f"{self.state}, {self.handled_by}"
+
+
+def compiled_family(bm):
+    """The family of a compiled MRF's variables (``bm``: a compiled
+    :class:`~ergmfit.mrf._models.MonomialModel` or its class), as its class declares it:
+    binary, or a Potts model's one-hot (:class:`~ergmfit.mrf.potts.OneHotMonomialModel`).
+
+    >>> import networkx as nx
+    >>> from ergmfit.mrf import IsingModel
+    >>> compiled_family(IsingModel(nx.path_graph(3)).compiled()).name
+    'binary'
+    """
+    return bm.family
 
 
 class MRFResults:
@@ -114,30 +148,82 @@ class MRFMethod(Estimator):
                 "missing+target_stats": False, "families": frozenset({"mrf"})}
 
     #: the families of the models it fits (``model.family.name``): binary variables,
-    #: unless an estimator says more (a Potts model's are one-hot); None: the estimator
-    #: of one model class, which has no family to check (a ChainCRF's)
+    #: unless an estimator says more (a Potts model's are one-hot, a ChainCRF's "chain");
+    #: None: no check
     variable_families = frozenset({"binary"})
+    #: the families it fits from instances without their model (``fit_instances(insts,
+    #: labels)``); None: ``variable_families``.  Contrastive divergence samples a Potts
+    #: model's one-hot states only through the model's hook, so it takes binary ones only
+    instance_families = None
 
     def fit(self, model, *data, sample_weight=None):
         """Fit ``model`` (an MRF of :mod:`ergmfit.mrf`) to the observations
         ``data`` (the rows X; for a GridCRF the inputs Y and labels X);
         returns an :class:`MRFResults`.  The model is not changed."""
-        if self.variable_families is not None and \
-                model.family.name not in self.variable_families:
-            family = model.family
-            methods = sorted(getattr(type(model), "METHODS", {}))
-            kinds = " or ".join(sorted(self.variable_families))
-            raise SettingsError(
-                f"{type(self).__name__} fits models of {kinds} variables; a {type(model).__name__}'s are {family.state} (family "
-                f"{family.name!r}): use its own methods, {methods}")
+        self.check_model(model)
         insts = model.observations(*data, sample_weight=sample_weight)
         return self.fit_instances(insts, model.labels, model=model)
 
-    def fit_instances(self, insts, labels, model=None):  # pragma: no cover - abstract
+    def check_model(self, model):
+        """A SettingsError unless this estimator fits ``model``'s family of variables
+        (naming the model's own methods)."""
+        name = type(model).__name__
+        self.check_family(model.family, f"{'an' if name[0] in 'AEIOU' else 'a'} {name}'s",
+                          sorted(getattr(type(model), "METHODS", {})))
+
+    def check_family(self, family, whose, methods=None):
+        """A SettingsError unless this estimator fits variables of ``family`` (``whose``:
+        "a PottsModel's", "these instances'"; ``methods``: the model's own, to name)."""
+        if self.variable_families is None or family.name in self.variable_families:
+            return
+        kinds = " or ".join(sorted(self.variable_families))
+        hint = f": use its own methods, {methods}" if methods is not None else ""
+        raise SettingsError(f"{type(self).__name__} fits models of {kinds} variables; {whose} "
+                            f"are {family.state} (family {family.name!r}){hint}")
+
+    def fit_instances(self, insts, labels, model=None):
         """Fit compiled instances [(compiled model, 0/1 rows, weights or None), ...]
         whose statistics are named ``labels``; ``model`` (optional) is the
-        MRF they come from (for its hooks, e.g. a Potts model's sampler)."""
+        MRF they come from (for its hooks, e.g. a Potts model's sampler).
+
+        Without ``model``, the instances' family (:func:`instances_family`) must be one
+        this estimator fits without a model's hooks (``instance_families``): else a
+        SettingsError naming it (a Potts model's one-hot instances are not binary
+        variables).  Subclasses implement ``_fit_instances``."""
+        if model is None:
+            families = self.variable_families if self.instance_families is None else \
+                self.instance_families
+            for family in instances_family(insts):
+                if families is not None and family.name not in families:
+                    kinds = " or ".join(sorted(families))
+                    raise SettingsError(
+                        f"{type(self).__name__} fits instances of {kinds} variables without "
+                        f"their model; these are {family.state} (family {family.name!r}): "
+                        "fit the model, est.fit(model, X)")
+        return self._fit_instances(insts, labels, model)
+
+    def _fit_instances(self, insts, labels, model=None):  # pragma: no cover - abstract
         raise NotImplementedError
+
+
+def instances_family(insts):
+    """The families of the variables of ``insts`` (what ``fit_instances`` takes): a chain
+    CRF's :class:`~ergmfit.mrf.chain_crf.ChainData`'s, or those of the instances' compiled
+    :class:`~ergmfit.mrf._models.MonomialModel` (:func:`compiled_family`), distinct, in
+    order (anything else is left to the estimator's own checks)."""
+    from ._models import MonomialModel
+    if not isinstance(insts, (list, tuple)):
+        try:
+            return [insts.family]          # a ChainData
+        except AttributeError:
+            return []
+    out = []
+    for inst in insts:
+        if isinstance(inst, (list, tuple)) and inst and isinstance(inst[0], MonomialModel):
+            f = compiled_family(inst[0])
+            if all(f is not g for g in out):
+                out.append(f)
+    return out
 
 
 def shared_settings(estimator_class, *names):

@@ -63,13 +63,13 @@ from ..exceptions import SettingsError
 from ..families import BINARY
 from ..utils.validation import check_random_state
 from . import exact as _exact
-from ._base import MRFEstimator, _to01
+from ._base import MRFEstimator, _to01, whole_count
 from ._models import MonomialModel
 from .contrastive import ContrastiveConstraintGeneration
 from .ee import EquilibriumExpectation
 from .estimation import (CompositeLikelihood, ContrastiveDivergence,
                          PersistentContrastiveDivergence, PseudoLikelihood)
-from .fitting import MRFMethod, MRFResults, make_estimator
+from .fitting import MRFMethod, MRFResults, ProposalFreeFamily, make_estimator
 from .scl import StochasticCompositeLikelihood
 
 __all__ = ["LinearMRF", "IsingModel", "BoltzmannMachine", "GridCRF", "RBM", "graph_edges",
@@ -130,6 +130,9 @@ class LinearMRF(MRFEstimator):
     coding = "pm1"
     #: the engine's family of the compiled model's state: binary variables (0/1 or +-1)
     family = BINARY
+    #: the class of :meth:`compiled`'s model (its ``family``, if it declares one, is the
+    #: family of the instances an estimator sees: :func:`~ergmfit.mrf.fitting.compiled_family`)
+    compiled_class = MonomialModel
 
     def _init_spec(self, n_vars, labels, monomials, stat, coef, coding):
         if coding not in ("pm1", "01"):
@@ -150,9 +153,9 @@ class LinearMRF(MRFEstimator):
 
     # the engine --------------------------------------------------------------
     def compiled(self):
-        """A fresh compiled :class:`MonomialModel` (BinaryModel), state all 0."""
-        return MonomialModel(self.n_vars, self.n_stats, self.monomials, self.stat, self.coef,
-                             self.coding == "pm1")
+        """A fresh compiled model (``compiled_class``, a :class:`MonomialModel`), state all 0."""
+        return self.compiled_class(self.n_vars, self.n_stats, self.monomials, self.stat,
+                                   self.coef, self.coding == "pm1")
 
     def _shared(self):
         if self._bm is None:
@@ -181,6 +184,9 @@ class LinearMRF(MRFEstimator):
         if theta.shape[0] != self.n_stats:
             raise ValueError(f"theta needs {self.n_stats} values ({self.labels}), got "
                              f"{theta.shape[0]}")
+        if not np.all(np.isfinite(theta)):
+            bad = [lab for lab, v in zip(self.labels, theta) if not np.isfinite(v)]
+            raise ValueError(f"theta must be finite; not {bad}")
         return theta
 
     def _G(self):
@@ -229,7 +235,8 @@ class LinearMRF(MRFEstimator):
             X = data.exact_sample(self._G(), theta, n_samples, self.n_vars, random_state)
         else:
             X = data.gibbs_sample(self._shared(), theta, n_samples, random_state,
-                                  burnin=burnin or 100, thin=thin or 1)
+                                  burnin=100 if burnin is None else burnin,
+                                  thin=1 if thin is None else thin)
         return in_coding(X, self._sample_coding(coding))
 
     def _sample_coding(self, coding):
@@ -553,6 +560,27 @@ def _stats_of(bm, x):
 # ---------------------------------------------------------------------------
 # Restricted Boltzmann machine (numpy; not a change-statistic model)
 # ---------------------------------------------------------------------------
+class RBMFamily(ProposalFreeFamily):
+    """The family of an :class:`RBM`'s data: its visible units (+-1), the hidden ones summed
+    out, so that the likelihood is not linear in the parameters and there is no compiled
+    model: fitted by the RBM's own numpy estimators (:attr:`RBM.METHODS`), which refuse
+    other models, as the binary-variable MRF estimators refuse an RBM.
+
+    >>> RBM(3, 2).family.name
+    'rbm'
+    """
+
+    name = "rbm"
+    state = "visible units of a restricted Boltzmann machine (hidden units summed out)"
+    no_proposal = ("an RBM is not sampled by proposals of its visible units; RBM.sample "
+                   "draws them exactly, its 'cd' method by alternating Gibbs")
+    handled_by = "fitted by the RBM's own estimators"
+
+
+#: the family of every RBM
+RBM_FAMILY = RBMFamily()
+
+
 class RBM(MRFEstimator):
     """Restricted Boltzmann machine with +-1 units (Yasuda et al.):
 
@@ -576,6 +604,9 @@ class RBM(MRFEstimator):
     >>> rbm.transform(V).shape, bool(rbm.sample(2, random_state=0).min() >= 0)
     ((4, 2), True)
     """
+
+    #: its visible units, the hidden ones summed out (:class:`RBMFamily`)
+    family = RBM_FAMILY
 
     def __init__(self, n_visible, n_hidden, random_state=None, verbose=False):
         self.n_visible = n_visible
@@ -721,6 +752,7 @@ class RBM(MRFEstimator):
         if coding not in ("01", "pm1"):
             raise ValueError(f"coding must be '01' or 'pm1' (-1/+1), got {coding!r}")
         rng = check_random_state(random_state)
+        n_samples = whole_count(n_samples, "n_samples")
         Vall = self._all_v()
         L = self.log_unnorm(Vall, theta)
         P = np.exp(L - special.logsumexp(L))
@@ -774,6 +806,7 @@ class RBMCompositeLikelihood(MRFMethod):
     (11,)
     """
 
+    variable_families = frozenset({"rbm"})
     method = "cl"
     SETTINGS = (Setting("block_size", 1, integer(1), "The order k (1: pseudo-likelihood)."),
                 _RBM_START) + _RBM_ASCENT
@@ -782,6 +815,7 @@ class RBMCompositeLikelihood(MRFMethod):
         return int(self.block_size)
 
     def fit(self, model, V, sample_weight=None):
+        self.check_model(model)
         if sample_weight is not None:
             raise ValueError("an RBM takes no sample_weight (repeat a row instead)")
         V = model._check_V(V)
@@ -854,6 +888,7 @@ class RBMContrastiveDivergence(MRFMethod):
     the hidden and visible units (``method="cd"``): ``n_iter`` steps of
     ``learning_rate`` on the full-batch gradient."""
 
+    variable_families = frozenset({"rbm"})
     method = "cd"
     SETTINGS = (
         _RBM_START,
@@ -863,6 +898,7 @@ class RBMContrastiveDivergence(MRFMethod):
     )
 
     def fit(self, model, V, sample_weight=None):
+        self.check_model(model)
         if sample_weight is not None:
             raise ValueError("an RBM takes no sample_weight (repeat a row instead)")
         V = model._check_V(V)

@@ -82,14 +82,14 @@ import warnings
 import numpy as np
 
 from ..estimation.base import Setting, choice, integer, number
-from ..families.base import ModelFamily
 from ..estimation.contrastive.mcle import MCLE
 from ..exceptions import ConvergenceWarning, SettingsError
 from ..utils.validation import check_index_set, check_random_state, seed_words
 from . import exact as _exact
-from ._models import OneHotEnumeration, UniformGroupBlocks
+from ._base import whole_count
+from ._models import MonomialModel, OneHotEnumeration, UniformGroupBlocks
 from .estimation import ContrastiveDivergence, PersistentContrastiveDivergence
-from .fitting import MRFMethod, MRFResults, shared_settings
+from .fitting import MRFMethod, MRFResults, ProposalFreeFamily, shared_settings
 from .models import LinearMRF, graph_edges, tied_pair
 
 __all__ = ["PottsModel", "MAX_EXACT_STATES", "PottsPseudoLikelihood", "PottsCompositeLikelihood",
@@ -140,7 +140,7 @@ def check_states(X, n, q):
     return A
 
 
-class OneHotFamily(ModelFamily):
+class OneHotFamily(ProposalFreeFamily):
     """The family of a Potts model's state: n categorical variables of q states, coded
     one-hot on n * q binary indicators of which exactly one per node is on.
 
@@ -158,22 +158,28 @@ class OneHotFamily(ModelFamily):
 
     name = "one-hot"
     state = "categorical variables coded one-hot (one indicator on per node)"
-
-    def resolve_proposal(self, name) -> str:
-        raise SettingsError(
-            f"proposal {name!r}: a Potts model's states are one-hot (one indicator on per "
-            "node), which no single-variable proposal keeps; it is sampled by blocked Gibbs "
-            "over whole nodes (PottsModel.sample, and cd_sampler for contrastive divergence)")
-
-    def make_sampler(self, compiled, proposal, seed):
-        self.resolve_proposal(proposal)
-
-    def describe(self) -> str:
-        return f"{self.state}, sampled by blocked Gibbs over nodes"
+    no_proposal = ("a Potts model's states are one-hot (one indicator on per node), which no "
+                   "single-variable proposal keeps; it is sampled by blocked Gibbs over whole "
+                   "nodes (PottsModel.sample, and cd_sampler for contrastive divergence)")
+    handled_by = "sampled by blocked Gibbs over nodes"
 
 
 #: the family of every Potts model
 ONE_HOT = OneHotFamily()
+
+
+class OneHotMonomialModel(MonomialModel):
+    """A Potts model's compiled model: the binary engine's
+    :class:`~ergmfit.mrf._models.MonomialModel` over the one-hot indicators, declaring their
+    family (:data:`ONE_HOT`), so that an estimator given its instances without the model
+    (``fit_instances``, EE's product model) sees that they are not binary variables.
+
+    >>> bm = PottsModel((2, [(0, 1)]), q=3).compiled()
+    >>> type(bm).__name__, bm.family.name
+    ('OneHotMonomialModel', 'one-hot')
+    """
+
+    family = ONE_HOT
 
 
 class PottsModel(LinearMRF):
@@ -217,6 +223,7 @@ class PottsModel(LinearMRF):
     coding = "01"
     #: not the binary family of LinearMRF: one-hot states (:class:`OneHotFamily`)
     family = ONE_HOT
+    compiled_class = OneHotMonomialModel
 
     def __init__(self, graph, q, fields=True, tied=True, random_state=None, verbose=False):
         self.graph = graph
@@ -406,9 +413,8 @@ class PottsModel(LinearMRF):
         """
         theta = self._params(theta)
         rng = check_random_state(self.random_state if random_state is None else random_state)
-        n_samples = int(n_samples)
-        if n_samples < 0:
-            raise ValueError(f"n_samples must be non-negative, got {n_samples}")
+        n_samples = whole_count(n_samples, "n_samples")
+        burnin, thin = whole_count(burnin, "burnin"), whole_count(thin, "thin", 1)
         method = str(method).lower()
         if method == "auto":
             method = "exact" if self.n_states <= MAX_EXACT_STATES else "gibbs"
@@ -418,14 +424,12 @@ class PottsModel(LinearMRF):
             return S[idx].copy()
         if method != "gibbs":
             raise ValueError(f"method must be 'auto', 'exact' or 'gibbs', got {method!r}")
-        if int(burnin) < 0 or int(thin) < 1:
-            raise ValueError("need burnin >= 0 and thin >= 1")
         sampler, bm = self.gibbs_sampler(block_size, rng)
         sweep = max(1, -(-self.n_nodes // int(block_size)))
-        sampler.run(theta, int(burnin) * sweep)
+        sampler.run(theta, burnin * sweep)
         out = np.empty((n_samples, self.n_nodes), dtype=np.int64)
         for r in range(n_samples):
-            sampler.run(theta, int(thin) * sweep)
+            sampler.run(theta, thin * sweep)
             out[r] = self.states(bm.state())[0]
         return out
 
@@ -577,7 +581,7 @@ class PottsCompositeLikelihood(MRFMethod):
         Setting("theta0", None, None, "Starting values (default zeros)."),
     ) + shared_settings(MCLE, "maxiter", "tol")
 
-    def fit_instances(self, insts, labels, model=None):
+    def _fit_instances(self, insts, labels, model=None):
         from ..estimation.contrastive.mcle import (check_design, maximize_composite,
                                                    separation_direction)
         if model is None:
@@ -639,7 +643,7 @@ class PottsExactLikelihood(MRFMethod):
                 "When the MLE does not exist: 'raise' (DegenerateModelError) or 'ignore'."),
     )
 
-    def fit_instances(self, insts, labels, model=None):
+    def _fit_instances(self, insts, labels, model=None):
         from ..utils.optimize import newton_ascent
         from .estimation import distinct_rows
         if model is None:

@@ -85,6 +85,7 @@ from ..estimation.base import Setting, boolean, choice, integer, number
 from ..exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
 from ..utils.optimize import newton_ascent
 from ..utils.validation import check_params, check_random_state
+from ._base import row_weights
 from .fitting import MRFMethod, MRFResults
 
 __all__ = ["SCLComponent", "make_components", "likelihood_objects", "pl_mixture",
@@ -363,12 +364,7 @@ def _normalise_insts(insts):
     for inst in insts:
         bm, X = inst[0], _as01(inst[1])
         w = inst[2] if len(inst) > 2 else None
-        w = np.ones(len(X)) if w is None else np.asarray(w, dtype=float).ravel()
-        if w.shape[0] != len(X):
-            raise ValueError(f"weights must have one value per row of X ({len(X)}), got "
-                             f"{w.shape[0]}")
-        if np.any(w < 0) or not np.all(np.isfinite(w)):
-            raise ValueError("weights must be finite and non-negative")
+        w = row_weights(w, len(X), "weights", positive_total=False)
         if X.shape[1] != int(bm.n_vars):
             raise ValueError(f"X must have {bm.n_vars} columns, got {X.shape[1]}")
         out.append((bm, X, w))
@@ -558,7 +554,7 @@ class StochasticCompositeLikelihood(MRFMethod):
         Setting("store_selection", True, boolean, "Keep Z in info['selection']."),
     )
 
-    def fit_instances(self, insts, labels, model=None):
+    def _fit_instances(self, insts, labels, model=None):
         r = _maximize_scl(insts, labels, self.components, self.selection, self.random_state,
                           self.theta0, self.maxiter, self.tol, self.optimizer, self.polish,
                           self.cov, self.store_selection)

@@ -199,6 +199,9 @@ cdef class ERGMModel(BinaryModel):
 
         Started from the empty graph this gives the observed statistics
         minus their empty-graph values, exactly as the kernels define them.
+        A tie already in the state, or given twice (an undirected one in either
+        order), is refused with a ValueError naming it and its rows; the state is
+        then as before the call.
         """
         cdef Py_ssize_t r, k, m = ties.shape[0]
         cdef int i, j, t
@@ -210,18 +213,14 @@ cdef class ERGMModel(BinaryModel):
         cdef cnp.ndarray[double, ndim=1] buf = np.zeros(max(1, self.n_stats))
         cdef Py_ssize_t bad = -1
         arr = np.asarray(ties)
+        if ties.shape[1] != 2:
+            raise ValueError(f"ties must be an (m, 2) array of node pairs, got shape "
+                             f"{arr.shape}")
         if m:
             wrong = np.flatnonzero((arr < 0).any(axis=1) | (arr >= self.state.n).any(axis=1)
                                    | (arr[:, 0] == arr[:, 1]))
             if len(wrong):
                 self.state._check(int(arr[wrong[0], 0]), int(arr[wrong[0], 1]))
-        with nogil:
-            for r in range(m):
-                if self.state.has_tie(<int>ties[r, 0], <int>ties[r, 1]):
-                    bad = r
-                    break
-        if bad >= 0:
-            raise ValueError(f"duplicate tie ({ties[bad, 0]}, {ties[bad, 1]})")
         with nogil:
             for r in range(m):
                 if (r & 0xFFFF) == 0xFFFF:
@@ -230,6 +229,11 @@ cdef class ERGMModel(BinaryModel):
                 i = <int>ties[r, 0]; j = <int>ties[r, 1]
                 if not self.state.directed and i > j:
                     t = i; i = j; j = t
+                # present already (in the state, or an earlier row): the change statistic of
+                # adding it again is not its count's, and the state would hold it twice
+                if self.state.has_tie(i, j):
+                    bad = r
+                    break
                 if self.n_stats:
                     self.dyad_change(i, j, &buf[0])
                     for k in range(self.n_stats):
@@ -239,7 +243,26 @@ cdef class ERGMModel(BinaryModel):
                         raise MemoryError("out of memory while adding ties")
                 if self._n_stateful:
                     self._toggled(i, j, True)
+        if bad >= 0:
+            for r in range(bad - 1, -1, -1):    # the state as it was: last added first out
+                self.toggle(<int>ties[r, 0], <int>ties[r, 1])
+            raise ValueError(_duplicate_message(arr, bad, self.state.directed))
         for off, kk, start in exact:
             v = kk.values()
             total[off:off + len(v)] = v if start is None else v - start
         return total
+
+
+def _duplicate_message(arr, Py_ssize_t bad, bint directed):
+    """The error of row ``bad`` of the tie array ``arr``, a tie present already: an earlier
+    row's (named with both rows) or the state's."""
+    a, b = np.asarray(arr[:bad + 1, 0]), np.asarray(arr[:bad + 1, 1])
+    if not directed:
+        a, b = np.minimum(a, b), np.maximum(a, b)
+    i, j = int(arr[bad, 0]), int(arr[bad, 1])
+    same = np.flatnonzero((a[:bad] == a[bad]) & (b[:bad] == b[bad]))
+    if len(same):
+        kind = "directed" if directed else "undirected, in either order"
+        return (f"duplicate tie ({i}, {j}) in ties: rows {int(same[0])} and {bad} are the same "
+                f"tie ({kind}); each tie may appear once")
+    return f"duplicate tie ({i}, {j}) in ties: row {bad} is a tie of the network already"

@@ -513,9 +513,17 @@ def _logics(net, Ls, what, default_all=False):
     return [lg.compact for lg in items], [layer_table(net, lg.text, what) for lg in items]
 
 
-def _dyad_term(name, net, label, value):
+def _dyad_term(name, net, label, value, within_ordered_pair):
     """One statistic summing ``value(forward bits, backward bits)`` (directed) or
-    ``value(bits, bits)`` (undirected) over the dyads of the layers' node set."""
+    ``value(bits, bits)`` (undirected) over the dyads of the layers' node set.
+
+    Not dyad-independent: the change statistic of a layer's dyad (i, j) reads the node
+    pair's dyads in the other layers (so the MPLE is not the MLE, the dyad-independent
+    reference of the bridge-sampled log-likelihood leaves it out, and interactions refuse
+    it), but it reads no dyad outside the node pair (``reads="node pair"``: the model is
+    still a product over node pairs, fitted exactly).  ``within_ordered_pair``: whether
+    ``value`` reads only the forward bits' (i -> j's layers) change, so that the node-pair
+    moves need not move the reverse direction (:func:`ergmfit.sampling.space.pair_directions`)."""
     L, base = len(net.blocks), net.base_network
     codes = np.arange(1 << L)
     if net.directed:
@@ -524,8 +532,10 @@ def _dyad_term(name, net, label, value):
     else:
         table = value(codes, codes)
     table = np.asarray(table, dtype=float)
-    return Term(name, [label], DyadLayerKernel(base.n, L, table, net.directed),
-                dyad_independent=True, reads="node pair")
+    term = Term(name, [label], DyadLayerKernel(base.n, L, table, net.directed),
+                dyad_independent=False, reads="node pair")
+    term.within_ordered_pair = bool(within_ordered_pair)
+    return term
 
 
 _MAX_DYAD_LAYERS = 8
@@ -577,7 +587,7 @@ def mutual_layers(net, same=None, diff=False, by=None, keep=None, Ls=None):
     _check_layer_count(net, "mutualL")
     t1, t2 = (np.asarray(t, dtype=float) for t in tables)
     return _dyad_term("mutualL", net, f"mutualL({names[0]},{names[1]})",
-                      lambda f, b: t1[f] * t2[b] + t1[b] * t2[f])
+                      lambda f, b: t1[f] * t2[b] + t1[b] * t2[f], within_ordered_pair=False)
 
 
 @register("CMBL", kinds=BOTH, params=[Param("Ls", None)], family=FAMILY)
@@ -613,7 +623,7 @@ def cmb_layers(net, Ls=None):
     per_code = cmb[count]
     value = (lambda f, b: per_code[f] + per_code[b]) if net.directed else \
         (lambda f, b: per_code[f])
-    return _dyad_term("CMBL", net, f"CMBL({','.join(names)})", value)
+    return _dyad_term("CMBL", net, f"CMBL({','.join(names)})", value, within_ordered_pair=True)
 
 
 # -- shared partners on layers (ergm.multi's despL, ddspL, dnspL, dgwespL, ...) ----------

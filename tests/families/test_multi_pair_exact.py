@@ -30,7 +30,7 @@ def test_terms_declare_what_their_change_statistics_read():
              " + L(~triangle, ~advice) + mutualL(Ls=c(~advice, ~friendship))").terms}
     assert loc == {"L(advice)~edges": "dyad", "L(friendship)~mutual": "node pair",
                    "L(advice&friendship)~edges": "node pair", "L(advice)~triangle": None,
-                   "mutualL(advice,friendship)": "dyad"}
+                   "mutualL(advice,friendship)": "node pair"}
     nets = DATASETS["samplk3w"]()
     assert [t.locality for t in ef.ERGM(nets, "N(~edges + mutual) + N(~triangle)").terms] \
         == ["pair", None]

@@ -30,3 +30,19 @@ def test_directed_ties_are_ordered_pairs():
     assert model.statistics_vector(net.ties).tolist() == [3.0, 1.0]
     with pytest.raises(ValueError, match=r"duplicate tie \(1, 0\) in ties: rows 1 and 3 .*directed"):
         model.statistics_vector(np.array([[0, 1], [1, 0], [2, 3], [1, 0]]))
+
+
+def test_a_tie_array_of_another_shape_or_fractional_nodes_is_refused():
+    # read two numbers at a time, a (2, 3) array was three ties, and 0.5 was node 0
+    net = ef.datasets.load_network("flomarriage")
+    model = ef.ERGM(net, "edges + triangle")
+    for bad, message in ((np.array([[0, 1, 2], [3, 4, 5]]), r"\(m, 2\) array .*shape \(2, 3\)"),
+                         ([0, 1, 2, 3], r"shape \(4,\)"),
+                         ([[0, 1], [0.5, 1.7]], r"whole numbers\): row 1 is \(0.5, 1.7\)"),
+                         ([["0", "1"]], "dtype <U1")):
+        with pytest.raises(ValueError, match=message):
+            model.statistics_vector(bad)
+        with pytest.raises(ValueError, match=message):
+            model.compiled(bad)
+    assert model.statistics_vector([[0.0, 8.0], [1.0, 8.0]]).tolist() == [2.0, 0.0]
+    assert model.statistics_vector([]).tolist() == [0.0, 0.0]
