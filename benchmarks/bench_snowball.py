@@ -10,6 +10,23 @@
                                                   --methods mple ee --ee-steps 40 --full-ee-fit]
     python benchmarks/bench_snowball.py directed --timing-only --designs 10x5x3
                                                   --ee-steps 200 --dask-repeats 3
+    python benchmarks/bench_snowball.py directed --start NET.pkl --burnin 0 ...
+
+``--ee-steps 200`` (20,000 iterations) lets a small sample's conditional EE finish relaxing
+after the learning rate drops to 0.001 (about 1,000 iterations); at 40 (4,000 iterations) the
+kept window still holds that relaxation and EE rightly says "not converged"
+(``docs/guide/snowball.md``, "EE's convergence call on small conditional fits").
+``--start`` starts the chain from a saved network (a pickle of (ties, n)) instead of the empty
+one; with ``--burnin 0`` that network is the one sampled.
+
+    python benchmarks/bench_snowball.py hubs --theta=-10.78,1.635,1.682,0.508 --burnin 1000000
+                                             --designs 10x20x2 --random-states 1 2 --methods mple
+
+``hubs`` checks the method around hubs: Epinions' own snowball samples, every sample's free
+dyads redrawn from the conditional model at ``--theta`` (``--burnin`` proposals of the
+snowball sampler from the observed sample), fitted back conditionally and combined against
+theta; and the change statistics of the first two samples' free dyads against the whole
+network's.
 
 ``directed`` is issue #35's check on a network whose theta is known: the Epinions
 model (``--model``) simulated on ``--n`` nodes from ``--theta`` (from the empty
@@ -345,10 +362,18 @@ def run_directed(args):
     print("uptime:", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
     formula = FORMULAS[args.model]
     theta = np.array([float(x) for x in args.theta.split(",")])
-    empty = ef.ERGM(ef.Network(args.n, np.zeros((0, 2), dtype=np.int64), True), formula)
+    if args.start:
+        # a saved network (pickle of (ties, n)), e.g. a hub-heavy draw of an earlier chain
+        import pickle
+        with open(args.start, "rb") as fh:
+            ties, n = pickle.load(fh)
+        start = ef.Network(int(n), np.asarray(ties, dtype=np.int64), True)
+    else:
+        start = ef.Network(args.n, np.zeros((0, 2), dtype=np.int64), True)
+    empty = ef.ERGM(start, formula)
     t0 = time.process_time()
-    net = empty.simulate(theta, n=1, burnin=args.burnin, output="networks",
-                         random_state=args.seed)[0]
+    net = (empty.simulate(theta, n=1, burnin=args.burnin, output="networks",
+                          random_state=args.seed)[0] if args.burnin > 0 else start)
     model = ef.ERGM(net, formula)
     deg = np.bincount(np.asarray(net.ties).ravel(), minlength=net.n)
     print(f"simulated at theta {theta.tolist()} (seed {args.seed}, burn-in {args.burnin:,}): "
@@ -438,10 +463,67 @@ def run_directed(args):
             json.dump(rows_out, fh, indent=1)
 
 
+def run_hubs(args):
+    """Hubs: Epinions' own snowball samples (its hubs in their inner waves), every sample's
+    free dyads redrawn from the conditional model at a known ``--theta`` (the snowball
+    sampler, ``--burnin`` proposals from the observed sample), fitted back conditionally by
+    every ``--methods`` and combined, against theta; first, the change statistics of every
+    free dyad of the first two samples against the whole network's (they must be equal)."""
+    import subprocess
+    from ergmfit.sampling.space import dyad_vars, var_pairs
+    print("uptime:", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
+    formula = FORMULAS[args.model]
+    theta = np.array([float(x) for x in args.theta.split(",")])
+    net = ef.datasets.load_network("epinions")
+    deg = np.bincount(np.asarray(net.ties).ravel(), minlength=net.n)
+    full = ef.ERGM(net, formula).compiled()
+    n_samples, n_seeds, waves = _parse_design(args.designs[0])
+    rows_out = []
+    for rs in args.random_states:
+        samples = ef.snowball_samples(net, n_samples, n_seeds=n_seeds, waves=waves,
+                                      random_state=rs)
+        for s in samples[:2]:
+            m = s.model(formula)
+            v = m.sample_space.free_vars()
+            pairs = var_pairs(s.network.n, True, v)
+            diff = np.abs(m.compiled().change_matrix(v)
+                          - full.change_matrix(dyad_vars(net.n, True, s.nodes[pairs]))).max()
+            hub = deg[s.nodes[pairs]].max(axis=1)
+            print(f"random_state {rs}: {len(v)} free dyads, {int((hub >= 1000).sum())} touching "
+                  f"a node of total degree >= 1000 (max {hub.max()}); largest |sample - whole "
+                  f"network| change statistic {diff:.3g}", flush=True)
+        redrawn = []
+        for k, s in enumerate(samples):
+            m = s.model(formula)
+            g = m.simulate(theta, n=1, burnin=args.burnin, output="networks",
+                           random_state=1000 + 17 * rs + k)[0]
+            redrawn.append(ef.snowball.SnowballSample(g, s.nodes, s.zones, s.zone_attr))
+            print(f"  sample {k + 1}: arcs {s.network.n_ties} -> {g.n_ties} after redrawing",
+                  flush=True)
+        labels = list(ef.ERGM(samples[0].network, formula).labels)
+        truth = {"truth": {lab: (float(theta[k]), 0.0) for k, lab in enumerate(labels)}}
+        for method in args.methods:
+            settings = dict(method=method)
+            if method == "ee":
+                settings.update(init="mple", ee_steps=args.ee_steps)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                fit = ef.fit_snowball(redrawn, formula, random_state=rs + 1000,
+                                      n_jobs=args.jobs, **settings)
+            print(f"-- conditional {method.upper()} of the redrawn samples: {fit.cpu_seconds:.0f} "
+                  f"CPU s; combined {fit.n_used} of {len(redrawn)}; left out "
+                  f"{fit.left_out() or 'none'}")
+            before = len(rows_out)
+            compare(fit, truth, rows_out)
+            for r in rows_out[before:]:
+                r.update(random_state=rs, method=method)
+    print("uptime:", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=("synthetic", "epinions", "directed"))
+    ap.add_argument("what", choices=("synthetic", "epinions", "directed", "hubs"))
     ap.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--n", type=int, default=3000)
@@ -478,6 +560,9 @@ def main():
                     help="time dask on the first k samples only")
     ap.add_argument("--theta", default="-7,-0.3,-0.3,2.0",
                     help="directed: the true theta of --model (comma-separated)")
+    ap.add_argument("--start", default=None,
+                    help="directed: start the chain from this saved network (a pickle of "
+                         "(ties, n)) instead of the empty one; --burnin 0 uses it as it is")
     ap.add_argument("--designs", nargs="+", default=["10x20x2"],
                     help="directed: sample designs SAMPLESxSEEDSxWAVES")
     ap.add_argument("--methods", nargs="+", default=["mple", "ee"],
@@ -487,7 +572,7 @@ def main():
     ap.add_argument("--save", default=None, help="write the comparison rows as JSON here")
     args = ap.parse_args()
     {"synthetic": run_synthetic, "epinions": run_epinions,
-     "directed": run_directed}[args.what](args)
+     "directed": run_directed, "hubs": run_hubs}[args.what](args)
 
 
 if __name__ == "__main__":

@@ -484,6 +484,13 @@ def _fit_one(sample, formula, method, seed, settings):
     return record
 
 
+def _cost(sample):
+    """A sample's fit's relative cost: its free dyads (about the inner waves' nodes
+    squared) and its ties (the network state, the statistics)."""
+    inner = int(np.count_nonzero(sample.zones < sample.zones.max())) if len(sample.zones) else 0
+    return inner * inner + int(sample.network.n_ties)
+
+
 def fit_snowball(samples, formula, method="ee", random_state=None, n_jobs=1, backend=None,
                  require_converged=True, **settings) -> MetaAnalysis:
     """Fit every snowball sample conditionally and combine the fits (meta-analysis).
@@ -500,7 +507,8 @@ def fit_snowball(samples, formula, method="ee", random_state=None, n_jobs=1, bac
     random_state : None, int or numpy Generator
         Each sample's fit gets its own seed drawn from it.
     n_jobs : int
-        Samples fitted at once (joblib; -1: every CPU).
+        Samples fitted at once (joblib; -1: every CPU).  They are sent out largest
+        first (by their inner waves' size), so that parallel workers finish together.
     backend : None, "loky", "threading" or "dask"
         joblib's backend; ``"dask"`` sends the samples to the workers of the
         current ``dask.distributed.Client`` (create one first, e.g.
@@ -536,9 +544,15 @@ def fit_snowball(samples, formula, method="ee", random_state=None, n_jobs=1, bac
     rng = check_random_state(random_state)
     seeds = rng.integers(0, 2**31 - 1, size=len(samples)).tolist()
     wall = time.perf_counter()
-    records = parallel_map(_fit_one, [(s, formula, method, seed, settings)
-                                      for s, seed in zip(samples, seeds)],
-                           n_jobs=n_jobs, backend=backend)
+    # the largest samples first (longest-processing-time order): a worker that frees up
+    # takes the next largest, so the last fits to finish are short ones and the workers
+    # end together; the records come back in the samples' order, each with its own seed
+    order = sorted(range(len(samples)), key=lambda k: -_cost(samples[k]))
+    done = parallel_map(_fit_one, [(samples[k], formula, method, seeds[k], settings)
+                                   for k in order], n_jobs=n_jobs, backend=backend)
+    records = [None] * len(samples)
+    for k, rec in zip(order, done):
+        records[k] = rec
     labels = records[0]["labels"]
     usable = [r["converged"] or not require_converged for r in records]
     out = meta_analysis(np.array([r["params"] for r in records]),

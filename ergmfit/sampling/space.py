@@ -44,6 +44,9 @@ PRESERVED = (None, "edges", "degrees", "odegrees", "idegrees", "b1degrees", "b2d
 # Proposals by name (see :func:`ergmfit.sampling.make_proposal`).
 PROPOSALS = ("tnt", "triadic", "random", "lifted-tnt", "lifted-triadic")
 
+# an attribute bound this large is none (``constraints._BIG``)
+_NO_BOUND = 1 << 30
+
 # Terms that count closed two-paths: the triadic proposals mix much faster for them.
 _TRIADIC_TERMS = frozenset({"triangle", "ttriple", "ctriple", "transitive", "cycle"})
 
@@ -86,6 +89,12 @@ class SampleSpace:
         """Whether the space is a set of free dyads only (no degree bounds or
         preserved statistics): then the MPLE design is restricted to it."""
         return True
+
+    @property
+    def toggles_design(self) -> bool:
+        """Whether the toggle of any one design dyad alone, from the observed network,
+        stays in the space (see :attr:`ConstrainedSpace.toggles_design`)."""
+        return self.dyad_independent
 
     def make_sampler(self, cm, proposal, seed):
         """The Metropolis-Hastings engine that runs ``proposal`` on ``cm``."""
@@ -351,6 +360,22 @@ class ConstrainedSpace(SampleSpace):
     @property
     def dyad_independent(self) -> bool:
         return self.bounds is None and self.preserve is None and self.attr_bounds is None
+
+    @property
+    def toggles_design(self) -> bool:
+        """Whether the toggle of any one design dyad (:meth:`design_vars`) alone, from
+        the observed network, stays in the space: a dyad-independent space, or the
+        ``snowball`` constraint's (lower bounds only -- at least one tie to the previous
+        wave --, and the ties whose removal would break one are ``pinned`` out of the
+        design).  Then the MPLE design's rows are the observed network's neighbours in
+        the space, as the existence checks need
+        (:mod:`ergmfit.estimation.mple.existence`)."""
+        if self.dyad_independent:
+            return True
+        if self.pinned is None or self.bounds is not None or self.preserve is not None:
+            return False
+        _, _, hi, _, hi_in = self.attr_bounds
+        return bool(np.all(hi >= _NO_BOUND) and np.all(hi_in >= _NO_BOUND))
 
     def _degree_args(self):
         return {"bounds": self.bounds, "preserve": self.preserve,

@@ -365,3 +365,40 @@ def test_ee_auto_settings_read_the_free_dyads_not_the_whole_sample():
     # the same network unconstrained is a large one
     cfg = EE(ee_steps=200, ee_inner_steps=100).resolved_settings(ef.ERGM(net, "edges + mutual"))
     assert cfg["update"] == "borisenko" and cfg["burnin"] == 10_001 and cfg["polish"] is False
+
+
+def _no_free_triangle():
+    # seeds 0, 1; wave 1: 2-5 (3 and 4 reached by one tie each: pinned); wave 2: 6-8.
+    # No free tie lies in a triangle, so the triangle count is at its least over the
+    # space: the conditional MLE of `triangle` is -Inf
+    ties = [(0, 2), (1, 2), (0, 3), (1, 4), (0, 5), (1, 5), (3, 4), (3, 6), (4, 7), (2, 8)]
+    return Network(9, ties, False, node_attrs={"zone": [0, 0, 1, 1, 1, 1, 2, 2, 2]})
+
+
+def test_snowball_existence_checks_apply_to_dependent_models():
+    """The existence checks (dead and collinear statistics, the separation direction that
+    the chains confirm) apply on a snowball sample's space, whose design dyads' toggles
+    are its moves from the observed network; until session 17 they were skipped there
+    (the space has degree bounds, so it is not dyad-independent)."""
+    from ergmfit.estimation.mple.existence import observed_design
+    m = ef.ERGM(_no_free_triangle(), "edges + triangle", constraints='~ snowball("zone")')
+    assert m.sample_space.toggles_design and not m.sample_space.dyad_independent
+    od = observed_design(m, m.compiled())
+    assert od is not None
+    d = od.direction
+    assert d is not None and d[1] < 0 and abs(d[0]) < 1e-9 * abs(d[1])
+    # a dyad-independent model's MLE on this space is not its MPLE: left to the MPLE
+    assert observed_design(ef.ERGM(_no_free_triangle(), "edges",
+                                   constraints='~ snowball("zone")'), None) is None
+    # a space with an upper degree bound: a design dyad's toggle may leave it
+    bd = ef.ERGM(_no_free_triangle(), "edges + triangle", constraints="~ bd(maxout=3)")
+    assert not bd.sample_space.toggles_design
+
+
+def test_snowball_ee_without_an_mle_raises():
+    """Conditional EE of a sample whose conditional MLE does not exist stops with the
+    reason (the chains confirm the separation), instead of reporting where it stopped."""
+    from ergmfit.exceptions import DegenerateModelError
+    m = ef.ERGM(_no_free_triangle(), "edges + triangle", constraints='~ snowball("zone")')
+    with pytest.raises(DegenerateModelError, match="does not exist"):
+        m.fit(method="ee", init=[0.0, 0.0], random_state=1, ee_steps=10)

@@ -17,13 +17,15 @@ from .chain import (burnin_iters, _drift, _make_pd, _planned_outer, batch_means_
 # ---------------------------------------------------------------------------
 # summaries of chains
 # ---------------------------------------------------------------------------
-def _chain_summary(ch, burnin, inner, polish=False, par=None, resim=None):
+def _chain_summary(ch, burnin, inner, polish=False, par=None, resim=None, memory=0.0):
     """Estimate, covariances and t-ratios of one chain (``par``: a curved
     model's map; its simulated statistics are the canonical ones).  After a
     final MCMC-MLE step (``polish``), ``resim(θ)`` -> (draws centred at the
     observed or conditional statistics, conditional covariance or None)
     simulates at the estimate reported, whose information then gives the
-    standard errors (:func:`_at_final_estimate`)."""
+    standard errors (:func:`_at_final_estimate`).  ``memory``: the per-iteration
+    autocorrelation of θ the update implies at least (Newton: 1 - the last learning
+    rate), for the drift test (:func:`half_means_drift`)."""
     par = Identity(ch["labels"]) if par is None else par
     p = len(ch["labels"])
     th, dz = ch["theta_rows"], ch["dz_rows"]
@@ -47,15 +49,11 @@ def _chain_summary(ch, burnin, inner, polish=False, par=None, resim=None):
     res["dz"] = dzk
     res["sd_theta"] = thk.std(axis=0, ddof=1) if N > 1 else np.zeros(p)
     res["drift"] = _drift(thk)
-    h = N // 2
     if N >= 8:
-        a, b2 = thk[:h], thk[h:]
-        va = np.diag(batch_means_sigma(a)) / len(a)
-        vb = np.diag(batch_means_sigma(b2)) / len(b2)
-        d = np.abs(a.mean(axis=0) - b2.mean(axis=0))
-        with np.errstate(divide="ignore", invalid="ignore"):
-            res["drift_z"] = np.where(va + vb > 0, d / np.sqrt(va + vb), np.where(d == 0, 0.0, np.inf))
-        res["drift_abs"] = d
+        # the AR(1) s.e. under the Newton update, whose memory is known (and derived and
+        # checked: test_ee_drift.py); batch means alone under the others, as before
+        res["drift_z"], res["drift_abs"] = half_means_drift(
+            thk, float(memory) ** int(ch["store_every"]) if memory > 0 else None)
     else:
         res["drift_z"] = np.full(p, np.inf)
         res["drift_abs"] = np.full(p, np.inf)
@@ -81,6 +79,84 @@ def _chain_summary(ch, burnin, inner, polish=False, par=None, resim=None):
                   se_mc=np.sqrt(np.clip(np.diag(_make_pd(st)), 0, None)).tolist())
     res["estimnet"] = en
     return res
+
+
+def half_means_drift(rows, rho_floor=0.0):
+    """Drift of a kept θ trajectory: (z, d) per parameter, d = |mean of the first half -
+    mean of the second half| and z = d over the Monte-Carlo s.e. of that difference
+    (Geweke's diagnostic with halves).
+
+    The s.e. of each half's mean is the larger of its batch-means one and its AR(1)
+    spectral one, σ² (1 + ρ) / ((1 - ρ) m) for its m rows, with σ² and the lag-1
+    autocorrelation ρ (at least ``rho_floor``, at most 1 - 2 / m) of the rows about
+    a straight line through their half, pooled over both halves (Geweke's spectral s.e.
+    with an AR(1) fit; about a line, so that a trend shows as drift, not as memory).
+    An EE trajectory is an autoregression of θ whose memory is at least 1 / (learning
+    rate) iterations -- 1,000 at the last rate 0.001, and longer along poorly identified
+    directions -- while batch means take ⌊√m⌋ rows per batch (63 iterations of a
+    4,000-iteration half): batches shorter than the memory understate the s.e.
+    several-fold, and a stationary trajectory of a
+    small model (a snowball sample's conditional fit, every |t| < 0.02 after 20,000
+    iterations, lag-1 autocorrelation of its rows 0.95) scored z = 10-12.  A trend
+    within the window still shows: the halves' means differ by more than the slow
+    fluctuation explains (and under the Newton update the t-ratio over the window is
+    the net displacement of θ, so a relaxation that has not finished fails that test).
+
+    ``rho_floor``: the least lag-1 autocorrelation of the rows that the update implies
+    (None: batch means alone, the s.e. of the updates whose memory is not derived here);
+    under the Newton update θ relaxes at most at the learning rate a per iteration, so
+    rows ``s`` iterations apart have ρ ≥ (1 - a)^s (:func:`_chain_summary`'s
+    ``memory``).  40 rows cannot estimate a memory of 10-30 rows (the estimate is
+    biased low), so the floor keeps the s.e. from the known dynamics.
+
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> x = np.zeros(80)
+    >>> for k in range(1, 80):
+    ...     x[k] = 0.9 * x[k - 1] + rng.normal()
+    >>> z, d = half_means_drift(x[:, None], rho_floor=0.9)
+    >>> bool(z[0] < 3), bool(half_means_drift((x + 0.5 * np.arange(80))[:, None])[0][0] > 3)
+    (True, True)
+    """
+    X = np.asarray(rows, dtype=float)
+    h = len(X) // 2
+    a, b = X[:h], X[h:]
+    d = np.abs(a.mean(axis=0) - b.mean(axis=0))
+    if rho_floor is None:
+        va = np.diag(batch_means_sigma(a)) / len(a)
+        vb = np.diag(batch_means_sigma(b)) / len(b)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            z = np.where(va + vb > 0, d / np.sqrt(va + vb), np.where(d == 0, 0.0, np.inf))
+        return z, d
+    ra, rb = _detrended(a), _detrended(b)
+    den = (ra * ra).sum(axis=0) + (rb * rb).sum(axis=0)
+    num = (ra[1:] * ra[:-1]).sum(axis=0) + (rb[1:] * rb[:-1]).sum(axis=0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rho = np.where(den > 0, num / den, 0.0)
+    # (a memory as long as the half itself is past telling from its rows: capped there)
+    rho = np.clip(np.maximum(rho, rho_floor), 0.0, 1.0 - 2.0 / max(len(a), 4))
+    va, vb = _mean_variance(a, ra, rho), _mean_variance(b, rb, rho)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(va + vb > 0, d / np.sqrt(va + vb), np.where(d == 0, 0.0, np.inf))
+    return z, d
+
+
+def _detrended(X):
+    """X minus its least-squares straight line (per column)."""
+    t = np.arange(len(X), dtype=float)
+    t -= t.mean()
+    X = X - X.mean(axis=0)
+    tt = float(t @ t)
+    return X - np.outer(t, (t @ X) / tt) if tt > 0 else X
+
+
+def _mean_variance(X, resid, rho):
+    """Monte-Carlo variance of the column means of autocorrelated rows X: the larger of
+    the batch-means and the AR(1) estimate from the residuals ``resid`` about a line and
+    their lag-1 autocorrelation ``rho`` (see :func:`half_means_drift`)."""
+    m = len(X)
+    ar = (resid * resid).mean(axis=0) * (1 + rho) / (1 - rho)
+    return np.maximum(np.diag(batch_means_sigma(X)), ar) / m
 
 
 def estimnet_rows(th, dz, it_idx, keep, inner, store_every):
@@ -298,6 +374,20 @@ def pool_chains(summaries):
 
 
 
+def _theta_memory(cfg):
+    """The least per-iteration autocorrelation of θ that the update implies in the last
+    learning-rate stage: 1 - a under the Newton update (θ moves by a M^-1 dzA per
+    iteration, M the covariance of the statistics, so it relaxes at most at rate a);
+    0 (none assumed) under the other updates."""
+    if cfg.get("update") != "newton":
+        return 0.0
+    try:
+        a = float(np.atleast_1d(np.asarray(cfg["learning_rate"], dtype=float))[-1])
+    except (TypeError, ValueError):
+        return 0.0
+    return 1.0 - a if 0.0 < a < 1.0 else 0.0
+
+
 def build_results(model, out):
     """Turn :meth:`EE.run <ergmfit.estimation.ee.estimator.EE.run>`'s output into an ERGMResults."""
     from ...results import ERGMResults
@@ -306,9 +396,11 @@ def build_results(model, out):
     p = len(labels)
     inner = cfg["ee_inner_steps"]
     par = getattr(model, "parameterisation", None)
+    memory = _theta_memory(cfg)
     sums = [_chain_summary(ch, cfg["burnin"], inner, cfg["polish"], par,
                            None if out["interrupted"] or ch["sims"] is None else
-                           final_simulation(model, len(ch["sims"]), ch["sim_interval"], seed))
+                           final_simulation(model, len(ch["sims"]), ch["sim_interval"], seed),
+                           memory)
             for ch, seed in zip(chains, out["seeds"])]
     if not out["interrupted"]:
         check_identifiable(chains, labels, cfg,

@@ -21,7 +21,10 @@ observed network are networks of that space, so:
   convex hull of the sample, the test MCMC-MLE's step length uses).
 
 Only for linear (not curved) models without offsets or target statistics,
-on dyad-independent sample spaces (single toggles are moves there).
+on dyad-independent sample spaces (single toggles are moves there) and, for
+dyad-dependent models, on spaces whose design dyads' toggles are moves from the
+observed network (a snowball sample's: the ties a node needs to keep its bound are
+pinned out of the design; ``SampleSpace.toggles_design``).
 """
 from __future__ import annotations
 
@@ -61,9 +64,19 @@ def _applies(model):
     if np.any(model_offsets(model)[0]):
         return False
     space = getattr(model, "sample_space", None)
-    if space is None or not space.dyad_independent:
+    if space is None:
         return False
-    return True
+    if space.dyad_independent:
+        return True
+    # a space with degree bounds whose design dyads' toggles are still its moves from the
+    # observed network (a snowball sample's: `toggles_design`): the observed network's
+    # neighbours there are the design's rows, so a statistic dead or collinear over them
+    # and a separation direction mean what they mean on free dyads -- for a dyad-dependent
+    # model, whose separation the caller confirms by simulation.  A dyad-independent
+    # model's MLE on such a space is not its MPLE, so the callers' shortcut (separated
+    # MPLE: no MLE, at once) would not hold: not checked here (its MPLE checks its design)
+    return bool(getattr(space, "toggles_design", False)) \
+        and not bool(getattr(model, "dyad_independent", False))
 
 
 def observed_design(model, bm, unit="dyad"):
