@@ -22,6 +22,7 @@ EstimNet's terms onto these sums is in :mod:`ergmfit.terms.wholecount`.
 import numpy as np
 cimport numpy as cnp
 from cpython.exc cimport PyErr_CheckSignals
+from libc.math cimport pow
 from libc.stdlib cimport calloc, malloc, free
 
 cnp.import_array()
@@ -179,3 +180,48 @@ def two_path_sums(Py_ssize_t n, x_indptr, x_indices, y_indptr, y_indices,
         free(cnt)
         free(touched)
     return result
+
+
+cdef enum:
+    DEG_QTAB = 512      # q^d tabulated below this degree (pow() beyond), as AltStarKernel
+
+
+def degree_sums(Py_ssize_t n, const i64[:] ends, double lam):
+    """The sum, over the ties in their order, of ``lam * (1 - q^d)`` (q = 1 - 1/lam), d the
+    number of earlier ties with the same end ``ends[r]``: ``AltInStars(lam)`` when ``ends``
+    are the heads, ``AltOutStars(lam)`` when they are the tails -- the change statistics that
+    adding the ties one by one to the empty graph sums, in the same order and the same
+    floating-point operations (the same doubles), from a counter per node instead of a
+    network state (:mod:`ergmfit.terms.wholecount`).  ``ends`` may be a strided column.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> heads = np.array([[0, 2], [1, 2], [0, 1]])[:, 1]       # in-degrees 0, 1, 2
+    >>> float(degree_sums(3, heads, 2.0))                       # 2 (1 - 1) + 2 (1 - 1/2) + 2 (1 - 1)
+    1.0
+    """
+    cdef Py_ssize_t r, m = ends.shape[0]
+    cdef i64 e
+    cdef int d
+    cdef double q = 1.0 - 1.0 / lam, total = 0.0
+    cdef double tab[DEG_QTAB]
+    if not (lam > 1.0):
+        raise ValueError(f"lambda must be greater than 1, got {lam!r}")
+    if m and (np.min(ends) < 0 or np.max(ends) >= n):
+        raise ValueError(f"ends has a node outside 0..{n - 1}")
+    cdef int* deg = <int*>calloc(n if n else 1, sizeof(int))
+    if deg == NULL:
+        raise MemoryError(f"degree_sums: a counter for each of {n:,} nodes")
+    try:
+        with nogil:
+            for d in range(DEG_QTAB):
+                tab[d] = pow(q, d)
+            for r in range(m):
+                e = ends[r]
+                d = deg[e]
+                total += lam * (1.0 - (tab[d] if d < DEG_QTAB else pow(q, d)))
+                deg[e] = d + 1
+    finally:
+        free(deg)
+    return total

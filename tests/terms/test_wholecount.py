@@ -89,8 +89,8 @@ def test_statistics_vector_counts_the_alternating_terms_whole_at_large_n(monkeyp
     monkeypatch.setattr(ergmfit.model, "whole_counts", counting)
     monkeypatch.setattr(wc, "WHOLE_COUNT_NODES", n)
     whole = ef.ERGM(net, formula).statistics_vector()
-    assert [type(k).__name__ for k in calls[0]] == ["AltKTrianglesTKernel", "AltTwoPathsTKernel",
-                                                    "AltTwoPathsUKernel"]
+    assert [type(k).__name__ for k in calls[0]] == ["EdgesKernel", "AltKTrianglesTKernel",
+                                                    "AltTwoPathsTKernel", "AltTwoPathsUKernel"]
     np.testing.assert_allclose(whole, by_ties, rtol=1e-12)
     # of other ties (a sample's) as well
     other = _arcs(n, 1200, 5, hub=False)
@@ -138,3 +138,33 @@ def test_arc_sums_without_the_pairs_equal_the_full_pass(seed):
         arcs_only = two_path_sums(n, *first, *second, *out, *inn, ftab, pairs=False)
         assert full[:, 0].min() > 0 and (arcs_only[:, 0] == 0).all()
         np.testing.assert_array_equal(arcs_only[:, 1:], full[:, 1:])
+
+
+def test_edges_and_alternating_stars_are_counted_from_degrees_bit_for_bit(monkeypatch):
+    # EstimNet's Epinions model: every term counted whole, no network state for the observed
+    # statistics (it was the statistics phase's largest allocation); the degree-counted
+    # terms give the very doubles of the tie-by-tie count (same sums in the same order)
+    import ergmfit.model
+    n = 150
+    arcs = _arcs(n, 1800, 6)
+    arcs = arcs[np.random.default_rng(7).permutation(len(arcs))]     # not sorted by tail
+    net = ef.Network(n, arcs, True)
+    formula = "Arc + AltInStars + AltOutStars(3.5) + AltKTrianglesT + AltInStars(1.25)"
+    by_ties = ef.ERGM(net, formula).statistics_vector()
+    monkeypatch.setattr(wc, "WHOLE_COUNT_NODES", n)
+
+    def no_state(*args):
+        raise AssertionError("a network state was built for the observed statistics")
+    monkeypatch.setattr(ergmfit.model.ERGM, "_accumulate_by_ties", no_state)
+    whole = ef.ERGM(net, formula).statistics_vector()
+    assert whole[[0, 1, 2, 4]].tobytes() == by_ties[[0, 1, 2, 4]].tobytes()
+    np.testing.assert_allclose(whole[3], by_ties[3], rtol=1e-12)
+    # a tie outside the nodes or a self-loop: the errors of the tie-by-tie count
+    with pytest.raises(IndexError, match="outside 0..149"):
+        ef.ERGM(net, formula).statistics_vector([[0, 1], [3, 150]])
+    with pytest.raises(ValueError, match="self-loops"):
+        ef.ERGM(net, formula).statistics_vector([[0, 1], [3, 3]])
+    # terms that read more than degrees stay tie by tie (altkstar on an undirected network
+    # is not counted here: whole counts are for directed networks)
+    assert not wc.countable(ef.ERGM(net, "mutual").kernels[0])
+    assert wc.countable(ef.ERGM(net, "AltOutStars").kernels[0])
