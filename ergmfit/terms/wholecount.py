@@ -24,12 +24,14 @@ The model counts these terms this way on networks of at least :data:`WHOLE_COUNT
 the formula are still counted tie by tie, without two-path caches.  Both counts give the same
 statistics up to rounding (``tests/terms/test_wholecount.py``: 1e-12).
 
-Terms whose change statistics read only the degrees of the tie's ends are counted here as well
-(:data:`DEGREE_COUNTED`), from one counter per node instead of a second network state (on
-Epinions that state was the largest allocation of the observed statistics, 31 MB):
+Terms whose change statistics read only the degrees of the tie's ends, and ``mutual``, are
+counted here as well (:data:`DEGREE_COUNTED`), from one counter per node instead of a second
+network state (on Epinions that state was the largest allocation of the observed statistics,
+31 MB):
 
 ==================  ===========================================================
 Arc / edges         the number of arcs
+Reciprocity/mutual  the number of mutual dyads (:func:`~ergmfit.terms._wholecount.mutual_count`)
 AltInStars          sum over arcs, in order, of lambda (1 - q^d), d the head's in-degree so far
 AltOutStars         the same with the tail's out-degree
 ==================  ===========================================================
@@ -41,11 +43,11 @@ network state is built for the observed statistics at all.
 import numpy as np
 
 from ._coreterms import (
-    MODE_IN, MODE_OUT, AltStarKernel, EdgesKernel, AltKTrianglesCKernel, AltKTrianglesDKernel, AltKTrianglesTKernel, AltKTrianglesUKernel,
+    MODE_IN, MODE_OUT, AltStarKernel, EdgesKernel, MutualKernel, AltKTrianglesCKernel, AltKTrianglesDKernel, AltKTrianglesTKernel, AltKTrianglesUKernel,
     AltTwoPathsDKernel, AltTwoPathsTDKernel, AltTwoPathsTKernel, AltTwoPathsUKernel,
 )
 from ..network.rows import neighbour_rows
-from ._wholecount import degree_sums, two_path_sums
+from ._wholecount import degree_sums, mutual_count, two_path_sums
 
 #: networks with at least this many nodes count the terms of :data:`WHOLE_COUNTS` by
 #: :func:`whole_counts` (the Pokec benchmark's network, Epinions, ...)
@@ -66,16 +68,18 @@ WHOLE_COUNTS = {
 }
 
 
-#: kernel classes counted from the degrees (directed networks): edges, and AltInStars /
+#: kernel classes counted from the degrees (directed networks): edges, mutual, and AltInStars /
 #: AltOutStars (:class:`AltStarKernel` of mode in or out)
-DEGREE_COUNTED = (EdgesKernel, AltStarKernel)
+DEGREE_COUNTED = (EdgesKernel, MutualKernel, AltStarKernel)
 
 
 def _degree_column(kernel):
     """The tie column whose running degree ``kernel`` reads (1 heads, 0 tails), None for
-    edges, -1 if it is not counted from the degrees."""
+    edges, "mutual" for mutual, -1 if it is not counted here."""
     if type(kernel) is EdgesKernel:
         return None
+    if type(kernel) is MutualKernel:
+        return "mutual"
     if type(kernel) is AltStarKernel and kernel.mode in (MODE_IN, MODE_OUT):
         return 1 if kernel.mode == MODE_IN else 0
     return -1
@@ -111,7 +115,12 @@ def whole_counts(n, ties, kernels):
         if type(k) in WHOLE_COUNTS:
             continue
         col = _degree_column(k)
-        result[pos] = float(len(ties)) if col is None else degree_sums(n, ties[:, col], k.lam)
+        if col is None:
+            result[pos] = float(len(ties))
+        elif col == "mutual":
+            result[pos] = float(mutual_count(n, ties[:, 0], ties[:, 1]))
+        else:
+            result[pos] = degree_sums(n, ties[:, col], k.lam)
     if not any(type(k) in WHOLE_COUNTS for k in kernels):
         return result
     out_rows = neighbour_rows(n, ties[:, 0], ties[:, 1], np.int32)

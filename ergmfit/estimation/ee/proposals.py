@@ -31,29 +31,14 @@ AUTO_RECIPROCATION_RATIO = 10.0
 MAX_RECIPROCATION = 0.9
 
 
-_BLOCK = 1 << 16       # reversed arcs looked up at once by mutual_counts
-
-
 def mutual_counts(network):
     """(D, L, M) of a directed network: ordered dyads, arcs, mutual dyads."""
+    from ...terms._wholecount import mutual_count
     ties = np.asarray(network.ties, dtype=np.int64).reshape(-1, 2)
     n = int(network.n)
-    L = len(ties)
-    if L == 0:
-        return n * (n - 1), 0, 0
-    # the sorted keys (one int64 an arc) and the reversed arcs looked up a block at a time:
-    # np.isin's sorted copies of both took 20 MB on Epinions, more than the EE state's growth
-    key = ties[:, 0] * n
-    key += ties[:, 1]
-    key.sort()
-    found = 0
-    for a in range(0, L, _BLOCK):
-        rev = ties[a:a + _BLOCK, 1] * n
-        rev += ties[a:a + _BLOCK, 0]
-        at = np.searchsorted(key, rev)
-        np.minimum(at, L - 1, out=at)
-        found += int(np.count_nonzero(key[at] == rev))
-    return n * (n - 1), L, found // 2
+    # counted in O(n + m) from the in- and out-lists (np.isin's sorted copies took 20 MB and
+    # 0.13 CPU s on Epinions)
+    return n * (n - 1), len(ties), mutual_count(n, ties[:, 0], ties[:, 1])
 
 
 def reciprocation_probability(model, setting, proposal, space):
