@@ -500,17 +500,22 @@ cdef class NetworkState:
         cdef int e, t
         if not self.directed and i > j:
             t = i; i = j; j = t
-        self.version += 1
+        # the version moves on just before the neighbour arrays change: until then the
+        # marks of this version (mark_out / mark_in) still describe the lists, and the
+        # per-arc counts' update (_arc_side) and the new arc's own count may read them
         if self.cached:
             if self._update_caches(i, j, 1) != 0:
+                self.version += 1
                 return -1
         if self.n_ties == self.tie_cap and self._reserve_ties(2 * self.tie_cap) != 0:
+            self.version += 1
             return -1
         e = <int>self.n_ties
         self.ends[2 * e] = i
         self.ends[2 * e + 1] = j
         if self.arc_m != NULL:
             self.arc_m[e] = self.count_otp(i, j)     # the new arc's own count
+        self.version += 1
         self.tp_out += self.orec(i).deg
         self.tp_in += self.irec(j).deg
         self.tp_mid += self.irec(i).deg + self.orec(j).deg
@@ -538,10 +543,11 @@ cdef class NetworkState:
         if slot == NULL:
             return 0
         e = <int>slot.val
-        self.version += 1
-        if self.cached:
+        if self.cached:                 # (the version moves on after: see add_tie)
             if self._update_caches(i, j, -1) != 0:
+                self.version += 1
                 return -1
+        self.version += 1
         self._drop(self.orec(i), self.out_deg, i, j)
         self._drop(self.irec(j), self.in_deg, j, i)
         self.tp_out -= self.orec(i).deg
@@ -614,7 +620,18 @@ cdef class NetworkState:
         cdef int t, w
         cdef TieSlot* slot
         cdef int64_t n = self.n
+        cdef Marks* fm = &self.mo if fixed_tail else &self.mi
         if od <= fd:
+            if fm.node == fixed and fm.version == self.version:
+                # fixed's list marked by the change statistic of this toggle (the kernels'
+                # mark_out / mark_in, this version): only the members are probed
+                for t in range(od):
+                    w = ol[t]
+                    if is_marked(fm, w):
+                        slot = tiemap_find(&self.tie_map, fixed * n + w if fixed_tail
+                                           else w * n + fixed)
+                        self.arc_m[slot.val] += delta
+                return
             for t in range(od):
                 w = ol[t]
                 slot = tiemap_find(&self.tie_map, fixed * n + w if fixed_tail else w * n + fixed)
