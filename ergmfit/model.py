@@ -402,7 +402,8 @@ class ERGM:
             # the directed alternating terms at large n: one pass over the two-paths
             # (ergmfit.terms.wholecount) instead of a two-path look-up per tie and term
             rest = [k for p, k in enumerate(kernels) if p not in whole]
-            rest_stats = self._accumulate_by_ties(ties, rest)
+            # no network state when every term is counted whole (Epinions' EstimNet model)
+            rest_stats = self._accumulate_by_ties(ties, rest) if rest else np.zeros(0)
             sizes = [len(t.empty) for t in self.terms]
             starts = np.concatenate([[0], np.cumsum(sizes)]).astype(int)
             out, r = self._empty.copy(), 0

@@ -18,6 +18,10 @@ cdef class CompiledModel:
     cdef int64_t random_var(self, RNG* rng) noexcept nogil:
         return rng_below(rng, self.n_vars)
 
+    def n_on_vars(self):
+        """The number of variables that are on (``len(on_vars())`` without the array)."""
+        return self.n_on()
+
     def on_vars(self):
         """Indices of the variables that are on (equal to 1; nonzero)."""
         cdef int64_t k, m = self.n_on()

@@ -118,7 +118,7 @@ cdef class CountState:
             raise ValueError(f"{m} dyads but {y.shape[0]} values")
         if m and (d.min() < 0 or d.max() >= n or np.any(d[:, 0] == d[:, 1])):
             raise ValueError(f"dyads must be pairs of distinct nodes in 0..{n - 1}")
-        if tiemap_init(&self.index, max(16, m)) != 0 or self._reserve(max(16, m)) != 0:
+        if tiemap_init(&self.index, max(16, m), <int64_t>n * n) != 0 or self._reserve(max(16, m)) != 0:
             raise MemoryError()
         for k in range(m):
             if self.value(<int>d[k, 0], <int>d[k, 1]) != 0:

@@ -73,7 +73,7 @@ def state_bytes(int64_t n, int64_t n_ties, bint directed):
     Examples
     --------
     >>> state_bytes(75879, 508837, True) // 2 ** 20      # Epinions
-    34
+    26
     """
     cdef double mean_deg = n_ties / max(n, 1) * (1.0 if directed else 2.0)
     cdef int64_t rec = 64 if mean_deg <= REC_LINE_DEGREE else (128 if mean_deg <= REC_WIDE_DEGREE
@@ -81,7 +81,8 @@ def state_bytes(int64_t n, int64_t n_ties, bint directed):
     cdef int64_t sides = 2 if directed else 1
     return int(sides * n * (rec + sizeof(int*) + sizeof(int))    # records, nb and deg mirrors
                + 2 * n_ties * sizeof(int)                      # the tie list (both ends)
-               + 2 * n_ties * sizeof(TieSlot)                   # the tie map (half full or more)
+               + 2 * n_ties * sizeof(TieSlot)                   # the tie map (half full or more;
+                                                               # 8-byte slots)
                + 2 * n_ties * sizeof(int))                     # neighbour lists, both ends
 
 
@@ -97,7 +98,7 @@ def cache_budget(int64_t n, int64_t n_ties, bint directed):
     >>> cache_budget(75879, 508837, True) // 2 ** 20      # Epinions: its 256 MiB of counts fit
     1024
     >>> cache_budget(1632803, 30622564, True) // 2 ** 30  # Pokec's size: 4 times its state
-    7
+    5
     >>> cache_budget(1000, 5000, True) == CACHE_MEMORY_FLOOR
     True
     """
@@ -328,7 +329,7 @@ cdef class NetworkState:
         self._init_records(self.out_rec, self.out_nb, nn)
         if directed:
             self._init_records(self.in_rec, self.in_nb, nn)
-        if tiemap_init(&self.tie_map, 16) != 0:
+        if tiemap_init(&self.tie_map, 16, <int64_t>n * n) != 0:
             raise MemoryError("cannot allocate the network state")
         if arr is not None:
             self._add_many(arr)
@@ -405,7 +406,7 @@ cdef class NetworkState:
             # sized for a load of at most 0.6 (the table grows at 0.75): 8 M slots,
             # 134 MB, for the 5 M ties of G(10^6, 10 / n) instead of 268 MB at 1/2
             tiemap_free(&self.tie_map)
-            if tiemap_init(&self.tie_map, 5 * total // 6) != 0:
+            if tiemap_init(&self.tie_map, 5 * total // 6, <int64_t>self.n * self.n) != 0:
                 return -1
         if total > self.tie_cap and self._reserve_ties(total) != 0:
             return -1
@@ -499,17 +500,22 @@ cdef class NetworkState:
         cdef int e, t
         if not self.directed and i > j:
             t = i; i = j; j = t
-        self.version += 1
+        # the version moves on just before the neighbour arrays change: until then the
+        # marks of this version (mark_out / mark_in) still describe the lists, and the
+        # per-arc counts' update (_arc_side) and the new arc's own count may read them
         if self.cached:
             if self._update_caches(i, j, 1) != 0:
+                self.version += 1
                 return -1
         if self.n_ties == self.tie_cap and self._reserve_ties(2 * self.tie_cap) != 0:
+            self.version += 1
             return -1
         e = <int>self.n_ties
         self.ends[2 * e] = i
         self.ends[2 * e + 1] = j
         if self.arc_m != NULL:
             self.arc_m[e] = self.count_otp(i, j)     # the new arc's own count
+        self.version += 1
         self.tp_out += self.orec(i).deg
         self.tp_in += self.irec(j).deg
         self.tp_mid += self.irec(i).deg + self.orec(j).deg
@@ -537,10 +543,11 @@ cdef class NetworkState:
         if slot == NULL:
             return 0
         e = <int>slot.val
-        self.version += 1
-        if self.cached:
+        if self.cached:                 # (the version moves on after: see add_tie)
             if self._update_caches(i, j, -1) != 0:
+                self.version += 1
                 return -1
+        self.version += 1
         self._drop(self.orec(i), self.out_deg, i, j)
         self._drop(self.irec(j), self.in_deg, j, i)
         self.tp_out -= self.orec(i).deg
@@ -613,7 +620,18 @@ cdef class NetworkState:
         cdef int t, w
         cdef TieSlot* slot
         cdef int64_t n = self.n
+        cdef Marks* fm = &self.mo if fixed_tail else &self.mi
         if od <= fd:
+            if fm.node == fixed and fm.version == self.version:
+                # fixed's list marked by the change statistic of this toggle (the kernels'
+                # mark_out / mark_in, this version): only the members are probed
+                for t in range(od):
+                    w = ol[t]
+                    if is_marked(fm, w):
+                        slot = tiemap_find(&self.tie_map, fixed * n + w if fixed_tail
+                                           else w * n + fixed)
+                        self.arc_m[slot.val] += delta
+                return
             for t in range(od):
                 w = ol[t]
                 slot = tiemap_find(&self.tie_map, fixed * n + w if fixed_tail else w * n + fixed)

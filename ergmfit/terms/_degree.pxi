@@ -131,8 +131,8 @@ cdef class AltStarKernel(TermKernel):
     Statistic lambda^2 sum_i [q^d_i - 1 + d_i / lambda], q = 1 - 1/lambda;
     raising d to d + 1 adds lambda (1 - q^d).
     """
-    cdef int mode
-    cdef double lam
+    cdef readonly int mode          # read by ergmfit.terms.wholecount (degree_sums)
+    cdef readonly double lam
     cdef double q
     cdef double[STAR_QTAB] tab      # q^d as pow() gives it, for d < STAR_QTAB (EE calls it
                                     # at every proposal: a load instead of a pow)

@@ -22,6 +22,7 @@ EstimNet's terms onto these sums is in :mod:`ergmfit.terms.wholecount`.
 import numpy as np
 cimport numpy as cnp
 from cpython.exc cimport PyErr_CheckSignals
+from libc.math cimport pow
 from libc.stdlib cimport calloc, malloc, free
 
 cnp.import_array()
@@ -179,3 +180,105 @@ def two_path_sums(Py_ssize_t n, x_indptr, x_indices, y_indptr, y_indices,
         free(cnt)
         free(touched)
     return result
+
+
+cdef enum:
+    DEG_QTAB = 512      # q^d tabulated below this degree (pow() beyond), as AltStarKernel
+
+
+def degree_sums(Py_ssize_t n, const i64[:] ends, double lam):
+    """The sum, over the ties in their order, of ``lam * (1 - q^d)`` (q = 1 - 1/lam), d the
+    number of earlier ties with the same end ``ends[r]``: ``AltInStars(lam)`` when ``ends``
+    are the heads, ``AltOutStars(lam)`` when they are the tails -- the change statistics that
+    adding the ties one by one to the empty graph sums, in the same order and the same
+    floating-point operations (the same doubles), from a counter per node instead of a
+    network state (:mod:`ergmfit.terms.wholecount`).  ``ends`` may be a strided column.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> heads = np.array([[0, 2], [1, 2], [0, 1]])[:, 1]       # in-degrees 0, 1, 2
+    >>> float(degree_sums(3, heads, 2.0))                       # 2 (1 - 1) + 2 (1 - 1/2) + 2 (1 - 1)
+    1.0
+    """
+    cdef Py_ssize_t r, m = ends.shape[0]
+    cdef i64 e
+    cdef int d
+    cdef double q = 1.0 - 1.0 / lam, total = 0.0
+    cdef double tab[DEG_QTAB]
+    if not (lam > 1.0):
+        raise ValueError(f"lambda must be greater than 1, got {lam!r}")
+    if m and (np.min(ends) < 0 or np.max(ends) >= n):
+        raise ValueError(f"ends has a node outside 0..{n - 1}")
+    cdef int* deg = <int*>calloc(n if n else 1, sizeof(int))
+    if deg == NULL:
+        raise MemoryError(f"degree_sums: a counter for each of {n:,} nodes")
+    try:
+        with nogil:
+            for d in range(DEG_QTAB):
+                tab[d] = pow(q, d)
+            for r in range(m):
+                e = ends[r]
+                d = deg[e]
+                total += lam * (1.0 - (tab[d] if d < DEG_QTAB else pow(q, d)))
+                deg[e] = d + 1
+    finally:
+        free(deg)
+    return total
+
+
+def mutual_count(Py_ssize_t n, const i64[:] tails, const i64[:] heads):
+    """The number of mutual dyads {a, b} (a -> b and b -> a both among the arcs ``tails[r] ->
+    heads[r]``; no arc repeated): ``mutual``/``Reciprocity``'s statistic, counted in O(n + m)
+    from the out- and in-lists (counting sorts) and one stamp per node, without sorting
+    or hashing the arcs.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> arcs = np.array([[0, 1], [1, 0], [1, 2], [2, 0], [0, 2]])
+    >>> mutual_count(3, arcs[:, 0], arcs[:, 1])
+    2
+    """
+    cdef Py_ssize_t m = tails.shape[0], r, a, k
+    cdef i64 t, h, found = 0
+    if heads.shape[0] != m:
+        raise ValueError("tails and heads must be equally long")
+    if m and (min(np.min(tails), np.min(heads)) < 0 or max(np.max(tails), np.max(heads)) >= n):
+        raise ValueError(f"an arc has a node outside 0..{n - 1}")
+    if m == 0:
+        return 0
+    cdef i64* optr = <i64*>calloc(n + 1, sizeof(i64))
+    cdef i64* iptr = <i64*>calloc(n + 1, sizeof(i64))
+    cdef i32* oidx = <i32*>malloc(m * sizeof(i32))
+    cdef i32* iidx = <i32*>malloc(m * sizeof(i32))
+    cdef i32* stamp = <i32*>malloc(n * sizeof(i32))
+    try:
+        if optr == NULL or iptr == NULL or oidx == NULL or iidx == NULL or stamp == NULL:
+            raise MemoryError(f"mutual_count: lists of {m:,} arcs")
+        with nogil:
+            for r in range(m):
+                optr[tails[r] + 1] += 1
+                iptr[heads[r] + 1] += 1
+            for a in range(n):
+                optr[a + 1] += optr[a]
+                iptr[a + 1] += iptr[a]
+                stamp[a] = -1
+            for r in range(m):              # the lists, filled from their ends backwards
+                t = tails[r]
+                h = heads[r]
+                optr[t + 1] -= 1
+                oidx[optr[t + 1]] = <i32>h
+                iptr[h + 1] -= 1
+                iidx[iptr[h + 1]] = <i32>t
+            # now optr[a + 1] is where a's list starts (= the old optr[a]); the lists end at
+            # optr[a + 2] (the next one's start), a's at optr[a + 2] for a < n - 1, m for n - 1
+            for a in range(n):
+                for k in range(optr[a + 1], optr[a + 2] if a + 1 < n else m):
+                    stamp[oidx[k]] = <i32>a
+                for k in range(iptr[a + 1], iptr[a + 2] if a + 1 < n else m):
+                    if stamp[iidx[k]] == a:
+                        found += 1
+    finally:
+        free(optr); free(iptr); free(oidx); free(iidx); free(stamp)
+    return int(found // 2)

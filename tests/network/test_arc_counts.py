@@ -129,3 +129,28 @@ def test_require_held_names_the_bytes_of_the_arc_counts():
     roomy = NetworkState(N, True, arcs, dense=False)
     roomy.enable_caches(AOTP, require_held=True)
     assert roomy.cached == AOTP
+
+
+def test_arc_counts_follow_toggles_made_right_after_their_change_statistics():
+    # as in an MH or EE step: the change statistic of a pair (whose kernel marks a hub's
+    # list), then the toggle of that very pair, whose count update reads those marks
+    for seed in (6, 7):
+        arcs, hubs = hub_arcs(seed)
+        A = np.zeros((N, N), dtype=np.int64)
+        A[arcs[:, 0], arcs[:, 1]] = 1
+        akt = ERGM(Network(N, arcs, directed=True), "AltKTrianglesT").kernels
+        arc = ERGMModel(NetworkState(N, True, arcs, dense=False), akt)
+        demand = ERGMModel(NetworkState(N, True, arcs, dense=False, cache_memory=0), akt)
+        assert arc.state.cached == AOTP
+        rng = np.random.default_rng(seed)
+        for step in range(2000):
+            h = int(hubs[rng.integers(5)])
+            k = int(rng.integers(N))
+            if h == k:
+                continue
+            a, b = (h, k) if step % 2 else (k, h)
+            assert arc.dyad_change_stats(a, b)[0] == demand.dyad_change_stats(a, b)[0]
+            arc.toggle(a, b)
+            demand.toggle(a, b)
+            A[a, b] ^= 1
+        check_arc_counts(arc.state, A)

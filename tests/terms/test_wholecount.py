@@ -6,7 +6,7 @@ import pytest
 
 import ergmfit as ef
 import ergmfit.terms.wholecount as wc
-from ergmfit.terms._wholecount import two_path_sums
+from ergmfit.terms._wholecount import mutual_count, two_path_sums
 
 ALL = ("AltKTrianglesT + AltKTrianglesC + AltKTrianglesD + AltKTrianglesU + AltTwoPathsT + "
        "AltTwoPathsD + AltTwoPathsU + AltTwoPathsTD + AltKTrianglesT(3.5) + AltTwoPathsT(1.25) + "
@@ -89,7 +89,8 @@ def test_statistics_vector_counts_the_alternating_terms_whole_at_large_n(monkeyp
     monkeypatch.setattr(ergmfit.model, "whole_counts", counting)
     monkeypatch.setattr(wc, "WHOLE_COUNT_NODES", n)
     whole = ef.ERGM(net, formula).statistics_vector()
-    assert [type(k).__name__ for k in calls[0]] == ["AltKTrianglesTKernel", "AltTwoPathsTKernel",
+    assert [type(k).__name__ for k in calls[0]] == ["EdgesKernel", "MutualKernel",
+                                                    "AltKTrianglesTKernel", "AltTwoPathsTKernel",
                                                     "AltTwoPathsUKernel"]
     np.testing.assert_allclose(whole, by_ties, rtol=1e-12)
     # of other ties (a sample's) as well
@@ -138,3 +139,49 @@ def test_arc_sums_without_the_pairs_equal_the_full_pass(seed):
         arcs_only = two_path_sums(n, *first, *second, *out, *inn, ftab, pairs=False)
         assert full[:, 0].min() > 0 and (arcs_only[:, 0] == 0).all()
         np.testing.assert_array_equal(arcs_only[:, 1:], full[:, 1:])
+
+
+def test_edges_and_alternating_stars_are_counted_from_degrees_bit_for_bit(monkeypatch):
+    # EstimNet's Epinions model: every term counted whole, no network state for the observed
+    # statistics (it was the statistics phase's largest allocation); the degree-counted
+    # terms give the very doubles of the tie-by-tie count (same sums in the same order)
+    import ergmfit.model
+    n = 150
+    arcs = _arcs(n, 1800, 6)
+    arcs = arcs[np.random.default_rng(7).permutation(len(arcs))]     # not sorted by tail
+    net = ef.Network(n, arcs, True)
+    formula = ("Arc + AltInStars + AltOutStars(3.5) + AltKTrianglesT + AltInStars(1.25) + "
+               "Reciprocity")
+    by_ties = ef.ERGM(net, formula).statistics_vector()
+    monkeypatch.setattr(wc, "WHOLE_COUNT_NODES", n)
+
+    def no_state(*args):
+        raise AssertionError("a network state was built for the observed statistics")
+    monkeypatch.setattr(ergmfit.model.ERGM, "_accumulate_by_ties", no_state)
+    whole = ef.ERGM(net, formula).statistics_vector()
+    assert whole[[0, 1, 2, 4, 5]].tobytes() == by_ties[[0, 1, 2, 4, 5]].tobytes()
+    A = np.zeros((n, n), dtype=int)
+    A[arcs[:, 0], arcs[:, 1]] = 1
+    assert whole[5] == np.sum(A * A.T) // 2 > 0               # mutual dyads, counted apart
+    np.testing.assert_allclose(whole[3], by_ties[3], rtol=1e-12)
+    # a tie outside the nodes or a self-loop: the errors of the tie-by-tie count
+    with pytest.raises(IndexError, match="outside 0..149"):
+        ef.ERGM(net, formula).statistics_vector([[0, 1], [3, 150]])
+    with pytest.raises(ValueError, match="self-loops"):
+        ef.ERGM(net, formula).statistics_vector([[0, 1], [3, 3]])
+    # terms that read more than degrees stay tie by tie (altkstar on an undirected network
+    # is not counted here: whole counts are for directed networks)
+    assert not wc.countable(ef.ERGM(net, "istar(2)").kernels[0])
+    assert wc.countable(ef.ERGM(net, "AltOutStars").kernels[0])
+
+
+def test_mutual_count_equals_a_matrix_count_and_checks_its_arcs():
+    for seed, n in [(1, 90), (2, 7), (3, 300)]:
+        arcs = _arcs(n, 4 * n, seed)
+        A = np.zeros((n, n), dtype=int)
+        A[arcs[:, 0], arcs[:, 1]] = 1
+        assert mutual_count(n, arcs[:, 0], arcs[:, 1]) == np.sum(A * A.T) // 2
+    empty = np.zeros(0, np.int64)
+    assert mutual_count(5, empty, empty) == 0
+    with pytest.raises(ValueError, match="outside 0..4"):
+        mutual_count(5, np.array([0, 1]), np.array([1, 5]))

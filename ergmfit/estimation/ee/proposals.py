@@ -33,15 +33,12 @@ MAX_RECIPROCATION = 0.9
 
 def mutual_counts(network):
     """(D, L, M) of a directed network: ordered dyads, arcs, mutual dyads."""
+    from ...terms._wholecount import mutual_count
     ties = np.asarray(network.ties, dtype=np.int64).reshape(-1, 2)
     n = int(network.n)
-    L = len(ties)
-    if L == 0:
-        return n * (n - 1), 0, 0
-    key = ties[:, 0] * n + ties[:, 1]
-    rev = ties[:, 1] * n + ties[:, 0]
-    M = int(np.isin(rev, key, assume_unique=True).sum()) // 2
-    return n * (n - 1), L, M
+    # counted in O(n + m) from the in- and out-lists (np.isin's sorted copies took 20 MB and
+    # 0.13 CPU s on Epinions)
+    return n * (n - 1), len(ties), mutual_count(n, ties[:, 0], ties[:, 1])
 
 
 def reciprocation_probability(model, setting, proposal, space):

@@ -107,7 +107,7 @@ cdef int seen_init(SeenSet* st, int64_t expected, int64_t n_vars) noexcept nogil
         st.bmask = nb - 1
         st.kmask = (<uint64_t>1 << st.L) - 1
         return 0
-    return tiemap_init(&st.plain, expected * 2 // 3 + 1)    # final load at most 3/4
+    return tiemap_init(&st.plain, expected * 2 // 3 + 1, n_vars)    # final load at most 3/4
 
 
 cdef void seen_free(SeenSet* st) noexcept nogil:
