@@ -315,7 +315,8 @@ class EGMME(Estimator):
                 start + REJECT_SHRINK * (run.theta - start))
             run.history.append({"theta": theta.tolist(), "gain": 0.0,
                                 "deviation": dev.tolist(), "changes": changes,
-                                "start": run.theta.tolist(), "rejected": True})
+                                "start": run.theta.tolist(), "rejected": True,
+                                "objective": _objective(dev, W)})
             run.theta, run.restart = theta, True
             return
         J = run.eda_jacobian(r)
@@ -341,7 +342,8 @@ class EGMME(Estimator):
         run.theta = par.project(run.theta + gain * step)
         run.history.append({"theta": run.theta.tolist(), "gain": gain,
                             "deviation": dev.tolist(), "changes": changes,
-                            "start": start.tolist()})
+                            "start": start.tolist(),
+                            "objective": _objective(dev, W)})
 
     def _final(self, run, s, rng):
         eta = run.model.eta(run.theta)
@@ -599,6 +601,11 @@ def stalled(history, sd, share=0.5, floor=0.5):
         if late >= max(share * size[0], floor) else None
 
 
+def _objective(dev, W):
+    """‖dev‖_W = (dev' W dev)^½, the targets' deviation in the metric W = Σ⁺."""
+    return float(np.sqrt(max(float(dev @ W @ dev), 0.0)))
+
+
 def _last_taken(history):
     """The last iteration whose step was taken (not itself a step taken back): the steps
     taken back since then are judged against its deviation and shrunk towards its θ."""
@@ -616,9 +623,10 @@ def taken_back(history, dev, cross, W):
       where the last step taken started (:func:`_last_taken`) and past 1 sd (a step into
       another phase: session 15);
     - the weighted objective the steps minimise, ‖dev‖_W = (dev' W dev)^½ (the targets'
-      Mahalanobis distance from the observed), is past 1 and more than ``REJECT_MARGIN``
-      Monte Carlo s.e. (of a difference of two iterations' objectives) above the best
-      point's so far, all measured in the present metric W (session 17).  A Gauss-Newton
+      Mahalanobis distance from the observed, each iteration's in its own metric, kept
+      in ``history[k]["objective"]``), is past 1 and more than ``REJECT_MARGIN`` Monte
+      Carlo s.e. (of a difference of two iterations' objectives) above the best so far
+      (session 17).  A Gauss-Newton
       step is only trusted where it does not make the fit worse: where no θ reaches the
       targets (docs/egmme.md, "When the targets are out of reach") the map θ ↦ E_θ[g]
       folds, its Jacobian is nearly singular there, and the steps, each a little worse
@@ -645,15 +653,16 @@ def taken_back(history, dev, cross, W):
     before = float(np.max(np.abs(before_dev) / sd))
     if now > max(REJECT_GROWTH * before, 1.0):
         return True
-    q_now = float(np.sqrt(max(dev @ W @ dev, 0.0)))
+    q_now = _objective(dev, W)
     if q_now <= 1.0:
         return False
-    # the best point so far: the smallest objective of the steps' starting points, in the
-    # present metric (against the last one only, steps that each add a little less than
-    # the margin walk away unchecked)
-    q_before = min(float(np.sqrt(max(d @ W @ d, 0.0))) for d in (
-        np.asarray(h["deviation"], dtype=float) for h in history
-        if "start" in h and not h.get("rejected")))
+    # the best point so far: the smallest objective of the steps' starting points, each
+    # in its own iteration's metric (the objective of the continuously updated GMM;
+    # history written before session 17 has none: the present metric).  Against the
+    # last point only, steps that each add a little less than the margin walk away
+    q_before = min(float(h["objective"]) if "objective" in h else _objective(
+        np.asarray(h["deviation"], dtype=float), W)
+        for h in history if "start" in h and not h.get("rejected"))
     u = W @ dev / q_now                 # the gradient of ‖dev‖_W in the mean
     se = float(np.sqrt(max(u @ _batch_means_cov(cross) @ u, 0.0)))
     return bool(q_now > q_before + REJECT_MARGIN * np.sqrt(2.0) * se)
