@@ -172,6 +172,13 @@ def test_unreachable_targets_are_named(flobusiness):
     assert not fit.converged
     # no standard errors where the equilibrium means barely move (they were ~10^5)
     assert np.all(np.isnan(np.asarray(fit.bse, dtype=float)[:2]))
+    # the closest the equilibrium comes, not a walk along the fold into the empty network:
+    # within a quarter of tergm's s.e. of its (truncated) short-SA estimate in the
+    # reference file, t.fit.flobusiness_egmme_shortSA (session 16's code: 0.36 and 0.25 at
+    # this seed, its final run at 4 of the 15 edges)
+    tergm, tergm_se = np.array([-6.0644, 4.2045]), np.array([4.0866, 5.6541])
+    gap = np.abs(np.asarray(fit.params, dtype=float)[:2] - tergm) / tergm_se
+    assert np.all(gap < 0.25), gap
 
 
 def test_a_bistable_equilibrium_is_named():
@@ -425,6 +432,30 @@ def test_a_step_into_another_phase_is_taken_back():
     EGMME()._iteration(run, SCRIPTED, 1.0)
     assert run.history[-1]["rejected"] and run.restart
     assert run.theta[0] == pytest.approx(REJECT_SHRINK * first)
+
+
+def test_a_step_that_worsens_the_weighted_objective_is_taken_back():
+    # the deviation grows from 1.5 to 2.0 sd after a step: less than REJECT_GROWTH times
+    # (the old rule let it pass) but far more than the Monte Carlo noise of the objective
+    from ergmfit.estimation.egmme.estimator import EGMME, REJECT_SHRINK
+    run = _scripted_run([1.5, 2.0])
+    EGMME()._iteration(run, SCRIPTED, 1.0)
+    first = run.theta[0]
+    EGMME()._iteration(run, SCRIPTED, 1.0)
+    assert run.history[-1]["rejected"] and run.restart
+    assert run.theta[0] == pytest.approx(REJECT_SHRINK * first)
+
+
+def test_steps_that_each_worsen_a_little_are_judged_against_the_best():
+    # the walk along a fold of the moment map (the reference Diss call, docs/egmme.md):
+    # each step adds less than the noise margin to the last deviation, but they add up;
+    # judged against the best point so far, the walk is stopped once it is clearly worse
+    from ergmfit.estimation.egmme.estimator import EGMME
+    run = _scripted_run([1.5, 1.6, 1.7, 1.8, 1.9, 2.0])
+    for _ in range(6):
+        EGMME()._iteration(run, SCRIPTED, 1.0)
+    flags = [bool(h.get("rejected")) for h in run.history]
+    assert not flags[0] and any(flags[:4])
 
 
 def test_a_coefficient_held_at_its_bound_takes_no_step_outward():

@@ -25,8 +25,9 @@ MAX_STAGES = 2 ** 20
 
 
 #: the keys of an iteration's record that older checkpoints lack: the sign changes so far
-#: (Kesten's rule), the θ the iteration ran at, whether it rejected the last step
-OPTIONAL_KEYS = frozenset({"changes", "start", "rejected"})
+#: (Kesten's rule), the θ the iteration ran at, whether it rejected the last step, its
+#: weighted objective (session 17: the step-back rule's best point)
+OPTIONAL_KEYS = frozenset({"changes", "start", "rejected", "objective"})
 
 
 def _history(value, dims):
@@ -41,6 +42,8 @@ def _history(value, dims):
                 or not isinstance(h.get("start", h["theta"]), list) \
                 or len(h.get("start", h["theta"])) != dims["p"] \
                 or not isinstance(h["deviation"], list) \
+                or not isinstance(h.get("objective", 0.0), (int, float)) \
+                or isinstance(h.get("objective"), bool) \
                 or not isinstance(h["gain"], (int, float)) or isinstance(h["gain"], bool):
             raise ValueError("not a list of the iterations' records (theta, gain, deviation)")
     return value

@@ -23,8 +23,10 @@ parameters; see docs/egmme.md for the derivations):
    Monte Carlo noise shrunk by signal² / (signal² + variance), :func:`noise_damped`),
    its gain divided by 1 + the number of steps that turned back (Kesten's rule), no
    coefficient moving more than ``max_step`` per step, and a step after which the
-   deviation grew more than ``REJECT_GROWTH`` times (and past 1 sd) taken back to a
-   quarter of it, the chain restarting from y_obs (a step into another phase);
+   deviation grew more than ``REJECT_GROWTH`` times (and past 1 sd), or the weighted
+   objective ‖ḡ_T − g_obs‖_W rose clearly above the best so far (:func:`taken_back`),
+   taken back to a quarter of it, the chain restarting from y_obs (a step into another
+   phase, or along a fold of the moment map where the targets are out of reach);
    With a free decay (``gwesp(0.5, fixed=FALSE)``) the targets are their curved
    statistics at θ, A(θ)' g_T (:class:`CurvedTargets`: edges, gwesp at the decay, its
    derivative in the decay), as many as the coefficients, so that no weight matrix and
@@ -299,27 +301,25 @@ class EGMME(Estimator):
         _checked(run.chain.run(eta, s["burnin"]))
         r = run.reduced(_checked(run.chain.run(eta, s["steps"])))
         dev = r.cross.mean(axis=0) - run.g_obs
-        if run.history:
-            last = run.history[-1]
-            sd = np.sqrt(np.maximum(np.var(r.cross, axis=0, ddof=1), 1e-12))
-            now = float(np.max(np.abs(dev) / sd))
-            before = float(np.max(np.abs(np.asarray(last["deviation"])) / sd))
-            if "start" in last and now > max(REJECT_GROWTH * before, 1.0):
-                # the last step overshot into another regime of the equilibrium (a dense
-                # phase beyond a steep stretch, where the Jacobian of the sparse side
-                # does not hold): a quarter of it is taken instead, from the observed
-                # network, and the turn counts for Kesten's rule
-                start = np.asarray(last["start"], dtype=float)
-                changes = last.get("changes", 0) + 1
-                theta = run.model.parameterisation.project(
-                    start + REJECT_SHRINK * (run.theta - start))
-                run.history.append({"theta": theta.tolist(), "gain": 0.0,
-                                    "deviation": dev.tolist(), "changes": changes,
-                                    "start": run.theta.tolist(), "rejected": True})
-                run.theta, run.restart = theta, True
-                return
-        J = run.eda_jacobian(r)
         W = target_weights(np.atleast_2d(np.cov(r.cross, rowvar=False)))
+        if run.history and taken_back(run.history, dev, r.cross, W):
+            # the last step made the fit worse: into another regime of the equilibrium (a
+            # dense phase beyond a steep stretch, where the Jacobian of the sparse side
+            # does not hold), or along a fold of the moment map where no root lies (the
+            # targets out of reach, a nearly singular Jacobian): a quarter of it is taken
+            # instead, from the observed network, and the turn counts for Kesten's rule
+            ref = _last_taken(run.history)
+            start = np.asarray(ref["start"], dtype=float)
+            changes = run.history[-1].get("changes", 0) + 1
+            theta = run.model.parameterisation.project(
+                start + REJECT_SHRINK * (run.theta - start))
+            run.history.append({"theta": theta.tolist(), "gain": 0.0,
+                                "deviation": dev.tolist(), "changes": changes,
+                                "start": run.theta.tolist(), "rejected": True,
+                                "objective": _objective(dev, W)})
+            run.theta, run.restart = theta, True
+            return
+        J = run.eda_jacobian(r)
         par = run.model.parameterisation
         free = free_directions(J, dev, W, par.at_bound(run.theta), run.theta,
                                par.lower_bounds())
@@ -342,7 +342,8 @@ class EGMME(Estimator):
         run.theta = par.project(run.theta + gain * step)
         run.history.append({"theta": run.theta.tolist(), "gain": gain,
                             "deviation": dev.tolist(), "changes": changes,
-                            "start": start.tolist()})
+                            "start": start.tolist(),
+                            "objective": _objective(dev, W)})
 
     def _final(self, run, s, rng):
         eta = run.model.eta(run.theta)
@@ -600,9 +601,79 @@ def stalled(history, sd, share=0.5, floor=0.5):
         if late >= max(share * size[0], floor) else None
 
 
+def _objective(dev, W):
+    """‖dev‖_W = (dev' W dev)^½, the targets' deviation in the metric W = Σ⁺."""
+    return float(np.sqrt(max(float(dev @ W @ dev), 0.0)))
+
+
+def _last_taken(history):
+    """The last iteration whose step was taken (not itself a step taken back): the steps
+    taken back since then are judged against its deviation and shrunk towards its θ."""
+    for h in reversed(history):
+        if "start" in h and not h.get("rejected"):
+            return h
+    return None
+
+
+def taken_back(history, dev, cross, W):
+    """Whether the last step is taken back, judged at its end (deviation ``dev`` of the
+    targets' means over the time steps ``cross``, weights ``W`` = Σ⁺ there).  Two rules:
+
+    - the largest |mean − observed| / sd grew more than ``REJECT_GROWTH`` times the one
+      where the last step taken started (:func:`_last_taken`) and past 1 sd (a step into
+      another phase: session 15);
+    - the weighted objective the steps minimise, ‖dev‖_W = (dev' W dev)^½ (the targets'
+      Mahalanobis distance from the observed, each iteration's in its own metric, kept
+      in ``history[k]["objective"]``), is past 1 and more than ``REJECT_MARGIN`` Monte
+      Carlo s.e. (of a difference of two iterations' objectives) above the best so far
+      (session 17).  A Gauss-Newton
+      step is only trusted where it does not make the fit worse: where no θ reaches the
+      targets (docs/egmme.md, "When the targets are out of reach") the map θ ↦ E_θ[g]
+      folds, its Jacobian is nearly singular there, and the steps, each a little worse
+      than the last, walked along the fold into the empty network.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(1)
+    >>> cross = rng.normal(0.0, 1.0, size=(1000, 2))
+    >>> h = [{"start": [0.0, 0.0], "deviation": [1.5, 0.0]}]
+    >>> taken_back(h, np.array([2.5, 0.0]), cross, np.eye(2))
+    True
+    >>> taken_back(h, np.array([1.52, 0.0]), cross, np.eye(2))
+    False
+    """
+    ref = _last_taken(history)
+    if ref is None:
+        return False
+    dev = np.asarray(dev, dtype=float)
+    before_dev = np.asarray(ref["deviation"], dtype=float)
+    sd = np.sqrt(np.maximum(np.var(cross, axis=0, ddof=1), 1e-12))
+    now = float(np.max(np.abs(dev) / sd))
+    before = float(np.max(np.abs(before_dev) / sd))
+    if now > max(REJECT_GROWTH * before, 1.0):
+        return True
+    q_now = _objective(dev, W)
+    if q_now <= 1.0:
+        return False
+    # the best point so far: the smallest objective of the steps' starting points, each
+    # in its own iteration's metric (the objective of the continuously updated GMM;
+    # history written before session 17 has none: the present metric).  Against the
+    # last point only, steps that each add a little less than the margin walk away
+    q_before = min(float(h["objective"]) if "objective" in h else _objective(
+        np.asarray(h["deviation"], dtype=float), W)
+        for h in history if "start" in h and not h.get("rejected"))
+    u = W @ dev / q_now                 # the gradient of ‖dev‖_W in the mean
+    se = float(np.sqrt(max(u @ _batch_means_cov(cross) @ u, 0.0)))
+    return bool(q_now > q_before + REJECT_MARGIN * np.sqrt(2.0) * se)
+
+
 #: a Newton iteration whose targets' deviation (largest |mean − observed| / sd) grew past
 #: this many times the last one's, and past 1 sd, rejects the last step
 REJECT_GROWTH = 3.0
+#: a step whose weighted objective ‖dev‖_W grew by more than this many Monte Carlo s.e. of
+#: the difference (and is past 1) is taken back
+REJECT_MARGIN = 2.0
 #: the share of a rejected step taken instead
 REJECT_SHRINK = 0.25
 #: a phase of a bistable equilibrium holds at least this share of the time steps
