@@ -195,6 +195,9 @@ cdef class NetworkState:
     # per-arc two-path counts (CACHE_AOTP held): arc_m[e] = M(a, b) of the tie e = a->b of
     # the tie list (same index, moved with it), updated on every toggle in O(degree)
     cdef int* arc_m
+    # two-path helpers (otp_row): a zeroed count buffer of n ints, allocated at first use
+    cdef int* tp_buf
+    cdef bint tp_side       # the side otp_row took last (diagnostics: two_path_row)
 
     cdef inline NodeRec* orec(self, int v) noexcept nogil:
         return <NodeRec*>(self.out_rec + <size_t>v * <size_t>self.rec_bytes)
@@ -417,3 +420,6 @@ cdef class NetworkState:
     cdef void _drop(self, NodeRec* r, int* deg_mirror, int v, int w) noexcept nogil
     cdef char* _new_records(self, int64_t nn)
     cdef void _init_records(self, char* recs, int** mirror, int64_t nn)
+    # two-path helpers (AltTwoPathsT on demand; see otp_row)
+    cdef bint _tp_alloc(self) noexcept nogil
+    cdef int* otp_row(self, int i, int j, bint forward, int p) noexcept nogil
