@@ -37,6 +37,7 @@ cdef enum:
     # (stamps) of the other instead of probing the tie map for each entry (see mark_out):
     # a probe costs about MARK_RATIO entries scanned (Epinions: about 25 against 1.2 ns)
     MARK_RATIO = 16
+    TP_AHEAD = 4       # otp_row: lists prefetched this many entries ahead (records twice)
 
 
 cdef struct Marks:
@@ -423,3 +424,13 @@ cdef class NetworkState:
     # two-path helpers (AltTwoPathsT on demand; see otp_row)
     cdef bint _tp_alloc(self) noexcept nogil
     cdef int* otp_row(self, int i, int j, bint forward, int p) noexcept nogil
+    cdef inline void _tp_ahead(self, const int* l, int nl, int t, bint incoming) noexcept nogil:
+        # while l[t]'s list is scanned: prefetch the record of l[t + 2 TP_AHEAD] (its in-
+        # record if incoming) and the list of l[t + TP_AHEAD] (its record is in by then)
+        cdef NodeRec* r
+        if t + 2 * TP_AHEAD < nl:
+            __builtin_prefetch(self.irec(l[t + 2 * TP_AHEAD]) if incoming
+                               else self.orec(l[t + 2 * TP_AHEAD]))
+        if t + TP_AHEAD < nl:
+            r = self.irec(l[t + TP_AHEAD]) if incoming else self.orec(l[t + TP_AHEAD])
+            __builtin_prefetch(r.nb)

@@ -1241,15 +1241,18 @@ cdef class NetworkState:
         self.tp_side = cost_b < cost_a
         if cost_b >= cost_a:
             # side A: the kernels' count_otp against the marks, as before
+            # (each v's record, then its list, prefetched TP_AHEAD entries ahead)
             if forward:
                 self.want_out_marks(i, CACHE_OTP, nv)
                 for t in range(nv):
+                    self._tp_ahead(vl, nv, t, 1)
                     u = vl[t]
                     if u != i:
                         c[t] = self.count_otp(i, u) - p
             else:
                 self.want_in_marks(j, CACHE_OTP, nv)
                 for t in range(nv):
+                    self._tp_ahead(vl, nv, t, 0)
                     u = vl[t]
                     if u != j:
                         c[t] = self.count_otp(u, j) - p
@@ -1264,6 +1267,7 @@ cdef class NetworkState:
                 return NULL
             m = &self.mi
         for t in range(nf):
+            self._tp_ahead(fl, nf, t, not forward)
             w = fl[t]
             if w == skip:
                 continue
