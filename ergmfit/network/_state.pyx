@@ -1244,18 +1244,13 @@ cdef class NetworkState:
             # (each v's record, then its list, prefetched TP_AHEAD entries ahead)
             if forward:
                 self.want_out_marks(i, CACHE_OTP, nv)
-                for t in range(nv):
-                    self._tp_ahead(vl, nv, t, 1)
-                    u = vl[t]
-                    if u != i:
-                        c[t] = self.count_otp(i, u) - p
             else:
                 self.want_in_marks(j, CACHE_OTP, nv)
-                for t in range(nv):
-                    self._tp_ahead(vl, nv, t, 0)
-                    u = vl[t]
-                    if u != j:
-                        c[t] = self.count_otp(u, j) - p
+            for t in range(nv):
+                self._tp_ahead(vl, nv, t, forward)
+                u = vl[t]
+                if u != (i if forward else j):
+                    c[t] = (self.count_otp(i, u) if forward else self.count_otp(u, j)) - p
             return c
         # side B: the arcs w->v (forward) or v->w found from each w
         if forward:
