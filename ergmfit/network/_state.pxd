@@ -37,6 +37,7 @@ cdef enum:
     # (stamps) of the other instead of probing the tie map for each entry (see mark_out):
     # a probe costs about MARK_RATIO entries scanned (Epinions: about 25 against 1.2 ns)
     MARK_RATIO = 16
+    TP_AHEAD = 4       # otp_row: lists prefetched this many entries ahead (records twice)
 
 
 cdef struct Marks:
@@ -195,6 +196,9 @@ cdef class NetworkState:
     # per-arc two-path counts (CACHE_AOTP held): arc_m[e] = M(a, b) of the tie e = a->b of
     # the tie list (same index, moved with it), updated on every toggle in O(degree)
     cdef int* arc_m
+    # two-path helpers (otp_row): a zeroed count buffer of n ints, allocated at first use
+    cdef int* tp_buf
+    cdef bint tp_side       # the side otp_row took last (diagnostics: two_path_row)
 
     cdef inline NodeRec* orec(self, int v) noexcept nogil:
         return <NodeRec*>(self.out_rec + <size_t>v * <size_t>self.rec_bytes)
@@ -417,3 +421,16 @@ cdef class NetworkState:
     cdef void _drop(self, NodeRec* r, int* deg_mirror, int v, int w) noexcept nogil
     cdef char* _new_records(self, int64_t nn)
     cdef void _init_records(self, char* recs, int** mirror, int64_t nn)
+    # two-path helpers (AltTwoPathsT on demand; see otp_row)
+    cdef bint _tp_alloc(self) noexcept nogil
+    cdef int* otp_row(self, int i, int j, bint forward, int p) noexcept nogil
+    cdef inline void _tp_ahead(self, const int* l, int nl, int t, bint incoming) noexcept nogil:
+        # while l[t]'s list is scanned: prefetch the record of l[t + 2 TP_AHEAD] (its in-
+        # record if incoming) and the list of l[t + TP_AHEAD] (its record is in by then)
+        cdef NodeRec* r
+        if t + 2 * TP_AHEAD < nl:
+            __builtin_prefetch(self.irec(l[t + 2 * TP_AHEAD]) if incoming
+                               else self.orec(l[t + 2 * TP_AHEAD]))
+        if t + TP_AHEAD < nl:
+            r = self.irec(l[t + TP_AHEAD]) if incoming else self.orec(l[t + TP_AHEAD])
+            __builtin_prefetch(r.nb)

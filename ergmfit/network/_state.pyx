@@ -376,6 +376,7 @@ cdef class NetworkState:
         _marks_free(&self.mo); _marks_free(&self.mi); _marks_free(&self.mx)
         free(self.cand)
         free(self.arc_m)
+        free(self.tp_buf)
 
     def _add_many(self, const cnp.int64_t[:, :] arr):
         cdef Py_ssize_t k
@@ -1191,3 +1192,133 @@ cdef class NetworkState:
     def __repr__(self):
         kind = "directed" if self.directed else "undirected"
         return f"<NetworkState: {kind}, {self.n} nodes, {self.n_ties} ties>"
+
+    # ------------------------------------------------------------------------------
+    # Two-path counts on demand for a row of pairs with one fixed end (AltTwoPathsT;
+    # issue #35).  The change of A2P-T for i->j needs M(i, v) for every v in out(j) and
+    # M(v, j) for every v in in(i).  These are the arcs between two node sets, found from
+    # either side: M(i, v) = |out(i) & in(v)| scans each v's in-list (against out(i)'s
+    # marks), or the same arcs w->v, w in out(i), are found from each w's out-list
+    # (against out(j)'s marks) and counted per v in a zeroed node-indexed buffer.  Each
+    # side's cost is known from the degrees (an entry scanned, or a tie-map probe for
+    # each entry of the other list at about MARK_RATIO entries): the cheaper is taken.
+    # Hubs make the difference: a hub j has a long out(j) whose members have long
+    # in-lists, while out(i) may be short.  Same integers either way.
+    # ------------------------------------------------------------------------------
+    cdef bint _tp_alloc(self) noexcept nogil:
+        # the zeroed count buffer (n ints) and the marks, at the first use
+        if self.tp_buf == NULL:
+            self.tp_buf = <int*>calloc(<size_t>max(1, self.n), sizeof(int))
+        return self.tp_buf != NULL and self._alloc_marks()
+
+    cdef int* otp_row(self, int i, int j, bint forward, int p) noexcept nogil:
+        # forward: c[t] = M(i, v) - p for v = out(j)[t]; else c[t] = M(v, j) - p for
+        # v = in(i)[t] (p = x_ij: the two-path through the arc i->j left out); c[t] is
+        # not set where v is i (forward) or j.  Returns c (the state's candidate buffer,
+        # valid until the next call) or NULL when out of memory.  On hash storage with the
+        # counts on demand only (marks_wanted(CACHE_OTP)).
+        cdef int t, u, w, x, nv, nf, dw, lim, fixed, skip
+        cdef int64_t cost_a = 0, cost_b = 0
+        cdef const int* vl
+        cdef const int* fl
+        cdef const int* wl
+        cdef int* c
+        cdef int* buf
+        cdef int* deg_v
+        cdef int* deg_w
+        cdef Marks* m
+        if not self._tp_alloc():
+            return NULL
+        c = self.cand
+        buf = self.tp_buf
+        if forward:
+            fixed, skip = i, j              # M(i, v): w in out(i), w != j
+            vl, nv = self.onb(j), self.odeg(j)
+            fl, nf = self.onb(i), self.odeg(i)
+            deg_v, deg_w = self.in_deg, self.out_deg
+        else:
+            fixed, skip = j, i              # M(v, j): w in in(j), w != i
+            vl, nv = self.inb(i), self.ideg(i)
+            fl, nf = self.inb(j), self.ideg(j)
+            deg_v, deg_w = self.out_deg, self.in_deg
+        # side A: each v's own list against the marks of the fixed end's list (or a probe
+        # per entry of that list, whichever is less); side B: each w's list against the
+        # marks of vl (or a probe per entry of vl)
+        lim = MARK_RATIO * nf
+        for t in range(nv):
+            cost_a += min(deg_v[vl[t]], lim)
+        if not ((self.mo.node == i and self.mo.version == self.version) if forward
+                else (self.mi.node == j and self.mi.version == self.version)):
+            cost_a += nf
+        lim = MARK_RATIO * nv
+        cost_b = nv
+        for t in range(nf):
+            cost_b += min(deg_w[fl[t]], lim)
+            if cost_b >= cost_a:
+                break
+        self.tp_side = cost_b < cost_a
+        if cost_b >= cost_a:
+            # side A: the kernels' count_otp against the marks, as before
+            # (each v's record, then its list, prefetched TP_AHEAD entries ahead)
+            if forward:
+                self.want_out_marks(i, CACHE_OTP, nv)
+            else:
+                self.want_in_marks(j, CACHE_OTP, nv)
+            for t in range(nv):
+                self._tp_ahead(vl, nv, t, forward)
+                u = vl[t]
+                if u != (i if forward else j):
+                    c[t] = (self.count_otp(i, u) if forward else self.count_otp(u, j)) - p
+            return c
+        # side B: the arcs w->v (forward) or v->w found from each w
+        if forward:
+            if not self.mark_out(j):
+                return NULL
+            m = &self.mo
+        else:
+            if not self.mark_in(i):
+                return NULL
+            m = &self.mi
+        for t in range(nf):
+            self._tp_ahead(fl, nf, t, not forward)
+            w = fl[t]
+            if w == skip:
+                continue
+            dw = deg_w[w]
+            if dw <= lim:
+                wl = self.onb(w) if forward else self.inb(w)
+                for x in range(dw):
+                    u = wl[x]
+                    if is_marked(m, u):
+                        buf[u] += 1
+            else:
+                for x in range(nv):
+                    u = vl[x]
+                    if (self.has_tie(w, u) if forward else self.has_tie(u, w)):
+                        buf[u] += 1
+        for t in range(nv):
+            u = vl[t]
+            c[t] = buf[u]
+            buf[u] = 0
+        return c
+
+    def two_path_row(self, int i, int j, bint forward):
+        """The counts an AltTwoPathsT change on demand reads (for tests and diagnostics):
+        ``M(i, v) - x_ij`` for each v of out(j) (``forward``) or ``M(v, j) - x_ij`` for each v
+        of in(i), in the list's order (-1 where v is i, resp. j), and which side counted them:
+        ``"lists"`` (each v's list against the fixed end's marks) or ``"arcs"`` (each w of the
+        fixed end's list against v's list's marks).  Hash storage with the counts on demand."""
+        cdef int t, nv
+        cdef int* c
+        self._check(i, j)
+        if not self.directed or self.adj != NULL or self.cached & CACHE_OTP:
+            raise ValueError("two_path_row needs a directed state on hash storage with "
+                             "M counted on demand")
+        c = self.otp_row(i, j, forward, 1 if self.has_tie(i, j) else 0)
+        if c == NULL:
+            raise MemoryError()
+        nv = self.odeg(j) if forward else self.ideg(i)
+        skip = i if forward else j
+        vl = [(self.onb(j) if forward else self.inb(i))[t] for t in range(nv)]
+        return (np.array([c[t] if vl[t] != skip else -1 for t in range(nv)], dtype=np.int64),
+                "arcs" if self.tp_side else "lists")

@@ -413,6 +413,21 @@ cdef inline double a2p_t(AltKernel K, NetworkState s, int i, int j, int p) noexc
     # (on demand: out(i), then in(j), marked for these counts, see want_out_marks)
     cdef int k, v
     cdef double d = 0.0
+    cdef int* c
+    if s.marks_wanted(CACHE_OTP):
+        # on demand on hash storage: each row of counts from the cheaper side (otp_row)
+        c = s.otp_row(i, j, 1, p)
+        if c != NULL:
+            for k in range(s.odeg(j)):
+                if s.onb(j)[k] != i:
+                    d += qpow(K.tab, K.q, c[k])
+            c = s.otp_row(i, j, 0, p)
+            if c != NULL:
+                for k in range(s.ideg(i)):
+                    if s.inb(i)[k] != j:
+                        d += qpow(K.tab, K.q, c[k])
+                return d
+        d = 0.0
     s.want_out_marks(i, CACHE_OTP, s.odeg(j))
     for k in range(s.odeg(j)):
         v = s.onb(j)[k]
