@@ -22,11 +22,19 @@ cost as much as millions of EE proposals, see docs/guide/large_networks.md).  Ct
 ``kill -INT`` / ``kill -TERM`` of the Python process, stops EE after its current outer
 iteration with a checkpoint written.
 
+EE's settings are EstimNetDirected's (500 outer x 100 inner iterations of 1,000 proposals,
+IFD, the Borisenko update) except the learning rate, whose "auto" value beyond 10^6 ties is
+min(0.001, 1,000 / ties) (EE's ``sweep_step``; 3.3e-5 at Pokec's size, where 0.001 diverges):
+``--learning-rate`` sets it.  ``--init FILE`` starts at the estimate another run saved with
+``--save-estimate FILE`` (a fit of a smaller network drawn the same way), with Arc shifted by
+the log of the density ratio and Reciprocity by its opposite (a mutual pair's log-odds kept);
+``--stop-when-converged`` ends the run at EE's own criterion; ``--burnin`` is EE's.
+
 The default model is the issue's: ``Arc + Reciprocity + AltInStars + AltOutStars +
 AltKTrianglesT + AltTwoPathsT``.  Above 2^20 nodes (and wherever the held two-path counts
 would take more than the cache budget, ``--cache-memory`` bytes or "auto") the kernels count
 two-paths on demand.  The full size is a day-long job on 2 cores: run it under ``nice`` with
-a memory cap (``prlimit --as=13000000000``), resume it across sessions.
+a memory cap (``prlimit --as=12000000000``), resume it across sessions.
 """
 import argparse
 import hashlib
