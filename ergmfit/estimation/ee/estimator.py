@@ -83,7 +83,7 @@ def sweep_learning_rate(sampler_steps, ties, sweep_step):
     >>> sweep_learning_rate(1000, 508_837, 1.0)
     0.001
     >>> round(sweep_learning_rate(1000, 30_587_028, 1.0), 9)
-    3.2693e-05
+    3.2694e-05
     """
     if ties <= 0:
         return ESTIMNET_LEARNING_RATE
