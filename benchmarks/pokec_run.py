@@ -22,15 +22,24 @@ cost as much as millions of EE proposals, see docs/guide/large_networks.md).  Ct
 ``kill -INT`` / ``kill -TERM`` of the Python process, stops EE after its current outer
 iteration with a checkpoint written.
 
+EE's settings are EstimNetDirected's (500 outer x 100 inner iterations of 1,000 proposals,
+IFD, the Borisenko update) except the learning rate, whose "auto" value beyond 10^6 ties is
+min(0.001, 1,000 / ties) (EE's ``sweep_step``; 3.3e-5 at Pokec's size, where 0.001 diverges):
+``--learning-rate`` sets it.  ``--init FILE`` starts at the estimate another run saved with
+``--save-estimate FILE`` (a fit of a smaller network drawn the same way), with Arc shifted by
+the log of the density ratio and Reciprocity by its opposite (a mutual pair's log-odds kept);
+``--stop-when-converged`` ends the run at EE's own criterion; ``--burnin`` is EE's.
+
 The default model is the issue's: ``Arc + Reciprocity + AltInStars + AltOutStars +
 AltKTrianglesT + AltTwoPathsT``.  Above 2^20 nodes (and wherever the held two-path counts
 would take more than the cache budget, ``--cache-memory`` bytes or "auto") the kernels count
 two-paths on demand.  The full size is a day-long job on 2 cores: run it under ``nice`` with
-a memory cap (``prlimit --as=13000000000``), resume it across sessions.
+a memory cap (``prlimit --as=12000000000``), resume it across sessions.
 """
 import argparse
 import hashlib
 import json
+import math
 import os
 import resource
 import signal
@@ -221,7 +230,19 @@ def main():
     ap.add_argument("--resume", action="store_true", help="continue the run saved in --checkpoint")
     ap.add_argument("--ee-steps", type=int, default=500,
                     help="outer iterations (EstimNetDirected's default EEsteps, 500)")
-    ap.add_argument("--sampler-steps", type=int, default=1000)
+    ap.add_argument("--sampler-steps", default="1000",
+                    help="proposals per EE iteration: a number or 'auto' (EE's sampler_steps)")
+    ap.add_argument("--learning-rate", type=float, default=None,
+                    help="a of the Borisenko update (EE's learning_rate; default 'auto')")
+    ap.add_argument("--burnin", type=float, default=None,
+                    help="EE's burnin: a fraction in [0, 1) or iterations (default 'auto')")
+    ap.add_argument("--stop-when-converged", action="store_true",
+                    help="stop at EE's own convergence criterion (stop_when_converged)")
+    ap.add_argument("--init", default=None, metavar="JSON",
+                    help="start at the estimate saved by --save-estimate of another run (a "
+                         "smaller sample's fit): EE's init=values")
+    ap.add_argument("--save-estimate", default=None, metavar="JSON",
+                    help="write the estimate, its labels and the run's figures to this file")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--cache-memory", type=int, default=None, metavar="BYTES")
     ap.add_argument("--sparse-statistics", action="store_true",
@@ -298,9 +319,40 @@ def main():
         with open(os.path.join(args.checkpoint, "meta.json")) as fh:
             steps = int(json.load(fh)["cfg"].get("sampler_steps", args.sampler_steps))
     else:
+        steps = args.sampler_steps if args.sampler_steps == "auto" else int(args.sampler_steps)
         kw.update(random_state=args.seed, ee_steps=args.ee_steps, n_chains=1, n_jobs=1,
-                  proposal="ifd", sampler_steps=args.sampler_steps)
-        steps = args.sampler_steps
+                  proposal="ifd", sampler_steps=steps)
+        if args.learning_rate is not None:
+            kw["learning_rate"] = args.learning_rate
+        if args.burnin is not None:
+            kw["burnin"] = args.burnin if args.burnin < 1 else int(args.burnin)
+        if args.stop_when_converged:
+            kw["stop_when_converged"] = True
+        if args.init:
+            with open(args.init) as fh:
+                saved = json.load(fh)
+            if saved["labels"] != list(model.labels):
+                ap.error(f"{args.init} holds an estimate of {saved['labels']}, not of "
+                         f"{list(model.labels)}")
+            init = [float(v) for v in saved["theta"]]
+            if saved.get("n") and saved.get("arcs") and "edges" in saved["labels"]:
+                # Arc shifted for density: θ_Arc - log(density) is what carries over between
+                # sizes of one mean degree (IFD then starts V there; see large_networks.md)
+                k = saved["labels"].index("edges")
+                shift = math.log((m / (n * (n - 1.0)))
+                                 / (saved["arcs"] / (saved["n"] * (saved["n"] - 1.0))))
+                init[k] += shift
+                # a mutual pair's odds θ_Arc + θ_Reciprocity kept: Reciprocity the other way
+                if "mutual" in saved["labels"]:
+                    init[saved["labels"].index("mutual")] -= shift
+                print(f"start: {args.init} (n {saved['n']:,}, {saved['arcs']:,} arcs), Arc "
+                      f"shifted by log(density ratio) {shift:+.3f}, Reciprocity by "
+                      f"{-shift:+.3f}", flush=True)
+            kw["init"] = init
+        from ergmfit.estimation.ee.estimator import EE as _EE
+        steps = _EE(**{k: v for k, v in kw.items() if k in _EE.chain_defaults()}
+                    ).resolved_settings(model)["sampler_steps"]
+        print(f"EE settings: sampler_steps {steps}", flush=True)
     from ergmfit.estimation.ee.estimator import EE
     t2 = time.process_time()
     log = OuterLog(steps * EE.chain_defaults()["ee_inner_steps"], t2)
@@ -324,6 +376,17 @@ def main():
           f"= {(peak_mb() - base_mb) * 2**20 / m:.0f} bytes per arc", flush=True)
     if args.checkpoint:
         print("checkpoint:", os.path.abspath(args.checkpoint))
+    if args.save_estimate:
+        with open(args.save_estimate, "w") as fh:
+            json.dump({"labels": list(model.labels), "theta": [float(v) for v in fit.params],
+                       "converged": bool(fit.converged), "n": int(n), "arcs": int(m),
+                       "t_ratios": fit.info.get("t_ratios"),
+                       "proposals": fit.info.get("proposals"),
+                       "iterations": fit.info.get("iterations"),
+                       "cpu_seconds_ee": fit.info.get("cpu_seconds_ee"),
+                       "settings": {k: v for k, v in fit.info["settings"].items()
+                                    if isinstance(v, (int, float, str, type(None)))}}, fh,
+                      indent=1)
 
 
 if __name__ == "__main__":

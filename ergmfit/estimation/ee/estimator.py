@@ -62,6 +62,41 @@ def _run_chains(model, cfg, seeds, n_jobs, backend, callback, verbose):
 
 #: iterations EstimNetDirected's R script drops (it keeps t > 10,000, t counted from 0)
 ESTIMNET_BURNIN = 10_001
+#: EstimNetDirected's learningRate, a of the Borisenko update
+ESTIMNET_LEARNING_RATE = 0.001
+
+
+def sweep_learning_rate(sampler_steps, ties, sweep_step):
+    """The ``"auto"`` learning rate of the Borisenko update on a large network:
+    EstimNetDirected's 0.001, or less where θ would otherwise move by more than
+    ``sweep_step`` of itself while the chain proposes as many changes as there are
+    ``ties``: a = min(0.001, ``sweep_step`` m / L), m = ``sampler_steps``.
+
+    Each iteration (m proposals) moves θ_k by a |θ_k|; a chain that starts at the
+    observed network needs of the order of L proposals to answer a change of θ
+    (every tie is a candidate to go), so a L / m is the relative move of θ in the
+    time the chain takes to follow it.  Where it is large, θ grows geometrically
+    before dzA can turn (``docs/guide/large_networks.md``, "Pokec's size").  At the
+    default sweep_step 1 nothing changes up to 10^6 ties at m = 1,000 (Epinions,
+    508,837 arcs, keeps 0.001).
+
+    >>> sweep_learning_rate(1000, 508_837, 1.0)
+    0.001
+    >>> round(sweep_learning_rate(1000, 30_587_028, 1.0), 9)
+    3.2694e-05
+    """
+    if ties <= 0:
+        return ESTIMNET_LEARNING_RATE
+    return min(ESTIMNET_LEARNING_RATE, float(sweep_step) * float(sampler_steps) / float(ties))
+
+
+def _free_ties(model, space):
+    """The ties among the dyads EE's chains may toggle (every tie without a
+    dyad-set constraint)."""
+    free = space.free_vars()
+    if free is None:
+        return int(model.network.n_ties)
+    return int(np.isin(model.compiled().on_vars(), free).sum())
 
 
 def _is_s(init) -> bool:
@@ -150,7 +185,12 @@ def _resolve_cfg(model, cfg):
         cfg["polish"] = bool(cfg["se"] == "simulate" and not large)
     cfg["polish"] = bool(cfg["polish"])
     if isinstance(cfg["learning_rate"], str):       # "auto"
-        cfg["learning_rate"] = (0.01, 0.001) if not large else 0.001
+        cfg["learning_rate"] = (0.01, 0.001)
+        if large:
+            cfg["learning_rate"] = ESTIMNET_LEARNING_RATE
+            if cfg["update"] == "borisenko":
+                cfg["learning_rate"] = sweep_learning_rate(
+                    cfg["sampler_steps"], _free_ties(model, space), cfg["sweep_step"])
     _stages(cfg["learning_rate"], 1)
     init = cfg["init"]
     if isinstance(init, str):
@@ -395,7 +435,14 @@ class EE(Estimator):
                 "is at least 10 times the chance that a uniform add reverses an arc, else 0."),
         Setting("learning_rate", "auto", _learning_rate,
                 "a of the Borisenko / Newton update: a number in (0, 1), equal stages of "
-                "them, or 'auto': (0.01, 0.001) for at most 10^6 variables, else 0.001."),
+                "them, or 'auto': (0.01, 0.001) for at most 10^6 variables, else 0.001 "
+                "(EstimNet's learningRate), with the Borisenko update at most sweep_step x "
+                "sampler_steps / ties."),
+        Setting("sweep_step", 1.0, number(0, lo_open=True),
+                "'auto' learning_rate of the Borisenko update beyond 10^6 variables: at most "
+                "sweep_step x sampler_steps / ties, so that θ moves by at most this share of "
+                "itself while the chain proposes as many changes as there are ties (EstimNet's "
+                "0.001 up to 10^6 ties at the defaults)."),
         Setting("min_theta", 0.01, number(0), "c of the Borisenko update (EstimNet's minTheta)."),
         Setting("tnt_steps", None, integer(1, allow_none=True),
                 "Outer iterations of the unconditional phase of 'ifd-tnt' (default ee_steps)."),
