@@ -354,6 +354,20 @@ def _time_dask(net, formula, args):
           f"{[round(e, 2) for e in eff_cpu]}, median {np.median(eff_cpu):.2f}")
 
 
+def _conditional_fit(samples, formula, method, rs, args, what):
+    """fit_snowball of the samples by `method` (EE from the conditional MPLE), printed."""
+    settings = dict(method=method)
+    if method == "ee":
+        settings.update(init="mple", ee_steps=args.ee_steps)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit = ef.fit_snowball(samples, formula, random_state=rs + 1000, n_jobs=args.jobs,
+                              **settings)
+    print(f"-- conditional {method.upper()}{what}: {fit.cpu_seconds:.0f} CPU s of fits; "
+          f"combined {fit.n_used} of {len(samples)}; left out: {fit.left_out() or 'none'}")
+    return fit
+
+
 def run_directed(args):
     """Issue #35's check on a network with a known theta: the Epinions model (``--model``)
     simulated on ``--n`` nodes, fitted whole (EE with the "auto" settings, and MPLE) and from
@@ -416,16 +430,7 @@ def run_directed(args):
                   f"nodes {[r['nodes'] for r in d]}; inner-wave nodes {[r['inner'] for r in d]}; "
                   f"their ties {[r['inner_ties'] for r in d]}", flush=True)
             for method in args.methods:
-                settings = dict(method=method)
-                if method == "ee":
-                    settings.update(init="mple", ee_steps=args.ee_steps)
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    fit = ef.fit_snowball(samples, formula, random_state=rs + 1000,
-                                          n_jobs=args.jobs, **settings)
-                print(f"-- conditional {method.upper()}: {fit.cpu_seconds:.0f} CPU s of fits; "
-                      f"combined {fit.n_used} of {len(samples)}; left out: "
-                      f"{fit.left_out() or 'none'}")
+                fit = _conditional_fit(samples, formula, method, rs, args, "")
                 print("   per-sample " + labels[-1] + ": "
                       + ", ".join(f"{e:.2f}" for e in fit.estimates[:, -1]))
                 before = len(rows_out)
@@ -503,16 +508,7 @@ def run_hubs(args):
         labels = list(ef.ERGM(samples[0].network, formula).labels)
         truth = {"truth": {lab: (float(theta[k]), 0.0) for k, lab in enumerate(labels)}}
         for method in args.methods:
-            settings = dict(method=method)
-            if method == "ee":
-                settings.update(init="mple", ee_steps=args.ee_steps)
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                fit = ef.fit_snowball(redrawn, formula, random_state=rs + 1000,
-                                      n_jobs=args.jobs, **settings)
-            print(f"-- conditional {method.upper()} of the redrawn samples: {fit.cpu_seconds:.0f} "
-                  f"CPU s; combined {fit.n_used} of {len(redrawn)}; left out "
-                  f"{fit.left_out() or 'none'}")
+            fit = _conditional_fit(redrawn, formula, method, rs, args, " of the redrawn samples")
             before = len(rows_out)
             compare(fit, truth, rows_out)
             for r in rows_out[before:]:

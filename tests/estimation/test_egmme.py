@@ -422,23 +422,17 @@ def test_a_step_that_turns_back_halves_the_gain():
     assert run.theta[0] == pytest.approx(1.0 - 0.25, abs=0.05)
 
 
-def test_a_step_into_another_phase_is_taken_back():
+@pytest.mark.parametrize("deviations", [
     # the deviation grows from 0.8 sd to 6 sd after a step (the dense phase beyond a steep
     # stretch): a quarter of the step is taken instead, from the observed network
+    [-0.8, 6.0],
+    # it grows from 1.5 to 2.0 sd: less than REJECT_GROWTH times (the old rule let it pass)
+    # but far more than the Monte Carlo noise of the objective
+    [1.5, 2.0],
+], ids=["into-another-phase", "worse-weighted-objective"])
+def test_a_step_that_worsens_the_fit_is_taken_back(deviations):
     from ergmfit.estimation.egmme.estimator import EGMME, REJECT_SHRINK
-    run = _scripted_run([-0.8, 6.0])
-    EGMME()._iteration(run, SCRIPTED, 1.0)
-    first = run.theta[0]
-    EGMME()._iteration(run, SCRIPTED, 1.0)
-    assert run.history[-1]["rejected"] and run.restart
-    assert run.theta[0] == pytest.approx(REJECT_SHRINK * first)
-
-
-def test_a_step_that_worsens_the_weighted_objective_is_taken_back():
-    # the deviation grows from 1.5 to 2.0 sd after a step: less than REJECT_GROWTH times
-    # (the old rule let it pass) but far more than the Monte Carlo noise of the objective
-    from ergmfit.estimation.egmme.estimator import EGMME, REJECT_SHRINK
-    run = _scripted_run([1.5, 2.0])
+    run = _scripted_run(deviations)
     EGMME()._iteration(run, SCRIPTED, 1.0)
     first = run.theta[0]
     EGMME()._iteration(run, SCRIPTED, 1.0)
