@@ -9,11 +9,15 @@ advance once per step, never per dyad.
 A model dyad-independent given y⁻ whose terms declare their attribute cells (EpiModel's
 edges-dissolution models: ``Form(~edges + nodematch("g")) + Persist(~offset(edges))``) is
 stepped exactly instead, without Metropolis-Hastings (``exact=True``): every tie of y⁻
-persists independently with its probability, and the non-ties form by thinning -- a
-Binomial(N, q) uniform subset of the N dyads (q the largest formation probability over the
-attribute cells), each non-tie of it kept with probability p_ij / q.  The change statistics
-come from the compiled model (``change_matrix``), the flips from its compiled loop
-(``change_and_flip``): O(ties + formations) per step, never O(dyads).
+dissolves independently with its probability d, and every non-tie forms with its p, both by
+thinning -- the ties: a Binomial(M, d_max) uniform subset of the M ties, each of it dropped
+with probability d / d_max; the non-ties: a Binomial(N, q) uniform subset of the N dyads (q
+the largest formation probability over the attribute cells), each non-tie of it kept with
+probability p_ij / q.  The present ties are a table (variable, change row, d, step formed)
+updated by each step's flips; the change statistics come from the compiled model
+(``change_matrix``), the flips from its compiled loop (``change_and_flip``) and the
+operators' y⁻ := y visits the flipped dyads only: O(formations + dissolutions) per step,
+never O(ties) or O(dyads) (O(ties) once, and when η changes).
 
 Cross-sectional statistics of every step (EGMME's targets, netdx's target statistics) ride
 along as ``Cross(~...)`` terms with coefficient 0: their running value is exact (a Cross
