@@ -94,9 +94,6 @@ class DynamicChain:
         self._exact_delta = np.zeros(len(self._base))
         self.step = 0
         self._aged_until = 0
-        self.born = {}          # tie key -> step it formed (None: present at the start)
-        for key in self._keys(self.state.ties()).tolist():
-            self.born[key] = None
         self.durations = []
         self.classes = self._node_classes() if exact in ("auto", True) else None
         if exact is True and self.classes is None:
@@ -105,6 +102,10 @@ class DynamicChain:
                                 "previous network, with terms that declare attribute cells "
                                 "(edges, nodematch, nodefactor, nodemix, ...); this one is not")
         self.exact = self.classes is not None
+        # tie key -> step it formed (None: present at the start); exact steps keep the
+        # steps in their tie table instead
+        self.born = {} if self.exact else \
+            {key: None for key in self._keys(self.state.ties()).tolist()}
         self._q_eta = None
         self._tv = None             # the exact steps' table of present ties (_tie_table)
         self._tn = 0
