@@ -9,11 +9,15 @@ advance once per step, never per dyad.
 A model dyad-independent given y⁻ whose terms declare their attribute cells (EpiModel's
 edges-dissolution models: ``Form(~edges + nodematch("g")) + Persist(~offset(edges))``) is
 stepped exactly instead, without Metropolis-Hastings (``exact=True``): every tie of y⁻
-persists independently with its probability, and the non-ties form by thinning -- a
-Binomial(N, q) uniform subset of the N dyads (q the largest formation probability over the
-attribute cells), each non-tie of it kept with probability p_ij / q.  The change statistics
-come from the compiled model (``change_matrix``), the flips from its compiled loop
-(``change_and_flip``): O(ties + formations) per step, never O(dyads).
+dissolves independently with its probability d, and every non-tie forms with its p, both by
+thinning -- the ties: a Binomial(M, d_max) uniform subset of the M ties, each of it dropped
+with probability d / d_max; the non-ties: a Binomial(N, q) uniform subset of the N dyads (q
+the largest formation probability over the attribute cells), each non-tie of it kept with
+probability p_ij / q.  The present ties are a table (variable, change row, d, step formed)
+updated by each step's flips; the change statistics come from the compiled model
+(``change_matrix``), the flips from its compiled loop (``change_and_flip``) and the
+operators' y⁻ := y visits the flipped dyads only: O(formations + dissolutions) per step,
+never O(ties) or O(dyads) (O(ties) once, and when η changes).
 
 Cross-sectional statistics of every step (EGMME's targets, netdx's target statistics) ride
 along as ``Cross(~...)`` terms with coefficient 0: their running value is exact (a Cross
@@ -90,9 +94,6 @@ class DynamicChain:
         self._exact_delta = np.zeros(len(self._base))
         self.step = 0
         self._aged_until = 0
-        self.born = {}          # tie key -> step it formed (None: present at the start)
-        for key in self._keys(self.state.ties()).tolist():
-            self.born[key] = None
         self.durations = []
         self.classes = self._node_classes() if exact in ("auto", True) else None
         if exact is True and self.classes is None:
@@ -101,7 +102,14 @@ class DynamicChain:
                                 "previous network, with terms that declare attribute cells "
                                 "(edges, nodematch, nodefactor, nodemix, ...); this one is not")
         self.exact = self.classes is not None
+        # tie key -> step it formed (None: present at the start); exact steps keep the
+        # steps in their tie table instead
+        self.born = {} if self.exact else \
+            {key: None for key in self._keys(self.state.ties()).tolist()}
         self._q_eta = None
+        self._tv = None             # the exact steps' table of present ties (_tie_table)
+        self._tn = 0
+        self._changed, self._rebuilt = None, True
 
     def _keys(self, ties):
         return ties[:, 0] * self.state.n + ties[:, 1] if len(ties) else np.zeros(0, np.int64)
@@ -125,7 +133,11 @@ class DynamicChain:
         if ages and self._aged_until != self.step:
             # ages were not kept since the last aged step: the ties now present are
             # left-censored (their start is not known)
-            self.born = {k: None for k in self._keys(self.state.ties()).tolist()}
+            if self.exact:
+                if self._tv is not None:
+                    self._tb[:self._tn] = -1
+            else:
+                self.born = {k: None for k in self._keys(self.state.ties()).tolist()}
         stats = np.empty((n_steps, self.n_model + self.n_cross))
         n_ties = np.empty(n_steps, dtype=np.int64)
         formed = np.empty(n_steps, dtype=np.int64)
@@ -135,17 +147,20 @@ class DynamicChain:
         with ctrl_c_flag() as ctrl_c:
             try:
                 for t in range(n_steps):
-                    before = self.state.ties() if ages else None
+                    before = self.state.ties() if ages and not self.exact else None
                     m0 = self._n_ties()
                     if self.exact:
-                        self._exact_step(full)
+                        fd = self._exact_step(full, ages)
                     else:
                         self.sampler.run(full, self.proposals)
                     stats[t] = self.statistics()
+                    changed = self._changed if self.exact else None
                     for k, a, b in self._temporal:
-                        self._base[a:b] += k.advance(self.state)
+                        self._base[a:b] += k.advance(self.state, changed)
                     n_ties[t] = self._n_ties()
-                    if ages:
+                    if self.exact and ages:
+                        f, d = fd
+                    elif ages:
                         f, d = self._age(before)
                     else:
                         f, d = self._counts(stats[t], m0, n_ties[t])
@@ -211,27 +226,70 @@ class DynamicChain:
                         break
         return 1.0 / (1.0 + np.exp(-best)) if np.isfinite(best) else 1.0
 
-    def _exact_step(self, eta):
-        """One exact time step of a dyad-independent model (module docstring)."""
+    def _distinct(self, N, k):
+        """k distinct uniform integers of 0..N-1, in the order drawn (O(k))."""
+        rng = self.rng
+        out = np.zeros(0, dtype=np.int64)
+        while len(out) < k:
+            more = rng.integers(0, N, size=k - len(out) + 8)
+            both = np.concatenate([out, more])
+            _, first = np.unique(both, return_index=True)
+            out = both[np.sort(first)][:k]
+        return out
+
+    def _tie_table(self, eta):
+        """The present ties as arrays (variable, change row, drop probability, step
+        formed), kept in step with the state by the exact steps: O(changes) per step.
+        Built from the state at the first exact step (or when the state was changed
+        outside the steps); drop probabilities recomputed when ``eta`` changes; rows of
+        the ties formed in the last step filled in now (after the advance: y⁻ holds them)."""
+        cm = self.compiled
+        if self._tv is None or self._tn != self.state.num_ties:
+            v = np.asarray(cm.on_vars(), dtype=np.int64)
+            cap = max(16, 2 * len(v))
+            self._tv = np.zeros(cap, np.int64)
+            self._tC = np.zeros((cap, len(eta)))
+            self._td = np.zeros(cap)
+            self._tb = np.full(cap, -1, np.int64)       # -1: formed before ages were kept
+            self._tn, self._stale = len(v), 0
+            self._tv[:len(v)] = v
+            self._d_eta = None
+            self._rebuilt = True        # y⁻ and y: not known to differ only by this step
+        m, st = self._tn, self._stale
+        if self._d_eta is None or not np.array_equal(self._d_eta, eta):
+            st = 0                                      # every row's drop, O(ties) once
+            self._d_eta, self._d_max = eta.copy(), 0.0
+        if self._stale < m:                             # rows of the ties formed last step
+            self._tC[self._stale:m] = cm.change_matrix(self._tv[self._stale:m])
+        if st < m:
+            d = 1.0 / (1.0 + np.exp(self._tC[st:m] @ eta))
+            self._td[st:m] = d
+            # the largest drop probability: a bound of every present tie's (a dissolved
+            # tie's may stay in it; thinning needs a bound, not the maximum)
+            self._d_max = max(self._d_max, float(d.max()))
+        self._stale = m
+
+    def _exact_step(self, eta, ages=False):
+        """One exact time step of a dyad-independent model (module docstring); returns
+        (ties formed, ties dissolved)."""
         cm, rng = self.compiled, self.rng
         if self._q_eta is None or not np.array_equal(self._q_eta[0], eta):
             self._q_eta = (eta.copy(), self._formation_bound(eta))
         q = self._q_eta[1]
-        ties = np.asarray(cm.on_vars(), dtype=np.int64)
-        C_tie = cm.change_matrix(ties) if len(ties) else np.zeros((0, len(eta)))
-        keep = 1.0 / (1.0 + np.exp(-(C_tie @ eta)))
-        drop = rng.random(len(ties)) >= keep
+        self._tie_table(eta)
+        M, dmax = self._tn, self._d_max
+        # dissolutions by thinning: each tie picked with probability dmax (a
+        # Binomial(M, dmax) uniform subset), then dropped with probability d / dmax --
+        # independently dropped with probability d
+        K = int(rng.binomial(M, dmax)) if M else 0
+        pos = self._distinct(M, K)
+        if K:
+            pos = pos[rng.random(K) * dmax < self._td[pos]]
         N = int(cm.n_vars)
         k = int(rng.binomial(N, q))
-        cand = np.zeros(0, dtype=np.int64)
-        while len(cand) < k:        # k distinct uniform variables, in the order drawn
-            more = rng.integers(0, N, size=k - len(cand) + 8)
-            both = np.concatenate([cand, more])
-            _, first = np.unique(both, return_index=True)
-            cand = both[np.sort(first)][:k]
-        sorted_ties = np.sort(ties)
-        at = np.minimum(np.searchsorted(sorted_ties, cand), max(0, len(ties) - 1))
-        cand = cand[~(sorted_ties[at] == cand)] if len(ties) else cand
+        cand = self._distinct(N, k)
+        if len(cand):
+            cand = cand[~cm.values(cand)]            # present ties do not form
         C_new = cm.change_matrix(cand) if len(cand) else np.zeros((0, len(eta)))
         p = 1.0 / (1.0 + np.exp(-(C_new @ eta)))
         if np.any(p > q * (1 + 1e-9)):
@@ -239,13 +297,48 @@ class DynamicChain:
                                "cells' bound (a term's statistics depend on more than its "
                                "declared attributes)")
         form = rng.random(len(cand)) * q < p
-        flips = np.concatenate([ties[drop], cand[form]])
+        new = cand[form]
+        flips = np.concatenate([self._tv[pos], new])
         if len(flips):
             cm.change_and_flip(flips, False)
-        self._exact_delta += C_new[form].sum(axis=0) - C_tie[drop].sum(axis=0)
+        # the dyads where y now differs from y⁻: the advance visits them only (O(flips))
+        self._changed = None if self._rebuilt else cm.dyads_of(flips)
+        self._rebuilt = False
+        self._exact_delta += C_new[form].sum(axis=0) - self._tC[pos].sum(axis=0)
+        if ages:
+            b = self._tb[pos]
+            self.durations.extend((self.step - b[b >= 0]).tolist())
+        self._drop_rows(pos)
+        m, f = self._tn, len(new)
+        if m + f > len(self._tv):
+            cap = 2 * (m + f)
+            for name in ("_tv", "_tC", "_td", "_tb"):
+                a = getattr(self, name)
+                b = np.zeros((cap,) + a.shape[1:], a.dtype)
+                b[:m] = a[:m]
+                setattr(self, name, b)
+        self._tv[m:m + f] = new
+        self._tb[m:m + f] = self.step
+        self._tn = m + f                 # their rows: at the next step (_tie_table)
+        return f, len(pos)
+
+    def _drop_rows(self, pos):
+        """Remove the table rows ``pos`` (distinct): the last rows fill the holes, O(len)."""
+        m, r = self._tn, len(pos)
+        if not r:
+            return
+        keep = m - r
+        holes = pos[pos < keep]
+        tail = np.ones(r, bool)
+        tail[pos[pos >= keep] - keep] = False
+        movers = keep + np.flatnonzero(tail)
+        for a in (self._tv, self._tC, self._td, self._tb):
+            a[holes] = a[movers]
+        self._tn = keep
+        self._stale = min(self._stale, keep)
 
     def _n_ties(self):
-        return int(len(self.state.ties()))
+        return int(self.state.num_ties)
 
     def _counts(self, stats, m0, m1):
         # without ages: formation/dissolution counts are not tracked (NaN-free zeros)
@@ -266,6 +359,11 @@ class DynamicChain:
 
     def censored_ages(self):
         """Ages of the present ties formed within the run (right-censored spells)."""
+        if self.exact:
+            if self._tv is None:
+                return np.zeros(0)
+            b = self._tb[:self._tn]
+            return (self.step - b[b >= 0]).astype(float)
         return np.array([self.step - b for b in self.born.values() if b is not None], float)
 
 

@@ -171,6 +171,18 @@ cdef class ERGMModel(BinaryModel):
         self.dyad(v, &i, &j)
         return i, j
 
+    def dyads_of(self, cnp.int64_t[:] variables):
+        """(i, j) of many variables as an (len, 2) int64 array."""
+        cdef Py_ssize_t r, m = variables.shape[0]
+        cdef int i, j
+        cdef cnp.ndarray[cnp.int64_t, ndim=2] out = np.empty((m, 2), dtype=np.int64)
+        self._check_vars(variables)
+        for r in range(m):
+            self.dyad(variables[r], &i, &j)
+            out[r, 0] = i
+            out[r, 1] = j
+        return out
+
     def var_of(self, int i, int j):
         """Variable index of dyad (i, j)."""
         self.state._check(i, j)

@@ -567,3 +567,65 @@ def test_cmle_loglik_exact_when_pair_independent():
     assert fit.loglik == pytest.approx(m.exact_loglik(np.asarray(fit.params, float)), abs=1e-9)
     assert ef.ERGM(s, "Form(~edges + mutual + transitiveties) + Persist(~edges)") \
         .exact_loglik([0.0] * 4) is None
+
+
+def test_exact_steps_counts_follow_their_binomial_laws():
+    # the exact (thinning) steps, per step given y⁻: dissolutions Bin(M_match, d1) +
+    # Bin(M_other, d0), formations Bin(free_match, p1) + Bin(free_other, p0); the
+    # standardized counts have mean 0 and variance 1 over 2,000 steps (z within 4).
+    # Dropping with d instead of d / d_max (or d_max for every tie) fails by far.
+    from scipy.special import expit
+    from ergmfit.temporal.chain import DynamicChain
+    g = nx.empty_graph(40)
+    nx.set_node_attributes(g, {i: i % 2 for i in range(40)}, "grp")
+    g.add_edges_from([(i, (i + 2) % 40) for i in range(0, 40, 3)])
+    m = ef.ERGM(ef.NetSeries([g, g]),
+                "Form(~edges + nodematch('grp')) + Persist(~edges + nodematch('grp'))")
+    theta = np.array([-2.0, 1.0, 1.0, 1.5])
+    chain = DynamicChain(m, cross="edges + nodematch('grp')", random_state=3, exact=True)
+    eta = m.eta(theta)
+    chain.run(eta, 20, ages=True)
+    before = chain.run(eta, 1, ages=True).cross[-1]
+    T = 2000
+    r = chain.run(eta, T, ages=True)
+    prev = np.vstack([before, r.cross[:-1]])            # (edges, matched) before each step
+    M1, M0 = prev[:, 1], prev[:, 0] - prev[:, 1]
+    d1, d0 = 1 - expit(1.0 + 1.5), 1 - expit(1.0)
+    p1, p0 = expit(-2.0 + 1.0), expit(-2.0)
+    F1, F0 = 2 * 190 - M1, 400 - M0                     # free dyads within / across groups
+    for obs, mean, var in [
+            (r.dissolved, M1 * d1 + M0 * d0, M1 * d1 * (1 - d1) + M0 * d0 * (1 - d0)),
+            (r.formed, F1 * p1 + F0 * p0, F1 * p1 * (1 - p1) + F0 * p0 * (1 - p0))]:
+        z = (obs - mean) / np.sqrt(var)
+        assert abs(z.mean()) * np.sqrt(T) < 4, z.mean()
+        z2 = z ** 2
+        assert abs(z2.mean() - 1) / (z2.std() / np.sqrt(T)) < 4, z2.mean()
+    # the counts agree with the statistics' changes
+    assert np.array_equal(r.formed - r.dissolved, r.cross[:, 0] - prev[:, 0])
+
+
+def test_exact_steps_advance_by_their_flips_as_by_the_full_comparison(monkeypatch):
+    # the advance given the step's flipped dyads (O(flips)) leaves the same y⁻ and the
+    # same transition statistics as the O(ties) comparison of y and y⁻
+    from ergmfit.temporal.chain import DynamicChain
+    g = nx.empty_graph(40)
+    nx.set_node_attributes(g, {i: i % 2 for i in range(40)}, "grp")
+    g.add_edges_from([(i, (i + 2) % 40) for i in range(0, 40, 3)])
+    m = ef.ERGM(ef.NetSeries([g, g]),
+                "Form(~edges + nodematch('grp')) + Persist(~edges + nodematch('grp'))")
+    eta = m.eta(np.array([-2.0, 1.0, 1.0, 1.5]))
+    runs = []
+    for full in (False, True):
+        chain = DynamicChain(m, cross="edges + nodematch('grp')", random_state=5, exact=True)
+        if full:
+            step = chain._exact_step
+
+            def compare_all(e, ages=False, step=step, chain=chain):
+                out = step(e, ages)
+                chain._changed = None
+                return out
+            monkeypatch.setattr(chain, "_exact_step", compare_all)
+        r = chain.run(eta, 60)
+        assert full or chain._changed is not None
+        runs.append((r.stats, r.cross))
+    assert np.array_equal(runs[0][0], runs[1][0]) and np.array_equal(runs[0][1], runs[1][1])
