@@ -38,25 +38,28 @@ cdef int _check_signals() except -1 with gil:
     return PyErr_CheckSignals()
 
 
+cdef inline void _side_part(Py_ssize_t a, const i64* ptr, const i32* idx, const i32* cnt,
+                            const double* ftab, Py_ssize_t n_f, Py_ssize_t width,
+                            double* part, Py_ssize_t slot) noexcept nogil:
+    # source a's sum over one side's arcs (its list idx[ptr[a]:ptr[a + 1]]) of
+    # ftab[l, cnt[b]], b != a, into part[3 l + slot]
+    cdef Py_ssize_t r, l
+    cdef i32 b, c
+    for r in range(ptr[a], ptr[a + 1]):
+        b = idx[r]
+        c = cnt[b]
+        if b != a and c:
+            for l in range(n_f):
+                part[3 * l + slot] += ftab[l * width + c]
+
+
 cdef inline void _arc_part(Py_ssize_t a, const i64* op, const i32* oi, const i64* ip,
                            const i32* ii, const i32* cnt, const double* ftab, Py_ssize_t n_f,
                            Py_ssize_t width, double* part) noexcept nogil:
     # source a's sums over its out-arcs (a, b) and in-arcs (b, a) of ftab[l, cnt[b]], b != a,
     # into part[3 l + 1] and part[3 l + 2]
-    cdef Py_ssize_t r, l
-    cdef i32 b, c
-    for r in range(op[a], op[a + 1]):
-        b = oi[r]
-        c = cnt[b]
-        if b != a and c:
-            for l in range(n_f):
-                part[3 * l + 1] += ftab[l * width + c]
-    for r in range(ip[a], ip[a + 1]):
-        b = ii[r]
-        c = cnt[b]
-        if b != a and c:
-            for l in range(n_f):
-                part[3 * l + 2] += ftab[l * width + c]
+    _side_part(a, op, oi, cnt, ftab, n_f, width, part, 1)
+    _side_part(a, ip, ii, cnt, ftab, n_f, width, part, 2)
 
 
 cdef int _sums(Py_ssize_t n, const i64* xp, const i32* xi, const i64* yp, const i32* yi,
