@@ -108,6 +108,13 @@ class ERGM:
         # an ERGM with a response is a count-valued ERGM (the count family: CountERGM)
         if cls is ERGM and (response is not None or reference is not None):
             cls = CountERGM
+            data = args[0] if args else kwargs.get("network")
+            kind = next((k for k in INPUT_MODELS if isinstance(data, k)), None)
+            if kind is not None:    # not "cannot make a network from a NetSeries"
+                raise SettingsError(
+                    f"a count-valued model (response={response!r}, reference={reference!r}) "
+                    f"of {'an' if kind.__name__[0] in 'AEIOU' else 'a'} {kind.__name__} is not "
+                    "available: its models are binary")
         # another input type picks its model class (NetSeries: TemporalERGM, an ERGM;
         # EgoData: EgoERGM, which builds its pseudo-population's ERGM itself)
         data = args[0] if args else kwargs.get("network")
@@ -818,6 +825,14 @@ class CountERGM(ERGM):
             raise NetworkError(f"response must be an edge attribute name, got {response!r}")
         if not isinstance(formula, str):
             raise FormulaError(f"formula must be a string, got {type(formula).__name__}")
+        from .network.networks import Networks
+        if isinstance(network, Networks):
+            # its sample space would be every dyad of the combined network, those between
+            # two networks included (as observed zeros): a silently wrong fit
+            raise SettingsError(
+                f"count-valued models of several networks ({type(network).__name__}, "
+                f"response={response!r}) are not available yet: fit each network alone, or "
+                "the binary multi-network model with N(~...)")
         family = CountFamily("Poisson" if reference is None else reference)
         net, dyads, values = valued_network(network, response, family.reference, directed)
         self._build(net, formula, response, family, dyads, values)

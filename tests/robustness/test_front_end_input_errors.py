@@ -1,0 +1,50 @@
+"""Bad input to the family front ends, as a statnet user writes it, named clearly: a count
+model of several networks (its sample space took the dyads between the networks as observed
+zeros: a silently wrong fit), response= with a series or an egocentric sample (the error
+named the wrong thing), an alter naming an ego id of the other type."""
+import networkx as nx
+import pandas as pd
+import pytest
+
+import ergmfit as ef
+from ergmfit.exceptions import DataFormatError, SettingsError
+
+
+def _valued(seed, w):
+    g = nx.gnp_random_graph(8, 0.3, seed=seed, directed=True)
+    nx.set_edge_attributes(g, w, "w")
+    return g
+
+
+def test_a_count_model_of_several_networks_is_refused():
+    nets = ef.Networks([_valued(1, 2), _valued(2, 1)])
+    for formula in ("sum", "sum + nonzero"):
+        with pytest.raises(SettingsError, match=r"count-valued models of several networks "
+                           r"\(Networks, response='w'\) are not available yet.*N\(~"):
+            ef.ERGM(nets, formula, response="w")
+    # the binary multi-network model stays, on the dyads within the networks
+    assert ef.ERGM(nets, "edges").fit(method="mple").nobs == 2 * 8 * 7
+
+
+@pytest.mark.parametrize("kind", ["series", "ego"])
+def test_response_with_a_series_or_an_egocentric_sample_is_named(kind):
+    if kind == "series":
+        data, name = ef.NetSeries([_valued(1, 2), _valued(2, 1)]), "a NetSeries"
+    else:
+        data = ef.EgoData(pd.DataFrame({"egoID": [1, 2], "sex": ["F", "M"]}),
+                          pd.DataFrame({"egoID": [1, 2], "sex": ["M", "F"]}))
+        name = "an EgoData"
+    for kw in ({"response": "w"}, {"reference": "Poisson"}):
+        with pytest.raises(SettingsError, match=f"a count-valued model .* of {name} is not "
+                           "available: its models are binary"):
+            ef.ERGM(data, "edges", **kw)
+
+
+def test_unknown_ego_ids_are_python_values_and_a_type_mismatch_is_said():
+    egos = pd.DataFrame({"egoID": ["1", "2"], "sex": ["F", "M"]})
+    alters = pd.DataFrame({"egoID": [1, 2, 2], "sex": ["M", "F", "F"]})
+    with pytest.raises(DataFormatError, match=r"3 rows name egos that are not in egos \(ids 1, "
+                       r"2; they are numbers, the egos' ids text, e\.g\. '1': use one type\)"):
+        ef.EgoData(egos, alters)
+    with pytest.raises(DataFormatError, match=r"1 rows name egos that are not in egos \(ids '9'\)$"):
+        ef.EgoData(egos, pd.DataFrame({"egoID": ["1", "9"], "sex": ["M", "F"]}))
