@@ -48,3 +48,24 @@ def test_unknown_ego_ids_are_python_values_and_a_type_mismatch_is_said():
         ef.EgoData(egos, alters)
     with pytest.raises(DataFormatError, match=r"1 rows name egos that are not in egos \(ids '9'\)$"):
         ef.EgoData(egos, pd.DataFrame({"egoID": ["1", "9"], "sex": ["M", "F"]}))
+
+
+def test_a_negative_seed_is_named():
+    # numpy's own message was "expected non-negative integer", naming nothing
+    m = ef.ERGM(ef.datasets.load("flomarriage"), "edges")
+    for call in (lambda: m.fit(method="mple", random_state=-1),
+                 lambda: m.simulate([0.0], n=1, random_state=-1, output="stats")):
+        with pytest.raises(SettingsError, match=r"random_state \(a seed\) must be a non-negative "
+                           "integer, got -1"):
+            call()
+
+
+def test_a_non_numeric_attribute_names_the_value_and_node_once():
+    # the example value was the first one (1, a number) and, in a count model, the hint twice
+    g = nx.DiGraph([("a", "b"), ("b", "c")])
+    nx.set_node_attributes(g, {"a": 1, "b": 2, "c": "x"}, "age")
+    nx.set_edge_attributes(g, 1, "w")
+    for kw in ({}, {"response": "w"}):
+        with pytest.raises(ef.exceptions.TermError, match=r"values like 'x' \(node 'c'\)\. ") as e:
+            ef.ERGM(g, "nodecov('age')", **kw)
+        assert str(e.value).count("For a categorical") == 1
