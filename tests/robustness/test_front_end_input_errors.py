@@ -69,3 +69,12 @@ def test_a_non_numeric_attribute_names_the_value_and_node_once():
         with pytest.raises(ef.exceptions.TermError, match=r"values like 'x' \(node 'c'\)\. ") as e:
             ef.ERGM(g, "nodecov('age')", **kw)
         assert str(e.value).count("For a categorical") == 1
+
+
+def test_text_waves_in_natural_order():
+    # sorted as text, wave t10 came between t1 and t2: transitions that never happened
+    df = pd.DataFrame({"source": [1, 2, 3, 1], "target": [2, 3, 1, 3],
+                       "wave": ["t10", "t2", "t1", "t2"]})
+    series = ef.NetSeries.from_edgelist(df, directed=True)
+    assert [w.n_ties for w in series.waves] == [1, 2, 1]       # t1, t2, t10
+    assert [sorted(map(tuple, w.ties.tolist())) for w in series.waves][0] == [(2, 0)]
