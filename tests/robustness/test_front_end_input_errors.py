@@ -78,3 +78,20 @@ def test_text_waves_in_natural_order():
     series = ef.NetSeries.from_edgelist(df, directed=True)
     assert [w.n_ties for w in series.waves] == [1, 2, 1]       # t1, t2, t10
     assert [sorted(map(tuple, w.ties.tolist())) for w in series.waves][0] == [(2, 0)]
+
+
+def test_an_exact_cmle_takes_the_mcmc_settings_and_names_itself():
+    # a dyad-independent CMLE is the MPLE: the MCMC-MLE's settings were refused by the MPLE
+    # ("method 'mple' has no setting 'samplesize' (did you mean 'sample_size'?)")
+    series = ef.NetSeries([nx.path_graph(6), nx.cycle_graph(6), nx.star_graph(5)])
+    m = ef.ERGM(series, "Form(~edges) + Persist(~edges)")
+    base = m.fit(method="cmle").params.tolist()
+    for kw in ({"samplesize": 512}, {"MCMC.samplesize": 512},
+               {"control": {"MCMC.samplesize": 512}}):
+        fit = m.fit(method="cmle", **kw)
+        assert fit.params.tolist() == base
+        assert fit.warnings[-1].endswith(f"the MCMC setting(s) {next(iter(kw.get('control', kw)))!r}"
+                                         " were not used")
+    with pytest.raises(SettingsError, match="method 'cmle' has no setting 'bogus'; its settings "
+                       "are those of 'mcmle': .*samplesize"):
+        m.fit(method="cmle", bogus=1)
