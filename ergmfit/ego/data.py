@@ -33,11 +33,10 @@ def _node_indices(egos, n):
     return chosen
 
 
-def _need(frame, column, what):
+def _need(frame, column, what, hint="; name the id column with ego_id= / alter_id="):
     if column not in frame.columns:
         raise DataFormatError(f"{what} has no column {column!r} (its columns: "
-                              f"{', '.join(map(str, frame.columns))}); name the id column "
-                              f"with ego_id= / alter_id=")
+                              f"{', '.join(map(str, frame.columns))}){hint}")
 
 
 def _unknown_ids(unknown, ids):
@@ -128,7 +127,8 @@ class EgoData:
     # ------------------------------------------------------------------ design
     def _per_ego(self, value, what):
         if isinstance(value, str):
-            _need(self.egos, value, "egos")
+            _need(self.egos, value, "egos", f"; {what}= names a column of egos or gives one "
+                                            "value per ego")
             return self.egos[value].to_numpy()
         arr = np.asarray(value)
         if arr.shape != (self.n_egos,):

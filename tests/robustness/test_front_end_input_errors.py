@@ -95,3 +95,14 @@ def test_an_exact_cmle_takes_the_mcmc_settings_and_names_itself():
     with pytest.raises(SettingsError, match="method 'cmle' has no setting 'bogus'; its settings "
                        "are those of 'mcmle': .*samplesize"):
         m.fit(method="cmle", bogus=1)
+
+
+def test_a_missing_weights_column_is_not_called_an_id_column():
+    egos = pd.DataFrame({"egoID": [1, 2], "sex": ["F", "M"]})
+    alters = pd.DataFrame({"egoID": [1, 2], "sex": ["M", "F"]})
+    for kw in ("weights", "strata"):
+        with pytest.raises(DataFormatError, match=f"egos has no column 'w' .*; {kw}= names a "
+                           "column of egos or gives one value per ego$"):
+            ef.EgoData(egos, alters, **{kw: "w"})
+    with pytest.raises(DataFormatError, match="name the id column with ego_id="):
+        ef.EgoData(egos, alters, ego_id="id")
