@@ -106,3 +106,15 @@ def test_a_missing_weights_column_is_not_called_an_id_column():
             ef.EgoData(egos, alters, **{kw: "w"})
     with pytest.raises(DataFormatError, match="name the id column with ego_id="):
         ef.EgoData(egos, alters, ego_id="id")
+
+
+def test_gof_names_a_bad_number_of_networks():
+    # n_sim=2.5 was cut to 2, n_sim="10" said "invalid literal for int() with base 10"
+    from ergmfit.gof import gof
+    m = ef.ERGM(ef.datasets.load("flomarriage"), "edges")
+    for kw, message in (({"n_sim": 2.5}, "n_sim must be a whole number, got 2.5"),
+                        ({"n_sim": "10"}, "n_sim must be a whole number, got '10'"),
+                        ({"n_sim": 0}, "n_sim must be at least 1, got 0"),
+                        ({"n_chains": 1.5}, "n_chains must be a whole number, got 1.5")):
+        with pytest.raises(SettingsError, match=message):
+            gof(m, [-1.6], **kw)
