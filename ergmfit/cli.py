@@ -529,12 +529,17 @@ def _run_gof(args):
             raise ErgmfitError(f"--plot {args.plot!r}: unknown figure type {ext or '(none)'!r}; "
                                f"use one of {', '.join(sorted(kinds))}")
         _writable_target("--plot", args.plot)
+        folder = os.path.dirname(os.path.abspath(args.plot))
+        if not os.path.isdir(folder):        # before the simulations, not after them
+            raise ErgmfitError(f"--plot {args.plot!r}: its folder {folder} does not exist")
     params, mcmc = _gof_parameters(args, model)
     res = gof(model, params, n_sim=args.n_sim, burnin=args.burnin, interval=args.interval,
               statistics=args.statistics, random_state=args.seed, mcmc=mcmc)
     if args.plot:
         try:
             res.plot(args.plot)
+        except SaveError as exc:
+            raise ErgmfitError(str(exc)) from None
         except (OSError, ValueError) as exc:
             raise ErgmfitError(f"cannot write the plot to {args.plot!r}: {exc}") from None
     if args.json:

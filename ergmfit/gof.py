@@ -71,7 +71,7 @@ import warnings
 
 import numpy as np
 
-from .exceptions import FormulaError
+from .exceptions import FormulaError, SettingsError
 from .gofgraph import (GraphSummaries, ValuedGraphSummaries,  # re-exported
                        degree_distribution, dsp_distribution, esp_distribution,
                        geodesic_distribution)
@@ -603,9 +603,14 @@ def gof(model, params=None, n_sim=100, burnin=None, interval=None, statistics=No
     theta = check_params(getattr(model, "_finite_offsets", lambda x: x)(params), model.labels)
     eta = model.eta(theta) if hasattr(model, "eta") else theta
     eta_rows = None if rows is None else np.array([model.eta(r) for r in rows])
+    for name, value in (("n_sim", n_sim), ("n_chains", n_chains)):
+        # int() cut 2.5 to 2 and said "invalid literal for int()" of a text
+        if isinstance(value, (bool, np.bool_)) or not isinstance(
+                value, (int, np.integer, float, np.floating)) or not float(value).is_integer():
+            raise SettingsError(f"gof: {name} must be a whole number, got {value!r}")
+        if value < 1:
+            raise SettingsError(f"gof: {name} must be at least 1, got {int(value)}")
     n_sim, n_chains = int(n_sim), int(n_chains)
-    if n_sim < 1:
-        raise ValueError(f"n_sim must be at least 1, got {n_sim}")
     burnin, interval = mcmc_settings(burnin, interval, mcmc)
     net = model.network
     table = GOF_TABLES[model.family.name]

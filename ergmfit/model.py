@@ -108,6 +108,13 @@ class ERGM:
         # an ERGM with a response is a count-valued ERGM (the count family: CountERGM)
         if cls is ERGM and (response is not None or reference is not None):
             cls = CountERGM
+            data = args[0] if args else kwargs.get("network")
+            kind = next((k for k in INPUT_MODELS if isinstance(data, k)), None)
+            if kind is not None:    # not "cannot make a network from a NetSeries"
+                raise SettingsError(
+                    f"a count-valued model (response={response!r}, reference={reference!r}) "
+                    f"of {'an' if kind.__name__[0] in 'AEIOU' else 'a'} {kind.__name__} is not "
+                    "available: its models are binary")
         # another input type picks its model class (NetSeries: TemporalERGM, an ERGM;
         # EgoData: EgoERGM, which builds its pseudo-population's ERGM itself)
         data = args[0] if args else kwargs.get("network")
@@ -818,6 +825,14 @@ class CountERGM(ERGM):
             raise NetworkError(f"response must be an edge attribute name, got {response!r}")
         if not isinstance(formula, str):
             raise FormulaError(f"formula must be a string, got {type(formula).__name__}")
+        from .network.networks import Networks
+        if isinstance(network, Networks):
+            # its sample space would be every dyad of the combined network, those between
+            # two networks included (as observed zeros): a silently wrong fit
+            raise SettingsError(
+                f"count-valued models of several networks ({type(network).__name__}, "
+                f"response={response!r}) are not available yet: fit each network alone, or "
+                "the binary multi-network model with N(~...)")
         family = CountFamily("Poisson" if reference is None else reference)
         net, dyads, values = valued_network(network, response, family.reference, directed)
         self._build(net, formula, response, family, dyads, values)
@@ -877,6 +892,9 @@ class CountERGM(ERGM):
             dyads, values = dyads
         if dyads is None:
             dyads, values = self._dyads, self._values
+        else:
+            dyads, values = _count_rows(dyads, values, self.network.n, self.network.directed,
+                                        self.reference)
         state = CountState(self.network.n, self.network.directed, dyads, values)
         return CountERGMModel(state, self.kernels, self.reference.compiled())
 
@@ -887,6 +905,9 @@ class CountERGM(ERGM):
             dyads, values = dyads
         if dyads is None:
             dyads, values = self._dyads, self._values
+        else:
+            dyads, values = _count_rows(dyads, values, self.network.n, self.network.directed,
+                                        self.reference)
         empty = CountERGMModel(CountState(self.network.n, self.network.directed),
                                self.kernels, self.reference.compiled())
         on_empty = np.concatenate([t.on_empty() for t in self.terms]) if self.terms else \
@@ -998,6 +1019,50 @@ def _tie_rows(ties, what="ties"):
         raise ValueError(f"{what} must hold node indices (whole numbers): row {r} is "
                          f"({arr[r, 0]:g}, {arr[r, 1]:g})")
     return arr.astype(np.int64)
+
+
+def _count_rows(dyads, values, n, directed, reference):
+    """``dyads`` and ``values`` of a count-valued model as (m, 2) and (m,) int64 arrays, or
+    a ValueError naming what is wrong: a shape, a node outside 0..n-1, a loop, a value that
+    is not a whole number or lies outside ``reference``'s support (a NetworkError, as
+    the network's own values), or a dyad given twice (both rows named; the count set the
+    dyads one after another, so the last value silently won)."""
+    d = _tie_rows(dyads, "dyads")
+    if values is None:
+        raise ValueError("dyads given without values: a count-valued model takes (dyads, values)")
+    y = np.asarray(values)
+    if y.ndim != 1 or len(y) != len(d):
+        raise ValueError(f"{len(d)} dyads but values of shape {y.shape}: one value per dyad")
+    if len(d) == 0:
+        return np.zeros((0, 2), dtype=np.int64), np.zeros(0, dtype=np.int64)
+    if y.dtype.kind not in "iu":
+        y = reference.check_values(y.tolist(), what="the values")
+    y = np.ascontiguousarray(y, dtype=np.int64)
+    d = np.ascontiguousarray(d, dtype=np.int64)
+    wrong = np.flatnonzero((d < 0).any(axis=1) | (d >= n).any(axis=1) | (d[:, 0] == d[:, 1]))
+    if len(wrong):
+        r = int(wrong[0])
+        raise ValueError(f"dyads row {r} is ({d[r, 0]}, {d[r, 1]}): not a dyad of a {n}-node "
+                         f"network (nodes 0..{n - 1}, no loops)")
+    out = (y < reference.lo) | ((y > reference.hi) if reference.hi is not None else False)
+    if out.any():
+        r = int(np.flatnonzero(out)[0])
+        kind = "negative" if y[r] < 0 else "outside the support"
+        raise NetworkError(f"values row {r} (dyad ({d[r, 0]}, {d[r, 1]})) is {kind}: {y[r]}; "
+                           f"the reference {reference.label} takes values {reference.support}")
+    a, b = (d[:, 0], d[:, 1]) if directed else (d.min(axis=1), d.max(axis=1))
+    key = a * n + b
+    order = np.argsort(key, kind="stable")
+    same = np.flatnonzero(key[order[1:]] == key[order[:-1]])
+    if len(same):
+        later = order[same + 1]
+        bad = int(later.min())
+        first = int(np.flatnonzero(key == key[bad])[0])
+        kind = "directed" if directed else "undirected, in either order"
+        raise ValueError(f"duplicate dyad ({d[bad, 0]}, {d[bad, 1]}) in dyads: rows {first} and "
+                         f"{bad} are the same dyad ({kind}), with values {y[first]} and "
+                         f"{y[bad]}; each dyad may appear once")
+    return d, y
 
 
 def _rebuild_count(network, formula, response, reference, dyads, values):

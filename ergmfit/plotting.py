@@ -114,7 +114,10 @@ def _finish(fig, path, dpi):
             with atomic_write(path, "wb") as fh:
                 fig.savefig(fh, format=fmt, dpi=dpi, bbox_inches="tight")
         except OSError as exc:
-            raise SaveError(f"cannot write the figure to {os.fspath(path)}: {exc}") from None
+            folder = os.path.dirname(os.path.abspath(os.fspath(path)))
+            why = (f"its folder {folder} does not exist" if not os.path.isdir(folder) else
+                   exc.strerror or str(exc))      # not the temporary file's name
+            raise SaveError(f"cannot write the figure to {os.fspath(path)}: {why}") from None
     return fig
 
 

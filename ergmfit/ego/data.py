@@ -33,11 +33,21 @@ def _node_indices(egos, n):
     return chosen
 
 
-def _need(frame, column, what):
+def _need(frame, column, what, hint="; name the id column with ego_id= / alter_id="):
     if column not in frame.columns:
         raise DataFormatError(f"{what} has no column {column!r} (its columns: "
-                              f"{', '.join(map(str, frame.columns))}); name the id column "
-                              f"with ego_id= / alter_id=")
+                              f"{', '.join(map(str, frame.columns))}){hint}")
+
+
+def _unknown_ids(unknown, ids):
+    """`` (ids 9, 12)``: the first five ids of ``unknown`` (a column) as Python values, and,
+    where the two columns hold ids of different types (text '1' against the number 1), that."""
+    bad = ", ".join(map(repr, pd.unique(unknown)[:5].tolist()))
+    a, b = unknown.iloc[0], ids.iloc[0]
+    if isinstance(a, str) != isinstance(b, str):
+        return (f" (ids {bad}; they are {'text' if isinstance(a, str) else 'numbers'}, the egos' "
+                f"ids {'text' if isinstance(b, str) else 'numbers'}, e.g. {b!r}: use one type)")
+    return f" (ids {bad})"
 
 
 class EgoData:
@@ -100,9 +110,8 @@ class EgoData:
         position = pd.Series(np.arange(len(ids)), index=pd.Index(ids))
         unknown = ~self.alters[ego_id].isin(ids)
         if unknown.any():
-            bad = self.alters[ego_id][unknown].unique()[:5]
             raise DataFormatError(f"alters: {int(unknown.sum())} rows name egos that are not "
-                                  f"in egos (ids {', '.join(map(repr, bad))})")
+                                  f"in egos" + _unknown_ids(self.alters[ego_id][unknown], ids))
         #: for each alter row, the position of its ego in ``egos``
         self.alter_ego = position.loc[self.alters[ego_id].values].to_numpy(np.int64)
         self.n_egos = len(ids)
@@ -118,7 +127,8 @@ class EgoData:
     # ------------------------------------------------------------------ design
     def _per_ego(self, value, what):
         if isinstance(value, str):
-            _need(self.egos, value, "egos")
+            _need(self.egos, value, "egos", f"; {what}= names a column of egos or gives one "
+                                            "value per ego")
             return self.egos[value].to_numpy()
         arr = np.asarray(value)
         if arr.shape != (self.n_egos,):
@@ -164,7 +174,8 @@ class EgoData:
         unknown = ~at[self.ego_id].isin(self.egos[self.ego_id])
         if unknown.any():
             raise DataFormatError(f"alter_ties: {int(unknown.sum())} rows name egos that are "
-                                  f"not in egos")
+                                  f"not in egos" + _unknown_ids(at[self.ego_id][unknown],
+                                                                self.egos[self.ego_id]))
         key = pd.MultiIndex.from_arrays([self.alters[self.ego_id], self.alters[self.alter_id]])
         if key.duplicated().any():
             raise DataFormatError("alters: an alter id appears twice for the same ego")

@@ -30,8 +30,44 @@ from .reference import (Binomial, DiscUnif, Geometric, Poisson, Reference, parse
 
 
 def family_of(model) -> ModelFamily:
-    """The family of ``model``: every model spec declares one (``ERGM.family``; the MRF
-    models and the MRF product model: :data:`BINARY`, binary variables)."""
+    """The family of ``model``: what its variables are, as every model spec declares it
+    (its ``family`` attribute).
+
+    Parameters
+    ----------
+    model : a model spec
+        An :class:`~ergmfit.ERGM` (:data:`BINARY`; with ``response=``, its
+        :class:`CountFamily`), an MRF of :mod:`ergmfit.mrf` or an MRF product model
+        (:class:`~ergmfit.mrf.ee.ProductModel`), or anything else with a ``family``.
+
+    Returns
+    -------
+    ModelFamily
+        Not binary for every MRF: the Ising-type models (``LinearMRF`` and its
+        subclasses) are :data:`BINARY`, a Potts model ``'one-hot'``
+        (:class:`~ergmfit.mrf.potts.OneHotFamily`), a :class:`~ergmfit.mrf.ChainCRF`
+        ``'chain'`` (its documents' label sequences), an :class:`~ergmfit.mrf.RBM`
+        ``'rbm'`` (its visible units), and a ``ProductModel`` its factors' family (factors
+        of different families are refused).
+
+    Examples
+    --------
+    >>> import numpy as np, networkx as nx
+    >>> import ergmfit as ef
+    >>> from ergmfit.mrf import ChainCRF, IsingModel, PottsModel, RBM
+    >>> from ergmfit.mrf.ee import ProductModel
+    >>> g = nx.DiGraph([(0, 1), (1, 2)]); nx.set_edge_attributes(g, 2, "n")
+    >>> family_of(ef.ERGM(g, "edges")).name, family_of(ef.ERGM(g, "sum", response="n")).name
+    ('binary', 'count')
+    >>> ising, potts = IsingModel(nx.cycle_graph(4)), PottsModel((3, [(0, 1), (1, 2)]), q=3)
+    >>> family_of(ising).name, family_of(potts).name
+    ('binary', 'one-hot')
+    >>> family_of(ChainCRF(n_states=3, n_features=2)).name, family_of(RBM(3, 2)).name
+    ('chain', 'rbm')
+    >>> product = ProductModel(potts._instances(np.array([[0, 1, 2]])), potts.labels)
+    >>> family_of(product).name                         # its factors' family
+    'one-hot'
+    """
     return model.family
 
 

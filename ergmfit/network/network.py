@@ -27,6 +27,14 @@ MAX_NODES = 10_000_000
 SMALL_NETWORK = 64
 
 
+
+def _is_float(v) -> bool:
+    try:
+        float(v)
+    except (TypeError, ValueError, OverflowError):
+        return False
+    return True
+
 class Network:
     """Nodes 0..n-1 (with their original labels), ties and attributes.
 
@@ -172,8 +180,9 @@ class Network:
                 raise TermError(f"node attribute {name!r} has values beyond the range of "
                                 "floating-point numbers") from None
             except (TypeError, ValueError):
+                k = next(k for k, v in enumerate(vals) if not _is_float(v))
                 raise TermError(f"node attribute {name!r} must be numeric here, but it has "
-                                f"values like {vals[0]!r}") from None
+                                f"values like {vals[k]!r} (node {self.labels[k]!r})") from None
             if not np.all(np.isfinite(arr)):
                 raise TermError(f"node attribute {name!r} has infinite values")
             return arr

@@ -17,6 +17,7 @@ and the nodes that differ (add the absent nodes as isolates, or drop them, first
 from __future__ import annotations
 
 import os
+import re
 import warnings
 
 import numpy as np
@@ -217,7 +218,8 @@ class NetSeries:
         """A series from one edge list with a wave column (CSV path or DataFrame).
 
         ``source``/``target`` default to the first two columns other than ``wave``; every
-        wave value (sorted) is one wave; the node set is that of ``nodes`` (a node CSV or
+        wave value (sorted; text in natural order, ``"t2"`` before ``"t10"``) is one wave;
+        the node set is that of ``nodes`` (a node CSV or
         DataFrame, its first column the id) or else every node named in any wave, so that a
         node without ties in a wave is an isolate there.
 
@@ -260,7 +262,7 @@ class NetSeries:
         else:
             ids = sorted(set(df[source]) | set(df[target]), key=lambda v: (str(type(v)), v))
         graphs = []
-        for w, part in sorted(df.groupby(wave), key=lambda kv: kv[0]):
+        for w, part in sorted(df.groupby(wave), key=lambda kv: _wave_order(kv[0])):
             w = w.item() if hasattr(w, "item") else w
             g = nx.DiGraph() if directed else nx.Graph()
             g.add_nodes_from(ids)
@@ -282,6 +284,16 @@ class NetSeries:
                               "once", stacklevel=2)
             graphs.append(g)
         return cls(graphs)
+
+
+def _wave_order(w):
+    """The sort key of a wave value: a number itself; text in natural order, its digit runs
+    as numbers (``"t2"`` before ``"t10"``; plain sorting put wave t10 between t1 and t2 and
+    so modelled transitions that never happened)."""
+    if isinstance(w, str):
+        return (1, tuple((0, int(p), "") if p.isdigit() else (1, 0, p)
+                         for p in re.split(r"(\d+)", w) if p))
+    return (0, w)
 
 
 def _check_node_ids(frame):

@@ -150,13 +150,15 @@ class TemporalERGM(ERGM):
         if name == "cmle" and self.exact_cmle_available(kwargs):
             # the conditional likelihood of a model dyad-independent given the previous
             # networks is its pseudo-likelihood: the CMLE is the CMPLE, exactly (as tergm)
+            kwargs, unused = _exact_cmle_settings(kwargs)
             res = super().fit("mple", random_state=random_state, verbose=verbose, **kwargs)
             res.method = "mle"
             res.diagnostics.set("exact_mle", True)
             res.warnings = list(res.warnings) + [
                 "Note: the model is dyad-independent given the previous networks, so its "
                 "conditional likelihood is exact and the CMLE is the CMPLE; no MCMC was run "
-                "(as tergm does)"]
+                "(as tergm does)" + (f"; the MCMC setting(s) {', '.join(map(repr, unused))} "
+                                     "were not used" if unused else "")]
         else:
             if name == "cmle":
                 kwargs = {**self.cmle_sampling(), **kwargs}
@@ -312,6 +314,39 @@ class TemporalERGM(ERGM):
 
     def __repr__(self):
         return f"ERGM({self.series!r}, {self.formula!r})"
+
+
+def _exact_cmle_settings(settings):
+    """(settings for the MPLE, names left out) of an exact CMLE: the MCMC-MLE's own settings
+    (``samplesize``, statnet's ``MCMC.samplesize``, ...) are not used, as tergm ignores its
+    MCMC controls there; a setting neither estimator takes is an error naming ``'cmle'``
+    (not the MPLE's "method 'mple' has no setting 'samplesize' (did you mean
+    'sample_size'?)", another setting)."""
+    from ..estimation.registry import estimator_class
+    from ..statnet import statnet_name
+    extra = {"constraints", "offset_coef", "target_stats", "tempering", "control", "estimate"}
+    mple = set(estimator_class("mple").setting_names()) | extra
+    mcmle = set(estimator_class("mcmle").setting_names()) | extra
+    keep, unused = {}, []
+    settings = dict(settings)
+    control = settings.pop("control", None)
+    if isinstance(control, dict):               # statnet's control = control.ergm(...)
+        kept, unused = _exact_cmle_settings(control)
+        if kept:
+            keep["control"] = kept
+    elif control is not None:
+        keep["control"] = control               # the MPLE says what control= takes
+    for key, value in settings.items():
+        spec = statnet_name(key) if key not in mple | mcmle else None
+        names = set(spec.keywords) if spec is not None else {key}
+        if names <= mple or (spec is not None and not names <= mcmle):
+            keep[key] = value                   # the MPLE's, or a statnet name it answers
+        elif names <= mcmle:
+            unused.append(key)
+        else:
+            raise SettingsError(f"method 'cmle' has no setting {key!r}; its settings are "
+                                f"those of 'mcmle': {', '.join(sorted(mcmle - extra))}")
+    return keep, unused
 
 
 register_input_model(NetSeries, TemporalERGM)

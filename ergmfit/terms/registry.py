@@ -416,7 +416,7 @@ def _build(spec, net, bound):
         term = spec.builder(net, **bound)
     except TermError as exc:
         hint = NUMERIC_HINTS.get(spec.name.lower())
-        if hint and "must be numeric" in str(exc):
+        if hint and "must be numeric" in str(exc) and "For a categorical" not in str(exc):
             attr = bound.get("attr")
             attr = attr if isinstance(attr, str) else "attr"
             raise TermError(f"{exc}. For a categorical (text) attribute use "

@@ -116,6 +116,9 @@ def check_random_state(random_state) -> np.random.Generator:
 
     The same seed always gives the same Generator stream.
     """
+    if isinstance(random_state, numbers.Integral) and random_state < 0:
+        raise SettingsError(f"random_state (a seed) must be a non-negative integer, got "
+                            f"{int(random_state)}")
     if random_state is None or isinstance(random_state, (numbers.Integral, np.random.SeedSequence)):
         return np.random.default_rng(random_state)
     if isinstance(random_state, np.random.Generator):

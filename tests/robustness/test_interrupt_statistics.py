@@ -10,7 +10,7 @@ import pytest
 import ergmfit as ef
 from ergmfit.network import NetworkState
 from ergmfit.terms._ergm import ERGMModel
-from support.interrupts import sigint_soon
+from support.interrupts import sigint_when
 
 
 def _ties(n, m, seed=1):
@@ -27,19 +27,18 @@ def test_ctrl_c_ends_the_count_inside_it(default_sigint):
     ties = _ties(n, 3_000_000)
     kernels = ef.ERGM(ef.Network(n, ties[:10], directed=False),
                       "edges + gwesp(0.5, fixed=TRUE) + kstar(2)").kernels
-    # On a loaded machine the Ctrl-C may arrive while the ties are still being validated
-    # (vectorised numpy, before the count starts): then it is tried again, later.
-    for delay in (0.3, 0.6, 1.2):
-        empty = ERGMModel(NetworkState(n, False), kernels)
-        timer = sigint_soon(delay)
-        try:
-            with pytest.raises(KeyboardInterrupt) as caught:
-                empty.add_ties_accumulate(ties)
-                raise AssertionError("the count of 3 million ties finished before the Ctrl-C")
-        finally:
-            timer.cancel()
-        if len(empty.state.ties()) > 0:
-            break
+    empty = ERGMModel(NetworkState(n, False), kernels)
+    # the Ctrl-C once the count has added its first tie: after the ties' validation (numpy,
+    # where a timer's signal once landed on a loaded machine), with ~3 million ties to go
+    # (the count looks for it every 65,536)
+    watcher = sigint_when(lambda: empty.state.num_ties > 0)
+    try:
+        with pytest.raises(KeyboardInterrupt) as caught:
+            empty.add_ties_accumulate(ties)
+            raise AssertionError("the count of 3 million ties finished before the Ctrl-C")
+    finally:
+        watcher.join()
+    assert watcher.sent.is_set()
     # raised from within the compiled count (its own frame), not after it returned
     assert traceback.extract_tb(caught.tb)[-1].name.endswith("add_ties_accumulate")
     assert 0 < len(empty.state.ties()) < len(ties)

@@ -77,3 +77,30 @@ def test_the_command_line_refuses_a_fifo_output_up_front(tmp_path, capsys, monke
     err = capsys.readouterr().err
     assert "FIFO" in err and argv[-1] in err
     assert stat.S_ISFIFO(os.lstat(argv[-1]).st_mode)
+
+
+def test_a_figure_into_a_missing_folder_names_the_folder_not_the_temporary_file(tmp_path):
+    # the error named the hidden temporary file ('.g.png.0kxeepkq.tmp') of the atomic write
+    pytest.importorskip("matplotlib")
+    import matplotlib
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+    from ergmfit.exceptions import SaveError
+    from ergmfit.plotting import _finish
+    target = tmp_path / "no-such-dir" / "g.png"
+    with pytest.raises(SaveError, match=f"cannot write the figure to {target}: its folder "
+                       f"{target.parent} does not exist$"):
+        _finish(Figure(), str(target), 72)
+
+
+def test_gof_refuses_a_plot_into_a_missing_folder_before_simulating(tmp_path, capsys, monkeypatch):
+    pytest.importorskip("matplotlib")
+    from ergmfit import cli
+    import ergmfit.gof
+    ran = []
+    monkeypatch.setattr(ergmfit.gof, "gof", lambda *a, **k: ran.append("gof"))
+    target = str(tmp_path / "no-such-dir" / "g.png")
+    assert cli.main(["gof", "flomarriage", "edges", "--coef", "-1.6", "--plot", target]) == \
+        cli.EXIT_ERROR
+    assert ran == [], "the simulation ran before the refusal"
+    assert f"its folder {tmp_path / 'no-such-dir'} does not exist" in capsys.readouterr().err

@@ -13,6 +13,30 @@ def sigint_soon(delay):
     return timer
 
 
+def sigint_when(ready, timeout=60.0, poll=0.0005):
+    """A real SIGINT to the main thread as soon as ``ready()`` is true (checked by a
+    watching thread every ``poll`` seconds, for at most ``timeout`` seconds): for a Ctrl-C
+    inside a compiled loop that releases the Python lock, once the loop has visibly begun
+    (``ready`` reads its progress), never before it (a timer's signal could land in the
+    set-up instead).  Returns the thread; ``thread.sent`` is set when the signal went."""
+    main = threading.main_thread().ident
+    sent = threading.Event()
+
+    def watch():
+        import time
+        end = time.monotonic() + timeout
+        while not ready():
+            if time.monotonic() > end:
+                return
+            time.sleep(poll)
+        signal.pthread_kill(main, signal.SIGINT)
+        sent.set()
+    thread = threading.Thread(target=watch, daemon=True)
+    thread.sent = sent
+    thread.start()
+    return thread
+
+
 class CtrlCInAFinalizer:
     """Garbage whose finalizer receives a real SIGINT: the KeyboardInterrupt of Python's
     default handler is raised inside ``__del__``, where CPython drops it ("Exception

@@ -405,7 +405,18 @@ def build_results(model, out):
     if not out["interrupted"]:
         check_identifiable(chains, labels, cfg,
                            ee_update_for(par).statistics_are_parameters)
-    est, cov, cov_mc, cov_model, pool = pool_chains(sums)
+    # stopped (Ctrl-C, a stop request) before any outer iteration finished: no trajectory to
+    # average, so θ where the chains stand (their start), no standard errors, and the same
+    # "Interrupted" result as later (pool_chains would call the runs too short)
+    nothing = out["interrupted"] and not any(s["kept_rows"] > 0 for s in sums)
+    if nothing:
+        est = np.mean([np.asarray(ch["final_theta"], dtype=float) for ch in chains], axis=0)
+        cov, cov_mc, cov_model = np.full((p, p), np.nan), None, None
+        pool = {"estimnet_pooled_se": [float("nan")] * p,
+                "chain_estimates": [np.asarray(ch["final_theta"], dtype=float).tolist()
+                                    for ch in chains]}
+    else:
+        est, cov, cov_mc, cov_model, pool = pool_chains(sums)
     if not out["interrupted"]:
         _check_existence(chains, labels, cfg, est)
     warn = [out["fallback"]] if out.get("fallback") else []    # a curved IFD run ran off
@@ -438,16 +449,20 @@ def build_results(model, out):
     with np.errstate(divide="ignore", invalid="ignore"):
         drift_se = np.where(se_now > 0, drift_se / se_now, np.inf)
     drift_se = np.where(np.isfinite(se_now), drift_se, np.inf)
-    bad_t = [labels[k] for k in range(p) if not (abs(tr[k]) < cfg["t_tol"])]
-    bad_d = [labels[k] for k in range(p)
-             if not (drift[k] < cfg["drift_z_tol"] or drift_se[k] < cfg["drift_se_tol"])]
+    bad_t = [] if nothing else [labels[k] for k in range(p) if not (abs(tr[k]) < cfg["t_tol"])]
+    bad_d = [] if nothing else [labels[k] for k in range(p) if not (
+        drift[k] < cfg["drift_z_tol"] or drift_se[k] < cfg["drift_se_tol"])]
     converged = not out["interrupted"] and not bad_t and not bad_d
     if out["interrupted"]:
         n_done = sum(ph["n_done"] for ch in chains for ph in ch["phases"])
         planned = _planned_outer(cfg) * cfg["ee_inner_steps"] * len(out["seeds"])
-        warn.append(f"Interrupted: the EE run was stopped after {n_done} iterations "
-                    f"(of {planned} planned); "
-                    "the estimates are those of the trajectory so far and are not converged."
+        warn.append((f"Interrupted: the EE run was stopped after {n_done} iterations "
+                     f"(of {planned} planned); "
+                     "the estimates are those of the trajectory so far and are not converged."
+                     if not nothing else
+                     f"Interrupted: the EE run was stopped before its first outer iteration "
+                     f"finished (0 of {planned} iterations recorded); the parameters are "
+                     "where EE started, not estimates, and have no standard errors.")
                     + (f" It was saved: continue with resume={cfg['checkpoint']!r} "
                        f"(ergmfit fit ... --set resume={cfg['checkpoint']})."
                        if cfg.get("checkpoint") else ""))
@@ -548,7 +563,7 @@ def build_results(model, out):
                         for ch in chains],
         "Dmean": [None if ch["Dmean"] is None else [float(v) for v in ch["Dmean"]]
                   for ch in chains],
-        "estimnet": {"chains": [s["estimnet"] for s in sums],
+        "estimnet": {"chains": [s.get("estimnet", {"rows": 0}) for s in sums],
                      "pooled_se": pool["estimnet_pooled_se"]},
         "burnin_iterations": [s["burnin_iterations"] for s in sums],
         "iterations": [ch["n_done"] for ch in chains],
