@@ -258,14 +258,17 @@ def _load_epinions():
     from .network import Network
     with _open(_EPINIONS_FILE).open("rb") as fh:
         _, _, ties = _decode_arcs(fh.read())
-    n, ties, labels = _relabel_in_place(ties)
+    n, ties, labels = _relabel_in_place(ties, as_list=False)
     return Network(n, ties, True, labels=labels)
 
 
-def _relabel_in_place(ties, chunk=1 << 16):
+def _relabel_in_place(ties, chunk=1 << 16, as_list=True):
     """``(n, ties, labels)``: the ids in ``ties`` (non-negative integers) replaced, in place,
     by their ranks 0..n-1 among the distinct ids, and the ids themselves (ascending) as
-    labels; what ``np.unique(ties, return_inverse=True)`` gives, without its sorted copies.
+    labels, a list (or with ``as_list=False`` an int64 array, which a
+    :class:`~ergmfit.network.Network` lists only when its labels are read: 0.6 instead of
+    2.9 MB for Epinions); what ``np.unique(ties, return_inverse=True)`` gives, without its
+    sorted copies.
 
     Examples
     --------
@@ -281,7 +284,7 @@ def _relabel_in_place(ties, chunk=1 << 16):
     del present
     for a in range(0, len(ties), chunk):
         ties[a:a + chunk] = rank[ties[a:a + chunk]]
-    return len(ids), ties, ids.tolist()
+    return len(ids), ties, ids.tolist() if as_list else ids
 
 
 def load(name: str, as_network: bool = False):

@@ -94,12 +94,13 @@ cdef class NetworkState:
     list (uniform draws of a present tie).  For undirected graphs the
     in-arrays are the out-arrays.
 
-    Node records: each node has one record of ``rec_bytes`` (16, 64 or 128
-    bytes, chosen from the mean degree when the state is built; aligned to
-    the cache line) holding its degree, the capacity and address of its
-    neighbour array, and the neighbours themselves while they fit in the
-    record (``rec_inline`` of them: 0, 12 or 28); a node with more has a
-    heap block.  A proposal on a network of 10^5 nodes thus reads one record
+    Node records: each node has one record of ``rec_bytes`` (16, 32, 64 or
+    128 bytes, chosen from the degrees when the state is built: 32 where the
+    mean degree is low and three quarters of the lists have at most 4 entries,
+    a heavy-tailed network; aligned to the cache line) holding its degree, the
+    capacity and address of its neighbour array, and the neighbours themselves
+    while they fit in the record (``rec_inline`` of them: 0, 4, 12 or 28); a
+    node with more has a heap block.  A proposal on a network of 10^5 nodes thus reads one record
     per node (one or two adjacent cache lines) and one hash slot (the tie
     and its index together), instead of a degree, a pointer, a block and a
     second block of tie indices in four places.  ``orec(v)``/``odeg(v)``/

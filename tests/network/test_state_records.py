@@ -1,5 +1,5 @@
 """Node records of the network state (issue #21): each node's degree, capacity and
-neighbours in one record of 16, 64 or 128 bytes chosen from the mean degree, the
+neighbours in one record of 16, 32, 64 or 128 bytes chosen from the degrees, the
 neighbours inline while they fit and in a heap block beyond; ties map to their
 index in the tie list.  Every layout must keep the same neighbours, in the same
 order (arrival order, a removal moving the last neighbour into the hole: the
@@ -17,8 +17,8 @@ def _ring_ties(n, mean_degree, directed):
     return np.array([(i, (i + d) % n) for i in range(n) for d in range(1, k + 1)])
 
 
-@pytest.mark.parametrize("mean_degree,rec_bytes", [(4, 64), (8, 64), (12, 128), (20, 128),
-                                                   (24, 16), (40, 16)])
+@pytest.mark.parametrize("mean_degree,rec_bytes", [(4, 32), (6, 64), (8, 64), (12, 128),
+                                                   (20, 128), (24, 16), (40, 16)])
 @pytest.mark.parametrize("directed", [False, True])
 def test_record_size_follows_the_mean_degree(mean_degree, rec_bytes, directed):
     n = 300
@@ -26,6 +26,30 @@ def test_record_size_follows_the_mean_degree(mean_degree, rec_bytes, directed):
     assert s.rec_bytes == rec_bytes
     assert s.rec_inline == (rec_bytes - 16) // 4
     assert NetworkState(n, directed).rec_bytes == 64       # empty: one line
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_heavy_tailed_networks_get_half_line_records(directed):
+    # mean degree 6 as a Poisson graph (64 bytes: most lists longer than 4) and as a
+    # heavy-tailed one whose hubs hold most ties and 90 % of whose lists have at most 4
+    # entries (32 bytes: 4 inline, the hubs' lists in heap blocks), as Epinions (issue #35)
+    n, m = 2000, 6000       # mean degree 6 per direction (directed) or in all (undirected)
+    rng = np.random.default_rng(1)
+    flat = np.unique(rng.integers(0, n, size=(2 * m, 2)), axis=0)
+    flat = flat[flat[:, 0] != flat[:, 1]][:m]
+    if not directed:
+        flat = np.unique(np.sort(flat, axis=1), axis=0)
+    hubs = rng.integers(0, 40, size=m)                  # 40 hubs, the other end uniform
+    heavy = np.column_stack([hubs, rng.integers(40, n, size=m)])
+    heavy = np.unique(heavy if directed else np.sort(heavy, axis=1), axis=0)
+    poisson = NetworkState(n, directed, flat, dense=False)
+    tailed = NetworkState(n, directed, heavy, dense=False)
+    assert poisson.rec_bytes == 64
+    assert tailed.rec_bytes == 32 and tailed.rec_inline == 4
+    for s, t in ((tailed, heavy), (poisson, flat)):
+        assert sorted(map(tuple, s.ties().tolist())) == sorted(map(tuple, t.tolist()))
+    # half the records' memory, the hubs' blocks as before
+    assert tailed.memory_bytes() < poisson.memory_bytes()
 
 
 class _Model:
@@ -59,7 +83,7 @@ class _Model:
 
 
 @settings(max_examples=30, deadline=None)
-@given(directed=st.booleans(), mean_degree=st.sampled_from([2, 12, 30]),
+@given(directed=st.booleans(), mean_degree=st.sampled_from([2, 6, 12, 30]),
        dense=st.booleans(), seed=st.integers(0, 2**31 - 1), n_toggles=st.integers(0, 600))
 def test_every_layout_keeps_neighbour_order_and_tie_list(directed, mean_degree, dense, seed,
                                                           n_toggles):
@@ -86,3 +110,19 @@ def test_every_layout_keeps_neighbour_order_and_tie_list(directed, mean_degree, 
         assert s.has(i, j)
     c = s.copy()
     assert [tuple(t) for t in c.ties()] == m.ties
+
+
+def test_full_lists_grow_by_an_eighth_not_twice():
+    # a state is built with every list and the tie list exactly full; one more tie grows a
+    # hub's block and the tie list by an eighth (at least 4 entries), not to twice their
+    # size, so an EE run adding about as often as it removes keeps them nearly full (#35)
+    n, hub = 3000, 0
+    ties = np.array([(hub, j) for j in range(1, 2001)])
+    s = NetworkState(n, True, ties, dense=False)
+    before = s.memory_bytes()
+    s.toggle_tie(1, 2)                     # a new tie: the tie list (2000 full) grows
+    s.toggle_tie(hub, 2001)                # the hub's out-list (2000 full) grows
+    grown = s.memory_bytes() - before
+    # tie list 250 x 8 bytes, the hub's list 250 x 4 (doubling: 2000 x 8 + 2000 x 4)
+    assert grown <= 250 * 8 + 250 * 4 + 64
+    assert s.out_neighbors(hub).tolist() == list(range(1, 2002))
