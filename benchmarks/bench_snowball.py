@@ -11,6 +11,8 @@
     python benchmarks/bench_snowball.py directed --timing-only --designs 10x5x3
                                                   --ee-steps 200 --dask-repeats 3
     python benchmarks/bench_snowball.py directed --start NET.pkl --burnin 0 ...
+    python benchmarks/bench_snowball.py full --model 6 --ee-steps 150 --chains 2 --jobs 2
+                                             --save FIT.pkl   (checkpoint FIT.pkl.ckpt)
 
 ``--ee-steps 200`` (20,000 iterations) lets a small sample's conditional EE finish relaxing
 after the learning rate drops to 0.001 (about 1,000 iterations); at 40 (4,000 iterations) the
@@ -27,6 +29,14 @@ dyads redrawn from the conditional model at ``--theta`` (``--burnin`` proposals 
 snowball sampler from the observed sample), fitted back conditionally and combined against
 theta; and the change statistics of the first two samples' free dyads against the whole
 network's.
+
+``full`` fits the whole Epinions network by EE with ``--model`` (EstimNet's schedule of
+``bench_ee.py epinions``), checkpointed and resumable; the saved fit is a ``--full-ee``
+reference for ``epinions``.
+
+``--timing-only`` (``directed``) runs 1 and 2 workers each on a fresh ``LocalCluster`` (one
+worker too, so both pay a fresh worker's costs), in interleaved rounds (1, 2 / 2, 1 / ...), and
+prints the CPU s of the fits and of the whole worker processes per worker beside the wall time.
 
 ``directed`` is issue #35's check on a network whose theta is known: the Epinions
 model (``--model``) simulated on ``--n`` nodes from ``--theta`` (from the empty
