@@ -11,6 +11,8 @@
     python benchmarks/bench_snowball.py directed --timing-only --designs 10x5x3
                                                   --ee-steps 200 --dask-repeats 3
     python benchmarks/bench_snowball.py directed --start NET.pkl --burnin 0 ...
+    python benchmarks/bench_snowball.py full --model 6 --ee-steps 150 --chains 2 --jobs 2
+                                             --save FIT.pkl   (checkpoint FIT.pkl.ckpt)
 
 ``--ee-steps 200`` (20,000 iterations) lets a small sample's conditional EE finish relaxing
 after the learning rate drops to 0.001 (about 1,000 iterations); at 40 (4,000 iterations) the
@@ -27,6 +29,14 @@ dyads redrawn from the conditional model at ``--theta`` (``--burnin`` proposals 
 snowball sampler from the observed sample), fitted back conditionally and combined against
 theta; and the change statistics of the first two samples' free dyads against the whole
 network's.
+
+``full`` fits the whole Epinions network by EE with ``--model`` (EstimNet's schedule of
+``bench_ee.py epinions``), checkpointed and resumable; the saved fit is a ``--full-ee``
+reference for ``epinions``.
+
+``--timing-only`` (``directed``) runs 1 and 2 workers each on a fresh ``LocalCluster`` (one
+worker too, so both pay a fresh worker's costs), in interleaved rounds (1, 2 / 2, 1 / ...), and
+prints the CPU s of the fits and of the whole worker processes per worker beside the wall time.
 
 ``directed`` is issue #35's check on a network whose theta is known: the Epinions
 model (``--model``) simulated on ``--n`` nodes from ``--theta`` (from the empty
@@ -190,16 +200,42 @@ def _load(s):
     return os.getloadavg()[0]
 
 
-def _fit_on_dask(samples, formula, settings, n_workers):
+def _process_cpu():
+    """This process's CPU seconds since it started (user + system), on a worker."""
+    import resource
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def _fit_on_dask(samples, formula, settings, n_workers, detail=None):
+    """fit_snowball of the samples on a fresh LocalCluster of ``n_workers`` worker processes
+    (1 thread each; one worker too, so one and two workers are measured alike).  Returns the
+    fit, the wall time and the CPU s of the fits per worker (busiest first); ``detail`` (a
+    dict) also gets each worker process's whole CPU s over the run (``worker_cpu``: its
+    fits, unpickling the samples, the imports, dask's own work), and its CPU s from its start
+    to the end of the run (``worker_cpu_total``: with the worker's start-up), and this
+    process's CPU s over the run (``main_cpu``: the client and the in-process scheduler)."""
     from distributed import Client, LocalCluster
     with LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
-                      dashboard_address=None) as cluster, Client(cluster):
+                      dashboard_address=None) as cluster, Client(cluster) as client:
+        client.wait_for_workers(n_workers)
+        before = client.run(_process_cpu)
+        main = time.process_time()
         t = time.perf_counter()
         fit = ef.fit_snowball(samples, formula, n_jobs=-1, backend="dask", **settings)
         wall = time.perf_counter() - t
+        main = time.process_time() - main
+        after = client.run(_process_cpu)
     per_worker = {}
     for r in fit.samples:
         per_worker[r["pid"]] = per_worker.get(r["pid"], 0.0) + r["cpu_seconds"]
+    if detail is not None:
+        detail["worker_cpu"] = sorted((after[w] - before[w] for w in after), reverse=True)
+        detail["worker_cpu_total"] = sorted(after.values(), reverse=True)
+        detail["main_cpu"] = main
+        detail["tasks"] = sorted(np.bincount(np.unique([r["pid"] for r in fit.samples],
+                                                       return_inverse=True)[1]).tolist(),
+                                 reverse=True)
     return fit, wall, sorted(per_worker.values(), reverse=True)
 
 
@@ -212,9 +248,10 @@ def full_network_references(args):
         f = ERGMResults.load(args.full_ee)
         out["ergmfit full EE (" + args.full_ee.split("/")[-1] + ")"] = {
             lab: (float(f.params[k]), float(f.bse[k])) for k, lab in enumerate(f.labels)}
-    else:
+    elif args.model == "4":
         out["ergmfit full EE (vignette, MC s.e.)"] = ERGMFIT_FULL_EE
-    out["EstimNet (partial run)"] = ESTIMNET
+    if args.model == "4":
+        out["EstimNet (partial run)"] = ESTIMNET
     return out
 
 
@@ -230,7 +267,7 @@ def run_epinions(args):
                     se_samplesize=args.se_samplesize, se_interval=args.se_interval)
     if args.method != "ee":      # e.g. the conditional MPLE of every sample (seconds each)
         settings = dict(method=args.method)
-    full = full_network_references(args) if args.model == "4" else {}
+    full = full_network_references(args)
     if args.full_mple:
         # the same estimator on the whole network (case-control MPLE above 10^4 nodes): the
         # gap between it and the conditional MPLE is the samples', not the estimator's
@@ -247,6 +284,7 @@ def run_epinions(args):
           f"sample: {settings}")
     rows_out = []
     first = None
+    saved = []
     for rs in ([] if args.timing_only else args.random_states):
         samples = ef.snowball_samples(net, args.samples, n_seeds=args.n_seeds, waves=args.waves,
                                       random_state=rs)
@@ -272,6 +310,14 @@ def run_epinions(args):
         compare(fit, full, rows_out)
         if first is None:
             first = (samples, fit)
+        if args.save_fits:       # every random state's combination, for later comparisons
+            import pickle
+            saved.append(dict(random_state=rs, labels=fit.labels, estimates=fit.estimates,
+                              std_errors=fit.std_errors, used=fit.used,
+                              samples=[{k: v for k, v in r.items() if k != "labels"}
+                                       for r in fit.samples], settings=settings))
+            with open(args.save_fits, "wb") as fh:
+                pickle.dump(saved, fh)
     if args.dask_repeats:
         if first is None:
             samples = ef.snowball_samples(net, args.samples, n_seeds=args.n_seeds,
@@ -320,38 +366,55 @@ def _parse_design(text):
 
 
 def _time_dask(net, formula, args):
-    """1 against 2 dask workers (LocalCluster, 1 thread each), alternated
-    ``--dask-repeats`` times, on the conditional EE fits of the samples of the first design
-    and random state: wall time, CPU s of the fits per worker, the load average."""
+    """1 against 2 dask workers, both on fresh LocalClusters (worker processes, 1 thread
+    each), ``--dask-repeats`` interleaved rounds (1, 2 / 2, 1 / 1, 2 ...), on the conditional
+    EE fits of the samples of the first design and random state: wall time, CPU s of the
+    fits and of the whole worker processes per worker, this process's CPU s, the load; the
+    efficiency from wall time and from CPU s."""
     n_samples, n_seeds, waves = _parse_design(args.designs[0])
     rs = args.random_states[0]
     samples = ef.snowball_samples(net, n_samples, n_seeds=n_seeds, waves=waves, random_state=rs)
     settings = dict(method="ee", init="mple", ee_steps=args.ee_steps, random_state=rs + 1000,
                     require_converged=False)
-    print(f"dask LocalCluster (1 thread per worker): {n_samples} samples (design "
-          f"{args.designs[0]}, random_state {rs}), conditional EE of {args.ee_steps * 100:,} "
-          f"iterations each; 1 and 2 workers alternated {args.dask_repeats} times", flush=True)
-    times, cpus = {1: [], 2: []}, {1: [], 2: []}
+    print(f"dask LocalCluster (fresh for every run; worker processes, 1 thread each): "
+          f"{n_samples} samples (design {args.designs[0]}, random_state {rs}), conditional EE "
+          f"of {args.ee_steps * 100:,} iterations each; 1 and 2 workers in "
+          f"{args.dask_repeats} interleaved rounds", flush=True)
+    runs = {1: [], 2: []}
     first = None
     for rep in range(args.dask_repeats):
-        for nw in (1, 2):
+        for nw in ((1, 2) if rep % 2 == 0 else (2, 1)):
             load0 = _load(None)
+            detail = {}
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                fit, wall, cpu = _fit_on_dask(samples, formula, settings, nw)
+                fit, wall, cpu = _fit_on_dask(samples, formula, settings, nw, detail)
             first = fit if first is None else first
             same = all(np.allclose(a["params"], b["params"], equal_nan=True)
                        for a, b in zip(fit.samples, first.samples))
-            times[nw].append(wall)
-            cpus[nw].append(cpu)
+            load1 = _load(None)
+            runs[nw].append(dict(wall=wall, fits=cpu, load=(load0, load1), **detail))
             print(f"  round {rep + 1}, {nw} worker(s): {wall:.1f} s wall; CPU s of the fits per "
-                  f"worker {[round(c, 1) for c in cpu]} (sum {sum(cpu):.1f}); load {load0:.1f} -> "
-                  f"{_load(None):.1f}; estimates as in the first run: {same}", flush=True)
-    eff = [a / (2 * b) for a, b in zip(times[1], times[2])]
-    eff_cpu = [sum(a) / (2 * max(b)) for a, b in zip(cpus[1], cpus[2])]
-    print(f"wall efficiency T1 / (2 T2) per round {[round(e, 2) for e in eff]}, median "
-          f"{np.median(eff):.2f}; from the CPU s (one worker's total / (2 x the busier of two)) "
-          f"{[round(e, 2) for e in eff_cpu]}, median {np.median(eff_cpu):.2f}")
+                  f"worker {[round(c, 2) for c in cpu]} (sum {sum(cpu):.2f}; tasks "
+                  f"{detail['tasks']}); worker processes over the run "
+                  f"{[round(c, 2) for c in detail['worker_cpu']]} (since their start "
+                  f"{[round(c, 2) for c in detail['worker_cpu_total']]}); this process "
+                  f"{detail['main_cpu']:.2f}; load {load0:.1f} -> {load1:.1f}; estimates as in "
+                  f"the first run: {same}", flush=True)
+    eff = [a["wall"] / (2 * b["wall"]) for a, b in zip(runs[1], runs[2])]
+    eff_fit = [sum(a["fits"]) / (2 * max(b["fits"])) for a, b in zip(runs[1], runs[2])]
+    eff_proc = [sum(a["worker_cpu"]) / (2 * max(b["worker_cpu"]))
+                for a, b in zip(runs[1], runs[2])]
+    more = [sum(b["worker_cpu"]) / sum(a["worker_cpu"]) - 1 for a, b in zip(runs[1], runs[2])]
+    share = [max(b["worker_cpu"]) / sum(b["worker_cpu"]) for b in runs[2]]
+    print(f"wall efficiency T1 / (2 T2) per round {[round(e, 3) for e in eff]}, median "
+          f"{np.median(eff):.3f}")
+    print(f"from the CPU s of the fits (one worker's total / (2 x the busier of two)) "
+          f"{[round(e, 3) for e in eff_fit]}, median {np.median(eff_fit):.3f}")
+    print(f"from the worker processes' CPU s over the run (the same, with unpickling, imports "
+          f"and dask's work) {[round(e, 3) for e in eff_proc]}, median {np.median(eff_proc):.3f}"
+          f"; two workers' CPU over one's {[f'{m:+.1%}' for m in more]}; the busier worker's "
+          f"share {[f'{x:.1%}' for x in share]}")
 
 
 def _conditional_fit(samples, formula, method, rs, args, what):
@@ -516,10 +579,47 @@ def run_hubs(args):
     print("uptime:", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
 
 
+def run_full(args):
+    """The whole Epinions network fitted by EE with ``--model`` (the reference the snowball
+    combination is checked against): EstimNet's Borisenko schedule of ``bench_ee.py
+    epinions`` (IFD proposals, ``--ee-steps`` x 100 iterations of 1,000 proposals, burn-in
+    10,001, the s.e. from ``--se-samplesize`` draws ``--se-interval`` apart), ``--chains``
+    chains on ``--jobs`` processes, checkpointed to ``--save``.ckpt (resumable); the fit is
+    saved to ``--save`` for ``epinions --full-ee PATH``."""
+    import os
+    import subprocess
+    from ergmfit.estimation.ee.estimator import EE
+    print("uptime:", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
+    net = ef.datasets.load_network("epinions")
+    model = ef.ERGM(net, FORMULAS[args.model])
+    ckpt = args.save + ".ckpt" if args.save else None
+    kw = dict(ee_steps=args.ee_steps, ee_inner_steps=100, sampler_steps=1000, s_steps=100,
+              proposal="ifd", burnin=10001, se_samplesize=args.se_samplesize,
+              se_interval=args.se_interval, n_chains=args.chains, n_jobs=args.jobs,
+              random_state=args.seed)
+    if ckpt and os.path.exists(ckpt):       # resume with the checkpoint's own settings
+        kw = dict(resume=ckpt, checkpoint=ckpt, checkpoint_every=60.0)
+    elif ckpt:
+        kw.update(checkpoint=ckpt, checkpoint_every=60.0)
+    print("settings:", kw, flush=True)
+    t = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit = EE(**kw).fit(model)
+    print(fit.summary())
+    print(f"wall {time.perf_counter() - t:.0f} s; EE CPU s per chain "
+          + ", ".join(f"{c:.0f}" for c in fit.info["cpu_seconds_ee"])
+          + f"; converged {fit.converged}; t-ratios {fit.info.get('t_ratios')}")
+    if args.save:
+        fit.save(args.save)
+        print("saved", args.save)
+    print("uptime:", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=("synthetic", "epinions", "directed", "hubs"))
+    ap.add_argument("what", choices=("synthetic", "epinions", "directed", "hubs", "full"))
     ap.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--n", type=int, default=3000)
@@ -531,6 +631,7 @@ def main():
     ap.add_argument("--waves", type=int, default=2)
     ap.add_argument("--method", default="ee")
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--chains", type=int, default=2, help="full: EE chains")
     ap.add_argument("--ee-steps", type=int, default=40)
     ap.add_argument("--update", default="auto",
                     help="EE's update for each sample ('auto': by its free dyads, Newton)")
@@ -566,9 +667,11 @@ def main():
     ap.add_argument("--full-ee-fit", dest="full_ee_fit", action="store_true",
                     help="directed: also fit the whole simulated network by EE")
     ap.add_argument("--save", default=None, help="write the comparison rows as JSON here")
+    ap.add_argument("--save-fits", default=None,
+                    help="epinions: pickle every random state's per-sample fits here")
     args = ap.parse_args()
     {"synthetic": run_synthetic, "epinions": run_epinions,
-     "directed": run_directed, "hubs": run_hubs}[args.what](args)
+     "directed": run_directed, "hubs": run_hubs, "full": run_full}[args.what](args)
 
 
 if __name__ == "__main__":

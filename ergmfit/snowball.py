@@ -33,7 +33,7 @@ small snowball samples (Stivala et al. 2016):
 :func:`fit_snowball` does 2 and 3, the samples in parallel through joblib
 (``n_jobs``; ``backend="dask"`` runs them on the workers of the current
 ``dask.distributed.Client``, one machine's ``LocalCluster`` or a cluster of
-many).  The derivations and the checks against full-network fits are in
+many, each sample sent when a worker frees up, largest first).  The derivations and the checks against full-network fits are in
 ``docs/guide/snowball.md``.
 
 References
@@ -507,13 +507,16 @@ def fit_snowball(samples, formula, method="ee", random_state=None, n_jobs=1, bac
     random_state : None, int or numpy Generator
         Each sample's fit gets its own seed drawn from it.
     n_jobs : int
-        Samples fitted at once (joblib; -1: every CPU).  They are sent out largest
-        first (by their inner waves' size), so that parallel workers finish together.
+        Samples fitted at once (joblib; -1: every CPU, or with dask every worker
+        thread).  They are sent out largest first (by their inner waves' size), so
+        that parallel workers finish together.
     backend : None, "loky", "threading" or "dask"
-        joblib's backend; ``"dask"`` sends the samples to the workers of the
+        joblib's backend, or ``"dask"``: the samples go to the workers of the
         current ``dask.distributed.Client`` (create one first, e.g.
         ``Client(LocalCluster(n_workers=2, threads_per_worker=1))`` or one
-        connected to a cluster's scheduler).
+        connected to a cluster's scheduler), one per free worker thread, the next
+        largest as soon as a worker frees up; with ``n_jobs != 1`` they run on the
+        workers even when the cluster has a single one.
     require_converged : bool
         Leave out samples whose fit reports ``converged=False``.  A sample
         whose fit raises :class:`~ergmfit.DegenerateModelError` (a statistic

@@ -139,15 +139,65 @@ def parallel_map(func, jobs, n_jobs=1, backend=None):
     settings registered by :func:`inherit_in_workers`.
     """
     jobs = list(jobs)
-    if n_jobs == 1 or len(jobs) <= 1:
+    if n_jobs == 1 or len(jobs) < 1:
+        return [func(*job) for job in jobs]
+    me, inherited = os.getpid(), _inherited_now()
+    if _is_dask(backend):
+        return _dask_map(func, jobs, n_jobs, me, inherited)
+    if len(jobs) == 1:
         return [func(*job) for job in jobs]
     from joblib import Parallel, delayed
-    me, inherited = os.getpid(), _inherited_now()
     with _backend_context(backend):
         # max_nbytes=None: no read-only memory maps of the networks' arrays
         # (a network state needs writable buffers)
         return Parallel(n_jobs=n_jobs, max_nbytes=None)(
             delayed(_in_worker)(me, inherited, None, func, *job) for job in jobs)
+
+
+def _dask_map(func, jobs, n_jobs, me, inherited):
+    """``parallel_map`` on the current dask.distributed client, dynamically.
+
+    Every job runs on a worker (with one worker too: the work belongs to the
+    cluster, and the caller's process stays free), in the order given: at most
+    as many jobs are out at once as the cluster has worker threads (or
+    ``n_jobs`` if smaller), and the next one is sent when one finishes, so a
+    worker that frees up takes the next job in line (jobs given longest first
+    then end together: longest-processing-time order).  joblib's dask backend
+    instead runs everything in this process when the cluster has one thread,
+    and batches jobs it finds short.  Ctrl-C cancels the jobs still out and
+    raises ``KeyboardInterrupt``.  Results come back in the jobs' order.
+    """
+    from distributed import as_completed, get_client
+    client = get_client()
+    slots = max(1, sum(client.nthreads().values()))
+    if n_jobs is not None and n_jobs > 0:
+        slots = min(slots, int(n_jobs))
+    tag = uuid.uuid4().hex
+    out = [None] * len(jobs)
+    pending = iter(enumerate(jobs))
+    which = {}
+    running = as_completed()
+
+    def send():
+        for c, job in pending:
+            fut = client.submit(_in_worker, me, inherited, None, func, *job, pure=False,
+                                key=f"ergmfit-map-{tag}-{c}")
+            which[fut.key] = c
+            running.add(fut)
+            return
+
+    try:
+        for _ in range(slots):
+            send()
+        with lost_interrupts() as ctrl_c:
+            for fut in running:
+                out[which[fut.key]] = fut.result()
+                ctrl_c.check()           # a Ctrl-C lost in a finalizer
+                send()
+    except BaseException:
+        client.cancel(list(running.futures))
+        raise
+    return out
 
 
 class JobControl:
