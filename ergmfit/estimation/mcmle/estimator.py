@@ -21,8 +21,11 @@ The algorithm (Geyer & Thompson 1992; Hummel, Hunter & Handcock 2012):
    Hotelling p-value is kept in ``info["history"]``.  The interval adapts so
    that each sample has ``target_ess`` (64) effective draws, counted as statnet
    counts them (the multivariate effective size), and at least 32 of every
-   statistic; the last, boosted sample aims at ``last_boost`` × 64 effective
-   draws of every single statistic.  A sample at the smallest interval, which may
+   statistic (a floor of ours: without it faux.mesa.high's fits wandered); the
+   last, boosted sample aims at ``last_boost`` × 64 multivariate effective draws,
+   as statnet's Hummel rule boosts ``MCMLE.effectiveSize``, in at least 2 ×
+   ``samplesize`` draws (statnet boosts the draws by ``last_boost`` ** 0.5).
+   A sample at the smallest interval, which may
    have many times its target, is drawn in parts and stops once it has it
    (:func:`~ergmfit.estimation.mcmle.interval.step_sample_parts`).
 5. Standard errors: the inverse of the Fisher information Cov_θ̂[g] estimated
@@ -70,8 +73,8 @@ from ..base import Estimator
 from .checkpoint import MCMLECheckpoint
 from .state import MCMLEState
 from .target import target_for
-from .interval import (MIN_ESS_SHARE, final_sample_size, quarter_octave, step_sample_parts,
-                       streak_tau)
+from .interval import (MIN_ESS_SHARE, final_sample_size, last_sample_floor, quarter_octave,
+                       step_sample_parts, streak_tau)
 from .loglik import bridge_loglik
 from .burnin import (MAX_REDRAWS, MAX_SETTLE, NEWTON_DRAWS, REDRAW_GROWTH, approach,
                      drifting, settle, streak_records, unfit_to_step)
@@ -450,11 +453,12 @@ class MCMLE(Estimator):
         part = step_sample_parts(self.samplesize, state.interval, self._min_interval())
         until = None
         if part is not None and self._in_parts(state):
-            # what it aims at: the step's target (MIN_ESS_SHARE of target_ess for every
-            # statistic), or the last sample's (last_boost x target_ess for every statistic,
-            # in at least samplesize draws, as final_sample_size keeps: the s.e. of a tiny
-            # network's last sample of 256 draws scattered by 15 %)
-            ess, share, least = ((self.last_boost * self.target_ess, 1.0, self.samplesize)
+            # what it aims at: the step's target (target_ess multivariate, MIN_ESS_SHARE
+            # of it for every statistic), or the last sample's (last_boost x target_ess
+            # multivariate in at least last_sample_floor draws, as statnet's Hummel rule
+            # boosts both; final_sample_size keeps the same floor)
+            ess, share, least = ((self.last_boost * self.target_ess, 0.0,
+                                  last_sample_floor(self.samplesize, self.last_boost))
                                  if state.final else (self.target_ess, MIN_ESS_SHARE, 0))
             chains = run["n_chains"]
             until = (part, partial(_has_target, model.parameterisation, state.theta.copy(),
@@ -710,10 +714,12 @@ class MCMLE(Estimator):
         else:
             # The boosted last sample gives the estimate, its standard errors
             # and the convergence test: aim it at last_boost * target_ess
-            # effective draws of *every* statistic (stricter than statnet).
-            # The autocorrelation time (proposals per effective draw of the
-            # slowest statistic) is pooled over the two samples of the streak,
-            # as the ESS of one sample is noisy; the interval moves by 1/2..4.
+            # multivariate effective draws, as statnet's Hummel rule boosts
+            # MCMLE.effectiveSize by MCMLE.last.boost (until session 17: of
+            # *every* statistic, stricter than statnet for no measured reason).
+            # The autocorrelation time (proposals per multivariate effective
+            # draw) is pooled over the two samples of the streak, as the ESS of
+            # one sample is noisy; the interval moves by 1/2..4.
             tau = streak_tau(streak_records(state.history))
             if tau is None:         # (a resumed history without effective sizes)
                 return
