@@ -99,9 +99,12 @@ def step_sample_parts(samplesize, interval, min_interval):
     stops after the first part at which it has its target, as statnet's
     ``MCMC.effectiveSize`` runs the chain forward until its target is reached: a step's
     sample ``target_ess`` multivariate and ``MIN_ESS_SHARE`` of it for every statistic,
-    the last sample ``last_boost`` x ``target_ess`` multivariate, in at least
-    :func:`last_sample_floor` draws (drawn up to ``last_boost`` x ``samplesize``; above
-    the floor :func:`final_sample_size` sizes it).
+    the last sample ``last_boost`` x ``target_ess`` of every statistic, in at least
+    ``samplesize`` draws (drawn up to ``last_boost`` x ``samplesize``).  Above the floor
+    :func:`final_sample_size` sizes the last sample by statnet's multivariate target;
+    at the floor the per-statistic one stays (session 18: with the multivariate one the
+    ergm.ego ``census_sex_deg01`` reference fits' last samples fell from 4096 to 2048
+    draws, −0.116 statnet s.e. and an s.e. ratio of 1.185).
 
     Examples
     --------
