@@ -38,11 +38,12 @@ def quarter_octave(interval, lo, hi):
 
 
 def streak_tau(records):
-    """Proposals per multivariate effective draw (``"ess"``: :func:`~ergmfit.sampling.chains.
-    multivariate_ess`, the measure of statnet's ``MCMC.effectiveSize``), pooled over the
-    iteration ``records`` (the two samples of the streak before the last one: the ESS of
-    one sample is noisy); None when a record has no effective size (a backtrack, or a
-    resumed history from before the multivariate size was recorded)."""
+    """Proposals per multivariate effective draw (``"ess"``, by
+    :func:`~ergmfit.sampling.chains.multivariate_ess`: the measure of statnet's
+    ``MCMC.effectiveSize``), pooled over the iteration ``records`` (the two samples of the
+    streak before the last one: the ESS of one sample is noisy); None when a record has no
+    effective size (a backtrack, or a resumed history from before the multivariate size
+    was recorded)."""
     if not records or any("ess" not in h for h in records):
         return None
     return (sum(h["interval"] * h["samplesize"] for h in records)
