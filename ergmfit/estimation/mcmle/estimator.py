@@ -76,8 +76,8 @@ from ..base import Estimator
 from .checkpoint import MCMLECheckpoint
 from .state import MCMLEState
 from .target import target_for
-from .interval import (MIN_ESS_SHARE, final_sample_size, quarter_octave, step_sample_parts,
-                       streak_tau)
+from .interval import (MIN_ESS_SHARE, final_sample_size, last_sample_key, quarter_octave,
+                       step_sample_parts, streak_tau)
 from .loglik import bridge_loglik
 from .burnin import (MAX_REDRAWS, MAX_SETTLE, NEWTON_DRAWS, REDRAW_GROWTH, approach,
                      drifting, settle, streak_records, unfit_to_step)
@@ -491,8 +491,11 @@ class MCMLE(Estimator):
         par = model.parameterisation
         size = self.samplesize
         if state.final:
-            size = (final_sample_size(streak_records(state.history), state.interval, self.samplesize,
-                                      self.last_boost, self.target_ess)
+            records = streak_records(state.history)
+            key = last_sample_key(records, self.samplesize, self.target_ess,
+                                  self._min_interval())
+            size = (final_sample_size(records, state.interval, self.samplesize,
+                                      self.last_boost, self.target_ess, key)
                     if self.final_sample_by_ess and not self._in_parts(state)
                     else self.last_boost * self.samplesize)
         chains, acc = self._sample(model, state, rng, size)
@@ -726,7 +729,11 @@ class MCMLE(Estimator):
             # The autocorrelation time (proposals per multivariate effective
             # draw) is pooled over the two samples of the streak, as the ESS of
             # one sample is noisy; the interval moves by 1/2..4.
-            tau = streak_tau(streak_records(state.history))
+            # Where that asks for no more than the smallest interval, the slowest
+            # statistic's autocorrelation time instead (interval.last_sample_key).
+            records = streak_records(state.history)
+            tau = streak_tau(records, last_sample_key(records, self.samplesize,
+                                                      self.target_ess, min_interval))
             if tau is None:         # (a resumed history without effective sizes)
                 return
             state.interval = quarter_octave(

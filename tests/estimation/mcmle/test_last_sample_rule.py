@@ -42,6 +42,24 @@ def test_the_last_samples_size_and_interval_read_the_multivariate_size():
     assert state.interval == 512
 
 
+def test_where_the_multivariate_rule_asks_for_the_floor_the_slowest_statistic_sets_it():
+    # a streak at the floor (256) with 400 multivariate and 40 slowest-statistic effective
+    # draws: the multivariate time asks for 41 proposals between draws (the floor), so the
+    # last sample's interval and draws follow the slowest statistic, as before session 17
+    # (410 asked, 430 after rounding; all 4096 draws).  With the multivariate interval there
+    # the ergm.ego census_sex_deg01 fits' s.e. ratio at seeds 4-6 went 1.127 -> 1.154.
+    from ergmfit.estimation.mcmle.interval import last_sample_key
+    recs = [{"gamma": 1.0, "interval": 256, "samplesize": 1024, "ess": 400.0,
+             "min_ess": 40.0} for _ in range(2)]
+    assert last_sample_key(recs, 1024, 64, 256) == "min_ess"
+    state = SimpleNamespace(final=True, interval=256, history=recs)
+    MCMLE()._adapt_interval(state, np.array([40.0, 400.0]), 400.0, 1024)
+    assert state.interval == 430
+    assert final_sample_size(recs, 430, 1024, 4, 64, "min_ess") == 4096
+    # far above the floor (the issue-554 model) the multivariate rule stays
+    assert last_sample_key(recs, 1024, 64, 16) == "ess"
+
+
 @pytest.mark.slow
 def test_a_count_fits_last_sample_at_the_floor_keeps_every_statistics_target():
     # samptot under Geometric, drawn at the smallest interval: there the last sample is
