@@ -22,7 +22,16 @@ ergm 4.4: the issue's call predates it); we use ``center=True``.
 
 Prints the network's summary, then per seed: CPU seconds of ``fit("mcmle")`` (without the
 log-likelihood, as the issue's call did not ask for it), MCMC-MLE iterations, whether it
-converged, and the largest |t| of the final convergence check.  The issue's check: converged
+converged, the largest |t| of the final convergence check, and one line per iteration
+(Hummel's step length γ, interval, draws, multivariate and smallest univariate effective
+size, burn-in parts, largest |t| of the sample from the data).  The package's criterion is
+statnet's Hummel rule: γ = 1 twice, then a last sample boosted to 4 x 64 *multivariate*
+effective draws (session 17; it asked 256 of every statistic before, which at the
+strength statistics' 2.5 x 10^6 proposals per effective draw near the data was 6.4 x 10^8
+proposals for the last sample alone; at the smallest interval the last sample keeps 256 of
+every statistic, session 18).  ``--checkpoint DIR`` writes each seed's
+checkpoint to ``DIR/seedN.json`` after every iteration and resumes from it when it exists
+(a long run on a shared machine can be continued; the CPU s printed are this process's).  The issue's check: converged
 in < 10 CPU minutes.  From the MPLE the first sample's chains drift, so the fit moves its
 start once by stochastic approximation (the count family's ``drift_start``; the iteration
 record says ``moved_start``) and goes on from there.  Each seed's line also
@@ -36,9 +45,15 @@ ones (docs/valued_terms.md, "MCMC-MLE of the issue-554 model").
 ``--relax`` instead tests the near-critical reading of that drift (session 16): a chain at
 the start stochastic approximation gives (from the MPLE) runs from the observed network for
 6 x 10^7 proposals (a draw every 10^5): the statistics' distance from the data over time,
-where the burn-in test (``burnin_cut``) ends its burn-in, and each statistic's integrated
+where the burn-in test (``burnin_cut``) ends its burn-in, each statistic's integrated
 autocorrelation time in the settled tail (proposals per effective draw, which sets the cost
-of every MCMC-MLE sample there).
+of every MCMC-MLE sample there), and the last sample's cost by the multivariate effective
+size (statnet's measure, the package's rule since session 17) and by the slowest statistic.
+``--sa-start N`` (session 18) fits from another start instead of the default: the count
+MPLE, then stochastic approximation from it with ``phase2_min=N`` (the default start's move
+uses SA's default, 7 + p), then MCMC-MLE from that estimate (``init=``) at ``--interval``
+proposals between draws (default 65,536: the interval the slow node-strength statistics
+need); it prints each stage's CPU s and the iterations.
 ``--rate N`` instead times N Metropolis-Hastings proposals (the default proposal) at the count
 MPLE, of the whole model and of the model without ``transitiveweights``, in CPU s (run it
 alternately from two trees for an A/B).
@@ -97,12 +112,44 @@ def model():
                    reference=f"Binomial({TRIALS})")
 
 
-def fit_once(m, seed):
+def sa_start(m, seed, phase2_min):
+    """The count MPLE, then stochastic approximation from it with ``phase2_min`` draws in
+    its first subphase; returns (θ, CPU s of the MPLE, CPU s of the SA)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         t = time.process_time()
-        fit = m.fit("mcmle", random_state=seed, eval_loglik=False)
+        mple = np.asarray(m.fit("mple").params, dtype=float)
+        t_mple = time.process_time() - t
+        fit = m.fit("sa", init=mple, random_state=seed, phase2_min=phase2_min, phase3=50)
+        return np.asarray(fit.params, dtype=float), t_mple, time.process_time() - t - t_mple
+
+
+def fit_once(m, seed, checkpoint=None, **kw):
+    kw = dict(kw)
+    if checkpoint is not None:
+        os.makedirs(checkpoint, exist_ok=True)
+        kw["checkpoint"] = os.path.join(checkpoint, f"seed{seed}.json")
+        if os.path.exists(kw["checkpoint"]):
+            kw["resume"] = kw["checkpoint"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        t = time.process_time()
+        fit = m.fit("mcmle", random_state=seed, eval_loglik=False, **kw)
         return fit, time.process_time() - t
+
+
+def history_lines(hist):
+    """One line per MCMC-MLE iteration record."""
+    for h in hist:
+        what = ("redraw" if "redraw" in h else "back" if h.get("backtrack") else
+                f"γ {h.get('gamma', float('nan')):.3f}")
+        t = h.get("t_mean")
+        yield (f"  it {h.get('iteration')}: {what:9s} interval {h.get('interval'):>9,} "
+               f"draws {h.get('samplesize'):>5} ESS mv {h.get('ess', float('nan')):7.1f} "
+               f"min {h.get('min_ess', float('nan')):7.1f} burn-in parts "
+               f"{h.get('burnin_parts', 0)} max|t| "
+               f"{max(abs(x) for x in t) if t else float('nan'):6.2f}"
+               + (" moved start" if h.get("moved_start") else ""))
 
 
 def proposal_rates(n_proposals):
@@ -198,6 +245,12 @@ def relaxation(n_draws=600, every=100_000):
         z = (S[:, j] - g[j]) / sd[j]
         print(f"  {lab[:30]:30s} " + " ".join(f"{z[k]:+5.1f}" for k in at)
               + f"   IACT {iact(tail[:, j]) * every:9.2e} proposals")
+    from ergmfit.sampling.chains import effective_sizes, multivariate_ess
+    uni, mv = float(effective_sizes([tail]).min()), multivariate_ess([tail])
+    print(f"tail of {len(tail)} draws: slowest statistic {uni:.1f} effective draws, "
+          f"multivariate {mv:.1f}; the last sample's 256 effective draws: "
+          f"{256 * len(tail) * every / uni:.2e} proposals of every statistic (the rule "
+          f"before session 17), {256 * len(tail) * every / mv:.2e} multivariate (statnet's)")
 
 
 def main():
@@ -208,6 +261,12 @@ def main():
     ap.add_argument("--drift", action="store_true", help="the chain's drift from each start")
     ap.add_argument("--relax", action="store_true",
                     help="relaxation at the SA start vs autocorrelation once settled")
+    ap.add_argument("--sa-start", type=int, metavar="N",
+                    help="start from SA (phase2_min=N) after the MPLE, MCMC-MLE at --interval")
+    ap.add_argument("--interval", type=int, default=65536,
+                    help="the MCMC-MLE interval with --sa-start")
+    ap.add_argument("--checkpoint", metavar="DIR",
+                    help="checkpoint each seed's fit in DIR (and resume from it)")
     args = ap.parse_args()
     if args.relax:
         relaxation()
@@ -240,7 +299,13 @@ def main():
     fits = []
     for s in args.seeds:
         load = os.getloadavg()[0]
-        fit, cpu = fit_once(m, s)
+        kw = {}
+        if args.sa_start:
+            kw["init"], t_mple, t_sa = sa_start(m, s, args.sa_start)
+            kw["interval"] = args.interval
+            print(f"seed {s}: count MPLE {t_mple:.1f} CPU s, SA (phase2_min={args.sa_start}) "
+                  f"{t_sa:.1f} CPU s; MCMC-MLE from there at interval {args.interval:,}")
+        fit, cpu = fit_once(m, s, args.checkpoint, **kw)
         info = fit.info
         hist = info.get("history", [])
         redraws = sum("redraw" in h for h in hist)
@@ -254,6 +319,8 @@ def main():
               f"samples ({sum(h.get('burnin_draws', 0) for h in hist):,} draws dropped); "
               f"largest |t| of the last sample "
               f"{max(abs(x) for x in (hist[-1] if hist else {}).get('t_mean', [float('nan')])):.2f}")
+        for line in history_lines(hist):
+            print(line)
         print(f"seed {s}: coef {np.round(np.asarray(fit.params, float), 3).tolist()}")
         print(f"seed {s}: s.e. {np.round(np.asarray(fit.bse, float), 3).tolist()}")
         fits.append(fit)

@@ -21,10 +21,16 @@ The algorithm (Geyer & Thompson 1992; Hummel, Hunter & Handcock 2012):
    Hotelling p-value is kept in ``info["history"]``.  The interval adapts so
    that each sample has ``target_ess`` (64) effective draws, counted as statnet
    counts them (the multivariate effective size), and at least 32 of every
-   statistic; the last, boosted sample aims at ``last_boost`` × 64 effective
-   draws of every single statistic.  A sample at the smallest interval, which may
+   statistic (a floor of ours: without it faux.mesa.high's fits wandered); the
+   last, boosted sample aims at ``last_boost`` × 64 multivariate effective draws,
+   as statnet's Hummel rule boosts ``MCMLE.effectiveSize``, in at least 2 ×
+   ``samplesize`` draws (statnet boosts the draws by ``last_boost`` ** 0.5).
+   A sample at the smallest interval, which may
    have many times its target, is drawn in parts and stops once it has it
-   (:func:`~ergmfit.estimation.mcmle.interval.step_sample_parts`).
+   (:func:`~ergmfit.estimation.mcmle.interval.step_sample_parts`); a last sample
+   there stops once it has ``last_boost`` × 64 of every statistic (the rule before
+   the multivariate one, kept at the floor: the ergm.ego reference fits' last
+   samples shrank to 2048 draws under the multivariate target and missed statnet's).
 5. Standard errors: the inverse of the Fisher information Cov_θ̂[g] estimated
    from the last sample (importance-weighted to θ̂), plus the Monte Carlo
    variance I⁻¹ V I⁻¹ with V the batch-means variance of the weighted mean
@@ -70,8 +76,8 @@ from ..base import Estimator
 from .checkpoint import MCMLECheckpoint
 from .state import MCMLEState
 from .target import target_for
-from .interval import (MIN_ESS_SHARE, final_sample_size, quarter_octave, step_sample_parts,
-                       streak_tau)
+from .interval import (MIN_ESS_SHARE, final_sample_size, last_sample_key, quarter_octave,
+                       step_sample_parts, streak_tau)
 from .loglik import bridge_loglik
 from .burnin import (MAX_REDRAWS, MAX_SETTLE, NEWTON_DRAWS, REDRAW_GROWTH, approach,
                      drifting, settle, streak_records, unfit_to_step)
@@ -450,10 +456,14 @@ class MCMLE(Estimator):
         part = step_sample_parts(self.samplesize, state.interval, self._min_interval())
         until = None
         if part is not None and self._in_parts(state):
-            # what it aims at: the step's target (MIN_ESS_SHARE of target_ess for every
-            # statistic), or the last sample's (last_boost x target_ess for every statistic,
-            # in at least samplesize draws, as final_sample_size keeps: the s.e. of a tiny
-            # network's last sample of 256 draws scattered by 15 %)
+            # what it aims at: the step's target (target_ess multivariate, MIN_ESS_SHARE
+            # of it for every statistic), or the last sample's: at this smallest interval
+            # last_boost x target_ess of *every* statistic in at least samplesize draws
+            # (the rule before statnet's multivariate one, kept here: with the
+            # multivariate target the ergm.ego census_sex_deg01 reference fits' last
+            # samples fell from 4096 to 2048 draws and missed statnet's by 0.116 s.e.,
+            # s.e. ratio 1.185; above the floor final_sample_size sizes the last sample by
+            # the multivariate target, as statnet's Hummel rule)
             ess, share, least = ((self.last_boost * self.target_ess, 1.0, self.samplesize)
                                  if state.final else (self.target_ess, MIN_ESS_SHARE, 0))
             chains = run["n_chains"]
@@ -481,8 +491,11 @@ class MCMLE(Estimator):
         par = model.parameterisation
         size = self.samplesize
         if state.final:
-            size = (final_sample_size(streak_records(state.history), state.interval, self.samplesize,
-                                      self.last_boost, self.target_ess)
+            records = streak_records(state.history)
+            key = last_sample_key(records, self.samplesize, self.target_ess,
+                                  self._min_interval())
+            size = (final_sample_size(records, state.interval, self.samplesize,
+                                      self.last_boost, self.target_ess, key)
                     if self.final_sample_by_ess and not self._in_parts(state)
                     else self.last_boost * self.samplesize)
         chains, acc = self._sample(model, state, rng, size)
@@ -710,11 +723,17 @@ class MCMLE(Estimator):
         else:
             # The boosted last sample gives the estimate, its standard errors
             # and the convergence test: aim it at last_boost * target_ess
-            # effective draws of *every* statistic (stricter than statnet).
-            # The autocorrelation time (proposals per effective draw of the
-            # slowest statistic) is pooled over the two samples of the streak,
-            # as the ESS of one sample is noisy; the interval moves by 1/2..4.
-            tau = streak_tau(streak_records(state.history))
+            # multivariate effective draws, as statnet's Hummel rule boosts
+            # MCMLE.effectiveSize by MCMLE.last.boost (until session 17: of
+            # *every* statistic, stricter than statnet for no measured reason).
+            # The autocorrelation time (proposals per multivariate effective
+            # draw) is pooled over the two samples of the streak, as the ESS of
+            # one sample is noisy; the interval moves by 1/2..4.
+            # Where that asks for no more than the smallest interval, the slowest
+            # statistic's autocorrelation time instead (interval.last_sample_key).
+            records = streak_records(state.history)
+            tau = streak_tau(records, last_sample_key(records, self.samplesize,
+                                                      self.target_ess, min_interval))
             if tau is None:         # (a resumed history without effective sizes)
                 return
             state.interval = quarter_octave(

@@ -188,9 +188,9 @@ def test_bridge_samplesize_is_checked_and_used():
 
 def test_intervals_follow_the_effective_size_rule():
     # non-final samples aim at 64 multivariate effective draws (statnet's measure)
-    # and 32 of every statistic; the boosted last one at 4 x 64 draws of the
-    # slowest statistic, from the autocorrelation time pooled over the two
-    # samples before it
+    # and 32 of every statistic; the boosted last one at 4 x 64 multivariate draws
+    # (statnet's MCMLE.last.boost x MCMLE.effectiveSize), from the autocorrelation
+    # time pooled over the two samples before it
     from ergmfit.estimation.mcmle.interval import quarter_octave as _quarter_octave
     m = ef.ERGM(ef.datasets.load("lazega"), "edges + gwesp(log(3), fixed=TRUE) + "
                 "nodematch('practice') + nodematch('office')")
@@ -203,9 +203,16 @@ def test_intervals_follow_the_effective_size_rule():
         ratio = max(64 / prev["ess"], 32 / prev["min_ess"])
         want = _quarter_octave(prev["interval"] * min(8.0, max(0.25, ratio)), lo, hi)
         assert cur["interval"] == want
+    from ergmfit.estimation.mcmle.interval import final_sample_size, last_sample_key
     last, pool = hist[-1], hist[-3:-1]
-    assert last["samplesize"] == 4096
-    tau = sum(h["interval"] * h["samplesize"] for h in pool) / sum(h["min_ess"] for h in pool)
+    # (where the multivariate time asks for no more than the floor, the slowest statistic's)
+    key = last_sample_key(pool, 1024, 64, lo)
+    if last["interval"] > lo:
+        assert last["samplesize"] == final_sample_size(pool, last["interval"], 1024, 4, 64, key)
+    else:       # at the floor: drawn in parts of 256 until 4 x 64 draws of every statistic
+        assert last["samplesize"] % 256 == 0 and 1024 <= last["samplesize"] <= 4096
+        assert last["samplesize"] == 4096 or last["min_ess"] >= 256
+    tau = sum(h["interval"] * h["samplesize"] for h in pool) / sum(h[key] for h in pool)
     before = hist[-2]["interval"]
     assert last["interval"] == _quarter_octave(min(4 * before, max(before / 2, 64 * tau / 1024)),
                                                lo, hi)
@@ -214,11 +221,11 @@ def test_intervals_follow_the_effective_size_rule():
 
 
 def test_last_sample_shrinks_when_its_interval_is_held_above_the_target():
-    # the boosted last sample aims at 4 x 64 effective draws of the slowest statistic.
-    # When min_interval holds its interval above what tau asks for, 4096 draws would
-    # overshoot that target: at the floor the sample is drawn in parts of 256 and stops
-    # after the first part with 4 x 64 effective draws of every statistic
-    # (interval.step_sample_parts; it was sized by interval.final_sample_size before)
+    # the boosted last sample aims at 4 x 64 effective draws.  When min_interval holds
+    # its interval above what tau asks for, 4096 draws would overshoot that target: at
+    # the floor the sample is drawn in parts of 256 and stops after the first part with
+    # 4 x 64 effective draws of every statistic (interval.step_sample_parts; above the
+    # floor interval.final_sample_size sizes it by the multivariate target)
     m = ef.ERGM(ef.datasets.load("samplk3"), "edges + mutual")
     shrunk = 0
     for seed in (1, 2, 3):

@@ -116,8 +116,8 @@ def test_a_redraw_record_does_not_feed_the_last_samples_interval_and_size():
     from types import SimpleNamespace
     from ergmfit.estimation.mcmle.estimator import MCMLE
     from ergmfit.estimation.mcmle.interval import final_sample_size
-    step = {"gamma": 1.0, "min_ess": 80.0, "interval": 256, "samplesize": 1024}
-    redraw = {"redraw": "the chains still drift", "gamma": 0.0, "min_ess": 3.0,
+    step = {"gamma": 1.0, "min_ess": 80.0, "ess": 90.0, "interval": 256, "samplesize": 1024}
+    redraw = {"redraw": "the chains still drift", "gamma": 0.0, "min_ess": 3.0, "ess": 3.0,
               "interval": 256, "samplesize": 1024}
     est = MCMLE()
     intervals = []
