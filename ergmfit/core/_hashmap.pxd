@@ -15,6 +15,30 @@ tombstones, so a long MCMC run never degrades the table):
 from libc.stdint cimport int64_t, uint64_t, uint32_t
 from libc.stdlib cimport calloc, free, malloc
 
+cdef extern from *:
+    """
+    #if defined(__linux__)
+    #include <sys/mman.h>
+    #endif
+    #include <stdint.h>
+    /* Ask for transparent huge pages on the 2 MiB-aligned interior of a large, freshly
+       allocated table (a hint only: no effect on its contents or where anything is put).
+       A probe of a table of hundreds of MiB is one random access; with 4 KiB pages nearly
+       every one also misses the TLB and walks the page tables. */
+    static void ergmfit_hint_hugepages(void* p, size_t bytes) {
+    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+        const uintptr_t huge = (uintptr_t)1 << 21;
+        uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+        uintptr_t e = ((uintptr_t)p + bytes) & ~(huge - 1);
+        if (bytes >= 4 * huge && e > a)
+            (void)madvise((void*)a, (size_t)(e - a), MADV_HUGEPAGE);
+    #else
+        (void)p; (void)bytes;
+    #endif
+    }
+    """
+    void ergmfit_hint_hugepages(void* p, size_t bytes) noexcept nogil
+
 cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
     # splitmix64 finaliser: keys are i*n+j, far from uniform.
     x ^= x >> 30
@@ -68,6 +92,7 @@ cdef inline int _tiemap_alloc(TieMap* m, int bits, int kbits) noexcept nogil:
     m.slots = <TieSlot*>calloc(cap, sizeof(TieSlot))
     if m.slots == NULL:
         return -1
+    ergmfit_hint_hugepages(m.slots, cap * sizeof(TieSlot))
     m.mask = cap - 1
     m.size = 0
     m.kbits = kbits
@@ -199,6 +224,7 @@ cdef inline int countmap_init(CountMap* m, int64_t expected) noexcept nogil:
     m.slots = <uint64_t*>calloc(cap, sizeof(uint64_t))
     if m.slots == NULL:
         return -1
+    ergmfit_hint_hugepages(m.slots, cap * sizeof(uint64_t))
     m.mask = cap - 1
     m.size = 0
     return 0
@@ -228,6 +254,7 @@ cdef inline int _countmap_grow(CountMap* m) noexcept nogil:
     if m.slots == NULL:
         m.slots = old
         return -1
+    ergmfit_hint_hugepages(m.slots, cap * sizeof(uint64_t))
     m.mask = cap - 1
     for i in range(oldcap):
         s = old[i]
