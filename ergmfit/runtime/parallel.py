@@ -139,7 +139,7 @@ def parallel_map(func, jobs, n_jobs=1, backend=None):
     settings registered by :func:`inherit_in_workers`.
     """
     jobs = list(jobs)
-    if n_jobs == 1 or len(jobs) < 1:
+    if n_jobs == 1 or not jobs:
         return [func(*job) for job in jobs]
     me, inherited = os.getpid(), _inherited_now()
     if _is_dask(backend):
@@ -179,12 +179,14 @@ def _dask_map(func, jobs, n_jobs, me, inherited):
     running = as_completed()
 
     def send():
-        for c, job in pending:
-            fut = client.submit(_in_worker, me, inherited, None, func, *job, pure=False,
-                                key=f"ergmfit-map-{tag}-{c}")
-            which[fut.key] = c
-            running.add(fut)
+        nxt = next(pending, None)
+        if nxt is None:
             return
+        c, job = nxt
+        fut = client.submit(_in_worker, me, inherited, None, func, *job, pure=False,
+                            key=f"ergmfit-map-{tag}-{c}")
+        which[fut.key] = c
+        running.add(fut)
 
     try:
         for _ in range(slots):
