@@ -39,6 +39,11 @@ DYNAMIC = {
                "sub-package only when a user asks for it; nothing imports ergmfit's __init__",
     "ergmfit.estimation.registry": "estimator_class loads the 'module:Class' strings of "
                                    "the estimator table, which the graph reads as edges",
+    "ergmfit.terms.registry": "a term name's look-up imports the families that register it "
+                              "(FAMILY_MODULES, the generated ergmfit/terms/_index.py); "
+                              "the families import the registry, never the reverse",
+    "ergmfit.terms": "ergmfit.terms.<family> attribute access: imports that family only "
+                     "when asked (the package imports none of them)",
 }
 
 

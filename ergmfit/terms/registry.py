@@ -5,10 +5,20 @@ kinds it accepts, its arguments and defaults, and a builder that validates
 the arguments against the network and returns a :class:`Term` (labels,
 compiled kernel, empty-graph value).  The formula parser, the "did you
 mean" error, ``ergmfit terms`` and the docs all read this table.
+
+The table fills as it is read: a family module (``dyadic``, ``degree``, ...,
+:data:`FAMILY_MODULES`) registers its terms when it is imported, and a look-up of a
+name imports the families that register it (the index :mod:`._index`, generated from
+the registrations and checked against them by ``tests/terms/test_lazy_families.py``);
+:func:`all_terms`, a name not in the index (an unknown term, the "did you mean" list)
+and :func:`load_all_families` import every family.  A model then imports only the
+compiled kernels and Python modules its terms need.
 """
 from __future__ import annotations
 
 import difflib
+import importlib
+import sys
 import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
@@ -166,6 +176,90 @@ class TermSpec:
 _TERMS: list = []
 _LOOKUP: dict = {}     # lower-case name or alias -> [TermSpec, ...] (one per network kind)
 
+#: the modules of ergmfit.terms that register terms, in the order in which every family was
+#: imported when the package imported them all: a name's entries in the table keep this
+#: order (its first entry is what :func:`get_term` gives without a network kind)
+FAMILY_MODULES = ("dyadic", "degree", "triad", "dtriad", "alternating", "degfun", "bipartite",
+                  "operators", "interaction", "attrterms", "census", "nonlinear", "mixing",
+                  "composed", "diversity", "projection", "multinet", "tapering", "valued",
+                  "temporal")
+_RANK = {m: k for k, m in enumerate(FAMILY_MODULES)}
+_ALL_LOADED = []        # [True] once every family is imported
+_IMPORT_LOCK = threading.RLock()
+
+
+def _family_rank(spec) -> int:
+    mod = getattr(spec.builder, "__module__", "") or ""
+    return _RANK.get(mod.rsplit(".", 1)[-1], len(FAMILY_MODULES))
+
+
+def load_all_families() -> None:
+    """Import every term family (the whole table: :func:`all_terms`, ``ergmfit terms``, the
+    docs); a model's look-ups import only the families its terms are in."""
+    if _ALL_LOADED:
+        return
+    with _IMPORT_LOCK:
+        for mod in FAMILY_MODULES:
+            importlib.import_module(f"{__package__}.{mod}")
+        _ALL_LOADED.append(True)
+
+
+def _load_families_of(key, state) -> None:
+    """Import the families that register the lower-case name ``key`` in table ``state``."""
+    if _ALL_LOADED:
+        return
+    from ._index import INDEX
+    mods = INDEX.get(state, {}).get(key, ())
+    missing = [m for m in mods if f"{__package__}.{m}" not in sys.modules]
+    if missing:
+        with _IMPORT_LOCK:
+            for mod in missing:
+                importlib.import_module(f"{__package__}.{mod}")
+
+
+def family_index() -> dict:
+    """``{state: {lower-case name or alias: (family module, ...)}}`` of the whole table, in
+    :data:`FAMILY_MODULES` order: what ``ergmfit/terms/_index.py`` holds (regenerate it with
+    ``python -m ergmfit.terms._index`` after registering a term)."""
+    load_all_families()
+    out = {}
+    for state, (terms, _) in _TABLES.items():
+        table = {}
+        for spec in terms:
+            mod = spec.builder.__module__.rsplit(".", 1)[-1]
+            for key in (spec.name, *spec.aliases):
+                mods = table.setdefault(key.lower(), [])
+                if mod not in mods:
+                    mods.append(mod)
+        out[state] = {k: tuple(sorted(v, key=lambda m: _RANK.get(m, len(FAMILY_MODULES))))
+                      for k, v in sorted(table.items())}
+    return out
+
+
+_INDEX_DOC = '''"""Which term family module registers each term name (generated: do not edit by hand).
+
+``{state: {lower-case name or alias: (module of ergmfit.terms, ...)}}``: the registry imports a
+name's families on its first look-up, so that a model imports only the families of its terms.
+After registering a term, regenerate this file from the registrations::
+
+    PYTHONPATH=. python -c "from ergmfit.terms.registry import index_source; \\
+        print(index_source(), end='')" > ergmfit/terms/_index.py
+
+(``tests/terms/test_lazy_families.py`` checks it against them.)
+"""
+'''
+
+
+def index_source() -> str:
+    """The text of ``ergmfit/terms/_index.py`` from the registrations (:func:`family_index`)."""
+    out = [_INDEX_DOC, "\nINDEX = {\n"]
+    for state, table in family_index().items():
+        out.append(f"    {state!r}: {{\n")
+        out += [f"        {key!r}: {mods!r},\n" for key, mods in table.items()]
+        out.append("    },\n")
+    out.append("}\n")
+    return "".join(out)
+
 # The terms of count-valued models (ergm.count's valued terms: the state a term's kernel
 # reads is the model family's, see ergmfit.families) are a table of their own: a name such
 # as ``mutual`` means one thing on binary ties and another on counts.
@@ -247,7 +341,9 @@ def register(name, *, kinds=BOTH, params=(), aliases=(), family="", state=BINARY
             for other in lookup.get(key.lower(), []):
                 if BOTH in (other.kinds, kinds) or other.kinds == kinds:
                     raise AssertionError(f"term name {key!r} registered twice for {kinds}")
-            lookup.setdefault(key.lower(), []).append(spec)
+            entries = lookup.setdefault(key.lower(), [])
+            entries.append(spec)
+            entries.sort(key=_family_rank)      # stable: the families' order, not the imports'
         terms.append(spec)
         return builder
 
@@ -256,7 +352,8 @@ def register(name, *, kinds=BOTH, params=(), aliases=(), family="", state=BINARY
 
 def all_terms(state=BINARY_STATE) -> list:
     """Every registered term of models with ``state`` (binary ties by default), sorted by
-    name (a name may appear once per network kind)."""
+    name (a name may appear once per network kind).  Imports every term family."""
+    load_all_families()
     return sorted(_table(state)[0], key=lambda s: (s.name.lower(), s.kinds))
 
 
@@ -298,7 +395,14 @@ def get_term(name: str, directed=None, state=BINARY_STATE) -> TermSpec:
     term named there raises a TermError saying so.
     """
     terms, lookup = _table(state)
-    specs = lookup.get(name.lower())
+    key = name.lower()
+    _load_families_of(key, state)
+    specs = lookup.get(key)
+    if not specs and not _ALL_LOADED:
+        load_all_families()         # a name the index does not know: the whole table
+        specs = lookup.get(key)
+    if not specs and state == COUNT_STATE:
+        _load_families_of(key, BINARY_STATE)
     if not specs and state == COUNT_STATE and name.lower() in _LOOKUP:
         valued = ", ".join(sorted({s.name for s in _VALUED_TERMS}))
         raise TermError(f"term {name!r} is a term of binary networks and has no valued form: "
@@ -396,6 +500,10 @@ def build_term(net, name: str, args=(), kwargs=None, state=BINARY_STATE) -> Term
 
 
 def _build_term(net, name, args, kwargs):
+    if name == ":" and INTERACTION is None:
+        importlib.import_module(f"{__package__}.interaction")     # sets INTERACTION
+    if RESOLVE is None:
+        importlib.import_module(f"{__package__}.attrspec")        # sets RESOLVE
     if name == ":" and INTERACTION is not None:
         try:
             return INTERACTION(net, *args)
