@@ -206,15 +206,19 @@ cdef class ERGMModel(BinaryModel):
         if self.flip(self.var(i, j)) != 0:
             raise MemoryError("out of memory while toggling a tie")
 
-    def add_ties_accumulate(self, cnp.int64_t[:, :] ties):
+    def add_ties_accumulate(self, ties_in):
         """Add the given (absent) ties one by one; return the summed change statistics.
 
         Started from the empty graph this gives the observed statistics
         minus their empty-graph values, exactly as the kernels define them.
         A tie already in the state, or given twice (an undirected one in either
         order), is refused with a ValueError naming it and its rows; the state is
-        then as before the call.
+        then as before the call.  ``ties_in``: an (m, 2) integer array (a Network's
+        int32 ``ties`` too; int64 is read without a copy).
         """
+        cdef cnp.int64_t[:, :] ties = (ties_in if isinstance(ties_in, np.ndarray)
+                                       and ties_in.dtype == np.int64
+                                       else np.asarray(ties_in, dtype=np.int64))
         cdef Py_ssize_t r, k, m = ties.shape[0]
         cdef int i, j, t
         cdef cnp.ndarray[double, ndim=1] total = np.zeros(self.n_stats)
