@@ -26,8 +26,6 @@ EstimNetDirected's, and the run's peak memory.  ``--profile N`` prints the N fun
 largest cumulative time of the whole run (cProfile).
 """
 import argparse
-import cProfile
-import pstats
 import resource
 import time
 import warnings
@@ -119,6 +117,8 @@ def main():
         from ergmfit.network import set_cache_memory
         set_cache_memory(args.cache_memory)
     if args.profile:
+        import cProfile     # only when asked: the profiler's modules are not the run's memory
+        import pstats
         prof = cProfile.Profile()
         prof.runcall(run, args.ee_steps, args.seed, args.formula)
         pstats.Stats(prof).sort_stats("cumulative").print_stats(args.profile)
