@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from .exceptions import ErgmfitError, FormulaError, NetworkError, SettingsError
-from .formula import parse_formula
+from .formula import formula_rhs, network_names, parse_formula
 from .labeled import make_unique
 from .network import NetworkState, as_network, cache_budget
 from .network.network import SMALL_NETWORK
@@ -142,6 +142,8 @@ class ERGM:
             raise SettingsError(f"ERGM() got unknown argument(s) {sorted(unknown)}")
         if tapered:         # only a network's binary ERGM is tapered (TaperedERGM)
             raise SettingsError(f"tapered=True is not available for {type(self).__name__}")
+        # statnet's ``net ~ terms``: a left-hand side must name the network given here
+        formula = formula_rhs(formula, network_names(network))
         self.network, self._missing = missing_dyads(
             as_network(network, directed=directed, weights=weights, nodes=nodes), missing)
         self.formula = formula
@@ -825,6 +827,7 @@ class CountERGM(ERGM):
             raise NetworkError(f"response must be an edge attribute name, got {response!r}")
         if not isinstance(formula, str):
             raise FormulaError(f"formula must be a string, got {type(formula).__name__}")
+        formula = formula_rhs(formula, network_names(network))
         from .network.networks import Networks
         if isinstance(network, Networks):
             # its sample space would be every dyad of the combined network, those between
