@@ -1268,7 +1268,8 @@ cdef class NetworkState:
 
     def memory_bytes(self):
         """Bytes of compiled memory held (node records and their mirrors, neighbour
-        blocks, tie list, hash maps, caches)."""
+        blocks, tie list, hash maps, caches, and the scratch buffers of the two-path
+        counts on demand: marks, candidates, the two-path row buffer)."""
         cdef int64_t total = 0
         cdef int i
         cdef NodeRec* r
@@ -1285,6 +1286,14 @@ cdef class NetworkState:
         total += (self.tie_map.mask + 1) * sizeof(TieSlot)
         if self.arc_m != NULL:
             total += self.tie_cap * sizeof(int)
+        # two-path counts on demand: the candidate buffer and three marks (bitmap and
+        # list copy), allocated at the first mark, and otp_row's zeroed count buffer
+        if self.cand != NULL:
+            total += max(1, self.n) * sizeof(int)
+            total += 3 * (((max(1, self.n) + 63) // 64) * sizeof(uint64_t)
+                          + max(1, self.n) * sizeof(int))
+        if self.tp_buf != NULL:
+            total += max(1, self.n) * sizeof(int)
         for cm in (self.sp.mask, self.otp.mask, self.osp.mask, self.isp.mask):
             if cm:
                 total += (cm + 1) * 8
