@@ -675,6 +675,7 @@ class ERGM:
                 + f"): its supports declaration lists the families {sorted(families)}; "
                 + (f"methods for this family: {able}" if able else
                    "no estimator fits this family yet (statistics() and simulate() work)"))
+        self.family.check_fit(self)     # e.g. a count statistic constant on the reference
         if self.sample_space.constrained and not can.get("constraints"):
             raise FormulaError(f"method={method!r} under constraints is not implemented; use "
                                "method='mcmle', 'cd' or 'mple'")

@@ -640,7 +640,14 @@ def _b_keeps_ties(net, form):
         if len(a) < 2:
             raise TermError("term B: ininterval() needs lower and upper")
         op = c.kwargs.get("open", [True, True])
+        from .projection import _OPEN, check_interval
+        if isinstance(op, str):         # statnet's "[]", "(]", "[)", "()"
+            if op not in _OPEN:
+                raise TermError(f"term B: ininterval: open must be two TRUE/FALSE values or "
+                                f"one of {', '.join(_OPEN)}, got {op!r}")
+            op = _OPEN[op]
         op = op if isinstance(op, list) else [op, op]
+        check_interval(a[0], a[1], op, "term B: ininterval")
 
         def inside(y):
             return (y > a[0] if op[0] else y >= a[0]) and (y < a[1] if op[1] else y <= a[1])

@@ -126,6 +126,10 @@ def _value_items(term, call):
         p = as_float(a["pow"], f"{what}: pow")
         if p < 0:
             raise TermError(f"{what}: pow must be >= 0 (0^pow is infinite below), got {p}")
+        if p == 0:
+            raise TermError(f"{what}: pow=0 makes every dyad's value^pow 1, so the statistic "
+                            "is the number of dyads on every network (a constant, with no "
+                            "coefficient to estimate); give pow > 0")
         return [("pow", [p], -1)], ["sum" if p == 1 else f"sum{format_number(p)}"]
     if call.name == "nonzero":
         return [("nonzero", [], -1)], ["nonzero"]
@@ -151,11 +155,27 @@ def _value_items(term, call):
         op = op if isinstance(op, list) else [op, op]
         if len(op) != 2 or not all(isinstance(v, (bool, np.bool_)) for v in op):
             raise TermError(f"{what}: open must be two TRUE/FALSE values, got {a['open']!r}")
+        check_interval(lo[0], hi[0], op, what)
         label = (f"ininterval{'(' if op[0] else '['}{_r_num(lo[0])},{_r_num(hi[0])}"
                  f"{')' if op[1] else ']'}")
         return [("ininterval", [lo[0], hi[0], float(op[0]), float(op[1])], -1)], [label]
     ts = _numbers(a["threshold"], f"{what}: threshold")
     return [(call.name, [t], -1) for t in ts], [f"{call.name}.{format_number(t)}" for t in ts]
+
+
+def check_interval(lower, upper, open_ends, what):
+    """A TermError unless the interval lower..upper (``open_ends``: whether each end is
+    excluded) holds some number: an empty one (``ininterval(3, 1)``, ``ininterval(2, 2)``
+    open at an end) counts no dyad on any network, a constant 0 statistic."""
+    if lower < upper or (lower == upper and not any(open_ends)):
+        return
+    shown = (f"{'(' if open_ends[0] else '['}{_r_num(lower)}, {_r_num(upper)}"
+             f"{')' if open_ends[1] else ']'}")
+    why = (f"lower {_r_num(lower)} is above upper {_r_num(upper)}" if lower > upper else
+           "its ends are equal and not both included")
+    raise TermError(f"{what}: the interval {shown} is empty ({why}), so the statistic is 0 on "
+                    "every network (a constant, with no coefficient to estimate); give "
+                    "lower < upper, or open='[]' for a single value (equalto)")
 
 
 def _weights_kernel(term, call, mode, n1, n_m):
