@@ -50,7 +50,7 @@ from ..exceptions import TermError
 from ._operators import LinearKernel
 from ._coreterms import (ProjectedNodeCovarKernel, ProjectedWeightsKernel, ProjectionKernel,
                           transform_value)
-from .operators import _formula
+from .operators import OPEN_ENDS as _OPEN, _formula, check_interval
 from .registry import UNDIRECTED, Param, Term, as_bool, as_float, build_term, format_number, \
     register
 
@@ -76,7 +76,6 @@ VALUE_TERMS = {
 # the projected values as a dense matrix and cost O(deg n_m^2) per toggle at worst)
 WEIGHT_TERMS = ("transitiveweights", "cyclicalweights")
 WEIGHTS_MAX_NODES = 1024
-_OPEN = {"[]": [False, False], "(]": [True, False], "[)": [False, True], "()": [True, True]}
 # Projected tie values (shared-partner counts): held by the state (n x n counts updated in
 # O(degree) per toggle) on networks of up to HELD_NODES nodes, whose counts stay in the CPU
 # caches; on larger ones counted on demand from the neighbour lists (the state still holds
@@ -161,21 +160,6 @@ def _value_items(term, call):
         return [("ininterval", [lo[0], hi[0], float(op[0]), float(op[1])], -1)], [label]
     ts = _numbers(a["threshold"], f"{what}: threshold")
     return [(call.name, [t], -1) for t in ts], [f"{call.name}.{format_number(t)}" for t in ts]
-
-
-def check_interval(lower, upper, open_ends, what):
-    """A TermError unless the interval lower..upper (``open_ends``: whether each end is
-    excluded) holds some number: an empty one (``ininterval(3, 1)``, ``ininterval(2, 2)``
-    open at an end) counts no dyad on any network, a constant 0 statistic."""
-    if lower < upper or (lower == upper and not any(open_ends)):
-        return
-    shown = (f"{'(' if open_ends[0] else '['}{_r_num(lower)}, {_r_num(upper)}"
-             f"{')' if open_ends[1] else ']'}")
-    why = (f"lower {_r_num(lower)} is above upper {_r_num(upper)}" if lower > upper else
-           "its ends are equal and not both included")
-    raise TermError(f"{what}: the interval {shown} is empty ({why}), so the statistic is 0 on "
-                    "every network (a constant, with no coefficient to estimate); give "
-                    "lower < upper, or open='[]' for a single value (equalto)")
 
 
 def _weights_kernel(term, call, mode, n1, n_m):
