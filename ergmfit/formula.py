@@ -613,15 +613,17 @@ def parse_formula(text: str, networks=()) -> list:
 def formula_rhs(text, networks=()):
     """``text`` without its left-hand side (``"lazega ~ edges"`` -> ``"edges"``), checked as
     :func:`parse_formula` checks it: a ``NAME ~`` whose name is not one of ``networks`` is a
-    :class:`~ergmfit.exceptions.FormulaError` naming it.  Anything that is not a string, or
-    has no left-hand side, is returned unchanged (the parser reports other problems).
+    :class:`~ergmfit.exceptions.FormulaError` naming it (``networks=None``: any name, for a
+    formula accepted before, such as one a results file or a pickle kept).  Anything that
+    is not a string, or has no left-hand side, is returned unchanged (the parser reports
+    other problems).
 
     Examples
     --------
     >>> formula_rhs("lazega ~ edges + triangle", networks=network_names("lazega"))
     'edges + triangle'
-    >>> formula_rhs("~ edges"), formula_rhs("edges")
-    ('~ edges', 'edges')
+    >>> formula_rhs("~ edges"), formula_rhs("edges"), formula_rhs("g ~ edges", None)
+    ('~ edges', 'edges', 'edges')
     """
     if not isinstance(text, str) or len(text) > MAX_LENGTH or "~" not in text:
         return text
@@ -630,8 +632,8 @@ def formula_rhs(text, networks=()):
     except FormulaError:
         return text
     if len(toks) > 2 and toks[0][0] == "name" and toks[1][1] == "~":
-        p = FormulaParser(text, networks)
-        if toks[0][1] not in p.networks:
+        p = FormulaParser(text, networks or ())
+        if networks is not None and toks[0][1] not in p.networks:
             raise FormulaError(p._lhs_message(toks[0][1]))
         return text[toks[2][2]:].strip()
     return text

@@ -1070,6 +1070,7 @@ def _count_rows(dyads, values, n, directed, reference):
 
 
 def _rebuild_count(network, formula, response, reference, dyads, values):
+    formula = formula_rhs(formula, None)    # kept before left-hand sides were checked
     m = object.__new__(CountERGM)
     m._build(network, formula, response, CountFamily(reference), dyads, values)
     return m
@@ -1081,7 +1082,7 @@ def _term_text(term):
 
 
 def _rebuild(network, formula, constraints=None, missing=None):
-    m = ERGM(network, formula)
+    m = ERGM(network, formula_rhs(formula, None))   # (a pickle's formula was accepted)
     if constraints is not None or missing is not None:
         m.constraints, m._missing = constraints, missing
         m._set_structure()
@@ -1162,6 +1163,9 @@ def rebuild_from_info(network, formula, info=None):
     constraints, missing dyads, offsets and target statistics saved in
     ``info["sample_space"]`` (see :meth:`ERGM.saved_spec`)."""
     spec = (info or {}).get("sample_space") or {}
+    # the file's formula was accepted when it was fitted: a left-hand side then (before
+    # they were checked against the network's name) is dropped, as it was then
+    formula = formula_rhs(formula, None)
     if spec.get("response") is not None:        # a count-valued model (CountERGM.saved_spec)
         rows = np.asarray(spec.get("values") or [], dtype=np.int64).reshape(-1, 3)
         return _rebuild_count(network, formula, spec["response"], spec["reference"],

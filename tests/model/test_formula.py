@@ -192,3 +192,22 @@ def test_fuzz_nesting_numbers_unicode(inner, depth):
         parse_formula(text)
     except ef.FormulaError:
         pass
+
+
+def test_saved_formulas_with_a_left_hand_side_still_rebuild(tmp_path):
+    # results files and pickles written before left-hand sides were checked keep the
+    # formula as the user wrote it ("lazega ~ edges", with a network object): they rebuild
+    import json
+    import pickle
+    from ergmfit.model import _rebuild, rebuild_from_info
+    fit = ef.ERGM("lazega", "edges").fit(method="mple")
+    p = tmp_path / "fit.json"
+    fit.save(p)
+    d = json.loads(p.read_text())
+    d["formula"] = "lazega ~ edges"
+    p.write_text(json.dumps(d))
+    from ergmfit.results import ERGMResults
+    assert ERGMResults.load(p).rebuild_model().statistics() == {"edges": 115.0}
+    net = ef.datasets.load_network("lazega")
+    assert rebuild_from_info(net, "g ~ edges").statistics() == {"edges": 115.0}
+    assert pickle.loads(pickle.dumps(_rebuild(net, "g ~ edges"))).formula == "edges"
