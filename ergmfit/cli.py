@@ -750,6 +750,10 @@ def _main(args) -> int:
         warnings.showwarning = _show_warning
         try:
             from .runtime import lost_interrupts
+            if isinstance(getattr(args, "formula", None), str) and hasattr(args, "data"):
+                # statnet's ``net ~ terms``: a left-hand side must name DATA
+                from .formula import formula_rhs, network_names
+                args.formula = formula_rhs(args.formula, network_names(args.data))
             with lost_interrupts():     # a Ctrl-C lost in a finalizer before the fit is
                 return args._run(args)  # raised where the fit's first loop starts
         except (ErgmfitError, ValueError) as exc:

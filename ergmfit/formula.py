@@ -185,7 +185,8 @@ def _where(text, pos, msg):
 
 
 class FormulaParser:
-    def __init__(self, text):
+    def __init__(self, text, networks=()):
+        self.networks = frozenset(networks)     # names a left-hand side may give
         if len(text) > MAX_LENGTH:
             raise FormulaError(f"the formula is {len(text):,} characters long; at most "
                                f"{MAX_LENGTH:,} are read")
@@ -259,11 +260,16 @@ class FormulaParser:
     def formula(self):
         if not self.text.strip():
             raise FormulaError("the formula is empty; write terms such as 'edges + triangle'")
-        # optional "lhs ~"
+        # optional "lhs ~": the network's name (statnet's ``net ~ terms``), one of those
+        # the caller gave (``networks``); any other name is an error, not dropped
+        # (``edges ~ triangle`` would otherwise fit ``triangle`` alone)
         if self.peek()[1] == "~":
             self.take("~")
         elif (self.toks[self.i][0] == "name" and len(self.toks) > 2
               and self.toks[self.i + 1][1] == "~"):
+            name = self.toks[self.i][1]
+            if name not in self.networks:
+                raise FormulaError(self._lhs_message(name))
             self.i += 2
         terms = self.product_term()
         while self.peek()[1] == "+":
@@ -272,6 +278,15 @@ class FormulaParser:
         if self.peek()[0] != "end":
             self.error(f"expected '+' between terms, found {self.peek()[1]!r}")
         return terms
+
+    def _lhs_message(self, name):
+        rhs = self.text[self.toks[self.i + 2][2]:].strip() or "..."
+        given = (", ".join(map(repr, sorted(self.networks))) + " given" if self.networks
+                 else "a network object has no name")
+        return _where(self.text, self.toks[self.i][2],
+                      f"the formula's left-hand side {name!r} is not the network's name "
+                      f"({given}): the network is ERGM's own argument, so a formula is its "
+                      f"terms: write '{rhs}' (or, if {name!r} is a term, '{name} + {rhs}')")
 
     def product_term(self):
         """``a``, ``a:b`` (interaction) or ``a*b`` (a + b + a:b), as a list of TermCalls."""
@@ -565,15 +580,86 @@ class FormulaParser:
         return items
 
 
-def parse_formula(text: str) -> list:
+def parse_formula(text: str, networks=()) -> list:
     """Parse a formula into a list of :class:`TermCall`.
+
+    Parameters
+    ----------
+    text : str
+        The formula: terms joined by ``+``, optionally after ``~`` or ``NAME ~``.
+    networks : iterable of str, optional
+        The names a left-hand side ``NAME ~`` may give: those of the network the
+        caller supplied (see :func:`network_names`).  Any other left-hand side is
+        an error naming it (``edges ~ triangle`` is a typo for ``edges +
+        triangle``, not the model ``triangle``).
 
     Raises :class:`~ergmfit.exceptions.FormulaError` with the position of
     the problem.
+
+    Examples
+    --------
+    >>> [c.name for c in parse_formula("lazega ~ edges", networks=["lazega"])]
+    ['edges']
+    >>> parse_formula("edges ~ triangle")
+    Traceback (most recent call last):
+    ...
+    ergmfit.exceptions.FormulaError: the formula's left-hand side 'edges' is not ...
     """
     if not isinstance(text, str):
         raise FormulaError(f"a formula must be a string, got {type(text).__name__}")
-    return _splice(FormulaParser(text).formula(), 0)
+    return _splice(FormulaParser(text, networks).formula(), 0)
+
+
+def formula_rhs(text, networks=()):
+    """``text`` without its left-hand side (``"lazega ~ edges"`` -> ``"edges"``), checked as
+    :func:`parse_formula` checks it: a ``NAME ~`` whose name is not one of ``networks`` is a
+    :class:`~ergmfit.exceptions.FormulaError` naming it (``networks=None``: any name, for a
+    formula accepted before, such as one a results file or a pickle kept).  Anything that
+    is not a string, or has no left-hand side, is returned unchanged (the parser reports
+    other problems).
+
+    Examples
+    --------
+    >>> formula_rhs("lazega ~ edges + triangle", networks=network_names("lazega"))
+    'edges + triangle'
+    >>> formula_rhs("~ edges"), formula_rhs("edges"), formula_rhs("g ~ edges", None)
+    ('~ edges', 'edges', 'edges')
+    """
+    if not isinstance(text, str) or len(text) > MAX_LENGTH or "~" not in text:
+        return text
+    try:
+        toks = tokenize(text)
+    except FormulaError:
+        return text
+    if len(toks) > 2 and toks[0][0] == "name" and toks[1][1] == "~":
+        p = FormulaParser(text, networks or ())
+        if networks is not None and toks[0][1] not in p.networks:
+            raise FormulaError(p._lhs_message(toks[0][1]))
+        return text[toks[2][2]:].strip()
+    return text
+
+
+def network_names(data) -> tuple:
+    """The names a formula's left-hand side may give for the network ``data``: the
+    dataset name or file path the caller wrote (and the file's name without its folder
+    and extensions: ``data/flo.csv.gz`` -> ``flo``); none for a network object, which
+    has no name.
+
+    Examples
+    --------
+    >>> network_names("data/flo.csv.gz")
+    ('data/flo.csv.gz', 'flo')
+    >>> network_names(None)
+    ()
+    """
+    import os
+    if isinstance(data, os.PathLike):
+        data = os.fspath(data)
+    if not isinstance(data, str):
+        return ()
+    base = os.path.basename(data.rstrip("/\\"))
+    stem = base.split(".", 1)[0] if not base.startswith(".") else base
+    return tuple(dict.fromkeys(v for v in (data, stem) if v))
 
 
 def _splice(calls, depth):

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from .exceptions import ErgmfitError, FormulaError, NetworkError, SettingsError
-from .formula import parse_formula
+from .formula import formula_rhs, network_names, parse_formula
 from .labeled import make_unique
 from .network import NetworkState, as_network, cache_budget
 from .network.network import SMALL_NETWORK
@@ -142,6 +142,8 @@ class ERGM:
             raise SettingsError(f"ERGM() got unknown argument(s) {sorted(unknown)}")
         if tapered:         # only a network's binary ERGM is tapered (TaperedERGM)
             raise SettingsError(f"tapered=True is not available for {type(self).__name__}")
+        # statnet's ``net ~ terms``: a left-hand side must name the network given here
+        formula = formula_rhs(formula, network_names(network))
         self.network, self._missing = missing_dyads(
             as_network(network, directed=directed, weights=weights, nodes=nodes), missing)
         self.formula = formula
@@ -673,6 +675,7 @@ class ERGM:
                 + f"): its supports declaration lists the families {sorted(families)}; "
                 + (f"methods for this family: {able}" if able else
                    "no estimator fits this family yet (statistics() and simulate() work)"))
+        self.family.check_fit(self)     # e.g. a count statistic constant on the reference
         if self.sample_space.constrained and not can.get("constraints"):
             raise FormulaError(f"method={method!r} under constraints is not implemented; use "
                                "method='mcmle', 'cd' or 'mple'")
@@ -825,6 +828,7 @@ class CountERGM(ERGM):
             raise NetworkError(f"response must be an edge attribute name, got {response!r}")
         if not isinstance(formula, str):
             raise FormulaError(f"formula must be a string, got {type(formula).__name__}")
+        formula = formula_rhs(formula, network_names(network))
         from .network.networks import Networks
         if isinstance(network, Networks):
             # its sample space would be every dyad of the combined network, those between
@@ -1066,6 +1070,7 @@ def _count_rows(dyads, values, n, directed, reference):
 
 
 def _rebuild_count(network, formula, response, reference, dyads, values):
+    formula = formula_rhs(formula, None)    # kept before left-hand sides were checked
     m = object.__new__(CountERGM)
     m._build(network, formula, response, CountFamily(reference), dyads, values)
     return m
@@ -1077,7 +1082,7 @@ def _term_text(term):
 
 
 def _rebuild(network, formula, constraints=None, missing=None):
-    m = ERGM(network, formula)
+    m = ERGM(network, formula_rhs(formula, None))   # (a pickle's formula was accepted)
     if constraints is not None or missing is not None:
         m.constraints, m._missing = constraints, missing
         m._set_structure()
@@ -1158,6 +1163,9 @@ def rebuild_from_info(network, formula, info=None):
     constraints, missing dyads, offsets and target statistics saved in
     ``info["sample_space"]`` (see :meth:`ERGM.saved_spec`)."""
     spec = (info or {}).get("sample_space") or {}
+    # the file's formula was accepted when it was fitted: a left-hand side then (before
+    # they were checked against the network's name) is dropped, as it was then
+    formula = formula_rhs(formula, None)
     if spec.get("response") is not None:        # a count-valued model (CountERGM.saved_spec)
         rows = np.asarray(spec.get("values") or [], dtype=np.int64).reshape(-1, 3)
         return _rebuild_count(network, formula, spec["response"], spec["reference"],

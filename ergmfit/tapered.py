@@ -114,7 +114,8 @@ class TaperingMixin:
 
 def rebuild_tapered(cls, network, formula, tau, centers, r, constraints=None, missing=None):
     """The tapered model ``cls`` again (what unpickling a :class:`TaperingMixin` model calls)."""
-    m = cls(network, formula, tau=tau, centers=centers, r=r)
+    from .formula import formula_rhs
+    m = cls(network, formula_rhs(formula, None), tau=tau, centers=centers, r=r)
     if constraints is not None or missing is not None:
         m.constraints, m._missing = constraints, missing
         m._set_structure()

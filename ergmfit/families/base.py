@@ -109,6 +109,10 @@ class ModelFamily:
         """What ``model.sampler(start=)`` takes for the state :meth:`chain_arrays` gave."""
         return ties
 
+    def check_fit(self, model) -> None:
+        """Raise an :class:`~ergmfit.exceptions.ErgmfitError` naming what no estimator can
+        fit in ``model`` under this family (checked before every fit); nothing here."""
+
     def check_kernel(self, term) -> None:
         """Raise TypeError unless ``term``'s kernel follows the family's kernel contract."""
         if self.kernel_contract is not None and not isinstance(term.kernel, self.kernel_contract):

@@ -282,8 +282,11 @@ def _weights_problem(weights, what, matrix=False):
                        f"treat {tie} as a tie")
 
 
-def _clean_ties(t, h, n, directed, duplicates, locs, labels):
-    """Indices of the ties to keep after the loop and duplicate checks."""
+def _clean_ties(t, h, n, directed, duplicates, locs, labels, attrs=()):
+    """Indices of the ties to keep after the loop and duplicate checks.  ``attrs``:
+    ``(name, column)`` of the edge attributes, one value per listed tie: an undirected
+    pair listed both ways with different values is an error under ``duplicates="error"``
+    (keeping one listing would drop a value)."""
     m = len(t)
     if m == 0:
         return np.zeros(0, dtype=np.int64)
@@ -310,15 +313,44 @@ def _clean_ties(t, h, n, directed, duplicates, locs, labels):
         lo = np.minimum(t[keep], h[keep])
         hi = np.maximum(t[keep], h[keep])
         ukeys = lo * n + hi
-        ufirst = _first_occurrences(ukeys)
+        _, ufirst, inv = np.unique(ukeys, return_index=True, return_inverse=True)
         if len(ufirst) < len(keep):
+            if duplicates == "error":
+                _check_reverse_values(keep, ufirst[inv.ravel()], attrs, locs, labels, t, h)
             k, j = _first_repeat(ukeys)
             _warn(f"{len(keep) - len(ufirst)} tie(s) of the undirected network are listed "
                           f"in both directions (e.g. {locs[keep[j]]} and {locs[keep[k]]}); an "
                           "undirected network has one tie per pair, so each was kept once, with "
                           "the first listing's attributes")
-            keep = keep[ufirst]
+            keep = keep[np.sort(ufirst)]
     return keep
+
+
+def _check_reverse_values(keep, first_of, attrs, locs, labels, t, h):
+    # keep[r] repeats the pair of keep[first_of[r]] (reversed) where first_of[r] != r:
+    # the earliest such listing whose attribute values differ from the first's is an error
+    if not attrs:
+        return
+    later = np.flatnonzero(first_of != np.arange(len(keep)))
+    for r in later:
+        k, j = int(keep[r]), int(keep[first_of[r]])
+        for name, col in attrs:
+            if not _same_value(col[k], col[j]):
+                raise NetworkError(
+                    f"{locs[k]} lists the pair {labels[t[k]]!r} -- {labels[h[k]]!r} of "
+                    f"{locs[j]} the other way round with a different {name!r} "
+                    f"({col[k]!r}, there {col[j]!r}); an undirected network has one value per "
+                    "pair: remove one line, or pass duplicates='merge' (command line: "
+                    "--duplicates merge) to keep the first")
+
+
+def _same_value(a, b):
+    # equal, or both missing (None, NaN)
+    if a is None or b is None:
+        return a is None and b is None
+    if isinstance(a, float) and isinstance(b, float) and a != a and b != b:
+        return True
+    return bool(a == b)
 
 
 def _first_occurrences(keys):

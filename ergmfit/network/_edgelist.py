@@ -339,7 +339,8 @@ def _finish_edgelist(t, h, nodes, attr_names, attr_cols, locs, directed, weights
             labels = [labels[k] for k in order]
         node_attrs = {}
     attr_names, attr_cols = _handle_weights(attr_names, attr_cols, locs, weights)
-    keep = _clean_ties(t, h, len(labels), directed, duplicates, locs, labels)
+    keep = _clean_ties(t, h, len(labels), directed, duplicates, locs, labels,
+                       list(zip(attr_names, attr_cols)))
     ties = np.stack([t[keep], h[keep]], axis=1) if len(keep) else np.zeros((0, 2), np.int64)
     edge_attrs = {name: [col[k] for k in keep] for name, col in zip(attr_names, attr_cols)}
     return Network(len(labels), ties, directed, labels=labels, node_attrs=node_attrs,

@@ -107,6 +107,23 @@ def cache_budget(int64_t n, int64_t n_ties, bint directed):
     return int(max(CACHE_MEMORY_FLOOR, CACHE_MEMORY_FACTOR * state_bytes(n, n_ties, directed)))
 
 
+ctypedef fused _row_index:
+    cnp.int32_t
+    cnp.int64_t
+
+
+cdef void _scatter_heads(const cnp.int64_t[:] t, const cnp.int64_t[:] h, cnp.int64_t[::1] p,
+                         _row_index[::1] out) noexcept nogil:
+    # counting_rows' scatter: each head h[r] to its tail's cursor p[t[r]] (advanced); one
+    # loop for both index widths (the int32 one when every head is below 2^31)
+    cdef Py_ssize_t r
+    cdef int64_t v
+    for r in range(t.shape[0]):
+        v = t[r]
+        out[p[v]] = <_row_index>h[r]
+        p[v] += 1
+
+
 def counting_rows(int64_t n, tails, heads, bint small=False):
     """``(indptr, indices)``: the heads of each tail as compressed rows, by a counting sort
     (O(n + m), stable: each row in the ties' order), what
@@ -130,8 +147,6 @@ def counting_rows(int64_t n, tails, heads, bint small=False):
     indptr = np.zeros(n + 1, dtype=np.int64)
     indices = np.empty(m, dtype=np.int32 if small else np.int64)
     cdef cnp.int64_t[::1] p = indptr
-    cdef cnp.int32_t[::1] i32
-    cdef cnp.int64_t[::1] i64
     with nogil:
         for r in range(m):
             p[t[r] + 1] += 1
@@ -139,20 +154,16 @@ def counting_rows(int64_t n, tails, heads, bint small=False):
             p[v + 1] += p[v]
     # p[v] is now where v's row starts: each head goes to its tail's cursor, the cursors
     # end where the next rows start, and are set back (p[v + 1] = p[v]'s end) from the top
+    cdef cnp.int32_t[::1] i32
+    cdef cnp.int64_t[::1] i64
     if small:
         i32 = indices
         with nogil:
-            for r in range(m):
-                v = t[r]
-                i32[p[v]] = <cnp.int32_t>h[r]
-                p[v] += 1
+            _scatter_heads(t, h, p, i32)
     else:
         i64 = indices
         with nogil:
-            for r in range(m):
-                v = t[r]
-                i64[p[v]] = h[r]
-                p[v] += 1
+            _scatter_heads(t, h, p, i64)
     with nogil:
         c = 0
         for v in range(n + 1):          # p[v] = end of v's row = start of v + 1's
@@ -1268,7 +1279,8 @@ cdef class NetworkState:
 
     def memory_bytes(self):
         """Bytes of compiled memory held (node records and their mirrors, neighbour
-        blocks, tie list, hash maps, caches)."""
+        blocks, tie list, hash maps, caches, and the scratch buffers of the two-path
+        counts on demand: marks, candidates, the two-path row buffer)."""
         cdef int64_t total = 0
         cdef int i
         cdef NodeRec* r
@@ -1285,6 +1297,14 @@ cdef class NetworkState:
         total += (self.tie_map.mask + 1) * sizeof(TieSlot)
         if self.arc_m != NULL:
             total += self.tie_cap * sizeof(int)
+        # two-path counts on demand: the candidate buffer and three marks (bitmap and
+        # list copy), allocated at the first mark, and otp_row's zeroed count buffer
+        if self.cand != NULL:
+            total += max(1, self.n) * sizeof(int)
+            total += 3 * (((max(1, self.n) + 63) // 64) * sizeof(uint64_t)
+                          + max(1, self.n) * sizeof(int))
+        if self.tp_buf != NULL:
+            total += max(1, self.n) * sizeof(int)
         for cm in (self.sp.mask, self.otp.mask, self.osp.mask, self.isp.mask):
             if cm:
                 total += (cm + 1) * 8

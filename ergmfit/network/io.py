@@ -64,9 +64,11 @@ Ties
 * A tie listed twice is an error naming both lines, unless
   ``duplicates="merge"``, which keeps the first listing and warns.
 * In an undirected edge list, ``i,j`` and ``j,i`` both listed are one tie:
-  they are merged with a warning whatever ``duplicates`` says (statnet
-  does the same: an undirected network has one tie per pair).  The first
-  listing and its edge attributes are kept.
+  they are merged with a warning (statnet does the same: an undirected
+  network has one tie per pair); the first listing and its edge attributes
+  are kept.  If the two listings' edge attributes differ (``1,2,3`` and
+  ``2,1,5``), that is an error naming the pair unless
+  ``duplicates="merge"``, which keeps the first listing's values and warns.
 * An edge attribute ``weight`` whose values are all 1 is dropped; any
   other value is an error, unless ``weights="ignore"``, which treats every
   listed edge (for matrices: every nonzero entry) as a tie and warns.

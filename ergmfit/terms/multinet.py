@@ -32,6 +32,7 @@ representativeness and generalisability of inference for samples of networks. JA
 from __future__ import annotations
 
 import re
+import threading
 
 import numpy as np
 
@@ -60,6 +61,7 @@ TIE_FREE_KERNELS = tuple(getattr(_coreterms, name) for name in (
 
 #: terms whose statistic is normalised by the network's size: not a sum over networks
 _SIZE_NORMALISED = frozenset({"density", "meandeg"})
+_IN_N = threading.local()       # N() terms whose inner formula is being built, per thread
 
 
 # -- the network-level design of N() --------------------------------------------------
@@ -257,6 +259,13 @@ def n_operator(net, formula, lm=None, subset=True, weights=1, contrasts=None, of
     an offset the term holds every network's statistics and maps the coefficients to each
     network's; its parameters are ``N(<column>)~gwesp``, ``N(<column>)~gwesp.decay``.
     ``weights`` is reserved by statnet (it refuses any other value) and so here."""
+    if getattr(_IN_N, "depth", 0):
+        # ergm.multi evaluates N()'s formula on each network alone, where an inner N() has
+        # no networks to combine; here it would silently be N() of the whole set again
+        raise TermError("N(): N() inside another N()'s formula is not a model (the inner "
+                        "formula is evaluated on each network alone, which has no networks "
+                        "to combine); put the terms in one N(~...), with lm= for "
+                        "network-level effects")
     net = stacked_view(net) or net
     if not hasattr(net, "blocks"):
         raise TermError("N() needs several networks: ef.ERGM(ef.Networks([g1, g2, ...]), "
@@ -279,7 +288,11 @@ def n_operator(net, formula, lm=None, subset=True, weights=1, contrasts=None, of
     X, cols = design_matrix(net, lm_text)
     keep = _subset(net, subset, "N()")[:, None]
     X = X * keep
-    terms = build_formula(net, formula)
+    _IN_N.depth = getattr(_IN_N, "depth", 0) + 1
+    try:
+        terms = build_formula(net, formula)
+    finally:
+        _IN_N.depth -= 1
     _check_inner(terms, "N()")
     leaves = curve_leaves("N", terms)
     _advise_within(terms, lambda call: f"N(~{call}" + (f", lm=~{lm_text})" if lm is not None

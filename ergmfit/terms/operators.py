@@ -607,6 +607,29 @@ def _which(which, pars):
     return mask
 
 
+#: statnet's ``ininterval(open=)`` strings: whether each end is excluded
+OPEN_ENDS = {"[]": [False, False], "(]": [True, False], "[)": [False, True], "()": [True, True]}
+
+
+def check_interval(lower, upper, open_ends, what):
+    """A TermError unless the interval lower..upper (``open_ends``: whether each end is
+    excluded) holds some number: an empty one (``ininterval(3, 1)``, ``ininterval(2, 2)``
+    open at an end) counts no dyad on any network, a constant 0 statistic."""
+    if lower < upper or (lower == upper and not any(open_ends)):
+        return
+    shown = (f"{'(' if open_ends[0] else '['}{_end(lower)}, {_end(upper)}"
+             f"{')' if open_ends[1] else ']'}")
+    why = (f"lower {_end(lower)} is above upper {_end(upper)}" if lower > upper else
+           "its ends are equal and not both included")
+    raise TermError(f"{what}: the interval {shown} is empty ({why}), so the statistic is 0 on "
+                    "every network (a constant, with no coefficient to estimate); give "
+                    "lower < upper, or open='[]' for a single value (equalto)")
+
+
+def _end(x):
+    return ("Inf" if x > 0 else "-Inf") if np.isinf(x) else format_number(x)
+
+
 # -- B(): binary terms of a valued network ------------------------------------------------
 
 _B_FORMS = {"nonzero": 0, "atleast": 1, "greaterthan": 1, "equalto": 1, "ininterval": 2}
@@ -640,7 +663,13 @@ def _b_keeps_ties(net, form):
         if len(a) < 2:
             raise TermError("term B: ininterval() needs lower and upper")
         op = c.kwargs.get("open", [True, True])
+        if isinstance(op, str):         # statnet's "[]", "(]", "[)", "()"
+            if op not in OPEN_ENDS:
+                raise TermError(f"term B: ininterval: open must be two TRUE/FALSE values or "
+                                f"one of {', '.join(OPEN_ENDS)}, got {op!r}")
+            op = OPEN_ENDS[op]
         op = op if isinstance(op, list) else [op, op]
+        check_interval(a[0], a[1], op, "term B: ininterval")
 
         def inside(y):
             return (y > a[0] if op[0] else y >= a[0]) and (y < a[1] if op[1] else y <= a[1])

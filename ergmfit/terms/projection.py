@@ -50,7 +50,7 @@ from ..exceptions import TermError
 from ._operators import LinearKernel
 from ._coreterms import (ProjectedNodeCovarKernel, ProjectedWeightsKernel, ProjectionKernel,
                           transform_value)
-from .operators import _formula
+from .operators import OPEN_ENDS as _OPEN, _formula, check_interval
 from .registry import UNDIRECTED, Param, Term, as_bool, as_float, build_term, format_number, \
     register
 
@@ -76,7 +76,6 @@ VALUE_TERMS = {
 # the projected values as a dense matrix and cost O(deg n_m^2) per toggle at worst)
 WEIGHT_TERMS = ("transitiveweights", "cyclicalweights")
 WEIGHTS_MAX_NODES = 1024
-_OPEN = {"[]": [False, False], "(]": [True, False], "[)": [False, True], "()": [True, True]}
 # Projected tie values (shared-partner counts): held by the state (n x n counts updated in
 # O(degree) per toggle) on networks of up to HELD_NODES nodes, whose counts stay in the CPU
 # caches; on larger ones counted on demand from the neighbour lists (the state still holds
@@ -126,6 +125,10 @@ def _value_items(term, call):
         p = as_float(a["pow"], f"{what}: pow")
         if p < 0:
             raise TermError(f"{what}: pow must be >= 0 (0^pow is infinite below), got {p}")
+        if p == 0:
+            raise TermError(f"{what}: pow=0 makes every dyad's value^pow 1, so the statistic "
+                            "is the number of dyads on every network (a constant, with no "
+                            "coefficient to estimate); give pow > 0")
         return [("pow", [p], -1)], ["sum" if p == 1 else f"sum{format_number(p)}"]
     if call.name == "nonzero":
         return [("nonzero", [], -1)], ["nonzero"]
@@ -151,6 +154,7 @@ def _value_items(term, call):
         op = op if isinstance(op, list) else [op, op]
         if len(op) != 2 or not all(isinstance(v, (bool, np.bool_)) for v in op):
             raise TermError(f"{what}: open must be two TRUE/FALSE values, got {a['open']!r}")
+        check_interval(lo[0], hi[0], op, what)
         label = (f"ininterval{'(' if op[0] else '['}{_r_num(lo[0])},{_r_num(hi[0])}"
                  f"{')' if op[1] else ']'}")
         return [("ininterval", [lo[0], hi[0], float(op[0]), float(op[1])], -1)], [label]

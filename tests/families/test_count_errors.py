@@ -175,3 +175,50 @@ def test_pickle_and_copy_keep_the_count_model():
     for other in (pickle.loads(pickle.dumps(m)), copy.copy(m)):
         assert type(other) is type(m) and other.statistics() == m.statistics()
         assert other.reference == m.reference
+
+
+@pytest.mark.parametrize("formula, reference, match", [
+    # the same on every network of the reference's values: every dyad (or none) counts
+    ("atleast(-1)", "Poisson", r"atleast\.-1 \(always 1\): the same for every dyad value "
+                               r"the reference Poisson allows \(0, 1, \.\.\.\)"),
+    ("atleast(0)", "Geometric", r"atleast\.0 \(always 1\)"),
+    ("sum + atleast(c(2, -1))", "Poisson", r"^atleast\.-1 \(always 1\)"),
+    ("atmost(3)", "Binomial(3)", r"atmost\.3 \(always 1\): the same for every dyad value "
+                                 r"the reference Binomial\(3\) allows \(0\.\.3\)"),
+    ("greaterthan(-0.5)", "Poisson", r"greaterthan\.-0\.5 \(always 1\)"),
+    ("smallerthan(0)", "Poisson", r"smallerthan\.0 \(always 0\)"),
+    ("equalto(-2)", "Poisson", r"equalto\.-2\.pm\.0 \(always 0\)"),
+    ("ininterval()", "Poisson", r"ininterval\(-Inf,Inf\) \(always 1\)"),
+    ("sum + ininterval(5, 9)", "Binomial(3)", r"ininterval\(5,9\) \(always 0\)"),
+])
+@pytest.mark.parametrize("method", ["mple", "cd", "sa", "bayes"])
+def test_constant_value_statistics_cannot_be_fitted(formula, reference, match, method):
+    # cd, sa and bayes fitted them (a coefficient of 0, or the prior's draws: wrong
+    # numbers), mple and mcmle refused them from the data, EE only after its whole run;
+    # now every estimator refuses before it starts, naming the statistic and the values.
+    # statistics() keeps them, as statnet's summary does.
+    m = ef.ERGM(graph([1, 2, 0, 3]), formula, response="n", reference=reference)
+    assert len(m.statistics()) >= 1
+    with pytest.raises(ef.DegenerateModelError, match=match):
+        m.fit(method=method, random_state=1)
+
+
+@pytest.mark.parametrize("formula, match", [
+    # empty whatever the values: a constant 0, refused when the term is built
+    ("ininterval(3, 1)", r"the interval \(3, 1\) is empty \(lower 3 is above upper 1\)"),
+    ('ininterval(2, 2, "[)")', r"the interval \[2, 2\) is empty"),
+    ("sum(pow=0)", r"pow=0 makes every dyad's value\^pow 1"),
+])
+def test_empty_value_statistics_are_errors(formula, match):
+    with pytest.raises(TermError, match=match):
+        ef.ERGM(graph([1, 2, 0, 3]), formula, response="n")
+
+
+def test_value_statistics_that_vary_are_kept():
+    g = graph([1, 2, 0, 3])
+    m = ef.ERGM(g, 'atleast(c(1, 3)) + atmost(2) + ininterval(2, 2, "[]") + equalto(0) + '
+                   "ininterval(0, 3)", response="n", reference="Binomial(3)")
+    assert m.statistics() == {"atleast.1": 3.0, "atleast.3": 1.0, "atmost.2": 11.0,
+                              "ininterval[2,2]": 1.0, "equalto.0.pm.0": 9.0,
+                              "ininterval(0,3)": 2.0}
+    m.family.check_fit(m)           # nothing constant: no error

@@ -130,3 +130,14 @@ def test_a_results_file_keeps_the_networks(tmp_path):
         assert back.statistics() == m.statistics()
         np.testing.assert_allclose(np.asarray(back.fit(method="mple").params, float),
                                    np.asarray(fit.params, float), rtol=1e-10)
+
+
+def test_n_inside_n_is_an_error():
+    # ergm.multi evaluates N()'s formula on each network alone, where an inner N() has no
+    # networks to combine; it was silently N() of the whole set again ('N(1)~N(1)~edges')
+    nets = ef.Networks([nx.path_graph(5), nx.cycle_graph(4), nx.complete_graph(3)])
+    for f in ("N(~N(~edges))", 'N(~Sum(~N(~edges), "x"))', "N(~edges + N(~triangle))"):
+        with pytest.raises(ef.TermError, match=r"N\(\) inside another N\(\)'s formula"):
+            ef.ERGM(nets, f)
+    assert ef.ERGM(nets, "N(~edges) + N(~triangle)").statistics() == {
+        "N(1)~edges": 11.0, "N(1)~triangle": 1.0}

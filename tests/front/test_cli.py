@@ -94,6 +94,18 @@ def test_warnings_are_one_line(capsys, tmp_path):
     assert len(err.splitlines()) == 1
 
 
+def test_undirected_pair_both_ways_different_values_is_an_error(capsys, tmp_path):
+    e = tmp_path / "edges.csv"
+    e.write_text("source,target,value\n1,2,3\n2,1,5\n", encoding="utf-8")
+    code, out, err = run(capsys, "stats", str(e), "edges", "--undirected",
+                         "--duplicates", "error")
+    assert code == 2 and out == ""
+    assert err.startswith("ergmfit: error: ") and "the pair 2 -- 1" in err
+    code, out, err = run(capsys, "stats", str(e), "edges", "--json", "--undirected",
+                         "--duplicates", "merge")
+    assert code == 0 and json.loads(out) == {"edges": 1} and "both directions" in err
+
+
 def test_weights_and_duplicates_options(capsys, tmp_path):
     e = tmp_path / "edges.csv"
     e.write_text("source,target,weight\n1,2,3\n1,2,1\n", encoding="utf-8")

@@ -480,8 +480,9 @@ def test_duplicate_ties_directed(tmp_path):
 
 
 def test_duplicate_ties_undirected(tmp_path):
-    # i-j and j-i both listed: one tie, merged with a warning (as statnet does)
-    p = write(tmp_path, "e.csv", "source,target,w\n1,2,a\n2,3,b\n2,1,c\n")
+    # i-j and j-i both listed with the same values: one tie, merged with a warning (as
+    # statnet does)
+    p = write(tmp_path, "e.csv", "source,target,w\n1,2,a\n2,3,b\n2,1,a\n")
     with pytest.warns(UserWarning, match=r"1 tie\(s\) of the undirected network are listed in "
                                          r"both directions \(e.g. e.csv, line 2 and e.csv, "
                                          r"line 4\)"):
@@ -498,6 +499,27 @@ def test_duplicate_ties_undirected(tmp_path):
     with pytest.raises(NetworkError,
                        match=r"h.net, line 4 repeats the tie 1 -> 2 of h.net, line 3"):
         read_network(s)
+
+
+def test_undirected_pair_both_ways_with_different_values(tmp_path):
+    # 1,2,3 and 2,1,5: one pair, two values; keeping the first would silently drop one, so
+    # duplicates='error' (the default) refuses it naming the pair; 'merge' keeps the first
+    p = write(tmp_path, "e.csv", "source,target,value\n1,2,3\n2,3,1\n2,1,5\n")
+    with pytest.raises(NetworkError, match=r"e.csv, line 4 lists the pair 2 -- 1 of e.csv, "
+                                           r"line 2 the other way round with a different "
+                                           r"'value' \(5, there 3\)"):
+        read_network(p, directed=False)
+    with pytest.warns(UserWarning, match="both directions"):
+        net = read_network(p, directed=False, duplicates="merge")
+    assert edge_table(net) == {frozenset((1, 2)): {"value": 3}, frozenset((2, 3)): {"value": 1}}
+    # a kept weight column (count-valued models) is a value like any other
+    q = write(tmp_path, "w.csv", "source,target,weight\n1,2,3\n2,1,5\n")
+    with pytest.raises(NetworkError, match="different 'weight'"):
+        read_network(q, directed=False, weights="keep")
+    # both missing is the same value
+    r = write(tmp_path, "m.csv", "source,target,value\n1,2,NA\n2,1,NA\n")
+    with pytest.warns(UserWarning, match="both directions"):
+        assert read_network(r, directed=False).n_ties == 1
 
 
 def test_duplicate_ties_graphml(tmp_path):

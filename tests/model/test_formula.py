@@ -10,13 +10,43 @@ from ergmfit.formula import parse_formula
 
 def test_statnet_syntax():
     calls = parse_formula("nw ~ edges + gwesp(log(3), fixed=TRUE) + nodematch('Grade', diff=T)"
-                          " + degree(0:2) + kstar(c(2, 3)) + dgwesp(0.5, type=OTP)")
+                          " + degree(0:2) + kstar(c(2, 3)) + dgwesp(0.5, type=OTP)",
+                          networks=["nw"])
     assert [c.name for c in calls] == ["edges", "gwesp", "nodematch", "degree", "kstar", "dgwesp"]
     assert calls[1].args == (math.log(3),) and calls[1].kwargs == {"fixed": True}
     assert calls[2].args == ("Grade",) and calls[2].kwargs == {"diff": True}
     assert calls[3].args == ([0, 1, 2],)
     assert calls[4].args == ([2, 3],)
     assert calls[5].kwargs == {"type": "OTP"}
+
+
+def test_left_hand_side_must_name_the_given_network(tmp_path, capsys):
+    # statnet's net ~ terms: the name is the network's; any other name was silently dropped,
+    # so "edges ~ triangle" (a typo for "edges + triangle") fitted triangle alone
+    from ergmfit.cli import main
+    with pytest.raises(ef.FormulaError, match=r"left-hand side 'edges' is not the network's "
+                                              r"name .*'edges \+ triangle'"):
+        parse_formula("edges ~ triangle")
+    with pytest.raises(ef.FormulaError, match=r"'edges' is not the network's name \('lazega' "
+                                              r"given\)"):
+        ef.ERGM("lazega", "edges ~ triangle")
+    net = ef.datasets.load_network("lazega")
+    with pytest.raises(ef.FormulaError, match="a network object has no name"):
+        ef.ERGM(net, "lazega ~ edges")
+    m = ef.ERGM("lazega", "lazega ~ edges + triangle")
+    assert m.statistics() == ef.ERGM(net, "edges + triangle").statistics()
+    assert m.formula == "edges + triangle"          # stored as it is rebuilt (pickling)
+    p = tmp_path / "flo.csv"
+    p.write_text("source,target,n\n1,2,3\n2,3,1\n", encoding="utf-8")
+    assert ef.ERGM(str(p), "flo ~ edges", directed=False).statistics() == {"edges": 2.0}
+    with pytest.raises(ef.FormulaError, match="left-hand side 'edges'"):
+        ef.ERGM(str(p), "edges ~ sum", directed=False, response="n")
+    assert ef.ERGM(str(p), "flo ~ sum", directed=False, response="n").statistics() == \
+        {"sum": 4.0}
+    assert main(["stats", "lazega", "edges ~ triangle"]) == 2
+    assert "left-hand side 'edges'" in capsys.readouterr().err
+    assert main(["stats", "lazega", "lazega ~ edges", "--json"]) == 0
+    assert capsys.readouterr().out.strip() == '{"edges": 115}'
 
 
 def test_python_syntax_and_arithmetic():
@@ -162,3 +192,22 @@ def test_fuzz_nesting_numbers_unicode(inner, depth):
         parse_formula(text)
     except ef.FormulaError:
         pass
+
+
+def test_saved_formulas_with_a_left_hand_side_still_rebuild(tmp_path):
+    # results files and pickles written before left-hand sides were checked keep the
+    # formula as the user wrote it ("lazega ~ edges", with a network object): they rebuild
+    import json
+    import pickle
+    from ergmfit.model import _rebuild, rebuild_from_info
+    fit = ef.ERGM("lazega", "edges").fit(method="mple")
+    p = tmp_path / "fit.json"
+    fit.save(p)
+    d = json.loads(p.read_text())
+    d["formula"] = "lazega ~ edges"
+    p.write_text(json.dumps(d))
+    from ergmfit.results import ERGMResults
+    assert ERGMResults.load(p).rebuild_model().statistics() == {"edges": 115.0}
+    net = ef.datasets.load_network("lazega")
+    assert rebuild_from_info(net, "g ~ edges").statistics() == {"edges": 115.0}
+    assert pickle.loads(pickle.dumps(_rebuild(net, "g ~ edges"))).formula == "edges"

@@ -107,3 +107,20 @@ def test_change_statistics_equal_full_differences_in_every_count_mode():
                 for m in models.values():
                     m.toggle(i, j)
                 adj[i, j] ^= 1
+
+
+def test_memory_bytes_counts_the_two_path_row_buffers():
+    # otp_row's zeroed count buffer (n ints), the candidates and the marks are allocated at
+    # the first on-demand row: memory_bytes must report them (it did not: a state's figure
+    # stayed the same while these n-sized buffers were held)
+    arcs, hubs = hub_arcs(5)
+    s = NetworkState(N, True, arcs, dense=False, cache_memory=0)
+    before = s.memory_bytes()
+    h = int(hubs[0])
+    s.two_path_row(int(arcs[0, 0]), h, True)
+    grown = s.memory_bytes() - before
+    # the row buffer and the candidates: n ints each; three marks: a bitmap and a list each
+    assert grown >= 2 * N * 4 + 3 * N * 4
+    assert s.memory_bytes() == before + grown          # stable once allocated
+    s.two_path_row(h, int(arcs[0, 0]), False)
+    assert s.memory_bytes() - before == grown

@@ -225,3 +225,16 @@ def test_attrcov_by_brute_force(kind):
     from ergmfit.exceptions import ErgmfitError
     with pytest.raises(ErgmfitError, match="must be 3 x 3"):
         ef.ERGM(net, "attrcov('a', matrix(c(1, 2, 3, 4), 2, 2))")
+
+
+@pytest.mark.parametrize("form, msg", [
+    ("~ininterval(3, 1)", r"the interval \(3, 1\) is empty"),
+    ('~ininterval(0, 2, open="[]")', "counts 0-valued dyads"),      # was read as "()"
+    ('~ininterval(0, 2, open="<>")', "open must be"),
+])
+def test_b_operator_interval_forms(form, msg):
+    from ergmfit.exceptions import ErgmfitError
+    with pytest.raises(ErgmfitError, match=msg):
+        ef.ERGM("faux.mesa.high", f"B(~edges, form={form})")
+    assert ef.ERGM("faux.mesa.high", 'B(~edges, form=~ininterval(0, 2, open="(]"))'
+                   ).statistics() == {'B(ininterval(0,2,open="(]"))~edges': 203.0}

@@ -26,7 +26,7 @@ MAX_STAGES = 2 ** 20
 
 #: the keys of an iteration's record that older checkpoints lack: the sign changes so far
 #: (Kesten's rule), the θ the iteration ran at, whether it rejected the last step, its
-#: weighted objective (session 17: the step-back rule's best point)
+#: weighted objective (the step-back rule's best point, :func:`taken_back`)
 OPTIONAL_KEYS = frozenset({"changes", "start", "rejected", "objective"})
 
 

@@ -621,12 +621,12 @@ def taken_back(history, dev, cross, W):
 
     - the largest |mean − observed| / sd grew more than ``REJECT_GROWTH`` times the one
       where the last step taken started (:func:`_last_taken`) and past 1 sd (a step into
-      another phase: session 15);
+      another phase);
     - the weighted objective the steps minimise, ‖dev‖_W = (dev' W dev)^½ (the targets'
       Mahalanobis distance from the observed, each iteration's in its own metric, kept
       in ``history[k]["objective"]``), is past 1 and more than ``REJECT_MARGIN`` Monte
       Carlo s.e. (of a difference of two iterations' objectives) above the best so far
-      (session 17).  A Gauss-Newton
+      (docs/egmme.md, "taking back a step that makes the fit worse").  A Gauss-Newton
       step is only trusted where it does not make the fit worse: where no θ reaches the
       targets (docs/egmme.md, "When the targets are out of reach") the map θ ↦ E_θ[g]
       folds, its Jacobian is nearly singular there, and the steps, each a little worse
@@ -658,7 +658,7 @@ def taken_back(history, dev, cross, W):
         return False
     # the best point so far: the smallest objective of the steps' starting points, each
     # in its own iteration's metric (the objective of the continuously updated GMM;
-    # history written before session 17 has none: the present metric).  Against the
+    # history written by older versions has none: the present metric).  Against the
     # last point only, steps that each add a little less than the margin walk away
     q_before = min(float(h["objective"]) if "objective" in h else _objective(
         np.asarray(h["deviation"], dtype=float), W)

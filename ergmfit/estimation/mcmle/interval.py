@@ -4,9 +4,9 @@ from __future__ import annotations
 import numpy as np
 
 # Share of target_ess that every single statistic must reach in a non-final
-# sample, besides target_ess multivariate effective draws: with 13 statistics
-# (faux.mesa.high) the multivariate target alone left ~10 effective draws in
-# the slowest directions, and fits wandered for 11-14 iterations (5-6 with it).
+# sample, besides target_ess multivariate effective draws: the multivariate target
+# alone can leave the slowest statistics a few effective draws, and the steps wander
+# (measurements: docs/guide/estimators/mcmle.md, "Sample sizes and intervals").
 MIN_ESS_SHARE = 0.5
 
 # A non-final sample drawn at the smallest interval (where the interval cannot shrink to
@@ -54,10 +54,9 @@ def last_sample_key(records, samplesize, target_ess, min_interval):
     """Which effective size the last sample's interval and draws follow: ``"ess"``
     (multivariate, statnet's Hummel target) unless that asks for no more than the smallest
     interval, where the last sample is drawn in parts until every statistic has its target
-    and its interval and draws follow the slowest statistic (``"min_ess"``), as before
-    session 17: with the multivariate interval there the ergm.ego ``census_sex_deg01``
-    reference fits' last samples moved from interval 304 to 256 and the s.e. ratio at
-    seeds 4-6 from 1.127 to 1.154.
+    and its interval and draws follow the slowest statistic (``"min_ess"``): at the floor
+    the multivariate interval gave the ergm.ego reference fits too small last samples
+    (docs/guide/estimators/mcmle.md, "Sample sizes and intervals").
 
     >>> recs = [{"interval": 256, "samplesize": 1024, "ess": 400.0, "min_ess": 40.0}] * 2
     >>> last_sample_key(recs, 1024, 64, 256), last_sample_key(recs, 1024, 64, 16)
@@ -74,18 +73,14 @@ def final_sample_size(records, interval, samplesize, last_boost, target_ess, key
 
     The last sample aims at ``last_boost`` x ``target_ess`` multivariate effective draws,
     as statnet's Hummel rule boosts ``MCMLE.effectiveSize`` by ``MCMLE.last.boost`` (64 x
-    4; session 17: it aimed at that many draws of *every* statistic, stricter than statnet
-    with no measured reason, which set the cost of models with one slow statistic):
-    ``last_boost`` x ``samplesize`` draws at the interval ``target_ess`` x tau /
+    4): ``last_boost`` x ``samplesize`` draws at the interval ``target_ess`` x tau /
     ``samplesize`` (tau: :func:`streak_tau`), rounded to a quarter octave.  When a limit
     held the interval above that (``min_interval``, or half the last interval), so many
-    draws would overshoot the target by the same factor (Sampson's three waves: 512
-    effective draws for 256 asked).  The draws then shrink by that factor, to at least
-    :func:`last_sample_floor` (statnet's boost of the draws, 2 x ``samplesize``;
-    flomarriage's last samples of 256-768 draws scattered the s.e. by up to 17 %, and
-    with 1024 the count reference fit ``sum + nonzero + mutual("min")`` averaged 0.101
-    statnet s.e. from statnet's over seeds 1-4); otherwise (and without a tau) they are
-    ``last_boost`` x ``samplesize``.
+    draws would overshoot the target by the same factor.  The draws then shrink by that
+    factor, to at least :func:`last_sample_floor` (statnet's boost of the draws, 2 x
+    ``samplesize``: fewer scattered the standard errors); otherwise (and without a tau)
+    they are ``last_boost`` x ``samplesize``.  Why these rules: the measurements in
+    docs/guide/estimators/mcmle.md, "Sample sizes and intervals".
 
     Examples
     --------
@@ -113,8 +108,7 @@ def step_sample_parts(samplesize, interval, min_interval):
 
     At the smallest interval (``interval <= min_interval``) a sample can have many times
     the effective draws it aims at: the interval adapts towards the target but is held at
-    the floor (Sampson's three waves at 256: 89-140 effective draws of the slowest
-    statistic for the 32 a step asks).  Such a sample is drawn in parts of ``samplesize /
+    the floor.  Such a sample is drawn in parts of ``samplesize /
     STEP_SAMPLE_PARTS`` draws (the chains go on from part to part), up to its size, and
     stops after the first part at which it has its target, as statnet's
     ``MCMC.effectiveSize`` runs the chain forward until its target is reached: a step's
@@ -122,9 +116,7 @@ def step_sample_parts(samplesize, interval, min_interval):
     the last sample ``last_boost`` x ``target_ess`` of every statistic, in at least
     ``samplesize`` draws (drawn up to ``last_boost`` x ``samplesize``).  Above the floor
     :func:`final_sample_size` sizes the last sample by statnet's multivariate target;
-    at the floor the per-statistic one stays (session 18: with the multivariate one the
-    ergm.ego ``census_sex_deg01`` reference fits' last samples fell from 4096 to 2048
-    draws, −0.116 statnet s.e. and an s.e. ratio of 1.185).
+    at the floor the per-statistic one stays (:func:`last_sample_key`).
 
     Examples
     --------
