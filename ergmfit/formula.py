@@ -267,9 +267,7 @@ class FormulaParser:
             self.take("~")
         elif (self.toks[self.i][0] == "name" and len(self.toks) > 2
               and self.toks[self.i + 1][1] == "~"):
-            name = self.toks[self.i][1]
-            if name not in self.networks:
-                raise FormulaError(self._lhs_message(name))
+            self._check_lhs(self.toks[self.i][1])
             self.i += 2
         terms = self.product_term()
         while self.peek()[1] == "+":
@@ -279,14 +277,27 @@ class FormulaParser:
             self.error(f"expected '+' between terms, found {self.peek()[1]!r}")
         return terms
 
+    def _check_lhs(self, name):
+        """A left-hand side is accepted when it names the network the caller gave or, for a
+        network object (no name given), any name that is not a term's (statnet's ``net ~``
+        copied as it is); a term's name (``edges ~ triangle``) or another name than the given
+        one is a :class:`FormulaError`."""
+        if name in self.networks:
+            return
+        if self.networks or _is_term_name(name):
+            raise FormulaError(self._lhs_message(name))
+
     def _lhs_message(self, name):
         rhs = self.text[self.toks[self.i + 2][2]:].strip() or "..."
-        given = (", ".join(map(repr, sorted(self.networks))) + " given" if self.networks
-                 else "a network object has no name")
+        if not self.networks:
+            return _where(self.text, self.toks[self.i][2],
+                          f"the formula's left-hand side {name!r} is a term, not a network's "
+                          f"name: write '{name} + {rhs}' (or '{rhs}')")
+        given = ", ".join(map(repr, sorted(self.networks)))
         return _where(self.text, self.toks[self.i][2],
                       f"the formula's left-hand side {name!r} is not the network's name "
-                      f"({given}): the network is ERGM's own argument, so a formula is its "
-                      f"terms: write '{rhs}' (or, if {name!r} is a term, '{name} + {rhs}')")
+                      f"({given} given): the network is ERGM's own argument, so a formula is "
+                      f"its terms: write '{rhs}' (or, if {name!r} is a term, '{name} + {rhs}')")
 
     def product_term(self):
         """``a``, ``a:b`` (interaction) or ``a*b`` (a + b + a:b), as a list of TermCalls."""
@@ -580,6 +591,14 @@ class FormulaParser:
         return items
 
 
+def _is_term_name(name) -> bool:
+    """Whether ``name`` is a registered term's name or alias in any state (the generated
+    index: no term module is imported)."""
+    from .terms._index import INDEX
+    key = name.lower()
+    return any(key in names for names in INDEX.values())
+
+
 def parse_formula(text: str, networks=()) -> list:
     """Parse a formula into a list of :class:`TermCall`.
 
@@ -589,8 +608,10 @@ def parse_formula(text: str, networks=()) -> list:
         The formula: terms joined by ``+``, optionally after ``~`` or ``NAME ~``.
     networks : iterable of str, optional
         The names a left-hand side ``NAME ~`` may give: those of the network the
-        caller supplied (see :func:`network_names`).  Any other left-hand side is
-        an error naming it (``edges ~ triangle`` is a typo for ``edges +
+        caller supplied (see :func:`network_names`); any other name is then an
+        error naming it.  With none given (a network object has no name), any
+        name that is not a term's is accepted (statnet's ``net ~ terms``), and a
+        term's name is an error (``edges ~ triangle`` is a typo for ``edges +
         triangle``, not the model ``triangle``).
 
     Raises :class:`~ergmfit.exceptions.FormulaError` with the position of
@@ -603,7 +624,9 @@ def parse_formula(text: str, networks=()) -> list:
     >>> parse_formula("edges ~ triangle")
     Traceback (most recent call last):
     ...
-    ergmfit.exceptions.FormulaError: the formula's left-hand side 'edges' is not ...
+    ergmfit.exceptions.FormulaError: the formula's left-hand side 'edges' is a term, ...
+    >>> [c.name for c in parse_formula("g ~ edges")]
+    ['edges']
     """
     if not isinstance(text, str):
         raise FormulaError(f"a formula must be a string, got {type(text).__name__}")
@@ -633,8 +656,8 @@ def formula_rhs(text, networks=()):
         return text
     if len(toks) > 2 and toks[0][0] == "name" and toks[1][1] == "~":
         p = FormulaParser(text, networks or ())
-        if networks is not None and toks[0][1] not in p.networks:
-            raise FormulaError(p._lhs_message(toks[0][1]))
+        if networks is not None:
+            p._check_lhs(toks[0][1])
         return text[toks[2][2]:].strip()
     return text
 

@@ -24,15 +24,20 @@ def test_left_hand_side_must_name_the_given_network(tmp_path, capsys):
     # statnet's net ~ terms: the name is the network's; any other name was silently dropped,
     # so "edges ~ triangle" (a typo for "edges + triangle") fitted triangle alone
     from ergmfit.cli import main
-    with pytest.raises(ef.FormulaError, match=r"left-hand side 'edges' is not the network's "
-                                              r"name .*'edges \+ triangle'"):
+    with pytest.raises(ef.FormulaError, match=r"left-hand side 'edges' is a term, not a "
+                                              r"network's name: write 'edges \+ triangle'"):
         parse_formula("edges ~ triangle")
+    with pytest.raises(ef.FormulaError, match=r"left-hand side 'Triangle' is a term"):
+        parse_formula("Triangle ~ edges")
     with pytest.raises(ef.FormulaError, match=r"'edges' is not the network's name \('lazega' "
                                               r"given\)"):
         ef.ERGM("lazega", "edges ~ triangle")
     net = ef.datasets.load_network("lazega")
-    with pytest.raises(ef.FormulaError, match="a network object has no name"):
-        ef.ERGM(net, "lazega ~ edges")
+    # a network object has no name: statnet's "net ~ terms" is kept as written
+    assert ef.ERGM(net, "lazega ~ edges").statistics() == {"edges": 115.0}
+    assert [c.name for c in parse_formula("g ~ edges + mutual")] == ["edges", "mutual"]
+    with pytest.raises(ef.FormulaError, match="left-hand side 'edges' is a term"):
+        ef.ERGM(net, "edges ~ triangle")
     m = ef.ERGM("lazega", "lazega ~ edges + triangle")
     assert m.statistics() == ef.ERGM(net, "edges + triangle").statistics()
     assert m.formula == "edges + triangle"          # stored as it is rebuilt (pickling)
