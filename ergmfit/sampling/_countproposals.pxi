@@ -318,3 +318,116 @@ cdef class CountGibbs(CountProposal):
         # q(y -> z) = p(z | rest), q(z -> y) = p(y | rest): cancels the model's ratio
         log_q_ratio[0] = -self.log_w[k]
         return v
+
+
+cdef inline double _log_choose(int64_t c, int64_t k) noexcept nogil:
+    # log C(c, k) without the log k! both directions share
+    return lgamma(c + 1.0) - lgamma(c - k + 1.0)
+
+
+cdef class CountStrength(CountProposal):
+    """``CountStrength(share=0.1, size=4, base=None)``: a node-strength move mixed with
+    ``base`` (default :class:`CountTNT`).  With probability ``share`` a group of the
+    model's variables (a count ERGM's: a node's out-row or in-column; undirected, a
+    node's dyads) drawn uniformly, a direction d = +1 or -1 (1/2 each), and ``size``
+    distinct dyads of the group drawn uniformly among those whose value can move by d
+    (below the support's top for +1, above its bottom for -1); each moves by d, all
+    together or none.  Otherwise ``base``'s move.
+
+    The slow direction of a near-critical ``nodeicovar``/``nodeocovar`` model is a
+    node's whole strength (docs/valued_terms.md, "the issue-554 model"): one-dyad moves
+    shift it by one value at a time; a group move shifts ``size`` values at once.
+
+    Hastings: the reverse of the move (+d on S from y) is (-d on S from y'), drawn from
+    the same group and with the same size, so q(y' -> y) / q(y -> y') = C(c, k) /
+    C(c', k), c the candidates for d in y, c' those for -d in y' (those for -d in y plus
+    the dyads of S that were at the bound -d could not pass).  Both parts of the mixture
+    are reversible, and ``share`` does not depend on the state, so the mixture is too.
+    A model without groups gets ``base``'s moves only; a group with fewer than ``size``
+    candidates is no move.
+    """
+
+    def __cinit__(self, double share=0.1, int size=4, CountProposal base=None):
+        if not 0.0 <= share <= 1.0:
+            raise ValueError(f"share must be in [0, 1], got {share!r}")
+        if size < 1:
+            raise ValueError(f"size must be >= 1, got {size!r}")
+        self.share = share
+        self.size = size
+        self.base = CountTNT() if base is None else base
+        self.move_vars = <int64_t*>malloc(size * sizeof(int64_t))
+        self.move_vals = <int64_t*>malloc(size * sizeof(int64_t))
+        self.move_olds = <int64_t*>malloc(size * sizeof(int64_t))
+        if self.move_vars == NULL or self.move_vals == NULL or self.move_olds == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.move_vars)
+        free(self.move_vals)
+        free(self.move_olds)
+        free(self.group)
+        free(self.values)
+        free(self.cand)
+
+    cdef void use_theta(self, const double* theta) noexcept nogil:
+        self.base.use_theta(theta)
+
+    cdef void end_batch(self) noexcept nogil:
+        self.base.end_batch()
+
+    cdef void start(self, CountModel m) noexcept nogil:
+        cdef int64_t cap = m.max_group_size()
+        self.base.start(m)
+        if cap > self.group_cap:
+            free(self.group)
+            free(self.values)
+            free(self.cand)
+            self.group = <int64_t*>malloc(cap * sizeof(int64_t))
+            self.values = <int64_t*>malloc(cap * sizeof(int64_t))
+            self.cand = <int64_t*>malloc(cap * sizeof(int64_t))
+            self.group_cap = cap
+            if self.group == NULL or self.values == NULL or self.cand == NULL:
+                self.group_cap = 0
+
+    cdef void accepted(self, CountModel m, int64_t v, int64_t y_new) noexcept nogil:
+        self.base.accepted(m, v, y_new)
+
+    cdef int64_t propose(self, CountModel m, RNG* rng, int64_t* y_new,
+                         double* log_q_ratio) noexcept nogil:
+        cdef int64_t G = m.n_groups(), g, s, r, t, u, c = 0, a = 0, b = 0, k = self.size
+        cdef int64_t y, back, lo = m.reference.lo, hi = m.reference.hi, d
+        cdef bint unbounded = m.reference.unbounded, up, down
+        if G <= 0 or self.group_cap <= 0 or rng_uniform(rng) >= self.share:
+            return self.base.propose(m, rng, y_new, log_q_ratio)
+        log_q_ratio[0] = 0.0
+        g = rng_below(rng, G)
+        d = 1 if rng_uniform(rng) < 0.5 else -1
+        s = m.group_vars(g, self.group, self.values)
+        for r in range(s):
+            y = self.values[r]
+            up = unbounded or y < hi
+            down = y > lo
+            a += up
+            b += down
+            if (up if d > 0 else down):
+                self.cand[c] = r
+                c += 1
+        if c < k:
+            return -1
+        # ``back``: the candidates of the reverse move (-d) after this one
+        back = b if d > 0 else a
+        for t in range(k):
+            u = t + rng_below(rng, c - t)
+            r = self.cand[u]
+            self.cand[u] = self.cand[t]
+            self.cand[t] = r
+            y = self.values[r]
+            if d > 0 and y == lo:
+                back += 1
+            elif d < 0 and not unbounded and y == hi:
+                back += 1
+            self.move_vars[t] = self.group[r]
+            self.move_vals[t] = y + d
+        self.n_moves = k
+        log_q_ratio[0] = _log_choose(c, k) - _log_choose(back, k)
+        return MULTI_MOVE
