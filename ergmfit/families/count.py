@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..sampling._proposals import (CountGibbs, CountRandom, CountStrength, CountTNT,
-                                   CountZeroInflated)
+from ..sampling._proposals import (CountGibbs, CountRandom, CountRowResample, CountStrength,
+                                   CountTNT, CountZeroInflated)
 from ..sampling._mh import CountMHSampler
 from ..sampling.space import AllDyads
 from ..terms._valued import CountKernel
@@ -40,7 +40,7 @@ class CountFamily(ModelFamily):
     name = "count"
     kernel_contract = CountKernel
     proposals = {"tnt": CountTNT, "random": CountRandom, "0inflated": CountZeroInflated,
-                 "gibbs": CountGibbs, "strength": CountStrength}
+                 "gibbs": CountGibbs, "strength": CountStrength, "row": CountRowResample}
     default_proposal = "tnt"
     #: MCMC-MLE draws its first sample as a pilot at the smallest interval, kept when it
     #: has the target effective size (as for curved models; see

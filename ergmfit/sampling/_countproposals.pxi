@@ -431,3 +431,139 @@ cdef class CountStrength(CountProposal):
         self.n_moves = k
         log_q_ratio[0] = _log_choose(c, k) - _log_choose(back, k)
         return MULTI_MOVE
+
+
+cdef class CountRowResample(CountProposal):
+    """``CountRowResample(share=0.001, tilt=3.0, base=None)``: a whole group resampled,
+    mixed with ``base`` (default :class:`CountTNT`).  With probability ``share`` a group
+    of the model's variables (a node's out-row or in-column; undirected, its dyads) drawn
+    uniformly and a tilt λ uniform on [-tilt, tilt]; every dyad of the group gets a new
+    value drawn, independently, from its full conditional given the present network at
+    the sampler's parameter, tilted by e^(λ z); the moves are scored together (all or
+    none).  Bounded references only (an unbounded one gets ``base``'s moves).
+
+    A node whose strength is bistable under ``nodeocovar``/``nodeicovar`` (a low state
+    near the data and a saturated one: docs/valued_terms.md, session 19) crosses between
+    its states in one move, when λ matches the field between them, instead of diffusing
+    across the barrier one value at a time.
+
+    Hastings: the reverse move draws the old values from the conditionals at the new
+    network tilted by -λ (λ's law is symmetric), so q(y' -> y) / q(y -> y') is the
+    product over the group of p'(y_r) / p(y'_r), both computed exactly.
+    """
+
+    def __cinit__(self, double share=0.001, double tilt=3.0, CountProposal base=None):
+        if not 0.0 <= share <= 1.0:
+            raise ValueError(f"share must be in [0, 1], got {share!r}")
+        if not tilt >= 0.0:
+            raise ValueError(f"tilt must be >= 0, got {tilt!r}")
+        self.share = share
+        self.tilt = tilt
+        self.base = CountTNT() if base is None else base
+
+    def __dealloc__(self):
+        free(self.move_vars)
+        free(self.move_vals)
+        free(self.move_olds)
+        free(self.group)
+        free(self.values)
+        free(self.drawn)
+        free(self.change_buf)
+
+    cdef void use_theta(self, const double* theta) noexcept nogil:
+        self.theta = theta
+        self.base.use_theta(theta)
+
+    cdef void end_batch(self) noexcept nogil:
+        self.base.end_batch()
+
+    cdef void accepted(self, CountModel m, int64_t v, int64_t y_new) noexcept nogil:
+        self.base.accepted(m, v, y_new)
+
+    cdef void start(self, CountModel m) noexcept nogil:
+        cdef int64_t cap = m.max_group_size(), nv
+        self.base.start(m)
+        free(self.change_buf)
+        self.change_buf = NULL
+        self.n_stats = m.n_stats
+        self.group_cap = 0
+        if m.reference.unbounded or cap <= 0:
+            return
+        nv = m.reference.hi - m.reference.lo + 1
+        free(self.group); free(self.values); free(self.drawn)
+        free(self.move_vars); free(self.move_vals); free(self.move_olds)
+        self.group = <int64_t*>malloc(cap * sizeof(int64_t))
+        self.values = <int64_t*>malloc(cap * sizeof(int64_t))
+        self.drawn = <int64_t*>malloc(cap * sizeof(int64_t))
+        self.move_vars = <int64_t*>malloc(cap * sizeof(int64_t))
+        self.move_vals = <int64_t*>malloc(cap * sizeof(int64_t))
+        self.move_olds = <int64_t*>malloc(cap * sizeof(int64_t))
+        self.change_buf = <double*>malloc(max(1, nv * m.n_stats) * sizeof(double))
+        if (self.group != NULL and self.values != NULL and self.drawn != NULL
+                and self.move_vars != NULL and self.move_vals != NULL
+                and self.move_olds != NULL and self.change_buf != NULL):
+            self.group_cap = cap
+
+    cdef double _log_cond(self, CountModel m, int64_t v, int64_t y, int64_t z, double lam,
+                          RNG* rng, int64_t* draw) noexcept nogil:
+        # the tilted full conditional of v (now at y) over the support: log p(z), or,
+        # when ``draw`` is not NULL, a value drawn into draw[0] and log p of it
+        cdef int64_t lo = m.reference.lo, nv = m.reference.hi - lo + 1, k, j
+        cdef double lw, top = -INFINITY, total = 0.0, u, lz = 0.0
+        cdef double* w = self.change_buf
+        m.change_support(v, lo, nv, w)
+        for k in range(nv):
+            lw = 0.0
+            if lo + k != y:
+                for j in range(self.n_stats):
+                    lw += self.theta[j] * w[k * self.n_stats + j]
+            lw += m.reference.log_ratio(y, lo + k) + lam * (lo + k)
+            w[k * self.n_stats] = lw          # the row's first entry keeps the weight
+            if lw > top:
+                top = lw
+        for k in range(nv):
+            total += exp(w[k * self.n_stats] - top)
+        if draw != NULL:
+            u = rng_uniform(rng) * total
+            k = 0
+            while k < nv - 1:
+                u -= exp(w[k * self.n_stats] - top)
+                if u < 0.0:
+                    break
+                k += 1
+            z = lo + k
+            draw[0] = z
+        return w[(z - lo) * self.n_stats] - top - log(total)
+
+    cdef int64_t propose(self, CountModel m, RNG* rng, int64_t* y_new,
+                         double* log_q_ratio) noexcept nogil:
+        cdef int64_t G = m.n_groups(), g, s, r, c = 0, z
+        cdef double lam, lq = 0.0
+        if (G <= 0 or self.group_cap <= 0 or self.theta == NULL
+                or rng_uniform(rng) >= self.share):
+            return self.base.propose(m, rng, y_new, log_q_ratio)
+        log_q_ratio[0] = 0.0
+        g = rng_below(rng, G)
+        lam = (2.0 * rng_uniform(rng) - 1.0) * self.tilt
+        s = m.group_vars(g, self.group, self.values)
+        # forward: each value from its tilted conditional at the present network
+        for r in range(s):
+            lq -= self._log_cond(m, self.group[r], self.values[r], 0, lam, rng, &self.drawn[r])
+            if self.drawn[r] != self.values[r]:
+                self.move_vars[c] = self.group[r]
+                self.move_vals[c] = self.drawn[r]
+                c += 1
+        if c == 0:
+            return -1
+        # reverse: the old values from the conditionals at the new network, tilted by -lam
+        for r in range(c):
+            self.move_olds[r] = m.get(self.move_vars[r])
+            m.set(self.move_vars[r], self.move_vals[r])
+        for r in range(s):
+            lq += self._log_cond(m, self.group[r], self.drawn[r], self.values[r], -lam, rng,
+                                 NULL)
+        for r in range(c - 1, -1, -1):
+            m.set(self.move_vars[r], self.move_olds[r])
+        self.n_moves = c
+        log_q_ratio[0] = lq
+        return MULTI_MOVE

@@ -143,6 +143,21 @@ cdef class CountStrength(CountProposal):
     cdef int64_t group_cap
 
 
+cdef class CountRowResample(CountProposal):
+    cdef readonly CountProposal base  # the proposal of the other moves
+    cdef readonly double share        # the probability of a group resample
+    cdef readonly double tilt         # the tilt lambda is uniform on [-tilt, tilt]
+    cdef const double* theta          # the batch's parameter (use_theta)
+    cdef int64_t* group               # a group's variables (max_group_size)
+    cdef int64_t* values              # their values
+    cdef int64_t* drawn               # the drawn values
+    cdef double* change_buf           # the change rows of one dyad's support
+    cdef int64_t group_cap
+    cdef int64_t n_stats
+    cdef double _log_cond(self, CountModel m, int64_t v, int64_t y, int64_t z, double lam,
+                          RNG* rng, int64_t* draw) noexcept nogil
+
+
 cdef class CountGibbs(CountProposal):
     cdef const double* theta      # the batch's parameter (use_theta), NULL before
     cdef double* change_buf       # n_stats

@@ -8,7 +8,7 @@ import pytest
 
 import ergmfit as ef
 from ergmfit.families import CountFamily
-from ergmfit.sampling._proposals import CountStrength, CountZeroInflated
+from ergmfit.sampling._proposals import CountRowResample, CountStrength, CountZeroInflated
 from ergmfit.utils.validation import seed_words
 from families.test_count_engine import exact_moments
 from families.test_count_terms import exact_moments_of
@@ -95,7 +95,7 @@ def test_every_proposal_samples_a_dependent_undirected_law(proposal):
 
 def test_proposal_table():
     fam = CountFamily("Poisson")
-    assert set(fam.proposals) == {"tnt", "random", "0inflated", "gibbs", "strength"}
+    assert set(fam.proposals) == {"tnt", "random", "0inflated", "gibbs", "strength", "row"}
     with pytest.raises(ValueError):
         CountZeroInflated(1.0)
 
@@ -141,3 +141,21 @@ def test_strength_move_arguments_and_name():
     a, b = (m.simulate([-0.5, 0.2], n=5, burnin=200, interval=50, output="stats",
                        proposal="strength", random_state=3) for _ in range(2))
     assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("directed, n, reference, terms, theta, size", STRENGTH_CASES,
+                         ids=["directed", "undirected"])
+def test_row_resample_matches_enumeration(directed, n, reference, terms, theta, size):
+    # mostly whole-group resamples (share 0.5) at tilts up to 2; a Hastings term without
+    # the reverse conditionals (at the new network, tilted by -lambda) fails this
+    g = tiny(directed, n=n)
+    g.add_edge(0, 1, w=1)
+    m = ef.ERGM(g, " + ".join(terms), response="w", reference=reference)
+    theta = np.array(theta)
+    top = 3 if reference == "Binomial(3)" else 2
+    mean, second = exact_moments_of(n, directed, m.reference, terms, theta, top)
+    prop = CountRowResample(share=0.5, tilt=2.0)
+    sampler = m.family.make_sampler(m.compiled(), prop, seed_words(93))
+    S = m.statistics_vector() + sampler.sample(theta, 20000, 20000, 10)
+    assert sampler.n_accepted > 0.1 * sampler.n_proposed
+    batch_check(S, mean, second)
