@@ -26,7 +26,15 @@ class CountFamily(ModelFamily):
     * ``"random"``: any dyad, then a jump of its value (ergm.count's "random");
     * ``"0inflated"``: as "random", but from a nonzero value a jump to 0 with
       probability p0, the starting network's surplus of zeros over a Poisson law
-      of its mean (ergm.count's "0inflated").
+      of its mean (ergm.count's "0inflated");
+    * ``"gibbs"``: any dyad, then a value from its full conditional (a heat-bath step);
+    * ``"strength"``: tie/no-tie mixed with moves of +1 or -1 on several dyads of one
+      node's row or column at once
+      (:class:`~ergmfit.sampling._proposals.CountStrength`);
+    * ``"row"``: tie/no-tie mixed with a whole row or column redrawn from its dyads'
+      tilted full conditionals (:class:`~ergmfit.sampling._proposals.CountRowResample`).
+      Neither mixed the issue-554 model's bistable node strengths faster per CPU
+      second than tie/no-tie (docs/valued_terms.md, session 19).
 
     The jump (see ``ergmfit/sampling/_countproposals.pxi``): Poisson(y + 1/2)
     without y on an unbounded support, uniform on the rest of a bounded one.
