@@ -163,7 +163,7 @@ class CountDyads(AllDyads):
     >>> g = nx.DiGraph(); g.add_edge(0, 1, w=2); g.add_node(2)
     >>> m = ef.ERGM(g, "sum", response="w", reference="Poisson")
     >>> m.sample_space.resolve_proposal("auto", m), m.sample_space.proposals()
-    ('tnt', ('tnt', 'random', '0inflated', 'gibbs'))
+    ('tnt', ('tnt', 'random', '0inflated', 'gibbs', 'strength', 'row'))
     """
 
     def __init__(self, network, family, missing=None):
