@@ -31,7 +31,8 @@ Both pick a dyad and then jump its value, as ergm.count's proposals do:
 * ``CountStrength`` ("strength") and ``CountRowResample`` ("row"): tie/no-tie mixed with
   moves of a whole group of dyads (a node's row or column): +1 or -1 on several of its
   dyads at once, or the group redrawn from its tilted full conditionals (the sampler
-  scores such a move all-or-none: ``MULTI_MOVE``).
+  scores such a move all-or-none: ``MULTI_MOVE``; while it keeps a journal of its moves,
+  in contrastive divergence and Bayes' exchange chains, such a move is no move).
 
 The Hastings log-ratio of each is exact: the jump's reverse over forward
 probability, times (for "tnt") the dyad's probability of being drawn after

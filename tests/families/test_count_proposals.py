@@ -159,3 +159,34 @@ def test_row_resample_matches_enumeration(directed, n, reference, terms, theta, 
     S = m.statistics_vector() + sampler.sample(theta, 20000, 20000, 10)
     assert sampler.n_accepted > 0.1 * sampler.n_proposed
     batch_check(S, mean, second)
+
+
+@pytest.mark.parametrize("make", [lambda: CountStrength(share=1.0, size=2),
+                                  lambda: CountRowResample(share=1.0, tilt=1.0)],
+                         ids=["strength", "row"])
+def test_group_moves_scored_without_applying_leave_the_state(make):
+    # run_batch(apply=False) scores every move against the present network (EE's use):
+    # a group move is applied to be scored and undone; accepted changes are still summed
+    g = tiny(True, [(0, 1, 1), (1, 2, 2), (3, 0, 1)], n=5)
+    m = ef.ERGM(g, "sum + nodeocovar(center=TRUE) + mutual(form='min')", response="w",
+                reference="Binomial(2)")
+    cm = m.compiled()
+    sampler = m.family.make_sampler(cm, make(), seed_words(5))
+    before = cm.state.to_dense().copy()
+    add, dele = sampler.run_batch(np.array([-0.5, 0.3, 0.2]), 500, apply=False)
+    assert np.array_equal(cm.state.to_dense(), before)
+    assert np.all(sampler.delta == 0)
+    assert sampler.n_accepted > 0 and np.abs(add).sum() + np.abs(dele).sum() > 0
+    # applied, the tracked change equals the statistics' change
+    sampler.run_batch(np.array([-0.5, 0.3, 0.2]), 500)
+    assert np.allclose(m.statistics_vector() + sampler.delta,
+                       ef.ERGM(_graph_of(cm.state.to_dense()), m.formula, response="w",
+                               reference="Binomial(2)").statistics_vector())
+
+
+def _graph_of(Y):
+    g = nx.DiGraph()
+    g.add_nodes_from(range(len(Y)))
+    for i, j in zip(*np.nonzero(Y)):
+        g.add_edge(int(i), int(j), w=int(Y[i, j]))
+    return g
