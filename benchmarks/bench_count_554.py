@@ -54,6 +54,14 @@ MPLE, then stochastic approximation from it with ``phase2_min=N`` (the default s
 uses SA's default, 7 + p), then MCMC-MLE from that estimate (``init=``) at ``--interval``
 proposals between draws (default 65,536: the interval the slow node-strength statistics
 need); it prints each stage's CPU s and the iterations.
+``--mix CPU`` (session 19) compares proposals where the fit needs them: at the SA start
+of ``--sa-start`` (phase2_min=200, seed 1), one chain per proposal from the observed network
+for CPU seconds each (a draw every 10^5 proposals; tie/no-tie, the node-strength move
+``strength`` with share 0.3 and 8 dyads, the row resample ``row`` with share 0.001 and tilt
+3): proposals per CPU s, acceptance, CPU s per effective draw of ``nodeicovar`` and
+``nodeocovar`` and of the median node's out-strength (Σ_j √y_ij) in the later two thirds,
+and how often a node's out- or in-strength crosses between below 110 and above 180 (the
+bistable nodes: docs/valued_terms.md, session 19), per 100 CPU s.
 ``--rate N`` instead times N Metropolis-Hastings proposals (the default proposal) at the count
 MPLE, of the whole model and of the model without ``transitiveweights``, in CPU s (run it
 alternately from two trees for an A/B).
@@ -253,6 +261,51 @@ def relaxation(n_draws=600, every=100_000):
           f"before session 17), {256 * len(tail) * every / mv:.2e} multivariate (statnet's)")
 
 
+def crossings(x, lo=110.0, hi=180.0):
+    """How often the series ``x`` passes from below ``lo`` to above ``hi`` or back."""
+    state, count = None, 0
+    for v in x:
+        now = 0 if v < lo else 1 if v > hi else None
+        if now is not None:
+            count += state is not None and now != state
+            state = now
+    return count
+
+
+def mixing(cpu_budget, every=100_000):
+    """Proposals compared at the SA start (see the module docstring)."""
+    from ergmfit.sampling._proposals import CountRowResample, CountStrength, CountTNT
+    from ergmfit.utils.validation import seed_words
+    m = model()
+    theta, t_mple, t_sa = sa_start(m, 1, 200)
+    print(f"SA start (phase2_min=200, seed 1): MPLE {t_mple:.1f} + SA {t_sa:.1f} CPU s")
+    g0 = m.statistics_vector()
+    cols = [m.labels.index("nodeicovar"), m.labels.index("nodeocovar")]
+    for name, make in (("tnt", CountTNT), ("strength 0.3/8", lambda: CountStrength(0.3, 8)),
+                       ("row 0.001/3", lambda: CountRowResample(0.001, 3.0))):
+        sampler = m.family.make_sampler(m.compiled(), make(), seed_words(7))
+        state = sampler.model.state
+        stats, r_out, r_in = [], [], []
+        t0 = time.process_time()
+        while time.process_time() - t0 < cpu_budget:
+            sampler.run(theta, every)
+            stats.append(g0 + sampler.delta)
+            root = np.sqrt(state.to_dense())
+            r_out.append(root.sum(1))
+            r_in.append(root.sum(0))
+        cpu = time.process_time() - t0
+        S, RO, RI = np.array(stats), np.array(r_out), np.array(r_in)
+        per, tail = cpu / len(S), len(S) // 3
+        node = np.median([iact(RO[tail:, u]) for u in range(RO.shape[1])])
+        cross = sum(crossings(R[:, u]) for R in (RO, RI) for u in range(R.shape[1]))
+        print(f"{name:15s} {len(S) * every / cpu / 1e3:5.0f}k proposals per CPU s, acceptance "
+              f"{sampler.n_accepted / sampler.n_proposed:.3f}; CPU s per effective draw: "
+              f"nodeicovar {iact(S[tail:, cols[0]]) * per:5.2f}, nodeocovar "
+              f"{iact(S[tail:, cols[1]]) * per:5.2f}, median node's out-strength "
+              f"{node * per:4.2f}; strength crossings {cross} in {cpu:.0f} CPU s "
+              f"({100 * cross / cpu:.0f} per 100)", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, nargs="+", default=[1])
@@ -265,9 +318,14 @@ def main():
                     help="start from SA (phase2_min=N) after the MPLE, MCMC-MLE at --interval")
     ap.add_argument("--interval", type=int, default=65536,
                     help="the MCMC-MLE interval with --sa-start")
+    ap.add_argument("--mix", type=float, metavar="CPU",
+                    help="compare proposals at the SA start, CPU seconds per chain")
     ap.add_argument("--checkpoint", metavar="DIR",
                     help="checkpoint each seed's fit in DIR (and resume from it)")
     args = ap.parse_args()
+    if args.mix:
+        mixing(args.mix)
+        return
     if args.relax:
         relaxation()
         return

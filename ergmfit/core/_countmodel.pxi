@@ -79,6 +79,15 @@ cdef class CountModel(CompiledModel):
             out += self.get(self.on_var(k))
         return out
 
+    cdef int64_t n_groups(self) noexcept nogil:
+        return 0
+
+    cdef int64_t group_vars(self, int64_t g, int64_t* out, int64_t* values) noexcept nogil:
+        return 0
+
+    cdef int64_t max_group_size(self) noexcept nogil:
+        return 0
+
     # Python-level access, for tests -------------------------------------
     def change_stats(self, int64_t v, int64_t y):
         """g(y with y_v = y) - g(y) as a float array."""

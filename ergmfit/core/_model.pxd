@@ -106,6 +106,13 @@ cdef class CountModel(CompiledModel):
     n_on()/on_var(k), random_var(rng): see ``CompiledModel`` (on: nonzero).
     total()         the sum of the values (the runaway guard reads it every
                     2^16 proposals; the default sums the nonzero values).
+    n_groups()/group_vars(g, out)/max_group_size()
+                    groups of variables that a proposal may move together (a count
+                    ERGM's: each node's out-row and in-column, undirected each node's
+                    dyads): group_vars writes group g's variables into out and their
+                    values into ``values`` (room for max_group_size() each) and returns
+                    how many; the groups do not depend on the state.  The default: no
+                    groups.
     """
     cdef readonly ReferenceMeasure reference
 
@@ -115,3 +122,6 @@ cdef class CountModel(CompiledModel):
     cdef int64_t total(self) noexcept nogil
     cdef void change_support(self, int64_t v, int64_t y_first, int64_t m,
                              double* out) noexcept nogil
+    cdef int64_t n_groups(self) noexcept nogil
+    cdef int64_t group_vars(self, int64_t g, int64_t* out, int64_t* values) noexcept nogil
+    cdef int64_t max_group_size(self) noexcept nogil

@@ -19,7 +19,7 @@ Examples
 --------
 >>> from ergmfit.families import CountFamily, parse_reference
 >>> CountFamily(parse_reference("~Binomial(3)")).describe()
-'count-valued dyads 0..3, reference Binomial(3), proposals: tnt (default), random, 0inflated, gibbs'
+'count-valued dyads 0..3, reference Binomial(3), proposals: tnt (default), random, 0inflated, gibbs, strength, row'
 """
 from .base import ModelFamily
 from .binary import BINARY, BinaryFamily

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..sampling._proposals import CountGibbs, CountRandom, CountTNT, CountZeroInflated
+from ..sampling._proposals import (CountGibbs, CountRandom, CountRowResample, CountStrength,
+                                   CountTNT, CountZeroInflated)
 from ..sampling._mh import CountMHSampler
 from ..sampling.space import AllDyads
 from ..terms._valued import CountKernel, ValueKernel
@@ -25,7 +26,15 @@ class CountFamily(ModelFamily):
     * ``"random"``: any dyad, then a jump of its value (ergm.count's "random");
     * ``"0inflated"``: as "random", but from a nonzero value a jump to 0 with
       probability p0, the starting network's surplus of zeros over a Poisson law
-      of its mean (ergm.count's "0inflated").
+      of its mean (ergm.count's "0inflated");
+    * ``"gibbs"``: any dyad, then a value from its full conditional (a heat-bath step);
+    * ``"strength"``: tie/no-tie mixed with moves of +1 or -1 on several dyads of one
+      node's row or column at once
+      (:class:`~ergmfit.sampling._proposals.CountStrength`);
+    * ``"row"``: tie/no-tie mixed with a whole row or column redrawn from its dyads'
+      tilted full conditionals (:class:`~ergmfit.sampling._proposals.CountRowResample`).
+      Neither mixed the issue-554 model's bistable node strengths faster per CPU
+      second than tie/no-tie (docs/valued_terms.md, session 19).
 
     The jump (see ``ergmfit/sampling/_countproposals.pxi``): Poisson(y + 1/2)
     without y on an unbounded support, uniform on the rest of a bounded one.
@@ -39,7 +48,7 @@ class CountFamily(ModelFamily):
     name = "count"
     kernel_contract = CountKernel
     proposals = {"tnt": CountTNT, "random": CountRandom, "0inflated": CountZeroInflated,
-                 "gibbs": CountGibbs}
+                 "gibbs": CountGibbs, "strength": CountStrength, "row": CountRowResample}
     default_proposal = "tnt"
     #: MCMC-MLE draws its first sample as a pilot at the smallest interval, kept when it
     #: has the target effective size (as for curved models; see
@@ -175,7 +184,7 @@ class CountDyads(AllDyads):
     >>> g = nx.DiGraph(); g.add_edge(0, 1, w=2); g.add_node(2)
     >>> m = ef.ERGM(g, "sum", response="w", reference="Poisson")
     >>> m.sample_space.resolve_proposal("auto", m), m.sample_space.proposals()
-    ('tnt', ('tnt', 'random', '0inflated', 'gibbs'))
+    ('tnt', ('tnt', 'random', '0inflated', 'gibbs', 'strength', 'row'))
     """
 
     def __init__(self, network, family, missing=None):

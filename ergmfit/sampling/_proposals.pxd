@@ -95,7 +95,19 @@ cdef class CountProposal(ProposalBase):
     use_theta() is called by the sampler before each batch of proposals with the
     batch's parameter (valid during the batch): a proposal that draws from the
     model's own conditional (``CountGibbs``) reads it; the others ignore it.
+    A proposal may instead move several variables at once: propose() then returns
+    MULTI_MOVE with the moves in n_moves / move_vars / move_vals (each value in the
+    support and != the variable's value when its turn comes) and log_q_ratio their
+    joint Hastings log-ratio (``CountStrength``); the sampler scores them in order
+    and applies all or none.
     """
+    # a move of several variables (propose() returned MULTI_MOVE): n_moves variables
+    # move_vars[r] to the values move_vals[r], in that order (the sampler keeps their old
+    # values in move_olds); the proposal owns the arrays
+    cdef int64_t n_moves
+    cdef int64_t* move_vars
+    cdef int64_t* move_vals
+    cdef int64_t* move_olds
     cdef void use_theta(self, const double* theta) noexcept nogil
     cdef void start(self, CountModel m) noexcept nogil
     cdef int64_t propose(self, CountModel m, RNG* rng, int64_t* y_new,
@@ -115,6 +127,35 @@ cdef class CountZeroInflated(CountProposal):
     cdef readonly double p0       # the probability of a jump to 0 from a nonzero value
     cdef readonly bint p0_given
     cdef double _log_q(self, ReferenceMeasure ref, int64_t a, int64_t b) noexcept nogil
+
+
+cdef enum:
+    MULTI_MOVE = -2      # CountProposal.propose: a move of several variables
+
+
+cdef class CountStrength(CountProposal):
+    cdef readonly CountProposal base  # the proposal of the other moves
+    cdef readonly double share        # the probability of a group move
+    cdef readonly int size            # the dyads a group move shifts together
+    cdef int64_t* group               # a group's variables (max_group_size)
+    cdef int64_t* values              # their values
+    cdef int64_t* cand                # the candidates' positions in the group
+    cdef int64_t group_cap
+
+
+cdef class CountRowResample(CountProposal):
+    cdef readonly CountProposal base  # the proposal of the other moves
+    cdef readonly double share        # the probability of a group resample
+    cdef readonly double tilt         # the tilt lambda is uniform on [-tilt, tilt]
+    cdef const double* theta          # the batch's parameter (use_theta)
+    cdef int64_t* group               # a group's variables (max_group_size)
+    cdef int64_t* values              # their values
+    cdef int64_t* drawn               # the drawn values
+    cdef double* change_buf           # the change rows of one dyad's support
+    cdef int64_t group_cap
+    cdef int64_t n_stats
+    cdef double _log_cond(self, CountModel m, int64_t v, int64_t y, int64_t z, double lam,
+                          RNG* rng, int64_t* draw) noexcept nogil
 
 
 cdef class CountGibbs(CountProposal):

@@ -388,5 +388,6 @@ cdef class ReciprocalIFD(IFD):
 include "_triadic.pxi"
 
 
-# proposals for count-valued models (CountRandom, CountTNT, CountZeroInflated, CountGibbs)
+# proposals for count-valued models (CountRandom, CountTNT, CountZeroInflated, CountGibbs,
+# CountStrength, CountRowResample)
 include "_countproposals.pxi"

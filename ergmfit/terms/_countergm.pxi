@@ -83,6 +83,29 @@ cdef class CountERGMModel(CountModel):
     cdef int64_t total(self) noexcept nogil:
         return self.state.total
 
+    cdef int64_t n_groups(self) noexcept nogil:
+        # directed: the out-rows 0..n-1 and the in-columns n..2n-1; undirected: the nodes
+        return 2 * self.state.n if self.state.directed else self.state.n
+
+    cdef int64_t group_vars(self, int64_t g, int64_t* out, int64_t* values) noexcept nogil:
+        cdef int n = self.state.n, u, j, c = 0
+        cdef bint directed = self.state.directed, column = directed and g >= n
+        u = <int>(g - n) if column else <int>g
+        for j in range(n):
+            if j == u:
+                continue
+            if column:
+                out[c] = dyad_var(n, directed, j, u)
+                values[c] = self.state.value(j, u)
+            else:
+                out[c] = dyad_var(n, directed, u, j)
+                values[c] = self.state.value(u, j)
+            c += 1
+        return c
+
+    cdef int64_t max_group_size(self) noexcept nogil:
+        return self.state.n - 1
+
     cdef int64_t on_var(self, int64_t k) noexcept nogil:
         cdef int i = self.state.ends[2 * k], j = self.state.ends[2 * k + 1]
         self._last_v = dyad_var(self.state.n, self.state.directed, i, j)

@@ -1,13 +1,14 @@
 """The count family's proposal table: each proposal samples the exact law of tiny networks
 (moments against exact enumeration, for each reference measure), ergm.count's "0inflated"
-with a given p0 and with its default (the starting network's surplus of zeros)."""
+with a given p0 and with its default (the starting network's surplus of zeros), and the
+node-strength move ("strength": several dyads of a node's row or column at once)."""
 import networkx as nx
 import numpy as np
 import pytest
 
 import ergmfit as ef
 from ergmfit.families import CountFamily
-from ergmfit.sampling._proposals import CountZeroInflated
+from ergmfit.sampling._proposals import CountRowResample, CountStrength, CountZeroInflated
 from ergmfit.utils.validation import seed_words
 from families.test_count_engine import exact_moments
 from families.test_count_terms import exact_moments_of
@@ -94,6 +95,98 @@ def test_every_proposal_samples_a_dependent_undirected_law(proposal):
 
 def test_proposal_table():
     fam = CountFamily("Poisson")
-    assert set(fam.proposals) == {"tnt", "random", "0inflated", "gibbs"}
+    assert set(fam.proposals) == {"tnt", "random", "0inflated", "gibbs", "strength", "row"}
     with pytest.raises(ValueError):
         CountZeroInflated(1.0)
+
+
+STRENGTH_CASES = [
+    # directed, 3 nodes: rows and columns of 2 dyads, one dyad per move (C(c, 1) = c: the
+    # Hastings term is log c - log c'); undirected, 4 nodes: 3 dyads per node, two per move
+    (True, 3, "Binomial(3)", ["sum(pow=0.5)", "mutual(form='min')",
+                              "nodeicovar(center=FALSE, transform='sqrt')"], [-0.4, 0.3, 0.5], 1),
+    (False, 4, "Binomial(2)", ["sum(pow=0.5)", "CMP", "nodecovar(center=TRUE, transform='sqrt')"],
+     [0.3, -0.4, 0.6], 2),
+]
+
+
+@pytest.mark.parametrize("directed, n, reference, terms, theta, size", STRENGTH_CASES,
+                         ids=["directed-size1", "undirected-size2"])
+def test_strength_move_matches_enumeration(directed, n, reference, terms, theta, size):
+    # mostly group moves (share 0.7), the rest tie/no-tie; a Hastings term without the
+    # candidates' C(c, k) / C(c', k) fails this
+    g = tiny(directed, n=n)
+    g.add_edge(0, 1, w=1)
+    m = ef.ERGM(g, " + ".join(terms), response="w", reference=reference)
+    theta = np.array(theta)
+    top = 3 if reference == "Binomial(3)" else 2
+    mean, second = exact_moments_of(n, directed, m.reference, terms, theta, top)
+    prop = CountStrength(share=0.7, size=size)
+    sampler = m.family.make_sampler(m.compiled(), prop, seed_words(91))
+    S = m.statistics_vector() + sampler.sample(theta, 20000, 20000, 10)
+    assert sampler.n_accepted > 0.1 * sampler.n_proposed
+    batch_check(S, mean, second)
+
+
+def test_strength_move_arguments_and_name():
+    with pytest.raises(ValueError, match="share"):
+        CountStrength(share=1.5)
+    with pytest.raises(ValueError, match="size"):
+        CountStrength(size=0)
+    prop = CountFamily("Binomial(2)").make_proposal("strength")
+    assert (prop.share, prop.size, type(prop.base).__name__) == (0.1, 4, "CountTNT")
+    # by name through simulate, and the same draws from the same seed
+    g = tiny(True, [(0, 1, 1), (2, 0, 2)], n=6)
+    m = ef.ERGM(g, "sum + nodeocovar(center=TRUE)", response="w", reference="Binomial(2)")
+    a, b = (m.simulate([-0.5, 0.2], n=5, burnin=200, interval=50, output="stats",
+                       proposal="strength", random_state=3) for _ in range(2))
+    assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("directed, n, reference, terms, theta, size", STRENGTH_CASES,
+                         ids=["directed", "undirected"])
+def test_row_resample_matches_enumeration(directed, n, reference, terms, theta, size):
+    # mostly whole-group resamples (share 0.5) at tilts up to 2; a Hastings term without
+    # the reverse conditionals (at the new network, tilted by -lambda) fails this
+    g = tiny(directed, n=n)
+    g.add_edge(0, 1, w=1)
+    m = ef.ERGM(g, " + ".join(terms), response="w", reference=reference)
+    theta = np.array(theta)
+    top = 3 if reference == "Binomial(3)" else 2
+    mean, second = exact_moments_of(n, directed, m.reference, terms, theta, top)
+    prop = CountRowResample(share=0.5, tilt=2.0)
+    sampler = m.family.make_sampler(m.compiled(), prop, seed_words(93))
+    S = m.statistics_vector() + sampler.sample(theta, 20000, 20000, 10)
+    assert sampler.n_accepted > 0.1 * sampler.n_proposed
+    batch_check(S, mean, second)
+
+
+@pytest.mark.parametrize("make", [lambda: CountStrength(share=1.0, size=2),
+                                  lambda: CountRowResample(share=1.0, tilt=1.0)],
+                         ids=["strength", "row"])
+def test_group_moves_scored_without_applying_leave_the_state(make):
+    # run_batch(apply=False) scores every move against the present network (EE's use):
+    # a group move is applied to be scored and undone; accepted changes are still summed
+    g = tiny(True, [(0, 1, 1), (1, 2, 2), (3, 0, 1)], n=5)
+    m = ef.ERGM(g, "sum + nodeocovar(center=TRUE) + mutual(form='min')", response="w",
+                reference="Binomial(2)")
+    cm = m.compiled()
+    sampler = m.family.make_sampler(cm, make(), seed_words(5))
+    before = cm.state.to_dense().copy()
+    add, dele = sampler.run_batch(np.array([-0.5, 0.3, 0.2]), 500, apply=False)
+    assert np.array_equal(cm.state.to_dense(), before)
+    assert np.all(sampler.delta == 0)
+    assert sampler.n_accepted > 0 and np.abs(add).sum() + np.abs(dele).sum() > 0
+    # applied, the tracked change equals the statistics' change
+    sampler.run_batch(np.array([-0.5, 0.3, 0.2]), 500)
+    assert np.allclose(m.statistics_vector() + sampler.delta,
+                       ef.ERGM(_graph_of(cm.state.to_dense()), m.formula, response="w",
+                               reference="Binomial(2)").statistics_vector())
+
+
+def _graph_of(Y):
+    g = nx.DiGraph()
+    g.add_nodes_from(range(len(Y)))
+    for i, j in zip(*np.nonzero(Y)):
+        g.add_edge(int(i), int(j), w=int(Y[i, j]))
+    return g
