@@ -30,7 +30,8 @@ min(0.001, 1,000 / ties) (EE's ``sweep_step``; 3.3e-5 at Pokec's size, where 0.0
 the log of the density ratio and Reciprocity by its opposite (a mutual pair's log-odds kept);
 ``--init mple`` starts at the MPLE instead of Algorithm S (better from far; it needs every
 arc's change statistics, cheap at 1 % of Pokec's size).  ``--stop-when-converged`` ends the
-run at EE's own criterion; ``--burnin`` is EE's.
+run at EE's own criterion, not before ``--min-ee-steps`` outer iterations; ``--burnin`` is
+EE's.
 
 The default model is the issue's: ``Arc + Reciprocity + AltInStars + AltOutStars +
 AltKTrianglesT + AltTwoPathsT``.  Above 2^20 nodes (and wherever the held two-path counts
@@ -240,6 +241,9 @@ def main():
                     help="EE's burnin: a fraction in [0, 1) or iterations (default 'auto')")
     ap.add_argument("--stop-when-converged", action="store_true",
                     help="stop at EE's own convergence criterion (stop_when_converged)")
+    ap.add_argument("--min-ee-steps", type=int, default=None, metavar="OUTER",
+                    help="outer iterations before --stop-when-converged may stop (EE's "
+                         "min_ee_steps, default 10)")
     ap.add_argument("--init", default=None, metavar="JSON",
                     help="start at the estimate saved by --save-estimate of another run (a "
                          "smaller sample's fit): EE's init=values; or 'mple' (EE's "
@@ -331,6 +335,8 @@ def main():
             kw["burnin"] = args.burnin if args.burnin < 1 else int(args.burnin)
         if args.stop_when_converged:
             kw["stop_when_converged"] = True
+        if args.min_ee_steps is not None:
+            kw["min_ee_steps"] = args.min_ee_steps
         if args.init == "mple":
             kw["init"] = "mple"
         elif args.init:
