@@ -32,16 +32,18 @@ print(json.dumps({"loaded": sorted(k for k in sys.modules if k.startswith("ergmf
 """
 
 
-def _fresh(script):
+def _fresh(script, tmp_path):
+    # the package this process imported (an installed one in CI), not the checkout in the
+    # working directory, which ``python -c`` would put first on sys.path
     env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(ergmfit.__file__)))
     res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                         timeout=120, env=env)
+                         timeout=120, env=env, cwd=tmp_path)
     assert res.returncode == 0, res.stderr
     return json.loads(res.stdout.strip().splitlines()[-1])
 
 
-def test_a_model_imports_only_the_families_of_its_terms():
-    out = _fresh(_SCRIPT)
+def test_a_model_imports_only_the_families_of_its_terms(tmp_path):
+    out = _fresh(_SCRIPT, tmp_path)
     assert out["stats"][0] == 6.0
     loaded = set(out["loaded"])
     assert {"ergmfit.terms.dyadic", "ergmfit.terms.degree"} <= loaded
@@ -53,25 +55,25 @@ def test_the_index_matches_the_registrations():
     assert registry.family_index() == INDEX
 
 
-def test_the_whole_table_and_unknown_names_load_every_family():
+def test_the_whole_table_and_unknown_names_load_every_family(tmp_path):
     out = _fresh("import json, sys\nfrom ergmfit.terms.registry import get_term\n"
                  "from ergmfit.exceptions import TermError\n"
                  "try:\n    get_term('gwespp')\nexcept TermError as e:\n    msg = str(e)\n"
-                 "print(json.dumps({'loaded': sorted(sys.modules), 'msg': msg}))")
+                 "print(json.dumps({'loaded': sorted(sys.modules), 'msg': msg}))", tmp_path)
     assert "'gwesp'" in out["msg"]                   # "did you mean" sees triad's terms
     assert "ergmfit.terms.bipartite" in out["loaded"]
     names = {s.name for s in registry.all_terms()}
     assert {"b1factor", "gwesp", "N", "Taper", "Form", "AltKTrianglesT"} <= names
 
 
-def test_entries_of_a_name_keep_the_families_order():
+def test_entries_of_a_name_keep_the_families_order(tmp_path):
     # triangle: triad's undirected entry first, then dtriad's directed one, whichever family
     # a session imported first
     out = _fresh("import json\nfrom ergmfit.terms import registry\n"
                  "registry.get_term('ttriple', directed=True)\n"      # dtriad only
                  "first = registry.get_term('triangle').kinds\n"       # then triad
                  "specs = registry._LOOKUP['triangle']\n"
-                 "print(json.dumps([first] + [s.kinds for s in specs]))")
+                 "print(json.dumps([first] + [s.kinds for s in specs]))", tmp_path)
     assert out == ["undirected", "undirected", "directed"]
     assert [s.kinds for s in registry._LOOKUP["triangle"]] == ["undirected", "directed"]
 
