@@ -112,17 +112,21 @@ STRENGTH_CASES = [
 
 @pytest.mark.parametrize("directed, n, reference, terms, theta, size", STRENGTH_CASES,
                          ids=["directed-size1", "undirected-size2"])
-def test_strength_move_matches_enumeration(directed, n, reference, terms, theta, size):
-    # mostly group moves (share 0.7), the rest tie/no-tie; a Hastings term without the
-    # candidates' C(c, k) / C(c', k) fails this
+@pytest.mark.parametrize("kind", ["strength", "row"])
+def test_group_moves_match_enumeration(kind, directed, n, reference, terms, theta, size):
+    # strength: mostly group moves (share 0.7), the rest tie/no-tie; a Hastings term without
+    # the candidates' C(c, k) / C(c', k) fails this.  row: mostly whole-group resamples
+    # (share 0.5) at tilts up to 2; a Hastings term without the reverse conditionals (at the
+    # new network, tilted by -lambda) fails this
     g = tiny(directed, n=n)
     g.add_edge(0, 1, w=1)
     m = ef.ERGM(g, " + ".join(terms), response="w", reference=reference)
     theta = np.array(theta)
     top = 3 if reference == "Binomial(3)" else 2
     mean, second = exact_moments_of(n, directed, m.reference, terms, theta, top)
-    prop = CountStrength(share=0.7, size=size)
-    sampler = m.family.make_sampler(m.compiled(), prop, seed_words(91))
+    prop, seed = ((CountStrength(share=0.7, size=size), 91) if kind == "strength"
+                  else (CountRowResample(share=0.5, tilt=2.0), 93))
+    sampler = m.family.make_sampler(m.compiled(), prop, seed_words(seed))
     S = m.statistics_vector() + sampler.sample(theta, 20000, 20000, 10)
     assert sampler.n_accepted > 0.1 * sampler.n_proposed
     batch_check(S, mean, second)
@@ -141,24 +145,6 @@ def test_strength_move_arguments_and_name():
     a, b = (m.simulate([-0.5, 0.2], n=5, burnin=200, interval=50, output="stats",
                        proposal="strength", random_state=3) for _ in range(2))
     assert np.array_equal(a, b)
-
-
-@pytest.mark.parametrize("directed, n, reference, terms, theta, size", STRENGTH_CASES,
-                         ids=["directed", "undirected"])
-def test_row_resample_matches_enumeration(directed, n, reference, terms, theta, size):
-    # mostly whole-group resamples (share 0.5) at tilts up to 2; a Hastings term without
-    # the reverse conditionals (at the new network, tilted by -lambda) fails this
-    g = tiny(directed, n=n)
-    g.add_edge(0, 1, w=1)
-    m = ef.ERGM(g, " + ".join(terms), response="w", reference=reference)
-    theta = np.array(theta)
-    top = 3 if reference == "Binomial(3)" else 2
-    mean, second = exact_moments_of(n, directed, m.reference, terms, theta, top)
-    prop = CountRowResample(share=0.5, tilt=2.0)
-    sampler = m.family.make_sampler(m.compiled(), prop, seed_words(93))
-    S = m.statistics_vector() + sampler.sample(theta, 20000, 20000, 10)
-    assert sampler.n_accepted > 0.1 * sampler.n_proposed
-    batch_check(S, mean, second)
 
 
 @pytest.mark.parametrize("make", [lambda: CountStrength(share=1.0, size=2),
