@@ -20,8 +20,10 @@ The algorithm (Geyer & Thompson 1992; Hummel, Hunter & Handcock 2012):
    no longer rejects E_θ[g] = g(x_obs) at ``conv_pval``.  Either way the final
    Hotelling p-value is kept in ``info["history"]``.  The interval adapts so
    that each sample has ``target_ess`` (64) effective draws, counted as statnet
-   counts them (the multivariate effective size), and at least 32 of every
-   statistic (a floor of ours: without it faux.mesa.high's fits wandered); the
+   counts them (the multivariate effective size), and ``min_ess_share`` of it of
+   every statistic (a floor of ours, declared by the model's family: 0.5, 32 draws,
+   for binary ties, without which faux.mesa.high's fits wandered; 0, statnet's
+   multivariate rule alone, for counts); the
    last, boosted sample aims at ``last_boost`` × 64 multivariate effective draws,
    as statnet's Hummel rule boosts ``MCMLE.effectiveSize``, in at least 2 ×
    ``samplesize`` draws (statnet boosts the draws by ``last_boost`` ** 0.5).
@@ -421,7 +423,7 @@ class MCMLE(Estimator):
         state = MCMLEState(theta=theta, interval=interval, history=history, burnin=burnin,
                            init_method=how or init_method, starts=[None] * self._n_chains(),
                            n_before=len(history), g_obs=model.statistics_vector(),
-                           target=target)
+                           target=target, min_ess_share=self._min_ess_share(model))
         if saved is not None:
             state.rng = target.restore(saved, state, self._n_chains(), self.resume)
         min_interval = self._min_interval()
@@ -440,7 +442,7 @@ class MCMLE(Estimator):
             before = (rng.bit_generator.state, state.starts)
         chains, state.starts, acc = self._draw(model, state, size, run)
         if pilot and not _first_sample_ok(model.parameterisation, state.theta, chains,
-                                          self.target_ess, self._min_ess_share(model)):
+                                          self.target_ess, state.min_ess_share):
             # a pilot short of effective draws leaves no trace: the first sample
             # is drawn as without it (same start, burn-in and random numbers)
             rng.bit_generator.state, state.starts = before
@@ -466,7 +468,7 @@ class MCMLE(Estimator):
             # the multivariate target, as statnet's Hummel rule)
             ess, share, least = ((self.last_boost * self.target_ess, 1.0, self.samplesize)
                                  if state.final
-                                 else (self.target_ess, self._min_ess_share(model), 0))
+                                 else (self.target_ess, state.min_ess_share, 0))
             chains = run["n_chains"]
             until = (part, partial(_has_target, model.parameterisation, state.theta.copy(),
                                    ess / chains, share, least / chains))
@@ -569,7 +571,7 @@ class MCMLE(Estimator):
             return True
         else:
             state.final = state.streak >= 2
-        self._adapt_interval(model, state, ess, mess, size)
+        self._adapt_interval(state, ess, mess, size)
         return False
 
     def _min_ess_share(self, model):
@@ -619,7 +621,7 @@ class MCMLE(Estimator):
         # the chains go on (that is the burn-in), the interval grows at most REDRAW_GROWTH
         # times per redraw (the usual adaptation's x8 ran the interval up 8^4 in 4 redraws)
         before = state.interval
-        self._adapt_interval(model, state, ess, mess, size)
+        self._adapt_interval(state, ess, mess, size)
         if state.interval > REDRAW_GROWTH * before:
             state.interval = quarter_octave(REDRAW_GROWTH * before, self._min_interval(),
                                             self.max_interval)
@@ -710,7 +712,7 @@ class MCMLE(Estimator):
             gamma = min(gamma, 0.5)
         return eta, gamma
 
-    def _adapt_interval(self, model, state, ess, mess, size):
+    def _adapt_interval(self, state, ess, mess, size):
         """The next sample's interval (and burn-in) from this sample's effective size."""
         min_ess = max(float(ess.min()), 1.0)
         min_interval, interval = self._min_interval(), state.interval
@@ -722,7 +724,7 @@ class MCMLE(Estimator):
             # iteration, and burn in ~2 autocorrelation times of the slowest
             # statistic.
             ratio = max(self.target_ess / max(mess, 1.0),
-                        self._min_ess_share(model) * self.target_ess / min_ess)
+                        state.min_ess_share * self.target_ess / min_ess)
             wanted = interval * min(8.0, max(0.25, ratio))
             state.interval = quarter_octave(wanted, min_interval, self.max_interval)
             if wanted > self.max_interval:
