@@ -10,12 +10,13 @@ _share = number(0, 1)
 
 def _min_ess_share(name, value):
     """'auto' (the model family's declaration) or a share in [0, 1]."""
-    if isinstance(value, str):
-        if value.lower() != "auto":
-            raise SettingsError(f"setting {name!r} must be a number in [0, 1] or 'auto', "
-                                f"got {value!r}")
+    if isinstance(value, str) and value.lower() == "auto":
         return "auto"
-    return _share(name, value)
+    try:
+        return _share(name, value)
+    except SettingsError:
+        raise SettingsError(f"setting {name!r} must be a number in [0, 1] or 'auto', "
+                            f"got {value!r}") from None
 
 
 SETTINGS = (
