@@ -62,9 +62,10 @@ class CountFamily(ModelFamily):
     min_step_ess_share = 0.25
     #: MCMC-MLE's step samples aim at ``target_ess`` multivariate effective draws only,
     #: statnet's ``MCMLE.effectiveSize`` rule, without the binary family's floor of 0.5 x
-    #: ``target_ess`` of every statistic: on the issue-554 model the slowest statistic
-    #: (``nodeocovar``, 13.6-19.6 CPU s per effective draw) made that floor cost 430-640
-    #: CPU s per step sample (docs/valued_terms.md, session 20)
+    #: ``target_ess`` of every statistic: the Sampson count reference fits are as close to
+    #: statnet's without it, the 80-node issue-554-shaped model fits in a quarter less CPU,
+    #: and on the issue-554 model the floor cost 430-640 CPU s per step sample at the SA
+    #: start (40-135 near the data); docs/valued_terms.md, session 20
     min_ess_share = 0.0
     #: a chain that still drifts from the MPLE start moves the start by stochastic
     #: approximation (Robbins-Monro steps follow the chain, instead of Hummel steps of a
