@@ -62,11 +62,17 @@ for CPU seconds each (a draw every 10^5 proposals; tie/no-tie, the node-strength
 ``nodeocovar`` and of the median node's out-strength (Σ_j √y_ij) in the later two thirds,
 and how often a node's out- or in-strength crosses between below 110 and above 180 (the
 bistable nodes: docs/valued_terms.md, session 19), per 100 CPU s.
+``--min-ess-share X`` (session 20) fits with that per-statistic floor instead of the count
+family's (0 since session 20: statnet's multivariate rule alone; 0.5 before).  ``--init FILE``
+(session 20) starts the fit at the ``theta`` of a JSON file (e.g. a checkpoint of an earlier,
+longer run) instead of the MPLE: the cost of the fit from near the MLE, where its last sample
+is drawn.
 ``--rate N`` instead times N Metropolis-Hastings proposals (the default proposal) at the count
 MPLE, of the whole model and of the model without ``transitiveweights``, in CPU s (run it
 alternately from two trees for an A/B).
 """
 import argparse
+import json
 import os
 import time
 import warnings
@@ -322,6 +328,10 @@ def main():
                     help="compare proposals at the SA start, CPU seconds per chain")
     ap.add_argument("--checkpoint", metavar="DIR",
                     help="checkpoint each seed's fit in DIR (and resume from it)")
+    ap.add_argument("--min-ess-share", type=float, metavar="X",
+                    help="the MCMC-MLE per-statistic floor (default: the count family's)")
+    ap.add_argument("--init", metavar="FILE",
+                    help="start at the 'theta' of this JSON file (an earlier run's checkpoint)")
     args = ap.parse_args()
     if args.mix:
         mixing(args.mix)
@@ -358,6 +368,11 @@ def main():
     for s in args.seeds:
         load = os.getloadavg()[0]
         kw = {}
+        if args.min_ess_share is not None:
+            kw["min_ess_share"] = args.min_ess_share
+        if args.init:
+            with open(args.init) as fh:
+                kw["init"] = np.asarray(json.load(fh)["theta"], dtype=float)
         if args.sa_start:
             kw["init"], t_mple, t_sa = sa_start(m, s, args.sa_start)
             kw["interval"] = args.interval

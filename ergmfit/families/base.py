@@ -31,6 +31,12 @@ class ModelFamily:
         The share of MCMC-MLE's ``target_ess`` a sample needs to be stepped on: a sample
         with fewer effective draws, or whose chains still drift, is redrawn at the same
         parameters (:mod:`ergmfit.estimation.mcmle.burnin`); 0: every sample is used.
+    min_ess_share : float
+        MCMC-MLE's floor of effective draws of every single statistic in a step's
+        sample, as a share of ``target_ess`` (besides ``target_ess`` multivariate
+        effective draws, statnet's ``MCMLE.effectiveSize``): what the estimator's
+        ``min_ess_share="auto"`` means.  0.5 here (faux.mesa.high's binary fits wandered
+        without it); 0: the multivariate target alone, as statnet.
     drift_start : str or None
         What MCMC-MLE does when the chains of a sample from its default start (the MPLE)
         still drift (:mod:`ergmfit.estimation.mcmle.burnin`): ``"sa"``, move the start
@@ -62,6 +68,7 @@ class ModelFamily:
     default_proposal = ""
     pilot_first_sample = False
     min_step_ess_share = 0.0
+    min_ess_share = 0.5
     drift_start = None
     fixed_density = False
     logistic_pseudo_likelihood = False

@@ -20,8 +20,10 @@ The algorithm (Geyer & Thompson 1992; Hummel, Hunter & Handcock 2012):
    no longer rejects E_θ[g] = g(x_obs) at ``conv_pval``.  Either way the final
    Hotelling p-value is kept in ``info["history"]``.  The interval adapts so
    that each sample has ``target_ess`` (64) effective draws, counted as statnet
-   counts them (the multivariate effective size), and at least 32 of every
-   statistic (a floor of ours: without it faux.mesa.high's fits wandered); the
+   counts them (the multivariate effective size), and ``min_ess_share`` of it of
+   every statistic (a floor of ours, declared by the model's family: 0.5, 32 draws,
+   for binary ties, without which faux.mesa.high's fits wandered; 0, statnet's
+   multivariate rule alone, for counts); the
    last, boosted sample aims at ``last_boost`` × 64 multivariate effective draws,
    as statnet's Hummel rule boosts ``MCMLE.effectiveSize``, in at least 2 ×
    ``samplesize`` draws (statnet boosts the draws by ``last_boost`` ** 0.5).
@@ -76,7 +78,7 @@ from ..base import Estimator
 from .checkpoint import MCMLECheckpoint
 from .state import MCMLEState
 from .target import target_for
-from .interval import (MIN_ESS_SHARE, final_sample_size, last_sample_key, quarter_octave,
+from .interval import (final_sample_size, last_sample_key, quarter_octave,
                        step_sample_parts, streak_tau)
 from .loglik import bridge_loglik
 from .burnin import (MAX_REDRAWS, MAX_SETTLE, NEWTON_DRAWS, REDRAW_GROWTH, approach,
@@ -421,7 +423,7 @@ class MCMLE(Estimator):
         state = MCMLEState(theta=theta, interval=interval, history=history, burnin=burnin,
                            init_method=how or init_method, starts=[None] * self._n_chains(),
                            n_before=len(history), g_obs=model.statistics_vector(),
-                           target=target)
+                           target=target, min_ess_share=self._min_ess_share(model))
         if saved is not None:
             state.rng = target.restore(saved, state, self._n_chains(), self.resume)
         min_interval = self._min_interval()
@@ -440,7 +442,7 @@ class MCMLE(Estimator):
             before = (rng.bit_generator.state, state.starts)
         chains, state.starts, acc = self._draw(model, state, size, run)
         if pilot and not _first_sample_ok(model.parameterisation, state.theta, chains,
-                                          self.target_ess, MIN_ESS_SHARE):
+                                          self.target_ess, state.min_ess_share):
             # a pilot short of effective draws leaves no trace: the first sample
             # is drawn as without it (same start, burn-in and random numbers)
             rng.bit_generator.state, state.starts = before
@@ -456,7 +458,7 @@ class MCMLE(Estimator):
         part = step_sample_parts(self.samplesize, state.interval, self._min_interval())
         until = None
         if part is not None and self._in_parts(state):
-            # what it aims at: the step's target (target_ess multivariate, MIN_ESS_SHARE
+            # what it aims at: the step's target (target_ess multivariate, min_ess_share
             # of it for every statistic), or the last sample's: at this smallest interval
             # last_boost x target_ess of *every* statistic in at least samplesize draws
             # (the rule before statnet's multivariate one, kept here: with the
@@ -465,7 +467,8 @@ class MCMLE(Estimator):
             # s.e. ratio 1.185; above the floor final_sample_size sizes the last sample by
             # the multivariate target, as statnet's Hummel rule)
             ess, share, least = ((self.last_boost * self.target_ess, 1.0, self.samplesize)
-                                 if state.final else (self.target_ess, MIN_ESS_SHARE, 0))
+                                 if state.final
+                                 else (self.target_ess, state.min_ess_share, 0))
             chains = run["n_chains"]
             until = (part, partial(_has_target, model.parameterisation, state.theta.copy(),
                                    ess / chains, share, least / chains))
@@ -570,6 +573,14 @@ class MCMLE(Estimator):
             state.final = state.streak >= 2
         self._adapt_interval(state, ess, mess, size)
         return False
+
+    def _min_ess_share(self, model):
+        """The share of ``target_ess`` every statistic must reach in a step's sample: the
+        ``min_ess_share`` setting, else (``"auto"``) the model family's declaration
+        (``ModelFamily.min_ess_share``)."""
+        if self.min_ess_share != "auto":
+            return float(self.min_ess_share)
+        return float(model.family.min_ess_share)
 
     def _min_step_ess(self, model):
         """The effective draws a (non-final) sample needs to be stepped on: the
@@ -708,12 +719,12 @@ class MCMLE(Estimator):
         if not state.final:
             # Aim the next sample at target_ess effective draws as statnet's
             # MCMLE.effectiveSize counts them (multivariate), and at least
-            # MIN_ESS_SHARE of that for every statistic: scale the interval by
+            # min_ess_share of that for every statistic: scale the interval by
             # the larger target / ESS ratio, within a factor 1/4..8 per
             # iteration, and burn in ~2 autocorrelation times of the slowest
             # statistic.
             ratio = max(self.target_ess / max(mess, 1.0),
-                        MIN_ESS_SHARE * self.target_ess / min_ess)
+                        state.min_ess_share * self.target_ess / min_ess)
             wanted = interval * min(8.0, max(0.25, ratio))
             state.interval = quarter_octave(wanted, min_interval, self.max_interval)
             if wanted > self.max_interval:

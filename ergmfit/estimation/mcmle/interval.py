@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import numpy as np
 
-# Share of target_ess that every single statistic must reach in a non-final
-# sample, besides target_ess multivariate effective draws: the multivariate target
-# alone can leave the slowest statistics a few effective draws, and the steps wander
-# (measurements: docs/guide/estimators/mcmle.md, "Sample sizes and intervals").
-MIN_ESS_SHARE = 0.5
+# (The share of target_ess that every single statistic must reach in a non-final
+# sample, besides target_ess multivariate effective draws, is the setting
+# min_ess_share, by default the model family's ModelFamily.min_ess_share: 0.5 for
+# binary ties, whose steps wandered without it -- docs/guide/estimators/mcmle.md,
+# "Sample sizes and intervals".)
 
 # A non-final sample drawn at the smallest interval (where the interval cannot shrink to
 # what the effective-size target asks) is drawn in this many parts and stops after the
@@ -112,7 +112,7 @@ def step_sample_parts(samplesize, interval, min_interval):
     STEP_SAMPLE_PARTS`` draws (the chains go on from part to part), up to its size, and
     stops after the first part at which it has its target, as statnet's
     ``MCMC.effectiveSize`` runs the chain forward until its target is reached: a step's
-    sample ``target_ess`` multivariate and ``MIN_ESS_SHARE`` of it for every statistic,
+    sample ``target_ess`` multivariate and ``min_ess_share`` of it for every statistic,
     the last sample ``last_boost`` x ``target_ess`` of every statistic, in at least
     ``samplesize`` draws (drawn up to ``last_boost`` x ``samplesize``).  Above the floor
     :func:`final_sample_size` sizes the last sample by statnet's multivariate target;

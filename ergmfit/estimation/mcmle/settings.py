@@ -2,7 +2,22 @@
 missing-data fit has its own defaults for a few of them)."""
 from __future__ import annotations
 
+from ...exceptions import SettingsError
 from ..base import BACKENDS, Setting, boolean, choice, integer, n_jobs_setting, number
+
+_share = number(0, 1)
+
+
+def _min_ess_share(name, value):
+    """'auto' (the model family's declaration) or a share in [0, 1]."""
+    if isinstance(value, str) and value.lower() == "auto":
+        return "auto"
+    try:
+        return _share(name, value)
+    except SettingsError:
+        raise SettingsError(f"setting {name!r} must be a number in [0, 1] or 'auto', "
+                            f"got {value!r}") from None
+
 
 SETTINGS = (
     Setting("init", None, None, "Starting parameters (array or dict); default the MPLE "
@@ -46,6 +61,11 @@ SETTINGS = (
             "the start once by Newton steps on equilibrium samples, 'sa' by stochastic "
             "approximation, None only redraws ('auto': the model family's declaration, "
             "'sa' for counts, None for binary ties)."),
+    Setting("min_ess_share", "auto", _min_ess_share,
+            "Share of target_ess every single statistic must reach in a step's sample "
+            "(besides target_ess multivariate effective draws); 0: the multivariate target "
+            "alone, statnet's MCMLE.effectiveSize ('auto': the model family's "
+            "declaration, 0.5 for binary ties)."),
     Setting("min_is_ess", 0.05, number(0, 1), "Trust region: smallest importance-sampling "
             "effective size share of a step."),
 )

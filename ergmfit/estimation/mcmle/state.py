@@ -71,6 +71,8 @@ class MCMLEState:
     approached: bool = False        # the start was moved once (.burnin.approach)
     capped_warned: bool = False     # the interval reached max_interval (warned once)
     final: bool = False             # the iteration running is the boosted last one
+    min_ess_share: float = None     # every statistic's share of target_ess in a step's
+                                    # sample (MCMLE._min_ess_share, set by MCMLE._start)
     settled: dict = field(default_factory=dict)  # the sample's burn-in parts (._settle)
     chains_z: list = None           # the last sample, centred at the observed statistics
     sample_theta: np.ndarray = None  # where the last sample was drawn

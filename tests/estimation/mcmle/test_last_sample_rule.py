@@ -5,7 +5,7 @@
 statistic, stricter than statnet with no measured reason: on the issue-554 count model
 (#33) the slowest statistic (``nodeicovar``, 2.5 x 10^6 proposals per effective draw
 near the data) set the cost of the whole last sample.  The step samples keep their floor
-of 32 draws of every statistic (``interval.MIN_ESS_SHARE``: without it faux.mesa.high's
+of 32 draws of every statistic (binary ties' ``min_ess_share``: without it faux.mesa.high's
 fits wandered for 11-14 iterations), and the last sample its floor of ``samplesize``
 draws (flomarriage's s.e. scattered by up to 17 % below it).  At the smallest interval,
 where the last sample is drawn in parts until it has its target, that target stays 256
