@@ -106,7 +106,7 @@ def run(ee_steps, seed, formula=FORMULA):
     print("estimates:", dict(zip(fit.labels, [round(float(v), 3) for v in fit.params])))
     # issue #35's check in one line: >= 30 x EstimNetDirected's rate, <= 5 x its peak memory
     print(f"issue 35 check: {rate / ESTIMNET_RATE:.1f} x EstimNetDirected's proposals per CPU s "
-          f"of the whole run (goal >= 30), peak {run_peak:.0f} MB (goal <= "
+          f"of the whole run (goal >= 30), peak {run_peak:.1f} MB (goal <= "
           f"{5 * ESTIMNET_MB} MB = 5 x EstimNetDirected's {ESTIMNET_MB})")
 
 

@@ -1,6 +1,7 @@
 """Contrastive divergence CD-n (statnet's ``estimate="CD"``): the estimator
 class :class:`CD` and the helpers other estimators start from
-(:func:`density_index`, :func:`density_start`, :func:`hotelling_iid`).
+(:func:`density_start`, :func:`hotelling_iid`; ``density_index``, re-exported here, is
+:func:`ergmfit.estimation.common.density.density_index`).
 
 The algorithm, its missing-dyad variant and how it differs from statnet are in
 ``docs/guide/estimators/cd.md``.
