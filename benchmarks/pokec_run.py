@@ -243,7 +243,8 @@ def main():
                     help="stop at EE's own convergence criterion (stop_when_converged)")
     ap.add_argument("--min-ee-steps", type=int, default=None, metavar="OUTER",
                     help="outer iterations before --stop-when-converged may stop (EE's "
-                         "min_ee_steps, default 10)")
+                         "min_ee_steps, default 'auto': until the kept iterations span 100 "
+                         "outer ones)")
     ap.add_argument("--init", default=None, metavar="JSON",
                     help="start at the estimate saved by --save-estimate of another run (a "
                          "smaller sample's fit): EE's init=values; or 'mple' (EE's "

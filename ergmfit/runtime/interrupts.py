@@ -109,7 +109,6 @@ def deaf_to_sigint(worker):
     process (loky's, multiprocessing's) stays deaf afterwards: its pool's idle
     loop would otherwise die of that Ctrl-C with a traceback; the pool and the
     parent end it."""
-    import multiprocessing
     old = None
     if worker and threading.current_thread() is threading.main_thread():
         with contextlib.suppress(ValueError, OSError):
@@ -117,9 +116,11 @@ def deaf_to_sigint(worker):
     try:
         yield
     finally:
-        if old is not None and multiprocessing.parent_process() is None:
-            with contextlib.suppress(ValueError, OSError):
-                signal.signal(signal.SIGINT, old)
+        if old is not None:
+            import multiprocessing      # here: a fit in the main process never imports it
+            if multiprocessing.parent_process() is None:
+                with contextlib.suppress(ValueError, OSError):
+                    signal.signal(signal.SIGINT, old)
 
 
 @contextlib.contextmanager

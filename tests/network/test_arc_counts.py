@@ -62,6 +62,32 @@ def test_arc_counts_follow_toggles_around_hubs_and_survive_copies():
         assert first.two_path_bytes[0] < 8 * 4 * A.sum()            # 4 bytes an arc (capacity)
 
 
+def test_arc_counts_built_from_ties_grouped_by_tail_or_not():
+    # a tie array grouped by tail (each tail's arcs in one run: read in the tie list's
+    # order, no tie-map probe per arc) and the same arcs shuffled (probed): the same counts;
+    # then toggles keep them right in both
+    arcs, hubs = hub_arcs(3)
+    A = np.zeros((N, N), dtype=np.int64)
+    A[arcs[:, 0], arcs[:, 1]] = 1
+    rng = np.random.default_rng(3)
+    runs = [arcs[arcs[:, 0] == a] for a in rng.permutation(np.unique(arcs[:, 0]))]
+    grouped = np.concatenate([r[rng.permutation(len(r))] for r in runs])   # unsorted runs
+    shuffled = arcs[rng.permutation(len(arcs))]
+    assert np.count_nonzero(np.diff(shuffled[:, 0])) + 1 > len(runs)       # not grouped
+    states = [NetworkState(N, True, t, dense=False) for t in (arcs, grouped, shuffled)]
+    for s in states:
+        s.enable_caches(AOTP)
+        assert s.cached == AOTP
+        check_arc_counts(s, A)
+    for a, b in [(int(hubs[0]), 7), (3, int(hubs[1])), (int(arcs[0, 0]), int(arcs[0, 1]))]:
+        if a != b:
+            for s in states:
+                s.toggle_tie(a, b)
+            A[a, b] ^= 1
+    for s in states:
+        check_arc_counts(s, A)
+
+
 def test_altktrianglest_on_arc_counts_equals_held_and_on_demand_pair_counts():
     arcs, hubs = hub_arcs(3)
     kernels = ERGM(Network(N, arcs, directed=True), "AltKTrianglesT + AltTwoPathsT").kernels

@@ -1,6 +1,7 @@
 """Contrastive divergence CD-n (statnet's ``estimate="CD"``): the estimator
 class :class:`CD` and the helpers other estimators start from
-(:func:`density_index`, :func:`density_start`, :func:`hotelling_iid`).
+(:func:`density_start`, :func:`hotelling_iid`; ``density_index``, re-exported here, is
+:func:`ergmfit.estimation.common.density.density_index`).
 
 The algorithm, its missing-dyad variant and how it differs from statnet are in
 ``docs/guide/estimators/cd.md``.
@@ -29,45 +30,10 @@ from ...terms.parameterisation import Identity
 from ..common.stepping import hummel_step
 from ...terms.parameter_steps import projector
 from ..mple.existence import nonexistence_error, observed_design, on_boundary
+from ..common.density import density_index, statistic_parameter  # noqa: F401  (re-exported)
 
 CD_SE_WARNING = ("Standard errors are not computed for contrastive divergence (statnet prints "
                  "NA as well); use method=\"mcmle\" or method=\"ee\" for standard errors.")
-
-
-def density_index(model):
-    """Index of the density statistic (``edges``/``Arc``: change statistic 1 for
-    every variable), or None.
-
-    A model spec may say so itself with a ``density_index`` attribute (the MRF
-    models do); for an ERGM it is the ``edges`` term.
-    """
-    idx = getattr(model, "density_index", None)
-    if idx is not None:
-        return int(idx)
-    terms = getattr(model, "terms", None)
-    if terms is None:
-        return None
-    off = 0
-    for t in terms:
-        if getattr(t, "name", None) == "edges" and len(t.labels) == 1:
-            return off
-        off += len(t.labels)
-    return None
-
-
-def statistic_parameter(model, s):
-    """Position in θ of the coefficient of the statistic at ``s`` (the first statistic
-    of a term with one coefficient, as ``edges``), None when ``s`` is None or an offset
-    fixes it; a model spec without terms (an MRF) has θ in its statistics' order."""
-    if s is None or getattr(model, "terms", None) is None:
-        return s
-    off_s = off_t = 0
-    for t in model.terms:
-        if off_s == s:
-            return model.parameterisation.free_position(off_t)
-        off_s += len(t.labels)
-        off_t += len(t.param_labels)      # a term's coefficients (curved, operator-wrapped)
-    return None
 
 
 def density_start(model, bm=None):

@@ -25,8 +25,7 @@ from ...utils.validation import check_params
 from ..base import BACKENDS, Estimator, Setting, boolean, choice, integer, n_jobs_setting, number
 from ...runtime.interrupts import second_ctrl_c_waits
 from ...sampling.space import sample_space_of
-from ..contrastive.cd import density_index, statistic_parameter
-from ..mcmle.start import initial_estimate
+from ..common.density import density_index, statistic_parameter
 from .chain import _planned_outer, _stages, ee_chain, ee_update_for
 from .checkpoint import EEMetaState
 from .missing import conditional_chain_kind
@@ -298,10 +297,10 @@ def _existence_check(model):
     free dyads (the model's, as the ``"auto"`` settings count them: a
     network of 10^8 dyads with 10^3 free is checked), curved models, offsets
     and degree constraints skip this (the chains' own checks remain)."""
-    from ..mple.existence import nonexistence_error, observed_design
     n_vars = _n_variables(model, sample_space_of(model))
     if n_vars is None or n_vars > _EXISTENCE_CHECK_MAX_DYADS:
         return None
+    from ..mple.existence import nonexistence_error, observed_design
     od = observed_design(model, model.compiled())
     d = None if od is None else od.direction
     if d is not None and bool(getattr(model, "dyad_independent", False)):
@@ -338,6 +337,16 @@ def _burnin(name, value):
     except SettingsError:
         raise SettingsError(f"setting 'burnin' must be a fraction in [0, 1) or a number of "
                             f"iterations, got {value!r}") from None
+
+
+def _min_ee_steps(name, value):
+    if isinstance(value, str) and value.lower() == "auto":
+        return "auto"
+    try:
+        return integer(0)(name, value)
+    except SettingsError:
+        raise SettingsError(f"setting 'min_ee_steps' must be a number of outer iterations or "
+                            f"'auto', got {value!r}") from None
 
 
 def _polish(name, value):
@@ -473,8 +482,11 @@ class EE(Estimator):
                 "... or by less than this many standard errors of the estimate."),
         Setting("stop_when_converged", False, boolean,
                 "Stop as soon as the criteria hold (after min_ee_steps)."),
-        Setting("min_ee_steps", 10, integer(0),
-                "Outer iterations before stop_when_converged may stop."),
+        Setting("min_ee_steps", "auto", _min_ee_steps,
+                "Outer iterations before stop_when_converged may stop; 'auto': until the "
+                "iterations kept after the burn-in span ceil(1 / t_tol²) outer iterations "
+                "(100 at t_tol = 0.1), enough for the t-ratios' own noise (about 1/√n) to be "
+                "below t_tol."),
         Setting("thin", None, integer(1, allow_none=True),
                 "Keep every thin-th iteration in info['trajectory'] (default ee_inner_steps)."),
         Setting("checkpoint", None, None,
@@ -542,6 +554,7 @@ class EE(Estimator):
                     from ..contrastive.cd import CD
                     cfg["init_theta"] = np.asarray(CD(random_state=rng).start(model))
                 else:       # a curved MPLE that ran off: the fixed-decay one
+                    from ..mcmle.start import initial_estimate
                     cfg["init_theta"] = mple_start(model, rng, initial_estimate)
                 cfg["init"] = "user"
             cfg["separation"] = _existence_check(model)

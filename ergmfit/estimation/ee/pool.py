@@ -9,7 +9,6 @@ import numpy as np
 from ...exceptions import ConvergenceWarning, DegenerateModelError
 from ...terms.parameter_steps import projector
 from ...terms.parameterisation import Identity
-from ..common.stepping import hummel_step
 from .missing import conditional_chain_kind
 from .chain import (burnin_iters, _drift, _make_pd, _planned_outer, batch_means_sigma, ee_update_for,
                     t_ratios)
@@ -233,6 +232,7 @@ def _sim_summary(res, Z, est, par, polish, cond_cov=None):
     res["ee_estimate"] = est.copy()
     if not polish:
         return
+    from ..common.stepping import hummel_step
     gamma = hummel_step(Zp, 0.05)
     step = par.is_step(Z, (1.0 - gamma) * Z.mean(axis=0), est)[0]
     res["polish"] = {"step": None, "gamma": float(gamma), "skipped": True}
@@ -301,11 +301,11 @@ def _check_existence(chains, labels, cfg, est):
     the observed side of d, the observed statistics on the boundary of the
     convex hull of the sample, as CD checks it -- means no MLE:
     DegenerateModelError (:func:`ergmfit.estimation.mple.existence.nonexistence_error`)."""
-    from ..mple.existence import nonexistence_error, on_boundary
     d = cfg.get("separation")
     sims = [ch["sims"] for ch in chains if ch.get("sims") is not None and len(ch["sims"])]
     if d is None or not sims:
         return
+    from ..mple.existence import nonexistence_error, on_boundary
     d = np.asarray(d, dtype=float)
     if len(d) == len(labels) and on_boundary(np.concatenate(sims), d):
         raise nonexistence_error(labels, d, "Equilibrium Expectation", est)

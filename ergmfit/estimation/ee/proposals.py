@@ -8,7 +8,7 @@ import numbers
 import numpy as np
 
 from ...exceptions import SettingsError
-from ..contrastive.cd import statistic_parameter
+from ..common.density import statistic_parameter
 
 
 def _free_density(model, dens, proposal):
