@@ -95,6 +95,12 @@ class Term:
     # Set from the registration (``register(reads=)``) or by an operator from its inner
     # terms; a dyad-independent term reads none (:attr:`locality`)
     reads: Any = None
+    # statistics that are a function of one dyad's value summed over the dyads, on values
+    # the term fixes itself (Project(): a projected tie's shared-partner count, 0 to the
+    # other mode's size): ([(index of the statistic, kind, params)], ValueSupport), kind and
+    # params as ``_coreterms.transform_value`` takes them.  The family's ``check_fit``
+    # refuses one that is the same for every value (:meth:`ModelFamily.value_statistics`)
+    value_stats: Any = None
 
     @property
     def locality(self):
