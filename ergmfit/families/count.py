@@ -34,7 +34,7 @@ class CountFamily(ModelFamily):
     * ``"row"``: tie/no-tie mixed with a whole row or column redrawn from its dyads'
       tilted full conditionals (:class:`~ergmfit.sampling._proposals.CountRowResample`).
       Neither mixed the issue-554 model's bistable node strengths faster per CPU
-      second than tie/no-tie (docs/valued_terms.md, session 19).
+      second than tie/no-tie (docs/valued_terms.md, "node-level bistability").
 
     The jump (see ``ergmfit/sampling/_countproposals.pxi``): Poisson(y + 1/2)
     without y on an unbounded support, uniform on the rest of a bounded one.
