@@ -97,7 +97,9 @@ def _merge_listings(g, listings, where, duplicates):
     h = np.array([index[v] for _, v, _ in listings], dtype=np.int64)
     names = sorted({a for d in data for a in d}, key=str)
     attrs = [(a, [d.get(a) for d in data]) for a in names]
-    locs = _Locs(f"{where}, line", [ln for _, _, ln in listings])
+    # "d.graphml, line 9 (edge 3)": the line, and which <edge> (several may share a line)
+    locs = _Locs(f"{where}, line", [f"{ln} (edge {k + 1})" for k, (_, _, ln)
+                                     in enumerate(listings)])
     shown = ([int(v) for v in nodes] if all(isinstance(v, str) and _CANONICAL_INT.fullmatch(v)
                                             for v in nodes) else nodes)   # as the network's
     keep = _clean_ties(t, h, len(nodes), g.is_directed(), duplicates, locs, shown, attrs)

@@ -525,8 +525,8 @@ def test_undirected_pair_both_ways_with_different_values(tmp_path):
 def test_duplicate_ties_graphml(tmp_path):
     g = nx.MultiDiGraph([(1, 2), (1, 2), (2, 3)])
     nx.write_graphml(g, tmp_path / "m.graphml")
-    with pytest.raises(NetworkError, match=r"m.graphml, line 8 repeats the tie 1 -> 2 of "
-                                           r"m.graphml, line 7"):
+    with pytest.raises(NetworkError, match=r"m.graphml, line 8 \(edge 2\) repeats the tie 1 -> 2 "
+                                           r"of m.graphml, line 7 \(edge 1\)"):
         read_network(tmp_path / "m.graphml")
     with pytest.warns(UserWarning, match=r"1 tie\(s\) are listed more than once"):
         assert read_network(tmp_path / "m.graphml", duplicates="merge").n_ties == 2
@@ -550,25 +550,26 @@ def test_graphml_repeated_ties_follow_the_edge_list_rule(tmp_path):
     # duplicates='merge' its warning and the FIRST listing's attributes (before: "lists the
     # tie '1' - '2' (and possibly others)", and the merge kept the last listing's)
     p = write(tmp_path, "d.graphml", graphml(True, [(1, 2, 1), (2, 3, 2), (1, 2, 5)]))
-    with pytest.raises(NetworkError, match=r"d.graphml, line 9 repeats the tie 1 -> 2 of "
-                                           r"d.graphml, line 7; .*duplicates='merge'"):
+    with pytest.raises(NetworkError, match=r"d.graphml, line 9 \(edge 3\) repeats the tie "
+                                           r"1 -> 2 of d.graphml, line 7 \(edge 1\); "
+                                           r".*duplicates='merge'"):
         read_network(p)
     with pytest.warns(UserWarning, match=r"1 tie\(s\) are listed more than once \(e.g. "
-                                         r"d.graphml, line 9\); each was kept once, with the "
-                                         r"first listing's attributes"):
+                                         r"d.graphml, line 9 \(edge 3\)\); each was kept "
+                                         r"once, with the first listing's attributes"):
         net = read_network(p, duplicates="merge")
     assert edge_table(net) == {(1, 2): {"w": 1}, (2, 3): {"w": 2}}
     # undirected: a pair listed both ways is one tie (a warning), an error if the values
     # differ, unless 'merge' (the first kept), as for an edge list
     q = write(tmp_path, "u.graphml", graphml(False, [(1, 2, 3), (2, 3, 1), (2, 1, 3)]))
     with pytest.warns(UserWarning, match=r"listed in both directions \(e.g. u.graphml, line 7 "
-                                         r"and u.graphml, line 9\)"):
+                                         r"\(edge 1\) and u.graphml, line 9 \(edge 3\)\)"):
         assert edge_table(read_network(q)) == {frozenset((1, 2)): {"w": 3},
                                                frozenset((2, 3)): {"w": 1}}
     r = write(tmp_path, "v.graphml", graphml(False, [(1, 2, 3), (2, 3, 1), (2, 1, 5)]))
-    with pytest.raises(NetworkError, match=r"v.graphml, line 9 lists the pair 2 -- 1 of "
-                                           r"v.graphml, line 7 the other way round with a "
-                                           r"different 'w' \(5, there 3\)"):
+    with pytest.raises(NetworkError, match=r"v.graphml, line 9 \(edge 3\) lists the pair 2 -- 1 "
+                                           r"of v.graphml, line 7 \(edge 1\) the other way "
+                                           r"round with a different 'w' \(5, there 3\)"):
         read_network(r)
     with pytest.warns(UserWarning, match="both directions"):
         net = read_network(r, duplicates="merge")
