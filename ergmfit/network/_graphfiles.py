@@ -15,12 +15,7 @@ def _read_with_networkx(raw, where, fmt, directed, weights, duplicates):
         if fmt == "graphml":
             g = nx.read_graphml(_io.BytesIO(raw))
         else:
-            try:
-                g = nx.read_gml(_io.BytesIO(raw), label="label")
-            except nx.NetworkXError as exc:
-                if "no 'label' attribute" not in str(exc):
-                    raise
-                g = nx.read_gml(_io.BytesIO(raw), label="id")
+            g = _read_gml(raw)
     except Exception as exc:  # any parse failure of the file, reported as ours
         msg = str(exc) or type(exc).__name__
         kind = "GML" if fmt == "gml" else "GraphML"
@@ -36,10 +31,19 @@ def _read_with_networkx(raw, where, fmt, directed, weights, duplicates):
                                    "more than once; ergmfit models binary ties: remove the "
                                    "repeated ties, or pass duplicates='merge' (command line: "
                                    "--duplicates merge) to keep one")
-            extra = g.number_of_edges()
-            g = nx.DiGraph(g) if g.is_directed() else nx.Graph(g)
-            _warn(f"{where}: {extra - g.number_of_edges()} repeated tie(s) were merged "
-                  "(the last listing's attributes kept)")
+            # the edge-list readers' rule: the first listing kept (networkx keeps a pair's
+            # listings in file order), the same warning
+            simple = nx.DiGraph() if g.is_directed() else nx.Graph()
+            simple.graph.update(g.graph)
+            simple.add_nodes_from(g.nodes(data=True))
+            for u, v, data in g.edges(data=True):
+                if not simple.has_edge(u, v):
+                    simple.add_edge(u, v, **data)
+            u, v = _a_repeated_pair(g)
+            _warn(f"{g.number_of_edges() - simple.number_of_edges()} tie(s) are listed more "
+                  f"than once (e.g. {u!r} - {v!r} in {where}); each was kept once, with the "
+                  "first listing's attributes")
+            g = simple
     if g.number_of_nodes() == 0:
         raise NetworkError(f"{where} has no nodes")
     net = Network.from_networkx(g, weights=weights)
@@ -47,6 +51,29 @@ def _read_with_networkx(raw, where, fmt, directed, weights, duplicates):
     if all(isinstance(v, str) and _CANONICAL_INT.fullmatch(v) for v in net.labels):
         net.labels = [int(v) for v in net.labels]
     return net
+
+
+def _read_gml(raw):
+    """A GML file as networkx reads it (node labels, else ids); a tie listed twice in a file
+    that does not declare ``multigraph 1`` (networkx refuses it as invalid GML) is read as
+    a multigraph, for the caller's ``duplicates`` rule."""
+    import re
+    import networkx as nx
+
+    def read(data):
+        try:
+            return nx.read_gml(_io.BytesIO(data), label="label")
+        except nx.NetworkXError as exc:
+            if "no 'label' attribute" not in str(exc):
+                raise
+            return nx.read_gml(_io.BytesIO(data), label="id")
+    try:
+        return read(raw)
+    except nx.NetworkXError as exc:
+        if not re.search(r"edge #\d+ \(.*\) is duplicated", str(exc)):
+            raise
+        # read as the multigraph it is: the caller applies ``duplicates`` to it
+        return read(re.sub(rb"graph\s*\[", b"graph [ multigraph 1", raw, count=1))
 
 
 def _graphml_edges(raw, where):

@@ -576,6 +576,22 @@ def test_graphml_repeated_ties_follow_the_edge_list_rule(tmp_path):
     assert edge_table(net) == {frozenset((1, 2)): {"w": 3}, frozenset((2, 3)): {"w": 1}}
 
 
+def test_gml_repeated_ties_follow_the_edge_list_rule(tmp_path):
+    # before: a repeated edge in a GML file without "multigraph 1" was "not a valid GML
+    # file" even under duplicates='merge', and with it the merge kept the LAST listing
+    for head in ("", "multigraph 1\n"):
+        p = write(tmp_path, "d.gml", "graph [\ndirected 1\n" + head +
+                  'node [ id 1 label "a" ]\nnode [ id 2 label "b" ]\n'
+                  "edge [ source 1 target 2 w 1 ]\nedge [ source 1 target 2 w 5 ]\n]\n")
+        with pytest.raises(NetworkError, match=r"d.gml lists the tie 'a' - 'b' .*more than "
+                                               r"once.*duplicates='merge'"):
+            read_network(p)
+        with pytest.warns(UserWarning, match=r"1 tie\(s\) are listed more than once .*first "
+                                             r"listing's attributes"):
+            net = read_network(p, duplicates="merge")
+        assert edge_table(net) == {("a", "b"): {"w": 1}}
+
+
 def test_ids_missing_from_node_file(tmp_path):
     e = write(tmp_path, "e.csv", "source,target\na,b\nb,c\nd,a\n")
     n = write(tmp_path, "n.csv", "id,x\na,1\nb,2\n")
