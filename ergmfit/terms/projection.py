@@ -39,7 +39,10 @@ inner terms are statnet's *valued* terms.  ergmfit gives those a projection make
   node's sum of values: O(deg) per toggle.
 
 Labels ``Proj<mode>~<label>`` (statnet's, also for ``Project(f, 1)``).  Any other inner term
-is refused, by name.  The kernel of the dyadic terms is
+is refused, by name.  A value term the same for every projected value 0..n (n the other
+mode's size: ``atleast(0)``, ``atmost(n)``) is the same on every network: the term declares
+its value statistics (``Term.value_stats``) and the family's ``check_fit`` refuses such a
+one before a fit, by the count family's rule (``statistics()`` keeps it).  The kernel of the dyadic terms is
 :class:`._coreterms.ProjectionKernel`: O(deg) per toggle.
 """
 from __future__ import annotations
