@@ -1186,18 +1186,25 @@ def rebuild_from_info(network, formula, info=None):
 
 def _rebuild_panel(formula, spec):
     """The temporal model of a results file (``spec["series"]``: the waves, transitions,
-    constraints, missing dyads and edge covariates :meth:`TemporalERGM.saved_spec` kept)."""
+    constraints, missing dyads and edge covariates :meth:`TemporalERGM.saved_spec` kept;
+    for EGMME's one cross-section, that network)."""
     from .network.series import NetSeries
     from .results.io import network_from_dict
     panel = spec["series"]
     if panel.get("dropped"):
         raise ResultsFileError(f"the results file could not keep the panel's "
                                f"{', '.join(panel['dropped'])} (not JSON): refit the model")
-    series = NetSeries([network_from_dict(w) for w in panel["waves"]],
-                       missing=panel.get("missing"),
-                       edge_covariates={k: [np.asarray(m, dtype=float) for m in v]
-                                        for k, v in (panel.get("edge_covariates") or {}).items()})
-    m = ERGM(series, formula, constraints=panel.get("constraints"), times=panel.get("times"))
+    if panel.get("cross_section") is not None:
+        m = ERGM(network_from_dict(panel["cross_section"]), formula,
+                 constraints=panel.get("constraints"))
+    else:
+        series = NetSeries([network_from_dict(w) for w in panel["waves"]],
+                           missing=panel.get("missing"),
+                           edge_covariates={k: [np.asarray(v, dtype=float) for v in mats]
+                                            for k, mats in
+                                            (panel.get("edge_covariates") or {}).items()})
+        m = ERGM(series, formula, constraints=panel.get("constraints"),
+                 times=panel.get("times"))
     return m.configured(None, spec.get("offset_coef"), spec.get("target_stats"),
                         spec.get("tempering"))
 

@@ -661,6 +661,19 @@ def test_saved_temporal_fits_rebuild_their_model(tmp_path, ext):
     assert bb.rebuild_model().statistics() == b.model.statistics()
 
 
+def test_saved_cross_section_fit_rebuilds_its_model(tmp_path):
+    # EGMME's one cross-section: rebuilt as that model (before: TypeError, as for panels)
+    m = ef.ERGM(ef.datasets.load("flobusiness"), "g ~ Form(~edges) + Persist(~offset(edges))")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit = m.fit(method="egmme", offset_coef=[np.log(9)], random_state=1, proposals=240,
+                    burnin=10, steps=50, n_iter=3, n_average=2, final_steps=50, fd_steps=50)
+    fit.save(tmp_path / "e.json")
+    back = ef.results.ERGMResults.load(tmp_path / "e.json").rebuild_model()
+    assert type(back).__name__ == "CrossSectionTERGM"
+    assert back.statistics() == m.statistics() and list(back.offset_coef) == [np.log(9)]
+
+
 def test_saved_ego_fit_with_a_left_hand_side_rebuilds(tmp_path):
     # checked, not changed: an ego fit's file and pickle rebuild with "g ~ terms"
     import pickle
