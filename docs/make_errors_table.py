@@ -107,6 +107,13 @@ CASES = [
          '.simulate({"edges": -1.5})', "SettingsError", "cannot say which is which"),
     Case("formula-not-string", S_FORMULA, "A formula that is not a string",
          'ef.ERGM("flomarriage", ["edges"])', "FormulaError", "a formula must be a string"),
+    Case("lhs-not-the-network", S_FORMULA, "A left-hand side other than the dataset's name",
+         'ef.ERGM("flomarriage", "lazega ~ edges")', "FormulaError",
+         "is not the network's name"),
+    Case("lhs-term-name", S_FORMULA, "A term's name as left-hand side (`edges ~ triangle`: "
+         "a `+` typed as `~`)",
+         'ef.ERGM(nx.florentine_families_graph(), "edges ~ triangle")', "FormulaError",
+         "is a term, not a network's name"),
     # -- terms -----------------------------------------------------------------
     Case("unknown-term", S_TERMS, "A misspelt term",
          'ef.ERGM("flomarriage", "edges + triangel")', "TermError",
@@ -172,6 +179,12 @@ CASES = [
          "match for too long",
          'ef.ERGM("flomarriage", "Label(~edges, ~" + \'gsub("", "xyzw", \' * 7 + "."\n'
          '        + ")" * 7 + ")")', "TermError", "the label function"),
+    Case("label-not-a-string", S_TERMS, "A number as an operator's label (`Sum`, `Prod`)",
+         'ef.ERGM("flomarriage", "Prod(~edges, 0)")', "TermError", "label must be a string"),
+    Case("empty-interval", S_TERMS, "A valued term whose statistic is constant whatever the "
+         "values (`ininterval(3, 1)`, `sum(pow=0)`)",
+         'g = nx.DiGraph([(0, 1, {"n": 2}), (1, 2, {"n": 1})])\n'
+         'ef.ERGM(g, "ininterval(3, 1)", response="n")', "TermError", "is empty"),
     # -- networks ---------------------------------------------------------------
     Case("no-nodes", S_NETWORK, "A graph without nodes",
          'ef.ERGM(nx.Graph(), "edges")', "NetworkError", "the network has no nodes"),
@@ -234,6 +247,11 @@ CASES = [
          '(tmp / "ties.csv").write_text("source,target\\n1,2\\n2,3\\n1,2\\n")\n'
          'ef.read_network(tmp / "ties.csv", directed=True)',
          "NetworkError", "repeats the tie"),
+    Case("csv-pair-both-ways", S_FILES, "An undirected pair listed both ways with different "
+         "values",
+         '(tmp / "ties.csv").write_text("source,target,value\\n1,2,3\\n2,1,5\\n")\n'
+         'ef.read_network(tmp / "ties.csv", directed=False)',
+         "NetworkError", "the other way round with a different"),
     Case("csv-self-loop", S_FILES, "A self-loop in a file",
          '(tmp / "ties.csv").write_text("source,target\\n1,1\\n")\n'
          'ef.read_network(tmp / "ties.csv", directed=True)',
@@ -291,6 +309,12 @@ CASES = [
          '    \'</graph></graphml>\')\n'
          'ef.read_network(tmp / "g.graphml")',
          "NetworkError", "is not declared as a <node>"),
+    Case("graphml-duplicate-tie", S_FILES, "A GraphML tie listed twice",
+         '(tmp / "g.graphml").write_text(\'<graphml xmlns="http://graphml.graphdrawing.org/xmlns">\'\n'
+         '    \'<graph edgedefault="directed"><node id="a"/><node id="b"/>\'\n'
+         '    \'<edge source="a" target="b"/><edge source="a" target="b"/></graph></graphml>\')\n'
+         'ef.read_network(tmp / "g.graphml")',
+         "NetworkError", "repeats the tie"),
     Case("too-many-nodes", S_NETWORK, "A network with more nodes than ergmfit handles (10 million)",
          'import scipy.sparse as sp\n'
          'ef.as_network(sp.coo_matrix((2 ** 40, 2 ** 40)), directed=True)',
@@ -325,6 +349,11 @@ CASES = [
     Case("no-variation", S_FIT, "A statistic that cannot change",
          'ef.ERGM("flomarriage", "edges + degree(20)").fit(method="mple")',
          "DegenerateModelError", "has no variation"),
+    Case("constant-value-statistic", S_FIT, "A count statistic the same for every value "
+         "the reference allows (`atleast(-1)` under Poisson; `Proj1(~atleast(0))`)",
+         'g = nx.DiGraph([(0, 1, {"n": 2}), (1, 2, {"n": 1})])\n'
+         'ef.ERGM(g, "sum + atleast(-1)", response="n", reference="Poisson").fit(method="cd")',
+         "DegenerateModelError", "the same for every dyad value"),
     Case("collinear", S_FIT, "Statistics that are combinations of each other",
          'ef.ERGM("flomarriage", "edges + kstar(1)").fit(method="mple")',
          "DegenerateModelError", "linearly dependent"),

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .exceptions import ErgmfitError, FormulaError, NetworkError, SettingsError
+from .exceptions import ErgmfitError, FormulaError, NetworkError, ResultsFileError, SettingsError
 from .formula import formula_rhs, network_names, parse_formula
 from .labeled import make_unique
 from .network import NetworkState, as_network, cache_budget
@@ -1166,6 +1166,8 @@ def rebuild_from_info(network, formula, info=None):
     # the file's formula was accepted when it was fitted: a left-hand side then (before
     # they were checked against the network's name) is dropped, as it was then
     formula = formula_rhs(formula, None)
+    if spec.get("series") is not None:          # a panel (TemporalERGM.saved_spec)
+        return _rebuild_panel(formula, spec)
     if spec.get("response") is not None:        # a count-valued model (CountERGM.saved_spec)
         rows = np.asarray(spec.get("values") or [], dtype=np.int64).reshape(-1, 3)
         return _rebuild_count(network, formula, spec["response"], spec["reference"],
@@ -1178,6 +1180,31 @@ def rebuild_from_info(network, formula, info=None):
     m = ERGM(network, formula, constraints=cons, missing=missing) if taper is None else \
         TaperedERGM(network, formula, constraints=cons, missing=missing, r=taper["r"],
                     tau=taper["tau"], centers=taper["centers"])
+    return m.configured(None, spec.get("offset_coef"), spec.get("target_stats"),
+                        spec.get("tempering"))
+
+
+def _rebuild_panel(formula, spec):
+    """The temporal model of a results file (``spec["series"]``: the waves, transitions,
+    constraints, missing dyads and edge covariates :meth:`TemporalERGM.saved_spec` kept;
+    for EGMME's one cross-section, that network)."""
+    from .network.series import NetSeries
+    from .results.io import network_from_dict
+    panel = spec["series"]
+    if panel.get("dropped"):
+        raise ResultsFileError(f"the results file could not keep the panel's "
+                               f"{', '.join(panel['dropped'])} (not JSON): refit the model")
+    if panel.get("cross_section") is not None:
+        m = ERGM(network_from_dict(panel["cross_section"]), formula,
+                 constraints=panel.get("constraints"))
+    else:
+        series = NetSeries([network_from_dict(w) for w in panel["waves"]],
+                           missing=panel.get("missing"),
+                           edge_covariates={k: [np.asarray(v, dtype=float) for v in mats]
+                                            for k, mats in
+                                            (panel.get("edge_covariates") or {}).items()})
+        m = ERGM(series, formula, constraints=panel.get("constraints"),
+                 times=panel.get("times"))
     return m.configured(None, spec.get("offset_coef"), spec.get("target_stats"),
                         spec.get("tempering"))
 

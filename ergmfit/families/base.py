@@ -6,6 +6,43 @@ import numpy as np
 from ..exceptions import SettingsError
 
 
+class ValueSupport:
+    """The values ``lo``, ``lo`` + 1, ..., ``hi`` (None: unbounded) a dyad's value can
+    take, and ``text`` saying whose they are (ends "the same for every <text>")."""
+
+    __slots__ = ("lo", "hi", "text")
+
+    def __init__(self, lo, hi, text):
+        self.lo, self.hi, self.text = lo, hi, text
+
+    def __repr__(self):
+        return f"ValueSupport({self.lo!r}, {self.hi!r}, {self.text!r})"
+
+
+def constant_value(kind, params, lo, hi):
+    """h(y) of one value statistic (``_coreterms.transform_value``) if it is the same for
+    every integer y from ``lo`` to ``hi`` (None: no top), else None.  The statistics are
+    steps at their thresholds (atleast, ininterval, ...), or vary from lo to lo + 2 (pow,
+    nonzero, lfactorial): the values at the support's ends and around each threshold
+    decide.
+
+    >>> constant_value("atleast", [0.0], 0, None), constant_value("atmost", [4.0], 0, 5)
+    (1.0, None)
+    """
+    import math
+    from ..terms._coreterms import transform_value
+    points = {lo, lo + 1, lo + 2}
+    for p in params:
+        if math.isfinite(p) and abs(p) < 2 ** 53:
+            f = math.floor(p)
+            points.update((f - 1, f, f + 1, f + 2))
+    if hi is not None:
+        points.add(hi)
+    values = {transform_value(kind, list(params), float(y)) for y in points
+              if y >= lo and (hi is None or y <= hi)}
+    return values.pop() if len(values) == 1 else None
+
+
 class ModelFamily:
     """What a model's state is and how the engine samples it.
 
@@ -118,7 +155,43 @@ class ModelFamily:
 
     def check_fit(self, model) -> None:
         """Raise an :class:`~ergmfit.exceptions.ErgmfitError` naming what no estimator can
-        fit in ``model`` under this family (checked before every fit); nothing here."""
+        fit in ``model`` under this family (checked before every fit).  Here: a statistic
+        of one dyad value alone (:meth:`value_statistics`: ``atleast``, ``nonzero``,
+        ``CMP``, ...) that is the same for every value the dyad can take (``atleast(0)`` of
+        counts, ``Proj1(~atmost(5))`` with 5 mode-2 nodes) is the same on every network,
+        and its coefficient cannot be estimated: a DegenerateModelError naming it (an
+        offset's fixed coefficient is not estimated and passes; ``statistics()`` and
+        ``simulate()`` take them all, as statnet's ``summary``)."""
+        offsets = [lab.startswith("offset(") for lab in model.stat_labels]
+        if len(offsets) != sum(len(t.labels) for t in model.terms):
+            offsets = []        # not one statistic label per term label: none read as offset
+        constant, start = {}, 0
+        for term in model.terms:
+            for k, label, kind, params, support in self.value_statistics(term):
+                value = constant_value(kind, params, support.lo, support.hi)
+                at = start + k
+                if value is not None and not (at < len(offsets) and offsets[at]):
+                    constant.setdefault(support.text, []).append(f"{label} (always {value:g})")
+            start += len(term.labels)
+        if constant:
+            from ..exceptions import DegenerateModelError
+            raise DegenerateModelError("; ".join(
+                f"{', '.join(labels)}: the same for every {text}, so the same on every "
+                "network: its coefficient cannot be estimated; remove it or change its "
+                "arguments" for text, labels in constant.items()))
+
+    def value_statistics(self, term):
+        """The statistics of ``term`` that are a function of one dyad's value summed over
+        the dyads, as ``(index, label, kind, params, support)``: ``kind`` and ``params``
+        as :func:`~ergmfit.terms._coreterms.transform_value` takes them, ``support`` a
+        :class:`ValueSupport`, the values the dyad can take.  Here those the term declares
+        with their own support (``Term.value_stats``: ``Project()``'s, the shared-partner
+        counts of the projection)."""
+        declared = getattr(term, "value_stats", None)
+        if declared is None:
+            return []
+        items, support = declared
+        return [(k, term.labels[k], kind, params, support) for k, kind, params in items]
 
     def check_kernel(self, term) -> None:
         """Raise TypeError unless ``term``'s kernel follows the family's kernel contract."""

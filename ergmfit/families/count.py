@@ -8,7 +8,7 @@ from ..sampling._proposals import (CountGibbs, CountRandom, CountRowResample, Co
 from ..sampling._mh import CountMHSampler
 from ..sampling.space import AllDyads
 from ..terms._valued import CountKernel, ValueKernel
-from .base import ModelFamily
+from .base import ModelFamily, ValueSupport
 from .reference import Reference, parse_reference
 
 
@@ -34,7 +34,7 @@ class CountFamily(ModelFamily):
     * ``"row"``: tie/no-tie mixed with a whole row or column redrawn from its dyads'
       tilted full conditionals (:class:`~ergmfit.sampling._proposals.CountRowResample`).
       Neither mixed the issue-554 model's bistable node strengths faster per CPU
-      second than tie/no-tie (docs/valued_terms.md, session 19).
+      second than tie/no-tie (docs/valued_terms.md, "node-level bistability").
 
     The jump (see ``ergmfit/sampling/_countproposals.pxi``): Poisson(y + 1/2)
     without y on an unbounded support, uniform on the rest of a bounded one.
@@ -111,26 +111,19 @@ class CountFamily(ModelFamily):
                             f"{self.reference.support}: use Binomial(t) or DiscUnif(a, b) "
                             f"with t, b <= {top}")
 
-    def check_fit(self, model) -> None:
-        """Before any estimator: a statistic of the dyad values alone (``atleast``,
-        ``nonzero``, ``CMP``, ...) that is the same for every value the reference allows
-        (``atleast(-1)`` or ``atleast(0)`` under Poisson: every dyad) is the same on every
-        network, and its coefficient cannot be estimated: a DegenerateModelError naming
-        it (``statistics()`` and ``simulate()`` take it, as statnet's ``summary``)."""
-        constant = []
-        for term in model.terms:
-            if isinstance(term.kernel, ValueKernel):
-                for label, (kind, params) in zip(term.labels, term.kernel.items):
-                    value = _constant_on(kind, params, self.reference)
-                    if value is not None:
-                        constant.append(f"{label} (always {value:g})")
-        if constant:
-            from ..exceptions import DegenerateModelError
-            raise DegenerateModelError(
-                f"{', '.join(constant)}: the same for every dyad value the reference "
-                f"{self.reference.label} allows ({self.reference.support}), so the same on "
-                "every network: its coefficient cannot be estimated; remove it or change its "
-                "arguments")
+    def value_statistics(self, term):
+        """Besides the declared ones (:meth:`ModelFamily.value_statistics`): the statistics
+        of a valued term of the value alone (``atleast``, ``nonzero``, ``CMP``, ...), on
+        the values the reference allows (``atleast(-1)`` under Poisson: every dyad, the
+        same on every network; :meth:`ModelFamily.check_fit` refuses it before a fit)."""
+        out = super().value_statistics(term)
+        if isinstance(term.kernel, ValueKernel):
+            ref = self.reference
+            support = ValueSupport(ref.lo, ref.hi, f"dyad value the reference {ref.label} "
+                                                   f"allows ({ref.support})")
+            out += [(k, label, kind, params, support) for k, (label, (kind, params))
+                    in enumerate(zip(term.labels, term.kernel.items))]
+        return out
 
     def state_arrays(self, compiled) -> dict:
         """``x_on``: the nonzero dyads (variables); ``x_values``: their values."""
@@ -221,22 +214,3 @@ class CountDyads(AllDyads):
 
     def make_sampler(self, cm, proposal, seed):
         return self.family.make_sampler(cm, proposal, seed)
-
-
-def _constant_on(kind, params, ref):
-    """h(y) of one value statistic (``_coreterms.transform_value``) if it is the same for
-    every value y of the reference's support, else None.  The statistics are steps at
-    their thresholds (atleast, ininterval, ...), or vary from lo to lo + 2 (pow, nonzero,
-    lfactorial): the values at the support's ends and around each threshold decide."""
-    import math
-    from ..terms._coreterms import transform_value
-    points = {ref.lo, ref.lo + 1, ref.lo + 2}
-    for p in params:
-        if math.isfinite(p) and abs(p) < 2 ** 53:
-            f = math.floor(p)
-            points.update((f - 1, f, f + 1, f + 2))
-    if ref.hi is not None:
-        points.add(ref.hi)
-    values = {transform_value(kind, list(params), float(y)) for y in points
-              if y >= ref.lo and (ref.hi is None or y <= ref.hi)}
-    return values.pop() if len(values) == 1 else None

@@ -15,29 +15,35 @@ def _read_with_networkx(raw, where, fmt, directed, weights, duplicates):
         if fmt == "graphml":
             g = nx.read_graphml(_io.BytesIO(raw))
         else:
-            try:
-                g = nx.read_gml(_io.BytesIO(raw), label="label")
-            except nx.NetworkXError as exc:
-                if "no 'label' attribute" not in str(exc):
-                    raise
-                g = nx.read_gml(_io.BytesIO(raw), label="id")
+            g = _read_gml(raw)
     except Exception as exc:  # any parse failure of the file, reported as ours
         msg = str(exc) or type(exc).__name__
         kind = "GML" if fmt == "gml" else "GraphML"
         raise DataFormatError(f"{where} is not a valid {kind} file: {msg}") from None
-    if fmt == "graphml":
-        _check_graphml_endpoints(raw, where)
+    listings = _graphml_edges(raw, where) if fmt == "graphml" else None
     if g.is_multigraph():
-        if duplicates == "error":
+        if listings is not None:
+            g = _merge_listings(g, listings, where, duplicates)
+        else:
+            if duplicates == "error":
+                u, v = _a_repeated_pair(g)
+                raise NetworkError(f"{where} lists the tie {u!r} - {v!r} (and possibly others) "
+                                   "more than once; ergmfit models binary ties: remove the "
+                                   "repeated ties, or pass duplicates='merge' (command line: "
+                                   "--duplicates merge) to keep one")
+            # the edge-list readers' rule: the first listing kept (networkx keeps a pair's
+            # listings in file order), the same warning
+            simple = nx.DiGraph() if g.is_directed() else nx.Graph()
+            simple.graph.update(g.graph)
+            simple.add_nodes_from(g.nodes(data=True))
+            for u, v, data in g.edges(data=True):
+                if not simple.has_edge(u, v):
+                    simple.add_edge(u, v, **data)
             u, v = _a_repeated_pair(g)
-            raise NetworkError(f"{where} lists the tie {u!r} - {v!r} (and possibly others) more "
-                               "than once; ergmfit models binary ties: remove the repeated ties, "
-                               "or pass duplicates='merge' (command line: --duplicates merge) "
-                               "to keep one")
-        extra = g.number_of_edges()
-        g = nx.DiGraph(g) if g.is_directed() else nx.Graph(g)
-        _warn(f"{where}: {extra - g.number_of_edges()} repeated tie(s) were merged "
-                      "(the last listing's attributes kept)")
+            _warn(f"{g.number_of_edges() - simple.number_of_edges()} tie(s) are listed more "
+                  f"than once (e.g. {u!r} - {v!r} in {where}); each was kept once, with the "
+                  "first listing's attributes")
+            g = simple
     if g.number_of_nodes() == 0:
         raise NetworkError(f"{where} has no nodes")
     net = Network.from_networkx(g, weights=weights)
@@ -47,23 +53,88 @@ def _read_with_networkx(raw, where, fmt, directed, weights, duplicates):
     return net
 
 
-def _check_graphml_endpoints(raw, where):
-    """Every edge of a GraphML file joins declared nodes (networkx would silently add them)."""
-    import xml.etree.ElementTree as ET
-    declared, pending = set(), []
-    for _, el in ET.iterparse(_io.BytesIO(raw), events=("end",)):
-        tag = el.tag.rsplit("}", 1)[-1]
+def _read_gml(raw):
+    """A GML file as networkx reads it (node labels, else ids); a tie listed twice in a file
+    that does not declare ``multigraph 1`` (networkx refuses it as invalid GML) is read as
+    a multigraph, for the caller's ``duplicates`` rule."""
+    import re
+    import networkx as nx
+
+    def read(data):
+        try:
+            return nx.read_gml(_io.BytesIO(data), label="label")
+        except nx.NetworkXError as exc:
+            if "no 'label' attribute" not in str(exc):
+                raise
+            return nx.read_gml(_io.BytesIO(data), label="id")
+    try:
+        return read(raw)
+    except nx.NetworkXError as exc:
+        if not re.search(r"edge #\d+ \(.*\) is duplicated", str(exc)):
+            raise
+        # read as the multigraph it is: the caller applies ``duplicates`` to it
+        return read(re.sub(rb"graph\s*\[", b"graph [ multigraph 1", raw, count=1))
+
+
+def _graphml_edges(raw, where):
+    """The ``(source, target, line)`` of every ``<edge>`` of a GraphML file, in file order;
+    every edge must join declared nodes (networkx would silently add them)."""
+    import xml.parsers.expat
+    declared, edges = set(), []
+    parser = xml.parsers.expat.ParserCreate(namespace_separator="}")
+
+    def start(tag, attrs):
+        tag = tag.rsplit("}", 1)[-1]
         if tag == "node":
-            declared.add(el.get("id"))
+            declared.add(attrs.get("id"))
         elif tag == "edge":
-            for end in ("source", "target"):
-                if el.get(end) not in declared:     # or declared later: checked at the end
-                    pending.append((end, el.get(end), el.get("source"), el.get("target")))
-            el.clear()
-    for end, v, s, t in pending:
-        if v not in declared:
-            raise NetworkError(f"{where}: the edge {s!r} -> {t!r} has a {end} {v!r} that is not "
-                               "declared as a <node>; declare the node or remove the edge")
+            edges.append((attrs.get("source"), attrs.get("target"), parser.CurrentLineNumber))
+    parser.StartElementHandler = start
+    parser.Parse(raw, True)              # networkx parsed it: well-formed
+    for s, t, _ in edges:                # a node may be declared after its edges
+        for end, v in (("source", s), ("target", t)):
+            if v not in declared:
+                raise NetworkError(f"{where}: the edge {s!r} -> {t!r} has a {end} {v!r} that is "
+                                   "not declared as a <node>; declare the node or remove the "
+                                   "edge")
+    return edges
+
+
+def _merge_listings(g, listings, where, duplicates):
+    """A GraphML multigraph (a tie listed more than once) as a simple graph, by the edge-list
+    readers' rule (:func:`._common._clean_ties`): a repeated listing is an error naming both
+    lines unless ``duplicates="merge"``, which keeps the first listing's attributes and
+    warns; undirected, a pair listed both ways is one tie (merged with a warning; an error
+    if the two listings' attributes differ, unless "merge")."""
+    import networkx as nx
+    import numpy as np
+    from ._common import _clean_ties, _Locs
+    nodes = list(g.nodes)
+    index = {str(v): k for k, v in enumerate(nodes)}
+    # networkx keeps a pair's listings in file order (its keys: the edge ids, or 0, 1, ...;
+    # two listings of one pair with the same id are one to it, the last one's attributes)
+    seen, data = {}, []
+    for s, t, _ in listings:
+        pair = (s, t) if g.is_directed() else frozenset((s, t))
+        k = seen.get(pair, 0)
+        seen[pair] = k + 1
+        values = list(g[nodes[index[s]]][nodes[index[t]]].values())
+        data.append(values[min(k, len(values) - 1)])
+    t = np.array([index[s] for s, _, _ in listings], dtype=np.int64)
+    h = np.array([index[v] for _, v, _ in listings], dtype=np.int64)
+    names = sorted({a for d in data for a in d}, key=str)
+    attrs = [(a, [d.get(a) for d in data]) for a in names]
+    # "d.graphml, line 9 (edge 3)": the line, and which <edge> (several may share a line)
+    locs = _Locs(f"{where}, line", [f"{ln} (edge {k + 1})" for k, (_, _, ln)
+                                     in enumerate(listings)])
+    shown = ([int(v) for v in nodes] if all(isinstance(v, str) and _CANONICAL_INT.fullmatch(v)
+                                            for v in nodes) else nodes)   # as the network's
+    keep = _clean_ties(t, h, len(nodes), g.is_directed(), duplicates, locs, shown, attrs)
+    out = nx.DiGraph() if g.is_directed() else nx.Graph()
+    out.graph.update(g.graph)
+    out.add_nodes_from(g.nodes(data=True))
+    out.add_edges_from((nodes[t[k]], nodes[h[k]], data[k]) for k in keep.tolist())
+    return out
 
 
 def _a_repeated_pair(g):

@@ -62,7 +62,9 @@ Ties
 ----
 * Self-loops are an error (ERGMs here have no loops).
 * A tie listed twice is an error naming both lines, unless
-  ``duplicates="merge"``, which keeps the first listing and warns.
+  ``duplicates="merge"``, which keeps the first listing and warns (edge
+  lists, Pajek and GraphML files alike; a GML file's repeated tie is named
+  by its nodes, not by its lines).
 * In an undirected edge list, ``i,j`` and ``j,i`` both listed are one tie:
   they are merged with a warning (statnet does the same: an undirected
   network has one tie per pair); the first listing and its edge attributes

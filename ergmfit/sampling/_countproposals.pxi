@@ -351,7 +351,7 @@ cdef class CountStrength(CountProposal):
     A model without groups gets ``base``'s moves only; a group with fewer than ``size``
     candidates is no move.  By name: ``proposal="strength"`` (the defaults).  On the
     issue-554 model it mixed no faster per CPU second than tie/no-tie
-    (docs/valued_terms.md, session 19).
+    (docs/valued_terms.md, "node-level bistability").
 
     Examples
     --------
@@ -457,15 +457,16 @@ cdef class CountRowResample(CountProposal):
     none).  Bounded references only (an unbounded one gets ``base``'s moves).
 
     A node whose strength is bistable under ``nodeocovar``/``nodeicovar`` (a low state
-    near the data and a saturated one: docs/valued_terms.md, session 19) crosses between
-    its states in one move, when λ matches the field between them, instead of diffusing
-    across the barrier one value at a time.
+    near the data and a saturated one: docs/valued_terms.md, "node-level bistability")
+    crosses between its states in one move, when λ matches the field between them,
+    instead of diffusing across the barrier one value at a time.
 
     Hastings: the reverse move draws the old values from the conditionals at the new
     network tilted by -λ (λ's law is symmetric), so q(y' -> y) / q(y -> y') is the
     product over the group of p'(y_r) / p(y'_r), both computed exactly.  By name:
     ``proposal="row"`` (the defaults).  On the issue-554 model it crossed between the
-    states less often per CPU second than tie/no-tie (docs/valued_terms.md, session 19).
+    states less often per CPU second than tie/no-tie (docs/valued_terms.md, "node-level
+    bistability").
 
     Examples
     --------

@@ -92,6 +92,14 @@ class CrossSectionTERGM(TemporalERGM):
                 "method='egmme', or give the waves as ef.NetSeries([g0, g1, ...])")
         return ERGM.fit(self, name, random_state=random_state, verbose=verbose, **kwargs)
 
+    def saved_spec(self) -> dict:
+        """:meth:`TemporalERGM.saved_spec` with the panel's ``"cross_section"`` (the one
+        observed network): a results file rebuilds this model, not a two-wave panel."""
+        from ..results import network_to_dict
+        out = super().saved_spec()
+        out["series"]["cross_section"] = network_to_dict(self.cross_section)
+        return out
+
     def with_constraints(self, constraints):
         return CrossSectionTERGM(self.cross_section, self.formula,
                                  constraints=constraints if constraints is not None

@@ -146,7 +146,9 @@ class TemporalERGM(ERGM):
                 # btergm models every wave when no term looks back (wave 0 included)
                 model = TemporalERGM(self.series, self.formula, self.user_constraints,
                                      times=list(range(self.series.n_waves)))
-            return BTERGM(random_state=random_state, **kwargs).fit(model)
+            res = BTERGM(random_state=random_state, **kwargs).fit(model)
+            res.diagnostics.sample_space = model.saved_spec()  # a results file rebuilds it
+            return res
         if name == "cmle" and self.exact_cmle_available(kwargs):
             # the conditional likelihood of a model dyad-independent given the previous
             # networks is its pseudo-likelihood: the CMLE is the CMPLE, exactly (as tergm)
@@ -311,6 +313,29 @@ class TemporalERGM(ERGM):
 
     def __reduce__(self):
         return (TemporalERGM, (self.series, self.formula, self.user_constraints, self.times))
+
+    def saved_spec(self) -> dict:
+        """:meth:`ERGM.saved_spec` and the panel (``"series"``: its waves, the transitions
+        fitted, the user's constraints, the waves' missing dyads and edge covariates): a
+        results file rebuilds this model from them (:func:`ergmfit.model.rebuild_from_info`,
+        the static models' path), not an ERGM of the combined network it holds."""
+        import json
+        from ..results import network_to_dict
+        out = super().saved_spec()
+        s = self.series
+        panel = {"waves": [network_to_dict(w) for w in s.waves],
+                 "times": None if self._default_times else [int(t) for t in self.times]}
+        for key, value in (("constraints", self.user_constraints), ("missing", s.missing),
+                           ("edge_covariates", {k: [np.asarray(m).tolist() for m in v]
+                                                for k, v in s.edge_covariates.items()})):
+            if value:
+                try:
+                    json.dumps(value, allow_nan=False)
+                    panel[key] = value
+                except (TypeError, ValueError):
+                    panel.setdefault("dropped", []).append(key)
+        out["series"] = panel
+        return out
 
     def __repr__(self):
         return f"ERGM({self.series!r}, {self.formula!r})"

@@ -131,15 +131,17 @@ def prod_operator(net, formulas, label=None):
     """Elementwise product of formulas with equally many statistics, each raised to its
     left-hand side (``Prod(list(~f, 2 ~ g))``, ``"prod" ~ f``, ``"geomean" ~ f``); labels
     ``Exp~Sum~<label>`` as statnet's (Exp(~Sum(~Log(f), label))); the exact product."""
-    from .operators import keep_first_curvature, weighted_formulas
+    from .operators import formula_labels, keep_first_curvature, sum_labels, weighted_formulas
     sizes = []
     terms, W = weighted_formulas(net, formulas, "Prod", ("prod", "geomean"), "power", sizes)
     width = W.shape[0]
-    name = "Prod" if label is None else str(label)
 
-    def numbered(k):
-        return [f"Exp~Sum~{name}"] if k == 1 else [f"Exp~Sum~{name}{j + 1}" for j in range(k)]
-    labels = numbered(width)
+    def named(groups, k):
+        # statnet's Exp(~Sum(~Log(f), label)): Sum's labels (and its rules for ``label``:
+        # a string, strings, I, identity or a label function) over the Log()s, after "Exp~"
+        logs = [["Log~" + lab for lab in group] for group in groups]
+        return ["Exp~" + v for v in sum_labels("Prod", label, logs, k, "Sum~")]
+    labels = named(formula_labels(terms, sizes), width)
     empty = np.concatenate([t.on_empty() for t in terms])
     kernel = TransformKernel([t.kernel for t in terms], "prod", empty, 0.0, width, W)
     # its value on the empty graph, for terms built on it (the kernel is exact at the top)
@@ -147,8 +149,11 @@ def prod_operator(net, formulas, label=None):
         true = np.array([np.prod([v ** w for v, w in zip(empty, row) if w != 0])
                          for row in np.asarray(W, dtype=float)])
     # as Exp(~Sum(~Log(f))): a curved first formula keeps its parameters and map
-    return keep_first_curvature("Prod", Term("Prod", labels, kernel, true_empty=true),
-                                terms[:sizes[0]], width, lambda names: numbered(len(names)))
+    first = terms[:sizes[0]]
+    pgroups = [[lab for t in first for lab in t.param_labels]]
+    return keep_first_curvature("Prod", Term("Prod", labels, kernel, true_empty=true), first,
+                                width, lambda names: named(pgroups, len(names)),
+                                vector_label=isinstance(label, list) and len(label) > 1)
 
 
 def _check_shape(M, rows, cols):

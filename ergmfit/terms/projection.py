@@ -39,7 +39,10 @@ inner terms are statnet's *valued* terms.  ergmfit gives those a projection make
   node's sum of values: O(deg) per toggle.
 
 Labels ``Proj<mode>~<label>`` (statnet's, also for ``Project(f, 1)``).  Any other inner term
-is refused, by name.  The kernel of the dyadic terms is
+is refused, by name.  A value term the same for every projected value 0..n (n the other
+mode's size: ``atleast(0)``, ``atmost(n)``) is the same on every network: the term declares
+its value statistics (``Term.value_stats``) and the family's ``check_fit`` refuses such a
+one before a fit, by the count family's rule (``statistics()`` keeps it).  The kernel of the dyadic terms is
 :class:`._coreterms.ProjectionKernel`: O(deg) per toggle.
 """
 from __future__ import annotations
@@ -238,6 +241,7 @@ def _project(net, formula, mode, name="Project"):
     on_demand = net.n > HELD_NODES if ON_DEMAND is None else ON_DEMAND
     groups, labels, empty = [], [], []       # kernels in formula order
     items, kernels = [], []                  # the dyadic items of the current group
+    values = []                              # the value statistics (Term.value_stats)
 
     def close_group():
         if items:
@@ -249,6 +253,7 @@ def _project(net, formula, mode, name="Project"):
     for call in f.terms:
         if call.name in VALUE_TERMS:
             its, labs = _value_items(name, call)
+            values += [(len(labels) + k, kind, par) for k, (kind, par, _) in enumerate(its)]
             items += its
             labels += labs
             npairs = sub.n * (sub.n - 1) / 2.0
@@ -288,7 +293,16 @@ def _project(net, formula, mode, name="Project"):
     if not groups:
         raise TermError(f"term {name}: the formula has no terms")
     kernel = groups[0] if len(groups) == 1 else LinearKernel(groups)
-    return Term(name, [f"Proj{mode}~{lab}" for lab in labels], kernel, empty=np.array(empty))
+    term = Term(name, [f"Proj{mode}~{lab}" for lab in labels], kernel, empty=np.array(empty))
+    if values:
+        # a projected tie's value: the partners two nodes of ``mode`` share, 0 to the other
+        # mode's size; a value statistic the same for all of them is refused before a fit
+        other = net.n - net.bipartite if mode == 1 else net.bipartite
+        from ..families.base import ValueSupport
+        term.value_stats = (values, ValueSupport(0, other, (
+            f"value a projected tie can take (0..{other}: the mode-{3 - mode} partners two "
+            f"mode-{mode} nodes can share)")))
+    return term
 
 
 @register("Project", kinds=UNDIRECTED, params=[Param("formula"), Param("mode")], family=FAMILY)

@@ -95,6 +95,12 @@ class Term:
     # Set from the registration (``register(reads=)``) or by an operator from its inner
     # terms; a dyad-independent term reads none (:attr:`locality`)
     reads: Any = None
+    # statistics that are a function of one dyad's value summed over the dyads, on values
+    # the term fixes itself (Project(): a projected tie's shared-partner count, 0 to the
+    # other mode's size): ([(index of the statistic, kind, params)], ValueSupport), kind and
+    # params as ``_coreterms.transform_value`` takes them.  The family's ``check_fit``
+    # refuses one that is the same for every value (:meth:`ModelFamily.value_statistics`)
+    value_stats: Any = None
 
     @property
     def locality(self):
@@ -386,6 +392,11 @@ NUMERIC_HINTS = {
 }
 
 
+def _spelt(name, specs):
+    """Whether one of ``specs`` is named ``name`` (or has it as an alias) as spelt."""
+    return any(name == s.name or name in s.aliases for s in specs)
+
+
 def get_term(name: str, directed=None, state=BINARY_STATE) -> TermSpec:
     """The spec of term ``name`` (case-insensitive, aliases accepted).
 
@@ -401,6 +412,12 @@ def get_term(name: str, directed=None, state=BINARY_STATE) -> TermSpec:
     if not specs and not _ALL_LOADED:
         load_all_families()         # a name the index does not know: the whole table
         specs = lookup.get(key)
+    if specs and state == COUNT_STATE and not _spelt(name, specs):
+        # found only case-insensitively: a binary term spelt exactly so is what was meant
+        # (statnet's operator Sum(~f), not the valued sum(pow), which read "~f" as pow)
+        _load_families_of(key, BINARY_STATE)
+        if _spelt(name, _LOOKUP.get(key, [])):
+            specs = None
     if not specs and state == COUNT_STATE:
         _load_families_of(key, BINARY_STATE)
     if not specs and state == COUNT_STATE and name.lower() in _LOOKUP:

@@ -98,6 +98,19 @@ def test_binary_terms_refused_on_valued_models():
         ef.ERGM(graph([1, 2, 3, 1]), "sum(pow=-1)", response="n")
 
 
+def test_a_binary_operator_is_not_read_as_the_valued_term_of_another_case():
+    # names are case-insensitive, but statnet's operator Sum(~f) spelt exactly so is the
+    # binary operator, not the valued sum(pow): before, Sum(~atleast(-1)) in a count model
+    # gave "term sum: sum: pow must be a number, got FormulaArg(text='atleast(-1)', ...)"
+    g = graph([1, 2, 3, 1])
+    for f in ("sum + Sum(~atleast(-1))", "Sum + nonzero"):
+        with pytest.raises(TermError, match=r"term 'Sum' is a term of binary networks and "
+                                            r"has no valued form"):
+            ef.ERGM(g, f, response="n", reference="Poisson")
+    # another case of a valued name, with no binary term so spelt, is still that term
+    assert ef.ERGM(g, "SUM + cmp", response="n").labels == ["sum", "CMP"]
+
+
 def test_valued_terms_not_in_the_binary_table():
     with pytest.raises(TermError, match="unknown term 'nonzero'"):
         ef.ERGM(nx.path_graph(4), "edges + nonzero")

@@ -525,10 +525,71 @@ def test_undirected_pair_both_ways_with_different_values(tmp_path):
 def test_duplicate_ties_graphml(tmp_path):
     g = nx.MultiDiGraph([(1, 2), (1, 2), (2, 3)])
     nx.write_graphml(g, tmp_path / "m.graphml")
-    with pytest.raises(NetworkError, match="more than once"):
+    with pytest.raises(NetworkError, match=r"m.graphml, line 8 \(edge 2\) repeats the tie 1 -> 2 "
+                                           r"of m.graphml, line 7 \(edge 1\)"):
         read_network(tmp_path / "m.graphml")
-    with pytest.warns(UserWarning, match="1 repeated tie"):
+    with pytest.warns(UserWarning, match=r"1 tie\(s\) are listed more than once"):
         assert read_network(tmp_path / "m.graphml", duplicates="merge").n_ties == 2
+
+
+def graphml(directed, edges):
+    """A GraphML file by hand: nodes 1, 2, 3; ``edges`` (source, target, w) one a line from
+    line 7 on, in this order."""
+    head = ('<?xml version="1.0" encoding="UTF-8"?>\n'
+            '<graphml xmlns="http://graphml.graphdrawing.org/xmlns">\n'
+            '<key id="w" for="edge" attr.name="w" attr.type="int"/>\n'
+            f'<graph edgedefault="{"directed" if directed else "undirected"}">\n'
+            '<node id="1"/><node id="2"/>\n<node id="3"/>\n')
+    body = "".join(f'<edge source="{s}" target="{t}"><data key="w">{w}</data></edge>\n'
+                   for s, t, w in edges)
+    return head + body + "</graph>\n</graphml>\n"
+
+
+def test_graphml_repeated_ties_follow_the_edge_list_rule(tmp_path):
+    # a tie listed twice: the CSV reader's error naming both lines, and with
+    # duplicates='merge' its warning and the FIRST listing's attributes (before: "lists the
+    # tie '1' - '2' (and possibly others)", and the merge kept the last listing's)
+    p = write(tmp_path, "d.graphml", graphml(True, [(1, 2, 1), (2, 3, 2), (1, 2, 5)]))
+    with pytest.raises(NetworkError, match=r"d.graphml, line 9 \(edge 3\) repeats the tie "
+                                           r"1 -> 2 of d.graphml, line 7 \(edge 1\); "
+                                           r".*duplicates='merge'"):
+        read_network(p)
+    with pytest.warns(UserWarning, match=r"1 tie\(s\) are listed more than once \(e.g. "
+                                         r"d.graphml, line 9 \(edge 3\)\); each was kept "
+                                         r"once, with the first listing's attributes"):
+        net = read_network(p, duplicates="merge")
+    assert edge_table(net) == {(1, 2): {"w": 1}, (2, 3): {"w": 2}}
+    # undirected: a pair listed both ways is one tie (a warning), an error if the values
+    # differ, unless 'merge' (the first kept), as for an edge list
+    q = write(tmp_path, "u.graphml", graphml(False, [(1, 2, 3), (2, 3, 1), (2, 1, 3)]))
+    with pytest.warns(UserWarning, match=r"listed in both directions \(e.g. u.graphml, line 7 "
+                                         r"\(edge 1\) and u.graphml, line 9 \(edge 3\)\)"):
+        assert edge_table(read_network(q)) == {frozenset((1, 2)): {"w": 3},
+                                               frozenset((2, 3)): {"w": 1}}
+    r = write(tmp_path, "v.graphml", graphml(False, [(1, 2, 3), (2, 3, 1), (2, 1, 5)]))
+    with pytest.raises(NetworkError, match=r"v.graphml, line 9 \(edge 3\) lists the pair 2 -- 1 "
+                                           r"of v.graphml, line 7 \(edge 1\) the other way "
+                                           r"round with a different 'w' \(5, there 3\)"):
+        read_network(r)
+    with pytest.warns(UserWarning, match="both directions"):
+        net = read_network(r, duplicates="merge")
+    assert edge_table(net) == {frozenset((1, 2)): {"w": 3}, frozenset((2, 3)): {"w": 1}}
+
+
+def test_gml_repeated_ties_follow_the_edge_list_rule(tmp_path):
+    # before: a repeated edge in a GML file without "multigraph 1" was "not a valid GML
+    # file" even under duplicates='merge', and with it the merge kept the LAST listing
+    for head in ("", "multigraph 1\n"):
+        p = write(tmp_path, "d.gml", "graph [\ndirected 1\n" + head +
+                  'node [ id 1 label "a" ]\nnode [ id 2 label "b" ]\n'
+                  "edge [ source 1 target 2 w 1 ]\nedge [ source 1 target 2 w 5 ]\n]\n")
+        with pytest.raises(NetworkError, match=r"d.gml lists the tie 'a' - 'b' .*more than "
+                                               r"once.*duplicates='merge'"):
+            read_network(p)
+        with pytest.warns(UserWarning, match=r"1 tie\(s\) are listed more than once .*first "
+                                             r"listing's attributes"):
+            net = read_network(p, duplicates="merge")
+        assert edge_table(net) == {("a", "b"): {"w": 1}}
 
 
 def test_ids_missing_from_node_file(tmp_path):

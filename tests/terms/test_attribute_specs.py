@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import ergmfit as ef
-from ergmfit.exceptions import ErgmfitError, FormulaError
+from ergmfit.exceptions import ErgmfitError, FormulaError, TermError
 from ergmfit.formula import CollapseSmallest, LevelSelector, parse_formula
 
 
@@ -290,6 +290,23 @@ def test_sum_labels_as_statnet():
     assert got == {"edges edges": 40.0, "absdiff.wealth absdiff.wealth": 2292.0}
     assert stats(flo, 'Sum(~edges + triangle, c("e", "t"))') == {"Sum~e": 20.0, "Sum~t": 3.0}
     assert parse_formula("a(rep(c(1, 2), each=2, length.out=5))")[0].args == ([1, 1, 2, 2, 1],)
+
+
+def test_prod_label_follows_sums_rules():
+    """Prod(f, label) is statnet's Exp(~Sum(~Log(f), label)): the label is Sum's (a string,
+    strings, I, identity, a label function), so a number is refused as Sum refuses it
+    (before: Prod(~edges, 0) was labelled 'Exp~Sum~0' and a vector "Exp~Sum~['a', 'b']1")."""
+    flo = ef.datasets.load("flomarriage")
+    for bad in ("0", "1.5", "TRUE"):
+        with pytest.raises(TermError, match=r"term Prod: label must be a string"):
+            stats(flo, f"Prod(~edges, {bad})")
+    with pytest.raises(TermError, match=r"term Prod: label must be one string or 2 strings"):
+        stats(flo, 'Prod(~edges + triangle, c("a", "b", "c"))')
+    assert list(stats(flo, 'Prod(~edges + triangle, c("e", "t"))')) == ["Exp~Sum~e", "Exp~Sum~t"]
+    assert list(stats(flo, 'Prod(~edges + triangle, "x")')) == ["Exp~Sum~x1", "Exp~Sum~x2"]
+    assert list(stats(flo, "Prod(~edges)")) == ["Exp~Sum~Prod"]
+    assert list(stats(flo, "Prod(~edges, I)")) == ["Exp~Log~edges"]
+    assert list(stats(flo, "Prod(~edges, identity)")) == ["Exp~Sum~Log~edges"]
 
 
 def test_r_argument_matching_and_for_loops():

@@ -329,3 +329,43 @@ def test_davis_against_networkx_weighted_projection():
         w = [d["weight"] for *_, d in P.edges(data=True)]
         want += [sum(w), len(w), sum(x >= 3 for x in w)]
     assert got == want == [322, 139, 46, 214, 66, 42]
+
+
+@pytest.mark.parametrize("formula, match", [
+    # a projected tie's value is 0..5 (the 5 mode-2 nodes) onto mode 1, 0..12 onto mode 2
+    ("edges + Proj1(~atleast(0))", r"Proj1~atleast\.0 \(always 1\): the same for every "
+                                   r"value a projected tie can take \(0\.\.5: "),
+    ("edges + Project(~sum + atmost(5), 1)", r"^Proj1~atmost\.5 \(always 1\)"),
+    ("edges + Proj2(~atmost(12))", r"Proj2~atmost\.12 \(always 1\).*\(0\.\.12: the mode-1"),
+    ("edges + Proj1(~greaterthan(-1) + equalto(2, tolerance=3))",
+     r"greaterthan\.-1 \(always 1\), Proj1~equalto\.2\.pm\.3 \(always 1\)"),
+    ("edges + Proj1(~ininterval(-1, 5, open=c(FALSE, FALSE)))", r"ininterval\[-1,5\]"),
+])
+def test_constant_projected_value_statistics_are_refused(formula, match):
+    # the family's check_fit (the count family's rule for its reference) reads Project()'s
+    # value statistics on the projected values: before, nothing checked them ahead of a fit,
+    # and with an offset or a curved term (no dead-statistic check) cd, ee and mple fitted
+    g, _, _ = two_mode(12, 5, 0.35, 1)
+    m = ef.ERGM(g, formula)
+    assert len(m.statistics()) >= 2              # statistics() keeps them, as statnet's
+    with pytest.raises(ef.DegenerateModelError, match=match):
+        m.family.check_fit(m)
+
+
+@pytest.mark.parametrize("formula, kw", [
+    ("offset(edges) + Proj1(~atleast(0)) + b1star(2)", {"offset_coef": [-1.0]}),
+    ("edges + Proj1(~atleast(0)) + gwb1degree(0.5, fixed=FALSE)", {}),
+])
+@pytest.mark.parametrize("method", ["cd", "mple"])
+def test_constant_projected_statistic_is_refused_before_a_fit(formula, kw, method):
+    g, _, _ = two_mode(12, 5, 0.35, 1)
+    with pytest.raises(ef.DegenerateModelError, match=r"Proj1~atleast\.0 \(always 1\)"):
+        ef.ERGM(g, formula).fit(method=method, random_state=1, **kw)
+
+
+def test_projected_value_statistics_that_vary_or_are_offsets_pass():
+    g, _, _ = two_mode(12, 5, 0.35, 1)
+    for f in ("edges + Proj1(~atmost(4) + nonzero + sum(pow=2) + CMP)",
+              "edges + offset(Proj1(~atleast(0)))", "edges + Proj2(~atmost(11))"):
+        m = ef.ERGM(g, f)
+        m.family.check_fit(m)

@@ -197,6 +197,25 @@ class BTERGMResults(ERGMResults):
         return self.model.gof_on_waves(self, target=target, series=series, n_sim=n_sim,
                                        random_state=random_state, **kwargs)
 
+    # -- serialisation (a results file keeps the replicates; ERGMResults.load finds the
+    # class by its "results_class" field) ----------------------------------------------
+    def to_dict(self, include_network: bool = False) -> dict:
+        d = super().to_dict(include_network=include_network)
+        d["results_class"] = BTERGMResults.saved_name()
+        # a dropped replicate's NaN row as nulls (JSON has no NaN)
+        d["boot"] = [[float(v) if np.isfinite(v) else None for v in row]
+                     for row in np.asarray(self.boot, dtype=float)]
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "BTERGMResults":
+        res = super().from_dict(d)
+        boot = d.get("boot")
+        p = len(res.labels)
+        res.boot = (np.zeros((0, p)) if boot is None or len(boot) == 0
+                    else np.array(boot, dtype=float).reshape(-1, p))     # null -> NaN
+        return res
+
     @property
     def n_boot_complete(self) -> int:
         return int(np.all(np.isfinite(self.boot), axis=1).sum())

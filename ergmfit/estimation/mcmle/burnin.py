@@ -84,9 +84,9 @@ def drifting(chains) -> bool:
 
 #: a sample's burn-in runs in at most this many parts (each at most the sample's size)
 #: before the sample is stepped on whatever its drift (statnet's
-#: ``MCMC.effectiveSize.maxruns``): on the issue-554 model at its SA start the burn-in never
-#: ends (docs/valued_terms.md, session 16), and 16 parts then cost 3.4 x 10^7 proposals
-#: per iteration without a step
+#: ``MCMC.effectiveSize.maxruns``): where the burn-in never ends (the issue-554 count model
+#: at its SA start) more parts only cost proposals without a step (the measurement:
+#: docs/valued_terms.md, "burn-in by parts")
 MAX_SETTLE = 4
 #: where a chain's burn-in may end: these shares of the sample's draws are tried in turn
 BURNIN_CUTS = (0.0, 0.125, 0.25, 0.375, 0.5, 0.625, 0.75)

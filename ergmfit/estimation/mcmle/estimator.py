@@ -735,8 +735,8 @@ class MCMLE(Estimator):
             # The boosted last sample gives the estimate, its standard errors
             # and the convergence test: aim it at last_boost * target_ess
             # multivariate effective draws, as statnet's Hummel rule boosts
-            # MCMLE.effectiveSize by MCMLE.last.boost (until session 17: of
-            # *every* statistic, stricter than statnet for no measured reason).
+            # MCMLE.effectiveSize by MCMLE.last.boost (not of *every* statistic,
+            # stricter than statnet for no measured reason: docs/guide/estimators/mcmle.md).
             # The autocorrelation time (proposals per multivariate effective
             # draw) is pooled over the two samples of the streak, as the ESS of
             # one sample is noisy; the interval moves by 1/2..4.
