@@ -125,7 +125,7 @@ class SA(Estimator):
         finally:
             if run.store is not None:
                 run.store.release()
-        guard.run("phase 3", self._phase3, run, s)
+        guard.run("phase 3", self._phase3, model, run, s)
         theta = run.theta
         warn = []
         if guard.interrupted is not None:
@@ -165,8 +165,8 @@ class SA(Estimator):
     def _phase1(self, model, run, s):
         """Burn-in, then the covariance D of the statistics at the start."""
         p = len(run.theta)
-        run.sampler.run(run.theta, s["burnin"])
-        draws = _draws(run.sampler, run.theta, s["phase1"] or 7 + 3 * p, s["interval"])
+        run.sampler.run(_eta(model, run.theta), s["burnin"])
+        draws = _draws(model, run.sampler, run.theta, s["phase1"] or 7 + 3 * p, s["interval"])
         D = np.atleast_2d(np.cov(draws, rowvar=False))
         run.D_inv = np.linalg.pinv(D + 1e-8 * np.eye(p))
         self._save(model, run)
@@ -191,8 +191,8 @@ class SA(Estimator):
         before, products = None, np.zeros(p)
         n = 0
         while n < n_max:
-            run.sampler.run(theta, s["interval"])
-            dev = np.asarray(run.sampler.delta) + run.offset
+            run.sampler.run(_eta(model, theta), s["interval"])
+            dev = _in_params(model, np.asarray(run.sampler.delta) + run.offset, theta)
             theta = theta - a * run.D_inv @ dev
             path[n] = theta
             n += 1
@@ -206,10 +206,11 @@ class SA(Estimator):
                             "theta": run.theta.tolist()})
         self._save(model, run)
 
-    def _phase3(self, run, s):
+    def _phase3(self, model, run, s):
         """Draws at the final θ: the covariance of the statistics and the t-ratios."""
-        run.sampler.run(run.theta, s["burnin"])
-        run.final = _draws(run.sampler, run.theta, s["phase3"], s["interval"]) + run.offset
+        run.sampler.run(_eta(model, run.theta), s["burnin"])
+        run.final = _draws(model, run.sampler, run.theta, s["phase3"], s["interval"],
+                           run.offset)
 
     @staticmethod
     def _save(model, run):
@@ -260,6 +261,21 @@ class SAState(ModelState):
                 from None
 
 
-def _draws(sampler, theta, n, interval):
-    """``n`` draws of g(x) - g(x_start), ``interval`` proposals apart, at ``theta``."""
-    return np.asarray(sampler.sample(theta, n, 0, interval))
+def _eta(model, theta):
+    """The sampler's natural parameters at θ (with offset terms, θ holds only the free
+    coefficients: the model's parameterisation puts the offsets back)."""
+    return model.eta(theta) if hasattr(model, "eta") else theta
+
+
+def _in_params(model, Z, theta):
+    """Statistics (rows of ``Z``) in the directions of the parameters θ (with offsets,
+    the free ones)."""
+    par = getattr(model, "parameterisation", None)
+    return par.times_jacobian(Z, theta) if par is not None else Z
+
+
+def _draws(model, sampler, theta, n, interval, shift=0.0):
+    """``n`` draws of g(x) - g(x_start) (+ ``shift``), ``interval`` proposals apart, at
+    ``theta``, in the parameters' directions."""
+    Z = np.asarray(sampler.sample(_eta(model, theta), n, 0, interval)) + shift
+    return _in_params(model, Z, theta)

@@ -57,3 +57,18 @@ def test_curved_models_and_missing_dyads_are_refused_by_name():
     nodes = list(g.nodes)
     with pytest.raises(Exception, match="missing"):
         ef.ERGM(g, "edges", missing=[(nodes[0], nodes[1])]).fit(method="sa", random_state=1)
+
+
+def test_offset_terms_are_held_and_the_free_coefficient_reaches_the_exact_mle():
+    # dyad-independent: the MPLE with the offset is the exact MLE of the free coefficient
+    # (SA had passed the free θ alone to the sampler: "theta must have 2 values")
+    m = ef.ERGM(ef.datasets.load("flomarriage"), "offset(edges) + nodecov('wealth')")
+    exact = m.fit(method="mple", offset_coef=[-2.5])
+    fits = [_quiet(m, offset_coef=[-2.5], random_state=s) for s in (1, 2)]
+    for f in fits:
+        assert list(f.labels) == list(m.labels)
+        assert float(np.asarray(f.params)[0]) == -2.5 and float(np.asarray(f.bse)[0]) == 0.0
+        assert list(f.info["t_ratios"]) == ["nodecov.wealth"]
+    est = np.mean([float(np.asarray(f.params)[1]) for f in fits])
+    se = float(np.asarray(exact.bse)[1])
+    assert abs(est - float(np.asarray(exact.params)[1])) < 0.2 * se, (est, exact.params, se)
