@@ -84,6 +84,20 @@ def integer(lo=None, hi=None, allow_none=False):
     return check
 
 
+def auto_or(check, what):
+    """A check that takes ``"auto"`` (any case) or whatever ``check`` takes; a bad value's
+    error says "must be <what> or 'auto'"."""
+    def checked(name, value):
+        if isinstance(value, str) and value.lower() == "auto":
+            return "auto"
+        try:
+            return check(name, value)
+        except SettingsError:
+            raise SettingsError(f"setting {name!r} must be {what} or 'auto', "
+                                f"got {value!r}") from None
+    return checked
+
+
 def number(lo=None, hi=None, lo_open=False, hi_open=False, allow_none=False, allow_inf=False):
     """A check for a finite real setting in [lo, hi] (or the open ends asked
     for; +inf too with ``allow_inf``)."""

@@ -22,7 +22,8 @@ from ...exceptions import CheckpointError, SettingsError
 from ...families import family_of
 from ...runtime import Checkpoint, Progress, run_jobs
 from ...utils.validation import check_params
-from ..base import BACKENDS, Estimator, Setting, boolean, choice, integer, n_jobs_setting, number
+from ..base import (BACKENDS, Estimator, Setting, auto_or, boolean, choice, integer,
+                    n_jobs_setting, number)
 from ...runtime.interrupts import second_ctrl_c_waits
 from ...sampling.space import sample_space_of
 from ..common.density import density_index, statistic_parameter
@@ -339,24 +340,10 @@ def _burnin(name, value):
                             f"iterations, got {value!r}") from None
 
 
-def _min_ee_steps(name, value):
-    if isinstance(value, str) and value.lower() == "auto":
-        return "auto"
-    try:
-        return integer(0)(name, value)
-    except SettingsError:
-        raise SettingsError(f"setting 'min_ee_steps' must be a number of outer iterations or "
-                            f"'auto', got {value!r}") from None
+_min_ee_steps = auto_or(integer(0), "a number of outer iterations")
 
 
-def _polish(name, value):
-    if isinstance(value, str) and value.lower() == "auto":
-        return "auto"
-    try:
-        return boolean(name, value)
-    except SettingsError:
-        raise SettingsError(f"setting 'polish' must be True, False or 'auto', got {value!r}") \
-            from None
+_polish = auto_or(boolean, "True, False")
 
 
 def _init(name, value):

@@ -2,21 +2,10 @@
 missing-data fit has its own defaults for a few of them)."""
 from __future__ import annotations
 
-from ...exceptions import SettingsError
-from ..base import BACKENDS, Setting, boolean, choice, integer, n_jobs_setting, number
+from ..base import BACKENDS, Setting, auto_or, boolean, choice, integer, n_jobs_setting, number
 
-_share = number(0, 1)
-
-
-def _min_ess_share(name, value):
-    """'auto' (the model family's declaration) or a share in [0, 1]."""
-    if isinstance(value, str) and value.lower() == "auto":
-        return "auto"
-    try:
-        return _share(name, value)
-    except SettingsError:
-        raise SettingsError(f"setting {name!r} must be a number in [0, 1] or 'auto', "
-                            f"got {value!r}") from None
+#: 'auto' (the model family's declaration) or a share in [0, 1]
+_min_ess_share = auto_or(number(0, 1), "a number in [0, 1]")
 
 
 SETTINGS = (
