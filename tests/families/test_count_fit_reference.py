@@ -26,9 +26,14 @@ FITS = [c for c in CASES if c.get("status") == "ok" and c.get("estimate") == "ML
 MODELS = list(dict.fromkeys(c["model"] for c in FITS))
 SEPARABLE = [m for m in MODELS
              if is_pair_separable([c for c in FITS if c["model"] == m][0]["coef_names"])]
-#: our seeds (the default settings; each 4-seed average within 0.05 statnet s.e. of the
-#: 8-seed one)
+#: our seeds, averaged (seeds 5-8 pass as well)
 SEEDS = (1, 2, 3, 4)
+#: the default settings but here: the Geometric model's estimate of `sum` varies by 0.108
+#: statnet s.e. between seeds (0.015-0.089 elsewhere), and statnet's average is 0.055 from
+#: the exact MLE, so a 4-seed average misses 0.1 with probability ~0.23; a last sample 16 x
+#: 64 effective draws (4 x by default) cuts the spread to 0.028, the chance to ~0.001, at
+#: 2.3 CPU s a fit instead of 0.47 (docs/valued_terms.md)
+SETTINGS = {"v.fit.samptot_geom_nabsdiff": {"last_boost": 16}}
 #: statnet's own averaged fit of this model is 0.136 of its s.e. from the exact MLE
 #: (nodefactor.sum.group.Turks; its seeds 101 and 202 are 0.085 and 0.186 from it): no
 #: estimator can be within 0.1 of it; checked against the exact MLE below instead
@@ -112,7 +117,7 @@ FITTED = [m for m in MODELS if m != "s6.count.fit.samplike_mutual"]
 def test_mcmle_matches_ergm_count(model):
     case, want, se_want = _statnet(model)
     m, _, _ = _model(case)
-    fits = [m.fit("mcmle", random_state=s) for s in SEEDS]
+    fits = [m.fit("mcmle", random_state=s, **SETTINGS.get(model, {})) for s in SEEDS]
     got = np.mean([np.asarray(f.params, dtype=float) for f in fits], axis=0)
     se = np.mean([np.asarray(f.bse, dtype=float) for f in fits], axis=0)
     tol = TOL.get(model, 0.1)
