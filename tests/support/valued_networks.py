@@ -2,6 +2,8 @@
 import networkx as nx
 
 import ergmfit as ef
+from ergmfit.network import read_network
+from support.paths import REFERENCE
 
 
 def samptot():
@@ -17,3 +19,24 @@ def samptot():
             else:
                 g.add_edge(u, v, nominations=1)
     return g
+
+
+def samplike_valued():
+    """samptot's values on ergm's ``samplike`` nodes: the network statnet's reference file
+    calls ``samplike`` in its optional count section (``s6.count.*``: the same ties and
+    ``nominations`` as samptot, but ``group`` of ergm's samplike, three levels, the
+    Waverers placed in the other groups, where samptot's has four)."""
+    g = samptot()
+    for v, attrs in ef.datasets.load("samplike").nodes(data=True):
+        g.nodes[v].clear()
+        g.nodes[v].update(attrs)
+    return g
+
+
+def layercount():
+    """ergm.multi's Lazega as counts: in how many of the layers advice, coworker,
+    friendship i names j (1..3), as the edge attribute ``value`` (statnet's ``layers``);
+    read from tests/reference/ext, a copy of the shared data file."""
+    ext = REFERENCE / "ext"
+    return read_network(ext / "lazega.layercount.edges.csv", directed=True,
+                        nodes=ext / "lazega.layercount.nodes.csv")
