@@ -191,11 +191,13 @@ MUTUAL_FORMS = ("min", "nabsdiff", "threshold", "product", "geometric")
 def mutual_term(net, form, threshold):
     """Reciprocity of a directed valued network: Σ_{i<j} m(y_ij, y_ji), m by ``form``:
     ``"min"`` min(a, b), ``"nabsdiff"`` -|a - b|, ``"threshold"`` [a > threshold and
-    b > threshold], ``"product"`` ab, ``"geometric"`` √a √b.  Label ``mutual.<form>``."""
+    b > threshold], ``"product"`` ab, ``"geometric"`` √a √b.  Label ``mutual.<form>``, but
+    ``mutual.geom.mean`` for ``"geometric"`` (ergm.count's name)."""
     if form not in MUTUAL_FORMS:
         raise TermError(f"mutual: form must be one of {MUTUAL_FORMS}, got {form!r}")
     t = as_float(threshold, "mutual: threshold")
-    return Term("mutual", [f"mutual.{form}"], MutualKernel(form, t),
+    label = "mutual.geom.mean" if form == "geometric" else f"mutual.{form}"
+    return Term("mutual", [label], MutualKernel(form, t),
                 zero_locality=ZeroDyadLocality(near="reverse"))   # reads y_ji alone
 
 
