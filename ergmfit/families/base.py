@@ -218,7 +218,9 @@ class ModelFamily:
 
     def _constant_statistics(self, term):
         parts = getattr(term, "parts", None)
-        if parts is not None and getattr(term, "curve_map", None) is None:
+        cmap = getattr(term, "curve_map", None)
+        # Curve()'s own map, not the inner curved terms' map an operator keeps (``kept``)
+        if parts is not None and (cmap is None or cmap.get("kept")):
             terms, W, how = parts
             inner, start = {}, 0
             for t in terms:

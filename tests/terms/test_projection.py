@@ -379,6 +379,9 @@ def test_projected_value_statistics_that_vary_or_are_offsets_pass():
     ('edges + Label(~Label(~Proj1(~sum + atleast(0)), "a"), "b")',
      r"^b\(a\(Proj1~atleast\.0\)\) \(always 1\)"),
     ("edges + Passthrough(~Proj1(~atleast(0)))", r"^Proj1~atleast\.0 \(always 1\)"),
+    # over a curved term too (the operator keeps gwb1degree's map, not a Curve() of its own)
+    ('edges + Label(~Proj1(~atleast(0)) + gwb1degree(0.5), "q")',
+     r"^q\(Proj1~atleast\.0\) \(always 1\)"),
     ('edges + B(~Proj1(~atleast(0)), form="nonzero")', r"^B\(nonzero\)~Proj1~atleast\.0"),
     ("edges + Offset(~Proj1(~atleast(0) + sum), 1, which=2)", r"^Proj1~atleast\.0 \(always 1\)"),
     # combinations: the value is the observed total (66 pairs of the 12 mode-1 nodes, 10 of the
