@@ -1190,7 +1190,7 @@ def _rebuild_panel(formula, spec):
     for EGMME's one cross-section, that network)."""
     from .network.series import NetSeries
     from .results.io import network_from_dict
-    from .temporal.model import panel_constraints, panel_missing
+    from .network.series import panel_constraints, panel_missing
     panel = spec["series"]
     if panel.get("dropped"):
         # since session 21 only what JSON cannot hold at all (a constraint's node label

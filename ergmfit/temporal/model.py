@@ -410,26 +410,3 @@ def _constraints_entry(constraints):
                 "dyads": {str(k): [[_plain(u), _plain(v)] for u, v in pairs]
                           for k, pairs in constraints[1].items()}}
     return constraints
-
-
-def panel_missing(waves, entries):
-    """The waves' ``missing=`` from a results file's entries (:func:`_missing_entry`; an
-    older file's raw values pass as they are)."""
-    if entries is None:
-        return None
-    return [[(w.labels[i], w.labels[j]) for i, j in e["pairs"]]
-            if isinstance(e, dict) and "pairs" in e else e for w, e in zip(waves, entries)]
-
-
-def panel_constraints(entry):
-    """The user's constraints from a results file's entry (:func:`_constraints_entry`)."""
-    if isinstance(entry, dict) and "formula" in entry:
-        return (entry["formula"], {k: [tuple(_label(v) for v in p) for p in pairs]
-                                   for k, pairs in entry.get("dyads", {}).items()})
-    return entry
-
-
-def _label(v):
-    """A node label read back from JSON: a list was a tuple (a label is hashable), such as
-    the combined network's (wave, node)."""
-    return tuple(_label(x) for x in v) if isinstance(v, list) else v
