@@ -181,6 +181,10 @@ CASES = [
          '        + ")" * 7 + ")")', "TermError", "the label function"),
     Case("label-not-a-string", S_TERMS, "A number as an operator's label (`Sum`, `Prod`)",
          'ef.ERGM("flomarriage", "Prod(~edges, 0)")', "TermError", "label must be a string"),
+    Case("passthrough-label", S_TERMS, "`Passthrough(label=)` other than TRUE/FALSE (statnet's "
+         "logical: TRUE names the statistics `Passthrough~<name>`)",
+         'ef.ERGM("flomarriage", \'Passthrough(~edges, label="x")\')', "TermError",
+         "label must be TRUE or FALSE"),
     Case("empty-interval", S_TERMS, "A valued term whose statistic is constant whatever the "
          "values (`ininterval(3, 1)`, `sum(pow=0)`)",
          'g = nx.DiGraph([(0, 1, {"n": 2}), (1, 2, {"n": 1})])\n'
@@ -209,6 +213,15 @@ CASES = [
     Case("matrix-not-square", S_NETWORK, "A matrix that is not square",
          'ef.ERGM(np.zeros((2, 3)), "edges", directed=False)', "NetworkError",
          "must be square"),
+    Case("matrix-masked", S_NETWORK, "A masked numpy matrix with masked entries (the "
+         "values under the mask are not read as ties)",
+         'ef.ERGM(np.ma.masked_array([[0, 1], [1, 0]], mask=[[0, 1], [0, 0]]), "edges", '
+         'directed=True)', "NetworkError", "ergmfit does not read masks"),
+    Case("count-value-not-integer", S_NETWORK, "A count-valued model's edge value that is "
+         "not a whole number (or negative, or outside the reference's values)",
+         'g = nx.DiGraph([(0, 1, {"n": 2.5}), (1, 2, {"n": 1})])\n'
+         'ef.ERGM(g, "sum", response="n", reference="Poisson")', "NetworkError",
+         "needs integer values"),
     Case("matrix-weights", S_NETWORK, "A matrix with values other than 0/1",
          'ef.ERGM(np.array([[0, 2], [2, 0]]), "edges", directed=False)', "NetworkError",
          "non-binary value"),
@@ -350,7 +363,8 @@ CASES = [
          'ef.ERGM("flomarriage", "edges + degree(20)").fit(method="mple")',
          "DegenerateModelError", "has no variation"),
     Case("constant-value-statistic", S_FIT, "A count statistic the same for every value "
-         "the reference allows (`atleast(-1)` under Poisson; `Proj1(~atleast(0))`)",
+         "the reference allows (`atleast(-1)` under Poisson; `Proj1(~atleast(0))`, also "
+         "inside operators: `Label(~Proj1(~atleast(0)), \"x\")`)",
          'g = nx.DiGraph([(0, 1, {"n": 2}), (1, 2, {"n": 1})])\n'
          'ef.ERGM(g, "sum + atleast(-1)", response="n", reference="Poisson").fit(method="cd")',
          "DegenerateModelError", "the same for every dyad value"),
@@ -482,6 +496,10 @@ CASES = [
          'ergmfit stats {tmp}/ties.csv "edges"', "exit 2",
          "pass directed=True or directed=False (command line: --directed or --undirected)",
          kind="cli"),
+    Case("cli-reference-without-response", S_CLI, "`--reference` (a count-valued model) "
+         "without `--response`",
+         'ergmfit stats {tmp}/ties.csv "sum" --directed --reference Poisson', "exit 2",
+         "needs --response ATTR", kind="cli"),
     Case("cli-bad-setting", S_CLI, "An estimator setting it does not take",
          'ergmfit fit flomarriage "edges" --method mple --set samplesize=10', "exit 2",
          "ergmfit: error: method 'mple' has no setting", kind="cli"),

@@ -126,6 +126,11 @@ def load_network(args):
     nodes = args.nodes
     if nodes is not None and len(nodes) == 1:
         nodes = nodes[0]
+    if getattr(args, "reference", None) is not None and getattr(args, "response", None) is None:
+        # else the counts are read as binary weights, refused with a message about weights
+        raise SettingsError(f"--reference {args.reference} makes a count-valued model, which "
+                            "needs --response ATTR: the edge attribute or edge-list column "
+                            "holding the counts (e.g. --response weight)")
     if getattr(args, "wave", None):
         from .network.series import NetSeries
         other = [opt for opt, key in (("--also", "also"), ("--layers", "layers"),

@@ -1190,21 +1190,24 @@ def _rebuild_panel(formula, spec):
     for EGMME's one cross-section, that network)."""
     from .network.series import NetSeries
     from .results.io import network_from_dict
+    from .network.series import panel_constraints, panel_missing
     panel = spec["series"]
     if panel.get("dropped"):
+        # since session 21 only what JSON cannot hold at all (a constraint's node label
+        # such as an object); missing dyads and dyad constraints are kept in its terms
         raise ResultsFileError(f"the results file could not keep the panel's "
-                               f"{', '.join(panel['dropped'])} (not JSON): refit the model")
+                               f"{', '.join(panel['dropped'])} (values JSON cannot hold): "
+                               "refit the model")
+    constraints = panel_constraints(panel.get("constraints"))
     if panel.get("cross_section") is not None:
-        m = ERGM(network_from_dict(panel["cross_section"]), formula,
-                 constraints=panel.get("constraints"))
+        m = ERGM(network_from_dict(panel["cross_section"]), formula, constraints=constraints)
     else:
-        series = NetSeries([network_from_dict(w) for w in panel["waves"]],
-                           missing=panel.get("missing"),
+        waves = [network_from_dict(w) for w in panel["waves"]]
+        series = NetSeries(waves, missing=panel_missing(waves, panel.get("missing")),
                            edge_covariates={k: [np.asarray(v, dtype=float) for v in mats]
                                             for k, mats in
                                             (panel.get("edge_covariates") or {}).items()})
-        m = ERGM(series, formula, constraints=panel.get("constraints"),
-                 times=panel.get("times"))
+        m = ERGM(series, formula, constraints=constraints, times=panel.get("times"))
     return m.configured(None, spec.get("offset_coef"), spec.get("target_stats"),
                         spec.get("tempering"))
 

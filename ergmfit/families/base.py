@@ -165,13 +165,20 @@ class ModelFamily:
         offsets = [lab.startswith("offset(") for lab in model.stat_labels]
         if len(offsets) != sum(len(t.labels) for t in model.terms):
             offsets = []        # not one statistic label per term label: none read as offset
-        constant, start = {}, 0
+        constant, start, observed = {}, 0, None
         for term in model.terms:
-            for k, label, kind, params, support in self.value_statistics(term):
-                value = constant_value(kind, params, support.lo, support.hi)
+            for k, label, value, text in self.constant_statistics(term):
                 at = start + k
-                if value is not None and not (at < len(offsets) and offsets[at]):
-                    constant.setdefault(support.text, []).append(f"{label} (always {value:g})")
+                if at < len(offsets) and offsets[at]:
+                    continue
+                if value is None:       # an operator's combination: its observed total
+                    if observed is None:
+                        observed = np.asarray(model.statistics_vector(), dtype=float)
+                    value = observed[at] if at < len(observed) else float("nan")
+                    shown = f"always {value:g} on this network's nodes"
+                else:
+                    shown = f"always {value:g}"
+                constant.setdefault(text, []).append(f"{label} ({shown})")
             start += len(term.labels)
         if constant:
             from ..exceptions import DegenerateModelError
@@ -179,6 +186,63 @@ class ModelFamily:
                 f"{', '.join(labels)}: the same for every {text}, so the same on every "
                 "network: its coefficient cannot be estimated; remove it or change its "
                 "arguments" for text, labels in constant.items()))
+
+    def constant_statistics(self, term):
+        """The statistics of ``term`` that are the same on every network, as ``(index,
+        label, value, text)`` (``value``: what each dyad adds, None for an operator's
+        combination of such statistics; ``text`` names the values their dyads can take): its
+        :meth:`value_statistics` constant on their support, and, through an operator whose
+        statistics are W times those of inner terms (``Term.parts``: ``Sum``, ``Label``,
+        ``Offset``, ``Passthrough``, ``I``, ``B``, ``For``; their ``Exp``, ``Log`` or
+        ``Prod``), each statistic that reads constant inner statistics only
+        (``Label(~Proj1(~atleast(0)))``, ``Log(~Proj1(~atleast(0)))``).  Not
+        through ``Curve()``: a constant statistic there has a coefficient that is a
+        function of parameters other statistics may still identify.
+
+        Examples
+        --------
+        >>> import ergmfit as ef
+        >>> g = ef.datasets.load("davis")
+        >>> m = ef.ERGM(g, 'edges + Label(~Proj1(~atleast(0) + sum), "x")')
+        >>> m.family.constant_statistics(m.terms[1])[0][:3]
+        (0, 'x(Proj1~atleast.0)', 1.0)
+        """
+        out = self._constant_statistics(term)
+        fixed = getattr(term, "fixed", None)       # Offset(): its fixed parameters
+        if fixed is not None and out:
+            mask = np.asarray(fixed[1], dtype=bool)
+            # one parameter per statistic: the fixed ones are not estimated (else, a curved
+            # inner term, none is read as free)
+            out = [c for c in out if len(mask) == len(term.labels) and not mask[c[0]]]
+        return out
+
+    def _constant_statistics(self, term):
+        parts = getattr(term, "parts", None)
+        cmap = getattr(term, "curve_map", None)
+        # Curve()'s own map, not the inner curved terms' map an operator keeps (``kept``)
+        if parts is not None and (cmap is None or cmap.get("kept")):
+            terms, W, how = parts
+            inner, start = {}, 0
+            for t in terms:
+                for k, _, value, text in self.constant_statistics(t):
+                    inner[start + k] = (value, text)
+                start += len(t.labels)
+            out = []
+            for i in range(len(term.labels)):
+                on = [i] if W is None else [int(j) for j in np.flatnonzero(W[i])]
+                if on and all(j in inner for j in on):
+                    # the value a dyad adds passes through as it is; a combination (of
+                    # totals, possibly over different dyads) is left to the caller (None)
+                    same = W is None and how is None
+                    out.append((i, term.labels[i], inner[i][0] if same else None,
+                                inner[on[0]][1]))
+            return out
+        out = []
+        for k, label, kind, params, support in self.value_statistics(term):
+            value = constant_value(kind, params, support.lo, support.hi)
+            if value is not None:
+                out.append((k, label, value, support.text))
+        return out
 
     def value_statistics(self, term):
         """The statistics of ``term`` that are a function of one dyad's value summed over

@@ -46,7 +46,10 @@ def valued_network(network, response, reference, directed=None):
         i, j = net.ties[missing[0]]
         raise NetworkError(f"the edge ({net.labels[i]!r}, {net.labels[j]!r}) has no value of "
                            f"{response!r}: every edge of a count-valued network needs one")
-    values = reference.check_values(raw, what=f"the edge attribute {response!r}")
+    labels, ties = net.labels, net.ties
+    values = reference.check_values(
+        raw, what=f"the edge attribute {response!r}",
+        where=lambda k: f"the edge ({labels[ties[k][0]]!r}, {labels[ties[k][1]]!r})")
     keep = values != 0
     n_dyads = net.n * (net.n - 1) // (1 if net.directed else 2)
     if reference.lo > 0 and int(keep.sum()) < n_dyads:

@@ -1,6 +1,8 @@
 """Reference measures h(y) of count-valued ERGMs, with statnet's names and spellings."""
 from __future__ import annotations
 
+import decimal
+import numbers
 import re
 from dataclasses import dataclass
 
@@ -87,24 +89,40 @@ class Reference:
         from ..core._model import ReferenceMeasure
         return ReferenceMeasure(self.name, self.lo, self.hi, self.trials)
 
-    def check_values(self, values, what="the response") -> np.ndarray:
+    def check_values(self, values, what="the response", where=None) -> np.ndarray:
         """``values`` as an int64 array; a NetworkError for a value that is not an
-        integer or lies outside the support."""
+        integer or lies outside the support.  ``where(k)``, when given, names the place
+        of value ``k`` in the message (``"the edge (2, 3)"``).
+
+        >>> Poisson().check_values([2, 0.0]).tolist()
+        [2, 0]
+        >>> Poisson().check_values([1, -1], where=lambda k: f"row {k}")
+        Traceback (most recent call last):
+        ...
+        ergmfit.exceptions.NetworkError: the response has the negative value -1 (row 1): \
+the reference Poisson takes values 0, 1, ...
+        """
+        at = (lambda k: "") if where is None else (lambda k: f" ({where(k)})")
         vals = list(values)
         out = np.zeros(len(vals), dtype=np.int64)
         for k, v in enumerate(vals):
             if not _is_whole(v):
-                raise NetworkError(f"{what} has the value {v!r}: a count-valued model "
+                shown = (f"the text {_short(v)}" if isinstance(v, str)
+                         else f"the value {_short(v)}")
+                raise NetworkError(f"{what} has {shown}{at(k)}: a count-valued model "
                                    f"(reference {self.label}) needs integer values")
             if abs(int(v)) > MAX_COUNT:
-                raise NetworkError(f"{what} has the value {_short(v)}, too large for a count "
-                                   f"(at most 2^62)")
+                raise NetworkError(f"{what} has the value {_short(v)}{at(k)}, too large for a "
+                                   f"count (at most 2^62)")
             out[k] = int(v)
-        bad = out[(out < self.lo) | ((out > self.hi) if self.hi is not None else False)]
+        bad = np.flatnonzero((out < self.lo) | ((out > self.hi) if self.hi is not None
+                                                 else False))
         if len(bad):
-            kind = "negative" if bad.min() < 0 else "outside the support"
-            raise NetworkError(f"{what} has {kind} value {int(bad[0])}: the reference "
-                               f"{self.label} takes values {self.support}")
+            k = int(bad[0])
+            shown, why = ((f"the negative value {int(out[k])}", "") if out[k] < 0 else
+                          (f"the value {int(out[k])}", ", outside the support"))
+            raise NetworkError(f"{what} has {shown}{at(k)}{why}: the reference {self.label} "
+                               f"takes values {self.support}")
         return out
 
 
@@ -151,6 +169,10 @@ def _is_whole(v) -> bool:
         return False
     if isinstance(v, (int, np.integer)):
         return True
+    if isinstance(v, numbers.Rational):          # Fraction(3, 1) is 3
+        return v.denominator == 1
+    if isinstance(v, decimal.Decimal):           # Decimal("2") is 2; Decimal("NaN") is not
+        return v.is_finite() and v == v.to_integral_value()
     return isinstance(v, (float, np.floating)) and bool(np.isfinite(v)) and float(v).is_integer()
 
 
@@ -162,8 +184,8 @@ def _int(v, what):
     return int(v)
 
 
-_MAKERS = {"poisson": (Poisson, 0), "geometric": (Geometric, 0), "binomial": (Binomial, 1),
-           "discunif": (DiscUnif, 2)}
+_MAKERS = {"poisson": (Poisson, ()), "geometric": (Geometric, ()),
+           "binomial": (Binomial, ("trials",)), "discunif": (DiscUnif, ("a", "b"))}
 _CALL = re.compile(r"^\s*~?\s*([A-Za-z]+)\s*(?:\((.*)\))?\s*$")
 _ARG = re.compile(r"^\s*(?:([A-Za-z_.]+)\s*=\s*)?([+-]?\d+(?:\.0*)?)[Ll]?\s*$")
 
@@ -190,15 +212,21 @@ def parse_reference(spec) -> Reference:
     known = "Poisson, Geometric, Binomial(trials), DiscUnif(a, b)"
     if m is None or m.group(1).lower() not in _MAKERS:
         raise ReferenceError(f"unknown reference {spec!r}; the count references are {known}")
-    maker, n_args = _MAKERS[m.group(1).lower()]
+    maker, names = _MAKERS[m.group(1).lower()]
     args = [] if m.group(2) is None or not m.group(2).strip() else m.group(2).split(",")
-    if len(args) != n_args:
-        raise ReferenceError(f"reference {spec!r}: {maker.__name__} takes {n_args} "
+    if len(args) != len(names):
+        raise ReferenceError(f"reference {spec!r}: {maker.__name__} takes {len(names)} "
                              f"argument(s) ({known})")
-    vals = []
-    for a in args:
+    vals = {}
+    for k, a in enumerate(args):
         am = _ARG.match(a)
         if am is None:
             raise ReferenceError(f"reference {spec!r}: {a.strip()!r} is not an integer")
-        vals.append(int(am.group(2).split(".")[0]))    # '3.0' is 3; no float rounding
-    return maker(*vals)
+        name = names[k] if am.group(1) is None else am.group(1)
+        if name not in names:        # statnet's names: Binomial(trials), DiscUnif(a, b)
+            raise ReferenceError(f"reference {spec!r}: {maker.__name__} has no argument "
+                                 f"{name!r}; its arguments: {', '.join(names)}")
+        if name in vals:
+            raise ReferenceError(f"reference {spec!r}: argument {name!r} given twice")
+        vals[name] = int(am.group(2).split(".")[0])    # '3.0' is 3; no float rounding
+    return maker(*(vals[n] for n in names))

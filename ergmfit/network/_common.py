@@ -303,7 +303,8 @@ def _clean_ties(t, h, n, directed, duplicates, locs, labels, attrs=()):
         if duplicates == "error":
             k, j = dup
             raise NetworkError(f"{locs[k]} repeats the tie {labels[t[k]]!r} {arrow} "
-                               f"{labels[h[k]]!r} of {locs[j]}; ergmfit models binary ties: "
+                               f"{labels[h[k]]!r} of {locs[j]}; a network holds each tie once "
+                               "(a count-valued one too: its value is one number): "
                                "remove the repeated lines, or pass duplicates='merge' "
                                "(command line: --duplicates merge) to keep one")
         _warn(f"{m - len(first)} tie(s) are listed more than once (e.g. {locs[dup[0]]}); "

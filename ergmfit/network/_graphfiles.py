@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import io as _io
+import re
 
 from ..exceptions import DataFormatError, NetworkError
 from ..utils.validation import warn as _warn
@@ -22,6 +23,8 @@ def _read_with_networkx(raw, where, fmt, directed, weights, duplicates):
         raise DataFormatError(f"{where} is not a valid {kind} file: {msg}") from None
     listings = _graphml_edges(raw, where) if fmt == "graphml" else None
     if g.is_multigraph():
+        if listings is None:
+            listings = _gml_edges(raw, g)
         if listings is not None:
             g = _merge_listings(g, listings, where, duplicates)
         else:
@@ -74,6 +77,70 @@ def _read_gml(raw):
             raise
         # read as the multigraph it is: the caller applies ``duplicates`` to it
         return read(re.sub(rb"graph\s*\[", b"graph [ multigraph 1", raw, count=1))
+
+
+#: a GML file's tokens: white space, comments, strings, brackets, words and numbers
+_GML_TOKEN = re.compile(rb'\s+|#[^\n]*|"[^"]*"|\[|\]|[^\s\[\]"#]+')
+
+
+def _gml_edges(raw, g):
+    """The ``(source, target, line)`` of every ``edge [...]`` of a GML file in file order,
+    source and target as ``str`` of networkx's node keys (labels, or ids without labels),
+    so that repeated ties are named by line as in the other readers; None when the listing
+    does not match the graph networkx read (an unusual file: the caller then names nodes)."""
+    import html
+
+    def value(tok):
+        if tok.startswith(b'"'):
+            return html.unescape(tok[1:-1].decode("ascii", "replace"))
+        text = tok.decode("ascii", "replace")
+        for kind in (int, float):
+            try:
+                return kind(text)
+            except ValueError:
+                pass
+        return text
+    # a list is [(key, value or sub-list, line of the key)]
+    line, stack, key = 1, [[]], None
+    try:
+        for m in _GML_TOKEN.finditer(raw):
+            tok = m.group()
+            if tok[:1].isspace() or tok.startswith(b"#"):
+                line += tok.count(b"\n")
+                continue
+            if key is None:
+                if tok == b"]":
+                    stack.pop()
+                    continue
+                key = (tok.decode("ascii", "replace"), line)
+            elif tok == b"[":
+                sub = []
+                stack[-1].append((key[0], sub, key[1]))
+                stack.append(sub)
+                key = None
+            else:
+                stack[-1].append((key[0], value(tok), key[1]))
+                key = None
+                line += tok.count(b"\n")
+        graph = next(v for k, v, _ in stack[0] if k == "graph" and isinstance(v, list))
+    except (IndexError, StopIteration):
+        return None
+    nodes = [dict((k, v) for k, v, _ in item) for k, item, _ in graph
+             if k == "node" and isinstance(item, list)]
+    labelled = all("label" in d for d in nodes)
+    name = {d.get("id"): str(d["label"] if labelled else d.get("id")) for d in nodes}
+    out = []
+    for k, item, at in graph:
+        if k == "edge" and isinstance(item, list):
+            d = dict((a, v) for a, v, _ in item)
+            if d.get("source") not in name or d.get("target") not in name:
+                return None
+            out.append((name[d["source"]], name[d["target"]], at))
+    known = {str(v) for v in g.nodes}
+    if len(out) != g.number_of_edges() or any(s not in known or t not in known
+                                              for s, t, _ in out):
+        return None
+    return out
 
 
 def _graphml_edges(raw, where):

@@ -1,6 +1,7 @@
 """Adjacency matrices, dense (NumPy) and sparse (SciPy), as networks."""
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
@@ -19,6 +20,24 @@ def _refuse_loops(rows, cols):
         raise NetworkError(f"the adjacency matrix has a nonzero diagonal entry [{k}, {k}] (a "
                            "self-loop); ERGMs here have no loops: set the diagonal to 0")
 
+def _refuse_masked(a, valued=False):
+    """A NetworkError for a numpy masked array with masked entries: ``np.asarray`` reads the
+    values under the mask, so a masked (unknown) entry would silently become a tie."""
+    if not isinstance(a, np.ma.MaskedArray):
+        return
+    mask = np.ma.getmaskarray(a)
+    if mask.ndim != 2 or not mask.any():
+        return
+    i, j = np.argwhere(mask)[0]
+    hint = ("count-valued models take no missing dyads yet: fill them (np.ma.filled(a, 0))"
+            if valued else "fill them (np.ma.filled(a, 0)) and pass the unobserved dyads as "
+            "missing=np.ma.getmaskarray(a)")
+    raise NetworkError(f"the adjacency matrix is a masked array with {int(mask.sum())} masked "
+                       f"entr{'y' if mask.sum() == 1 else 'ies'} (the first at [{i}, {j}]); "
+                       f"ergmfit does not read masks (the values under them would be read as "
+                       f"ties): {hint}")
+
+
 def from_adjacency(a, directed=None, weights="error") -> Network:
     """A network from a square 0/1 adjacency matrix (numpy or scipy sparse).
 
@@ -31,6 +50,7 @@ def from_adjacency(a, directed=None, weights="error") -> Network:
     """
     _check_choice(weights, "weights", ("error", "ignore"))
     directed = _need_directed(directed, "an adjacency matrix")
+    _refuse_masked(a)
     if _is_sparse(a):
         return _from_sparse(a, directed, weights)
     arr = np.asarray(a)
@@ -166,6 +186,7 @@ def valued_adjacency(a, directed, response):
     ([[0, 1]], [2])
     """
     directed = _need_directed(directed, "an adjacency matrix")
+    _refuse_masked(a, valued=True)
     if hasattr(a, "tocoo"):
         coo = a.tocoo(copy=True)
         coo.sum_duplicates()
@@ -185,7 +206,8 @@ def valued_adjacency(a, directed, response):
     n = int(shape[0])
     values = []
     for k, v in enumerate(data.tolist()):
-        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not np.isfinite(v):
+        if isinstance(v, bool) or not isinstance(v, numbers.Real) or \
+                not (isinstance(v, numbers.Integral) or math.isfinite(v)):
             raise NetworkError(f"the adjacency matrix has the value {v!r} at [{rows[k]}, "
                                f"{cols[k]}]: a valued network needs finite numbers")
         values.append(v)

@@ -340,3 +340,29 @@ def _aligned(waves):
                         graph_attrs=w.graph_attrs, bipartite=w.bipartite)
         out.append(w)
     return out
+
+
+# -- a panel's settings as a results file keeps them (TemporalERGM.saved_spec) ----------
+
+def panel_missing(waves, entries):
+    """The waves' ``missing=`` from a results file's entries (``TemporalERGM.saved_spec``:
+    index pairs become the wave's label pairs; an older file's raw values pass as they
+    are)."""
+    if entries is None:
+        return None
+    return [[(w.labels[i], w.labels[j]) for i, j in e["pairs"]]
+            if isinstance(e, dict) and "pairs" in e else e for w, e in zip(waves, entries)]
+
+
+def panel_constraints(entry):
+    """The user's constraints from a results file's entry (``TemporalERGM.saved_spec``)."""
+    if isinstance(entry, dict) and "formula" in entry:
+        return (entry["formula"], {k: [tuple(_label(v) for v in p) for p in pairs]
+                                   for k, pairs in entry.get("dyads", {}).items()})
+    return entry
+
+
+def _label(v):
+    """A node label read back from JSON: a list was a tuple (a label is hashable), such as
+    the combined network's (wave, node)."""
+    return tuple(_label(x) for x in v) if isinstance(v, list) else v

@@ -318,14 +318,24 @@ class TemporalERGM(ERGM):
         """:meth:`ERGM.saved_spec` and the panel (``"series"``: its waves, the transitions
         fitted, the user's constraints, the waves' missing dyads and edge covariates): a
         results file rebuilds this model from them (:func:`ergmfit.model.rebuild_from_info`,
-        the static models' path), not an ERGM of the combined network it holds."""
+        the static models' path), not an ERGM of the combined network it holds.
+
+        Kept in JSON's terms: a wave's missing dyads as index pairs (``{"pairs": [[i, j],
+        ...]}``, however they were given: node-label pairs, a NaN or boolean matrix) or
+        the name of the edge attribute marking them; dyad constraints ``(formula, {name:
+        pairs})`` as ``{"formula": ..., "dyads": ...}``.  What still is not JSON (a node
+        label JSON cannot hold in a constraint's pairs) is listed under ``"dropped"`` and
+        rebuilding then says so."""
         import json
         from ..results import network_to_dict
         out = super().saved_spec()
         s = self.series
         panel = {"waves": [network_to_dict(w) for w in s.waves],
                  "times": None if self._default_times else [int(t) for t in self.times]}
-        for key, value in (("constraints", self.user_constraints), ("missing", s.missing),
+        missing = None if s.missing is None else [_missing_entry(w, v)
+                                                  for w, v in zip(s.waves, s.missing)]
+        for key, value in (("constraints", _constraints_entry(self.user_constraints)),
+                           ("missing", missing),
                            ("edge_covariates", {k: [np.asarray(m).tolist() for m in v]
                                                 for k, v in s.edge_covariates.items()})):
             if value:
@@ -375,3 +385,28 @@ def _exact_cmle_settings(settings):
 
 
 register_input_model(NetSeries, TemporalERGM)
+
+
+def _plain(v):
+    """A numpy scalar as the Python one (JSON takes it); anything else as it is."""
+    return v.item() if isinstance(v, np.generic) else v
+
+
+def _missing_entry(wave, missing):
+    """One wave's ``missing=`` as a results file keeps it: None, the edge attribute's name,
+    or ``{"pairs": [[i, j], ...]}`` (node indices of the wave) for pairs or a matrix."""
+    if missing is None or isinstance(missing, str):
+        return missing
+    _, miss = missing_dyads(wave, missing)
+    return {"pairs": [] if miss is None else var_pairs(wave.n, wave.directed, miss).tolist()}
+
+
+def _constraints_entry(constraints):
+    """The user's constraints as a results file keeps them: a formula (or formulas) as it
+    is; ``(formula, {name: node-label pairs})`` as ``{"formula", "dyads"}``."""
+    if isinstance(constraints, tuple) and len(constraints) == 2 \
+            and isinstance(constraints[1], dict):
+        return {"formula": constraints[0],
+                "dyads": {str(k): [[_plain(u), _plain(v)] for u, v in pairs]
+                          for k, pairs in constraints[1].items()}}
+    return constraints

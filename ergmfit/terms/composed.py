@@ -151,7 +151,9 @@ def prod_operator(net, formulas, label=None):
     # as Exp(~Sum(~Log(f))): a curved first formula keeps its parameters and map
     first = terms[:sizes[0]]
     pgroups = [[lab for t in first for lab in t.param_labels]]
-    return keep_first_curvature("Prod", Term("Prod", labels, kernel, true_empty=true), first,
+    term = Term("Prod", labels, kernel, true_empty=true,
+                parts=(terms, np.asarray(W, dtype=float), ("prod",)))
+    return keep_first_curvature("Prod", term, first,
                                 width, lambda names: named(pgroups, len(names)),
                                 vector_label=isinstance(label, list) and len(label) > 1)
 

@@ -31,7 +31,8 @@ def _transform(net, name, formula, func, log0=0.0):
     with np.errstate(divide="ignore", over="ignore"):
         true = np.exp(inner) if func == "exp" else \
             np.where(inner > 0, np.log(np.where(inner > 0, inner, 1.0)), log0)
-    term = Term(name, labels, kernel, empty=np.zeros(len(labels)), true_empty=true)
+    term = Term(name, labels, kernel, empty=np.zeros(len(labels)), true_empty=true,
+                parts=(terms, None, (func,) if func == "exp" else (func, log0)))
     # statnet wraps the inner model (wrap.ergm_model): curved terms keep their parameters,
     # their map η(θ) over the transformed statistics
     return keep_curvature(name, term, terms, lambda labs: [f"{name}~{lab}" for lab in labs])

@@ -717,14 +717,29 @@ def b_operator(net, formula, form="sum"):
     return keep_curvature("B", term, terms, lambda labs: [f"B({name})~{lab}" for lab in labs])
 
 
-@register("Passthrough", kinds=BOTH, params=[Param("formula"), Param("label", None),
+@register("Passthrough", kinds=BOTH, params=[Param("formula"), Param("label", False),
                                              Param("submodel", True)], family=FAMILY)
-def passthrough(net, formula, label=None, submodel=True):
-    """The statistics of ``formula`` unchanged (``submodel``: statnet's switch of how it
-    evaluates them internally; the statistics are the same either way)."""
+def passthrough(net, formula, label=False, submodel=True):
+    """The statistics of ``formula`` unchanged.  ``label`` (statnet's logical, default
+    FALSE): TRUE names the statistics and parameters ``Passthrough~<name>``, as statnet's
+    standard operator name wrap; ``submodel``: statnet's switch of how it evaluates them
+    internally (the statistics are the same either way).
+
+    >>> import ergmfit as ef
+    >>> ef.ERGM("flomarriage", "Passthrough(~edges + degree(0), label=TRUE)").labels
+    ['Passthrough~edges', 'Passthrough~degree0']
+    """
     as_bool(submodel, "term Passthrough: submodel")
+    if not isinstance(label, (bool, np.bool_)):
+        raise TermError(f"term Passthrough: label must be TRUE or FALSE (statnet's "
+                        f"Passthrough(formula, label=FALSE, submodel=TRUE): TRUE names the "
+                        f"statistics Passthrough~<name>), got {getattr(label, 'text', label)!r}; "
+                        "for a label of your own use Label(~..., label)")
     terms = build_formula(net, _formula("Passthrough", formula))
-    return keep_curvature("Passthrough", stack("Passthrough", terms), terms)
+    wrap = (lambda names: [f"Passthrough~{v}" for v in names]) if label else None
+    inner = [lab for t in terms for lab in t.labels]
+    term = stack("Passthrough", terms, wrap(inner) if wrap else None)
+    return keep_curvature("Passthrough", term, terms, wrap)
 
 
 @register("I", kinds=BOTH, params=[Param("formula")], family=FAMILY)

@@ -101,6 +101,13 @@ class Term:
     # params as ``_coreterms.transform_value`` takes them.  The family's ``check_fit``
     # refuses one that is the same for every value (:meth:`ModelFamily.value_statistics`)
     value_stats: Any = None
+    # an operator's term whose statistics are a function of those of inner terms: (inner
+    # terms, W or None for the identity, how): how None -- W times them (``stack``: Sum,
+    # Label, Offset, Passthrough, I, B, Curve, For); ("exp",) or ("log", log0) -- each
+    # one's exp or log (Exp, Log); ("prod",) -- Π inner_j^W[i, j] (Prod).  The family's
+    # constant-statistic check reads through it
+    # (:meth:`ergmfit.families.base.ModelFamily.constant_statistics`)
+    parts: Any = None
 
     @property
     def locality(self):

@@ -29,4 +29,5 @@ def stack(name, terms, labels=None, W=None):
                 empty=empty, dyad_independent=all(t.dyad_independent for t in terms))
     if not np.array_equal(true, term.empty):
         term.true_empty = true
+    term.parts = (list(terms), None if W is None else np.asarray(W, dtype=float), None)
     return term

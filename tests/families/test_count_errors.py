@@ -1,4 +1,6 @@
 """Bad input to count-valued models: clear ergmfit errors naming the problem."""
+import re
+
 import networkx as nx
 import numpy as np
 import pytest
@@ -235,3 +237,25 @@ def test_value_statistics_that_vary_are_kept():
                               "ininterval[2,2]": 1.0, "equalto.0.pm.0": 9.0,
                               "ininterval(0,3)": 2.0}
     m.family.check_fit(m)           # nothing constant: no error
+
+
+def test_whole_fractions_and_decimals_are_counts():
+    # on main Fraction(3, 1) and Decimal("2") were refused as "not integer values"
+    from decimal import Decimal
+    from fractions import Fraction
+    m = ef.ERGM(graph([1, Fraction(3, 1), Decimal("2"), 0]), "sum", response="n")
+    assert m.statistics() == {"sum": 6.0}
+    for bad in (Fraction(5, 2), Decimal("2.5"), Decimal("NaN")):
+        with pytest.raises(NetworkError, match="needs integer values"):
+            ef.ERGM(graph([1, bad, 2, 0]), "sum", response="n")
+
+
+@pytest.mark.parametrize("spec, words", [("Binomial(n=3)", "no argument 'n'; its arguments: "
+                                                           "trials"),
+                                         ("DiscUnif(lo=0, 3)", "no argument 'lo'"),
+                                         ("DiscUnif(a=0, a=3)", "'a' given twice")])
+def test_reference_arguments_have_statnets_names(spec, words):
+    # on main any name was accepted (Binomial(n=3) was Binomial(3))
+    with pytest.raises(ReferenceError, match=re.escape(words)):
+        parse_reference(spec)
+    assert parse_reference("DiscUnif(b=4, a=1)").label == "DiscUnif(1, 4)"

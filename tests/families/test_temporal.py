@@ -631,17 +631,25 @@ def test_exact_steps_advance_by_their_flips_as_by_the_full_comparison(monkeypatc
     assert np.array_equal(runs[0][0], runs[1][0]) and np.array_equal(runs[0][1], runs[1][1])
 
 
+@pytest.fixture(scope="module")
+def saved_panel_fits():
+    # fitted once for both file formats (each fit took half of the test's time; the rest of
+    # a cold run, 2-7 s, was the worker's first import of scipy.optimize and networkx)
+    s = samplk()
+    m = ef.ERGM(s, "nw ~ Form(~edges + mutual) + Persist(~edges)")
+    b = ef.ERGM(s, "nw ~ edges + mutual").fit(method="btergm", R=20, random_state=1)
+    return m, m.fit(method="cmle", random_state=1), b
+
+
 @pytest.mark.parametrize("ext", [".json", ".npz"])
-def test_saved_temporal_fits_rebuild_their_model(tmp_path, ext):
+def test_saved_temporal_fits_rebuild_their_model(tmp_path, ext, saved_panel_fits):
     # a results file of a panel fit held the combined network only: rebuilding gave a
     # TypeError deep in NetSeries (its (wave, node) labels come back as lists), and a btergm
     # file did not load ('no attribute boot').  Now the file keeps the panel (the static
     # models' saved_spec / rebuild_from_info path), and a left-hand side ("nw ~", as a file
     # written before they were checked could hold) is dropped there as for a static model
     import json
-    s = samplk()
-    m = ef.ERGM(s, "nw ~ Form(~edges + mutual) + Persist(~edges)")
-    fit = m.fit(method="cmle", random_state=1)
+    m, fit, b = saved_panel_fits
     fit.save(tmp_path / f"c{ext}")
     back = ef.results.ERGMResults.load(tmp_path / f"c{ext}")
     rebuilt = back.rebuild_model()
@@ -652,13 +660,44 @@ def test_saved_temporal_fits_rebuild_their_model(tmp_path, ext):
         (tmp_path / "lhs.json").write_text(json.dumps(d))
         old = ef.results.ERGMResults.load(tmp_path / "lhs.json").rebuild_model()
         assert old.statistics() == m.statistics()
-    b = ef.ERGM(s, "nw ~ edges + mutual").fit(method="btergm", R=20, random_state=1)
     b.save(tmp_path / f"b{ext}")
     bb = ef.results.ERGMResults.load(tmp_path / f"b{ext}")
     assert type(bb).__name__ == "BTERGMResults"
     np.testing.assert_array_equal(np.asarray(bb.conf_int()), np.asarray(b.conf_int()))
     assert type(bb.rebuild_model()).__name__ == "TemporalERGM"
     assert bb.rebuild_model().statistics() == b.model.statistics()
+
+
+def test_saved_panel_keeps_missing_dyads_and_dyad_constraints(tmp_path):
+    # main kept a wave's missing= and the user's constraints only when json.dumps took them
+    # as given: a NaN or boolean matrix, numpy labels or (wave, node) labels in a
+    # constraint's pairs made the file say "could not keep the panel's missing (not JSON):
+    # refit the model".  Now they are kept in JSON's terms (index pairs; formula + pairs)
+    import itertools
+    waves = [ef.datasets.load(f"samplk{k}") for k in (1, 2, 3)]
+    n = waves[0].number_of_nodes()
+    nan = np.zeros((n, n))
+    nan[0, 1] = nan[2, 3] = np.nan
+    boolean = np.zeros((n, n), dtype=bool)
+    boolean[4, 5] = True
+    labels = list(waves[1].nodes)
+    # (wave 0's dyads are in no transition, but its entry is saved all the same)
+    s = ef.NetSeries(waves, missing=[[(np.int64(labels[6]), labels[7])], nan, boolean])
+    m = ef.ERGM(s, "Form(~edges) + Persist(~edges)")
+    fixed = ef.ERGM(ef.NetSeries(waves), "Form(~edges)")
+    pairs = list(itertools.permutations(fixed.network.labels[:18], 2))[:200]
+    c = ef.ERGM(ef.NetSeries(waves), "Form(~edges)", constraints=("~fixallbut(free)",
+                                                                   {"free": pairs}))
+    for model in (m, c):
+        fit = model.fit(method="cmle", random_state=1)
+        for ext in (".json", ".npz"):
+            fit.save(tmp_path / f"f{ext}")
+            back = ef.results.ERGMResults.load(tmp_path / f"f{ext}").rebuild_model()
+            assert back.statistics() == model.statistics()
+            np.testing.assert_array_equal(back.sample_space.free_vars(),
+                                          model.sample_space.free_vars())
+            assert back.sample_space.n_missing == model.sample_space.n_missing
+    assert m.sample_space.n_missing == 3 and c.sample_space.n_free == 200
 
 
 def test_saved_cross_section_fit_rebuilds_its_model(tmp_path):

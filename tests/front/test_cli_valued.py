@@ -64,3 +64,10 @@ def test_simulate_and_gof(capsys, valued_csv):
     assert code == 0
     d = json.loads(out)
     assert "value" in json.dumps(d) and "model" in json.dumps(d)
+
+
+def test_reference_without_response_names_the_missing_option(capsys, valued_csv):
+    # on main the counts were read as binary weights: "the weight 3 is not 1; ... binary ties"
+    code, _, err = run(capsys, "stats", valued_csv, "sum", "--directed", "--reference",
+                       "Poisson")
+    assert code == 2 and "needs --response ATTR" in err and "binary" not in err

@@ -583,13 +583,35 @@ def test_gml_repeated_ties_follow_the_edge_list_rule(tmp_path):
         p = write(tmp_path, "d.gml", "graph [\ndirected 1\n" + head +
                   'node [ id 1 label "a" ]\nnode [ id 2 label "b" ]\n'
                   "edge [ source 1 target 2 w 1 ]\nedge [ source 1 target 2 w 5 ]\n]\n")
-        with pytest.raises(NetworkError, match=r"d.gml lists the tie 'a' - 'b' .*more than "
-                                               r"once.*duplicates='merge'"):
+        # session 21: named by line, as the CSV and GraphML readers do (before: "d.gml lists
+        # the tie 'a' - 'b' (and possibly others) more than once")
+        at = 6 + head.count("\n")
+        with pytest.raises(NetworkError, match=rf"d.gml, line {at} \(edge 2\) repeats the tie "
+                                               rf"'a' -> 'b' of d.gml, line {at - 1} \(edge 1\); "
+                                               r".*duplicates='merge'"):
             read_network(p)
-        with pytest.warns(UserWarning, match=r"1 tie\(s\) are listed more than once .*first "
+        with pytest.warns(UserWarning, match=rf"1 tie\(s\) are listed more than once \(e.g. "
+                                             rf"d.gml, line {at} \(edge 2\)\); .*first "
                                              r"listing's attributes"):
             net = read_network(p, duplicates="merge")
         assert edge_table(net) == {("a", "b"): {"w": 1}}
+
+
+def test_gml_repeated_ties_are_named_by_line_ids_comments_and_both_ways(tmp_path):
+    # nodes without labels (networkx's keys: the ids), a comment line, an edge over several
+    # lines (its line is that of "edge"); undirected, a pair listed both ways with another
+    # value is the edge-list reader's error naming both lines
+    p = write(tmp_path, "u.gml", "graph [\nnode [ id 1 ]\nnode [ id 2 ]\nnode [ id 3 ]\n"
+              "# a comment [ with brackets ]\nedge [ source 1 target 2 w 1 ]\n"
+              "edge [ source 2 target 3 w 1 ]\nedge [\n  source 2\n  target 1\n  w 4\n]\n]\n")
+    with pytest.raises(NetworkError, match=r"u.gml, line 8 \(edge 3\) lists the pair 2 -- 1 of "
+                                           r"u.gml, line 6 \(edge 1\) the other way round with "
+                                           r"a different 'w' \(4, there 1\)"):
+        read_network(p)
+    with pytest.warns(UserWarning, match=r"both directions \(e.g. u.gml, line 6 \(edge 1\) "
+                                         r"and u.gml, line 8 \(edge 3\)\)"):
+        assert edge_table(read_network(p, duplicates="merge")) == {
+            frozenset((1, 2)): {"w": 1}, frozenset((2, 3)): {"w": 1}}
 
 
 def test_ids_missing_from_node_file(tmp_path):

@@ -82,3 +82,54 @@ def test_binary_reading_still_refuses_weights(tmp_path):
     f.write_text("source,target,weight\n1,2,3\n")
     with pytest.raises(NetworkError, match="binary ties"):
         ef.ERGM(str(f), "edges", directed=True)
+
+
+# session 21's sweep of bad input (issue #33 item 1): each of these failed on main
+
+def test_an_object_matrix_with_a_huge_count_is_refused_clearly():
+    # on main: TypeError from np.isfinite on a Python int beyond float's range
+    M = np.array([[0, 2], [2 ** 70, 0]], dtype=object)
+    with pytest.raises(NetworkError,
+                       match=r"the value 1180591620717411303424 \(the edge \(1, 0\)\), too large"):
+        _stats(M, response="weight", directed=True)
+    assert M[1, 0] == 2 ** 70
+
+
+@pytest.mark.parametrize("valued", [True, False])
+def test_a_masked_matrix_is_refused_not_read_under_its_mask(valued):
+    # on main the value under the mask was read: sum 3 (binary: edges 2), silently
+    M = np.ma.masked_array([[0, 2], [1, 0]] if valued else [[0, 1], [1, 0]],
+                           mask=[[0, 1], [0, 0]])
+    with pytest.raises(NetworkError, match=r"masked array with 1 masked entry \(the first at "
+                                           r"\[0, 1\]\)"):
+        if valued:
+            _stats(M, response="weight", directed=True)
+        else:
+            ef.ERGM(M, "edges", directed=True)
+    assert M.mask[0, 1] and M.data[0, 1] in (1, 2)
+    # a mask with nothing masked is the plain matrix
+    plain = np.ma.masked_array([[0, 2], [1, 0]], mask=False)
+    assert _stats(plain, response="weight", directed=True) == {"sum": 3.0, "nonzero": 2.0}
+
+
+def test_value_errors_name_the_edge(tmp_path):
+    f = tmp_path / "bad.csv"
+    f.write_text("source,target,weight\n1,2,3\n2,3,-1\n")
+    with pytest.raises(NetworkError, match=r"the negative value -1 \(the edge \(2, 3\)\)"):
+        _stats(str(f), response="weight", directed=True)
+    f.write_text('source,target,weight\n1,2,3\n2,3,"2"\n')      # a quoted cell is text
+    with pytest.raises(NetworkError, match=r"the text '2' \(the edge \(2, 3\)\)"):
+        _stats(str(f), response="weight", directed=True)
+    with pytest.raises(NetworkError, match=r"the value 3 \(the edge \('a', 'b'\)\), outside "
+                                           r"the support: the reference Binomial\(2\)"):
+        g = nx.DiGraph()
+        g.add_edge("a", "b", w=3)
+        ef.ERGM(g, "sum", response="w", reference="Binomial(2)")
+
+
+def test_a_repeated_valued_tie_is_not_called_binary(tmp_path):
+    f = tmp_path / "dup.csv"
+    f.write_text("source,target,weight\n1,2,3\n1,2,2\n")
+    with pytest.raises(NetworkError, match="repeats the tie") as err:
+        _stats(str(f), response="weight", directed=True)
+    assert "binary" not in str(err.value)

@@ -369,3 +369,45 @@ def test_projected_value_statistics_that_vary_or_are_offsets_pass():
               "edges + offset(Proj1(~atleast(0)))", "edges + Proj2(~atmost(11))"):
         m = ef.ERGM(g, f)
         m.family.check_fit(m)
+
+
+@pytest.mark.parametrize("formula, match", [
+    # session 21: the check read top-level terms only; through these operators the
+    # constant statistic reached the estimators
+    ('edges + Label(~Proj1(~atleast(0)), "x")', r"x\(Proj1~atleast\.0\) \(always 1\): the "
+                                                r"same for every value a projected tie"),
+    ('edges + Label(~Label(~Proj1(~sum + atleast(0)), "a"), "b")',
+     r"^b\(a\(Proj1~atleast\.0\)\) \(always 1\)"),
+    ("edges + Passthrough(~Proj1(~atleast(0)))", r"^Proj1~atleast\.0 \(always 1\)"),
+    # over a curved term too (the operator keeps gwb1degree's map, not a Curve() of its own)
+    ('edges + Label(~Proj1(~atleast(0)) + gwb1degree(0.5), "q")',
+     r"^q\(Proj1~atleast\.0\) \(always 1\)"),
+    ('edges + B(~Proj1(~atleast(0)), form="nonzero")', r"^B\(nonzero\)~Proj1~atleast\.0"),
+    ("edges + Offset(~Proj1(~atleast(0) + sum), 1, which=2)", r"^Proj1~atleast\.0 \(always 1\)"),
+    # combinations: the value is the observed total (66 pairs of the 12 mode-1 nodes, 10 of the
+    # 5 mode-2 nodes)
+    ("edges + Sum(~Proj1(~atleast(0)))", r"^Sum~Sum \(always 66 on this network's nodes\)"),
+    ('edges + Sum(list(~Proj1(~atleast(0)), 2~Proj2(~atmost(12))), label="t")',
+     r"^Sum~t \(always 86 on this network's nodes\)"),
+    ("edges + Log(~Proj1(~atleast(0)))", r"^Log~Proj1~atleast\.0 \(always 4\.18965 on"),
+    ("edges + Prod(~Proj1(~atleast(0)))", r"^Exp~Sum~Prod \(always 66 on"),
+])
+@pytest.mark.parametrize("method", ["mple", "cd"])
+def test_constant_projected_statistics_are_seen_through_operators(formula, match, method):
+    # with an offset the dead-statistic check is skipped: main fitted these (mple, cd)
+    g, _, _ = two_mode(12, 5, 0.35, 1)
+    m = ef.ERGM(g, "offset(edges) + b1star(2) + " + formula.removeprefix("edges + "))
+    with pytest.raises(ef.DegenerateModelError, match=match):
+        m.fit(method=method, random_state=1, offset_coef=[-1.0])
+
+
+def test_operators_over_varying_or_fixed_projected_statistics_pass():
+    g, _, _ = two_mode(12, 5, 0.35, 1)
+    for f in ('edges + Label(~Proj1(~sum + nonzero), "ok")',
+              "edges + Sum(list(~Proj1(~atleast(0)), ~Proj1(~sum)))",   # a constant + a varying
+              "edges + Offset(~Proj1(~atleast(0)), 1)",
+              "edges + Offset(~Proj1(~atleast(0) + sum), 1, which=1)",  # the constant is fixed
+              # Curve(): a's coefficient is identified by b1star(2)'s statistic
+              'edges + Curve(~Proj1(~atleast(0)) + b1star(2), params=c("a"), map="rep")'):
+        m = ef.ERGM(g, f)
+        m.family.check_fit(m)

@@ -267,3 +267,18 @@ def test_label_function_refused_forms_name_the_supported_ones(label, match):
     with pytest.raises(ErgmfitError, match=match) as err:
         ef.ERGM("flomarriage", f"Label(~edges, {label})")
     assert "toupper, tolower" in str(err.value)
+
+
+def test_passthrough_label_is_statnets_logical_name_wrap():
+    # statnet's Passthrough(formula, label=FALSE, submodel=TRUE): TRUE wraps the names as
+    # its standard operator name wrap, Passthrough~<name>; main accepted and ignored label
+    m = ef.ERGM("flomarriage", "Passthrough(~edges + degree(0), label=TRUE)")
+    assert m.labels == ["Passthrough~edges", "Passthrough~degree0"]
+    assert m.statistics() == {"Passthrough~edges": 20.0, "Passthrough~degree0": 1.0}
+    curved = ef.ERGM("flomarriage", "Passthrough(~gwesp(cutoff=3), TRUE)")
+    assert curved.labels == ["Passthrough~gwesp", "Passthrough~gwesp.decay"]
+    assert ef.ERGM("flomarriage", "Passthrough(~edges, label=FALSE)").labels == ["edges"]
+    for bad in ('"x"', "1"):
+        with pytest.raises(ErgmfitError, match=r"label must be TRUE or FALSE .* use "
+                                               r"Label\(~\.\.\., label\)"):
+            ef.ERGM("flomarriage", f"Passthrough(~edges, label={bad})")
