@@ -136,7 +136,8 @@ class ModelFamily:
     def state_arrays(self, compiled) -> dict:
         """The compiled model's current state as arrays (an estimator's checkpoint saves
         them): ``x_on``, the variables that are on (ties, nonzero values), and what
-        the family needs besides."""
+        the family needs besides (the state's names start with ``x_``: EE drops them once
+        :meth:`restore_state` has used them)."""
         return {"x_on": compiled.on_vars()}
 
     def restore_state(self, compiled, arrays) -> None:

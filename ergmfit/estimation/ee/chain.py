@@ -570,6 +570,10 @@ class EEChain:
         # uninterrupted run
         self.rng = np.random.default_rng([self.seed, saved["meta"]["outer_done"], 1])
         family_of(self.model).restore_state(self.bm, saved["arrays"])
+        # the compiled model holds the saved network now: not its arrays besides for the
+        # rest of the run (x_on alone is 8 bytes a tie, 245 MB at Pokec's size)
+        for k in [k for k in saved["arrays"] if k.startswith("x_")]:
+            del saved["arrays"][k]
         if self.use_ifd:
             self.prop.V = saved["meta"]["V"]
             self.prop.is_delete = saved["meta"]["is_delete"]
