@@ -116,11 +116,27 @@ def check_degeneracy(model, chains, D, centre=None):
             "or removing the term(s)"))
 
 
-def _check_oscillation(model, history, Z, g_obs, counts=True):
+#: a swing counts as near-degeneracy only in samples holding at least this share of
+#: ``target_ess`` effective draws of the swinging statistic (the binary family's floor of
+#: every statistic, ``ModelFamily.min_ess_share``); a swing seen only in samples with fewer
+#: is Monte Carlo noise of the steps (the issue-554 count fit's ``nodeicovar`` against
+#: ``nodeocovar``: 5.7-19.8 effective draws per sample, docs/valued_terms.md), and the
+#: fit's samples are grown to this share of every statistic instead (MCMLE._iterate)
+SWING_ESS_SHARE = 0.5
+
+
+def _check_oscillation(model, history, Z, g_obs, counts=True, ess=None, min_ess=0.0):
     """Near-degeneracy: the sampled networks swing from far below to far above
     the observed statistics (e.g. almost empty, then almost complete) from one
-    iteration to the next.  Record the standardised sample means and raise a
-    DegenerateModelError when a statistic has done that twice."""
+    iteration to the next.  Record the standardised sample means (and, given ``ess``,
+    each statistic's effective draws) and raise a DegenerateModelError when a statistic
+    has done that twice.
+
+    Only samples with at least ``min_ess`` effective draws of a statistic count towards
+    its swing (a record without them, e.g. from an older checkpoint, counts), unless a
+    bistable sample lies between (a chain jumping between two phases mixes slowly by
+    nature).  A swing that only the under-sampled samples make is noise of the steps,
+    not of the model: its statistics' labels are returned (an empty list otherwise)."""
     sd = Z.std(axis=0)
     t = np.where(sd > 0, Z.mean(axis=0) / np.where(sd > 0, sd, 1.0), 0.0)
     # a bistable sample: the chain itself jumps between networks with at most
@@ -133,24 +149,22 @@ def _check_oscillation(model, history, Z, g_obs, counts=True):
     if history:
         history[-1]["t_mean"] = t.tolist()
         history[-1]["bistable"] = bistable.tolist()
+        if ess is not None:
+            history[-1]["ess_each"] = [float(x) for x in ess]
     # the last six recorded iterations (a resumed checkpoint may predate "bistable")
     last = [h for h in history if "t_mean" in h][-6:]
     if len(last) < 3:
-        return
+        return []
     recent = np.array([h["t_mean"] for h in last])
     bis = np.array([h.get("bistable", [False] * len(t)) for h in last])
+    sampled = np.array([h.get("ess_each", [np.inf] * len(t)) for h in last]) >= min_ess
+    noise = []
     for k, lab in enumerate(model.labels):
-        above, below = np.sum(recent[:, k] > 3), np.sum(recent[:, k] < -3)
-        # two swings each way; or one each way with a bistable sample between.
-        # Curved models (no counts to call bistable) need the swing to come back:
-        # far above, far below, far above again (or the reverse) -- a curved fit
-        # approaching from far away crosses once, from its fixed-decay start.
-        if not counts:
-            side = np.sign(recent[:, k][np.abs(recent[:, k]) > 3])
-            swung = int(np.sum(side[1:] != side[:-1])) >= 2
-        else:
-            swung = (above >= 2 and below >= 2) or (above >= 1 and below >= 1
-                                                    and bis[:, k].any())
+        swung = _swung(recent[:, k], bis[:, k], counts)
+        if swung and not bis[:, k].any() and not _swung(recent[sampled[:, k], k],
+                                                         bis[sampled[:, k], k], counts):
+            noise.append(lab)           # only the under-sampled samples swing
+            continue
         if swung:
             lo = np.min(recent[:, k]); hi = np.max(recent[:, k])
             raise _swing(_retryable(DegenerateModelError(
@@ -160,6 +174,20 @@ def _check_oscillation(model, history, Z, g_obs, counts=True):
                 f"estimate reproduces the observed network. Try "
                 f"{_gw_advice(model, 'a smaller decay of the geometrically weighted terms, ')}"
                 "add dyad-independent covariate terms, or fit by method='ee'")))
+    return noise
+
+
+def _swung(t, bistable, counts):
+    """Whether one statistic's standardised sample means ``t`` (oldest first) swing: two
+    samples each way beyond 3 s.d.; or one each way with a ``bistable`` sample among them.
+    Curved models (``counts`` False: no counts to call bistable) need the swing to come
+    back: far above, far below, far above again (or the reverse) -- a curved fit
+    approaching from far away crosses once, from its fixed-decay start."""
+    above, below = np.sum(t > 3), np.sum(t < -3)
+    if not counts:
+        side = np.sign(t[np.abs(t) > 3])
+        return int(np.sum(side[1:] != side[:-1])) >= 2
+    return bool((above >= 2 and below >= 2) or (above >= 1 and below >= 1 and bistable.any()))
 
 
 def _has_target(par, theta, target_ess, min_share, min_draws, stats):
@@ -426,6 +454,8 @@ class MCMLE(Estimator):
                            target=target, min_ess_share=self._min_ess_share(model))
         if saved is not None:
             state.rng = target.restore(saved, state, self._n_chains(), self.resume)
+            if any("swing_noise" in h for h in history):     # (see _iterate)
+                state.min_ess_share = max(state.min_ess_share, SWING_ESS_SHARE)
         min_interval = self._min_interval()
         if getattr(model, "pilot_first_sample", False) and self.resume is None \
                 and min_interval < interval:
@@ -556,7 +586,13 @@ class MCMLE(Estimator):
                               "gamma": gamma, "pvalue": pval, "min_ess": float(ess.min()),
                               "ess": mess, "interval": state.interval, "samplesize": size,
                               "acceptance": float(np.mean(acc)), **state.settled})
-        _check_oscillation(model, state.history, Zp, proj(g_obs), counts=par.linear)
+        noise = _check_oscillation(model, state.history, Zp, proj(g_obs), counts=par.linear,
+                                   ess=ess, min_ess=SWING_ESS_SHARE * self.target_ess)
+        if noise:
+            # a swing of under-sampled statistics: the steps chase their sample means' Monte
+            # Carlo error; the samples grow (every statistic's share of target_ess) instead
+            state.history[-1]["swing_noise"] = noise
+            state.min_ess_share = max(state.min_ess_share, SWING_ESS_SHARE)
         # a decay running off, or a stall far from g_obs
         _check_runoff(model, state.history, theta + eta, chains, g_obs, model.network.n_dyads)
         progress.update(1, step=f"{gamma:.2f}", p=f"{pval:.2f}", interval=state.interval)

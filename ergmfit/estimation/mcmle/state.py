@@ -36,7 +36,7 @@ def _history(value, dims):
         raise ValueError(f"a list of {len(value)} iteration records, more than {MAX_HISTORY}")
     p = dims["p"]
     for h in value:
-        for key, kind in (("t_mean", float), ("bistable", bool)):
+        for key, kind in (("t_mean", float), ("bistable", bool), ("ess_each", float)):
             v = h.get(key)
             if v is not None and (not isinstance(v, list) or len(v) != p or not all(
                     isinstance(x, (int, float)) and not isinstance(x, bool) and np.isfinite(x)
