@@ -302,16 +302,23 @@ class MCMLE(Estimator):
                 state = self._run(model)
             fallback = None
         except DegenerateModelError as exc:
-            if (getattr(exc, "decay_start", None) is not None and settings["init"] is None
-                    and settings["resume"] is None):
-                # a curved fit failed from its default start: from decays 0.5 (curved.restart)
-                from ..mple.pseudolikelihood import MPLE
-                state, fallback, state.init_method = _restart_decays(model, settings, exc,
-                                                                     self._refit, MPLE)
-            elif not getattr(exc, "retryable", False) or settings["resume"] is not None:
-                raise
-            else:
-                state, fallback = _fall_back(model, settings, exc, self._refit)
+            try:
+                if (getattr(exc, "decay_start", None) is not None and settings["init"] is None
+                        and settings["resume"] is None):
+                    # a curved fit failed from its default start: from decays 0.5
+                    # (curved.restart)
+                    from ..mple.pseudolikelihood import MPLE
+                    state, fallback, state.init_method = _restart_decays(
+                        model, settings, exc, self._refit, MPLE)
+                elif not getattr(exc, "retryable", False) or settings["resume"] is not None:
+                    raise
+                else:
+                    state, fallback = _fall_back(model, settings, exc, self._refit)
+            except KeyboardInterrupt:
+                # Ctrl-C while the second attempt found its start (EE, CD, the MPLE):
+                # the first attempt's last iteration, marked (the second attempt's own
+                # iterations answer Ctrl-C as any fit's)
+                state, fallback = self._interrupted_restart(exc), None
         if state.interrupted_in == "covariance":     # (after finished iterations)
             warn = ["interrupted by the user while computing the covariance after the "
                     "iterations: standard errors and log-likelihood are NA"]
@@ -354,6 +361,21 @@ class MCMLE(Estimator):
                                "labels": list(model.stat_labels), "interval": interval}
         return res
 
+    def _interrupted_restart(self, first):
+        """The state to return when Ctrl-C stopped the second attempt after ``first`` (the
+        first attempt's DegenerateModelError, which carries its state) before that
+        attempt's iterations began: the first attempt's last estimate, marked
+        interrupted, standard errors NA (its last sample is the one that failed)."""
+        state = first.state
+        state.interrupted, state.interrupted_in = True, "restart"
+        state.iteration = len(state.history) - state.n_before
+        p = len(state.theta)
+        state.cov, state.cov_model, state.cov_mc = (np.full((p, p), np.nan) for _ in range(3))
+        warnings.warn(f"MCMC-MLE was interrupted by the user while restarting after its first "
+                      f"attempt failed ({first}): the estimates are the first attempt's last, "
+                      "NOT converged; standard errors are NA", ConvergenceWarning, stacklevel=3)
+        return state
+
     def _refit(self, model, **settings):
         """The iterations again with other settings (the second attempt of a failed fit)."""
         return type(self)(**settings)._run(model)
@@ -384,7 +406,11 @@ class MCMLE(Estimator):
         timings = state.cpu_seconds
         timings["start"] = time.process_time() - c0
         guard = GuardedPhases()
-        guard.run("iterations", self._iterations, model, state, rng)
+        try:
+            guard.run("iterations", self._iterations, model, state, rng)
+        except DegenerateModelError as exc:
+            exc.state = state       # (should Ctrl-C stop the second attempt: fit)
+            raise
         state.interrupted = guard.interrupted == "iterations"
         self._warn_unfinished(state)
         if state.chains_z is not None:       # None: Ctrl-C before the first sample
