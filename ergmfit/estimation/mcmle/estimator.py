@@ -81,6 +81,7 @@ from .target import target_for
 from .interval import (final_sample_size, last_sample_key, quarter_octave,
                        step_sample_parts, streak_tau)
 from .loglik import bridge_loglik
+from .pooling import pooled_sample
 from .burnin import (MAX_REDRAWS, MAX_SETTLE, NEWTON_DRAWS, REDRAW_GROWTH, approach,
                      drifting, settle, streak_records, unfit_to_step)
 from .settings import SETTINGS, missing_data_settings
@@ -605,13 +606,14 @@ class MCMLE(Estimator):
             return False
         state.backtracks = 0
         state.guard = (theta.copy(), tstat)
-        gamma = _step_length(Zp, self.steplength_margin)
+        Zs, pooled = self._pooled(par, state, chains, chains_zp, g_obs, rng)
+        gamma = _step_length(Zp if Zs is Z else proj(Zs), self.steplength_margin)
         pval = hotelling_pvalue(chains_zp) if gamma >= 1.0 else 0.0
-        eta, gamma = self._step(par, theta, Z, gamma)
+        eta, gamma = self._step(par, theta, Zs, gamma)
         state.history.append({"iteration": state.n_before + state.iteration, "theta": theta.tolist(),
                               "gamma": gamma, "pvalue": pval, "min_ess": float(ess.min()),
                               "ess": mess, "interval": state.interval, "samplesize": size,
-                              "acceptance": float(np.mean(acc)), **state.settled})
+                              "acceptance": float(np.mean(acc)), **state.settled, **pooled})
         noise = _check_oscillation(model, state.history, Zp, proj(g_obs), counts=par.linear,
                                    ess=ess, min_ess=SWING_ESS_SHARE * self.target_ess)
         if noise:
@@ -635,6 +637,27 @@ class MCMLE(Estimator):
             state.final = state.streak >= 2
         self._adapt_interval(state, ess, mess, size)
         return False
+
+    def _pooled(self, par, state, chains, chains_zp, g_obs, rng):
+        """The draws the step is taken on: this sample's (``state.chains_z``), or with
+        ``pool_samples`` > 1 an equally weighted resample of the last ``pool_samples``
+        settled samples' draws at this θ (:func:`.pooling.pooled_sample`); the last
+        sample's alone.  A sample whose chains still drift joins no pool (and empties
+        it: the chains were far from there).  Returns (Z centred at ``g_obs``, the
+        record's fields: ``pooled`` samples and the pooled weights' ``pooled_ess``)."""
+        Z = np.concatenate(state.chains_z)
+        if self.pool_samples <= 1:
+            return Z, {}
+        if state.final or drifting(chains_zp):
+            state.pool = []
+            return Z, {}
+        eta = par.eta(state.theta)
+        state.pool = (state.pool + [(eta, np.concatenate(chains))])[-self.pool_samples:]
+        if len(state.pool) == 1:
+            return Z, {}
+        etas, samples = zip(*state.pool)
+        G, ess = pooled_sample(etas, samples, eta, rng)
+        return G - g_obs, {"pooled": len(state.pool), "pooled_ess": ess}
 
     def _min_ess_share(self, model):
         """The share of ``target_ess`` every statistic must reach in a step's sample: the
@@ -742,6 +765,7 @@ class MCMLE(Estimator):
         state.theta, interval = approach(model, method, theta, rng, state.interval,
                                          self.max_interval)
         state.starts = [None] * len(state.starts)
+        state.pool = []
         # the interval at which its samples of NEWTON_DRAWS had their effective draws,
         # for samples of samplesize draws
         interval = quarter_octave(interval * NEWTON_DRAWS / self.samplesize,
