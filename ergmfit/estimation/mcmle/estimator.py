@@ -41,11 +41,20 @@ The algorithm (Geyer & Thompson 1992; Hummel, Hunter & Handcock 2012):
    whose log-likelihood is exact: log Z(θ̂) − log Z(θ₀) = ∫ (θ̂ − θ₀)·E_{θ(u)}[g] du
    over θ(u) = θ₀ + u(θ̂ − θ₀), by the midpoint rule over ``bridges`` points.
 
+With ``pool_samples`` = K > 1 the step of step 3 is taken on the draws of the last K
+settled samples, pooled by mixture importance sampling (Geyer's reverse logistic
+regression, :mod:`ergmfit.estimation.mcmle.pooling`); the last sample alone gives the
+estimate and its covariance.
+
 Guards (#22): the step length of step 3 is the larger of Hummel's and the
 sample ellipsoid's only while the latter's pseudo-observation stays inside the
 convex hull (outside it the importance-sampling log-likelihood has no finite
 maximiser); an overshooting step is halved back; a step keeps ``min_is_ess``
-of the importance weights' effective size.  When the iterations fail (a
+of the importance weights' effective size.  A near-degenerate swing counts only
+samples with ``SWING_ESS_SHARE`` x ``target_ess`` effective draws of the swinging
+statistic (or a bistable sample between): a swing of under-sampled statistics is
+noise of the steps, answered by larger samples (every statistic's share of
+``target_ess`` raised to ``SWING_ESS_SHARE``), not by a restart.  When the iterations fail (a
 near-degenerate swing, a chain stuck at the empty or complete graph), the fit
 is redone once (:mod:`ergmfit.estimation.mcmle.fallback`) from the EE estimate
 after a swing, else from the contrastive-divergence one (unless ``init`` was
@@ -252,7 +261,8 @@ class MCMLE(Estimator):
     it.  Ctrl-C returns the last finished iteration (marked interrupted); during
     the covariance step the estimate (marked interrupted, standard errors NA);
     during the bridge sampling the finished fit with the log-likelihood NA
-    (:class:`~ergmfit.runtime.interrupts.GuardedPhases`).  A model whose every
+    (:class:`~ergmfit.runtime.interrupts.GuardedPhases`); while a failed first attempt's
+    fall-back finds its start (EE, CD), the first attempt's last estimate (s.e. NA).  A model whose every
     coefficient is an offset has nothing to estimate: the fit holds none, with
     the log-likelihood at the offsets.
     A curved model's first sample is a pilot at ``min_interval``, forgotten
