@@ -330,6 +330,8 @@ def main():
                     help="checkpoint each seed's fit in DIR (and resume from it)")
     ap.add_argument("--min-ess-share", type=float, metavar="X",
                     help="the MCMC-MLE per-statistic floor (default: the count family's)")
+    ap.add_argument("--pool", type=int, metavar="K",
+                    help="MCMC-MLE's pool_samples: step on the last K samples' draws")
     ap.add_argument("--init", metavar="FILE",
                     help="start at the 'theta' of this JSON file (an earlier run's checkpoint)")
     args = ap.parse_args()
@@ -370,6 +372,8 @@ def main():
         kw = {}
         if args.min_ess_share is not None:
             kw["min_ess_share"] = args.min_ess_share
+        if args.pool:
+            kw["pool_samples"] = args.pool
         if args.init:
             with open(args.init) as fh:
                 kw["init"] = np.asarray(json.load(fh)["theta"], dtype=float)

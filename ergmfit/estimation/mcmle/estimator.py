@@ -41,11 +41,20 @@ The algorithm (Geyer & Thompson 1992; Hummel, Hunter & Handcock 2012):
    whose log-likelihood is exact: log Z(θ̂) − log Z(θ₀) = ∫ (θ̂ − θ₀)·E_{θ(u)}[g] du
    over θ(u) = θ₀ + u(θ̂ − θ₀), by the midpoint rule over ``bridges`` points.
 
+With ``pool_samples`` = K > 1 the step of step 3 is taken on the draws of the last K
+settled samples, pooled by mixture importance sampling (Geyer's reverse logistic
+regression, :mod:`ergmfit.estimation.mcmle.pooling`); the last sample alone gives the
+estimate and its covariance.
+
 Guards (#22): the step length of step 3 is the larger of Hummel's and the
 sample ellipsoid's only while the latter's pseudo-observation stays inside the
 convex hull (outside it the importance-sampling log-likelihood has no finite
 maximiser); an overshooting step is halved back; a step keeps ``min_is_ess``
-of the importance weights' effective size.  When the iterations fail (a
+of the importance weights' effective size.  A near-degenerate swing counts only
+samples with ``SWING_ESS_SHARE`` x ``target_ess`` effective draws of the swinging
+statistic (or a bistable sample between): a swing of under-sampled statistics is
+noise of the steps, answered by larger samples (every statistic's share of
+``target_ess`` raised to ``SWING_ESS_SHARE``), not by a restart.  When the iterations fail (a
 near-degenerate swing, a chain stuck at the empty or complete graph), the fit
 is redone once (:mod:`ergmfit.estimation.mcmle.fallback`) from the EE estimate
 after a swing, else from the contrastive-divergence one (unless ``init`` was
@@ -81,6 +90,7 @@ from .target import target_for
 from .interval import (final_sample_size, last_sample_key, quarter_octave,
                        step_sample_parts, streak_tau)
 from .loglik import bridge_loglik
+from .pooling import pooled_sample
 from .burnin import (MAX_REDRAWS, MAX_SETTLE, NEWTON_DRAWS, REDRAW_GROWTH, approach,
                      drifting, settle, streak_records, unfit_to_step)
 from .settings import SETTINGS, missing_data_settings
@@ -116,11 +126,27 @@ def check_degeneracy(model, chains, D, centre=None):
             "or removing the term(s)"))
 
 
-def _check_oscillation(model, history, Z, g_obs, counts=True):
+#: a swing counts as near-degeneracy only in samples holding at least this share of
+#: ``target_ess`` effective draws of the swinging statistic (the binary family's floor of
+#: every statistic, ``ModelFamily.min_ess_share``); a swing seen only in samples with fewer
+#: is Monte Carlo noise of the steps (the issue-554 count fit's ``nodeicovar`` against
+#: ``nodeocovar``: 5.7-19.8 effective draws per sample, docs/valued_terms.md), and the
+#: fit's samples are grown to this share of every statistic instead (MCMLE._iterate)
+SWING_ESS_SHARE = 0.5
+
+
+def _check_oscillation(model, history, Z, g_obs, counts=True, ess=None, min_ess=0.0):
     """Near-degeneracy: the sampled networks swing from far below to far above
     the observed statistics (e.g. almost empty, then almost complete) from one
-    iteration to the next.  Record the standardised sample means and raise a
-    DegenerateModelError when a statistic has done that twice."""
+    iteration to the next.  Record the standardised sample means (and, given ``ess``,
+    each statistic's effective draws) and raise a DegenerateModelError when a statistic
+    has done that twice.
+
+    Only samples with at least ``min_ess`` effective draws of a statistic count towards
+    its swing (a record without them, e.g. from an older checkpoint, counts), unless a
+    bistable sample lies between (a chain jumping between two phases mixes slowly by
+    nature).  A swing that only the under-sampled samples make is noise of the steps,
+    not of the model: its statistics' labels are returned (an empty list otherwise)."""
     sd = Z.std(axis=0)
     t = np.where(sd > 0, Z.mean(axis=0) / np.where(sd > 0, sd, 1.0), 0.0)
     # a bistable sample: the chain itself jumps between networks with at most
@@ -133,24 +159,22 @@ def _check_oscillation(model, history, Z, g_obs, counts=True):
     if history:
         history[-1]["t_mean"] = t.tolist()
         history[-1]["bistable"] = bistable.tolist()
+        if ess is not None:
+            history[-1]["ess_each"] = [float(x) for x in ess]
     # the last six recorded iterations (a resumed checkpoint may predate "bistable")
     last = [h for h in history if "t_mean" in h][-6:]
     if len(last) < 3:
-        return
+        return []
     recent = np.array([h["t_mean"] for h in last])
     bis = np.array([h.get("bistable", [False] * len(t)) for h in last])
+    sampled = np.array([h.get("ess_each", [np.inf] * len(t)) for h in last]) >= min_ess
+    noise = []
     for k, lab in enumerate(model.labels):
-        above, below = np.sum(recent[:, k] > 3), np.sum(recent[:, k] < -3)
-        # two swings each way; or one each way with a bistable sample between.
-        # Curved models (no counts to call bistable) need the swing to come back:
-        # far above, far below, far above again (or the reverse) -- a curved fit
-        # approaching from far away crosses once, from its fixed-decay start.
-        if not counts:
-            side = np.sign(recent[:, k][np.abs(recent[:, k]) > 3])
-            swung = int(np.sum(side[1:] != side[:-1])) >= 2
-        else:
-            swung = (above >= 2 and below >= 2) or (above >= 1 and below >= 1
-                                                    and bis[:, k].any())
+        swung = _swung(recent[:, k], bis[:, k], counts)
+        if swung and not bis[:, k].any() and not _swung(recent[sampled[:, k], k],
+                                                         bis[sampled[:, k], k], counts):
+            noise.append(lab)           # only the under-sampled samples swing
+            continue
         if swung:
             lo = np.min(recent[:, k]); hi = np.max(recent[:, k])
             raise _swing(_retryable(DegenerateModelError(
@@ -160,6 +184,20 @@ def _check_oscillation(model, history, Z, g_obs, counts=True):
                 f"estimate reproduces the observed network. Try "
                 f"{_gw_advice(model, 'a smaller decay of the geometrically weighted terms, ')}"
                 "add dyad-independent covariate terms, or fit by method='ee'")))
+    return noise
+
+
+def _swung(t, bistable, counts):
+    """Whether one statistic's standardised sample means ``t`` (oldest first) swing: two
+    samples each way beyond 3 s.d.; or one each way with a ``bistable`` sample among them.
+    Curved models (``counts`` False: no counts to call bistable) need the swing to come
+    back: far above, far below, far above again (or the reverse) -- a curved fit
+    approaching from far away crosses once, from its fixed-decay start."""
+    above, below = np.sum(t > 3), np.sum(t < -3)
+    if not counts:
+        side = np.sign(t[np.abs(t) > 3])
+        return int(np.sum(side[1:] != side[:-1])) >= 2
+    return bool((above >= 2 and below >= 2) or (above >= 1 and below >= 1 and bistable.any()))
 
 
 def _has_target(par, theta, target_ess, min_share, min_draws, stats):
@@ -223,7 +261,8 @@ class MCMLE(Estimator):
     it.  Ctrl-C returns the last finished iteration (marked interrupted); during
     the covariance step the estimate (marked interrupted, standard errors NA);
     during the bridge sampling the finished fit with the log-likelihood NA
-    (:class:`~ergmfit.runtime.interrupts.GuardedPhases`).  A model whose every
+    (:class:`~ergmfit.runtime.interrupts.GuardedPhases`); while a failed first attempt's
+    fall-back finds its start (EE, CD), the first attempt's last estimate (s.e. NA).  A model whose every
     coefficient is an offset has nothing to estimate: the fit holds none, with
     the log-likelihood at the offsets.
     A curved model's first sample is a pilot at ``min_interval``, forgotten
@@ -274,16 +313,23 @@ class MCMLE(Estimator):
                 state = self._run(model)
             fallback = None
         except DegenerateModelError as exc:
-            if (getattr(exc, "decay_start", None) is not None and settings["init"] is None
-                    and settings["resume"] is None):
-                # a curved fit failed from its default start: from decays 0.5 (curved.restart)
-                from ..mple.pseudolikelihood import MPLE
-                state, fallback, state.init_method = _restart_decays(model, settings, exc,
-                                                                     self._refit, MPLE)
-            elif not getattr(exc, "retryable", False) or settings["resume"] is not None:
-                raise
-            else:
-                state, fallback = _fall_back(model, settings, exc, self._refit)
+            try:
+                if (getattr(exc, "decay_start", None) is not None and settings["init"] is None
+                        and settings["resume"] is None):
+                    # a curved fit failed from its default start: from decays 0.5
+                    # (curved.restart)
+                    from ..mple.pseudolikelihood import MPLE
+                    state, fallback, state.init_method = _restart_decays(
+                        model, settings, exc, self._refit, MPLE)
+                elif not getattr(exc, "retryable", False) or settings["resume"] is not None:
+                    raise
+                else:
+                    state, fallback = _fall_back(model, settings, exc, self._refit)
+            except KeyboardInterrupt:
+                # Ctrl-C while the second attempt found its start (EE, CD, the MPLE):
+                # the first attempt's last iteration, marked (the second attempt's own
+                # iterations answer Ctrl-C as any fit's)
+                state, fallback = self._interrupted_restart(exc), None
         if state.interrupted_in == "covariance":     # (after finished iterations)
             warn = ["interrupted by the user while computing the covariance after the "
                     "iterations: standard errors and log-likelihood are NA"]
@@ -326,6 +372,21 @@ class MCMLE(Estimator):
                                "labels": list(model.stat_labels), "interval": interval}
         return res
 
+    def _interrupted_restart(self, first):
+        """The state to return when Ctrl-C stopped the second attempt after ``first`` (the
+        first attempt's DegenerateModelError, which carries its state) before that
+        attempt's iterations began: the first attempt's last estimate, marked
+        interrupted, standard errors NA (its last sample is the one that failed)."""
+        state = first.state
+        state.interrupted, state.interrupted_in = True, "restart"
+        state.iteration = len(state.history) - state.n_before
+        p = len(state.theta)
+        state.cov, state.cov_model, state.cov_mc = (np.full((p, p), np.nan) for _ in range(3))
+        warnings.warn(f"MCMC-MLE was interrupted by the user while restarting after its first "
+                      f"attempt failed ({first}): the estimates are the first attempt's last, "
+                      "NOT converged; standard errors are NA", ConvergenceWarning, stacklevel=3)
+        return state
+
     def _refit(self, model, **settings):
         """The iterations again with other settings (the second attempt of a failed fit)."""
         return type(self)(**settings)._run(model)
@@ -356,7 +417,11 @@ class MCMLE(Estimator):
         timings = state.cpu_seconds
         timings["start"] = time.process_time() - c0
         guard = GuardedPhases()
-        guard.run("iterations", self._iterations, model, state, rng)
+        try:
+            guard.run("iterations", self._iterations, model, state, rng)
+        except DegenerateModelError as exc:
+            exc.state = state       # (should Ctrl-C stop the second attempt: fit)
+            raise
         state.interrupted = guard.interrupted == "iterations"
         self._warn_unfinished(state)
         if state.chains_z is not None:       # None: Ctrl-C before the first sample
@@ -426,6 +491,8 @@ class MCMLE(Estimator):
                            target=target, min_ess_share=self._min_ess_share(model))
         if saved is not None:
             state.rng = target.restore(saved, state, self._n_chains(), self.resume)
+            if any("swing_noise" in h for h in history):     # (see _iterate)
+                state.min_ess_share = max(state.min_ess_share, SWING_ESS_SHARE)
         min_interval = self._min_interval()
         if getattr(model, "pilot_first_sample", False) and self.resume is None \
                 and min_interval < interval:
@@ -549,14 +616,21 @@ class MCMLE(Estimator):
             return False
         state.backtracks = 0
         state.guard = (theta.copy(), tstat)
-        gamma = _step_length(Zp, self.steplength_margin)
+        Zs, pooled = self._pooled(par, state, chains, chains_zp, g_obs, rng)
+        gamma = _step_length(Zp if Zs is Z else proj(Zs), self.steplength_margin)
         pval = hotelling_pvalue(chains_zp) if gamma >= 1.0 else 0.0
-        eta, gamma = self._step(par, theta, Z, gamma)
+        eta, gamma = self._step(par, theta, Zs, gamma)
         state.history.append({"iteration": state.n_before + state.iteration, "theta": theta.tolist(),
                               "gamma": gamma, "pvalue": pval, "min_ess": float(ess.min()),
                               "ess": mess, "interval": state.interval, "samplesize": size,
-                              "acceptance": float(np.mean(acc)), **state.settled})
-        _check_oscillation(model, state.history, Zp, proj(g_obs), counts=par.linear)
+                              "acceptance": float(np.mean(acc)), **state.settled, **pooled})
+        noise = _check_oscillation(model, state.history, Zp, proj(g_obs), counts=par.linear,
+                                   ess=ess, min_ess=SWING_ESS_SHARE * self.target_ess)
+        if noise:
+            # a swing of under-sampled statistics: the steps chase their sample means' Monte
+            # Carlo error; the samples grow (every statistic's share of target_ess) instead
+            state.history[-1]["swing_noise"] = noise
+            state.min_ess_share = max(state.min_ess_share, SWING_ESS_SHARE)
         # a decay running off, or a stall far from g_obs
         _check_runoff(model, state.history, theta + eta, chains, g_obs, model.network.n_dyads)
         progress.update(1, step=f"{gamma:.2f}", p=f"{pval:.2f}", interval=state.interval)
@@ -573,6 +647,27 @@ class MCMLE(Estimator):
             state.final = state.streak >= 2
         self._adapt_interval(state, ess, mess, size)
         return False
+
+    def _pooled(self, par, state, chains, chains_zp, g_obs, rng):
+        """The draws the step is taken on: this sample's (``state.chains_z``), or with
+        ``pool_samples`` > 1 an equally weighted resample of the last ``pool_samples``
+        settled samples' draws at this θ (:func:`.pooling.pooled_sample`); the last
+        sample's alone.  A sample whose chains still drift joins no pool (and empties
+        it: the chains were far from there).  Returns (Z centred at ``g_obs``, the
+        record's fields: ``pooled`` samples and the pooled weights' ``pooled_ess``)."""
+        Z = np.concatenate(state.chains_z)
+        if self.pool_samples <= 1:
+            return Z, {}
+        if state.final or drifting(chains_zp):
+            state.pool = []
+            return Z, {}
+        eta = par.eta(state.theta)
+        state.pool = (state.pool + [(eta, np.concatenate(chains))])[-self.pool_samples:]
+        if len(state.pool) == 1:
+            return Z, {}
+        etas, samples = zip(*state.pool)
+        G, ess = pooled_sample(etas, samples, eta, rng)
+        return G - g_obs, {"pooled": len(state.pool), "pooled_ess": ess}
 
     def _min_ess_share(self, model):
         """The share of ``target_ess`` every statistic must reach in a step's sample: the
@@ -680,6 +775,7 @@ class MCMLE(Estimator):
         state.theta, interval = approach(model, method, theta, rng, state.interval,
                                          self.max_interval)
         state.starts = [None] * len(state.starts)
+        state.pool = []
         # the interval at which its samples of NEWTON_DRAWS had their effective draws,
         # for samples of samplesize draws
         interval = quarter_octave(interval * NEWTON_DRAWS / self.samplesize,

@@ -55,6 +55,11 @@ def _ee_start(model, random_state):
             res = model.fit(method="ee", random_state=random_state, verbose=False)
     except (ErgmfitError, NotImplementedError):
         return None
+    from ...runtime.interrupts import was_interrupted
+    if was_interrupted(res):
+        # EE answers Ctrl-C with its partial fit; the user asked the whole fit to stop
+        # (MCMLE.fit returns the first attempt's work), not to restart from a partial EE
+        raise KeyboardInterrupt
     theta = np.asarray(res.params, dtype=float)
     from ..common.curved import ran_off
     if ran_off(model, theta, True):         # a decay EE ran off with is no start

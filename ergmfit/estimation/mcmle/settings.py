@@ -55,6 +55,10 @@ SETTINGS = (
             "(besides target_ess multivariate effective draws); 0: the multivariate target "
             "alone, statnet's MCMLE.effectiveSize ('auto': the model family's "
             "declaration, 0.5 for binary ties)."),
+    Setting("pool_samples", 1, integer(1),
+            "Steps on the draws of the last this many settled samples, pooled by mixture "
+            "importance sampling (Geyer's reverse logistic regression); 1: the last sample "
+            "alone, as statnet."),
     Setting("min_is_ess", 0.05, number(0, 1), "Trust region: smallest importance-sampling "
             "effective size share of a step."),
 )

@@ -36,7 +36,7 @@ def _history(value, dims):
         raise ValueError(f"a list of {len(value)} iteration records, more than {MAX_HISTORY}")
     p = dims["p"]
     for h in value:
-        for key, kind in (("t_mean", float), ("bistable", bool)):
+        for key, kind in (("t_mean", float), ("bistable", bool), ("ess_each", float)):
             v = h.get(key)
             if v is not None and (not isinstance(v, list) or len(v) != p or not all(
                     isinstance(x, (int, float)) and not isinstance(x, bool) and np.isfinite(x)
@@ -74,6 +74,8 @@ class MCMLEState:
     min_ess_share: float = None     # every statistic's share of target_ess in a step's
                                     # sample (MCMLE._min_ess_share, set by MCMLE._start)
     settled: dict = field(default_factory=dict)  # the sample's burn-in parts (._settle)
+    pool: list = field(default_factory=list)     # (η, statistics) of the last settled
+                                                 # samples stepped on (.pooling)
     chains_z: list = None           # the last sample, centred at the observed statistics
     sample_theta: np.ndarray = None  # where the last sample was drawn
     converged: bool = False

@@ -107,3 +107,51 @@ def test_cli_interrupt_in_the_covariance_saves_the_fit(tmp_path, monkeypatch, ca
     assert code == 0, err
     assert out_file.exists() and "edges" in out
     assert "while computing the covariance" in err
+
+
+def test_interrupt_while_the_fall_back_finds_its_start_stops_the_fit(monkeypatch):
+    # the first attempt swings (a retryable failure), the fall-back starts EE, and Ctrl-C
+    # lands in EE: EE returns its partial fit, which had become the second attempt's start
+    # and a whole second MCMC-MLE ran on (session 20: > 10 minutes unanswered).  Now the
+    # fit stops with the first attempt's last estimate, marked interrupted.
+    from ergmfit.estimation.ee.chain import EEChain
+    from ergmfit.exceptions import DegenerateModelError
+    m = _flomarriage()
+    real = mc._check_oscillation
+
+    def swing_at_two(model, history, *a, **kw):
+        real(model, history, *a, **kw)
+        if len(history) == 2:
+            raise mc._swing(mc._retryable(DegenerateModelError("swing")))
+        return []
+    monkeypatch.setattr(mc, "_check_oscillation", swing_at_two)
+    monkeypatch.setattr(EEChain, "_report", _interrupt)           # Ctrl-C inside EE
+    refits = []
+    monkeypatch.setattr(mc.MCMLE, "_refit", lambda self, *a, **kw: refits.append(kw))
+    fit, caught = _fit(m, eval_loglik=False)
+    assert not refits                                 # no second attempt was run
+    assert fit.info["interrupted"] and not fit.converged and fit.n_iter == 2
+    assert np.allclose(np.asarray(fit.params), fit.info["history"][-1]["theta"])
+    assert np.all(np.isnan(np.asarray(fit.cov)))
+    assert any("while restarting" in w for w in caught)
+    assert any("interrupted by the user" in w for w in fit.warnings)
+
+
+def test_interrupt_while_the_fall_back_runs_cd_stops_the_fit(monkeypatch):
+    # a failure other than a swing restarts from contrastive divergence: Ctrl-C there too
+    from ergmfit.estimation.contrastive.cd import CD
+    from ergmfit.exceptions import DegenerateModelError
+    m = _flomarriage()
+    calls = {"n": 0}
+    real = mc.MCMLE._iterate
+
+    def stuck_at_two(self, *args):
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise mc._retryable(DegenerateModelError("stuck"))
+        return real(self, *args)
+    monkeypatch.setattr(mc.MCMLE, "_iterate", stuck_at_two)
+    monkeypatch.setattr(CD, "start", _interrupt)
+    fit, caught = _fit(m, eval_loglik=False)
+    assert fit.info["interrupted"] and not fit.converged and fit.n_iter == 1
+    assert any("while restarting" in w for w in caught)
