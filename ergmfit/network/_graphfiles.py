@@ -60,7 +60,6 @@ def _read_gml(raw):
     """A GML file as networkx reads it (node labels, else ids); a tie listed twice in a file
     that does not declare ``multigraph 1`` (networkx refuses it as invalid GML) is read as
     a multigraph, for the caller's ``duplicates`` rule."""
-    import re
     import networkx as nx
 
     def read(data):

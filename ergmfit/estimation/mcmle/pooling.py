@@ -22,14 +22,9 @@ resample of the draws (systematic resampling, seeded), so the step's code is unc
 from __future__ import annotations
 
 import numpy as np
+from scipy.special import logsumexp
 
 __all__ = ["mixture_weights", "pooled_sample"]
-
-
-def _logsumexp(a, axis):
-    m = np.max(a, axis=axis, keepdims=True)
-    m = np.where(np.isfinite(m), m, 0.0)
-    return np.squeeze(m, axis=axis) + np.log(np.sum(np.exp(a - m), axis=axis))
 
 
 def mixture_weights(etas, samples, eta, tol=1e-10, maxit=500):
@@ -67,14 +62,14 @@ def mixture_weights(etas, samples, eta, tol=1e-10, maxit=500):
     log_n = np.log([len(s) for s in samples])
     f = np.zeros(len(E))                          # log c_j (up to a common constant)
     for _ in range(maxit):
-        den = _logsumexp(A - f + log_n, axis=1)
-        f_new = _logsumexp(A - den[:, None], axis=0)
+        den = logsumexp(A - f + log_n, axis=1)
+        f_new = logsumexp(A - den[:, None], axis=0)
         f_new -= f_new[-1]
         done = np.max(np.abs(f_new - f)) < tol
         f = f_new
         if done:
             break
-    den = _logsumexp(A - f + log_n, axis=1)
+    den = logsumexp(A - f + log_n, axis=1)
     logw = G @ np.asarray(eta, dtype=float) - den
     logw -= logw.max()
     w = np.exp(logw)
