@@ -616,7 +616,7 @@ class MCMLE(Estimator):
             return False
         state.backtracks = 0
         state.guard = (theta.copy(), tstat)
-        Zs, pooled = self._pooled(par, state, chains, chains_zp, g_obs, rng)
+        Zs, pooled = self._pooled(par, state, Z, chains, chains_zp, g_obs, rng)
         gamma = _step_length(Zp if Zs is Z else proj(Zs), self.steplength_margin)
         pval = hotelling_pvalue(chains_zp) if gamma >= 1.0 else 0.0
         eta, gamma = self._step(par, theta, Zs, gamma)
@@ -648,14 +648,13 @@ class MCMLE(Estimator):
         self._adapt_interval(state, ess, mess, size)
         return False
 
-    def _pooled(self, par, state, chains, chains_zp, g_obs, rng):
-        """The draws the step is taken on: this sample's (``state.chains_z``), or with
+    def _pooled(self, par, state, Z, chains, chains_zp, g_obs, rng):
+        """The draws the step is taken on: this sample's ``Z`` itself, or with
         ``pool_samples`` > 1 an equally weighted resample of the last ``pool_samples``
         settled samples' draws at this θ (:func:`.pooling.pooled_sample`); the last
         sample's alone.  A sample whose chains still drift joins no pool (and empties
         it: the chains were far from there).  Returns (Z centred at ``g_obs``, the
         record's fields: ``pooled`` samples and the pooled weights' ``pooled_ess``)."""
-        Z = np.concatenate(state.chains_z)
         if self.pool_samples <= 1:
             return Z, {}
         if state.final or drifting(chains_zp):
