@@ -1,6 +1,7 @@
 """Adjacency matrices, dense (NumPy) and sparse (SciPy), as networks."""
 from __future__ import annotations
 
+import decimal
 import math
 import numbers
 
@@ -206,8 +207,13 @@ def valued_adjacency(a, directed, response):
     n = int(shape[0])
     values = []
     for k, v in enumerate(data.tolist()):
-        if isinstance(v, bool) or not isinstance(v, numbers.Real) or \
-                not (isinstance(v, numbers.Integral) or math.isfinite(v)):
+        if isinstance(v, decimal.Decimal) and v.is_finite() and v == v.to_integral_value():
+            v = int(v)
+        if isinstance(v, bool) or not isinstance(v, numbers.Real):
+            raise NetworkError(f"the adjacency matrix has the value {v!r} ({type(v).__name__}) "
+                               f"at [{rows[k]}, {cols[k]}]: a valued network needs int or float "
+                               "values; convert the matrix first (e.g. .astype(float))")
+        if not (isinstance(v, numbers.Integral) or math.isfinite(v)):
             raise NetworkError(f"the adjacency matrix has the value {v!r} at [{rows[k]}, "
                                f"{cols[k]}]: a valued network needs finite numbers")
         values.append(v)

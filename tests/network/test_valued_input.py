@@ -133,3 +133,19 @@ def test_a_repeated_valued_tie_is_not_called_binary(tmp_path):
     with pytest.raises(NetworkError, match="repeats the tie") as err:
         _stats(str(f), response="weight", directed=True)
     assert "binary" not in str(err.value)
+
+
+def test_an_object_matrix_of_decimals_is_read_or_refused_by_name():
+    # on main (session 21) Decimal('2') was refused as "needs finite numbers", which it is
+    from decimal import Decimal
+    m = np.array([[0, Decimal("2")], [Decimal("1"), 0]], dtype=object)
+    assert _stats(m, response="weight", directed=True) == {"sum": 3.0, "nonzero": 2.0}
+    assert m[0, 1] == Decimal("2") and type(m[0, 1]) is Decimal
+    m[0, 1] = Decimal("2.5")
+    with pytest.raises(NetworkError, match=r"Decimal\('2.5'\) \(Decimal\).*int or float"):
+        _stats(m, response="weight", directed=True)
+    m[0, 1] = Decimal("NaN")
+    with pytest.raises(NetworkError, match="int or float"):
+        _stats(m, response="weight", directed=True)
+    with pytest.raises(NetworkError, match="finite numbers"):
+        _stats(np.array([[0, np.inf], [0, 0]]), response="weight", directed=True)
