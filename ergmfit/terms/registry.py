@@ -433,7 +433,11 @@ def get_term(name: str, directed=None, state=BINARY_STATE) -> TermSpec:
                         f"a count-valued model (response=..., reference=...) takes the valued "
                         f"terms ({valued}); the dyad-independent covariate terms among them "
                         "take form='sum' (Σ x_ij y_ij, the default) or form='nonzero', as in "
-                        "statnet")
+                        "statnet" + ("" if name[:1].isupper() else
+                                     f"; or wrap it in B(~{name}, form='nonzero') (evaluated "
+                                     "on the binary network of the nonzero dyads; form='sum' "
+                                     "for a dyad-independent term, form=~atleast(2) for "
+                                     "another value criterion)"))
     if specs and directed is not None:
         want = DIRECTED if directed else UNDIRECTED
         fitting = [s for s in specs if s.kinds in (want, BOTH)]
