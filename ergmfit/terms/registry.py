@@ -433,7 +433,7 @@ def get_term(name: str, directed=None, state=BINARY_STATE) -> TermSpec:
                         f"a count-valued model (response=..., reference=...) takes the valued "
                         f"terms ({valued}); the dyad-independent covariate terms among them "
                         "take form='sum' (Σ x_ij y_ij, the default) or form='nonzero', as in "
-                        "statnet" + ("" if name[:1].isupper() else
+                        "statnet" + ("" if name[:1].isupper() or name == "offset" else
                                      f"; or wrap it in B(~{name}, form='nonzero') (evaluated "
                                      "on the binary network of the nonzero dyads; form='sum' "
                                      "for a dyad-independent term, form=~atleast(2) for "

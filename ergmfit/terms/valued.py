@@ -274,6 +274,13 @@ def b_valued(net, formula, form="sum"):
         raise TermError(f"term B: form must be 'sum', 'nonzero' or a one-sided formula of one "
                         f"valued 0/1 term (~atleast(2), ...), got {getattr(form, 'text', form)!r}")
     for c in f.terms:
+        if c.name.lower() == "b":
+            raise TermError("term B: B() inside B(): its formula is evaluated on a binary "
+                            "network already; write the inner terms without B()")
+        if "form" in c.kwargs and not _valued_only(c.name):
+            raise TermError(f"term B: {c.name}(form=...) inside B(): the terms inside are "
+                            f"binary and take no form=; give it to B() (B(~{c.name}(...), "
+                            "form='nonzero')) or write the valued term outside B()")
         if _valued_only(c.name):
             raise TermError(f"term B: {c.name!r} is a valued term; B() wraps binary terms "
                             f"(edges, triangle, nodematch, ...): write {c.name} outside B(), "

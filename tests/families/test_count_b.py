@@ -165,6 +165,9 @@ def test_b_models_fit():
     ("B(~Curve(~edges + mutual, params=c('a'), map='rep'), form='nonzero')",
      ["Curve() or Offset() inside B()"]),
     ("B(edges, form='nonzero')", ["must be a formula such as ~edges"]),
+    ("B(~B(~edges, form='sum'), form='nonzero')", ["B() inside B()", "binary network"]),
+    ("B(~nodematch('a', form='sum'), form='sum')", ["nodematch(form=...) inside B()",
+                                                    "give it to B()"]),
     ("B(~edges, form=2)", ["form must be"]),
 ])
 def test_b_bad_input_is_a_clear_error(formula, words):
@@ -173,3 +176,23 @@ def test_b_bad_input_is_a_clear_error(formula, words):
         ef.ERGM(g, formula, response="w", reference="Poisson")
     for w in words:
         assert w in str(err.value), (w, str(err.value))
+
+
+@pytest.mark.parametrize("threshold", [0, 1, 2.5])
+def test_mutual_threshold_is_binary_mutuality_after_thresholding(threshold):
+    # ergm's help: form="threshold" "simply computes the binary mutuality after thresholding
+    # at threshold" -- B(~mutual) on the dyads above it.  Labels: min, nabsdiff, product and
+    # geom.mean are statnet's (samplike summaries in statnet_ext.json); statnet's help names
+    # no label for threshold and no reference print has one: ours is mutual.threshold
+    g = valued(10, True, 7, density=0.6)
+    m = ef.ERGM(g, f"mutual(form='threshold', threshold={threshold}) + "
+                   f"B(~mutual, form=~greaterthan({threshold}))", response="w",
+                reference="Poisson")
+    assert m.labels == ["mutual.threshold", f"B(greaterthan({threshold}))~mutual"]
+    s = m.statistics_vector()
+    assert s[0] == s[1] > 0
+    forms = ef.ERGM(g, " + ".join(f"mutual(form='{f}')" for f in
+                                  ("min", "nabsdiff", "product", "geometric", "threshold")),
+                    response="w", reference="Poisson")
+    assert forms.labels == ["mutual.min", "mutual.nabsdiff", "mutual.product",
+                            "mutual.geom.mean", "mutual.threshold"]
