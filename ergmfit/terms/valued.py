@@ -29,6 +29,8 @@ Examples
 """
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from ..exceptions import TermError
@@ -207,7 +209,8 @@ def _b_criterion(form):
     valued term ... dyadwise contribution of either 0 or 1 and ... 0 for a 0-valued
     dyad")."""
     from ._coreterms import transform_value
-    calls = form.terms
+    calls = [dataclasses.replace(c, name="nonzero") if c.name == "edges" else c
+             for c in form.terms]             # the valued edges is nonzero
     if len(calls) != 1 or calls[0].name not in B_CRITERIA:
         got = " + ".join(c.name for c in calls) or "nothing"
         raise TermError(f"term B: form ~{form.text} must be one valued term that counts each "

@@ -41,6 +41,7 @@ def thresholded(g, keep):
 
 
 FORMS = [("'nonzero'", "nonzero", lambda w: w != 0),
+         ("~edges", "edges", lambda w: w != 0),          # the valued edges: nonzero
          ("~atleast(2)", "atleast(2)", lambda w: w >= 2),
          ("~greaterthan(2)", "greaterthan(2)", lambda w: w > 2),
          ("~ininterval(0, 3)", "ininterval(0,3)", lambda w: 0 < w < 3),
