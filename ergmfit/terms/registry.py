@@ -561,7 +561,9 @@ def _build(spec, net, bound):
     except (TypeError, ValueError) as exc:
         raise TermError(f"term {spec.name}: {exc}") from None
     term.args = bound
-    term.cell_attrs = spec.cell_attributes(bound)
+    if spec.cell_attrs is not None or term.cell_attrs is None:
+        # the registration's; a builder may set it from its inner terms (the valued B())
+        term.cell_attrs = spec.cell_attributes(bound)
     term.bounds = spec.bounds
     if term.reads is None:
         term.reads = spec.reads

@@ -322,6 +322,11 @@ def b_valued(net, formula, form="sum"):
     empty = np.zeros(len(labels)) if form == "sum" else binary.on_empty()
     term = Term("B", labels, kernel, empty=empty, dyad_independent=independent)
     term.parts = binary.parts
+    cells = [t.cell_attrs for t in terms]
+    if independent and all(c is not None for c in cells):
+        # each dyad's x_ij is a function of these node attributes at i and j: the count MPLE
+        # counts the zero dyads per attribute cell (ZeroCells), as for nodematch(form=)
+        term.cell_attrs = list(dict.fromkeys(a for c in cells for a in c))
     return term
 
 

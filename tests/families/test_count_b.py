@@ -131,9 +131,14 @@ def test_b_simulates_the_exact_law(seed):
 def test_b_models_fit():
     # a dyad-independent B model's MPLE is the form= model's (the same statistics), and a
     # dyad-dependent one fits by the count MPLE dyad by dyad
+    from ergmfit.estimation.mple.count import ZeroCells
     g = valued(12, True, 5, density=0.3)
-    b = ef.ERGM(g, "sum + B(~nodematch('a') + nodecov('x'), form='nonzero')", response="w",
-                reference="Poisson").fit(estimate="MPLE")
+    bm = ef.ERGM(g, "sum + B(~nodematch('a') + nodecov('x'), form='nonzero')", response="w",
+                 reference="Poisson")
+    # its zero dyads are counted by attribute cell, as the form= terms' (the B term
+    # declares its inner terms' cell attributes)
+    assert bm.terms[1].cell_attrs == ["a", "x"] and ZeroCells.of(bm) is not None
+    b = bm.fit(estimate="MPLE")
     f = ef.ERGM(g, "sum + nodematch('a', form='nonzero') + nodecov('x', form='nonzero')",
                 response="w", reference="Poisson").fit(estimate="MPLE")
     np.testing.assert_allclose(np.asarray(b.params), np.asarray(f.params), rtol=1e-8)
