@@ -132,17 +132,16 @@ cdef class BinaryViewKernel(DyadicFormKernel):
     cdef public bint follow
 
     def bind(self, CountState state):
-        from ergmfit.terms._coreterms import transform_value
-        kind, params = self.item
-        new = BinaryViewKernel(self.binary, kind, list(params), state.n, state.directed)
+        cdef Py_ssize_t k
+        new = BinaryViewKernel(self.binary, self.item[0], self.item[1], state.n,
+                               state.directed)
         new.follow = self.follow
-        ties = np.zeros((0, 2), dtype=np.int64)
+        d, y = state.nonzero()
+        keep = np.zeros(len(y), dtype=bool)
         if self.follow:
-            d, y = state.nonzero()
-            keep = np.array([transform_value(kind, list(params), float(v)) != 0.0 for v in y],
-                            dtype=bool)
-            ties = np.ascontiguousarray(d[keep] if len(d) else ties, dtype=np.int64)
-        aux = NetworkState(state.n, state.directed, ties)
+            for k in range(len(y)):
+                keep[k] = self.h(y[k]) != 0.0
+        aux = NetworkState(state.n, state.directed, np.ascontiguousarray(d[keep]))
         (<BinaryViewKernel>new).view = ERGMModel(aux, [self.binary])
         return new
 
