@@ -189,6 +189,16 @@ CASES = [
          "values (`ininterval(3, 1)`, `sum(pow=0)`)",
          'g = nx.DiGraph([(0, 1, {"n": 2}), (1, 2, {"n": 1})])\n'
          'ef.ERGM(g, "ininterval(3, 1)", response="n")', "TermError", "is empty"),
+    Case("count-binary-term", S_TERMS, "A binary term in a count-valued model (a triangle "
+         "count needs a binary network: statnet's `B()` gives one)",
+         'g = nx.DiGraph([(0, 1, {"n": 2}), (1, 2, {"n": 1})])\n'
+         'ef.ERGM(g, "sum + ttriple", response="n")', "TermError",
+         "B(~ttriple, form='nonzero')"),
+    Case("count-b-sum-dependent", S_TERMS, "`B(~f, form=\"sum\")` over a dyad-dependent "
+         "term (Σ x_ij y_ij needs dyad-independent terms, statnet's rule)",
+         'g = nx.DiGraph([(0, 1, {"n": 2}), (1, 2, {"n": 1})])\n'
+         'ef.ERGM(g, "sum + B(~ttriple, form=\'sum\')", response="n")', "TermError",
+         "needs dyad-independent terms"),
     # -- networks ---------------------------------------------------------------
     Case("no-nodes", S_NETWORK, "A graph without nodes",
          'ef.ERGM(nx.Graph(), "edges")', "NetworkError", "the network has no nodes"),

@@ -2,7 +2,7 @@
 """CountERGMModel: the count-valued network state plus valued term kernels behind CountModel."""
 import numpy as np
 cimport numpy as cnp
-from libc.stdlib cimport free
+from libc.stdlib cimport free, malloc
 from ergmfit.core._random cimport RNG, rng_next
 from ergmfit.core._model cimport ReferenceMeasure
 from ergmfit.network._dyadindex cimport dyad_var, var_dyad
@@ -21,11 +21,21 @@ cdef class CountERGMModel(CountModel):
         self.reference = reference
         if not all(isinstance(k, CountKernel) for k in kernels):
             raise TypeError("kernels must be CountKernel instances (valued terms)")
-        self._kernel_list = list(kernels)
+        # stateful kernels (B()) get their own copy, set up for this state
+        self._kernel_list = [k.bind(state) if (<CountKernel>k).stateful else k
+                             for k in kernels]
         self._n_terms = len(kernels)
         self.n_stats = kernel_table(self._kernel_list,
                                     [(<CountKernel>k).n_stats for k in self._kernel_list],
                                     &self._kernels, &self._offsets)
+        self._stateful = <PyObject**>malloc(max(1, self._n_terms) * sizeof(PyObject*))
+        if self._stateful == NULL:
+            raise MemoryError()
+        self._n_stateful = 0
+        for k in self._kernel_list:
+            if (<CountKernel>k).stateful:
+                self._stateful[self._n_stateful] = <PyObject*>k
+                self._n_stateful += 1
         n = state.n
         self.n_vars = n * (n - 1) if state.directed else n * (n - 1) // 2
         self._last_v = -1
@@ -35,6 +45,7 @@ cdef class CountERGMModel(CountModel):
     def __dealloc__(self):
         free(self._kernels)
         free(self._offsets)
+        free(self._stateful)
 
     @property
     def kernels(self):
@@ -73,9 +84,17 @@ cdef class CountERGMModel(CountModel):
         return self.state.value(i, j)
 
     cdef int set(self, int64_t v, int64_t y) noexcept nogil:
-        cdef int i, j
+        cdef int i, j, t, rc
+        cdef int64_t y_old
         self.dyad(v, &i, &j)
-        return self.state.set_value(i, j, y)
+        if not self._n_stateful:
+            return self.state.set_value(i, j, y)
+        y_old = self.state.value(i, j)
+        rc = self.state.set_value(i, j, y)
+        if rc == 0 and y_old != y:
+            for t in range(self._n_stateful):
+                (<CountKernel>self._stateful[t]).changed(self.state, i, j, y_old, y)
+        return rc
 
     cdef int64_t n_on(self) noexcept nogil:
         return self.state.n_nonzero

@@ -19,3 +19,11 @@ cdef class CountKernel:
         cdef int64_t k
         for k in range(m):
             self.change(s, i, j, y_old, y_first + k, out + k * stride)
+
+    cdef void changed(self, CountState s, int i, int j, int64_t y_old,
+                      int64_t y_new) noexcept nogil:
+        pass
+
+    def bind(self, state):
+        """This kernel, ready for ``state`` (stateful kernels return a new copy)."""
+        return self

@@ -21,13 +21,22 @@ cdef class CountKernel:
     ``change`` once per value; a kernel whose change reads the network in a way that
     does not depend on the new value (``WeightsKernel``'s two-path strengths) reads it
     once for every value.
+
+    A ``stateful`` kernel (``B()``'s view of the binary network of a valued one) keeps
+    memory of the network: ``bind(state)`` (Python) returns a copy set up for ``state`` as
+    it is now, and the model calls ``changed(s, i, j, y_old, y_new)`` after every change
+    of a dyad's value (the state holds y_new then), so the copy follows -- the count twin
+    of ``TermKernel.bind`` / ``toggled``.  Stateless kernels ignore both.
     """
     cdef readonly int n_stats
+    cdef readonly bint stateful
     cdef void change(self, CountState s, int i, int j, int64_t y_old, int64_t y_new,
                      double* out) noexcept nogil
     cdef void change_support(self, CountState s, int i, int j, int64_t y_old,
                              int64_t y_first, int64_t m, double* out,
                              int64_t stride) noexcept nogil
+    cdef void changed(self, CountState s, int i, int j, int64_t y_old,
+                      int64_t y_new) noexcept nogil
 
 
 @cython.final
@@ -39,6 +48,9 @@ cdef class CountERGMModel(CountModel):
     cdef PyObject** _kernels
     cdef int* _offsets
     cdef int _n_terms
+    # kernels that follow the changes (``B()``): called after every change of a value
+    cdef PyObject** _stateful
+    cdef int _n_stateful
     # the last decoded variable (the proposal and the sampler ask for the same v)
     cdef int64_t _last_v
     cdef int _last_i, _last_j

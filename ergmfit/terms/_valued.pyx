@@ -8,6 +8,10 @@
 * ``DyadicFormKernel``: statnet's ``form="sum"`` / ``form="nonzero"`` of a dyad-independent
   binary term: Σ x_ij y_ij or Σ x_ij [y_ij != 0], x_ij the binary term's change statistic
   (its kernel reads no state: one empty binary state serves every call); O(1).
+* ``BinaryViewKernel``: statnet's ``B(formula, form)``: a DyadicFormKernel whose binary
+  network (the dyads with a nonzero value, or passing a 0/1 value criterion) is kept
+  beside the count state, so that any binary term, dyad-dependent too, reads it; O(1) per
+  change plus the binary kernels' own cost.
 * ``MutualKernel``: Σ_{i<j} m(y_ij, y_ji); O(1).
 * ``WeightsKernel``: ``transitiveweights`` / ``cyclicalweights``; O(degree) per affected
   dyad, see the class.
@@ -21,6 +25,7 @@ from libc.stdlib cimport malloc, free
 from ergmfit.network._countstate cimport CountState
 from ergmfit.network._state cimport NetworkState
 from ergmfit.terms._kernel cimport TermKernel
+from ergmfit.terms._ergm cimport ERGMModel
 from ergmfit.terms._valuetransform cimport transform
 
 from ergmfit.terms._coreterms import TRANSFORMS
@@ -63,17 +68,27 @@ cdef class ValueKernel(CountKernel):
 
 
 cdef class DyadicFormKernel(CountKernel):
-    """``DyadicFormKernel(kernel, nonzero, n, directed)``: the valued form of the
+    """``DyadicFormKernel(kernel, kind, params, n, directed)``: the valued form of the
     dyad-independent binary ``kernel`` (a TermKernel on n nodes): its change statistic
-    x_ij times the change of y_ij (``nonzero``: of [y_ij != 0])."""
+    x_ij times the change of h(y_ij), h the value transform (kind, params) of
+    ``_coreterms.TRANSFORMS``: ``("pow", [1.0])`` for statnet's ``form="sum"`` (Σ x_ij y_ij),
+    ``("nonzero", [])`` for ``form="nonzero"``, an indicator (``"atleast"``, ...) for a
+    ``B(f, form=~atleast(2))``."""
     cdef TermKernel binary
     cdef NetworkState aux
-    cdef bint nonzero
+    cdef int htype
+    cdef double hpar[4]
     cdef double* buf
+    cdef readonly tuple item
 
-    def __cinit__(self, TermKernel kernel, bint nonzero, int n, bint directed):
+    def __cinit__(self, TermKernel kernel, str kind, params, int n, bint directed):
+        cdef int a
         self.binary = kernel
-        self.nonzero = nonzero
+        self.item = (kind, tuple(float(v) for v in params))
+        self.htype = TRANSFORMS[kind]
+        p = list(self.item[1]) + [0.0] * (4 - len(self.item[1]))
+        for a in range(4):
+            self.hpar[a] = p[a]
         self.n_stats = kernel.n_stats
         # the binary kernel is dyad-independent: it reads nothing of the state it is given
         self.aux = NetworkState(max(n, 1), directed, dense=False)
@@ -84,21 +99,63 @@ cdef class DyadicFormKernel(CountKernel):
     def __dealloc__(self):
         free(self.buf)
 
+    cdef inline double h(self, int64_t y) noexcept nogil:
+        return transform(self.htype, self.hpar, <double>y)
+
+    cdef void binary_change(self, int i, int j, double* out) noexcept nogil:
+        self.binary.change(self.aux, i, j, out)
+
     cdef void change(self, CountState s, int i, int j, int64_t y_old, int64_t y_new,
                      double* out) noexcept nogil:
         cdef int t
-        cdef double d
-        if self.nonzero:
-            d = <double>((y_new != 0) - (y_old != 0))
-        else:
-            d = <double>(y_new - y_old)
+        cdef double d = self.h(y_new) - self.h(y_old)
         if d == 0.0:
             for t in range(self.n_stats):
                 out[t] = 0.0
             return
-        self.binary.change(self.aux, i, j, self.buf)
+        self.binary_change(i, j, self.buf)
         for t in range(self.n_stats):
             out[t] = d * self.buf[t]
+
+
+cdef class BinaryViewKernel(DyadicFormKernel):
+    """``BinaryViewKernel(kernel, kind, params, n, directed)``: statnet's ``B(formula,
+    form)`` over any binary ``kernel`` (dyad-dependent or stateful: operator terms, several
+    terms stacked): the DyadicFormKernel whose binary network is kept -- the dyads with
+    h(y_ij) != 0 (form "nonzero" or a 0/1 value criterion), a binary ``ERGMModel`` bound to
+    each count model (:meth:`bind`) and told of every change that moves a dyad in or out
+    (:meth:`changed`, O(1) plus the binary kernel's own update).  The change of y_ij is
+    (h(y_new) - h(y_old)) times the binary change statistic of (i, j) on that network.
+    ``follow=False`` (dyad-independent terms: their change reads no network) keeps the
+    binary network empty."""
+    cdef ERGMModel view
+    cdef public bint follow
+
+    def bind(self, CountState state):
+        cdef Py_ssize_t k
+        new = BinaryViewKernel(self.binary, self.item[0], self.item[1], state.n,
+                               state.directed)
+        new.follow = self.follow
+        d, y = state.nonzero()
+        keep = np.zeros(len(y), dtype=bool)
+        if self.follow:
+            for k in range(len(y)):
+                keep[k] = self.h(y[k]) != 0.0
+        aux = NetworkState(state.n, state.directed, np.ascontiguousarray(d[keep]))
+        (<BinaryViewKernel>new).view = ERGMModel(aux, [self.binary])
+        return new
+
+    cdef void binary_change(self, int i, int j, double* out) noexcept nogil:
+        self.view.dyad_change(i, j, out)
+
+    cdef void changed(self, CountState s, int i, int j, int64_t y_old,
+                      int64_t y_new) noexcept nogil:
+        if self.follow and (self.h(y_old) != 0.0) != (self.h(y_new) != 0.0):
+            self.view.flip(self.view.var(i, j))
+
+    def __cinit__(self, *args, **kwargs):
+        self.stateful = True
+        self.follow = True
 
 
 cdef enum:

@@ -9,7 +9,7 @@ inner terms are statnet's *valued* terms.  ergmfit gives those a projection make
 
 * ``sum(pow=1)``: Σ y^pow (label ``sum``, ``sum<pow>`` for pow ≠ 1);
 * ``CMP``: Σ log(y!), statnet's Conway-Maxwell-Poisson dispersion term (label ``CMP``);
-* ``nonzero``: #{y ≠ 0};
+* ``nonzero``: #{y ≠ 0} (``edges``, statnet's valued alias of it, too; label ``nonzero``);
 * ``atleast(threshold=0)``, ``atmost``, ``greaterthan``, ``smallerthan``: #{y ≥ t} etc., one
   statistic per threshold (labels ``atleast.<t>``, ...);
 * ``equalto(value=0, tolerance=0)``: #{|y − v| ≤ tol} (label ``equalto.<v>.pm.<tol>``);
@@ -46,6 +46,8 @@ one before a fit, by the count family's rule (``statistics()`` keeps it).  The k
 :class:`._coreterms.ProjectionKernel`: O(deg) per toggle.
 """
 from __future__ import annotations
+
+import dataclasses
 
 import numpy as np
 
@@ -251,6 +253,8 @@ def _project(net, formula, mode, name="Project"):
             kernels.clear()
 
     for call in f.terms:
+        if call.name == "edges":         # statnet's valued edges is nonzero (its help page)
+            call = dataclasses.replace(call, name="nonzero")
         if call.name in VALUE_TERMS:
             its, labs = _value_items(name, call)
             values += [(len(labels) + k, kind, par) for k, (kind, par, _) in enumerate(its)]

@@ -433,7 +433,11 @@ def get_term(name: str, directed=None, state=BINARY_STATE) -> TermSpec:
                         f"a count-valued model (response=..., reference=...) takes the valued "
                         f"terms ({valued}); the dyad-independent covariate terms among them "
                         "take form='sum' (Σ x_ij y_ij, the default) or form='nonzero', as in "
-                        "statnet")
+                        "statnet" + ("" if name[:1].isupper() or name == "offset" else
+                                     f"; or wrap it in B(~{name}, form='nonzero') (evaluated "
+                                     "on the binary network of the nonzero dyads; form='sum' "
+                                     "for a dyad-independent term, form=~atleast(2) for "
+                                     "another value criterion)"))
     if specs and directed is not None:
         want = DIRECTED if directed else UNDIRECTED
         fitting = [s for s in specs if s.kinds in (want, BOTH)]
@@ -557,7 +561,9 @@ def _build(spec, net, bound):
     except (TypeError, ValueError) as exc:
         raise TermError(f"term {spec.name}: {exc}") from None
     term.args = bound
-    term.cell_attrs = spec.cell_attributes(bound)
+    if spec.cell_attrs is not None or term.cell_attrs is None:
+        # the registration's; a builder may set it from its inner terms (the valued B())
+        term.cell_attrs = spec.cell_attributes(bound)
     term.bounds = spec.bounds
     if term.reads is None:
         term.reads = spec.reads

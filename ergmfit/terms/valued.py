@@ -29,14 +29,19 @@ Examples
 """
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from ..exceptions import TermError
 from . import registry
+from .curvemap import curve_leaves
+from .stacking import stack
 from .projection import VALUE_TERMS, _form_label, _value_items
 from .registry import COUNT_STATE, DIRECTED, UNDIRECTED, Param, Term, as_bool, as_float, \
     register
-from ._valued import DyadicFormKernel, MutualKernel, NodeCovarKernel, ValueKernel, WeightsKernel
+from ._valued import BinaryViewKernel, DyadicFormKernel, MutualKernel, NodeCovarKernel, \
+    ValueKernel, WeightsKernel
 
 FAMILY = "valued"
 
@@ -89,10 +94,18 @@ def _value_term(name, bound, net):
     return Term(name, labels, ValueKernel(kinds), empty=np.array(empty), dyad_independent=True)
 
 
+#: statnet's valued aliases: ``edges`` is the valued ``nonzero`` (ergm's help page of
+#: ``edges`` lists "valued: nonzero" and "valued: edges", "the number of edges (i.e. nonzero
+#: values)"; its old term index aliased valued ``edges`` to ``nonzero``, statnet/ergm#290),
+#: so its label is ``nonzero`` (no statnet print in the reference files confirms it)
+VALUE_ALIASES = {"nonzero": ("edges",)}
+
+
 def _register_value_term(name, params):
     names, defaults = VALUE_TERMS[name]
 
     @register(name, params=tuple(Param(p, d) for p, d in zip(names, defaults)),
+              aliases=VALUE_ALIASES.get(name, ()),
               family=FAMILY, state=COUNT_STATE, cell_attrs=())     # the value alone
     def builder(net, **bound):
         return _value_term(name, bound, net)
@@ -103,7 +116,8 @@ def _register_value_term(name, params):
 
 _VALUE_DOCS = {
     "sum": "Σ y_ij^pow (ergm's valued ``sum``; label ``sum``, ``sum<pow>`` otherwise).",
-    "nonzero": "Number of dyads with a nonzero value (``nonzero``).",
+    "nonzero": "Number of dyads with a nonzero value (``nonzero``); ``edges`` is its alias "
+               "in a valued model, as in statnet (label ``nonzero``).",
     "CMP": "Σ log(y_ij!): the Conway-Maxwell-Poisson term (ergm.count's ``CMP``); with the "
            "Poisson reference, coefficient 0 is Poisson and 1 geometric.",
     "atleast": "Number of dyads with y_ij >= threshold, one per threshold (``atleast.<t>``).",
@@ -148,6 +162,8 @@ FORM_TERMS = ("absdiff", "absdiffcat", "edgecov", "mm", "nodecov", "nodefactor",
               "nodeicov", "nodeifactor", "nodematch", "nodemix", "nodeocov", "nodeofactor",
               "receiver", "sender", "sociality")
 FORMS = ("sum", "nonzero")
+#: the value transform h of each form (``DyadicFormKernel``: x_ij times the change of h)
+FORM_ITEMS = {"sum": ("pow", [1.0]), "nonzero": ("nonzero", [])}
 
 
 def _register_form_term(spec):
@@ -164,7 +180,7 @@ def _register_form_term(spec):
         if not binary.dyad_independent or getattr(binary.kernel, "stateful", False):
             raise TermError(f"{spec.name}: this use of it is not dyad-independent and has no "
                             "valued form")
-        kernel = DyadicFormKernel(binary.kernel, form == "nonzero", net.n, net.directed)
+        kernel = DyadicFormKernel(binary.kernel, *FORM_ITEMS[form], net.n, net.directed)
         return Term(spec.name, [_form_label(lab, form) for lab in binary.labels], kernel,
                     dyad_independent=True)
 
@@ -178,6 +194,140 @@ def _register_form_term(spec):
 for _spec in registry.all_terms():
     if _spec.name in FORM_TERMS:
         _register_form_term(_spec)
+
+
+# -- B(formula, form): binary terms of a valued network ----------------------------------
+
+#: the value criteria ``B(form=~...)`` takes: statnet's rule, a dyad-independent valued term
+#: whose dyad contributes 0 or 1, and 0 for a 0-valued dyad
+B_CRITERIA = ("nonzero", "atleast", "atmost", "greaterthan", "smallerthan", "equalto",
+              "ininterval")
+
+
+def _b_criterion(form):
+    """(kind, params, label) of ``B()``'s one-sided value formula ``form`` (statnet: "one
+    valued term ... dyadwise contribution of either 0 or 1 and ... 0 for a 0-valued
+    dyad")."""
+    from ._coreterms import transform_value
+    calls = [dataclasses.replace(c, name="nonzero") if c.name == "edges" else c
+             for c in form.terms]             # the valued edges is nonzero
+    if len(calls) != 1 or calls[0].name not in B_CRITERIA:
+        got = " + ".join(c.name for c in calls) or "nothing"
+        raise TermError(f"term B: form ~{form.text} must be one valued term that counts each "
+                        f"dyad 0 or 1 ({', '.join(B_CRITERIA)}), got {got}; or give "
+                        "form='sum' or form='nonzero'")
+    items, _ = _value_items("B", calls[0])
+    if len(items) != 1:
+        raise TermError(f"term B: form ~{form.text} has {len(items)} statistics; the value "
+                        "criterion must be one (give a single threshold)")
+    kind, params, _ = items[0]
+    if transform_value(kind, params, 0.0) != 0.0:
+        raise TermError(f"term B: form ~{form.text} counts 0-valued dyads (it is 1 at value 0), "
+                        "so the binary network would hold every empty dyad; statnet requires a "
+                        "criterion that is 0 for a 0-valued dyad (e.g. atleast(1), "
+                        "greaterthan(0), ininterval(0, 3))")
+    return kind, list(params), form.compact
+
+
+def _valued_only(name):
+    """Whether ``name`` spelt so is a valued term and no binary one (``sum``: the binary
+    table has the operator ``Sum``; ``transitiveweights``)."""
+    key = name.lower()
+    registry._load_families_of(key, COUNT_STATE)
+    registry._load_families_of(key, registry.BINARY_STATE)
+    return (registry._spelt(name, registry._VALUED_LOOKUP.get(key, []))
+            and not registry._spelt(name, registry._LOOKUP.get(key, [])))
+
+
+@register("B", params=(Param("formula"), Param("form", "sum")), family=FAMILY,
+          state=COUNT_STATE)
+def b_valued(net, formula, form="sum"):
+    """statnet's ``B(formula, form)``: the binary terms of ``formula`` in a valued model.
+
+    * ``form="sum"``: Σ x_ij y_ij, x_ij each term's statistic of the dyad (its change
+      statistic on any network): its terms must be dyad-independent (statnet's rule), and
+      ``B(~nodecov("a"), form="sum")`` equals ``nodecov("a", form="sum")``;
+    * ``form="nonzero"``: the terms on the binary network of the nonzero dyads (any binary
+      term, dyad-dependent too);
+    * a one-sided formula of one valued 0/1 criterion that is 0 at value 0
+      (``~atleast(2)``, ``~greaterthan(1)``, ``~ininterval(0, 3)``, ``~equalto(1)``, ...):
+      the terms on the binary network of the dyads that pass it.
+
+    Labels ``B(<form>)~<label>`` (``B(sum)~nodecov.a``, ``B(atleast(2))~triangle``), as
+    ergmfit's ``B()`` of binary models (statnet's operator name wrap; no statnet print in
+    the reference files confirms them).  A curved term (``gwesp`` with its decay estimated)
+    is refused: count models here have no curved parameters (statnet keeps them).
+    A dyad-dependent term changes by its binary change statistic when a value crosses the
+    criterion: O(1) plus that term's cost per change (:class:`._valued.BinaryViewKernel`).
+
+    >>> import networkx as nx, ergmfit as ef
+    >>> g = nx.DiGraph()
+    >>> g.add_edge(0, 1, w=2); g.add_edge(1, 2, w=1); g.add_edge(0, 2, w=3); g.add_node(3)
+    >>> ef.ERGM(g, "B(~edges, form='sum') + B(~ttriple, form=~atleast(2))", response="w",
+    ...         reference="Poisson").statistics()
+    {'B(sum)~edges': 6.0, 'B(atleast(2))~ttriple': 0.0}
+    """
+    from .operators import FormulaArg, _formula, build_formula
+    f = _formula("B", formula)
+    if isinstance(form, FormulaArg):
+        kind, params, name = _b_criterion(form)
+    elif isinstance(form, str) and form in FORM_ITEMS:
+        (kind, params), name = FORM_ITEMS[form], form
+    else:
+        raise TermError(f"term B: form must be 'sum', 'nonzero' or a one-sided formula of one "
+                        f"valued 0/1 term (~atleast(2), ...), got {getattr(form, 'text', form)!r}")
+    for c in f.terms:
+        if c.name.lower() == "b":
+            raise TermError("term B: B() inside B(): its formula is evaluated on a binary "
+                            "network already; write the inner terms without B()")
+        if "form" in c.kwargs and not _valued_only(c.name):
+            raise TermError(f"term B: {c.name}(form=...) inside B(): the terms inside are "
+                            f"binary and take no form=; give it to B() (B(~{c.name}(...), "
+                            "form='nonzero')) or write the valued term outside B()")
+        if _valued_only(c.name):
+            raise TermError(f"term B: {c.name!r} is a valued term; B() wraps binary terms "
+                            f"(edges, triangle, nodematch, ...): write {c.name} outside B(), "
+                            "beside it in the model's formula")
+    terms = build_formula(net, f)
+    if not terms:
+        raise TermError("term B: the formula has no terms")
+    for t in terms:
+        if getattr(t.kernel, "exact_total", False):
+            raise TermError(f"term B: {t.name} (a nonlinear operator, Exp/Log/Prod) inside B() "
+                            "is not available in count models")
+    if curve_leaves("B", terms) is not None:
+        bad = ", ".join(dict.fromkeys(t.name for t in terms
+                                      if getattr(t, "curve", None) is not None
+                                      or getattr(t, "curve_map", None) is not None))
+        raise TermError(f"term B: {bad} is curved (its decay estimated, statnet's "
+                        "fixed=FALSE); count-valued models in ergmfit have no curved "
+                        "parameters yet: fix the decay (gwesp(0.5, fixed=TRUE), "
+                        "gwdegree(0.5, fixed=TRUE), ...)")
+    independent = all(t.dyad_independent for t in terms)
+    if form == "sum" and not independent:
+        bad = ", ".join(dict.fromkeys(t.name for t in terms if not t.dyad_independent))
+        raise TermError(f"term B: form='sum' (Σ x_ij y_ij) needs dyad-independent terms "
+                        f"(statnet's rule); {bad} is not: use form='nonzero' or a value "
+                        "criterion such as form=~atleast(2)")
+    labels = [f"B({name})~{lab}" for t in terms for lab in t.labels]
+    binary = stack("B", terms, labels)
+    if len(terms) == 1 and independent and not binary.kernel.stateful:
+        # one stateless dyad-independent term: nodecov(form=)'s own kernel
+        kernel = DyadicFormKernel(binary.kernel, kind, params, net.n, net.directed)
+    else:
+        kernel = BinaryViewKernel(binary.kernel, kind, params, net.n, net.directed)
+        kernel.follow = not independent
+    # form "sum" has no empty-network value (Σ x_ij y_ij); the other forms evaluate the
+    # terms on a binary network, empty when every value is 0
+    empty = np.zeros(len(labels)) if form == "sum" else binary.on_empty()
+    term = Term("B", labels, kernel, empty=empty, dyad_independent=independent)
+    term.parts = binary.parts
+    cells = [t.cell_attrs for t in terms]
+    if independent and all(c is not None for c in cells):
+        # each dyad's x_ij is a function of these node attributes at i and j: the count MPLE
+        # counts the zero dyads per attribute cell (ZeroCells), as for nodematch(form=)
+        term.cell_attrs = list(dict.fromkeys(a for c in cells for a in c))
+    return term
 
 
 # -- mutual, triad weights, node covariances ----------------------------------------------

@@ -227,6 +227,15 @@ COUNT_EXAMPLES = {
     "absdiff": ["absdiff('x', form='sum')", "absdiff('a', pow=2, form='nonzero')"],
     "absdiffcat": ["absdiffcat('a', form='sum')"],
     "atleast": ["atleast(c(1, 3))"],
+    # B(): the stateless dyad-independent kernel (DyadicFormKernel), several or stateful
+    # (F) dyad-independent terms, and dyad-dependent terms on the kept binary network of
+    # each form (BinaryViewKernel)
+    "B": ["B(~nodecov('x'), form='sum')", "B(~edges + nodematch('a'), form='nonzero')",
+          "B(~F(~edges, ~nodematch('a')), form='sum')",
+          "B(~triangle + isolates + gwesp(0.5, fixed=TRUE), form='nonzero')",
+          "B(~triangle + edges, form=~atleast(2))",
+          "B(~gwesp(0.3, fixed=TRUE) + triangle, form=~ininterval(0, 3))",
+          "B(~F(~triangle, ~nodematch('a')), form=~greaterthan(1))"],
     "atmost": ["atmost(2)"],
     "cyclicalweights": ["cyclicalweights", "cyclicalweights('geomean', 'sum', 'geomean')",
                         "cyclicalweights('min', 'sum', 'geomean')"],

@@ -85,8 +85,11 @@ def test_missing_response():
 def test_binary_terms_refused_on_valued_models():
     with pytest.raises(TermError, match="binary networks"):
         ef.ERGM(graph([1, 2, 3, 1]), "sum + triangle", response="n", reference="Poisson")
-    with pytest.raises(TermError, match="binary networks"):
-        ef.ERGM(graph([1, 2, 3, 1]), "edges", response="n", reference="Poisson")
+    with pytest.raises(TermError, match=r"B\(~triangle, form='nonzero'\)"):
+        ef.ERGM(graph([1, 2, 3, 1]), "sum + triangle", response="n", reference="Poisson")
+    # statnet's valued edges is nonzero (its help page; tests/families/test_count_terms.py)
+    assert ef.ERGM(graph([1, 2, 3, 1]), "edges", response="n",
+                   reference="Poisson").labels == ["nonzero"]
     with pytest.raises(TermError, match="unknown term 'summ'"):
         ef.ERGM(graph([1, 2, 3, 1]), "summ", response="n", reference="Poisson")
     with pytest.raises(TermError, match="directed"):

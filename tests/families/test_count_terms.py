@@ -146,7 +146,7 @@ def test_labels_are_ergm_counts():
 
 @pytest.mark.parametrize("formula, words", [
     ("triangle", ["'triangle'", "binary", "form='sum'"]),
-    ("edges", ["'edges'", "nonzero", "sum"]),
+    ("ttriple", ["'ttriple'", "binary", "B(~ttriple, form='nonzero')"]),
     ("nodematch('a', form='mean')", ["form must be 'sum' or 'nonzero'"]),
     ("mutual(form='max')", ["mutual: form must be one of"]),
     ("transitiveweights('max')", ["twopath must be 'min' or 'geomean'"]),

@@ -243,7 +243,7 @@ def test_held_and_on_demand_counts_agree():
 @pytest.mark.parametrize("formula, message", [
     ("Project(~sum, 3)", "mode must be 1 or 2"),
     ("Proj1(~sum + triangle)", "'triangle' has no valued form"),
-    ("Proj2(~edges)", "'edges' has no valued form"),
+    ("Proj2(~triangle)", "'triangle' has no valued form"),
     ("Proj1(~absdiff('b1', form='max'))", "form must be 'sum' or 'nonzero'"),
     ("Proj1(~atleast(thresh=1))", "unknown argument"),
     ("Proj1(~transitiveweights('min', 'mean'))", "combine must be 'max' or 'sum'"),
@@ -411,3 +411,12 @@ def test_operators_over_varying_or_fixed_projected_statistics_pass():
               'edges + Curve(~Proj1(~atleast(0)) + b1star(2), params=c("a"), map="rep")'):
         m = ef.ERGM(g, f)
         m.family.check_fit(m)
+
+
+def test_valued_edges_inside_project_is_nonzero():
+    # statnet's help of edges: "valued: nonzero", "valued: edges" (the projection is a valued
+    # network); before, Proj2(~edges) was refused as a binary term
+    m = ef.ERGM("davis", "Proj2(~edges) + Proj2(~nonzero) + Proj1(~edges)")
+    assert m.labels == ["Proj2~nonzero", "Proj2~nonzero", "Proj1~nonzero"]
+    s = m.statistics_vector()
+    assert s[0] == s[1] > 0 and s[2] > 0
