@@ -619,9 +619,10 @@ class MCMLE(Estimator):
         Zs, pooled = self._pooled(par, state, Z, chains, chains_zp, g_obs, rng)
         gamma = _step_length(Zp if Zs is Z else proj(Zs), self.steplength_margin)
         pval = hotelling_pvalue(chains_zp) if gamma >= 1.0 else 0.0
-        eta, gamma = self._step(par, theta, Zs, gamma)
+        eta, gamma, hummel = self._step(par, theta, Zs, gamma)
         state.history.append({"iteration": state.n_before + state.iteration, "theta": theta.tolist(),
-                              "gamma": gamma, "pvalue": pval, "min_ess": float(ess.min()),
+                              "gamma": gamma, "hummel_gamma": hummel, "pvalue": pval,
+                              "min_ess": float(ess.min()),
                               "ess": mess, "interval": state.interval, "samplesize": size,
                               "acceptance": float(np.mean(acc)), **state.settled, **pooled})
         noise = _check_oscillation(model, state.history, Zp, proj(g_obs), counts=par.linear,
@@ -635,12 +636,14 @@ class MCMLE(Estimator):
         _check_runoff(model, state.history, theta + eta, chains, g_obs, model.network.n_dyads)
         progress.update(1, step=f"{gamma:.2f}", p=f"{pval:.2f}", interval=state.interval)
         state.theta = theta + eta
-        state.streak = state.streak + 1 if gamma >= 1.0 else 0
+        # the stopping rule counts Hummel's step length (the data inside the sample's hull),
+        # as statnet's does, not the step the trust region let the estimate take
+        state.streak = state.streak + 1 if hummel >= 1.0 else 0
         if self.termination == "hotelling":
-            if gamma >= 1.0 and pval > self.conv_pval:
+            if hummel >= 1.0 and pval > self.conv_pval:
                 state.converged = True
                 return True
-        elif state.final and gamma >= 1.0:
+        elif state.final and hummel >= 1.0:
             state.converged = True
             return True
         else:
@@ -787,7 +790,18 @@ class MCMLE(Estimator):
 
     def _step(self, par, theta, Z, gamma):
         """The importance-sampling step towards the pseudo-observation (1 − γ) z̄, kept
-        in the trust region; returns (step in θ, γ reduced when the step was)."""
+        in the trust region; returns (step in θ, γ reduced when the step was, Hummel's γ).
+
+        Hummel's γ is the step length of the pseudo-observation aimed at (halved while
+        the importance-sampling log-likelihood has no finite maximiser towards it, at most
+        0.5 when a decay's step was capped: a decay running off has not converged): the
+        stopping rule counts it, as statnet's ``MCMLE.termination="Hummel"`` counts its
+        step length (``.Hummel.steplength``; statnet has no importance-weight trust
+        region).  The step taken may be shorter (the importance weights' effective size
+        kept to ``min_is_ess``): the returned γ, at most 0.5 then, says how far the
+        estimate moved.  Near the data the trust region halved steps whose Hummel γ was 1
+        (the issue-554 fit, session 21), which broke the γ = 1 streak of a sample that had
+        the data well inside its hull (docs/valued_terms.md, session 22)."""
         # a decay moves at most MAX_DECAY_STEP per iteration (the whole step is scaled)
         eta, capped = par.is_step(Z, (1.0 - gamma) * Z.mean(axis=0), theta)
         while not np.all(np.isfinite(eta)) and gamma > 1e-3:
@@ -800,12 +814,13 @@ class MCMLE(Estimator):
                 "sample's own mean: the sample does not vary in some direction"))
         if capped:
             gamma = min(gamma, 0.5)
+        hummel = gamma
         # trust region: keep the importance weights of the move informative
         eta, halved = is_trust_region(Z, eta, self.min_is_ess,
                                       lambda e: par.eta_change(theta, e))
         if halved:
             gamma = min(gamma, 0.5)
-        return eta, gamma
+        return eta, gamma, hummel
 
     def _adapt_interval(self, state, ess, mess, size):
         """The next sample's interval (and burn-in) from this sample's effective size."""
