@@ -157,6 +157,9 @@ def history_lines(hist):
     for h in hist:
         what = ("redraw" if "redraw" in h else "back" if h.get("backtrack") else
                 f"γ {h.get('gamma', float('nan')):.3f}")
+        hummel = h.get("hummel_gamma")
+        if hummel is not None and hummel != h.get("gamma"):
+            what += f" (Hummel {hummel:.3f})"
         t = h.get("t_mean")
         yield (f"  it {h.get('iteration')}: {what:9s} interval {h.get('interval'):>9,} "
                f"draws {h.get('samplesize'):>5} ESS mv {h.get('ess', float('nan')):7.1f} "

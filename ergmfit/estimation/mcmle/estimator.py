@@ -12,7 +12,9 @@ The algorithm (Geyer & Thompson 1992; Hummel, Hunter & Handcock 2012):
    Then maximise the importance-sampling approximation with the observed
    statistics replaced by that pseudo-observation: E_θ[z] = (1 − γ) z̄.
 4. Stop (``termination="hummel"``, the default, as statnet 3's rule of the same
-   name) when γ = 1 in two consecutive iterations; then one last iteration
+   name) when γ = 1 in two consecutive iterations (Hummel's γ, recorded as
+   ``hummel_gamma``: the trust region below may shorten the step taken, recorded as
+   ``gamma``, without ending the streak, as statnet's rule has no such region); then one last iteration
    with a sample up to ``last_boost`` (4) times larger gives the estimate and its
    covariance (as large as its effective-size target needs at its interval:
    :func:`~ergmfit.estimation.mcmle.interval.final_sample_size`).  With ``termination="hotelling"`` stop instead when γ = 1 and
@@ -54,7 +56,8 @@ of the importance weights' effective size.  A near-degenerate swing counts only
 samples with ``SWING_ESS_SHARE`` x ``target_ess`` effective draws of the swinging
 statistic (or a bistable sample between): a swing of under-sampled statistics is
 noise of the steps, answered by larger samples (every statistic's share of
-``target_ess`` raised to ``SWING_ESS_SHARE``), not by a restart.  When the iterations fail (a
+``target_ess`` raised to ``SWING_ESS_SHARE``, divided among the ``pool_samples`` samples a
+pooled step is taken on), not by a restart.  When the iterations fail (a
 near-degenerate swing, a chain stuck at the empty or complete graph), the fit
 is redone once (:mod:`ergmfit.estimation.mcmle.fallback`) from the EE estimate
 after a swing, else from the contrastive-divergence one (unless ``init`` was
@@ -492,7 +495,7 @@ class MCMLE(Estimator):
         if saved is not None:
             state.rng = target.restore(saved, state, self._n_chains(), self.resume)
             if any("swing_noise" in h for h in history):     # (see _iterate)
-                state.min_ess_share = max(state.min_ess_share, SWING_ESS_SHARE)
+                state.min_ess_share = max(state.min_ess_share, self._noise_share())
         min_interval = self._min_interval()
         if getattr(model, "pilot_first_sample", False) and self.resume is None \
                 and min_interval < interval:
@@ -631,7 +634,7 @@ class MCMLE(Estimator):
             # a swing of under-sampled statistics: the steps chase their sample means' Monte
             # Carlo error; the samples grow (every statistic's share of target_ess) instead
             state.history[-1]["swing_noise"] = noise
-            state.min_ess_share = max(state.min_ess_share, SWING_ESS_SHARE)
+            state.min_ess_share = max(state.min_ess_share, self._noise_share())
         # a decay running off, or a stall far from g_obs
         _check_runoff(model, state.history, theta + eta, chains, g_obs, model.network.n_dyads)
         progress.update(1, step=f"{gamma:.2f}", p=f"{pval:.2f}", interval=state.interval)
@@ -670,6 +673,12 @@ class MCMLE(Estimator):
         etas, samples = zip(*state.pool)
         G, ess = pooled_sample(etas, samples, eta, rng)
         return G - g_obs, {"pooled": len(state.pool), "pooled_ess": ess}
+
+    def _noise_share(self):
+        """Every statistic's share of ``target_ess`` in a step's sample after a swing of
+        under-sampled statistics: ``SWING_ESS_SHARE`` in the draws a step is taken on,
+        which with ``pool_samples`` = K are the last K samples' (each sample 1/K of it)."""
+        return SWING_ESS_SHARE / self.pool_samples
 
     def _min_ess_share(self, model):
         """The share of ``target_ess`` every statistic must reach in a step's sample: the

@@ -155,3 +155,17 @@ def test_the_fit_answers_noise_by_growing_its_samples(monkeypatch):
     assert seen[:2] == [SWING_ESS_SHARE, SWING_ESS_SHARE]
     assert fit.info["history"][0]["swing_noise"] == ["sum"]
     assert "fallback" not in fit.info
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_pooled_steps_answer_noise_with_a_share_per_sample(tmp_path):
+    # with pool_samples = K a step is taken on the last K samples' draws: the floor after
+    # a swing of under-sampled statistics (SWING_ESS_SHARE of target_ess of every
+    # statistic in the step's draws) asks each sample for 1/K of it
+    m = ef.ERGM(samptot(), "sum + nonzero", response="nominations", reference="Binomial(3)")
+    ck = _checkpoint(tmp_path, m, [{"iteration": 1, "theta": [0.0, 0.0], "gamma": 0.3,
+                                    "swing_noise": ["sum"]}])
+    rng = np.random.default_rng(0)
+    state = MCMLE(resume=str(ck), pool_samples=4)._start(m, rng)
+    assert state.min_ess_share == SWING_ESS_SHARE / 4
+    assert MCMLE(resume=str(ck), pool_samples=1)._start(m, rng).min_ess_share == SWING_ESS_SHARE
