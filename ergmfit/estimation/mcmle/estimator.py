@@ -14,8 +14,8 @@ The algorithm (Geyer & Thompson 1992; Hummel, Hunter & Handcock 2012):
 4. Stop (``termination="hummel"``, the default, as statnet 3's rule of the same
    name) when γ = 1 in two consecutive iterations (Hummel's γ, recorded as
    ``hummel_gamma``: the trust region below may shorten the step taken, recorded as
-   ``gamma``, without ending the streak, as statnet's rule has no such region); then one last iteration
-   with a sample up to ``last_boost`` (4) times larger gives the estimate and its
+   ``gamma``, without ending the streak, as statnet's rule has no such region); then
+   one last iteration with a sample up to ``last_boost`` (4) times larger gives the estimate and its
    covariance (as large as its effective-size target needs at its interval:
    :func:`~ergmfit.estimation.mcmle.interval.final_sample_size`).  With ``termination="hotelling"`` stop instead when γ = 1 and
    Hotelling's T² test (batch-means covariance, so autocorrelation counts)
@@ -491,11 +491,12 @@ class MCMLE(Estimator):
         state = MCMLEState(theta=theta, interval=interval, history=history, burnin=burnin,
                            init_method=how or init_method, starts=[None] * self._n_chains(),
                            n_before=len(history), g_obs=model.statistics_vector(),
-                           target=target, min_ess_share=self._min_ess_share(model))
+                           target=target, min_ess_share=self._min_ess_share(model),
+                           pool_samples=self._pool_samples(model))
         if saved is not None:
             state.rng = target.restore(saved, state, self._n_chains(), self.resume)
             if any("swing_noise" in h for h in history):     # (see _iterate)
-                state.min_ess_share = max(state.min_ess_share, self._noise_share())
+                state.min_ess_share = max(state.min_ess_share, self._noise_share(state))
         min_interval = self._min_interval()
         if getattr(model, "pilot_first_sample", False) and self.resume is None \
                 and min_interval < interval:
@@ -634,7 +635,7 @@ class MCMLE(Estimator):
             # a swing of under-sampled statistics: the steps chase their sample means' Monte
             # Carlo error; the samples grow (every statistic's share of target_ess) instead
             state.history[-1]["swing_noise"] = noise
-            state.min_ess_share = max(state.min_ess_share, self._noise_share())
+            state.min_ess_share = max(state.min_ess_share, self._noise_share(state))
         # a decay running off, or a stall far from g_obs
         _check_runoff(model, state.history, theta + eta, chains, g_obs, model.network.n_dyads)
         progress.update(1, step=f"{gamma:.2f}", p=f"{pval:.2f}", interval=state.interval)
@@ -661,24 +662,31 @@ class MCMLE(Estimator):
         sample's alone.  A sample whose chains still drift joins no pool (and empties
         it: the chains were far from there).  Returns (Z centred at ``g_obs``, the
         record's fields: ``pooled`` samples and the pooled weights' ``pooled_ess``)."""
-        if self.pool_samples <= 1:
+        if state.pool_samples <= 1:
             return Z, {}
         if state.final or drifting(chains_zp):
             state.pool = []
             return Z, {}
         eta = par.eta(state.theta)
-        state.pool = (state.pool + [(eta, np.concatenate(chains))])[-self.pool_samples:]
+        state.pool = (state.pool + [(eta, np.concatenate(chains))])[-state.pool_samples:]
         if len(state.pool) == 1:
             return Z, {}
         etas, samples = zip(*state.pool)
         G, ess = pooled_sample(etas, samples, eta, rng)
         return G - g_obs, {"pooled": len(state.pool), "pooled_ess": ess}
 
-    def _noise_share(self):
+    def _noise_share(self, state):
         """Every statistic's share of ``target_ess`` in a step's sample after a swing of
         under-sampled statistics: ``SWING_ESS_SHARE`` in the draws a step is taken on,
         which with ``pool_samples`` = K are the last K samples' (each sample 1/K of it)."""
-        return SWING_ESS_SHARE / self.pool_samples
+        return SWING_ESS_SHARE / state.pool_samples
+
+    def _pool_samples(self, model):
+        """The samples a step is taken on: the ``pool_samples`` setting, else (``"auto"``)
+        the model family's declaration (``ModelFamily.pool_samples``)."""
+        if self.pool_samples != "auto":
+            return int(self.pool_samples)
+        return int(model.family.pool_samples)
 
     def _min_ess_share(self, model):
         """The share of ``target_ess`` every statistic must reach in a step's sample: the
