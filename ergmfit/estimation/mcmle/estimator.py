@@ -46,7 +46,9 @@ The algorithm (Geyer & Thompson 1992; Hummel, Hunter & Handcock 2012):
 With ``pool_samples`` = K > 1 the step of step 3 is taken on the draws of the last K
 settled samples, pooled by mixture importance sampling (Geyer's reverse logistic
 regression, :mod:`ergmfit.estimation.mcmle.pooling`); the last sample alone gives the
-estimate and its covariance.
+estimate and its covariance.  ``"auto"`` is the model family's declaration
+(``ModelFamily.pool_samples``): 4 for counts (the issue-554 model converged pooled, at
+two seeds: docs/valued_terms.md), 1 for binary ties, as statnet.
 
 Guards (#22): the step length of step 3 is the larger of Hummel's and the
 sample ellipsoid's only while the latter's pseudo-observation stays inside the
