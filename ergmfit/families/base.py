@@ -80,6 +80,10 @@ class ModelFamily:
         once by stochastic approximation from there (the chains restarted at the
         observed network); ``"newton"``, by Newton steps on equilibrium samples; None:
         redraw only.
+    pool_samples : int
+        What MCMC-MLE's ``pool_samples="auto"`` means: the number of last samples whose
+        draws a step is taken on (:mod:`ergmfit.estimation.mcmle.pooling`); 1: the last
+        sample alone, as statnet.
     fixed_density : bool
         Whether a state is binary ties whose number a fixed-density proposal holds
         (Equilibrium Expectation's IFD proposals need it).
@@ -107,6 +111,7 @@ class ModelFamily:
     min_step_ess_share = 0.0
     min_ess_share = 0.5
     drift_start = None
+    pool_samples = 1
     fixed_density = False
     logistic_pseudo_likelihood = False
     has_boundary_faces = False

@@ -73,6 +73,12 @@ class CountFamily(ModelFamily):
     #: setting's "newton", Newton steps on equilibrium samples, is not the default: it
     #: was slower on the 80-node model and did not finish on the 554 model)
     drift_start = "sa"
+    #: MCMC-MLE's steps are taken on the pooled draws of the last 4 settled samples
+    #: (mixture importance sampling): on the issue-554 model the unpooled fits' samples
+    #: swung |t| 1-7 near the data and never kept a gamma = 1 streak (sessions 20-22:
+    #: seed 2 not converged at 842 CPU s); pooled, seeds 1 and 2 converged in 580 and 514
+    #: CPU s (docs/valued_terms.md, session 22)
+    pool_samples = 4
 
     def __init__(self, reference="Poisson"):
         self.reference: Reference = parse_reference(reference)

@@ -12,8 +12,10 @@ The algorithm (Geyer & Thompson 1992; Hummel, Hunter & Handcock 2012):
    Then maximise the importance-sampling approximation with the observed
    statistics replaced by that pseudo-observation: E_θ[z] = (1 − γ) z̄.
 4. Stop (``termination="hummel"``, the default, as statnet 3's rule of the same
-   name) when γ = 1 in two consecutive iterations; then one last iteration
-   with a sample up to ``last_boost`` (4) times larger gives the estimate and its
+   name) when γ = 1 in two consecutive iterations (Hummel's γ, recorded as
+   ``hummel_gamma``: the trust region below may shorten the step taken, recorded as
+   ``gamma``, without ending the streak, as statnet's rule has no such region); then
+   one last iteration with a sample up to ``last_boost`` (4) times larger gives the estimate and its
    covariance (as large as its effective-size target needs at its interval:
    :func:`~ergmfit.estimation.mcmle.interval.final_sample_size`).  With ``termination="hotelling"`` stop instead when γ = 1 and
    Hotelling's T² test (batch-means covariance, so autocorrelation counts)
@@ -44,7 +46,9 @@ The algorithm (Geyer & Thompson 1992; Hummel, Hunter & Handcock 2012):
 With ``pool_samples`` = K > 1 the step of step 3 is taken on the draws of the last K
 settled samples, pooled by mixture importance sampling (Geyer's reverse logistic
 regression, :mod:`ergmfit.estimation.mcmle.pooling`); the last sample alone gives the
-estimate and its covariance.
+estimate and its covariance.  ``"auto"`` is the model family's declaration
+(``ModelFamily.pool_samples``): 4 for counts (the issue-554 model converged pooled, at
+two seeds: docs/valued_terms.md), 1 for binary ties, as statnet.
 
 Guards (#22): the step length of step 3 is the larger of Hummel's and the
 sample ellipsoid's only while the latter's pseudo-observation stays inside the
@@ -54,7 +58,8 @@ of the importance weights' effective size.  A near-degenerate swing counts only
 samples with ``SWING_ESS_SHARE`` x ``target_ess`` effective draws of the swinging
 statistic (or a bistable sample between): a swing of under-sampled statistics is
 noise of the steps, answered by larger samples (every statistic's share of
-``target_ess`` raised to ``SWING_ESS_SHARE``), not by a restart.  When the iterations fail (a
+``target_ess`` raised to ``SWING_ESS_SHARE``, divided among the ``pool_samples`` samples a
+pooled step is taken on), not by a restart.  When the iterations fail (a
 near-degenerate swing, a chain stuck at the empty or complete graph), the fit
 is redone once (:mod:`ergmfit.estimation.mcmle.fallback`) from the EE estimate
 after a swing, else from the contrastive-divergence one (unless ``init`` was
@@ -488,11 +493,12 @@ class MCMLE(Estimator):
         state = MCMLEState(theta=theta, interval=interval, history=history, burnin=burnin,
                            init_method=how or init_method, starts=[None] * self._n_chains(),
                            n_before=len(history), g_obs=model.statistics_vector(),
-                           target=target, min_ess_share=self._min_ess_share(model))
+                           target=target, min_ess_share=self._min_ess_share(model),
+                           pool_samples=self._pool_samples(model))
         if saved is not None:
             state.rng = target.restore(saved, state, self._n_chains(), self.resume)
             if any("swing_noise" in h for h in history):     # (see _iterate)
-                state.min_ess_share = max(state.min_ess_share, SWING_ESS_SHARE)
+                state.min_ess_share = max(state.min_ess_share, self._noise_share(state))
         min_interval = self._min_interval()
         if getattr(model, "pilot_first_sample", False) and self.resume is None \
                 and min_interval < interval:
@@ -619,9 +625,10 @@ class MCMLE(Estimator):
         Zs, pooled = self._pooled(par, state, Z, chains, chains_zp, g_obs, rng)
         gamma = _step_length(Zp if Zs is Z else proj(Zs), self.steplength_margin)
         pval = hotelling_pvalue(chains_zp) if gamma >= 1.0 else 0.0
-        eta, gamma = self._step(par, theta, Zs, gamma)
+        eta, gamma, hummel = self._step(par, theta, Zs, gamma)
         state.history.append({"iteration": state.n_before + state.iteration, "theta": theta.tolist(),
-                              "gamma": gamma, "pvalue": pval, "min_ess": float(ess.min()),
+                              "gamma": gamma, "hummel_gamma": hummel, "pvalue": pval,
+                              "min_ess": float(ess.min()),
                               "ess": mess, "interval": state.interval, "samplesize": size,
                               "acceptance": float(np.mean(acc)), **state.settled, **pooled})
         noise = _check_oscillation(model, state.history, Zp, proj(g_obs), counts=par.linear,
@@ -630,17 +637,19 @@ class MCMLE(Estimator):
             # a swing of under-sampled statistics: the steps chase their sample means' Monte
             # Carlo error; the samples grow (every statistic's share of target_ess) instead
             state.history[-1]["swing_noise"] = noise
-            state.min_ess_share = max(state.min_ess_share, SWING_ESS_SHARE)
+            state.min_ess_share = max(state.min_ess_share, self._noise_share(state))
         # a decay running off, or a stall far from g_obs
         _check_runoff(model, state.history, theta + eta, chains, g_obs, model.network.n_dyads)
         progress.update(1, step=f"{gamma:.2f}", p=f"{pval:.2f}", interval=state.interval)
         state.theta = theta + eta
-        state.streak = state.streak + 1 if gamma >= 1.0 else 0
+        # the stopping rule counts Hummel's step length (the data inside the sample's hull),
+        # as statnet's does, not the step the trust region let the estimate take
+        state.streak = state.streak + 1 if hummel >= 1.0 else 0
         if self.termination == "hotelling":
-            if gamma >= 1.0 and pval > self.conv_pval:
+            if hummel >= 1.0 and pval > self.conv_pval:
                 state.converged = True
                 return True
-        elif state.final and gamma >= 1.0:
+        elif state.final and hummel >= 1.0:
             state.converged = True
             return True
         else:
@@ -655,18 +664,31 @@ class MCMLE(Estimator):
         sample's alone.  A sample whose chains still drift joins no pool (and empties
         it: the chains were far from there).  Returns (Z centred at ``g_obs``, the
         record's fields: ``pooled`` samples and the pooled weights' ``pooled_ess``)."""
-        if self.pool_samples <= 1:
+        if state.pool_samples <= 1:
             return Z, {}
         if state.final or drifting(chains_zp):
             state.pool = []
             return Z, {}
         eta = par.eta(state.theta)
-        state.pool = (state.pool + [(eta, np.concatenate(chains))])[-self.pool_samples:]
+        state.pool = (state.pool + [(eta, np.concatenate(chains))])[-state.pool_samples:]
         if len(state.pool) == 1:
             return Z, {}
         etas, samples = zip(*state.pool)
         G, ess = pooled_sample(etas, samples, eta, rng)
         return G - g_obs, {"pooled": len(state.pool), "pooled_ess": ess}
+
+    def _noise_share(self, state):
+        """Every statistic's share of ``target_ess`` in a step's sample after a swing of
+        under-sampled statistics: ``SWING_ESS_SHARE`` in the draws a step is taken on,
+        which with ``pool_samples`` = K are the last K samples' (each sample 1/K of it)."""
+        return SWING_ESS_SHARE / state.pool_samples
+
+    def _pool_samples(self, model):
+        """The samples a step is taken on: the ``pool_samples`` setting, else (``"auto"``)
+        the model family's declaration (``ModelFamily.pool_samples``)."""
+        if self.pool_samples != "auto":
+            return int(self.pool_samples)
+        return int(model.family.pool_samples)
 
     def _min_ess_share(self, model):
         """The share of ``target_ess`` every statistic must reach in a step's sample: the
@@ -787,7 +809,18 @@ class MCMLE(Estimator):
 
     def _step(self, par, theta, Z, gamma):
         """The importance-sampling step towards the pseudo-observation (1 − γ) z̄, kept
-        in the trust region; returns (step in θ, γ reduced when the step was)."""
+        in the trust region; returns (step in θ, γ reduced when the step was, Hummel's γ).
+
+        Hummel's γ is the step length of the pseudo-observation aimed at (halved while
+        the importance-sampling log-likelihood has no finite maximiser towards it, at most
+        0.5 when a decay's step was capped: a decay running off has not converged): the
+        stopping rule counts it, as statnet's ``MCMLE.termination="Hummel"`` counts its
+        step length (``.Hummel.steplength``; statnet has no importance-weight trust
+        region).  The step taken may be shorter (the importance weights' effective size
+        kept to ``min_is_ess``): the returned γ, at most 0.5 then, says how far the
+        estimate moved.  Near the data the trust region halved steps whose Hummel γ was 1
+        (the issue-554 fit, session 21), which broke the γ = 1 streak of a sample that had
+        the data well inside its hull (docs/valued_terms.md, session 22)."""
         # a decay moves at most MAX_DECAY_STEP per iteration (the whole step is scaled)
         eta, capped = par.is_step(Z, (1.0 - gamma) * Z.mean(axis=0), theta)
         while not np.all(np.isfinite(eta)) and gamma > 1e-3:
@@ -800,12 +833,13 @@ class MCMLE(Estimator):
                 "sample's own mean: the sample does not vary in some direction"))
         if capped:
             gamma = min(gamma, 0.5)
+        hummel = gamma
         # trust region: keep the importance weights of the move informative
         eta, halved = is_trust_region(Z, eta, self.min_is_ess,
                                       lambda e: par.eta_change(theta, e))
         if halved:
             gamma = min(gamma, 0.5)
-        return eta, gamma
+        return eta, gamma, hummel
 
     def _adapt_interval(self, state, ess, mess, size):
         """The next sample's interval (and burn-in) from this sample's effective size."""

@@ -55,10 +55,11 @@ SETTINGS = (
             "(besides target_ess multivariate effective draws); 0: the multivariate target "
             "alone, statnet's MCMLE.effectiveSize ('auto': the model family's "
             "declaration, 0.5 for binary ties)."),
-    Setting("pool_samples", 1, integer(1),
+    Setting("pool_samples", "auto", auto_or(integer(1), "an integer >= 1"),
             "Steps on the draws of the last this many settled samples, pooled by mixture "
             "importance sampling (Geyer's reverse logistic regression); 1: the last sample "
-            "alone, as statnet."),
+            "alone, as statnet ('auto': the model family's declaration, 1 for binary ties, "
+            "4 for counts)."),
     Setting("min_is_ess", 0.05, number(0, 1), "Trust region: smallest importance-sampling "
             "effective size share of a step."),
 )

@@ -73,6 +73,7 @@ class MCMLEState:
     final: bool = False             # the iteration running is the boosted last one
     min_ess_share: float = None     # every statistic's share of target_ess in a step's
                                     # sample (MCMLE._min_ess_share, set by MCMLE._start)
+    pool_samples: int = 1           # the samples a step is taken on (MCMLE._pool_samples)
     settled: dict = field(default_factory=dict)  # the sample's burn-in parts (._settle)
     pool: list = field(default_factory=list)     # (η, statistics) of the last settled
                                                  # samples stepped on (.pooling)

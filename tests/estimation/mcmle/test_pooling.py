@@ -74,3 +74,21 @@ def test_the_fit_steps_on_the_pooled_draws():
     assert pooled.converged
     # the fit without pooling (seed 1): edges -1.682, triangle 0.159 (s.e. ~0.35, ~0.6)
     assert np.allclose(np.asarray(pooled.params), [-1.682, 0.159], atol=0.1)
+
+
+def test_auto_pools_as_the_model_family_declares():
+    # 'auto' (the default): count families step on the last 4 samples' draws, binary ties
+    # on the last sample alone (statnet's)
+    from support.valued_networks import samptot
+    assert MCMLE().pool_samples == "auto"
+    counts = ef.ERGM(samptot(), "sum + nonzero", response="nominations",
+                     reference="Binomial(3)")
+    binary = ef.ERGM(ef.datasets.load("flomarriage"), "edges + triangle")
+    rng = np.random.default_rng(0)
+    assert MCMLE()._start(counts, rng).pool_samples == 4
+    assert MCMLE()._start(binary, rng).pool_samples == 1
+    assert MCMLE(pool_samples=2)._start(counts, rng).pool_samples == 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit = counts.fit("mcmle", random_state=1, maxit=4, eval_loglik=False, force_main=True)
+    assert any("pooled" in h for h in fit.info["history"])

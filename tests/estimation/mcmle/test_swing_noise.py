@@ -116,7 +116,7 @@ def test_a_resumed_fit_keeps_the_grown_samples(tmp_path):
     assert MCMLE(resume=str(ck))._start(m, rng).min_ess_share == 0.0
     ck = _checkpoint(tmp_path, m, [{"iteration": 1, "theta": [0.0, 0.0], "gamma": 0.3,
                                     "swing_noise": ["sum"]}])
-    assert MCMLE(resume=str(ck))._start(m, rng).min_ess_share == SWING_ESS_SHARE
+    assert MCMLE(resume=str(ck), pool_samples=1)._start(m, rng).min_ess_share == SWING_ESS_SHARE
 
 
 @pytest.mark.filterwarnings("ignore")
@@ -129,9 +129,9 @@ def test_a_checkpoint_with_bad_effective_sizes_is_refused(tmp_path):
 
 
 def test_the_fit_answers_noise_by_growing_its_samples(monkeypatch):
-    # a count fit (no floor of every statistic: min_ess_share 0) whose guard reports an
-    # under-sampled swing takes the floor SWING_ESS_SHARE from then on, and is not
-    # restarted (no fall-back)
+    # a count fit (unpooled, see below; no floor of every statistic: min_ess_share 0)
+    # whose guard reports an under-sampled swing takes the floor SWING_ESS_SHARE from
+    # then on, and is not restarted (no fall-back)
     m = ef.ERGM(samptot(), "sum + nonzero", response="nominations", reference="Binomial(3)")
     seen = []
     real = mcmle.MCMLE._adapt_interval
@@ -150,8 +150,23 @@ def test_the_fit_answers_noise_by_growing_its_samples(monkeypatch):
     import warnings
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        fit = m.fit("mcmle", random_state=1, maxit=2, eval_loglik=False, force_main=True)
+        fit = m.fit("mcmle", random_state=1, maxit=2, eval_loglik=False, force_main=True,
+                    pool_samples=1)
     assert calls[0]["min_ess"] == MIN_ESS and len(calls[0]["ess"]) == 2
     assert seen[:2] == [SWING_ESS_SHARE, SWING_ESS_SHARE]
     assert fit.info["history"][0]["swing_noise"] == ["sum"]
     assert "fallback" not in fit.info
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_pooled_steps_answer_noise_with_a_share_per_sample(tmp_path):
+    # with pool_samples = K a step is taken on the last K samples' draws: the floor after
+    # a swing of under-sampled statistics (SWING_ESS_SHARE of target_ess of every
+    # statistic in the step's draws) asks each sample for 1/K of it
+    m = ef.ERGM(samptot(), "sum + nonzero", response="nominations", reference="Binomial(3)")
+    ck = _checkpoint(tmp_path, m, [{"iteration": 1, "theta": [0.0, 0.0], "gamma": 0.3,
+                                    "swing_noise": ["sum"]}])
+    rng = np.random.default_rng(0)
+    state = MCMLE(resume=str(ck), pool_samples=4)._start(m, rng)
+    assert state.min_ess_share == SWING_ESS_SHARE / 4
+    assert MCMLE(resume=str(ck), pool_samples=1)._start(m, rng).min_ess_share == SWING_ESS_SHARE
