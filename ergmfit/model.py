@@ -900,7 +900,12 @@ class CountERGM(ERGM):
             dyads, values = _count_rows(dyads, values, self.network.n, self.network.directed,
                                         self.reference)
         state = CountState(self.network.n, self.network.directed, dyads, values)
-        return CountERGMModel(state, self.kernels, self.reference.compiled())
+        cm = CountERGMModel(state, self.kernels, self.reference.compiled())
+        # only the sample space's dyads vary (a two-mode network's between its modes)
+        free = self.sample_space.free_vars()
+        if free is not None:
+            cm.restrict(free)
+        return cm
 
     def statistics_vector(self, dyads=None, values=None) -> np.ndarray:
         """The statistics of the observed values (or of ``dyads``/``values``, or the pair

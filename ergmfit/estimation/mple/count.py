@@ -208,7 +208,7 @@ class ZeroCells:
                                       zeros[keep].astype(float)))
         return {"D": np.concatenate([d["D"] for d in parts]),
                 "y": np.concatenate([d["y"] for d in parts]),
-                "w": np.concatenate([d["w"] for d in parts]), "n_vars": int(cm.n_vars)}
+                "w": np.concatenate([d["w"] for d in parts]), "n_vars": int(cm.n_free_vars())}
 
 
 class RemoteZeros:
@@ -354,7 +354,7 @@ class RemoteZeros:
                                            dyads, values))
         return {"D": np.concatenate([d["D"] for d in parts]),
                 "y": np.concatenate([d["y"] for d in parts]),
-                "w": np.concatenate([d["w"] for d in parts]), "n_vars": int(cm.n_vars)}
+                "w": np.concatenate([d["w"] for d in parts]), "n_vars": int(cm.n_free_vars())}
 
     def _near_design(self, cm, lo, hi, near_vars, near_pair, dyads, values):
         """The rows of the near zero dyads: the near-reading terms' changes dyad by dyad,
@@ -386,7 +386,7 @@ def design_of(cm, reference, hi, sample=None, cells=None) -> CountDesign:
     elif d is None:
         variables, weights = case_control(cm, *sample)
         d = count_design(cm, lo, int(hi), variables, weights)
-        d["n_vars"] = int(cm.n_vars)
+        d["n_vars"] = int(cm.n_free_vars())
     return CountDesign(d["D"], d["y"], d["w"], reference.log_h(np.arange(lo, hi + 1)), lo,
                        int(d["n_vars"]), None if sample is None else int(sample[0]))
 
@@ -403,10 +403,13 @@ def case_control(cm, size, rng):
     """Every nonzero variable (weight 1) and ``size`` distinct zero variables drawn
     uniformly (weight #zeros / size), as int64 / float64 arrays."""
     nonzero = np.sort(nonzero_variables(cm))
-    n_zero = int(cm.n_vars) - len(nonzero)
+    free = cm.free_variables()          # the sample space's variables (None: all)
+    n_zero = int(cm.n_free_vars()) - len(nonzero)
     picked = np.zeros(0, dtype=np.int64)
     while len(picked) < size:
-        draw = rng.integers(0, int(cm.n_vars), size=2 * (size - len(picked)) + 64)
+        draw = rng.integers(0, int(cm.n_free_vars()), size=2 * (size - len(picked)) + 64)
+        if free is not None:
+            draw = free[draw]
         draw = draw[~np.isin(draw, nonzero, assume_unique=False)]
         both = np.concatenate([picked, draw])
         _, first = np.unique(both, return_index=True)
@@ -419,7 +422,7 @@ def case_control(cm, size, rng):
 def sample_setting(cm, sample_size, max_dyads):
     """None for every dyad, else the number of zero dyads of a case-control sample
     (default max(100,000, 8 x nonzero dyads) above ``max_dyads`` dyads)."""
-    n_vars, n_on = int(cm.n_vars), int(len(nonzero_variables(cm)))
+    n_vars, n_on = int(cm.n_free_vars()), int(len(nonzero_variables(cm)))
     if sample_size is None:
         if n_vars <= max_dyads:
             return None
