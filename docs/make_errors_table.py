@@ -378,6 +378,13 @@ CASES = [
          'g = nx.DiGraph([(0, 1, {"n": 2}), (1, 2, {"n": 1})])\n'
          'ef.ERGM(g, "sum + atleast(-1)", response="n", reference="Poisson").fit(method="cd")',
          "DegenerateModelError", "the same for every dyad value"),
+    Case("constant-b-criterion", S_FIT, "`B()` over a value criterion no allowed value "
+         "passes (or every one does): `B(~edges, form=~atleast(3))` under `Binomial(2)` "
+         "(its binary network is always empty), refused by every estimator",
+         'g = nx.DiGraph([(0, 1, {"n": 2}), (1, 2, {"n": 1})])\n'
+         'ef.ERGM(g, "sum + B(~edges, form=~atleast(3))", response="n",\n'
+         '        reference="Binomial(2)").fit(method="cd")',
+         "DegenerateModelError", "the same for every dyad value the reference Binomial(2)"),
     Case("collinear", S_FIT, "Statistics that are combinations of each other",
          'ef.ERGM("flomarriage", "edges + kstar(1)").fit(method="mple")',
          "DegenerateModelError", "linearly dependent"),

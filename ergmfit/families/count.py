@@ -8,7 +8,7 @@ from ..sampling._proposals import (CountGibbs, CountRandom, CountRowResample, Co
 from ..sampling._mh import CountMHSampler
 from ..sampling.space import AllDyads
 from ..terms._valued import CountKernel, ValueKernel
-from .base import ModelFamily, ValueSupport
+from .base import ModelFamily, ValueSupport, constant_value
 from .reference import Reference, parse_reference
 
 
@@ -124,6 +124,20 @@ class CountFamily(ModelFamily):
             out += [(k, label, kind, params, support) for k, (label, (kind, params))
                     in enumerate(zip(term.labels, term.kernel.items))]
         return out
+
+    def _constant_statistics(self, term):
+        """Besides :meth:`ModelFamily._constant_statistics`: every statistic of a term whose
+        terms read the values only through a 0/1 criterion (``B(~f, form=~atleast(3))``:
+        ``Term.value_view``) that is the same for every value the reference allows (under
+        ``Binomial(2)`` no dyad passes ``atleast(3)``: the binary network is always empty),
+        as an operator's combination (value None: the caller shows its observed total)."""
+        view = getattr(term, "value_view", None)
+        if view is not None:
+            ref = self.reference
+            if constant_value(view[0], view[1], ref.lo, ref.hi) is not None:
+                text = f"dyad value the reference {ref.label} allows ({ref.support})"
+                return [(k, label, None, text) for k, label in enumerate(term.labels)]
+        return super()._constant_statistics(term)
 
     def state_arrays(self, compiled) -> dict:
         """``x_on``: the nonzero dyads (variables); ``x_values``: their values."""
