@@ -111,10 +111,24 @@ class CountDesign:
     lo: int
     n_vars: int
     n_sampled: int = None       # zero dyads of a case-control sample (None: every dyad)
+    offset: np.ndarray = None   # (U, K) fixed part of θ·Δ(k) (offset terms; None: 0)
 
     @property
     def hi(self) -> int:
         return self.lo + self.D.shape[1]
+
+    def free(self, par):
+        """The design of the coefficients of ``par`` (a model's parameterisation): itself
+        for the identity; for an affine map η = A θ + c (offset terms,
+        :class:`~ergmfit.terms.offsets.OffsetParameterisation`) the columns D A and the
+        fixed part D c."""
+        if par is None or getattr(par, "linear", True):
+            return self
+        import dataclasses              # (count models have no curved terms: η is affine)
+        A, c = par.affine_parts()
+        off = self.D @ c
+        return dataclasses.replace(self, D=np.ascontiguousarray(self.D @ A),
+                                   offset=off if self.offset is None else self.offset + off)
 
     def _eta(self, theta):
         # (U, K+1): log h(k) + θ·Δ(k), the value lo first (Δ = 0)
@@ -122,6 +136,8 @@ class CountDesign:
         eta = np.empty((U, self.D.shape[1] + 1))
         eta[:, 0] = 0.0
         eta[:, 1:] = self.D @ theta
+        if self.offset is not None:
+            eta[:, 1:] += self.offset
         return eta + self.log_h
 
     def _full(self):
@@ -462,6 +478,8 @@ def newton(design: CountDesign, labels, maxiter=100, tol=1e-14, start=None, term
     _check_columns(design, labels)
     theta = np.zeros(p) if start is None else np.array(start, dtype=float)
     ll, g, H = design.evaluate(theta)
+    if p == 0:          # every coefficient an offset: the pseudo-likelihood at them
+        return theta, np.zeros((0, 0)), ll, True, 0
     converged = False
     it = 0
     for it in range(1, maxiter + 1):
@@ -579,8 +597,9 @@ def fit_count(model, labels, maxiter=100, tol=1e-14, cm=None, hi=None,
     start = None
     cells = zero_groups(model) if sample is None else None
     term_of = _term_map(model)
+    par = getattr(model, "parameterisation", None)
     while True:
-        design = design_of(cm, ref, hi, sample, cells)
+        design = design_of(cm, ref, hi, sample, cells).free(par)
         theta, cov, ll, conv, it = newton(design, labels, maxiter, tol, start, term_of)
         bound = 0.0 if ref.hi is not None else design.tail_bound(theta)
         if bound <= TAIL_TOL:
@@ -670,7 +689,7 @@ def _godambe(model, lf, est, rng):
     cells = zero_groups(model) if lf.design.n_sampled is None else None
     for r in range(est.n_sim):
         U[r] = design_of(next(it), model.reference, lf.design.hi, sample_of(lf, rng),
-                         cells).score(theta)
+                         cells).free(model.parameterisation).score(theta)
     sampler = next(it)
     J = U.T @ U / est.n_sim
     cov = lf.cov @ J @ lf.cov
