@@ -909,6 +909,13 @@ class CountERGM(ERGM):
         # only the sample space's dyads vary (a two-mode network's between its modes)
         free = self.sample_space.free_vars()
         if free is not None:
+            from .sampling.space import dyad_vars
+            out = ~np.isin(dyad_vars(self.network.n, self.network.directed, dyads), free)
+            if out.any():
+                i, j = (int(x) for x in np.asarray(dyads)[np.flatnonzero(out)[0]])
+                raise ValueError(f"the dyad ({i}, {j}) has a value but lies outside the "
+                                 f"model's sample space ({self.sample_space.describe()}): "
+                                 "its value cannot vary")
             cm.restrict(free)
         return cm
 

@@ -130,3 +130,11 @@ def test_chain_estimators_fit_the_two_mode_dyads_only(method):
     exact = np.array([np.log(lam), np.log((L / (24 - L)) / np.expm1(lam))])
     fit = m.fit(method, random_state=1, **(FAST_EE if method == "ee" else {}))
     assert np.all(np.abs(np.asarray(fit.params, dtype=float) - exact) < 0.4), fit.params
+
+
+def test_a_start_with_a_within_mode_value_is_refused():
+    m = ef.ERGM(two_mode(2, 3, [(0, 2, 1)]), "sum", response="w")
+    with pytest.raises(ValueError, match=r"the dyad \(0, 1\) has a value but lies outside the "
+                                         r"model's sample space \(two-mode\)"):
+        m.sampler([0.0], start=(np.array([[0, 1]]), np.array([2])))
+    assert m.compiled().n_free_vars() == 6
