@@ -393,6 +393,13 @@ CASES = [
          'ef.ERGM(g, "sum", response="n").sampler([0.0], start=(np.array([[0, 1]]), '
          'np.array([2])))',
          "ValueError", "lies outside the model's sample space"),
+    Case("count-infinite-offset-unbounded", S_FIT, "An infinite offset coefficient (a "
+         "structural zero) in the count MPLE, or MCMC-MLE's start, under an unbounded "
+         "reference (Poisson, Geometric): bounded references and CD take it",
+         'g = nx.DiGraph([(0, 1, {"n": 2}), (1, 2, {"n": 1})])\n'
+         'ef.ERGM(g, "sum + offset(atleast(3))", response="n",\n'
+         '        reference="Poisson").fit(method="mple", offset_coef=[-np.inf])',
+         "SettingsError", "does not take an infinite offset coefficient"),
     Case("collinear", S_FIT, "Statistics that are combinations of each other",
          'ef.ERGM("flomarriage", "edges + kstar(1)").fit(method="mple")',
          "DegenerateModelError", "linearly dependent"),

@@ -946,7 +946,7 @@ class CountERGM(ERGM):
         values, and its compiled model."""
         if getattr(self, "tempering", None) is not None:    # not silently untempered
             raise SettingsError("parallel tempering is not available for count-valued models")
-        check_params(params, self.labels)
+        check_params(self._finite_offsets(params), self.labels)    # an offset may be -Inf
         prop = self.family.make_proposal(proposal)          # checks the name first
         if start is not None and not (isinstance(start, tuple) and len(start) == 2):
             raise SettingsError("start= of a count-valued model is the pair (dyads, values) "

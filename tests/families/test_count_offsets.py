@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import ergmfit as ef
+from ergmfit.exceptions import SettingsError
 from families.test_count_ee_bayes import FAST_EE
 from support.pair_separable import exact_mle
 
@@ -88,3 +89,23 @@ def test_an_all_offset_count_model_holds_its_coefficients():
     m = ef.ERGM(network(), "offset(sum)", response="w", reference="Poisson")
     fit = m.fit("mple", offset_coef=[0.25])
     assert fit.params.tolist() == [0.25] and np.isfinite(fit.loglik)
+
+
+def test_an_infinite_offset_is_a_structural_zero():
+    # Binomial(3) without the value 3 (offset(atleast(3)) = -Inf) is Binomial(2) reweighted:
+    # C(3, y) / C(2, y) = 1, 3/2, 3 = exp(y log 2 + 1[y > 0] log(3/4)) on 0..2
+    g = nx.DiGraph()
+    g.add_nodes_from(range(4))
+    for (i, j), y in {(0, 1): 2, (1, 0): 1, (1, 2): 1, (2, 3): 2, (3, 0): 1}.items():
+        g.add_edge(i, j, w=y)
+    m = ef.ERGM(g, "sum + nonzero + offset(atleast(3))", response="w", reference="Binomial(3)")
+    two = ef.ERGM(g, "sum + nonzero", response="w", reference="Binomial(2)").fit("mple")
+    got = np.asarray(m.fit("mple", offset_coef=[-np.inf]).params, dtype=float)
+    assert np.allclose(got[:2] + [np.log(2), np.log(0.75)], np.asarray(two.params), atol=1e-8)
+    assert got[2] == -np.inf
+    S = m.simulate([0.0, 0.0, -np.inf], n=50, output="stats", random_state=1)
+    assert S[:, 2].max() == 0                           # no dyad ever reaches 3
+    # an unbounded reference: the truncation's tail bound cannot be read, a clear error
+    p = ef.ERGM(g, "sum + nonzero + offset(atleast(3))", response="w", reference="Poisson")
+    with pytest.raises(SettingsError, match="does not take an infinite offset"):
+        p.fit("mple", offset_coef=[-np.inf])

@@ -82,6 +82,7 @@ import numpy as np
 from scipy.special import logsumexp
 
 from ...exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
+from ...terms.offsets import BIG
 from ...utils.validation import check_random_state
 from ._mple import count_design, nonzero_variables
 from .bootstrap import bootstrap_covariance, refit_params
@@ -600,6 +601,15 @@ def fit_count(model, labels, maxiter=100, tol=1e-14, cm=None, hi=None,
     par = getattr(model, "parameterisation", None)
     while True:
         design = design_of(cm, ref, hi, sample, cells).free(par)
+        if ref.hi is None and design.offset is not None and \
+                np.any(np.abs(design.offset) >= 0.5 * BIG):
+            # an infinite offset (a structural zero, ±BIG in the sampler) makes whole runs of
+            # values impossible: the truncation's tail bound (the ratio of the last two
+            # values' weights) cannot be read there
+            raise SettingsError(f"the count MPLE (also MCMC-MLE's start) of an unbounded "
+                                f"reference ({ref.label}) does not take an infinite offset "
+                                "coefficient: use a finite one, a bounded reference "
+                                "(Binomial(t), DiscUnif(a, b)) or method='cd' (which does)")
         theta, cov, ll, conv, it = newton(design, labels, maxiter, tol, start, term_of)
         bound = 0.0 if ref.hi is not None else design.tail_bound(theta)
         if bound <= TAIL_TOL:
