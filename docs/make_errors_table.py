@@ -378,6 +378,28 @@ CASES = [
          'g = nx.DiGraph([(0, 1, {"n": 2}), (1, 2, {"n": 1})])\n'
          'ef.ERGM(g, "sum + atleast(-1)", response="n", reference="Poisson").fit(method="cd")',
          "DegenerateModelError", "the same for every dyad value"),
+    Case("constant-b-criterion", S_FIT, "`B()` over a value criterion no allowed value "
+         "passes (or every one does): `B(~edges, form=~atleast(3))` under `Binomial(2)` "
+         "(its binary network is always empty), refused by every estimator",
+         'g = nx.DiGraph([(0, 1, {"n": 2}), (1, 2, {"n": 1})])\n'
+         'ef.ERGM(g, "sum + B(~edges, form=~atleast(3))", response="n",\n'
+         '        reference="Binomial(2)").fit(method="cd")',
+         "DegenerateModelError", "the same for every dyad value the reference Binomial(2)"),
+    Case("count-start-outside-space", S_FIT, "A count chain started (`start=`) with a value "
+         "on a dyad its sample space does not hold (within a mode of a two-mode network)",
+         'g = nx.Graph()\n'
+         'g.add_nodes_from([0, 1], bipartite=0); g.add_node(2, bipartite=1)\n'
+         'g.add_edge(0, 2, n=1)\n'
+         'ef.ERGM(g, "sum", response="n").sampler([0.0], start=(np.array([[0, 1]]), '
+         'np.array([2])))',
+         "ValueError", "lies outside the model's sample space"),
+    Case("count-infinite-offset-unbounded", S_FIT, "An infinite offset coefficient (a "
+         "structural zero) in the count MPLE, or MCMC-MLE's start, under an unbounded "
+         "reference (Poisson, Geometric): bounded references and CD take it",
+         'g = nx.DiGraph([(0, 1, {"n": 2}), (1, 2, {"n": 1})])\n'
+         'ef.ERGM(g, "sum + offset(atleast(3))", response="n",\n'
+         '        reference="Poisson").fit(method="mple", offset_coef=[-np.inf])',
+         "SettingsError", "does not take an infinite offset coefficient"),
     Case("collinear", S_FIT, "Statistics that are combinations of each other",
          'ef.ERGM("flomarriage", "edges + kstar(1)").fit(method="mple")',
          "DegenerateModelError", "linearly dependent"),

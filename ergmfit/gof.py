@@ -133,7 +133,9 @@ def _valued_summaries(model):
     values = model.chain_end(model.compiled())[1]
     ymax = int(values.max()) if len(values) else 0
     top = int(ref.hi) if ref.hi is not None else max(2 * ymax, ymax + 10)
-    return functools.partial(ValuedGraphSummaries, max_value=top)
+    # the zeros are counted over the dyads that may vary (a two-mode network's between modes)
+    return functools.partial(ValuedGraphSummaries, max_value=top,
+                             n_dyads=int(model.sample_space.n_free))
 
 
 #: the gof table of each model family (``model.family.name``)

@@ -241,6 +241,9 @@ class ValuedGraphSummaries(GraphSummaries):
     max_value : int
         The value distribution counts the dyads with value 0, 1, ..., ``max_value``;
         the last entry counts every value >= ``max_value``.
+    n_dyads : int, optional
+        The dyads whose values the distribution counts (the model's free dyads: a two-mode
+        network's between its modes); default every node pair.
 
     Examples
     --------
@@ -252,17 +255,19 @@ class ValuedGraphSummaries(GraphSummaries):
     [0.0, 2.0, 1.0]
     """
 
-    def __init__(self, n, state, directed, max_value):
+    def __init__(self, n, state, directed, max_value, n_dyads=None):
         dyads, values = state
         super().__init__(n, dyads, directed)
         self.values = np.asarray(values, dtype=np.int64).reshape(-1)
         self.max_value = int(max_value)
+        self.n_value_dyads = None if n_dyads is None else int(n_dyads)
 
     def value_distribution(self) -> np.ndarray:
         """How many dyads have the value 0, 1, ..., max_value (the last: or more)."""
         out = np.bincount(np.minimum(self.values, self.max_value),
                           minlength=self.max_value + 1).astype(float)
-        out[0] += self.n_dyads - len(self.values)
+        dyads = self.n_dyads if self.n_value_dyads is None else self.n_value_dyads
+        out[0] += dyads - len(self.values)
         return out
 
     def compute(self, name) -> np.ndarray:

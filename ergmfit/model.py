@@ -148,12 +148,7 @@ class ERGM:
             as_network(network, directed=directed, weights=weights, nodes=nodes), missing)
         self.formula = formula
         self.constraints = constraint_formula(constraints)
-        text, offset_texts = split_offsets(formula)
-        calls = parse_formula(text)
-        # For() is statnet's macro: its terms written out before any term is built
-        calls, is_off = expand_for(self.network, calls, _offset_flags(calls, offset_texts))
-        self.terms = [build_term(self.network, c.name, c.args, c.kwargs) for c in calls]
-        self._term_offset = is_off
+        self.terms, self._term_offset = formula_terms(self.network, formula)
         # a label may repeat (statnet allows it: summary() prints the name twice, ergm()
         # fits it); statistics() then makes the dict keys unique (see there), and a fit
         # refuses identical statistics as collinear
@@ -167,6 +162,9 @@ class ERGM:
         self.sample_space = parse_constraints(getattr(self, "constraints", None), self.network,
                                               getattr(self, "_missing", None))
         self.parameterisation = parameterisation_of(self.terms)
+        self._set_offsets()
+
+    def _set_offsets(self):
         # labels: one per coefficient (θ); stat_labels: one per canonical statistic
         # (what statistics() gives).  They differ only for curved terms.  Offset
         # terms (fixed coefficients) are labelled offset(...), as statnet does.
@@ -624,7 +622,10 @@ class ERGM:
             model.network = model.network.with_ties(
                 target_network(model, model.target_stats, rng))
             random_state = rng
+        # the binary MPLE moves offset columns into its logistic design itself; every
+        # other estimator (and the count MPLE) fits the free view (_fit_with_offsets)
         if model.offset.any() and (method != "mple" or model.curved
+                                   or not model.family.logistic_pseudo_likelihood
                                    or model.parameterisation.fixed_coefficients() is not None):
             return _fit_with_offsets(model, method, random_state, verbose, kwargs)
         return _fit(model, method, random_state=random_state, verbose=verbose, **kwargs)
@@ -787,8 +788,11 @@ class CountERGM(ERGM):
         Only for inputs whose directedness is not stated.
 
     ``fit(method="mple")`` (the count pseudo-likelihood) and ``fit(method="mcmle")``
-    (statnet's MCMC-MLE, started at the count MPLE) fit it; the other estimators
-    refuse the family by name (their ``supports["families"]``).  ``statistics``,
+    (statnet's MCMC-MLE, started at the count MPLE) fit it, and ``"cd"``, ``"ee"``,
+    ``"bayes"`` and ``"sa"``; the other estimators refuse the family by name (their
+    ``supports["families"]``).  ``offset(term)`` fixes a coefficient at the value given
+    as ``fit(..., offset_coef=[...])``, as in binary models.  On a two-mode network only
+    the dyads between the modes vary (:class:`~ergmfit.families.count.CountDyads`).  ``statistics``,
     ``simulate`` and ``gof`` (the dyad value distribution, the degrees and shared
     partners of the nonzero ties, the model statistics) work.
 
@@ -845,15 +849,16 @@ class CountERGM(ERGM):
         self.family, self.reference, self.response = family, family.reference, response
         self.network, self._dyads, self._values = network, dyads, values
         self.formula = formula
-        self.terms = terms if terms is not None else [
-            build_term(network, c.name, c.args, c.kwargs, state=COUNT_STATE)
-            for c in parse_formula(formula)]
+        if terms is None:
+            self.terms, self._term_offset = formula_terms(network, formula, COUNT_STATE)
+        else:
+            self.terms, self._term_offset = terms, None
         for t in self.terms:
             family.check_kernel(t)
         self.parameterisation = parameterisation_of(self.terms)
-        self.labels = [lab for t in self.terms for lab in t.labels]
-        self.stat_labels = list(self.labels)
-        self.offset = np.zeros(len(self.labels), dtype=bool)
+        # offset(term): labels offset(...), fixed coefficients given as fit(offset_coef=),
+        # as in a binary model (ERGM._set_offsets, _fit_with_offsets)
+        self._set_offsets()
         # every dyad free and observed (constraints and missing values: not yet)
         self.constraints, self._missing = None, None
         self.sample_space = family.sample_space(network)
@@ -900,7 +905,19 @@ class CountERGM(ERGM):
             dyads, values = _count_rows(dyads, values, self.network.n, self.network.directed,
                                         self.reference)
         state = CountState(self.network.n, self.network.directed, dyads, values)
-        return CountERGMModel(state, self.kernels, self.reference.compiled())
+        cm = CountERGMModel(state, self.kernels, self.reference.compiled())
+        # only the sample space's dyads vary (a two-mode network's between its modes)
+        free = self.sample_space.free_vars()
+        if free is not None:
+            from .sampling.space import dyad_vars
+            out = ~np.isin(dyad_vars(self.network.n, self.network.directed, dyads), free)
+            if out.any():
+                i, j = (int(x) for x in np.asarray(dyads)[np.flatnonzero(out)[0]])
+                raise ValueError(f"the dyad ({i}, {j}) has a value but lies outside the "
+                                 f"model's sample space ({self.sample_space.describe()}): "
+                                 "its value cannot vary")
+            cm.restrict(free)
+        return cm
 
     def statistics_vector(self, dyads=None, values=None) -> np.ndarray:
         """The statistics of the observed values (or of ``dyads``/``values``, or the pair
@@ -929,7 +946,7 @@ class CountERGM(ERGM):
         values, and its compiled model."""
         if getattr(self, "tempering", None) is not None:    # not silently untempered
             raise SettingsError("parallel tempering is not available for count-valued models")
-        check_params(params, self.labels)
+        check_params(self._finite_offsets(params), self.labels)    # an offset may be -Inf
         prop = self.family.make_proposal(proposal)          # checks the name first
         if start is not None and not (isinstance(start, tuple) and len(start) == 2):
             raise SettingsError("start= of a count-valued model is the pair (dyads, values) "
@@ -990,9 +1007,12 @@ class CountERGM(ERGM):
         """What a results file keeps to rebuild this model (:func:`rebuild_from_info`):
         the response, the reference and the nonzero dyads (node indices) with their
         values."""
-        return {"response": self.response, "reference": self.reference.label,
-                "values": [[int(i), int(j), int(y)] for (i, j), y in
-                           zip(self._dyads.tolist(), self._values.tolist())]}
+        out = {"response": self.response, "reference": self.reference.label,
+               "values": [[int(i), int(j), int(y)] for (i, j), y in
+                          zip(self._dyads.tolist(), self._values.tolist())]}
+        if self.offset_coef is not None:
+            out["offset_coef"] = [float(v) for v in self.offset_coef]
+        return out
 
     def __reduce__(self):
         return (_rebuild_count, (self.network, self.formula, self.response,
@@ -1001,6 +1021,19 @@ class CountERGM(ERGM):
     def __repr__(self):
         return (f"<CountERGM '{self.formula}' on {self.network.n} nodes, "
                 f"response={self.response!r}, reference={self.reference.label}>")
+
+
+def formula_terms(network, formula, state=None):
+    """(terms, offset flags) of ``formula`` on ``network``: its ``offset(...)`` wrappers
+    split off (:func:`~ergmfit.terms.offsets.split_offsets`), statnet's ``For()`` macro
+    written out, each term built for ``state`` (None: binary ties; ``COUNT_STATE``: the
+    valued terms).  Every family's model reads its formula here."""
+    text, offset_texts = split_offsets(formula)
+    calls = parse_formula(text)
+    # For() is statnet's macro: its terms written out before any term is built
+    calls, is_off = expand_for(network, calls, _offset_flags(calls, offset_texts))
+    extra = {} if state is None else {"state": state}
+    return [build_term(network, c.name, c.args, c.kwargs, **extra) for c in calls], is_off
 
 
 def _tie_rows(ties, what="ties"):
@@ -1171,7 +1204,8 @@ def rebuild_from_info(network, formula, info=None):
     if spec.get("response") is not None:        # a count-valued model (CountERGM.saved_spec)
         rows = np.asarray(spec.get("values") or [], dtype=np.int64).reshape(-1, 3)
         return _rebuild_count(network, formula, spec["response"], spec["reference"],
-                              np.ascontiguousarray(rows[:, :2]), np.ascontiguousarray(rows[:, 2]))
+                              np.ascontiguousarray(rows[:, :2]), np.ascontiguousarray(rows[:, 2])
+                              ).configured(None, spec.get("offset_coef"))
     cons = spec.get("constraints")
     if isinstance(cons, list):
         cons = (cons[0], {k: [tuple(p) for p in v] for k, v in cons[1].items()})

@@ -61,6 +61,62 @@ cdef class CountModel(CompiledModel):
     cdef void change(self, int64_t v, int64_t y, double* out) noexcept nogil:
         pass
 
+    cdef int64_t random_var(self, RNG* rng) noexcept nogil:
+        if self.free_vars != NULL:
+            return self.free_vars[rng_below(rng, self.n_free)]
+        return rng_below(rng, self.n_vars)
+
+    cdef bint is_free(self, int64_t v) noexcept nogil:
+        # binary search in the sorted free variables
+        cdef int64_t a = 0, b = self.n_free, mid
+        if self.free_vars == NULL:
+            return True
+        while a < b:
+            mid = (a + b) >> 1
+            if self.free_vars[mid] < v:
+                a = mid + 1
+            else:
+                b = mid
+        return a < self.n_free and self.free_vars[a] == v
+
+    def restrict(self, free):
+        """Let only the variables ``free`` (increasing, distinct, in 0..n_vars-1) vary:
+        the model's sample space (a two-mode network's dyads between its modes); None:
+        every variable.  Every nonzero variable must be among them."""
+        cdef cnp.int64_t[::1] view
+        if free is None:
+            self.free_vars, self.n_free, self._free_array = NULL, 0, None
+            return
+        arr = np.ascontiguousarray(free, dtype=np.int64).reshape(-1)
+        if len(arr) and (arr.min() < 0 or arr.max() >= self.n_vars or np.any(np.diff(arr) <= 0)):
+            raise ValueError(f"free variables must be increasing and distinct in "
+                             f"0..{self.n_vars - 1}")
+        self._free_array = arr
+        self.n_free = len(arr)
+        if self.n_free:
+            view = arr
+            self.free_vars = &view[0]
+        else:
+            # no free variable: a one-element dummy so that the pointer is not NULL
+            self._free_array = np.full(1, -1, dtype=np.int64)
+            view = self._free_array
+            self.free_vars = &view[0]
+        on = self.on_vars()
+        if len(on):
+            outside = on[~np.isin(on, arr)]
+            if len(outside):
+                self.restrict(None)
+                raise ValueError(f"the nonzero variable {int(outside[0])} is not among the "
+                                 f"free variables")
+
+    def free_variables(self):
+        """The variables that may vary (:meth:`restrict`), sorted; None: every one."""
+        return None if self.free_vars == NULL else self._free_array[:self.n_free].copy()
+
+    def n_free_vars(self):
+        """How many variables may vary (``n_vars`` without a restriction)."""
+        return self.free_count()
+
     cdef void change_support(self, int64_t v, int64_t y_first, int64_t m,
                              double* out) noexcept nogil:
         cdef int64_t k

@@ -113,8 +113,23 @@ cdef class CountModel(CompiledModel):
                     values into ``values`` (room for max_group_size() each) and returns
                     how many; the groups do not depend on the state.  The default: no
                     groups.
+    free_vars / n_free
+                    the variables that may vary (the model's sample space: a two-mode
+                    network's dyads between its modes), sorted; NULL: every variable.
+                    ``random_var`` draws among them, ``free_count()`` counts them, a
+                    group holds only them and the count MPLE's design enumerates them
+                    (``restrict`` sets them from Python).  The variables outside hold
+                    0 and never move.
     """
     cdef readonly ReferenceMeasure reference
+    cdef int64_t* free_vars
+    cdef int64_t n_free
+    cdef object _free_array
+
+    cdef inline int64_t free_count(self) noexcept nogil:
+        return self.n_vars if self.free_vars == NULL else self.n_free
+
+    cdef bint is_free(self, int64_t v) noexcept nogil
 
     cdef void change(self, int64_t v, int64_t y, double* out) noexcept nogil
     cdef int64_t get(self, int64_t v) noexcept nogil

@@ -8,7 +8,7 @@ from ..sampling._proposals import (CountGibbs, CountRandom, CountRowResample, Co
 from ..sampling._mh import CountMHSampler
 from ..sampling.space import AllDyads
 from ..terms._valued import CountKernel, ValueKernel
-from .base import ModelFamily, ValueSupport
+from .base import ModelFamily, ValueSupport, constant_value
 from .reference import Reference, parse_reference
 
 
@@ -98,7 +98,7 @@ class CountFamily(ModelFamily):
         if "sum" not in labels:
             return theta
         bm = model.compiled() if bm is None else bm
-        n_vars = float(bm.n_vars)
+        n_vars = float(bm.n_free_vars())         # the dyads that may vary
         total = sum(bm.value(int(v)) for v in bm.on_vars())
         mean = float(total) / n_vars if n_vars > 0 else 0.0
         theta = np.array(theta, dtype=float)
@@ -131,6 +131,20 @@ class CountFamily(ModelFamily):
                     in enumerate(zip(term.labels, term.kernel.items))]
         return out
 
+    def _constant_statistics(self, term):
+        """Besides :meth:`ModelFamily._constant_statistics`: every statistic of a term whose
+        terms read the values only through a 0/1 criterion (``B(~f, form=~atleast(3))``:
+        ``Term.value_view``) that is the same for every value the reference allows (under
+        ``Binomial(2)`` no dyad passes ``atleast(3)``: the binary network is always empty),
+        as an operator's combination (value None: the caller shows its observed total)."""
+        view = getattr(term, "value_view", None)
+        if view is not None:
+            ref = self.reference
+            if constant_value(view[0], view[1], ref.lo, ref.hi) is not None:
+                text = f"dyad value the reference {ref.label} allows ({ref.support})"
+                return [(k, label, None, text) for k, label in enumerate(term.labels)]
+        return super()._constant_statistics(term)
+
     def state_arrays(self, compiled) -> dict:
         """``x_on``: the nonzero dyads (variables); ``x_values``: their values."""
         on = np.asarray(compiled.on_vars(), dtype=np.int64)
@@ -162,8 +176,13 @@ class CountFamily(ModelFamily):
                 np.ascontiguousarray(values, dtype=np.int64))
 
     def sample_space(self, network):
-        """The unconstrained sample space of ``network``'s dyad values (:class:`CountDyads`)."""
-        return CountDyads(network, self)
+        """The unconstrained sample space of ``network``'s dyad values (:class:`CountDyads`):
+        the dyads the binary family's unconstrained space of ``network`` lets vary
+        (:func:`~ergmfit.constraints.parse_constraints`: a two-mode network's dyads
+        between its modes, a stacked network's within its networks), walked by the
+        count family's proposals."""
+        from ..constraints import parse_constraints
+        return CountDyads(network, self, base=parse_constraints(None, network))
 
     def __eq__(self, other):
         return isinstance(other, CountFamily) and other.reference == self.reference
@@ -173,9 +192,13 @@ class CountFamily(ModelFamily):
 
 
 class CountDyads(AllDyads):
-    """Every dyad's value may vary, walked by the count family's proposals: the sample
+    """The dyads whose values may vary, walked by the count family's proposals: the sample
     space of an unconstrained count-valued model, so that an estimator that asks the
-    space for its proposal and sampler (CD) runs the family's.
+    space for its proposal and sampler (CD) runs the family's.  Which dyads vary is the
+    ``base`` space's description (the binary family's unconstrained space of the same
+    network: every dyad of a one-mode network, the dyads between the modes of a two-mode
+    one); the model's compiled state is restricted to them (``CountModel.restrict``:
+    every count proposal draws its dyads there, the count MPLE's design enumerates them).
 
     Parameters
     ----------
@@ -183,6 +206,9 @@ class CountDyads(AllDyads):
         The network of the model (its nodes; its ties the nonzero dyads).
     family : CountFamily
         Its proposal table and sampler.
+    base : SampleSpace, optional
+        The space whose free dyads these are (None: every dyad); it must be a set of free
+        dyads (no degree bounds or preserved statistics).
 
     Examples
     --------
@@ -191,11 +217,30 @@ class CountDyads(AllDyads):
     >>> m = ef.ERGM(g, "sum", response="w", reference="Poisson")
     >>> m.sample_space.resolve_proposal("auto", m), m.sample_space.proposals()
     ('tnt', ('tnt', 'random', '0inflated', 'gibbs', 'strength', 'row'))
+    >>> b = nx.Graph(); b.add_nodes_from([0, 1], bipartite=0); b.add_nodes_from([2, 3, 4], bipartite=1)
+    >>> b.add_edge(0, 2, w=1)
+    >>> ef.ERGM(b, "sum", response="w").sample_space     # 2 x 3 dyads between the modes
+    CountDyads(n=5, directed=False, n_free=6)
     """
 
-    def __init__(self, network, family, missing=None):
+    def __init__(self, network, family, missing=None, base=None):
         super().__init__(network, missing)
         self.family = family
+        if base is not None and not base.dyad_independent:
+            raise ValueError(f"a count sample space takes a set of free dyads, not {base!r}")
+        self.base = base
+
+    def free_vars(self):
+        """The variables whose values may vary (the base space's), sorted; None: all."""
+        return None if self.base is None else self.base.free_vars()
+
+    @property
+    def n_free(self) -> int:
+        free = self.free_vars()
+        return (int(self.network.n_dyads) if free is None else len(free)) - self.n_missing
+
+    def describe(self) -> str:
+        return "all dyads" if self.base is None else self.base.describe()
 
     def proposals(self) -> tuple:
         return tuple(self.family.proposals)

@@ -146,7 +146,7 @@ cdef class CountRandom(CountProposal):
                          double* log_q_ratio) noexcept nogil:
         cdef int64_t v, y
         log_q_ratio[0] = 0.0
-        if m.n_vars <= 0:
+        if m.free_count() <= 0:
             return -1
         v = m.random_var(rng)
         return v if _jump_value(m, rng, v, &y, y_new, log_q_ratio) else -1
@@ -159,9 +159,9 @@ cdef class CountTNT(CountProposal):
     cdef int64_t propose(self, CountModel m, RNG* rng, int64_t* y_new,
                          double* log_q_ratio) noexcept nogil:
         cdef int64_t v, y, z, L = m.n_on(), L2
-        cdef double D = <double>m.n_vars, fwd, bwd
+        cdef double D = <double>m.free_count(), fwd, bwd
         log_q_ratio[0] = 0.0
-        if m.n_vars <= 0:
+        if m.free_count() <= 0:
             return -1
         if L > 0 and rng_uniform(rng) < 0.5:
             v = m.on_var(rng_below(rng, L))
@@ -191,10 +191,10 @@ cdef class CountZeroInflated(CountProposal):
 
     cdef void start(self, CountModel m) noexcept nogil:
         cdef double f0, mean
-        if self.p0_given or m.n_vars <= 0:
+        if self.p0_given or m.free_count() <= 0:
             return
-        f0 = 1.0 - <double>m.n_on() / <double>m.n_vars
-        mean = <double>m.total() / <double>m.n_vars
+        f0 = 1.0 - <double>m.n_on() / <double>m.free_count()
+        mean = <double>m.total() / <double>m.free_count()
         self.p0 = f0 - exp(-mean)
         if self.p0 < 0.0:
             self.p0 = 0.0
@@ -213,7 +213,7 @@ cdef class CountZeroInflated(CountProposal):
                          double* log_q_ratio) noexcept nogil:
         cdef int64_t v, y, z
         log_q_ratio[0] = 0.0
-        if m.n_vars <= 0:
+        if m.free_count() <= 0:
             return -1
         v = m.random_var(rng)
         y = m.get(v)
@@ -279,7 +279,7 @@ cdef class CountGibbs(CountProposal):
         cdef double lw, top = -INFINITY, total, u
         cdef bint unbounded = m.reference.unbounded
         log_q_ratio[0] = 0.0
-        if m.n_vars <= 0 or self.theta == NULL or self.change_buf == NULL:
+        if m.free_count() <= 0 or self.theta == NULL or self.change_buf == NULL:
             return -1
         v = m.random_var(rng)
         y = m.get(v)

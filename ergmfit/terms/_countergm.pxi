@@ -110,15 +110,15 @@ cdef class CountERGMModel(CountModel):
         cdef int n = self.state.n, u, j, c = 0
         cdef bint directed = self.state.directed, column = directed and g >= n
         u = <int>(g - n) if column else <int>g
+        cdef int64_t v
         for j in range(n):
             if j == u:
                 continue
-            if column:
-                out[c] = dyad_var(n, directed, j, u)
-                values[c] = self.state.value(j, u)
-            else:
-                out[c] = dyad_var(n, directed, u, j)
-                values[c] = self.state.value(u, j)
+            v = dyad_var(n, directed, j, u) if column else dyad_var(n, directed, u, j)
+            if self.free_vars != NULL and not self.is_free(v):
+                continue            # outside the sample space (within a mode of a two-mode network)
+            out[c] = v
+            values[c] = self.state.value(j, u) if column else self.state.value(u, j)
             c += 1
         return c
 

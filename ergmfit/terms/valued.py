@@ -322,6 +322,11 @@ def b_valued(net, formula, form="sum"):
     empty = np.zeros(len(labels)) if form == "sum" else binary.on_empty()
     term = Term("B", labels, kernel, empty=empty, dyad_independent=independent)
     term.parts = binary.parts
+    if form != "sum":
+        # the terms read the values only through this 0/1 criterion (the binary network of
+        # the dyads that pass it): a criterion constant on the reference's support makes
+        # every statistic constant (``CountFamily.constant_statistics``)
+        term.value_view = (kind, list(params))
     cells = [t.cell_attrs for t in terms]
     if independent and all(c is not None for c in cells):
         # each dyad's x_ij is a function of these node attributes at i and j: the count MPLE

@@ -221,6 +221,41 @@ def test_constant_value_statistics_cannot_be_fitted(formula, reference, match, m
         m.fit(method=method, random_state=1)
 
 
+@pytest.mark.parametrize("formula, reference", [
+    # B()'s binary network is the dyads passing its criterion: none under Binomial(2) for
+    # atleast(3) or greaterthan(2), every dyad under DiscUnif(1, 3) for nonzero
+    ("sum + B(~edges, form=~atleast(3))", "Binomial(2)"),
+    ("sum + B(~edges + mutual, form=~atleast(3))", "Binomial(2)"),
+    ("sum + B(~edges, form=~greaterthan(2))", "Binomial(2)"),
+    ("sum + B(~mutual, form='nonzero')", "DiscUnif(1, 3)"),
+])
+@pytest.mark.parametrize("method", ["mple", "cd", "mcmle", "ee", "bayes", "sa"])
+def test_a_b_criterion_constant_on_the_support_cannot_be_fitted(formula, reference, method):
+    # cd and sa returned a coefficient 0, bayes the prior's draws, ee refused after its
+    # whole run and mple/mcmle from the design's zero columns; now one check
+    # (CountFamily.constant_statistics, Term.value_view) refuses it before every estimator
+    g = graph([1, 2, 0, 2])
+    if reference.startswith("DiscUnif"):            # no 0: every dyad has a value
+        g = nx.complete_graph(4, nx.DiGraph)
+        nx.set_edge_attributes(g, {e: 1 + k % 3 for k, e in enumerate(g.edges)}, "n")
+    m = ef.ERGM(g, formula, response="n", reference=reference)
+    assert len(m.statistics()) >= 2
+    label = re.escape(m.labels[1])
+    with pytest.raises(ef.DegenerateModelError,
+                       match=rf"^{label} \(always \S+ on this network's nodes\).*: the same "
+                             rf"for every dyad value the reference {re.escape(reference)} "):
+        m.fit(method=method, random_state=1)
+
+
+def test_a_b_criterion_that_varies_is_fitted():
+    m = ef.ERGM(graph([1, 2, 0, 2]), "sum + B(~edges, form=~atleast(2))", response="n",
+                reference="Binomial(2)")
+    m.family.check_fit(m)           # atleast(2) varies on 0..2: no error
+    m2 = ef.ERGM(graph([1, 2, 0, 2]), "sum + B(~edges, form=~atleast(3))", response="n",
+                 reference="Binomial(3)")
+    m2.family.check_fit(m2)
+
+
 @pytest.mark.parametrize("formula, match", [
     # empty whatever the values: a constant 0, refused when the term is built
     ("ininterval(3, 1)", r"the interval \(3, 1\) is empty \(lower 3 is above upper 1\)"),

@@ -20,3 +20,22 @@ def enumerated_loglik(model, theta, statistics=None):
     g = all_statistics(model) if statistics is None else statistics
     theta = np.asarray(theta, dtype=float)
     return float(theta @ model.statistics_vector() - logsumexp(g @ theta))
+
+
+def count_moments(model, theta, dyads, top):
+    """E[g] and E[g g^T] of a count model (linear) at ``theta`` by enumerating every
+    value 0..``top`` of every dyad in ``dyads`` (the others 0), each state weighted by
+    h(y) exp(θ·g(y)); g from the model's own ``statistics_vector``."""
+    dyads = np.asarray(dyads, dtype=np.int64).reshape(-1, 2)
+    theta = np.asarray(theta, dtype=float)
+    G, logh = [], []
+    for vals in itertools.product(range(top + 1), repeat=len(dyads)):
+        y = np.array(vals, dtype=np.int64)
+        on = y != 0
+        G.append(model.statistics_vector(dyads[on], y[on]))
+        logh.append(float(model.reference.log_h(y).sum()))
+    G, logh = np.array(G), np.array(logh)
+    lw = G @ theta + logh
+    w = np.exp(lw - lw.max())
+    w /= w.sum()
+    return w @ G, (G * w[:, None]).T @ G

@@ -134,8 +134,8 @@ def count_design(CountModel cm, int64_t lo, int64_t hi, variables=None, weights=
     lo, hi : int
         The values each dyad may take (the reference's support, truncated at ``hi``).
     variables, weights : arrays, optional
-        Only these variables (int64), with these weights (float64); default every
-        variable with weight 1.
+        Only these variables (int64), with these weights (float64); default every free
+        variable (``cm.restrict``) with weight 1.
     columns, fixed, fixed_columns, fixed_index : arrays, optional
         Rows that ``cm`` computes only in part: ``cm``'s statistic j goes to column
         ``columns[j]`` of the row, and the columns ``fixed_columns`` are copied from
@@ -178,7 +178,7 @@ def count_design(CountModel cm, int64_t lo, int64_t hi, variables=None, weights=
     if all_vars:
         if split:
             raise ValueError("fixed columns need the variables")
-        n = cm.n_vars
+        n = cm.free_count()         # the variables that may vary (the sample space's)
     else:
         vs = np.ascontiguousarray(variables, dtype=np.int64)
         ws = np.ascontiguousarray(weights, dtype=np.float64)
@@ -202,7 +202,7 @@ def count_design(CountModel cm, int64_t lo, int64_t hi, variables=None, weights=
             with nogil:
                 for idx in range(n):
                     if all_vars:
-                        v = idx
+                        v = idx if cm.free_vars == NULL else cm.free_vars[idx]
                     else:
                         v = vs[idx]
                         w = ws[idx]

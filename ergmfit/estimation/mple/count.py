@@ -82,6 +82,7 @@ import numpy as np
 from scipy.special import logsumexp
 
 from ...exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
+from ...terms.offsets import BIG
 from ...utils.validation import check_random_state
 from ._mple import count_design, nonzero_variables
 from .bootstrap import bootstrap_covariance, refit_params
@@ -111,10 +112,24 @@ class CountDesign:
     lo: int
     n_vars: int
     n_sampled: int = None       # zero dyads of a case-control sample (None: every dyad)
+    offset: np.ndarray = None   # (U, K) fixed part of θ·Δ(k) (offset terms; None: 0)
 
     @property
     def hi(self) -> int:
         return self.lo + self.D.shape[1]
+
+    def free(self, par):
+        """The design of the coefficients of ``par`` (a model's parameterisation): itself
+        for the identity; for an affine map η = A θ + c (offset terms,
+        :class:`~ergmfit.terms.offsets.OffsetParameterisation`) the columns D A and the
+        fixed part D c."""
+        if par is None or getattr(par, "linear", True):
+            return self
+        import dataclasses              # (count models have no curved terms: η is affine)
+        A, c = par.affine_parts()
+        off = self.D @ c
+        return dataclasses.replace(self, D=np.ascontiguousarray(self.D @ A),
+                                   offset=off if self.offset is None else self.offset + off)
 
     def _eta(self, theta):
         # (U, K+1): log h(k) + θ·Δ(k), the value lo first (Δ = 0)
@@ -122,6 +137,8 @@ class CountDesign:
         eta = np.empty((U, self.D.shape[1] + 1))
         eta[:, 0] = 0.0
         eta[:, 1:] = self.D @ theta
+        if self.offset is not None:
+            eta[:, 1:] += self.offset
         return eta + self.log_h
 
     def _full(self):
@@ -208,7 +225,7 @@ class ZeroCells:
                                       zeros[keep].astype(float)))
         return {"D": np.concatenate([d["D"] for d in parts]),
                 "y": np.concatenate([d["y"] for d in parts]),
-                "w": np.concatenate([d["w"] for d in parts]), "n_vars": int(cm.n_vars)}
+                "w": np.concatenate([d["w"] for d in parts]), "n_vars": int(cm.n_free_vars())}
 
 
 class RemoteZeros:
@@ -354,7 +371,7 @@ class RemoteZeros:
                                            dyads, values))
         return {"D": np.concatenate([d["D"] for d in parts]),
                 "y": np.concatenate([d["y"] for d in parts]),
-                "w": np.concatenate([d["w"] for d in parts]), "n_vars": int(cm.n_vars)}
+                "w": np.concatenate([d["w"] for d in parts]), "n_vars": int(cm.n_free_vars())}
 
     def _near_design(self, cm, lo, hi, near_vars, near_pair, dyads, values):
         """The rows of the near zero dyads: the near-reading terms' changes dyad by dyad,
@@ -386,7 +403,7 @@ def design_of(cm, reference, hi, sample=None, cells=None) -> CountDesign:
     elif d is None:
         variables, weights = case_control(cm, *sample)
         d = count_design(cm, lo, int(hi), variables, weights)
-        d["n_vars"] = int(cm.n_vars)
+        d["n_vars"] = int(cm.n_free_vars())
     return CountDesign(d["D"], d["y"], d["w"], reference.log_h(np.arange(lo, hi + 1)), lo,
                        int(d["n_vars"]), None if sample is None else int(sample[0]))
 
@@ -403,10 +420,13 @@ def case_control(cm, size, rng):
     """Every nonzero variable (weight 1) and ``size`` distinct zero variables drawn
     uniformly (weight #zeros / size), as int64 / float64 arrays."""
     nonzero = np.sort(nonzero_variables(cm))
-    n_zero = int(cm.n_vars) - len(nonzero)
+    free = cm.free_variables()          # the sample space's variables (None: all)
+    n_zero = int(cm.n_free_vars()) - len(nonzero)
     picked = np.zeros(0, dtype=np.int64)
     while len(picked) < size:
-        draw = rng.integers(0, int(cm.n_vars), size=2 * (size - len(picked)) + 64)
+        draw = rng.integers(0, int(cm.n_free_vars()), size=2 * (size - len(picked)) + 64)
+        if free is not None:
+            draw = free[draw]
         draw = draw[~np.isin(draw, nonzero, assume_unique=False)]
         both = np.concatenate([picked, draw])
         _, first = np.unique(both, return_index=True)
@@ -419,7 +439,7 @@ def case_control(cm, size, rng):
 def sample_setting(cm, sample_size, max_dyads):
     """None for every dyad, else the number of zero dyads of a case-control sample
     (default max(100,000, 8 x nonzero dyads) above ``max_dyads`` dyads)."""
-    n_vars, n_on = int(cm.n_vars), int(len(nonzero_variables(cm)))
+    n_vars, n_on = int(cm.n_free_vars()), int(len(nonzero_variables(cm)))
     if sample_size is None:
         if n_vars <= max_dyads:
             return None
@@ -459,6 +479,8 @@ def newton(design: CountDesign, labels, maxiter=100, tol=1e-14, start=None, term
     _check_columns(design, labels)
     theta = np.zeros(p) if start is None else np.array(start, dtype=float)
     ll, g, H = design.evaluate(theta)
+    if p == 0:          # every coefficient an offset: the pseudo-likelihood at them
+        return theta, np.zeros((0, 0)), ll, True, 0
     converged = False
     it = 0
     for it in range(1, maxiter + 1):
@@ -576,8 +598,18 @@ def fit_count(model, labels, maxiter=100, tol=1e-14, cm=None, hi=None,
     start = None
     cells = zero_groups(model) if sample is None else None
     term_of = _term_map(model)
+    par = getattr(model, "parameterisation", None)
     while True:
-        design = design_of(cm, ref, hi, sample, cells)
+        design = design_of(cm, ref, hi, sample, cells).free(par)
+        if ref.hi is None and design.offset is not None and \
+                np.any(np.abs(design.offset) >= 0.5 * BIG):
+            # an infinite offset (a structural zero, ±BIG in the sampler) makes whole runs of
+            # values impossible: the truncation's tail bound (the ratio of the last two
+            # values' weights) cannot be read there
+            raise SettingsError(f"the count MPLE (also MCMC-MLE's start) of an unbounded "
+                                f"reference ({ref.label}) does not take an infinite offset "
+                                "coefficient: use a finite one, a bounded reference "
+                                "(Binomial(t), DiscUnif(a, b)) or method='cd' (which does)")
         theta, cov, ll, conv, it = newton(design, labels, maxiter, tol, start, term_of)
         bound = 0.0 if ref.hi is not None else design.tail_bound(theta)
         if bound <= TAIL_TOL:
@@ -667,7 +699,7 @@ def _godambe(model, lf, est, rng):
     cells = zero_groups(model) if lf.design.n_sampled is None else None
     for r in range(est.n_sim):
         U[r] = design_of(next(it), model.reference, lf.design.hi, sample_of(lf, rng),
-                         cells).score(theta)
+                         cells).free(model.parameterisation).score(theta)
     sampler = next(it)
     J = U.T @ U / est.n_sim
     cov = lf.cov @ J @ lf.cov
