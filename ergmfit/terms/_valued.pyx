@@ -26,7 +26,7 @@ from ergmfit.network._countstate cimport CountState
 from ergmfit.network._state cimport NetworkState
 from ergmfit.terms._kernel cimport TermKernel
 from ergmfit.terms._ergm cimport ERGMModel
-from ergmfit.terms._valuetransform cimport transform
+from ergmfit.terms._valuetransform cimport transform, H_POW
 
 from ergmfit.terms._coreterms import TRANSFORMS
 
@@ -76,6 +76,7 @@ cdef class DyadicFormKernel(CountKernel):
     ``B(f, form=~atleast(2))``."""
     cdef TermKernel binary
     cdef NetworkState aux
+    cdef ERGMModel view         # B()'s kept binary network (BinaryViewKernel), else None
     cdef int htype
     cdef double hpar[4]
     cdef double* buf
@@ -102,18 +103,25 @@ cdef class DyadicFormKernel(CountKernel):
     cdef inline double h(self, int64_t y) noexcept nogil:
         return transform(self.htype, self.hpar, <double>y)
 
-    cdef void binary_change(self, int i, int j, double* out) noexcept nogil:
-        self.binary.change(self.aux, i, j, out)
-
     cdef void change(self, CountState s, int i, int j, int64_t y_old, int64_t y_new,
                      double* out) noexcept nogil:
+        # called for every proposal: form="sum" (the identity) without the general
+        # transform, and the binary kernel called directly (no method dispatch)
         cdef int t
-        cdef double d = self.h(y_new) - self.h(y_old)
+        cdef double d
+        if self.htype == H_POW and self.hpar[0] == 1.0:
+            d = <double>(y_new - y_old)
+        else:
+            d = (transform(self.htype, self.hpar, <double>y_new)
+                 - transform(self.htype, self.hpar, <double>y_old))
         if d == 0.0:
             for t in range(self.n_stats):
                 out[t] = 0.0
             return
-        self.binary_change(i, j, self.buf)
+        if self.view is None:
+            self.binary.change(self.aux, i, j, self.buf)
+        else:
+            self.view.dyad_change(i, j, self.buf)
         for t in range(self.n_stats):
             out[t] = d * self.buf[t]
 
@@ -128,7 +136,6 @@ cdef class BinaryViewKernel(DyadicFormKernel):
     (h(y_new) - h(y_old)) times the binary change statistic of (i, j) on that network.
     ``follow=False`` (dyad-independent terms: their change reads no network) keeps the
     binary network empty."""
-    cdef ERGMModel view
     cdef public bint follow
 
     def bind(self, CountState state):
@@ -144,9 +151,6 @@ cdef class BinaryViewKernel(DyadicFormKernel):
         aux = NetworkState(state.n, state.directed, np.ascontiguousarray(d[keep]))
         (<BinaryViewKernel>new).view = ERGMModel(aux, [self.binary])
         return new
-
-    cdef void binary_change(self, int i, int j, double* out) noexcept nogil:
-        self.view.dyad_change(i, j, out)
 
     cdef void changed(self, CountState s, int i, int j, int64_t y_old,
                       int64_t y_new) noexcept nogil:
