@@ -82,6 +82,11 @@ seed   CPU s      iterations  converged  largest |t| of the last sample
 
 The seeds' estimates differ by at most 0.28 of their combined s.e.  At session 21's load
 (5–13) CPU s run about 1.2–1.3 x higher (docs/valued_terms.md, session 22).
+Session 23, on main ``0c1a71c`` (the branch's fit after the ``B()``/two-mode merges and the
+``DyadicFormKernel`` speed fix; default settings, ``--seeds 1`` and ``--seeds 2`` in two
+processes at once on the idle machine, load 1.4–2.1; the same iterations and γ as above):
+seed 1 562.1 CPU s (15 iterations), seed 2 490.4 CPU s (16), both converged, with the
+estimates of the table's runs to the digits printed (the same chains).
 ``--rate N`` instead times N Metropolis-Hastings proposals (the default proposal) at the count
 MPLE, of the whole model and of the model without ``transitiveweights``, in CPU s (run it
 alternately from two trees for an A/B).
