@@ -21,9 +21,13 @@ def fit_nobs(model) -> dict:
     -nobs log 2, for a model that has none)."""
     space = getattr(model, "sample_space", None)
     net = getattr(model, "network", None)
+    nobs = None
     if space is not None:
-        nobs = int(space.n_free)
-    else:
+        try:
+            nobs = int(space.n_free)
+        except NotImplementedError:          # a space that does not count its dyads
+            nobs = None
+    if nobs is None:
         nobs = getattr(net, "n_dyads", None)
     null = getattr(model, "null_loglik", None)
     return {"nobs": nobs,
