@@ -37,3 +37,14 @@ def test_offset_inside_an_operator_is_fixed(data, op, inner, label):
     want = ref.fit("mple", offset_coef=[0.2])
     assert fit.params[1] == 0.2
     assert np.allclose(fit.params, want.params, atol=1e-10)
+
+
+def test_offset_inside_n_is_refused_as_ergm_multi_does():
+    # ergm.multi: "The ERGM 'formula=' argument of an 'N()' operator may not have offsets"
+    # (main: a warning, and the coefficient estimated)
+    import networkx as nx
+    nets = ef.Networks([nx.path_graph(5), nx.cycle_graph(6)])
+    with pytest.raises(ef.TermError, match=r"offset\(N\(~term\)\)"):
+        ef.ERGM(nets, "N(~edges + offset(triangle))")
+    m = ef.ERGM(nets, "N(~edges) + offset(N(~triangle))")
+    assert m.labels == ["N(1)~edges", "offset(N(1)~triangle)"]
