@@ -33,8 +33,10 @@ network), and so is ours.  The other summaries read the network as a graph on al
 its nodes, as ergm's ``ergm.geodistdist`` does (it counts "pairs" of the n nodes,
 n - 1 lengths and Inf, with no two-mode case): ``distance`` counts every pair of
 nodes, those within a mode too (at an even distance, or unreachable);
-``dspartners`` every pair (shared partners exist within a mode only); ``degree``
-(still allowed) every node.  The count family's graph summaries of the nonzero
+``dspartners`` every pair (shared partners exist within a mode only; ergm's ``dsp``
+help says "dyads in the network" without a two-mode case, so whether its count of
+0 partners on a bipartite network runs over all pairs is not documented -- ours
+does); ``degree`` (still allowed) every node.  The count family's graph summaries of the nonzero
 ties follow the same conventions; its ``value`` distribution counts the dyads
 between the modes only (the dyads that may vary).
 
