@@ -199,6 +199,11 @@ CASES = [
          'g = nx.DiGraph([(0, 1, {"n": 2}), (1, 2, {"n": 1})])\n'
          'ef.ERGM(g, "sum + B(~ttriple, form=\'sum\')", response="n")', "TermError",
          "needs dyad-independent terms"),
+    Case("offset-inside-n", S_TERMS, "`offset()` inside `N()`'s formula (refused, as "
+         "ergm.multi does: its coefficients are the `lm=` design's combinations)",
+         'nets = ef.Networks([nx.path_graph(5), nx.cycle_graph(6)])\n'
+         'ef.ERGM(nets, "N(~edges + offset(triangle))")', "TermError",
+         "offset(N(~term))"),
     # -- networks ---------------------------------------------------------------
     Case("no-nodes", S_NETWORK, "A graph without nodes",
          'ef.ERGM(nx.Graph(), "edges")', "NetworkError", "the network has no nodes"),
@@ -443,6 +448,11 @@ CASES = [
          'fit = ef.ERGM("samplike", "edges").fit(method="mple")\n'
          'fit.gof(statistics="degree + model")',
          "FormulaError", "use 'idegree' and/or 'odegree'"),
+    Case("gof-bdegree-one-mode", S_FIT, "`b1degree`/`b2degree` in gof of a one-mode network "
+         "(the degrees by mode of a two-mode network)",
+         'fit = ef.ERGM("flomarriage", "edges").fit(method="mple")\n'
+         'fit.gof(statistics="b1degree + model")',
+         "FormulaError", "is for two-mode (bipartite) networks"),
     Case("resume-not-checkpoint", S_FIT, "Resuming EE from a directory without a checkpoint",
          'ef.ERGM("flomarriage", "edges").fit(method="ee", resume=tmp)', "CheckpointError",
          "is not an EE checkpoint of ergmfit"),

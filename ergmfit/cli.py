@@ -482,8 +482,8 @@ def _configure_gof(p):
                    help="MCMC proposals between networks (default 1024)")
     p.add_argument("--statistics", default=None, metavar="GOF",
                    help="which summaries, e.g. \"degree + espartners + dspartners + distance + "
-                        "model\" (default: degree or idegree + odegree, espartners, distance, "
-                        "model)")
+                        "model\" (default: degree, idegree + odegree or, two-mode, b1degree + "
+                        "b2degree; espartners, distance, model)")
     p.add_argument("--plot", metavar="FILE",
                    help="also draw statnet's gof figure to FILE (.png, .pdf, .svg; "
                         "needs matplotlib)")

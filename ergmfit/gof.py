@@ -5,7 +5,9 @@ network and for the observed one we compute
 
 * ``degree`` (undirected) -- the degree distribution: how many nodes have
   degree 0, 1, ..., n-1; for directed networks ``idegree`` / ``odegree``,
-  the in- and out-degree distributions;
+  the in- and out-degree distributions; for two-mode networks ``b1degree`` /
+  ``b2degree``, the degree distributions of the mode-1 nodes (degree 0..n2) and of
+  the mode-2 nodes (0..n1), statnet's ``b1degree``/``b2degree`` gof terms;
 * ``espartners`` -- the edgewise shared partner distribution: how many ties
   have 0, 1, ..., n-2 shared partners.  Undirected: the shared partners of
   the tie {i, j} are the common neighbours of i and j.  Directed: statnet's
@@ -23,6 +25,20 @@ network and for the observed one we compute
 ``dspartners`` are the ``esp``/``dsp`` terms, whose directed default type is
 OTP; its ``distance`` uses directed geodesics on a directed network and
 counts each unordered pair once on an undirected one.)
+
+Two-mode networks: statnet's default is ``b1degree + b2degree + espartners +
+distance + model`` (ergm 4.4.0's test of the bipartite defaults; later versions
+put ``dspartners`` for ``espartners``, which is 0 for every tie of a two-mode
+network), and so is ours.  The other summaries read the network as a graph on all
+its nodes, as ergm's ``ergm.geodistdist`` does (it counts "pairs" of the n nodes,
+n - 1 lengths and Inf, with no two-mode case): ``distance`` counts every pair of
+nodes, those within a mode too (at an even distance, or unreachable);
+``dspartners`` every pair (shared partners exist within a mode only; ergm's ``dsp``
+help says "dyads in the network" without a two-mode case, so whether its count of
+0 partners on a bipartite network runs over all pairs is not documented -- ours
+does); ``degree`` (still allowed) every node.  The count family's graph summaries of the nonzero
+ties follow the same conventions; its ``value`` distribution counts the dyads
+between the modes only (the dyads that may vary).
 
 For each row the table gives the observed value, the minimum, mean and
 maximum over the simulated networks, and statnet's Monte Carlo p-value::
@@ -89,7 +105,8 @@ DEFAULT_INTERVAL = 1024
 DEFAULT_BURNIN = 16 * 1024
 
 #: the summaries gof knows, in statnet's names
-GOF_STATISTICS = ("degree", "idegree", "odegree", "espartners", "dspartners", "distance", "model")
+GOF_STATISTICS = ("degree", "idegree", "odegree", "b1degree", "b2degree", "espartners",
+                  "dspartners", "distance", "model")
 
 _ALIASES = {"deg": "degree", "ideg": "idegree", "odeg": "odegree", "indegree": "idegree",
             "outdegree": "odegree", "espart": "espartners", "esp": "espartners",
@@ -98,12 +115,14 @@ _ALIASES = {"deg": "degree", "ideg": "idegree", "odeg": "odegree", "indegree": "
 
 #: block headers: "Goodness-of-fit for <title>"
 TITLES = {"degree": "degree", "idegree": "in-degree", "odegree": "out-degree",
+          "b1degree": "mode-1 degree", "b2degree": "mode-2 degree",
           "espartners": "edgewise shared partner", "dspartners": "dyadwise shared partner",
           "distance": "minimum geodesic distance", "model": "model statistics",
           "value": "dyad value"}
 
 #: row-label prefixes (statnet's)
 _PREFIX = {"degree": "degree", "idegree": "idegree", "odegree": "odegree",
+           "b1degree": "b1degree", "b2degree": "b2degree",
            "espartners": "esp", "dspartners": "dsp", "value": "value"}
 
 
@@ -115,14 +134,19 @@ class GofTable:
 
     * binary ties: statnet's ``gof`` (degree, shared partners, distance, model);
     * count-valued dyads: the distribution of the dyad values (``value``) and the
-      same graph summaries of the *nonzero* ties, with the model statistics."""
+      same graph summaries of the *nonzero* ties, with the model statistics.
 
-    def __init__(self, names, undirected, directed, summaries):
+    ``two_mode``: the defaults on a two-mode network (statnet's: the degrees by mode
+    for ``degree``)."""
+
+    def __init__(self, names, undirected, directed, summaries, two_mode=None):
         self.names, self.undirected, self.directed = tuple(names), undirected, directed
         self.summaries = summaries
+        self.two_mode = undirected if two_mode is None else two_mode
 
-    def defaults(self, directed) -> list:
-        return list(self.directed if directed else self.undirected)
+    def defaults(self, directed, bipartite=False) -> list:
+        return list(self.directed if directed else self.two_mode if bipartite
+                    else self.undirected)
 
 
 def _valued_summaries(model):
@@ -135,17 +159,26 @@ def _valued_summaries(model):
     top = int(ref.hi) if ref.hi is not None else max(2 * ymax, ymax + 10)
     # the zeros are counted over the dyads that may vary (a two-mode network's between modes)
     return functools.partial(ValuedGraphSummaries, max_value=top,
-                             n_dyads=int(model.sample_space.n_free))
+                             n_dyads=int(model.sample_space.n_free),
+                             bipartite=model.network.bipartite)
+
+
+def _binary_summaries(model):
+    """The binary family's summaries (a two-mode network's degrees by mode need n1)."""
+    import functools
+    return functools.partial(GraphSummaries, bipartite=model.network.bipartite)
 
 
 #: the gof table of each model family (``model.family.name``)
 GOF_TABLES = {
     "binary": GofTable(GOF_STATISTICS, ("degree", "espartners", "distance", "model"),
                        ("idegree", "odegree", "espartners", "distance", "model"),
-                       lambda model: GraphSummaries),
+                       _binary_summaries,
+                       ("b1degree", "b2degree", "espartners", "distance", "model")),
     "count": GofTable(("value",) + GOF_STATISTICS, ("value", "degree", "espartners", "model"),
                       ("value", "idegree", "odegree", "espartners", "model"),
-                      _valued_summaries),
+                      _valued_summaries,
+                      ("value", "b1degree", "b2degree", "espartners", "model")),
 }
 
 COLUMNS = ("obs", "min", "mean", "max", "MC p-value")
@@ -472,17 +505,22 @@ class GofResult:
 # ---------------------------------------------------------------------------
 # the driver
 # ---------------------------------------------------------------------------
-def parse_gof_statistics(statistics, directed, table=None) -> list:
+def parse_gof_statistics(statistics, directed, table=None, bipartite=False) -> list:
     """The gof groups to compute, statnet's names, in order.
 
     ``statistics``: None (statnet's default: ``degree + espartners + distance
-    + model``, directed ``idegree + odegree + espartners + distance + model``),
+    + model``, directed ``idegree + odegree + espartners + distance + model``,
+    two-mode ``b1degree + b2degree + espartners + distance + model``),
     a string like ``"~ degree + dspartners + model"``, or a list of names.
-    ``table``: the family's :class:`GofTable` (default the binary one).
+    ``table``: the family's :class:`GofTable` (default the binary one);
+    ``bipartite``: the network is two-mode (``b1degree``/``b2degree`` need one).
+
+    >>> parse_gof_statistics(None, False, bipartite=True)
+    ['b1degree', 'b2degree', 'espartners', 'distance', 'model']
     """
     table = GOF_TABLES["binary"] if table is None else table
     if statistics is None:
-        return table.defaults(directed)
+        return table.defaults(directed, bipartite)
     if isinstance(statistics, str):
         text = statistics.strip()
         if text.startswith("~"):
@@ -505,6 +543,9 @@ def parse_gof_statistics(statistics, directed, table=None) -> list:
         if not directed and name in ("idegree", "odegree"):
             raise FormulaError(f"gof statistic {name!r} is for directed networks; "
                                "use 'degree' for an undirected network")
+        if not bipartite and name in ("b1degree", "b2degree"):
+            raise FormulaError(f"gof statistic {name!r} is for two-mode (bipartite) "
+                               "networks; use 'degree' for a one-mode network")
         if name not in names:
             names.append(name)
     return names
@@ -556,7 +597,8 @@ def gof(model, params=None, n_sim=100, burnin=None, interval=None, statistics=No
         taken from ``mcmc``; otherwise interval 1024 and burn-in 16 x interval.
     statistics : str or list, optional
         Which groups: ``degree`` (undirected), ``idegree``, ``odegree``
-        (directed), ``espartners``, ``dspartners``, ``distance``, ``model``.
+        (directed), ``b1degree``, ``b2degree`` (two-mode), ``espartners``,
+        ``dspartners``, ``distance``, ``model``.
         Default: statnet's (see :func:`parse_gof_statistics`).
     random_state : int, Generator or None
         The same seed gives the same result (whatever ``n_jobs``).
@@ -617,7 +659,8 @@ def gof(model, params=None, n_sim=100, burnin=None, interval=None, statistics=No
     net = model.network
     table = GOF_TABLES[model.family.name]
     summaries = table.summaries(model)
-    names = parse_gof_statistics(statistics, net.directed, table)
+    names = parse_gof_statistics(statistics, net.directed, table,
+                                 getattr(net, "bipartite", None) is not None)
     if "model" in names and not model.labels:
         names.remove("model")
     # each simulated network keeps a row of at most n values per graph statistic (degree,

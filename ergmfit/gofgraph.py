@@ -1,8 +1,8 @@
 """The network summaries of :func:`ergmfit.gof.gof`, computed with sparse matrices.
 
-Degree, in/out-degree, edgewise and dyadwise shared partner and geodesic distance
-distributions of one network (definitions: :mod:`ergmfit.gof`).  Split out of
-``gof.py``, which re-exports every name here.
+Degree, in/out-degree, degree by mode (two-mode networks), edgewise and dyadwise shared
+partner and geodesic distance distributions of one network (definitions:
+:mod:`ergmfit.gof`).  Split out of ``gof.py``, which re-exports every name here.
 
 >>> GraphSummaries(4, [(0, 1), (1, 2), (2, 0)], False).degree().tolist()
 [1.0, 0.0, 3.0, 0.0]
@@ -26,13 +26,30 @@ class GraphSummaries:
     ties : array of shape (m, 2)
         0-based ties (each undirected tie once).
     directed : bool
+    bipartite : int, optional
+        A two-mode network's number n1 of mode-1 nodes (nodes 0..n1-1; the rest are
+        mode 2): for the degrees by mode, ``b1degree`` and ``b2degree``.
 
     Every method returns a full-length count vector (no trimming).
+
+    On a two-mode network the other summaries read it as a graph on all its nodes, as
+    statnet's ``gof`` does (ergm's ``ergm.geodistdist`` counts "pairs" of the n nodes,
+    length n: n - 1 distances and Inf): ``distance`` counts every pair of nodes, the pairs
+    within a mode too (at an even distance or unreachable); ``dspartners`` every pair
+    (shared partners exist only within a mode); ``espartners`` counts ties, which have
+    no shared partner (a two-mode network has no triangle).
+
+    >>> s = GraphSummaries(5, [(0, 2), (0, 3), (1, 3)], False, bipartite=2)
+    >>> s.degree("b1degree").tolist(), s.degree("b2degree").tolist()
+    ([0.0, 1.0, 1.0, 0.0], [1.0, 1.0, 1.0])
+    >>> s.distance().tolist()   # 10 node pairs: 3 ties, 2 at 2, 1 at 3, 4 unreachable
+    [3.0, 2.0, 1.0, 0.0, 4.0]
     """
 
-    def __init__(self, n, ties, directed):
+    def __init__(self, n, ties, directed, bipartite=None):
         self.n = int(n)
         self.directed = bool(directed)
+        self.bipartite = None if bipartite is None else int(bipartite)
         self.ties = np.asarray(ties, dtype=np.int64).reshape(-1, 2)
         self._A = None
         self._A2 = None
@@ -68,7 +85,16 @@ class GraphSummaries:
         return self._A2
 
     def degree(self, kind="degree") -> np.ndarray:
-        """Counts of nodes with degree 0..n-1 (``kind``: degree, idegree, odegree)."""
+        """Counts of nodes with degree 0..n-1 (``kind``: degree, idegree, odegree); on a
+        two-mode network ``b1degree`` (``b2degree``): the mode-1 (mode-2) nodes with degree
+        0..n2 (0..n1), statnet's ``b1degree(0:n2)`` (``b2degree(0:n1)``)."""
+        if kind in ("b1degree", "b2degree"):
+            if self.bipartite is None:
+                raise ValueError(f"{kind} is a summary of two-mode networks")
+            d = np.bincount(self.ties.ravel(), minlength=self.n)
+            n1 = self.bipartite
+            d, top = (d[:n1], self.n - n1) if kind == "b1degree" else (d[n1:], n1)
+            return np.bincount(d, minlength=top + 1)[:top + 1].astype(float)
         if kind == "degree":
             d = np.bincount(self.ties.ravel(), minlength=self.n)
         elif kind == "idegree":
@@ -125,7 +151,7 @@ class GraphSummaries:
         return out
 
     def compute(self, name) -> np.ndarray:
-        if name in ("degree", "idegree", "odegree"):
+        if name in ("degree", "idegree", "odegree", "b1degree", "b2degree"):
             return self.degree(name)
         if name == "espartners":
             return self.espartners()
@@ -244,6 +270,10 @@ class ValuedGraphSummaries(GraphSummaries):
     n_dyads : int, optional
         The dyads whose values the distribution counts (the model's free dyads: a two-mode
         network's between its modes); default every node pair.
+    bipartite : int, optional
+        A two-mode network's number of mode-1 nodes (see :class:`GraphSummaries`: the
+        graph summaries of the nonzero ties follow the binary conventions on two-mode
+        networks, ``distance`` over every pair of nodes).
 
     Examples
     --------
@@ -255,9 +285,9 @@ class ValuedGraphSummaries(GraphSummaries):
     [0.0, 2.0, 1.0]
     """
 
-    def __init__(self, n, state, directed, max_value, n_dyads=None):
+    def __init__(self, n, state, directed, max_value, n_dyads=None, bipartite=None):
         dyads, values = state
-        super().__init__(n, dyads, directed)
+        super().__init__(n, dyads, directed, bipartite)
         self.values = np.asarray(values, dtype=np.int64).reshape(-1)
         self.max_value = int(max_value)
         self.n_value_dyads = None if n_dyads is None else int(n_dyads)

@@ -31,6 +31,8 @@ _GOF_AXES = {
     "degree": ("degree", "proportion of nodes"),
     "idegree": ("in degree", "proportion of nodes"),
     "odegree": ("out degree", "proportion of nodes"),
+    "b1degree": ("mode-1 degree", "proportion of mode-1 nodes"),
+    "b2degree": ("mode-2 degree", "proportion of mode-2 nodes"),
     "espartners": ("edge-wise shared partners", "proportion of edges"),
     "dspartners": ("dyad-wise shared partners", "proportion of dyads"),
     "distance": ("minimum geodesic distance", "proportion of dyads"),

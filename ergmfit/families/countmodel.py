@@ -51,7 +51,7 @@ def valued_network(network, response, reference, directed=None):
         raw, what=f"the edge attribute {response!r}",
         where=lambda k: f"the edge ({labels[ties[k][0]]!r}, {labels[ties[k][1]]!r})")
     keep = values != 0
-    n_dyads = net.n * (net.n - 1) // (1 if net.directed else 2)
+    n_dyads = net.n_dyads           # a two-mode network: the dyads between its modes
     if reference.lo > 0 and int(keep.sum()) < n_dyads:
         raise NetworkError(f"the reference {reference.label} excludes 0, but "
                            f"{n_dyads - int(keep.sum())} dyad(s) have no edge (value 0)")

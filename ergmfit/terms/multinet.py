@@ -285,6 +285,15 @@ def n_operator(net, formula, lm=None, subset=True, weights=1, contrasts=None, of
         lm_text = lm.text
     else:
         raise TermError(f"N(): lm must be a formula such as ~wave, got {lm!r}")
+    from .offsets import split_offsets
+    if split_offsets(formula.text)[1]:
+        # ergm.multi refuses it ("The ERGM 'formula=' argument of an 'N()' operator may not
+        # have offsets", its issue 4): the inner coefficients are the lm's combinations
+        raise TermError(f"N(): offset() inside N()'s formula ({formula.compact}) is refused, as "
+                        "ergm.multi does: the coefficients of N()'s formula are combinations "
+                        "of the lm= design's; fix one with offset() around the operator "
+                        "(offset(N(~term)), offset(N(~term, lm=~x), which)) or give each "
+                        "network's fixed part with N(~term, offset=...)")
     X, cols = design_matrix(net, lm_text)
     keep = _subset(net, subset, "N()")[:, None]
     X = X * keep

@@ -53,11 +53,33 @@ def _formula(term, value, what="formula"):
     return value
 
 
+def wrapped_offsets(name, term, terms):
+    """``offset()`` inside the formula of an operator whose statistics are its inner
+    terms' statistics one for one (``B``, ``F``, ``S``, ``Symmetrize``, ``Label``,
+    ``Passthrough``, ``NodematchFilter``): the operator's coefficient is an offset where the
+    inner term's is, as statnet's operators built on ``wrap.ergm_model`` (which "wraps
+    offset indicators" of the submodel) propagate it (statnet/ergm issue 320:
+    ``Passthrough(~edges + offset(triangle))`` gives ``offset(Passthrough~triangle)``).
+    The inner terms were built with ``build_formula(..., offsets="keep")``; through
+    :func:`.offsets.propagate_offsets` with the identity weights (``Sum()`` of one formula's
+    machinery).  Returns ``term``."""
+    p = sum(len(t.labels) for t in terms)
+    return propagate_offsets(name, term, terms, np.eye(p), 1)
+
+
+def formula_calls(farg):
+    """The parsed terms of a formula argument, each ``offset(term)`` read as ``term`` (what
+    an operator checks before :func:`build_formula` builds them)."""
+    text, offs = split_offsets(farg.text)
+    return parse_formula(text) if offs else farg.terms
+
+
 def build_formula(net, farg, offsets="warn"):
     """The Terms of a formula argument, built against ``net`` (``For()`` written out first,
     as in the model's formula: .macros).  A term wrapped in ``offset()`` gets
     ``offset_flag`` (True, or its ``which`` text); an operator that does not propagate it
-    (``offsets="warn"``) warns (see .offsets.propagate_offsets)."""
+    (``offsets="warn"``) warns (see .offsets.propagate_offsets); one that does
+    (``offsets="keep"``: :func:`wrapped_offsets`, ``Sum()``) reads the flags."""
     text, offs = split_offsets(farg.text)
     calls = parse_formula(text) if offs else farg.terms
     calls, flags = expand_for(net, calls, offset_flags(calls, offs))
@@ -67,8 +89,10 @@ def build_formula(net, farg, offsets="warn"):
     if offsets == "warn":
         from ..utils.validation import warn
         warn(f"offset() inside an operator's formula ({farg.compact}) is not "
-             "propagated: its coefficient is estimated (only Sum() of one formula "
-             "propagates it)")
+             "propagated by this operator: its coefficient is estimated; to fix it, write "
+             "offset() around the operator (offset(Op(~term, ...)), offset(Op(...), which)) "
+             "or use an operator that propagates it (B, F, S, Symmetrize, Label, "
+             "Passthrough, NodematchFilter, Sum of one formula)")
     for t, flag in zip(terms, flags):
         t.offset_flag = flag
     return terms
@@ -131,7 +155,8 @@ def _subnet_term(net, name, prefix, inner_net, terms, mode, **kw):
     term = Term(name, labels, kernel, empty=np.zeros(len(true)) if kernel.exact_total else true,
                 true_empty=true if kernel.exact_total else None,
                 dyad_independent=mode == "filter" and all(t.dyad_independent for t in terms))
-    return keep_curvature(name, term, terms, lambda labs: [f"{prefix}~{lab}" for lab in labs])
+    term = keep_curvature(name, term, terms, lambda labs: [f"{prefix}~{lab}" for lab in labs])
+    return wrapped_offsets(name, term, terms)
 
 
 # -- filters and subgraphs -------------------------------------------------------------
@@ -144,7 +169,7 @@ def f_operator(net, formula, filter):
     f = _formula("F", formula)
     flt = _formula("F", filter, "filter")
     mask = dyad_filter(net, flt.text, "F")
-    terms = build_formula(net, f)
+    terms = build_formula(net, f, "keep")
     return _subnet_term(net, "F", f"F({flt.compact})", net, terms, "filter",
                         mask=mask.astype(np.uint8).ravel())
 
@@ -165,7 +190,7 @@ def nodematch_filter(net, formula, attrname=None, attr=None):
     code = np.asarray(lv.code)
     mask = code[:, None] == code[None, :]
     np.fill_diagonal(mask, False)
-    terms = build_formula(net, f)
+    terms = build_formula(net, f, "keep")
     return _subnet_term(net, "NodematchFilter", f"NodematchFilter({lv.name})", net, terms,
                         "filter", mask=mask.astype(np.uint8).ravel())
 
@@ -222,7 +247,7 @@ def s_operator(net, formula, attrs):
     sub = subnetwork(net, keep)
     nmap = np.full(net.n, -1, dtype=np.intc)
     nmap[keep] = np.arange(len(keep), dtype=np.intc)
-    terms = build_formula(sub, f)
+    terms = build_formula(sub, f, "keep")
     return _subnet_term(net, "S", f"S({expr.compact})", sub, terms, "sub", nmap=nmap)
 
 
@@ -329,7 +354,7 @@ def _s_bipartite(net, f, tails, heads, label):
     sub = Network(len(keep), np.array(ties, dtype=np.int64).reshape(-1, 2), False,
                   labels=[net.labels[k] for k in keep], bipartite=nt,
                   node_attrs={a: [v[k] for k in keep] for a, v in net.node_attrs.items()})
-    terms = build_formula(sub, f)
+    terms = build_formula(sub, f, "keep")
     return _subnet_term(net, "S", label, sub, terms, "bip", nmap=nmap, hmap=hmap)
 
 
@@ -346,7 +371,7 @@ def symmetrize(net, formula, rule="weak"):
     from ..network import Network
     und = Network(net.n, np.zeros((0, 2), dtype=np.int64), False, labels=net.labels,
                   node_attrs=net.node_attrs)
-    terms = build_formula(und, f)
+    terms = build_formula(und, f, "keep")
     return _subnet_term(net, "Symmetrize", f"Symmetrize({rule})", und, terms, "sym", rule=rule)
 
 
@@ -515,7 +540,7 @@ def label_operator(net, formula, label, pos="("):
     the forms :mod:`.labelfun` reads: ``toupper``, ``~paste0("a.", .)``,
     ``function(x) tolower(x)``."""
     from .labelfun import is_label_function, label_function
-    terms = build_formula(net, _formula("Label", formula))
+    terms = build_formula(net, _formula("Label", formula), "keep")
     inner = [lab for t in terms for lab in t.labels]
     curved = curve_leaves("Label", terms) is not None
     stat_label, par_label = label, label
@@ -525,7 +550,8 @@ def label_operator(net, formula, label, pos="("):
         par_label, stat_label = label
     if is_label_function(label):
         f = label_function(label)
-        return keep_curvature("Label", stack("Label", terms, f(inner)), terms, f)
+        return wrapped_offsets("Label", keep_curvature("Label", stack("Label", terms, f(inner)),
+                                                       terms, f), terms)
 
     def rename(names, label):
         if label is None:
@@ -545,8 +571,9 @@ def label_operator(net, formula, label, pos="("):
             return [b if isinstance(a, RName) and a == "NA" else a for a, b in zip(labs, names)]
         raise TermError(f"term Label: pos must be '(', 'prepend', 'append' or 'replace', got "
                         f"{pos!r}")
-    return keep_curvature("Label", stack("Label", terms, rename(inner, stat_label)), terms,
-                          lambda names: rename(names, par_label))
+    return wrapped_offsets("Label", keep_curvature(
+        "Label", stack("Label", terms, rename(inner, stat_label)), terms,
+        lambda names: rename(names, par_label)), terms)
 
 
 @register("Offset", kinds=BOTH, params=[Param("formula"), Param("coef", 0), Param("which", True)],
@@ -691,7 +718,7 @@ def b_operator(net, formula, form="sum"):
     keeps: all of them, or none when value 1 fails it.  Labels ``B(<form>)~<label>``; a form
     that needs tie values other than 0/1 is an error."""
     f = _formula("B", formula)
-    terms = build_formula(net, f)
+    terms = build_formula(net, f, "keep")
     if isinstance(form, FormulaArg):
         keep, name = _b_keeps_ties(net, form), form.compact
     elif form in ("sum", "nonzero"):
@@ -713,8 +740,10 @@ def b_operator(net, formula, form="sum"):
                               aux_n=net.n, aux_directed=net.directed)
         term = Term("B", labels, kernel, empty=np.concatenate([t.empty for t in terms]),
                     dyad_independent=True)
-    # statnet wraps the inner model (wrap.ergm_model): curved terms keep their parameters
-    return keep_curvature("B", term, terms, lambda labs: [f"B({name})~{lab}" for lab in labs])
+    # statnet wraps the inner model (wrap.ergm_model): curved terms keep their parameters,
+    # offset() inside propagates
+    term = keep_curvature("B", term, terms, lambda labs: [f"B({name})~{lab}" for lab in labs])
+    return wrapped_offsets("B", term, terms)
 
 
 @register("Passthrough", kinds=BOTH, params=[Param("formula"), Param("label", False),
@@ -735,11 +764,12 @@ def passthrough(net, formula, label=False, submodel=True):
                         f"Passthrough(formula, label=FALSE, submodel=TRUE): TRUE names the "
                         f"statistics Passthrough~<name>), got {getattr(label, 'text', label)!r}; "
                         "for a label of your own use Label(~..., label)")
-    terms = build_formula(net, _formula("Passthrough", formula))
+    terms = build_formula(net, _formula("Passthrough", formula), "keep")
     wrap = (lambda names: [f"Passthrough~{v}" for v in names]) if label else None
     inner = [lab for t in terms for lab in t.labels]
     term = stack("Passthrough", terms, wrap(inner) if wrap else None)
-    return keep_curvature("Passthrough", term, terms, wrap)
+    return wrapped_offsets("Passthrough", keep_curvature("Passthrough", term, terms, wrap),
+                           terms)
 
 
 @register("I", kinds=BOTH, params=[Param("formula")], family=FAMILY)

@@ -267,7 +267,7 @@ def b_valued(net, formula, form="sum"):
     ...         reference="Poisson").statistics()
     {'B(sum)~edges': 6.0, 'B(atleast(2))~ttriple': 0.0}
     """
-    from .operators import FormulaArg, _formula, build_formula
+    from .operators import FormulaArg, _formula, build_formula, formula_calls, wrapped_offsets
     f = _formula("B", formula)
     if isinstance(form, FormulaArg):
         kind, params, name = _b_criterion(form)
@@ -276,7 +276,7 @@ def b_valued(net, formula, form="sum"):
     else:
         raise TermError(f"term B: form must be 'sum', 'nonzero' or a one-sided formula of one "
                         f"valued 0/1 term (~atleast(2), ...), got {getattr(form, 'text', form)!r}")
-    for c in f.terms:
+    for c in formula_calls(f):
         if c.name.lower() == "b":
             raise TermError("term B: B() inside B(): its formula is evaluated on a binary "
                             "network already; write the inner terms without B()")
@@ -288,7 +288,7 @@ def b_valued(net, formula, form="sum"):
             raise TermError(f"term B: {c.name!r} is a valued term; B() wraps binary terms "
                             f"(edges, triangle, nodematch, ...): write {c.name} outside B(), "
                             "beside it in the model's formula")
-    terms = build_formula(net, f)
+    terms = build_formula(net, f, "keep")
     if not terms:
         raise TermError("term B: the formula has no terms")
     for t in terms:
@@ -332,7 +332,9 @@ def b_valued(net, formula, form="sum"):
         # each dyad's x_ij is a function of these node attributes at i and j: the count MPLE
         # counts the zero dyads per attribute cell (ZeroCells), as for nodematch(form=)
         term.cell_attrs = list(dict.fromkeys(a for c in cells for a in c))
-    return term
+    # offset() inside B()'s formula fixes that statistic's coefficient, as statnet's B()
+    # (wrap.ergm_model) and the binary operators propagate it
+    return wrapped_offsets("B", term, terms)
 
 
 # -- mutual, triad weights, node covariances ----------------------------------------------

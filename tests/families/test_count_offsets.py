@@ -109,3 +109,27 @@ def test_an_infinite_offset_is_a_structural_zero():
     p = ef.ERGM(g, "sum + nonzero + offset(atleast(3))", response="w", reference="Poisson")
     with pytest.raises(SettingsError, match="does not take an infinite offset"):
         p.fit("mple", offset_coef=[-np.inf])
+
+
+@pytest.mark.parametrize("form", ["nonzero", "sum"])
+def test_offset_inside_b_fixes_that_coefficient(form):
+    # statnet's B() wraps its formula's model (wrap.ergm_model, which wraps the offset
+    # indicators): offset() inside B() fixes that statistic's coefficient, as
+    # offset(B(~term, form=)) does.  main: a TermError ("unknown function 'nodematch'")
+    g = nx.Graph()
+    rng = np.random.default_rng(1)
+    g.add_nodes_from((i, {"x": i % 3}) for i in range(10))
+    g.add_edges_from((i, j, {"w": int(rng.integers(1, 4))}) for i in range(10)
+                     for j in range(i + 1, 10) if rng.random() < 0.4)
+    m = ef.ERGM(g, f'sum + nonzero + B(~absdiff("x") + offset(nodematch("x")), form="{form}")',
+                response="w", reference="Poisson")
+    assert m.labels == ["sum", "nonzero", f"B({form})~absdiff.x",
+                        f"offset(B({form})~nodematch.x)"]
+    assert m.offset.tolist() == [False, False, False, True]
+    ref = ef.ERGM(g, f'sum + nonzero + B(~absdiff("x"), form="{form}") + '
+                     f'offset(B(~nodematch("x"), form="{form}"))', response="w",
+                  reference="Poisson")
+    assert np.allclose(m.statistics_vector(), ref.statistics_vector())
+    fit, want = m.fit("mple", offset_coef=[0.4]), ref.fit("mple", offset_coef=[0.4])
+    assert fit.params[3] == 0.4
+    assert np.allclose(fit.params, want.params, atol=1e-10)

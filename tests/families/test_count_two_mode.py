@@ -138,3 +138,49 @@ def test_a_start_with_a_within_mode_value_is_refused():
                                          r"model's sample space \(two-mode\)"):
         m.sampler([0.0], start=(np.array([[0, 1]]), np.array([2])))
     assert m.compiled().n_free_vars() == 6
+
+
+@pytest.mark.parametrize("method", ["cd", "sa"])
+def test_chain_estimators_report_the_count_null_over_the_two_mode_dyads(method):
+    # the null deviance of a count fit is that of the reference measure over the 12 dyads
+    # between the modes: Σ log h(y) - 12 log Σ_k h(k) (Poisson: Σ -log y! - 12); cd and sa
+    # reported the binary -12 log 2 (and ee: the same code, checked by hand, 1 CPU s)
+    from scipy.special import gammaln
+    g = two_mode(3, 4, [(0, 3, 2), (1, 4, 1), (2, 6, 3)])
+    m = ef.ERGM(g, "nonzero + sum", response="w", reference="Poisson")
+    direct = -float(gammaln(3) + gammaln(2) + gammaln(4)) - 12.0
+    assert m.null_loglik() == pytest.approx(direct, abs=1e-12)
+    fit = m.fit(method, random_state=1)
+    assert fit.nobs == 12
+    assert fit.null_loglik == pytest.approx(direct, abs=1e-12)
+    assert fit.null_deviance == pytest.approx(-2 * direct, abs=1e-12)
+
+
+def test_exact_fits_count_aic_bic_over_the_two_mode_dyads():
+    # the MPLE (= MLE: dyad-independent) and the MCMC-MLE's exact path: loglik, AIC and BIC
+    # over the 12 dyads between the modes, from the closed-form MLE written here
+    from scipy.optimize import brentq
+    from scipy.special import gammaln
+    g = two_mode(3, 4, [(0, 3, 2), (1, 4, 1), (2, 6, 3)])
+    m = ef.ERGM(g, "sum + nonzero", response="w", reference="Poisson")
+    lam = brentq(lambda x: x / (1 - np.exp(-x)) - 2.0, 0.1, 5.0)
+    a, b = np.log(lam), np.log((3 / 9) / np.expm1(lam))
+    log_z = np.log(1 + np.exp(b) * np.expm1(np.exp(a)))        # Σ_y e^(a y + b[y>0]) / y!
+    loglik = a * 6 + b * 3 - float(gammaln(3) + gammaln(2) + gammaln(4)) - 12 * log_z
+    for fit in (m.fit("mple"), m.fit("mcmle", random_state=1)):
+        assert fit.nobs == 12
+        assert fit.loglik == pytest.approx(loglik, abs=1e-7)
+        assert fit.aic == pytest.approx(-2 * loglik + 4, abs=1e-6)
+        assert fit.bic == pytest.approx(-2 * loglik + 2 * np.log(12), abs=1e-6)
+
+
+def test_a_reference_without_zero_needs_values_between_the_modes_only():
+    # DiscUnif(1, 3) excludes 0: every dyad that may vary needs a value, the 6 between the
+    # modes of a 2 + 3 node network, not its 10 node pairs (main: a NetworkError, "4 dyad(s)
+    # have no edge")
+    g = two_mode(2, 3, [(i, j, 1 + (i + j) % 3) for i in range(2) for j in range(2, 5)])
+    m = ef.ERGM(g, "sum", response="w", reference="DiscUnif(1, 3)")
+    fit = m.fit("mple")
+    assert fit.info["design"]["n_vars"] == 6 and fit.nobs == 6
+    assert np.allclose(fit.params, [0.0], atol=1e-8)        # mean value 2: the uniform law
+    assert fit.null_loglik == pytest.approx(-6 * np.log(3), abs=1e-12)

@@ -490,3 +490,47 @@ def test_cli_simulate_edgelist(capsys):
     assert d["networks"][0]["n_edges"] == nets[0].n_ties
     assert {tuple(e) for e in d["networks"][0]["edges"]} == \
         {(labels[i], labels[j]) for i, j in nets[0].ties}
+
+
+# ---------------------------------------------------------------------------
+# two-mode networks: statnet's b1degree/b2degree, distances over every node pair
+# ---------------------------------------------------------------------------
+def _two_mode(n1, n2, edges, w=None):
+    g = nx.Graph()
+    g.add_nodes_from(range(n1), bipartite=0)
+    g.add_nodes_from(range(n1, n1 + n2), bipartite=1)
+    for i, j in edges:
+        g.add_edge(i, j, **({} if w is None else {"w": w}))
+    return g
+
+
+def test_two_mode_gof_has_statnets_degrees_by_mode():
+    # statnet's gof on a bipartite network: b1degree + b2degree + espartners + distance +
+    # model (main: degree over all nodes, and b1degree/b2degree unknown)
+    g = _two_mode(3, 4, [(0, 3), (0, 4), (1, 4), (2, 6)])
+    m = ef.ERGM(g, "edges")
+    res = gof(m, [-1.0], n_sim=10, burnin=500, interval=20, random_state=1)
+    assert list(res.blocks) == ["b1degree", "b2degree", "espartners", "distance", "model"]
+    b1, b2 = res["b1degree"], res["b2degree"]
+    assert b1.labels[:3] == ["b1degree0", "b1degree1", "b1degree2"]
+    assert b1.obs.tolist()[:3] == [0, 2, 1] and b2.obs.tolist()[:3] == [1, 2, 1]
+    assert np.all(b1.sim.sum(axis=1) == 3) and np.all(b2.sim.sum(axis=1) == 4)
+    # every tie of a two-mode network has 0 edgewise shared partners
+    assert np.array_equal(res["espartners"].sim[:, 0], res["model"].sim[:, 0])
+    # distance: every pair of the 7 nodes (21), within a mode too, as ergm.geodistdist
+    assert res["distance"].obs.sum() == 21 and np.all(res["distance"].sim.sum(axis=1) == 21)
+    with pytest.raises(ef.FormulaError, match="two-mode"):
+        gof(ef.ERGM("flomarriage", "edges"), [-1.6], n_sim=2, statistics="b1degree")
+    # asked for, degree still counts every node
+    res = gof(m, [-1.0], n_sim=2, statistics="degree", random_state=1)
+    assert res["degree"].obs.sum() == 7
+
+
+def test_two_mode_valued_gof_degrees_by_mode():
+    g = _two_mode(2, 3, [(0, 2), (0, 3), (1, 3)], w=2)
+    m = ef.ERGM(g, "sum + nonzero", response="w", reference="Poisson")
+    res = gof(m, [0.3, -1.0], n_sim=5, burnin=500, interval=20, random_state=1)
+    assert list(res.blocks) == ["value", "b1degree", "b2degree", "espartners", "model"]
+    assert res["b1degree"].obs.tolist()[:3] == [0, 1, 1]
+    assert np.all(res["b2degree"].sim.sum(axis=1) == 3)
+    assert res["value"].obs.sum() == 6                     # the 6 dyads between the modes

@@ -27,6 +27,7 @@ from ...sampling.space import sample_space_of
 from ...utils.validation import check_params, seed_words
 from ..base import Estimator, Setting, choice, integer, number
 from ...terms.parameterisation import Identity
+from ..common.nobs import fit_nobs
 from ..common.stepping import hummel_step
 from ...terms.parameter_steps import projector
 from ..mple.existence import nonexistence_error, observed_design, on_boundary
@@ -37,7 +38,9 @@ CD_SE_WARNING = ("Standard errors are not computed for contrastive divergence (s
 
 
 def density_start(model, bm=None):
-    """Parameters 0 except the density one at logit(L / D) of the observed state
+    """Parameters 0 except the density one at logit(L / D) of the observed state: D the
+    dyads the model's sample space lets vary and observes (a two-mode network's between
+    its modes), L the ties among them
     (a count model: the coefficient of ``sum`` that gives the reference's i.i.d. law
     the observed mean value, :meth:`CountFamily.density_start`)
     (and the free decays of curved terms at their given start, else 0.5); an
@@ -52,8 +55,12 @@ def density_start(model, bm=None):
     k = statistic_parameter(model, density_index(model))
     if k is not None:
         bm = model.compiled() if bm is None else bm
-        D = float(bm.n_vars)
-        L = float(len(bm.on_vars()))
+        # the dyads the sample space lets vary and observes (a two-mode network's between
+        # its modes, a constraint's free dyads), and the ties among them
+        free = sample_space_of(model).design_vars()
+        on = np.asarray(bm.on_vars(), dtype=np.int64)
+        D = float(bm.n_vars if free is None else len(free))
+        L = float(len(on) if free is None else np.count_nonzero(np.isin(on, free)))
         L = min(max(L, 0.5), D - 0.5)           # keep the logit finite
         theta[k] = np.log(L / (D - L))
     return family_of(model).density_start(model, bm, theta)
@@ -295,7 +302,7 @@ def _cd_results(model, out):
     info = {"history": out["history"], "nsteps": out["nsteps"], "samplesize": out["samplesize"],
             "acceptance": out["acceptance"], "interrupted": out["interrupted"]}
     return ERGMResults(out["params"], np.full((p, p), np.nan), model.labels, method="cd",
-                       nobs=getattr(net, "n_dyads", None), converged=out["converged"],
+                       **fit_nobs(model), converged=out["converged"],
                        n_iter=out["n_iter"], seconds=out["seconds"], se_kind=None,
                        warnings=warn, info=info, formula=getattr(model, "formula", None),
                        network=net, model=model,

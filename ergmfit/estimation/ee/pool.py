@@ -9,6 +9,7 @@ import numpy as np
 from ...exceptions import ConvergenceWarning, DegenerateModelError
 from ...terms.parameter_steps import projector
 from ...terms.parameterisation import Identity
+from ..common.nobs import fit_nobs
 from .missing import conditional_chain_kind
 from .chain import (burnin_iters, _drift, _make_pd, _planned_outer, batch_means_sigma, ee_update_for,
                     t_ratios)
@@ -585,7 +586,7 @@ def build_results(model, out):
                                                                             10000))))},
     }
     net = getattr(model, "network", None)
-    res = ERGMResults(est, cov, labels, method="ee", nobs=getattr(net, "n_dyads", None),
+    res = ERGMResults(est, cov, labels, method="ee", **fit_nobs(model),
                       converged=converged, n_iter=n_iter, seconds=out["seconds"], cov_mc=cov_mc,
                       se_kind=se_kind, warnings=warn, info=info,
                       formula=getattr(model, "formula", None), network=net, model=model,

@@ -47,6 +47,7 @@ from ...utils.validation import check_random_state
 from ...families import family_of
 from ..base import Estimator, Setting, integer, number
 from ..common.checkpoint import ModelState
+from ..common.nobs import fit_nobs
 from ..mcmle.start import start_theta
 
 
@@ -156,7 +157,7 @@ class SA(Estimator):
                 "acceptance": run.sampler.acceptance_rate,
                 "interrupted": guard.interrupted is not None}
         return ERGMResults(theta, cov, model.labels, method="sa",
-                           nobs=getattr(net, "n_dyads", None), converged=converged,
+                           **fit_nobs(model), converged=converged,
                            n_iter=len(run.history), seconds=time.process_time() - t0,
                            se_kind="sa", warnings=warn, info=info,
                            formula=getattr(model, "formula", None), network=net, model=model,

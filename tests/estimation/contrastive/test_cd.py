@@ -185,3 +185,17 @@ def test_mcmle_starts_from_cd_when_mple_does_not_exist(monkeypatch):
         warnings.simplefilter("ignore")
         fit = mcmle.MCMLE(random_state=1, verbose=False, eval_loglik=False, maxit=4).fit(m)
     assert fit.info["init_method"] == "CD"
+
+
+def test_density_start_counts_the_dyads_of_the_sample_space():
+    # a two-mode network of 3 + 4 nodes has 12 dyads (between the modes), not 21: the
+    # density start is logit(3 / 12) (main: log(3 / 18), from every node pair)
+    import networkx as nx
+    g = nx.Graph()
+    g.add_nodes_from(range(3), bipartite=0)
+    g.add_nodes_from(range(3, 7), bipartite=1)
+    g.add_edges_from([(0, 3), (1, 4), (2, 6)])
+    m = ef.ERGM(g, "edges")
+    assert density_start(m)[0] == pytest.approx(np.log(3 / 9), abs=1e-12)
+    fit = m.fit("cd", random_state=1)
+    assert fit.nobs == 12 and fit.null_loglik == pytest.approx(-12 * np.log(2))

@@ -1,0 +1,50 @@
+"""offset() inside the formula of an operator that wraps its formula's model one statistic
+for one (B, F, S, Symmetrize, Label, Passthrough, NodematchFilter): the coefficient is fixed,
+as statnet's operators built on ``wrap.ergm_model`` ("wraps ... offset indicators";
+statnet/ergm issue 320: ``Passthrough(~edges + offset(triangle))`` gives
+``offset(Passthrough~triangle)``).  Before, these operators warned and estimated the
+coefficient freely (a wrong number where the user fixed it).  Each case is checked against
+the same model written with ``offset()`` around the operator."""
+import warnings
+
+import numpy as np
+import pytest
+
+import ergmfit as ef
+
+CASES = [
+    ("flomarriage", "Passthrough(~{t}, label=TRUE)", "triangle", "offset(Passthrough~triangle)"),
+    ("flomarriage", 'Label(~{t}, "x")', "triangle", "offset(x(triangle))"),
+    ("flomarriage", 'B(~{t}, form="nonzero")', "triangle", "offset(B(nonzero)~triangle)"),
+    ("flomarriage", 'F(~{t}, ~absdiff("wealth") > 20)', "kstar(2)",
+     'offset(F(absdiff("wealth")>20)~kstar2)'),
+    ("samplike", 'S(~{t}, ~group == "Turks")', "mutual", 'offset(S(group=="Turks")~mutual)'),
+    ("samplike", "Symmetrize(~{t})", "triangle", "offset(Symmetrize(weak)~triangle)"),
+    ("samplike", 'NodematchFilter(~{t}, "group")', "mutual",
+     "offset(NodematchFilter(group)~mutual)"),
+]
+
+
+@pytest.mark.parametrize("data, op, inner, label", CASES, ids=[c[1].split("(")[0] for c in CASES])
+def test_offset_inside_an_operator_is_fixed(data, op, inner, label):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")          # main: "is not propagated" (and a free fit)
+        m = ef.ERGM(data, "edges + " + op.format(t=f"offset({inner})"))
+    assert m.labels == ["edges", label] and m.offset.tolist() == [False, True]
+    ref = ef.ERGM(data, f"edges + offset({op.format(t=inner)})")
+    assert np.allclose(m.statistics_vector(), ref.statistics_vector())
+    fit = m.fit("mple", offset_coef=[0.2])
+    want = ref.fit("mple", offset_coef=[0.2])
+    assert fit.params[1] == 0.2
+    assert np.allclose(fit.params, want.params, atol=1e-10)
+
+
+def test_offset_inside_n_is_refused_as_ergm_multi_does():
+    # ergm.multi: "The ERGM 'formula=' argument of an 'N()' operator may not have offsets"
+    # (main: a warning, and the coefficient estimated)
+    import networkx as nx
+    nets = ef.Networks([nx.path_graph(5), nx.cycle_graph(6)])
+    with pytest.raises(ef.TermError, match=r"offset\(N\(~term\)\)"):
+        ef.ERGM(nets, "N(~edges + offset(triangle))")
+    m = ef.ERGM(nets, "N(~edges) + offset(N(~triangle))")
+    assert m.labels == ["N(1)~edges", "offset(N(1)~triangle)"]
