@@ -14,6 +14,7 @@ import importlib
 import os
 import pkgutil
 import re
+import tempfile
 import warnings
 
 import pytest
@@ -108,9 +109,13 @@ def _run(test):
 
 
 @pytest.mark.parametrize("name", sorted(DOCTESTS))
-def test_docstring_examples(name):
+def test_docstring_examples(name, tmp_path, monkeypatch):
     if name in SKIP:
         pytest.skip(SKIP[name])
+    # examples that make a scratch directory (tempfile.mkdtemp(): atomic_write's,
+    # CheckpointState's) make it here, not in the system's /tmp, where they stayed
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
     result, report = _run(DOCTESTS[name])
     assert result.failed == 0, f"{result.failed} of {result.attempted} examples failed:\n{report}"
 

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import ergmfit as ef
+from ergmfit.terms.curved import CutoffWarning
 
 H = ("Curve(~nodematch('practice') + nodematch('gender') + nodematch('office'), params=c('h'), "
      "map='rep')")
@@ -50,11 +51,16 @@ def test_curve_beside_a_curved_term_is_the_model_without_curve(net, with_curve, 
 
 
 def test_labels_of_a_curved_term_beside_curve():
-    m = ef.ERGM("lazega", "edges + gwesp(fixed=FALSE, cutoff=3) + Curve(~gwdsp(fixed=FALSE, "
-                          "cutoff=2), params=c('w', 'a'), map='rep', minpar=c(-Inf, 0))")
+    # lazega has ties with 7 shared partners and dyads with 8: both cut-offs truncate (expected)
+    with pytest.warns(CutoffWarning) as rec:
+        m = ef.ERGM("lazega", "edges + gwesp(fixed=FALSE, cutoff=3) + Curve(~gwdsp(fixed=FALSE, "
+                              "cutoff=2), params=c('w', 'a'), map='rep', minpar=c(-Inf, 0))")
+    assert sorted(str(w.message).split(":")[0] for w in rec) == ["term gwdsp", "term gwesp"]
     assert m.labels == ["edges", "gwesp", "gwesp.decay", "w", "a"]
-    plain = ef.ERGM("lazega", "edges + gwesp(fixed=FALSE, cutoff=3) + gwdsp(fixed=FALSE, "
-                              "cutoff=2)")
+    with pytest.warns(CutoffWarning) as rec:
+        plain = ef.ERGM("lazega", "edges + gwesp(fixed=FALSE, cutoff=3) + gwdsp(fixed=FALSE, "
+                                  "cutoff=2)")
+    assert sorted(str(w.message).split(":")[0] for w in rec) == ["term gwdsp", "term gwesp"]
     assert m.stat_labels == plain.stat_labels and len(m.stat_labels) == 6   # the terms' own
     par = m.parameterisation
     assert par.decay_indices() == [2, 4]           # both decays are decays to the estimators

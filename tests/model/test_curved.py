@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 import ergmfit as ef
 from ergmfit.estimation.mple.pseudolikelihood import pseudo_design
 from ergmfit.exceptions import SettingsError, TermError
-from ergmfit.terms.curved import AlternatingStars, GeometricWeights
+from ergmfit.terms.curved import AlternatingStars, CutoffWarning, GeometricWeights
 from support import curved_reference as statnet_curved
 
 SUMMARIES = [e for e in statnet_curved.entries() if e["kind"] == "summary"]
@@ -26,7 +26,11 @@ def test_curved_statistics_equal_statnets_summary(entry):
         with pytest.raises(TermError, match="fixed=TRUE"):
             ef.ERGM(entry["dataset"], statnet_curved.formula(entry))
         return
-    stats = ef.ERGM(entry["dataset"], statnet_curved.formula(entry)).statistics()
+    with warnings.catch_warnings():
+        # statnet's summaries of a cutoff below the network's largest count are truncated
+        # sums: our CutoffWarning says so (its own tests: tests/terms/test_cutoff_warning.py)
+        warnings.simplefilter("ignore", CutoffWarning)
+        stats = ef.ERGM(entry["dataset"], statnet_curved.formula(entry)).statistics()
     assert list(stats) == list(entry["stats"])
     assert list(stats.values()) == [float(v) for v in entry["stats"].values()]
 

@@ -7,6 +7,7 @@ import pytest
 
 import ergmfit as ef
 from ergmfit.exceptions import ErgmfitError
+from ergmfit.terms.curved import CutoffWarning
 
 
 def test_offset_operator_labels_and_eta():
@@ -66,8 +67,9 @@ def test_offset_operator_errors(formula, msg):
 def test_offset_operator_with_curved_terms_labels_as_statnet():
     # statnet's own test of Offset() with curved terms (test-term-Offset.R): parameter
     # and canonical names
-    m = ef.ERGM("lazega", "Offset(~edges + triangle + gwesp(0, fixed=TRUE) + "
-                          "gwesp(fixed=FALSE, cutoff=3), which=1, coef=1)")
+    with pytest.warns(CutoffWarning, match="gwesp: .*above the cut-off 3"):   # lazega: 7 partners
+        m = ef.ERGM("lazega", "Offset(~edges + triangle + gwesp(0, fixed=TRUE) + "
+                              "gwesp(fixed=FALSE, cutoff=3), which=1, coef=1)")
     assert m.labels == ["triangle", "gwesp.fixed.0", "gwesp", "gwesp.decay"]
     assert m.stat_labels == ["edges", "triangle", "gwesp.fixed.0", "esp#1", "esp#2", "esp#3"]
 

@@ -9,6 +9,7 @@ import pytest
 
 import ergmfit as ef
 from ergmfit.exceptions import ErgmfitError
+from ergmfit.terms.curved import CutoffWarning
 
 
 @pytest.fixture(scope="module")
@@ -42,8 +43,9 @@ def test_gwdegree_third_positional_argument_is_attr(fmh):
                              if fmh.nodes[v]["Sex"] == s) for s in ("F", "M")]
     assert list(stats(fmh, 'gwdegree(0.5, TRUE, "Sex")').values()) == pytest.approx(want)
     # cutoff is the fourth
-    assert stats(fmh, "gwdegree(0.5, FALSE, NULL, 3)").keys() == {"gwdegree#1", "gwdegree#2",
-                                                                  "gwdegree#3"}
+    with pytest.warns(CutoffWarning, match="gwdegree: .*above the cut-off 3"):
+        assert stats(fmh, "gwdegree(0.5, FALSE, NULL, 3)").keys() == {"gwdegree#1", "gwdegree#2",
+                                                                      "gwdegree#3"}
 
 
 # -- B: sociality(attr=, levels=) --------------------------------------------------------

@@ -46,22 +46,43 @@ def test_vignette_quick(name, seed, tmp_path):
     env = dict(os.environ, ERGMFIT_QUICK="1", ERGMFIT_FIGURES=str(tmp_path / "figs"),
                PYTHONPATH=os.path.dirname(os.path.dirname(ergmfit.__file__)),
                MPLBACKEND="Agg", ERGMFIT_SEED=seed)
+    # the committed-seed vickrey_chain run is also issue #22's check (item 7) that a run
+    # without --out or ERGMFIT_FIGURES writes to a new temporary directory, which it names,
+    # and leaves vignettes/figures/ alone (one quick run for both: it was two)
+    default_out = (name, seed) == ("vickrey_chain", "")
+    if default_out:
+        del env["ERGMFIT_FIGURES"]
+        env["TMPDIR"] = str(tmp_path / "tmp")
+        (tmp_path / "tmp").mkdir()
+        before = committed_figures()
     work = tmp_path / "run"
     work.mkdir()
     r = subprocess.run([sys.executable, script], cwd=str(work), env=env, capture_output=True,
                        text=True, timeout=1200)      # wall time on a loaded machine
     assert r.returncode == 0, r.stderr[-3000:]
+    figs = tmp_path / "figs"
+    if default_out:
+        made = [p for p in (tmp_path / "tmp").iterdir() if p.name.startswith(f"ergmfit-{name}-")]
+        assert len(made) == 1 and not figs.exists(), made
+        figs = made[0]
+        assert str(figs) in r.stdout
+        assert committed_figures() == before
+        assert not any(work.iterdir()), list(work.iterdir())
     assert "| quantity | paper | ergmfit |" in r.stdout
-    assert (tmp_path / "figs" / f"{name}.png").stat().st_size > 1000
-    assert (tmp_path / "figs" / f"{name}.md").exists()
+    assert (figs / f"{name}.png").stat().st_size > 1000
+    assert (figs / f"{name}.md").exists()
     check = CHECKS.get(name)
     if check is not None:
-        path = tmp_path / "figs" / f"{name}.json"
+        path = figs / f"{name}.json"
         res = None
         if path.exists():
             with open(path) as fh:
                 res = json.load(fh)
         check(res, r.stdout)
+
+
+def committed_figures():
+    return {p.name: p.stat().st_mtime_ns for p in (VIGNETTES / "figures").glob("*")}
 
 
 def _vbm(res, out):
