@@ -262,9 +262,16 @@ class MCMLE(Estimator):
     :class:`MissingDataMCMLE` holds its defaults).
 
     ``checkpoint=path`` writes the current estimate, interval and history after
-    every iteration (atomically, see :mod:`ergmfit.runtime.checkpoint`; a second fit
-    writing to it at the same time is refused); ``resume=path`` continues from
-    it.  Ctrl-C returns the last finished iteration (marked interrupted); during
+    every iteration, and what the next iteration goes on from: the chains' last states
+    (as the model's family describes them), the random generator, the step's bookkeeping
+    (burn-in, Hummel streak, overshoot guard, ...) and the samples a pooled step uses
+    (:class:`~ergmfit.estimation.mcmle.checkpoint.MCMLECheckpoint`; written atomically, see
+    :mod:`ergmfit.runtime.checkpoint`; a second fit writing to it at the same time is
+    refused).  ``resume=path`` continues from it as if the fit had never stopped: with
+    the same settings it returns the uninterrupted fit's coefficients, covariance,
+    iterations and history (``random_state`` is not used; ``maxit`` counts the fit's
+    iterations, the checkpoint's included).  A checkpoint written before these were kept
+    resumes with its chains restarting (``info["resume"]`` says so).  Ctrl-C returns the last finished iteration (marked interrupted); during
     the covariance step the estimate (marked interrupted, standard errors NA);
     during the bridge sampling the finished fit with the log-likelihood NA
     (:class:`~ergmfit.runtime.interrupts.GuardedPhases`); while a failed first attempt's
