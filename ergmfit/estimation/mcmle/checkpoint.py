@@ -167,8 +167,8 @@ def restore_chains(saved, state, model, space, n_chains, path) -> bool:
     state.backtracks, state.redraws = st["backtracks"], st["redraws"]
     state.approached, state.capped_warned = st["approached"], st["capped_warned"]
     state.guard, state.pool = guard, pool
-    if st["init_method"]:
-        state.init_method = f"{state.init_method} (the fit's start: {st['init_method']})"
+    if st["init_method"]:       # the fit's own start (info["init_method"] names the file)
+        state.init_method, state.resumed_from = st["init_method"], path
     return True
 
 

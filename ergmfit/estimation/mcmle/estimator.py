@@ -362,7 +362,10 @@ class MCMLE(Estimator):
         interval = state.interval
         info = {"history": state.history, "final_interval": interval,
                 "mcmc": {"interval": interval, "burnin": 16 * interval},
-                "init_method": state.init_method, "loglik_mcse": state.loglik_se,
+                "init_method": (state.init_method if state.resumed_from is None else
+                                f"checkpoint {state.resumed_from} (the fit's start: "
+                                f"{state.init_method})"),
+                "loglik_mcse": state.loglik_se,
                 "interrupted": state.interrupted,
                 "loglik_interrupted": state.loglik_interrupted,
                 "cov_model": state.cov_model.tolist(), "cpu_seconds": state.cpu_seconds}

@@ -99,6 +99,7 @@ class MCMLEState:
     rng: object = None              # the fit's random generator (a resumed fit: the
                                     # checkpoint's stream)
     resume_note: str = None         # a resume that could not go on exactly: why
+    resumed_from: str = None        # the checkpoint an exact resume went on from
 
     @property
     def chains(self):

@@ -66,7 +66,10 @@ def test_count_resume_keeps_the_pooled_samples(tmp_path):
     st = data["chains_state"]
     assert len(st["pool"]) == 1 and st["approached"]
     assert len(st["starts"][0]["values"]) == len(st["starts"][0]["ties"]) > 0
-    assert "moved by" in res.info["init_method"]       # (the fit's own start, recorded)
+    # the fit's own start is kept (a resume of a resumed fit's checkpoint keeps it too)
+    assert "moved by" in whole.info["init_method"]
+    assert st["init_method"] == whole.info["init_method"]
+    assert res.info["init_method"].endswith(f"(the fit's start: {st['init_method']})")
 
 
 def test_an_older_checkpoint_resumes_with_restarted_chains(tmp_path):
