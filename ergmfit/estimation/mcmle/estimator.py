@@ -83,13 +83,14 @@ from ..common.stepping import (ellipsoid_step, hotelling_pvalue, hummel_step, in
                        is_trust_region, is_weights,
                        standardised_mean as _standardised_mean)
 from ...runtime import Checkpoint, GuardedPhases, Progress
+from ...sampling.space import sample_space_of
 from ...utils.validation import check_random_state
 from ..common.curved import (check_runoff as _check_runoff,
                               degenerate_sample as _degenerate_sample, gw_advice as _gw_advice,
                               restart as _restart_decays, first_interval as _first_interval,
                               first_sample_ok as _first_sample_ok)
 from ..base import Estimator
-from .checkpoint import MCMLECheckpoint
+from .checkpoint import MCMLECheckpoint, chains_record, restore_chains
 from .state import MCMLEState
 from .target import target_for
 from .interval import (final_sample_size, last_sample_key, quarter_octave,
@@ -261,9 +262,16 @@ class MCMLE(Estimator):
     :class:`MissingDataMCMLE` holds its defaults).
 
     ``checkpoint=path`` writes the current estimate, interval and history after
-    every iteration (atomically, see :mod:`ergmfit.runtime.checkpoint`; a second fit
-    writing to it at the same time is refused); ``resume=path`` continues from
-    it.  Ctrl-C returns the last finished iteration (marked interrupted); during
+    every iteration, and what the next iteration goes on from: the chains' last states
+    (as the model's family describes them), the random generator, the step's bookkeeping
+    (burn-in, Hummel streak, overshoot guard, ...) and the samples a pooled step uses
+    (:class:`~ergmfit.estimation.mcmle.checkpoint.MCMLECheckpoint`; written atomically, see
+    :mod:`ergmfit.runtime.checkpoint`; a second fit writing to it at the same time is
+    refused).  ``resume=path`` continues from it as if the fit had never stopped: with
+    the same settings it returns the uninterrupted fit's coefficients, covariance,
+    iterations and history (``random_state`` is not used; ``maxit`` counts the fit's
+    iterations, the checkpoint's included).  A checkpoint written before these were kept
+    resumes with its chains restarting (``info["resume"]`` says so).  Ctrl-C returns the last finished iteration (marked interrupted); during
     the covariance step the estimate (marked interrupted, standard errors NA);
     during the bridge sampling the finished fit with the log-likelihood NA
     (:class:`~ergmfit.runtime.interrupts.GuardedPhases`); while a failed first attempt's
@@ -354,13 +362,19 @@ class MCMLE(Estimator):
         interval = state.interval
         info = {"history": state.history, "final_interval": interval,
                 "mcmc": {"interval": interval, "burnin": 16 * interval},
-                "init_method": state.init_method, "loglik_mcse": state.loglik_se,
+                "init_method": (state.init_method if state.resumed_from is None else
+                                f"checkpoint {state.resumed_from} (the fit's start: "
+                                f"{state.init_method})"),
+                "loglik_mcse": state.loglik_se,
                 "interrupted": state.interrupted,
                 "loglik_interrupted": state.loglik_interrupted,
                 "cov_model": state.cov_model.tolist(), "cpu_seconds": state.cpu_seconds}
         if fallback is not None:
             info["fallback"] = fallback
             warn.append(f"Note: {fallback}")
+        if state.resume_note is not None:
+            info["resume"] = state.resume_note
+            warn.append(f"Note: {state.resume_note}")
         info.update(target.info(model))
         res = ERGMResults(state.theta, state.cov, model.labels, method="mcmle",
                           loglik=state.loglik,
@@ -384,7 +398,7 @@ class MCMLE(Estimator):
         interrupted, standard errors NA (its last sample is the one that failed)."""
         state = first.state
         state.interrupted, state.interrupted_in = True, "restart"
-        state.iteration = len(state.history) - state.n_before
+        state.iteration = len(state.history)
         p = len(state.theta)
         state.cov, state.cov_model, state.cov_mc = (np.full((p, p), np.nan) for _ in range(3))
         warnings.warn(f"MCMC-MLE was interrupted by the user while restarting after its first "
@@ -418,7 +432,9 @@ class MCMLE(Estimator):
         c0 = time.process_time()
         rng = check_random_state(self.random_state)
         state = self._start(model, rng)
-        rng = state.rng or rng      # (a resumed fit with missing dyads: the checkpoint's)
+        if state.rng is None:       # (a resumed fit goes on with the checkpoint's stream)
+            state.rng = rng
+        rng = state.rng
         timings = state.cpu_seconds
         timings["start"] = time.process_time() - c0
         guard = GuardedPhases()
@@ -464,7 +480,8 @@ class MCMLE(Estimator):
         if self.checkpoint is not None:
             store = Checkpoint(self.checkpoint, what="MCMC-MLE checkpoint").acquire()
         try:
-            for it in range(1, self.maxit + 1):
+            # maxit counts the fit's iterations, a resumed fit's earlier ones too
+            for it in range(state.n_before + 1, self.maxit + 1):
                 state.iteration = it
                 done = self._iterate(model, state, rng, progress, store)
                 if store is not None:
@@ -496,15 +513,41 @@ class MCMLE(Estimator):
                            target=target, min_ess_share=self._min_ess_share(model),
                            pool_samples=self._pool_samples(model))
         if saved is not None:
-            state.rng = target.restore(saved, state, self._n_chains(), self.resume)
-            if any("swing_noise" in h for h in history):     # (see _iterate)
-                state.min_ess_share = max(state.min_ess_share, self._noise_share(state))
+            self._restore(model, state, saved, target)
         min_interval = self._min_interval()
         if getattr(model, "pilot_first_sample", False) and self.resume is None \
                 and min_interval < interval:
             # the model asks for a pilot first sample at the smallest interval
             state.pilot, state.interval = interval, _first_interval(interval, min_interval)
         return state
+
+    def _restore(self, model, state, saved, target):
+        """Go on from the checkpoint ``saved``: the chains' states, the step's bookkeeping,
+        the pooled samples and the random stream (:func:`.checkpoint.restore_chains`), so
+        that the fit goes on as the uninterrupted one; a checkpoint without them (written
+        before session 23) restarts its chains from the observed network, without moving
+        the start (a warning and ``info["resume"]`` say so)."""
+        n_chains, path = self._n_chains(), self.resume
+        if len(state.history) >= self.maxit:
+            raise SettingsError(f"cannot resume from {path}: it holds {len(state.history)} "
+                                f"iterations and maxit={self.maxit} counts the fit's iterations, "
+                                "these included: nothing is left to run; give a larger maxit "
+                                "to go on")
+        exact = restore_chains(saved.chains_state, state, model, sample_space_of(model),
+                               n_chains, path)
+        rng = target.restore(saved, state, n_chains, path)
+        if rng is not None:             # (an older missing-data checkpoint's stream)
+            state.rng, exact = rng, True
+        if any("swing_noise" in h for h in state.history):     # (see _iterate)
+            state.min_ess_share = max(state.min_ess_share, self._noise_share(state))
+        if not exact:
+            state.approached = True     # (the start is not moved on a resume)
+            state.resume_note = (f"the checkpoint {path} predates the chains' states: the "
+                                 "chains restart from the observed network and the step's "
+                                 "pooled samples and streak are lost, so the fit does not go "
+                                 "on as the uninterrupted one would")
+            warnings.warn(f"MCMC-MLE resume: {state.resume_note}", ConvergenceWarning,
+                          stacklevel=5)
 
     def _sample(self, model, state, rng, size):
         """The iteration's sample (chains of statistics) at state.theta; the chains go on
@@ -557,9 +600,12 @@ class MCMLE(Estimator):
                     proposal=self.proposal, backend=self.backend)
 
     def _write(self, store, model, state, rng):
-        """The checkpoint after an iteration (the target's extra fields included)."""
+        """The checkpoint after an iteration: the loop state's saved fields, what the next
+        iteration goes on from (:func:`.checkpoint.chains_record`) and the target's."""
         target = state.target
-        target.checkpoint.of(state, target.resume_state(state, rng)).write(store, model)
+        extra = {"chains_state": chains_record(state, model, rng),
+                 **target.resume_state(state, rng)}
+        target.checkpoint.of(state, extra).write(store, model)
 
     def _iterate(self, model, state, rng, progress, store) -> bool:
         """One iteration: sample at θ, step towards the observed statistics, adapt the
@@ -612,7 +658,7 @@ class MCMLE(Estimator):
         if (state.guard is not None and state.backtracks < MAX_BACKTRACKS
                 and _overshoot(state.guard[1], tstat)):
             state.backtracks += 1
-            state.history.append({"iteration": state.n_before + state.iteration, "theta": theta.tolist(),
+            state.history.append({"iteration": state.iteration, "theta": theta.tolist(),
                                   "backtrack": True, "gamma": 0.0, "pvalue": float("nan"),
                                   "interval": state.interval, "samplesize": size,
                                   "t_max": float(np.max(np.abs(tstat)))})
@@ -626,7 +672,7 @@ class MCMLE(Estimator):
         gamma = _step_length(Zp if Zs is Z else proj(Zs), self.steplength_margin)
         pval = hotelling_pvalue(chains_zp) if gamma >= 1.0 else 0.0
         eta, gamma, hummel = self._step(par, theta, Zs, gamma)
-        state.history.append({"iteration": state.n_before + state.iteration, "theta": theta.tolist(),
+        state.history.append({"iteration": state.iteration, "theta": theta.tolist(),
                               "gamma": gamma, "hummel_gamma": hummel, "pvalue": pval,
                               "min_ess": float(ess.min()),
                               "ess": mess, "interval": state.interval, "samplesize": size,
@@ -724,7 +770,7 @@ class MCMLE(Estimator):
             state.redraws = 0
             return False
         state.redraws += 1
-        state.history.append({"iteration": state.n_before + state.iteration,
+        state.history.append({"iteration": state.iteration,
                               "theta": theta.tolist(), "redraw": why, "gamma": 0.0,
                               "pvalue": float("nan"), "min_ess": float(ess.min()), "ess": mess,
                               "interval": state.interval, "samplesize": size,
@@ -761,8 +807,7 @@ class MCMLE(Estimator):
         record says ``burnin_parts`` and ``burnin_draws`` (the draws dropped)."""
         state.settled = {}
         min_ess = self._min_step_ess(model)
-        if min_ess <= 0 or (self._may_approach(model, state)
-                            and len(state.history) == state.n_before):
+        if min_ess <= 0 or (self._may_approach(model, state) and not state.history):
             return chains, acc
         proj = model.parameterisation.projector(state.theta)
         run = self._run_args(rng)
@@ -781,7 +826,7 @@ class MCMLE(Estimator):
         """Whether a drifting sample would still move the start (:meth:`_approach`)."""
         method = model.family.drift_start if self.drift_start == "auto" else self.drift_start
         return not (method is None or state.approached or self.init is not None
-                    or self.resume is not None or type(state.target).completes_start)
+                    or type(state.target).completes_start)
 
     def _approach(self, model, state, chains_zp, theta, rng) -> bool:
         """Once per fit from the default start (no ``init``, no ``resume``): when this
@@ -900,13 +945,13 @@ class MCMLE(Estimator):
     def _warn_unfinished(self, state):
         """The warning of iterations that were interrupted or did not converge."""
         if state.interrupted:
-            state.iteration = len(state.history) - state.n_before   # finished (backtracks too)
+            state.iteration = len(state.history)    # finished (backtracks too)
             if state.chains_z is None:
                 warnings.warn(f"MCMC-MLE was interrupted by the user before its first iteration "
                               f"finished: the estimates are the start ({state.init_method}) and "
                               "are NOT converged; standard errors are NA", ConvergenceWarning,
                               stacklevel=3)
-                state.iteration = 0
+                state.iteration = state.n_before
                 return
             warnings.warn(f"MCMC-MLE was interrupted after {state.iteration} iteration(s): the "
                           "estimates are those of the last finished iteration and are NOT "

@@ -36,8 +36,13 @@ SETTINGS = (
             "Draws per bridge point (default samplesize / 8, at least 64)."),
     Setting("backend", None, choice(*BACKENDS, allow_none=True),
             "joblib backend of parallel chains ('loky' default, 'dask')."),
-    Setting("checkpoint", None, None, "JSON file written after every iteration."),
-    Setting("resume", None, None, "Continue from this checkpoint file."),
+    Setting("checkpoint", None, None, "JSON file written after every iteration: the "
+            "estimate, interval and history, and what the next iteration goes on from (the "
+            "chains' last states, the random stream, the Hummel streak and the pooled "
+            "samples)."),
+    Setting("resume", None, None, "Continue from this checkpoint file: with the same "
+            "settings the fit returns what the uninterrupted one would have (its "
+            "random_state is not used; maxit counts the checkpoint's iterations too)."),
     Setting("obs_interval", None, integer(1, allow_none=True),
             "Missing dyads only: proposals between draws of the chains conditional on the "
             "observed dyads (default a quarter of the adapted interval)."),

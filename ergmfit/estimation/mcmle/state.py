@@ -62,8 +62,9 @@ class MCMLEState:
     starts: list = None             # the chains' last states (None: the observed network)
     pilot: int = None               # curved: the configured interval, while the first
                                     # sample is a pilot at the smallest one
-    iteration: int = 0              # the iteration running (or last run)
-    n_before: int = 0               # records of a resumed run's earlier iterations
+    iteration: int = 0              # the iteration running (or last run), counted over the
+                                    # fit (a resumed fit's earlier iterations included)
+    n_before: int = 0               # records of a resumed fit's earlier iterations
     streak: int = 0                 # consecutive iterations with gamma == 1
     guard: tuple = None             # (θ of the last accepted sample, its standardised mean)
     backtracks: int = 0             # consecutive halvings of an overshooting step
@@ -95,7 +96,10 @@ class MCMLEState:
     g_obs: np.ndarray = None        # the observed statistics
     centre: np.ndarray = None       # what the last sample is centred at (.target)
     target: object = None           # what the samples aim at (.target.target_for)
-    rng: object = None              # a resumed fit's random generator (None: the fit's)
+    rng: object = None              # the fit's random generator (a resumed fit: the
+                                    # checkpoint's stream)
+    resume_note: str = None         # a resume that could not go on exactly: why
+    resumed_from: str = None        # the checkpoint an exact resume went on from
 
     @property
     def chains(self):

@@ -134,42 +134,43 @@ class ConditionalSample:
                 "missing_data": "observed-data likelihood (Handcock & Gile 2010)"}
 
     def resume_state(self, state, rng):
-        return {"missing_data_state": {
-            "obs_interval": self.obs_interval, "starts_u": _ties_list(state.starts),
-            "starts_c": _ties_list(self.starts), "rng": rng.bit_generator.state,
-            "streak": state.streak, "final": bool(state.final), "burnin": int(state.burnin),
-            "backtracks": state.backtracks,
-            "guard_theta": None if state.guard is None else [float(x) for x in state.guard[0]],
-            "guard_t": None if state.guard is None else [float(x) for x in state.guard[1]]}}
+        """The conditional chains' last states (the loop's own state, both chains'
+        bookkeeping and the random stream, are the checkpoint's ``chains_state``)."""
+        from .checkpoint import chain_list
+        return {"missing_data_state": {"obs_interval": self.obs_interval,
+                                       "starts_c": chain_list(self.starts, self.model)}}
 
     def restore(self, saved, state, n_chains, resume=None):
-        from .checkpoint import read_ties
+        """The conditional chains' states; from a checkpoint written before
+        ``chains_state`` also the loop's state it kept here (then returns its random
+        generator)."""
+        from .checkpoint import read_chains
         st = saved.missing_data_state
         model = self.model
+        old = saved.chains_state is None
         try:
-            state.starts = read_ties(st["starts_u"], model, self.space, n_chains,
-                                     "unconditional")
-            self.starts = read_ties(st["starts_c"], model, model.sample_space, n_chains,
-                                    "conditional")
+            if old:
+                state.starts = read_chains(st["starts_u"], model, self.space, n_chains,
+                                           "unconditional")
+            self.starts = read_chains(st["starts_c"], model, model.sample_space, n_chains,
+                                      "conditional")
         except (TypeError, ValueError, OverflowError, AttributeError) as exc:
             raise CheckpointError(f"cannot resume from {resume}: its chains' states are "
                                   f"damaged ({type(exc).__name__}: {exc})") from None
-        if (state.starts is None) != (self.starts is None):
+        if state.starts is None or any(s is None for s in state.starts) or self.starts is None:
             state.starts, self.starts = [None] * n_chains, None
-        if state.starts is None:
-            state.starts = [None] * n_chains
         self.obs_interval = st["obs_interval"]
-        state.streak, state.final, state.burnin = st["streak"], st["final"], st["burnin"]
-        state.backtracks = st["backtracks"]
+        if not old:
+            return None
+        if st["rng"] is None or st["streak"] is None:
+            raise CheckpointError(f"cannot resume from {resume}: its field 'missing_data_state' "
+                                  "holds neither the chains' state nor the random stream (a "
+                                  "damaged or tampered missing-data MCMC-MLE checkpoint)")
+        state.streak, state.final = st["streak"], bool(st["final"])
+        state.burnin, state.backtracks = st["burnin"], st["backtracks"]
         if st["guard_theta"] is not None:
             state.guard = (np.asarray(st["guard_theta"], float), np.asarray(st["guard_t"], float))
         return st["rng"]
-
-
-def _ties_list(starts):
-    if starts is None or any(s is None for s in starts):
-        return None
-    return [np.asarray(t, dtype=np.int64).reshape(-1, 2).tolist() for t in starts]
 
 
 def target_for(model, obs_interval=None):

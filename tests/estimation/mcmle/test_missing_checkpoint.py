@@ -40,10 +40,12 @@ def test_resumed_fit_equals_the_uninterrupted_one(written):
     m, ck, whole, part = written
     assert whole.converged and whole.n_iter > 2 and not part.converged
     data = json.loads(ck.read_text())
+    # both chains' last states (the loop's in chains_state, the conditional one here);
+    # the conditional one keeps every observed dyad
+    assert len(data["chains_state"]["starts"]) == 1
     st = data["missing_data_state"]
-    # both chains' last states; the conditional one keeps every observed dyad
-    assert len(st["starts_u"]) == 1 and len(st["starts_c"]) == 1
-    m.sample_space.conditional().check(np.asarray(st["starts_c"][0]))
+    assert len(st["starts_c"]) == 1
+    m.sample_space.conditional().check(np.asarray(st["starts_c"][0]["ties"]))
     assert len(data["history"]) == 2
     res = _fit(m, random_state=99, resume=ck)      # the checkpoint's stream, not 99
     assert res.info["init_method"].startswith("checkpoint")
@@ -51,6 +53,7 @@ def test_resumed_fit_equals_the_uninterrupted_one(written):
     np.testing.assert_array_equal(res.cov, whole.cov)
     assert [h["iteration"] for h in res.info["history"]] == \
         [h["iteration"] for h in whole.info["history"]]
+    assert res.n_iter == whole.n_iter               # (the fit's iterations, session 23)
     # resume= alone restores the checkpoint's missing dyads
     plain = ef.ERGM(m.network, m.formula)
     res2 = _fit(plain, resume=ck)
@@ -75,9 +78,9 @@ def test_damaged_chain_state_is_refused(written, tmp_path):
     data = json.loads(ck.read_text())
     # a conditional state that changes an observed dyad leaves the chain's space
     i, j = (int(x) for x in m.network.ties[0])
-    bad = dict(data, missing_data_state=dict(data["missing_data_state"],
-                                             starts_c=[[p for p in data["missing_data_state"]
-                                                        ["starts_c"][0] if p != [i, j]]]))
+    c = data["missing_data_state"]["starts_c"][0]
+    bad = dict(data, missing_data_state=dict(data["missing_data_state"], starts_c=[
+        dict(c, ties=[p for p in c["ties"] if p != [i, j]])]))
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(bad))
     with pytest.raises(CheckpointError, match="conditional chain's state is outside"):
@@ -109,4 +112,27 @@ def test_ctrl_c_returns_the_last_sample_and_resume_goes_on(written, tmp_path, mo
     assert np.all(np.isfinite(cut.cov))
     monkeypatch.setattr(mc.MCMLE, "_iterate", real)
     res = _fit(m, resume=ck)                 # from the last finished iteration
+    np.testing.assert_array_equal(np.asarray(res.params), np.asarray(whole.params))
+
+
+def test_an_older_checkpoint_resumes_as_before(written, tmp_path):
+    # a checkpoint written before chains_state kept the loop's state in
+    # missing_data_state (tie lists, the stream, the streak, ...): it still resumes
+    # exactly (binary ties, one sample per step: nothing else was lost)
+    m, ck, whole, _ = written
+    data = json.loads(ck.read_text())
+    new = data.pop("chains_state")
+    st = data["missing_data_state"]
+    data["missing_data_state"] = {
+        "obs_interval": st["obs_interval"], "starts_u": [c["ties"] for c in new["starts"]],
+        "starts_c": [c["ties"] for c in st["starts_c"]], "rng": new["rng"],
+        "streak": new["streak"], "final": new["final"], "burnin": new["burnin"],
+        "backtracks": new["backtracks"], "guard_theta": new["guard_theta"],
+        "guard_t": new["guard_t"]}
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps(data))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = m.fit(method="mcmle", resume=old, **FAST)
+    assert "resume" not in res.info and not any("restart" in str(w.message) for w in caught)
     np.testing.assert_array_equal(np.asarray(res.params), np.asarray(whole.params))
