@@ -350,12 +350,13 @@ def _forward_backward_log(U, mask, tau):
     for t in range(L - 2, -1, -1):
         new = _lse(tau[None] + (U[:, t + 1] + b[:, t + 1])[:, None, :], axis=2)
         b[:, t] = np.where(mask[:, t + 1, None], new, b[:, t + 1])
-    P = np.where(mask[:, :, None], np.exp(a + b - logZ[:, None, None]), 0.0)
+    # exp of -inf (0) off the mask: its entries carry copies that may overflow
+    P = np.exp(np.where(mask[:, :, None], a + b - logZ[:, None, None], -np.inf))
     if L > 1:
-        PP = np.where(mask[:, 1:, None, None],
-                      np.exp(a[:, :-1, :, None] + tau[None, None]
-                             + (U[:, 1:] + b[:, 1:])[:, :, None, :] - logZ[:, None, None, None]),
-                      0.0)
+        PP = np.exp(np.where(mask[:, 1:, None, None],
+                             a[:, :-1, :, None] + tau[None, None]
+                             + (U[:, 1:] + b[:, 1:])[:, :, None, :] - logZ[:, None, None, None],
+                             -np.inf))
     else:
         PP = np.zeros((B, 0, q, q))
     return logZ, P, PP
