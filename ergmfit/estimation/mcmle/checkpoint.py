@@ -193,13 +193,10 @@ def read_chains(value, model, space, n_chains, what):
     takes them (``ModelFamily.chain_start``), from :func:`chain_list`'s records or an older
     checkpoint's tie lists (None: start afresh); ``space``: the sample space their ties
     must lie in."""
-    if value is None:
-        return None
+    if not isinstance(value, list) or len(value) != n_chains:
+        # (read_ties: None, or a value that is not a list, or another number of chains)
+        return read_ties(value, model, space, n_chains, what)
     label = f"{what} " if what else ""
-    if not isinstance(value, list):
-        raise ValueError(f"the {label}chains' states are not a list")
-    if len(value) != n_chains:
-        return None         # another number of chains: they start from the data
     from ...families import family_of
     family = family_of(model)
     records = [v if isinstance(v, dict) else {"ties": v, "values": None} for v in value]
