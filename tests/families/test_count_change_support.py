@@ -12,21 +12,11 @@ import pytest
 
 import ergmfit as ef
 from families.test_count_terms import weights
+from support.valued_networks import random_count_graph as count_graph
 
 RULES = list(itertools.product(("min", "geomean"), ("max", "sum"), ("min", "geomean")))
 WEIGHT_TERMS = " + ".join(f"{name}('{tp}', '{cb}', '{af}')" for tp, cb, af in RULES
                           for name in ("transitiveweights", "cyclicalweights"))
-
-
-def count_graph(n, directed, seed, density, top):
-    rng = np.random.default_rng(seed)
-    g = nx.DiGraph() if directed else nx.Graph()
-    g.add_nodes_from(range(n))
-    for i in range(n):
-        for j in range(n):
-            if i != j and (directed or i < j) and rng.random() < density:
-                g.add_edge(i, j, w=int(rng.integers(1, top + 1)))
-    return g
 
 
 def sparse_count_graph(n, directed, seed, nonzero, top):

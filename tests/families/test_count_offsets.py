@@ -15,17 +15,11 @@ import ergmfit as ef
 from ergmfit.exceptions import SettingsError
 from families.test_count_ee_bayes import FAST_EE
 from support.pair_separable import exact_mle
+from support.valued_networks import random_count_graph
 
 
 def network(seed=3, n=6):
-    rng = np.random.default_rng(seed)
-    g = nx.DiGraph()
-    g.add_nodes_from(range(n))
-    for i in range(n):
-        for j in range(n):
-            if i != j and rng.random() < 0.5:
-                g.add_edge(i, j, w=int(rng.integers(1, 4)))
-    return g
+    return random_count_graph(n, True, seed, 0.5, 3)
 
 
 def test_offset_terms_are_labelled_and_counted():

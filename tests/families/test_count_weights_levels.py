@@ -11,18 +11,13 @@ import numpy as np
 import pytest
 
 import ergmfit as ef
+from support.valued_networks import random_count_graph as support_random_count_graph
 
 RULES = list(itertools.product(("min", "geomean"), ("max", "sum"), ("min", "geomean")))
 
 
 def random_count_graph(n, directed, seed, top, density):
-    rng = np.random.default_rng(seed)
-    g = nx.DiGraph() if directed else nx.Graph()
-    g.add_nodes_from(range(n))
-    g.add_edges_from((i, j, {"w": int(rng.integers(1, top + 1))}) for i in range(n)
-                     for j in range(n) if i != j and (directed or i < j)
-                     and rng.random() < density)
-    return g
+    return support_random_count_graph(n, directed, seed, density, top)
 
 
 def weights(Y, directed, twopath, combine, affect, cyclical):

@@ -11,6 +11,7 @@ import ergmfit as ef
 from ergmfit.exceptions import DegenerateModelError, SettingsError
 from ergmfit.sampling import _mh
 from ergmfit.sampling.chains import run_chains, runaway_guard
+from support.valued_networks import random_count_graph
 
 
 def _proposals_before_stop(message):
@@ -103,14 +104,7 @@ def test_default_ceiling_stops_a_filling_chain():
 
 # -- count-valued models: values that climb without bound (an improper model) -------------
 def _valued(seed=1, n=10):
-    rng = np.random.default_rng(seed)
-    g = nx.DiGraph()
-    g.add_nodes_from(range(n))
-    for i in range(n):
-        for j in range(n):
-            if i != j and rng.random() < 0.3:
-                g.add_edge(i, j, w=int(rng.integers(1, 5)))
-    return g
+    return random_count_graph(n, True, seed, 0.3, 4)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

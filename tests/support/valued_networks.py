@@ -1,5 +1,6 @@
 """Valued networks of the count-family tests."""
 import networkx as nx
+import numpy as np
 
 import ergmfit as ef
 from ergmfit.network import read_network
@@ -40,3 +41,16 @@ def layercount():
     ext = REFERENCE / "ext"
     return read_network(ext / "lazega.layercount.edges.csv", directed=True,
                         nodes=ext / "lazega.layercount.nodes.csv")
+
+
+def random_count_graph(n, directed, seed, density, top):
+    """A random count network on nodes 0..n-1: each dyad (each pair once when undirected)
+    nonzero with probability ``density``, its value ``w`` uniform on 1..top."""
+    rng = np.random.default_rng(seed)
+    g = nx.DiGraph() if directed else nx.Graph()
+    g.add_nodes_from(range(n))
+    for i in range(n):
+        for j in range(n):
+            if i != j and (directed or i < j) and rng.random() < density:
+                g.add_edge(i, j, w=int(rng.integers(1, top + 1)))
+    return g
