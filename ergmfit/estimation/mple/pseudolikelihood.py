@@ -521,12 +521,13 @@ class MPLE(Estimator):
         # the free, observed dyads only (statnet, too, ignores dyad-dependent
         # constraints -- bd, degrees, edges -- in the MPLE)
         design = None
-        if dvars is None and self.sample_size is None and bm.n_vars > self.max_dyads \
-                and _dyad_independent(model):
-            # too many dyads to visit: exact by attribute cells where the terms allow it
+        n_design = bm.n_vars if dvars is None else len(dvars)
+        if self.sample_size is None and n_design > self.max_dyads and _dyad_independent(model):
+            # too many dyads to visit: exact by attribute cells where the terms and the
+            # space allow it (every dyad, or every dyad between the modes)
             from .cells import cell_design
             cells = cell_design(model)
-            design = None if cells is None else Design(*cells)
+            design = None if cells is None else Design(*cells, vars=dvars)
         if design is None:
             design = self._design(bm, rng, dvars)
         if not model_parameterisation(model).fixed_by_columns:

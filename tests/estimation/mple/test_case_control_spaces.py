@@ -142,3 +142,36 @@ def test_two_mode_case_control_godambe_resamples_between_the_modes():
     god = m.fit("mple", cov="godambe", n_sim=100, sample_size=300, random_state=1)
     assert god.info["design"]["sampled"]
     assert god.bse[0] == pytest.approx(naive.bse[0], rel=0.25)
+
+
+# -- the exact path of dyad-independent attribute models: cells between the modes ----------
+@pytest.mark.parametrize("formula", ["edges + b1factor('a')", "edges + b2factor('a') + b1cov('x')",
+                                     "edges + nodematch('a')", "edges + nodefactor('a')"])
+def test_two_mode_cell_design_gives_the_dyad_by_dyad_mple(formula):
+    # above max_dyads a two-mode dyad-independent attribute model is counted by cells that
+    # join a class of mode 1 to one of mode 2 (before: dyad by dyad, or a case-control
+    # sample, whatever its size: cell_layout refused two-mode networks)
+    from ergmfit.estimation.mple.cells import cell_design
+    g, n1 = _two_mode()
+    for i in range(g.number_of_nodes()):
+        g.nodes[i]["x"] = float(i % 7)
+    m = ef.ERGM(g, formula)
+    X, n, s, n_vars, n_on = cell_design(m)
+    assert n_vars == n.sum() == n1 * (g.number_of_nodes() - n1)
+    assert n_on == s.sum() == g.number_of_edges()
+    full = m.fit("mple")
+    cells = m.fit("mple", max_dyads=1000)
+    assert not cells.info["design"]["sampled"] and cells.info["design"]["n_vars"] == n_vars
+    np.testing.assert_allclose(cells.params, full.params, rtol=0, atol=1e-9)
+    np.testing.assert_allclose(cells.bse, full.bse, rtol=1e-9)
+    assert cells.loglik == pytest.approx(full.loglik, rel=1e-12)
+
+
+def test_two_mode_cells_refuse_a_restricted_space():
+    from ergmfit.estimation.mple.cells import cell_layout
+    g, n1 = _two_mode(6, 8, seed=2)
+    assert cell_layout(ef.ERGM(g, "edges + b1factor('a')")) is not None
+    assert cell_layout(ef.ERGM(g, "edges + b1factor('a')", missing=[(0, 6)])) is None
+    assert cell_layout(ef.ERGM(g, "edges + b1factor('a')",
+                               constraints=("~ fixallbut(fr)", {"fr": [(0, 6), (1, 7)]}))) is None
+    assert cell_layout(ef.ERGM(g, "edges + gwb1degree(0.5, fixed=True)")) is None
