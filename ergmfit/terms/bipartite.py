@@ -251,14 +251,16 @@ def _bfactor(net, mode, attr, base, levels):
 _BFACTOR = [Param("attr"), Param("base", 1), Param("levels", -1)]
 
 
-@register("b1factor", kinds=UNDIRECTED, params=_BFACTOR, family=FAMILY)
+@register("b1factor", kinds=UNDIRECTED, params=_BFACTOR, family=FAMILY,
+          cell_attrs="attr")
 def b1factor(net, attr, base=1, levels=-1):
     """Factor effect of a mode-1 attribute: per kept level ℓ, the ties of mode-1 nodes of
     level ℓ (labels ``b1factor.<attr>.<level>``; first level dropped by default)."""
     return _bfactor(net, 1, attr, base, levels)
 
 
-@register("b2factor", kinds=UNDIRECTED, params=_BFACTOR, family=FAMILY)
+@register("b2factor", kinds=UNDIRECTED, params=_BFACTOR, family=FAMILY,
+          cell_attrs="attr")
 def b2factor(net, attr, base=1, levels=-1):
     """Factor effect of a mode-2 attribute (labels ``b2factor.<attr>.<level>``)."""
     return _bfactor(net, 2, attr, base, levels)
@@ -281,13 +283,15 @@ def _bcov(net, mode, attr):
     return covariate_columns(term, attr, one)
 
 
-@register("b1cov", kinds=UNDIRECTED, params=[Param("attr")], family=FAMILY)
+@register("b1cov", kinds=UNDIRECTED, params=[Param("attr")], family=FAMILY,
+          cell_attrs="attr")
 def b1cov(net, attr):
     """Main effect of a numeric mode-1 attribute: Σ_{ties (u, v)} x_u (label ``b1cov.<attr>``)."""
     return _bcov(net, 1, attr)
 
 
-@register("b2cov", kinds=UNDIRECTED, params=[Param("attr")], family=FAMILY)
+@register("b2cov", kinds=UNDIRECTED, params=[Param("attr")], family=FAMILY,
+          cell_attrs="attr")
 def b2cov(net, attr):
     """Main effect of a numeric mode-2 attribute: Σ_{ties (u, v)} x_v (label ``b2cov.<attr>``)."""
     return _bcov(net, 2, attr)

@@ -56,7 +56,8 @@ def _formula(term, value, what="formula"):
 def wrapped_offsets(name, term, terms):
     """``offset()`` inside the formula of an operator whose statistics are its inner
     terms' statistics one for one (``B``, ``F``, ``S``, ``Symmetrize``, ``Label``,
-    ``Passthrough``, ``NodematchFilter``): the operator's coefficient is an offset where the
+    ``Passthrough``, ``NodematchFilter``; tergm's ``Form``, ``Persist``, ``Diss``, ``Cross``,
+    ``Change``: :mod:`.temporal`): the operator's coefficient is an offset where the
     inner term's is, as statnet's operators built on ``wrap.ergm_model`` (which "wraps
     offset indicators" of the submodel) propagate it (statnet/ergm issue 320:
     ``Passthrough(~edges + offset(triangle))`` gives ``offset(Passthrough~triangle)``).
@@ -80,6 +81,8 @@ def build_formula(net, farg, offsets="warn"):
     ``offset_flag`` (True, or its ``which`` text); an operator that does not propagate it
     (``offsets="warn"``) warns (see .offsets.propagate_offsets); one that does
     (``offsets="keep"``: :func:`wrapped_offsets`, ``Sum()``) reads the flags."""
+    if offsets not in ("warn", "keep"):
+        raise ValueError(f"offsets must be 'warn' or 'keep', got {offsets!r}")
     text, offs = split_offsets(farg.text)
     calls = parse_formula(text) if offs else farg.terms
     calls, flags = expand_for(net, calls, offset_flags(calls, offs))
@@ -92,7 +95,8 @@ def build_formula(net, farg, offsets="warn"):
              "propagated by this operator: its coefficient is estimated; to fix it, write "
              "offset() around the operator (offset(Op(~term, ...)), offset(Op(...), which)) "
              "or use an operator that propagates it (B, F, S, Symmetrize, Label, "
-             "Passthrough, NodematchFilter, Sum of one formula)")
+             "Passthrough, NodematchFilter, Sum of one formula, Form, Persist, Diss, Cross, "
+             "Change)")
     for t, flag in zip(terms, flags):
         t.offset_flag = flag
     return terms

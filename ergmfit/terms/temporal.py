@@ -33,8 +33,7 @@ import numpy as np
 from ..exceptions import TermError
 from ._coreterms import TEMPORAL_MODES, TemporalKernel
 from .curvemap import keep_curvature
-from .offsets import propagate_offsets
-from .operators import _formula, build_formula
+from .operators import _formula, build_formula, wrapped_offsets
 from .registry import BOTH, Param, Term, register
 
 FAMILY = "temporal"
@@ -75,7 +74,7 @@ def temporal_term(net, operator, formula):
     prev = previous_ties(net, operator)
     inner_net = copy.copy(net)          # the inner terms see one network, not a series
     inner_net.inside_temporal = operator
-    terms = build_formula(inner_net, f, offsets="propagate")
+    terms = build_formula(inner_net, f, "keep")
     if not terms:
         raise TermError(f"term {operator}(): its formula has no terms")
     mode, sign = TEMPORAL_MODES[operator]
@@ -102,8 +101,9 @@ def temporal_term(net, operator, formula):
     term = keep_curvature(operator, term, terms,
                           lambda labs: [f"{operator}~{lab}" for lab in labs])
     # offset() inside the operator is an offset of the operator's statistic (tergm's
-    # Persist(~offset(edges)) is labelled offset(Persist~edges))
-    return propagate_offsets(operator, term, terms, np.eye(len(labels)), 1)
+    # Persist(~offset(edges)) is labelled offset(Persist~edges)): its statistics are the
+    # inner ones one for one, as B()'s, Label()'s, Passthrough()'s
+    return wrapped_offsets(operator, term, terms)
 
 
 def _register(operator):

@@ -48,3 +48,53 @@ def test_offset_inside_n_is_refused_as_ergm_multi_does():
         ef.ERGM(nets, "N(~edges + offset(triangle))")
     m = ef.ERGM(nets, "N(~edges) + offset(N(~triangle))")
     assert m.labels == ["N(1)~edges", "offset(N(1)~triangle)"]
+
+
+# -- tergm's temporal operators: the same propagation (wrapped_offsets) ------------------
+def _series(directed, n=14, seed=0):
+    import networkx as nx
+    rng = np.random.default_rng(seed)
+    waves = []
+    for _ in range(3):
+        g = nx.DiGraph() if directed else nx.Graph()
+        g.add_nodes_from(range(n))
+        g.add_edges_from((i, j) for i in range(n) for j in range(n)
+                         if i != j and (directed or i < j) and rng.random() < 0.2)
+        waves.append(g)
+    return ef.NetSeries(waves)
+
+
+TEMPORAL = [("Form", True, "mutual"), ("Persist", True, "mutual"), ("Diss", False, "triangle"),
+            ("Cross", True, "mutual"), ("Change", False, "triangle")]
+
+
+@pytest.mark.parametrize("op, directed, inner", TEMPORAL, ids=[c[0] for c in TEMPORAL])
+def test_offset_inside_a_temporal_operator_is_fixed(op, directed, inner):
+    # tergm: Persist(~offset(edges)) is offset(Persist~edges); the same model as offset()
+    # around the operator, in labels, statistics and the conditional MPLE
+    s = _series(directed)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        m = ef.ERGM(s, f"{op}(~edges + offset({inner}))")
+    assert m.labels == [f"{op}~edges", f"offset({op}~{inner})"]
+    assert m.offset.tolist() == [False, True]
+    ref = ef.ERGM(s, f"{op}(~edges) + offset({op}(~{inner}))")
+    assert np.allclose(m.statistics_vector(), ref.statistics_vector())
+    fit = m.fit("cmple", offset_coef=[0.3])
+    want = ref.fit("cmple", offset_coef=[0.3])
+    assert fit.params[1] == 0.3
+    assert np.allclose(fit.params, want.params, atol=1e-10)
+
+
+def test_offset_of_a_curved_term_inside_a_temporal_operator():
+    # offset(gwesp(fixed=FALSE)) fixes both parameters; offset(..., 2) the decay only
+    s = _series(False)
+    m = ef.ERGM(s, "Form(~edges + offset(gwesp(0.5, fixed=FALSE)))")
+    assert m.labels == ["Form~edges", "offset(Form~gwesp)", "offset(Form~gwesp.decay)"]
+    assert m.offset.tolist() == [False, True, True]
+    m = ef.ERGM(s, "Form(~edges + offset(gwesp(0.5, fixed=FALSE), 2))")
+    assert m.labels == ["Form~edges", "Form~gwesp", "offset(Form~gwesp.decay)"]
+    assert m.offset.tolist() == [False, False, True]
+    m = ef.ERGM(s, "Persist(~edges + offset(gwesp(0.5, fixed=TRUE)))")
+    assert m.labels == ["Persist~edges", "offset(Persist~gwesp.fixed.0.5)"]
+    assert m.offset.tolist() == [False, True]

@@ -59,7 +59,11 @@ class _Surrogate:
             return
         from .adjustment import adjusted_design, adjustment
         from ..mple.pseudolikelihood import pseudo_design
-        design = pseudo_design(model.compiled(), random_state=rng)
+        from ...sampling.space import sample_space_of
+        # over the space's dyads (a two-mode network's between the modes, the free ones
+        # under constraints), not every node pair
+        design = pseudo_design(model.compiled(), random_state=rng,
+                               vars_=sample_space_of(model).design_vars())
         adj = adjustment(model, design, None, rng, verbose)
         self.XW, self.c = adjusted_design(design, adj)
         self.s = np.ascontiguousarray(design.s, dtype=float)

@@ -1,7 +1,10 @@
 """What a constrained, partly observed or offset model changes in the MPLE.
 
 * :func:`compressed_rows` -- the design rows of the free, observed dyads
-  only (:meth:`~ergmfit.sampling.space.SampleSpace.design_vars`);
+  only (:meth:`~ergmfit.sampling.space.SampleSpace.design_vars`), optionally weighted;
+* :func:`case_control_vars` -- a case-control sample of such variables: every one
+  equal to 1 (nonzero) and a uniform sample of the others, weighted to stand for
+  all of them (the binary and the count MPLE draw it alike);
 * :func:`offset_design` -- offset terms (fixed coefficients) leave the
   columns for a fixed part of each row's linear predictor; dyads an
   infinite offset decides leave the design;
@@ -29,19 +32,62 @@ def conditional_model(model):
     return cond
 
 
-def compressed_rows(bm, vars_):
+def compressed_rows(bm, vars_, weights=None):
     """(X, n, s, n_vars, n_on): the distinct change-statistic rows of the
     variables ``vars_`` only (the free, observed dyads of a constrained or
-    partly observed network), their counts and tie counts."""
+    partly observed network), their counts and tie counts; with ``weights``
+    (one per variable: a case-control sample) the counts are sums of weights."""
     from ...sampling._constrained import change_rows
     X, y = change_rows(bm, vars_)
     if len(X) == 0:
         raise DegenerateModelError("no dyad is free and observed: there is nothing to fit")
     Xu, inv = np.unique(X, axis=0, return_inverse=True)
     inv = inv.reshape(-1)
-    n = np.bincount(inv, minlength=len(Xu)).astype(float)
-    s = np.bincount(inv, weights=y.astype(float), minlength=len(Xu))
+    w = np.ones(len(inv)) if weights is None else np.asarray(weights, dtype=float)
+    n = np.bincount(inv, weights=w, minlength=len(Xu))
+    s = np.bincount(inv, weights=w * y.astype(float), minlength=len(Xu))
     return Xu, n, s, len(vars_), int(y.sum())
+
+
+def case_control_vars(nonzero, n_free, free, size, rng):
+    """A case-control sample of the variables of a sample space: every nonzero variable
+    (weight 1) and ``size`` distinct zero variables drawn uniformly without replacement
+    (weight #zeros / size), as int64 / float64 arrays.
+
+    Parameters
+    ----------
+    nonzero : int array
+        The nonzero variables (ties), sorted; all of them in the space.
+    n_free : int
+        Number of variables of the space.
+    free : sorted int array or None
+        The space's variables (None: 0 .. n_free - 1).
+    size : int
+        Zero variables to draw (at most their number).
+    rng : numpy Generator
+
+    Examples
+    --------
+    >>> v, w = case_control_vars(np.array([3]), 4, np.array([1, 3, 5, 7]), 2,
+    ...                          np.random.default_rng(0))
+    >>> int(v[0]), set(v[1:].tolist()) <= {1, 5, 7}, w.tolist()   # the tie, 2 of the 3 zeros
+    (3, True, [1.0, 1.5, 1.5])
+    """
+    nonzero = np.asarray(nonzero, dtype=np.int64)
+    n_zero = int(n_free) - len(nonzero)
+    size = int(min(size, n_zero))
+    picked = np.zeros(0, dtype=np.int64)
+    while len(picked) < size:
+        draw = rng.integers(0, int(n_free), size=2 * (size - len(picked)) + 64)
+        if free is not None:
+            draw = free[draw]
+        draw = draw[~np.isin(draw, nonzero, assume_unique=False)]
+        both = np.concatenate([picked, draw])
+        _, first = np.unique(both, return_index=True)
+        picked = both[np.sort(first)][:size]          # distinct, in the order drawn
+    variables = np.concatenate([nonzero, picked])
+    weights = np.concatenate([np.ones(len(nonzero)), np.full(size, n_zero / max(size, 1))])
+    return variables, weights
 
 
 def offset_design(model, design, labels):

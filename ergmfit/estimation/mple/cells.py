@@ -24,10 +24,11 @@ design's score equation (:class:`~ergmfit.estimation.mple.pseudolikelihood.MPLE`
 with ``target_stats``), and a cell whose target is 0 is a face of the hull
 (:mod:`.boundary`: its coefficient is -Inf).
 
-Only the whole sample space of a one-mode network (no constraints, no
-missing dyads) is counted this way; anything else -- or a term that declares no cell
-attributes, or more than ``max_cells`` cells -- returns None and the caller builds the
-design dyad by dyad.
+Only the whole sample space is counted this way: every dyad of a one-mode network, or
+every dyad between the modes of a two-mode one (its node classes then split by mode, and
+its cells join a class of the first mode to one of the second); anything else --
+constraints, missing dyads, a term that declares no cell attributes, more than
+``max_cells`` cells -- returns None and the caller builds the design dyad by dyad.
 
 Examples
 --------
@@ -128,26 +129,54 @@ class CellLayout:
         return np.searchsorted(self.a * self.K + self.b, ca * self.K + cb)
 
 
-def cell_layout(model, max_cells=MAX_CELLS):
-    """The :class:`CellLayout` of ``model``, or None when it is not a cell model (a
-    term without cell attributes, a constrained or bipartite space, missing dyads,
-    curved terms, more than ``max_cells`` cells)."""
-    from ...sampling.space import dyad_vars
+def _whole_space(model):
+    """"one-mode" when ``model``'s sample space is every dyad of a one-mode network,
+    "two-mode" when it is every dyad between the modes of an undirected two-mode network
+    (no constraint, no missing dyad), else None."""
     net = model.network
     space = getattr(model, "sample_space", None)
+    if space is None or net.n < 2:
+        return None
+    dvars = space.design_vars()
+    if dvars is None:
+        return "one-mode" if space.moves_one_dyad and not net.is_bipartite else None
+    if not net.is_bipartite or net.directed or not space.dyad_independent:
+        return None
+    # the design dyads are a subset of those between the modes: all of them?
+    n1 = int(net.bipartite)
+    return "two-mode" if len(dvars) == n1 * (net.n - n1) else None
+
+
+def cell_layout(model, max_cells=MAX_CELLS):
+    """The :class:`CellLayout` of ``model``, or None when it is not a cell model (a
+    term without cell attributes, a constrained space, missing dyads, curved terms,
+    more than ``max_cells`` cells)."""
+    from ...sampling.space import dyad_vars
+    net = model.network
     # every dyad free and observed (no constraint, no missing dyad), η affine in θ
-    if (space is None or not space.moves_one_dyad or space.design_vars() is not None
-            or net.is_bipartite or not model_parameterisation(model).affine or net.n < 2):
+    whole = _whole_space(model)
+    if whole is None or not model_parameterisation(model).affine:
         return None
     names = _attributes(model)
     if names is None:
         return None
     cls, K = node_classes(net, names)
+    if whole == "two-mode":
+        # classes within a mode; cells only between the modes
+        mode = (np.arange(net.n) >= int(net.bipartite)).astype(np.int64)
+        _, cls = np.unique(cls * 2 + mode, return_inverse=True)
+        cls = cls.reshape(-1).astype(np.int64)
+        K = int(cls.max()) + 1
+        class_mode = np.zeros(K, dtype=np.int64)
+        class_mode[cls] = mode
     size = np.bincount(cls, minlength=K).astype(np.int64)
     a, b = (np.meshgrid(np.arange(K), np.arange(K), indexing="ij"))
     a, b = a.ravel(), b.ravel()
     if not net.directed:
         keep = a <= b
+        a, b = a[keep], b[keep]
+    if whole == "two-mode":
+        keep = class_mode[a] != class_mode[b]
         a, b = a[keep], b[keep]
     same = a == b
     count = np.where(same, size[a] * (size[a] - 1), size[a] * size[b])

@@ -84,6 +84,7 @@ from scipy.special import logsumexp
 from ...exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
 from ...terms.offsets import BIG
 from ...utils.validation import check_random_state
+from ..common.restricted import case_control_vars
 from ._mple import count_design, nonzero_variables
 from .bootstrap import bootstrap_covariance, refit_params
 from .separation import _names, _separation_direction, _term_map, separation_error, \
@@ -418,22 +419,10 @@ def zero_groups(model):
 
 def case_control(cm, size, rng):
     """Every nonzero variable (weight 1) and ``size`` distinct zero variables drawn
-    uniformly (weight #zeros / size), as int64 / float64 arrays."""
-    nonzero = np.sort(nonzero_variables(cm))
-    free = cm.free_variables()          # the sample space's variables (None: all)
-    n_zero = int(cm.n_free_vars()) - len(nonzero)
-    picked = np.zeros(0, dtype=np.int64)
-    while len(picked) < size:
-        draw = rng.integers(0, int(cm.n_free_vars()), size=2 * (size - len(picked)) + 64)
-        if free is not None:
-            draw = free[draw]
-        draw = draw[~np.isin(draw, nonzero, assume_unique=False)]
-        both = np.concatenate([picked, draw])
-        _, first = np.unique(both, return_index=True)
-        picked = both[np.sort(first)][:size]          # distinct, in the order drawn
-    variables = np.concatenate([nonzero, picked])
-    weights = np.concatenate([np.ones(len(nonzero)), np.full(size, n_zero / size)])
-    return variables, weights
+    uniformly from the sample space's (weight #zeros / size), as int64 / float64 arrays
+    (:func:`~ergmfit.estimation.common.restricted.case_control_vars`)."""
+    return case_control_vars(np.sort(nonzero_variables(cm)), int(cm.n_free_vars()),
+                             cm.free_variables(), size, rng)
 
 
 def sample_setting(cm, sample_size, max_dyads):

@@ -105,7 +105,8 @@ from .bootstrap import bootstrap_covariance, refit_params
 from .count import fit_count_mple
 from .separation import (_names, _separation_direction, _term_map, separation_error,
                          separation_message)
-from ..common.restricted import compressed_rows, offset_design, target_design, target_network
+from ..common.restricted import (case_control_vars, compressed_rows, offset_design,
+                                 target_design, target_network)
 
 __all__ = ["MPLE", "fit_pseudolikelihood", "pseudo_design", "Design", "LogitFit",
            "DEFAULT_MAX_DYADS"]
@@ -140,6 +141,7 @@ class Design:
     offset: np.ndarray = None  # fixed part of each row's linear predictor (offset terms)
     target: np.ndarray = None  # X's replaced by these (target statistics), or None
     forced: np.ndarray = None  # statistics of the variables an infinite offset sets to 1
+    vars: np.ndarray = None    # the variables it ranges over (a sample space's; None: all)
 
     @property
     def n_rows(self) -> int:
@@ -182,7 +184,8 @@ def _sample_setting(n_vars, n_on, sample_size, max_vars):
     return sample_size
 
 
-def pseudo_design(bm, sample_size=None, max_vars=DEFAULT_MAX_DYADS, random_state=None) -> Design:
+def pseudo_design(bm, sample_size=None, max_vars=DEFAULT_MAX_DYADS, random_state=None,
+                  vars_=None) -> Design:
     """The pseudo-likelihood design of a compiled model at its current state.
 
     Parameters
@@ -196,7 +199,25 @@ def pseudo_design(bm, sample_size=None, max_vars=DEFAULT_MAX_DYADS, random_state
     random_state : int, Generator or None
         Used only when sampling. None: a fixed sample (seed 0), so that a pseudo-likelihood
         fit without one -- e.g. another estimator's start -- gives the same result every run.
+    vars_ : sorted int array, optional
+        The variables of the design (a sample space's free, observed dyads:
+        :meth:`~ergmfit.sampling.space.SampleSpace.design_vars`, e.g. the dyads between
+        the modes of a two-mode network); None: every variable.  A case-control
+        sample then draws its zeros from these only.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> import ergmfit as ef
+    >>> g = nx.Graph(); g.add_nodes_from(range(3), bipartite=0)
+    >>> g.add_nodes_from(range(3, 8), bipartite=1); g.add_edges_from([(0, 3), (1, 4)])
+    >>> m = ef.ERGM(g, "edges")
+    >>> d = pseudo_design(m.compiled(), vars_=m.sample_space.design_vars())
+    >>> d.n_vars, d.n_on, d.n.tolist()              # the 15 dyads between the modes
+    (15, 2, [15.0])
     """
+    if vars_ is not None:
+        return _space_design(bm, vars_, sample_size, max_vars, random_state)
     n_vars, n_on = int(bm.n_vars), count_on(bm)
     size = _sample_setting(n_vars, n_on, sample_size, max_vars)
     if size < 0:
@@ -205,6 +226,21 @@ def pseudo_design(bm, sample_size=None, max_vars=DEFAULT_MAX_DYADS, random_state
         d = build_design(bm, size, seed_words(0 if random_state is None else random_state))
     return Design(d["X"], d["n"], d["s"], d["n_vars"], d["n_on"], d["sampled"], d["n_sampled"],
                   sample_size)
+
+
+def _space_design(bm, vars_, sample_size, max_vars, random_state):
+    """:func:`pseudo_design` over the variables ``vars_`` (sorted): every one of them, or
+    (sample_size, or more than max_vars of them) every tie among them and a uniform
+    sample of their non-ties, weighted #non-ties / sample size."""
+    vars_ = np.asarray(vars_, dtype=np.int64)
+    ones = np.intersect1d(np.asarray(bm.on_vars(), dtype=np.int64), vars_, assume_unique=True)
+    size = _sample_setting(len(vars_), len(ones), sample_size, max_vars)
+    if size < 0:
+        return replace(restricted_design(bm, vars_), sample_size=sample_size)
+    rng = check_random_state(0 if random_state is None else random_state)
+    picked, weights = case_control_vars(ones, len(vars_), vars_, size, rng)
+    X, n, s, _, n_on = compressed_rows(bm, picked, weights)
+    return Design(X, n, s, len(vars_), n_on, True, size, sample_size, vars=vars_)
 
 
 # ---------------------------------------------------------------------------
@@ -449,10 +485,10 @@ class MPLE(Estimator):
             self.cov = "naive"
 
     # -- helpers -----------------------------------------------------------
-    def _design(self, bm, rng):
+    def _design(self, bm, rng, vars_=None):
         # without a random_state the case-control sample is pseudo_design's fixed one
         return pseudo_design(bm, self.sample_size, self.max_dyads,
-                             None if self.random_state is None else rng)
+                             None if self.random_state is None else rng, vars_)
 
     def fit(self, model) -> ERGMResults:
         """Fit ``model`` (an :class:`~ergmfit.ERGM`, or anything with
@@ -485,14 +521,15 @@ class MPLE(Estimator):
         # the free, observed dyads only (statnet, too, ignores dyad-dependent
         # constraints -- bd, degrees, edges -- in the MPLE)
         design = None
-        if dvars is None and self.sample_size is None and bm.n_vars > self.max_dyads \
-                and _dyad_independent(model):
-            # too many dyads to visit: exact by attribute cells where the terms allow it
+        n_design = bm.n_vars if dvars is None else len(dvars)
+        if self.sample_size is None and n_design > self.max_dyads and _dyad_independent(model):
+            # too many dyads to visit: exact by attribute cells where the terms and the
+            # space allow it (every dyad, or every dyad between the modes)
             from .cells import cell_design
             cells = cell_design(model)
-            design = None if cells is None else Design(*cells)
+            design = None if cells is None else Design(*cells, vars=dvars)
         if design is None:
-            design = self._design(bm, rng) if dvars is None else restricted_design(bm, dvars)
+            design = self._design(bm, rng, dvars)
         if not model_parameterisation(model).fixed_by_columns:
             design, restore = _curved_offset_design(model.parameterisation, design), None
         else:
@@ -671,7 +708,8 @@ def curved_init(init, labels):
 def restricted_design(bm, vars_) -> Design:
     """The design of the variables ``vars_`` only (the free, observed dyads of
     a constrained or partly observed network), rows compressed."""
-    return Design(*compressed_rows(bm, vars_))
+    vars_ = np.asarray(vars_, dtype=np.int64)
+    return Design(*compressed_rows(bm, vars_), vars=vars_)
 
 
 def _design_info(design: Design) -> dict:
@@ -680,7 +718,11 @@ def _design_info(design: Design) -> dict:
 
 
 def _sim_design(bm, design: Design, est: MPLE, rng) -> Design:
-    """The design of a simulated state, built as the observed one was."""
+    """The design of a simulated state, built as the observed one was (over the same
+    variables: a sample space's design dyads stay its design dyads)."""
+    if design.vars is not None:
+        return pseudo_design(bm, design.n_sampled if design.sampled else None,
+                             math.inf, rng, design.vars)
     if design.sampled:
         d = build_design(bm, design.n_sampled, seed_words(rng))
         return Design(d["X"], d["n"], d["s"], d["n_vars"], d["n_on"], True, d["n_sampled"])

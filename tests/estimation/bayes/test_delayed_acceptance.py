@@ -249,3 +249,14 @@ def test_auxiliary_start_follows_the_proposal():
     assert kept.info["aux_start"] == "observed" and kept.info["gamma"] == 0.0
     with pytest.raises(ef.exceptions.SettingsError, match="aux_start='chain'"):
         m.fit(method="bayes", random_state=1, main_iters=5, gamma=0.5, aux_start="chain")
+
+
+def test_the_delayed_acceptance_surrogate_ranges_over_the_dyads_between_the_modes():
+    # the first stage's pseudo-likelihood is over the sample space's dyads: on a two-mode
+    # network the n1 x n2 dyads between the modes (before: every node pair, 36 x 35 / 2)
+    from ergmfit.estimation.bayes.state import _Surrogate
+    from support.change_stats import two_mode_graph
+    g, n1 = two_mode_graph(3, 12, 24, p=0.15)
+    sur = _Surrogate(ef.ERGM(g, "edges"), np.random.default_rng(1))
+    assert sur.n.sum() == n1 * (g.number_of_nodes() - n1) == 288
+    assert sur.s.sum() == g.number_of_edges()
