@@ -138,6 +138,18 @@ def boolean(name, value):
     raise SettingsError(f"setting {name!r} must be True or False, got {value!r}")
 
 
+def optional_boolean(name, value):
+    """A check for a True/False setting whose default None means "decided elsewhere" (a
+    progress bar shown as ``verbose`` says, say)."""
+    if value is None:
+        return None
+    try:
+        return boolean(name, value)
+    except SettingsError:
+        raise SettingsError(f"setting {name!r} must be True, False or None, "
+                            f"got {value!r}") from None
+
+
 def _range_text(lo, hi, lo_open=False, hi_open=False):
     if lo is not None and hi is not None:
         return f"in {'(' if lo_open else '['}{lo}, {hi}{')' if hi_open else ']'}"

@@ -50,7 +50,7 @@ from ...terms.parameterisation import model_parameterisation
 from ...utils.validation import check_random_state, seed_words
 from ._bayes import exchange_block
 from .state import BayesState, _GaussStage, _Imputer, _read_checkpoint, _Surrogate
-from ..base import Estimator, Setting, boolean, choice, integer, number
+from ..base import Estimator, Setting, boolean, choice, integer, number, optional_boolean
 
 __all__ = ["Bayes", "NormalPrior", "make_prior", "start_centre", "start_population"]
 
@@ -300,7 +300,7 @@ class Bayes(Estimator):
         Setting("checkpoint", None, None, "Save the state to this .npz file (and on Ctrl-C)."),
         Setting("checkpoint_every", 60.0, number(0.0), "Seconds between checkpoints."),
         Setting("resume", None, None, "Continue from this checkpoint file."),
-        Setting("progress", None, boolean, "Progress bar (default: as verbose)."),
+        Setting("progress", None, optional_boolean, "Progress bar (default: as verbose)."),
         Setting("aux_start", "auto", choice("auto", "observed", "last", "chain"),
                 "Start of each auxiliary chain: 'observed' (Bergm), 'last' (the last "
                 "auxiliary network of any chain), 'chain' (each chain's own last "

@@ -347,9 +347,21 @@ _polish = auto_or(boolean, "True, False")
 
 
 def _init(name, value):
-    if isinstance(value, str) and value not in ("S", "cd", "mple"):
-        raise SettingsError(f"setting 'init' must be 'S', 'cd', 'mple' or parameter values, "
-                            f"got {value!r}")
+    if isinstance(value, str):
+        if value not in ("S", "cd", "mple"):
+            raise SettingsError(f"setting 'init' must be 'S', 'cd', 'mple' or parameter values, "
+                                f"got {value!r}")
+        return value
+    # parameter values: a sequence or {label: value} of finite numbers (their number and
+    # labels are checked against the model's when the fit starts)
+    values = list(value.values()) if isinstance(value, dict) else value
+    try:
+        arr = np.asarray(values, dtype=float)
+    except (TypeError, ValueError, OverflowError):
+        arr = None
+    if arr is None or arr.ndim > 1 or arr.size == 0 or not np.all(np.isfinite(arr)):
+        raise SettingsError(f"setting 'init' must be 'S', 'cd', 'mple' or parameter values "
+                            f"(finite numbers, a sequence or a dict by label), got {value!r}")
     return value
 
 
