@@ -128,8 +128,14 @@ def offset_design(model, design, labels):
     forced = np.zeros(len(design.n), bool)
     if inf.any():
         forced[decided] = sign > 0
+    n_vars, n_on = design.n_vars, design.n_on
+    if decided.any():
+        # the decided dyads leave the count: ties (weight 1) exactly, a case-control
+        # sample's non-ties by their weights (an estimate, to the nearest dyad)
+        n_vars -= _dyad_count(design.n[decided], exact=not design.sampled)
+        n_on -= _dyad_count(design.s[decided], exact=True)
     d = replace(design, X=design.X[keep][:, ~mask], n=design.n[keep], s=design.s[keep],
-                n_vars=int(design.n[keep].sum()), n_on=int(design.s[keep].sum()),
+                n_vars=n_vars, n_on=n_on,
                 offset=fixed_eta[keep], forced=design.n[forced] @ design.X[forced][:, ~mask])
 
     def restore(lf, cov):
@@ -142,6 +148,18 @@ def offset_design(model, design, labels):
         lf.params = params
         return lf, full, list(labels)
     return d, free_labels, (None if view else restore)
+
+
+def _dyad_count(weights, exact):
+    """The number of dyads that design rows of ``weights`` stand for, as an int: their sum
+    rounded (a float sum of case-control weights is not an integer: 999.9999... for
+    1000 dyads, which ``int`` made 999).  ``exact``: the weights are whole counts (every
+    dyad visited, or a sample's ties), and a sum off an integer is refused."""
+    total = float(np.sum(weights))
+    count = int(round(total))
+    if exact and abs(total - count) > 1e-6 * max(1.0, total):
+        raise RuntimeError(f"design rows that count dyads sum to {total!r}, not an integer")
+    return count
 
 
 def target_design(model, design, target, restore):

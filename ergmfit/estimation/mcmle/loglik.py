@@ -97,12 +97,10 @@ def pair_independent_loglik(model, theta):
 
 def _offsets_only_loglik(sub):
     """Log-likelihood of a dyad-independent model whose coefficients are all offsets."""
-    from ..mple.pseudolikelihood import MPLE, restricted_design
+    from ..mple.pseudolikelihood import MPLE
     from ..common.restricted import offset_design
-    bm = sub.compiled()
-    dvars = sub.sample_space.design_vars()
-    design = (MPLE()._design(bm, check_random_state(0)) if dvars is None
-              else restricted_design(bm, dvars))
+    # the MPLE's design over the space's free, observed dyads
+    design = MPLE()._design(sub.compiled(), check_random_state(0), sub.sample_space.design_vars())
     design, _, _ = offset_design(sub, design, list(sub.labels))
     return design.loglik(np.zeros(0))
 

@@ -341,21 +341,16 @@ def independent_design(model):
     statistics minus those of the empty network; None when it would need a
     case-control sample (too many dyads and no cell structure)."""
     from .cells import cell_design
-    from .pseudolikelihood import DEFAULT_MAX_DYADS, Design, pseudo_design, restricted_design
+    from .pseudolikelihood import DEFAULT_MAX_DYADS, Design, pseudo_design
     target = target_of(model)
     cells = cell_design(model)
     design = None if cells is None else Design(*cells)
     if design is None:
-        if model.network.n_dyads * len(model.labels) > MAX_DESIGN_ENTRIES:
+        if (model.network.n_dyads * len(model.labels) > MAX_DESIGN_ENTRIES
+                or model.network.n_dyads > DEFAULT_MAX_DYADS):
             return None         # (the estimator's own checks and messages apply)
-        space = model.sample_space
-        dvars = space.design_vars()
-        if dvars is None:
-            if model.network.n_dyads > DEFAULT_MAX_DYADS:
-                return None
-            design = pseudo_design(model.compiled())
-        else:
-            design = restricted_design(model.compiled(), dvars)
+        # every free, observed dyad (no case-control sample below DEFAULT_MAX_DYADS)
+        design = pseudo_design(model.compiled(), vars_=model.sample_space.design_vars())
     t = target.statistics_over_empty(lambda: model.statistics_vector(np.zeros((0, 2))),
                                      lambda: design.s @ design.X)
     return design, t
@@ -451,13 +446,12 @@ def _unmoved(model, cols):
     made infinite."""
     if model.network.n_dyads > MAX_MOVE_CHECK_DYADS:
         return []
-    from .pseudolikelihood import pseudo_design, restricted_design
+    from .pseudolikelihood import pseudo_design
     starts = np.cumsum([0] + [len(t.labels) for t in model.terms])
     terms = sorted({int(np.searchsorted(starts, k, side="right")) - 1 for k in cols})
     sub = model.submodel(terms)
-    dvars = model.sample_space.design_vars()
-    design = pseudo_design(sub.compiled()) if dvars is None else \
-        restricted_design(sub.compiled(), dvars)
+    # every free, observed dyad (at most MAX_MOVE_CHECK_DYADS: never a case-control sample)
+    design = pseudo_design(sub.compiled(), vars_=model.sample_space.design_vars())
     sub_cols = np.concatenate([np.arange(starts[j], starts[j + 1]) for j in terms])
     moved = np.abs(design.X).max(axis=0) > 0 if len(design.X) else np.zeros(len(sub_cols), bool)
     return [k for k in cols if not moved[int(np.flatnonzero(sub_cols == k)[0])]]

@@ -86,16 +86,14 @@ def observed_design(model, bm, unit="dyad"):
     models, offsets, target statistics, degree constraints, MRF specs)."""
     if not _applies(model):
         return None
-    from .pseudolikelihood import (DEFAULT_MAX_DYADS, _check_variation, _term_map, pseudo_design,
-                       restricted_design)
+    from .pseudolikelihood import DEFAULT_MAX_DYADS, _check_variation, _term_map, pseudo_design
     dvars = model.sample_space.design_vars()
-    if dvars is None:
-        # a large network: every tie and 100,000 sampled non-ties suffice for these checks
-        # (an on_boundary sample confirms a separation direction found on a sample)
-        design = pseudo_design(bm, sample_size=None if bm.n_vars <= DEFAULT_MAX_DYADS
-                               else 100_000, random_state=0)
-    else:
-        design = restricted_design(bm, dvars)
+    n_design = bm.n_vars if dvars is None else len(dvars)
+    # over the space's free, observed dyads; many of them: every tie and 100,000 sampled
+    # non-ties suffice for these checks (an on_boundary sample confirms a separation
+    # direction found on a sample)
+    design = pseudo_design(bm, sample_size=None if n_design <= DEFAULT_MAX_DYADS else 100_000,
+                           random_state=0, vars_=dvars)
     keep = design.n > 0
     X, n, s = design.X[keep], design.n[keep], design.s[keep]
     scale = np.abs(X).max(axis=0) if len(X) else np.ones(X.shape[1])

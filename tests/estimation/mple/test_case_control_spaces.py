@@ -6,6 +6,7 @@ was visited, ``info['design']['sampled']`` False), and the simulated designs of 
 Godambe / bootstrap covariances walked every pair of nodes, within-mode pairs and fixed
 dyads included (mean pseudo-score -107 instead of ~0 on the two-mode ``edges`` model
 below, Godambe s.e. 1.14 against the exact 0.103)."""
+import networkx as nx
 import numpy as np
 import pytest
 from scipy.special import logit
@@ -175,3 +176,35 @@ def test_two_mode_cells_refuse_a_restricted_space():
     assert cell_layout(ef.ERGM(g, "edges + b1factor('a')",
                                constraints=("~ fixallbut(fr)", {"fr": [(0, 6), (1, 7)]}))) is None
     assert cell_layout(ef.ERGM(g, "edges + gwb1degree(0.5, fixed=True)")) is None
+
+
+def test_offsets_keep_the_dyad_count_of_a_case_control_design():
+    # offset_design set n_vars to int(sum of the rows' weights): a case-control sample's
+    # float weights summed to e.g. 434.99999999999994 for 435 dyads, and the fit reported 434
+    for n in (30, 41):
+        g = nx.gnp_random_graph(n, 0.08, seed=n)
+        for i in g.nodes:
+            g.nodes[i]["a"] = i % 3
+        m = ef.ERGM(g, "edges + offset(nodematch('a'))")
+        for size in (37, 51, 99, 113):
+            d = m.fit("mple", sample_size=size, random_state=1, offset_coef=[0.5]).info["design"]
+            assert d["sampled"] and d["n_sampled"] == size
+            assert (d["n_vars"], d["n_on"]) == (n * (n - 1) // 2, g.number_of_edges())
+            assert type(d["n_vars"]) is int and type(d["n_on"]) is int
+
+
+def test_an_infinite_offset_removes_its_dyads_from_the_count():
+    # every dyad visited: n_vars counts the dyads no offset decides, exactly; a case-control
+    # sample estimates the decided non-ties by their weights (ties counted exactly)
+    g = nx.gnp_random_graph(40, 0.1, seed=2)
+    for i in g.nodes:
+        g.nodes[i]["a"] = i % 2
+    g.remove_edges_from([(i, j) for i, j in list(g.edges) if i % 2 != j % 2])
+    m = ef.ERGM(g, "edges + offset(nodemix('a', levels2=[2]))")   # mix.a.0.1: no ties
+    assert m.statistics_vector(m.network.ties)[1] == 0
+    n_within = 2 * (20 * 19 // 2)
+    full = m.fit("mple", offset_coef=[-np.inf]).info["design"]
+    assert (full["n_vars"], full["n_on"]) == (n_within, g.number_of_edges())
+    cc = m.fit("mple", offset_coef=[-np.inf], sample_size=60, random_state=3).info["design"]
+    assert cc["sampled"] and cc["n_on"] == g.number_of_edges()
+    assert type(cc["n_vars"]) is int and abs(cc["n_vars"] - n_within) < 0.5 * n_within
