@@ -31,11 +31,17 @@ def test_offset_inside_an_operator_is_fixed(data, op, inner, label):
         warnings.simplefilter("error")          # main: "is not propagated" (and a free fit)
         m = ef.ERGM(data, "edges + " + op.format(t=f"offset({inner})"))
     assert m.labels == ["edges", label] and m.offset.tolist() == [False, True]
-    ref = ef.ERGM(data, f"edges + offset({op.format(t=inner)})")
+    _same_model_with_the_offset_fixed(m, ef.ERGM(data, f"edges + offset({op.format(t=inner)})"),
+                                      "mple", 0.2)
+
+
+def _same_model_with_the_offset_fixed(m, ref, method, coef):
+    # m (offset() inside the operator) and ref (offset() around it): the same statistics, and
+    # the same fit with the offset held at coef
     assert np.allclose(m.statistics_vector(), ref.statistics_vector())
-    fit = m.fit("mple", offset_coef=[0.2])
-    want = ref.fit("mple", offset_coef=[0.2])
-    assert fit.params[1] == 0.2
+    fit = m.fit(method, offset_coef=[coef])
+    want = ref.fit(method, offset_coef=[coef])
+    assert fit.params[1] == coef
     assert np.allclose(fit.params, want.params, atol=1e-10)
 
 
@@ -78,12 +84,8 @@ def test_offset_inside_a_temporal_operator_is_fixed(op, directed, inner):
         m = ef.ERGM(s, f"{op}(~edges + offset({inner}))")
     assert m.labels == [f"{op}~edges", f"offset({op}~{inner})"]
     assert m.offset.tolist() == [False, True]
-    ref = ef.ERGM(s, f"{op}(~edges) + offset({op}(~{inner}))")
-    assert np.allclose(m.statistics_vector(), ref.statistics_vector())
-    fit = m.fit("cmple", offset_coef=[0.3])
-    want = ref.fit("cmple", offset_coef=[0.3])
-    assert fit.params[1] == 0.3
-    assert np.allclose(fit.params, want.params, atol=1e-10)
+    _same_model_with_the_offset_fixed(m, ef.ERGM(s, f"{op}(~edges) + offset({op}(~{inner}))"),
+                                      "cmple", 0.3)
 
 
 def test_offset_of_a_curved_term_inside_a_temporal_operator():
