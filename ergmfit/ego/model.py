@@ -395,6 +395,7 @@ class EgoERGM:
         grow with the number of types squared, not with N'."""
         import time
 
+        from ..estimation.common.nobs import fit_nobs
         from ..network import Network
         from ..results import ERGMResults
         start = time.process_time()
@@ -431,7 +432,7 @@ class EgoERGM:
         cov = np.zeros((p, p))
         cov[np.ix_(free, free)] = np.linalg.inv(info)
         return ERGMResults(theta, cov, model.labels, method="mple", loglik=loglik,
-                           loglik_kind="exact", nobs=int(round(n.sum())), n_iter=iters,
+                           loglik_kind="exact", **fit_nobs(model), n_iter=iters,
                            seconds=time.process_time() - start, se_kind="exact information",
                            formula=model.formula, model=model, dyad_independent=True)
 

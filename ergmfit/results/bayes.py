@@ -260,7 +260,9 @@ class BayesResults(ERGMResults):
                    acceptance=opt["acceptance"], prior_mean=opt["prior_mean"],
                    prior_cov=opt["prior_cov"],
                    loglik=None if d.get("loglik") is None else _dec_float(d["loglik"]),
-                   loglik_kind=d.get("loglik_kind"), nobs=d.get("nobs"), null_loglik=None,
+                   loglik_kind=d.get("loglik_kind"), nobs=d.get("nobs"),
+                   null_loglik=None if d.get("null_loglik") is None
+                   else _dec_float(d["null_loglik"]),
                    converged=d.get("converged", True), seconds=d.get("seconds", 0.0),
                    warnings=d.get("warnings", ()), info=d.get("info"),
                    formula=d.get("formula"), network=d.get("network"),

@@ -214,6 +214,12 @@ class AllVariables(SampleSpace):
     def default_proposal(self, model) -> str:
         return getattr(model, "default_proposal", "tnt")
 
+    @property
+    def n_free(self) -> None:
+        """None: the variables of a model without a network are not dyads, and a fit
+        reports no ``nobs`` for them (:func:`~ergmfit.estimation.common.nobs.fit_nobs`)."""
+        return None
+
     def describe(self) -> str:
         return "all variables"
 

@@ -8,6 +8,22 @@ import pytest
 
 from ergmfit.exceptions import SettingsError
 
+#: settings of a fit of flomarriage ``edges + triangle`` in well under a second, by method (the
+#: contract's small fits; also the cheap settings of the estimators' nobs test)
+SMALL = {
+    "mple": {},
+    "mcmle": dict(maxit=2, samplesize=256, interval=256, burnin=2048, eval_loglik=False),
+    "cd": dict(maxit=5, nsteps=2),
+    "bcd": dict(n_iter=100),
+    "mcle": dict(blocks="random", n_blocks=200, cov="naive"),
+    "ee": dict(ee_steps=10, ee_inner_steps=20, sampler_steps=300, s_steps=20, se_samplesize=100),
+    "bayes": dict(burnin=5, main_iters=20, aux_iters=300, n_chains=2),
+    "bayes-pl": dict(burnin=50, main_iters=200, n_chains=2, mcmle=dict(maxit=2, samplesize=256)),
+    "sa": dict(burnin=512, interval=256, phase1=10, n_subphases=2, phase2_min=5, phase3=50),
+    "egmme": dict(proposals=256, burnin=5, steps=30, n_iter=2, n_average=1, final_steps=30,
+                  fd_steps=20),
+}
+
 
 class NotASetting:
     """A value no setting accepts."""

@@ -51,6 +51,7 @@ from ...utils.validation import check_random_state, seed_words
 from ._bayes import exchange_block
 from .state import BayesState, _GaussStage, _Imputer, _read_checkpoint, _Surrogate
 from ..base import Estimator, Setting, boolean, choice, integer, number, optional_boolean
+from ..common.nobs import fit_nobs
 
 __all__ = ["Bayes", "NormalPrior", "make_prior", "start_centre", "start_population"]
 
@@ -998,5 +999,5 @@ def _build_results(model, est, prior, run, it, interrupted, t0, c0):
                         converged=not interrupted, seconds=time.perf_counter() - t0,
                         warnings=warn, info=info, formula=getattr(model, "formula", None),
                         network=getattr(model, "network", None), model=model,
-                        nobs=None, null_loglik=None,
+                        **fit_nobs(model),
                         dyad_independent=getattr(model, "dyad_independent", None))

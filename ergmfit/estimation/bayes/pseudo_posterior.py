@@ -35,6 +35,7 @@ from ...results.bayes import BayesResults
 from ...runtime import Progress, catch_interrupt
 from ...utils.validation import check_random_state
 from ..base import Estimator, Setting, integer, number
+from ..common.nobs import fit_nobs
 from .adjustment import adjustment, adjusted_design
 from .exchange import make_prior
 
@@ -136,7 +137,7 @@ class BayesPL(Estimator):
                         "pseudo-posterior may be off; check with method='bayes'")
         return BayesResults(kept[:, :k], list(model.labels), method="bayes-pl",
                             acceptance=accepted / max(it, 1), prior_mean=prior.mean,
-                            prior_cov=prior.cov, converged=not interrupted,
+                            prior_cov=prior.cov, converged=not interrupted, **fit_nobs(model),
                             seconds=time.perf_counter() - t0, warnings=warn,
                             info={k_: (v.tolist() if isinstance(v, np.ndarray) else v)
                                   for k_, v in info.items()},

@@ -46,6 +46,7 @@ from ...runtime.parallel import run_jobs
 from ...sampling.space import var_pairs
 from ...utils.validation import check_random_state, format_bytes, machine_memory
 from ..base import Estimator, Setting, choice, integer, number
+from ..common.nobs import fit_nobs
 from ..mple.pseudolikelihood import MPLE, Design, fit_design, restricted_design
 
 
@@ -317,7 +318,7 @@ class BTERGM(Estimator):
         labels = [f"{lab}[[i]]" if lab.startswith("edgecov.") and not lab.endswith("[[i]]")
                   else lab for lab in point.labels]
         res = BTERGMResults(point.params, point.cov, labels, method="mple",
-                            loglik=point.loglik, loglik_kind=point.loglik_kind, nobs=point.nobs,
+                            loglik=point.loglik, loglik_kind=point.loglik_kind, **fit_nobs(model),
                             converged=point.converged, n_iter=point.n_iter,
                             seconds=time.perf_counter() - t0, se_kind=point.se_kind,
                             warnings=point.warnings, info=info, formula=point.formula,

@@ -30,6 +30,7 @@ from ...utils.validation import check_params, check_random_state, seed_words
 from ...terms.parameterisation import Identity
 from ...terms.parameter_steps import MAX_DECAY_STEP, held_run
 from ..base import Estimator, Setting, boolean, choice, integer, number
+from ..common.nobs import fit_nobs
 from .blocks import (C_INT_MAX, block_kernel, bounded_kernel, bounded_pseudo_fit,
                      curved_design_fit, degree_feasibility)
 from ..mple.existence import nonexistence_error, observed_design
@@ -401,7 +402,8 @@ class BCD(Estimator):
                         "default; use cov=\"godambe\" for the sandwich estimate.")
         return ERGMResults(
             estimate, cov, labels, method="bcd", loglik=None, loglik_kind=None,
-            nobs=M, converged=not diverged and not stop.interrupted, n_iter=done, seconds=time.perf_counter() - t_start,
+            **fit_nobs(model), converged=not diverged and not stop.interrupted, n_iter=done,
+            seconds=time.perf_counter() - t_start,
             se_kind=se_kind, warnings=warn, info=info,
             formula=getattr(model, "formula", None), network=getattr(model, "network", None),
             model=model, dyad_independent=getattr(model, "dyad_independent", None))

@@ -43,6 +43,7 @@ from ...utils.validation import check_params, check_random_state, seed_words
 from ...terms.parameterisation import Identity
 from ...terms.parameter_steps import bounded_ascent
 from ..base import Estimator, Setting, choice, integer, number
+from ..common.nobs import fit_nobs
 from .blocks import (DEFAULT_MAX_BLOCKS, block_kernel, degree_feasibility,
                      free_variables, make_blocks, make_chooser)
 from ..mple.existence import observed_design
@@ -570,8 +571,7 @@ class MCLE(Estimator):
                 des.n_vars = int(bm.n_vars) if free is None else len(free)
         if early.interrupted:        # nothing of the MCLE is done: the start, marked
             return self._interrupted(model, None, fitter.start(), labels, t0,
-                                     "while building the composite likelihood's blocks",
-                                     n_vars=int(bm.n_vars) if free is None else len(free))
+                                     "while building the composite likelihood's blocks")
         fitter.check_design(des)
         if self.verbose:
             print(f"MCLE: {des.n_blocks:,} blocks -> {des.n_unique:,} distinct")
@@ -647,13 +647,13 @@ class MCLE(Estimator):
             loglik, kind = None, None
         return ERGMResults(
             theta, cov, labels, method="mcle", loglik=loglik, loglik_kind=kind,
-            nobs=int(des.n_vars), converged=converged, n_iter=n_iter,
+            **fit_nobs(model), converged=converged, n_iter=n_iter,
             seconds=time.perf_counter() - t0, se_kind=se_kind, warnings=warn, info=info,
             formula=getattr(model, "formula", None), network=getattr(model, "network", None),
             model=model, dyad_independent=getattr(model, "dyad_independent", None))
 
 
-    def _interrupted(self, model, des, theta, labels, t0, where, n_vars=None):
+    def _interrupted(self, model, des, theta, labels, t0, where):
         """The results of a fit that Ctrl-C ended during the optimisation: the
         best point so far (before it, ``des`` None: the start), not converged,
         no standard errors."""
@@ -667,7 +667,7 @@ class MCLE(Estimator):
                         n_blocks=des.n_blocks)
         return ERGMResults(
             np.asarray(theta, dtype=float), np.full((p, p), np.nan), labels, method="mcle",
-            nobs=int(des.n_vars if des is not None else n_vars), converged=False, n_iter=0,
+            **fit_nobs(model), converged=False, n_iter=0,
             seconds=time.perf_counter() - t0, se_kind=None, warnings=[msg],
             info=info,
             formula=getattr(model, "formula", None), network=getattr(model, "network", None),

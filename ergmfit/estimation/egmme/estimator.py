@@ -62,6 +62,7 @@ from ...exceptions import ConvergenceWarning, SettingsError
 from ...runtime import Checkpoint, GuardedPhases
 from ...utils.validation import check_random_state
 from ..base import Estimator, Setting, integer, number
+from ..common.nobs import fit_nobs
 from .checkpoint import RUN_SETTINGS, EGMMECheckpoint
 
 
@@ -269,7 +270,7 @@ class EGMME(Estimator):
                 "proposals_per_step": int(run.chain.proposals),
                 "interrupted": guard.interrupted is not None}
         net = getattr(model, "network", None)
-        return ERGMResults(theta, cov, labels, method="egmme", nobs=getattr(net, "n_dyads", None),
+        return ERGMResults(theta, cov, labels, method="egmme", **fit_nobs(model),
                            converged=converged, n_iter=len(run.history),
                            seconds=time.process_time() - t0, se_kind="egmme", warnings=warn,
                            info=info, formula=getattr(model, "formula", None), network=net,

@@ -85,6 +85,7 @@ from ..common.stepping import (ellipsoid_step, hotelling_pvalue, hummel_step, in
 from ...runtime import Checkpoint, GuardedPhases, Progress
 from ...sampling.space import sample_space_of
 from ...utils.validation import check_random_state
+from ..common.nobs import fit_nobs
 from ..common.curved import (check_runoff as _check_runoff,
                               degenerate_sample as _degenerate_sample, gw_advice as _gw_advice,
                               restart as _restart_decays, first_interval as _first_interval,
@@ -379,8 +380,7 @@ class MCMLE(Estimator):
         res = ERGMResults(state.theta, state.cov, model.labels, method="mcmle",
                           loglik=state.loglik,
                           loglik_kind=state.loglik_kind if state.loglik is not None else None,
-                          nobs=target.nobs(model),
-                          null_loglik=model.null_loglik(target.nobs(model)),
+                          **fit_nobs(model),
                           converged=state.converged,
                           n_iter=state.iteration, seconds=state.seconds, cov_mc=state.cov_mc,
                           se_kind=target.se_kind, loglik_mcse=state.loglik_se, warnings=warn,

@@ -12,6 +12,7 @@ import numpy as np
 from ...sampling.chains import batch_means_cov, run_chains
 from ...terms.offsets import model_offsets
 from ...utils.validation import check_random_state
+from ..common.nobs import fit_nobs
 
 
 def dyad_independent_loglik(model, theta):
@@ -50,11 +51,8 @@ def dyad_independent_loglik(model, theta):
             if getattr(t, "curve", None) is not None:
                 theta0[off + 1] = theta[off + 1]      # same decay, weight 0: η = 0 there
         off += k
-    D = model.network.n_dyads
-    if not idx:
-        space = getattr(model, "sample_space", None)
-        n_free = getattr(space, "n_free", D) if space is not None else D
-        return model.null_loglik(n_free), theta0
+    if not idx:                  # no dyad-independent term: the null model at θ = 0
+        return fit_nobs(model)["null_loglik"], theta0
     sub = model.submodel(terms)
     sub_mask = mask[idx]
     if sub_mask.any():

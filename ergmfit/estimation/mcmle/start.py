@@ -12,6 +12,7 @@ from ...exceptions import ConvergenceWarning, DegenerateModelError
 from ...terms.parameterisation import model_parameterisation
 from ...utils.validation import check_params
 from ..common.curved import mple_start
+from ..common.nobs import fit_nobs
 
 
 def exact_mle_available(model, settings):
@@ -66,11 +67,10 @@ def pair_state_result(model):
     if fit is None:
         return None
     p = len(fit.theta)
-    nobs = model.sample_space.n_free
     table = fit.table
     res = ERGMResults(
         fit.theta, fit.cov, model.labels, method="mle", loglik=fit.loglik, loglik_kind="exact",
-        nobs=nobs, null_loglik=model.null_loglik(nobs), converged=True, n_iter=fit.iterations,
+        **fit_nobs(model), converged=True, n_iter=fit.iterations,
         seconds=time.perf_counter() - t0, cov_mc=np.zeros((p, p)), se_kind="exact",
         warnings=["Note: every term's change statistic reads only its node pair's dyads, so "
                   "the likelihood is a product over the node pairs' joint states and the MLE "
@@ -146,7 +146,6 @@ def nothing_to_estimate(model, settings, n_chains):
            "iteration was run")
     warnings.warn(msg, stacklevel=4)
     theta, g_obs = np.zeros(0), model.statistics_vector()
-    space = model.sample_space
     loglik = loglik_se = None
     warn = [msg]
     exact = model.exact_loglik(theta) if settings["eval_loglik"] else None
@@ -171,7 +170,7 @@ def nothing_to_estimate(model, settings, n_chains):
     return ERGMResults(theta, np.zeros((0, 0)), [], method="mcmle", loglik=loglik,
                        loglik_kind=None if loglik is None else
                        "exact" if exact is not None else "bridge",
-                       loglik_mcse=loglik_se, nobs=space.n_free, converged=True, n_iter=0,
+                       loglik_mcse=loglik_se, **fit_nobs(model), converged=True, n_iter=0,
                        se_kind="MCMC", warnings=warn,
                        info={"nothing_estimated": True, "loglik_mcse": loglik_se},
                        formula=model.formula, network=model.network, model=model,

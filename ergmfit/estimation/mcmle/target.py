@@ -58,12 +58,6 @@ class ObservedStatistics:
         here); ``state`` None: before any iteration."""
         return {}
 
-    def nobs(self, model):
-        # statnet's nobs: the dyads the model's sample space lets vary (blockdiag,
-        # fixallbut, Dyads(), a panel's transitions), as the MPLE counts them
-        space = getattr(model, "sample_space", None)
-        return model.network.n_dyads if space is None else int(space.n_free)
-
     def info(self, model):
         return {}
 
@@ -125,9 +119,6 @@ class ConditionalSample:
         interval = self.obs_interval if state is None else self._interval(state)
         return {"cond": self.model, "cond_starts": self.starts or [None] * n_chains,
                 "cond_interval": interval}
-
-    def nobs(self, model):
-        return model.sample_space.n_free
 
     def info(self, model):
         return {"n_missing": model.sample_space.n_missing,

@@ -241,18 +241,19 @@ def _combination(d, cols, labels):
 class ModelFace:
     """A model whose MLE lies on a face: ``model`` is the same model with the
     diverging statistics as offsets at +/-Inf (what the estimators fit),
-    ``infinite`` maps their labels to +/-Inf, ``n_vars`` counts the free
-    dyads of the whole model and ``n_decided`` those the face decides."""
+    ``infinite`` maps their labels to +/-Inf and ``n_decided`` counts the
+    dyads the face decides."""
     model: object
     infinite: dict
-    n_vars: int
     n_decided: float
 
     def finish(self, res):
         """The results of the face model as results of the model: the infinite
-        coefficients are estimates (not the user's offsets), the deviances count
-        every dyad (the decided ones at probability 1), and a note names them
-        as statnet's summary does."""
+        coefficients are estimates (not the user's offsets), and a note names them
+        as statnet's summary does.  The deviances count every free dyad, the decided
+        ones at probability 1: ``nobs`` is the sample space's, whatever the estimator
+        (:func:`~ergmfit.estimation.common.nobs.fit_nobs`; the face model shares the
+        model's sample space)."""
         diag = res.diagnostics
         off = diag.offset
         if off:
@@ -262,10 +263,6 @@ class ModelFace:
         diag.update({"infinite": {k: ("+Inf" if v > 0 else "-Inf")
                                   for k, v in self.infinite.items()},
                      "face_decided_dyads": int(round(self.n_decided))})
-        if res.nobs is not None and self.n_vars is not None and res.nobs != self.n_vars:
-            res.nobs = int(self.n_vars)
-            if res.null_loglik is not None:
-                res.null_loglik = -res.nobs * math.log(2.0)
         if res.loglik is not None:
             res.loglik = res.loglik + 0.0       # every dyad decided: -0.0 prints as 0
         res.warnings = list(res.warnings) + [infinite_note(self.infinite)]
@@ -481,10 +478,10 @@ def boundary_face(model):
     if fixed.any():
         coef_all[fixed] = np.asarray(off_coef, dtype=float)
     found = dict(extreme)
-    n_vars, n_decided = None, 0.0
+    n_decided = 0.0
     if independent is not None:
         found.update(independent[0])
-        n_vars, n_decided = independent[1], independent[2]
+        n_decided = independent[1]
     for k, v in found.items():
         fixed[k] = True
         coef_all[k] = v
@@ -492,14 +489,12 @@ def boundary_face(model):
     m = copy.copy(model)
     m.offset = fixed
     m.offset_coef = coef_all[fixed]
-    if n_vars is None:          # (no missing dyads here: extreme_statistics is empty then)
-        n_vars = int(model.sample_space.n_free)
-    return ModelFace(m, infinite, n_vars, n_decided)
+    return ModelFace(m, infinite, n_decided)
 
 
 def _independent_face(model):
     """The linear program's face of the dyad-independent statistics:
-    ({column: +/-Inf}, free dyads, dyads the face decides), or None."""
+    ({column: +/-Inf}, dyads the face decides), or None."""
     sub, cols = _independent_part(model)
     if sub is None:
         return None
@@ -540,4 +535,4 @@ def _independent_face(model):
         return None
     fcols = cols[free][face.fixed]
     return ({int(k): float(v) for k, v in zip(fcols, face.coef[face.fixed])},
-            int(round(float(design.n.sum()))), face.n_decided)
+            face.n_decided)

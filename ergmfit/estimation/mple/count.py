@@ -84,6 +84,7 @@ from scipy.special import logsumexp
 from ...exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
 from ...terms.offsets import BIG
 from ...utils.validation import check_random_state
+from ..common.nobs import fit_nobs
 from ..common.restricted import case_control_vars
 from ._mple import count_design, nonzero_variables
 from .bootstrap import bootstrap_covariance, refit_params
@@ -653,8 +654,7 @@ def fit_count_mple(est, model):
                     "the estimates carry that sampling error too.")
     return ERGMResults(
         lf.params, cov, labels, method="mple", loglik=lf.loglik,
-        loglik_kind="exact" if dyad_indep else "pseudo", nobs=lf.design.n_vars,
-        null_loglik=model.null_loglik(lf.design.n_vars),
+        loglik_kind="exact" if dyad_indep else "pseudo", **fit_nobs(model),
         converged=lf.converged, n_iter=lf.n_iter, seconds=time.perf_counter() - t0,
         se_kind=se_kind, warnings=warn, info=info, formula=model.formula,
         network=model.network, model=model, dyad_independent=dyad_indep)

@@ -105,6 +105,7 @@ from .bootstrap import bootstrap_covariance, refit_params
 from .count import fit_count_mple
 from .separation import (_names, _separation_direction, _term_map, separation_error,
                          separation_message)
+from ..common.nobs import fit_nobs
 from ..common.restricted import (case_control_vars, compressed_rows, offset_design,
                                  target_design, target_network)
 
@@ -578,7 +579,7 @@ class MPLE(Estimator):
             lf, cov, labels = restore(lf, cov)
         return ERGMResults(
             lf.params, cov, labels, method="mple", loglik=lf.loglik,
-            loglik_kind="exact" if dyad_indep else "pseudo", nobs=design.n_vars,
+            loglik_kind="exact" if dyad_indep else "pseudo", **fit_nobs(model),
             converged=lf.converged, n_iter=lf.n_iter, seconds=time.perf_counter() - t0,
             se_kind=se_kind, warnings=warn, info=info,
             formula=getattr(model, "formula", None),
