@@ -146,6 +146,9 @@ class Design:
     target: np.ndarray = None  # X's replaced by these (target statistics), or None
     forced: np.ndarray = None  # statistics of the variables an infinite offset sets to 1
     vars: np.ndarray = None    # the variables it ranges over (a sample space's; None: all)
+    # the sampled non-ties still in the design when an infinite offset decided some of them
+    # (None: all n_sampled); n_sampled stays the sample size a simulated design draws
+    n_sampled_kept: int = None
 
     @property
     def n_rows(self) -> int:
@@ -586,9 +589,12 @@ class MPLE(Estimator):
         if not dyad_indep and se_kind == "naive":
             warn.append(NAIVE_SE_WARNING)
         if design.sampled:
-            w0 = (design.n_vars - design.n_on) / max(design.n_sampled, 1)
+            kept = design.n_sampled if design.n_sampled_kept is None else design.n_sampled_kept
+            # (the rows' non-tie weight over the sampled non-ties they hold: the sample's
+            # weight, where n_vars - n_on is rounded to the nearest dyad after an offset)
+            w0 = float(np.sum(design.n - design.s)) / max(kept, 1)
             warn.append(f"Note: the pseudo-likelihood was computed from a case-control sample of "
-                        f"dyads: all {design.n_on} ties and {design.n_sampled} of the "
+                        f"dyads: all {design.n_on} ties and {kept} of the "
                         f"{design.n_vars - design.n_on} non-ties (weight {w0:.6g} each); "
                         "the deviances are estimates.")
         net = getattr(model, "network", None)

@@ -1,8 +1,13 @@
-"""The MPLE's simulation-based covariances (Godambe, bootstrap) of a model with offsets.
+"""The MPLE's simulation-based covariances (Godambe, bootstrap) of a model with offsets, and
+the case-control note's weight after an infinite offset drops sampled non-ties.
 
 Before session 24 the binary MPLE (which folds offset columns into its design) handed its
 free coefficients to the sampler of the full model: ``cov='godambe'`` / ``'bootstrap'``
-with an offset raised ``params must have 2 value(s) ... got 1``."""
+with an offset raised ``params must have 2 value(s) ... got 1``.  And the case-control note
+divided the non-ties left after an infinite offset by the whole sample size (weight 3.85
+where every sampled non-tie weighs 407 / 60 = 6.78)."""
+import re
+
 import networkx as nx
 import numpy as np
 import pytest
@@ -69,3 +74,28 @@ def test_simulated_cov_refuses_a_curved_model_with_a_free_decay():
     for cov in ("godambe", "bootstrap"):
         with pytest.raises(SettingsError, match="curved model whose decay is estimated"):
             m.fit("mple", cov=cov, n_sim=5, random_state=1, **SIM)
+
+
+def test_case_control_note_weighs_the_non_ties_an_infinite_offset_leaves():
+    n, size = 30, 60
+    g = nx.Graph()
+    g.add_nodes_from(range(n))
+    rng = np.random.default_rng(3)
+    g.add_edges_from((i, j) for i in range(n) for j in range(i + 1, n)
+                     if i % 2 != j % 2 and rng.random() < 0.15)
+    for i in g.nodes:
+        g.nodes[i]["a"] = i % 2
+    m = ef.ERGM(g, "edges + offset(nodematch('a'))")
+    weight = (n * (n - 1) // 2 - g.number_of_edges()) / size   # every sampled non-tie's
+    for seed in (2, 3, 4):
+        r = m.fit("mple", offset_coef=[-np.inf], sample_size=size, random_state=seed)
+        d = r.info["design"]
+        assert d["sampled"] and d["n_sampled"] == size          # the simulated designs' size
+        note = next(w for w in r.warnings if "case-control" in w)
+        kept, non_ties, w = re.search(r"all \d+ ties and (\d+) of the (\d+) non-ties "
+                                      r"\(weight ([\d.]+) each\)", note).groups()
+        assert float(w) == pytest.approx(weight, rel=1e-5)
+        # the sampled non-ties left stand for the non-ties left (n_vars - n_on, rounded)
+        assert 0 < int(kept) < size
+        assert abs(int(kept) * weight - int(non_ties)) < 0.5 + 1e-9
+        assert int(non_ties) == d["n_vars"] - d["n_on"]
