@@ -129,13 +129,20 @@ def offset_design(model, design, labels):
     if inf.any():
         forced[decided] = sign > 0
     n_vars, n_on = design.n_vars, design.n_on
+    kept = getattr(design, "n_sampled_kept", None)
     if decided.any():
         # the decided dyads leave the count: ties (weight 1) exactly, a case-control
         # sample's non-ties by their weights (an estimate, to the nearest dyad)
         n_vars -= _dyad_count(design.n[decided], exact=not design.sampled)
         n_on -= _dyad_count(design.s[decided], exact=True)
+        if design.sampled:
+            # the sampled non-ties left (each of weight #non-ties / n_sampled): the sample
+            # size n_sampled stays what a simulated design draws
+            w = (design.n_vars - design.n_on) / max(design.n_sampled, 1)
+            gone = np.sum(design.n[decided] - design.s[decided]) / w if w > 0 else 0.0
+            kept = (design.n_sampled if kept is None else kept) - int(round(gone))
     d = replace(design, X=design.X[keep][:, ~mask], n=design.n[keep], s=design.s[keep],
-                n_vars=n_vars, n_on=n_on,
+                n_vars=n_vars, n_on=n_on, n_sampled_kept=kept,
                 offset=fixed_eta[keep], forced=design.n[forced] @ design.X[forced][:, ~mask])
 
     def restore(lf, cov):

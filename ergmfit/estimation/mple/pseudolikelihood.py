@@ -77,15 +77,19 @@ proposals) started at the observed network: ``burnin`` = 16,384 proposals,
 then one network every ``interval`` = 1,024 proposals (statnet's default
 MCMC.burnin = 16 x MCMC.interval), ``n_sim`` = 500 networks (statnet's
 ``MPLE.covariance.samplesize``).  Raise ``interval`` for large networks.
-``random_state`` makes the result reproducible.
+``random_state`` makes the result reproducible.  With offset terms the
+chain runs at every coefficient (the offsets' values put back) and each
+simulated network's design loses its offset columns as the observed one did;
+both are refused for a curved model whose decay is estimated (``fixed=FALSE``).
 """
 from __future__ import annotations
 
+import copy
 import math
 import time
 import warnings
 from dataclasses import dataclass, field, replace
-from functools import singledispatch
+from functools import partial, singledispatch
 
 import sys
 
@@ -143,6 +147,9 @@ class Design:
     target: np.ndarray = None  # X's replaced by these (target statistics), or None
     forced: np.ndarray = None  # statistics of the variables an infinite offset sets to 1
     vars: np.ndarray = None    # the variables it ranges over (a sample space's; None: all)
+    # the sampled non-ties still in the design when an infinite offset decided some of them
+    # (None: all n_sampled); n_sampled stays the sample size a simulated design draws
+    n_sampled_kept: int = None
 
     @property
     def n_rows(self) -> int:
@@ -531,10 +538,15 @@ class MPLE(Estimator):
             design = None if cells is None else Design(*cells, vars=dvars)
         if design is None:
             design = self._design(bm, rng, dvars)
+        labels_model = list(labels)
         if not model_parameterisation(model).fixed_by_columns:
-            design, restore = _curved_offset_design(model.parameterisation, design), None
+            def fold(d):
+                return _curved_offset_design(model.parameterisation, d), labels_model, None
         else:
-            design, labels_all, restore = offset_design(model, design, labels)
+            def fold(d):
+                return offset_design(model, d, labels_model)
+        # (a simulated network's design is folded as the observed one: fold)
+        design, labels_all, restore = fold(design)
         if restore is not None:
             labels = labels_all
         if self.verbose:
@@ -555,23 +567,35 @@ class MPLE(Estimator):
         cov = lf.cov
         se_kind = "naive"
         if self.cov in ("godambe", "bootstrap"):
+            if not model_parameterisation(model).affine:
+                # (the simulated designs' scores and refits would be the linear ones)
+                raise SettingsError(f"cov={self.cov!r} is not implemented for a curved model "
+                                    "whose decay is estimated (fixed=FALSE); use cov='naive' "
+                                    "or fix the decay")
             if lf.fixed.any():
                 raise DegenerateModelError(
                     "simulation-based standard errors need finite estimates, but "
                     + ", ".join(repr(labels[k]) for k in np.flatnonzero(lf.fixed))
                     + " were fixed at +/-Inf; remove those terms")
+            # the model's θ (the offsets this fit folded into the design put back) is what
+            # its sampler takes; the simulated designs are folded as the observed one
+            theta = lf.params if restore is None else \
+                restore(copy.copy(lf), lf.cov)[0].params
+            sims = partial(_simulated_designs, model, theta, design, fold, self, rng)
             if self.cov == "godambe":
-                cov, info["godambe"] = _godambe(model, lf, design, self, rng)
+                cov, info["godambe"] = _godambe(sims, lf, self)
             else:
-                cov, info["bootstrap"] = _bootstrap(model, lf, design, self, rng, labels,
-                                                    term_of)
+                cov, info["bootstrap"] = _bootstrap(sims, self, labels, term_of)
             se_kind = self.cov
         if not dyad_indep and se_kind == "naive":
             warn.append(NAIVE_SE_WARNING)
         if design.sampled:
-            w0 = (design.n_vars - design.n_on) / max(design.n_sampled, 1)
+            kept = design.n_sampled if design.n_sampled_kept is None else design.n_sampled_kept
+            # (the rows' non-tie weight over the sampled non-ties they hold: the sample's
+            # weight, where n_vars - n_on is rounded to the nearest dyad after an offset)
+            w0 = float(np.sum(design.n - design.s)) / max(kept, 1)
             warn.append(f"Note: the pseudo-likelihood was computed from a case-control sample of "
-                        f"dyads: all {design.n_on} ties and {design.n_sampled} of the "
+                        f"dyads: all {design.n_on} ties and {kept} of the "
                         f"{design.n_vars - design.n_on} non-ties (weight {w0:.6g} each); "
                         "the deviances are estimates.")
         net = getattr(model, "network", None)
@@ -732,19 +756,32 @@ def _sim_design(bm, design: Design, est: MPLE, rng) -> Design:
 
 
 def _simulated_states(model, theta, est: MPLE, rng, count):
-    """Yield the compiled model at ``count`` states simulated from ``theta``."""
+    """Yield the compiled model at ``count`` states simulated from ``theta`` (the model's
+    coefficients: its sampler runs at their natural parameters ``model.eta(theta)``)."""
     if not hasattr(model, "sampler"):
         raise TypeError("simulation-based standard errors need a model with a sampler() "
                         "method (e.g. an ERGM)")
     sampler, bm = model.sampler(theta, proposal=est.proposal, random_state=rng)
-    sampler.run(theta, est.burnin)
+    eta = model.eta(theta) if hasattr(model, "eta") else theta
+    sampler.run(eta, est.burnin)
     step = max(1, count // 10)
     for k in range(count):
-        sampler.run(theta, est.interval)
+        sampler.run(eta, est.interval)
         if est.verbose and (k + 1) % step == 0:
             print(f"  simulated {k + 1} of {count} networks", file=sys.stderr)
         yield bm
     yield sampler      # last item: the sampler, for diagnostics
+
+
+def _simulated_designs(model, theta, design: Design, fold, est: MPLE, rng, count):
+    """Yield the designs of ``count`` networks simulated from ``model`` at ``theta`` (all
+    its coefficients, offsets included), each built as the observed ``design`` was and
+    folded by ``fold`` as it was (offset columns, curved maps: the fitted coefficients'
+    design); then the sampler."""
+    it = _simulated_states(model, theta, est, rng, count)
+    for _ in range(count):
+        yield fold(_sim_design(next(it), design, est, rng))[0]
+    yield next(it)
 
 
 def _acceptance(sampler) -> float:
@@ -753,14 +790,16 @@ def _acceptance(sampler) -> float:
     return float(sampler.n_accepted) / n if n else float("nan")
 
 
-def _godambe(model, lf: LogitFit, design: Design, est: MPLE, rng):
+def _godambe(sims, lf: LogitFit, est: MPLE):
+    """The sandwich H^-1 J H^-1 of the fitted coefficients ``lf.params``, J the mean outer
+    product of their scores on the designs ``sims(count)`` yields."""
     theta = lf.params
     p = len(theta)
     U = np.empty((est.n_sim, p))
-    it = _simulated_states(model, theta, est, rng, est.n_sim)
+    it = sims(est.n_sim)
     for r in range(est.n_sim):
         # the compressed design is quicker than a per-dyad score (one exp per distinct row)
-        U[r] = _sim_design(next(it), design, est, rng).score(theta)
+        U[r] = next(it).score(theta)
     sampler = next(it)
     J = U.T @ U / est.n_sim
     Hinv = lf.cov
@@ -772,11 +811,13 @@ def _godambe(model, lf: LogitFit, design: Design, est: MPLE, rng):
     return cov, info
 
 
-def _bootstrap(model, lf: LogitFit, design: Design, est: MPLE, rng, labels, term_of):
+def _bootstrap(sims, est: MPLE, labels, term_of):
+    """The parametric bootstrap: the fitted coefficients refitted on the designs
+    ``sims(B)`` yields."""
     B = est.bootstrap if est.bootstrap is not None else est.n_sim
-    it = _simulated_states(model, lf.params, est, rng, B)
-    fits = [refit_params(lambda bm: fit_design(_sim_design(bm, design, est, rng), labels,
-                                               term_of, "error", est.maxiter, est.tol), next(it))
+    it = sims(B)
+    fits = [refit_params(lambda d: fit_design(d, labels, term_of, "error", est.maxiter,
+                                              est.tol), next(it))
             for _ in range(B)]
     sampler = next(it)
     cov, draws, failed = bootstrap_covariance(fits)
