@@ -95,9 +95,7 @@ PANEL_METHODS = ("cmle", "cmple", "btergm")
 
 #: (space, method) fits that fail today for a reason of their own (strict xfail: a fix makes
 #: the case pass, and then it must leave this list)
-KNOWN_FAILING = {("offset -Inf", "bayes-pl"): "bayes-pl's adjustment evaluates the MPLE "
-                 "design's Hessian at the free coefficients only: any offset is a ValueError "
-                 "(matmul shapes), not a fit"}
+KNOWN_FAILING = {}
 
 
 def _accepts(method, model) -> bool:

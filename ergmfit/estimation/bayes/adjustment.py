@@ -46,8 +46,11 @@ def adjustment(model, design, mcmle_settings=None, random_state=None, verbose=Fa
 
 
 def adjusted_design(design, adj):
-    """The design rows in θ coordinates: η_r = X_r (mple + W (θ − mle)) = (X W)_r θ + c_r;
-    returns (XW, c) as contiguous arrays."""
+    """The design rows in θ coordinates: η_r = X_r (mple + W (θ − mle)) + o_r = (X W)_r θ + c_r
+    (o_r: the row's fixed part from offset terms, if any); returns (XW, c) as contiguous
+    arrays."""
     XW = np.ascontiguousarray(design.X @ adj["W"])
-    c = np.ascontiguousarray(design.X @ (adj["mple"] - adj["W"] @ adj["mle"]))
-    return XW, c
+    c = design.X @ (adj["mple"] - adj["W"] @ adj["mle"])
+    if design.offset is not None:
+        c = c + design.offset
+    return XW, np.ascontiguousarray(c)

@@ -77,6 +77,7 @@ class BayesPL(Estimator):
     )
 
     def fit(self, model) -> BayesResults:
+        from ..common.restricted import offset_design
         from ..mple.pseudolikelihood import pseudo_design
         t0, c0 = time.perf_counter(), time.process_time()
         p = model.n_params
@@ -84,7 +85,10 @@ class BayesPL(Estimator):
             raise SettingsError("the model has no parameters to sample")
         prior = make_prior(p, self.prior, self.prior_mean, self.prior_sigma)
         rng = check_random_state(self.random_state)
-        design = pseudo_design(model.compiled(), random_state=rng)
+        # offsets (ERGM.fit's free-coefficient view) leave the columns for each row's fixed
+        # part, as in the MPLE: the adjustment and the posterior are over the free coefficients
+        design, _, _ = offset_design(model, pseudo_design(model.compiled(), random_state=rng),
+                                     list(model.labels))
         adj = adjustment(model, design, self.mcmle, rng, self.verbose)
         n, s = design.n, design.s
         W, mle = adj["W"], adj["mle"]

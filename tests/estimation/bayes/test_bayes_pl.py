@@ -64,3 +64,24 @@ def test_ctrl_c_during_the_inner_mcmle_ends_the_fit(monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         m.fit(method="bayes-pl", random_state=1, main_iters=200,
               mcmle=dict(maxit=2, samplesize=256))
+
+
+
+def test_an_offset_is_held_and_the_free_coefficient_sampled():
+    # before session 24 any offset was a matmul shape error in the adjustment. With
+    # offset(triangle) at 0, the model is edges alone: the posterior of edges must be
+    # edges-only's (same seed: the same draws), and the offset's column is 0 in every draw
+    import networkx as nx
+    g = nx.florentine_families_graph()
+    with_offset = ef.ERGM(g, "edges + offset(triangle)").fit(
+        "bayes-pl", offset_coef=[0.0], random_state=3)
+    alone = ef.ERGM(g, "edges").fit("bayes-pl", random_state=3)
+    assert with_offset.labels == ["edges", "offset(triangle)"]
+    np.testing.assert_allclose(np.asarray(with_offset.params)[0], np.asarray(alone.params)[0],
+                               atol=0.05)
+    np.testing.assert_allclose(with_offset.params[1], 0.0)
+    # a non-zero offset moves edges the other way (more triangles credited, fewer edges)
+    shifted = ef.ERGM(g, "edges + offset(triangle)").fit(
+        "bayes-pl", offset_coef=[0.5], random_state=3)
+    assert shifted.params[0] < alone.params[0] - 0.05
+    assert shifted.params[1] == 0.5
