@@ -11,7 +11,6 @@ import numpy as np
 
 from ...sampling.chains import batch_means_cov, run_chains
 from ...terms.offsets import model_offsets
-from ...utils.validation import check_random_state
 from ..common.nobs import fit_nobs
 
 
@@ -95,10 +94,11 @@ def pair_independent_loglik(model, theta):
 
 def _offsets_only_loglik(sub):
     """Log-likelihood of a dyad-independent model whose coefficients are all offsets."""
-    from ..mple.pseudolikelihood import MPLE
+    from ..mple.pseudolikelihood import pseudo_design
     from ..common.restricted import offset_design
-    # the MPLE's design over the space's free, observed dyads
-    design = MPLE()._design(sub.compiled(), check_random_state(0), sub.sample_space.design_vars())
+    # the MPLE's default design (its fixed case-control sample beyond max_dyads) over the
+    # space's free, observed dyads
+    design = pseudo_design(sub.compiled(), vars_=sub.sample_space.design_vars())
     design, _, _ = offset_design(sub, design, list(sub.labels))
     return design.loglik(np.zeros(0))
 
