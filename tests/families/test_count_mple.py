@@ -15,20 +15,7 @@ from scipy.special import gammaln, logsumexp
 
 import ergmfit as ef
 from ergmfit.exceptions import DegenerateModelError
-from support.valued_networks import samptot
-
-
-def random_valued(n, directed, density, mean, seed, trials=None):
-    rng = np.random.default_rng(seed)
-    g = nx.DiGraph() if directed else nx.Graph()
-    g.add_nodes_from(range(n))
-    for i in range(n):
-        for j in range(n):
-            if i == j or (not directed and j < i) or rng.random() > density:
-                continue
-            y = 1 + rng.poisson(mean)
-            g.add_edge(i, j, weight=int(min(y, trials) if trials else y))
-    return g
+from support.valued_networks import random_valued, samptot
 
 
 def values_of(m):
@@ -273,10 +260,14 @@ def test_bootstrap_standard_errors_fast_check():
 def test_bootstrap_refits_in_parallel_equal_the_serial_ones():
     # the simulated networks and the case-control seeds are drawn before the refits, so
     # n_jobs changes where the refits run, not their numbers
-    g = random_valued(10, True, 0.3, 1.0, 7)
-    m = ef.ERGM(g, "sum + nonzero", response="weight", reference="Poisson")
-    kw = dict(cov="bootstrap", bootstrap=6, interval=200, sample_size=40, random_state=3)
+    # (a sample of fewer than half the zero dyads, else every zero dyad is taken; and a
+    # dyad-dependent term, else every zero dyad has the same row and the sample is moot)
+    g = random_valued(20, True, 0.1, 1.0, 7)
+    m = ef.ERGM(g, "sum + nonzero + mutual(form='min')", response="weight",
+                reference="Poisson")
+    kw = dict(cov="bootstrap", bootstrap=6, interval=200, sample_size=60, random_state=3)
     serial = m.fit("mple", **kw)
+    assert serial.info["design"]["n_sampled_zeros"] == 60
     parallel = m.fit("mple", n_jobs=2, **kw)
     assert serial.info["bootstrap"]["estimates"] == parallel.info["bootstrap"]["estimates"]
     assert np.array_equal(np.asarray(serial.bse), np.asarray(parallel.bse))

@@ -54,3 +54,18 @@ def random_count_graph(n, directed, seed, density, top):
             if i != j and (directed or i < j) and rng.random() < density:
                 g.add_edge(i, j, w=int(rng.integers(1, top + 1)))
     return g
+
+
+def random_valued(n, directed, density, mean, seed, trials=None):
+    """A random count network on nodes 0..n-1: each dyad nonzero with probability
+    ``density``, its ``weight`` 1 + Poisson(``mean``) (at most ``trials`` if given)."""
+    rng = np.random.default_rng(seed)
+    g = nx.DiGraph() if directed else nx.Graph()
+    g.add_nodes_from(range(n))
+    for i in range(n):
+        for j in range(n):
+            if i == j or (not directed and j < i) or rng.random() > density:
+                continue
+            y = 1 + rng.poisson(mean)
+            g.add_edge(i, j, weight=int(min(y, trials) if trials else y))
+    return g
