@@ -77,6 +77,7 @@ from __future__ import annotations
 import time
 import warnings
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 from scipy.special import logsumexp
@@ -87,7 +88,8 @@ from ...utils.validation import check_random_state
 from ..common.nobs import fit_nobs
 from ..common.restricted import case_control_vars
 from ._mple import count_design, nonzero_variables
-from .bootstrap import bootstrap_covariance, refit_params
+from .bootstrap import refit_params
+from .simulated import bootstrap, godambe
 from .separation import _names, _separation_direction, _term_map, separation_error, \
     separation_message
 
@@ -642,9 +644,23 @@ def fit_count_mple(est, model):
     cov, se_kind = lf.cov, "naive"
     if est.cov in ("godambe", "bootstrap"):
         if est.cov == "godambe":
-            cov, info["godambe"] = _godambe(model, lf, est, rng)
+            # each simulated network's design is built as the observed one was
+            cells = zero_groups(model) if lf.design.n_sampled is None else None
+
+            def score(cm):
+                return design_of(cm, model.reference, lf.design.hi, sample_of(lf, rng),
+                                 cells).free(model.parameterisation).score(lf.params)
+            cov, info["godambe"] = godambe(model, lf.params, lf.cov, score, est, rng)
         else:
-            cov, info["bootstrap"] = _bootstrap(model, lf, est, rng, labels)
+            # a refit takes the simulated values and a seed for its case-control sample,
+            # drawn here in the networks' order: the refits may run in parallel (n_jobs)
+
+            def replicate(cm):
+                return model.chain_end(cm), int(rng.integers(0, 2 ** 63))
+            cov, info["bootstrap"] = bootstrap(
+                model, lf.params, replicate,
+                partial(_bootstrap_refit, model, labels, est.maxiter, est.tol, lf.design.hi,
+                        lf.design.n_sampled), est, rng, what="count MPLE")
         se_kind = est.cov
     if not dyad_indep and se_kind == "naive":
         warn.append(NAIVE_SE_WARNING)
@@ -660,66 +676,16 @@ def fit_count_mple(est, model):
         network=model.network, model=model, dyad_independent=dyad_indep)
 
 
-def _simulated(model, theta, est, rng, count):
-    """Yield the compiled model at ``count`` states simulated from θ, then the sampler."""
-    sampler, cm = model.sampler(theta, proposal=est.proposal, random_state=rng)
-    eta = model.eta(theta)
-    sampler.run(eta, est.burnin)
-    for _ in range(count):
-        sampler.run(eta, est.interval)
-        yield cm
-    yield sampler
-
-
 def sample_of(lf, rng):
     """The case-control setting of a simulated network's design: as the observed one's."""
     return None if lf.design.n_sampled is None else (lf.design.n_sampled, rng)
 
 
-def _acceptance(sampler):
-    n = int(sampler.n_proposed)
-    return float(sampler.n_accepted) / n if n else float("nan")
-
-
-def _godambe(model, lf, est, rng):
-    theta = lf.params
-    U = np.empty((est.n_sim, len(theta)))
-    it = _simulated(model, theta, est, rng, est.n_sim)
-    cells = zero_groups(model) if lf.design.n_sampled is None else None
-    for r in range(est.n_sim):
-        U[r] = design_of(next(it), model.reference, lf.design.hi, sample_of(lf, rng),
-                         cells).free(model.parameterisation).score(theta)
-    sampler = next(it)
-    J = U.T @ U / est.n_sim
-    cov = lf.cov @ J @ lf.cov
-    info = {"n_sim": est.n_sim, "burnin": est.burnin, "interval": est.interval,
-            "acceptance_rate": _acceptance(sampler), "mean_score": U.mean(axis=0).tolist()}
-    return 0.5 * (cov + cov.T), info
-
-
-def _bootstrap_refit(model, labels, maxiter, tol, state, hi, n_sampled, seed):
+def _bootstrap_refit(model, labels, maxiter, tol, hi, n_sampled, state, seed):
     """One bootstrap refit: the count MPLE's parameters at the simulated values ``state``
-    ((dyads, values)), its case-control sample (if any) drawn with ``seed``; None when it
-    does not exist or does not converge."""
+    ((dyads, values)) over the support up to ``hi``, its case-control sample of
+    ``n_sampled`` zero dyads (if any) drawn with ``seed``; None when it does not exist or
+    does not converge."""
     sample = None if n_sampled is None else (n_sampled, np.random.default_rng(seed))
     return refit_params(lambda: fit_count(model, labels, maxiter, tol, cm=model.compiled(*state),
                                           hi=hi, sample=sample))
-
-
-def _bootstrap(model, lf, est, rng, labels):
-    # the B networks are simulated in turn (one chain); their refits run in parallel
-    # (``n_jobs``), each case-control sample from a seed drawn here in order
-    from ...runtime.parallel import parallel_map
-    B = est.bootstrap if est.bootstrap is not None else est.n_sim
-    it = _simulated(model, lf.params, est, rng, B)
-    states = [model.chain_end(next(it)) for _ in range(B)]
-    seeds = rng.integers(0, 2 ** 63, size=B)
-    fits = parallel_map(_bootstrap_refit,
-                        [(model, labels, est.maxiter, est.tol, st, lf.design.hi,
-                          lf.design.n_sampled, int(sd)) for st, sd in zip(states, seeds)],
-                        n_jobs=getattr(est, "n_jobs", 1))
-    sampler = next(it)
-    cov, draws, failed = bootstrap_covariance(fits, what="count MPLE")
-    info = {"B": B, "n_failed": failed, "burnin": est.burnin, "interval": est.interval,
-            "acceptance_rate": _acceptance(sampler), "estimates": draws.tolist()}
-    return cov, info

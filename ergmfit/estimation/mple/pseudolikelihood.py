@@ -70,10 +70,13 @@ Standard errors (``cov=``)
 * ``"bootstrap"`` (or ``bootstrap=B``): the parametric bootstrap of Schmid &
   Desmarais (2017): B networks simulated from the MPLE, the MPLE refitted on
   each, cov = sample covariance of the refits (refits that do not exist are
-  skipped and counted in ``info["bootstrap"]["n_failed"]``).
+  skipped and counted in ``info["bootstrap"]["n_failed"]``); ``n_jobs`` runs the refits
+  in parallel, with the same numbers.
 
-Both simulate with the model's Metropolis-Hastings sampler (tie/no-tie
-proposals) started at the observed network: ``burnin`` = 16,384 proposals,
+Both (for the binary and the count family alike:
+:mod:`ergmfit.estimation.mple.simulated`) simulate with the model's
+Metropolis-Hastings sampler (tie/no-tie proposals) started at the observed
+network: ``burnin`` = 16,384 proposals,
 then one network every ``interval`` = 1,024 proposals (statnet's default
 MCMC.burnin = 16 x MCMC.interval), ``n_sim`` = 500 networks (statnet's
 ``MPLE.covariance.samplesize``).  Raise ``interval`` for large networks.
@@ -105,7 +108,8 @@ from ...terms.targets import target_of
 from ...utils.validation import check_random_state, seed_words
 from ..base import Estimator, Setting, choice, integer, n_jobs_setting, number
 from ._mple import build_design, count_on
-from .bootstrap import bootstrap_covariance, refit_params
+from .bootstrap import refit_params
+from .simulated import bootstrap, godambe
 from .count import fit_count_mple
 from .separation import (_names, _separation_direction, _term_map, separation_error,
                          separation_message)
@@ -474,8 +478,8 @@ class MPLE(Estimator):
                 "Largest number of dyads fitted without sampling."),
         Setting("separation", "error", choice("error", "warn"),
                 "What a non-existent MPLE does (module docstring)."),
-        Setting("n_jobs", 1, n_jobs_setting, "Parallel processes of the count MPLE's bootstrap "
-                "refits (joblib; -1: every CPU)."),
+        Setting("n_jobs", 1, n_jobs_setting, "Parallel processes of the bootstrap refits "
+                "(joblib; -1: every CPU)."),
         Setting("maxiter", 100, integer(1), "Newton iterations."),
         Setting("tol", 1e-14, number(0, lo_open=True), "Newton decrement tolerance."),
         Setting("proposal", "auto", None, "Proposal of the simulations ('auto', 'tnt', ...)."),
@@ -581,11 +585,18 @@ class MPLE(Estimator):
             # its sampler takes; the simulated designs are folded as the observed one
             theta = lf.params if restore is None else \
                 restore(copy.copy(lf), lf.cov)[0].params
-            sims = partial(_simulated_designs, model, theta, design, fold, self, rng)
+            def sim_design(bm):
+                return fold(_sim_design(bm, design, self, rng))[0]
+
             if self.cov == "godambe":
-                cov, info["godambe"] = _godambe(sims, lf, self)
+                # (the compressed design is quicker than a per-dyad score: one exp per row)
+                cov, info["godambe"] = godambe(model, theta, lf.cov,
+                                               lambda bm: sim_design(bm).score(lf.params),
+                                               self, rng)
             else:
-                cov, info["bootstrap"] = _bootstrap(sims, self, labels, term_of)
+                cov, info["bootstrap"] = bootstrap(
+                    model, theta, lambda bm: (sim_design(bm),),
+                    partial(_refit_design, labels, term_of, self.maxiter, self.tol), self, rng)
             se_kind = self.cov
         if not dyad_indep and se_kind == "naive":
             warn.append(NAIVE_SE_WARNING)
@@ -755,76 +766,10 @@ def _sim_design(bm, design: Design, est: MPLE, rng) -> Design:
     return Design(d["X"], d["n"], d["s"], d["n_vars"], d["n_on"])
 
 
-def _simulated_states(model, theta, est: MPLE, rng, count):
-    """Yield the compiled model at ``count`` states simulated from ``theta`` (the model's
-    coefficients: its sampler runs at their natural parameters ``model.eta(theta)``)."""
-    if not hasattr(model, "sampler"):
-        raise TypeError("simulation-based standard errors need a model with a sampler() "
-                        "method (e.g. an ERGM)")
-    sampler, bm = model.sampler(theta, proposal=est.proposal, random_state=rng)
-    eta = model.eta(theta) if hasattr(model, "eta") else theta
-    sampler.run(eta, est.burnin)
-    step = max(1, count // 10)
-    for k in range(count):
-        sampler.run(eta, est.interval)
-        if est.verbose and (k + 1) % step == 0:
-            print(f"  simulated {k + 1} of {count} networks", file=sys.stderr)
-        yield bm
-    yield sampler      # last item: the sampler, for diagnostics
-
-
-def _simulated_designs(model, theta, design: Design, fold, est: MPLE, rng, count):
-    """Yield the designs of ``count`` networks simulated from ``model`` at ``theta`` (all
-    its coefficients, offsets included), each built as the observed ``design`` was and
-    folded by ``fold`` as it was (offset columns, curved maps: the fitted coefficients'
-    design); then the sampler."""
-    it = _simulated_states(model, theta, est, rng, count)
-    for _ in range(count):
-        yield fold(_sim_design(next(it), design, est, rng))[0]
-    yield next(it)
-
-
-def _acceptance(sampler) -> float:
-    # computed here: MHSampler.acceptance_rate divides two int64 in C (integer division)
-    n = int(sampler.n_proposed)
-    return float(sampler.n_accepted) / n if n else float("nan")
-
-
-def _godambe(sims, lf: LogitFit, est: MPLE):
-    """The sandwich H^-1 J H^-1 of the fitted coefficients ``lf.params``, J the mean outer
-    product of their scores on the designs ``sims(count)`` yields."""
-    theta = lf.params
-    p = len(theta)
-    U = np.empty((est.n_sim, p))
-    it = sims(est.n_sim)
-    for r in range(est.n_sim):
-        # the compressed design is quicker than a per-dyad score (one exp per distinct row)
-        U[r] = next(it).score(theta)
-    sampler = next(it)
-    J = U.T @ U / est.n_sim
-    Hinv = lf.cov
-    cov = Hinv @ J @ Hinv
-    cov = 0.5 * (cov + cov.T)
-    info = {"n_sim": est.n_sim, "burnin": est.burnin, "interval": est.interval,
-            "proposal": est.proposal, "acceptance_rate": _acceptance(sampler),
-            "mean_score": U.mean(axis=0).tolist()}
-    return cov, info
-
-
-def _bootstrap(sims, est: MPLE, labels, term_of):
-    """The parametric bootstrap: the fitted coefficients refitted on the designs
-    ``sims(B)`` yields."""
-    B = est.bootstrap if est.bootstrap is not None else est.n_sim
-    it = sims(B)
-    fits = [refit_params(lambda d: fit_design(d, labels, term_of, "error", est.maxiter,
-                                              est.tol), next(it))
-            for _ in range(B)]
-    sampler = next(it)
-    cov, draws, failed = bootstrap_covariance(fits)
-    info = {"B": B, "n_failed": failed, "burnin": est.burnin, "interval": est.interval,
-            "proposal": est.proposal, "acceptance_rate": _acceptance(sampler),
-            "estimates": draws.tolist()}
-    return cov, info
+def _refit_design(labels, term_of, maxiter, tol, design: Design):
+    """One bootstrap refit: the MPLE's parameters on a simulated network's ``design`` (None
+    when it does not exist or does not converge)."""
+    return refit_params(lambda d: fit_design(d, labels, term_of, "error", maxiter, tol), design)
 
 
 def fit_pseudolikelihood(bm, labels=None, sample_size=None, max_vars=DEFAULT_MAX_DYADS,

@@ -91,6 +91,9 @@ def test_simulated_standard_errors_at_a_fixed_seed_are_the_recorded_ones(name):
     assert sampled == ("case-control" in name)        # the sample is drawn, not skipped
     info = r.info[kind]
     assert info["acceptance_rate"] == pytest.approx(acceptance, rel=1e-12)
+    # both families report the same chain settings
+    assert {"burnin", "interval", "proposal", "acceptance_rate"} <= set(info)
+    assert info["proposal"] == "auto"
 
 
 @pytest.mark.slow       # joblib's worker start: 1-30 s on a busy machine
