@@ -8,6 +8,7 @@ from .formula import formula_rhs, network_names, parse_formula
 from .labeled import make_unique
 from .network import NetworkState, as_network, cache_budget
 from .network.network import SMALL_NETWORK
+from .network.values import na_flags
 from .results import register_model_builder
 from .constraints import constraint_formula, parse_constraints, pairs_vars
 from .families.binary import BINARY
@@ -599,8 +600,8 @@ class ERGM:
             base = resume_space(self, kwargs)
         model = base.configured(kwargs.pop("constraints", None), kwargs.pop("offset_coef", None),
                                 kwargs.pop("target_stats", None), kwargs.pop("tempering", None))
-        from .estimation.base import check_supports, support_checked
-        from .estimation.registry import estimator_class, supports
+        from .estimation.base import support_checked
+        from .estimation.registry import check_supports, estimator_class, supports
         check_supports(supports(method), method, model,
                        getattr(estimator_class(method), "curved_refusal_note", None))
         with support_checked():     # the estimator's own fit does not check again
@@ -670,7 +671,7 @@ class ERGM:
         its family (``self.family``): ``"constraints"`` (a constrained sample space),
         ``"missing"`` (unobserved dyads), ``"target_stats"``, ``"missing+target_stats"``,
         ``"curved"`` (statnet's fixed=FALSE) and ``"tempering"`` (parallel-tempered chains).
-        :func:`~ergmfit.estimation.base.check_supports` reads it before every fit.
+        :func:`~ergmfit.estimation.registry.check_supports` reads it before every fit.
 
         >>> import ergmfit as ef
         >>> g = ef.datasets.load("flomarriage")
@@ -860,7 +861,10 @@ class CountERGM(ERGM):
     def null_loglik(self, n_free=None) -> float | None:
         """The log-likelihood at θ = 0 (the reference measure alone): Σ_v log h(y_v)
         − n_free log Σ_k h(k) over the dyads; None for a reference without a
-        finite total mass (Geometric)."""
+        finite total mass (Geometric).  Every nonzero dyad is free and observed: a count
+        model has no constraints or missing dyads (its constructor, ``with_constraints``
+        and an ``na`` edge attribute refuse them), so ``n_free`` (``fit_nobs``: the sample
+        space's dyads, a two-mode network's between its modes) holds them all."""
         from scipy.special import logsumexp
         ref = self.reference
         n_free = self.network.n_dyads if n_free is None else int(n_free)
@@ -1241,8 +1245,7 @@ def missing_dyads(network, missing):
     na_attr = missing if isinstance(missing, str) else ("na" if missing is None else None)
     vars_ = []
     if na_attr is not None and na_attr in network.edge_attrs:
-        flags = np.array([bool(v) and str(v).upper() not in ("FALSE", "0", "NAN")
-                          for v in network.edge_attrs[na_attr]], dtype=bool)
+        flags = na_flags(network, na_attr)
         if flags.any():
             vars_.append(dyad_vars(network.n, network.directed, network.ties[flags]))
             net = network.with_ties(network.ties[~flags])

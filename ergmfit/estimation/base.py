@@ -326,7 +326,8 @@ _SUPPORT_CHECKED = contextvars.ContextVar("ergmfit_support_checked", default=Fal
 
 @contextlib.contextmanager
 def support_checked():
-    """Mark the fits run inside as checked by :func:`check_supports` (``ERGM.fit``
+    """Mark the fits run inside as checked by
+    :func:`~ergmfit.estimation.registry.check_supports` (``ERGM.fit``
     checked the model the user configured; the estimator it runs does not check again)."""
     token = _SUPPORT_CHECKED.set(True)
     try:
@@ -335,93 +336,25 @@ def support_checked():
         _SUPPORT_CHECKED.reset(token)
 
 
-def check_supports(supports, method, model, note=None, features=None):
-    """Raise, naming the problem, unless the estimator called ``method`` whose
-    ``supports`` declaration (:attr:`Estimator.supports`) is given fits ``model``: its
-    family (``model.family``, and the family's own :meth:`check_fit`), then what the model
-    says it needs of an estimator (``model.fit_features()``: constraints, missing dyads,
-    target statistics and both together, curved terms, parallel tempering).  ``ERGM.fit``
-    and every estimator object's ``fit`` run this one check.
+#: the check every estimator object's ``fit`` runs first,
+#: :func:`ergmfit.estimation.registry.check_supports`: its messages name the methods that
+#: fit what a model needs, from the estimator table, which loads every estimator (and so
+#: this module): the table hands its check over when it loads (:func:`set_support_check`;
+#: ``ergmfit.estimation`` loads it before any estimator can be built)
+_support_check = None
 
-    A model that declares no ``fit_features`` (an MRF of :mod:`ergmfit.mrf`, whose methods
-    check their variables' family themselves) is not checked.
 
-    Parameters
-    ----------
-    supports : dict
-        The estimator's ``supports`` declaration.
-    method : str
-        The estimator's name (in the messages).
-    model : ERGM or another model
-    note : str, optional
-        The estimator's ``curved_refusal_note`` (see :func:`curved_refusal`).
-    features : iterable of str, optional
-        Check only these (``"families"`` and keys of ``supports``); None: all.
-
-    Examples
-    --------
-    >>> import ergmfit as ef
-    >>> from ergmfit.estimation import supports
-    >>> g = ef.datasets.load("flomarriage")
-    >>> a, b = list(g.nodes)[:2]
-    >>> m = ef.ERGM(g, "edges", missing=[(a, b)])
-    >>> check_supports(supports("mple"), "mple", m)          # fits missing dyads
-    >>> check_supports(supports("bcd"), "bcd", m)
-    Traceback (most recent call last):
-    ...
-    ergmfit.exceptions.FormulaError: method='bcd' with missing dyads is not implemented; \
-use method='mcmle' (the observed-data likelihood, as statnet), 'ee', 'cd', 'bayes' or \
-'mple' (which leaves the missing dyads out)
-    """
-    needs = getattr(model, "fit_features", None)
-    if needs is None:
-        return
-    from ..exceptions import FormulaError
-    from .registry import methods_supporting
-    from .registry import supports as supports_of
-    wanted = set(needs())
-    if features is not None:
-        wanted &= set(features)
-    can = supports
-    if features is None or "families" in features:
-        family = model.family
-        families = can.get("families", frozenset({"binary"}))
-        if family.name not in families:
-            ref = family.reference
-            able = ", ".join(repr(m) for m in methods_supporting("families")
-                             if family.name in supports_of(m).get("families", ()))
-            raise SettingsError(
-                f"method={method!r} does not fit this model (family {family.name!r}"
-                + (f", reference {ref.label}" if ref is not None else "")
-                + f"): its supports declaration lists the families {sorted(families)}; "
-                + (f"methods for this family: {able}" if able else
-                   "no estimator fits this family yet (statistics() and simulate() work)"))
-        family.check_fit(model)     # e.g. a count statistic constant on the reference
-    if "constraints" in wanted and not can.get("constraints"):
-        raise FormulaError(f"method={method!r} under constraints is not implemented; use "
-                           "method='mcmle', 'cd' or 'mple'")
-    if "missing" in wanted and not can.get("missing"):
-        raise FormulaError(f"method={method!r} with missing dyads is not implemented; use "
-                           "method='mcmle' (the observed-data likelihood, as statnet), "
-                           "'ee', 'cd', 'bayes' or 'mple' (which leaves the missing dyads out)")
-    if "missing+target_stats" in wanted and not can.get("missing+target_stats"):
-        raise FormulaError("missing dyads together with target_stats are implemented for "
-                           "method='mple' only")
-    if "target_stats" in wanted and not can.get("target_stats"):
-        raise FormulaError(f"target_stats is implemented for 'mple' and 'mcmle', not {method!r}")
-    if "curved" in wanted and not can.get("curved"):
-        able = ", ".join(repr(m) for m in methods_supporting("curved"))
-        raise SettingsError(curved_refusal(method, model, able, note))
-    if "tempering" in wanted and not can.get("tempering"):
-        able = ", ".join(repr(m) for m in methods_supporting("tempering"))
-        raise SettingsError(f"method={method!r} does not draw its chains through the "
-                            f"parallel-tempered sampler (tempering); methods that do: {able}. "
-                            "Fit without tempering (simulate and gof take it)")
+def set_support_check(check):
+    """Install ``check(supports, method, model, note=None, features=None)`` as the check
+    every estimator object's ``fit`` runs (see :func:`_checked_fit`)."""
+    global _support_check
+    _support_check = check
 
 
 def _checked_fit(fit):
     """``fit`` refusing, with a clear message, a model the estimator cannot fit
-    (:func:`check_supports`, unless ``ERGM.fit`` or an outer estimator's fit checked it)."""
+    (:func:`~ergmfit.estimation.registry.check_supports`, unless ``ERGM.fit`` or an outer
+    estimator's fit checked it)."""
     @functools.wraps(fit)
     @warns_at_callers_line            # a ConvergenceWarning points at the user's fit() line
     @stops_when_interrupted           # inside ef.stop_on_interrupt(): an interrupted fit raises
@@ -431,10 +364,10 @@ def _checked_fit(fit):
             # MCMC-MLE's MPLE start, its stochastic-approximation approach): the outer check
             # covered the model's space, target statistics and sampler, which the helper
             # only starts or adjusts; a curved model it cannot evaluate is still refused
-            check_supports(self.supports, self.method, model, self.curved_refusal_note,
+            _support_check(self.supports, self.method, model, self.curved_refusal_note,
                            features=("curved",))
             return fit(self, model, *args, **kwargs)
-        check_supports(self.supports, self.method, model, self.curved_refusal_note)
+        _support_check(self.supports, self.method, model, self.curved_refusal_note)
         with support_checked():
             return fit(self, model, *args, **kwargs)
     return checked

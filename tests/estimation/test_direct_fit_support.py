@@ -2,7 +2,7 @@
 
 ``ERGM.fit`` and every :class:`~ergmfit.estimation.Estimator` subclass's ``fit`` (through
 ``estimation.base._checked_fit``) run one check,
-:func:`~ergmfit.estimation.base.check_supports`, of the model against the estimator's
+:func:`~ergmfit.estimation.registry.check_supports`, of the model against the estimator's
 ``supports`` declaration: the family, constraints, missing dyads, target statistics (and
 both together), curved terms and parallel tempering.  For every registered estimator and
 every feature it does not declare, a model that needs the feature, given to
@@ -106,7 +106,7 @@ def test_every_estimator_has_a_refusal_case():
 @pytest.mark.parametrize("method", methods())
 def test_a_declared_feature_passes_the_check(method):
     # the check itself (no fit): what the estimator declares is not refused
-    from ergmfit.estimation.base import check_supports
+    from ergmfit.estimation.registry import check_supports
     for feature in FEATURES:
         if _declares(method, feature):
             check_supports(supports(method), method, _model(feature, method))
@@ -114,22 +114,22 @@ def test_a_declared_feature_passes_the_check(method):
 
 def test_the_check_runs_once_on_the_ergm_fit_path(monkeypatch):
     # ERGM.fit checks the model; the estimator's own fit, called by it, does not again
-    import ergmfit.estimation.base as base
-    calls = []
-    real = base.check_supports
-
-    def counting(*args, **kwargs):
-        if kwargs.get("features") is None:      # the whole check (a helper fit: curved only)
-            calls.append(args[1])
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(base, "check_supports", counting)
+    # (the whole check, the one that asks the family: a helper fit checks curved terms only)
     m = ef.ERGM(FLO, "edges")
+    calls = []
+    real = type(m.family).check_fit
+
+    def counting(family, model):
+        calls.append(model)
+        return real(family, model)
+
+    monkeypatch.setattr(type(m.family), "check_fit", counting)
     m.fit(method="mple")
-    assert calls == ["mple"]
-    calls.clear()
+    assert len(calls) == 1
     estimator_class("mple")().fit(m)
-    assert calls == ["mple"]
+    assert len(calls) == 2
+    m.fit(method="mcmle", random_state=1, **contract.SMALL["mcmle"])   # MPLE start inside
+    assert len(calls) == 3
 
 
 def test_a_model_without_the_interface_is_not_checked():
@@ -138,3 +138,15 @@ def test_a_model_without_the_interface_is_not_checked():
     X = np.random.default_rng(0).integers(0, 2, size=(50, 4))
     res = PseudoLikelihood().fit(IsingModel(nx.path_graph(4)), X)
     assert np.all(np.isfinite(np.asarray(res.params, dtype=float)))
+
+
+def test_btergm_fits_a_panel_with_missing_dyads():
+    # BTERGM declares missing dyads: its pooled MPLE and each wave's bootstrap rows leave
+    # them out (as btergm drops NA dyads); TemporalERGM.fit ran it unchecked before, with
+    # this estimate, and its own check must not refuse it now
+    waves = [nx.path_graph(6), nx.cycle_graph(6), nx.star_graph(5)]
+    m = ef.ERGM(ef.NetSeries(waves, missing=[None, [(0, 3)], None]), "edges + memory()")
+    fit = m.fit(method="btergm", R=20, random_state=1)
+    mple = m.fit(method="mple")
+    np.testing.assert_allclose(np.asarray(fit.params), np.asarray(mple.params), rtol=1e-6)
+    assert fit.nobs == mple.nobs == 29          # 2 transitions x 15 dyads, 1 missing
