@@ -8,6 +8,7 @@ from .formula import formula_rhs, network_names, parse_formula
 from .labeled import make_unique
 from .network import NetworkState, as_network, cache_budget
 from .network.network import SMALL_NETWORK
+from .network.values import na_flags
 from .results import register_model_builder
 from .constraints import constraint_formula, parse_constraints, pairs_vars
 from .families.binary import BINARY
@@ -335,6 +336,7 @@ class ERGM:
 
     offset_coef = None      # coefficients of the offset terms (see configured())
     target_stats = None     # statistics fitted instead of the network's
+    tempering = None        # parallel-tempered chains (configured(tempering=...))
 
     def statistics_vector(self, ties=None) -> np.ndarray:
         """Statistics of the observed network (or of ``ties``) in label order
@@ -440,7 +442,7 @@ class ERGM:
     def sampler(self, params, proposal="auto", random_state=None, start=None):
         """A Metropolis-Hastings sampler (``MHSampler``) started at the observed
         network (or at ``start``: an (m, 2) tie array), and its compiled model."""
-        if getattr(self, "tempering", None) is not None:       # parallel tempering (#36)
+        if self.tempering is not None:       # parallel tempering (#36)
             from .sampling.tempered import tempered_sampler
             return tempered_sampler(self, params, proposal, random_state, start)
         space = self.sample_space
@@ -598,8 +600,12 @@ class ERGM:
             base = resume_space(self, kwargs)
         model = base.configured(kwargs.pop("constraints", None), kwargs.pop("offset_coef", None),
                                 kwargs.pop("target_stats", None), kwargs.pop("tempering", None))
-        model._check_estimator(method)
-        res = model._fit(method, random_state, verbose, kwargs)
+        from .estimation.base import support_checked
+        from .estimation.registry import check_supports, estimator_class, supports
+        check_supports(supports(method), method, model,
+                       getattr(estimator_class(method), "curved_refusal_note", None))
+        with support_checked():     # the estimator's own fit does not check again
+            res = model._fit(method, random_state, verbose, kwargs)
         spec = model.saved_spec()
         if spec:
             res.diagnostics.sample_space = spec
@@ -660,45 +666,25 @@ class ERGM:
             m.target_stats = t
         return m
 
-    def _check_estimator(self, method):
-        # what the estimator declares it cannot fit: say so instead of a wrong answer
-        from .estimation.base import curved_refusal
-        from .estimation.registry import estimator_class, methods_supporting, supports
-        can = supports(method)
-        families = can.get("families", frozenset({"binary"}))
-        if self.family.name not in families:
-            ref = self.family.reference
-            able = ", ".join(repr(m) for m in methods_supporting("families")
-                             if self.family.name in supports(m).get("families", ()))
-            raise SettingsError(
-                f"method={method!r} does not fit this model (family {self.family.name!r}"
-                + (f", reference {ref.label}" if ref is not None else "")
-                + f"): its supports declaration lists the families {sorted(families)}; "
-                + (f"methods for this family: {able}" if able else
-                   "no estimator fits this family yet (statistics() and simulate() work)"))
-        self.family.check_fit(self)     # e.g. a count statistic constant on the reference
-        if self.sample_space.constrained and not can.get("constraints"):
-            raise FormulaError(f"method={method!r} under constraints is not implemented; use "
-                               "method='mcmle', 'cd' or 'mple'")
-        if self.sample_space.n_missing and not can.get("missing"):
-            raise FormulaError(f"method={method!r} with missing dyads is not implemented; use "
-                               "method='mcmle' (the observed-data likelihood, as statnet), "
-                               "'ee', 'cd', 'bayes' or 'mple' (which leaves the missing dyads out)")
-        if self.sample_space.n_missing and self.target_stats is not None \
-                and not can.get("missing+target_stats"):
-            raise FormulaError("missing dyads together with target_stats are implemented for "
-                               "method='mple' only")
-        if self.target_stats is not None and not can.get("target_stats"):
-            raise FormulaError(f"target_stats is implemented for 'mple' and 'mcmle', not {method!r}")
-        if self.curved and not can.get("curved"):
-            able = ", ".join(repr(m) for m in methods_supporting("curved"))
-            raise SettingsError(curved_refusal(method, self, able,
-                                               estimator_class(method).curved_refusal_note))
-        if getattr(self, "tempering", None) is not None and not can.get("tempering"):
-            able = ", ".join(repr(m) for m in methods_supporting("tempering"))
-            raise SettingsError(f"method={method!r} does not draw its chains through the "
-                                f"parallel-tempered sampler (tempering); methods that do: {able}. "
-                                "Fit without tempering (simulate and gof take it)")
+    def fit_features(self) -> frozenset:
+        """What an estimator must declare in its ``supports`` to fit this model, besides
+        its family (``self.family``): ``"constraints"`` (a constrained sample space),
+        ``"missing"`` (unobserved dyads), ``"target_stats"``, ``"missing+target_stats"``,
+        ``"curved"`` (statnet's fixed=FALSE) and ``"tempering"`` (parallel-tempered chains).
+        :func:`~ergmfit.estimation.registry.check_supports` reads it before every fit.
+
+        >>> import ergmfit as ef
+        >>> g = ef.datasets.load("flomarriage")
+        >>> sorted(ef.ERGM(g, "edges + gwesp", constraints="~ bd(maxout=7)").fit_features())
+        ['constraints', 'curved']
+        """
+        space = self.sample_space
+        missing = bool(space.n_missing)
+        target = self.target_stats is not None
+        return frozenset(name for name, needed in (
+            ("constraints", space.constrained), ("missing", missing),
+            ("target_stats", target), ("missing+target_stats", missing and target),
+            ("curved", self.curved), ("tempering", self.tempering is not None)) if needed)
 
     def predict(self, params, dyads=None, compressed=False, **kwargs):
         """P(Y_ij = 1 | the rest of the network) at ``params`` for ``dyads``
@@ -875,7 +861,10 @@ class CountERGM(ERGM):
     def null_loglik(self, n_free=None) -> float | None:
         """The log-likelihood at θ = 0 (the reference measure alone): Σ_v log h(y_v)
         − n_free log Σ_k h(k) over the dyads; None for a reference without a
-        finite total mass (Geometric)."""
+        finite total mass (Geometric).  Every nonzero dyad is free and observed: a count
+        model has no constraints or missing dyads (its constructor, ``with_constraints``
+        and an ``na`` edge attribute refuse them), so ``n_free`` (``fit_nobs``: the sample
+        space's dyads, a two-mode network's between its modes) holds them all."""
         from scipy.special import logsumexp
         ref = self.reference
         n_free = self.network.n_dyads if n_free is None else int(n_free)
@@ -1256,8 +1245,7 @@ def missing_dyads(network, missing):
     na_attr = missing if isinstance(missing, str) else ("na" if missing is None else None)
     vars_ = []
     if na_attr is not None and na_attr in network.edge_attrs:
-        flags = np.array([bool(v) and str(v).upper() not in ("FALSE", "0", "NAN")
-                          for v in network.edge_attrs[na_attr]], dtype=bool)
+        flags = na_flags(network, na_attr)
         if flags.any():
             vars_.append(dyad_vars(network.n, network.directed, network.ties[flags]))
             net = network.with_ties(network.ties[~flags])

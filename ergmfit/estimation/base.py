@@ -26,6 +26,8 @@ MPLE(cov='godambe', n_sim=200)
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import inspect
 import numbers
@@ -317,17 +319,57 @@ def curved_refusal(method, model, able=None, note=None):
             "(0.5, fixed=TRUE)")
 
 
+#: set while a fit runs whose model was checked against its estimator's ``supports``
+#: (by ``ERGM.fit``, or by the outermost estimator object's ``fit``)
+_SUPPORT_CHECKED = contextvars.ContextVar("ergmfit_support_checked", default=False)
+
+
+@contextlib.contextmanager
+def support_checked():
+    """Mark the fits run inside as checked by
+    :func:`~ergmfit.estimation.registry.check_supports` (``ERGM.fit``
+    checked the model the user configured; the estimator it runs does not check again)."""
+    token = _SUPPORT_CHECKED.set(True)
+    try:
+        yield
+    finally:
+        _SUPPORT_CHECKED.reset(token)
+
+
+#: the check every estimator object's ``fit`` runs first,
+#: :func:`ergmfit.estimation.registry.check_supports`: its messages name the methods that
+#: fit what a model needs, from the estimator table, which loads every estimator (and so
+#: this module): the table hands its check over when it loads (:func:`set_support_check`;
+#: ``ergmfit.estimation`` loads it before any estimator can be built)
+_support_check = None
+
+
+def set_support_check(check):
+    """Install ``check(supports, method, model, note=None, features=None)`` as the check
+    every estimator object's ``fit`` runs (see :func:`_checked_fit`)."""
+    global _support_check
+    _support_check = check
+
+
 def _checked_fit(fit):
-    """``fit`` refusing, with a clear message, a model the estimator cannot fit."""
+    """``fit`` refusing, with a clear message, a model the estimator cannot fit
+    (:func:`~ergmfit.estimation.registry.check_supports`, unless ``ERGM.fit`` or an outer
+    estimator's fit checked it)."""
     @functools.wraps(fit)
     @warns_at_callers_line            # a ConvergenceWarning points at the user's fit() line
     @stops_when_interrupted           # inside ef.stop_on_interrupt(): an interrupted fit raises
     def checked(self, model, *args, **kwargs):
-        par = getattr(model, "parameterisation", None)
-        if par is not None and not par.affine and not self.supports.get("curved", False):
-            raise SettingsError(curved_refusal(self.method, model,
-                                               note=self.curved_refusal_note))
-        return fit(self, model, *args, **kwargs)
+        if _SUPPORT_CHECKED.get():
+            # a fit run by a checked one (ERGM.fit's estimator; an estimator's helper fit:
+            # MCMC-MLE's MPLE start, its stochastic-approximation approach): the outer check
+            # covered the model's space, target statistics and sampler, which the helper
+            # only starts or adjusts; a curved model it cannot evaluate is still refused
+            _support_check(self.supports, self.method, model, self.curved_refusal_note,
+                           features=("curved",))
+            return fit(self, model, *args, **kwargs)
+        _support_check(self.supports, self.method, model, self.curved_refusal_note)
+        with support_checked():
+            return fit(self, model, *args, **kwargs)
     return checked
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import importlib
 
-from ..exceptions import SettingsError
-from .base import Estimator
+from ..exceptions import FormulaError, SettingsError
+from .base import Estimator, curved_refusal, set_support_check
 
 _ESTIMATORS = {
     "mple": "ergmfit.estimation.mple.pseudolikelihood:MPLE",
@@ -66,6 +66,87 @@ def methods_supporting(feature: str) -> list:
     return out
 
 
+def check_supports(declared, method, model, note=None, features=None):
+    """Raise, naming the problem, unless the estimator called ``method``, whose
+    ``supports`` declaration (:attr:`~ergmfit.estimation.base.Estimator.supports`) is
+    ``declared``, fits ``model``: its family (``model.family``, and the family's own
+    ``check_fit``), then what the model says it needs of an estimator
+    (``model.fit_features()``: constraints, missing dyads, target statistics and both
+    together, curved terms, parallel tempering).  ``ERGM.fit`` and every estimator
+    object's ``fit`` run this one check.
+
+    A model that declares no ``fit_features`` (an MRF of :mod:`ergmfit.mrf`, whose methods
+    check their variables' family themselves) is not checked.
+
+    Parameters
+    ----------
+    declared : dict
+        The estimator's ``supports`` declaration.
+    method : str
+        The estimator's name (in the messages).
+    model : ERGM or another model
+    note : str, optional
+        The estimator's ``curved_refusal_note`` (see
+        :func:`~ergmfit.estimation.base.curved_refusal`).
+    features : iterable of str, optional
+        Check only these (``"families"`` and keys of ``declared``); None: all.
+
+    Examples
+    --------
+    >>> import ergmfit as ef
+    >>> g = ef.datasets.load("flomarriage")
+    >>> a, b = list(g.nodes)[:2]
+    >>> m = ef.ERGM(g, "edges", missing=[(a, b)])
+    >>> check_supports(supports("mple"), "mple", m)          # fits missing dyads
+    >>> check_supports(supports("bcd"), "bcd", m)
+    Traceback (most recent call last):
+    ...
+    ergmfit.exceptions.FormulaError: method='bcd' with missing dyads is not implemented; \
+use method='mcmle' (the observed-data likelihood, as statnet), 'ee', 'cd', 'bayes' or \
+'mple' (which leaves the missing dyads out)
+    """
+    needs = getattr(model, "fit_features", None)
+    if needs is None:
+        return
+    wanted = set(needs())
+    if features is not None:
+        wanted &= set(features)
+    if features is None or "families" in features:
+        family = model.family
+        families = declared.get("families", frozenset({"binary"}))
+        if family.name not in families:
+            ref = family.reference
+            able = ", ".join(repr(m) for m in methods_supporting("families")
+                             if family.name in supports(m).get("families", ()))
+            raise SettingsError(
+                f"method={method!r} does not fit this model (family {family.name!r}"
+                + (f", reference {ref.label}" if ref is not None else "")
+                + f"): its supports declaration lists the families {sorted(families)}; "
+                + (f"methods for this family: {able}" if able else
+                   "no estimator fits this family yet (statistics() and simulate() work)"))
+        family.check_fit(model)     # e.g. a count statistic constant on the reference
+    if "constraints" in wanted and not declared.get("constraints"):
+        raise FormulaError(f"method={method!r} under constraints is not implemented; use "
+                           "method='mcmle', 'cd' or 'mple'")
+    if "missing" in wanted and not declared.get("missing"):
+        raise FormulaError(f"method={method!r} with missing dyads is not implemented; use "
+                           "method='mcmle' (the observed-data likelihood, as statnet), "
+                           "'ee', 'cd', 'bayes' or 'mple' (which leaves the missing dyads out)")
+    if "missing+target_stats" in wanted and not declared.get("missing+target_stats"):
+        raise FormulaError("missing dyads together with target_stats are implemented for "
+                           "method='mple' only")
+    if "target_stats" in wanted and not declared.get("target_stats"):
+        raise FormulaError(f"target_stats is implemented for 'mple' and 'mcmle', not {method!r}")
+    if "curved" in wanted and not declared.get("curved"):
+        able = ", ".join(repr(m) for m in methods_supporting("curved"))
+        raise SettingsError(curved_refusal(method, model, able, note))
+    if "tempering" in wanted and not declared.get("tempering"):
+        able = ", ".join(repr(m) for m in methods_supporting("tempering"))
+        raise SettingsError(f"method={method!r} does not draw its chains through the "
+                            f"parallel-tempered sampler (tempering); methods that do: {able}. "
+                            "Fit without tempering (simulate and gof take it)")
+
+
 def make_estimator(method: str, **settings):
     """The estimator called ``method`` built with ``settings`` (validated;
     statnet's method and ``control.ergm`` names understood, see :mod:`ergmfit.statnet`)."""
@@ -88,3 +169,6 @@ class _FunctionEstimator:
 
     def get_params(self, deep=True):
         return dict(self.settings)
+
+
+set_support_check(check_supports)     # every estimator object's fit runs it (base)

@@ -10,6 +10,7 @@ import numpy as np
 from ..exceptions import NetworkError
 from ..network import as_network, is_matrix, valued_adjacency
 from ..network.network import Network
+from ..network.values import na_flags
 
 
 def valued_network(network, response, reference, directed=None):
@@ -40,6 +41,15 @@ def valued_network(network, response, reference, directed=None):
         have = sorted(net.edge_attrs)
         raise NetworkError(f"the network has no edge attribute {response!r} (response=); "
                            f"its edge attributes: {have if have else 'none'}")
+    unobserved = na_flags(net)
+    if unobserved.any():
+        # the binary model's missing dyads (na=True, statnet's); a count model would read
+        # the edge's value as observed: a silently wrong fit
+        i, j = net.ties[int(np.argmax(unobserved))]
+        raise NetworkError(f"the edge ({net.labels[i]!r}, {net.labels[j]!r}) is marked "
+                           f"unobserved (edge attribute 'na'; {int(unobserved.sum())} edge(s)): "
+                           "missing dyads are not available for count-valued models yet; "
+                           "drop the attribute to read the values as observed")
     raw = net.edge_attrs[response]
     missing = [k for k, v in enumerate(raw) if v is None]
     if missing:

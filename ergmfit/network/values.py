@@ -8,6 +8,8 @@ every reader and every term uses.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ..exceptions import TermError
 
 
@@ -77,3 +79,21 @@ def missing_error(name, labels, missing, bipartite=None) -> TermError:
                     f"b{3 - mode}* term (b{3 - mode}factor, b{3 - mode}cov, "
                     f"b{3 - mode}nodematch, ...), which reads mode {3 - mode}'s values only")
     return TermError(msg)
+
+
+def na_flags(network, attr="na") -> np.ndarray:
+    """Which ties of ``network`` its edge attribute ``attr`` marks unobserved (statnet's
+    ``na=TRUE``: a true value other than "FALSE", "0" or "NaN"), as a boolean array over
+    ``network.ties`` (all False without the attribute).
+
+    >>> import networkx as nx
+    >>> from ergmfit.network import as_network
+    >>> g = nx.Graph(); g.add_edge(0, 1, na=True); g.add_edge(1, 2, na="FALSE")
+    >>> na_flags(as_network(g)).tolist()
+    [True, False]
+    """
+    values = network.edge_attrs.get(attr)
+    if values is None:
+        return np.zeros(network.n_ties, dtype=bool)
+    return np.array([bool(v) and str(v).upper() not in ("FALSE", "0", "NAN") for v in values],
+                    dtype=bool)

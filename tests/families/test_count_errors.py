@@ -149,6 +149,30 @@ def test_binary_only_settings_refused():
         ef.ERGM(g, "sum", response="n", colour="red")
 
 
+@pytest.mark.parametrize("method", ["mple", "mcmle", "cd"])
+def test_constraints_refused_at_fit_too(method):
+    # CountERGM.null_loglik (and the count MPLE's rows) take every dyad free and
+    # observed: constraints cannot reach a count model by fit() or configured() either
+    m = ef.ERGM(graph([1, 2, 3, 1]), "sum + nonzero", response="n")
+    with pytest.raises(SettingsError, match="constraints= not available"):
+        m.fit(method=method, constraints="~bd(maxout=2)", random_state=1)
+    with pytest.raises(SettingsError, match="constraints= not available"):
+        m.configured(constraints="~edges")
+    assert m.fit_features() == frozenset()
+    assert m.sample_space.n_missing == 0 and not m.sample_space.constrained
+
+
+def test_na_edges_refused_not_read_as_observed():
+    # na=True marks a binary model's missing dyads; a count model read the edge's value
+    # as observed (sum 6 with the unobserved edge's 3 in it), a silently wrong fit
+    g = graph([1, 2, 3, 1])
+    g[2][3]["na"] = True
+    with pytest.raises(NetworkError, match=r"edge \(2, 3\) is marked unobserved.*count-valued"):
+        ef.ERGM(g, "sum", response="n", reference="Poisson")
+    g[2][3]["na"] = False                   # not marked: read as observed
+    assert ef.ERGM(g, "sum", response="n").statistics() == {"sum": 7.0}
+
+
 def test_a_count_model_is_an_ergm():
     m = ef.ERGM(graph([1, 2, 3, 1]), "sum + nonzero", response="n", reference="Binomial(3)")
     assert isinstance(m, ef.ERGM) and m.family.name == "count"

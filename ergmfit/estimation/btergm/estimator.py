@@ -263,7 +263,9 @@ class BTERGM(Estimator):
                 "Confidence level of the printed intervals."),
         Setting("random_state", None, None, "Seed of the bootstrap draws."),
     )
-    supports = {"curved": False, "constraints": True, "missing": False, "target_stats": False,
+    #: missing dyads: a wave's unobserved dyads leave the pooled MPLE's design and each
+    #: wave's bootstrap rows (``sample_space.design_vars()``), as btergm drops NA dyads
+    supports = {"curved": False, "constraints": True, "missing": True, "target_stats": False,
                 "missing+target_stats": False, "families": frozenset({"binary"}),
                 "temporal": True}
 
