@@ -94,3 +94,27 @@ def test_restricted_rows_refuses_bad_input():
     v = np.array([5, 0, 1])
     restricted_rows(bm, v, np.ones(3))
     assert v.tolist() == [5, 0, 1]                      # the input is not modified
+
+
+@settings(max_examples=100, deadline=None)
+@given(v=st.lists(st.integers(0, 50), max_size=40), presorted=st.booleans())
+def test_space_variables_are_np_unique_of_the_input(v, presorted):
+    from ergmfit.sampling.space import _vars_or_none
+    v = sorted(set(v)) if presorted else v
+    given_ = np.array(v, dtype=np.int64)
+    got = _vars_or_none(given_)
+    want = np.unique(np.asarray(v, dtype=np.int64))
+    assert got.dtype == want.dtype and np.array_equal(got, want)
+    assert got is not given_ and np.array_equal(given_, np.array(v, dtype=np.int64))
+    assert _vars_or_none(None) is None
+
+
+@pytest.mark.parametrize("n1, n2", [(1, 1), (1, 5), (4, 1), (3, 7), (30, 45)])
+def test_between_modes_variables_are_the_sorted_dyad_indices(n1, n2):
+    from ergmfit.constraints import _between_modes
+    from ergmfit.sampling.space import dyad_vars
+    net = ef.Network(n1 + n2, [(0, n1)], directed=False, bipartite=n1)
+    i, j = np.meshgrid(np.arange(n1), np.arange(n1, n1 + n2), indexing="ij")
+    want = np.sort(dyad_vars(n1 + n2, False, np.column_stack([i.ravel(), j.ravel()])))
+    got = _between_modes(net)
+    assert got.dtype == np.int64 and np.array_equal(got, want)
