@@ -12,7 +12,7 @@ compile, the space and its ``design_vars`` are timed apart: ``setup``).  ``--fit
 two-mode ones of attribute-cell terms, are counted by cells there, not by this design).
 ``--profile`` prints the top of a cProfile of each design build.  Networks: sparse G(n, p)
 with mean degree about 6 and a 5-level node attribute, seed 1; the missing dyads are 10 %% of
-the dyads drawn at random; ``blockdiag`` blocks are the attribute's levels (the network
+the dyads drawn at random; ``blockdiag`` blocks are a second attribute's levels (the network
 has 5x the dyads asked for, so that about as many are free).  Times are CPU
 seconds of this process (time.process_time).
 """
@@ -36,14 +36,17 @@ TWO_MODE = {"indep": "edges + b1factor('g') + b2factor('g')",
 
 
 def one_mode(n_dyads, rng):
-    """An undirected sparse network with about ``n_dyads`` dyads, attribute 'g' (5 levels)."""
+    """An undirected sparse network with about ``n_dyads`` dyads, attributes 'g' and 'b' (5
+    levels each, independent: 'b' makes the blocks of ``blockdiag``, where nodematch('g')
+    would be edges)."""
     n = int(round((1 + math.sqrt(1 + 8 * n_dyads)) / 2))
     m = 3 * n
     i = rng.integers(0, n, m)
     j = rng.integers(0, n, m)
     keep = i != j
     ties = np.unique(np.sort(np.c_[i[keep], j[keep]], axis=1), axis=0)
-    return ef.Network(n, ties, directed=False, node_attrs={"g": rng.integers(0, 5, n).tolist()})
+    return ef.Network(n, ties, directed=False, node_attrs={"g": rng.integers(0, 5, n).tolist(),
+                                                           "b": rng.integers(0, 5, n).tolist()})
 
 
 def two_mode(n_dyads, rng):
@@ -71,7 +74,7 @@ def models(case, n_dyads, kind):
         i = np.searchsorted(row0, pick, side="right") - 1
         j = pick - row0[i] + i + 1
         return ef.ERGM(net, ONE_MODE[kind], missing=np.c_[i, j])
-    return ef.ERGM(net, ONE_MODE[kind], constraints="~ blockdiag('g')")
+    return ef.ERGM(net, ONE_MODE[kind], constraints="~ blockdiag('b')")
 
 
 def run(case, n_dyads, kind, profile, fit):
