@@ -198,8 +198,12 @@ def _between_modes(network):
     n1 = getattr(network, "bipartite", None)
     if n1 is None:
         return None
-    i, j = np.meshgrid(np.arange(n1), np.arange(n1, network.n), indexing="ij")
-    return np.sort(dyad_vars(network.n, False, np.column_stack([i.ravel(), j.ravel()])))
+    # the dyad {a, b} (a < n1 <= b) is variable a n - a (a + 1) / 2 + b - a - 1: row a's
+    # n - n1 dyads are consecutive, and the rows come in order (sorted, as dyad_vars numbers)
+    n = network.n
+    a = np.arange(n1, dtype=np.int64)
+    first = a * n - a * (a + 1) // 2 + n1 - a - 1
+    return (first[:, None] + np.arange(n - n1, dtype=np.int64)[None, :]).ravel()
 
 
 def snowball_zones(network, name):

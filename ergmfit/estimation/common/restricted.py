@@ -36,17 +36,27 @@ def compressed_rows(bm, vars_, weights=None):
     """(X, n, s, n_vars, n_on): the distinct change-statistic rows of the
     variables ``vars_`` only (the free, observed dyads of a constrained or
     partly observed network), their counts and tie counts; with ``weights``
-    (one per variable: a case-control sample) the counts are sums of weights."""
-    from ...sampling._constrained import change_rows
-    X, y = change_rows(bm, vars_)
-    if len(X) == 0:
+    (one per variable: a case-control sample) the counts are sums of weights.
+
+    Each row goes into a table of distinct rows as it is computed
+    (:func:`~ergmfit.estimation.mple._mple.restricted_rows`): the (len(vars_), p) matrix
+    of rows is never stored, and the distinct rows come out in the lexicographic order
+    ``np.unique(X, axis=0)`` gives, with the same sums.
+
+    Examples
+    --------
+    >>> import ergmfit as ef
+    >>> m = ef.ERGM(ef.Network(4, [(0, 1)], directed=False), "edges")
+    >>> X, n, s, n_vars, n_on = compressed_rows(m.compiled(), np.array([0, 1, 5]))
+    >>> X.tolist(), n.tolist(), s.tolist(), n_vars, n_on
+    ([[1.0]], [3.0], [1.0], 3, 1)
+    """
+    from ..mple._mple import restricted_rows
+    vars_ = np.asarray(vars_, dtype=np.int64)
+    if len(vars_) == 0:
         raise DegenerateModelError("no dyad is free and observed: there is nothing to fit")
-    Xu, inv = np.unique(X, axis=0, return_inverse=True)
-    inv = inv.reshape(-1)
-    w = np.ones(len(inv)) if weights is None else np.asarray(weights, dtype=float)
-    n = np.bincount(inv, weights=w, minlength=len(Xu))
-    s = np.bincount(inv, weights=w * y.astype(float), minlength=len(Xu))
-    return Xu, n, s, len(vars_), int(y.sum())
+    X, n, s, n_on = restricted_rows(bm, vars_, weights)
+    return X, n, s, len(vars_), n_on
 
 
 def case_control_vars(nonzero, n_free, free, size, rng):

@@ -21,6 +21,11 @@ build_design(model, sample_size=-1, seed=None) -> dict
     The compressed design over all variables, or a case-control sample:
     every variable equal to 1 (weight 1) plus ``sample_size`` distinct
     variables equal to 0 drawn uniformly (weight (#zeros)/sample_size).
+restricted_rows(model, vars, weights=None) -> (X, n, s, n_on)
+    The compressed design of the variables ``vars`` only (a restricted sample
+    space's free, observed dyads), rows in ``np.unique(X, axis=0)``'s order.
+group_rows(X, y, weights=None) -> (X, n, s)
+    The same grouping of given rows.
 pseudo_score(model, theta) -> (score, loglik)
     sum_v (x_v - p_v(theta)) Delta_v over all variables, without a table
     (used for the Godambe variability matrix on simulated states).
@@ -569,6 +574,136 @@ def build_design(BinaryModel model, int64_t sample_size=-1, seed=None, bint fast
         table_free(&t)
     return {"X": X, "n": n, "s": s, "n_vars": int(model.n_vars), "n_on": int(model.n_on()),
             "sampled": bool(sampled), "n_sampled": int(sample_size) if sampled else 0}
+
+
+# ---------------------------------------------------------------------------
+# The variables of a restricted space (or given rows), grouped without a 2-D sort
+# ---------------------------------------------------------------------------
+cdef object _sorted_table(RowTable* t):
+    """The table's distinct rows, their weights and tie weights, in the lexicographic
+    order of the rows (first column first, by value): the order ``np.unique(X, axis=0)``
+    gives, so a design grouped here is the one grouped by ``np.unique``, row for row."""
+    X, n, s = table_to_numpy(t)
+    X += 0.0                     # -0.0 -> +0.0 (the table keeps a row's first bits)
+    if X.shape[1] and len(X) > 1:
+        order = np.lexsort(X.T[::-1])
+        X, n, s = X[order], n[order], s[order]
+    return X, n, s
+
+
+cdef int _vars_rows(BinaryModel m, int64_t* vv, int64_t nv, double* w,
+                    RowTable* t, double* buf, int64_t* n_on) noexcept nogil:
+    """Add the change-statistic row of each variable vv[r] (weight w[r], or 1) to ``t``."""
+    cdef int64_t r
+    cdef bint y
+    for r in range(nv):
+        m.change(vv[r], buf)
+        y = m.get(vv[r])
+        n_on[0] += y
+        if table_add(t, buf, y, 1.0 if w == NULL else w[r]) != 0:
+            return -1
+    return 0
+
+
+cdef int _array_rows(double* X, signed char* y, int64_t m, int p,
+                     double* w, RowTable* t) noexcept nogil:
+    cdef int64_t r
+    for r in range(m):
+        if table_add(t, X + r * p, y[r] != 0, 1.0 if w == NULL else w[r]) != 0:
+            return -1
+    return 0
+
+
+def restricted_rows(BinaryModel model, vars, weights=None):
+    """The compressed design of the variables ``vars`` only (a sample space's free,
+    observed dyads, or a case-control sample of them), each row computed and added to
+    a table of distinct rows, so the (len(vars), p) matrix of rows never exists.
+
+    Parameters
+    ----------
+    model : BinaryModel
+        A compiled model at its current state.
+    vars : int array
+        The variables (any order; a variable given twice counts twice).
+    weights : float array, optional
+        One weight per variable (a case-control sample's); None: 1 each.
+
+    Returns
+    -------
+    (X, n, s, n_on): the distinct rows in lexicographic order (as ``np.unique(rows,
+    axis=0)`` orders them), the sum of the weights of each row's variables, the sum over
+    those equal to 1, and the number of variables equal to 1 (unweighted).  Sums are taken
+    in the order of ``vars``, as ``np.bincount`` takes them.
+    """
+    cdef cnp.int64_t[::1] vv = np.ascontiguousarray(vars, dtype=np.int64)
+    cdef int64_t m = vv.shape[0]
+    cdef int p = model.n_stats
+    cdef cnp.float64_t[::1] wv
+    cdef double* wp = NULL
+    cdef int64_t n_on = 0
+    cdef int rc = 0
+    cdef RowTable t
+    cdef double* buf
+    if m and (np.min(vv) < 0 or np.max(vv) >= model.n_vars):
+        raise ValueError("variable out of range")
+    if weights is not None:
+        wv = np.ascontiguousarray(weights, dtype=np.float64)
+        if wv.shape[0] != m:
+            raise ValueError(f"{m} variables but {wv.shape[0]} weights")
+        if m:
+            wp = &wv[0]
+    buf = <double*>calloc(max(1, p), sizeof(double))
+    memset(&t, 0, sizeof(RowTable))
+    if buf == NULL or table_init(&t, p) != 0:
+        free(buf)
+        table_free(&t)
+        raise MemoryError("out of memory building the pseudo-likelihood design")
+    try:
+        if m:
+            with nogil:
+                rc = _vars_rows(model, &vv[0], m, wp, &t, buf, &n_on)
+        if rc != 0:
+            raise MemoryError("out of memory building the pseudo-likelihood design")
+        X, n, s = _sorted_table(&t)
+    finally:
+        free(buf)
+        table_free(&t)
+    return X, n, s, int(n_on)
+
+
+def group_rows(X, y, weights=None):
+    """Group the rows of ``X`` ((m, p) float) as :func:`restricted_rows` groups the rows it
+    computes: (distinct rows in lexicographic order, sum of ``weights`` (default 1) of each,
+    sum of those with ``y`` != 0).  For tests and for rows computed elsewhere."""
+    cdef cnp.float64_t[:, ::1] Xv = np.ascontiguousarray(X, dtype=np.float64)
+    cdef cnp.int8_t[::1] yv = np.ascontiguousarray(np.asarray(y) != 0, dtype=np.int8)
+    cdef int64_t m = Xv.shape[0]
+    cdef int p = Xv.shape[1]
+    cdef cnp.float64_t[::1] wv
+    cdef double* wp = NULL
+    cdef int rc = 0
+    cdef RowTable t
+    if yv.shape[0] != m:
+        raise ValueError(f"{m} rows but {yv.shape[0]} responses")
+    if weights is not None:
+        wv = np.ascontiguousarray(weights, dtype=np.float64)
+        if wv.shape[0] != m:
+            raise ValueError(f"{m} rows but {wv.shape[0]} weights")
+        if m:
+            wp = &wv[0]
+    memset(&t, 0, sizeof(RowTable))
+    if table_init(&t, p) != 0:
+        table_free(&t)
+        raise MemoryError("out of memory grouping rows")
+    try:
+        if m:
+            with nogil:
+                rc = _array_rows(&Xv[0, 0], <signed char*>&yv[0], m, p, wp, &t)
+        if rc != 0:
+            raise MemoryError("out of memory grouping rows")
+        return _sorted_table(&t)
+    finally:
+        table_free(&t)
 
 
 # ---------------------------------------------------------------------------
