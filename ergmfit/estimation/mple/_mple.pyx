@@ -614,6 +614,15 @@ cdef int _array_rows(double* X, signed char* y, int64_t m, int p,
     return 0
 
 
+def _one_weight_each(weights, int64_t m, what):
+    """``weights`` as a contiguous float64 array, checked to hold one weight for each of
+    the ``m`` ``what`` (variables, rows)."""
+    w = np.ascontiguousarray(weights, dtype=np.float64)
+    if w.ndim != 1 or w.shape[0] != m:
+        raise ValueError(f"{m} {what} but {w.size} weights")
+    return w
+
+
 def restricted_rows(BinaryModel model, vars, weights=None):
     """The compressed design of the variables ``vars`` only (a sample space's free,
     observed dyads, or a case-control sample of them), each row computed and added to
@@ -647,9 +656,7 @@ def restricted_rows(BinaryModel model, vars, weights=None):
     if m and (np.min(vv) < 0 or np.max(vv) >= model.n_vars):
         raise ValueError("variable out of range")
     if weights is not None:
-        wv = np.ascontiguousarray(weights, dtype=np.float64)
-        if wv.shape[0] != m:
-            raise ValueError(f"{m} variables but {wv.shape[0]} weights")
+        wv = _one_weight_each(weights, m, "variables")
         if m:
             wp = &wv[0]
     buf = <double*>calloc(max(1, p), sizeof(double))
@@ -686,9 +693,7 @@ def group_rows(X, y, weights=None):
     if yv.shape[0] != m:
         raise ValueError(f"{m} rows but {yv.shape[0]} responses")
     if weights is not None:
-        wv = np.ascontiguousarray(weights, dtype=np.float64)
-        if wv.shape[0] != m:
-            raise ValueError(f"{m} rows but {wv.shape[0]} weights")
+        wv = _one_weight_each(weights, m, "rows")
         if m:
             wp = &wv[0]
     memset(&t, 0, sizeof(RowTable))
