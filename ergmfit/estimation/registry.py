@@ -66,6 +66,24 @@ def methods_supporting(feature: str) -> list:
     return out
 
 
+#: what a refusal adds after a method that fits missing dyads in its own way
+_MISSING_NOTES = {"mcmle": "the observed-data likelihood, as statnet",
+                  "mple": "which leaves the missing dyads out"}
+
+
+def _methods_phrase(feature, family, notes=None, joiner="or"):
+    """``"method='a', 'b' or 'c'"``: the estimators whose ``supports`` declare ``feature``
+    and the model family ``family`` (a refusal's advice, read off the declarations so that it
+    cannot drift from them), each with its note from ``notes``."""
+    names = [m for m in methods_supporting(feature)
+             if family in supports(m).get("families", frozenset({"binary"}))]
+    if not names:
+        return "no estimator (none declares it for this model family yet)"
+    words = [repr(m) + (f" ({notes[m]})" if notes and m in notes else "") for m in names]
+    listed = words[0] if len(words) == 1 else (", ".join(words[:-1]) + f" {joiner} " + words[-1])
+    return "method=" + listed
+
+
 def check_supports(declared, method, model, note=None, features=None):
     """Raise, naming the problem, unless the estimator called ``method``, whose
     ``supports`` declaration (:attr:`~ergmfit.estimation.base.Estimator.supports`) is
@@ -102,8 +120,8 @@ def check_supports(declared, method, model, note=None, features=None):
     Traceback (most recent call last):
     ...
     ergmfit.exceptions.FormulaError: method='bcd' with missing dyads is not implemented; \
-use method='mcmle' (the observed-data likelihood, as statnet), 'ee', 'cd', 'bayes' or \
-'mple' (which leaves the missing dyads out)
+use method='bayes', 'cd', 'ee', 'mcmle' (the observed-data likelihood, as statnet) \
+or 'mple' (which leaves the missing dyads out)
     """
     needs = getattr(model, "fit_features", None)
     if needs is None:
@@ -125,18 +143,21 @@ use method='mcmle' (the observed-data likelihood, as statnet), 'ee', 'cd', 'baye
                 + (f"methods for this family: {able}" if able else
                    "no estimator fits this family yet (statistics() and simulate() work)"))
         family.check_fit(model)     # e.g. a count statistic constant on the reference
+    family_name = getattr(getattr(model, "family", None), "name", "binary")
     if "constraints" in wanted and not declared.get("constraints"):
         raise FormulaError(f"method={method!r} under constraints is not implemented; use "
-                           "method='mcmle', 'cd' or 'mple'")
+                           + _methods_phrase("constraints", family_name))
     if "missing" in wanted and not declared.get("missing"):
         raise FormulaError(f"method={method!r} with missing dyads is not implemented; use "
-                           "method='mcmle' (the observed-data likelihood, as statnet), "
-                           "'ee', 'cd', 'bayes' or 'mple' (which leaves the missing dyads out)")
+                           + _methods_phrase("missing", family_name, _MISSING_NOTES))
     if "missing+target_stats" in wanted and not declared.get("missing+target_stats"):
         raise FormulaError("missing dyads together with target_stats are implemented for "
-                           "method='mple' only")
+                           + _methods_phrase("missing+target_stats", family_name, joiner="and")
+                           + " only")
     if "target_stats" in wanted and not declared.get("target_stats"):
-        raise FormulaError(f"target_stats is implemented for 'mple' and 'mcmle', not {method!r}")
+        raise FormulaError("target_stats is implemented for "
+                           + _methods_phrase("target_stats", family_name, joiner="and")
+                           + f", not {method!r}")
     if "curved" in wanted and not declared.get("curved"):
         able = ", ".join(repr(m) for m in methods_supporting("curved"))
         raise SettingsError(curved_refusal(method, model, able, note))

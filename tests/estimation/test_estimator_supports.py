@@ -1,5 +1,6 @@
 """Estimators declare what they fit (``supports``), ERGM.fit reads it, and
 MCMC-MLE itself picks its missing-data form from the model (issue #31)."""
+import re
 import warnings
 
 import numpy as np
@@ -63,6 +64,25 @@ def test_target_stats_refused_unless_declared(plain):
     m = ef.ERGM(ef.datasets.load("flomarriage"), "edges")
     with pytest.raises(FormulaError, match="target_stats is implemented for"):
         m.fit(method="plain-test", target_stats=[20])
+
+
+@pytest.mark.parametrize("feature, make, kwargs", [
+    ("constraints", lambda g: ef.ERGM(g, "edges", constraints="~ edges"), {}),
+    ("missing", lambda g: ef.ERGM(g, "edges", missing=[tuple(list(g.nodes)[:2])]), {}),
+    ("target_stats", lambda g: ef.ERGM(g, "edges"), {"target_stats": [20]}),
+])
+def test_refusals_name_exactly_the_methods_that_declare_the_feature(plain, feature, make,
+                                                                      kwargs):
+    # the advice is read off the declarations: a newly declared method appears in it, and a
+    # method that does not declare the feature (here the test estimator itself) never does
+    m = make(ef.datasets.load("flomarriage"))
+    with pytest.raises(FormulaError) as err:
+        m.fit(method="plain-test", **kwargs)
+    text = str(err.value).split("implemented", 1)[1]
+    named = set(re.findall(r"'([a-z+-]+)'", text)) - {"plain-test"}
+    declared = {m for m in methods() if supports(m).get(feature)
+                and "binary" in supports(m)["families"]}
+    assert named == declared
 
 
 def test_mcmle_estimator_fits_missing_dyads_itself():
