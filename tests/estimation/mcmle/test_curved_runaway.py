@@ -28,16 +28,16 @@ def _last_iteration_named(msg):
     return max(found)
 
 
-def _fit_raises(dataset, formula, init=None, match=None):
+def _fit_raises(dataset, formula, init=None, match=None, within=20, random_state=1):
     m = ef.ERGM(dataset, formula)
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)      # no numpy overflow leaks
         with pytest.raises(DegenerateModelError, match=match) as err:
-            m.fit(method="mcmle", init=init, random_state=1, verbose=False)
+            m.fit(method="mcmle", init=init, random_state=random_state, verbose=False)
     msg = str(err.value)
     assert "instead of triangle" not in msg          # the model has GW terms already
     assert "fixed=TRUE" in msg and "init=" in msg    # the expert's advice
-    assert _last_iteration_named(msg) <= 20
+    assert _last_iteration_named(msg) <= within
     return msg
 
 
@@ -116,10 +116,15 @@ def test_samplike_curved_gwesp_stall_then_restart_from_decay_half():
 
 
 @pytest.mark.slow
-def test_lazega_gwesp_gwdsp_decay_runs_off():
-    # statnet: CPU time limit (75 s) on both seeds
+@pytest.mark.parametrize("seed", [1, 2])
+def test_lazega_gwesp_gwdsp_decay_runs_off(seed):
+    # statnet: CPU time limit (75 s) on both seeds.  When the run-off is named depends on the
+    # chain's path, which differs between machines (floating point): seeds 1-8 named
+    # iterations 14-36 on one machine, seed 1 iteration 20 or less on another; the rule needs
+    # at least 8 capped steps.  Failing fast: long before MCMC-MLE's 60 iterations.
     msg = _fit_raises("lazega", "edges + gwesp(fixed=FALSE) + gwdsp(fixed=FALSE)",
-                      init=[np.nan, np.nan, 0.693, np.nan, 0.693], match="running off")
+                      init=[np.nan, np.nan, 0.693, np.nan, 0.693], match="running off",
+                      within=40, random_state=seed)
     assert "gwdsp.decay is running off: it went from 0 to" in msg
     assert "gwdsp(0, fixed=TRUE)" in msg
 
