@@ -275,6 +275,12 @@ class BTERGM(Estimator):
         if not hasattr(net, "previous_ties"):
             raise SettingsError("method='btergm' fits a panel: give the waves as "
                                 "ef.NetSeries([...])")
+        if model.offset.any() or model.parameterisation.fixed_coefficients() is not None:
+            # (the free view of a model with offset terms: ERGM._fit's offsets path)
+            raise SettingsError("method='btergm' does not fit models with offset terms yet "
+                                "(its bootstrap replicates would estimate the offset "
+                                "coefficients as free ones): drop the offset terms, or fit "
+                                "with method='cmple'")
         point = MPLE(separation="error").fit(model)
         labels = list(model.labels)
         # the per-wave designs: the free dyads of each block
