@@ -177,7 +177,8 @@ class TemporalERGM(ERGM):
         model = self
         if estimator.method == "btergm" and self._default_times and not self.reads_previous:
             model = TemporalERGM(self.series, self.formula, self.user_constraints,
-                                 times=list(range(self.series.n_waves)))
+                                 times=list(range(self.series.n_waves))).configured(
+                None, self.offset_coef, self.target_stats, self.tempering)
         return ERGM._estimate(model, estimator, **config)
 
     def cmle_sampling(self) -> dict:
