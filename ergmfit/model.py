@@ -622,9 +622,9 @@ class ERGM:
         >>> from ergmfit.estimation import MPLE
         >>> m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + offset(triangle)")
         >>> fit = m._estimate(MPLE(), offset_coef=[0.5])
-        >>> fit.params["offset(triangle)"] == MPLE().fit(m.configured(offset_coef=[0.5])
-        ...                                             ).params["offset(triangle)"] == 0.5
-        True
+        >>> direct = MPLE().fit(m.configured(offset_coef=[0.5]))
+        >>> float(fit.params["offset(triangle)"]), float(direct.params["offset(triangle)"])
+        (0.5, 0.5)
         """
         from .estimation.base import support_checked
         from .estimation.registry import check_supports
