@@ -1218,9 +1218,6 @@ def _fit_with_offsets(model, estimator, random_state=None, verbose=False, kwargs
         res.cov_mc = cm
     res.diagnostics.offset = dict(zip(make_unique(model.labels), map(bool, m)))
     res.model = model
-    restore = getattr(res, "offsets_restored", None)
-    if restore is not None:     # a results class with more per-coefficient arrays (btergm's)
-        restore(m, np.asarray(model.offset_coef, dtype=float))
     return res
 
 
