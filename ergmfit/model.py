@@ -29,6 +29,9 @@ from .utils.validation import (check_params, check_random_state, check_simulatio
                                checks_arguments, format_bytes, seed_words, warn,
                                warns_at_callers_line, whole_number)
 
+#: the settings of ``ERGM.fit`` that configure the model (:meth:`ERGM.configured`), in
+#: that method's order, not the estimator
+CONFIG_SETTINGS = ("constraints", "offset_coef", "target_stats", "tempering")
 
 
 #: input types that are not networks -> the model class that takes them, registered by the
@@ -592,49 +595,87 @@ class ERGM:
         >>> round(float(m.fit(estimate="MPLE").params["edges"]), 4)
         -1.6094
         """
+        from .estimation import make_estimator
         from .statnet import fit_call
         method, random_state, kwargs = fit_call(method, random_state, kwargs, _setting_names)
-        base = self
-        if kwargs.get("resume") is not None:       # the checkpoint's sample space (#18)
-            from .constraints import resume_space
-            base = resume_space(self, kwargs)
-        model = base.configured(kwargs.pop("constraints", None), kwargs.pop("offset_coef", None),
-                                kwargs.pop("target_stats", None), kwargs.pop("tempering", None))
+        config = {key: kwargs.pop(key, None) for key in CONFIG_SETTINGS}
+        return self._estimate(make_estimator(method, random_state=random_state, verbose=verbose,
+                                             **kwargs), **config)
+
+    def _estimate(self, estimator, constraints=None, offset_coef=None, target_stats=None,
+                  tempering=None):
+        """Fit this model with ``estimator`` (an estimator object, its settings set): the
+        one path of :meth:`fit` and of every estimator object's own ``fit(model)``
+        (``Estimator.fit`` hands an outermost fit of a model to this method).
+
+        The model is configured (a checkpoint's sample space when the estimator has a
+        ``resume`` setting, then ``constraints``, ``offset_coef``, ``target_stats`` and
+        ``tempering`` as :meth:`configured`), checked against the estimator's ``supports``
+        (:func:`~ergmfit.estimation.registry.check_supports`) and fitted through
+        :meth:`_fit` (the face of an MLE at infinity, target statistics, offsets); the
+        results keep the model's :meth:`saved_spec`.  Subclasses that prepare more
+        (:class:`~ergmfit.temporal.TemporalERGM`) override it and call this one.
+
+        Examples
+        --------
+        >>> import ergmfit as ef
+        >>> from ergmfit.estimation import MPLE
+        >>> m = ef.ERGM(ef.datasets.load("flomarriage"), "edges + offset(triangle)")
+        >>> fit = m._estimate(MPLE(), offset_coef=[0.5])
+        >>> direct = MPLE().fit(m.configured(offset_coef=[0.5]))
+        >>> float(fit.params["offset(triangle)"]), float(direct.params["offset(triangle)"])
+        (0.5, 0.5)
+        """
         from .estimation.base import support_checked
-        from .estimation.registry import check_supports, estimator_class, supports
-        check_supports(supports(method), method, model,
-                       getattr(estimator_class(method), "curved_refusal_note", None))
-        with support_checked():     # the estimator's own fit does not check again
-            res = model._fit(method, random_state, verbose, kwargs)
+        from .estimation.registry import check_supports
+        from .runtime import lost_interrupts
+        with lost_interrupts():     # a Ctrl-C lost in a finalizer during the set-up is raised
+            base = self             # at the first loop's check
+            config = {"constraints": constraints, "offset_coef": offset_coef,
+                      "target_stats": target_stats, "tempering": tempering}
+            resume = estimator.get_params().get("resume")
+            if resume is not None:       # the checkpoint's sample space (#18)
+                from .constraints import resume_space
+                config["resume"] = resume
+                base = resume_space(self, config)
+            model = base.configured(*(config[key] for key in CONFIG_SETTINGS))
+            check_supports(estimator.supports, estimator.method, model,
+                           getattr(estimator, "curved_refusal_note", None))
+            with support_checked():     # the estimator's own fit does not check again
+                res = model._fit(estimator)
         spec = model.saved_spec()
         if spec:
             res.diagnostics.sample_space = spec
         return res
 
-    def _fit(self, method, random_state, verbose, kwargs):
-        from .estimation import fit as _fit
+    def _fit(self, estimator):
+        """Fit this configured and checked model with ``estimator`` (an estimator object):
+        on the face of the hull its MLE lies on (+/-Inf estimates, #36) when the estimator
+        fits infinite estimates, from a network with the target statistics (as statnet)
+        for the chains of a dyad-dependent model, and the free view of a model with offset
+        terms (:func:`_fit_with_offsets`)."""
         model = self
-        face = _boundary_face(model, method)
+        method = estimator.method
+        face = _boundary_face(model, estimator)
         if face is not None:       # the MLE on a face of the hull: +/-Inf estimates (#36)
-            return face.finish(_fit_with_offsets(face.model, method, random_state, verbose,
-                                                 kwargs))
+            return face.finish(_fit_with_offsets(face.model, estimator))
         if model.target_stats is not None and method != "mple" and not (
                 model.dyad_independent and model.sample_space.dyad_independent):
             # as statnet: the chains start at a network with the target statistics
             import copy
             from .estimation.common.restricted import target_network
             model = copy.copy(model)
-            rng = check_random_state(random_state)
+            rng = check_random_state(estimator.get_params().get("random_state"))
             model.network = model.network.with_ties(
                 target_network(model, model.target_stats, rng))
-            random_state = rng
+            estimator = estimator.with_settings(random_state=rng)
         # the binary MPLE moves offset columns into its logistic design itself; every
         # other estimator (and the count MPLE) fits the free view (_fit_with_offsets)
         if model.offset.any() and (method != "mple" or model.curved
                                    or not model.family.logistic_pseudo_likelihood
                                    or model.parameterisation.fixed_coefficients() is not None):
-            return _fit_with_offsets(model, method, random_state, verbose, kwargs)
-        return _fit(model, method, random_state=random_state, verbose=verbose, **kwargs)
+            return _fit_with_offsets(model, estimator)
+        return estimator.fit(model)
 
     def configured(self, constraints=None, offset_coef=None, target_stats=None,
                    tempering=None) -> "ERGM":
@@ -1111,22 +1152,31 @@ def _rebuild(network, formula, constraints=None, missing=None):
     return m
 
 
-def _boundary_face(model, method):
-    """The face the MLE lies on when ``method`` fits infinite estimates
+def _boundary_face(model, estimator):
+    """The face the MLE lies on when ``estimator`` (an estimator object or a method name)
+    fits infinite estimates
     (:func:`ergmfit.estimation.mple.boundary.boundary_face`), else None."""
     from .estimation.registry import supports
-    if not supports(method).get("infinite_estimates"):
+    declared = supports(estimator) if isinstance(estimator, str) else estimator.supports
+    if not declared.get("infinite_estimates"):
         return None
     from .estimation.mple.boundary import boundary_face
     return boundary_face(model)
 
 
-def _fit_with_offsets(model, method, random_state, verbose, kwargs):
+def _fit_with_offsets(model, estimator, random_state=None, verbose=False, kwargs=None):
     """Fit the free coefficients of a model with offset terms (any estimator
     that works through the model's parameterisation), then put the offsets
-    back into the results (their standard errors 0, as statnet prints)."""
+    back into the results (their standard errors 0, as statnet prints).
+
+    ``estimator``: an estimator object (its settings set), or a method name whose
+    estimator is built with ``random_state``, ``verbose`` and the settings ``kwargs``."""
     import copy
+    from .estimation import make_estimator
     from .terms.offsets import OffsetParameterisation
+    if isinstance(estimator, str):
+        estimator = make_estimator(estimator, random_state=random_state, verbose=verbose,
+                                   **(kwargs or {}))
     if model.offset_coef is None:
         raise FormulaError("the model has offset terms: give their coefficients, "
                            "fit(..., offset_coef=[...])")
@@ -1135,10 +1185,12 @@ def _fit_with_offsets(model, method, random_state, verbose, kwargs):
                                                    model.offset_coef)
     free.labels = [lab for lab, o in zip(model.labels, model.offset) if not o]
     free.offset = np.zeros(len(free.labels), dtype=bool)
-    if "init" in kwargs and kwargs["init"] is not None and not isinstance(kwargs["init"], dict):
-        init = np.asarray(kwargs["init"], dtype=float)
+    init = estimator.given_params().get("init")
+    if init is not None and not isinstance(init, (dict, str)):    # (not 'mple', 'S', ...)
+        init = np.asarray(init, dtype=float)
         if init.shape == (model.n_params,):
-            kwargs["init"] = init[~model.offset]
+            estimator = estimator.with_settings(init=init[~model.offset])
+    method = estimator.method
     if model.offset.all() and method != "mple":
         # nothing to estimate: as statnet ("All terms are either offsets or extreme
         # values. No optimization is performed."), the fit holds the offsets; the
@@ -1146,10 +1198,11 @@ def _fit_with_offsets(model, method, random_state, verbose, kwargs):
         warn(f"every coefficient of the model is an offset: nothing to estimate, so "
              f"method={method!r} is not run; the fit holds the offset coefficients (with "
              "the pseudo-likelihood at them, as fit(method='mple'))")
-        res = free._fit("mple", random_state, False, {})
+        res = free._fit(make_estimator("mple",
+                                       random_state=estimator.get_params().get("random_state")))
         res.diagnostics.nothing_estimated = True
     else:
-        res = free._fit(method, random_state, verbose, kwargs)
+        res = free._fit(estimator)
     p, m = model.n_params, model.offset
     params = np.zeros(p)
     params[m] = model.offset_coef

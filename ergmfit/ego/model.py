@@ -303,12 +303,19 @@ class EgoERGM:
             statistics ``m`` and their survey variance ``v``, and the network model's own
             covariance ``ergm_cov``.
         """
-        from ..utils.validation import check_random_state
-        rng = check_random_state(random_state)
         model = self.network_model()
         if method is None:
             method = ("exact" if model.dyad_independent
                       else "ee" if self.ppopsize > EE_FROM_PPOPSIZE else "mcmle")
+        if method == "exact":
+            self._check_method("exact", model)
+            return self._survey_results(self._exact_by_types(model), "exact")
+        from ..estimation import make_estimator
+        return self._estimate(make_estimator(method, random_state=random_state,
+                                             verbose=verbose, **kwargs), model)
+
+    def _check_method(self, method, model):
+        """A SettingsError for a method this model's network model cannot be fitted by."""
         if method == "ee" and (model.dyad_independent or not self._has_edges):
             raise SettingsError("method='ee' is for dyad-dependent egocentric models with an "
                                 "edges term (dyad-independent ones get the exact MLE)")
@@ -318,13 +325,28 @@ class EgoERGM:
             raise SettingsError("an egocentric model without an edges term is fitted by "
                                 "method='exact' or 'mple' only (if it is dyad-independent); "
                                 "add edges to the formula")
-        if method == "exact":
-            res = self._exact_by_types(model)
-        elif self._has_edges:
-            target_gap = None
+
+    def _estimate(self, estimator, model=None):
+        """Fit with ``estimator`` (an estimator object, its settings set) as ergm.ego: the
+        one path of :meth:`fit` (every method but ``"exact"``) and of an estimator
+        object's own ``fit(model)`` (``Estimator.fit`` hands a model's outermost fit to
+        its ``_estimate``).  ``model``: the network model, if built already.
+
+        Settings the estimator was not given get this model's defaults (``init``: the
+        MPLE near the targets; EE's proposal, steps, burn-in and standard errors).
+        """
+        from ..utils.validation import check_random_state
+        model = self.network_model() if model is None else model
+        method = estimator.method
+        self._check_method(method, model)
+        rng = check_random_state(estimator.get_params().get("random_state"))
+        given = estimator.given_params()
+        defaults = {}
+        target_gap = None
+        if self._has_edges:
             if not model.dyad_independent:
                 model, theta0 = self.near_targets(rng)
-                kwargs.setdefault("init", theta0)
+                defaults["init"] = theta0
             if method == "ee":
                 # EE fits the network's statistics: the one near_targets found
                 target_gap = model.statistics_vector(model.network.ties) - self.target_stats
@@ -332,21 +354,23 @@ class EgoERGM:
                 # own s.e. are not the covariance of the statistics the survey step needs);
                 # its draws one pseudo-population size of proposals apart: at 100,000 nodes
                 # the s.e. then agree with an MCMC-MLE fit at 2,000 nodes (docs/egocentric.md)
-                kwargs.setdefault("proposal", ee_proposal(model))
-                kwargs.setdefault("ee_steps", EE_STEPS)
-                kwargs.setdefault("burnin", EE_BURNIN)
-                kwargs.setdefault("se", "simulate")
-                kwargs.setdefault("se_interval",
-                                  max(10_000, int(EE_SE_INTERVAL_PER_NODE * self.ppopsize)))
-                kwargs.setdefault("se_samplesize", EE_SE_SAMPLESIZE)
-                res = model.fit(method="ee", random_state=rng, verbose=verbose, **kwargs)
-            else:
-                res = model.fit(method=method, random_state=rng, verbose=verbose,
-                                target_stats=self.target_stats, **kwargs)
+                defaults.update(proposal=ee_proposal(model), ee_steps=EE_STEPS,
+                                burnin=EE_BURNIN, se="simulate",
+                                se_interval=max(10_000,
+                                                int(EE_SE_INTERVAL_PER_NODE * self.ppopsize)),
+                                se_samplesize=EE_SE_SAMPLESIZE)
+            config = {} if method == "ee" else {"target_stats": self.target_stats}
         else:
-            res = model.fit(method=method, random_state=rng, verbose=verbose,
-                            target_stats=np.concatenate([[0.0], self.target_stats]),
-                            offset_coef=[self.netsize_offset], **kwargs)
+            config = {"target_stats": np.concatenate([[0.0], self.target_stats]),
+                      "offset_coef": [self.netsize_offset]}
+        estimator = estimator.with_settings(
+            random_state=rng, **{k: v for k, v in defaults.items() if k not in given})
+        res = model._estimate(estimator, **config)
+        return self._survey_results(res, method, target_gap)
+
+    def _survey_results(self, res, method, target_gap=None):
+        """The network model's fit ``res`` as ergm.ego's results (statnet's labels, the
+        survey covariance; see :meth:`fit`)."""
         # the information is that of the model, not of the Monte Carlo error of an MCMC fit
         model_cov = np.asarray(res.cov, dtype=float)
         if res.cov_mc is not None and np.all(np.isfinite(res.cov_mc)):

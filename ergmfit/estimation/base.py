@@ -283,6 +283,20 @@ class Estimator:
         self._set(params, partial=True)
         return self
 
+    def with_settings(self, **settings) -> "Estimator":
+        """A copy of this estimator with ``settings`` changed (validated as in
+        :meth:`set_params`); this one is left as it is.
+
+        >>> from ergmfit.estimation import MPLE
+        >>> est = MPLE(maxiter=50)
+        >>> est.with_settings(random_state=3), est
+        (MPLE(maxiter=50, random_state=3), MPLE(maxiter=50))
+        """
+        import copy
+        new = copy.copy(self)
+        new._set(settings, partial=True)
+        return new
+
     def fit(self, model):  # pragma: no cover - every subclass implements it
         raise NotImplementedError
 
@@ -354,11 +368,22 @@ def set_support_check(check):
 def _checked_fit(fit):
     """``fit`` refusing, with a clear message, a model the estimator cannot fit
     (:func:`~ergmfit.estimation.registry.check_supports`, unless ``ERGM.fit`` or an outer
-    estimator's fit checked it)."""
+    estimator's fit checked it).
+
+    An outermost fit of a model that prepares its fits (an ERGM: its offsets, target
+    statistics, the face of an MLE at infinity, a checkpoint's sample space; see
+    ``ERGM._estimate``) is handed to the model's ``_estimate(estimator)``: ``ERGM.fit``
+    goes through that one method too, so ``E(**settings).fit(model)`` fits what
+    ``model.fit(method=E.method, **settings)`` fits.  It checks the model and calls this
+    ``fit`` again inside :func:`support_checked`, where the estimator's own fit runs."""
     @functools.wraps(fit)
     @warns_at_callers_line            # a ConvergenceWarning points at the user's fit() line
     @stops_when_interrupted           # inside ef.stop_on_interrupt(): an interrupted fit raises
     def checked(self, model, *args, **kwargs):
+        if not _SUPPORT_CHECKED.get() and not args and not kwargs:
+            estimate = getattr(model, "_estimate", None)
+            if estimate is not None:       # the model prepares (and checks) its fits
+                return estimate(self)
         if _SUPPORT_CHECKED.get():
             # a fit run by a checked one (ERGM.fit's estimator; an estimator's helper fit:
             # MCMC-MLE's MPLE start, its stochastic-approximation approach): the outer check

@@ -185,11 +185,25 @@ class _FunctionEstimator:
     def __init__(self, func, method, settings):
         self.func, self.method, self.settings = func, method, dict(settings)
 
+    @property
+    def supports(self):
+        return getattr(self.func, "supports", FUNCTION_SUPPORTS)
+
+    @property
+    def curved_refusal_note(self):
+        return getattr(self.func, "curved_refusal_note", None)
+
     def fit(self, model):
         return self.func(model, **self.settings)
 
     def get_params(self, deep=True):
         return dict(self.settings)
+
+    given_params = get_params
+
+    def with_settings(self, **settings):
+        """A copy with ``settings`` changed (this one is left as it is)."""
+        return _FunctionEstimator(self.func, self.method, {**self.settings, **settings})
 
 
 set_support_check(check_supports)     # every estimator object's fit runs it (base)

@@ -23,6 +23,16 @@ from .model import TemporalERGM
 TRANSITION_METHODS = ("cmle", "cmple", "btergm")
 
 
+def _refuse_transitions(name):
+    """A SettingsError for ``name`` among :data:`TRANSITION_METHODS` (a cross-section has
+    no transitions to fit)."""
+    if name in TRANSITION_METHODS:
+        raise SettingsError(
+            f"method={name!r} fits observed transitions, but this model has one "
+            "cross-section (ERGM(network, 'Form(~...) + ...')): fit it with "
+            "method='egmme', or give the waves as ef.NetSeries([g0, g1, ...])")
+
+
 def is_dynamic_formula(formula) -> bool:
     """Whether ``formula`` (a string) has a temporal operator among its top-level terms."""
     from ..formula import parse_formula
@@ -85,12 +95,14 @@ class CrossSectionTERGM(TemporalERGM):
         """
         name = method if method is not None else kwargs.pop("estimate", None)
         name = "egmme" if name is None else str(name).lower()
-        if name in TRANSITION_METHODS:
-            raise SettingsError(
-                f"method={name!r} fits observed transitions, but this model has one "
-                "cross-section (ERGM(network, 'Form(~...) + ...')): fit it with "
-                "method='egmme', or give the waves as ef.NetSeries([g0, g1, ...])")
+        _refuse_transitions(name)
         return ERGM.fit(self, name, random_state=random_state, verbose=verbose, **kwargs)
+
+    def _estimate(self, estimator, **config):
+        """:meth:`TemporalERGM._estimate` refusing the estimators of observed
+        transitions (btergm's), as :meth:`fit` refuses their names."""
+        _refuse_transitions(estimator.method)
+        return super()._estimate(estimator, **config)
 
     def saved_spec(self) -> dict:
         """:meth:`TemporalERGM.saved_spec` with the panel's ``"cross_section"`` (the one

@@ -138,17 +138,9 @@ class TemporalERGM(ERGM):
         """
         name = method if method is not None else kwargs.pop("estimate", None)
         name = "cmle" if name is None else str(name).lower()
-        self._check_dissolution()
-        if name == "btergm":
+        if name == "btergm":        # (not a static method: its settings go to BTERGM)
             from ..estimation.btergm import BTERGM
-            model = self
-            if self._default_times and not self.reads_previous:
-                # btergm models every wave when no term looks back (wave 0 included)
-                model = TemporalERGM(self.series, self.formula, self.user_constraints,
-                                     times=list(range(self.series.n_waves)))
-            res = BTERGM(random_state=random_state, **kwargs).fit(model)
-            res.diagnostics.sample_space = model.saved_spec()  # a results file rebuilds it
-            return res
+            return self._estimate(BTERGM(random_state=random_state, **kwargs))
         if name == "cmle" and self.exact_cmle_available(kwargs):
             # the conditional likelihood of a model dyad-independent given the previous
             # networks is its pseudo-likelihood: the CMLE is the CMPLE, exactly (as tergm)
@@ -174,6 +166,20 @@ class TemporalERGM(ERGM):
             res.diagnostics.update({"temporal_estimate": name.upper(),
                                     "summary_header": header, "call_method": name})
         return res
+
+    def _estimate(self, estimator, **config):
+        """:meth:`ERGM._estimate` (the one path of :meth:`fit` and of an estimator
+        object's ``fit(model)``) after the checks of a panel model: dissolution terms
+        need transitions with ties (``_check_dissolution``); btergm
+        (``estimator.method == "btergm"``) models every wave, wave 0 included, when no
+        term looks back and the transitions were not chosen."""
+        self._check_dissolution()
+        model = self
+        if estimator.method == "btergm" and self._default_times and not self.reads_previous:
+            model = TemporalERGM(self.series, self.formula, self.user_constraints,
+                                 times=list(range(self.series.n_waves))).configured(
+                None, self.offset_coef, self.target_stats, self.tempering)
+        return ERGM._estimate(model, estimator, **config)
 
     def cmle_sampling(self) -> dict:
         """The MCMC-MLE settings of ``method="cmle"`` (settings given to :meth:`fit` win).

@@ -44,6 +44,7 @@ from ...results import ERGMResults, Summary
 from ...runtime import catch_interrupt
 from ...runtime.parallel import run_jobs
 from ...sampling.space import var_pairs
+from ...terms.offsets import model_offsets
 from ...utils.validation import check_random_state, format_bytes, machine_memory
 from ..base import Estimator, Setting, choice, integer, number
 from ..common.nobs import fit_nobs
@@ -275,6 +276,14 @@ class BTERGM(Estimator):
         if not hasattr(net, "previous_ties"):
             raise SettingsError("method='btergm' fits a panel: give the waves as "
                                 "ef.NetSeries([...])")
+        fixed = model.parameterisation.fixed_coefficients() is not None
+        if fixed or model_offsets(model)[0].any():
+            # (fixed coefficients: the free view of a model with offset terms, which
+            # ERGM._fit's offsets path fits)
+            raise SettingsError("method='btergm' does not fit models with offset terms yet "
+                                "(its bootstrap replicates would estimate the offset "
+                                "coefficients as free ones): drop the offset terms, or fit "
+                                "with method='cmple'")
         point = MPLE(separation="error").fit(model)
         labels = list(model.labels)
         # the per-wave designs: the free dyads of each block

@@ -280,14 +280,29 @@ def _path_net():
     return ef.Network(6, [(0, 1), (1, 2), (2, 3), (3, 4)], directed=False)
 
 
+def _helper_fit(model, **settings):
+    """The MPLE's own fit of ``model`` as a fit run inside a prepared one sees it (an
+    MCMC-MLE's start, btergm's point estimate): ``fit(model, "mple")`` and
+    ``model.fit(method="mple")`` fit the face of an MLE at infinity first (#36,
+    tests/estimation/mple/test_boundary.py), which these separations are."""
+    from ergmfit.estimation.base import support_checked
+    with support_checked():
+        return fit(model, "mple", **settings)
+
+
 def test_separation_is_an_error_naming_the_term():
     with pytest.raises(DegenerateModelError, match=r"'triangle'.*-Inf"):
-        fit(ef.ERGM(_path_net(), "edges + triangle"), "mple")
+        _helper_fit(ef.ERGM(_path_net(), "edges + triangle"))
+    # a fit of the model: the face (triangle at its smallest value), as statnet
+    with pytest.warns(ConvergenceWarning, match="boundary.*'triangle'"):
+        res = fit(ef.ERGM(_path_net(), "edges + triangle"), "mple")
+    assert res.params["triangle"] == -math.inf
+    assert res.params["edges"] == pytest.approx(math.log(4 / 8), abs=1e-9)
 
 
 def test_separation_warn_fixes_the_coefficient_as_statnet():
     with pytest.warns(ConvergenceWarning, match="triangle"):
-        res = fit(ef.ERGM(_path_net(), "edges + triangle"), "mple", separation="warn")
+        res = _helper_fit(ef.ERGM(_path_net(), "edges + triangle"), separation="warn")
     assert res.params["triangle"] == -math.inf and math.isnan(res.bse["triangle"])
     # the 3 non-ties closing a two-path are determined; 4 ties and 8 non-ties remain
     assert res.params["edges"] == pytest.approx(math.log(4 / 8), abs=1e-9)
@@ -317,7 +332,9 @@ def test_collinear_statistics_named():
 def test_no_silent_huge_estimate_on_empty_network():
     net = ef.Network(5, [], directed=False)
     with pytest.raises(DegenerateModelError, match="edges"):
-        fit(ef.ERGM(net, "edges"), "mple")
+        _helper_fit(ef.ERGM(net, "edges"))
+    with pytest.warns(ConvergenceWarning, match="boundary.*'edges'"):     # the face (#36)
+        assert fit(ef.ERGM(net, "edges"), "mple").params["edges"] == -math.inf
 
 
 # ---------------------------------------------------------------------------
