@@ -143,7 +143,7 @@ or 'mple' (which leaves the missing dyads out)
                 + (f"methods for this family: {able}" if able else
                    "no estimator fits this family yet (statistics() and simulate() work)"))
         family.check_fit(model)     # e.g. a count statistic constant on the reference
-    family_name = getattr(getattr(model, "family", None), "name", "binary")
+    family_name = model.family.name        # every model with fit_features declares one
     if "constraints" in wanted and not declared.get("constraints"):
         raise FormulaError(f"method={method!r} under constraints is not implemented; use "
                            + _methods_phrase("constraints", family_name))
