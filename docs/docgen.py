@@ -323,6 +323,18 @@ def documented_names() -> dict:
     return where
 
 
+def _build_memo(env) -> dict:
+    """What :func:`missing_reference` looks up, once per build: the documented modules, the
+    documented names and a memo of :func:`_resolve_dotted` (walking the package and trying
+    imports for every unresolved reference was a tenth of the build's time)."""
+    config = env.app.config
+    memo = getattr(config, "_ergmfit_memo", None)
+    if memo is None:
+        memo = {"modules": api_modules(), "where": documented_names(), "resolved": {}}
+        config._ergmfit_memo = memo
+    return memo
+
+
 def missing_reference(app, env, node, contnode):
     """Resolve a Python reference Sphinx did not find: a re-export (``ergmfit.network.Network``
     for the documented ``ergmfit.Network``), a name relative to the current module or class, or
@@ -330,6 +342,14 @@ def missing_reference(app, env, node, contnode):
     no object at all stays unresolved, so ``-n`` reports it."""
     if node.get("refdomain") != "py":
         return None
+    memo = _build_memo(env)
+    where, resolved = memo["where"], memo["resolved"]
+
+    def resolve(name):
+        if name not in resolved:
+            resolved[name] = _resolve_dotted(name)
+        return resolved[name]
+
     target = node["reftarget"].lstrip("~.")
     modname, clsname = node.get("py:module"), node.get("py:class")
     cands = [target]
@@ -337,23 +357,19 @@ def missing_reference(app, env, node, contnode):
         cands += [f"{modname}.{target}"]
         if clsname:
             cands += [f"{modname}.{clsname}.{target}"]
-        owner = _resolve_dotted(f"{modname}.{clsname}") if clsname else None
+        owner = resolve(f"{modname}.{clsname}") if clsname else None
         if owner is not None and getattr(owner, "__module__", None):
             cands += [f"{owner.__module__}.{target}", f"{owner.__module__}.{clsname}.{target}"]
-    cands += [f"{m}.{target}" for m in api_modules()]
-    where = env.app.config._ergmfit_where if hasattr(env.app.config, "_ergmfit_where") else None
-    if where is None:
-        where = documented_names()
-        env.app.config._ergmfit_where = where
+    cands += [f"{m}.{target}" for m in memo["modules"]]
     domain = env.get_domain("py")
     for cand in cands:
-        obj = _resolve_dotted(cand)
+        obj = resolve(cand)
         if obj is None:
             continue
         parts = cand.split(".")
         # the documented name of the object, or of its class plus the attribute
         for i in range(len(parts), 0, -1):
-            owner = _resolve_dotted(".".join(parts[:i]))
+            owner = resolve(".".join(parts[:i]))
             if owner is not None and id(owner) in where:
                 name = ".".join([where[id(owner)], *parts[i:]])
                 ref = domain.resolve_xref(env, node.get("refdoc"), app.builder, "obj", name,

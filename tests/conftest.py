@@ -45,3 +45,16 @@ def _sigint_handler_is_isolated():
     if signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, []) and \
             signal.SIGINT not in blocked:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """Run the test files that hold a ``slow`` test first, each file's tests in their order.
+
+    ``pytest -n auto`` hands the tests to its workers in this order: a minute-long test
+    collected near the end (the docs site build, a vignette run) used to start when the other
+    worker had nothing left to do and set the suite's wall time alone.  Whole files move, so
+    a module-scoped fixture still serves its file's tests where it did before; the order
+    within the two groups is the collection order, so no test depends on it more than before.
+    """
+    slow_files = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow_files)

@@ -133,21 +133,22 @@ def test_tapered_mcmle_reproduces_lazega():
 
 
 @pytest.mark.slow
-def test_tapered_mcmle_with_tempered_chains_reproduces_lazega():
+@pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.long)])
+def test_tapered_mcmle_with_tempered_chains_reproduces_lazega(seed):
     """Issue 36's check with the MLE method on the tempered sampler: MCMC-MLE whose chains
     are parallel-tempered (fit(tempering=True)), then 400 networks from the fit's own
     simulate (tempered too): mean statistics within 3 s.e. of (115, 926, 120).  Session 10:
     seed 1 z = (0.91, 0.72, 0.21), seed 2 z = (-0.81, 0.36, 1.89); fits 10-11 CPU s,
-    simulations 2.5-3 CPU s."""
+    simulations 2.5-3 CPU s.  Seed 2 repeats seed 1's check at another seed (the untempered
+    test above keeps both seeds in the default run): ``long``."""
     m = ef.ERGM(ef.datasets.load("lazega"), "edges + kstar(2) + triangle", tapered=True)
     obs = np.array([115.0, 926.0, 120.0])
-    for seed in (1, 2):
-        fit = m.fit(method="mcmle", random_state=seed, tempering=True)
-        assert fit.model.tempering is not None
-        S = fit.simulate(n=400, burnin=20000, interval=2000, output="stats",
-                         random_state=seed + 10)
-        z = (S.mean(0) - obs) / (S.std(0, ddof=1) / np.sqrt(len(S)))
-        assert np.all(np.abs(z) < 3), (seed, fit.params, z)
+    fit = m.fit(method="mcmle", random_state=seed, tempering=True)
+    assert fit.model.tempering is not None
+    S = fit.simulate(n=400, burnin=20000, interval=2000, output="stats",
+                     random_state=seed + 10)
+    z = (S.mean(0) - obs) / (S.std(0, ddof=1) / np.sqrt(len(S)))
+    assert np.all(np.abs(z) < 3), (seed, fit.params, z)
 
 
 def test_a_tapered_tempered_model_survives_pickling():

@@ -39,9 +39,11 @@ def _gw(alpha, k):
     return math.exp(alpha) * (1.0 - (1.0 - math.exp(-alpha)) ** k)
 
 
-def _cycles(A, k):
-    G = nx.from_numpy_array(A)
-    return sum(1 for c in nx.simple_cycles(G, length_bound=k) if len(c) == k)
+def _cycles(A, ks):
+    """{k: number of simple cycles of length k} for k in ``ks``: networkx's cycles up to the
+    longest, enumerated once (one enumeration per k took most of this file's time)."""
+    lengths = [len(c) for c in nx.simple_cycles(nx.from_numpy_array(A), length_bound=max(ks))]
+    return {k: lengths.count(k) for k in ks}
 
 
 def ref_term(A, name, arg=None, sp_tie=None):
@@ -61,7 +63,8 @@ def ref_term(A, name, arg=None, sp_tie=None):
         label = f"{name}.fixed.{ef.terms.registry.format_number(arg)}"
         return {label: float(np.sum(_gw(arg, sp[mask])))}
     if name == "cycle":
-        return {f"cycle{k}": float(_cycles(A, k)) for k in arg}
+        counts = _cycles(A, arg)
+        return {f"cycle{k}": float(counts[k]) for k in arg}
     raise KeyError(name)
 
 

@@ -3,9 +3,9 @@
 Each of ``vignettes/lazega_tutorial.py``, ``faux_mesa_tutorial.py`` and
 ``directed_tutorial.py`` is run as a user runs it -- ``python
 vignettes/NAME.py`` in a fresh process -- with ``ERGMFIT_QUICK=1`` (small
-samples) and ``ERGMFIT_FIGURES`` pointing at a temporary directory.  The
-three run at the same time; each must exit with status 0, print its
-sections, and write its figures as PNG files.
+samples) and ``ERGMFIT_FIGURES`` pointing at a temporary directory, once
+each; each must exit with status 0, print its sections, and write its
+figures as PNG files.
 """
 from __future__ import annotations
 
@@ -51,43 +51,31 @@ def _env(figures):
     return env
 
 
-@pytest.fixture(scope="module")
-def runs(tmp_path_factory):
-    """Run the three vignettes concurrently; {name: (returncode, stdout, stderr, figures)}."""
-    procs = {}
-    for name in EXPECTED:
-        figures = tmp_path_factory.mktemp(name.replace(".py", ""))
-        p = subprocess.Popen([sys.executable, str(VIGNETTES / name)], cwd=str(ROOT),
-                             env=_env(figures), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        procs[name] = (p, figures)
-    out = {}
-    for name, (p, figures) in procs.items():
-        try:
-            stdout, stderr = p.communicate(timeout=600)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            stdout, stderr = p.communicate()
-        out[name] = (p.returncode, stdout.decode("utf-8", "replace"),
-                     stderr.decode("utf-8", "replace"), figures)
-    return out
+def _run(name, figures):
+    """Run one vignette as a user does; (returncode, stdout, stderr)."""
+    p = subprocess.Popen([sys.executable, str(VIGNETTES / name)], cwd=str(ROOT),
+                         env=_env(figures), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        stdout, stderr = p.communicate(timeout=600)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        stdout, stderr = p.communicate()
+    return p.returncode, stdout.decode("utf-8", "replace"), stderr.decode("utf-8", "replace")
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(EXPECTED))
-def test_vignette_runs(runs, name):
-    code, stdout, stderr, figures = runs[name]
+def test_vignette_runs_and_writes_its_figures(name, tmp_path):
+    # one run per vignette for both checks (a module fixture ran all three at once for the
+    # two tests of each vignette, and again on every xdist worker that got one of them)
+    figures = tmp_path / name.replace(".py", "")
+    figures.mkdir()
+    code, stdout, stderr = _run(name, figures)
     assert code == 0, f"{name} exited with {code}:\n{stderr[-3000:]}"
     assert "Traceback" not in stderr, stderr[-3000:]
     for text in EXPECTED[name][1]:
         assert text in stdout, f"{name}: {text!r} not in its output"
     assert "ERGMFIT_QUICK" in stdout
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("name", sorted(EXPECTED))
-def test_vignette_figures(runs, name):
-    code, stdout, _, figures = runs[name]
-    assert code == 0
     for fig in EXPECTED[name][0]:
         path = figures / fig
         assert path.exists(), f"{name} did not write {fig}"
