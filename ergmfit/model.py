@@ -669,9 +669,11 @@ class ERGM:
             model.network = model.network.with_ties(
                 target_network(model, model.target_stats, rng))
             estimator = estimator.with_settings(random_state=rng)
-        # the binary MPLE moves offset columns into its logistic design itself; every
-        # other estimator (and the count MPLE) fits the free view (_fit_with_offsets)
-        if model.offset.any() and (method != "mple" or model.curved
+        # the binary MPLE and btergm move offset columns into their logistic designs
+        # themselves (estimator.folds_offsets); every other estimator (and the count
+        # MPLE) fits the free view (_fit_with_offsets)
+        if model.offset.any() and (not getattr(estimator, "folds_offsets", False)
+                                   or model.curved
                                    or not model.family.logistic_pseudo_likelihood
                                    or model.parameterisation.fixed_coefficients() is not None):
             return _fit_with_offsets(model, estimator)

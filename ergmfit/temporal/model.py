@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..exceptions import FormulaError, NetworkError, SettingsError
-from ..model import ERGM, missing_dyads, register_input_model
+from ..model import CONFIG_SETTINGS, ERGM, missing_dyads, register_input_model
 from ..network.series import NetSeries
 from ..runtime.interrupts import stops_when_interrupted
 from ..sampling.space import dyad_vars, var_pairs
@@ -140,7 +140,8 @@ class TemporalERGM(ERGM):
         name = "cmle" if name is None else str(name).lower()
         if name == "btergm":        # (not a static method: its settings go to BTERGM)
             from ..estimation.btergm import BTERGM
-            return self._estimate(BTERGM(random_state=random_state, **kwargs))
+            config = {key: kwargs.pop(key, None) for key in CONFIG_SETTINGS}
+            return self._estimate(BTERGM(random_state=random_state, **kwargs), **config)
         if name == "cmle" and self.exact_cmle_available(kwargs):
             # the conditional likelihood of a model dyad-independent given the previous
             # networks is its pseudo-likelihood: the CMLE is the CMPLE, exactly (as tergm)

@@ -180,12 +180,27 @@ def test_btergm_direct_fit_models_every_wave_as_fit_does():
     assert direct[0].info["btergm"]["times"] == [0, 1, 2]       # wave 0 too, as btergm
 
 
-def test_btergm_refuses_offset_terms():
-    # its bootstrap replicates would estimate the offsets as free coefficients
+def test_btergm_direct_fit_holds_the_offsets_as_fit_does():
+    # the pooled MPLE and every bootstrap replicate hold the offset at offset_coef, whether
+    # the coefficient is given to fit(), configured on the model, or the model is handed to
+    # the estimator object (which models every wave, wave 0 too, as fit() does)
+    from ergmfit.estimation.btergm import BTERGM
     waves = [nx.path_graph(6), nx.cycle_graph(6), nx.star_graph(5)]
-    m = ef.ERGM(ef.NetSeries(waves), "edges + offset(kstar(2))").configured(offset_coef=[0.2])
-    with pytest.raises(ef.exceptions.SettingsError, match="offset terms"):
-        m.fit(method="btergm", R=10, random_state=1)
+    m = ef.ERGM(ef.NetSeries(waves), "edges + offset(kstar(2))")
+    through = _run(lambda: m.fit(method="btergm", R=20, random_state=1, offset_coef=[0.2]))
+    configured = m.configured(offset_coef=[0.2])
+    direct = _run(lambda: BTERGM(R=20, random_state=1).fit(configured))
+    again = _run(lambda: configured.fit(method="btergm", R=20, random_state=1))
+    assert through[1] is None
+    for other in (direct, again):
+        _assert_same_fit(through, other)
+        np.testing.assert_array_equal(through[0].boot, other[0].boot)
+        assert other[0].info["btergm"]["times"] == [0, 1, 2]
+    fit = through[0]
+    assert list(fit.labels) == ["edges", "offset(kstar2)"]
+    assert fit.params["offset(kstar2)"] == 0.2 and fit.bse["offset(kstar2)"] == 0.0
+    assert np.all(fit.boot[:, 1] == 0.2)
+    assert np.asarray(fit.conf_int())[1].tolist() == [0.2, 0.2]
 
 
 def test_a_cross_section_refuses_btergm_directly():

@@ -14,7 +14,15 @@ from resampling the time steps.
 3. A replicate whose coefficients do not all exist (a statistic without variation in the
    drawn waves, e.g. a time covariate when one wave is drawn T times) is dropped, as btergm's
    ``glm`` gives NA there; ``n_boot_complete`` counts the others.
-4. The interval is boot's percentile interval (``boot.ci(type="perc")``): the order
+4. Offset terms (``offset(term)``, ``fit(..., offset_coef=[...])``: statnet's fixed
+   coefficients) are held at their values in the pooled MPLE and in every replicate: their
+   columns leave each wave's design for a fixed part of its rows' linear predictor (the
+   MPLE's :func:`~ergmfit.estimation.common.restricted.offset_design`; an infinite offset's
+   dyads leave the design), so each logistic regression has that part as its offset.  The
+   results list them as ``offset(term)`` at the fixed value, standard error 0, interval
+   the fixed value.  (btergm's own ``offset=TRUE`` argument is something else: structural
+   zeros for the nodes absent from a time step.)
+5. The interval is boot's percentile interval (``boot.ci(type="perc")``): the order
    statistic (R+1)·α of the complete replicates, interpolated on the normal quantile scale
    between neighbouring order statistics (boot's ``norm.inter``).
 
@@ -38,7 +46,7 @@ import numpy as np
 from scipy import special
 
 from ...exceptions import DegenerateModelError, SettingsError
-from ...labeled import LabeledArray
+from ...labeled import LabeledArray, make_unique
 from ...rformat import percent_label
 from ...results import ERGMResults, Summary
 from ...runtime import catch_interrupt
@@ -48,6 +56,7 @@ from ...terms.offsets import model_offsets
 from ...utils.validation import check_random_state, format_bytes, machine_memory
 from ..base import Estimator, Setting, choice, integer, number
 from ..common.nobs import fit_nobs
+from ..common.restricted import offset_design
 from ..mple.pseudolikelihood import MPLE, Design, fit_design, restricted_design
 
 
@@ -100,7 +109,15 @@ class PooledRows:
     def __init__(self, designs):
         T = len(designs)
         X = np.concatenate([d.X for d in designs])
-        self.X, row = np.unique(X, axis=0, return_inverse=True)
+        #: each row's fixed part of the linear predictor (offset terms folded into the
+        #: designs by offset_design), or None: rows are distinct in (X, offset)
+        self.offset = None
+        if designs[0].offset is None:
+            self.X, row = np.unique(X, axis=0, return_inverse=True)
+        else:
+            key = np.column_stack([X, np.concatenate([d.offset for d in designs])])
+            key, row = np.unique(key, axis=0, return_inverse=True)
+            self.X, self.offset = np.ascontiguousarray(key[:, :-1]), key[:, -1].copy()
         row = np.asarray(row).reshape(-1)
         wave = np.repeat(np.arange(T), [d.n_rows for d in designs])
         self.n = np.zeros((len(self.X), T))
@@ -114,7 +131,7 @@ class PooledRows:
         """The pooled design of the waves drawn ``counts[t]`` times each."""
         c = np.asarray(counts, dtype=np.int64)
         return Design(self.X, self.n @ c, self.s @ c, int(self.n_vars @ c),
-                      int(self.n_on @ c))
+                      int(self.n_on @ c), offset=self.offset)
 
 
 def _replicate_fits(rows, multiplicities, labels, control=None):
@@ -158,6 +175,46 @@ def _distinct_multisets(picks, T):
             rank[np.asarray(which).reshape(-1)])
 
 
+def _with_offsets(fits, mask, coef):
+    """The replicates' coefficients ``fits`` (over the free coefficients, NaN rows for the
+    dropped ones) as rows over every coefficient: the offsets (``mask``) at their fixed
+    values ``coef`` (NaN in a dropped row).
+
+    >>> _with_offsets(np.array([[1.0], [np.nan]]), np.array([True, False]), np.array([0.5]))
+    array([[0.5, 1. ],
+           [nan, nan]])
+    """
+    if not mask.any():
+        return fits
+    full = np.full((len(fits), len(mask)), np.nan)
+    full[:, ~mask] = fits
+    kept = np.all(np.isfinite(fits), axis=1)
+    full[np.ix_(kept, mask)] = coef
+    return full
+
+
+def btergm_label(label: str) -> str:
+    """btergm's name of a coefficient: its formula turns every edgecov covariate into a
+    list per wave (``edgecov.primary[[i]]``), inside ``offset(...)`` too.
+
+    >>> btergm_label("edgecov.primary"), btergm_label("offset(edgecov.primary)")
+    ('edgecov.primary[[i]]', 'offset(edgecov.primary[[i]])')
+    """
+    if label.startswith("offset(") and label.endswith(")"):
+        return f"offset({btergm_label(label[len('offset('):-1])})"
+    return f"{label}[[i]]" if label.startswith("edgecov.") and not label.endswith("[[i]]") \
+        else label
+
+
+def offset_columns(labels) -> np.ndarray:
+    """Which coefficients of a fit are offsets (fixed, labelled ``offset(...)``).
+
+    >>> offset_columns(["edges", "offset(mutual)"]).tolist()
+    [False, True]
+    """
+    return np.array([str(lab).startswith("offset(") for lab in labels], dtype=bool)
+
+
 #: the most bootstrap replicates (btergm's default is 500): their set-up stays well under
 #: a second, so that a Ctrl-C is honoured at once
 MAX_REPLICATES = 10 ** 6
@@ -181,11 +238,15 @@ class BTERGMResults(ERGMResults):
         return BTERGMSummary(self)
 
     def conf_int(self, alpha: float = 0.05) -> LabeledArray:
-        """btergm's percentile bootstrap intervals (``confint(fit)``) as a (p, 2) array."""
-        ok = np.all(np.isfinite(self.boot), axis=1)
-        good = self.boot[ok]
-        lo = [percentile_interval(good[:, k], alpha / 2.0) for k in range(good.shape[1])]
-        hi = [percentile_interval(good[:, k], 1.0 - alpha / 2.0) for k in range(good.shape[1])]
+        """btergm's percentile bootstrap intervals (``confint(fit)``) as a (p, 2) array;
+        an offset's interval is its fixed value (every replicate holds it there)."""
+        good = self.boot[self._complete()]
+        fixed = offset_columns(self.labels)
+        b = np.asarray(self.params, dtype=float)
+        lo = [b[k] if fixed[k] else percentile_interval(good[:, k], alpha / 2.0)
+              for k in range(good.shape[1])]
+        hi = [b[k] if fixed[k] else percentile_interval(good[:, k], 1.0 - alpha / 2.0)
+              for k in range(good.shape[1])]
         cols = [percent_label(alpha / 2.0), percent_label(1.0 - alpha / 2.0)]
         return LabeledArray(np.column_stack([lo, hi]), self.labels, columns=cols)
 
@@ -216,11 +277,20 @@ class BTERGMResults(ERGMResults):
         p = len(res.labels)
         res.boot = (np.zeros((0, p)) if boot is None or len(boot) == 0
                     else np.array(boot, dtype=float).reshape(-1, p))     # null -> NaN
+        # an infinite offset's column (saved as nulls) back at its fixed value
+        fixed = offset_columns(res.labels)
+        done = res._complete()
+        res.boot[np.ix_(done, fixed)] = np.asarray(res.params, dtype=float)[fixed]
         return res
+
+    def _complete(self) -> np.ndarray:
+        """Which replicates have every estimated coefficient (an offset may be ±Inf)."""
+        free = ~offset_columns(self.labels)
+        return np.all(np.isfinite(self.boot[:, free]), axis=1)
 
     @property
     def n_boot_complete(self) -> int:
-        return int(np.all(np.isfinite(self.boot), axis=1).sum())
+        return int(self._complete().sum())
 
     def btergm_table(self, alpha: float = 0.05) -> str:
         """btergm's ``summary()`` table: estimate and percentile interval per coefficient."""
@@ -269,6 +339,8 @@ class BTERGM(Estimator):
     supports = {"curved": False, "constraints": True, "missing": True, "target_stats": False,
                 "missing+target_stats": False, "families": frozenset({"binary"}),
                 "temporal": True}
+    #: offset terms: held fixed in the pooled MPLE and every replicate (offset_design)
+    folds_offsets = True
 
     def fit(self, model) -> BTERGMResults:
         t0 = time.perf_counter()
@@ -276,24 +348,27 @@ class BTERGM(Estimator):
         if not hasattr(net, "previous_ties"):
             raise SettingsError("method='btergm' fits a panel: give the waves as "
                                 "ef.NetSeries([...])")
-        fixed = model.parameterisation.fixed_coefficients() is not None
-        if fixed or model_offsets(model)[0].any():
-            # (fixed coefficients: the free view of a model with offset terms, which
-            # ERGM._fit's offsets path fits)
-            raise SettingsError("method='btergm' does not fit models with offset terms yet "
-                                "(its bootstrap replicates would estimate the offset "
-                                "coefficients as free ones): drop the offset terms, or fit "
-                                "with method='cmple'")
+        if model.parameterisation.fixed_coefficients() is not None:
+            # (ERGM._fit hands btergm the model with its offset terms: folds_offsets)
+            raise SettingsError("method='btergm' fits the offset() terms of a model itself "
+                                "(fit(method='btergm', offset_coef=[...])), not a model whose "
+                                "parameterisation holds coefficients fixed (a free-coefficient "
+                                "view): its bootstrap replicates would lack those coefficients")
+        # offset terms: the pooled MPLE and every replicate hold them at offset_coef, their
+        # columns a fixed part of each row's linear predictor (offset_design, as the MPLE)
         point = MPLE(separation="error").fit(model)
         labels = list(model.labels)
-        # the per-wave designs: the free dyads of each block
+        mask, coef = model_offsets(model)
+        # the per-wave designs: the free dyads of each block, offset columns folded
         bm = model.compiled()
         dvars = model.sample_space.design_vars()
         if dvars is None:           # every dyad (a single transition: one block)
             dvars = np.arange(net.n_dyads, dtype=np.int64)
         block = var_pairs(net.n, net.directed, dvars)[:, 0] // net.block_size
-        rows = PooledRows([restricted_design(bm, dvars[block == b])
-                           for b in range(net.n_transitions)])
+        waves = [offset_design(model, restricted_design(bm, dvars[block == b]), labels)
+                 for b in range(net.n_transitions)]
+        free_labels = waves[0][1]
+        rows = PooledRows([d for d, _, _ in waves])
         rng = check_random_state(self.random_state)
         T = net.n_transitions
         need = self.R * (24.0 * T + 8.0 * len(labels))   # draws, counts and coefficients
@@ -306,13 +381,14 @@ class BTERGM(Estimator):
         # order of their first draw, so that after a Ctrl-C the replicates up to the first
         # unfitted multiset are a bootstrap of their own (the first R' draws)
         distinct, first, which = _distinct_multisets(picks, T)
-        jobs = [(rows, distinct[k:k + self.chunk], labels)
+        jobs = [(rows, distinct[k:k + self.chunk], free_labels)
                 for k in range(0, len(distinct), self.chunk)]
         results, interrupted = run_jobs(_replicate_fits, jobs, n_jobs=self.n_jobs,
                                         backend=self.backend,
                                         is_interrupted=lambda res: res[1] < len(res[0]))
         fits = np.vstack([out for out, _ in results]) if results else \
-            np.zeros((0, len(labels)))
+            np.zeros((0, len(free_labels)))
+        fits = _with_offsets(fits, mask, coef)
         fitted = np.concatenate([np.arange(len(out)) < done for out, done in results]
                                 + [np.zeros(len(distinct) - len(fits), dtype=bool)])
         n_kept = self.R if fitted.all() else int(first[np.argmin(fitted)])
@@ -321,13 +397,12 @@ class BTERGM(Estimator):
         if n_kept < self.R:
             info["interrupted"] = True
         info["btergm"] = {"R": n_kept, "n_time_steps": T, "times": list(net.times),
-                          "n_boot_complete": int(np.all(np.isfinite(boot), axis=1).sum()),
+                          "n_boot_complete": int(np.all(np.isfinite(boot[:, ~mask]),
+                                                             axis=1).sum()),
                           "level": self.level}
         info["summary_header"] = "Bootstrapped TERGM (btergm) Results: pooled MPLE"
         info["call_method"] = "btergm"
-        # btergm's labels: its formula turns every edgecov covariate into a list per wave
-        labels = [f"{lab}[[i]]" if lab.startswith("edgecov.") and not lab.endswith("[[i]]")
-                  else lab for lab in point.labels]
+        labels = [btergm_label(lab) for lab in point.labels]
         res = BTERGMResults(point.params, point.cov, labels, method="mple",
                             loglik=point.loglik, loglik_kind=point.loglik_kind, **fit_nobs(model),
                             converged=point.converged, n_iter=point.n_iter,
@@ -335,6 +410,8 @@ class BTERGM(Estimator):
                             warnings=point.warnings, info=info, formula=point.formula,
                             network=net, model=model, dyad_independent=point.dyad_independent)
         res.boot = boot
+        if mask.any():          # as the free view's fits of other estimators record them
+            res.diagnostics.offset = dict(zip(make_unique(labels), map(bool, mask)))
         if n_kept < self.R:
             res.warnings.append(f"Note: interrupted by the user: the bootstrap has the first "
                                 f"{n_kept} of the R = {self.R} replicates")

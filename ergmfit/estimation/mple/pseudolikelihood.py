@@ -489,6 +489,8 @@ class MPLE(Estimator):
     supports = {"curved": True, "constraints": True, "missing": True, "target_stats": True,
                 "missing+target_stats": True, "families": frozenset({"binary", "count"}),
                 "infinite_estimates": True}
+    #: the binary MPLE folds offset columns into its design (offset_design)
+    folds_offsets = True
 
     def _finish_settings(self):
         if self.bootstrap is not None:
