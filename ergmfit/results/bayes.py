@@ -107,6 +107,36 @@ class BayesResults(ERGMResults):
         self.prior_mean = None if prior_mean is None else np.asarray(prior_mean, float).reshape(p)
         self.prior_cov = None if prior_cov is None else np.asarray(prior_cov, float).reshape(p, p)
 
+    def put_offsets_back(self, mask, coef, labels):
+        """:meth:`ERGMResults.put_offsets_back`, and every draw holds the offsets
+        at ``coef`` (a column that never moves) and the prior is a point mass there
+        (mean ``coef``, variance 0), so that the draws, their diagnostics and a saved
+        posterior have one column per coefficient, as ``params`` has.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> r = BayesResults(np.zeros((2, 3, 1)), ["edges"], prior_mean=[0.0],
+        ...                  prior_cov=[[100.0]])
+        >>> r.put_offsets_back(np.array([False, True]), np.array([0.5]),
+        ...                    ["edges", "offset(triangle)"])
+        >>> r.draws[0].tolist(), r.prior_mean.tolist(), r.ess.tolist()
+        ([0.0, 0.5], [0.0, 0.5], [6.0, 6.0])
+        """
+        from .ergm import _with_zero_rows
+        super().put_offsets_back(mask, coef, labels)
+        mask = np.asarray(mask, dtype=bool)
+        chains = np.empty(self.chains.shape[:2] + (len(mask),))
+        chains[:, :, mask] = np.asarray(coef, dtype=float)
+        chains[:, :, ~mask] = self.chains
+        self.chains = chains
+        if self.prior_mean is not None:
+            mean = np.empty(len(mask))
+            mean[mask], mean[~mask] = coef, self.prior_mean
+            self.prior_mean = mean
+        if self.prior_cov is not None:
+            self.prior_cov = _with_zero_rows(self.prior_cov, mask)
+
     # -- the draws -----------------------------------------------------------
     @property
     def draws(self) -> np.ndarray:
