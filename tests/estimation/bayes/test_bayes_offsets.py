@@ -148,3 +148,21 @@ def test_refusals_and_an_all_offset_model():
     assert fit.params.tolist() == [-1.0, 0.5] and fit.diagnostics.nothing_estimated
     with pytest.raises(FormulaError, match="offset_coef"):
         every.fit(method="bayes", random_state=1)
+
+
+def test_an_infinite_offset_in_the_draws(tmp_path):
+    # offset(kstar(3)) at -Inf: no node of degree 3; the column of -Inf draws has ESS =
+    # draws, R-hat 1, quantiles -Inf, s.d. 0, without arithmetic warnings (-Inf - -Inf),
+    # and a saved posterior loads with the same means and s.d.s
+    import warnings
+    m = ef.ERGM(_five_node_graph(), "edges + offset(kstar(3))")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        fit = m.fit(method="bayes", offset_coef=[-np.inf], random_state=1, main_iters=60)
+        assert fit.ess[1] == fit.n_draws and fit.rhat[1] == 1 and fit.mcse[1] == 0
+        assert np.all(np.asarray(fit.quantiles())[1] == -np.inf)
+        fit.save(tmp_path / "inf.json")
+        back = ERGMResults.load(tmp_path / "inf.json")
+    np.testing.assert_allclose(back.params, fit.params, rtol=1e-12)     # (-Inf == -Inf)
+    np.testing.assert_allclose(back.bse, fit.bse, rtol=1e-12)
+    assert back.params[1] == -np.inf and back.bse[1] == 0
