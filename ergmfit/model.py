@@ -1205,19 +1205,9 @@ def _fit_with_offsets(model, estimator, random_state=None, verbose=False, kwargs
         res.diagnostics.nothing_estimated = True
     else:
         res = free._fit(estimator)
-    p, m = model.n_params, model.offset
-    params = np.zeros(p)
-    params[m] = model.offset_coef
-    params[~m] = np.asarray(res.params, dtype=float)
-    cov = np.zeros((p, p))
-    cov[np.ix_(~m, ~m)] = res.cov
-    res.labels = list(model.labels)
-    res.params = type(res.params)(params, res.labels)
-    res.cov = cov
-    if res.cov_mc is not None:
-        cm = np.zeros((p, p))
-        cm[np.ix_(~m, ~m)] = res.cov_mc
-        res.cov_mc = cm
+    m = model.offset
+    # (every per-parameter array of the fit: a posterior's draws too)
+    res.put_offsets_back(m, model.offset_coef, model.labels)
     res.diagnostics.offset = dict(zip(make_unique(model.labels), map(bool, m)))
     res.model = model
     return res

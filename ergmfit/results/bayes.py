@@ -53,10 +53,11 @@ def split_rhat(chains) -> np.ndarray:
     if half < 2:
         return np.full(p, np.nan)
     s = np.concatenate([c[:, :half], c[:, n - half:]], axis=0)
-    w = s.var(axis=1, ddof=1).mean(axis=0)
-    b = half * s.mean(axis=1).var(axis=0, ddof=1)
-    var_plus = (half - 1) / half * w + b / half
+    # (a column that never moves -- an offset, possibly at -Inf -- has w 0 or NaN: 1)
     with np.errstate(divide="ignore", invalid="ignore"):
+        w = s.var(axis=1, ddof=1).mean(axis=0)
+        b = half * s.mean(axis=1).var(axis=0, ddof=1)
+        var_plus = (half - 1) / half * w + b / half
         r = np.sqrt(var_plus / w)
     return np.where(w > 0, r, 1.0)
 
@@ -67,7 +68,13 @@ def chain_ess(chains) -> np.ndarray:
     c = np.asarray(chains, dtype=float)
     if c.shape[1] < 4:
         return np.full(c.shape[2], float(c.shape[0] * c.shape[1]))
-    return effective_sizes(list(c))
+    # a column constant in every chain (an offset, possibly at +-Inf) counts every draw,
+    # as effective_sizes counts it, without its arithmetic on infinite values
+    moves = ~np.all(c == c[:, :1, :], axis=(0, 1))
+    ess = np.full(c.shape[2], float(c.shape[0] * c.shape[1]))
+    if moves.any():
+        ess[moves] = effective_sizes(list(c[:, :, moves]))
+    return ess
 
 
 class BayesResults(ERGMResults):
@@ -95,7 +102,12 @@ class BayesResults(ERGMResults):
         self.chains = c.reshape(c.shape[0] if c.ndim == 3 else 1, -1, p)
         draws = self.chains.reshape(-1, p)
         if len(draws) >= 2:
-            mean, cov = draws.mean(axis=0), np.atleast_2d(np.cov(draws, rowvar=False))
+            with np.errstate(invalid="ignore"):     # (an offset's column at +-Inf)
+                mean, cov = draws.mean(axis=0), np.atleast_2d(np.cov(draws, rowvar=False))
+            fixed = np.all(draws == draws[:1], axis=0)     # offsets: their value, no variance
+            mean[fixed] = draws[0, fixed]
+            cov[fixed, :] = 0.0
+            cov[:, fixed] = 0.0
         else:
             mean = draws.mean(axis=0) if len(draws) else np.full(p, np.nan)
             cov = np.full((p, p), np.nan)
@@ -106,6 +118,36 @@ class BayesResults(ERGMResults):
                            else np.asarray(acceptance, dtype=float).reshape(-1))
         self.prior_mean = None if prior_mean is None else np.asarray(prior_mean, float).reshape(p)
         self.prior_cov = None if prior_cov is None else np.asarray(prior_cov, float).reshape(p, p)
+
+    def put_offsets_back(self, mask, coef, labels):
+        """:meth:`ERGMResults.put_offsets_back`, and every draw holds the offsets
+        at ``coef`` (a column that never moves) and the prior is a point mass there
+        (mean ``coef``, variance 0), so that the draws, their diagnostics and a saved
+        posterior have one column per coefficient, as ``params`` has.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> r = BayesResults(np.zeros((2, 3, 1)), ["edges"], prior_mean=[0.0],
+        ...                  prior_cov=[[100.0]])
+        >>> r.put_offsets_back(np.array([False, True]), np.array([0.5]),
+        ...                    ["edges", "offset(triangle)"])
+        >>> r.draws[0].tolist(), r.prior_mean.tolist(), r.ess.tolist()
+        ([0.0, 0.5], [0.0, 0.5], [6.0, 6.0])
+        """
+        from .ergm import _with_zero_rows
+        super().put_offsets_back(mask, coef, labels)
+        mask = np.asarray(mask, dtype=bool)
+        chains = np.empty(self.chains.shape[:2] + (len(mask),))
+        chains[:, :, mask] = np.asarray(coef, dtype=float)
+        chains[:, :, ~mask] = self.chains
+        self.chains = chains
+        if self.prior_mean is not None:
+            mean = np.empty(len(mask))
+            mean[mask], mean[~mask] = coef, self.prior_mean
+            self.prior_mean = mean
+        if self.prior_cov is not None:
+            self.prior_cov = _with_zero_rows(self.prior_cov, mask)
 
     # -- the draws -----------------------------------------------------------
     @property
@@ -144,7 +186,12 @@ class BayesResults(ERGMResults):
         q = np.atleast_1d(np.asarray(q, dtype=float))
         if self.n_draws == 0:
             return LabeledArray(np.full((self.n_params, len(q)), np.nan), self.labels)
-        return LabeledArray(np.quantile(self.draws, q, axis=0).T, self.labels)
+        d = self.draws
+        with np.errstate(invalid="ignore"):         # (-Inf - -Inf in the interpolation)
+            out = np.quantile(d, q, axis=0).T
+        fixed = np.all(d == d[:1], axis=0)          # an offset's column: its value
+        out[fixed] = d[0, fixed][:, None]
+        return LabeledArray(out, self.labels)
 
     def conf_int(self, alpha: float = 0.05) -> LabeledArray:
         """Equal-tailed credible intervals (alpha/2 and 1 - alpha/2 quantiles), ``(p, 2)``."""

@@ -170,6 +170,33 @@ class ERGMResults:
         self.model = model
         self.dyad_independent = dyad_independent
 
+    def put_offsets_back(self, mask, coef, labels):
+        """Turn this fit of a model's free coefficients (the view
+        :func:`ergmfit.model._fit_with_offsets` fits) into a fit of every
+        coefficient, in place: the offsets (``mask`` over ``labels``) at ``coef``,
+        their variances 0 (as statnet prints them).  Subclasses that hold more
+        per-parameter arrays (a posterior's draws) put the offsets into those too.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> r = ERGMResults([-1.5], [[0.04]], ["edges"], method="mple")
+        >>> r.put_offsets_back(np.array([False, True]), np.array([0.5]),
+        ...                    ["edges", "offset(triangle)"])
+        >>> r.params.tolist(), r.bse.tolist()
+        ([-1.5, 0.5], [0.2, 0.0])
+        """
+        mask = np.asarray(mask, dtype=bool)
+        p = len(mask)
+        params = np.zeros(p)
+        params[mask] = coef
+        params[~mask] = np.asarray(self.params, dtype=float)
+        self.labels = list(labels)
+        self.params = LabeledArray(params, self.labels)
+        self.cov = _with_zero_rows(self.cov, mask)
+        if self.cov_mc is not None:
+            self.cov_mc = _with_zero_rows(self.cov_mc, mask)
+
     @property
     def info(self) -> InfoView:
         """The diagnostics as a read-only dict-like view of :attr:`diagnostics`
@@ -576,6 +603,15 @@ class ERGMResults:
             raise ResultsFileError(f"damaged results file {path}: {_describe_damage(exc)}") \
                 from None
         return res
+
+
+def _with_zero_rows(a, mask):
+    """The (k, k) matrix ``a`` of the coefficients outside ``mask`` as a (p, p) one with
+    zero rows and columns at ``mask``."""
+    mask = np.asarray(mask, dtype=bool)
+    full = np.zeros((len(mask), len(mask)))
+    full[np.ix_(~mask, ~mask)] = a
+    return full
 
 
 def _saved_class(target: str) -> type:

@@ -399,7 +399,13 @@ class Bayes(Estimator):
             run.imputer = _Imputer(model, theta.shape[0], self.missing_update, rng,
                                    *((state["completions"], state["completion_gx"])
                                      if state is not None and "completions" in state else ()))
-        if self.delayed is True and run.eta is None:
+        if self.delayed is True and (run.eta is not None or run.python_loop):
+            # (the first stage is evaluated by the compiled loop only: elsewhere it was
+            # ignored, and under a constraint reported as used)
+            raise SettingsError("delayed=True needs a model with linear terms (no curved "
+                                "term, no offset() term) and no constraint; use delayed="
+                                "'auto' or False")
+        if self.delayed is True:
             run.surrogate = _Surrogate(model, rng, self.verbose, saved=(
                 state.get("surrogate") if state is not None else None))
         elif self.delayed == "pilot" and not plain:
