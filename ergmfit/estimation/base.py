@@ -210,10 +210,10 @@ class Estimator:
     #: what refusing a curved model says instead of naming the methods that fit curved
     #: terms (None: those methods; see :func:`curved_refusal`)
     curved_refusal_note = None
-    #: True: the estimator fits a binary model's ``offset()`` terms itself, their columns
+    #: whether the estimator fits a binary model's ``offset()`` terms itself, their columns
     #: moved into a fixed part of its logistic regressions' linear predictor
-    #: (:func:`~ergmfit.estimation.common.restricted.offset_design`: the MPLE, btergm);
-    #: False: ``ERGM._fit`` hands it the model's free-coefficient view instead
+    #: (:func:`~ergmfit.estimation.common.restricted.offset_design`: the MPLE, btergm); if
+    #: not, ``ERGM._fit`` hands it the model's free-coefficient view instead
     #: (:class:`~ergmfit.terms.offsets.OffsetParameterisation`)
     folds_offsets = False
 
