@@ -1155,30 +1155,21 @@ def _rebuild(network, formula, constraints=None, missing=None):
 
 
 def _boundary_face(model, estimator):
-    """The face the MLE lies on when ``estimator`` (an estimator object or a method name)
-    fits infinite estimates
-    (:func:`ergmfit.estimation.mple.boundary.boundary_face`), else None."""
-    from .estimation.registry import supports
-    declared = supports(estimator) if isinstance(estimator, str) else estimator.supports
-    if not declared.get("infinite_estimates"):
+    """The face the MLE lies on when ``estimator`` (an estimator object) fits infinite
+    estimates (:func:`ergmfit.estimation.mple.boundary.boundary_face`), else None."""
+    if not estimator.supports.get("infinite_estimates"):
         return None
     from .estimation.mple.boundary import boundary_face
     return boundary_face(model)
 
 
-def _fit_with_offsets(model, estimator, random_state=None, verbose=False, kwargs=None):
-    """Fit the free coefficients of a model with offset terms (any estimator
-    that works through the model's parameterisation), then put the offsets
-    back into the results (their standard errors 0, as statnet prints).
-
-    ``estimator``: an estimator object (its settings set), or a method name whose
-    estimator is built with ``random_state``, ``verbose`` and the settings ``kwargs``."""
+def _fit_with_offsets(model, estimator):
+    """Fit the free coefficients of a model with offset terms with ``estimator`` (an
+    estimator object that works through the model's parameterisation), then put the
+    offsets back into the results (their standard errors 0, as statnet prints)."""
     import copy
     from .estimation import make_estimator
     from .terms.offsets import OffsetParameterisation
-    if isinstance(estimator, str):
-        estimator = make_estimator(estimator, random_state=random_state, verbose=verbose,
-                                   **(kwargs or {}))
     if model.offset_coef is None:
         raise FormulaError("the model has offset terms: give their coefficients, "
                            "fit(..., offset_coef=[...])")

@@ -62,6 +62,15 @@ def split_rhat(chains) -> np.ndarray:
     return np.where(w > 0, r, 1.0)
 
 
+def fixed_columns(draws) -> np.ndarray:
+    """Which columns of the (n, p) ``draws`` never move (an offset, possibly at +-Inf).
+
+    >>> fixed_columns(np.array([[0.1, 0.5], [0.2, 0.5]])).tolist()
+    [False, True]
+    """
+    return np.all(draws == draws[:1], axis=0)
+
+
 def chain_ess(chains) -> np.ndarray:
     """Effective sample size of each parameter: per chain by Geyer's initial
     monotone sequence (:func:`ergmfit.sampling.chains.effective_sizes`), summed."""
@@ -70,7 +79,7 @@ def chain_ess(chains) -> np.ndarray:
         return np.full(c.shape[2], float(c.shape[0] * c.shape[1]))
     # a column constant in every chain (an offset, possibly at +-Inf) counts every draw,
     # as effective_sizes counts it, without its arithmetic on infinite values
-    moves = ~np.all(c == c[:, :1, :], axis=(0, 1))
+    moves = ~fixed_columns(c.reshape(-1, c.shape[2]))
     ess = np.full(c.shape[2], float(c.shape[0] * c.shape[1]))
     if moves.any():
         ess[moves] = effective_sizes(list(c[:, :, moves]))
@@ -104,7 +113,7 @@ class BayesResults(ERGMResults):
         if len(draws) >= 2:
             with np.errstate(invalid="ignore"):     # (an offset's column at +-Inf)
                 mean, cov = draws.mean(axis=0), np.atleast_2d(np.cov(draws, rowvar=False))
-            fixed = np.all(draws == draws[:1], axis=0)     # offsets: their value, no variance
+            fixed = fixed_columns(draws)        # offsets: their value, no variance
             mean[fixed] = draws[0, fixed]
             cov[fixed, :] = 0.0
             cov[:, fixed] = 0.0
@@ -189,7 +198,7 @@ class BayesResults(ERGMResults):
         d = self.draws
         with np.errstate(invalid="ignore"):         # (-Inf - -Inf in the interpolation)
             out = np.quantile(d, q, axis=0).T
-        fixed = np.all(d == d[:1], axis=0)          # an offset's column: its value
+        fixed = fixed_columns(d)                    # an offset's column: its value
         out[fixed] = d[0, fixed][:, None]
         return LabeledArray(out, self.labels)
 

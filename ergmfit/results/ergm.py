@@ -335,10 +335,21 @@ class ERGMResults:
         return None if self.nobs is None else self.nobs - self.n_params
 
     @property
+    def offset_mask(self) -> np.ndarray:
+        """Which coefficients are offsets (fixed, labelled ``offset(...)``).
+
+        >>> r = ERGMResults([-1.5, 0.5], [[0.04, 0.0], [0.0, 0.0]],
+        ...                 ["edges", "offset(triangle)"], method="mple")
+        >>> r.offset_mask.tolist(), r.n_free
+        ([False, True], 1)
+        """
+        return np.array([str(lab).startswith("offset(") for lab in self.labels], dtype=bool)
+
+    @property
     def n_free(self) -> int:
         """Estimated coefficients: offsets (fixed, labelled offset(...)) left out,
         as statnet counts the degrees of freedom of AIC and BIC."""
-        return sum(1 for lab in self.labels if not str(lab).startswith("offset("))
+        return int((~self.offset_mask).sum())
 
     @property
     def aic(self):

@@ -269,6 +269,7 @@ def test_the_start_is_shifted_for_the_dissolution(flobusiness):
     # unshifted start was 2.3 away, in a network 8 times too dense
     m = ef.ERGM(flobusiness, "Form(~edges) + Persist(~offset(edges))")
     free = m.configured(offset_coef=[np.log(9)])
+    from ergmfit.estimation import make_estimator
     from ergmfit.model import _fit_with_offsets
     seen = {}
     from ergmfit.estimation.egmme import estimator
@@ -281,7 +282,7 @@ def test_the_start_is_shifted_for_the_dissolution(flobusiness):
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(estimator, "_start", start)
         with pytest.raises(KeyboardInterrupt):
-            _fit_with_offsets(free, "egmme", 1, False, {})
+            _fit_with_offsets(free, make_estimator("egmme", random_state=1))
     assert abs(seen["theta"][0] - closed_form_formation(15 / 120, np.log(9))) < 0.02
 
 

@@ -206,15 +206,6 @@ def btergm_label(label: str) -> str:
         else label
 
 
-def offset_columns(labels) -> np.ndarray:
-    """Which coefficients of a fit are offsets (fixed, labelled ``offset(...)``).
-
-    >>> offset_columns(["edges", "offset(mutual)"]).tolist()
-    [False, True]
-    """
-    return np.array([str(lab).startswith("offset(") for lab in labels], dtype=bool)
-
-
 #: the most bootstrap replicates (btergm's default is 500): their set-up stays well under
 #: a second, so that a Ctrl-C is honoured at once
 MAX_REPLICATES = 10 ** 6
@@ -241,7 +232,7 @@ class BTERGMResults(ERGMResults):
         """btergm's percentile bootstrap intervals (``confint(fit)``) as a (p, 2) array;
         an offset's interval is its fixed value (every replicate holds it there)."""
         good = self.boot[self._complete()]
-        fixed = offset_columns(self.labels)
+        fixed = self.offset_mask
         b = np.asarray(self.params, dtype=float)
         lo = [b[k] if fixed[k] else percentile_interval(good[:, k], alpha / 2.0)
               for k in range(good.shape[1])]
@@ -278,14 +269,14 @@ class BTERGMResults(ERGMResults):
         res.boot = (np.zeros((0, p)) if boot is None or len(boot) == 0
                     else np.array(boot, dtype=float).reshape(-1, p))     # null -> NaN
         # an infinite offset's column (saved as nulls) back at its fixed value
-        fixed = offset_columns(res.labels)
+        fixed = res.offset_mask
         done = res._complete()
         res.boot[np.ix_(done, fixed)] = np.asarray(res.params, dtype=float)[fixed]
         return res
 
     def _complete(self) -> np.ndarray:
         """Which replicates have every estimated coefficient (an offset may be ±Inf)."""
-        free = ~offset_columns(self.labels)
+        free = ~self.offset_mask
         return np.all(np.isfinite(self.boot[:, free]), axis=1)
 
     @property

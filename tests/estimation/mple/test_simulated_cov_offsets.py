@@ -14,6 +14,7 @@ import pytest
 
 import ergmfit as ef
 from ergmfit.exceptions import SettingsError
+from ergmfit.estimation import make_estimator
 from ergmfit.model import _fit_with_offsets
 
 SIM = dict(burnin=3000, interval=300)
@@ -53,8 +54,7 @@ def test_folded_offsets_give_the_free_views_simulated_cov(cov):
     m = ef.ERGM(_graph(seed=5), "edges + triangle + offset(nodematch('a'))")
     kw = dict(cov=cov, n_sim=40, random_state=11, **SIM)
     folded = m.fit("mple", offset_coef=[0.3], **kw)
-    view = _fit_with_offsets(m.configured(offset_coef=[0.3]), "mple", 11, False,
-                             {k: v for k, v in kw.items() if k != "random_state"})
+    view = _fit_with_offsets(m.configured(offset_coef=[0.3]), make_estimator("mple", **kw))
     np.testing.assert_allclose(folded.params, view.params, rtol=1e-12)
     np.testing.assert_allclose(folded.cov, view.cov, rtol=1e-10, atol=1e-14)
     assert np.all(np.isfinite(folded.bse[:2])) and np.all(folded.bse[:2] > 0)
