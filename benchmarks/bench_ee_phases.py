@@ -28,7 +28,9 @@ Peak memory is the process's ``ru_maxrss`` after each phase, beside its resident
 phase's end (``RSS MB``: what the phase leaves; EstimNetDirected's 15 MB on the
 same run is the yardstick; the limit of issue #35 is 5 times it, 75 MB).  The last line gives
 the two figures of issue #35's check: proposals per CPU s of the whole run as a multiple of
-EstimNetDirected's, and the run's peak memory.  ``--profile N`` prints the N functions of
+EstimNetDirected's, and the run's peak memory.  The line before it splits the peak into the pages of mapped
+files (the shared libraries: their figure depends on the page cache, 23 to 30 MB on the same
+machine) and the run's own memory.  ``--profile N`` prints the N functions of
 largest cumulative CPU time of the whole run (cProfile, timed by ``time.process_time``).
 """
 import argparse
@@ -61,6 +63,19 @@ def rss_mb():
         return None
 
 
+def rss_split_mb():
+    """(file-backed, anonymous) resident memory of this process now, in MB (Linux; (None,
+    None) elsewhere): the pages of mapped files (the interpreter's, numpy's and OpenBLAS's
+    shared libraries, ergmfit's extension modules) and the process's own."""
+    try:
+        with open("/proc/self/status") as fh:
+            fields = dict(line.split(":", 1) for line in fh if line.startswith("Rss"))
+        return (int(fields["RssFile"].split()[0]) / 1024.0,
+                int(fields["RssAnon"].split()[0]) / 1024.0)
+    except (OSError, KeyError, ValueError):
+        return None, None
+
+
 def run(ee_steps, seed, formula=FORMULA):
     phases = []
 
@@ -79,6 +94,7 @@ def run(ee_steps, seed, formula=FORMULA):
             method="ee", random_state=seed, n_chains=1, n_jobs=1, ee_steps=ee_steps,
             proposal="ifd", sampler_steps=1000, se_samplesize=100, se_interval=1000))
     run_peak = peak_mb()
+    file_mb, _ = rss_split_mb()
     state = phase("state", lambda: model.compiled().state)
     held, bound = getattr(state, "two_path_bytes", (None, None))
     budget = getattr(state, "cache_memory", None)
@@ -104,6 +120,13 @@ def run(ee_steps, seed, formula=FORMULA):
               f"(bound if all held: {bound / 2**20:.0f} MiB; budget "
               f"{budget / 2**20:.0f} MiB: {'held' if held else 'counted on demand'})")
     print("estimates:", dict(zip(fit.labels, [round(float(v), 3) for v in fit.params])))
+    if file_mb is not None:
+        # the libraries' pages are mapped a page cache folio at a time: right after they are
+        # written (a fresh pip install) the same libraries took 30 MB here, 23 MB once read
+        # back (docs/guide/large_networks.md, "Epinions: the check on a new machine")
+        print(f"of the peak: {file_mb:.1f} MB pages of mapped files (shared libraries; "
+              f"depends on the page cache), {run_peak - file_mb:.1f} MB the run's own "
+              "(anonymous) memory")
     # issue #35's check in one line: >= 30 x EstimNetDirected's rate, <= 5 x its peak memory
     print(f"issue 35 check: {rate / ESTIMNET_RATE:.1f} x EstimNetDirected's proposals per CPU s "
           f"of the whole run (goal >= 30), peak {run_peak:.1f} MB (goal <= "
