@@ -58,7 +58,9 @@ import numpy as np
 from .exceptions import FormulaError, NetworkError
 from .formula import parse_formula
 from .network.networks import LAYER_NAMES, NETWORK_ID, within_network_vars
-from .sampling.space import AllDyads, ConstrainedSpace, dyad_vars
+from .sampling.space import (AllDyads, ConstrainedSpace, dyad_vars, group_pairs,
+                             same_group_vars)
+from .utils.setops import intersect_sorted, setdiff_sorted, unique_sorted
 
 _PRESERVE_RANK = {"edges": 1, "odegrees": 2, "idegrees": 2, "b1degrees": 2, "b2degrees": 2,
                   "degreedist": 2, "degrees": 3}
@@ -144,7 +146,7 @@ def unknown_constraint_message(name) -> str:
 
 def pairs_vars(network, pairs, what="dyads"):
     """Variable indices of a list of node-label pairs."""
-    return np.unique(dyad_vars(network.n, network.directed, label_pairs(network, pairs, what)))
+    return unique_sorted(dyad_vars(network.n, network.directed, label_pairs(network, pairs, what)))
 
 
 def _resolve(arg, names, what):
@@ -162,12 +164,6 @@ def _attr(network, name, what):
     if name not in network.node_attrs:
         raise network._missing_attr(name)
     return np.asarray([str(v) for v in network.node_attrs[name]])
-
-
-def _all_pairs(network):
-    n = network.n
-    i, j = np.triu_indices(n, 1) if not network.directed else np.nonzero(~np.eye(n, dtype=bool))
-    return np.stack([i, j], axis=1).astype(np.int64)
 
 
 def _nonzero_change_vars(network, formula):
@@ -264,7 +260,7 @@ def snowball_space_parts(network, zone):
             if directed:
                 blocks.append(np.column_stack([j, i]) if a != b else np.zeros((0, 2), np.int64))
     pairs = np.concatenate(blocks) if blocks else np.zeros((0, 2), np.int64)
-    free = np.unique(dyad_vars(n, directed, pairs))
+    free = unique_sorted(dyad_vars(n, directed, pairs))
     onehot = zone[:, None] == np.arange(last + 1)[None, :]
     lo = np.zeros((n, last + 1), np.int64)
     inner = np.flatnonzero(zone > 0)
@@ -303,12 +299,12 @@ class _Builder:
         self.pinned = None
 
     def restrict(self, vars_):
-        vars_ = np.unique(np.asarray(vars_, dtype=np.int64))
-        self.free = vars_ if self.free is None else np.intersect1d(self.free, vars_)
+        vars_ = unique_sorted(np.asarray(vars_, dtype=np.int64))
+        self.free = vars_ if self.free is None else intersect_sorted(self.free, vars_)
 
     def fix(self, vars_):
         base = np.arange(self.net.n_dyads, dtype=np.int64) if self.free is None else self.free
-        self.free = np.setdiff1d(base, vars_)
+        self.free = setdiff_sorted(base, vars_)
 
     def keep(self, what):
         if what in ("odegrees", "idegrees") and not self.net.directed:
@@ -359,10 +355,7 @@ class _Builder:
         elif name == "blockdiag":
             if len(args) != 1 or kw:
                 raise FormulaError("blockdiag(attr) takes one node attribute name")
-            a = _attr(net, args[0], "blockdiag")
-            p = _all_pairs(net)
-            p = p[a[p[:, 0]] == a[p[:, 1]]]
-            self.restrict(dyad_vars(net.n, net.directed, p))
+            self.restrict(same_group_vars(net.n, net.directed, _attr(net, args[0], "blockdiag")))
         elif name == "blocks":
             self._blocks(args, kw)
         elif name == "fixallbut":
@@ -477,14 +470,20 @@ class _Builder:
             if any(not isinstance(k, (int, np.integer)) or not 1 <= k <= len(types) for k in idx):
                 raise FormulaError(f"blocks(levels2=): indices must lie in 1..{len(types)}")
             fixed_types = [types[k - 1] for k in idx]
-        p = _all_pairs(net)
-        ai, aj = a[p[:, 0]], a[p[:, 1]]
-        fixed = np.zeros(len(p), dtype=bool)
+        # the fixed dyads cell by cell (the nodes of level r to those of level c), not
+        # from the n² pairs of the network
+        nodes = {lv: np.flatnonzero(a == lv) for lv in set(levels)}
+        fixed = [np.zeros(0, np.int64)]
         for r, c in fixed_types:
-            fixed |= (ai == r) & (aj == c)
-            if not net.directed:
-                fixed |= (ai == c) & (aj == r)
-        self.fix(dyad_vars(net.n, net.directed, p[fixed]))
+            rows, cols = nodes[r], nodes[c]
+            if r == c:
+                pairs = group_pairs(np.zeros(len(rows), np.int8),
+                                    within=True if net.directed else "unordered")
+                pairs = rows[pairs]
+            else:
+                pairs = np.stack([np.repeat(rows, len(cols)), np.tile(cols, len(rows))], axis=1)
+            fixed.append(dyad_vars(net.n, net.directed, pairs))
+        self.fix(np.concatenate(fixed))
 
     def space(self, spec):
         if (self.free is None and not self.has_bounds and self.preserve is None

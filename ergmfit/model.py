@@ -10,6 +10,7 @@ from .network import NetworkState, as_network, cache_budget
 from .network.network import SMALL_NETWORK
 from .network.values import na_flags
 from .results import register_model_builder
+from .utils.setops import unique_sorted
 from .constraints import constraint_formula, parse_constraints, pairs_vars
 from .families.binary import BINARY
 from .families.count import CountFamily
@@ -1302,7 +1303,7 @@ def missing_dyads(network, missing):
             vars_.append(pairs_vars(network, missing, "missing"))
     if not vars_:
         return network, None
-    miss = np.unique(np.concatenate(vars_))
+    miss = unique_sorted(np.concatenate(vars_))
     if len(miss) == 0:
         return network, None
     ties = dyad_vars(network.n, network.directed, network.ties)

@@ -70,6 +70,7 @@ from .exceptions import DegenerateModelError, NetworkError, SettingsError
 from .labeled import LabeledArray
 from .network import Network, as_network
 from .network.rows import neighbour_rows
+from .utils.setops import unique_sorted
 from .utils.validation import check_random_state
 
 __all__ = ["SnowballSample", "snowball_sample", "snowball_samples", "meta_analysis",
@@ -151,7 +152,7 @@ def _draw(net, csr, seeds, waves, zone_attr):
         lens = starts[frontier + 1] - starts[frontier]
         idx = np.repeat(starts[frontier], lens) + (np.arange(lens.sum())
                                                    - np.repeat(np.cumsum(lens) - lens, lens))
-        cand = np.unique(nb[idx])
+        cand = unique_sorted(nb[idx])
         frontier = cand[zone[cand] < 0]
         zone[frontier] = w
         order.append(frontier)

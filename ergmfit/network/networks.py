@@ -253,18 +253,11 @@ def within_network_vars(net):
     """The dyads (variable indices, sorted) joining two nodes of the same network of a
     stacked network: one with the node attribute ``.NetworkID`` (a :class:`Networks`, or
     the combined network read back from a results file); None for any other network."""
-    from ..sampling.space import dyad_vars
+    from ..sampling.space import same_group_vars
     ids = net.node_attrs.get(NETWORK_ID)
     if ids is None:
         return None
-    ids = np.asarray(ids)
-    pairs = []
-    for b in np.unique(ids):
-        nodes = np.flatnonzero(ids == b)
-        i, j = np.nonzero(~np.eye(len(nodes), dtype=bool)) if net.directed else \
-            np.triu_indices(len(nodes), 1)
-        pairs.append(np.stack([nodes[i], nodes[j]], axis=1))
-    return np.sort(dyad_vars(net.n, net.directed, np.concatenate(pairs).astype(np.int64)))
+    return same_group_vars(net.n, net.directed, np.asarray(ids))
 
 
 def _joined(nets, what, size, word):

@@ -36,6 +36,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..exceptions import NetworkError, SettingsError
+from ..utils.setops import intersect_sorted, setdiff_sorted
 
 # Statistics a constrained space may keep (the move that keeps each: _constrained.pyx).
 PRESERVED = (None, "edges", "degrees", "odegrees", "idegrees", "b1degrees", "b2degrees",
@@ -112,7 +113,7 @@ class SampleSpace:
         if not self.n_missing:
             return None
         free = self.free_vars()
-        free = self.missing if free is None else np.intersect1d(free, self.missing)
+        free = self.missing if free is None else intersect_sorted(free, self.missing)
         return ConstrainedSpace(self.network, free_vars=free, spec="observed",
                                 **self._degree_args())
 
@@ -255,6 +256,66 @@ def dyad_vars(n, directed, pairs) -> np.ndarray:
         return i * (n - 1) + j - (j > i)
     a, b = np.minimum(i, j), np.maximum(i, j)
     return a * n - a * (a + 1) // 2 + (b - a - 1)
+
+
+def group_pairs(groups, within=True):
+    """The node-index pairs (i, j), i != j, whose nodes are in the same group (``within``;
+    each unordered pair once, i < j, when ``within`` is ``"unordered"``), built group by
+    group: time and memory in the pairs returned, not in the n² pairs of the network.
+
+    Parameters
+    ----------
+    groups : array-like
+        Each node's group (a label, code or attribute value; equal values, one group).
+    within : True or "unordered"
+        Every ordered pair of a group (a directed network's dyads), or each unordered
+        pair once (an undirected network's).
+
+    Returns
+    -------
+    ndarray
+        ``(n_pairs, 2)`` int64, group by group in the order of the groups' sorted values,
+        and within a group in row-major order of the node indices.
+
+    Examples
+    --------
+    >>> group_pairs(["a", "b", "a", "a"], within="unordered").tolist()
+    [[0, 2], [0, 3], [2, 3]]
+    >>> len(group_pairs([1, 1, 2, 2, 2]))
+    8
+    """
+    if within not in (True, "unordered"):
+        raise ValueError("within must be True or 'unordered'")
+    _, code = np.unique(np.asarray(groups), return_inverse=True)
+    code = code.ravel()
+    order = np.argsort(code, kind="stable")         # each group's nodes ascending
+    bounds = np.flatnonzero(np.diff(code[order])) + 1
+    parts = []
+    for nodes in np.split(order, bounds):
+        k = len(nodes)
+        if k < 2:
+            continue
+        if within == "unordered":
+            i, j = np.triu_indices(k, 1)
+        else:
+            i, j = np.nonzero(~np.eye(k, dtype=bool))
+        parts.append(np.stack([nodes[i], nodes[j]], axis=1))
+    return np.concatenate(parts).astype(np.int64) if parts else np.zeros((0, 2), np.int64)
+
+
+def same_group_vars(n, directed, groups) -> np.ndarray:
+    """The variable indices (sorted) of the dyads joining two nodes of the same group
+    (``groups``: each node's group), built group by group (:func:`group_pairs`): what
+    ``blockdiag`` and a stack of networks leave free, at any network size whose free
+    dyads fit in memory.
+
+    Examples
+    --------
+    >>> same_group_vars(4, False, ["a", "b", "a", "a"]).tolist()
+    [1, 2, 5]
+    """
+    pairs = group_pairs(groups, within=True if directed else "unordered")
+    return np.sort(dyad_vars(n, directed, pairs))
 
 
 def var_pairs(n, directed, vars) -> np.ndarray:
@@ -464,7 +525,7 @@ class ConstrainedSpace(SampleSpace):
         new = set(dyad_vars(net.n, net.directed, ties).tolist())
         changed = np.array(sorted(obs ^ new), dtype=np.int64)
         if self._free is not None and len(changed):
-            fixed = np.setdiff1d(changed, self._free)
+            fixed = setdiff_sorted(changed, self._free)
             if len(fixed):
                 i, j = var_pairs(net.n, net.directed, fixed[:1])[0]
                 raise NetworkError(f"the dyad ({net.labels[i]!r}, {net.labels[j]!r}) is fixed by "

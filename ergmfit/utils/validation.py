@@ -9,6 +9,7 @@ import warnings
 import numpy as np
 
 from ..exceptions import SettingsError
+from .setops import has_duplicates
 
 #: ergmfit's own directory: warnings are attributed to the first frame outside it
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
@@ -194,7 +195,7 @@ def check_index_set(values, n, what, units="variables") -> np.ndarray:
         raise ValueError(f"a {what} is empty")
     if arr.min() < 0 or arr.max() >= n:
         raise IndexError(f"{what} {units} must lie in 0..{n - 1}, got {arr.tolist()}")
-    if len(np.unique(arr)) != arr.size:
+    if has_duplicates(arr):
         raise ValueError(f"the {units} of a {what} must be distinct, got {arr.tolist()}")
     return arr
 

@@ -21,6 +21,7 @@ import numpy as np
 from ...exceptions import CheckpointError, NetworkError
 from ...runtime.checkpoint import flag, generator, group, integer, record, text
 from ...sampling.space import dyad_vars
+from ...utils.setops import has_duplicates
 from ..common.checkpoint import ModelState
 from .state import MAX_HISTORY, MCMLEState, saved_fields  # noqa: F401 (MAX_HISTORY: its home)
 
@@ -236,7 +237,7 @@ def read_ties(value, model, space, n_chains, what):
             raise ValueError(f"a {what}chain's state is not a list of ties between "
                              f"{net.n} nodes")
         t = t.astype(np.int64)
-        if len(np.unique(dyad_vars(net.n, net.directed, t))) != len(t):
+        if has_duplicates(dyad_vars(net.n, net.directed, t)):
             raise ValueError(f"a {what}chain's state lists a tie twice")
         try:
             space.check(t)

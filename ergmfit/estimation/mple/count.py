@@ -84,6 +84,7 @@ from scipy.special import logsumexp
 
 from ...exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
 from ...terms.offsets import BIG
+from ...utils.setops import unique_sorted
 from ...utils.validation import check_random_state
 from ..common.nobs import fit_nobs
 from ..common.restricted import case_control_vars
@@ -315,7 +316,7 @@ class RemoteZeros:
             return np.zeros(0, dtype=np.int64)
         i, j = dyads[:, 0].astype(np.int64), dyads[:, 1].astype(np.int64)
         # the skeleton (nonzero either way), each neighbour list once, in CSR form
-        ab = np.unique(np.concatenate([i * n + j, j * n + i]))
+        ab = unique_sorted(np.concatenate([i * n + j, j * n + i]))
         deg = np.bincount(ab // n, minlength=n).astype(np.int64)
         two_hop = self.near == "twopath"
         if two_hop and float(np.sum(deg.astype(float) ** 2)) > \

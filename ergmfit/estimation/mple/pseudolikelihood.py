@@ -105,6 +105,7 @@ from ...results import NAIVE_SE_WARNING, ERGMResults
 from ...sampling.space import sample_space_of
 from ...terms.parameterisation import model_parameterisation
 from ...terms.targets import target_of
+from ...utils.setops import intersect_sorted
 from ...utils.validation import check_random_state, seed_words
 from ..base import Estimator, Setting, choice, integer, n_jobs_setting, number
 from ._mple import build_design, count_on
@@ -662,7 +663,7 @@ def impute_missing(model, random_state=None):
     rng = check_random_state(random_state)
     informative = space.design_vars()
     free = space.free_vars()
-    missing = space.missing if free is None else np.intersect1d(free, space.missing)
+    missing = space.missing if free is None else intersect_sorted(free, space.missing)
     ties = np.asarray(net.ties, dtype=np.int64).reshape(-1, 2)
     n_inf = net.n_dyads if informative is None else len(informative)   # (None: none missing)
     tie_vars = dyad_vars(net.n, net.directed, ties) if len(ties) else np.zeros(0, np.int64)

@@ -1,0 +1,62 @@
+"""Set operations on 1-D arrays of integers (dyad variables, node indices), by sorting.
+
+numpy 2.3 and later find the distinct values of ``np.unique`` without ``return_*`` flags with
+a hash table, and so do ``np.intersect1d``, ``np.setdiff1d`` and ``np.union1d`` without
+``assume_unique``. On millions of distinct integers, such as a constraint's free dyads, that
+is about a hundred times slower than sorting: 4.1 CPU s for 4 x 10^6 distinct int64 values
+against 0.03 s (numpy 2.4.6). A ``blockdiag`` space of 4 x 10^6 free dyads spent 4.7 of its
+5.5 s there. These functions give numpy's results (sorted, distinct) by sorting.
+
+Examples
+--------
+>>> import numpy as np
+>>> unique_sorted(np.array([5, 1, 5, 3])).tolist()
+[1, 3, 5]
+>>> intersect_sorted([4, 2, 2, 9], [9, 4, 7]).tolist()
+[4, 9]
+>>> setdiff_sorted([4, 2, 2, 9], [9]).tolist()
+[2, 4]
+>>> has_duplicates([3, 1, 3]), has_duplicates([3, 1])
+(True, False)
+"""
+import numpy as np
+
+__all__ = ["unique_sorted", "intersect_sorted", "setdiff_sorted", "has_duplicates"]
+
+
+def unique_sorted(values) -> np.ndarray:
+    """The distinct values of ``values`` (flattened), ascending: ``np.unique(values)``.
+
+    Parameters
+    ----------
+    values : array-like
+        Integers (or any values numpy sorts; NaNs are not merged).
+
+    Returns
+    -------
+    ndarray
+        A new array, sorted, each value once.
+    """
+    s = np.sort(np.asarray(values).ravel())
+    if len(s) < 2:
+        return s
+    keep = np.empty(len(s), dtype=bool)
+    keep[0] = True
+    np.not_equal(s[1:], s[:-1], out=keep[1:])
+    return s[keep]
+
+
+def intersect_sorted(a, b) -> np.ndarray:
+    """The values in both ``a`` and ``b``, sorted, each once: ``np.intersect1d(a, b)``."""
+    return np.intersect1d(unique_sorted(a), unique_sorted(b), assume_unique=True)
+
+
+def setdiff_sorted(a, b) -> np.ndarray:
+    """The values of ``a`` not in ``b``, sorted, each once: ``np.setdiff1d(a, b)``."""
+    return np.setdiff1d(unique_sorted(a), unique_sorted(b), assume_unique=True)
+
+
+def has_duplicates(values) -> bool:
+    """True if some value occurs twice in ``values``: ``len(np.unique(v)) != v.size``."""
+    s = np.sort(np.asarray(values).ravel())
+    return bool(len(s) > 1 and (s[1:] == s[:-1]).any())
