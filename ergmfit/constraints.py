@@ -166,8 +166,13 @@ def _attr(network, name, what):
     return np.asarray([str(v) for v in network.node_attrs[name]])
 
 
+#: dyads whose change statistics ``dyads()`` computes at a time (its memory: this many rows)
+CHANGE_CHUNK = 1 << 20
+
+
 def _nonzero_change_vars(network, formula):
-    """Variables where some term of ``formula`` has a nonzero change statistic."""
+    """Variables where some term of ``formula`` has a nonzero change statistic, the
+    change statistics computed ``CHANGE_CHUNK`` dyads at a time."""
     from .network import NetworkState
     from .sampling._constrained import change_rows
     from .terms._ergm import ERGMModel
@@ -178,9 +183,12 @@ def _nonzero_change_vars(network, formula):
         raise FormulaError(f"dyads(): the terms of {formula!r} must be dyad-independent")
     cm = ERGMModel(NetworkState(network.n, network.directed, network.ties),
                    [t.kernel for t in terms])
-    vars_ = np.arange(network.n_dyads, dtype=np.int64)
-    X, _ = change_rows(cm, vars_)
-    return vars_[(X != 0).any(axis=1)]
+    found = [np.zeros(0, np.int64)]
+    for lo in range(0, network.n_dyads, CHANGE_CHUNK):
+        vars_ = np.arange(lo, min(lo + CHANGE_CHUNK, network.n_dyads), dtype=np.int64)
+        X, _ = change_rows(cm, vars_)
+        found.append(vars_[(X != 0).any(axis=1)])
+    return np.concatenate(found)
 
 
 def _between_modes(network):

@@ -105,3 +105,16 @@ def test_sorted_set_operations_equal_numpys(a, b):
     assert intersect_sorted(a, b).tolist() == np.intersect1d(a, b).tolist()
     assert setdiff_sorted(a, b).tolist() == np.setdiff1d(a, b).tolist()
     assert has_duplicates(a) == (len(np.unique(a)) != a.size)
+
+
+@pytest.mark.parametrize("directed", [True, False])
+def test_dyads_constraint_in_chunks_equals_one_pass(monkeypatch, directed):
+    import ergmfit.constraints as constraints
+    groups = ["x", "y", "x", "z", "y", "x", "x", "z", "y"]
+    net = _network(len(groups), directed, groups, seed=5)
+    spec = "~ dyads(vary=~nodematch('g'), fix=~nodemix('g', levels2=[1]))"
+    whole = ef.ERGM(net, "edges", constraints=spec).sample_space.free_vars()
+    monkeypatch.setattr(constraints, "CHANGE_CHUNK", 7)
+    chunked = ef.ERGM(net, "edges", constraints=spec).sample_space.free_vars()
+    assert 0 < len(whole) < net.n_dyads
+    assert chunked.tolist() == whole.tolist()
