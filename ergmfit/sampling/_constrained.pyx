@@ -85,6 +85,8 @@ restricted space are found in O(1) through a hash table, and free ties are
 drawn in O(1) from a list kept up to date on every toggle.
 """
 import numpy as np
+
+from ergmfit.utils.setops import unique_sorted
 cimport numpy as cnp
 from libc.stdint cimport int64_t, uint64_t, uint8_t
 from libc.stdlib cimport malloc, calloc, free, realloc
@@ -253,7 +255,7 @@ cdef class ConstrainedProposal(Proposal):
         if self.all_free:
             self.n_free = model.n_vars
         else:
-            fv = np.ascontiguousarray(np.unique(np.asarray(free_vars, dtype=np.int64)))
+            fv = np.ascontiguousarray(unique_sorted(np.asarray(free_vars, dtype=np.int64)))
             if len(fv) and (fv[0] < 0 or fv[len(fv) - 1] >= model.n_vars):
                 raise ValueError("free variable out of range")
             self.n_free = len(fv)

@@ -26,6 +26,8 @@ The rows of θ, of dzA and the acceptance rate of every iteration are written
 to ``theta_out``, ``dz_out``, ``acc_out`` (and V to ``v_out``).
 """
 import numpy as np
+
+from ergmfit.utils.setops import unique_sorted
 cimport numpy as cnp
 from libc.math cimport fabs, fmax
 from libc.stdint cimport int64_t
@@ -53,43 +55,55 @@ cdef class RestrictedIFD(IFD):
     or L_f + 1 and the density parameter is V − log((D_f − L_f) / (L_f + 1))
     with D_f free dyads and L_f observed ties among them (the IFD formula on
     the free dyads: the chain is IFD on the constrained space)."""
-    cdef int64_t[::1] free_v     # the free variables
-    cdef int64_t[::1] on_list    # the free variables that are on
-    cdef int64_t[::1] pos        # per variable: its place in on_list, -1 off, -2 not free
+    cdef int64_t[::1] free_v     # the free variables, ascending
+    cdef int64_t[::1] on_list    # the free variables that are on, by their index in free_v
+    cdef int64_t[::1] pos        # per free variable (index in free_v): its place in on_list,
+                                 # -1 off (memory in the free variables, not in n_vars)
     cdef public int64_t n_on_free
+    cdef int64_t _last_v, _last_k  # the variable last proposed and its index in free_v
 
     def __init__(self, free_vars, int64_t n_vars, double V=0.0, double K=0.1,
                  bint adapt=True, bint start_delete=False):
         IFD.__init__(self, V, K, adapt, start_delete)
-        f = np.unique(np.asarray(free_vars, dtype=np.int64))
+        f = unique_sorted(np.asarray(free_vars, dtype=np.int64))
         if len(f) and (f.min() < 0 or f.max() >= n_vars):
             raise ValueError("free variables out of range")
         self.free_v = f
         self.on_list = np.zeros(max(1, len(f)), dtype=np.int64)
-        pos = np.full(max(1, n_vars), -2, dtype=np.int64)
-        pos[f] = -1
-        self.pos = pos
+        self.pos = np.full(max(1, len(f)), -1, dtype=np.int64)
         self.n_on_free = 0
+        self._last_v = -1
+        self._last_k = -1
 
     @property
     def n_free(self):
         return int(self.free_v.shape[0])
 
+    cdef int64_t _index(self, int64_t v) noexcept nogil:
+        # v's index in free_v (binary search), -1 if v is not free
+        cdef int64_t lo = 0, hi = self.free_v.shape[0], mid
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if self.free_v[mid] < v:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo if lo < self.free_v.shape[0] and self.free_v[lo] == v else -1
+
     cdef void start(self, BinaryModel m) noexcept nogil:
-        cdef int64_t i, v, n = 0
+        cdef int64_t i, n = 0
         for i in range(self.free_v.shape[0]):
-            v = self.free_v[i]
-            if m.get(v):
-                self.pos[v] = n
-                self.on_list[n] = v
+            if m.get(self.free_v[i]):
+                self.pos[i] = n
+                self.on_list[n] = i
                 n += 1
             else:
-                self.pos[v] = -1
+                self.pos[i] = -1
         self.n_on_free = n
 
     cdef int64_t propose(self, BinaryModel m, RNG* rng, double* log_q_ratio) noexcept nogil:
         cdef int64_t nf = self.free_v.shape[0]
-        cdef int64_t v, tries = 0
+        cdef int64_t v, k, tries = 0
         log_q_ratio[0] = 0.0
         if nf <= 0:
             return -1
@@ -99,31 +113,41 @@ cdef class RestrictedIFD(IFD):
             self.is_delete = 1
         if self.is_delete:
             self.n_del += 1
-            return self.on_list[rng_below(rng, self.n_on_free)]
+            k = self.on_list[rng_below(rng, self.n_on_free)]
+            self._last_k = k
+            self._last_v = self.free_v[k]
+            return self._last_v
         self.n_add += 1
         while True:
-            v = self.free_v[rng_below(rng, nf)]
+            k = rng_below(rng, nf)
+            v = self.free_v[k]
             if not m.get(v):
+                self._last_k = k
+                self._last_v = v
                 return v
             tries += 1
             if tries > 1000000:
                 return -1
 
     cdef void accepted(self, BinaryModel m, int64_t v, bint now_on) noexcept nogil:
-        cdef int64_t i, last
+        cdef int64_t i, k, last
         self.is_delete = not self.is_delete
-        if m.get(v) != now_on or self.pos[v] == -2:
+        if m.get(v) != now_on:
             return                   # scored, not applied (Algorithm S)
+        # the proposal's own move: its index known; another toggle: searched
+        k = self._last_k if v == self._last_v else self._index(v)
+        if k < 0:
+            return                   # not a free variable
         if now_on:
-            self.pos[v] = self.n_on_free
-            self.on_list[self.n_on_free] = v
+            self.pos[k] = self.n_on_free
+            self.on_list[self.n_on_free] = k
             self.n_on_free += 1
         else:
-            i = self.pos[v]
+            i = self.pos[k]
             last = self.on_list[self.n_on_free - 1]
             self.on_list[i] = last
             self.pos[last] = i
-            self.pos[v] = -1
+            self.pos[k] = -1
             self.n_on_free -= 1
 
 

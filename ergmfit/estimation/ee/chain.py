@@ -18,6 +18,7 @@ from ...families import family_of
 from ...terms.parameterisation import Identity
 from ...terms.parameter_steps import MAX_DECAY_STEP, projector
 from ...sampling.space import sample_space_of
+from ...utils.setops import in_sorted
 from ...utils.validation import seed_words
 from .missing import COMPLETE_DATA, conditional_chain
 from .checkpoint import ChainCheckpoint, EESimsState, read_chain_state, read_sims, sims_name
@@ -493,7 +494,7 @@ class EEChain:
         if use_ifd and free_vars is not None:
             # IFD on the free dyads of a dyad-set constraint
             from ._ee import RestrictedIFD
-            L_f = int(np.isin(bm.on_vars(), free_vars).sum())
+            L_f = int(in_sorted(bm.on_vars(), free_vars).sum())
             self.arc_corr = ifd_correction(len(free_vars), L_f)
             self.prop = RestrictedIFD(free_vars, self.n_vars, K=cfg["ifd_k"])
         else:

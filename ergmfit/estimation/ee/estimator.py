@@ -21,6 +21,7 @@ import numpy as np
 from ...exceptions import CheckpointError, SettingsError
 from ...families import family_of
 from ...runtime import Checkpoint, Progress, run_jobs
+from ...utils.setops import in_sorted
 from ...utils.validation import check_params
 from ..base import (BACKENDS, Estimator, Setting, auto_or, boolean, choice, integer,
                     n_jobs_setting, number)
@@ -96,7 +97,7 @@ def _free_ties(model, space):
     free = space.free_vars()
     if free is None:
         return int(model.network.n_ties)
-    return int(np.isin(model.compiled().on_vars(), free).sum())
+    return int(in_sorted(model.compiled().on_vars(), free).sum())
 
 
 def _is_s(init) -> bool:

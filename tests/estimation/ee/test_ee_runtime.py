@@ -284,6 +284,22 @@ def test_restricted_ifd_samples_the_constrained_space_exactly():
     assert prop.n_on_free in (Lf, Lf + 1) and prop.n_free == Df
 
 
+def test_restricted_ifd_memory_is_in_its_free_dyads_not_in_n_vars():
+    # 100 free dyads of a network of 10^5 nodes (10^10 dyads): an array per dyad, as the
+    # proposal once held (its place in the list of free ties), would take 80 GB
+    import tracemalloc
+
+    from ergmfit.estimation.ee._ee import RestrictedIFD
+    tracemalloc.start()
+    try:
+        prop = RestrictedIFD(np.arange(100, dtype=np.int64) * 7919, 10 ** 10)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert prop.n_free == 100
+    assert peak < 2 ** 20, f"peak {peak:,} bytes"
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("entry_id, proposal", [
     ("s2.blockdiag.samplike.MLE.s101", "ifd"),       # a dyad-set constraint: IFD on the free dyads
