@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 import ergmfit as ef
 from ergmfit.sampling.space import dyad_vars, group_pairs, same_group_vars
-from ergmfit.utils.setops import has_duplicates, intersect_sorted, setdiff_sorted, unique_sorted
+from ergmfit.utils.setops import (has_duplicates, intersect_sorted, setdiff_sorted,
+                                   unique_rows_inverse, unique_sorted)
 
 
 def _every_pair(n, directed):
@@ -118,3 +119,19 @@ def test_dyads_constraint_in_chunks_equals_one_pass(monkeypatch, directed):
     chunked = ef.ERGM(net, "edges", constraints=spec).sample_space.free_vars()
     assert 0 < len(whole) < net.n_dyads
     assert chunked.tolist() == whole.tolist()
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10 ** 6), n_rows=st.integers(0, 60), n_cols=st.integers(1, 30),
+       n_values=st.sampled_from([1, 2, 3, 1000]))
+def test_unique_rows_inverse_equals_numpys_unique_rows(seed, n_rows, n_cols, n_values):
+    # many columns of many values force the key to be re-ranked before it overflows
+    rng = np.random.default_rng(seed)
+    rows = rng.integers(0, n_values, (n_rows, n_cols)) * 0.5 - 3.0
+    if n_rows > 2:
+        rows[1] = rows[0]                       # a repeated row
+    inverse, counts = unique_rows_inverse(rows)
+    _, want_inverse, want_counts = np.unique(rows, axis=0, return_inverse=True,
+                                             return_counts=True)
+    assert inverse.tolist() == np.ravel(want_inverse).tolist()
+    assert counts.tolist() == want_counts.tolist()

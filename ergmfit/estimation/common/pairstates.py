@@ -35,6 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...terms.registry import within_node_pair
+from ...utils.setops import unique_rows_inverse
 
 #: the most dyads of one node pair the table enumerates (2^K joint states)
 MAX_PAIR_DYADS = 12
@@ -182,9 +183,9 @@ def pair_states(model):
     codes = np.arange(S, dtype=np.int64)
     allowed = (codes[None, :] & ~free_bits[:, None]) == 0
     flat = np.concatenate([D.reshape(G, S * q), allowed], axis=1)
-    uniq, inverse, count = np.unique(flat, axis=0, return_inverse=True, return_counts=True)
-    first = np.zeros(len(uniq), dtype=np.int64)
-    first[np.ravel(inverse)[::-1]] = np.arange(G)[::-1]
+    inverse, count = unique_rows_inverse(flat)
+    first = np.zeros(len(count), dtype=np.int64)
+    first[inverse[::-1]] = np.arange(G)[::-1]
     return PairStates(D=D[first], allowed=allowed[first],
                       count=count.astype(float), total=total, n_pairs=G, n_dyads=len(free))
 
