@@ -96,6 +96,11 @@ CONTROL = {s.name: s for s in (
     StatnetName("SA.interval", ["interval"], ["sa"]),
 )}
 
+#: statnet's ``ergm()`` arguments (not ``control.ergm`` settings) that ``fit`` takes under
+#: ergmfit's names
+ERGM_ARGUMENTS = {"offset.coef": "offset_coef", "target.stats": "target_stats",
+                  "eval.loglik": "eval_loglik"}
+
 _BY_KEY = {name.lower(): s for name, s in CONTROL.items()}
 _BY_KEY.update({name.lower().replace(".", "_"): s for name, s in CONTROL.items()})
 
@@ -121,7 +126,8 @@ def resolve_method(method) -> str:
 
 def fit_call(method, random_state, settings, setting_names):
     """(method, random_state, settings) of ``ERGM.fit`` with statnet's words
-    understood: ``estimate=`` (statnet's name of ``method``), ``"MLE"``, and
+    understood: ``estimate=`` (statnet's name of ``method``), ``"MLE"``, ``ergm()``'s
+    ``offset.coef``, ``target.stats`` and ``eval.loglik`` (:data:`ERGM_ARGUMENTS`), and
     ``control.ergm`` names among the settings (see :func:`translate_settings`).
     ``setting_names(method)`` gives the settings the method takes (None: the
     method has no settings table; nothing is translated)."""
@@ -133,6 +139,11 @@ def fit_call(method, random_state, settings, setting_names):
                                 f"method={method!r}: give one of them")
         method = estimate
     method = resolve_method("mcmle" if method is None else method)
+    for statnet, ours in ERGM_ARGUMENTS.items():
+        if statnet in settings:
+            if ours in settings:
+                raise SettingsError(f"{ours} given twice: {ours}= and statnet's {statnet}=")
+            settings[ours] = settings.pop(statnet)
     names = setting_names(method)               # an unknown method: the list of methods
     if names is not None:
         settings = translate_settings(method, settings, set(names)

@@ -92,6 +92,19 @@ def test_fit_seed_is_random_state(flo):
         m.fit(method="mple", seed=5, random_state=5)
 
 
+@pytest.mark.parametrize("method", ["mple", "mcmle"])
+def test_fit_takes_ergms_offset_coef_and_target_stats(flo, method):
+    m = ef.ERGM(flo, "edges + offset(triangle)")
+    a = m.fit(method=method, random_state=3, **{"offset.coef": [0.5]})
+    b = m.fit(method=method, random_state=3, offset_coef=[0.5])
+    assert np.array_equal(a.params, b.params) and float(a.params["offset(triangle)"]) == 0.5
+    with pytest.raises(SettingsError, match="twice"):
+        m.fit(method=method, offset_coef=[0.5], **{"offset.coef": [0.5]})
+    e = ef.ERGM(flo, "edges")
+    assert np.array_equal(e.fit(method="mple", **{"target.stats": [15]}).params,
+                          e.fit(method="mple", target_stats=[15]).params)
+
+
 def test_cli_takes_statnet_words(capsys):
     from ergmfit.cli import main
     code = main(["fit", "flomarriage", "edges", "--method", "MPLE", "--set", "MPLE.maxit=30",
