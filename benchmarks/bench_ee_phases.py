@@ -2,6 +2,7 @@
 
 Run by hand:  PYTHONPATH=. python benchmarks/bench_ee_phases.py [--ee-steps 10] [--profile N]
               [--cache-memory BYTES] [--formula "Arc + Reciprocity + ... + AltTwoPathsT"]
+              [--repeat N]
 
 EstimNet's short schedule (1 chain, ``ee_steps`` x 100 iterations of 1,000 IFD proposals, the
 Algorithm S start) of ``Arc + AltInStars + AltOutStars + AltKTrianglesT`` on Epinions (75,879
@@ -35,6 +36,7 @@ largest cumulative CPU time of the whole run (cProfile, timed by ``time.process_
 """
 import argparse
 import resource
+import sys
 import time
 import warnings
 
@@ -133,6 +135,27 @@ def run(ee_steps, seed, formula=FORMULA):
           f"{5 * ESTIMNET_MB} MB = 5 x EstimNetDirected's {ESTIMNET_MB})")
 
 
+def repeat(n, argv):
+    """Run this benchmark ``n`` times in new processes with ``argv``; print each run's check
+    line, then the range and median of its two figures."""
+    import re
+    import statistics
+    import subprocess
+    ratios, peaks = [], []
+    for k in range(n):
+        out = subprocess.run([sys.executable, __file__, *argv], capture_output=True, text=True,
+                             check=True).stdout
+        line = next(x for x in out.splitlines() if x.startswith("issue 35 check"))
+        print(f"run {k + 1}: {line}", flush=True)
+        ratio, peak = re.search(r"check: ([0-9.]+) x .* peak ([0-9.]+) MB", line).groups()
+        ratios.append(float(ratio))
+        peaks.append(float(peak))
+    print(f"{n} runs: {min(ratios):.1f}-{max(ratios):.1f} x EstimNetDirected's proposals per "
+          f"CPU s of the whole run (median {statistics.median(ratios):.1f}, goal >= 30); peak "
+          f"{min(peaks):.1f}-{max(peaks):.1f} MB (median {statistics.median(peaks):.1f}, goal "
+          f"<= {5 * ESTIMNET_MB})")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--ee-steps", type=int, default=10)
@@ -144,7 +167,22 @@ def main():
                          "at least 1 GiB; Epinions' four-term model holds per-arc counts)")
     ap.add_argument("--formula", default=FORMULA,
                     help=f"the model (default EstimNet's Epinions model, {FORMULA!r})")
+    ap.add_argument("--repeat", type=int, default=1, metavar="N",
+                    help="run N times, each in a new process (the peak memory is a "
+                         "process's), then print the range and median of the check's figures: "
+                         "a machine's speed moves between runs of the same chain")
     args = ap.parse_args()
+    if args.repeat > 1:
+        argv, skip = [], False
+        for a in sys.argv[1:]:          # the same arguments without --repeat N
+            if skip or a.startswith("--repeat="):
+                skip = False
+                continue
+            skip = a == "--repeat"
+            if not skip:
+                argv.append(a)
+        repeat(args.repeat, argv)
+        return
     if args.cache_memory is not None:
         from ergmfit.network import set_cache_memory
         set_cache_memory(args.cache_memory)
