@@ -171,3 +171,31 @@ def test_faux_mesa_b4_within_one_statnet_se(statnet_fits, blocks):
         coef, se = _statnet(statnet_fits, name)
         z = [(f.params[lab] - coef[lab]) / se[lab] for lab in m.labels]
         assert max(abs(v) for v in z) < 1.0, dict(zip(m.labels, np.round(z, 2)))
+
+
+@pytest.mark.parametrize("kwargs", [dict(learning_rate=0.1, decay=7.0),
+                                    dict(learning_rate=0.1, t0=3.0),
+                                    dict(learning_rate=0.1, decay=float("inf")),
+                                    dict(learning_rate=lambda t: 1.0 / (t + 2)),
+                                    dict(learning_rate=np.linspace(1.0, 0.1, 50))])
+def test_rate_schedule_chunks_are_the_learning_rates(kwargs):
+    from ergmfit.estimation.contrastive.bcd import rate_schedule
+    full = learning_rates(50, **kwargs)
+    chunk = rate_schedule(50, **kwargs)
+    joined = np.concatenate([chunk(a, b) for a, b in [(0, 7), (7, 8), (8, 31), (31, 50)]])
+    assert np.array_equal(joined, full)
+
+
+def test_bcd_holds_no_array_of_every_iterations_rate(small):
+    # 200,000 iterations: their rates held at once were 1.6 MB (and as much again for the
+    # iteration numbers); computed a chunk at a time, the run's traced peak stays far below
+    import tracemalloc
+    m = small
+    BCD(block_size=2, n_iter=100, random_state=1).fit(m)
+    tracemalloc.start()
+    try:
+        BCD(block_size=2, n_iter=200_000, random_state=1).fit(m)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 2 ** 20, f"peak {peak:,} bytes"
