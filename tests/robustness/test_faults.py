@@ -152,12 +152,13 @@ def test_block_settings_checked_when_built(method, settings):
 
 
 def test_bcd_ctrl_c_while_the_schedule_is_set_up(monkeypatch, flo):
-    # n_iter=10^7 learning rates take ~0.5 s to set up: Ctrl-C there returns the start
+    # a callable's n_iter=10^7 learning rates take seconds to set up: Ctrl-C there (in the
+    # schedule's set-up, whatever the rates) returns the start
     from ergmfit.estimation.contrastive import bcd
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
-    monkeypatch.setattr(bcd, "learning_rates", interrupted)
+    monkeypatch.setattr(bcd, "rate_schedule", interrupted)
     with pytest.warns(ef.exceptions.ConvergenceWarning, match="interrupted"):
         fit = flo.fit(method="bcd", random_state=1, n_iter=10**7)
     assert fit.info["interrupted"] and fit.n_iter == 0 and not fit.converged

@@ -312,7 +312,7 @@ class BCD(Estimator):
         stop = catch_interrupt()
         P, schedule, n_iter = None, None, self.n_iter or 0
         bounded_P = False
-        with stop:      # Ctrl-C while the schedule is set up (10^7 rates: ~0.5 s)
+        with stop:      # Ctrl-C while the schedule is set up (a callable's 10^7 rates: seconds)
             P = None
             if bd_design is not None and isinstance(self.precondition, str):
                 P = self._bounded_preconditioner(bd_design, theta0)
