@@ -261,3 +261,44 @@ def test_missing_dyads_mple_never_lists_every_dyad():
         tracemalloc.stop()
     assert fit.info["design"]["n_vars"] == n * (n - 1) - m.sample_space.n_missing
     assert peak < 100e6, f"peak {peak / 1e6:.0f} MB"
+
+
+def _case_control_vars_definition(nonzero, n_free, free, size, rng):
+    # the draw as written before session 27 (np.isin and np.unique(return_index=True))
+    nonzero = np.asarray(nonzero, dtype=np.int64)
+    n_zero = int(n_free) - len(nonzero)
+    size = int(min(size, n_zero))
+    picked = np.zeros(0, dtype=np.int64)
+    while len(picked) < size:
+        draw = rng.integers(0, int(n_free), size=2 * (size - len(picked)) + 64)
+        if free is not None:
+            draw = free[draw]
+        draw = draw[~np.isin(draw, nonzero)]
+        both = np.concatenate([picked, draw])
+        _, first = np.unique(both, return_index=True)
+        picked = both[np.sort(first)][:size]
+    return np.concatenate([nonzero, picked])
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_case_control_vars_is_the_definitions_draw(seed):
+    # sparse and dense spaces, with and without a list of free variables: the same sample
+    rng = np.random.default_rng(seed)
+    n_free = int(rng.choice([40, 500, 100_000]))
+    free = None if seed % 2 else np.sort(rng.choice(3 * n_free, n_free, replace=False))
+    space = np.arange(n_free) if free is None else free
+    ones = np.sort(rng.choice(space, size=int(rng.uniform(0, 0.6) * n_free), replace=False))
+    size = int(rng.integers(1, n_free - len(ones) + 1))
+    v, w = case_control_vars(ones, n_free, free, size, np.random.default_rng(seed + 100))
+    want = _case_control_vars_definition(ones, n_free, free, size,
+                                         np.random.default_rng(seed + 100))
+    assert np.array_equal(v, want)
+
+
+def test_in_sorted_is_isin():
+    from ergmfit.utils.setops import in_sorted
+    rng = np.random.default_rng(8)
+    for hi, n, k in ((5, 0, 3), (5, 10, 0), (50, 200, 20), (10**12, 5000, 3000), (3000, 5000, 2500)):
+        values = rng.integers(-3, hi, size=n)
+        table = np.unique(rng.integers(-3, hi, size=k))
+        assert np.array_equal(in_sorted(values, table), np.isin(values, table))
