@@ -60,7 +60,7 @@ from .formula import parse_formula
 from .network.networks import LAYER_NAMES, NETWORK_ID, within_network_vars
 from .sampling.space import (AllDyads, ConstrainedSpace, dyad_vars, group_pairs,
                              same_group_vars)
-from .utils.setops import intersect_sorted, setdiff_sorted, unique_sorted
+from .utils.setops import in_sorted, intersect_sorted, setdiff_sorted, unique_sorted
 
 _PRESERVE_RANK = {"edges": 1, "odegrees": 2, "idegrees": 2, "b1degrees": 2, "b2degrees": 2,
                   "degreedist": 2, "degrees": 3}
@@ -376,13 +376,13 @@ class _Builder:
             kw.update(dict(zip(order, args)))
             if set(kw) - set(order):
                 raise FormulaError("fixedas() takes present= and absent=")
-            obs = set(dyad_vars(net.n, net.directed, net.ties).tolist())
+            obs = unique_sorted(dyad_vars(net.n, net.directed, net.ties))
             for key in order:
                 if kw.get(key) is None:
                     continue
                 vs = pairs_vars(net, _resolve(kw[key], self.names, "fixedas"), "fixedas")
-                wrong = [v for v in vs.tolist() if (v in obs) != (key == "present")]
-                if wrong:
+                wrong = np.flatnonzero(in_sorted(vs, obs) != (key == "present"))
+                if len(wrong):
                     raise NetworkError(f"fixedas(): {len(wrong)} dyad(s) listed as {key} are "
                                        f"{'not ' if key == 'present' else ''}ties of the network")
                 self.fix(vs)

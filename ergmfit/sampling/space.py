@@ -570,9 +570,10 @@ class ConstrainedSpace(SampleSpace):
     def check(self, ties) -> None:
         """Raise NetworkError unless the network with ``ties`` lies in this space."""
         net = self.network
-        obs = set(dyad_vars(net.n, net.directed, net.ties).tolist())
-        new = set(dyad_vars(net.n, net.directed, ties).tolist())
-        changed = np.array(sorted(obs ^ new), dtype=np.int64)
+        # sorted arrays, not Python sets of every tie (0.3 CPU s and 170 MB a million ties)
+        obs = unique_sorted(dyad_vars(net.n, net.directed, net.ties))
+        new = unique_sorted(dyad_vars(net.n, net.directed, ties))
+        changed = np.setxor1d(obs, new, assume_unique=True)
         if self._free is not None and len(changed):
             fixed = setdiff_sorted(changed, self._free)
             if len(fixed):
