@@ -174,3 +174,41 @@ def test_constrained_space_checks_the_observed_ties_as_sorted_arrays():
         space.check(np.concatenate([ties, [[7, 3]]]) if not np.isin(
             dyad_vars(net.n, True, [[7, 3]]), dyad_vars(net.n, True, ties)).any()
             else ties[:-1])
+
+
+def _label_pairs_definition(net, pairs):
+    index = {lab: k for k, lab in enumerate(net.labels)}
+    return np.array([(index[u], index[v]) for u, v in pairs], dtype=np.int64).reshape(-1, 2)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 30), st.integers(0, 2), st.data())
+def test_label_pairs_of_an_integer_array_is_the_dictionary_lookup(n, kind, data):
+    from ergmfit.constraints import label_pairs
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    labels = [None, rng.choice(1000, n, replace=False).tolist(), rng.choice(n // 2 + 1, n)][kind]
+    net = ef.Network(n, np.zeros((0, 2), np.int64), data.draw(st.booleans()), labels=labels)
+    pool = np.arange(n) if labels is None else np.asarray(labels)
+    pairs = rng.choice(pool, size=(data.draw(st.integers(1, 20)), 2))
+    assert np.array_equal(label_pairs(net, pairs, "x"), _label_pairs_definition(net, pairs))
+    pairs[-1, 1] = 5000
+    with pytest.raises(ef.NetworkError, match="x: the node np.int64\\(5000\\) is not in the network"):
+        label_pairs(net, pairs, "x")
+
+
+def test_a_million_missing_pairs_are_looked_up_without_a_python_loop():
+    # missing= (and fixallbut, fixedas) as a (k, 2) integer array: 10^6 pairs were 2.4-3.7 CPU s
+    # and a list of a million tuples (309 MB traced; by sorting 144 MB)
+    net = _random_directed(100_000, 1_000_000, 4)
+    rng = np.random.default_rng(4)
+    miss = rng.integers(0, net.n, size=(1_000_000, 2))
+    miss = miss[miss[:, 0] != miss[:, 1]]
+    tracemalloc.start()
+    try:
+        m = ef.ERGM(net, "edges", missing=miss)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert np.array_equal(m.sample_space.missing,
+                          unique_sorted(dyad_vars(net.n, True, miss)))
+    assert peak < 200 * 2 ** 20, f"peak {peak / 2**20:.0f} MB"
