@@ -60,7 +60,7 @@ from .formula import parse_formula
 from .network.networks import LAYER_NAMES, NETWORK_ID, within_network_vars
 from .sampling.space import (AllDyads, ConstrainedSpace, dyad_vars, group_pairs,
                              same_group_vars)
-from .utils.setops import intersect_sorted, setdiff_sorted, unique_sorted
+from .utils.setops import in_sorted, intersect_sorted, setdiff_sorted, unique_sorted
 
 _PRESERVE_RANK = {"edges": 1, "odegrees": 2, "idegrees": 2, "b1degrees": 2, "b2degrees": 2,
                   "degreedist": 2, "degrees": 3}
@@ -105,7 +105,44 @@ def _strip(text):
     return t
 
 
+def _integer_labels(network):
+    """The node labels as an int64 array when every one is an integer (None otherwise)."""
+    ids = getattr(network, "_label_ids", None)
+    if ids is not None:
+        return np.arange(ids.start, ids.stop, ids.step, dtype=np.int64) \
+            if isinstance(ids, range) else np.asarray(ids, dtype=np.int64)
+    labels = network.labels
+    if all(type(lab) is int for lab in labels):
+        return np.array(labels, dtype=np.int64)
+    return None
+
+
+def _label_pairs_array(network, pairs, what):
+    """:func:`label_pairs` of a (k, 2) integer array on a network with integer labels, by
+    sorting (10^6 pairs: 2.4 CPU s through the dictionary); None where it does not apply."""
+    if not (isinstance(pairs, np.ndarray) and pairs.ndim == 2 and pairs.shape[1] == 2
+            and pairs.dtype.kind in "iu" and pairs.size):
+        return None
+    labels = _integer_labels(network)
+    if labels is None:
+        return None
+    order = np.argsort(labels, kind="stable")
+    ordered = labels[order]
+    p = pairs.astype(np.int64)
+    # the last node of a label, as the dictionary keeps it
+    at = np.maximum(np.searchsorted(ordered, p, side="right") - 1, 0)
+    known = ordered[at] == p
+    if not known.all():
+        r = int(np.flatnonzero(~known.all(axis=1))[0])
+        bad = pairs[r, 0] if not known[r, 0] else pairs[r, 1]
+        raise NetworkError(f"{what}: the node {bad!r} is not in the network")
+    return order[at]
+
+
 def label_pairs(network, pairs, what):
+    fast = _label_pairs_array(network, pairs, what)
+    if fast is not None:
+        return fast
     index = {lab: k for k, lab in enumerate(network.labels)}
     out = []
     try:
@@ -376,13 +413,13 @@ class _Builder:
             kw.update(dict(zip(order, args)))
             if set(kw) - set(order):
                 raise FormulaError("fixedas() takes present= and absent=")
-            obs = set(dyad_vars(net.n, net.directed, net.ties).tolist())
+            obs = unique_sorted(dyad_vars(net.n, net.directed, net.ties))
             for key in order:
                 if kw.get(key) is None:
                     continue
                 vs = pairs_vars(net, _resolve(kw[key], self.names, "fixedas"), "fixedas")
-                wrong = [v for v in vs.tolist() if (v in obs) != (key == "present")]
-                if wrong:
+                wrong = np.flatnonzero(in_sorted(vs, obs) != (key == "present"))
+                if len(wrong):
                     raise NetworkError(f"fixedas(): {len(wrong)} dyad(s) listed as {key} are "
                                        f"{'not ' if key == 'present' else ''}ties of the network")
                 self.fix(vs)

@@ -10,7 +10,7 @@ from .network import NetworkState, as_network, cache_budget
 from .network.network import SMALL_NETWORK
 from .network.values import na_flags
 from .results import register_model_builder
-from .utils.setops import unique_sorted
+from .utils.setops import in_sorted, unique_sorted
 from .constraints import constraint_formula, parse_constraints, pairs_vars
 from .families.binary import BINARY
 from .families.count import CountFamily
@@ -1307,9 +1307,10 @@ def missing_dyads(network, missing):
     if len(miss) == 0:
         return network, None
     ties = dyad_vars(network.n, network.directed, network.ties)
-    if np.isin(ties, miss).any():
+    unobserved = in_sorted(ties, miss)
+    if unobserved.any():
         # a tie on an unobserved dyad is not observed: drop it
-        network = network.with_ties(network.ties[~np.isin(ties, miss)])
+        network = network.with_ties(network.ties[~unobserved])
     return network, miss
 
 

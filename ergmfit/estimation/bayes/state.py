@@ -63,7 +63,7 @@ class _Surrogate:
         # over the space's dyads (a two-mode network's between the modes, the free ones
         # under constraints), not every node pair
         design = pseudo_design(model.compiled(), random_state=rng,
-                               vars_=sample_space_of(model).design_vars())
+                               vars_=sample_space_of(model).design_set())
         adj = adjustment(model, design, None, rng, verbose)
         self.XW, self.c = adjusted_design(design, adj)
         self.s = np.ascontiguousarray(design.s, dtype=float)

@@ -21,6 +21,7 @@ import numpy as np
 from ...exceptions import DegenerateModelError
 from ...terms.offsets import model_offsets
 from ...terms.targets import target_of
+from ...utils.setops import in_sorted, unique_sorted
 
 
 def conditional_model(model):
@@ -59,6 +60,42 @@ def compressed_rows(bm, vars_, weights=None):
     return X, n, s, len(vars_), n_on
 
 
+def _new_zeros(values, nonzero):
+    """Mask of the entries of ``values`` that are not in ``nonzero`` and whose value did
+    not occur earlier in ``values``: ``values[mask]`` is ``values`` without the nonzero
+    variables and the repeats, in order.
+
+    The values to drop (those in ``nonzero``, those repeated) are found on a sorted copy
+    and are few in a case-control draw (a sparse network: 2 x 10^7 draws, some 10^4 of
+    them); only these are located in ``values``, where ``np.isin`` and ``np.unique(...,
+    return_index=True)`` sort every entry with its index (8.8 of 10.7 CPU s of a
+    10^5-node MPLE with missing dyads)."""
+    values = np.asarray(values, dtype=np.int64)
+    s = np.sort(values)
+    repeated = s[1:][s[1:] == s[:-1]]
+    distinct = s[np.concatenate([[True], s[1:] != s[:-1]])] if len(s) else s
+    nonzero = np.asarray(nonzero, dtype=np.int64)
+    if len(nonzero) > 1 and not (nonzero[1:] >= nonzero[:-1]).all():
+        nonzero = np.sort(nonzero)
+    if len(nonzero) and len(distinct):
+        at = np.minimum(np.searchsorted(nonzero, distinct), len(nonzero) - 1)
+        hit = distinct[nonzero[at] == distinct]
+    else:
+        hit = distinct[:0]
+    drop = unique_sorted(np.concatenate([hit, repeated]))
+    keep = np.ones(len(values), dtype=bool)
+    if len(drop) == 0:
+        return keep
+    idx = np.flatnonzero(in_sorted(values, drop))     # the entries with a value to drop
+    keep[idx] = False
+    # of a repeated value not in nonzero, the first entry stays
+    sub = values[idx]
+    again = ~np.isin(sub, hit) if len(hit) else np.ones(len(sub), dtype=bool)
+    _, first = np.unique(sub[again], return_index=True)
+    keep[idx[np.flatnonzero(again)[first]]] = True
+    return keep
+
+
 def case_control_vars(nonzero, n_free, free, size, rng):
     """A case-control sample of the variables of a sample space: every nonzero variable
     (weight 1) and ``size`` distinct zero variables drawn uniformly without replacement
@@ -91,10 +128,8 @@ def case_control_vars(nonzero, n_free, free, size, rng):
         draw = rng.integers(0, int(n_free), size=2 * (size - len(picked)) + 64)
         if free is not None:
             draw = free[draw]
-        draw = draw[~np.isin(draw, nonzero, assume_unique=False)]
         both = np.concatenate([picked, draw])
-        _, first = np.unique(both, return_index=True)
-        picked = both[np.sort(first)][:size]          # distinct, in the order drawn
+        picked = both[_new_zeros(both, nonzero)][:size]      # distinct, in the order drawn
     variables = np.concatenate([nonzero, picked])
     weights = np.concatenate([np.ones(len(nonzero)), np.full(size, n_zero / max(size, 1))])
     return variables, weights

@@ -23,7 +23,8 @@ import numpy as np
 from ...exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
 from ...runtime import Progress, catch_interrupt
 from ...families import family_of
-from ...sampling.space import sample_space_of
+from ...sampling.space import AllVarsExcept, sample_space_of
+from ...utils.setops import in_sorted
 from ...utils.validation import check_params, seed_words
 from ..base import Estimator, Setting, choice, integer, number
 from ...terms.parameterisation import Identity
@@ -57,10 +58,15 @@ def density_start(model, bm=None):
         bm = model.compiled() if bm is None else bm
         # the dyads the sample space lets vary and observes (a two-mode network's between
         # its modes, a constraint's free dyads), and the ties among them
-        free = sample_space_of(model).design_vars()
+        free = sample_space_of(model).design_set()
         on = np.asarray(bm.on_vars(), dtype=np.int64)
         D = float(bm.n_vars if free is None else len(free))
-        L = float(len(on) if free is None else np.count_nonzero(np.isin(on, free)))
+        if free is None:
+            L = float(len(on))
+        elif isinstance(free, AllVarsExcept):
+            L = float(len(on) - np.count_nonzero(in_sorted(on, free.excluded)))
+        else:
+            L = float(np.count_nonzero(np.isin(on, free)))
         L = min(max(L, 0.5), D - 0.5)           # keep the logit finite
         theta[k] = np.log(L / (D - L))
     return family_of(model).density_start(model, bm, theta)

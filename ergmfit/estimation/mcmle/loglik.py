@@ -98,7 +98,7 @@ def _offsets_only_loglik(sub):
     from ..common.restricted import offset_design
     # the MPLE's default design (its fixed case-control sample beyond max_dyads) over the
     # space's free, observed dyads
-    design = pseudo_design(sub.compiled(), vars_=sub.sample_space.design_vars())
+    design = pseudo_design(sub.compiled(), vars_=sub.sample_space.design_set())
     design, _, _ = offset_design(sub, design, list(sub.labels))
     return design.loglik(np.zeros(0))
 

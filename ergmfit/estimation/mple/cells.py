@@ -137,7 +137,7 @@ def _whole_space(model):
     space = getattr(model, "sample_space", None)
     if space is None or net.n < 2:
         return None
-    dvars = space.design_vars()
+    dvars = space.design_set()
     if dvars is None:
         return "one-mode" if space.moves_one_dyad and not net.is_bipartite else None
     if not net.is_bipartite or net.directed or not space.dyad_independent:

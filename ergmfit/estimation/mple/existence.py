@@ -87,7 +87,7 @@ def observed_design(model, bm, unit="dyad"):
     if not _applies(model):
         return None
     from .pseudolikelihood import DEFAULT_MAX_DYADS, _check_variation, _term_map, pseudo_design
-    dvars = model.sample_space.design_vars()
+    dvars = model.sample_space.design_set()
     n_design = bm.n_vars if dvars is None else len(dvars)
     # over the space's free, observed dyads; many of them: every tie and 100,000 sampled
     # non-ties suffice for these checks (an on_boundary sample confirms a separation

@@ -102,7 +102,7 @@ from scipy import linalg, special
 from ...exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
 from ...families import BinaryFamily, CountFamily
 from ...results import NAIVE_SE_WARNING, ERGMResults
-from ...sampling.space import sample_space_of
+from ...sampling.space import AllVarsExcept, sample_space_of
 from ...terms.parameterisation import model_parameterisation
 from ...terms.targets import target_of
 from ...utils.setops import intersect_sorted
@@ -245,11 +245,17 @@ def _space_design(bm, vars_, sample_size, max_vars, random_state):
     """:func:`pseudo_design` over the variables ``vars_`` (sorted): every one of them, or
     (sample_size, or more than max_vars of them) every tie among them and a uniform
     sample of their non-ties, weighted #non-ties / sample size."""
-    vars_ = np.asarray(vars_, dtype=np.int64)
-    ones = np.intersect1d(np.asarray(bm.on_vars(), dtype=np.int64), vars_, assume_unique=True)
+    on = np.asarray(bm.on_vars(), dtype=np.int64)
+    if isinstance(vars_, AllVarsExcept):
+        # every dyad but a few (missing): never listed, the sample indexes it
+        ones = np.sort(np.setdiff1d(on, vars_.excluded, assume_unique=True))
+    else:
+        vars_ = np.asarray(vars_, dtype=np.int64)
+        ones = np.intersect1d(on, vars_, assume_unique=True)
     size = _sample_setting(len(vars_), len(ones), sample_size, max_vars)
     if size < 0:
-        return replace(restricted_design(bm, vars_), sample_size=sample_size)
+        return replace(restricted_design(bm, np.asarray(vars_, dtype=np.int64)),
+                       sample_size=sample_size)
     rng = check_random_state(0 if random_state is None else random_state)
     picked, weights = case_control_vars(ones, len(vars_), vars_, size, rng)
     X, n, s, _, n_on = compressed_rows(bm, picked, weights)
@@ -532,7 +538,7 @@ class MPLE(Estimator):
         else:
             bm = model.compiled()
         space = getattr(model, "sample_space", None)
-        dvars = space.design_vars() if space is not None else None
+        dvars = space.design_set() if space is not None else None
         # the free, observed dyads only (statnet, too, ignores dyad-dependent
         # constraints -- bd, degrees, edges -- in the MPLE)
         design = None
@@ -661,13 +667,18 @@ def impute_missing(model, random_state=None):
     space = model.sample_space
     net = model.network
     rng = check_random_state(random_state)
-    informative = space.design_vars()
+    informative = space.design_set()
     free = space.free_vars()
     missing = space.missing if free is None else intersect_sorted(free, space.missing)
     ties = np.asarray(net.ties, dtype=np.int64).reshape(-1, 2)
     n_inf = net.n_dyads if informative is None else len(informative)   # (None: none missing)
     tie_vars = dyad_vars(net.n, net.directed, ties) if len(ties) else np.zeros(0, np.int64)
-    on = len(tie_vars) if informative is None else int(np.isin(tie_vars, informative).sum())
+    if informative is None:
+        on = len(tie_vars)
+    elif isinstance(informative, AllVarsExcept):
+        on = len(tie_vars) - int(np.isin(tie_vars, informative.excluded).sum())
+    else:
+        on = int(np.isin(tie_vars, informative, assume_unique=True).sum())
     d = on / n_inf if n_inf else 0.0
     k = int(np.round(d * len(missing)))            # round half to even, as R's round()
     if k == 0 or len(missing) == 0:

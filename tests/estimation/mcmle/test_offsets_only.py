@@ -63,3 +63,27 @@ def test_pair_independent_offsets_give_the_exact_loglik_without_bridging():
         fit = MCMLE(random_state=1, samplesize=64).fit(free)
     assert fit.loglik == pytest.approx(free.exact_loglik(np.zeros(0)), abs=1e-9)
     assert fit.loglik_kind == "exact" and fit.info["loglik_mcse"] == 0.0
+
+
+def test_offsets_only_loglik_with_missing_dyads_never_lists_every_dyad():
+    # every dyad but the missing ones, never listed: 8,500 nodes traced 1,950 MB and 6.9 CPU s
+    # before, 46 MB and 1.2 s; the loglik of edges at a fixed coefficient is exact
+    import tracemalloc
+    from ergmfit.estimation.mcmle.loglik import _offsets_only_loglik
+    n, theta = 8500, -7.5
+    rng = np.random.default_rng(5)
+    ties = np.unique(rng.integers(0, n, size=(30_000, 2)), axis=0)
+    net = ef.Network(n, ties[ties[:, 0] != ties[:, 1]], True)
+    miss = rng.integers(0, n, size=(500, 2))
+    m = ef.ERGM(net, "offset(edges)", missing=miss[miss[:, 0] != miss[:, 1]]).configured(
+        offset_coef=[theta])
+    m.compiled()
+    tracemalloc.start()
+    try:
+        ll = _offsets_only_loglik(m)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    D, L = n * (n - 1) - m.sample_space.n_missing, m.network.n_ties
+    assert ll == pytest.approx(L * theta - D * np.log1p(np.exp(theta)), rel=1e-12)
+    assert peak < 100 * 2 ** 20, f"peak {peak / 2**20:.0f} MB"

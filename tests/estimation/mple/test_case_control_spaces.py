@@ -208,3 +208,97 @@ def test_an_infinite_offset_removes_its_dyads_from_the_count():
     cc = m.fit("mple", offset_coef=[-np.inf], sample_size=60, random_state=3).info["design"]
     assert cc["sampled"] and cc["n_on"] == g.number_of_edges()
     assert type(cc["n_vars"]) is int and abs(cc["n_vars"] - n_within) < 0.5 * n_within
+
+
+def test_all_vars_except_is_the_sorted_complement():
+    from ergmfit.sampling.space import AllVarsExcept
+    rng = np.random.default_rng(3)
+    for n, k in ((1, 0), (10, 10), (50, 7), (1000, 300)):
+        excluded = np.sort(rng.choice(n, size=k, replace=False)).astype(np.int64)
+        v = AllVarsExcept(n, excluded)
+        full = np.setdiff1d(np.arange(n), excluded)
+        assert len(v) == len(full) and np.array_equal(np.asarray(v), full)
+        idx = rng.integers(0, max(len(full), 1), size=50) if len(full) else np.zeros(0, int)
+        assert np.array_equal(v[idx], full[idx])
+    with pytest.raises(IndexError):
+        AllVarsExcept(5, np.array([1]))[np.array([4])]
+
+
+def test_missing_dyads_case_control_design_is_the_listed_spaces():
+    # every dyad but the missing ones, never listed: the same design, draw for draw, as
+    # the explicit list of the design dyads
+    g = nx.gnp_random_graph(300, 0.03, seed=2, directed=True)
+    rng = np.random.default_rng(4)
+    miss = rng.integers(0, 300, size=(400, 2))
+    m = ef.ERGM(g, "edges + mutual", missing=miss[miss[:, 0] != miss[:, 1]])
+    lazy = m.sample_space.design_set()
+    listed = m.sample_space.design_vars()
+    assert type(lazy).__name__ == "AllVarsExcept" and len(lazy) == len(listed)
+    for seed in range(3):
+        a = pseudo_design(m.compiled(), sample_size=5000, random_state=seed, vars_=lazy)
+        b = pseudo_design(m.compiled(), sample_size=5000, random_state=seed, vars_=listed)
+        assert (a.n_vars, a.n_on) == (b.n_vars, b.n_on)
+        assert np.array_equal(a.X, b.X) and np.array_equal(a.n, b.n) and np.array_equal(a.s, b.s)
+
+
+def test_missing_dyads_mple_never_lists_every_dyad():
+    # 8,500 nodes: 7.2 x 10^7 dyads, above DEFAULT_MAX_DYADS (a case-control design); the
+    # design's dyads as an array were 578 MB (75 GB at 10^5 nodes: MemoryError), the
+    # case-control MPLE itself needs a few MB
+    import tracemalloc
+    n = 8500
+    rng = np.random.default_rng(5)
+    ties = np.unique(rng.integers(0, n, size=(30_000, 2)), axis=0)
+    net = ef.Network(n, ties[ties[:, 0] != ties[:, 1]], True)
+    miss = rng.integers(0, n, size=(500, 2))
+    m = ef.ERGM(net, "edges + mutual", missing=miss[miss[:, 0] != miss[:, 1]])
+    m.compiled()
+    tracemalloc.start()
+    try:
+        fit = m.fit("mple", random_state=1)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert fit.info["design"]["n_vars"] == n * (n - 1) - m.sample_space.n_missing
+    assert peak < 100e6, f"peak {peak / 1e6:.0f} MB"
+
+
+def _case_control_vars_definition(nonzero, n_free, free, size, rng):
+    # the draw as written before session 27 (np.isin and np.unique(return_index=True))
+    nonzero = np.asarray(nonzero, dtype=np.int64)
+    n_zero = int(n_free) - len(nonzero)
+    size = int(min(size, n_zero))
+    picked = np.zeros(0, dtype=np.int64)
+    while len(picked) < size:
+        draw = rng.integers(0, int(n_free), size=2 * (size - len(picked)) + 64)
+        if free is not None:
+            draw = free[draw]
+        draw = draw[~np.isin(draw, nonzero)]
+        both = np.concatenate([picked, draw])
+        _, first = np.unique(both, return_index=True)
+        picked = both[np.sort(first)][:size]
+    return np.concatenate([nonzero, picked])
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_case_control_vars_is_the_definitions_draw(seed):
+    # sparse and dense spaces, with and without a list of free variables: the same sample
+    rng = np.random.default_rng(seed)
+    n_free = int(rng.choice([40, 500, 100_000]))
+    free = None if seed % 2 else np.sort(rng.choice(3 * n_free, n_free, replace=False))
+    space = np.arange(n_free) if free is None else free
+    ones = np.sort(rng.choice(space, size=int(rng.uniform(0, 0.6) * n_free), replace=False))
+    size = int(rng.integers(1, n_free - len(ones) + 1))
+    v, w = case_control_vars(ones, n_free, free, size, np.random.default_rng(seed + 100))
+    want = _case_control_vars_definition(ones, n_free, free, size,
+                                         np.random.default_rng(seed + 100))
+    assert np.array_equal(v, want)
+
+
+def test_in_sorted_is_isin():
+    from ergmfit.utils.setops import in_sorted
+    rng = np.random.default_rng(8)
+    for hi, n, k in ((5, 0, 3), (5, 10, 0), (50, 200, 20), (10**12, 5000, 3000), (3000, 5000, 2500)):
+        values = rng.integers(-3, hi, size=n)
+        table = np.unique(rng.integers(-3, hi, size=k))
+        assert np.array_equal(in_sorted(values, table), np.isin(values, table))
