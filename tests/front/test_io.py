@@ -1,7 +1,6 @@
 """Reading networks: round trips of the bundled data through every format, every bad input
 and its error, caller objects left alone, and fuzzing of the text readers."""
 import gzip
-import math
 import os
 import warnings
 
@@ -17,6 +16,7 @@ from ergmfit.exceptions import DataFormatError, ErgmfitError, NetworkError
 from ergmfit.network import Network
 from ergmfit.network.io import (from_adjacency, load_any, read_estimnet_attributes,
                                 read_network)
+from support.memory import traced_peak
 
 
 # ---------------------------------------------------------------------------
@@ -1002,17 +1002,6 @@ def _random_pairs(m, n, seed):
     return sorted(pairs)
 
 
-def _peak_memory(f, *args, **kwargs):
-    """f(*args, **kwargs) and the peak of the memory Python allocated meanwhile."""
-    import tracemalloc
-    tracemalloc.start()
-    try:
-        out = f(*args, **kwargs)
-        return out, tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-
-
 def test_csv_is_streamed_not_loaded_whole(tmp_path):
     # the whole text, its lines and a row list per line used to be held at once (a 69 MB CSV
     # took 3.2 GB); now each record is turned into two node indices as it is read
@@ -1020,7 +1009,7 @@ def test_csv_is_streamed_not_loaded_whole(tmp_path):
     path = tmp_path / "e.csv.gz"
     text = "source,target\n" + "".join(f"{a},{b}\n" for a, b in pairs)
     path.write_bytes(_gzip.compress(text.encode()))
-    net, peak = _peak_memory(read_network, path, directed=True)
+    net, peak = traced_peak(read_network, path, directed=True)
     assert net.n_ties == 30_000
     assert peak < 25 * len(text), (peak, len(text))        # was ~60x the text
 
@@ -1051,6 +1040,6 @@ def test_pajek_is_streamed(tmp_path):
     path = tmp_path / "g.net"
     text = "*vertices 3000\n*arcs\n" + "".join(f"{a} {b}\n" for a, b in pairs)
     path.write_text(text)
-    net, peak = _peak_memory(read_network, path)
+    net, peak = traced_peak(read_network, path)
     assert net.n_ties == 30_000 and net.directed
     assert peak < 21 * len(text), (peak / len(text))

@@ -1,8 +1,6 @@
 """The free dyads of ``blockdiag``, ``blocks`` and stacked networks, built group by group:
 the same sets as the definition over every pair of nodes, without the n² pairs; and the
 sort-based set operations that replaced numpy's hash-based ``np.unique`` on dyad arrays."""
-import tracemalloc
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -12,6 +10,7 @@ import ergmfit as ef
 from ergmfit.sampling.space import dyad_vars, group_pairs, same_group_vars
 from ergmfit.utils.setops import (has_duplicates, intersect_sorted, setdiff_sorted,
                                    unique_rows_inverse, unique_sorted)
+from support.memory import traced_peak
 
 
 def _every_pair(n, directed):
@@ -82,13 +81,8 @@ def test_blockdiag_build_memory_grows_with_the_free_dyads_not_n_squared():
                                + rng.integers(0, size, n)], axis=1), axis=0)
     ties = ties[ties[:, 0] != ties[:, 1]]
     net = ef.Network(n, ties, True, node_attrs={"g": groups.tolist()})
-    tracemalloc.start()
-    try:
-        m = ef.ERGM(net, "edges", constraints="~ blockdiag('g')")
-        free = m.sample_space.free_vars()
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    free, peak = traced_peak(
+        lambda: ef.ERGM(net, "edges", constraints="~ blockdiag('g')").sample_space.free_vars())
     assert len(free) == (n // size) * size * (size - 1)
     assert peak < 40 * 2 ** 20, f"peak {peak / 2**20:.0f} MB"
 
@@ -155,12 +149,7 @@ def test_constrained_space_checks_the_observed_ties_as_sorted_arrays():
     free = np.concatenate([ties[:40], absent])
     cons = ("~ fixallbut(fr) + fixedas(present=pr, absent=ab)",
             {"fr": free, "pr": ties[:10], "ab": absent})
-    tracemalloc.start()
-    try:
-        m = ef.ERGM(net, "edges", constraints=cons)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    m, peak = traced_peak(lambda: ef.ERGM(net, "edges", constraints=cons))
     assert m.sample_space.n_free == 40 + len(absent) - 10 - len(absent)
     assert peak < 100 * 2 ** 20, f"peak {peak / 2**20:.0f} MB"
     with pytest.raises(ef.NetworkError, match=f"{len(absent)} dyad"):
@@ -203,12 +192,7 @@ def test_a_million_missing_pairs_are_looked_up_without_a_python_loop():
     rng = np.random.default_rng(4)
     miss = rng.integers(0, net.n, size=(1_000_000, 2))
     miss = miss[miss[:, 0] != miss[:, 1]]
-    tracemalloc.start()
-    try:
-        m = ef.ERGM(net, "edges", missing=miss)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    m, peak = traced_peak(lambda: ef.ERGM(net, "edges", missing=miss))
     assert np.array_equal(m.sample_space.missing,
                           unique_sorted(dyad_vars(net.n, True, miss)))
     assert peak < 200 * 2 ** 20, f"peak {peak / 2**20:.0f} MB"

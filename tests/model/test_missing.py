@@ -8,6 +8,7 @@ import ergmfit as ef
 from ergmfit.exceptions import FormulaError
 
 from support import constraints_reference as cr
+from support.memory import traced_peak
 
 
 @pytest.mark.parametrize("entry_id", ["s3.na.samplike_mutual.MLE.s101",
@@ -63,7 +64,6 @@ def test_missing_dyads_are_found_among_many_ties_without_sorting_them_all():
     # the ties on missing dyads leave the network; np.isin sorted every tie with its index
     # (1.1-1.3 CPU s and 240 MB more resident at 10^7 ties), a screen of the few missing
     # dyads does not
-    import tracemalloc
     from ergmfit.sampling.space import dyad_vars
     n = 200_000
     rng = np.random.default_rng(11)
@@ -75,11 +75,6 @@ def test_missing_dyads_are_found_among_many_ties_without_sorting_them_all():
     miss = miss[~np.isin(dyad_vars(n, True, miss), dyad_vars(n, True, net.ties))]
     assert np.array_equal(ef.ERGM(net, "edges", missing=np.concatenate(
         [miss, net.ties[::400_000]])).network.ties, np.delete(net.ties, np.s_[::400_000], 0))
-    tracemalloc.start()
-    try:
-        m = ef.ERGM(net, "edges", missing=miss)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    m, peak = traced_peak(lambda: ef.ERGM(net, "edges", missing=miss))
     assert m.network is net and m.sample_space.n_missing == len(miss)
     assert peak < 64 * 2 ** 20, f"peak {peak / 2**20:.0f} MB"

@@ -15,6 +15,7 @@ from ergmfit.estimation.contrastive.bcd import BCD, learning_rates
 from ergmfit.estimation.contrastive.mcle import composite_design
 from ergmfit.exceptions import ConvergenceWarning
 from ergmfit.sampling._blocks import Enumeration, UniformBlocks, bcd_loop
+from support.memory import traced_peak
 
 FORMULA = "edges + kstar(2) + triangle"
 #: the MLE of Lazega ~ edges + kstar(2) + triangle by the vignette's two-basin
@@ -189,13 +190,7 @@ def test_rate_schedule_chunks_are_the_learning_rates(kwargs):
 def test_bcd_holds_no_array_of_every_iterations_rate(small):
     # 200,000 iterations: their rates held at once were 1.6 MB (and as much again for the
     # iteration numbers); computed a chunk at a time, the run's traced peak stays far below
-    import tracemalloc
     m = small
     BCD(block_size=2, n_iter=100, random_state=1).fit(m)
-    tracemalloc.start()
-    try:
-        BCD(block_size=2, n_iter=200_000, random_state=1).fit(m)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    _, peak = traced_peak(lambda: BCD(block_size=2, n_iter=200_000, random_state=1).fit(m))
     assert peak < 2 ** 20, f"peak {peak:,} bytes"

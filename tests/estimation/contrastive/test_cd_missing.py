@@ -9,6 +9,7 @@ import pytest
 import ergmfit as ef
 
 from support import constraints_reference as cr
+from support.memory import traced_peak
 
 ENTRY = "s3.na.samplike_mutual_gwesp.MLE.s101"     # 31 of 306 dyads missing
 
@@ -67,7 +68,6 @@ def test_cd_with_missing_dyads_under_a_constraint():
 def test_density_start_with_missing_dyads_never_lists_every_dyad():
     # the logit of the observed density over every dyad but the missing ones: the dyads were
     # listed (578 MB at 8,500 nodes, 75 GB at 10^5: MemoryError)
-    import tracemalloc
     from ergmfit.estimation.contrastive.cd import density_start
     n = 8500
     rng = np.random.default_rng(5)
@@ -77,12 +77,7 @@ def test_density_start_with_missing_dyads_never_lists_every_dyad():
     miss = np.concatenate([rng.integers(0, n, size=(500, 2)), ties[:7]])
     m = ef.ERGM(net, "edges + mutual", missing=miss[miss[:, 0] != miss[:, 1]])
     bm = m.compiled()
-    tracemalloc.start()
-    try:
-        theta = density_start(m, bm)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    theta, peak = traced_peak(lambda: density_start(m, bm))
     D = n * (n - 1) - m.sample_space.n_missing
     L = m.network.n_ties
     assert theta[0] == pytest.approx(np.log(L / (D - L)), rel=1e-12)

@@ -11,6 +11,7 @@ import ergmfit as ef
 from ergmfit.exceptions import ConvergenceWarning, SettingsError
 
 from support.ee import SHORT, quiet_fit
+from support.memory import traced_peak
 
 
 # ---------------------------------------------------------------------------
@@ -287,15 +288,9 @@ def test_restricted_ifd_samples_the_constrained_space_exactly():
 def test_restricted_ifd_memory_is_in_its_free_dyads_not_in_n_vars():
     # 100 free dyads of a network of 10^5 nodes (10^10 dyads): an array per dyad, as the
     # proposal once held (its place in the list of free ties), would take 80 GB
-    import tracemalloc
-
     from ergmfit.estimation.ee._ee import RestrictedIFD
-    tracemalloc.start()
-    try:
-        prop = RestrictedIFD(np.arange(100, dtype=np.int64) * 7919, 10 ** 10)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    free = np.arange(100, dtype=np.int64) * 7919
+    prop, peak = traced_peak(lambda: RestrictedIFD(free, 10 ** 10))
     assert prop.n_free == 100
     assert peak < 2 ** 20, f"peak {peak:,} bytes"
 
@@ -339,8 +334,6 @@ def test_ee_refuses_the_wrong_proposal_under_constraints():
 # #22 item 4: the simulation at the estimate reports progress and stops
 # ---------------------------------------------------------------------------
 def test_standard_error_simulation_reports_progress_and_stops_on_request(samplike):
-    import time
-
     from ergmfit.estimation.ee.chain import ee_chain, sim_plan
     from ergmfit.estimation.ee.estimator import EE
     cfg = EE(**dict(SHORT, se_samplesize=400, se_interval=3000)).resolved_settings(samplike)

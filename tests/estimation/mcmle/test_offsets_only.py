@@ -13,6 +13,7 @@ import ergmfit as ef
 from ergmfit.estimation.mcmle.estimator import MCMLE
 from ergmfit.estimation.mcmle.missing import MissingDataMCMLE
 from ergmfit.terms.offsets import OffsetParameterisation
+from support.memory import traced_peak
 
 
 def _offsets_only(formula, coef, **kw):
@@ -68,7 +69,6 @@ def test_pair_independent_offsets_give_the_exact_loglik_without_bridging():
 def test_offsets_only_loglik_with_missing_dyads_never_lists_every_dyad():
     # every dyad but the missing ones, never listed: 8,500 nodes traced 1,950 MB and 6.9 CPU s
     # before, 46 MB and 1.2 s; the loglik of edges at a fixed coefficient is exact
-    import tracemalloc
     from ergmfit.estimation.mcmle.loglik import _offsets_only_loglik
     n, theta = 8500, -7.5
     rng = np.random.default_rng(5)
@@ -78,12 +78,7 @@ def test_offsets_only_loglik_with_missing_dyads_never_lists_every_dyad():
     m = ef.ERGM(net, "offset(edges)", missing=miss[miss[:, 0] != miss[:, 1]]).configured(
         offset_coef=[theta])
     m.compiled()
-    tracemalloc.start()
-    try:
-        ll = _offsets_only_loglik(m)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    ll, peak = traced_peak(lambda: _offsets_only_loglik(m))
     D, L = n * (n - 1) - m.sample_space.n_missing, m.network.n_ties
     assert ll == pytest.approx(L * theta - D * np.log1p(np.exp(theta)), rel=1e-12)
     assert peak < 100 * 2 ** 20, f"peak {peak / 2**20:.0f} MB"

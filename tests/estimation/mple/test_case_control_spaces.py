@@ -15,6 +15,7 @@ import ergmfit as ef
 from ergmfit.estimation.common.restricted import case_control_vars
 from ergmfit.estimation.mple.pseudolikelihood import pseudo_design
 from support.change_stats import two_mode_graph
+from support.memory import traced_peak
 
 N_SEEDS = 8
 
@@ -245,7 +246,6 @@ def test_missing_dyads_mple_never_lists_every_dyad():
     # 8,500 nodes: 7.2 x 10^7 dyads, above DEFAULT_MAX_DYADS (a case-control design); the
     # design's dyads as an array were 578 MB (75 GB at 10^5 nodes: MemoryError), the
     # case-control MPLE itself needs a few MB
-    import tracemalloc
     n = 8500
     rng = np.random.default_rng(5)
     ties = np.unique(rng.integers(0, n, size=(30_000, 2)), axis=0)
@@ -253,12 +253,7 @@ def test_missing_dyads_mple_never_lists_every_dyad():
     miss = rng.integers(0, n, size=(500, 2))
     m = ef.ERGM(net, "edges + mutual", missing=miss[miss[:, 0] != miss[:, 1]])
     m.compiled()
-    tracemalloc.start()
-    try:
-        fit = m.fit("mple", random_state=1)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    fit, peak = traced_peak(lambda: m.fit("mple", random_state=1))
     assert fit.info["design"]["n_vars"] == n * (n - 1) - m.sample_space.n_missing
     assert peak < 100e6, f"peak {peak / 1e6:.0f} MB"
 
