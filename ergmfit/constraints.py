@@ -105,25 +105,14 @@ def _strip(text):
     return t
 
 
-def _integer_labels(network):
-    """The node labels as an int64 array when every one is an integer (None otherwise)."""
-    ids = getattr(network, "_label_ids", None)
-    if ids is not None:
-        return np.arange(ids.start, ids.stop, ids.step, dtype=np.int64) \
-            if isinstance(ids, range) else np.asarray(ids, dtype=np.int64)
-    labels = network.labels
-    if all(type(lab) is int for lab in labels):
-        return np.array(labels, dtype=np.int64)
-    return None
-
-
 def _label_pairs_array(network, pairs, what):
     """:func:`label_pairs` of a (k, 2) integer array on a network with integer labels, by
     sorting (10^6 pairs: 2.4 CPU s through the dictionary); None where it does not apply."""
     if not (isinstance(pairs, np.ndarray) and pairs.ndim == 2 and pairs.shape[1] == 2
             and pairs.dtype.kind in "iu" and pairs.size):
         return None
-    labels = _integer_labels(network)
+    integer_labels = getattr(network, "integer_labels", None)
+    labels = integer_labels() if integer_labels is not None else None
     if labels is None:
         return None
     order = np.argsort(labels, kind="stable")

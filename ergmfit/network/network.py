@@ -144,6 +144,24 @@ class Network:
             self._label_ids = None
         return self._labels
 
+    def integer_labels(self):
+        """The node labels as an int64 array when every one is an integer, else None;
+        integer ids kept as a range or an array are read without listing them.
+
+        >>> Network(3, [[0, 1]], False).integer_labels().tolist()
+        [0, 1, 2]
+        >>> Network(2, [[0, 1]], False, labels=["a", "b"]).integer_labels() is None
+        True
+        """
+        ids = self._label_ids
+        if ids is not None:
+            return (np.arange(ids.start, ids.stop, ids.step, dtype=np.int64)
+                    if isinstance(ids, range) else np.asarray(ids, dtype=np.int64))
+        labels = self.labels
+        if all(type(lab) is int for lab in labels):
+            return np.array(labels, dtype=np.int64)
+        return None
+
     @labels.setter
     def labels(self, value):
         self._labels = value

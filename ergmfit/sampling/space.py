@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..exceptions import NetworkError, SettingsError
-from ..utils.setops import intersect_sorted, setdiff_sorted, unique_sorted
+from ..utils.setops import in_sorted, intersect_sorted, setdiff_sorted, unique_sorted
 
 # Statistics a constrained space may keep (the move that keeps each: _constrained.pyx).
 PRESERVED = (None, "edges", "degrees", "odegrees", "idegrees", "b1degrees", "b2degrees",
@@ -377,6 +377,24 @@ class AllVarsExcept:
 
     def __repr__(self):
         return f"AllVarsExcept(n={self.n}, excluded={len(self.excluded)})"
+
+
+def design_members(values, design) -> np.ndarray:
+    """Which of ``values`` (variables) are in ``design``, a :meth:`SampleSpace.design_set`:
+    None (every dyad), a sorted array, or an :class:`AllVarsExcept` (every dyad but its
+    excluded ones), as a boolean mask, by binary search (never listing every dyad).
+
+    >>> design_members([1, 2, 6], AllVarsExcept(8, np.array([2, 3]))).tolist()
+    [True, False, True]
+    >>> design_members([1, 2, 6], np.array([2, 6])).tolist()
+    [False, True, True]
+    """
+    values = np.asarray(values, dtype=np.int64)
+    if design is None:
+        return np.ones(values.shape, dtype=bool)
+    if isinstance(design, AllVarsExcept):
+        return ~in_sorted(values, design.excluded)
+    return in_sorted(values, np.asarray(design, dtype=np.int64))
 
 
 def _vars_or_none(v):

@@ -74,14 +74,7 @@ def _new_zeros(values, nonzero):
     s = np.sort(values)
     repeated = s[1:][s[1:] == s[:-1]]
     distinct = s[np.concatenate([[True], s[1:] != s[:-1]])] if len(s) else s
-    nonzero = np.asarray(nonzero, dtype=np.int64)
-    if len(nonzero) > 1 and not (nonzero[1:] >= nonzero[:-1]).all():
-        nonzero = np.sort(nonzero)
-    if len(nonzero) and len(distinct):
-        at = np.minimum(np.searchsorted(nonzero, distinct), len(nonzero) - 1)
-        hit = distinct[nonzero[at] == distinct]
-    else:
-        hit = distinct[:0]
+    hit = distinct[in_sorted(distinct, unique_sorted(nonzero))]
     drop = unique_sorted(np.concatenate([hit, repeated]))
     keep = np.ones(len(values), dtype=bool)
     if len(drop) == 0:
@@ -90,7 +83,7 @@ def _new_zeros(values, nonzero):
     keep[idx] = False
     # of a repeated value not in nonzero, the first entry stays
     sub = values[idx]
-    again = ~np.isin(sub, hit) if len(hit) else np.ones(len(sub), dtype=bool)
+    again = ~in_sorted(sub, hit)
     _, first = np.unique(sub[again], return_index=True)
     keep[idx[np.flatnonzero(again)[first]]] = True
     return keep

@@ -23,8 +23,7 @@ import numpy as np
 from ...exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
 from ...runtime import Progress, catch_interrupt
 from ...families import family_of
-from ...sampling.space import AllVarsExcept, sample_space_of
-from ...utils.setops import in_sorted
+from ...sampling.space import design_members, sample_space_of
 from ...utils.validation import check_params, seed_words
 from ..base import Estimator, Setting, choice, integer, number
 from ...terms.parameterisation import Identity
@@ -61,12 +60,7 @@ def density_start(model, bm=None):
         free = sample_space_of(model).design_set()
         on = np.asarray(bm.on_vars(), dtype=np.int64)
         D = float(bm.n_vars if free is None else len(free))
-        if free is None:
-            L = float(len(on))
-        elif isinstance(free, AllVarsExcept):
-            L = float(len(on) - np.count_nonzero(in_sorted(on, free.excluded)))
-        else:
-            L = float(np.count_nonzero(np.isin(on, free)))
+        L = float(np.count_nonzero(design_members(on, free)))
         L = min(max(L, 0.5), D - 0.5)           # keep the logit finite
         theta[k] = np.log(L / (D - L))
     return family_of(model).density_start(model, bm, theta)

@@ -102,7 +102,7 @@ from scipy import linalg, special
 from ...exceptions import ConvergenceWarning, DegenerateModelError, SettingsError
 from ...families import BinaryFamily, CountFamily
 from ...results import NAIVE_SE_WARNING, ERGMResults
-from ...sampling.space import AllVarsExcept, sample_space_of
+from ...sampling.space import AllVarsExcept, design_members, sample_space_of
 from ...terms.parameterisation import model_parameterisation
 from ...terms.targets import target_of
 from ...utils.setops import intersect_sorted
@@ -245,13 +245,10 @@ def _space_design(bm, vars_, sample_size, max_vars, random_state):
     """:func:`pseudo_design` over the variables ``vars_`` (sorted): every one of them, or
     (sample_size, or more than max_vars of them) every tie among them and a uniform
     sample of their non-ties, weighted #non-ties / sample size."""
-    on = np.asarray(bm.on_vars(), dtype=np.int64)
-    if isinstance(vars_, AllVarsExcept):
-        # every dyad but a few (missing): never listed, the sample indexes it
-        ones = np.sort(np.setdiff1d(on, vars_.excluded, assume_unique=True))
-    else:
+    if not isinstance(vars_, AllVarsExcept):    # (every dyad but a few: never listed)
         vars_ = np.asarray(vars_, dtype=np.int64)
-        ones = np.intersect1d(on, vars_, assume_unique=True)
+    on = np.asarray(bm.on_vars(), dtype=np.int64)
+    ones = np.sort(on[design_members(on, vars_)])
     size = _sample_setting(len(vars_), len(ones), sample_size, max_vars)
     if size < 0:
         return replace(restricted_design(bm, np.asarray(vars_, dtype=np.int64)),
@@ -673,12 +670,7 @@ def impute_missing(model, random_state=None):
     ties = np.asarray(net.ties, dtype=np.int64).reshape(-1, 2)
     n_inf = net.n_dyads if informative is None else len(informative)   # (None: none missing)
     tie_vars = dyad_vars(net.n, net.directed, ties) if len(ties) else np.zeros(0, np.int64)
-    if informative is None:
-        on = len(tie_vars)
-    elif isinstance(informative, AllVarsExcept):
-        on = len(tie_vars) - int(np.isin(tie_vars, informative.excluded).sum())
-    else:
-        on = int(np.isin(tie_vars, informative, assume_unique=True).sum())
+    on = int(np.count_nonzero(design_members(tie_vars, informative)))
     d = on / n_inf if n_inf else 0.0
     k = int(np.round(d * len(missing)))            # round half to even, as R's round()
     if k == 0 or len(missing) == 0:
